@@ -1,0 +1,35 @@
+/**
+ * Events the agent loop emits. The CLI renders them, `--json` prints them as JSONL, and the
+ * ACP front-end maps them onto `session/update` notifications.
+ */
+import type { ToolKind } from "../tools/tool.ts";
+import type { ToolResult } from "../tools/registry.ts";
+import type { Usage } from "../provider/types.ts";
+
+export type AgentEvent =
+  | { type: "text"; text: string }
+  | {
+    type: "tool_start";
+    callId: string;
+    tool: string;
+    kind: ToolKind;
+    input: unknown;
+    /** Command or path(s), for titles. */
+    subjects: string[];
+  }
+  | { type: "tool_output"; callId: string; tool: string; stream: "stdout" | "stderr"; chunk: string }
+  | { type: "tool_end"; result: ToolResult }
+  | { type: "notice"; level: "info" | "warn" | "error"; code: string; message: string }
+  | { type: "usage"; usage: Usage }
+  | { type: "turn_end"; stopReason: StopReason };
+
+export type StopReason =
+  | "end_turn"
+  | "max_iterations"
+  | "doom_loop"
+  | "context_budget"
+  | "quota"
+  | "cancelled"
+  | "error";
+
+export type EventSink = (event: AgentEvent) => void;

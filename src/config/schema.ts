@@ -1,0 +1,207 @@
+/**
+ * The one zod schema of config.toml. The `Config` type, the defaults and the validation errors
+ * all come from here; config.example.toml is tested to load and to equal `defaultConfig()`.
+ */
+import { z } from "zod";
+
+export const PermissionAction = z.enum(["allow", "ask", "deny"]);
+export type PermissionAction = z.infer<typeof PermissionAction>;
+
+export const PermissionRuleConfig = z.object({
+  pattern: z.string().min(1).describe("Glob matched case-insensitively against the tool's subject"),
+  action: PermissionAction,
+}).strict();
+export type PermissionRuleConfig = z.infer<typeof PermissionRuleConfig>;
+
+/** Defaults of the reference implementation (lowercase substrings in its legacy form). */
+export const DEFAULT_CONFIRM_PATTERNS = [
+  "rm ",
+  "git push -f",
+  "git push --force",
+  "drop table",
+  "drop database",
+  "truncate ",
+  "$(",
+  "`",
+  "<(",
+  ">(",
+  "<<<",
+  "eval ",
+];
+
+export const DEFAULT_BLOCKED_COMMANDS = [
+  "rm -rf /",
+  "sudo",
+  "mkfs",
+  "dd if=",
+  "curl",
+  "wget",
+  "nc ",
+  "ncat",
+  "netcat",
+  "shutdown",
+  "reboot",
+  "halt",
+];
+
+export const DEFAULT_ENV_BLOCKLIST = [
+  "ZEPH_",
+  "AWS_",
+  "AZURE_",
+  "GCP_",
+  "GOOGLE_",
+  "OPENAI_",
+  "ANTHROPIC_",
+  "HF_",
+  "HUGGING",
+];
+
+const AgentConfig = z.object({
+  max_tool_iterations: z.number().int().min(1).max(1000).default(10),
+  context_budget_tokens: z.number().int().min(1000).default(128_000),
+  /** Stop when the estimated context exceeds this fraction of the budget. */
+  context_budget_ratio: z.number().gt(0).max(1).default(0.8),
+  doom_loop_threshold: z.number().int().min(2).default(3),
+  /** Roo's repetition rule: the same call with the same arguments within this window. */
+  repetition_window: z.number().int().min(1).default(3),
+  system_prompt: z.string().default(""),
+}).strict();
+
+const LlmProviderName = z.enum(["ollama", "claude", "openai", "script"]);
+
+const ClaudeConfig = z.object({
+  model: z.string().default("claude-sonnet-4-5"),
+  base_url: z.string().default(""),
+  max_tokens: z.number().int().min(1).default(8192),
+  prompt_cache: z.boolean().default(true),
+}).strict();
+
+const OpenAiConfig = z.object({
+  model: z.string().default("gpt-4.1"),
+  base_url: z.string().default(""),
+  max_tokens: z.number().int().min(1).default(8192),
+}).strict();
+
+const OllamaConfig = z.object({
+  model: z.string().default("qwen3:8b"),
+  base_url: z.string().default("http://127.0.0.1:11434"),
+  tool_use: z.boolean().default(true),
+}).strict();
+
+const LlmConfig = z.object({
+  provider: LlmProviderName.default("ollama"),
+  /** Per-request timeout in seconds. */
+  timeout: z.number().int().min(1).default(120),
+  claude: ClaudeConfig.prefault({}),
+  openai: OpenAiConfig.prefault({}),
+  ollama: OllamaConfig.prefault({}),
+}).strict();
+
+const MemoryConfig = z.object({
+  /** SQLite file; empty means $XDG_DATA_HOME/zeph/zeph.db. */
+  sqlite_path: z.string().default(""),
+}).strict();
+
+const ShellConfig = z.object({
+  timeout: z.number().int().min(1).default(30),
+  blocked_commands: z.array(z.string()).default([]),
+  allowed_commands: z.array(z.string()).default([]),
+  allowed_paths: z.array(z.string()).default([]),
+  allow_network: z.boolean().default(true),
+  confirm_patterns: z.array(z.string()).default(DEFAULT_CONFIRM_PATTERNS),
+  env_blocklist: z.array(z.string()).default(DEFAULT_ENV_BLOCKLIST),
+  /** Commands longer than this are refused, never analysed by a weaker check. */
+  max_command_length: z.number().int().min(1).default(10_000),
+  /** Commands with more simple commands than this are refused. */
+  max_subcommands: z.number().int().min(1).default(200),
+  /** Bytes of head and of tail kept in memory for very large outputs. */
+  max_output_bytes: z.number().int().min(1024).default(8 * 1024 * 1024),
+}).strict();
+
+const FileConfig = z.object({
+  allowed_paths: z.array(z.string()).default([]),
+  deny_read: z.array(z.string()).default([]),
+  allow_read: z.array(z.string()).default([]),
+  max_read_lines: z.number().int().min(1).default(2000),
+  max_line_chars: z.number().int().min(1).default(2000),
+  grep_max_matches: z.number().int().min(1).default(100),
+  find_max_results: z.number().int().min(1).default(200),
+}).strict();
+
+const OverflowConfig = z.object({
+  threshold: z.number().int().min(1).default(50_000),
+  retention_days: z.number().int().min(0).default(7),
+  max_overflow_bytes: z.number().int().min(0).default(10 * 1024 * 1024),
+}).strict();
+
+const FilterSecurityConfig = z.object({
+  enabled: z.boolean().default(true),
+  extra_patterns: z.array(z.string()).default([]),
+}).strict();
+
+const FiltersConfig = z.object({
+  enabled: z.boolean().default(true),
+  filters_path: z.string().default(""),
+  security: FilterSecurityConfig.prefault({}),
+}).strict();
+
+const ScrapeConfig = z.object({
+  timeout: z.number().int().min(1).default(15),
+  max_body_bytes: z.number().int().min(1).default(1024 * 1024),
+  allowed_domains: z.array(z.string()).default([]),
+  denied_domains: z.array(z.string()).default([]),
+}).strict();
+
+const DiagnosticsConfig = z.object({
+  max_diagnostics: z.number().int().min(1).default(50),
+}).strict();
+
+const AuditConfig = z.object({
+  enabled: z.boolean().default(true),
+  /** JSONL file; empty means $XDG_DATA_HOME/zeph/audit.jsonl. */
+  path: z.string().default(""),
+}).strict();
+
+const RetryConfig = z.object({
+  max_attempts: z.number().int().min(0).default(2),
+  base_ms: z.number().int().min(0).default(500),
+  max_ms: z.number().int().min(0).default(5000),
+  budget_secs: z.number().int().min(0).default(30),
+}).strict();
+
+const ToolsConfig = z.object({
+  enabled: z.boolean().default(true),
+  summarize_output: z.boolean().default(false),
+  /** Unset (0) means unlimited. */
+  max_tool_calls_per_session: z.number().int().min(0).default(0),
+  shell: ShellConfig.prefault({}),
+  file: FileConfig.prefault({}),
+  /** Absent means the legacy [tools.shell] blocked_commands/confirm_patterns rules apply. */
+  permissions: z.record(z.string(), z.array(PermissionRuleConfig)).optional(),
+  overflow: OverflowConfig.prefault({}),
+  filters: FiltersConfig.prefault({}),
+  scrape: ScrapeConfig.prefault({}),
+  diagnostics: DiagnosticsConfig.prefault({}),
+  audit: AuditConfig.prefault({}),
+  retry: RetryConfig.prefault({}),
+}).strict();
+
+export const Config = z.object({
+  agent: AgentConfig.prefault({}),
+  llm: LlmConfig.prefault({}),
+  memory: MemoryConfig.prefault({}),
+  tools: ToolsConfig.prefault({}),
+}).strict();
+
+export type Config = z.infer<typeof Config>;
+export type ShellConfig = z.infer<typeof ShellConfig>;
+export type FileConfig = z.infer<typeof FileConfig>;
+export type FiltersConfig = z.infer<typeof FiltersConfig>;
+export type OverflowConfig = z.infer<typeof OverflowConfig>;
+export type LlmConfig = z.infer<typeof LlmConfig>;
+export type AgentConfig = z.infer<typeof AgentConfig>;
+export type RetryConfig = z.infer<typeof RetryConfig>;
+
+export function defaultConfig(): Config {
+  return Config.parse({});
+}

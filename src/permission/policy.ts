@@ -1,0 +1,144 @@
+/**
+ * The generic permission engine: per-tool ordered `{pattern, action}` rules, first match wins,
+ * no match asks. Session rules ("always" answers) are consulted before configured ones. A tool
+ * can register an analyser (bash does) that evaluates its params in a smarter way.
+ */
+import type { Config, PermissionAction, PermissionRuleConfig } from "../config/schema.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import { compileGlob, type CompiledGlob } from "./glob.ts";
+
+export interface Decision {
+  action: PermissionAction;
+  /** Which rule decided, for the audit's `policy_match`; null when no rule matched. */
+  policyMatch: string | null;
+  /** The subject the decision is about (for the ask prompt and "always" rules). */
+  subject: string | null;
+  /** Why, in words, when the analyser has more to say than the rule. */
+  reason?: string;
+  /** The pattern an "always" answer stores (the normalised command or the path). */
+  alwaysPattern?: string;
+}
+
+interface CompiledRule {
+  glob: CompiledGlob;
+  action: PermissionAction;
+  label: string;
+}
+
+/** Evaluates one tool's params against the policy (the shell analyser implements this). */
+export type PermissionAnalyzer = (params: unknown, policy: PermissionPolicy) => Decision;
+
+const RANK: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** deny > ask > allow. */
+export function mostRestrictive(decisions: Decision[]): Decision | null {
+  let worst: Decision | null = null;
+  for (const d of decisions) if (!worst || RANK[d.action] > RANK[worst.action]) worst = d;
+  return worst;
+}
+
+export class PermissionPolicy {
+  #rules = new Map<string, CompiledRule[]>();
+  #session = new Map<string, CompiledRule[]>();
+  #analyzers = new Map<string, PermissionAnalyzer>();
+
+  constructor(rules: Record<string, PermissionRuleConfig[]> = {}) {
+    for (const [tool, list] of Object.entries(rules)) {
+      this.#rules.set(
+        tool,
+        list.map((r, i) => ({
+          glob: compileGlob(r.pattern),
+          action: r.action,
+          label: `tools.permissions.${tool}[${i}] ${r.action} "${r.pattern}"`,
+        })),
+      );
+    }
+  }
+
+  /** `[tools.permissions]` when present, else the legacy shell lists converted (spec). */
+  static fromConfig(config: Config): PermissionPolicy {
+    if (config.tools.permissions) return new PermissionPolicy(config.tools.permissions);
+    return new PermissionPolicy({ bash: legacyShellRules(config) });
+  }
+
+  setAnalyzer(tool: string, analyzer: PermissionAnalyzer): void {
+    this.#analyzers.set(tool, analyzer);
+  }
+
+  hasRules(tool: string): boolean {
+    return (this.#rules.get(tool)?.length ?? 0) > 0;
+  }
+
+  /** A tool all of whose rules deny is hidden from the catalog. */
+  isFullyDenied(tool: string): boolean {
+    const rules = this.#rules.get(tool);
+    return !!rules && rules.length > 0 && rules.every((r) => r.action === "deny");
+  }
+
+  /** Adds an "always" rule for this session; it is consulted before the configured rules. */
+  addSessionRule(tool: string, pattern: string, action: PermissionAction): void {
+    const list = this.#session.get(tool) ?? [];
+    list.unshift({ glob: compileGlob(pattern), action, label: `session ${action} "${pattern}"` });
+    this.#session.set(tool, list);
+  }
+
+  clearSessionRules(): void {
+    this.#session.clear();
+  }
+
+  /**
+   * First matching rule for one subject. `fallback` applies when no rule matches: `ask` for a
+   * tool that has rules (spec), the caller's choice otherwise.
+   */
+  evaluate(tool: string, subject: string, fallback?: PermissionAction): Decision {
+    const configured = this.#rules.get(tool) ?? [];
+    // Session "allow" rules never override a configured deny: deny rules are checked first.
+    for (const rule of configured) {
+      if (rule.action === "deny" && rule.glob.test(subject)) {
+        return { action: "deny", policyMatch: rule.label, subject, alwaysPattern: subject };
+      }
+    }
+    for (const rule of [...(this.#session.get(tool) ?? []), ...configured]) {
+      if (rule.glob.test(subject)) {
+        return { action: rule.action, policyMatch: rule.label, subject, alwaysPattern: subject };
+      }
+    }
+    return {
+      action: fallback ?? "ask",
+      policyMatch: null,
+      subject,
+      alwaysPattern: subject,
+    };
+  }
+
+  /** The decision for a call: the analyser when the tool has one, else every subject's rule. */
+  decide(tool: AnyTool, params: unknown): Decision {
+    const analyzer = this.#analyzers.get(tool.name);
+    if (analyzer) return analyzer(params, this);
+    const fallback = this.defaultAction(tool);
+    const subjects = tool.subjects(params);
+    if (subjects.length === 0) {
+      return { action: fallback, policyMatch: null, subject: null };
+    }
+    return mostRestrictive(subjects.map((s) => this.evaluate(tool.name, s, fallback)))!;
+  }
+
+  /** No match: `ask` when the tool has rules; without rules, read-only tools run, mutating ask. */
+  defaultAction(tool: AnyTool): PermissionAction {
+    if (this.hasRules(tool.name)) return "ask";
+    return tool.mutates ? "ask" : "allow";
+  }
+}
+
+/** blocked_commands → `*c*` deny, confirm_patterns → `*p*` ask, then `*` allow (spec). */
+export function legacyShellRules(config: Config): PermissionRuleConfig[] {
+  const shell = config.tools.shell;
+  const allowed = new Set(shell.allowed_commands.map((c) => c.toLowerCase()));
+  const rules: PermissionRuleConfig[] = [];
+  for (const c of shell.blocked_commands) rules.push({ pattern: `*${c}*`, action: "deny" });
+  for (const p of shell.confirm_patterns) {
+    if (!allowed.has(p.toLowerCase())) rules.push({ pattern: `*${p}*`, action: "ask" });
+  }
+  rules.push({ pattern: "*", action: "allow" });
+  return rules;
+}

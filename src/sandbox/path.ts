@@ -1,0 +1,123 @@
+/**
+ * Path validation of the spec: relative paths resolve against the workspace, `..` is resolved
+ * lexically, the deepest existing ancestor is canonicalised (symlinks followed) and the rest is
+ * re-appended, and the result must sit component-wise inside an allowed root.
+ */
+import * as path from "node:path";
+import picomatch from "picomatch";
+import { SandboxViolation } from "../tools/errors.ts";
+
+export interface SandboxOptions {
+  /** Allowed roots; empty means the workspace itself. `~` and `~/x` are expanded. */
+  allowedPaths?: string[];
+  /** Globs on canonical absolute paths that may not be read… */
+  denyRead?: string[];
+  /** …unless they also match one of these (allow is the exception to deny). */
+  allowRead?: string[];
+}
+
+const MAX_PATH_LENGTH = 4096;
+
+export function expandHome(p: string): string {
+  if (p !== "~" && !p.startsWith("~/")) return p;
+  const home = Deno.env.get("HOME") ?? "/";
+  return p === "~" ? home : path.join(home, p.slice(2));
+}
+
+/** Canonicalises the deepest existing ancestor and re-appends the part that does not exist. */
+export async function canonicalize(absolute: string): Promise<string> {
+  let current = path.resolve(absolute);
+  const suffix: string[] = [];
+  while (true) {
+    try {
+      const real = await Deno.realPath(current);
+      return suffix.length ? path.join(real, ...suffix.reverse()) : real;
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return path.join(current, ...suffix.reverse());
+      suffix.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/** Component-wise containment: `/ws_evil` is not inside `/ws`. */
+export function isInside(child: string, root: string): boolean {
+  if (child === root) return true;
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  return child.startsWith(prefix);
+}
+
+export class Sandbox {
+  readonly roots: readonly string[];
+  readonly workspace: string;
+  #deny: ((p: string) => boolean) | null;
+  #allow: ((p: string) => boolean) | null;
+  readonly options: Required<SandboxOptions>;
+
+  private constructor(workspace: string, roots: string[], options: Required<SandboxOptions>) {
+    this.workspace = workspace;
+    this.roots = roots;
+    this.options = options;
+    const glob = (patterns: string[]) =>
+      patterns.length ? picomatch(patterns.map(expandHome), { dot: true }) : null;
+    this.#deny = glob(options.denyRead);
+    this.#allow = glob(options.allowRead);
+  }
+
+  /** Builds a sandbox for a workspace; roots are canonicalised once, here. */
+  static async create(workspace: string, options: SandboxOptions = {}): Promise<Sandbox> {
+    const ws = await canonicalize(path.resolve(workspace));
+    const configured = options.allowedPaths ?? [];
+    const roots = configured.length
+      ? await Promise.all(configured.map((p) => canonicalize(path.resolve(ws, expandHome(p)))))
+      : [ws];
+    return new Sandbox(ws, roots, {
+      allowedPaths: configured,
+      denyRead: options.denyRead ?? [],
+      allowRead: options.allowRead ?? [],
+    });
+  }
+
+  /** Resolves a user- or model-supplied path to its canonical form, or throws SandboxViolation. */
+  async resolve(input: string, cwd: string = this.workspace): Promise<string> {
+    if (input.includes("\0")) throw new SandboxViolation(input, "contains a NUL byte");
+    if (input.length > MAX_PATH_LENGTH) {
+      throw new SandboxViolation(input.slice(0, 80) + "…", "is longer than 4096 characters");
+    }
+    if (input.trim() === "") throw new SandboxViolation(input, "is empty");
+    const absolute = path.resolve(cwd, expandHome(input));
+    const canonical = await canonicalize(absolute);
+    if (!this.contains(canonical)) throw new SandboxViolation(input);
+    return canonical;
+  }
+
+  contains(canonical: string): boolean {
+    return this.roots.some((root) => isInside(canonical, root));
+  }
+
+  /** True for an allowed root itself or anything above one (delete_path refuses these). */
+  isRootOrAbove(canonical: string): boolean {
+    return this.roots.some((root) => isInside(root, canonical));
+  }
+
+  /** deny_read, with allow_read as the exception; matched on canonical absolute paths. */
+  canRead(canonical: string): boolean {
+    if (!this.#deny || !this.#deny(canonical)) return true;
+    return this.#allow ? this.#allow(canonical) : false;
+  }
+
+  assertReadable(canonical: string, shown: string = canonical): void {
+    if (!this.canRead(canonical)) {
+      throw new SandboxViolation(shown, "is denied by [tools.file] deny_read");
+    }
+  }
+
+  /** Path as shown to the model: relative to the workspace when inside it. */
+  display(canonical: string): string {
+    if (isInside(canonical, this.workspace)) {
+      return path.relative(this.workspace, canonical) || ".";
+    }
+    return canonical;
+  }
+}

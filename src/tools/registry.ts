@@ -1,0 +1,362 @@
+/**
+ * The tool registry and the one dispatch boundary every call passes (CLI, agent loop, ACP):
+ * unknown tool → validate → permission (ask resolved by the caller) → execute → output hooks
+ * (filter, overflow) → final hooks (audit). Tools never do any of these steps themselves.
+ */
+import type { z } from "zod";
+import type { Config } from "../config/schema.ts";
+import type { Decision, PermissionPolicy } from "../permission/policy.ts";
+import type { Sandbox } from "../sandbox/path.ts";
+import { type ErrorCategory, formatToolError, ToolError, toToolError } from "./errors.ts";
+import type { ToolExecutor } from "./executor.ts";
+import {
+  type AnyTool,
+  type ToolContext,
+  type ToolEvent,
+  toolJsonSchema,
+  type ToolOutput,
+  type ToolServices,
+} from "./tool.ts";
+
+export interface ToolCall {
+  /** The provider's call id (or a generated one); results are paired by it. */
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** What the filter stage reports; the CLI prints `[shell] 342 lines -> 28 lines, …`. */
+export interface FilterStats {
+  rawLines: number;
+  filteredLines: number;
+  rawChars: number;
+  filteredChars: number;
+  confidence: "full" | "partial" | "fallback";
+  rules: string[];
+  /** The one-line summary for humans (empty when nothing was removed). */
+  inline: string;
+}
+
+export interface ToolResult {
+  callId: string;
+  tool: string;
+  ok: boolean;
+  /** What the model reads: the processed output, or the `[tool_error]` block. */
+  text: string;
+  category?: ErrorCategory;
+  error?: string;
+  retryable?: boolean;
+  /** The tool's own output before the hooks (envelope, diff, locations). */
+  output?: ToolOutput;
+  decision?: Decision;
+  /** `blocked` when refused by policy or the user, `timeout`/`cancelled` as classified. */
+  outcome: "success" | "error" | "blocked" | "timeout" | "cancelled";
+  durationMs: number;
+  filterStats?: FilterStats;
+  overflowId?: string;
+}
+
+export type AskAnswer =
+  | "allow_once"
+  | "allow_always"
+  | "reject_once"
+  | "reject_always"
+  | "cancelled";
+
+export interface AskRequest {
+  callId: string;
+  tool: AnyTool;
+  params: unknown;
+  decision: Decision;
+}
+
+/** Everything a caller (CLI command, agent session, ACP session) supplies per dispatch. */
+export interface DispatchSession {
+  cwd: string;
+  sandbox: Sandbox;
+  signal?: AbortSignal;
+  conversationId?: string | null;
+  callerId?: string | null;
+  emit?: (event: ToolEvent) => void;
+  /** Resolves `ask` decisions; absent means non-interactive: refuse with confirmation_required. */
+  ask?: (request: AskRequest) => Promise<AskAnswer>;
+  services?: ToolServices;
+  /** Overrides the registry's executor for this session (ACP's editor-backed composite). */
+  executor?: ToolExecutor;
+  /** Overrides the registry's policy for this session (session "always" rules). */
+  policy?: PermissionPolicy;
+}
+
+export interface HookInput {
+  call: ToolCall;
+  tool: AnyTool | undefined;
+  params: unknown;
+  session: DispatchSession;
+  config: Config;
+}
+
+/** Runs on successful executions, in `order` (filter 10, overflow 20). May rewrite `text`. */
+export interface OutputHook {
+  name: string;
+  order: number;
+  apply(result: ToolResult, input: HookInput): Promise<void> | void;
+}
+
+/** Runs after every call, failed or not (audit). Must not throw. */
+export interface FinalHook {
+  name: string;
+  record(result: ToolResult, input: HookInput): Promise<void> | void;
+}
+
+export interface RegistryOptions {
+  tools: AnyTool[];
+  executor: ToolExecutor;
+  policy: PermissionPolicy;
+  config: Config;
+  now?: () => number;
+}
+
+export interface ToolDefinitionForModel {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export class ToolRegistry {
+  readonly config: Config;
+  readonly policy: PermissionPolicy;
+  executor: ToolExecutor;
+  #tools = new Map<string, AnyTool>();
+  #outputHooks: OutputHook[] = [];
+  #finalHooks: FinalHook[] = [];
+  #now: () => number;
+
+  constructor(options: RegistryOptions) {
+    for (const tool of options.tools) this.register(tool);
+    this.executor = options.executor;
+    this.policy = options.policy;
+    this.config = options.config;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  register(tool: AnyTool): void {
+    if (this.#tools.has(tool.name)) throw new Error(`Tool "${tool.name}" is registered twice`);
+    this.#tools.set(tool.name, tool);
+  }
+
+  addOutputHook(hook: OutputHook): void {
+    this.#outputHooks.push(hook);
+    this.#outputHooks.sort((a, b) => a.order - b.order);
+  }
+
+  addFinalHook(hook: FinalHook): void {
+    this.#finalHooks.push(hook);
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Every registered tool, in registration order. */
+  all(): AnyTool[] {
+    return [...this.#tools.values()];
+  }
+
+  /** The tools the model may see: fully denied tools are hidden (spec). */
+  visible(policy: PermissionPolicy = this.policy): AnyTool[] {
+    return this.all().filter((t) => !policy.isFullyDenied(t.name));
+  }
+
+  definitions(policy: PermissionPolicy = this.policy): ToolDefinitionForModel[] {
+    return this.visible(policy).map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: toolJsonSchema(t),
+    }));
+  }
+
+  /** The `<tools>` catalog for the system prompt, with each tool's invocation hint. */
+  renderCatalog(policy: PermissionPolicy = this.policy): string {
+    const parts = this.visible(policy).map((t) => {
+      const schema = JSON.stringify(toolJsonSchema(t));
+      const how = t.invocation.type === "fenced"
+        ? `Invoke with a fenced block: \`\`\`${t.invocation.fence}\n${
+          t.invocation.fence === "bash" ? "<command>" : "<JSON object matching the parameters>"
+        }\n\`\`\``
+        : `Invoke with a structured tool call: <tool_call>{"name": "${t.name}", "input": {…}}</tool_call>`;
+      return `<tool name="${t.name}">\n${t.description}\nParameters (JSON Schema): ${schema}\n${how}\n</tool>`;
+    });
+    return `<tools>\n${parts.join("\n")}\n</tools>`;
+  }
+
+  /** The one dispatch boundary. Never throws for tool-level failures: they become results. */
+  async dispatch(call: ToolCall, session: DispatchSession): Promise<ToolResult> {
+    const started = this.#now();
+    const tool = this.#tools.get(call.name);
+    const policy = session.policy ?? this.policy;
+    let params: unknown = call.input;
+    let result: ToolResult;
+    try {
+      if (!tool) {
+        const available = this.visible(policy).map((t) => t.name).join(", ");
+        throw new ToolError(
+          "tool_not_found",
+          `Unknown tool "${call.name}". Available tools: ${available}`,
+        );
+      }
+      params = validateParams(tool, call.input);
+      const decision = policy.decide(tool, params);
+      await this.#resolvePermission(tool, params, decision, call, session, policy);
+      const output = await this.#execute(tool, params, call, session);
+      result = {
+        callId: call.id,
+        tool: call.name,
+        ok: true,
+        text: output.text,
+        output,
+        decision,
+        outcome: "success",
+        durationMs: 0,
+      };
+      const input: HookInput = { call, tool, params, session, config: this.config };
+      for (const hook of this.#outputHooks) await hook.apply(result, input);
+    } catch (error) {
+      result = failure(call, error);
+    }
+    result.durationMs = Math.round((this.#now() - started) * 1000) / 1000;
+    const input: HookInput = { call, tool, params, session, config: this.config };
+    for (const hook of this.#finalHooks) {
+      try {
+        await hook.record(result, input);
+      } catch (error) {
+        // A broken audit sink must not turn a finished call into a failure; it is reported.
+        console.error(`zeph: ${hook.name} failed: ${(error as Error).message}`);
+      }
+    }
+    return result;
+  }
+
+  async #resolvePermission(
+    tool: AnyTool,
+    params: unknown,
+    decision: Decision,
+    call: ToolCall,
+    session: DispatchSession,
+    policy: PermissionPolicy,
+  ): Promise<void> {
+    const subject = decision.subject ? ` ${JSON.stringify(decision.subject)}` : "";
+    const why = decision.reason ? ` (${decision.reason})` : "";
+    if (decision.action === "deny") {
+      throw new DecidedError(
+        decision,
+        new ToolError("policy_blocked", `Cannot run ${tool.name}${subject}: denied by policy${why}`),
+      );
+    }
+    if (decision.action === "allow") return;
+    if (!session.ask) {
+      throw new DecidedError(
+        decision,
+        new ToolError(
+          "confirmation_required",
+          `Cannot run ${tool.name}${subject} without confirmation${why}`,
+          { hint: "Run with --yes to allow, or add an allow rule to [tools.permissions]." },
+        ),
+      );
+    }
+    const answer = await session.ask({ callId: call.id, tool, params, decision });
+    if (answer === "allow_once") return;
+    if (answer === "allow_always") {
+      policy.addSessionRule(tool.name, decision.alwaysPattern ?? decision.subject ?? "*", "allow");
+      return;
+    }
+    if (answer === "reject_always") {
+      policy.addSessionRule(tool.name, decision.alwaysPattern ?? decision.subject ?? "*", "deny");
+    }
+    const message = answer === "cancelled"
+      ? `Cannot run ${tool.name}${subject}: the permission request was cancelled`
+      : `Cannot run ${tool.name}${subject}: the user rejected it`;
+    throw new DecidedError(
+      decision,
+      new ToolError("policy_blocked", message, {
+        hint: "Do not retry this call; ask the user how to proceed.",
+      }),
+    );
+  }
+
+  #execute(
+    tool: AnyTool,
+    params: unknown,
+    call: ToolCall,
+    session: DispatchSession,
+  ): Promise<ToolOutput> {
+    const signal = session.signal ?? new AbortController().signal;
+    if (signal.aborted) throw new ToolError("cancelled", `Cannot run ${tool.name}: cancelled`);
+    const ctx: ToolContext = {
+      cwd: session.cwd,
+      sandbox: session.sandbox,
+      signal,
+      config: this.config,
+      callId: call.id,
+      conversationId: session.conversationId ?? null,
+      callerId: session.callerId ?? null,
+      now: () => Date.now(),
+      emit: session.emit ?? (() => {}),
+      services: session.services ?? {},
+    };
+    const executor = session.executor ?? this.executor;
+    return executor.execute(tool, params, ctx);
+  }
+}
+
+/** Carries the permission decision along a refusal so the audit sees the policy match. */
+class DecidedError extends Error {
+  constructor(readonly decision: Decision, readonly error: ToolError) {
+    super(error.message);
+  }
+}
+
+function failure(call: ToolCall, thrown: unknown): ToolResult {
+  const decided = thrown instanceof DecidedError ? thrown : null;
+  const error = toToolError(decided ? decided.error : thrown);
+  const outcome: ToolResult["outcome"] = decided ||
+      error.category === "policy_blocked" ||
+      error.category === "confirmation_required"
+    ? "blocked"
+    : error.category === "timeout"
+    ? "timeout"
+    : error.category === "cancelled"
+    ? "cancelled"
+    : "error";
+  return {
+    callId: call.id,
+    tool: call.name,
+    ok: false,
+    text: formatToolError(error),
+    category: error.category,
+    error: error.message,
+    retryable: error.retryable,
+    decision: decided?.decision,
+    outcome,
+    durationMs: 0,
+    output: (error as ToolError & { output?: ToolOutput }).output,
+  };
+}
+
+/** zod validation; every issue listed with its path. Missing or extra-shaped input is invalid. */
+export function validateParams(tool: AnyTool, input: unknown): unknown {
+  const parsed = (tool.params as z.ZodType).safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues;
+  const typeOnly = issues.every((i) =>
+    i.code === "invalid_type" && !/received undefined/.test(i.message)
+  );
+  const lines = issues.map((i) => {
+    const at = i.path.length ? i.path.join(".") : "(root)";
+    return `- ${at}: ${i.message}`;
+  });
+  throw new ToolError(
+    typeOnly ? "type_mismatch" : "invalid_parameters",
+    `Invalid parameters for tool "${tool.name}":\n${lines.join("\n")}`,
+    { hint: "Call the tool again with input that matches its parameter schema." },
+  );
+}
