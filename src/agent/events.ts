@@ -17,7 +17,13 @@ export type AgentEvent =
     /** Command or path(s), for titles. */
     subjects: string[];
   }
-  | { type: "tool_output"; callId: string; tool: string; stream: "stdout" | "stderr"; chunk: string }
+  | {
+    type: "tool_output";
+    callId: string;
+    tool: string;
+    stream: "stdout" | "stderr";
+    chunk: string;
+  }
   | { type: "tool_end"; result: ToolResult }
   | { type: "notice"; level: "info" | "warn" | "error"; code: string; message: string }
   | { type: "usage"; usage: Usage }

@@ -5,7 +5,7 @@
  */
 import type { Config, PermissionAction, PermissionRuleConfig } from "../config/schema.ts";
 import type { AnyTool } from "../tools/tool.ts";
-import { compileGlob, type CompiledGlob } from "./glob.ts";
+import { type CompiledGlob, compileGlob } from "./glob.ts";
 
 export interface Decision {
   action: PermissionAction;
@@ -26,7 +26,10 @@ interface CompiledRule {
 }
 
 /** Evaluates one tool's params against the policy (the shell analyser implements this). */
-export type PermissionAnalyzer = (params: unknown, policy: PermissionPolicy) => Decision;
+export type PermissionAnalyzer = (
+  params: unknown,
+  policy: PermissionPolicy,
+) => Decision | Promise<Decision>;
 
 const RANK: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -112,9 +115,9 @@ export class PermissionPolicy {
   }
 
   /** The decision for a call: the analyser when the tool has one, else every subject's rule. */
-  decide(tool: AnyTool, params: unknown): Decision {
+  async decide(tool: AnyTool, params: unknown): Promise<Decision> {
     const analyzer = this.#analyzers.get(tool.name);
-    if (analyzer) return analyzer(params, this);
+    if (analyzer) return await analyzer(params, this);
     const fallback = this.defaultAction(tool);
     const subjects = tool.subjects(params);
     if (subjects.length === 0) {

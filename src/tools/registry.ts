@@ -205,7 +205,7 @@ export class ToolRegistry {
         );
       }
       params = validateParams(tool, call.input);
-      const decision = policy.decide(tool, params);
+      const decision = await policy.decide(tool, params);
       await this.#resolvePermission(tool, params, decision, call, session, policy);
       const output = await this.#execute(tool, params, call, session);
       result = {
@@ -249,7 +249,10 @@ export class ToolRegistry {
     if (decision.action === "deny") {
       throw new DecidedError(
         decision,
-        new ToolError("policy_blocked", `Cannot run ${tool.name}${subject}: denied by policy${why}`),
+        new ToolError(
+          "policy_blocked",
+          `Cannot run ${tool.name}${subject}: denied by policy${why}`,
+        ),
       );
     }
     if (decision.action === "allow") return;

@@ -7,7 +7,15 @@ import type { Config } from "../config/schema.ts";
 import type { Sandbox } from "../sandbox/path.ts";
 
 /** ACP tool kinds, also used by the CLI to pick an icon. */
-export type ToolKind = "execute" | "read" | "edit" | "delete" | "move" | "search" | "fetch" | "other";
+export type ToolKind =
+  | "execute"
+  | "read"
+  | "edit"
+  | "delete"
+  | "move"
+  | "search"
+  | "fetch"
+  | "other";
 
 /** Events a running tool emits; the CLI prints them live, ACP forwards them. */
 export type ToolEvent =
