@@ -1,0 +1,169 @@
+/**
+ * Bounded capture: keeps the first `limit` bytes and the last `limit` bytes of a byte stream and
+ * counts what falls in between, so memory stays at most 2 × limit whatever a command prints.
+ */
+
+const encoder = new TextEncoder();
+
+/** Keeps a head and a tail of at most `limit` bytes each; the middle is counted, not stored. */
+export class HeadTailBuffer {
+  readonly limit: number;
+  #head: Uint8Array[] = [];
+  #headBytes = 0;
+  #tail: Uint8Array[] = [];
+  #tailBytes = 0;
+  #total = 0;
+
+  constructor(limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new RangeError(`HeadTailBuffer limit must be a positive integer, got ${limit}`);
+    }
+    this.limit = limit;
+  }
+
+  /** Total bytes pushed so far (kept or dropped). */
+  get totalBytes(): number {
+    return this.#total;
+  }
+
+  /** Bytes pushed but no longer held (between head and tail). */
+  get droppedBytes(): number {
+    return this.#total - this.#headBytes - this.#tailBytes;
+  }
+
+  push(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.#total += bytes.length;
+    let rest = bytes;
+    if (this.#headBytes < this.limit) {
+      const take = Math.min(this.limit - this.#headBytes, rest.length);
+      // Copy: the caller's buffer may be reused by the stream that produced it.
+      this.#head.push(rest.slice(0, take));
+      this.#headBytes += take;
+      rest = rest.subarray(take);
+      if (rest.length === 0) return;
+    }
+    if (rest.length >= this.limit) {
+      this.#tail = [rest.slice(rest.length - this.limit)];
+      this.#tailBytes = this.limit;
+      return;
+    }
+    this.#tail.push(rest.slice());
+    this.#tailBytes += rest.length;
+    while (this.#tailBytes > this.limit) {
+      const first = this.#tail[0];
+      const excess = this.#tailBytes - this.limit;
+      if (first.length <= excess) {
+        this.#tail.shift();
+        this.#tailBytes -= first.length;
+      } else {
+        this.#tail[0] = first.slice(excess);
+        this.#tailBytes -= excess;
+      }
+    }
+  }
+
+  pushText(text: string): void {
+    this.push(encoder.encode(text));
+  }
+
+  /**
+   * The kept text. When bytes were dropped, a marker line naming their count sits between head and
+   * tail; multi-byte characters cut at the edges decode as U+FFFD.
+   */
+  text(): string {
+    const decoder = new TextDecoder();
+    const head = decoder.decode(concat(this.#head, this.#headBytes));
+    const tail = new TextDecoder().decode(concat(this.#tail, this.#tailBytes));
+    const dropped = this.droppedBytes;
+    if (dropped === 0) return head + tail;
+    const sep = head.endsWith("\n") ? "" : "\n";
+    return `${head}${sep}[... ${dropped} bytes of output dropped (kept the first and last ${
+      formatBytes(this.limit)
+    }) ...]\n${tail}`;
+  }
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+const NEWLINE = 0x0a;
+/** A partial line longer than this is flushed to the interleaved view without waiting for `\n`. */
+const MAX_PENDING_LINE = 64 * 1024;
+const STDERR_PREFIX = encoder.encode("[stderr] ");
+
+/**
+ * The interleaved view the model reads: complete lines of both streams in arrival order, stderr
+ * lines prefixed `[stderr] `. Partial lines wait for their newline (bounded) so a stdout line is
+ * never split by a stderr line.
+ */
+export class InterleavedCapture {
+  readonly buffer: HeadTailBuffer;
+  #pending: Record<"stdout" | "stderr", Uint8Array[]> = { stdout: [], stderr: [] };
+  #pendingBytes: Record<"stdout" | "stderr", number> = { stdout: 0, stderr: 0 };
+  /** A long line was flushed before its newline: its continuation gets no second prefix. */
+  #midLine: Record<"stdout" | "stderr", boolean> = { stdout: false, stderr: false };
+
+  constructor(limit: number) {
+    this.buffer = new HeadTailBuffer(limit);
+  }
+
+  push(stream: "stdout" | "stderr", bytes: Uint8Array): void {
+    let start = 0;
+    while (start < bytes.length) {
+      const nl = bytes.indexOf(NEWLINE, start);
+      if (nl < 0) {
+        this.#pending[stream].push(bytes.slice(start));
+        this.#pendingBytes[stream] += bytes.length - start;
+        if (this.#pendingBytes[stream] > MAX_PENDING_LINE) this.#flush(stream);
+        return;
+      }
+      this.#emitLine(stream, bytes.subarray(start, nl + 1));
+      start = nl + 1;
+    }
+  }
+
+  /** Flushes unterminated last lines (stdout first), at the end of the run. */
+  finish(): void {
+    this.#flush("stdout", true);
+    this.#flush("stderr", true);
+  }
+
+  #flush(stream: "stdout" | "stderr", terminate = false): void {
+    if (this.#pendingBytes[stream] === 0) return;
+    const parts = this.#pending[stream];
+    const bytes = concat(parts, this.#pendingBytes[stream]);
+    this.#pending[stream] = [];
+    this.#pendingBytes[stream] = 0;
+    if (stream === "stderr" && !this.#midLine[stream]) this.buffer.push(STDERR_PREFIX);
+    this.buffer.push(bytes);
+    this.#midLine[stream] = !terminate;
+    if (terminate) this.buffer.push(new Uint8Array([NEWLINE]));
+  }
+
+  #emitLine(stream: "stdout" | "stderr", line: Uint8Array): void {
+    const pending = this.#pendingBytes[stream];
+    if (stream === "stderr" && !this.#midLine[stream]) this.buffer.push(STDERR_PREFIX);
+    this.#midLine[stream] = false;
+    if (pending > 0) {
+      for (const p of this.#pending[stream]) this.buffer.push(p);
+      this.#pending[stream] = [];
+      this.#pendingBytes[stream] = 0;
+    }
+    this.buffer.push(line);
+  }
+}
