@@ -1,8 +1,105 @@
 /**
  * The composition root: argv → config → real dependencies → CLI or ACP front-end.
- * `--version` answers before anything heavy is imported, so start-up stays fast.
+ * `--version` answers before anything heavy is imported, so start-up stays fast. Everything
+ * else is built lazily, only for the commands that need it.
+ *
+ * Extension points (one line each): tools → src/tools/catalog.ts `builtinTools()`; executors,
+ * permission analysers, output hooks (filter 10, overflow 20), final hooks (audit) and services
+ * (store, runner) → the marked lists in `buildRuntime` below; subcommands → src/cli/mod.ts.
  */
 import { VERSION } from "./src/version.ts";
+import type { GlobalOptions, Runtime } from "./src/cli/mod.ts";
+import type { LoadedConfig } from "./src/config/load.ts";
+import type { DispatchSession, FinalHook, OutputHook } from "./src/tools/registry.ts";
+import type { ToolExecutor } from "./src/tools/executor.ts";
+import type { ToolServices } from "./src/tools/tool.ts";
+
+/** Loads the config for the global options (`--config`, `ZEPH_CONFIG`, XDG, defaults). */
+export async function loadConfigFor(globals: GlobalOptions): Promise<LoadedConfig> {
+  const { loadConfig } = await import("./src/config/load.ts");
+  return await loadConfig({ path: globals.config, env: Deno.env.toObject() });
+}
+
+/** Builds config → Sandbox → PermissionPolicy → executors → ToolRegistry (+ hooks, services). */
+export async function buildRuntime(
+  globals: GlobalOptions,
+  loaded?: LoadedConfig,
+): Promise<Runtime> {
+  loaded ??= await loadConfigFor(globals);
+  for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
+  const config = loaded.config;
+  const [
+    { Sandbox },
+    { PermissionPolicy },
+    { ToolRegistry },
+    { CompositeExecutor, LocalExecutor },
+    {
+      builtinTools,
+    },
+  ] = await Promise.all([
+    import("./src/sandbox/path.ts"),
+    import("./src/permission/policy.ts"),
+    import("./src/tools/registry.ts"),
+    import("./src/tools/executor.ts"),
+    import("./src/tools/catalog.ts"),
+  ]);
+
+  const sandbox = await Sandbox.create(globals.cwd, {
+    allowedPaths: config.tools.file.allowed_paths,
+    denyRead: config.tools.file.deny_read,
+    allowRead: config.tools.file.allow_read,
+  });
+  const policy = PermissionPolicy.fromConfig(config);
+  // Permission analysers (policy.setAnalyzer(tool, fn)): bash's command analysis goes here.
+
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const services: ToolServices = {};
+  // Services (store, overflow reader, process runner, …): set services.<name> here and push
+  // their cleanup onto `cleanups`.
+
+  const executors: ToolExecutor[] = [
+    // The worker-fenced file executor goes in front of the local one when it lands.
+    new LocalExecutor(),
+  ];
+  const executor = new CompositeExecutor(executors);
+  cleanups.push(() => executor.close());
+
+  const registry = new ToolRegistry({ tools: builtinTools(), executor, policy, config });
+  const outputHooks: OutputHook[] = [
+    // Output filter (order 10), overflow store (order 20).
+  ];
+  const finalHooks: FinalHook[] = [
+    // Audit log.
+  ];
+  for (const hook of outputHooks) registry.addOutputHook(hook);
+  for (const hook of finalHooks) registry.addFinalHook(hook);
+
+  let closed = false;
+  return {
+    globals,
+    loaded,
+    sandbox,
+    policy,
+    registry,
+    executor,
+    services,
+    session(overrides: Partial<DispatchSession> = {}): DispatchSession {
+      return {
+        cwd: sandbox.workspace,
+        sandbox,
+        services,
+        // Non-interactive: `--yes` allows `ask` decisions; without it they are refused.
+        ask: globals.yes ? () => Promise.resolve("allow_once") : undefined,
+        ...overrides,
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    },
+  };
+}
 
 if (import.meta.main) {
   const args = Deno.args;
@@ -11,5 +108,5 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   const { runCli } = await import("./src/cli/mod.ts");
-  Deno.exit(await runCli(args));
+  Deno.exit(await runCli(args, { loadConfig: loadConfigFor, buildRuntime }));
 }

@@ -1,10 +1,95 @@
 /**
- * The command-line front-end: argument parsing (commander), subcommands, rendering.
- * It talks to the agent and the registry only through what main.ts composes.
+ * The command-line front-end: commander program, global options, one file per subcommand
+ * (`<name>_cmd.ts` exporting `register(program, deps)`), exit codes (0 ok, 1 tool error,
+ * 2 usage/config error). It receives everything it runs from main.ts; it must not build
+ * registries, stores or providers itself.
  */
-export async function runCli(args: string[]): Promise<number> {
-  const { Command } = await import("@commander-js/extra-typings");
-  const program = new Command("zeph").description("A typed, sandboxed AI coding agent");
-  await program.parseAsync(args, { from: "user" });
-  return 0;
+import * as path from "node:path";
+import { VERSION } from "../version.ts";
+import type { CliDeps, GlobalOptions } from "./deps.ts";
+import { ConfigError } from "../config/errors.ts";
+import { CliError } from "./errors.ts";
+
+export type { CliDeps, GlobalOptions, Runtime } from "./deps.ts";
+export { CliError } from "./errors.ts";
+
+/** The program type command files register on. */
+export type CliProgram = import("@commander-js/extra-typings").Command<
+  [],
+  { cwd?: string; config?: string; yes?: boolean; json?: boolean }
+>;
+
+/** A subcommand module: `src/cli/<name>_cmd.ts`. */
+export interface CommandModule {
+  register(program: CliProgram, deps: CliDeps): void;
+}
+
+/** Subcommands, in `--help` order. To add one: create `<name>_cmd.ts`, add ONE line here. */
+const COMMANDS: (() => Promise<CommandModule>)[] = [
+  () => import("./tools_cmd.ts"),
+  () => import("./tool_cmd.ts"),
+  () => import("./config_cmd.ts"),
+];
+
+/** Reads the global options from any (sub)command, normalised and with `cwd` absolute. */
+export function globalsOf(
+  command: { optsWithGlobals(): Record<string, unknown> },
+): GlobalOptions {
+  const o = command.optsWithGlobals();
+  return {
+    cwd: path.resolve(typeof o.cwd === "string" ? o.cwd : Deno.cwd()),
+    config: typeof o.config === "string" ? o.config : undefined,
+    yes: o.yes === true,
+    json: o.json === true,
+  };
+}
+
+export async function runCli(
+  args: string[],
+  deps: Omit<CliDeps, "status">,
+): Promise<number> {
+  const { Command, CommanderError } = await import("@commander-js/extra-typings");
+  const full: CliDeps = { ...deps, status: { exitCode: 0 } };
+  const program: CliProgram = new Command("zeph")
+    .description("A typed, sandboxed AI coding agent")
+    .version(`zeph ${VERSION}`, "-V, --version", "print the version")
+    .option("-C, --cwd <dir>", "workspace directory (default: the current directory)")
+    .option(
+      "--config <path>",
+      "config file (default: $ZEPH_CONFIG, then ~/.config/zeph/config.toml)",
+    )
+    .option("-y, --yes", "allow actions that would ask for confirmation")
+    .option("--json", "machine-readable output")
+    .exitOverride()
+    .showHelpAfterError("(run `zeph --help` for usage)");
+  for (const load of COMMANDS) (await load()).register(program, full);
+  // Subcommands only inherit settings made before they are added: apply ours to every level.
+  const configure = (command: typeof program.commands[number]) => {
+    command.exitOverride().showHelpAfterError("(add --help for usage)");
+    command.commands.forEach(configure);
+  };
+  program.commands.forEach(configure);
+
+  try {
+    await program.parseAsync(args, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end parsing through the override too; they are successes.
+      if (
+        error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
+        error.code === "commander.help"
+      ) return 0;
+      return 2;
+    }
+    if (error instanceof CliError) {
+      console.error(`zeph: ${error.message}`);
+      return error.exitCode;
+    }
+    if (error instanceof ConfigError) {
+      console.error(`zeph: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  return full.status.exitCode;
 }

@@ -1,0 +1,330 @@
+/**
+ * Finds, parses and validates config.toml. Location: `--config PATH`, else `ZEPH_CONFIG`, else
+ * `$XDG_CONFIG_HOME/zeph/config.toml` (`~/.config/zeph/config.toml`), else built-in defaults.
+ * `ZEPH_*` variables override file values. Unknown keys are warnings (typo guard), every other
+ * problem is a ConfigError naming the file, line/column or key path, and the variable.
+ */
+import * as path from "node:path";
+import { ConfigError, type ConfigIssue } from "./errors.ts";
+import { knownKeys, schemaAt, suggestKey } from "./keys.ts";
+import { Config } from "./schema.ts";
+
+export type Env = Record<string, string | undefined>;
+
+/** How one `ZEPH_*` variable maps onto a config key. */
+export interface EnvOverride {
+  name: string;
+  /** Key path; `{provider}` is replaced by the selected `llm.provider`. */
+  key: string;
+  type: "integer" | "boolean" | "string";
+  description: string;
+}
+
+/** The documented overrides (README's table is generated from the same list by hand: keep in sync). */
+export const ENV_OVERRIDES: readonly EnvOverride[] = [
+  {
+    name: "ZEPH_AGENT_MAX_TOOL_ITERATIONS",
+    key: "agent.max_tool_iterations",
+    type: "integer",
+    description: "Max tool loop iterations per turn",
+  },
+  {
+    name: "ZEPH_LLM_PROVIDER",
+    key: "llm.provider",
+    type: "string",
+    description: "Provider: ollama, claude, openai or script",
+  },
+  {
+    name: "ZEPH_LLM_MODEL",
+    key: "llm.{provider}.model",
+    type: "string",
+    description: "Model of the selected provider",
+  },
+  {
+    name: "ZEPH_LLM_TIMEOUT",
+    key: "llm.timeout",
+    type: "integer",
+    description: "Per-request provider timeout in seconds",
+  },
+  {
+    name: "ZEPH_TOOLS_SHELL_TIMEOUT",
+    key: "tools.shell.timeout",
+    type: "integer",
+    description: "Shell command timeout in seconds",
+  },
+  {
+    name: "ZEPH_TOOLS_FILTERS_ENABLED",
+    key: "tools.filters.enabled",
+    type: "boolean",
+    description: "Turn output filters on or off",
+  },
+  {
+    name: "ZEPH_TOOLS_AUDIT_ENABLED",
+    key: "tools.audit.enabled",
+    type: "boolean",
+    description: "Turn the audit log on or off",
+  },
+  {
+    name: "ZEPH_MEMORY_SQLITE_PATH",
+    key: "memory.sqlite_path",
+    type: "string",
+    description: "SQLite database file",
+  },
+];
+
+export type ConfigSource = "flag" | "env" | "xdg" | "defaults";
+
+export interface LoadedConfig {
+  config: Config;
+  /** The file that was read; null when only defaults (and env) apply. */
+  path: string | null;
+  source: ConfigSource;
+  /** Unknown keys and ignored variables, one sentence each. */
+  warnings: string[];
+  /** The `ZEPH_*` overrides that were applied. */
+  envApplied: string[];
+}
+
+export interface LoadOptions {
+  /** `--config PATH`: must exist. Relative paths resolve against the process cwd. */
+  path?: string;
+  /** @default Deno.env.toObject() */
+  env?: Env;
+}
+
+/** Where the config comes from, before reading it. */
+export function locateConfig(
+  options: LoadOptions = {},
+): { path: string | null; source: ConfigSource; required: boolean } {
+  const env = options.env ?? Deno.env.toObject();
+  if (options.path) return { path: path.resolve(options.path), source: "flag", required: true };
+  if (env.ZEPH_CONFIG) {
+    return { path: path.resolve(env.ZEPH_CONFIG), source: "env", required: true };
+  }
+  const home = env.HOME || env.USERPROFILE;
+  const xdg = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
+    ? env.XDG_CONFIG_HOME
+    : home
+    ? path.join(home, ".config")
+    : null;
+  if (!xdg) return { path: null, source: "defaults", required: false };
+  return { path: path.join(xdg, "zeph", "config.toml"), source: "xdg", required: false };
+}
+
+export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfig> {
+  const env = options.env ?? Deno.env.toObject();
+  const located = locateConfig({ ...options, env });
+  let text: string | null = null;
+  if (located.path) {
+    try {
+      text = await Deno.readTextFile(located.path);
+    } catch (error) {
+      const missing = error instanceof Deno.errors.NotFound;
+      if (!missing || located.required) {
+        const via = located.source === "flag" ? "--config" : "ZEPH_CONFIG";
+        throw new ConfigError([{
+          source: located.path,
+          message: missing
+            ? `the config file does not exist (given by ${via}). Create it (see config.example.toml) or fix the path.`
+            : `cannot read the config file: ${(error as Error).message}`,
+        }]);
+      }
+    }
+  }
+  const resolved = await parseConfig(text ?? "", { source: located.path ?? "(defaults)", env });
+  return {
+    ...resolved,
+    path: text === null ? null : located.path,
+    source: text === null ? "defaults" : located.source,
+  };
+}
+
+/** Parses TOML text, applies env overrides and validates. The core of loadConfig, without I/O. */
+export async function parseConfig(
+  text: string,
+  options: { source: string; env?: Env },
+): Promise<Omit<LoadedConfig, "path" | "source">> {
+  const { parse, TomlError } = await import("smol-toml");
+  let raw: Record<string, unknown>;
+  try {
+    raw = parse(text) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof TomlError) {
+      const reason = error.message.replace(/^Invalid TOML document:\s*/, "").split("\n")[0];
+      throw new ConfigError([{
+        source: options.source,
+        line: error.line,
+        column: error.column,
+        message: `TOML syntax error: ${reason}`,
+      }]);
+    }
+    throw error;
+  }
+  const warnings: string[] = [];
+  const envApplied: string[] = [];
+  const envKeys = applyEnv(raw, options.env ?? {}, warnings, envApplied);
+  const config = validate(raw, options.source, envKeys, warnings);
+  return { config, warnings, envApplied };
+}
+
+/** Writes `ZEPH_*` values into the raw table; returns key path → variable for error messages. */
+function applyEnv(
+  raw: Record<string, unknown>,
+  env: Env,
+  warnings: string[],
+  applied: string[],
+): Map<string, string> {
+  const keys = new Map<string, string>();
+  const issues: ConfigIssue[] = [];
+  for (const o of ENV_OVERRIDES) {
+    const value = env[o.name];
+    if (value === undefined || value === "") continue;
+    let key = o.key;
+    if (key.includes("{provider}")) {
+      const provider = env.ZEPH_LLM_PROVIDER || getAt(raw, ["llm", "provider"]) ||
+        Config.parse({}).llm.provider;
+      key = key.replace("{provider}", String(provider));
+      if (!schemaAt(key.split("."))) {
+        warnings.push(`${o.name} is ignored: provider "${provider}" has no "${key}" setting.`);
+        continue;
+      }
+    }
+    const parsed = parseEnvValue(value, o.type);
+    if (parsed === undefined) {
+      issues.push({
+        source: o.name,
+        key,
+        message: `expected ${o.type === "integer" ? "an integer" : "true or false"}, found ${
+          JSON.stringify(value)
+        }`,
+      });
+      continue;
+    }
+    if (setAt(raw, key.split("."), parsed)) {
+      keys.set(key, o.name);
+      applied.push(o.name);
+    }
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return keys;
+}
+
+function parseEnvValue(value: string, type: EnvOverride["type"]): unknown {
+  const v = value.trim();
+  if (type === "string") return value;
+  if (type === "integer") return /^[+-]?\d+$/.test(v) ? Number(v) : undefined;
+  const lower = v.toLowerCase();
+  if (["true", "1", "yes", "on"].includes(lower)) return true;
+  if (["false", "0", "no", "off"].includes(lower)) return false;
+  return undefined;
+}
+
+function isTable(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+function getAt(raw: unknown, keys: readonly (string | number)[]): unknown {
+  let current = raw;
+  for (const k of keys) {
+    if (isTable(current) || Array.isArray(current)) {
+      current = (current as Record<string | number, unknown>)[k];
+    } else return undefined;
+  }
+  return current;
+}
+
+/** Sets a value, creating tables; leaves a non-table in the way alone (validation reports it). */
+function setAt(raw: Record<string, unknown>, keys: string[], value: unknown): boolean {
+  let current = raw;
+  for (const k of keys.slice(0, -1)) {
+    if (current[k] === undefined) current[k] = {};
+    if (!isTable(current[k])) return false;
+    current = current[k] as Record<string, unknown>;
+  }
+  current[keys.at(-1)!] = value;
+  return true;
+}
+
+export function formatKeyPath(keys: readonly PropertyKey[]): string {
+  let out = "";
+  for (const k of keys) {
+    if (typeof k === "number") out += `[${k}]`;
+    else out += out ? `.${String(k)}` : String(k);
+  }
+  return out;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return `an array ${truncate(JSON.stringify(value))}`;
+  if (isTable(value)) return "a table";
+  if (value instanceof Date) return `a date ${value.toISOString()}`;
+  if (typeof value === "number" && !Number.isInteger(value)) return `a float ${value}`;
+  if (typeof value === "number") return `an integer ${value}`;
+  return `a ${typeof value} ${truncate(JSON.stringify(value))}`;
+}
+
+function truncate(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
+const ARTICLE: Record<string, string> = {
+  number: "a number",
+  string: "a string",
+  boolean: "a boolean (true or false)",
+  array: "an array",
+  object: "a table",
+  record: "a table",
+  int: "an integer",
+};
+
+/** Validates with the strict schema; unknown keys become warnings and are stripped. */
+function validate(
+  raw: Record<string, unknown>,
+  source: string,
+  envKeys: Map<string, string>,
+  warnings: string[],
+): Config {
+  const data = structuredClone(raw);
+  for (let round = 0; round < 10; round++) {
+    const result = Config.safeParse(data);
+    if (result.success) return result.data;
+    const unknown = result.error.issues.filter((i) => i.code === "unrecognized_keys");
+    if (unknown.length === 0) {
+      throw new ConfigError(result.error.issues.map((issue) => {
+        const key = formatKeyPath(issue.path);
+        const found = getAt(data, issue.path as (string | number)[]);
+        let message: string;
+        if (issue.code === "invalid_type") {
+          const expected = ARTICLE[issue.expected] ?? issue.expected;
+          message = `expected ${expected}, found ${describeValue(found)}`;
+        } else if (issue.code === "invalid_value") {
+          message = `expected one of ${
+            issue.values.map((v) => JSON.stringify(v)).join(", ")
+          }, found ${describeValue(found)}`;
+        } else {
+          message = `${issue.message.replace(/^Too (small|big): /, "")}, found ${
+            describeValue(found)
+          }`;
+        }
+        return { source: envKeys.get(key) ?? source, key, message };
+      }));
+    }
+    for (const issue of unknown) {
+      if (issue.code !== "unrecognized_keys") continue;
+      const table = getAt(data, issue.path as (string | number)[]) as Record<string, unknown>;
+      const known = knownKeys(issue.path as (string | number)[]);
+      for (const k of issue.keys) {
+        const key = formatKeyPath([...issue.path, k]);
+        const guess = suggestKey(k, known);
+        warnings.push(
+          `${source}: unknown key "${key}" ignored${
+            guess ? ` (did you mean "${formatKeyPath([...issue.path, guess])}"?)` : ""
+          }`,
+        );
+        delete table[k];
+      }
+    }
+  }
+  throw new Error("Config validation did not settle after stripping unknown keys");
+}

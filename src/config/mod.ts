@@ -1,0 +1,11 @@
+/**
+ * Configuration: the one zod schema (schema.ts, the source of the `Config` type), the loader
+ * (file location, TOML parsing, `ZEPH_*` overrides, errors naming file/line/key) and rendering
+ * for `zeph config check`. It reads files and the environment only when asked; it must not
+ * import tools, providers or front-ends.
+ */
+export * from "./errors.ts";
+export * from "./keys.ts";
+export * from "./load.ts";
+export * from "./render.ts";
+export * from "./schema.ts";

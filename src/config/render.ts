@@ -1,0 +1,35 @@
+/** Rendering a resolved config for people: secrets masked, TOML or JSON. */
+import type { Config } from "./schema.ts";
+
+const SECRET_KEY = /key|token|secret|password/i;
+export const MASK = "********";
+
+/** Any non-empty string under a key naming a key/token/secret/password is masked. */
+export function maskSecrets<T>(value: T, key = ""): T {
+  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, key)) as T;
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = maskSecrets(v, k);
+    return out as T;
+  }
+  if (typeof value === "string" && value !== "" && SECRET_KEY.test(key)) return MASK as T;
+  return value;
+}
+
+/** Drops undefined entries (TOML has no null); optional sections simply disappear. */
+function defined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(defined);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, defined(v)]),
+    );
+  }
+  return value;
+}
+
+export async function renderConfig(config: Config, format: "toml" | "json"): Promise<string> {
+  const masked = defined(maskSecrets(config)) as Record<string, unknown>;
+  if (format === "json") return JSON.stringify(masked, null, 2);
+  const { stringify } = await import("smol-toml");
+  return stringify(masked);
+}
