@@ -196,6 +196,7 @@ export class ToolRegistry {
     const policy = session.policy ?? this.policy;
     let params: unknown = call.input;
     let result: ToolResult;
+    let decision: Decision | undefined;
     try {
       if (!tool) {
         const available = this.visible(policy).map((t) => t.name).join(", ");
@@ -205,7 +206,7 @@ export class ToolRegistry {
         );
       }
       params = validateParams(tool, call.input);
-      const decision = await policy.decide(tool, params);
+      decision = await policy.decide(tool, params);
       await this.#resolvePermission(tool, params, decision, call, session, policy);
       const output = await this.#execute(tool, params, call, session);
       result = {
@@ -222,6 +223,8 @@ export class ToolRegistry {
       for (const hook of this.#outputHooks) await hook.apply(result, input);
     } catch (error) {
       result = failure(call, error);
+      // A call that failed after its permission decision still reports it (audit policy_match).
+      result.decision ??= decision;
     }
     result.durationMs = Math.round((this.#now() - started) * 1000) / 1000;
     const input: HookInput = { call, tool, params, session, config: this.config };
@@ -330,18 +333,20 @@ function failure(call: ToolCall, thrown: unknown): ToolResult {
     : error.category === "cancelled"
     ? "cancelled"
     : "error";
+  const carried = (error as ToolError & { output?: ToolOutput }).output;
   return {
     callId: call.id,
     tool: call.name,
     ok: false,
-    text: formatToolError(error),
+    // A failure that carries output (a timed-out command's partial output) shows it first.
+    text: carried?.text ? `${carried.text}\n\n${formatToolError(error)}` : formatToolError(error),
     category: error.category,
     error: error.message,
     retryable: error.retryable,
     decision: decided?.decision,
     outcome,
     durationMs: 0,
-    output: (error as ToolError & { output?: ToolOutput }).output,
+    output: carried,
   };
 }
 
