@@ -1,0 +1,32 @@
+import { expect } from "expect";
+import { parse } from "smol-toml";
+import { MASK, maskSecrets, renderConfig } from "../../src/config/render.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
+
+Deno.test("maskSecrets masks non-empty strings under key/token/secret/password keys only", () => {
+  const input = {
+    api_key: "sk-123",
+    nested: { Auth_Token: "t", client_secret: "s", password: "p", empty_key: "" },
+    max_tokens: 8192,
+    model: "m",
+    keys: ["a", "b"],
+  };
+  expect(maskSecrets(input)).toEqual({
+    api_key: MASK,
+    nested: { Auth_Token: MASK, client_secret: MASK, password: MASK, empty_key: "" },
+    max_tokens: 8192,
+    model: "m",
+    keys: [MASK, MASK],
+  });
+});
+
+Deno.test("renderConfig round-trips through TOML and JSON, dropping absent optional sections", async () => {
+  const config = defaultConfig();
+  const toml = await renderConfig(config, "toml");
+  expect(parse(toml)).toEqual(JSON.parse(JSON.stringify(config)));
+  const withRules = defaultConfig();
+  withRules.tools.permissions = { bash: [{ pattern: "*", action: "ask" }] };
+  expect(JSON.parse(await renderConfig(withRules, "json"))).toEqual(
+    JSON.parse(JSON.stringify(withRules)),
+  );
+});
