@@ -3,7 +3,7 @@
  * user-role message as `tool_result` parts paired with their call ids (Anthropic's shape);
  * adapters for other wire formats translate.
  */
-import type { ErrorCategory } from "../tools/errors.ts";
+import { type ErrorCategory, isRetryable } from "../tools/errors.ts";
 import type { ToolDefinitionForModel } from "../tools/registry.ts";
 
 export type ContentPart =
@@ -24,6 +24,16 @@ export interface ChatRequest {
   signal: AbortSignal;
   /** Streamed text as it arrives. */
   onText?: (chunk: string) => void;
+  /** Called before each retry of a failed request, so a front-end can show "Retrying…". */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** One scheduled retry: `attempt` is 1 for the first retry. */
+export interface RetryNotice {
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  error: ProviderError;
 }
 
 export interface Usage {
@@ -43,7 +53,32 @@ export interface ChatResponse {
   text: string;
   toolCalls: ToolCallRequest[];
   usage?: Usage;
+  /**
+   * Normalised across providers: "end_turn", "tool_use", "max_tokens", "stop_sequence",
+   * "refusal"; anything else is passed through as the provider sent it.
+   */
   stopReason: string;
+}
+
+/**
+ * The key of the input object an adapter produces when the model sent tool-call arguments that
+ * are not valid JSON: `{ [INVALID_TOOL_INPUT]: { raw, error } }`. The call still reaches the
+ * dispatch boundary (so it gets exactly one result) and is reported as invalid_parameters.
+ */
+export const INVALID_TOOL_INPUT = "__zeph_invalid_json";
+
+export interface InvalidToolInput {
+  raw: string;
+  error: string;
+}
+
+/** The parse failure carried by a tool call's input, if the model's arguments were not JSON. */
+export function invalidToolInput(input: unknown): InvalidToolInput | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const v = (input as Record<string, unknown>)[INVALID_TOOL_INPUT];
+  if (typeof v !== "object" || v === null) return undefined;
+  const { raw, error } = v as Record<string, unknown>;
+  return typeof raw === "string" && typeof error === "string" ? { raw, error } : undefined;
 }
 
 export interface Provider {
@@ -59,9 +94,26 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     readonly category: ErrorCategory,
-    readonly options: { status?: number; hint?: string; cause?: unknown } = {},
+    readonly options: {
+      status?: number;
+      hint?: string;
+      cause?: unknown;
+      /** Overrides the category's retryability (e.g. false once text has streamed). */
+      retryable?: boolean;
+      /** The server's retry-after, in milliseconds. */
+      retryAfterMs?: number;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = "ProviderError";
+  }
+
+  /** Whether withRetry may try again: the category's rule unless overridden. */
+  get retryable(): boolean {
+    return this.options.retryable ?? isRetryable(this.category);
+  }
+
+  get hint(): string | undefined {
+    return this.options.hint;
   }
 }

@@ -1,0 +1,210 @@
+/**
+ * Ollama's `/api/chat` with streaming (`ollama` package, imported on first use), the default
+ * provider of a local-first agent. Native tool calling when `[llm.ollama] tool_use = true`;
+ * otherwise `supportsToolUse` is false and the loop takes the legacy text path (catalog in the
+ * system prompt, fenced blocks in the answer), so no tools are sent.
+ */
+import type {
+  ChatResponse as OllamaChunk,
+  Message as OllamaMessage,
+  Ollama,
+  Tool as OllamaTool,
+} from "ollama";
+import type { Config } from "../config/schema.ts";
+import { Attempt, type Endpoint, inputObject, toProviderError } from "./_shared.ts";
+import { withRetry } from "./retry.ts";
+import type {
+  ChatRequest,
+  ChatResponse,
+  Message,
+  Provider,
+  RetryNotice,
+  ToolCallRequest,
+} from "./types.ts";
+
+export interface OllamaProviderOptions {
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+interface OllamaChatBody {
+  model: string;
+  messages: OllamaMessage[];
+  stream: true;
+  tools?: OllamaTool[];
+}
+
+export class OllamaProvider implements Provider {
+  readonly name = "ollama";
+  readonly model: string;
+  readonly supportsToolUse: boolean;
+  readonly #config: Config;
+  readonly #options: OllamaProviderOptions;
+  readonly #endpoint: Endpoint;
+
+  constructor(config: Config, options: OllamaProviderOptions = {}) {
+    this.#config = config;
+    this.#options = options;
+    this.model = config.llm.ollama.model;
+    this.supportsToolUse = config.llm.ollama.tool_use;
+    this.#endpoint = {
+      provider: "Ollama",
+      url: config.llm.ollama.base_url,
+      model: this.model,
+      unreachableHint: "Start Ollama (`ollama serve`), set [llm.ollama] base_url to where it " +
+        'runs, or set [llm] provider = "claude" or "openai" in config.toml.',
+      notFoundHint: `Run \`ollama pull ${this.model}\`, or set [llm.ollama] model in config.toml.`,
+    };
+  }
+
+  chat(request: ChatRequest): Promise<ChatResponse> {
+    return withRetry(() => this.#attempt(request), this.#config.tools.retry, {
+      signal: request.signal,
+      onRetry: request.onRetry ?? this.#options.onRetry,
+    });
+  }
+
+  /** The request body, exported for inspection by tests. */
+  buildBody(request: ChatRequest): OllamaChatBody {
+    const messages: OllamaMessage[] = [];
+    if (request.system !== "") messages.push({ role: "system", content: request.system });
+    messages.push(...toOllamaMessages(request.messages));
+    const body: OllamaChatBody = { model: this.model, messages, stream: true };
+    if (this.supportsToolUse && request.tools.length > 0) {
+      body.tools = request.tools.map((t) => ({
+        type: "function",
+        function: {
+          name: t.name,
+          description: t.description,
+          parameters: toolSchema(t.inputSchema) as OllamaTool["function"]["parameters"],
+        },
+      }));
+    }
+    return body;
+  }
+
+  /** A client per attempt: the package takes no signal, so it goes in through `fetch`. */
+  async #client(signal: AbortSignal): Promise<Ollama> {
+    const { Ollama } = await import("ollama");
+    const baseFetch = this.#options.fetch ?? globalThis.fetch;
+    return new Ollama({
+      host: this.#endpoint.url,
+      fetch: (input, init) =>
+        baseFetch(input, {
+          ...init,
+          signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
+        }),
+    });
+  }
+
+  async #attempt(request: ChatRequest): Promise<ChatResponse> {
+    const attempt = new Attempt(request.signal, this.#config.llm.timeout * 1000);
+    const onAbort = () => iterator?.abort();
+    let iterator: (AsyncIterable<OllamaChunk> & { abort(): void }) | undefined;
+    try {
+      const client = await this.#client(attempt.signal);
+      const stream = await client.chat(this.buildBody(request));
+      iterator = stream;
+      attempt.signal.addEventListener("abort", onAbort, { once: true });
+      let text = "";
+      const toolCalls: ToolCallRequest[] = [];
+      let done: { reason: string; input: number; output: number } | undefined;
+      for await (const chunk of stream) {
+        attempt.touch();
+        const content = chunk.message?.content ?? "";
+        text += content;
+        attempt.emit(content, request.onText);
+        for (const call of chunk.message?.tool_calls ?? []) {
+          toolCalls.push({
+            // Ollama sends no call ids (or sequential ones, "0", "1", which would collide
+            // across turns and fake dependencies between calls): ours are unique.
+            id: `call_${crypto.randomUUID()}`,
+            name: call.function.name,
+            input: inputObject(call.function.arguments),
+          });
+        }
+        if (chunk.done) {
+          done = {
+            reason: chunk.done_reason ?? "stop",
+            input: chunk.prompt_eval_count ?? 0,
+            output: chunk.eval_count ?? 0,
+          };
+        }
+      }
+      attempt.throwIfAborted(this.#endpoint);
+      if (!done) throw new SyntaxError("the stream ended before the final `done` message");
+      return {
+        text,
+        toolCalls,
+        usage: { inputTokens: done.input, outputTokens: done.output },
+        stopReason: toolCalls.length > 0
+          ? "tool_use"
+          : done.reason === "length"
+          ? "max_tokens"
+          : done.reason === "stop"
+          ? "end_turn"
+          : done.reason,
+      };
+    } catch (error) {
+      throw toProviderError(ollamaHint(error, this.model), this.#endpoint, attempt);
+    } finally {
+      attempt.signal.removeEventListener("abort", onAbort);
+      attempt.dispose();
+    }
+  }
+}
+
+/** Ollama's "model does not support tools" deserves the one setting that fixes it. */
+function ollamaHint(error: unknown, model: string): unknown {
+  const e = error as { status_code?: unknown; error?: unknown };
+  if (e?.status_code === 400 && typeof e.error === "string" && /support tools/i.test(e.error)) {
+    return Object.assign(
+      new Error(`Ollama model "${model}" does not support tool calling: ${e.error}`),
+      {
+        status_code: 400,
+        error:
+          `${e.error} — use a model with tool support (e.g. qwen3:8b, llama3.1) or set [llm.ollama] tool_use = false`,
+      },
+    );
+  }
+  return error;
+}
+
+/**
+ * Our messages as Ollama chat messages: tool results become `role: "tool"` messages carrying the
+ * called tool's name (`tool_name`; Ollama has no call ids, so the name and the order pair them).
+ */
+export function toOllamaMessages(messages: Message[]): OllamaMessage[] {
+  const names = new Map<string, string>();
+  const out: OllamaMessage[] = [];
+  for (const m of messages) {
+    const text = m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+    if (m.role === "assistant") {
+      const calls = m.parts.flatMap((p) => {
+        if (p.type !== "tool_call") return [];
+        names.set(p.id, p.name);
+        return [{ function: { name: p.name, arguments: inputObject(p.input) } }];
+      });
+      out.push({
+        role: "assistant",
+        content: text,
+        ...(calls.length > 0 ? { tool_calls: calls } : {}),
+      });
+      continue;
+    }
+    for (const p of m.parts) {
+      if (p.type === "tool_result") {
+        const name = names.get(p.callId);
+        out.push({ role: "tool", content: p.text, ...(name ? { tool_name: name } : {}) });
+      }
+    }
+    if (text !== "") out.push({ role: "user", content: text });
+  }
+  return out;
+}
+
+function toolSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _s, title: _t, ...rest } = schema;
+  return rest;
+}
