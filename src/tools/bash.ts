@@ -1,0 +1,316 @@
+/**
+ * The `bash` tool: `bash -c <command>` in the workspace, in its own process group, through the
+ * injected process runner. Path arguments and redirect targets outside `[tools.shell]
+ * allowed_paths` are refused before anything runs; permission rules are the registry's job.
+ */
+import * as path from "node:path";
+import { z } from "zod";
+import { filteredEnv, type ProcessRunner, processRunnerFrom, type RunResult } from "../exec/mod.ts";
+import { canonicalize, expandHome, isInside } from "../sandbox/path.ts";
+import { SandboxViolation, ToolError } from "./errors.ts";
+import { defineTool, type ToolContext, type ToolOutput } from "./tool.ts";
+
+export const BashParams = z.object({
+  command: z.string().trim().min(1, "must not be empty")
+    .describe("The shell command to run with `bash -c` in the workspace directory"),
+}).strict();
+export type BashParams = z.infer<typeof BashParams>;
+
+const DESCRIPTION = `Execute a shell command with \`bash -c\` in the workspace directory.
+
+Parameters: command (string, required) - the command line; pipes, redirects, && and ; work as in bash.
+Returns: stdout and stderr interleaved in arrival order (stderr lines prefixed "[stderr] "), then "[exit code N]" when the exit code is not 0; "(no output)" when nothing was printed. Very long output keeps its beginning and end.
+Errors: policy_blocked when the command or a path it names is not allowed; timeout after [tools.shell] timeout seconds (the whole process group is killed, partial output is shown); cancelled when the user stops it. A non-zero exit is not an error: read the output.
+Example: {"command": "ls -la src && git status --short"}`;
+
+/** One simple command as the shell analyser reports it (src/permission/shell.ts). */
+export interface AnalyzedCommand {
+  program: string;
+  args: string[];
+  redirects: { op: string; target: string }[];
+}
+
+/** The shell analyser's answer for a whole command line. */
+export interface ShellAnalysis {
+  commands: AnalyzedCommand[];
+  parseError?: string;
+}
+
+export type ShellAnalyzeFn = (command: string) => Promise<ShellAnalysis>;
+
+/** The envelope of the spec, in `ToolOutput.raw` for ACP and audit consumers. */
+export interface ShellOutputEnvelope {
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+  truncated: boolean;
+}
+
+export const bashTool = defineTool({
+  name: "bash",
+  description: DESCRIPTION,
+  params: BashParams,
+  mutates: true,
+  kind: "execute",
+  invocation: { type: "fenced", fence: "bash" },
+  subjects: (p) => [p.command],
+  async execute(params, ctx) {
+    const shell = ctx.config.tools.shell;
+    const analyze = await shellAnalyzerFrom(ctx);
+    await checkShellPaths(params.command, {
+      analyze,
+      cwd: ctx.cwd,
+      allowedPaths: shell.allowed_paths,
+    });
+
+    const runner: ProcessRunner = processRunnerFrom(ctx.services);
+    let result: RunResult;
+    try {
+      result = await runner.run("bash", ["-c", params.command], {
+        cwd: ctx.cwd,
+        env: filteredEnv(shell.env_blocklist),
+        timeoutMs: shell.timeout * 1000,
+        signal: ctx.signal,
+        maxOutputBytes: shell.max_output_bytes,
+        onChunk: (stream, chunk) =>
+          ctx.emit({ type: "output", callId: ctx.callId, tool: "bash", stream, chunk }),
+      });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) {
+        throw new ToolError("permanent_failure", "Cannot run bash: it is not installed", {
+          hint: "Install bash, or use the file tools instead.",
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    const output = shellOutput(params.command, result, { timeoutSecs: shell.timeout });
+    if (result.timedOut) {
+      throw withOutput(
+        new ToolError(
+          "timeout",
+          `Command timed out after ${shell.timeout}s and its process group was killed`,
+          { hint: "Run a shorter command, or raise [tools.shell] timeout." },
+        ),
+        output,
+      );
+    }
+    if (result.aborted || ctx.signal.aborted) {
+      throw withOutput(
+        new ToolError("cancelled", "Command cancelled; its process group was killed"),
+        output,
+      );
+    }
+    return output;
+  },
+});
+
+/** The spec's id-style export name. */
+export const BASH_TOOL = bashTool;
+
+/** What the model reads, the envelope and the flags, from a finished run. */
+export function shellOutput(
+  command: string,
+  result: RunResult,
+  options: { timeoutSecs?: number } = {},
+): ToolOutput {
+  const truncated = result.stdout.droppedBytes > 0 || result.stderr.droppedBytes > 0 ||
+    result.combined.droppedBytes > 0;
+  const lines: string[] = [];
+  const body = result.combined.text.replace(/\n$/, "");
+  lines.push(body === "" ? "(no output)" : body);
+  if (result.backgroundKilled) {
+    lines.push(
+      "[background] processes still writing to the output after the command finished were " +
+        "stopped; redirect their output (cmd > file 2>&1 &) to keep them running",
+    );
+  }
+  if (result.timedOut) {
+    lines.push(
+      `[timeout] command timed out after ${
+        options.timeoutSecs ?? Math.round(result.durationMs / 1000)
+      }s; partial output above`,
+    );
+  } else if (result.aborted) {
+    lines.push("[cancelled] command stopped by the user; partial output above");
+  } else if (result.exitCode === null) {
+    lines.push(`[killed by ${result.signal ?? "a signal"}]`);
+  } else if (result.exitCode !== 0) {
+    lines.push(`[exit code ${result.exitCode}]`);
+  }
+  const envelope: ShellOutputEnvelope = {
+    stdout: result.stdout.text,
+    stderr: result.stderr.text,
+    exit_code: result.exitCode,
+    truncated,
+  };
+  return {
+    text: lines.join("\n"),
+    raw: envelope,
+    exitCode: result.exitCode,
+    truncated,
+    failed: result.exitCode !== 0,
+    filterCommand: command,
+  };
+}
+
+function withOutput(error: ToolError, output: ToolOutput): ToolError {
+  // The registry keeps a failed call's output (partial text, envelope) on the result.
+  (error as ToolError & { output?: ToolOutput }).output = output;
+  return error;
+}
+
+/**
+ * `ctx.services.shellAnalyzer` when injected, else the shared analyser of
+ * src/permission/shell.ts (the same parser the permission rules use).
+ */
+async function shellAnalyzerFrom(ctx: ToolContext): Promise<ShellAnalyzeFn> {
+  const injected = ctx.services.shellAnalyzer as ShellAnalyzeFn | undefined;
+  if (typeof injected === "function") return injected;
+  return await defaultShellAnalyzer();
+}
+
+function defaultShellAnalyzer(): Promise<ShellAnalyzeFn> {
+  return Promise.reject(
+    new ToolError(
+      "permanent_failure",
+      "Cannot check the command's paths: no shell analyser is available",
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// allowed_paths
+
+export interface ShellPathCheckOptions {
+  analyze: ShellAnalyzeFn;
+  /** The working directory the command runs in (relative paths resolve against it). */
+  cwd: string;
+  /** `[tools.shell] allowed_paths`; empty means the working directory. */
+  allowedPaths: readonly string[];
+}
+
+/** Device files a command may name: the standard streams and harmless sources. */
+const SAFE_DEVICES = new Set([
+  "/dev/null",
+  "/dev/zero",
+  "/dev/random",
+  "/dev/urandom",
+  "/dev/stdin",
+  "/dev/stdout",
+  "/dev/stderr",
+  "/dev/tty",
+]);
+
+/** Programs whose first operand (or `-e` value) is a pattern or script, not a path. */
+const PATTERN_FIRST = new Set([
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+  "sed",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "jq",
+  "perl",
+]);
+
+/**
+ * Refuses (SandboxViolation) a command whose path arguments or redirect targets resolve outside
+ * the allowed roots. Tokens are the analyser's normalised words of every simple command, so
+ * quoting, `$(…)` and `bash -c '…'` nesting cannot hide a path. A command the parser cannot
+ * parse is refused: its paths cannot be checked.
+ */
+export async function checkShellPaths(
+  command: string,
+  options: ShellPathCheckOptions,
+): Promise<void> {
+  const analysis = await options.analyze(command);
+  if (analysis.parseError) {
+    throw new ToolError(
+      "policy_blocked",
+      `Cannot check the paths of this command: it does not parse (${analysis.parseError})`,
+      { hint: "Fix the shell syntax and run it again." },
+    );
+  }
+  const cwd = await canonicalize(path.resolve(options.cwd));
+  const roots = options.allowedPaths.length
+    ? await Promise.all(
+      options.allowedPaths.map((p) => canonicalize(path.resolve(cwd, expandHome(p)))),
+    )
+    : [cwd];
+  const check = async (candidate: string) => {
+    if (SAFE_DEVICES.has(candidate) || /^\/dev\/fd\/\d+$/.test(candidate)) return;
+    if (/^\/dev\/(tcp|udp)\//.test(candidate)) {
+      throw new SandboxViolation(candidate, "is a network pseudo-device");
+    }
+    if (/[$`]/.test(candidate)) {
+      throw new SandboxViolation(
+        candidate,
+        "is built from a variable or command substitution, so it cannot be checked",
+      );
+    }
+    if (/^~[^/]/.test(candidate)) {
+      throw new SandboxViolation(candidate, "names another user's home directory");
+    }
+    const resolved = await canonicalize(path.resolve(cwd, expandHome(candidate)));
+    if (!roots.some((root) => isInside(resolved, root))) throw new SandboxViolation(candidate);
+  };
+
+  for (const cmd of analysis.commands) {
+    for (const arg of pathArguments(cmd)) await check(arg);
+    for (const redirect of cmd.redirects) {
+      const target = redirectPath(redirect);
+      if (target !== null) await check(target);
+    }
+    const program = path.basename(cmd.program);
+    if ((program === "cd" || program === "pushd") && cmd.args.length === 0) {
+      throw new SandboxViolation("~", "is outside the allowed paths (cd without a directory)");
+    }
+  }
+}
+
+/** The arguments of one simple command that name files. */
+export function pathArguments(cmd: AnalyzedCommand): string[] {
+  const program = path.basename(cmd.program);
+  const patternFirst = PATTERN_FIRST.has(program);
+  const hasScriptOption = patternFirst && cmd.args.some((a) => a === "-e" || a === "--regexp");
+  let skippedOperand = !patternFirst || hasScriptOption;
+  const out: string[] = [];
+  for (let i = 0; i < cmd.args.length; i++) {
+    const arg = cmd.args[i];
+    if (patternFirst && (arg === "-e" || arg === "--regexp" || arg === "--expression")) {
+      i++; // the script / pattern
+      continue;
+    }
+    if (!skippedOperand && !arg.startsWith("-")) {
+      skippedOperand = true;
+      continue;
+    }
+    const candidate = pathCandidate(arg);
+    if (candidate !== null) out.push(candidate);
+  }
+  return out;
+}
+
+/** The path a token names, or null when it does not look like one. `--out=/x` names `/x`. */
+export function pathCandidate(token: string): string | null {
+  if (token === "") return null;
+  const eq = /^(--?[A-Za-z0-9][\w-]*|[A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(token);
+  if (eq) return pathCandidate(eq[2]);
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(token)) return null; // a URL
+  if (token === "~" || token.startsWith("~")) return token;
+  if (token === ".." || token.startsWith("/") || token.startsWith("./")) return token;
+  if (token.startsWith("../") || token.includes("/")) return token;
+  return null;
+}
+
+/** A redirect's file target, or null for fd duplications, here-docs and here-strings. */
+function redirectPath(redirect: { op: string; target: string }): string | null {
+  const { op, target } = redirect;
+  if (op.includes("<<")) return null; // here-doc delimiter or here-string text
+  if (op.includes("&") && /^(\d+|-)$/.test(target)) return null; // 2>&1, >&-
+  return target;
+}
