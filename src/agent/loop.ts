@@ -1,0 +1,440 @@
+/**
+ * The tool loop of one user turn: ask the model, run the tool calls it made through the
+ * registry's dispatch boundary (in order), hand the results back paired with their call ids,
+ * and repeat until the model answers without a call or a limit stops the turn.
+ *
+ * Iteration accounting (documented in README "## Agent loop"):
+ * - one iteration = one model round trip that asked for tools; the turn stops with
+ *   `max_iterations` when `[agent] max_tool_iterations` such iterations ran;
+ * - an iteration whose results include an `invalid_parameters`/`type_mismatch` error is the
+ *   model's one reformat attempt per turn: it does not count against the cap (the model is
+ *   asked again with the validation errors; a second one counts normally);
+ * - retries of infrastructure failures happen inside an iteration and count nowhere.
+ */
+import { ProviderError } from "../provider/types.ts";
+import type { Message } from "../provider/types.ts";
+import { formatToolError, needsParameterReformat, ToolError } from "../tools/errors.ts";
+import {
+  type DispatchSession,
+  type ToolCall,
+  type ToolResult,
+  validateParams,
+} from "../tools/registry.ts";
+import type { AgentEvent, EventSink, StopReason } from "./events.ts";
+import { extractLegacyCalls, formatLegacyResults, type LegacyCall } from "./legacy.ts";
+import { ContextBudget, DoomLoopDetector, RepetitionDetector } from "./limits.ts";
+import type { AgentSession, PromptOptions } from "./session.ts";
+
+/** How long a cancelled tool gets to stop on its own before its result is synthesised. */
+const CANCEL_GRACE_MS = 2000;
+
+export async function runTurn(
+  session: AgentSession,
+  input: string,
+  options: PromptOptions,
+): Promise<StopReason> {
+  const sink = options.sink;
+  const signal = options.signal ?? new AbortController().signal;
+  const config = session.config;
+  const notice = (level: "info" | "warn" | "error", code: string, message: string) =>
+    sink({ type: "notice", level, code, message });
+  const stop = (stopReason: StopReason): StopReason => {
+    sink({ type: "turn_end", stopReason });
+    return stopReason;
+  };
+
+  await session.ensureConversation(input);
+  await session.append({ role: "user", parts: [{ type: "text", text: input }] });
+
+  const legacy = !session.provider.supportsToolUse;
+  const max = config.agent.max_tool_iterations;
+  const doom = new DoomLoopDetector(config.agent.doom_loop_threshold);
+  const repetition = new RepetitionDetector(config.agent.repetition_window);
+  const budget = new ContextBudget(
+    config.agent.context_budget_tokens,
+    config.agent.context_budget_ratio,
+  );
+  let counted = 0;
+  let reformatUsed = false;
+  let quotaBlockedBefore = false;
+  let round = 0;
+
+  while (true) {
+    if (signal.aborted) return stop("cancelled");
+    if (counted >= max) {
+      notice(
+        "warn",
+        "max_iterations",
+        `Stopped after ${max} tool iterations ([agent] max_tool_iterations = ${max}). ` +
+          'Say "continue" to go on, or raise the limit (env ZEPH_AGENT_MAX_TOOL_ITERATIONS).',
+      );
+      return stop("max_iterations");
+    }
+    round++;
+    const tools = legacy ? [] : session.registry.definitions(session.policy);
+    const system = session.systemPrompt();
+    const messages = [...session.messages];
+    const tokens = budget.estimate({ system, messages, tools });
+    if (budget.exceeded(tokens)) {
+      notice(
+        "warn",
+        "context_budget",
+        `Stopping: the context is nearly full (about ${tokens} tokens of ` +
+          `${config.agent.context_budget_tokens}, limit ${budget.limit} = ` +
+          `${config.agent.context_budget_ratio * 100}%). Run /clear to start a fresh conversation.`,
+      );
+      return stop("context_budget");
+    }
+
+    let streamed = false;
+    let response;
+    try {
+      response = await session.provider.chat({
+        system,
+        messages,
+        tools,
+        signal,
+        onText: (text) => {
+          streamed = true;
+          sink({ type: "text", text });
+        },
+      });
+    } catch (error) {
+      if (signal.aborted) return stop("cancelled");
+      if (error instanceof ProviderError) {
+        const hint = error.options.hint ? ` ${error.options.hint}` : "";
+        notice(
+          "error",
+          "provider_error",
+          `${session.provider.name} (${session.provider.model}): ${error.message}${hint}`,
+        );
+        return stop("error");
+      }
+      throw error;
+    }
+    if (!streamed && response.text) sink({ type: "text", text: response.text });
+    if (response.usage) {
+      sink({ type: "usage", usage: response.usage });
+      budget.recordUsage(
+        response.usage.inputTokens + response.usage.outputTokens,
+        messages.length,
+      );
+    }
+
+    const calls: LegacyCall[] = legacy
+      ? extractLegacyCalls(response.text, session.registry.visible(session.policy), {
+        idPrefix: `legacy_${round}`,
+      })
+      : response.toolCalls.map((c) => ({ id: c.id, name: c.name, input: c.input }));
+
+    const parts: Message["parts"] = [];
+    if (response.text) parts.push({ type: "text", text: response.text });
+    if (!legacy) {
+      for (const c of calls) {
+        parts.push({ type: "tool_call", id: c.id, name: c.name, input: c.input });
+      }
+    }
+    if (parts.length === 0) {
+      notice("warn", "empty_response", "The model returned an empty answer.");
+      return stop("end_turn");
+    }
+    await session.append({ role: "assistant", parts });
+    if (calls.length === 0) return stop("end_turn");
+    counted++;
+
+    const batch = await runBatch(session, calls, { sink, signal, repetition });
+    await session.append(
+      legacy
+        ? { role: "user", parts: [{ type: "text", text: formatLegacyResults(batch.results) }] }
+        : {
+          role: "user",
+          parts: batch.results.map((r) => ({
+            type: "tool_result" as const,
+            callId: r.callId,
+            text: r.text,
+            isError: !r.ok,
+          })),
+        },
+    );
+    if (batch.cancelled || signal.aborted) return stop("cancelled");
+
+    if (batch.quotaBlocked) {
+      if (quotaBlockedBefore) return stop("quota");
+      quotaBlockedBefore = true;
+    } else quotaBlockedBefore = false;
+
+    const reformat = batch.results.some((r) => r.category && needsParameterReformat(r.category));
+    if (reformat && !reformatUsed) {
+      reformatUsed = true;
+      counted--;
+      notice(
+        "info",
+        "reformat_attempt",
+        "The model sent invalid tool parameters; it gets one attempt to correct them " +
+          "(not counted against max_tool_iterations).",
+      );
+    }
+
+    if (doom.record(batch.results)) {
+      notice(
+        "warn",
+        "doom_loop",
+        `Stopping: ${doom.threshold} consecutive tool iterations produced identical output.`,
+      );
+      return stop("doom_loop");
+    }
+  }
+}
+
+interface BatchOptions {
+  sink: EventSink;
+  signal: AbortSignal;
+  repetition: RepetitionDetector;
+}
+
+interface BatchResult {
+  results: ToolResult[];
+  cancelled: boolean;
+  quotaBlocked: boolean;
+}
+
+/** Runs one model answer's calls in order; every call gets exactly one result. */
+async function runBatch(
+  session: AgentSession,
+  calls: LegacyCall[],
+  options: BatchOptions,
+): Promise<BatchResult> {
+  const { sink, signal, repetition } = options;
+  const results: ToolResult[] = [];
+  const dispatchSession: DispatchSession = {
+    cwd: session.cwd,
+    sandbox: session.sandbox,
+    signal,
+    conversationId: session.conversationId,
+    callerId: session.callerId,
+    emit: (event) => {
+      if (event.type === "output") {
+        sink({
+          type: "tool_output",
+          callId: event.callId,
+          tool: event.tool,
+          stream: event.stream,
+          chunk: event.chunk,
+        });
+      } else {
+        sink({
+          type: "notice",
+          level: "info",
+          code: "tool_notice",
+          message: `${event.tool}: ${event.message}`,
+        });
+      }
+    },
+    ask: session.ask,
+    services: session.services,
+    executor: session.executor,
+    policy: session.policy,
+  };
+
+  if (!session.quota.admit(calls.length)) {
+    const max = session.quota.max;
+    sink({
+      type: "notice",
+      level: "warn",
+      code: "quota",
+      message: `Tool call quota reached ([tools] max_tool_calls_per_session = ${max}); ` +
+        `${calls.length} call(s) refused. Run /clear to reset it.`,
+    });
+    for (const call of calls) {
+      sink(startEvent(session, call));
+      const result = synthetic(
+        call,
+        new ToolError(
+          "policy_blocked",
+          `Cannot run ${call.name}: quota_blocked, the session's tool call quota ` +
+            `(${max}) is used up`,
+          { hint: "Do not call tools again; answer the user with what you have." },
+        ),
+      );
+      sink({ type: "tool_end", result });
+      results.push(result);
+    }
+    return { results, cancelled: false, quotaBlocked: true };
+  }
+
+  let cancelled = false;
+  for (const call of calls) {
+    if (signal.aborted) {
+      cancelled = true;
+      results.push(cancelledResult(call, "it was not started"));
+      continue;
+    }
+    sink(startEvent(session, call));
+    let result: ToolResult;
+    if (call.parseError) {
+      result = synthetic(
+        call,
+        new ToolError("invalid_parameters", `Cannot run ${call.name}: ${call.parseError}`, {
+          hint: 'Write <tool_call>{"name": "<tool>", "input": {…}}</tool_call> with valid JSON.',
+        }),
+      );
+    } else if (repetition.check(call.name, call.input)) {
+      sink({
+        type: "notice",
+        level: "warn",
+        code: "repetition",
+        message: `Not running ${call.name} again: identical to a call among the last ` +
+          `${repetition.size} ([agent] repetition_window).`,
+      });
+      result = synthetic(
+        call,
+        new ToolError(
+          "policy_blocked",
+          `Cannot run ${call.name}: repeated identical call (same tool, same arguments) ` +
+            `within the last ${repetition.size} calls`,
+          { hint: "Use the earlier result, different arguments or a different approach." },
+        ),
+      );
+    } else {
+      result = await dispatchWithRetry(session, call, dispatchSession, sink);
+      const tool = session.registry.get(call.name);
+      if (result.ok && tool?.mutates) repetition.restartWith(call.name, call.input);
+    }
+    if (result.outcome === "cancelled" || signal.aborted) cancelled = true;
+    sink({ type: "tool_end", result });
+    results.push(result);
+  }
+  return { results, cancelled, quotaBlocked: false };
+}
+
+function startEvent(session: AgentSession, call: LegacyCall): AgentEvent {
+  const tool = session.registry.get(call.name);
+  let subjects: string[] = [];
+  if (tool) {
+    try {
+      subjects = tool.subjects(validateParams(tool, call.input));
+    } catch {
+      // Invalid params: the dispatch reports them; the title just has no subject.
+    }
+  }
+  return {
+    type: "tool_start",
+    callId: call.id,
+    tool: call.name,
+    kind: tool?.kind ?? "other",
+    input: call.input,
+    subjects,
+  };
+}
+
+/**
+ * Dispatches once, then retries infrastructure failures (retryable categories) of retryable
+ * tools with full-jitter backoff under `[tools.retry]`. The sleep ends early on cancel.
+ */
+async function dispatchWithRetry(
+  session: AgentSession,
+  call: ToolCall,
+  dispatchSession: DispatchSession,
+  sink: EventSink,
+): Promise<ToolResult> {
+  const signal = dispatchSession.signal!;
+  const retry = session.config.tools.retry;
+  const tool = session.registry.get(call.name);
+  const started = Date.now();
+  let result = await dispatchCancellable(session, call, dispatchSession);
+  for (let attempt = 0; attempt < retry.max_attempts; attempt++) {
+    if (result.ok || !result.retryable || !tool || !session.isRetryableTool(tool)) break;
+    if (signal.aborted) break;
+    if (retry.budget_secs > 0 && Date.now() - started >= retry.budget_secs * 1000) break;
+    const cap = Math.min(retry.base_ms * 2 ** Math.min(attempt, 10), retry.max_ms);
+    const delay = Math.floor(session.random() * cap);
+    sink({
+      type: "notice",
+      level: "info",
+      code: "tool_retry",
+      message: `Retrying ${call.name} in ${delay} ms after ${result.category} ` +
+        `(attempt ${attempt + 2} of ${retry.max_attempts + 1})`,
+    });
+    await abortableSleep(delay, signal);
+    if (signal.aborted) break;
+    result = await dispatchCancellable(session, call, dispatchSession);
+  }
+  return result;
+}
+
+/**
+ * The registry call, raced against cancellation: a tool that honours the signal returns its
+ * own cancelled result; one that does not gets `CANCEL_GRACE_MS` before the loop synthesises
+ * the cancelled result and moves on.
+ */
+function dispatchCancellable(
+  session: AgentSession,
+  call: ToolCall,
+  dispatchSession: DispatchSession,
+): Promise<ToolResult> {
+  const signal = dispatchSession.signal!;
+  const running = session.registry.dispatch(call, dispatchSession);
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => {
+      timer = setTimeout(
+        () => resolve(cancelledResult(call, "it did not stop within 2 s of the cancel")),
+        CANCEL_GRACE_MS,
+      );
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    running.then(
+      (r) => {
+        cleanup();
+        resolve(r);
+      },
+      (e) => {
+        cleanup();
+        reject(e);
+      },
+    );
+  });
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+function synthetic(call: LegacyCall, error: ToolError): ToolResult {
+  const outcome: ToolResult["outcome"] = error.category === "cancelled"
+    ? "cancelled"
+    : error.category === "policy_blocked"
+    ? "blocked"
+    : "error";
+  return {
+    callId: call.id,
+    tool: call.name,
+    ok: false,
+    text: formatToolError(error),
+    category: error.category,
+    error: error.message,
+    retryable: error.retryable,
+    outcome,
+    durationMs: 0,
+  };
+}
+
+function cancelledResult(call: LegacyCall, why: string): ToolResult {
+  return synthetic(
+    call,
+    new ToolError("cancelled", `Cannot run ${call.name}: the turn was cancelled and ${why}`),
+  );
+}

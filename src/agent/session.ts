@@ -1,0 +1,154 @@
+/**
+ * One agent session: the conversation (id and messages, persisted as they happen), the
+ * permission policy that holds the session's "always" rules, the tool call quota, and the
+ * per-session executor/ask handler a front-end supplies (the CLI's terminal prompt, an ACP
+ * client's permission request). `/clear` starts a fresh conversation in the same session.
+ */
+import type { Config } from "../config/schema.ts";
+import type { PermissionPolicy } from "../permission/policy.ts";
+import type { Message, Provider } from "../provider/types.ts";
+import type { Sandbox } from "../sandbox/path.ts";
+import type { ToolExecutor } from "../tools/executor.ts";
+import type { DispatchSession, ToolRegistry } from "../tools/registry.ts";
+import type { AnyTool, ToolServices } from "../tools/tool.ts";
+import type { EventSink, StopReason } from "./events.ts";
+import { legacyInstructions } from "./legacy.ts";
+import { ToolQuota } from "./limits.ts";
+import { runTurn } from "./loop.ts";
+
+/** The part of the store the loop needs: conversations and an append-only transcript. */
+export interface TranscriptStore {
+  /** Creates a conversation and returns its id. */
+  createConversation(options?: { title?: string; cwd?: string }): string | Promise<string>;
+  appendMessages(conversationId: string, messages: Message[]): void | Promise<void>;
+}
+
+export interface AgentSessionOptions {
+  provider: Provider;
+  registry: ToolRegistry;
+  /** Workspace root for the tools. */
+  cwd: string;
+  sandbox: Sandbox;
+  /** @default registry.config */
+  config?: Config;
+  /** Holds the session's "always" rules. @default registry.policy */
+  policy?: PermissionPolicy;
+  /** An editor-backed composite for ACP sessions. @default registry.executor */
+  executor?: ToolExecutor;
+  /** Where the transcript is persisted; null keeps it in memory only. */
+  store?: TranscriptStore | null;
+  /** Continue a stored conversation (`--resume`): its id and its messages. */
+  conversationId?: string | null;
+  messages?: Message[];
+  /** Resolves `ask` decisions; absent means non-interactive (asks are refused). */
+  ask?: DispatchSession["ask"];
+  callerId?: string | null;
+  services?: ToolServices;
+  /**
+   * Which tools are retried on infrastructure failures (rate limit, server, network,
+   * timeout). @default tools of kind "fetch" (web_scrape, fetch): idempotent network reads.
+   */
+  isRetryableTool?: (tool: AnyTool) => boolean;
+  /** Random source for retry jitter. @default Math.random */
+  random?: () => number;
+}
+
+export interface PromptOptions {
+  sink: EventSink;
+  signal?: AbortSignal;
+}
+
+export class AgentSession {
+  readonly provider: Provider;
+  readonly registry: ToolRegistry;
+  readonly config: Config;
+  readonly cwd: string;
+  readonly sandbox: Sandbox;
+  readonly policy: PermissionPolicy;
+  readonly executor?: ToolExecutor;
+  readonly store: TranscriptStore | null;
+  readonly quota: ToolQuota;
+  readonly callerId: string | null;
+  readonly services: ToolServices;
+  readonly isRetryableTool: (tool: AnyTool) => boolean;
+  readonly random: () => number;
+  ask?: DispatchSession["ask"];
+  #conversationId: string | null;
+  #messages: Message[];
+
+  constructor(options: AgentSessionOptions) {
+    this.provider = options.provider;
+    this.registry = options.registry;
+    this.config = options.config ?? options.registry.config;
+    this.cwd = options.cwd;
+    this.sandbox = options.sandbox;
+    this.policy = options.policy ?? options.registry.policy;
+    this.executor = options.executor;
+    this.store = options.store ?? null;
+    this.quota = new ToolQuota(this.config.tools.max_tool_calls_per_session);
+    this.callerId = options.callerId ?? null;
+    this.services = options.services ?? {};
+    this.isRetryableTool = options.isRetryableTool ?? ((tool) => tool.kind === "fetch");
+    this.random = options.random ?? Math.random;
+    this.ask = options.ask;
+    this.#conversationId = options.conversationId ?? null;
+    this.#messages = [...(options.messages ?? [])];
+  }
+
+  /** Null until the first prompt creates the conversation (or after `/clear`). */
+  get conversationId(): string | null {
+    return this.#conversationId;
+  }
+
+  /** The transcript so far (read-only view; the loop appends through `append`). */
+  get messages(): readonly Message[] {
+    return this.#messages;
+  }
+
+  /** Runs one user turn through the loop; events go to `sink`. */
+  prompt(text: string, options: PromptOptions): Promise<StopReason> {
+    return runTurn(this, text, options);
+  }
+
+  /** `/clear`: a new conversation, the quota and the session's "always" rules reset. */
+  clear(): void {
+    this.#conversationId = null;
+    this.#messages = [];
+    this.quota.reset();
+    this.policy.clearSessionRules();
+  }
+
+  /** Creates the stored conversation on first use; in-memory sessions get a random id. */
+  async ensureConversation(title: string): Promise<string> {
+    if (this.#conversationId) return this.#conversationId;
+    const short = title.replace(/\s+/g, " ").trim().slice(0, 80);
+    this.#conversationId = this.store
+      ? await this.store.createConversation({ title: short, cwd: this.cwd })
+      : crypto.randomUUID();
+    return this.#conversationId;
+  }
+
+  /** Appends a message to the transcript and persists it right away. */
+  async append(message: Message): Promise<void> {
+    this.#messages.push(message);
+    if (this.store && this.#conversationId) {
+      await this.store.appendMessages(this.#conversationId, [message]);
+    }
+  }
+
+  /** The system prompt: native asks for structured calls; legacy carries the catalog. */
+  systemPrompt(): string {
+    const base = [
+      "You are zeph, a coding agent working in the user's workspace.",
+      `Workspace: ${this.cwd}`,
+      "Read before you edit, keep changes minimal, and say briefly what you did.",
+      "Tool errors come back as [tool_error] blocks; retryable ones are retried for you.",
+    ];
+    const extra = this.config.agent.system_prompt.trim();
+    const how = this.provider.supportsToolUse
+      ? "Use the tools through the structured tool-calling mechanism; fenced code blocks in " +
+        "your answer are not executed."
+      : legacyInstructions(this.registry.renderCatalog(this.policy));
+    return [...base, "", how, ...(extra ? ["", extra] : [])].join("\n");
+  }
+}
