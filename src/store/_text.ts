@@ -1,0 +1,196 @@
+/**
+ * Text measures shared by both store implementations so they page identically. A "char" is a
+ * Unicode code point, because that is what SQLite's `substr`/`length` count on TEXT values;
+ * content is made well-formed (lone surrogates → U+FFFD) before it is stored, as SQLite would.
+ */
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+// deno-lint-ignore no-control-regex
+const NON_ASCII = /[^\x00-\x7F]/;
+
+/** Lines per entry of the sparse line index (the code-point offset of every 1024th line). */
+export const LINE_INDEX_STEP = 1024;
+
+export function wellFormed(text: string): string {
+  return text.isWellFormed() ? text : text.toWellFormed();
+}
+
+/** Code points in a well-formed string. */
+export function codePointLength(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
+  let pairs = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      pairs++;
+      i++;
+    }
+  }
+  return text.length - pairs;
+}
+
+/** The code-unit index of code point `cp` (clamped to the end). */
+function codeUnitIndex(text: string, cp: number): number {
+  if (!SURROGATE.test(text)) return Math.min(cp, text.length);
+  let i = 0;
+  for (let n = 0; n < cp && i < text.length; n++) {
+    const c = text.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+  }
+  return i;
+}
+
+/** `substr` in code points, as SQLite does it. */
+export function sliceCodePoints(text: string, start: number, length: number): string {
+  if (!SURROGATE.test(text)) return text.slice(start, start + length);
+  const from = codeUnitIndex(text, start);
+  const to = from + codeUnitIndex(text.slice(from), length);
+  return text.slice(from, to);
+}
+
+/** UTF-8 byte length without encoding (ASCII fast path). */
+export function utf8Length(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The longest prefix of `text` that fits in `maxBytes` of UTF-8, never splitting a character. */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  if (!NON_ASCII.test(text)) return text.slice(0, maxBytes);
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return new TextDecoder().decode(bytes.subarray(0, end));
+}
+
+export interface TextShape {
+  chars: number;
+  lines: number;
+  /** Code-point offset of the start of line `k * LINE_INDEX_STEP`, for each k. */
+  lineIndex: number[];
+}
+
+/**
+ * Counts chars and lines and builds the sparse line index. A line ends with "\n" (which belongs
+ * to it); a final line without one still counts. Empty text has zero lines.
+ */
+export function measureText(text: string): TextShape {
+  const lineIndex: number[] = [];
+  const surrogates = SURROGATE.test(text);
+  let lines = 0;
+  let start = 0; // code-unit index of the current line start
+  let cpStart = 0; // its code-point offset
+  while (start < text.length) {
+    if (lines % LINE_INDEX_STEP === 0) lineIndex.push(cpStart);
+    lines++;
+    const nl = text.indexOf("\n", start);
+    const next = nl === -1 ? text.length : nl + 1;
+    cpStart += surrogates ? codePointLength(text.slice(start, next)) : next - start;
+    start = next;
+  }
+  return { chars: surrogates ? cpStart : text.length, lines, lineIndex };
+}
+
+/** Reads `length` code points from `start` of a stored entry. */
+export type CharReader = (start: number, length: number) => string;
+
+const CHUNK = 256 * 1024;
+
+/**
+ * Code-point offset of the start of line `line` (0-based), reading chunks from the nearest
+ * index entry on; `chars` when the line is past the end.
+ */
+export function lineStart(read: CharReader, shape: TextShape, line: number): number {
+  if (line <= 0) return 0;
+  if (line >= shape.lines) return shape.chars;
+  const k = Math.floor(line / LINE_INDEX_STEP);
+  let current = k * LINE_INDEX_STEP;
+  let cp = shape.lineIndex[k];
+  while (current < line) {
+    const chunk = read(cp, CHUNK);
+    if (chunk.length === 0) return shape.chars;
+    let from = 0;
+    while (current < line) {
+      const nl = chunk.indexOf("\n", from);
+      if (nl === -1) break;
+      current++;
+      from = nl + 1;
+    }
+    if (current === line) return cp + codePointLength(chunk.slice(0, from));
+    cp += codePointLength(chunk);
+  }
+  return cp;
+}
+
+/** Head + tail of `text` within `max` chars, with the marker line between them. */
+export function truncateHeadTail(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.max(1, Math.floor(max / 2));
+  let headEnd = half;
+  // Never split a surrogate pair at either cut.
+  if (isHighSurrogate(text.charCodeAt(headEnd - 1))) headEnd--;
+  let tailStart = text.length - half;
+  if (isLowSurrogate(text.charCodeAt(tailStart))) tailStart++;
+  const dropped = tailStart - headEnd;
+  return `${
+    text.slice(0, headEnd)
+  }\n\n... [truncated ${dropped} chars, showing first and last ~${half} chars] ...\n\n${
+    text.slice(tailStart)
+  }`;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+export interface StoredSlice {
+  text: string;
+  offset: number;
+  end: number;
+  total: number;
+}
+
+/** The [offset, offset+limit) part of an entry in chars or whole lines, via `read` only. */
+export function sliceStored(
+  read: CharReader,
+  shape: TextShape,
+  slice: { offset: number; limit: number | undefined; unit: "chars" | "lines" },
+): StoredSlice {
+  if (slice.unit === "chars") {
+    const start = Math.min(slice.offset, shape.chars);
+    const end = slice.limit === undefined
+      ? shape.chars
+      : Math.min(shape.chars, start + slice.limit);
+    return {
+      text: end > start ? read(start, end - start) : "",
+      offset: start,
+      end,
+      total: shape.chars,
+    };
+  }
+  const first = Math.min(slice.offset, shape.lines);
+  const last = slice.limit === undefined ? shape.lines : Math.min(shape.lines, first + slice.limit);
+  const from = lineStart(read, shape, first);
+  const to = lineStart(read, shape, last);
+  return {
+    text: to > from ? read(from, to - from) : "",
+    offset: first,
+    end: last,
+    total: shape.lines,
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * The audit log: one JSONL line per tool call, written by a FinalHook of the dispatch boundary
+ * for every tool. Lines are appended with one `write` each on an O_APPEND descriptor, so a crash
+ * mid-write can cut only the last line; `readAuditLog` skips such a line.
+ */
+import { dirname, join } from "node:path";
+import type { Config } from "../config/schema.ts";
+import type { FinalHook, HookInput, ToolResult } from "../tools/registry.ts";
+import { defaultDataDir } from "./db.ts";
+
+/** One line of the audit log. Every field is always present (null when unknown). */
+export interface AuditEntry {
+  /** ISO 8601, UTC. */
+  timestamp: string;
+  tool: string;
+  /** The command, path(s) or URL the call was about, secrets redacted. */
+  subject: string | null;
+  decision: "allow" | "ask" | "deny" | null;
+  /** The rule that decided, e.g. `tools.permissions.bash[0] deny "*sudo*"`. */
+  policy_match: string | null;
+  /** The invoking principal (ACP session); null in the CLI. */
+  caller_id: string | null;
+  result: ToolResult["outcome"];
+  /** The error category when the call failed. */
+  error_category: string | null;
+  exit_code: number | null;
+  /** The output was cut (head/tail capture, overflow threshold). */
+  truncated: boolean;
+  duration_ms: number;
+}
+
+/** `[tools.audit] path`, or `audit.jsonl` in the data directory when it is empty. */
+export function resolveAuditPath(
+  config: Config,
+  env: (name: string) => string | undefined = (n) => Deno.env.get(n),
+): string {
+  const configured = config.tools.audit.path.trim();
+  if (configured === "~" || configured.startsWith("~/")) {
+    return join(env("HOME") ?? "", configured.slice(1));
+  }
+  return configured || join(defaultDataDir(env), "audit.jsonl");
+}
+
+export interface AuditHookOptions {
+  /** Overrides the configured path. */
+  path?: string;
+  /** @default () => new Date() */
+  now?: () => Date;
+}
+
+/**
+ * The audit FinalHook for the registry. When `[tools.audit] enabled` is false it records
+ * nothing. Write failures propagate to the registry, which reports them without failing the call.
+ */
+export function auditHook(config: Config, options: AuditHookOptions = {}): FinalHook {
+  const enabled = config.tools.audit.enabled;
+  const writer = enabled ? new AuditWriter(options.path ?? resolveAuditPath(config)) : null;
+  const now = options.now ?? (() => new Date());
+  return {
+    name: "audit",
+    async record(result: ToolResult, input: HookInput) {
+      if (!writer) return;
+      await writer.append(auditEntry(result, input, now()));
+    },
+  };
+}
+
+/** Builds the entry for one finished call. */
+export function auditEntry(result: ToolResult, input: HookInput, at: Date): AuditEntry {
+  const decision = result.decision;
+  return {
+    timestamp: at.toISOString(),
+    tool: result.tool,
+    subject: auditSubject(result, input),
+    decision: decision?.action ?? null,
+    policy_match: decision?.policyMatch ?? null,
+    caller_id: input.session.callerId ?? null,
+    result: result.outcome,
+    error_category: result.category ?? null,
+    exit_code: result.output?.exitCode ?? null,
+    truncated: Boolean(result.output?.truncated) || result.overflowId !== undefined,
+    duration_ms: result.durationMs,
+  };
+}
+
+function auditSubject(result: ToolResult, input: HookInput): string | null {
+  let subjects: string[] = [];
+  try {
+    if (input.tool && input.params !== undefined) subjects = input.tool.subjects(input.params);
+  } catch {
+    // Params that failed validation may not have the shape subjects() expects.
+  }
+  if (subjects.length === 0 && result.decision?.subject) subjects = [result.decision.subject];
+  return subjects.length ? redactSecrets(subjects.join(", ")) : null;
+}
+
+const encoder = new TextEncoder();
+
+/** Appends whole lines to one file, each with a single write on an O_APPEND descriptor. */
+export class AuditWriter {
+  readonly path: string;
+  #ready: Promise<void> | null = null;
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  async append(entry: AuditEntry): Promise<void> {
+    await (this.#ready ??= this.#prepare());
+    const line = encoder.encode(JSON.stringify(entry) + "\n");
+    const file = await Deno.open(this.path, { append: true, create: true, mode: 0o600 });
+    try {
+      let written = await file.write(line);
+      // A short write (disk full, signal) is finished rather than left as a cut line.
+      while (written < line.length) written += await file.write(line.subarray(written));
+    } finally {
+      file.close();
+    }
+  }
+
+  /**
+   * Creates the directory, and ends a line cut by an earlier crash with a newline so that the
+   * next entry starts on a line of its own instead of being glued to the broken one.
+   */
+  async #prepare(): Promise<void> {
+    await Deno.mkdir(dirname(this.path), { recursive: true });
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(this.path, { read: true, append: true });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      throw error;
+    }
+    try {
+      const size = (await file.stat()).size;
+      if (size === 0) return;
+      await file.seek(size - 1, Deno.SeekMode.Start);
+      const last = new Uint8Array(1);
+      await file.read(last);
+      if (last[0] !== 0x0a) await file.write(encoder.encode("\n"));
+    } finally {
+      file.close();
+    }
+  }
+}
+
+export interface AuditLogRead {
+  entries: AuditEntry[];
+  /** 1-based numbers of lines that did not parse (a line cut by a crash). */
+  skippedLines: number[];
+}
+
+/** Reads an audit log, skipping lines that are not complete JSON objects. */
+export async function readAuditLog(path: string): Promise<AuditLogRead> {
+  const text = await Deno.readTextFile(path);
+  const entries: AuditEntry[] = [];
+  const skippedLines: number[] = [];
+  const lines = text.split("\n");
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      const value = JSON.parse(line);
+      if (value && typeof value === "object" && !Array.isArray(value)) {
+        entries.push(value as AuditEntry);
+        return;
+      }
+    } catch {
+      // fall through: counted as skipped
+    }
+    skippedLines.push(i + 1);
+  });
+  return { entries, skippedLines };
+}
+
+/** Names whose value is a secret: `GITHUB_TOKEN`, `db_password`, `--api-key`, `DEPLOY_KEY`. */
+const SECRET_NAME =
+  /(?:secret|token|passw(?:or)?d|api[_-]?key|apikey|auth(?!or(?!ization))|credential|private[_-]?key|access[_-]?key|(?:^|[_-])key$)/i;
+
+/** Token formats that are secrets wherever they appear. */
+const TOKEN_PATTERNS: RegExp[] = [
+  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g, // OpenAI, Anthropic
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key id
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
+  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API key
+  /\bhf_[A-Za-z0-9]{30,}/g, // Hugging Face
+  /\bnpm_[A-Za-z0-9]{36}\b/g,
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT
+];
+
+const REDACTED = "[REDACTED]";
+
+/**
+ * Replaces secrets in a subject with `[REDACTED]`: passwords in URLs, `NAME=value` and
+ * `--name value` for secret-looking names, `Bearer`/`Basic` credentials and known token formats.
+ */
+export function redactSecrets(text: string): string {
+  let out = text;
+  // scheme://user:password@host
+  out = out.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)@/gi, `$1${REDACTED}@`);
+  // Authorization: Bearer xyz / Basic xyz
+  out = out.replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${REDACTED}`);
+  // NAME=value and --name=value, for secret-looking names (quoted values included).
+  out = out.replace(
+    /((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s;&|'"]+)/g,
+    (match, name: string, sep: string, value: string) => {
+      if (!SECRET_NAME.test(name) || value === REDACTED) return match;
+      if (/^(?:Bearer|Basic|Token)$/.test(value)) return match; // handled above
+      if (sep.includes(":") && !/^--?/.test(name) && !/\s/.test(sep)) return match; // a:b
+      return `${name}${sep}${REDACTED}`;
+    },
+  );
+  // --password value, -p value is too ambiguous to touch.
+  out = out.replace(
+    /(--[A-Za-z0-9-]+)(\s+)("[^"]*"|'[^']*'|[^\s;&|'"-][^\s;&|'"]*)/g,
+    (match, flag: string, space: string) =>
+      SECRET_NAME.test(flag) ? `${flag}${space}${REDACTED}` : match,
+  );
+  for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
+  return out;
+}

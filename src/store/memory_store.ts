@@ -1,0 +1,170 @@
+/**
+ * The in-memory `Store`: the same behaviour as SQLite without a file, for tests and for sessions
+ * that must not touch disk. Messages are kept as JSON text, as SQLite keeps them, so callers
+ * cannot mutate what was stored.
+ */
+import type { Message } from "../provider/types.ts";
+import { checkMessages, checkRetention, checkSlice, DAY_MS } from "./_checks.ts";
+import { sliceCodePoints, sliceStored, type TextShape } from "./_text.ts";
+import { missing } from "./errors.ts";
+import { prepareOverflow } from "./overflow.ts";
+import type {
+  Conversation,
+  ConversationSummary,
+  NewConversation,
+  OverflowInfo,
+  OverflowSaved,
+  OverflowSlice,
+  SaveOverflowOptions,
+  SliceOptions,
+  Store,
+  StoreOptions,
+} from "./store.ts";
+
+interface Entry {
+  info: OverflowInfo;
+  content: string;
+  shape: TextShape;
+}
+
+export class MemoryStore implements Store {
+  readonly path = ":memory:";
+  #now: () => number;
+  #conversations = new Map<string, Conversation>();
+  #messages = new Map<string, string[]>();
+  #overflow = new Map<string, Entry>();
+  /** Insertion order breaks updated_at ties, as rowid does in SQLite. */
+  #order = new Map<string, number>();
+  #counter = 0;
+
+  constructor(options: StoreOptions = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  createConversation(options: NewConversation = {}): string {
+    const id = crypto.randomUUID();
+    const now = this.#now();
+    this.#conversations.set(id, {
+      id,
+      title: options.title ?? "",
+      cwd: options.cwd ?? "",
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.#messages.set(id, []);
+    this.#order.set(id, this.#counter++);
+    return id;
+  }
+
+  getConversation(id: string): Conversation | null {
+    const c = this.#conversations.get(id);
+    return c ? { ...c } : null;
+  }
+
+  listConversations(options: { limit?: number } = {}): ConversationSummary[] {
+    const all = [...this.#conversations.values()].sort((a, b) =>
+      b.updatedAt - a.updatedAt || this.#order.get(b.id)! - this.#order.get(a.id)!
+    );
+    const limit = options.limit === undefined || options.limit < 0 ? all.length : options.limit;
+    return all.slice(0, limit).map((c) => ({
+      ...c,
+      messageCount: this.#messages.get(c.id)!.length,
+    }));
+  }
+
+  appendMessages(conversationId: string, messages: Message[]): void {
+    checkMessages(conversationId, messages);
+    const conversation = this.#conversations.get(conversationId);
+    if (!conversation) throw missing("append messages to", conversationId);
+    const list = this.#messages.get(conversationId)!;
+    for (const m of messages) list.push(JSON.stringify({ role: m.role, parts: m.parts }));
+    conversation.updatedAt = this.#now();
+  }
+
+  loadMessages(conversationId: string): Message[] {
+    return (this.#messages.get(conversationId) ?? []).map((json) => JSON.parse(json));
+  }
+
+  renameConversation(id: string, title: string): boolean {
+    const c = this.#conversations.get(id);
+    if (!c) return false;
+    c.title = title;
+    c.updatedAt = this.#now();
+    return true;
+  }
+
+  deleteConversation(id: string): boolean {
+    if (!this.#conversations.delete(id)) return false;
+    this.#messages.delete(id);
+    this.#order.delete(id);
+    for (const [key, entry] of this.#overflow) {
+      if (entry.info.conversationId === id) this.#overflow.delete(key);
+    }
+    return true;
+  }
+
+  saveOverflow(
+    conversationId: string,
+    content: string,
+    options?: SaveOverflowOptions,
+  ): OverflowSaved {
+    const p = prepareOverflow(content, options);
+    if (!this.#conversations.has(conversationId)) {
+      throw missing("store overflow for", conversationId);
+    }
+    const id = crypto.randomUUID();
+    const info: OverflowInfo = {
+      id,
+      conversationId,
+      byteSize: p.byteSize,
+      storedBytes: p.storedBytes,
+      truncated: p.truncated,
+      chars: p.shape.chars,
+      lines: p.shape.lines,
+      createdAt: this.#now(),
+    };
+    this.#overflow.set(id, { info, content: p.stored, shape: p.shape });
+    return { id, byteSize: p.byteSize, storedBytes: p.storedBytes, truncated: p.truncated };
+  }
+
+  #entry(id: string, conversationId: string): Entry | null {
+    const entry = this.#overflow.get(id);
+    return entry && entry.info.conversationId === conversationId ? entry : null;
+  }
+
+  loadOverflow(id: string, conversationId: string): string | null {
+    return this.#entry(id, conversationId)?.content ?? null;
+  }
+
+  overflowInfo(id: string, conversationId: string): OverflowInfo | null {
+    const entry = this.#entry(id, conversationId);
+    return entry ? { ...entry.info } : null;
+  }
+
+  overflowSlice(id: string, conversationId: string, options?: SliceOptions): OverflowSlice | null {
+    const slice = checkSlice(options);
+    const entry = this.#entry(id, conversationId);
+    if (!entry) return null;
+    const read = (start: number, length: number) => sliceCodePoints(entry.content, start, length);
+    return { ...sliceStored(read, entry.shape, slice), unit: slice.unit, info: { ...entry.info } };
+  }
+
+  cleanupOverflow(retentionDays: number): number {
+    checkRetention(retentionDays);
+    const cutoff = this.#now() - retentionDays * DAY_MS;
+    let removed = 0;
+    for (const [key, entry] of this.#overflow) {
+      if (entry.info.createdAt < cutoff) {
+        this.#overflow.delete(key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  close(): void {
+    this.#conversations.clear();
+    this.#messages.clear();
+    this.#overflow.clear();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Numbered schema migrations. Migration N moves the schema from version N-1 to N and is recorded
+ * in `PRAGMA user_version`; never edit a released migration, append a new one.
+ */
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "conversations, messages, tool_overflow",
+    sql: `
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL DEFAULT '',
+        cwd TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX idx_conversations_updated_at ON conversations(updated_at);
+
+      CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+        parts TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        UNIQUE (conversation_id, seq)
+      );
+
+      -- content holds TEXT values (the column is declared BLOB as the spec has it, and BLOB
+      -- affinity stores values as given) so SQL substr() pages it in characters.
+      CREATE TABLE tool_overflow (
+        id TEXT PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        content BLOB NOT NULL,
+        byte_size INTEGER NOT NULL,
+        stored_bytes INTEGER NOT NULL,
+        char_count INTEGER NOT NULL,
+        line_count INTEGER NOT NULL,
+        line_index TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX idx_tool_overflow_conversation ON tool_overflow(conversation_id);
+      CREATE INDEX idx_tool_overflow_created_at ON tool_overflow(created_at);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -1,0 +1,13 @@
+/**
+ * The store: one SQLite file (conversations, their full transcripts, overflow entries of large
+ * tool outputs), its numbered migrations, the in-memory twin used by tests, and the overflow
+ * OutputHook the registry runs after the filters. It must not import the agent, the front-ends
+ * or a provider (types only), and never decides what a tool may do.
+ */
+export { defaultDataDir, openDatabase, resolveStorePath, userVersion } from "./db.ts";
+export { StoreError } from "./errors.ts";
+export { MemoryStore } from "./memory_store.ts";
+export { type Migration, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
+export { overflowHook } from "./overflow_hook.ts";
+export { openStore, SqliteStore } from "./sqlite_store.ts";
+export type * from "./store.ts";

@@ -1,0 +1,142 @@
+/**
+ * Overflow entries in SQLite. The content is stored as TEXT so `substr` pages it in characters
+ * inside SQLite: reading a 50,000-char page of a 10 MB entry moves 50,000 chars into JavaScript,
+ * not 10 MB. Every lookup matches id AND conversation, so another conversation's id reads as
+ * missing.
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { checkRetention, checkSlice, DAY_MS } from "./_checks.ts";
+import { measureText, sliceStored, truncateUtf8, utf8Length, wellFormed } from "./_text.ts";
+import { missing } from "./errors.ts";
+import type {
+  OverflowInfo,
+  OverflowSaved,
+  OverflowSlice,
+  SaveOverflowOptions,
+  SliceOptions,
+} from "./store.ts";
+
+interface InfoRow {
+  id: string;
+  conversation_id: string;
+  byte_size: number;
+  stored_bytes: number;
+  char_count: number;
+  line_count: number;
+  line_index: string;
+  created_at: number;
+}
+
+/** Prepares content for storage: well-formed, cut to `maxBytes`, measured. */
+export function prepareOverflow(content: string, options: SaveOverflowOptions = {}) {
+  const text = wellFormed(content);
+  const byteSize = utf8Length(text);
+  const max = options.maxBytes ?? 0;
+  const truncated = max > 0 && byteSize > max;
+  const stored = truncated ? truncateUtf8(text, max) : text;
+  const storedBytes = truncated ? utf8Length(stored) : byteSize;
+  return { stored, byteSize, storedBytes, truncated, shape: measureText(stored) };
+}
+
+export class SqliteOverflow {
+  #now: () => number;
+  #exists: StatementSync;
+  #insert: StatementSync;
+  #info: StatementSync;
+  #content: StatementSync;
+  #substr: StatementSync;
+  #cleanup: StatementSync;
+  #db: DatabaseSync;
+
+  constructor(db: DatabaseSync, now: () => number) {
+    this.#db = db;
+    this.#now = now;
+    this.#exists = db.prepare("SELECT 1 AS one FROM conversations WHERE id = ?");
+    this.#insert = db.prepare(
+      `INSERT INTO tool_overflow
+         (id, conversation_id, content, byte_size, stored_bytes, char_count, line_count, line_index, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#info = db.prepare(
+      `SELECT id, conversation_id, byte_size, stored_bytes, char_count, line_count, line_index, created_at
+         FROM tool_overflow WHERE id = ? AND conversation_id = ?`,
+    );
+    this.#content = db.prepare(
+      "SELECT content FROM tool_overflow WHERE id = ? AND conversation_id = ?",
+    );
+    this.#substr = db.prepare(
+      "SELECT substr(content, ?, ?) AS text FROM tool_overflow WHERE id = ?",
+    );
+    this.#cleanup = db.prepare("DELETE FROM tool_overflow WHERE created_at < ?");
+  }
+
+  save(conversationId: string, content: string, options?: SaveOverflowOptions): OverflowSaved {
+    const p = prepareOverflow(content, options);
+    if (!this.#exists.get(conversationId)) throw missing("store overflow for", conversationId);
+    const id = crypto.randomUUID();
+    this.#insert.run(
+      id,
+      conversationId,
+      p.stored,
+      p.byteSize,
+      p.storedBytes,
+      p.shape.chars,
+      p.shape.lines,
+      JSON.stringify(p.shape.lineIndex),
+      this.#now(),
+    );
+    return { id, byteSize: p.byteSize, storedBytes: p.storedBytes, truncated: p.truncated };
+  }
+
+  load(id: string, conversationId: string): string | null {
+    const row = this.#content.get(id, conversationId) as { content: string } | undefined;
+    return row ? String(row.content) : null;
+  }
+
+  info(id: string, conversationId: string): OverflowInfo | null {
+    const row = this.#info.get(id, conversationId) as InfoRow | undefined;
+    return row ? toInfo(row) : null;
+  }
+
+  slice(id: string, conversationId: string, options?: SliceOptions): OverflowSlice | null {
+    const slice = checkSlice(options);
+    // One read transaction, so a concurrent cleanup cannot delete the entry between the reads.
+    this.#db.exec("BEGIN");
+    try {
+      const row = this.#info.get(id, conversationId) as InfoRow | undefined;
+      if (!row) return null;
+      const info = toInfo(row);
+      const shape = {
+        chars: info.chars,
+        lines: info.lines,
+        lineIndex: JSON.parse(row.line_index) as number[],
+      };
+      const read = (start: number, length: number) =>
+        String((this.#substr.get(start + 1, length, id) as { text: string }).text ?? "");
+      return { ...sliceStored(read, shape, slice), unit: slice.unit, info };
+    } finally {
+      this.#db.exec("COMMIT");
+    }
+  }
+
+  cleanup(retentionDays: number): number {
+    checkRetention(retentionDays);
+    const removed = Number(this.#cleanup.run(this.#now() - retentionDays * DAY_MS).changes);
+    // Give the pages back (auto_vacuum = INCREMENTAL on files this zeph created).
+    if (removed > 0) this.#db.exec("PRAGMA incremental_vacuum");
+    return removed;
+  }
+}
+
+function toInfo(row: InfoRow): OverflowInfo {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    byteSize: Number(row.byte_size),
+    storedBytes: Number(row.stored_bytes),
+    truncated: Number(row.stored_bytes) < Number(row.byte_size),
+    chars: Number(row.char_count),
+    lines: Number(row.line_count),
+    createdAt: Number(row.created_at),
+  };
+}

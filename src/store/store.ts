@@ -1,0 +1,104 @@
+/**
+ * The `Store` contract: conversations with their full transcripts, and the overflow entries of
+ * large tool outputs. Two implementations pass one shared test suite: SQLite (the product) and
+ * in-memory (tests, and sessions that run without a database).
+ */
+import type { Message } from "../provider/types.ts";
+
+export interface Conversation {
+  id: string;
+  title: string;
+  cwd: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ConversationSummary extends Conversation {
+  messageCount: number;
+}
+
+export interface NewConversation {
+  /** @default "" */
+  title?: string;
+  /** @default "" */
+  cwd?: string;
+}
+
+export interface OverflowSaved {
+  /** UUID v4; the model sees it as `overflow:<id>`. */
+  id: string;
+  /** UTF-8 size of the content that was offered. */
+  byteSize: number;
+  /** UTF-8 size actually stored (smaller when `truncated`). */
+  storedBytes: number;
+  /** True when only the first `max_overflow_bytes` were kept. */
+  truncated: boolean;
+}
+
+export interface OverflowInfo extends OverflowSaved {
+  conversationId: string;
+  /** Stored size in code points and in lines (a final line without "\n" counts). */
+  chars: number;
+  lines: number;
+  createdAt: number;
+}
+
+export type SliceUnit = "chars" | "lines";
+
+export interface SliceOptions {
+  /** 0-based, in `unit`. @default 0 */
+  offset?: number;
+  /** How many `unit`s; absent means to the end. */
+  limit?: number;
+  /** @default "chars" */
+  unit?: SliceUnit;
+}
+
+export interface OverflowSlice {
+  text: string;
+  unit: SliceUnit;
+  /** The slice covers [offset, end) in `unit`s of an entry `total` units long. */
+  offset: number;
+  end: number;
+  total: number;
+  info: OverflowInfo;
+}
+
+export interface SaveOverflowOptions {
+  /** Keep at most this many bytes (cut at a character boundary); 0 means unlimited. @default 0 */
+  maxBytes?: number;
+}
+
+export interface Store {
+  /** The database file, or ":memory:". */
+  readonly path: string;
+  createConversation(options?: NewConversation): string;
+  getConversation(id: string): Conversation | null;
+  /** Most recently updated first. */
+  listConversations(options?: { limit?: number }): ConversationSummary[];
+  /** Appends in order, in one transaction; the conversation must exist. */
+  appendMessages(conversationId: string, messages: Message[]): void;
+  loadMessages(conversationId: string): Message[];
+  renameConversation(id: string, title: string): boolean;
+  /** Deletes the conversation, its messages and its overflow entries. */
+  deleteConversation(id: string): boolean;
+  saveOverflow(
+    conversationId: string,
+    content: string,
+    options?: SaveOverflowOptions,
+  ): OverflowSaved;
+  /** Null when the id is unknown, expired or belongs to another conversation. */
+  loadOverflow(id: string, conversationId: string): string | null;
+  overflowInfo(id: string, conversationId: string): OverflowInfo | null;
+  /** Reads only the requested part; null like `loadOverflow`. */
+  overflowSlice(id: string, conversationId: string, options?: SliceOptions): OverflowSlice | null;
+  /** Deletes entries older than `retentionDays`; returns how many. */
+  cleanupOverflow(retentionDays: number): number;
+  close(): void;
+}
+
+export interface StoreOptions {
+  /** Clock in milliseconds since the epoch. @default Date.now */
+  now?: () => number;
+}

@@ -1,0 +1,301 @@
+/**
+ * The one suite every `Store` implementation must pass (SQLite and in-memory), as Hono runs one
+ * suite against every router. `make` builds a fresh store with the given clock.
+ */
+import { expect } from "expect";
+import type { Message } from "../../src/provider/types.ts";
+import { type Store, StoreError } from "../../src/store/mod.ts";
+
+export interface StoreFactory {
+  make(now: () => number): Promise<Store> | Store;
+  /** Removes files after the test. */
+  dispose?(): Promise<void> | void;
+}
+
+const DAY = 86_400_000;
+
+const TRANSCRIPT: Message[] = [
+  { role: "user", parts: [{ type: "text", text: "List the files, then read a.ts 🦕" }] },
+  {
+    role: "assistant",
+    parts: [
+      { type: "text", text: "Listing first." },
+      { type: "tool_call", id: "call_1", name: "list_directory", input: { path: "." } },
+      {
+        type: "tool_call",
+        id: "call_2",
+        name: "read",
+        input: { path: "a.ts", offset: 0, nested: { list: [1, 2.5, null, true, "x"] } },
+      },
+    ],
+  },
+  {
+    role: "user",
+    parts: [
+      { type: "tool_result", callId: "call_1", text: "[file] a.ts\n[file] b.ts", isError: false },
+      {
+        type: "tool_result",
+        callId: "call_2",
+        text: '[tool_error]\ncategory: permanent_failure\nerror: "a.ts" \u0000 \\ not found',
+        isError: true,
+      },
+    ],
+  },
+  { role: "assistant", parts: [{ type: "text", text: "" }] },
+];
+
+export function storeSuite(name: string, factory: StoreFactory): void {
+  const test = (title: string, fn: (store: Store, clock: { t: number }) => Promise<void> | void) =>
+    Deno.test(`${name}: ${title}`, async () => {
+      const clock = { t: 1_700_000_000_000 };
+      const store = await factory.make(() => clock.t);
+      try {
+        await fn(store, clock);
+      } finally {
+        store.close();
+        await factory.dispose?.();
+      }
+    });
+
+  test("creates, gets, renames and lists conversations, newest first", (store, clock) => {
+    const a = store.createConversation({ title: "first", cwd: "/work/a" });
+    clock.t += 1000;
+    const b = store.createConversation();
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(store.getConversation(a)).toEqual({
+      id: a,
+      title: "first",
+      cwd: "/work/a",
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_000,
+    });
+    expect(store.getConversation(b)).toEqual({
+      id: b,
+      title: "",
+      cwd: "",
+      createdAt: 1_700_000_001_000,
+      updatedAt: 1_700_000_001_000,
+    });
+    expect(store.listConversations().map((c) => c.id)).toEqual([b, a]);
+    clock.t += 1000;
+    expect(store.renameConversation(a, "renamed")).toBe(true);
+    expect(store.renameConversation("no-such-id", "x")).toBe(false);
+    expect(store.listConversations({ limit: 1 })).toEqual([{
+      id: a,
+      title: "renamed",
+      cwd: "/work/a",
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_002_000,
+      messageCount: 0,
+    }]);
+    expect(store.getConversation("missing")).toBe(null);
+  });
+
+  test("stores the full transcript losslessly and in order across appends", (store, clock) => {
+    const id = store.createConversation();
+    store.appendMessages(id, TRANSCRIPT.slice(0, 2));
+    clock.t += 5;
+    store.appendMessages(id, TRANSCRIPT.slice(2));
+    store.appendMessages(id, []);
+    expect(store.loadMessages(id)).toEqual(TRANSCRIPT);
+    expect(store.listConversations()[0]).toEqual({
+      id,
+      title: "",
+      cwd: "",
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_005,
+      messageCount: 4,
+    });
+    // What was loaded is a copy: mutating it changes nothing stored.
+    const loaded = store.loadMessages(id);
+    loaded[0].parts.push({ type: "text", text: "mutated" });
+    expect(store.loadMessages(id)).toEqual(TRANSCRIPT);
+    expect(store.loadMessages("other")).toEqual([]);
+  });
+
+  test("keeps lone surrogates in messages exactly", (store) => {
+    const id = store.createConversation();
+    const odd: Message[] = [{ role: "user", parts: [{ type: "text", text: "a\uD800b\uDFFFc" }] }];
+    store.appendMessages(id, odd);
+    expect(store.loadMessages(id)).toEqual(odd);
+  });
+
+  test("refuses messages for a missing conversation and malformed messages", (store) => {
+    expect(() => store.appendMessages("nope", TRANSCRIPT)).toThrow(
+      'Cannot append messages to conversation "nope": it does not exist',
+    );
+    const id = store.createConversation();
+    const bad = [{ role: "system", parts: [] }] as unknown as Message[];
+    expect(() => store.appendMessages(id, bad)).toThrow(StoreError);
+    expect(() => store.appendMessages(id, bad)).toThrow(
+      `Cannot append message 0 to conversation "${id}": role "system" is not "user" or "assistant"`,
+    );
+    const badPart = [{ role: "user", parts: [{ type: "image" }] }] as unknown as Message[];
+    expect(() => store.appendMessages(id, [...TRANSCRIPT, ...badPart])).toThrow(
+      `Cannot append message 4 to conversation "${id}": part type "image" is not text, tool_call or tool_result`,
+    );
+    // A rejected batch stores nothing.
+    expect(store.loadMessages(id)).toEqual([]);
+  });
+
+  test("saves and loads overflow within its conversation only", (store) => {
+    const a = store.createConversation();
+    const b = store.createConversation();
+    const content = "line 1\nline 2 — ü 🦕\n".repeat(1000);
+    const saved = store.saveOverflow(a, content);
+    const bytes = new TextEncoder().encode(content).length;
+    expect(saved).toEqual({ id: saved.id, byteSize: bytes, storedBytes: bytes, truncated: false });
+    expect(saved.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(store.loadOverflow(saved.id, a)).toBe(content);
+    expect(store.loadOverflow(saved.id, b)).toBe(null);
+    expect(store.loadOverflow(crypto.randomUUID(), a)).toBe(null);
+    expect(store.overflowInfo(saved.id, b)).toBe(null);
+    expect(store.overflowSlice(saved.id, b, { limit: 10 })).toBe(null);
+    expect(store.overflowInfo(saved.id, a)).toEqual({
+      id: saved.id,
+      conversationId: a,
+      byteSize: bytes,
+      storedBytes: bytes,
+      truncated: false,
+      chars: [...content].length,
+      lines: 2000,
+      createdAt: 1_700_000_000_000,
+    });
+    expect(() => store.saveOverflow("nope", "x")).toThrow(
+      'Cannot store overflow for conversation "nope": it does not exist',
+    );
+  });
+
+  test("keeps only the first maxBytes, never splitting a character", (store) => {
+    const id = store.createConversation();
+    // "é" is 2 bytes: 5 bytes fit "abé" + one byte of the next "é", which must be dropped.
+    const saved = store.saveOverflow(id, "abééé", { maxBytes: 5 });
+    expect(saved).toEqual({ id: saved.id, byteSize: 8, storedBytes: 4, truncated: true });
+    expect(store.loadOverflow(saved.id, id)).toBe("abé");
+    const ascii = store.saveOverflow(id, "x".repeat(100), { maxBytes: 10 });
+    expect(ascii).toEqual({ id: ascii.id, byteSize: 100, storedBytes: 10, truncated: true });
+    expect(store.loadOverflow(ascii.id, id)).toBe("x".repeat(10));
+    const unlimited = store.saveOverflow(id, "y".repeat(100), { maxBytes: 0 });
+    expect(unlimited.truncated).toBe(false);
+    expect(store.overflowInfo(ascii.id, id)?.truncated).toBe(true);
+  });
+
+  test("pages by chars and lines; the pages put together are the content", (store) => {
+    const id = store.createConversation();
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `${i} ${i % 7 === 0 ? "🦕é" : "x".repeat(i % 13)}`,
+    );
+    const content = lines.join("\n"); // no final newline: the last line still counts
+    const saved = store.saveOverflow(id, content);
+    const chars = [...content];
+
+    let rebuilt = "";
+    for (let offset = 0; offset < chars.length; offset += 4999) {
+      const page = store.overflowSlice(saved.id, id, { offset, limit: 4999 })!;
+      expect(page.text).toBe(chars.slice(offset, offset + 4999).join(""));
+      expect([page.offset, page.end, page.total, page.unit]).toEqual([
+        offset,
+        Math.min(chars.length, offset + 4999),
+        chars.length,
+        "chars",
+      ]);
+      rebuilt += page.text;
+    }
+    expect(rebuilt).toBe(content);
+
+    rebuilt = "";
+    for (let offset = 0; offset < 3000; offset += 700) {
+      const page = store.overflowSlice(saved.id, id, { offset, limit: 700, unit: "lines" })!;
+      const expected = lines.slice(offset, offset + 700).join("\n") +
+        (offset + 700 < 3000 ? "\n" : "");
+      expect(page.text).toBe(expected);
+      expect([page.offset, page.end, page.total]).toEqual([
+        offset,
+        Math.min(3000, offset + 700),
+        3000,
+      ]);
+      rebuilt += page.text;
+    }
+    expect(rebuilt).toBe(content);
+
+    // Line pages that start past several index steps (1024 lines each) and cross one.
+    expect(store.overflowSlice(saved.id, id, { offset: 2047, limit: 3, unit: "lines" })!.text)
+      .toBe(`${lines[2047]}\n${lines[2048]}\n${lines[2049]}\n`);
+    for (const at of [1023, 1024, 2048]) {
+      expect(store.overflowSlice(saved.id, id, { offset: at, limit: 1, unit: "lines" })!.text)
+        .toBe(`${lines[at]}\n`);
+    }
+    expect(store.overflowSlice(saved.id, id, { offset: 2999, unit: "lines" })!.text).toBe(
+      lines[2999],
+    );
+    const past = store.overflowSlice(saved.id, id, { offset: 5000, limit: 10, unit: "lines" })!;
+    expect([past.text, past.offset, past.end, past.total]).toEqual(["", 3000, 3000, 3000]);
+    const pastChars = store.overflowSlice(saved.id, id, { offset: chars.length + 5 })!;
+    expect([pastChars.text, pastChars.offset, pastChars.end]).toEqual([
+      "",
+      chars.length,
+      chars.length,
+    ]);
+    expect(store.overflowSlice(saved.id, id)!.text).toBe(content);
+    expect(() => store.overflowSlice(saved.id, id, { offset: -1 })).toThrow(
+      "Cannot read overflow: offset -1 is not a non-negative integer",
+    );
+  });
+
+  test("counts lines the same with or without a final newline, and empty content", (store) => {
+    const id = store.createConversation();
+    const withNl = store.saveOverflow(id, "a\nb\n");
+    const without = store.saveOverflow(id, "a\nb");
+    const empty = store.saveOverflow(id, "");
+    expect(store.overflowInfo(withNl.id, id)?.lines).toBe(2);
+    expect(store.overflowInfo(without.id, id)?.lines).toBe(2);
+    expect(store.overflowInfo(empty.id, id)).toEqual({
+      id: empty.id,
+      conversationId: id,
+      byteSize: 0,
+      storedBytes: 0,
+      truncated: false,
+      chars: 0,
+      lines: 0,
+      createdAt: 1_700_000_000_000,
+    });
+    expect(store.overflowSlice(withNl.id, id, { offset: 1, limit: 1, unit: "lines" })?.text).toBe(
+      "b\n",
+    );
+  });
+
+  test("deleting a conversation deletes its messages and overflow", (store) => {
+    const a = store.createConversation();
+    const b = store.createConversation();
+    store.appendMessages(a, TRANSCRIPT);
+    const ofA = store.saveOverflow(a, "a".repeat(10));
+    const ofB = store.saveOverflow(b, "b".repeat(10));
+    expect(store.deleteConversation(a)).toBe(true);
+    expect(store.deleteConversation(a)).toBe(false);
+    expect(store.getConversation(a)).toBe(null);
+    expect(store.loadMessages(a)).toEqual([]);
+    expect(store.loadOverflow(ofA.id, a)).toBe(null);
+    expect(store.loadOverflow(ofB.id, b)).toBe("b".repeat(10));
+    expect(store.listConversations().map((c) => c.id)).toEqual([b]);
+  });
+
+  test("cleanup removes entries older than the retention only", (store, clock) => {
+    const id = store.createConversation();
+    const old = store.saveOverflow(id, "old");
+    clock.t += 3 * DAY;
+    const recent = store.saveOverflow(id, "recent");
+    clock.t += 4 * DAY + 1; // old is 7 days + 1 ms old, recent 4 days + 1 ms
+    expect(store.cleanupOverflow(7)).toBe(1);
+    expect(store.loadOverflow(old.id, id)).toBe(null);
+    expect(store.loadOverflow(recent.id, id)).toBe("recent");
+    expect(store.cleanupOverflow(7)).toBe(0);
+    expect(store.cleanupOverflow(0)).toBe(1);
+    expect(store.loadOverflow(recent.id, id)).toBe(null);
+    expect(() => store.cleanupOverflow(-1)).toThrow(
+      "Cannot clean up overflow: retention of -1 days is not a number >= 0",
+    );
+    // The conversation itself is kept.
+    expect(store.getConversation(id)?.id).toBe(id);
+  });
+}

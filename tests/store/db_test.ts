@@ -1,0 +1,183 @@
+import { expect } from "expect";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { defaultConfig } from "../../src/config/schema.ts";
+import {
+  defaultDataDir,
+  type Migration,
+  MIGRATIONS,
+  openDatabase,
+  openStore,
+  resolveStorePath,
+  SCHEMA_VERSION,
+  StoreError,
+  userVersion,
+} from "../../src/store/mod.ts";
+
+const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
+
+function withDir(fn: (dir: string) => void): void {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-db-" });
+  try {
+    fn(dir);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+Deno.test("defaultDataDir and resolveStorePath follow XDG, HOME and [memory] sqlite_path", () => {
+  const cases: [Record<string, string>, string, string][] = [
+    [{ XDG_DATA_HOME: "/x/data", HOME: "/home/u" }, "", "/x/data/zeph/zeph.db"],
+    [{ HOME: "/home/u" }, "", "/home/u/.local/share/zeph/zeph.db"],
+    [{ HOME: "/home/u" }, "/var/zeph.db", "/var/zeph.db"],
+    [{ HOME: "/home/u" }, "~/db/z.db", "/home/u/db/z.db"],
+    [{ HOME: "/home/u" }, "  rel/z.db ", "rel/z.db"],
+  ];
+  for (const [env, configured, expected] of cases) {
+    const config = defaultConfig();
+    config.memory.sqlite_path = configured;
+    expect(resolveStorePath(config, envOf(env))).toBe(expected);
+  }
+  expect(defaultDataDir(envOf({ XDG_DATA_HOME: "/d" }))).toBe("/d/zeph");
+  expect(() => defaultDataDir(envOf({}))).toThrow(
+    "Cannot locate the data directory: neither XDG_DATA_HOME nor HOME is set",
+  );
+});
+
+Deno.test("openDatabase creates the parent dir, sets the pragmas and records the schema", () => {
+  withDir((dir) => {
+    const path = join(dir, "a", "b", "zeph.db");
+    const db = openDatabase(path);
+    const pragma = (name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get()!)[0];
+    expect({
+      journal_mode: pragma("journal_mode"),
+      foreign_keys: pragma("foreign_keys"),
+      busy_timeout: pragma("busy_timeout"),
+      synchronous: pragma("synchronous"),
+      journal_size_limit: pragma("journal_size_limit"),
+      page_size: pragma("page_size"),
+      auto_vacuum: pragma("auto_vacuum"),
+      user_version: pragma("user_version"),
+    }).toEqual({
+      journal_mode: "wal",
+      foreign_keys: 1,
+      busy_timeout: 5000,
+      synchronous: 1,
+      journal_size_limit: 67108864,
+      page_size: 16384,
+      auto_vacuum: 2,
+      user_version: SCHEMA_VERSION,
+    });
+    const tables = db.prepare(
+      "SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    ).all().map((r) => r.name);
+    expect(tables).toEqual([
+      "conversations",
+      "idx_conversations_updated_at",
+      "idx_tool_overflow_conversation",
+      "idx_tool_overflow_created_at",
+      "messages",
+      "tool_overflow",
+    ]);
+    db.close();
+    // Reopening applies nothing twice.
+    const again = openDatabase(path);
+    expect(userVersion(again)).toBe(SCHEMA_VERSION);
+    again.close();
+  });
+});
+
+Deno.test("migrations run in order, once, each recorded in user_version", () => {
+  withDir((dir) => {
+    const path = join(dir, "zeph.db");
+    openDatabase(path).close();
+    const next: Migration[] = [
+      ...MIGRATIONS,
+      {
+        version: SCHEMA_VERSION + 1,
+        name: "test column",
+        sql: "ALTER TABLE conversations ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0",
+      },
+    ];
+    const db = openDatabase(path, next);
+    expect(userVersion(db)).toBe(SCHEMA_VERSION + 1);
+    const columns = db.prepare("PRAGMA table_info(conversations)").all().map((c) => c.name);
+    expect(columns).toEqual(["id", "title", "cwd", "created_at", "updated_at", "pinned"]);
+    db.close();
+    openDatabase(path, next).close(); // would fail with "duplicate column" if re-run
+  });
+});
+
+Deno.test("a failing migration rolls back and names itself", () => {
+  withDir((dir) => {
+    const path = join(dir, "zeph.db");
+    const broken: Migration[] = [...MIGRATIONS, {
+      version: SCHEMA_VERSION + 1,
+      name: "broken",
+      sql: "CREATE TABLE extra (x); SELECT * FROM no_such_table;",
+    }];
+    expect(() => openDatabase(path, broken)).toThrow(
+      `Cannot migrate the store "${path}" to schema version ${
+        SCHEMA_VERSION + 1
+      } (broken): no such table: no_such_table`,
+    );
+    const db = new DatabaseSync(path);
+    expect(userVersion(db)).toBe(SCHEMA_VERSION);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'extra'").get())
+      .toEqual(Object.assign(Object.create(null), { n: 0 }));
+    db.close();
+  });
+});
+
+Deno.test("a database from a newer zeph is refused with a clear error", () => {
+  withDir((dir) => {
+    const path = join(dir, "zeph.db");
+    const raw = new DatabaseSync(path);
+    raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 5}`);
+    raw.close();
+    let error: unknown;
+    try {
+      openStore(path);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toBe(
+      `Cannot open the store "${path}": its schema version ${
+        SCHEMA_VERSION + 5
+      } is newer than this zeph knows (${SCHEMA_VERSION}). Upgrade zeph, or set [memory] sqlite_path to another file`,
+    );
+  });
+});
+
+Deno.test("a file that is not a database is refused with a clear error", () => {
+  withDir((dir) => {
+    const path = join(dir, "zeph.db");
+    Deno.writeTextFileSync(path, "this is not sqlite ".repeat(100));
+    expect(() => openStore(path)).toThrow(
+      `Cannot open the store "${path}": file is not a database. The file is not a zeph database or is damaged; move it away or set [memory] sqlite_path to another file`,
+    );
+  });
+});
+
+Deno.test("a path whose parent cannot be created is refused with a clear error", () => {
+  withDir((dir) => {
+    const file = join(dir, "file");
+    Deno.writeTextFileSync(file, "");
+    expect(() => openStore(join(file, "sub", "zeph.db"))).toThrow(
+      /^Cannot create the directory of the store ".*\/file\/sub\/zeph.db": .*Set \[memory\] sqlite_path to a writable location$/,
+    );
+  });
+});
+
+Deno.test("foreign keys are enforced: messages need their conversation", () => {
+  withDir((dir) => {
+    const store = openStore(join(dir, "zeph.db"));
+    expect(() =>
+      store.db.prepare(
+        "INSERT INTO messages (conversation_id, seq, role, parts, created_at) VALUES ('x', 0, 'user', '[]', 0)",
+      ).run()
+    ).toThrow("FOREIGN KEY constraint failed");
+    store.close();
+  });
+});

@@ -1,0 +1,4 @@
+import { MemoryStore } from "../../src/store/mod.ts";
+import { storeSuite } from "./_store_suite.ts";
+
+storeSuite("MemoryStore", { make: (now) => new MemoryStore({ now }) });

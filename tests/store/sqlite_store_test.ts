@@ -1,0 +1,75 @@
+import { expect } from "expect";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { openStore } from "../../src/store/mod.ts";
+import { storeSuite } from "./_store_suite.ts";
+
+let dir = "";
+storeSuite("SqliteStore", {
+  make(now) {
+    dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
+    return openStore(join(dir, "nested", "zeph.db"), { now });
+  },
+  dispose() {
+    Deno.removeSync(dir, { recursive: true });
+  },
+});
+
+Deno.test("SqliteStore: data survives closing and reopening the file", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
+  try {
+    const path = join(dir, "zeph.db");
+    const first = openStore(path);
+    const id = first.createConversation({ title: "kept" });
+    first.appendMessages(id, [{ role: "user", parts: [{ type: "text", text: "hello" }] }]);
+    const saved = first.saveOverflow(id, "z".repeat(70_000));
+    first.close();
+    const second = openStore(path);
+    expect(second.getConversation(id)?.title).toBe("kept");
+    expect(second.loadMessages(id)).toEqual([
+      { role: "user", parts: [{ type: "text", text: "hello" }] },
+    ]);
+    expect(second.loadOverflow(saved.id, id)).toBe("z".repeat(70_000));
+    second.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("SqliteStore: retention cleanup uses the stored created_at", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
+  try {
+    const path = join(dir, "zeph.db");
+    const store = openStore(path);
+    const id = store.createConversation();
+    const old = store.saveOverflow(id, "old output");
+    const fresh = store.saveOverflow(id, "fresh output");
+    // Age one entry by hand, as if it had been written 8 days ago.
+    const other = new DatabaseSync(path);
+    other.prepare("UPDATE tool_overflow SET created_at = created_at - ? WHERE id = ?")
+      .run(8 * 86_400_000, old.id);
+    other.close();
+    expect(store.cleanupOverflow(7)).toBe(1);
+    expect(store.loadOverflow(old.id, id)).toBe(null);
+    expect(store.loadOverflow(fresh.id, id)).toBe("fresh output");
+    store.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("SqliteStore: content is stored as TEXT in the BLOB column, sizes recorded", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
+  try {
+    const store = openStore(join(dir, "zeph.db"));
+    const id = store.createConversation();
+    const saved = store.saveOverflow(id, "ab🦕");
+    const row = store.db.prepare(
+      "SELECT typeof(content) AS type, length(content) AS chars, byte_size, stored_bytes FROM tool_overflow WHERE id = ?",
+    ).get(saved.id);
+    expect({ ...row }).toEqual({ type: "text", chars: 3, byte_size: 6, stored_bytes: 6 });
+    store.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
