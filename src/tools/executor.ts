@@ -54,10 +54,11 @@ export class CompositeExecutor implements ToolExecutor {
     return this.#executors.some((e) => e.handles(tool, ctx));
   }
 
-  execute(tool: AnyTool, params: unknown, ctx: ToolContext): Promise<ToolOutput> {
+  // async: a missing executor rejects like any other failure instead of throwing synchronously.
+  async execute(tool: AnyTool, params: unknown, ctx: ToolContext): Promise<ToolOutput> {
     const executor = this.#executors.find((e) => e.handles(tool, ctx));
     if (!executor) throw new Error(`No executor handles tool "${tool.name}"`);
-    return executor.execute(tool, params, ctx);
+    return await executor.execute(tool, params, ctx);
   }
 
   async close(): Promise<void> {

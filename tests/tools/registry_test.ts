@@ -1,0 +1,449 @@
+import { expect } from "expect";
+import { ToolError } from "../../src/tools/errors.ts";
+import type { ToolExecutor } from "../../src/tools/executor.ts";
+import type {
+  AskAnswer,
+  AskRequest,
+  FinalHook,
+  OutputHook,
+  ToolResult,
+} from "../../src/tools/registry.ts";
+import type { ToolContext } from "../../src/tools/tool.ts";
+import {
+  bashLikeTool,
+  echoTool,
+  failingTool,
+  makeRegistry,
+  scrapeLikeTool,
+  touchTool,
+} from "./_fixtures.ts";
+
+/** Strips the timing so whole results can be compared. */
+function stable(result: ToolResult): Omit<ToolResult, "durationMs"> {
+  const { durationMs: _, ...rest } = result;
+  return rest;
+}
+
+Deno.test("unknown tool: Roo wording listing the available tools, nothing executed", async () => {
+  const seen: ToolContext[] = [];
+  const { registry, session } = await makeRegistry([echoTool(seen), touchTool]);
+  const result = await registry.dispatch({ id: "c1", name: "raed", input: {} }, session);
+  expect(stable(result)).toEqual({
+    callId: "c1",
+    tool: "raed",
+    ok: false,
+    text: [
+      "[tool_error]",
+      "category: tool_not_found",
+      'error: Unknown tool "raed". Available tools: echo, touch',
+      "suggestion: Check the tool name against the list of available tools.",
+      "retryable: false",
+    ].join("\n"),
+    category: "tool_not_found",
+    error: 'Unknown tool "raed". Available tools: echo, touch',
+    retryable: false,
+    decision: undefined,
+    outcome: "error",
+    output: undefined,
+  });
+  expect(seen).toEqual([]);
+});
+
+Deno.test("unknown tool: fully denied tools are not offered as available", async () => {
+  const { registry, session } = await makeRegistry([echoTool(), touchTool], {
+    rules: { touch: [{ pattern: "*", action: "deny" }] },
+  });
+  const result = await registry.dispatch({ id: "c", name: "nope", input: {} }, session);
+  expect(result.error).toBe('Unknown tool "nope". Available tools: echo');
+});
+
+Deno.test("invalid parameters list every issue with its path and ask for valid input", async () => {
+  const { registry, session } = await makeRegistry([echoTool()]);
+  const result = await registry.dispatch(
+    { id: "c", name: "echo", input: { times: 0, extra: true } },
+    session,
+  );
+  expect([result.ok, result.category, result.outcome]).toEqual([
+    false,
+    "invalid_parameters",
+    "error",
+  ]);
+  expect(result.error).toBe(
+    [
+      'Invalid parameters for tool "echo":',
+      "- path: Invalid input: expected string, received undefined",
+      "- times: Too small: expected number to be >=1",
+      '- (root): Unrecognized key: "extra"',
+    ].join("\n"),
+  );
+  expect(result.text).toBe(
+    [
+      "[tool_error]",
+      "category: invalid_parameters",
+      'error: Invalid parameters for tool "echo": - path: Invalid input: expected string, received undefined - times: Too small: expected number to be >=1 - (root): Unrecognized key: "extra"',
+      "suggestion: Call the tool again with input that matches its parameter schema.",
+      "retryable: false",
+    ].join("\n"),
+  );
+});
+
+Deno.test("a present value of the wrong type is a type_mismatch; null input is an empty object", async () => {
+  const { registry, session } = await makeRegistry([echoTool()]);
+  const wrong = await registry.dispatch({ id: "c", name: "echo", input: { path: 7 } }, session);
+  expect([wrong.category, wrong.error]).toEqual([
+    "type_mismatch",
+    'Invalid parameters for tool "echo":\n- path: Invalid input: expected string, received number',
+  ]);
+  const empty = await registry.dispatch({ id: "c", name: "echo", input: null }, session);
+  expect(empty.category).toBe("invalid_parameters");
+});
+
+Deno.test("validated params (with defaults) reach the tool; the context carries the session", async () => {
+  const seen: ToolContext[] = [];
+  const { registry, session } = await makeRegistry([echoTool(seen)]);
+  const services = { store: "S" };
+  const result = await registry.dispatch(
+    { id: "call-9", name: "echo", input: { path: "ab" } },
+    { ...session, services, conversationId: "conv", callerId: "agent" },
+  );
+  expect(stable(result)).toEqual({
+    callId: "call-9",
+    tool: "echo",
+    ok: true,
+    text: "ab",
+    output: { text: "ab" },
+    decision: { action: "allow", policyMatch: null, subject: "ab", alwaysPattern: "ab" },
+    outcome: "success",
+  });
+  expect(seen.length).toBe(1);
+  const ctx = seen[0];
+  expect([ctx.cwd, ctx.callId, ctx.conversationId, ctx.callerId, ctx.services]).toEqual([
+    session.cwd,
+    "call-9",
+    "conv",
+    "agent",
+    services,
+  ]);
+  expect(ctx.sandbox).toBe(session.sandbox);
+  expect(ctx.config).toBe(registry.config);
+});
+
+Deno.test("deny: policy_blocked naming the rule's subject, tool not executed", async () => {
+  const seen: ToolContext[] = [];
+  const { registry, session } = await makeRegistry([echoTool(seen)], {
+    rules: { echo: [{ pattern: "*.env", action: "deny" }, { pattern: "*", action: "allow" }] },
+  });
+  const result = await registry.dispatch(
+    { id: "c", name: "echo", input: { path: "src/.ENV" } },
+    session,
+  );
+  expect([result.ok, result.category, result.outcome, result.error]).toEqual([
+    false,
+    "policy_blocked",
+    "blocked",
+    'Cannot run echo "src/.ENV": denied by policy',
+  ]);
+  expect(result.decision).toEqual({
+    action: "deny",
+    policyMatch: 'tools.permissions.echo[0] deny "*.env"',
+    subject: "src/.ENV",
+    alwaysPattern: "src/.ENV",
+  });
+  expect(seen).toEqual([]);
+});
+
+Deno.test("ask without an ask handler: confirmation_required with the --yes hint", async () => {
+  const { registry, session } = await makeRegistry([touchTool]);
+  const result = await registry.dispatch(
+    { id: "c", name: "touch", input: { from: "a", to: "b" } },
+    session,
+  );
+  expect(result.text).toBe([
+    "[tool_error]",
+    "category: confirmation_required",
+    'error: Cannot run touch "a" without confirmation',
+    "suggestion: Run with --yes to allow, or add an allow rule to [tools.permissions].",
+    "retryable: false",
+  ].join("\n"));
+  expect(result.outcome).toBe("blocked");
+});
+
+function recordingAsk(answers: AskAnswer[]) {
+  const requests: AskRequest[] = [];
+  return {
+    requests,
+    ask: (request: AskRequest) => {
+      requests.push(request);
+      const answer = answers.shift();
+      if (!answer) throw new Error("unexpected ask");
+      return Promise.resolve(answer);
+    },
+  };
+}
+
+Deno.test("ask: allow_once runs the call and asks again next time", async () => {
+  const { registry, session } = await makeRegistry([echoTool()], {
+    rules: { echo: [{ pattern: "*.md", action: "ask" }] },
+  });
+  const asker = recordingAsk(["allow_once", "allow_once"]);
+  const s = { ...session, ask: asker.ask };
+  const a = await registry.dispatch({ id: "1", name: "echo", input: { path: "a.md" } }, s);
+  const b = await registry.dispatch({ id: "2", name: "echo", input: { path: "a.md" } }, s);
+  expect([a.text, b.text]).toEqual(["a.md", "a.md"]);
+  expect(asker.requests.map((r) => [r.callId, r.tool.name, r.params, r.decision.action])).toEqual([
+    ["1", "echo", { path: "a.md", times: 1 }, "ask"],
+    ["2", "echo", { path: "a.md", times: 1 }, "ask"],
+  ]);
+});
+
+Deno.test("ask: allow_always adds a session rule keyed by the subject", async () => {
+  const { registry, session, policy } = await makeRegistry([echoTool()], {
+    rules: { echo: [{ pattern: "*.md", action: "ask" }] },
+  });
+  const asker = recordingAsk(["allow_always", "allow_once"]);
+  const s = { ...session, ask: asker.ask };
+  await registry.dispatch({ id: "1", name: "echo", input: { path: "a.md" } }, s);
+  const again = await registry.dispatch({ id: "2", name: "echo", input: { path: "A.md" } }, s);
+  expect(again.decision).toEqual({
+    action: "allow",
+    policyMatch: 'session allow "a.md"',
+    subject: "A.md",
+    alwaysPattern: "A.md",
+  });
+  // Another subject is still asked about.
+  await registry.dispatch({ id: "3", name: "echo", input: { path: "b.md" } }, s);
+  expect(asker.requests.map((r) => r.callId)).toEqual(["1", "3"]);
+  policy.clearSessionRules();
+  expect(policy.evaluate("echo", "a.md").action).toBe("ask");
+});
+
+Deno.test("ask: reject_once, reject_always and cancelled refuse with policy_blocked", async () => {
+  const { registry, session } = await makeRegistry([echoTool()], {
+    rules: { echo: [{ pattern: "*", action: "ask" }] },
+  });
+  const asker = recordingAsk(["reject_once", "cancelled", "reject_always"]);
+  const s = { ...session, ask: asker.ask };
+  const call = (id: string) =>
+    registry.dispatch({ id, name: "echo", input: { path: "x" } }, s).then((r) => [
+      r.category,
+      r.outcome,
+      r.error,
+    ]);
+  expect(await call("1")).toEqual([
+    "policy_blocked",
+    "blocked",
+    'Cannot run echo "x": the user rejected it',
+  ]);
+  expect(await call("2")).toEqual([
+    "policy_blocked",
+    "blocked",
+    'Cannot run echo "x": the permission request was cancelled',
+  ]);
+  expect(await call("3")).toEqual([
+    "policy_blocked",
+    "blocked",
+    'Cannot run echo "x": the user rejected it',
+  ]);
+  // reject_always stored a session deny: no fourth question.
+  expect(await call("4")).toEqual([
+    "policy_blocked",
+    "blocked",
+    'Cannot run echo "x": denied by policy',
+  ]);
+  expect(asker.requests.length).toBe(3);
+});
+
+Deno.test("a session policy overrides the registry's policy", async () => {
+  const { PermissionPolicy } = await import("../../src/permission/policy.ts");
+  const { registry, session } = await makeRegistry([touchTool]);
+  const policy = new PermissionPolicy({ touch: [{ pattern: "*", action: "allow" }] });
+  const result = await registry.dispatch(
+    { id: "c", name: "touch", input: { from: "a", to: "b" } },
+    { ...session, policy },
+  );
+  expect(result.text).toBe("touched a b");
+});
+
+Deno.test("output hooks run in order on success only; final hooks see every result", async () => {
+  const log: string[] = [];
+  const hook = (name: string, order: number): OutputHook => ({
+    name,
+    order,
+    apply(result) {
+      log.push(name);
+      result.text = `${name}(${result.text})`;
+    },
+  });
+  const finals: ToolResult[] = [];
+  const final: FinalHook = {
+    name: "audit",
+    record(result) {
+      log.push("audit");
+      finals.push(result);
+    },
+  };
+  const { registry, session } = await makeRegistry([echoTool()]);
+  registry.addOutputHook(hook("overflow", 20));
+  registry.addOutputHook(hook("filter", 10));
+  registry.addFinalHook(final);
+  const ok = await registry.dispatch({ id: "1", name: "echo", input: { path: "p" } }, session);
+  expect(ok.text).toBe("overflow(filter(p))");
+  expect(log).toEqual(["filter", "overflow", "audit"]);
+  log.length = 0;
+  const bad = await registry.dispatch({ id: "2", name: "missing", input: {} }, session);
+  const invalid = await registry.dispatch({ id: "3", name: "echo", input: {} }, session);
+  expect(log).toEqual(["audit", "audit"]);
+  expect(finals.map((r) => [r.callId, r.ok, r.category])).toEqual([
+    ["1", true, undefined],
+    ["2", false, "tool_not_found"],
+    ["3", false, "invalid_parameters"],
+  ]);
+  expect(finals[1]).toBe(bad);
+  expect(finals[2]).toBe(invalid);
+});
+
+Deno.test("a throwing final hook does not change the result", async () => {
+  const { registry, session } = await makeRegistry([echoTool()]);
+  registry.addFinalHook({
+    name: "broken",
+    record() {
+      throw new Error("disk full");
+    },
+  });
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => errors.push(args.join(" "));
+  try {
+    const result = await registry.dispatch(
+      { id: "1", name: "echo", input: { path: "p" } },
+      session,
+    );
+    expect([result.ok, result.text]).toEqual([true, "p"]);
+  } finally {
+    console.error = original;
+  }
+  expect(errors).toEqual(["zeph: broken failed: disk full"]);
+});
+
+Deno.test("failures thrown by tools are classified into the taxonomy", async () => {
+  const cases: [() => unknown, string, string, boolean][] = [
+    [() => new Deno.errors.NotFound("no such file"), "permanent_failure", "error", false],
+    [() => new ToolError("timeout", "took too long"), "timeout", "timeout", true],
+    [() => new Deno.errors.NotCapable("no read"), "policy_blocked", "blocked", false],
+    [() => new DOMException("stop", "AbortError"), "cancelled", "cancelled", false],
+    [() => "a string", "permanent_failure", "error", false],
+  ];
+  for (const [thrown, category, outcome, retryable] of cases) {
+    const { registry, session } = await makeRegistry([failingTool(thrown)]);
+    const r = await registry.dispatch({ id: "c", name: "fail", input: {} }, session);
+    expect([r.ok, r.category, r.outcome, r.retryable]).toEqual([
+      false,
+      category,
+      outcome,
+      retryable,
+    ]);
+  }
+});
+
+Deno.test("an aborted session signal cancels before the tool runs", async () => {
+  const seen: ToolContext[] = [];
+  const { registry, session } = await makeRegistry([echoTool(seen)]);
+  const controller = new AbortController();
+  controller.abort();
+  const r = await registry.dispatch(
+    { id: "c", name: "echo", input: { path: "p" } },
+    { ...session, signal: controller.signal },
+  );
+  expect([r.category, r.outcome, r.error]).toEqual([
+    "cancelled",
+    "cancelled",
+    "Cannot run echo: cancelled",
+  ]);
+  expect(seen).toEqual([]);
+});
+
+Deno.test("a session executor replaces the registry's executor for that session", async () => {
+  const editor: ToolExecutor = {
+    name: "editor",
+    handles: () => true,
+    execute: (tool) => Promise.resolve({ text: `editor ran ${tool.name}` }),
+  };
+  const { registry, session } = await makeRegistry([echoTool()]);
+  const r = await registry.dispatch(
+    { id: "c", name: "echo", input: { path: "p" } },
+    { ...session, executor: editor },
+  );
+  expect(r.text).toBe("editor ran echo");
+});
+
+Deno.test("register refuses duplicate ids", async () => {
+  const { registry } = await makeRegistry([echoTool()]);
+  expect(() => registry.register(echoTool())).toThrow('Tool "echo" is registered twice');
+});
+
+Deno.test("definitions() and renderCatalog() hide fully denied tools", async () => {
+  const { registry } = await makeRegistry([echoTool(), touchTool, bashLikeTool], {
+    rules: {
+      touch: [{ pattern: "/etc/*", action: "deny" }, { pattern: "*", action: "deny" }],
+      bash: [{ pattern: "*sudo*", action: "deny" }, { pattern: "*", action: "ask" }],
+    },
+  });
+  expect(registry.definitions().map((d) => d.name)).toEqual(["echo", "bash"]);
+  const catalog = registry.renderCatalog();
+  expect(catalog).toContain('<tool name="echo">');
+  expect(catalog).toContain('<tool name="bash">');
+  expect(catalog).not.toContain('<tool name="touch">');
+  expect(registry.all().map((t) => t.name)).toEqual(["echo", "touch", "bash"]);
+});
+
+Deno.test("renderCatalog: fenced hint for bash and web_scrape, structured call for the rest", async () => {
+  const { registry } = await makeRegistry([bashLikeTool, scrapeLikeTool, echoTool()]);
+  const schemaOf = (name: string) =>
+    JSON.stringify(registry.definitions().find((d) => d.name === name)!.inputSchema);
+  expect(registry.renderCatalog()).toBe([
+    "<tools>",
+    '<tool name="bash">',
+    "Runs a command.",
+    `Parameters (JSON Schema): ${schemaOf("bash")}`,
+    "Invoke with a fenced block: ```bash",
+    "<command>",
+    "```",
+    "</tool>",
+    '<tool name="web_scrape">',
+    "Scrapes a page.",
+    `Parameters (JSON Schema): ${schemaOf("web_scrape")}`,
+    "Invoke with a fenced block: ```scrape",
+    "<JSON object matching the parameters>",
+    "```",
+    "</tool>",
+    '<tool name="echo">',
+    "Echoes the path.",
+    `Parameters (JSON Schema): ${schemaOf("echo")}`,
+    'Invoke with a structured tool call: <tool_call>{"name": "echo", "input": {…}}</tool_call>',
+    "</tool>",
+    "</tools>",
+  ].join("\n"));
+});
+
+Deno.test("definitions() expose input-mode JSON Schema: defaulted fields are not required", async () => {
+  const { registry } = await makeRegistry([echoTool()]);
+  expect(registry.definitions()).toEqual([{
+    name: "echo",
+    description: "Echoes the path.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "A path" },
+        times: {
+          type: "integer",
+          minimum: 1,
+          maximum: 9007199254740991,
+          default: 1,
+          description: "Repetitions",
+        },
+      },
+      required: ["path"],
+      additionalProperties: false,
+    },
+  }]);
+});
