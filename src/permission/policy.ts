@@ -89,6 +89,16 @@ export class PermissionPolicy {
     this.#session.clear();
   }
 
+  /** The first session ("always") rule matching the subject, or null (the shell analyser). */
+  evaluateSession(tool: string, subject: string): Decision | null {
+    for (const rule of this.#session.get(tool) ?? []) {
+      if (rule.glob.test(subject)) {
+        return { action: rule.action, policyMatch: rule.label, subject, alwaysPattern: subject };
+      }
+    }
+    return null;
+  }
+
   /**
    * First matching rule for one subject. `fallback` applies when no rule matches: `ask` for a
    * tool that has rules (spec), the caller's choice otherwise.

@@ -1,0 +1,995 @@
+/**
+ * Shell command extraction on the mvdan/sh AST (npm `mvdan-sh`, the shfmt parser compiled to JS
+ * with GopherJS). Turns a command string into every simple command it would run, normalised
+ * (quotes/escapes resolved, assignments and transparent wrappers stripped, program basename),
+ * plus the reasons it cannot be analysed statically. Private to src/permission/.
+ *
+ * Parser choice (measured 2026-11-21, notes in .scratch/notes/shellperm.md):
+ * - sh-syntax 0.7.0 (mvdan/sh as Go WASM): its JSON AST drops every command node (`Cmd: {}`),
+ *   and it instantiates a fresh Go WASM runtime per call (~11 ms a parse) — unusable here.
+ * - web-tree-sitter 0.27 + tree-sitter-bash 0.25: ~66 ms init, ~0.5 ms per 143-char parse, but an
+ *   error-recovering grammar: it rejects valid bash (`exec 3<>/dev/tcp/h/80`), attaches
+ *   `a && b > f`'s redirect to the whole list, and needs two .wasm files located at run time.
+ * - mvdan-sh 0.10.1 (chosen): the real shfmt parser, fails with a real error on invalid input,
+ *   full typed AST (heredocs, `$'…'`, `$[…]`, `${x@P}`, process substitution), pure JS (nothing
+ *   to locate for `deno compile`: the npm package is embedded like any other), ~95 ms first
+ *   import, ~0.5 ms per 143-char parse. Loaded lazily on the first analysis.
+ */
+
+// deno-lint-ignore no-explicit-any
+type Node = any;
+
+interface Syntax {
+  NewParser(): { Parse(src: string, name: string): Node };
+  NodeType(node: Node): string;
+  Walk(node: Node, fn: (node: Node) => boolean): void;
+}
+
+let syntaxPromise: Promise<Syntax> | null = null;
+
+/** Loads the parser once (first analysis pays ~100 ms; `bench:permission` measures it). */
+export function loadSyntax(): Promise<Syntax> {
+  syntaxPromise ??= import("mvdan-sh").then((m) => {
+    const mod = (m.default ?? m) as { syntax: Syntax };
+    return mod.syntax;
+  });
+  return syntaxPromise;
+}
+
+export interface RedirectInfo {
+  op: string;
+  target: string;
+}
+
+export interface ParsedCommand {
+  program: string;
+  args: string[];
+  raw: string;
+  redirects: RedirectInfo[];
+  programIsLiteral: boolean;
+  context: string[];
+  /** Every argument word was fully static (no `$x`, `$(…)`, …). */
+  argsLiteral: boolean;
+  /** The command reads stdin from a pipe, a here-doc, a here-string or a `<` redirect. */
+  stdin: "pipe" | "heredoc" | "herestring" | "file" | null;
+  /** Literal text fed on stdin (here-string/here-doc without expansions), for `bash <<< '…'`. */
+  stdinText: string | null;
+  /** The words before wrapper stripping, for the messages. */
+  wrappers: string[];
+}
+
+export interface ExtractResult {
+  commands: ParsedCommand[];
+  dynamic: string[];
+  parseError?: string;
+  /** Literal words seen anywhere (program names hidden in variables: `c=sudo; $c`). */
+  words: Set<string>;
+  /** Shell features present, for the legacy confirm patterns (`$(`, backtick, `<(`, `<<<`). */
+  features: Set<string>;
+}
+
+/** Variables whose assignment changes what later commands run (or how). */
+const RISKY_VARS = new Set([
+  "PATH",
+  "IFS",
+  "BASH_ENV",
+  "ENV",
+  "PROMPT_COMMAND",
+  "PAGER",
+  "GIT_PAGER",
+  "MANPAGER",
+  "EDITOR",
+  "VISUAL",
+  "GIT_EDITOR",
+  "GIT_SSH",
+  "GIT_SSH_COMMAND",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "GIT_CONFIG",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_EXEC_PATH",
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "LESSOPEN",
+  "LESSCLOSE",
+  "PYTHONSTARTUP",
+  "PYTHONPATH",
+  "NODE_OPTIONS",
+  "PERL5OPT",
+  "PERL5LIB",
+  "RUBYOPT",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "PS4",
+  "CDPATH",
+  "HOME",
+  "ZDOTDIR",
+  "TMPDIR",
+]);
+
+function isRiskyVar(name: string): boolean {
+  return RISKY_VARS.has(name) || /^LD_|^DYLD_|^GIT_CONFIG_(KEY|VALUE|COUNT)/.test(name) ||
+    name.startsWith("BASH_FUNC_");
+}
+
+/** Shells whose `-c` string is itself a script we analyse. */
+export const SHELLS = new Set([
+  "sh",
+  "bash",
+  "rbash",
+  "zsh",
+  "dash",
+  "ash",
+  "ksh",
+  "mksh",
+  "pdksh",
+  "yash",
+  "fish",
+  "csh",
+  "tcsh",
+  "posh",
+]);
+
+/** Programs that run code they are given (stdin, a string, a file). */
+export const INTERPRETERS = new Set([
+  ...SHELLS,
+  "python",
+  "python2",
+  "python3",
+  "pypy",
+  "pypy3",
+  "node",
+  "nodejs",
+  "deno",
+  "bun",
+  "perl",
+  "ruby",
+  "irb",
+  "php",
+  "lua",
+  "luajit",
+  "tclsh",
+  "wish",
+  "rscript",
+  "r",
+  "osascript",
+  "pwsh",
+  "powershell",
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+  "busybox",
+  "expect",
+  "jshell",
+  "groovy",
+  "scala",
+  "julia",
+  "ghci",
+  "sqlite3",
+  "gdb",
+  "vim",
+  "vi",
+  "nvim",
+  "ed",
+  "ex",
+]);
+
+const MAX_DEPTH = 6;
+
+interface WordValue {
+  text: string;
+  /** No expansion of any kind: the text is exactly what the program receives. */
+  literal: boolean;
+  /** Unquoted glob or brace characters (`*`, `?`, `[`, `{a,b}`): the word may expand. */
+  pattern: boolean;
+}
+
+interface Ctx {
+  context: string[];
+  piped: boolean;
+  inheritedRedirects: RedirectInfo[];
+  depth: number;
+}
+
+/** Byte-offset slicing (mvdan positions are UTF-8 byte offsets). */
+class Source {
+  readonly bytes: Uint8Array;
+  constructor(readonly text: string) {
+    this.bytes = new TextEncoder().encode(text);
+  }
+  slice(start: number, end: number): string {
+    if (this.bytes.length === this.text.length) return this.text.slice(start, end);
+    return new TextDecoder().decode(this.bytes.subarray(start, end));
+  }
+  of(node: Node): string {
+    return this.slice(node.Pos().Offset(), node.End().Offset());
+  }
+}
+
+export class Extractor {
+  readonly commands: ParsedCommand[] = [];
+  readonly dynamic: string[] = [];
+  readonly words = new Set<string>();
+  readonly features = new Set<string>();
+  #functions = new Set<string>();
+
+  constructor(private readonly syntax: Syntax, private readonly limit: number) {}
+
+  addDynamic(reason: string): void {
+    if (!this.dynamic.includes(reason)) this.dynamic.push(reason);
+  }
+
+  /** Parses and walks one script (the top-level command or a nested `bash -c` string). */
+  script(text: string, ctx: Ctx): string | undefined {
+    if (ctx.depth > MAX_DEPTH) {
+      this.addDynamic(`nesting deeper than ${MAX_DEPTH} levels of shell strings`);
+      return;
+    }
+    let file: Node;
+    try {
+      file = this.syntax.NewParser().Parse(text, "");
+    } catch (error) {
+      const e = error as { Error?: () => string; message?: string };
+      const message = typeof e?.Error === "function" ? e.Error() : String(e?.message ?? error);
+      if (ctx.depth > 0) this.addDynamic(`cannot parse nested script (${message})`);
+      return message;
+    }
+    const src = new Source(text);
+    for (const stmt of file.Stmts ?? []) this.stmt(stmt, src, ctx);
+  }
+
+  #over(): boolean {
+    return this.commands.length > this.limit;
+  }
+
+  stmt(stmt: Node, src: Source, ctx: Ctx): void {
+    if (!stmt || this.#over()) return;
+    const redirects: RedirectInfo[] = [];
+    let stdin: ParsedCommand["stdin"] = null;
+    let stdinText: string | null = null;
+    for (const r of stmt.Redirs ?? []) {
+      const info = this.redirect(r, src, ctx);
+      redirects.push(info);
+      if (info.op === "<<<") {
+        stdin = "herestring";
+        const w = this.word(r.Word, src, ctx);
+        stdinText = w.literal ? w.text : null;
+      } else if (info.op === "<<" || info.op === "<<-") {
+        stdin = "heredoc";
+        stdinText = r.Hdoc ? this.heredocText(r.Hdoc, src, ctx) : "";
+      } else if (info.op === "<") stdin = "file";
+    }
+    const cmd = stmt.Cmd;
+    if (!cmd) return;
+    const type = this.syntax.NodeType(cmd);
+    if (type === "CallExpr") {
+      this.call(cmd, src, ctx, redirects, stdin, stdinText);
+      return;
+    }
+    const inner: Ctx = { ...ctx, inheritedRedirects: [...ctx.inheritedRedirects, ...redirects] };
+    if (type === "DeclClause") {
+      this.decl(cmd, src, inner);
+      return;
+    }
+    this.compound(cmd, type, src, inner);
+  }
+
+  redirect(r: Node, src: Source, ctx: Ctx): RedirectInfo {
+    const opStart = r.OpPos.Offset();
+    const wordStart = r.Word ? r.Word.Pos().Offset() : opStart + 1;
+    const op = src.slice(opStart, wordStart).trim();
+    const target = r.Word ? this.word(r.Word, src, ctx) : { text: "", literal: true };
+    if (op === "<<<") this.features.add("<<<");
+    const t = target.text;
+    if (/^\/dev\/(tcp|udp)\//.test(t)) this.addDynamic(`redirect to network device "${t}"`);
+    else if (!target.literal && !/^[<>]&$/.test(op) && !/^[0-9-]*$/.test(t)) {
+      if (op !== "<<" && op !== "<<-") {
+        this.addDynamic(`redirect target "${t}" is not static`);
+      }
+    }
+    return { op, target: t };
+  }
+
+  heredocText(hdoc: Node, src: Source, ctx: Ctx): string | null {
+    const w = this.word(hdoc, src, { ...ctx, context: [...ctx.context, "heredoc"] });
+    return w.literal ? w.text : null;
+  }
+
+  compound(node: Node, type: string, src: Source, ctx: Ctx): void {
+    let next = ctx;
+    switch (type) {
+      case "FuncDecl": {
+        const name = node.Name?.Value ?? "?";
+        this.#functions.add(name);
+        next = { ...ctx, context: [...ctx.context, `function ${name}`] };
+        break;
+      }
+      case "Subshell":
+        next = { ...ctx, context: [...ctx.context, "(…)"] };
+        break;
+      case "BinaryCmd": {
+        const op = src.slice(node.OpPos.Offset(), node.OpPos.Offset() + 2);
+        this.stmt(node.X, src, ctx);
+        const piped = op.startsWith("|") && op !== "||";
+        this.stmt(node.Y, src, piped ? { ...ctx, piped: true } : ctx);
+        return;
+      }
+      case "ArithmCmd":
+      case "LetClause":
+        this.arith(node, src, ctx);
+        break;
+      case "TestClause":
+        this.arith(node, src, ctx);
+        break;
+      case "CoprocClause":
+        next = { ...ctx, context: [...ctx.context, "coproc"] };
+        break;
+      case "ForClause":
+        if (node.Loop && this.syntax.NodeType(node.Loop) === "CStyleLoop") {
+          this.arith(node.Loop, src, ctx);
+        }
+        break;
+    }
+    this.children(node, src, next);
+  }
+
+  /** Quoted text inside arithmetic or `[[ ]]` is evaluated as code by bash (`a[$(cmd)]`). */
+  arith(node: Node, src: Source, _ctx: Ctx): void {
+    let suspicious = false;
+    this.syntax.Walk(node, (n: Node) => {
+      if (!n) return true;
+      const t = this.syntax.NodeType(n);
+      if (t === "SglQuoted" || t === "DblQuoted") {
+        const text = src.of(n);
+        if (/[[`$]/.test(text)) suspicious = true;
+      }
+      if (t === "CmdSubst" || t === "ProcSubst") return false;
+      return true;
+    });
+    if (suspicious) {
+      this.addDynamic("quoted text inside an arithmetic or [[ ]] expression can run commands");
+    }
+  }
+
+  /** Visits the direct children of a node with the generic walker (unknown node types too). */
+  children(node: Node, src: Source, ctx: Ctx): void {
+    let first = true;
+    this.syntax.Walk(node, (n: Node) => {
+      if (first) {
+        first = false;
+        return true;
+      }
+      if (n) this.any(n, src, ctx);
+      return false;
+    });
+  }
+
+  /** Dispatch for a node found by the generic walk. */
+  any(node: Node, src: Source, ctx: Ctx): void {
+    if (this.#over()) return;
+    const type = this.syntax.NodeType(node);
+    switch (type) {
+      case "Stmt":
+        this.stmt(node, src, ctx);
+        return;
+      case "Word":
+        this.word(node, src, ctx);
+        return;
+      case "Redirect":
+        this.redirect(node, src, ctx);
+        return;
+      case "Assign":
+        this.assign(node, src, ctx);
+        return;
+      case "CallExpr":
+        this.call(node, src, ctx, [], null, null);
+        return;
+      case "DeclClause":
+        this.decl(node, src, ctx);
+        return;
+      case "CmdSubst":
+      case "ProcSubst":
+      case "ParamExp":
+      case "ArithmExp":
+      case "DblQuoted":
+        this.part(node, type, src, ctx);
+        return;
+      default:
+        this.compound(node, type, src, ctx);
+    }
+  }
+
+  assign(a: Node, src: Source, ctx: Ctx): void {
+    const name: string = a.Name?.Value ?? "";
+    if (isRiskyVar(name)) this.addDynamic(`assigns ${name}, which changes what later commands run`);
+    if (a.Index) this.arith(a.Index, src, ctx);
+    if (a.Value) {
+      const v = this.word(a.Value, src, ctx);
+      if (v.literal) this.words.add(v.text.toLowerCase());
+    }
+    if (a.Array) this.children(a.Array, src, ctx);
+  }
+
+  /** Resolves a word to its static text, walking into every expansion it contains. */
+  word(word: Node, src: Source, ctx: Ctx): WordValue {
+    let text = "";
+    let literal = true;
+    let pattern = false;
+    const parts: Node[] = word?.Parts ?? [];
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      const type = this.syntax.NodeType(part);
+      if (type === "Lit") {
+        const r = unescapeUnquoted(part.Value, i === 0);
+        text += r.text;
+        if (r.pattern) pattern = true;
+      } else if (type === "SglQuoted") {
+        text += part.Dollar ? decodeAnsiC(part.Value) : part.Value;
+      } else if (type === "DblQuoted") {
+        const r = this.dblQuoted(part, src, ctx);
+        text += r.text;
+        if (!r.literal) literal = false;
+      } else if (type === "ExtGlob") {
+        text += src.of(part);
+        pattern = true;
+      } else {
+        text += src.of(part);
+        literal = false;
+        this.part(part, type, src, ctx);
+      }
+    }
+    return { text, literal, pattern };
+  }
+
+  dblQuoted(node: Node, src: Source, ctx: Ctx): { text: string; literal: boolean } {
+    let text = "";
+    let literal = true;
+    for (const part of node.Parts ?? []) {
+      const type = this.syntax.NodeType(part);
+      if (type === "Lit") text += unescapeDouble(part.Value);
+      else {
+        text += src.of(part);
+        literal = false;
+        this.part(part, type, src, ctx);
+      }
+    }
+    return { text, literal };
+  }
+
+  part(node: Node, type: string, src: Source, ctx: Ctx): void {
+    switch (type) {
+      case "CmdSubst": {
+        const label = node.Backquotes ? "`…`" : "$(…)";
+        this.features.add(node.Backquotes ? "`" : "$(");
+        const inner = { ...ctx, piped: false, context: [...ctx.context, label] };
+        for (const s of node.Stmts ?? []) this.stmt(s, src, inner);
+        return;
+      }
+      case "ProcSubst": {
+        const text = src.of(node);
+        const label = text.startsWith(">") ? ">(…)" : "<(…)";
+        this.features.add(label.slice(0, 2));
+        const inner = { ...ctx, piped: false, context: [...ctx.context, label] };
+        for (const s of node.Stmts ?? []) this.stmt(s, src, inner);
+        return;
+      }
+      case "ParamExp": {
+        const text = src.of(node);
+        if (node.Excl) this.addDynamic(`indirect expansion "${text}"`);
+        if (/@[PEAKaQUuLk]\}$/.test(text)) this.addDynamic(`transforming expansion "${text}"`);
+        if (node.Index) this.arith(node.Index, src, ctx);
+        this.children(node, src, ctx);
+        return;
+      }
+      case "ArithmExp":
+        this.arith(node, src, ctx);
+        this.children(node, src, ctx);
+        return;
+      case "DblQuoted":
+        this.dblQuoted(node, src, ctx);
+        return;
+      default:
+        this.children(node, src, ctx);
+    }
+  }
+
+  decl(node: Node, src: Source, ctx: Ctx): void {
+    const variant: string = node.Variant?.Value ?? "declare";
+    const args: string[] = [];
+    let literal = true;
+    for (const a of node.Args ?? []) {
+      // `declare -x` flags come as Naked assigns with a Value word; names as Naked with Name.
+      if (a.Naked && a.Value && !a.Name) {
+        const w = this.word(a.Value, src, ctx);
+        args.push(w.text);
+        if (!w.literal) literal = false;
+        continue;
+      }
+      this.assign(a, src, ctx);
+      args.push(src.of(a));
+    }
+    if (variant === "declare" || variant === "typeset" || variant === "local") {
+      if (args.some((a) => /^-\w*f/.test(a))) this.addDynamic(`${variant} -f changes functions`);
+    }
+    this.push({
+      program: variant,
+      args,
+      redirects: [...ctx.inheritedRedirects],
+      programIsLiteral: true,
+      argsLiteral: literal,
+      context: ctx.context,
+      stdin: ctx.piped ? "pipe" : null,
+      stdinText: null,
+      wrappers: [],
+    });
+  }
+
+  call(
+    node: Node,
+    src: Source,
+    ctx: Ctx,
+    redirects: RedirectInfo[],
+    stdin: ParsedCommand["stdin"],
+    stdinText: string | null,
+  ): void {
+    for (const a of node.Assigns ?? []) this.assign(a, src, ctx);
+    const words: WordValue[] = (node.Args ?? []).map((w: Node) => this.word(w, src, ctx));
+    for (const w of words) if (w.literal) this.words.add(basename(w.text).toLowerCase());
+    if (words.length === 0) return;
+    this.build(words, {
+      ctx,
+      redirects: [...ctx.inheritedRedirects, ...redirects],
+      stdin: stdin ?? (ctx.piped ? "pipe" : null),
+      stdinText,
+      wrappers: [],
+    });
+  }
+
+  /** Strips wrappers off a word list, records the command, recurses into nested scripts. */
+  build(
+    words: WordValue[],
+    o: {
+      ctx: Ctx;
+      redirects: RedirectInfo[];
+      stdin: ParsedCommand["stdin"];
+      stdinText: string | null;
+      wrappers: string[];
+      placeholder?: string;
+    },
+  ): void {
+    let ws = words;
+    const wrappers = [...o.wrappers];
+    let context = o.ctx.context;
+    let placeholder = o.placeholder;
+    for (let guard = 0; guard < 32 && ws.length > 0; guard++) {
+      const first = ws[0];
+      if (!first.literal || first.pattern) break;
+      const name = basename(first.text);
+      const stripped = stripWrapper(name, ws);
+      if (!stripped || (stripped.script === undefined && stripped.rest.length === 0)) break;
+      if (stripped.script !== undefined) {
+        // `env -S "…"` / `watch …`: the rest is a shell string.
+        this.nested(stripped.script, `${name}`, o.ctx, context);
+        return;
+      }
+      wrappers.push(name);
+      if (name === "xargs") {
+        context = [...context, "xargs"];
+        placeholder = stripped.placeholder ?? "";
+      }
+      if (name === "find") {
+        // find itself is recorded; each -exec command becomes its own simple command.
+        break;
+      }
+      ws = stripped.rest;
+    }
+    const programWord = ws[0];
+    const programIsLiteral = programWord.literal && !programWord.pattern &&
+      !(placeholder !== undefined && placeholder !== "" && programWord.text.includes(placeholder));
+    const program = programIsLiteral ? basename(programWord.text) : programWord.text;
+    const args = ws.slice(1).map((w) => w.text);
+    let argsLiteral = ws.slice(1).every((w) => w.literal);
+    if (placeholder) {
+      if (args.some((a) => a.includes(placeholder!))) argsLiteral = false;
+    }
+    if (!programIsLiteral) {
+      this.addDynamic(`the program name "${programWord.text}" is not static`);
+    }
+    if (context.includes("xargs") && placeholder === "") {
+      // xargs appends its input: the final argument list is unknown.
+      argsLiteral = false;
+    }
+    const cmd: ParsedCommand = {
+      program,
+      args,
+      raw: "",
+      redirects: o.redirects,
+      programIsLiteral,
+      argsLiteral,
+      context,
+      stdin: o.stdin,
+      stdinText: o.stdinText,
+      wrappers,
+    };
+    this.push(cmd);
+    if (!programIsLiteral) return;
+    const lower = program.toLowerCase();
+
+    // Privilege wrappers: the program itself is what rules see, but the command they run is
+    // analysed too so its own deny rules apply.
+    if (["sudo", "doas", "pkexec", "run0", "runuser", "su"].includes(lower)) {
+      const inner = privilegedCommand(lower, ws.slice(1));
+      if (inner.script !== undefined) this.nested(inner.script, lower, o.ctx, context);
+      else if (inner.rest.length > 0) {
+        this.build(inner.rest, { ...o, ctx: { ...o.ctx, context: [...context, lower] }, wrappers });
+      }
+      return;
+    }
+    if (SHELLS.has(lower) || lower === "busybox") {
+      const s = shellScript(ws.slice(1));
+      if (s.script !== undefined) {
+        if (!s.literal || (placeholder && s.script.includes(placeholder))) {
+          this.addDynamic(`${program} -c with a script that is not static`);
+        } else this.nested(s.script, `${program} -c`, o.ctx, context);
+      } else if (s.readsStdin) {
+        if (o.stdin === "herestring" || o.stdin === "heredoc") {
+          if (o.stdinText !== null) this.nested(o.stdinText, `${program} <<<`, o.ctx, context);
+          else this.addDynamic(`${program} reads a script from a here-document with expansions`);
+        } else if (o.stdin === "pipe") {
+          this.addDynamic(`a pipe into the interpreter "${program}"`);
+        } else if (o.stdin === "file") {
+          this.addDynamic(`${program} reads its script from a redirected file`);
+        }
+      }
+      return;
+    }
+    if (lower === "eval") {
+      const all = ws.slice(1);
+      if (all.every((w) => w.literal)) {
+        this.nested(all.map((w) => w.text).join(" "), "eval", o.ctx, context);
+      }
+      this.addDynamic("eval runs a string as code");
+      return;
+    }
+    if (lower === "source" || lower === ".") {
+      this.addDynamic(`${program} runs another file's code`);
+      return;
+    }
+    if (lower === "trap" && ws.length > 2) {
+      const action = ws[1];
+      if (action.literal) this.nested(action.text, "trap", o.ctx, context);
+      this.addDynamic("trap stores code to run later");
+      return;
+    }
+    if (lower === "find") {
+      this.findExec(ws.slice(1), o, context);
+      return;
+    }
+    if (INTERPRETERS.has(lower) && o.stdin === "pipe" && !hasScriptOperand(lower, args)) {
+      this.addDynamic(`a pipe into the interpreter "${program}"`);
+    }
+  }
+
+  findExec(
+    words: WordValue[],
+    o: { ctx: Ctx; redirects: RedirectInfo[]; wrappers: string[] },
+    context: string[],
+  ): void {
+    for (let i = 0; i < words.length; i++) {
+      const t = words[i].text;
+      if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") {
+        let j = i + 1;
+        const sub: WordValue[] = [];
+        while (j < words.length && words[j].text !== ";" && words[j].text !== "+") {
+          sub.push(words[j]);
+          j++;
+        }
+        if (sub.length > 0) {
+          this.build(sub, {
+            ctx: { ...o.ctx, context: [...context, `find ${t}`] },
+            redirects: [],
+            stdin: null,
+            stdinText: null,
+            wrappers: [],
+            placeholder: "{}",
+          });
+        }
+        i = j;
+      }
+    }
+  }
+
+  nested(script: string, label: string, ctx: Ctx, context: string[]): void {
+    const error = this.script(script, {
+      ...ctx,
+      piped: false,
+      depth: ctx.depth + 1,
+      context: [...context, label],
+    });
+    if (error) this.addDynamic(`cannot parse the ${label} script: ${error}`);
+  }
+
+  push(c: Omit<ParsedCommand, "raw">): void {
+    const raw = [c.program, ...c.args].join(" ");
+    this.commands.push({ ...c, raw });
+  }
+}
+
+function basename(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i >= 0 && i < path.length - 1 ? path.slice(i + 1) : path;
+}
+
+/** Unquoted literal: backslash escapes removed, line continuations dropped, patterns flagged. */
+function unescapeUnquoted(value: string, first: boolean): { text: string; pattern: boolean } {
+  let text = "";
+  let pattern = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === "\\") {
+      const n = value[i + 1];
+      if (n === "\n") i++;
+      else if (n !== undefined) {
+        text += n;
+        i++;
+      }
+      continue;
+    }
+    if (c === "*" || c === "?" || c === "[") pattern = true;
+    if (c === "{" && /\{[^{}]*(,|\.\.)[^{}]*\}/.test(value.slice(i))) pattern = true;
+    if (c === "~" && first && i === 0) pattern = pattern || false;
+    text += c;
+  }
+  return { text, pattern };
+}
+
+function unescapeDouble(value: string): string {
+  return value.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c));
+}
+
+/** `$'…'` (ANSI-C quoting) as bash decodes it. */
+export function decodeAnsiC(value: string): string {
+  let out = "";
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c !== "\\" || i + 1 >= value.length) {
+      out += c;
+      continue;
+    }
+    const n = value[++i];
+    const simple: Record<string, string> = {
+      a: "\x07",
+      b: "\b",
+      e: "\x1b",
+      E: "\x1b",
+      f: "\f",
+      n: "\n",
+      r: "\r",
+      t: "\t",
+      v: "\v",
+      "\\": "\\",
+      "'": "'",
+      '"': '"',
+      "?": "?",
+    };
+    if (n in simple) {
+      out += simple[n];
+      continue;
+    }
+    const take = (re: RegExp, max: number): string => {
+      let s = "";
+      while (s.length < max && i + 1 < value.length && re.test(value[i + 1])) s += value[++i];
+      return s;
+    };
+    if (n >= "0" && n <= "7") {
+      i--;
+      const digits = take(/[0-7]/, 3);
+      out += String.fromCharCode(parseInt(digits, 8) & 0xff);
+    } else if (n === "x") {
+      const h = take(/[0-9a-fA-F]/, 2);
+      out += h ? String.fromCharCode(parseInt(h, 16)) : "\\x";
+    } else if (n === "u" || n === "U") {
+      const h = take(/[0-9a-fA-F]/, n === "u" ? 4 : 8);
+      out += h ? String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)) : `\\${n}`;
+    } else if (n === "c" && i + 1 < value.length) {
+      out += String.fromCharCode(value[++i].toUpperCase().charCodeAt(0) & 0x1f);
+    } else out += `\\${n}`;
+  }
+  return out;
+}
+
+interface Stripped {
+  rest: WordValue[];
+  script?: string;
+  placeholder?: string;
+}
+
+/** Option specs: which short/long options take a value, per wrapper. */
+const WRAPPERS: Record<string, { withValue: string[]; positional?: number; flags?: RegExp }> = {
+  env: { withValue: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string"] },
+  command: { withValue: [] },
+  builtin: { withValue: [] },
+  exec: { withValue: ["-a"] },
+  nice: { withValue: ["-n", "--adjustment"] },
+  nohup: { withValue: [] },
+  time: { withValue: ["-f", "--format", "-o", "--output"] },
+  timeout: { withValue: ["-s", "--signal", "-k", "--kill-after"], positional: 1 },
+  stdbuf: { withValue: ["-i", "-o", "-e", "--input", "--output", "--error"] },
+  setsid: { withValue: [] },
+  ionice: { withValue: ["-c", "--class", "-n", "--classdata", "-p", "--pid"] },
+  chrt: { withValue: [], positional: 1 },
+  taskset: { withValue: [], positional: 1 },
+  xargs: {
+    withValue: [
+      "-I",
+      "-L",
+      "-n",
+      "-P",
+      "-s",
+      "-d",
+      "-E",
+      "-a",
+      "--arg-file",
+      "--delimiter",
+      "--max-args",
+      "--max-procs",
+      "--max-lines",
+      "--max-chars",
+      "--replace",
+      "--eof",
+      "--process-slot-var",
+    ],
+  },
+  busybox: { withValue: [] },
+  unbuffer: { withValue: [] },
+  caffeinate: { withValue: [] },
+  flock: { withValue: ["-w", "--timeout", "-E", "--conflict-exit-code"], positional: 1 },
+  watch: { withValue: ["-n", "--interval", "-d", "--differences", "-q", "--equexit"] },
+};
+
+function stripWrapper(name: string, words: WordValue[]): Stripped | null {
+  const spec = WRAPPERS[name];
+  if (!spec) return null;
+  if (name === "command" || name === "type" || name === "builtin") {
+    // `command -v x` / `-V` only looks x up.
+    if (words[1]?.text === "-v" || words[1]?.text === "-V") return null;
+  }
+  let i = 1;
+  let placeholder: string | undefined;
+  let positional = spec.positional ?? 0;
+  while (i < words.length) {
+    const t = words[i].text;
+    if (!words[i].literal) break;
+    if (t === "--") {
+      i++;
+      break;
+    }
+    if (name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) {
+      i++;
+      continue;
+    }
+    if (name === "env" && (t === "-S" || t === "--split-string" || t.startsWith("-S"))) {
+      const value = t === "-S" || t === "--split-string" ? words[i + 1]?.text ?? "" : t.slice(2);
+      const after = words.slice(t === "-S" || t === "--split-string" ? i + 2 : i + 1);
+      return { rest: [], script: [value, ...after.map((w) => w.text)].join(" ") };
+    }
+    if (t.startsWith("--split-string=")) {
+      return { rest: [], script: t.slice("--split-string=".length) };
+    }
+    if (name === "xargs") {
+      if (t === "-I" || t === "--replace") placeholder = words[i + 1]?.text ?? "{}";
+      else if (t.startsWith("-I")) placeholder = t.slice(2);
+      else if (t === "-i" || t.startsWith("--replace=")) {
+        placeholder = t.startsWith("--replace=") ? t.slice(10) || "{}" : "{}";
+      } else if (t.startsWith("-i")) placeholder = t.slice(2);
+    }
+    if (t.startsWith("-") && t.length > 1) {
+      if (spec.withValue.includes(t)) i += 2;
+      else i++;
+      continue;
+    }
+    if (name === "nice" && /^-\d+$/.test(t)) {
+      i++;
+      continue;
+    }
+    if (positional > 0) {
+      positional--;
+      i++;
+      continue;
+    }
+    break;
+  }
+  const rest = words.slice(i);
+  if (name === "watch") {
+    return { rest: [], script: rest.map((w) => w.text).join(" ") };
+  }
+  return { rest, placeholder };
+}
+
+function privilegedCommand(name: string, words: WordValue[]): Stripped {
+  if (name === "su" || name === "runuser") {
+    const c = words.findIndex((w) => w.text === "-c" || w.text === "--command");
+    if (c >= 0 && words[c + 1]) return { rest: [], script: words[c + 1].text };
+    return { rest: [] };
+  }
+  const withValue = new Set(["-u", "-g", "-p", "-C", "-h", "-r", "-t", "-U", "-D", "--user"]);
+  let i = 0;
+  while (i < words.length) {
+    const t = words[i].text;
+    if (t === "--") {
+      i++;
+      break;
+    }
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) {
+      i++;
+      continue;
+    }
+    if (t.startsWith("-")) {
+      i += withValue.has(t) ? 2 : 1;
+      continue;
+    }
+    break;
+  }
+  return { rest: words.slice(i) };
+}
+
+/** `bash [opts] -c SCRIPT` → the script; `bash` with no script operand reads stdin. */
+function shellScript(
+  words: WordValue[],
+): { script?: string; literal: boolean; readsStdin: boolean } {
+  let hasC = false;
+  let i = 0;
+  for (; i < words.length; i++) {
+    const t = words[i].text;
+    if (t === "--") {
+      i++;
+      break;
+    }
+    if (
+      t === "-o" || t === "+o" || t === "-O" || t === "+O" || t === "--rcfile" ||
+      t === "--init-file"
+    ) {
+      i++;
+      continue;
+    }
+    if (/^-[a-zA-Z]+$/.test(t)) {
+      if (t.includes("c")) hasC = true;
+      if (t.includes("s")) return { literal: true, readsStdin: true };
+      continue;
+    }
+    if (t.startsWith("--")) continue;
+    if (t.startsWith("+")) continue;
+    break;
+  }
+  if (hasC) {
+    const w = words[i];
+    if (!w) return { literal: true, readsStdin: false, script: "" };
+    return { script: w.text, literal: w.literal, readsStdin: false };
+  }
+  const operand = words[i];
+  if (!operand || operand.text === "-" || operand.text === "/dev/stdin") {
+    return { literal: true, readsStdin: true };
+  }
+  return { literal: true, readsStdin: false };
+}
+
+function hasScriptOperand(program: string, args: string[]): boolean {
+  const operands = args.filter((a) => !a.startsWith("-"));
+  if (operands.length === 0) return false;
+  if (operands[0] === "/dev/stdin") return false;
+  if (program === "awk" || program === "gawk" || program === "mawk" || program === "nawk") {
+    return true;
+  }
+  return true;
+}
+
+export function newExtractor(syntax: Syntax, limit: number): Extractor {
+  return new Extractor(syntax, limit);
+}
+
+export function rootCtx(): Ctx {
+  return { context: [], piped: false, inheritedRedirects: [], depth: 0 };
+}

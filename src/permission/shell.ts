@@ -1,0 +1,517 @@
+/**
+ * Permissions that understand shell syntax. `analyzeShell` parses a command with a real bash
+ * parser (mvdan/sh; why this one: see _shell_parse.ts) and lists every simple command it would
+ * run, normalised; `installShellAnalyzer` makes the `bash` tool's permission decision from that
+ * list: every simple command is evaluated, the most restrictive answer wins (deny > ask > allow),
+ * the spec's blocked commands are always enforced, and anything that cannot be analysed
+ * statically is never auto-allowed (fail closed).
+ */
+import { type Config, DEFAULT_BLOCKED_COMMANDS } from "../config/schema.ts";
+import {
+  type ExtractResult,
+  INTERPRETERS,
+  loadSyntax,
+  newExtractor,
+  type ParsedCommand,
+  rootCtx,
+} from "./_shell_parse.ts";
+import { type Decision, mostRestrictive, type PermissionPolicy } from "./policy.ts";
+
+export { decodeAnsiC } from "./_shell_parse.ts";
+
+/** One simple command the shell would run, after normalisation. */
+export interface SimpleCommand {
+  /** Basename of the program, quotes and escapes resolved (`/usr/bin/s\udo` → `sudo`). */
+  program: string;
+  /** Arguments with quotes and escapes resolved; expansions kept as their source text. */
+  args: string[];
+  /** `program arg1 arg2`: what the permission rules are matched against. */
+  raw: string;
+  redirects: { op: string; target: string }[];
+  /** False when the program word is an expansion (`$x`, `$(…)`) or a glob/brace pattern. */
+  programIsLiteral: boolean;
+  /** Where it was found, outermost first, e.g. `["$(…)", "bash -c"]`. */
+  context: string[];
+  /** Every argument is static text (no `$x`, `$(…)`, xargs input). */
+  argsLiteral?: boolean;
+  /** Transparent wrappers stripped in front of it (`env`, `nice`, `timeout`, …). */
+  wrappers?: string[];
+  /** Where stdin comes from when the command line says so. */
+  stdin?: "pipe" | "heredoc" | "herestring" | "file" | null;
+}
+
+/** Everything the analyser found in one command line. */
+export interface ShellAnalysis {
+  commands: SimpleCommand[];
+  /** Set when the command cannot be parsed; `commands` is then empty. */
+  parseError?: string;
+  /** Reasons the command is not fully static (each one forces at least `ask`). */
+  dynamic: string[];
+  /** Shell features present (`$(`, backtick, `<(`, `>(`, `<<<`) for the legacy confirm list. */
+  features?: string[];
+  /** Literal words anywhere in the command (lowercased basenames), for hidden program names. */
+  words?: string[];
+}
+
+export interface AnalyzeOptions {
+  /** Stop collecting after this many simple commands (the caller refuses the command). */
+  maxCommands?: number;
+}
+
+/** Parses a command line and extracts every simple command it would run. */
+export async function analyzeShell(
+  command: string,
+  options: AnalyzeOptions = {},
+): Promise<ShellAnalysis> {
+  const syntax = await loadSyntax();
+  const extractor = newExtractor(syntax, options.maxCommands ?? 100_000);
+  const parseError = extractor.script(command, rootCtx());
+  return toAnalysis(extractor, parseError);
+}
+
+function toAnalysis(x: ExtractResult, parseError: string | undefined): ShellAnalysis {
+  if (parseError !== undefined) {
+    return {
+      commands: [],
+      parseError,
+      dynamic: [`cannot parse the command: ${parseError}`],
+      features: [...x.features],
+      words: [...x.words],
+    };
+  }
+  return {
+    commands: x.commands.map(toSimple),
+    dynamic: [...x.dynamic],
+    features: [...x.features],
+    words: [...x.words],
+  };
+}
+
+function toSimple(c: ParsedCommand): SimpleCommand {
+  return {
+    program: c.program,
+    args: c.args,
+    raw: c.raw,
+    redirects: c.redirects,
+    programIsLiteral: c.programIsLiteral,
+    context: c.context,
+    argsLiteral: c.argsLiteral,
+    wrappers: c.wrappers,
+    stdin: c.stdin,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command patterns (blocked commands, legacy confirm patterns)
+
+/** Commands re-added to the blocklist when `allow_network = false` (spec list plus peers'). */
+const NETWORK_COMMANDS = [
+  "curl",
+  "wget",
+  "nc ",
+  "ncat",
+  "netcat",
+  "socat",
+  "telnet",
+  "ssh",
+  "scp",
+  "sftp",
+  "ftp",
+];
+
+/** Shell-syntax confirm patterns of the spec, mapped to the feature the analyser reports. */
+const FEATURE_PATTERNS = new Set(["$(", "`", "<(", ">(", "<<<"]);
+
+/** Clients whose string arguments are SQL (the `drop table` confirm patterns). */
+const SQL_CLIENTS = new Set([
+  "psql",
+  "mysql",
+  "mariadb",
+  "sqlite3",
+  "sqlcmd",
+  "duckdb",
+  "clickhouse",
+  "clickhouse-client",
+  "cockroach",
+  "mongosh",
+  "usql",
+]);
+
+/**
+ * Matches a command pattern of `[tools.shell]` (`"sudo"`, `"rm -rf /"`, `"dd if="`,
+ * `"git push --force"`) against one simple command, by tokens rather than substrings: the first
+ * word is the program (`mkfs` also matches `mkfs.ext4`); every further word must be one of the
+ * arguments, a word ending in `=` is a prefix (`if=`), short-flag bundles compare by letters
+ * (`-rf` matches `-fr`, `-r -f`, `--recursive --force` for rm), and `/` matches `//`, `/*`, `/.`.
+ * So `sudoku`, `grep -rm` and `echo "rm "` do not match `sudo`/`rm `.
+ */
+export function matchCommandPattern(pattern: string, cmd: SimpleCommand): boolean {
+  const tokens = pattern.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (tokens.length === 0) return false;
+  const program = cmd.program.toLowerCase();
+  const [head, ...rest] = tokens;
+  if (program === head || program.startsWith(`${head}.`)) {
+    return rest.every((t) => argsContain(cmd, t));
+  }
+  if (rest.length > 0 && SQL_CLIENTS.has(program)) {
+    const phrase = tokens.join(" ");
+    return cmd.args.some((a) => a.toLowerCase().replace(/\s+/g, " ").includes(phrase));
+  }
+  return false;
+}
+
+function argsContain(cmd: SimpleCommand, token: string): boolean {
+  const args = cmd.args.map((a) => a.toLowerCase());
+  if (token.endsWith("=")) return args.some((a) => a.startsWith(token));
+  if (args.includes(token)) return true;
+  if (/^-[a-z]+$/.test(token)) {
+    const letters = shortFlags(cmd);
+    return [...token.slice(1)].every((l) => letters.has(l));
+  }
+  if (token.startsWith("/")) return args.some((a) => normalisePathArg(a) === token);
+  return false;
+}
+
+function shortFlags(cmd: SimpleCommand): Set<string> {
+  const letters = new Set<string>();
+  for (const a of cmd.args) {
+    if (a === "--") break;
+    if (/^-[a-zA-Z]+$/.test(a)) { for (const l of a.slice(1).toLowerCase()) letters.add(l); }
+    if (cmd.program === "rm" && a === "--recursive") letters.add("r");
+    if (cmd.program === "rm" && a === "--force") letters.add("f");
+  }
+  return letters;
+}
+
+function normalisePathArg(a: string): string {
+  let p = a.replace(/\/+/g, "/");
+  while (/\/(\.|\*)$/.test(p)) p = p.slice(0, -2) || "/";
+  if (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
+  return p || "/";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-command danger table (fail closed: ask at least)
+
+const CODE_FLAGS: Record<string, RegExp> = {
+  python: /^-[a-zA-Z]*c/,
+  node: /^(-e|-p|--eval|--print|-pe)$|^--eval=|^--print=/,
+  deno: /^(eval|-e)$/,
+  bun: /^(-e|--eval|-p|--print)$/,
+  perl: /^-[a-zA-Z]*[eE]/,
+  ruby: /^-[a-zA-Z]*e/,
+  php: /^-[a-zA-Z]*r/,
+  lua: /^-e/,
+  luajit: /^-e/,
+  osascript: /^-e/,
+  pwsh: /^-(c|command|encodedcommand|e|ec)$/i,
+  powershell: /^-(c|command|encodedcommand|e|ec)$/i,
+  rscript: /^-e/,
+  r: /^-e/,
+  julia: /^-e|^--eval/,
+  tclsh: /^-c/,
+  jshell: /./,
+};
+
+const GIT_DANGEROUS_GLOBAL = /^(-c|--config-env|--exec-path|--upload-pack|--receive-pack)(=|$)/;
+
+/** Why one simple command must not be auto-allowed even when a rule allows it. */
+export function commandDanger(cmd: SimpleCommand): string | null {
+  if (!cmd.programIsLiteral) return `the program name "${cmd.program}" is not static`;
+  const p = cmd.program.toLowerCase();
+  const base = p.replace(/[0-9.]+$/, "");
+  const args = cmd.args;
+  const codeFlag = CODE_FLAGS[p] ?? CODE_FLAGS[base];
+  if (codeFlag && args.some((a) => codeFlag.test(a))) return `${cmd.program} runs inline code`;
+  if (p === "awk" || p === "gawk" || p === "mawk" || p === "nawk") {
+    const program = args.find((a) => !a.startsWith("-"));
+    if (program && /system|\|\s*getline|\|&|print[^;}]*\||>\s*"/.test(program)) {
+      return `${cmd.program} program runs commands or writes files`;
+    }
+  }
+  if (p === "sed" || p === "gsed") {
+    const scripts = args.filter((a) => !a.startsWith("-"));
+    if (scripts.some((s) => /(^|[;\n{}])\s*e(\s|$)|\/[gimp0-9]*e[gimp0-9]*$|\bw\s+\S/.test(s))) {
+      return "sed script executes commands or writes files";
+    }
+  }
+  if (p === "find") {
+    const bad = args.find((a) =>
+      /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(a)
+    );
+    if (bad) return `find ${bad} runs commands or changes files`;
+  }
+  if (p === "git") {
+    const bad = args.find((a) => GIT_DANGEROUS_GLOBAL.test(a));
+    if (bad) return `git ${bad} can run arbitrary commands (core.pager, alias, sshCommand)`;
+    if (args.some((a) => /^--(upload-pack|receive-pack|exec|extcmd|tool)(=|$)/.test(a))) {
+      return "git option runs an external program";
+    }
+  }
+  if (p === "rg" && args.some((a) => /^--pre(=|$)/.test(a))) return "rg --pre runs a program";
+  if (
+    (p === "tar" || p === "gtar") &&
+    args.some((a) =>
+      /^--(to-command|checkpoint-action|use-compress-program|info-script|new-volume-script)|^-[a-zA-Z]*[IF]$/
+        .test(a)
+    )
+  ) {
+    return "tar option runs a program";
+  }
+  if (p === "sort" && args.some((a) => /^--compress-program/.test(a))) {
+    return "sort --compress-program runs a program";
+  }
+  if ((p === "rsync") && args.some((a) => /^(-e|--rsh)(=|$)|^-[a-zA-Z]*e$/.test(a))) {
+    return "rsync -e runs a program";
+  }
+  if (p === "ssh" && args.some((a) => /proxycommand|localcommand|permitlocalcommand/i.test(a))) {
+    return "ssh option runs a local command";
+  }
+  if ((p === "man") && args.some((a) => /^(-P|--pager|-H|--html)/.test(a))) {
+    return "man option runs a program";
+  }
+  if ((p === "zip") && args.some((a) => /^(-TT|--unzip-command)/.test(a))) {
+    return "zip option runs a program";
+  }
+  if (cmd.context.includes("xargs") && cmd.wrappers?.includes("xargs") && INTERPRETERS.has(p)) {
+    return `xargs runs the interpreter "${cmd.program}" on its input`;
+  }
+  if (p === "alias" || p === "enable" || p === "fc" || p === "hash" && args.includes("-p")) {
+    return `${cmd.program} changes what later commands run`;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The analyser registered for the bash tool
+
+export interface ShellPermissionSettings {
+  /** The effective blocklist (command patterns), always enforced. */
+  blocked: string[];
+  /** Legacy `[tools.shell] confirm_patterns` when `[tools.permissions]` is absent. */
+  confirm: string[] | null;
+  maxCommandLength: number;
+  maxSubcommands: number;
+  allowNetwork: boolean;
+}
+
+/** Defaults minus `allowed_commands`, plus `blocked_commands`, network re-added when off (spec). */
+export function shellPermissionSettings(config: Config): ShellPermissionSettings {
+  const shell = config.tools.shell;
+  const allowed = new Set(shell.allowed_commands.map((c) => c.trim().toLowerCase()));
+  const blocked = DEFAULT_BLOCKED_COMMANDS.filter((c) => !allowed.has(c.trim().toLowerCase()));
+  blocked.push(...shell.blocked_commands.map((c) => c.toLowerCase()));
+  if (!shell.allow_network) blocked.push(...NETWORK_COMMANDS);
+  const unique = [...new Set(blocked.map((c) => c.trim()).filter(Boolean))].sort();
+  const legacy = !config.tools.permissions;
+  return {
+    blocked: unique,
+    confirm: legacy
+      ? shell.confirm_patterns.filter((p) => !allowed.has(p.trim().toLowerCase()))
+      : null,
+    maxCommandLength: shell.max_command_length,
+    maxSubcommands: shell.max_subcommands,
+    allowNetwork: shell.allow_network,
+  };
+}
+
+/** Registers the shell-aware analyser as the `bash` tool's permission evaluator. */
+export function installShellAnalyzer(policy: PermissionPolicy, config: Config): void {
+  const settings = shellPermissionSettings(config);
+  policy.setAnalyzer("bash", (params, p) => {
+    const command = (params as { command?: unknown })?.command;
+    return decideShell(typeof command === "string" ? command : "", p, settings);
+  });
+}
+
+/** Escapes glob metacharacters so an "always" rule matches exactly this text. */
+export function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}
+
+/** The whole decision for one bash command line. */
+export async function decideShell(
+  command: string,
+  policy: PermissionPolicy,
+  settings: ShellPermissionSettings,
+): Promise<Decision> {
+  const subject = command;
+  if (command.length > settings.maxCommandLength) {
+    return {
+      action: "deny",
+      policyMatch: "tools.shell.max_command_length",
+      subject: `${command.slice(0, 200)}…`,
+      reason: `the command is ${command.length} characters long, over [tools.shell] ` +
+        `max_command_length = ${settings.maxCommandLength}; split it into shorter commands`,
+    };
+  }
+  const analysis = await analyzeShell(command, { maxCommands: settings.maxSubcommands });
+  if (analysis.commands.length > settings.maxSubcommands) {
+    return {
+      action: "deny",
+      policyMatch: "tools.shell.max_subcommands",
+      subject,
+      reason: `the command has more than ${settings.maxSubcommands} simple commands ` +
+        `([tools.shell] max_subcommands); split it into smaller commands`,
+    };
+  }
+  const decisions: Decision[] = [];
+  const exact = escapeGlob(command);
+
+  // Defence in depth: deny rules also see the original text.
+  const whole = policy.evaluateSession("bash", command);
+  if (whole?.action === "deny") decisions.push({ ...whole, subject });
+  if (!settings.confirm) {
+    const d = policy.evaluate("bash", command, "ask");
+    if (d.action === "deny") {
+      decisions.push({ ...d, subject, reason: "deny rule matches the command text" });
+    }
+  }
+
+  // Asks that come from a rule on one simple command (not from the analysis' fail-closed checks).
+  const ruleAsks = new Set<Decision>();
+  for (const cmd of analysis.commands) {
+    const d = decideCommand(cmd, policy, settings);
+    if (d.action === "ask" && !d.danger) ruleAsks.add(d);
+    delete d.danger;
+    decisions.push(d);
+  }
+
+  // Hidden program names: `c=sudo; $c x`, `eval "$x"` next to a literal "sudo", parse errors.
+  const blockedWords = settings.blocked.filter((b) => !/\s/.test(b.trim()));
+  const hiddenScan = analysis.parseError !== undefined ||
+    analysis.commands.some((c) => !c.programIsLiteral) ||
+    analysis.dynamic.length > 0;
+  if (hiddenScan) {
+    const words = new Set(analysis.words ?? []);
+    if (analysis.parseError !== undefined) {
+      for (const w of command.toLowerCase().split(/[^a-z0-9_.\-]+/)) words.add(w);
+    }
+    const hit = blockedWords.find((b) =>
+      [...words].some((w) => w === b.trim() || w.startsWith(`${b.trim()}.`))
+    );
+    if (hit) {
+      decisions.push({
+        action: "deny",
+        policyMatch: `tools.shell blocked "${hit.trim()}"`,
+        subject,
+        reason: `the blocked command "${hit.trim()}" appears in a command that cannot be ` +
+          `analysed statically`,
+      });
+    }
+  }
+
+  if (settings.confirm) {
+    for (const p of settings.confirm) {
+      const t = p.trim();
+      if (FEATURE_PATTERNS.has(t) && analysis.features?.includes(t)) {
+        decisions.push({
+          action: "ask",
+          policyMatch: `tools.shell.confirm_patterns "${p}"`,
+          subject,
+          reason: `the command uses "${t}"`,
+        });
+      }
+    }
+  }
+
+  if (analysis.dynamic.length > 0) {
+    const network = analysis.dynamic.find((d) => d.includes("/dev/tcp") || d.includes("/dev/udp"));
+    decisions.push({
+      action: network && !settings.allowNetwork ? "deny" : "ask",
+      policyMatch: network && !settings.allowNetwork
+        ? "tools.shell.allow_network = false"
+        : "bash analysis: not static",
+      subject,
+      reason: analysis.dynamic.join("; "),
+    });
+  }
+
+  if (decisions.length === 0) {
+    // Nothing runs (comments, plain assignments).
+    return { action: "allow", policyMatch: null, subject, alwaysPattern: exact };
+  }
+  const worst = mostRestrictive(decisions)!;
+  if (worst.action === "ask") {
+    // An "always" answer to this exact command line lifts a fail-closed ask (never a deny).
+    const session = policy.evaluateSession("bash", command);
+    if (session?.action === "allow") return { ...session, subject, alwaysPattern: exact };
+  }
+  const same = decisions.filter((d) => d.action === worst.action);
+  const reasons = [...new Set(same.map((d) => d.reason).filter((r): r is string => !!r))];
+  const result: Decision = { ...worst, subject, alwaysPattern: exact };
+  if (reasons.length > 0) result.reason = reasons.join("; ");
+  // "Always" is keyed on the normalised command: when the only asks come from rules on one
+  // simple command, that command is stored exactly (glob-escaped); otherwise the exact line.
+  const asks = decisions.filter((d) => d.action === "ask");
+  const byRule = asks.every((d) => ruleAsks.has(d));
+  const subjects = new Set(asks.map((d) => d.subject));
+  if (worst.action === "ask" && byRule && subjects.size === 1) {
+    result.alwaysPattern = escapeGlob([...subjects][0] ?? command);
+  }
+  return result;
+}
+
+function decideCommand(
+  cmd: SimpleCommand,
+  policy: PermissionPolicy,
+  settings: ShellPermissionSettings,
+): Decision & { danger?: boolean } {
+  const subject = cmd.raw;
+  const where = cmd.context.length ? ` (inside ${cmd.context.join(" → ")})` : "";
+  for (const b of settings.blocked) {
+    if (cmd.programIsLiteral && matchCommandPattern(b, cmd)) {
+      return {
+        action: "deny",
+        policyMatch: `tools.shell blocked "${b.trim()}"`,
+        subject,
+        reason: `"${cmd.raw}"${where} matches the blocked command "${b.trim()}"`,
+      };
+    }
+  }
+  let d: Decision;
+  if (settings.confirm) {
+    const session = policy.evaluateSession("bash", subject);
+    const confirm = settings.confirm.find((p) =>
+      !FEATURE_PATTERNS.has(p.trim()) && matchCommandPattern(p, cmd)
+    );
+    if (session?.action === "deny") d = session;
+    else if (session?.action === "allow") d = session;
+    else if (confirm) {
+      d = {
+        action: "ask",
+        policyMatch: `tools.shell.confirm_patterns "${confirm}"`,
+        subject,
+        reason: `"${cmd.raw}"${where} matches the confirm pattern "${confirm.trim()}"`,
+      };
+    } else {d = {
+        action: "allow",
+        policyMatch: "tools.shell (no confirm pattern matched)",
+        subject,
+      };}
+  } else {
+    d = policy.evaluate("bash", subject, "ask");
+    if (d.action !== "allow" && !d.reason) {
+      d = {
+        ...d,
+        reason: d.policyMatch
+          ? `"${cmd.raw}"${where} matches ${d.policyMatch}`
+          : `no rule allows "${cmd.raw}"${where}`,
+      };
+    }
+  }
+  if (d.action === "allow") {
+    const danger = commandDanger(cmd);
+    if (danger) {
+      return {
+        ...d,
+        action: "ask",
+        policyMatch: `bash analysis (over ${d.policyMatch ?? "no rule"})`,
+        reason: `${danger}${where}`,
+        subject,
+        danger: true,
+      };
+    }
+  }
+  return { ...d, subject };
+}
