@@ -1,0 +1,81 @@
+/**
+ * A registry with the overflow hook and read_overflow, a test tool that prints whatever it is
+ * told, and a stand-in filter hook (order 10) that drops lines as the real filter would.
+ */
+import { z } from "zod";
+import { type Config, defaultConfig } from "../../src/config/schema.ts";
+import { PermissionPolicy } from "../../src/permission/policy.ts";
+import { Sandbox } from "../../src/sandbox/path.ts";
+import { overflowHook, type Store } from "../../src/store/mod.ts";
+import { LocalExecutor } from "../../src/tools/executor.ts";
+import { readOverflowTool } from "../../src/tools/read_overflow.ts";
+import { type DispatchSession, ToolRegistry } from "../../src/tools/registry.ts";
+import { defineTool } from "../../src/tools/tool.ts";
+
+/** Prints `text` (or `repeat` copies of a line); `failed` marks a failed command. */
+export const printTool = defineTool({
+  name: "print",
+  description: "Prints the given text.",
+  params: z.object({
+    text: z.string().default("").describe("what to print"),
+    repeat: z.number().int().min(0).default(0).describe("print `text` + newline this often"),
+    failed: z.boolean().default(false).describe("report a failed command"),
+  }).strict(),
+  mutates: false,
+  kind: "execute",
+  invocation: { type: "call" },
+  subjects: () => [],
+  execute(p) {
+    const text = p.repeat > 0 ? `${p.text}\n`.repeat(p.repeat) : p.text;
+    return Promise.resolve({ text, failed: p.failed, exitCode: p.failed ? 1 : 0 });
+  },
+});
+
+/** Keeps only lines containing "error" (the shape of a real filter's effect and stats). */
+export const keepErrorsHook = {
+  name: "filter",
+  order: 10,
+  apply(result: { text: string; filterStats?: unknown }) {
+    const lines = result.text.split("\n");
+    const kept = lines.filter((l) => l.includes("error"));
+    if (kept.length === lines.length) return;
+    result.filterStats = {
+      rawLines: lines.length,
+      filteredLines: kept.length,
+      rawChars: result.text.length,
+      filteredChars: kept.join("\n").length,
+      confidence: "full",
+      rules: ["keep-errors"],
+      inline: "",
+    };
+    result.text = kept.join("\n");
+  },
+};
+
+export function makeRegistry(
+  store: Store | null,
+  options: { config?: Config; filter?: boolean } = {},
+): ToolRegistry {
+  const config = options.config ?? defaultConfig();
+  const registry = new ToolRegistry({
+    tools: [printTool, readOverflowTool],
+    executor: new LocalExecutor(),
+    policy: new PermissionPolicy(),
+    config,
+  });
+  if (options.filter) registry.addOutputHook(keepErrorsHook);
+  registry.addOutputHook(overflowHook(store, config));
+  return registry;
+}
+
+export async function session(
+  store: Store | null,
+  conversationId: string | null,
+): Promise<DispatchSession> {
+  return {
+    cwd: Deno.cwd(),
+    sandbox: await Sandbox.create(Deno.cwd()),
+    conversationId,
+    services: store ? { store } : {},
+  };
+}

@@ -1,0 +1,171 @@
+import { expect } from "expect";
+import { join } from "node:path";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { MemoryStore, openStore, type Store } from "../../src/store/mod.ts";
+import { makeRegistry, session } from "./_dispatch.ts";
+
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
+function sqlite(): { store: Store; dispose: () => void } {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-hook-" });
+  const store = openStore(join(dir, "zeph.db"));
+  return {
+    store,
+    dispose: () => {
+      store.close();
+      Deno.removeSync(dir, { recursive: true });
+    },
+  };
+}
+
+Deno.test("overflow hook: output at the threshold passes untouched", async () => {
+  const { store, dispose } = sqlite();
+  try {
+    const conv = store.createConversation();
+    const registry = makeRegistry(store);
+    const text = "a".repeat(50_000);
+    const result = await registry.dispatch(
+      { id: "c1", name: "print", input: { text } },
+      await session(store, conv),
+    );
+    expect(result.text).toBe(text);
+    expect(result.overflowId).toBe(undefined);
+  } finally {
+    dispose();
+  }
+});
+
+Deno.test("overflow hook: a big output is stored whole, the model gets head + tail + id", async () => {
+  const { store, dispose } = sqlite();
+  try {
+    const conv = store.createConversation();
+    const registry = makeRegistry(store);
+    const full = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join("\n");
+    const result = await registry.dispatch(
+      { id: "c1", name: "print", input: { text: full } },
+      await session(store, conv),
+    );
+    expect(result.ok).toBe(true);
+    const id = result.overflowId!;
+    expect(id).toMatch(new RegExp(`^${UUID}$`));
+    expect(store.loadOverflow(id, conv)).toBe(full);
+    const dropped = full.length - 50_000;
+    expect(result.text).toBe(
+      `${
+        full.slice(0, 25_000)
+      }\n\n... [truncated ${dropped} chars, showing first and last ~25000 chars] ...\n\n${
+        full.slice(-25_000)
+      }\n\n[Full output stored as overflow:${id} (${full.length} bytes). Use read_overflow with id "${id}" (and offset/limit) to read it.]`,
+    );
+  } finally {
+    dispose();
+  }
+});
+
+Deno.test("overflow hook: over max_overflow_bytes only the first bytes are kept, and it says so", async () => {
+  const store = new MemoryStore();
+  const conv = store.createConversation();
+  const config = defaultConfig();
+  config.tools.overflow.threshold = 100;
+  config.tools.overflow.max_overflow_bytes = 1000;
+  const registry = makeRegistry(store, { config });
+  const full = "0123456789".repeat(300);
+  const result = await registry.dispatch(
+    { id: "c1", name: "print", input: { text: full } },
+    await session(store, conv),
+  );
+  const id = result.overflowId!;
+  expect(store.loadOverflow(id, conv)).toBe(full.slice(0, 1000));
+  expect(result.text.split("\n\n").at(-1)).toBe(
+    `[Full output is 3000 bytes, over max_overflow_bytes (1000): only the first 1000 bytes are stored as overflow:${id}. Use read_overflow with id "${id}" (and offset/limit) to read it.]`,
+  );
+});
+
+Deno.test("overflow hook: without a conversation or a store it truncates and says why", async () => {
+  const config = defaultConfig();
+  config.tools.overflow.threshold = 100;
+  const full = "x".repeat(500);
+  const cases: [Store | null, string | null, string][] = [
+    [new MemoryStore(), null, "no conversation is active"],
+    [null, "some-conversation", "no overflow store is available in this session"],
+  ];
+  for (const [store, conv, reason] of cases) {
+    const registry = makeRegistry(store, { config });
+    const result = await registry.dispatch(
+      { id: "c1", name: "print", input: { text: full } },
+      await session(store, conv),
+    );
+    expect(result.overflowId).toBe(undefined);
+    expect(result.text).toBe(
+      `${"x".repeat(50)}\n\n... [truncated 400 chars, showing first and last ~50 chars] ...\n\n${
+        "x".repeat(50)
+      }\n\n[Full output (500 chars) could not be stored: ${reason}. Only the first and last part are shown.]`,
+    );
+  }
+});
+
+Deno.test("overflow hook: a failing store falls back to truncation, the call still succeeds", async () => {
+  const { store, dispose } = sqlite();
+  const conv = store.createConversation();
+  const config = defaultConfig();
+  config.tools.overflow.threshold = 100;
+  const registry = makeRegistry(store, { config });
+  const s = await session(store, "not-a-conversation");
+  const result = await registry.dispatch(
+    { id: "c1", name: "print", input: { text: "y".repeat(300) } },
+    s,
+  );
+  expect(result.ok).toBe(true);
+  expect(result.text.split("\n\n").at(-1)).toBe(
+    `[Full output (300 chars) could not be stored: saving failed (Cannot store overflow for conversation "not-a-conversation": it does not exist. Create the conversation first, or resume one listed by \`zeph sessions\`). Only the first and last part are shown.]`,
+  );
+  expect(store.listConversations().map((c) => c.id)).toEqual([conv]);
+  dispose();
+});
+
+Deno.test("overflow hook: a failed command's unfiltered output is kept when filters removed lines", async () => {
+  const store = new MemoryStore();
+  const conv = store.createConversation();
+  const registry = makeRegistry(store, { filter: true });
+  const raw = "compiling a\ncompiling b\nerror: b.ts:3 broken\ncompiling c\n";
+  const failed = await registry.dispatch(
+    { id: "c1", name: "print", input: { text: raw, failed: true } },
+    await session(store, conv),
+  );
+  const id = failed.overflowId!;
+  expect(store.loadOverflow(id, conv)).toBe(raw);
+  expect(failed.text).toBe(
+    `error: b.ts:3 broken\n\n[The command failed and filters removed 4 of 5 lines; the unfiltered output is stored as overflow:${id} (${raw.length} bytes). Use read_overflow with id "${id}" to read it.]`,
+  );
+
+  // The same output from a command that succeeded: filtered, nothing stored.
+  const ok = await registry.dispatch(
+    { id: "c2", name: "print", input: { text: raw } },
+    await session(store, conv),
+  );
+  expect(ok.text).toBe("error: b.ts:3 broken");
+  expect(ok.overflowId).toBe(undefined);
+});
+
+Deno.test("overflow hook: a failed, filtered and still huge output gets both entries", async () => {
+  const store = new MemoryStore();
+  const conv = store.createConversation();
+  const config = defaultConfig();
+  config.tools.overflow.threshold = 1000;
+  const registry = makeRegistry(store, { config, filter: true });
+  const raw = "noise\nerror: x\n".repeat(200);
+  const result = await registry.dispatch(
+    { id: "c1", name: "print", input: { text: raw, failed: true } },
+    await session(store, conv),
+  );
+  const filtered = "error: x\n".repeat(200).slice(0, -1);
+  const fullId = result.overflowId!;
+  expect(store.loadOverflow(fullId, conv)).toBe(filtered);
+  const notes = result.text.split("\n\n").at(-1)!.split("\n");
+  expect(notes[0]).toBe(
+    `[Full output stored as overflow:${fullId} (${filtered.length} bytes). Use read_overflow with id "${fullId}" (and offset/limit) to read it.]`,
+  );
+  const rawId = notes[1].match(new RegExp(`overflow:(${UUID})`))![1];
+  expect(rawId).not.toBe(fullId);
+  expect(store.loadOverflow(rawId, conv)).toBe(raw);
+});
