@@ -2,6 +2,7 @@
  * Events the agent loop emits. The CLI renders them, `--json` prints them as JSONL, and the
  * ACP front-end maps them onto `session/update` notifications.
  */
+import type { ErrorCategory } from "../tools/errors.ts";
 import type { ToolKind } from "../tools/tool.ts";
 import type { ToolResult } from "../tools/registry.ts";
 import type { Usage } from "../provider/types.ts";
@@ -25,7 +26,15 @@ export type AgentEvent =
     chunk: string;
   }
   | { type: "tool_end"; result: ToolResult }
-  | { type: "notice"; level: "info" | "warn" | "error"; code: string; message: string }
+  | {
+    type: "notice";
+    level: "info" | "warn" | "error";
+    /** max_iterations, doom_loop, context_budget, quota, repetition, provider_error, … */
+    code: string;
+    message: string;
+    /** For provider errors: the taxonomy category (network_error → "is it running?"). */
+    category?: ErrorCategory;
+  }
   | { type: "usage"; usage: Usage }
   | { type: "turn_end"; stopReason: StopReason };
 

@@ -11,8 +11,13 @@
  *   asked again with the validation errors; a second one counts normally);
  * - retries of infrastructure failures happen inside an iteration and count nowhere.
  */
-import { ProviderError } from "../provider/types.ts";
-import type { Message } from "../provider/types.ts";
+import { backoffDelay } from "../provider/retry.ts";
+import {
+  INVALID_TOOL_INPUT,
+  type InvalidToolInput,
+  type Message,
+  ProviderError,
+} from "../provider/types.ts";
 import { formatToolError, needsParameterReformat, ToolError } from "../tools/errors.ts";
 import {
   type DispatchSession,
@@ -98,16 +103,25 @@ export async function runTurn(
           streamed = true;
           sink({ type: "text", text });
         },
+        onRetry: (r) =>
+          notice(
+            "info",
+            "provider_retry",
+            `Retrying the model request in ${r.delayMs} ms after ${r.error.category} ` +
+              `(retry ${r.attempt} of ${r.maxAttempts}): ${r.error.message}`,
+          ),
       });
     } catch (error) {
       if (signal.aborted) return stop("cancelled");
       if (error instanceof ProviderError) {
         const hint = error.options.hint ? ` ${error.options.hint}` : "";
-        notice(
-          "error",
-          "provider_error",
-          `${session.provider.name} (${session.provider.model}): ${error.message}${hint}`,
-        );
+        sink({
+          type: "notice",
+          level: "error",
+          code: "provider_error",
+          message: `${session.provider.name} (${session.provider.model}): ${error.message}${hint}`,
+          category: error.category,
+        });
         return stop("error");
       }
       throw error;
@@ -125,7 +139,7 @@ export async function runTurn(
       ? extractLegacyCalls(response.text, session.registry.visible(session.policy), {
         idPrefix: `legacy_${round}`,
       })
-      : response.toolCalls.map((c) => ({ id: c.id, name: c.name, input: c.input }));
+      : response.toolCalls.map(nativeCall);
 
     const parts: Message["parts"] = [];
     if (response.text) parts.push({ type: "text", text: response.text });
@@ -275,7 +289,7 @@ async function runBatch(
       result = synthetic(
         call,
         new ToolError("invalid_parameters", `Cannot run ${call.name}: ${call.parseError}`, {
-          hint: 'Write <tool_call>{"name": "<tool>", "input": {…}}</tool_call> with valid JSON.',
+          hint: "Call the tool again with arguments that are one valid JSON object.",
         }),
       );
     } else if (repetition.check(call.name, call.input)) {
@@ -305,6 +319,21 @@ async function runBatch(
     results.push(result);
   }
   return { results, cancelled, quotaBlocked: false };
+}
+
+/** A call whose arguments were not valid JSON (the adapter marks it) is reported, not run. */
+function nativeCall(c: { id: string; name: string; input: unknown }): LegacyCall {
+  const input = c.input as Record<string, unknown> | null;
+  const bad = input && typeof input === "object" && INVALID_TOOL_INPUT in input
+    ? input[INVALID_TOOL_INPUT] as InvalidToolInput
+    : null;
+  if (!bad) return { id: c.id, name: c.name, input: c.input };
+  return {
+    id: c.id,
+    name: c.name,
+    input: c.input,
+    parseError: `the arguments are not valid JSON (${bad.error})`,
+  };
 }
 
 function startEvent(session: AgentSession, call: LegacyCall): AgentEvent {
@@ -346,8 +375,7 @@ async function dispatchWithRetry(
     if (result.ok || !result.retryable || !tool || !session.isRetryableTool(tool)) break;
     if (signal.aborted) break;
     if (retry.budget_secs > 0 && Date.now() - started >= retry.budget_secs * 1000) break;
-    const cap = Math.min(retry.base_ms * 2 ** Math.min(attempt, 10), retry.max_ms);
-    const delay = Math.floor(session.random() * cap);
+    const delay = backoffDelay(attempt, retry, session.random);
     sink({
       type: "notice",
       level: "info",

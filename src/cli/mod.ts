@@ -26,6 +26,8 @@ export interface CommandModule {
 
 /** Subcommands, in `--help` order. To add one: create `<name>_cmd.ts`, add ONE line here. */
 const COMMANDS: (() => Promise<CommandModule>)[] = [
+  () => import("./chat_cmd.ts"), // the default action (interactive agent, -p, --resume)
+  () => import("./sessions_cmd.ts"),
   () => import("./tools_cmd.ts"),
   () => import("./tool_cmd.ts"),
   () => import("./config_cmd.ts"),
@@ -61,7 +63,11 @@ export async function runCli(
     .option("-y, --yes", "allow actions that would ask for confirmation")
     .option("--json", "machine-readable output")
     .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(clarifyError(text)) })
     .showHelpAfterError("(run `zeph --help` for usage)");
+  program.hook("preAction", async (_program, action) => {
+    await assertWorkspace(globalsOf(action).cwd);
+  });
   for (const load of COMMANDS) (await load()).register(program, full);
   // Subcommands only inherit settings made before they are added: apply ours to every level.
   const configure = (command: typeof program.commands[number]) => {
@@ -92,4 +98,31 @@ export async function runCli(
     throw error;
   }
   return full.status.exitCode;
+}
+
+async function assertWorkspace(cwd: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(cwd);
+  } catch {
+    throw new CliError(
+      `Cannot use workspace "${cwd}": the directory does not exist. Pass an existing directory to -C/--cwd.`,
+    );
+  }
+  if (!info.isDirectory) {
+    throw new CliError(
+      `Cannot use workspace "${cwd}": it is not a directory. Pass a directory to -C/--cwd.`,
+    );
+  }
+}
+
+/**
+ * The root program has a default action (the chat), so commander reports a mistyped
+ * subcommand as excess arguments; say what the user most likely meant instead.
+ */
+function clarifyError(text: string): string {
+  const excess = /^error: too many arguments\. Expected 0 arguments but got \d+: ([^,\s]+?)[,.][^\n]*$/m
+    .exec(text);
+  if (!excess) return text;
+  return text.replace(excess[0], `error: unknown command '${excess[1]}'`);
 }

@@ -262,6 +262,7 @@ Deno.test("provider errors end the turn with a notice, not a crash", async () =>
     level: "error",
     code: "provider_error",
     message: "script (script): Too many requests",
+    category: "rate_limited",
   }]);
 });
 

@@ -1,0 +1,54 @@
+/**
+ * The terminal's answer to an `ask` decision: `y` (allow once), `n` (reject once) or `always`
+ * (allow and add a session rule for the pattern shown). Ctrl-C or end of input cancels.
+ */
+import type { AskAnswer, AskRequest } from "../tools/registry.ts";
+
+/** Maps what the user typed; null when it is not an answer (the question is asked again). */
+export function parseAnswer(text: string): AskAnswer | null {
+  const t = text.trim().toLowerCase();
+  if (t === "y" || t === "yes") return "allow_once";
+  if (t === "n" || t === "no") return "reject_once";
+  if (t === "a" || t === "always") return "allow_always";
+  return null;
+}
+
+/** The question: tool, subject, why it asks, and what "always" would allow. */
+export function askQuestion(request: AskRequest): string {
+  const d = request.decision;
+  const subject = d.subject
+    ? `: ${d.subject.length > 200 ? d.subject.slice(0, 199) + "…" : d.subject}`
+    : "";
+  const why = d.reason ? ` (${d.reason})` : d.policyMatch ? ` (${d.policyMatch})` : "";
+  const always = d.alwaysPattern ?? d.subject ?? "*";
+  return `Allow ${request.tool.name}${subject}${why}?\n` +
+    `  [y]es once / [n]o / [a]lways (allow ${request.tool.name} "${always}" this session): `;
+}
+
+export interface TerminalAskOptions {
+  /** Called before the question is printed (the renderer stops its spinner). */
+  before?: () => void;
+  /** Reads one line; null at end of input or on Ctrl-C. */
+  readLine: (prompt: string) => Promise<string | null>;
+  write: (text: string) => void;
+}
+
+/** An ask handler for `DispatchSession.ask` that questions the user on the terminal. */
+export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Promise<AskAnswer> {
+  return async (request) => {
+    options.before?.();
+    let prompt = askQuestion(request);
+    while (true) {
+      const line = await options.readLine(prompt);
+      if (line === null) return "cancelled";
+      const answer = parseAnswer(line);
+      if (answer) return answer;
+      prompt = "  Please answer y, n or always: ";
+    }
+  };
+}
+
+/** `--yes`: every ask is allowed once, without a prompt. */
+export function allowAll(): Promise<AskAnswer> {
+  return Promise.resolve("allow_once");
+}

@@ -1,0 +1,352 @@
+/**
+ * The default command, the agent itself: `zeph` opens an interactive session (line editing,
+ * history in the data dir, /clear, /help, /exit); `zeph -p "…"` runs one prompt and exits
+ * (exit 1 on a provider error, 130 when cancelled); `--resume <id>` continues a stored
+ * conversation. Ctrl-C cancels the running turn; at the prompt, a second Ctrl-C exits.
+ */
+import * as path from "node:path";
+import type { AgentEvent, StopReason } from "../agent/events.ts";
+import type { Config } from "../config/schema.ts";
+import type { Message, Provider } from "../provider/types.ts";
+import type { Store } from "../store/store.ts";
+import type { AskAnswer, AskRequest } from "../tools/registry.ts";
+import { allowAll, terminalAsk } from "./ask.ts";
+import { CliError } from "./errors.ts";
+import type { CliDeps, CliProgram, Runtime } from "./mod.ts";
+import { globalsOf } from "./mod.ts";
+import { jsonSink, Renderer, stdWriter, type Writer } from "./render.ts";
+
+const PROVIDERS = ["ollama", "claude", "openai", "script"] as const;
+
+export interface ChatOptions {
+  prompt?: string;
+  resume?: string;
+  provider?: string;
+  model?: string;
+  script?: string;
+  legacy?: boolean;
+}
+
+export function register(program: CliProgram, deps: CliDeps): void {
+  program
+    .option("-p, --prompt <text>", "run one prompt, print the answer and exit")
+    .option("--resume <id>", "continue a stored conversation (ids: zeph sessions)")
+    .option(
+      "--provider <name>",
+      `model provider: ${PROVIDERS.join(", ")} (overrides [llm] provider)`,
+    )
+    .option("--model <name>", "model of the selected provider (overrides [llm.<provider>] model)")
+    .option("--script <file>", "JSONL script of model turns (implies --provider script)")
+    .option("--legacy", "scripted provider without native tool use (the legacy text path)")
+    .action(async (opts, command) => {
+      const globals = globalsOf(command);
+      const runtime = await deps.buildRuntime(globals);
+      try {
+        deps.status.exitCode = await runChat(runtime, opts);
+      } finally {
+        await runtime.close();
+      }
+    });
+}
+
+/** Runs the chat (one prompt or interactive); returns the exit code. */
+export async function runChat(runtime: Runtime, opts: ChatOptions): Promise<number> {
+  const config = structuredClone(runtime.loaded.config);
+  const provider = await buildProvider(config, opts);
+  const store = (runtime.services.store as Store | undefined) ?? null;
+  const { conversationId, messages } = resumeFrom(store, opts.resume);
+  const out = stdWriter(Deno.stdout);
+  const err = stdWriter(Deno.stderr);
+  const renderer = runtime.globals.json ? null : new Renderer({ out, err });
+  const interactive = opts.prompt === undefined;
+  const lines = interactive || Deno.stdin.isTerminal() ? await openLines(err) : null;
+
+  let ask: ((r: AskRequest) => Promise<AskAnswer>) | undefined;
+  if (runtime.globals.yes) ask = allowAll;
+  else if (Deno.stdin.isTerminal() && lines) {
+    ask = terminalAsk({
+      before: () => renderer?.stopSpinner(),
+      readLine: (prompt) => lines.read(prompt),
+      write: (t) => err.write(t),
+    });
+  }
+
+  const { AgentSession } = await import("../agent/session.ts");
+  const session = new AgentSession({
+    provider,
+    registry: runtime.registry,
+    cwd: runtime.sandbox.workspace,
+    sandbox: runtime.sandbox,
+    policy: runtime.policy,
+    store,
+    conversationId,
+    messages,
+    ask,
+    services: runtime.services,
+  });
+
+  let providerFailure: AgentEvent | null = null;
+  const sink = (event: AgentEvent) => {
+    if (event.type === "notice" && event.code === "provider_error") providerFailure = event;
+    if (renderer) renderer.render(event);
+    else jsonSink(out)(event);
+  };
+
+  let running: AbortController | null = null;
+  let lastInterrupt = 0;
+  const interrupt = () => {
+    if (running) {
+      running.abort();
+      return;
+    }
+    const now = Date.now();
+    if (now - lastInterrupt < 2000 || !interactive) {
+      lines?.close();
+      Deno.exit(130);
+    }
+    lastInterrupt = now;
+    err.write("\n(press Ctrl-C again to exit, or type /exit)\n");
+    lines?.reprompt();
+  };
+  lines?.onInterrupt(interrupt);
+  Deno.addSignalListener("SIGINT", interrupt);
+
+  const turn = async (text: string): Promise<StopReason> => {
+    running = new AbortController();
+    providerFailure = null;
+    try {
+      const stop = await session.prompt(text, { sink, signal: running.signal });
+      const failure = providerFailure as AgentEvent | null;
+      if (
+        failure?.type === "notice" && failure.category === "network_error" && !runtime.globals.json
+      ) {
+        err.write(unreachableHelp(config, provider) + "\n");
+      }
+      return stop;
+    } finally {
+      running = null;
+    }
+  };
+
+  try {
+    if (!interactive) {
+      const stop = await turn(opts.prompt!);
+      if (!runtime.globals.json && session.conversationId && store) {
+        err.write(
+          `(conversation ${session.conversationId}: zeph --resume ${session.conversationId})\n`,
+        );
+      }
+      return stop === "error" ? 1 : stop === "cancelled" ? 130 : 0;
+    }
+    if (!runtime.globals.json) {
+      err.write(
+        `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace}\n` +
+          "Type a request, /help for commands, /exit to quit.\n",
+      );
+    }
+    while (true) {
+      const line = await lines!.read("› ");
+      if (line === null) break;
+      const text = line.trim();
+      if (!text) continue;
+      if (text.startsWith("/")) {
+        const cmd = text.split(/\s+/)[0];
+        if (cmd === "/exit" || cmd === "/quit") break;
+        if (cmd === "/clear") {
+          session.clear();
+          err.write("(new conversation; tool quota and session rules reset)\n");
+        } else if (cmd === "/help") err.write(HELP);
+        else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
+        continue;
+      }
+      await turn(text);
+    }
+    if (session.conversationId && store) {
+      err.write(
+        `(conversation ${session.conversationId}: zeph --resume ${session.conversationId})\n`,
+      );
+    }
+    return 0;
+  } finally {
+    Deno.removeSignalListener("SIGINT", interrupt);
+    lines?.close();
+  }
+}
+
+const HELP = [
+  "/clear   start a new conversation (resets the tool quota and session rules)",
+  "/help    this list",
+  "/exit    quit (also Ctrl-D, or Ctrl-C twice)",
+  "Ctrl-C during a turn cancels the running tool and the turn.",
+  "",
+].join("\n");
+
+async function buildProvider(config: Config, opts: ChatOptions): Promise<Provider> {
+  if (opts.script) config.llm.provider = "script";
+  if (opts.provider) {
+    if (!(PROVIDERS as readonly string[]).includes(opts.provider)) {
+      throw new CliError(
+        `Unknown provider "${opts.provider}". Use one of: ${PROVIDERS.join(", ")}.`,
+      );
+    }
+    config.llm.provider = opts.provider as Config["llm"]["provider"];
+  }
+  if (opts.model) {
+    const p = config.llm.provider;
+    if (p !== "script") config.llm[p].model = opts.model;
+  }
+  if (opts.legacy && config.llm.provider !== "script") {
+    throw new CliError(
+      "--legacy applies to the scripted provider; for Ollama set [llm.ollama] tool_use = false.",
+    );
+  }
+  let script: import("../provider/script.ts").Script | null = null;
+  const scriptMod = await import("../provider/script.ts");
+  if (config.llm.provider === "script") {
+    if (!opts.script) {
+      throw new CliError(
+        "The scripted provider needs a script: pass --script FILE (a JSONL file of model " +
+          'turns; see README "## Scripted provider").',
+      );
+    }
+    try {
+      script = await scriptMod.loadScript(opts.script);
+    } catch (error) {
+      if (error instanceof scriptMod.ScriptError) throw new CliError(error.message);
+      throw error;
+    }
+  }
+  const { createProvider, ProviderError } = await import("../provider/mod.ts");
+  try {
+    return createProvider(config, {
+      script: () =>
+        new scriptMod.ScriptProvider(script!, {
+          supportsToolUse: opts.legacy ? false : undefined,
+        }),
+    });
+  } catch (error) {
+    if (error instanceof ProviderError) {
+      const hint = error.options.hint ? `\n${error.options.hint}` : "";
+      throw new CliError(`${error.message}${hint}`, 1);
+    }
+    throw error;
+  }
+}
+
+function resumeFrom(
+  store: Store | null,
+  id: string | undefined,
+): { conversationId: string | null; messages: Message[] } {
+  if (!id) return { conversationId: null, messages: [] };
+  if (!store) {
+    throw new CliError(
+      "Cannot resume: no conversation store is configured ([memory] sqlite_path).",
+    );
+  }
+  if (!store.getConversation(id)) {
+    throw new CliError(`No conversation "${id}". List them with: zeph sessions`);
+  }
+  return { conversationId: id, messages: store.loadMessages(id) };
+}
+
+/** What to do when the provider could not be reached: name it, its URL, and the options. */
+export function unreachableHelp(config: Config, provider: Provider): string {
+  const url = config.llm.provider === "ollama"
+    ? config.llm.ollama.base_url
+    : config.llm.provider === "claude"
+    ? config.llm.claude.base_url || "https://api.anthropic.com"
+    : config.llm.provider === "openai"
+    ? config.llm.openai.base_url || "https://api.openai.com/v1"
+    : "(script)";
+  return [
+    `zeph: could not reach the ${provider.name} provider at ${url} (model ${provider.model}).`,
+    "  Ollama at http://127.0.0.1:11434 is the default: install it (https://ollama.com), run",
+    '  "ollama serve" and "ollama pull qwen3:8b", or set [llm.ollama] base_url.',
+    '  Hosted models: [llm] provider = "claude" with ANTHROPIC_API_KEY, or "openai" with',
+    "  OPENAI_API_KEY (any OpenAI-compatible server via [llm.openai] base_url); or --provider.",
+    '  Offline demo: zeph -p "…" --provider script --script examples/demo.jsonl',
+  ].join("\n");
+}
+
+/** Lines from stdin: node:readline on a TTY (editing, history), a plain queue from a pipe. */
+interface Lines {
+  read(prompt: string): Promise<string | null>;
+  onInterrupt(fn: () => void): void;
+  reprompt(): void;
+  close(): void;
+}
+
+export function historyPath(env: (k: string) => string | undefined = (k) => Deno.env.get(k)) {
+  const base = env("XDG_DATA_HOME") || path.join(env("HOME") ?? ".", ".local", "share");
+  return path.join(base, "zeph", "history");
+}
+
+const HISTORY_SIZE = 1000;
+
+async function openLines(err: Writer): Promise<Lines> {
+  const readline = await import("node:readline");
+  const process = (await import("node:process")).default;
+  const terminal = Deno.stdin.isTerminal();
+  const file = historyPath();
+  let history: string[] = [];
+  if (terminal) {
+    try {
+      history = (await Deno.readTextFile(file)).split("\n").filter(Boolean).slice(-HISTORY_SIZE)
+        .reverse();
+    } catch {
+      // No history yet.
+    }
+  }
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: terminal ? process.stderr : undefined,
+    terminal,
+    history,
+    historySize: HISTORY_SIZE,
+    removeHistoryDuplicates: true,
+  });
+  const queue: string[] = [];
+  const waiters: ((line: string | null) => void)[] = [];
+  let closed = false;
+  rl.on("line", (line: string) => {
+    if (terminal && line.trim()) saveHistory(file, line);
+    const w = waiters.shift();
+    if (w) w(line);
+    else queue.push(line);
+  });
+  rl.on("close", () => {
+    closed = true;
+    for (const w of waiters.splice(0)) w(null);
+  });
+  return {
+    read(prompt) {
+      if (queue.length) return Promise.resolve(queue.shift()!);
+      if (closed) return Promise.resolve(null);
+      if (terminal) {
+        const nl = prompt.lastIndexOf("\n");
+        if (nl >= 0) err.write(prompt.slice(0, nl + 1));
+        rl.setPrompt(prompt.slice(nl + 1));
+        rl.prompt();
+      }
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    onInterrupt(fn) {
+      rl.on("SIGINT", fn);
+    },
+    reprompt() {
+      if (terminal) rl.prompt();
+    },
+    close() {
+      if (!closed) rl.close();
+    },
+  };
+}
+
+function saveHistory(file: string, line: string): void {
+  try {
+    Deno.mkdirSync(path.dirname(file), { recursive: true });
+    Deno.writeTextFileSync(file, line.replace(/\n/g, " ") + "\n", { append: true });
+  } catch {
+    // History is a convenience: a read-only data dir must not break the session.
+  }
+}
