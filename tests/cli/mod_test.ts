@@ -1,0 +1,61 @@
+// The program shell: version, help, global options, and exit 2 for every usage error.
+import { expect } from "expect";
+import { VERSION } from "../../src/version.ts";
+import { withWorkspace, zeph } from "./_run.ts";
+
+Deno.test("zeph --version prints the version (fast path and after global options)", async () => {
+  await withWorkspace(async (ws, home) => {
+    expect(await zeph(["--version"], { cwd: ws, home })).toEqual({
+      code: 0,
+      stdout: `zeph ${VERSION}\n`,
+      stderr: "",
+    });
+    expect(await zeph(["-C", ws, "-V"], { cwd: ws, home })).toEqual({
+      code: 0,
+      stdout: `zeph ${VERSION}\n`,
+      stderr: "",
+    });
+  });
+});
+
+Deno.test("zeph --help lists the global options and the commands, exit 0", async () => {
+  await withWorkspace(async (ws, home) => {
+    const r = await zeph(["--help"], { cwd: ws, home });
+    expect(r.code).toBe(0);
+    for (const text of ["-C, --cwd <dir>", "--config <path>", "-y, --yes", "--json"]) {
+      expect(r.stdout).toContain(text);
+    }
+    for (const command of ["tools", "tool [options] <id> [input]", "config"]) {
+      expect(r.stdout).toContain(`  ${command}`);
+    }
+  });
+});
+
+Deno.test("usage errors exit 2 with a clear message", async () => {
+  await withWorkspace(async (ws, home) => {
+    const cases: [string[], string][] = [
+      [["bogus"], "error: unknown command 'bogus'"],
+      [["bogus", "x"], "error: unknown command 'bogus'"],
+      [["--bogus"], "error: unknown option '--bogus'"],
+      [["tools", "--bogus"], "error: unknown option '--bogus'"],
+      [["tool"], "error: missing required argument 'id'"],
+      [["config", "check", "extra"], "error: too many arguments for 'check'"],
+      [["-C"], "error: option '-C, --cwd <dir>' argument missing"],
+    ];
+    for (const [args, message] of cases) {
+      const r = await zeph(args, { cwd: ws, home });
+      expect([args, r.code, r.stdout]).toEqual([args, 2, ""]);
+      expect(r.stderr).toContain(message);
+    }
+  });
+});
+
+Deno.test("-C must name an existing directory", async () => {
+  await withWorkspace(async (ws, home) => {
+    const r = await zeph(["-C", `${ws}/missing`, "tools"], { cwd: ws, home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `zeph: Cannot use workspace "${ws}/missing": the directory does not exist. Pass an existing directory to -C/--cwd.\n`,
+    );
+  });
+});
