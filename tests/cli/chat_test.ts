@@ -1,0 +1,167 @@
+// The agent from the command line, end to end and offline: the scripted provider drives the real
+// CLI (`deno run -A main.ts …`) in a temp workspace, with an isolated config and data dir.
+import { expect } from "expect";
+import * as path from "node:path";
+import { DENO, MAIN, type RunResult, withWorkspace, zeph } from "./_run.ts";
+
+const ROOT = path.resolve(import.meta.dirname!, "..", "..");
+const DEMO = path.join(ROOT, "examples", "demo.jsonl");
+
+async function script(dir: string, lines: unknown[]): Promise<string> {
+  const file = path.join(dir, `script-${crypto.randomUUID()}.jsonl`);
+  await Deno.writeTextFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  return file;
+}
+
+/** Runs zeph with `input` on a piped stdin (the non-TTY interactive path). */
+async function zephStdin(
+  args: string[],
+  input: string,
+  options: { cwd: string; home: string },
+): Promise<RunResult> {
+  const child = new Deno.Command(DENO, {
+    args: ["run", "-A", "--no-prompt", MAIN, ...args],
+    cwd: options.cwd,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: options.home,
+      XDG_CONFIG_HOME: path.join(options.home, ".config"),
+      XDG_DATA_HOME: path.join(options.home, ".local", "share"),
+      NO_COLOR: "1",
+    },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(input));
+  await writer.close();
+  const out = await child.output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+Deno.test("the demo script reads, greps, runs a command and edits a file, offline", async () => {
+  await withWorkspace(async (ws, home) => {
+    const r = await zeph(
+      ["-p", "Tidy up greet.ts", "--provider", "script", "--script", DEMO, "-C", ws, "--yes"],
+      { cwd: ROOT, home },
+    );
+    expect({ code: r.code, stderr: r.stderr.includes("[tool_error]") }).toEqual({
+      code: 0,
+      stderr: false,
+    });
+    expect(await Deno.readTextFile(path.join(ws, "greet.ts"))).toBe(
+      "export function greet(name: string): string {\n  return `hello, ${name}!`;\n}\n\n" +
+        'console.log(greet("world"));\n',
+    );
+    expect(r.stdout).toContain("Done: greet.ts now says `hello, ${name}!`.");
+    for (const title of ["write greet.ts", "read greet.ts", "grep", "bash wc -l greet.ts && ls"]) {
+      expect(r.stderr).toContain(title);
+    }
+  });
+});
+
+Deno.test("--json prints the event stream as JSONL", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = await script(home, [
+      { text: "Checking.", tool_calls: [{ id: "c1", name: "nope", input: {} }] },
+      { text: "Bye." },
+    ]);
+    const r = await zeph(["-p", "hi", "--script", file, "--json"], { cwd: ws, home });
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(events.map((e) => e.type)).toEqual([
+      "text",
+      "tool_start",
+      "tool_end",
+      "text",
+      "turn_end",
+    ]);
+    expect(events[0]).toEqual({ type: "text", text: "Checking." });
+    expect(events[1]).toEqual({
+      type: "tool_start",
+      callId: "c1",
+      tool: "nope",
+      kind: "other",
+      input: {},
+      subjects: [],
+    });
+    expect(events[2].result).toMatchObject({ callId: "c1", ok: false, category: "tool_not_found" });
+    expect(events.at(-1)).toEqual({ type: "turn_end", stopReason: "end_turn" });
+  });
+});
+
+Deno.test("-p exits 1 on a provider error and names the problem", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = await script(home, [{ error: { status: 401, message: "invalid x-api-key" } }]);
+    const r = await zeph(["-p", "hi", "--script", file], { cwd: ws, home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("[provider_error] script (script): invalid x-api-key");
+    expect(r.stderr).toContain("(turn ended: error)");
+  });
+});
+
+Deno.test("bad scripts and provider options are usage errors (exit 2)", async () => {
+  await withWorkspace(async (ws, home) => {
+    const bad = path.join(home, "bad.jsonl");
+    await Deno.writeTextFile(bad, '{"text": "ok"}\n{"tool_calls": [{"id": "a"}]}\n');
+    const cases: [string[], string][] = [
+      [["-p", "x", "--script", bad], `zeph: Cannot load script ${bad}:2: tool_calls.0.name:`],
+      [["-p", "x", "--script", "/nonexistent.jsonl"], 'Cannot read script "/nonexistent.jsonl"'],
+      [["-p", "x", "--provider", "gpt"], 'Unknown provider "gpt". Use one of: ollama, claude'],
+      [["-p", "x", "--provider", "script"], "The scripted provider needs a script: pass --script"],
+    ];
+    for (const [args, message] of cases) {
+      const r = await zeph(args, { cwd: ws, home });
+      expect({ code: r.code, stderr: r.stderr.includes(message) }).toEqual({
+        code: 2,
+        stderr: true,
+      });
+    }
+  });
+});
+
+Deno.test("an unreachable provider: zeph names the provider and URL and how to configure one", async () => {
+  await withWorkspace(async (ws, home) => {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = listener.addr.port;
+    listener.close(); // nothing listens there now
+    const config = path.join(home, "config.toml");
+    await Deno.writeTextFile(
+      config,
+      `[llm]\nprovider = "ollama"\n[llm.ollama]\nbase_url = "http://127.0.0.1:${port}"\n` +
+        `[tools.retry]\nmax_attempts = 0\n`,
+    );
+    const r = await zeph(["-p", "hi", "--config", config], { cwd: ws, home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`could not reach the ollama provider at http://127.0.0.1:${port}`);
+    expect(r.stderr).toContain("Ollama at http://127.0.0.1:11434 is the default");
+    expect(r.stderr).toContain('[llm] provider = "claude" with ANTHROPIC_API_KEY');
+  });
+});
+
+Deno.test("interactive: lines from stdin, /help, /clear, /exit", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = await script(home, [{ text: "First answer." }, { text: "Second answer." }]);
+    const r = await zephStdin(
+      ["--script", file],
+      "hello\n/help\n/bogus\n/clear\nagain\n/exit\nnever read\n",
+      { cwd: ws, home },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("First answer.\nSecond answer.\n");
+    expect(r.stderr).toContain("/clear   start a new conversation");
+    expect(r.stderr).toContain("Unknown command /bogus. Type /help for the list.");
+    expect(r.stderr).toContain("(new conversation; tool quota and session rules reset)");
+  });
+});
+
+Deno.test("interactive: end of input ends the session with exit 0", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = await script(home, [{ text: "Only answer." }]);
+    const r = await zephStdin(["--script", file], "hello\n", { cwd: ws, home });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: "Only answer.\n" });
+  });
+});
