@@ -18,6 +18,22 @@ export interface SandboxOptions {
 
 const MAX_PATH_LENGTH = 4096;
 
+/** Plain data that rebuilds a Sandbox in another thread (the file worker) without I/O. */
+export interface SandboxSnapshot {
+  workspace: string;
+  roots: string[];
+  allowedPaths: string[];
+  denyRead: string[];
+  allowRead: string[];
+}
+
+/**
+ * Characters that render like `/`, `\` or `.` but are not: a path holding one is refused so that
+ * what the user approves in a prompt is what the file system sees.
+ */
+const LOOK_ALIKES =
+  /[\u2024\u2025\u2026\u2044\u2215\u2216\u29F8\u29F9\uFE52\uFE68\uFF0E\uFF0F\uFF3C]/;
+
 export function expandHome(p: string): string {
   if (p !== "~" && !p.startsWith("~/")) return p;
   const home = Deno.env.get("HOME") ?? "/";
@@ -46,6 +62,22 @@ export function isInside(child: string, root: string): boolean {
   if (child === root) return true;
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
   return child.startsWith(prefix);
+}
+
+/** Checks the raw input, expands `~` and resolves it lexically against `cwd`. */
+function absoluteInput(input: string, cwd: string): string {
+  if (input.includes("\0")) throw new SandboxViolation(input, "contains a NUL byte");
+  if (input.length > MAX_PATH_LENGTH) {
+    throw new SandboxViolation(input.slice(0, 80) + "…", "is longer than 4096 characters");
+  }
+  if (input.trim() === "") throw new SandboxViolation(input, "is empty");
+  if (LOOK_ALIKES.test(input)) {
+    throw new SandboxViolation(
+      input,
+      "contains a character that looks like a path separator or dot but is not one",
+    );
+  }
+  return path.resolve(cwd, expandHome(input));
 }
 
 export class Sandbox {
@@ -79,15 +111,43 @@ export class Sandbox {
     });
   }
 
+  /** Rebuilds a sandbox from `snapshot()` output; the roots are trusted as already canonical. */
+  static restore(snapshot: SandboxSnapshot): Sandbox {
+    return new Sandbox(snapshot.workspace, [...snapshot.roots], {
+      allowedPaths: [...snapshot.allowedPaths],
+      denyRead: [...snapshot.denyRead],
+      allowRead: [...snapshot.allowRead],
+    });
+  }
+
+  snapshot(): SandboxSnapshot {
+    return {
+      workspace: this.workspace,
+      roots: [...this.roots],
+      allowedPaths: [...this.options.allowedPaths],
+      denyRead: [...this.options.denyRead],
+      allowRead: [...this.options.allowRead],
+    };
+  }
+
   /** Resolves a user- or model-supplied path to its canonical form, or throws SandboxViolation. */
   async resolve(input: string, cwd: string = this.workspace): Promise<string> {
-    if (input.includes("\0")) throw new SandboxViolation(input, "contains a NUL byte");
-    if (input.length > MAX_PATH_LENGTH) {
-      throw new SandboxViolation(input.slice(0, 80) + "…", "is longer than 4096 characters");
-    }
-    if (input.trim() === "") throw new SandboxViolation(input, "is empty");
-    const absolute = path.resolve(cwd, expandHome(input));
-    const canonical = await canonicalize(absolute);
+    const canonical = await canonicalize(absoluteInput(input, cwd));
+    if (!this.contains(canonical)) throw new SandboxViolation(input);
+    return canonical;
+  }
+
+  /**
+   * Like `resolve`, but the last component is not followed: the parent is canonicalised and the
+   * name re-appended. Tools that act on an entry itself (delete_path, move_path) use this so
+   * that deleting a symlink removes the link, never its target.
+   */
+  async resolveEntry(input: string, cwd: string = this.workspace): Promise<string> {
+    const absolute = absoluteInput(input, cwd);
+    const parent = path.dirname(absolute);
+    const canonical = parent === absolute
+      ? absolute
+      : path.join(await canonicalize(parent), path.basename(absolute));
     if (!this.contains(canonical)) throw new SandboxViolation(input);
     return canonical;
   }

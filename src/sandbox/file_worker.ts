@@ -1,0 +1,124 @@
+/**
+ * The file worker: runs the ten file tools inside a Worker whose Deno permissions are read/write
+ * on the allowed roots only (no net, run, env, ffi, sys). The tools still resolve every path with
+ * the JS sandbox first (symlinks are checked there; Deno checks the path as written); this
+ * thread's permissions are the second fence for anything that slips past that check.
+ */
+/// <reference lib="deno.worker" />
+import { defaultConfig, type FileConfig } from "../config/schema.ts";
+import { FILE_TOOLS } from "../tools/file_tools.ts";
+import { type ErrorCategory, toToolError } from "../tools/errors.ts";
+import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
+import { Sandbox, type SandboxSnapshot } from "./path.ts";
+
+export interface WorkerCallContext {
+  cwd: string;
+  sandbox: SandboxSnapshot;
+  file: FileConfig;
+  callId: string;
+  conversationId: string | null;
+  callerId: string | null;
+}
+
+/**
+ * `call` runs a tool; `abort` cancels one; `unchecked` performs a raw file operation with no JS
+ * path check at all. It exists so the fence test can prove the Deno permissions hold on their
+ * own; it grants nothing the worker's own code could not already do.
+ */
+export type WorkerRequest =
+  | { type: "call"; id: number; tool: string; params: unknown; ctx: WorkerCallContext }
+  | { type: "abort"; id: number }
+  | {
+    type: "unchecked";
+    id: number;
+    op: "readTextFile" | "writeTextFile" | "readDir" | "remove";
+    path: string;
+    data?: string;
+  };
+
+export interface SerializedToolError {
+  category: ErrorCategory;
+  message: string;
+  hint?: string;
+  /** Deno error class name when the failure came from the runtime (e.g. "NotCapable"). */
+  errorName?: string;
+}
+
+export type WorkerResponse =
+  | { id: number; ok: true; output: ToolOutput; value?: unknown }
+  | { id: number; ok: false; error: SerializedToolError };
+
+const tools = new Map<string, AnyTool>(FILE_TOOLS.map((t) => [t.name, t]));
+const running = new Map<number, AbortController>();
+
+function serialize(error: unknown): SerializedToolError {
+  const te = toToolError(error);
+  const cause = te.cause ?? error;
+  return {
+    category: te.category,
+    message: te.message,
+    hint: te.hint,
+    errorName: cause instanceof Error ? cause.name : undefined,
+  };
+}
+
+async function runCall(request: Extract<WorkerRequest, { type: "call" }>): Promise<ToolOutput> {
+  const tool = tools.get(request.tool);
+  if (!tool) throw new Error(`The file worker does not run tool "${request.tool}"`);
+  const controller = new AbortController();
+  running.set(request.id, controller);
+  const config = defaultConfig();
+  config.tools.file = request.ctx.file;
+  const ctx: ToolContext = {
+    cwd: request.ctx.cwd,
+    sandbox: Sandbox.restore(request.ctx.sandbox),
+    signal: controller.signal,
+    config,
+    callId: request.ctx.callId,
+    conversationId: request.ctx.conversationId,
+    callerId: request.ctx.callerId,
+    now: () => Date.now(),
+    emit: () => {},
+    services: {},
+  };
+  try {
+    return await tool.execute(request.params, ctx);
+  } finally {
+    running.delete(request.id);
+  }
+}
+
+async function runUnchecked(
+  request: Extract<WorkerRequest, { type: "unchecked" }>,
+): Promise<unknown> {
+  switch (request.op) {
+    case "readTextFile":
+      return await Deno.readTextFile(request.path);
+    case "writeTextFile":
+      return await Deno.writeTextFile(request.path, request.data ?? "");
+    case "readDir":
+      return (await Array.fromAsync(Deno.readDir(request.path))).map((e) => e.name);
+    case "remove":
+      return await Deno.remove(request.path, { recursive: true });
+  }
+}
+
+self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
+  const request = event.data;
+  if (request.type === "abort") {
+    running.get(request.id)?.abort();
+    return;
+  }
+  let response: WorkerResponse;
+  try {
+    if (request.type === "call") {
+      response = { id: request.id, ok: true, output: await runCall(request) };
+    } else {
+      const value = await runUnchecked(request);
+      response = { id: request.id, ok: true, output: { text: "" }, value };
+    }
+  } catch (error) {
+    response = { id: request.id, ok: false, error: serialize(error) };
+  }
+  self.postMessage(response);
+};

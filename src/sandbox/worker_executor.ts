@@ -1,0 +1,192 @@
+/**
+ * Runs the ten file tools in a Worker whose Deno permissions are read/write on the sandbox roots
+ * and nothing else: the second fence behind the JS path check. One worker per set of roots,
+ * started on the first call and reused; `close()` terminates them.
+ */
+import { ToolError } from "../tools/errors.ts";
+import type { ToolExecutor } from "../tools/executor.ts";
+import { FILE_TOOL_NAMES } from "../tools/file_tools.ts";
+import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
+import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
+import { canonicalize } from "./path.ts";
+
+/** How long a cancelled call may take to stop before its worker is terminated and replaced. */
+const ABORT_GRACE_MS = 500;
+
+interface Pending {
+  resolve(response: WorkerResponse): void;
+  reject(error: ToolError): void;
+}
+
+/** Distributes the worker request union over its members so `id` can be left out of each. */
+type RequestBody = WorkerRequest extends infer R ? R extends unknown ? Omit<R, "id"> : never
+  : never;
+
+/** One Deno Worker with a fixed permission set; requests are paired with responses by id. */
+export class FileWorker {
+  readonly roots: readonly string[];
+  #worker: Worker;
+  #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #closed = false;
+  /** Cancelled calls still running in the worker, with the timer that stops it if they hang. */
+  #abandoned = new Map<number, ReturnType<typeof setTimeout>>();
+
+  constructor(roots: readonly string[]) {
+    this.roots = [...roots];
+    this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
+      type: "module",
+      // Module files load without read permission (measured), so the roots are all it needs.
+      deno: {
+        permissions: {
+          read: [...roots],
+          write: [...roots],
+          net: false,
+          run: false,
+          env: false,
+          ffi: false,
+          sys: false,
+          import: false,
+        },
+      },
+    } as WorkerOptions);
+    this.#worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.#onResponse(event.data);
+    this.#worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      this.#fail(`the file worker crashed: ${event.message}`);
+    };
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Sends one request; `signal` abandons it (the worker is told, and replaced if it hangs). */
+  request(body: RequestBody, signal?: AbortSignal): Promise<WorkerResponse> {
+    if (this.#closed) {
+      return Promise.reject(new ToolError("server_error", "The file worker is closed"));
+    }
+    const id = this.#nextId++;
+    return new Promise<WorkerResponse>((resolve, reject) => {
+      const onAbort = () => {
+        this.#pending.delete(id);
+        this.#worker.postMessage({ type: "abort", id } satisfies WorkerRequest);
+        reject(new ToolError("cancelled", "Cannot finish the file operation: cancelled"));
+        // A synchronous walk cannot see the abort message: if the call has not stopped after
+        // the grace period, the thread is terminated (the next call starts a fresh one).
+        this.#abandoned.set(
+          id,
+          setTimeout(() => {
+            this.#abandoned.delete(id);
+            this.terminate();
+          }, ABORT_GRACE_MS),
+        );
+      };
+      this.#pending.set(id, {
+        resolve: (response) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(response);
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#worker.postMessage({ ...body, id } as WorkerRequest);
+    });
+  }
+
+  #onResponse(response: WorkerResponse): void {
+    const timer = this.#abandoned.get(response.id);
+    if (timer !== undefined) {
+      // A cancelled call stopped in time: keep the worker.
+      clearTimeout(timer);
+      this.#abandoned.delete(response.id);
+      return;
+    }
+    const pending = this.#pending.get(response.id);
+    if (!pending) return;
+    this.#pending.delete(response.id);
+    pending.resolve(response);
+  }
+
+  #fail(message: string): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    this.terminate();
+    for (const p of pending) p.reject(new ToolError("server_error", message));
+  }
+
+  terminate(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#worker.terminate();
+    for (const timer of this.#abandoned.values()) clearTimeout(timer);
+    this.#abandoned.clear();
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of pending) {
+      p.reject(new ToolError("server_error", "The file worker was stopped during the call"));
+    }
+  }
+}
+
+/** Rebuilds the ToolError the worker serialised. */
+export function deserializeToolError(error: SerializedToolError): ToolError {
+  const rebuilt = new ToolError(error.category, error.message, { hint: error.hint });
+  if (error.errorName) (rebuilt as ToolError & { errorName?: string }).errorName = error.errorName;
+  return rebuilt;
+}
+
+/** Runs exactly the ten file tools in permission-restricted workers. */
+export class WorkerFileExecutor implements ToolExecutor {
+  readonly name = "file_worker";
+  #workers = new Map<string, FileWorker>();
+
+  handles(tool: AnyTool): boolean {
+    return FILE_TOOL_NAMES.has(tool.name);
+  }
+
+  /** The worker for a set of roots, started lazily and replaced if it was stopped. */
+  workerFor(roots: readonly string[]): FileWorker {
+    const key = JSON.stringify([...roots].sort());
+    let worker = this.#workers.get(key);
+    if (!worker || worker.closed) {
+      worker = new FileWorker(roots);
+      this.#workers.set(key, worker);
+    }
+    return worker;
+  }
+
+  async execute(tool: AnyTool, params: unknown, ctx: ToolContext): Promise<ToolOutput> {
+    if (!this.handles(tool)) {
+      throw new Error(`The file worker executor does not run tool "${tool.name}"`);
+    }
+    if (ctx.signal.aborted) throw new ToolError("cancelled", `Cannot run ${tool.name}: cancelled`);
+    const sandbox = ctx.sandbox.snapshot();
+    // Deno checks the path as written: give the worker the canonical cwd so relative paths
+    // resolve under the roots it may read.
+    const cwd = await canonicalize(ctx.cwd);
+    const response = await this.workerFor(sandbox.roots).request({
+      type: "call",
+      tool: tool.name,
+      params,
+      ctx: {
+        cwd,
+        sandbox,
+        file: ctx.config.tools.file,
+        callId: ctx.callId,
+        conversationId: ctx.conversationId,
+        callerId: ctx.callerId,
+      },
+    }, ctx.signal);
+    if (!response.ok) throw deserializeToolError(response.error);
+    return response.output;
+  }
+
+  close(): void {
+    for (const worker of this.#workers.values()) worker.terminate();
+    this.#workers.clear();
+  }
+}

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { decodeText, fileError, q } from "./_file.ts";
+import { unifiedDiff } from "./_diff.ts";
+import { ToolError } from "./errors.ts";
+import { defineTool } from "./tool.ts";
+
+export const EditParams = z.object({
+  path: z.string().describe("File to edit, relative to the workspace or absolute inside it"),
+  old_string: z.string().describe(
+    "Exact text to replace, including whitespace and indentation; must occur exactly once " +
+      "unless replace_all is true",
+  ),
+  new_string: z.string().describe("Text to put in its place"),
+  replace_all: z.boolean().default(false).describe(
+    "Replace every occurrence of old_string instead of requiring exactly one",
+  ),
+});
+export type EditParams = z.infer<typeof EditParams>;
+
+const DESCRIPTION = `Replace exact text in a file.
+
+Parameters:
+- path: the file, relative to the workspace or absolute inside it.
+- old_string: the exact text to replace (copy it from read output without the line numbers). It must
+  occur exactly once; include surrounding lines to make it unique.
+- new_string: the replacement text.
+- replace_all: true to replace every occurrence (default false).
+
+Returns: how many occurrences were replaced and a unified diff of the change.
+
+Errors: old_string is empty or equal to new_string (invalid_parameters); old_string is not found, or
+found more than once without replace_all — the message says how many times (permanent_failure); the
+file is missing or binary (permanent_failure); the path is outside the workspace (policy_blocked).
+
+Example: {"path": "src/app.ts", "old_string": "const port = 80;", "new_string": "const port = 8080;"}`;
+
+const ENCODER = new TextEncoder();
+
+function countOccurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) {
+    count++;
+  }
+  return count;
+}
+
+/** Plain substitution: no `$&`-style patterns, unlike String.prototype.replace. */
+function replaceFirst(text: string, needle: string, replacement: string): string {
+  const i = text.indexOf(needle);
+  return text.slice(0, i) + replacement + text.slice(i + needle.length);
+}
+
+export const editTool = defineTool({
+  name: "edit",
+  description: DESCRIPTION,
+  params: EditParams,
+  mutates: true,
+  kind: "edit",
+  invocation: { type: "call" },
+  subjects: (p) => [p.path],
+  async execute(params, ctx) {
+    if (params.old_string === "") {
+      throw new ToolError(
+        "invalid_parameters",
+        `Cannot edit ${q(params.path)}: old_string is empty`,
+        {
+          hint: "Give the exact text to replace, or use write to create or replace a whole file.",
+        },
+      );
+    }
+    if (params.old_string === params.new_string) {
+      throw new ToolError(
+        "invalid_parameters",
+        `Cannot edit ${q(params.path)}: old_string and new_string are identical`,
+        { hint: "Pass the changed text as new_string." },
+      );
+    }
+    const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(file, { signal: ctx.signal });
+    } catch (error) {
+      throw fileError(error, "edit", params.path);
+    }
+    const decoded = decodeText(bytes);
+    if ("binary" in decoded) {
+      throw new ToolError(
+        "permanent_failure",
+        `Cannot edit ${q(params.path)}: it is a binary file (${decoded.binary})`,
+        { hint: "Only text files can be edited." },
+      );
+    }
+    const oldText = decoded.text;
+    let needle = params.old_string;
+    let replacement = params.new_string;
+    let count = countOccurrences(oldText, needle);
+    // Models write "\n"; a file with CRLF line ends gets the same edit with "\r\n".
+    if (count === 0 && oldText.includes("\r\n") && needle.includes("\n")) {
+      const crlf = needle.replace(/\r?\n/g, "\r\n");
+      const crlfCount = countOccurrences(oldText, crlf);
+      if (crlfCount > 0) {
+        needle = crlf;
+        replacement = replacement.replace(/\r?\n/g, "\r\n");
+        count = crlfCount;
+      }
+    }
+    if (count === 0) {
+      throw new ToolError(
+        "permanent_failure",
+        `Cannot edit ${q(params.path)}: old_string was not found in the file`,
+        {
+          hint:
+            "Read the file again and copy old_string exactly, including whitespace and indentation.",
+        },
+      );
+    }
+    if (count > 1 && !params.replace_all) {
+      throw new ToolError(
+        "permanent_failure",
+        `Cannot edit ${
+          q(params.path)
+        }: old_string occurs ${count} times, it must occur exactly once`,
+        {
+          hint: "Include more surrounding lines to make it unique, or pass replace_all: true.",
+        },
+      );
+    }
+    const newText = params.replace_all
+      ? oldText.split(needle).join(replacement)
+      : replaceFirst(oldText, needle, replacement);
+    try {
+      await Deno.writeFile(file, ENCODER.encode(newText), { signal: ctx.signal });
+    } catch (error) {
+      throw fileError(error, "edit", params.path);
+    }
+    const firstLine = oldText.slice(0, oldText.indexOf(needle)).split("\n").length;
+    const diff = unifiedDiff(oldText, newText, { path: ctx.sandbox.display(file) });
+    const what = count === 1 ? "1 occurrence" : `${count} occurrences`;
+    return {
+      text: `Edited ${q(params.path)}: replaced ${what}.\n\n${diff}`,
+      diff: { path: file, oldText, newText },
+      locations: [{ path: file, line: firstLine }],
+    };
+  },
+});

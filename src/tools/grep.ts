@@ -1,0 +1,254 @@
+import picomatch from "picomatch";
+import { RE2JS } from "re2js";
+import { z } from "zod";
+import { BINARY_SNIFF_BYTES, clipLine, fileError, q, throwIfAborted } from "./_file.ts";
+import { requiredLiteral } from "./_literal.ts";
+import { gitignoreTop, walkFiles } from "./_walk.ts";
+import { ToolError } from "./errors.ts";
+import { defineTool } from "./tool.ts";
+
+export const GrepParams = z.object({
+  pattern: z.string().min(1).describe(
+    "Regular expression (RE2 syntax: no backreferences or lookaround) matched against each line",
+  ),
+  path: z.string().default(".").describe(
+    "File or directory to search, relative to the workspace or absolute inside it (default: the workspace)",
+  ),
+  case_sensitive: z.boolean().default(true).describe("Match letter case exactly (default true)"),
+  glob: z.string().min(1).optional().describe(
+    'Only search files whose path relative to `path` matches this glob, e.g. "**/*.ts"',
+  ),
+  context: z.number().int().min(0).max(20).default(0).describe(
+    "Lines of context to show before and after each matching line (default 0)",
+  ),
+});
+export type GrepParams = z.infer<typeof GrepParams>;
+
+const DESCRIPTION = `Search file contents for a regular expression.
+
+Parameters:
+- pattern: a regular expression in RE2 syntax (like JavaScript, without backreferences or
+  lookaround), matched against each line separately.
+- path: the file or directory to search (default: the workspace). Directories are searched
+  recursively, skipping files excluded by .gitignore, the .git directory, binary files and
+  unreadable files.
+- case_sensitive: false to ignore letter case (default true).
+- glob: only search files whose path (relative to \`path\`) matches this glob, e.g. "**/*.ts".
+- context: lines to show before and after each match (default 0).
+
+Returns: matching lines as "<path>:<line>: <text>", with paths relative to the workspace and
+1-based line numbers; context lines as "<path>-<line>- <text>" with "--" between groups. At most 100
+matching lines are returned; a note says when the search stopped early.
+
+Errors: invalid regular expression (invalid_parameters); path outside the workspace or denied by
+[tools.file] deny_read (policy_blocked); path does not exist (permanent_failure).
+
+Example: {"pattern": "function\\\\s+load\\\\w*", "path": "src", "glob": "**/*.ts", "context": 2}`;
+
+const DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function compile(pattern: string, flags: number): RE2JS {
+  try {
+    return RE2JS.compile(pattern, flags);
+  } catch (error) {
+    throw new ToolError(
+      "invalid_parameters",
+      `Cannot search for ${q(pattern)}: invalid regular expression (${(error as Error).message})`,
+      {
+        hint: "Use RE2 syntax: escape special characters with \\ and avoid backreferences " +
+          "and lookaround.",
+      },
+    );
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+export const grepTool = defineTool({
+  name: "grep",
+  description: DESCRIPTION,
+  params: GrepParams,
+  mutates: false,
+  kind: "search",
+  invocation: { type: "call" },
+  subjects: (p) => [p.path],
+  async execute(params, ctx) {
+    const flags = params.case_sensitive ? 0 : RE2JS.CASE_INSENSITIVE;
+    const lineRe = compile(params.pattern, flags);
+    const textRe = RE2JS.compile(params.pattern, flags | RE2JS.MULTILINE);
+    const start = await ctx.sandbox.resolve(params.path, ctx.cwd);
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(start);
+    } catch (error) {
+      throw fileError(error, "search", params.path);
+    }
+    if (info.isFile) ctx.sandbox.assertReadable(start, params.path);
+
+    // A native indexOf on a substring every match must contain skips most files and lines
+    // before the linear-time (but pure JS) RE2 engine runs.
+    const literal = requiredLiteral(params.pattern);
+    const findLiteral: ((text: string, from: number) => number) | null = !literal
+      ? null
+      : params.case_sensitive
+      ? (text, from) => text.indexOf(literal.text, from)
+      : (() => {
+        const re = new RegExp(escapeRegExp(literal.text), "giu");
+        return (text: string, from: number) => {
+          re.lastIndex = from;
+          return re.exec(text)?.index ?? -1;
+        };
+      })();
+
+    const max = ctx.config.tools.file.grep_max_matches;
+    const maxChars = ctx.config.tools.file.max_line_chars;
+    const contextLines = params.context;
+    const out: string[] = [];
+    const locations: { path: string; line: number }[] = [];
+    let matches = 0;
+    let cut = false;
+    let filesWithMatches = 0;
+    const sandbox = ctx.sandbox;
+    const isGlobMatch = params.glob ? picomatch(params.glob, { dot: true }) : null;
+    const prefix = start.length + 1;
+
+    const searchFile = (file: string, walked: string): boolean => {
+      let bytes: Uint8Array;
+      try {
+        bytes = Deno.readFileSync(file);
+      } catch {
+        return true; // unreadable files are skipped, as the description says
+      }
+      if (bytes.length === 0) return true;
+      const head = bytes.length > BINARY_SNIFF_BYTES
+        ? bytes.subarray(0, BINARY_SNIFF_BYTES)
+        : bytes;
+      if (head.indexOf(0) !== -1) return true;
+      let text: string;
+      try {
+        text = DECODER.decode(bytes);
+      } catch {
+        return true; // not UTF-8: treated as binary
+      }
+      let first = 0;
+      if (findLiteral) {
+        first = findLiteral(text, 0);
+        if (first === -1) return true;
+        if (!literal!.whole && !textRe.test(text)) return true;
+      } else if (!textRe.test(text)) {
+        return true;
+      }
+      const lines = text.split("\n");
+      if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+      const matched: number[] = [];
+      // Line index of the first candidate, then only lines that can match are tested.
+      let lineStart = text.lastIndexOf("\n", first - 1) + 1;
+      let lineNo = lineStart === 0 ? 0 : countNewlines(text, lineStart);
+      while (lineNo < lines.length) {
+        let line = lines[lineNo];
+        if (line.endsWith("\r")) line = line.slice(0, -1);
+        const hit = literal?.whole ? true : lineRe.test(line);
+        if (hit) {
+          if (matches >= max) {
+            cut = true;
+            break;
+          }
+          matches++;
+          matched.push(lineNo);
+        }
+        lineStart += lines[lineNo].length + 1;
+        lineNo++;
+        if (findLiteral) {
+          const nextHit = findLiteral(text, lineStart);
+          if (nextHit === -1) break;
+          // Jump to the line holding the next occurrence.
+          while (lineStart + lines[lineNo].length < nextHit) {
+            lineStart += lines[lineNo].length + 1;
+            lineNo++;
+          }
+        }
+      }
+      if (matched.length) {
+        filesWithMatches++;
+        emitFile(file, walked, lines, matched);
+      }
+      return !cut;
+    };
+
+    const emitFile = (file: string, walked: string, lines: string[], matched: number[]) => {
+      const shown = sandbox.display(walked);
+      const strip = (s: string) => (s.endsWith("\r") ? s.slice(0, -1) : s);
+      if (contextLines === 0) {
+        for (const n of matched) {
+          out.push(`${shown}:${n + 1}: ${clipLine(strip(lines[n]), maxChars)}`);
+          locations.push({ path: file, line: n + 1 });
+        }
+        return;
+      }
+      const isMatch = new Set(matched);
+      let lastShown = -2;
+      for (const n of matched) {
+        const from = Math.max(0, n - contextLines, lastShown + 1);
+        const to = Math.min(lines.length - 1, n + contextLines);
+        if (from > lastShown + 1 && out.length) out.push("--");
+        for (let k = from; k <= to; k++) {
+          const sep = isMatch.has(k) ? ":" : "-";
+          out.push(`${shown}${sep}${k + 1}${sep} ${clipLine(strip(lines[k]), maxChars)}`);
+        }
+        lastShown = Math.max(lastShown, to);
+        locations.push({ path: file, line: n + 1 });
+      }
+    };
+
+    if (info.isFile) {
+      searchFile(start, start);
+    } else {
+      walkFiles(
+        start,
+        {
+          gitignore: true,
+          top: gitignoreTop(start, sandbox.workspace, sandbox.roots),
+          signal: ctx.signal,
+        },
+        (entry) => {
+          if (isGlobMatch && !isGlobMatch(entry.path.slice(prefix))) return true;
+          let file = entry.path;
+          if (entry.isSymlink) {
+            // Follow a file symlink only to a readable target inside the sandbox.
+            try {
+              file = Deno.realPathSync(entry.path);
+              if (!sandbox.contains(file) || !Deno.statSync(file).isFile) return true;
+            } catch {
+              return true;
+            }
+          }
+          if (!sandbox.canRead(file)) return true;
+          return searchFile(file, entry.path);
+        },
+      );
+    }
+    throwIfAborted(ctx.signal, "search");
+
+    if (matches === 0) {
+      return { text: `No matches for ${q(params.pattern)} in ${q(params.path)}.` };
+    }
+    const summary = cut
+      ? `\n\n[Stopped after ${matches} matching lines; there are more. Narrow the pattern, ` +
+        `path or glob to see the rest.]`
+      : "";
+    return {
+      text: out.join("\n") + summary,
+      locations,
+      truncated: cut,
+      raw: { matches, files: filesWithMatches, truncated: cut },
+    };
+  },
+});
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}

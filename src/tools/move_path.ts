@@ -1,0 +1,82 @@
+import * as path from "node:path";
+import { z } from "zod";
+import { fileError, lstatOrNull, q } from "./_file.ts";
+import { SandboxViolation, ToolError } from "./errors.ts";
+import { defineTool } from "./tool.ts";
+import { isInside } from "../sandbox/path.ts";
+
+export const MovePathParams = z.object({
+  source: z.string().describe(
+    "File, symlink or directory to move, relative to the workspace or absolute inside it",
+  ),
+  destination: z.string().describe(
+    "New path (not an existing one), relative to the workspace or absolute inside it",
+  ),
+});
+export type MovePathParams = z.infer<typeof MovePathParams>;
+
+const DESCRIPTION = `Move or rename a file, symlink or directory.
+
+Parameters:
+- source: what to move, relative to the workspace or absolute inside it. A symlink is moved as a link.
+- destination: the new path; it must not exist yet. Missing parent directories are created.
+
+Returns: "Moved: <source> -> <destination>".
+
+Errors: either path is outside the workspace, or the source is the workspace root or above it
+(policy_blocked); the source does not exist, the destination exists, the destination is inside the
+source, or the move crosses file systems (permanent_failure).
+
+Example: {"source": "src/old_name.ts", "destination": "src/new_name.ts"}`;
+
+export const movePathTool = defineTool({
+  name: "move_path",
+  description: DESCRIPTION,
+  params: MovePathParams,
+  mutates: true,
+  kind: "move",
+  invocation: { type: "call" },
+  subjects: (p) => [p.source, p.destination],
+  async execute(params, ctx) {
+    const source = await ctx.sandbox.resolveEntry(params.source, ctx.cwd);
+    const destination = await ctx.sandbox.resolveEntry(params.destination, ctx.cwd);
+    if (ctx.sandbox.isRootOrAbove(source)) {
+      throw new SandboxViolation(
+        params.source,
+        "is an allowed root (or above one) and cannot be moved",
+      );
+    }
+    const action = `move ${q(params.source)} to`;
+    try {
+      if (!(await lstatOrNull(source))) {
+        throw new ToolError(
+          "permanent_failure",
+          `Cannot move ${q(params.source)}: no such file or directory`,
+          { hint: "Check the path with list_directory or find_path." },
+        );
+      }
+      if (await lstatOrNull(destination)) {
+        throw new ToolError(
+          "permanent_failure",
+          `Cannot ${action} ${q(params.destination)}: the destination already exists`,
+          { hint: "Choose a new destination path, or delete the existing one first." },
+        );
+      }
+      if (isInside(destination, source)) {
+        throw new ToolError(
+          "permanent_failure",
+          `Cannot ${action} ${q(params.destination)}: the destination is inside the source`,
+          { hint: "Choose a destination outside the directory being moved." },
+        );
+      }
+      await Deno.mkdir(path.dirname(destination), { recursive: true });
+      await Deno.rename(source, destination);
+    } catch (error) {
+      throw fileError(error, action, params.destination);
+    }
+    return {
+      text: `Moved: ${q(params.source)} -> ${q(params.destination)}`,
+      locations: [{ path: destination }],
+    };
+  },
+});

@@ -1,0 +1,89 @@
+import * as path from "node:path";
+import { z } from "zod";
+import { decodeText, fileError, lstatOrNull, q } from "./_file.ts";
+import { unifiedDiff } from "./_diff.ts";
+import { ToolError } from "./errors.ts";
+import { defineTool } from "./tool.ts";
+
+export const WriteParams = z.object({
+  path: z.string().describe(
+    "File to create or overwrite, relative to the workspace or absolute inside it",
+  ),
+  content: z.string().describe("The complete new content of the file"),
+});
+export type WriteParams = z.infer<typeof WriteParams>;
+
+const DESCRIPTION = `Create a file, or replace the whole content of an existing one.
+
+Parameters:
+- path: the file, relative to the workspace or absolute inside it. Missing parent directories are created.
+- content: the complete new content (use edit to change part of a file).
+
+Returns: whether the file was created or replaced and how many bytes were written, plus a unified
+diff when an existing text file was replaced.
+
+Errors: the path is outside the workspace (policy_blocked); the path is a directory or cannot be
+written (permanent_failure).
+
+Example: {"path": "notes/todo.md", "content": "# TODO\\n- write tests\\n"}`;
+
+const ENCODER = new TextEncoder();
+
+export const writeTool = defineTool({
+  name: "write",
+  description: DESCRIPTION,
+  params: WriteParams,
+  mutates: true,
+  kind: "edit",
+  invocation: { type: "call" },
+  subjects: (p) => [p.path],
+  async execute(params, ctx) {
+    const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
+    const bytes = ENCODER.encode(params.content);
+    let oldText: string | null = null;
+    let existed = false;
+    let oldSize = 0;
+    try {
+      const info = await lstatOrNull(file);
+      if (info?.isDirectory) {
+        throw new ToolError(
+          "permanent_failure",
+          `Cannot write ${q(params.path)}: it is a directory`,
+          {
+            hint: "Choose a file path inside the directory.",
+          },
+        );
+      }
+      if (info) {
+        existed = true;
+        const old = await Deno.readFile(file);
+        oldSize = old.length;
+        const decoded = decodeText(old);
+        oldText = "text" in decoded ? decoded.text : null;
+      } else {
+        await Deno.mkdir(path.dirname(file), { recursive: true });
+      }
+      await Deno.writeFile(file, bytes, { signal: ctx.signal });
+    } catch (error) {
+      throw fileError(error, "write", params.path);
+    }
+    const shown = ctx.sandbox.display(file);
+    let text: string;
+    if (!existed) {
+      text = `Created ${q(params.path)} (${bytes.length} bytes).`;
+    } else if (oldText === params.content) {
+      text = `Replaced ${
+        q(params.path)
+      } (${bytes.length} bytes): the content was already identical.`;
+    } else {
+      const diff = oldText === null ? "" : unifiedDiff(oldText, params.content, { path: shown });
+      text = `Replaced ${q(params.path)} (${bytes.length} bytes, was ${oldSize} bytes).` +
+        (diff ? `\n\n${diff}` : "");
+    }
+    return {
+      text,
+      diff: { path: file, oldText, newText: params.content },
+      locations: [{ path: file }],
+    };
+  },
+});

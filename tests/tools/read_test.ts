@@ -1,0 +1,112 @@
+import { expect } from "expect";
+import { fileTest, okText } from "../_support/file_tools.ts";
+
+fileTest("read: numbered lines, 1-based, whole file", async (h) => {
+  await h.put({ "a.txt": "alpha\nbeta\r\ngamma\n" });
+  const r = await h.dispatch("read", { path: "a.txt" });
+  expect(okText(r)).toBe("   1\talpha\n   2\tbeta\n   3\tgamma");
+  expect(r.output?.truncated).toBe(false);
+});
+
+fileTest("read: offset skips lines (0-based) and limit caps them", async (h) => {
+  await h.put({ "a.txt": "l1\nl2\nl3\nl4\nl5" });
+  const r = await h.dispatch("read", { path: "a.txt", offset: 2, limit: 2 });
+  expect(okText(r)).toBe(
+    "   3\tl3\n   4\tl4\n\n[Showing lines 3-4 of 5. Use offset=4 to read further.]",
+  );
+  expect(r.output?.locations).toEqual([{ path: `${h.ws}/a.txt`, line: 3 }]);
+});
+
+fileTest("read: default cap is max_read_lines with a note on how to read further", async (h) => {
+  const lines = Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`);
+  await h.put({ "big.txt": lines.join("\n") + "\n" });
+  const first = okText(await h.dispatch("read", { path: "big.txt" }));
+  const rows = first.split("\n");
+  expect(rows[0]).toBe("   1\tline 1");
+  expect(rows[1999]).toBe("2000\tline 2000");
+  expect(rows.slice(2000)).toEqual([
+    "",
+    "[Showing lines 1-2000 of 2500. Use offset=2000 to read further.]",
+  ]);
+  const rest = okText(await h.dispatch("read", { path: "big.txt", offset: 2000, limit: 5000 }));
+  expect(rest.split("\n")[0]).toBe("2001\tline 2001");
+  expect(rest.split("\n").length).toBe(500);
+});
+
+fileTest("read: a limit above the cap is capped", async (h) => {
+  await h.put({ "a.txt": "1\n2\n3\n4\n" });
+  const r = okText(await h.dispatch("read", { path: "a.txt", limit: 100 }));
+  expect(r).toBe("   1\t1\n   2\t2\n\n[Showing lines 1-2 of 4. Use offset=2 to read further.]");
+}, { file: { max_read_lines: 2 } });
+
+fileTest("read: long lines are cut at max_line_chars", async (h) => {
+  await h.put({ "a.txt": "x".repeat(12) + "\nshort\n" });
+  const r = await h.dispatch("read", { path: "a.txt" });
+  expect(okText(r)).toBe(
+    "   1\txxxxx… [line truncated: 12 characters]\n   2\tshort\n\n" +
+      "[Lines longer than 5 characters were truncated.]",
+  );
+  expect(r.output?.truncated).toBe(true);
+}, { file: { max_line_chars: 5 } });
+
+fileTest("read: empty file says so", async (h) => {
+  await h.put({ "empty.txt": "" });
+  expect(okText(await h.dispatch("read", { path: "empty.txt" }))).toBe(
+    'File "empty.txt" is empty.',
+  );
+});
+
+fileTest("read: binary files are refused (NUL byte, invalid UTF-8)", async (h) => {
+  await h.put({
+    "nul.bin": new Uint8Array([104, 105, 0, 1, 2]),
+    "latin1.txt": new Uint8Array([99, 97, 102, 0xe9, 10]),
+  });
+  const nul = await h.dispatch("read", { path: "nul.bin" });
+  expect([nul.ok, nul.category, nul.error]).toEqual([
+    false,
+    "permanent_failure",
+    'Cannot read "nul.bin": it is a binary file (it contains NUL bytes, 5 bytes)',
+  ]);
+  const latin = await h.dispatch("read", { path: "latin1.txt" });
+  expect([latin.ok, latin.category, latin.error]).toEqual([
+    false,
+    "permanent_failure",
+    'Cannot read "latin1.txt": it is a binary file (it is not valid UTF-8 text, 5 bytes)',
+  ]);
+});
+
+fileTest("read: missing file, directory, offset past the end", async (h) => {
+  await h.put({ "d/a.txt": "one\n" });
+  const missing = await h.dispatch("read", { path: "nope.txt" });
+  expect([missing.category, missing.error]).toEqual([
+    "permanent_failure",
+    'Cannot read "nope.txt": no such file or directory',
+  ]);
+  expect(missing.text).toContain("suggestion: Check the path with list_directory or find_path.");
+  const dir = await h.dispatch("read", { path: "d" });
+  expect([dir.category, dir.error]).toEqual([
+    "permanent_failure",
+    'Cannot read "d": it is a directory',
+  ]);
+  const past = await h.dispatch("read", { path: "d/a.txt", offset: 5 });
+  expect([past.category, past.error]).toEqual([
+    "invalid_parameters",
+    'Cannot read "d/a.txt" from offset=5: the file has 1 lines',
+  ]);
+});
+
+fileTest("read: bad params are rejected by the schema", async (h) => {
+  const r = await h.dispatch("read", { path: "a.txt", offset: -1 });
+  expect(r.category).toBe("invalid_parameters");
+  expect(r.error).toContain("- offset:");
+});
+
+fileTest("read: deny_read blocks, allow_read is the exception", async (h) => {
+  await h.put({ "secret.env": "KEY=1\n", "public.env": "OK=1\n" });
+  const denied = await h.dispatch("read", { path: "secret.env" });
+  expect([denied.category, denied.error]).toEqual([
+    "policy_blocked",
+    'Cannot access "secret.env": is denied by [tools.file] deny_read',
+  ]);
+  expect(okText(await h.dispatch("read", { path: "public.env" }))).toBe("   1\tOK=1");
+}, { denyRead: ["**/*.env"], allowRead: ["**/public.env"] });
