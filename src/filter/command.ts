@@ -1,0 +1,106 @@
+/**
+ * Which command a rule sees. LLMs write `cd /p && cargo clippy -- -D warnings 2>&1 | tail -80`;
+ * rules are written for `cargo clippy …`. Matching therefore tries the whole command and its
+ * normalised last segment: after the last `&&`, `||` or `;` outside quotes, cut at the first
+ * pipe, redirections removed, leading `cd …`, `VAR=value`, `env`, `time` and `command` removed.
+ */
+
+/** The strings a rule's matcher is tried against, most literal first, without duplicates. */
+export function matchCandidates(command: string): string[] {
+  const whole = command.trim();
+  const last = normalizeSegment(lastSegment(whole));
+  return last && last !== whole ? [whole, last] : [whole];
+}
+
+/** The text after the last top-level `&&`, `||`, `;` or newline (quotes respected). */
+export function lastSegment(command: string): string {
+  let quote: string | null = null;
+  let cut = 0;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (c === "\\" && quote !== "'") {
+      i++;
+      continue;
+    }
+    if (quote) {
+      if (c === quote) quote = null;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === "`") {
+      quote = c;
+      continue;
+    }
+    if (c === ";" || c === "\n") cut = i + 1;
+    else if ((c === "&" || c === "|") && command[i + 1] === c) {
+      cut = i + 2;
+      i++;
+    }
+  }
+  return command.slice(cut).trim();
+}
+
+const REDIRECT = /^(?:\d*|&)(?:>>?|<<?|>&|<&)(.*)$/;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const WRAPPERS = new Set(["env", "time", "command", "exec", "nohup"]);
+
+/** One segment: cut at the first pipe, redirections and leading wrappers removed. */
+export function normalizeSegment(segment: string): string {
+  const words = shellWords(segment);
+  const kept: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (word === "|" || word === "|&") break;
+    const redirect = REDIRECT.exec(word);
+    if (redirect) {
+      // `> file` names its target in the next word; `>file` and `2>&1` carry it.
+      if (redirect[1] === "") i++;
+      continue;
+    }
+    kept.push(word);
+  }
+  let start = 0;
+  for (;;) {
+    const word = kept[start];
+    if (word === undefined) break;
+    if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) start++;
+    else if (word === "cd" && kept.length > start + 2) start += 2;
+    else break;
+  }
+  return kept.slice(start).join(" ");
+}
+
+/** Splits on unquoted whitespace and pipes, keeping each word's quotes as written. */
+function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let quote: string | null = null;
+  const flush = () => {
+    if (word) words.push(word);
+    word = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      word += c;
+      if (c === "\\" && quote === '"' && i + 1 < text.length) word += text[++i];
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === "\\" && i + 1 < text.length) {
+      word += c + text[++i];
+    } else if (c === "'" || c === '"' || c === "`") {
+      quote = c;
+      word += c;
+    } else if (c === " " || c === "\t") {
+      flush();
+    } else if (c === "|") {
+      flush();
+      if (text[i + 1] === "&") i++;
+      words.push("|");
+    } else {
+      word += c;
+    }
+  }
+  flush();
+  return words;
+}

@@ -1,0 +1,172 @@
+/**
+ * The engine: picks the rules matching a command, runs them in sequence over the sanitised
+ * output line by line, appends the security pass, and reports stats and confidence.
+ */
+import type { FilterStats } from "../tools/registry.ts";
+import { matchCandidates } from "./command.ts";
+import type { CompiledRule } from "./rule.ts";
+import { BlankCollapser, countLines, sanitize, sanitizeLine, splitLines } from "./sanitize.ts";
+import { SecurityScanner } from "./security.ts";
+import type { Pattern } from "./regex.ts";
+import { type Confidence, type Stage, worstConfidence } from "./types.ts";
+
+export interface EngineOptions {
+  /** Master switch (`[tools.filters] enabled`). @default true */
+  enabled?: boolean;
+  /** `[tools.filters.security] enabled`. @default true */
+  security?: boolean;
+  /** Compiled `[tools.filters.security] extra_patterns`. */
+  extraPatterns?: Pattern[];
+  /** The label of the stats line. @default "shell" */
+  label?: string;
+}
+
+export interface FilterOutcome {
+  /** What the model reads. */
+  text: string;
+  stats: FilterStats;
+  /** Names of the rules that ran, in order (empty when none matched). */
+  rules: string[];
+}
+
+/** Notices the bash tool appends (`[exit code 2]`, timeouts); kept out of the rules' reach. */
+const NOTICE =
+  /^\[(exit code|exit status|timed out|timeout|killed|terminated|signal|cancelled|interrupted|output truncated|truncated)\b[^\]]*\]$/i;
+const STDERR_PREFIX = "[stderr] ";
+
+/** F/P/B counters and token savings for one session (the CLI and ACP read them). */
+export class FilterSession {
+  readonly counts: Record<Confidence, number> = { full: 0, partial: 0, fallback: 0 };
+  commands = 0;
+  filtered = 0;
+  rawChars = 0;
+  filteredChars = 0;
+
+  record(outcome: FilterOutcome): void {
+    this.commands++;
+    this.rawChars += outcome.stats.rawChars;
+    this.filteredChars += outcome.stats.filteredChars;
+    if (outcome.rules.length === 0) return;
+    this.filtered++;
+    this.counts[outcome.stats.confidence]++;
+  }
+
+  /** Estimated tokens saved (chars / 4, as the reference and RTK count). */
+  get tokensSaved(): number {
+    return Math.max(0, Math.round((this.rawChars - this.filteredChars) / 4));
+  }
+
+  /** `F/P/B 12/3/1` */
+  summary(): string {
+    const { full, partial, fallback } = this.counts;
+    return `F/P/B ${full}/${partial}/${fallback}`;
+  }
+}
+
+export class FilterEngine {
+  readonly rules: readonly CompiledRule[];
+  readonly enabled: boolean;
+  readonly securityEnabled: boolean;
+  /** The default session the hook records into. */
+  readonly session = new FilterSession();
+  #extra: Pattern[];
+  #label: string;
+
+  constructor(rules: CompiledRule[], options: EngineOptions = {}) {
+    this.rules = rules;
+    this.enabled = options.enabled ?? true;
+    this.securityEnabled = options.security ?? true;
+    this.#extra = options.extraPatterns ?? [];
+    this.#label = options.label ?? "shell";
+  }
+
+  /** Every rule matching the command (whole, or its normalised last segment), in order. */
+  match(command: string): CompiledRule[] {
+    const candidates = matchCandidates(command);
+    return this.rules.filter((rule) => candidates.some((c) => rule.matches(c)));
+  }
+
+  /** Filters one command's output. Never throws for any input. */
+  filter(command: string, raw: string, options: { failed?: boolean } = {}): FilterOutcome {
+    const failed = options.failed ?? false;
+    if (!this.enabled) return this.#outcome(raw, raw, [], "full");
+    const { body, notices } = splitNotices(raw);
+    const rules = this.match(command);
+    const scanner = this.securityEnabled
+      ? new SecurityScanner({ extraPatterns: this.#extra })
+      : null;
+    const collected: string[] = [];
+    const confidences: Confidence[] = [];
+    // Build the chain back to front: each stage emits into the next one's push.
+    const stages: Stage[] = [];
+    let sink: (line: string) => void = (line) => void collected.push(line);
+    for (let i = rules.length - 1; i >= 0; i--) {
+      const stage = rules[i].strategy.createStage({ emit: sink, failed });
+      stages.unshift(stage);
+      sink = (line: string) => stage.push(line);
+    }
+    const first = sink;
+    const blanks = new BlankCollapser();
+    const strip = rules.length > 0;
+    for (const rawLine of splitLines(body)) {
+      let line = sanitizeLine(rawLine);
+      if (strip && line.startsWith(STDERR_PREFIX)) line = line.slice(STDERR_PREFIX.length);
+      const kept = blanks.accept(line);
+      if (kept === null) continue;
+      scanner?.scan(kept);
+      first(kept);
+    }
+    for (const stage of stages) confidences.push(stage.finish());
+    let confidence: Confidence = confidences.reduce(worstConfidence, "full" as Confidence);
+    let lines = collected;
+    while (lines.length && lines[lines.length - 1].trim() === "") lines.pop();
+    if (rules.length && failed && confidence === "fallback") {
+      // A failed command whose output did not have the expected shape: show all of it.
+      lines = sanitize(body).split("\n");
+    }
+    if (rules.length === 0) confidence = "full";
+    let text = lines.join("\n");
+    const appendix = scanner?.appendix(text) ?? [];
+    if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
+    if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
+    return this.#outcome(raw, text, rules.map((r) => r.name), confidence);
+  }
+
+  #outcome(raw: string, text: string, rules: string[], confidence: Confidence): FilterOutcome {
+    const rawLines = countLines(raw);
+    const filteredLines = countLines(text);
+    const pct = rawLines === 0 ? 0 : (1 - filteredLines / rawLines) * 100;
+    const inline = filteredLines < rawLines
+      ? `[${this.#label}] ${rawLines} lines -> ${filteredLines} lines, ${pct.toFixed(1)}% filtered`
+      : "";
+    return {
+      text,
+      rules,
+      stats: {
+        rawLines,
+        filteredLines,
+        rawChars: raw.length,
+        filteredChars: text.length,
+        confidence,
+        rules,
+        inline,
+      },
+    };
+  }
+}
+
+/** Splits trailing tool notices (`[exit code 1]`) off the output. */
+function splitNotices(text: string): { body: string; notices: string[] } {
+  const notices: string[] = [];
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "\n") end--;
+  for (;;) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end);
+    if (!NOTICE.test(line.trim())) break;
+    notices.unshift(line.trim());
+    end = start > 0 ? start - 1 : 0;
+    if (end === 0) break;
+  }
+  return { body: text.slice(0, end), notices };
+}

@@ -1,0 +1,187 @@
+/**
+ * Loading rules: the built-in files in `filters/*.toml` (read relative to this module, so
+ * `deno compile --include filters/` serves the same code path), then the user's `filters.toml`
+ * (next to config.toml, or `[tools.filters] filters_path`), which adds rules, replaces built-ins
+ * by name and disables them with `enabled = false`. Every problem is a warning; nothing here
+ * stops zeph from starting.
+ */
+import { parse as parseToml, TomlError } from "smol-toml";
+import type { Config } from "../config/schema.ts";
+import { FilterEngine } from "./engine.ts";
+import { type CompiledRule, compileRule, RuleError, ruleName } from "./rule.ts";
+import { compileExtraPatterns } from "./security.ts";
+
+/** User filter files above this size are rejected (spec: 1 MiB). */
+export const MAX_FILTERS_FILE_BYTES = 1024 * 1024;
+
+/** Where the built-in rule files live (embedded by `deno compile --include filters/`). */
+export const BUILTIN_FILTERS_DIR = new URL("../../filters/", import.meta.url);
+
+export interface LoadOptions {
+  /** The directory of config.toml: the default home of filters.toml. */
+  configDir: string;
+  /** Overrides the built-in directory (tests). */
+  builtinDir?: URL | string;
+}
+
+/** Builds the engine from config; `warnings` are for the user (file, rule, field, reason). */
+export async function loadFilterEngine(
+  config: Config,
+  options: LoadOptions,
+): Promise<{ engine: FilterEngine; warnings: string[] }> {
+  const settings = config.tools.filters;
+  const warnings: string[] = [];
+  const rules = await loadBuiltinRules(options.builtinDir ?? BUILTIN_FILTERS_DIR, warnings);
+  const user = userFilePath(settings.filters_path, options.configDir);
+  const userText = await readUserFile(user.path, user.explicit, warnings);
+  if (userText !== null) mergeUserRules(rules, userText, user.path, warnings);
+  const extra = compileExtraPatterns(settings.security.extra_patterns);
+  warnings.push(...extra.warnings);
+  const engine = new FilterEngine(rules, {
+    enabled: settings.enabled,
+    security: settings.security.enabled,
+    extraPatterns: extra.patterns,
+  });
+  return { engine, warnings };
+}
+
+/** The built-in rules, file by file in name order, rules in file order. */
+export async function loadBuiltinRules(
+  dir: URL | string,
+  warnings: string[] = [],
+): Promise<CompiledRule[]> {
+  const path = dir instanceof URL ? dir : new URL(`file://${dir.endsWith("/") ? dir : dir + "/"}`);
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(path)) {
+    if (entry.isFile && entry.name.endsWith(".toml")) names.push(entry.name);
+  }
+  names.sort();
+  const rules: CompiledRule[] = [];
+  for (const name of names) {
+    const text = await Deno.readTextFile(new URL(name, path));
+    const source = `built-in filters/${name}`;
+    for (const rule of parseRuleFile(text, source, warnings)) {
+      if (rule.enabled) rules.push(rule.compiled!);
+    }
+  }
+  return rules;
+}
+
+interface ParsedRule {
+  name: string;
+  enabled: boolean;
+  compiled?: CompiledRule;
+}
+
+/** Parses one TOML text into rules; broken entries become warnings, the rest load. */
+export function parseRuleFile(text: string, source: string, warnings: string[]): ParsedRule[] {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (error) {
+    const where = error instanceof TomlError
+      ? ` at line ${error.line}, column ${error.column}`
+      : "";
+    const first = (error as Error).message.split("\n")[0];
+    warnings.push(`Cannot load ${source}: invalid TOML${where}: ${first}. Its rules were skipped.`);
+    return [];
+  }
+  for (const key of Object.keys(doc)) {
+    if (key !== "rules") warnings.push(`${source}: unknown top-level key "${key}" ignored.`);
+  }
+  const entries = doc.rules ?? [];
+  if (!Array.isArray(entries)) {
+    warnings.push(`${source}: "rules" must be an array of tables ([[rules]]). No rules loaded.`);
+    return [];
+  }
+  const out: ParsedRule[] = [];
+  entries.forEach((raw, index) => {
+    const name = ruleName(raw, index);
+    const entry = raw as Record<string, unknown>;
+    if (entry && typeof entry === "object" && entry.enabled === false) {
+      out.push({ name, enabled: false });
+      return;
+    }
+    try {
+      out.push({ name, enabled: true, compiled: compileRule(raw, source, index) });
+    } catch (error) {
+      if (!(error instanceof RuleError)) throw error;
+      warnings.push(
+        `${source}: rule "${error.rule}" skipped: ${error.field}: ${error.reason}.`,
+      );
+    }
+  });
+  return out;
+}
+
+function userFilePath(setting: string, configDir: string): { path: string; explicit: boolean } {
+  if (!setting) return { path: joinPath(configDir, "filters.toml"), explicit: false };
+  const absolute = setting.startsWith("/") ? setting : joinPath(configDir, setting);
+  return { path: absolute, explicit: true };
+}
+
+async function readUserFile(
+  path: string,
+  explicit: boolean,
+  warnings: string[],
+): Promise<string | null> {
+  let file = path;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(file);
+    if (info.isDirectory) {
+      file = joinPath(path, "filters.toml");
+      info = await Deno.stat(file);
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      if (explicit) {
+        warnings.push(
+          `Cannot read filters file "${file}": not found. Using the built-in rules; fix [tools.filters] filters_path.`,
+        );
+      }
+      return null;
+    }
+    warnings.push(`Cannot read filters file "${file}": ${(error as Error).message}.`);
+    return null;
+  }
+  if (info.size > MAX_FILTERS_FILE_BYTES) {
+    warnings.push(
+      `Cannot load filters file "${file}": ${info.size} bytes exceeds the 1 MiB limit. Using the built-in rules only.`,
+    );
+    return null;
+  }
+  try {
+    return await Deno.readTextFile(file);
+  } catch (error) {
+    warnings.push(`Cannot read filters file "${file}": ${(error as Error).message}.`);
+    return null;
+  }
+}
+
+/** User rules replace built-ins of the same name in place, disable them, or are appended. */
+export function mergeUserRules(
+  rules: CompiledRule[],
+  text: string,
+  source: string,
+  warnings: string[],
+): void {
+  const seen = new Set<string>();
+  for (const rule of parseRuleFile(text, source, warnings)) {
+    if (seen.has(rule.name)) {
+      warnings.push(`${source}: rule "${rule.name}" is defined twice; the later one wins.`);
+    }
+    seen.add(rule.name);
+    const at = rules.findIndex((r) => r.name === rule.name);
+    if (!rule.enabled) {
+      if (at >= 0) rules.splice(at, 1);
+      continue;
+    }
+    if (at >= 0) rules[at] = rule.compiled!;
+    else rules.push(rule.compiled!);
+  }
+}
+
+function joinPath(dir: string, name: string): string {
+  return dir.endsWith("/") ? dir + name : `${dir}/${name}`;
+}

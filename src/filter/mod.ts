@@ -1,0 +1,24 @@
+/**
+ * Output filters: the declarative rule engine that shrinks command output before the model
+ * reads it (sanitise → matching rules in sequence → security pass), its nine strategies, and
+ * the loader for built-in (`filters/*.toml`) and user rules. It must not run commands, talk to
+ * the model or decide permissions: it only rewrites text handed to it by the registry's hook.
+ */
+export { type EngineOptions, FilterEngine, type FilterOutcome, FilterSession } from "./engine.ts";
+export { filterHook } from "./hook.ts";
+export {
+  BUILTIN_FILTERS_DIR,
+  loadBuiltinRules,
+  loadFilterEngine,
+  type LoadOptions,
+  MAX_FILTERS_FILE_BYTES,
+  mergeUserRules,
+  parseRuleFile,
+} from "./load.ts";
+export { type CompiledRule, compileRule, MatchConfig, RuleConfig, RuleError } from "./rule.ts";
+export { compilePattern, MAX_PATTERN_LENGTH, type Pattern, PatternError } from "./regex.ts";
+export { matchCandidates } from "./command.ts";
+export { countLines, sanitize, stripAnsi } from "./sanitize.ts";
+export { compileExtraPatterns, SecurityScanner } from "./security.ts";
+export { STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
+export { type Confidence, worstConfidence } from "./types.ts";

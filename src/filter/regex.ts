@@ -1,0 +1,317 @@
+/**
+ * One gate for every regex the filters run (rule matchers, strategy patterns, security patterns,
+ * the strategies' own parsers). Patterns use RE2 syntax and are validated by re2js, so
+ * backreferences and lookaround are rejected up front. A pattern runs on V8's backtracking
+ * engine only when a static check proves backtracking cannot blow up (anchored with at most one
+ * unbounded repeat, or no unbounded repeat at all, repeats only over single characters); every
+ * other pattern runs on re2js, which is linear in the input. Measured reason for the split
+ * (bench/README.md): re2js tests 45–110 MB/s per pattern on short lines, V8 400–1500 MB/s.
+ */
+import { RE2JS } from "re2js";
+
+/** Longest accepted pattern (spec: regexes over 512 characters are rejected). */
+export const MAX_PATTERN_LENGTH = 512;
+
+export class PatternError extends Error {
+  constructor(readonly pattern: string, readonly reason: string) {
+    super(reason);
+    this.name = "PatternError";
+  }
+}
+
+export interface PatternMatch {
+  /** Group by index (0 = whole match) or by name; undefined when it did not participate. */
+  group(which: number | string): string | undefined;
+}
+
+export interface Pattern {
+  readonly source: string;
+  /** `native` only when the pattern is provably linear on V8; otherwise `re2`. */
+  readonly engine: "native" | "re2";
+  test(text: string): boolean;
+  exec(text: string): PatternMatch | null;
+  /** Replaces every match with `replacement`, taken literally (no `$1` expansion). */
+  replaceAll(text: string, replacement: string): string;
+}
+
+/** Compiles a pattern, throwing `PatternError` with a reason a user can act on. */
+export function compilePattern(source: string): Pattern {
+  if (typeof source !== "string" || source.length === 0) {
+    throw new PatternError(String(source), "the pattern is empty");
+  }
+  if (source.length > MAX_PATTERN_LENGTH) {
+    throw new PatternError(
+      source,
+      `the pattern is ${source.length} characters long; the limit is ${MAX_PATTERN_LENGTH}`,
+    );
+  }
+  let re2: RE2JS;
+  try {
+    re2 = RE2JS.compile(source);
+  } catch (error) {
+    throw new PatternError(source, `invalid RE2 regex: ${(error as Error).message}`);
+  }
+  const native = toSafeNative(source);
+  return native ? new NativePattern(source, native) : new Re2Pattern(source, re2);
+}
+
+class NativePattern implements Pattern {
+  readonly engine = "native";
+  #re: RegExp;
+  #global: RegExp;
+  constructor(readonly source: string, native: { body: string; flags: string }) {
+    this.#re = new RegExp(native.body, native.flags);
+    this.#global = new RegExp(native.body, native.flags + "g");
+  }
+  test(text: string): boolean {
+    return this.#re.test(text);
+  }
+  exec(text: string): PatternMatch | null {
+    const m = this.#re.exec(text);
+    if (!m) return null;
+    return {
+      group: (which) => typeof which === "number" ? m[which] : m.groups?.[which],
+    };
+  }
+  replaceAll(text: string, replacement: string): string {
+    this.#global.lastIndex = 0;
+    return text.replace(this.#global, () => replacement);
+  }
+}
+
+class Re2Pattern implements Pattern {
+  readonly engine = "re2";
+  constructor(readonly source: string, readonly re: RE2JS) {}
+  test(text: string): boolean {
+    return this.re.test(text);
+  }
+  exec(text: string): PatternMatch | null {
+    const m = this.re.matcher(text);
+    if (!m.find()) return null;
+    return {
+      group: (which) => {
+        try {
+          return m.group(which as number) ?? undefined;
+        } catch {
+          return undefined;
+        }
+      },
+    };
+  }
+  replaceAll(text: string, replacement: string): string {
+    return this.re.matcher(text).replaceAll(RE2JS.quoteReplacement(replacement));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Static linearity check. It parses a conservative subset of RE2 syntax that means the same in
+// JavaScript; anything outside the subset (POSIX classes, \pL, \A, \z, inline flags other than a
+// leading (?i), possessive forms) simply runs on re2js.
+
+type Node =
+  | { kind: "char" }
+  | { kind: "anchor"; start: boolean }
+  | { kind: "group"; alts: Node[][] }
+  | { kind: "repeat"; child: Node; max: number };
+
+const ESCAPES_OK = new Set(["d", "D", "w", "W", "s", "S", "t", "n", "r", "f", "v"]);
+
+function toSafeNative(source: string): { body: string; flags: string } | null {
+  let body = source;
+  let flags = "";
+  if (body.startsWith("(?i)")) {
+    body = body.slice(4);
+    flags = "i";
+  }
+  const parser = new Parser(body);
+  const tree = parser.parse();
+  if (!tree || parser.pos !== body.length) return null;
+  let unbounded = 0;
+  let width = 0;
+  let unsafe = false;
+  const visit = (node: Node): void => {
+    if (node.kind === "group") { for (const alt of node.alts) alt.forEach(visit); }
+    if (node.kind === "repeat") {
+      if (node.max === Infinity) unbounded++;
+      else width += node.max;
+      // A repeat over anything wider than one character (other than `?`) can backtrack
+      // exponentially; leave it to re2js.
+      if (node.child.kind !== "char" && node.max > 1) unsafe = true;
+      visit(node.child);
+    }
+  };
+  for (const alt of tree) alt.forEach(visit);
+  if (unsafe || width > 2000) return null;
+  const anchored = tree.every((alt) => alt[0]?.kind === "anchor" && alt[0].start);
+  if (!(unbounded === 0 || (anchored && unbounded <= 1))) return null;
+  try {
+    return { body: parser.out, flags };
+  } catch {
+    return null;
+  }
+}
+
+class Parser {
+  pos = 0;
+  out = "";
+  constructor(readonly src: string) {}
+
+  parse(): Node[][] | null {
+    return this.#alts();
+  }
+
+  #alts(): Node[][] | null {
+    const alts: Node[][] = [];
+    let seq: Node[] = [];
+    while (this.pos < this.src.length) {
+      const c = this.src[this.pos];
+      if (c === ")") break;
+      if (c === "|") {
+        this.pos++;
+        this.out += "|";
+        alts.push(seq);
+        seq = [];
+        continue;
+      }
+      const atom = this.#atom();
+      if (!atom) return null;
+      const repeated = this.#quantifier(atom);
+      if (repeated === null) return null;
+      seq.push(repeated);
+    }
+    alts.push(seq);
+    return alts;
+  }
+
+  #atom(): Node | null {
+    const s = this.src;
+    const c = s[this.pos];
+    if (c === "(") {
+      if (s.startsWith("(?:", this.pos)) {
+        this.pos += 3;
+        this.out += "(?:";
+      } else if (s.startsWith("(?P<", this.pos) || s.startsWith("(?<", this.pos)) {
+        const open = s.indexOf("<", this.pos);
+        const close = s.indexOf(">", open);
+        const name = s.slice(open + 1, close);
+        if (close < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return null;
+        this.pos = close + 1;
+        this.out += `(?<${name}>`;
+      } else if (s[this.pos + 1] === "?") {
+        return null;
+      } else {
+        this.pos++;
+        this.out += "(";
+      }
+      const alts = this.#alts();
+      if (!alts || s[this.pos] !== ")") return null;
+      this.pos++;
+      this.out += ")";
+      return { kind: "group", alts };
+    }
+    if (c === "[") return this.#charClass();
+    if (c === "\\") {
+      const e = s[this.pos + 1];
+      if (e === undefined) return null;
+      if (e === "b" || e === "B") {
+        this.pos += 2;
+        this.out += "\\" + e;
+        return { kind: "anchor", start: false };
+      }
+      if (e === "x") {
+        const hex = s.slice(this.pos + 2, this.pos + 4);
+        if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return null;
+        this.pos += 4;
+        this.out += "\\x" + hex;
+        return { kind: "char" };
+      }
+      if (ESCAPES_OK.has(e) || /[^A-Za-z0-9]/.test(e)) {
+        this.pos += 2;
+        this.out += "\\" + e;
+        return { kind: "char" };
+      }
+      return null;
+    }
+    if (c === "^" || c === "$") {
+      this.pos++;
+      this.out += c;
+      return { kind: "anchor", start: c === "^" };
+    }
+    if (c === "*" || c === "+" || c === "?" || c === "{" || c === "}" || c === "]") return null;
+    this.pos++;
+    this.out += c === "/" ? "\\/" : c;
+    return { kind: "char" };
+  }
+
+  #charClass(): Node | null {
+    const s = this.src;
+    let i = this.pos + 1;
+    let text = "[";
+    if (s[i] === "^") {
+      text += "^";
+      i++;
+    }
+    if (s[i] === "]") return null;
+    while (i < s.length && s[i] !== "]") {
+      const c = s[i];
+      if (c === "[") {
+        if (s[i + 1] === ":") return null;
+        text += "\\[";
+        i++;
+        continue;
+      }
+      if (c === "\\") {
+        const e = s[i + 1];
+        if (e === undefined) return null;
+        if (e === "x") {
+          const hex = s.slice(i + 2, i + 4);
+          if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return null;
+          text += "\\x" + hex;
+          i += 4;
+          continue;
+        }
+        if (!(ESCAPES_OK.has(e) || /[^A-Za-z0-9]/.test(e))) return null;
+        text += "\\" + e;
+        i += 2;
+        continue;
+      }
+      text += c;
+      i++;
+    }
+    if (s[i] !== "]") return null;
+    this.pos = i + 1;
+    this.out += text + "]";
+    return { kind: "char" };
+  }
+
+  #quantifier(atom: Node): Node | null {
+    const s = this.src;
+    const c = s[this.pos];
+    let min = 1;
+    let max = 1;
+    if (c === "*" || c === "+" || c === "?") {
+      this.pos++;
+      this.out += c;
+      min = c === "+" ? 1 : 0;
+      max = c === "?" ? 1 : Infinity;
+    } else if (c === "{") {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(s.slice(this.pos));
+      if (!m) return null;
+      this.pos += m[0].length;
+      this.out += m[0];
+      min = Number(m[1]);
+      max = m[2] === undefined ? min : m[3] === "" ? Infinity : Number(m[3]);
+      if (max < min || min > 1000) return null;
+    } else {
+      return atom;
+    }
+    if (atom.kind === "anchor") return null;
+    if (s[this.pos] === "?") {
+      this.pos++;
+      this.out += "?";
+    }
+    if (s[this.pos] === "*" || s[this.pos] === "+" || s[this.pos] === "{") return null;
+    void min;
+    return { kind: "repeat", child: atom, max };
+  }
+}

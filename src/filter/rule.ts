@@ -1,0 +1,93 @@
+/**
+ * Rules in two phases: `RuleConfig` (zod, parsed from TOML) → `CompiledRule` (patterns compiled,
+ * ready to run). All validation happens here, once; matching never fails.
+ */
+import { z } from "zod";
+import type { Pattern } from "./regex.ts";
+import { compileStrategy, STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
+import { patternField } from "./strategies/_shared.ts";
+import { type CompiledStrategy, RuleFieldError } from "./types.ts";
+
+export const MatchConfig = z.object({
+  exact: z.string().min(1).optional().describe("The command equals this string"),
+  prefix: z.string().min(1).optional().describe("The command starts with this string"),
+  regex: z.string().min(1).optional().describe("The command matches this RE2 regex"),
+}).strict().refine(
+  (m) => [m.exact, m.prefix, m.regex].filter((v) => v !== undefined).length === 1,
+  { message: "exactly one of exact, prefix or regex must be set" },
+);
+export type MatchConfig = z.infer<typeof MatchConfig>;
+
+export const RuleConfig = z.object({
+  name: z.string().min(1).describe("Unique name; a user rule with a built-in's name replaces it"),
+  match: MatchConfig,
+  strategy: StrategyConfig,
+  enabled: z.boolean().default(true),
+}).strict();
+export type RuleConfig = z.infer<typeof RuleConfig>;
+
+export interface CompiledRule {
+  readonly name: string;
+  /** Where the rule came from: `built-in (filters/git.toml)` or the user file's path. */
+  readonly source: string;
+  readonly strategy: CompiledStrategy;
+  matches(candidate: string): boolean;
+}
+
+export class RuleError extends Error {
+  constructor(readonly rule: string, readonly field: string, readonly reason: string) {
+    super(`Rule "${rule}": ${field}: ${reason}`);
+    this.name = "RuleError";
+  }
+}
+
+/** Validates and compiles one raw `[[rules]]` entry; throws `RuleError` naming the field. */
+export function compileRule(raw: unknown, source: string, index = 0): CompiledRule {
+  const name = ruleName(raw, index);
+  const parsed = RuleConfig.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path.length ? issue.path.join(".") : "(rule)";
+    throw new RuleError(name, field, describeIssue(issue));
+  }
+  const config = parsed.data;
+  try {
+    const matcher = compileMatcher(config.match);
+    const strategy = compileStrategy(config.strategy);
+    return { name: config.name, source, strategy, matches: matcher };
+  } catch (error) {
+    if (error instanceof RuleFieldError) throw new RuleError(name, error.field, error.reason);
+    throw error;
+  }
+}
+
+/** The rule's name for messages, even when the entry is broken. */
+export function ruleName(raw: unknown, index: number): string {
+  const name = (raw as { name?: unknown } | null)?.name;
+  return typeof name === "string" && name ? name : `#${index + 1}`;
+}
+
+function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
+  if (match.exact !== undefined) {
+    const exact = match.exact;
+    return (c) => c === exact;
+  }
+  if (match.prefix !== undefined) {
+    const prefix = match.prefix;
+    return (c) => c.startsWith(prefix);
+  }
+  const pattern: Pattern = patternField(match.regex!, "match.regex");
+  return (c) => pattern.test(c);
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_union" && issue.path.join(".") === "strategy") {
+    return `unknown strategy type; use one of ${STRATEGY_TYPES.join(", ")}`;
+  }
+  if (issue.code === "unrecognized_keys") {
+    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${
+      issue.keys.map((k) => `"${k}"`).join(", ")
+    }`;
+  }
+  return issue.message;
+}

@@ -1,0 +1,71 @@
+/**
+ * sanitize: what every output goes through before any rule sees it: ANSI escapes removed,
+ * carriage-return progress collapsed to its last state, runs of blank lines collapsed to one.
+ */
+
+// CSI sequences (colours, cursor moves, `?25l`), OSC sequences (titles, hyperlinks) ended by BEL
+// or ST, character-set selections, and the remaining two-byte escapes.
+const ANSI =
+  // deno-lint-ignore no-control-regex
+  /\x1b\[[0-?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-B0-2]|\x1b[=>78DEHMc]/g;
+
+/** Removes ANSI escapes only. */
+export function stripAnsi(text: string): string {
+  return text.includes("\x1b") ? text.replace(ANSI, "") : text;
+}
+
+/** One line (no `\n`): escapes removed, only the text after the last `\r` kept. */
+export function sanitizeLine(line: string): string {
+  let out = line.includes("\x1b") ? line.replace(ANSI, "") : line;
+  if (out.endsWith("\r")) out = out.slice(0, -1);
+  const cr = out.lastIndexOf("\r");
+  if (cr >= 0) out = out.slice(cr + 1);
+  return out;
+}
+
+/** Iterates the lines of a text without building an array; a final newline adds no line. */
+export function* splitLines(text: string): Generator<string> {
+  let start = 0;
+  const n = text.length;
+  while (start < n) {
+    const nl = text.indexOf("\n", start);
+    if (nl < 0) {
+      yield text.slice(start);
+      return;
+    }
+    yield text.slice(start, nl);
+    start = nl + 1;
+  }
+}
+
+/** Counts lines the way the stats do: "" → 0, a trailing newline is not a line. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let n = 1;
+  let i = -1;
+  while ((i = text.indexOf("\n", i + 1)) >= 0) n++;
+  return text.endsWith("\n") ? n - 1 : n;
+}
+
+/** Collapses runs of blank (whitespace-only) lines to one, streaming. */
+export class BlankCollapser {
+  #lastBlank = false;
+  /** Returns the line to keep, or null to drop it. */
+  accept(line: string): string | null {
+    const blank = line.trim().length === 0;
+    if (blank && this.#lastBlank) return null;
+    this.#lastBlank = blank;
+    return blank ? "" : line;
+  }
+}
+
+/** The whole sanitising pass over a text; the result has no trailing newline. */
+export function sanitize(text: string): string {
+  const out: string[] = [];
+  const blanks = new BlankCollapser();
+  for (const raw of splitLines(text)) {
+    const line = blanks.accept(sanitizeLine(raw));
+    if (line !== null) out.push(line);
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,130 @@
+/**
+ * The security pass, over the output before any rule ran. Two jobs:
+ * 1. Credential-shaped strings (cloud keys, tokens, private keys, JWTs, passwords in URLs) add a
+ *    warning naming the kind and count, never the value. Nothing is redacted here.
+ * 2. Lines carrying security signals (panics, auth failures, permission denied, advisories,
+ *    segfaults) that the filters removed are appended, so no rule can hide them.
+ * Every credential pattern has a literal hint checked with `includes` first; the patterns
+ * themselves only use bounded repeats, so they run on V8 in linear time (see regex.ts).
+ */
+import { compilePattern, type Pattern, PatternError } from "./regex.ts";
+
+interface CredentialKind {
+  kind: string;
+  /** Substrings one of which every match contains (cheap pre-check). */
+  hints: string[];
+  pattern: Pattern;
+}
+
+const CREDENTIALS: [string, string[], string][] = [
+  ["AWS access key ID", ["AKIA", "ASIA"], "\\b(AKIA|ASIA)[0-9A-Z]{16}\\b"],
+  ["GitHub token", ["gh"], "\\bgh[pousr]_[A-Za-z0-9]{36,251}\\b"],
+  ["GitHub fine-grained token", ["github_pat_"], "\\bgithub_pat_[A-Za-z0-9_]{22,255}"],
+  ["GitLab token", ["glpat-"], "\\bglpat-[A-Za-z0-9_-]{20,64}"],
+  ["Slack token", ["xox"], "\\bxox[abposr]-[A-Za-z0-9-]{10,250}"],
+  ["Anthropic API key", ["sk-ant-"], "\\bsk-ant-[A-Za-z0-9_-]{20,300}"],
+  ["OpenAI API key", ["sk-"], "\\bsk-(proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}"],
+  ["Google API key", ["AIza"], "\\bAIza[0-9A-Za-z_-]{35}\\b"],
+  ["Stripe key", ["_live_", "_test_"], "\\b(sk|rk|pk)_(live|test)_[0-9A-Za-z]{16,247}"],
+  ["npm token", ["npm_"], "\\bnpm_[A-Za-z0-9]{36}\\b"],
+  ["Hugging Face token", ["hf_"], "\\bhf_[A-Za-z]{34}\\b"],
+  ["private key", ["PRIVATE KEY"], "-----BEGIN [A-Z ]{0,30}PRIVATE KEY( BLOCK)?-----"],
+  ["JWT", ["eyJ"], "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}"],
+  [
+    "password in URL",
+    ["://"],
+    "\\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\\s:@]{1,256}:[^/\\s@]{1,256}@",
+  ],
+];
+
+/** Case-insensitive literals; one alternation, no repeats: linear on V8. */
+const SIGNALS = compilePattern(
+  "(?i)(panicked at|^panic: |segmentation fault|sigsegv|core dumped|stack overflow|authentication failed|unauthorized|permission denied|access denied|forbidden|invalid credentials|rustsec-\\d{4}-\\d{4}|ghsa-[0-9a-z]{4}-|cve-\\d{4}-\\d{4}|security advisory|vulnerabilit|weak cipher|insecure hash|certificate verify failed|sql injection)",
+);
+
+const MAX_PRESERVED = 20;
+
+export interface SecurityOptions {
+  /** Extra credential regexes (RE2 syntax) from `[tools.filters.security] extra_patterns`. */
+  extraPatterns?: Pattern[];
+}
+
+/** Compiles user extra patterns; invalid ones are skipped with a warning each. */
+export function compileExtraPatterns(
+  sources: string[],
+): { patterns: Pattern[]; warnings: string[] } {
+  const patterns: Pattern[] = [];
+  const warnings: string[] = [];
+  sources.forEach((source, i) => {
+    try {
+      patterns.push(compilePattern(source));
+    } catch (error) {
+      const reason = error instanceof PatternError ? error.reason : String(error);
+      warnings.push(
+        `[tools.filters.security] extra_patterns[${i}] skipped: ${reason}. Fix or remove the pattern.`,
+      );
+    }
+  });
+  return { patterns, warnings };
+}
+
+const CREDENTIAL_KINDS: CredentialKind[] = CREDENTIALS.map(([kind, hints, source]) => ({
+  kind,
+  hints,
+  pattern: compilePattern(source),
+}));
+
+/** Watches lines as they stream past and reports what it saw. Memory is bounded. */
+export class SecurityScanner {
+  readonly found = new Map<string, number>();
+  readonly signalLines: string[] = [];
+  signalCount = 0;
+  #extra: Pattern[];
+
+  constructor(options: SecurityOptions = {}) {
+    this.#extra = options.extraPatterns ?? [];
+  }
+
+  scan(line: string): void {
+    for (const { kind, hints, pattern } of CREDENTIAL_KINDS) {
+      if (!hints.some((h) => line.includes(h))) continue;
+      if (kind === "OpenAI API key" && line.includes("sk-ant-") && !/sk-(?!ant-)/.test(line)) {
+        continue;
+      }
+      if (pattern.test(line)) this.found.set(kind, (this.found.get(kind) ?? 0) + 1);
+    }
+    this.#extra.forEach((pattern, i) => {
+      if (pattern.test(line)) {
+        const kind = `extra pattern #${i + 1}`;
+        this.found.set(kind, (this.found.get(kind) ?? 0) + 1);
+      }
+    });
+    if (SIGNALS.test(line)) {
+      this.signalCount++;
+      if (this.signalLines.length < MAX_PRESERVED && !this.signalLines.includes(line)) {
+        this.signalLines.push(line);
+      }
+    }
+  }
+
+  /** What to append to the filtered text: removed signal lines, then the credential warning. */
+  appendix(filtered: string): string[] {
+    const out: string[] = [];
+    const missing = this.signalLines.filter((line) => !filtered.includes(line.trim()));
+    if (missing.length) {
+      out.push("", "--- Security-relevant lines (preserved) ---", ...missing);
+      const more = this.signalCount - this.signalLines.length;
+      if (more > 0) out.push(`... (${more} more)`);
+    }
+    if (this.found.size) {
+      const kinds = [...this.found].map(([kind, n]) => (n > 1 ? `${kind} x${n}` : kind));
+      out.push(
+        "",
+        `[security] The output contains credential-shaped strings (${
+          kinds.join(", ")
+        }). They were not removed: do not repeat, store or send them anywhere.`,
+      );
+    }
+    return out;
+  }
+}

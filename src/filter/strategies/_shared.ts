@@ -1,0 +1,36 @@
+/** Helpers the strategy files share: pattern fields with named errors, failure signals. */
+import { compilePattern, type Pattern, PatternError } from "../regex.ts";
+import { RuleFieldError } from "../types.ts";
+
+/** Compiles one pattern field; a bad pattern becomes a `RuleFieldError` naming the field. */
+export function patternField(source: string, field: string): Pattern {
+  try {
+    return compilePattern(source);
+  } catch (error) {
+    if (error instanceof PatternError) throw new RuleFieldError(field, error.reason);
+    throw error;
+  }
+}
+
+export function patternList(sources: string[], field: string): Pattern[] {
+  return sources.map((source, i) => patternField(source, `${field}[${i}]`));
+}
+
+export function anyMatch(patterns: Pattern[], line: string): boolean {
+  for (const p of patterns) if (p.test(line)) return true;
+  return false;
+}
+
+/**
+ * Lines that look like a failure and must not silently vanish in a cut (errors, failed tests,
+ * panics, tracebacks). Literal alternatives without repeats, so it runs on V8 in linear time.
+ */
+export const FAILURE_SIGNAL = patternField(
+  "(?i)(error|fail|fatal|panic|exception|traceback|segmentation fault|abort|denied|cannot |could not|not found|undefined reference|assert)",
+  "failure_signal",
+);
+
+/** `"... (12 lines omitted) ..."` */
+export function omitted(n: number): string {
+  return `... (${n} line${n === 1 ? "" : "s"} omitted) ...`;
+}

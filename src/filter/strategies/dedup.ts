@@ -1,0 +1,93 @@
+/**
+ * dedup: normalises the parts of log lines that change on every line (timestamps, UUIDs, IPs
+ * and ports, pids, hex ids, durations), then prints each distinct line once, in first-seen
+ * order, with `(xN)` when it repeated. Deduplication is global, as in the reference, so memory
+ * is bounded by `max_unique_patterns`, not by the input.
+ */
+import { z } from "zod";
+import type { Pattern } from "../regex.ts";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { patternField } from "./_shared.ts";
+
+const NormalizePattern = z.object({
+  pattern: z.string().describe("Regex (RE2 syntax) of a varying part"),
+  replacement: z.string().describe("Literal text put in its place"),
+}).strict();
+
+/** The default normalisers, applied in order. */
+export const DEFAULT_NORMALIZERS: z.infer<typeof NormalizePattern>[] = [
+  {
+    pattern: "\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}[.,]?\\d{0,9}(Z|[+-]\\d{2}:?\\d{2})?",
+    replacement: "<TS>",
+  },
+  {
+    pattern: "\\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \\d]\\d \\d{2}:\\d{2}:\\d{2}",
+    replacement: "<TS>",
+  },
+  { pattern: "\\b\\d{2}:\\d{2}:\\d{2}([.,]\\d{1,9})?\\b", replacement: "<TIME>" },
+  {
+    pattern: "\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b",
+    replacement: "<UUID>",
+  },
+  { pattern: "\\b\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}(:\\d{1,5})?\\b", replacement: "<IP>" },
+  { pattern: "\\bport[=: ]{1,3}\\d{1,10}", replacement: "port=<N>" },
+  { pattern: "\\b(pid|PID|tid)[=: ]{1,3}\\d{1,10}", replacement: "pid=<N>" },
+  { pattern: "\\[\\d{1,10}\\]", replacement: "[<N>]" },
+  { pattern: "\\b0x[0-9a-fA-F]{4,16}\\b", replacement: "<HEX>" },
+  { pattern: "\\b[0-9a-f]{12,64}\\b", replacement: "<ID>" },
+  { pattern: "\\b\\d{1,9}(\\.\\d{1,9})?(ms|µs|us|ns|s)\\b", replacement: "<DUR>" },
+];
+
+export const DedupConfig = z.object({
+  type: z.literal("dedup"),
+  normalize_patterns: z.array(NormalizePattern).default(DEFAULT_NORMALIZERS),
+  max_unique_patterns: z.number().int().min(1).default(10_000),
+}).strict();
+export type DedupConfig = z.infer<typeof DedupConfig>;
+
+interface Normalizer {
+  pattern: Pattern;
+  replacement: string;
+}
+
+export function compileDedup(config: DedupConfig): CompiledStrategy {
+  const normalizers: Normalizer[] = config.normalize_patterns.map((n, i) => ({
+    pattern: patternField(n.pattern, `strategy.normalize_patterns[${i}].pattern`),
+    replacement: n.replacement,
+  }));
+  const max = config.max_unique_patterns;
+  return {
+    type: "dedup",
+    createStage(ctx: StageContext): Stage {
+      const seen = new Map<string, { example: string; count: number }>();
+      let total = 0;
+      let dropped = 0;
+      return {
+        push(line) {
+          total++;
+          const key = normalize(line, normalizers);
+          const entry = seen.get(key);
+          if (entry) entry.count++;
+          else if (seen.size < max) seen.set(key, { example: line, count: 1 });
+          else dropped++;
+        },
+        finish() {
+          const collapsed = total >= 3 && (seen.size + dropped < total || dropped > 0);
+          for (const { example, count } of seen.values()) {
+            ctx.emit(collapsed && count > 1 ? `${example} (x${count})` : example);
+          }
+          if (!collapsed) return "fallback";
+          const cap = dropped ? ` (capped at ${max}; ${dropped} later lines not shown)` : "";
+          ctx.emit(`${seen.size} unique lines (${total} total)${cap}`);
+          return "full";
+        },
+      };
+    },
+  };
+}
+
+function normalize(line: string, normalizers: Normalizer[]): string {
+  let key = line;
+  for (const { pattern, replacement } of normalizers) key = pattern.replaceAll(key, replacement);
+  return key;
+}

@@ -1,0 +1,102 @@
+/**
+ * git_diff: file headers and hunks until `max_diff_lines` body lines have been shown, then one
+ * `path | +A -D` line per remaining file, then the totals. `index …` lines and the `---`/`+++`
+ * pair (they repeat the `diff --git` names) are dropped. Text before the first `diff --git`
+ * (a `git show` commit header) is kept.
+ */
+import { z } from "zod";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+
+export const GitDiffConfig = z.object({
+  type: z.literal("git_diff"),
+  max_diff_lines: z.number().int().min(0).default(500).describe("Diff lines shown in full"),
+}).strict();
+export type GitDiffConfig = z.infer<typeof GitDiffConfig>;
+
+interface FileStat {
+  name: string;
+  add: number;
+  del: number;
+}
+
+export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
+  const budget = config.max_diff_lines;
+  return {
+    type: "git_diff",
+    createStage(ctx: StageContext): Stage {
+      // Held until the first `diff --git` proves the shape; afterwards the stage streams.
+      let held: string[] | null = [];
+      const files: FileStat[] = [];
+      const summarized: FileStat[] = [];
+      let current: FileStat | null = null;
+      let shown = 0;
+      let total = 0;
+      let inFull = true;
+      let hunk = false;
+      const closeFile = () => {
+        if (current && !inFull) summarized.push(current);
+      };
+      return {
+        push(line) {
+          if (line.startsWith("diff --git ")) {
+            closeFile();
+            if (held) {
+              for (const h of held) ctx.emit(h);
+              held = null;
+            }
+            const m = /^diff --git a\/(.*) b\/(.*)$/.exec(line);
+            current = { name: m ? m[2] : line.slice(11), add: 0, del: 0 };
+            files.push(current);
+            hunk = false;
+            inFull = shown < budget;
+            if (inFull) ctx.emit(line);
+            return;
+          }
+          if (held) {
+            held.push(line);
+            return;
+          }
+          if (!current) return;
+          if (!hunk) {
+            // File header: `index`, `---` and `+++` repeat what `diff --git` said.
+            if (line.startsWith("@@")) hunk = true;
+            else if (/^(index [0-9a-f]|--- |\+\+\+ )/.test(line)) return;
+          } else if (line.startsWith("+")) current.add++;
+          else if (line.startsWith("-")) current.del++;
+          else if (line.startsWith("diff ") || line.startsWith("commit ")) hunk = false;
+          total++;
+          if (!inFull) return;
+          if (shown >= budget) {
+            // Budget spent mid-file: the rest of this file is summarised.
+            inFull = false;
+            ctx.emit(`... (rest of ${current.name} summarised below) ...`);
+            return;
+          }
+          shown++;
+          ctx.emit(line);
+        },
+        finish() {
+          if (held) {
+            for (const h of held) ctx.emit(h);
+            return "fallback";
+          }
+          closeFile();
+          if (summarized.length) {
+            ctx.emit("");
+            ctx.emit(`Not shown (over max_diff_lines = ${budget}):`);
+            for (const f of summarized) ctx.emit(`${f.name} | +${f.add} -${f.del}`);
+          }
+          const add = files.reduce((n, f) => n + f.add, 0);
+          const del = files.reduce((n, f) => n + f.del, 0);
+          const cut = summarized.length ? ` (showed ${shown} of ${total} diff lines)` : "";
+          ctx.emit(
+            `${files.length} file${
+              files.length === 1 ? "" : "s"
+            } changed, ${add} insertions(+), ${del} deletions(-)${cut}`,
+          );
+          return "full";
+        },
+      };
+    },
+  };
+}

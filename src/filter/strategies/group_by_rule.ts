@@ -1,0 +1,214 @@
+/**
+ * group_by_rule: groups diagnostics (clippy, rustc, eslint, deno lint, tsc) by their rule and
+ * prints one block per rule: `rule (N warnings): first message`, then the locations. Errors are
+ * kept verbatim (their code frames are what the model needs), unless `group_errors` is set
+ * (linters whose every finding is an "error"). Improvement over the reference: a warning without
+ * a rule line (rustc names the lint only once) is grouped by its message with quoted names
+ * elided, errors no longer disable the grouping, and single-line formats are supported through
+ * `line_pattern` (named groups `loc`, `rule`, `msg`, optional `sev`) plus `file_pattern`.
+ */
+import { z } from "zod";
+import type { Pattern } from "../regex.ts";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { anyMatch, patternField, patternList } from "./_shared.ts";
+
+const CARGO_NOISE = [
+  "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
+];
+
+export const GroupByRuleConfig = z.object({
+  type: z.literal("group_by_rule"),
+  location_pattern: z.string().default("^\\s*--> (\\S+:\\d+:\\d+)").describe(
+    "Regex whose group 1 is a diagnostic's location",
+  ),
+  rule_pattern: z.string().default(
+    "#\\[(?:warn|deny|forbid)\\(([\\w:]+)\\)\\]|clippy/master/index\\.html#(\\w+)",
+  ).describe("Regex whose first matching group is the rule name"),
+  message_pattern: z.string().default("^(?:warning|error)(?:\\[(?P<rule>[\\w:/-]+)\\])?: \\S")
+    .describe("Regex of the line that starts a diagnostic (named group `rule` optional)"),
+  line_pattern: z.string().optional().describe(
+    "Regex of a one-line diagnostic with named groups loc, rule, msg and optional sev",
+  ),
+  file_pattern: z.string().optional().describe(
+    "Regex whose group 1 names the file for the one-line diagnostics that follow",
+  ),
+  noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe("Lines dropped outright"),
+  group_errors: z.boolean().default(false).describe("Group errors too instead of keeping them"),
+  max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
+  max_error_lines: z.number().int().min(1).default(40).describe("Lines kept per error"),
+}).strict();
+export type GroupByRuleConfig = z.infer<typeof GroupByRuleConfig>;
+
+interface Diagnostic {
+  lines: string[];
+  message: string;
+  error: boolean;
+  rule?: string;
+  location?: string;
+}
+
+interface Compiled {
+  location: Pattern;
+  rule: Pattern;
+  message: Pattern;
+  line?: Pattern;
+  file?: Pattern;
+  noise: Pattern[];
+}
+
+export function compileGroupByRule(config: GroupByRuleConfig): CompiledStrategy {
+  const patterns: Compiled = {
+    location: patternField(config.location_pattern, "strategy.location_pattern"),
+    rule: patternField(config.rule_pattern, "strategy.rule_pattern"),
+    message: patternField(config.message_pattern, "strategy.message_pattern"),
+    line: config.line_pattern === undefined
+      ? undefined
+      : patternField(config.line_pattern, "strategy.line_pattern"),
+    file: config.file_pattern === undefined
+      ? undefined
+      : patternField(config.file_pattern, "strategy.file_pattern"),
+    noise: patternList(config.noise_patterns, "strategy.noise_patterns"),
+  };
+  return {
+    type: "group_by_rule",
+    createStage(ctx: StageContext): Stage {
+      const input: string[] = [];
+      return {
+        push: (line) => void input.push(line),
+        finish() {
+          const result = group(input, patterns, config);
+          for (const line of result?.lines ?? input) ctx.emit(line);
+          return result?.confidence ?? "fallback";
+        },
+      };
+    },
+  };
+}
+
+function firstGroup(match: { group(i: number | string): string | undefined }): string | undefined {
+  for (let i = 1; i < 10; i++) {
+    const g = match.group(i);
+    if (g) return g;
+  }
+  return undefined;
+}
+
+function group(
+  lines: string[],
+  p: Compiled,
+  config: GroupByRuleConfig,
+): { lines: string[]; confidence: "full" | "partial" } | null {
+  const diagnostics: Diagnostic[] = [];
+  const other: string[] = [];
+  let current: Diagnostic | null = null;
+  let file = "";
+  let noise = 0;
+  for (const line of lines) {
+    if (anyMatch(p.noise, line)) {
+      noise++;
+      continue;
+    }
+    const one = p.line?.exec(line);
+    if (one) {
+      current = null;
+      const loc = one.group("loc") ?? "";
+      diagnostics.push({
+        lines: [line],
+        message: (one.group("msg") ?? line).trim(),
+        error: config.group_errors ? false : (one.group("sev") ?? "error") === "error",
+        rule: one.group("rule"),
+        location: file && !loc.includes(file) ? `${file}:${loc}` : loc,
+      });
+      continue;
+    }
+    const fileMatch = p.file?.exec(line);
+    if (fileMatch) {
+      file = fileMatch.group(1) ?? "";
+      current = null;
+      continue;
+    }
+    const start = p.message.exec(line);
+    if (start) {
+      current = {
+        lines: [line],
+        message: line.trim(),
+        error: !config.group_errors && line.startsWith("error"),
+        rule: start.group("rule"),
+      };
+      diagnostics.push(current);
+      continue;
+    }
+    if (!current) {
+      if (line.trim()) other.push(line);
+      continue;
+    }
+    current.lines.push(line);
+    const loc = current.location ? undefined : p.location.exec(line);
+    if (loc) current.location = loc.group(1);
+    const rule = current.rule ? undefined : p.rule.exec(line);
+    if (rule) current.rule = firstGroup(rule);
+  }
+  const located = diagnostics.filter((d) => d.location);
+  if (located.length === 0) {
+    if (noise === 0) return null;
+    const kept = [...other, ...diagnostics.flatMap((d) => d.lines)];
+    return { lines: kept, confidence: "partial" };
+  }
+
+  const out: string[] = [];
+  const groups = new Map<string, Diagnostic[]>();
+  const summaries: string[] = [];
+  for (const d of diagnostics) {
+    if (!d.location) {
+      summaries.push(...trimBlank(d.lines).slice(0, config.max_error_lines));
+      continue;
+    }
+    if (d.error) {
+      const body = trimBlank(d.lines);
+      out.push(...body.slice(0, config.max_error_lines));
+      if (body.length > config.max_error_lines) {
+        out.push(`... (${body.length - config.max_error_lines} more lines)`);
+      }
+      out.push("");
+      continue;
+    }
+    const key = d.rule ?? elideNames(d.message);
+    const list = groups.get(key) ?? [];
+    list.push(d);
+    groups.set(key, list);
+  }
+  let warnings = 0;
+  for (const [key, list] of groups) {
+    warnings += list.length;
+    const first = list[0].message;
+    const label = list[0].rule
+      ? `${key} (${count(list.length)}): ${first}`
+      : `${key} (${count(list.length)})`;
+    out.push(label);
+    for (const d of list.slice(0, config.max_locations)) {
+      const differs = list[0].rule && d.message !== first;
+      out.push(`  ${d.location}${differs || !list[0].rule ? `  ${d.message}` : ""}`);
+    }
+    if (list.length > config.max_locations) {
+      out.push(`  … and ${list.length - config.max_locations} more`);
+    }
+  }
+  if (groups.size) out.push(`${warnings} warnings in ${groups.size} groups`);
+  out.push(...other, ...summaries);
+  return { lines: out, confidence: "full" };
+}
+
+function count(n: number): string {
+  return n === 1 ? "1 warning" : `${n} warnings`;
+}
+
+function trimBlank(lines: string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1].trim() === "") end--;
+  return lines.slice(0, end);
+}
+
+/** `unused variable: \`x\`` and `unused variable: \`y\`` share one group. */
+function elideNames(message: string): string {
+  return message.replace(/`[^`]*`/g, "`…`").replace(/'[^']*'/g, "'…'");
+}

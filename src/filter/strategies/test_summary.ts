@@ -1,0 +1,205 @@
+/**
+ * test_summary: keeps what a model needs from a test run: every failing test's name, the first
+ * `truncate_stack_trace` lines of each failure (message and trace) for the first `max_failures`
+ * failures, and the runner's final counts; passing tests and progress go. Understands cargo test,
+ * cargo nextest, pytest, go test (plain and -v), jest, vitest, deno test, node --test, mocha.
+ * Improvement over the reference (cargo only): every runner above, failures kept whatever the
+ * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
+ */
+import { z } from "zod";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+
+export const TestSummaryConfig = z.object({
+  type: z.literal("test_summary"),
+  max_failures: z.number().int().min(1).default(10).describe("Failures shown with their trace"),
+  truncate_stack_trace: z.number().int().min(1).default(50).describe(
+    "Lines kept per failure",
+  ),
+}).strict();
+export type TestSummaryConfig = z.infer<typeof TestSummaryConfig>;
+
+/** Final counts of every runner; always kept, and they end a failure block. */
+const SUMMARY = [
+  /^test result: /, // cargo
+  /^\s*Summary \[.*\btests? run:/, // nextest
+  /^=+ .*\b(passed|failed|errors?|skipped|deselected|xfailed|xpassed|no tests ran)\b.* in [\d.]+m?s\b.*=+$/, // pytest
+  /^\d+ (passed|failed|errors?|skipped)\b.* in [\d.]+m?s/, // pytest -q
+  /^(ok|FAIL|\?)\s+\S+\s+(\(cached\)|[\d.]+s|\[no test files\]|\[build failed\]|\[setup failed\])/, // go
+  /^FAIL$/, // go
+  /^(Tests|Test Suites|Snapshots):\s+\d/, // jest
+  /^\s*(Test Files|Tests)\s+\d+ (passed|failed|skipped)/, // vitest
+  /^(ok|FAILED) \| \d+ passed/, // deno
+  /^[ℹ#] (tests|suites|pass|fail|cancelled|skipped|todo) \d+$/, // node --test
+  /^\s*\d+ (passing|failing|pending)\b/, // mocha
+  /^error: test failed, to rerun pass/, // cargo
+  /^error: Test failed$/, // deno
+];
+
+/** One line naming a failed test; kept even when its trace is not. */
+const FAILED_MARKER = [
+  /^test \S+.* \.\.\. FAILED$/, // cargo
+  /^\s*(FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[/, // nextest
+  /^\S+::\S+.* (FAILED|ERROR)\b/, // pytest -v
+  /^(FAILED|ERROR) \S+/, // pytest short summary
+  /^FAIL\s+\S/, // jest file, vitest
+  /^\s*(✕|×|✗|✖) /, // jest, vitest, node --test
+  /^\s*❯ .*\bfailed\b/, // vitest file
+  /^\S.* \.\.\. FAILED\b/, // deno
+  /^not ok \d+ /, // TAP
+];
+
+/** Lines that open a failure's message/trace block. */
+const BLOCK_START = [
+  /^---- \S+.* std(out|err) ----$/, // cargo
+  /^\s*--- (STDOUT|STDERR):\s/, // nextest
+  /^_{3,} .+ _{3,}$/, // pytest
+  /^\s*--- FAIL: /, // go
+  /^panic: /, // go
+  /^\s*● /, // jest
+  /^ ?FAIL\s+\S.* > /, // vitest
+  /^\S.* => \S+:\d+:\d+$/, // deno
+  /^\s*(✖|×) /, // node --test, vitest
+  /^not ok \d+ /, // TAP
+  /^\s*\d+\) \S/, // mocha
+];
+
+/** Passing tests, progress and headers: dropped, and they end a failure block. */
+const PASSING = [
+  /^test \S+.* \.\.\. (ok|ignored)\b/,
+  /^\s*PASS \[/,
+  /^\S+::\S+.* (PASSED|SKIPPED|XFAIL|XPASS)\b/,
+  /^\s*--- (PASS|SKIP): /,
+  /^=== (RUN|PAUSE|CONT|NAME)\s/,
+  /^\s*(✓|✔|√) /,
+  /^PASS\s/,
+  /^PASS$/,
+  /^ok \d+ /,
+  /^\S.* \.\.\. ok\b/,
+  /^running \d+ tests?\b/,
+  /^\s*Running \S/,
+  /^\s*Starting \d+ tests? across/,
+];
+
+/** Section headers: they end a block without being kept. */
+const SECTION = [
+  /^(failures|successes):$/,
+  /^=+ .* =+$/,
+  /^ (ERRORS|FAILURES) $/,
+  /^\s*⎯{3,}/,
+  /^-{5,}\s*(output|output end)\s*-{5,}$/,
+];
+
+/** Lines outside any block that still matter (a crash outside a test, a collection error). */
+const LOOSE_SIGNAL =
+  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)|panicked at/;
+
+const any = (list: RegExp[], line: string) => list.some((re) => re.test(line));
+
+export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy {
+  return {
+    type: "test_summary",
+    createStage(ctx: StageContext): Stage {
+      const input: string[] = [];
+      return {
+        push: (line) => void input.push(line),
+        finish() {
+          const result = summarize(input, config, ctx.failed);
+          for (const line of result?.lines ?? input) ctx.emit(line);
+          return result?.confidence ?? "fallback";
+        },
+      };
+    },
+  };
+}
+
+interface Block {
+  head: string;
+  body: string[];
+}
+
+function summarize(
+  lines: string[],
+  config: TestSummaryConfig,
+  failed: boolean,
+): { lines: string[]; confidence: "full" | "partial" } | null {
+  const out: (string | Block)[] = [];
+  const markers = new Set<string>();
+  let summaries = 0;
+  let passing = 0;
+  let failures = 0;
+  let loose = 0;
+  let block: Block | null = null;
+  // go test -v prints a test's log lines before its `--- FAIL:` line.
+  let sinceRun: string[] = [];
+
+  for (const line of lines) {
+    if (any(SUMMARY, line)) {
+      block = null;
+      summaries++;
+      out.push(line);
+      continue;
+    }
+    if (any(BLOCK_START, line)) {
+      failures++;
+      block = { head: line, body: /^\s*--- FAIL: /.test(line) ? sinceRun : [] };
+      sinceRun = [];
+      out.push(block);
+      if (any(FAILED_MARKER, line)) markers.add(line.trim());
+      continue;
+    }
+    if (any(FAILED_MARKER, line)) {
+      block = null;
+      failures++;
+      if (!markers.has(line.trim())) {
+        markers.add(line.trim());
+        out.push(line);
+      }
+      continue;
+    }
+    if (any(PASSING, line)) {
+      block = null;
+      passing++;
+      sinceRun = [];
+      continue;
+    }
+    if (any(SECTION, line)) {
+      block = null;
+      continue;
+    }
+    if (block) {
+      block.body.push(line);
+      continue;
+    }
+    if (/^\s+\S/.test(line) && sinceRun.length < config.truncate_stack_trace) sinceRun.push(line);
+    if (LOOSE_SIGNAL.test(line) && loose < 20) {
+      loose++;
+      out.push(line);
+    }
+  }
+
+  if (summaries === 0 && passing === 0 && failures === 0) return null;
+  // A failed run with nothing we recognise as a failure: the structure was unexpected.
+  if (failed && failures === 0) return null;
+
+  const result: string[] = [];
+  let shown = 0;
+  let hidden = 0;
+  for (const item of out) {
+    if (typeof item === "string") {
+      result.push(item);
+      continue;
+    }
+    result.push(item.head);
+    if (shown >= config.max_failures) {
+      hidden++;
+      continue;
+    }
+    shown++;
+    while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
+    const limit = config.truncate_stack_trace;
+    result.push(...item.body.slice(0, limit));
+    if (item.body.length > limit) result.push(`... (${item.body.length - limit} more lines)`);
+  }
+  if (hidden) result.push(`... (${hidden} more failure traces not shown)`);
+  return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
+}

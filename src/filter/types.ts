@@ -1,0 +1,42 @@
+/** Types shared by the engine and the strategies. */
+
+/** How sure a stage is that it handled the output correctly (spec: Full, Partial, Fallback). */
+export type Confidence = "full" | "partial" | "fallback";
+
+const RANK: Record<Confidence, number> = { full: 0, partial: 1, fallback: 2 };
+
+/** The worse of two confidences (Fallback > Partial > Full). */
+export function worstConfidence(a: Confidence, b: Confidence): Confidence {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+export interface StageContext {
+  /** Hands one output line to the next stage (or the collector). */
+  emit(line: string): void;
+  /** The command exited non-zero: a stage must never hide the failure. */
+  failed: boolean;
+}
+
+/**
+ * One run of a strategy over one output. Lines arrive one at a time (sanitised, no newline);
+ * a streaming stage emits as it goes, a summarising one emits in `finish`. A stage that
+ * reports Fallback has emitted its input unchanged.
+ */
+export interface Stage {
+  push(line: string): void;
+  finish(): Confidence;
+}
+
+/** A strategy after validation: creating a stage never fails. */
+export interface CompiledStrategy {
+  readonly type: string;
+  createStage(ctx: StageContext): Stage;
+}
+
+/** A rule field that failed validation; the loader turns it into a warning naming the rule. */
+export class RuleFieldError extends Error {
+  constructor(readonly field: string, readonly reason: string) {
+    super(`${field}: ${reason}`);
+    this.name = "RuleFieldError";
+  }
+}
