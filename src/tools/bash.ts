@@ -170,13 +170,10 @@ async function shellAnalyzerFrom(ctx: ToolContext): Promise<ShellAnalyzeFn> {
   return await defaultShellAnalyzer();
 }
 
-function defaultShellAnalyzer(): Promise<ShellAnalyzeFn> {
-  return Promise.reject(
-    new ToolError(
-      "permanent_failure",
-      "Cannot check the command's paths: no shell analyser is available",
-    ),
-  );
+async function defaultShellAnalyzer(): Promise<ShellAnalyzeFn> {
+  // Loaded on first use: the parser is WASM and most sessions never run a command.
+  const { analyzeShell } = await import("../permission/shell.ts");
+  return (command) => analyzeShell(command);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,8 +263,17 @@ export async function checkShellPaths(
       if (target !== null) await check(target);
     }
     const program = path.basename(cmd.program);
-    if ((program === "cd" || program === "pushd") && cmd.args.length === 0) {
-      throw new SandboxViolation("~", "is outside the allowed paths (cd without a directory)");
+    if (program === "cd" || program === "pushd") {
+      // A later relative path is checked against the start directory, which is only sound
+      // while every `cd` provably stays inside: its target must be a literal, checked path.
+      const target = cmd.args.find((a) => a !== "-P" && a !== "-L" && a !== "--");
+      if (target === undefined) {
+        throw new SandboxViolation("~", "is outside the allowed paths (cd without a directory)");
+      }
+      if (target === "-" || /[$`]/.test(target)) {
+        throw new SandboxViolation(target, "is a directory that cannot be checked before running");
+      }
+      if (pathCandidate(target) === null) await check(target);
     }
   }
 }

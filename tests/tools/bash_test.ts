@@ -38,7 +38,8 @@ async function setup(edit: (c: ReturnType<typeof defaultConfig>) => void = () =>
     cwd: dir,
     sandbox: await Sandbox.create(dir),
     emit: (e) => events.push(e),
-    services: { shellAnalyzer: noPaths },
+    // No shellAnalyzer: the real parser of src/permission/shell.ts checks the paths.
+    services: {},
   };
   const run = (command: string, extra: Partial<DispatchSession> = {}) =>
     registry.dispatch({ id: "c1", name: "bash", input: { command } }, { ...session, ...extra });
@@ -348,5 +349,52 @@ Deno.test("bash paths: a refused path stops the command before it runs", async (
   ]);
   expect(result.error).toBe('Cannot access "/etc/passwd": is outside the allowed paths');
   await expect(Deno.stat(marker)).rejects.toBeInstanceOf(Deno.errors.NotFound);
+  await t.cleanup();
+});
+
+Deno.test("bash paths: the real analyser refuses outside paths before anything runs", async () => {
+  const t = await setup();
+  const marker = `${t.dir}/ran`;
+  const refused = [
+    "cat /etc/passwd",
+    "echo x > /tmp/zeph_bash_escape",
+    "bash -c 'cat /etc/hosts'",
+    "ls; cat ../x",
+    "echo $(cat /etc/hostname)",
+    "cd .. && ls",
+    "cd && ls",
+    'cd "$HOME" && ls',
+    "exec 3<>/dev/tcp/127.0.0.1/9",
+    'cat "$HOME"/.bashrc',
+    "f() { cat /etc/passwd; }; f",
+    "cat <(cat /etc/passwd)",
+    'echo x >"/tmp/a b"',
+    "cp x ~/x",
+    "if true; then cat /etc/passwd; fi",
+    "echo hi | tee /tmp/zeph_tee",
+  ];
+  const allowed = [
+    "ls -la",
+    "echo hi > out.txt && cat out.txt",
+    "mkdir -p a/b && cd a/b && pwd",
+    "echo x 2>/dev/null",
+    "grep -r foo . || true",
+    "awk '/x/ {print}' /dev/null",
+    "sed -e 's/a/b/' out.txt",
+    "cat <<EOF\n/etc/passwd\nEOF",
+  ];
+  const outcomes: [string, string][] = [];
+  for (const command of refused) {
+    const result = await t.run(`touch ${marker}; ${command}`);
+    const ran = await Deno.stat(marker).then(() => true, () => false);
+    outcomes.push([command, `${result.outcome}/${result.category}/ran=${ran}`]);
+  }
+  expect(outcomes).toEqual(refused.map((c) => [c, "blocked/policy_blocked/ran=false"]));
+  const allowedOutcomes: [string, string][] = [];
+  for (const command of allowed) {
+    const result = await t.run(command);
+    allowedOutcomes.push([command, `${result.outcome}/${result.output?.exitCode}`]);
+  }
+  expect(allowedOutcomes).toEqual(allowed.map((c) => [c, "success/0"]));
   await t.cleanup();
 });
