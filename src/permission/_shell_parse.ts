@@ -253,14 +253,15 @@ export class Extractor {
     for (const r of stmt.Redirs ?? []) {
       const info = this.redirect(r, src, ctx);
       redirects.push(info);
-      if (info.op === "<<<") {
+      const op = info.op.replace(/^\d+/, "");
+      if (op === "<<<") {
         stdin = "herestring";
         const w = this.word(r.Word, src, ctx);
         stdinText = w.literal ? w.text : null;
-      } else if (info.op === "<<" || info.op === "<<-") {
+      } else if (op === "<<" || op === "<<-") {
         stdin = "heredoc";
         stdinText = r.Hdoc ? this.heredocText(r.Hdoc, src, ctx) : "";
-      } else if (info.op === "<") stdin = "file";
+      } else if (op === "<") stdin = "file";
     }
     const cmd = stmt.Cmd;
     if (!cmd) return;
@@ -280,13 +281,13 @@ export class Extractor {
   redirect(r: Node, src: Source, ctx: Ctx): RedirectInfo {
     const opStart = r.OpPos.Offset();
     const wordStart = r.Word ? r.Word.Pos().Offset() : opStart + 1;
-    const op = src.slice(opStart, wordStart).trim();
+    const op = `${r.N?.Value ?? ""}${src.slice(opStart, wordStart).trim()}`;
     const target = r.Word ? this.word(r.Word, src, ctx) : { text: "", literal: true };
-    if (op === "<<<") this.features.add("<<<");
+    if (op.endsWith("<<<")) this.features.add("<<<");
     const t = target.text;
     if (/^\/dev\/(tcp|udp)\//.test(t)) this.addDynamic(`redirect to network device "${t}"`);
     else if (!target.literal && !/^[<>]&$/.test(op) && !/^[0-9-]*$/.test(t)) {
-      if (op !== "<<" && op !== "<<-") {
+      if (!op.endsWith("<<") && !op.endsWith("<<-")) {
         this.addDynamic(`redirect target "${t}" is not static`);
       }
     }
@@ -537,7 +538,16 @@ export class Extractor {
   ): void {
     for (const a of node.Assigns ?? []) this.assign(a, src, ctx);
     const words: WordValue[] = (node.Args ?? []).map((w: Node) => this.word(w, src, ctx));
-    for (const w of words) if (w.literal) this.words.add(basename(w.text).toLowerCase());
+    for (const w of words) {
+      if (!w.literal) continue;
+      this.words.add(basename(w.text).toLowerCase());
+      // `{sudo,x}` expands to program names too: remember the alternatives.
+      if (w.pattern) {
+        for (const alt of w.text.split(/[{},]/)) {
+          if (alt) this.words.add(basename(alt).toLowerCase());
+        }
+      }
+    }
     if (words.length === 0) return;
     this.build(words, {
       ctx,
@@ -738,7 +748,7 @@ function unescapeUnquoted(value: string, first: boolean): { text: string; patter
       }
       continue;
     }
-    if (c === "*" || c === "?" || c === "[") pattern = true;
+    if (c === "*" || c === "?" || (c === "[" && value.indexOf("]", i + 1) > i)) pattern = true;
     if (c === "{" && /\{[^{}]*(,|\.\.)[^{}]*\}/.test(value.slice(i))) pattern = true;
     if (c === "~" && first && i === 0) pattern = pattern || false;
     text += c;
