@@ -51,6 +51,8 @@ export async function buildRuntime(
   });
   const policy = PermissionPolicy.fromConfig(config);
   // Permission analysers (policy.setAnalyzer(tool, fn)): bash's command analysis goes here.
+  const { installShellAnalyzer } = await import("./src/permission/shell.ts");
+  installShellAnalyzer(policy, config);
 
   const cleanups: (() => Promise<void> | void)[] = [];
   const services: ToolServices = {};
