@@ -58,6 +58,15 @@ export async function buildRuntime(
   const services: ToolServices = {};
   // Services (store, overflow reader, process runner, …): set services.<name> here and push
   // their cleanup onto `cleanups`.
+  const [{ defaultProcessRunner, killAllProcessGroups }, { auditHook }] = await Promise.all([
+    import("./src/exec/mod.ts"),
+    import("./src/store/audit.ts"),
+  ]);
+  services.processRunner = defaultProcessRunner();
+  // Commands run in detached process groups, which outlive zeph unless killed: end them with the
+  // runtime, and on Deno.exit() (the `unload` event) for paths that never reach close().
+  cleanups.push(() => void killAllProcessGroups());
+  globalThis.addEventListener("unload", () => killAllProcessGroups());
 
   const executors: ToolExecutor[] = [
     // The worker-fenced file executor goes in front of the local one when it lands.
@@ -71,7 +80,7 @@ export async function buildRuntime(
     // Output filter (order 10), overflow store (order 20).
   ];
   const finalHooks: FinalHook[] = [
-    // Audit log.
+    auditHook(config),
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);

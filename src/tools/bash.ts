@@ -187,6 +187,17 @@ export interface ShellPathCheckOptions {
   allowedPaths: readonly string[];
 }
 
+const SHELL_PATH_HINT =
+  "Commands may only name paths inside the workspace (or [tools.shell] allowed_paths); " +
+  "use relative paths inside the workspace.";
+
+/** A path argument or redirect target of a command outside the allowed roots. */
+export class ShellPathViolation extends SandboxViolation {
+  constructor(path: string, reason?: string) {
+    super(path, reason, SHELL_PATH_HINT);
+  }
+}
+
 /** Device files a command may name: the standard streams and harmless sources. */
 const SAFE_DEVICES = new Set([
   "/dev/null",
@@ -241,19 +252,19 @@ export async function checkShellPaths(
   const check = async (candidate: string) => {
     if (SAFE_DEVICES.has(candidate) || /^\/dev\/fd\/\d+$/.test(candidate)) return;
     if (/^\/dev\/(tcp|udp)\//.test(candidate)) {
-      throw new SandboxViolation(candidate, "is a network pseudo-device");
+      throw new ShellPathViolation(candidate, "is a network pseudo-device");
     }
     if (/[$`]/.test(candidate)) {
-      throw new SandboxViolation(
+      throw new ShellPathViolation(
         candidate,
         "is built from a variable or command substitution, so it cannot be checked",
       );
     }
     if (/^~[^/]/.test(candidate)) {
-      throw new SandboxViolation(candidate, "names another user's home directory");
+      throw new ShellPathViolation(candidate, "names another user's home directory");
     }
     const resolved = await canonicalize(path.resolve(cwd, expandHome(candidate)));
-    if (!roots.some((root) => isInside(resolved, root))) throw new SandboxViolation(candidate);
+    if (!roots.some((root) => isInside(resolved, root))) throw new ShellPathViolation(candidate);
   };
 
   for (const cmd of analysis.commands) {
@@ -268,10 +279,13 @@ export async function checkShellPaths(
       // while every `cd` provably stays inside: its target must be a literal, checked path.
       const target = cmd.args.find((a) => a !== "-P" && a !== "-L" && a !== "--");
       if (target === undefined) {
-        throw new SandboxViolation("~", "is outside the allowed paths (cd without a directory)");
+        throw new ShellPathViolation("~", "is outside the allowed paths (cd without a directory)");
       }
       if (target === "-" || /[$`]/.test(target)) {
-        throw new SandboxViolation(target, "is a directory that cannot be checked before running");
+        throw new ShellPathViolation(
+          target,
+          "is a directory that cannot be checked before running",
+        );
       }
       if (pathCandidate(target) === null) await check(target);
     }

@@ -3,10 +3,14 @@
  * catalog and `zeph tools` show them. main.ts registers exactly this list; the JSON Schema
  * snapshot (tests/fixtures/tool_schemas.json) covers exactly this list.
  */
+import { bashTool } from "./bash.ts";
+import { diagnosticsTool } from "./diagnostics.ts";
 import type { AnyTool } from "./tool.ts";
 
 export function builtinTools(): AnyTool[] {
   return [
-    // File tools (src/tools/file_tools.ts) and bash (src/tools/bash.ts) are added here as they land.
+    bashTool,
+    // File tools (src/tools/file_tools.ts) are added here as they land.
+    diagnosticsTool,
   ];
 }

@@ -81,9 +81,9 @@ export class ToolError extends Error {
 /** A path or command resolved outside the sandbox. */
 export class SandboxViolation extends ToolError {
   readonly path: string;
-  constructor(path: string, reason = "is outside the allowed paths") {
+  constructor(path: string, reason = "is outside the allowed paths", hint?: string) {
     super("policy_blocked", `Cannot access ${JSON.stringify(path)}: ${reason}`, {
-      hint: "Only paths inside the workspace (or [tools.file] allowed_paths) can be used.",
+      hint: hint ?? "Only paths inside the workspace (or [tools.file] allowed_paths) can be used.",
     });
     this.name = "SandboxViolation";
     this.path = path;
