@@ -5,9 +5,8 @@
  */
 import type { Message } from "../provider/types.ts";
 import { checkMessages, checkRetention, checkSlice, DAY_MS } from "./_checks.ts";
-import { sliceCodePoints, sliceStored, type TextShape } from "./_text.ts";
+import { encodeForStore, sliceCodePoints, sliceStored, type TextShape } from "./_text.ts";
 import { missing } from "./errors.ts";
-import { prepareOverflow } from "./overflow.ts";
 import type {
   Conversation,
   ConversationSummary,
@@ -108,23 +107,26 @@ export class MemoryStore implements Store {
     content: string,
     options?: SaveOverflowOptions,
   ): OverflowSaved {
-    const p = prepareOverflow(content, options);
     if (!this.#conversations.has(conversationId)) {
       throw missing("store overflow for", conversationId);
     }
+    const p = encodeForStore(content, options?.maxBytes);
+    const storedBytes = p.bytes.length;
     const id = crypto.randomUUID();
     const info: OverflowInfo = {
       id,
       conversationId,
       byteSize: p.byteSize,
-      storedBytes: p.storedBytes,
+      storedBytes,
       truncated: p.truncated,
       chars: p.shape.chars,
       lines: p.shape.lines,
       createdAt: this.#now(),
     };
-    this.#overflow.set(id, { info, content: p.stored, shape: p.shape });
-    return { id, byteSize: p.byteSize, storedBytes: p.storedBytes, truncated: p.truncated };
+    // Decoded back from the stored bytes: the same text SQLite would return.
+    const stored = new TextDecoder().decode(p.bytes);
+    this.#overflow.set(id, { info, content: stored, shape: p.shape });
+    return { id, byteSize: p.byteSize, storedBytes, truncated: p.truncated };
   }
 
   #entry(id: string, conversationId: string): Entry | null {

@@ -6,7 +6,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { checkRetention, checkSlice, DAY_MS } from "./_checks.ts";
-import { measureText, sliceStored, truncateUtf8, utf8Length, wellFormed } from "./_text.ts";
+import { encodeForStore, sliceStored } from "./_text.ts";
 import { missing } from "./errors.ts";
 import type {
   OverflowInfo,
@@ -27,17 +27,6 @@ interface InfoRow {
   created_at: number;
 }
 
-/** Prepares content for storage: well-formed, cut to `maxBytes`, measured. */
-export function prepareOverflow(content: string, options: SaveOverflowOptions = {}) {
-  const text = wellFormed(content);
-  const byteSize = utf8Length(text);
-  const max = options.maxBytes ?? 0;
-  const truncated = max > 0 && byteSize > max;
-  const stored = truncated ? truncateUtf8(text, max) : text;
-  const storedBytes = truncated ? utf8Length(stored) : byteSize;
-  return { stored, byteSize, storedBytes, truncated, shape: measureText(stored) };
-}
-
 export class SqliteOverflow {
   #now: () => number;
   #exists: StatementSync;
@@ -55,7 +44,7 @@ export class SqliteOverflow {
     this.#insert = db.prepare(
       `INSERT INTO tool_overflow
          (id, conversation_id, content, byte_size, stored_bytes, char_count, line_count, line_index, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?, ?)`,
     );
     this.#info = db.prepare(
       `SELECT id, conversation_id, byte_size, stored_bytes, char_count, line_count, line_index, created_at
@@ -71,21 +60,22 @@ export class SqliteOverflow {
   }
 
   save(conversationId: string, content: string, options?: SaveOverflowOptions): OverflowSaved {
-    const p = prepareOverflow(content, options);
     if (!this.#exists.get(conversationId)) throw missing("store overflow for", conversationId);
+    const p = encodeForStore(content, options?.maxBytes);
     const id = crypto.randomUUID();
+    // Bound as the UTF-8 already made (no second conversion), stored as TEXT for substr().
     this.#insert.run(
       id,
       conversationId,
-      p.stored,
+      p.bytes,
       p.byteSize,
-      p.storedBytes,
+      p.bytes.length,
       p.shape.chars,
       p.shape.lines,
       JSON.stringify(p.shape.lineIndex),
       this.#now(),
     );
-    return { id, byteSize: p.byteSize, storedBytes: p.storedBytes, truncated: p.truncated };
+    return { id, byteSize: p.byteSize, storedBytes: p.bytes.length, truncated: p.truncated };
   }
 
   load(id: string, conversationId: string): string | null {

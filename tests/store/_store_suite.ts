@@ -180,6 +180,16 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     expect(store.overflowInfo(ascii.id, id)?.truncated).toBe(true);
   });
 
+  test("stores lone surrogates in overflow as U+FFFD, as SQLite does", (store) => {
+    const id = store.createConversation();
+    const saved = store.saveOverflow(id, "a\uD800b\n🦕\uDFFF");
+    expect(saved).toEqual({ id: saved.id, byteSize: 13, storedBytes: 13, truncated: false });
+    expect(store.loadOverflow(saved.id, id)).toBe("a\uFFFDb\n🦕\uFFFD");
+    const info = store.overflowInfo(saved.id, id)!;
+    expect([info.chars, info.lines]).toEqual([6, 2]);
+    expect(store.overflowSlice(saved.id, id, { offset: 4, limit: 2 })?.text).toBe("🦕\uFFFD");
+  });
+
   test("pages by chars and lines; the pages put together are the content", (store) => {
     const id = store.createConversation();
     const lines = Array.from(
