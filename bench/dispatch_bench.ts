@@ -1,0 +1,99 @@
+/**
+ * Dispatch overhead: one call through ToolRegistry.dispatch (unknown-tool check, zod validation,
+ * permission decision over a realistic rule list, executor, hooks loop) with a trivial in-memory
+ * tool, so no I/O is measured. Target ≤ 1 ms per call. Run: `deno task bench:dispatch`.
+ */
+import { z } from "zod";
+import { defaultConfig } from "../src/config/schema.ts";
+import { PermissionPolicy } from "../src/permission/policy.ts";
+import { Sandbox } from "../src/sandbox/path.ts";
+import { LocalExecutor } from "../src/tools/executor.ts";
+import { ToolRegistry } from "../src/tools/registry.ts";
+import { defineTool } from "../src/tools/tool.ts";
+
+const BATCH = 100;
+const BATCHES = 400;
+const TARGET_MS = 1;
+
+const EchoParams = z.object({
+  path: z.string().min(1).describe("A path"),
+  offset: z.number().int().min(1).default(1).describe("First line"),
+  limit: z.number().int().min(1).optional().describe("Line count"),
+}).strict();
+
+const echo = defineTool({
+  name: "echo",
+  description: "Returns its path.",
+  params: EchoParams,
+  mutates: false,
+  kind: "read",
+  invocation: { type: "call" },
+  subjects: (p) => [p.path],
+  execute: (p) => Promise.resolve({ text: p.path }),
+});
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+async function measure(
+  label: string,
+  registry: ToolRegistry,
+  input: Record<string, unknown>,
+  session: Parameters<ToolRegistry["dispatch"]>[1],
+): Promise<string> {
+  let n = 0;
+  const call = () => registry.dispatch({ id: `c${n++}`, name: "echo", input }, session);
+  for (let i = 0; i < 2000; i++) await call(); // warm-up (JIT, zod caches)
+  const first = await call();
+  const perCall: number[] = [];
+  for (let b = 0; b < BATCHES; b++) {
+    const t = performance.now();
+    for (let i = 0; i < BATCH; i++) await call();
+    perCall.push((performance.now() - t) / BATCH);
+  }
+  perCall.sort((a, b) => a - b);
+  const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
+  const p99 = percentile(perCall, 0.99);
+  return `| ${label} | ${first.ok ? "ok" : first.category} | ${fmt(percentile(perCall, 0.5))} | ${
+    fmt(p99)
+  } | ${p99 <= TARGET_MS ? "yes" : "NO"} |`;
+}
+
+if (import.meta.main) {
+  const config = defaultConfig();
+  const sandbox = await Sandbox.create(Deno.cwd());
+  const session = { cwd: sandbox.workspace, sandbox };
+  // 30 rules, the match near the end: the permission step does real work.
+  const rules = [
+    ...Array.from(
+      { length: 28 },
+      (_, i) => ({ pattern: `secret${i}/**`, action: "deny" as const }),
+    ),
+    { pattern: "*.env", action: "deny" as const },
+    { pattern: "src/*", action: "allow" as const },
+  ];
+  const policy = new PermissionPolicy({ echo: rules });
+  const registry = new ToolRegistry({
+    tools: [echo],
+    executor: new LocalExecutor(),
+    policy,
+    config,
+  });
+  const bare = new ToolRegistry({
+    tools: [echo],
+    executor: new LocalExecutor(),
+    policy: new PermissionPolicy({}),
+    config,
+  });
+
+  console.log(`dispatch overhead, ${BATCHES} batches of ${BATCH} calls, per-call time per batch`);
+  console.log("| case | result | p50 | p99 | ≤ 1 ms |");
+  console.log("|---|---|---|---|---|");
+  console.log(await measure("allowed, no rules", bare, { path: "src/main.ts" }, session));
+  console.log(
+    await measure("allowed by rule 30 of 30", registry, { path: "src/a/b/main.ts" }, session),
+  );
+  console.log(await measure("denied by rule 29", registry, { path: "config/.env" }, session));
+  console.log(await measure("invalid params (zod error)", registry, { path: 3 }, session));
+}
