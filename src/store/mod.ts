@@ -9,5 +9,5 @@ export { StoreError } from "./errors.ts";
 export { MemoryStore } from "./memory_store.ts";
 export { type Migration, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 export { overflowHook } from "./overflow_hook.ts";
-export { openStore, SqliteStore } from "./sqlite_store.ts";
+export { openConfiguredStore, openStore, SqliteStore } from "./sqlite_store.ts";
 export type * from "./store.ts";

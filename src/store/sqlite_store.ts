@@ -1,8 +1,9 @@
 /** The SQLite `Store`: one file, opened with `openStore`, shared by conversations and overflow. */
 import type { DatabaseSync } from "node:sqlite";
+import type { Config } from "../config/schema.ts";
 import type { Message } from "../provider/types.ts";
 import { SqliteConversations } from "./conversations.ts";
-import { openDatabase } from "./db.ts";
+import { openDatabase, resolveStorePath } from "./db.ts";
 import { SqliteOverflow } from "./overflow.ts";
 import type {
   Conversation,
@@ -20,6 +21,25 @@ import type {
 /** Opens (creating and migrating as needed) the database at `path`. Throws `StoreError`. */
 export function openStore(path: string, options: StoreOptions = {}): SqliteStore {
   return new SqliteStore(path, openDatabase(path), options);
+}
+
+/**
+ * What the composition root calls at start-up: opens the configured file (`[memory] sqlite_path`,
+ * default `$XDG_DATA_HOME/zeph/zeph.db`) and deletes overflow entries older than
+ * `[tools.overflow] retention_days`.
+ */
+export function openConfiguredStore(
+  config: Config,
+  options: StoreOptions & { env?: (name: string) => string | undefined } = {},
+): SqliteStore {
+  const store = openStore(resolveStorePath(config, options.env), options);
+  try {
+    store.cleanupOverflow(config.tools.overflow.retention_days);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  return store;
 }
 
 export class SqliteStore implements Store {

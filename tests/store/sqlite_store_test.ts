@@ -1,7 +1,8 @@
 import { expect } from "expect";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { openStore } from "../../src/store/mod.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { openConfiguredStore, openStore } from "../../src/store/mod.ts";
 import { storeSuite } from "./_store_suite.ts";
 
 let dir = "";
@@ -69,6 +70,33 @@ Deno.test("SqliteStore: content is stored as TEXT in the BLOB column, sizes reco
     ).get(saved.id);
     expect({ ...row }).toEqual({ type: "text", chars: 3, byte_size: 6, stored_bytes: 6 });
     store.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("openConfiguredStore opens the configured file and runs the retention cleanup", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
+  try {
+    const config = defaultConfig();
+    const env = (name: string) => (name === "XDG_DATA_HOME" ? dir : undefined);
+    let now = 1_700_000_000_000;
+    const first = openConfiguredStore(config, { env, now: () => now });
+    expect(first.path).toBe(join(dir, "zeph", "zeph.db"));
+    const conv = first.createConversation();
+    const saved = first.saveOverflow(conv, "kept for a week");
+    first.close();
+
+    now += 6 * 86_400_000;
+    const second = openConfiguredStore(config, { env, now: () => now });
+    expect(second.loadOverflow(saved.id, conv)).toBe("kept for a week");
+    second.close();
+
+    now += 1 * 86_400_000 + 1;
+    const third = openConfiguredStore(config, { env, now: () => now });
+    expect(third.loadOverflow(saved.id, conv)).toBe(null);
+    expect(third.getConversation(conv)?.id).toBe(conv);
+    third.close();
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
