@@ -1,0 +1,233 @@
+/**
+ * Store and overflow benchmarks: 10 MB overflow write and read back (target ≤ 50 ms each), the
+ * cost of one page, message append/load for 1,000 messages, and peak RSS while a 100 MB tool
+ * output goes through the overflow hook. Run: `deno task bench:store` (prints a markdown table).
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import { defaultConfig } from "../src/config/schema.ts";
+import type { Message } from "../src/provider/types.ts";
+import { PermissionPolicy } from "../src/permission/policy.ts";
+import { Sandbox } from "../src/sandbox/path.ts";
+import { openStore, overflowHook } from "../src/store/mod.ts";
+import { LocalExecutor } from "../src/tools/executor.ts";
+import { ToolRegistry } from "../src/tools/registry.ts";
+import { defineTool } from "../src/tools/tool.ts";
+
+const MB = 1024 * 1024;
+const RUNS = 15;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function time(fn: () => void, runs = RUNS): { median: number; max: number } {
+  fn(); // warm-up
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    xs.push(performance.now() - t);
+  }
+  return { median: median(xs), max: Math.max(...xs) };
+}
+
+function text(bytes: number, unicode: boolean): string {
+  const line = unicode
+    ? "überprüfe die Ausgabe — 日本語のログ 🦕 0123456789\n"
+    : "src/module/file.ts:120:5 warning: unused variable 'x' 0123456789\n";
+  const one = new TextEncoder().encode(line).length;
+  return line.repeat(Math.ceil(bytes / one));
+}
+
+/** Child mode: one 100 MB output through dispatch + overflow hook; prints peak RSS (VmHWM). */
+async function rssChild(dir: string): Promise<void> {
+  const hwm = () => {
+    const status = Deno.readTextFileSync("/proc/self/status");
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+  };
+  const store = openStore(join(dir, "rss.db"));
+  const conv = store.createConversation();
+  const config = defaultConfig();
+  const bigTool = defineTool({
+    name: "big",
+    description: "Prints 100 MB.",
+    params: z.object({}).strict(),
+    mutates: false,
+    kind: "execute",
+    invocation: { type: "call" },
+    subjects: () => [],
+    execute: () => Promise.resolve({ text: text(100 * MB, false) }),
+  });
+  const registry = new ToolRegistry({
+    tools: [bigTool],
+    executor: new LocalExecutor(),
+    policy: new PermissionPolicy(),
+    config,
+  });
+  registry.addOutputHook(overflowHook(store, config));
+  const before = hwm();
+  const t = performance.now();
+  const result = await registry.dispatch({ id: "c", name: "big", input: {} }, {
+    cwd: dir,
+    sandbox: await Sandbox.create(dir),
+    conversationId: conv,
+  });
+  const ms = performance.now() - t;
+  console.log(JSON.stringify({ before, peak: hwm(), ms, chars: result.text.length }));
+  store.close();
+}
+
+async function main(): Promise<void> {
+  if (Deno.args[0] === "--rss-child") return await rssChild(Deno.args[1]);
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-bench-store-" });
+  try {
+    const rows: [string, string, string][] = [];
+    const add = (what: string, r: { median: number; max: number }, target = "") =>
+      rows.push([what, `${r.median.toFixed(1)} ms (max ${r.max.toFixed(1)})`, target]);
+
+    const store = openStore(join(dir, "zeph.db"));
+    const conv = store.createConversation();
+    const ascii = text(10 * MB, false);
+    const unicode = text(10 * MB, true);
+
+    let lastAscii = "";
+    add(
+      "saveOverflow 10 MB (ASCII)",
+      time(() => {
+        lastAscii = store.saveOverflow(conv, ascii, { maxBytes: 0 }).id;
+      }),
+      "≤ 50 ms",
+    );
+    let lastUnicode = "";
+    add(
+      "saveOverflow 10 MB (mixed UTF-8, emoji)",
+      time(() => {
+        lastUnicode = store.saveOverflow(conv, unicode, { maxBytes: 0 }).id;
+      }),
+      "≤ 50 ms",
+    );
+    add(
+      "saveOverflow 100 MB cut to max_overflow_bytes (10 MiB)",
+      time(() => {
+        store.saveOverflow(conv, ascii.repeat(10), { maxBytes: 10 * MB });
+      }, 5),
+    );
+    add(
+      "loadOverflow 10 MB (whole entry into JS)",
+      time(() => {
+        store.loadOverflow(lastAscii, conv);
+      }),
+      "≤ 50 ms",
+    );
+    add(
+      "loadOverflow 10 MB mixed UTF-8",
+      time(() => {
+        store.loadOverflow(lastUnicode, conv);
+      }),
+      "≤ 50 ms",
+    );
+    add(
+      "overflowSlice first 50,000 chars",
+      time(() => {
+        store.overflowSlice(lastAscii, conv, { offset: 0, limit: 50_000 });
+      }),
+    );
+    add(
+      "overflowSlice last 50,000 chars (SQL substr)",
+      time(() => {
+        store.overflowSlice(lastAscii, conv, { offset: 10 * MB - 50_000, limit: 50_000 });
+      }),
+    );
+    add(
+      "same page by loading the whole entry and slicing in JS",
+      time(() => {
+        store.loadOverflow(lastAscii, conv)!.slice(10 * MB - 50_000);
+      }),
+    );
+    add(
+      "overflowSlice last 50,000 chars, mixed UTF-8",
+      time(() => {
+        store.overflowSlice(lastUnicode, conv, { offset: 9_000_000, limit: 50_000 });
+      }),
+    );
+    const lines = store.overflowInfo(lastAscii, conv)!.lines;
+    add(
+      `overflowSlice 1,000 lines at the end (${lines} lines)`,
+      time(() => {
+        store.overflowSlice(lastAscii, conv, { offset: lines - 1000, limit: 1000, unit: "lines" });
+      }),
+    );
+    const pageAll = time(() => {
+      for (let o = 0; o < 10 * MB; o += 50_000) {
+        store.overflowSlice(lastAscii, conv, { offset: o, limit: 50_000 });
+      }
+    }, 3);
+    add("page through all 10 MB in 50,000-char pages (210 calls)", pageAll);
+
+    const messages: Message[] = Array.from({ length: 1000 }, (_, i) => ({
+      role: i % 2 ? "assistant" : "user",
+      parts: i % 2
+        ? [
+          { type: "text", text: `Let me look at file ${i}.` },
+          { type: "tool_call", id: `call_${i}`, name: "read", input: { path: `src/f${i}.ts` } },
+        ]
+        : [{
+          type: "tool_result",
+          callId: `call_${i - 1}`,
+          text: "x".repeat(2000),
+          isError: false,
+        }],
+    }));
+    let target = "";
+    add(
+      "appendMessages 1,000 messages (one call, one transaction)",
+      time(() => {
+        target = store.createConversation();
+        store.appendMessages(target, messages);
+      }, 5),
+    );
+    add(
+      "appendMessages 1,000 times one message",
+      time(() => {
+        const c = store.createConversation();
+        for (const m of messages) store.appendMessages(c, [m]);
+      }, 3),
+    );
+    add(
+      "loadMessages 1,000 messages",
+      time(() => {
+        store.loadMessages(target);
+      }),
+    );
+    add(
+      "cleanupOverflow (nothing to delete)",
+      time(() => {
+        store.cleanupOverflow(7);
+      }),
+    );
+    store.close();
+
+    const child = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", import.meta.filename!, "--rss-child", dir],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    const rss = JSON.parse(new TextDecoder().decode(child.stdout));
+    rows.push([
+      "100 MB tool output through dispatch + overflow hook (10 MiB stored)",
+      `${rss.ms.toFixed(0)} ms, peak RSS ${(rss.peak / MB).toFixed(0)} MB (${
+        (rss.before / MB).toFixed(0)
+      } MB before)`,
+      "",
+    ]);
+
+    console.log("| operation | median | target |\n|---|---|---|");
+    for (const [what, result, goal] of rows) console.log(`| ${what} | ${result} | ${goal} |`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) await main();
