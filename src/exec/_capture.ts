@@ -122,19 +122,65 @@ export class InterleavedCapture {
     this.buffer = new HeadTailBuffer(limit);
   }
 
+  /**
+   * Appends a chunk: everything up to its last newline goes to the buffer in one piece (one
+   * push per chunk, not per line, so a flood of short lines stays cheap); the rest waits.
+   */
   push(stream: "stdout" | "stderr", bytes: Uint8Array): void {
-    let start = 0;
-    while (start < bytes.length) {
-      const nl = bytes.indexOf(NEWLINE, start);
-      if (nl < 0) {
-        this.#pending[stream].push(bytes.slice(start));
-        this.#pendingBytes[stream] += bytes.length - start;
-        if (this.#pendingBytes[stream] > MAX_PENDING_LINE) this.#flush(stream);
-        return;
-      }
-      this.#emitLine(stream, bytes.subarray(start, nl + 1));
-      start = nl + 1;
+    const last = bytes.lastIndexOf(NEWLINE);
+    if (last < 0) {
+      this.#hold(stream, bytes);
+      return;
     }
+    const complete = bytes.subarray(0, last + 1);
+    const pending = this.#pendingBytes[stream];
+    if (stream === "stdout") {
+      if (pending > 0) this.buffer.push(this.#takePending(stream));
+      this.buffer.push(complete);
+    } else {
+      let lines = 0;
+      for (let i = complete.indexOf(NEWLINE); i >= 0; i = complete.indexOf(NEWLINE, i + 1)) {
+        lines++;
+      }
+      const prefixes = lines - (this.#midLine.stderr ? 1 : 0);
+      const out = new Uint8Array(pending + complete.length + prefixes * STDERR_PREFIX.length);
+      let at = 0;
+      if (!this.#midLine.stderr) {
+        out.set(STDERR_PREFIX, at);
+        at += STDERR_PREFIX.length;
+      }
+      if (pending > 0) {
+        out.set(this.#takePending(stream), at);
+        at += pending;
+      }
+      let from = 0;
+      while (from < complete.length) {
+        const nl = complete.indexOf(NEWLINE, from);
+        out.set(complete.subarray(from, nl + 1), at);
+        at += nl + 1 - from;
+        from = nl + 1;
+        if (from < complete.length) {
+          out.set(STDERR_PREFIX, at);
+          at += STDERR_PREFIX.length;
+        }
+      }
+      this.buffer.push(out);
+    }
+    this.#midLine[stream] = false;
+    if (last + 1 < bytes.length) this.#hold(stream, bytes.subarray(last + 1));
+  }
+
+  #hold(stream: "stdout" | "stderr", bytes: Uint8Array): void {
+    this.#pending[stream].push(bytes.slice());
+    this.#pendingBytes[stream] += bytes.length;
+    if (this.#pendingBytes[stream] > MAX_PENDING_LINE) this.#flush(stream);
+  }
+
+  #takePending(stream: "stdout" | "stderr"): Uint8Array {
+    const bytes = concat(this.#pending[stream], this.#pendingBytes[stream]);
+    this.#pending[stream] = [];
+    this.#pendingBytes[stream] = 0;
+    return bytes;
   }
 
   /** Flushes unterminated last lines (stdout first), at the end of the run. */
@@ -145,25 +191,10 @@ export class InterleavedCapture {
 
   #flush(stream: "stdout" | "stderr", terminate = false): void {
     if (this.#pendingBytes[stream] === 0) return;
-    const parts = this.#pending[stream];
-    const bytes = concat(parts, this.#pendingBytes[stream]);
-    this.#pending[stream] = [];
-    this.#pendingBytes[stream] = 0;
+    const bytes = this.#takePending(stream);
     if (stream === "stderr" && !this.#midLine[stream]) this.buffer.push(STDERR_PREFIX);
     this.buffer.push(bytes);
     this.#midLine[stream] = !terminate;
     if (terminate) this.buffer.push(new Uint8Array([NEWLINE]));
-  }
-
-  #emitLine(stream: "stdout" | "stderr", line: Uint8Array): void {
-    const pending = this.#pendingBytes[stream];
-    if (stream === "stderr" && !this.#midLine[stream]) this.buffer.push(STDERR_PREFIX);
-    this.#midLine[stream] = false;
-    if (pending > 0) {
-      for (const p of this.#pending[stream]) this.buffer.push(p);
-      this.#pending[stream] = [];
-      this.#pendingBytes[stream] = 0;
-    }
-    this.buffer.push(line);
   }
 }

@@ -13,7 +13,7 @@ import {
   untrackGroup,
 } from "./_groups.ts";
 
-export { formatBytes, HeadTailBuffer } from "./_capture.ts";
+export { formatBytes, HeadTailBuffer, InterleavedCapture } from "./_capture.ts";
 export { processGroupMembers } from "./_groups.ts";
 
 export type StreamName = "stdout" | "stderr";
