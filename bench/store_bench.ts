@@ -146,10 +146,11 @@ async function main(): Promise<void> {
         store.loadOverflow(lastAscii, conv)!.slice(10 * MB - 50_000);
       }),
     );
+    const unicodeChars = store.overflowInfo(lastUnicode, conv)!.chars;
     add(
       "overflowSlice last 50,000 chars, mixed UTF-8",
       time(() => {
-        store.overflowSlice(lastUnicode, conv, { offset: 9_000_000, limit: 50_000 });
+        store.overflowSlice(lastUnicode, conv, { offset: unicodeChars - 50_000, limit: 50_000 });
       }),
     );
     const lines = store.overflowInfo(lastAscii, conv)!.lines;
