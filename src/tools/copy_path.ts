@@ -107,13 +107,13 @@ export const copyPathTool = defineTool({
       const notes: string[] = [];
       if (stats.skippedLinks.length) {
         notes.push(
-          `Skipped ${stats.skippedLinks.length} symlink(s): ${stats.skippedLinks.join(", ")}`,
+          `Skipped ${stats.skippedLinks.length} symlink(s): ${stats.skippedLinks.sort().join(", ")}`,
         );
       }
       if (stats.skippedDenied.length) {
         notes.push(
           `Skipped ${stats.skippedDenied.length} file(s) denied by deny_read: ` +
-            stats.skippedDenied.join(", "),
+            stats.skippedDenied.sort().join(", "),
         );
       }
       return {

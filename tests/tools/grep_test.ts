@@ -1,0 +1,143 @@
+import { expect } from "expect";
+import { fileTest, okText } from "../_support/file_tools.ts";
+
+const TREE = {
+  "src/a.ts": "const alpha = 1;\nfunction load() {}\nconst beta = 2;\n",
+  "src/b.ts": "// LOAD everything\nexport {};\n",
+  "src/deep/c.md": "load the docs\n",
+  "ignored/x.ts": "function load() {}\n",
+  "notes.log": "load log\n",
+  ".gitignore": "ignored/\n*.log\n",
+  ".git/config": "load git\n",
+  ".hidden/h.ts": "load hidden\n",
+};
+
+fileTest("grep: path:line: text, relative paths, .gitignore and .git skipped", async (h) => {
+  await h.put(TREE);
+  const r = await h.dispatch("grep", { pattern: "load" });
+  expect(okText(r)).toBe(
+    [
+      ".hidden/h.ts:1: load hidden",
+      "src/a.ts:2: function load() {}",
+      "src/deep/c.md:1: load the docs",
+    ]
+      .join("\n"),
+  );
+  expect(r.output?.locations).toEqual([
+    { path: `${h.ws}/.hidden/h.ts`, line: 1 },
+    { path: `${h.ws}/src/a.ts`, line: 2 },
+    { path: `${h.ws}/src/deep/c.md`, line: 1 },
+  ]);
+});
+
+fileTest("grep: case_sensitive false, regex syntax, glob filter", async (h) => {
+  await h.put(TREE);
+  expect(
+    okText(
+      await h.dispatch("grep", { pattern: "^(//\\s*)?load", case_sensitive: false, path: "src" }),
+    ),
+  ).toBe("src/b.ts:1: // LOAD everything\nsrc/deep/c.md:1: load the docs");
+  expect(okText(await h.dispatch("grep", { pattern: "lo+ad", glob: "**/*.md" }))).toBe(
+    "src/deep/c.md:1: load the docs",
+  );
+  expect(okText(await h.dispatch("grep", { pattern: "\\b(alpha|beta)\\b" }))).toBe(
+    "src/a.ts:1: const alpha = 1;\nsrc/a.ts:3: const beta = 2;",
+  );
+});
+
+fileTest("grep: context lines with -, : and -- separators", async (h) => {
+  const body = Array.from(
+    { length: 12 },
+    (_, i) => (i === 2 || i === 9 ? `hit ${i + 1}` : `l${i + 1}`),
+  );
+  await h.put({ "f.txt": body.join("\n") + "\n" });
+  expect(okText(await h.dispatch("grep", { pattern: "hit", context: 1 }))).toBe(
+    [
+      "f.txt-2- l2",
+      "f.txt:3: hit 3",
+      "f.txt-4- l4",
+      "--",
+      "f.txt-9- l9",
+      "f.txt:10: hit 10",
+      "f.txt-11- l11",
+    ].join("\n"),
+  );
+});
+
+fileTest("grep: the match cap says when it cut", async (h) => {
+  await h.put({ "f.txt": "m\n".repeat(5), "g.txt": "m\n" });
+  const r = await h.dispatch("grep", { pattern: "m" });
+  expect(okText(r)).toBe(
+    "f.txt:1: m\nf.txt:2: m\nf.txt:3: m\n\n" +
+      "[Stopped after 3 matching lines; there are more. Narrow the pattern, path or glob to see the rest.]",
+  );
+  expect(r.output?.truncated).toBe(true);
+}, { file: { grep_max_matches: 3 } });
+
+fileTest("grep: exactly the cap is not reported as cut", async (h) => {
+  await h.put({ "f.txt": "m\nm\nm\n" });
+  const r = await h.dispatch("grep", { pattern: "m" });
+  expect(okText(r)).toBe("f.txt:1: m\nf.txt:2: m\nf.txt:3: m");
+}, { file: { grep_max_matches: 3 } });
+
+fileTest(
+  "grep: binary and non-UTF-8 files are skipped; a single file can be searched",
+  async (h) => {
+    await h.put({
+      "bin.dat": new Uint8Array([...new TextEncoder().encode("needle"), 0, 1]),
+      "latin.txt": new Uint8Array([...new TextEncoder().encode("needle "), 0xe9]),
+      "ok.txt": "a needle\n",
+    });
+    expect(okText(await h.dispatch("grep", { pattern: "needle" }))).toBe("ok.txt:1: a needle");
+    expect(okText(await h.dispatch("grep", { pattern: "needle", path: "ok.txt" }))).toBe(
+      "ok.txt:1: a needle",
+    );
+  },
+);
+
+fileTest("grep: no matches, invalid and catastrophic patterns", async (h) => {
+  await h.put({ "f.txt": "a".repeat(5000) + "!\n" });
+  expect(okText(await h.dispatch("grep", { pattern: "zzz" }))).toBe('No matches for "zzz" in ".".');
+  const bad = await h.dispatch("grep", { pattern: "(a" });
+  expect(bad.category).toBe("invalid_parameters");
+  expect(bad.error).toMatch(/^Cannot search for "\(a": invalid regular expression \(/);
+  const backref = await h.dispatch("grep", { pattern: "(a)\\1" });
+  expect(backref.category).toBe("invalid_parameters");
+  // Exponential for a backtracking engine; linear for RE2.
+  expect(okText(await h.dispatch("grep", { pattern: "^(a+)+$" }))).toBe(
+    'No matches for "^(a+)+$" in ".".',
+  );
+});
+
+fileTest("grep: symlinked files inside are searched, pointing outside are not", async (h) => {
+  await h.put({ "real.txt": "token inside\n" });
+  await Deno.writeTextFile(`${h.outside}/secret.txt`, "token outside\n");
+  await Deno.symlink(`${h.ws}/real.txt`, `${h.ws}/link.txt`);
+  await Deno.symlink(`${h.outside}/secret.txt`, `${h.ws}/out.txt`);
+  await Deno.symlink(h.outside, `${h.ws}/outdir`);
+  expect(okText(await h.dispatch("grep", { pattern: "token" }))).toBe(
+    "link.txt:1: token inside\nreal.txt:1: token inside",
+  );
+});
+
+fileTest(
+  "grep: deny_read files are skipped; a denied file named directly is refused",
+  async (h) => {
+    await h.put({ "a.env": "token=1\n", "b.txt": "token=2\n" });
+    expect(okText(await h.dispatch("grep", { pattern: "token" }))).toBe("b.txt:1: token=2");
+    const r = await h.dispatch("grep", { pattern: "token", path: "a.env" });
+    expect(r.category).toBe("policy_blocked");
+  },
+  { denyRead: ["**/*.env"] },
+);
+
+fileTest("grep: a nested .gitignore and a negation re-include", async (h) => {
+  await h.put({
+    ".gitignore": "*.gen\n",
+    "pkg/.gitignore": "!keep.gen\n",
+    "pkg/keep.gen": "word\n",
+    "pkg/drop.gen": "word\n",
+    "other.gen": "word\n",
+  });
+  expect(okText(await h.dispatch("grep", { pattern: "word" }))).toBe("pkg/keep.gen:1: word");
+});
