@@ -70,7 +70,7 @@ const AgentConfig = z.object({
 const LlmProviderName = z.enum(["ollama", "claude", "openai", "script"]);
 
 const ClaudeConfig = z.object({
-  model: z.string().default("claude-sonnet-4-5"),
+  model: z.string().default("claude-sonnet-4-6"),
   base_url: z.string().default(""),
   max_tokens: z.number().int().min(1).default(8192),
   prompt_cache: z.boolean().default(true),
