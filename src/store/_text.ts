@@ -123,29 +123,38 @@ export type CharReader = (start: number, length: number) => string;
 const CHUNK = 256 * 1024;
 
 /**
- * Code-point offset of the start of line `line` (0-based), reading chunks from the nearest
- * index entry on; `chars` when the line is past the end.
+ * Lines [first, last) in one forward pass of chunk reads from the nearest index entry: a page of
+ * 1,000 lines usually sits inside the first 256 Ki-char chunk, so it costs one `substr`.
  */
-export function lineStart(read: CharReader, shape: TextShape, line: number): number {
-  if (line <= 0) return 0;
-  if (line >= shape.lines) return shape.chars;
-  const k = Math.floor(line / LINE_INDEX_STEP);
-  let current = k * LINE_INDEX_STEP;
+function readLines(read: CharReader, shape: TextShape, first: number, last: number): string {
+  if (first >= last) return "";
+  const k = Math.floor(first / LINE_INDEX_STEP);
   let cp = shape.lineIndex[k];
-  while (current < line) {
+  let line = k * LINE_INDEX_STEP;
+  let collecting = line === first;
+  let text = "";
+  while (line < last) {
     const chunk = read(cp, CHUNK);
-    if (chunk.length === 0) return shape.chars;
-    let from = 0;
-    while (current < line) {
-      const nl = chunk.indexOf("\n", from);
-      if (nl === -1) break;
-      current++;
-      from = nl + 1;
+    if (chunk.length === 0) break;
+    let start = collecting ? 0 : -1;
+    let pos = 0;
+    while (line < last) {
+      const nl = chunk.indexOf("\n", pos);
+      if (nl === -1) {
+        pos = chunk.length; // the line goes on in the next chunk
+        break;
+      }
+      pos = nl + 1;
+      line++;
+      if (!collecting && line === first) {
+        collecting = true;
+        start = pos;
+      }
     }
-    if (current === line) return cp + codePointLength(chunk.slice(0, from));
+    if (collecting) text += chunk.slice(start, pos);
     cp += codePointLength(chunk);
   }
-  return cp;
+  return text;
 }
 
 /** Head + tail of `text` within `max` chars, with the marker line between them. */
@@ -200,10 +209,8 @@ export function sliceStored(
   }
   const first = Math.min(slice.offset, shape.lines);
   const last = slice.limit === undefined ? shape.lines : Math.min(shape.lines, first + slice.limit);
-  const from = lineStart(read, shape, first);
-  const to = lineStart(read, shape, last);
   return {
-    text: to > from ? read(from, to - from) : "",
+    text: readLines(read, shape, first, last),
     offset: first,
     end: last,
     total: shape.lines,

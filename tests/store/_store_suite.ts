@@ -253,6 +253,19 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     );
   });
 
+  test("pages lines longer than one read chunk (256 Ki chars)", (store) => {
+    const id = store.createConversation();
+    const lines = ["a".repeat(300_000), "b", "é".repeat(600_000), "", "d"];
+    const content = lines.join("\n");
+    const saved = store.saveOverflow(id, content);
+    for (let i = 0; i < lines.length; i++) {
+      const page = store.overflowSlice(saved.id, id, { offset: i, limit: 1, unit: "lines" })!;
+      expect(page.text === lines[i] + (i < lines.length - 1 ? "\n" : "")).toBe(true);
+    }
+    const middle = store.overflowSlice(saved.id, id, { offset: 1, limit: 3, unit: "lines" })!;
+    expect(middle.text === `b\n${lines[2]}\n\n`).toBe(true);
+  });
+
   test("counts lines the same with or without a final newline, and empty content", (store) => {
     const id = store.createConversation();
     const withNl = store.saveOverflow(id, "a\nb\n");
