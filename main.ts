@@ -68,8 +68,10 @@ export async function buildRuntime(
   cleanups.push(() => void killAllProcessGroups());
   globalThis.addEventListener("unload", () => killAllProcessGroups());
 
+  const { WorkerFileExecutor } = await import("./src/sandbox/worker_executor.ts");
   const executors: ToolExecutor[] = [
-    // The worker-fenced file executor goes in front of the local one when it lands.
+    // The ten file tools run in a Worker whose Deno permissions are the sandbox roots only.
+    new WorkerFileExecutor(),
     new LocalExecutor(),
   ];
   const executor = new CompositeExecutor(executors);

@@ -5,12 +5,13 @@
  */
 import { bashTool } from "./bash.ts";
 import { diagnosticsTool } from "./diagnostics.ts";
+import { FILE_TOOLS } from "./file_tools.ts";
 import type { AnyTool } from "./tool.ts";
 
 export function builtinTools(): AnyTool[] {
   return [
     bashTool,
-    // File tools (src/tools/file_tools.ts) are added here as they land.
+    ...FILE_TOOLS,
     diagnosticsTool,
   ];
 }
