@@ -21,6 +21,8 @@ const MAX_PATH_LENGTH = 4096;
 /** Plain data that rebuilds a Sandbox in another thread (the file worker) without I/O. */
 export interface SandboxSnapshot {
   workspace: string;
+  /** `~` in model-supplied paths expands to this (captured once: the file worker has no env). */
+  home: string;
   roots: string[];
   allowedPaths: string[];
   denyRead: string[];
@@ -34,10 +36,11 @@ export interface SandboxSnapshot {
 const LOOK_ALIKES =
   /[\u2024\u2025\u2026\u2044\u2215\u2216\u29F8\u29F9\uFE52\uFE68\uFF0E\uFF0F\uFF3C]/;
 
-export function expandHome(p: string): string {
+/** `~` and `~/x` → the home directory (`$HOME` unless given); `~user` is left as is. */
+export function expandHome(p: string, home?: string): string {
   if (p !== "~" && !p.startsWith("~/")) return p;
-  const home = Deno.env.get("HOME") ?? "/";
-  return p === "~" ? home : path.join(home, p.slice(2));
+  const dir = home ?? Deno.env.get("HOME") ?? "/";
+  return p === "~" ? dir : path.join(dir, p.slice(2));
 }
 
 /** Canonicalises the deepest existing ancestor and re-appends the part that does not exist. */
@@ -65,7 +68,7 @@ export function isInside(child: string, root: string): boolean {
 }
 
 /** Checks the raw input, expands `~` and resolves it lexically against `cwd`. */
-function absoluteInput(input: string, cwd: string): string {
+function absoluteInput(input: string, cwd: string, home: string): string {
   if (input.includes("\0")) throw new SandboxViolation(input, "contains a NUL byte");
   if (input.length > MAX_PATH_LENGTH) {
     throw new SandboxViolation(input.slice(0, 80) + "…", "is longer than 4096 characters");
@@ -77,22 +80,29 @@ function absoluteInput(input: string, cwd: string): string {
       "contains a character that looks like a path separator or dot but is not one",
     );
   }
-  return path.resolve(cwd, expandHome(input));
+  return path.resolve(cwd, expandHome(input, home));
 }
 
 export class Sandbox {
   readonly roots: readonly string[];
   readonly workspace: string;
+  readonly home: string;
   #deny: ((p: string) => boolean) | null;
   #allow: ((p: string) => boolean) | null;
   readonly options: Required<SandboxOptions>;
 
-  private constructor(workspace: string, roots: string[], options: Required<SandboxOptions>) {
+  private constructor(
+    workspace: string,
+    roots: string[],
+    options: Required<SandboxOptions>,
+    home: string,
+  ) {
     this.workspace = workspace;
+    this.home = home;
     this.roots = roots;
     this.options = options;
     const glob = (patterns: string[]) =>
-      patterns.length ? picomatch(patterns.map(expandHome), { dot: true }) : null;
+      patterns.length ? picomatch(patterns.map((p) => expandHome(p, home)), { dot: true }) : null;
     this.#deny = glob(options.denyRead);
     this.#allow = glob(options.allowRead);
   }
@@ -108,7 +118,7 @@ export class Sandbox {
       allowedPaths: configured,
       denyRead: options.denyRead ?? [],
       allowRead: options.allowRead ?? [],
-    });
+    }, Deno.env.get("HOME") ?? "/");
   }
 
   /** Rebuilds a sandbox from `snapshot()` output; the roots are trusted as already canonical. */
@@ -117,12 +127,13 @@ export class Sandbox {
       allowedPaths: [...snapshot.allowedPaths],
       denyRead: [...snapshot.denyRead],
       allowRead: [...snapshot.allowRead],
-    });
+    }, snapshot.home);
   }
 
   snapshot(): SandboxSnapshot {
     return {
       workspace: this.workspace,
+      home: this.home,
       roots: [...this.roots],
       allowedPaths: [...this.options.allowedPaths],
       denyRead: [...this.options.denyRead],
@@ -132,7 +143,7 @@ export class Sandbox {
 
   /** Resolves a user- or model-supplied path to its canonical form, or throws SandboxViolation. */
   async resolve(input: string, cwd: string = this.workspace): Promise<string> {
-    const canonical = await canonicalize(absoluteInput(input, cwd));
+    const canonical = await canonicalize(absoluteInput(input, cwd, this.home));
     if (!this.contains(canonical)) throw new SandboxViolation(input);
     return canonical;
   }
@@ -143,7 +154,7 @@ export class Sandbox {
    * that deleting a symlink removes the link, never its target.
    */
   async resolveEntry(input: string, cwd: string = this.workspace): Promise<string> {
-    const absolute = absoluteInput(input, cwd);
+    const absolute = absoluteInput(input, cwd, this.home);
     const parent = path.dirname(absolute);
     const canonical = parent === absolute
       ? absolute

@@ -66,6 +66,11 @@ export class FileWorker {
     if (this.#closed) {
       return Promise.reject(new ToolError("server_error", "The file worker is closed"));
     }
+    if (signal?.aborted) {
+      return Promise.reject(
+        new ToolError("cancelled", "Cannot start the file operation: cancelled"),
+      );
+    }
     const id = this.#nextId++;
     return new Promise<WorkerResponse>((resolve, reject) => {
       const onAbort = () => {
