@@ -1,0 +1,98 @@
+// `zeph config check`: the resolved config (secrets masked) or the errors; exit 0/2.
+import { expect } from "expect";
+import * as path from "node:path";
+import { parse } from "smol-toml";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { withWorkspace, zeph } from "./_run.ts";
+
+Deno.test("no config file: the defaults, as TOML, exit 0", async () => {
+  await withWorkspace(async (ws, home) => {
+    const r = await zeph(["config", "check"], { cwd: ws, home });
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout.split("\n")[0]).toBe("# Resolved from built-in defaults");
+    expect(parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(defaultConfig())));
+  });
+});
+
+Deno.test("file + env, as JSON; unknown keys warned on stderr; --config beats ZEPH_CONFIG", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = path.join(home, "c.toml");
+    await Deno.writeTextFile(file, "[agent]\nmax_tool_iterations = 7\ncolour = 1\n");
+    const other = path.join(home, "other.toml");
+    await Deno.writeTextFile(other, "[agent]\nmax_tool_iterations = 99\n");
+    const r = await zeph(["config", "check", "--json", "--config", file], {
+      cwd: ws,
+      home,
+      env: { ZEPH_CONFIG: other, ZEPH_TOOLS_SHELL_TIMEOUT: "45" },
+    });
+    expect(r.code).toBe(0);
+    const expected = defaultConfig();
+    expected.agent.max_tool_iterations = 7;
+    expected.tools.shell.timeout = 45;
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(r.stderr).toBe(`zeph: warning: ${file}: unknown key "agent.colour" ignored\n`);
+  });
+});
+
+Deno.test("the XDG location is read; the header names the file and the variables", async () => {
+  await withWorkspace(async (ws, home) => {
+    const dir = path.join(home, ".config", "zeph");
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(path.join(dir, "config.toml"), '[llm]\nprovider = "claude"\n');
+    const r = await zeph(["config", "check"], {
+      cwd: ws,
+      home,
+      env: { ZEPH_LLM_MODEL: "claude-x" },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe(
+      `# Resolved from ${path.join(dir, "config.toml")} + ZEPH_LLM_MODEL`,
+    );
+    const printed = parse(r.stdout) as { llm: { provider: string; claude: { model: string } } };
+    expect([printed.llm.provider, printed.llm.claude.model]).toEqual(["claude", "claude-x"]);
+  });
+});
+
+Deno.test("errors exit 2 and name the file, line and column, or the key, or the variable", async () => {
+  await withWorkspace(async (ws, home) => {
+    const syntax = path.join(home, "syntax.toml");
+    await Deno.writeTextFile(syntax, "[agent]\nmax_tool_iterations = \n");
+    const types = path.join(home, "types.toml");
+    await Deno.writeTextFile(types, '[tools.file]\nmax_read_lines = "many"\n');
+    const missing = path.join(home, "missing.toml");
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [
+        ["--config", syntax],
+        {},
+        new RegExp(`^zeph: Invalid configuration: ${syntax}:2:\\d+: TOML syntax error: `),
+      ],
+      [
+        ["--config", types],
+        {},
+        new RegExp(
+          `^zeph: Invalid configuration: ${types}: tools\\.file\\.max_read_lines: expected a number, found a string "many"\\n$`,
+        ),
+      ],
+      [
+        ["--config", missing],
+        {},
+        new RegExp(
+          `^zeph: Invalid configuration: ${missing}: the config file does not exist \\(given by --config\\)`,
+        ),
+      ],
+      [[], { ZEPH_CONFIG: missing }, /given by ZEPH_CONFIG/],
+      [
+        [],
+        { ZEPH_AGENT_MAX_TOOL_ITERATIONS: "lots" },
+        new RegExp(
+          '^zeph: Invalid configuration: ZEPH_AGENT_MAX_TOOL_ITERATIONS: agent\\.max_tool_iterations: expected an integer, found "lots"\\n$',
+        ),
+      ],
+    ];
+    for (const [args, env, pattern] of cases) {
+      const r = await zeph(["config", "check", ...args], { cwd: ws, home, env });
+      expect([args, env, r.code, r.stdout]).toEqual([args, env, 2, ""]);
+      expect(r.stderr).toMatch(pattern);
+    }
+  });
+});

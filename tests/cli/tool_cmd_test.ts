@@ -1,0 +1,179 @@
+// `zeph tool <id> '<json>'`: one call through the real dispatch boundary, in a real workspace.
+import { expect } from "expect";
+import * as path from "node:path";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { PermissionPolicy } from "../../src/permission/policy.ts";
+import { Sandbox } from "../../src/sandbox/path.ts";
+import { builtinTools } from "../../src/tools/catalog.ts";
+import { LocalExecutor } from "../../src/tools/executor.ts";
+import { ToolRegistry } from "../../src/tools/registry.ts";
+import { withWorkspace, zeph } from "./_run.ts";
+
+/**
+ * The same call dispatched in-process (local executor: same tool code, no worker start-up):
+ * what the CLI must print.
+ */
+async function dispatchInProcess(ws: string, name: string, input: unknown): Promise<string> {
+  const config = defaultConfig();
+  const registry = new ToolRegistry({
+    tools: builtinTools(),
+    executor: new LocalExecutor(),
+    policy: PermissionPolicy.fromConfig(config),
+    config,
+  });
+  const sandbox = await Sandbox.create(ws);
+  const result = await registry.dispatch({ id: "t", name, input }, {
+    cwd: sandbox.workspace,
+    sandbox,
+  });
+  return result.text;
+}
+
+Deno.test("zeph tool read prints the result, exit 0", async () => {
+  await withWorkspace(async (ws, home) => {
+    await Deno.writeTextFile(path.join(ws, "a.txt"), "alpha\nbeta\n");
+    const r = await zeph(["tool", "read", '{"path": "a.txt"}'], { cwd: ws, home });
+    const expected = await dispatchInProcess(ws, "read", { path: "a.txt" });
+    expect(expected).toContain("alpha");
+    expect(r).toEqual({ code: 0, stdout: `${expected}\n`, stderr: "" });
+  });
+});
+
+Deno.test("--json prints {tool, ok, output, category, error}", async () => {
+  await withWorkspace(async (ws, home) => {
+    await Deno.writeTextFile(path.join(ws, "a.txt"), "alpha\n");
+    const ok = await zeph(["--json", "tool", "read", '{"path": "a.txt"}'], { cwd: ws, home });
+    expect([ok.code, JSON.parse(ok.stdout)]).toEqual([0, {
+      tool: "read",
+      ok: true,
+      output: await dispatchInProcess(ws, "read", { path: "a.txt" }),
+      category: null,
+      error: null,
+    }]);
+    const bad = await zeph(["tool", "read", '{"path": 1}', "--json"], { cwd: ws, home });
+    const parsed = JSON.parse(bad.stdout);
+    expect([bad.code, parsed.tool, parsed.ok, parsed.category]).toEqual([
+      1,
+      "read",
+      false,
+      "type_mismatch",
+    ]);
+    expect(parsed.output).toMatch(/^\[tool_error\]\ncategory: type_mismatch\n/);
+    expect(parsed.error).toBe(
+      'Invalid parameters for tool "read":\n- path: Invalid input: expected string, received number',
+    );
+  });
+});
+
+Deno.test("an unknown tool is a tool error (exit 1) listing the available tools", async () => {
+  await withWorkspace(async (ws, home) => {
+    const r = await zeph(["tool", "raed", "{}"], { cwd: ws, home });
+    expect([r.code, r.stdout]).toEqual([1, ""]);
+    expect(r.stderr).toMatch(
+      /^\[tool_error\]\ncategory: tool_not_found\nerror: Unknown tool "raed"\. Available tools: bash, read, write, /,
+    );
+  });
+});
+
+Deno.test("bad JSON input is a usage error, exit 2, nothing runs", async () => {
+  await withWorkspace(async (ws, home) => {
+    const cases: [string, string][] = [
+      ["{path: a}", "zeph: Cannot parse the tool input as JSON: "],
+      ["[1]", "zeph: The tool input must be a JSON object, not an array. "],
+      ['"x"', "zeph: The tool input must be a JSON object, not string. "],
+      ["null", "zeph: The tool input must be a JSON object, not null. "],
+    ];
+    for (const [input, message] of cases) {
+      const r = await zeph(["tool", "write", input], { cwd: ws, home });
+      expect([input, r.code, r.stdout]).toEqual([input, 2, ""]);
+      expect(r.stderr.startsWith(message)).toBe(true);
+    }
+    expect([...Deno.readDirSync(ws)]).toEqual([]);
+  });
+});
+
+Deno.test("mutating calls ask: refused without --yes (exit 1), run with --yes", async () => {
+  await withWorkspace(async (ws, home) => {
+    const input = '{"path": "new.txt", "content": "hi\\n"}';
+    const refused = await zeph(["tool", "write", input], { cwd: ws, home });
+    expect(refused).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: [
+        "[tool_error]",
+        "category: confirmation_required",
+        'error: Cannot run write "new.txt" without confirmation',
+        "suggestion: Run with --yes to allow, or add an allow rule to [tools.permissions].",
+        "retryable: false",
+        "",
+      ].join("\n"),
+    });
+    expect([...Deno.readDirSync(ws)]).toEqual([]);
+    const allowed = await zeph(["--yes", "tool", "write", input], { cwd: ws, home });
+    expect(allowed.code).toBe(0);
+    expect(await Deno.readTextFile(path.join(ws, "new.txt"))).toBe("hi\n");
+  });
+});
+
+Deno.test("-C sets the workspace: relative paths resolve there, outside paths are refused", async () => {
+  await withWorkspace(async (ws, home) => {
+    await Deno.mkdir(path.join(ws, "proj"));
+    await Deno.writeTextFile(path.join(ws, "proj", "in.txt"), "inside\n");
+    await Deno.writeTextFile(path.join(ws, "out.txt"), "outside\n");
+    const inside = await zeph(["-C", "proj", "tool", "read", '{"path": "in.txt"}'], {
+      cwd: ws,
+      home,
+    });
+    const expected = await dispatchInProcess(path.join(ws, "proj"), "read", { path: "in.txt" });
+    expect(expected).toContain("inside");
+    expect([inside.code, inside.stdout]).toEqual([0, `${expected}\n`]);
+    const outside = await zeph(["-C", "proj", "--json", "tool", "read", '{"path": "../out.txt"}'], {
+      cwd: ws,
+      home,
+    });
+    expect([outside.code, JSON.parse(outside.stdout).category]).toEqual([1, "policy_blocked"]);
+  });
+});
+
+Deno.test("permission rules from the config file apply to zeph tool", async () => {
+  await withWorkspace(async (ws, home) => {
+    await Deno.writeTextFile(path.join(ws, "secret.env"), "KEY=1\n");
+    const config = path.join(home, "c.toml");
+    await Deno.writeTextFile(
+      config,
+      '[[tools.permissions.read]]\npattern = "*.env"\naction = "deny"\n' +
+        '[[tools.permissions.read]]\npattern = "*"\naction = "allow"\n',
+    );
+    const r = await zeph(["--config", config, "--json", "tool", "read", '{"path": "secret.env"}'], {
+      cwd: ws,
+      home,
+    });
+    expect([r.code, JSON.parse(r.stdout)]).toEqual([1, {
+      tool: "read",
+      ok: false,
+      output: [
+        "[tool_error]",
+        "category: policy_blocked",
+        'error: Cannot run read "secret.env": denied by policy',
+        "suggestion: Blocked by security policy. Try an alternative that stays within the policy.",
+        "retryable: false",
+      ].join("\n"),
+      category: "policy_blocked",
+      error: 'Cannot run read "secret.env": denied by policy',
+    }]);
+  });
+});
+
+Deno.test("a broken config stops zeph tool with exit 2 before anything runs", async () => {
+  await withWorkspace(async (ws, home) => {
+    const config = path.join(home, "c.toml");
+    await Deno.writeTextFile(config, '[tools.shell]\ntimeout = "soon"\n');
+    const r = await zeph(["--config", config, "tool", "list_directory", "{}"], { cwd: ws, home });
+    expect(r).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `zeph: Invalid configuration: ${config}: tools.shell.timeout: expected a number, found a string "soon"\n`,
+    });
+  });
+});
