@@ -55,7 +55,7 @@ export class AnthropicProvider implements Provider {
       unreachableHint: config.llm.claude.base_url
         ? "Check [llm.claude] base_url in config.toml, or remove it to use https://api.anthropic.com."
         : 'Check your network connection, or set [llm] provider = "ollama" for a local model.',
-      notFoundHint: 'Check [llm.claude] model in config.toml (e.g. "claude-sonnet-4-5").',
+      notFoundHint: 'Check [llm.claude] model in config.toml (e.g. "claude-sonnet-4-6").',
     };
   }
 
@@ -113,6 +113,8 @@ export class AnthropicProvider implements Provider {
       });
       const acc = new StreamAccumulator();
       for await (const event of stream) {
+        // Events already buffered must not reach the user after a cancel.
+        attempt.throwIfAborted(this.#endpoint);
         attempt.touch();
         attempt.emit(acc.add(event), request.onText);
       }

@@ -111,6 +111,8 @@ export class OllamaProvider implements Provider {
       const toolCalls: ToolCallRequest[] = [];
       let done: { reason: string; input: number; output: number } | undefined;
       for await (const chunk of stream) {
+        // Events already buffered must not reach the user after a cancel.
+        attempt.throwIfAborted(this.#endpoint);
         attempt.touch();
         const content = chunk.message?.content ?? "";
         text += content;

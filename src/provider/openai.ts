@@ -122,6 +122,8 @@ export class OpenAiProvider implements Provider {
       });
       const acc = new StreamAccumulator();
       for await (const chunk of stream) {
+        // Events already buffered must not reach the user after a cancel.
+        attempt.throwIfAborted(this.#endpoint);
         attempt.touch();
         attempt.emit(acc.add(chunk), request.onText);
       }
