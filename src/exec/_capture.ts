@@ -5,12 +5,18 @@
 
 const encoder = new TextEncoder();
 
-/** Keeps a head and a tail of at most `limit` bytes each; the middle is counted, not stored. */
+/**
+ * Keeps a head and a tail of at most `limit` bytes each; the middle is counted, not stored. The
+ * tail is a ring allocated once, when the head is full, so a flood of output allocates nothing
+ * per chunk (every byte pushed is copied: callers may reuse their buffer).
+ */
 export class HeadTailBuffer {
   readonly limit: number;
   #head: Uint8Array[] = [];
   #headBytes = 0;
-  #tail: Uint8Array[] = [];
+  #ring: Uint8Array | null = null;
+  /** Next write position in the ring. */
+  #ringPos = 0;
   #tailBytes = 0;
   #total = 0;
 
@@ -37,34 +43,37 @@ export class HeadTailBuffer {
     let rest = bytes;
     if (this.#headBytes < this.limit) {
       const take = Math.min(this.limit - this.#headBytes, rest.length);
-      // Copy: the caller's buffer may be reused by the stream that produced it.
       this.#head.push(rest.slice(0, take));
       this.#headBytes += take;
       rest = rest.subarray(take);
       if (rest.length === 0) return;
     }
+    const ring = this.#ring ??= new Uint8Array(this.limit);
     if (rest.length >= this.limit) {
-      this.#tail = [rest.slice(rest.length - this.limit)];
+      ring.set(rest.subarray(rest.length - this.limit));
+      this.#ringPos = 0;
       this.#tailBytes = this.limit;
       return;
     }
-    this.#tail.push(rest.slice());
-    this.#tailBytes += rest.length;
-    while (this.#tailBytes > this.limit) {
-      const first = this.#tail[0];
-      const excess = this.#tailBytes - this.limit;
-      if (first.length <= excess) {
-        this.#tail.shift();
-        this.#tailBytes -= first.length;
-      } else {
-        this.#tail[0] = first.slice(excess);
-        this.#tailBytes -= excess;
-      }
-    }
+    const first = Math.min(rest.length, this.limit - this.#ringPos);
+    ring.set(rest.subarray(0, first), this.#ringPos);
+    if (first < rest.length) ring.set(rest.subarray(first), 0);
+    this.#ringPos = (this.#ringPos + rest.length) % this.limit;
+    this.#tailBytes = Math.min(this.limit, this.#tailBytes + rest.length);
   }
 
   pushText(text: string): void {
     this.push(encoder.encode(text));
+  }
+
+  #tail(): Uint8Array {
+    const ring = this.#ring;
+    if (!ring || this.#tailBytes === 0) return new Uint8Array(0);
+    if (this.#tailBytes < this.limit) return ring.subarray(0, this.#tailBytes);
+    const out = new Uint8Array(this.limit);
+    out.set(ring.subarray(this.#ringPos), 0);
+    out.set(ring.subarray(0, this.#ringPos), this.limit - this.#ringPos);
+    return out;
   }
 
   /**
@@ -72,9 +81,8 @@ export class HeadTailBuffer {
    * tail; multi-byte characters cut at the edges decode as U+FFFD.
    */
   text(): string {
-    const decoder = new TextDecoder();
-    const head = decoder.decode(concat(this.#head, this.#headBytes));
-    const tail = new TextDecoder().decode(concat(this.#tail, this.#tailBytes));
+    const head = new TextDecoder().decode(concat(this.#head, this.#headBytes));
+    const tail = new TextDecoder().decode(this.#tail());
     const dropped = this.droppedBytes;
     if (dropped === 0) return head + tail;
     const sep = head.endsWith("\n") ? "" : "\n";

@@ -29,11 +29,26 @@ export function signalGroup(pgid: number, signal: Deno.Signal): void {
 }
 
 /**
+ * Whether any process (zombies included) is in the group: `kill(-pgid, 0)`, the POSIX probe that
+ * sends nothing. Deno's types list only named signals, but its kill passes 0 through.
+ */
+export function groupExists(pgid: number): boolean {
+  try {
+    Deno.kill(-pgid, 0 as unknown as Deno.Signal);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    return true; // EPERM or an unexpected answer: assume it exists and look closer
+  }
+}
+
+/**
  * Live (non-zombie) members of a process group, read from `/proc` on Linux and from `ps`
  * elsewhere. Zombies are dead: they only wait for a parent to reap them (in containers whose
  * PID 1 does not reap, orphans stay zombies forever).
  */
 export function processGroupMembers(pgid: number): number[] {
+  if (!groupExists(pgid)) return [];
   try {
     return procGroupMembers(pgid);
   } catch {

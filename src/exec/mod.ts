@@ -72,6 +72,7 @@ export interface ProcessRunner {
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+const READ_BUFFER_BYTES = 64 * 1024;
 
 /** The real runner: `Deno.Command`, detached into its own process group. */
 export class LocalProcessRunner implements ProcessRunner {
@@ -101,15 +102,19 @@ export class LocalProcessRunner implements ProcessRunner {
     const pgid = child.pid;
     trackGroup(pgid);
 
-    const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+    const readers: ReadableStreamBYOBReader[] = [];
     const pump = async (name: StreamName, stream: ReadableStream<Uint8Array>) => {
-      const reader = stream.getReader();
+      // A BYOB reader refilling one buffer: a command printing gigabytes allocates nothing per
+      // read (the captures copy what they keep), which keeps the RSS flat.
+      const reader = stream.getReader({ mode: "byob" });
       readers.push(reader);
+      let buffer = new ArrayBuffer(READ_BUFFER_BYTES);
       const decoder = options.onChunk ? new TextDecoder() : null;
       try {
         while (true) {
-          const { done, value } = await reader.read();
-          if (done) break;
+          const { done, value } = await reader.read(new Uint8Array(buffer));
+          if (done || !value) break;
+          buffer = value.buffer as ArrayBuffer;
           streams[name].push(value);
           combined.push(name, value);
           if (decoder) {
