@@ -26,7 +26,15 @@ export interface WorkerCallContext {
  * own; it grants nothing the worker's own code could not already do.
  */
 export type WorkerRequest =
-  | { type: "call"; id: number; tool: string; params: unknown; ctx: WorkerCallContext }
+  | {
+    type: "call";
+    id: number;
+    tool: string;
+    params: unknown;
+    ctx: WorkerCallContext;
+    /** Shared cancel flag (set to 1 by the executor on abort); optional for raw callers. */
+    cancel?: Int32Array;
+  }
   | { type: "abort"; id: number }
   | {
     type: "unchecked";
@@ -66,6 +74,15 @@ async function runCall(request: Extract<WorkerRequest, { type: "call" }>): Promi
   const tool = tools.get(request.tool);
   if (!tool) throw new Error(`The file worker does not run tool "${request.tool}"`);
   const controller = new AbortController();
+  const cancel = request.cancel;
+  if (cancel) {
+    // Synchronous loops poll `signal.aborted`; make it also read the shared flag.
+    const signal = controller.signal;
+    const native = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")!.get!;
+    Object.defineProperty(signal, "aborted", {
+      get: () => native.call(signal) || Atomics.load(cancel, 0) === 1,
+    });
+  }
   running.set(request.id, controller);
   const config = defaultConfig();
   config.tools.file = request.ctx.file;

@@ -11,7 +11,7 @@ import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_
 import { canonicalize } from "./path.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
-const ABORT_GRACE_MS = 500;
+const ABORT_GRACE_MS = 2000;
 
 interface Pending {
   resolve(response: WorkerResponse): void;
@@ -31,6 +31,9 @@ export class FileWorker {
   #closed = false;
   /** Cancelled calls still running in the worker, with the timer that stops it if they hang. */
   #abandoned = new Map<number, ReturnType<typeof setTimeout>>();
+
+  /** Called with the answer of a call that was cancelled but still finished (diagnostics). */
+  onLateResponse?: (response: WorkerResponse) => void;
 
   constructor(roots: readonly string[]) {
     this.roots = [...roots];
@@ -72,13 +75,17 @@ export class FileWorker {
       );
     }
     const id = this.#nextId++;
+    // A call's cancel flag lives in shared memory: the worker's synchronous walks read it
+    // between files, which a message could not reach until they finish.
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
     return new Promise<WorkerResponse>((resolve, reject) => {
       const onAbort = () => {
         this.#pending.delete(id);
+        Atomics.store(cancel, 0, 1);
         this.#worker.postMessage({ type: "abort", id } satisfies WorkerRequest);
         reject(new ToolError("cancelled", "Cannot finish the file operation: cancelled"));
-        // A synchronous walk cannot see the abort message: if the call has not stopped after
-        // the grace period, the thread is terminated (the next call starts a fresh one).
+        // A call stuck in one long operation cannot look at the flag: if it has not stopped
+        // after the grace period, the thread is terminated (the next call starts a fresh one).
         this.#abandoned.set(
           id,
           setTimeout(() => {
@@ -98,7 +105,8 @@ export class FileWorker {
         },
       });
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#worker.postMessage({ ...body, id } as WorkerRequest);
+      const message = body.type === "call" ? { ...body, id, cancel } : { ...body, id };
+      this.#worker.postMessage(message as WorkerRequest);
     });
   }
 
@@ -108,6 +116,7 @@ export class FileWorker {
       // A cancelled call stopped in time: keep the worker.
       clearTimeout(timer);
       this.#abandoned.delete(response.id);
+      this.onLateResponse?.(response);
       return;
     }
     const pending = this.#pending.get(response.id);

@@ -213,6 +213,7 @@ export const grepTool = defineTool({
           signal: ctx.signal,
         },
         (entry) => {
+          if (ctx.signal.aborted) return false;
           if (isGlobMatch && !isGlobMatch(entry.path.slice(prefix))) return true;
           let file = entry.path;
           if (entry.isSymlink) {

@@ -1,0 +1,237 @@
+// The second fence: the file worker's Deno permissions hold even when the JS path check is
+// skipped, and the executor's lifecycle (lazy start, reuse, abort, close) works.
+import * as path from "node:path";
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { Sandbox } from "../../src/sandbox/path.ts";
+import { FileWorker, WorkerFileExecutor } from "../../src/sandbox/worker_executor.ts";
+import { readTool } from "../../src/tools/read.ts";
+import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
+import { ToolError } from "../../src/tools/errors.ts";
+import type { ToolContext } from "../../src/tools/tool.ts";
+import { makeHarness, snapshotTree } from "../_support/file_tools.ts";
+
+// One worker for the whole module: starting one under `deno test` type-checks its module.
+const executor = new WorkerFileExecutor();
+const WORKER = { name: "worker", make: () => executor };
+
+async function dirs() {
+  const h = await makeHarness(WORKER);
+  await Deno.writeTextFile(`${h.outside}/secret.txt`, "TOP SECRET");
+  await h.put({ "inside.txt": "hello" });
+  return h;
+}
+
+Deno.test("fence: raw reads and writes outside the roots fail with NotCapable", async () => {
+  const h = await dirs();
+  const worker = executor.workerFor([h.ws]);
+  const before = await snapshotTree(h.outside);
+
+  const inside = await worker.request({
+    type: "unchecked",
+    op: "readTextFile",
+    path: `${h.ws}/inside.txt`,
+  });
+  expect(inside).toMatchObject({ ok: true, value: "hello" });
+
+  const attempts = [
+    { op: "readTextFile", path: `${h.outside}/secret.txt` },
+    { op: "readTextFile", path: `${h.ws}/../outside/secret.txt` },
+    { op: "readTextFile", path: "/etc/passwd" },
+    { op: "writeTextFile", path: `${h.outside}/planted.txt`, data: "x" },
+    { op: "writeTextFile", path: `${h.ws}_evil.txt`, data: "x" },
+    { op: "readDir", path: h.outside },
+    { op: "remove", path: `${h.outside}/secret.txt` },
+  ] as const;
+  for (const attempt of attempts) {
+    const r = await worker.request({ type: "unchecked", ...attempt });
+    expect({ attempt, ok: r.ok, errorName: r.ok ? null : r.error.errorName }).toEqual({
+      attempt,
+      ok: false,
+      errorName: "NotCapable",
+    });
+  }
+  expect(await snapshotTree(h.outside)).toEqual(before);
+  expect(await Deno.stat(`${h.ws}_evil.txt`).catch(() => null)).toBe(null);
+});
+
+Deno.test("fence: a tool call whose JS sandbox is forged wide open is still refused", async () => {
+  const h = await dirs();
+  const worker = executor.workerFor([h.ws]);
+  // The worker only has the permissions of [ws]; the call claims roots ["/"] so the JS check
+  // passes, and the Deno permission check is what stops it.
+  const forged = { ...(await Sandbox.create(h.ws)).snapshot(), roots: ["/"] };
+  const ctx = {
+    cwd: h.ws,
+    sandbox: forged,
+    file: defaultConfig().tools.file,
+    callId: "c1",
+    conversationId: null,
+    callerId: null,
+  };
+  const read = await worker.request({
+    type: "call",
+    tool: "read",
+    params: { path: `${h.outside}/secret.txt`, offset: 0 },
+    ctx,
+  });
+  expect(read).toEqual({
+    id: read.id,
+    ok: false,
+    error: {
+      category: "policy_blocked",
+      message: `Cannot read "${h.outside}/secret.txt": outside the file permissions of the sandbox`,
+      hint: "Only paths inside the workspace (or [tools.file] allowed_paths) can be used.",
+      errorName: "NotCapable",
+    },
+  });
+  const write = await worker.request({
+    type: "call",
+    tool: "write",
+    params: { path: `${h.outside}/planted.txt`, content: "x" },
+    ctx,
+  });
+  expect(write.ok ? null : [write.error.category, write.error.errorName]).toEqual([
+    "policy_blocked",
+    "NotCapable",
+  ]);
+  expect(await snapshotTree(h.outside)).toEqual({ "secret.txt": "file:TOP SECRET" });
+});
+
+Deno.test("fence: Deno checks the path as written, so the JS realpath check must stay first", async () => {
+  const h = await dirs();
+  await Deno.symlink(`${h.outside}/secret.txt`, `${h.ws}/link`);
+  const worker = executor.workerFor([h.ws]);
+  // Without the JS check, the symlink is followed: this is the hole the JS check closes.
+  const raw = await worker.request({ type: "unchecked", op: "readTextFile", path: `${h.ws}/link` });
+  expect(raw).toMatchObject({ ok: true, value: "TOP SECRET" });
+  const viaTool = await h.dispatch("read", { path: "link" });
+  expect([viaTool.category, viaTool.error]).toEqual([
+    "policy_blocked",
+    'Cannot access "link": is outside the allowed paths',
+  ]);
+});
+
+function context(sandbox: Sandbox, cwd: string, signal: AbortSignal): ToolContext {
+  return {
+    cwd,
+    sandbox,
+    signal,
+    config: defaultConfig(),
+    callId: "c",
+    conversationId: null,
+    callerId: null,
+    now: () => Date.now(),
+    emit: () => {},
+    services: {},
+  };
+}
+
+Deno.test("executor: handles exactly the ten file tools, errors come back as ToolError", async () => {
+  const h = await dirs();
+  expect(FILE_TOOLS.filter((t) => executor.handles(t)).map((t) => t.name)).toEqual([
+    "read",
+    "write",
+    "edit",
+    "find_path",
+    "grep",
+    "list_directory",
+    "create_directory",
+    "delete_path",
+    "move_path",
+    "copy_path",
+  ]);
+  const other = { ...readTool, name: "bash" };
+  expect(executor.handles(other)).toBe(false);
+  const ctx = context(h.sandbox, h.ws, new AbortController().signal);
+  const error = await executor.execute(readTool, { path: "nope.txt", offset: 0 }, ctx).catch((e) =>
+    e
+  );
+  expect(error).toBeInstanceOf(ToolError);
+  expect([error.category, error.message, error.hint]).toEqual([
+    "permanent_failure",
+    'Cannot read "nope.txt": no such file or directory',
+    "Check the path with list_directory or find_path.",
+  ]);
+  expect(await executor.execute(readTool, { path: "inside.txt", offset: 0 }, ctx)).toEqual({
+    text: "   1\thello",
+    locations: [{ path: `${h.ws}/inside.txt`, line: 1 }],
+    truncated: false,
+  });
+});
+
+Deno.test("executor: a cancelled call stops in the worker, which stays usable", async () => {
+  const h = await dirs();
+  for (let d = 0; d < 20; d++) {
+    const dir = path.join(h.ws, "big", `d${d}`);
+    await Deno.mkdir(dir, { recursive: true });
+    for (let f = 0; f < 100; f++) {
+      await Deno.writeTextFile(path.join(dir, `f${f}.txt`), `line ${f}\nneedle ${d}\n`);
+    }
+  }
+  const worker = executor.workerFor([h.ws]);
+  const late: unknown[] = [];
+  worker.onLateResponse = (r) => late.push(r);
+  const controller = new AbortController();
+  const pending = worker.request({
+    type: "call",
+    tool: "grep",
+    params: { pattern: "needle", path: ".", case_sensitive: true, context: 0 },
+    ctx: {
+      cwd: h.ws,
+      sandbox: h.sandbox.snapshot(),
+      file: defaultConfig().tools.file,
+      callId: "c",
+      conversationId: null,
+      callerId: null,
+    },
+  }, controller.signal);
+  // The message is already posted: the abort reaches the running walk through the shared flag.
+  controller.abort();
+  const error = await pending.catch((e) => e);
+  expect(error).toBeInstanceOf(ToolError);
+  expect([error.category, error.message]).toEqual([
+    "cancelled",
+    "Cannot finish the file operation: cancelled",
+  ]);
+  // Requests are handled in order: when this answers, the cancelled walk has returned.
+  const next = await worker.request({
+    type: "unchecked",
+    op: "readTextFile",
+    path: `${h.ws}/inside.txt`,
+  });
+  expect(next).toMatchObject({ ok: true, value: "hello" });
+  expect(worker.closed).toBe(false);
+  // The walk itself stopped with "cancelled" (it did not run to the end with matches).
+  expect(late).toEqual([{
+    id: expect.any(Number),
+    ok: false,
+    error: { category: "cancelled", message: "Cannot search: cancelled", errorName: "ToolError" },
+  }]);
+  worker.onLateResponse = undefined;
+  // Through the registry, a signal aborted before the call is refused up front.
+  const aborted = new AbortController();
+  aborted.abort();
+  const refused = await h.dispatch("read", { path: "inside.txt" }, { signal: aborted.signal });
+  expect([refused.category, refused.outcome]).toEqual(["cancelled", "cancelled"]);
+});
+
+Deno.test("executor: close terminates the worker; a later call starts a new one", async () => {
+  const h = await dirs();
+  const local = new WorkerFileExecutor();
+  const first = local.workerFor([h.ws]);
+  expect(local.workerFor([h.ws])).toBe(first);
+  local.close();
+  expect(first.closed).toBe(true);
+  const rejected = await first.request({ type: "unchecked", op: "readDir", path: h.ws }).catch((
+    e,
+  ) => e);
+  expect([rejected.category, rejected.message]).toEqual([
+    "server_error",
+    "The file worker is closed",
+  ]);
+  const second = local.workerFor([h.ws]);
+  expect(second).not.toBe(first);
+  expect(second).toBeInstanceOf(FileWorker);
+  local.close();
+});
