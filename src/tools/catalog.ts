@@ -6,6 +6,7 @@
 import { bashTool } from "./bash.ts";
 import { diagnosticsTool } from "./diagnostics.ts";
 import { FILE_TOOLS } from "./file_tools.ts";
+import { readOverflowTool } from "./read_overflow.ts";
 import type { AnyTool } from "./tool.ts";
 
 export function builtinTools(): AnyTool[] {
@@ -13,5 +14,6 @@ export function builtinTools(): AnyTool[] {
     bashTool,
     ...FILE_TOOLS,
     diagnosticsTool,
+    readOverflowTool,
   ];
 }

@@ -50,6 +50,6 @@ Deno.test("the README's tool list is exactly builtinTools()", async () => {
   const readme = await Deno.readTextFile(path.join(import.meta.dirname!, "..", "..", "README.md"));
   const section = readme.split(/^## /m).find((s) => s.startsWith("Tools"));
   expect(section !== undefined).toBe(true);
-  const listed = [...section!.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+  const listed = [...section!.matchAll(/^\| `([a-z_]+)` +\|/gm)].map((m) => m[1]);
   expect(listed).toEqual(builtinTools().map((t) => t.name));
 });
