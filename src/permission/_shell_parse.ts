@@ -21,11 +21,78 @@ type Node = any;
 
 interface Syntax {
   NewParser(): { Parse(src: string, name: string): Node };
-  NodeType(node: Node): string;
-  Walk(node: Node, fn: (node: Node) => boolean): void;
 }
 
 let syntaxPromise: Promise<Syntax> | null = null;
+
+// The extractor reads GopherJS's raw Go values (`__internal_object__`) instead of the JS
+// wrappers: `syntax.Walk`/`NodeType` through the wrappers cost ~1.5 ms for a 200-char command,
+// the raw walk ~0.05 ms. Raw representation: a pointer is an object whose `constructor.string` is
+// its Go type ("*syntax.CallExpr"), a nil pointer is its type's `nil` object, a nil interface is
+// `{}`, a slice is `{$array, $offset, $length}` (mvdan/sh allocates parts in shared batches, so
+// `$offset` matters), a Go string is a JS string of UTF-8 bytes.
+
+/** Go type name without the package ("CallExpr"), "" for nil. */
+export function typeOf(n: Node): string {
+  if (isNil(n)) return "";
+  const s = n.constructor.string as string;
+  return s.startsWith("*syntax.") ? s.slice(8) : s;
+}
+
+function isNil(n: Node): boolean {
+  return n === null || n === undefined || typeof n !== "object" ||
+    typeof n.constructor?.string !== "string" || n === n.constructor.nil;
+}
+
+/** A Go slice as a JS array. */
+function list(slice: Node): Node[] {
+  if (!slice || !slice.$array) return [];
+  const out: Node[] = [];
+  for (let i = 0; i < slice.$length; i++) out.push(slice.$array[slice.$offset + i]);
+  return out;
+}
+
+const utf8 = new TextDecoder();
+
+/** A Go string (UTF-8 bytes as chars) as a JS string. */
+function goStr(s: unknown): string {
+  if (typeof s !== "string") return "";
+  if (!/[\x80-\xff]/.test(s)) return s;
+  return utf8.decode(Uint8Array.from(s, (c) => c.charCodeAt(0)));
+}
+
+const fieldCache = new Map<unknown, { prop: string; slice: boolean }[]>();
+
+/** The node-typed fields of a struct pointer (cached per type). */
+function nodeFields(n: Node): { prop: string; slice: boolean }[] {
+  const ctor = n.constructor;
+  let fields = fieldCache.get(ctor);
+  if (!fields) {
+    fields = [];
+    for (const f of ctor.elem?.fields ?? []) {
+      const t: string = f.typ?.string ?? "";
+      if (/Pos$|Comment/.test(t)) continue;
+      const slice = t.startsWith("[]");
+      if (/syntax\./.test(t)) fields.push({ prop: f.prop, slice });
+    }
+    fieldCache.set(ctor, fields);
+  }
+  return fields;
+}
+
+/** Direct child nodes, in field order. */
+function childNodes(n: Node): Node[] {
+  const out: Node[] = [];
+  for (const f of nodeFields(n)) {
+    const v = n[f.prop];
+    if (f.slice) {
+      for (const c of list(v)) if (!isNil(c) && typeOf(c) !== "Comment") out.push(c);
+    } else if (!isNil(v) && typeof v === "object" && v.constructor.string.startsWith("*syntax.")) {
+      out.push(v);
+    }
+  }
+  return out;
+}
 
 /** Loads the parser once (first analysis pays ~100 ms; `bench:permission` measures it). */
 export function loadSyntax(): Promise<Syntax> {
@@ -230,7 +297,7 @@ export class Extractor {
     }
     let file: Node;
     try {
-      file = this.syntax.NewParser().Parse(text, "");
+      file = this.syntax.NewParser().Parse(text, "").__internal_object__;
     } catch (error) {
       const e = error as { Error?: () => string; message?: string };
       const message = typeof e?.Error === "function" ? e.Error() : String(e?.message ?? error);
@@ -238,7 +305,7 @@ export class Extractor {
       return message;
     }
     const src = new Source(text);
-    for (const stmt of file.Stmts ?? []) this.stmt(stmt, src, ctx);
+    for (const stmt of list(file.Stmts)) this.stmt(stmt, src, ctx);
   }
 
   #over(): boolean {
@@ -246,11 +313,11 @@ export class Extractor {
   }
 
   stmt(stmt: Node, src: Source, ctx: Ctx): void {
-    if (!stmt || this.#over()) return;
+    if (isNil(stmt) || this.#over()) return;
     const redirects: RedirectInfo[] = [];
     let stdin: ParsedCommand["stdin"] = null;
     let stdinText: string | null = null;
-    for (const r of stmt.Redirs ?? []) {
+    for (const r of list(stmt.Redirs)) {
       const info = this.redirect(r, src, ctx);
       redirects.push(info);
       const op = info.op.replace(/^\d+/, "");
@@ -260,12 +327,12 @@ export class Extractor {
         stdinText = w.literal ? w.text : null;
       } else if (op === "<<" || op === "<<-") {
         stdin = "heredoc";
-        stdinText = r.Hdoc ? this.heredocText(r.Hdoc, src, ctx) : "";
+        stdinText = isNil(r.Hdoc) ? "" : this.heredocText(r.Hdoc, src, ctx);
       } else if (op === "<") stdin = "file";
     }
     const cmd = stmt.Cmd;
-    if (!cmd) return;
-    const type = this.syntax.NodeType(cmd);
+    if (isNil(cmd)) return;
+    const type = typeOf(cmd);
     if (type === "CallExpr") {
       this.call(cmd, src, ctx, redirects, stdin, stdinText);
       return;
@@ -280,9 +347,11 @@ export class Extractor {
 
   redirect(r: Node, src: Source, ctx: Ctx): RedirectInfo {
     const opStart = r.OpPos.Offset();
-    const wordStart = r.Word ? r.Word.Pos().Offset() : opStart + 1;
-    const op = `${r.N?.Value ?? ""}${src.slice(opStart, wordStart).trim()}`;
-    const target = r.Word ? this.word(r.Word, src, ctx) : { text: "", literal: true };
+    const hasWord = !isNil(r.Word);
+    const wordStart = hasWord ? r.Word.Pos().Offset() : opStart + 1;
+    const fd = isNil(r.N) ? "" : goStr(r.N.Value);
+    const op = `${fd}${src.slice(opStart, wordStart).trim()}`;
+    const target = hasWord ? this.word(r.Word, src, ctx) : { text: "", literal: true };
     if (op.endsWith("<<<")) this.features.add("<<<");
     const t = target.text;
     if (/^\/dev\/(tcp|udp)\//.test(t)) this.addDynamic(`redirect to network device "${t}"`);
@@ -303,7 +372,7 @@ export class Extractor {
     let next = ctx;
     switch (type) {
       case "FuncDecl": {
-        const name = node.Name?.Value ?? "?";
+        const name = isNil(node.Name) ? "?" : goStr(node.Name.Value);
         this.#functions.add(name);
         next = { ...ctx, context: [...ctx.context, `function ${name}`] };
         break;
@@ -329,7 +398,7 @@ export class Extractor {
         next = { ...ctx, context: [...ctx.context, "coproc"] };
         break;
       case "ForClause":
-        if (node.Loop && this.syntax.NodeType(node.Loop) === "CStyleLoop") {
+        if (typeOf(node.Loop) === "CStyleLoop") {
           this.arith(node.Loop, src, ctx);
         }
         break;
@@ -340,16 +409,15 @@ export class Extractor {
   /** Quoted text inside arithmetic or `[[ ]]` is evaluated as code by bash (`a[$(cmd)]`). */
   arith(node: Node, src: Source, _ctx: Ctx): void {
     let suspicious = false;
-    this.syntax.Walk(node, (n: Node) => {
-      if (!n) return true;
-      const t = this.syntax.NodeType(n);
+    const visit = (n: Node): void => {
+      const t = typeOf(n);
       if (t === "SglQuoted" || t === "DblQuoted") {
-        const text = src.of(n);
-        if (/[[`$]/.test(text)) suspicious = true;
+        if (/[[`$]/.test(src.of(n))) suspicious = true;
       }
-      if (t === "CmdSubst" || t === "ProcSubst") return false;
-      return true;
-    });
+      if (t === "CmdSubst" || t === "ProcSubst" || suspicious) return;
+      for (const c of childNodes(n)) visit(c);
+    };
+    visit(node);
     if (suspicious) {
       this.addDynamic("quoted text inside an arithmetic or [[ ]] expression can run commands");
     }
@@ -357,21 +425,13 @@ export class Extractor {
 
   /** Visits the direct children of a node with the generic walker (unknown node types too). */
   children(node: Node, src: Source, ctx: Ctx): void {
-    let first = true;
-    this.syntax.Walk(node, (n: Node) => {
-      if (first) {
-        first = false;
-        return true;
-      }
-      if (n) this.any(n, src, ctx);
-      return false;
-    });
+    for (const c of childNodes(node)) this.any(c, src, ctx);
   }
 
   /** Dispatch for a node found by the generic walk. */
   any(node: Node, src: Source, ctx: Ctx): void {
     if (this.#over()) return;
-    const type = this.syntax.NodeType(node);
+    const type = typeOf(node);
     switch (type) {
       case "Stmt":
         this.stmt(node, src, ctx);
@@ -404,14 +464,14 @@ export class Extractor {
   }
 
   assign(a: Node, src: Source, ctx: Ctx): void {
-    const name: string = a.Name?.Value ?? "";
+    const name = isNil(a.Name) ? "" : goStr(a.Name.Value);
     if (isRiskyVar(name)) this.addDynamic(`assigns ${name}, which changes what later commands run`);
-    if (a.Index) this.arith(a.Index, src, ctx);
-    if (a.Value) {
+    if (!isNil(a.Index)) this.arith(a.Index, src, ctx);
+    if (!isNil(a.Value)) {
       const v = this.word(a.Value, src, ctx);
       if (v.literal) this.words.add(v.text.toLowerCase());
     }
-    if (a.Array) this.children(a.Array, src, ctx);
+    if (!isNil(a.Array)) this.children(a.Array, src, ctx);
   }
 
   /** Resolves a word to its static text, walking into every expansion it contains. */
@@ -419,16 +479,18 @@ export class Extractor {
     let text = "";
     let literal = true;
     let pattern = false;
-    const parts: Node[] = word?.Parts ?? [];
+    const parts: Node[] = isNil(word) ? [] : list(word.Parts);
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i];
-      const type = this.syntax.NodeType(part);
+      const type = typeOf(part);
       if (type === "Lit") {
-        const r = unescapeUnquoted(part.Value, i === 0);
+        const r = unescapeUnquoted(goStr(part.Value), i === 0);
+        if (parts.length > 1) this.words.add(basename(r.text).toLowerCase());
         text += r.text;
         if (r.pattern) pattern = true;
       } else if (type === "SglQuoted") {
-        text += part.Dollar ? decodeAnsiC(part.Value) : part.Value;
+        const value = goStr(part.Value);
+        text += part.Dollar ? decodeAnsiC(value) : value;
       } else if (type === "DblQuoted") {
         const r = this.dblQuoted(part, src, ctx);
         text += r.text;
@@ -448,9 +510,9 @@ export class Extractor {
   dblQuoted(node: Node, src: Source, ctx: Ctx): { text: string; literal: boolean } {
     let text = "";
     let literal = true;
-    for (const part of node.Parts ?? []) {
-      const type = this.syntax.NodeType(part);
-      if (type === "Lit") text += unescapeDouble(part.Value);
+    for (const part of list(node.Parts)) {
+      const type = typeOf(part);
+      if (type === "Lit") text += unescapeDouble(goStr(part.Value));
       else {
         text += src.of(part);
         literal = false;
@@ -466,7 +528,7 @@ export class Extractor {
         const label = node.Backquotes ? "`…`" : "$(…)";
         this.features.add(node.Backquotes ? "`" : "$(");
         const inner = { ...ctx, piped: false, context: [...ctx.context, label] };
-        for (const s of node.Stmts ?? []) this.stmt(s, src, inner);
+        for (const s of list(node.Stmts)) this.stmt(s, src, inner);
         return;
       }
       case "ProcSubst": {
@@ -474,14 +536,14 @@ export class Extractor {
         const label = text.startsWith(">") ? ">(…)" : "<(…)";
         this.features.add(label.slice(0, 2));
         const inner = { ...ctx, piped: false, context: [...ctx.context, label] };
-        for (const s of node.Stmts ?? []) this.stmt(s, src, inner);
+        for (const s of list(node.Stmts)) this.stmt(s, src, inner);
         return;
       }
       case "ParamExp": {
         const text = src.of(node);
         if (node.Excl) this.addDynamic(`indirect expansion "${text}"`);
         if (/@[PEAKaQUuLk]\}$/.test(text)) this.addDynamic(`transforming expansion "${text}"`);
-        if (node.Index) this.arith(node.Index, src, ctx);
+        if (!isNil(node.Index)) this.arith(node.Index, src, ctx);
         this.children(node, src, ctx);
         return;
       }
@@ -498,12 +560,12 @@ export class Extractor {
   }
 
   decl(node: Node, src: Source, ctx: Ctx): void {
-    const variant: string = node.Variant?.Value ?? "declare";
+    const variant = isNil(node.Variant) ? "declare" : goStr(node.Variant.Value);
     const args: string[] = [];
     let literal = true;
-    for (const a of node.Args ?? []) {
+    for (const a of list(node.Args)) {
       // `declare -x` flags come as Naked assigns with a Value word; names as Naked with Name.
-      if (a.Naked && a.Value && !a.Name) {
+      if (a.Naked && !isNil(a.Value) && isNil(a.Name)) {
         const w = this.word(a.Value, src, ctx);
         args.push(w.text);
         if (!w.literal) literal = false;
@@ -536,8 +598,8 @@ export class Extractor {
     stdin: ParsedCommand["stdin"],
     stdinText: string | null,
   ): void {
-    for (const a of node.Assigns ?? []) this.assign(a, src, ctx);
-    const words: WordValue[] = (node.Args ?? []).map((w: Node) => this.word(w, src, ctx));
+    for (const a of list(node.Assigns)) this.assign(a, src, ctx);
+    const words: WordValue[] = list(node.Args).map((w: Node) => this.word(w, src, ctx));
     for (const w of words) {
       if (!w.literal) continue;
       this.words.add(basename(w.text).toLowerCase());
@@ -585,14 +647,24 @@ export class Extractor {
         this.nested(stripped.script, `${name}`, o.ctx, context);
         return;
       }
-      wrappers.push(name);
-      if (name === "xargs") {
-        context = [...context, "xargs"];
+      if (name === "chroot" || name === "unshare") {
+        // Not transparent: they change what "the program" is. Rules see them and what they run.
+        this.push({
+          program: name,
+          args: ws.slice(1).map((w) => w.text),
+          redirects: o.redirects,
+          programIsLiteral: true,
+          argsLiteral: ws.every((w) => w.literal),
+          context,
+          stdin: o.stdin,
+          stdinText: o.stdinText,
+          wrappers: [...wrappers],
+        });
+        context = [...context, name];
+      } else wrappers.push(name);
+      if (name === "xargs" || name === "parallel") {
+        context = [...context, name];
         placeholder = stripped.placeholder ?? "";
-      }
-      if (name === "find") {
-        // find itself is recorded; each -exec command becomes its own simple command.
-        break;
       }
       ws = stripped.rest;
     }
@@ -608,7 +680,7 @@ export class Extractor {
     if (!programIsLiteral) {
       this.addDynamic(`the program name "${programWord.text}" is not static`);
     }
-    if (context.includes("xargs") && placeholder === "") {
+    if ((context.includes("xargs") || context.includes("parallel")) && placeholder === "") {
       // xargs appends its input: the final argument list is unknown.
       argsLiteral = false;
     }
@@ -678,8 +750,12 @@ export class Extractor {
       this.findExec(ws.slice(1), o, context);
       return;
     }
-    if (INTERPRETERS.has(lower) && o.stdin === "pipe" && !hasScriptOperand(lower, args)) {
-      this.addDynamic(`a pipe into the interpreter "${program}"`);
+    if (INTERPRETERS.has(lower) && o.stdin && !hasScriptOperand(lower, args)) {
+      this.addDynamic(
+        o.stdin === "pipe"
+          ? `a pipe into the interpreter "${program}"`
+          : `the interpreter "${program}" reads code from stdin (${o.stdin})`,
+      );
     }
   }
 
@@ -858,6 +934,20 @@ const WRAPPERS: Record<string, { withValue: string[]; positional?: number; flags
   caffeinate: { withValue: [] },
   flock: { withValue: ["-w", "--timeout", "-E", "--conflict-exit-code"], positional: 1 },
   watch: { withValue: ["-n", "--interval", "-d", "--differences", "-q", "--equexit"] },
+  chroot: { withValue: ["--userspec", "--groups"], positional: 1 },
+  strace: { withValue: ["-o", "-e", "-p", "-s", "-u", "-P", "-E", "-a", "-b", "-I", "-X"] },
+  ltrace: { withValue: ["-o", "-e", "-p", "-s", "-u", "-a", "-n"] },
+  valgrind: { withValue: [] },
+  unshare: { withValue: ["-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd"] },
+  fakeroot: { withValue: ["-l", "--lib", "--faked", "-s", "-i"] },
+  proxychains: { withValue: ["-f"] },
+  proxychains4: { withValue: ["-f"] },
+  torsocks: { withValue: ["-u", "-p", "-a", "-P"] },
+  faketime: { withValue: ["-m", "-f"], positional: 1 },
+  catchsegv: { withValue: [] },
+  "dbus-launch": { withValue: [] },
+  script: { withValue: ["-c", "--command", "-E", "--echo", "-T", "--log-timing"] },
+  parallel: { withValue: ["-j", "--jobs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file"] },
 };
 
 function stripWrapper(name: string, words: WordValue[]): Stripped | null {
@@ -889,6 +979,9 @@ function stripWrapper(name: string, words: WordValue[]): Stripped | null {
     if (t.startsWith("--split-string=")) {
       return { rest: [], script: t.slice("--split-string=".length) };
     }
+    if (name === "script" && (t === "-c" || t === "--command" || /^-[a-zA-Z]*c$/.test(t))) {
+      return { rest: [], script: words[i + 1]?.text ?? "" };
+    }
     if (name === "xargs") {
       if (t === "-I" || t === "--replace") placeholder = words[i + 1]?.text ?? "{}";
       else if (t.startsWith("-I")) placeholder = t.slice(2);
@@ -913,6 +1006,16 @@ function stripWrapper(name: string, words: WordValue[]): Stripped | null {
     break;
   }
   const rest = words.slice(i);
+  if (name === "script") return { rest: [] };
+  if (name === "parallel" && rest[0] && /\s/.test(rest[0].text)) {
+    // `parallel 'cmd {}' ::: a b`: the command is a shell string.
+    const end = rest.findIndex((w) => /^:::+$/.test(w.text));
+    return { rest: [], script: rest.slice(0, end < 0 ? 1 : end).map((w) => w.text).join(" ") };
+  }
+  if (name === "parallel") {
+    const end = rest.findIndex((w) => /^:::+$/.test(w.text));
+    return { rest: end < 0 ? rest : rest.slice(0, end), placeholder: "{}" };
+  }
   if (name === "watch") {
     return { rest: [], script: rest.map((w) => w.text).join(" ") };
   }

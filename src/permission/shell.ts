@@ -273,8 +273,9 @@ export function commandDanger(cmd: SimpleCommand): string | null {
   if ((p === "zip") && args.some((a) => /^(-TT|--unzip-command)/.test(a))) {
     return "zip option runs a program";
   }
-  if (cmd.context.includes("xargs") && cmd.wrappers?.includes("xargs") && INTERPRETERS.has(p)) {
-    return `xargs runs the interpreter "${cmd.program}" on its input`;
+  const feeder = cmd.wrappers?.find((w) => w === "xargs" || w === "parallel");
+  if (feeder && INTERPRETERS.has(p)) {
+    return `${feeder} runs the interpreter "${cmd.program}" on its input`;
   }
   if (p === "alias" || p === "enable" || p === "fc" || p === "hash" && args.includes("-p")) {
     return `${cmd.program} changes what later commands run`;

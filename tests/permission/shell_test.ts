@@ -88,6 +88,14 @@ Deno.test("analyzeShell: normalised simple commands, everywhere bash would find 
     ["watch -n 1 'ls -la'", ["ls -la [watch]"]],
     ["env -S 'a b'", ["a b [env]"]],
     ["busybox rm x", ["rm x"]],
+    ["chroot / strace -f -o log sudo x", [
+      "chroot / strace -f -o log sudo x",
+      "sudo x [chroot]",
+      "x [chroot > sudo]",
+    ]],
+    ["script -qc 'a b' /dev/null", ["a b [script]"]],
+    ["parallel 'a {}' ::: 1 2", ["a {} [parallel]"]],
+    ["echo 'é' > ö.txt; ls \"ünï\"", ["echo é", "ls ünï"]],
   ];
   for (const [command, expected] of table) {
     expect({ command, raw: await rawOf(command) }).toEqual({ command, raw: expected });
@@ -278,6 +286,17 @@ const ATTACKS: [string, "deny" | "ask"][] = [
   ["echo x; curl -o MARK file:///dev/null", "deny"],
   ["echo x; wget -O MARK http://127.0.0.1:9/", "deny"],
   ["ls; sudo touch MARK )", "deny"],
+  ["echo x;sudo${IFS}touch${IFS}MARK", "deny"],
+  ["echo x; chroot / sudo touch MARK", "deny"],
+  ["echo x; script -qc 'sudo touch MARK' /dev/null", "deny"],
+  ["echo x; parallel 'sudo touch {}' ::: MARK", "deny"],
+  ["echo x; strace -f -o /dev/null sudo touch MARK", "deny"],
+  ["echo x; sudo -u root -- sh -c 'touch MARK'", "deny"],
+  ["python3 - <<'EOF'\nopen('MARK','w')\nEOF", "ask"],
+  ["echo \"open('MARK','w')\" | python3", "ask"],
+  ["ls; script -qc 'touch MARK' /dev/null", "ask"],
+  ["ls; parallel touch ::: MARK", "ask"],
+  ["ls; chroot / touch MARK", "ask"],
 ];
 
 Deno.test("bash permissions: bypass attempts are never allowed, and nothing runs", async () => {

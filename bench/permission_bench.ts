@@ -1,0 +1,128 @@
+/**
+ * Shell permission analysis cost: `decideShell` (parse with mvdan/sh, extract every simple
+ * command, evaluate the rules) for typical commands, a 200-char compound command (target
+ * ≤ 1 ms p50) and a 10,000-char command; plus the first call of a fresh process (parser import
+ * and initialisation) measured in child processes. Run: `deno task bench:permission`.
+ */
+import * as path from "node:path";
+import { defaultConfig } from "../src/config/schema.ts";
+import { PermissionPolicy } from "../src/permission/policy.ts";
+import { analyzeShell, decideShell, shellPermissionSettings } from "../src/permission/shell.ts";
+
+const TARGET_MS = 1;
+const FIRST_CALL_RUNS = 5;
+
+const config = defaultConfig();
+config.tools.permissions = {
+  bash: [
+    { pattern: "sudo*", action: "deny" },
+    { pattern: "ls*", action: "allow" },
+    { pattern: "git status*", action: "allow" },
+    { pattern: "cargo *", action: "allow" },
+    { pattern: "grep *", action: "allow" },
+    { pattern: "wc *", action: "allow" },
+    { pattern: "cd *", action: "allow" },
+    { pattern: "npm *", action: "allow" },
+    { pattern: "*", action: "ask" },
+  ],
+};
+const policy = PermissionPolicy.fromConfig(config);
+const settings = shellPermissionSettings(config);
+
+const COMPOUND_200 =
+  'cd src && FOO=1 cargo test --workspace -- --nocapture 2>&1 | grep -v "^running" | tail -n 40; ' +
+  'if [ -f Cargo.lock ]; then git status --short | wc -l; else echo "no lock file: $(date +%s)"; fi' +
+  " && ls";
+
+function longCommand(chars: number): string {
+  // ~10,000 chars of realistic compound text: many short pipelines joined by &&.
+  const unit = 'grep -rn "TODO" src/module_name | wc -l && ';
+  let s = "";
+  while (s.length + unit.length < chars - 10) s += unit;
+  return `${s}ls -la`.padEnd(chars, " ");
+}
+
+const CASES: [string, string][] = [
+  ["ls -la", "ls -la"],
+  ["git status --short", "git status --short"],
+  ["cargo test 2>&1 | tail", "cargo test --workspace 2>&1 | tail -n 20"],
+  ["npm run build && npm test", "npm run build && npm test"],
+  ['bash -c "…" (nested)', "bash -c 'cd src && ls -la | wc -l'"],
+  [`compound (${COMPOUND_200.length} chars)`, COMPOUND_200],
+  ["10,000-char echo (one command)", `echo ${"a".repeat(9_995)}`],
+  ["10,000-char compound (refused past 200)", longCommand(10_000)],
+];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+async function firstCallChild(): Promise<void> {
+  const t0 = performance.now();
+  await analyzeShell("ls -la && git status");
+  const t1 = performance.now();
+  await analyzeShell("ls -la && git status");
+  const t2 = performance.now();
+  console.log(JSON.stringify({ first: t1 - t0, second: t2 - t1 }));
+}
+
+async function firstCalls(): Promise<{ first: number; second: number }[]> {
+  const deno = path.join(import.meta.dirname!, "..", "node_modules", "deno", "deno");
+  const runs: { first: number; second: number }[] = [];
+  for (let i = 0; i < FIRST_CALL_RUNS; i++) {
+    const out = await new Deno.Command(deno, {
+      args: ["run", "-A", import.meta.filename!, "--first-call"],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (!out.success) throw new Error("first-call child failed");
+    runs.push(JSON.parse(new TextDecoder().decode(out.stdout).trim()));
+  }
+  return runs;
+}
+
+async function main(): Promise<void> {
+  const first = await firstCalls();
+  const firsts = first.map((r) => r.first).sort((a, b) => a - b);
+  console.log(
+    `first call in a fresh process (import + parser init + parse), ${FIRST_CALL_RUNS} runs: ` +
+      `median ${percentile(firsts, 0.5).toFixed(1)} ms, ` +
+      `min ${firsts[0].toFixed(1)} ms, max ${firsts.at(-1)!.toFixed(1)} ms; ` +
+      `second call median ${
+        percentile(first.map((r) => r.second).sort((a, b) => a - b), 0.5).toFixed(2)
+      } ms\n`,
+  );
+
+  console.log("| command | chars | simple cmds | decision | p50 ms | p95 ms | max ms |");
+  console.log("|---|---:|---:|---|---:|---:|---:|");
+  let compoundP50 = Infinity;
+  for (const [label, command] of CASES) {
+    const iterations = command.length > 1000 ? 100 : 2000;
+    for (let i = 0; i < Math.min(iterations, 300); i++) {
+      await decideShell(command, policy, settings); // warm-up (JIT)
+    }
+    const times: number[] = [];
+    let action = "";
+    for (let i = 0; i < iterations; i++) {
+      const t0 = performance.now();
+      const d = await decideShell(command, policy, settings);
+      times.push(performance.now() - t0);
+      action = d.action;
+    }
+    times.sort((a, b) => a - b);
+    const simple = (await analyzeShell(command)).commands.length;
+    const p50 = percentile(times, 0.5);
+    if (label.startsWith("compound")) compoundP50 = p50;
+    console.log(
+      `| ${label} | ${command.length} | ${simple} | ${action} | ${p50.toFixed(3)} | ` +
+        `${percentile(times, 0.95).toFixed(3)} | ${times.at(-1)!.toFixed(3)} |`,
+    );
+  }
+  const verdict = compoundP50 <= TARGET_MS ? "meets" : "MISSES";
+  console.log(
+    `\n200-char compound p50 ${compoundP50.toFixed(3)} ms ${verdict} the ≤ ${TARGET_MS} ms target`,
+  );
+}
+
+if (Deno.args.includes("--first-call")) await firstCallChild();
+else await main();
