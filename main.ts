@@ -58,11 +58,24 @@ export async function buildRuntime(
   const services: ToolServices = {};
   // Services (store, overflow reader, process runner, …): set services.<name> here and push
   // their cleanup onto `cleanups`.
-  const [{ defaultProcessRunner, killAllProcessGroups }, { auditHook }] = await Promise.all([
-    import("./src/exec/mod.ts"),
-    import("./src/store/audit.ts"),
-  ]);
+  const [{ defaultProcessRunner, killAllProcessGroups }, { auditHook }, storeMod] = await Promise
+    .all([
+      import("./src/exec/mod.ts"),
+      import("./src/store/audit.ts"),
+      import("./src/store/mod.ts"),
+    ]);
   services.processRunner = defaultProcessRunner();
+  // The conversation/overflow store; retention cleanup runs as it opens. A store that cannot be
+  // opened is reported and the session goes on without it (outputs over the threshold are then
+  // cut to head + tail, and conversations are not saved).
+  let store: import("./src/store/mod.ts").SqliteStore | null = null;
+  try {
+    store = storeMod.openConfiguredStore(config);
+    services.store = store;
+    cleanups.push(() => store?.close());
+  } catch (error) {
+    console.error(`zeph: warning: ${(error as Error).message}`);
+  }
   // Commands run in detached process groups, which outlive zeph unless killed: end them with the
   // runtime, and on Deno.exit() (the `unload` event) for paths that never reach close().
   cleanups.push(() => void killAllProcessGroups());
@@ -80,6 +93,7 @@ export async function buildRuntime(
   const registry = new ToolRegistry({ tools: builtinTools(), executor, policy, config });
   const outputHooks: OutputHook[] = [
     // Output filter (order 10), overflow store (order 20).
+    storeMod.overflowHook(store, config),
   ];
   const finalHooks: FinalHook[] = [
     auditHook(config),
