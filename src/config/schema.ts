@@ -86,6 +86,8 @@ const OllamaConfig = z.object({
   model: z.string().default("qwen3:8b"),
   base_url: z.string().default("http://127.0.0.1:11434"),
   tool_use: z.boolean().default(true),
+  /** Context window requested from Ollama (`options.num_ctx`); 0 = the server's default. */
+  num_ctx: z.number().int().min(0).default(0),
 }).strict();
 
 const LlmConfig = z.object({

@@ -33,6 +33,7 @@ interface OllamaChatBody {
   messages: OllamaMessage[];
   stream: true;
   tools?: OllamaTool[];
+  options?: { num_ctx: number };
 }
 
 export class OllamaProvider implements Provider {
@@ -71,6 +72,9 @@ export class OllamaProvider implements Provider {
     if (request.system !== "") messages.push({ role: "system", content: request.system });
     messages.push(...toOllamaMessages(request.messages));
     const body: OllamaChatBody = { model: this.model, messages, stream: true };
+    // Ollama's default window is small and it truncates the prompt silently past it.
+    const numCtx = this.#config.llm.ollama.num_ctx;
+    if (numCtx > 0) body.options = { num_ctx: numCtx };
     if (this.supportsToolUse && request.tools.length > 0) {
       body.tools = request.tools.map((t) => ({
         type: "function",

@@ -176,8 +176,9 @@ class StreamAccumulator {
    * boundary, gets its one result as invalid_parameters, and the model can try again.
    */
   finish(): ChatResponse {
-    if (this.#finish === undefined && this.#text === "" && this.#calls.size === 0) {
-      throw new SyntaxError("the stream ended without a choice");
+    if (this.#finish === undefined) {
+      // The connection closed mid-answer: never pass a truncated answer off as complete.
+      throw new SyntaxError("the stream ended before a finish_reason");
     }
     const toolCalls: ToolCallRequest[] = [...this.#calls].sort((a, b) => a[0] - b[0]).map((
       [index, c],

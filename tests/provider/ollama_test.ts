@@ -127,6 +127,14 @@ Deno.test("ollama: tool_use = false is the legacy path: no tools on the wire", a
   });
 });
 
+Deno.test("ollama: num_ctx > 0 is sent as options.num_ctx", async () => {
+  await withServer([{ fixture: "ollama/text.ndjson", headers: NDJSON }], async (server) => {
+    const provider = new OllamaProvider(config(server.url, { num_ctx: 32768 }));
+    await provider.chat(request({ tools: [] }));
+    expect(server.requests[0].body.options).toEqual({ num_ctx: 32768 });
+  });
+});
+
 Deno.test("ollama: two tool calls get unique generated ids, in order", async () => {
   await withServer([
     { fixture: "ollama/tools.ndjson", headers: NDJSON },

@@ -297,3 +297,36 @@ Deno.test("openai: missing key is an error for api.openai.com, optional for a co
     expect(server.requests[0].headers["authorization"]).toBe("Bearer no-key");
   });
 });
+
+Deno.test("openai: an error object mid-stream after text fails without a retry", async () => {
+  await withServer([
+    { fixture: "openai/error_midstream.sse", headers: SSE },
+    { fixture: "openai/text.sse", headers: SSE },
+  ], async (server) => {
+    const provider = new OpenAiProvider(config(`${server.url}/v1`), { apiKey: KEY });
+    const chunks: string[] = [];
+    const error = await caught(provider.chat(request({ onText: (t) => chunks.push(t) })));
+    expect([error.category, error.message, error.retryable, chunks]).toEqual([
+      "server_error",
+      "OpenAI server error (server_error: The server had an error processing your request.)",
+      false,
+      ["Working on"],
+    ]);
+    expect(server.requests.length).toBe(1);
+  });
+});
+
+Deno.test("openai: a stream cut before any text is retried", async () => {
+  await withServer([
+    { fixture: "openai/cut_before_text.sse", headers: SSE },
+    { fixture: "openai/text.sse", headers: SSE },
+  ], async (server) => {
+    const provider = new OpenAiProvider(config(`${server.url}/v1`), { apiKey: KEY });
+    const notices: RetryNotice[] = [];
+    const response = await provider.chat(request({ onRetry: (n) => notices.push(n) }));
+    expect([response.text, server.requests.length]).toEqual(["Hello, world!", 2]);
+    expect(notices.map((n) => [n.error.category, n.error.message])).toEqual([
+      ["server_error", "OpenAI sent a malformed response: the stream ended before a finish_reason"],
+    ]);
+  });
+});
