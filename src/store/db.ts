@@ -80,6 +80,7 @@ export function openDatabase(
       );
     }
   }
+  const created = path !== ":memory:" && !exists(path);
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(path);
@@ -91,11 +92,32 @@ export function openDatabase(
     if (fresh) { for (const pragma of NEW_FILE_PRAGMAS) db.exec(pragma); }
     for (const pragma of CONNECTION_PRAGMAS) db.exec(pragma);
     migrate(db, path, migrations);
+    if (created) keepPrivate(path);
   } catch (error) {
     db.close();
     throw error instanceof StoreError ? error : openError(path, error);
   }
   return db;
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Transcripts and tool outputs may hold secrets: a new database is readable by its owner only. */
+function keepPrivate(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      Deno.chmodSync(file, 0o600);
+    } catch {
+      // Not supported (Windows) or not there (no WAL yet): nothing to tighten.
+    }
+  }
 }
 
 function openError(path: string, error: unknown): StoreError {

@@ -79,6 +79,10 @@ Deno.test("openDatabase creates the parent dir, sets the pragmas and records the
       "messages",
       "tool_overflow",
     ]);
+    if (Deno.build.os !== "windows") {
+      expect(Deno.statSync(path).mode! & 0o777).toBe(0o600);
+      expect(Deno.statSync(`${path}-wal`).mode! & 0o777).toBe(0o600);
+    }
     db.close();
     // Reopening applies nothing twice.
     const again = openDatabase(path);
