@@ -221,7 +221,14 @@ class StreamAccumulator {
       }
     }
     const stopReason = toolCalls.length > 0 ? "tool_use" : this.#stopReason;
-    return { text, toolCalls, usage: this.#usage, stopReason };
+    // Anthropic counts cached prompt tokens apart from input_tokens; our inputTokens is the whole
+    // prompt (as OpenAI reports it), which is what the context budget needs.
+    const u = this.#usage;
+    const usage: Usage = {
+      ...u,
+      inputTokens: u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0),
+    };
+    return { text, toolCalls, usage, stopReason };
   }
 }
 

@@ -37,9 +37,12 @@ export interface RetryNotice {
 }
 
 export interface Usage {
+  /** Every prompt token of the request, cached ones included (the context size in use). */
   inputTokens: number;
   outputTokens: number;
+  /** The part of inputTokens read from the provider's prompt cache. */
   cacheReadTokens?: number;
+  /** The part of inputTokens written to the provider's prompt cache. */
   cacheWriteTokens?: number;
 }
 

@@ -56,7 +56,7 @@ Deno.test("claude: streams text deltas and reports usage with cache tokens", asy
     expect(response).toEqual({
       text: "Hello, world!",
       toolCalls: [],
-      usage: { inputTokens: 2095, outputTokens: 15, cacheReadTokens: 0, cacheWriteTokens: 1824 },
+      usage: { inputTokens: 3919, outputTokens: 15, cacheReadTokens: 0, cacheWriteTokens: 1824 },
       stopReason: "end_turn",
     });
     expect(server.requests.length).toBe(1);
@@ -187,7 +187,7 @@ Deno.test("claude: a tool call whose JSON arrives split across chunks is reassem
         name: "read",
         input: { path: "src/main.ts", offset: 10 },
       }],
-      usage: { inputTokens: 472, outputTokens: 89, cacheReadTokens: 1824, cacheWriteTokens: 0 },
+      usage: { inputTokens: 2296, outputTokens: 89, cacheReadTokens: 1824, cacheWriteTokens: 0 },
       stopReason: "tool_use",
     });
   });
