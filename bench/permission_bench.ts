@@ -31,7 +31,7 @@ const settings = shellPermissionSettings(config);
 
 const COMPOUND_200 =
   'cd src && FOO=1 cargo test --workspace -- --nocapture 2>&1 | grep -v "^running" | tail -n 40; ' +
-  'if [ -f Cargo.lock ]; then git status --short | wc -l; else echo "no lock file: $(date +%s)"; fi' +
+  'if [ -f Cargo.lock ]; then git status --short | wc -l; else echo "no lock file yet: $(date +%s)"; fi' +
   " && ls";
 
 function longCommand(chars: number): string {
@@ -45,7 +45,7 @@ function longCommand(chars: number): string {
 const CASES: [string, string][] = [
   ["ls -la", "ls -la"],
   ["git status --short", "git status --short"],
-  ["cargo test 2>&1 | tail", "cargo test --workspace 2>&1 | tail -n 20"],
+  ["cargo test piped to tail", "cargo test --workspace 2>&1 | tail -n 20"],
   ["npm run build && npm test", "npm run build && npm test"],
   ['bash -c "…" (nested)', "bash -c 'cd src && ls -la | wc -l'"],
   [`compound (${COMPOUND_200.length} chars)`, COMPOUND_200],
