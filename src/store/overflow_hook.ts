@@ -31,10 +31,14 @@ export function overflowHook(store: Store | null, config: Config): OutputHook {
       const notes: string[] = [];
 
       const stats = result.filterStats;
-      const raw = result.output?.text;
+      const output = result.output;
+      const raw = output?.text;
+      // The filter hook's own rule for "failed": the flag, else a non-zero exit code.
+      const failed = output?.failed ??
+        (typeof output?.exitCode === "number" && output.exitCode !== 0);
       if (
-        stats && stats.filteredLines < stats.rawLines && result.output?.failed &&
-        raw !== undefined && raw !== result.text
+        stats && stats.filteredLines < stats.rawLines && failed && raw !== undefined &&
+        raw !== result.text
       ) {
         const saved = trySave(activeStore, conversationId, raw, settings.max_overflow_bytes);
         if ("id" in saved) {

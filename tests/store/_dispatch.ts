@@ -12,14 +12,15 @@ import { readOverflowTool } from "../../src/tools/read_overflow.ts";
 import { type DispatchSession, ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 
-/** Prints `text` (or `repeat` copies of a line); `failed` marks a failed command. */
+/** Prints `text` (or `repeat` copies of a line); `failed`/`exit_code` mark a failed command. */
 export const printTool = defineTool({
   name: "print",
   description: "Prints the given text.",
   params: z.object({
     text: z.string().default("").describe("what to print"),
     repeat: z.number().int().min(0).default(0).describe("print `text` + newline this often"),
-    failed: z.boolean().default(false).describe("report a failed command"),
+    failed: z.boolean().optional().describe("set output.failed"),
+    exit_code: z.number().int().optional().describe("set output.exitCode"),
   }).strict(),
   mutates: false,
   kind: "execute",
@@ -27,7 +28,7 @@ export const printTool = defineTool({
   subjects: () => [],
   execute(p) {
     const text = p.repeat > 0 ? `${p.text}\n`.repeat(p.repeat) : p.text;
-    return Promise.resolve({ text, failed: p.failed, exitCode: p.failed ? 1 : 0 });
+    return Promise.resolve({ text, failed: p.failed, exitCode: p.exit_code });
   },
 });
 

@@ -138,6 +138,13 @@ Deno.test("overflow hook: a failed command's unfiltered output is kept when filt
     `error: b.ts:3 broken\n\n[The command failed and filters removed 4 of 5 lines; the unfiltered output is stored as overflow:${id} (${raw.length} bytes). Use read_overflow with id "${id}" to read it.]`,
   );
 
+  // A non-zero exit code without the flag counts as failed too (the filter hook's rule).
+  const byExit = await registry.dispatch(
+    { id: "c3", name: "print", input: { text: raw, exit_code: 2 } },
+    await session(store, conv),
+  );
+  expect(store.loadOverflow(byExit.overflowId!, conv)).toBe(raw);
+
   // The same output from a command that succeeded: filtered, nothing stored.
   const ok = await registry.dispatch(
     { id: "c2", name: "print", input: { text: raw } },
