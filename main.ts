@@ -134,6 +134,11 @@ if (import.meta.main) {
     console.log(`zeph ${VERSION}`);
     Deno.exit(0);
   }
+  if (args[0] === "acp" || args.includes("--acp")) {
+    // Editors spawn the agent often: answer `initialize` before building anything else.
+    const { runAcp } = await import("./src/cli/acp_cmd.ts");
+    Deno.exit(await runAcp(args, { loadConfig: loadConfigFor, buildRuntime }));
+  }
   const { runCli } = await import("./src/cli/mod.ts");
   Deno.exit(await runCli(args, { loadConfig: loadConfigFor, buildRuntime }));
 }

@@ -181,7 +181,7 @@ const HELP = [
   "",
 ].join("\n");
 
-async function buildProvider(config: Config, opts: ChatOptions): Promise<Provider> {
+export async function buildProvider(config: Config, opts: ChatOptions): Promise<Provider> {
   if (opts.script) config.llm.provider = "script";
   if (opts.provider) {
     if (!(PROVIDERS as readonly string[]).includes(opts.provider)) {

@@ -1,0 +1,38 @@
+/**
+ * The seam between the ACP front-end and the agent: the front-end speaks the protocol, the
+ * backend (composed in main.ts) owns conversations, the loop, the registry and the store.
+ * Tests drive the real backend with the scripted provider.
+ */
+import type { EventSink, StopReason } from "../agent/events.ts";
+import type { Message } from "../provider/types.ts";
+import type { AskAnswer, AskRequest } from "../tools/registry.ts";
+import type { ToolExecutor } from "../tools/executor.ts";
+
+export interface PromptIo {
+  signal: AbortSignal;
+  emit: EventSink;
+  ask: (request: AskRequest) => Promise<AskAnswer>;
+  /** Editor-backed executors, put in front of the local ones for this session. */
+  front: ToolExecutor | null;
+}
+
+export interface AgentSessionHandle {
+  /** The stored conversation id, used as the ACP sessionId. */
+  readonly id: string;
+  readonly cwd: string;
+  /** The stored transcript, for `session/load` replay. */
+  history(): Promise<Message[]>;
+  /** Runs one user turn through the loop. */
+  prompt(text: string, io: PromptIo): Promise<StopReason>;
+  close(): Promise<void>;
+}
+
+export interface AgentBackend {
+  newSession(cwd: string): Promise<AgentSessionHandle>;
+  /** null when no such conversation exists. */
+  loadSession(id: string, cwd: string): Promise<AgentSessionHandle | null>;
+  listSessions(
+    cwd?: string,
+  ): Promise<{ id: string; cwd: string; title: string; updatedAt: string }[]>;
+  close(): Promise<void>;
+}

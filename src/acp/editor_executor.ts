@@ -1,0 +1,169 @@
+/**
+ * Editor-backed executors (the spec's DynExecutor idea): when the client offers them, `bash`
+ * runs in an editor terminal and `read`/`write`/`edit` go through `fs/*` (unsaved buffers are
+ * seen, writes can be reviewed). The tool's own `execute` still runs here, so sandbox checks,
+ * and everything the dispatch boundary does, apply exactly as for local calls: only the
+ * process runner and the text-file backend are swapped.
+ */
+import type * as acp from "@agentclientprotocol/sdk";
+import type { ProcessRunner, RunOptions, RunResult } from "../exec/mod.ts";
+import type { ToolExecutor } from "../tools/executor.ts";
+import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
+
+type Sdk = typeof import("@agentclientprotocol/sdk");
+
+/** How file tools read and write text; the local one is Deno's file system. */
+export interface TextFileBackend {
+  readTextFile(path: string): Promise<string>;
+  writeTextFile(path: string, content: string): Promise<void>;
+}
+
+export interface EditorExecutorOptions {
+  client: acp.AgentContext;
+  sdk: Sdk;
+  sessionId: string;
+  caps: acp.ClientCapabilities;
+  timeoutSecs: number;
+  /** Sends the update that embeds the terminal; resolves once it is on the wire. */
+  onTerminal: (callId: string, terminalId: string) => Promise<void>;
+}
+
+/** Bytes of terminal output the editor keeps for us (tail). */
+const TERMINAL_OUTPUT_LIMIT = 1024 * 1024;
+
+export class EditorExecutor implements ToolExecutor {
+  readonly name = "editor";
+  #o: EditorExecutorOptions;
+  #terminals = new Map<string, acp.TerminalHandle>();
+
+  constructor(options: EditorExecutorOptions) {
+    this.#o = options;
+  }
+
+  get #fsRead(): boolean {
+    return this.#o.caps.fs?.readTextFile === true;
+  }
+  get #fsWrite(): boolean {
+    return this.#o.caps.fs?.writeTextFile === true;
+  }
+  get #terminal(): boolean {
+    return this.#o.caps.terminal === true;
+  }
+
+  /** Whether the client offered anything this executor can route. */
+  get active(): boolean {
+    return this.#fsRead || this.#fsWrite || this.#terminal;
+  }
+
+  handles(tool: AnyTool): boolean {
+    switch (tool.name) {
+      case "bash":
+        return this.#terminal;
+      case "read":
+        return this.#fsRead;
+      case "write":
+        return this.#fsWrite;
+      case "edit":
+        // edit reads the current text and writes the new one: both must go through the editor.
+        return this.#fsRead && this.#fsWrite;
+    }
+    return false;
+  }
+
+  execute(tool: AnyTool, params: unknown, ctx: ToolContext): Promise<ToolOutput> {
+    const services = { ...ctx.services };
+    if (tool.name === "bash") services.processRunner = this.#runner(ctx.callId);
+    else services.textFiles = this.#files();
+    return tool.execute(params, { ...ctx, services });
+  }
+
+  /** The terminal a call ran in, for the final update's content. */
+  terminalFor(callId: string): string | undefined {
+    return this.#terminals.get(callId)?.id;
+  }
+
+  /** Releases every terminal; called after the final updates have been sent. */
+  async releaseAll(): Promise<void> {
+    const handles = [...this.#terminals.values()];
+    this.#terminals.clear();
+    await Promise.allSettled(handles.map((h) => h.release()));
+  }
+
+  #files(): TextFileBackend {
+    const { client, sdk, sessionId } = this.#o;
+    return {
+      readTextFile: async (path) => {
+        try {
+          const r = await client.request(sdk.methods.client.fs.readTextFile, { sessionId, path });
+          return r.content;
+        } catch (error) {
+          throw asNotFound(error, path);
+        }
+      },
+      writeTextFile: async (path, content) => {
+        await client.request(sdk.methods.client.fs.writeTextFile, { sessionId, path, content });
+      },
+    };
+  }
+
+  #runner(callId: string): ProcessRunner {
+    const o = this.#o;
+    const terminals = this.#terminals;
+    return {
+      async run(program: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+        const started = performance.now();
+        const handle = await o.client.createTerminal({
+          sessionId: o.sessionId,
+          command: program,
+          args,
+          cwd: options.cwd ?? null,
+          outputByteLimit: TERMINAL_OUTPUT_LIMIT,
+        });
+        terminals.set(callId, handle);
+        await o.onTerminal(callId, handle.id);
+        const timeoutMs = options.timeoutMs || o.timeoutSecs * 1000;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        let onAbort: (() => void) | undefined;
+        const stopped = new Promise<"timeout" | "aborted">((resolve) => {
+          timer = setTimeout(() => resolve("timeout"), timeoutMs);
+          onAbort = () => resolve("aborted");
+          if (options.signal?.aborted) onAbort();
+          else options.signal?.addEventListener("abort", onAbort, { once: true });
+        });
+        const exit = handle.waitForExit().then((e) => ({ kind: "exit" as const, e }));
+        const first = await Promise.race([exit, stopped.then((kind) => ({ kind }))]);
+        clearTimeout(timer);
+        if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+        if (first.kind !== "exit") await handle.kill().catch(() => {});
+        const out = await handle.currentOutput();
+        const status = first.kind === "exit" ? first.e : out.exitStatus ?? null;
+        const text = out.output;
+        const bytes = new TextEncoder().encode(text).length;
+        const captured = { text, totalBytes: bytes, droppedBytes: 0 };
+        const result: RunResult = {
+          stdout: captured,
+          stderr: { text: "", totalBytes: 0, droppedBytes: 0 },
+          combined: out.truncated
+            ? { ...captured, text: `[... earlier output truncated by the editor ...]\n${text}` }
+            : captured,
+          exitCode: status?.exitCode ?? null,
+          signal: (status?.signal ?? null) as Deno.Signal | null,
+          timedOut: first.kind === "timeout",
+          aborted: first.kind === "aborted",
+          backgroundKilled: false,
+          durationMs: performance.now() - started,
+          pid: 0,
+        };
+        if (text) options.onChunk?.("stdout", text);
+        return result;
+      },
+    };
+  }
+}
+
+/** The editor's "Resource not found" becomes the NotFound a local read would throw. */
+function asNotFound(error: unknown, path: string): Error {
+  const code = (error as { code?: number })?.code;
+  if (code === -32002) return new Deno.errors.NotFound(`No such file: ${path}`);
+  return error instanceof Error ? error : new Error(String(error));
+}

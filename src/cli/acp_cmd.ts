@@ -1,0 +1,134 @@
+/**
+ * `zeph acp` (also `zeph --acp`): serves the Agent Client Protocol on stdio for editors. main.ts
+ * routes here before commander loads, so `initialize` is answered without building the
+ * runtime; the runtime, provider and store are built when the first session is opened.
+ */
+import { VERSION } from "../version.ts";
+import type { CliDeps, CliProgram } from "./mod.ts";
+import type { GlobalOptions } from "./deps.ts";
+import type { ChatOptions } from "./chat_cmd.ts";
+
+/** For `zeph --help`: the real entry is `runAcp`, called from main.ts before commander. */
+export function register(program: CliProgram): void {
+  program
+    .command("acp")
+    .description(
+      "serve the Agent Client Protocol on stdio (for Zed and other ACP editors); also --acp",
+    )
+    .allowUnknownOption(true)
+    .action(() => {
+      throw new Error("zeph acp is dispatched by main.ts before the CLI parser");
+    });
+}
+
+/** True for argv that asks for the ACP agent. */
+export function isAcpInvocation(args: string[]): boolean {
+  return args[0] === "acp" || args.includes("--acp");
+}
+
+export interface AcpArgs {
+  globals: GlobalOptions;
+  chat: ChatOptions;
+}
+
+/** The few options ACP mode takes; anything else is a usage error (exit 2). */
+export function parseAcpArgs(args: string[], cwd: string): AcpArgs {
+  const globals: GlobalOptions = { cwd, yes: false, json: false };
+  const chat: ChatOptions = {};
+  const rest = args[0] === "acp" ? args.slice(1) : args;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    const value = () => {
+      const v = rest[++i];
+      if (v === undefined) throw new UsageError(`Option ${a} needs a value.`);
+      return v;
+    };
+    if (a === "--acp") continue;
+    else if (a === "--config") globals.config = value();
+    else if (a === "-C" || a === "--cwd") globals.cwd = value();
+    else if (a === "--provider") chat.provider = value();
+    else if (a === "--model") chat.model = value();
+    else if (a === "--script") chat.script = value();
+    else if (a === "--legacy") chat.legacy = true;
+    else {
+      throw new UsageError(
+        `Unknown option ${JSON.stringify(a)} for zeph acp. ` +
+          "It takes --config, -C/--cwd, --provider, --model, --script and --legacy.",
+      );
+    }
+  }
+  return { globals, chat };
+}
+
+class UsageError extends Error {}
+
+async function writeAll(bytes: Uint8Array): Promise<void> {
+  let at = 0;
+  while (at < bytes.length) at += await Deno.stdout.write(bytes.subarray(at));
+}
+
+/** Serves ACP until stdin closes; returns the exit code. */
+export async function runAcp(args: string[], deps: Omit<CliDeps, "status">): Promise<number> {
+  // stdout is the wire: every log line goes to stderr.
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  let parsed: AcpArgs;
+  try {
+    parsed = parseAcpArgs(args, Deno.cwd());
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`zeph: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const { serveAcp } = await import("../acp/agent.ts");
+  return await serveAcp({
+    version: VERSION,
+    input: Deno.stdin.readable,
+    output: writeAll,
+    shellTimeoutSecs: 30,
+    redact: (text) => redactor(text),
+    backend: async () => {
+      const [{ buildProvider }, { createSessionBackend }, { Sandbox }, { PermissionPolicy }, {
+        installShellAnalyzer,
+      }, audit] = await Promise.all([
+        import("./chat_cmd.ts"),
+        import("../acp/session_backend.ts"),
+        import("../sandbox/path.ts"),
+        import("../permission/policy.ts"),
+        import("../permission/shell.ts"),
+        import("../store/audit.ts"),
+      ]);
+      redactor = audit.redactSecrets;
+      const runtime = await deps.buildRuntime(parsed.globals);
+      const config = runtime.loaded.config;
+      const provider = await buildProvider(structuredClone(config), parsed.chat);
+      const file = config.tools.file;
+      return createSessionBackend({
+        config,
+        registry: runtime.registry,
+        local: runtime.executor,
+        provider,
+        // deno-lint-ignore no-explicit-any
+        store: (runtime.services.store as any) ?? null,
+        services: runtime.services,
+        newPolicy: () => {
+          const policy = PermissionPolicy.fromConfig(config);
+          installShellAnalyzer(policy, config);
+          return policy;
+        },
+        newSandbox: (cwd) =>
+          Sandbox.create(cwd, {
+            allowedPaths: file.allowed_paths,
+            denyRead: file.deny_read,
+            allowRead: file.allow_read,
+          }),
+        close: () => runtime.close(),
+      });
+    },
+  });
+}
+
+let redactor: (text: string) => string = (text) => text;
