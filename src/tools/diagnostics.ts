@@ -62,8 +62,10 @@ export const diagnosticsTool = defineTool({
   name: "diagnostics",
   description: DESCRIPTION,
   params: DiagnosticsParams,
-  mutates: false,
-  kind: "other",
+  // Not read-only: cargo runs the workspace's build scripts and proc macros (code the model may
+  // have just written) and writes target/, so it asks like bash unless a rule allows it.
+  mutates: true,
+  kind: "execute",
   invocation: { type: "call" },
   subjects: (p) => [p.kind],
   async execute(params, ctx) {

@@ -40,7 +40,7 @@ async function diagnose(cwd: string, input: Record<string, unknown>) {
   const registry = new ToolRegistry({
     tools: [diagnosticsTool],
     executor: new LocalExecutor(),
-    policy: new PermissionPolicy(),
+    policy: new PermissionPolicy({ diagnostics: [{ pattern: "*", action: "allow" }] }),
     config,
   });
   const result = await registry.dispatch(
@@ -233,4 +233,24 @@ Deno.test("diagnostics: parsers skip noise and cut lines", () => {
       code: "TS1005",
     },
   ]);
+});
+
+Deno.test("diagnostics: without a rule it asks (cargo runs build scripts)", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  const registry = new ToolRegistry({
+    tools: [diagnosticsTool],
+    executor: new LocalExecutor(),
+    policy: new PermissionPolicy(),
+    config: defaultConfig(),
+  });
+  const result = await registry.dispatch(
+    { id: "d1", name: "diagnostics", input: { kind: "check" } },
+    { cwd: dir, sandbox: await Sandbox.create(dir) },
+  );
+  expect([result.ok, result.category, result.decision?.action]).toEqual([
+    false,
+    "confirmation_required",
+    "ask",
+  ]);
+  await Deno.remove(dir);
 });
