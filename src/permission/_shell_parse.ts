@@ -466,7 +466,10 @@ export class Extractor {
   assign(a: Node, src: Source, ctx: Ctx): void {
     const name = isNil(a.Name) ? "" : goStr(a.Name.Value);
     if (isRiskyVar(name)) this.addDynamic(`assigns ${name}, which changes what later commands run`);
-    if (!isNil(a.Index)) this.arith(a.Index, src, ctx);
+    if (!isNil(a.Index)) {
+      this.arith(a.Index, src, ctx);
+      this.any(a.Index, src, ctx);
+    }
     if (!isNil(a.Value)) {
       const v = this.word(a.Value, src, ctx);
       if (v.literal) this.words.add(v.text.toLowerCase());

@@ -65,7 +65,13 @@ export async function analyzeShell(
 ): Promise<ShellAnalysis> {
   const syntax = await loadSyntax();
   const extractor = newExtractor(syntax, options.maxCommands ?? 100_000);
-  const parseError = extractor.script(command, rootCtx());
+  let parseError: string | undefined;
+  try {
+    parseError = extractor.script(command, rootCtx());
+  } catch (error) {
+    // A pathologically nested command can exhaust the stack while walking: fail closed.
+    parseError = `cannot analyse the command: ${(error as Error).message}`;
+  }
   return toAnalysis(extractor, parseError);
 }
 
@@ -215,6 +221,39 @@ const CODE_FLAGS: Record<string, RegExp> = {
 
 const GIT_DANGEROUS_GLOBAL = /^(-c|--config-env|--exec-path|--upload-pack|--receive-pack)(=|$)/;
 
+/** `git config` keys whose value git later runs (or that redirect where it reads config). */
+const GIT_EXEC_KEYS =
+  /^(core\.(pager|sshcommand|editor|hookspath|fsmonitor|askpass|gitproxy)|alias\.|pager\.|sequence\.editor|credential\.|gpg\.|filter\.|diff\..*\.(textconv|command)|merge\..*\.driver|uploadpack\.|receive\.|remote\..*\.(uploadpack|receivepack|proxy)|url\.|include\.|includeif\.|core\.worktree)/i;
+
+/** Git global options that take a separate value (skipped to find the subcommand). */
+const GIT_VALUE_OPTIONS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
+
+/** Builtins that take variable names: a subscript in a name is evaluated (`a[$(cmd)]`). */
+const NAME_BUILTINS = new Set([
+  "test",
+  "[",
+  "printf",
+  "read",
+  "unset",
+  "declare",
+  "typeset",
+  "local",
+  "export",
+  "readonly",
+  "let",
+  "mapfile",
+  "readarray",
+  "getopts",
+  "wait",
+  "printf",
+]);
+
+function gitSubcommand(args: string[]): { name: string; rest: string[] } {
+  let i = 0;
+  while (i < args.length && args[i].startsWith("-")) i += GIT_VALUE_OPTIONS.has(args[i]) ? 2 : 1;
+  return { name: args[i] ?? "", rest: args.slice(i + 1) };
+}
+
 /** Why one simple command must not be auto-allowed even when a rule allows it. */
 export function commandDanger(cmd: SimpleCommand): string | null {
   if (!cmd.programIsLiteral) return `the program name "${cmd.program}" is not static`;
@@ -247,8 +286,23 @@ export function commandDanger(cmd: SimpleCommand): string | null {
     if (args.some((a) => /^--(upload-pack|receive-pack|exec|extcmd|tool)(=|$)/.test(a))) {
       return "git option runs an external program";
     }
+    const sub = gitSubcommand(args);
+    if (sub.name === "config" && sub.rest.some((a) => GIT_EXEC_KEYS.test(a))) {
+      return "git config sets a key whose value git runs later";
+    }
+    if (
+      (sub.name === "submodule" && sub.rest.includes("foreach")) ||
+      (sub.name === "bisect" && sub.rest[0] === "run") ||
+      (sub.name === "rebase" && sub.rest.some((a) => /^(-x|--exec)(=|$)/.test(a))) ||
+      sub.name === "filter-branch" || sub.name === "difftool" || sub.name === "mergetool"
+    ) {
+      return `git ${sub.name} runs a shell command`;
+    }
   }
   if (p === "rg" && args.some((a) => /^--pre(=|$)/.test(a))) return "rg --pre runs a program";
+  if (NAME_BUILTINS.has(p) && args.some((a) => /\[[^\]]*(\$\(|`|\$\{)/.test(a))) {
+    return `${cmd.program} evaluates an array subscript that runs a command`;
+  }
   if (
     (p === "tar" || p === "gtar") &&
     args.some((a) =>

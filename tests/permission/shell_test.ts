@@ -297,6 +297,18 @@ const ATTACKS: [string, "deny" | "ask"][] = [
   ["ls; script -qc 'touch MARK' /dev/null", "ask"],
   ["ls; parallel touch ::: MARK", "ask"],
   ["ls; chroot / touch MARK", "ask"],
+  ["a[$(touch MARK)]=1; ls", "ask"],
+  ["ls; test -v 'a[$(touch MARK)]'", "ask"],
+  ["ls; [[ -v 'a[$(touch MARK)]' ]]", "ask"],
+  ["ls; (( x[$(touch MARK)] ))", "ask"],
+  ["git config core.pager 'touch MARK'; git log", "ask"],
+  ["git config alias.st '!touch MARK'", "ask"],
+  ["git submodule foreach 'touch MARK'", "ask"],
+  ["git rebase --exec 'touch MARK' HEAD", "ask"],
+  ["ls(){ touch MARK; }; ls", "ask"],
+  ["sh -c 'ls\ntouch MARK'", "ask"],
+  ["cat <<EOF\nEOF; touch MARK\nEOF\ntouch MARK", "ask"],
+  [`echo ${"$(echo ".repeat(1200)}x${")".repeat(1200)}`, "ask"],
 ];
 
 Deno.test("bash permissions: bypass attempts are never allowed, and nothing runs", async () => {
@@ -338,7 +350,7 @@ Deno.test("bash permissions: bypass attempts are never allowed, and nothing runs
       if (made) await Deno.remove(marker);
       if (decision.action !== expected || result.ok || made || result.outcome !== "blocked") {
         failures.push(
-          `${JSON.stringify(command)}: ${decision.action} (${decision.reason}), ` +
+          `${JSON.stringify(command.slice(0, 120))}: ${decision.action} (${decision.reason}), ` +
             `outcome ${result.outcome}, marker ${made}`,
         );
       }
