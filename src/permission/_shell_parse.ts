@@ -392,7 +392,7 @@ export class Extractor {
         this.arith(node, src, ctx);
         break;
       case "TestClause":
-        this.arith(node, src, ctx);
+        this.arith(node, src, ctx, true);
         break;
       case "CoprocClause":
         next = { ...ctx, context: [...ctx.context, "coproc"] };
@@ -407,12 +407,17 @@ export class Extractor {
   }
 
   /** Quoted text inside arithmetic or `[[ ]]` is evaluated as code by bash (`a[$(cmd)]`). */
-  arith(node: Node, src: Source, _ctx: Ctx): void {
+  /**
+   * In `$(( ))`, `let`, `(( ))` and subscripts, quotes do not protect: `$(( '$(cmd)' ))` runs
+   * cmd. In `[[ ]]` only a subscript does (`[[ 'a[$(cmd)]' -eq 1 ]]`), so `[[ "$x" == y ]]` is fine.
+   */
+  arith(node: Node, src: Source, _ctx: Ctx, test = false): void {
     let suspicious = false;
+    const danger = test ? /\[[^\]]*(\$\(|`|\$\{)/ : /[[`$]/;
     const visit = (n: Node): void => {
       const t = typeOf(n);
       if (t === "SglQuoted" || t === "DblQuoted") {
-        if (/[[`$]/.test(src.of(n))) suspicious = true;
+        if (danger.test(src.of(n))) suspicious = true;
       }
       if (t === "CmdSubst" || t === "ProcSubst" || suspicious) return;
       for (const c of childNodes(n)) visit(c);
@@ -473,6 +478,10 @@ export class Extractor {
     if (!isNil(a.Value)) {
       const v = this.word(a.Value, src, ctx);
       if (v.literal) this.words.add(v.text.toLowerCase());
+      // `x='a[$(cmd)]'; echo $((x))` or `[[ $x -eq 1 ]]` runs cmd: arithmetic re-evaluates it.
+      if (v.literal && /\$\(|`|\$\{/.test(v.text)) {
+        this.addDynamic(`assigns command text to ${name || "a variable"}, which bash can evaluate`);
+      }
     }
     if (!isNil(a.Array)) this.children(a.Array, src, ctx);
   }

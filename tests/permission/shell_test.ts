@@ -301,6 +301,11 @@ const ATTACKS: [string, "deny" | "ask"][] = [
   ["ls; test -v 'a[$(touch MARK)]'", "ask"],
   ["ls; [[ -v 'a[$(touch MARK)]' ]]", "ask"],
   ["ls; (( x[$(touch MARK)] ))", "ask"],
+  ["x='a[$(touch MARK)]'; echo $((x))", "ask"],
+  ["echo $(( '$(touch MARK)' ))", "ask"],
+  ["ls; [[ 'a[$(touch MARK)]' -eq 1 ]]", "ask"],
+  ["x='a[$(touch MARK)]'; [[ $x -eq 1 ]]; ls", "ask"],
+  ["ls; printf -v 'a[$(touch MARK)]' x", "ask"],
   ["git config core.pager 'touch MARK'; git log", "ask"],
   ["git config alias.st '!touch MARK'", "ask"],
   ["git submodule foreach 'touch MARK'", "ask"],
@@ -424,6 +429,8 @@ const BENIGN = [
   "echo $(date)",
   "pwd; ls",
   "echo sudoku",
+  '[[ "$HOME" == "/root" ]] && echo root',
+  "echo $(( 1 + 2 ))",
 ];
 
 Deno.test("bash permissions: benign commands stay allowed under allow rules", async () => {
