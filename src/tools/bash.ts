@@ -76,6 +76,13 @@ export const bashTool = defineTool({
           ctx.emit({ type: "output", callId: ctx.callId, tool: "bash", stream, chunk }),
       });
     } catch (error) {
+      if (error instanceof Deno.errors.NotFound && !(await isDirectory(ctx.cwd))) {
+        throw new ToolError(
+          "permanent_failure",
+          `Cannot run the command: the working directory ${JSON.stringify(ctx.cwd)} does not exist`,
+          { hint: "Start zeph in an existing directory (-C <dir>).", cause: error },
+        );
+      }
       if (error instanceof Deno.errors.NotFound) {
         throw new ToolError("permanent_failure", "Cannot run bash: it is not installed", {
           hint: "Install bash, or use the file tools instead.",
@@ -152,6 +159,14 @@ export function shellOutput(
     failed: result.exitCode !== 0,
     filterCommand: command,
   };
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(p)).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 function withOutput(error: ToolError, output: ToolOutput): ToolError {

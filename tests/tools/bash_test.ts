@@ -398,3 +398,14 @@ Deno.test("bash paths: the real analyser refuses outside paths before anything r
   expect(allowedOutcomes).toEqual(allowed.map((c) => [c, "success/0"]));
   await t.cleanup();
 });
+
+Deno.test("bash: a missing working directory is a clear error, not 'bash is not installed'", async () => {
+  const t = await setup();
+  const gone = `${t.dir}/gone`;
+  const result = await t.run("true", { cwd: gone, services: { shellAnalyzer: noPaths } });
+  expect([result.ok, result.category]).toEqual([false, "permanent_failure"]);
+  expect(result.error).toBe(
+    `Cannot run the command: the working directory ${JSON.stringify(gone)} does not exist`,
+  );
+  await t.cleanup();
+});
