@@ -80,6 +80,15 @@ export async function buildRuntime(
   // runtime, and on Deno.exit() (the `unload` event) for paths that never reach close().
   cleanups.push(() => void killAllProcessGroups());
   globalThis.addEventListener("unload", () => killAllProcessGroups());
+  if (Deno.build.os !== "windows") {
+    // SIGTERM/SIGHUP would end zeph without `unload`, leaving running commands orphaned.
+    for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+      Deno.addSignalListener(signal, () => {
+        killAllProcessGroups();
+        Deno.exit(signal === "SIGTERM" ? 143 : 129);
+      });
+    }
+  }
 
   const { WorkerFileExecutor } = await import("./src/sandbox/worker_executor.ts");
   const executors: ToolExecutor[] = [
