@@ -1,7 +1,8 @@
 /**
  * Claude through the Messages API with streaming (@anthropic-ai/sdk, imported on first use).
- * Prompt caching marks the system block and the last tool definition `ephemeral`, so the stable
- * prefix (system + tools) is cached across the turns of a session.
+ * Prompt caching marks the system block, the last tool definition and the last user block
+ * `ephemeral`, so the stable prefix (system + tools) and the conversation so far are cached across
+ * the turns of a session.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Config } from "../config/schema.ts";
@@ -79,6 +80,7 @@ export class AnthropicProvider implements Provider {
     if (request.system !== "") {
       body.system = [{ type: "text", text: request.system, ...cache }];
     }
+    if (cfg.prompt_cache) markConversationCache(body.messages);
     if (request.tools.length > 0) {
       body.tools = request.tools.map((t, i): Anthropic.Tool => ({
         name: t.name,
@@ -266,6 +268,20 @@ export function toAnthropicMessages(messages: Message[]): Anthropic.MessageParam
     }
     return { role: "assistant", content: blocks };
   });
+}
+
+/**
+ * The third cache breakpoint: the last block of the last user message, so each turn reads the
+ * conversation so far from the cache and writes only what is new (Anthropic's incremental
+ * caching for multi-turn conversations; 3 of the 4 allowed breakpoints are used).
+ */
+function markConversationCache(messages: Anthropic.MessageParam[]): void {
+  const last = messages.findLast((m) => m.role === "user");
+  if (!last || !Array.isArray(last.content) || last.content.length === 0) return;
+  const block = last.content[last.content.length - 1];
+  if (block.type === "text" || block.type === "tool_result") {
+    last.content[last.content.length - 1] = { ...block, cache_control: { type: "ephemeral" } };
+  }
 }
 
 /** JSON Schema for the API: `$schema` and `title` removed, `type: "object"` guaranteed. */

@@ -69,7 +69,7 @@ Deno.test("claude: streams text deltas and reports usage with cache tokens", asy
   });
 });
 
-Deno.test("claude: request body carries model, stream flag, cached system and tools, paired results", async () => {
+Deno.test("claude: request body: model, stream flag, cache markers (system, last tool, last user block), paired results", async () => {
   await withServer([{ fixture: "claude/text.sse", headers: SSE }], async (server) => {
     const provider = new AnthropicProvider(config(server.url), { apiKey: KEY });
     await provider.chat(request());
@@ -119,6 +119,7 @@ Deno.test("claude: request body carries model, stream flag, cached system and to
               tool_use_id: "call_2",
               content: "[tool_error]\ncategory: permanent_failure",
               is_error: true,
+              cache_control: { type: "ephemeral" },
             },
           ],
         },
@@ -138,6 +139,7 @@ Deno.test("claude: prompt_cache = false sends no cache markers; empty system and
     await provider.chat(request());
     const body = server.requests[0].body;
     expect(body.system).toEqual([{ type: "text", text: SYSTEM }]);
+    expect(JSON.stringify(body.messages)).not.toContain("cache_control");
     expect(body.tools.map((t: Record<string, unknown>) => "cache_control" in t)).toEqual([
       false,
       false,
@@ -168,7 +170,7 @@ Deno.test("claude: tool results go before text in a user message", async () => {
       role: "user",
       content: [
         { type: "tool_result", tool_use_id: "c9", content: "ok" },
-        { type: "text", text: "Also check b.ts" },
+        { type: "text", text: "Also check b.ts", cache_control: { type: "ephemeral" } },
       ],
     }]);
   });
