@@ -257,6 +257,8 @@ interface WordValue {
 interface Ctx {
   context: string[];
   piped: boolean;
+  stdin?: ParsedCommand["stdin"];
+  stdinText?: string | null;
   inheritedRedirects: RedirectInfo[];
   depth: number;
 }
@@ -281,7 +283,6 @@ export class Extractor {
   readonly dynamic: string[] = [];
   readonly words = new Set<string>();
   readonly features = new Set<string>();
-  #functions = new Set<string>();
 
   constructor(private readonly syntax: Syntax, private readonly limit: number) {}
 
@@ -318,13 +319,12 @@ export class Extractor {
     let stdin: ParsedCommand["stdin"] = null;
     let stdinText: string | null = null;
     for (const r of list(stmt.Redirs)) {
-      const info = this.redirect(r, src, ctx);
+      const { info, literal } = this.redirect(r, src, ctx);
       redirects.push(info);
       const op = info.op.replace(/^\d+/, "");
       if (op === "<<<") {
         stdin = "herestring";
-        const w = this.word(r.Word, src, ctx);
-        stdinText = w.literal ? w.text : null;
+        stdinText = literal ? info.target : null;
       } else if (op === "<<" || op === "<<-") {
         stdin = "heredoc";
         stdinText = isNil(r.Hdoc) ? "" : this.heredocText(r.Hdoc, src, ctx);
@@ -337,7 +337,13 @@ export class Extractor {
       this.call(cmd, src, ctx, redirects, stdin, stdinText);
       return;
     }
-    const inner: Ctx = { ...ctx, inheritedRedirects: [...ctx.inheritedRedirects, ...redirects] };
+    const inner: Ctx = {
+      ...ctx,
+      inheritedRedirects: [...ctx.inheritedRedirects, ...redirects],
+      // `{ bash; } <<< 'cmd'`: commands inside a group read the group's stdin.
+      stdin: stdin ?? ctx.stdin,
+      stdinText: stdin ? stdinText : ctx.stdinText,
+    };
     if (type === "DeclClause") {
       this.decl(cmd, src, inner);
       return;
@@ -345,7 +351,7 @@ export class Extractor {
     this.compound(cmd, type, src, inner);
   }
 
-  redirect(r: Node, src: Source, ctx: Ctx): RedirectInfo {
+  redirect(r: Node, src: Source, ctx: Ctx): { info: RedirectInfo; literal: boolean } {
     const opStart = r.OpPos.Offset();
     const hasWord = !isNil(r.Word);
     const wordStart = hasWord ? r.Word.Pos().Offset() : opStart + 1;
@@ -355,12 +361,12 @@ export class Extractor {
     if (op.endsWith("<<<")) this.features.add("<<<");
     const t = target.text;
     if (/^\/dev\/(tcp|udp)\//.test(t)) this.addDynamic(`redirect to network device "${t}"`);
-    else if (!target.literal && !/^[<>]&$/.test(op) && !/^[0-9-]*$/.test(t)) {
+    else if (!target.literal && !/^\d*[<>]&$/.test(op) && !/^[0-9-]*$/.test(t)) {
       if (!op.endsWith("<<") && !op.endsWith("<<-")) {
         this.addDynamic(`redirect target "${t}" is not static`);
       }
     }
-    return { op, target: t };
+    return { info: { op, target: t }, literal: target.literal };
   }
 
   heredocText(hdoc: Node, src: Source, ctx: Ctx): string | null {
@@ -373,7 +379,6 @@ export class Extractor {
     switch (type) {
       case "FuncDecl": {
         const name = isNil(node.Name) ? "?" : goStr(node.Name.Value);
-        this.#functions.add(name);
         next = { ...ctx, context: [...ctx.context, `function ${name}`] };
         break;
       }
@@ -406,7 +411,6 @@ export class Extractor {
     this.children(node, src, next);
   }
 
-  /** Quoted text inside arithmetic or `[[ ]]` is evaluated as code by bash (`a[$(cmd)]`). */
   /**
    * In `$(( ))`, `let`, `(( ))` and subscripts, quotes do not protect: `$(( '$(cmd)' ))` runs
    * cmd. In `[[ ]]` only a subscript does (`[[ 'a[$(cmd)]' -eq 1 ]]`), so `[[ "$x" == y ]]` is fine.
@@ -539,7 +543,7 @@ export class Extractor {
       case "CmdSubst": {
         const label = node.Backquotes ? "`…`" : "$(…)";
         this.features.add(node.Backquotes ? "`" : "$(");
-        const inner = { ...ctx, piped: false, context: [...ctx.context, label] };
+        const inner = { ...ctx, piped: false, stdin: null, context: [...ctx.context, label] };
         for (const s of list(node.Stmts)) this.stmt(s, src, inner);
         return;
       }
@@ -547,7 +551,7 @@ export class Extractor {
         const text = src.of(node);
         const label = text.startsWith(">") ? ">(…)" : "<(…)";
         this.features.add(label.slice(0, 2));
-        const inner = { ...ctx, piped: false, context: [...ctx.context, label] };
+        const inner = { ...ctx, piped: false, stdin: null, context: [...ctx.context, label] };
         for (const s of list(node.Stmts)) this.stmt(s, src, inner);
         return;
       }
@@ -626,8 +630,8 @@ export class Extractor {
     this.build(words, {
       ctx,
       redirects: [...ctx.inheritedRedirects, ...redirects],
-      stdin: stdin ?? (ctx.piped ? "pipe" : null),
-      stdinText,
+      stdin: stdin ?? ctx.stdin ?? (ctx.piped ? "pipe" : null),
+      stdinText: stdin ? stdinText : ctx.stdinText ?? null,
       wrappers: [],
     });
   }
@@ -656,7 +660,7 @@ export class Extractor {
       if (!stripped || (stripped.script === undefined && stripped.rest.length === 0)) break;
       if (stripped.script !== undefined) {
         // `env -S "…"` / `watch …`: the rest is a shell string.
-        this.nested(stripped.script, `${name}`, o.ctx, context);
+        this.nested(stripped.script, `${name}`, o.ctx, context, o);
         return;
       }
       if (name === "chroot" || name === "unshare") {
@@ -716,7 +720,7 @@ export class Extractor {
     // analysed too so its own deny rules apply.
     if (["sudo", "doas", "pkexec", "run0", "runuser", "su"].includes(lower)) {
       const inner = privilegedCommand(lower, ws.slice(1));
-      if (inner.script !== undefined) this.nested(inner.script, lower, o.ctx, context);
+      if (inner.script !== undefined) this.nested(inner.script, lower, o.ctx, context, o);
       else if (inner.rest.length > 0) {
         this.build(inner.rest, { ...o, ctx: { ...o.ctx, context: [...context, lower] }, wrappers });
       }
@@ -727,11 +731,12 @@ export class Extractor {
       if (s.script !== undefined) {
         if (!s.literal || (placeholder && s.script.includes(placeholder))) {
           this.addDynamic(`${program} -c with a script that is not static`);
-        } else this.nested(s.script, `${program} -c`, o.ctx, context);
+        } else this.nested(s.script, `${program} -c`, o.ctx, context, o);
       } else if (s.readsStdin) {
         if (o.stdin === "herestring" || o.stdin === "heredoc") {
-          if (o.stdinText !== null) this.nested(o.stdinText, `${program} <<<`, o.ctx, context);
-          else this.addDynamic(`${program} reads a script from a here-document with expansions`);
+          if (o.stdinText !== null) {
+            this.nested(o.stdinText, `${program} <<<`, o.ctx, context, null);
+          } else this.addDynamic(`${program} reads a script from a here-document with expansions`);
         } else if (o.stdin === "pipe") {
           this.addDynamic(`a pipe into the interpreter "${program}"`);
         } else if (o.stdin === "file") {
@@ -743,7 +748,7 @@ export class Extractor {
     if (lower === "eval") {
       const all = ws.slice(1);
       if (all.every((w) => w.literal)) {
-        this.nested(all.map((w) => w.text).join(" "), "eval", o.ctx, context);
+        this.nested(all.map((w) => w.text).join(" "), "eval", o.ctx, context, o);
       }
       this.addDynamic("eval runs a string as code");
       return;
@@ -754,7 +759,7 @@ export class Extractor {
     }
     if (lower === "trap" && ws.length > 2) {
       const action = ws[1];
-      if (action.literal) this.nested(action.text, "trap", o.ctx, context);
+      if (action.literal) this.nested(action.text, "trap", o.ctx, context, o);
       this.addDynamic("trap stores code to run later");
       return;
     }
@@ -800,10 +805,22 @@ export class Extractor {
     }
   }
 
-  nested(script: string, label: string, ctx: Ctx, context: string[]): void {
+  /**
+   * Analyses a shell string (`bash -c`, `eval`, …). Its commands read the outer command's stdin
+   * (`echo x | bash -c 'sh'` pipes into sh), except when the stdin was the script itself.
+   */
+  nested(
+    script: string,
+    label: string,
+    ctx: Ctx,
+    context: string[],
+    stdin: { stdin: ParsedCommand["stdin"]; stdinText: string | null } | null,
+  ): void {
     const error = this.script(script, {
       ...ctx,
-      piped: false,
+      piped: stdin?.stdin === "pipe",
+      stdin: stdin?.stdin === "pipe" ? null : stdin?.stdin ?? null,
+      stdinText: stdin?.stdinText ?? null,
       depth: ctx.depth + 1,
       context: [...context, label],
     });
