@@ -165,3 +165,41 @@ Deno.test("interactive: end of input ends the session with exit 0", async () => 
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: "Only answer.\n" });
   });
 });
+
+Deno.test("--resume continues a stored conversation; zeph sessions lists and deletes", async () => {
+  await withWorkspace(async (ws, home) => {
+    const first = await script(home, [{ text: "First." }]);
+    expect((await zeph(["-p", "remember 42", "--script", first], { cwd: ws, home })).code).toBe(0);
+    const listed = await zeph(["sessions", "--json"], { cwd: ws, home });
+    const [conversation] = JSON.parse(listed.stdout);
+    expect(conversation).toMatchObject({ title: "remember 42", cwd: ws, messageCount: 2 });
+
+    const second = await script(home, [{ text: "It was 42." }]);
+    const resumed = await zeph(
+      ["--resume", conversation.id, "-p", "what was it?", "--script", second],
+      { cwd: ws, home },
+    );
+    expect({ code: resumed.code, stdout: resumed.stdout }).toEqual({
+      code: 0,
+      stdout: "It was 42.\n",
+    });
+    const after = JSON.parse((await zeph(["sessions", "--json"], { cwd: ws, home })).stdout);
+    expect(after.map((c: { id: string; messageCount: number }) => [c.id, c.messageCount]))
+      .toEqual([[conversation.id, 4]]);
+    const text = await zeph(["sessions"], { cwd: ws, home });
+    expect(text.stdout).toContain(`${conversation.id}  `);
+    expect(text.stdout).toContain("4 msgs  remember 42");
+
+    const bogus = await zeph(["--resume", "nope", "-p", "x", "--script", second], {
+      cwd: ws,
+      home,
+    });
+    expect({ code: bogus.code, stderr: bogus.stderr }).toEqual({
+      code: 2,
+      stderr: 'zeph: No conversation "nope". List them with: zeph sessions\n',
+    });
+    const deleted = await zeph(["sessions", "delete", conversation.id], { cwd: ws, home });
+    expect(deleted.stdout).toBe(`Deleted conversation ${conversation.id}.\n`);
+    expect((await zeph(["sessions"], { cwd: ws, home })).stdout).toContain("No conversations yet");
+  });
+});
