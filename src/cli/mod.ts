@@ -122,8 +122,9 @@ async function assertWorkspace(cwd: string): Promise<void> {
  * subcommand as excess arguments; say what the user most likely meant instead.
  */
 function clarifyError(text: string): string {
-  const excess = /^error: too many arguments\. Expected 0 arguments but got \d+: ([^,\s]+?)[,.][^\n]*$/m
-    .exec(text);
+  const excess =
+    /^error: too many arguments\. Expected 0 arguments but got \d+: ([^,\s]+?)[,.][^\n]*$/m
+      .exec(text);
   if (!excess) return text;
   return text.replace(excess[0], `error: unknown command '${excess[1]}'`);
 }
