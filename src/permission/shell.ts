@@ -170,6 +170,15 @@ function argsContain(cmd: SimpleCommand, token: string): boolean {
   const args = cmd.args.map((a) => a.toLowerCase());
   if (token.endsWith("=")) return args.some((a) => a.startsWith(token));
   if (args.includes(token)) return true;
+  // `--force` also covers `--force-with-lease`, `--force=…`.
+  if (token.startsWith("--")) {
+    if (args.some((a) => a.startsWith(`${token}-`) || a.startsWith(`${token}=`))) return true;
+  }
+  // `git push origin +main` is a force push too.
+  if (
+    cmd.program === "git" && (token === "--force" || token === "-f") && args.includes("push") &&
+    args.some((a) => /^\+[^+]/.test(a))
+  ) return true;
   if (/^-[a-z]+$/.test(token)) {
     const letters = shortFlags(cmd);
     return [...token.slice(1)].every((l) => letters.has(l));

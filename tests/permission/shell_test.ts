@@ -461,6 +461,8 @@ Deno.test("bash permissions: legacy defaults allow benign commands, ask per simp
     ["git push origin main --force", "ask"],
     ["git push -f", "ask"],
     ["git push", "allow"],
+    ["git push --force-with-lease", "ask"],
+    ["git push origin +main", "ask"],
     ['psql -c "DROP TABLE users"', "ask"],
     ["truncate -s 0 log", "ask"],
     ["echo $(date)", "ask"],
