@@ -5,7 +5,7 @@
 import type { FilterStats } from "../tools/registry.ts";
 import { matchCandidates } from "./command.ts";
 import type { CompiledRule } from "./rule.ts";
-import { BlankCollapser, countLines, sanitize, sanitizeLine, splitLines } from "./sanitize.ts";
+import { BlankCollapser, countLines, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
 import type { Pattern } from "./regex.ts";
 import { type Confidence, type Stage, worstConfidence } from "./types.ts";
@@ -33,6 +33,8 @@ export interface FilterOutcome {
 const NOTICE =
   /^\[(exit code|exit status|timed out|timeout|killed|terminated|signal|cancelled|interrupted|output truncated|truncated)\b[^\]]*\]$/i;
 const STDERR_PREFIX = "[stderr] ";
+/** Two or more blank (whitespace-only) lines in a row. */
+const BLANK_RUNS = /\n(?:[ \t\f\v]*\n){2,}/g;
 
 /** F/P/B counters and token savings for one session (the CLI and ACP read them). */
 export class FilterSession {
@@ -92,6 +94,7 @@ export class FilterEngine {
     if (!this.enabled) return this.#outcome(raw, raw, [], "full");
     const { body, notices } = splitNotices(raw);
     const rules = this.match(command);
+    if (rules.length === 0) return this.#passThrough(raw, body, notices);
     const scanner = this.securityEnabled
       ? new SecurityScanner({ extraPatterns: this.#extra })
       : null;
@@ -106,22 +109,30 @@ export class FilterEngine {
       sink = (line: string) => stage.push(line);
     }
     const first = sink;
+    scanner?.scan(body);
     const blanks = new BlankCollapser();
     const strip = rules.length > 0;
-    for (const rawLine of splitLines(body)) {
-      let line = sanitizeLine(rawLine);
+    // Sanitising per line only when the text has something to sanitise keeps the common path
+    // to one indexOf scan.
+    const dirty = body.includes("\x1b") || body.includes("\r");
+    let start = 0;
+    const n = body.length;
+    while (start < n) {
+      let end = body.indexOf("\n", start);
+      if (end < 0) end = n;
+      let line = body.slice(start, end);
+      start = end + 1;
+      if (dirty) line = sanitizeLine(line);
       if (strip && line.startsWith(STDERR_PREFIX)) line = line.slice(STDERR_PREFIX.length);
       const kept = blanks.accept(line);
-      if (kept === null) continue;
-      scanner?.scan(kept);
-      first(kept);
+      if (kept !== null) first(kept);
     }
     for (const stage of stages) confidences.push(stage.finish());
     let confidence: Confidence = confidences.reduce(worstConfidence, "full" as Confidence);
     let lines = collected;
     while (lines.length && lines[lines.length - 1].trim() === "") lines.pop();
-    if (rules.length && failed && confidence === "fallback") {
-      // A failed command whose output did not have the expected shape: show all of it.
+    if (rules.length && totalChars(lines) > body.length) {
+      // A filter must never make the output bigger than what it replaces.
       lines = sanitize(body).split("\n");
     }
     if (rules.length === 0) confidence = "full";
@@ -130,6 +141,21 @@ export class FilterEngine {
     if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
     return this.#outcome(raw, text, rules.map((r) => r.name), confidence);
+  }
+
+  /** No rule matched: sanitised text plus the security pass. */
+  #passThrough(raw: string, body: string, notices: string[]): FilterOutcome {
+    let text = body.includes("\x1b") || body.includes("\r")
+      ? sanitize(body)
+      : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");
+    if (this.securityEnabled) {
+      const scanner = new SecurityScanner({ extraPatterns: this.#extra });
+      scanner.scan(body);
+      const appendix = scanner.appendix(text);
+      if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
+    }
+    if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
+    return this.#outcome(raw, text, [], "full");
   }
 
   #outcome(raw: string, text: string, rules: string[], confidence: Confidence): FilterOutcome {
@@ -153,6 +179,12 @@ export class FilterEngine {
       },
     };
   }
+}
+
+function totalChars(lines: string[]): number {
+  let n = 0;
+  for (const line of lines) n += line.length + 1;
+  return n - 1;
 }
 
 /** Splits trailing tool notices (`[exit code 1]`) off the output. */

@@ -28,10 +28,16 @@ export interface Pattern {
   readonly source: string;
   /** `native` only when the pattern is provably linear on V8; otherwise `re2`. */
   readonly engine: "native" | "re2";
+  /** A substring every match must contain, used as a cheap pre-check; null when none. */
+  readonly literal: string | null;
+  /** The V8 translation (only on the native engine), for callers that combine patterns. */
+  readonly native?: { body: string; flags: string };
   test(text: string): boolean;
   exec(text: string): PatternMatch | null;
   /** Replaces every match with `replacement`, taken literally (no `$1` expansion). */
   replaceAll(text: string, replacement: string): string;
+  /** How many non-overlapping matches the text has. */
+  countMatches(text: string): number;
 }
 
 /** Compiles a pattern, throwing `PatternError` with a reason a user can act on. */
@@ -51,22 +57,28 @@ export function compilePattern(source: string): Pattern {
   } catch (error) {
     throw new PatternError(source, `invalid RE2 regex: ${(error as Error).message}`);
   }
-  const native = toSafeNative(source);
-  return native ? new NativePattern(source, native) : new Re2Pattern(source, re2);
+  const { native, literal } = analyze(source);
+  return native ? new NativePattern(source, native, literal) : new Re2Pattern(source, re2, literal);
 }
 
 class NativePattern implements Pattern {
   readonly engine = "native";
   #re: RegExp;
   #global: RegExp;
-  constructor(readonly source: string, native: { body: string; flags: string }) {
+  constructor(
+    readonly source: string,
+    readonly native: { body: string; flags: string },
+    readonly literal: string | null,
+  ) {
     this.#re = new RegExp(native.body, native.flags);
     this.#global = new RegExp(native.body, native.flags + "g");
   }
   test(text: string): boolean {
+    if (this.literal !== null && !text.includes(this.literal)) return false;
     return this.#re.test(text);
   }
   exec(text: string): PatternMatch | null {
+    if (this.literal !== null && !text.includes(this.literal)) return null;
     const m = this.#re.exec(text);
     if (!m) return null;
     return {
@@ -74,18 +86,32 @@ class NativePattern implements Pattern {
     };
   }
   replaceAll(text: string, replacement: string): string {
+    if (this.literal !== null && !text.includes(this.literal)) return text;
     this.#global.lastIndex = 0;
     return text.replace(this.#global, () => replacement);
+  }
+  countMatches(text: string): number {
+    const re = this.#global;
+    re.lastIndex = 0;
+    let n = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      n++;
+      if (m[0] === "") re.lastIndex++;
+    }
+    return n;
   }
 }
 
 class Re2Pattern implements Pattern {
   readonly engine = "re2";
-  constructor(readonly source: string, readonly re: RE2JS) {}
+  constructor(readonly source: string, readonly re: RE2JS, readonly literal: string | null) {}
   test(text: string): boolean {
+    if (this.literal !== null && !text.includes(this.literal)) return false;
     return this.re.test(text);
   }
   exec(text: string): PatternMatch | null {
+    if (this.literal !== null && !text.includes(this.literal)) return null;
     const m = this.re.matcher(text);
     if (!m.find()) return null;
     return {
@@ -99,7 +125,14 @@ class Re2Pattern implements Pattern {
     };
   }
   replaceAll(text: string, replacement: string): string {
+    if (this.literal !== null && !text.includes(this.literal)) return text;
     return this.re.matcher(text).replaceAll(RE2JS.quoteReplacement(replacement));
+  }
+  countMatches(text: string): number {
+    const m = this.re.matcher(text);
+    let n = 0;
+    while (m.find()) n++;
+    return n;
   }
 }
 
@@ -109,14 +142,21 @@ class Re2Pattern implements Pattern {
 // leading (?i), possessive forms) simply runs on re2js.
 
 type Node =
-  | { kind: "char" }
+  | { kind: "char"; lit?: string }
   | { kind: "anchor"; start: boolean }
   | { kind: "group"; alts: Node[][] }
   | { kind: "repeat"; child: Node; max: number };
 
 const ESCAPES_OK = new Set(["d", "D", "w", "W", "s", "S", "t", "n", "r", "f", "v"]);
 
-function toSafeNative(source: string): { body: string; flags: string } | null {
+interface Analysis {
+  /** The V8 translation, when backtracking is provably bounded. */
+  native: { body: string; flags: string } | null;
+  /** A substring every match contains (checked with `includes` before any regex runs). */
+  literal: string | null;
+}
+
+function analyze(source: string): Analysis {
   let body = source;
   let flags = "";
   if (body.startsWith("(?i)")) {
@@ -125,7 +165,8 @@ function toSafeNative(source: string): { body: string; flags: string } | null {
   }
   const parser = new Parser(body);
   const tree = parser.parse();
-  if (!tree || parser.pos !== body.length) return null;
+  if (!tree || parser.pos !== body.length) return { native: null, literal: null };
+  const literal = flags ? null : requiredLiteral(tree);
   let unbounded = 0;
   let width = 0;
   let unsafe = false;
@@ -141,14 +182,33 @@ function toSafeNative(source: string): { body: string; flags: string } | null {
     }
   };
   for (const alt of tree) alt.forEach(visit);
-  if (unsafe || width > 2000) return null;
   const anchored = tree.every((alt) => alt[0]?.kind === "anchor" && alt[0].start);
-  if (!(unbounded === 0 || (anchored && unbounded <= 1))) return null;
-  try {
-    return { body: parser.out, flags };
-  } catch {
-    return null;
-  }
+  const linear = !unsafe && width <= 2000 && (unbounded === 0 || (anchored && unbounded <= 1));
+  return { native: linear ? { body: parser.out, flags } : null, literal };
+}
+
+/**
+ * The longest run of plain characters every match contains: the top-level sequence, looking
+ * through groups with a single alternative (`: (?P<sev>warning): ` gives ": warning: ").
+ */
+function requiredLiteral(tree: Node[][]): string | null {
+  if (tree.length !== 1) return null;
+  let best = "";
+  let run = "";
+  const walk = (seq: Node[]): void => {
+    for (const node of seq) {
+      if (node.kind === "char" && node.lit !== undefined) {
+        run += node.lit;
+        if (run.length > best.length) best = run;
+      } else if (node.kind === "group" && node.alts.length === 1) {
+        walk(node.alts[0]);
+      } else {
+        run = "";
+      }
+    }
+  };
+  walk(tree[0]);
+  return best.length >= 2 ? best : null;
 }
 
 class Parser {
@@ -228,7 +288,7 @@ class Parser {
       if (ESCAPES_OK.has(e) || /[^A-Za-z0-9]/.test(e)) {
         this.pos += 2;
         this.out += "\\" + e;
-        return { kind: "char" };
+        return ESCAPES_OK.has(e) ? { kind: "char" } : { kind: "char", lit: e };
       }
       return null;
     }
@@ -240,7 +300,7 @@ class Parser {
     if (c === "*" || c === "+" || c === "?" || c === "{" || c === "}" || c === "]") return null;
     this.pos++;
     this.out += c === "/" ? "\\/" : c;
-    return { kind: "char" };
+    return c === "." ? { kind: "char" } : { kind: "char", lit: c };
   }
 
   #charClass(): Node | null {

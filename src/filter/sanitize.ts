@@ -52,7 +52,7 @@ export class BlankCollapser {
   #lastBlank = false;
   /** Returns the line to keep, or null to drop it. */
   accept(line: string): string | null {
-    const blank = line.trim().length === 0;
+    const blank = line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim().length === 0);
     if (blank && this.#lastBlank) return null;
     this.#lastBlank = blank;
     return blank ? "" : line;

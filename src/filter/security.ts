@@ -8,6 +8,7 @@
  * themselves only use bounded repeats, so they run on V8 in linear time (see regex.ts).
  */
 import { compilePattern, type Pattern, PatternError } from "./regex.ts";
+import { sanitizeLine } from "./sanitize.ts";
 
 interface CredentialKind {
   kind: string;
@@ -36,11 +37,6 @@ const CREDENTIALS: [string, string[], string][] = [
     "\\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\\s:@]{1,256}:[^/\\s@]{1,256}@",
   ],
 ];
-
-/** Case-insensitive literals; one alternation, no repeats: linear on V8. */
-const SIGNALS = compilePattern(
-  "(?i)(panicked at|^panic: |segmentation fault|sigsegv|core dumped|stack overflow|authentication failed|unauthorized|permission denied|access denied|forbidden|invalid credentials|rustsec-\\d{4}-\\d{4}|ghsa-[0-9a-z]{4}-|cve-\\d{4}-\\d{4}|security advisory|vulnerabilit|weak cipher|insecure hash|certificate verify failed|sql injection)",
-);
 
 const MAX_PRESERVED = 20;
 
@@ -74,7 +70,20 @@ const CREDENTIAL_KINDS: CredentialKind[] = CREDENTIALS.map(([kind, hints, source
   pattern: compilePattern(source),
 }));
 
-/** Watches lines as they stream past and reports what it saw. Memory is bounded. */
+const SIGNALS_GLOBAL = new RegExp(
+  "panicked at|^panic: |[Ss]egmentation fault|SIGSEGV|[Cc]ore dumped|[Ss]tack overflow|" +
+    "[Aa]uthentication failed|AUTHENTICATION FAILED|[Uu]nauthorized|UNAUTHORIZED|" +
+    "[Pp]ermission denied|PERMISSION DENIED|[Aa]ccess denied|ACCESS DENIED|[Ff]orbidden|FORBIDDEN|" +
+    "[Ii]nvalid credentials|RUSTSEC-\\d{4}-\\d{4}|GHSA-[0-9a-z]{4}-|CVE-\\d{4}-\\d{4}|" +
+    "[Ss]ecurity advisory|[Vv]ulnerabilit|VULNERABILIT|[Ww]eak cipher|[Ii]nsecure hash|" +
+    "[Cc]ertificate verify failed|SQL injection",
+  "gm",
+);
+
+/**
+ * Scans a whole output once per pattern (V8 searches a text far faster than it runs a regex per
+ * line) and reports what it saw. Memory is bounded: at most 20 signal lines are kept.
+ */
 export class SecurityScanner {
   readonly found = new Map<string, number>();
   readonly signalLines: string[] = [];
@@ -85,25 +94,35 @@ export class SecurityScanner {
     this.#extra = options.extraPatterns ?? [];
   }
 
-  scan(line: string): void {
+  /** Scans one text (a whole output, or one line). */
+  scan(text: string): void {
     for (const { kind, hints, pattern } of CREDENTIAL_KINDS) {
-      if (!hints.some((h) => line.includes(h))) continue;
-      if (kind === "OpenAI API key" && line.includes("sk-ant-") && !/sk-(?!ant-)/.test(line)) {
-        continue;
-      }
-      if (pattern.test(line)) this.found.set(kind, (this.found.get(kind) ?? 0) + 1);
+      if (!hints.some((h) => text.includes(h))) continue;
+      let n = pattern.countMatches(text);
+      if (n && kind === "OpenAI API key") n -= CREDENTIAL_KINDS[5].pattern.countMatches(text);
+      if (n > 0) this.found.set(kind, (this.found.get(kind) ?? 0) + n);
     }
     this.#extra.forEach((pattern, i) => {
-      if (pattern.test(line)) {
+      const n = pattern.countMatches(text);
+      if (n > 0) {
         const kind = `extra pattern #${i + 1}`;
-        this.found.set(kind, (this.found.get(kind) ?? 0) + 1);
+        this.found.set(kind, (this.found.get(kind) ?? 0) + n);
       }
     });
-    if (SIGNALS.test(line)) {
+    SIGNALS_GLOBAL.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let lastLineEnd = -1;
+    while ((m = SIGNALS_GLOBAL.exec(text)) !== null) {
+      if (m.index < lastLineEnd) continue;
+      const start = text.lastIndexOf("\n", m.index) + 1;
+      let end = text.indexOf("\n", m.index);
+      if (end < 0) end = text.length;
+      lastLineEnd = end;
+      SIGNALS_GLOBAL.lastIndex = end;
       this.signalCount++;
-      if (this.signalLines.length < MAX_PRESERVED && !this.signalLines.includes(line)) {
-        this.signalLines.push(line);
-      }
+      if (this.signalLines.length >= MAX_PRESERVED) continue;
+      const line = sanitizeLine(text.slice(start, end)).replace(/^\[stderr\] /, "");
+      if (!this.signalLines.includes(line)) this.signalLines.push(line);
     }
   }
 

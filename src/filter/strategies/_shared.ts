@@ -26,7 +26,7 @@ export function anyMatch(patterns: Pattern[], line: string): boolean {
  * panics, tracebacks). Literal alternatives without repeats, so it runs on V8 in linear time.
  */
 export const FAILURE_SIGNAL = patternField(
-  "(?i)(error|fail|fatal|panic|exception|traceback|segmentation fault|abort|denied|cannot |could not|not found|undefined reference|assert)",
+  "(?i)(error|fail|fatal|panic|exception|traceback|segmentation fault|abort|denied|cannot |could not|not found|undefined reference|assert|backoff|oomkilled|evicted|crashloop|unhealthy)",
   "failure_signal",
 );
 

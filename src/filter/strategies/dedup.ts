@@ -56,6 +56,7 @@ export function compileDedup(config: DedupConfig): CompiledStrategy {
     replacement: n.replacement,
   }));
   const max = config.max_unique_patterns;
+  const normalize = combineNormalizers(normalizers);
   return {
     type: "dedup",
     createStage(ctx: StageContext): Stage {
@@ -65,7 +66,7 @@ export function compileDedup(config: DedupConfig): CompiledStrategy {
       return {
         push(line) {
           total++;
-          const key = normalize(line, normalizers);
+          const key = normalize(line);
           const entry = seen.get(key);
           if (entry) entry.count++;
           else if (seen.size < max) seen.set(key, { example: line, count: 1 });
@@ -86,8 +87,38 @@ export function compileDedup(config: DedupConfig): CompiledStrategy {
   };
 }
 
-function normalize(line: string, normalizers: Normalizer[]): string {
-  let key = line;
-  for (const { pattern, replacement } of normalizers) key = pattern.replaceAll(key, replacement);
-  return key;
+/**
+ * All normalisers as one V8 alternation when every pattern runs natively (one scan per line
+ * instead of ten); otherwise applied one after the other.
+ */
+function combineNormalizers(normalizers: Normalizer[]): (line: string) => string {
+  const natives = normalizers.map((n) => n.pattern.native);
+  if (normalizers.length === 0) return (line) => line;
+  if (natives.some((n) => !n || n.flags !== natives[0]!.flags)) {
+    return (line) => {
+      let key = line;
+      for (const { pattern, replacement } of normalizers) {
+        key = pattern.replaceAll(key, replacement);
+      }
+      return key;
+    };
+  }
+  const groupIndex: number[] = [];
+  let next = 1;
+  for (const n of natives) {
+    groupIndex.push(next);
+    next += 1 + (new RegExp(`${n!.body}|`).exec("")!.length - 1);
+  }
+  const combined = new RegExp(
+    natives.map((n) => `(${n!.body})`).join("|"),
+    natives[0]!.flags + "g",
+  );
+  const replacements = normalizers.map((n) => n.replacement);
+  return (line) =>
+    line.replace(combined, (...args) => {
+      for (let k = 0; k < groupIndex.length; k++) {
+        if (args[groupIndex[k]] !== undefined) return replacements[k];
+      }
+      return args[0];
+    });
 }

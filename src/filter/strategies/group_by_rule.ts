@@ -10,7 +10,7 @@
 import { z } from "zod";
 import type { Pattern } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatch, patternField, patternList } from "./_shared.ts";
+import { anyMatch, FAILURE_SIGNAL, patternField, patternList } from "./_shared.ts";
 
 const CARGO_NOISE = [
   "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
@@ -22,7 +22,7 @@ export const GroupByRuleConfig = z.object({
     "Regex whose group 1 is a diagnostic's location",
   ),
   rule_pattern: z.string().default(
-    "#\\[(?:warn|deny|forbid)\\(([\\w:]+)\\)\\]|clippy/master/index\\.html#(\\w+)",
+    "#\\[(?:warn|deny|forbid)\\(([\\w:]+)\\)\\]|rust-clippy/[\\w.-]+/index\\.html#(\\w+)",
   ).describe("Regex whose first matching group is the rule name"),
   message_pattern: z.string().default("^(?:warning|error)(?:\\[(?P<rule>[\\w:/-]+)\\])?: \\S")
     .describe("Regex of the line that starts a diagnostic (named group `rule` optional)"),
@@ -155,6 +155,12 @@ function group(
     return { lines: kept, confidence: "partial" };
   }
 
+  // rustc names a lint only on its first occurrence; later ones with the same message shape
+  // inherit it.
+  const ruleByShape = new Map<string, string>();
+  for (const d of diagnostics) if (d.rule) ruleByShape.set(elideNames(d.message), d.rule);
+  for (const d of diagnostics) d.rule ??= ruleByShape.get(elideNames(d.message));
+
   const out: string[] = [];
   const groups = new Map<string, Diagnostic[]>();
   const summaries: string[] = [];
@@ -177,29 +183,36 @@ function group(
     list.push(d);
     groups.set(key, list);
   }
-  let warnings = 0;
+  let findings = 0;
   for (const [key, list] of groups) {
-    warnings += list.length;
-    const first = list[0].message;
-    const label = list[0].rule
-      ? `${key} (${count(list.length)}): ${first}`
-      : `${key} (${count(list.length)})`;
-    out.push(label);
+    findings += list.length;
+    const first = stripSeverity(list[0].message);
+    const keyed = list[0].rule !== undefined;
+    out.push(
+      keyed ? `${key} (${list.length}): ${first}` : `${stripSeverity(key)} (${list.length})`,
+    );
     for (const d of list.slice(0, config.max_locations)) {
-      const differs = list[0].rule && d.message !== first;
-      out.push(`  ${d.location}${differs || !list[0].rule ? `  ${d.message}` : ""}`);
+      const message = stripSeverity(d.message);
+      out.push(`  ${d.location}${!keyed || message !== first ? `  ${message}` : ""}`);
     }
     if (list.length > config.max_locations) {
       out.push(`  … and ${list.length - config.max_locations} more`);
     }
   }
-  if (groups.size) out.push(`${warnings} warnings in ${groups.size} groups`);
-  out.push(...other, ...summaries);
+  if (groups.size) out.push(`${findings} diagnostics in ${groups.size} groups`);
+  // Loose error lines (a linker error, make's `*** Error 2`) lead; the rest trails.
+  const loud = other.filter((line) => FAILURE_SIGNAL.test(line));
+  out.unshift(...loud);
+  out.push(...other.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
   return { lines: out, confidence: "full" };
 }
 
-function count(n: number): string {
-  return n === 1 ? "1 warning" : `${n} warnings`;
+/** `warning: unused import` → `unused import` (the group line already says what it is). */
+function stripSeverity(message: string): string {
+  return message.replace(/^(warning|error)(\[[^\]]*\])?: /, "").replace(
+    /^(error: )?TS\d+ \[(ERROR|WARNING)\]: /,
+    "",
+  );
 }
 
 function trimBlank(lines: string[]): string[] {

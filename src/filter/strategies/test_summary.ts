@@ -32,6 +32,7 @@ const SUMMARY = [
   /^[ℹ#] (tests|suites|pass|fail|cancelled|skipped|todo) \d+$/, // node --test
   /^\s*\d+ (passing|failing|pending)\b/, // mocha
   /^error: test failed, to rerun pass/, // cargo
+  /^error: test run failed$/, // nextest
   /^error: Test failed$/, // deno
 ];
 
@@ -51,7 +52,7 @@ const FAILED_MARKER = [
 /** Lines that open a failure's message/trace block. */
 const BLOCK_START = [
   /^---- \S+.* std(out|err) ----$/, // cargo
-  /^\s*--- (STDOUT|STDERR):\s/, // nextest
+  /^\s*(---|────) (STDOUT|STDERR):\s/, // nextest
   /^_{3,} .+ _{3,}$/, // pytest
   /^\s*--- FAIL: /, // go
   /^panic: /, // go
@@ -86,14 +87,39 @@ const SECTION = [
   /^=+ .* =+$/,
   /^ (ERRORS|FAILURES) $/,
   /^\s*⎯{3,}/,
+  /^\s*─{5,}\s*$/,
   /^-{5,}\s*(output|output end)\s*-{5,}$/,
+  /^# Subtest: /,
+  /^1\.\.\d+$/,
 ];
 
 /** Lines outside any block that still matter (a crash outside a test, a collection error). */
 const LOOSE_SIGNAL =
   /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)|panicked at/;
 
-const any = (list: RegExp[], line: string) => list.some((re) => re.test(line));
+/** Stack frames from runtimes and test harnesses: never where the bug is. */
+const TRACE_NOISE = [
+  /^\s+at \/rustc\//,
+  /^\s+\d+: (std|core|alloc|test|__rustc)::/,
+  /^\s+\d+: <(fn|F as|alloc|core|std)[\s(:<]/,
+  /^\s+at \S+\/library\/(std|core|alloc|test)\//,
+  /^note: Some details are omitted, run with `RUST_BACKTRACE=full`/,
+  /^\s+at (node:internal\/|process\.processTicksAndRejections|async Promise\.all|new Promise \(<anonymous>\))/,
+  /^\s+at .*\(node:internal\//,
+  /^\s+at .*\/node_modules\/(vitest|@vitest|jest-|jest\/|mocha|tinypool)/,
+  /^\s+at ext:(cli|core|deno_)/,
+  /^\s+\d+: <unknown>$/,
+  /^Stack backtrace:$/,
+  /^\s+.*\(node:(internal\/|async_hooks:)/,
+  /^\s+(duration_ms|failureType|type): /,
+];
+
+/** One regex per list: V8 tests one alternation far faster than a dozen regexes in turn. */
+const COMBINED = new Map<RegExp[], RegExp>();
+for (const list of [SUMMARY, FAILED_MARKER, BLOCK_START, PASSING, SECTION, TRACE_NOISE]) {
+  COMBINED.set(list, new RegExp(list.map((re) => `(?:${re.source})`).join("|")));
+}
+const any = (list: RegExp[], line: string) => COMBINED.get(list)!.test(line);
 
 export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy {
   return {
@@ -124,6 +150,7 @@ function summarize(
 ): { lines: string[]; confidence: "full" | "partial" } | null {
   const out: (string | Block)[] = [];
   const markers = new Set<string>();
+  const heads = new Set<string>();
   let summaries = 0;
   let passing = 0;
   let failures = 0;
@@ -140,6 +167,12 @@ function summarize(
       continue;
     }
     if (any(BLOCK_START, line)) {
+      if (heads.has(line)) {
+        // deno lists each failure again under FAILURES: the name is already shown.
+        block = null;
+        continue;
+      }
+      heads.add(line);
       failures++;
       block = { head: line, body: /^\s*--- FAIL: /.test(line) ? sinceRun : [] };
       sinceRun = [];
@@ -167,7 +200,7 @@ function summarize(
       continue;
     }
     if (block) {
-      block.body.push(line);
+      if (!any(TRACE_NOISE, line)) block.body.push(line);
       continue;
     }
     if (/^\s+\S/.test(line) && sinceRun.length < config.truncate_stack_trace) sinceRun.push(line);
@@ -181,6 +214,7 @@ function summarize(
   // A failed run with nothing we recognise as a failure: the structure was unexpected.
   if (failed && failures === 0) return null;
 
+  aggregateCargoResults(out);
   const result: string[] = [];
   let shown = 0;
   let hidden = 0;
@@ -202,4 +236,32 @@ function summarize(
   }
   if (hidden) result.push(`... (${hidden} more failure traces not shown)`);
   return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
+}
+
+const CARGO_RESULT =
+  /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out; finished in ([\d.]+)s$/;
+
+/**
+ * cargo prints one `test result:` per test binary; a workspace run has dozens. They are summed
+ * into one line (in place of the last) so the counts survive and the repetition does not.
+ */
+function aggregateCargoResults(out: (string | Block)[]): void {
+  const at: number[] = [];
+  const sums = [0, 0, 0, 0, 0];
+  let seconds = 0;
+  out.forEach((item, i) => {
+    const m = typeof item === "string" ? CARGO_RESULT.exec(item) : null;
+    if (!m) return;
+    at.push(i);
+    for (let k = 0; k < 5; k++) sums[k] += Number(m[k + 2]);
+    seconds += Number(m[7]);
+  });
+  if (at.length < 2) return;
+  const [passed, failed, ignored, measured, filtered] = sums;
+  out[at[at.length - 1]] = `test result: ${
+    failed ? "FAILED" : "ok"
+  }. ${passed} passed; ${failed} failed; ${ignored} ignored; ${measured} measured; ${filtered} filtered out; finished in ${
+    seconds.toFixed(2)
+  }s (${at.length} test binaries)`;
+  for (const i of at.slice(0, -1).reverse()) out.splice(i, 1);
 }

@@ -1,0 +1,398 @@
+#!/usr/bin/env bash
+# Regenerates the real captures of bench/corpus from tools on this machine.
+# Each case: <family>/<case>.txt (stdout+stderr as a terminal-less run shows them),
+# <case>.json (command, exit code, tool version, how it was captured). .signals files are
+# hand-written and not touched here. Usage: bash bench/corpus/capture.sh [family...]
+set -u
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+CORPUS="$ROOT/bench/corpus"
+WORK="${ZEPH_CORPUS_WORK:-/tmp/zeph-corpus}"
+DENO="$ROOT/node_modules/deno/deno"
+mkdir -p "$WORK"
+
+# capture <family> <case> <dir> <command...>: runs the command in <dir> through bash -c.
+capture() {
+  local family="$1" name="$2" dir="$3" cmd="$4"
+  mkdir -p "$CORPUS/$family"
+  (cd "$dir" && bash -c "$cmd") >"$CORPUS/$family/$name.txt" 2>&1
+  local code=$?
+  local version="${5:-}"
+  printf '{\n  "command": %s,\n  "exit_code": %d,\n  "synthetic": false,\n  "tool": %s,\n  "captured": "%s"\n}\n' \
+    "$(printf '%s' "$cmd" | python3 -c 'import json,sys;print(json.dumps(sys.stdin.read()))')" \
+    "$code" \
+    "$(printf '%s' "$version" | python3 -c 'import json,sys;print(json.dumps(sys.stdin.read()))')" \
+    "$(date -u +%Y-%m-%d)" >"$CORPUS/$family/$name.json"
+  echo "$family/$name: exit $code, $(wc -l <"$CORPUS/$family/$name.txt") lines"
+}
+
+want() { [ $# -eq 0 ] || [[ " $SELECTED " == *" $1 "* ]]; }
+SELECTED="${*:-}"
+sel() { [ -z "$SELECTED" ] || [[ " $SELECTED " == *" $1 "* ]]; }
+
+# --- cargo: a dependency-free crate with passing and failing tests and clippy warnings -------
+if sel cargo; then
+  C="$WORK/calc"
+  rm -rf "$C" && mkdir -p "$C/src" "$C/tests"
+  cat >"$C/Cargo.toml" <<'EOF'
+[package]
+name = "calc"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+EOF
+  cat >"$C/src/lib.rs" <<'EOF'
+pub mod parse;
+pub mod stats;
+use std::collections::HashMap;
+
+pub fn scratch(flag: bool) -> i64 {
+    let unused_a = 1;
+    let unused_b = 2;
+    let mut never_mutated = 3;
+    if flag { 1 } else { never_mutated }
+}
+
+pub fn add(a: i64, b: i64) -> i64 { a + b }
+pub fn sub(a: i64, b: i64) -> i64 { a - b }
+pub fn div(a: i64, b: i64) -> Option<i64> { if b == 0 { None } else { Some(a / b) } }
+pub fn sum_all(v: &Vec<i64>) -> i64 {
+    let mut total = 0;
+    for i in 0..v.len() { total = total + v[i]; }
+    return total;
+}
+pub fn is_even(n: i64) -> bool { if n % 2 == 0 { true } else { false } }
+pub fn clamp(x: i64, lo: i64, hi: i64) -> i64 { if x < lo { lo } else if x > hi { hi } else { x } }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test] fn adds() { assert_eq!(add(2, 2), 4); }
+    #[test] fn subtracts() { assert_eq!(sub(5, 3), 2); }
+    #[test] fn divides() { assert_eq!(div(9, 3), Some(3)); }
+    #[test] fn div_by_zero() { assert_eq!(div(1, 0), Some(0), "division by zero must yield Some(0)"); }
+    #[test] fn sums() { assert_eq!(sum_all(&vec![1, 2, 3]), 6); }
+    #[test] fn evens() { assert!(is_even(4)); assert!(!is_even(3)); }
+    #[test] fn clamps() { assert_eq!(clamp(15, 0, 10), 10); }
+    #[test] fn edge_overflow() { let v: Vec<i64> = vec![i64::MAX, 1]; assert_eq!(sum_all(&v), i64::MIN); }
+    #[test] #[ignore] fn slow_case() { assert_eq!(add(1, 1), 2); }
+}
+EOF
+  cat >"$C/src/parse.rs" <<'EOF'
+pub fn parse_list(s: &str) -> Vec<i64> {
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let trimmed = part.trim();
+        if trimmed.len() == 0 { continue; }
+        match trimmed.parse::<i64>() { Ok(n) => out.push(n), Err(_) => {} }
+    }
+    out
+}
+pub fn first_word(s: &String) -> &str { s.split(' ').next().unwrap_or("") }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test] fn parses_numbers() { assert_eq!(parse_list("1, 2, 3"), vec![1, 2, 3]); }
+    #[test] fn skips_empty() { assert_eq!(parse_list("1,,2"), vec![1, 2]); }
+    #[test] fn rejects_garbage() { assert_eq!(parse_list("1,x,2"), vec![1, 2]); }
+    #[test] fn parses_negative() { assert_eq!(parse_list("-1,-2"), vec![-1, -2]); }
+    #[test] fn first_word_works() { assert_eq!(first_word(&"hello world".to_string()), "hello"); }
+    #[test] fn parse_hex() { assert_eq!(parse_list("0x10"), vec![16], "hex literals are not supported yet"); }
+}
+EOF
+  cat >"$C/src/stats.rs" <<'EOF'
+pub fn mean(v: &Vec<f64>) -> f64 { let mut s = 0.0; for i in 0..v.len() { s += v[i]; } s / v.len() as f64 }
+pub fn max(v: &Vec<f64>) -> f64 { let mut m = v[0]; for x in v.iter() { if *x > m { m = *x; } } return m; }
+pub fn median(v: &mut Vec<f64>) -> f64 { v.sort_by(|a, b| a.partial_cmp(b).unwrap()); v[v.len() / 2] }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test] fn mean_works() { assert_eq!(mean(&vec![1.0, 2.0, 3.0]), 2.0); }
+    #[test] fn max_works() { assert_eq!(max(&vec![1.0, 5.0, 3.0]), 5.0); }
+    #[test] fn median_even() { assert_eq!(median(&mut vec![1.0, 2.0, 3.0, 4.0]), 2.5); }
+    #[test] fn mean_empty() { assert!(mean(&vec![]).is_nan()); }
+}
+EOF
+  for i in $(seq 1 12); do
+    cat >"$C/tests/integration_$i.rs" <<EOF
+#[test] fn integration_add_$i() { assert_eq!(calc::add($i, 1), $((i + 1))); }
+#[test] fn integration_sub_$i() { assert_eq!(calc::sub($i, 1), $((i - 1))); }
+#[test] fn integration_div_$i() { assert_eq!(calc::div($i, 1), Some($i)); }
+EOF
+  done
+  V="$(cargo --version)"
+  export CARGO_NET_OFFLINE=true CARGO_TERM_COLOR=never
+  capture cargo build_warnings "$C" "cargo clean -q; cargo build" "$V"
+  capture cargo clippy_warnings "$C" "touch src/lib.rs && cargo clippy --all-targets 2>&1" "$V"
+  capture cargo test_failing "$C" "cargo test 2>&1" "$V"
+  capture cargo test_passing_filtered "$C" "cd $C && cargo test integration 2>&1" "$V"
+  capture cargo test_color "$C" "cargo test --color=always parse 2>&1" "$V"
+  cp "$C/src/stats.rs" "$WORK/stats.rs.bak"
+  printf '\npub fn broken() -> i64 { let x: i64 = "five"; x + undefined_name }\n' >>"$C/src/stats.rs"
+  capture cargo build_error "$C" "cargo build 2>&1" "$V"
+  cp "$WORK/stats.rs.bak" "$C/src/stats.rs"
+fi
+
+# --- git: the zeph repository itself, a clone with local changes, a push to a local bare repo --
+if sel git; then
+  G="$WORK/git-clone"
+  rm -rf "$G" "$WORK/bare.git"
+  git clone -q "$ROOT" "$G"
+  git -C "$G" config user.email bench@example.invalid
+  git -C "$G" config user.name bench
+  V="$(git --version)"
+  capture git log_stat "$ROOT" "git log --stat -n 40" "$V"
+  capture git show_commit "$ROOT" "git show $(git -C "$ROOT" rev-list --max-parents=0 HEAD | head -1)~0 --stat -p | head -4000" "$V"
+  capture git diff_range "$G" "git diff HEAD~4 HEAD" "$V"
+  (cd "$G" && echo "// touched" >>README.md && echo x >new_file.txt && mkdir -p scratch && touch scratch/a.ts scratch/b.ts && git rm -q --cached package-lock.json && sed -i 's/zeph/zeph2/' deno.json && git add deno.json && rm -f main.ts)
+  capture git status_dirty "$G" "git status" "$V"
+  capture git status_short "$G" "git status -sb" "$V"
+  git init -q --bare "$WORK/bare.git"
+  git -C "$G" remote add local "$WORK/bare.git"
+  capture git push_new_branch "$G" "git push local HEAD:refs/heads/feature-x 2>&1" "$V"
+fi
+
+# --- python: pytest on a small package with passing and failing tests -------------------------
+if sel python; then
+  P="$WORK/pyproj"
+  rm -rf "$P" && mkdir -p "$P/tests"
+  cat >"$P/shop.py" <<'EOF'
+def total(items):
+    return sum(price * qty for price, qty in items)
+
+def discount(amount, percent):
+    if percent < 0 or percent > 100:
+        raise ValueError(f"bad percent {percent}")
+    return round(amount * (100 - percent) / 100, 2)
+
+def login(user, password):
+    if password != "secret":
+        return 401
+    return 200
+EOF
+  cat >"$P/tests/test_shop.py" <<'EOF'
+import pytest
+from shop import total, discount, login
+
+@pytest.mark.parametrize("n", range(40))
+def test_total_many(n):
+    assert total([(n, 2)]) == 2 * n
+
+def test_total_empty():
+    assert total([]) == 0
+
+def test_discount_basic():
+    assert discount(100, 10) == 90
+
+def test_discount_rounding():
+    assert discount(10, 33) == 6.71
+
+def test_discount_invalid():
+    with pytest.raises(ValueError):
+        discount(10, 150)
+EOF
+  cat >"$P/tests/test_api.py" <<'EOF'
+from shop import login
+
+def test_login_ok():
+    assert login("ann", "secret") == 200
+
+def test_login_flow():
+    status = login("bob", "hunter2")
+    assert status == 200, f"expected 200 but got {status}"
+
+def test_logout():
+    assert True
+EOF
+  V="$(pytest --version 2>&1)"
+  capture python pytest_failing "$P" "python3 -m pytest tests" "$V"
+  capture python pytest_verbose "$P" "python3 -m pytest -v tests" "$V"
+  capture python pytest_passing "$P" "python3 -m pytest -q tests/test_shop.py -k 'many or empty or basic or invalid'" "$V"
+fi
+
+# --- go: a module with passing and failing tests, plain and -v ---------------------------------
+if sel go && command -v go >/dev/null; then
+  M="$WORK/gomod"
+  rm -rf "$M" && mkdir -p "$M/mathx" "$M/strs"
+  printf 'module example.com/gomod\n\ngo 1.19\n' >"$M/go.mod"
+  cat >"$M/mathx/mathx.go" <<'EOF'
+package mathx
+
+import "math"
+
+func Divide(a, b float64) float64 { return a / b }
+func Sqrt(x float64) float64     { return math.Sqrt(x) }
+func Abs(x int) int              { if x < 0 { return -x }; return x }
+EOF
+  cat >"$M/mathx/mathx_test.go" <<'EOF'
+package mathx
+
+import ("fmt"; "math"; "testing")
+
+func TestAbs(t *testing.T) { if Abs(-3) != 3 { t.Fatal("abs") } }
+func TestDivide(t *testing.T) {
+	got := Divide(1, 0)
+	if !math.IsNaN(got) { t.Errorf("Divide(1, 0) = %v, want NaN", got) }
+}
+func TestSqrt(t *testing.T) {
+	t.Log("checking sqrt(-1)")
+	if !math.IsNaN(Sqrt(-1)) { t.Errorf("sqrt(-1) should be NaN") }
+	if Sqrt(4) != 3 { t.Errorf("Sqrt(4) = %v, want 3", Sqrt(4)) }
+}
+func TestTable(t *testing.T) {
+	for i := 0; i < 30; i++ {
+		t.Run(fmt.Sprintf("case_%02d", i), func(t *testing.T) { if Abs(i) != i { t.Fail() } })
+	}
+}
+EOF
+  cat >"$M/strs/strs.go" <<'EOF'
+package strs
+
+import "strings"
+
+func Upper(s string) string { return strings.ToUpper(s) }
+EOF
+  cat >"$M/strs/strs_test.go" <<'EOF'
+package strs
+
+import "testing"
+
+func TestUpper(t *testing.T) { if Upper("a") != "A" { t.Fatal("upper") } }
+func TestUpperMany(t *testing.T) { for _, s := range []string{"x", "y", "z"} { if Upper(s) == s { t.Fatal(s) } } }
+EOF
+  V="$(go version)"
+  export GOFLAGS=-mod=mod GOTOOLCHAIN=local GOCACHE="$WORK/gocache"
+  capture go test_failing "$M" "go test ./..." "$V"
+  capture go test_verbose "$M" "go test -v ./..." "$V"
+  capture go test_passing "$M" "go test -v ./strs/ -run Upper -count=1" "$V"
+fi
+
+# --- make: a small C project, a clean build with warnings and a failing build ---------------
+if sel make; then
+  K="$WORK/cproj"
+  rm -rf "$K" && mkdir -p "$K/src/lib" "$K/src/app"
+  for i in $(seq 1 25); do
+    printf '#include "lib.h"\nint f%d(int x) { int unused_%d; return x * %d; }\n' "$i" "$i" "$i" >"$K/src/lib/f$i.c"
+  done
+  echo 'int f1(int x);' >"$K/src/lib/lib.h"
+  printf '#include <stdio.h>\n#include "../lib/lib.h"\nint main(void) { printf("%%d\\n", f1(2)); return 0; }\n' >"$K/src/app/main.c"
+  cat >"$K/src/lib/Makefile" <<'EOF'
+SRCS := $(wildcard *.c)
+OBJS := $(SRCS:.c=.o)
+CFLAGS := -Wall -O1
+liblib.a: $(OBJS)
+	ar rcs $@ $^
+%.o: %.c
+	$(CC) $(CFLAGS) -c $< -o $@
+clean:
+	rm -f *.o *.a
+EOF
+  cat >"$K/src/app/Makefile" <<'EOF'
+app: main.c ../lib/liblib.a
+	$(CC) -Wall -o $@ main.c ../lib/liblib.a
+clean:
+	rm -f app
+EOF
+  cat >"$K/Makefile" <<'EOF'
+all:
+	$(MAKE) -C src/lib
+	$(MAKE) -C src/app
+clean:
+	$(MAKE) -C src/lib clean
+	$(MAKE) -C src/app clean
+EOF
+  V="$(make --version | head -1)"
+  capture make build_warnings "$K" "make clean >/dev/null; make" "$V"
+  printf 'int f26(int x) { return x + undefined_symbol; }\n' >"$K/src/lib/f26.c"
+  capture make build_error "$K" "make clean >/dev/null; make 2>&1" "$V"
+  rm -f "$K/src/lib/f26.c"
+fi
+
+# --- files: ls, find, tree, grep over real directories -------------------------------------
+if sel files; then
+  capture files ls_la_usr_bin / "ls -la /usr/bin" "$(ls --version | head -1)"
+  capture files find_src "$ROOT" "find node_modules/zod -name '*.ts' -path '*v4*'" "$(find --version | head -1)"
+  capture files tree_deps "$ROOT" "tree node_modules/smol-toml node_modules/re2js" "$(tree --version)"
+  capture files grep_imports "$ROOT" "grep -rn 'import' node_modules/cheerio/dist/esm --include=*.js" "$(grep --version | head -1)"
+fi
+
+# --- logs: real system logs -----------------------------------------------------------------
+if sel logs; then
+  capture logs dpkg_log / "cat /var/log/dpkg.log" "dpkg log"
+  capture logs apt_term_log / "tail -n 3000 /var/log/apt/term.log" "apt term log"
+fi
+
+# --- node: npm install, tsc, node --test, vitest ---------------------------------------------
+if sel node; then
+  N="$WORK/nodeproj"
+  rm -rf "$N" && mkdir -p "$N/src" "$N/test"
+  (cd "$N" && npm init -y >/dev/null 2>&1)
+  V="npm $(npm --version 2>/dev/null)"
+  capture node npm_install "$N" "npm install --no-fund --no-audit=false express@4 lodash@4 typescript@5 vitest@2" "$V"
+  cat >"$N/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "ES2022", "moduleResolution": "bundler" }, "include": ["src"] }
+EOF
+  for i in $(seq 1 8); do
+    cat >"$N/src/mod$i.ts" <<EOF
+export function f$i(x: number): string { return x; }
+export const n$i: number = "text-$i";
+export function g$i(o: { a: number }) { return o.b; }
+EOF
+  done
+  printf 'export const ok = 1;\n' >"$N/src/clean.ts"
+  capture node tsc_errors "$N" "npx tsc -p ." "tsc $(cd "$N" && npx tsc --version)"
+  cat >"$N/test/math.test.mjs" <<'EOF'
+import { test } from "node:test";
+import assert from "node:assert/strict";
+for (let i = 0; i < 30; i++) test(`adds ${i}`, () => assert.equal(i + 1, 1 + i));
+test("divides by zero", () => assert.equal(1 / 0, 0));
+test("parses json", () => assert.deepEqual(JSON.parse('{"a":1}'), { a: 2 }));
+EOF
+  capture node node_test_failing "$N" "node --test test/" "node $(node --version)"
+  cat >"$N/src/sum.test.ts" <<'EOF'
+import { describe, expect, it } from "vitest";
+const sum = (a: number, b: number) => a + b;
+describe("sum", () => {
+  for (let i = 0; i < 25; i++) it(`adds ${i}`, () => expect(sum(i, 1)).toBe(i + 1));
+  it("adds negatives wrong", () => expect(sum(-1, -1)).toBe(2));
+});
+EOF
+  cat >"$N/src/str.test.ts" <<'EOF'
+import { expect, it } from "vitest";
+it("uppercases", () => expect("a".toUpperCase()).toBe("A"));
+it("trims", () => expect(" a ".trim()).toBe("a"));
+EOF
+  capture node vitest_failing "$N" "npx vitest run --reporter=default" "vitest $(cd "$N" && npx vitest --version)"
+fi
+
+# --- deno: test, lint, check on a small project -----------------------------------------------
+if sel deno; then
+  D="$WORK/denoproj"
+  rm -rf "$D" && mkdir -p "$D"
+  cat >"$D/math_test.ts" <<'EOF'
+function assertEquals(a: unknown, b: unknown, msg?: string) {
+  if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(msg ?? `Values are not equal: ${JSON.stringify(a)} !== ${JSON.stringify(b)}`);
+}
+for (let i = 0; i < 30; i++) Deno.test(`adds ${i}`, () => assertEquals(i + 1, 1 + i));
+Deno.test("rounds half up", () => assertEquals(Math.round(2.5), 2, "round(2.5) should be 2"));
+Deno.test("splits words", () => assertEquals("a b".split(" "), ["a", "b", "c"]));
+EOF
+  cat >"$D/lint_me.ts" <<'EOF'
+let unusedOne = 1;
+let unusedTwo = 2;
+var legacy = 3;
+export function f(a: any) { if (a == null) { debugger; } return a; }
+export function g(b: any) { try { return b; } catch (e) {} }
+EOF
+  cat >"$D/types.ts" <<'EOF'
+export const n: number = "x";
+export function f(o: { a: number }): string { return o.b; }
+export const s: string = 42;
+EOF
+  V="$("$DENO" --version | head -1)"
+  capture deno test_failing "$D" "NO_COLOR=1 $DENO test math_test.ts" "$V"
+  capture deno lint_problems "$D" "NO_COLOR=1 $DENO lint lint_me.ts" "$V"
+  capture deno check_errors "$D" "NO_COLOR=1 $DENO check types.ts" "$V"
+fi

@@ -1,0 +1,253 @@
+/**
+ * Token economy of the output filters on bench/corpus, and engine throughput.
+ *
+ *   deno task bench:filters            print the tables
+ *   deno task bench:filters --write    also write them into bench/README.md "## Output filters"
+ *   deno task bench:filters --quick    skip the 100 MB throughput run
+ *
+ * Tokens are bytes/4 (the RTK-comparable estimate). Retention = share of a case's `.signals`
+ * lines found verbatim in the filtered text.
+ */
+import { cpuUsage } from "node:process";
+import { defaultConfig } from "../src/config/schema.ts";
+import { type FilterEngine, loadFilterEngine } from "../src/filter/mod.ts";
+
+const CORPUS = new URL("./corpus/", import.meta.url);
+const README = new URL("./README.md", import.meta.url);
+const encoder = new TextEncoder();
+
+interface CaseMeta {
+  command: string;
+  exit_code: number;
+  synthetic: boolean;
+}
+
+interface CaseResult {
+  family: string;
+  name: string;
+  rules: string;
+  raw: number;
+  filtered: number;
+  reduction: number;
+  retention: number;
+  missing: string[];
+  synthetic: boolean;
+}
+
+const tokens = (text: string) => Math.ceil(encoder.encode(text).length / 4);
+const median = (values: number[]) => {
+  const v = [...values].sort((a, b) => a - b);
+  if (!v.length) return 0;
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export async function runCorpus(engine: FilterEngine): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  const families = [];
+  for await (const e of Deno.readDir(CORPUS)) if (e.isDirectory) families.push(e.name);
+  for (const family of families.sort()) {
+    const dir = new URL(`${family}/`, CORPUS);
+    const names = [];
+    for await (const e of Deno.readDir(dir)) {
+      if (e.name.endsWith(".txt")) names.push(e.name.slice(0, -4));
+    }
+    for (const name of names.sort()) {
+      const text = await Deno.readTextFile(new URL(`${name}.txt`, dir));
+      const meta = JSON.parse(await Deno.readTextFile(new URL(`${name}.json`, dir))) as CaseMeta;
+      const signals = (await Deno.readTextFile(new URL(`${name}.signals`, dir)).catch(() => ""))
+        .split("\n").filter((s) => s.trim() !== "");
+      const out = engine.filter(meta.command, text, { failed: meta.exit_code !== 0 });
+      const raw = tokens(text);
+      const filtered = tokens(out.text);
+      const missing = signals.filter((s) => !out.text.includes(s));
+      results.push({
+        family,
+        name,
+        rules: out.rules.join("+") || "(none)",
+        raw,
+        filtered,
+        reduction: raw ? 1 - filtered / raw : 0,
+        retention: signals.length ? (signals.length - missing.length) / signals.length : 1,
+        missing,
+        synthetic: meta.synthetic,
+      });
+    }
+  }
+  return results;
+}
+
+function corpusTables(results: CaseResult[]): string {
+  const lines: string[] = [];
+  lines.push("| family | case | rules | raw tok | filtered tok | reduction | signals kept |");
+  lines.push("|---|---|---|---:|---:|---:|---:|");
+  for (const r of results) {
+    lines.push(
+      `| ${r.family} | ${r.name}${
+        r.synthetic ? " (synthetic)" : ""
+      } | ${r.rules} | ${r.raw} | ${r.filtered} | ${pct(r.reduction)} | ${pct(r.retention)} |`,
+    );
+  }
+  lines.push("");
+  lines.push(
+    "| family | cases | raw tok | filtered tok | reduction | median reduction | signals kept |",
+  );
+  lines.push("|---|---:|---:|---:|---:|---:|---:|");
+  const families = [...new Set(results.map((r) => r.family))];
+  for (const f of families) {
+    const rs = results.filter((r) => r.family === f);
+    const raw = rs.reduce((n, r) => n + r.raw, 0);
+    const filtered = rs.reduce((n, r) => n + r.filtered, 0);
+    const retention = rs.reduce((n, r) => n + r.retention, 0) / rs.length;
+    lines.push(
+      `| ${f} | ${rs.length} | ${raw} | ${filtered} | ${pct(1 - filtered / raw)} | ${
+        pct(median(rs.map((r) => r.reduction)))
+      } | ${pct(retention)} |`,
+    );
+  }
+  const raw = results.reduce((n, r) => n + r.raw, 0);
+  const filtered = results.reduce((n, r) => n + r.filtered, 0);
+  const retention = results.reduce((n, r) => n + r.retention, 0) / results.length;
+  lines.push(
+    `| **all** | ${results.length} | ${raw} | ${filtered} | ${pct(1 - filtered / raw)} | **${
+      pct(median(results.map((r) => r.reduction)))
+    }** | ${pct(retention)} |`,
+  );
+  return lines.join("\n");
+}
+
+/** Builds `mb` megabytes by repeating `unit`, filters it, reports MB/s and memory. */
+async function throughput(
+  engine: FilterEngine,
+  label: string,
+  command: string,
+  unit: string,
+  sizes: number[],
+  failed: boolean,
+): Promise<string[]> {
+  const rows: string[] = [];
+  for (const mb of sizes) {
+    const target = mb * 1024 * 1024;
+    const input = unit.repeat(Math.ceil(target / unit.length)).slice(0, target);
+    // deno-lint-ignore no-explicit-any
+    (globalThis as any).gc?.();
+    await new Promise((r) => setTimeout(r, 0));
+    const before = Deno.memoryUsage();
+    const cpu0 = cpuUsage();
+    const started = performance.now();
+    const out = engine.filter(command, input, { failed });
+    const ms = performance.now() - started;
+    const cpu = cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    const after = Deno.memoryUsage();
+    rows.push(
+      `| ${label} | ${mb} MB | ${ms.toFixed(0)} ms | ${cpuMs.toFixed(0)} ms | ${
+        (mb / (cpuMs / 1000)).toFixed(0)
+      } MB/s | ${((after.rss - before.rss) / 1048576).toFixed(0)} MB | ${
+        (out.text.length / 1024).toFixed(1)
+      } KiB |`,
+    );
+    console.error(rows[rows.length - 1]);
+  }
+  return rows;
+}
+
+if (import.meta.main) {
+  const write = Deno.args.includes("--write");
+  const quick = Deno.args.includes("--quick");
+  const { engine, warnings } = await loadFilterEngine(defaultConfig(), {
+    configDir: "/nonexistent",
+  });
+  for (const w of warnings) console.error(`warning: ${w}`);
+  const results = await runCorpus(engine);
+  const corpus = corpusTables(results);
+  console.log(corpus);
+  for (const r of results.filter((r) => r.missing.length)) {
+    console.log(
+      `MISSING in ${r.family}/${r.name}: ${r.missing.map((m) => JSON.stringify(m)).join(", ")}`,
+    );
+  }
+
+  let scaling = "";
+  if (!quick) {
+    const read = (p: string) => Deno.readTextFile(new URL(p, CORPUS));
+    const sizes = [10, 25, 50, 100];
+    const header = [
+      "| workload | input | wall | CPU | throughput (per CPU second) | RSS growth | output |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+    ];
+    const rows = [
+      ...await throughput(
+        engine,
+        "cargo test (test_summary)",
+        "cargo test",
+        await read("cargo/test_failing.txt"),
+        sizes,
+        true,
+      ),
+      ...await throughput(
+        engine,
+        "docker logs (dedup)",
+        "docker logs api",
+        await read("logs/docker_logs_api.txt"),
+        sizes,
+        false,
+      ),
+      ...await throughput(
+        engine,
+        "make (3 rules)",
+        "make",
+        await read("make/build_warnings.txt"),
+        sizes,
+        false,
+      ),
+      ...await throughput(
+        engine,
+        "no rule (sanitize + security)",
+        "some-tool",
+        await read("files/ls_la_usr_bin.txt"),
+        sizes,
+        false,
+      ),
+    ];
+    scaling = [...header, ...rows].join("\n");
+    console.log("\n" + scaling);
+  }
+
+  if (write) {
+    const cpu = new TextDecoder().decode(
+      (await new Deno.Command("bash", {
+        args: ["-c", "nproc; lscpu | grep 'Model name' | sed 's/Model name: *//'"],
+      }).output()).stdout,
+    ).trim().split("\n");
+    const section = [
+      "## Output filters",
+      "",
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[1]?.trim()} (${
+        cpu[0]
+      } CPUs), Deno ${Deno.version.deno}, with \`deno task bench:filters --write\`.`,
+      "Corpus: `bench/corpus/` (real captures unless marked synthetic; see its README). Tokens = bytes/4.",
+      "Signals kept = share of each case's `.signals` strings present verbatim after filtering.",
+      "",
+      corpus,
+      "",
+      ...(scaling
+        ? [
+          "Throughput (the whole engine: sanitise, rules, security pass; input built by repeating a corpus case):",
+          "",
+          scaling,
+          "",
+        ]
+        : []),
+    ].join("\n");
+    const readme = await Deno.readTextFile(README).catch(() => "# Benchmarks\n");
+    const start = readme.indexOf("## Output filters");
+    let next = start < 0 ? -1 : readme.indexOf("\n## ", start + 5);
+    if (next < 0) next = readme.length;
+    const updated = start < 0
+      ? readme.trimEnd() + "\n\n" + section
+      : readme.slice(0, start) + section + readme.slice(next);
+    await Deno.writeTextFile(README, updated.trimEnd() + "\n");
+    console.error("bench/README.md updated");
+  }
+}
