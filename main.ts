@@ -100,8 +100,17 @@ export async function buildRuntime(
   cleanups.push(() => executor.close());
 
   const registry = new ToolRegistry({ tools: builtinTools(), executor, policy, config });
+  // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]
+  // filters_path). services.filterEngine exposes the F/P/B counters (engine.session).
+  const { loadFilterEngine, filterHook, filtersConfigDir } = await import("./src/filter/mod.ts");
+  const filters = await loadFilterEngine(config, {
+    configDir: await filtersConfigDir(loaded.path),
+  });
+  for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
+  services.filterEngine = filters.engine;
   const outputHooks: OutputHook[] = [
     // Output filter (order 10), overflow store (order 20).
+    filterHook(filters.engine),
     storeMod.overflowHook(store, config),
   ];
   const finalHooks: FinalHook[] = [

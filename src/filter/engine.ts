@@ -31,7 +31,7 @@ export interface FilterOutcome {
 
 /** Notices the bash tool appends (`[exit code 2]`, timeouts); kept out of the rules' reach. */
 const NOTICE =
-  /^\[(exit code|exit status|timed out|timeout|killed|terminated|signal|cancelled|interrupted|output truncated|truncated)\b[^\]]*\]$/i;
+  /^\[(exit code -?\d+|exit status -?\d+|timeout|timed out|cancelled|killed by [^\]]+|background|truncated|output truncated)\]/;
 const STDERR_PREFIX = "[stderr] ";
 /** Two or more blank (whitespace-only) lines in a row. */
 const BLANK_RUNS = /\n(?:[ \t\f\v]*\n){2,}/g;

@@ -18,8 +18,8 @@ export const MAX_FILTERS_FILE_BYTES = 1024 * 1024;
 export const BUILTIN_FILTERS_DIR = new URL("../../filters/", import.meta.url);
 
 export interface LoadOptions {
-  /** The directory of config.toml: the default home of filters.toml. */
-  configDir: string;
+  /** The directory of config.toml: the default home of filters.toml (null: none). */
+  configDir: string | null;
   /** Overrides the built-in directory (tests). */
   builtinDir?: URL | string;
 }
@@ -33,8 +33,8 @@ export async function loadFilterEngine(
   const warnings: string[] = [];
   const rules = await loadBuiltinRules(options.builtinDir ?? BUILTIN_FILTERS_DIR, warnings);
   const user = userFilePath(settings.filters_path, options.configDir);
-  const userText = await readUserFile(user.path, user.explicit, warnings);
-  if (userText !== null) mergeUserRules(rules, userText, user.path, warnings);
+  const userText = user ? await readUserFile(user.path, user.explicit, warnings) : null;
+  if (user && userText !== null) mergeUserRules(rules, userText, user.path, warnings);
   const extra = compileExtraPatterns(settings.security.extra_patterns);
   warnings.push(...extra.warnings);
   const engine = new FilterEngine(rules, {
@@ -114,10 +114,30 @@ export function parseRuleFile(text: string, source: string, warnings: string[]):
   return out;
 }
 
-function userFilePath(setting: string, configDir: string): { path: string; explicit: boolean } {
-  if (!setting) return { path: joinPath(configDir, "filters.toml"), explicit: false };
-  const absolute = setting.startsWith("/") ? setting : joinPath(configDir, setting);
+function userFilePath(
+  setting: string,
+  configDir: string | null,
+): { path: string; explicit: boolean } | null {
+  if (!setting) {
+    return configDir ? { path: joinPath(configDir, "filters.toml"), explicit: false } : null;
+  }
+  const absolute = setting.startsWith("/") ? setting : joinPath(configDir ?? Deno.cwd(), setting);
   return { path: absolute, explicit: true };
+}
+
+/**
+ * The directory whose filters.toml applies: the loaded config file's, else where the config
+ * would be ($ZEPH_CONFIG, $XDG_CONFIG_HOME/zeph, ~/.config/zeph), else null.
+ */
+export async function filtersConfigDir(configPath: string | null): Promise<string | null> {
+  let file = configPath;
+  if (!file) {
+    const { locateConfig } = await import("../config/load.ts");
+    file = locateConfig({ env: Deno.env.toObject() }).path;
+  }
+  if (!file) return null;
+  const cut = file.lastIndexOf("/");
+  return cut > 0 ? file.slice(0, cut) : "/";
 }
 
 async function readUserFile(

@@ -8,6 +8,7 @@ export { type EngineOptions, FilterEngine, type FilterOutcome, FilterSession } f
 export { filterHook } from "./hook.ts";
 export {
   BUILTIN_FILTERS_DIR,
+  filtersConfigDir,
   loadBuiltinRules,
   loadFilterEngine,
   type LoadOptions,
