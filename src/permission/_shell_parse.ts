@@ -123,6 +123,8 @@ export interface ParsedCommand {
   stdinText: string | null;
   /** The words before wrapper stripping, for the messages. */
   wrappers: string[];
+  /** The program as written when it is a path (`./gradlew`, `/tmp/x/ls`), slashes collapsed. */
+  path?: string;
 }
 
 export interface ExtractResult {
@@ -712,6 +714,9 @@ export class Extractor {
       stdinText: o.stdinText,
       wrappers,
     };
+    if (programIsLiteral && programWord.text.includes("/")) {
+      cmd.path = programWord.text.replace(/\/+/g, "/");
+    }
     this.push(cmd);
     if (!programIsLiteral) return;
     const lower = program.toLowerCase();

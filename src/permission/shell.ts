@@ -38,6 +38,8 @@ export interface SimpleCommand {
   wrappers?: string[];
   /** Where stdin comes from when the command line says so. */
   stdin?: "pipe" | "heredoc" | "herestring" | "file" | null;
+  /** The program as written when it was a path (`./gradlew`, `/tmp/x/ls`). */
+  path?: string;
 }
 
 /** Everything the analyser found in one command line. */
@@ -104,6 +106,7 @@ function toSimple(c: ParsedCommand): SimpleCommand {
     argsLiteral: c.argsLiteral,
     wrappers: c.wrappers,
     stdin: c.stdin,
+    ...(c.path ? { path: c.path } : {}),
   };
 }
 
@@ -516,6 +519,20 @@ export async function decideShell(
   return result;
 }
 
+const SYSTEM_DIRS = [
+  "/bin/",
+  "/sbin/",
+  "/usr/bin/",
+  "/usr/sbin/",
+  "/usr/local/bin/",
+  "/usr/local/sbin/",
+  "/opt/homebrew/bin/",
+];
+
+function isSystemPath(path: string): boolean {
+  return SYSTEM_DIRS.some((d) => path.startsWith(d) && !path.slice(d.length).includes("/"));
+}
+
 function decideCommand(
   cmd: SimpleCommand,
   policy: PermissionPolicy,
@@ -554,7 +571,14 @@ function decideCommand(
         subject,
       };}
   } else {
-    d = policy.evaluate("bash", subject, "ask");
+    // A program named by a path outside the system directories is matched as written: a rule
+    // allowing `ls*` does not allow `/tmp/evil/ls` (deny rules see both forms).
+    const pathRaw = cmd.path && !isSystemPath(cmd.path) ? [cmd.path, ...cmd.args].join(" ") : null;
+    d = policy.evaluate("bash", pathRaw ?? subject, "ask");
+    if (pathRaw && d.action !== "deny") {
+      const byName = policy.evaluate("bash", subject, "ask");
+      if (byName.action === "deny") d = byName;
+    }
     if (d.action !== "allow" && !d.reason) {
       d = {
         ...d,

@@ -297,6 +297,8 @@ const ATTACKS: [string, "deny" | "ask"][] = [
   ["ls; script -qc 'touch MARK' /dev/null", "ask"],
   ["ls; parallel touch ::: MARK", "ask"],
   ["ls; chroot / touch MARK", "ask"],
+  ["printf '#!/bin/sh\\ntouch MARK\\n' > ls; chmod +x ls; ./ls", "ask"],
+  ["echo x; /tmp/zeph_no_such_dir/ls -la > MARK", "ask"],
   ["a[$(touch MARK)]=1; ls", "ask"],
   ["ls; test -v 'a[$(touch MARK)]'", "ask"],
   ["ls; [[ -v 'a[$(touch MARK)]' ]]", "ask"],
@@ -396,6 +398,7 @@ const BENIGN_RULES: PermissionRuleConfig[] = [
     "test *",
     "\\[ *",
     "pwd",
+    "./gradlew *",
   ].map((pattern): PermissionRuleConfig => ({ pattern, action: "allow" })),
   { pattern: "*", action: "ask" },
 ];
@@ -435,6 +438,8 @@ const BENIGN = [
   "echo sudoku",
   '[[ "$HOME" == "/root" ]] && echo root',
   "echo $(( 1 + 2 ))",
+  "/usr/bin/ls -la",
+  "./gradlew build",
 ];
 
 Deno.test("bash permissions: benign commands stay allowed under allow rules", async () => {
