@@ -8,15 +8,9 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ProcessRunner, RunOptions, RunResult } from "../exec/mod.ts";
 import type { ToolExecutor } from "../tools/executor.ts";
-import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
+import type { AnyTool, TextFileBackend, ToolContext, ToolOutput } from "../tools/tool.ts";
 
 type Sdk = typeof import("@agentclientprotocol/sdk");
-
-/** How file tools read and write text; the local one is Deno's file system. */
-export interface TextFileBackend {
-  readTextFile(path: string): Promise<string>;
-  writeTextFile(path: string, content: string): Promise<void>;
-}
 
 export interface EditorExecutorOptions {
   client: acp.AgentContext;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { decodeText, fileError, q } from "./_file.ts";
 import { unifiedDiff } from "./_diff.ts";
 import { ToolError } from "./errors.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, type TextFileBackend } from "./tool.ts";
 
 export const EditParams = z.object({
   path: z.string().describe("File to edit, relative to the workspace or absolute inside it"),
@@ -76,9 +76,12 @@ export const editTool = defineTool({
       );
     }
     const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
+    const editor = ctx.services.textFiles as TextFileBackend | undefined;
     let bytes: Uint8Array;
     try {
-      bytes = await Deno.readFile(file, { signal: ctx.signal });
+      bytes = editor
+        ? ENCODER.encode(await editor.readTextFile(file))
+        : await Deno.readFile(file, { signal: ctx.signal });
     } catch (error) {
       throw fileError(error, "edit", params.path);
     }
@@ -129,7 +132,8 @@ export const editTool = defineTool({
       ? oldText.split(needle).join(replacement)
       : replaceFirst(oldText, needle, replacement);
     try {
-      await Deno.writeFile(file, ENCODER.encode(newText), { signal: ctx.signal });
+      if (editor) await editor.writeTextFile(file, newText);
+      else await Deno.writeFile(file, ENCODER.encode(newText), { signal: ctx.signal });
     } catch (error) {
       throw fileError(error, "edit", params.path);
     }

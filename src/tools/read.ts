@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { clipLine, decodeText, fileError, q, splitLines } from "./_file.ts";
 import { ToolError } from "./errors.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, type TextFileBackend } from "./tool.ts";
 
 export const ReadParams = z.object({
   path: z.string().describe("File to read, relative to the workspace or absolute inside it"),
@@ -44,19 +44,25 @@ export const readTool = defineTool({
   async execute(params, ctx) {
     const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
     ctx.sandbox.assertReadable(file, params.path);
+    const editor = ctx.services.textFiles as TextFileBackend | undefined;
     let bytes: Uint8Array;
     try {
-      const info = await Deno.stat(file);
-      if (info.isDirectory) {
-        throw new ToolError(
-          "permanent_failure",
-          `Cannot read ${q(params.path)}: it is a directory`,
-          {
-            hint: "Use list_directory to see what it contains.",
-          },
-        );
+      if (editor) {
+        // The editor's buffer (unsaved changes included) is the truth for this session.
+        bytes = new TextEncoder().encode(await editor.readTextFile(file));
+      } else {
+        const info = await Deno.stat(file);
+        if (info.isDirectory) {
+          throw new ToolError(
+            "permanent_failure",
+            `Cannot read ${q(params.path)}: it is a directory`,
+            {
+              hint: "Use list_directory to see what it contains.",
+            },
+          );
+        }
+        bytes = await Deno.readFile(file, { signal: ctx.signal });
       }
-      bytes = await Deno.readFile(file, { signal: ctx.signal });
     } catch (error) {
       throw fileError(error, "read", params.path);
     }

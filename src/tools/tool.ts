@@ -61,6 +61,17 @@ export interface ToolContext {
   services: ToolServices;
 }
 
+/**
+ * How read/write/edit get and put text. Absent means the local disk; an ACP session sets an
+ * editor-backed one (`fs/read_text_file` sees unsaved buffers, writes can be reviewed). Paths
+ * are canonical and already checked by the sandbox.
+ */
+export interface TextFileBackend {
+  /** Throws Deno.errors.NotFound for a missing file. */
+  readTextFile(path: string): Promise<string>;
+  writeTextFile(path: string, content: string): Promise<void>;
+}
+
 /** Service slots filled by the composition root; tools check for presence and fail clearly. */
 export interface ToolServices {
   // deno-lint-ignore no-explicit-any

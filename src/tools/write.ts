@@ -3,7 +3,7 @@ import { z } from "zod";
 import { decodeText, fileError, lstatOrNull, q } from "./_file.ts";
 import { unifiedDiff } from "./_diff.ts";
 import { ToolError } from "./errors.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, type TextFileBackend } from "./tool.ts";
 
 export const WriteParams = z.object({
   path: z.string().describe(
@@ -54,16 +54,29 @@ export const writeTool = defineTool({
           },
         );
       }
-      if (info) {
-        existed = true;
-        const old = await Deno.readFile(file);
-        oldSize = old.length;
-        const decoded = decodeText(old);
-        oldText = "text" in decoded ? decoded.text : null;
+      const editor = ctx.services.textFiles as TextFileBackend | undefined;
+      if (editor) {
+        // The editor creates missing files and parents, and may show the change for review.
+        try {
+          oldText = await editor.readTextFile(file);
+          existed = true;
+          oldSize = new TextEncoder().encode(oldText).length;
+        } catch (error) {
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+        }
+        await editor.writeTextFile(file, params.content);
       } else {
-        await Deno.mkdir(path.dirname(file), { recursive: true });
+        if (info) {
+          existed = true;
+          const old = await Deno.readFile(file);
+          oldSize = old.length;
+          const decoded = decodeText(old);
+          oldText = "text" in decoded ? decoded.text : null;
+        } else {
+          await Deno.mkdir(path.dirname(file), { recursive: true });
+        }
+        await Deno.writeFile(file, bytes, { signal: ctx.signal });
       }
-      await Deno.writeFile(file, bytes, { signal: ctx.signal });
     } catch (error) {
       throw fileError(error, "write", params.path);
     }

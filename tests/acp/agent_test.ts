@@ -92,3 +92,233 @@ Deno.test("acp: available_commands_update comes after the session/new response",
     await s.close();
   }
 });
+
+function finalUpdates(s: Session) {
+  return s.updates
+    .map((u) => u.update)
+    .filter((u) => u.sessionUpdate === "tool_call_update" && "status" in u && u.status);
+}
+
+Deno.test("acp: bash runs in the editor terminal; the terminal is embedded before wait and released after the final update", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "t1", name: "bash", input: { command: "echo hi-from-terminal" } }] },
+    { text: "done" },
+  ]);
+  const s = await connect({ ws, terminal: true });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    expect(await prompt(s, sessionId, "run it")).toBe("end_turn");
+    expect(s.terminals.size).toBe(1);
+    const term = [...s.terminals.values()][0];
+    expect([term.command, ...term.args]).toEqual(["bash", "-c", "echo hi-from-terminal"]);
+    expect(term.released).toBe(true);
+    const ev = s.events.filter((e) => !e.startsWith("update:agent_message"));
+    const create = ev.indexOf("terminal/create");
+    const embed = ev.indexOf("update:tool_call_update", create);
+    const wait = ev.indexOf("terminal/wait_for_exit");
+    const release = ev.indexOf("terminal/release");
+    const finalAt = ev.lastIndexOf("update:tool_call_update");
+    expect(create).toBeGreaterThan(ev.indexOf("update:tool_call"));
+    expect(embed).toBeGreaterThan(create);
+    expect(wait).toBeGreaterThan(embed);
+    expect(release).toBeGreaterThan(finalAt);
+    const finals = finalUpdates(s);
+    expect(finals.length).toBe(1);
+    const final = finals[0] as acp.ToolCallUpdate;
+    expect(final.status).toBe("completed");
+    expect(final.content?.[0]).toEqual({ type: "terminal", terminalId: term.id });
+    expect(JSON.stringify(final.content)).toContain("hi-from-terminal");
+    expect(final.rawOutput).toMatchObject({ exit_code: 0 });
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("acp: read and write go through fs/* (unsaved buffers seen, writes reviewable), sandbox still local", async () => {
+  const ws = await workspace([
+    {
+      tool_calls: [
+        { id: "r1", name: "read", input: { path: "a.txt" } },
+        { id: "w1", name: "write", input: { path: "b.txt", content: "new text\n" } },
+        { id: "w2", name: "write", input: { path: "../outside.txt", content: "escape\n" } },
+      ],
+    },
+    { text: "ok" },
+  ]);
+  await Deno.writeTextFile(path.join(ws.dir, "a.txt"), "disk text\n");
+  const buffers = new Map([[path.join(ws.dir, "a.txt"), "unsaved buffer text\n"]]);
+  const s = await connect({ ws, fs: true, buffers });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    expect(await prompt(s, sessionId, "edit")).toBe("end_turn");
+    const finals = finalUpdates(s) as acp.ToolCallUpdate[];
+    expect(finals.map((f) => f.status)).toEqual(["completed", "completed", "failed"]);
+    expect(JSON.stringify(finals[0].content)).toContain("unsaved buffer text");
+    expect(JSON.stringify(finals[0].content)).not.toContain("disk text");
+    // write asks the editor for the old text (the diff's oldText), so both were read there.
+    expect(s.reads).toEqual([path.join(ws.dir, "a.txt"), path.join(ws.dir, "b.txt")]);
+    // The write went to the editor, which decides; nothing reached the disk behind its back.
+    expect(s.writes).toEqual([{ path: path.join(ws.dir, "b.txt"), content: "new text\n" }]);
+    await expect(Deno.stat(path.join(ws.dir, "b.txt"))).rejects.toThrow();
+    expect(finals[1].content?.[0]).toMatchObject({
+      type: "diff",
+      path: path.join(ws.dir, "b.txt"),
+      oldText: null,
+      newText: "new text\n",
+    });
+    // The escape attempt is refused locally before any editor request.
+    expect(JSON.stringify(finals[2].content)).toContain("policy_blocked");
+    await expect(Deno.stat(path.join(ws.dir, "..", "outside.txt"))).rejects.toThrow();
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
+const ASK_BASH = `
+[[tools.permissions.bash]]
+pattern = "*"
+action = "ask"
+`;
+
+Deno.test("acp: ask becomes session/request_permission; reject fails the call, allow_always is keyed by the command", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "p1", name: "bash", input: { command: "echo one > one.txt" } }] },
+    { tool_calls: [{ id: "p2", name: "bash", input: { command: "echo two" } }] },
+    { tool_calls: [{ id: "p3", name: "bash", input: { command: "echo three" } }] },
+    { tool_calls: [{ id: "p4", name: "bash", input: { command: "echo two" } }] },
+    { text: "finished" },
+  ], ASK_BASH);
+  const answers = ["reject_once", "allow_always", "allow_once"];
+  const s = await connect({ ws, permission: () => answers.shift() ?? "reject_once" });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    expect(await prompt(s, sessionId, "go")).toBe("end_turn");
+    // p1 rejected, p2 allowed always, p3 asked again (a different command), p4 not asked.
+    expect(s.permissionRequests.length).toBe(3);
+    const asked = s.permissionRequests.map((r) => r.toolCall.title);
+    expect(asked[0]).toContain("echo one > one.txt");
+    expect(asked[1]).toContain("echo two");
+    expect(asked[2]).toContain("echo three");
+    expect(s.permissionRequests[0].options.map((o) => o.kind)).toEqual([
+      "allow_once",
+      "allow_always",
+      "reject_once",
+      "reject_always",
+    ]);
+    const finals = finalUpdates(s) as acp.ToolCallUpdate[];
+    expect(finals.map((f) => f.status)).toEqual(["failed", "completed", "completed", "completed"]);
+    expect(JSON.stringify(finals[0].content)).toContain("rejected");
+    await expect(Deno.stat(path.join(ws.dir, "one.txt"))).rejects.toThrow();
+    // The permission request reuses the id of the announced tool call.
+    const announced = s.updates
+      .map((u) => u.update)
+      .filter((u) => u.sessionUpdate === "tool_call")
+      .map((u) => (u as acp.ToolCall).toolCallId);
+    expect(announced[0]).toBe(s.permissionRequests[0].toolCall.toolCallId);
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("acp: a cancelled permission request counts as a rejection", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "c1", name: "bash", input: { command: "touch made.txt" } }] },
+    { text: "ok" },
+  ], ASK_BASH);
+  const s = await connect({ ws, permission: () => "cancelled" });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    expect(await prompt(s, sessionId, "go")).toBe("end_turn");
+    const finals = finalUpdates(s) as acp.ToolCallUpdate[];
+    expect(finals.map((f) => f.status)).toEqual(["failed"]);
+    expect(JSON.stringify(finals[0].content)).toContain("cancelled");
+    await expect(Deno.stat(path.join(ws.dir, "made.txt"))).rejects.toThrow();
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("acp: session/cancel mid-tool answers cancelled, ends the call with one final update, and the session keeps working", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "s1", name: "bash", input: { command: "sleep 30" } }] },
+    { text: "after the cancel" },
+  ]);
+  const s = await connect({ ws });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    const started = Date.now();
+    const pending = prompt(s, sessionId, "sleep");
+    while (!s.updates.some((u) => u.update.sessionUpdate === "tool_call")) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await s.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect(await pending).toBe("cancelled");
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const finals = finalUpdates(s) as acp.ToolCallUpdate[];
+    expect(finals.length).toBe(1);
+    expect(finals[0].status).toBe("failed");
+    const promptReq = s.traffic.toAgent.find((m) => m.method === "session/prompt")!;
+    const respAt = responseIndex(s, promptReq.id);
+    const updatesAfter = s.traffic.fromAgent.slice(respAt + 1).filter((m) =>
+      m.method === "session/update"
+    );
+    expect(updatesAfter).toEqual([]);
+    expect(await prompt(s, sessionId, "again")).toBe("end_turn");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("acp: hitting the iteration cap answers max_turn_requests", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "i1", name: "list_directory", input: { path: "." } }] },
+    { tool_calls: [{ id: "i2", name: "find_path", input: { pattern: "*" } }] },
+    { text: "never reached" },
+  ], "[agent]\nmax_tool_iterations = 1\n");
+  const s = await connect({ ws });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    expect(await prompt(s, sessionId, "loop")).toBe("max_turn_requests");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("acp: a backend that cannot start answers the request with a clear error and keeps serving", async () => {
+  const ws = await workspace([{ text: "x" }], '[tools.shell]\ntimeout = "soon"\n');
+  const s = await connect({ ws });
+  try {
+    await expect(newSession(s, ws.dir)).rejects.toThrow(/tools\.shell\.timeout/);
+    // Still alive: a relative cwd is refused with invalid params, not a crash.
+    await expect(newSession(s, "relative/dir")).rejects.toThrow(/absolute/);
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("acp: two sessions prompt concurrently without mixing their updates", async () => {
+  const ws = await workspace([{ text: "first answer" }, { text: "second answer" }]);
+  const s = await connect({ ws });
+  try {
+    const a = await newSession(s, ws.dir);
+    const b = await newSession(s, ws.dir);
+    expect(a).not.toBe(b);
+    const [ra, rb] = await Promise.all([prompt(s, a, "one"), prompt(s, b, "two")]);
+    expect([ra, rb]).toEqual(["end_turn", "end_turn"]);
+    const textOf = (id: string) =>
+      s.updates
+        .filter((u) => u.sessionId === id && u.update.sessionUpdate === "agent_message_chunk")
+        .map((u) => (u.update as { content: { text: string } }).content.text)
+        .join("");
+    expect([textOf(a), textOf(b)].sort()).toEqual(["first answer", "second answer"]);
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
