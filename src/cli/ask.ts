@@ -40,7 +40,10 @@ export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Pro
     let prompt = askQuestion(request);
     while (true) {
       const line = await options.readLine(prompt);
-      if (line === null) return "cancelled";
+      if (line === null) {
+        options.write("\n");
+        return "cancelled";
+      }
       const answer = parseAnswer(line);
       if (answer) return answer;
       prompt = "  Please answer y, n or always: ";

@@ -66,7 +66,7 @@ export async function runChat(runtime: Runtime, opts: ChatOptions): Promise<numb
   else if (Deno.stdin.isTerminal() && lines) {
     ask = terminalAsk({
       before: () => renderer?.stopSpinner(),
-      readLine: (prompt) => lines.read(prompt),
+      readLine: (prompt) => lines.read(prompt, { history: false }),
       write: (t) => err.write(t),
     });
   }
@@ -97,12 +97,16 @@ export async function runChat(runtime: Runtime, opts: ChatOptions): Promise<numb
   const interrupt = () => {
     if (running) {
       running.abort();
+      lines?.cancelPending(); // a question on screen is answered "cancelled"
       return;
     }
     const now = Date.now();
-    if (now - lastInterrupt < 2000 || !interactive) {
+    if (!interactive) Deno.exit(130);
+    if (now - lastInterrupt < 2000) {
+      // Ends the input: the session loop finishes as on /exit (resume hint, cleanup).
+      err.write("\n");
       lines?.close();
-      Deno.exit(130);
+      return;
     }
     lastInterrupt = now;
     err.write("\n(press Ctrl-C again to exit, or type /exit)\n");
@@ -270,8 +274,11 @@ export function unreachableHelp(config: Config, provider: Provider): string {
 
 /** Lines from stdin: node:readline on a TTY (editing, history), a plain queue from a pipe. */
 interface Lines {
-  read(prompt: string): Promise<string | null>;
+  /** One line; `history: false` keeps it out of the history (answers to asks). */
+  read(prompt: string, options?: { history?: boolean }): Promise<string | null>;
   onInterrupt(fn: () => void): void;
+  /** Answers every pending read with null (a cancelled ask), without closing the input. */
+  cancelPending(): void;
   reprompt(): void;
   close(): void;
 }
@@ -306,20 +313,23 @@ async function openLines(err: Writer): Promise<Lines> {
     removeHistoryDuplicates: true,
   });
   const queue: string[] = [];
-  const waiters: ((line: string | null) => void)[] = [];
+  const waiters: { resolve: (line: string | null) => void; history: boolean }[] = [];
   let closed = false;
   rl.on("line", (line: string) => {
-    if (terminal && line.trim()) saveHistory(file, line);
     const w = waiters.shift();
-    if (w) w(line);
+    if (terminal && line.trim()) {
+      if (w?.history === false) (rl as unknown as { history?: string[] }).history?.shift();
+      else saveHistory(file, line);
+    }
+    if (w) w.resolve(line);
     else queue.push(line);
   });
   rl.on("close", () => {
     closed = true;
-    for (const w of waiters.splice(0)) w(null);
+    for (const w of waiters.splice(0)) w.resolve(null);
   });
   return {
-    read(prompt) {
+    read(prompt, options = {}) {
       if (queue.length) return Promise.resolve(queue.shift()!);
       if (closed) return Promise.resolve(null);
       if (terminal) {
@@ -328,10 +338,13 @@ async function openLines(err: Writer): Promise<Lines> {
         rl.setPrompt(prompt.slice(nl + 1));
         rl.prompt();
       }
-      return new Promise((resolve) => waiters.push(resolve));
+      return new Promise((resolve) => waiters.push({ resolve, history: options.history ?? true }));
     },
     onInterrupt(fn) {
       rl.on("SIGINT", fn);
+    },
+    cancelPending() {
+      for (const w of waiters.splice(0)) w.resolve(null);
     },
     reprompt() {
       if (terminal) rl.prompt();
