@@ -387,7 +387,15 @@ export function installShellAnalyzer(policy: PermissionPolicy, config: Config): 
   const settings = shellPermissionSettings(config);
   policy.setAnalyzer("bash", (params, p) => {
     const command = (params as { command?: unknown })?.command;
-    return decideShell(typeof command === "string" ? command : "", p, settings);
+    if (typeof command !== "string") {
+      return {
+        action: "deny",
+        policyMatch: "bash analysis",
+        subject: null,
+        reason: "the call has no command string to analyse",
+      };
+    }
+    return decideShell(command, p, settings);
   });
 }
 
@@ -556,8 +564,8 @@ function decideCommand(
     const confirm = settings.confirm.find((p) =>
       !FEATURE_PATTERNS.has(p.trim()) && matchCommandPattern(p, cmd)
     );
-    if (session?.action === "deny") d = session;
-    else if (session?.action === "allow") d = session;
+    // Session "always" rules first (deny or allow), then the confirm patterns, then allow.
+    if (session) d = session;
     else if (confirm) {
       d = {
         action: "ask",
@@ -565,11 +573,7 @@ function decideCommand(
         subject,
         reason: `"${cmd.raw}"${where} matches the confirm pattern "${confirm.trim()}"`,
       };
-    } else {d = {
-        action: "allow",
-        policyMatch: "tools.shell (no confirm pattern matched)",
-        subject,
-      };}
+    } else d = { action: "allow", policyMatch: "tools.shell (no confirm pattern)", subject };
   } else {
     // A program named by a path outside the system directories is matched as written: a rule
     // allowing `ls*` does not allow `/tmp/evil/ls` (deny rules see both forms).
