@@ -1,0 +1,53 @@
+import { expect } from "expect";
+import { askQuestion, parseAnswer, terminalAsk } from "../../src/cli/ask.ts";
+import type { AskRequest } from "../../src/tools/registry.ts";
+import { echoTool } from "../agent/_harness.ts";
+
+const request: AskRequest = {
+  callId: "c1",
+  tool: echoTool,
+  params: { text: "rm -rf build" },
+  decision: {
+    action: "ask",
+    policyMatch: null,
+    subject: "rm -rf build",
+    reason: 'matches the confirm pattern "rm"',
+    alwaysPattern: "rm -rf build",
+  },
+};
+
+Deno.test("parseAnswer: y / n / always, anything else asks again", () => {
+  const table: [string, string | null][] = [
+    ["y", "allow_once"],
+    [" YES ", "allow_once"],
+    ["n", "reject_once"],
+    ["no", "reject_once"],
+    ["a", "allow_always"],
+    ["Always", "allow_always"],
+    ["", null],
+    ["maybe", null],
+  ];
+  for (const [text, answer] of table) expect([text, parseAnswer(text)]).toEqual([text, answer]);
+});
+
+Deno.test("askQuestion names the tool, subject, reason and the always pattern", () => {
+  expect(askQuestion(request)).toBe(
+    'Allow echo: rm -rf build (matches the confirm pattern "rm")?\n' +
+      '  [y]es once / [n]o / [a]lways (allow echo "rm -rf build" this session): ',
+  );
+});
+
+Deno.test("terminalAsk: re-asks on nonsense, cancels on end of input", async () => {
+  const prompts: string[] = [];
+  const answers = ["what", "always"];
+  const ask = terminalAsk({
+    readLine: (p) => {
+      prompts.push(p);
+      return Promise.resolve(answers.shift() ?? null);
+    },
+    write: () => {},
+  });
+  expect(await ask(request)).toBe("allow_always");
+  expect(prompts).toEqual([askQuestion(request), "  Please answer y, n or always: "]);
+  expect(await ask(request)).toBe("cancelled");
+});

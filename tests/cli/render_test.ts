@@ -1,0 +1,113 @@
+import { expect } from "expect";
+import { colorEnabled, jsonSink, Renderer, type Writer } from "../../src/cli/render.ts";
+import type { ToolResult } from "../../src/tools/registry.ts";
+
+function capture(isTerminal = false): Writer & { text: string } {
+  const w = {
+    text: "",
+    isTerminal,
+    write(t: string) {
+      w.text += t;
+    },
+  };
+  return w;
+}
+
+const result = (over: Partial<ToolResult>): ToolResult => ({
+  callId: "c1",
+  tool: "bash",
+  ok: true,
+  text: "out",
+  outcome: "success",
+  durationMs: 12,
+  ...over,
+});
+
+Deno.test("Renderer (no TTY): text on stdout; tool title, output, stats and notices on stderr", () => {
+  const out = capture();
+  const err = capture();
+  const r = new Renderer({ out, err, color: false, maxOutputLines: 2 });
+  r.render({ type: "text", text: "Let me check." });
+  r.render({
+    type: "tool_start",
+    callId: "c1",
+    tool: "bash",
+    kind: "execute",
+    input: { command: "cargo build" },
+    subjects: ["cargo build"],
+  });
+  r.render({ type: "tool_output", callId: "c1", tool: "bash", stream: "stdout", chunk: "raw" });
+  r.render({
+    type: "tool_end",
+    result: result({
+      text: "line 1\nline 2\nline 3\n",
+      filterStats: {
+        rawLines: 342,
+        filteredLines: 3,
+        rawChars: 9000,
+        filteredChars: 30,
+        confidence: "full",
+        rules: ["cargo-build"],
+        inline: "[shell] 342 lines -> 3 lines, 99% filtered",
+      },
+      overflowId: "0b6f2c1e-3f7a-4d25-9a7e-5c2d9e1f4b10",
+    }),
+  });
+  r.render({ type: "notice", level: "warn", code: "doom_loop", message: "Stopping." });
+  r.render({ type: "turn_end", stopReason: "doom_loop" });
+  expect(out.text).toBe("Let me check.\n");
+  expect(err.text).toBe(
+    [
+      "$ bash cargo build",
+      "  line 1",
+      "  line 2",
+      "  … 1 more lines",
+      "  [shell] 342 lines -> 3 lines, 99% filtered",
+      "  full output: overflow:0b6f2c1e-3f7a-4d25-9a7e-5c2d9e1f4b10",
+      "[doom_loop] Stopping.",
+      "(turn ended: doom_loop)",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("Renderer on a TTY: a spinner line, then a check mark with the duration", () => {
+  const out = capture(true);
+  const err = capture(true);
+  const r = new Renderer({ out, err, color: false });
+  r.render({
+    type: "tool_start",
+    callId: "c1",
+    tool: "read",
+    kind: "read",
+    input: {},
+    subjects: ["a.ts"],
+  });
+  r.render({ type: "tool_end", result: result({ tool: "read", ok: true, text: "1\tx" }) });
+  expect(err.text).toBe("\r\x1b[2K⠋ › read a.ts\r\x1b[2K✓ › read a.ts 12ms\n  1\tx\n");
+});
+
+Deno.test("colour: only on a TTY and never with NO_COLOR", () => {
+  expect(colorEnabled(capture(true), () => undefined)).toBe(true);
+  expect(colorEnabled(capture(true), () => "")).toBe(true);
+  expect(colorEnabled(capture(true), (k) => k === "NO_COLOR" ? "1" : undefined)).toBe(false);
+  expect(colorEnabled(capture(false), () => undefined)).toBe(false);
+  const err = capture();
+  new Renderer({ out: capture(), err, color: true }).render({
+    type: "notice",
+    level: "error",
+    code: "provider_error",
+    message: "down",
+  });
+  expect(err.text).toBe("\x1b[31m[provider_error] down\x1b[0m\n");
+});
+
+Deno.test("jsonSink: one JSON object per event and line", () => {
+  const out = capture();
+  const sink = jsonSink(out);
+  sink({ type: "text", text: "a\nb" });
+  sink({ type: "turn_end", stopReason: "end_turn" });
+  expect(out.text).toBe(
+    '{"type":"text","text":"a\\nb"}\n{"type":"turn_end","stopReason":"end_turn"}\n',
+  );
+});
