@@ -627,3 +627,59 @@ Deno.test("matchCommandPattern: token semantics, not substrings", () => {
       .toEqual({ pattern, raw: c.raw, hit: expected });
   }
 });
+
+Deno.test("bash permissions: the dispatch result carries the rule and the reason", async () => {
+  const config = configWith(ATTACK_RULES);
+  const policy = PermissionPolicy.fromConfig(config);
+  installShellAnalyzer(policy, config);
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_shellperm_" }));
+  try {
+    const registry = new ToolRegistry({
+      tools: [bashTool],
+      executor: new LocalExecutor(),
+      policy,
+      config,
+    });
+    const session = {
+      cwd: dir,
+      sandbox: await Sandbox.create(dir),
+      services: { shellAnalyzer: analyzeShell },
+    };
+    const denied = await registry.dispatch(
+      { id: "d1", name: "bash", input: { command: "ls; bash -c 'sudo id'" } },
+      session,
+    );
+    expect([denied.outcome, denied.category, denied.decision?.policyMatch]).toEqual([
+      "blocked",
+      "policy_blocked",
+      'tools.shell blocked "sudo"',
+    ]);
+    expect(denied.error).toBe(
+      `Cannot run bash "ls; bash -c 'sudo id'": denied by policy ("sudo id" (inside bash -c) ` +
+        `matches the blocked command "sudo")`,
+    );
+    const asked = await registry.dispatch(
+      { id: "d2", name: "bash", input: { command: "echo hi | sh" } },
+      session,
+    );
+    expect([asked.outcome, asked.category, asked.decision?.action]).toEqual([
+      "blocked",
+      "confirmation_required",
+      "ask",
+    ]);
+    expect(asked.decision?.reason).toBe(
+      '"sh" matches tools.permissions.bash[5] ask "*"; a pipe into the interpreter "sh"',
+    );
+    const allowed = await registry.dispatch(
+      { id: "d3", name: "bash", input: { command: "echo hi && ls" } },
+      session,
+    );
+    expect([allowed.outcome, allowed.text, allowed.decision?.policyMatch]).toEqual([
+      "success",
+      "hi",
+      'tools.permissions.bash[2] allow "echo *"',
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
