@@ -1,0 +1,33 @@
+import { expect } from "expect";
+import { lastSegment, matchCandidates, normalizeSegment } from "../../src/filter/command.ts";
+
+Deno.test("matchCandidates: whole command and normalised last segment", () => {
+  const table: [string, string[]][] = [
+    ["cargo test", ["cargo test"]],
+    [
+      "cd /p && cargo clippy --workspace -- -D warnings 2>&1 | tail -80",
+      [
+        "cd /p && cargo clippy --workspace -- -D warnings 2>&1 | tail -80",
+        "cargo clippy --workspace -- -D warnings",
+      ],
+    ],
+    ["git status 2>&1", ["git status 2>&1", "git status"]],
+    ["make || echo failed; make test", ["make || echo failed; make test", "make test"]],
+    ["a || b", ["a || b", "b"]],
+    ["FOO=1 BAR=2 cargo test --lib", ["FOO=1 BAR=2 cargo test --lib", "cargo test --lib"]],
+    ["env RUST_LOG=debug time cargo test", ["env RUST_LOG=debug time cargo test", "cargo test"]],
+    ["echo 'a && b; c'", ["echo 'a && b; c'"]],
+    ['echo "x; y" && git diff > out.txt', ['echo "x; y" && git diff > out.txt', "git diff"]],
+    ["pytest -q 2> err.log < /dev/null", ["pytest -q 2> err.log < /dev/null", "pytest -q"]],
+    ["npm test |& tee log", ["npm test |& tee log", "npm test"]],
+    ["  ls -la  ", ["ls -la"]],
+  ];
+  expect(table.map(([c]) => [c, matchCandidates(c)])).toEqual(table);
+});
+
+Deno.test("lastSegment ignores separators inside quotes and escapes", () => {
+  expect(lastSegment(`a && echo "1 && 2"`)).toBe(`echo "1 && 2"`);
+  expect(lastSegment("a \\; b")).toBe("a \\; b");
+  expect(lastSegment("a; b\nc")).toBe("c");
+  expect(normalizeSegment("cd /x")).toBe("cd /x");
+});

@@ -1,0 +1,79 @@
+import { expect } from "expect";
+import { compilePattern, MAX_PATTERN_LENGTH, PatternError } from "../../src/filter/regex.ts";
+
+Deno.test("compilePattern picks V8 only for provably linear patterns", () => {
+  const table: [string, "native" | "re2"][] = [
+    ["^\\s*Compiling ", "native"], // anchored, one unbounded repeat
+    ["AKIA[0-9A-Z]{16}", "native"], // no unbounded repeat
+    ["(?i)permission denied", "native"],
+    ["^(npm|yarn|pnpm)\\s+(install|ci)", "native"],
+    ["(a+)+$", "re2"], // nested repeat
+    ["(a|a)*b", "re2"], // repeated alternation
+    ["\\d+ passed", "re2"], // unanchored unbounded repeat
+    ["^\\s*-->\\s*(.+:\\d+)", "re2"], // anchored, several unbounded repeats
+    ["[[:alpha:]]+", "re2"], // syntax outside the translated subset
+    ["\\pL", "re2"],
+  ];
+  expect(table.map(([p]) => [p, compilePattern(p).engine])).toEqual(table);
+});
+
+Deno.test("a catastrophic pattern finishes and answers correctly", () => {
+  const pattern = compilePattern("(a+)+$");
+  const attack = "a".repeat(50_000) + "!";
+  expect(pattern.test(attack)).toBe(false);
+  expect(pattern.test("aaa")).toBe(true);
+  const nested = compilePattern("^(\\w+\\s?)*$");
+  expect(nested.engine).toBe("re2");
+  expect(nested.test("word ".repeat(20_000) + "!")).toBe(false);
+});
+
+Deno.test("compilePattern rejects bad patterns with a reason", () => {
+  const reason = (p: string) => {
+    try {
+      compilePattern(p);
+      return "accepted";
+    } catch (error) {
+      expect(error).toBeInstanceOf(PatternError);
+      return (error as PatternError).reason;
+    }
+  };
+  expect(reason("(a)\\1")).toContain("invalid RE2 regex");
+  expect(reason("(?=x)")).toContain("invalid or unsupported Perl syntax");
+  expect(reason("(unclosed")).toContain("missing closing )");
+  expect(reason("")).toBe("the pattern is empty");
+  expect(reason("a".repeat(MAX_PATTERN_LENGTH + 1))).toBe(
+    `the pattern is ${MAX_PATTERN_LENGTH + 1} characters long; the limit is 512`,
+  );
+  expect(reason("a".repeat(MAX_PATTERN_LENGTH))).toBe("accepted");
+});
+
+Deno.test("both engines agree on matches, groups, replacement and counts", () => {
+  const native = compilePattern("^(?P<loc>[a-z]+):(\\d{1,4})");
+  const re2 = compilePattern("(?P<loc>[a-z]+):(\\d+)");
+  expect([native.engine, re2.engine]).toEqual(["native", "re2"]);
+  for (const p of [native, re2]) {
+    const m = p.exec("main:42 rest")!;
+    expect([m.group(0), m.group(1), m.group("loc"), m.group(2)]).toEqual([
+      "main:42",
+      "main",
+      "main",
+      "42",
+    ]);
+    expect(p.exec("no match here")).toBeNull();
+  }
+  const ids = [compilePattern("id=\\d{1,5}"), compilePattern("id=\\d+")];
+  expect(ids.map((p) => p.replaceAll("id=1 id=22 x", "<$1>"))).toEqual([
+    "<$1> <$1> x",
+    "<$1> <$1> x",
+  ]);
+  expect(ids.map((p) => p.countMatches("id=1 id=2 id=3"))).toEqual([3, 3]);
+});
+
+Deno.test("the literal pre-check never changes the answer", () => {
+  const p = compilePattern("^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning): (?P<msg>.+)$");
+  expect(p.literal).toBe(": warning: ");
+  expect(p.test("a.c:1:2: warning: unused")).toBe(true);
+  expect(p.test("a.c:1:2: error: unused")).toBe(false);
+  expect(compilePattern("(?i)Warning: x").literal).toBeNull();
+  expect(compilePattern("a|bc").literal).toBeNull();
+});

@@ -1,0 +1,23 @@
+import { expect } from "expect";
+import { countLines, sanitize, stripAnsi } from "../../src/filter/sanitize.ts";
+
+Deno.test("sanitize removes ANSI, collapses CR progress and blank runs", () => {
+  const raw = "\x1b[1m\x1b[32m   Compiling\x1b[0m foo\n" +
+    "progress 10%\rprogress 50%\rprogress 100%\n" +
+    "line\r\n\n\n   \n\t\nend \x1b]8;;http://x\x07link\x1b]8;;\x07\n\x1b[?25lhidden cursor\n";
+  expect(sanitize(raw)).toBe(
+    "   Compiling foo\nprogress 100%\nline\n\nend link\nhidden cursor",
+  );
+});
+
+Deno.test("stripAnsi keeps everything else; countLines counts like the stats", () => {
+  expect(stripAnsi("a\x1b[31mb\x1b(Bc\r\n")).toBe("abc\r\n");
+  expect([
+    countLines(""),
+    countLines("a"),
+    countLines("a\n"),
+    countLines("a\nb"),
+    countLines("\n\n"),
+  ])
+    .toEqual([0, 1, 1, 2, 2]);
+});

@@ -1,0 +1,227 @@
+/** Each strategy on small inputs: output lines and confidence, through a one-rule engine. */
+import { expect } from "expect";
+import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
+
+function run(strategy: Record<string, unknown>, input: string, failed = false) {
+  const rule = compileRule({ name: "t", match: { prefix: "cmd" }, strategy }, "test");
+  const engine = new FilterEngine([rule], { security: false });
+  const out = engine.filter("cmd", input, { failed });
+  return { text: out.text, confidence: out.stats.confidence };
+}
+
+Deno.test("strip_noise drops matching lines (Full) or passes unchanged (Fallback)", () => {
+  const s = { type: "strip_noise", patterns: ["^noise", "^\\s*$"] };
+  expect(run(s, "noise 1\nkeep\n\nnoise 2\nkeep 2")).toEqual({
+    text: "keep\nkeep 2",
+    confidence: "full",
+  });
+  expect(run(s, "a\nb")).toEqual({ text: "a\nb", confidence: "fallback" });
+});
+
+Deno.test("truncate keeps head, tail and failure-looking lines from the cut", () => {
+  const lines = Array.from({ length: 30 }, (_, i) => `line ${i}`);
+  lines[15] = "error: boom at 15";
+  const s = { type: "truncate", max_lines: 10, head: 3, tail: 2 };
+  expect(run(s, lines.join("\n"))).toEqual({
+    text: [
+      "line 0",
+      "line 1",
+      "line 2",
+      "... (12 lines omitted) ...",
+      "error: boom at 15",
+      "... (12 lines omitted) ...",
+      "line 28",
+      "line 29",
+    ].join("\n"),
+    confidence: "partial",
+  });
+  expect(run(s, "a\nb")).toEqual({ text: "a\nb", confidence: "fallback" });
+});
+
+Deno.test("keep_matching keeps matches, failure lines when failed, else passes unchanged", () => {
+  const s = { type: "keep_matching", patterns: ["->"] };
+  expect(run(s, "x\nmain -> main\ny")).toEqual({ text: "main -> main", confidence: "full" });
+  expect(run(s, "x\nmain -> main\nerror: rejected", true)).toEqual({
+    text: "main -> main\nerror: rejected",
+    confidence: "full",
+  });
+  expect(run(s, "x\ny")).toEqual({ text: "x\ny", confidence: "fallback" });
+});
+
+Deno.test("strip_annotated reports removed noise and keeps the summary", () => {
+  const s = {
+    type: "strip_annotated",
+    patterns: ["^\\s*Compiling "],
+    summary_pattern: "^\\s*Finished ",
+  };
+  expect(run(s, "   Compiling a\n   Compiling b\nwarning: x\n    Finished dev in 1s")).toEqual({
+    text: "Finished dev in 1s\n(3 noise lines removed)\nwarning: x",
+    confidence: "full",
+  });
+  const long = Array.from({ length: 40 }, (_, i) => `l${i}`).join("\n");
+  expect(run({ ...s, long_output_threshold: 30, keep_head: 2, keep_tail: 1 }, long).confidence)
+    .toBe("partial");
+  expect(run({ ...s, long_output_threshold: 30 }, long, true)).toEqual({
+    text: long,
+    confidence: "fallback",
+  });
+});
+
+Deno.test("test_summary keeps failures and counts for each runner", () => {
+  const s = { type: "test_summary", max_failures: 10, truncate_stack_trace: 5 };
+  const cases: [string, string, string][] = [
+    [
+      "cargo",
+      "running 2 tests\ntest a ... ok\ntest b ... FAILED\n\nfailures:\n\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\n\nfailures:\n    b\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+      "test b ... FAILED\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+    ],
+    [
+      "go -v",
+      "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    b_test.go:3: want 2\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\tex/m\t0.01s",
+      "--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\nFAIL\tex/m\t0.01s",
+    ],
+    [
+      "pytest",
+      "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
+      "___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\n... (1 more lines)\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
+    ],
+    [
+      "jest",
+      "PASS a.test.js\nFAIL b.test.js\n  ● sum › adds\n\n    Expected: 4\n    Received: 3\n\nTests:       1 failed, 1 passed, 2 total",
+      "FAIL b.test.js\n  ● sum › adds\n\n    Expected: 4\n    Received: 3\nTests:       1 failed, 1 passed, 2 total",
+    ],
+    [
+      "deno",
+      "running 2 tests from ./a_test.ts\nok1 ... ok (1ms)\nbad ... FAILED (1ms)\n\n ERRORS \n\nbad => ./a_test.ts:3:6\nerror: Error: nope\n\n FAILURES \n\nbad => ./a_test.ts:3:6\n\nFAILED | 1 passed | 1 failed (5ms)\n\nerror: Test failed",
+      "bad ... FAILED (1ms)\nbad => ./a_test.ts:3:6\nerror: Error: nope\nFAILED | 1 passed | 1 failed (5ms)\nerror: Test failed",
+    ],
+    [
+      "node --test",
+      "✔ a (1ms)\n✖ b (2ms)\n  AssertionError: 1 !== 2\nℹ tests 2\nℹ pass 1\nℹ fail 1",
+      "✖ b (2ms)\n  AssertionError: 1 !== 2\nℹ tests 2\nℹ pass 1\nℹ fail 1",
+    ],
+    [
+      "cargo passing, two binaries",
+      "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\nrunning 2 tests\ntest b ... ok\ntest c ... ok\n\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out; finished in 0.25s",
+      "test result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out; finished in 0.75s (2 test binaries)",
+    ],
+  ];
+  expect(cases.map(([name, input]) => [name, run(s, input, /FAIL|✖/.test(input)).text])).toEqual(
+    cases.map(([name, , out]) => [name, out]),
+  );
+});
+
+Deno.test("test_summary passes a compile error through unchanged (Fallback)", () => {
+  const s = { type: "test_summary" };
+  const input = "error[E0308]: mismatched types\n --> src/lib.rs:1:1\nerror: could not compile";
+  expect(run(s, input, true)).toEqual({ text: input, confidence: "fallback" });
+});
+
+Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () => {
+  const s = { type: "group_by_rule" };
+  const input = [
+    "    Checking x v0.1.0",
+    "warning: unused variable: `a`",
+    " --> src/lib.rs:1:5",
+    "  = note: `#[warn(unused_variables)]` on by default",
+    "",
+    "warning: unused variable: `b`",
+    " --> src/lib.rs:2:5",
+    "",
+    "error[E0308]: mismatched types",
+    " --> src/lib.rs:3:1",
+    "  |     expected `i64`",
+    "",
+    "warning: `x` (lib) generated 2 warnings",
+    "error: could not compile `x`",
+  ].join("\n");
+  expect(run(s, input, true)).toEqual({
+    text: [
+      "error[E0308]: mismatched types",
+      " --> src/lib.rs:3:1",
+      "  |     expected `i64`",
+      "",
+      "unused_variables (2): unused variable: `a`",
+      "  src/lib.rs:1:5",
+      "  src/lib.rs:2:5  unused variable: `b`",
+      "2 diagnostics in 1 groups",
+      "warning: `x` (lib) generated 2 warnings",
+      "error: could not compile `x`",
+    ].join("\n"),
+    confidence: "full",
+  });
+});
+
+Deno.test("git_status keeps branch and file names in sections", () => {
+  const long =
+    'On branch dev\nChanges to be committed:\n  (use "git restore --staged <file>..." to unstage)\n\tnew file:   a.ts\n\nChanges not staged for commit:\n\tmodified:   b.ts\n\nUntracked files:\n\tc.ts\n';
+  expect(run({ type: "git_status" }, long)).toEqual({
+    text: "branch dev\nstaged (1): A a.ts\nunstaged (1): M b.ts\nuntracked (1): c.ts",
+    confidence: "full",
+  });
+  const files = Array.from({ length: 5 }, (_, i) => `?? src/generated/file${i}.ts`).join("\n");
+  expect(run({ type: "git_status", max_files: 2 }, files).text).toBe(
+    "untracked (5): src/generated/file0.ts, src/generated/file1.ts, … and 3 more",
+  );
+  // A rewrite that would be longer than the input is not used: the input passes unchanged.
+  expect(run({ type: "git_status" }, "?? a\n?? b").text).toBe("?? a\n?? b");
+});
+
+Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () => {
+  const diff = [
+    "diff --git a/a.ts b/a.ts",
+    "index 1..2 100644",
+    "--- a/a.ts",
+    "+++ b/a.ts",
+    "@@ -1,2 +1,2 @@",
+    "-old",
+    "+new",
+    "diff --git a/b.ts b/b.ts",
+    "--- a/b.ts",
+    "+++ b/b.ts",
+    "@@ -1 +1,2 @@",
+    ...Array.from({ length: 20 }, (_, i) => `+export const generatedValue${i} = ${i};`),
+  ].join("\n");
+  expect(run({ type: "git_diff", max_diff_lines: 3 }, diff)).toEqual({
+    text: [
+      "diff --git a/a.ts b/a.ts",
+      "@@ -1,2 +1,2 @@",
+      "-old",
+      "+new",
+      "",
+      "Not shown (over max_diff_lines = 3):",
+      "b.ts | +20 -0",
+      "2 files changed, 21 insertions(+), 1 deletions(-) (showed 3 of 24 diff lines)",
+    ].join("\n"),
+    confidence: "full",
+  });
+  expect(run({ type: "git_diff" }, "no diff here")).toEqual({
+    text: "no diff here",
+    confidence: "fallback",
+  });
+});
+
+Deno.test("dedup normalises varying parts and counts repeats", () => {
+  const input = [
+    "2026-01-01T10:00:00Z GET /a 200 ip=10.0.0.1 pid=12 id=3f2a1b4c-1111-2222-3333-444455556666 3ms",
+    "2026-01-01T10:00:01Z GET /a 200 ip=10.0.0.2 pid=13 id=9f2a1b4c-1111-2222-3333-444455556666 5ms",
+    "2026-01-01T10:00:02Z GET /a 200 ip=10.0.0.3 pid=14 id=af2a1b4c-1111-2222-3333-444455556666 7ms",
+    "2026-01-01T10:00:03Z ERROR db down",
+  ].join("\n");
+  expect(run({ type: "dedup" }, input)).toEqual({
+    text: [
+      "2026-01-01T10:00:00Z GET /a 200 ip=10.0.0.1 pid=12 id=3f2a1b4c-1111-2222-3333-444455556666 3ms (x3)",
+      "2026-01-01T10:00:03Z ERROR db down",
+      "2 unique lines (4 total)",
+    ].join("\n"),
+    confidence: "full",
+  });
+  expect(run({ type: "dedup" }, "a\nb\nc")).toEqual({ text: "a\nb\nc", confidence: "fallback" });
+  const line = (c: string) =>
+    `${c} ${"this line is long enough to be worth collapsing ".repeat(2)}`;
+  expect(
+    run({ type: "dedup", max_unique_patterns: 1 }, [1, 1, 1, 2, 3].map(String).map(line).join("\n"))
+      .text,
+  )
+    .toBe(`${line("1")} (x3)\n1 unique lines (5 total) (capped at 1; 2 later lines not shown)`);
+});
