@@ -5,7 +5,7 @@
  */
 import type { Message } from "../provider/types.ts";
 import { checkMessages, checkRetention, checkSlice, DAY_MS } from "./_checks.ts";
-import { encodeForStore, sliceCodePoints, sliceStored, type TextShape } from "./_text.ts";
+import { encodeForStore, sliceStored, type TextShape } from "./_text.ts";
 import { missing } from "./errors.ts";
 import type {
   Conversation,
@@ -22,7 +22,8 @@ import type {
 
 interface Entry {
   info: OverflowInfo;
-  content: string;
+  /** UTF-8, as SQLite keeps it, so both stores page the same bytes the same way. */
+  bytes: Uint8Array;
   shape: TextShape;
 }
 
@@ -123,9 +124,7 @@ export class MemoryStore implements Store {
       lines: p.shape.lines,
       createdAt: this.#now(),
     };
-    // Decoded back from the stored bytes: the same text SQLite would return.
-    const stored = new TextDecoder().decode(p.bytes);
-    this.#overflow.set(id, { info, content: stored, shape: p.shape });
+    this.#overflow.set(id, { info, bytes: p.bytes, shape: p.shape });
     return { id, byteSize: p.byteSize, storedBytes, truncated: p.truncated };
   }
 
@@ -135,7 +134,8 @@ export class MemoryStore implements Store {
   }
 
   loadOverflow(id: string, conversationId: string): string | null {
-    return this.#entry(id, conversationId)?.content ?? null;
+    const entry = this.#entry(id, conversationId);
+    return entry ? new TextDecoder().decode(entry.bytes) : null;
   }
 
   overflowInfo(id: string, conversationId: string): OverflowInfo | null {
@@ -147,8 +147,12 @@ export class MemoryStore implements Store {
     const slice = checkSlice(options);
     const entry = this.#entry(id, conversationId);
     if (!entry) return null;
-    const read = (start: number, length: number) => sliceCodePoints(entry.content, start, length);
-    return { ...sliceStored(read, entry.shape, slice), unit: slice.unit, info: { ...entry.info } };
+    const read = (start: number, length: number) => entry.bytes.subarray(start, start + length);
+    return {
+      ...sliceStored(read, entry.shape, entry.bytes.length, slice),
+      unit: slice.unit,
+      info: { ...entry.info },
+    };
   }
 
   cleanupOverflow(retentionDays: number): number {

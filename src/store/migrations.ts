@@ -33,8 +33,6 @@ export const MIGRATIONS: readonly Migration[] = [
         UNIQUE (conversation_id, seq)
       );
 
-      -- content holds TEXT values (the column is declared BLOB as the spec has it, and BLOB
-      -- affinity stores values as given) so SQL substr() pages it in characters.
       CREATE TABLE tool_overflow (
         id TEXT PRIMARY KEY,
         conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
@@ -48,6 +46,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX idx_tool_overflow_conversation ON tool_overflow(conversation_id);
       CREATE INDEX idx_tool_overflow_created_at ON tool_overflow(created_at);
+    `,
+  },
+  {
+    version: 2,
+    name: "overflow content as UTF-8 BLOB with a char index",
+    // Version 1 stored content as TEXT and indexed lines by char; entries are short-lived
+    // caches (retention_days), so they are dropped rather than converted.
+    sql: `
+      DELETE FROM tool_overflow;
+      ALTER TABLE tool_overflow ADD COLUMN char_index TEXT NOT NULL DEFAULT '[]';
     `,
   },
 ];

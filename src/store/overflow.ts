@@ -1,8 +1,8 @@
 /**
- * Overflow entries in SQLite. The content is stored as TEXT so `substr` pages it in characters
- * inside SQLite: reading a 50,000-char page of a 10 MB entry moves 50,000 chars into JavaScript,
- * not 10 MB. Every lookup matches id AND conversation, so another conversation's id reads as
- * missing.
+ * Overflow entries in SQLite: UTF-8 bytes in a BLOB, with sparse char and line indexes, so a
+ * page is one `substr` of its own bytes: a 50,000-char page of a 10 MB entry moves about 50 KB
+ * into JavaScript, not 10 MB. Every lookup matches id AND conversation, so another
+ * conversation's id reads as missing.
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { checkRetention, checkSlice, DAY_MS } from "./_checks.ts";
@@ -24,6 +24,7 @@ interface InfoRow {
   char_count: number;
   line_count: number;
   line_index: string;
+  char_index: string;
   created_at: number;
 }
 
@@ -43,18 +44,21 @@ export class SqliteOverflow {
     this.#exists = db.prepare("SELECT 1 AS one FROM conversations WHERE id = ?");
     this.#insert = db.prepare(
       `INSERT INTO tool_overflow
-         (id, conversation_id, content, byte_size, stored_bytes, char_count, line_count, line_index, created_at)
-       VALUES (?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?, ?)`,
+         (id, conversation_id, content, byte_size, stored_bytes, char_count, line_count,
+          line_index, char_index, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#info = db.prepare(
-      `SELECT id, conversation_id, byte_size, stored_bytes, char_count, line_count, line_index, created_at
+      `SELECT id, conversation_id, byte_size, stored_bytes, char_count, line_count, line_index,
+              char_index, created_at
          FROM tool_overflow WHERE id = ? AND conversation_id = ?`,
     );
     this.#content = db.prepare(
-      "SELECT content FROM tool_overflow WHERE id = ? AND conversation_id = ?",
+      // SQLite turns the bytes into TEXT and node:sqlite into a string faster than TextDecoder.
+      "SELECT CAST(content AS TEXT) AS content FROM tool_overflow WHERE id = ? AND conversation_id = ?",
     );
     this.#substr = db.prepare(
-      "SELECT substr(content, ?, ?) AS text FROM tool_overflow WHERE id = ?",
+      "SELECT substr(content, ?, ?) AS bytes FROM tool_overflow WHERE id = ?",
     );
     this.#cleanup = db.prepare("DELETE FROM tool_overflow WHERE created_at < ?");
   }
@@ -63,7 +67,6 @@ export class SqliteOverflow {
     if (!this.#exists.get(conversationId)) throw missing("store overflow for", conversationId);
     const p = encodeForStore(content, options?.maxBytes);
     const id = crypto.randomUUID();
-    // Bound as the UTF-8 already made (no second conversion), stored as TEXT for substr().
     this.#insert.run(
       id,
       conversationId,
@@ -73,6 +76,7 @@ export class SqliteOverflow {
       p.shape.chars,
       p.shape.lines,
       JSON.stringify(p.shape.lineIndex),
+      JSON.stringify(p.shape.charIndex),
       this.#now(),
     );
     return { id, byteSize: p.byteSize, storedBytes: p.bytes.length, truncated: p.truncated };
@@ -100,10 +104,13 @@ export class SqliteOverflow {
         chars: info.chars,
         lines: info.lines,
         lineIndex: JSON.parse(row.line_index) as number[],
+        charIndex: JSON.parse(row.char_index) as number[],
       };
-      const read = (start: number, length: number) =>
-        String((this.#substr.get(start + 1, length, id) as { text: string }).text ?? "");
-      return { ...sliceStored(read, shape, slice), unit: slice.unit, info };
+      const read = (start: number, length: number): Uint8Array => {
+        const row = this.#substr.get(start + 1, length, id) as { bytes: Uint8Array | null };
+        return row.bytes ?? new Uint8Array();
+      };
+      return { ...sliceStored(read, shape, info.storedBytes, slice), unit: slice.unit, info };
     } finally {
       this.#db.exec("COMMIT");
     }

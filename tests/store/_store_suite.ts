@@ -253,7 +253,21 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     );
   });
 
-  test("pages lines longer than one read chunk (256 Ki chars)", (store) => {
+  test("char pages of multi-byte text are exact around the char-index steps", (store) => {
+    const id = store.createConversation();
+    const content = "é🦕a\n".repeat(5000);
+    const chars = [...content];
+    const saved = store.saveOverflow(id, content);
+    for (const offset of [0, 1, 4095, 4096, 4097, 8191, 8192, 19_999, 20_000]) {
+      for (const limit of [1, 2, 4095, 4096, 9000, undefined]) {
+        const page = store.overflowSlice(saved.id, id, { offset, limit })!;
+        const expected = chars.slice(offset, limit === undefined ? undefined : offset + limit);
+        expect([offset, limit, page.text === expected.join("")]).toEqual([offset, limit, true]);
+      }
+    }
+  });
+
+  test("pages lines longer than one read chunk", (store) => {
     const id = store.createConversation();
     const lines = ["a".repeat(300_000), "b", "é".repeat(600_000), "", "d"];
     const content = lines.join("\n");

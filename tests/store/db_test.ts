@@ -112,6 +112,25 @@ Deno.test("migrations run in order, once, each recorded in user_version", () => 
   });
 });
 
+Deno.test("migration 2 drops version-1 overflow rows (stored as TEXT) and keeps the rest", () => {
+  withDir((dir) => {
+    const path = join(dir, "zeph.db");
+    const v1 = openDatabase(path, MIGRATIONS.slice(0, 1));
+    v1.exec(`INSERT INTO conversations VALUES ('c1', 'kept', '', 1, 1);
+      INSERT INTO tool_overflow VALUES ('o1', 'c1', 'old text', 8, 8, 8, 1, '[0]', 1);`);
+    v1.close();
+    const store = openStore(path);
+    expect(userVersion(store.db)).toBe(2);
+    expect(store.getConversation("c1")?.title).toBe("kept");
+    expect(store.db.prepare("SELECT count(*) AS n FROM tool_overflow").get()).toEqual(
+      Object.assign(Object.create(null), { n: 0 }),
+    );
+    const saved = store.saveOverflow("c1", "new entry");
+    expect(store.loadOverflow(saved.id, "c1")).toBe("new entry");
+    store.close();
+  });
+});
+
 Deno.test("a failing migration rolls back and names itself", () => {
   withDir((dir) => {
     const path = join(dir, "zeph.db");

@@ -59,16 +59,27 @@ Deno.test("SqliteStore: retention cleanup uses the stored created_at", () => {
   }
 });
 
-Deno.test("SqliteStore: content is stored as TEXT in the BLOB column, sizes recorded", () => {
+Deno.test("SqliteStore: content is UTF-8 in the BLOB column, sizes and indexes recorded", () => {
   const dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
   try {
     const store = openStore(join(dir, "zeph.db"));
     const id = store.createConversation();
-    const saved = store.saveOverflow(id, "ab🦕");
+    const saved = store.saveOverflow(id, "ab🦕\nc");
     const row = store.db.prepare(
-      "SELECT typeof(content) AS type, length(content) AS chars, byte_size, stored_bytes FROM tool_overflow WHERE id = ?",
+      `SELECT typeof(content) AS type, length(content) AS length, byte_size, stored_bytes,
+              char_count, line_count, line_index, char_index
+         FROM tool_overflow WHERE id = ?`,
     ).get(saved.id);
-    expect({ ...row }).toEqual({ type: "text", chars: 3, byte_size: 6, stored_bytes: 6 });
+    expect({ ...row }).toEqual({
+      type: "blob",
+      length: 8,
+      byte_size: 8,
+      stored_bytes: 8,
+      char_count: 5,
+      line_count: 2,
+      line_index: "[0]",
+      char_index: "[0]",
+    });
     store.close();
   } finally {
     Deno.removeSync(dir, { recursive: true });
