@@ -58,7 +58,13 @@ export class Renderer {
   #color: boolean;
   #maxLines: number;
   #atLineStart = true;
-  #spinner: { timer: ReturnType<typeof setInterval>; frame: number; title: string } | null = null;
+  #spinner: {
+    timer: ReturnType<typeof setInterval>;
+    frame: number;
+    title: string;
+    /** The last line of live output, shown after the title. */
+    detail: string;
+  } | null = null;
   #titles = new Map<string, string>();
 
   constructor(options: RendererOptions) {
@@ -85,9 +91,13 @@ export class Renderer {
         break;
       }
       case "tool_output":
-        // Live chunks are raw (unfiltered): the spinner line shows progress; the filtered
-        // output is printed once the call finished.
-        if (this.#spinner) this.#spinner.title = this.#titles.get(event.callId) ?? event.tool;
+        // Live chunks are raw (unfiltered): the spinner line shows their last line as
+        // progress; the filtered output is printed once the call finished.
+        if (this.#spinner) {
+          const last = event.chunk.split("\n").map((l) => l.trim()).filter(Boolean).at(-1);
+          // deno-lint-ignore no-control-regex
+          if (last) this.#spinner.detail = oneLine(last.replace(/[\x00-\x1f\x7f]/g, ""), 60);
+        }
         break;
       case "tool_end":
         this.stopSpinner();
@@ -129,6 +139,7 @@ export class Renderer {
     const spinner = {
       frame: 0,
       title,
+      detail: "",
       timer: setInterval(() => {
         spinner.frame = (spinner.frame + 1) % SPINNER.length;
         this.#drawSpinner();
@@ -141,7 +152,8 @@ export class Renderer {
   #drawSpinner(): void {
     const s = this.#spinner;
     if (!s) return;
-    this.#err.write(`\r\x1b[2K${this.#paint(cyan, `${SPINNER[s.frame]} ${s.title}`)}`);
+    const detail = s.detail ? this.#paint(dim, `  ${s.detail}`) : "";
+    this.#err.write(`\r\x1b[2K${this.#paint(cyan, `${SPINNER[s.frame]} ${s.title}`)}${detail}`);
   }
 
   #toolEnd(result: ToolResult): void {
