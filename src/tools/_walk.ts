@@ -29,7 +29,25 @@ export interface WalkOptions {
 
 interface Matcher {
   dir: string;
-  ig: Ignore;
+  test(rel: string): { ignored: boolean; unignored: boolean };
+}
+
+interface IgnoreRules {
+  test(path: string, mode: string): { ignored: boolean; unignored: boolean };
+}
+
+/**
+ * `ignore`'s public `test` re-checks every parent directory and caches every path it saw; the
+ * walk has already pruned ignored parents, so the one-path rule test of the pinned version
+ * (7.0.16) is used when present (it halved the walk over 100k files), else the public one.
+ */
+function ruleTest(ig: Ignore): Matcher["test"] {
+  const rules = (ig as unknown as { _rules?: Partial<IgnoreRules> })._rules;
+  if (rules && typeof rules.test === "function") {
+    const r = rules as IgnoreRules;
+    return (rel) => r.test(rel, "regex");
+  }
+  return (rel) => ig.test(rel);
 }
 
 function loadGitignore(dir: string): Matcher | null {
@@ -39,7 +57,7 @@ function loadGitignore(dir: string): Matcher | null {
   } catch {
     return null;
   }
-  return { dir, ig: ignore({ allowRelativePaths: false }).add(text) };
+  return { dir, test: ruleTest(ignore({ allowRelativePaths: false }).add(text)) };
 }
 
 /** Deepest matcher with an opinion decides (a nested `!pattern` re-includes). */
@@ -49,7 +67,7 @@ function isIgnored(matchers: Matcher[], full: string, isDir: boolean): boolean {
     let rel = full.slice(m.dir.length + 1);
     if (rel === "") continue;
     if (isDir) rel += "/";
-    const verdict = m.ig.test(rel);
+    const verdict = m.test(rel);
     if (verdict.ignored) return true;
     if (verdict.unignored) return false;
   }
@@ -69,62 +87,80 @@ function ancestorMatchers(start: string, top: string): Matcher[] {
   return isIgnored(matchers, start, true) ? [] : matchers;
 }
 
+interface Frame {
+  dir: string;
+  entries: Deno.DirEntry[];
+  next: number;
+  /** The .gitignore matchers in force here; a new array only where a .gitignore adds one. */
+  matchers: Matcher[];
+}
+
+function openDir(dir: string, parent: Matcher[], options: WalkOptions): Frame | null {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = Array.from(Deno.readDirSync(dir));
+  } catch {
+    return null; // unreadable directories are skipped
+  }
+  let matchers = parent;
+  if (options.gitignore) {
+    for (const e of entries) {
+      if (e.name === ".gitignore" && e.isFile) {
+        const m = loadGitignore(dir);
+        if (m) matchers = [...parent, m];
+        break;
+      }
+    }
+  }
+  if (options.sort ?? true) {
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+  return { dir, entries, next: 0, matchers };
+}
+
 /**
- * Calls `visit` for every file and symlink (and directory, if asked) below `start` (a canonical directory). `visit`
- * returns false to stop the walk. Unreadable directories are skipped.
+ * Every file and symlink (and directory, if asked) below `start` (a canonical directory), depth
+ * first, in name order unless `sort` is false. A generator, so a caller can await between
+ * entries (grep overlaps file reads with the walk). Unreadable directories are skipped.
  */
+export function* walk(start: string, options: WalkOptions): Generator<WalkEntry> {
+  const root = openDir(
+    start,
+    options.gitignore ? ancestorMatchers(start, options.top) : [],
+    options,
+  );
+  if (!root) return;
+  const stack: Frame[] = [root];
+  while (stack.length) {
+    if (options.signal?.aborted) return;
+    const frame = stack[stack.length - 1];
+    if (frame.next >= frame.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const entry = frame.entries[frame.next++];
+    if (entry.isDirectory && entry.name === ".git") continue;
+    const full = frame.dir === "/" ? `/${entry.name}` : `${frame.dir}/${entry.name}`;
+    if (frame.matchers.length && isIgnored(frame.matchers, full, entry.isDirectory)) continue;
+    if (entry.isDirectory) {
+      if (options.directories) {
+        yield { path: full, name: entry.name, isSymlink: false, isDirectory: true };
+      }
+      const child = openDir(full, frame.matchers, options);
+      if (child) stack.push(child);
+    } else if (entry.isFile || entry.isSymlink) {
+      yield { path: full, name: entry.name, isSymlink: entry.isSymlink, isDirectory: false };
+    }
+  }
+}
+
+/** Calls `visit` for each entry of `walk`; `visit` returns false to stop. */
 export function walkFiles(
   start: string,
   options: WalkOptions,
   visit: (entry: WalkEntry) => boolean,
 ): void {
-  const sort = options.sort ?? true;
-  const matchers = options.gitignore ? ancestorMatchers(start, options.top) : [];
-
-  const walkDir = (dir: string): boolean => {
-    if (options.signal?.aborted) return false;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(dir)];
-    } catch {
-      return true;
-    }
-    let pushed = false;
-    if (options.gitignore && entries.some((e) => e.name === ".gitignore" && e.isFile)) {
-      const m = loadGitignore(dir);
-      if (m) {
-        matchers.push(m);
-        pushed = true;
-      }
-    }
-    if (sort) entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    try {
-      for (const entry of entries) {
-        if (entry.isDirectory && entry.name === ".git") continue;
-        const full = dir === "/" ? `/${entry.name}` : `${dir}/${entry.name}`;
-        if (matchers.length && isIgnored(matchers, full, entry.isDirectory)) continue;
-        if (entry.isDirectory) {
-          if (
-            options.directories &&
-            !visit({ path: full, name: entry.name, isSymlink: false, isDirectory: true })
-          ) return false;
-          if (!walkDir(full)) return false;
-        } else if (entry.isFile || entry.isSymlink) {
-          const file = {
-            path: full,
-            name: entry.name,
-            isSymlink: entry.isSymlink,
-            isDirectory: false,
-          };
-          if (!visit(file)) return false;
-        }
-      }
-      return true;
-    } finally {
-      if (pushed) matchers.pop();
-    }
-  };
-  walkDir(start);
+  for (const entry of walk(start, options)) if (!visit(entry)) return;
 }
 
 /** The highest directory whose .gitignore applies to `dir`: the workspace, else its root. */

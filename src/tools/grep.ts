@@ -3,7 +3,7 @@ import { RE2JS } from "re2js";
 import { z } from "zod";
 import { BINARY_SNIFF_BYTES, clipLine, fileError, q, throwIfAborted } from "./_file.ts";
 import { requiredLiteral } from "./_literal.ts";
-import { gitignoreTop, walkFiles } from "./_walk.ts";
+import { gitignoreTop, walk } from "./_walk.ts";
 import { ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
 
@@ -44,6 +44,9 @@ Errors: invalid regular expression (invalid_parameters); path outside the worksp
 [tools.file] deny_read (policy_blocked); path does not exist (permanent_failure).
 
 Example: {"pattern": "function\\\\s+load\\\\w*", "path": "src", "glob": "**/*.ts", "context": 2}`;
+
+/** File reads in flight while the walk goes on (they run on the runtime's I/O threads). */
+const READ_AHEAD = 64;
 
 const DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -105,132 +108,169 @@ export const grepTool = defineTool({
     const max = ctx.config.tools.file.grep_max_matches;
     const maxChars = ctx.config.tools.file.max_line_chars;
     const contextLines = params.context;
-    const out: string[] = [];
-    const locations: { path: string; line: number }[] = [];
-    let matches = 0;
-    let cut = false;
-    let filesWithMatches = 0;
     const sandbox = ctx.sandbox;
     const isGlobMatch = params.glob ? picomatch(params.glob, { dot: true }) : null;
     const prefix = start.length + 1;
 
-    const searchFile = (file: string, walked: string): boolean => {
-      let bytes: Uint8Array;
-      try {
-        bytes = Deno.readFileSync(file);
-      } catch {
-        return true; // unreadable files are skipped, as the description says
-      }
-      if (bytes.length === 0) return true;
+    /** Matching line indexes of one file's bytes, or null (binary, not UTF-8, no match). */
+    const matchBytes = (bytes: Uint8Array): { lines: string[]; matched: number[] } | null => {
+      if (bytes.length === 0) return null;
       const head = bytes.length > BINARY_SNIFF_BYTES
         ? bytes.subarray(0, BINARY_SNIFF_BYTES)
         : bytes;
-      if (head.indexOf(0) !== -1) return true;
+      if (head.indexOf(0) !== -1) return null;
       let text: string;
       try {
         text = DECODER.decode(bytes);
       } catch {
-        return true; // not UTF-8: treated as binary
+        return null; // not UTF-8: treated as binary
       }
       let first = 0;
       if (findLiteral) {
         first = findLiteral(text, 0);
-        if (first === -1) return true;
-        if (!literal!.whole && !textRe.test(text)) return true;
+        if (first === -1) return null;
+        if (!literal!.whole && !textRe.test(text)) return null;
       } else if (!textRe.test(text)) {
-        return true;
+        return null;
       }
       const lines = text.split("\n");
       if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
       const matched: number[] = [];
-      // Line index of the first candidate, then only lines that can match are tested.
+      // Start at the line of the first candidate; with a literal, jump from one line holding
+      // it to the next instead of testing every line.
       let lineStart = text.lastIndexOf("\n", first - 1) + 1;
       let lineNo = lineStart === 0 ? 0 : countNewlines(text, lineStart);
-      while (lineNo < lines.length) {
+      // A file never contributes more than the cap (+1 to know that the cap cut).
+      while (lineNo < lines.length && matched.length <= max) {
         let line = lines[lineNo];
         if (line.endsWith("\r")) line = line.slice(0, -1);
-        const hit = literal?.whole ? true : lineRe.test(line);
-        if (hit) {
-          if (matches >= max) {
-            cut = true;
-            break;
-          }
-          matches++;
-          matched.push(lineNo);
-        }
+        if (literal?.whole || lineRe.test(line)) matched.push(lineNo);
         lineStart += lines[lineNo].length + 1;
         lineNo++;
         if (findLiteral) {
           const nextHit = findLiteral(text, lineStart);
           if (nextHit === -1) break;
-          // Jump to the line holding the next occurrence.
           while (lineStart + lines[lineNo].length < nextHit) {
             lineStart += lines[lineNo].length + 1;
             lineNo++;
           }
         }
       }
-      if (matched.length) {
-        filesWithMatches++;
-        emitFile(file, walked, lines, matched);
-      }
-      return !cut;
+      return matched.length ? { lines, matched } : null;
     };
 
-    const emitFile = (file: string, walked: string, lines: string[], matched: number[]) => {
-      const shown = sandbox.display(walked);
-      const strip = (s: string) => (s.endsWith("\r") ? s.slice(0, -1) : s);
-      if (contextLines === 0) {
-        for (const n of matched) {
-          out.push(`${shown}:${n + 1}: ${clipLine(strip(lines[n]), maxChars)}`);
-          locations.push({ path: file, line: n + 1 });
-        }
-        return;
+    interface FileHits {
+      seq: number;
+      file: string;
+      walked: string;
+      lines: string[];
+      matched: number[];
+    }
+    const hits: FileHits[] = [];
+    let found = 0;
+
+    if (info.isFile) {
+      const bytes = await Deno.readFile(start).catch((error) => {
+        throw fileError(error, "search", params.path);
+      });
+      const m = matchBytes(bytes);
+      if (m) {
+        hits.push({ seq: 0, file: start, walked: start, ...m });
+        found = m.matched.length;
       }
+    } else {
+      // The walk runs on this thread while file reads run on the runtime's I/O threads, at most
+      // READ_AHEAD at a time; results arrive out of order and are put back in walk order below.
+      let inFlight = 0;
+      let wake: (() => void) | null = null;
+      const settle = () => {
+        inFlight--;
+        if (wake) {
+          const w = wake;
+          wake = null;
+          w();
+        }
+      };
+      const waitForSlot = () => new Promise<void>((resolve) => (wake = resolve));
+      let seq = 0;
+      const entries = walk(start, {
+        gitignore: true,
+        top: gitignoreTop(start, sandbox.workspace, sandbox.roots),
+        signal: ctx.signal,
+      });
+      for (const entry of entries) {
+        if (found > max || ctx.signal.aborted) break;
+        if (isGlobMatch && !isGlobMatch(entry.path.slice(prefix))) continue;
+        let file = entry.path;
+        if (entry.isSymlink) {
+          // Follow a file symlink only to a readable target inside the sandbox.
+          try {
+            file = Deno.realPathSync(entry.path);
+            if (!sandbox.contains(file) || !Deno.statSync(file).isFile) continue;
+          } catch {
+            continue;
+          }
+        }
+        if (!sandbox.canRead(file)) continue;
+        while (inFlight >= READ_AHEAD) await waitForSlot();
+        if (found > max) break;
+        inFlight++;
+        const order = seq++;
+        const walked = entry.path;
+        Deno.readFile(file).then((bytes) => {
+          const m = found > max ? null : matchBytes(bytes);
+          if (m) {
+            hits.push({ seq: order, file, walked, ...m });
+            found += m.matched.length;
+          }
+        }, () => {
+          // unreadable files are skipped, as the description says
+        }).finally(settle);
+      }
+      while (inFlight > 0) await waitForSlot();
+    }
+    throwIfAborted(ctx.signal, "search");
+
+    // Walk order, then the first `max` matching lines; anything beyond means the cap cut.
+    hits.sort((a, b) => a.seq - b.seq);
+    const out: string[] = [];
+    const locations: { path: string; line: number }[] = [];
+    let matches = 0;
+    let cut = false;
+    let filesWithMatches = 0;
+    const strip = (s: string) => (s.endsWith("\r") ? s.slice(0, -1) : s);
+    for (const h of hits) {
+      if (matches >= max) {
+        cut = true;
+        break;
+      }
+      let matched = h.matched;
+      if (matches + matched.length > max) {
+        matched = matched.slice(0, max - matches);
+        cut = true;
+      }
+      matches += matched.length;
+      filesWithMatches++;
+      const shown = sandbox.display(h.walked);
       const isMatch = new Set(matched);
       let lastShown = -2;
       for (const n of matched) {
+        locations.push({ path: h.file, line: n + 1 });
+        if (contextLines === 0) {
+          out.push(`${shown}:${n + 1}: ${clipLine(strip(h.lines[n]), maxChars)}`);
+          continue;
+        }
         const from = Math.max(0, n - contextLines, lastShown + 1);
-        const to = Math.min(lines.length - 1, n + contextLines);
+        const to = Math.min(h.lines.length - 1, n + contextLines);
         if (from > lastShown + 1 && out.length) out.push("--");
         for (let k = from; k <= to; k++) {
           const sep = isMatch.has(k) ? ":" : "-";
-          out.push(`${shown}${sep}${k + 1}${sep} ${clipLine(strip(lines[k]), maxChars)}`);
+          out.push(`${shown}${sep}${k + 1}${sep} ${clipLine(strip(h.lines[k]), maxChars)}`);
         }
         lastShown = Math.max(lastShown, to);
-        locations.push({ path: file, line: n + 1 });
       }
-    };
-
-    if (info.isFile) {
-      searchFile(start, start);
-    } else {
-      walkFiles(
-        start,
-        {
-          gitignore: true,
-          top: gitignoreTop(start, sandbox.workspace, sandbox.roots),
-          signal: ctx.signal,
-        },
-        (entry) => {
-          if (ctx.signal.aborted) return false;
-          if (isGlobMatch && !isGlobMatch(entry.path.slice(prefix))) return true;
-          let file = entry.path;
-          if (entry.isSymlink) {
-            // Follow a file symlink only to a readable target inside the sandbox.
-            try {
-              file = Deno.realPathSync(entry.path);
-              if (!sandbox.contains(file) || !Deno.statSync(file).isFile) return true;
-            } catch {
-              return true;
-            }
-          }
-          if (!sandbox.canRead(file)) return true;
-          return searchFile(file, entry.path);
-        },
-      );
+      if (cut) break;
     }
-    throwIfAborted(ctx.signal, "search");
 
     if (matches === 0) {
       return { text: `No matches for ${q(params.pattern)} in ${q(params.path)}.` };

@@ -1,0 +1,220 @@
+/**
+ * `deno task bench:grep`: our grep tool (through ToolRegistry.dispatch, on the local executor and
+ * on the permission-fenced worker) against ripgrep on a generated tree of 100,000+ files, with
+ * the same pattern and the same match count. Reports median wall times and the ratio to rg.
+ *
+ * The tree lives in bench/data/grep_tree (git-ignored) and is generated once. rg runs with
+ * `--hidden --no-require-git` so that both search hidden files and honour .gitignore without a
+ * git repository; ripgrep is skipped with a message when it is not installed.
+ */
+import * as path from "node:path";
+import { defaultConfig } from "../src/config/schema.ts";
+import { PermissionPolicy } from "../src/permission/policy.ts";
+import { Sandbox } from "../src/sandbox/path.ts";
+import { WorkerFileExecutor } from "../src/sandbox/worker_executor.ts";
+import { LocalExecutor, type ToolExecutor } from "../src/tools/executor.ts";
+import { FILE_TOOLS } from "../src/tools/file_tools.ts";
+import { ToolRegistry } from "../src/tools/registry.ts";
+
+const ROOT = path.join(import.meta.dirname!, "data", "grep_tree");
+const DIRS = 1000;
+const FILES_PER_DIR = 100;
+const IGNORED_FILES = 2000;
+const RUNS = Number(Deno.env.get("GREP_BENCH_RUNS") ?? 5);
+const MARKER = path.join(ROOT, ".generated-v1");
+
+const WORDS = ["const", "value", "return", "function", "import", "export", "await", "string"];
+
+/** Deterministic pseudo-random numbers so every machine gets the same tree. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function fileBody(rand: () => number, id: number): string {
+  const lines: string[] = [];
+  const n = 10 + Math.floor(rand() * 30);
+  for (let i = 0; i < n; i++) {
+    const w = Array.from({ length: 6 }, () => WORDS[Math.floor(rand() * WORDS.length)]);
+    // About 1 line in 400 carries the needle the benchmark searches for.
+    if (rand() < 0.0025) w.splice(3, 0, `needle_${id}_${i}`);
+    if (rand() < 0.002) w.splice(1, 0, `Sentinel${i}`);
+    lines.push(`${"  ".repeat(i % 4)}${w.join(" ")};`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function ensureTree(): number {
+  const existing = (() => {
+    try {
+      return Number(Deno.readTextFileSync(MARKER));
+    } catch {
+      return 0;
+    }
+  })();
+  if (existing) return existing;
+  console.log(`Generating the tree in ${ROOT} (once) …`);
+  try {
+    Deno.removeSync(ROOT, { recursive: true });
+  } catch {
+    // nothing to remove
+  }
+  const rand = rng(42);
+  let files = 0;
+  for (let d = 0; d < DIRS; d++) {
+    const dir = path.join(ROOT, `pkg${d % 10}`, `mod${d}`);
+    Deno.mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < FILES_PER_DIR; f++) {
+      Deno.writeTextFileSync(path.join(dir, `file${f}.ts`), fileBody(rand, d * 1000 + f));
+      files++;
+    }
+    // A few binary files that contain the needle: both tools must skip them.
+    const bin = new TextEncoder().encode(`needle_bin_${d}\n`);
+    Deno.writeFileSync(path.join(dir, "blob.bin"), new Uint8Array([...bin, 0, 1, 2, 3]));
+    files++;
+  }
+  // A .gitignored directory full of matches: both tools must skip it.
+  const ignored = path.join(ROOT, "generated");
+  Deno.mkdirSync(ignored, { recursive: true });
+  for (let f = 0; f < IGNORED_FILES; f++) {
+    Deno.writeTextFileSync(path.join(ignored, `gen${f}.ts`), `const needle_gen_${f} = 1;\n`);
+    files++;
+  }
+  Deno.writeTextFileSync(path.join(ROOT, ".gitignore"), "generated/\n*.log\n");
+  files++;
+  Deno.writeTextFileSync(MARKER, String(files));
+  return files;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+interface Case {
+  label: string;
+  pattern: string;
+  caseSensitive: boolean;
+}
+
+const CASES: Case[] = [
+  {
+    label: "regex with a literal: needle_[0-9]+_1\\b",
+    pattern: "needle_[0-9]+_1\\b",
+    caseSensitive: true,
+  },
+  { label: "case-insensitive literal: sentinel1", pattern: "sentinel1", caseSensitive: false },
+  {
+    label: "regex without a literal: [A-Z][a-z]+[0-9]{2}\\b",
+    pattern: "[A-Z][a-z]+[0-9]{2}\\b",
+    caseSensitive: true,
+  },
+];
+
+async function rgAvailable(): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("rg", {
+      args: ["--version"],
+      stdout: "null",
+      stderr: "null",
+    })
+      .output();
+    return out.success;
+  } catch {
+    return false;
+  }
+}
+
+async function runRg(c: Case, threads?: number): Promise<{ ms: number; matches: number }> {
+  const args = ["--hidden", "--no-require-git", "-n", "--no-heading", "--color", "never"];
+  if (threads) args.push("-j", String(threads));
+  if (!c.caseSensitive) args.push("-i");
+  args.push("-e", c.pattern, ".");
+  const t = performance.now();
+  const out = await new Deno.Command("rg", { args, cwd: ROOT, stdout: "piped", stderr: "null" })
+    .output();
+  const ms = performance.now() - t;
+  const text = new TextDecoder().decode(out.stdout);
+  const matches = text === "" ? 0 : text.trimEnd().split("\n").length;
+  return { ms, matches };
+}
+
+async function main() {
+  const files = ensureTree();
+  const nproc = navigator.hardwareConcurrency;
+  console.log(`Tree: ${files} files under ${ROOT}; ${nproc} CPUs; ${RUNS} runs each (median).`);
+  const hasRg = await rgAvailable();
+  if (!hasRg) console.log("ripgrep (rg) is not installed: skipping it (apt-get install ripgrep).");
+
+  const config = defaultConfig();
+  config.tools.file.grep_max_matches = 10_000_000;
+  const sandbox = await Sandbox.create(ROOT);
+  const policy = new PermissionPolicy({ grep: [{ pattern: "*", action: "allow" }] });
+  const executors: [string, ToolExecutor][] = [
+    ["zeph grep (local)", new LocalExecutor()],
+    ["zeph grep (worker)", new WorkerFileExecutor()],
+  ];
+  const rows: string[] = [];
+  for (const c of CASES) {
+    console.log(`\nPattern ${c.label}`);
+    let rgMs = NaN;
+    let rgMatches = NaN;
+    if (hasRg) {
+      await runRg(c); // warm the page cache
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await runRg(c));
+      rgMs = median(runs.map((r) => r.ms));
+      rgMatches = runs[0].matches;
+      console.log(`  ripgrep             ${rgMs.toFixed(0).padStart(6)} ms  ${rgMatches} matches`);
+      rows.push(`| ${c.label} | ripgrep ${rgMs.toFixed(0)} ms | ${rgMatches} | 1.00× |`);
+      // One thread, for reference: on a small or busy machine it can beat the default.
+      const single = [];
+      for (let i = 0; i < RUNS; i++) single.push(await runRg(c, 1));
+      const j1 = median(single.map((r) => r.ms));
+      console.log(
+        `  ripgrep -j1         ${j1.toFixed(0).padStart(6)} ms  ${single[0].matches} matches`,
+      );
+      rows.push(
+        `| ${c.label} | ripgrep -j1 ${j1.toFixed(0)} ms | ${single[0].matches} | ${
+          (j1 / rgMs).toFixed(2)
+        }× |`,
+      );
+    }
+    for (const [name, executor] of executors) {
+      const registry = new ToolRegistry({ tools: FILE_TOOLS, executor, policy, config });
+      const call = () =>
+        registry.dispatch({
+          id: "bench",
+          name: "grep",
+          input: { pattern: c.pattern, case_sensitive: c.caseSensitive },
+        }, { cwd: ROOT, sandbox });
+      const warm = await call(); // starts the worker, warms caches
+      if (!warm.ok) throw new Error(warm.text);
+      const times: number[] = [];
+      let matches = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const t = performance.now();
+        const r = await call();
+        times.push(performance.now() - t);
+        matches = (r.output?.raw as { matches: number }).matches;
+      }
+      const ms = median(times);
+      const ratio = hasRg ? `${(ms / rgMs).toFixed(2)}×` : "n/a";
+      const same = !hasRg || matches === rgMatches ? "" : `  MISMATCH (rg: ${rgMatches})`;
+      console.log(
+        `  ${name.padEnd(20)}${ms.toFixed(0).padStart(6)} ms  ${matches} matches  ${ratio}${same}`,
+      );
+      rows.push(`| ${c.label} | ${name} ${ms.toFixed(0)} ms | ${matches} | ${ratio} |`);
+      if (same) Deno.exitCode = 1;
+    }
+  }
+  for (const [, e] of executors) await e.close?.();
+  console.log("\n| pattern | tool, median wall time | matching lines | ratio to rg |");
+  console.log("|---|---|---|---|");
+  for (const r of rows) console.log(r);
+}
+
+await main();
