@@ -1,7 +1,11 @@
 /**
  * `zeph tool <id> '<json>'`: one call through the dispatch boundary (validation, permission,
  * executor, hooks), exactly as the agent would make it. Exit 0 ok, 1 tool error, 2 bad usage.
+ * An `ask` decision is allowed by `--yes`, asked on the terminal when stdin and stderr are one
+ * (and `--json` is off), and refused with `confirmation_required` otherwise.
  */
+import type { AskAnswer, AskRequest } from "../tools/registry.ts";
+import { terminalAsk } from "./ask.ts";
 import { CliError } from "./errors.ts";
 import type { CliDeps, CliProgram } from "./mod.ts";
 import { globalsOf } from "./mod.ts";
@@ -39,9 +43,12 @@ export function register(program: CliProgram, deps: CliDeps): void {
         Deno.addSignalListener("SIGINT", onSignal);
         let result;
         try {
+          const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
+            Deno.stderr.isTerminal();
+          const ask = interactive ? askOnTerminal(controller.signal) : undefined;
           result = await runtime.registry.dispatch(
             { id: `cli-${crypto.randomUUID()}`, name: id, input },
-            runtime.session({ signal: controller.signal }),
+            runtime.session({ signal: controller.signal, ...(ask ? { ask } : {}) }),
           );
         } finally {
           Deno.removeSignalListener("SIGINT", onSignal);
@@ -64,4 +71,35 @@ export function register(program: CliProgram, deps: CliDeps): void {
         await runtime.close();
       }
     });
+}
+
+/** The terminal question of src/cli/ask.ts, on stderr so stdout keeps only the result. */
+function askOnTerminal(signal: AbortSignal): (request: AskRequest) => Promise<AskAnswer> {
+  const encoder = new TextEncoder();
+  const write = (text: string) => void Deno.stderr.writeSync(encoder.encode(text));
+  return terminalAsk({
+    write,
+    readLine: (prompt) => {
+      write(prompt);
+      return readLine(signal);
+    },
+  });
+}
+
+/** One line from stdin; null at end of input or when Ctrl-C aborts the call. */
+async function readLine(signal: AbortSignal): Promise<string | null> {
+  const decoder = new TextDecoder();
+  const buffer = new Uint8Array(1024);
+  let line = "";
+  const aborted = new Promise<null>((resolve) => {
+    if (signal.aborted) resolve(null);
+    signal.addEventListener("abort", () => resolve(null), { once: true });
+  });
+  while (true) {
+    const n = await Promise.race([Deno.stdin.read(buffer), aborted]);
+    if (n === null) return line === "" || signal.aborted ? null : line;
+    line += decoder.decode(buffer.subarray(0, n), { stream: true });
+    const end = line.indexOf("\n");
+    if (end >= 0) return line.slice(0, end).replace(/\r$/, "");
+  }
 }

@@ -177,3 +177,48 @@ Deno.test("a broken config stops zeph tool with exit 2 before anything runs", as
     });
   });
 });
+
+/** `script` (util-linux) gives the child a pseudo-terminal, so the CLI sees a real TTY. */
+const hasScript = (() => {
+  try {
+    return new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: "on a terminal, an ask is a question: y runs the call, n refuses it",
+  ignore: !hasScript || Deno.build.os !== "linux",
+  async fn() {
+    await withWorkspace(async (ws, home) => {
+      const { DENO, MAIN } = await import("./_run.ts");
+      const run = async (answer: string, file: string) => {
+        const input = JSON.stringify({ path: file, content: "hi\n" });
+        const inner = `'${DENO}' run -A --no-prompt '${MAIN}' tool write '${input}'; echo "rc=$?"`;
+        const child = new Deno.Command("script", {
+          args: ["-qec", inner, "/dev/null"],
+          cwd: ws,
+          env: { HOME: home, XDG_CONFIG_HOME: `${home}/.config`, NO_COLOR: "1" },
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const writer = child.stdin.getWriter();
+        await writer.write(new TextEncoder().encode(`${answer}\n`));
+        await writer.close();
+        const out = await child.output();
+        return new TextDecoder().decode(out.stdout).replaceAll("\r", "");
+      };
+      const yes = await run("y", "yes.txt");
+      expect(yes).toContain("Allow write: yes.txt?\n  [y]es once / [n]o / [a]lways");
+      expect(yes).toContain("rc=0");
+      expect(await Deno.readTextFile(path.join(ws, "yes.txt"))).toBe("hi\n");
+      const no = await run("n", "no.txt");
+      expect(no).toContain('error: Cannot run write "no.txt": the user rejected it');
+      expect(no).toContain("rc=1");
+      expect([...Deno.readDirSync(ws)].map((e) => e.name)).toEqual(["yes.txt"]);
+    });
+  },
+});
