@@ -81,7 +81,8 @@ function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === "invalid_union" && issue.path.join(".") === "strategy") {
+  const at = issue.path.join(".");
+  if (at === "strategy.type" || (issue.code === "invalid_union" && at === "strategy")) {
     return `unknown strategy type; use one of ${STRATEGY_TYPES.join(", ")}`;
   }
   if (issue.code === "unrecognized_keys") {

@@ -1,0 +1,117 @@
+import { expect } from "expect";
+import { compileRule, FilterEngine, FilterSession } from "../../src/filter/mod.ts";
+
+const rule = (name: string, match: Record<string, string>, strategy: Record<string, unknown>) =>
+  compileRule({ name, match, strategy }, "test");
+
+Deno.test("every matching rule runs in sequence; the worst confidence wins", () => {
+  const engine = new FilterEngine([
+    rule("strip", { prefix: "make" }, { type: "strip_noise", patterns: ["^make\\[\\d\\]: "] }),
+    rule("cut", { prefix: "make" }, { type: "truncate", max_lines: 4, head: 1, tail: 1 }),
+    rule("other", { prefix: "git" }, { type: "git_status" }),
+  ]);
+  const input = ["make[1]: Entering", "a", "b", "c", "d", "e", "make[1]: Leaving"].join("\n");
+  const out = engine.filter("make all", input);
+  expect(out.rules).toEqual(["strip", "cut"]);
+  expect(out.text).toBe("a\n... (3 lines omitted) ...\ne");
+  expect(out.stats).toEqual({
+    rawLines: 7,
+    filteredLines: 3,
+    rawChars: input.length,
+    filteredChars: out.text.length,
+    confidence: "partial",
+    rules: ["strip", "cut"],
+    inline: "[shell] 7 lines -> 3 lines, 57.1% filtered",
+  });
+});
+
+Deno.test("no matching rule: sanitised text, nothing removed, no inline stats", () => {
+  const engine = new FilterEngine([]);
+  const out = engine.filter("unknown-tool", "\x1b[31mred\x1b[0m\nplain");
+  expect(out.text).toBe("red\nplain");
+  expect([out.rules, out.stats.inline, out.stats.confidence]).toEqual([[], "", "full"]);
+});
+
+Deno.test("bash notices stay visible after filtering and stderr markers are dropped", () => {
+  const engine = new FilterEngine([
+    rule("noise", { prefix: "cargo build" }, {
+      type: "strip_noise",
+      patterns: ["^\\s*Compiling "],
+    }),
+  ]);
+  const raw =
+    "[stderr]    Compiling a v0.1.0\n[stderr] error: could not compile `a`\n[exit code 101]";
+  const out = engine.filter("cargo build", raw, { failed: true });
+  expect(out.text).toBe("error: could not compile `a`\n[exit code 101]");
+  const timeout = engine.filter(
+    "cargo build",
+    "   Compiling a\nstill going\n[timeout] command timed out after 30s; partial output above",
+  );
+  expect(timeout.text).toBe(
+    "still going\n[timeout] command timed out after 30s; partial output above",
+  );
+});
+
+Deno.test("a failed command with unexpected structure passes unchanged (Fallback)", () => {
+  const engine = new FilterEngine([rule("t", { prefix: "cargo test" }, { type: "test_summary" })]);
+  const raw = "error[E0425]: cannot find value `x`\n --> src/lib.rs:1:1\nerror: aborting";
+  const out = engine.filter("cargo test", raw, { failed: true });
+  expect([out.text, out.stats.confidence]).toEqual([raw, "fallback"]);
+});
+
+Deno.test("a rewrite longer than its input is replaced by the sanitised input", () => {
+  const engine = new FilterEngine([rule("s", { prefix: "git status" }, { type: "git_status" })]);
+  expect(engine.filter("git status -s", " M a").text).toBe(" M a");
+});
+
+Deno.test("[tools.filters] enabled = false returns the output untouched", () => {
+  const engine = new FilterEngine(
+    [rule("s", { prefix: "x" }, { type: "strip_noise", patterns: ["."] })],
+    { enabled: false },
+  );
+  const raw = "\x1b[1mbold\x1b[0m\n\n\n";
+  expect(engine.filter("x", raw)).toEqual({
+    text: raw,
+    rules: [],
+    stats: {
+      rawLines: 3,
+      filteredLines: 3,
+      rawChars: raw.length,
+      filteredChars: raw.length,
+      confidence: "full",
+      rules: [],
+      inline: "",
+    },
+  });
+});
+
+Deno.test("FilterSession counts F/P/B for filtered commands and token savings", () => {
+  const engine = new FilterEngine([
+    rule("full", { prefix: "a" }, { type: "strip_noise", patterns: ["^x"] }),
+    rule("part", { prefix: "b" }, { type: "truncate", max_lines: 2, head: 1, tail: 0 }),
+  ]);
+  const session = new FilterSession();
+  session.record(engine.filter("a", "x".repeat(400) + "\nkeep"));
+  session.record(engine.filter("b", "1\n2\n3"));
+  session.record(engine.filter("a", "nothing to strip"));
+  session.record(engine.filter("zzz", "no rule"));
+  expect([session.summary(), session.commands, session.filtered, session.tokensSaved]).toEqual([
+    "F/P/B 1/1/1",
+    4,
+    3,
+    100,
+  ]);
+});
+
+Deno.test("huge single line and many lines finish with the right answer", () => {
+  const engine = new FilterEngine([
+    rule("user", { regex: "^big" }, { type: "strip_noise", patterns: ["(a+)+$", "^(\\w+\\s?)*$"] }),
+  ]);
+  const attack = "a".repeat(200_000) + "!";
+  const out = engine.filter(
+    "big",
+    [attack, "word ", attack, "word ", attack, "keep-me!"].join("\n"),
+  );
+  expect(out.text.split("\n").filter((l) => l.startsWith("a")).length).toBe(3);
+  expect(out.text.endsWith("keep-me!")).toBe(true);
+});

@@ -1,0 +1,147 @@
+import { expect } from "expect";
+import { Config, defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine, MAX_FILTERS_FILE_BYTES } from "../../src/filter/mod.ts";
+
+async function withUserFile(
+  toml: string | Uint8Array,
+  run: (dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "zeph-filters-" });
+  try {
+    const path = `${dir}/filters.toml`;
+    if (typeof toml === "string") await Deno.writeTextFile(path, toml);
+    else await Deno.writeFile(path, toml);
+    await run(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("user rules override built-ins by name, disable them, and add new ones", async () => {
+  const toml = `
+[[rules]]
+name = "git-log"
+match = { prefix = "git log" }
+strategy = { type = "truncate", max_lines = 3, head = 1, tail = 1 }
+
+[[rules]]
+name = "ls"
+enabled = false
+
+[[rules]]
+name = "my-tool"
+match = { exact = "my-tool --check" }
+strategy = { type = "keep_matching", patterns = ['^RESULT'] }
+`;
+  await withUserFile(toml, async (dir) => {
+    const { engine, warnings } = await loadFilterEngine(defaultConfig(), { configDir: dir });
+    expect(warnings).toEqual([]);
+    const names = engine.rules.map((r) => r.name);
+    expect(names.includes("ls")).toBe(false);
+    expect(names.at(-1)).toBe("my-tool");
+    // Replaced in place: same position as the built-in.
+    expect(engine.rules.find((r) => r.name === "git-log")!.source).toBe(`${dir}/filters.toml`);
+    const log = [1, 2, 3, 4, 5].map((n) => `commit ${n} with a long enough subject line`);
+    expect(engine.filter("git log", log.join("\n")).text).toBe(
+      `${log[0]}\n... (3 lines omitted) ...\n${log[4]}`,
+    );
+    expect(engine.filter("my-tool --check", "noise\nRESULT ok").text).toBe("RESULT ok");
+    expect(engine.match("ls -la")).toEqual([]);
+  });
+});
+
+Deno.test("invalid rules are skipped with a warning naming rule, field and reason", async () => {
+  const toml = `
+[[rules]]
+name = "bad-regex"
+match = { regex = "(unclosed" }
+strategy = { type = "git_status" }
+
+[[rules]]
+name = "two-matchers"
+match = { prefix = "a", exact = "b" }
+strategy = { type = "git_status" }
+
+[[rules]]
+name = "bad-pattern"
+match = { prefix = "x" }
+strategy = { type = "strip_noise", patterns = ["ok", "${"a".repeat(513)}"] }
+
+[[rules]]
+name = "bad-type"
+match = { prefix = "x" }
+strategy = { type = "summarise" }
+
+[[rules]]
+name = "bad-truncate"
+match = { prefix = "x" }
+strategy = { type = "truncate", max_lines = 5, head = 4, tail = 4 }
+
+[[rules]]
+name = "good"
+match = { prefix = "good" }
+strategy = { type = "strip_noise", patterns = ["^x"] }
+`;
+  await withUserFile(toml, async (dir) => {
+    const { engine, warnings } = await loadFilterEngine(defaultConfig(), { configDir: dir });
+    const file = `${dir}/filters.toml`;
+    expect(warnings).toEqual([
+      `${file}: rule "bad-regex" skipped: match.regex: invalid RE2 regex: error parsing regexp: missing closing ): \`(unclosed\`.`,
+      `${file}: rule "two-matchers" skipped: match: exactly one of exact, prefix or regex must be set.`,
+      `${file}: rule "bad-pattern" skipped: strategy.patterns[1]: the pattern is 513 characters long; the limit is 512.`,
+      `${file}: rule "bad-type" skipped: strategy.type: unknown strategy type; use one of strip_noise, truncate, keep_matching, strip_annotated, test_summary, group_by_rule, git_status, git_diff, dedup.`,
+      `${file}: rule "bad-truncate" skipped: strategy.head: head + tail must not exceed max_lines.`,
+    ]);
+    expect(engine.rules.at(-1)!.name).toBe("good");
+  });
+});
+
+Deno.test("a file over 1 MiB is rejected and the built-ins are kept", async () => {
+  const big = new TextEncoder().encode("# " + "x".repeat(MAX_FILTERS_FILE_BYTES));
+  await withUserFile(big, async (dir) => {
+    const { engine, warnings } = await loadFilterEngine(defaultConfig(), { configDir: dir });
+    expect(warnings).toEqual([
+      `Cannot load filters file "${dir}/filters.toml": ${big.length} bytes exceeds the 1 MiB limit. Using the built-in rules only.`,
+    ]);
+    expect(engine.rules.some((r) => r.name === "cargo-test")).toBe(true);
+  });
+});
+
+Deno.test("invalid TOML keeps the built-ins and says where", async () => {
+  await withUserFile("[[rules]]\nname = \n", async (dir) => {
+    const { engine, warnings } = await loadFilterEngine(defaultConfig(), { configDir: dir });
+    expect(warnings.length).toBe(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(`^Cannot load ${dir}/filters.toml: invalid TOML at line 2, column \\d+: `),
+    );
+    expect(engine.rules.length).toBeGreaterThan(25);
+  });
+});
+
+Deno.test("filters_path: explicit file, directory, missing; master and security switches", async () => {
+  await withUserFile('[[rules]]\nname = "ls"\nenabled = false\n', async (dir) => {
+    const config = (patch: Record<string, unknown>) => Config.parse({ tools: { filters: patch } });
+    const byFile = await loadFilterEngine(config({ filters_path: `${dir}/filters.toml` }), {
+      configDir: "/nonexistent",
+    });
+    const byDir = await loadFilterEngine(config({ filters_path: dir }), { configDir: null });
+    expect([byFile.warnings, byDir.warnings]).toEqual([[], []]);
+    expect(byFile.engine.match("ls")).toEqual([]);
+    expect(byDir.engine.match("ls")).toEqual([]);
+    const missing = await loadFilterEngine(config({ filters_path: `${dir}/nope.toml` }), {
+      configDir: null,
+    });
+    expect(missing.warnings).toEqual([
+      `Cannot read filters file "${dir}/nope.toml": not found. Using the built-in rules; fix [tools.filters] filters_path.`,
+    ]);
+    const off = await loadFilterEngine(
+      config({ enabled: false, security: { enabled: false, extra_patterns: ["(x"] } }),
+      { configDir: null },
+    );
+    expect([off.engine.enabled, off.engine.securityEnabled, off.warnings.length]).toEqual([
+      false,
+      false,
+      1,
+    ]);
+  });
+});
