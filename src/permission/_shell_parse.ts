@@ -580,17 +580,21 @@ export class Extractor {
   decl(node: Node, src: Source, ctx: Ctx): void {
     const variant = isNil(node.Variant) ? "declare" : goStr(node.Variant.Value);
     const args: string[] = [];
+    const values: WordValue[] = [];
     let literal = true;
     for (const a of list(node.Args)) {
       // `declare -x` flags come as Naked assigns with a Value word; names as Naked with Name.
       if (a.Naked && !isNil(a.Value) && isNil(a.Name)) {
         const w = this.word(a.Value, src, ctx);
         args.push(w.text);
+        values.push(w);
         if (!w.literal) literal = false;
         continue;
       }
       this.assign(a, src, ctx);
+      // Assignments are shown as written (`A=$(a)`), not re-quoted.
       args.push(src.of(a));
+      values.push({ text: src.of(a), literal: false, pattern: false });
     }
     if (variant === "declare" || variant === "typeset" || variant === "local") {
       if (args.some((a) => /^-\w*f/.test(a))) this.addDynamic(`${variant} -f changes functions`);
@@ -605,7 +609,7 @@ export class Extractor {
       stdin: ctx.piped ? "pipe" : null,
       stdinText: null,
       wrappers: [],
-    });
+    }, values);
   }
 
   call(
@@ -677,7 +681,7 @@ export class Extractor {
           stdin: o.stdin,
           stdinText: o.stdinText,
           wrappers: [...wrappers],
-        });
+        }, ws.slice(1));
         context = [...context, name];
       } else wrappers.push(name);
       if (name === "xargs" || name === "parallel") {
@@ -717,7 +721,7 @@ export class Extractor {
     if (programIsLiteral && programWord.text.includes("/")) {
       cmd.path = programWord.text.replace(/\/+/g, "/");
     }
-    this.push(cmd);
+    this.push(cmd, ws.slice(1));
     if (!programIsLiteral) return;
     const lower = program.toLowerCase();
 
@@ -832,10 +836,22 @@ export class Extractor {
     if (error) this.addDynamic(`cannot parse the ${label} script: ${error}`);
   }
 
-  push(c: Omit<ParsedCommand, "raw">): void {
-    const raw = [c.program, ...c.args].join(" ");
+  /** `words` (when known) says which arguments are literal text, quoted in `raw` if needed. */
+  push(c: Omit<ParsedCommand, "raw">, words?: WordValue[]): void {
+    const args = c.args.map((a, i) => (words?.[i]?.literal === false ? a : quoteArg(a)));
+    const raw = [c.program, ...args].join(" ");
     this.commands.push({ ...c, raw });
   }
+}
+
+/**
+ * An argument as it appears in `raw`: plain when it is a simple word, single-quoted when it holds
+ * blanks or shell syntax, so `rm "a b"` and `rm a b` have different normalised forms (an "always"
+ * for one must not approve the other).
+ */
+function quoteArg(arg: string): string {
+  if (arg !== "" && !/[\s;&|<>()'"`\\$]/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, "'\\''")}'`;
 }
 
 function basename(path: string): string {

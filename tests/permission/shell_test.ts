@@ -73,11 +73,11 @@ Deno.test("analyzeShell: normalised simple commands, everywhere bash would find 
     ["echo $(( $(a) + 1 ))", ["a [$(…)]", "echo $(( $(a) + 1 ))"]],
     ["cat <<EOF\n$(a)\nEOF", ["a [heredoc > $(…)]", "cat"]],
     ["cat <<'EOF'\n$(a)\nEOF", ["cat"]],
-    ["bash -c 'a; b'", ["bash -c a; b", "a [bash -c]", "b [bash -c]"]],
-    ["sh -c 'bash -c \"a\"'", ['sh -c bash -c "a"', "bash -c a [sh -c]", "a [sh -c > bash -c]"]],
+    ["bash -c 'a; b'", ["bash -c 'a; b'", "a [bash -c]", "b [bash -c]"]],
+    ["sh -c 'bash -c \"a\"'", [`sh -c 'bash -c "a"'`, "bash -c a [sh -c]", "a [sh -c > bash -c]"]],
     ["bash <<< 'a'", ["bash", "a [bash <<<]"]],
-    ["eval 'a b'", ["eval a b", "a b [eval]"]],
-    ["find . -exec rm {} \\;", ["find . -exec rm {} ;", "rm {} [find -exec]"]],
+    ["eval 'a b'", ["eval 'a b'", "a b [eval]"]],
+    ["find . -exec rm {} \\;", ["find . -exec rm {} ';'", "rm {} [find -exec]"]],
     ["echo x | xargs -n1 rm -f", ["echo x", "rm -f [xargs]"]],
     ["x=$(a) y", ["a [$(…)]", "y"]],
     ["export A=$(a)", ["a [$(…)]", "export A=$(a)"]],
@@ -97,9 +97,9 @@ Deno.test("analyzeShell: normalised simple commands, everywhere bash would find 
     ["parallel 'a {}' ::: 1 2", ["a {} [parallel]"]],
     ["echo 'é' > ö.txt; ls \"ünï\"", ["echo é", "ls ünï"]],
   ];
-  for (const [command, expected] of table) {
-    expect({ command, raw: await rawOf(command) }).toEqual({ command, raw: expected });
-  }
+  const got: [string, string[]][] = [];
+  for (const [command] of table) got.push([command, await rawOf(command)]);
+  expect(got).toEqual(table);
 });
 
 Deno.test("analyzeShell: the public shape, redirects and dynamic reasons", async () => {
@@ -585,6 +585,13 @@ Deno.test("bash permissions: 'always' is keyed on the normalised command, not on
   policy.addSessionRule("bash", star.alwaysPattern!, "allow");
   expect((await decide("rm *.tmp", config, policy)).action).toBe("allow");
   expect((await decide("rm important.txt", config, policy)).action).toBe("ask");
+
+  // Argument boundaries are part of the key: one file named "a b" is not the files a and b.
+  const spaced = await decide('rm "a b"', config, policy);
+  expect(spaced.alwaysPattern).toBe("rm 'a b'");
+  policy.addSessionRule("bash", spaced.alwaysPattern!, "allow");
+  expect((await decide("rm 'a b'", config, policy)).action).toBe("allow");
+  expect((await decide("rm a b", config, policy)).action).toBe("ask");
 
   // A fail-closed ask is keyed on the exact command line.
   const dyn = await decide('eval "$X"', config, policy);
