@@ -31,6 +31,7 @@ const COMMANDS: (() => Promise<CommandModule>)[] = [
   () => import("./tools_cmd.ts"),
   () => import("./tool_cmd.ts"),
   () => import("./config_cmd.ts"),
+  () => import("./filter_cmd.ts"),
   () => import("./acp_cmd.ts"), // listed for --help; main.ts routes `zeph acp` before commander
 ];
 

@@ -1,0 +1,117 @@
+/**
+ * `zeph filter`: see what the output filters make of a command's output, to check and tune
+ * rules. `zeph filter --command "cargo test" < saved.txt` filters saved output;
+ * `zeph filter -- cargo test` runs the command through the bash tool (the same dispatch path the
+ * agent uses, so permissions apply) and shows the result. The filtered text goes to stdout, the
+ * stats line to stderr.
+ */
+import { CliError } from "./errors.ts";
+import type { CliDeps, CliProgram } from "./mod.ts";
+import { globalsOf } from "./mod.ts";
+import type { FilterStats } from "../tools/registry.ts";
+
+export function register(program: CliProgram, deps: CliDeps): void {
+  program
+    .command("filter")
+    .description("show what the output filters keep of a command's output")
+    .argument("[command...]", "run this command through the bash tool (after --)")
+    .option("--command <cmd>", "filter saved output from stdin as if <cmd> produced it")
+    .option("--exit-code <n>", "exit code of the saved run (non-zero marks it failed)", "0")
+    .addHelpText(
+      "after",
+      '\nExamples:\n  zeph filter --command "cargo test" < cargo-test.txt\n  zeph filter -- cargo clippy --workspace',
+    )
+    .action(async (words, opts, command) => {
+      const globals = globalsOf(command);
+      if (opts.command !== undefined && words.length > 0) {
+        throw new CliError(
+          "Use either --command (filter saved output from stdin) or -- <command> (run it), not both.",
+        );
+      }
+      if (opts.command !== undefined) {
+        const exitCode = Number(opts.exitCode);
+        if (!Number.isInteger(exitCode)) {
+          throw new CliError(`--exit-code must be an integer, not "${opts.exitCode}".`);
+        }
+        await filterSaved(opts.command, exitCode, globals, deps);
+        return;
+      }
+      if (words.length === 0) {
+        throw new CliError(
+          'Nothing to filter. Run a command (zeph filter -- cargo test) or pass saved output (zeph filter --command "cargo test" < out.txt).',
+        );
+      }
+      await filterRun(words.join(" "), globals, deps);
+    });
+}
+
+async function filterSaved(
+  commandText: string,
+  exitCode: number,
+  globals: ReturnType<typeof globalsOf>,
+  deps: CliDeps,
+): Promise<void> {
+  if (Deno.stdin.isTerminal()) {
+    throw new CliError(
+      `No saved output on stdin. Pipe it in: zeph filter --command "${commandText}" < output.txt`,
+    );
+  }
+  const loaded = await deps.loadConfig(globals);
+  const { loadFilterEngine, filtersConfigDir } = await import("../filter/mod.ts");
+  const { engine, warnings } = await loadFilterEngine(loaded.config, {
+    configDir: await filtersConfigDir(loaded.path),
+  });
+  for (const w of warnings) console.error(`zeph: warning: ${w}`);
+  const raw = await new Response(Deno.stdin.readable).text();
+  const outcome = engine.filter(commandText, raw, { failed: exitCode !== 0 });
+  report(globals.json, outcome.text, outcome.stats);
+  deps.status.exitCode = 0;
+}
+
+async function filterRun(
+  commandText: string,
+  globals: ReturnType<typeof globalsOf>,
+  deps: CliDeps,
+): Promise<void> {
+  const runtime = await deps.buildRuntime(globals);
+  try {
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    Deno.addSignalListener("SIGINT", onSignal);
+    let result;
+    try {
+      result = await runtime.registry.dispatch(
+        { id: `cli-filter-${crypto.randomUUID()}`, name: "bash", input: { command: commandText } },
+        runtime.session({ signal: controller.signal }),
+      );
+    } finally {
+      Deno.removeSignalListener("SIGINT", onSignal);
+    }
+    if (!result.ok) {
+      console.error(result.text);
+      deps.status.exitCode = 1;
+      return;
+    }
+    report(globals.json, result.text, result.filterStats);
+    deps.status.exitCode = result.output?.failed ? 1 : 0;
+  } finally {
+    await runtime.close();
+  }
+}
+
+function report(json: boolean, text: string, stats: FilterStats | undefined): void {
+  if (json) {
+    console.log(JSON.stringify({ text, stats: stats ?? null }));
+    return;
+  }
+  console.log(text);
+  console.error(statsLine(stats));
+}
+
+/** The inline stats line, or what happened when nothing was removed. */
+export function statsLine(stats: FilterStats | undefined): string {
+  if (!stats) return "[shell] not filtered (output filters disabled)";
+  const rules = stats.rules.length ? stats.rules.join(", ") : "no rule matched";
+  const head = stats.inline || `[shell] ${stats.rawLines} lines, nothing removed`;
+  return `${head} (${rules}; confidence ${stats.confidence})`;
+}
