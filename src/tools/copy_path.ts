@@ -107,7 +107,9 @@ export const copyPathTool = defineTool({
       const notes: string[] = [];
       if (stats.skippedLinks.length) {
         notes.push(
-          `Skipped ${stats.skippedLinks.length} symlink(s): ${stats.skippedLinks.sort().join(", ")}`,
+          `Skipped ${stats.skippedLinks.length} symlink(s): ${
+            stats.skippedLinks.sort().join(", ")
+          }`,
         );
       }
       if (stats.skippedDenied.length) {
