@@ -1,0 +1,80 @@
+// `zeph filter`: saved output on stdin, and a command run through the bash tool.
+import { expect } from "expect";
+import * as path from "node:path";
+import { DENO, MAIN, withWorkspace, zeph } from "./_run.ts";
+
+async function zephStdin(args: string[], stdin: string, cwd: string, home: string) {
+  const child = new Deno.Command(DENO, {
+    args: ["run", "-A", "--no-prompt", MAIN, ...args],
+    cwd,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, ".config"),
+      XDG_DATA_HOME: path.join(home, ".local", "share"),
+      NO_COLOR: "1",
+    },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const out = await child.output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+Deno.test("zeph filter --command filters saved output and prints the stats line", async () => {
+  await withWorkspace(async (ws, home) => {
+    const saved = "running 2 tests\ntest a ... ok\ntest b ... ok\n\n" +
+      "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n";
+    const r = await zephStdin(["filter", "--command", "cd x && cargo test 2>&1"], saved, ws, home);
+    expect(r).toEqual({
+      code: 0,
+      stdout:
+        "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n",
+      stderr: "[shell] 5 lines -> 1 lines, 80.0% filtered (cargo-test; confidence full)\n",
+    });
+  });
+});
+
+Deno.test("zeph filter -- <command> runs it through the bash tool; filters.toml applies", async () => {
+  await withWorkspace(async (ws, home) => {
+    for (let i = 0; i < 150; i++) await Deno.writeTextFile(path.join(ws, `f${1000 + i}.txt`), "");
+    const r = await zeph(["-y", "filter", "--", "ls"], { cwd: ws, home });
+    const lines = r.stdout.trimEnd().split("\n");
+    expect([r.code, lines.length, lines[0], lines[70], lines.at(-1)]).toEqual([
+      0,
+      81,
+      "f1000.txt",
+      "... (70 lines omitted) ...",
+      "f1149.txt",
+    ]);
+    expect(r.stderr).toBe(
+      "[shell] 150 lines -> 81 lines, 46.0% filtered (ls; confidence partial)\n",
+    );
+
+    // A user filters.toml next to the config disables the built-in by name.
+    await Deno.mkdir(path.join(home, ".config", "zeph"), { recursive: true });
+    await Deno.writeTextFile(
+      path.join(home, ".config", "zeph", "filters.toml"),
+      '[[rules]]\nname = "ls"\nenabled = false\n',
+    );
+    const off = await zeph(["-y", "filter", "--", "ls"], { cwd: ws, home });
+    expect([off.stdout.trimEnd().split("\n").length, off.stderr]).toEqual([
+      150,
+      "[shell] 150 lines, nothing removed (no rule matched; confidence full)\n",
+    ]);
+  });
+});
+
+Deno.test("zeph filter without input explains both forms (exit 2)", async () => {
+  await withWorkspace(async (ws, home) => {
+    const r = await zeph(["filter"], { cwd: ws, home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Nothing to filter. Run a command (zeph filter -- cargo test)");
+  });
+});
