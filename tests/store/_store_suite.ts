@@ -175,6 +175,20 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     const ascii = store.saveOverflow(id, "x".repeat(100), { maxBytes: 10 });
     expect(ascii).toEqual({ id: ascii.id, byteSize: 100, storedBytes: 10, truncated: true });
     expect(store.loadOverflow(ascii.id, id)).toBe("x".repeat(10));
+    // A long remainder is counted exactly, in pieces that never split a surrogate pair (after
+    // "x" the pairs sit so that a piece boundary falls between the two halves of one).
+    for (
+      const [content, kept, bytes] of [
+        ["a" + "🦕".repeat(600_000), "a🦕🦕", 1 + 2_400_000],
+        ["a🦕🦕x" + "🦕".repeat(600_000), "a🦕🦕", 10 + 2_400_000],
+      ] as const
+    ) {
+      const big = store.saveOverflow(id, content, { maxBytes: 9 });
+      expect(big).toEqual({ id: big.id, byteSize: bytes, storedBytes: 9, truncated: true });
+      expect(store.loadOverflow(big.id, id)).toBe(kept);
+    }
+    const fits = store.saveOverflow(id, "é".repeat(50), { maxBytes: 100 });
+    expect(fits).toEqual({ id: fits.id, byteSize: 100, storedBytes: 100, truncated: false });
     const unlimited = store.saveOverflow(id, "y".repeat(100), { maxBytes: 0 });
     expect(unlimited.truncated).toBe(false);
     expect(store.overflowInfo(ascii.id, id)?.truncated).toBe(true);
