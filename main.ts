@@ -24,6 +24,8 @@ export async function loadConfigFor(globals: GlobalOptions): Promise<LoadedConfi
 export async function buildRuntime(
   globals: GlobalOptions,
   loaded?: LoadedConfig,
+  /** Services the caller already opened and keeps owning (ACP opens the store early). */
+  preset: { store?: import("./src/store/mod.ts").SqliteStore | null } = {},
 ): Promise<Runtime> {
   loaded ??= await loadConfigFor(globals);
   for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
@@ -69,12 +71,17 @@ export async function buildRuntime(
   // opened is reported and the session goes on without it (outputs over the threshold are then
   // cut to head + tail, and conversations are not saved).
   let store: import("./src/store/mod.ts").SqliteStore | null = null;
-  try {
-    store = storeMod.openConfiguredStore(config);
-    services.store = store;
-    cleanups.push(() => store?.close());
-  } catch (error) {
-    console.error(`zeph: warning: ${(error as Error).message}`);
+  if (preset.store !== undefined) {
+    store = preset.store;
+    if (store) services.store = store;
+  } else {
+    try {
+      store = storeMod.openConfiguredStore(config);
+      services.store = store;
+      cleanups.push(() => store?.close());
+    } catch (error) {
+      console.error(`zeph: warning: ${(error as Error).message}`);
+    }
   }
   // Commands run in detached process groups, which outlive zeph unless killed: end them with the
   // runtime, and on Deno.exit() (the `unload` event) for paths that never reach close().
@@ -100,6 +107,10 @@ export async function buildRuntime(
   cleanups.push(() => executor.close());
 
   const registry = new ToolRegistry({ tools: builtinTools(), executor, policy, config });
+  const { permissionToolWarnings } = await import("./src/config/load.ts");
+  for (const w of permissionToolWarnings(config, registry.all().map((t) => t.name))) {
+    console.error(`zeph: warning: ${w}`);
+  }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]
   // filters_path). services.filterEngine exposes the F/P/B counters (engine.session).
   const { loadFilterEngine, filterHook, filtersConfigDir } = await import("./src/filter/mod.ts");

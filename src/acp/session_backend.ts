@@ -2,7 +2,8 @@
  * The agent behind the ACP front-end: each ACP session is a stored conversation with its own
  * sandbox (rooted at the session's cwd), its own permission policy (so "always" answers stay
  * in the session) and an executor slot the front-end fills with editor-backed executors per
- * prompt. The registry, hooks, provider and store are shared.
+ * prompt. Opening a session needs only the config and the store; the registry, hooks and
+ * provider are built when the first prompt arrives, so editors get a session fast.
  */
 import type { AgentSession } from "../agent/session.ts";
 import type { Config } from "../config/schema.ts";
@@ -15,17 +16,22 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext, ToolOutput, ToolServices } from "../tools/tool.ts";
 import type { AgentBackend, AgentSessionHandle, PromptIo } from "./backend.ts";
 
-export interface SessionBackendDeps {
-  config: Config;
+/** What a prompt needs: built once, on the first prompt of any session. */
+export interface PromptRuntime {
   registry: ToolRegistry;
   /** The local executors (worker-fenced file tools, then the in-process ones). */
   local: ToolExecutor;
   provider: Provider;
-  store: Store | null;
   services: ToolServices;
   /** A fresh policy per session: config rules plus the shell analyser. */
   newPolicy(): PermissionPolicy;
+}
+
+export interface SessionBackendDeps {
+  config: Config;
+  store: Store | null;
   newSandbox(cwd: string): Promise<Sandbox>;
+  runtime(): Promise<PromptRuntime>;
   close(): Promise<void>;
 }
 
@@ -42,51 +48,69 @@ class FrontSlot implements ToolExecutor {
 }
 
 export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
+  let runtime: Promise<PromptRuntime> | null = null;
+  const getRuntime = (): Promise<PromptRuntime> => {
+    runtime ??= deps.runtime().catch((error) => {
+      runtime = null; // a later prompt tries again (e.g. after the user started Ollama)
+      throw error;
+    });
+    return runtime;
+  };
+
   const open = async (
     cwd: string,
     conversationId: string,
     messages: Message[],
   ): Promise<AgentSessionHandle> => {
-    const { AgentSession } = await import("../agent/session.ts");
-    const slot = new FrontSlot();
     const sandbox = await deps.newSandbox(cwd);
-    const session: AgentSession = new AgentSession({
-      provider: deps.provider,
-      registry: deps.registry,
-      config: deps.config,
-      cwd: sandbox.workspace,
-      sandbox,
-      policy: deps.newPolicy(),
-      executor: new CompositeExecutor([slot, deps.local]),
-      store: deps.store,
-      conversationId,
-      messages,
-      callerId: conversationId,
-      services: deps.services,
-    });
+    const slot = new FrontSlot();
+    let session: AgentSession | null = null;
+    const agentSession = async (): Promise<AgentSession> => {
+      if (session) return session;
+      const [rt, { AgentSession }] = await Promise.all([
+        getRuntime(),
+        import("../agent/session.ts"),
+      ]);
+      session = new AgentSession({
+        provider: rt.provider,
+        registry: rt.registry,
+        config: deps.config,
+        cwd: sandbox.workspace,
+        sandbox,
+        policy: rt.newPolicy(),
+        executor: new CompositeExecutor([slot, rt.local]),
+        store: deps.store,
+        conversationId,
+        messages,
+        callerId: conversationId,
+        services: rt.services,
+      });
+      return session;
+    };
     return {
       id: conversationId,
       cwd: sandbox.workspace,
       history: () =>
         Promise.resolve(
-          deps.store ? deps.store.loadMessages(conversationId) : [...session.messages],
+          deps.store ? deps.store.loadMessages(conversationId) : [...(session?.messages ?? [])],
         ),
       async prompt(text: string, io: PromptIo) {
         const trimmed = text.trim();
-        if (trimmed === "/clear") {
-          session.quota.reset();
-          session.policy.clearSessionRules();
-          io.emit({ type: "text", text: "Session approvals and the tool quota were reset." });
-          return "end_turn";
-        }
         if (trimmed === "/help") {
           io.emit({ type: "text", text: ACP_HELP });
           return "end_turn";
         }
+        const s = await agentSession();
+        if (trimmed === "/clear") {
+          s.quota.reset();
+          s.policy.clearSessionRules();
+          io.emit({ type: "text", text: "Session approvals and the tool quota were reset." });
+          return "end_turn";
+        }
         slot.current = io.front;
-        session.ask = io.ask;
+        s.ask = io.ask;
         try {
-          return await session.prompt(text, { sink: io.emit, signal: io.signal });
+          return await s.prompt(text, { sink: io.emit, signal: io.signal });
         } finally {
           slot.current = null;
         }

@@ -4,8 +4,9 @@
  * runtime; the runtime, provider and store are built when the first session is opened.
  */
 import { VERSION } from "../version.ts";
-import type { CliDeps, CliProgram } from "./mod.ts";
-import type { GlobalOptions } from "./deps.ts";
+import type { CliProgram } from "./mod.ts";
+import type { GlobalOptions, Runtime } from "./deps.ts";
+import type { LoadedConfig } from "../config/load.ts";
 import type { ChatOptions } from "./chat_cmd.ts";
 
 /** For `zeph --help`: the real entry is `runAcp`, called from main.ts before commander. */
@@ -68,7 +69,17 @@ async function writeAll(bytes: Uint8Array): Promise<void> {
 }
 
 /** Serves ACP until stdin closes; returns the exit code. */
-export async function runAcp(args: string[], deps: Omit<CliDeps, "status">): Promise<number> {
+/** What main.ts hands ACP mode: the config loader and the runtime builder. */
+export interface AcpDeps {
+  loadConfig(globals: GlobalOptions): Promise<LoadedConfig>;
+  buildRuntime(
+    globals: GlobalOptions,
+    loaded?: LoadedConfig,
+    preset?: { store?: import("../store/mod.ts").SqliteStore | null },
+  ): Promise<Runtime>;
+}
+
+export async function runAcp(args: string[], deps: AcpDeps): Promise<number> {
   // stdout is the wire: every log line goes to stderr.
   console.log = console.error;
   console.info = console.error;
@@ -91,41 +102,60 @@ export async function runAcp(args: string[], deps: Omit<CliDeps, "status">): Pro
     shellTimeoutSecs: 30,
     redact: (text) => redactor(text),
     backend: async () => {
-      const [{ buildProvider }, { createSessionBackend }, { Sandbox }, { PermissionPolicy }, {
-        installShellAnalyzer,
-      }, audit] = await Promise.all([
-        import("./chat_cmd.ts"),
+      const [{ createSessionBackend }, { Sandbox }, storeMod] = await Promise.all([
         import("../acp/session_backend.ts"),
         import("../sandbox/path.ts"),
-        import("../permission/policy.ts"),
-        import("../permission/shell.ts"),
-        import("../store/audit.ts"),
+        import("../store/mod.ts"),
       ]);
-      redactor = audit.redactSecrets;
-      const runtime = await deps.buildRuntime(parsed.globals);
-      const config = runtime.loaded.config;
-      const provider = await buildProvider(structuredClone(config), parsed.chat);
+      const loaded = await deps.loadConfig(parsed.globals);
+      for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
+      const config = loaded.config;
+      // Sessions are stored conversations: the store opens with the first session, the rest
+      // (registry, hooks, provider) with the first prompt.
+      let store: import("../store/mod.ts").SqliteStore | null = null;
+      try {
+        store = storeMod.openConfiguredStore(config);
+      } catch (error) {
+        console.error(`zeph: warning: ${(error as Error).message}; sessions are not saved`);
+      }
       const file = config.tools.file;
+      let runtime: Runtime | null = null;
       return createSessionBackend({
         config,
-        registry: runtime.registry,
-        local: runtime.executor,
-        provider,
-        // deno-lint-ignore no-explicit-any
-        store: (runtime.services.store as any) ?? null,
-        services: runtime.services,
-        newPolicy: () => {
-          const policy = PermissionPolicy.fromConfig(config);
-          installShellAnalyzer(policy, config);
-          return policy;
-        },
+        store,
         newSandbox: (cwd) =>
           Sandbox.create(cwd, {
             allowedPaths: file.allowed_paths,
             denyRead: file.deny_read,
             allowRead: file.allow_read,
           }),
-        close: () => runtime.close(),
+        runtime: async () => {
+          const [{ buildProvider }, { PermissionPolicy }, { installShellAnalyzer }, audit] =
+            await Promise.all([
+              import("./chat_cmd.ts"),
+              import("../permission/policy.ts"),
+              import("../permission/shell.ts"),
+              import("../store/audit.ts"),
+            ]);
+          redactor = audit.redactSecrets;
+          runtime = await deps.buildRuntime(parsed.globals, loaded, { store });
+          const provider = await buildProvider(structuredClone(config), parsed.chat);
+          return {
+            registry: runtime.registry,
+            local: runtime.executor,
+            provider,
+            services: runtime.services,
+            newPolicy: () => {
+              const policy = PermissionPolicy.fromConfig(config);
+              installShellAnalyzer(policy, config);
+              return policy;
+            },
+          };
+        },
+        close: async () => {
+          await runtime?.close();
+          store?.close();
+        },
       });
     },
   });
