@@ -142,10 +142,15 @@ async function runRg(c: Case, threads?: number): Promise<{ ms: number; matches: 
   return { ms, matches };
 }
 
+interface Contender {
+  name: string;
+  run(c: Case): Promise<{ ms: number; matches: number }>;
+}
+
 async function main() {
   const files = ensureTree();
   const nproc = navigator.hardwareConcurrency;
-  console.log(`Tree: ${files} files under ${ROOT}; ${nproc} CPUs; ${RUNS} runs each (median).`);
+  console.log(`Tree: ${files} files under ${ROOT}; ${nproc} CPUs; ${RUNS} rounds per pattern.`);
   const hasRg = await rgAvailable();
   if (!hasRg) console.log("ripgrep (rg) is not installed: skipping it (apt-get install ripgrep).");
 
@@ -153,67 +158,79 @@ async function main() {
   config.tools.file.grep_max_matches = 10_000_000;
   const sandbox = await Sandbox.create(ROOT);
   const policy = new PermissionPolicy({ grep: [{ pattern: "*", action: "allow" }] });
-  const executors: [string, ToolExecutor][] = [
-    ["zeph grep (local)", new LocalExecutor()],
-    ["zeph grep (worker)", new WorkerFileExecutor()],
-  ];
-  const rows: string[] = [];
-  for (const c of CASES) {
-    console.log(`\nPattern ${c.label}`);
-    let rgMs = NaN;
-    let rgMatches = NaN;
-    if (hasRg) {
-      await runRg(c); // warm the page cache
-      const runs = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await runRg(c));
-      rgMs = median(runs.map((r) => r.ms));
-      rgMatches = runs[0].matches;
-      console.log(`  ripgrep             ${rgMs.toFixed(0).padStart(6)} ms  ${rgMatches} matches`);
-      rows.push(`| ${c.label} | ripgrep ${rgMs.toFixed(0)} ms | ${rgMatches} | 1.00× |`);
-      // One thread, for reference: on a small or busy machine it can beat the default.
-      const single = [];
-      for (let i = 0; i < RUNS; i++) single.push(await runRg(c, 1));
-      const j1 = median(single.map((r) => r.ms));
-      console.log(
-        `  ripgrep -j1         ${j1.toFixed(0).padStart(6)} ms  ${single[0].matches} matches`,
-      );
-      rows.push(
-        `| ${c.label} | ripgrep -j1 ${j1.toFixed(0)} ms | ${single[0].matches} | ${
-          (j1 / rgMs).toFixed(2)
-        }× |`,
-      );
-    }
-    for (const [name, executor] of executors) {
-      const registry = new ToolRegistry({ tools: FILE_TOOLS, executor, policy, config });
-      const call = () =>
-        registry.dispatch({
+  const executors: ToolExecutor[] = [];
+  const viaDispatch = (name: string, executor: ToolExecutor): Contender => {
+    executors.push(executor);
+    const registry = new ToolRegistry({ tools: FILE_TOOLS, executor, policy, config });
+    return {
+      name,
+      async run(c) {
+        const t = performance.now();
+        const r = await registry.dispatch({
           id: "bench",
           name: "grep",
           input: { pattern: c.pattern, case_sensitive: c.caseSensitive },
         }, { cwd: ROOT, sandbox });
-      const warm = await call(); // starts the worker, warms caches
-      if (!warm.ok) throw new Error(warm.text);
-      const times: number[] = [];
-      let matches = 0;
-      for (let i = 0; i < RUNS; i++) {
-        const t = performance.now();
-        const r = await call();
-        times.push(performance.now() - t);
-        matches = (r.output?.raw as { matches: number }).matches;
+        const ms = performance.now() - t;
+        if (!r.ok) throw new Error(r.text);
+        return { ms, matches: (r.output?.raw as { matches: number }).matches };
+      },
+    };
+  };
+  const contenders: Contender[] = [
+    ...(hasRg
+      ? [
+        { name: "ripgrep", run: (c: Case) => runRg(c) },
+        // One thread, for reference: on a small or busy machine it can beat the default.
+        { name: "ripgrep -j1", run: (c: Case) => runRg(c, 1) },
+      ]
+      : []),
+    viaDispatch("zeph grep (local)", new LocalExecutor()),
+    viaDispatch("zeph grep (worker)", new WorkerFileExecutor()),
+  ];
+  const rows: string[] = [];
+  for (const c of CASES) {
+    console.log(`\nPattern ${c.label}`);
+    for (const k of contenders) await k.run(c); // warm caches, start the worker
+    // Rounds interleave the contenders so that a busy machine slows all of them alike; each
+    // ratio is the median of the per-round ratios to ripgrep.
+    const times = new Map<string, number[]>(contenders.map((k) => [k.name, []]));
+    const ratios = new Map<string, number[]>(contenders.map((k) => [k.name, []]));
+    const matches = new Map<string, number>();
+    for (let i = 0; i < RUNS; i++) {
+      const round = new Map<string, number>();
+      for (const k of contenders) {
+        const r = await k.run(c);
+        round.set(k.name, r.ms);
+        times.get(k.name)!.push(r.ms);
+        matches.set(k.name, r.matches);
       }
-      const ms = median(times);
-      const ratio = hasRg ? `${(ms / rgMs).toFixed(2)}×` : "n/a";
-      const same = !hasRg || matches === rgMatches ? "" : `  MISMATCH (rg: ${rgMatches})`;
-      console.log(
-        `  ${name.padEnd(20)}${ms.toFixed(0).padStart(6)} ms  ${matches} matches  ${ratio}${same}`,
-      );
-      rows.push(`| ${c.label} | ${name} ${ms.toFixed(0)} ms | ${matches} | ${ratio} |`);
+      if (hasRg) {
+        for (const k of contenders) {
+          ratios.get(k.name)!.push(round.get(k.name)! / round.get("ripgrep")!);
+        }
+      }
+    }
+    const rgMatches = matches.get("ripgrep");
+    for (const k of contenders) {
+      const ms = median(times.get(k.name)!);
+      const ratio = hasRg ? `${median(ratios.get(k.name)!).toFixed(2)}×` : "n/a";
+      const n = matches.get(k.name)!;
+      const same = rgMatches === undefined || n === rgMatches
+        ? ""
+        : `  MISMATCH (rg: ${rgMatches})`;
       if (same) Deno.exitCode = 1;
+      console.log(
+        `  ${k.name.padEnd(20)}${ms.toFixed(0).padStart(6)} ms  ${n} matches  ${ratio}${same}`,
+      );
+      rows.push(`| ${c.label} | ${k.name} | ${ms.toFixed(0)} ms | ${n} | ${ratio} |`);
     }
   }
-  for (const [, e] of executors) await e.close?.();
-  console.log("\n| pattern | tool, median wall time | matching lines | ratio to rg |");
-  console.log("|---|---|---|---|");
+  for (const e of executors) await e.close?.();
+  console.log(
+    "\n| pattern | tool | median wall time | matching lines | ratio to rg (median of rounds) |",
+  );
+  console.log("|---|---|---|---|---|");
   for (const r of rows) console.log(r);
 }
 

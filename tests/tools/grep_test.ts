@@ -141,3 +141,25 @@ fileTest("grep: a nested .gitignore and a negation re-include", async (h) => {
   });
   expect(okText(await h.dispatch("grep", { pattern: "word" }))).toBe("pkg/keep.gen:1: word");
 });
+
+fileTest("grep: gitignore dir-only, anchored and ** patterns", async (h) => {
+  await h.put({
+    ".gitignore": "out/\n/rootonly.txt\ndocs/**/*.md\n",
+    "out/a.txt": "word\n",
+    "src/out": "word\n", // a file named like the dir-only pattern stays
+    "rootonly.txt": "word\n",
+    "src/rootonly.txt": "word\n",
+    "docs/x/y.md": "word\n",
+    "docs/x/y.txt": "word\n",
+  });
+  expect(okText(await h.dispatch("grep", { pattern: "word" }))).toBe(
+    "docs/x/y.txt:1: word\nsrc/out:1: word\nsrc/rootonly.txt:1: word",
+  );
+});
+
+fileTest("grep: a directory named explicitly is searched even if ignored", async (h) => {
+  await h.put({ ".gitignore": "vendor/\n", "vendor/lib.ts": "word\n", "a.ts": "word\n" });
+  expect(okText(await h.dispatch("grep", { pattern: "word", path: "vendor" }))).toBe(
+    "vendor/lib.ts:1: word",
+  );
+});
