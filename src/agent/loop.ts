@@ -30,9 +30,6 @@ import { extractLegacyCalls, formatLegacyResults, type LegacyCall } from "./lega
 import { ContextBudget, DoomLoopDetector, RepetitionDetector } from "./limits.ts";
 import type { AgentSession, PromptOptions } from "./session.ts";
 
-/** How long a cancelled tool gets to stop on its own before its result is synthesised. */
-const CANCEL_GRACE_MS = 2000;
-
 export async function runTurn(
   session: AgentSession,
   input: string,
@@ -392,7 +389,7 @@ async function dispatchWithRetry(
 
 /**
  * The registry call, raced against cancellation: a tool that honours the signal returns its
- * own cancelled result; one that does not gets `CANCEL_GRACE_MS` before the loop synthesises
+ * own cancelled result; one that does not gets `session.cancelGraceMs` before the loop synthesises
  * the cancelled result and moves on.
  */
 function dispatchCancellable(
@@ -406,8 +403,14 @@ function dispatchCancellable(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = () => {
       timer = setTimeout(
-        () => resolve(cancelledResult(call, "it did not stop within 2 s of the cancel")),
-        CANCEL_GRACE_MS,
+        () =>
+          resolve(
+            cancelledResult(
+              call,
+              `it did not stop within ${session.cancelGraceMs} ms of the cancel`,
+            ),
+          ),
+        session.cancelGraceMs,
       );
     };
     const cleanup = () => {

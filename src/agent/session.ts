@@ -51,6 +51,11 @@ export interface AgentSessionOptions {
   isRetryableTool?: (tool: AnyTool) => boolean;
   /** Random source for retry jitter. @default Math.random */
   random?: () => number;
+  /**
+   * How long a cancelled tool may take to stop before the loop synthesises its cancelled result
+   * and moves on. @default 2000
+   */
+  cancelGraceMs?: number;
 }
 
 export interface PromptOptions {
@@ -72,6 +77,7 @@ export class AgentSession {
   readonly services: ToolServices;
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
+  readonly cancelGraceMs: number;
   ask?: DispatchSession["ask"];
   #conversationId: string | null;
   #messages: Message[];
@@ -90,6 +96,7 @@ export class AgentSession {
     this.services = options.services ?? {};
     this.isRetryableTool = options.isRetryableTool ?? ((tool) => tool.kind === "fetch");
     this.random = options.random ?? Math.random;
+    this.cancelGraceMs = options.cancelGraceMs ?? 2000;
     this.ask = options.ask;
     this.#conversationId = options.conversationId ?? null;
     this.#messages = [...(options.messages ?? [])];

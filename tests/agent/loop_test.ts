@@ -372,3 +372,68 @@ Deno.test("legacy path: a broken <tool_call> gets an invalid_parameters result",
   expect(text).toContain("category: invalid_parameters");
   expect(text).toContain("The <tool_call> body is not JSON");
 });
+
+Deno.test("cancel: a tool that ignores the signal gets a synthesised result after the grace", async () => {
+  const { defineTool } = await import("../../src/tools/tool.ts");
+  const { z } = await import("zod");
+  const stubborn = defineTool({
+    name: "stubborn",
+    description: "Never finishes.",
+    params: z.object({}).strict(),
+    mutates: false,
+    kind: "other",
+    invocation: { type: "call" },
+    subjects: () => [],
+    execute: (_p, ctx) => {
+      ctx.emit({ type: "notice", callId: ctx.callId, tool: "stubborn", message: "started" });
+      return new Promise(() => {});
+    },
+  });
+  await using h = await harness({
+    tools: [stubborn, echoTool],
+    turns: [{ tool_calls: [call("s1", "stubborn", {}), call("e1", "echo", { text: "x" })] }],
+    session: { cancelGraceMs: 10 },
+  });
+  const controller = new AbortController();
+  const stop = await h.session.prompt("go", {
+    signal: controller.signal,
+    sink: (e) => {
+      h.events.push(e);
+      if (e.type === "notice" && e.code === "tool_notice") controller.abort();
+    },
+  });
+  expect(stop).toBe("cancelled");
+  expect(ofType(h.events, "notice")[0].message).toBe("stubborn: started");
+  expect(h.session.messages.at(-1)!.parts).toEqual([
+    {
+      type: "tool_result",
+      callId: "s1",
+      isError: true,
+      text: "[tool_error]\ncategory: cancelled\n" +
+        "error: Cannot run stubborn: the turn was cancelled and it did not stop within 10 ms of " +
+        "the cancel\nsuggestion: The operation was cancelled by the user.\nretryable: false",
+    },
+    {
+      type: "tool_result",
+      callId: "e1",
+      isError: true,
+      text: "[tool_error]\ncategory: cancelled\n" +
+        "error: Cannot run echo: the turn was cancelled and it was not started\n" +
+        "suggestion: The operation was cancelled by the user.\nretryable: false",
+    },
+  ]);
+  expect(runs.echo).toBeUndefined();
+});
+
+Deno.test("cancel while the model is answering: no assistant message, stop cancelled", async () => {
+  await using h = await harness({ turns: [{ text: "slow", delay_ms: 60_000 }] });
+  const controller = new AbortController();
+  const pending = h.session.prompt("go", {
+    signal: controller.signal,
+    sink: (e) => h.events.push(e),
+  });
+  controller.abort();
+  expect(await pending).toBe("cancelled");
+  expect(h.session.messages).toEqual([{ role: "user", parts: [{ type: "text", text: "go" }] }]);
+  expect(h.events).toEqual([{ type: "turn_end", stopReason: "cancelled" }]);
+});

@@ -203,3 +203,30 @@ Deno.test("--resume continues a stored conversation; zeph sessions lists and del
     expect((await zeph(["sessions"], { cwd: ws, home })).stdout).toContain("No conversations yet");
   });
 });
+
+Deno.test("ZEPH_AGENT_MAX_TOOL_ITERATIONS caps the loop; --legacy runs fenced bash", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = await script(home, [
+      { tool_calls: [{ id: "a", name: "read", input: { path: "x.txt" } }] },
+      { tool_calls: [{ id: "b", name: "read", input: { path: "y.txt" } }] },
+      { text: "never" },
+    ]);
+    const r = await zeph(["-p", "go", "--script", file], {
+      cwd: ws,
+      home,
+      env: { ZEPH_AGENT_MAX_TOOL_ITERATIONS: "1" },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("[max_iterations] Stopped after 1 tool iterations");
+
+    const legacy = await script(home, [
+      { text: "Running:\n```bash\necho legacy-ok > out.txt\n```" },
+      { text: "Done." },
+    ]);
+    const l = await zeph(["-p", "go", "--script", legacy, "--legacy", "--yes"], { cwd: ws, home });
+    expect({ code: l.code, out: await Deno.readTextFile(path.join(ws, "out.txt")) }).toEqual({
+      code: 0,
+      out: "legacy-ok\n",
+    });
+  });
+});
