@@ -496,7 +496,7 @@ export async function decideShell(
       action: network && !settings.allowNetwork ? "deny" : "ask",
       policyMatch: network && !settings.allowNetwork
         ? "tools.shell.allow_network = false"
-        : "bash analysis: not static",
+        : "bash analysis: fail closed",
       subject,
       reason: analysis.dynamic.join("; "),
     });
@@ -515,7 +515,10 @@ export async function decideShell(
   const same = decisions.filter((d) => d.action === worst.action);
   const reasons = [...new Set(same.map((d) => d.reason).filter((r): r is string => !!r))];
   const result: Decision = { ...worst, subject, alwaysPattern: exact };
-  if (reasons.length > 0) result.reason = reasons.join("; ");
+  if (reasons.length > 0) {
+    const shown = reasons.slice(0, 5).join("; ");
+    result.reason = reasons.length > 5 ? `${shown}; and ${reasons.length - 5} more` : shown;
+  }
   // "Always" is keyed on the normalised command: when the only asks come from rules on one
   // simple command, that command is stored exactly (glob-escaped); otherwise the exact line.
   const asks = decisions.filter((d) => d.action === "ask");

@@ -551,7 +551,7 @@ Deno.test("bash permissions: parse errors ask, or deny when a blocked program is
   const d = await decide("ls )", config);
   expect([d.action, d.policyMatch, d.reason]).toEqual([
     "ask",
-    "bash analysis: not static",
+    "bash analysis: fail closed",
     "cannot parse the command: 1:4: a command can only contain words and redirects; " +
     "encountered )",
   ]);
