@@ -11,7 +11,14 @@ export function register(program: CliProgram, deps: CliDeps): void {
     .action(async (_opts, command) => {
       const globals = globalsOf(command);
       const loaded = await deps.loadConfig(globals);
-      for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
+      const [{ permissionToolWarnings }, { builtinTools }] = await Promise.all([
+        import("../config/load.ts"),
+        import("../tools/catalog.ts"),
+      ]);
+      const tools = builtinTools().map((t) => t.name);
+      for (const w of [...loaded.warnings, ...permissionToolWarnings(loaded.config, tools)]) {
+        console.error(`zeph: warning: ${w}`);
+      }
       const { renderConfig } = await import("../config/render.ts");
       const from = loaded.path ?? "built-in defaults";
       const env = loaded.envApplied.length ? ` + ${loaded.envApplied.join(", ")}` : "";

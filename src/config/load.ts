@@ -328,3 +328,18 @@ function validate(
   }
   throw new Error("Config validation did not settle after stripping unknown keys");
 }
+
+/**
+ * `[tools.permissions.<tool>]` sections naming no registered tool: a typo there would silently
+ * leave the intended tool unguarded, so each one is a warning (with a did-you-mean). The tool
+ * names are passed in: config must not import the tools.
+ */
+export function permissionToolWarnings(config: Config, toolNames: readonly string[]): string[] {
+  const known = new Set(toolNames);
+  return Object.keys(config.tools.permissions ?? {}).filter((t) => !known.has(t)).map((t) => {
+    const guess = suggestKey(t, toolNames);
+    return `[tools.permissions.${t}] names no tool, its rules apply to nothing${
+      guess ? ` (did you mean "${guess}"?)` : ""
+    }. Tools: ${toolNames.join(", ")}.`;
+  });
+}

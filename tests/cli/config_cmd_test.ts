@@ -96,3 +96,18 @@ Deno.test("errors exit 2 and name the file, line and column, or the key, or the 
     }
   });
 });
+
+Deno.test("a permission section for a misspelt tool is a warning, not silence", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = path.join(home, "c.toml");
+    await Deno.writeTextFile(
+      file,
+      '[[tools.permissions.raed]]\npattern = "*.env"\naction = "deny"\n',
+    );
+    const r = await zeph(["config", "check", "--config", file], { cwd: ws, home });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^zeph: warning: \[tools\.permissions\.raed\] names no tool, its rules apply to nothing \(did you mean "read"\?\)\. Tools: bash, read, /,
+    );
+  });
+});

@@ -1,7 +1,7 @@
 import { expect } from "expect";
 import { editDistance, knownKeys, schemaAt, suggestKey } from "../../src/config/keys.ts";
 
-Deno.test("editDistance is the Levenshtein distance", () => {
+Deno.test("editDistance: Levenshtein with adjacent swaps counted as one edit", () => {
   const cases: [string, string, number][] = [
     ["", "", 0],
     ["abc", "abc", 0],
@@ -9,6 +9,9 @@ Deno.test("editDistance is the Levenshtein distance", () => {
     ["shel", "shell", 1],
     ["kitten", "sitting", 3],
     ["", "abc", 3],
+    ["raed", "read", 1],
+    ["timeuot", "timeout", 1],
+    ["ab", "ba", 1],
   ];
   expect(cases.map(([a, b]) => editDistance(a, b))).toEqual(cases.map((c) => c[2]));
 });
