@@ -22,7 +22,7 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function time(fn: () => void, runs = RUNS): { median: number; max: number } {
+function time(fn: () => void, runs = RUNS): { median: number; min: number; max: number } {
   fn(); // warm-up
   const xs: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -30,7 +30,7 @@ function time(fn: () => void, runs = RUNS): { median: number; max: number } {
     fn();
     xs.push(performance.now() - t);
   }
-  return { median: median(xs), max: Math.max(...xs) };
+  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
 }
 
 function text(bytes: number, unicode: boolean): string {
@@ -84,8 +84,12 @@ async function main(): Promise<void> {
   const dir = Deno.makeTempDirSync({ prefix: "zeph-bench-store-" });
   try {
     const rows: [string, string, string][] = [];
-    const add = (what: string, r: { median: number; max: number }, target = "") =>
-      rows.push([what, `${r.median.toFixed(1)} ms (max ${r.max.toFixed(1)})`, target]);
+    const add = (what: string, r: { median: number; min: number; max: number }, target = "") =>
+      rows.push([
+        what,
+        `${r.median.toFixed(1)} ms (${r.min.toFixed(1)}–${r.max.toFixed(1)})`,
+        target,
+      ]);
 
     const store = openStore(join(dir, "zeph.db"));
     const conv = store.createConversation();
@@ -224,7 +228,7 @@ async function main(): Promise<void> {
       "",
     ]);
 
-    console.log("| operation | median | target |\n|---|---|---|");
+    console.log("| operation | median (min–max) | target |\n|---|---|---|");
     for (const [what, result, goal] of rows) console.log(`| ${what} | ${result} | ${goal} |`);
   } finally {
     Deno.removeSync(dir, { recursive: true });
