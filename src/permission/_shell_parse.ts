@@ -701,6 +701,10 @@ export class Extractor {
     }
     if (!programIsLiteral) {
       this.addDynamic(`the program name "${programWord.text}" is not static`);
+    } else if (/\s/.test(program)) {
+      // A wrapper we do not know may hand it to a shell: its words count as program names.
+      for (const w of program.split(/\s+/)) if (w) this.words.add(basename(w).toLowerCase());
+      this.addDynamic(`the program name "${program}" contains blanks`);
     }
     if ((context.includes("xargs") || context.includes("parallel")) && placeholder === "") {
       // xargs appends its input: the final argument list is unknown.
@@ -1029,7 +1033,10 @@ function stripWrapper(name: string, words: WordValue[]): Stripped | null {
     if (t.startsWith("--split-string=")) {
       return { rest: [], script: t.slice("--split-string=".length) };
     }
-    if (name === "script" && (t === "-c" || t === "--command" || /^-[a-zA-Z]*c$/.test(t))) {
+    if (
+      (name === "script" || name === "flock") &&
+      (t === "-c" || t === "--command" || (name === "script" && /^-[a-zA-Z]*c$/.test(t)))
+    ) {
       return { rest: [], script: words[i + 1]?.text ?? "" };
     }
     if (name === "xargs") {

@@ -291,6 +291,8 @@ const ATTACKS: [string, "deny" | "ask"][] = [
   ["echo x; script -qc 'sudo touch MARK' /dev/null", "deny"],
   ["echo x; parallel 'sudo touch {}' ::: MARK", "deny"],
   ["echo x; strace -f -o /dev/null sudo touch MARK", "deny"],
+  ["flock -n /tmp/zeph_lock -c 'sudo touch MARK'", "deny"],
+  ["echo x; nice 'sudo touch MARK'", "deny"],
   ["echo x; sudo -u root -- sh -c 'touch MARK'", "deny"],
   ["python3 - <<'EOF'\nopen('MARK','w')\nEOF", "ask"],
   ["echo \"open('MARK','w')\" | python3", "ask"],
