@@ -114,12 +114,33 @@ const TRACE_NOISE = [
   /^\s+(duration_ms|failureType|type): /,
 ];
 
-/** One regex per list: V8 tests one alternation far faster than a dozen regexes in turn. */
-const COMBINED = new Map<RegExp[], RegExp>();
-for (const list of [SUMMARY, FAILED_MARKER, BLOCK_START, PASSING, SECTION, TRACE_NOISE]) {
-  COMBINED.set(list, new RegExp(list.map((re) => `(?:${re.source})`).join("|")));
+/**
+ * Every line is classified with one sticky regex (all alternatives are anchored at column 0):
+ * V8 tries one alternation once instead of five regexes in turn. Alternatives keep the
+ * precedence summary > block start > failed marker > passing > section.
+ */
+const join = (list: RegExp[]) => list.map((re) => `(?:${re.source})`).join("|");
+const CLASSIFY = new RegExp(
+  `(?<summary>${join(SUMMARY)})|(?<block>${join(BLOCK_START)})|(?<marker>${
+    join(FAILED_MARKER)
+  })|(?<passing>${join(PASSING)})|(?<section>${join(SECTION)})`,
+  "y",
+);
+const MARKER = new RegExp(join(FAILED_MARKER));
+const NOISE_FRAME = new RegExp(join(TRACE_NOISE));
+
+type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
+
+function classify(line: string): LineKind {
+  CLASSIFY.lastIndex = 0;
+  const groups = CLASSIFY.exec(line)?.groups;
+  if (!groups) return null;
+  if (groups.summary !== undefined) return "summary";
+  if (groups.block !== undefined) return "block";
+  if (groups.marker !== undefined) return "marker";
+  if (groups.passing !== undefined) return "passing";
+  return "section";
 }
-const any = (list: RegExp[], line: string) => COMBINED.get(list)!.test(line);
 
 export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy {
   return {
@@ -160,13 +181,14 @@ function summarize(
   let sinceRun: string[] = [];
 
   for (const line of lines) {
-    if (any(SUMMARY, line)) {
+    const kind = classify(line);
+    if (kind === "summary") {
       block = null;
       summaries++;
       out.push(line);
       continue;
     }
-    if (any(BLOCK_START, line)) {
+    if (kind === "block") {
       if (heads.has(line)) {
         // deno lists each failure again under FAILURES: the name is already shown.
         block = null;
@@ -177,10 +199,10 @@ function summarize(
       block = { head: line, body: /^\s*--- FAIL: /.test(line) ? sinceRun : [] };
       sinceRun = [];
       out.push(block);
-      if (any(FAILED_MARKER, line)) markers.add(line.trim());
+      if (MARKER.test(line)) markers.add(line.trim());
       continue;
     }
-    if (any(FAILED_MARKER, line)) {
+    if (kind === "marker") {
       block = null;
       failures++;
       if (!markers.has(line.trim())) {
@@ -189,18 +211,18 @@ function summarize(
       }
       continue;
     }
-    if (any(PASSING, line)) {
+    if (kind === "passing") {
       block = null;
       passing++;
       sinceRun = [];
       continue;
     }
-    if (any(SECTION, line)) {
+    if (kind === "section") {
       block = null;
       continue;
     }
     if (block) {
-      if (!any(TRACE_NOISE, line)) block.body.push(line);
+      if (!NOISE_FRAME.test(line)) block.body.push(line);
       continue;
     }
     if (/^\s+\S/.test(line) && sinceRun.length < config.truncate_stack_trace) sinceRun.push(line);
