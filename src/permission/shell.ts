@@ -238,6 +238,12 @@ const CODE_FLAGS: Record<string, RegExp> = {
   julia: /^-e|^--eval/,
   tclsh: /^-c/,
   jshell: /./,
+  vim: /^(-c|--cmd|-S)$|^\+/,
+  nvim: /^(-c|--cmd|-S)$|^\+/,
+  vi: /^(-c|--cmd|-S)$|^\+/,
+  ex: /^(-c|--cmd|-S)$|^\+/,
+  expect: /^-c$/,
+  gdb: /^(-ex|--eval-command|-x|--command|-ix|-iex)(=|$)/,
 };
 
 const GIT_DANGEROUS_GLOBAL = /^(-c|--config-env|--exec-path|--upload-pack|--receive-pack)(=|$)/;
@@ -351,6 +357,12 @@ export function commandDanger(cmd: SimpleCommand): string | null {
   const feeder = cmd.wrappers?.find((w) => w === "xargs" || w === "parallel");
   if (feeder && INTERPRETERS.has(p)) {
     return `${feeder} runs the interpreter "${cmd.program}" on its input`;
+  }
+  if ((p === "mapfile" || p === "readarray") && args.some((a) => /^-[a-zA-Z]*C/.test(a))) {
+    return `${cmd.program} -C runs a callback as code`;
+  }
+  if (p === "tmux" || p === "screen" || p === "crontab" || p === "at" || p === "batch") {
+    return `${cmd.program} runs commands outside this call`;
   }
   if (p === "alias" || p === "enable" || p === "fc" || p === "hash" && args.includes("-p")) {
     return `${cmd.program} changes what later commands run`;

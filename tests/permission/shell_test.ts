@@ -292,6 +292,9 @@ const ATTACKS: [string, "deny" | "ask"][] = [
   ["echo x; parallel 'sudo touch {}' ::: MARK", "deny"],
   ["echo x; strace -f -o /dev/null sudo touch MARK", "deny"],
   ["flock -n /tmp/zeph_lock -c 'sudo touch MARK'", "deny"],
+  ["ls; vim -c '!touch MARK' -c q", "ask"],
+  ["ls; mapfile -C 'touch MARK' -c 1 < /dev/null", "ask"],
+  ["echo 'touch MARK' | at now", "ask"],
   ["echo x; nice 'sudo touch MARK'", "deny"],
   ["echo x; sudo -u root -- sh -c 'touch MARK'", "deny"],
   ["python3 - <<'EOF'\nopen('MARK','w')\nEOF", "ask"],
@@ -691,4 +694,47 @@ Deno.test("bash permissions: the dispatch result carries the rule and the reason
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("bash permissions: fail-closed checks hold even under an allow-everything rule", async () => {
+  const config = configWith([{ pattern: "*", action: "allow" }]);
+  const table: [string, "allow" | "ask"][] = [
+    ["python3 -c 'print(1)'", "ask"],
+    ["python3 script.py", "allow"],
+    ["perl -ne 'print' f", "ask"],
+    ["node -e 'x()'", "ask"],
+    ["node app.js", "allow"],
+    ["awk 'BEGIN{system(\"id\")}'", "ask"],
+    ["awk '{print $1}' f", "allow"],
+    ["sed -n 1p f", "allow"],
+    ["sed 's/a/b/e' f", "ask"],
+    ["find . -name x", "allow"],
+    ["find . -name x -delete", "ask"],
+    ["find . -exec ls {} +", "ask"],
+    ["git log --oneline", "allow"],
+    ["git -c core.pager=less log", "ask"],
+    ["git config user.name x", "allow"],
+    ["git config core.sshCommand x", "ask"],
+    ["git submodule foreach ls", "ask"],
+    ["rg --pre cat x", "ask"],
+    ["tar --to-command=sh -xf a.tar", "ask"],
+    ["vim -c q f", "ask"],
+    ["mapfile -C cb -c 1 arr < f", "ask"],
+    ["tmux new -d ls", "ask"],
+    ["ls | xargs sh", "ask"],
+    ["echo x | python3", "ask"],
+    ['bash -c "$X"', "ask"],
+    ["eval ls", "ask"],
+    [". ./env.sh", "ask"],
+    ["ls > /dev/tcp/127.0.0.1/9", "ask"],
+    ["PATH=/tmp:$PATH ls", "ask"],
+    ["LD_PRELOAD=x.so ls", "ask"],
+    ["c=ls; $c", "ask"],
+    ["FOO=1 ls", "allow"],
+  ];
+  const got: string[] = [];
+  for (const [command] of table) {
+    got.push(`${command} => ${(await decide(command, config)).action}`);
+  }
+  expect(got).toEqual(table.map(([c, a]) => `${c} => ${a}`));
 });
