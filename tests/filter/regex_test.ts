@@ -77,3 +77,27 @@ Deno.test("the literal pre-check never changes the answer", () => {
   expect(compilePattern("(?i)Warning: x").literal).toBeNull();
   expect(compilePattern("a|bc").literal).toBeNull();
 });
+
+Deno.test("every per-line pattern of the built-in rules runs on V8 (provably linear)", async () => {
+  const { parse } = await import("smol-toml");
+  const dir = new URL("../../filters/", import.meta.url);
+  const slow: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const doc = parse(await Deno.readTextFile(new URL(entry.name, dir))) as {
+      rules: { name: string; strategy: Record<string, unknown> }[];
+    };
+    for (const rule of doc.rules) {
+      const s = rule.strategy;
+      const patterns = [
+        ...((s.patterns as string[]) ?? []),
+        ...((s.noise_patterns as string[]) ?? []),
+        ...["location_pattern", "rule_pattern", "message_pattern", "line_pattern", "file_pattern"]
+          .map((k) => s[k] as string | undefined).filter((p): p is string => p !== undefined),
+      ];
+      for (const p of patterns) {
+        if (compilePattern(p).engine !== "native") slow.push(`${rule.name}: ${p}`);
+      }
+    }
+  }
+  expect(slow).toEqual([]);
+});

@@ -18,11 +18,11 @@ const CARGO_NOISE = [
 
 export const GroupByRuleConfig = z.object({
   type: z.literal("group_by_rule"),
-  location_pattern: z.string().default("^\\s*--> (\\S+:\\d+:\\d+)").describe(
+  location_pattern: z.string().default("^\\s*--> (\\S{1,400}:\\d{1,7}:\\d{1,7})").describe(
     "Regex whose group 1 is a diagnostic's location",
   ),
   rule_pattern: z.string().default(
-    "#\\[(?:warn|deny|forbid)\\(([\\w:]+)\\)\\]|rust-clippy/[\\w.-]+/index\\.html#(\\w+)",
+    "#\\[(?:warn|deny|forbid)\\(([\\w:]{1,100})\\)\\]|rust-clippy/[\\w.-]{1,40}/index\\.html#(\\w{1,100})",
   ).describe("Regex whose first matching group is the rule name"),
   message_pattern: z.string().default("^(?:warning|error)(?:\\[(?P<rule>[\\w:/-]+)\\])?: \\S")
     .describe("Regex of the line that starts a diagnostic (named group `rule` optional)"),
