@@ -5,14 +5,18 @@
  */
 import { bashTool } from "./bash.ts";
 import { diagnosticsTool } from "./diagnostics.ts";
+import { fetchTool } from "./fetch.ts";
 import { FILE_TOOLS } from "./file_tools.ts";
 import { readOverflowTool } from "./read_overflow.ts";
 import type { AnyTool } from "./tool.ts";
+import { webScrapeTool } from "./web_scrape.ts";
 
 export function builtinTools(): AnyTool[] {
   return [
     bashTool,
     ...FILE_TOOLS,
+    webScrapeTool,
+    fetchTool,
     diagnosticsTool,
     readOverflowTool,
   ];
