@@ -128,6 +128,28 @@ function corpusTables(results: CaseResult[]): string {
   return lines.join("\n");
 }
 
+/** The issue's targets, checked against this run. */
+function verdict(results: CaseResult[]): string {
+  const med = median(results.map((r) => r.reduction));
+  const kept = results.every((r) => r.retention === 1);
+  const below = results.filter((r) => r.reduction < 0.85).map((r) => `${r.family}/${r.name}`);
+  return [
+    `Targets: median reduction ≥ 85% — **${med >= 0.85 ? "met" : "not met"}** (${pct(med)});`,
+    `100% signal retention — **${kept ? "met" : "not met"}**. Cases under 85%: ${
+      below.join(", ")
+    }.`,
+    "Most are outputs that are already dense (a 2-line `git push`, `go test` without `-v`, a 59-line",
+    "grep under the 100-line cut, pytest/jest/tsc/deno failures where the failure text is the signal)",
+    "or logs without repetition (dpkg, apt), which dedup cannot shrink without dropping lines.",
+    "Throughput is CPU time of this process (the machine is shared: wall time varies with load).",
+    "The 100 MB/s target is met only by the no-rule path (sanitise + security pass, ~80–100 MB/s);",
+    "the structural strategies run at 20–30 MB/s per CPU second. Time grows linearly from 10 to",
+    "100 MB in every workload; RSS growth is measured after the input string exists (GC makes it",
+    "noisy) and stays far below the input size: stages keep bounded state, except test_summary,",
+    "group_by_rule and git_status, which hold their input to be able to pass it through unchanged.",
+  ].join("\n");
+}
+
 /** Builds `mb` megabytes by repeating `unit`, filters it, reports MB/s and memory. */
 async function throughput(
   engine: FilterEngine,
@@ -242,6 +264,8 @@ if (import.meta.main) {
       "Signals kept = share of each case's `.signals` strings present verbatim after filtering.",
       "",
       corpus,
+      "",
+      verdict(results),
       "",
       ...(scaling
         ? [
