@@ -79,9 +79,18 @@ export const editTool = defineTool({
     const editor = ctx.services.textFiles as TextFileBackend | undefined;
     let bytes: Uint8Array;
     try {
-      bytes = editor
-        ? ENCODER.encode(await editor.readTextFile(file))
-        : await Deno.readFile(file, { signal: ctx.signal });
+      if (editor) {
+        bytes = ENCODER.encode(await editor.readTextFile(file));
+      } else {
+        const info = await Deno.stat(file);
+        if (!info.isFile) {
+          const what = info.isDirectory ? "a directory" : "not a regular file";
+          throw new ToolError("permanent_failure", `Cannot edit ${q(params.path)}: it is ${what}`, {
+            hint: "Only regular text files can be edited.",
+          });
+        }
+        bytes = await Deno.readFile(file, { signal: ctx.signal });
+      }
     } catch (error) {
       throw fileError(error, "edit", params.path);
     }

@@ -61,6 +61,13 @@ export const readTool = defineTool({
             },
           );
         }
+        if (!info.isFile) {
+          throw new ToolError(
+            "permanent_failure",
+            `Cannot read ${q(params.path)}: it is not a regular file`,
+            { hint: "Only regular text files can be read." },
+          );
+        }
         bytes = await Deno.readFile(file, { signal: ctx.signal });
       }
     } catch (error) {

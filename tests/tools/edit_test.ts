@@ -83,3 +83,12 @@ fileTest("edit: missing and binary files", async (h) => {
     'Cannot edit "b.bin": it is a binary file (it contains NUL bytes)',
   ]);
 });
+
+fileTest("edit: a directory is refused", async (h) => {
+  await h.put({ "d/x": "" });
+  const r = await h.dispatch("edit", { path: "d", old_string: "a", new_string: "b" });
+  expect([r.category, r.error]).toEqual([
+    "permanent_failure",
+    'Cannot edit "d": it is a directory',
+  ]);
+});

@@ -110,3 +110,13 @@ fileTest("read: deny_read blocks, allow_read is the exception", async (h) => {
   ]);
   expect(okText(await h.dispatch("read", { path: "public.env" }))).toBe("   1\tOK=1");
 }, { denyRead: ["**/*.env"], allowRead: ["**/public.env"] });
+
+fileTest("read: a FIFO is refused instead of blocking", async (h) => {
+  const mk = await new Deno.Command("mkfifo", { args: [`${h.ws}/pipe`] }).output();
+  expect(mk.success).toBe(true);
+  const r = await h.dispatch("read", { path: "pipe" });
+  expect([r.category, r.error]).toEqual([
+    "permanent_failure",
+    'Cannot read "pipe": it is not a regular file',
+  ]);
+});
