@@ -45,8 +45,33 @@ Errors: invalid regular expression (invalid_parameters); path outside the worksp
 
 Example: {"pattern": "function\\\\s+load\\\\w*", "path": "src", "glob": "**/*.ts", "context": 2}`;
 
-/** File reads in flight while the walk goes on (they run on the runtime's I/O threads). */
-const READ_AHEAD = 64;
+/** Files up to this size are read into one reused buffer; larger ones with readFileSync. */
+const READ_BUFFER_BYTES = 1 << 16;
+const READ_BUFFER = new Uint8Array(READ_BUFFER_BYTES);
+
+/**
+ * The bytes of a file (a view of the shared buffer when it fits, valid until the next call), or
+ * null when it cannot be read. Only regular files reach here (the walk lstat-classifies them).
+ */
+function readSmallFile(file: string): Uint8Array | null {
+  let fh: Deno.FsFile | undefined;
+  try {
+    fh = Deno.openSync(file);
+    let n = 0;
+    while (n < READ_BUFFER_BYTES) {
+      const got = fh.readSync(READ_BUFFER.subarray(n));
+      if (got === null || got === 0) return READ_BUFFER.subarray(0, n);
+      n += got;
+    }
+    fh.close();
+    fh = undefined;
+    return Deno.readFileSync(file);
+  } catch {
+    return null;
+  } finally {
+    fh?.close();
+  }
+}
 
 const DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -179,19 +204,8 @@ export const grepTool = defineTool({
         found = m.matched.length;
       }
     } else {
-      // The walk runs on this thread while file reads run on the runtime's I/O threads, at most
-      // READ_AHEAD at a time; results arrive out of order and are put back in walk order below.
-      let inFlight = 0;
-      let wake: (() => void) | null = null;
-      const settle = () => {
-        inFlight--;
-        if (wake) {
-          const w = wake;
-          wake = null;
-          w();
-        }
-      };
-      const waitForSlot = () => new Promise<void>((resolve) => (wake = resolve));
+      // Synchronous reads into one reused buffer: measured faster than readFileSync and than
+      // overlapping async reads with the walk (Deno's per-op cost dominates on 100k files).
       let seq = 0;
       const entries = walk(start, {
         gitignore: true,
@@ -212,22 +226,15 @@ export const grepTool = defineTool({
           }
         }
         if (!sandbox.canRead(file)) continue;
-        while (inFlight >= READ_AHEAD) await waitForSlot();
-        if (found > max) break;
-        inFlight++;
-        const order = seq++;
-        const walked = entry.path;
-        Deno.readFile(file).then((bytes) => {
-          const m = found > max ? null : matchBytes(bytes);
-          if (m) {
-            hits.push({ seq: order, file, walked, ...m });
-            found += m.matched.length;
-          }
-        }, () => {
-          // unreadable files are skipped, as the description says
-        }).finally(settle);
+        const bytes = readSmallFile(file);
+        if (!bytes) continue; // unreadable files are skipped, as the description says
+        const m = matchBytes(bytes);
+        if (m) {
+          hits.push({ seq: seq, file, walked: entry.path, ...m });
+          found += m.matched.length;
+        }
+        seq++;
       }
-      while (inFlight > 0) await waitForSlot();
     }
     throwIfAborted(ctx.signal, "search");
 

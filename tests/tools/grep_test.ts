@@ -163,3 +163,11 @@ fileTest("grep: a directory named explicitly is searched even if ignored", async
     "vendor/lib.ts:1: word",
   );
 });
+
+fileTest("grep: files larger than the read buffer are searched whole", async (h) => {
+  const big = "filler line\n".repeat(20_000) + "the end marker\n"; // ~240 KB
+  await h.put({ "big.txt": big, "small.txt": "end marker too\n" });
+  expect(okText(await h.dispatch("grep", { pattern: "end marker" }))).toBe(
+    "big.txt:20001: the end marker\nsmall.txt:1: end marker too",
+  );
+});
