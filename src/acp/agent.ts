@@ -45,6 +45,10 @@ const STOP: Record<StopReason, acp.StopReason> = {
   error: "end_turn",
 };
 
+/** Live output of local commands: the tail shown, and how often it is refreshed. */
+const OUTPUT_TAIL_CHARS = 8192;
+const OUTPUT_INTERVAL_MS = 200;
+
 const COMMANDS: acp.AvailableCommand[] = [
   { name: "clear", description: "Start over: forget this session's approvals and tool quota" },
   { name: "help", description: "Show what zeph can do in this session" },
@@ -250,6 +254,7 @@ async function runPrompt(
   };
   // Provider call ids are not unique across turns; the editor gets a UUID per call.
   const ids = new Map<string, string>();
+  const streaming = new Map<string, { text: string; last: number }>();
   const open = new Set<string>();
   const front = new EditorExecutor({
     client,
@@ -290,8 +295,26 @@ async function runPrompt(
         }));
         break;
       }
-      case "tool_output":
-        break; // editor terminals stream themselves; local output arrives with the result
+      case "tool_output": {
+        // Editor terminals stream themselves; local output is forwarded live as the call's
+        // content (its tail, at most every OUTPUT_INTERVAL_MS), replaced by the final text.
+        const toolCallId = ids.get(event.callId);
+        if (!toolCallId || !open.has(toolCallId) || front.terminalFor(event.callId)) break;
+        const live = streaming.get(toolCallId) ?? { text: "", last: 0 };
+        const chunk = event.stream === "stderr" ? `[stderr] ${event.chunk}` : event.chunk;
+        live.text = (live.text + chunk).slice(-OUTPUT_TAIL_CHARS);
+        streaming.set(toolCallId, live);
+        const now = performance.now();
+        if (now - live.last >= OUTPUT_INTERVAL_MS) {
+          live.last = now;
+          send({
+            sessionUpdate: "tool_call_update",
+            toolCallId,
+            content: [{ type: "content", content: { type: "text", text: live.text } }],
+          });
+        }
+        break;
+      }
       case "tool_end": {
         const toolCallId = ids.get(event.result.callId);
         if (!toolCallId || !open.has(toolCallId)) break;

@@ -322,3 +322,35 @@ Deno.test("acp: two sessions prompt concurrently without mixing their updates", 
     await s.close();
   }
 });
+
+Deno.test("acp: without an editor terminal, local bash output is forwarded live before the final update", async () => {
+  const ws = await workspace([
+    {
+      tool_calls: [{
+        id: "o1",
+        name: "bash",
+        input: { command: "echo first; sleep 0.6; echo second" },
+      }],
+    },
+    { text: "done" },
+  ]);
+  const s = await connect({ ws });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    expect(await prompt(s, sessionId, "run")).toBe("end_turn");
+    const updates = s.updates.map((u) => u.update).filter((u) =>
+      u.sessionUpdate === "tool_call_update"
+    ) as (acp.ToolCallUpdate & { sessionUpdate: string })[];
+    const live = updates.filter((u) => !u.status);
+    const final = updates.filter((u) => u.status);
+    expect(final.length).toBe(1);
+    expect(live.length).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(live[0].content)).toContain("first");
+    expect(JSON.stringify(live[0].content)).not.toContain("second");
+    expect(updates.indexOf(final[0])).toBe(updates.length - 1);
+    expect(JSON.stringify(final[0].content)).toContain("second");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
