@@ -562,8 +562,21 @@ export async function fetchPage(
   let url = first;
   try {
     for (let hop = 0;; hop++) {
-      validateUrl(url, scrape);
-      const addresses = await checkedAddresses(url, client, signal);
+      let addresses: string[];
+      try {
+        validateUrl(url, scrape);
+        addresses = await checkedAddresses(url, client, signal);
+      } catch (error) {
+        // Say where a refused target came from: the model only asked for the first URL.
+        if (hop === 0 || !(error instanceof ToolError) || error.category !== "policy_blocked") {
+          throw error;
+        }
+        throw new ToolError(
+          "policy_blocked",
+          `${error.message} (the redirect target of ${JSON.stringify(hops[hops.length - 1])})`,
+          { hint: error.hint },
+        );
+      }
       hops.push(url.href);
       const response = await requestAny(url, addresses, client, signal);
       if (REDIRECTS.has(response.status)) {

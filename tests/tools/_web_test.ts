@@ -254,10 +254,13 @@ Deno.test("redirects: every target is checked again (private IP, private DNS, ht
     const r = await web.dispatch("fetch", {
       url: `https://site.test/go?to=${encodeURIComponent(target)}`,
     });
+    const from = `https://site.test/go?to=${encodeURIComponent(target)}`;
     expect([target, r.category, r.error]).toEqual([
       target,
       "policy_blocked",
-      `Cannot fetch ${JSON.stringify(new URL(target).href)}: ${why}`,
+      `Cannot fetch ${JSON.stringify(new URL(target).href)}: ${why} (the redirect target of ${
+        JSON.stringify(from)
+      })`,
     ]);
     expect(web.requests.length).toBe(1);
   }
@@ -293,7 +296,7 @@ Deno.test("domains: denied_domains and allowed_domains apply to the first URL an
       'policy_blocked: Cannot fetch "https://a.site.test/": the domain "a.site.test" is denied by [tools.scrape] denied_domains ("*.site.test")',
       'policy_blocked: Cannot fetch "https://deep.a.site.test/": the domain "deep.a.site.test" is denied by [tools.scrape] denied_domains ("*.site.test")',
       "fine",
-      'policy_blocked: Cannot fetch "https://b.site.test/x": the domain "b.site.test" is denied by [tools.scrape] denied_domains ("*.site.test")',
+      'policy_blocked: Cannot fetch "https://b.site.test/x": the domain "b.site.test" is denied by [tools.scrape] denied_domains ("*.site.test") (the redirect target of "https://site.test/go?to=https://b.site.test/x")',
     ]);
   }
   {
@@ -316,7 +319,7 @@ Deno.test("domains: denied_domains and allowed_domains apply to the first URL an
       "fine",
       'policy_blocked: Cannot fetch "https://other.test/": the domain "other.test" is not in [tools.scrape] allowed_domains',
       `policy_blocked: Cannot fetch "https://${PUBLIC_IP}/": a bare IP address is not allowed while [tools.scrape] allowed_domains is set`,
-      'policy_blocked: Cannot fetch "https://other.test/": the domain "other.test" is not in [tools.scrape] allowed_domains',
+      'policy_blocked: Cannot fetch "https://other.test/": the domain "other.test" is not in [tools.scrape] allowed_domains (the redirect target of "https://site.test/go?to=https://other.test/")',
     ]);
     expect(web.requests.map((r) => r.host)).toEqual(["a.site.test", "site.test"]);
   }
