@@ -45,7 +45,6 @@ const FAILED_MARKER = [
   /^FAIL\s+\S/, // jest file, vitest
   /^\s*(✕|×|✗|✖) /, // jest, vitest, node --test
   /^\s*❯ .*\bfailed\b/, // vitest file
-  /^\S.* \.\.\. FAILED\b/, // deno
   /^not ok \d+ /, // TAP
 ];
 
@@ -58,7 +57,6 @@ const BLOCK_START = [
   /^panic: /, // go
   /^\s*● /, // jest
   /^ ?FAIL\s+\S.* > /, // vitest
-  /^\S.* => \S+:\d+:\d+$/, // deno
   /^\s*(✖|×) /, // node --test, vitest
   /^not ok \d+ /, // TAP
   /^\s*\d+\) \S/, // mocha
@@ -75,7 +73,6 @@ const PASSING = [
   /^PASS\s/,
   /^PASS$/,
   /^ok \d+ /,
-  /^\S.* \.\.\. ok\b/,
   /^running \d+ tests?\b/,
   /^\s*Running \S/,
   /^\s*Starting \d+ tests? across/,
@@ -119,27 +116,50 @@ const TRACE_NOISE = [
  * V8 tries one alternation once instead of five regexes in turn. Alternatives keep the
  * precedence summary > block start > failed marker > passing > section.
  */
+// deno's `name ... ok`, `name ... FAILED`, `name => file:1:2` start with any text, so a regex
+// must scan the whole line; they are only tried on lines holding their literal.
+const DENO_FAILED = /^\S.* \.\.\. FAILED\b/;
+const DENO_BLOCK = /^\S.* => \S+:\d+:\d+$/;
+const DENO_OK = /^\S.* \.\.\. ok\b/;
+
 const join = (list: RegExp[]) => list.map((re) => `(?:${re.source})`).join("|");
-const CLASSIFY = new RegExp(
-  `(?<summary>${join(SUMMARY)})|(?<block>${join(BLOCK_START)})|(?<marker>${
-    join(FAILED_MARKER)
-  })|(?<passing>${join(PASSING)})|(?<section>${join(SECTION)})`,
-  "y",
-);
-const MARKER = new RegExp(join(FAILED_MARKER));
+const KINDS = ["summary", "block", "marker", "passing", "section"] as const;
+const LISTS = [SUMMARY, BLOCK_START, FAILED_MARKER, PASSING, SECTION];
+const CLASSIFY = new RegExp(LISTS.map((list) => `(${join(list)})`).join("|"), "y");
+/** Capture index of each kind's wrapper group (the lists have groups of their own). */
+const GROUP_AT: number[] = [];
+{
+  let next = 1;
+  for (const list of LISTS) {
+    GROUP_AT.push(next);
+    next += 1 + (new RegExp(`${join(list)}|`).exec("")!.length - 1);
+  }
+}
+const MARKER = new RegExp(join([...FAILED_MARKER, DENO_FAILED]));
 const NOISE_FRAME = new RegExp(join(TRACE_NOISE));
 
 type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
 
 function classify(line: string): LineKind {
   CLASSIFY.lastIndex = 0;
-  const groups = CLASSIFY.exec(line)?.groups;
-  if (!groups) return null;
-  if (groups.summary !== undefined) return "summary";
-  if (groups.block !== undefined) return "block";
-  if (groups.marker !== undefined) return "marker";
-  if (groups.passing !== undefined) return "passing";
-  return "section";
+  const m = CLASSIFY.exec(line);
+  let kind: LineKind = null;
+  if (m) {
+    for (let k = 0; k < GROUP_AT.length; k++) {
+      if (m[GROUP_AT[k]] !== undefined) {
+        kind = KINDS[k];
+        break;
+      }
+    }
+  }
+  if (kind === "summary" || kind === "block") return kind;
+  if (line.includes(" => ") && DENO_BLOCK.test(line)) return "block";
+  if (kind === "marker") return kind;
+  const dots = line.includes(" ... ");
+  if (dots && DENO_FAILED.test(line)) return "marker";
+  if (kind === "passing") return kind;
+  if (dots && DENO_OK.test(line)) return "passing";
+  return kind;
 }
 
 export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy {
