@@ -760,7 +760,8 @@ export function parseContentType(header: string): { mediaType: string; charset: 
  */
 export function decodeBody(page: FetchedPage): { text: string; notes: string[] } {
   const notes: string[] = [];
-  let label = page.charset ?? "utf-8";
+  const htmlLike = page.mediaType === "" || page.mediaType.includes("html");
+  let label = page.charset ?? (htmlLike ? metaCharset(page.body) : null) ?? "utf-8";
   try {
     new TextDecoder(label);
   } catch {
@@ -779,6 +780,13 @@ export function decodeBody(page: FetchedPage): { text: string; notes: string[] }
     );
     return { text: new TextDecoder(label).decode(bytes), notes };
   }
+}
+
+/** An HTML `<meta charset>` (or http-equiv content-type) in the first 1024 bytes. */
+function metaCharset(body: Uint8Array): string | null {
+  const head = new TextDecoder("latin1").decode(body.subarray(0, 1024));
+  const m = /<meta[^>]*?charset\s*=\s*["']?([\w.:-]+)/i.exec(head);
+  return m ? m[1].toLowerCase() : null;
 }
 
 function trimPartialUtf8(bytes: Uint8Array): Uint8Array {

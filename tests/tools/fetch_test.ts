@@ -1,6 +1,6 @@
 // fetch through ToolRegistry.dispatch against a real TLS server on 127.0.0.1 (tests/_support/web.ts).
 import { expect } from "expect";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { fetchTool } from "../../src/tools/fetch.ts";
 import { html, redirect, webHarness } from "../_support/web.ts";
 
@@ -200,6 +200,38 @@ Deno.test("fetch: a gzip body is decompressed and the cap counts decompressed by
     "compressible line\n".repeat(10) +
       "\n\n[note: the response is larger than [tools.scrape] max_body_bytes (180 bytes); only the first 180 bytes were read]",
   );
+});
+
+Deno.test("fetch: brotli bodies decode; a corrupt gzip body is a clear error", async () => {
+  await using web = await webHarness((_req, url) =>
+    url.pathname === "/br"
+      ? new Response(brotliCompressSync(new TextEncoder().encode("brotli text")), {
+        headers: { "content-type": "text/plain", "content-encoding": "br" },
+      })
+      : new Response(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff]), {
+        headers: { "content-type": "text/plain", "content-encoding": "gzip" },
+      })
+  );
+  expect((await web.dispatch("fetch", { url: "https://site.test/br" })).text).toBe("brotli text");
+  const bad = await web.dispatch("fetch", { url: "https://site.test/bad" });
+  expect(bad.category).toBe("permanent_failure");
+  expect(bad.error).toMatch(
+    /^Cannot fetch "https:\/\/site\.test\/bad": the compressed body is corrupt \(/,
+  );
+});
+
+Deno.test("fetch: an HTML page without a header charset uses its <meta charset>", async () => {
+  const bytes = [
+    ...new TextEncoder().encode('<html><head><meta charset="windows-1252"></head><body><p>caf'),
+    0xe9,
+    0x20,
+    0x80,
+    ...new TextEncoder().encode("</p></body></html>"),
+  ];
+  await using web = await webHarness(() =>
+    new Response(new Uint8Array(bytes), { headers: { "content-type": "text/html" } })
+  );
+  expect((await web.dispatch("fetch", { url: "https://site.test/" })).text).toBe("café €");
 });
 
 Deno.test("fetch: a redirect is noted, and relative links resolve against the final URL", async () => {
