@@ -51,7 +51,8 @@ const READ_BUFFER = new Uint8Array(READ_BUFFER_BYTES);
 
 /**
  * The bytes of a file (a view of the shared buffer when it fits, valid until the next call), or
- * null when it cannot be read. Only regular files reach here (the walk lstat-classifies them).
+ * null when it cannot be read or is a large binary. Only regular files reach here (the walk
+ * classifies entries without following them; symlinks are checked with stat first).
  */
 function readSmallFile(file: string): Uint8Array | null {
   let fh: Deno.FsFile | undefined;
@@ -63,6 +64,8 @@ function readSmallFile(file: string): Uint8Array | null {
       if (got === null || got === 0) return READ_BUFFER.subarray(0, n);
       n += got;
     }
+    // A large file: binary ones are recognised from this first chunk and never read whole.
+    if (READ_BUFFER.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return null;
     fh.close();
     fh = undefined;
     return Deno.readFileSync(file);

@@ -171,3 +171,10 @@ fileTest("grep: files larger than the read buffer are searched whole", async (h)
     "big.txt:20001: the end marker\nsmall.txt:1: end marker too",
   );
 });
+
+fileTest("grep: a large binary file is skipped", async (h) => {
+  const bytes = new Uint8Array(300_000).fill(110); // "nnn…"
+  bytes[10] = 0;
+  await h.put({ "big.bin": bytes, "t.txt": "nnn\n" });
+  expect(okText(await h.dispatch("grep", { pattern: "nnn" }))).toBe("t.txt:1: nnn");
+});
