@@ -142,7 +142,7 @@ function verdict(results: CaseResult[]): string {
     "grep under the 100-line cut, pytest/jest/tsc/deno failures where the failure text is the signal)",
     "or logs without repetition (dpkg, apt), which dedup cannot shrink without dropping lines.",
     "Throughput is CPU time of this process (the machine is shared: wall time varies with load).",
-    "The 100 MB/s target is met only by the no-rule path (sanitise + security pass, ~80–100 MB/s);",
+    "The 100 MB/s target is met only by the no-rule path (sanitise + security pass, about 100 MB/s);",
     "the structural strategies run at 20–30 MB/s per CPU second. Time grows linearly from 10 to",
     "100 MB in every workload; RSS growth is measured after the input string exists (GC makes it",
     "noisy) and stays far below the input size: stages keep bounded state, except test_summary,",
