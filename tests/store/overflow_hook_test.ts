@@ -1,7 +1,14 @@
 import { expect } from "expect";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { MemoryStore, openStore, type Store } from "../../src/store/mod.ts";
+import { z } from "zod";
+import { compileRule, FilterEngine, filterHook } from "../../src/filter/mod.ts";
+import { PermissionPolicy } from "../../src/permission/policy.ts";
+import { MemoryStore, openStore, overflowHook, type Store } from "../../src/store/mod.ts";
+import { LocalExecutor } from "../../src/tools/executor.ts";
+import { readOverflowTool } from "../../src/tools/read_overflow.ts";
+import { ToolRegistry } from "../../src/tools/registry.ts";
+import { defineTool } from "../../src/tools/tool.ts";
 import { makeRegistry, session } from "./_dispatch.ts";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
@@ -175,4 +182,51 @@ Deno.test("overflow hook: a failed, filtered and still huge output gets both ent
   const rawId = notes[1].match(new RegExp(`overflow:(${UUID})`))![1];
   expect(rawId).not.toBe(fullId);
   expect(store.loadOverflow(rawId, conv)).toBe(raw);
+});
+
+Deno.test("overflow hook with the real filter hook: a failed build's elided lines stay readable", async () => {
+  const engine = new FilterEngine([
+    compileRule({
+      name: "cargo-noise",
+      match: { prefix: "cargo build" },
+      strategy: { type: "strip_noise", patterns: ["^\\s*Compiling "] },
+    }, "test"),
+  ]);
+  const raw = [
+    ...Array.from({ length: 40 }, (_, i) => `   Compiling crate${i} v0.1.0`),
+    "error[E0425]: cannot find value `x` in this scope",
+    "[exit code 101]",
+  ].join("\n");
+  const build = defineTool({
+    name: "build",
+    description: "Pretends to run cargo build.",
+    params: z.object({}).strict(),
+    mutates: false,
+    kind: "execute",
+    invocation: { type: "call" },
+    subjects: () => [],
+    execute: () =>
+      Promise.resolve({ text: raw, failed: true, exitCode: 101, filterCommand: "cargo build" }),
+  });
+  const config = defaultConfig();
+  const store = new MemoryStore();
+  const registry = new ToolRegistry({
+    tools: [build, readOverflowTool],
+    executor: new LocalExecutor(),
+    policy: new PermissionPolicy(),
+    config,
+  });
+  registry.addOutputHook(filterHook(engine));
+  registry.addOutputHook(overflowHook(store, config));
+  const conv = store.createConversation();
+  const s = await session(store, conv);
+  const result = await registry.dispatch({ id: "b1", name: "build", input: {} }, s);
+  const id = result.overflowId!;
+  expect(result.filterStats?.filteredLines).toBe(2);
+  expect(result.text).toBe(
+    "error[E0425]: cannot find value `x` in this scope\n[exit code 101]\n\n" +
+      `[The command failed and filters removed 40 of 42 lines; the unfiltered output is stored as overflow:${id} (${raw.length} bytes). Use read_overflow with id "${id}" to read it.]`,
+  );
+  const back = await registry.dispatch({ id: "r1", name: "read_overflow", input: { id } }, s);
+  expect(back.text).toBe(raw);
 });
