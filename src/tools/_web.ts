@@ -548,6 +548,14 @@ export interface FetchOptions {
   refuseType?: (mediaType: string, url: URL) => ToolError | null;
 }
 
+/** "example.com." is "example.com": checked, resolved and sent (SNI, Host) as the plain name. */
+function plainHost(url: URL): URL {
+  if (!url.hostname.endsWith(".")) return url;
+  const copy = new URL(url.href);
+  copy.hostname = url.hostname.replace(/\.+$/, "");
+  return copy;
+}
+
 /** Layer 3 and the transfer: GET with manual, re-checked redirects; the body under the cap. */
 export async function fetchPage(
   rawUrl: string,
@@ -556,7 +564,7 @@ export async function fetchPage(
 ): Promise<FetchedPage> {
   const scrape = ctx.config.tools.scrape;
   const client = webClientFrom(ctx);
-  const first = parseUrl(rawUrl);
+  const first = plainHost(parseUrl(rawUrl));
   const { signal, timedOut, dispose } = linkedSignal(ctx, scrape.timeout * 1000);
   const hops: string[] = [];
   let url = first;
@@ -600,7 +608,7 @@ export async function fetchPage(
           );
         }
         try {
-          url = new URL(location, url);
+          url = plainHost(new URL(location, url));
         } catch {
           throw new ToolError(
             "permanent_failure",

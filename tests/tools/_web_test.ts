@@ -123,10 +123,12 @@ Deno.test("SSRF: schemes other than https, credentials and local names are refus
     const r = await web.dispatch("fetch", { url });
     got.push([url, `${r.category}: ${r.error}`]);
   }
+  // The message shows the URL as checked: a trailing dot on the host is dropped first.
+  const shown = (url: string) => new URL(url).href.replace("localhost./", "localhost/");
   expect(got).toEqual(
     cases.map(([url, why]) => [
       url,
-      `policy_blocked: Cannot fetch ${JSON.stringify(new URL(url).href)}: ${why}`,
+      `policy_blocked: Cannot fetch ${JSON.stringify(shown(url))}: ${why}`,
     ]),
   );
   expect([web.resolved, web.connected]).toEqual([[], []]);
@@ -178,6 +180,16 @@ Deno.test("SSRF: the socket goes to the checked address; refused addresses fall 
   expect([r.ok, r.text]).toEqual([true, "fine"]);
   expect(web.connected).toEqual([DEAD_IP, PUBLIC_IP]);
   expect(web.requests).toEqual([{ host: "two.site.test", path: "/p" }]);
+});
+
+Deno.test("a trailing dot is dropped from the host before checks, DNS, SNI and Host", async () => {
+  await using web = await webHarness(ok);
+  const r = await web.dispatch("fetch", { url: "https://site.test./x" });
+  expect([r.ok, r.text]).toEqual([true, "fine"]);
+  expect([web.resolved, web.requests]).toEqual([["site.test"], [{
+    host: "site.test",
+    path: "/x",
+  }]]);
 });
 
 Deno.test("TLS: the certificate is verified against the URL's host name", async () => {
