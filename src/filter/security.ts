@@ -119,6 +119,8 @@ export class SecurityScanner {
       if (end < 0) end = text.length;
       lastLineEnd = end;
       SIGNALS_GLOBAL.lastIndex = end;
+      // "found 0 vulnerabilities" (npm audit after every install) reports the absence of one.
+      if (/\b0 vulnerabilit/i.test(text.slice(start, end))) continue;
       this.signalCount++;
       if (this.signalLines.length >= MAX_PRESERVED) continue;
       const line = sanitizeLine(text.slice(start, end)).replace(/^\[stderr\] /, "");

@@ -1,4 +1,8 @@
-/** strip_noise: drops lines matching any pattern. Full when something went, else Fallback. */
+/**
+ * strip_noise: drops lines matching any pattern. Full when something went, else Fallback.
+ * Optional: `min_lines` leaves short outputs alone (the first `min_lines` lines are held, so
+ * memory stays bounded), and `summary` adds one line saying how many lines went.
+ */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { anyMatch, patternList } from "./_shared.ts";
@@ -6,21 +10,47 @@ import { anyMatch, patternList } from "./_shared.ts";
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
   patterns: z.array(z.string()).min(1).describe("Regexes (RE2 syntax) of lines to drop"),
+  min_lines: z.number().int().min(0).max(100_000).default(0).describe(
+    "Outputs of at most this many lines pass unchanged",
+  ),
+  summary: z.string().max(200).optional().describe(
+    "Line appended when lines were dropped; {n} is replaced by their count",
+  ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
 export function compileStripNoise(config: StripNoiseConfig): CompiledStrategy {
   const patterns = patternList(config.patterns, "strategy.patterns");
+  const minLines = config.min_lines;
+  const summary = config.summary;
   return {
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
       let removed = 0;
+      // Lines held until the output is known to be longer than min_lines.
+      let held: string[] | null = minLines > 0 ? [] : null;
+      const strip = (line: string) => {
+        if (anyMatch(patterns, line)) removed++;
+        else ctx.emit(line);
+      };
       return {
         push(line) {
-          if (anyMatch(patterns, line)) removed++;
-          else ctx.emit(line);
+          if (held === null) return strip(line);
+          held.push(line);
+          if (held.length > minLines) {
+            const lines = held;
+            held = null;
+            for (const l of lines) strip(l);
+          }
         },
-        finish: () => removed > 0 ? "full" : "fallback",
+        finish() {
+          if (held !== null) {
+            for (const line of held) ctx.emit(line);
+            return "fallback";
+          }
+          if (removed > 0 && summary) ctx.emit(summary.replaceAll("{n}", String(removed)));
+          return removed > 0 ? "full" : "fallback";
+        },
       };
     },
   };

@@ -109,6 +109,15 @@ const TRACE_NOISE = [
   /^Stack backtrace:$/,
   /^\s+.*\(node:(internal\/|async_hooks:)/,
   /^\s+(duration_ms|failureType|type): /,
+  // RUST_BACKTRACE hint, the backtrace header, and the test's own closure frame (its `at` line
+  // goes with it, below): the panic line already names the test and the location.
+  /^note: run with `RUST_BACKTRACE=/,
+  /^stack backtrace:$/,
+  /^\s+\d+: \S+::\{\{closure\}\}$/,
+  // TAP YAML bookkeeping (node --test): the block markers and the fields that repeat the error.
+  /^\s+(---|\.\.\.)$/,
+  /^\s+(code|name|operator): '[^']*'$/,
+  /^\s+stack: \|-$/,
 ];
 
 /**
@@ -182,14 +191,48 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
 interface Block {
   head: string;
   body: string[];
+  /** pytest's long traceback: source context is dropped, as `--tb=short` would. */
+  pytest: boolean;
+  /** Inside a pytest `Captured stdout/stderr/log` section: kept as is. */
+  captured?: boolean;
 }
+
+/** A failed-test line and the test id it names (null when no id can be read from it). */
+interface Marker {
+  line: string;
+  id: string | null;
+}
+
+/** Test ids in failed-test lines: cargo/deno `name ... FAILED`, nextest, pytest -v. */
+const MARKER_ID = [
+  /^(?:test )?(\S.*?) \.\.\. FAILED\b/,
+  /^\s*(?:FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[[^\]]*\] (\S.*)$/,
+  /^(\S+::\S+)\s.*\b(?:FAILED|ERROR)\b/,
+];
+
+function markerId(line: string): string | null {
+  for (const re of MARKER_ID) {
+    const m = re.exec(line);
+    if (m) return m[1].trim();
+  }
+  return null;
+}
+
+const FRAME_LINE = /^\s+\d+: /;
+const AT_LINE = /^\s+at /;
+const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
+const PYTEST_KEEP = /^(>|E |\S+:\d+: )/;
+const PYTEST_CAPTURED = /^-{3,} Captured /;
+const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
+/** Zero counts of node --test (`# todo 0`): nothing to report. */
+const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
 
 function summarize(
   lines: string[],
   config: TestSummaryConfig,
   failed: boolean,
 ): { lines: string[]; confidence: "full" | "partial" } | null {
-  const out: (string | Block)[] = [];
+  const out: (string | Block | Marker)[] = [];
   const markers = new Set<string>();
   const heads = new Set<string>();
   let summaries = 0;
@@ -199,6 +242,8 @@ function summarize(
   let block: Block | null = null;
   // go test -v prints a test's log lines before its `--- FAIL:` line.
   let sinceRun: string[] = [];
+  // A runtime frame was dropped: its `at file:line` continuation goes too.
+  let skipAt = false;
 
   for (const line of lines) {
     const kind = classify(line);
@@ -216,7 +261,11 @@ function summarize(
       }
       heads.add(line);
       failures++;
-      block = { head: line, body: /^\s*--- FAIL: /.test(line) ? sinceRun : [] };
+      block = {
+        head: line,
+        body: /^\s*--- FAIL: /.test(line) ? sinceRun : [],
+        pytest: PYTEST_HEAD.test(line),
+      };
       sinceRun = [];
       out.push(block);
       if (MARKER.test(line)) markers.add(line.trim());
@@ -227,7 +276,7 @@ function summarize(
       failures++;
       if (!markers.has(line.trim())) {
         markers.add(line.trim());
-        out.push(line);
+        out.push({ line, id: markerId(line) });
       }
       continue;
     }
@@ -242,7 +291,21 @@ function summarize(
       continue;
     }
     if (block) {
-      if (!NOISE_FRAME.test(line)) block.body.push(line);
+      if (skipAt && AT_LINE.test(line)) {
+        skipAt = false;
+        continue;
+      }
+      skipAt = false;
+      if (line.length === 0 || line.trim() === "") continue;
+      if (NOISE_FRAME.test(line)) {
+        skipAt = FRAME_LINE.test(line);
+        continue;
+      }
+      if (block.pytest && !block.captured) {
+        if (PYTEST_CAPTURED.test(line)) block.captured = true;
+        else if (!PYTEST_KEEP.test(line)) continue;
+      }
+      block.body.push(line);
       continue;
     }
     if (/^\s+\S/.test(line) && sinceRun.length < config.truncate_stack_trace) sinceRun.push(line);
@@ -257,15 +320,54 @@ function summarize(
   if (failed && failures === 0) return null;
 
   aggregateCargoResults(out);
+  // nextest runs each test in its own libtest process; their `test result:` lines repeat what
+  // nextest's Summary says.
+  const nextest = out.some((item) => typeof item === "string" && /^\s*Summary \[/.test(item));
+  // A failed-test line whose test is named again (by a failure block, or by a later line such
+  // as pytest's short summary) is dropped: the later mention carries more.
+  // nextest prints an empty `STDOUT:` block for a test whose output went to stderr.
+  const emptyNextest = new Set<Block>();
+  for (const item of out) {
+    if (typeof item === "string" || !("head" in item) || item.body.length) continue;
+    const m = NEXTEST_HEAD.exec(item.head);
+    if (!m) continue;
+    const name = m[1];
+    const other = out.some((o) =>
+      o !== item && typeof o !== "string" && "head" in o && o.body.length > 0 &&
+      o.head.endsWith(name)
+    );
+    if (other) emptyNextest.add(item);
+  }
+  const named = (id: string, from: number) => {
+    for (let k = 0; k < out.length; k++) {
+      const item = out[k];
+      if (typeof item === "string") continue;
+      if ("head" in item) {
+        if (!emptyNextest.has(item) && item.head.includes(id)) return true;
+      } else if (k > from && item.line.includes(id)) return true;
+    }
+    return false;
+  };
   const result: string[] = [];
   let shown = 0;
   let hidden = 0;
-  for (const item of out) {
+  for (let k = 0; k < out.length; k++) {
+    const item = out[k];
     if (typeof item === "string") {
-      result.push(item);
+      if (nextest && item.startsWith("test result: ")) continue;
+      if (ZERO_COUNT.test(item)) continue;
+      const padded = PYTEST_SUMMARY.exec(item);
+      result.push(padded ? `= ${padded[1]} =` : item);
       continue;
     }
-    result.push(item.head);
+    if (!("head" in item)) {
+      if (item.id === null || !named(item.id, k)) result.push(item.line);
+      continue;
+    }
+    if (emptyNextest.has(item)) continue;
+    item.body = compactFrames(item.body);
+    const pyHead = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
+    result.push(pyHead ? `___ ${pyHead[1]} ___` : item.head);
     if (shown >= config.max_failures) {
       hidden++;
       continue;
@@ -280,6 +382,38 @@ function summarize(
   return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
 }
 
+const NEXTEST_HEAD = /^\s*(?:---|────) (?:STDOUT|STDERR):\s+(\S.*)$/;
+const PANIC_AT = /panicked at (?:\.\/)?(\S+?):?$/;
+const AT_LOCATION = /^\s+at (?:\.\/)?(\S+)$/;
+
+/**
+ * Rust backtrace frames come as `N: function` + `at file:line:col`. A frame whose location is
+ * the panic location says nothing new and goes; the others are joined onto one line.
+ */
+function compactFrames(body: string[]): string[] {
+  let panicAt: string | undefined;
+  for (const line of body) {
+    const m = PANIC_AT.exec(line);
+    if (m) {
+      panicAt = m[1];
+      break;
+    }
+  }
+  const out: string[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const line = body[i];
+    const next = body[i + 1];
+    const at = next !== undefined && FRAME_LINE.test(line) ? AT_LOCATION.exec(next) : null;
+    if (!at) {
+      out.push(line);
+      continue;
+    }
+    i++;
+    if (at[1] !== panicAt) out.push(`${line} at ${at[1]}`);
+  }
+  return out;
+}
+
 const CARGO_RESULT =
   /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out; finished in ([\d.]+)s$/;
 
@@ -287,7 +421,7 @@ const CARGO_RESULT =
  * cargo prints one `test result:` per test binary; a workspace run has dozens. They are summed
  * into one line (in place of the last) so the counts survive and the repetition does not.
  */
-function aggregateCargoResults(out: (string | Block)[]): void {
+function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   const at: number[] = [];
   const sums = [0, 0, 0, 0, 0];
   let seconds = 0;
