@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { clipLine, decodeText, fileError, q, splitLines } from "./_file.ts";
+import { binaryReason, decodeText, fileError, q, splitLines } from "./_file.ts";
 import { ToolError } from "./errors.ts";
-import { defineTool, type TextFileBackend } from "./tool.ts";
+import { defineTool, type TextFileBackend, type ToolContext, type ToolOutput } from "./tool.ts";
 
 export const ReadParams = z.object({
   path: z.string().describe("File to read, relative to the workspace or absolute inside it"),
@@ -68,54 +68,171 @@ export const readTool = defineTool({
             { hint: "Only regular text files can be read." },
           );
         }
+        if (info.size > LARGE_FILE_BYTES) {
+          // Big logs are scanned, not loaded: memory stays at one chunk plus the shown lines.
+          const scanned = await scanWindow(file, params.offset, limitOf(params, ctx), ctx);
+          if ("binary" in scanned) throw binaryError(params.path, scanned.binary, info.size);
+          return render(scanned, file, params, ctx);
+        }
         bytes = await Deno.readFile(file, { signal: ctx.signal });
       }
     } catch (error) {
       throw fileError(error, "read", params.path);
     }
     const decoded = decodeText(bytes);
-    if ("binary" in decoded) {
-      throw new ToolError(
-        "permanent_failure",
-        `Cannot read ${
-          q(params.path)
-        }: it is a binary file (${decoded.binary}, ${bytes.length} bytes)`,
-        {
-          hint: "Only text files can be read; use list_directory or find_path to find text files.",
-        },
-      );
-    }
+    if ("binary" in decoded) throw binaryError(params.path, decoded.binary, bytes.length);
     const lines = splitLines(decoded.text);
-    const location = [{ path: file, line: params.offset + 1 }];
-    if (lines.length === 0) {
-      return { text: `File ${q(params.path)} is empty.`, locations: [{ path: file }] };
-    }
-    if (params.offset >= lines.length) {
-      throw new ToolError(
-        "invalid_parameters",
-        `Cannot read ${
-          q(params.path)
-        } from offset=${params.offset}: the file has ${lines.length} lines`,
-        { hint: `Use an offset below ${lines.length} (offset counts lines to skip, from 0).` },
-      );
-    }
-    const { max_read_lines: maxLines, max_line_chars: maxChars } = ctx.config.tools.file;
-    const limit = Math.min(params.limit ?? maxLines, maxLines);
+    const limit = limitOf(params, ctx);
     const shown = lines.slice(params.offset, params.offset + limit);
-    const body = shown.map((line, i) =>
-      `${String(params.offset + i + 1).padStart(4)}\t${clipLine(line, maxChars)}`
+    return render(
+      { shown: shown.map((text) => ({ text, length: text.length })), total: lines.length },
+      file,
+      params,
+      ctx,
     );
-    const end = params.offset + shown.length;
-    const clippedLines = shown.some((line) => line.length > maxChars);
-    const notes: string[] = [];
-    if (end < lines.length) {
-      notes.push(
-        `[Showing lines ${params.offset + 1}-${end} of ${lines.length}. ` +
-          `Use offset=${end} to read further.]`,
-      );
-    }
-    if (clippedLines) notes.push(`[Lines longer than ${maxChars} characters were truncated.]`);
-    const text = notes.length ? `${body.join("\n")}\n\n${notes.join("\n")}` : body.join("\n");
-    return { text, locations: location, truncated: end < lines.length || clippedLines };
   },
 });
+
+/** Files above this size are scanned line by line instead of loaded whole. */
+const LARGE_FILE_BYTES = 16 * 1024 * 1024;
+const SCAN_CHUNK_BYTES = 1024 * 1024;
+
+interface Window {
+  /** The lines shown, each cut to a little over max_line_chars, with its real length. */
+  shown: { text: string; length: number }[];
+  /** Lines in the whole file. */
+  total: number;
+}
+
+function limitOf(params: ReadParams, ctx: ToolContext): number {
+  const max = ctx.config.tools.file.max_read_lines;
+  return Math.min(params.limit ?? max, max);
+}
+
+function binaryError(shown: string, reason: string, size: number): ToolError {
+  return new ToolError(
+    "permanent_failure",
+    `Cannot read ${q(shown)}: it is a binary file (${reason}, ${size} bytes)`,
+    { hint: "Only text files can be read; use list_directory or find_path to find text files." },
+  );
+}
+
+/** Numbered lines, the notes on what was left out, and the location for editors. */
+function render(window: Window, file: string, params: ReadParams, ctx: ToolContext): ToolOutput {
+  const { total, shown } = window;
+  if (total === 0) {
+    return { text: `File ${q(params.path)} is empty.`, locations: [{ path: file }] };
+  }
+  if (params.offset >= total) {
+    throw new ToolError(
+      "invalid_parameters",
+      `Cannot read ${q(params.path)} from offset=${params.offset}: the file has ${total} lines`,
+      { hint: `Use an offset below ${total} (offset counts lines to skip, from 0).` },
+    );
+  }
+  const maxChars = ctx.config.tools.file.max_line_chars;
+  const body = shown.map((line, i) =>
+    `${String(params.offset + i + 1).padStart(4)}\t${
+      line.length > maxChars
+        ? `${line.text.slice(0, maxChars)}… [line truncated: ${line.length} characters]`
+        : line.text
+    }`
+  );
+  const end = params.offset + shown.length;
+  const clippedLines = shown.some((line) => line.length > maxChars);
+  const notes: string[] = [];
+  if (end < total) {
+    notes.push(
+      `[Showing lines ${params.offset + 1}-${end} of ${total}. Use offset=${end} to read further.]`,
+    );
+  }
+  if (clippedLines) notes.push(`[Lines longer than ${maxChars} characters were truncated.]`);
+  const text = notes.length ? `${body.join("\n")}\n\n${notes.join("\n")}` : body.join("\n");
+  return {
+    text,
+    locations: [{ path: file, line: params.offset + 1 }],
+    truncated: end < total || clippedLines,
+  };
+}
+
+/**
+ * Reads a large file chunk by chunk: counts every line, keeps only the requested window (each
+ * line cut a little past max_line_chars), and refuses binary content (NUL bytes in the first
+ * chunk, invalid UTF-8 anywhere) like the small-file path.
+ */
+async function scanWindow(
+  file: string,
+  offset: number,
+  limit: number,
+  ctx: ToolContext,
+): Promise<Window | { binary: string }> {
+  const keep = ctx.config.tools.file.max_line_chars + 1;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const shown: Window["shown"] = [];
+  let line = 0; // index of the line being read
+  let current = ""; // kept prefix of the current line (only inside the window)
+  let length = 0; // characters of the current line so far
+  let pendingCR = false;
+  let sawAny = false;
+  const inWindow = () => line >= offset && line < offset + limit;
+  const endLine = () => {
+    if (inWindow()) shown.push({ text: current, length });
+    line++;
+    current = "";
+    length = 0;
+  };
+  using handle = await Deno.open(file, { read: true });
+  const buffer = new Uint8Array(SCAN_CHUNK_BYTES);
+  let first = true;
+  while (true) {
+    if (ctx.signal.aborted) throw new ToolError("cancelled", `Cannot read ${file}: cancelled`);
+    const n = await handle.read(buffer);
+    if (n === null) break;
+    const bytes = buffer.subarray(0, n);
+    if (first) {
+      first = false;
+      const reason = binaryReason(bytes);
+      if (reason) return { binary: reason };
+    }
+    let text: string;
+    try {
+      text = decoder.decode(bytes, { stream: true });
+    } catch {
+      return { binary: "it is not valid UTF-8 text" };
+    }
+    if (text) sawAny = true;
+    let start = 0;
+    while (start <= text.length) {
+      const nl = text.indexOf("\n", start);
+      let piece = nl < 0 ? text.slice(start) : text.slice(start, nl);
+      if (pendingCR && nl !== start) {
+        // A "\r" that ended the previous chunk belonged to the line.
+        if (inWindow() && current.length < keep) current = (current + "\r").slice(0, keep);
+        length++;
+      }
+      pendingCR = false;
+      if (nl < 0 && piece.endsWith("\r")) {
+        pendingCR = true;
+        piece = piece.slice(0, -1);
+      } else if (nl >= 0 && piece.endsWith("\r")) piece = piece.slice(0, -1);
+      if (inWindow() && current.length < keep) current = (current + piece).slice(0, keep);
+      length += piece.length;
+      if (nl < 0) break;
+      endLine();
+      start = nl + 1;
+    }
+  }
+  try {
+    decoder.decode();
+  } catch {
+    return { binary: "it is not valid UTF-8 text" };
+  }
+  // A last line without "\n" still counts (a final lone "\r" is part of it); a trailing "\n"
+  // adds no empty line.
+  if (pendingCR) {
+    if (inWindow() && current.length < keep) current = (current + "\r").slice(0, keep);
+    length++;
+  }
+  if (length > 0) endLine();
+  return { shown, total: sawAny ? line : 0 };
+}

@@ -120,3 +120,61 @@ fileTest("read: a FIFO is refused instead of blocking", async (h) => {
     'Cannot read "pipe": it is not a regular file',
   ]);
 });
+
+// Files over 16 MiB are scanned chunk by chunk (1 MiB), never loaded whole: the window, the
+// line count, CRLF across chunk edges and the binary checks must match the small-file path.
+const BIG = 17 * 1024 * 1024;
+
+function bigText(): { text: string; lines: string[] } {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 1; size < BIG; i++) {
+    // Lengths vary so that "\r\n" pairs fall on both sides of the 1 MiB chunk edges.
+    const line = `row ${i} ${"x".repeat(i % 97)}`;
+    lines.push(line);
+    size += line.length + 2;
+  }
+  return { text: lines.join("\r\n") + "\r\n", lines };
+}
+
+fileTest(
+  "read: a file over 16 MiB gives the same window and line count as a small one",
+  async (h) => {
+    const { text, lines } = bigText();
+    await h.put({ "big.log": text });
+    const offset = lines.length - 3;
+    const r = okText(await h.dispatch("read", { path: "big.log", offset, limit: 2 }));
+    const expected =
+      [offset, offset + 1].map((i) => `${String(i + 1).padStart(4)}\t${lines[i]}`).join("\n") +
+      `\n\n[Showing lines ${offset + 1}-${offset + 2} of ${lines.length}. Use offset=${
+        offset + 2
+      } to read further.]`;
+    expect(r).toBe(expected);
+    const head = okText(await h.dispatch("read", { path: "big.log", limit: 1 }));
+    expect(head.split("\n")[0]).toBe(`   1\t${lines[0]}`);
+  },
+);
+
+fileTest("read: one 17 MiB line is shown cut, with its real length", async (h) => {
+  await h.put({ "one.txt": "y".repeat(BIG) });
+  const r = okText(await h.dispatch("read", { path: "one.txt" }));
+  expect(r).toBe(
+    `   1\t${"y".repeat(2000)}… [line truncated: ${BIG} characters]\n\n` +
+      "[Lines longer than 2000 characters were truncated.]",
+  );
+});
+
+fileTest("read: large binary and invalid UTF-8 files are refused like small ones", async (h) => {
+  const nul = new Uint8Array(BIG);
+  nul.fill(0x61);
+  nul[100] = 0;
+  const bad = new Uint8Array(BIG);
+  bad.fill(0x62);
+  bad[BIG - 10] = 0xff;
+  await h.put({ "nul.bin": nul, "bad.txt": bad });
+  for (const path of ["nul.bin", "bad.txt"]) {
+    const r = await h.dispatch("read", { path });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain("binary file");
+  }
+});
