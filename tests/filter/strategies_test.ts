@@ -215,6 +215,31 @@ Deno.test("strip_noise: min_lines leaves short outputs alone; summary counts wha
   });
 });
 
+Deno.test("group_paths groups by directory, keeps the first path whole and non-paths in order", () => {
+  const s = { type: "group_paths", min_lines: 3, max_groups: 2, max_items: 2 };
+  const dir = "src/components/widgets/";
+  const input = [
+    `${dir}a.tsx`,
+    `${dir}b.tsx`,
+    "find: ‘src/private’: Permission denied",
+    "lib/x/y.ts",
+    ...["c", "d", "e", "f", "g", "h", "i", "j"].map((n) => `${dir}${n}.tsx`),
+    "top.txt",
+    "other/z.ts",
+  ].join("\n");
+  expect(run(s, input, true)).toEqual({
+    text: [
+      "(14 paths grouped by directory: names after the first path are in its directory)",
+      "src/components/widgets/a.tsx, b.tsx, c.tsx, … (+7 more)",
+      "find: ‘src/private’: Permission denied",
+      "lib/x/y.ts",
+      "… (+2 more paths in further directories)",
+    ].join("\n"),
+    confidence: "full",
+  });
+  expect(run(s, "a/b\na/c\nd")).toEqual({ text: "a/b\na/c\nd", confidence: "fallback" });
+});
+
 Deno.test("test_summary passes a compile error through unchanged (Fallback)", () => {
   const s = { type: "test_summary" };
   const input = "error[E0308]: mismatched types\n --> src/lib.rs:1:1\nerror: could not compile";

@@ -5,6 +5,7 @@ import { compileDedup, DedupConfig } from "./dedup.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
 import { compileGitStatus, GitStatusConfig } from "./git_status.ts";
 import { compileGroupByRule, GroupByRuleConfig } from "./group_by_rule.ts";
+import { compileGroupPaths, GroupPathsConfig } from "./group_paths.ts";
 import { compileKeepMatching, KeepMatchingConfig } from "./keep_matching.ts";
 import { compileStripAnnotated, StripAnnotatedConfig } from "./strip_annotated.ts";
 import { compileStripNoise, StripNoiseConfig } from "./strip_noise.ts";
@@ -23,6 +24,7 @@ export const STRATEGY_TYPES = [
   "git_status",
   "git_diff",
   "dedup",
+  "group_paths",
 ] as const;
 
 export const StrategyConfig = z.discriminatedUnion("type", [
@@ -35,6 +37,7 @@ export const StrategyConfig = z.discriminatedUnion("type", [
   GitStatusConfig,
   GitDiffConfig,
   DedupConfig,
+  GroupPathsConfig,
 ]);
 export type StrategyConfig = z.infer<typeof StrategyConfig>;
 
@@ -59,5 +62,7 @@ export function compileStrategy(config: StrategyConfig): CompiledStrategy {
       return compileGitDiff(config);
     case "dedup":
       return compileDedup(config);
+    case "group_paths":
+      return compileGroupPaths(config);
   }
 }

@@ -1,0 +1,108 @@
+/**
+ * group_paths: a long listing of paths (find, fd, git ls-files) grouped by directory, as RTK
+ * does for find. The first path of each directory stays verbatim (it can still be copied); the
+ * other entries of that directory follow as bare names, at most `max_items`, then a count.
+ * Lines that are not paths (errors such as `find: ‘x’: Permission denied`) stay, in order.
+ * Memory is bounded by `max_groups` × `max_items` whatever the input size.
+ */
+import { z } from "zod";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+
+export const GroupPathsConfig = z.object({
+  type: z.literal("group_paths"),
+  min_lines: z.number().int().min(0).default(40).describe("Outputs up to this many lines pass"),
+  max_groups: z.number().int().min(1).default(40).describe("Directories or files shown"),
+  max_items: z.number().int().min(0).default(8).describe("Entries shown per group after the first"),
+}).strict();
+export type GroupPathsConfig = z.infer<typeof GroupPathsConfig>;
+
+interface Group {
+  first: string;
+  items: string[];
+  more: number;
+}
+
+export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
+  const { min_lines: minLines, max_groups: maxGroups, max_items: maxItems } = config;
+  return {
+    type: "group_paths",
+    createStage(ctx: StageContext): Stage {
+      let held: string[] | null = [];
+      const groups = new Map<string, Group>();
+      /** Output order: a group key, or a loose line. */
+      const order: ({ key: string } | { line: string })[] = [];
+      let loose = 0;
+      let total = 0;
+      let unshown = 0;
+
+      const add = (line: string) => {
+        total++;
+        let key: string | null = null;
+        let rest = "";
+        // `find: ‘x’: Permission denied` and other messages are not paths.
+        if (line.length > 0 && !line.includes(": ") && !line.endsWith(":")) {
+          const slash = line.lastIndexOf("/", line.length - 2);
+          key = slash < 0 ? "" : line.slice(0, slash + 1);
+          rest = line.slice(slash + 1);
+        }
+        if (key === null) {
+          // Errors and anything unexpected stay verbatim (bounded).
+          if (line.trim() !== "" && loose < 100) {
+            loose++;
+            order.push({ line });
+          }
+          return;
+        }
+        const group = groups.get(key);
+        if (group) {
+          if (group.items.length < maxItems) group.items.push(rest);
+          else group.more++;
+          return;
+        }
+        if (groups.size >= maxGroups) {
+          unshown++;
+          return;
+        }
+        groups.set(key, { first: line, items: [], more: 0 });
+        order.push({ key });
+      };
+
+      return {
+        push(line) {
+          if (held === null) return add(line);
+          held.push(line);
+          if (held.length > minLines) {
+            const lines = held;
+            held = null;
+            for (const l of lines) add(l);
+          }
+        },
+        finish() {
+          if (held !== null) {
+            for (const line of held) ctx.emit(line);
+            return "fallback";
+          }
+          const sep = ", ";
+          ctx.emit(
+            `(${total} paths grouped by directory: names after the first path are in its directory)`,
+          );
+          for (const entry of order) {
+            if ("line" in entry) {
+              ctx.emit(entry.line);
+              continue;
+            }
+            const g = groups.get(entry.key)!;
+            let text = g.first;
+            if (g.items.length) text += sep + g.items.join(sep);
+            if (g.more) text += `${sep}… (+${g.more} more)`;
+            ctx.emit(text);
+          }
+          if (unshown) {
+            ctx.emit(`… (+${unshown} more paths in further directories)`);
+          }
+          return "full";
+        },
+      };
+    },
+  };
+}
