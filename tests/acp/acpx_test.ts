@@ -120,8 +120,10 @@ Deno.test("acpx deny-all: the write is rejected, nothing is written, the call fa
 });
 
 Deno.test("acpx cancel: a persistent session's running bash is cancelled; the prompt ends cancelled with one failed update", async () => {
+  // A unique duration, so no other process on the machine can be mistaken for ours.
+  const sleep = `sleep 59.${Math.floor(Math.random() * 1e6)}`;
   const ws = await workspace([
-    { tool_calls: [{ id: "s1", name: "bash", input: { command: "sleep 60" } }] },
+    { tool_calls: [{ id: "s1", name: "bash", input: { command: sleep } }] },
     { text: "after" },
   ]);
   const agent = `${Deno.execPath()} run -A ${
@@ -137,38 +139,45 @@ Deno.test("acpx cancel: a persistent session's running bash is cancelled; the pr
     });
   expect((await run(["sessions", "new"]).output()).code).toBe(0);
   const prompting = run(["--approve-all", "sleep please"]).spawn();
-  const promptOut = prompting.output();
-  // Wait until the tool is running in the terminal, then cancel from a second acpx process.
-  const started = Date.now();
-  let cancelled = false;
-  while (Date.now() - started < 60_000 && !cancelled) {
-    await new Promise((r) => setTimeout(r, 500));
-    const pids = new TextDecoder().decode(
-      (await new Deno.Command("pgrep", { args: ["-f", "sleep 60"], stdout: "piped" }).output())
-        .stdout,
-    ).trim();
-    if (pids) {
-      expect((await run(["cancel"]).output()).code).toBe(0);
-      cancelled = true;
+  // Read the prompt's wire as it comes; cancel once the terminal is running our command.
+  const wire: Record<string, unknown>[] = [];
+  let cancel: Promise<Deno.CommandOutput> | null = null;
+  let buf = "";
+  for await (const text of prompting.stdout.pipeThrough(new TextDecoderStream())) {
+    buf += text;
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+      if (!line) continue;
+      const message = JSON.parse(line);
+      wire.push(message);
+      if (
+        !cancel && message.id !== undefined && "result" in message &&
+        wire.some((m) => m.method === "terminal/create" && m.id === message.id)
+      ) {
+        cancel = run(["cancel"]).output();
+      }
     }
   }
-  expect(cancelled).toBe(true);
-  const out = await promptOut;
-  const wire = new TextDecoder().decode(out.stdout).split("\n").filter((l) => l.trim()).map((l) =>
-    JSON.parse(l)
-  );
+  await prompting.status;
+  await new Response(prompting.stderr).arrayBuffer();
+  expect(cancel).not.toBeNull();
+  expect((await cancel!).code).toBe(0);
   expect(wire.some((m) => m.method === "session/cancel")).toBe(true);
   expect(wire.at(-1)).toMatchObject({ result: { stopReason: "cancelled" } });
-  const finals = wire.filter((m) =>
-    m.method === "session/update" && m.params.update.sessionUpdate === "tool_call_update" &&
-    m.params.update.status
-  );
-  expect(finals.map((m) => m.params.update.status)).toEqual(["failed"]);
+  const finals = wire.filter((m) => {
+    const update = (m.params as { update?: { sessionUpdate: string; status?: string } })?.update;
+    return m.method === "session/update" && update?.sessionUpdate === "tool_call_update" &&
+      update.status;
+  });
+  expect(finals.map((m) => (m.params as { update: { status: string } }).update.status)).toEqual([
+    "failed",
+  ]);
   // The queue owner (and our agent under it) goes away after its 2 s idle TTL.
   for (let i = 0; i < 40; i++) {
-    const left =
-      (await new Deno.Command("pgrep", { args: ["-f", ws.script], stdout: "null" }).output())
-        .code === 0;
+    const left = (await new Deno.Command("pgrep", { args: ["-f", ws.script], stdout: "null" })
+      .output()).code === 0;
     if (!left) break;
     await new Promise((r) => setTimeout(r, 250));
   }
