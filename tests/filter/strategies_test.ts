@@ -1,5 +1,7 @@
 /** Each strategy on small inputs: output lines and confidence, through a one-rule engine. */
 import { expect } from "expect";
+import { stripAnsi } from "../../src/filter/sanitize.ts";
+import { classifyLine } from "../../src/filter/strategies/test_summary.ts";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
 
 function run(strategy: Record<string, unknown>, input: string, failed = false) {
@@ -238,6 +240,35 @@ Deno.test("group_paths groups by directory, keeps the first path whole and non-p
     confidence: "full",
   });
   expect(run(s, "a/b\na/c\nd")).toEqual({ text: "a/b\na/c\nd", confidence: "fallback" });
+});
+
+Deno.test("test_summary: the first-character classifier agrees with the full one", async () => {
+  const lines = new Set<string>();
+  const roots = ["../fixtures/filters/", "../../bench/corpus/"];
+  for (const root of roots) {
+    const base = new URL(root, import.meta.url);
+    for await (const dir of Deno.readDir(base)) {
+      if (!dir.isDirectory) continue;
+      for await (const f of Deno.readDir(new URL(`${dir.name}/`, base))) {
+        if (!f.name.endsWith(".txt")) continue;
+        const text = await Deno.readTextFile(new URL(`${dir.name}/${f.name}`, base));
+        for (const line of stripAnsi(text).split("\n")) lines.add(line);
+      }
+    }
+  }
+  const extra = [" ERRORS ", "  ● a › b", "×  x", "1..4", "# Subtest: a", "? pkg [no test files]"];
+  for (const line of extra) lines.add(line);
+  expect(lines.size).toBeGreaterThan(1000);
+  const disagree = [...lines].filter((l) => classifyLine(l) !== classifyLine(l, true));
+  expect(disagree).toEqual([]);
+  expect(extra.map((l) => classifyLine(l))).toEqual([
+    "section",
+    "block",
+    "block",
+    "section",
+    "section",
+    "summary",
+  ]);
 });
 
 Deno.test("test_summary passes a compile error through unchanged (Fallback)", () => {

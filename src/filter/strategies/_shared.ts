@@ -22,6 +22,26 @@ export function anyMatch(patterns: Pattern[], line: string): boolean {
 }
 
 /**
+ * A tester for "does any pattern match": one V8 alternation when every pattern runs natively
+ * with the same flags (one regex per line instead of one per pattern; an alternation of
+ * linear patterns stays linear), else the patterns one by one.
+ */
+export function anyMatcher(patterns: Pattern[]): (line: string) => boolean {
+  if (patterns.length === 0) return () => false;
+  if (patterns.length === 1) return (line) => patterns[0].test(line);
+  const natives = patterns.map((p) => p.native);
+  if (natives.every((n) => n && n.flags === natives[0]!.flags)) {
+    try {
+      const re = new RegExp(natives.map((n) => `(?:${n!.body})`).join("|"), natives[0]!.flags);
+      return (line) => re.test(line);
+    } catch {
+      // Duplicate group names across patterns: test them one by one.
+    }
+  }
+  return (line) => anyMatch(patterns, line);
+}
+
+/**
  * Lines that look like a failure and must not silently vanish in a cut (errors, failed tests,
  * panics, tracebacks). Literal alternatives without repeats, so it runs on V8 in linear time.
  */

@@ -114,11 +114,21 @@ function combineNormalizers(normalizers: Normalizer[]): (line: string) => string
     natives[0]!.flags + "g",
   );
   const replacements = normalizers.map((n) => n.replacement);
-  return (line) =>
-    line.replace(combined, (...args) => {
-      for (let k = 0; k < groupIndex.length; k++) {
-        if (args[groupIndex[k]] !== undefined) return replacements[k];
-      }
-      return args[0];
-    });
+  const groups = groupIndex.length;
+  // An exec loop instead of `replace` with a rest-argument callback: no argument array per match.
+  return (line) => {
+    combined.lastIndex = 0;
+    let m = combined.exec(line);
+    if (m === null) return line;
+    let out = "";
+    let last = 0;
+    do {
+      let k = 0;
+      while (k < groups && m[groupIndex[k]] === undefined) k++;
+      out += line.slice(last, m.index) + (k < groups ? replacements[k] : m[0]);
+      last = m.index + m[0].length;
+      if (m[0].length === 0) combined.lastIndex++;
+    } while ((m = combined.exec(line)) !== null);
+    return out + line.slice(last);
+  };
 }

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import type { Pattern } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatch, FAILURE_SIGNAL, patternField, patternList } from "./_shared.ts";
+import { anyMatcher, FAILURE_SIGNAL, patternField, patternList } from "./_shared.ts";
 
 const CARGO_NOISE = [
   "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
@@ -53,7 +53,7 @@ interface Compiled {
   message: Pattern;
   line?: Pattern;
   file?: Pattern;
-  noise: Pattern[];
+  noise: (line: string) => boolean;
 }
 
 export function compileGroupByRule(config: GroupByRuleConfig): CompiledStrategy {
@@ -67,7 +67,7 @@ export function compileGroupByRule(config: GroupByRuleConfig): CompiledStrategy 
     file: config.file_pattern === undefined
       ? undefined
       : patternField(config.file_pattern, "strategy.file_pattern"),
-    noise: patternList(config.noise_patterns, "strategy.noise_patterns"),
+    noise: anyMatcher(patternList(config.noise_patterns, "strategy.noise_patterns")),
   };
   return {
     type: "group_by_rule",
@@ -104,7 +104,7 @@ function group(
   let file = "";
   let noise = 0;
   for (const line of lines) {
-    if (anyMatch(p.noise, line)) {
+    if (p.noise(line)) {
       noise++;
       continue;
     }

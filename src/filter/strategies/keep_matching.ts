@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatch, FAILURE_SIGNAL, patternList } from "./_shared.ts";
+import { anyMatcher, FAILURE_SIGNAL, patternList } from "./_shared.ts";
 
 export const KeepMatchingConfig = z.object({
   type: z.literal("keep_matching"),
@@ -14,7 +14,7 @@ export const KeepMatchingConfig = z.object({
 export type KeepMatchingConfig = z.infer<typeof KeepMatchingConfig>;
 
 export function compileKeepMatching(config: KeepMatchingConfig): CompiledStrategy {
-  const patterns = patternList(config.patterns, "strategy.patterns");
+  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns"));
   return {
     type: "keep_matching",
     createStage(ctx: StageContext): Stage {
@@ -23,7 +23,7 @@ export function compileKeepMatching(config: KeepMatchingConfig): CompiledStrateg
       let kept = 0;
       return {
         push(line) {
-          const keep = anyMatch(patterns, line) || (ctx.failed && FAILURE_SIGNAL.test(line));
+          const keep = matches(line) || (ctx.failed && FAILURE_SIGNAL.test(line));
           if (held) held.push(line);
           if (!keep) return;
           kept++;

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatch, omitted, patternField, patternList } from "./_shared.ts";
+import { anyMatcher, omitted, patternField, patternList } from "./_shared.ts";
 
 export const StripAnnotatedConfig = z.object({
   type: z.literal("strip_annotated"),
@@ -18,7 +18,7 @@ export const StripAnnotatedConfig = z.object({
 export type StripAnnotatedConfig = z.infer<typeof StripAnnotatedConfig>;
 
 export function compileStripAnnotated(config: StripAnnotatedConfig): CompiledStrategy {
-  const patterns = patternList(config.patterns, "strategy.patterns");
+  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns"));
   const summary = config.summary_pattern === undefined
     ? null
     : patternField(config.summary_pattern, "strategy.summary_pattern");
@@ -44,7 +44,7 @@ export function compileStripAnnotated(config: StripAnnotatedConfig): CompiledStr
           if (summary?.test(line)) {
             summaryLine = line.trimStart();
             noise++;
-          } else if (anyMatch(patterns, line)) {
+          } else if (matches(line)) {
             noise++;
           } else {
             kept.push(line);

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatch, patternList } from "./_shared.ts";
+import { anyMatcher, patternList } from "./_shared.ts";
 
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
@@ -20,7 +20,7 @@ export const StripNoiseConfig = z.object({
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
 export function compileStripNoise(config: StripNoiseConfig): CompiledStrategy {
-  const patterns = patternList(config.patterns, "strategy.patterns");
+  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns"));
   const minLines = config.min_lines;
   const summary = config.summary;
   return {
@@ -30,7 +30,7 @@ export function compileStripNoise(config: StripNoiseConfig): CompiledStrategy {
       // Lines held until the output is known to be longer than min_lines.
       let held: string[] | null = minLines > 0 ? [] : null;
       const strip = (line: string) => {
-        if (anyMatch(patterns, line)) removed++;
+        if (matches(line)) removed++;
         else ctx.emit(line);
       };
       return {

@@ -149,13 +149,110 @@ const NOISE_FRAME = new RegExp(join(TRACE_NOISE));
 
 type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
 
-function classify(line: string): LineKind {
-  CLASSIFY.lastIndex = 0;
-  const m = CLASSIFY.exec(line);
+/**
+ * The characters a line can start with (after leading whitespace) for a regex to match, read
+ * from its source: null when any character can. Only the leading shapes used above are
+ * understood (`^`, optional whitespace, a literal, a group of alternatives, a simple class,
+ * `\d`, a repeated literal); anything else means "any".
+ */
+function firstChars(source: string): Set<string> | null {
+  let src = source.replace(/^\^/, "").replace(/^(\\s[*+]?| \??)+/, "");
+  if (src.startsWith("(?:")) src = "(" + src.slice(3);
+  if (src.startsWith("(")) {
+    // A group of alternatives: split at top-level `|` up to the matching `)`.
+    let depth = 0;
+    let start = 1;
+    const alts: string[] = [];
+    for (let i = 0; i < src.length; i++) {
+      const c = src[i];
+      if (c === "\\") {
+        i++;
+        continue;
+      }
+      if (c === "(") depth++;
+      else if (c === ")" && --depth === 0) {
+        alts.push(src.slice(start, i));
+        break;
+      } else if (c === "|" && depth === 1) {
+        alts.push(src.slice(start, i));
+        start = i + 1;
+      }
+    }
+    const out = new Set<string>();
+    for (const alt of alts) {
+      const set = firstChars(alt);
+      if (set === null || alt === "") return null;
+      for (const c of set) out.add(c);
+    }
+    return out;
+  }
+  if (src.startsWith("\\d")) return new Set("0123456789");
+  if (src.startsWith("\\")) {
+    const e = src[1];
+    return e && /[^A-Za-z0-9]/.test(e) ? new Set([e]) : null;
+  }
+  if (src.startsWith("[")) {
+    const end = src.indexOf("]");
+    const body = src.slice(1, end);
+    if (end < 0 || body.startsWith("^") || body.includes("-") || body.includes("\\")) return null;
+    return new Set(body);
+  }
+  const c = src[0];
+  if (c === undefined || ".$".includes(c)) return null;
+  // A literal that may repeat (`=+`, `_{3,}`) or be optional (`x?`, `x*`): `?`/`*` mean any.
+  if (src[1] === "?" || src[1] === "*") return null;
+  return new Set([c]);
+}
+
+/** Per first character: the classifier built from the only alternatives that can match. */
+const BY_FIRST = new Map<string, { re: RegExp; groupAt: number[] }>();
+const NEVER = /(?!)/;
+
+function classifierFor(first: string): { re: RegExp; groupAt: number[] } {
+  let entry = BY_FIRST.get(first);
+  if (entry) return entry;
+  const lists = LISTS.map((list) =>
+    list.filter((re) => {
+      const set = FIRST_SETS.get(re);
+      return set === null || set === undefined || set.has(first);
+    })
+  );
+  const groupAt: number[] = [];
+  let next = 1;
+  const parts: string[] = [];
+  for (const list of lists) {
+    const body = list.length ? join(list) : NEVER.source;
+    groupAt.push(next);
+    next += 1 + (new RegExp(`${body}|`).exec("")!.length - 1);
+    parts.push(`(${body})`);
+  }
+  entry = { re: new RegExp(parts.join("|"), "y"), groupAt };
+  // Lines start with a bounded set of characters in practice; past 512 distinct ones, the full
+  // classifier is used.
+  if (BY_FIRST.size < 512) BY_FIRST.set(first, entry);
+  return entry;
+}
+const FIRST_SETS = new Map<RegExp, Set<string> | null>(
+  LISTS.flat().map((re) => [re, firstChars(re.source)]),
+);
+
+/** Exported for tests: the per-first-character classifier must agree with the full one. */
+export function classifyLine(line: string, full = false): LineKind {
+  return classify(line, full);
+}
+
+function classify(line: string, full = false): LineKind {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+  const { re, groupAt } = i < line.length && !full
+    ? classifierFor(line[i])
+    : { re: CLASSIFY, groupAt: GROUP_AT };
+  re.lastIndex = 0;
+  const m = re.exec(line);
   let kind: LineKind = null;
   if (m) {
-    for (let k = 0; k < GROUP_AT.length; k++) {
-      if (m[GROUP_AT[k]] !== undefined) {
+    for (let k = 0; k < groupAt.length; k++) {
+      if (m[groupAt[k]] !== undefined) {
         kind = KINDS[k];
         break;
       }
