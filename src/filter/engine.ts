@@ -147,7 +147,7 @@ export class FilterEngine {
   #passThrough(raw: string, body: string, notices: string[]): FilterOutcome {
     let text = body.includes("\x1b") || body.includes("\r")
       ? sanitize(body)
-      : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");
+      : trimTrailingNewlines(body.replace(BLANK_RUNS, "\n\n"));
     if (this.securityEnabled) {
       const scanner = new SecurityScanner({ extraPatterns: this.#extra });
       scanner.scan(body);
@@ -179,6 +179,13 @@ export class FilterEngine {
       },
     };
   }
+}
+
+/** `text.replace(/\n+$/, "")` without a regex scan over the whole text. */
+function trimTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 function totalChars(lines: string[]): number {
