@@ -303,7 +303,7 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       "",
       "unused_variables (2): unused variable: `a`",
       "  src/lib.rs:1:5",
-      "  src/lib.rs:2:5  unused variable: `b`",
+      "  src/lib.rs:2:5  `b`",
       "2 diagnostics in 1 groups",
       "warning: `x` (lib) generated 2 warnings",
       "error: could not compile `x`",

@@ -193,7 +193,9 @@ function group(
     );
     for (const d of list.slice(0, config.max_locations)) {
       const message = stripSeverity(d.message);
-      out.push(`  ${d.location}${!keyed || message !== first ? `  ${message}` : ""}`);
+      out.push(
+        `  ${d.location}${!keyed || message !== first ? `  ${differing(message, first)}` : ""}`,
+      );
     }
     if (list.length > config.max_locations) {
       out.push(`  … and ${list.length - config.max_locations} more`);
@@ -221,7 +223,24 @@ function trimBlank(lines: string[]): string[] {
   return lines.slice(0, end);
 }
 
+const QUOTED = /`[^`]*`|'[^']*'|‘[^’]*’/g;
+
 /** `unused variable: \`x\`` and `unused variable: \`y\`` share one group. */
 function elideNames(message: string): string {
-  return message.replace(/`[^`]*`/g, "`…`").replace(/'[^']*'/g, "'…'");
+  return message.replace(/`[^`]*`/g, "`…`").replace(/'[^']*'/g, "'…'").replace(
+    /‘[^’]*’/g,
+    "‘…’",
+  );
+}
+
+/**
+ * What a location line shows of its message: only the quoted name when the message has the
+ * group's first message's shape with one name in it (`unused variable ‘b’` under
+ * `unused variable ‘a’` → `‘b’`). Messages with several names stay whole: which name goes where
+ * (`Type 'a' is not assignable to type 'b'`) would be left to guessing.
+ */
+function differing(message: string, first: string): string {
+  const names = message.match(QUOTED);
+  if (!names || names.length !== 1 || elideNames(message) !== elideNames(first)) return message;
+  return names[0];
 }
