@@ -271,6 +271,48 @@ Deno.test("test_summary: the first-character classifier agrees with the full one
   ]);
 });
 
+Deno.test("git_log: one line per commit, body and stat bounded, other formats unchanged", () => {
+  const s = { type: "git_log", max_body_lines: 1, max_stat_files: 2 };
+  const input = [
+    "commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main, origin/main)",
+    "Merge: aaaaaaa bbbbbbb",
+    "Author: Ada Lovelace <ada@example.com>",
+    "Date:   Sat Nov 21 22:35:12 2026 +0000",
+    "",
+    "    Parser: accept hex literals",
+    "    ",
+    "    First body line.",
+    "    Second body line.",
+    "",
+    " src/a.ts | 11 ++++++++++-",
+    " src/b.ts |  4 ++--",
+    " img.png  | Bin 0 -> 12 bytes",
+    " 3 files changed, 13 insertions(+), 2 deletions(-)",
+    "",
+    "commit 89abcdef0123456789abcdef0123456789abcdef",
+    "Author: Bob <bob@example.com>",
+    "Date:   2026-11-20T10:00:00+01:00",
+    "",
+    "    Initial commit",
+  ].join("\n");
+  expect(run(s, input)).toEqual({
+    text: [
+      "commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main, origin/main) Parser: accept hex literals (Ada Lovelace, 2026-11-21 22:35 +0000)",
+      "Merge: aaaaaaa bbbbbbb",
+      "    First body line.",
+      "    … (1 more message lines)",
+      " src/a.ts | 11",
+      " src/b.ts |  4",
+      " … (1 more files)",
+      " 3 files changed, 13 insertions(+), 2 deletions(-)",
+      "commit 89abcdef0123456789abcdef0123456789abcdef Initial commit (Bob, 2026-11-20T10:00:00+01:00)",
+    ].join("\n"),
+    confidence: "full",
+  });
+  const oneline = "0123456 Parser: accept hex literals\n89abcde Initial commit";
+  expect(run(s, oneline)).toEqual({ text: oneline, confidence: "fallback" });
+});
+
 Deno.test("test_summary passes a compile error through unchanged (Fallback)", () => {
   const s = { type: "test_summary" };
   const input = "error[E0308]: mismatched types\n --> src/lib.rs:1:1\nerror: could not compile";

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { CompiledStrategy } from "../types.ts";
 import { compileDedup, DedupConfig } from "./dedup.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
+import { compileGitLog, GitLogConfig } from "./git_log.ts";
 import { compileGitStatus, GitStatusConfig } from "./git_status.ts";
 import { compileGroupByRule, GroupByRuleConfig } from "./group_by_rule.ts";
 import { compileGroupPaths, GroupPathsConfig } from "./group_paths.ts";
@@ -25,6 +26,7 @@ export const STRATEGY_TYPES = [
   "git_diff",
   "dedup",
   "group_paths",
+  "git_log",
 ] as const;
 
 export const StrategyConfig = z.discriminatedUnion("type", [
@@ -38,6 +40,7 @@ export const StrategyConfig = z.discriminatedUnion("type", [
   GitDiffConfig,
   DedupConfig,
   GroupPathsConfig,
+  GitLogConfig,
 ]);
 export type StrategyConfig = z.infer<typeof StrategyConfig>;
 
@@ -64,5 +67,7 @@ export function compileStrategy(config: StrategyConfig): CompiledStrategy {
       return compileDedup(config);
     case "group_paths":
       return compileGroupPaths(config);
+    case "git_log":
+      return compileGitLog(config);
   }
 }

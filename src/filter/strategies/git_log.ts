@@ -1,0 +1,137 @@
+/**
+ * git_log: the default `git log` format (with or without `--stat`) in RTK's one-line-per-commit
+ * form: `commit <hash> <subject> (<author>, <date>)`, the body's first `max_body_lines` lines,
+ * and `--stat` lines with their +/- bars removed (the count stays). The `commit <hash>` prefix is
+ * kept verbatim so the hash can be copied. Anything else (patches of `git log -p`, `--oneline`
+ * output, notes) passes unchanged; output without `commit` headers is a Fallback.
+ * Streaming: one commit is held at a time.
+ */
+import { z } from "zod";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+
+export const GitLogConfig = z.object({
+  type: z.literal("git_log"),
+  max_body_lines: z.number().int().min(0).default(3).describe(
+    "Lines of each commit message after the subject",
+  ),
+  max_stat_files: z.number().int().min(1).default(10).describe(
+    "`--stat` file lines shown per commit (the summary line always stays)",
+  ),
+}).strict();
+export type GitLogConfig = z.infer<typeof GitLogConfig>;
+
+const HEADER = /^commit ([0-9a-f]{7,64})( \(.*\))?$/;
+const AUTHOR = /^Author:\s+(.*?)(?:\s+<[^>]*>)?$/;
+const DATE = /^(?:Date|AuthorDate):\s+(.*)$/;
+/** git's default date: `Sat Nov 21 22:35:12 2026 +0000`. */
+const DEFAULT_DATE = /^\w{3} (\w{3}) +(\d{1,2}) (\d{2}:\d{2}):\d{2} (\d{4}) ([+-]\d{4})$/;
+const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+/** ` path | 12 ++++----` → ` path | 12`. */
+const STAT_BAR = /^( \S.*\|\s+\d+) [+-]+$/;
+const STAT_BIN = /^ \S.*\|\s+Bin /;
+const STAT_SUMMARY = /^ \d+ files? changed/;
+
+function shortDate(date: string): string {
+  const m = DEFAULT_DATE.exec(date);
+  if (!m) return date;
+  const month = MONTHS.indexOf(m[1]) / 3 + 1;
+  if (month < 1) return date;
+  return `${m[4]}-${String(month).padStart(2, "0")}-${m[2].padStart(2, "0")} ${m[3]} ${m[5]}`;
+}
+
+export function compileGitLog(config: GitLogConfig): CompiledStrategy {
+  const maxBody = config.max_body_lines;
+  const maxStat = config.max_stat_files;
+  return {
+    type: "git_log",
+    createStage(ctx: StageContext): Stage {
+      let commits = 0;
+      // The commit being read: header fields until its message is complete.
+      let head: { line: string; author: string; date: string; extra: string[] } | null = null;
+      let subject: string | null = null;
+      let body = 0;
+      let skipped = 0;
+      let inMessage = false;
+      let statFiles = 0;
+      let statHidden = 0;
+
+      const flushHead = () => {
+        if (!head) return;
+        const who = [head.author, head.date].filter(Boolean).join(", ");
+        ctx.emit(`${head.line}${subject ? ` ${subject}` : ""}${who ? ` (${who})` : ""}`);
+        for (const line of head.extra) ctx.emit(line);
+        head = null;
+      };
+      const endMessage = () => {
+        if (skipped) ctx.emit(`    … (${skipped} more message lines)`);
+        skipped = 0;
+        inMessage = false;
+      };
+
+      return {
+        push(line) {
+          if (HEADER.test(line)) {
+            flushHead();
+            endMessage();
+            commits++;
+            statFiles = 0;
+            statHidden = 0;
+            head = { line, author: "", date: "", extra: [] };
+            subject = null;
+            body = 0;
+            return;
+          }
+          if (head) {
+            const author = AUTHOR.exec(line);
+            if (author && !head.author) {
+              head.author = author[1];
+              return;
+            }
+            const date = DATE.exec(line);
+            if (date && !head.date) {
+              head.date = shortDate(date[1].trim());
+              return;
+            }
+            if (line.trim() === "") return;
+            if (line.startsWith("    ")) {
+              subject = line.trim();
+              flushHead();
+              inMessage = true;
+              return;
+            }
+            // `Merge: a b` and other header lines stay, under the commit line.
+            head.extra.push(line);
+            return;
+          }
+          // Blank lines separate paragraphs of the message (they arrive as "").
+          if (inMessage && line.trim() === "") return;
+          if (inMessage && line.startsWith("    ")) {
+            if (body < maxBody) {
+              body++;
+              ctx.emit(line);
+            } else skipped++;
+            return;
+          }
+          if (inMessage) endMessage();
+          if (line.trim() === "") return;
+          const bar = STAT_BAR.exec(line);
+          if (bar || STAT_BIN.test(line)) {
+            if (statFiles++ < maxStat) ctx.emit(bar ? bar[1] : line);
+            else statHidden++;
+            return;
+          }
+          if (statHidden && STAT_SUMMARY.test(line)) {
+            ctx.emit(` … (${statHidden} more files)`);
+            statHidden = 0;
+          }
+          ctx.emit(line);
+        },
+        finish() {
+          flushHead();
+          endMessage();
+          return commits > 0 ? "full" : "fallback";
+        },
+      };
+    },
+  };
+}
