@@ -3,6 +3,7 @@ import { RE2JS } from "re2js";
 import { z } from "zod";
 import { BINARY_SNIFF_BYTES, clipLine, fileError, q, throwIfAborted } from "./_file.ts";
 import { requiredLiteral } from "./_literal.ts";
+import { bytePrefilter, compileLineMatcher, decodeUtf8 } from "./_match.ts";
 import { gitignoreTop, walk } from "./_walk.ts";
 import { ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
@@ -63,6 +64,9 @@ function readSmallFile(file: string): Uint8Array | null {
       const got = fh.readSync(READ_BUFFER.subarray(n));
       if (got === null || got === 0) return READ_BUFFER.subarray(0, n);
       n += got;
+      // A regular file returns fewer bytes than asked only at its end: one read op per small
+      // file instead of two (measured: 10% of the read cost over 100k files).
+      if (n < READ_BUFFER_BYTES) return READ_BUFFER.subarray(0, n);
     }
     // A large file: binary ones are recognised from this first chunk and never read whole.
     if (READ_BUFFER.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return null;
@@ -75,8 +79,6 @@ function readSmallFile(file: string): Uint8Array | null {
     fh?.close();
   }
 }
-
-const DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function compile(pattern: string, flags: number): RE2JS {
   try {
@@ -106,9 +108,9 @@ export const grepTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   async execute(params, ctx) {
-    const flags = params.case_sensitive ? 0 : RE2JS.CASE_INSENSITIVE;
-    const lineRe = compile(params.pattern, flags);
-    const textRe = RE2JS.compile(params.pattern, flags | RE2JS.MULTILINE);
+    // re2js validates (its errors name the problem); V8 runs the pattern when provably linear.
+    compile(params.pattern, params.case_sensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+    const matcher = compileLineMatcher(params.pattern, params.case_sensitive);
     const start = await ctx.sandbox.resolve(params.path, ctx.cwd);
     let info: Deno.FileInfo;
     try {
@@ -132,6 +134,8 @@ export const grepTool = defineTool({
           return re.exec(text)?.index ?? -1;
         };
       })();
+    // Files without the literal's bytes are skipped before any UTF-8 decoding.
+    const hasLiteralBytes = literal ? bytePrefilter(literal.text, params.case_sensitive) : null;
 
     const max = ctx.config.tools.file.grep_max_matches;
     const maxChars = ctx.config.tools.file.max_line_chars;
@@ -147,18 +151,15 @@ export const grepTool = defineTool({
         ? bytes.subarray(0, BINARY_SNIFF_BYTES)
         : bytes;
       if (head.indexOf(0) !== -1) return null;
-      let text: string;
-      try {
-        text = DECODER.decode(bytes);
-      } catch {
-        return null; // not UTF-8: treated as binary
-      }
+      if (hasLiteralBytes && !hasLiteralBytes(bytes)) return null;
+      const text = decodeUtf8(bytes);
+      if (text === null) return null; // not UTF-8: treated as binary
       let first = 0;
       if (findLiteral) {
         first = findLiteral(text, 0);
         if (first === -1) return null;
-        if (!literal!.whole && !textRe.test(text)) return null;
-      } else if (!textRe.test(text)) {
+        if (!literal!.whole && !matcher.testText(text)) return null;
+      } else if (!matcher.testText(text)) {
         return null;
       }
       const lines = text.split("\n");
@@ -172,7 +173,7 @@ export const grepTool = defineTool({
       while (lineNo < lines.length && matched.length <= max) {
         let line = lines[lineNo];
         if (line.endsWith("\r")) line = line.slice(0, -1);
-        if (literal?.whole || lineRe.test(line)) matched.push(lineNo);
+        if (literal?.whole || matcher.testLine(line)) matched.push(lineNo);
         lineStart += lines[lineNo].length + 1;
         lineNo++;
         if (findLiteral) {

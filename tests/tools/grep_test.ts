@@ -178,3 +178,57 @@ fileTest("grep: a large binary file is skipped", async (h) => {
   await h.put({ "big.bin": bytes, "t.txt": "nnn\n" });
   expect(okText(await h.dispatch("grep", { pattern: "nnn" }))).toBe("t.txt:1: nnn");
 });
+
+fileTest("grep: multi-byte text, literal fast path and invalid UTF-8", async (h) => {
+  await h.put({
+    "jp.txt": "\u65e5\u672c\u8a9e\u306e\u884c\nplain\n\u65e5 \u672c\n",
+    "emoji.txt": "x\u{1F600}y caf\u00e9\n",
+    "fffd.txt": "real \uFFFD here \u65e5\u672c\n",
+    "bad.txt": new Uint8Array([...new TextEncoder().encode("\u65e5\u672c "), 0xff, 0x0a]),
+  });
+  expect(okText(await h.dispatch("grep", { pattern: "\u65e5\u672c" }))).toBe(
+    "fffd.txt:1: real \uFFFD here \u65e5\u672c\njp.txt:1: \u65e5\u672c\u8a9e\u306e\u884c",
+  );
+  expect(okText(await h.dispatch("grep", { pattern: "x.y caf\u00e9$" }))).toBe(
+    "emoji.txt:1: x\u{1F600}y caf\u00e9",
+  );
+  expect(okText(await h.dispatch("grep", { pattern: "CAF\u00c9", case_sensitive: false })))
+    .toBe("emoji.txt:1: x\u{1F600}y caf\u00e9");
+});
+
+fileTest("grep: case-insensitive literals match RE2's K and S folds", async (h) => {
+  await h.put({
+    "a.txt": "the \u212Aey\nKEY\nnothing\n",
+    "b.txt": "\u017Fecret\nSECRET\n",
+  });
+  expect(okText(await h.dispatch("grep", { pattern: "key", case_sensitive: false }))).toBe(
+    "a.txt:1: the \u212Aey\na.txt:2: KEY",
+  );
+  expect(okText(await h.dispatch("grep", { pattern: "secret", case_sensitive: false }))).toBe(
+    "b.txt:1: \u017Fecret\nb.txt:2: SECRET",
+  );
+});
+
+fileTest("grep: V8 and re2js patterns give the same lines, CRLF files included", async (h) => {
+  await h.put({
+    "crlf.txt": "alpha 1\r\nbeta 22\r\ngamma\r\n",
+    "lf.txt": "beta 3\nTODO x\n",
+  });
+  // `\d{1,2}$` runs on V8, `\d+$` on re2js (unanchored unbounded repeat).
+  const expected = "crlf.txt:1: alpha 1\ncrlf.txt:2: beta 22\nlf.txt:1: beta 3";
+  expect(okText(await h.dispatch("grep", { pattern: "\\d{1,2}$" }))).toBe(expected);
+  expect(okText(await h.dispatch("grep", { pattern: "\\d+$" }))).toBe(expected);
+  expect(okText(await h.dispatch("grep", { pattern: "TODO|gamma" }))).toBe(
+    "crlf.txt:3: gamma\nlf.txt:2: TODO x",
+  );
+});
+
+fileTest("grep: files of exactly the read buffer size and one byte more", async (h) => {
+  const line = "0123456789abcde\n"; // 16 bytes
+  const exact = line.repeat(4095) + "last line here\n!"; // 65,536 bytes
+  await h.put({ "exact.txt": exact, "plus.txt": exact + "tail needle\n" });
+  expect(new TextEncoder().encode(exact).length).toBe(65_536);
+  expect(okText(await h.dispatch("grep", { pattern: "last line|tail needle" }))).toBe(
+    "exact.txt:4096: last line here\nplus.txt:4096: last line here\nplus.txt:4097: !tail needle",
+  );
+});

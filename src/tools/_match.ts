@@ -1,0 +1,140 @@
+/**
+ * grep's fast paths, each measured on the 103k-file bench tree (bench/README.md "## grep vs
+ * ripgrep"): a byte-level literal check before any UTF-8 decoding, a lenient decode with a strict
+ * re-check only when needed, and V8's RegExp for the patterns the filter engine's static check
+ * proves cannot backtrack badly (re2js, linear in the input, keeps every other pattern).
+ */
+import { Buffer } from "node:buffer";
+import { RE2JS } from "re2js";
+import { compilePattern } from "../filter/regex.ts";
+
+const LENIENT_UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The text of UTF-8 bytes, or null when they are not valid UTF-8. The lenient decoder is about
+ * twice as fast as the strict one; only text that holds U+FFFD (a replacement, or a real one)
+ * is decoded again strictly to tell the two apart.
+ */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  const text = LENIENT_UTF8.decode(bytes);
+  if (text.indexOf("\uFFFD") === -1) return text;
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The bytes as a latin1 string: one character per byte, so indexOf on it is a byte search. */
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+}
+
+/** The UTF-8 bytes of `text`, one latin1 character per byte. */
+function utf8AsLatin1(text: string): string {
+  return latin1(new TextEncoder().encode(text));
+}
+
+/**
+ * A check on raw bytes that is true for every file holding `literal` (false positives allowed,
+ * false negatives never), or null when no such check is cheap. Case-sensitive: a search for the
+ * literal's UTF-8 bytes. Case-insensitive: ASCII literals only, as a latin1 regex; RE2's case
+ * folding maps ASCII letters to exactly two non-ASCII characters (K and S: U+212A KELVIN SIGN,
+ * U+017F LONG S, checked against re2js in tests/tools/_match_test.ts), spelled here as their UTF-8
+ * bytes.
+ */
+export function bytePrefilter(
+  literal: string,
+  caseSensitive: boolean,
+): ((bytes: Uint8Array) => boolean) | null {
+  if (literal === "") return null;
+  if (caseSensitive) {
+    const needle = utf8AsLatin1(literal);
+    return (bytes) => latin1(bytes).indexOf(needle) !== -1;
+  }
+  for (let i = 0; i < literal.length; i++) if (literal.charCodeAt(i) > 0x7f) return null;
+  let source = "";
+  for (const c of literal) {
+    const lower = c.toLowerCase();
+    const upper = c.toUpperCase();
+    if (lower === "k") source += `(?:[kK]|${utf8AsLatin1("\u212A")})`;
+    else if (lower === "s") source += `(?:[sS]|${utf8AsLatin1("\u017F")})`;
+    else if (lower !== upper) source += `[${lower}${upper}]`;
+    else source += c.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+  }
+  const re = new RegExp(source);
+  return (bytes) => re.test(latin1(bytes));
+}
+
+/** Tests a line (no `\n`, trailing `\r` removed) and a whole text (any line matching). */
+export interface LineMatcher {
+  readonly engine: "v8" | "re2";
+  testLine(line: string): boolean;
+  testText(text: string): boolean;
+}
+
+/**
+ * RE2 escapes whose V8 meaning differs: `\s` (RE2: [\t\n\f\r ], V8: also Unicode spaces), and
+ * with case folding `\b \B \w \W` (V8's /iu word characters include K and S signs).
+ */
+function escapesDiffer(pattern: string, caseInsensitive: boolean): boolean {
+  const differ = caseInsensitive ? "sSbBwW" : "sS";
+  for (let i = pattern.indexOf("\\"); i !== -1; i = pattern.indexOf("\\", i + 2)) {
+    if (differ.includes(pattern[i + 1] ?? "")) return true;
+  }
+  return false;
+}
+
+/**
+ * The V8 form of an RE2 pattern, or null when V8 is not provably linear on it or might not mean
+ * the same. Linearity is the filter engine's check (`compilePattern(...).engine === "native"`:
+ * no unbounded repeat, or anchored with one, repeats only over single characters). Flags `su`
+ * give RE2's `.` (any character but `\n`, whole code points: lines never hold `\n`) and code
+ * point classes; a translation that is not valid with `u` falls back to re2js.
+ */
+export function v8Translation(
+  pattern: string,
+  caseSensitive: boolean,
+): { body: string; flags: string } | null {
+  let compiled;
+  try {
+    compiled = compilePattern(pattern);
+  } catch {
+    return null;
+  }
+  if (compiled.engine !== "native" || !compiled.native) return null;
+  const caseInsensitive = !caseSensitive || compiled.native.flags.includes("i");
+  if (escapesDiffer(pattern, caseInsensitive)) return null;
+  const flags = "su" + (caseInsensitive ? "i" : "");
+  try {
+    new RegExp(compiled.native.body, flags);
+  } catch {
+    return null;
+  }
+  return { body: compiled.native.body, flags };
+}
+
+/** Compiles with V8 when `v8Translation` allows it, else with re2js (errors come from re2js). */
+export function compileLineMatcher(pattern: string, caseSensitive: boolean): LineMatcher {
+  const v8 = v8Translation(pattern, caseSensitive);
+  if (v8) {
+    const line = new RegExp(v8.body, v8.flags);
+    const text = new RegExp(v8.body, v8.flags + "m");
+    return {
+      engine: "v8",
+      testLine: (s) => line.test(s),
+      testText: (s) => text.test(s),
+    };
+  }
+  const flags = caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE;
+  const line = RE2JS.compile(pattern, flags);
+  const text = RE2JS.compile(pattern, flags | RE2JS.MULTILINE);
+  // RE2's multi-line `$` matches before "\n" only, so a CRLF file cannot be ruled out whole.
+  const dollar = pattern.includes("$");
+  return {
+    engine: "re2",
+    testLine: (s) => line.test(s),
+    testText: (s) => (dollar && s.includes("\r")) || text.test(s),
+  };
+}

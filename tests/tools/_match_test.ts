@@ -1,0 +1,145 @@
+import { expect } from "expect";
+import { RE2JS } from "re2js";
+import {
+  bytePrefilter,
+  compileLineMatcher,
+  decodeUtf8,
+  v8Translation,
+} from "../../src/tools/_match.ts";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+Deno.test("decodeUtf8: valid text, a real U+FFFD, invalid bytes", () => {
+  expect(decodeUtf8(enc("plain ascii\n"))).toBe("plain ascii\n");
+  expect(decodeUtf8(enc("h\u00e9 \u65e5\u672c \u{1F600}"))).toBe("h\u00e9 \u65e5\u672c \u{1F600}");
+  expect(decodeUtf8(enc("a real \uFFFD stays"))).toBe("a real \uFFFD stays");
+  expect(decodeUtf8(enc("\uFEFFbom kept"))).toBe("\uFEFFbom kept");
+  expect(decodeUtf8(new Uint8Array([0x61, 0xff, 0x62]))).toBe(null);
+  expect(decodeUtf8(new Uint8Array([0xe6, 0x97]))).toBe(null); // truncated sequence
+});
+
+Deno.test("bytePrefilter: case-sensitive, multi-byte literal and text", () => {
+  const has = bytePrefilter("\u65e5\u672c", true)!;
+  expect(has(enc("x \u65e5\u672c y"))).toBe(true);
+  expect(has(enc("x \u65e5 \u672c y"))).toBe(false);
+  const ascii = bytePrefilter("needle", true)!;
+  expect(ascii(enc("\u00e9\u00e9 needle \u{1F600}"))).toBe(true);
+  expect(ascii(enc("NEEDLE"))).toBe(false);
+  expect(ascii(new Uint8Array(0))).toBe(false);
+  // A view into a larger buffer is searched only within its own bytes.
+  const big = enc("xxneedle");
+  expect(ascii(big.subarray(0, 6))).toBe(false);
+  expect(ascii(big.subarray(2))).toBe(true);
+});
+
+Deno.test("bytePrefilter: case-insensitive ASCII literals, RE2's K and S folds included", () => {
+  const sentinel = bytePrefilter("sentinel1", false)!;
+  expect(sentinel(enc("a SeNtInEl1 b"))).toBe(true);
+  expect(sentinel(enc("\u017Fentinel1"))).toBe(true); // LONG S
+  expect(sentinel(enc("sentinel2"))).toBe(false);
+  const kelvin = bytePrefilter("k.b", false)!;
+  expect(kelvin(enc("\u212A.B"))).toBe(true); // KELVIN SIGN; "." is literal here
+  expect(kelvin(enc("kxb"))).toBe(false);
+  // Non-ASCII literals have no byte check when case is ignored.
+  expect(bytePrefilter("\u00e9t\u00e9", false)).toBe(null);
+  expect(bytePrefilter("", true)).toBe(null);
+});
+
+Deno.test("bytePrefilter: never says no where re2js finds the literal (random texts)", () => {
+  const alphabet = ["a", "k", "K", "s", "S", "\u212A", "\u017F", "\u00e9", "\u65e5", "-", "1"];
+  let seed = 7;
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  for (const literal of ["ks", "Sk1", "a-s", "\u65e5a"]) {
+    for (const caseSensitive of [true, false]) {
+      const check = bytePrefilter(literal, caseSensitive);
+      if (!check) continue;
+      const re = RE2JS.compile(
+        RE2JS.quote(literal),
+        caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE,
+      );
+      for (let i = 0; i < 3000; i++) {
+        const text = Array.from({ length: 6 }, () => alphabet[rand(alphabet.length)]).join("");
+        if (re.test(text)) {
+          expect([literal, caseSensitive, text, check(enc(text))]).toEqual([
+            literal,
+            caseSensitive,
+            text,
+            true,
+          ]);
+        }
+      }
+    }
+  }
+});
+
+Deno.test("v8Translation: V8 only for patterns the filter check proves linear", () => {
+  const engine = (p: string, cs = true) => compileLineMatcher(p, cs).engine;
+  expect(engine("foo\\d{3}")).toBe("v8");
+  expect(engine("TODO|FIXME")).toBe("v8");
+  expect(engine("^import .*from")).toBe("v8"); // anchored, one unbounded repeat
+  expect(engine("needle_[0-9]+_1\\b")).toBe("re2"); // unanchored unbounded repeat
+  expect(engine("(a+)+$")).toBe("re2");
+  expect(engine("(a|aa)*b")).toBe("re2");
+  expect(engine("a\\sb")).toBe("re2"); // \s differs between RE2 and V8
+  expect(engine("\\bfoo", false)).toBe("re2"); // \b differs under case folding
+  expect(engine("\\bfoo", true)).toBe("v8");
+  expect(engine("\\pL")).toBe("re2");
+  expect(v8Translation("(?P<n>ab)c", true)).toEqual({ body: "(?<n>ab)c", flags: "su" });
+  expect(v8Translation("abc", false)).toEqual({ body: "abc", flags: "sui" });
+});
+
+Deno.test("compileLineMatcher: V8 and re2js agree on lines (dot, classes, folding, astral)", () => {
+  const patterns = [
+    "a.b",
+    "^x[^y]z$",
+    "TODO|FIXME",
+    "ke?y",
+    "[a-c]{2}\\d",
+    "\u00e9.",
+    "(?i)sk",
+    "^.{3}$",
+  ];
+  const lines = [
+    "a\rb",
+    "a\u{1F600}b",
+    "x\u{1F600}z",
+    "x\u00e9z",
+    "todo: FIXME",
+    "\u212Ay",
+    "KEY",
+    "bc7",
+    "\u00e9\u00e9",
+    "\u017F\u212A",
+    "S\u212A",
+    "\u{1F600}\u{1F600}\u{1F600}",
+    "abc",
+    "",
+  ];
+  for (const pattern of patterns) {
+    for (const cs of [true, false]) {
+      const m = compileLineMatcher(pattern, cs);
+      const re = RE2JS.compile(pattern, cs ? 0 : RE2JS.CASE_INSENSITIVE);
+      const got = lines.map((l) => [pattern, cs, l, m.testLine(l)]);
+      expect(got).toEqual(lines.map((l) => [pattern, cs, l, re.test(l)]));
+      // The whole-text test may say yes too often, never too rarely.
+      for (const l of lines) if (re.test(l)) expect(m.testText(`zz\n${l}\nzz`)).toBe(true);
+    }
+  }
+});
+
+Deno.test("compileLineMatcher: a catastrophic pattern stays on re2js and finishes", () => {
+  const m = compileLineMatcher("(a+)+$", true);
+  expect(m.engine).toBe("re2");
+  const evil = "a".repeat(50_000) + "!";
+  expect([m.testLine(evil), m.testText(evil)]).toEqual([false, false]);
+  const nested = compileLineMatcher("(x|xx)*y", false);
+  expect(nested.engine).toBe("re2");
+  expect(nested.testLine("x".repeat(50_000))).toBe(false);
+});
+
+Deno.test("compileLineMatcher: re2js text test keeps CRLF files for $ patterns", () => {
+  const m = compileLineMatcher("end\\d+$", true);
+  expect(m.engine).toBe("re2");
+  expect(m.testText("start\r\nend12\r\nmore\r\n")).toBe(true);
+  expect(m.testLine("end12")).toBe(true);
+});
