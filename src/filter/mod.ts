@@ -1,8 +1,9 @@
 /**
  * Output filters: the declarative rule engine that shrinks command output before the model
- * reads it (sanitise → matching rules in sequence → security pass), its nine strategies, and
- * the loader for built-in (`filters/*.toml`) and user rules. It must not run commands, talk to
- * the model or decide permissions: it only rewrites text handed to it by the registry's hook.
+ * reads it (sanitise → matching rules in sequence → security pass), its strategies (the spec's
+ * nine plus group_paths and git_log), and the loader for built-in (`filters/*.toml`) and user
+ * rules. It must not run commands, talk to the model or decide permissions: it only rewrites text
+ * handed to it by the registry's hook.
  */
 export { type EngineOptions, FilterEngine, type FilterOutcome, FilterSession } from "./engine.ts";
 export { filterHook } from "./hook.ts";

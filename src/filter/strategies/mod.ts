@@ -1,4 +1,7 @@
-/** The nine strategies: their config schemas (one union) and compile functions. */
+/**
+ * The strategies (the spec's nine, plus group_paths and git_log): config schemas (one union) and
+ * compile functions.
+ */
 import { z } from "zod";
 import type { CompiledStrategy } from "../types.ts";
 import { compileDedup, DedupConfig } from "./dedup.ts";
