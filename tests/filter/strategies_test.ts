@@ -401,6 +401,30 @@ Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () =
     text: "no diff here",
     confidence: "fallback",
   });
+  // A long hunk shows its first lines and a count; the next hunk and file still show.
+  const hunks = diff + "\n@@ -30 +31 @@\n-x\n+y\ndiff --git a/c.ts b/c.ts\n@@ -1 +1 @@\n-p\n+q";
+  expect(run({ type: "git_diff", max_hunk_lines: 2 }, hunks)).toEqual({
+    text: [
+      "diff --git a/a.ts b/a.ts",
+      "@@ -1,2 +1,2 @@",
+      "-old",
+      "+new",
+      "diff --git a/b.ts b/b.ts",
+      "@@ -1 +1,2 @@",
+      "+export const generatedValue0 = 0;",
+      "+export const generatedValue1 = 1;",
+      "... (18 more lines in this hunk: +18 -0) ...",
+      "@@ -30 +31 @@",
+      "-x",
+      "+y",
+      "diff --git a/c.ts b/c.ts",
+      "@@ -1 +1 @@",
+      "-p",
+      "+q",
+      "3 files changed, 23 insertions(+), 3 deletions(-)",
+    ].join("\n"),
+    confidence: "full",
+  });
 });
 
 Deno.test("dedup normalises varying parts and counts repeats", () => {

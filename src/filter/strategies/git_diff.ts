@@ -1,8 +1,10 @@
 /**
  * git_diff: file headers and hunks until `max_diff_lines` body lines have been shown, then one
  * `path | +A -D` line per remaining file, then the totals. `index …` lines and the `---`/`+++`
- * pair (they repeat the `diff --git` names) are dropped. Text before the first `diff --git`
- * (a `git show` commit header) is kept.
+ * pair (they repeat the `diff --git` names) are dropped. A hunk longer than `max_hunk_lines`
+ * (a new or generated file, a lockfile) shows its first lines and a count of the rest, so one
+ * huge hunk does not spend the whole budget. Text before the first `diff --git` (a `git show`
+ * commit header) is kept.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -10,6 +12,7 @@ import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 export const GitDiffConfig = z.object({
   type: z.literal("git_diff"),
   max_diff_lines: z.number().int().min(0).default(500).describe("Diff lines shown in full"),
+  max_hunk_lines: z.number().int().min(1).default(100).describe("Lines shown per hunk"),
 }).strict();
 export type GitDiffConfig = z.infer<typeof GitDiffConfig>;
 
@@ -21,6 +24,7 @@ interface FileStat {
 
 export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
   const budget = config.max_diff_lines;
+  const maxHunk = config.max_hunk_lines;
   return {
     type: "git_diff",
     createStage(ctx: StageContext): Stage {
@@ -33,7 +37,18 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       let total = 0;
       let inFull = true;
       let hunk = false;
+      // Lines of the current hunk, and those of it not shown (with their +/- counts).
+      let hunkLines = 0;
+      let cut = { lines: 0, add: 0, del: 0 };
+      const closeHunk = () => {
+        if (cut.lines && inFull) {
+          ctx.emit(`... (${cut.lines} more lines in this hunk: +${cut.add} -${cut.del}) ...`);
+        }
+        cut = { lines: 0, add: 0, del: 0 };
+        hunkLines = 0;
+      };
       const closeFile = () => {
+        closeHunk();
         if (current && !inFull) summarized.push(current);
       };
       return {
@@ -57,15 +72,28 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             return;
           }
           if (!current) return;
+          let body = false;
           if (!hunk) {
             // File header: `index`, `---` and `+++` repeat what `diff --git` said.
             if (line.startsWith("@@")) hunk = true;
             else if (/^(index [0-9a-f]|--- |\+\+\+ )/.test(line)) return;
-          } else if (line.startsWith("+")) current.add++;
-          else if (line.startsWith("-")) current.del++;
-          else if (line.startsWith("diff ") || line.startsWith("commit ")) hunk = false;
+          } else if (line.startsWith("@@")) closeHunk();
+          else if (line.startsWith("diff ") || line.startsWith("commit ")) {
+            closeHunk();
+            hunk = false;
+          } else {
+            body = true;
+            if (line.startsWith("+")) current.add++;
+            else if (line.startsWith("-")) current.del++;
+          }
           total++;
           if (!inFull) return;
+          if (body && ++hunkLines > maxHunk) {
+            cut.lines++;
+            if (line.startsWith("+")) cut.add++;
+            else if (line.startsWith("-")) cut.del++;
+            return;
+          }
           if (shown >= budget) {
             // Budget spent mid-file: the rest of this file is summarised.
             inFull = false;
