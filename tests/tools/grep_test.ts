@@ -232,3 +232,43 @@ fileTest("grep: files of exactly the read buffer size and one byte more", async 
     "exact.txt:4096: last line here\nplus.txt:4096: last line here\nplus.txt:4097: !tail needle",
   );
 });
+
+fileTest(
+  "grep: a large tree is shared with the helper thread; same lines, deny_read, cap",
+  async (h) => {
+    const files: Record<string, string> = { ".gitignore": "skip/\n" };
+    for (let d = 0; d < 40; d++) {
+      for (let f = 0; f < 60; f++) {
+        files[`d${String(d).padStart(2, "0")}/f${String(f).padStart(2, "0")}.txt`] = f % 20 === 7
+          ? `line one\nneedle ${d}-${f}\n`
+          : "nothing here\n";
+      }
+    }
+    files["d39/secret.txt"] = "needle secret\n";
+    files["skip/x.txt"] = "needle ignored\n";
+    await h.put(files);
+    const r = await h.dispatch("grep", { pattern: "needle \\d+-\\d+" });
+    const expected = [];
+    for (let d = 0; d < 40; d++) {
+      for (const f of ["07", "27", "47"]) {
+        expected.push(`d${String(d).padStart(2, "0")}/f${f}.txt:2: needle ${d}-${Number(f)}`);
+      }
+    }
+    // 120 matching lines, cap 100: exactly the first 100 in walk order, whichever thread
+    // searched them.
+    expect(okText(r)).toBe(
+      expected.slice(0, 100).join("\n") + "\n\n[Stopped after 100 matching lines; there are " +
+        "more. Narrow the pattern, path or glob to see the rest.]",
+    );
+    expect(r.output?.raw).toMatchObject({ matches: 100, truncated: true });
+    const late = await h.dispatch("grep", { pattern: "needle 3\\d-47" });
+    expect(okText(late)).toBe(expected.filter((l) => / needle 3\d-47$/.test(l)).join("\n"));
+    // 2,400 files in batches of 32: the helper starts after 32 batches and takes some of the
+    // rest (how many depends on timing). The fenced worker may not read zeph's modules, so it
+    // searches alone.
+    const helperBatches = (late.output?.raw as { helper_batches: number }).helper_batches;
+    if (h.executorName === "worker") expect(helperBatches).toBe(0);
+    else if (navigator.hardwareConcurrency > 1) expect(helperBatches).toBeGreaterThan(0);
+  },
+  { denyRead: ["**/secret.txt"] },
+);

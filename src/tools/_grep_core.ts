@@ -1,0 +1,131 @@
+/**
+ * grep's per-file work, shared by the tool (src/tools/grep.ts) and its helper thread
+ * (src/tools/_grep_helper.ts): read a small file into a reused buffer, skip binaries, check the
+ * required literal on the bytes, decode, and find the matching lines.
+ */
+import { BINARY_SNIFF_BYTES } from "./_file.ts";
+import { requiredLiteral } from "./_literal.ts";
+import { bytePrefilter, compileLineMatcher, decodeUtf8 } from "./_match.ts";
+
+/** What a search looks for; plain data, so it can be posted to the helper thread. */
+export interface GrepSpec {
+  pattern: string;
+  caseSensitive: boolean;
+  /** A file never contributes more than max + 1 lines (+1 tells that the cap cut). */
+  max: number;
+}
+
+export interface FileMatch {
+  lines: string[];
+  /** 0-based indexes of the matching lines, ascending. */
+  matched: number[];
+}
+
+/** Files up to this size are read into one reused buffer; larger ones with readFileSync. */
+const READ_BUFFER_BYTES = 1 << 16;
+const READ_BUFFER = new Uint8Array(READ_BUFFER_BYTES);
+
+/**
+ * The bytes of a file (a view of the shared buffer when it fits, valid until the next call), or
+ * null when it cannot be read or is a large binary. Only regular files reach here (the walk
+ * classifies entries without following them; symlinks are checked with stat first).
+ */
+export function readSmallFile(file: string): Uint8Array | null {
+  let fh: Deno.FsFile | undefined;
+  try {
+    fh = Deno.openSync(file);
+    let n = 0;
+    while (n < READ_BUFFER_BYTES) {
+      const got = fh.readSync(READ_BUFFER.subarray(n));
+      if (got === null || got === 0) return READ_BUFFER.subarray(0, n);
+      n += got;
+      // A regular file returns fewer bytes than asked only at its end: one read op per small
+      // file instead of two (measured: 10% of the read cost over 100k files).
+      if (n < READ_BUFFER_BYTES) return READ_BUFFER.subarray(0, n);
+    }
+    // A large file: binary ones are recognised from this first chunk and never read whole.
+    if (READ_BUFFER.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return null;
+    fh.close();
+    fh = undefined;
+    return Deno.readFileSync(file);
+  } catch {
+    return null;
+  } finally {
+    fh?.close();
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+/**
+ * The matcher of one search: bytes in, matching lines out (null: binary, not UTF-8 or no match).
+ * The pattern must already be valid RE2 (grep validates it first, with a clear error).
+ */
+export function fileMatcher(spec: GrepSpec): (bytes: Uint8Array) => FileMatch | null {
+  const { max } = spec;
+  const matcher = compileLineMatcher(spec.pattern, spec.caseSensitive);
+  // A native indexOf on a substring every match must contain skips most files and lines
+  // before the regex runs.
+  const literal = requiredLiteral(spec.pattern);
+  const findLiteral: ((text: string, from: number) => number) | null = !literal
+    ? null
+    : spec.caseSensitive
+    ? (text, from) => text.indexOf(literal.text, from)
+    : (() => {
+      const re = new RegExp(escapeRegExp(literal.text), "giu");
+      return (text: string, from: number) => {
+        re.lastIndex = from;
+        return re.exec(text)?.index ?? -1;
+      };
+    })();
+  // Files without the literal's bytes are skipped before any UTF-8 decoding.
+  const hasLiteralBytes = literal ? bytePrefilter(literal.text, spec.caseSensitive) : null;
+
+  return (bytes) => {
+    if (bytes.length === 0) return null;
+    const head = bytes.length > BINARY_SNIFF_BYTES ? bytes.subarray(0, BINARY_SNIFF_BYTES) : bytes;
+    if (head.indexOf(0) !== -1) return null;
+    if (hasLiteralBytes && !hasLiteralBytes(bytes)) return null;
+    const text = decodeUtf8(bytes);
+    if (text === null) return null; // not UTF-8: treated as binary
+    let first = 0;
+    if (findLiteral) {
+      first = findLiteral(text, 0);
+      if (first === -1) return null;
+      if (!literal!.whole && !matcher.testText(text)) return null;
+    } else if (!matcher.testText(text)) {
+      return null;
+    }
+    const lines = text.split("\n");
+    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+    const matched: number[] = [];
+    // Start at the line of the first candidate; with a literal, jump from one line holding
+    // it to the next instead of testing every line.
+    let lineStart = text.lastIndexOf("\n", first - 1) + 1;
+    let lineNo = lineStart === 0 ? 0 : countNewlines(text, lineStart);
+    while (lineNo < lines.length && matched.length <= max) {
+      let line = lines[lineNo];
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      if (literal?.whole || matcher.testLine(line)) matched.push(lineNo);
+      lineStart += lines[lineNo].length + 1;
+      lineNo++;
+      if (findLiteral) {
+        const nextHit = findLiteral(text, lineStart);
+        if (nextHit === -1) break;
+        while (lineStart + lines[lineNo].length < nextHit) {
+          lineStart += lines[lineNo].length + 1;
+          lineNo++;
+        }
+      }
+    }
+    return matched.length ? { lines, matched } : null;
+  };
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
