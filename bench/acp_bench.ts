@@ -21,6 +21,8 @@ const FLAGS = [
   "--allow-net",
   "--allow-sys",
   "--no-prompt",
+  // As the `zeph` task runs it: without this, Deno loads every `await import()` up front.
+  "--unstable-lazy-dynamic-imports",
 ];
 
 const enc = new TextEncoder();
