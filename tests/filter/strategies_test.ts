@@ -335,6 +335,8 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
     "  |     expected `i64`",
     "",
     "warning: `x` (lib) generated 2 warnings",
+    "warning: `x` (lib test) generated 2 warnings (2 duplicates)",
+    'warning: `x` (bin "x") generated 3 warnings (2 duplicates)',
     "error: could not compile `x`",
   ].join("\n");
   expect(run(s, input, true)).toEqual({
@@ -348,6 +350,7 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       "  src/lib.rs:2:5  `b`",
       "2 diagnostics in 1 groups",
       "warning: `x` (lib) generated 2 warnings",
+      'warning: `x` (bin "x") generated 3 warnings (2 duplicates)',
       "error: could not compile `x`",
     ].join("\n"),
     confidence: "full",

@@ -104,7 +104,7 @@ function group(
   let file = "";
   let noise = 0;
   for (const line of lines) {
-    if (p.noise(line)) {
+    if (p.noise(line) || allDuplicates(line)) {
       noise++;
       continue;
     }
@@ -207,6 +207,18 @@ function group(
   out.unshift(...loud);
   out.push(...other.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
   return { lines: out, confidence: "full" };
+}
+
+const DUPLICATES = /generated (\d+) warnings? \((\d+) duplicates?\)$/;
+
+/**
+ * cargo's `warning: \`x\` (lib test) generated 17 warnings (17 duplicates)`: every warning was
+ * already reported for another target, so the line adds nothing. Partial duplicates stay.
+ */
+function allDuplicates(line: string): boolean {
+  if (!line.includes(" duplicate")) return false;
+  const m = DUPLICATES.exec(line);
+  return m !== null && m[1] === m[2];
 }
 
 /** `warning: unused import` → `unused import` (the group line already says what it is). */

@@ -117,7 +117,7 @@ const TRACE_NOISE = [
   // TAP YAML bookkeeping (node --test): the block markers and the fields that repeat the error.
   /^\s+(---|\.\.\.)$/,
   /^\s+(code|name|operator): '[^']*'$/,
-  /^\s+stack: \|-$/,
+  /^\s+(stack|error): \|-$/,
 ];
 
 /**
