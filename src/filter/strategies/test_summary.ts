@@ -315,6 +315,31 @@ function markerId(line: string): string | null {
   return null;
 }
 
+/** Every test id a failed-test line names (its own, or pytest's short summary `FAILED <id> - …`). */
+function markerIds(line: string): string[] {
+  const ids: string[] = [];
+  const own = markerId(line);
+  if (own !== null) ids.push(own);
+  const summary = /^(?:FAILED|ERROR) (\S+)/.exec(line);
+  if (summary && summary[1] !== own) ids.push(summary[1]);
+  return ids;
+}
+
+/** The test id a failure block's head names, for the heads whose shape is known. */
+const HEAD_ID = [
+  /^---- (\S.*?) std(?:out|err) ----$/, // cargo
+  /^\s*(?:---|────) (?:STDOUT|STDERR):\s+(\S.*)$/, // nextest
+  /^(\S.*?) => \S+:\d+:\d+$/, // deno
+];
+
+function headId(head: string): string | null {
+  for (const re of HEAD_ID) {
+    const m = re.exec(head);
+    if (m) return m[1].trim();
+  }
+  return null;
+}
+
 const FRAME_LINE = /^\s+\d+: /;
 const AT_LINE = /^\s+at /;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
@@ -423,28 +448,46 @@ function summarize(
   // A failed-test line whose test is named again (by a failure block, or by a later line such
   // as pytest's short summary) is dropped: the later mention carries more.
   // nextest prints an empty `STDOUT:` block for a test whose output went to stderr.
+  // nextest prints an empty `STDOUT:` block for a test whose output went to stderr: it goes
+  // when a non-empty block of the same test exists.
+  const fullNextest = new Set<string>();
+  for (const item of out) {
+    if (typeof item === "string" || !("head" in item) || !item.body.length) continue;
+    const m = NEXTEST_HEAD.exec(item.head);
+    if (m) fullNextest.add(m[1]);
+  }
   const emptyNextest = new Set<Block>();
   for (const item of out) {
     if (typeof item === "string" || !("head" in item) || item.body.length) continue;
     const m = NEXTEST_HEAD.exec(item.head);
-    if (!m) continue;
-    const name = m[1];
-    const other = out.some((o) =>
-      o !== item && typeof o !== "string" && "head" in o && o.body.length > 0 &&
-      o.head.endsWith(name)
-    );
-    if (other) emptyNextest.add(item);
+    if (m && fullNextest.has(m[1])) emptyNextest.add(item);
   }
-  const named = (id: string, from: number) => {
-    for (let k = 0; k < out.length; k++) {
-      const item = out[k];
-      if (typeof item === "string") continue;
-      if ("head" in item) {
-        if (!emptyNextest.has(item) && item.head.includes(id)) return true;
-      } else if (k > from && item.line.includes(id)) return true;
+  // Test ids named by a shown block head, and the last index of each failed-test line's id;
+  // looked up in sets so that thousands of failures stay linear. Heads of a shape without a
+  // known id are searched by substring, only while that stays small.
+  const headIds = new Set<string>();
+  const otherHeads: string[] = [];
+  const lastMarker = new Map<string, number>();
+  out.forEach((item, k) => {
+    if (typeof item === "string") return;
+    if (!("head" in item)) {
+      for (const id of markerIds(item.line)) lastMarker.set(id, k);
+      return;
     }
-    return false;
-  };
+    if (emptyNextest.has(item)) return;
+    const id = headId(item.head);
+    if (id === null) otherHeads.push(item.head);
+    else {
+      headIds.add(id);
+      // nextest names `<binary> <test>`; libtest's own lines inside name only `<test>`.
+      const space = id.indexOf(" ");
+      if (space > 0 && NEXTEST_HEAD.test(item.head)) headIds.add(id.slice(space + 1));
+    }
+  });
+  const searchHeads = otherHeads.length * lastMarker.size <= 1_000_000;
+  const named = (id: string, from: number) =>
+    headIds.has(id) || (lastMarker.get(id) ?? -1) > from ||
+    (searchHeads && otherHeads.some((head) => head.includes(id)));
   const result: string[] = [];
   let shown = 0;
   let hidden = 0;
