@@ -2,15 +2,7 @@ import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { clipLine, fileError, q, throwIfAborted } from "./_file.ts";
-import { fileMatcher, type GrepSpec, readSmallFile } from "./_grep_core.ts";
-import {
-  CANCEL,
-  DONE,
-  FOUND,
-  type GrepItem,
-  type HelperHit,
-  type HelperRequest,
-} from "./_grep_helper.ts";
+import { type FileMatch, fileMatcher, type GrepSpec, readSmallFile } from "./_grep_core.ts";
 import { gitignoreTop, walk } from "./_walk.ts";
 import { ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
@@ -97,91 +89,54 @@ export const grepTool = defineTool({
     const spec: GrepSpec = { pattern: params.pattern, caseSensitive: params.case_sensitive, max };
     const matchBytes = fileMatcher(spec);
 
-    type FileHits = HelperHit;
-    let hits: FileHits[] = [];
-    /** Batches the helper thread searched (reported in raw, for tests and diagnostics). */
-    let helperBatches = 0;
+    interface FileHits extends FileMatch {
+      seq: number;
+      /** The path read (a symlink's canonical target). */
+      file: string;
+      /** The path as walked (shown to the model). */
+      walked: string;
+    }
+    const hits: FileHits[] = [];
+    let found = 0;
 
     if (info.isFile) {
       const bytes = await Deno.readFile(start).catch((error) => {
         throw fileError(error, "search", params.path);
       });
       const m = matchBytes(bytes);
-      if (m) {
-        hits.push({ seq: 0, file: start, walked: start, ...m });
-      }
+      if (m) hits.push({ seq: 0, file: start, walked: start, ...m });
     } else {
       // Synchronous reads into one reused buffer: measured faster than readFileSync and than
       // overlapping async reads with the walk (Deno's per-op cost dominates on 100k files).
-      // Past HELPER_AFTER files a second thread takes batches while it keeps up (2 CPUs: 30%
-      // less wall time on 100k files); the walk, glob, symlink and deny_read checks stay here.
-      const shared = new Int32Array(new SharedArrayBuffer(12));
-      let helper: GrepHelper | null = null;
-      let walked = 0;
+      // A second thread taking batches of files was tried and measured no faster on 2 CPUs.
       let seq = 0;
-      let batch: GrepItem[] = [];
-      const runLocally = (items: GrepItem[], stopAtCap = true) => {
-        for (const item of items) {
-          if ((stopAtCap && Atomics.load(shared, FOUND) > max) || ctx.signal.aborted) return;
-          const bytes = readSmallFile(item.file);
-          if (!bytes) continue; // unreadable files are skipped, as the description says
-          const m = matchBytes(bytes);
-          if (m) {
-            hits.push({ ...item, ...m });
-            Atomics.add(shared, FOUND, m.matched.length);
-          }
-        }
-      };
-      const flush = () => {
-        if (helper && helper.posted - Atomics.load(shared, DONE) < HELPER_QUEUE) {
-          helper.post(batch);
-        } else {
-          runLocally(batch);
-        }
-        batch = [];
-      };
       const entries = walk(start, {
         gitignore: true,
         top: gitignoreTop(start, sandbox.workspace, sandbox.roots),
         signal: ctx.signal,
       });
-      try {
-        for (const entry of entries) {
-          if (Atomics.load(shared, FOUND) > max || ctx.signal.aborted) break;
-          if (isGlobMatch && !isGlobMatch(entry.path.slice(prefix))) continue;
-          let file = entry.path;
-          if (entry.isSymlink) {
-            // Follow a file symlink only to a readable target inside the sandbox.
-            try {
-              file = Deno.realPathSync(entry.path);
-              if (!sandbox.contains(file) || !Deno.statSync(file).isFile) continue;
-            } catch {
-              continue;
-            }
-          }
-          if (!sandbox.canRead(file)) continue;
-          batch.push({ seq: seq++, file, walked: entry.path });
-          if (batch.length === BATCH_FILES) {
-            if (++walked === HELPER_AFTER_BATCHES && helperThreads > 0) {
-              helper = GrepHelper.start(spec, shared);
-            }
-            flush();
+      for (const entry of entries) {
+        if (found > max || ctx.signal.aborted) break;
+        if (isGlobMatch && !isGlobMatch(entry.path.slice(prefix))) continue;
+        let file = entry.path;
+        if (entry.isSymlink) {
+          // Follow a file symlink only to a readable target inside the sandbox.
+          try {
+            file = Deno.realPathSync(entry.path);
+            if (!sandbox.contains(file) || !Deno.statSync(file).isFile) continue;
+          } catch {
+            continue;
           }
         }
-        if (!ctx.signal.aborted) runLocally(batch);
-        if (helper && !ctx.signal.aborted) {
-          const extra = await helper.finish();
-          // A helper that failed hands its batches back: they are searched here.
-          if (extra.failed) {
-            for (const items of extra.failed) runLocally(items, false);
-          } else {
-            helperBatches = Atomics.load(shared, DONE);
-          }
-          hits = hits.concat(extra.hits);
+        if (!sandbox.canRead(file)) continue;
+        const bytes = readSmallFile(file);
+        if (!bytes) continue; // unreadable files are skipped, as the description says
+        const m = matchBytes(bytes);
+        if (m) {
+          hits.push({ seq, file, walked: entry.path, ...m });
+          found += m.matched.length;
         }
-      } finally {
-        Atomics.store(shared, CANCEL, 1);
-        helper?.stop();
+        seq++;
       }
     }
     throwIfAborted(ctx.signal, "search");
@@ -238,93 +193,7 @@ export const grepTool = defineTool({
       text: out.join("\n") + summary,
       locations,
       truncated: cut,
-      raw: { matches, files: filesWithMatches, truncated: cut, helper_batches: helperBatches },
+      raw: { matches, files: filesWithMatches, truncated: cut },
     };
   },
 });
-
-/** Files per batch handed to the helper thread. */
-const BATCH_FILES = 32;
-/** The helper starts after this many batches (small searches never pay for a thread). */
-const HELPER_AFTER_BATCHES = 32;
-/** Batches the helper may have queued before this thread searches the next one itself. */
-const HELPER_QUEUE = 2;
-
-let helperThreads = (navigator.hardwareConcurrency ?? 1) > 1 ? 1 : 0;
-
-/** Tests force or forbid the helper thread; returns the previous setting. */
-export function setGrepHelperThreads(n: 0 | 1): 0 | 1 {
-  const previous = helperThreads as 0 | 1;
-  helperThreads = n;
-  return previous;
-}
-
-/** One search's helper thread (src/tools/_grep_helper.ts), with the batches it was given. */
-class GrepHelper {
-  posted = 0;
-  #worker: Worker;
-  #batches: GrepItem[][] = [];
-  #failed: Promise<void>;
-  #fail!: () => void;
-  #broken = false;
-
-  private constructor(worker: Worker) {
-    this.#worker = worker;
-    this.#failed = new Promise((resolve) => (this.#fail = resolve));
-    worker.onerror = (event) => {
-      event.preventDefault();
-      this.#broken = true;
-      this.#fail();
-    };
-  }
-
-  /** A started helper, or null when a Worker cannot be created here. */
-  static start(spec: GrepSpec, shared: Int32Array): GrepHelper | null {
-    const url = new URL("./_grep_helper.ts", import.meta.url);
-    let worker: Worker;
-    try {
-      // The permission-fenced file worker may read its roots only, not zeph's own modules.
-      if (url.protocol === "file:") {
-        const query = { name: "read", path: url } as const;
-        if (Deno.permissions.querySync(query).state !== "granted") return null;
-      }
-      worker = new Worker(url.href, {
-        type: "module",
-        // The caller's own permissions: in the file worker, read/write on the roots only.
-        deno: { permissions: "inherit" },
-      } as WorkerOptions);
-    } catch {
-      return null;
-    }
-    const helper = new GrepHelper(worker);
-    helper.#send({ type: "start", spec, shared });
-    return helper;
-  }
-
-  #send(request: HelperRequest): void {
-    this.#worker.postMessage(request);
-  }
-
-  post(items: GrepItem[]): void {
-    this.#batches.push(items);
-    this.posted++;
-    this.#send({ type: "batch", items });
-  }
-
-  /** The helper's hits, or its batches back (failed) when it crashed. */
-  async finish(): Promise<{ hits: HelperHit[]; failed?: GrepItem[][] }> {
-    if (!this.#broken) {
-      const reply = new Promise<HelperHit[]>((resolve) => {
-        this.#worker.onmessage = (event: MessageEvent<HelperHit[]>) => resolve(event.data);
-      });
-      this.#send({ type: "finish" });
-      const hits = await Promise.race([reply, this.#failed.then(() => null)]);
-      if (hits) return { hits };
-    }
-    return { hits: [], failed: this.#batches };
-  }
-
-  stop(): void {
-    this.#worker.terminate();
-  }
-}
