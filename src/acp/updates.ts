@@ -4,9 +4,22 @@
  * Pure functions: the session decides when to send what.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import * as path from "node:path";
 import type { ToolResult } from "../tools/registry.ts";
 import type { ToolKind } from "../tools/tool.ts";
+
+/**
+ * `path.resolve` for POSIX paths without node:path: loading Node compatibility costs ~20 ms,
+ * and this module is on the path to the `initialize` answer.
+ */
+export function resolveIn(cwd: string, p: string): string {
+  const parts: string[] = [];
+  for (const seg of (p.startsWith("/") ? p : `${cwd}/${p}`).split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") parts.pop();
+    else parts.push(seg);
+  }
+  return "/" + parts.join("/");
+}
 
 /** The spec's kind table extended to all our tools; unknown tools are "other". */
 export function acpKind(tool: string, declared?: ToolKind): acp.ToolKind {
@@ -82,7 +95,7 @@ export function toolLocations(
     return undefined;
   }
   if (!subjects.length) return undefined;
-  return subjects.map((s) => ({ path: path.resolve(cwd, s) }));
+  return subjects.map((s) => ({ path: resolveIn(cwd, s) }));
 }
 
 export function toolCallStarted(options: {
@@ -124,7 +137,7 @@ export function toolCallFinished(options: {
   if (diff) {
     content.push({
       type: "diff",
-      path: path.resolve(options.cwd, diff.path),
+      path: resolveIn(options.cwd, diff.path),
       oldText: diff.oldText,
       newText: diff.newText,
     });
@@ -139,7 +152,7 @@ export function toolCallFinished(options: {
   const locations = result.output?.locations;
   if (locations?.length) {
     update.locations = locations.map((l) => ({
-      path: path.resolve(options.cwd, l.path),
+      path: resolveIn(options.cwd, l.path),
       ...(l.line ? { line: l.line } : {}),
     }));
   }
