@@ -19,7 +19,7 @@ interface CredentialKind {
 
 const CREDENTIALS: [string, string[], string][] = [
   ["AWS access key ID", ["AKIA", "ASIA"], "\\b(AKIA|ASIA)[0-9A-Z]{16}\\b"],
-  ["GitHub token", ["gh"], "\\bgh[pousr]_[A-Za-z0-9]{36,251}\\b"],
+  ["GitHub token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], "\\bgh[pousr]_[A-Za-z0-9]{36,251}\\b"],
   ["GitHub fine-grained token", ["github_pat_"], "\\bgithub_pat_[A-Za-z0-9_]{22,255}"],
   ["GitLab token", ["glpat-"], "\\bglpat-[A-Za-z0-9_-]{20,64}"],
   ["Slack token", ["xox"], "\\bxox[abposr]-[A-Za-z0-9-]{10,250}"],
@@ -43,10 +43,49 @@ const MAX_PRESERVED = 20;
 /** Hint → a part of it that starts with a less frequent character, searched first. */
 const PROBES: Record<string, string> = {
   "github_pat_": "_pat_",
-  "sk-ant-": "k-ant-",
+  "sk-ant-": "sk-",
   "sk-": "k-",
   "eyJ": "yJ",
+  "ghp_": "gh",
+  "gho_": "gh",
+  "ghu_": "gh",
+  "ghs_": "gh",
+  "ghr_": "gh",
 };
+
+/** Past this many hint occurrences one regex scan of the whole text is cheaper than per line. */
+const MAX_LINE_CHECKS = 2000;
+
+/**
+ * Counts `pattern`'s matches in `text`, running it only on the lines holding one of `hints`.
+ * The same count as over the whole text: no credential pattern matches across a newline (every
+ * class excludes it) and a line boundary is a word boundary either way.
+ */
+function countNearHints(text: string, hints: string[], pattern: Pattern): number {
+  const starts: number[] = [];
+  for (const hint of hints) {
+    let at = text.indexOf(hint);
+    while (at >= 0) {
+      if (starts.length >= MAX_LINE_CHECKS) return pattern.countMatches(text);
+      const start = text.lastIndexOf("\n", at) + 1;
+      starts.push(start);
+      const end = text.indexOf("\n", at);
+      if (end < 0) break;
+      at = text.indexOf(hint, end + 1);
+    }
+  }
+  if (hints.length > 1) starts.sort((a, b) => a - b);
+  let n = 0;
+  let previous = -1;
+  for (const start of starts) {
+    if (start === previous) continue;
+    previous = start;
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    n += pattern.countMatches(text.slice(start, end));
+  }
+  return n;
+}
 
 export interface SecurityOptions {
   /** Extra credential regexes (RE2 syntax) from `[tools.filters.security] extra_patterns`. */
@@ -104,22 +143,31 @@ export class SecurityScanner {
 
   /** Scans one text (a whole output, or one line). */
   scan(text: string): void {
+    // One literal search per distinct probe (V8's `includes` is far faster than any regex);
+    // the credential regexes then run only on the lines that hold a hint occurrence.
     const seen = new Map<string, boolean>();
-    const has = (hint: string) => {
+    const has = (hint: string): boolean => {
       let found = seen.get(hint);
       if (found === undefined) {
         // A search for a substring starting with a rarer character rules most texts out faster
         // (V8 looks for the first character, then compares).
         const probe = PROBES[hint];
-        found = (probe === undefined || text.includes(probe)) && text.includes(hint);
+        found = (probe === undefined || has(probe)) && text.includes(hint);
         seen.set(hint, found);
       }
       return found;
     };
+    let anthropic: number | undefined;
     for (const { kind, hints, pattern } of CREDENTIAL_KINDS) {
       if (!hints.some(has)) continue;
-      let n = pattern.countMatches(text);
-      if (n && kind === "OpenAI API key") n -= CREDENTIAL_KINDS[5].pattern.countMatches(text);
+      let n = countNearHints(text, hints.filter(has), pattern);
+      if (n && kind === "OpenAI API key") {
+        // Every "sk-ant-" key also matches the OpenAI shape; count it once, as Anthropic.
+        anthropic ??= has("sk-ant-")
+          ? countNearHints(text, ["sk-ant-"], CREDENTIAL_KINDS[5].pattern)
+          : 0;
+        n -= anthropic;
+      }
       if (n > 0) this.found.set(kind, (this.found.get(kind) ?? 0) + n);
     }
     this.#extra.forEach((pattern, i) => {

@@ -84,3 +84,38 @@ Deno.test("the security pass can be switched off", () => {
   const line = `key=${fake("AKIA", "ABCDEFGHIJKLMNOP")}`;
   expect(engine.filter("cat", line).text).toBe(line);
 });
+
+Deno.test("the prefiltered scan reports exactly what the whole-text scan reported", async () => {
+  const { SecurityScanner: Reference } = await import("./_security_reference.ts");
+  const texts: string[] = [];
+  const root = new URL("../../", import.meta.url);
+  for (const base of ["bench/corpus/", "tests/fixtures/filters/"]) {
+    for await (const family of Deno.readDir(new URL(base, root))) {
+      if (!family.isDirectory) continue;
+      const dir = new URL(`${base}${family.name}/`, root);
+      for await (const e of Deno.readDir(dir)) {
+        if (e.name.endsWith(".txt")) texts.push(await Deno.readTextFile(new URL(e.name, dir)));
+      }
+    }
+  }
+  const all = CREDENTIALS.map(([, line]) => line);
+  texts.push(
+    all.join("\n"),
+    all.join(" "),
+    all.join(""),
+    all.map((line) => `x${line}x`).join("\n"),
+    all.map((line) => `${line} ${line}\n${line}`).join("\n"),
+    // Past the per-line limit: the whole-text fallback.
+    Array.from({ length: 2500 }, (_, i) => `${i} https://u${i}:p@h ${i % 7 ? "" : all[i % 14]}`)
+      .join("\n"),
+    `${fake("sk-ant-", "z".repeat(25))} ${fake("sk-", "q".repeat(25))} sk-ant-short gh_ ghp_x`,
+  );
+  expect(texts.length).toBeGreaterThan(100);
+  for (const text of texts) {
+    const [a, b] = [new Reference(), new SecurityScanner()];
+    a.scan(text);
+    b.scan(text);
+    expect([[...b.found], b.signalLines, b.signalCount])
+      .toEqual([[...a.found], a.signalLines, a.signalCount]);
+  }
+});
