@@ -195,6 +195,47 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
       ].join("\n"),
       "not ok 1 - b\n  location: '/p/t.mjs:4:1'\n  error: 'boom'\n    TestContext.<anonymous> (file:///p/t.mjs:4:38)\n# tests 1\n# pass 0\n# fail 1",
     ],
+    [
+      "node --test TAP: expected/actual go when the assertion message shows both values",
+      [
+        "not ok 1 - parses",
+        "  ---",
+        "  error: |-",
+        "    Expected values to be strictly deep-equal:",
+        "    + actual - expected",
+        "    +   a: 1",
+        "    -   a: 2",
+        "  expected:",
+        "    a: 2",
+        "  actual:",
+        "    a: 1",
+        "  operator: 'deepStrictEqual'",
+        "  stack: |-",
+        "    TestContext.<anonymous> (file:///p/t.mjs:5:34)",
+        "  ...",
+        "not ok 2 - custom",
+        "  ---",
+        "  error: 'totals differ'",
+        "  expected: 3",
+        "  actual: 4",
+        "  ...",
+        "# fail 2",
+      ].join("\n"),
+      [
+        "not ok 1 - parses",
+        "    Expected values to be strictly deep-equal:",
+        "    + actual - expected",
+        "    +   a: 1",
+        "    -   a: 2",
+        "    TestContext.<anonymous> (file:///p/t.mjs:5:34)",
+        // A custom message does not show the values: they stay.
+        "not ok 2 - custom",
+        "  error: 'totals differ'",
+        "  expected: 3",
+        "  actual: 4",
+        "# fail 2",
+      ].join("\n"),
+    ],
   ];
   expect(cases.map(([name, input]) => [name, run(s, input, true).text])).toEqual(
     cases.map(([name, , out]) => [name, out]),
@@ -294,6 +335,12 @@ Deno.test("git_log: one line per commit, body and stat bounded, other formats un
     "Date:   2026-11-20T10:00:00+01:00",
     "",
     "    Initial commit",
+    "",
+    "commit 1111111111111111111111111111111111111111",
+    "Author: Bob <bob@example.com>",
+    "Date:   2026-11-19T10:00:00+01:00",
+    "",
+    "    Before the beginning",
   ].join("\n");
   expect(run(s, input)).toEqual({
     text: [
@@ -302,10 +349,12 @@ Deno.test("git_log: one line per commit, body and stat bounded, other formats un
       "    First body line.",
       "    … (1 more message lines)",
       " src/a.ts | 11",
-      " src/b.ts |  4",
+      " src/b.ts | 4",
       " … (1 more files)",
-      " 3 files changed, 13 insertions(+), 2 deletions(-)",
+      " 3 files +13 -2",
       "commit 89abcdef0123456789abcdef0123456789abcdef Initial commit (Bob, 2026-11-20T10:00:00+01:00)",
+      // The same author as the commit before: only the date.
+      "commit 1111111111111111111111111111111111111111 Before the beginning (2026-11-19T10:00:00+01:00)",
     ].join("\n"),
     confidence: "full",
   });
@@ -453,4 +502,28 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
       .text,
   )
     .toBe(`${line("1")} (x3)\n1 unique lines (5 total) (capped at 1; 2 later lines not shown)`);
+});
+
+Deno.test("group_by_rule: several names of the group's shape are shown in slot order", () => {
+  const s = { type: "group_by_rule" };
+  const input = [
+    "warning: writing `&Vec` instead of `&[_]` involves a new object",
+    " --> src/a.rs:1:5",
+    "  = note: `#[warn(ptr_arg)]` on by default",
+    "",
+    "warning: writing `&mut Vec` instead of `&mut [_]` involves a new object",
+    " --> src/a.rs:2:5",
+    "",
+    "warning: writing `&String` instead of `&str`, a new object",
+    " --> src/a.rs:3:5",
+    "  = note: `#[warn(ptr_arg)]` on by default",
+  ].join("\n");
+  expect(run(s, input).text).toBe([
+    "ptr_arg (3): writing `&Vec` instead of `&[_]` involves a new object",
+    "  src/a.rs:1:5",
+    "  src/a.rs:2:5  `&mut Vec` … `&mut [_]`",
+    // Another shape: the whole message stays.
+    "  src/a.rs:3:5  writing `&String` instead of `&str`, a new object",
+    "3 diagnostics in 1 groups",
+  ].join("\n"));
 });

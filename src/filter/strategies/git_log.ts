@@ -1,8 +1,9 @@
 /**
  * git_log: the default `git log` format (with or without `--stat`) in RTK's one-line-per-commit
  * form: `commit <hash> <subject> (<author>, <date>)`, the body's first `max_body_lines` lines,
- * and `--stat` lines with their +/- bars removed (the count stays). The `commit <hash>` prefix is
- * kept verbatim so the hash can be copied. Anything else (patches of `git log -p`, `--oneline`
+ * and `--stat` lines with their +/- bars and column padding removed (the count stays; totals as
+ * ` 4 files +37 -10`). The author is shown when it differs from the previous commit's. The
+ * `commit <hash>` prefix is kept verbatim so the hash can be copied. Anything else (patches of `git log -p`, `--oneline`
  * output, notes) passes unchanged; output without `commit` headers is a Fallback.
  * Streaming: one commit is held at a time.
  */
@@ -26,10 +27,19 @@ const DATE = /^(?:Date|AuthorDate):\s+(.*)$/;
 /** git's default date: `Sat Nov 21 22:35:12 2026 +0000`. */
 const DEFAULT_DATE = /^\w{3} (\w{3}) +(\d{1,2}) (\d{2}:\d{2}):\d{2} (\d{4}) ([+-]\d{4})$/;
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-/** ` path | 12 ++++----` → ` path | 12`. */
-const STAT_BAR = /^( \S.*\|\s+\d+) [+-]+$/;
+/** ` path   |  12 ++++----` → ` path | 12` (the bars and the column padding go). */
+const STAT_BAR = /^ (\S.*?) +\| +(\d+) [+-]+$/;
 const STAT_BIN = /^ \S.*\|\s+Bin /;
 const STAT_SUMMARY = /^ \d+ files? changed/;
+/** ` 4 files changed, 37 insertions(+), 10 deletions(-)` → ` 4 files +37 -10`. */
+const STAT_TOTALS =
+  /^ (\d+ files?) changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?$/;
+
+function shortTotals(line: string): string {
+  const m = STAT_TOTALS.exec(line);
+  if (!m) return line;
+  return ` ${m[1]}${m[2] ? ` +${m[2]}` : ""}${m[3] ? ` -${m[3]}` : ""}`;
+}
 
 function shortDate(date: string): string {
   const m = DEFAULT_DATE.exec(date);
@@ -54,10 +64,15 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
       let inMessage = false;
       let statFiles = 0;
       let statHidden = 0;
+      // A history is mostly one author's: the name is shown when it differs from the previous
+      // commit's.
+      let lastAuthor = "";
 
       const flushHead = () => {
         if (!head) return;
-        const who = [head.author, head.date].filter(Boolean).join(", ");
+        const author = head.author === lastAuthor ? "" : head.author;
+        if (head.author) lastAuthor = head.author;
+        const who = [author, head.date].filter(Boolean).join(", ");
         ctx.emit(`${head.line}${subject ? ` ${subject}` : ""}${who ? ` (${who})` : ""}`);
         for (const line of head.extra) ctx.emit(line);
         head = null;
@@ -116,13 +131,15 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
           if (line.trim() === "") return;
           const bar = STAT_BAR.exec(line);
           if (bar || STAT_BIN.test(line)) {
-            if (statFiles++ < maxStat) ctx.emit(bar ? bar[1] : line);
+            if (statFiles++ < maxStat) ctx.emit(bar ? ` ${bar[1]} | ${bar[2]}` : line);
             else statHidden++;
             return;
           }
-          if (statHidden && STAT_SUMMARY.test(line)) {
-            ctx.emit(` … (${statHidden} more files)`);
+          if (STAT_SUMMARY.test(line)) {
+            if (statHidden) ctx.emit(` … (${statHidden} more files)`);
             statHidden = 0;
+            ctx.emit(shortTotals(line));
+            return;
           }
           ctx.emit(line);
         },

@@ -246,13 +246,13 @@ function elideNames(message: string): string {
 }
 
 /**
- * What a location line shows of its message: only the quoted name when the message has the
- * group's first message's shape with one name in it (`unused variable ‘b’` under
- * `unused variable ‘a’` → `‘b’`). Messages with several names stay whole: which name goes where
- * (`Type 'a' is not assignable to type 'b'`) would be left to guessing.
+ * What a location line shows of its message: only the quoted names when the message has the
+ * group's first message's shape (`unused variable ‘b’` under `unused variable ‘a’` → `‘b’`).
+ * Several names are shown in the order of the message's slots, joined by ` … ` (the text
+ * between them is the group's): `` writing `&Vec` instead of `&[_]` … `` → `` `&Vec` … `&[_]` ``.
  */
 function differing(message: string, first: string): string {
   const names = message.match(QUOTED);
-  if (!names || names.length !== 1 || elideNames(message) !== elideNames(first)) return message;
-  return names[0];
+  if (!names || elideNames(message) !== elideNames(first)) return message;
+  return names.join(" … ");
 }

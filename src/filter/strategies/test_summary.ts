@@ -341,6 +341,10 @@ function headId(head: string): string | null {
 }
 
 const FRAME_LINE = /^\s+\d+: /;
+const TAP_VALUE = /^(\s+)(?:expected|actual):(.*)$/;
+/** node:assert's messages that print both values. */
+const TAP_ASSERTION = /^\s+(Expected values to be |\+ actual - expected$)/;
+const indentOf = (line: string) => line.length - line.trimStart().length;
 const AT_LINE = /^\s+at /;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
 const PYTEST_KEEP = /^(>|E |\S+:\d+: )/;
@@ -366,6 +370,8 @@ function summarize(
   let sinceRun: string[] = [];
   // A runtime frame was dropped: its `at file:line` continuation goes too.
   let skipAt = false;
+  // Indentation of a TAP `expected:`/`actual:` field being dropped (its deeper lines go too).
+  let skipField = -1;
 
   for (const line of lines) {
     const kind = classify(line);
@@ -383,6 +389,7 @@ function summarize(
       }
       heads.add(line);
       failures++;
+      skipField = -1;
       block = {
         head: line,
         body: /^\s*--- FAIL: /.test(line) ? sinceRun : [],
@@ -413,6 +420,17 @@ function summarize(
       continue;
     }
     if (block) {
+      if (skipField >= 0) {
+        if (indentOf(line) > skipField) continue;
+        skipField = -1;
+      }
+      // node --test repeats an assertion's values as YAML `expected:`/`actual:` after the
+      // assertion message that already shows them (`Infinity !== 0`, or the +/- diff).
+      const field = TAP_VALUE.exec(line);
+      if (field && block.body.some((l) => TAP_ASSERTION.test(l))) {
+        if (field[2].trim() === "") skipField = field[1].length;
+        continue;
+      }
       if (skipAt && AT_LINE.test(line)) {
         skipAt = false;
         continue;
