@@ -5,7 +5,7 @@
  */
 import { BINARY_SNIFF_BYTES } from "./_file.ts";
 import { requiredLiteral } from "./_literal.ts";
-import { bytePrefilter, compileLineMatcher, decodeUtf8 } from "./_match.ts";
+import { bytePrefilter, compileLineMatcher, decodeUtf8, pieceChecks } from "./_match.ts";
 
 /** What a search looks for; plain data, so it can be posted to the helper thread. */
 export interface GrepSpec {
@@ -80,6 +80,12 @@ export function fileMatcher(spec: GrepSpec): (bytes: Uint8Array) => FileMatch | 
         return re.exec(text)?.index ?? -1;
       };
     })();
+  // Pieces every match contains, checked with V8 before re2js runs on a text or a line.
+  const pieces = matcher.engine === "re2" ? pieceChecks(spec.pattern, spec.caseSensitive) : [];
+  const hasPieces = (s: string) => {
+    for (const re of pieces) if (!re.test(s)) return false;
+    return true;
+  };
   // Files without the literal's bytes are skipped before any UTF-8 decoding.
   const hasLiteralBytes = literal ? bytePrefilter(literal.text, spec.caseSensitive) : null;
 
@@ -94,8 +100,8 @@ export function fileMatcher(spec: GrepSpec): (bytes: Uint8Array) => FileMatch | 
     if (findLiteral) {
       first = findLiteral(text, 0);
       if (first === -1) return null;
-      if (!literal!.whole && !matcher.testText(text)) return null;
-    } else if (!matcher.testText(text)) {
+      if (!literal!.whole && !(hasPieces(text) && matcher.testText(text))) return null;
+    } else if (!(hasPieces(text) && matcher.testText(text))) {
       return null;
     }
     const lines = text.split("\n");
@@ -108,7 +114,7 @@ export function fileMatcher(spec: GrepSpec): (bytes: Uint8Array) => FileMatch | 
     while (lineNo < lines.length && matched.length <= max) {
       let line = lines[lineNo];
       if (line.endsWith("\r")) line = line.slice(0, -1);
-      if (literal?.whole || matcher.testLine(line)) matched.push(lineNo);
+      if (literal?.whole || (hasPieces(line) && matcher.testLine(line))) matched.push(lineNo);
       lineStart += lines[lineNo].length + 1;
       lineNo++;
       if (findLiteral) {

@@ -13,7 +13,7 @@ export interface RequiredLiteral {
   whole: boolean;
 }
 
-function skipClass(p: string, i: number): number {
+export function skipClass(p: string, i: number): number {
   // i is at "["; returns the index after the closing "]".
   let j = i + 1;
   if (p[j] === "^") j++;
@@ -22,7 +22,7 @@ function skipClass(p: string, i: number): number {
   return j + 1;
 }
 
-function skipGroup(p: string, i: number): number {
+export function skipGroup(p: string, i: number): number {
   // i is at "("; returns the index after the matching ")".
   let depth = 0;
   let j = i;

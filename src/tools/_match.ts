@@ -7,6 +7,7 @@
 import { Buffer } from "node:buffer";
 import { RE2JS } from "re2js";
 import { compilePattern } from "../filter/regex.ts";
+import { skipClass, skipGroup } from "./_literal.ts";
 
 const LENIENT_UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -148,4 +149,76 @@ export function compileLineMatcher(pattern: string, caseSensitive: boolean): Lin
     testLine: (s) => line.test(s),
     testText: (s) => (dollar && s.includes("\r")) || text.test(s),
   };
+}
+
+/**
+ * Pieces of an RE2 pattern that every match contains as a contiguous substring: the top-level
+ * sequence cut at each unbounded repeat (`X+` and `X{n,}` leave one X on both sides of the cut,
+ * `X*` none). Each piece that `v8Translation` accepts becomes a V8 check run on the text before
+ * re2js, so a pattern like `[A-Z][a-z]+[0-9]{2}\b` is tried by re2js only on files holding both
+ * `[A-Z][a-z]` and `[a-z][0-9]{2}\b`. Case-sensitive patterns only; anything unusual (top-level
+ * `|`, inline flags, `\x`, `\p`, `\Q`, octal, POSIX classes) gives no pieces.
+ */
+export function requiredPieces(pattern: string): string[] {
+  if (/\\[0-9xpPQCzA]|\(\?[^:P<]|\(\?<[=!]|\[:/.test(pattern)) return [];
+  const pieces: string[] = [];
+  let current = "";
+  let i = 0;
+  while (i < pattern.length) {
+    const c = pattern[i];
+    let atomEnd: number;
+    if (c === "|") return [];
+    if (c === "\\") atomEnd = i + 2;
+    else if (c === "[") atomEnd = skipClass(pattern, i);
+    else if (c === "(") atomEnd = skipGroup(pattern, i);
+    else if (c === ")" || c === "*" || c === "+" || c === "?" || c === "{") return [];
+    else atomEnd = i + String.fromCodePoint(pattern.codePointAt(i)!).length;
+    if (atomEnd > pattern.length) return [];
+    // A group is one opaque atom (alternation inside it is fine).
+    const atom = pattern.slice(i, atomEnd);
+    i = atomEnd;
+    // The quantifier, if any.
+    let min = 1;
+    let unbounded = false;
+    let quant = "";
+    const q = pattern[i];
+    if (q === "*" || q === "+" || q === "?") {
+      quant = q;
+      min = q === "+" ? 1 : 0;
+      unbounded = q !== "?";
+      i++;
+    } else if (q === "{") {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
+      if (!m) return [];
+      quant = m[0];
+      min = Number(m[1]);
+      unbounded = m[2] !== undefined && m[3] === "";
+      i += m[0].length;
+    }
+    if (pattern[i] === "?" && quant) {
+      quant += "?";
+      i++;
+    }
+    if (!unbounded) {
+      current += atom + quant;
+      continue;
+    }
+    if (min >= 1) current += atom;
+    if (current) pieces.push(current);
+    current = min >= 1 ? atom : "";
+  }
+  if (current) pieces.push(current);
+  return pieces;
+}
+
+/** V8 checks from `requiredPieces` (only pieces V8 runs in linear time with RE2's meaning). */
+export function pieceChecks(pattern: string, caseSensitive: boolean): RegExp[] {
+  if (!caseSensitive) return [];
+  const checks: RegExp[] = [];
+  for (const piece of requiredPieces(pattern)) {
+    if (piece === pattern) continue;
+    const v8 = v8Translation(piece, true);
+    if (v8 && !v8.flags.includes("i")) checks.push(new RegExp(v8.body, v8.flags + "m"));
+  }
+  return checks;
 }

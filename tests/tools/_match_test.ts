@@ -4,6 +4,8 @@ import {
   bytePrefilter,
   compileLineMatcher,
   decodeUtf8,
+  pieceChecks,
+  requiredPieces,
   v8Translation,
 } from "../../src/tools/_match.ts";
 
@@ -142,4 +144,79 @@ Deno.test("compileLineMatcher: re2js text test keeps CRLF files for $ patterns",
   expect(m.engine).toBe("re2");
   expect(m.testText("start\r\nend12\r\nmore\r\n")).toBe(true);
   expect(m.testLine("end12")).toBe(true);
+});
+
+Deno.test("requiredPieces: cut at unbounded repeats, nothing for unusual syntax", () => {
+  const table: [string, string[]][] = [
+    ["[A-Z][a-z]+[0-9]{2}\\b", ["[A-Z][a-z]", "[a-z][0-9]{2}\\b"]],
+    ["foo.*bar", ["foo", "bar"]],
+    ["x{2,}y", ["x", "xy"]],
+    ["a(b|c)+d", ["a(b|c)", "(b|c)d"]],
+    ["ab*?c", ["a", "c"]],
+    ["ab?c", ["ab?c"]],
+    ["a|b", []],
+    ["(?i)ab+c", []],
+    ["\\x41+b", []],
+    ["\\012+a", []],
+    ["[[:alpha:]]+x", []],
+    ["\\pL+x", []],
+  ];
+  expect(table.map(([p]) => [p, requiredPieces(p)])).toEqual(table);
+  expect(pieceChecks("[A-Z][a-z]+[0-9]{2}\\b", false)).toEqual([]);
+  expect(pieceChecks("a\\S+b", true)).toEqual([]); // \S differs on V8: no check
+});
+
+Deno.test("pieceChecks: never reject a line or text that re2js matches (random)", () => {
+  const patterns = [
+    "[A-Z][a-z]+[0-9]{2}\\b",
+    "a.*b\\d",
+    "^x+y$",
+    "(ab|c)+d",
+    "k{2,}[^a]e",
+    "\\bw\\w*z\\B",
+    "é+.\\.",
+    "(?:ab)*c+",
+    "[\\]a]+-",
+  ];
+  const alphabet = [
+    "a",
+    "b",
+    "c",
+    "d",
+    "e",
+    "k",
+    "w",
+    "x",
+    "y",
+    "z",
+    "A",
+    "Q",
+    "1",
+    "2",
+    ".",
+    "-",
+    "]",
+    " ",
+    "é",
+    "\u{1F600}",
+    "\r",
+  ];
+  let seed = 11;
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  let matched = 0;
+  for (const pattern of patterns) {
+    const checks = pieceChecks(pattern, true);
+    expect([pattern, checks.length > 0]).toEqual([pattern, true]);
+    const re = RE2JS.compile(pattern);
+    for (let i = 0; i < 4000; i++) {
+      const line = Array.from({ length: 2 + rand(8) }, () => alphabet[rand(alphabet.length)])
+        .join("");
+      if (!re.test(line)) continue;
+      matched++;
+      const text = `zz\n${line}\r\nzz`;
+      const failed = checks.filter((c) => !c.test(line) || !c.test(text)).map(String);
+      expect([pattern, line, failed]).toEqual([pattern, line, []]);
+    }
+  }
+  expect(matched).toBeGreaterThan(200); // the random lines do exercise matches
 });

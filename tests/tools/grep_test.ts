@@ -266,3 +266,14 @@ fileTest(
   },
   { denyRead: ["**/secret.txt"] },
 );
+
+fileTest("grep: a pattern with no literal, V8 piece checks before re2js", async (h) => {
+  await h.put({
+    "a.txt": "Sentinel12 here\nSentinel1 no\nsentinel34 lower\n",
+    "b.txt": "Ab12\r\nAb1\r\n",
+    "c.txt": "nothing to see\n",
+  });
+  expect(okText(await h.dispatch("grep", { pattern: "[A-Z][a-z]+[0-9]{2}\\b" }))).toBe(
+    "a.txt:1: Sentinel12 here\nb.txt:1: Ab12",
+  );
+});
