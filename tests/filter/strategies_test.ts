@@ -397,7 +397,7 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       "unused_variables (2): unused variable: `a`",
       "  src/lib.rs:1:5",
       "  src/lib.rs:2:5  `b`",
-      "2 diagnostics in 1 groups",
+      // cargo's own total equals ours: no "2 diagnostics in 1 groups" line.
       "warning: `x` (lib) generated 2 warnings",
       'warning: `x` (bin "x") generated 3 warnings (2 duplicates)',
       "error: could not compile `x`",
@@ -526,4 +526,29 @@ Deno.test("group_by_rule: several names of the group's shape are shown in slot o
     "  src/a.rs:3:5  writing `&String` instead of `&str`, a new object",
     "3 diagnostics in 1 groups",
   ].join("\n"));
+});
+
+Deno.test("group_by_rule: grouped_noise_patterns go only when something was grouped", () => {
+  const s = { type: "group_by_rule", grouped_noise_patterns: ["^\\s*Finished `"] };
+  const input = [
+    "    Checking x v0.1.0",
+    "warning: unused variable: `a`",
+    " --> src/lib.rs:1:5",
+    "  = note: `#[warn(unused_variables)]` on by default",
+    "",
+    "warning: `x` (lib) generated 1 warning",
+    "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.20s",
+  ].join("\n");
+  expect(run(s, input).text).toBe([
+    "unused_variables (1): unused variable: `a`",
+    "  src/lib.rs:1:5",
+    "warning: `x` (lib) generated 1 warning",
+  ].join("\n"));
+  const clean =
+    "    Checking x v0.1.0\n    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.20s";
+  // A clean run: cargo's noise goes, `Finished` stays.
+  expect(run(s, clean)).toEqual({
+    text: "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.20s",
+    confidence: "partial",
+  });
 });

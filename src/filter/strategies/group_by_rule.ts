@@ -33,6 +33,9 @@ export const GroupByRuleConfig = z.object({
     "Regex whose group 1 names the file for the one-line diagnostics that follow",
   ),
   noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe("Lines dropped outright"),
+  grouped_noise_patterns: z.array(z.string()).default([]).describe(
+    "Lines dropped only when diagnostics were grouped (clippy's `Finished` timing line); a clean run keeps them",
+  ),
   group_errors: z.boolean().default(false).describe("Group errors too instead of keeping them"),
   max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
   max_error_lines: z.number().int().min(1).default(40).describe("Lines kept per error"),
@@ -54,6 +57,7 @@ interface Compiled {
   line?: Pattern;
   file?: Pattern;
   noise: (line: string) => boolean;
+  groupedNoise: (line: string) => boolean;
 }
 
 export function compileGroupByRule(config: GroupByRuleConfig): CompiledStrategy {
@@ -68,6 +72,9 @@ export function compileGroupByRule(config: GroupByRuleConfig): CompiledStrategy 
       ? undefined
       : patternField(config.file_pattern, "strategy.file_pattern"),
     noise: anyMatcher(patternList(config.noise_patterns, "strategy.noise_patterns")),
+    groupedNoise: anyMatcher(
+      patternList(config.grouped_noise_patterns, "strategy.grouped_noise_patterns"),
+    ),
   };
   return {
     type: "group_by_rule",
@@ -163,7 +170,7 @@ function group(
 
   const out: string[] = [];
   const groups = new Map<string, Diagnostic[]>();
-  const summaries: string[] = [];
+  let summaries: string[] = [];
   for (const d of diagnostics) {
     if (!d.location) {
       summaries.push(...trimBlank(d.lines).slice(0, config.max_error_lines));
@@ -201,11 +208,17 @@ function group(
       out.push(`  … and ${list.length - config.max_locations} more`);
     }
   }
-  if (groups.size) out.push(`${findings} diagnostics in ${groups.size} groups`);
+  const rest = groups.size ? other.filter((line) => !p.groupedNoise(line)) : other;
+  if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
+  // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`).
+  const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic)s?\\b`);
+  if (groups.size && ![...rest, ...summaries].some((line) => total.test(line))) {
+    out.push(`${findings} diagnostics in ${groups.size} groups`);
+  }
   // Loose error lines (a linker error, make's `*** Error 2`) lead; the rest trails.
-  const loud = other.filter((line) => FAILURE_SIGNAL.test(line));
+  const loud = rest.filter((line) => FAILURE_SIGNAL.test(line));
   out.unshift(...loud);
-  out.push(...other.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
+  out.push(...rest.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
   return { lines: out, confidence: "full" };
 }
 
