@@ -43,7 +43,7 @@ const MAX_PRESERVED = 20;
 /** Hint → a part of it that starts with a less frequent character, searched first. */
 const PROBES: Record<string, string> = {
   "github_pat_": "_pat_",
-  "sk-ant-": "sk-",
+  "sk-ant-": "k-ant-",
   "sk-": "k-",
   "eyJ": "yJ",
   "ghp_": "gh",
