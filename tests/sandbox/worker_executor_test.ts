@@ -171,7 +171,14 @@ Deno.test("executor: a cancelled call stops in the worker, which stays usable", 
   }
   const worker = executor.workerFor([h.ws]);
   const late: unknown[] = [];
-  worker.onLateResponse = (r) => late.push(r);
+  // The cancelled call answers on its own schedule: its first awaits (realpath, stat) can finish
+  // after the next request's read, so the test waits for the answer instead of assuming order.
+  const firstLate = new Promise<void>((resolve) => {
+    worker.onLateResponse = (r) => {
+      late.push(r);
+      resolve();
+    };
+  });
   const controller = new AbortController();
   const pending = worker.request({
     type: "call",
@@ -194,7 +201,7 @@ Deno.test("executor: a cancelled call stops in the worker, which stays usable", 
     "cancelled",
     "Cannot finish the file operation: cancelled",
   ]);
-  // Requests are handled in order: when this answers, the cancelled walk has returned.
+  // The worker still answers other requests.
   const next = await worker.request({
     type: "unchecked",
     op: "readTextFile",
@@ -203,6 +210,10 @@ Deno.test("executor: a cancelled call stops in the worker, which stays usable", 
   expect(next).toMatchObject({ ok: true, value: "hello" });
   expect(worker.closed).toBe(false);
   // The walk itself stopped with "cancelled" (it did not run to the end with matches).
+  let timer: number | undefined;
+  const noAnswer = new Promise<void>((resolve) => (timer = setTimeout(resolve, 10_000)));
+  await Promise.race([firstLate, noAnswer]); // no answer in 10 s: `late` stays empty and fails
+  clearTimeout(timer);
   expect(late).toEqual([{
     id: expect.any(Number),
     ok: false,
