@@ -104,29 +104,17 @@ export class FilterEngine {
     const stages: Stage[] = [];
     let sink: (line: string) => void = (line) => void collected.push(line);
     for (let i = rules.length - 1; i >= 0; i--) {
-      const stage = rules[i].strategy.createStage({ emit: sink, failed });
+      const stage = rules[i].strategy.createStage({
+        emit: sink,
+        failed,
+        replay: i === 0 ? (fn) => walkLines(body, fn) : undefined,
+      });
       stages.unshift(stage);
       sink = (line: string) => stage.push(line);
     }
     const first = sink;
     scanner?.scan(body);
-    const blanks = new BlankCollapser();
-    const strip = rules.length > 0;
-    // Sanitising per line only when the text has something to sanitise keeps the common path
-    // to one indexOf scan.
-    const dirty = body.includes("\x1b") || body.includes("\r");
-    let start = 0;
-    const n = body.length;
-    while (start < n) {
-      let end = body.indexOf("\n", start);
-      if (end < 0) end = n;
-      let line = body.slice(start, end);
-      start = end + 1;
-      if (dirty) line = sanitizeLine(line);
-      if (strip && line.startsWith(STDERR_PREFIX)) line = line.slice(STDERR_PREFIX.length);
-      const kept = blanks.accept(line);
-      if (kept !== null) first(kept);
-    }
+    walkLines(body, first);
     for (const stage of stages) confidences.push(stage.finish());
     let confidence: Confidence = confidences.reduce(worstConfidence, "full" as Confidence);
     let lines = collected;
@@ -178,6 +166,28 @@ export class FilterEngine {
         inline,
       },
     };
+  }
+}
+
+/**
+ * The lines the first stage receives: sanitised (only when the text has something to sanitise,
+ * which keeps the common path to one indexOf scan), `[stderr] ` prefixes dropped, blank runs
+ * collapsed. Deterministic, so a stage can walk them again (`StageContext.replay`).
+ */
+function walkLines(body: string, fn: (line: string) => void): void {
+  const blanks = new BlankCollapser();
+  const dirty = body.includes("\x1b") || body.includes("\r");
+  let start = 0;
+  const n = body.length;
+  while (start < n) {
+    let end = body.indexOf("\n", start);
+    if (end < 0) end = n;
+    let line = body.slice(start, end);
+    start = end + 1;
+    if (dirty) line = sanitizeLine(line);
+    if (line.startsWith(STDERR_PREFIX)) line = line.slice(STDERR_PREFIX.length);
+    const kept = blanks.accept(line);
+    if (kept !== null) fn(kept);
   }
 }
 

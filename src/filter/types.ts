@@ -15,6 +15,12 @@ export interface StageContext {
   emit(line: string): void;
   /** The command exited non-zero: a stage must never hide the failure. */
   failed: boolean;
+  /**
+   * Set for the first stage of a chain: walks the stage's whole input again (the same lines
+   * `push` received). A stage that may pass its input through unchanged can use it instead of
+   * holding every line.
+   */
+  replay?: (fn: (line: string) => void) => void;
 }
 
 /**

@@ -59,6 +59,23 @@ Deno.test("a failed command with unexpected structure passes unchanged (Fallback
   expect([out.text, out.stats.confidence]).toEqual([raw, "fallback"]);
 });
 
+Deno.test("a Fallback first stage re-walks the input: sanitised, stderr prefix dropped, blanks collapsed", () => {
+  const ts = { type: "test_summary" };
+  const raw = "\x1b[31merror\x1b[0m: boom\r\n[stderr] at x\n\n\n\nerror: aborting\n";
+  const expected = "error: boom\nat x\n\nerror: aborting";
+  // First stage: replayed from the text, not held.
+  const alone = new FilterEngine([rule("t", { prefix: "t" }, ts)], { security: false });
+  const out = alone.filter("t", raw, { failed: true });
+  expect([out.text, out.stats.confidence]).toEqual([expected, "fallback"]);
+  // Second stage: its input is the first stage's output, held as before.
+  const chained = new FilterEngine([
+    rule("n", { prefix: "t" }, { type: "strip_noise", patterns: ["^nothing"] }),
+    rule("t", { prefix: "t" }, ts),
+  ], { security: false });
+  const two = chained.filter("t", raw, { failed: true });
+  expect([two.text, two.stats.confidence]).toEqual([expected, "fallback"]);
+});
+
 Deno.test("a rewrite longer than its input is replaced by the sanitised input", () => {
   const engine = new FilterEngine([rule("s", { prefix: "git status" }, { type: "git_status" })]);
   expect(engine.filter("git status -s", " M a").text).toBe(" M a");

@@ -272,12 +272,20 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
   return {
     type: "test_summary",
     createStage(ctx: StageContext): Stage {
-      const input: string[] = [];
+      // The input is held for the unchanged pass-through only when it cannot be walked again.
+      const replay = ctx.replay;
+      const input: string[] | null = replay ? null : [];
+      const s = summarizer(config, ctx.failed);
       return {
-        push: (line) => void input.push(line),
+        push(line) {
+          input?.push(line);
+          s.push(line);
+        },
         finish() {
-          const result = summarize(input, config, ctx.failed);
-          for (const line of result?.lines ?? input) ctx.emit(line);
+          const result = s.finish();
+          if (result) { for (const line of result.lines) ctx.emit(line); }
+          else if (input) { for (const line of input) ctx.emit(line); }
+          else replay!(ctx.emit);
           return result?.confidence ?? "fallback";
         },
       };
@@ -353,11 +361,11 @@ const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 /** Zero counts of node --test (`# todo 0`): nothing to report. */
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
 
-function summarize(
-  lines: string[],
-  config: TestSummaryConfig,
-  failed: boolean,
-): { lines: string[]; confidence: "full" | "partial" } | null {
+/** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
+function summarizer(config: TestSummaryConfig, failed: boolean): {
+  push(line: string): void;
+  finish(): { lines: string[]; confidence: "full" | "partial" } | null;
+} {
   const out: (string | Block | Marker)[] = [];
   const markers = new Set<string>();
   const heads = new Set<string>();
@@ -373,19 +381,19 @@ function summarize(
   // Indentation of a TAP `expected:`/`actual:` field being dropped (its deeper lines go too).
   let skipField = -1;
 
-  for (const line of lines) {
+  const push = (line: string): void => {
     const kind = classify(line);
     if (kind === "summary") {
       block = null;
       summaries++;
       out.push(line);
-      continue;
+      return;
     }
     if (kind === "block") {
       if (heads.has(line)) {
         // deno lists each failure again under FAILURES: the name is already shown.
         block = null;
-        continue;
+        return;
       }
       heads.add(line);
       failures++;
@@ -398,7 +406,7 @@ function summarize(
       sinceRun = [];
       out.push(block);
       if (MARKER.test(line)) markers.add(line.trim());
-      continue;
+      return;
     }
     if (kind === "marker") {
       block = null;
@@ -407,21 +415,21 @@ function summarize(
         markers.add(line.trim());
         out.push({ line, id: markerId(line) });
       }
-      continue;
+      return;
     }
     if (kind === "passing") {
       block = null;
       passing++;
       sinceRun = [];
-      continue;
+      return;
     }
     if (kind === "section") {
       block = null;
-      continue;
+      return;
     }
     if (block) {
       if (skipField >= 0) {
-        if (indentOf(line) > skipField) continue;
+        if (indentOf(line) > skipField) return;
         skipField = -1;
       }
       // node --test repeats an assertion's values as YAML `expected:`/`actual:` after the
@@ -429,115 +437,118 @@ function summarize(
       const field = TAP_VALUE.exec(line);
       if (field && block.body.some((l) => TAP_ASSERTION.test(l))) {
         if (field[2].trim() === "") skipField = field[1].length;
-        continue;
+        return;
       }
       if (skipAt && AT_LINE.test(line)) {
         skipAt = false;
-        continue;
+        return;
       }
       skipAt = false;
-      if (line.length === 0 || line.trim() === "") continue;
+      if (line.length === 0 || line.trim() === "") return;
       if (NOISE_FRAME.test(line)) {
         skipAt = FRAME_LINE.test(line);
-        continue;
+        return;
       }
       if (block.pytest && !block.captured) {
         if (PYTEST_CAPTURED.test(line)) block.captured = true;
-        else if (!PYTEST_KEEP.test(line)) continue;
+        else if (!PYTEST_KEEP.test(line)) return;
       }
       block.body.push(line);
-      continue;
+      return;
     }
     if (/^\s+\S/.test(line) && sinceRun.length < config.truncate_stack_trace) sinceRun.push(line);
     if (LOOSE_SIGNAL.test(line) && loose < 20) {
       loose++;
       out.push(line);
     }
-  }
+  };
 
-  if (summaries === 0 && passing === 0 && failures === 0) return null;
-  // A failed run with nothing we recognise as a failure: the structure was unexpected.
-  if (failed && failures === 0) return null;
+  const finish = (): { lines: string[]; confidence: "full" | "partial" } | null => {
+    if (summaries === 0 && passing === 0 && failures === 0) return null;
+    // A failed run with nothing we recognise as a failure: the structure was unexpected.
+    if (failed && failures === 0) return null;
 
-  aggregateCargoResults(out);
-  // nextest runs each test in its own libtest process; their `test result:` lines repeat what
-  // nextest's Summary says.
-  const nextest = out.some((item) => typeof item === "string" && /^\s*Summary \[/.test(item));
-  // A failed-test line whose test is named again (by a failure block, or by a later line such
-  // as pytest's short summary) is dropped: the later mention carries more.
-  // nextest prints an empty `STDOUT:` block for a test whose output went to stderr.
-  // nextest prints an empty `STDOUT:` block for a test whose output went to stderr: it goes
-  // when a non-empty block of the same test exists.
-  const fullNextest = new Set<string>();
-  for (const item of out) {
-    if (typeof item === "string" || !("head" in item) || !item.body.length) continue;
-    const m = NEXTEST_HEAD.exec(item.head);
-    if (m) fullNextest.add(m[1]);
-  }
-  const emptyNextest = new Set<Block>();
-  for (const item of out) {
-    if (typeof item === "string" || !("head" in item) || item.body.length) continue;
-    const m = NEXTEST_HEAD.exec(item.head);
-    if (m && fullNextest.has(m[1])) emptyNextest.add(item);
-  }
-  // Test ids named by a shown block head, and the last index of each failed-test line's id;
-  // looked up in sets so that thousands of failures stay linear. Heads of a shape without a
-  // known id are searched by substring, only while that stays small.
-  const headIds = new Set<string>();
-  const otherHeads: string[] = [];
-  const lastMarker = new Map<string, number>();
-  out.forEach((item, k) => {
-    if (typeof item === "string") return;
-    if (!("head" in item)) {
-      for (const id of markerIds(item.line)) lastMarker.set(id, k);
-      return;
+    aggregateCargoResults(out);
+    // nextest runs each test in its own libtest process; their `test result:` lines repeat what
+    // nextest's Summary says.
+    const nextest = out.some((item) => typeof item === "string" && /^\s*Summary \[/.test(item));
+    // A failed-test line whose test is named again (by a failure block, or by a later line such
+    // as pytest's short summary) is dropped: the later mention carries more.
+    // nextest prints an empty `STDOUT:` block for a test whose output went to stderr.
+    // nextest prints an empty `STDOUT:` block for a test whose output went to stderr: it goes
+    // when a non-empty block of the same test exists.
+    const fullNextest = new Set<string>();
+    for (const item of out) {
+      if (typeof item === "string" || !("head" in item) || !item.body.length) continue;
+      const m = NEXTEST_HEAD.exec(item.head);
+      if (m) fullNextest.add(m[1]);
     }
-    if (emptyNextest.has(item)) return;
-    const id = headId(item.head);
-    if (id === null) otherHeads.push(item.head);
-    else {
-      headIds.add(id);
-      // nextest names `<binary> <test>`; libtest's own lines inside name only `<test>`.
-      const space = id.indexOf(" ");
-      if (space > 0 && NEXTEST_HEAD.test(item.head)) headIds.add(id.slice(space + 1));
+    const emptyNextest = new Set<Block>();
+    for (const item of out) {
+      if (typeof item === "string" || !("head" in item) || item.body.length) continue;
+      const m = NEXTEST_HEAD.exec(item.head);
+      if (m && fullNextest.has(m[1])) emptyNextest.add(item);
     }
-  });
-  const searchHeads = otherHeads.length * lastMarker.size <= 1_000_000;
-  const named = (id: string, from: number) =>
-    headIds.has(id) || (lastMarker.get(id) ?? -1) > from ||
-    (searchHeads && otherHeads.some((head) => head.includes(id)));
-  const result: string[] = [];
-  let shown = 0;
-  let hidden = 0;
-  for (let k = 0; k < out.length; k++) {
-    const item = out[k];
-    if (typeof item === "string") {
-      if (nextest && item.startsWith("test result: ")) continue;
-      if (ZERO_COUNT.test(item)) continue;
-      const padded = PYTEST_SUMMARY.exec(item);
-      result.push(padded ? `= ${padded[1]} =` : item);
-      continue;
+    // Test ids named by a shown block head, and the last index of each failed-test line's id;
+    // looked up in sets so that thousands of failures stay linear. Heads of a shape without a
+    // known id are searched by substring, only while that stays small.
+    const headIds = new Set<string>();
+    const otherHeads: string[] = [];
+    const lastMarker = new Map<string, number>();
+    out.forEach((item, k) => {
+      if (typeof item === "string") return;
+      if (!("head" in item)) {
+        for (const id of markerIds(item.line)) lastMarker.set(id, k);
+        return;
+      }
+      if (emptyNextest.has(item)) return;
+      const id = headId(item.head);
+      if (id === null) otherHeads.push(item.head);
+      else {
+        headIds.add(id);
+        // nextest names `<binary> <test>`; libtest's own lines inside name only `<test>`.
+        const space = id.indexOf(" ");
+        if (space > 0 && NEXTEST_HEAD.test(item.head)) headIds.add(id.slice(space + 1));
+      }
+    });
+    const searchHeads = otherHeads.length * lastMarker.size <= 1_000_000;
+    const named = (id: string, from: number) =>
+      headIds.has(id) || (lastMarker.get(id) ?? -1) > from ||
+      (searchHeads && otherHeads.some((head) => head.includes(id)));
+    const result: string[] = [];
+    let shown = 0;
+    let hidden = 0;
+    for (let k = 0; k < out.length; k++) {
+      const item = out[k];
+      if (typeof item === "string") {
+        if (nextest && item.startsWith("test result: ")) continue;
+        if (ZERO_COUNT.test(item)) continue;
+        const padded = PYTEST_SUMMARY.exec(item);
+        result.push(padded ? `= ${padded[1]} =` : item);
+        continue;
+      }
+      if (!("head" in item)) {
+        if (item.id === null || !named(item.id, k)) result.push(item.line);
+        continue;
+      }
+      if (emptyNextest.has(item)) continue;
+      item.body = compactFrames(item.body);
+      const pyHead = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
+      result.push(pyHead ? `___ ${pyHead[1]} ___` : item.head);
+      if (shown >= config.max_failures) {
+        hidden++;
+        continue;
+      }
+      shown++;
+      while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
+      const limit = config.truncate_stack_trace;
+      result.push(...item.body.slice(0, limit));
+      if (item.body.length > limit) result.push(`... (${item.body.length - limit} more lines)`);
     }
-    if (!("head" in item)) {
-      if (item.id === null || !named(item.id, k)) result.push(item.line);
-      continue;
-    }
-    if (emptyNextest.has(item)) continue;
-    item.body = compactFrames(item.body);
-    const pyHead = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
-    result.push(pyHead ? `___ ${pyHead[1]} ___` : item.head);
-    if (shown >= config.max_failures) {
-      hidden++;
-      continue;
-    }
-    shown++;
-    while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
-    const limit = config.truncate_stack_trace;
-    result.push(...item.body.slice(0, limit));
-    if (item.body.length > limit) result.push(`... (${item.body.length - limit} more lines)`);
-  }
-  if (hidden) result.push(`... (${hidden} more failure traces not shown)`);
-  return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
+    if (hidden) result.push(`... (${hidden} more failure traces not shown)`);
+    return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
+  };
+  return { push, finish };
 }
 
 const NEXTEST_HEAD = /^\s*(?:---|────) (?:STDOUT|STDERR):\s+(\S.*)$/;
