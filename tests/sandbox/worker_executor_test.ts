@@ -210,7 +210,7 @@ Deno.test("executor: a cancelled call stops in the worker, which stays usable", 
   expect(next).toMatchObject({ ok: true, value: "hello" });
   expect(worker.closed).toBe(false);
   // The walk itself stopped with "cancelled" (it did not run to the end with matches).
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const noAnswer = new Promise<void>((resolve) => (timer = setTimeout(resolve, 10_000)));
   await Promise.race([firstLate, noAnswer]); // no answer in 10 s: `late` stays empty and fails
   clearTimeout(timer);
