@@ -16,7 +16,8 @@ export const GrepParams = z.object({
   ),
   case_sensitive: z.boolean().default(true).describe("Match letter case exactly (default true)"),
   glob: z.string().min(1).optional().describe(
-    'Only search files whose path relative to `path` matches this glob, e.g. "**/*.ts"',
+    'Only search files matching this glob: with a "/" it is matched against the path relative ' +
+      'to `path` (e.g. "src/**/*.ts"); without one, against the file name at any depth (e.g. "*.ts")',
   ),
   context: z.number().int().min(0).max(20).default(0).describe(
     "Lines of context to show before and after each matching line (default 0)",
@@ -33,7 +34,7 @@ Parameters:
   recursively, skipping files excluded by .gitignore, the .git directory, binary files and
   unreadable files.
 - case_sensitive: false to ignore letter case (default true).
-- glob: only search files whose path (relative to \`path\`) matches this glob, e.g. "**/*.ts".
+- glob: only search matching files. A glob with a "/" is matched against the path relative to \`path\` (e.g. "src/**/*.ts"); one without a "/" against the file name at any depth, as in ripgrep (e.g. "*.ts").
 - context: lines to show before and after each match (default 0).
 
 Returns: matching lines as "<path>:<line>: <text>", with paths relative to the workspace and
@@ -84,7 +85,10 @@ export const grepTool = defineTool({
     const maxChars = ctx.config.tools.file.max_line_chars;
     const contextLines = params.context;
     const sandbox = ctx.sandbox;
-    const isGlobMatch = params.glob ? picomatch(params.glob, { dot: true }) : null;
+    // Like ripgrep's -g: a slash-less glob ("*.ts") matches the file name at any depth.
+    const isGlobMatch = params.glob
+      ? picomatch(params.glob, { dot: true, basename: !params.glob.includes("/") })
+      : null;
     const prefix = start.length + 1;
     const spec: GrepSpec = { pattern: params.pattern, caseSensitive: params.case_sensitive, max };
     const matchBytes = fileMatcher(spec);

@@ -40,6 +40,13 @@ fileTest("grep: case_sensitive false, regex syntax, glob filter", async (h) => {
   expect(okText(await h.dispatch("grep", { pattern: "lo+ad", glob: "**/*.md" }))).toBe(
     "src/deep/c.md:1: load the docs",
   );
+  // As in ripgrep: a glob without "/" matches the file name at any depth; with "/" the path.
+  expect(okText(await h.dispatch("grep", { pattern: "lo+ad", glob: "*.md" }))).toBe(
+    "src/deep/c.md:1: load the docs",
+  );
+  expect(okText(await h.dispatch("grep", { pattern: "lo+ad", glob: "deep/*.md" }))).toBe(
+    `No matches for "lo+ad" in ".".`,
+  );
   expect(okText(await h.dispatch("grep", { pattern: "\\b(alpha|beta)\\b" }))).toBe(
     "src/a.ts:1: const alpha = 1;\nsrc/a.ts:3: const beta = 2;",
   );
