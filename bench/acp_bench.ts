@@ -126,13 +126,19 @@ const cases: [string, string[], boolean][] = [
 // Warm the module caches once per case (editors spawn a cached agent too).
 for (const [, args, s] of cases) await probe(args, ws, home, s);
 
+// Interleaved rounds (one probe of each case per round), so drift in machine speed hits every
+// case alike; medians per case.
+const results: Probe[][] = cases.map(() => []);
+for (let i = 0; i < RUNS; i++) {
+  for (const [c, [, args, withSession]] of cases.entries()) {
+    results[c].push(await probe(args, ws, home, withSession));
+  }
+}
 const rows: string[] = [];
-for (const [name, args, withSession] of cases) {
-  const results: Probe[] = [];
-  for (let i = 0; i < RUNS; i++) results.push(await probe(args, ws, home, withSession));
-  const init = median(results.map((r) => r.initialize));
-  const sn = withSession ? median(results.map((r) => r.sessionNew!)) : null;
-  const rss = withSession ? median(results.map((r) => r.rssMb!)) : null;
+for (const [c, [name, , withSession]] of cases.entries()) {
+  const init = median(results[c].map((r) => r.initialize));
+  const sn = withSession ? median(results[c].map((r) => r.sessionNew!)) : null;
+  const rss = withSession ? median(results[c].map((r) => r.rssMb!)) : null;
   rows.push(`| ${name} | ${fmt(init)} | ${fmt(sn)} | ${rss === null ? "—" : rss.toFixed(1)} |`);
 }
 
@@ -169,7 +175,9 @@ const perCallUs = ((performance.now() - t0) / N) * 1000;
 
 const cpu = (await Deno.readTextFile("/proc/cpuinfo")).match(/model name\s*:\s*(.*)/)?.[1] ??
   "unknown";
-console.log(`ACP start-up, median of ${RUNS} (ms from spawn; RSS after session/new)`);
+console.log(
+  `ACP start-up, median of ${RUNS} interleaved rounds (ms from spawn; RSS after session/new)`,
+);
 console.log(
   `${navigator.hardwareConcurrency} cores, ${cpu}, ${new Date().toISOString().slice(0, 10)}`,
 );
