@@ -184,14 +184,18 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
     })
     .onRequest(sdk.methods.agent.session.prompt, async ({ params, client }) => {
       const live = getSession(params.sessionId);
-      // One turn at a time per session: a new prompt cancels the running one first.
-      if (live.running) {
-        live.abort?.abort();
-        await live.running.catch(() => {});
-      }
+      // One turn at a time per session: a new prompt cancels the running (or still waiting)
+      // one and queues behind it. Its own controller is installed at once, so a session/cancel
+      // sent while it waits cancels it, and a third prompt supersedes it before it starts.
+      const previous = live.running;
+      live.abort?.abort();
       const abort = new AbortController();
       live.abort = abort;
-      const turn = runPrompt(sdk, client, live, params, abort, clientCaps, options);
+      const turn = (async (): Promise<acp.StopReason> => {
+        if (previous) await previous.catch(() => {});
+        if (abort.signal.aborted) return "cancelled";
+        return await runPrompt(sdk, client, live, params, abort, clientCaps, options);
+      })();
       live.running = turn;
       try {
         return { stopReason: await turn };

@@ -354,3 +354,58 @@ Deno.test("acp: without an editor terminal, local bash output is forwarded live 
     await s.close();
   }
 });
+
+Deno.test("acp: prompts that arrive while one runs are serialised; only the newest one runs", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "q1", name: "bash", input: { command: "sleep 30" } }] },
+    { text: "second step" },
+    { text: "third step" },
+  ]);
+  const s = await connect({ ws });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    const a = prompt(s, sessionId, "first");
+    while (!s.updates.some((u) => u.update.sessionUpdate === "tool_call")) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // B supersedes A, then C supersedes B before B got to run: one turn at a time.
+    const b = prompt(s, sessionId, "second");
+    const c = prompt(s, sessionId, "third");
+    expect(await Promise.all([a, b, c])).toEqual(["cancelled", "cancelled", "end_turn"]);
+    const text = s.updates
+      .filter((u) => u.update.sessionUpdate === "agent_message_chunk")
+      .map((u) => (u.update as { content: { text: string } }).content.text)
+      .join("");
+    expect(text).toBe("second step");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("acp: session/cancel for a prompt still waiting on the previous one cancels it", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "w1", name: "bash", input: { command: "sleep 30" } }] },
+    { text: "answer to again" },
+  ]);
+  const s = await connect({ ws });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    const a = prompt(s, sessionId, "first");
+    while (!s.updates.some((u) => u.update.sessionUpdate === "tool_call")) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const b = prompt(s, sessionId, "second");
+    await s.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect(await Promise.all([a, b])).toEqual(["cancelled", "cancelled"]);
+    expect(await prompt(s, sessionId, "again")).toBe("end_turn");
+    const text = s.updates
+      .filter((u) => u.update.sessionUpdate === "agent_message_chunk")
+      .map((u) => (u.update as { content: { text: string } }).content.text)
+      .join("");
+    expect(text).toBe("answer to again");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
