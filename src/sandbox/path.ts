@@ -43,8 +43,15 @@ export function expandHome(p: string, home?: string): string {
   return p === "~" ? dir : path.join(dir, p.slice(2));
 }
 
-/** Canonicalises the deepest existing ancestor and re-appends the part that does not exist. */
-export async function canonicalize(absolute: string): Promise<string> {
+/** Symlink hops followed before giving up, as the kernel does (Linux MAXSYMLINKS). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Canonicalises the deepest existing ancestor and re-appends the part that does not exist.
+ * A dangling symlink on the way is followed to its target: a write through it lands there, so
+ * that (not the link's own location) is what must be inside the sandbox.
+ */
+export async function canonicalize(absolute: string, hops = 0): Promise<string> {
   let current = path.resolve(absolute);
   const suffix: string[] = [];
   while (true) {
@@ -52,6 +59,14 @@ export async function canonicalize(absolute: string): Promise<string> {
       const real = await Deno.realPath(current);
       return suffix.length ? path.join(real, ...suffix.reverse()) : real;
     } catch {
+      const target = await Deno.readLink(current).catch(() => null);
+      if (target !== null) {
+        if (hops >= MAX_LINK_HOPS) {
+          throw new Deno.errors.FilesystemLoop(`too many levels of symbolic links: ${current}`);
+        }
+        const followed = path.resolve(path.dirname(current), target);
+        return await canonicalize(path.join(followed, ...suffix.reverse()), hops + 1);
+      }
       const parent = path.dirname(current);
       if (parent === current) return path.join(current, ...suffix.reverse());
       suffix.push(path.basename(current));

@@ -17,6 +17,9 @@ async function setUp(h: Harness): Promise<void> {
   await Deno.symlink(o, `${h.ws}/dir_out`);
   await Deno.symlink(`${o}/dir`, `${h.ws}/tree/escape`);
   await Deno.symlink(`${h.ws}/.env`, `${h.ws}/env_link`);
+  // Dangling links: their targets outside do not exist (yet).
+  await Deno.symlink(`${o}/created.txt`, `${h.ws}/dangling_out`);
+  await Deno.symlink(`${o}/newdir`, `${h.ws}/dangling_dir`);
 }
 
 type Input = (h: Harness) => Record<string, unknown>;
@@ -66,6 +69,30 @@ const CASES: [string, string, Input][] = [
   })],
   ["create_directory under symlinked dir", "create_directory", () => ({ path: "dir_out/newdir" })],
   ["write via symlink then ..", "write", () => ({ path: "dir_out/../../x.txt", content: "x" })],
+  // dangling symlinks whose targets lie outside
+  ["write through a dangling symlink", "write", () => ({ path: "dangling_out", content: "x" })],
+  ["write under a dangling dir symlink", "write", () => ({
+    path: "dangling_dir/x.txt",
+    content: "x",
+  })],
+  ["create_directory through a dangling symlink", "create_directory", () => ({
+    path: "dangling_dir",
+  })],
+  ["create_directory under a dangling symlink", "create_directory", () => ({
+    path: "dangling_dir/a/b",
+  })],
+  ["copy file onto a dangling symlink", "copy_path", () => ({
+    source: "file.txt",
+    destination: "dangling_out",
+  })],
+  ["copy file under a dangling dir symlink", "copy_path", () => ({
+    source: "file.txt",
+    destination: "dangling_dir/x.txt",
+  })],
+  ["move file under a dangling dir symlink", "move_path", () => ({
+    source: "file.txt",
+    destination: "dangling_dir/x.txt",
+  })],
   // prefix sibling
   ["read prefix sibling ws_evil", "read", () => ({ path: "../ws_evil/evil.txt" })],
   ["write absolute prefix sibling", "write", (h) => ({

@@ -73,6 +73,37 @@ Deno.test("resolve follows symlinks; resolveEntry keeps the last component", asy
   }
 });
 
+Deno.test("canonicalize follows dangling symlinks to where a write would land", async () => {
+  const t = await tree();
+  try {
+    await Deno.symlink(path.join(t.base, "outside/new.txt"), path.join(t.ws, "dangle_out"));
+    await Deno.symlink(path.join(t.ws, "sub/later.txt"), path.join(t.ws, "dangle_in"));
+    await Deno.symlink("missing_dir", path.join(t.ws, "dangle_rel"));
+    await Deno.symlink("loop_b", path.join(t.ws, "loop_a"));
+    await Deno.symlink("loop_a", path.join(t.ws, "loop_b"));
+    expect([
+      await canonicalize(path.join(t.ws, "dangle_out")),
+      await canonicalize(path.join(t.ws, "dangle_in")),
+      await canonicalize(path.join(t.ws, "dangle_rel/a/b.txt")),
+    ]).toEqual([
+      path.join(t.base, "outside/new.txt"),
+      path.join(t.ws, "sub/later.txt"),
+      path.join(t.ws, "missing_dir/a/b.txt"),
+    ]);
+    const loop = await canonicalize(path.join(t.ws, "loop_a")).catch((e) => e);
+    expect(loop).toBeInstanceOf(Deno.errors.FilesystemLoop);
+    const sb = await Sandbox.create(t.ws);
+    expect(await violation(sb.resolve("dangle_out"))).toBe(
+      'Cannot access "dangle_out": is outside the allowed paths',
+    );
+    expect(await sb.resolve("dangle_in")).toBe(path.join(t.ws, "sub/later.txt"));
+    // The entry itself (delete_path removes the link, not its target) stays resolvable.
+    expect(await sb.resolveEntry("dangle_out")).toBe(path.join(t.ws, "dangle_out"));
+  } finally {
+    await t.cleanup();
+  }
+});
+
 Deno.test("resolve refuses NUL, overlong, empty and look-alike paths", async () => {
   const t = await tree();
   try {
