@@ -23,8 +23,12 @@ export interface LegacyCall {
 }
 
 /**
- * Finds every call in `text`, in order of appearance. A fence matches only its exact language
- * (```bashrc is not ```bash); unclosed fences and blocks of other languages are ignored.
+ * Finds every call in `text`, in order of appearance. One left-to-right scan: whichever of a
+ * fence or a `<tool_call>` tag opens first owns the text up to its close, so a `<tool_call>`
+ * shown inside a fenced example is not a call, and a fence inside a `<tool_call>` body (a README
+ * being written) is part of that call's arguments. A fence matches only its exact language
+ * (```bashrc is not ```bash); an unclosed fence ends the scan (nothing after it can be read
+ * reliably); blocks of other languages and unclosed tags are ignored.
  */
 export function extractLegacyCalls(
   text: string,
@@ -38,29 +42,39 @@ export function extractLegacyCalls(
       byFence.set(t.invocation.fence, t);
     }
   }
-  const found: { at: number; call: Omit<LegacyCall, "id"> }[] = [];
-
-  const fence = /```([A-Za-z0-9_-]*)/g;
-  let m: RegExpExecArray | null;
-  while ((m = fence.exec(text))) {
-    const start = m.index + m[0].length;
+  const found: Omit<LegacyCall, "id">[] = [];
+  const OPEN_TAG = "<tool_call>";
+  const CLOSE_TAG = "</tool_call>";
+  const languageAt = /[A-Za-z0-9_-]*/y;
+  let at = 0;
+  let tagAt = -1; // the next tag at or after `at` (searched again only once passed: linear)
+  while (at < text.length) {
+    const fenceAt = text.indexOf("```", at);
+    if (tagAt !== -2 && tagAt < at) tagAt = text.indexOf(OPEN_TAG, at);
+    if (tagAt === -1) tagAt = -2; // none left
+    if (fenceAt < 0 && tagAt < 0) break;
+    if (tagAt >= 0 && (fenceAt < 0 || tagAt < fenceAt)) {
+      const bodyStart = tagAt + OPEN_TAG.length;
+      const close = text.indexOf(CLOSE_TAG, bodyStart);
+      if (close < 0) {
+        tagAt = -2; // unclosed: plain text, and so is every later tag (no close follows)
+        at = bodyStart;
+        continue;
+      }
+      found.push(structuredCall(text.slice(bodyStart, close).trim()));
+      at = close + CLOSE_TAG.length;
+      continue;
+    }
+    languageAt.lastIndex = fenceAt + 3;
+    const language = languageAt.exec(text)![0];
+    const start = fenceAt + 3 + language.length;
     const end = text.indexOf("```", start);
     if (end < 0) break; // unclosed: ignored, and nothing after it can be a closed fence
-    fence.lastIndex = end + 3;
-    const tool = byFence.get(m[1]);
-    if (!tool) continue;
-    const body = text.slice(start, end).trim();
-    found.push({ at: m.index, call: fenceCall(tool, m[1], body) });
+    at = end + 3;
+    const tool = byFence.get(language);
+    if (tool) found.push(fenceCall(tool, language, text.slice(start, end).trim()));
   }
-
-  const tagged = /<tool_call>([\s\S]*?)<\/tool_call>/g;
-  while ((m = tagged.exec(text))) {
-    if (insideFence(text, m.index)) continue;
-    found.push({ at: m.index, call: structuredCall(m[1].trim()) });
-  }
-
-  found.sort((a, b) => a.at - b.at);
-  return found.map((f, i) => ({ id: `${prefix}_${i + 1}`, ...f.call }));
+  return found.map((call, i) => ({ id: `${prefix}_${i + 1}`, ...call }));
 }
 
 function fenceCall(tool: AnyTool, fence: string, body: string): Omit<LegacyCall, "id"> {
@@ -101,17 +115,6 @@ function structuredCall(body: string): Omit<LegacyCall, "id"> {
     };
   }
   return { name, input: v.input ?? v.params ?? {} };
-}
-
-/** A `<tool_call>` shown inside a fenced example block is not a call. */
-function insideFence(text: string, index: number): boolean {
-  let count = 0;
-  let i = text.indexOf("```");
-  while (i >= 0 && i < index) {
-    count++;
-    i = text.indexOf("```", i + 3);
-  }
-  return count % 2 === 1;
 }
 
 /** The user message that carries the results back: one labelled block per call, in order. */

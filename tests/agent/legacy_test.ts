@@ -56,6 +56,24 @@ Deno.test("extractLegacyCalls: fences of tools that are not visible are plain te
   expect(extractLegacyCalls("```bash\nls\n```", [echoTool])).toEqual([]);
 });
 
+Deno.test("extractLegacyCalls: a fence inside a <tool_call> body is part of its arguments, not a call", () => {
+  // A structured call whose argument text holds a markdown example (a README being written).
+  const body = JSON.stringify({
+    name: "echo",
+    input: { text: "Install:\n```bash\nrm -rf build\n```\nthen ```scrape\n{}\n``` x ```" },
+  });
+  const text = `<tool_call>${body}</tool_call>\n` +
+    '<tool_call>{"name": "echo", "input": {"text": "second"}}</tool_call>';
+  expect(extractLegacyCalls(text, tools, { idPrefix: "t" })).toEqual([
+    {
+      id: "t_1",
+      name: "echo",
+      input: { text: "Install:\n```bash\nrm -rf build\n```\nthen ```scrape\n{}\n``` x ```" },
+    },
+    { id: "t_2", name: "echo", input: { text: "second" } },
+  ]);
+});
+
 Deno.test("formatLegacyResults: one labelled block per result", () => {
   expect(formatLegacyResults([
     { callId: "a", tool: "bash", ok: true, text: "out", outcome: "success", durationMs: 1 },
