@@ -46,6 +46,26 @@ export async function runTurn(
   };
 
   await session.ensureConversation(input);
+  // A transcript that ends with calls but no results (zeph was killed mid-tool, then resumed)
+  // is one every provider rejects: the calls get their one result first, and it is persisted.
+  const unanswered = unansweredCalls(session.messages);
+  if (unanswered.length) {
+    await session.append({
+      role: "user",
+      parts: unanswered.map((c) => ({
+        type: "tool_result" as const,
+        callId: c.id,
+        text: synthetic(
+          c,
+          new ToolError(
+            "cancelled",
+            `Cannot run ${c.name}: zeph stopped before this call finished (the session ended mid-turn)`,
+          ),
+        ).text,
+        isError: true,
+      })),
+    });
+  }
   await session.append({ role: "user", parts: [{ type: "text", text: input }] });
 
   const legacy = !session.provider.supportsToolUse;
@@ -316,6 +336,15 @@ async function runBatch(
     results.push(result);
   }
   return { results, cancelled, quotaBlocked: false };
+}
+
+/** The calls of a final assistant message: nothing answered them. */
+function unansweredCalls(messages: readonly Message[]): LegacyCall[] {
+  const last = messages.at(-1);
+  if (last?.role !== "assistant") return [];
+  return last.parts.flatMap((p) =>
+    p.type === "tool_call" ? [{ id: p.id, name: p.name, input: p.input }] : []
+  );
 }
 
 /** A call whose arguments were not valid JSON (the adapter marks it) is reported, not run. */

@@ -2,6 +2,7 @@ import { expect } from "expect";
 import { flakyTool, harness, ofType, runs } from "./_harness.ts";
 import { echoTool, noteTool, scrapeTool, shellTool } from "./_harness.ts";
 import type { AskRequest } from "../../src/tools/registry.ts";
+import { formatToolError, ToolError } from "../../src/tools/errors.ts";
 
 const call = (id: string, name: string, input: unknown) => ({ id, name, input });
 
@@ -436,4 +437,55 @@ Deno.test("cancel while the model is answering: no assistant message, stop cance
   expect(await pending).toBe("cancelled");
   expect(h.session.messages).toEqual([{ role: "user", parts: [{ type: "text", text: "go" }] }]);
   expect(h.events).toEqual([{ type: "turn_end", stopReason: "cancelled" }]);
+});
+
+Deno.test("resume: calls left without results (zeph killed mid-tool) get a result before the new prompt", async () => {
+  const stored = [
+    { role: "user" as const, parts: [{ type: "text" as const, text: "build it" }] },
+    {
+      role: "assistant" as const,
+      parts: [
+        { type: "text" as const, text: "Building." },
+        { type: "tool_call" as const, id: "k1", name: "echo", input: { text: "a" } },
+        { type: "tool_call" as const, id: "k2", name: "echo", input: { text: "b" } },
+      ],
+    },
+  ];
+  const appended: unknown[] = [];
+  await using h = await harness({
+    turns: [{ text: "Picking up." }],
+    session: {
+      conversationId: "conv-1",
+      messages: stored,
+      store: {
+        createConversation: () => "unused",
+        appendMessages: (_id, messages) => void appended.push(...messages),
+      },
+    },
+  });
+  const stop = await h.session.prompt("go on", { sink: (e) => h.events.push(e) });
+  expect(stop).toBe("end_turn");
+  const interrupted = (id: string) => ({
+    type: "tool_result",
+    callId: id,
+    text: formatToolError(
+      new ToolError(
+        "cancelled",
+        "Cannot run echo: zeph stopped before this call finished (the session ended mid-turn)",
+      ),
+    ),
+    isError: true,
+  });
+  const repair = { role: "user", parts: [interrupted("k1"), interrupted("k2")] };
+  expect(h.provider.requests[0].messages).toEqual([
+    ...stored,
+    repair,
+    { role: "user", parts: [{ type: "text", text: "go on" }] },
+  ]);
+  // The repair is persisted too, so the next resume starts from a valid transcript.
+  expect(appended).toEqual([
+    repair,
+    { role: "user", parts: [{ type: "text", text: "go on" }] },
+    { role: "assistant", parts: [{ type: "text", text: "Picking up." }] },
+  ]);
 });
