@@ -138,8 +138,11 @@ export async function runAcp(args: string[], deps: AcpDeps): Promise<number> {
               import("../store/audit.ts"),
             ]);
           redactor = audit.redactSecrets;
-          runtime = await deps.buildRuntime(parsed.globals, loaded, { store });
+          // The provider first: it is what fails on a bad setup (missing key or script), and
+          // a failed start is retried by the next prompt, so a runtime built before it would
+          // leak (worker, listeners) once per failed prompt.
           const provider = await buildProvider(structuredClone(config), parsed.chat);
+          runtime = await deps.buildRuntime(parsed.globals, loaded, { store });
           return {
             registry: runtime.registry,
             local: runtime.executor,

@@ -409,3 +409,28 @@ Deno.test("acp: session/cancel for a prompt still waiting on the previous one ca
     await s.close();
   }
 });
+
+Deno.test("acp: a prompt whose provider cannot be built answers with the error and builds no tool runtime", async () => {
+  const ws = await workspace(
+    [{ text: "never" }],
+    '[[tools.permissions.bsh]]\npattern = "*"\naction = "allow"\n',
+  );
+  const s = await connect({ ws });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    await Deno.remove(ws.script); // the provider now fails to start, on every prompt
+    expect(await prompt(s, sessionId, "one")).toBe("end_turn");
+    expect(await prompt(s, sessionId, "two")).toBe("end_turn");
+    const text = s.updates
+      .filter((u) => u.update.sessionUpdate === "agent_message_chunk")
+      .map((u) => (u.update as { content: { text: string } }).content.text)
+      .join("");
+    expect(text.match(/\[error\] Cannot read script/g)?.length).toBe(2);
+    // Each failed prompt used to build (and leak) a whole tool runtime: worker executor,
+    // signal and unload listeners, filter rules — visible as its start-up warnings.
+    expect(s.stderr().match(/tools\.permissions\.bsh/g)).toBe(null);
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
