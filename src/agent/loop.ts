@@ -45,6 +45,12 @@ export async function runTurn(
     return stopReason;
   };
 
+  if (input.trim() === "") {
+    // An empty user message would stay in the transcript, and some providers (Claude) reject
+    // every later request of a conversation that holds one.
+    notice("warn", "empty_prompt", "Nothing to do: the prompt is empty.");
+    return stop("end_turn");
+  }
   await session.ensureConversation(input);
   // A transcript that ends with calls but no results (zeph was killed mid-tool, then resumed)
   // is one every provider rejects: the calls get their one result first, and it is persisted.

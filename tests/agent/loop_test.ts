@@ -489,3 +489,33 @@ Deno.test("resume: calls left without results (zeph killed mid-tool) get a resul
     { role: "assistant", parts: [{ type: "text", text: "Picking up." }] },
   ]);
 });
+
+Deno.test("an empty prompt is refused with a notice; nothing is sent or stored", async () => {
+  const appended: unknown[] = [];
+  await using h = await harness({
+    turns: [{ text: "hello" }],
+    session: {
+      store: {
+        createConversation: () => "conv-e",
+        appendMessages: (_id, messages) => void appended.push(...messages),
+      },
+    },
+  });
+  // An empty user message would stay in the stored transcript, and Claude rejects every later
+  // request of that conversation ("all messages must have non-empty content").
+  expect(await h.session.prompt(" \n\t", { sink: (e) => h.events.push(e) })).toBe("end_turn");
+  expect(h.events).toEqual([
+    {
+      type: "notice",
+      level: "warn",
+      code: "empty_prompt",
+      message: "Nothing to do: the prompt is empty.",
+    },
+    { type: "turn_end", stopReason: "end_turn" },
+  ]);
+  expect([h.provider.requests.length, appended, h.session.messages]).toEqual([0, [], []]);
+  expect(await h.session.prompt("hi", { sink: () => {} })).toBe("end_turn");
+  expect(h.provider.requests[0].messages).toEqual([
+    { role: "user", parts: [{ type: "text", text: "hi" }] },
+  ]);
+});
