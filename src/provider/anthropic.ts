@@ -236,15 +236,18 @@ class StreamAccumulator {
 
 /**
  * Our messages as Messages-API params. Tool results go first in their user message (the API
- * requires tool_result blocks before any text there); empty text blocks are dropped (the API
- * rejects them); assistant text and tool_use blocks keep the model's order.
+ * requires tool_result blocks before any text there); empty and whitespace-only text blocks are
+ * dropped (the API rejects them), and so is a message left with no block; consecutive messages
+ * of one role (a turn that failed before the model answered, or an emptied answer between
+ * them) are sent as one; assistant text and tool_use blocks keep the model's order.
  */
 export function toAnthropicMessages(messages: Message[]): Anthropic.MessageParam[] {
-  return messages.map((m): Anthropic.MessageParam => {
+  const out: { role: "user" | "assistant"; content: Anthropic.ContentBlockParam[] }[] = [];
+  for (const m of messages) {
     const blocks: Anthropic.ContentBlockParam[] = [];
     for (const part of m.parts) {
       if (part.type === "text") {
-        if (part.text !== "") blocks.push({ type: "text", text: part.text });
+        if (part.text.trim() !== "") blocks.push({ type: "text", text: part.text });
       } else if (part.type === "tool_call") {
         blocks.push({
           type: "tool_use",
@@ -261,13 +264,18 @@ export function toAnthropicMessages(messages: Message[]): Anthropic.MessageParam
         });
       }
     }
-    if (m.role === "user") {
-      const results = blocks.filter((b) => b.type === "tool_result");
-      const rest = blocks.filter((b) => b.type !== "tool_result");
-      return { role: "user", content: [...results, ...rest] };
-    }
-    return { role: "assistant", content: blocks };
-  });
+    if (blocks.length === 0) continue;
+    const last = out.at(-1);
+    if (last?.role === m.role) last.content.push(...blocks);
+    else out.push({ role: m.role, content: blocks });
+  }
+  for (const m of out) {
+    if (m.role !== "user") continue;
+    const results = m.content.filter((b) => b.type === "tool_result");
+    const rest = m.content.filter((b) => b.type !== "tool_result");
+    m.content = [...results, ...rest];
+  }
+  return out;
 }
 
 /**

@@ -176,6 +176,42 @@ Deno.test("claude: tool results go before text in a user message", async () => {
   });
 });
 
+Deno.test("claude: whitespace-only text is not sent back (the API rejects such blocks and empty messages)", () => {
+  const provider = new AnthropicProvider(config("http://127.0.0.1:9", { prompt_cache: false }), {
+    apiKey: KEY,
+  });
+  const body = provider.buildBody(request({
+    messages: [
+      { role: "user", parts: [{ type: "text", text: "look" }] },
+      {
+        role: "assistant",
+        parts: [
+          { type: "text", text: "\n\n" },
+          { type: "tool_call", id: "w1", name: "read", input: { path: "a.ts" } },
+        ],
+      },
+      { role: "user", parts: [{ type: "tool_result", callId: "w1", text: "x", isError: false }] },
+      { role: "assistant", parts: [{ type: "text", text: " \n" }] },
+      { role: "user", parts: [{ type: "text", text: "and?" }] },
+    ],
+  }));
+  expect(body.messages).toEqual([
+    { role: "user", content: [{ type: "text", text: "look" }] },
+    {
+      role: "assistant",
+      content: [{ type: "tool_use", id: "w1", name: "read", input: { path: "a.ts" } }],
+    },
+    // The emptied assistant message goes; the two user messages around it become one turn.
+    {
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "w1", content: "x" },
+        { type: "text", text: "and?" },
+      ],
+    },
+  ]);
+});
+
 Deno.test("claude: a tool call whose JSON arrives split across chunks is reassembled", async () => {
   await withServer([{ fixture: "claude/tool_split.sse", headers: SSE }], async (server) => {
     const provider = new AnthropicProvider(config(server.url), { apiKey: KEY });
