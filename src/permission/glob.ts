@@ -87,3 +87,8 @@ export function compileGlob(pattern: string): CompiledGlob {
     },
   };
 }
+
+/** Escapes glob metacharacters so an "always" rule matches exactly this text. */
+export function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}

@@ -5,7 +5,7 @@
  */
 import type { Config, PermissionAction, PermissionRuleConfig } from "../config/schema.ts";
 import type { AnyTool } from "../tools/tool.ts";
-import { type CompiledGlob, compileGlob } from "./glob.ts";
+import { type CompiledGlob, compileGlob, escapeGlob } from "./glob.ts";
 
 export interface Decision {
   action: PermissionAction;
@@ -23,6 +23,15 @@ interface CompiledRule {
   glob: CompiledGlob;
   action: PermissionAction;
   label: string;
+}
+
+export interface DecideOptions {
+  /**
+   * Every spelling of a path subject the rules should see (workspace-relative, canonical
+   * absolute, …); the first is the one shown in prompts and stored by "always" answers. Used for
+   * tools with `pathSubjects`; the registry supplies it from the session's sandbox.
+   */
+  pathForms?: (subject: string) => Promise<string[]>;
 }
 
 /** Evaluates one tool's params against the policy (the shell analyser implements this). */
@@ -104,28 +113,35 @@ export class PermissionPolicy {
    * tool that has rules (spec), the caller's choice otherwise.
    */
   evaluate(tool: string, subject: string, fallback?: PermissionAction): Decision {
+    return this.evaluateForms(tool, [subject], fallback);
+  }
+
+  /**
+   * Like `evaluate` for a subject that has several spellings (a path): a rule matches when it
+   * matches any of them. The decision names the first form, and an "always" answer stores it
+   * escaped, so it approves exactly that subject and not what its characters would glob.
+   */
+  evaluateForms(tool: string, forms: string[], fallback?: PermissionAction): Decision {
+    const subject = forms[0];
+    const alwaysPattern = escapeGlob(subject);
+    const matches = (rule: CompiledRule) => forms.some((f) => rule.glob.test(f));
     const configured = this.#rules.get(tool) ?? [];
     // Session "allow" rules never override a configured deny: deny rules are checked first.
     for (const rule of configured) {
-      if (rule.action === "deny" && rule.glob.test(subject)) {
-        return { action: "deny", policyMatch: rule.label, subject, alwaysPattern: subject };
+      if (rule.action === "deny" && matches(rule)) {
+        return { action: "deny", policyMatch: rule.label, subject, alwaysPattern };
       }
     }
     for (const rule of [...(this.#session.get(tool) ?? []), ...configured]) {
-      if (rule.glob.test(subject)) {
-        return { action: rule.action, policyMatch: rule.label, subject, alwaysPattern: subject };
+      if (matches(rule)) {
+        return { action: rule.action, policyMatch: rule.label, subject, alwaysPattern };
       }
     }
-    return {
-      action: fallback ?? "ask",
-      policyMatch: null,
-      subject,
-      alwaysPattern: subject,
-    };
+    return { action: fallback ?? "ask", policyMatch: null, subject, alwaysPattern };
   }
 
   /** The decision for a call: the analyser when the tool has one, else every subject's rule. */
-  async decide(tool: AnyTool, params: unknown): Promise<Decision> {
+  async decide(tool: AnyTool, params: unknown, options: DecideOptions = {}): Promise<Decision> {
     const analyzer = this.#analyzers.get(tool.name);
     if (analyzer) return await analyzer(params, this);
     const fallback = this.defaultAction(tool);
@@ -133,7 +149,12 @@ export class PermissionPolicy {
     if (subjects.length === 0) {
       return { action: fallback, policyMatch: null, subject: null };
     }
-    return mostRestrictive(subjects.map((s) => this.evaluate(tool.name, s, fallback)))!;
+    const decisions: Decision[] = [];
+    for (const s of subjects) {
+      const forms = tool.pathSubjects && options.pathForms ? await options.pathForms(s) : [s];
+      decisions.push(this.evaluateForms(tool.name, forms.length ? forms : [s], fallback));
+    }
+    return mostRestrictive(decisions)!;
   }
 
   /** No match: `ask` when the tool has rules; without rules, read-only tools run, mutating ask. */

@@ -24,6 +24,7 @@ import {
   type ParsedCommand,
   rootCtx,
 } from "./_shell_parse.ts";
+import { escapeGlob } from "./glob.ts";
 import { type Decision, mostRestrictive, type PermissionPolicy } from "./policy.ts";
 
 export { decodeAnsiC } from "./_shell_parse.ts";
@@ -420,10 +421,7 @@ export function installShellAnalyzer(policy: PermissionPolicy, config: Config): 
   });
 }
 
-/** Escapes glob metacharacters so an "always" rule matches exactly this text. */
-export function escapeGlob(text: string): string {
-  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
-}
+export { escapeGlob };
 
 /** The whole decision for one bash command line. */
 export async function decideShell(

@@ -178,6 +178,22 @@ export class Sandbox {
     return canonical;
   }
 
+  /**
+   * Every spelling of a path the permission rules should see: workspace-relative and absolute,
+   * as written (`..` resolved) and canonical (symlinks followed). The first is the one shown in
+   * prompts. Input the sandbox would refuse anyway comes back as written.
+   */
+  async pathForms(input: string, cwd: string = this.workspace): Promise<string[]> {
+    let lexical: string;
+    try {
+      lexical = absoluteInput(input, cwd, this.home);
+    } catch {
+      return [input];
+    }
+    const canonical = await canonicalize(lexical).catch(() => lexical);
+    return [...new Set([this.display(lexical), lexical, this.display(canonical), canonical])];
+  }
+
   contains(canonical: string): boolean {
     return this.roots.some((root) => isInside(canonical, root));
   }

@@ -71,6 +71,7 @@ export const copyPathTool = defineTool({
   kind: "other",
   invocation: { type: "call" },
   subjects: (p) => [p.source, p.destination],
+  pathSubjects: true,
   async execute(params, ctx) {
     // The source is fully resolved: a symlink source is copied by content, and only when its
     // target is inside the sandbox (resolve refuses the rest).

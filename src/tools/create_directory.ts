@@ -29,6 +29,7 @@ export const createDirectoryTool = defineTool({
   kind: "other",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
+  pathSubjects: true,
   async execute(params, ctx) {
     const dir = await ctx.sandbox.resolve(params.path, ctx.cwd);
     try {

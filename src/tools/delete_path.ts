@@ -36,6 +36,7 @@ export const deletePathTool = defineTool({
   kind: "delete",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
+  pathSubjects: true,
   async execute(params, ctx) {
     const target = await ctx.sandbox.resolveEntry(params.path, ctx.cwd);
     if (ctx.sandbox.isRootOrAbove(target)) {

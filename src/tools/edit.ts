@@ -58,6 +58,7 @@ export const editTool = defineTool({
   kind: "edit",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
+  pathSubjects: true,
   async execute(params, ctx) {
     if (params.old_string === "") {
       throw new ToolError(

@@ -53,6 +53,7 @@ export const findPathTool = defineTool({
   kind: "search",
   invocation: { type: "call" },
   subjects: (p) => [path.isAbsolute(p.pattern) ? p.pattern : p.path],
+  pathSubjects: true,
   async execute(params, ctx) {
     if (params.pattern.includes("\0")) {
       throw new SandboxViolation(params.pattern, "contains a NUL byte");

@@ -69,6 +69,7 @@ export const grepTool = defineTool({
   kind: "search",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
+  pathSubjects: true,
   async execute(params, ctx) {
     // re2js validates (its errors name the problem); V8 runs the pattern when provably linear.
     compile(params.pattern, params.case_sensitive ? 0 : RE2JS.CASE_INSENSITIVE);

@@ -32,6 +32,7 @@ export const listDirectoryTool = defineTool({
   kind: "search",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
+  pathSubjects: true,
   async execute(params, ctx) {
     const dir = await ctx.sandbox.resolve(params.path, ctx.cwd);
     const dirs: string[] = [];

@@ -37,6 +37,7 @@ export const movePathTool = defineTool({
   kind: "move",
   invocation: { type: "call" },
   subjects: (p) => [p.source, p.destination],
+  pathSubjects: true,
   async execute(params, ctx) {
     const source = await ctx.sandbox.resolveEntry(params.source, ctx.cwd);
     const destination = await ctx.sandbox.resolveEntry(params.destination, ctx.cwd);

@@ -41,6 +41,7 @@ export const readTool = defineTool({
   kind: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
+  pathSubjects: true,
   async execute(params, ctx) {
     const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
     ctx.sandbox.assertReadable(file, params.path);

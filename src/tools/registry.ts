@@ -206,7 +206,9 @@ export class ToolRegistry {
         );
       }
       params = validateParams(tool, call.input);
-      decision = await policy.decide(tool, params);
+      decision = await policy.decide(tool, params, {
+        pathForms: (subject) => session.sandbox.pathForms(subject, session.cwd),
+      });
       await this.#resolvePermission(tool, params, decision, call, session, policy);
       const output = await this.#execute(tool, params, call, session);
       result = {

@@ -88,6 +88,11 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   invocation: { type: "fenced"; fence: string } | { type: "call" };
   /** The permission subjects (command, path(s), URL) the rules are matched against. */
   subjects(params: z.output<P>): string[];
+  /**
+   * The subjects are file paths: rules see them normalised (workspace-relative and canonical
+   * absolute), so `./x`, `a/../x`, the absolute path and a symlink all meet the rules for `x`.
+   */
+  pathSubjects?: boolean;
   execute(params: z.output<P>, ctx: ToolContext): Promise<ToolOutput>;
 }
 

@@ -37,6 +37,7 @@ export const writeTool = defineTool({
   kind: "edit",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
+  pathSubjects: true,
   async execute(params, ctx) {
     const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
     const bytes = ENCODER.encode(params.content);

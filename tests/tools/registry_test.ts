@@ -1,12 +1,19 @@
 import { expect } from "expect";
+import { defaultConfig, type PermissionRuleConfig } from "../../src/config/schema.ts";
+import { PermissionPolicy } from "../../src/permission/policy.ts";
+import { Sandbox } from "../../src/sandbox/path.ts";
 import { ToolError } from "../../src/tools/errors.ts";
+import { LocalExecutor } from "../../src/tools/executor.ts";
+import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
 import type { ToolExecutor } from "../../src/tools/executor.ts";
-import type {
-  AskAnswer,
-  AskRequest,
-  FinalHook,
-  OutputHook,
-  ToolResult,
+import {
+  type AskAnswer,
+  type AskRequest,
+  type DispatchSession,
+  type FinalHook,
+  type OutputHook,
+  ToolRegistry,
+  type ToolResult,
 } from "../../src/tools/registry.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import {
@@ -446,4 +453,92 @@ Deno.test("definitions() expose input-mode JSON Schema: defaulted fields are not
       additionalProperties: false,
     },
   }]);
+});
+
+// File-tool rules are written against workspace paths: any spelling of the same file must meet
+// the same rule (`./x`, `a/../x`, the absolute path, a symlink to it).
+async function fileRegistry(rules: Record<string, PermissionRuleConfig[]>) {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_reg_paths_" }));
+  const ws = `${base}/ws`;
+  await Deno.mkdir(`${ws}/.github`, { recursive: true });
+  await Deno.mkdir(`${ws}/src`);
+  await Deno.symlink(`${ws}/.github`, `${ws}/gh`);
+  const sandbox = await Sandbox.create(ws);
+  const registry = new ToolRegistry({
+    tools: FILE_TOOLS,
+    executor: new LocalExecutor(),
+    policy: new PermissionPolicy(rules),
+    config: defaultConfig(),
+  });
+  const asked: AskRequest[] = [];
+  const answers: AskAnswer[] = [];
+  const session: DispatchSession = {
+    cwd: ws,
+    sandbox,
+    ask: (r) => {
+      asked.push(r);
+      return Promise.resolve(answers.shift() ?? "reject_once");
+    },
+  };
+  return { base, ws, registry, session, asked, answers };
+}
+
+Deno.test("file rules: every spelling of a denied path is denied", async () => {
+  const t = await fileRegistry({
+    write: [{ pattern: ".github/*", action: "deny" }, { pattern: "*", action: "allow" }],
+  });
+  try {
+    const spellings = [
+      ".github/ci.yml",
+      "./.github/ci.yml",
+      "src/../.github/ci.yml",
+      `${t.ws}/.github/ci.yml`,
+      "gh/ci.yml",
+    ];
+    const outcomes: Record<string, string> = {};
+    for (const p of spellings) {
+      const r = await t.registry.dispatch(
+        { id: p, name: "write", input: { path: p, content: "x" } },
+        t.session,
+      );
+      outcomes[p] = `${r.outcome} ${r.decision?.policyMatch}`;
+    }
+    const denied = 'blocked tools.permissions.write[0] deny ".github/*"';
+    expect(outcomes).toEqual(Object.fromEntries(spellings.map((p) => [p, denied])));
+    expect([...Deno.readDirSync(`${t.ws}/.github`)]).toEqual([]);
+    const ok = await t.registry.dispatch(
+      { id: "ok", name: "write", input: { path: "./src/a.ts", content: "x" } },
+      t.session,
+    );
+    expect([ok.outcome, ok.decision?.subject]).toEqual(["success", "src/a.ts"]);
+  } finally {
+    await Deno.remove(t.base, { recursive: true });
+  }
+});
+
+Deno.test("file rules: an 'always' answer approves that one path, not a glob", async () => {
+  const t = await fileRegistry({});
+  try {
+    t.answers.push("allow_always");
+    const first = await t.registry.dispatch(
+      { id: "1", name: "write", input: { path: "src/*", content: "x" } },
+      t.session,
+    );
+    const again = await t.registry.dispatch(
+      { id: "2", name: "write", input: { path: "src/*", content: "y" } },
+      t.session,
+    );
+    const other = await t.registry.dispatch(
+      { id: "3", name: "write", input: { path: "src/other.ts", content: "x" } },
+      t.session,
+    );
+    expect([first.outcome, again.outcome, other.outcome]).toEqual([
+      "success",
+      "success",
+      "blocked",
+    ]);
+    expect(t.asked.map((a) => a.decision.subject)).toEqual(["src/*", "src/other.ts"]);
+  } finally {
+    await Deno.remove(t.base, { recursive: true });
+  }
 });
