@@ -77,6 +77,8 @@ export const editTool = defineTool({
       );
     }
     const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
+    // An edit shows the file (diff, match counts): deny_read covers it as it covers read.
+    ctx.sandbox.assertReadable(file, params.path);
     const editor = ctx.services.textFiles as TextFileBackend | undefined;
     let bytes: Uint8Array;
     try {

@@ -3,7 +3,35 @@ import { z } from "zod";
 import { fileError, lstatOrNull, q } from "./_file.ts";
 import { SandboxViolation, ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
-import { isInside } from "../sandbox/path.ts";
+import { isInside, type Sandbox } from "../sandbox/path.ts";
+
+/**
+ * deny_read entries at or below `entry` (symlinks are not followed: a moved link still resolves
+ * to its denied target). deny_read matches paths, so moving such an entry would unlock it.
+ */
+async function deniedBelow(
+  entry: string,
+  info: Deno.FileInfo,
+  sandbox: Sandbox,
+  signal: AbortSignal,
+): Promise<string[]> {
+  if (info.isSymlink) return [];
+  if (!sandbox.canRead(entry)) return [sandbox.display(entry)];
+  if (!info.isDirectory) return [];
+  const found: string[] = [];
+  const pending = [entry];
+  while (pending.length && found.length < 3) {
+    if (signal.aborted) throw new ToolError("cancelled", "Cannot finish the move: cancelled");
+    const dir = pending.pop()!;
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isSymlink) continue;
+      const child = path.join(dir, e.name);
+      if (!sandbox.canRead(child)) found.push(sandbox.display(child));
+      else if (e.isDirectory) pending.push(child);
+    }
+  }
+  return found.sort();
+}
 
 export const MovePathParams = z.object({
   source: z.string().describe(
@@ -49,11 +77,23 @@ export const movePathTool = defineTool({
     }
     const action = `move ${q(params.source)} to`;
     try {
-      if (!(await lstatOrNull(source))) {
+      const info = await lstatOrNull(source);
+      if (!info) {
         throw new ToolError(
           "permanent_failure",
           `Cannot move ${q(params.source)}: no such file or directory`,
           { hint: "Check the path with list_directory or find_path." },
+        );
+      }
+      const denied = await deniedBelow(source, info, ctx.sandbox, ctx.signal);
+      if (denied.length === 1 && denied[0] === ctx.sandbox.display(source)) {
+        throw new SandboxViolation(params.source, "is denied by [tools.file] deny_read");
+      }
+      if (denied.length) {
+        throw new SandboxViolation(
+          params.source,
+          `holds files denied by [tools.file] deny_read (${denied.join(", ")}); ` +
+            "moving them would make them readable",
         );
       }
       if (await lstatOrNull(destination)) {

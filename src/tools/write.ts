@@ -56,7 +56,13 @@ export const writeTool = defineTool({
         );
       }
       const editor = ctx.services.textFiles as TextFileBackend | undefined;
-      if (editor) {
+      if (info && !ctx.sandbox.canRead(file)) {
+        // A deny_read file is replaced blind: its old content must not reach the diff.
+        existed = true;
+        oldSize = info.size;
+        if (editor) await editor.writeTextFile(file, params.content);
+        else await Deno.writeFile(file, bytes, { signal: ctx.signal });
+      } else if (editor) {
         // The editor creates missing files and parents, and may show the change for review.
         try {
           oldText = await editor.readTextFile(file);
@@ -85,7 +91,7 @@ export const writeTool = defineTool({
     let text: string;
     if (!existed) {
       text = `Created ${q(params.path)} (${bytes.length} bytes).`;
-    } else if (oldText === params.content) {
+    } else if (oldText !== null && oldText === params.content) {
       text = `Replaced ${
         q(params.path)
       } (${bytes.length} bytes): the content was already identical.`;

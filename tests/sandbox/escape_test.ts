@@ -164,6 +164,15 @@ const CASES: [string, string, Input][] = [
   ["read denied .env", "read", () => ({ path: ".env" })],
   ["read denied .env through a symlink", "read", () => ({ path: "env_link" })],
   ["grep denied .env through a symlink", "grep", () => ({ pattern: "KEY", path: "env_link" })],
+  ["edit denied .env (its diff and matches would show the content)", "edit", () => ({
+    path: ".env",
+    old_string: "KEY",
+    new_string: "K",
+  })],
+  ["move denied .env to a readable name", "move_path", () => ({
+    source: ".env",
+    destination: "env.txt",
+  })],
   ["copy denied .env through a symlink", "copy_path", () => ({
     source: "env_link",
     destination: "leak.txt",
@@ -229,3 +238,30 @@ fileTest("escape: find_path of the workspace leaves out links pointing out", asy
     [".env", "env_link", "file.txt", "tree/", "tree/ok.txt"].join("\n"),
   );
 });
+
+fileTest("escape: replacing a deny_read file does not show its old content", async (h) => {
+  await setUp(h);
+  const replaced = await h.dispatch("write", { path: ".env", content: "KEY=2\n" });
+  const same = await h.dispatch("write", { path: ".env", content: "KEY=2\n" });
+  expect([replaced.text, same.text]).toEqual([
+    'Replaced ".env" (6 bytes, was 5 bytes).',
+    'Replaced ".env" (6 bytes, was 6 bytes).',
+  ]);
+  expect([replaced.output?.diff?.oldText, same.output?.diff?.oldText]).toEqual([null, null]);
+  expect(await h.readWs(".env")).toBe("KEY=2\n");
+}, { denyRead: ["**/.env"] });
+
+fileTest("escape: moving a directory that holds deny_read files is refused", async (h) => {
+  await h.put({ "private/keys/key.pem": "PRIVATE", "public/ok.txt": "ok" });
+  const before = await snapshotTree(h.ws);
+  const r = await h.dispatch("move_path", { source: "private", destination: "public/p" });
+  expect({ ok: r.ok, category: r.category, error: r.error }).toEqual({
+    ok: false,
+    category: "policy_blocked",
+    error: 'Cannot access "private": holds files denied by [tools.file] deny_read ' +
+      "(private/keys/key.pem); moving them would make them readable",
+  });
+  expect(await snapshotTree(h.ws)).toEqual(before);
+  const ok = await h.dispatch("move_path", { source: "public", destination: "pub" });
+  expect(ok.ok).toBe(true);
+}, { denyRead: ["**/*.pem"] });
