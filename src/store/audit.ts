@@ -198,16 +198,27 @@ const REDACTED = "[REDACTED]";
  */
 export function redactSecrets(text: string): string {
   let out = text;
-  // scheme://user:password@host
-  out = out.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)@/gi, `$1${REDACTED}@`);
-  // Authorization: Bearer xyz / Basic xyz
-  out = out.replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${REDACTED}`);
+  // scheme://user:password@host (up to the last '@' before the path: a raw '@' in the password)
+  out = out.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s/]+)@/gi, `$1${REDACTED}@`);
+  // Authorization: Bearer xyz / Basic xyz (auth schemes are case-insensitive)
+  out = out.replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`);
+  // curl -u user:password / --user=user:password
+  out = out.replace(
+    /((?:^|\s)(?:-u|--user)(?:\s+|=)["']?[^\s:"']*:)[^\s"']+/g,
+    `$1${REDACTED}`,
+  );
+  // ?name=value / &name=value in URLs, for secret-looking names.
+  out = out.replace(
+    /([?&])([A-Za-z0-9_.-]+)=([^\s&#'"]+)/g,
+    (match, sep: string, name: string) =>
+      SECRET_NAME.test(name) ? `${sep}${name}=${REDACTED}` : match,
+  );
   // NAME=value and --name=value, for secret-looking names (quoted values included).
   out = out.replace(
     /((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s;&|'"]+)/g,
     (match, name: string, sep: string, value: string) => {
       if (!SECRET_NAME.test(name) || value === REDACTED) return match;
-      if (/^(?:Bearer|Basic|Token)$/.test(value)) return match; // handled above
+      if (/^(?:Bearer|Basic|Token)$/i.test(value)) return match; // handled above
       if (sep.includes(":") && !/^--?/.test(name) && !/\s/.test(sep)) return match; // a:b
       return `${name}${sep}${REDACTED}`;
     },

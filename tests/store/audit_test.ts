@@ -267,6 +267,20 @@ Deno.test("audit: secrets in subjects are redacted", () => {
     ["AUTHOR=me PWD=/x make", "AUTHOR=me PWD=/x make"],
     ["DEPLOY_KEY=xyz ./deploy", "DEPLOY_KEY=[REDACTED] ./deploy"],
     ["src/token_parser.ts", "src/token_parser.ts"],
+    // HTTP auth schemes are case-insensitive.
+    ['curl -H "Authorization: bearer abcdefghijkl"', 'curl -H "Authorization: bearer [REDACTED]"'],
+    ['curl -H "Authorization: token abcdefghijkl"', 'curl -H "Authorization: token [REDACTED]"'],
+    // curl's user:password.
+    ["curl -u admin:hunter2xyz https://x.io", "curl -u admin:[REDACTED] https://x.io"],
+    ["curl --user=admin:hunter2xyz https://x.io", "curl --user=admin:[REDACTED] https://x.io"],
+    // Secret query parameters of a URL (the scheme's ':' must not hide them).
+    [
+      "https://api.x.io/v1?access_token=abc123&page=2",
+      "https://api.x.io/v1?access_token=[REDACTED]&page=2",
+    ],
+    ["curl 'https://x.io/a?b=1&api_key=zz9'", "curl 'https://x.io/a?b=1&api_key=[REDACTED]'"],
+    // A raw '@' inside the password.
+    ["git clone https://u:p@ss@host/r", "git clone https://u:[REDACTED]@host/r"],
   ];
   expect(table.map(([input]) => [input, redactSecrets(input)])).toEqual(table);
 });
