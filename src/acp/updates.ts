@@ -156,9 +156,22 @@ export function toolCallFinished(options: {
       ...(l.line ? { line: l.line } : {}),
     }));
   }
-  if (result.output?.raw !== undefined) update.rawOutput = result.output.raw;
+  // The raw output holds the same text (stdout, the error): it gets the same redaction.
+  if (result.output?.raw !== undefined) update.rawOutput = redactDeep(result.output.raw, redact);
   else if (!result.ok) {
-    update.rawOutput = { category: result.category, error: result.error };
+    update.rawOutput = redactDeep({ category: result.category, error: result.error }, redact);
   }
   return update;
+}
+
+/** Every string in a JSON-like value passed through `redact`. */
+function redactDeep(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)]),
+    );
+  }
+  return value;
 }

@@ -79,3 +79,41 @@ Deno.test("a final update carries the diff first, the text after redaction, and 
     rawOutput: { stdout: "", stderr: "", exit_code: 0, truncated: false },
   });
 });
+
+Deno.test("raw output gets the same redaction as the text, strings at any depth", () => {
+  const redact = (t: string) => t.replaceAll("sk-secret", "[REDACTED]");
+  const base = { callId: "c", tool: "bash", durationMs: 1 };
+  const ok = toolCallFinished({
+    toolCallId: "t",
+    cwd: "/ws",
+    redact,
+    result: {
+      ...base,
+      ok: true,
+      text: "KEY=sk-secret",
+      outcome: "success",
+      output: {
+        text: "",
+        raw: { stdout: "KEY=sk-secret\n", stderr: "", exit_code: 0, lines: ["a sk-secret"] },
+      },
+    },
+  });
+  const failed = toolCallFinished({
+    toolCallId: "t",
+    cwd: "/ws",
+    redact,
+    result: {
+      ...base,
+      ok: false,
+      text: "failed",
+      category: "permanent_failure",
+      error: "curl sk-secret failed",
+      outcome: "error",
+    },
+  });
+  const raw = (u: unknown) => (u as { rawOutput?: unknown }).rawOutput;
+  expect([raw(ok), raw(failed)]).toEqual([
+    { stdout: "KEY=[REDACTED]\n", stderr: "", exit_code: 0, lines: ["a [REDACTED]"] },
+    { category: "permanent_failure", error: "curl [REDACTED] failed" },
+  ]);
+});
