@@ -112,6 +112,7 @@ export class EditorExecutor implements ToolExecutor {
           args,
           cwd: options.cwd ?? null,
           outputByteLimit: TERMINAL_OUTPUT_LIMIT,
+          ...(options.env ? { env: blankedEnv(options.env) } : {}),
         });
         terminals.set(callId, handle);
         await o.onTerminal(callId, handle.id);
@@ -153,6 +154,18 @@ export class EditorExecutor implements ToolExecutor {
       },
     };
   }
+}
+
+/**
+ * The editor's terminal inherits the editor's environment and ACP can only set variables, not
+ * remove them: every variable of ours that the caller's `env` left out (the env blocklist:
+ * provider keys, cloud credentials) is set to "" so that the command cannot read it.
+ */
+function blankedEnv(allowed: Record<string, string>): { name: string; value: string }[] {
+  return Object.keys(Deno.env.toObject())
+    .filter((name) => !Object.hasOwn(allowed, name))
+    .sort()
+    .map((name) => ({ name, value: "" }));
 }
 
 /** The editor's "Resource not found" becomes the NotFound a local read would throw. */

@@ -1,0 +1,54 @@
+import { expect } from "expect";
+import { EditorExecutor } from "../../src/acp/editor_executor.ts";
+import { DEFAULT_ENV_BLOCKLIST } from "../../src/config/schema.ts";
+import { filteredEnv, type ProcessRunner } from "../../src/exec/mod.ts";
+import type { AnyTool, ToolContext } from "../../src/tools/tool.ts";
+
+Deno.test("editor terminal: variables the env blocklist removed are blanked in the terminal", async () => {
+  Deno.env.set("ZEPH_REVIEW_SECRET", "s3cret");
+  Deno.env.set("OPENAI_API_KEY_REVIEW", "sk-review");
+  try {
+    const created: { env?: { name: string; value: string }[]; command: string }[] = [];
+    const handle = {
+      id: "term-1",
+      waitForExit: () => Promise.resolve({ exitCode: 0, signal: null }),
+      kill: () => Promise.resolve(),
+      currentOutput: () => Promise.resolve({ output: "", truncated: false }),
+      release: () => Promise.resolve(),
+    };
+    const client = {
+      createTerminal: (params: (typeof created)[number]) => {
+        created.push(params);
+        return Promise.resolve(handle);
+      },
+    };
+    const executor = new EditorExecutor({
+      client: client as never,
+      sdk: {} as never,
+      sessionId: "s",
+      caps: { terminal: true },
+      timeoutSecs: 5,
+      onTerminal: () => Promise.resolve(),
+    });
+    // A stand-in for bash that runs through the runner the executor installs.
+    const tool = {
+      name: "bash",
+      execute: async (_p: unknown, ctx: ToolContext) => {
+        const runner = ctx.services.processRunner as ProcessRunner;
+        await runner.run("bash", ["-c", "printenv"], {
+          env: filteredEnv(DEFAULT_ENV_BLOCKLIST),
+        });
+        return { text: "" };
+      },
+    } as unknown as AnyTool;
+    await executor.execute(tool, {}, { callId: "c", services: {} } as unknown as ToolContext);
+    const blocked = Object.keys(Deno.env.toObject())
+      .filter((n) => DEFAULT_ENV_BLOCKLIST.some((p) => n.startsWith(p)))
+      .sort();
+    expect(blocked).toContain("ZEPH_REVIEW_SECRET");
+    expect(created.map((c) => c.env)).toEqual([blocked.map((name) => ({ name, value: "" }))]);
+  } finally {
+    Deno.env.delete("ZEPH_REVIEW_SECRET");
+    Deno.env.delete("OPENAI_API_KEY_REVIEW");
+  }
+});
