@@ -13,14 +13,38 @@ export function parseAnswer(text: string): AskAnswer | null {
   return null;
 }
 
-/** The question: tool, subject, why it asks, and what "always" would allow. */
+/**
+ * Control characters (carriage return, ANSI escapes) and bidi overrides shown as escapes: a
+ * subject could otherwise redraw the prompt to show something other than what is approved.
+ */
+function visible(text: string): string {
+  return text.replace(
+    // deno-lint-ignore no-control-regex -- matching control characters is the point
+    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) =>
+      c === "\n"
+        ? "\\n"
+        : c === "\r"
+        ? "\\r"
+        : c === "\t"
+        ? "\\t"
+        : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * The question: tool, subject, why it asks, and what "always" would allow. The subject is shown
+ * whole: a cut one would hide the part that is approved without being seen.
+ */
 export function askQuestion(request: AskRequest): string {
   const d = request.decision;
-  const subject = d.subject
-    ? `: ${d.subject.length > 200 ? d.subject.slice(0, 199) + "…" : d.subject}`
+  const subject = d.subject ? `: ${visible(d.subject)}` : "";
+  const why = d.reason
+    ? ` (${visible(d.reason)})`
+    : d.policyMatch
+    ? ` (${visible(d.policyMatch)})`
     : "";
-  const why = d.reason ? ` (${d.reason})` : d.policyMatch ? ` (${d.policyMatch})` : "";
-  const always = d.alwaysPattern ?? d.subject ?? "*";
+  const always = visible(d.alwaysPattern ?? d.subject ?? "*");
   return `Allow ${request.tool.name}${subject}${why}?\n` +
     `  [y]es once / [n]o / [a]lways (allow ${request.tool.name} "${always}" this session): `;
 }
