@@ -213,13 +213,22 @@ export function redactSecrets(text: string): string {
     (match, sep: string, name: string) =>
       SECRET_NAME.test(name) ? `${sep}${name}=${REDACTED}` : match,
   );
+  // "name": "value" in JSON bodies, for secret-looking names.
+  out = out.replace(
+    /"([^"\\]*)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g,
+    (match, name: string, sep: string) =>
+      SECRET_NAME.test(name) ? `"${name}"${sep}"${REDACTED}"` : match,
+  );
   // NAME=value and --name=value, for secret-looking names (quoted values included).
   out = out.replace(
     /((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s;&|'"]+)/g,
     (match, name: string, sep: string, value: string) => {
       if (!SECRET_NAME.test(name) || value === REDACTED) return match;
       if (/^(?:Bearer|Basic|Token)$/i.test(value)) return match; // handled above
-      if (sep.includes(":") && !/^--?/.test(name) && !/\s/.test(sep)) return match; // a:b
+      // a:b (volume, image:tag), but not a header written without a space (X-Api-Key:v).
+      if (sep.includes(":") && !/^--?/.test(name) && !/\s/.test(sep) && !/-/.test(name)) {
+        return match;
+      }
       return `${name}${sep}${REDACTED}`;
     },
   );

@@ -279,6 +279,14 @@ Deno.test("audit: secrets in subjects are redacted", () => {
       "https://api.x.io/v1?access_token=[REDACTED]&page=2",
     ],
     ["curl 'https://x.io/a?b=1&api_key=zz9'", "curl 'https://x.io/a?b=1&api_key=[REDACTED]'"],
+    // JSON bodies and headers written without a space.
+    [
+      `curl -d '{"password":"hun ter2","user":"a"}' x.io`,
+      `curl -d '{"password":"[REDACTED]","user":"a"}' x.io`,
+    ],
+    [`curl -d '{"api_key": "abc123"}' x.io`, `curl -d '{"api_key": "[REDACTED]"}' x.io`],
+    ["curl -H 'X-Api-Key:abc123' x.io", "curl -H 'X-Api-Key:[REDACTED]' x.io"],
+    ["docker run -v token:/data img", "docker run -v token:/data img"],
     // A raw '@' inside the password.
     ["git clone https://u:p@ss@host/r", "git clone https://u:[REDACTED]@host/r"],
   ];
