@@ -218,6 +218,19 @@ function blocked(url: URL, reason: string, hint?: string): ToolError {
   });
 }
 
+/**
+ * The permission subject of a URL: as the URL parser reads it (tabs and newlines dropped, host
+ * lower-cased, default port removed), so that a rule sees the URL that is fetched, not how the
+ * model spelled it. Text that does not parse is returned as is (the call fails on it anyway).
+ */
+export function urlSubject(raw: string): string {
+  try {
+    return new URL(raw.trim()).href;
+  } catch {
+    return raw;
+  }
+}
+
 /** Parses the model's URL; an unparseable one is an invalid parameter, not a policy refusal. */
 export function parseUrl(raw: string): URL {
   const trimmed = raw.trim();

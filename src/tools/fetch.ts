@@ -5,7 +5,7 @@
  * returns the raw body despite its documentation; zeph does what the documentation says.
  */
 import { z } from "zod";
-import { decodeBody, type FetchedPage, fetchPage, notesBlock } from "./_web.ts";
+import { decodeBody, type FetchedPage, fetchPage, notesBlock, urlSubject } from "./_web.ts";
 import { ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
 
@@ -37,7 +37,7 @@ export const fetchTool = defineTool({
   mutates: false,
   kind: "fetch",
   invocation: { type: "call" },
-  subjects: (params) => [params.url],
+  subjects: (params) => [urlSubject(params.url)],
   async execute(params, ctx) {
     const page = await fetchPage(params.url, ctx, {
       refuseType: (type, url) =>

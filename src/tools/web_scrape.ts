@@ -5,7 +5,7 @@
  */
 import type { CheerioAPI } from "cheerio";
 import { z } from "zod";
-import { decodeBody, fetchPage, notesBlock } from "./_web.ts";
+import { decodeBody, fetchPage, notesBlock, urlSubject } from "./_web.ts";
 import { ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
 
@@ -47,7 +47,7 @@ export const webScrapeTool = defineTool({
   mutates: false,
   kind: "fetch",
   invocation: { type: "fenced", fence: "scrape" },
-  subjects: (params) => [params.url],
+  subjects: (params) => [urlSubject(params.url)],
   async execute(params, ctx) {
     const { load } = await import("cheerio");
     // A bad selector is the model's mistake: report it before any request is made.

@@ -255,3 +255,27 @@ Deno.test("fetch: the description tells the model to use only supplied URLs", ()
   ]);
   expect(fetchTool.subjects({ url: "https://a.test/x" })).toEqual(["https://a.test/x"]);
 });
+
+Deno.test("fetch, web_scrape: URL rules see the URL that is fetched, not its spelling", async () => {
+  const { PermissionPolicy } = await import("../../src/permission/policy.ts");
+  const { webScrapeTool } = await import("../../src/tools/web_scrape.ts");
+  const rules = [
+    { pattern: "https://evil.com/*", action: "deny" as const },
+    { pattern: "*", action: "allow" as const },
+  ];
+  const policy = new PermissionPolicy({ fetch: rules, web_scrape: rules });
+  // The URL parser drops tabs and newlines, the default port and the case of the host.
+  const spellings = [
+    "https://evil.com/x",
+    "https://ev\til.com/x",
+    "https://evil.com\n/x",
+    "https://evil.com:443/x",
+    " https://EVIL.com/x",
+  ];
+  const actions: string[] = [];
+  for (const url of spellings) {
+    actions.push((await policy.decide(fetchTool, { url })).action);
+    actions.push((await policy.decide(webScrapeTool, { url, selector: "p" })).action);
+  }
+  expect(actions).toEqual(spellings.flatMap(() => ["deny", "deny"]));
+});
