@@ -116,8 +116,17 @@ export class Sandbox {
     this.home = home;
     this.roots = roots;
     this.options = options;
+    // Globs are matched on canonical absolute paths: a relative one (".env", "secrets/*") is
+    // anchored at the workspace, as relative paths are everywhere else, instead of silently
+    // never matching. `**/…` patterns match at any depth and are kept as written.
+    const anchor = (p: string) => {
+      const expanded = expandHome(p, home);
+      return path.isAbsolute(expanded) || expanded.startsWith("**")
+        ? expanded
+        : `${workspace.replace(/[*?[\]{}()!+@\\]/g, "\\$&")}/${path.normalize(expanded)}`;
+    };
     const glob = (patterns: string[]) =>
-      patterns.length ? picomatch(patterns.map((p) => expandHome(p, home)), { dot: true }) : null;
+      patterns.length ? picomatch(patterns.map(anchor), { dot: true }) : null;
     this.#deny = glob(options.denyRead);
     this.#allow = glob(options.allowRead);
   }

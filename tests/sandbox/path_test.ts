@@ -129,6 +129,23 @@ Deno.test("resolve refuses NUL, overlong, empty and look-alike paths", async () 
   }
 });
 
+Deno.test("relative deny_read/allow_read globs are anchored at the workspace", async () => {
+  const t = await tree();
+  try {
+    const sb = await Sandbox.create(t.ws, {
+      denyRead: [".env", "secrets/*", "**/*.pem"],
+      allowRead: ["secrets/ok.txt"],
+    });
+    const copy = Sandbox.restore(structuredClone(sb.snapshot()));
+    const paths = [".env", "secrets/a.txt", "secrets/ok.txt", "sub/.env", "sub/k.pem", "f.txt"];
+    const expected = [false, false, true, true, false, true];
+    expect(paths.map((p) => sb.canRead(path.join(t.ws, p)))).toEqual(expected);
+    expect(paths.map((p) => copy.canRead(path.join(t.ws, p)))).toEqual(expected);
+  } finally {
+    await t.cleanup();
+  }
+});
+
 Deno.test("snapshot/restore round-trips, including home and read globs", async () => {
   const t = await tree();
   try {
