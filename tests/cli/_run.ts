@@ -27,9 +27,10 @@ export async function withWorkspace(
   }
 }
 
+/** Runs zeph; `stdin` (when given) is written to a piped stdin, else stdin is closed. */
 export async function zeph(
   args: string[],
-  options: { cwd: string; home: string; env?: Record<string, string> },
+  options: { cwd: string; home: string; env?: Record<string, string>; stdin?: string },
 ): Promise<RunResult> {
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -39,15 +40,21 @@ export async function zeph(
     NO_COLOR: "1",
     ...options.env,
   };
-  const out = await new Deno.Command(DENO, {
+  const child = new Deno.Command(DENO, {
     args: ["run", "-A", "--no-prompt", MAIN, ...args],
     cwd: options.cwd,
     env,
     clearEnv: true,
-    stdin: "null",
+    stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }

@@ -2,7 +2,7 @@
 // CLI (`deno run -A main.ts …`) in a temp workspace, with an isolated config and data dir.
 import { expect } from "expect";
 import * as path from "node:path";
-import { DENO, MAIN, type RunResult, withWorkspace, zeph } from "./_run.ts";
+import { withWorkspace, zeph } from "./_run.ts";
 
 const ROOT = path.resolve(import.meta.dirname!, "..", "..");
 const DEMO = path.join(ROOT, "examples", "demo.jsonl");
@@ -11,35 +11,6 @@ async function script(dir: string, lines: unknown[]): Promise<string> {
   const file = path.join(dir, `script-${crypto.randomUUID()}.jsonl`);
   await Deno.writeTextFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
   return file;
-}
-
-/** Runs zeph with `input` on a piped stdin (the non-TTY interactive path). */
-async function zephStdin(
-  args: string[],
-  input: string,
-  options: { cwd: string; home: string },
-): Promise<RunResult> {
-  const child = new Deno.Command(DENO, {
-    args: ["run", "-A", "--no-prompt", MAIN, ...args],
-    cwd: options.cwd,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: options.home,
-      XDG_CONFIG_HOME: path.join(options.home, ".config"),
-      XDG_DATA_HOME: path.join(options.home, ".local", "share"),
-      NO_COLOR: "1",
-    },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(input));
-  await writer.close();
-  const out = await child.output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }
 
 Deno.test("the demo script reads, greps, runs a command and edits a file, offline", async () => {
@@ -145,11 +116,11 @@ Deno.test("an unreachable provider: zeph names the provider and URL and how to c
 Deno.test("interactive: lines from stdin, /help, /clear, /exit", async () => {
   await withWorkspace(async (ws, home) => {
     const file = await script(home, [{ text: "First answer." }, { text: "Second answer." }]);
-    const r = await zephStdin(
-      ["--script", file],
-      "hello\n/help\n/bogus\n/clear\nagain\n/exit\nnever read\n",
-      { cwd: ws, home },
-    );
+    const r = await zeph(["--script", file], {
+      cwd: ws,
+      home,
+      stdin: "hello\n/help\n/bogus\n/clear\nagain\n/exit\nnever read\n",
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("First answer.\nSecond answer.\n");
     expect(r.stderr).toContain("/clear   start a new conversation");
@@ -161,7 +132,7 @@ Deno.test("interactive: lines from stdin, /help, /clear, /exit", async () => {
 Deno.test("interactive: end of input ends the session with exit 0", async () => {
   await withWorkspace(async (ws, home) => {
     const file = await script(home, [{ text: "Only answer." }]);
-    const r = await zephStdin(["--script", file], "hello\n", { cwd: ws, home });
+    const r = await zeph(["--script", file], { cwd: ws, home, stdin: "hello\n" });
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: "Only answer.\n" });
   });
 });

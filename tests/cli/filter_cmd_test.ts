@@ -1,37 +1,17 @@
 // `zeph filter`: saved output on stdin, and a command run through the bash tool.
 import { expect } from "expect";
 import * as path from "node:path";
-import { DENO, MAIN, withWorkspace, zeph } from "./_run.ts";
-
-async function zephStdin(args: string[], stdin: string, cwd: string, home: string) {
-  const child = new Deno.Command(DENO, {
-    args: ["run", "-A", "--no-prompt", MAIN, ...args],
-    cwd,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, ".config"),
-      XDG_DATA_HOME: path.join(home, ".local", "share"),
-      NO_COLOR: "1",
-    },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const out = await child.output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
+import { withWorkspace, zeph } from "./_run.ts";
 
 Deno.test("zeph filter --command filters saved output and prints the stats line", async () => {
   await withWorkspace(async (ws, home) => {
     const saved = "running 2 tests\ntest a ... ok\ntest b ... ok\n\n" +
       "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n";
-    const r = await zephStdin(["filter", "--command", "cd x && cargo test 2>&1"], saved, ws, home);
+    const r = await zeph(["filter", "--command", "cd x && cargo test 2>&1"], {
+      cwd: ws,
+      home,
+      stdin: saved,
+    });
     expect(r).toEqual({
       code: 0,
       stdout:
