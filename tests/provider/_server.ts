@@ -4,6 +4,8 @@
  * NDJSON parsers see events split at arbitrary byte boundaries, as on a real network.
  */
 import * as path from "node:path";
+import { type ChatRequest, ProviderError } from "../../src/provider/types.ts";
+import { HISTORY, SYSTEM, TOOLS } from "./_conversation.ts";
 
 export interface Reply {
   status?: number;
@@ -121,3 +123,38 @@ export function closedPortUrl(): string {
 export const SSE = { "content-type": "text/event-stream" };
 export const JSON_HEADERS = { "content-type": "application/json" };
 export const NDJSON = { "content-type": "application/x-ndjson" };
+
+/** A chat request over the shared conversation, with overrides. */
+export function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
+  return {
+    system: SYSTEM,
+    messages: HISTORY,
+    tools: TOOLS,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+/** Runs `fn` against a replay server and always closes it. */
+export async function withServer(
+  replies: Reply[],
+  fn: (server: ReturnType<typeof startReplayServer>) => Promise<void>,
+) {
+  const server = startReplayServer(replies);
+  try {
+    await fn(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** The ProviderError a promise rejects with (any other outcome fails the test). */
+export async function caught(p: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof ProviderError) return error;
+    throw error;
+  }
+  throw new Error("expected a ProviderError");
+}

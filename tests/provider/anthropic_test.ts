@@ -2,9 +2,9 @@ import { expect } from "expect";
 import { Config } from "../../src/config/schema.ts";
 import { AnthropicProvider } from "../../src/provider/anthropic.ts";
 import { createProvider } from "../../src/provider/mod.ts";
-import { type ChatRequest, ProviderError, type RetryNotice } from "../../src/provider/types.ts";
-import { HISTORY, SYSTEM, TOOLS } from "./_conversation.ts";
-import { closedPortUrl, JSON_HEADERS, type Reply, SSE, startReplayServer } from "./_server.ts";
+import { ProviderError, type RetryNotice } from "../../src/provider/types.ts";
+import { SYSTEM } from "./_conversation.ts";
+import { caught, closedPortUrl, JSON_HEADERS, request, SSE, withServer } from "./_server.ts";
 
 const KEY = "sk-ant-test-0123456789";
 
@@ -13,38 +13,6 @@ function config(url: string, claude: Record<string, unknown> = {}) {
     llm: { provider: "claude", claude: { base_url: url, ...claude } },
     tools: { retry: { max_attempts: 2, base_ms: 1, max_ms: 5, budget_secs: 30 } },
   });
-}
-
-function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return {
-    system: SYSTEM,
-    messages: HISTORY,
-    tools: TOOLS,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function withServer(
-  replies: Reply[],
-  fn: (server: ReturnType<typeof startReplayServer>) => Promise<void>,
-) {
-  const server = startReplayServer(replies);
-  try {
-    await fn(server);
-  } finally {
-    await server.close();
-  }
-}
-
-async function caught(p: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error("expected a ProviderError");
 }
 
 Deno.test("claude: streams text deltas and reports usage with cache tokens", async () => {

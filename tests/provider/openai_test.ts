@@ -3,14 +3,13 @@ import { Config } from "../../src/config/schema.ts";
 import { createProvider } from "../../src/provider/mod.ts";
 import { OpenAiProvider } from "../../src/provider/openai.ts";
 import {
-  type ChatRequest,
   INVALID_TOOL_INPUT,
   invalidToolInput,
   ProviderError,
   type RetryNotice,
 } from "../../src/provider/types.ts";
-import { HISTORY, SYSTEM, TOOLS } from "./_conversation.ts";
-import { closedPortUrl, JSON_HEADERS, type Reply, SSE, startReplayServer } from "./_server.ts";
+import { SYSTEM } from "./_conversation.ts";
+import { caught, closedPortUrl, JSON_HEADERS, request, SSE, withServer } from "./_server.ts";
 
 const KEY = "sk-test-0123456789abcdef";
 
@@ -19,38 +18,6 @@ function config(url: string, openai: Record<string, unknown> = {}) {
     llm: { provider: "openai", openai: { base_url: url, ...openai } },
     tools: { retry: { max_attempts: 2, base_ms: 1, max_ms: 5, budget_secs: 30 } },
   });
-}
-
-function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return {
-    system: SYSTEM,
-    messages: HISTORY,
-    tools: TOOLS,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function withServer(
-  replies: Reply[],
-  fn: (server: ReturnType<typeof startReplayServer>) => Promise<void>,
-) {
-  const server = startReplayServer(replies);
-  try {
-    await fn(server);
-  } finally {
-    await server.close();
-  }
-}
-
-async function caught(p: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error("expected a ProviderError");
 }
 
 Deno.test("openai: streams text deltas; usage from the include_usage chunk", async () => {
