@@ -26,10 +26,6 @@ export interface AcpOptions {
   maxLineBytes?: number;
   /** Redacts secrets from text shown to the editor. */
   redact?: (text: string) => string;
-  /** Shell timeout for editor terminals, seconds. */
-  shellTimeoutSecs: number;
-  /** Sends every outgoing message here too (tests validate them against the schema). */
-  onOutgoing?: (message: unknown) => void;
 }
 
 /** @default 16 MiB — large enough for embedded resources, small enough to refuse floods. */
@@ -74,25 +70,9 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
         message: `Invalid request: message of ${bytes} bytes exceeds the ${maxLine} byte limit`,
       },
     };
-    options.onOutgoing?.(error);
     void writer.write(encodeLine(error));
   });
-  const out = writer.writable();
-  const tapped = options.onOutgoing
-    ? (() => {
-      const decoder = new TextDecoder();
-      const tapWriter = out.getWriter();
-      return new WritableStream<Uint8Array>({
-        write(chunk) {
-          for (const line of decoder.decode(chunk).split("\n")) {
-            if (line.trim()) options.onOutgoing!(JSON.parse(line));
-          }
-          return tapWriter.write(chunk);
-        },
-      });
-    })()
-    : out;
-  const stream = sdk.ndJsonStream(tapped, input, { maxMessageBytes: maxLine + 1 });
+  const stream = sdk.ndJsonStream(writer.writable(), input, { maxMessageBytes: maxLine + 1 });
 
   let clientCaps: acp.ClientCapabilities = {};
   const loaded: { backend: Promise<AgentBackend> | null } = { backend: null };
@@ -265,7 +245,6 @@ async function runPrompt(
     sdk,
     sessionId,
     caps,
-    timeoutSecs: options.shellTimeoutSecs,
     onTerminal: (callId, terminalId) => {
       // The first update that embeds the terminal; it must precede release (acp.md §5.9).
       const toolCallId = ids.get(callId);

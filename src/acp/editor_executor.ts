@@ -17,7 +17,6 @@ export interface EditorExecutorOptions {
   sdk: Sdk;
   sessionId: string;
   caps: acp.ClientCapabilities;
-  timeoutSecs: number;
   /** Sends the update that embeds the terminal; resolves once it is on the wire. */
   onTerminal: (callId: string, terminalId: string) => Promise<void>;
 }
@@ -116,11 +115,12 @@ export class EditorExecutor implements ToolExecutor {
         });
         terminals.set(callId, handle);
         await o.onTerminal(callId, handle.id);
-        const timeoutMs = options.timeoutMs || o.timeoutSecs * 1000;
+        // As for the local runner: the caller's timeout ([tools.shell] timeout for bash), 0 = none.
+        const timeoutMs = options.timeoutMs ?? 0;
         let timer: ReturnType<typeof setTimeout> | undefined;
         let onAbort: (() => void) | undefined;
         const stopped = new Promise<"timeout" | "aborted">((resolve) => {
-          timer = setTimeout(() => resolve("timeout"), timeoutMs);
+          if (timeoutMs > 0) timer = setTimeout(() => resolve("timeout"), timeoutMs);
           onAbort = () => resolve("aborted");
           if (options.signal?.aborted) onAbort();
           else options.signal?.addEventListener("abort", onAbort, { once: true });

@@ -99,7 +99,6 @@ export async function runAcp(args: string[], deps: AcpDeps): Promise<number> {
     version: VERSION,
     input: Deno.stdin.readable,
     output: writeAll,
-    shellTimeoutSecs: 30,
     redact: (text) => redactor(text),
     backend: async () => {
       const [{ createSessionBackend }, { Sandbox }, storeMod] = await Promise.all([

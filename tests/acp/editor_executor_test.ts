@@ -27,7 +27,6 @@ Deno.test("editor terminal: variables the env blocklist removed are blanked in t
       sdk: {} as never,
       sessionId: "s",
       caps: { terminal: true },
-      timeoutSecs: 5,
       onTerminal: () => Promise.resolve(),
     });
     // A stand-in for bash that runs through the runner the executor installs.
@@ -51,4 +50,52 @@ Deno.test("editor terminal: variables the env blocklist removed are blanked in t
     Deno.env.delete("ZEPH_REVIEW_SECRET");
     Deno.env.delete("OPENAI_API_KEY_REVIEW");
   }
+});
+
+Deno.test("editor terminal: the caller's timeout kills the command and reports it; no timeout waits", async () => {
+  const run = async (timeoutMs: number | undefined, exitAfterMs: number) => {
+    const calls: string[] = [];
+    let exited: (v: { exitCode: number; signal: null }) => void = () => {};
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const handle = {
+      id: "term-t",
+      waitForExit: () =>
+        new Promise((resolve) => {
+          exited = resolve;
+          timer = setTimeout(() => resolve({ exitCode: 0, signal: null }), exitAfterMs);
+        }),
+      kill: () => {
+        calls.push("kill");
+        clearTimeout(timer);
+        exited({ exitCode: 0, signal: null });
+        return Promise.resolve();
+      },
+      currentOutput: () => Promise.resolve({ output: "partial", truncated: false }),
+      release: () => Promise.resolve(),
+    };
+    const executor = new EditorExecutor({
+      client: { createTerminal: () => Promise.resolve(handle) } as never,
+      sdk: {} as never,
+      sessionId: "s",
+      caps: { terminal: true },
+      onTerminal: () => Promise.resolve(),
+    });
+    let result: unknown;
+    const tool = {
+      name: "bash",
+      execute: async (_p: unknown, ctx: ToolContext) => {
+        const runner = ctx.services.processRunner as ProcessRunner;
+        result = await runner.run("bash", ["-c", "sleep 9"], { timeoutMs });
+        return { text: "" };
+      },
+    } as unknown as AnyTool;
+    await executor.execute(tool, {}, { callId: "c", services: {} } as unknown as ToolContext);
+    return { calls, result: result as { timedOut: boolean; stdout: { text: string } } };
+  };
+  const timed = await run(30, 5_000);
+  expect(timed.calls).toEqual(["kill"]);
+  expect([timed.result.timedOut, timed.result.stdout.text]).toEqual([true, "partial"]);
+  const untimed = await run(undefined, 100);
+  expect(untimed.calls).toEqual([]);
+  expect(untimed.result.timedOut).toBe(false);
 });
