@@ -7,6 +7,7 @@
 /// <reference lib="deno.worker" />
 import { defaultConfig, type FileConfig } from "../config/schema.ts";
 import { FILE_TOOLS } from "../tools/file_tools.ts";
+import { type GrepJobResult, GrepPool, setGrepPoolProvider } from "../tools/_grep_pool.ts";
 import { type ErrorCategory, toToolError } from "../tools/errors.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
 import { Sandbox, type SandboxSnapshot } from "./path.ts";
@@ -36,6 +37,8 @@ export type WorkerRequest =
     cancel?: Int32Array;
   }
   | { type: "abort"; id: number }
+  /** Ports to grep pool threads the executor started with this worker's fence (no answer). */
+  | { type: "grep-pool"; id: number; ports: MessagePort[] }
   | {
     type: "unchecked";
     id: number;
@@ -57,6 +60,25 @@ export type WorkerResponse =
   | { id: number; ok: false; error: SerializedToolError };
 
 const tools = new Map<string, AnyTool>(FILE_TOOLS.map((t) => [t.name, t]));
+
+// This thread cannot start workers (that needs read permission on zeph's own modules, which the
+// fence does not grant): grep gets its pool threads as ports from the executor, or none.
+let grepThreads: GrepPool | null = null;
+setGrepPoolProvider(() => grepThreads);
+
+function usePorts(ports: MessagePort[]): void {
+  grepThreads?.close();
+  grepThreads = new GrepPool((onResult) =>
+    ports.map((port) => {
+      port.onmessage = (event: MessageEvent<GrepJobResult>) => onResult(event.data);
+      return {
+        post: (message) => port.postMessage(message),
+        hold: () => {},
+        terminate: () => port.close(),
+      };
+    })
+  );
+}
 const running = new Map<number, AbortController>();
 
 function serialize(error: unknown): SerializedToolError {
@@ -124,6 +146,10 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   if (request.type === "abort") {
     running.get(request.id)?.abort();
+    return;
+  }
+  if (request.type === "grep-pool") {
+    usePorts(request.ports);
     return;
   }
   let response: WorkerResponse;

@@ -6,6 +6,7 @@
 import { ToolError } from "../tools/errors.ts";
 import type { ToolExecutor } from "../tools/executor.ts";
 import { FILE_TOOL_NAMES } from "../tools/file_tools.ts";
+import { poolThreads } from "../tools/_grep_pool.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
 import { canonicalize } from "./path.ts";
@@ -26,6 +27,8 @@ type RequestBody = WorkerRequest extends infer R ? R extends unknown ? Omit<R, "
 export class FileWorker {
   readonly roots: readonly string[];
   #worker: Worker;
+  /** grep pool threads (src/sandbox/grep_worker.ts), started on the first grep. */
+  #grepThreads: Worker[] = [];
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #closed = false;
@@ -62,6 +65,44 @@ export class FileWorker {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /**
+   * Starts the grep pool threads once, each with read permission on the roots only (narrower
+   * than this worker: no write), and hands the file worker a port to each. Started here because
+   * a Worker started inside the fenced worker would need read permission on zeph's modules.
+   */
+  ensureGrepPool(): void {
+    if (this.#closed || this.#grepThreads.length) return;
+    const ports: MessagePort[] = [];
+    for (let k = 0; k < poolThreads(); k++) {
+      const thread = new Worker(new URL("./grep_worker.ts", import.meta.url).href, {
+        type: "module",
+        deno: {
+          permissions: {
+            read: [...this.roots],
+            write: false,
+            net: false,
+            run: false,
+            env: false,
+            ffi: false,
+            sys: false,
+            import: false,
+          },
+        },
+      } as WorkerOptions);
+      thread.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        this.#fail(`a grep thread crashed: ${event.message}`);
+      };
+      const channel = new MessageChannel();
+      thread.postMessage({ type: "port", port: channel.port2 }, [channel.port2]);
+      ports.push(channel.port1);
+      this.#grepThreads.push(thread);
+    }
+    if (ports.length) {
+      this.#worker.postMessage({ type: "grep-pool", id: 0, ports } satisfies WorkerRequest, ports);
+    }
   }
 
   /** Sends one request; `signal` abandons it (the worker is told, and replaced if it hangs). */
@@ -136,6 +177,7 @@ export class FileWorker {
     if (this.#closed) return;
     this.#closed = true;
     this.#worker.terminate();
+    for (const thread of this.#grepThreads) thread.terminate();
     for (const timer of this.#abandoned.values()) clearTimeout(timer);
     this.#abandoned.clear();
     const pending = [...this.#pending.values()];
@@ -182,7 +224,9 @@ export class WorkerFileExecutor implements ToolExecutor {
     // Deno checks the path as written: give the worker the canonical cwd so relative paths
     // resolve under the roots it may read.
     const cwd = await canonicalize(ctx.cwd);
-    const response = await this.workerFor(sandbox.roots).request({
+    const worker = this.workerFor(sandbox.roots);
+    if (tool.name === "grep") worker.ensureGrepPool();
+    const response = await worker.request({
       type: "call",
       tool: tool.name,
       params,

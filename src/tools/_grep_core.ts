@@ -1,13 +1,17 @@
 /**
- * grep's per-file work, shared by the tool (src/tools/grep.ts) and its helper thread
- * (src/tools/_grep_helper.ts): read a small file into a reused buffer, skip binaries, check the
- * required literal on the bytes, decode, and find the matching lines.
+ * grep's per-file work, shared by the tool (src/tools/grep.ts) and its pool threads
+ * (src/tools/_grep_pool.ts): filter a walked entry (glob, symlink rules, deny_read), read a small
+ * file into a reused buffer, skip binaries, check the required literal on the bytes, decode, and
+ * find the matching lines.
  */
+import picomatch from "picomatch";
+import type { Sandbox } from "../sandbox/path.ts";
 import { BINARY_SNIFF_BYTES } from "./_file.ts";
 import { requiredLiteral } from "./_literal.ts";
 import { bytePrefilter, compileLineMatcher, decodeUtf8, pieceChecks } from "./_match.ts";
+import type { WalkEntry } from "./_walk.ts";
 
-/** What a search looks for; plain data, so it can be posted to the helper thread. */
+/** What a search looks for; plain data, so it can be posted to a pool thread. */
 export interface GrepSpec {
   pattern: string;
   caseSensitive: boolean;
@@ -19,6 +23,56 @@ export interface FileMatch {
   lines: string[];
   /** 0-based indexes of the matching lines, ascending. */
   matched: number[];
+}
+
+/** A file with matching lines, as the output needs it. */
+export interface GrepHit extends FileMatch {
+  /** The path read (a symlink's canonical target). */
+  file: string;
+  /** The path as walked (shown to the model). */
+  walked: string;
+}
+
+/** Which walked entries a directory search reads, besides the walk's own rules. */
+export interface EntryFilter {
+  /** The `glob` parameter, if any. */
+  glob?: string;
+  /** Length of the search's start directory plus one: `path.slice(prefix)` is relative. */
+  prefix: number;
+}
+
+/**
+ * The per-entry step of a directory search: the glob filter, file symlinks followed only to a
+ * readable regular file inside the sandbox, deny_read, the read and the match. Null when the
+ * entry is skipped or has no matching line.
+ */
+export function entrySearcher(
+  spec: GrepSpec,
+  filter: EntryFilter,
+  sandbox: Sandbox,
+): (entry: WalkEntry) => GrepHit | null {
+  const matchBytes = fileMatcher(spec);
+  const { glob, prefix } = filter;
+  // Like ripgrep's -g: a slash-less glob ("*.ts") matches the file name at any depth.
+  const isGlobMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes("/") }) : null;
+  return (entry) => {
+    if (isGlobMatch && !isGlobMatch(entry.path.slice(prefix))) return null;
+    let file = entry.path;
+    if (entry.isSymlink) {
+      // Follow a file symlink only to a readable target inside the sandbox.
+      try {
+        file = Deno.realPathSync(entry.path);
+        if (!sandbox.contains(file) || !Deno.statSync(file).isFile) return null;
+      } catch {
+        return null;
+      }
+    }
+    if (!sandbox.canRead(file)) return null;
+    const bytes = readSmallFile(file);
+    if (!bytes) return null; // unreadable files are skipped, as the description says
+    const m = matchBytes(bytes);
+    return m ? { file, walked: entry.path, lines: m.lines, matched: m.matched } : null;
+  };
 }
 
 /** Files up to this size are read into one reused buffer; larger ones with readFileSync. */

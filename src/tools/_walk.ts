@@ -20,16 +20,34 @@ export interface WalkOptions {
   gitignore: boolean;
   /** Highest directory whose .gitignore applies (the workspace or sandbox root). */
   top: string;
-  signal?: AbortSignal;
+  /** Polled between entries (an AbortSignal, or a shared-memory flag in a grep pool thread). */
+  signal?: { readonly aborted: boolean };
   /** Visit entries of a directory in name order (deterministic output). @default true */
   sort?: boolean;
   /** Also visit directories (find_path matches them). @default false */
   directories?: boolean;
 }
 
-interface Matcher {
+export interface Matcher {
   dir: string;
+  /** The .gitignore text, so another thread can rebuild the matcher. */
+  text: string;
   test(rel: string): { ignored: boolean; unignored: boolean };
+}
+
+/** A .gitignore as plain data: its directory and text. */
+export interface IgnoreSource {
+  dir: string;
+  text: string;
+}
+
+/**
+ * A directory the walk has reached but not opened, with the .gitignore files in force there:
+ * plain data, so another thread can walk it (`Walker.fromDir`) exactly as the walk would have.
+ */
+export interface DirUnit {
+  dir: string;
+  ignores: IgnoreSource[];
 }
 
 interface IgnoreRules {
@@ -50,6 +68,10 @@ function ruleTest(ig: Ignore): Matcher["test"] {
   return (rel) => ig.test(rel);
 }
 
+function makeMatcher(dir: string, text: string): Matcher {
+  return { dir, text, test: ruleTest(ignore({ allowRelativePaths: false }).add(text)) };
+}
+
 function loadGitignore(dir: string): Matcher | null {
   let text: string;
   try {
@@ -57,7 +79,7 @@ function loadGitignore(dir: string): Matcher | null {
   } catch {
     return null;
   }
-  return { dir, test: ruleTest(ignore({ allowRelativePaths: false }).add(text)) };
+  return makeMatcher(dir, text);
 }
 
 /** Deepest matcher with an opinion decides (a nested `!pattern` re-includes). */
@@ -119,39 +141,114 @@ function openDir(dir: string, parent: Matcher[], options: WalkOptions): Frame | 
 }
 
 /**
+ * A depth-first walk in name order (unless `sort` is false) that can hand over what it has not
+ * visited yet (`rest`), so a search can split the remainder of a large tree between threads.
+ */
+export class Walker {
+  #stack: Frame[];
+  #options: WalkOptions;
+
+  private constructor(stack: Frame[], options: WalkOptions) {
+    this.#stack = stack;
+    this.#options = options;
+  }
+
+  /** A walk of `start` (a canonical directory); nothing to visit if it cannot be read. */
+  static of(start: string, options: WalkOptions): Walker {
+    const root = openDir(
+      start,
+      options.gitignore ? ancestorMatchers(start, options.top) : [],
+      options,
+    );
+    return new Walker(root ? [root] : [], options);
+  }
+
+  /**
+   * The walk of a directory another walk handed over; `cache` keeps the .gitignore matchers
+   * rebuilt from text, keyed by directory, across the units of one search.
+   */
+  static fromDir(unit: DirUnit, options: WalkOptions, cache: Map<string, Matcher>): Walker {
+    const matchers = unit.ignores.map((s) => {
+      let m = cache.get(s.dir);
+      if (!m || m.text !== s.text) {
+        m = makeMatcher(s.dir, s.text);
+        cache.set(s.dir, m);
+      }
+      return m;
+    });
+    const frame = openDir(unit.dir, matchers, options);
+    return new Walker(frame ? [frame] : [], options);
+  }
+
+  /** The next file or symlink (or directory, if asked), or null at the end or when aborted. */
+  next(): WalkEntry | null {
+    const stack = this.#stack;
+    const options = this.#options;
+    while (stack.length) {
+      if (options.signal?.aborted) return null;
+      const frame = stack[stack.length - 1];
+      if (frame.next >= frame.entries.length) {
+        stack.pop();
+        continue;
+      }
+      const entry = frame.entries[frame.next++];
+      if (entry.isDirectory && entry.name === ".git") continue;
+      const full = frame.dir === "/" ? `/${entry.name}` : `${frame.dir}/${entry.name}`;
+      if (frame.matchers.length && isIgnored(frame.matchers, full, entry.isDirectory)) continue;
+      if (entry.isDirectory) {
+        const child = openDir(full, frame.matchers, options);
+        if (child) stack.push(child);
+        if (options.directories) {
+          return { path: full, name: entry.name, isSymlink: false, isDirectory: true };
+        }
+      } else if (entry.isFile || entry.isSymlink) {
+        return { path: full, name: entry.name, isSymlink: entry.isSymlink, isDirectory: false };
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Everything not visited yet, in walk order: files and symlinks as entries, directories as
+   * units not yet opened (ignored ones and .git already left out). The walker is empty after.
+   * Only for walks without `directories`.
+   */
+  rest(): (WalkEntry | DirUnit)[] {
+    const out: (WalkEntry | DirUnit)[] = [];
+    for (let s = this.#stack.length - 1; s >= 0; s--) {
+      const frame = this.#stack[s];
+      let ignores: IgnoreSource[] | undefined;
+      for (let i = frame.next; i < frame.entries.length; i++) {
+        const entry = frame.entries[i];
+        if (entry.isDirectory && entry.name === ".git") continue;
+        const full = frame.dir === "/" ? `/${entry.name}` : `${frame.dir}/${entry.name}`;
+        if (frame.matchers.length && isIgnored(frame.matchers, full, entry.isDirectory)) continue;
+        if (entry.isDirectory) {
+          ignores ??= frame.matchers.map((m) => ({ dir: m.dir, text: m.text }));
+          out.push({ dir: full, ignores });
+        } else if (entry.isFile || entry.isSymlink) {
+          out.push({
+            path: full,
+            name: entry.name,
+            isSymlink: entry.isSymlink,
+            isDirectory: false,
+          });
+        }
+      }
+    }
+    this.#stack = [];
+    return out;
+  }
+}
+
+/**
  * Every file and symlink (and directory, if asked) below `start` (a canonical directory), depth
- * first, in name order unless `sort` is false. A generator, so a caller can await between
- * entries (grep overlaps file reads with the walk). Unreadable directories are skipped.
+ * first, in name order unless `sort` is false. A generator, so a caller can stop at any entry.
+ * Unreadable directories are skipped.
  */
 export function* walk(start: string, options: WalkOptions): Generator<WalkEntry> {
-  const root = openDir(
-    start,
-    options.gitignore ? ancestorMatchers(start, options.top) : [],
-    options,
-  );
-  if (!root) return;
-  const stack: Frame[] = [root];
-  while (stack.length) {
-    if (options.signal?.aborted) return;
-    const frame = stack[stack.length - 1];
-    if (frame.next >= frame.entries.length) {
-      stack.pop();
-      continue;
-    }
-    const entry = frame.entries[frame.next++];
-    if (entry.isDirectory && entry.name === ".git") continue;
-    const full = frame.dir === "/" ? `/${entry.name}` : `${frame.dir}/${entry.name}`;
-    if (frame.matchers.length && isIgnored(frame.matchers, full, entry.isDirectory)) continue;
-    if (entry.isDirectory) {
-      if (options.directories) {
-        yield { path: full, name: entry.name, isSymlink: false, isDirectory: true };
-      }
-      const child = openDir(full, frame.matchers, options);
-      if (child) stack.push(child);
-    } else if (entry.isFile || entry.isSymlink) {
-      yield { path: full, name: entry.name, isSymlink: entry.isSymlink, isDirectory: false };
-    }
-  }
+  const walker = Walker.of(start, options);
+  for (let entry = walker.next(); entry; entry = walker.next()) yield entry;
 }
 
 /** Calls `visit` for each entry of `walk`; `visit` returns false to stop. */

@@ -1,9 +1,9 @@
-import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { clipLine, fileError, q, throwIfAborted } from "./_file.ts";
-import { type FileMatch, fileMatcher, type GrepSpec, readSmallFile } from "./_grep_core.ts";
-import { gitignoreTop, walk } from "./_walk.ts";
+import { fileMatcher, type GrepHit, type GrepSpec } from "./_grep_core.ts";
+import { grepPool, searchTree } from "./_grep_pool.ts";
+import { gitignoreTop } from "./_walk.ts";
 import { ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
 
@@ -86,68 +86,32 @@ export const grepTool = defineTool({
     const maxChars = ctx.config.tools.file.max_line_chars;
     const contextLines = params.context;
     const sandbox = ctx.sandbox;
-    // Like ripgrep's -g: a slash-less glob ("*.ts") matches the file name at any depth.
-    const isGlobMatch = params.glob
-      ? picomatch(params.glob, { dot: true, basename: !params.glob.includes("/") })
-      : null;
-    const prefix = start.length + 1;
     const spec: GrepSpec = { pattern: params.pattern, caseSensitive: params.case_sensitive, max };
-    const matchBytes = fileMatcher(spec);
 
-    interface FileHits extends FileMatch {
-      seq: number;
-      /** The path read (a symlink's canonical target). */
-      file: string;
-      /** The path as walked (shown to the model). */
-      walked: string;
-    }
-    const hits: FileHits[] = [];
-    let found = 0;
-
+    let hits: GrepHit[] = [];
     if (info.isFile) {
       const bytes = await Deno.readFile(start).catch((error) => {
         throw fileError(error, "search", params.path);
       });
-      const m = matchBytes(bytes);
-      if (m) hits.push({ seq: 0, file: start, walked: start, ...m });
+      const m = fileMatcher(spec)(bytes);
+      if (m) hits.push({ file: start, walked: start, ...m });
     } else {
-      // Synchronous reads into one reused buffer: measured faster than readFileSync and than
-      // overlapping async reads with the walk (Deno's per-op cost dominates on 100k files).
-      // A second thread taking batches of files was tried and measured no faster on 2 CPUs.
-      let seq = 0;
-      const entries = walk(start, {
-        gitignore: true,
+      // Synchronous reads into one reused buffer (Deno's per-op cost dominates on 100k files);
+      // a large tree is split between this thread and the grep pool's, in walk order.
+      hits = await searchTree({
+        start,
         top: gitignoreTop(start, sandbox.workspace, sandbox.roots),
+        spec,
+        filter: { glob: params.glob, prefix: start.length + 1 },
+        context: contextLines,
+        sandbox,
         signal: ctx.signal,
+        pool: grepPool(),
       });
-      for (const entry of entries) {
-        if (found > max || ctx.signal.aborted) break;
-        if (isGlobMatch && !isGlobMatch(entry.path.slice(prefix))) continue;
-        let file = entry.path;
-        if (entry.isSymlink) {
-          // Follow a file symlink only to a readable target inside the sandbox.
-          try {
-            file = Deno.realPathSync(entry.path);
-            if (!sandbox.contains(file) || !Deno.statSync(file).isFile) continue;
-          } catch {
-            continue;
-          }
-        }
-        if (!sandbox.canRead(file)) continue;
-        const bytes = readSmallFile(file);
-        if (!bytes) continue; // unreadable files are skipped, as the description says
-        const m = matchBytes(bytes);
-        if (m) {
-          hits.push({ seq, file, walked: entry.path, ...m });
-          found += m.matched.length;
-        }
-        seq++;
-      }
     }
     throwIfAborted(ctx.signal, "search");
 
     // Walk order, then the first `max` matching lines; anything beyond means the cap cut.
-    hits.sort((a, b) => a.seq - b.seq);
     const out: string[] = [];
     const locations: { path: string; line: number }[] = [];
     let matches = 0;
