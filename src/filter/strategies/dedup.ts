@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Pattern } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { patternField } from "./_shared.ts";
+import { normalizeDefault } from "./dedup_normalize.ts";
 
 const NormalizePattern = z.object({
   pattern: z.string().describe("Regex (RE2 syntax) of a varying part"),
@@ -45,7 +46,7 @@ export const DedupConfig = z.object({
 }).strict();
 export type DedupConfig = z.infer<typeof DedupConfig>;
 
-interface Normalizer {
+export interface Normalizer {
   pattern: Pattern;
   replacement: string;
 }
@@ -56,7 +57,11 @@ export function compileDedup(config: DedupConfig): CompiledStrategy {
     replacement: n.replacement,
   }));
   const max = config.max_unique_patterns;
-  const normalize = combineNormalizers(normalizers);
+  // The defaults run on a hand-written scanner with the same result (dedup_normalize.ts);
+  // user-configured patterns on the regex alternation.
+  const normalize = isDefault(config.normalize_patterns)
+    ? normalizeDefault
+    : combineNormalizers(normalizers);
   return {
     type: "dedup",
     createStage(ctx: StageContext): Stage {
@@ -87,11 +92,20 @@ export function compileDedup(config: DedupConfig): CompiledStrategy {
   };
 }
 
+/** The config's normalisers are exactly the defaults, in order. */
+function isDefault(list: z.infer<typeof NormalizePattern>[]): boolean {
+  return list.length === DEFAULT_NORMALIZERS.length &&
+    list.every((n, i) =>
+      n.pattern === DEFAULT_NORMALIZERS[i].pattern &&
+      n.replacement === DEFAULT_NORMALIZERS[i].replacement
+    );
+}
+
 /**
  * All normalisers as one V8 alternation when every pattern runs natively (one scan per line
  * instead of ten); otherwise applied one after the other.
  */
-function combineNormalizers(normalizers: Normalizer[]): (line: string) => string {
+export function combineNormalizers(normalizers: Normalizer[]): (line: string) => string {
   const natives = normalizers.map((n) => n.pattern.native);
   if (normalizers.length === 0) return (line) => line;
   if (natives.some((n) => !n || n.flags !== natives[0]!.flags)) {

@@ -1,0 +1,184 @@
+/**
+ * The hand-written normaliser for dedup's defaults must give exactly what the regex alternation
+ * of the same patterns gives: on every corpus/fixture line, on edge cases at each alternative's
+ * limits, and on generated lines built from near-miss pieces of every alternative.
+ */
+import { expect } from "expect";
+import { compilePattern } from "../../src/filter/regex.ts";
+import { combineNormalizers, DEFAULT_NORMALIZERS } from "../../src/filter/strategies/dedup.ts";
+import { normalizeDefault } from "../../src/filter/strategies/dedup_normalize.ts";
+import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
+
+const regexPath = combineNormalizers(
+  DEFAULT_NORMALIZERS.map((n) => ({
+    pattern: compilePattern(n.pattern),
+    replacement: n.replacement,
+  })),
+);
+
+function disagreements(lines: Iterable<string>): { line: string; regex: string; scan: string }[] {
+  const out = [];
+  for (const line of lines) {
+    const regex = regexPath(line);
+    const scan = normalizeDefault(line);
+    if (regex !== scan) out.push({ line, regex, scan });
+  }
+  return out;
+}
+
+Deno.test("dedup normaliser: the scanner agrees with the regex on every corpus and fixture line", async () => {
+  const lines = new Set<string>();
+  for (const root of ["../fixtures/filters/", "../../bench/corpus/"]) {
+    const base = new URL(root, import.meta.url);
+    for await (const dir of Deno.readDir(base)) {
+      if (!dir.isDirectory) continue;
+      for await (const f of Deno.readDir(new URL(`${dir.name}/`, base))) {
+        if (!f.name.endsWith(".txt")) continue;
+        const text = await Deno.readTextFile(new URL(`${dir.name}/${f.name}`, base));
+        for (const line of text.split("\n")) lines.add(line);
+      }
+    }
+  }
+  expect(lines.size).toBeGreaterThan(5000);
+  expect(disagreements(lines)).toEqual([]);
+  // The corpus does exercise it: most log lines change.
+  const changed = [...lines].filter((l) => normalizeDefault(l) !== l).length;
+  expect(changed).toBeGreaterThan(1000);
+});
+
+Deno.test("dedup normaliser: edge cases at each alternative's limits", () => {
+  const cases: [string, string][] = [
+    ["2026-11-20T10:00:00.030Z INFO x", "<TS> INFO x"],
+    ["12026-11-20 10:00:00,5+01:00.", "1<TS>."],
+    [
+      "2026-11-20T10:00:00+0100 2026-11-20T10:00:00+01:0 2026-11-20T10:00:00-01",
+      "<TS> <TS>+01:0 <TS>-01",
+    ],
+    ["2026-11-20T10:00:00.1234567891 z", "<TS>1 z"],
+    ["Nov 20 10:00:00 host", "<TS> host"],
+    ["Nov  2 10:00:00 xNov 20 10:00:00", "<TS> xNov 20 <TIME>"],
+    [
+      "10:00:00 10:00:00.5 10:00:00.1234567890 10:00:00x 10:00:00.5x",
+      "<TIME> <TIME> <TIME>.1234567890 10:00:00x <TIME>.5x",
+    ],
+    [
+      "id=145fda99-88c7-9fc3-5526-f7eaed46725a 145FDA99-88C7-9FC3-5526-F7EAED46725Ab",
+      "id=<UUID> 145FDA99-88C7-9FC3-5526-F7EAED46725Ab",
+    ],
+    [
+      "10.0.4.125 10.0.4.125:8080 10.0.4.125:123456 1.2.3.4567 1.2.3.4x 1234.1.1.1",
+      "<IP> <IP> <IP>:123456 1.2.3.4567 1.2.3.4x 1234.1.1.1",
+    ],
+    [
+      "port=80 port:  8 port    9 xport=1 port=12345678901",
+      "port=<N> port=<N> port    9 xport=1 port=<N>1",
+    ],
+    ["pid=1 PID 2 tid:3 spid=4 pid=", "pid=<N> pid=<N> pid=<N> spid=4 pid="],
+    ["[1] [12345678901] [] [x] a[22]b", "[<N>] [12345678901] [] [x] a[<N>]b"],
+    [
+      "0xdeadbeef 0xABC 0x0123456789abcdef0 0x1234g x0x1234",
+      "<HEX> 0xABC 0x<ID> 0x1234g x0x1234",
+    ],
+    [
+      "c6626fb655a8d231 zc6626fb655a8d231 c6626fb655a8d23g abcdef012345",
+      "<ID> z<ID> c6626fb655a8d23g <ID>",
+    ],
+    ["x" + "a".repeat(70) + " " + "b".repeat(11), "x" + "a".repeat(6) + "<ID> " + "b".repeat(11)],
+    [
+      "12ms 1.5s 3µs 4us 5ns 6s 7sx 1234567890ms 1.1234567890s 8m",
+      "<DUR> <DUR> <DUR> <DUR> <DUR> <DUR> 7sx 1234567890ms 1.1234567890s 8m",
+    ],
+    ["", ""],
+    ["no digits here", "no digits here"],
+    ["é10:00:00 →12ms _12ms", "é<TIME> →<DUR> _12ms"],
+  ];
+  for (const [input] of cases) {
+    expect({ input, out: regexPath(input) }).toEqual({ input, out: normalizeDefault(input) });
+  }
+  expect(cases.map(([input]) => normalizeDefault(input))).toEqual(cases.map(([, out]) => out));
+});
+
+/** A small deterministic PRNG (mulberry32), so a failure names a reproducible line. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+Deno.test("dedup normaliser: the scanner agrees with the regex on 200,000 generated lines", () => {
+  const random = prng(20261122);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const digits = (n: number) => Array.from({ length: n }, () => pick([..."0123456789"])).join("");
+  const hex = (n: number, upper = false) =>
+    Array.from(
+      { length: n },
+      () => pick([...(upper ? "0123456789abcdefABCDEF" : "0123456789abcdef")]),
+    )
+      .join("");
+  const len = () => pick([0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 16, 17, 63, 64, 65]);
+  const pieces: (() => string)[] = [
+    () =>
+      `${digits(4)}-${digits(2)}-${digits(2)}${pick(["T", " ", "t"])}${digits(2)}:${digits(2)}:${
+        digits(2)
+      }`,
+    () => pick([".", ",", ""]) + digits(pick([0, 1, 3, 9, 10])),
+    () => pick(["Z", "+", "-", ":", ""]) + digits(pick([0, 1, 2, 3, 4])),
+    () =>
+      `${pick(["Jan", "Feb", "Nov", "Dec", "Foo", "nov"])} ${pick([" ", "1", "x"])}${digits(1)} `,
+    () => `${digits(2)}:${digits(pick([1, 2]))}:${digits(2)}`,
+    () => `${hex(8, true)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(pick([11, 12, 13]), true)}`,
+    () => [digits(pick([1, 3, 4])), digits(1), digits(3), digits(pick([1, 3, 4]))].join("."),
+    () =>
+      pick(["port", "pid", "PID", "tid", "Port", "xpid"]) +
+      pick(["=", ": ", "   ", "    ", "", ":=:"]),
+    () => `[${digits(pick([0, 1, 10, 11]))}${pick(["]", "", "x]"])}`,
+    () => `0x${hex(pick([3, 4, 16, 17]), true)}`,
+    () => hex(len()),
+    () =>
+      digits(pick([1, 9, 10])) + pick(["", ".", "." + digits(pick([1, 9, 10]))]) +
+      pick(["ms", "µs", "us", "ns", "s", "m", "S"]),
+    () => digits(len()),
+    () => pick([" ", " ", "_", "-", ":", ".", "=", "x", "g", "Z", "é", "→", "[", "]", "\t", "/"]),
+    () => pick(["INFO", "error", "GET", "/api/v1", "job", "took", "in", "req="]),
+  ];
+  const lines: string[] = [];
+  for (let n = 0; n < 200_000; n++) {
+    let line = "";
+    const parts = 1 + Math.floor(random() * 8);
+    for (let p = 0; p < parts; p++) line += pick(pieces)();
+    lines.push(line);
+  }
+  expect(disagreements(lines).slice(0, 5)).toEqual([]);
+});
+
+Deno.test("dedup: default patterns use the scanner, configured ones the regex, same output", () => {
+  const input = Array.from(
+    { length: 50 },
+    (_, i) => `2026-11-20T10:00:${String(i).padStart(2, "0")}Z GET /x ${i}ms pid=${i}`,
+  ).join("\n");
+  const run = (strategy: Record<string, unknown>) => {
+    const rule = compileRule({ name: "t", match: { prefix: "cmd" }, strategy }, "test");
+    return new FilterEngine([rule], { security: false }).filter("cmd", input).text;
+  };
+  const defaults = run({ type: "dedup" });
+  // The defaults plus a pattern that never matches: not the default list, so the regex runs.
+  const configured = run({
+    type: "dedup",
+    normalize_patterns: [...DEFAULT_NORMALIZERS, {
+      pattern: "NEVER_IN_THE_INPUT",
+      replacement: "",
+    }],
+  });
+  expect(defaults).toEqual(
+    "2026-11-20T10:00:00Z GET /x 0ms pid=0 (x50)\n1 unique lines (50 total)",
+  );
+  expect(configured).toEqual(defaults);
+  // A configured list that differs keeps its own meaning.
+  expect(run({ type: "dedup", normalize_patterns: [{ pattern: "\\d+", replacement: "N" }] }))
+    .toEqual("2026-11-20T10:00:00Z GET /x 0ms pid=0 (x50)\n1 unique lines (50 total)");
+});
