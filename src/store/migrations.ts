@@ -58,6 +58,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE tool_overflow ADD COLUMN char_index TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 3,
+    name: "overflow char index in UTF-16 units",
+    // Entries written before this version count chars in code points and index every 4096th
+    // code point; they keep version 1 and are re-indexed from their bytes on first read (only
+    // non-ASCII entries differ), so nothing is dropped.
+    sql: `
+      ALTER TABLE tool_overflow ADD COLUMN index_version INTEGER NOT NULL DEFAULT 1;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

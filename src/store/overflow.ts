@@ -25,8 +25,12 @@ interface InfoRow {
   line_count: number;
   line_index: string;
   char_index: string;
+  index_version: number;
   created_at: number;
 }
+
+/** `index_version` of entries whose chars are UTF-16 units (migration 3). */
+const INDEX_VERSION = 2;
 
 export class SqliteOverflow {
   #now: () => number;
@@ -36,6 +40,7 @@ export class SqliteOverflow {
   #content: StatementSync;
   #substr: StatementSync;
   #cleanup: StatementSync;
+  #reindex: StatementSync;
   #db: DatabaseSync;
 
   constructor(db: DatabaseSync, now: () => number) {
@@ -45,13 +50,18 @@ export class SqliteOverflow {
     this.#insert = db.prepare(
       `INSERT INTO tool_overflow
          (id, conversation_id, content, byte_size, stored_bytes, char_count, line_count,
-          line_index, char_index, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          line_index, char_index, index_version, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${INDEX_VERSION}, ?)`,
     );
     this.#info = db.prepare(
       `SELECT id, conversation_id, byte_size, stored_bytes, char_count, line_count, line_index,
-              char_index, created_at
+              char_index, index_version, created_at
          FROM tool_overflow WHERE id = ? AND conversation_id = ?`,
+    );
+    this.#reindex = db.prepare(
+      `UPDATE tool_overflow
+          SET char_count = ?, line_count = ?, line_index = ?, char_index = ?, index_version = ?
+        WHERE id = ?`,
     );
     this.#content = db.prepare(
       // SQLite turns the bytes into TEXT and node:sqlite into a string faster than TextDecoder.
@@ -88,8 +98,32 @@ export class SqliteOverflow {
   }
 
   info(id: string, conversationId: string): OverflowInfo | null {
-    const row = this.#info.get(id, conversationId) as InfoRow | undefined;
+    const row = this.#row(id, conversationId);
     return row ? toInfo(row) : null;
+  }
+
+  /** The entry's row; one written before migration 3 is re-indexed first (see there). */
+  #row(id: string, conversationId: string): InfoRow | undefined {
+    const row = this.#info.get(id, conversationId) as InfoRow | undefined;
+    if (!row || Number(row.index_version) >= INDEX_VERSION || row.char_index === "[]") return row;
+    // Non-ASCII and indexed by code point: measure again from the same bytes (decoding and
+    // re-encoding valid UTF-8 gives the same bytes back).
+    const { shape } = encodeForStore(this.load(id, conversationId) ?? "");
+    const lineIndex = JSON.stringify(shape.lineIndex);
+    const charIndex = JSON.stringify(shape.charIndex);
+    try {
+      this.#reindex.run(shape.chars, shape.lines, lineIndex, charIndex, INDEX_VERSION, id);
+    } catch {
+      // Locked by another process (or read-only): serve the new index now, write it next time.
+    }
+    return {
+      ...row,
+      char_count: shape.chars,
+      line_count: shape.lines,
+      line_index: lineIndex,
+      char_index: charIndex,
+      index_version: INDEX_VERSION,
+    };
   }
 
   slice(id: string, conversationId: string, options?: SliceOptions): OverflowSlice | null {
@@ -97,7 +131,7 @@ export class SqliteOverflow {
     // One read transaction, so a concurrent cleanup cannot delete the entry between the reads.
     this.#db.exec("BEGIN");
     try {
-      const row = this.#info.get(id, conversationId) as InfoRow | undefined;
+      const row = this.#row(id, conversationId);
       if (!row) return null;
       const info = toInfo(row);
       const shape = {

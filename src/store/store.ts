@@ -38,7 +38,10 @@ export interface OverflowSaved {
 
 export interface OverflowInfo extends OverflowSaved {
   conversationId: string;
-  /** Stored size in code points and in lines (a final line without "\n" counts). */
+  /**
+   * Stored size in chars (UTF-16 code units, JavaScript's `length`) and in lines (a final line
+   * without "\n" counts).
+   */
   chars: number;
   lines: number;
   createdAt: number;
@@ -101,4 +104,9 @@ export interface Store {
 export interface StoreOptions {
   /** Clock in milliseconds since the epoch. @default Date.now */
   now?: () => number;
+  /**
+   * WAL bytes written with no event-loop turn in between past which a write checkpoints inline
+   * instead of on the next turn (SQLite store only). @default 64 MiB
+   */
+  inlineCheckpointBytes?: number;
 }

@@ -157,7 +157,7 @@ export function storeSuite(name: string, factory: StoreFactory): void {
       byteSize: bytes,
       storedBytes: bytes,
       truncated: false,
-      chars: [...content].length,
+      chars: content.length,
       lines: 2000,
       createdAt: 1_700_000_000_000,
     });
@@ -200,8 +200,13 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     expect(saved).toEqual({ id: saved.id, byteSize: 13, storedBytes: 13, truncated: false });
     expect(store.loadOverflow(saved.id, id)).toBe("a\uFFFDb\n🦕\uFFFD");
     const info = store.overflowInfo(saved.id, id)!;
-    expect([info.chars, info.lines]).toEqual([6, 2]);
-    expect(store.overflowSlice(saved.id, id, { offset: 4, limit: 2 })?.text).toBe("🦕\uFFFD");
+    expect([info.chars, info.lines]).toEqual([7, 2]);
+    expect(store.overflowSlice(saved.id, id, { offset: 4, limit: 3 })?.text).toBe("🦕\uFFFD");
+    // A bound inside the pair widens the page to the whole character.
+    const half = store.overflowSlice(saved.id, id, { offset: 4, limit: 1 })!;
+    expect([half.text, half.offset, half.end]).toEqual(["🦕", 4, 6]);
+    const second = store.overflowSlice(saved.id, id, { offset: 5, limit: 1 })!;
+    expect([second.text, second.offset, second.end]).toEqual(["🦕", 4, 6]);
   });
 
   test("pages by chars and lines; the pages put together are the content", (store) => {
@@ -212,21 +217,27 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     );
     const content = lines.join("\n"); // no final newline: the last line still counts
     const saved = store.saveOverflow(id, content);
-    const chars = [...content];
+    const chars = content; // chars are UTF-16 units
 
+    // Paging on from each page's end: a page that would end inside a pair takes the whole pair.
     let rebuilt = "";
-    for (let offset = 0; offset < chars.length; offset += 4999) {
+    let pages = 0;
+    for (let offset = 0; offset < chars.length; pages++) {
       const page = store.overflowSlice(saved.id, id, { offset, limit: 4999 })!;
-      expect(page.text).toBe(chars.slice(offset, offset + 4999).join(""));
-      expect([page.offset, page.end, page.total, page.unit]).toEqual([
-        offset,
-        Math.min(chars.length, offset + 4999),
+      const expected = unitPage(content, offset, 4999);
+      expect([page.text, page.offset, page.end, page.total, page.unit]).toEqual([
+        expected.text,
+        expected.offset,
+        expected.end,
         chars.length,
         "chars",
       ]);
+      if (page.end < chars.length) expect(page.end - page.offset).toBeGreaterThanOrEqual(4999);
       rebuilt += page.text;
+      offset = page.end;
     }
     expect(rebuilt).toBe(content);
+    expect(pages).toBeLessThanOrEqual(Math.ceil(chars.length / 4999));
 
     rebuilt = "";
     for (let offset = 0; offset < 3000; offset += 700) {
@@ -269,14 +280,22 @@ export function storeSuite(name: string, factory: StoreFactory): void {
 
   test("char pages of multi-byte text are exact around the char-index steps", (store) => {
     const id = store.createConversation();
+    // 5 units a line, so the index steps (every 4096 units) fall before, inside and after the
+    // pair in turn.
     const content = "é🦕a\n".repeat(5000);
-    const chars = [...content];
     const saved = store.saveOverflow(id, content);
-    for (const offset of [0, 1, 4095, 4096, 4097, 8191, 8192, 19_999, 20_000]) {
-      for (const limit of [1, 2, 4095, 4096, 9000, undefined]) {
+    const offsets = [0, 1, 2, 3, 4095, 4096, 4097, 8191, 8192, 8193, 12_287, 12_288, 24_999];
+    for (const offset of offsets) {
+      for (const limit of [1, 2, 3, 4095, 4096, 9000, undefined]) {
         const page = store.overflowSlice(saved.id, id, { offset, limit })!;
-        const expected = chars.slice(offset, limit === undefined ? undefined : offset + limit);
-        expect([offset, limit, page.text === expected.join("")]).toEqual([offset, limit, true]);
+        const expected = unitPage(content, offset, limit);
+        expect([offset, limit, page.text === expected.text, page.offset, page.end]).toEqual([
+          offset,
+          limit,
+          true,
+          expected.offset,
+          expected.end,
+        ]);
       }
     }
   });
@@ -349,4 +368,22 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     // The conversation itself is kept.
     expect(store.getConversation(id)?.id).toBe(id);
   });
+}
+
+/**
+ * The char page the stores must return: UTF-16 units [offset, offset + limit), widened by one
+ * unit at a bound that falls inside a surrogate pair.
+ */
+function unitPage(
+  text: string,
+  offset: number,
+  limit: number | undefined,
+): { text: string; offset: number; end: number } {
+  let start = Math.min(offset, text.length);
+  let end = limit === undefined ? text.length : Math.min(text.length, start + limit);
+  if (end <= start) return { text: "", offset: start, end: start };
+  const low = (i: number) => (text.charCodeAt(i) & 0xfc00) === 0xdc00;
+  if (start > 0 && low(start)) start--;
+  if (end < text.length && low(end)) end++;
+  return { text: text.slice(start, end), offset: start, end };
 }

@@ -120,13 +120,67 @@ Deno.test("migration 2 drops version-1 overflow rows (stored as TEXT) and keeps 
       INSERT INTO tool_overflow VALUES ('o1', 'c1', 'old text', 8, 8, 8, 1, '[0]', 1);`);
     v1.close();
     const store = openStore(path);
-    expect(userVersion(store.db)).toBe(2);
+    expect(userVersion(store.db)).toBe(SCHEMA_VERSION);
     expect(store.getConversation("c1")?.title).toBe("kept");
     expect(store.db.prepare("SELECT count(*) AS n FROM tool_overflow").get()).toEqual(
       Object.assign(Object.create(null), { n: 0 }),
     );
     const saved = store.saveOverflow("c1", "new entry");
     expect(store.loadOverflow(saved.id, "c1")).toBe("new entry");
+    store.close();
+  });
+});
+
+Deno.test("migration 3 keeps code-point-indexed overflow rows and re-indexes them on first read", () => {
+  withDir((dir) => {
+    const path = join(dir, "zeph.db");
+    const v2 = openDatabase(path, MIGRATIONS.slice(0, 2));
+    // As version 2 wrote them: chars in code points, char_index = byte offset of every 4096th
+    // code point. "é🦕" is 2 code points, 3 UTF-16 units, 6 bytes.
+    const content = "é🦕\n".repeat(3000);
+    const bytes = new TextEncoder().encode(content);
+    const oldCharIndex: number[] = [];
+    const oldLineIndex: number[] = [];
+    let at = 0;
+    [...content].forEach((cp, i) => {
+      if (i % 4096 === 0) oldCharIndex.push(at);
+      if (i % (1024 * 3) === 0) oldLineIndex.push(at); // 3 code points a line
+      at += new TextEncoder().encode(cp).length;
+    });
+    const insert = v2.prepare(
+      `INSERT INTO tool_overflow (id, conversation_id, content, byte_size, stored_bytes, char_count,
+         line_count, line_index, char_index, created_at) VALUES (?, 'c1', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    v2.exec("INSERT INTO conversations VALUES ('c1', 'kept', '', 1, 1)");
+    const id = "0b6c7a52-1d1f-4a47-9b39-6b2f1a7f0c11";
+    insert.run(
+      id,
+      bytes,
+      bytes.length,
+      bytes.length,
+      9000,
+      3000,
+      JSON.stringify(oldLineIndex),
+      JSON.stringify(oldCharIndex),
+      Date.now(),
+    );
+    expect(oldCharIndex).toEqual([0, 9557, 19116]); // byte offsets of code points 0, 4096, 8192
+    const ascii = "1b6c7a52-1d1f-4a47-9b39-6b2f1a7f0c11";
+    insert.run(ascii, new TextEncoder().encode("abc\n"), 4, 4, 4, 1, "[0]", "[]", Date.now());
+    v2.close();
+
+    const store = openStore(path);
+    expect(store.overflowInfo(id, "c1")).toMatchObject({ chars: content.length, lines: 3000 });
+    const page = store.overflowSlice(id, "c1", { offset: 4097, limit: 7 })!;
+    expect([page.text, page.offset, page.end]).toEqual([content.slice(4097, 4104), 4097, 4104]);
+    const lines = store.overflowSlice(id, "c1", { offset: 2047, limit: 2, unit: "lines" })!;
+    expect(lines.text).toBe("é🦕\né🦕\n");
+    const row = store.db.prepare(
+      "SELECT char_count, index_version FROM tool_overflow WHERE id = ?",
+    ).get(id);
+    expect({ ...row }).toEqual({ char_count: content.length, index_version: 2 });
+    // ASCII rows need nothing: chars are bytes under both versions.
+    expect(store.overflowSlice(ascii, "c1", { offset: 1, limit: 2 })!.text).toBe("bc");
     store.close();
   });
 });

@@ -67,7 +67,7 @@ Deno.test("SqliteStore: content is UTF-8 in the BLOB column, sizes and indexes r
     const saved = store.saveOverflow(id, "ab🦕\nc");
     const row = store.db.prepare(
       `SELECT typeof(content) AS type, length(content) AS length, byte_size, stored_bytes,
-              char_count, line_count, line_index, char_index
+              char_count, line_count, line_index, char_index, index_version
          FROM tool_overflow WHERE id = ?`,
     ).get(saved.id);
     expect({ ...row }).toEqual({
@@ -75,10 +75,11 @@ Deno.test("SqliteStore: content is UTF-8 in the BLOB column, sizes and indexes r
       length: 8,
       byte_size: 8,
       stored_bytes: 8,
-      char_count: 5,
+      char_count: 6, // UTF-16 units: the dinosaur is a surrogate pair
       line_count: 2,
       line_index: "[0]",
-      char_index: "[0]",
+      char_index: "[0,0]", // pairs of (char, byte): one piece, starting at 0
+      index_version: 2,
     });
     store.close();
   } finally {
@@ -108,6 +109,51 @@ Deno.test("openConfiguredStore opens the configured file and runs the retention 
     expect(third.loadOverflow(saved.id, conv)).toBe(null);
     expect(third.getConversation(conv)?.id).toBe(conv);
     third.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("SqliteStore: a write's checkpoint runs on the next event-loop turn, not inside it", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
+  try {
+    const path = join(dir, "zeph.db");
+    const store = openStore(path);
+    const id = store.createConversation();
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the create's checkpoint
+    const before = Deno.statSync(path).size;
+    const saved = store.saveOverflow(id, "x".repeat(2 * 1024 * 1024));
+    // The 2 MiB are in the WAL only: the database file has not grown yet.
+    expect(Deno.statSync(path).size).toBe(before);
+    expect(Deno.statSync(`${path}-wal`).size).toBeGreaterThan(2 * 1024 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(Deno.statSync(path).size).toBeGreaterThanOrEqual(before + 2 * 1024 * 1024);
+    expect(store.loadOverflow(saved.id, id)?.length).toBe(2 * 1024 * 1024);
+    store.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("SqliteStore: a burst of writes with no turn between checkpoints inline past the limit", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
+  try {
+    const path = join(dir, "zeph.db");
+    const store = openStore(path, { inlineCheckpointBytes: 3 * 1024 * 1024 });
+    const id = store.createConversation();
+    const size = () => Deno.statSync(path).size;
+    const start = size();
+    store.saveOverflow(id, "a".repeat(2 * 1024 * 1024));
+    expect(size()).toBe(start); // 2 MiB: under the limit, left for the next turn
+    store.saveOverflow(id, "b".repeat(2 * 1024 * 1024));
+    expect(size()).toBeGreaterThanOrEqual(start + 4 * 1024 * 1024); // 4 MiB: checkpointed inline
+    store.close();
+    // Closing with a checkpoint still pending loses nothing.
+    const reopened = openStore(path);
+    expect(reopened.db.prepare("SELECT count(*) AS n FROM tool_overflow").get()).toEqual(
+      Object.assign(Object.create(null), { n: 2 }),
+    );
+    reopened.close();
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
