@@ -293,6 +293,7 @@ async function runBatch(
           { hint: "Do not call tools again; answer the user with what you have." },
         ),
       );
+      await session.registry.record(call, result, dispatchSession);
       sink({ type: "tool_end", result });
       results.push(result);
     }
@@ -303,7 +304,9 @@ async function runBatch(
   for (const call of calls) {
     if (signal.aborted) {
       cancelled = true;
-      results.push(cancelledResult(call, "it was not started"));
+      const result = cancelledResult(call, "it was not started");
+      await session.registry.record(call, result, dispatchSession);
+      results.push(result);
       continue;
     }
     sink(startEvent(session, call));
@@ -315,6 +318,7 @@ async function runBatch(
           hint: "Call the tool again with arguments that are one valid JSON object.",
         }),
       );
+      await session.registry.record(call, result, dispatchSession);
     } else if (repetition.check(call.name, call.input)) {
       sink({
         type: "notice",
@@ -332,6 +336,7 @@ async function runBatch(
           { hint: "Use the earlier result, different arguments or a different approach." },
         ),
       );
+      await session.registry.record(call, result, dispatchSession);
     } else {
       result = await dispatchWithRetry(session, call, dispatchSession, sink);
       const tool = session.registry.get(call.name);

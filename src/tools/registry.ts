@@ -229,7 +229,21 @@ export class ToolRegistry {
       result.decision ??= decision;
     }
     result.durationMs = Math.round((this.#now() - started) * 1000) / 1000;
-    const input: HookInput = { call, tool, params, session, config: this.config };
+    await this.#final(result, { call, tool, params, session, config: this.config });
+    return result;
+  }
+
+  /**
+   * A call the caller answered without dispatching it (the session's quota is used up, a
+   * repeated identical call, arguments that are not JSON, a call not started after a cancel):
+   * it passes the final hooks all the same, so the audit log holds every call the model made.
+   */
+  async record(call: ToolCall, result: ToolResult, session: DispatchSession): Promise<void> {
+    const tool = this.#tools.get(call.name);
+    await this.#final(result, { call, tool, params: call.input, session, config: this.config });
+  }
+
+  async #final(result: ToolResult, input: HookInput): Promise<void> {
     for (const hook of this.#finalHooks) {
       try {
         await hook.record(result, input);
@@ -238,7 +252,6 @@ export class ToolRegistry {
         console.error(`zeph: ${hook.name} failed: ${(error as Error).message}`);
       }
     }
-    return result;
   }
 
   async #resolvePermission(

@@ -151,6 +151,32 @@ Deno.test("quota: counted per batch; over quota the calls are refused, /clear re
   expect(runs.echo).toBe(3);
 });
 
+Deno.test("calls answered without dispatch (repeated, over quota) pass the audit hooks too", async () => {
+  await using h = await harness({
+    config: (c) => (c.tools.max_tool_calls_per_session = 3),
+    turns: [
+      { tool_calls: [call("c1", "echo", { text: "x" })] },
+      { tool_calls: [call("c2", "echo", { text: "x" }), call("c3", "echo", { text: "y" })] },
+      { tool_calls: [call("c4", "echo", { text: "z" })] },
+      { text: "done" },
+    ],
+  });
+  const audited: unknown[] = [];
+  h.registry.addFinalHook({
+    name: "test-audit",
+    record: (result, input) =>
+      void audited.push([input.call.id, result.outcome, result.category ?? null, input.params]),
+  });
+  expect(await h.session.prompt("go", { sink: (e) => h.events.push(e) })).toBe("end_turn");
+  expect(runs.echo).toBe(2);
+  expect(audited).toEqual([
+    ["c1", "success", null, { text: "x" }],
+    ["c2", "blocked", "policy_blocked", { text: "x" }], // repeated: not run, still audited
+    ["c3", "success", null, { text: "y" }],
+    ["c4", "blocked", "policy_blocked", { text: "z" }], // over the quota of 3
+  ]);
+});
+
 Deno.test("context budget: the loop stops before a request over 80% of the budget", async () => {
   await using h = await harness({
     config: (c) => (c.agent.context_budget_tokens = 1000),
@@ -189,6 +215,11 @@ Deno.test("cancel mid-tool: every call gets one result, the turn ends cancelled"
       { text: "after cancel" },
     ],
   });
+  const audited: unknown[] = [];
+  h.registry.addFinalHook({
+    name: "test-audit",
+    record: (result, input) => void audited.push([input.call.id, result.outcome]),
+  });
   const controller = new AbortController();
   const stop = await h.session.prompt("go", {
     signal: controller.signal,
@@ -199,6 +230,8 @@ Deno.test("cancel mid-tool: every call gets one result, the turn ends cancelled"
   });
   expect(stop).toBe("cancelled");
   expect(runs).toEqual({ sleep: 1 });
+  // The call that never started is in the audit log as well.
+  expect(audited).toEqual([["s1", "cancelled"], ["e1", "cancelled"]]);
   const last = h.session.messages.at(-1)!;
   expect(last.role).toBe("user");
   expect(last.parts.map((p) => p.type === "tool_result" && [p.callId, p.isError])).toEqual([
