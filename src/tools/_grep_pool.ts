@@ -16,6 +16,7 @@ import { Worker as NodeWorker } from "node:worker_threads";
 import { Sandbox, type SandboxSnapshot } from "../sandbox/path.ts";
 import { type EntryFilter, entrySearcher, type GrepHit, type GrepSpec } from "./_grep_core.ts";
 import { type DirUnit, type Matcher, type WalkEntry, Walker, type WalkOptions } from "./_walk.ts";
+import { throwIfAborted } from "./_file.ts";
 import { ToolError } from "./errors.ts";
 
 /** Entries the calling thread walks alone before it splits the rest of the tree (measured). */
@@ -182,6 +183,7 @@ export class GrepPool {
   #endpoints: PoolEndpoint[];
   #waiting = new Map<string, { resolve(r: GrepJobResult): void; reject(e: Error): void }>();
   #jobs = 0;
+  #dispatched = 0;
   #nextId = 1;
   #closed = false;
 
@@ -203,12 +205,18 @@ export class GrepPool {
     return this.#closed;
   }
 
+  /** Jobs posted so far (tests check that a search really went parallel). */
+  get dispatched(): number {
+    return this.#dispatched;
+  }
+
   nextId(): number {
     return this.#nextId++;
   }
 
   /** Posts the job to every thread; they claim units as soon as they are free. */
   dispatch(job: GrepJob): void {
+    this.#dispatched++;
     if (this.#jobs++ === 0) { for (const e of this.#endpoints) e.hold(true); }
     this.#endpoints.forEach((e, k) => e.post({ type: "job", job, thread: k + 1 }));
   }
@@ -357,7 +365,8 @@ export interface TreeSearch {
 
 /**
  * The files with matching lines under `start`, in walk order, up to the first file whose
- * matches take the running total past `spec.max` (the caller applies the cap).
+ * matches take the running total past `spec.max` (the caller applies the cap). Throws
+ * `cancelled` when the signal fired.
  */
 export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
   const walkOptions: WalkOptions = { gitignore: true, top: s.top, signal: s.signal };
@@ -369,7 +378,7 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
   let found = 0;
   let walked = 0;
   for (let entry = walker.next(); entry; entry = walker.next()) {
-    if (found > max || s.signal.aborted) return hits;
+    if (found > max || s.signal.aborted) break;
     const hit = search(entry);
     if (hit) {
       hits.push(hit);
@@ -377,7 +386,8 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
     }
     if (++walked >= splitAfter) break;
   }
-  if (!s.pool || found > max || s.signal.aborted) return hits;
+  throwIfAborted(s.signal, "search");
+  if (!s.pool || found > max) return hits;
 
   const cache = new Map<string, Matcher>();
   const units = makeUnits(walker.rest(), cache, walkOptions);
@@ -406,7 +416,7 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
   // Close the counter: a thread that arrives late claims nothing.
   const threads = claimers(ctl, Math.min(Atomics.add(ctl, NEXT, CLOSED), units.length));
   const results = await pool.collect(job.id, threads, s.signal);
-  if (s.signal.aborted) return hits;
+  throwIfAborted(s.signal, "search");
   const byUnit = new Map(own);
   for (const r of results) for (const [i, h] of r.units) byUnit.set(i, h);
   for (let i = 0; i < units.length; i++) {

@@ -1,5 +1,10 @@
 import { expect } from "expect";
-import { fileTest, okText } from "../_support/file_tools.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { localGrepPool, setGrepPoolProvider } from "../../src/tools/_grep_pool.ts";
+import { LocalExecutor } from "../../src/tools/executor.ts";
+import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
+import { ToolRegistry } from "../../src/tools/registry.ts";
+import { allowAllPolicy, fileTest, type Harness, okText } from "../_support/file_tools.ts";
 
 const TREE = {
   "src/a.ts": "const alpha = 1;\nfunction load() {}\nconst beta = 2;\n",
@@ -284,3 +289,113 @@ fileTest("grep: a pattern with no literal, V8 piece checks before re2js", async 
     "a.txt:1: Sentinel12 here\nb.txt:1: Ab12",
   );
 });
+
+/**
+ * 2,300+ files: more than the calling thread walks alone (SPLIT_AFTER_ENTRIES), so the rest is
+ * searched by it and the grep pool together. Every rule is placed both before and after the
+ * split point: nested .gitignore with negation, hidden files, .git, binary and invalid UTF-8
+ * files, CRLF, deny_read, file symlinks in and out of the sandbox, a directory symlink.
+ */
+async function putVariedTree(h: Harness): Promise<void> {
+  const files: Record<string, string | Uint8Array> = {
+    ".gitignore": "build/\n*.tmp\n!keep.tmp\n",
+    ".hidden/h.txt": "needle hidden early\n",
+  };
+  for (let d = 0; d < 30; d++) {
+    const dd = String(d).padStart(2, "0");
+    for (let f = 0; f < 70; f++) {
+      const ff = String(f).padStart(2, "0");
+      const hit = (d * 70 + f) % 20 === 3;
+      const eol = f % 2 ? "\r\n" : "\n";
+      files[`a${dd}/f${ff}.txt`] = ["one", "two", hit ? `needle ${d}-${f}` : "three", "four"]
+        .join(eol) + eol;
+    }
+    files[`a${dd}/sub/deep/g.md`] = `Needle md ${d}\nafter\n`;
+    files[`a${dd}/build/b.txt`] = `needle build ${d}\n`;
+  }
+  Object.assign(files, {
+    "m/.gitignore": "*.log\n!important.log\n",
+    "m/x.log": "needle special ignored log\n",
+    "m/important.log": "needle special important\n",
+    "m/keep.tmp": "needle special kept tmp\n",
+    "m/drop.tmp": "needle special dropped tmp\n",
+    "m/build/b.txt": "needle special build\n",
+    "z/.hid/h.txt": "needle special hidden\n",
+    "z/.git/config": "needle special git\n",
+    "z/bin.dat": new Uint8Array([...new TextEncoder().encode("needle special bin\n"), 0, 1]),
+    "z/latin1.txt": new Uint8Array([...new TextEncoder().encode("needle special caf"), 0xe9]),
+    "z/secret.txt": "needle special secret\n",
+    "z/crlf.txt": "x\r\nneedle special crlf\r\n",
+    "z/target.txt": "needle special target\n",
+  });
+  await h.put(files);
+  await Deno.writeTextFile(`${h.outside}/o.txt`, "needle special outside\n");
+  await Deno.symlink(`${h.ws}/z/target.txt`, `${h.ws}/z/link.txt`);
+  await Deno.symlink(`${h.outside}/o.txt`, `${h.ws}/z/out.txt`);
+  await Deno.symlink(`${h.ws}/a00`, `${h.ws}/z/linkdir`);
+}
+
+fileTest(
+  "grep: a large tree searched with the grep pool gives the one-thread output, byte for byte",
+  async (h) => {
+    await putVariedTree(h);
+    // The reference: the same search on the calling thread alone.
+    const config = defaultConfig();
+    config.tools.file = { ...config.tools.file, grep_max_matches: 100 };
+    const oneThread = new ToolRegistry({
+      tools: FILE_TOOLS,
+      executor: new LocalExecutor(),
+      policy: allowAllPolicy(),
+      config,
+    });
+    const reference = async (input: Record<string, unknown>) => {
+      setGrepPoolProvider(() => null);
+      try {
+        return okText(
+          await oneThread.dispatch({ id: "ref", name: "grep", input }, {
+            cwd: h.ws,
+            sandbox: h.sandbox,
+          }),
+        );
+      } finally {
+        setGrepPoolProvider(localGrepPool);
+      }
+    };
+    const dispatchedBefore = localGrepPool()!.dispatched;
+    const inputs = [
+      { pattern: "needle" }, // 100+ matches: the cap cuts after the split point
+      { pattern: "needle \\d+-\\d+", context: 1 },
+      { pattern: "NEEDLE md", case_sensitive: false, glob: "*.md" },
+      { pattern: "needle", glob: "z/**" },
+      { pattern: "needle special" },
+      { pattern: "no such text anywhere" },
+    ];
+    for (const input of inputs) {
+      expect({ input, text: okText(await h.dispatch("grep", input)) }).toEqual({
+        input,
+        text: await reference(input),
+      });
+    }
+    if (h.executorName === "local") {
+      expect(localGrepPool()!.dispatched - dispatchedBefore).toBe(inputs.length);
+    }
+    // And what the rules say, so that a bug shared by both paths fails too.
+    expect(await reference({ pattern: "needle special" })).toBe([
+      "m/important.log:1: needle special important",
+      "m/keep.tmp:1: needle special kept tmp",
+      "z/.hid/h.txt:1: needle special hidden",
+      "z/crlf.txt:2: needle special crlf",
+      "z/link.txt:1: needle special target",
+      "z/target.txt:1: needle special target",
+    ].join("\n"));
+    const capped = await reference({ pattern: "needle" });
+    expect(capped.split("\n").slice(0, 3)).toEqual([
+      ".hidden/h.txt:1: needle hidden early",
+      "a00/f03.txt:3: needle 0-3",
+      "a00/f23.txt:3: needle 0-23",
+    ]);
+    expect(capped.split("\n").length).toBe(102); // 100 lines, a blank line, the note
+    expect(capped).toContain("\n\n[Stopped after 100 matching lines; there are more.");
+  },
+  { denyRead: ["**/secret.txt"] },
+);

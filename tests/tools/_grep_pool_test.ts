@@ -1,0 +1,105 @@
+import { expect } from "expect";
+import * as path from "node:path";
+import { Sandbox } from "../../src/sandbox/path.ts";
+import type { GrepHit } from "../../src/tools/_grep_core.ts";
+import { localGrepPool, searchTree, type TreeSearch } from "../../src/tools/_grep_pool.ts";
+import { ToolError } from "../../src/tools/errors.ts";
+
+/** 12 directories of 3 nested levels, 25 files each; every 7th file has 1–3 "hit" lines. */
+async function tree(): Promise<string> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_gp_" }));
+  let n = 0;
+  for (let d = 0; d < 12; d++) {
+    for (let f = 0; f < 25; f++) {
+      const dir = path.join(root, `d${String(d).padStart(2, "0")}`, f % 2 ? "x" : "y/z");
+      await Deno.mkdir(dir, { recursive: true });
+      const lines = ["a", "b", "c"].map((
+        l,
+        i,
+      ) => (n % 7 === 0 && i <= n % 3 ? `hit ${n} ${l}` : l));
+      await Deno.writeTextFile(
+        path.join(dir, `f${String(f).padStart(2, "0")}.txt`),
+        lines.join("\n"),
+      );
+      n++;
+    }
+  }
+  await Deno.writeTextFile(path.join(root, ".gitignore"), "d03/\n");
+  return root;
+}
+
+/** What the output uses of a hit: the paths, the matching lines and their text. */
+function shown(hits: GrepHit[]) {
+  return hits.map((h) => ({
+    walked: h.walked,
+    file: h.file,
+    lines: h.matched.map((n) => [n, h.lines[n]]),
+    count: h.lines.length,
+  }));
+}
+
+async function search(root: string, max: number, extra: Partial<TreeSearch>) {
+  return await searchTree({
+    start: root,
+    top: root,
+    spec: { pattern: "hit \\d+", caseSensitive: true, max },
+    filter: { prefix: root.length + 1 },
+    context: 0,
+    sandbox: await Sandbox.create(root),
+    signal: new AbortController().signal,
+    pool: null,
+    ...extra,
+  });
+}
+
+Deno.test("grep pool: the same hits as one thread, for every cap and split point", async () => {
+  const root = await tree();
+  try {
+    const pool = localGrepPool()!;
+    for (const max of [1, 4, 30, 1000]) {
+      const alone = shown(await search(root, max, {}));
+      expect(alone.length).toBeGreaterThan(0);
+      for (const splitAfter of [0, 1, 40]) {
+        const before = pool.dispatched;
+        const parallel = shown(await search(root, max, { pool, splitAfter }));
+        expect({ max, splitAfter, parallel }).toEqual({ max, splitAfter, parallel: alone });
+        // A cap reached before the split point never starts the pool.
+        expect(pool.dispatched - before).toBe(splitAfter === 40 && max <= 4 ? 0 : 1);
+      }
+    }
+    // With no cap in the way, every hit of the 11 searched directories (d03 is .gitignored).
+    const all = await search(root, 1000, {});
+    expect(all.every((h) => !h.walked.includes("/d03/"))).toBe(true);
+    expect(all.length).toBe(Math.ceil(300 / 7) - 4);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("grep pool: a search cancelled after the split stops, and the pool stays usable", async () => {
+  const root = await tree();
+  try {
+    const pool = localGrepPool()!;
+    const controller = new AbortController();
+    const signal = controller.signal;
+    // The calling thread's loop is synchronous: cancel as the file worker does, through a flag
+    // the loop polls, here set after a few polls past the split.
+    let polls = 0;
+    const native = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")!.get!;
+    Object.defineProperty(signal, "aborted", {
+      get: () => {
+        if (++polls === 30) controller.abort();
+        return native.call(signal);
+      },
+    });
+    const before = pool.dispatched;
+    const error = await search(root, 1000, { pool, splitAfter: 5, signal }).catch((e) => e);
+    expect(pool.dispatched - before).toBe(1); // it was cancelled after the split
+    expect(error).toBeInstanceOf(ToolError);
+    expect([error.category, error.message]).toEqual(["cancelled", "Cannot search: cancelled"]);
+    const again = shown(await search(root, 1000, { pool, splitAfter: 5 }));
+    expect(again).toEqual(shown(await search(root, 1000, {})));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
