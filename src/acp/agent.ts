@@ -140,6 +140,15 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
     })
     .onRequest(sdk.methods.agent.session.load, async ({ params, client }) => {
       requireAbsolute(params.cwd);
+      // Loading a session this connection is running: its turn is cancelled and finishes
+      // first, so the transcript replayed (and continued) holds that turn whole.
+      const current = sessions.get(params.sessionId);
+      if (current) {
+        current.abort?.abort();
+        await current.running?.catch(() => {});
+        sessions.delete(params.sessionId);
+        await current.handle.close().catch(() => {});
+      }
       const handle = await (await backend()).loadSession(params.sessionId, params.cwd);
       if (!handle) throw sdk.RequestError.sessionNotFound(params.sessionId);
       sessions.set(handle.id, { handle, abort: null, running: null });

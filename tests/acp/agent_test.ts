@@ -273,6 +273,41 @@ Deno.test("acp: session/cancel mid-tool answers cancelled, ends the call with on
   }
 });
 
+Deno.test("acp: session/load of a session with a running turn cancels it first and replays it whole", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "s1", name: "bash", input: { command: "sleep 30" } }] },
+    { text: "after the reload" },
+  ]);
+  const s = await connect({ ws });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    const pending = prompt(s, sessionId, "sleep");
+    while (!s.updates.some((u) => u.update.sessionUpdate === "tool_call")) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const before = s.updates.length;
+    await s.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: ws.dir,
+      mcpServers: [],
+    });
+    // The running turn ended (cancelled) before the load answered, and its transcript, with
+    // the cancelled call and its one result, is what the load replayed.
+    expect(await pending).toBe("cancelled");
+    const replayed = s.updates.slice(before).filter((u) => u.sessionId === sessionId)
+      .map((u) => u.update.sessionUpdate);
+    expect(replayed.filter((k) => k !== "available_commands_update").slice(-3)).toEqual([
+      "user_message_chunk",
+      "tool_call",
+      "tool_call_update",
+    ]);
+    expect(await prompt(s, sessionId, "again")).toBe("end_turn");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("acp: hitting the iteration cap answers max_turn_requests", async () => {
   const ws = await workspace([
     { tool_calls: [{ id: "i1", name: "list_directory", input: { path: "." } }] },
