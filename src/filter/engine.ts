@@ -101,18 +101,9 @@ export class FilterEngine {
     const collected: string[] = [];
     const confidences: Confidence[] = [];
     // Build the chain back to front: each stage emits into the next one's push.
-    const stages: Stage[] = [];
-    let sink: (line: string) => void = (line) => void collected.push(line);
-    for (let i = rules.length - 1; i >= 0; i--) {
-      const stage = rules[i].strategy.createStage({
-        emit: sink,
-        failed,
-        replay: i === 0 ? (fn) => walkLines(body, fn) : undefined,
-      });
-      stages.unshift(stage);
-      sink = (line: string) => stage.push(line);
-    }
-    const first = sink;
+    const { stages, first } = chain(rules, rules.length, failed, body, (line) => {
+      collected.push(line);
+    });
     scanner?.scan(body);
     walkLines(body, first);
     for (const stage of stages) confidences.push(stage.finish());
@@ -167,6 +158,37 @@ export class FilterEngine {
       },
     };
   }
+}
+
+/**
+ * Stages `0..end-1` of `rules`, wired so that each emits into the next and the last into
+ * `sink`. Every stage gets a `replay` that walks its input again by re-running fresh instances
+ * of the stages before it over the body (stages are deterministic functions of their input),
+ * so no stage has to hold its input for a Fallback pass-through.
+ */
+function chain(
+  rules: CompiledRule[],
+  end: number,
+  failed: boolean,
+  body: string,
+  sink: (line: string) => void,
+): { stages: Stage[]; first: (line: string) => void } {
+  const stages: Stage[] = [];
+  let next = sink;
+  for (let i = end - 1; i >= 0; i--) {
+    const stage = rules[i].strategy.createStage({
+      emit: next,
+      failed,
+      replay: (fn) => {
+        const before = chain(rules, i, failed, body, fn);
+        walkLines(body, before.first);
+        for (const s of before.stages) s.finish();
+      },
+    });
+    stages.unshift(stage);
+    next = (line: string) => stage.push(line);
+  }
+  return { stages, first: next };
 }
 
 /**

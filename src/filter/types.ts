@@ -16,9 +16,10 @@ export interface StageContext {
   /** The command exited non-zero: a stage must never hide the failure. */
   failed: boolean;
   /**
-   * Set for the first stage of a chain: walks the stage's whole input again (the same lines
-   * `push` received). A stage that may pass its input through unchanged can use it instead of
-   * holding every line.
+   * Walks the stage's whole input again (the same lines `push` received; for a later stage of a
+   * chain the engine re-runs the stages before it). A stage that may pass its input through
+   * unchanged can use it instead of holding every line. Optional for callers that build a
+   * stage outside the engine.
    */
   replay?: (fn: (line: string) => void) => void;
 }

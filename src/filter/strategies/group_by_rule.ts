@@ -42,12 +42,38 @@ export const GroupByRuleConfig = z.object({
 }).strict();
 export type GroupByRuleConfig = z.infer<typeof GroupByRuleConfig>;
 
+/** A diagnostic being read: only what the output can show is kept, not all its lines. */
 interface Diagnostic {
-  lines: string[];
+  seq: number;
   message: string;
   error: boolean;
+  /** Its own rule (from its message or a rule line), before inheritance by shape. */
   rule?: string;
+  shape: string;
   location?: string;
+  /** The first `max_error_lines` lines (errors and unlocated diagnostics show them). */
+  head: string[];
+  /** Lines up to and including the last non-blank one. */
+  trimmed: number;
+  count: number;
+}
+
+/** A located warning as a group lists it. */
+interface Member {
+  seq: number;
+  message: string;
+  rule?: string;
+  shape: string;
+  location: string;
+}
+
+/** Located warnings with the same own rule (or, without one, the same shape), in order. */
+interface Bucket {
+  rule?: string;
+  shape: string;
+  count: number;
+  /** The first `max_locations` members (a group shows no more). */
+  members: Member[];
 }
 
 interface Compiled {
@@ -79,12 +105,19 @@ export function compileGroupByRule(config: GroupByRuleConfig): CompiledStrategy 
   return {
     type: "group_by_rule",
     createStage(ctx: StageContext): Stage {
-      const input: string[] = [];
+      // The input is held for the unchanged pass-through only when it cannot be walked again.
+      const input: string[] | null = ctx.replay ? null : [];
+      const g = grouper(patterns, config);
       return {
-        push: (line) => void input.push(line),
+        push(line) {
+          input?.push(line);
+          g.push(line);
+        },
         finish() {
-          const result = group(input, patterns, config);
-          for (const line of result?.lines ?? input) ctx.emit(line);
+          const result = g.finish();
+          if (result) { for (const line of result.lines) ctx.emit(line); }
+          else if (input) { for (const line of input) ctx.emit(line); }
+          else ctx.replay!(ctx.emit);
           return result?.confidence ?? "fallback";
         },
       };
@@ -100,126 +133,193 @@ function firstGroup(match: { group(i: number | string): string | undefined }): s
   return undefined;
 }
 
-function group(
-  lines: string[],
-  p: Compiled,
-  config: GroupByRuleConfig,
-): { lines: string[]; confidence: "full" | "partial" } | null {
-  const diagnostics: Diagnostic[] = [];
+/**
+ * Reads diagnostics as lines arrive. Memory is bounded by what the output shows (errors' first
+ * lines, loose lines, `max_locations` members per group) and the number of distinct groups; all
+ * lines are kept only while no diagnostic has had a location (the output then lists them all).
+ */
+function grouper(p: Compiled, config: GroupByRuleConfig): {
+  push(line: string): void;
+  finish(): { lines: string[]; confidence: "full" | "partial" } | null;
+} {
+  const maxLines = config.max_error_lines;
   const other: string[] = [];
+  /** Every diagnostic line in order, until one diagnostic has a location. */
+  let allLines: string[] | null = [];
+  const errorLines: string[] = [];
+  let summaries: string[] = [];
+  const buckets = new Map<string, Bucket>();
+  // rustc names a lint only on its first occurrence; later ones with the same message shape
+  // inherit it (the last rule seen for a shape wins).
+  const ruleByShape = new Map<string, string>();
   let current: Diagnostic | null = null;
+  let seq = 0;
   let file = "";
   let noise = 0;
-  for (const line of lines) {
+
+  const open = (line: string, message: string, error: boolean, rule?: string): Diagnostic => ({
+    seq: seq++,
+    message,
+    error,
+    rule,
+    shape: elideNames(message),
+    head: [line],
+    trimmed: line.trim() === "" ? 0 : 1,
+    count: 1,
+  });
+
+  /** Files a finished diagnostic under errors, summaries or its bucket. */
+  const close = (d: Diagnostic): void => {
+    if (d.rule) ruleByShape.set(d.shape, d.rule);
+    const shown = d.head.slice(0, Math.min(maxLines, d.trimmed));
+    if (!d.location) {
+      summaries.push(...shown);
+      return;
+    }
+    if (d.error) {
+      errorLines.push(...shown);
+      if (d.trimmed > maxLines) errorLines.push(`... (${d.trimmed - maxLines} more lines)`);
+      errorLines.push("");
+      return;
+    }
+    const key = d.rule !== undefined ? `r${d.rule}` : `s${d.shape}`;
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      bucket = { rule: d.rule, shape: d.shape, count: 0, members: [] };
+      buckets.set(key, bucket);
+    }
+    bucket.count++;
+    if (bucket.members.length < config.max_locations) {
+      bucket.members.push({
+        seq: d.seq,
+        message: d.message,
+        rule: d.rule,
+        shape: d.shape,
+        location: d.location,
+      });
+    }
+  };
+
+  const push = (line: string): void => {
     if (p.noise(line) || allDuplicates(line)) {
       noise++;
-      continue;
+      return;
     }
     const one = p.line?.exec(line);
     if (one) {
+      if (current) close(current);
       current = null;
       const loc = one.group("loc") ?? "";
-      diagnostics.push({
-        lines: [line],
-        message: (one.group("msg") ?? line).trim(),
-        error: config.group_errors ? false : (one.group("sev") ?? "error") === "error",
-        rule: one.group("rule"),
-        location: file && !loc.includes(file) ? `${file}:${loc}` : loc,
-      });
-      continue;
+      const d = open(
+        line,
+        (one.group("msg") ?? line).trim(),
+        config.group_errors ? false : (one.group("sev") ?? "error") === "error",
+        one.group("rule"),
+      );
+      d.location = file && !loc.includes(file) ? `${file}:${loc}` : loc;
+      if (d.location) allLines = null;
+      else allLines?.push(line);
+      close(d);
+      return;
     }
     const fileMatch = p.file?.exec(line);
     if (fileMatch) {
       file = fileMatch.group(1) ?? "";
+      if (current) close(current);
       current = null;
-      continue;
+      return;
     }
     const start = p.message.exec(line);
     if (start) {
-      current = {
-        lines: [line],
-        message: line.trim(),
-        error: !config.group_errors && line.startsWith("error"),
-        rule: start.group("rule"),
-      };
-      diagnostics.push(current);
-      continue;
+      if (current) close(current);
+      current = open(
+        line,
+        line.trim(),
+        !config.group_errors && line.startsWith("error"),
+        start.group("rule"),
+      );
+      allLines?.push(line);
+      return;
     }
     if (!current) {
       if (line.trim()) other.push(line);
-      continue;
+      return;
     }
-    current.lines.push(line);
-    const loc = current.location ? undefined : p.location.exec(line);
-    if (loc) current.location = loc.group(1);
-    const rule = current.rule ? undefined : p.rule.exec(line);
-    if (rule) current.rule = firstGroup(rule);
-  }
-  const located = diagnostics.filter((d) => d.location);
-  if (located.length === 0) {
-    if (noise === 0) return null;
-    const kept = [...other, ...diagnostics.flatMap((d) => d.lines)];
-    return { lines: kept, confidence: "partial" };
-  }
-
-  // rustc names a lint only on its first occurrence; later ones with the same message shape
-  // inherit it.
-  const ruleByShape = new Map<string, string>();
-  for (const d of diagnostics) if (d.rule) ruleByShape.set(elideNames(d.message), d.rule);
-  for (const d of diagnostics) d.rule ??= ruleByShape.get(elideNames(d.message));
-
-  const out: string[] = [];
-  const groups = new Map<string, Diagnostic[]>();
-  let summaries: string[] = [];
-  for (const d of diagnostics) {
+    const d: Diagnostic = current;
+    allLines?.push(line);
+    d.count++;
+    if (d.head.length < maxLines) d.head.push(line);
+    if (line.trim() !== "") d.trimmed = d.count;
     if (!d.location) {
-      summaries.push(...trimBlank(d.lines).slice(0, config.max_error_lines));
-      continue;
-    }
-    if (d.error) {
-      const body = trimBlank(d.lines);
-      out.push(...body.slice(0, config.max_error_lines));
-      if (body.length > config.max_error_lines) {
-        out.push(`... (${body.length - config.max_error_lines} more lines)`);
+      const loc = p.location.exec(line);
+      if (loc) {
+        d.location = loc.group(1);
+        // A located diagnostic exists: the all-lines output can no longer happen.
+        if (d.location) allLines = null;
       }
-      out.push("");
-      continue;
     }
-    const key = d.rule ?? elideNames(d.message);
-    const list = groups.get(key) ?? [];
-    list.push(d);
-    groups.set(key, list);
-  }
-  let findings = 0;
-  for (const [key, list] of groups) {
-    findings += list.length;
-    const first = stripSeverity(list[0].message);
-    const keyed = list[0].rule !== undefined;
-    out.push(
-      keyed ? `${key} (${list.length}): ${first}` : `${stripSeverity(key)} (${list.length})`,
-    );
-    for (const d of list.slice(0, config.max_locations)) {
-      const message = stripSeverity(d.message);
+    if (!d.rule) {
+      const rule = p.rule.exec(line);
+      if (rule) d.rule = firstGroup(rule);
+    }
+  };
+
+  const finish = (): { lines: string[]; confidence: "full" | "partial" } | null => {
+    if (current) close(current);
+    current = null;
+    if (allLines !== null) {
+      if (noise === 0) return null;
+      return { lines: [...other, ...allLines], confidence: "partial" };
+    }
+    // Buckets whose key is the same once rules are inherited form one group, listing its first
+    // `max_locations` members in input order. Buckets are in order of their first member, so
+    // groups are too (the first bucket of a group has the group's first member).
+    const groups = new Map<string, { count: number; members: Member[] }>();
+    for (const bucket of buckets.values()) {
+      const key = bucket.rule ?? ruleByShape.get(bucket.shape) ?? bucket.shape;
+      const group = groups.get(key);
+      if (!group) {
+        groups.set(key, { count: bucket.count, members: bucket.members });
+        continue;
+      }
+      group.count += bucket.count;
+      group.members = [...group.members, ...bucket.members].sort((a, b) => a.seq - b.seq)
+        .slice(0, config.max_locations);
+    }
+    const out: string[] = [...errorLines];
+    let findings = 0;
+    for (const [key, group] of groups) {
+      const list = group.members;
+      findings += group.count;
+      const first = stripSeverity(list[0].message);
+      const keyed = (list[0].rule ?? ruleByShape.get(list[0].shape)) !== undefined;
       out.push(
-        `  ${d.location}${!keyed || message !== first ? `  ${differing(message, first)}` : ""}`,
+        keyed ? `${key} (${group.count}): ${first}` : `${stripSeverity(key)} (${group.count})`,
       );
+      for (const d of list) {
+        const message = stripSeverity(d.message);
+        out.push(
+          `  ${d.location}${!keyed || message !== first ? `  ${differing(message, first)}` : ""}`,
+        );
+      }
+      if (group.count > config.max_locations) {
+        out.push(`  … and ${group.count - config.max_locations} more`);
+      }
     }
-    if (list.length > config.max_locations) {
-      out.push(`  … and ${list.length - config.max_locations} more`);
+    const rest = groups.size ? other.filter((line) => !p.groupedNoise(line)) : other;
+    if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
+    // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`).
+    const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic)s?\\b`);
+    if (groups.size && ![...rest, ...summaries].some((line) => total.test(line))) {
+      out.push(`${findings} diagnostics in ${groups.size} groups`);
     }
-  }
-  const rest = groups.size ? other.filter((line) => !p.groupedNoise(line)) : other;
-  if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
-  // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`).
-  const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic)s?\\b`);
-  if (groups.size && ![...rest, ...summaries].some((line) => total.test(line))) {
-    out.push(`${findings} diagnostics in ${groups.size} groups`);
-  }
-  // Loose error lines (a linker error, make's `*** Error 2`) lead; the rest trails.
-  const loud = rest.filter((line) => FAILURE_SIGNAL.test(line));
-  out.unshift(...loud);
-  out.push(...rest.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
-  return { lines: out, confidence: "full" };
+    // Loose error lines (a linker error, make's `*** Error 2`) lead; the rest trails.
+    const loud = rest.filter((line) => FAILURE_SIGNAL.test(line));
+    out.unshift(...loud);
+    out.push(...rest.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
+    return { lines: out, confidence: "full" };
+  };
+  return { push, finish };
 }
 
 const DUPLICATES = /generated (\d+) warnings? \((\d+) duplicates?\)$/;
@@ -240,12 +340,6 @@ function stripSeverity(message: string): string {
     /^(error: )?TS\d+ \[(ERROR|WARNING)\]: /,
     "",
   );
-}
-
-function trimBlank(lines: string[]): string[] {
-  let end = lines.length;
-  while (end > 0 && lines[end - 1].trim() === "") end--;
-  return lines.slice(0, end);
 }
 
 const QUOTED = /`[^`]*`|'[^']*'|‘[^’]*’/g;

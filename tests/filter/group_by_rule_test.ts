@@ -1,0 +1,208 @@
+/**
+ * The streaming group_by_rule (bounded memory) against the batch implementation it replaced
+ * (tests/filter/_group_by_rule_reference.ts): same lines and confidence for every built-in
+ * group_by_rule rule on every corpus and fixture input, and on generated diagnostics that mix
+ * rules, inherited rules, errors, unlocated diagnostics, blank runs and small limits.
+ */
+import { expect } from "expect";
+import { parse as parseToml } from "smol-toml";
+import {
+  compileGroupByRule,
+  GroupByRuleConfig,
+} from "../../src/filter/strategies/group_by_rule.ts";
+import { compileGroupByRule as compileReference } from "./_group_by_rule_reference.ts";
+import type { Confidence } from "../../src/filter/types.ts";
+import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
+
+type Strategy = ReturnType<typeof compileGroupByRule>;
+
+function runStage(strategy: Strategy, lines: string[], replay: boolean) {
+  const out: string[] = [];
+  const stage = strategy.createStage({
+    emit: (line) => void out.push(line),
+    failed: false,
+    replay: replay ? (fn) => lines.forEach((l) => fn(l)) : undefined,
+  });
+  for (const line of lines) stage.push(line);
+  const confidence: Confidence = stage.finish();
+  return { out, confidence };
+}
+
+/** Both implementations of one config (compiled once: re2js compilation is slow). */
+function pair(config: Record<string, unknown>) {
+  const parsed = GroupByRuleConfig.parse(config);
+  return { reference: compileReference(parsed), streaming: compileGroupByRule(parsed) };
+}
+
+/** Both on one input; the streaming one with and without `replay`. */
+function compare(strategies: ReturnType<typeof pair>, lines: string[]) {
+  const expected = runStage(strategies.reference, lines, false);
+  expect(runStage(strategies.streaming, lines, true)).toEqual(expected);
+  expect(runStage(strategies.streaming, lines, false)).toEqual(expected);
+  return expected;
+}
+
+async function builtinConfigs(): Promise<[string, Record<string, unknown>][]> {
+  const out: [string, Record<string, unknown>][] = [];
+  const dir = new URL("../../filters/", import.meta.url);
+  for await (const f of Deno.readDir(dir)) {
+    if (!f.name.endsWith(".toml")) continue;
+    const doc = parseToml(await Deno.readTextFile(new URL(f.name, dir))) as {
+      rules: { name: string; strategy: Record<string, unknown> }[];
+    };
+    for (const rule of doc.rules) {
+      if (rule.strategy.type === "group_by_rule") out.push([rule.name, rule.strategy]);
+    }
+  }
+  return out.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+async function inputs(): Promise<string[][]> {
+  const out: string[][] = [];
+  for (const root of ["../fixtures/filters/", "../../bench/corpus/"]) {
+    const base = new URL(root, import.meta.url);
+    for await (const dir of Deno.readDir(base)) {
+      if (!dir.isDirectory) continue;
+      for await (const f of Deno.readDir(new URL(`${dir.name}/`, base))) {
+        if (!f.name.endsWith(".txt") || f.name.endsWith(".out.txt")) continue;
+        const text = await Deno.readTextFile(new URL(`${dir.name}/${f.name}`, base));
+        out.push(text.split("\n"));
+      }
+    }
+  }
+  return out;
+}
+
+Deno.test("group_by_rule: streaming equals the batch reference for every built-in rule and input", async () => {
+  const configs = await builtinConfigs();
+  expect(configs.map(([name]) => name)).toEqual([
+    "cargo-build",
+    "cargo-clippy",
+    "deno-check",
+    "deno-lint",
+    "eslint",
+    "make-gcc",
+    "tsc",
+  ]);
+  const all = await inputs();
+  expect(all.length).toBeGreaterThan(80);
+  let grouped = 0;
+  for (const [, config] of configs) {
+    const strategies = pair(config);
+    for (const lines of all) {
+      if (compare(strategies, lines).confidence === "full") grouped++;
+    }
+  }
+  // Not vacuous: many (rule, input) pairs actually group.
+  expect(grouped).toBeGreaterThan(30);
+});
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+Deno.test("group_by_rule: streaming equals the batch reference on generated diagnostics", () => {
+  const random = prng(4242);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const names = ["`a`", "`b`", "`c`", "'x'", "‘y’"];
+  const block = (): string[] => {
+    const sev = pick(["warning", "warning", "error"]);
+    const rule = pick(["", "", "[E0308]", "[clippy::x]"]);
+    const lines = [
+      `${sev}${rule}: ${pick(["unused variable", "unused import", "mismatch"])}: ${pick(names)}`,
+    ];
+    const n = Math.floor(random() * 6);
+    for (let i = 0; i < n; i++) {
+      lines.push(pick([
+        ` --> src/${pick(["a", "b"])}.rs:${1 + Math.floor(random() * 9)}:5`,
+        "  |",
+        "",
+        "   ",
+        `  = note: \`#[warn(${
+          pick(["unused_variables", "unused_imports", "dead_code"])
+        })]\` on by default`,
+        "  = help: https://rust-lang.github.io/rust-clippy/master/index.html#needless_x",
+        "some context",
+      ]));
+    }
+    return lines;
+  };
+  const configs = [
+    { type: "group_by_rule" },
+    { type: "group_by_rule", max_locations: 2, max_error_lines: 2 },
+    {
+      type: "group_by_rule",
+      group_errors: true,
+      max_locations: 1,
+      grouped_noise_patterns: ["^done"],
+    },
+    {
+      type: "group_by_rule",
+      line_pattern:
+        "^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning|error): (?P<msg>.+) \\[(?P<rule>-W[\\w-]+)\\]$",
+      file_pattern: "^(/\\S+)$",
+      max_locations: 3,
+    },
+    // A user pattern whose location can be empty: such a diagnostic is not "located".
+    { type: "group_by_rule", line_pattern: "^(?P<loc>\\S*):: (?P<msg>.+)$" },
+  ].map(pair);
+  for (let n = 0; n < 600; n++) {
+    const lines: string[] = [];
+    const parts = Math.floor(random() * 14);
+    for (let p = 0; p < parts; p++) {
+      const r = random();
+      if (r < 0.55) lines.push(...block());
+      else if (r < 0.65) {
+        lines.push(
+          `f.c:${Math.floor(random() * 5)}:1: ${pick(["warning", "error"])}: bad ${
+            pick(names)
+          } [-W${pick(["x", "y"])}]`,
+        );
+      } else if (r < 0.7) {
+        lines.push(pick(["/src/x.c", "/src/y.c", ":: empty loc", "f:1:: msg `a`"]));
+      } else if (r < 0.8) {
+        lines.push(
+          pick(["   Compiling x v1", "done in 1s", "error: could not compile", "3 warnings", ""]),
+        );
+      } else {lines.push(
+          pick([
+            "make: *** [all] Error 2",
+            "plain text",
+            "",
+            "warning: `x` (lib) generated 2 warnings (2 duplicates)",
+          ]),
+        );}
+    }
+    for (const config of configs) compare(config, lines);
+  }
+});
+
+Deno.test("group_by_rule second in a chain falls back to its input, replayed through the first stage", () => {
+  const rules = [
+    compileRule({
+      name: "noise",
+      match: { prefix: "cmd" },
+      strategy: { type: "strip_noise", patterns: ["^drop"] },
+    }, "t"),
+    compileRule(
+      { name: "group", match: { prefix: "cmd" }, strategy: { type: "group_by_rule" } },
+      "t",
+    ),
+  ];
+  const engine = new FilterEngine(rules, { security: false });
+  const out = engine.filter(
+    "cmd",
+    "drop 1\nkeep \x1b[31mred\x1b[0m\n[stderr] err line\n\n\n\ndrop 2\nlast",
+  );
+  expect({ text: out.text, confidence: out.stats.confidence }).toEqual({
+    text: "keep red\nerr line\n\nlast",
+    confidence: "fallback",
+  });
+});
