@@ -145,9 +145,10 @@ export function fileMatcher(spec: GrepSpec): (bytes: Uint8Array) => FileMatch | 
 
   return (bytes) => {
     if (bytes.length === 0) return null;
+    // The literal first: most files lack it, and then whether they are binary does not matter.
+    if (hasLiteralBytes && !hasLiteralBytes(bytes)) return null;
     const head = bytes.length > BINARY_SNIFF_BYTES ? bytes.subarray(0, BINARY_SNIFF_BYTES) : bytes;
     if (head.indexOf(0) !== -1) return null;
-    if (hasLiteralBytes && !hasLiteralBytes(bytes)) return null;
     const text = decodeUtf8(bytes);
     if (text === null) return null; // not UTF-8: treated as binary
     let first = 0;

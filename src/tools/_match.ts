@@ -48,6 +48,40 @@ function utf8AsLatin1(text: string): string {
   return latin1(new TextEncoder().encode(text));
 }
 
+/** Lower is rarer in source code and prose: letters by English frequency, space most common. */
+function byteRank(b: number): number {
+  if (b === 0x20) return 255;
+  const lower = "etaoinsrhldcumfpgwybvkxjqz".indexOf(String.fromCharCode(b));
+  if (lower !== -1) return 250 - lower * 4;
+  if (b === 0x09 || b === 0x0a || b === 0x0d) return 200;
+  if ("(),.;=\"':/-{}".includes(String.fromCharCode(b))) return 150;
+  if (b >= 0x30 && b <= 0x39) return 120;
+  const upper = "ETAOINSRHLDCUMFPGWYBVKXJQZ".indexOf(String.fromCharCode(b));
+  if (upper !== -1) return 110 - upper;
+  return b >= 0x80 ? 30 : 60;
+}
+
+/**
+ * Whether `bytes` hold `needle`: native indexOf of the needle's rarest byte, then a compare
+ * around each hit (measured: half the cost of a latin1 string plus String indexOf per file).
+ */
+function byteSearch(needle: Uint8Array): (bytes: Uint8Array) => boolean {
+  let r = 0;
+  for (let i = 1; i < needle.length; i++) if (byteRank(needle[i]) < byteRank(needle[r])) r = i;
+  const rare = needle[r];
+  const n = needle.length;
+  return (bytes) => {
+    const last = bytes.length - n + r;
+    for (let p = bytes.indexOf(rare, r); p !== -1 && p <= last; p = bytes.indexOf(rare, p + 1)) {
+      const start = p - r;
+      let k = 0;
+      while (k < n && bytes[start + k] === needle[k]) k++;
+      if (k === n) return true;
+    }
+    return false;
+  };
+}
+
 /**
  * A check on raw bytes that is true for every file holding `literal` (false positives allowed,
  * false negatives never), or null when no such check is cheap. Case-sensitive: a search for the
@@ -61,10 +95,7 @@ export function bytePrefilter(
   caseSensitive: boolean,
 ): ((bytes: Uint8Array) => boolean) | null {
   if (literal === "") return null;
-  if (caseSensitive) {
-    const needle = utf8AsLatin1(literal);
-    return (bytes) => latin1(bytes).indexOf(needle) !== -1;
-  }
+  if (caseSensitive) return byteSearch(new TextEncoder().encode(literal));
   for (let i = 0; i < literal.length; i++) if (literal.charCodeAt(i) > 0x7f) return null;
   let source = "";
   for (const c of literal) {
@@ -76,7 +107,21 @@ export function bytePrefilter(
     else source += c.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
   }
   const re = new RegExp(source);
-  return (bytes) => re.test(latin1(bytes));
+  // Every match holds the literal's rarest character other than k and s (whose folds are
+  // multi-byte) as one byte, in either case: files without it skip the latin1 string.
+  let anchor = -1;
+  for (let i = 0; i < literal.length; i++) {
+    const c = literal.toLowerCase().charCodeAt(i);
+    if (c === 0x6b || c === 0x73) continue;
+    if (anchor === -1 || byteRank(c) < byteRank(literal.toLowerCase().charCodeAt(anchor))) {
+      anchor = i;
+    }
+  }
+  if (anchor === -1) return (bytes) => re.test(latin1(bytes));
+  const a = literal.toLowerCase().charCodeAt(anchor);
+  const b = literal.toUpperCase().charCodeAt(anchor);
+  return (bytes) =>
+    (bytes.indexOf(a) !== -1 || (a !== b && bytes.indexOf(b) !== -1)) && re.test(latin1(bytes));
 }
 
 /** Tests a line (no `\n`, trailing `\r` removed) and a whole text (any line matching). */

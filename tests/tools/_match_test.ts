@@ -74,6 +74,36 @@ Deno.test("bytePrefilter: never says no where re2js finds the literal (random te
   }
 });
 
+Deno.test("bytePrefilter: rare-byte search and anchors agree with re2js exactly", () => {
+  // Small alphabets make the anchor byte repeat, sit at both ends and next to near-misses.
+  const alphabet = ["a", "b", "_", "1", "A", "B", "k", "\u212A", "\u00e9"];
+  let seed = 11;
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  for (const literal of ["a_", "_a", "ab1", "b_b", "1", "aa", "Ab", "ka", "\u00e9a"]) {
+    for (const caseSensitive of [true, false]) {
+      const check = bytePrefilter(literal, caseSensitive);
+      if (!check) continue;
+      const re = RE2JS.compile(RE2JS.quote(literal), caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+      for (let i = 0; i < 3000; i++) {
+        const text = Array.from({ length: 1 + rand(7) }, () => alphabet[rand(alphabet.length)])
+          .join("");
+        // Inside a larger buffer too: only the view's own bytes count.
+        const bytes = enc(`_a1${text}b_a`).subarray(3, 3 + enc(text).length);
+        const found = re.test(text);
+        // Case-sensitive checks are exact; ignoring case they may say yes where re2js says no.
+        if (found || caseSensitive) {
+          expect([literal, caseSensitive, text, check(bytes)]).toEqual([
+            literal,
+            caseSensitive,
+            text,
+            found,
+          ]);
+        }
+      }
+    }
+  }
+});
+
 Deno.test("v8Translation: V8 only for patterns the filter check proves linear", () => {
   const engine = (p: string, cs = true) => compileLineMatcher(p, cs).engine;
   expect(engine("foo\\d{3}")).toBe("v8");
