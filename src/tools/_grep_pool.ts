@@ -22,7 +22,7 @@ import { ToolError } from "./errors.ts";
 /** Entries the calling thread walks alone before it splits the rest of the tree (measured). */
 export const SPLIT_AFTER_ENTRIES = 1500;
 /** Directories are opened (shallowest first) until there are this many units to share. */
-const TARGET_UNITS = 128;
+const TARGET_UNITS = 32;
 /** Most files in one unit of loose files. */
 const FILES_PER_UNIT = 256;
 
@@ -151,6 +151,8 @@ export function searchUnits(
   return out;
 }
 
+let lastSearch: { key: string; search: (entry: WalkEntry) => GrepHit | null } | undefined;
+
 /** A pool thread's side of a job (src/sandbox/grep_worker.ts). */
 export function runJob(
   job: GrepJob,
@@ -158,7 +160,15 @@ export function runJob(
   cache: Map<string, Matcher>,
 ): GrepJobResult {
   try {
-    const search = entrySearcher(job.spec, job.filter, Sandbox.restore(job.sandbox));
+    // An agent repeats searches: the compiled matcher and sandbox of the last job are reused.
+    const key = JSON.stringify([job.spec, job.filter, job.sandbox]);
+    if (!lastSearch || lastSearch.key !== key) {
+      lastSearch = {
+        key,
+        search: entrySearcher(job.spec, job.filter, Sandbox.restore(job.sandbox)),
+      };
+    }
+    const search = lastSearch.search;
     const units = searchUnits(job, new Int32Array(job.control), thread, search, cache, {
       trim: true,
     });
