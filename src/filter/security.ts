@@ -127,9 +127,211 @@ const SIGNALS_GLOBAL = new RegExp(
   "gm",
 );
 
+/** The same alternatives for one line (`m`: `^` also after a `\r` inside it, as before). */
+const SIGNAL_LINE = new RegExp(SIGNALS_GLOBAL.source, "m");
+
+const ANTHROPIC = CREDENTIAL_KINDS.findIndex((k) => k.kind === "Anthropic API key");
+const OPENAI = CREDENTIAL_KINDS.findIndex((k) => k.kind === "OpenAI API key");
+
 /**
- * Scans a whole output once per pattern (V8 searches a text far faster than it runs a regex per
- * line) and reports what it saw. Memory is bounded: at most 20 signal lines are kept.
+ * Literals one of which every credential match (its kind's hints) and every signal match holds,
+ * each with the two characters the scan looks for: the pair rarest in bench/corpus and the
+ * fixtures (a pair only decides how often the literal is compared, not what is found).
+ */
+const TRIGGERS: [literal: string, pair: string][] = [
+  ["AKIA", "AK"],
+  ["ASIA", "SI"],
+  ["ghp_", "hp"],
+  ["gho_", "o_"],
+  ["ghu_", "u_"],
+  ["ghs_", "hs"],
+  ["ghr_", "hr"],
+  ["github_pat_", "b_"],
+  ["glpat-", "lp"],
+  ["xox", "xo"],
+  ["sk-", "k-"],
+  ["AIza", "Iz"],
+  ["_live_", "_l"],
+  ["_test_", "_t"],
+  ["npm_", "m_"],
+  ["hf_", "hf"],
+  ["PRIVATE KEY", "KE"],
+  ["eyJ", "yJ"],
+  ["://", ":/"],
+  // SIGNALS_GLOBAL's alternatives, less their optional first-letter case.
+  ["panicked at", "ic"],
+  ["panic: ", "c:"],
+  ["egmentation fault", "gm"],
+  ["SIGSEGV", "GV"],
+  ["ore dumped", "um"],
+  ["tack overflow", "rf"],
+  ["uthentication failed", "fa"],
+  ["AUTHENTICATION FAILED", "AU"],
+  ["nauthorized", "iz"],
+  ["UNAUTHORIZED", "ZE"],
+  ["ermission denied", "ie"],
+  ["PERMISSION DENIED", "SI"],
+  ["ccess denied", "ie"],
+  ["ACCESS DENIED", "IE"],
+  ["orbidden", "rb"],
+  ["FORBIDDEN", "RB"],
+  ["nvalid credentials", "nv"],
+  ["RUSTSEC-", "C-"],
+  ["GHSA-", "GH"],
+  ["CVE-", "VE"],
+  ["ecurity advisory", "dv"],
+  ["ulnerabilit", "ln"],
+  ["VULNERABILIT", "LN"],
+  ["eak cipher", "ph"],
+  ["nsecure hash", "cu"],
+  ["ertificate verify failed", "fy"],
+  ["SQL injection", "QL"],
+];
+
+/** Index of the first signal literal in TRIGGERS (the ones before are credential hints). */
+const FIRST_SIGNAL = TRIGGERS.findIndex(([literal]) => literal === "panicked at");
+/** Per trigger: bit k set when credential kind k's pattern must run on a line holding it. */
+const KIND_MASK = TRIGGERS.map(([literal], id) =>
+  id >= FIRST_SIGNAL ? 0 : CREDENTIAL_KINDS.reduce(
+    (mask, kind, k) => kind.hints.some((hint) => hint.includes(literal)) ? mask | (1 << k) : mask,
+    0,
+  )
+);
+for (const [k, { kind, hints }] of CREDENTIAL_KINDS.entries()) {
+  for (const hint of hints) {
+    const covered = TRIGGERS.some(([literal], id) =>
+      hint.includes(literal) && KIND_MASK[id] & (1 << k)
+    );
+    if (!covered) throw new Error(`credential hint "${hint}" (${kind}) holds no trigger literal`);
+  }
+}
+
+interface Trigger {
+  bytes: Uint8Array;
+  /** Where the pair starts in the literal. */
+  offset: number;
+  /** Index in TRIGGERS. */
+  id: number;
+}
+/** Pair (two bytes as one 16-bit index) → 1 + index into PAIR_TRIGGERS, or 0. */
+const PAIR = new Uint8Array(65536);
+const PAIR_TRIGGERS: Trigger[][] = [];
+{
+  const encoder = new TextEncoder();
+  for (const [id, [literal, pair]] of TRIGGERS.entries()) {
+    const offset = literal.indexOf(pair);
+    if (offset < 0 || pair.length !== 2) throw new Error(`trigger "${pair}" not in "${literal}"`);
+    const key = (pair.charCodeAt(0) << 8) | pair.charCodeAt(1);
+    if (PAIR[key] === 0) {
+      PAIR_TRIGGERS.push([]);
+      PAIR[key] = PAIR_TRIGGERS.length;
+    }
+    PAIR_TRIGGERS[PAIR[key] - 1].push({ bytes: encoder.encode(literal), offset, id });
+  }
+}
+
+/** Characters encoded per step (lines never span two steps); the byte buffer is reused. */
+const CHUNK = 1 << 20;
+let buffer = new Uint8Array(0);
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+function isWellFormed(text: string): boolean {
+  const check = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return check ? check.call(text) : !/[\uD800-\uDFFF]/.test(text);
+}
+
+/**
+ * Calls `fn` with every line (no newline) holding one of the trigger literals, in order, each
+ * once, with the ids (TRIGGERS indices) of the literals found in it. The text is encoded to
+ * UTF-8 a chunk of whole lines at a time and scanned for the literals' pairs with one table
+ * lookup per byte — one pass instead of a search per literal. Literals are ASCII, so a
+ * multi-byte character never matches one; non-ASCII lines are decoded back (exact for
+ * well-formed text).
+ */
+export function forEachTriggerLine(
+  text: string,
+  fn: (line: string, ids: readonly number[]) => void,
+): void {
+  const n = text.length;
+  const ids: number[] = [];
+  let start = 0;
+  while (start < n) {
+    let end = start + CHUNK >= n ? n : text.indexOf("\n", start + CHUNK);
+    end = end < 0 ? n : end + 1;
+    const chunk = text.slice(start, end);
+    if (buffer.length < chunk.length * 3) buffer = new Uint8Array(chunk.length * 3);
+    const written = utf8.encodeInto(chunk, buffer).written;
+    const ascii = written === chunk.length;
+    const buf = buffer;
+    let i = 1;
+    while ((i = nextPair(buf, i, written)) >= 0) {
+      const t = PAIR[(buf[i - 1] << 8) | buf[i]];
+      if (!literalsAt(buf, written, i - 1, PAIR_TRIGGERS[t - 1], ids)) {
+        i++;
+        continue;
+      }
+      let lineStart = i - 1;
+      while (lineStart > 0 && buf[lineStart - 1] !== 10) lineStart--;
+      let lineEnd = i + 1;
+      while (lineEnd < written && buf[lineEnd] !== 10) lineEnd++;
+      // The other literals of the line.
+      for (let j = i + 1; j < lineEnd; j++) {
+        const u = PAIR[(buf[j - 1] << 8) | buf[j]];
+        if (u !== 0) literalsAt(buf, written, j - 1, PAIR_TRIGGERS[u - 1], ids);
+      }
+      fn(
+        ascii ? chunk.slice(lineStart, lineEnd) : fromUtf8.decode(buf.subarray(lineStart, lineEnd)),
+        ids,
+      );
+      ids.length = 0;
+      // The next pair that can start a literal is the next line's first two bytes.
+      i = lineEnd + 2;
+    }
+    start = end;
+  }
+}
+
+/**
+ * The index of the second byte of the next pair at or after `i` that some literal holds, or -1.
+ * Kept small and separate: it is the loop every byte goes through.
+ */
+function nextPair(buf: Uint8Array, i: number, n: number): number {
+  if (i >= n) return -1;
+  let prev = buf[i - 1];
+  for (; i < n; i++) {
+    const byte = buf[i];
+    if (PAIR[(prev << 8) | byte] !== 0) return i;
+    prev = byte;
+  }
+  return -1;
+}
+
+/** Adds to `ids` every one of `triggers` found in `buf` with its pair at `at`; true if any. */
+function literalsAt(
+  buf: Uint8Array,
+  n: number,
+  at: number,
+  triggers: Trigger[],
+  ids: number[],
+): boolean {
+  let found = false;
+  for (const { bytes, offset, id } of triggers) {
+    const from = at - offset;
+    if (from < 0 || from + bytes.length > n) continue;
+    let k = 0;
+    while (k < bytes.length && buf[from + k] === bytes[k]) k++;
+    if (k === bytes.length) {
+      ids.push(id);
+      found = true;
+    }
+  }
+  return found;
+}
+
+/**
+ * Scans a whole output and reports what it saw. Memory is bounded: at most 20 signal lines are
+ * kept, and the byte buffer holds one chunk.
  */
 export class SecurityScanner {
   readonly found = new Map<string, number>();
@@ -143,6 +345,57 @@ export class SecurityScanner {
 
   /** Scans one text (a whole output, or one line). */
   scan(text: string): void {
+    // One pass over the text's UTF-8 bytes finds the lines holding a credential hint or a
+    // signal literal; the exact patterns then run on those lines only. Text that is not
+    // well-formed UTF-16 (a lone surrogate would not survive encoding) takes the string path.
+    if (isWellFormed(text)) this.#scanLines(text);
+    else this.#scanText(text);
+    this.#extra.forEach((pattern, i) => {
+      const n = pattern.countMatches(text);
+      if (n > 0) {
+        const kind = `extra pattern #${i + 1}`;
+        this.found.set(kind, (this.found.get(kind) ?? 0) + n);
+      }
+    });
+  }
+
+  /** Credentials and signals, line by line, on the lines the trigger scan reports. */
+  #scanLines(text: string): void {
+    const counts = new Array<number>(CREDENTIAL_KINDS.length).fill(0);
+    forEachTriggerLine(text, (line, ids) => {
+      let kinds = 0;
+      let signal = false;
+      for (const id of ids) {
+        kinds |= KIND_MASK[id];
+        if (id >= FIRST_SIGNAL) signal = true;
+      }
+      for (let k = 0; kinds !== 0 && k < CREDENTIAL_KINDS.length; k++) {
+        if (kinds & (1 << k)) counts[k] += CREDENTIAL_KINDS[k].pattern.countMatches(line);
+      }
+      if (signal && SIGNAL_LINE.test(line)) this.#signal(line);
+    });
+    counts.forEach((n, k) => {
+      // Every "sk-ant-" key also matches the OpenAI shape; count it once, as Anthropic.
+      if (n && k === OPENAI) n -= counts[ANTHROPIC];
+      if (n > 0) {
+        const { kind } = CREDENTIAL_KINDS[k];
+        this.found.set(kind, (this.found.get(kind) ?? 0) + n);
+      }
+    });
+  }
+
+  /** One signal line (raw, before sanitising). */
+  #signal(raw: string): void {
+    // "found 0 vulnerabilities" (npm audit after every install) reports the absence of one.
+    if (/\b0 vulnerabilit/i.test(raw)) return;
+    this.signalCount++;
+    if (this.signalLines.length >= MAX_PRESERVED) return;
+    const line = sanitizeLine(raw).replace(/^\[stderr\] /, "");
+    if (!this.signalLines.includes(line)) this.signalLines.push(line);
+  }
+
+  /** The string path: literal searches over the whole text, then the hinted lines. */
+  #scanText(text: string): void {
     // One literal search per distinct probe (V8's `includes` is far faster than any regex);
     // the credential regexes then run only on the lines that hold a hint occurrence.
     const seen = new Map<string, boolean>();
@@ -170,13 +423,6 @@ export class SecurityScanner {
       }
       if (n > 0) this.found.set(kind, (this.found.get(kind) ?? 0) + n);
     }
-    this.#extra.forEach((pattern, i) => {
-      const n = pattern.countMatches(text);
-      if (n > 0) {
-        const kind = `extra pattern #${i + 1}`;
-        this.found.set(kind, (this.found.get(kind) ?? 0) + n);
-      }
-    });
     SIGNALS_GLOBAL.lastIndex = 0;
     let m: RegExpExecArray | null;
     let lastLineEnd = -1;
@@ -187,12 +433,7 @@ export class SecurityScanner {
       if (end < 0) end = text.length;
       lastLineEnd = end;
       SIGNALS_GLOBAL.lastIndex = end;
-      // "found 0 vulnerabilities" (npm audit after every install) reports the absence of one.
-      if (/\b0 vulnerabilit/i.test(text.slice(start, end))) continue;
-      this.signalCount++;
-      if (this.signalLines.length >= MAX_PRESERVED) continue;
-      const line = sanitizeLine(text.slice(start, end)).replace(/^\[stderr\] /, "");
-      if (!this.signalLines.includes(line)) this.signalLines.push(line);
+      this.#signal(text.slice(start, end));
     }
   }
 

@@ -109,6 +109,7 @@ Deno.test("the prefiltered scan reports exactly what the whole-text scan reporte
     Array.from({ length: 2500 }, (_, i) => `${i} https://u${i}:p@h ${i % 7 ? "" : all[i % 14]}`)
       .join("\n"),
     `${fake("sk-ant-", "z".repeat(25))} ${fake("sk-", "q".repeat(25))} sk-ant-short gh_ ghp_x`,
+    ...SCAN_EDGES,
   );
   expect(texts.length).toBeGreaterThan(100);
   for (const text of texts) {
@@ -119,3 +120,88 @@ Deno.test("the prefiltered scan reports exactly what the whole-text scan reporte
       .toEqual([[...a.found], a.signalLines, a.signalCount]);
   }
 });
+
+/** Every signal alternative in each case form, with neighbours that are and are not signals. */
+const SIGNALS = [
+  "thread 'x' panicked at src/a.rs:1:2",
+  "panic: runtime error",
+  "  panic: not at line start",
+  "Segmentation fault (core dumped)",
+  "segmentation fault",
+  "SIGSEGV: segmentation violation",
+  "Core dumped",
+  "Stack overflow",
+  "stack overflow in thread",
+  "Authentication failed for 'x'",
+  "remote: AUTHENTICATION FAILED",
+  "401 Unauthorized",
+  "UNAUTHORIZED",
+  "Permission denied (publickey)",
+  "PERMISSION DENIED",
+  "Access denied for user",
+  "ACCESS DENIED",
+  "403 Forbidden",
+  "FORBIDDEN",
+  "Invalid credentials",
+  "RUSTSEC-2024-0001 yanked",
+  "RUSTSEC-20x4-0001 not one",
+  "GHSA-abcd-efgh-ijkl",
+  "CVE-2024-12345",
+  "Security advisory",
+  "found 3 vulnerabilities",
+  "found 0 vulnerabilities",
+  "VULNERABILITY",
+  "Weak cipher suite",
+  "Insecure hash md5",
+  "certificate verify failed",
+  "SQL injection",
+  "[stderr] \x1b[31mPermission denied\x1b[0m",
+  "progress 10%\rpanic: after a carriage return",
+];
+
+/**
+ * Texts for the byte scan's edges: non-ASCII lines (Latin-1, BMP, astral), a lone surrogate
+ * (the string path), no trailing newline, lines across the 1 MiB encoding chunks, a trigger
+ * pair without its literal, literals at a line's first and last bytes.
+ */
+const SCAN_EDGES: string[] = (() => {
+  const all = CREDENTIALS.map(([, line]) => line);
+  const out = [
+    SIGNALS.join("\n"),
+    SIGNALS.map((line, i) => `${i % 2 ? "é" : "‘’"} ${line} ${all[i % all.length]} 😀`).join("\n"),
+    `lone \ud800 surrogate ${all[0]}\nPermission denied\n${all[3]}`,
+    `${all[1]}\n${all[2]}`,
+    "",
+    "\n\n",
+    "AK KI ic c: :/ k- hp yJ GH VE only pairs, no literal\n".repeat(50),
+    all.map((line) => `${line}\n`).join("") + SIGNALS[0],
+  ];
+  // ~2.6 M characters: lines of varying length so that chunk ends fall inside and at the ends
+  // of lines holding credentials and signals, once as ASCII and once with "é" in every line.
+  for (const accent of ["", "é"]) {
+    const lines: string[] = [];
+    let size = 0;
+    for (let i = 0; size < 2_600_000; i++) {
+      const line = i % 997 === 0
+        ? `${accent}${all[i % all.length]} ${SIGNALS[i % SIGNALS.length]}`
+        : `${accent}plain line ${i} ${"x".repeat(i % 300)}`;
+      lines.push(line);
+      size += line.length + 1;
+    }
+    // Credentials and signals at both ends of the lines around each 1 MiB boundary.
+    let at = 0;
+    for (let k = 0; k < lines.length; k++) {
+      const before = at;
+      at += lines[k].length + 1;
+      for (const boundary of [1 << 20, 2 << 20]) {
+        if (before <= boundary + 3000 && at >= boundary - 3000) {
+          lines[k] = `${all[k % all.length]} ${SIGNALS[k % SIGNALS.length]} ${lines[k]} ${
+            all[k % 7]
+          }`;
+        }
+      }
+    }
+    out.push(lines.join("\n"));
+  }
+  return out;
+})();
