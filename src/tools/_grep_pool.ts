@@ -20,7 +20,7 @@ import { throwIfAborted } from "./_file.ts";
 import { ToolError } from "./errors.ts";
 
 /** Entries the calling thread walks alone before it splits the rest of the tree (measured). */
-export const SPLIT_AFTER_ENTRIES = 1500;
+export const SPLIT_AFTER_ENTRIES = 1000;
 /** Directories are opened (shallowest first) until there are this many units to share. */
 const TARGET_UNITS = 32;
 /** Most files in one unit of loose files. */
