@@ -47,12 +47,26 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
+/**
+ * `line.trim() === ""` without building the trimmed string: ASCII whitespace is skipped here,
+ * and only a line whose first other character is not ASCII is left to `trim`.
+ */
+function isBlank(line: string): boolean {
+  let i = 0;
+  for (; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 32 && (c < 9 || c > 13)) break;
+  }
+  if (i === line.length) return true;
+  return line.charCodeAt(i) < 128 ? false : line.trim().length === 0;
+}
+
 /** Collapses runs of blank (whitespace-only) lines to one, streaming. */
 export class BlankCollapser {
   #lastBlank = false;
   /** Returns the line to keep, or null to drop it. */
   accept(line: string): string | null {
-    const blank = line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim().length === 0);
+    const blank = line.length === 0 || (line.charCodeAt(0) <= 32 && isBlank(line));
     if (blank && this.#lastBlank) return null;
     this.#lastBlank = blank;
     return blank ? "" : line;

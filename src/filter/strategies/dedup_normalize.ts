@@ -35,7 +35,8 @@ const PID = 32;
 /** `[=: ]` */
 const SEP = 64;
 
-const CLASS = new Uint8Array(128);
+/** Per UTF-16 unit (all 65536, so a lookup needs no range check; only ASCII has classes). */
+const CLASS = new Uint8Array(65536);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
   let k = 0;
@@ -66,19 +67,16 @@ const MONTHS = new Set([
   "Dec",
 ]);
 
-const cls = (s: string, i: number): number => {
-  if (i < 0 || i >= s.length) return 0;
-  const c = s.charCodeAt(i);
-  return c < 128 ? CLASS[c] : 0;
-};
-const isWord = (s: string, i: number) => (cls(s, i) & WORD) !== 0;
-const isDigit = (s: string, i: number) => (cls(s, i) & DIGIT) !== 0;
-const isHex = (s: string, i: number) => (cls(s, i) & HEX) !== 0;
+// The class of s[i] is `CLASS[s.charCodeAt(i) | 0]`: 0 outside the string (`NaN | 0` is 0,
+// and NUL has no class). Written out at each use: these run for most characters of a log.
+const isWord = (s: string, i: number) => (CLASS[s.charCodeAt(i) | 0] & WORD) !== 0;
+const isDigit = (s: string, i: number) => (CLASS[s.charCodeAt(i) | 0] & DIGIT) !== 0;
+const isHex = (s: string, i: number) => (CLASS[s.charCodeAt(i) | 0] & HEX) !== 0;
 
 /** Length of the run of `kind` characters at `i`, counted up to `cap`. */
 function run(s: string, i: number, kind: number, cap: number): number {
   let k = 0;
-  while (k < cap && (cls(s, i + k) & kind) !== 0) k++;
+  while (k < cap && (CLASS[s.charCodeAt(i + k) | 0] & kind) !== 0) k++;
   return k;
 }
 
@@ -225,19 +223,22 @@ const TS = "<TS>";
  */
 function matchAt(s: string, i: number, k: number, bounded: boolean, hexEnd: number): number {
   if (k & DIGIT) {
-    let e = isoTimestamp(s, i);
+    // Each matcher only after a character it needs is in place (the same order and result).
+    let e = s.charCodeAt(i + 4) === 45 ? isoTimestamp(s, i) : -1;
     if (e >= 0) return e * 16 + 1;
     if (bounded) {
-      e = time(s, i);
+      e = s.charCodeAt(i + 2) === 58 ? time(s, i) : -1;
       if (e >= 0) return e * 16 + 3;
-      e = uuid(s, i);
+      e = s.charCodeAt(i + 8) === 45 ? uuid(s, i) : -1;
       if (e >= 0) return e * 16 + 4;
-      e = ip(s, i);
+      const dot = s.charCodeAt(i + 1) === 46 || s.charCodeAt(i + 2) === 46 ||
+        s.charCodeAt(i + 3) === 46;
+      e = dot ? ip(s, i) : -1;
       if (e >= 0) return e * 16 + 5;
-      e = hex0x(s, i);
+      e = s.charCodeAt(i + 1) === 120 ? hex0x(s, i) : -1;
       if (e >= 0) return e * 16 + 9;
     }
-    e = hexId(s, i, hexEnd);
+    e = hexEnd - i >= 12 ? hexId(s, i, hexEnd) : -1;
     if (e >= 0) return e * 16 + 10;
     if (bounded) {
       e = duration(s, i);
@@ -254,7 +255,7 @@ function matchAt(s: string, i: number, k: number, bounded: boolean, hexEnd: numb
       const e = syslogTimestamp(s, i);
       if (e >= 0) return e * 16 + 2;
     }
-    if (k & HEX) {
+    if (k & HEX && s.charCodeAt(i + 8) === 45) {
       const e = uuid(s, i);
       if (e >= 0) return e * 16 + 4;
     }
@@ -270,7 +271,7 @@ function matchAt(s: string, i: number, k: number, bounded: boolean, hexEnd: numb
       }
     }
   }
-  if (k & LOWER_HEX) {
+  if (k & LOWER_HEX && hexEnd - i >= 12) {
     const e = hexId(s, i, hexEnd);
     if (e >= 0) return e * 16 + 10;
   }
@@ -304,14 +305,10 @@ export function normalizeDefault(line: string): string {
   let i = 0;
   while (i < n) {
     const c = line.charCodeAt(i);
-    const k = c < 128 ? CLASS[c] : 0;
+    const k = CLASS[c];
     if ((k & LOWER_HEX) !== 0 && i >= hexEnd) {
       hexEnd = i + 1;
-      while (hexEnd < n) {
-        const d = line.charCodeAt(hexEnd);
-        if (d >= 128 || (CLASS[d] & LOWER_HEX) === 0) break;
-        hexEnd++;
-      }
+      while (hexEnd < n && (CLASS[line.charCodeAt(hexEnd)] & LOWER_HEX) !== 0) hexEnd++;
     }
     // Inside a word only an ISO timestamp (`\d{4}-`) or a long hex id can start; `[` anywhere.
     const candidate = prevWord
