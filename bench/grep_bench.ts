@@ -1,7 +1,8 @@
 /**
  * `deno task bench:grep`: our grep tool (through ToolRegistry.dispatch, on the local executor and
- * on the permission-fenced worker) against ripgrep on a generated tree of 100,000+ files, with
- * the same pattern and the same match count. Reports median wall times and the ratio to rg.
+ * on the permission-fenced worker, both with their grep pool threads, and on the local executor
+ * with the pool switched off) against ripgrep on a generated tree of 100,000+ files, with the
+ * same pattern and the same match count. Reports median wall times and the ratio to rg.
  *
  * The tree lives in bench/data/grep_tree (git-ignored) and is generated once. rg runs with
  * `--hidden --no-require-git` so that both search hidden files and honour .gitignore without a
@@ -12,6 +13,7 @@ import { defaultConfig } from "../src/config/schema.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
 import { WorkerFileExecutor } from "../src/sandbox/worker_executor.ts";
+import { localGrepPool, setGrepPoolProvider } from "../src/tools/_grep_pool.ts";
 import { LocalExecutor, type ToolExecutor } from "../src/tools/executor.ts";
 import { FILE_TOOLS } from "../src/tools/file_tools.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
@@ -188,6 +190,19 @@ async function main() {
     viaDispatch("zeph grep (local)", new LocalExecutor()),
     viaDispatch("zeph grep (worker)", new WorkerFileExecutor()),
   ];
+  // The local executor without its grep pool: the calling thread alone, as before the pool.
+  const local = contenders.find((k) => k.name === "zeph grep (local)")!;
+  contenders.push({
+    name: "zeph grep (local, 1 thread)",
+    async run(c) {
+      setGrepPoolProvider(() => null);
+      try {
+        return await local.run(c);
+      } finally {
+        setGrepPoolProvider(localGrepPool);
+      }
+    },
+  });
   const rows: string[] = [];
   for (const c of CASES) {
     console.log(`\nPattern ${c.label}`);
@@ -221,7 +236,7 @@ async function main() {
         : `  MISMATCH (rg: ${rgMatches})`;
       if (same) Deno.exitCode = 1;
       console.log(
-        `  ${k.name.padEnd(20)}${ms.toFixed(0).padStart(6)} ms  ${n} matches  ${ratio}${same}`,
+        `  ${k.name.padEnd(28)}${ms.toFixed(0).padStart(6)} ms  ${n} matches  ${ratio}${same}`,
       );
       rows.push(`| ${c.label} | ${k.name} | ${ms.toFixed(0)} ms | ${n} | ${ratio} |`);
     }
