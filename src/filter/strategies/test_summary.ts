@@ -7,7 +7,6 @@
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
  */
 import { z } from "zod";
-import { compilePattern } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -214,7 +213,7 @@ function firstChars(source: string): Set<string> | null {
  * allocates nothing, where one exec of the combined alternation built a match array with a
  * capture per alternative for every classified line.
  */
-type Tester = { kind: LineKind; re: RegExp; literals: string[] | null }[];
+type Tester = { kind: LineKind; re: RegExp }[];
 const BY_CODE: (Tester | undefined)[] = [];
 const BY_FIRST = new Map<string, Tester>();
 
@@ -225,27 +224,9 @@ function buildTester(first: string): Tester {
       const set = FIRST_SETS.get(re);
       return set === null || set === undefined || set.has(first);
     });
-    if (!alts.length) return;
-    // A substring every match of an alternative holds: when the line has none of them, the
-    // kind's regex is not run (`includes` on a short line is cheaper than a failing regex).
-    const literals = alts.map(requiredLiteral);
-    out.push({
-      kind: KINDS[k],
-      re: new RegExp(join(alts)),
-      literals: literals.includes(null) ? null : [...new Set(literals as string[])],
-    });
+    if (alts.length) out.push({ kind: KINDS[k], re: new RegExp(join(alts)) });
   });
   return out;
-}
-
-/** regex.ts's required-literal analysis of one alternative; null when it finds none. */
-function requiredLiteral(re: RegExp): string | null {
-  try {
-    const literal = compilePattern(re.source).literal;
-    return literal && literal.length >= 2 ? literal : null;
-  } catch {
-    return null;
-  }
 }
 
 function testerFor(line: string, i: number): Tester {
@@ -263,11 +244,6 @@ const FIRST_SETS = new Map<RegExp, Set<string> | null>(
   LISTS.flat().map((re) => [re, firstChars(re.source)]),
 );
 
-function includesAny(line: string, literals: string[]): boolean {
-  for (let k = 0; k < literals.length; k++) if (line.includes(literals[k])) return true;
-  return false;
-}
-
 /** Exported for tests: the per-first-character classifier must agree with the full one. */
 export function classifyLine(line: string, full = false): LineKind {
   return classify(line, full);
@@ -278,8 +254,7 @@ function classify(line: string, full = false): LineKind {
   while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
   let kind: LineKind = null;
   if (i < line.length && !full) {
-    for (const { kind: k, re, literals } of testerFor(line, i)) {
-      if (literals !== null && !includesAny(line, literals)) continue;
+    for (const { kind: k, re } of testerFor(line, i)) {
       if (re.test(line)) {
         kind = k;
         break;
