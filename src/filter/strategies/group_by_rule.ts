@@ -346,10 +346,10 @@ const QUOTED = /`[^`]*`|'[^']*'|‘[^’]*’/g;
 
 /** `unused variable: \`x\`` and `unused variable: \`y\`` share one group. */
 function elideNames(message: string): string {
-  return message.replace(/`[^`]*`/g, "`…`").replace(/'[^']*'/g, "'…'").replace(
-    /‘[^’]*’/g,
-    "‘…’",
-  );
+  // Each replacement only when its quote occurs (most messages have one kind or none).
+  let out = message.includes("`") ? message.replace(/`[^`]*`/g, "`…`") : message;
+  if (out.includes("'")) out = out.replace(/'[^']*'/g, "'…'");
+  return out.includes("‘") ? out.replace(/‘[^’]*’/g, "‘…’") : out;
 }
 
 /**
