@@ -21,8 +21,10 @@ import { ToolError } from "./errors.ts";
 
 /** Entries the calling thread walks alone before it splits the rest of the tree (measured). */
 export const SPLIT_AFTER_ENTRIES = 1000;
-/** Directories are opened (shallowest first) until there are this many units to share. */
+/** Directories are opened (shallowest first) until there are at least this many units. */
 const TARGET_UNITS = 32;
+/** Most directories the calling thread opens to make units. */
+const MAX_OPENED = 256;
 /** Most files in one unit of loose files. */
 const FILES_PER_UNIT = 256;
 
@@ -327,7 +329,12 @@ export function closeGrepPool(threads?: number): void {
   threadsOverride = threads;
 }
 
-/** Cuts what the walk has not visited into units; directories are opened to have enough. */
+/**
+ * Cuts what the walk has not visited into units. The last units claimed decide how long the
+ * slowest thread runs, and the remainder's shallow directories (the start directory's other
+ * children) are the largest: directories are opened shallowest first until all are as deep as
+ * the deepest one and there are enough units, or `MAX_OPENED` were opened here (serially).
+ */
 function makeUnits(
   rest: (WalkEntry | DirUnit)[],
   cache: Map<string, Matcher>,
@@ -336,10 +343,22 @@ function makeUnits(
   const isDir = (x: WalkEntry | DirUnit): x is DirUnit => "dir" in x;
   const depth = (d: DirUnit) => d.dir.split("/").length;
   let items = rest;
-  for (let round = 0; round < 4 && items.length < TARGET_UNITS; round++) {
+  let opened = 0;
+  for (;;) {
     let shallowest = Infinity;
-    for (const x of items) if (isDir(x)) shallowest = Math.min(shallowest, depth(x));
+    let deepest = -Infinity;
+    let count = 0;
+    for (const x of items) {
+      if (!isDir(x)) continue;
+      const d = depth(x);
+      if (d < shallowest) [shallowest, count] = [d, 0];
+      if (d === shallowest) count++;
+      deepest = Math.max(deepest, d);
+    }
     if (shallowest === Infinity) break;
+    if (shallowest === deepest && items.length >= TARGET_UNITS) break;
+    if (opened + count > MAX_OPENED) break;
+    opened += count;
     items = items.flatMap((x) =>
       isDir(x) && depth(x) === shallowest ? Walker.fromDir(x, options, cache).rest() : [x]
     );
