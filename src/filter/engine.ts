@@ -105,7 +105,12 @@ export class FilterEngine {
       collected.push(line);
     });
     scanner?.scan(body);
-    walkLines(body, first);
+    const walked = walkLines(body, first);
+    // The stats' raw line count, from the walk instead of another pass over the text: the
+    // body's newlines (a last line without one was walked too) plus those of the notices.
+    const newlines = walked - (body.length > 0 && !body.endsWith("\n") ? 1 : 0) +
+      countNewlines(raw, body.length);
+    const rawLines = raw.length === 0 ? 0 : newlines + (raw.endsWith("\n") ? 0 : 1);
     for (const stage of stages) confidences.push(stage.finish());
     let confidence: Confidence = confidences.reduce(worstConfidence, "full" as Confidence);
     let lines = collected;
@@ -119,7 +124,7 @@ export class FilterEngine {
     const appendix = scanner?.appendix(text) ?? [];
     if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
-    return this.#outcome(raw, text, rules.map((r) => r.name), confidence);
+    return this.#outcome(raw, text, rules.map((r) => r.name), confidence, rawLines);
   }
 
   /** No rule matched: sanitised text plus the security pass. */
@@ -137,8 +142,13 @@ export class FilterEngine {
     return this.#outcome(raw, text, [], "full");
   }
 
-  #outcome(raw: string, text: string, rules: string[], confidence: Confidence): FilterOutcome {
-    const rawLines = countLines(raw);
+  #outcome(
+    raw: string,
+    text: string,
+    rules: string[],
+    confidence: Confidence,
+    rawLines = countLines(raw),
+  ): FilterOutcome {
     const filteredLines = countLines(text);
     const pct = rawLines === 0 ? 0 : (1 - filteredLines / rawLines) * 100;
     const inline = filteredLines < rawLines
@@ -196,9 +206,10 @@ function chain(
  * which keeps the common path to one indexOf scan), `[stderr] ` prefixes dropped, blank runs
  * collapsed. Deterministic, so a stage can walk them again (`StageContext.replay`).
  */
-function walkLines(body: string, fn: (line: string) => void): void {
+function walkLines(body: string, fn: (line: string) => void): number {
   const blanks = new BlankCollapser();
   const dirty = body.includes("\x1b") || body.includes("\r");
+  let walked = 0;
   let start = 0;
   const n = body.length;
   while (start < n) {
@@ -210,7 +221,16 @@ function walkLines(body: string, fn: (line: string) => void): void {
     if (line.startsWith(STDERR_PREFIX)) line = line.slice(STDERR_PREFIX.length);
     const kept = blanks.accept(line);
     if (kept !== null) fn(kept);
+    walked++;
   }
+  return walked;
+}
+
+/** Newlines in `text` from `from` on. */
+function countNewlines(text: string, from: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 /** `text.replace(/\n+$/, "")` without a regex scan over the whole text. */

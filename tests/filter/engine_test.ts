@@ -1,5 +1,5 @@
 import { expect } from "expect";
-import { compileRule, FilterEngine, FilterSession } from "../../src/filter/mod.ts";
+import { compileRule, countLines, FilterEngine, FilterSession } from "../../src/filter/mod.ts";
 
 const rule = (name: string, match: Record<string, string>, strategy: Record<string, unknown>) =>
   compileRule({ name, match, strategy }, "test");
@@ -131,4 +131,27 @@ Deno.test("huge single line and many lines finish with the right answer", () => 
   );
   expect(out.text.split("\n").filter((l) => l.startsWith("a")).length).toBe(3);
   expect(out.text.endsWith("keep-me!")).toBe(true);
+});
+
+Deno.test("the raw line count of the stats matches countLines on notices, blank runs and newlines", () => {
+  const engine = new FilterEngine([
+    rule("strip", { prefix: "cmd" }, { type: "strip_noise", patterns: ["^drop"] }),
+  ]);
+  const raws = [
+    "",
+    "\n",
+    "\n\n\n",
+    "drop",
+    "drop\n",
+    "a\ndrop\nb",
+    "a\ndrop\nb\n",
+    "a\n\n\n\ndrop\r\nb\n\n",
+    "drop\n[exit code 1]",
+    "drop\n[exit code 1]\n",
+    "a\ndrop\n\n[stderr] x\n[timeout] after 5s\n[exit code 124]\n\n",
+    "[exit code 2]",
+    "\n[exit code 2]\n",
+  ];
+  expect(raws.map((raw) => engine.filter("cmd", raw).stats.rawLines))
+    .toEqual(raws.map((raw) => countLines(raw)));
 });
