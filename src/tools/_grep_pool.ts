@@ -206,7 +206,7 @@ export class GrepPool {
       onFail: (message: string) => void,
     ) => PoolEndpoint[],
   ) {
-    this.#endpoints = make((r) => this.#onResult(r), (m) => this.#fail(m));
+    this.#endpoints = make((r) => this.#onResult(r), (m) => this.#stop(m));
   }
 
   get threads(): number {
@@ -263,17 +263,18 @@ export class GrepPool {
     else w.resolve(r);
   }
 
-  #fail(message: string): void {
-    const waiting = [...this.#waiting.values()];
-    this.close();
-    for (const w of waiting) w.reject(new ToolError("server_error", message));
+  /** Terminates the threads; a search waiting for them fails with `server_error`. */
+  close(): void {
+    this.#stop("The grep threads were stopped during the search");
   }
 
-  close(): void {
+  #stop(message: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    const waiting = [...this.#waiting.values()];
     this.#waiting.clear();
     for (const e of this.#endpoints) e.terminate();
+    for (const w of waiting) w.reject(new ToolError("server_error", message));
   }
 }
 
@@ -297,6 +298,8 @@ export function localGrepPool(): GrepPool | null {
       worker.unref();
       worker.on("message", onResult);
       worker.on("error", (error: Error) => onFail(`A grep thread crashed: ${error.message}`));
+      // Only close() terminates a thread; any other exit would leave its jobs unanswered.
+      worker.on("exit", (code: number) => onFail(`A grep thread exited (code ${code})`));
       return {
         post: (message) => worker.postMessage(message),
         hold: (busy) => busy ? worker.ref() : worker.unref(),

@@ -2,7 +2,12 @@ import { expect } from "expect";
 import * as path from "node:path";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import type { GrepHit } from "../../src/tools/_grep_core.ts";
-import { localGrepPool, searchTree, type TreeSearch } from "../../src/tools/_grep_pool.ts";
+import {
+  GrepPool,
+  localGrepPool,
+  searchTree,
+  type TreeSearch,
+} from "../../src/tools/_grep_pool.ts";
 import { ToolError } from "../../src/tools/errors.ts";
 
 /** 12 directories of 3 nested levels, 25 files each; every 7th file has 1–3 "hit" lines. */
@@ -102,4 +107,42 @@ Deno.test("grep pool: a search cancelled after the split stops, and the pool sta
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("grep pool: a search waiting on a thread that dies or is closed fails, never hangs", async () => {
+  // Threads that take jobs and never answer; `fail` is what a crash or exit reports.
+  let fail: (message: string) => void = () => {};
+  const terminated: number[] = [];
+  const make = () =>
+    new GrepPool((_onResult, onFail) => {
+      fail = onFail;
+      return [1, 2].map((k) => ({
+        post: () => {},
+        hold: () => {},
+        terminate: () => void terminated.push(k),
+      }));
+    });
+  const crashed = make();
+  const waiting = crashed.collect(1, [1, 2]);
+  fail("A grep thread crashed: boom");
+  const error = await waiting.catch((e) => e);
+  expect([error.category, error.message]).toEqual(["server_error", "A grep thread crashed: boom"]);
+  expect([crashed.closed, terminated]).toEqual([true, [1, 2]]);
+
+  const closed = make();
+  const pending = closed.collect(7, [2]);
+  closed.close();
+  const stopped = await pending.catch((e) => e);
+  expect([stopped.category, stopped.message]).toEqual([
+    "server_error",
+    "The grep threads were stopped during the search",
+  ]);
+  // A cancelled wait ends at once too.
+  const cancelled = make();
+  const controller = new AbortController();
+  const wait = cancelled.collect(3, [1], controller.signal);
+  controller.abort();
+  const aborted = await wait.catch((e) => e);
+  expect([aborted.category, aborted.message]).toEqual(["cancelled", "Cannot search: cancelled"]);
+  cancelled.close();
 });
