@@ -107,6 +107,11 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
       "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\nrunning 2 tests\ntest b ... ok\ntest c ... ok\n\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out; finished in 0.25s",
       "test result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out; finished in 0.75s (2 test binaries)",
     ],
+    [
+      "cargo failing, three binaries around a failure",
+      "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\ntest x ... FAILED\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nerror: test failed, to rerun pass `--lib`\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nFAIL",
+      "test x ... FAILED\nerror: test failed, to rerun pass `--lib`\ntest result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 1.00s (3 test binaries)\nFAIL",
+    ],
   ];
   expect(cases.map(([name, input]) => [name, run(s, input, /FAIL|✖/.test(input)).text])).toEqual(
     cases.map(([name, , out]) => [name, out]),

@@ -625,5 +625,9 @@ function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   }. ${passed} passed; ${failed} failed; ${ignored} ignored; ${measured} measured; ${filtered} filtered out; finished in ${
     seconds.toFixed(2)
   }s (${at.length} test binaries)`;
-  for (const i of at.slice(0, -1).reverse()) out.splice(i, 1);
+  // Removed in one pass (a splice per line was quadratic: 35,000 binaries in 100 MB).
+  const drop = new Set(at.slice(0, -1));
+  let kept = 0;
+  for (let i = 0; i < out.length; i++) if (!drop.has(i)) out[kept++] = out[i];
+  out.length = kept;
 }
