@@ -232,6 +232,8 @@ const PAIR_TRIGGERS: Trigger[][] = [];
 
 /** Characters encoded per step (lines never span two steps); the byte buffer is reused. */
 const CHUNK = 1 << 20;
+/** A step longer than this (one huge line) is scanned in place, so the buffer stays small. */
+const MAX_ENCODED = 4 * CHUNK;
 let buffer = new Uint8Array(0);
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -260,6 +262,12 @@ export function forEachTriggerLine(
     let end = start + CHUNK >= n ? n : text.indexOf("\n", start + CHUNK);
     end = end < 0 ? n : end + 1;
     const chunk = text.slice(start, end);
+    start = end;
+    if (chunk.length > MAX_ENCODED) {
+      // A line of millions of characters: scanned in place rather than held encoded.
+      scanInPlace(chunk, fn, ids);
+      continue;
+    }
     if (buffer.length < chunk.length * 3) buffer = new Uint8Array(chunk.length * 3);
     const written = utf8.encodeInto(chunk, buffer).written;
     const ascii = written === chunk.length;
@@ -288,7 +296,49 @@ export function forEachTriggerLine(
       // The next pair that can start a literal is the next line's first two bytes.
       i = lineEnd + 2;
     }
-    start = end;
+  }
+}
+
+/** Character code as the byte scan sees it: literals are ASCII, anything past Latin-1 is 0. */
+const unit = (text: string, i: number): number => {
+  const c = text.charCodeAt(i);
+  return c < 256 ? c : 0;
+};
+
+/** forEachTriggerLine's scan on the string itself (slower; no buffer), for very long lines. */
+function scanInPlace(
+  text: string,
+  fn: (line: string, ids: readonly number[]) => void,
+  ids: number[],
+): void {
+  const n = text.length;
+  const literalsHere = (at: number, triggers: Trigger[]): boolean => {
+    let found = false;
+    for (const { bytes, offset, id } of triggers) {
+      const from = at - offset;
+      if (from < 0 || from + bytes.length > n) continue;
+      let k = 0;
+      while (k < bytes.length && text.charCodeAt(from + k) === bytes[k]) k++;
+      if (k === bytes.length) {
+        ids.push(id);
+        found = true;
+      }
+    }
+    return found;
+  };
+  for (let i = 1; i < n; i++) {
+    const t = PAIR[(unit(text, i - 1) << 8) | unit(text, i)];
+    if (t === 0 || !literalsHere(i - 1, PAIR_TRIGGERS[t - 1])) continue;
+    const lineStart = text.lastIndexOf("\n", i - 1) + 1;
+    let lineEnd = text.indexOf("\n", i);
+    if (lineEnd < 0) lineEnd = n;
+    for (let j = i + 1; j < lineEnd; j++) {
+      const u = PAIR[(unit(text, j - 1) << 8) | unit(text, j)];
+      if (u !== 0) literalsHere(j - 1, PAIR_TRIGGERS[u - 1]);
+    }
+    fn(text.slice(lineStart, lineEnd), ids);
+    ids.length = 0;
+    i = lineEnd + 1;
   }
 }
 

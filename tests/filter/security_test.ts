@@ -162,7 +162,8 @@ const SIGNALS = [
 /**
  * Texts for the byte scan's edges: non-ASCII lines (Latin-1, BMP, astral), a lone surrogate
  * (the string path), no trailing newline, lines across the 1 MiB encoding chunks, a trigger
- * pair without its literal, literals at a line's first and last bytes.
+ * pair without its literal, literals at a line's first and last bytes, a line too long to
+ * encode.
  */
 const SCAN_EDGES: string[] = (() => {
   const all = CREDENTIALS.map(([, line]) => line);
@@ -203,5 +204,15 @@ const SCAN_EDGES: string[] = (() => {
     }
     out.push(lines.join("\n"));
   }
+  // One line of 4.3 M characters (scanned in place, not encoded), between ordinary lines.
+  const filler = "y".repeat(1_400_000);
+  out.push(
+    [
+      `${SIGNALS[5]} ${all[2]}`,
+      `${all[0]}${filler}é${all[4]} ${SIGNALS[13]}${filler}‘${all[6]}${filler}${all[13]}`,
+      `${SIGNALS[1]}`,
+      "Permission denied ‘’ " + all[9],
+    ].join("\n"),
+  );
   return out;
 })();
