@@ -148,7 +148,10 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
   let allLines: string[] | null = [];
   const errorLines: string[] = [];
   let summaries: string[] = [];
-  const buckets = new Map<string, Bucket>();
+  // Buckets by own rule, and by shape for warnings without one; `buckets` in order of creation.
+  const byRule = new Map<string, Bucket>();
+  const byShape = new Map<string, Bucket>();
+  const buckets: Bucket[] = [];
   // rustc names a lint only on its first occurrence; later ones with the same message shape
   // inherit it (the last rule seen for a shape wins).
   const ruleByShape = new Map<string, string>();
@@ -171,22 +174,23 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
   /** Files a finished diagnostic under errors, summaries or its bucket. */
   const close = (d: Diagnostic): void => {
     if (d.rule) ruleByShape.set(d.shape, d.rule);
-    const shown = d.head.slice(0, Math.min(maxLines, d.trimmed));
     if (!d.location) {
-      summaries.push(...shown);
+      summaries.push(...d.head.slice(0, Math.min(maxLines, d.trimmed)));
       return;
     }
     if (d.error) {
-      errorLines.push(...shown);
+      errorLines.push(...d.head.slice(0, Math.min(maxLines, d.trimmed)));
       if (d.trimmed > maxLines) errorLines.push(`... (${d.trimmed - maxLines} more lines)`);
       errorLines.push("");
       return;
     }
-    const key = d.rule !== undefined ? `r${d.rule}` : `s${d.shape}`;
-    let bucket = buckets.get(key);
+    const map = d.rule !== undefined ? byRule : byShape;
+    const key = d.rule ?? d.shape;
+    let bucket = map.get(key);
     if (!bucket) {
       bucket = { rule: d.rule, shape: d.shape, count: 0, members: [] };
-      buckets.set(key, bucket);
+      map.set(key, bucket);
+      buckets.push(bucket);
     }
     bucket.count++;
     if (bucket.members.length < config.max_locations) {
@@ -275,7 +279,7 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
     // `max_locations` members in input order. Buckets are in order of their first member, so
     // groups are too (the first bucket of a group has the group's first member).
     const groups = new Map<string, { count: number; members: Member[] }>();
-    for (const bucket of buckets.values()) {
+    for (const bucket of buckets) {
       const key = bucket.rule ?? ruleByShape.get(bucket.shape) ?? bucket.shape;
       const group = groups.get(key);
       if (!group) {
