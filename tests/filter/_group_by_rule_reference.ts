@@ -13,7 +13,12 @@
 import { z } from "zod";
 import type { Pattern } from "../../src/filter/regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../../src/filter/types.ts";
-import { anyMatcher, FAILURE_SIGNAL, patternField, patternList } from "../../src/filter/strategies/_shared.ts";
+import {
+  anyMatcher,
+  FAILURE_SIGNAL,
+  patternField,
+  patternList,
+} from "../../src/filter/strategies/_shared.ts";
 
 const CARGO_NOISE = [
   "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
