@@ -146,3 +146,22 @@ Deno.test("grep pool: a search waiting on a thread that dies or is closed fails,
   expect([aborted.category, aborted.message]).toEqual(["cancelled", "Cannot search: cancelled"]);
   cancelled.close();
 });
+
+Deno.test("grep pool: a subdirectory search keeps its ancestors' .gitignore rules", async () => {
+  const root = await tree();
+  try {
+    await Deno.writeTextFile(path.join(root, ".gitignore"), "d03/\nx/\n");
+    const pool = localGrepPool()!;
+    const start = path.join(root, "d05");
+    const at = (extra: Partial<TreeSearch>) =>
+      search(root, 1000, { start, filter: { prefix: start.length + 1 }, ...extra });
+    const alone = await at({});
+    expect(alone.length).toBeGreaterThan(0);
+    expect(alone.filter((h) => h.walked.startsWith(`${start}/x/`))).toEqual([]);
+    for (const splitAfter of [0, 3]) {
+      expect(shown(await at({ pool, splitAfter }))).toEqual(shown(alone));
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
