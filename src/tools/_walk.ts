@@ -33,6 +33,8 @@ export interface Matcher {
   /** The .gitignore text, so another thread can rebuild the matcher. */
   text: string;
   test(rel: string): { ignored: boolean; unignored: boolean };
+  /** Verdicts by name (directories with a trailing "/"), when only names matter (`namesOnly`). */
+  byName: Map<string, { ignored: boolean; unignored: boolean }> | null;
 }
 
 /** A .gitignore as plain data: its directory and text. */
@@ -68,8 +70,27 @@ function ruleTest(ig: Ignore): Matcher["test"] {
   return (rel) => ig.test(rel);
 }
 
+/**
+ * True when every rule of a .gitignore looks at the last path component only: no "/" except a
+ * trailing one, no "**" (git matches such patterns at any depth, by name). Verdicts can then be
+ * kept per name (measured: the rule test is ~0.25 µs of each walked entry).
+ */
+function namesOnly(text: string): boolean {
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const body = line.endsWith("/") ? line.slice(0, -1) : line;
+    if (body === "" || body.includes("/") || body.includes("**")) return false;
+  }
+  return true;
+}
+
+/** Most names whose verdict one matcher keeps. */
+const MAX_NAME_VERDICTS = 20_000;
+
 function makeMatcher(dir: string, text: string): Matcher {
-  return { dir, text, test: ruleTest(ignore({ allowRelativePaths: false }).add(text)) };
+  const test = ruleTest(ignore({ allowRelativePaths: false }).add(text));
+  return { dir, text, test, byName: namesOnly(text) ? new Map() : null };
 }
 
 function loadGitignore(dir: string): Matcher | null {
@@ -83,13 +104,20 @@ function loadGitignore(dir: string): Matcher | null {
 }
 
 /** Deepest matcher with an opinion decides (a nested `!pattern` re-includes). */
-function isIgnored(matchers: Matcher[], full: string, isDir: boolean): boolean {
+function isIgnored(matchers: Matcher[], full: string, name: string, isDir: boolean): boolean {
   for (let i = matchers.length - 1; i >= 0; i--) {
     const m = matchers[i];
     let rel = full.slice(m.dir.length + 1);
     if (rel === "") continue;
     if (isDir) rel += "/";
-    const verdict = m.test(rel);
+    let verdict = m.byName?.get(isDir ? name + "/" : name);
+    if (!verdict) {
+      const { ignored, unignored } = m.test(rel);
+      verdict = { ignored, unignored };
+      if (m.byName && m.byName.size < MAX_NAME_VERDICTS) {
+        m.byName.set(isDir ? name + "/" : name, verdict);
+      }
+    }
     if (verdict.ignored) return true;
     if (verdict.unignored) return false;
   }
@@ -106,7 +134,7 @@ function ancestorMatchers(start: string, top: string): Matcher[] {
   const matchers = dirs.map(loadGitignore).filter((m): m is Matcher => m !== null);
   // A directory the user names explicitly is searched even when an ancestor ignores it
   // (as ripgrep does); its own .gitignore files still apply below it.
-  return isIgnored(matchers, start, true) ? [] : matchers;
+  return isIgnored(matchers, start, path.basename(start), true) ? [] : matchers;
 }
 
 interface Frame {
@@ -198,7 +226,9 @@ export class Walker {
       const entry = frame.entries[frame.next++];
       if (entry.isDirectory && entry.name === ".git") continue;
       const full = frame.dir === "/" ? `/${entry.name}` : `${frame.dir}/${entry.name}`;
-      if (frame.matchers.length && isIgnored(frame.matchers, full, entry.isDirectory)) continue;
+      if (frame.matchers.length && isIgnored(frame.matchers, full, entry.name, entry.isDirectory)) {
+        continue;
+      }
       if (entry.isDirectory) {
         const child = openDir(full, frame.matchers, options);
         if (child) stack.push(child);
@@ -226,7 +256,11 @@ export class Walker {
         const entry = frame.entries[i];
         if (entry.isDirectory && entry.name === ".git") continue;
         const full = frame.dir === "/" ? `/${entry.name}` : `${frame.dir}/${entry.name}`;
-        if (frame.matchers.length && isIgnored(frame.matchers, full, entry.isDirectory)) continue;
+        if (
+          frame.matchers.length && isIgnored(frame.matchers, full, entry.name, entry.isDirectory)
+        ) {
+          continue;
+        }
         if (entry.isDirectory) {
           ignores ??= frame.matchers.map((m) => ({ dir: m.dir, text: m.text }));
           out.push({ dir: full, ignores });
