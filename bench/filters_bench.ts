@@ -158,10 +158,11 @@ function verdict(results: CaseResult[], scaling: ScalingRow[]): string {
             (r.cpuMs / 100).toFixed(1)
           }`;
         }).join("; ") + ".",
-        "RSS growth is measured after the input string exists (GC makes it noisy); stages keep bounded",
-        "state except group_by_rule (and test_summary when it is not the first stage), which hold their",
-        "input to be able to pass it through unchanged (Fallback); a first-stage test_summary walks the",
-        "text again instead and holds only failures and counts (cargo test: flat RSS from 50 MB on).",
+        "RSS growth is measured after the input string exists (GC makes it noisy). No stage holds its",
+        "input: one that may pass it through unchanged (Fallback) walks it again instead (the engine",
+        "re-runs the stages before it), group_by_rule keeps only what its output shows, and the",
+        "security pass encodes 1 MiB of lines at a time. What grows is the output itself (cargo test's",
+        "repeated failure lines).",
       ]
       : []),
   ].join("\n");
@@ -186,6 +187,13 @@ const HISTORY = [
   "same-process A/B against 0fc2734 (25 MB, best of 5, 23:48 UTC, load 1.8): equal within noise",
   "(0.97–1.06×): the pass is ~20 literal searches plus one signal regex, not the regexes it gates.",
   "test_summary streaming (no input held when it is the first stage): cargo test 1.03–1.08×.",
+  "Fourth pass (2026-11-22 00:48–02:30 UTC), throughput only (corpus results unchanged): security pass",
+  "as one byte scan for the rarest pair of each literal, exact patterns only on those lines (25 MB:",
+  "cargo 203 → 55 ms, no rule 139 → 38 ms); dedup's default normalisers as a hand-written scanner;",
+  "test_summary per-kind tests and `\\S.*` line shapes (V8 backtracked `\\S+.*` quadratically) and",
+  "a quadratic splice removed; group_by_rule streaming with bounded state; replay for every stage.",
+  "Before (00:46 UTC, load 0.7, this table's command, 100 MB): cargo test 34 MB/s, docker logs 39,",
+  "make 33 (RSS +153 MB), no rule 138.",
 ];
 
 interface ScalingRow {
@@ -195,7 +203,13 @@ interface ScalingRow {
   cpuMs: number;
 }
 
-/** Builds `mb` megabytes by repeating `unit`, filters it, reports MB/s and memory. */
+/** Runs per size; the fastest counts (other engineers' jobs share the 2 CPUs and slow single runs). */
+const RUNS = 3;
+
+/**
+ * Builds `mb` megabytes by repeating `unit`, filters it RUNS times, reports the fastest run's
+ * MB/s (CPU time) and the largest RSS growth of the runs.
+ */
 async function throughput(
   engine: FilterEngine,
   label: string,
@@ -209,24 +223,30 @@ async function throughput(
   for (const mb of sizes) {
     const target = mb * 1024 * 1024;
     const input = unit.repeat(Math.ceil(target / unit.length)).slice(0, target);
-    // deno-lint-ignore no-explicit-any
-    (globalThis as any).gc?.();
-    await new Promise((r) => setTimeout(r, 0));
-    const before = Deno.memoryUsage();
-    const cpu0 = cpuUsage();
-    const started = performance.now();
-    const out = engine.filter(command, input, { failed });
-    const ms = performance.now() - started;
-    const cpu = cpuUsage(cpu0);
-    const cpuMs = (cpu.user + cpu.system) / 1000;
-    measured.push({ label, mb, mbps: mb / (cpuMs / 1000), cpuMs });
-    const after = Deno.memoryUsage();
+    let best = { ms: Infinity, cpuMs: Infinity };
+    let rss = -Infinity;
+    let outputKiB = 0;
+    for (let run = 0; run < RUNS; run++) {
+      // deno-lint-ignore no-explicit-any
+      (globalThis as any).gc?.();
+      await new Promise((r) => setTimeout(r, 0));
+      const before = Deno.memoryUsage();
+      const cpu0 = cpuUsage();
+      const started = performance.now();
+      const out = engine.filter(command, input, { failed });
+      const ms = performance.now() - started;
+      const cpu = cpuUsage(cpu0);
+      const cpuMs = (cpu.user + cpu.system) / 1000;
+      const after = Deno.memoryUsage();
+      if (cpuMs < best.cpuMs) best = { ms, cpuMs };
+      rss = Math.max(rss, (after.rss - before.rss) / 1048576);
+      outputKiB = out.text.length / 1024;
+    }
+    measured.push({ label, mb, mbps: mb / (best.cpuMs / 1000), cpuMs: best.cpuMs });
     rows.push(
-      `| ${label} | ${mb} MB | ${ms.toFixed(0)} ms | ${cpuMs.toFixed(0)} ms | ${
-        (mb / (cpuMs / 1000)).toFixed(0)
-      } MB/s | ${((after.rss - before.rss) / 1048576).toFixed(0)} MB | ${
-        (out.text.length / 1024).toFixed(1)
-      } KiB |`,
+      `| ${label} | ${mb} MB | ${best.ms.toFixed(0)} ms | ${best.cpuMs.toFixed(0)} ms | ${
+        (mb / (best.cpuMs / 1000)).toFixed(0)
+      } MB/s | ${rss.toFixed(0)} MB | ${outputKiB.toFixed(1)} KiB |`,
     );
     console.error(rows[rows.length - 1]);
   }
@@ -327,7 +347,7 @@ if (import.meta.main) {
       "",
       ...(scaling
         ? [
-          "Throughput (the whole engine: sanitise, rules, security pass; input built by repeating a corpus case):",
+          `Throughput (the whole engine: sanitise, rules, security pass; input built by repeating a corpus case; fastest of ${RUNS} runs per size, RSS growth the largest of them):`,
           "",
           scaling,
           "",
