@@ -144,6 +144,7 @@ Deno.test("dedup normaliser: the scanner agrees with the regex on 200,000 genera
       pick(["ms", "µs", "us", "ns", "s", "m", "S"]),
     () => digits(len()),
     () => pick([" ", " ", "_", "-", ":", ".", "=", "x", "g", "Z", "é", "→", "[", "]", "\t", "/"]),
+    () => pick(["\u0000", "\u0010", "\u0019", "\u007f", "\u00b5", "\u00b5s", "\u0130"]),
     () => pick(["INFO", "error", "GET", "/api/v1", "job", "took", "in", "req="]),
   ];
   const lines: string[] = [];
