@@ -254,6 +254,7 @@ async function throughput(
 }
 
 if (import.meta.main) {
+  const startedAt = new Date();
   const write = Deno.args.includes("--write");
   const quick = Deno.args.includes("--quick");
   const { engine, warnings } = await loadFilterEngine(defaultConfig(), {
@@ -330,7 +331,9 @@ if (import.meta.main) {
     const section = [
       "## Output filters",
       "",
-      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu[1]?.trim()} (${
+      `Measured ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC on ${
+        cpu[1]?.trim()
+      } (${
         cpu[0]
       } CPUs), Deno ${Deno.version.deno}, with \`deno task bench:filters --write\`; 1-minute load`,
       `average ${loadBefore.toFixed(2)} before the throughput runs and ${
