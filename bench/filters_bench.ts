@@ -187,7 +187,7 @@ const HISTORY = [
   "same-process A/B against 0fc2734 (25 MB, best of 5, 23:48 UTC, load 1.8): equal within noise",
   "(0.97–1.06×): the pass is ~20 literal searches plus one signal regex, not the regexes it gates.",
   "test_summary streaming (no input held when it is the first stage): cargo test 1.03–1.08×.",
-  "Fourth pass (2026-11-22 00:48–01:45 UTC), throughput and memory only (corpus results unchanged):",
+  "Fourth pass (2026-11-22 00:48–01:50 UTC), throughput and memory only (corpus results unchanged):",
   "security pass as one byte scan for the rarest pair of each literal, exact patterns only on those",
   "lines (25 MB: cargo 203 → 55 ms, no rule 139 → 38 ms); dedup's default normalisers as a",
   "hand-written scanner; test_summary per-kind tests, `\\S.*` line shapes (V8 backtracked `\\S+.*`",
@@ -196,7 +196,7 @@ const HISTORY = [
   "34 MB/s, docker logs 39, make 33 (RSS +153 MB), no rule 138. Same-process A/B against the code of",
   "00:48 (100 MB, best of 3, wall time, 01:44 UTC, load 0.9): cargo test 46 → 108 MB/s (2.35×),",
   "docker logs 44 → 63 (1.45×), make 39 → 69 (1.78×), no rule 115 → 245 (2.13×). Runs of this",
-  "table during the pass varied 1.5–2× with the machine's state (make 38–55 MB/s at 100 MB).",
+  "table during the pass varied 1.5–2× with the machine's state (make 38–77 MB/s at 100 MB).",
 ];
 
 interface ScalingRow {
