@@ -184,7 +184,8 @@ function readChars(
   start: number,
   end: number,
 ): string {
-  const decoder = new TextDecoder();
+  // ignoreBOM: a U+FEFF at the start of a page or line is content, not a mark to drop.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   if (shape.charIndex.length === 0) return decoder.decode(read(start, end - start));
   const pieces = shape.charIndex.length / 2;
   // A piece starts at k * CHAR_INDEX_STEP or one unit later, so k is right or one too far.
@@ -214,7 +215,8 @@ function readLines(
   let at = shape.lineIndex[k];
   let line = k * LINE_INDEX_STEP;
   let collecting = line === first;
-  const decoder = new TextDecoder();
+  // ignoreBOM: a U+FEFF at the start of a page or line is content, not a mark to drop.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   let text = "";
   while (line < last && at < storedBytes) {
     const chunk = read(at, CHUNK_BYTES);

@@ -135,7 +135,7 @@ export class MemoryStore implements Store {
 
   loadOverflow(id: string, conversationId: string): string | null {
     const entry = this.#entry(id, conversationId);
-    return entry ? new TextDecoder().decode(entry.bytes) : null;
+    return entry ? new TextDecoder("utf-8", { ignoreBOM: true }).decode(entry.bytes) : null;
   }
 
   overflowInfo(id: string, conversationId: string): OverflowInfo | null {

@@ -313,6 +313,30 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     expect(middle.text === `b\n${lines[2]}\n\n`).toBe(true);
   });
 
+  test("keeps a U+FEFF (byte-order mark) at the start of the entry, of a page and of a line", (store) => {
+    const id = store.createConversation();
+    const lines = ["\uFEFFhead é\n", "x".repeat(5000) + "\n", "\uFEFFsecond 🦕\n", "\uFEFF"];
+    const content = lines.join("");
+    const saved = store.saveOverflow(id, content);
+    expect(store.loadOverflow(saved.id, id)).toBe(content);
+    const all = store.overflowSlice(saved.id, id, { offset: 0, limit: content.length })!;
+    expect({ text: all.text, offset: all.offset, end: all.end, total: all.total }).toEqual({
+      text: content,
+      offset: 0,
+      end: content.length,
+      total: content.length,
+    });
+    // A page that starts on the char-index piece holding the second mark, and the first page.
+    const at = content.indexOf("\uFEFFsecond");
+    expect(store.overflowSlice(saved.id, id, { offset: at, limit: 3 })?.text).toBe("\uFEFFse");
+    expect(store.overflowSlice(saved.id, id, { offset: 0, limit: 3 })?.text).toBe("\uFEFFhe");
+    for (let i = 0; i < lines.length; i++) {
+      const page = store.overflowSlice(saved.id, id, { offset: i, limit: 1, unit: "lines" })!;
+      expect(page.text).toBe(lines[i]);
+    }
+    expect(store.overflowSlice(saved.id, id, { unit: "lines", limit: 9 })?.text).toBe(content);
+  });
+
   test("counts lines the same with or without a final newline, and empty content", (store) => {
     const id = store.createConversation();
     const withNl = store.saveOverflow(id, "a\nb\n");
