@@ -42,10 +42,13 @@ export class SqliteOverflow {
   #cleanup: StatementSync;
   #reindex: StatementSync;
   #db: DatabaseSync;
+  #written: () => void;
 
-  constructor(db: DatabaseSync, now: () => number) {
+  /** `written` runs after a write no caller made: an old row's re-index on read. */
+  constructor(db: DatabaseSync, now: () => number, written: () => void = () => {}) {
     this.#db = db;
     this.#now = now;
+    this.#written = written;
     this.#exists = db.prepare("SELECT 1 AS one FROM conversations WHERE id = ?");
     this.#insert = db.prepare(
       `INSERT INTO tool_overflow
@@ -113,6 +116,7 @@ export class SqliteOverflow {
     const charIndex = JSON.stringify(shape.charIndex);
     try {
       this.#reindex.run(shape.chars, shape.lines, lineIndex, charIndex, INDEX_VERSION, id);
+      this.#written();
     } catch {
       // Locked by another process (or read-only): serve the new index now, write it next time.
     }

@@ -73,7 +73,7 @@ export class SqliteStore implements Store {
     this.path = path;
     this.db = db;
     this.#conversations = new SqliteConversations(db, now);
-    this.#overflow = new SqliteOverflow(db, now);
+    this.#overflow = new SqliteOverflow(db, now, () => this.#written(0));
     this.#inlineCheckpointBytes = options.inlineCheckpointBytes ?? INLINE_CHECKPOINT_BYTES;
     const mode = db.prepare("PRAGMA journal_mode").get() as { journal_mode: string };
     this.#wal = String(mode.journal_mode).toLowerCase() === "wal";

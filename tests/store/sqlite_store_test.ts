@@ -2,7 +2,7 @@ import { expect } from "expect";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { openConfiguredStore, openStore } from "../../src/store/mod.ts";
+import { MIGRATIONS, openConfiguredStore, openDatabase, openStore } from "../../src/store/mod.ts";
 import { storeSuite } from "./_store_suite.ts";
 
 let dir = "";
@@ -154,6 +154,74 @@ Deno.test("SqliteStore: a burst of writes with no turn between checkpoints inlin
       Object.assign(Object.create(null), { n: 2 }),
     );
     reopened.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+/** A database at schema version 2 holding one non-ASCII overflow row indexed by code point. */
+function oldRow(path: string, content: string): string {
+  const v2 = openDatabase(path, MIGRATIONS.slice(0, 2));
+  const bytes = new TextEncoder().encode(content);
+  v2.exec("INSERT INTO conversations VALUES ('c1', 'old', '', 1, 1)");
+  const id = "0b6c7a52-1d1f-4a47-9b39-6b2f1a7f0c11";
+  v2.prepare(
+    `INSERT INTO tool_overflow (id, conversation_id, content, byte_size, stored_bytes, char_count,
+       line_count, line_index, char_index, created_at) VALUES (?, 'c1', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(id, bytes, bytes.length, bytes.length, [...content].length, 1, "[0]", "[0,0]", Date.now());
+  v2.close();
+  return id;
+}
+
+Deno.test("SqliteStore: re-indexing an old overflow row on read schedules a checkpoint", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
+  try {
+    const path = join(dir, "zeph.db");
+    const id = oldRow(path, "🦕".repeat(5000));
+    const store = openStore(path);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(store.overflowInfo(id, "c1")?.chars).toBe(10_000); // re-indexed: a write
+    const written = Deno.statSync(`${path}-wal`).size;
+    expect(written).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The checkpoint ran: a new write starts the WAL over instead of appending to it.
+    store.createConversation();
+    expect(Deno.statSync(`${path}-wal`).size).toBe(written);
+    store.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("SqliteStore: an old row read while another connection writes is served and re-indexed later", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "zeph-store-" });
+  try {
+    const path = join(dir, "zeph.db");
+    const content = "é🦕\n".repeat(3000);
+    const id = oldRow(path, content);
+    const reader = openStore(path);
+    const writer = openStore(path);
+    writer.db.exec("BEGIN IMMEDIATE");
+    writer.createConversation();
+    // The reader cannot write the new index now (the writer holds the lock): it serves it anyway.
+    const page = reader.overflowSlice(id, "c1", { offset: 4095, limit: 4 })!;
+    expect([page.text, page.offset, page.end, page.total]).toEqual([
+      content.slice(4095, 4099),
+      4095,
+      4099,
+      content.length,
+    ]);
+    const version = () =>
+      ({ ...reader.db.prepare("SELECT index_version FROM tool_overflow").get() }).index_version;
+    expect(version()).toBe(1);
+    writer.db.exec("COMMIT");
+    expect(reader.overflowInfo(id, "c1")?.chars).toBe(content.length);
+    expect(version()).toBe(2);
+    expect(writer.overflowSlice(id, "c1", { offset: 4095, limit: 4 })?.text).toBe(
+      content.slice(4095, 4099),
+    );
+    reader.close();
+    writer.close();
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
