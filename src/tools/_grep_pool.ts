@@ -55,10 +55,13 @@ export interface GrepJobResult {
 
 export type PoolMessage = { type: "job"; job: GrepJob; thread: number };
 
-// Control words: next unit to claim, stop (cancelled), total matching lines, the first unit
-// whose prefix passed the cap; then per unit who claimed it (thread + 1) and its match count.
+// Control words: next unit to claim, stop (CANCELLED or FAILED), total matching lines, the first
+// unit whose prefix passed the cap; then per unit who claimed it (thread + 1) and its match count.
 const NEXT = 0;
 const STOP = 1;
+const CANCELLED = 1;
+/** A thread could not do its part: the search must fail, not return what the others found. */
+const FAILED = 2;
 const TOTAL = 2;
 const CUTOFF = 3;
 const HEADER = 4;
@@ -102,7 +105,7 @@ export function searchUnits(
   const stopped = () => {
     if (Atomics.load(ctl, STOP) !== 0) return true;
     if (poll?.()) {
-      Atomics.store(ctl, STOP, 1);
+      Atomics.compareExchange(ctl, STOP, 0, CANCELLED);
       return true;
     }
     return false;
@@ -176,8 +179,9 @@ export function runJob(
     });
     return { id: job.id, thread, units: [...units] };
   } catch (error) {
-    // The caller cannot complete the search without these units: stop everyone.
-    Atomics.store(new Int32Array(job.control), STOP, 1);
+    // The caller cannot complete the search without these units: stop everyone, and make the
+    // caller fail even if this thread claimed nothing (no one waits for this answer then).
+    Atomics.store(new Int32Array(job.control), STOP, FAILED);
     return { id: job.id, thread, units: [], error: String(error) };
   }
 }
@@ -441,14 +445,26 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
   try {
     own = searchUnits(job, ctl, 0, search, cache, { trim: false, poll: () => s.signal.aborted });
   } catch (error) {
-    Atomics.store(ctl, STOP, 1);
+    Atomics.compareExchange(ctl, STOP, 0, CANCELLED);
     await pool.collect(job.id, []);
     throw error;
   }
   // Close the counter: a thread that arrives late claims nothing.
   const threads = claimers(ctl, Math.min(Atomics.add(ctl, NEXT, CLOSED), units.length));
-  const results = await pool.collect(job.id, threads, s.signal);
+  // A cancel while the threads finish their units stops them as well.
+  const stop = () => void Atomics.compareExchange(ctl, STOP, 0, CANCELLED);
+  if (s.signal.aborted) stop();
+  s.signal.addEventListener("abort", stop, { once: true });
+  let results: GrepJobResult[];
+  try {
+    results = await pool.collect(job.id, threads, s.signal);
+  } finally {
+    s.signal.removeEventListener("abort", stop);
+  }
   throwIfAborted(s.signal, "search");
+  if (Atomics.load(ctl, STOP) === FAILED) {
+    throw new ToolError("server_error", "A grep thread failed: the search was stopped");
+  }
   const byUnit = new Map(own);
   for (const r of results) for (const [i, h] of r.units) byUnit.set(i, h);
   for (let i = 0; i < units.length; i++) {

@@ -3,8 +3,10 @@ import * as path from "node:path";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import type { GrepHit } from "../../src/tools/_grep_core.ts";
 import {
+  type GrepJob,
   GrepPool,
   localGrepPool,
+  runJob,
   searchTree,
   type TreeSearch,
 } from "../../src/tools/_grep_pool.ts";
@@ -161,6 +163,77 @@ Deno.test("grep pool: a subdirectory search keeps its ancestors' .gitignore rule
     for (const splitAfter of [0, 3]) {
       expect(shown(await at({ pool, splitAfter }))).toEqual(shown(alone));
     }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** A pool of one fake thread that claims the first unit of every job and never answers. */
+function claimingPool(onJob: (job: GrepJob, control: Int32Array) => void): GrepPool {
+  return new GrepPool(() => [{
+    post: (message) => {
+      const control = new Int32Array(message.job.control);
+      // Claim the next unit as searchUnits does: counter, then the claim mark (thread 1 → 2).
+      const i = Atomics.add(control, 0, 1);
+      Atomics.store(control, 4 + i, 2);
+      onJob(message.job, control);
+    },
+    hold: () => {},
+    terminate: () => {},
+  }]);
+}
+
+Deno.test("grep pool: a search cancelled while it waits for a thread tells the threads to stop", async () => {
+  const root = await tree();
+  try {
+    let control: Int32Array | undefined;
+    const pool = claimingPool((_job, c) => void (control = c));
+    const controller = new AbortController();
+    const searching = searchTree({
+      start: root,
+      top: root,
+      spec: { pattern: "hit \\d+", caseSensitive: true, max: 1000 },
+      filter: { prefix: root.length + 1 },
+      context: 0,
+      sandbox: await Sandbox.create(root),
+      signal: controller.signal,
+      pool,
+      splitAfter: 0,
+    });
+    // The calling thread searched every other unit and now waits for the thread's unit.
+    expect(Atomics.load(control!, 1)).toBe(0);
+    controller.abort();
+    const error = await searching.catch((e) => e);
+    expect([error.category, error.message]).toEqual(["cancelled", "Cannot search: cancelled"]);
+    // The stop word is set, so the thread drops its unit instead of searching it to the end.
+    expect(Atomics.load(control!, 1)).not.toBe(0);
+    pool.close();
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("grep pool: a thread that fails before claiming a unit fails the search, never truncates it", async () => {
+  const root = await tree();
+  try {
+    // A thread that cannot start the job (here: a pattern it cannot compile) answers with an
+    // error and stops the other threads; it claimed nothing, so no one waits for its answer.
+    const pool = new GrepPool((onResult) => [{
+      post: (message) => {
+        const broken = { ...message.job, spec: { ...message.job.spec, pattern: "(" } };
+        const result = runJob(broken, message.thread, new Map());
+        queueMicrotask(() => onResult(result));
+      },
+      hold: () => {},
+      terminate: () => {},
+    }]);
+    const error = await search(root, 1000, { pool, splitAfter: 5 }).catch((e) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect([error.category, error.message]).toEqual([
+      "server_error",
+      "A grep thread failed: the search was stopped",
+    ]);
+    pool.close();
   } finally {
     await Deno.remove(root, { recursive: true });
   }
