@@ -236,7 +236,8 @@ const CHUNK = 1 << 20;
 const MAX_ENCODED = 4 * CHUNK;
 let buffer = new Uint8Array(0);
 const utf8 = new TextEncoder();
-const fromUtf8 = new TextDecoder();
+// ignoreBOM: a U+FEFF opening a line is part of it (the old scanner kept it), not a mark to drop.
+const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 function isWellFormed(text: string): boolean {
   const check = (text as { isWellFormed?: () => boolean }).isWellFormed;

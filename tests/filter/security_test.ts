@@ -176,6 +176,8 @@ const SCAN_EDGES: string[] = (() => {
     "\n\n",
     "AK KI ic c: :/ k- hp yJ GH VE only pairs, no literal\n".repeat(50),
     all.map((line) => `${line}\n`).join("") + SIGNALS[0],
+    // A U+FEFF opening a non-ASCII line is part of the line, not a byte-order mark to drop.
+    `\uFEFF${SIGNALS[0]} é\nok\n\uFEFFé ${SIGNALS[1]}\n\uFEFF\uFEFF${SIGNALS[3]} 😀`,
   ];
   // ~2.6 M characters: lines of varying length so that chunk ends fall inside and at the ends
   // of lines holding credentials and signals, once as ASCII and once with "é" in every line.
