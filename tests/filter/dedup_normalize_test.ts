@@ -183,3 +183,48 @@ Deno.test("dedup: default patterns use the scanner, configured ones the regex, s
   expect(run({ type: "dedup", normalize_patterns: [{ pattern: "\\d+", replacement: "N" }] }))
     .toEqual("2026-11-20T10:00:00Z GET /x 0ms pid=0 (x50)\n1 unique lines (50 total)");
 });
+
+Deno.test("dedup normaliser: agrees on generated lines with lone surrogates, astral and look-alike characters", () => {
+  // Classes the near-miss generator above does not draw: lone and paired surrogates next to
+  // digits, Greek mu ("μs", not the micro sign), "0X", hex runs past 64, case variants of
+  // port/pid, partial clocks and zones.
+  let seed = 20261122;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x80000000;
+  };
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const digits = (n: number) =>
+    Array.from({ length: n }, () => String(Math.floor(random() * 10))).join("");
+  const hex = (n: number, upper = false) =>
+    Array.from({ length: n }, () => pick([..."0123456789abcdef", ...(upper ? "ABCDEF" : "")]))
+      .join("");
+  const pieces: (() => string)[] = [
+    () => digits(1 + Math.floor(random() * 12)),
+    () => hex(Math.floor(random() * 140)),
+    () => pick(["0x", "0X"]) + hex(Math.floor(random() * 20), random() < 0.5),
+    () => pick(["ms", "µs", "μs", "us", "ns", "s", "msx", "sé"]),
+    () =>
+      `${digits(4)}-${digits(2)}-${digits(2)}${pick(["T", " ", "_"])}${digits(2)}:${digits(2)}${
+        pick([":", ""])
+      }${digits(pick([1, 2, 3]))}`,
+    () => pick([".", ",", ""]) + digits(Math.floor(random() * 12)),
+    () => pick(["Z", "+01:00", "-0530", "+01:0", "+1"]),
+    () => `${pick(["Jan", "Dec", "Mayo", "JAN"])}${pick([" ", "  "])}${pick([" 1", "12", "123"])} `,
+    () => `${digits(2)}:${digits(2)}:${digits(pick([1, 2, 3]))}`,
+    () => `${hex(8, true)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(pick([11, 12, 13]))}`,
+    () =>
+      [digits(pick([1, 3, 4])), digits(3), digits(2), digits(pick([1, 3, 4]))].join(".") +
+      pick(["", `:${digits(pick([1, 5, 6]))}`, ":"]),
+    () =>
+      pick(["port", "PORT", "sport", "pid", "Pid", "tids", "ppid"]) +
+      pick(["=", ":", " ", "=:", "    ", ""]) + digits(pick([0, 1, 10, 11])),
+    () => `[${digits(pick([0, 1, 10, 11]))}${pick(["]", "", "]]"])}`,
+    () => pick(["\uD800", "\uDC00", "\uDBFF\uDFFF", "🦕", "中", "ß", "µ", "\u00A0", "İ", "K", "_"]),
+  ];
+  const lines = Array.from({ length: 50_000 }, () => {
+    const n = 1 + Math.floor(random() * 10);
+    return Array.from({ length: n }, () => pick(pieces)()).join("");
+  });
+  expect(disagreements(lines)).toEqual([]);
+});
