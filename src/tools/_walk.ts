@@ -77,8 +77,9 @@ function ruleTest(ig: Ignore): Matcher["test"] {
  */
 function namesOnly(text: string): boolean {
   for (const raw of text.split("\n")) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) continue;
+    // Only a "#" in the first column starts a comment (" #a/b" is a path rule, as in git).
+    const line = raw.trimEnd();
+    if (line.trim() === "" || line.startsWith("#")) continue;
     const body = line.endsWith("/") ? line.slice(0, -1) : line;
     if (body === "" || body.includes("/") || body.includes("**")) return false;
   }

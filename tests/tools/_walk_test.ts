@@ -75,3 +75,20 @@ Deno.test("walk: .gitignore rules with a path are matched on the path, not the n
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("walk: a .gitignore line with a space before '#' is a path rule, not a comment", async () => {
+  // git strips no leading whitespace: " #a/b" is the pattern " #a/b" (a path: only that "b"),
+  // so its verdict must not be kept for every file named "b".
+  const root = await tree({
+    ".gitignore": " #a/b\n",
+    " #a/b": "",
+    " #a/c": "",
+    "d/b": "",
+    "b": "",
+  });
+  try {
+    expect(walked(root)).toEqual([" #a/c", ".gitignore", "b", "d/b"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
