@@ -168,3 +168,43 @@ Deno.test("read_overflow: the declaration the model sees", () => {
   expect(Object.keys(schema.properties)).toEqual(["id", "offset", "limit", "unit"]);
   expect(schema.required).toEqual(["id"]);
 });
+
+Deno.test(
+  "read_overflow: following the page notes through an emoji-heavy entry reads it exactly once",
+  withSqlite(async (store) => {
+    const conv = store.createConversation();
+    const s = await session(store, conv);
+    // Pairs at every offset parity, BMP and ASCII between them, a U+FEFF at the start.
+    const pieces = ["🦕", "🦕é", "🦕é😀", "a😀"];
+    const full = "\uFEFF" + Array.from({ length: 800 }, (_, i) => pieces[i % 4] + "x").join("") +
+      "🦕";
+    const id = store.saveOverflow(conv, full).id;
+    for (const threshold of [1, 2, 3, 1001]) {
+      const config = defaultConfig();
+      config.tools.overflow.threshold = threshold;
+      const registry = makeRegistry(store, { config });
+      let text = "";
+      let offset = 0;
+      let pages = 0;
+      for (;;) {
+        const result = await registry.dispatch(read({ id, offset }), s);
+        expect(result.ok).toBe(true);
+        const note = /\n\n\[overflow:[^\]]*chars (\d+)–(\d+) of (\d+)\.([^\]]*)\]$/.exec(
+          result.text,
+        );
+        expect(note).not.toBe(null);
+        const [, from, to, total, rest] = note!;
+        expect([Number(from), Number(total)]).toEqual([offset, full.length]);
+        text += result.text.slice(0, note!.index);
+        pages++;
+        if (rest.includes("This is the end.")) break;
+        const next = Number(/offset=(\d+)/.exec(rest)![1]);
+        expect(next).toBe(Number(to));
+        expect(next).toBeGreaterThan(offset);
+        offset = next;
+      }
+      expect(text === full).toBe(true);
+      expect(pages).toBeGreaterThanOrEqual(Math.ceil(full.length / (threshold + 1)));
+    }
+  }),
+);
