@@ -317,6 +317,27 @@ Deno.test("test_summary: the first-character classifier agrees with the full one
   ]);
 });
 
+Deno.test("test_summary: the classifiers agree on lines led by whitespace other than space and tab", () => {
+  // `\s` in the shapes' leading `\s*` also takes \v, \f, U+00A0, U+FEFF, U+2028, U+3000 …
+  const bodies = [
+    "✕ renders",
+    "--- FAIL: TestParse (0.00s)",
+    "● suite › renders",
+    "FAIL [   0.004s] calc::tests::div",
+    "Summary [   0.1s] 2 tests run: 1 passed, 1 failed",
+    "✓ renders",
+    "--- STDOUT:              calc::tests::div",
+    "❯ src/a.test.ts (2 tests | 1 failed)",
+    "Starting 3 tests across 1 binary",
+    "⎯⎯⎯ Failed Tests 1 ⎯⎯⎯",
+    "1) parses",
+  ];
+  const leads = ["\v", "\f", "\u00A0", "\uFEFF", "\u2028", "\u3000", "\u2003", " \u00A0", "\t\f "];
+  const lines = bodies.flatMap((body) => leads.map((lead) => lead + body));
+  expect(lines.map((l) => classifyLine(l))).toEqual(lines.map((l) => classifyLine(l, true)));
+  expect(classifyLine("\u00A0✕ renders")).toBe("marker");
+});
+
 Deno.test("git_log: one line per commit, body and stat bounded, other formats unchanged", () => {
   const s = { type: "git_log", max_body_lines: 1, max_stat_files: 2 };
   const input = [

@@ -244,6 +244,17 @@ const FIRST_SETS = new Map<RegExp, Set<string> | null>(
   LISTS.flat().map((re) => [re, firstChars(re.source)]),
 );
 
+/**
+ * Whether the line goes on at `i` with whitespace other than space and tab (\v, \f, U+00A0,
+ * U+FEFF, U+3000 …): the shapes' leading `\s*` takes it, so the first character after it is
+ * further on and only the full classifier sees the line right.
+ */
+function otherSpace(line: string, i: number): boolean {
+  const c = line.charCodeAt(i);
+  return c < 128 ? c >= 10 && c <= 13 : OTHER_SPACE.test(line[i]);
+}
+const OTHER_SPACE = /\s/;
+
 /** Exported for tests: the per-first-character classifier must agree with the full one. */
 export function classifyLine(line: string, full = false): LineKind {
   return classify(line, full);
@@ -253,7 +264,7 @@ function classify(line: string, full = false): LineKind {
   let i = 0;
   while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
   let kind: LineKind = null;
-  if (i < line.length && !full) {
+  if (i < line.length && !full && !otherSpace(line, i)) {
     for (const { kind: k, re } of testerFor(line, i)) {
       if (re.test(line)) {
         kind = k;
