@@ -194,6 +194,17 @@ export interface PoolEndpoint {
   terminate(): void;
 }
 
+/**
+ * The pool, not the search, failed (a thread crashed, could not start the job, or was stopped):
+ * the caller can run the same search on its own thread instead.
+ */
+export class GrepPoolError extends ToolError {
+  constructor(message: string) {
+    super("server_error", message);
+    this.name = "GrepPoolError";
+  }
+}
+
 /** Pool threads and the jobs out to them. */
 export class GrepPool {
   #endpoints: PoolEndpoint[];
@@ -263,7 +274,7 @@ export class GrepPool {
     const w = this.#waiting.get(`${r.id}:${r.thread}`);
     if (!w) return; // a job that was cancelled, or one the thread joined after all was claimed
     this.#waiting.delete(`${r.id}:${r.thread}`);
-    if (r.error) w.reject(new ToolError("server_error", `A grep thread failed: ${r.error}`));
+    if (r.error) w.reject(new GrepPoolError(`A grep thread failed: ${r.error}`));
     else w.resolve(r);
   }
 
@@ -278,7 +289,7 @@ export class GrepPool {
     const waiting = [...this.#waiting.values()];
     this.#waiting.clear();
     for (const e of this.#endpoints) e.terminate();
-    for (const w of waiting) w.reject(new ToolError("server_error", message));
+    for (const w of waiting) w.reject(new GrepPoolError(message));
   }
 }
 
@@ -463,7 +474,7 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
   }
   throwIfAborted(s.signal, "search");
   if (Atomics.load(ctl, STOP) === FAILED) {
-    throw new ToolError("server_error", "A grep thread failed: the search was stopped");
+    throw new GrepPoolError("A grep thread failed: the search was stopped");
   }
   const byUnit = new Map(own);
   for (const r of results) for (const [i, h] of r.units) byUnit.set(i, h);

@@ -2,7 +2,7 @@ import { RE2JS } from "re2js";
 import { z } from "zod";
 import { clipLine, fileError, q, throwIfAborted } from "./_file.ts";
 import { fileMatcher, type GrepHit, type GrepSpec } from "./_grep_core.ts";
-import { grepPool, searchTree } from "./_grep_pool.ts";
+import { type GrepPool, grepPool, GrepPoolError, searchTree } from "./_grep_pool.ts";
 import { gitignoreTop } from "./_walk.ts";
 import { ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
@@ -98,16 +98,31 @@ export const grepTool = defineTool({
     } else {
       // Synchronous reads into one reused buffer (Deno's per-op cost dominates on 100k files);
       // a large tree is split between this thread and the grep pool's, in walk order.
-      hits = await searchTree({
-        start,
-        top: gitignoreTop(start, sandbox.workspace, sandbox.roots),
-        spec,
-        filter: { glob: params.glob, prefix: start.length + 1 },
-        context: contextLines,
-        sandbox,
-        signal: ctx.signal,
-        pool: grepPool(),
-      });
+      const search = (pool: GrepPool | null) =>
+        searchTree({
+          start,
+          top: gitignoreTop(start, sandbox.workspace, sandbox.roots),
+          spec,
+          filter: { glob: params.glob, prefix: start.length + 1 },
+          context: contextLines,
+          sandbox,
+          signal: ctx.signal,
+          pool,
+        });
+      const pool = grepPool();
+      try {
+        hits = await search(pool);
+      } catch (error) {
+        // The threads failed, not the search: the same search on this thread alone.
+        if (!(error instanceof GrepPoolError) || ctx.signal.aborted) throw error;
+        ctx.emit({
+          type: "notice",
+          callId: ctx.callId,
+          tool: "grep",
+          message: `${error.message}; searched on one thread instead`,
+        });
+        hits = await search(null);
+      }
     }
     throwIfAborted(ctx.signal, "search");
 

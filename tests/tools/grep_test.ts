@@ -1,6 +1,13 @@
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { localGrepPool, setGrepPoolProvider } from "../../src/tools/_grep_pool.ts";
+import {
+  GrepPool,
+  localGrepPool,
+  runJob,
+  setGrepPoolProvider,
+} from "../../src/tools/_grep_pool.ts";
+import { Sandbox } from "../../src/sandbox/path.ts";
+import type { ToolEvent } from "../../src/tools/tool.ts";
 import { LocalExecutor } from "../../src/tools/executor.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
@@ -399,3 +406,62 @@ fileTest(
   },
   { denyRead: ["**/secret.txt"] },
 );
+
+Deno.test("grep: when the pool's threads fail, the search runs again on one thread and says so", async () => {
+  const ws = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph-grep-pool-" }));
+  try {
+    // Over 1,000 entries, so the walk is split and the pool gets a job.
+    for (let d = 0; d < 12; d++) {
+      await Deno.mkdir(`${ws}/d${d}`);
+      for (let f = 0; f < 100; f++) {
+        await Deno.writeTextFile(`${ws}/d${d}/f${f}.txt`, `line ${d}-${f}\nneedle ${d}-${f}\n`);
+      }
+    }
+    // A thread that cannot run the job (a pattern it cannot compile) answers with an error.
+    let jobs = 0;
+    const broken = new GrepPool((onResult) => [{
+      post: (message) => {
+        jobs++;
+        const job = { ...message.job, spec: { ...message.job.spec, pattern: "(" } };
+        const result = runJob(job, message.thread, new Map());
+        queueMicrotask(() => onResult(result));
+      },
+      hold: () => {},
+      terminate: () => {},
+    }]);
+    const registry = new ToolRegistry({
+      tools: FILE_TOOLS,
+      executor: new LocalExecutor(),
+      policy: allowAllPolicy(),
+      config: defaultConfig(),
+    });
+    const sandbox = await Sandbox.create(ws);
+    const run = async (pool: GrepPool | null) => {
+      const events: ToolEvent[] = [];
+      setGrepPoolProvider(() => pool);
+      try {
+        const result = await registry.dispatch(
+          { id: "g", name: "grep", input: { pattern: "needle 1[01]-9\\d" } },
+          { cwd: ws, sandbox, emit: (e) => void events.push(e) },
+        );
+        return { text: okText(result), events };
+      } finally {
+        setGrepPoolProvider(localGrepPool);
+      }
+    };
+    const alone = await run(null);
+    expect(alone.text.split("\n").length).toBe(20);
+    const retried = await run(broken);
+    expect(jobs).toBe(1);
+    expect(retried.text).toBe(alone.text);
+    expect(retried.events).toEqual([{
+      type: "notice",
+      callId: "g",
+      tool: "grep",
+      message: "A grep thread failed: the search was stopped; searched on one thread instead",
+    }]);
+    broken.close();
+  } finally {
+    await Deno.remove(ws, { recursive: true });
+  }
+});
