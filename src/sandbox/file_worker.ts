@@ -66,8 +66,11 @@ const tools = new Map<string, AnyTool>(FILE_TOOLS.map((t) => [t.name, t]));
 let grepThreads: GrepPool | null = null;
 setGrepPoolProvider(() => grepThreads);
 
+/** The executor's pool threads; none (after a thread failed) leaves grep on this thread. */
 function usePorts(ports: MessagePort[]): void {
   grepThreads?.close();
+  grepThreads = null;
+  if (ports.length === 0) return;
   grepThreads = new GrepPool((onResult) =>
     ports.map((port) => {
       port.onmessage = (event: MessageEvent<GrepJobResult>) => onResult(event.data);

@@ -23,12 +23,18 @@ interface Pending {
 type RequestBody = WorkerRequest extends infer R ? R extends unknown ? Omit<R, "id"> : never
   : never;
 
+/** The grep pool thread module (a literal URL, so `deno compile --include` finds it). */
+const GREP_WORKER_URL = new URL("./grep_worker.ts", import.meta.url);
+
 /** One Deno Worker with a fixed permission set; requests are paired with responses by id. */
 export class FileWorker {
   readonly roots: readonly string[];
   #worker: Worker;
   /** grep pool threads (src/sandbox/grep_worker.ts), started on the first grep. */
   #grepThreads: Worker[] = [];
+  /** Set when a grep thread failed: this worker's greps stay on one thread. */
+  #grepBroken = false;
+  #grepUrl: URL;
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #closed = false;
@@ -38,8 +44,9 @@ export class FileWorker {
   /** Called with the answer of a call that was cancelled but still finished (diagnostics). */
   onLateResponse?: (response: WorkerResponse) => void;
 
-  constructor(roots: readonly string[]) {
+  constructor(roots: readonly string[], options: { grepWorkerUrl?: URL } = {}) {
     this.roots = [...roots];
+    this.#grepUrl = options.grepWorkerUrl ?? GREP_WORKER_URL;
     this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
       type: "module",
       // Module files load without read permission (measured), so the roots are all it needs.
@@ -73,10 +80,10 @@ export class FileWorker {
    * a Worker started inside the fenced worker would need read permission on zeph's modules.
    */
   ensureGrepPool(): void {
-    if (this.#closed || this.#grepThreads.length) return;
+    if (this.#closed || this.#grepBroken || this.#grepThreads.length) return;
     const ports: MessagePort[] = [];
     for (let k = 0; k < poolThreads(); k++) {
-      const thread = new Worker(new URL("./grep_worker.ts", import.meta.url).href, {
+      const thread = new Worker(this.#grepUrl.href, {
         type: "module",
         deno: {
           permissions: {
@@ -93,7 +100,7 @@ export class FileWorker {
       } as WorkerOptions);
       thread.onerror = (event: ErrorEvent) => {
         event.preventDefault();
-        this.#fail(`a grep thread crashed: ${event.message}`);
+        this.#dropGrepPool();
       };
       const channel = new MessageChannel();
       thread.postMessage({ type: "port", port: channel.port2 }, [channel.port2]);
@@ -102,6 +109,21 @@ export class FileWorker {
     }
     if (ports.length) {
       this.#worker.postMessage({ type: "grep-pool", id: 0, ports } satisfies WorkerRequest, ports);
+    }
+  }
+
+  /**
+   * A grep thread crashed (or its module did not load): the threads go, and the file worker
+   * is told, which fails a search waiting on them so that grep runs it again on one thread.
+   * The worker and its other calls carry on.
+   */
+  #dropGrepPool(): void {
+    if (this.#grepBroken) return;
+    this.#grepBroken = true;
+    for (const thread of this.#grepThreads) thread.terminate();
+    this.#grepThreads = [];
+    if (!this.#closed) {
+      this.#worker.postMessage({ type: "grep-pool", id: 0, ports: [] } satisfies WorkerRequest);
     }
   }
 
@@ -199,6 +221,12 @@ export function deserializeToolError(error: SerializedToolError): ToolError {
 export class WorkerFileExecutor implements ToolExecutor {
   readonly name = "file_worker";
   #workers = new Map<string, FileWorker>();
+  #options: { grepWorkerUrl?: URL };
+
+  /** `grepWorkerUrl`: another grep thread module (tests). */
+  constructor(options: { grepWorkerUrl?: URL } = {}) {
+    this.#options = options;
+  }
 
   handles(tool: AnyTool): boolean {
     return FILE_TOOL_NAMES.has(tool.name);
@@ -209,7 +237,7 @@ export class WorkerFileExecutor implements ToolExecutor {
     const key = JSON.stringify([...roots].sort());
     let worker = this.#workers.get(key);
     if (!worker || worker.closed) {
-      worker = new FileWorker(roots);
+      worker = new FileWorker(roots, this.#options);
       this.#workers.set(key, worker);
     }
     return worker;
