@@ -103,7 +103,7 @@ export class FilterEngine {
     // Build the chain back to front: each stage emits into the next one's push.
     const { stages, first } = chain(rules, rules.length, failed, body, (line) => {
       collected.push(line);
-    });
+    }, []);
     scanner?.scan(body);
     const walked = walkLines(body, first);
     // The stats' raw line count, from the walk instead of another pass over the text: the
@@ -174,7 +174,10 @@ export class FilterEngine {
  * Stages `0..end-1` of `rules`, wired so that each emits into the next and the last into
  * `sink`. Every stage gets a `replay` that walks its input again by re-running fresh instances
  * of the stages before it over the body (stages are deterministic functions of their input),
- * so no stage has to hold its input for a Fallback pass-through.
+ * so no stage has to hold its input for a Fallback pass-through. A stage that passed its input
+ * through (Fallback after replaying into its own output) is left out of later replays, its
+ * output being its input: re-running it would replay the stages before it again, 2^n walks for
+ * n such stages instead of n.
  */
 function chain(
   rules: CompiledRule[],
@@ -182,20 +185,33 @@ function chain(
   failed: boolean,
   body: string,
   sink: (line: string) => void,
+  passedThrough: boolean[],
 ): { stages: Stage[]; first: (line: string) => void } {
   const stages: Stage[] = [];
   let next = sink;
   for (let i = end - 1; i >= 0; i--) {
+    if (passedThrough[i]) continue;
+    const emit = next;
+    let replayedIntoEmit = false;
     const stage = rules[i].strategy.createStage({
-      emit: next,
+      emit,
       failed,
       replay: (fn) => {
-        const before = chain(rules, i, failed, body, fn);
+        const before = chain(rules, i, failed, body, fn, passedThrough);
         walkLines(body, before.first);
         for (const s of before.stages) s.finish();
+        if (fn === emit) replayedIntoEmit = true;
       },
     });
-    stages.unshift(stage);
+    stages.unshift({
+      push: (line) => stage.push(line),
+      finish: () => {
+        const confidence = stage.finish();
+        // Fallback after replaying its input into its output: a pass-through (see Stage).
+        if (confidence === "fallback" && replayedIntoEmit) passedThrough[i] = true;
+        return confidence;
+      },
+    });
     next = (line: string) => stage.push(line);
   }
   return { stages, first: next };

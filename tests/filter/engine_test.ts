@@ -1,5 +1,6 @@
 import { expect } from "expect";
 import { compileRule, countLines, FilterEngine, FilterSession } from "../../src/filter/mod.ts";
+import type { CompiledStrategy } from "../../src/filter/types.ts";
 
 const rule = (name: string, match: Record<string, string>, strategy: Record<string, unknown>) =>
   compileRule({ name, match, strategy }, "test");
@@ -74,6 +75,37 @@ Deno.test("a Fallback first stage re-walks the input: sanitised, stderr prefix d
   ], { security: false });
   const two = chained.filter("t", raw, { failed: true });
   expect([two.text, two.stats.confidence]).toEqual([expected, "fallback"]);
+});
+
+Deno.test("a chain of stages that all fall back walks each stage once, not once per later stage", () => {
+  // A stage that, like test_summary and group_by_rule, passes its input through by replay.
+  let created = 0;
+  const passThrough: CompiledStrategy = {
+    type: "pass",
+    createStage(ctx) {
+      created++;
+      return {
+        push() {},
+        finish() {
+          ctx.replay!(ctx.emit);
+          return "fallback";
+        },
+      };
+    },
+  };
+  const stages = 8;
+  const rules = Array.from({ length: stages }, (_, i) => ({
+    name: `p${i}`,
+    source: "test",
+    strategy: passThrough,
+    matches: () => true,
+  }));
+  const engine = new FilterEngine(rules, { security: false });
+  const out = engine.filter("x", "a\n[stderr] b\n\n\n\nc\n");
+  expect([out.text, out.stats.confidence]).toEqual(["a\nb\n\nc", "fallback"]);
+  // One instance per stage: a replay does not re-run a stage that passed its input through
+  // (re-running it would replay the stages before it again: 2^8 - 1 = 255 instances).
+  expect(created).toBe(stages);
 });
 
 Deno.test("a rewrite longer than its input is replaced by the sanitised input", () => {
