@@ -301,20 +301,31 @@ export function poolThreads(): number {
 
 let localPool: GrepPool | undefined;
 let threadsOverride: number | undefined;
+/** A thread crashed or exited: no new pool for this process (grep stays on one thread). */
+let localBroken = false;
 
 /** The pool of this (unfenced) process: node workers, started on first use. */
 export function localGrepPool(): GrepPool | null {
   if (localPool && !localPool.closed) return localPool;
   const threads = threadsOverride ?? poolThreads();
-  if (threads === 0) return null;
-  localPool = new GrepPool((onResult, onFail) =>
+  if (threads === 0 || localBroken) return null;
+  // Not after close(): its terminations exit the threads too.
+  const broken = (message: string) => (onFail: (m: string) => void) => {
+    if (pool.closed) return;
+    localBroken = true;
+    onFail(message);
+  };
+  const pool: GrepPool = new GrepPool((onResult, onFail) =>
     Array.from({ length: threads }, () => {
       const worker = new NodeWorker(new URL("../sandbox/grep_worker.ts", import.meta.url));
       worker.unref();
       worker.on("message", onResult);
-      worker.on("error", (error: Error) => onFail(`A grep thread crashed: ${error.message}`));
+      worker.on(
+        "error",
+        (error: Error) => broken(`A grep thread crashed: ${error.message}`)(onFail),
+      );
       // Only close() terminates a thread; any other exit would leave its jobs unanswered.
-      worker.on("exit", (code: number) => onFail(`A grep thread exited (code ${code})`));
+      worker.on("exit", (code: number) => broken(`A grep thread exited (code ${code})`)(onFail));
       return {
         post: (message) => worker.postMessage(message),
         hold: (busy) => busy ? worker.ref() : worker.unref(),
@@ -322,7 +333,8 @@ export function localGrepPool(): GrepPool | null {
       };
     })
   );
-  return localPool;
+  localPool = pool;
+  return pool;
 }
 
 let provider: () => GrepPool | null = localGrepPool;
@@ -344,6 +356,7 @@ export function setGrepPoolProvider(next: () => GrepPool | null): void {
 export function closeGrepPool(threads?: number): void {
   localPool?.close();
   localPool = undefined;
+  localBroken = false;
   threadsOverride = threads;
 }
 
