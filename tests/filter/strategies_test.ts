@@ -521,6 +521,11 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     confidence: "full",
   });
   expect(run({ type: "dedup" }, "a\nb\nc")).toEqual({ text: "a\nb\nc", confidence: "fallback" });
+  // Too few lines to collapse: Fallback is the input as it was, repeats included.
+  expect(run({ type: "dedup" }, "same line\nsame line")).toEqual({
+    text: "same line\nsame line",
+    confidence: "fallback",
+  });
   const line = (c: string) =>
     `${c} ${"this line is long enough to be worth collapsing ".repeat(2)}`;
   expect(

@@ -79,6 +79,15 @@ export function compileDedup(config: DedupConfig): CompiledStrategy {
         },
         finish() {
           const collapsed = total >= 3 && (seen.size + dropped < total || dropped > 0);
+          if (!collapsed && seen.size < total) {
+            // Too few lines to collapse, but some were merged: Fallback means the input as it
+            // was, so it is walked again rather than shown with its repeats dropped.
+            if (ctx.replay) ctx.replay(ctx.emit);
+            else {for (const { example, count } of seen.values()) {
+                for (let i = 0; i < count; i++) ctx.emit(example);
+              }}
+            return "fallback";
+          }
           for (const { example, count } of seen.values()) {
             ctx.emit(collapsed && count > 1 ? `${example} (x${count})` : example);
           }
