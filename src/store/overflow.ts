@@ -101,8 +101,16 @@ export class SqliteOverflow {
   }
 
   info(id: string, conversationId: string): OverflowInfo | null {
-    const row = this.#row(id, conversationId);
-    return row ? toInfo(row) : null;
+    // In a read transaction, as slice(): a re-index write that meets another connection's
+    // write lock then fails at once (and is retried on a later read) instead of waiting out
+    // the busy timeout, and a concurrent cleanup cannot delete the row between the reads.
+    this.#db.exec("BEGIN");
+    try {
+      const row = this.#row(id, conversationId);
+      return row ? toInfo(row) : null;
+    } finally {
+      this.#db.exec("COMMIT");
+    }
   }
 
   /** The entry's row; one written before migration 3 is re-indexed first (see there). */

@@ -214,6 +214,9 @@ Deno.test("SqliteStore: an old row read while another connection writes is serve
     const version = () =>
       ({ ...reader.db.prepare("SELECT index_version FROM tool_overflow").get() }).index_version;
     expect(version()).toBe(1);
+    // So does the info read (in its own read transaction, like the page read).
+    expect(reader.overflowInfo(id, "c1")?.chars).toBe(content.length);
+    expect(version()).toBe(1);
     writer.db.exec("COMMIT");
     expect(reader.overflowInfo(id, "c1")?.chars).toBe(content.length);
     expect(version()).toBe(2);
