@@ -26,6 +26,20 @@ type RequestBody = WorkerRequest extends infer R ? R extends unknown ? Omit<R, "
 /** The grep pool thread module (a literal URL, so `deno compile --include` finds it). */
 const GREP_WORKER_URL = new URL("./grep_worker.ts", import.meta.url);
 
+/** A worker's Deno permissions: read (and write) on the given roots only, nothing else. */
+function fence(read: readonly string[], write: readonly string[] | false) {
+  return {
+    read: [...read],
+    write: write === false ? false : [...write],
+    net: false,
+    run: false,
+    env: false,
+    ffi: false,
+    sys: false,
+    import: false,
+  };
+}
+
 /** One Deno Worker with a fixed permission set; requests are paired with responses by id. */
 export class FileWorker {
   readonly roots: readonly string[];
@@ -50,18 +64,7 @@ export class FileWorker {
     this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
       type: "module",
       // Module files load without read permission (measured), so the roots are all it needs.
-      deno: {
-        permissions: {
-          read: [...roots],
-          write: [...roots],
-          net: false,
-          run: false,
-          env: false,
-          ffi: false,
-          sys: false,
-          import: false,
-        },
-      },
+      deno: { permissions: fence(roots, roots) },
     } as WorkerOptions);
     this.#worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.#onResponse(event.data);
     this.#worker.onerror = (event: ErrorEvent) => {
@@ -85,18 +88,7 @@ export class FileWorker {
     for (let k = 0; k < poolThreads(); k++) {
       const thread = new Worker(this.#grepUrl.href, {
         type: "module",
-        deno: {
-          permissions: {
-            read: [...this.roots],
-            write: false,
-            net: false,
-            run: false,
-            env: false,
-            ffi: false,
-            sys: false,
-            import: false,
-          },
-        },
+        deno: { permissions: fence(this.roots, false) },
       } as WorkerOptions);
       thread.onerror = (event: ErrorEvent) => {
         event.preventDefault();

@@ -4,6 +4,7 @@
  * limits, and on generated lines built from near-miss pieces of every alternative.
  */
 import { expect } from "expect";
+import { prng } from "../_support/random.ts";
 import { compilePattern } from "../../src/filter/regex.ts";
 import { combineNormalizers, DEFAULT_NORMALIZERS } from "../../src/filter/strategies/dedup.ts";
 import { normalizeDefault } from "../../src/filter/strategies/dedup_normalize.ts";
@@ -97,18 +98,6 @@ Deno.test("dedup normaliser: edge cases at each alternative's limits", () => {
   }
   expect(cases.map(([input]) => normalizeDefault(input))).toEqual(cases.map(([, out]) => out));
 });
-
-/** A small deterministic PRNG (mulberry32), so a failure names a reproducible line. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 Deno.test("dedup normaliser: the scanner agrees with the regex on 200,000 generated lines", () => {
   const random = prng(20261122);

@@ -5,6 +5,7 @@
  * rules, inherited rules, errors, unlocated diagnostics, blank runs and small limits.
  */
 import { expect } from "expect";
+import { prng } from "../_support/random.ts";
 import { parse as parseToml } from "smol-toml";
 import {
   compileGroupByRule,
@@ -96,17 +97,6 @@ Deno.test("group_by_rule: streaming equals the batch reference for every built-i
   // Not vacuous: many (rule, input) pairs actually group.
   expect(grouped).toBeGreaterThan(30);
 });
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 Deno.test("group_by_rule: streaming equals the batch reference on generated diagnostics", () => {
   const random = prng(4242);

@@ -5,15 +5,7 @@ import {
   LINE_INDEX_STEP,
   sliceStored,
 } from "../../src/store/_text.ts";
-
-/** Deterministic pseudo-random numbers, so a failure repeats. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { prng as rng } from "../_support/random.ts";
 
 // ASCII, 2-, 3- and 4-byte characters, line ends, and lone surrogates (stored as U+FFFD).
 const ALPHABET = ["a", "b", "\n", "é", "日", "🦕", "\uD800", "\uDFFF", "\r\n", "\u0000"];
