@@ -4,7 +4,7 @@
  * same thing about keys, unreachable URLs, rate limits and timeouts.
  */
 import { classifyHttpStatus } from "../tools/errors.ts";
-import { INVALID_TOOL_INPUT, ProviderError } from "./types.ts";
+import { type ChatRequest, type ChatResponse, INVALID_TOOL_INPUT, ProviderError } from "./types.ts";
 
 /** What an error message needs to name: the provider, its URL and where its key comes from. */
 export interface Endpoint {
@@ -78,6 +78,43 @@ export class Attempt {
   dispose(): void {
     clearTimeout(this.#timer);
     this.#parent.removeEventListener("abort", this.#onParentAbort);
+  }
+}
+
+/** Folds one provider's stream events into a ChatResponse; `add` returns the text to show. */
+export interface StreamFolder<E> {
+  add(event: E): string;
+  finish(): ChatResponse;
+}
+
+/**
+ * One streamed attempt, the same for every adapter: `open` starts the stream on the attempt's
+ * signal, the idle timer is re-armed on every event, nothing buffered reaches the user after a
+ * cancel, and any failure (`mapError` first, for adapter-specific hints) becomes a ProviderError.
+ */
+export async function streamAttempt<E>(
+  request: ChatRequest,
+  timeoutMs: number,
+  endpoint: Endpoint,
+  open: (signal: AbortSignal) => Promise<AsyncIterable<E>>,
+  folder: StreamFolder<E>,
+  mapError: (error: unknown) => unknown = (error) => error,
+): Promise<ChatResponse> {
+  const attempt = new Attempt(request.signal, timeoutMs);
+  try {
+    const stream = await open(attempt.signal);
+    for await (const event of stream) {
+      // Events already buffered must not reach the user after a cancel.
+      attempt.throwIfAborted(endpoint);
+      attempt.touch();
+      attempt.emit(folder.add(event), request.onText);
+    }
+    attempt.throwIfAborted(endpoint);
+    return folder.finish();
+  } catch (error) {
+    throw toProviderError(mapError(error), endpoint, attempt);
+  } finally {
+    attempt.dispose();
   }
 }
 

@@ -7,11 +7,11 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Config } from "../config/schema.ts";
 import {
-  Attempt,
   type Endpoint,
   inputObject,
   parseToolArguments,
-  toProviderError,
+  streamAttempt,
+  type StreamFolder,
 } from "./_shared.ts";
 import { withRetry } from "./retry.ts";
 import type {
@@ -107,31 +107,19 @@ export class AnthropicProvider implements Provider {
   }
 
   async #attempt(request: ChatRequest): Promise<ChatResponse> {
-    const attempt = new Attempt(request.signal, this.#config.llm.timeout * 1000);
-    try {
-      const client = await this.#client_();
-      const stream = await client.messages.create(this.buildBody(request), {
-        signal: attempt.signal,
-      });
-      const acc = new StreamAccumulator();
-      for await (const event of stream) {
-        // Events already buffered must not reach the user after a cancel.
-        attempt.throwIfAborted(this.#endpoint);
-        attempt.touch();
-        attempt.emit(acc.add(event), request.onText);
-      }
-      attempt.throwIfAborted(this.#endpoint);
-      return acc.finish();
-    } catch (error) {
-      throw toProviderError(error, this.#endpoint, attempt);
-    } finally {
-      attempt.dispose();
-    }
+    return await streamAttempt(
+      request,
+      this.#config.llm.timeout * 1000,
+      this.#endpoint,
+      async (signal) =>
+        (await this.#client_()).messages.create(this.buildBody(request), { signal }),
+      new StreamAccumulator(),
+    );
   }
 }
 
 /** Folds the Messages stream events into a ChatResponse; `add` returns text to show. */
-class StreamAccumulator {
+class StreamAccumulator implements StreamFolder<Anthropic.RawMessageStreamEvent> {
   #blocks = new Map<
     number,
     { kind: "text"; text: string } | {

@@ -11,7 +11,7 @@ import type {
   Tool as OllamaTool,
 } from "ollama";
 import type { Config } from "../config/schema.ts";
-import { Attempt, type Endpoint, inputObject, toProviderError } from "./_shared.ts";
+import { type Endpoint, inputObject, streamAttempt, type StreamFolder } from "./_shared.ts";
 import { withRetry } from "./retry.ts";
 import type {
   ChatRequest,
@@ -103,61 +103,65 @@ export class OllamaProvider implements Provider {
   }
 
   async #attempt(request: ChatRequest): Promise<ChatResponse> {
-    const attempt = new Attempt(request.signal, this.#config.llm.timeout * 1000);
-    const onAbort = () => iterator?.abort();
-    let iterator: (AsyncIterable<OllamaChunk> & { abort(): void }) | undefined;
-    try {
-      const client = await this.#client(attempt.signal);
-      const stream = await client.chat(this.buildBody(request));
-      iterator = stream;
-      attempt.signal.addEventListener("abort", onAbort, { once: true });
-      let text = "";
-      const toolCalls: ToolCallRequest[] = [];
-      let done: { reason: string; input: number; output: number } | undefined;
-      for await (const chunk of stream) {
-        // Events already buffered must not reach the user after a cancel.
-        attempt.throwIfAborted(this.#endpoint);
-        attempt.touch();
-        const content = chunk.message?.content ?? "";
-        text += content;
-        attempt.emit(content, request.onText);
-        for (const call of chunk.message?.tool_calls ?? []) {
-          toolCalls.push({
-            // Ollama sends no call ids (or sequential ones, "0", "1", which would collide
-            // across turns and fake dependencies between calls): ours are unique.
-            id: `call_${crypto.randomUUID()}`,
-            name: call.function.name,
-            input: inputObject(call.function.arguments),
-          });
-        }
-        if (chunk.done) {
-          done = {
-            reason: chunk.done_reason ?? "stop",
-            input: chunk.prompt_eval_count ?? 0,
-            output: chunk.eval_count ?? 0,
-          };
-        }
-      }
-      attempt.throwIfAborted(this.#endpoint);
-      if (!done) throw new SyntaxError("the stream ended before the final `done` message");
-      return {
-        text,
-        toolCalls,
-        usage: { inputTokens: done.input, outputTokens: done.output },
-        stopReason: toolCalls.length > 0
-          ? "tool_use"
-          : done.reason === "length"
-          ? "max_tokens"
-          : done.reason === "stop"
-          ? "end_turn"
-          : done.reason,
-      };
-    } catch (error) {
-      throw toProviderError(ollamaHint(error, this.model), this.#endpoint, attempt);
-    } finally {
-      attempt.signal.removeEventListener("abort", onAbort);
-      attempt.dispose();
+    return await streamAttempt(
+      request,
+      this.#config.llm.timeout * 1000,
+      this.#endpoint,
+      async (signal) => {
+        const stream = await (await this.#client(signal)).chat(this.buildBody(request));
+        signal.addEventListener("abort", () => stream.abort(), { once: true });
+        return stream;
+      },
+      new OllamaFolder(),
+      (error) => ollamaHint(error, this.model),
+    );
+  }
+}
+
+/** Folds Ollama's chat chunks: text, tool calls (given ids of ours), and the final `done`. */
+class OllamaFolder implements StreamFolder<OllamaChunk> {
+  #text = "";
+  #toolCalls: ToolCallRequest[] = [];
+  #done: { reason: string; input: number; output: number } | undefined;
+
+  add(chunk: OllamaChunk): string {
+    const content = chunk.message?.content ?? "";
+    this.#text += content;
+    for (const call of chunk.message?.tool_calls ?? []) {
+      this.#toolCalls.push({
+        // Ollama sends no call ids (or sequential ones, "0", "1", which would collide across
+        // turns and fake dependencies between calls): ours are unique.
+        id: `call_${crypto.randomUUID()}`,
+        name: call.function.name,
+        input: inputObject(call.function.arguments),
+      });
     }
+    if (chunk.done) {
+      this.#done = {
+        reason: chunk.done_reason ?? "stop",
+        input: chunk.prompt_eval_count ?? 0,
+        output: chunk.eval_count ?? 0,
+      };
+    }
+    return content;
+  }
+
+  finish(): ChatResponse {
+    const done = this.#done;
+    if (!done) throw new SyntaxError("the stream ended before the final `done` message");
+    const toolCalls = this.#toolCalls;
+    return {
+      text: this.#text,
+      toolCalls,
+      usage: { inputTokens: done.input, outputTokens: done.output },
+      stopReason: toolCalls.length > 0
+        ? "tool_use"
+        : done.reason === "length"
+        ? "max_tokens"
+        : done.reason === "stop"
+        ? "end_turn"
+        : done.reason,
+    };
   }
 }
 

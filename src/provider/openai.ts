@@ -7,10 +7,10 @@ import type OpenAI from "openai";
 import type { Config } from "../config/schema.ts";
 import {
   argumentsJson,
-  Attempt,
   type Endpoint,
   parseToolArguments,
-  toProviderError,
+  streamAttempt,
+  type StreamFolder,
 } from "./_shared.ts";
 import { withRetry } from "./retry.ts";
 import type {
@@ -114,31 +114,19 @@ export class OpenAiProvider implements Provider {
   }
 
   async #attempt(request: ChatRequest): Promise<ChatResponse> {
-    const attempt = new Attempt(request.signal, this.#config.llm.timeout * 1000);
-    try {
-      const client = await this.#client_();
-      const stream = await client.chat.completions.create(this.buildBody(request), {
-        signal: attempt.signal,
-      });
-      const acc = new StreamAccumulator();
-      for await (const chunk of stream) {
-        // Events already buffered must not reach the user after a cancel.
-        attempt.throwIfAborted(this.#endpoint);
-        attempt.touch();
-        attempt.emit(acc.add(chunk), request.onText);
-      }
-      attempt.throwIfAborted(this.#endpoint);
-      return acc.finish();
-    } catch (error) {
-      throw toProviderError(error, this.#endpoint, attempt);
-    } finally {
-      attempt.dispose();
-    }
+    return await streamAttempt(
+      request,
+      this.#config.llm.timeout * 1000,
+      this.#endpoint,
+      async (signal) =>
+        (await this.#client_()).chat.completions.create(this.buildBody(request), { signal }),
+      new StreamAccumulator(),
+    );
   }
 }
 
 /** Folds chat.completion.chunk objects; tool-call fragments are joined by their `index`. */
-class StreamAccumulator {
+class StreamAccumulator implements StreamFolder<Chunk> {
   #text = "";
   #calls = new Map<number, { id: string; name: string; args: string }>();
   #usage: Usage | undefined;
