@@ -6,6 +6,7 @@
  * stats line to stderr.
  */
 import { CliError } from "./errors.ts";
+import { withInterrupt } from "./interrupt.ts";
 import type { CliDeps, CliProgram } from "./mod.ts";
 import { globalsOf } from "./mod.ts";
 import type { FilterStats } from "../tools/registry.ts";
@@ -75,18 +76,12 @@ async function filterRun(
 ): Promise<void> {
   const runtime = await deps.buildRuntime(globals);
   try {
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    Deno.addSignalListener("SIGINT", onSignal);
-    let result;
-    try {
-      result = await runtime.registry.dispatch(
+    const result = await withInterrupt((signal) =>
+      runtime.registry.dispatch(
         { id: `cli-filter-${crypto.randomUUID()}`, name: "bash", input: { command: commandText } },
-        runtime.session({ signal: controller.signal }),
-      );
-    } finally {
-      Deno.removeSignalListener("SIGINT", onSignal);
-    }
+        runtime.session({ signal }),
+      )
+    );
     if (!result.ok) {
       console.error(result.text);
       deps.status.exitCode = 1;

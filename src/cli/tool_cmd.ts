@@ -7,6 +7,7 @@
 import type { AskAnswer, AskRequest } from "../tools/registry.ts";
 import { terminalAsk } from "./ask.ts";
 import { CliError } from "./errors.ts";
+import { withInterrupt } from "./interrupt.ts";
 import type { CliDeps, CliProgram } from "./mod.ts";
 import { globalsOf } from "./mod.ts";
 
@@ -38,21 +39,15 @@ export function register(program: CliProgram, deps: CliDeps): void {
       }
       const runtime = await deps.buildRuntime(globals);
       try {
-        const controller = new AbortController();
-        const onSignal = () => controller.abort();
-        Deno.addSignalListener("SIGINT", onSignal);
-        let result;
-        try {
+        const result = await withInterrupt((signal) => {
           const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
             Deno.stderr.isTerminal();
-          const ask = interactive ? askOnTerminal(controller.signal) : undefined;
-          result = await runtime.registry.dispatch(
+          const ask = interactive ? askOnTerminal(signal) : undefined;
+          return runtime.registry.dispatch(
             { id: `cli-${crypto.randomUUID()}`, name: id, input },
-            runtime.session({ signal: controller.signal, ...(ask ? { ask } : {}) }),
+            runtime.session({ signal, ...(ask ? { ask } : {}) }),
           );
-        } finally {
-          Deno.removeSignalListener("SIGINT", onSignal);
-        }
+        });
         if (globals.json) {
           console.log(JSON.stringify({
             tool: id,
