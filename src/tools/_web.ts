@@ -824,6 +824,18 @@ function trimPartialUtf8(bytes: Uint8Array): Uint8Array {
   return bytes.length - i < need ? bytes.subarray(0, i) : bytes;
 }
 
+/** What fetch and web_scrape report about the page in `raw`, beside their own fields. */
+export function pageFacts(page: FetchedPage) {
+  return {
+    url: page.url,
+    finalUrl: page.finalUrl,
+    status: page.status,
+    contentType: page.mediaType,
+    bytes: page.body.byteLength,
+    truncated: page.truncated,
+  };
+}
+
 /** The bracketed notes appended to a result (cap, decoding), or "". */
 export function notesBlock(page: FetchedPage, notes: string[], maxBytes: number): string {
   const all = [...notes];

@@ -5,7 +5,14 @@
  * returns the raw body despite its documentation; zeph does what the documentation says.
  */
 import { z } from "zod";
-import { decodeBody, type FetchedPage, fetchPage, notesBlock, urlSubject } from "./_web.ts";
+import {
+  decodeBody,
+  type FetchedPage,
+  fetchPage,
+  notesBlock,
+  pageFacts,
+  urlSubject,
+} from "./_web.ts";
 import { ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
 
@@ -58,14 +65,7 @@ export const fetchTool = defineTool({
     if (page.finalUrl !== page.url) notes.push(`redirected to ${page.finalUrl}`);
     return {
       text: content + notesBlock(page, notes, ctx.config.tools.scrape.max_body_bytes),
-      raw: {
-        url: page.url,
-        finalUrl: page.finalUrl,
-        status: page.status,
-        contentType: page.mediaType,
-        bytes: page.body.byteLength,
-        truncated: page.truncated,
-      },
+      raw: pageFacts(page),
       truncated: page.truncated,
     };
   },

@@ -5,7 +5,7 @@
  */
 import type { CheerioAPI } from "cheerio";
 import { z } from "zod";
-import { decodeBody, fetchPage, notesBlock, urlSubject } from "./_web.ts";
+import { decodeBody, fetchPage, notesBlock, pageFacts, urlSubject } from "./_web.ts";
 import { ToolError } from "./errors.ts";
 import { defineTool } from "./tool.ts";
 
@@ -85,16 +85,7 @@ export const webScrapeTool = defineTool({
     const body = values.length ? values.join("\n") : `No results for selector: ${params.select}`;
     return {
       text: body + more + notesBlock(page, notes, ctx.config.tools.scrape.max_body_bytes),
-      raw: {
-        url: page.url,
-        finalUrl: page.finalUrl,
-        status: page.status,
-        contentType: page.mediaType,
-        bytes: page.body.byteLength,
-        truncated: page.truncated,
-        matches: matched,
-        values,
-      },
+      raw: { ...pageFacts(page), matches: matched, values },
       truncated: page.truncated,
     };
   },
