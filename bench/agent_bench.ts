@@ -17,6 +17,7 @@ import { bashTool } from "../src/tools/bash.ts";
 import { LocalExecutor } from "../src/tools/executor.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { defineTool } from "../src/tools/tool.ts";
+import { median, peakRssBytes } from "./_stats.ts";
 
 const MB = 1024 * 1024;
 const ITERATIONS = 10;
@@ -31,11 +32,6 @@ const echoTool = defineTool({
   subjects: (p) => [p.text],
   execute: (p) => Promise.resolve({ text: `echo: ${p.text}` }),
 });
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 function scriptText(iterations: number): string {
   const lines: string[] = [];
@@ -99,8 +95,6 @@ async function loopOverhead(dir: string, strict: boolean) {
 
 /** Child mode: one turn whose bash call prints 100 MB; prints peak RSS (VmHWM). */
 async function rssChild(dir: string): Promise<void> {
-  const hwm = () =>
-    Number(/VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync("/proc/self/status"))![1]) * 1024;
   const config = defaultConfig();
   config.tools.shell.timeout = 600;
   const store = openStore(join(dir, "rss.db"));
@@ -132,7 +126,7 @@ async function rssChild(dir: string): Promise<void> {
   });
   let chars = 0;
   let streamed = 0;
-  const before = hwm();
+  const before = peakRssBytes();
   const t = performance.now();
   const stop = await session.prompt("make noise", {
     sink: (e) => {
@@ -141,7 +135,7 @@ async function rssChild(dir: string): Promise<void> {
     },
   });
   const ms = performance.now() - t;
-  console.log(JSON.stringify({ before, peak: hwm(), ms, chars, streamed, stop }));
+  console.log(JSON.stringify({ before, peak: peakRssBytes(), ms, chars, streamed, stop }));
   store.close();
 }
 

@@ -10,6 +10,7 @@ import { Sandbox } from "../src/sandbox/path.ts";
 import { LocalExecutor } from "../src/tools/executor.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { defineTool } from "../src/tools/tool.ts";
+import { percentile } from "./_stats.ts";
 
 const BATCH = 100;
 const BATCHES = 400;
@@ -31,10 +32,6 @@ const echo = defineTool({
   subjects: (p) => [p.path],
   execute: (p) => Promise.resolve({ text: p.path }),
 });
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
 
 async function measure(
   label: string,

@@ -17,6 +17,7 @@ import { localGrepPool, setGrepPoolProvider } from "../src/tools/_grep_pool.ts";
 import { LocalExecutor, type ToolExecutor } from "../src/tools/executor.ts";
 import { FILE_TOOLS } from "../src/tools/file_tools.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
+import { median } from "./_stats.ts";
 
 const ROOT = path.join(import.meta.dirname!, "data", "grep_tree");
 const DIRS = 1000;
@@ -89,11 +90,6 @@ function ensureTree(): number {
   files++;
   Deno.writeTextFileSync(MARKER, String(files));
   return files;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 interface Case {

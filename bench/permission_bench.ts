@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { defaultConfig } from "../src/config/schema.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { analyzeShell, decideShell, shellPermissionSettings } from "../src/permission/shell.ts";
+import { percentile } from "./_stats.ts";
 
 const TARGET_MS = 1;
 const FIRST_CALL_RUNS = 5;
@@ -52,10 +53,6 @@ const CASES: [string, string][] = [
   ["10,000-char echo (one command)", `echo ${"a".repeat(9_995)}`],
   ["10,000-char compound (refused past 200)", longCommand(10_000)],
 ];
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
 
 async function firstCallChild(): Promise<void> {
   const t0 = performance.now();

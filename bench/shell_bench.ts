@@ -12,24 +12,12 @@ import { Sandbox } from "../src/sandbox/path.ts";
 import { bashTool } from "../src/tools/bash.ts";
 import { LocalExecutor } from "../src/tools/executor.ts";
 import { type DispatchSession, ToolRegistry } from "../src/tools/registry.ts";
+import { peakRssBytes, percentile } from "./_stats.ts";
 
 const GIB = 1024 ** 3;
 const MB = 1024 * 1024;
 const SPAWNS = 200;
 const RSS_TARGET_MB = 300;
-
-function vmHwmMb(): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync("/proc/self/status"));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
 
 const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_shell_bench_" }));
 const config = defaultConfig();
@@ -87,7 +75,8 @@ if (Deno.args[0] === "--case") {
   // One case per process, so each peak RSS starts from a fresh process.
   const [command, label] = CASES[Number(Deno.args[1])];
   const row = await bigOutput(command, label);
-  console.log(`${row}${vmHwmMb()?.toFixed(0) ?? "n/a"} MB |`);
+  const peak = peakRssBytes();
+  console.log(`${row}${peak === null ? "n/a" : (peak / MB).toFixed(0)} MB |`);
   await Deno.remove(workspace, { recursive: true });
   Deno.exit(0);
 }

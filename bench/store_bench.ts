@@ -13,14 +13,10 @@ import { openStore, overflowHook } from "../src/store/mod.ts";
 import { LocalExecutor } from "../src/tools/executor.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { defineTool } from "../src/tools/tool.ts";
+import { median, peakRssBytes } from "./_stats.ts";
 
 const MB = 1024 * 1024;
 const RUNS = 15;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 /**
  * Median/min/max of `fn`, with one event-loop turn between runs outside the timing, as in the
@@ -53,10 +49,6 @@ function text(bytes: number, unicode: boolean): string {
 
 /** Child mode: one 100 MB output through dispatch + overflow hook; prints peak RSS (VmHWM). */
 async function rssChild(dir: string): Promise<void> {
-  const hwm = () => {
-    const status = Deno.readTextFileSync("/proc/self/status");
-    return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
-  };
   const store = openStore(join(dir, "rss.db"));
   const conv = store.createConversation();
   const config = defaultConfig();
@@ -77,7 +69,7 @@ async function rssChild(dir: string): Promise<void> {
     config,
   });
   registry.addOutputHook(overflowHook(store, config));
-  const before = hwm();
+  const before = peakRssBytes();
   const t = performance.now();
   const result = await registry.dispatch({ id: "c", name: "big", input: {} }, {
     cwd: dir,
@@ -85,7 +77,7 @@ async function rssChild(dir: string): Promise<void> {
     conversationId: conv,
   });
   const ms = performance.now() - t;
-  console.log(JSON.stringify({ before, peak: hwm(), ms, chars: result.text.length }));
+  console.log(JSON.stringify({ before, peak: peakRssBytes(), ms, chars: result.text.length }));
   store.close();
 }
 

@@ -5,6 +5,7 @@
  * conversion (cheerio + turndown + gfm) and of the selector pass shows. Run: `deno task bench:web`.
  */
 import { html, webHarness } from "../tests/_support/web.ts";
+import { percentile } from "./_stats.ts";
 
 function page(bytes: number): string {
   const block = `<section><h2>Section heading</h2>
@@ -26,10 +27,6 @@ const SIZES: [string, number, number][] = [
   ["100 KB", 100 * 1024, 15],
   ["1 MB", 1024 * 1024 - 4096, 6],
 ];
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
 
 const pages = new Map(SIZES.map(([label, bytes]) => [label, page(bytes)]));
 await using web = await webHarness((_req, url) => {
