@@ -370,3 +370,21 @@ export async function prompt(s: Session, sessionId: string, text: string): Promi
   });
   return r.stopReason;
 }
+
+/** Waits until an update of `kind` (e.g. "tool_call") has arrived. */
+export async function untilUpdate(s: Session, kind: string): Promise<void> {
+  while (!s.updates.some((u) => u.update.sessionUpdate === kind)) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The agent's streamed text so far, joined (of one session when `sessionId` is given). */
+export function agentText(s: Session, sessionId?: string): string {
+  return s.updates
+    .filter((u) =>
+      (sessionId === undefined || u.sessionId === sessionId) &&
+      u.update.sessionUpdate === "agent_message_chunk"
+    )
+    .map((u) => (u.update as { content: { text: string } }).content.text)
+    .join("");
+}

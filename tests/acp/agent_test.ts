@@ -2,10 +2,12 @@ import * as acp from "@agentclientprotocol/sdk";
 import { expect } from "expect";
 import * as path from "node:path";
 import {
+  agentText,
   connect,
   newSession,
   prompt,
   type Session,
+  untilUpdate,
   validateTraffic,
   workspace,
 } from "./_client.ts";
@@ -58,10 +60,7 @@ Deno.test("acp: initialize is the first stdout line; a prompt streams text and a
     const respAt = responseIndex(s, promptReq.id);
     const lastUpdateAt = s.traffic.fromAgent.findLastIndex((m) => m.method === "session/update");
     expect(lastUpdateAt).toBeLessThan(respAt);
-    const text = s.updates
-      .filter((u) => u.update.sessionUpdate === "agent_message_chunk")
-      .map((u) => ((u.update as { content: { text: string } }).content.text))
-      .join("");
+    const text = agentText(s);
     expect(text).toContain("It says hello.");
     assertCleanWire(s);
   } finally {
@@ -251,9 +250,7 @@ Deno.test("acp: session/cancel mid-tool answers cancelled, ends the call with on
     const sessionId = await newSession(s, ws.dir);
     const started = Date.now();
     const pending = prompt(s, sessionId, "sleep");
-    while (!s.updates.some((u) => u.update.sessionUpdate === "tool_call")) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilUpdate(s, "tool_call");
     await s.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect(await pending).toBe("cancelled");
     expect(Date.now() - started).toBeLessThan(20_000);
@@ -282,9 +279,7 @@ Deno.test("acp: session/load of a session with a running turn cancels it first a
   try {
     const sessionId = await newSession(s, ws.dir);
     const pending = prompt(s, sessionId, "sleep");
-    while (!s.updates.some((u) => u.update.sessionUpdate === "tool_call")) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilUpdate(s, "tool_call");
     const before = s.updates.length;
     await s.agent.request(acp.methods.agent.session.load, {
       sessionId,
@@ -346,12 +341,7 @@ Deno.test("acp: two sessions prompt concurrently without mixing their updates", 
     expect(a).not.toBe(b);
     const [ra, rb] = await Promise.all([prompt(s, a, "one"), prompt(s, b, "two")]);
     expect([ra, rb]).toEqual(["end_turn", "end_turn"]);
-    const textOf = (id: string) =>
-      s.updates
-        .filter((u) => u.sessionId === id && u.update.sessionUpdate === "agent_message_chunk")
-        .map((u) => (u.update as { content: { text: string } }).content.text)
-        .join("");
-    expect([textOf(a), textOf(b)].sort()).toEqual(["first answer", "second answer"]);
+    expect([agentText(s, a), agentText(s, b)].sort()).toEqual(["first answer", "second answer"]);
     assertCleanWire(s);
   } finally {
     await s.close();
@@ -400,17 +390,12 @@ Deno.test("acp: prompts that arrive while one runs are serialised; only the newe
   try {
     const sessionId = await newSession(s, ws.dir);
     const a = prompt(s, sessionId, "first");
-    while (!s.updates.some((u) => u.update.sessionUpdate === "tool_call")) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilUpdate(s, "tool_call");
     // B supersedes A, then C supersedes B before B got to run: one turn at a time.
     const b = prompt(s, sessionId, "second");
     const c = prompt(s, sessionId, "third");
     expect(await Promise.all([a, b, c])).toEqual(["cancelled", "cancelled", "end_turn"]);
-    const text = s.updates
-      .filter((u) => u.update.sessionUpdate === "agent_message_chunk")
-      .map((u) => (u.update as { content: { text: string } }).content.text)
-      .join("");
+    const text = agentText(s);
     expect(text).toBe("second step");
     assertCleanWire(s);
   } finally {
@@ -427,17 +412,12 @@ Deno.test("acp: session/cancel for a prompt still waiting on the previous one ca
   try {
     const sessionId = await newSession(s, ws.dir);
     const a = prompt(s, sessionId, "first");
-    while (!s.updates.some((u) => u.update.sessionUpdate === "tool_call")) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilUpdate(s, "tool_call");
     const b = prompt(s, sessionId, "second");
     await s.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect(await Promise.all([a, b])).toEqual(["cancelled", "cancelled"]);
     expect(await prompt(s, sessionId, "again")).toBe("end_turn");
-    const text = s.updates
-      .filter((u) => u.update.sessionUpdate === "agent_message_chunk")
-      .map((u) => (u.update as { content: { text: string } }).content.text)
-      .join("");
+    const text = agentText(s);
     expect(text).toBe("answer to again");
     assertCleanWire(s);
   } finally {
@@ -456,10 +436,7 @@ Deno.test("acp: a prompt whose provider cannot be built answers with the error a
     await Deno.remove(ws.script); // the provider now fails to start, on every prompt
     expect(await prompt(s, sessionId, "one")).toBe("end_turn");
     expect(await prompt(s, sessionId, "two")).toBe("end_turn");
-    const text = s.updates
-      .filter((u) => u.update.sessionUpdate === "agent_message_chunk")
-      .map((u) => (u.update as { content: { text: string } }).content.text)
-      .join("");
+    const text = agentText(s);
     expect(text.match(/\[error\] Cannot read script/g)?.length).toBe(2);
     // Each failed prompt used to build (and leak) a whole tool runtime: worker executor,
     // signal and unload listeners, filter rules — visible as its start-up warnings.
