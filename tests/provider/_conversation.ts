@@ -27,6 +27,38 @@ export const TOOLS: ToolDefinitionForModel[] = [
   },
 ];
 
+/**
+ * TOOLS as OpenAI-style function tools, as the OpenAI and Ollama adapters must send them: the
+ * `$schema` key dropped, everything else as given.
+ */
+export const FUNCTION_TOOLS = [
+  {
+    type: "function",
+    function: {
+      name: "read",
+      description: "Read a file.",
+      parameters: {
+        type: "object",
+        properties: { path: { type: "string", description: "File path" } },
+        required: ["path"],
+        additionalProperties: false,
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "grep",
+      description: "Search file contents.",
+      parameters: {
+        type: "object",
+        properties: { pattern: { type: "string" }, path: { type: "string" } },
+        required: ["pattern"],
+      },
+    },
+  },
+];
+
 /** A user question, an assistant turn with text and two calls, and both results. */
 export const HISTORY: Message[] = [
   { role: "user", parts: [{ type: "text", text: "What does a.ts do?" }] },

@@ -3,7 +3,7 @@ import { Config } from "../../src/config/schema.ts";
 import { createProvider } from "../../src/provider/mod.ts";
 import { OllamaProvider } from "../../src/provider/ollama.ts";
 import { ProviderError, type RetryNotice } from "../../src/provider/types.ts";
-import { SYSTEM } from "./_conversation.ts";
+import { FUNCTION_TOOLS, SYSTEM } from "./_conversation.ts";
 import { caught, closedPortUrl, JSON_HEADERS, NDJSON, request, withServer } from "./_server.ts";
 
 function config(
@@ -55,33 +55,7 @@ Deno.test("ollama: native tools, tool results as role tool with tool_name", asyn
         { role: "tool", content: "export const a = 1;", tool_name: "read" },
         { role: "tool", content: "[tool_error]\ncategory: permanent_failure", tool_name: "grep" },
       ],
-      tools: [
-        {
-          type: "function",
-          function: {
-            name: "read",
-            description: "Read a file.",
-            parameters: {
-              type: "object",
-              properties: { path: { type: "string", description: "File path" } },
-              required: ["path"],
-              additionalProperties: false,
-            },
-          },
-        },
-        {
-          type: "function",
-          function: {
-            name: "grep",
-            description: "Search file contents.",
-            parameters: {
-              type: "object",
-              properties: { pattern: { type: "string" }, path: { type: "string" } },
-              required: ["pattern"],
-            },
-          },
-        },
-      ],
+      tools: FUNCTION_TOOLS,
     });
   });
 });

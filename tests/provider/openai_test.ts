@@ -8,7 +8,7 @@ import {
   ProviderError,
   type RetryNotice,
 } from "../../src/provider/types.ts";
-import { SYSTEM } from "./_conversation.ts";
+import { FUNCTION_TOOLS, SYSTEM } from "./_conversation.ts";
 import { caught, closedPortUrl, JSON_HEADERS, request, SSE, withServer } from "./_server.ts";
 
 const KEY = "sk-test-0123456789abcdef";
@@ -76,33 +76,7 @@ Deno.test("openai: request body has system first, function tools, tool messages 
           content: "[tool_error]\ncategory: permanent_failure",
         },
       ],
-      tools: [
-        {
-          type: "function",
-          function: {
-            name: "read",
-            description: "Read a file.",
-            parameters: {
-              type: "object",
-              properties: { path: { type: "string", description: "File path" } },
-              required: ["path"],
-              additionalProperties: false,
-            },
-          },
-        },
-        {
-          type: "function",
-          function: {
-            name: "grep",
-            description: "Search file contents.",
-            parameters: {
-              type: "object",
-              properties: { pattern: { type: "string" }, path: { type: "string" } },
-              required: ["pattern"],
-            },
-          },
-        },
-      ],
+      tools: FUNCTION_TOOLS,
     });
   });
 });
