@@ -398,7 +398,7 @@ export function storeSuite(name: string, factory: StoreFactory): void {
  * The char page the stores must return: UTF-16 units [offset, offset + limit), widened by one
  * unit at a bound that falls inside a surrogate pair.
  */
-function unitPage(
+export function unitPage(
   text: string,
   offset: number,
   limit: number | undefined,

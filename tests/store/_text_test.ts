@@ -6,6 +6,7 @@ import {
   sliceStored,
 } from "../../src/store/_text.ts";
 import { prng as rng } from "../_support/random.ts";
+import { unitPage } from "./_store_suite.ts";
 
 // ASCII, 2-, 3- and 4-byte characters, line ends, and lone surrogates (stored as U+FFFD).
 const ALPHABET = ["a", "b", "\n", "é", "日", "🦕", "\uD800", "\uDFFF", "\r\n", "\u0000"];
@@ -14,17 +15,6 @@ function randomText(rand: () => number, length: number): string {
   let text = "";
   while (text.length < length) text += ALPHABET[Math.floor(rand() * ALPHABET.length)];
   return text;
-}
-
-/** What a page must be: the units [offset, offset+limit), widened to whole surrogate pairs. */
-function unitPage(text: string, offset: number, limit: number) {
-  let start = Math.min(offset, text.length);
-  let end = Math.min(text.length, start + limit);
-  if (end <= start) return { text: "", offset: start, end: start };
-  const low = (i: number) => (text.charCodeAt(i) & 0xfc00) === 0xdc00;
-  if (start > 0 && low(start)) start--;
-  if (end < text.length && low(end)) end++;
-  return { text: text.slice(start, end), offset: start, end };
 }
 
 Deno.test("encodeForStore: the bytes are TextEncoder's, cut only between characters", () => {
