@@ -4,7 +4,13 @@
  * same thing about keys, unreachable URLs, rate limits and timeouts.
  */
 import { classifyHttpStatus } from "../tools/errors.ts";
-import { type ChatRequest, type ChatResponse, INVALID_TOOL_INPUT, ProviderError } from "./types.ts";
+import {
+  type ChatRequest,
+  type ChatResponse,
+  INVALID_TOOL_INPUT,
+  ProviderError,
+  type RetryNotice,
+} from "./types.ts";
 
 /** What an error message needs to name: the provider, its URL and where its key comes from. */
 export interface Endpoint {
@@ -79,6 +85,18 @@ export class Attempt {
     clearTimeout(this.#timer);
     this.#parent.removeEventListener("abort", this.#onParentAbort);
   }
+}
+
+/** What an adapter takes besides the config (tests pass a fetch for their local server). */
+export interface ProviderOptions {
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** The same, for a hosted API that needs a key. */
+export interface KeyedProviderOptions extends ProviderOptions {
+  apiKey: string;
 }
 
 /** Folds one provider's stream events into a ChatResponse; `add` returns the text to show. */

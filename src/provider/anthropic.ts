@@ -9,6 +9,7 @@ import type { Config } from "../config/schema.ts";
 import {
   type Endpoint,
   inputObject,
+  type KeyedProviderOptions,
   parseToolArguments,
   streamAttempt,
   type StreamFolder,
@@ -19,7 +20,6 @@ import type {
   ChatResponse,
   Message,
   Provider,
-  RetryNotice,
   ToolCallRequest,
   Usage,
 } from "./types.ts";
@@ -27,12 +27,7 @@ import type {
 export const ANTHROPIC_KEY_ENV = "ANTHROPIC_API_KEY";
 const DEFAULT_URL = "https://api.anthropic.com";
 
-export interface AnthropicProviderOptions {
-  apiKey: string;
-  /** @default globalThis.fetch */
-  fetch?: typeof fetch;
-  onRetry?: (notice: RetryNotice) => void;
-}
+export type AnthropicProviderOptions = KeyedProviderOptions;
 
 export class AnthropicProvider implements Provider {
   readonly name = "claude";

@@ -11,22 +11,17 @@ import type {
   Tool as OllamaTool,
 } from "ollama";
 import type { Config } from "../config/schema.ts";
-import { type Endpoint, inputObject, streamAttempt, type StreamFolder } from "./_shared.ts";
+import {
+  type Endpoint,
+  inputObject,
+  type ProviderOptions,
+  streamAttempt,
+  type StreamFolder,
+} from "./_shared.ts";
 import { withRetry } from "./retry.ts";
-import type {
-  ChatRequest,
-  ChatResponse,
-  Message,
-  Provider,
-  RetryNotice,
-  ToolCallRequest,
-} from "./types.ts";
+import type { ChatRequest, ChatResponse, Message, Provider, ToolCallRequest } from "./types.ts";
 
-export interface OllamaProviderOptions {
-  /** @default globalThis.fetch */
-  fetch?: typeof fetch;
-  onRetry?: (notice: RetryNotice) => void;
-}
+export type OllamaProviderOptions = ProviderOptions;
 
 interface OllamaChatBody {
   model: string;

@@ -8,6 +8,7 @@ import type { Config } from "../config/schema.ts";
 import {
   argumentsJson,
   type Endpoint,
+  type KeyedProviderOptions,
   parseToolArguments,
   streamAttempt,
   type StreamFolder,
@@ -18,7 +19,6 @@ import type {
   ChatResponse,
   Message,
   Provider,
-  RetryNotice,
   ToolCallRequest,
   Usage,
 } from "./types.ts";
@@ -30,12 +30,7 @@ type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
-export interface OpenAiProviderOptions {
-  apiKey: string;
-  /** @default globalThis.fetch */
-  fetch?: typeof fetch;
-  onRetry?: (notice: RetryNotice) => void;
-}
+export type OpenAiProviderOptions = KeyedProviderOptions;
 
 export class OpenAiProvider implements Provider {
   readonly name = "openai";
