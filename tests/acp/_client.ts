@@ -162,10 +162,15 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** Spawns `zeph acp` with the scripted provider and connects an SDK client to it. */
-export async function connect(options: ClientOptions): Promise<Session> {
-  const { ws } = options;
-  const child = new Deno.Command(DENO, {
+/**
+ * `zeph acp` on the workspace's config and script, all three streams piped, with a home of its
+ * own (no user config or data leaks in).
+ */
+export function spawnAcp(
+  ws: Workspace,
+  options: { extraArgs?: string[]; env?: Record<string, string> } = {},
+): Deno.ChildProcess {
+  return new Deno.Command(DENO, {
     args: [
       "run",
       "-A",
@@ -180,11 +185,17 @@ export async function connect(options: ClientOptions): Promise<Session> {
       ...(options.extraArgs ?? []),
     ],
     cwd: ws.dir,
-    env: { HOME: ws.home, XDG_DATA_HOME: "", XDG_CONFIG_HOME: "", NO_COLOR: "1" },
+    env: { HOME: ws.home, XDG_DATA_HOME: "", XDG_CONFIG_HOME: "", NO_COLOR: "1", ...options.env },
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+}
+
+/** Spawns `zeph acp` with the scripted provider and connects an SDK client to it. */
+export async function connect(options: ClientOptions): Promise<Session> {
+  const { ws } = options;
+  const child = spawnAcp(ws, { extraArgs: options.extraArgs });
 
   const traffic: Traffic = { fromAgent: [], toAgent: [], garbage: [] };
   const updates: acp.SessionNotification[] = [];

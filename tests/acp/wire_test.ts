@@ -1,29 +1,11 @@
 import { expect } from "expect";
 import * as path from "node:path";
-import { connect, newSession, prompt, validateTraffic, workspace } from "./_client.ts";
-
-const ROOT = path.resolve(import.meta.dirname!, "../..");
+import { connect, newSession, prompt, spawnAcp, validateTraffic, workspace } from "./_client.ts";
 
 /** Writes raw lines to `zeph acp` and collects what it answers, one JSON message per line. */
 async function raw(lines: string[], expected: number, extraEnv: Record<string, string> = {}) {
   const ws = await workspace([{ text: "hello" }]);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      path.join(ROOT, "main.ts"),
-      "acp",
-      "--config",
-      ws.config,
-      "--script",
-      ws.script,
-    ],
-    cwd: ws.dir,
-    env: { HOME: ws.home, XDG_DATA_HOME: "", XDG_CONFIG_HOME: "", ...extraEnv },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnAcp(ws, { env: extraEnv });
   const writer = child.stdin.getWriter();
   const out: Record<string, unknown>[] = [];
   const garbage: string[] = [];
