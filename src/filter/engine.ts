@@ -7,6 +7,7 @@ import { matchCandidates } from "./command.ts";
 import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
+import { type ChunkSink, forEachChunk } from "./chunks.ts";
 import type { Pattern } from "./regex.ts";
 import { type Confidence, type Stage, worstConfidence } from "./types.ts";
 
@@ -104,8 +105,9 @@ export class FilterEngine {
     const { stages, first } = chain(rules, rules.length, failed, body, (line) => {
       collected.push(line);
     }, []);
-    scanner?.scan(body);
-    const walked = walkLines(body, first);
+    // The walk encodes the output once, for the security pass and the first stage.
+    const walked = walkLines(body, first, stages[0]?.utf8 === true, scanner?.scanChunk);
+    scanner?.scanExtras(body);
     // The stats' raw line count, from the walk instead of another pass over the text: the
     // body's newlines (a last line without one was walked too) plus those of the notices.
     const newlines = walked - (body.length > 0 && !body.endsWith("\n") ? 1 : 0) +
@@ -186,9 +188,9 @@ function chain(
   body: string,
   sink: (line: string) => void,
   passedThrough: boolean[],
-): { stages: Stage[]; first: (line: string) => void } {
+): { stages: Stage[]; first: LineSink } {
   const stages: Stage[] = [];
-  let next = sink;
+  let next: LineSink = sink;
   for (let i = end - 1; i >= 0; i--) {
     if (passedThrough[i]) continue;
     const emit = next;
@@ -198,13 +200,14 @@ function chain(
       failed,
       replay: (fn) => {
         const before = chain(rules, i, failed, body, fn, passedThrough);
-        walkLines(body, before.first);
+        walkLines(body, before.first, before.stages[0]?.utf8 === true);
         for (const s of before.stages) s.finish();
         if (fn === emit) replayedIntoEmit = true;
       },
     });
     stages.unshift({
-      push: (line) => stage.push(line),
+      utf8: stage.utf8,
+      push: (line, utf8, from, to) => stage.push(line, utf8, from, to),
       finish: () => {
         const confidence = stage.finish();
         // Fallback after replaying its input into its output: a pass-through (see Stage).
@@ -212,33 +215,59 @@ function chain(
         return confidence;
       },
     });
-    next = (line: string) => stage.push(line);
+    next = (line, utf8, from, to) => stage.push(line, utf8, from, to);
   }
   return { stages, first: next };
 }
 
+/** What receives the walked lines: `Stage.push`'s shape. */
+type LineSink = (line: string, utf8?: Uint8Array, from?: number, to?: number) => void;
+
 /**
  * The lines the first stage receives: sanitised (only when the text has something to sanitise,
  * which keeps the common path to one indexOf scan), `[stderr] ` prefixes dropped, blank runs
- * collapsed. Deterministic, so a stage can walk them again (`StageContext.replay`).
+ * collapsed. Deterministic, so a stage can walk them again (`StageContext.replay`). The text
+ * is walked a chunk of lines at a time (chunks.ts), encoded to UTF-8 when `utf8` (the first
+ * stage reads bytes) or `onChunk` (the security pass) wants it; a line reaches `fn` with its
+ * bytes when it is exactly those bytes (not sanitised, not a collapsed blank).
  */
-function walkLines(body: string, fn: (line: string) => void): number {
+function walkLines(body: string, fn: LineSink, utf8: boolean, onChunk?: ChunkSink): number {
   const blanks = new BlankCollapser();
   const dirty = body.includes("\x1b") || body.includes("\r");
+  const lineBytes = utf8 && !dirty;
   let walked = 0;
-  let start = 0;
-  const n = body.length;
-  while (start < n) {
-    let end = body.indexOf("\n", start);
-    if (end < 0) end = n;
-    let line = body.slice(start, end);
-    start = end + 1;
-    if (dirty) line = sanitizeLine(line);
-    if (line.startsWith(STDERR_PREFIX)) line = line.slice(STDERR_PREFIX.length);
-    const kept = blanks.accept(line);
-    if (kept !== null) fn(kept);
-    walked++;
-  }
+  forEachChunk(body, utf8 || onChunk !== undefined, (chunk, offset, bytes, length) => {
+    onChunk?.(chunk, offset, bytes, length);
+    const withBytes = lineBytes && bytes !== null;
+    const ascii = length === chunk.length;
+    const n = chunk.length;
+    let start = 0;
+    let from = 0;
+    while (start < n) {
+      let end = chunk.indexOf("\n", start);
+      if (end < 0) end = n;
+      let line = chunk.slice(start, end);
+      start = end + 1;
+      walked++;
+      if (dirty) line = sanitizeLine(line);
+      if (!withBytes) {
+        if (line.startsWith(STDERR_PREFIX)) line = line.slice(STDERR_PREFIX.length);
+        const kept = blanks.accept(line);
+        if (kept !== null) fn(kept);
+        continue;
+      }
+      let lineFrom = from;
+      const to = ascii ? end : bytes!.indexOf(10, from);
+      from = to + 1;
+      if (line.startsWith(STDERR_PREFIX)) {
+        line = line.slice(STDERR_PREFIX.length);
+        lineFrom += STDERR_PREFIX.length;
+      }
+      const kept = blanks.accept(line);
+      if (kept === line) fn(line, bytes!, lineFrom, to);
+      else if (kept !== null) fn(kept);
+    }
+  });
   return walked;
 }
 

@@ -9,6 +9,7 @@
  */
 import { compilePattern, type Pattern, PatternError } from "./regex.ts";
 import { sanitizeLine } from "./sanitize.ts";
+import { type ChunkSink, forEachChunk, MAX_ENCODED } from "./chunks.ts";
 
 interface CredentialKind {
   kind: string;
@@ -230,73 +231,49 @@ const PAIR_TRIGGERS: Trigger[][] = [];
   }
 }
 
-/** Characters encoded per step (lines never span two steps); the byte buffer is reused. */
-const CHUNK = 1 << 20;
-/** A step longer than this (one huge line) is scanned in place, so the buffer stays small. */
-const MAX_ENCODED = 4 * CHUNK;
-let buffer = new Uint8Array(0);
-const utf8 = new TextEncoder();
 // ignoreBOM: a U+FEFF opening a line is part of it (the old scanner kept it), not a mark to drop.
 const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
-function isWellFormed(text: string): boolean {
-  const check = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  return check ? check.call(text) : !/[\uD800-\uDFFF]/.test(text);
-}
-
 /**
- * Calls `fn` with every line (no newline) holding one of the trigger literals, in order, each
- * once, with the ids (TRIGGERS indices) of the literals found in it. The text is encoded to
- * UTF-8 a chunk of whole lines at a time and scanned for the literals' pairs with one table
- * lookup per byte — one pass instead of a search per literal. Literals are ASCII, so a
- * multi-byte character never matches one; non-ASCII lines are decoded back (exact for
- * well-formed text).
+ * Calls `fn` with every line (no newline) of a chunk (see `ChunkSink`) holding one of the
+ * trigger literals, in order, each once, with the ids (TRIGGERS indices) of the literals found
+ * in it: one table lookup per byte for the literals' pairs, one pass instead of a search per
+ * literal. Literals are ASCII, so a multi-byte character never matches one; non-ASCII lines
+ * are decoded back (exact: encoded chunks are well-formed). A chunk without bytes is scanned
+ * on the string.
  */
-export function forEachTriggerLine(
-  text: string,
+function triggerLines(
+  chunk: string,
+  buf: Uint8Array | null,
+  written: number,
   fn: (line: string, ids: readonly number[]) => void,
 ): void {
-  const n = text.length;
   const ids: number[] = [];
-  let start = 0;
-  while (start < n) {
-    let end = start + CHUNK >= n ? n : text.indexOf("\n", start + CHUNK);
-    end = end < 0 ? n : end + 1;
-    const chunk = text.slice(start, end);
-    start = end;
-    if (chunk.length > MAX_ENCODED) {
-      // A line of millions of characters: scanned in place rather than held encoded.
-      scanInPlace(chunk, fn, ids);
+  if (buf === null) return scanInPlace(chunk, fn, ids);
+  const ascii = written === chunk.length;
+  let i = 1;
+  while ((i = nextPair(buf, i, written)) >= 0) {
+    const t = PAIR[(buf[i - 1] << 8) | buf[i]];
+    if (!literalsAt(buf, written, i - 1, PAIR_TRIGGERS[t - 1], ids)) {
+      i++;
       continue;
     }
-    if (buffer.length < chunk.length * 3) buffer = new Uint8Array(chunk.length * 3);
-    const written = utf8.encodeInto(chunk, buffer).written;
-    const ascii = written === chunk.length;
-    const buf = buffer;
-    let i = 1;
-    while ((i = nextPair(buf, i, written)) >= 0) {
-      const t = PAIR[(buf[i - 1] << 8) | buf[i]];
-      if (!literalsAt(buf, written, i - 1, PAIR_TRIGGERS[t - 1], ids)) {
-        i++;
-        continue;
-      }
-      let lineStart = i - 1;
-      while (lineStart > 0 && buf[lineStart - 1] !== 10) lineStart--;
-      let lineEnd = i + 1;
-      while (lineEnd < written && buf[lineEnd] !== 10) lineEnd++;
-      // The other literals of the line.
-      for (let j = i + 1; j < lineEnd; j++) {
-        const u = PAIR[(buf[j - 1] << 8) | buf[j]];
-        if (u !== 0) literalsAt(buf, written, j - 1, PAIR_TRIGGERS[u - 1], ids);
-      }
-      fn(
-        ascii ? chunk.slice(lineStart, lineEnd) : fromUtf8.decode(buf.subarray(lineStart, lineEnd)),
-        ids,
-      );
-      ids.length = 0;
-      // The next pair that can start a literal is the next line's first two bytes.
-      i = lineEnd + 2;
+    let lineStart = i - 1;
+    while (lineStart > 0 && buf[lineStart - 1] !== 10) lineStart--;
+    let lineEnd = i + 1;
+    while (lineEnd < written && buf[lineEnd] !== 10) lineEnd++;
+    // The other literals of the line.
+    for (let j = i + 1; j < lineEnd; j++) {
+      const u = PAIR[(buf[j - 1] << 8) | buf[j]];
+      if (u !== 0) literalsAt(buf, written, j - 1, PAIR_TRIGGERS[u - 1], ids);
     }
+    fn(
+      ascii ? chunk.slice(lineStart, lineEnd) : fromUtf8.decode(buf.subarray(lineStart, lineEnd)),
+      ids,
+    );
+    ids.length = 0;
+    // The next pair that can start a literal is the next line's first two bytes.
+    i = lineEnd + 2;
   }
 }
 
@@ -306,7 +283,7 @@ const unit = (text: string, i: number): number => {
   return c < 256 ? c : 0;
 };
 
-/** forEachTriggerLine's scan on the string itself (slower; no buffer), for very long lines. */
+/** triggerLines' scan on the string itself (slower; no buffer), for very long lines. */
 function scanInPlace(
   text: string,
   fn: (line: string, ids: readonly number[]) => void,
@@ -385,7 +362,11 @@ function literalsAt(
  * kept, and the byte buffer holds one chunk.
  */
 export class SecurityScanner {
+  /** Kind → matches, credential kinds in CREDENTIAL_KINDS order, then the extra patterns. */
   readonly found = new Map<string, number>();
+  /** Matches per credential kind over every chunk so far. */
+  #counts = new Array<number>(CREDENTIAL_KINDS.length).fill(0);
+  #extraCounts = new Map<string, number>();
   readonly signalLines: string[] = [];
   signalCount = 0;
   #extra: Pattern[];
@@ -396,24 +377,21 @@ export class SecurityScanner {
 
   /** Scans one text (a whole output, or one line). */
   scan(text: string): void {
-    // One pass over the text's UTF-8 bytes finds the lines holding a credential hint or a
-    // signal literal; the exact patterns then run on those lines only. Text that is not
-    // well-formed UTF-16 (a lone surrogate would not survive encoding) takes the string path.
-    if (isWellFormed(text)) this.#scanLines(text);
-    else this.#scanText(text);
-    this.#extra.forEach((pattern, i) => {
-      const n = pattern.countMatches(text);
-      if (n > 0) {
-        const kind = `extra pattern #${i + 1}`;
-        this.found.set(kind, (this.found.get(kind) ?? 0) + n);
-      }
-    });
+    forEachChunk(text, true, this.scanChunk);
+    this.scanExtras(text);
   }
 
-  /** Credentials and signals, line by line, on the lines the trigger scan reports. */
-  #scanLines(text: string): void {
+  /**
+   * The credential and signal scan of one chunk of the output (a `ChunkSink`: the engine feeds
+   * it the chunks its walk encodes anyway). One pass over the chunk's UTF-8 finds the lines
+   * holding a credential hint or a signal literal; the exact patterns then run on those lines
+   * only. A chunk that could not be encoded — a lone surrogate, which UTF-8 cannot carry —
+   * takes the string path; one huge line is scanned in place.
+   */
+  readonly scanChunk: ChunkSink = (chunk, _offset, bytes, length) => {
+    if (bytes === null && chunk.length <= MAX_ENCODED) return this.#scanText(chunk);
     const counts = new Array<number>(CREDENTIAL_KINDS.length).fill(0);
-    forEachTriggerLine(text, (line, ids) => {
+    triggerLines(chunk, bytes, length, (line, ids) => {
       let kinds = 0;
       let signal = false;
       for (const id of ids) {
@@ -428,11 +406,31 @@ export class SecurityScanner {
     counts.forEach((n, k) => {
       // Every "sk-ant-" key also matches the OpenAI shape; count it once, as Anthropic.
       if (n && k === OPENAI) n -= counts[ANTHROPIC];
+      this.#counts[k] += n;
+    });
+    this.#publish();
+  };
+
+  /** `found` from the counts (the same order whatever chunk a kind was first seen in). */
+  #publish(): void {
+    this.found.clear();
+    this.#counts.forEach((n, k) => {
+      if (n > 0) this.found.set(CREDENTIAL_KINDS[k].kind, n);
+    });
+    for (const [kind, n] of this.#extraCounts) this.found.set(kind, n);
+  }
+
+  /** `[tools.filters.security] extra_patterns`, over the whole text. */
+  scanExtras(text: string): void {
+    if (this.#extra.length === 0) return;
+    this.#extra.forEach((pattern, i) => {
+      const n = pattern.countMatches(text);
       if (n > 0) {
-        const { kind } = CREDENTIAL_KINDS[k];
-        this.found.set(kind, (this.found.get(kind) ?? 0) + n);
+        const kind = `extra pattern #${i + 1}`;
+        this.#extraCounts.set(kind, (this.#extraCounts.get(kind) ?? 0) + n);
       }
     });
+    this.#publish();
   }
 
   /** One signal line (raw, before sanitising). */
@@ -462,7 +460,7 @@ export class SecurityScanner {
       return found;
     };
     let anthropic: number | undefined;
-    for (const { kind, hints, pattern } of CREDENTIAL_KINDS) {
+    for (const [k, { kind, hints, pattern }] of CREDENTIAL_KINDS.entries()) {
       if (!hints.some(has)) continue;
       let n = countNearHints(text, hints.filter(has), pattern);
       if (n && kind === "OpenAI API key") {
@@ -472,8 +470,9 @@ export class SecurityScanner {
           : 0;
         n -= anthropic;
       }
-      if (n > 0) this.found.set(kind, (this.found.get(kind) ?? 0) + n);
+      this.#counts[k] += n;
     }
+    this.#publish();
     SIGNALS_GLOBAL.lastIndex = 0;
     let m: RegExpExecArray | null;
     let lastLineEnd = -1;

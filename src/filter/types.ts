@@ -30,8 +30,16 @@ export interface StageContext {
  * reports Fallback has emitted its input unchanged.
  */
 export interface Stage {
-  push(line: string): void;
+  /**
+   * One line. The first stage of a chain may also get the line's UTF-8, `utf8[from..to)` with
+   * a newline at `utf8[to]`, when it asked for it (`utf8`) and the engine has it (output without
+   * escapes to sanitise, no lone surrogate). The buffer is reused for the next lines: keep
+   * nothing of it.
+   */
+  push(line: string, utf8?: Uint8Array, from?: number, to?: number): void;
   finish(): Confidence;
+  /** The stage reads the lines' UTF-8 when it is there (see `push`). */
+  readonly utf8?: boolean;
 }
 
 /** A strategy after validation: creating a stage never fails. */

@@ -7,7 +7,11 @@ import { expect } from "expect";
 import { prng } from "../_support/random.ts";
 import { compilePattern } from "../../src/filter/regex.ts";
 import { combineNormalizers, DEFAULT_NORMALIZERS } from "../../src/filter/strategies/dedup.ts";
-import { normalizeDefault } from "../../src/filter/strategies/dedup_normalize.ts";
+import {
+  maxKeyLength,
+  normalizeDefault,
+  normalizeUtf8,
+} from "../../src/filter/strategies/dedup_normalize.ts";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
 
 const regexPath = combineNormalizers(
@@ -216,4 +220,109 @@ Deno.test("dedup normaliser: agrees on generated lines with lone surrogates, ast
     return Array.from({ length: n }, () => pick(pieces)()).join("");
   });
   expect(disagreements(lines)).toEqual([]);
+});
+
+Deno.test("dedup normaliser: a line read inside a larger buffer gives what it gives alone", () => {
+  // The engine hands the first stage each line's bytes inside its chunk: the scanner may look
+  // past the line's end into the newline and the next line, which must never change a key.
+  const random = prng(7);
+  const pieces = [
+    "2026-11-20",
+    "T10:00:00",
+    "10:00:",
+    "00Z",
+    "145fda99-88c7-",
+    "9fc3-5526-f7eaed46725a",
+    "10.0.4.",
+    "125:80",
+    "port=",
+    "12",
+    "[12",
+    "]",
+    "0x",
+    "dead",
+    "c6626fb655a8",
+    "d231",
+    "12",
+    "ms",
+    "µ",
+    "s",
+    "Nov",
+    " 20 10:00:00",
+    " ",
+    "é",
+    "x",
+  ];
+  const lines = Array.from({ length: 20_000 }, () => {
+    const n = Math.floor(random() * 6);
+    return Array.from({ length: n }, () => pieces[Math.floor(random() * pieces.length)]).join("");
+  });
+  const utf8 = new TextEncoder();
+  const chunk = utf8.encode(lines.join("\n") + "\n");
+  const key = new Uint8Array(maxKeyLength(200));
+  const fromUtf8 = new TextDecoder();
+  const wrong = [];
+  let from = 0;
+  for (const line of lines) {
+    const to = chunk.indexOf(10, from);
+    const n = normalizeUtf8(chunk, from, to, key);
+    const inChunk = fromUtf8.decode(key.subarray(0, n));
+    if (inChunk !== normalizeDefault(line) || inChunk !== regexPath(line)) {
+      wrong.push({ line, inChunk, alone: normalizeDefault(line) });
+    }
+    from = to + 1;
+  }
+  expect(wrong.slice(0, 5)).toEqual([]);
+});
+
+Deno.test("dedup: the byte-keyed stage groups exactly as the string-keyed regex path, across chunks", () => {
+  // Over 1 MiB of lines (several of the engine's chunks) with non-ASCII lines, `[stderr] `
+  // prefixes, blank runs and lines the walk must sanitise: the default normalisers (bytes from
+  // the walk, or encoded by the stage) and the same patterns as configured regexes (string
+  // keys) give the same output.
+  const random = prng(11);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const hex = (n: number) =>
+    Array.from({ length: n }, () => pick([..."0123456789abcdef"])).join("");
+  // A part no normaliser touches, so there are many distinct keys.
+  const word = () => pick([..."ghijklmnopqrstuvwxyz"]) + pick([..."ghijklmnopqrstuvwxyz"]);
+  const shapes = [
+    () =>
+      `2026-11-20T10:00:0${pick([1, 2, 3])}Z INFO  [http] GET /${word()} ${pick([200, 404])} 3ms`,
+    () =>
+      `${pick(["[stderr] ", ""])}WARN slow query took ${
+        Math.floor(random() * 9000)
+      }ms ${word()} pid=${pick([1, 22])}`,
+    () =>
+      `Nov 20 10:00:00 hôte démon[${Math.floor(random() * 99)}]: prêt ${word()} → ${
+        pick(["é", "ü"])
+      }`,
+    () =>
+      `req=${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)} ip=10.0.${pick([1, 2])}.1 🦕 ${
+        pick(["a", "b"])
+      }`,
+    () => pick(["", "   ", "\t"]),
+    () => `${word()} id ${Math.floor(random() * 1e15).toString(16).padStart(13, "0")} done`,
+  ];
+  const lines = Array.from({ length: 60_000 }, () => pick(shapes)());
+  const clean = lines.join("\n");
+  const dirty = lines.map((l, i) => (i % 97 === 0 ? `\x1b[31m${l}\x1b[0m` : l)).join("\n");
+  expect(clean.length).toBeGreaterThan(2 * 1024 * 1024);
+  const run = (strategy: Record<string, unknown>, input: string) => {
+    const rule = compileRule({ name: "t", match: { prefix: "cmd" }, strategy }, "test");
+    return new FilterEngine([rule], { security: false }).filter("cmd", input).text;
+  };
+  const configured = {
+    type: "dedup",
+    normalize_patterns: [...DEFAULT_NORMALIZERS, {
+      pattern: "NEVER_IN_THE_INPUT",
+      replacement: "",
+    }],
+  };
+  for (const input of [clean, dirty]) {
+    const bytes = run({ type: "dedup", max_unique_patterns: 100_000 }, input);
+    const strings = run({ ...configured, max_unique_patterns: 100_000 }, input);
+    expect(bytes.split("\n").length).toBeGreaterThan(1000);
+    expect(bytes).toEqual(strings);
+  }
 });

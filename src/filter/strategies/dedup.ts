@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Pattern } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { patternField } from "./_shared.ts";
-import { normalizeDefault } from "./dedup_normalize.ts";
+import { encodeLine, maxKeyLength, normalizeUtf8 } from "./dedup_normalize.ts";
 
 const NormalizePattern = z.object({
   pattern: z.string().describe("Regex (RE2 syntax) of a varying part"),
@@ -57,24 +57,23 @@ export function compileDedup(config: DedupConfig): CompiledStrategy {
     replacement: n.replacement,
   }));
   const max = config.max_unique_patterns;
-  // The defaults run on a hand-written scanner with the same result (dedup_normalize.ts);
-  // user-configured patterns on the regex alternation.
-  const normalize = isDefault(config.normalize_patterns)
-    ? normalizeDefault
-    : combineNormalizers(normalizers);
+  // The defaults run on a hand-written scanner over the lines' UTF-8 with the same result
+  // (dedup_normalize.ts), keyed by bytes; user-configured patterns on the regex alternation.
+  const defaults = isDefault(config.normalize_patterns);
+  const normalize = combineNormalizers(normalizers);
   return {
     type: "dedup",
     createStage(ctx: StageContext): Stage {
-      const seen = new Map<string, { example: string; count: number }>();
+      const seen = defaults ? new ByteKeyed<Entry>() : new StringKeyed<Entry>(normalize);
       let total = 0;
       let dropped = 0;
       return {
-        push(line) {
+        utf8: defaults,
+        push(line, utf8, from, to) {
           total++;
-          const key = normalize(line);
-          const entry = seen.get(key);
+          const entry = seen.get(line, utf8, from, to);
           if (entry) entry.count++;
-          else if (seen.size < max) seen.set(key, { example: line, count: 1 });
+          else if (seen.size < max) seen.add({ example: line, count: 1 });
           else dropped++;
         },
         finish() {
@@ -99,6 +98,110 @@ export function compileDedup(config: DedupConfig): CompiledStrategy {
       };
     },
   };
+}
+
+interface Entry {
+  example: string;
+  count: number;
+}
+
+/**
+ * Values by normalised line, in first-seen order: `get` looks a line up (remembering its key),
+ * `add` files a value under the key of the line `get` last looked up.
+ */
+interface Keyed<V> {
+  readonly size: number;
+  get(line: string, utf8?: Uint8Array, from?: number, to?: number): V | undefined;
+  add(value: V): void;
+  values(): Iterable<V>;
+}
+
+/** Keys are the configured normalisers' result. */
+class StringKeyed<V> implements Keyed<V> {
+  #map = new Map<string, V>();
+  #key = "";
+  constructor(readonly normalize: (line: string) => string) {}
+  get size(): number {
+    return this.#map.size;
+  }
+  get(line: string): V | undefined {
+    this.#key = this.normalize(line);
+    return this.#map.get(this.#key);
+  }
+  add(value: V): void {
+    this.#map.set(this.#key, value);
+  }
+  values(): Iterable<V> {
+    return this.#map.values();
+  }
+}
+
+interface Slot<V> {
+  /** The key's bytes as 32-bit words, the last one padded with zeros. */
+  key: Int32Array;
+  length: number;
+  value: V;
+  next: Slot<V> | undefined;
+}
+
+/**
+ * Keys are the default normalisers' result as bytes (`normalizeUtf8`), found by a hash of their
+ * 32-bit words and compared word for word: no string is built per line. A line without its
+ * bytes (a later stage, sanitised output) is encoded here.
+ */
+class ByteKeyed<V> implements Keyed<V> {
+  #byHash = new Map<number, Slot<V>>();
+  #order: V[] = [];
+  #line: Uint8Array = new Uint8Array(256);
+  #key: Uint8Array = new Uint8Array(0);
+  #key32: Int32Array = new Int32Array(0);
+  #keyLength = 0;
+  #hash = 0;
+  get size(): number {
+    return this.#order.length;
+  }
+  get(line: string, utf8?: Uint8Array, from = 0, to = 0): V | undefined {
+    if (utf8 === undefined) {
+      const encoded = encodeLine(line, this.#line);
+      this.#line = utf8 = encoded.buf;
+      from = 0;
+      to = encoded.length;
+    }
+    if (this.#key.length < maxKeyLength(to - from) + 4) {
+      const words = new Int32Array((maxKeyLength(to - from) * 2 + 8) >> 2);
+      this.#key32 = words;
+      this.#key = new Uint8Array(words.buffer);
+    }
+    const key = this.#key;
+    const n = this.#keyLength = normalizeUtf8(utf8, from, to, key);
+    const words = (n + 3) >> 2;
+    for (let i = n; i < words << 2; i++) key[i] = 0;
+    const key32 = this.#key32;
+    let h = n;
+    for (let i = 0; i < words; i++) h = Math.imul(h ^ key32[i], 0x01000193) ^ (h >>> 15);
+    this.#hash = h;
+    for (let slot = this.#byHash.get(h); slot !== undefined; slot = slot.next) {
+      if (slot.length !== n) continue;
+      const k = slot.key;
+      let i = 0;
+      while (i < words && k[i] === key32[i]) i++;
+      if (i === words) return slot.value;
+    }
+    return undefined;
+  }
+  add(value: V): void {
+    const slot = {
+      key: this.#key32.slice(0, (this.#keyLength + 3) >> 2),
+      length: this.#keyLength,
+      value,
+      next: this.#byHash.get(this.#hash),
+    };
+    this.#byHash.set(this.#hash, slot);
+    this.#order.push(value);
+  }
+  values(): Iterable<V> {
+    return this.#order;
+  }
 }
 
 /** The config's normalisers are exactly the defaults, in order. */

@@ -1,12 +1,20 @@
 /**
- * dedup's default normalisers (`DEFAULT_NORMALIZERS` in dedup.ts) as one hand-written scanner.
+ * dedup's default normalisers (`DEFAULT_NORMALIZERS` in dedup.ts) as one hand-written scanner
+ * over a line's UTF-8 bytes.
  *
  * The regex path runs the eleven defaults as one V8 alternation at every position of every line
- * (~480 ms per 25 MB of docker logs, the bulk of the dedup strategy's time). This scanner gives
- * the same result as that alternation — leftmost match, alternatives tried in order at each
- * position, each with the match V8's backtracking would pick — with one class lookup per
- * character. User-configured `normalize_patterns` keep the regex path. Agreement with the regex
- * path is tested on the corpus, edge cases and generated lines (tests/filter/dedup_normalize_test.ts).
+ * (~480 ms per 25 MB of docker logs). This scanner gives the same result as that alternation —
+ * leftmost match, alternatives tried in order at each position, each with the match V8's
+ * backtracking would pick — with one class lookup per byte. It reads bytes, not the string: a
+ * typed-array load costs a fraction of `charCodeAt` on a sliced line (25 MB: 19–27 ms against
+ * 104–125 ms for a bare loop), and the engine hands the first stage each line's bytes from the
+ * encoding the security pass needs anyway. Every alternative is ASCII except the micro sign of
+ * `µs` (C2 B5 in UTF-8); any other non-ASCII character is a run of bytes ≥ 0x80, which have no
+ * class, just as the character has none in the regex (`\b`, `\d`, `\w` are ASCII there), so the
+ * match positions are the same and the key is the UTF-8 of the regex's result. Text with a lone
+ * surrogate is encoded as WTF-8 (the surrogate as its own three bytes), which keeps it distinct.
+ * User-configured `normalize_patterns` keep the regex path. Agreement with the regex path is
+ * tested on the corpus, edge cases and generated lines (tests/filter/dedup_normalize_test.ts).
  *
  * The alternatives, in order (`\b` and `\d` are ASCII, the patterns have no flags):
  *   1 `\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}[.,]?\d{0,9}(Z|[+-]\d{2}:?\d{2})?` → `<TS>`
@@ -20,7 +28,13 @@
  *   9 `\b0x[0-9a-fA-F]{4,16}\b` → `<HEX>`
  *  10 `[0-9a-f]{12,64}\b` → `<ID>`
  *  11 `\b\d{1,9}(\.\d{1,9})?(ms|µs|us|ns|s)\b` → `<DUR>`
+ *
+ * Bounds: the scanner reads a line `src[from..to)` and may look a few bytes past `to`; the byte
+ * at `to` must be a newline (the engine's chunks end with one; `normalizeDefault` adds it). A
+ * newline has no class and is none of the characters an alternative needs, so no match runs
+ * through it, and what lies beyond can only make an early check fail, never a match succeed.
  */
+import { isWellFormed } from "../chunks.ts";
 
 const WORD = 1;
 const DIGIT = 2;
@@ -35,8 +49,8 @@ const PID = 32;
 /** `[=: ]` */
 const SEP = 64;
 
-/** Per UTF-16 unit (all 65536, so a lookup needs no range check; only ASCII has classes). */
-const CLASS = new Uint8Array(65536);
+/** Per byte; only ASCII has classes. Index 256 (past a buffer's end: `undefined | 0`) is 0. */
+const CLASS = new Uint8Array(257);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
   let k = 0;
@@ -52,227 +66,218 @@ for (let c = 0; c < 128; c++) {
 /** Classes that can start an alternative at a word start. */
 const START_AT_BOUNDARY = DIGIT | HEX | MONTH | PID;
 
-const MONTHS = new Set([
-  "Jan",
-  "Feb",
-  "Mar",
-  "Apr",
-  "May",
-  "Jun",
-  "Jul",
-  "Aug",
-  "Sep",
-  "Oct",
-  "Nov",
-  "Dec",
-]);
+/** The month names as `b0 << 16 | b1 << 8 | b2`. */
+const MONTHS = new Set(
+  ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"].map((m) =>
+    (m.charCodeAt(0) << 16) | (m.charCodeAt(1) << 8) | m.charCodeAt(2)
+  ),
+);
 
-// The class of s[i] is `CLASS[s.charCodeAt(i) | 0]`: 0 outside the string (`NaN | 0` is 0,
-// and NUL has no class). Written out at each use: these run for most characters of a log.
-const isWord = (s: string, i: number) => (CLASS[s.charCodeAt(i) | 0] & WORD) !== 0;
-const isDigit = (s: string, i: number) => (CLASS[s.charCodeAt(i) | 0] & DIGIT) !== 0;
-const isHex = (s: string, i: number) => (CLASS[s.charCodeAt(i) | 0] & HEX) !== 0;
+// The class of b[i] is `CLASS[b[i] | 0]` (`undefined | 0` is 0 past the buffer's end).
+// Written out at each use: these run for most bytes of a log.
+const isWord = (b: Uint8Array, i: number) => (CLASS[b[i] | 0] & WORD) !== 0;
+const isDigit = (b: Uint8Array, i: number) => (CLASS[b[i] | 0] & DIGIT) !== 0;
+const isHex = (b: Uint8Array, i: number) => (CLASS[b[i] | 0] & HEX) !== 0;
 
-/** Length of the run of `kind` characters at `i`, counted up to `cap`. */
-function run(s: string, i: number, kind: number, cap: number): number {
+/** Length of the run of `kind` bytes at `i`, counted up to `cap`. */
+function run(b: Uint8Array, i: number, kind: number, cap: number): number {
   let k = 0;
-  while (k < cap && (CLASS[s.charCodeAt(i + k) | 0] & kind) !== 0) k++;
+  while (k < cap && (CLASS[b[i + k] | 0] & kind) !== 0) k++;
   return k;
 }
 
 /** `dd:dd:dd` at i. */
-function clock(s: string, i: number): boolean {
-  return isDigit(s, i) && isDigit(s, i + 1) && s.charCodeAt(i + 2) === 58 &&
-    isDigit(s, i + 3) && isDigit(s, i + 4) && s.charCodeAt(i + 5) === 58 &&
-    isDigit(s, i + 6) && isDigit(s, i + 7);
+function clock(b: Uint8Array, i: number): boolean {
+  return isDigit(b, i) && isDigit(b, i + 1) && b[i + 2] === 58 &&
+    isDigit(b, i + 3) && isDigit(b, i + 4) && b[i + 5] === 58 &&
+    isDigit(b, i + 6) && isDigit(b, i + 7);
 }
 
-// Each matcher returns the end of the match starting at i, or -1. `bounded` = `\b` holds at i
-// (i.e. the character before i is not a word character; every caller's s[i] is one).
+// Each matcher returns the end of the match starting at i, or -1.
 
 /** 1: ISO timestamp (no leading `\b`). */
-function isoTimestamp(s: string, i: number): number {
-  if (s.charCodeAt(i + 4) !== 45 || s.charCodeAt(i + 7) !== 45) return -1;
-  if (!(isDigit(s, i) && isDigit(s, i + 1) && isDigit(s, i + 2) && isDigit(s, i + 3))) return -1;
-  if (!(isDigit(s, i + 5) && isDigit(s, i + 6) && isDigit(s, i + 8) && isDigit(s, i + 9))) {
+function isoTimestamp(b: Uint8Array, i: number): number {
+  if (b[i + 4] !== 45 || b[i + 7] !== 45) return -1;
+  if (!(isDigit(b, i) && isDigit(b, i + 1) && isDigit(b, i + 2) && isDigit(b, i + 3))) return -1;
+  if (!(isDigit(b, i + 5) && isDigit(b, i + 6) && isDigit(b, i + 8) && isDigit(b, i + 9))) {
     return -1;
   }
-  const sep = s.charCodeAt(i + 10);
+  const sep = b[i + 10];
   if (sep !== 84 && sep !== 32) return -1;
-  if (!clock(s, i + 11)) return -1;
+  if (!clock(b, i + 11)) return -1;
   let j = i + 19;
-  const dot = s.charCodeAt(j);
+  const dot = b[j];
   if (dot === 46 || dot === 44) j++;
-  j += run(s, j, DIGIT, 9);
-  const c = s.charCodeAt(j);
+  j += run(b, j, DIGIT, 9);
+  const c = b[j];
   if (c === 90) return j + 1;
-  if ((c === 43 || c === 45) && isDigit(s, j + 1) && isDigit(s, j + 2)) {
-    if (s.charCodeAt(j + 3) === 58 && isDigit(s, j + 4) && isDigit(s, j + 5)) return j + 6;
-    if (isDigit(s, j + 3) && isDigit(s, j + 4)) return j + 5;
+  if ((c === 43 || c === 45) && isDigit(b, j + 1) && isDigit(b, j + 2)) {
+    if (b[j + 3] === 58 && isDigit(b, j + 4) && isDigit(b, j + 5)) return j + 6;
+    if (isDigit(b, j + 3) && isDigit(b, j + 4)) return j + 5;
   }
   return j;
 }
 
 /** 2: `Nov 20 10:00:00` (syslog). */
-function syslogTimestamp(s: string, i: number): number {
-  if (s.charCodeAt(i + 3) !== 32 || !MONTHS.has(s.slice(i, i + 3))) return -1;
-  const day = s.charCodeAt(i + 4);
-  if (day !== 32 && !isDigit(s, i + 4)) return -1;
-  if (!isDigit(s, i + 5) || s.charCodeAt(i + 6) !== 32 || !clock(s, i + 7)) return -1;
+function syslogTimestamp(b: Uint8Array, i: number): number {
+  if (b[i + 3] !== 32 || !MONTHS.has((b[i] << 16) | (b[i + 1] << 8) | b[i + 2])) return -1;
+  if (b[i + 4] !== 32 && !isDigit(b, i + 4)) return -1;
+  if (!isDigit(b, i + 5) || b[i + 6] !== 32 || !clock(b, i + 7)) return -1;
   return i + 15;
 }
 
 /** 3: `10:00:00`, `10:00:00.123`. */
-function time(s: string, i: number): number {
-  if (!clock(s, i)) return -1;
+function time(b: Uint8Array, i: number): number {
+  if (!clock(b, i)) return -1;
   const j = i + 8;
-  const c = s.charCodeAt(j);
-  if ((c === 46 || c === 44) && isDigit(s, j + 1)) {
-    const end = j + 1 + run(s, j + 1, DIGIT, 9);
-    if (!isWord(s, end)) return end;
+  const c = b[j];
+  if ((c === 46 || c === 44) && isDigit(b, j + 1)) {
+    const end = j + 1 + run(b, j + 1, DIGIT, 9);
+    if (!isWord(b, end)) return end;
   }
-  return isWord(s, j) ? -1 : j;
+  return isWord(b, j) ? -1 : j;
 }
 
 /** 4: UUID. */
-function uuid(s: string, i: number): number {
-  if (
-    s.charCodeAt(i + 8) !== 45 || s.charCodeAt(i + 13) !== 45 || s.charCodeAt(i + 18) !== 45 ||
-    s.charCodeAt(i + 23) !== 45
-  ) return -1;
+function uuid(b: Uint8Array, i: number): number {
+  if (b[i + 8] !== 45 || b[i + 13] !== 45 || b[i + 18] !== 45 || b[i + 23] !== 45) return -1;
   for (let k = 0; k < 36; k++) {
     if (k === 8 || k === 13 || k === 18 || k === 23) continue;
-    if (!isHex(s, i + k)) return -1;
+    if (!isHex(b, i + k)) return -1;
   }
-  return isWord(s, i + 36) ? -1 : i + 36;
+  return isWord(b, i + 36) ? -1 : i + 36;
 }
 
 /** 5: IPv4 with an optional port. */
-function ip(s: string, i: number): number {
+function ip(b: Uint8Array, i: number): number {
   let p = i;
   for (let octet = 0; octet < 3; octet++) {
-    const r = run(s, p, DIGIT, 4);
-    if (r < 1 || r > 3 || s.charCodeAt(p + r) !== 46) return -1;
+    const r = run(b, p, DIGIT, 4);
+    if (r < 1 || r > 3 || b[p + r] !== 46) return -1;
     p += r + 1;
   }
-  const r = run(s, p, DIGIT, 4);
+  const r = run(b, p, DIGIT, 4);
   if (r < 1 || r > 3) return -1;
   const q = p + r;
-  if (s.charCodeAt(q) === 58) {
-    const rp = run(s, q + 1, DIGIT, 6);
-    if (rp >= 1 && rp <= 5 && !isWord(s, q + 1 + rp)) return q + 1 + rp;
+  if (b[q] === 58) {
+    const rp = run(b, q + 1, DIGIT, 6);
+    if (rp >= 1 && rp <= 5 && !isWord(b, q + 1 + rp)) return q + 1 + rp;
     return q;
   }
-  return isWord(s, q) ? -1 : q;
+  return isWord(b, q) ? -1 : q;
 }
 
-/** 6 and 7: `port=80`, `pid 42` after the keyword of length `at - i`. */
-function keyed(s: string, at: number): number {
-  const r = run(s, at, SEP, 4);
+/** 6 and 7: `port=80`, `pid 42` after the keyword ending at `at`. */
+function keyed(b: Uint8Array, at: number): number {
+  const r = run(b, at, SEP, 4);
   if (r < 1 || r > 3) return -1;
-  const d = run(s, at + r, DIGIT, 10);
+  const d = run(b, at + r, DIGIT, 10);
   return d < 1 ? -1 : at + r + d;
 }
 
 /** 8: `[123]`. */
-function bracketed(s: string, i: number): number {
-  const d = run(s, i + 1, DIGIT, 11);
-  return d >= 1 && d <= 10 && s.charCodeAt(i + 1 + d) === 93 ? i + 2 + d : -1;
+function bracketed(b: Uint8Array, i: number): number {
+  const d = run(b, i + 1, DIGIT, 11);
+  return d >= 1 && d <= 10 && b[i + 1 + d] === 93 ? i + 2 + d : -1;
 }
 
 /** 9: `0xdeadbeef`. */
-function hex0x(s: string, i: number): number {
-  if (s.charCodeAt(i) !== 48 || s.charCodeAt(i + 1) !== 120) return -1;
-  const h = run(s, i + 2, HEX, 17);
-  return h >= 4 && h <= 16 && !isWord(s, i + 2 + h) ? i + 2 + h : -1;
+function hex0x(b: Uint8Array, i: number): number {
+  if (b[i] !== 48 || b[i + 1] !== 120) return -1;
+  const h = run(b, i + 2, HEX, 17);
+  return h >= 4 && h <= 16 && !isWord(b, i + 2 + h) ? i + 2 + h : -1;
 }
 
 /** 10: a long lower-case hex id (no leading `\b`); `hexEnd` ends the `[0-9a-f]` run at i. */
-function hexId(s: string, i: number, hexEnd: number): number {
+function hexId(b: Uint8Array, i: number, hexEnd: number): number {
   const h = hexEnd - i;
-  return h >= 12 && h <= 64 && !isWord(s, hexEnd) ? hexEnd : -1;
+  return h >= 12 && h <= 64 && !isWord(b, hexEnd) ? hexEnd : -1;
 }
 
-/** 11: a duration, `12ms`, `1.5s`. */
-function duration(s: string, i: number): number {
-  const r1 = run(s, i, DIGIT, 10);
+/** 11: a duration, `12ms`, `1.5s`, `3µs`. */
+function duration(b: Uint8Array, i: number): number {
+  const r1 = run(b, i, DIGIT, 10);
   if (r1 < 1 || r1 > 9) return -1;
   const q = i + r1;
-  if (s.charCodeAt(q) === 46 && isDigit(s, q + 1)) {
-    const r2 = run(s, q + 1, DIGIT, 10);
-    return r2 <= 9 ? unit(s, q + 1 + r2) : -1;
+  if (b[q] === 46 && isDigit(b, q + 1)) {
+    const r2 = run(b, q + 1, DIGIT, 10);
+    return r2 <= 9 ? unit(b, q + 1 + r2) : -1;
   }
-  return unit(s, q);
+  return unit(b, q);
 }
 
-function unit(s: string, u: number): number {
-  const c = s.charCodeAt(u);
-  if (c === 115) return isWord(s, u + 1) ? -1 : u + 1; // s
-  // ms, µs, us, ns
-  if ((c === 109 || c === 0xb5 || c === 117 || c === 110) && s.charCodeAt(u + 1) === 115) {
-    return isWord(s, u + 2) ? -1 : u + 2;
+function unit(b: Uint8Array, u: number): number {
+  const c = b[u];
+  if (c === 115) return isWord(b, u + 1) ? -1 : u + 1; // s
+  // ms, us, ns
+  if ((c === 109 || c === 117 || c === 110) && b[u + 1] === 115) {
+    return isWord(b, u + 2) ? -1 : u + 2;
   }
+  // µs: the micro sign is two bytes
+  if (c === 0xc2 && b[u + 1] === 0xb5 && b[u + 2] === 115) return isWord(b, u + 3) ? -1 : u + 3;
   return -1;
 }
-
-const TS = "<TS>";
 
 /**
  * The first alternative matching at i, in the alternation's order, as `end * 16 + alternative`
  * (1–11; a number, so no allocation per match), or -1. `bounded`: a word boundary precedes i.
  */
-function matchAt(s: string, i: number, k: number, bounded: boolean, hexEnd: number): number {
+function matchAt(b: Uint8Array, i: number, k: number, bounded: boolean, hexEnd: number): number {
   if (k & DIGIT) {
     // Each matcher only after a character it needs is in place (the same order and result).
-    let e = s.charCodeAt(i + 4) === 45 ? isoTimestamp(s, i) : -1;
+    let e = b[i + 4] === 45 ? isoTimestamp(b, i) : -1;
     if (e >= 0) return e * 16 + 1;
     if (bounded) {
-      e = s.charCodeAt(i + 2) === 58 ? time(s, i) : -1;
+      e = b[i + 2] === 58 ? time(b, i) : -1;
       if (e >= 0) return e * 16 + 3;
-      e = s.charCodeAt(i + 8) === 45 ? uuid(s, i) : -1;
+      e = b[i + 8] === 45 ? uuid(b, i) : -1;
       if (e >= 0) return e * 16 + 4;
-      const dot = s.charCodeAt(i + 1) === 46 || s.charCodeAt(i + 2) === 46 ||
-        s.charCodeAt(i + 3) === 46;
-      e = dot ? ip(s, i) : -1;
+      const dot = b[i + 1] === 46 || b[i + 2] === 46 || b[i + 3] === 46;
+      e = dot ? ip(b, i) : -1;
       if (e >= 0) return e * 16 + 5;
-      e = s.charCodeAt(i + 1) === 120 ? hex0x(s, i) : -1;
+      e = b[i + 1] === 120 ? hex0x(b, i) : -1;
       if (e >= 0) return e * 16 + 9;
     }
-    e = hexEnd - i >= 12 ? hexId(s, i, hexEnd) : -1;
+    e = hexEnd - i >= 12 ? hexId(b, i, hexEnd) : -1;
     if (e >= 0) return e * 16 + 10;
     if (bounded) {
-      e = duration(s, i);
+      e = duration(b, i);
       if (e >= 0) return e * 16 + 11;
     }
     return -1;
   }
-  if (s.charCodeAt(i) === 91) {
-    const e = bracketed(s, i);
+  if (b[i] === 91) {
+    const e = bracketed(b, i);
     return e >= 0 ? e * 16 + 8 : -1;
   }
   if (bounded) {
     if (k & MONTH) {
-      const e = syslogTimestamp(s, i);
+      const e = syslogTimestamp(b, i);
       if (e >= 0) return e * 16 + 2;
     }
-    if (k & HEX && s.charCodeAt(i + 8) === 45) {
-      const e = uuid(s, i);
+    if (k & HEX && b[i + 8] === 45) {
+      const e = uuid(b, i);
       if (e >= 0) return e * 16 + 4;
     }
     if (k & PID) {
-      const c = s.charCodeAt(i);
-      if (c === 112 && s.startsWith("port", i)) {
-        const e = keyed(s, i + 4);
+      const c = b[i];
+      if (c === 112 && b[i + 1] === 111 && b[i + 2] === 114 && b[i + 3] === 116) { // port
+        const e = keyed(b, i + 4);
         if (e >= 0) return e * 16 + 6;
       }
-      if (s.startsWith("pid", i) || s.startsWith("PID", i) || s.startsWith("tid", i)) {
-        const e = keyed(s, i + 3);
+      const c1 = b[i + 1];
+      const c2 = b[i + 2];
+      const pid = (c === 112 && c1 === 105 && c2 === 100) || // pid
+        (c === 80 && c1 === 73 && c2 === 68) || // PID
+        (c === 116 && c1 === 105 && c2 === 100); // tid
+      if (pid) {
+        const e = keyed(b, i + 3);
         if (e >= 0) return e * 16 + 7;
       }
     }
   }
   if (k & LOWER_HEX && hexEnd - i >= 12) {
-    const e = hexId(s, i, hexEnd);
+    const e = hexId(b, i, hexEnd);
     if (e >= 0) return e * 16 + 10;
   }
   return -1;
@@ -280,8 +285,8 @@ function matchAt(s: string, i: number, k: number, bounded: boolean, hexEnd: numb
 
 const REPLACEMENT = [
   "",
-  TS,
-  TS,
+  "<TS>",
+  "<TS>",
   "<TIME>",
   "<UUID>",
   "<IP>",
@@ -291,42 +296,132 @@ const REPLACEMENT = [
   "<HEX>",
   "<ID>",
   "<DUR>",
-];
+].map((r) => new TextEncoder().encode(r));
 
-/** The line with every default normaliser applied, exactly as the regex alternation does. */
-export function normalizeDefault(line: string): string {
-  const n = line.length;
-  let out = "";
-  let last = 0;
+/** The longest key a line of `n` bytes can give (a replacement is at most 3 bytes longer than its match, `1s` → `<DUR>`). */
+export const maxKeyLength = (n: number): number => n * 3 + 8;
+
+/**
+ * Writes the line `src[from..to)` with every default normaliser applied into `out` (of at least
+ * `maxKeyLength(to - from)` bytes) and returns the key's length. `src[to]` must be a newline.
+ */
+export function normalizeUtf8(src: Uint8Array, from: number, to: number, out: Uint8Array): number {
+  let o = 0;
+  let last = from;
   let prevWord = false;
   // End of the run of `[0-9a-f]` holding i (valid while i < hexEnd): computed once per run, so
   // a long-id check is one subtraction, not a rescan at every letter of a word.
   let hexEnd = 0;
-  let i = 0;
-  while (i < n) {
-    const c = line.charCodeAt(i);
+  let i = from;
+  while (i < to) {
+    const c = src[i];
     const k = CLASS[c];
     if ((k & LOWER_HEX) !== 0 && i >= hexEnd) {
       hexEnd = i + 1;
-      while (hexEnd < n && (CLASS[line.charCodeAt(hexEnd)] & LOWER_HEX) !== 0) hexEnd++;
+      while (hexEnd < to && (CLASS[src[hexEnd]] & LOWER_HEX) !== 0) hexEnd++;
     }
     // Inside a word only an ISO timestamp (`\d{4}-`) or a long hex id can start; `[` anywhere.
     const candidate = prevWord
       ? ((k & LOWER_HEX) !== 0 &&
-        (hexEnd - i >= 12 || ((k & DIGIT) !== 0 && line.charCodeAt(i + 4) === 45))) || c === 91
+        (hexEnd - i >= 12 || ((k & DIGIT) !== 0 && src[i + 4] === 45))) || c === 91
       : (k & START_AT_BOUNDARY) !== 0 || c === 91;
     if (candidate) {
-      const m = matchAt(line, i, k, !prevWord, (k & LOWER_HEX) !== 0 ? hexEnd : i);
+      const m = matchAt(src, i, k, !prevWord, (k & LOWER_HEX) !== 0 ? hexEnd : i);
       if (m >= 0) {
         const end = Math.floor(m / 16);
-        out += line.slice(last, i) + REPLACEMENT[m % 16];
+        while (last < i) out[o++] = src[last++];
+        const replacement = REPLACEMENT[m % 16];
+        for (let r = 0; r < replacement.length; r++) out[o++] = replacement[r];
         last = i = end;
-        prevWord = isWord(line, end - 1);
+        prevWord = isWord(src, end - 1);
         continue;
       }
     }
     prevWord = (k & WORD) !== 0;
     i++;
   }
-  return last === 0 ? line : out + line.slice(last);
+  while (last < to) out[o++] = src[last++];
+  return o;
+}
+
+/**
+ * A line as the scanner reads it, into `buf` (grown when short; the newline after the line
+ * included): UTF-8, or WTF-8 when the line holds a lone surrogate. Returns the buffer and the
+ * line's byte length.
+ */
+export function encodeLine(line: string, buf: Uint8Array): { buf: Uint8Array; length: number } {
+  if (buf.length < line.length * 3 + 1) buf = new Uint8Array(line.length * 3 + 64);
+  const length = isWellFormed(line) ? utf8.encodeInto(line, buf).written : encodeWtf8(line, buf);
+  buf[length] = 10;
+  return { buf, length };
+}
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** UTF-16 to WTF-8: UTF-8, with each lone surrogate encoded like a code point of its own. */
+function encodeWtf8(text: string, buf: Uint8Array): number {
+  let o = 0;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d < 0xe000) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x80) buf[o++] = c;
+    else if (c < 0x800) {
+      buf[o++] = 0xc0 | (c >> 6);
+      buf[o++] = 0x80 | (c & 63);
+    } else if (c < 0x10000) {
+      buf[o++] = 0xe0 | (c >> 12);
+      buf[o++] = 0x80 | ((c >> 6) & 63);
+      buf[o++] = 0x80 | (c & 63);
+    } else {
+      buf[o++] = 0xf0 | (c >> 18);
+      buf[o++] = 0x80 | ((c >> 12) & 63);
+      buf[o++] = 0x80 | ((c >> 6) & 63);
+      buf[o++] = 0x80 | (c & 63);
+    }
+  }
+  return o;
+}
+
+/** WTF-8 back to UTF-16 (the inverse of encodeWtf8). */
+function decodeWtf8(buf: Uint8Array, length: number): string {
+  let out = "";
+  for (let i = 0; i < length;) {
+    const b = buf[i];
+    let c: number;
+    if (b < 0x80) c = buf[i++];
+    else if (b < 0xe0) {
+      c = ((b & 31) << 6) | (buf[i + 1] & 63);
+      i += 2;
+    } else if (b < 0xf0) {
+      c = ((b & 15) << 12) | ((buf[i + 1] & 63) << 6) | (buf[i + 2] & 63);
+      i += 3;
+    } else {
+      c = ((b & 7) << 18) | ((buf[i + 1] & 63) << 12) | ((buf[i + 2] & 63) << 6) |
+        (buf[i + 3] & 63);
+      i += 4;
+    }
+    out += String.fromCodePoint(c);
+  }
+  return out;
+}
+
+let lineBuf: Uint8Array = new Uint8Array(256);
+let keyBuf: Uint8Array = new Uint8Array(maxKeyLength(256));
+
+/** The line with every default normaliser applied, exactly as the regex alternation does. */
+export function normalizeDefault(line: string): string {
+  const encoded = encodeLine(line, lineBuf);
+  lineBuf = encoded.buf;
+  if (keyBuf.length < maxKeyLength(encoded.length)) {
+    keyBuf = new Uint8Array(maxKeyLength(encoded.length));
+  }
+  const n = normalizeUtf8(lineBuf, 0, encoded.length, keyBuf);
+  return isWellFormed(line) ? fromUtf8.decode(keyBuf.subarray(0, n)) : decodeWtf8(keyBuf, n);
 }
