@@ -9,6 +9,7 @@ import { prng } from "../_support/random.ts";
 import { parse as parseToml } from "smol-toml";
 import {
   compileGroupByRule,
+  elideNames,
   GroupByRuleConfig,
 } from "../../src/filter/strategies/group_by_rule.ts";
 import { compileGroupByRule as compileReference } from "./_group_by_rule_reference.ts";
@@ -195,4 +196,31 @@ Deno.test("group_by_rule second in a chain falls back to its input, replayed thr
     text: "keep red\nerr line\n\nlast",
     confidence: "fallback",
   });
+});
+
+Deno.test("elideNames gives what the three quote regexes give, on balanced, unbalanced and nested quotes", () => {
+  const regexes = (m: string) =>
+    m.replace(/`[^`]*`/g, "`…`").replace(/'[^']*'/g, "'…'").replace(/‘[^’]*’/g, "‘…’");
+  const random = prng(3);
+  const parts = ["`", "'", "‘", "’", "a", "bc", " ", "…", "é", "x'y", "‘‘", "’’"];
+  const messages = [
+    "",
+    "unused variable ‘x’",
+    "`a` and `b`",
+    "it's `x`",
+    "‘a’ ‘b",
+    "‘‘x’ y’",
+    "'a'b'c'",
+    "`unclosed",
+    ...Array.from(
+      { length: 20_000 },
+      () =>
+        Array.from(
+          { length: Math.floor(random() * 9) },
+          () => parts[Math.floor(random() * parts.length)],
+        ).join(""),
+    ),
+  ];
+  const wrong = messages.filter((m) => elideNames(m) !== regexes(m));
+  expect(wrong.slice(0, 5)).toEqual([]);
 });
