@@ -80,10 +80,7 @@ class NativePattern implements Pattern {
   exec(text: string): PatternMatch | null {
     if (this.literal !== null && !text.includes(this.literal)) return null;
     const m = this.#re.exec(text);
-    if (!m) return null;
-    return {
-      group: (which) => typeof which === "number" ? m[which] : m.groups?.[which],
-    };
+    return m === null ? null : new NativeMatch(m);
   }
   replaceAll(text: string, replacement: string): string {
     if (this.literal !== null && !text.includes(this.literal)) return text;
@@ -100,6 +97,13 @@ class NativePattern implements Pattern {
       if (m[0] === "") re.lastIndex++;
     }
     return n;
+  }
+}
+
+class NativeMatch implements PatternMatch {
+  constructor(readonly m: RegExpExecArray) {}
+  group(which: number | string): string | undefined {
+    return typeof which === "number" ? this.m[which] : this.m.groups?.[which];
   }
 }
 

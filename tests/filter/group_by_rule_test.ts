@@ -14,7 +14,7 @@ import {
 } from "../../src/filter/strategies/group_by_rule.ts";
 import { compileGroupByRule as compileReference } from "./_group_by_rule_reference.ts";
 import type { Confidence } from "../../src/filter/types.ts";
-import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
+import { compilePattern, compileRule, FilterEngine } from "../../src/filter/mod.ts";
 
 type Strategy = ReturnType<typeof compileGroupByRule>;
 
@@ -223,4 +223,56 @@ Deno.test("elideNames gives what the three quote regexes give, on balanced, unba
   ];
   const wrong = messages.filter((m) => elideNames(m) !== regexes(m));
   expect(wrong.slice(0, 5)).toEqual([]);
+});
+
+Deno.test("the built-in make-gcc line_pattern (lazy repeats) captures what its greedy form captures", async () => {
+  const toml = parseToml(
+    await Deno.readTextFile(new URL("../../filters/make.toml", import.meta.url)),
+  ) as { rules: { name: string; strategy: { line_pattern?: string } }[] };
+  const lazy = toml.rules.find((r) => r.name === "make-gcc")!.strategy.line_pattern!;
+  const greedy = lazy.replace("{1,400}?", "{1,400}").replace(".+?", ".+");
+  expect(greedy).not.toEqual(lazy);
+  const [a, b] = [compilePattern(lazy), compilePattern(greedy)];
+  const random = prng(5);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const parts = [
+    "f.c",
+    "C:/src/a.c",
+    "a:b.c",
+    ":",
+    "2",
+    "10",
+    ": warning: ",
+    ": error: ",
+    "unused variable ‘x’",
+    " [-Wunused]",
+    " [-Wformat=2]",
+    " [x]",
+    "[",
+    "]",
+    " ",
+    "-W",
+    "é",
+  ];
+  const lines = [
+    "f1.c:2:21: warning: unused variable ‘unused_1’ [-Wunused-variable]",
+    "a.c:1:2: warning: x [-Wa] y [-Wb]",
+    "a.c:1:2: warning: array [5] out of bounds [-Warray-bounds=]",
+    "C:/a.c:1:2: warning: m [-Wm]",
+    ...Array.from({ length: 30_000 }, () => {
+      const message = Array.from({ length: Math.floor(random() * 5) }, () => pick(parts)).join("");
+      return `${pick(["f.c", "C:/src/a.c", "a:b.c", "d/e.c:1"])}:${pick(["2", "10", "", "x"])}:${
+        pick(["3", "45"])
+      }${pick([": warning: ", ": error: ", ":warning: "])}${message}${
+        pick([" [-Wunused]", " [-Wformat=2]", " [x]", "", " [-W a]", " [-Wb] [-Wc]"])
+      }${pick(["", "", " ", "é"])}`;
+    }),
+  ];
+  const groups = (p: typeof a, line: string) => {
+    const m = p.exec(line);
+    return m && ["loc", "sev", "msg", "rule"].map((g) => m.group(g));
+  };
+  const differ = lines.filter((l) => JSON.stringify(groups(a, l)) !== JSON.stringify(groups(b, l)));
+  expect(differ.slice(0, 5)).toEqual([]);
+  expect(lines.filter((l) => groups(a, l) !== null).length).toBeGreaterThan(100);
 });

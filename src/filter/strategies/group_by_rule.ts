@@ -348,7 +348,8 @@ const DUPLICATES = /generated (\d+) warnings? \((\d+) duplicates?\)$/;
  * already reported for another target, so the line adds nothing. Partial duplicates stay.
  */
 function allDuplicates(line: string): boolean {
-  if (!line.includes(" duplicate")) return false;
+  // Ends with `)` before any search: most lines are ruled out by one character.
+  if (line.charCodeAt(line.length - 1) !== 41 || !line.includes(" duplicate")) return false;
   const m = DUPLICATES.exec(line);
   return m !== null && m[1] === m[2];
 }
