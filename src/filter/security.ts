@@ -136,57 +136,59 @@ const OPENAI = CREDENTIAL_KINDS.findIndex((k) => k.kind === "OpenAI API key");
 
 /**
  * Literals one of which every credential match (its kind's hints) and every signal match holds,
- * each with the two characters the scan looks for: the pair rarest in bench/corpus and the
- * fixtures (a pair only decides how often the literal is compared, not what is found).
+ * each with the three characters whose two pairs the scan looks for: the adjacent pairs rarest
+ * together in bench/corpus and the fixtures (they only decide how often the literal is
+ * compared, not what is found). Two adjacent pairs because the scan reads the pairs that start
+ * at even offsets: one of the two starts at one, wherever the literal sits.
  */
-const TRIGGERS: [literal: string, pair: string][] = [
-  ["AKIA", "AK"],
-  ["ASIA", "SI"],
-  ["ghp_", "hp"],
-  ["gho_", "o_"],
-  ["ghu_", "u_"],
-  ["ghs_", "hs"],
-  ["ghr_", "hr"],
-  ["github_pat_", "b_"],
-  ["glpat-", "lp"],
-  ["xox", "xo"],
-  ["sk-", "k-"],
-  ["AIza", "Iz"],
-  ["_live_", "_l"],
-  ["_test_", "_t"],
-  ["npm_", "m_"],
-  ["hf_", "hf"],
-  ["PRIVATE KEY", "KE"],
-  ["eyJ", "yJ"],
-  ["://", ":/"],
+const TRIGGERS: [literal: string, pairs: string][] = [
+  ["AKIA", "AKI"],
+  ["ASIA", "SIA"],
+  ["ghp_", "hp_"],
+  ["gho_", "ho_"],
+  ["ghu_", "hu_"],
+  ["ghs_", "ghs"],
+  ["ghr_", "ghr"],
+  ["github_pat_", "b_p"],
+  ["glpat-", "glp"],
+  ["xox", "xox"],
+  ["sk-", "sk-"],
+  ["AIza", "Iza"],
+  ["_live_", "ive"],
+  ["_test_", "_te"],
+  ["npm_", "pm_"],
+  ["hf_", "hf_"],
+  ["PRIVATE KEY", "KEY"],
+  ["eyJ", "eyJ"],
+  ["://", "://"],
   // SIGNALS_GLOBAL's alternatives, less their optional first-letter case.
-  ["panicked at", "ic"],
-  ["panic: ", "c:"],
-  ["egmentation fault", "gm"],
-  ["SIGSEGV", "GV"],
-  ["ore dumped", "um"],
-  ["tack overflow", "rf"],
-  ["uthentication failed", "fa"],
-  ["AUTHENTICATION FAILED", "AU"],
-  ["nauthorized", "iz"],
-  ["UNAUTHORIZED", "ZE"],
-  ["ermission denied", "ie"],
-  ["PERMISSION DENIED", "SI"],
-  ["ccess denied", "ie"],
-  ["ACCESS DENIED", "IE"],
-  ["orbidden", "rb"],
-  ["FORBIDDEN", "RB"],
-  ["nvalid credentials", "nv"],
-  ["RUSTSEC-", "C-"],
-  ["GHSA-", "GH"],
-  ["CVE-", "VE"],
-  ["ecurity advisory", "dv"],
-  ["ulnerabilit", "ln"],
-  ["VULNERABILIT", "LN"],
-  ["eak cipher", "ph"],
-  ["nsecure hash", "cu"],
-  ["ertificate verify failed", "fy"],
-  ["SQL injection", "QL"],
+  ["panicked at", "nic"],
+  ["panic: ", "ic:"],
+  ["egmentation fault", "egm"],
+  ["SIGSEGV", "EGV"],
+  ["ore dumped", "ump"],
+  ["tack overflow", "rfl"],
+  ["uthentication failed", "fai"],
+  ["AUTHENTICATION FAILED", "AUT"],
+  ["nauthorized", "ize"],
+  ["UNAUTHORIZED", "IZE"],
+  ["ermission denied", "rmi"],
+  ["PERMISSION DENIED", "SIO"],
+  ["ccess denied", "nie"],
+  ["ACCESS DENIED", "NIE"],
+  ["orbidden", "rbi"],
+  ["FORBIDDEN", "DDE"],
+  ["nvalid credentials", "nva"],
+  ["RUSTSEC-", "EC-"],
+  ["GHSA-", "GHS"],
+  ["CVE-", "VE-"],
+  ["ecurity advisory", "dvi"],
+  ["ulnerabilit", "uln"],
+  ["VULNERABILIT", "ULN"],
+  ["eak cipher", "ak "],
+  ["nsecure hash", "cur"],
+  ["ertificate verify failed", "ify"],
+  ["SQL injection", "SQL"],
 ];
 
 /** Index of the first signal literal in TRIGGERS (the ones before are credential hints). */
@@ -214,20 +216,27 @@ interface Trigger {
   /** Index in TRIGGERS. */
   id: number;
 }
-/** Pair (two bytes as one 16-bit index) → 1 + index into PAIR_TRIGGERS, or 0. */
+/** Pair (first byte << 8 | second byte) → 1 + index into PAIR_TRIGGERS, or 0. */
 const PAIR = new Uint8Array(65536);
+/** The same, indexed by the pair as a Uint16Array over the bytes reads it (platform order). */
+const PAIR16 = new Uint8Array(65536);
 const PAIR_TRIGGERS: Trigger[][] = [];
 {
   const encoder = new TextEncoder();
-  for (const [id, [literal, pair]] of TRIGGERS.entries()) {
-    const offset = literal.indexOf(pair);
-    if (offset < 0 || pair.length !== 2) throw new Error(`trigger "${pair}" not in "${literal}"`);
-    const key = (pair.charCodeAt(0) << 8) | pair.charCodeAt(1);
-    if (PAIR[key] === 0) {
-      PAIR_TRIGGERS.push([]);
-      PAIR[key] = PAIR_TRIGGERS.length;
+  const littleEndian = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;
+  for (const [id, [literal, pairs]] of TRIGGERS.entries()) {
+    const at = literal.indexOf(pairs);
+    if (at < 0 || pairs.length !== 3) throw new Error(`trigger "${pairs}" not in "${literal}"`);
+    for (const offset of [at, at + 1]) {
+      const [a, b] = [literal.charCodeAt(offset), literal.charCodeAt(offset + 1)];
+      const key = (a << 8) | b;
+      if (PAIR[key] === 0) {
+        PAIR_TRIGGERS.push([]);
+        PAIR[key] = PAIR_TRIGGERS.length;
+        PAIR16[littleEndian ? (b << 8) | a : key] = PAIR[key];
+      }
+      PAIR_TRIGGERS[PAIR[key] - 1].push({ bytes: encoder.encode(literal), offset, id });
     }
-    PAIR_TRIGGERS[PAIR[key] - 1].push({ bytes: encoder.encode(literal), offset, id });
   }
 }
 
@@ -237,10 +246,11 @@ const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 /**
  * Calls `fn` with every line (no newline) of a chunk (see `ChunkSink`) holding one of the
  * trigger literals, in order, each once, with the ids (TRIGGERS indices) of the literals found
- * in it: one table lookup per byte for the literals' pairs, one pass instead of a search per
- * literal. Literals are ASCII, so a multi-byte character never matches one; non-ASCII lines
- * are decoded back (exact: encoded chunks are well-formed). A chunk without bytes is scanned
- * on the string.
+ * in it (an id may repeat). One pass instead of a search per literal: the bytes are read two
+ * at a time, as 16-bit units, and each unit is one table lookup; every occurrence of a literal
+ * has one of its two pairs at an even offset. Literals are ASCII, so a multi-byte character
+ * never matches one; non-ASCII lines are decoded back (exact: encoded chunks are well-formed).
+ * A chunk without bytes is scanned on the string.
  */
 function triggerLines(
   chunk: string,
@@ -251,29 +261,34 @@ function triggerLines(
   const ids: number[] = [];
   if (buf === null) return scanInPlace(chunk, fn, ids);
   const ascii = written === chunk.length;
-  let i = 1;
-  while ((i = nextPair(buf, i, written)) >= 0) {
-    const t = PAIR[(buf[i - 1] << 8) | buf[i]];
-    if (!literalsAt(buf, written, i - 1, PAIR_TRIGGERS[t - 1], ids)) {
-      i++;
+  // Pairs starting at 0, 2, 4 …; an odd `written` ends with the last byte and the newline
+  // after it (no literal holds a newline).
+  const units = new Uint16Array(buf.buffer, buf.byteOffset, (written + 1) >> 1);
+  let u = 0;
+  while ((u = nextUnit(units, u)) >= 0) {
+    const at = 2 * u;
+    const t = PAIR[(buf[at] << 8) | buf[at + 1]];
+    if (!literalsAt(buf, written, at, PAIR_TRIGGERS[t - 1], ids)) {
+      u++;
       continue;
     }
-    let lineStart = i - 1;
+    let lineStart = at;
     while (lineStart > 0 && buf[lineStart - 1] !== 10) lineStart--;
-    let lineEnd = i + 1;
+    let lineEnd = at + 2;
     while (lineEnd < written && buf[lineEnd] !== 10) lineEnd++;
-    // The other literals of the line.
-    for (let j = i + 1; j < lineEnd; j++) {
-      const u = PAIR[(buf[j - 1] << 8) | buf[j]];
-      if (u !== 0) literalsAt(buf, written, j - 1, PAIR_TRIGGERS[u - 1], ids);
+    // The other literals of the line: every pair after this one (an earlier literal would
+    // have had its even pair found first).
+    for (let p = at + 1; p + 1 < lineEnd; p++) {
+      const v = PAIR[(buf[p] << 8) | buf[p + 1]];
+      if (v !== 0) literalsAt(buf, written, p, PAIR_TRIGGERS[v - 1], ids);
     }
     fn(
       ascii ? chunk.slice(lineStart, lineEnd) : fromUtf8.decode(buf.subarray(lineStart, lineEnd)),
       ids,
     );
     ids.length = 0;
-    // The next pair that can start a literal is the next line's first two bytes.
-    i = lineEnd + 2;
+    // Go on from the first even pair of the next line.
+    u = (lineEnd + 2) >> 1;
   }
 }
 
@@ -321,17 +336,12 @@ function scanInPlace(
 }
 
 /**
- * The index of the second byte of the next pair at or after `i` that some literal holds, or -1.
+ * The index of the next 16-bit unit at or after `u` that is a pair some literal holds, or -1.
  * Kept small and separate: it is the loop every byte goes through.
  */
-function nextPair(buf: Uint8Array, i: number, n: number): number {
-  if (i >= n) return -1;
-  let prev = buf[i - 1];
-  for (; i < n; i++) {
-    const byte = buf[i];
-    if (PAIR[(prev << 8) | byte] !== 0) return i;
-    prev = byte;
-  }
+function nextUnit(units: Uint16Array, u: number): number {
+  const n = units.length;
+  for (; u < n; u++) if (PAIR16[units[u]] !== 0) return u;
   return -1;
 }
 

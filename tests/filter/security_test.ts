@@ -1,4 +1,5 @@
 import { expect } from "expect";
+import { prng } from "../_support/random.ts";
 import { compileExtraPatterns, FilterEngine, SecurityScanner } from "../../src/filter/mod.ts";
 
 // Assembled at run time so the repository holds no credential-shaped literal.
@@ -218,3 +219,45 @@ const SCAN_EDGES: string[] = (() => {
   );
   return out;
 })();
+
+Deno.test("the scan finds every literal at every alignment, next to others and at line edges", async () => {
+  // The byte scan reads pairs at even offsets only: literals at odd and even offsets, two on
+  // one line in either order, at the start and end of lines, with multi-byte characters before
+  // them, must give what the whole-text reference scanner gives.
+  const { SecurityScanner: Reference } = await import("./_security_reference.ts");
+  const random = prng(17);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const pieces = [
+    ...CREDENTIALS.map(([, line]) => line),
+    ...SIGNALS,
+    "x",
+    "é",
+    "😀",
+    " ",
+    "ic",
+    "nic",
+    "sk",
+    "k-",
+    "panic",
+    ": ",
+  ];
+  const texts = Array.from(
+    { length: 300 },
+    () =>
+      Array.from(
+        { length: 1 + Math.floor(random() * 40) },
+        () =>
+          Array.from({ length: Math.floor(random() * 5) }, () => pick(pieces)).join(
+            pick(["", " "]),
+          ),
+      )
+        .join("\n"),
+  );
+  for (const text of texts) {
+    const [a, b] = [new Reference(), new SecurityScanner()];
+    a.scan(text);
+    b.scan(text);
+    expect({ text, found: [...b.found], lines: b.signalLines, count: b.signalCount })
+      .toEqual({ text, found: [...a.found], lines: a.signalLines, count: a.signalCount });
+  }
+});
