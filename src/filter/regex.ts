@@ -57,21 +57,27 @@ export function compilePattern(source: string): Pattern {
   } catch (error) {
     throw new PatternError(source, `invalid RE2 regex: ${(error as Error).message}`);
   }
-  const { native, literal } = analyze(source);
-  return native ? new NativePattern(source, native, literal) : new Re2Pattern(source, re2, literal);
+  const { native, literal, numbered } = analyze(source);
+  return native
+    ? new NativePattern(source, native, literal, numbered!)
+    : new Re2Pattern(source, re2, literal);
 }
 
 class NativePattern implements Pattern {
   readonly engine = "native";
   #re: RegExp;
   #global: RegExp;
+  /** Group name → index: the regexes run with named groups as numbered ones (see Numbered). */
+  #names: Map<string, number>;
   constructor(
     readonly source: string,
     readonly native: { body: string; flags: string },
     readonly literal: string | null,
+    numbered: Numbered,
   ) {
-    this.#re = new RegExp(native.body, native.flags);
-    this.#global = new RegExp(native.body, native.flags + "g");
+    this.#re = new RegExp(numbered.body, native.flags);
+    this.#global = new RegExp(numbered.body, native.flags + "g");
+    this.#names = numbered.names;
   }
   test(text: string): boolean {
     if (this.literal !== null && !text.includes(this.literal)) return false;
@@ -80,7 +86,7 @@ class NativePattern implements Pattern {
   exec(text: string): PatternMatch | null {
     if (this.literal !== null && !text.includes(this.literal)) return null;
     const m = this.#re.exec(text);
-    return m === null ? null : new NativeMatch(m);
+    return m === null ? null : new NativeMatch(m, this.#names);
   }
   replaceAll(text: string, replacement: string): string {
     if (this.literal !== null && !text.includes(this.literal)) return text;
@@ -101,9 +107,10 @@ class NativePattern implements Pattern {
 }
 
 class NativeMatch implements PatternMatch {
-  constructor(readonly m: RegExpExecArray) {}
+  constructor(readonly m: RegExpExecArray, readonly names: Map<string, number>) {}
   group(which: number | string): string | undefined {
-    return typeof which === "number" ? this.m[which] : this.m.groups?.[which];
+    const index = typeof which === "number" ? which : this.names.get(which);
+    return index === undefined ? undefined : this.m[index];
   }
 }
 
@@ -153,9 +160,20 @@ type Node =
 
 const ESCAPES_OK = new Set(["d", "D", "w", "W", "s", "S", "t", "n", "r", "f", "v"]);
 
+/**
+ * The V8 translation with its named groups as plain ones, and each name's group index: V8
+ * builds a `groups` object on every match of a regex with named groups, a measurable part of
+ * a line's cost when a pattern runs on every line.
+ */
+interface Numbered {
+  body: string;
+  names: Map<string, number>;
+}
+
 interface Analysis {
   /** The V8 translation, when backtracking is provably bounded. */
   native: { body: string; flags: string } | null;
+  numbered?: Numbered;
   /** A substring every match contains (checked with `includes` before any regex runs). */
   literal: string | null;
 }
@@ -188,7 +206,19 @@ function analyze(source: string): Analysis {
   for (const alt of tree) alt.forEach(visit);
   const anchored = tree.every((alt) => alt[0]?.kind === "anchor" && alt[0].start);
   const linear = !unsafe && width <= 2000 && (unbounded === 0 || (anchored && unbounded <= 1));
-  return { native: linear ? { body: parser.out, flags } : null, literal };
+  if (!linear) return { native: null, literal };
+  let numbered = "";
+  let last = 0;
+  for (const { at, length } of parser.named) {
+    numbered += parser.out.slice(last, at) + "(";
+    last = at + length;
+  }
+  numbered += parser.out.slice(last);
+  return {
+    native: { body: parser.out, flags },
+    literal,
+    numbered: { body: numbered, names: parser.names },
+  };
 }
 
 /**
@@ -218,6 +248,12 @@ function requiredLiteral(tree: Node[][]): string | null {
 class Parser {
   pos = 0;
   out = "";
+  /** Capturing groups opened so far. */
+  groups = 0;
+  /** Named group → its index. */
+  names = new Map<string, number>();
+  /** Where each named group's `(?<name>` stands in `out`. */
+  named: { at: number; length: number }[] = [];
   constructor(readonly src: string) {}
 
   parse(): Node[][] | null {
@@ -260,11 +296,14 @@ class Parser {
         const name = s.slice(open + 1, close);
         if (close < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return null;
         this.pos = close + 1;
+        this.names.set(name, ++this.groups);
+        this.named.push({ at: this.out.length, length: name.length + 4 });
         this.out += `(?<${name}>`;
       } else if (s[this.pos + 1] === "?") {
         return null;
       } else {
         this.pos++;
+        this.groups++;
         this.out += "(";
       }
       const alts = this.#alts();
