@@ -583,3 +583,26 @@ Deno.test("group_by_rule: grouped_noise_patterns go only when something was grou
     confidence: "partial",
   });
 });
+
+Deno.test("test_summary: the classifiers agree on indented lines (indented testers leave out column-0 shapes)", async () => {
+  const lines = new Set<string>();
+  for (const root of ["../fixtures/filters/", "../../bench/corpus/"]) {
+    const base = new URL(root, import.meta.url);
+    for await (const dir of Deno.readDir(base)) {
+      if (!dir.isDirectory) continue;
+      for await (const f of Deno.readDir(new URL(`${dir.name}/`, base))) {
+        if (!f.name.endsWith(".txt")) continue;
+        const text = await Deno.readTextFile(new URL(`${dir.name}/${f.name}`, base));
+        for (const line of stripAnsi(text).split("\n")) lines.add(line.trimStart());
+      }
+    }
+  }
+  const indented = [...lines].flatMap((l) => [" " + l, "\t" + l, "    " + l, " \t" + l, l]);
+  expect(indented.length).toBeGreaterThan(5000);
+  const disagree = indented.filter((l) => classifyLine(l) !== classifyLine(l, true));
+  expect(disagree.slice(0, 5)).toEqual([]);
+  // Indentation does change kinds: some shapes allow it, others do not.
+  expect(["test result: ok. 1 passed", " test result: ok. 1 passed", " ● a › b", "● a › b"].map(
+    (l) => classifyLine(l),
+  )).toEqual(["summary", null, "block", "block"]);
+});

@@ -94,8 +94,10 @@ const SECTION = [
 ];
 
 /** Lines outside any block that still matter (a crash outside a test, a collection error). */
-const LOOSE_SIGNAL =
-  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)|panicked at/;
+const LOOSE_SIGNAL_START =
+  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)/;
+/** `LOOSE_SIGNAL_START` or "panicked at" anywhere (searched with includes, not a regex scan). */
+const looseSignal = (line: string) => LOOSE_SIGNAL_START.test(line) || line.includes("panicked at");
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
@@ -215,12 +217,30 @@ function firstChars(source: string): Set<string> | null {
  */
 type Tester = { kind: LineKind; re: RegExp }[];
 const BY_CODE: (Tester | undefined)[] = [];
+/** The same for lines that start with spaces or tabs (by the first character after them). */
+const BY_CODE_INDENTED: (Tester | undefined)[] = [];
 const BY_FIRST = new Map<string, Tester>();
 
-function buildTester(first: string): Tester {
+/**
+ * Whether a regex only matches lines whose first character is neither space nor tab: `^`
+ * then `\S` or a plain character that is not optional. Such an alternative is left out of an
+ * indented line's tester (most lines of a trace are indented). Anything else counts as "may".
+ */
+function unindentedOnly(source: string): boolean {
+  if (!source.startsWith("^")) return false;
+  const c = source[1];
+  const next = source[2] ?? "";
+  if (next === "?" || next === "*" || next === "{") return false;
+  if (source.startsWith("^\\S")) return true;
+  return c !== undefined && !"\\([.$ \t|".includes(c);
+}
+const UNINDENTED = new Set(LISTS.flat().filter((re) => unindentedOnly(re.source)));
+
+function buildTester(first: string, indented: boolean): Tester {
   const out: Tester = [];
   LISTS.forEach((list, k) => {
     const alts = list.filter((re) => {
+      if (indented && UNINDENTED.has(re)) return false;
       const set = FIRST_SETS.get(re);
       return set === null || set === undefined || set.has(first);
     });
@@ -231,13 +251,19 @@ function buildTester(first: string): Tester {
 
 function testerFor(line: string, i: number): Tester {
   const code = line.charCodeAt(i);
-  if (code < 128) return BY_CODE[code] ??= buildTester(line[i]);
-  let entry = BY_FIRST.get(line[i]);
+  if (code < 128) {
+    return i === 0
+      ? BY_CODE[code] ??= buildTester(line[i], false)
+      : BY_CODE_INDENTED[code] ??= buildTester(line[i], true);
+  }
+  // Non-ASCII first characters are rare: keyed with the indentation as a prefix.
+  const key = i === 0 ? line[i] : " " + line[i];
+  let entry = BY_FIRST.get(key);
   if (entry) return entry;
-  entry = buildTester(line[i]);
+  entry = buildTester(line[i], i > 0);
   // Lines start with a bounded set of characters in practice; past 512 distinct ones, the
   // tester is built per line (same result, slower).
-  if (BY_FIRST.size < 512) BY_FIRST.set(line[i], entry);
+  if (BY_FIRST.size < 512) BY_FIRST.set(key, entry);
   return entry;
 }
 const FIRST_SETS = new Map<RegExp, Set<string> | null>(
@@ -484,8 +510,13 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       block.body.push(line);
       return;
     }
-    if (/^\s+\S/.test(line) && sinceRun.length < config.truncate_stack_trace) sinceRun.push(line);
-    if (LOOSE_SIGNAL.test(line) && loose < 20) {
+    // `\s` is a character ≤ 32 or past ASCII: the first character rules most lines out.
+    const c = line.charCodeAt(0);
+    if (
+      (c <= 32 || c >= 128) && sinceRun.length < config.truncate_stack_trace &&
+      /^\s+\S/.test(line)
+    ) sinceRun.push(line);
+    if (loose < 20 && looseSignal(line)) {
       loose++;
       out.push(line);
     }
