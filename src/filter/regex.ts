@@ -31,7 +31,8 @@ export interface Pattern {
   /** A substring every match must contain, used as a cheap pre-check; null when none. */
   readonly literal: string | null;
   /** The V8 translation (only on the native engine), for callers that combine patterns. */
-  readonly native?: { body: string; flags: string };
+  /** `anchored`: every top-level alternative starts with `^`. */
+  readonly native?: { body: string; flags: string; anchored: boolean };
   test(text: string): boolean;
   exec(text: string): PatternMatch | null;
   /** Replaces every match with `replacement`, taken literally (no `$1` expansion). */
@@ -71,7 +72,7 @@ class NativePattern implements Pattern {
   #names: Map<string, number>;
   constructor(
     readonly source: string,
-    readonly native: { body: string; flags: string },
+    readonly native: { body: string; flags: string; anchored: boolean },
     readonly literal: string | null,
     numbered: Numbered,
   ) {
@@ -172,7 +173,7 @@ interface Numbered {
 
 interface Analysis {
   /** The V8 translation, when backtracking is provably bounded. */
-  native: { body: string; flags: string } | null;
+  native: { body: string; flags: string; anchored: boolean } | null;
   numbered?: Numbered;
   /** A substring every match contains (checked with `includes` before any regex runs). */
   literal: string | null;
@@ -215,7 +216,7 @@ function analyze(source: string): Analysis {
   }
   numbered += parser.out.slice(last);
   return {
-    native: { body: parser.out, flags },
+    native: { body: parser.out, flags, anchored },
     literal,
     numbered: { body: numbered, names: parser.names },
   };

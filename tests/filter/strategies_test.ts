@@ -3,6 +3,8 @@ import { expect } from "expect";
 import { stripAnsi } from "../../src/filter/sanitize.ts";
 import { classifyLine } from "../../src/filter/strategies/test_summary.ts";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
+import { anyMatcher } from "../../src/filter/strategies/_shared.ts";
+import { compilePattern } from "../../src/filter/regex.ts";
 
 function run(strategy: Record<string, unknown>, input: string, failed = false) {
   const rule = compileRule({ name: "t", match: { prefix: "cmd" }, strategy }, "test");
@@ -605,4 +607,49 @@ Deno.test("test_summary: the classifiers agree on indented lines (indented teste
   expect(["test result: ok. 1 passed", " test result: ok. 1 passed", " ● a › b", "● a › b"].map(
     (l) => classifyLine(l),
   )).toEqual(["summary", null, "block", "block"]);
+});
+
+Deno.test("anyMatcher: anchored lists are tried at column 0 only, mixed lists everywhere", () => {
+  const matcher = (sources: string[]) => anyMatcher(sources.map((s) => compilePattern(s)));
+  const anchored = matcher(["^ab", "^c\\d{1,3}", "^(x|y)z"]);
+  const mixed = matcher(["^ab", "c\\d{1,3}"]);
+  const top = matcher(["^ab|cd", "^ef"]);
+  const lines = ["ab", "xab", "c12", "xc12", "yz", "-yz", "cd", "xcd", "ef", "xef"];
+  expect(lines.map(anchored)).toEqual([
+    true,
+    false,
+    true,
+    false,
+    true,
+    false,
+    false,
+    false,
+    false,
+    false,
+  ]);
+  expect(lines.map(mixed)).toEqual([
+    true,
+    false,
+    true,
+    true,
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+  ]);
+  // `^ab|cd` is anchored in its first alternative only.
+  expect(lines.map(top)).toEqual([
+    true,
+    false,
+    false,
+    false,
+    false,
+    false,
+    true,
+    true,
+    true,
+    false,
+  ]);
 });
