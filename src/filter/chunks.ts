@@ -7,15 +7,16 @@
 
 /** Characters encoded per step (lines never span two steps). */
 export const CHUNK = 1 << 20;
-/** A step longer than this (one huge line) is not encoded, so the buffer stays small. */
+/** A step longer than this (a huge line) is not encoded, so the buffer stays small. */
 export const MAX_ENCODED = 4 * CHUNK;
 
 /**
  * Receives one chunk: its text (whole lines, each with its newline except perhaps the last),
  * the offset of that text in the whole, and its UTF-8 in `bytes[0..length)` followed by a
- * newline at `bytes[length]` — or `bytes` null when the chunk is not encoded (one line of over
- * `MAX_ENCODED` characters, or text with a lone surrogate, which UTF-8 cannot carry). `bytes`
- * is overwritten by the next chunk: keep nothing of it.
+ * newline at `bytes[length]` — or `bytes` null when the chunk is not encoded: it is one line
+ * of over `MAX_ENCODED` characters, or the text (any part of it) has a lone surrogate, which
+ * UTF-8 cannot carry, or the caller asked for no encoding. `bytes` is overwritten by the next
+ * chunk: keep nothing of it.
  */
 export type ChunkSink = (
   text: string,
@@ -35,6 +36,12 @@ export function forEachChunk(text: string, encode: boolean, fn: ChunkSink): void
   while (start < n) {
     let end = start + CHUNK >= n ? n : text.indexOf("\n", start + CHUNK);
     end = end < 0 ? n : end + 1;
+    if (end - start > MAX_ENCODED) {
+      // A huge line crosses the step: the lines before it form a chunk of their own (encoded),
+      // the huge line the next one.
+      const before = text.lastIndexOf("\n", start + CHUNK - 1);
+      if (before >= start) end = before + 1;
+    }
     const chunk = start === 0 && end === n ? text : text.slice(start, end);
     const offset = start;
     start = end;
@@ -49,7 +56,10 @@ export function forEachChunk(text: string, encode: boolean, fn: ChunkSink): void
   }
 }
 
-/** No lone surrogate (`String.prototype.isWellFormed`, with a fallback for older runtimes). */
+/**
+ * No lone surrogate (`String.prototype.isWellFormed`; the fallback for older runtimes says
+ * false for any surrogate, which only costs the encoding).
+ */
 export function isWellFormed(text: string): boolean {
   const check = (text as { isWellFormed?: () => boolean }).isWellFormed;
   return check ? check.call(text) : !/[\uD800-\uDFFF]/.test(text);

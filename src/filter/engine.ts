@@ -236,7 +236,7 @@ function walkLines(body: string, fn: LineSink, utf8: boolean, onChunk?: ChunkSin
   const dirty = body.includes("\x1b") || body.includes("\r");
   const lineBytes = utf8 && !dirty;
   let walked = 0;
-  forEachChunk(body, utf8 || onChunk !== undefined, (chunk, offset, bytes, length) => {
+  forEachChunk(body, lineBytes || onChunk !== undefined, (chunk, offset, bytes, length) => {
     onChunk?.(chunk, offset, bytes, length);
     const withBytes = lineBytes && bytes !== null;
     const ascii = length === chunk.length;

@@ -385,7 +385,10 @@ export class SecurityScanner {
     this.#extra = options.extraPatterns ?? [];
   }
 
-  /** Scans one text (a whole output, or one line). */
+  /**
+   * Scans one text (a whole output, or one line). Counts add up over calls; `found` lists the
+   * credential kinds in table order, then the extra patterns.
+   */
   scan(text: string): void {
     forEachChunk(text, true, this.scanChunk);
     this.scanExtras(text);
@@ -395,8 +398,8 @@ export class SecurityScanner {
    * The credential and signal scan of one chunk of the output (a `ChunkSink`: the engine feeds
    * it the chunks its walk encodes anyway). One pass over the chunk's UTF-8 finds the lines
    * holding a credential hint or a signal literal; the exact patterns then run on those lines
-   * only. A chunk that could not be encoded — a lone surrogate, which UTF-8 cannot carry —
-   * takes the string path; one huge line is scanned in place.
+   * only. A chunk that was not encoded because the text has a lone surrogate somewhere (UTF-8
+   * cannot carry one) takes the string path; one huge line is scanned in place.
    */
   readonly scanChunk: ChunkSink = (chunk, _offset, bytes, length) => {
     if (bytes === null && chunk.length <= MAX_ENCODED) return this.#scanText(chunk);
@@ -414,7 +417,9 @@ export class SecurityScanner {
       if (signal && SIGNAL_LINE.test(line)) this.#signal(line);
     });
     counts.forEach((n, k) => {
-      // Every "sk-ant-" key also matches the OpenAI shape; count it once, as Anthropic.
+      // Every "sk-ant-" key also matches the OpenAI shape; count it once, as Anthropic. One
+      // chunk's difference can be negative (an OpenAI-shaped match holding two "-sk-ant-"
+      // keys); the total is what the whole-text count gives, and only totals above 0 show.
       if (n && k === OPENAI) n -= counts[ANTHROPIC];
       this.#counts[k] += n;
     });

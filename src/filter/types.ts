@@ -32,9 +32,10 @@ export interface StageContext {
 export interface Stage {
   /**
    * One line. The first stage of a chain may also get the line's UTF-8, `utf8[from..to)` with
-   * a newline at `utf8[to]`, when it asked for it (`utf8`) and the engine has it (output without
-   * escapes to sanitise, no lone surrogate). The buffer is reused for the next lines: keep
-   * nothing of it.
+   * a newline at `utf8[to]`, when it asked for it (`utf8`) and the line is exactly those bytes:
+   * output with no escapes to sanitise and no lone surrogate, a line that is not a whitespace
+   * line passed on as "" nor one of over 4 Mi characters. Any line may come without. The
+   * buffer is reused for the next lines: keep nothing of it.
    */
   push(line: string, utf8?: Uint8Array, from?: number, to?: number): void;
   finish(): Confidence;

@@ -60,11 +60,11 @@ export function compileDedup(config: DedupConfig): CompiledStrategy {
   // The defaults run on a hand-written scanner over the lines' UTF-8 with the same result
   // (dedup_normalize.ts), keyed by bytes; user-configured patterns on the regex alternation.
   const defaults = isDefault(config.normalize_patterns);
-  const normalize = combineNormalizers(normalizers);
+  const normalize = defaults ? null : combineNormalizers(normalizers);
   return {
     type: "dedup",
     createStage(ctx: StageContext): Stage {
-      const seen = defaults ? new ByteKeyed<Entry>() : new StringKeyed<Entry>(normalize);
+      const seen = normalize ? new StringKeyed<Entry>(normalize) : new ByteKeyed<Entry>();
       let total = 0;
       let dropped = 0;
       return {
@@ -168,7 +168,9 @@ class ByteKeyed<V> implements Keyed<V> {
       to = encoded.length;
     }
     if (this.#key.length < maxKeyLength(to - from) + 4) {
-      const words = new Int32Array((maxKeyLength(to - from) * 2 + 8) >> 2);
+      // Grown to what this line needs (doubling, so a run of longer lines grows it rarely).
+      const size = Math.max(maxKeyLength(to - from) + 4, this.#key.length * 2);
+      const words = new Int32Array((size + 3) >> 2);
       this.#key32 = words;
       this.#key = new Uint8Array(words.buffer);
     }

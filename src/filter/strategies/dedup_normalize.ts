@@ -49,8 +49,8 @@ const PID = 32;
 /** `[=: ]` */
 const SEP = 64;
 
-/** Per byte; only ASCII has classes. Index 256 (past a buffer's end: `undefined | 0`) is 0. */
-const CLASS = new Uint8Array(257);
+/** Per byte; only ASCII has classes. A read past a buffer's end is `undefined | 0`: NUL, none. */
+const CLASS = new Uint8Array(256);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
   let k = 0;
@@ -412,16 +412,13 @@ function decodeWtf8(buf: Uint8Array, length: number): string {
   return out;
 }
 
-let lineBuf: Uint8Array = new Uint8Array(256);
-let keyBuf: Uint8Array = new Uint8Array(maxKeyLength(256));
-
-/** The line with every default normaliser applied, exactly as the regex alternation does. */
+/**
+ * The line with every default normaliser applied, exactly as the regex alternation does (one
+ * line at a time, for tests and callers outside a stage; the stage keys by bytes).
+ */
 export function normalizeDefault(line: string): string {
-  const encoded = encodeLine(line, lineBuf);
-  lineBuf = encoded.buf;
-  if (keyBuf.length < maxKeyLength(encoded.length)) {
-    keyBuf = new Uint8Array(maxKeyLength(encoded.length));
-  }
-  const n = normalizeUtf8(lineBuf, 0, encoded.length, keyBuf);
+  const { buf, length } = encodeLine(line, new Uint8Array(0));
+  const keyBuf = new Uint8Array(maxKeyLength(length));
+  const n = normalizeUtf8(buf, 0, length, keyBuf);
   return isWellFormed(line) ? fromUtf8.decode(keyBuf.subarray(0, n)) : decodeWtf8(keyBuf, n);
 }
