@@ -31,8 +31,11 @@ export interface Pattern {
   /** A substring every match must contain, used as a cheap pre-check; null when none. */
   readonly literal: string | null;
   /** The V8 translation (only on the native engine), for callers that combine patterns. */
-  /** `anchored`: every top-level alternative starts with `^`. */
-  readonly native?: { body: string; flags: string; anchored: boolean };
+  /**
+   * `anchored`: every top-level alternative starts with `^`; `first`: then the character codes
+   * a match can start with (null when any can, or the match can be empty).
+   */
+  readonly native?: Native;
   test(text: string): boolean;
   exec(text: string): PatternMatch | null;
   /** Replaces every match with `replacement`, taken literally (no `$1` expansion). */
@@ -72,7 +75,7 @@ class NativePattern implements Pattern {
   #names: Map<string, number>;
   constructor(
     readonly source: string,
-    readonly native: { body: string; flags: string; anchored: boolean },
+    readonly native: Native,
     readonly literal: string | null,
     numbered: Numbered,
   ) {
@@ -157,7 +160,7 @@ type Node =
   | { kind: "char"; lit?: string }
   | { kind: "anchor"; start: boolean }
   | { kind: "group"; alts: Node[][] }
-  | { kind: "repeat"; child: Node; max: number };
+  | { kind: "repeat"; child: Node; min: number; max: number };
 
 const ESCAPES_OK = new Set(["d", "D", "w", "W", "s", "S", "t", "n", "r", "f", "v"]);
 
@@ -171,9 +174,16 @@ interface Numbered {
   names: Map<string, number>;
 }
 
+export interface Native {
+  body: string;
+  flags: string;
+  anchored: boolean;
+  first: ReadonlySet<number> | null;
+}
+
 interface Analysis {
   /** The V8 translation, when backtracking is provably bounded. */
-  native: { body: string; flags: string; anchored: boolean } | null;
+  native: Native | null;
   numbered?: Numbered;
   /** A substring every match contains (checked with `includes` before any regex runs). */
   literal: string | null;
@@ -216,10 +226,71 @@ function analyze(source: string): Analysis {
   }
   numbered += parser.out.slice(last);
   return {
-    native: { body: parser.out, flags, anchored },
+    native: {
+      body: parser.out,
+      flags,
+      anchored,
+      first: anchored && !flags ? firstCodes(tree) : null,
+    },
     literal,
     numbered: { body: numbered, names: parser.names },
   };
+}
+
+/** What a match of a node or sequence can start with: codes, or null for any character. */
+type First = { codes: Set<number>; empty: boolean } | null;
+
+/**
+ * The codes the first character of any match of an anchored tree can have: null when a
+ * match can start with any character (a class, `.`, `\b`) or be empty at column 0.
+ */
+function firstCodes(tree: Node[][]): Set<number> | null {
+  const out = new Set<number>();
+  for (const alt of tree) {
+    const f = sequenceFirst(alt);
+    if (f === null || f.empty) return null;
+    for (const c of f.codes) out.add(c);
+  }
+  return out;
+}
+
+function sequenceFirst(seq: Node[]): First {
+  const codes = new Set<number>();
+  for (const node of seq) {
+    if (node.kind === "anchor") {
+      if (node.start) continue;
+      return null;
+    }
+    const f = nodeFirst(node);
+    if (f === null) return null;
+    for (const c of f.codes) codes.add(c);
+    if (!f.empty) return { codes, empty: false };
+  }
+  return { codes, empty: true };
+}
+
+function nodeFirst(node: Node): First {
+  if (node.kind === "char") {
+    return node.lit === undefined
+      ? null
+      : { codes: new Set([node.lit.charCodeAt(0)]), empty: false };
+  }
+  if (node.kind === "repeat") {
+    const f = nodeFirst(node.child);
+    return f && { codes: f.codes, empty: f.empty || node.min === 0 };
+  }
+  if (node.kind === "group") {
+    const codes = new Set<number>();
+    let empty = false;
+    for (const alt of node.alts) {
+      const f = sequenceFirst(alt);
+      if (f === null) return null;
+      for (const c of f.codes) codes.add(c);
+      empty ||= f.empty;
+    }
+    return { codes, empty };
+  }
+  return null;
 }
 
 /**
@@ -415,7 +486,6 @@ class Parser {
       this.out += "?";
     }
     if (s[this.pos] === "*" || s[this.pos] === "+" || s[this.pos] === "{") return null;
-    void min;
-    return { kind: "repeat", child: atom, max };
+    return { kind: "repeat", child: atom, min, max };
   }
 }

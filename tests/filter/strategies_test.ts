@@ -1,5 +1,6 @@
 /** Each strategy on small inputs: output lines and confidence, through a one-rule engine. */
 import { expect } from "expect";
+import { prng } from "../_support/random.ts";
 import { stripAnsi } from "../../src/filter/sanitize.ts";
 import { classifyLine } from "../../src/filter/strategies/test_summary.ts";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
@@ -652,4 +653,29 @@ Deno.test("anyMatcher: anchored lists are tried at column 0 only, mixed lists ev
     true,
     false,
   ]);
+});
+
+Deno.test("anyMatcher: the first-character gate never changes an answer (generated anchored lists)", () => {
+  const random = prng(23);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const atoms = ["a", "b", "é", "\\.", "[ab]", ".", "\\s", "\\d", "(a|b)", "(a|)", "(?:b|c)", "x"];
+  const quantifiers = ["", "", "?", "*", "+", "{0,2}", "{1,3}"];
+  const pattern = () => {
+    let s = "";
+    for (let n = 1 + Math.floor(random() * 3); n > 0; n--) s += pick(atoms) + pick(quantifiers);
+    return "^" + s + pick(["", "", "$", "\\b"]);
+  };
+  const lines = ["", "a", "b", "ab", "ba", "c", "x", ".", " a", "1", "é", "éa", "aaa", "bc", "xa"];
+  let gated = 0;
+  for (let round = 0; round < 2000; round++) {
+    const sources = Array.from({ length: 1 + Math.floor(random() * 3) }, pattern);
+    const patterns = sources.map((s) => compilePattern(s));
+    if (patterns.every((p) => p.native?.first)) gated++;
+    const matcher = anyMatcher(patterns);
+    for (const line of lines) {
+      expect({ sources, line, got: matcher(line) })
+        .toEqual({ sources, line, got: patterns.some((p) => p.test(line)) });
+    }
+  }
+  expect(gated).toBeGreaterThan(200);
 });

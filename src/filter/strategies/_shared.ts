@@ -28,8 +28,15 @@ export function anyMatch(patterns: Pattern[], line: string): boolean {
  */
 export function anyMatcher(patterns: Pattern[]): (line: string) => boolean {
   if (patterns.length === 0) return () => false;
-  if (patterns.length === 1) return (line) => patterns[0].test(line);
   const natives = patterns.map((p) => p.native);
+  // All anchored and each starting with known characters: a line starting with none of them
+  // is ruled out by one table lookup (most lines, for lists like `^g?make…`, `^Step …`).
+  const firsts = natives.every((n) => n?.first) ? natives.map((n) => n!.first!) : null;
+  const first = firsts && new Uint8Array(65536);
+  for (const set of firsts ?? []) for (const c of set) first![c] = 1;
+  const gate = (test: (line: string) => boolean): (line: string) => boolean =>
+    first ? (line) => first[line.charCodeAt(0)] === 1 && test(line) : test;
+  if (patterns.length === 1) return gate((line) => patterns[0].test(line));
   if (natives.every((n) => n && n.flags === natives[0]!.flags)) {
     try {
       // All anchored at the start: said once outside, V8 tries the alternation at column 0
@@ -37,12 +44,12 @@ export function anyMatcher(patterns: Pattern[]): (line: string) => boolean {
       const alternation = natives.map((n) => `(?:${n!.body})`).join("|");
       const source = natives.every((n) => n!.anchored) ? `^(?:${alternation})` : alternation;
       const re = new RegExp(source, natives[0]!.flags);
-      return (line) => re.test(line);
+      return gate((line) => re.test(line));
     } catch {
       // Duplicate group names across patterns: test them one by one.
     }
   }
-  return (line) => anyMatch(patterns, line);
+  return gate((line) => anyMatch(patterns, line));
 }
 
 /**
