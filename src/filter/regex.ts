@@ -67,10 +67,25 @@ export function compilePattern(source: string): Pattern {
     : new Re2Pattern(source, re2, literal);
 }
 
+/**
+ * A test of a line's first character against a pattern's `first` set: a table for ASCII, the
+ * set for the rest. A line that fails it cannot match (an empty line fails it too).
+ */
+export function firstCharGate(first: ReadonlySet<number>): (line: string) => boolean {
+  const ascii = new Uint8Array(128);
+  for (const c of first) if (c < 128) ascii[c] = 1;
+  return (line) => {
+    const c = line.charCodeAt(0);
+    return c < 128 ? ascii[c] === 1 : first.has(c);
+  };
+}
+
 class NativePattern implements Pattern {
   readonly engine = "native";
   #re: RegExp;
   #global: RegExp;
+  /** Rules out lines by their first character, when the pattern is anchored (see Native). */
+  #gate: ((line: string) => boolean) | null;
   /** Group name → index: the regexes run with named groups as numbered ones (see Numbered). */
   #names: Map<string, number>;
   constructor(
@@ -82,12 +97,15 @@ class NativePattern implements Pattern {
     this.#re = new RegExp(numbered.body, native.flags);
     this.#global = new RegExp(numbered.body, native.flags + "g");
     this.#names = numbered.names;
+    this.#gate = native.first ? firstCharGate(native.first) : null;
   }
   test(text: string): boolean {
+    if (this.#gate !== null && !this.#gate(text)) return false;
     if (this.literal !== null && !text.includes(this.literal)) return false;
     return this.#re.test(text);
   }
   exec(text: string): PatternMatch | null {
+    if (this.#gate !== null && !this.#gate(text)) return null;
     if (this.literal !== null && !text.includes(this.literal)) return null;
     const m = this.#re.exec(text);
     return m === null ? null : new NativeMatch(m, this.#names);

@@ -1,5 +1,5 @@
 /** Helpers the strategy files share: pattern fields with named errors, failure signals. */
-import { compilePattern, type Pattern, PatternError } from "../regex.ts";
+import { compilePattern, firstCharGate, type Pattern, PatternError } from "../regex.ts";
 import { RuleFieldError } from "../types.ts";
 
 /** Compiles one pattern field; a bad pattern becomes a `RuleFieldError` naming the field. */
@@ -31,12 +31,12 @@ export function anyMatcher(patterns: Pattern[]): (line: string) => boolean {
   const natives = patterns.map((p) => p.native);
   // All anchored and each starting with known characters: a line starting with none of them
   // is ruled out by one table lookup (most lines, for lists like `^g?make…`, `^Step …`).
-  const firsts = natives.every((n) => n?.first) ? natives.map((n) => n!.first!) : null;
-  const first = firsts && new Uint8Array(65536);
-  for (const set of firsts ?? []) for (const c of set) first![c] = 1;
+  const first = natives.every((n) => n?.first)
+    ? firstCharGate(new Set(natives.flatMap((n) => [...n!.first!])))
+    : null;
   const gate = (test: (line: string) => boolean): (line: string) => boolean =>
-    first ? (line) => first[line.charCodeAt(0)] === 1 && test(line) : test;
-  if (patterns.length === 1) return gate((line) => patterns[0].test(line));
+    first ? (line) => first(line) && test(line) : test;
+  if (patterns.length === 1) return (line) => patterns[0].test(line);
   if (natives.every((n) => n && n.flags === natives[0]!.flags)) {
     try {
       // All anchored at the start: said once outside, V8 tries the alternation at column 0
