@@ -4,6 +4,7 @@
  * limits, and on generated lines built from near-miss pieces of every alternative.
  */
 import { expect } from "expect";
+import { corpusTexts } from "./_corpus.ts";
 import { prng } from "../_support/random.ts";
 import { compilePattern } from "../../src/filter/regex.ts";
 import { combineNormalizers, DEFAULT_NORMALIZERS } from "../../src/filter/strategies/dedup.ts";
@@ -33,17 +34,7 @@ function disagreements(lines: Iterable<string>): { line: string; regex: string; 
 
 Deno.test("dedup normaliser: the scanner agrees with the regex on every corpus and fixture line", async () => {
   const lines = new Set<string>();
-  for (const root of ["../fixtures/filters/", "../../bench/corpus/"]) {
-    const base = new URL(root, import.meta.url);
-    for await (const dir of Deno.readDir(base)) {
-      if (!dir.isDirectory) continue;
-      for await (const f of Deno.readDir(new URL(`${dir.name}/`, base))) {
-        if (!f.name.endsWith(".txt")) continue;
-        const text = await Deno.readTextFile(new URL(`${dir.name}/${f.name}`, base));
-        for (const line of text.split("\n")) lines.add(line);
-      }
-    }
-  }
+  for (const text of await corpusTexts()) for (const line of text.split("\n")) lines.add(line);
   expect(lines.size).toBeGreaterThan(5000);
   expect(disagreements(lines)).toEqual([]);
   // The corpus does exercise it: most log lines change.

@@ -5,6 +5,7 @@
  * rules, inherited rules, errors, unlocated diagnostics, blank runs and small limits.
  */
 import { expect } from "expect";
+import { corpusTexts } from "./_corpus.ts";
 import { prng } from "../_support/random.ts";
 import { parse as parseToml } from "smol-toml";
 import {
@@ -60,19 +61,7 @@ async function builtinConfigs(): Promise<[string, Record<string, unknown>][]> {
 }
 
 async function inputs(): Promise<string[][]> {
-  const out: string[][] = [];
-  for (const root of ["../fixtures/filters/", "../../bench/corpus/"]) {
-    const base = new URL(root, import.meta.url);
-    for await (const dir of Deno.readDir(base)) {
-      if (!dir.isDirectory) continue;
-      for await (const f of Deno.readDir(new URL(`${dir.name}/`, base))) {
-        if (!f.name.endsWith(".txt") || f.name.endsWith(".out.txt")) continue;
-        const text = await Deno.readTextFile(new URL(`${dir.name}/${f.name}`, base));
-        out.push(text.split("\n"));
-      }
-    }
-  }
-  return out;
+  return (await corpusTexts({ outputs: false })).map((text) => text.split("\n"));
 }
 
 Deno.test("group_by_rule: streaming equals the batch reference for every built-in rule and input", async () => {

@@ -1,4 +1,5 @@
 import { expect } from "expect";
+import { corpusTexts } from "./_corpus.ts";
 import { prng } from "../_support/random.ts";
 import { compileExtraPatterns, FilterEngine, SecurityScanner } from "../../src/filter/mod.ts";
 
@@ -88,17 +89,7 @@ Deno.test("the security pass can be switched off", () => {
 
 Deno.test("the prefiltered scan reports exactly what the whole-text scan reported", async () => {
   const { SecurityScanner: Reference } = await import("./_security_reference.ts");
-  const texts: string[] = [];
-  const root = new URL("../../", import.meta.url);
-  for (const base of ["bench/corpus/", "tests/fixtures/filters/"]) {
-    for await (const family of Deno.readDir(new URL(base, root))) {
-      if (!family.isDirectory) continue;
-      const dir = new URL(`${base}${family.name}/`, root);
-      for await (const e of Deno.readDir(dir)) {
-        if (e.name.endsWith(".txt")) texts.push(await Deno.readTextFile(new URL(e.name, dir)));
-      }
-    }
-  }
+  const texts = await corpusTexts();
   const all = CREDENTIALS.map(([, line]) => line);
   texts.push(
     all.join("\n"),

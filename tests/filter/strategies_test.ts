@@ -1,5 +1,6 @@
 /** Each strategy on small inputs: output lines and confidence, through a one-rule engine. */
 import { expect } from "expect";
+import { corpusTexts } from "./_corpus.ts";
 import { prng } from "../_support/random.ts";
 import { stripAnsi } from "../../src/filter/sanitize.ts";
 import { classifyLine } from "../../src/filter/strategies/test_summary.ts";
@@ -293,17 +294,8 @@ Deno.test("group_paths groups by directory, keeps the first path whole and non-p
 
 Deno.test("test_summary: the first-character classifier agrees with the full one", async () => {
   const lines = new Set<string>();
-  const roots = ["../fixtures/filters/", "../../bench/corpus/"];
-  for (const root of roots) {
-    const base = new URL(root, import.meta.url);
-    for await (const dir of Deno.readDir(base)) {
-      if (!dir.isDirectory) continue;
-      for await (const f of Deno.readDir(new URL(`${dir.name}/`, base))) {
-        if (!f.name.endsWith(".txt")) continue;
-        const text = await Deno.readTextFile(new URL(`${dir.name}/${f.name}`, base));
-        for (const line of stripAnsi(text).split("\n")) lines.add(line);
-      }
-    }
+  for (const text of await corpusTexts()) {
+    for (const line of stripAnsi(text).split("\n")) lines.add(line);
   }
   const extra = [" ERRORS ", "  ● a › b", "×  x", "1..4", "# Subtest: a", "? pkg [no test files]"];
   for (const line of extra) lines.add(line);
@@ -589,16 +581,8 @@ Deno.test("group_by_rule: grouped_noise_patterns go only when something was grou
 
 Deno.test("test_summary: the classifiers agree on indented lines (indented testers leave out column-0 shapes)", async () => {
   const lines = new Set<string>();
-  for (const root of ["../fixtures/filters/", "../../bench/corpus/"]) {
-    const base = new URL(root, import.meta.url);
-    for await (const dir of Deno.readDir(base)) {
-      if (!dir.isDirectory) continue;
-      for await (const f of Deno.readDir(new URL(`${dir.name}/`, base))) {
-        if (!f.name.endsWith(".txt")) continue;
-        const text = await Deno.readTextFile(new URL(`${dir.name}/${f.name}`, base));
-        for (const line of stripAnsi(text).split("\n")) lines.add(line.trimStart());
-      }
-    }
+  for (const text of await corpusTexts()) {
+    for (const line of stripAnsi(text).split("\n")) lines.add(line.trimStart());
   }
   const indented = [...lines].flatMap((l) => [" " + l, "\t" + l, "    " + l, " \t" + l, l]);
   expect(indented.length).toBeGreaterThan(5000);
@@ -616,43 +600,10 @@ Deno.test("anyMatcher: anchored lists are tried at column 0 only, mixed lists ev
   const mixed = matcher(["^ab", "c\\d{1,3}"]);
   const top = matcher(["^ab|cd", "^ef"]);
   const lines = ["ab", "xab", "c12", "xc12", "yz", "-yz", "cd", "xcd", "ef", "xef"];
-  expect(lines.map(anchored)).toEqual([
-    true,
-    false,
-    true,
-    false,
-    true,
-    false,
-    false,
-    false,
-    false,
-    false,
-  ]);
-  expect(lines.map(mixed)).toEqual([
-    true,
-    false,
-    true,
-    true,
-    false,
-    false,
-    false,
-    false,
-    false,
-    false,
-  ]);
+  expect(lines.filter(anchored)).toEqual(["ab", "c12", "yz"]);
+  expect(lines.filter(mixed)).toEqual(["ab", "c12", "xc12"]);
   // `^ab|cd` is anchored in its first alternative only.
-  expect(lines.map(top)).toEqual([
-    true,
-    false,
-    false,
-    false,
-    false,
-    false,
-    true,
-    true,
-    true,
-    false,
-  ]);
+  expect(lines.filter(top)).toEqual(["ab", "cd", "xcd", "ef"]);
 });
 
 Deno.test("first-character gates never change an answer (generated anchored patterns and lists)", () => {
