@@ -61,12 +61,17 @@ function isBlank(line: string): boolean {
   return line.charCodeAt(i) < 128 ? false : line.trim().length === 0;
 }
 
+const isVisibleAscii = (c: number) => c > 32 && c < 127;
+
 /** Collapses runs of blank (whitespace-only) lines to one, streaming. */
 export class BlankCollapser {
   #lastBlank = false;
   /** Returns the line to keep, or null to drop it. */
   accept(line: string): string | null {
-    const blank = line.length === 0 || (line.charCodeAt(0) <= 32 && isBlank(line));
+    // An indented line usually ends with a visible ASCII character: no scan of its indentation.
+    const blank = line.length === 0 ||
+      (line.charCodeAt(0) <= 32 && !isVisibleAscii(line.charCodeAt(line.length - 1)) &&
+        isBlank(line));
     if (blank && this.#lastBlank) return null;
     this.#lastBlank = blank;
     return blank ? "" : line;

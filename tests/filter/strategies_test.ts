@@ -588,6 +588,11 @@ Deno.test("test_summary: the classifiers agree on indented lines (indented teste
   expect(indented.length).toBeGreaterThan(5000);
   const disagree = indented.filter((l) => classifyLine(l) !== classifyLine(l, true));
   expect(disagree.slice(0, 5)).toEqual([]);
+  // The same lines classified from their bytes (the first stage's path), with other leading
+  // whitespace and non-ASCII first and last characters too.
+  const variants = indented.flatMap((l) => [l, "\u00A0" + l, l + "é", "  é" + l, "\v" + l]);
+  const fromBytes = variants.filter((l) => classifyLine(l, false, true) !== classifyLine(l, true));
+  expect(fromBytes.slice(0, 5)).toEqual([]);
   // Indentation does change kinds: some shapes allow it, others do not.
   expect(["test result: ok. 1 passed", " test result: ok. 1 passed", " ● a › b", "● a › b"].map(
     (l) => classifyLine(l),
