@@ -30,10 +30,12 @@ export interface Pattern {
   readonly engine: "native" | "re2";
   /** A substring every match must contain, used as a cheap pre-check; null when none. */
   readonly literal: string | null;
-  /** The V8 translation (only on the native engine), for callers that combine patterns. */
   /**
-   * `anchored`: every top-level alternative starts with `^`; `first`: then the character codes
-   * a match can start with (null when any can, or the match can be empty).
+   * The V8 translation (only on the native engine), for callers that combine patterns:
+   * `anchored` when every top-level alternative starts with `^`; `first`, for an anchored
+   * pattern without `(?i)`, the character codes a match can start with — null when that is
+   * not known (a class, `.`, an escape such as `\t` or `\x41`, `\b`), when any character can,
+   * or when a match can be empty at column 0.
    */
   readonly native?: Native;
   test(text: string): boolean;

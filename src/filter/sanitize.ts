@@ -68,9 +68,11 @@ export class BlankCollapser {
   #lastBlank = false;
   /** Returns the line to keep, or null to drop it. */
   accept(line: string): string | null {
-    // An indented line usually ends with a visible ASCII character: no scan of its indentation.
+    // Blank = `trim() === ""`: it starts with ASCII whitespace or a non-ASCII character (U+3000,
+    // U+00A0 …). An indented line usually ends with a visible ASCII character: no scan of it.
+    const first = line.charCodeAt(0);
     const blank = line.length === 0 ||
-      (line.charCodeAt(0) <= 32 && !isVisibleAscii(line.charCodeAt(line.length - 1)) &&
+      ((first <= 32 || first >= 128) && !isVisibleAscii(line.charCodeAt(line.length - 1)) &&
         isBlank(line));
     if (blank && this.#lastBlank) return null;
     this.#lastBlank = blank;

@@ -187,3 +187,20 @@ Deno.test("the raw line count of the stats matches countLines on notices, blank 
   expect(raws.map((raw) => engine.filter("cmd", raw).stats.rawLines))
     .toEqual(raws.map((raw) => countLines(raw)));
 });
+
+Deno.test("no matching rule: runs of blank lines collapse whatever whitespace fills them", () => {
+  const engine = new FilterEngine([], { security: false });
+  const input = "a\n\u3000\n\u00a0 \n\n\ufeff\nb\n \t\n\u2028\nc";
+  expect(engine.filter("cat", input).text).toBe("a\n\nb\n\nc");
+  // The sanitising path (escapes present) agrees.
+  expect(engine.filter("cat", "\x1b[0m" + input).text).toBe("a\n\nb\n\nc");
+  // The class in the clean path is exactly `\s` without the newline, for every UTF-16 unit.
+  const differ = [];
+  for (let c = 0; c < 0x10000; c++) {
+    if (c === 10) continue;
+    const ch = String.fromCharCode(c);
+    const collapsed = engine.filter("cat", `x\n${ch}\n${ch}\ny`).text === "x\n\ny";
+    if (collapsed !== /\s/.test(ch)) differ.push(c);
+  }
+  expect(differ).toEqual([]);
+});

@@ -29,12 +29,28 @@ Deno.test("BlankCollapser: blank lines are found as with trim(), for every UTF-1
       const blanks = new BlankCollapser();
       blanks.accept("x");
       const kept = blanks.accept(line);
-      // The definition before isBlank: empty, or starting with a space/control character and
-      // nothing left after trim() (a line starting with NBSP was never blank).
-      const blank = line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim().length === 0);
+      // Blank = nothing left after trim(), whatever whitespace it starts with (a line of only
+      // U+3000 or U+00A0 used to count as text while " \u3000 " was blank).
+      const blank = line.trim().length === 0;
       const expected = blank ? "" : line;
       if (kept !== expected) disagree.push(c);
     }
   }
   expect(disagree).toEqual([]);
+});
+
+Deno.test("blank lines led by non-ASCII whitespace collapse like any blank line", () => {
+  const lines = ["a", "\u3000", "\u00a0 ", " \u3000 ", "\ufeff", "b", "\u3000x", "", "c"];
+  const blanks = new BlankCollapser();
+  const kept = lines.map((l) => blanks.accept(l));
+  // The same as collapsing by `trim() === ""`.
+  const expected: (string | null)[] = [];
+  let lastBlank = false;
+  for (const line of lines) {
+    const blank = line.trim() === "";
+    expected.push(blank && lastBlank ? null : blank ? "" : line);
+    lastBlank = blank;
+  }
+  expect(kept).toEqual(expected);
+  expect(kept).toEqual(["a", "", null, null, null, "b", "\u3000x", "", "c"]);
 });

@@ -3,7 +3,7 @@ import { expect } from "expect";
 import { corpusTexts } from "./_corpus.ts";
 import { prng } from "../_support/random.ts";
 import { stripAnsi } from "../../src/filter/sanitize.ts";
-import { classifyLine } from "../../src/filter/strategies/test_summary.ts";
+import { classifyLine, unindentedOnly } from "../../src/filter/strategies/test_summary.ts";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
 import { anyMatcher } from "../../src/filter/strategies/_shared.ts";
 import { compilePattern } from "../../src/filter/regex.ts";
@@ -640,4 +640,38 @@ Deno.test("first-character gates never change an answer (generated anchored patt
     }
   }
   expect(gated).toBeGreaterThan(200);
+});
+
+Deno.test("test_summary: only shapes that cannot match an indented line are left out of indented testers", () => {
+  const sources = [
+    "^test result: ",
+    "^\\S+::\\S.* (FAILED|ERROR)\\b",
+    "^=+ .* =+$",
+    "^\\S*\\s+x",
+    "^\\S{0,3} x",
+    "^\\S?x",
+    "^ab|\\s+c",
+    "^(a|b)|c",
+    "^[|]a",
+    "^a\\|b",
+    "^\\s*x",
+    "^ ?FAIL",
+    "^a?b",
+    "^(ok|FAIL)",
+    "x",
+  ];
+  // Not: optional `\S` or first character, a top-level `|`, a class (`[|]a`: not analysed).
+  expect(sources.filter(unindentedOnly)).toEqual([
+    "^test result: ",
+    "^\\S+::\\S.* (FAILED|ERROR)\\b",
+    "^=+ .* =+$",
+    "^a\\|b",
+  ]);
+  // And every one said "only" really misses indented lines.
+  for (const source of sources.filter(unindentedOnly)) {
+    const re = new RegExp(source);
+    for (const line of [" test result: ok", "\tx::y FAILED", " == a ==", " a|b"]) {
+      expect({ source, line, matched: re.test(line) }).toEqual({ source, line, matched: false });
+    }
+  }
 });

@@ -227,16 +227,35 @@ const BY_FIRST = new Map<string, Tester>();
 
 /**
  * Whether a regex only matches lines whose first character is neither space nor tab: `^`
- * then `\S` or a plain character that is not optional. Such an alternative is left out of an
- * indented line's tester (most lines of a trace are indented). Anything else counts as "may".
+ * then `\S` or a plain character, not optional, and no top-level `|` (another alternative
+ * could start anywhere). Such an alternative is left out of an indented line's tester (most
+ * lines of a trace are indented). Anything else counts as "may".
  */
-function unindentedOnly(source: string): boolean {
-  if (!source.startsWith("^")) return false;
+export function unindentedOnly(source: string): boolean {
+  if (!source.startsWith("^") || topLevelAlternation(source)) return false;
+  if (source.startsWith("^\\S")) return !"?*{".includes(source[3] ?? "");
   const c = source[1];
   const next = source[2] ?? "";
   if (next === "?" || next === "*" || next === "{") return false;
-  if (source.startsWith("^\\S")) return true;
   return c !== undefined && !"\\([.$ \t|".includes(c);
+}
+
+/** A `|` outside every group and class of the regex source. */
+function topLevelAlternation(source: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (c === "[") {
+      // Up to the class's closing bracket (a `]` first in the class is a literal).
+      i += source[i + 1] === "^" ? 2 : 1;
+      if (source[i] === "]") i++;
+      while (i < source.length && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+    } else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) return true;
+  }
+  return false;
 }
 const UNINDENTED = new Set(LISTS.flat().filter((re) => unindentedOnly(re.source)));
 
