@@ -182,6 +182,9 @@ type Node =
   | { kind: "group"; alts: Node[][] }
   | { kind: "repeat"; child: Node; min: number; max: number };
 
+/** RE2's `\s` (Perl class): tab, newline, form feed, carriage return, space — not \v. */
+const RE2_SPACE = "\\t\\n\\f\\r ";
+
 const ESCAPES_OK = new Set(["d", "D", "w", "W", "s", "S", "t", "n", "r", "f", "v"]);
 
 /**
@@ -422,7 +425,8 @@ class Parser {
       }
       if (ESCAPES_OK.has(e) || /[^A-Za-z0-9]/.test(e)) {
         this.pos += 2;
-        this.out += "\\" + e;
+        // RE2's `\s` is [\t\n\f\r ]; V8's also takes \v, U+00A0, U+3000 … (see RE2_SPACE).
+        this.out += e === "s" ? `[${RE2_SPACE}]` : e === "S" ? `[^${RE2_SPACE}]` : "\\" + e;
         return ESCAPES_OK.has(e) ? { kind: "char" } : { kind: "char", lit: e };
       }
       return null;
@@ -434,7 +438,8 @@ class Parser {
     }
     if (c === "*" || c === "+" || c === "?" || c === "{" || c === "}" || c === "]") return null;
     this.pos++;
-    this.out += c === "/" ? "\\/" : c;
+    // RE2's `.` is any character but a newline; V8's also refuses \r, U+2028 and U+2029.
+    this.out += c === "/" ? "\\/" : c === "." ? "[^\\n]" : c;
     return c === "." ? { kind: "char" } : { kind: "char", lit: c };
   }
 
@@ -466,7 +471,9 @@ class Parser {
           continue;
         }
         if (!(ESCAPES_OK.has(e) || /[^A-Za-z0-9]/.test(e))) return null;
-        text += "\\" + e;
+        // `\S` among other members has no V8 form without the `v` flag: re2js runs it.
+        if (e === "S") return null;
+        text += e === "s" ? RE2_SPACE : "\\" + e;
         i += 2;
         continue;
       }

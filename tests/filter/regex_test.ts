@@ -1,4 +1,5 @@
 import { expect } from "expect";
+import { RE2JS } from "re2js";
 import { compilePattern, MAX_PATTERN_LENGTH, PatternError } from "../../src/filter/regex.ts";
 
 Deno.test("compilePattern picks V8 only for provably linear patterns", () => {
@@ -134,4 +135,22 @@ Deno.test("named groups keep their names and numbers on the native engine, with 
     }
   }
   expect(matched).toBeGreaterThanOrEqual(4);
+});
+
+Deno.test("the native engine gives RE2's answers for \\s, \\S and . (V8's differ on \\v, U+00A0, U+3000, \\r, U+2028)", () => {
+  const sources = ["^a\\sb", "^a\\Sb", "^a.b", "^a[\\s]b", "^a[^\\s]b", "^a[x\\s]b", "^a\\s{1,3}b"];
+  const middles = ["\t", "\n", "\v", "\f", "\r", " ", "\u00a0", "\u3000", "\u2028", "\ufeff", "x"];
+  for (const source of sources) {
+    const pattern = compilePattern(source);
+    expect({ source, engine: pattern.engine }).toEqual({ source, engine: "native" });
+    const re2 = RE2JS.compile(source);
+    for (const middle of middles) {
+      const line = `a${middle}b`;
+      expect({ source, middle, got: pattern.test(line) })
+        .toEqual({ source, middle, got: re2.matcher(line).find() });
+    }
+  }
+  // `\S` among other class members has no V8 form: re2js runs the pattern.
+  expect(compilePattern("^a[x\\S]b").engine).toBe("re2");
+  expect(compilePattern("^a[x\\S]b").test("a\u00a0b")).toBe(true);
 });
