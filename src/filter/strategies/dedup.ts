@@ -235,7 +235,7 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
   let next = 1;
   for (const n of natives) {
     groupIndex.push(next);
-    next += 1 + (new RegExp(`${n!.body}|`).exec("")!.length - 1);
+    next += 1 + (new RegExp(`${n!.body}|`, n!.flags).exec("")!.length - 1);
   }
   const combined = new RegExp(
     natives.map((n) => `(${n!.body})`).join("|"),
