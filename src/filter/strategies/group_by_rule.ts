@@ -179,13 +179,35 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
     count: 1,
   });
 
+  /** The last rule seen for a shape wins (see ruleByShape). */
+  const noteRule = (rule: string | undefined, shape: string): void => {
+    if (rule && (rule !== lastRule || shape !== lastShape)) {
+      ruleByShape.set(shape, rule);
+      lastRule = rule;
+      lastShape = shape;
+    }
+  };
+
+  /** Files a located warning in its bucket. */
+  const fileWarning = (member: Member): void => {
+    const map = member.rule !== undefined ? byRule : byShape;
+    const key = member.rule ?? member.shape;
+    let bucket = lastMap === map && lastKey === key ? lastBucket : map.get(key);
+    if (!bucket) {
+      bucket = { rule: member.rule, shape: member.shape, count: 0, members: [] };
+      map.set(key, bucket);
+      buckets.push(bucket);
+    }
+    lastMap = map;
+    lastKey = key;
+    lastBucket = bucket;
+    bucket.count++;
+    if (bucket.members.length < config.max_locations) bucket.members.push(member);
+  };
+
   /** Files a finished diagnostic under errors, summaries or its bucket. */
   const close = (d: Diagnostic): void => {
-    if (d.rule && (d.rule !== lastRule || d.shape !== lastShape)) {
-      ruleByShape.set(d.shape, d.rule);
-      lastRule = d.rule;
-      lastShape = d.shape;
-    }
+    noteRule(d.rule, d.shape);
     if (!d.location) {
       summaries.push(...d.head.slice(0, Math.min(maxLines, d.trimmed)));
       return;
@@ -196,27 +218,13 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
       errorLines.push("");
       return;
     }
-    const map = d.rule !== undefined ? byRule : byShape;
-    const key = d.rule ?? d.shape;
-    let bucket = lastMap === map && lastKey === key ? lastBucket : map.get(key);
-    if (!bucket) {
-      bucket = { rule: d.rule, shape: d.shape, count: 0, members: [] };
-      map.set(key, bucket);
-      buckets.push(bucket);
-    }
-    lastMap = map;
-    lastKey = key;
-    lastBucket = bucket;
-    bucket.count++;
-    if (bucket.members.length < config.max_locations) {
-      bucket.members.push({
-        seq: d.seq,
-        message: d.message,
-        rule: d.rule,
-        shape: d.shape,
-        location: d.location,
-      });
-    }
+    fileWarning({
+      seq: d.seq,
+      message: d.message,
+      rule: d.rule,
+      shape: d.shape,
+      location: d.location,
+    });
   };
 
   const push = (line: string): void => {
@@ -229,15 +237,21 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
       if (current) close(current);
       current = null;
       const loc = one.group("loc") ?? "";
-      const d = open(
-        line,
-        (one.group("msg") ?? line).trim(),
-        config.group_errors ? false : (one.group("sev") ?? "error") === "error",
-        one.group("rule"),
-      );
-      d.location = file && !loc.includes(file) ? `${file}:${loc}` : loc;
-      if (d.location) allLines = null;
+      const location = file && !loc.includes(file) ? `${file}:${loc}` : loc;
+      const message = (one.group("msg") ?? line).trim();
+      const error = config.group_errors ? false : (one.group("sev") ?? "error") === "error";
+      const rule = one.group("rule");
+      if (location) allLines = null;
       else allLines?.push(line);
+      if (location && !error) {
+        // The common case (a build's warnings), filed without a Diagnostic: what close() does.
+        const shape = elideNames(message);
+        noteRule(rule, shape);
+        fileWarning({ seq: seq++, message, rule, shape, location });
+        return;
+      }
+      const d = open(line, message, error, rule);
+      d.location = location;
       close(d);
       return;
     }
