@@ -177,7 +177,8 @@ class Re2Pattern implements Pattern {
 // leading (?i), possessive forms) simply runs on re2js.
 
 type Node =
-  | { kind: "char"; lit?: string }
+  // `noBlank`: a class that never takes a space or tab (`\S`, `\d`, `\w`).
+  | { kind: "char"; lit?: string; noBlank?: boolean }
   | { kind: "anchor"; start: boolean }
   | { kind: "group"; alts: Node[][] }
   | { kind: "repeat"; child: Node; min: number; max: number };
@@ -258,6 +259,52 @@ function analyze(source: string): Analysis {
     literal,
     numbered: { body: numbered, names: parser.names },
   };
+}
+
+/**
+ * Whether a match of an RE2 pattern can start with a space or tab (true unless its tree rules
+ * that out: `^` then `\\S`, `\\d`, `\\w`, a literal, a group of such …; true for a pattern
+ * this parser cannot read, one not anchored at the start, or one with flags).
+ */
+export function mayStartBlank(source: string): boolean {
+  if (source.startsWith("(?")) return true;
+  const parser = new Parser(source);
+  const tree = parser.parse();
+  if (!tree || parser.pos !== source.length) return true;
+  if (!tree.every((alt) => alt[0]?.kind === "anchor" && alt[0].start)) return true;
+  return sequenceBlank(tree) !== false;
+}
+
+/**
+ * Whether a match of alternatives starting at column 0 can start with a space or tab: true,
+ * false, or "empty" when it can also match nothing there (the next node decides). A class, `.`
+ * or an anchor other than `^` counts as "it can".
+ */
+function sequenceBlank(alts: Node[][]): boolean | "empty" {
+  let empty = false;
+  for (const seq of alts) {
+    let result: boolean | "empty" = "empty";
+    for (const node of seq) {
+      result = node.kind === "anchor" ? (node.start ? "empty" : true) : nodeBlank(node);
+      if (result !== "empty") break;
+    }
+    if (result === true) return true;
+    if (result === "empty") empty = true;
+  }
+  return empty ? "empty" : false;
+}
+
+function nodeBlank(node: Node): boolean | "empty" {
+  if (node.kind === "char") {
+    if (node.lit !== undefined) return node.lit === " " || node.lit === "\t";
+    return !node.noBlank;
+  }
+  if (node.kind === "repeat") {
+    const child = nodeBlank(node.child);
+    return child === true ? true : node.min === 0 ? "empty" : child;
+  }
+  if (node.kind === "group") return sequenceBlank(node.alts);
+  return true;
 }
 
 /** What a match of a node or sequence can start with: codes, or null for any character. */
@@ -427,7 +474,8 @@ class Parser {
         this.pos += 2;
         // RE2's `\s` is [\t\n\f\r ]; V8's also takes \v, U+00A0, U+3000 … (see RE2_SPACE).
         this.out += e === "s" ? `[${RE2_SPACE}]` : e === "S" ? `[^${RE2_SPACE}]` : "\\" + e;
-        return ESCAPES_OK.has(e) ? { kind: "char" } : { kind: "char", lit: e };
+        if (!ESCAPES_OK.has(e)) return { kind: "char", lit: e };
+        return "Sdw".includes(e) ? { kind: "char", noBlank: true } : { kind: "char" };
       }
       return null;
     }

@@ -660,17 +660,24 @@ Deno.test("test_summary: only shapes that cannot match an indented line are left
     "^(ok|FAIL)",
     "x",
   ];
-  // Not: optional `\S` or first character, a top-level `|`, a class (`[|]a`: not analysed).
+  // Not: a start that can take a blank (`\S*\s`, `\S{0,3} `, ` ?`, `\s*`), an alternative
+  // that is not anchored, a class (`[|]a`: not analysed). An optional non-blank start is fine
+  // when what follows cannot be blank either (`\S?x`, `a?b`), and so is a group of literals.
   expect(sources.filter(unindentedOnly)).toEqual([
     "^test result: ",
     "^\\S+::\\S.* (FAILED|ERROR)\\b",
     "^=+ .* =+$",
+    "^\\S?x",
     "^a\\|b",
+    "^a?b",
+    "^(ok|FAIL)",
   ]);
-  // And every one said "only" really misses indented lines.
+  // And every one said "only" really misses indented lines (each matches unindented).
+  const lines = ["test result: ok", "x::y FAILED", "== a ==", "ax", "a|b", "b", "ok", "FAIL"];
   for (const source of sources.filter(unindentedOnly)) {
     const re = new RegExp(source);
-    for (const line of [" test result: ok", "\tx::y FAILED", " == a ==", " a|b"]) {
+    expect({ source, some: lines.some((l) => re.test(l)) }).toEqual({ source, some: true });
+    for (const line of lines.flatMap((l) => [" " + l, "\t" + l, "  \t" + l])) {
       expect({ source, line, matched: re.test(line) }).toEqual({ source, line, matched: false });
     }
   }

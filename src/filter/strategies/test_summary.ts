@@ -7,6 +7,7 @@
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
  */
 import { z } from "zod";
+import { mayStartBlank } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -226,44 +227,22 @@ const BY_CODE_INDENTED: (Tester | undefined)[] = [];
 const BY_FIRST = new Map<string, Tester>();
 
 /**
- * Whether a regex only matches lines whose first character is neither space nor tab: `^`
- * then `\S` or a plain character, not optional, and no top-level `|` (another alternative
- * could start anywhere). Such an alternative is left out of an indented line's tester (most
- * lines of a trace are indented). Anything else counts as "may".
+ * Whether a regex only matches lines whose first character is neither space nor tab (regex.ts's
+ * analysis of its tree). Such an alternative is left out of an indented line's tester (most
+ * lines of a trace are indented).
  */
 export function unindentedOnly(source: string): boolean {
-  if (!source.startsWith("^") || topLevelAlternation(source)) return false;
-  if (source.startsWith("^\\S")) return !"?*{".includes(source[3] ?? "");
-  const c = source[1];
-  const next = source[2] ?? "";
-  if (next === "?" || next === "*" || next === "{") return false;
-  return c !== undefined && !"\\([.$ \t|".includes(c);
+  return !mayStartBlank(source);
 }
-
-/** A `|` outside every group and class of the regex source. */
-function topLevelAlternation(source: string): boolean {
-  let depth = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === "\\") i++;
-    else if (c === "[") {
-      // Up to the class's closing bracket (a `]` first in the class is a literal).
-      i += source[i + 1] === "^" ? 2 : 1;
-      if (source[i] === "]") i++;
-      while (i < source.length && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
-    } else if (c === "(") depth++;
-    else if (c === ")") depth--;
-    else if (c === "|" && depth === 0) return true;
-  }
-  return false;
-}
-const UNINDENTED = new Set(LISTS.flat().filter((re) => unindentedOnly(re.source)));
+/** Built with the first indented tester (parsing every shape is not start-up work). */
+let unindented: Set<RegExp> | null = null;
 
 function buildTester(first: string, indented: boolean): Tester {
+  if (indented) unindented ??= new Set(LISTS.flat().filter((re) => unindentedOnly(re.source)));
   const out: Tester = [];
   LISTS.forEach((list, k) => {
     const alts = list.filter((re) => {
-      if (indented && UNINDENTED.has(re)) return false;
+      if (indented && unindented!.has(re)) return false;
       const set = FIRST_SETS.get(re);
       return set === null || set === undefined || set.has(first);
     });
