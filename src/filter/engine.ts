@@ -255,22 +255,21 @@ function walkLines(body: string, fn: LineSink, utf8: boolean, onChunk?: ChunkSin
       start = end + 1;
       walked++;
       if (dirty) line = sanitizeLine(line);
-      if (!withBytes) {
-        if (line.startsWith(STDERR_PREFIX)) line = line.slice(STDERR_PREFIX.length);
-        const kept = blanks.accept(line);
-        if (kept !== null) fn(kept);
-        continue;
-      }
+      // The line's bytes: [lineFrom, to) of the chunk's (only tracked when they are handed on).
       let lineFrom = from;
-      const to = ascii ? end : bytes!.indexOf(10, from);
-      from = to + 1;
+      let to = 0;
+      if (withBytes) {
+        to = ascii ? end : bytes!.indexOf(10, from);
+        from = to + 1;
+      }
       if (line.startsWith(STDERR_PREFIX)) {
         line = line.slice(STDERR_PREFIX.length);
         lineFrom += STDERR_PREFIX.length;
       }
       const kept = blanks.accept(line);
-      if (kept === line) fn(line, bytes!, lineFrom, to);
-      else if (kept !== null) fn(kept);
+      if (kept === null) continue;
+      if (withBytes && kept === line) fn(line, bytes!, lineFrom, to);
+      else fn(kept);
     }
   });
   return walked;
