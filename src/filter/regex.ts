@@ -263,7 +263,7 @@ function analyze(source: string): Analysis {
 
 /**
  * Whether a match of an RE2 pattern can start with a space or tab (true unless its tree rules
- * that out: `^` then `\\S`, `\\d`, `\\w`, a literal, a group of such …; true for a pattern
+ * that out: `^` then `\S`, `\d`, `\w`, a literal, a group of such …; true for a pattern
  * this parser cannot read, one not anchored at the start, or one with flags).
  */
 export function mayStartBlank(source: string): boolean {
@@ -272,66 +272,45 @@ export function mayStartBlank(source: string): boolean {
   const tree = parser.parse();
   if (!tree || parser.pos !== source.length) return true;
   if (!tree.every((alt) => alt[0]?.kind === "anchor" && alt[0].start)) return true;
-  return sequenceBlank(tree) !== false;
+  // A non-blank class (`\S`, `\d`, `\w`) adds no code, but is known not to start blank.
+  const codes = startCodes(tree, (node) => node.noBlank ? new Set() : null);
+  return codes === null || codes.has(32) || codes.has(9);
 }
 
 /**
- * Whether a match of alternatives starting at column 0 can start with a space or tab: true,
- * false, or "empty" when it can also match nothing there (the next node decides). A class, `.`
- * or an anchor other than `^` counts as "it can".
+ * What a match of a node or sequence can start with: codes (a class counts as `classCodes`
+ * says), or null for any character.
  */
-function sequenceBlank(alts: Node[][]): boolean | "empty" {
-  let empty = false;
-  for (const seq of alts) {
-    let result: boolean | "empty" = "empty";
-    for (const node of seq) {
-      result = node.kind === "anchor" ? (node.start ? "empty" : true) : nodeBlank(node);
-      if (result !== "empty") break;
-    }
-    if (result === true) return true;
-    if (result === "empty") empty = true;
-  }
-  return empty ? "empty" : false;
-}
-
-function nodeBlank(node: Node): boolean | "empty" {
-  if (node.kind === "char") {
-    if (node.lit !== undefined) return node.lit === " " || node.lit === "\t";
-    return !node.noBlank;
-  }
-  if (node.kind === "repeat") {
-    const child = nodeBlank(node.child);
-    return child === true ? true : node.min === 0 ? "empty" : child;
-  }
-  if (node.kind === "group") return sequenceBlank(node.alts);
-  return true;
-}
-
-/** What a match of a node or sequence can start with: codes, or null for any character. */
 type First = { codes: Set<number>; empty: boolean } | null;
+type ClassCodes = (node: Node & { kind: "char" }) => Set<number> | null;
 
 /**
  * The codes the first character of any match of an anchored tree can have: null when a
  * match can start with any character (a class, `.`, `\b`) or be empty at column 0.
  */
 function firstCodes(tree: Node[][]): Set<number> | null {
+  return startCodes(tree, () => null);
+}
+
+/** firstCodes with classes as `classCodes` says. */
+function startCodes(tree: Node[][], classCodes: ClassCodes): Set<number> | null {
   const out = new Set<number>();
   for (const alt of tree) {
-    const f = sequenceFirst(alt);
+    const f = sequenceFirst(alt, classCodes);
     if (f === null || f.empty) return null;
     for (const c of f.codes) out.add(c);
   }
   return out;
 }
 
-function sequenceFirst(seq: Node[]): First {
+function sequenceFirst(seq: Node[], classCodes: ClassCodes): First {
   const codes = new Set<number>();
   for (const node of seq) {
     if (node.kind === "anchor") {
       if (node.start) continue;
       return null;
     }
-    const f = nodeFirst(node);
+    const f = nodeFirst(node, classCodes);
     if (f === null) return null;
     for (const c of f.codes) codes.add(c);
     if (!f.empty) return { codes, empty: false };
@@ -339,21 +318,21 @@ function sequenceFirst(seq: Node[]): First {
   return { codes, empty: true };
 }
 
-function nodeFirst(node: Node): First {
+function nodeFirst(node: Node, classCodes: ClassCodes): First {
   if (node.kind === "char") {
-    return node.lit === undefined
-      ? null
-      : { codes: new Set([node.lit.charCodeAt(0)]), empty: false };
+    if (node.lit !== undefined) return { codes: new Set([node.lit.charCodeAt(0)]), empty: false };
+    const codes = classCodes(node);
+    return codes && { codes, empty: false };
   }
   if (node.kind === "repeat") {
-    const f = nodeFirst(node.child);
+    const f = nodeFirst(node.child, classCodes);
     return f && { codes: f.codes, empty: f.empty || node.min === 0 };
   }
   if (node.kind === "group") {
     const codes = new Set<number>();
     let empty = false;
     for (const alt of node.alts) {
-      const f = sequenceFirst(alt);
+      const f = sequenceFirst(alt, classCodes);
       if (f === null) return null;
       for (const c of f.codes) codes.add(c);
       empty ||= f.empty;
