@@ -177,8 +177,9 @@ class Re2Pattern implements Pattern {
 // leading (?i), possessive forms) simply runs on re2js.
 
 type Node =
-  // `noBlank`: a class that never takes a space or tab (`\S`, `\d`, `\w`).
-  | { kind: "char"; lit?: string; noBlank?: boolean }
+  // `noBlank`: a class that never takes a space or tab (`\S`, `\d`, `\w`). `members`: every
+  // character a class takes, where the parser knows them (`\d`, `\s`, `[#ℹ]`).
+  | { kind: "char"; lit?: string; noBlank?: boolean; members?: string }
   | { kind: "anchor"; start: boolean }
   | { kind: "group"; alts: Node[][] }
   | { kind: "repeat"; child: Node; min: number; max: number };
@@ -276,6 +277,44 @@ export function mayStartBlank(source: string): boolean {
   const codes = startCodes(tree, (node) => node.noBlank ? new Set() : null);
   return codes === null || codes.has(32) || codes.has(9);
 }
+
+/**
+ * The UTF-16 units the first character after a line's leading spaces and tabs can be, for any
+ * line an anchored pattern matches (`^\s*(FAIL|ok) ` → F, o): null when any can, or the tree
+ * does not say (not anchored, unreadable, a class of unknown members, a blank after the skipped
+ * ones). Leading nodes that only take whitespace (`\s*`, ` ?`, ` `) are skipped: the line's own
+ * leading blanks are. test_summary keys its per-character testers by this.
+ */
+export function firstAfterBlanks(source: string): Set<number> | null {
+  if (source.startsWith("(?")) return null;
+  const parser = new Parser(source);
+  const tree = parser.parse();
+  if (!tree || parser.pos !== source.length) return null;
+  const out = new Set<number>();
+  for (const alt of tree) {
+    if (alt[0]?.kind !== "anchor" || !alt[0].start) return null;
+    let i = 1;
+    while (i < alt.length && blankOnly(alt[i])) i++;
+    const f = sequenceFirst(alt.slice(i), (node) => node.members ? unitsOf(node.members) : null);
+    if (f === null || f.empty) return null;
+    for (const c of f.codes) out.add(c);
+  }
+  return out.has(32) || out.has(9) ? null : out;
+}
+
+/** A node that only ever takes whitespace: a space, a tab, `\s`, or a repeat of one. */
+function blankOnly(node: Node): boolean {
+  const char = node.kind === "repeat" ? node.child : node;
+  if (char.kind !== "char") return false;
+  const members = char.lit ?? char.members;
+  return members !== undefined && /^\s+$/.test(members);
+}
+
+const unitsOf = (text: string): Set<number> => {
+  const units = new Set<number>();
+  for (let i = 0; i < text.length; i++) units.add(text.charCodeAt(i));
+  return units;
+};
 
 /**
  * What a match of a node or sequence can start with: codes (a class counts as `classCodes`
@@ -454,6 +493,8 @@ class Parser {
         // RE2's `\s` is [\t\n\f\r ]; V8's also takes \v, U+00A0, U+3000 … (see RE2_SPACE).
         this.out += e === "s" ? `[${RE2_SPACE}]` : e === "S" ? `[^${RE2_SPACE}]` : "\\" + e;
         if (!ESCAPES_OK.has(e)) return { kind: "char", lit: e };
+        if (e === "d") return { kind: "char", noBlank: true, members: "0123456789" };
+        if (e === "s") return { kind: "char", members: "\t\n\f\r " };
         return "Sdw".includes(e) ? { kind: "char", noBlank: true } : { kind: "char" };
       }
       return null;
@@ -508,9 +549,11 @@ class Parser {
       i++;
     }
     if (s[i] !== "]") return null;
+    const body = s.slice(this.pos + 1, i);
     this.pos = i + 1;
     this.out += text + "]";
-    return { kind: "char" };
+    // Plain members only (no negation, range or escape): what the class takes is its text.
+    return /^[^^\\-][^\\-]*$/.test(body) ? { kind: "char", members: body } : { kind: "char" };
   }
 
   #quantifier(atom: Node): Node | null {

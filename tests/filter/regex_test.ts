@@ -1,6 +1,12 @@
 import { expect } from "expect";
 import { RE2JS } from "re2js";
-import { compilePattern, MAX_PATTERN_LENGTH, PatternError } from "../../src/filter/regex.ts";
+import {
+  compilePattern,
+  firstAfterBlanks,
+  MAX_PATTERN_LENGTH,
+  PatternError,
+} from "../../src/filter/regex.ts";
+import { prng } from "../_support/random.ts";
 
 Deno.test("compilePattern picks V8 only for provably linear patterns", () => {
   const table: [string, "native" | "re2"][] = [
@@ -153,4 +159,86 @@ Deno.test("the native engine gives RE2's answers for \\s, \\S and . (V8's differ
   // `\S` among other class members has no V8 form: re2js runs the pattern.
   expect(compilePattern("^a[x\\S]b").engine).toBe("re2");
   expect(compilePattern("^a[x\\S]b").test("a\u00a0b")).toBe(true);
+});
+
+Deno.test("firstAfterBlanks: the first character after a line's spaces and tabs, read off the shape", () => {
+  const chars = (source: string) => {
+    const units = firstAfterBlanks(source);
+    return units && String.fromCharCode(...[...units].sort((a, b) => a - b));
+  };
+  expect(chars("^\\s*(FAIL|ok) ")).toBe("Fo");
+  expect(chars("^ ?FAIL\\s+\\S")).toBe("F");
+  expect(chars("^ (ERRORS|FAILURES) $")).toBe("EF");
+  expect(chars("^\\s*\\d+\\) \\S")).toBe("0123456789");
+  expect(chars("^[ℹ#] tests")).toBe("#ℹ");
+  expect(chars("^x|^y")).toBe("xy");
+  expect(chars("^\\d*x")).toBe("0123456789x");
+  // Unknown: not anchored (in any alternative), a range or negated class, `.`, `\S`, flags,
+  // a blank after the skipped ones, a shape that can match nothing after the blanks.
+  for (
+    const source of [
+      "x",
+      "^x|y",
+      "^[a-c]",
+      "^[^a]",
+      "^.x",
+      "^\\S+",
+      "(?i)^x",
+      "^ ?( |a)b",
+      "^\\s*$",
+      "^a?",
+    ]
+  ) {
+    expect({ source, chars: chars(source) }).toEqual({ source, chars: null });
+  }
+});
+
+Deno.test("firstAfterBlanks never leaves out a line the shape matches (generated shapes and lines)", () => {
+  const random = prng(41);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const atoms = [
+    " ",
+    "\\t",
+    "\\s",
+    "a",
+    "b",
+    "é",
+    "1",
+    "\\d",
+    "[ab]",
+    "[ a]",
+    "[a-c]",
+    "(a| )",
+    "(?:b|1)",
+    "(a|)",
+    "x",
+  ];
+  const quantifiers = ["", "", "?", "*", "+", "{0,2}", "{1,2}"];
+  const alphabet = [" ", " ", "\t", "a", "b", "c", "1", "é", "\f", "x", "\u3000"];
+  const lines: string[] = [""];
+  for (let n = 0; n < 400; n++) {
+    let line = "";
+    for (let k = Math.floor(random() * 6); k > 0; k--) line += pick(alphabet);
+    lines.push(line);
+  }
+  let known = 0;
+  for (let round = 0; round < 3000; round++) {
+    let body = "";
+    for (let n = 1 + Math.floor(random() * 4); n > 0; n--) body += pick(atoms) + pick(quantifiers);
+    const source = random() < 0.2 ? `^${body}|^${pick(atoms)}` : `^${body}`;
+    const units = firstAfterBlanks(source);
+    if (units === null) continue;
+    known++;
+    const re = new RegExp(source);
+    for (const line of lines) {
+      if (!re.test(line)) continue;
+      let i = 0;
+      while (line[i] === " " || line[i] === "\t") i++;
+      // All blank, or other whitespace next: test_summary's full classifier takes those lines.
+      if (i === line.length || /\s/.test(line[i])) continue;
+      expect({ source, line, kept: units.has(line.charCodeAt(i)) })
+        .toEqual({ source, line, kept: true });
+    }
+  }
+  expect(known).toBeGreaterThan(500);
 });

@@ -7,7 +7,7 @@
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
  */
 import { z } from "zod";
-import { mayStartBlank } from "../regex.ts";
+import { firstAfterBlanks, mayStartBlank } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -160,61 +160,6 @@ const NOISE_FRAME = new RegExp(`^(?:${join(TRACE_NOISE)})`);
 type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
 
 /**
- * The characters a line can start with (after leading whitespace) for a regex to match, read
- * from its source: null when any character can. Only the leading shapes used above are
- * understood (`^`, optional whitespace, a literal, a group of alternatives, a simple class,
- * `\d`, a repeated literal); anything else means "any".
- */
-function firstChars(source: string): Set<string> | null {
-  let src = source.replace(/^\^/, "").replace(/^(\\s[*+]?| \??)+/, "");
-  if (src.startsWith("(?:")) src = "(" + src.slice(3);
-  if (src.startsWith("(")) {
-    // A group of alternatives: split at top-level `|` up to the matching `)`.
-    let depth = 0;
-    let start = 1;
-    const alts: string[] = [];
-    for (let i = 0; i < src.length; i++) {
-      const c = src[i];
-      if (c === "\\") {
-        i++;
-        continue;
-      }
-      if (c === "(") depth++;
-      else if (c === ")" && --depth === 0) {
-        alts.push(src.slice(start, i));
-        break;
-      } else if (c === "|" && depth === 1) {
-        alts.push(src.slice(start, i));
-        start = i + 1;
-      }
-    }
-    const out = new Set<string>();
-    for (const alt of alts) {
-      const set = firstChars(alt);
-      if (set === null || alt === "") return null;
-      for (const c of set) out.add(c);
-    }
-    return out;
-  }
-  if (src.startsWith("\\d")) return new Set("0123456789");
-  if (src.startsWith("\\")) {
-    const e = src[1];
-    return e && /[^A-Za-z0-9]/.test(e) ? new Set([e]) : null;
-  }
-  if (src.startsWith("[")) {
-    const end = src.indexOf("]");
-    const body = src.slice(1, end);
-    if (end < 0 || body.startsWith("^") || body.includes("-") || body.includes("\\")) return null;
-    return new Set(body);
-  }
-  const c = src[0];
-  if (c === undefined || ".$".includes(c)) return null;
-  // A literal that may repeat (`=+`, `_{3,}`) or be optional (`x?`, `x*`): `?`/`*` mean any.
-  if (src[1] === "?" || src[1] === "*") return null;
-  return new Set([c]);
-}
-
-/**
  * Per first character: for each kind in precedence order, one regex of only the alternatives
  * that can match a line starting with it (kinds with none are left out). `test` per kind
  * allocates nothing, where one exec of the combined alternation built a match array with a
@@ -268,8 +213,15 @@ function testerFor(line: string, i: number, code = line.charCodeAt(i)): Tester {
   if (BY_FIRST.size < 512) BY_FIRST.set(key, entry);
   return entry;
 }
+/**
+ * Per shape, the characters a line can start with (after its leading spaces and tabs) for it to
+ * match: null when any can (regex.ts reads it off the parsed shape).
+ */
 const FIRST_SETS = new Map<RegExp, Set<string> | null>(
-  LISTS.flat().map((re) => [re, firstChars(re.source)]),
+  LISTS.flat().map((re) => {
+    const units = firstAfterBlanks(re.source);
+    return [re, units && new Set([...units].map((c) => String.fromCharCode(c)))];
+  }),
 );
 
 /**
