@@ -4,6 +4,8 @@
  *   deno task bench:filters            print the tables
  *   deno task bench:filters --write    also write them into bench/README.md "## Output filters"
  *   deno task bench:filters --quick    skip the 100 MB throughput run
+ *   FILTER_BENCH_ROUNDS=N              rounds of the throughput runs (default 7)
+ *   FILTER_BENCH_TRACE=1               print every throughput run's thread CPU time
  *
  * Tokens are bytes/4 (the RTK-comparable estimate). Retention = share of a case's `.signals`
  * lines found verbatim in the filtered text.
@@ -331,6 +333,9 @@ async function runOnce(engine: FilterEngine, w: Workload, mb: number, best: Best
   const threadMs = thread0 !== null && thread1 !== null ? thread1 - thread0 : cpuMs;
   const after = Deno.memoryUsage();
   best.rounds.push(threadMs);
+  if (Deno.env.get("FILTER_BENCH_TRACE")) {
+    console.error(`  ${w.label} ${mb} MB: ${threadMs.toFixed(0)} ms thread CPU`);
+  }
   if (threadMs < best.threadMs) {
     best.ms = ms;
     best.cpuMs = cpuMs;

@@ -9,7 +9,7 @@
  */
 import { compilePattern, type Pattern, PatternError } from "./regex.ts";
 import { sanitizeLine } from "./sanitize.ts";
-import { type ChunkSink, forEachChunk, MAX_ENCODED } from "./chunks.ts";
+import { CHUNK, type ChunkSink, forEachChunk, MAX_ENCODED } from "./chunks.ts";
 
 interface CredentialKind {
   kind: string;
@@ -243,6 +243,7 @@ const PAIR_TRIGGERS: Trigger[][] = [];
 
 // ignoreBOM: a U+FEFF opening a line is part of it (the old scanner kept it), not a mark to drop.
 const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const toUtf8 = new TextEncoder();
 
 /**
  * Calls `fn` with every line (no newline) of a chunk (see `ChunkSink`) holding one of the
@@ -251,7 +252,7 @@ const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
  * at a time, as 16-bit units, and each unit is one table lookup; every occurrence of a literal
  * has one of its two pairs at an even offset. Literals are ASCII, so a multi-byte character
  * never matches one; non-ASCII lines are decoded back (exact: encoded chunks are well-formed).
- * A chunk without bytes is scanned on the string.
+ * A chunk without bytes is encoded a window at a time (windowedLines).
  */
 function triggerLines(
   chunk: string,
@@ -260,7 +261,7 @@ function triggerLines(
   fn: (line: string, ids: readonly number[]) => void,
 ): void {
   const ids: number[] = [];
-  if (buf === null) return scanInPlace(chunk, fn, ids);
+  if (buf === null) return windowedLines(chunk, fn, ids);
   const ascii = written === chunk.length;
   // Pairs starting at 0, 2, 4 …; an odd `written` ends with the last byte and the newline
   // after it (no literal holds a newline).
@@ -293,46 +294,47 @@ function triggerLines(
   }
 }
 
-/** Character code as the byte scan sees it: literals are ASCII, anything past Latin-1 is 0. */
-const unit = (text: string, i: number): number => {
-  const c = text.charCodeAt(i);
-  return c < 256 ? c : 0;
-};
+/** The longest trigger literal less one: how far the windows of a long line overlap. */
+const OVERLAP = Math.max(...TRIGGERS.map(([literal]) => literal.length)) - 1;
 
-/** triggerLines' scan on the string itself (slower; no buffer), for very long lines. */
-function scanInPlace(
-  text: string,
+/**
+ * triggerLines for a chunk that is not encoded (one line too long to encode whole, see
+ * chunks.ts): each line is encoded a window of `CHUNK` characters at a time into a buffer of
+ * its own, the windows overlapping by the longest literal less one, so every occurrence lies
+ * whole in one of them (it may be found twice: an id may repeat). A window that cuts a
+ * surrogate pair, like a lone surrogate, is encoded as U+FFFD, which holds no literal's ASCII.
+ */
+function windowedLines(
+  chunk: string,
   fn: (line: string, ids: readonly number[]) => void,
   ids: number[],
 ): void {
-  const n = text.length;
-  const literalsHere = (at: number, triggers: Trigger[]): boolean => {
-    let found = false;
-    for (const { bytes, offset, id } of triggers) {
-      const from = at - offset;
-      if (from < 0 || from + bytes.length > n) continue;
-      let k = 0;
-      while (k < bytes.length && text.charCodeAt(from + k) === bytes[k]) k++;
-      if (k === bytes.length) {
-        ids.push(id);
-        found = true;
-      }
+  const buf = new Uint8Array(3 * Math.min(chunk.length, CHUNK) + 1);
+  let lineStart = 0;
+  while (lineStart < chunk.length) {
+    let lineEnd = chunk.indexOf("\n", lineStart);
+    if (lineEnd < 0) lineEnd = chunk.length;
+    for (let from = lineStart;; from += CHUNK - OVERLAP) {
+      const to = Math.min(lineEnd, from + CHUNK);
+      const written = toUtf8.encodeInto(chunk.slice(from, to), buf).written;
+      buf[written] = 10;
+      literalsIn(buf, written, ids);
+      if (to === lineEnd) break;
     }
-    return found;
-  };
-  for (let i = 1; i < n; i++) {
-    const t = PAIR[(unit(text, i - 1) << 8) | unit(text, i)];
-    if (t === 0 || !literalsHere(i - 1, PAIR_TRIGGERS[t - 1])) continue;
-    const lineStart = text.lastIndexOf("\n", i - 1) + 1;
-    let lineEnd = text.indexOf("\n", i);
-    if (lineEnd < 0) lineEnd = n;
-    for (let j = i + 1; j < lineEnd; j++) {
-      const u = PAIR[(unit(text, j - 1) << 8) | unit(text, j)];
-      if (u !== 0) literalsHere(j - 1, PAIR_TRIGGERS[u - 1]);
-    }
-    fn(text.slice(lineStart, lineEnd), ids);
+    if (ids.length) fn(chunk.slice(lineStart, lineEnd), ids);
     ids.length = 0;
-    i = lineEnd + 1;
+    lineStart = lineEnd + 1;
+  }
+}
+
+/** Adds to `ids` every literal in `buf[0..n)` (`buf[n]` a newline), one lookup per even pair. */
+function literalsIn(buf: Uint8Array, n: number, ids: number[]): void {
+  const units = new Uint16Array(buf.buffer, buf.byteOffset, (n + 1) >> 1);
+  let u = 0;
+  while ((u = nextUnit(units, u)) >= 0) {
+    const at = 2 * u;
+    literalsAt(buf, n, at, PAIR_TRIGGERS[PAIR[(buf[at] << 8) | buf[at + 1]] - 1], ids);
+    u++;
   }
 }
 
@@ -400,7 +402,7 @@ export class SecurityScanner {
    * it the chunks its walk encodes anyway). One pass over the chunk's UTF-8 finds the lines
    * holding a credential hint or a signal literal; the exact patterns then run on those lines
    * only. A chunk that was not encoded because the text has a lone surrogate somewhere (UTF-8
-   * cannot carry one) takes the string path; one huge line is scanned in place.
+   * cannot carry one) takes the string path; one huge line is encoded in windows.
    */
   readonly scanChunk: ChunkSink = (chunk, _offset, bytes, length) => {
     if (bytes === null && chunk.length <= MAX_ENCODED) return this.#scanText(chunk);
