@@ -5,7 +5,7 @@
 import type { FilterStats } from "../tools/registry.ts";
 import { matchCandidates } from "./command.ts";
 import type { CompiledRule } from "./rule.ts";
-import { BlankCollapser, countLines, sanitize, sanitizeLine } from "./sanitize.ts";
+import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
 import { type ChunkSink, forEachChunk } from "./chunks.ts";
 import type { Pattern } from "./regex.ts";
@@ -103,12 +103,10 @@ export class FilterEngine {
     const scanner = this.securityEnabled
       ? new SecurityScanner({ extraPatterns: this.#extra })
       : null;
-    const collected: string[] = [];
+    const output = new Output();
     const confidences: Confidence[] = [];
     // Build the chain back to front: each stage emits into the next one's push.
-    const { stages, first } = chain(rules, rules.length, failed, body, (line) => {
-      collected.push(line);
-    }, []);
+    const { stages, first } = chain(rules, rules.length, failed, body, output.push, []);
     // The walk encodes the output once, for the security pass and the first stage.
     const walked = walkLines(body, first, stages[0]?.utf8 === true, scanner?.scanChunk);
     scanner?.scanExtras(body);
@@ -118,15 +116,9 @@ export class FilterEngine {
       countNewlines(raw, body.length);
     const rawLines = raw.length === 0 ? 0 : newlines + (raw.endsWith("\n") ? 0 : 1);
     for (const stage of stages) confidences.push(stage.finish());
-    let confidence: Confidence = confidences.reduce(worstConfidence, "full" as Confidence);
-    let lines = collected;
-    while (lines.length && lines[lines.length - 1].trim() === "") lines.pop();
-    if (rules.length && totalChars(lines) > body.length) {
-      // A filter must never make the output bigger than what it replaces.
-      lines = sanitize(body).split("\n");
-    }
-    if (rules.length === 0) confidence = "full";
-    let text = lines.join("\n");
+    const confidence = confidences.reduce(worstConfidence, "full" as Confidence);
+    // A filter must never make the output bigger than what it replaces.
+    let text = output.length > body.length ? sanitize(body) : output.text();
     const appendix = scanner?.appendix(text) ?? [];
     if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
@@ -289,10 +281,52 @@ function trimTrailingNewlines(text: string): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
-function totalChars(lines: string[]): number {
-  let n = 0;
-  for (const line of lines) n += line.length + 1;
-  return n - 1;
+/** Lines joined into one piece of the output at a time. */
+const BATCH = 4096;
+
+/**
+ * The chain's output lines, joined with newlines, without the blank (whitespace-only) lines at
+ * the end. Held compactly: every `BATCH` lines are joined into a piece of text, so an output as
+ * big as its input (a Fallback pass-through of millions of short lines) is not also held as one
+ * string object per line. Blank lines wait until a non-blank one follows them.
+ */
+class Output {
+  #pieces: string[] = [];
+  #batch: string[] = [];
+  #blanks: string[] = [];
+  #chars = 0;
+
+  readonly push = (line: string): void => {
+    if (line.length === 0 || isBlank(line)) {
+      this.#blanks.push(line);
+      return;
+    }
+    if (this.#blanks.length) {
+      for (const blank of this.#blanks) this.#add(blank);
+      this.#blanks.length = 0;
+    }
+    this.#add(line);
+  };
+
+  #add(line: string): void {
+    this.#batch.push(line);
+    this.#chars += line.length + 1;
+    if (this.#batch.length === BATCH) {
+      this.#pieces.push(this.#batch.join("\n"));
+      this.#batch.length = 0;
+    }
+  }
+
+  /** The text's length so far (the blank lines at the end left out). */
+  get length(): number {
+    return this.#chars - 1;
+  }
+
+  text(): string {
+    if (this.#batch.length) this.#pieces.push(this.#batch.join("\n"));
+    this.#batch.length = 0;
+    return this.#pieces.join("\n");
+  }
 }
 
 /** Splits trailing tool notices (`[exit code 1]`) off the output. */

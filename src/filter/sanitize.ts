@@ -51,7 +51,7 @@ export function countLines(text: string): number {
  * `line.trim() === ""` without building the trimmed string: ASCII whitespace is skipped here,
  * and only a line whose first other character is not ASCII is left to `trim`.
  */
-function isBlank(line: string): boolean {
+export function isBlank(line: string): boolean {
   let i = 0;
   for (; i < line.length; i++) {
     const c = line.charCodeAt(i);

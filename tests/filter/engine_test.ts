@@ -1,6 +1,7 @@
 import { expect } from "expect";
 import { compileRule, countLines, FilterEngine, FilterSession } from "../../src/filter/mod.ts";
 import type { CompiledStrategy } from "../../src/filter/types.ts";
+import { prng } from "../_support/random.ts";
 
 const rule = (name: string, match: Record<string, string>, strategy: Record<string, unknown>) =>
   compileRule({ name, match, strategy }, "test");
@@ -204,3 +205,38 @@ Deno.test("no matching rule: runs of blank lines collapse whatever whitespace fi
   }
   expect(differ).toEqual([]);
 });
+
+Deno.test("the output is what the stages emitted, joined, without whitespace-only lines at the end", () => {
+  // What the engine did before it joined lines a batch at a time: pop the blank lines at the
+  // end, then join. Emitted lists cross the 4096-line batches, end (or not) in runs of blank
+  // lines of every kind, hold lines with a newline inside and whitespace-only lines between.
+  const random = prng(99);
+  const kinds = ["", " ", "\t", "\u3000", "\uFEFF", "a", " b", "c\n ", " \n", "é", "x".repeat(50)];
+  let emitted: string[] = [];
+  const emitter: CompiledStrategy = {
+    type: "emit",
+    createStage(ctx) {
+      return {
+        push() {},
+        finish() {
+          for (const line of emitted) ctx.emit(line);
+          return "full";
+        },
+      };
+    },
+  };
+  const engine = new FilterEngine([
+    { name: "emit", source: "test", strategy: emitter, matches: () => true },
+  ], { security: false });
+  const body = "z".repeat(2_000_000);
+  for (let n = 0; n < 60; n++) {
+    const length = [0, 1, 5, 4095, 4096, 4097, 9000][n % 7];
+    emitted = Array.from({ length }, () => kinds[Math.floor(random() * kinds.length)]);
+    if (n % 3 === 0) emitted.push(...Array.from({ length: 5000 }, () => pick(random, [" ", ""])));
+    const lines = [...emitted];
+    while (lines.length && lines[lines.length - 1].trim() === "") lines.pop();
+    expect({ n, text: engine.filter("x", body).text }).toEqual({ n, text: lines.join("\n") });
+  }
+});
+
+const pick = <T>(random: () => number, list: T[]): T => list[Math.floor(random() * list.length)];
