@@ -8,7 +8,7 @@ import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
 import { type ChunkSink, forEachChunk } from "./chunks.ts";
-import type { Pattern } from "./regex.ts";
+import { onText, type Pattern } from "./regex.ts";
 import { type Confidence, type Stage, worstConfidence } from "./types.ts";
 
 export interface EngineOptions {
@@ -99,7 +99,24 @@ export class FilterEngine {
     if (!this.enabled) return this.#outcome(raw, raw, [], "full");
     const { body, notices } = splitNotices(raw);
     const rules = this.match(command);
-    if (rules.length === 0) return this.#passThrough(raw, body, notices);
+    // One look at the text for what RE2 and the V8 translations of patterns read otherwise.
+    return onText(
+      raw,
+      () =>
+        rules.length === 0
+          ? this.#passThrough(raw, body, notices)
+          : this.#run(rules, failed, raw, body, notices),
+    );
+  }
+
+  /** The matching rules' chain over the body, the security pass beside it. */
+  #run(
+    rules: CompiledRule[],
+    failed: boolean,
+    raw: string,
+    body: string,
+    notices: string[],
+  ): FilterOutcome {
     const scanner = this.securityEnabled
       ? new SecurityScanner({ extraPatterns: this.#extra })
       : null;

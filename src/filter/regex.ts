@@ -44,6 +44,8 @@ export interface Pattern {
   replaceAll(text: string, replacement: string): string;
   /** How many non-overlapping matches the text has. */
   countMatches(text: string): number;
+  /** The leftmost match starting at or after `from`, as [start, end), or null. */
+  search(text: string, from: number): { start: number; end: number } | null;
 }
 
 /** Compiles a pattern, throwing `PatternError` with a reason a user can act on. */
@@ -90,6 +92,8 @@ class NativePattern implements Pattern {
   #gate: ((line: string) => boolean) | null;
   /** Group name → index: the regexes run with named groups as numbered ones (see Numbered). */
   #names: Map<string, number>;
+  /** re2js, for the texts the translation may read otherwise (see Native.exact). */
+  #re2: Re2Pattern | null = null;
   constructor(
     readonly source: string,
     readonly native: Native,
@@ -101,23 +105,44 @@ class NativePattern implements Pattern {
     this.#names = numbered.names;
     this.#gate = native.first ? firstCharGate(native.first) : null;
   }
+  /** RE2 itself, when the translation may answer otherwise on `text`. */
+  #exact(text: string): Re2Pattern | null {
+    if (this.native.exact || !mayDiffer(text)) return null;
+    return this.#re2 ??= new Re2Pattern(this.source, RE2JS.compile(this.source), this.literal);
+  }
   test(text: string): boolean {
     if (this.#gate !== null && !this.#gate(text)) return false;
     if (this.literal !== null && !text.includes(this.literal)) return false;
-    return this.#re.test(text);
+    const exact = this.#exact(text);
+    return exact ? exact.test(text) : this.#re.test(text);
   }
   exec(text: string): PatternMatch | null {
     if (this.#gate !== null && !this.#gate(text)) return null;
     if (this.literal !== null && !text.includes(this.literal)) return null;
+    const exact = this.#exact(text);
+    if (exact) return exact.exec(text);
     const m = this.#re.exec(text);
     return m === null ? null : new NativeMatch(m, this.#names);
   }
   replaceAll(text: string, replacement: string): string {
     if (this.literal !== null && !text.includes(this.literal)) return text;
+    const exact = this.#exact(text);
+    if (exact) return exact.replaceAll(text, replacement);
     this.#global.lastIndex = 0;
     return text.replace(this.#global, () => replacement);
   }
+  search(text: string, from: number): { start: number; end: number } | null {
+    if (this.literal !== null && !text.includes(this.literal)) return null;
+    const exact = this.#exact(text);
+    if (exact) return exact.search(text, from);
+    const re = this.#global;
+    re.lastIndex = from;
+    const m = re.exec(text);
+    return m === null ? null : { start: m.index, end: m.index + m[0].length };
+  }
   countMatches(text: string): number {
+    const exact = this.#exact(text);
+    if (exact) return exact.countMatches(text);
     const re = this.#global;
     re.lastIndex = 0;
     let n = 0;
@@ -169,6 +194,12 @@ class Re2Pattern implements Pattern {
     while (m.find()) n++;
     return n;
   }
+  search(text: string, from: number): { start: number; end: number } | null {
+    if (from > text.length) return null;
+    if (this.literal !== null && !text.includes(this.literal)) return null;
+    const m = this.re.matcher(text);
+    return m.find(from) ? { start: m.start(), end: m.end() } : null;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,7 +210,9 @@ class Re2Pattern implements Pattern {
 type Node =
   // `noBlank`: a class that never takes a space or tab (`\S`, `\d`, `\w`). `members`: every
   // character a class takes, where the parser knows them (`\d`, `\s`, `[#ℹ]`).
-  | { kind: "char"; lit?: string; noBlank?: boolean; members?: string }
+  // `wide`: a class that takes characters past U+00FF (`.`, `[^…]`, `\S`, `\W`, `\D`), where V8
+  // without the `u` flag reads one UTF-16 unit and RE2 one code point.
+  | { kind: "char"; lit?: string; noBlank?: boolean; members?: string; wide?: boolean }
   | { kind: "anchor"; start: boolean }
   | { kind: "group"; alts: Node[][] }
   | { kind: "repeat"; child: Node; min: number; max: number };
@@ -204,6 +237,43 @@ export interface Native {
   flags: string;
   anchored: boolean;
   first: ReadonlySet<number> | null;
+  /**
+   * The translation gives RE2's answer on every text. False for a `.`, a negated class or
+   * `(?i)`: they may answer otherwise on a text holding an astral character (V8 without the
+   * `u` flag reads a surrogate pair as two characters) or U+017F ſ or U+212A K (RE2's `(?i)`
+   * folds them with s and k, V8's does not). `mayDiffer` tells when a text has any of them.
+   */
+  exact: boolean;
+}
+
+/** What a translation that is not `exact` may read otherwise than RE2 (see Native.exact). */
+const EXOTIC = /[\uD800-\uDFFF\u017F\u212A]/;
+
+/** Set while the engine filters a text that holds none of EXOTIC (see `onText`). */
+let plainText = false;
+
+/**
+ * Whether a translation that is not `exact` may answer otherwise than RE2 on `text`: it holds
+ * a surrogate, U+017F or U+212A. False without a look while `onText` runs for a text free of
+ * them (every string the filters see then is a piece of it, or their own ASCII and `…`).
+ */
+export function mayDiffer(text: string): boolean {
+  return !plainText && EXOTIC.test(text);
+}
+
+/**
+ * Runs `fn`, telling the patterns that the strings they see come from `text`: when it holds
+ * no surrogate, U+017F or U+212A, no string needs its own look (one scan of the text instead of
+ * one per string; a one-byte string cannot hold any of them and is not even scanned by V8).
+ */
+export function onText<T>(text: string, fn: () => T): T {
+  const before = plainText;
+  plainText = !EXOTIC.test(text);
+  try {
+    return fn();
+  } finally {
+    plainText = before;
+  }
 }
 
 interface Analysis {
@@ -221,14 +291,21 @@ function analyze(source: string): Analysis {
     body = body.slice(4);
     flags = "i";
   }
+  // An astral character in the pattern is two units to V8 (a repeat would take only the second),
+  // and `(?i)` on non-ASCII folds otherwise (Å and U+212B, θ and ϴ …): re2js runs those.
+  if (/[\uD800-\uDFFF]/.test(body) || (flags && /[^ -~\t\n\r]/.test(body))) {
+    return { native: null, literal: null };
+  }
   const parser = new Parser(body);
   const tree = parser.parse();
   if (!tree || parser.pos !== body.length) return { native: null, literal: null };
   const literal = flags ? null : requiredLiteral(tree);
+  let wide = false;
   let unbounded = 0;
   let width = 0;
   let unsafe = false;
   const visit = (node: Node): void => {
+    if (node.kind === "char" && node.wide) wide = true;
     if (node.kind === "group") { for (const alt of node.alts) alt.forEach(visit); }
     if (node.kind === "repeat") {
       if (node.max === Infinity) unbounded++;
@@ -256,6 +333,7 @@ function analyze(source: string): Analysis {
       flags,
       anchored,
       first: anchored && !flags ? firstCodes(tree) : null,
+      exact: !flags && !wide && !tree.some(nullable),
     },
     literal,
     numbered: { body: numbered, names: parser.names },
@@ -382,6 +460,18 @@ function nodeFirst(node: Node, classCodes: ClassCodes): First {
 }
 
 /**
+ * Whether a sequence can match the empty string. A pattern that can is not `exact`: V8 steps
+ * over an empty match by one UTF-16 unit, into a surrogate pair, where RE2 steps a code point.
+ */
+function nullable(seq: Node[]): boolean {
+  return seq.every((node) =>
+    node.kind === "anchor" ||
+    (node.kind === "repeat" && (node.min === 0 || nullable([node.child]))) ||
+    (node.kind === "group" && node.alts.some(nullable))
+  );
+}
+
+/**
  * The longest run of plain characters every match contains: the top-level sequence, looking
  * through groups with a single alternative (`: (?P<sev>warning): ` gives ": warning: ").
  */
@@ -495,7 +585,8 @@ class Parser {
         if (!ESCAPES_OK.has(e)) return { kind: "char", lit: e };
         if (e === "d") return { kind: "char", noBlank: true, members: "0123456789" };
         if (e === "s") return { kind: "char", members: "\t\n\f\r " };
-        return "Sdw".includes(e) ? { kind: "char", noBlank: true } : { kind: "char" };
+        const wide = "SWD".includes(e);
+        return "Sdw".includes(e) ? { kind: "char", noBlank: true, wide } : { kind: "char", wide };
       }
       return null;
     }
@@ -508,7 +599,7 @@ class Parser {
     this.pos++;
     // RE2's `.` is any character but a newline; V8's also refuses \r, U+2028 and U+2029.
     this.out += c === "/" ? "\\/" : c === "." ? "[^\\n]" : c;
-    return c === "." ? { kind: "char" } : { kind: "char", lit: c };
+    return c === "." ? { kind: "char", wide: true } : { kind: "char", lit: c };
   }
 
   #charClass(): Node | null {
@@ -552,8 +643,9 @@ class Parser {
     const body = s.slice(this.pos + 1, i);
     this.pos = i + 1;
     this.out += text + "]";
-    // Plain members only (no negation, range or escape): what the class takes is its text.
-    return /^[^^\\-][^\\-]*$/.test(body) ? { kind: "char", members: body } : { kind: "char" };
+    if (body.startsWith("^")) return { kind: "char", wide: true };
+    // Plain members only (no range or escape): what the class takes is its text.
+    return /^[^\\-][^\\-]*$/.test(body) ? { kind: "char", members: body } : { kind: "char" };
   }
 
   #quantifier(atom: Node): Node | null {

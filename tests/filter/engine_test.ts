@@ -240,3 +240,33 @@ Deno.test("the output is what the stages emitted, joined, without whitespace-onl
 });
 
 const pick = <T>(random: () => number, list: T[]): T => list[Math.floor(random() * list.length)];
+
+Deno.test("rules answer as RE2 on output with emoji, lone surrogates, ſ and K (one code point each)", () => {
+  const engine = new FilterEngine([
+    rule("strip", { prefix: "cmd" }, {
+      type: "strip_noise",
+      patterns: ["^x.y$", "(?i)^drop ok$", "^[^a]{2}$"],
+    }),
+  ], { security: false });
+  const lines = [
+    "x😀y",
+    "xay",
+    "x😀😀y",
+    "drop o\u212A",
+    "drop ok",
+    "keep",
+    "😀",
+    "é",
+    "ab",
+    "x\ud800y",
+  ];
+  // RE2 (checked with re2js): `.` and `[^a]` take one code point, `(?i)k` folds U+212A, a lone
+  // surrogate is one character. V8 without `u` would keep "x😀y" and "drop oK" and drop "😀".
+  expect(engine.filter("cmd", lines.join("\n")).text.split("\n")).toEqual([
+    "x😀😀y",
+    "keep",
+    "😀",
+    "é",
+    "ab",
+  ]);
+});

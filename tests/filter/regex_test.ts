@@ -4,6 +4,8 @@ import {
   compilePattern,
   firstAfterBlanks,
   MAX_PATTERN_LENGTH,
+  mayDiffer,
+  onText,
   PatternError,
 } from "../../src/filter/regex.ts";
 import { prng } from "../_support/random.ts";
@@ -241,4 +243,98 @@ Deno.test("firstAfterBlanks never leaves out a line the shape matches (generated
     }
   }
   expect(known).toBeGreaterThan(500);
+});
+
+Deno.test("V8 translations answer as RE2 on texts with astral characters, lone surrogates, ſ and K", () => {
+  // `.`, negated classes, `(?i)` and patterns that can match empty are not `exact`: on a text
+  // holding a surrogate, U+017F or U+212A they hand over to re2js; every answer is RE2's.
+  const random = prng(77);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const atoms = [
+    ".",
+    "[^a]",
+    "\\S",
+    "\\W",
+    "\\D",
+    "a",
+    "k",
+    "s",
+    "x",
+    "\\w",
+    "(a|.)",
+    "[ak]",
+    "\\b",
+  ];
+  const quantifiers = ["", "", "?", "*", "+", "{2}", "{0,2}"];
+  const pieces = ["😀", "\ud800", "\udc00", "ſ", "K", "k", "s", "S", "a", "x", " ", "é"];
+  const texts = Array.from(
+    { length: 120 },
+    () => Array.from({ length: Math.floor(random() * 6) }, () => pick(pieces)).join(""),
+  );
+  let native = 0;
+  let inexact = 0;
+  for (let round = 0; round < 700; round++) {
+    let source = random() < 0.3 ? "(?i)" : "";
+    if (random() < 0.3) source += "^";
+    for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
+      source += pick(atoms) + pick(quantifiers);
+    }
+    const pattern = compilePattern(source);
+    if (pattern.engine !== "native") continue;
+    native++;
+    if (!pattern.native!.exact) inexact++;
+    const re2 = RE2JS.compile(source);
+    for (const text of texts) {
+      const m = re2.matcher(text);
+      const found = m.find();
+      const want = {
+        test: found,
+        group0: found ? m.group(0) : null,
+        replaced: re2.matcher(text).replaceAll("<>"),
+        count: (() => {
+          const all = re2.matcher(text);
+          let n = 0;
+          while (all.find()) n++;
+          return n;
+        })(),
+        search: (() => {
+          const s = re2.matcher(text);
+          return text.length >= 1 && s.find(1) ? [s.start(), s.end()] : null;
+        })(),
+      };
+      const got = {
+        test: pattern.test(text),
+        group0: pattern.exec(text)?.group(0) ?? null,
+        replaced: pattern.replaceAll(text, "<>"),
+        count: pattern.countMatches(text),
+        search: (() => {
+          const s = pattern.search(text, 1);
+          return s ? [s.start, s.end] : null;
+        })(),
+      };
+      expect({ source, text, ...got }).toEqual({ source, text, ...want });
+    }
+  }
+  expect(native).toBeGreaterThan(300);
+  expect(inexact).toBeGreaterThan(150);
+});
+
+Deno.test("onText: a text free of surrogates, ſ and K spares the look; one holding them keeps it", () => {
+  const dot = compilePattern("^x.y$");
+  expect(dot.native?.exact).toBe(false);
+  expect(compilePattern("^error: ").native?.exact).toBe(true);
+  // RE2's `.` is one code point: one emoji, two UTF-16 units.
+  expect(dot.test("x😀y")).toBe(true);
+  expect(onText("plain\nx😀y", () => dot.test("x😀y"))).toBe(true);
+  expect(onText("plain", () => dot.test("xay"))).toBe(true);
+  // Inside onText of a plain text the look is skipped: V8 answers for what it is given.
+  expect(onText("plain", () => mayDiffer("x😀y"))).toBe(false);
+  expect(mayDiffer("x😀y")).toBe(true);
+  expect(mayDiffer("x\u212Ay")).toBe(true);
+  expect(mayDiffer("xéy")).toBe(false);
+  // (?i) folds K (U+212A) with k and ſ with s, as RE2 does; non-ASCII under (?i) runs on re2js.
+  expect(compilePattern("(?i)^ok$").test("o\u212A")).toBe(true);
+  expect(compilePattern("(?i)^ſ$").engine).toBe("re2");
+  expect(compilePattern("^😀+$").engine).toBe("re2");
+  expect(compilePattern("^😀+$").test("😀😀")).toBe(true);
 });

@@ -6,7 +6,9 @@ import { stripAnsi } from "../../src/filter/sanitize.ts";
 import { classifyLine, unindentedOnly } from "../../src/filter/strategies/test_summary.ts";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
 import { anyMatcher } from "../../src/filter/strategies/_shared.ts";
-import { compilePattern } from "../../src/filter/regex.ts";
+import { compilePattern, onText } from "../../src/filter/regex.ts";
+import { combineNormalizers } from "../../src/filter/strategies/dedup.ts";
+import { RE2JS } from "re2js";
 
 function run(strategy: Record<string, unknown>, input: string, failed = false) {
   const rule = compileRule({ name: "t", match: { prefix: "cmd" }, strategy }, "test");
@@ -681,4 +683,100 @@ Deno.test("test_summary: only shapes that cannot match an indented line are left
       expect({ source, line, matched: re.test(line) }).toEqual({ source, line, matched: false });
     }
   }
+});
+
+/** Patterns and texts where V8 without `u` and RE2 read otherwise (astral, ſ, K, empty). */
+function exoticCases(seed: number) {
+  const random = prng(seed);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const atoms = [".", "[^a]", "\\S", "a", "k", "s", "x", "(a|.)", "\\b"];
+  const quantifiers = ["", "", "?", "*", "+", "{2}"];
+  /** One pattern; a list shares `(?i)` or not (one V8 alternation needs one set of flags). */
+  const pattern = (caseless: boolean) => {
+    let s = caseless ? "(?i)" : "";
+    for (let n = 1 + Math.floor(random() * 2); n > 0; n--) s += pick(atoms) + pick(quantifiers);
+    return s;
+  };
+  const pieces = ["😀", "\ud800", "ſ", "K", "k", "s", "a", "x", " "];
+  const lines = Array.from(
+    { length: 80 },
+    () => Array.from({ length: Math.floor(random() * 6) }, () => pick(pieces)).join(""),
+  );
+  return { random, pattern, lines };
+}
+
+Deno.test("anyMatcher answers as RE2 on lines with astral characters, ſ and K", () => {
+  const { random, pattern, lines } = exoticCases(5);
+  let combined = 0;
+  for (let round = 0; round < 400; round++) {
+    const caseless = random() < 0.3;
+    const sources = Array.from({ length: 2 + Math.floor(random() * 2) }, () => pattern(caseless));
+    const patterns = sources.map((s) => compilePattern(s));
+    if (patterns.every((p) => p.native && p.native.flags === patterns[0].native!.flags)) combined++;
+    const matcher = anyMatcher(patterns);
+    const re2 = sources.map((s) => RE2JS.compile(s));
+    for (const line of lines) {
+      const want = re2.some((r) => r.matcher(line).find());
+      expect({ sources, line, got: matcher(line) }).toEqual({ sources, line, got: want });
+      // The same inside the engine's window for a text holding such characters.
+      expect(onText(`${line}\n😀`, () => matcher(line))).toBe(want);
+    }
+  }
+  expect(combined).toBeGreaterThan(50);
+});
+
+Deno.test("dedup normalisers: one alternation, the same from V8 and from each pattern's next match, RE2's on exotic lines", () => {
+  const { random, pattern, lines } = exoticCases(6);
+  const plainLines = ["", "a", "xax", "kiss", "ask sax", "a a", "xx kk ss", "aaaa", "x a k s x"];
+  let alternations = 0;
+  for (let round = 0; round < 300; round++) {
+    const caseless = random() < 0.3;
+    const normalizers = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, i) => ({
+      pattern: compilePattern(pattern(caseless)),
+      replacement: `<${i}>`,
+    }));
+    // One V8 alternation when every pattern runs natively; else the per-pattern path as well.
+    if (normalizers.every((n) => n.pattern.native)) alternations++;
+    const v8 = combineNormalizers(normalizers);
+    // A pattern that only re2js runs (nested repeats) and never matches: the per-pattern path.
+    const perPattern = combineNormalizers([
+      ...normalizers,
+      { pattern: compilePattern("(q+)+Q"), replacement: "!" },
+    ]);
+    for (const line of plainLines) {
+      expect({ line, got: perPattern(line) }).toEqual({ line, got: v8(line) });
+    }
+    // On exotic lines, RE2's answer: the alternation from re2js's own next matches.
+    const re2 = normalizers.map((n) => RE2JS.compile(n.pattern.source));
+    const oracle = (line: string) => {
+      let out = "";
+      let last = 0;
+      let pos = 0;
+      while (pos <= line.length) {
+        let best = -1;
+        let start = Infinity;
+        let end = 0;
+        re2.forEach((r, k) => {
+          const m = r.matcher(line);
+          if (m.find(pos) && m.start() < start) [best, start, end] = [k, m.start(), m.end()];
+        });
+        if (best < 0) break;
+        out += line.slice(last, start) + `<${best}>`;
+        last = end;
+        const pair = /^[\ud800-\udbff][\udc00-\udfff]/.test(line.slice(end));
+        pos = end > start ? end : end + (pair ? 2 : 1);
+      }
+      return out + line.slice(last);
+    };
+    for (const line of lines) {
+      const sources = normalizers.map((n) => n.pattern.source);
+      expect({ sources, line, got: v8(line) }).toEqual({ sources, line, got: oracle(line) });
+      expect({ sources, line, got: perPattern(line) }).toEqual({
+        sources,
+        line,
+        got: oracle(line),
+      });
+    }
+  }
+  expect(alternations).toBeGreaterThan(60);
 });

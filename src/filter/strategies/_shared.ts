@@ -1,5 +1,5 @@
 /** Helpers the strategy files share: pattern fields with named errors, failure signals. */
-import { compilePattern, firstCharGate, type Pattern, PatternError } from "../regex.ts";
+import { compilePattern, firstCharGate, mayDiffer, type Pattern, PatternError } from "../regex.ts";
 import { RuleFieldError } from "../types.ts";
 
 /** Compiles one pattern field; a bad pattern becomes a `RuleFieldError` naming the field. */
@@ -44,7 +44,9 @@ export function anyMatcher(patterns: Pattern[]): (line: string) => boolean {
       const alternation = natives.map((n) => `(?:${n!.body})`).join("|");
       const source = natives.every((n) => n!.anchored) ? `^(?:${alternation})` : alternation;
       const re = new RegExp(source, natives[0]!.flags);
-      return gate((line) => re.test(line));
+      // A line the translations may read otherwise than RE2 goes to the patterns themselves.
+      if (natives.every((n) => n!.exact)) return gate((line) => re.test(line));
+      return gate((line) => mayDiffer(line) ? anyMatch(patterns, line) : re.test(line));
     } catch {
       // Duplicate group names across patterns: test them one by one.
     }

@@ -5,7 +5,7 @@
  * is bounded by `max_unique_patterns`, not by the input.
  */
 import { z } from "zod";
-import type { Pattern } from "../regex.ts";
+import { mayDiffer, type Pattern } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { patternField } from "./_shared.ts";
 import { encodeLine, maxKeyLength, normalizeUtf8 } from "./dedup_normalize.ts";
@@ -216,21 +216,17 @@ function isDefault(list: z.infer<typeof NormalizePattern>[]): boolean {
 }
 
 /**
- * All normalisers as one V8 alternation when every pattern runs natively (one scan per line
- * instead of ten); otherwise applied one after the other.
+ * The normalisers over one line, as one alternation: left to right, at each position the first
+ * normaliser (in list order) that matches there replaces its match, and the scan goes on after
+ * it. One V8 regex when every pattern runs natively with the same flags (one scan per line
+ * instead of ten); otherwise, and for a line the translations may read otherwise than RE2,
+ * each pattern's next match, the leftmost winning — the same answer either way.
  */
 export function combineNormalizers(normalizers: Normalizer[]): (line: string) => string {
   const natives = normalizers.map((n) => n.pattern.native);
   if (normalizers.length === 0) return (line) => line;
-  if (natives.some((n) => !n || n.flags !== natives[0]!.flags)) {
-    return (line) => {
-      let key = line;
-      for (const { pattern, replacement } of normalizers) {
-        key = pattern.replaceAll(key, replacement);
-      }
-      return key;
-    };
-  }
+  const scan = (line: string): string => alternation(normalizers, line);
+  if (natives.some((n) => !n || n.flags !== natives[0]!.flags)) return scan;
   const groupIndex: number[] = [];
   let next = 1;
   for (const n of natives) {
@@ -243,8 +239,10 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
   );
   const replacements = normalizers.map((n) => n.replacement);
   const groups = groupIndex.length;
+  const exact = natives.every((n) => n!.exact);
   // An exec loop instead of `replace` with a rest-argument callback: no argument array per match.
   return (line) => {
+    if (!exact && mayDiffer(line)) return scan(line);
     combined.lastIndex = 0;
     let m = combined.exec(line);
     if (m === null) return line;
@@ -259,4 +257,32 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
     } while ((m = combined.exec(line)) !== null);
     return out + line.slice(last);
   };
+}
+
+/** combineNormalizers' alternation from each pattern's next match (see there). */
+function alternation(normalizers: Normalizer[], line: string): string {
+  let out = "";
+  let last = 0;
+  let pos = 0;
+  while (pos <= line.length) {
+    let best = -1;
+    let start = Infinity;
+    let end = 0;
+    for (let k = 0; k < normalizers.length; k++) {
+      const m = normalizers[k].pattern.search(line, pos);
+      if (m !== null && m.start < start) {
+        best = k;
+        start = m.start;
+        end = m.end;
+      }
+    }
+    if (best < 0) break;
+    out += line.slice(last, start) + normalizers[best].replacement;
+    last = end;
+    // After an empty match, on past the character there (a whole surrogate pair).
+    const pair = line.charCodeAt(end) >= 0xd800 && line.charCodeAt(end) < 0xdc00 &&
+      line.charCodeAt(end + 1) >= 0xdc00 && line.charCodeAt(end + 1) < 0xe000;
+    pos = end > start ? end : end + (pair ? 2 : 1);
+  }
+  return out + line.slice(last);
 }
