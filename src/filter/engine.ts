@@ -8,7 +8,7 @@ import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
 import { type ChunkSink, forEachChunk } from "./chunks.ts";
-import { onText, type Pattern } from "./regex.ts";
+import { onText, type Pattern, progressively } from "./regex.ts";
 import { type Confidence, type Stage, worstConfidence } from "./types.ts";
 
 export interface EngineOptions {
@@ -99,14 +99,16 @@ export class FilterEngine {
     if (!this.enabled) return this.#outcome(raw, raw, [], "full");
     const { body, notices } = splitNotices(raw);
     const rules = this.match(command);
-    // One look at the text for what RE2 and the V8 translations of patterns read otherwise.
-    return onText(
-      raw,
-      () =>
-        rules.length === 0
-          ? this.#passThrough(raw, body, notices)
-          : this.#run(rules, failed, raw, body, notices),
-    );
+    if (rules.length === 0) return this.#passThrough(raw, body, notices);
+    const scanner = this.securityEnabled
+      ? new SecurityScanner({ extraPatterns: this.#extra })
+      : null;
+    // Whether the text holds what the V8 translations of patterns read otherwise than RE2
+    // (regex.ts): the security scan finds out chunk by chunk in the bytes it reads anyway, before
+    // the chunk's lines reach the stages; without the scan, one look at the whole text.
+    return scanner
+      ? progressively((plain) => this.#run(rules, failed, raw, body, notices, scanner, plain))
+      : onText(raw, () => this.#run(rules, failed, raw, body, notices, null, null));
   }
 
   /** The matching rules' chain over the body, the security pass beside it. */
@@ -116,16 +118,23 @@ export class FilterEngine {
     raw: string,
     body: string,
     notices: string[],
+    scanner: SecurityScanner | null,
+    plain: ((yes: boolean) => void) | null,
   ): FilterOutcome {
-    const scanner = this.securityEnabled
-      ? new SecurityScanner({ extraPatterns: this.#extra })
-      : null;
+    const onChunk: ChunkSink | undefined = scanner
+      ? (chunk, offset, bytes, length) => {
+        // The chunk's own lines holding a trigger are looked at one by one.
+        plain!(false);
+        scanner.scanChunk(chunk, offset, bytes, length);
+        plain!(!scanner.exotic);
+      }
+      : undefined;
     const output = new Output();
     const confidences: Confidence[] = [];
     // Build the chain back to front: each stage emits into the next one's push.
     const { stages, first } = chain(rules, rules.length, failed, body, output.push, []);
     // The walk encodes the output once, for the security pass and the first stage.
-    const walked = walkLines(body, first, stages[0]?.utf8 === true, scanner?.scanChunk);
+    const walked = walkLines(body, first, stages[0]?.utf8 === true, onChunk);
     scanner?.scanExtras(body);
     // The stats' raw line count, from the walk instead of another pass over the text: the
     // body's newlines (a last line without one was walked too) plus those of the notices.

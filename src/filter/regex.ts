@@ -267,10 +267,24 @@ export function mayDiffer(text: string): boolean {
  * one per string; a one-byte string cannot hold any of them and is not even scanned by V8).
  */
 export function onText<T>(text: string, fn: () => T): T {
-  const before = plainText;
-  plainText = !EXOTIC.test(text);
-  try {
+  return progressively((plain) => {
+    plain(!EXOTIC.test(text));
     return fn();
+  });
+}
+
+/**
+ * `onText` for a text read a part at a time: `fn` says, as it learns it, whether the text so far
+ * holds none of EXOTIC (the engine's walk, from the security scan of each chunk before the
+ * chunk's lines go on). Until it says so, every string gets its own look.
+ */
+export function progressively<T>(fn: (plain: (yes: boolean) => void) => T): T {
+  const before = plainText;
+  plainText = false;
+  try {
+    return fn((yes) => {
+      plainText = yes;
+    });
   } finally {
     plainText = before;
   }

@@ -219,8 +219,12 @@ interface Trigger {
 }
 /** Pair (first byte << 8 | second byte) → 1 + index into PAIR_TRIGGERS, or 0. */
 const PAIR = new Uint8Array(65536);
-/** The same, indexed by the pair as a Uint16Array over the bytes reads it (platform order). */
+/**
+ * The same, indexed by the pair as a Uint16Array over the bytes reads it (platform order), and
+ * EXOTIC_UNIT for the units that start a character V8 and RE2 read otherwise.
+ */
 const PAIR16 = new Uint8Array(65536);
+const EXOTIC_UNIT = 255;
 const PAIR_TRIGGERS: Trigger[][] = [];
 {
   const encoder = new TextEncoder();
@@ -239,6 +243,35 @@ const PAIR_TRIGGERS: Trigger[][] = [];
       PAIR_TRIGGERS[PAIR[key] - 1].push({ bytes: encoder.encode(literal), offset, id });
     }
   }
+  if (PAIR_TRIGGERS.length >= EXOTIC_UNIT) throw new Error("too many trigger pairs");
+  // The units that hold the start of a character regex.ts's V8 translations may read otherwise
+  // than RE2 (see `SecurityScanner.exotic`), at either alignment: a 4-byte sequence (past
+  // U+FFFF: lead byte F0–F4), U+212A (E2 84 AA), U+017F (C5 BF). None is ASCII: no trigger
+  // pair is one of them.
+  const mark = (a: number, b: number) => {
+    PAIR16[littleEndian ? (b << 8) | a : (a << 8) | b] = EXOTIC_UNIT;
+  };
+  for (let x = 0; x < 256; x++) {
+    for (let lead = 0xf0; lead <= 0xf4; lead++) {
+      mark(lead, x);
+      mark(x, lead);
+    }
+    mark(x, 0xc5);
+  }
+  mark(0xe2, 0x84);
+  mark(0x84, 0xaa);
+  mark(0xc5, 0xbf);
+}
+
+/** Whether one of those characters starts at `at - 1`, `at` or `at + 1` of `buf[0..n)`. */
+function exoticNear(buf: Uint8Array, n: number, at: number): boolean {
+  for (let p = Math.max(0, at - 1); p <= at + 1 && p < n; p++) {
+    const b = buf[p];
+    if (b >= 0xf0 && b <= 0xf4) return true;
+    if (b === 0xe2 && buf[p + 1] === 0x84 && buf[p + 2] === 0xaa) return true;
+    if (b === 0xc5 && buf[p + 1] === 0xbf) return true;
+  }
+  return false;
 }
 
 // ignoreBOM: a U+FEFF opening a line is part of it (the old scanner kept it), not a mark to drop.
@@ -259,16 +292,25 @@ function triggerLines(
   buf: Uint8Array | null,
   written: number,
   fn: (line: string, ids: readonly number[]) => void,
-): void {
+): boolean {
   const ids: number[] = [];
-  if (buf === null) return windowedLines(chunk, fn, ids);
+  if (buf === null) {
+    windowedLines(chunk, fn, ids);
+    return true;
+  }
   const ascii = written === chunk.length;
+  let exotic = false;
   // Pairs starting at 0, 2, 4 …; an odd `written` ends with the last byte and the newline
   // after it (no literal holds a newline).
   const units = new Uint16Array(buf.buffer, buf.byteOffset, (written + 1) >> 1);
   let u = 0;
   while ((u = nextUnit(units, u)) >= 0) {
     const at = 2 * u;
+    if (PAIR16[units[u]] === EXOTIC_UNIT) {
+      exotic ||= exoticNear(buf, written, at);
+      u++;
+      continue;
+    }
     const t = PAIR[(buf[at] << 8) | buf[at + 1]];
     if (!literalsAt(buf, written, at, PAIR_TRIGGERS[t - 1], ids)) {
       u++;
@@ -284,6 +326,11 @@ function triggerLines(
       const v = PAIR[(buf[p] << 8) | buf[p + 1]];
       if (v !== 0) literalsAt(buf, written, p, PAIR_TRIGGERS[v - 1], ids);
     }
+    // The units skipped below (the rest of this line, the next line's first byte) are looked
+    // at for the characters of `exotic` here.
+    for (let p = at + 1; !ascii && !exotic && p <= lineEnd + 1; p += 2) {
+      exotic = exoticNear(buf, written, p);
+    }
     fn(
       ascii ? chunk.slice(lineStart, lineEnd) : fromUtf8.decode(buf.subarray(lineStart, lineEnd)),
       ids,
@@ -292,6 +339,7 @@ function triggerLines(
     // Go on from the first even pair of the next line.
     u = (lineEnd + 2) >> 1;
   }
+  return exotic;
 }
 
 /** The longest trigger literal less one: how far the windows of a long line overlap. */
@@ -333,7 +381,9 @@ function literalsIn(buf: Uint8Array, n: number, ids: number[]): void {
   let u = 0;
   while ((u = nextUnit(units, u)) >= 0) {
     const at = 2 * u;
-    literalsAt(buf, n, at, PAIR_TRIGGERS[PAIR[(buf[at] << 8) | buf[at + 1]] - 1], ids);
+    // A unit of `exotic`'s characters has no trigger (an unencoded chunk is exotic anyway).
+    const t = PAIR[(buf[at] << 8) | buf[at + 1]];
+    if (t !== 0) literalsAt(buf, n, at, PAIR_TRIGGERS[t - 1], ids);
     u++;
   }
 }
@@ -382,6 +432,12 @@ export class SecurityScanner {
   #extraCounts = new Map<string, number>();
   readonly signalLines: string[] = [];
   signalCount = 0;
+  /**
+   * The chunks scanned so far hold a character past U+FFFF, a lone surrogate, U+017F or U+212A:
+   * what regex.ts's V8 translations may read otherwise than RE2 (`mayDiffer`). Found on the way
+   * (their UTF-8 is in the unit table); true for a chunk that was not encoded.
+   */
+  exotic = false;
   #extra: Pattern[];
 
   constructor(options: SecurityOptions = {}) {
@@ -405,9 +461,12 @@ export class SecurityScanner {
    * cannot carry one) takes the string path; one huge line is encoded in windows.
    */
   readonly scanChunk: ChunkSink = (chunk, _offset, bytes, length) => {
-    if (bytes === null && chunk.length <= MAX_ENCODED) return this.#scanText(chunk);
+    if (bytes === null && chunk.length <= MAX_ENCODED) {
+      this.exotic = true;
+      return this.#scanText(chunk);
+    }
     const counts = new Array<number>(CREDENTIAL_KINDS.length).fill(0);
-    triggerLines(chunk, bytes, length, (line, ids) => {
+    const exotic = triggerLines(chunk, bytes, length, (line, ids) => {
       let kinds = 0;
       let signal = false;
       for (const id of ids) {
@@ -419,6 +478,7 @@ export class SecurityScanner {
       }
       if (signal && SIGNAL_LINE.test(line)) this.#signal(line);
     });
+    if (exotic) this.exotic = true;
     counts.forEach((n, k) => {
       // Every "sk-ant-" key also matches the OpenAI shape; count it once, as Anthropic. One
       // chunk's difference can be negative (an OpenAI-shaped match holding two "-sk-ant-"

@@ -270,3 +270,21 @@ Deno.test("rules answer as RE2 on output with emoji, lone surrogates, ſ and K (
     "ab",
   ]);
 });
+
+Deno.test("with the security scan on, each chunk's lines know whether the text so far needs RE2's reading", () => {
+  const engine = new FilterEngine([
+    rule("strip", { prefix: "cmd" }, { type: "strip_noise", patterns: ["^x.y$", "^[^a]{2}$"] }),
+  ]);
+  // Plain lines (two-byte, so not ASCII) across the first 1 MiB chunk, then the lines RE2
+  // reads by code point: `.` takes the emoji whole, `[^a]{2}` does not take one emoji.
+  const filler = Array.from({ length: 80_000 }, (_, i) => `‘keep ${i}’`);
+  const lines = [...filler, "x😀y", "😀", "xay", ...filler.slice(0, 10), "x😀y"];
+  const out = engine.filter("cmd", lines.join("\n")).text.split("\n");
+  expect(out.length).toBe(filler.length + 11);
+  expect(out.slice(filler.length - 1, filler.length + 2)).toEqual([
+    filler.at(-1),
+    "😀",
+    filler[0],
+  ]);
+  expect(out.includes("x😀y")).toBe(false);
+});

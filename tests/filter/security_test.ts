@@ -275,3 +275,44 @@ Deno.test("the scan finds every literal at every alignment, next to others and a
       .toEqual({ text, found: [...a.found], lines: a.signalLines, count: a.signalCount });
   }
 });
+
+Deno.test("the scan tells whether the text holds what V8 and RE2 read otherwise (astral, lone surrogates, ſ, K)", () => {
+  const exotic = /[\uD800-\uDFFF\u017F\u212A]/;
+  const random = prng(31);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  // The exotic characters, and neighbours sharing their first UTF-8 bytes: ł and Ÿ (C5 …),
+  // ℹ (E2 84 B9), ‘ (E2 80 98).
+  const rare = ["😀", "\ud800", "\udc00", "\u017F", "\u212A", "𝔸"];
+  const near = ["ł", "Ÿ", "ℹ", "‘", "é", "x", "ab", " "];
+  const hot = [...CREDENTIALS.map(([, line]) => line), "panicked at", "Permission denied"];
+  const texts: string[] = [];
+  for (let n = 0; n < 3000; n++) {
+    const lines = Array.from(
+      { length: 1 + Math.floor(random() * 6) },
+      () =>
+        Array.from({ length: Math.floor(random() * 7) }, () => {
+          const r = random();
+          return r < 0.04 ? pick(rare) : r < 0.25 ? pick(hot) : pick(near);
+        }).join(""),
+    );
+    texts.push(lines.join("\n"));
+  }
+  // Past the first 1 MiB chunk: the character in a later chunk only, on a trigger line or not.
+  const filler = ("‘plain line’ ł\n").repeat(90_000);
+  for (const tail of ["😀", "panicked at 😀", "x\u212A", "Permission denied \u017F", "ℹ"]) {
+    texts.push(filler + tail, filler + "panicked at\n" + tail + "\nok");
+  }
+  let held = 0;
+  for (const text of texts) {
+    const scanner = new SecurityScanner();
+    scanner.scan(text);
+    const want = exotic.test(text);
+    if (want) held++;
+    if (scanner.exotic !== want) {
+      expect({ text: text.length > 200 ? text.slice(-200) : text, exotic: scanner.exotic })
+        .toEqual({ text: text.length > 200 ? text.slice(-200) : text, exotic: want });
+    }
+  }
+  expect(held).toBeGreaterThan(500);
+  expect(texts.length - held).toBeGreaterThan(500);
+});
