@@ -323,7 +323,7 @@ class Output {
   #chars = 0;
 
   readonly push = (line: string): void => {
-    if (line.length === 0 || isBlank(line)) {
+    if (isBlank(line)) {
       this.#blanks.push(line);
       return;
     }

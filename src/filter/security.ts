@@ -422,7 +422,8 @@ function literalsAt(
 
 /**
  * Scans a whole output and reports what it saw. Memory is bounded: at most 20 signal lines are
- * kept, and the byte buffer holds one chunk.
+ * kept, and the byte buffer holds one chunk (a line too long to encode whole gets a buffer of
+ * one window, about 3 MB, while it is scanned).
  */
 export class SecurityScanner {
   /** Kind → matches, credential kinds in CREDENTIAL_KINDS order, then the extra patterns. */

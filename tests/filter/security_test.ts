@@ -202,7 +202,8 @@ const SCAN_EDGES: string[] = (() => {
     }
     out.push(lines.join("\n"));
   }
-  // One line of 4.3 M characters (scanned in place, not encoded), between ordinary lines.
+  // One line of 4.3 M characters (too long to encode whole: encoded a window at a time),
+  // between ordinary lines.
   const filler = "y".repeat(1_400_000);
   out.push(
     [

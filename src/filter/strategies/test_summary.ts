@@ -181,14 +181,26 @@ export function unindentedOnly(source: string): boolean {
 }
 /** Built with the first indented tester (parsing every shape is not start-up work). */
 let unindented: Set<RegExp> | null = null;
+/**
+ * Per shape, the characters a line can start with (after its leading spaces and tabs) for it to
+ * match: null when any can (regex.ts reads it off the parsed shape). Built with the first
+ * tester, like `unindented`.
+ */
+let firstSets: Map<RegExp, Set<string> | null> | null = null;
 
 function buildTester(first: string, indented: boolean): Tester {
   if (indented) unindented ??= new Set(LISTS.flat().filter((re) => unindentedOnly(re.source)));
+  firstSets ??= new Map(
+    LISTS.flat().map((re) => {
+      const units = firstAfterBlanks(re.source);
+      return [re, units && new Set([...units].map((c) => String.fromCharCode(c)))];
+    }),
+  );
   const out: Tester = [];
   LISTS.forEach((list, k) => {
     const alts = list.filter((re) => {
       if (indented && unindented!.has(re)) return false;
-      const set = FIRST_SETS.get(re);
+      const set = firstSets!.get(re);
       return set === null || set === undefined || set.has(first);
     });
     if (alts.length) out.push({ kind: KINDS[k], re: new RegExp(join(alts)) });
@@ -213,16 +225,6 @@ function testerFor(line: string, i: number, code = line.charCodeAt(i)): Tester {
   if (BY_FIRST.size < 512) BY_FIRST.set(key, entry);
   return entry;
 }
-/**
- * Per shape, the characters a line can start with (after its leading spaces and tabs) for it to
- * match: null when any can (regex.ts reads it off the parsed shape).
- */
-const FIRST_SETS = new Map<RegExp, Set<string> | null>(
-  LISTS.flat().map((re) => {
-    const units = firstAfterBlanks(re.source);
-    return [re, units && new Set([...units].map((c) => String.fromCharCode(c)))];
-  }),
-);
 
 /**
  * Whether the line goes on at `i` with whitespace other than space and tab (\v, \f, U+00A0,
