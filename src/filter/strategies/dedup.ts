@@ -15,7 +15,7 @@ const NormalizePattern = z.object({
   replacement: z.string().describe("Literal text put in its place"),
 }).strict();
 
-/** The default normalisers, applied in order. */
+/** The default normalisers, in order (see combineNormalizers for how a list applies). */
 export const DEFAULT_NORMALIZERS: z.infer<typeof NormalizePattern>[] = [
   {
     pattern: "\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}[.,]?\\d{0,9}(Z|[+-]\\d{2}:?\\d{2})?",
@@ -41,7 +41,9 @@ export const DEFAULT_NORMALIZERS: z.infer<typeof NormalizePattern>[] = [
 
 export const DedupConfig = z.object({
   type: z.literal("dedup"),
-  normalize_patterns: z.array(NormalizePattern).default(DEFAULT_NORMALIZERS),
+  normalize_patterns: z.array(NormalizePattern).default(DEFAULT_NORMALIZERS).describe(
+    "Regex → replacement pairs, one alternation over each line: left to right, at each position the first pattern that matches there is replaced",
+  ),
   max_unique_patterns: z.number().int().min(1).default(10_000),
 }).strict();
 export type DedupConfig = z.infer<typeof DedupConfig>;
