@@ -6,6 +6,10 @@
  * unbounded repeat, or no unbounded repeat at all, repeats only over single characters); every
  * other pattern runs on re2js, which is linear in the input. Measured reason for the split
  * (bench/README.md): re2js tests 45–110 MB/s per pattern on short lines, V8 400–1500 MB/s.
+ * The answers are RE2's either way: a V8 translation that could read a text otherwise (see
+ * `Native.exact`: emoji, lone surrogates, ſ, K) hands that text to re2js, and patterns whose
+ * translation would differ on any text (astral literals, `(?i)` on non-ASCII, an optional group
+ * that can match empty) run on re2js.
  */
 import { RE2JS } from "re2js";
 
@@ -210,8 +214,9 @@ class Re2Pattern implements Pattern {
 type Node =
   // `noBlank`: a class that never takes a space or tab (`\S`, `\d`, `\w`). `members`: every
   // character a class takes, where the parser knows them (`\d`, `\s`, `[#ℹ]`).
-  // `wide`: a class that takes characters past U+00FF (`.`, `[^…]`, `\S`, `\W`, `\D`), where V8
-  // without the `u` flag reads one UTF-16 unit and RE2 one code point.
+  // `wide`: a class that can take a surrogate (`.`, `[^…]`, `\S`, `\W`, `\D`, a class holding
+  // `\W`, `\D` or a member from U+D800 up), where V8 without the `u` flag reads one UTF-16 unit
+  // and RE2 one code point.
   | { kind: "char"; lit?: string; noBlank?: boolean; members?: string; wide?: boolean }
   | { kind: "anchor"; start: boolean }
   | { kind: "group"; alts: Node[][] }
@@ -238,10 +243,12 @@ export interface Native {
   anchored: boolean;
   first: ReadonlySet<number> | null;
   /**
-   * The translation gives RE2's answer on every text. False for a `.`, a negated class or
-   * `(?i)`: they may answer otherwise on a text holding an astral character (V8 without the
-   * `u` flag reads a surrogate pair as two characters) or U+017F ſ or U+212A K (RE2's `(?i)`
-   * folds them with s and k, V8's does not). `mayDiffer` tells when a text has any of them.
+   * The translation gives RE2's answer on every text. False when it has a class that can take
+   * a surrogate (`.`, a negated class, `\S`, `\W`, `\D` …), `(?i)`, or can match the empty
+   * string: such a translation may answer otherwise on a text holding an astral character or
+   * a lone surrogate (V8 without the `u` flag reads a pair as two characters and steps an empty
+   * match into it) or U+017F ſ or U+212A K (RE2's `(?i)` folds them with s and k, V8's does
+   * not). `mayDiffer` tells when a text holds any of them.
    */
   exact: boolean;
 }
@@ -258,8 +265,16 @@ let plainText = false;
  * them (every string the filters see then is a piece of it, or their own ASCII and `…`).
  */
 export function mayDiffer(text: string): boolean {
-  return !plainText && EXOTIC.test(text);
+  if (plainText) return false;
+  // Several patterns usually test one line in turn.
+  if (text !== lastLooked) {
+    lastLooked = text;
+    lastDiffers = EXOTIC.test(text);
+  }
+  return lastDiffers;
 }
+let lastLooked = "";
+let lastDiffers = false;
 
 /**
  * Runs `fn`, telling the patterns that the strings they see come from `text`: when it holds
@@ -306,8 +321,9 @@ function analyze(source: string): Analysis {
     flags = "i";
   }
   // An astral character in the pattern is two units to V8 (a repeat would take only the second),
-  // and `(?i)` on non-ASCII folds otherwise (Å and U+212B, θ and ϴ …): re2js runs those.
-  if (/[\uD800-\uDFFF]/.test(body) || (flags && /[^ -~\t\n\r]/.test(body))) {
+  // and `(?i)` on non-ASCII, typed or as `\x80`–`\xff`, folds otherwise (Å and U+212B, ß and
+  // U+1E9E, θ and ϴ …): re2js runs those.
+  if (/[\uD800-\uDFFF]/.test(body) || (flags && /[^ -~\t\n\r]|\\x[89a-fA-F]/.test(body))) {
     return { native: null, literal: null };
   }
   const parser = new Parser(body);
@@ -327,6 +343,9 @@ function analyze(source: string): Analysis {
       // A repeat over anything wider than one character (other than `?`) can backtrack
       // exponentially; leave it to re2js.
       if (node.child.kind !== "char" && node.max > 1) unsafe = true;
+      // A group that can match empty under a repeat (`(a?)?`): RE2 gives its capture as "", V8
+      // as undefined.
+      if (node.child.kind === "group" && nullable([node.child])) unsafe = true;
       visit(node.child);
     }
   };
@@ -662,7 +681,11 @@ class Parser {
     const body = s.slice(this.pos + 1, i);
     this.pos = i + 1;
     this.out += text + "]";
-    if (body.startsWith("^")) return { kind: "char", wide: true };
+    // Negated, `\W`/`\D` among the members, or a member from U+D800 up (a range over the
+    // surrogates): V8 may take half of a surrogate pair.
+    if (body.startsWith("^") || /\\[WD]|[\uD800-\uFFFF]/.test(body)) {
+      return { kind: "char", wide: true };
+    }
     // Plain members only (no range or escape): what the class takes is its text.
     return /^[^\\-][^\\-]*$/.test(body) ? { kind: "char", members: body } : { kind: "char" };
   }
