@@ -239,6 +239,16 @@ const HISTORY = [
   "same code 1.2–2× slower than a fresh one (V8's call sites and string reads go generic); the",
   "machine's own drift is of the same size (docker logs 25 MB in a fresh process: 170–500 ms",
   "within the hour), which is why the table below varies from run to run.",
+  "Sixth pass (2026-11-22 04:37–06:00 UTC; corpus results unchanged): patterns answer as RE2 on",
+  "output with emoji, lone surrogates, ſ and K (a V8 translation that could read such a text",
+  "otherwise hands it to re2js; the security scan's unit table finds those characters in the bytes",
+  "it reads anyway, so plain text pays nothing: make 25 MB A/B 236 → 231 ms; with one emoji line",
+  "in 1000, make pays a look per line, 307 → 367 ms); dedup's normalisers are one alternation on",
+  "every path; the output is joined 4096 lines at a time (a pass-through of 13M short lines: heap",
+  "753 → 168 MB); huge lines are encoded in windows for the byte scan; Stripe triggers under rarer",
+  "pairs. Tried and dropped: a combined pre-test per test_summary tester (cargo 250 → 268 ms), a",
+  "shape comparison without building shapes in group_by_rule (no gain). This table's runs also",
+  "time a fixed reference workload per round; its spread shows the machine's drift during the run.",
 ];
 
 interface ScalingRow {
