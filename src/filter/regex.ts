@@ -256,13 +256,19 @@ export interface Native {
 /** What a translation that is not `exact` may read otherwise than RE2 (see Native.exact). */
 const EXOTIC = /[\uD800-\uDFFF\u017F\u212A]/;
 
-/** Set while the engine filters a text that holds none of EXOTIC (see `onText`). */
+/**
+ * Set while the engine filters a text that holds none of EXOTIC, as far as it has read it (see
+ * `onText`, `progressively`). Module state rather than an argument: patterns are called deep
+ * inside strategies that take no context, and it is only set inside one synchronous call, put
+ * back in a `finally`.
+ */
 let plainText = false;
 
 /**
  * Whether a translation that is not `exact` may answer otherwise than RE2 on `text`: it holds
- * a surrogate, U+017F or U+212A. False without a look while `onText` runs for a text free of
- * them (every string the filters see then is a piece of it, or their own ASCII and `…`).
+ * a surrogate, U+017F or U+212A. False without a look while `onText` or `progressively` says the
+ * text is free of them (every string the filters see then is a piece of it, or their own ASCII
+ * and `…`).
  */
 export function mayDiffer(text: string): boolean {
   if (plainText) return false;
