@@ -217,10 +217,20 @@ type Node =
   // `wide`: a class that can take a surrogate (`.`, `[^…]`, `\S`, `\W`, `\D`, a class holding
   // `\W`, `\D` or a member from U+D800 up), where V8 without the `u` flag reads one UTF-16 unit
   // and RE2 one code point.
-  | { kind: "char"; lit?: string; noBlank?: boolean; members?: string; wide?: boolean }
-  | { kind: "anchor"; start: boolean }
+  // `split`: a wide class whose members reach the surrogates (`[一-\uFFFF]`): V8 takes the units
+  // of a pair where RE2 takes no astral character at all, even in a run.
+  | {
+    kind: "char";
+    lit?: string;
+    noBlank?: boolean;
+    members?: string;
+    wide?: boolean;
+    split?: boolean;
+  }
+  // `end`: `$` (not `\b`, `\B`).
+  | { kind: "anchor"; start: boolean; end?: boolean }
   | { kind: "group"; alts: Node[][] }
-  | { kind: "repeat"; child: Node; min: number; max: number };
+  | { kind: "repeat"; child: Node; min: number; max: number; lazy?: boolean };
 
 /** RE2's `\s` (Perl class): tab, newline, form feed, carriage return, space — not \v. */
 const RE2_SPACE = "\\t\\n\\f\\r ";
@@ -336,12 +346,10 @@ function analyze(source: string): Analysis {
   const tree = parser.parse();
   if (!tree || parser.pos !== body.length) return { native: null, literal: null };
   const literal = flags ? null : requiredLiteral(tree);
-  let wide = false;
   let unbounded = 0;
   let width = 0;
   let unsafe = false;
   const visit = (node: Node): void => {
-    if (node.kind === "char" && node.wide) wide = true;
     if (node.kind === "group") { for (const alt of node.alts) alt.forEach(visit); }
     if (node.kind === "repeat") {
       if (node.max === Infinity) unbounded++;
@@ -372,7 +380,7 @@ function analyze(source: string): Analysis {
       flags,
       anchored,
       first: anchored && !flags ? firstCodes(tree) : null,
-      exact: !flags && !wide && !tree.some(nullable),
+      exact: !flags && !wideRisk(tree) && !tree.some(nullable),
     },
     literal,
     numbered: { body: numbered, names: parser.names },
@@ -501,6 +509,38 @@ function nodeFirst(node: Node, classCodes: ClassCodes): First {
     return { codes, empty };
   }
   return null;
+}
+
+/**
+ * Whether a class that can take a surrogate (`wide`) sits where V8 (UTF-16 units) and RE2 (code
+ * points) may match otherwise. It is safe only as a `*` or `+` run (so that how many units it
+ * takes does not matter) between a literal or `^` before it and a literal or `$` after it (so
+ * that it cannot start or end inside a surrogate pair), or at the pattern's start or greedy at
+ * its end (`^\S+: In ` and `'.*' is up to date` are safe; `x.y`, `\S{1,400}`, `(\S+)` are not).
+ */
+function wideRisk(tree: Node[][]): boolean {
+  const literal = (node: Node | undefined) => node?.kind === "char" && node.lit !== undefined;
+  const risky = (seq: Node[], top: boolean): boolean =>
+    seq.some((node, i) => {
+      if (node.kind === "group") return node.alts.some((alt) => risky(alt, false));
+      if (node.kind === "char") return node.wide === true;
+      if (node.kind !== "repeat") return false;
+      const child = node.child;
+      if (child.kind === "group") return child.alts.some((alt) => risky(alt, false));
+      if (child.kind !== "char" || !child.wide) return false;
+      if (child.split) return true;
+      if (node.max !== Infinity || node.min > 1) return true;
+      const before = seq[i - 1];
+      const after = seq[i + 1];
+      const startOk = before === undefined
+        ? top
+        : literal(before) || (before.kind === "anchor" && before.start);
+      const endOk = after === undefined
+        ? top && !node.lazy
+        : literal(after) || (after.kind === "anchor" && after.end === true);
+      return !(startOk && endOk);
+    });
+  return tree.some((alt) => risky(alt, true));
 }
 
 /**
@@ -637,7 +677,7 @@ class Parser {
     if (c === "^" || c === "$") {
       this.pos++;
       this.out += c;
-      return { kind: "anchor", start: c === "^" };
+      return { kind: "anchor", start: c === "^", end: c === "$" };
     }
     if (c === "*" || c === "+" || c === "?" || c === "{" || c === "}" || c === "]") return null;
     this.pos++;
@@ -689,9 +729,8 @@ class Parser {
     this.out += text + "]";
     // Negated, `\W`/`\D` among the members, or a member from U+D800 up (a range over the
     // surrogates): V8 may take half of a surrogate pair.
-    if (body.startsWith("^") || /\\[WD]|[\uD800-\uFFFF]/.test(body)) {
-      return { kind: "char", wide: true };
-    }
+    if (/[\uD800-\uFFFF]/.test(body)) return { kind: "char", wide: true, split: true };
+    if (body.startsWith("^") || /\\[WD]/.test(body)) return { kind: "char", wide: true };
     // Plain members only (no range or escape): what the class takes is its text.
     return /^[^\\-][^\\-]*$/.test(body) ? { kind: "char", members: body } : { kind: "char" };
   }
@@ -718,11 +757,12 @@ class Parser {
       return atom;
     }
     if (atom.kind === "anchor") return null;
-    if (s[this.pos] === "?") {
+    const lazy = s[this.pos] === "?";
+    if (lazy) {
       this.pos++;
       this.out += "?";
     }
     if (s[this.pos] === "*" || s[this.pos] === "+" || s[this.pos] === "{") return null;
-    return { kind: "repeat", child: atom, min, max };
+    return { kind: "repeat", child: atom, min, max, lazy };
   }
 }

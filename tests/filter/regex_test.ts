@@ -274,8 +274,13 @@ Deno.test("V8 translations answer as RE2 on texts with astral characters, lone s
     "\\xe5",
     "(?:(a?)?)",
     "(?:(x|)?)",
+    // Runs at group edges and lazy runs: where V8 could stop inside a surrogate pair.
+    "(\\S+)",
+    "(.*)",
   ];
-  const quantifiers = ["", "", "?", "*", "+", "{2}", "{0,2}"];
+  const quantifiers = ["", "", "?", "*", "+", "{2}", "{0,2}", "*?", "+?"];
+  const lits = ["a", "x", "k", ":", " "];
+  const wides = [".", "\\S", "[^a]", "\\W", "\\D", "[\\W]", "[一-\uFFFF]"];
   const pieces = ["😀", "\ud800", "\udc00", "ſ", "K", "k", "s", "S", "a", "x", " ", "é", "𝒜"];
   pieces.push("ß", "ẞ", "å", "\u212B", "中");
   const texts = Array.from(
@@ -284,16 +289,24 @@ Deno.test("V8 translations answer as RE2 on texts with astral characters, lone s
   );
   let native = 0;
   let inexact = 0;
-  for (let round = 0; round < 900; round++) {
+  let wideExact = 0;
+  for (let round = 0; round < 1300; round++) {
     let source = random() < 0.3 ? "(?i)" : "";
     if (random() < 0.3) source += "^";
     for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
       source += pick(atoms) + pick(quantifiers);
     }
+    if (random() < 0.3) {
+      // Runs between literals (exact, unless the class reaches the surrogates): `^x\S+:`.
+      const run = () => pick(wides) + pick(["*", "+", "*?", "+?"]) + pick(lits);
+      source = `^${pick(lits)}${run()}${random() < 0.5 ? run() : ""}${pick(["", "$"])}`;
+    }
     const pattern = compilePattern(source);
     if (pattern.engine !== "native") continue;
     native++;
     if (!pattern.native!.exact) inexact++;
+    // Exact with a run of a class that can take a surrogate (between literals, at an end).
+    else if (/\.|\\[SWD]|\[\^/.test(source)) wideExact++;
     const re2 = RE2JS.compile(source);
     for (const text of texts) {
       const m = re2.matcher(text);
@@ -330,6 +343,7 @@ Deno.test("V8 translations answer as RE2 on texts with astral characters, lone s
   }
   expect(native).toBeGreaterThan(300);
   expect(inexact).toBeGreaterThan(150);
+  expect(wideExact).toBeGreaterThan(30);
 });
 
 Deno.test("onText: a text free of surrogates, ſ and K spares the look; one holding them keeps it", () => {
@@ -350,4 +364,31 @@ Deno.test("onText: a text free of surrogates, ſ and K spares the look; one hold
   expect(compilePattern("(?i)^ſ$").engine).toBe("re2");
   expect(compilePattern("^😀+$").engine).toBe("re2");
   expect(compilePattern("^😀+$").test("😀😀")).toBe(true);
+});
+
+Deno.test("a run of `.` or `\\S` between literals is exact: it cannot start or end inside a pair", () => {
+  const exact = (source: string) => compilePattern(source).native?.exact;
+  for (const source of ["^\\S+: In ", "^make: '.*' is up to date", "^a[^:]*:", "^x.*$", "^\\S+"]) {
+    expect({ source, exact: exact(source) }).toEqual({ source, exact: true });
+  }
+  // A single `.`, a bounded or `{2,}` run, a run next to a group edge or another class, a lazy
+  // run at the end, `(?i)`, or a pattern that can match empty.
+  for (
+    const source of [
+      "x.y",
+      "^\\S{1,400}:",
+      "^.{2,}x",
+      "^(\\S+):",
+      "^\\S+\\d",
+      "^a.+?",
+      "(?i)^ok",
+      "^a*",
+      "^a.*\\B",
+      // A class reaching the surrogates takes the units of a pair in V8, no astral in RE2.
+      "^x[一-\uFFFF]+",
+      "^x[^一-\uFFFF]+:",
+    ]
+  ) {
+    expect({ source, exact: exact(source) }).toEqual({ source, exact: false });
+  }
 });
