@@ -364,7 +364,7 @@ function analyze(source: string): Analysis {
     }
   };
   for (const alt of tree) alt.forEach(visit);
-  const anchored = tree.every((alt) => alt[0]?.kind === "anchor" && alt[0].start);
+  const anchored = isAnchored(tree);
   const linear = !unsafe && width <= 2000 && (unbounded === 0 || (anchored && unbounded <= 1));
   if (!linear) return { native: null, literal };
   let numbered = "";
@@ -387,17 +387,28 @@ function analyze(source: string): Analysis {
   };
 }
 
+/** Every top-level alternative starts with `^`. */
+function isAnchored(tree: Node[][]): boolean {
+  return tree.every((alt) => alt[0]?.kind === "anchor" && alt[0].start);
+}
+
+/** The tree of a pattern without flags that the parser reads whole and that is anchored, or null. */
+function anchoredTree(source: string): Node[][] | null {
+  if (source.startsWith("(?")) return null;
+  const parser = new Parser(source);
+  const tree = parser.parse();
+  if (!tree || parser.pos !== source.length || !isAnchored(tree)) return null;
+  return tree;
+}
+
 /**
  * Whether a match of an RE2 pattern can start with a space or tab (true unless its tree rules
  * that out: `^` then `\S`, `\d`, `\w`, a literal, a group of such …; true for a pattern
  * this parser cannot read, one not anchored at the start, or one with flags).
  */
 export function mayStartBlank(source: string): boolean {
-  if (source.startsWith("(?")) return true;
-  const parser = new Parser(source);
-  const tree = parser.parse();
-  if (!tree || parser.pos !== source.length) return true;
-  if (!tree.every((alt) => alt[0]?.kind === "anchor" && alt[0].start)) return true;
+  const tree = anchoredTree(source);
+  if (tree === null) return true;
   // A non-blank class (`\S`, `\d`, `\w`) adds no code, but is known not to start blank.
   const codes = startCodes(tree, (node) => node.noBlank ? new Set() : null);
   return codes === null || codes.has(32) || codes.has(9);
@@ -411,13 +422,10 @@ export function mayStartBlank(source: string): boolean {
  * leading blanks are. test_summary keys its per-character testers by this.
  */
 export function firstAfterBlanks(source: string): Set<number> | null {
-  if (source.startsWith("(?")) return null;
-  const parser = new Parser(source);
-  const tree = parser.parse();
-  if (!tree || parser.pos !== source.length) return null;
+  const tree = anchoredTree(source);
+  if (tree === null) return null;
   const out = new Set<number>();
   for (const alt of tree) {
-    if (alt[0]?.kind !== "anchor" || !alt[0].start) return null;
     let i = 1;
     while (i < alt.length && blankOnly(alt[i])) i++;
     const f = sequenceFirst(alt.slice(i), (node) => node.members ? unitsOf(node.members) : null);

@@ -47,33 +47,35 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
+const isVisibleAscii = (c: number) => c > 32 && c < 127;
+
 /**
- * `line.trim() === ""` without building the trimmed string: ASCII whitespace is skipped here,
- * and only a line whose first other character is not ASCII is left to `trim`.
+ * `line.trim() === ""` without building the trimmed string. A blank line starts with whitespace
+ * (ASCII, or non-ASCII such as U+3000, U+00A0) and does not end with a visible ASCII character:
+ * most lines are ruled out by those two characters (an indented line by its last). Then ASCII
+ * whitespace is skipped here, and only a line whose first other character is not ASCII is left
+ * to `trim`.
  */
 export function isBlank(line: string): boolean {
+  const n = line.length;
+  if (n === 0) return true;
+  const first = line.charCodeAt(0);
+  if ((first > 32 && first < 128) || isVisibleAscii(line.charCodeAt(n - 1))) return false;
   let i = 0;
-  for (; i < line.length; i++) {
+  for (; i < n; i++) {
     const c = line.charCodeAt(i);
     if (c !== 32 && (c < 9 || c > 13)) break;
   }
-  if (i === line.length) return true;
+  if (i === n) return true;
   return line.charCodeAt(i) < 128 ? false : line.trim().length === 0;
 }
-
-const isVisibleAscii = (c: number) => c > 32 && c < 127;
 
 /** Collapses runs of blank (whitespace-only) lines to one, streaming. */
 export class BlankCollapser {
   #lastBlank = false;
   /** Returns the line to keep, or null to drop it. */
   accept(line: string): string | null {
-    // Blank = `trim() === ""`: it starts with ASCII whitespace or a non-ASCII character (U+3000,
-    // U+00A0 …). An indented line usually ends with a visible ASCII character: no scan of it.
-    const first = line.charCodeAt(0);
-    const blank = line.length === 0 ||
-      ((first <= 32 || first >= 128) && !isVisibleAscii(line.charCodeAt(line.length - 1)) &&
-        isBlank(line));
+    const blank = isBlank(line);
     if (blank && this.#lastBlank) return null;
     this.#lastBlank = blank;
     return blank ? "" : line;

@@ -229,6 +229,8 @@ const PAIR_TRIGGERS: Trigger[][] = [];
 {
   const encoder = new TextEncoder();
   const littleEndian = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;
+  /** The bytes `a`, `b` as a Uint16Array over them reads them. */
+  const unit = (a: number, b: number) => littleEndian ? (b << 8) | a : (a << 8) | b;
   for (const [id, [literal, pairs]] of TRIGGERS.entries()) {
     const at = literal.indexOf(pairs);
     if (at < 0 || pairs.length !== 3) throw new Error(`trigger "${pairs}" not in "${literal}"`);
@@ -238,7 +240,7 @@ const PAIR_TRIGGERS: Trigger[][] = [];
       if (PAIR[key] === 0) {
         PAIR_TRIGGERS.push([]);
         PAIR[key] = PAIR_TRIGGERS.length;
-        PAIR16[littleEndian ? (b << 8) | a : key] = PAIR[key];
+        PAIR16[unit(a, b)] = PAIR[key];
       }
       PAIR_TRIGGERS[PAIR[key] - 1].push({ bytes: encoder.encode(literal), offset, id });
     }
@@ -249,7 +251,7 @@ const PAIR_TRIGGERS: Trigger[][] = [];
   // U+FFFF: lead byte F0–F4), U+212A (E2 84 AA), U+017F (C5 BF). None is ASCII: no trigger
   // pair is one of them.
   const mark = (a: number, b: number) => {
-    PAIR16[littleEndian ? (b << 8) | a : (a << 8) | b] = EXOTIC_UNIT;
+    PAIR16[unit(a, b)] = EXOTIC_UNIT;
   };
   for (let x = 0; x < 256; x++) {
     for (let lead = 0xf0; lead <= 0xf4; lead++) {

@@ -179,29 +179,30 @@ const BY_FIRST = new Map<string, Tester>();
 export function unindentedOnly(source: string): boolean {
   return !mayStartBlank(source);
 }
-/** Built with the first indented tester (parsing every shape is not start-up work). */
-let unindented: Set<RegExp> | null = null;
 /**
- * Per shape, the characters a line can start with (after its leading spaces and tabs) for it to
- * match: null when any can (regex.ts reads it off the parsed shape). Built with the first
- * tester, like `unindented`.
+ * What regex.ts reads off each shape's tree: the characters a line can start with (after its
+ * leading spaces and tabs) for the shape to match (null when any can), and whether it only
+ * matches unindented lines. Built with the first tester: parsing every shape is not start-up
+ * work.
  */
-let firstSets: Map<RegExp, Set<string> | null> | null = null;
+let shapes: Map<RegExp, { first: Set<string> | null; unindented: boolean }> | null = null;
 
 function buildTester(first: string, indented: boolean): Tester {
-  if (indented) unindented ??= new Set(LISTS.flat().filter((re) => unindentedOnly(re.source)));
-  firstSets ??= new Map(
+  shapes ??= new Map(
     LISTS.flat().map((re) => {
       const units = firstAfterBlanks(re.source);
-      return [re, units && new Set([...units].map((c) => String.fromCharCode(c)))];
+      return [re, {
+        first: units && new Set([...units].map((c) => String.fromCharCode(c))),
+        unindented: unindentedOnly(re.source),
+      }];
     }),
   );
   const out: Tester = [];
   LISTS.forEach((list, k) => {
     const alts = list.filter((re) => {
-      if (indented && unindented!.has(re)) return false;
-      const set = firstSets!.get(re);
-      return set === null || set === undefined || set.has(first);
+      const shape = shapes!.get(re)!;
+      if (indented && shape.unindented) return false;
+      return shape.first === null || shape.first.has(first);
     });
     if (alts.length) out.push({ kind: KINDS[k], re: new RegExp(join(alts)) });
   });
