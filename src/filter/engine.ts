@@ -229,7 +229,7 @@ function chain(
     });
     stages.unshift({
       utf8: stage.utf8,
-      push: (line, utf8, from, to) => stage.push(line, utf8, from, to),
+      push: stage.push,
       finish: () => {
         const confidence = stage.finish();
         // Fallback after replaying its input into its output: a pass-through (see Stage).
@@ -237,7 +237,7 @@ function chain(
         return confidence;
       },
     });
-    next = (line, utf8, from, to) => stage.push(line, utf8, from, to);
+    next = stage.push;
   }
   return { stages, first: next };
 }

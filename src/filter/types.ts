@@ -35,9 +35,10 @@ export interface Stage {
    * a newline at `utf8[to]`, when it asked for it (`utf8`) and the line is exactly those bytes:
    * output with no escapes to sanitise and no lone surrogate, a line that is not a whitespace
    * line passed on as "" nor one of over 4 Mi characters. Any line may come without. The
-   * buffer is reused for the next lines: keep nothing of it.
+   * buffer is reused for the next lines: keep nothing of it. Called unbound: the engine hands
+   * it on as the previous stage's `emit`, so it must not use `this`.
    */
-  push(line: string, utf8?: Uint8Array, from?: number, to?: number): void;
+  readonly push: (line: string, utf8?: Uint8Array, from?: number, to?: number) => void;
   finish(): Confidence;
   /** The stage reads the lines' UTF-8 when it is there (see `push`). */
   readonly utf8?: boolean;
