@@ -301,6 +301,25 @@ const REPLACEMENT = [
 /** The longest key a line of `n` bytes can give (a replacement is at most 3 bytes longer than its match, `1s` → `<DUR>`). */
 export const maxKeyLength = (n: number): number => n * 3 + 8;
 
+/** What the scan does at a byte: nothing can start there (the byte is a word byte or not). */
+const OUTSIDE = 0;
+const IN_WORD = 1;
+/** A `[0-9a-f]` byte inside a word: only a long hex id or an ISO timestamp can start there. */
+const HEX_IN_WORD = 2;
+/** An alternative may start here: `matchAt` decides. */
+const CANDIDATE = 3;
+/**
+ * The action at a byte, indexed by the byte, plus 256 after a word byte: one lookup decides
+ * for most bytes of a line (the conditions the scan would otherwise test one by one).
+ */
+const ACTION = new Uint8Array(512);
+for (let c = 0; c < 256; c++) {
+  const k = CLASS[c];
+  const word = (k & WORD) !== 0 ? IN_WORD : OUTSIDE;
+  ACTION[c] = (k & START_AT_BOUNDARY) !== 0 || c === 91 ? CANDIDATE : word;
+  ACTION[256 + c] = c === 91 ? CANDIDATE : (k & LOWER_HEX) !== 0 ? HEX_IN_WORD : word;
+}
+
 /**
  * Writes the line `src[from..to)` with every default normaliser applied into `out` (of at least
  * `maxKeyLength(to - from)` bytes) and returns the key's length. `src[to]` must be a newline.
@@ -308,36 +327,41 @@ export const maxKeyLength = (n: number): number => n * 3 + 8;
 export function normalizeUtf8(src: Uint8Array, from: number, to: number, out: Uint8Array): number {
   let o = 0;
   let last = from;
-  let prevWord = false;
+  /** 1 when the byte before i is a word byte (no `\b` at i), else 0. */
+  let prevWord = 0;
   // End of the run of `[0-9a-f]` holding i (valid while i < hexEnd): computed once per run, so
   // a long-id check is one subtraction, not a rescan at every letter of a word.
   let hexEnd = 0;
   let i = from;
   while (i < to) {
     const c = src[i];
+    const action = ACTION[(prevWord << 8) | c];
+    if (action < HEX_IN_WORD) {
+      prevWord = action;
+      i++;
+      continue;
+    }
     const k = CLASS[c];
     if ((k & LOWER_HEX) !== 0 && i >= hexEnd) {
       hexEnd = i + 1;
       while (hexEnd < to && (CLASS[src[hexEnd]] & LOWER_HEX) !== 0) hexEnd++;
     }
     // Inside a word only an ISO timestamp (`\d{4}-`) or a long hex id can start; `[` anywhere.
-    const candidate = prevWord
-      ? ((k & LOWER_HEX) !== 0 &&
-        (hexEnd - i >= 12 || ((k & DIGIT) !== 0 && src[i + 4] === 45))) || c === 91
-      : (k & START_AT_BOUNDARY) !== 0 || c === 91;
-    if (candidate) {
-      const m = matchAt(src, i, k, !prevWord, (k & LOWER_HEX) !== 0 ? hexEnd : i);
-      if (m >= 0) {
-        const end = Math.floor(m / 16);
-        while (last < i) out[o++] = src[last++];
-        const replacement = REPLACEMENT[m % 16];
-        for (let r = 0; r < replacement.length; r++) out[o++] = replacement[r];
-        last = i = end;
-        prevWord = isWord(src, end - 1);
-        continue;
-      }
+    if (action === HEX_IN_WORD && hexEnd - i < 12 && ((k & DIGIT) === 0 || src[i + 4] !== 45)) {
+      i++;
+      continue;
     }
-    prevWord = (k & WORD) !== 0;
+    const m = matchAt(src, i, k, prevWord === 0, (k & LOWER_HEX) !== 0 ? hexEnd : i);
+    if (m >= 0) {
+      const end = Math.floor(m / 16);
+      while (last < i) out[o++] = src[last++];
+      const replacement = REPLACEMENT[m % 16];
+      for (let r = 0; r < replacement.length; r++) out[o++] = replacement[r];
+      last = i = end;
+      prevWord = isWord(src, end - 1) ? 1 : 0;
+      continue;
+    }
+    prevWord = (k & WORD) !== 0 ? 1 : 0;
     i++;
   }
   while (last < to) out[o++] = src[last++];
