@@ -322,10 +322,15 @@ function threadCpuMs(): number | null {
   }
 }
 
-/** One run: `mb` megabytes built by repeating the workload's unit, filtered once. */
+/**
+ * One run: `mb` megabytes built by repeating the workload's unit, filtered once, with the bytes
+ * it decodes from (what the bash tool hands the filter: its captured output and that text).
+ */
 async function runOnce(engine: FilterEngine, w: Workload, mb: number, best: Best): Promise<void> {
   const target = mb * 1024 * 1024;
   const input = w.unit.repeat(Math.ceil(target / w.unit.length)).slice(0, target);
+  // As the bash tool hands it on: the text and the bytes it was decoded from.
+  const utf8 = new TextEncoder().encode(input);
   // Collect the previous run's and the input's garbage, and let V8's concurrent sweeping of
   // it finish (it otherwise runs on other threads during the timed filter and counts in the
   // CPU time: measured 40–60 ms more CPU than wall per 25 MB run right after a full GC).
@@ -336,7 +341,7 @@ async function runOnce(engine: FilterEngine, w: Workload, mb: number, best: Best
   const cpu0 = cpuUsage();
   const thread0 = threadCpuMs();
   const started = performance.now();
-  const out = engine.filter(w.command, input, { failed: w.failed });
+  const out = engine.filter(w.command, input, { failed: w.failed, utf8 });
   const ms = performance.now() - started;
   const thread1 = threadCpuMs();
   const cpu = cpuUsage(cpu0);
@@ -498,7 +503,7 @@ if (import.meta.main) {
       "",
       ...(scaling
         ? [
-          `Throughput (the whole engine: sanitise, rules, security pass; input built by repeating a corpus case; each size of each workload runs once per round, the fastest of ${ROUNDS} interleaved rounds counts, RSS growth the largest of them):`,
+          `Throughput (the whole engine: sanitise, rules, security pass; input built by repeating a corpus case, handed over as the bash tool does: the text and the UTF-8 it was decoded from; each size of each workload runs once per round, the fastest of ${ROUNDS} interleaved rounds counts, RSS growth the largest of them):`,
           "",
           scaling,
           "",

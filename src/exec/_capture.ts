@@ -77,18 +77,30 @@ export class HeadTailBuffer {
   }
 
   /**
-   * The kept text. When bytes were dropped, a marker line naming their count sits between head and
-   * tail; multi-byte characters cut at the edges decode as U+FFFD.
+   * The kept bytes. When bytes were dropped, a marker line naming their count sits between head
+   * and tail (on a line of its own).
+   */
+  bytes(): Uint8Array {
+    const head = concat(this.#head, this.#headBytes);
+    const dropped = this.droppedBytes;
+    if (dropped === 0 && this.#tailBytes === 0) return head;
+    const tail = this.#tail();
+    const marker = dropped === 0 ? new Uint8Array(0) : encoder.encode(
+      `${
+        head.length > 0 && head[head.length - 1] !== NEWLINE ? "\n" : ""
+      }[... ${dropped} bytes of output dropped (kept the first and last ${
+        formatBytes(this.limit)
+      }) ...]\n`,
+    );
+    return concat([head, marker, tail], head.length + marker.length + tail.length);
+  }
+
+  /**
+   * The kept text: `bytes()` decoded (multi-byte characters cut at the edges of the head and the
+   * tail decode as U+FFFD).
    */
   text(): string {
-    const head = new TextDecoder().decode(concat(this.#head, this.#headBytes));
-    const tail = new TextDecoder().decode(this.#tail());
-    const dropped = this.droppedBytes;
-    if (dropped === 0) return head + tail;
-    const sep = head.endsWith("\n") ? "" : "\n";
-    return `${head}${sep}[... ${dropped} bytes of output dropped (kept the first and last ${
-      formatBytes(this.limit)
-    }) ...]\n${tail}`;
+    return new TextDecoder().decode(this.bytes());
   }
 }
 

@@ -45,6 +45,12 @@ export interface RunOptions {
 /** One captured stream: head and tail kept, the middle counted. */
 export interface CapturedText {
   text: string;
+  /**
+   * The bytes `text` was decoded from (`new TextDecoder().decode`), when the runner has them
+   * (the local runner, for `combined`): the output filter's security pass reads them instead of
+   * encoding the text again.
+   */
+  utf8?: Uint8Array;
   totalBytes: number;
   droppedBytes: number;
 }
@@ -178,10 +184,16 @@ export class LocalProcessRunner implements ProcessRunner {
       totalBytes: b.totalBytes,
       droppedBytes: b.droppedBytes,
     });
+    const bytes = combined.buffer.bytes();
     return {
       stdout: capture(streams.stdout),
       stderr: capture(streams.stderr),
-      combined: capture(combined.buffer),
+      combined: {
+        text: new TextDecoder().decode(bytes),
+        utf8: bytes,
+        totalBytes: combined.buffer.totalBytes,
+        droppedBytes: combined.buffer.droppedBytes,
+      },
       exitCode: status.signal ? null : status.code,
       signal: status.signal,
       timedOut,

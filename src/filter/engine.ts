@@ -93,48 +93,74 @@ export class FilterEngine {
     return this.rules.filter((rule) => candidates.some((c) => rule.matches(c)));
   }
 
-  /** Filters one command's output. Never throws for any input. */
-  filter(command: string, raw: string, options: { failed?: boolean } = {}): FilterOutcome {
+  /**
+   * Filters one command's output. Never throws for any input. `utf8`, when the caller still
+   * holds it: the bytes `raw` was decoded from (`new TextDecoder().decode`), `raw` being that
+   * text with trailing newlines perhaps removed and notice lines (`[exit code 2]`) perhaps
+   * appended. The security pass then reads those bytes instead of encoding the text again.
+   */
+  filter(
+    command: string,
+    raw: string,
+    options: { failed?: boolean; utf8?: Uint8Array } = {},
+  ): FilterOutcome {
     const failed = options.failed ?? false;
     if (!this.enabled) return this.#outcome(raw, raw, [], "full");
     const { body, notices } = splitNotices(raw);
     const rules = this.match(command);
-    if (rules.length === 0) return this.#passThrough(raw, body, notices);
+    const utf8 = options.utf8;
+    if (rules.length === 0) return this.#passThrough(raw, body, notices, utf8);
     const scanner = this.securityEnabled
       ? new SecurityScanner({ extraPatterns: this.#extra })
       : null;
     // Whether the text holds what the V8 translations of patterns read otherwise than RE2
-    // (regex.ts): the security scan finds out chunk by chunk in the bytes it reads anyway, before
-    // the chunk's lines reach the stages; without the scan, one look at the whole text.
+    // (regex.ts): the security scan finds out in the bytes it reads anyway (see #run); without
+    // the scan, one look at the whole text.
     return scanner
-      ? progressively((plain) => this.#run(rules, failed, raw, body, notices, scanner, plain))
-      : onText(raw, () => this.#run(rules, failed, raw, body, notices, null, null));
+      ? progressively((plain) =>
+        this.#run(rules, failed, raw, body, notices, { scanner, plain, utf8 })
+      )
+      : onText(raw, () => this.#run(rules, failed, raw, body, notices, null));
   }
 
-  /** The matching rules' chain over the body, the security pass beside it. */
+  /**
+   * The matching rules' chain over the body, the security pass beside it: over the caller's
+   * bytes before the walk, or, when there are none or the first stage reads the walk's
+   * encoding anyway, over each chunk the walk encodes before the chunk's lines go on.
+   */
   #run(
     rules: CompiledRule[],
     failed: boolean,
     raw: string,
     body: string,
     notices: string[],
-    scanner: SecurityScanner | null,
-    plain: ((yes: boolean) => void) | null,
+    security: {
+      scanner: SecurityScanner;
+      plain: (yes: boolean) => void;
+      utf8: Uint8Array | undefined;
+    } | null,
   ): FilterOutcome {
-    const onChunk: ChunkSink | undefined = scanner
-      ? (chunk, offset, bytes, length) => {
-        // The chunk's own lines holding a trigger are looked at one by one.
-        plain!(false);
-        scanner.scanChunk(chunk, offset, bytes, length);
-        plain!(!scanner.exotic);
-      }
-      : undefined;
     const output = new Output();
     const confidences: Confidence[] = [];
     // Build the chain back to front: each stage emits into the next one's push.
     const { stages, first } = chain(rules, rules.length, failed, body, output.push, []);
+    const firstReadsBytes = stages[0]?.utf8 === true;
+    const scanner = security?.scanner ?? null;
+    let onChunk: ChunkSink | undefined;
+    if (security && security.utf8 && !firstReadsBytes) {
+      security.scanner.scanBytes(security.utf8);
+      security.plain(!security.scanner.exotic);
+    } else if (security) {
+      const { scanner, plain } = security;
+      onChunk = (chunk, offset, bytes, length) => {
+        // The chunk's own lines holding a trigger are looked at one by one.
+        plain(false);
+        scanner.scanChunk(chunk, offset, bytes, length);
+        plain(!scanner.exotic);
+      };
+    }
     // The walk encodes the output once, for the security pass and the first stage.
-    const walked = walkLines(body, first, stages[0]?.utf8 === true, onChunk);
+    const walked = walkLines(body, first, firstReadsBytes, onChunk);
     scanner?.scanExtras(body);
     // The stats' raw line count, from the walk instead of another pass over the text: the
     // body's newlines (a last line without one was walked too) plus those of the notices.
@@ -152,13 +178,21 @@ export class FilterEngine {
   }
 
   /** No rule matched: sanitised text plus the security pass. */
-  #passThrough(raw: string, body: string, notices: string[]): FilterOutcome {
+  #passThrough(
+    raw: string,
+    body: string,
+    notices: string[],
+    utf8: Uint8Array | undefined,
+  ): FilterOutcome {
     let text = body.includes("\x1b") || body.includes("\r")
       ? sanitize(body)
       : trimTrailingNewlines(body.replace(BLANK_RUNS, "\n\n"));
     if (this.securityEnabled) {
       const scanner = new SecurityScanner({ extraPatterns: this.#extra });
-      scanner.scan(body);
+      if (utf8) {
+        scanner.scanBytes(utf8);
+        scanner.scanExtras(body);
+      } else scanner.scan(body);
       const appendix = scanner.appendix(text);
       if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     }

@@ -20,7 +20,9 @@ export function filterHook(
       if (!output?.filterCommand || !engine.enabled) return;
       const failed = output.failed ??
         (typeof output.exitCode === "number" && output.exitCode !== 0);
-      const outcome = engine.filter(output.filterCommand, result.text, { failed });
+      // The tool's bytes are the text's only while no hook before this one rewrote it.
+      const utf8 = result.text === output.text ? output.utf8 : undefined;
+      const outcome = engine.filter(output.filterCommand, result.text, { failed, utf8 });
       result.text = outcome.text;
       result.filterStats = outcome.stats;
       session.record(outcome);

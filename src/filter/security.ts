@@ -290,17 +290,18 @@ const toUtf8 = new TextEncoder();
  * A chunk without bytes is encoded a window at a time (windowedLines).
  */
 function triggerLines(
-  chunk: string,
+  chunk: string | null,
   buf: Uint8Array | null,
   written: number,
   fn: (line: string, ids: readonly number[]) => void,
 ): boolean {
   const ids: number[] = [];
   if (buf === null) {
-    windowedLines(chunk, fn, ids);
+    windowedLines(chunk!, fn, ids);
     return true;
   }
-  const ascii = written === chunk.length;
+  // Without the chunk's text (`scanBytes`), lines are decoded and every unit is looked at.
+  const ascii = chunk !== null && written === chunk.length;
   let exotic = false;
   // Pairs starting at 0, 2, 4 …; an odd `written` ends with the last byte and the newline
   // after it (no literal holds a newline).
@@ -334,7 +335,7 @@ function triggerLines(
       exotic = exoticNear(buf, written, p);
     }
     fn(
-      ascii ? chunk.slice(lineStart, lineEnd) : fromUtf8.decode(buf.subarray(lineStart, lineEnd)),
+      ascii ? chunk!.slice(lineStart, lineEnd) : fromUtf8.decode(buf.subarray(lineStart, lineEnd)),
       ids,
     );
     ids.length = 0;
@@ -468,6 +469,71 @@ export class SecurityScanner {
       this.exotic = true;
       return this.#scanText(chunk);
     }
+    this.#scanEncoded(chunk, bytes, length);
+  };
+
+  /**
+   * The same scan over output the caller still holds as UTF-8 (the bash tool's capture), so the
+   * text is not encoded again: `utf8` is what the text was decoded from (TextDecoder's default
+   * replacement mode; the BOM it drops at the start is skipped here too). Same result as
+   * `scan(text)`: every ASCII byte decodes to itself (an invalid sequence becomes U+FFFD and never
+   * takes an ASCII byte with it), so each literal is found in the same line, and a line decoded
+   * alone is the text's line (a newline ends any sequence). `exotic` may say yes where the text
+   * has none of those characters (an invalid F0–F4 lead decodes to U+FFFD), never the reverse:
+   * decoding makes no lone surrogate. The bytes are read a window of whole lines at a time,
+   * copied into a buffer of the scan's own (an even offset for the 16-bit reads, a newline after
+   * the last line), so `utf8` is left as it is.
+   */
+  scanBytes(utf8: Uint8Array): void {
+    const n = utf8.length;
+    let start = n >= 3 && utf8[0] === 0xef && utf8[1] === 0xbb && utf8[2] === 0xbf ? 3 : 0;
+    let window = new Uint8Array(0);
+    while (start < n) {
+      // [start, end) is whole lines, `end` a newline or the end of the bytes.
+      let end = start + CHUNK >= n ? n : utf8.indexOf(10, start + CHUNK);
+      if (end < 0) end = n;
+      if (end - start > MAX_ENCODED) {
+        // A huge line crosses the step: the lines before it form a window of their own.
+        const before = utf8.lastIndexOf(10, start + CHUNK - 1);
+        if (before >= start) end = before;
+      }
+      const length = end - start;
+      if (length > MAX_ENCODED) {
+        this.exotic = true;
+        this.#scanHugeLine(utf8, start, end);
+      } else {
+        if (window.length < length + 1) {
+          window = new Uint8Array(Math.min(MAX_ENCODED, 2 * length) + 1);
+        }
+        window.set(utf8.subarray(start, end));
+        window[length] = 10;
+        this.#scanEncoded(null, window, length);
+      }
+      start = end + 1;
+    }
+  }
+
+  /**
+   * One line of over `MAX_ENCODED` bytes, `utf8[start..end)`: read in windows that overlap by
+   * the longest literal less one (see windowedLines), decoded whole only if it holds a literal.
+   */
+  #scanHugeLine(utf8: Uint8Array, start: number, end: number): void {
+    const ids: number[] = [];
+    const window = new Uint8Array(CHUNK + 1);
+    for (let from = start;; from += CHUNK - OVERLAP) {
+      const to = Math.min(end, from + CHUNK);
+      window.set(utf8.subarray(from, to));
+      window[to - from] = 10;
+      literalsIn(window, to - from, ids);
+      if (to === end) break;
+    }
+    if (ids.length === 0) return;
+    const line = fromUtf8.decode(utf8.subarray(start, end));
+    this.#scanEncoded(line, null, 0);
+  }
+
+  /** The byte scan of one encoded chunk (`chunk` its text, or null when only bytes are known). */
+  #scanEncoded(chunk: string | null, bytes: Uint8Array | null, length: number): void {
     const counts = new Array<number>(CREDENTIAL_KINDS.length).fill(0);
     const exotic = triggerLines(chunk, bytes, length, (line, ids) => {
       let kinds = 0;
@@ -490,7 +556,7 @@ export class SecurityScanner {
       this.#counts[k] += n;
     });
     this.#publish();
-  };
+  }
 
   /** `found` from the counts (the same order whatever chunk a kind was first seen in). */
   #publish(): void {

@@ -158,6 +158,7 @@ export function shellOutput(
     truncated,
     failed: result.exitCode !== 0,
     filterCommand: command,
+    utf8: body === "" ? undefined : result.combined.utf8,
   };
 }
 

@@ -223,6 +223,8 @@ export class ToolRegistry {
       };
       const input: HookInput = { call, tool, params, session, config: this.config };
       for (const hook of this.#outputHooks) await hook.apply(result, input);
+      // The tool's raw bytes were for the hooks (the filter's security pass): not kept.
+      delete output.utf8;
     } catch (error) {
       result = failure(call, error);
       // A call that failed after its permission decision still reports it (audit policy_match).
@@ -349,6 +351,7 @@ function failure(call: ToolCall, thrown: unknown): ToolResult {
     ? "cancelled"
     : "error";
   const carried = (error as ToolError & { output?: ToolOutput }).output;
+  if (carried) delete carried.utf8;
   return {
     callId: call.id,
     tool: call.name,

@@ -67,3 +67,44 @@ Deno.test("InterleavedCapture: a line longer than 64 KiB is flushed once, prefix
   c.finish();
   expect(c.buffer.text()).toBe(`[stderr] ${long}y\n[stderr] next\n`);
 });
+
+Deno.test("HeadTailBuffer text is its bytes decoded: head, marker line, tail; characters cut at the edges as U+FFFD", () => {
+  // The same buffer as the reference above, over UTF-8 with characters of every length cut
+  // anywhere, including a byte-order mark opening the tail (content there, not a stream start).
+  let seed = 7;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const pieces = ["a", "\n", "é", "‘", "😀", "\uFEFF", "[stderr] x"].map(enc);
+  const mismatches: string[] = [];
+  for (let round = 0; round < 400; round++) {
+    const limit = 1 + rand(40);
+    const parts: Uint8Array[] = [];
+    for (let n = rand(60); n > 0; n--) parts.push(pieces[rand(pieces.length)]);
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (all.set(p, at), at + p.length), 0);
+    const buffer = new HeadTailBuffer(limit);
+    for (let at = 0; at < all.length;) {
+      const size = 1 + rand(2 * limit);
+      buffer.push(all.subarray(at, at + size));
+      at += size;
+    }
+    const dropped = Math.max(0, all.length - 2 * limit);
+    const decode = (b: Uint8Array, bom: boolean) =>
+      new TextDecoder("utf-8", { ignoreBOM: !bom }).decode(b);
+    let want = decode(all, true);
+    if (dropped > 0) {
+      const head = decode(all.subarray(0, limit), true);
+      want = `${head}${head.endsWith("\n") ? "" : "\n"}[... ${dropped} bytes of output dropped ` +
+        `(kept the first and last ${limit} bytes) ...]\n${
+          decode(all.subarray(all.length - limit), false)
+        }`;
+    }
+    const bytes = buffer.bytes();
+    if (buffer.text() !== want || new TextDecoder().decode(bytes) !== want) {
+      mismatches.push(`round ${round}: limit ${limit}, ${all.length} bytes`);
+    }
+  }
+  expect(mismatches).toEqual([]);
+});

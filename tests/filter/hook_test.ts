@@ -8,6 +8,9 @@ import { Sandbox } from "../../src/sandbox/path.ts";
 import { LocalExecutor } from "../../src/tools/executor.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
+import { bashTool, shellOutput } from "../../src/tools/bash.ts";
+import { LocalProcessRunner } from "../../src/exec/mod.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
 
 const echoTool = defineTool({
   name: "fake_shell",
@@ -100,5 +103,96 @@ Deno.test("outputs without filterCommand are left alone", async () => {
     ]);
   } finally {
     await cleanup();
+  }
+});
+
+/** Returns `output` as its text and `bytes` as the UTF-8 it claims the text came from. */
+const bytesTool = defineTool({
+  name: "bytes_shell",
+  description: "Output with the bytes it was decoded from (test only).",
+  params: z.object({ command: z.string(), output: z.string(), bytes: z.string() }),
+  mutates: false,
+  kind: "execute",
+  invocation: { type: "call" },
+  subjects: (p) => [p.command],
+  execute: (p) =>
+    Promise.resolve({
+      text: p.output,
+      filterCommand: p.command,
+      utf8: new TextEncoder().encode(p.bytes),
+    }),
+});
+
+Deno.test("the hook hands the engine the tool's bytes only while the text is the tool's; the bytes are not kept", async () => {
+  const config = defaultConfig();
+  config.tools.permissions = { "*": [{ pattern: "*", action: "allow" }] };
+  const session = { cwd: "/", sandbox: await Sandbox.create("/", {}) };
+  // The bytes say something the text does not: a preserved security line shows which was read.
+  const input = { command: "some-tool", output: "all good", bytes: "Permission denied\n" };
+  for (const rewrite of [false, true]) {
+    const registry = new ToolRegistry({
+      tools: [bytesTool],
+      executor: new LocalExecutor(),
+      policy: PermissionPolicy.fromConfig(config),
+      config,
+    });
+    if (rewrite) {
+      registry.addOutputHook({
+        name: "rewrite",
+        order: 5,
+        apply(result) {
+          result.text = "all good, rewritten";
+        },
+      });
+    }
+    registry.addOutputHook(filterHook(new FilterEngine([])));
+    const result = await registry.dispatch({ id: "b", name: "bytes_shell", input }, session);
+    expect(result.text.includes("Permission denied")).toBe(!rewrite);
+    expect(result.output && "utf8" in result.output).toBe(false);
+  }
+});
+
+Deno.test("bash output is filtered from its captured bytes as from its text", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const config = defaultConfig();
+    const { engine } = await loadFilterEngine(config, { configDir: null });
+    const registry = new ToolRegistry({
+      tools: [bashTool],
+      executor: new LocalExecutor(),
+      policy: new PermissionPolicy({ bash: [{ pattern: "*", action: "allow" }] }),
+      config,
+    });
+    registry.addOutputHook(filterHook(engine));
+    const session = { cwd: dir, sandbox: await Sandbox.create(dir), services: {} };
+    // gcc-style warnings with ‘’ quotes, an emoji, an invalid byte, a security signal on stderr
+    // and a credential-shaped string assembled by the shell (none is in this file as such).
+    const script = [
+      'for i in 1 2 3; do echo "f$i.c: In function \u2018f$i\u2019:"; ' +
+      'echo "f$i.c:2:3: warning: unused variable \u2018x$i\u2019 [-Wunused-variable]"; done',
+      "printf 'note \\360\\237\\230\\200 \\377\\n'",
+      "echo 'Permission denied (publickey)' >&2",
+      "echo \"token $(printf 'gh%s_' p)$(printf 'a%.0s' $(seq 36))\"",
+      "exit 2",
+    ].join("; ");
+    for (const command of ["make", "some-tool"]) {
+      const line = `${command === "make" ? "make" : "true"} >/dev/null 2>&1; ${script}`;
+      const result = await registry.dispatch(
+        { id: "e", name: "bash", input: { command: line } },
+        session,
+      );
+      const run = await new LocalProcessRunner().run("bash", ["-c", line], { cwd: dir });
+      const text = shellOutput(line, run).text;
+      expect(text).toContain("\uFFFD");
+      const want = new FilterEngine([...engine.rules]).filter(line, text, { failed: true });
+      expect(result.text).toBe(want.text);
+      expect(result.filterStats?.rules).toEqual(command === "make" ? want.rules : []);
+      if (command === "make") expect(want.rules).toContain("make-gcc");
+      expect(result.text).toContain("Permission denied");
+      expect(result.text).toContain("GitHub token");
+      expect(result.output && "utf8" in result.output).toBe(false);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -317,3 +317,139 @@ Deno.test("the scan tells whether the text holds what V8 and RE2 read otherwise 
   expect(held).toBeGreaterThan(500);
   expect(texts.length - held).toBeGreaterThan(500);
 });
+
+/**
+ * scanBytes against scan of the text the bytes decode to: the same warnings and preserved lines;
+ * `exotic` yes whenever the text holds one of those characters, and no more often than the text
+ * scan says so unless the bytes are not valid UTF-8 or hold a line too long to read whole.
+ */
+function expectSameFromBytes(bytes: Uint8Array, label: string): void {
+  const text = new TextDecoder().decode(bytes);
+  const [fromText, fromBytes] = [new SecurityScanner(), new SecurityScanner()];
+  fromText.scan(text);
+  fromBytes.scanBytes(bytes);
+  const short = (line: string) =>
+    line.length > 200 ? `${line.slice(0, 60)}…(${line.length})…${line.slice(-60)}` : line;
+  expect({
+    label,
+    found: [...fromBytes.found],
+    lines: fromBytes.signalLines.map(short),
+    count: fromBytes.signalCount,
+  }).toEqual({
+    label,
+    found: [...fromText.found],
+    lines: fromText.signalLines.map(short),
+    count: fromText.signalCount,
+  });
+  const exotic = /[\uD800-\uDFFF\u017F\u212A]/.test(text);
+  if (exotic) expect({ label, exotic: fromBytes.exotic }).toEqual({ label, exotic: true });
+  const valid = (() => {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  const huge = text.split("\n").some((line) => line.length > MAX_ENCODED / 3);
+  if (valid && !huge) {
+    expect({ label, exotic: fromBytes.exotic }).toEqual({ label, exotic: fromText.exotic });
+  }
+}
+
+Deno.test("the scan of the caller's UTF-8 reports what the scan of the decoded text reports", async () => {
+  const encoder = new TextEncoder();
+  const texts = [...await corpusTexts(), ...SCAN_EDGES];
+  for (const [i, text] of texts.entries()) expectSameFromBytes(encoder.encode(text), `text ${i}`);
+  // Invalid UTF-8 (stray continuation bytes, cut sequences, encoded surrogates, 0xFF, an F0–F4
+  // lead without its sequence), BOMs at the start and inside, no newline at the end.
+  const random = prng(43);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const all = CREDENTIALS.map(([, line]) => line);
+  const pieces: number[][] = [
+    ...[...all, ...SIGNALS, "x", " ", "ok", "\n", "\n", "é", "😀", "\u017F", "\u212A", "‘’"]
+      .map((s) => [...encoder.encode(s)]),
+    [0x80],
+    [0xbf, 0x80],
+    [0xc3],
+    [0xe2, 0x84],
+    [0xf0, 0x9f],
+    [0xf0, 0x9f, 0x98],
+    [0xf4, 0x90, 0x80, 0x80],
+    [0xed, 0xa0, 0x80],
+    [0xff],
+    [0xc5],
+    [0xef, 0xbb, 0xbf],
+  ];
+  for (let n = 0; n < 2000; n++) {
+    const bytes: number[] = random() < 0.2 ? [0xef, 0xbb, 0xbf] : [];
+    for (let k = Math.floor(random() * 30); k > 0; k--) bytes.push(...pick(pieces));
+    expectSameFromBytes(new Uint8Array(bytes), `random ${n}: ${bytes.join(",")}`);
+  }
+  // A line too long to read whole: an astral character in it, with and without a literal.
+  for (const literal of ["", SIGNALS[0]]) {
+    const line = `😀 ${literal}${"y".repeat(MAX_ENCODED + 10)}`;
+    expectSameFromBytes(encoder.encode(`ok\n${line}\nok`), `huge line ${literal}`);
+  }
+  // Literals across the 1 MiB windows of the bytes, after invalid bytes and two-byte
+  // characters that put byte and character offsets apart.
+  for (const lead of [[0x80], [0xc3, 0xa9], []]) {
+    for (const shift of [1, 3, 6]) {
+      const head = new Uint8Array(CHUNK - shift - lead.length);
+      head.fill(0x79); // y
+      for (let at = 4096; at < head.length; at += 4096) head[at] = 10;
+      const tail = encoder.encode(`${all[3]} ${SIGNALS[13]} ${all[0]}\nok ${SIGNALS[0]}`);
+      expectSameFromBytes(
+        new Uint8Array([...lead, ...head, ...tail]),
+        `window edge ${lead.length}/${shift}`,
+      );
+    }
+  }
+});
+
+Deno.test("the engine given the output's UTF-8 gives what it gives without it", async () => {
+  const { loadFilterEngine, parseRuleFile } = await import("../../src/filter/mod.ts");
+  const { defaultConfig } = await import("../../src/config/schema.ts");
+  const { engine: builtin } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  const extra = compileExtraPatterns(["internal-token-[0-9]{4}"]).patterns;
+  const rules = new FilterEngine([...builtin.rules], { extraPatterns: extra });
+  const engine = new FilterEngine([], { extraPatterns: extra });
+  // `.` between literals reads an astral character as one (RE2) or two (V8 without `u`): the
+  // engine must know the text holds one before the lines reach the rule.
+  const warnings: string[] = [];
+  const astral = new FilterEngine(
+    parseRuleFile(
+      `[[rules]]\nname = "x"\nmatch = { prefix = "some-tool" }\nstrategy = { type = "strip_noise", patterns = ['^x.y$'] }\n`,
+      "test",
+      warnings,
+    ).map((r) => r.compiled!),
+  );
+  expect(warnings).toEqual([]);
+  const all = CREDENTIALS.map(([, line]) => line);
+  const commands = ["cargo test", "make", "docker logs api", "git status", "some-tool"];
+  const random = prng(7);
+  const texts = [...SCAN_EDGES.slice(0, 9), ...(await corpusTexts()).slice(0, 60)];
+  texts.push(
+    `\uFEFF${SIGNALS[0]}\nmake[1]: Entering directory '/x'\n${all[5]} 😀\n‘x’ ${SIGNALS[12]}\n`,
+    "test a ... FAILED\n" + "ok \u212A\n".repeat(50) + `${all[9]}\n`,
+    "x😀y\nxy\nkeep internal-token-1234\nx.y\n",
+  );
+  expect(
+    astral.filter("some-tool", "x😀y\nkeep\n", { utf8: new TextEncoder().encode("x😀y\nkeep\n") })
+      .text,
+  )
+    .toBe("keep");
+  for (const [i, text] of texts.entries()) {
+    const bytes = new TextEncoder().encode(text);
+    const decoded = new TextDecoder().decode(bytes);
+    // As the bash tool hands it on: trailing newline dropped, a notice appended.
+    const raw = decoded.replace(/\n$/, "") + (random() < 0.5 ? "\n[exit code 1]" : "");
+    const command = commands[i % commands.length];
+    for (const [e, as] of [[rules, command], [engine, command], [astral, "some-tool"]] as const) {
+      const want = e.filter(as, raw, { failed: raw.endsWith("]") });
+      const got = e.filter(as, raw, { failed: raw.endsWith("]"), utf8: bytes });
+      expect({ i, as, text: got.text, stats: got.stats })
+        .toEqual({ i, as, text: want.text, stats: want.stats });
+    }
+  }
+});

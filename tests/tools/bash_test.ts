@@ -108,6 +108,8 @@ Deno.test("bash: timeout kills the whole group, keeps partial output, outcome ti
       "category: timeout\n",
   )).toBe(true);
   expect((result.output?.raw as ShellOutputEnvelope).exit_code).toBe(null);
+  // The captured bytes were for the output hooks; a failed call does not keep them either.
+  expect(result.output && "utf8" in result.output).toBe(false);
   const pid = Number((await Deno.readTextFile(`${t.dir}/pid`)).trim());
   expect(processGroupMembers(pid)).toEqual([]);
   await t.cleanup();
