@@ -96,8 +96,9 @@ export class HeadTailBuffer {
   }
 
   /**
-   * The kept text: `bytes()` decoded (multi-byte characters cut at the edges of the head and the
-   * tail decode as U+FFFD).
+   * The kept text: `bytes()` decoded in one piece. Multi-byte characters cut where bytes were
+   * dropped decode as U+FFFD; a character across the head's end when nothing was dropped is
+   * whole, and a U+FEFF opening the tail is kept (it is content there, not a byte-order mark).
    */
   text(): string {
     return new TextDecoder().decode(this.bytes());

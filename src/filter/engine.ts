@@ -97,7 +97,8 @@ export class FilterEngine {
    * Filters one command's output. Never throws for any input. `utf8`, when the caller still
    * holds it: the bytes `raw` was decoded from (`new TextDecoder().decode`), `raw` being that
    * text with trailing newlines perhaps removed and notice lines (`[exit code 2]`) perhaps
-   * appended. The security pass then reads those bytes instead of encoding the text again.
+   * appended. The security pass then reads those bytes instead of encoding the text again
+   * (unless the bytes' own last line reads as a notice: the body is not all of them then).
    */
   filter(
     command: string,
@@ -108,7 +109,9 @@ export class FilterEngine {
     if (!this.enabled) return this.#outcome(raw, raw, [], "full");
     const { body, notices } = splitNotices(raw);
     const rules = this.match(command);
-    const utf8 = options.utf8;
+    // The caller's bytes are the body's unless the program's own last lines read as notices
+    // (they went to `notices` with the caller's): then the text is scanned instead.
+    const utf8 = options.utf8 && !endsWithNotice(options.utf8) ? options.utf8 : undefined;
     if (rules.length === 0) return this.#passThrough(raw, body, notices, utf8);
     const scanner = this.securityEnabled
       ? new SecurityScanner({ extraPatterns: this.#extra })
@@ -161,7 +164,7 @@ export class FilterEngine {
     }
     // The walk encodes the output once, for the security pass and the first stage.
     const walked = walkLines(body, first, firstReadsBytes, onChunk);
-    scanner?.scanExtras(body);
+    if (scanner) scanRest(scanner, body, notices);
     // The stats' raw line count, from the walk instead of another pass over the text: the
     // body's newlines (a last line without one was walked too) plus those of the notices.
     const newlines = walked - (body.length > 0 && !body.endsWith("\n") ? 1 : 0) +
@@ -171,7 +174,7 @@ export class FilterEngine {
     const confidence = confidences.reduce(worstConfidence, "full" as Confidence);
     // A filter must never make the output bigger than what it replaces.
     let text = output.length > body.length ? sanitize(body) : output.text();
-    const appendix = scanner?.appendix(text) ?? [];
+    const appendix = scanner?.appendix(text, notices) ?? [];
     if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
     return this.#outcome(raw, text, rules.map((r) => r.name), confidence, rawLines);
@@ -189,11 +192,10 @@ export class FilterEngine {
       : trimTrailingNewlines(body.replace(BLANK_RUNS, "\n\n"));
     if (this.securityEnabled) {
       const scanner = new SecurityScanner({ extraPatterns: this.#extra });
-      if (utf8) {
-        scanner.scanBytes(utf8);
-        scanner.scanExtras(body);
-      } else scanner.scan(body);
-      const appendix = scanner.appendix(text);
+      if (utf8) scanner.scanBytes(utf8);
+      else forEachChunk(body, true, scanner.scanChunk);
+      scanRest(scanner, body, notices);
+      const appendix = scanner.appendix(text, notices);
       if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     }
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
@@ -325,6 +327,31 @@ function walkLines(body: string, fn: LineSink, utf8: boolean, onChunk?: ChunkSin
     }
   });
   return walked;
+}
+
+/**
+ * What the security pass reads besides the body's bytes: the extra patterns over the body, and
+ * the notices (a program may print a last line that reads as one; it is shown, so it is scanned).
+ */
+function scanRest(scanner: SecurityScanner, body: string, notices: string[]): void {
+  scanner.scanExtras(body);
+  if (notices.length) scanner.scan(notices.join("\n"));
+}
+
+// ignoreBOM: TextDecoder's default drops a BOM opening the text; `trim()` drops it as well.
+const fromUtf8 = new TextDecoder();
+
+/** Whether the last line of `utf8` (trailing newlines aside) reads as a notice (NOTICE). */
+function endsWithNotice(utf8: Uint8Array): boolean {
+  let end = utf8.length;
+  while (end > 0 && utf8[end - 1] === 10) end--;
+  if (end === 0) return false;
+  const start = utf8.lastIndexOf(10, end - 1) + 1;
+  // A notice starts with "[" after blanks: the line's first bytes rule most lines out without
+  // decoding a long one whole.
+  const head = fromUtf8.decode(utf8.subarray(start, Math.min(end, start + 256))).trimStart();
+  if (head !== "" && !head.startsWith("[")) return false;
+  return NOTICE.test(fromUtf8.decode(utf8.subarray(start, end)).trim());
 }
 
 /** Newlines in `text` from `from` on. */

@@ -23,6 +23,8 @@ export function filterHook(
       // The tool's bytes are the text's only while no hook before this one rewrote it.
       const utf8 = result.text === output.text ? output.utf8 : undefined;
       const outcome = engine.filter(output.filterCommand, result.text, { failed, utf8 });
+      // Up to 2 × max_output_bytes: not held through the hooks after this one.
+      delete output.utf8;
       result.text = outcome.text;
       result.filterStats = outcome.stats;
       session.record(outcome);

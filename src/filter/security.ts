@@ -286,7 +286,8 @@ const toUtf8 = new TextEncoder();
  * in it (an id may repeat). One pass instead of a search per literal: the bytes are read two
  * at a time, as 16-bit units, and each unit is one table lookup; every occurrence of a literal
  * has one of its two pairs at an even offset. Literals are ASCII, so a multi-byte character
- * never matches one; non-ASCII lines are decoded back (exact: encoded chunks are well-formed).
+ * never matches one; non-ASCII lines are decoded back (exact for an encoded chunk, which is
+ * well-formed; for the caller's bytes of `scanBytes`, the decoding the text came from).
  * A chunk without bytes is encoded a window at a time (windowedLines).
  */
 function triggerLines(
@@ -480,7 +481,8 @@ export class SecurityScanner {
    * takes an ASCII byte with it), so each literal is found in the same line, and a line decoded
    * alone is the text's line (a newline ends any sequence). `exotic` may say yes where the text
    * has none of those characters (an invalid F0–F4 lead decodes to U+FFFD), never the reverse:
-   * decoding makes no lone surrogate. The bytes are read a window of whole lines at a time,
+   * decoding makes no lone surrogate; a line of over `MAX_ENCODED` bytes says yes, as a line of
+   * over `MAX_ENCODED` characters does in `scan`. The bytes are read a window of whole lines at a time,
    * copied into a buffer of the scan's own (an even offset for the 16-bit reads, a newline after
    * the last line), so `utf8` is left as it is.
    */
@@ -634,10 +636,16 @@ export class SecurityScanner {
     }
   }
 
-  /** What to append to the filtered text: removed signal lines, then the credential warning. */
-  appendix(filtered: string): string[] {
+  /**
+   * What to append to the filtered text: removed signal lines, then the credential warning. A
+   * signal line in `filtered` or in `shownAfter` (the notices that follow it) is not repeated.
+   */
+  appendix(filtered: string, shownAfter: readonly string[] = []): string[] {
     const out: string[] = [];
-    const missing = this.signalLines.filter((line) => !filtered.includes(line.trim()));
+    const missing = this.signalLines.filter((line) => {
+      const trimmed = line.trim();
+      return !filtered.includes(trimmed) && !shownAfter.some((notice) => notice.includes(trimmed));
+    });
     if (missing.length) {
       out.push("", "--- Security-relevant lines (preserved) ---", ...missing);
       const more = this.signalCount - this.signalLines.length;

@@ -38,7 +38,7 @@ export interface Stage {
    * buffer is reused for the next lines: keep nothing of it. Called unbound: the engine hands
    * it on as the previous stage's `emit`, so it must not use `this`.
    */
-  readonly push: (line: string, utf8?: Uint8Array, from?: number, to?: number) => void;
+  readonly push: (this: void, line: string, utf8?: Uint8Array, from?: number, to?: number) => void;
   finish(): Confidence;
   /** The stage reads the lines' UTF-8 when it is there (see `push`). */
   readonly utf8?: boolean;

@@ -433,6 +433,12 @@ Deno.test("the engine given the output's UTF-8 gives what it gives without it", 
     `\uFEFF${SIGNALS[0]}\nmake[1]: Entering directory '/x'\n${all[5]} 😀\n‘x’ ${SIGNALS[12]}\n`,
     "test a ... FAILED\n" + "ok \u212A\n".repeat(50) + `${all[9]}\n`,
     "x😀y\nxy\nkeep internal-token-1234\nx.y\n",
+    // Last lines the program printed that read as the tool's notices.
+    "a\n[exit code 0] Permission denied",
+    `ok\n[background] token ${all[1]}\n\n`,
+    `ok\n  [timeout] ${all[6]}\n[killed by SIGSEGV]\n`,
+    `[truncated] ${SIGNALS[0]}`,
+    `ok\n${" ".repeat(300)}[background] ${all[1]}\n`,
   );
   expect(
     astral.filter("some-tool", "x😀y\nkeep\n", { utf8: new TextEncoder().encode("x😀y\nkeep\n") })
@@ -451,5 +457,23 @@ Deno.test("the engine given the output's UTF-8 gives what it gives without it", 
       expect({ i, as, text: got.text, stats: got.stats })
         .toEqual({ i, as, text: want.text, stats: want.stats });
     }
+  }
+});
+
+Deno.test("a credential or signal on a last line that reads as a notice is scanned; notices are not repeated", () => {
+  const engine = new FilterEngine([]);
+  const key = CREDENTIALS[1][1];
+  // The program printed it; splitting notices off must not hide it from the security pass.
+  for (const utf8 of [false, true]) {
+    const printed = `build ok\n[background] ${key}\n`;
+    const raw = printed.replace(/\n$/, "") + "\n[exit code 1]";
+    const out = engine.filter("some-tool", raw, {
+      failed: true,
+      utf8: utf8 ? new TextEncoder().encode(printed) : undefined,
+    });
+    expect(out.text).toContain("GitHub token");
+    // A notice holding a signal (the tool's, or the program's) is shown once, not preserved too.
+    const killed = engine.filter("some-tool", "Permission denied\nok\n[killed by SIGSEGV]");
+    expect(killed.text).toBe("Permission denied\nok\n[killed by SIGSEGV]");
   }
 });
