@@ -319,6 +319,15 @@ for (let c = 0; c < 256; c++) {
   ACTION[c] = (k & START_AT_BOUNDARY) !== 0 || c === 91 ? CANDIDATE : word;
   ACTION[256 + c] = c === 91 ? CANDIDATE : (k & LOWER_HEX) !== 0 ? HEX_IN_WORD : word;
 }
+/**
+ * The same, indexed by the byte before and the byte: the scan's next lookup then needs no result
+ * of the last one (the byte before is known), so the lookups of a run of bytes overlap.
+ */
+const ACTION2 = new Uint8Array(65536);
+for (let p = 0; p < 256; p++) {
+  const after = (CLASS[p] & WORD) !== 0 ? 256 : 0;
+  for (let c = 0; c < 256; c++) ACTION2[(p << 8) | c] = ACTION[after + c];
+}
 
 /**
  * Writes the line `src[from..to)` with every default normaliser applied into `out` (of at least
@@ -327,17 +336,17 @@ for (let c = 0; c < 256; c++) {
 export function normalizeUtf8(src: Uint8Array, from: number, to: number, out: Uint8Array): number {
   let o = 0;
   let last = from;
-  /** 1 when the byte before i is a word byte (no `\b` at i), else 0. */
-  let prevWord = 0;
+  /** The byte before i as the alternatives see it: 0 (not a word byte) at the line's start. */
+  let prev = 0;
   // End of the run of `[0-9a-f]` holding i (valid while i < hexEnd): computed once per run, so
   // a long-id check is one subtraction, not a rescan at every letter of a word.
   let hexEnd = 0;
   let i = from;
   while (i < to) {
     const c = src[i];
-    const action = ACTION[(prevWord << 8) | c];
+    const action = ACTION2[(prev << 8) | c];
     if (action < HEX_IN_WORD) {
-      prevWord = action;
+      prev = c;
       i++;
       continue;
     }
@@ -347,21 +356,29 @@ export function normalizeUtf8(src: Uint8Array, from: number, to: number, out: Ui
       while (hexEnd < to && (CLASS[src[hexEnd]] & LOWER_HEX) !== 0) hexEnd++;
     }
     // Inside a word only an ISO timestamp (`\d{4}-`) or a long hex id can start; `[` anywhere.
-    if (action === HEX_IN_WORD && hexEnd - i < 12 && ((k & DIGIT) === 0 || src[i + 4] !== 45)) {
-      i++;
-      continue;
+    // In a run of `[0-9a-f]` too short for an id, the scan goes on at the next digit followed
+    // by `-` four bytes on, or after the run (all word bytes: `prev` stays a word byte).
+    if (action === HEX_IN_WORD && hexEnd - i < 12) {
+      let j = i;
+      while (j < hexEnd && ((CLASS[src[j]] & DIGIT) === 0 || src[j + 4] !== 45)) j++;
+      if (j > i) {
+        prev = src[j - 1];
+        i = j;
+        continue;
+      }
     }
-    const m = matchAt(src, i, k, prevWord === 0, (k & LOWER_HEX) !== 0 ? hexEnd : i);
+    const bounded = (CLASS[prev] & WORD) === 0;
+    const m = matchAt(src, i, k, bounded, (k & LOWER_HEX) !== 0 ? hexEnd : i);
     if (m >= 0) {
       const end = Math.floor(m / 16);
       while (last < i) out[o++] = src[last++];
       const replacement = REPLACEMENT[m % 16];
       for (let r = 0; r < replacement.length; r++) out[o++] = replacement[r];
       last = i = end;
-      prevWord = isWord(src, end - 1) ? 1 : 0;
+      prev = src[end - 1];
       continue;
     }
-    prevWord = (k & WORD) !== 0 ? 1 : 0;
+    prev = c;
     i++;
   }
   while (last < to) out[o++] = src[last++];
