@@ -174,7 +174,7 @@ export class FilterEngine {
     const confidence = confidences.reduce(worstConfidence, "full" as Confidence);
     // A filter must never make the output bigger than what it replaces.
     let text = output.length > body.length ? sanitize(body) : output.text();
-    const appendix = scanner?.appendix(text, notices) ?? [];
+    const appendix = scanner?.appendix(text) ?? [];
     if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
     return this.#outcome(raw, text, rules.map((r) => r.name), confidence, rawLines);
@@ -195,7 +195,7 @@ export class FilterEngine {
       if (utf8) scanner.scanBytes(utf8);
       else forEachChunk(body, true, scanner.scanChunk);
       scanRest(scanner, body, notices);
-      const appendix = scanner.appendix(text, notices);
+      const appendix = scanner.appendix(text);
       if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     }
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
@@ -331,27 +331,33 @@ function walkLines(body: string, fn: LineSink, utf8: boolean, onChunk?: ChunkSin
 
 /**
  * What the security pass reads besides the body's bytes: the extra patterns over the body, and
- * the notices (a program may print a last line that reads as one; it is shown, so it is scanned).
+ * the credential kinds over the notices (a program may print a last line that reads as one: it
+ * is shown, so a key on it must be reported).
  */
 function scanRest(scanner: SecurityScanner, body: string, notices: string[]): void {
   scanner.scanExtras(body);
-  if (notices.length) scanner.scan(notices.join("\n"));
+  if (notices.length) scanner.scanCredentials(notices.join("\n"));
 }
 
-// ignoreBOM: TextDecoder's default drops a BOM opening the text; `trim()` drops it as well.
+/** Drops a BOM opening what it decodes, as the decoding of the whole text did. */
 const fromUtf8 = new TextDecoder();
 
-/** Whether the last line of `utf8` (trailing newlines aside) reads as a notice (NOTICE). */
+/**
+ * Whether the last line of `utf8` (trailing newlines aside) reads as a notice: NOTICE on the
+ * line's `trim()`. NOTICE is anchored at the start only and every match ends at the line's first
+ * `]`, so the line is decoded from its first non-blank byte to that `]` only; ASCII blanks are
+ * skipped as bytes, other blanks `trim()` drops (U+3000, U+FEFF …) by `trimStart` after decoding.
+ */
 function endsWithNotice(utf8: Uint8Array): boolean {
   let end = utf8.length;
   while (end > 0 && utf8[end - 1] === 10) end--;
   if (end === 0) return false;
-  const start = utf8.lastIndexOf(10, end - 1) + 1;
-  // A notice starts with "[" after blanks: the line's first bytes rule most lines out without
-  // decoding a long one whole.
-  const head = fromUtf8.decode(utf8.subarray(start, Math.min(end, start + 256))).trimStart();
-  if (head !== "" && !head.startsWith("[")) return false;
-  return NOTICE.test(fromUtf8.decode(utf8.subarray(start, end)).trim());
+  let p = utf8.lastIndexOf(10, end - 1) + 1;
+  while (p < end && (utf8[p] === 32 || (utf8[p] >= 9 && utf8[p] <= 13))) p++;
+  if (p === end || (utf8[p] < 0x80 && utf8[p] !== 91)) return false;
+  const close = utf8.indexOf(93, p);
+  if (close < 0 || close >= end) return false;
+  return NOTICE.test(fromUtf8.decode(utf8.subarray(p, close + 1)).trimStart());
 }
 
 /** Newlines in `text` from `from` on. */
@@ -425,7 +431,8 @@ function splitNotices(text: string): { body: string; notices: string[] } {
     const start = text.lastIndexOf("\n", end - 1) + 1;
     const line = text.slice(start, end);
     if (!NOTICE.test(line.trim())) break;
-    notices.unshift(line.trim());
+    // A program's own notice-looking line may carry escapes: shown sanitised, as the body is.
+    notices.unshift(sanitizeLine(line).trim());
     end = start > 0 ? start - 1 : 0;
     if (end === 0) break;
   }

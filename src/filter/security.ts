@@ -459,6 +459,22 @@ export class SecurityScanner {
   }
 
   /**
+   * The built-in credential kinds only, over lines shown as they are (the engine's notices: the
+   * tool's `[exit code 2]` and a program's own last line that reads as one). Not the signals (the
+   * lines are in the output anyway) nor the extra patterns (a user's pattern may match the tool's
+   * own wording, `[timeout] command timed out …`, on every call).
+   */
+  scanCredentials(text: string): void {
+    this.#credentialsOnly = true;
+    try {
+      forEachChunk(text, true, this.scanChunk);
+    } finally {
+      this.#credentialsOnly = false;
+    }
+  }
+  #credentialsOnly = false;
+
+  /**
    * The credential and signal scan of one chunk of the output (a `ChunkSink`: the engine feeds
    * it the chunks its walk encodes anyway). One pass over the chunk's UTF-8 finds the lines
    * holding a credential hint or a signal literal; the exact patterns then run on those lines
@@ -547,7 +563,7 @@ export class SecurityScanner {
       for (let k = 0; kinds !== 0 && k < CREDENTIAL_KINDS.length; k++) {
         if (kinds & (1 << k)) counts[k] += CREDENTIAL_KINDS[k].pattern.countMatches(line);
       }
-      if (signal && SIGNAL_LINE.test(line)) this.#signal(line);
+      if (signal && !this.#credentialsOnly && SIGNAL_LINE.test(line)) this.#signal(line);
     });
     if (exotic) this.exotic = true;
     counts.forEach((n, k) => {
@@ -622,6 +638,7 @@ export class SecurityScanner {
       this.#counts[k] += n;
     }
     this.#publish();
+    if (this.#credentialsOnly) return;
     SIGNALS_GLOBAL.lastIndex = 0;
     let m: RegExpExecArray | null;
     let lastLineEnd = -1;
@@ -636,16 +653,10 @@ export class SecurityScanner {
     }
   }
 
-  /**
-   * What to append to the filtered text: removed signal lines, then the credential warning. A
-   * signal line in `filtered` or in `shownAfter` (the notices that follow it) is not repeated.
-   */
-  appendix(filtered: string, shownAfter: readonly string[] = []): string[] {
+  /** What to append to the filtered text: removed signal lines, then the credential warning. */
+  appendix(filtered: string): string[] {
     const out: string[] = [];
-    const missing = this.signalLines.filter((line) => {
-      const trimmed = line.trim();
-      return !filtered.includes(trimmed) && !shownAfter.some((notice) => notice.includes(trimmed));
-    });
+    const missing = this.signalLines.filter((line) => !filtered.includes(line.trim()));
     if (missing.length) {
       out.push("", "--- Security-relevant lines (preserved) ---", ...missing);
       const more = this.signalCount - this.signalLines.length;

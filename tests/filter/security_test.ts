@@ -439,6 +439,11 @@ Deno.test("the engine given the output's UTF-8 gives what it gives without it", 
     `ok\n  [timeout] ${all[6]}\n[killed by SIGSEGV]\n`,
     `[truncated] ${SIGNALS[0]}`,
     `ok\n${" ".repeat(300)}[background] ${all[1]}\n`,
+    // Blanks that trim() drops and UTF-8 spells in several bytes, across the first 256 bytes.
+    `build ok\n  ${"\u3000".repeat(85)}[background] ${all[1]}\n`,
+    `build ok\n\uFEFF\u00a0[exit code 0] ${all[1]}`,
+    `build ok\n\u0085[exit code 0] ${all[1]}`,
+    `[${"x".repeat(300)}] ${all[1]}\n[killed by ${"\u3000".repeat(200)}] ${all[1]}\n`,
   );
   expect(
     astral.filter("some-tool", "x😀y\nkeep\n", { utf8: new TextEncoder().encode("x😀y\nkeep\n") })
@@ -460,11 +465,11 @@ Deno.test("the engine given the output's UTF-8 gives what it gives without it", 
   }
 });
 
-Deno.test("a credential or signal on a last line that reads as a notice is scanned; notices are not repeated", () => {
-  const engine = new FilterEngine([]);
+Deno.test("notices are scanned for credentials only: a key on a program's notice-looking last line is reported, signals and extra patterns leave them alone", async () => {
+  const { parseRuleFile } = await import("../../src/filter/mod.ts");
   const key = CREDENTIALS[1][1];
-  // The program printed it; splitting notices off must not hide it from the security pass.
   for (const utf8 of [false, true]) {
+    const engine = new FilterEngine([]);
     const printed = `build ok\n[background] ${key}\n`;
     const raw = printed.replace(/\n$/, "") + "\n[exit code 1]";
     const out = engine.filter("some-tool", raw, {
@@ -472,8 +477,23 @@ Deno.test("a credential or signal on a last line that reads as a notice is scann
       utf8: utf8 ? new TextEncoder().encode(printed) : undefined,
     });
     expect(out.text).toContain("GitHub token");
-    // A notice holding a signal (the tool's, or the program's) is shown once, not preserved too.
-    const killed = engine.filter("some-tool", "Permission denied\nok\n[killed by SIGSEGV]");
-    expect(killed.text).toBe("Permission denied\nok\n[killed by SIGSEGV]");
   }
+  // A removed signal line is preserved even when a notice says the same thing.
+  const warnings: string[] = [];
+  const strip = new FilterEngine(
+    parseRuleFile(
+      `[[rules]]\nname = "s"\nmatch = { prefix = "some-tool" }\nstrategy = { type = "strip_noise", patterns = ['^SIGSEGV$'] }\n`,
+      "test",
+      warnings,
+    ).map((r) => r.compiled!),
+    { extraPatterns: compileExtraPatterns(["(?i)timed? ?out"]).patterns },
+  );
+  expect(warnings).toEqual([]);
+  expect(strip.filter("some-tool", "SIGSEGV\nok\n[killed by SIGSEGV]").text).toBe(
+    "ok\n--- Security-relevant lines (preserved) ---\nSIGSEGV\n[killed by SIGSEGV]",
+  );
+  // The tool's own wording does not trip a user's pattern; a notice is shown sanitised.
+  expect(strip.filter("some-tool", "ok\n[timeout] command timed out after 1s\x1b[0m").text).toBe(
+    "ok\n[timeout] command timed out after 1s",
+  );
 });
