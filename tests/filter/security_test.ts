@@ -408,7 +408,7 @@ Deno.test("the scan of the caller's UTF-8 reports what the scan of the decoded t
 });
 
 Deno.test("the engine given the output's UTF-8 gives what it gives without it", async () => {
-  const { loadFilterEngine, parseRuleFile } = await import("../../src/filter/mod.ts");
+  const { loadFilterEngine } = await import("../../src/filter/mod.ts");
   const { defaultConfig } = await import("../../src/config/schema.ts");
   const { engine: builtin } = await loadFilterEngine(defaultConfig(), { configDir: null });
   const extra = compileExtraPatterns(["internal-token-[0-9]{4}"]).patterns;
@@ -416,15 +416,7 @@ Deno.test("the engine given the output's UTF-8 gives what it gives without it", 
   const engine = new FilterEngine([], { extraPatterns: extra });
   // `.` between literals reads an astral character as one (RE2) or two (V8 without `u`): the
   // engine must know the text holds one before the lines reach the rule.
-  const warnings: string[] = [];
-  const astral = new FilterEngine(
-    parseRuleFile(
-      `[[rules]]\nname = "x"\nmatch = { prefix = "some-tool" }\nstrategy = { type = "strip_noise", patterns = ['^x.y$'] }\n`,
-      "test",
-      warnings,
-    ).map((r) => r.compiled!),
-  );
-  expect(warnings).toEqual([]);
+  const astral = await stripNoiseEngine("^x.y$");
   const all = CREDENTIALS.map(([, line]) => line);
   const commands = ["cargo test", "make", "docker logs api", "git status", "some-tool"];
   const random = prng(7);
@@ -466,7 +458,6 @@ Deno.test("the engine given the output's UTF-8 gives what it gives without it", 
 });
 
 Deno.test("notices are scanned for credentials only: a key on a program's notice-looking last line is reported, signals and extra patterns leave them alone", async () => {
-  const { parseRuleFile } = await import("../../src/filter/mod.ts");
   const key = CREDENTIALS[1][1];
   for (const utf8 of [false, true]) {
     const engine = new FilterEngine([]);
@@ -479,16 +470,9 @@ Deno.test("notices are scanned for credentials only: a key on a program's notice
     expect(out.text).toContain("GitHub token");
   }
   // A removed signal line is preserved even when a notice says the same thing.
-  const warnings: string[] = [];
-  const strip = new FilterEngine(
-    parseRuleFile(
-      `[[rules]]\nname = "s"\nmatch = { prefix = "some-tool" }\nstrategy = { type = "strip_noise", patterns = ['^SIGSEGV$'] }\n`,
-      "test",
-      warnings,
-    ).map((r) => r.compiled!),
-    { extraPatterns: compileExtraPatterns(["(?i)timed? ?out"]).patterns },
-  );
-  expect(warnings).toEqual([]);
+  const strip = await stripNoiseEngine("^SIGSEGV$", {
+    extraPatterns: compileExtraPatterns(["(?i)timed? ?out"]).patterns,
+  });
   expect(strip.filter("some-tool", "SIGSEGV\nok\n[killed by SIGSEGV]").text).toBe(
     "ok\n--- Security-relevant lines (preserved) ---\nSIGSEGV\n[killed by SIGSEGV]",
   );
@@ -497,3 +481,19 @@ Deno.test("notices are scanned for credentials only: a key on a program's notice
     "ok\n[timeout] command timed out after 1s",
   );
 });
+
+/** An engine with one strip_noise rule for `some-tool` dropping lines that match `pattern`. */
+async function stripNoiseEngine(
+  pattern: string,
+  options: ConstructorParameters<typeof FilterEngine>[1] = {},
+): Promise<FilterEngine> {
+  const { parseRuleFile } = await import("../../src/filter/mod.ts");
+  const warnings: string[] = [];
+  const rules = parseRuleFile(
+    `[[rules]]\nname = "strip"\nmatch = { prefix = "some-tool" }\nstrategy = { type = "strip_noise", patterns = ['${pattern}'] }\n`,
+    "test",
+    warnings,
+  );
+  expect(warnings).toEqual([]);
+  return new FilterEngine(rules.map((r) => r.compiled!), options);
+}
