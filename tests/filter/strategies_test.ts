@@ -299,7 +299,18 @@ Deno.test("test_summary: the first-character classifier agrees with the full one
   for (const text of await corpusTexts()) {
     for (const line of stripAnsi(text).split("\n")) lines.add(line);
   }
-  const extra = [" ERRORS ", "  ● a › b", "×  x", "1..4", "# Subtest: a", "? pkg [no test files]"];
+  const extra = [
+    " ERRORS ",
+    "  ● a › b",
+    "×  x",
+    "1..4",
+    "# Subtest: a",
+    "? pkg [no test files]",
+    "",
+    " ",
+    "\t",
+    "  \t  ",
+  ];
   for (const line of extra) lines.add(line);
   expect(lines.size).toBeGreaterThan(1000);
   const disagree = [...lines].filter((l) => classifyLine(l) !== classifyLine(l, true));
@@ -311,6 +322,10 @@ Deno.test("test_summary: the first-character classifier agrees with the full one
     "section",
     "section",
     "summary",
+    null,
+    null,
+    null,
+    null,
   ]);
 });
 

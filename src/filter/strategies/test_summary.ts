@@ -274,6 +274,9 @@ function classify(
     last = line.charCodeAt(line.length - 1);
   }
   if (first >= 128) first = line.charCodeAt(i);
+  // Empty, or spaces and tabs only (a blank line in every trace): no shape's, as the full
+  // classifier says too (tested), without running its alternation.
+  if (i === line.length && !full) return null;
   let kind: LineKind = null;
   if (i < line.length && !full && !otherSpace(line, i, first)) {
     for (const { kind: k, re } of testerFor(line, i, first)) {
