@@ -301,32 +301,25 @@ const REPLACEMENT = [
 /** The longest key a line of `n` bytes can give (a replacement is at most 3 bytes longer than its match, `1s` → `<DUR>`). */
 export const maxKeyLength = (n: number): number => n * 3 + 8;
 
-/** What the scan does at a byte: nothing can start there (the byte is a word byte or not). */
-const OUTSIDE = 0;
-const IN_WORD = 1;
+/** What the scan does at a byte: nothing can start there. */
+const SKIP = 0;
 /** A `[0-9a-f]` byte inside a word: only a long hex id or an ISO timestamp can start there. */
-const HEX_IN_WORD = 2;
+const HEX_IN_WORD = 1;
 /** An alternative may start here: `matchAt` decides. */
-const CANDIDATE = 3;
+const CANDIDATE = 2;
 /**
- * The action at a byte, indexed by the byte, plus 256 after a word byte: one lookup decides
- * for most bytes of a line (the conditions the scan would otherwise test one by one).
+ * The action at a byte, indexed by the byte before it and the byte: one lookup decides for most
+ * bytes of a line (the conditions the scan would otherwise test one by one), and it needs no
+ * result of the last one (the byte before is known), so the lookups of a run of bytes overlap.
  */
-const ACTION = new Uint8Array(512);
-for (let c = 0; c < 256; c++) {
-  const k = CLASS[c];
-  const word = (k & WORD) !== 0 ? IN_WORD : OUTSIDE;
-  ACTION[c] = (k & START_AT_BOUNDARY) !== 0 || c === 91 ? CANDIDATE : word;
-  ACTION[256 + c] = c === 91 ? CANDIDATE : (k & LOWER_HEX) !== 0 ? HEX_IN_WORD : word;
-}
-/**
- * The same, indexed by the byte before and the byte: the scan's next lookup then needs no result
- * of the last one (the byte before is known), so the lookups of a run of bytes overlap.
- */
-const ACTION2 = new Uint8Array(65536);
+const ACTION = new Uint8Array(65536);
 for (let p = 0; p < 256; p++) {
-  const after = (CLASS[p] & WORD) !== 0 ? 256 : 0;
-  for (let c = 0; c < 256; c++) ACTION2[(p << 8) | c] = ACTION[after + c];
+  const inWord = (CLASS[p] & WORD) !== 0;
+  for (let c = 0; c < 256; c++) {
+    const k = CLASS[c];
+    const starts = inWord ? (k & LOWER_HEX) !== 0 : (k & START_AT_BOUNDARY) !== 0;
+    ACTION[(p << 8) | c] = c === 91 ? CANDIDATE : !starts ? SKIP : inWord ? HEX_IN_WORD : CANDIDATE;
+  }
 }
 
 /**
@@ -344,8 +337,8 @@ export function normalizeUtf8(src: Uint8Array, from: number, to: number, out: Ui
   let i = from;
   while (i < to) {
     const c = src[i];
-    const action = ACTION2[(prev << 8) | c];
-    if (action < HEX_IN_WORD) {
+    const action = ACTION[(prev << 8) | c];
+    if (action === SKIP) {
       prev = c;
       i++;
       continue;
