@@ -362,20 +362,37 @@ function windowedLines(
   ids: number[],
 ): void {
   const buf = new Uint8Array(3 * Math.min(chunk.length, CHUNK) + 1);
+  const encode = (from: number, to: number) =>
+    toUtf8.encodeInto(chunk.slice(from, to), buf).written;
   let lineStart = 0;
   while (lineStart < chunk.length) {
     let lineEnd = chunk.indexOf("\n", lineStart);
     if (lineEnd < 0) lineEnd = chunk.length;
-    for (let from = lineStart;; from += CHUNK - OVERLAP) {
-      const to = Math.min(lineEnd, from + CHUNK);
-      const written = toUtf8.encodeInto(chunk.slice(from, to), buf).written;
-      buf[written] = 10;
-      literalsIn(buf, written, ids);
-      if (to === lineEnd) break;
-    }
+    literalsInWindows(lineStart, lineEnd, buf, encode, ids);
     if (ids.length) fn(chunk.slice(lineStart, lineEnd), ids);
     ids.length = 0;
     lineStart = lineEnd + 1;
+  }
+}
+
+/**
+ * Adds to `ids` every literal in `[start, end)` of a line, read a window of `CHUNK` units at a
+ * time: `fill(from, to)` puts the window's bytes at the start of `buf` and says how many. The
+ * windows overlap by the longest literal less one, so every occurrence lies whole in one.
+ */
+function literalsInWindows(
+  start: number,
+  end: number,
+  buf: Uint8Array,
+  fill: (from: number, to: number) => number,
+  ids: number[],
+): void {
+  for (let from = start;; from += CHUNK - OVERLAP) {
+    const to = Math.min(end, from + CHUNK);
+    const written = fill(from, to);
+    buf[written] = 10;
+    literalsIn(buf, written, ids);
+    if (to === end) break;
   }
 }
 
@@ -465,14 +482,10 @@ export class SecurityScanner {
    * own wording, `[timeout] command timed out …`, on every call).
    */
   scanCredentials(text: string): void {
-    this.#credentialsOnly = true;
-    try {
-      forEachChunk(text, true, this.scanChunk);
-    } finally {
-      this.#credentialsOnly = false;
-    }
+    forEachChunk(text, true, (chunk, _offset, bytes, length) => {
+      this.#chunk(chunk, bytes, length, false);
+    });
   }
-  #credentialsOnly = false;
 
   /**
    * The credential and signal scan of one chunk of the output (a `ChunkSink`: the engine feeds
@@ -482,12 +495,17 @@ export class SecurityScanner {
    * cannot carry one) takes the string path; one huge line is encoded in windows.
    */
   readonly scanChunk: ChunkSink = (chunk, _offset, bytes, length) => {
+    this.#chunk(chunk, bytes, length, true);
+  };
+
+  /** scanChunk's work; `signals`: signal lines are collected too. */
+  #chunk(chunk: string, bytes: Uint8Array | null, length: number, signals: boolean): void {
     if (bytes === null && chunk.length <= MAX_ENCODED) {
       this.exotic = true;
-      return this.#scanText(chunk);
+      return this.#scanText(chunk, signals);
     }
-    this.#scanEncoded(chunk, bytes, length);
-  };
+    this.#scanLines(signals, (fn) => triggerLines(chunk, bytes, length, fn));
+  }
 
   /**
    * The same scan over output the caller still holds as UTF-8 (the bash tool's capture), so the
@@ -516,44 +534,49 @@ export class SecurityScanner {
         if (before >= start) end = before;
       }
       const length = end - start;
-      if (length > MAX_ENCODED) {
-        this.exotic = true;
-        this.#scanHugeLine(utf8, start, end);
-      } else {
+      if (length > MAX_ENCODED) this.#scanHugeLine(utf8, start, end);
+      else {
         if (window.length < length + 1) {
           window = new Uint8Array(Math.min(MAX_ENCODED, 2 * length) + 1);
         }
         window.set(utf8.subarray(start, end));
         window[length] = 10;
-        this.#scanEncoded(null, window, length);
+        this.#scanLines(true, (fn) => triggerLines(null, window, length, fn));
       }
       start = end + 1;
     }
   }
 
   /**
-   * One line of over `MAX_ENCODED` bytes, `utf8[start..end)`: read in windows that overlap by
-   * the longest literal less one (see windowedLines), decoded whole only if it holds a literal.
+   * One line of over `MAX_ENCODED` bytes, `utf8[start..end)` (exotic, as an unencoded line is in
+   * `scan`): its bytes are read in windows (literalsInWindows), the line decoded only if it holds
+   * a literal.
    */
   #scanHugeLine(utf8: Uint8Array, start: number, end: number): void {
-    const ids: number[] = [];
-    const window = new Uint8Array(CHUNK + 1);
-    for (let from = start;; from += CHUNK - OVERLAP) {
-      const to = Math.min(end, from + CHUNK);
-      window.set(utf8.subarray(from, to));
-      window[to - from] = 10;
-      literalsIn(window, to - from, ids);
-      if (to === end) break;
-    }
-    if (ids.length === 0) return;
-    const line = fromUtf8.decode(utf8.subarray(start, end));
-    this.#scanEncoded(line, null, 0);
+    this.#scanLines(true, (fn) => {
+      const ids: number[] = [];
+      const window = new Uint8Array(CHUNK + 1);
+      const copy = (from: number, to: number) => {
+        window.set(utf8.subarray(from, to));
+        return to - from;
+      };
+      literalsInWindows(start, end, window, copy, ids);
+      if (ids.length) fn(fromUtf8.decode(utf8.subarray(start, end)), ids);
+      return true;
+    });
   }
 
-  /** The byte scan of one encoded chunk (`chunk` its text, or null when only bytes are known). */
-  #scanEncoded(chunk: string | null, bytes: Uint8Array | null, length: number): void {
+  /**
+   * The exact patterns on the lines `each` hands on with the ids of the literals they hold (each
+   * returns whether it saw an exotic character); counts are taken per call (see below).
+   * `signals`: signal lines are collected too.
+   */
+  #scanLines(
+    signals: boolean,
+    each: (fn: (line: string, ids: readonly number[]) => void) => boolean,
+  ): void {
     const counts = new Array<number>(CREDENTIAL_KINDS.length).fill(0);
-    const exotic = triggerLines(chunk, bytes, length, (line, ids) => {
+    const exotic = each((line, ids) => {
       let kinds = 0;
       let signal = false;
       for (const id of ids) {
@@ -563,7 +586,7 @@ export class SecurityScanner {
       for (let k = 0; kinds !== 0 && k < CREDENTIAL_KINDS.length; k++) {
         if (kinds & (1 << k)) counts[k] += CREDENTIAL_KINDS[k].pattern.countMatches(line);
       }
-      if (signal && !this.#credentialsOnly && SIGNAL_LINE.test(line)) this.#signal(line);
+      if (signals && signal && SIGNAL_LINE.test(line)) this.#signal(line);
     });
     if (exotic) this.exotic = true;
     counts.forEach((n, k) => {
@@ -609,7 +632,7 @@ export class SecurityScanner {
   }
 
   /** The string path: literal searches over the whole text, then the hinted lines. */
-  #scanText(text: string): void {
+  #scanText(text: string, signals: boolean): void {
     // One literal search per distinct probe (V8's `includes` is far faster than any regex);
     // the credential regexes then run only on the lines that hold a hint occurrence.
     const seen = new Map<string, boolean>();
@@ -638,7 +661,7 @@ export class SecurityScanner {
       this.#counts[k] += n;
     }
     this.#publish();
-    if (this.#credentialsOnly) return;
+    if (!signals) return;
     SIGNALS_GLOBAL.lastIndex = 0;
     let m: RegExpExecArray | null;
     let lastLineEnd = -1;
