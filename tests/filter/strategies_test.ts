@@ -3,7 +3,7 @@ import { expect } from "expect";
 import { corpusTexts } from "./_corpus.ts";
 import { prng } from "../_support/random.ts";
 import { stripAnsi } from "../../src/filter/sanitize.ts";
-import { classifyLine, unindentedOnly } from "../../src/filter/strategies/test_summary.ts";
+import { classifyLine, forTest, unindentedOnly } from "../../src/filter/strategies/test_summary.ts";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
 import { anyMatcher } from "../../src/filter/strategies/_shared.ts";
 import { compilePattern, onText } from "../../src/filter/regex.ts";
@@ -327,6 +327,78 @@ Deno.test("test_summary: the first-character classifier agrees with the full one
     null,
     null,
   ]);
+});
+
+Deno.test("test_summary: forTest's lazy, non-capturing form matches the same lines", () => {
+  expect(forTest("^test \\S.* \\.\\.\\. FAILED$")).toBe("^test \\S.*? \\.\\.\\. FAILED$");
+  expect(forTest("^(a|b)?(?<n>c+)(?=d*)(?<=e)(?!f{2})[(*+?{]x{2,}?y{3}\\(")).toBe(
+    "^(?:a|b)??(?:c+?)(?=d*?)(?<=e)(?!f{2}?)[(*+?{]x{2,}?y{3}?\\(",
+  );
+  const sources = [
+    "^test \\S.* \\.\\.\\. (ok|ignored)\\b",
+    "^=+ .*\\b(passed|failed)\\b.* in [\\d.]+m?s\\b.*=+$",
+    "^\\S+::\\S.* (FAILED|ERROR)\\b",
+    "^\\s*(---|──) (STDOUT|STDERR):\\s",
+    "^(?<name>\\w+)-{2,4}(?=x)",
+    "^-{5,}\\s*(output|output end)\\s*-{5,}$",
+    "a+b*c?$",
+  ];
+  // Lines built from the sources' own pieces, so that many match and many almost do.
+  const pieces = [
+    "test ",
+    "a",
+    "b",
+    "c",
+    "::",
+    " ",
+    "...",
+    " ... ",
+    "ok",
+    "ignored",
+    "FAILED",
+    "ERROR",
+    "=",
+    "===",
+    "-----",
+    " in ",
+    "1.5",
+    "s",
+    "ms",
+    "passed",
+    "--- ",
+    "STDOUT:",
+    "x",
+    "word",
+    "\t",
+  ];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % pieces.length;
+  const lines: string[] = [];
+  for (let i = 0; i < 20000; i++) {
+    let line = "";
+    for (let n = next() % 8; n >= 0; n--) line += pieces[next()];
+    lines.push(line);
+  }
+  // One line each source matches, and every cut of it (near misses).
+  const matching = [
+    "test a::b ... ok",
+    "=== 2 passed in 1.5s ===",
+    "a::b c FAILED",
+    "  ── STDERR: x",
+    "word---x",
+    "----- output end -----",
+    "aab",
+  ];
+  for (const line of matching) {
+    for (let i = 0; i <= line.length; i++) lines.push(line.slice(0, i), line.slice(i));
+  }
+  for (const source of sources) {
+    const greedy = new RegExp(source);
+    const lazy = new RegExp(forTest(source));
+    const differ = lines.filter((l) => greedy.test(l) !== lazy.test(l));
+    expect({ source, differ: differ.slice(0, 3) }).toEqual({ source, differ: [] });
+    expect(lines.some((l) => greedy.test(l))).toBe(true);
+  }
 });
 
 Deno.test("test_summary: the classifiers agree on lines led by whitespace other than space and tab", () => {

@@ -7,7 +7,7 @@
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
  */
 import { z } from "zod";
-import { firstAfterBlanks, mayStartBlank } from "../regex.ts";
+import { firstAfterBlanks, firstCharGate, mayStartBlank } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -98,7 +98,10 @@ const SECTION = [
 const LOOSE_SIGNAL_START =
   /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)/;
 /** `LOOSE_SIGNAL_START` or "panicked at" anywhere (searched with includes, not a regex scan). */
-const looseSignal = (line: string) => LOOSE_SIGNAL_START.test(line) || line.includes("panicked at");
+const looseSignal = (line: string) =>
+  (LOOSE_FIRST(line) && LOOSE_SIGNAL_START.test(line)) || line.includes("panicked at");
+/** The characters a `LOOSE_SIGNAL_START` line starts with: most lines are ruled out by one lookup. */
+const LOOSE_FIRST = firstCharGate(firstAfterBlanks(LOOSE_SIGNAL_START.source)!);
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
@@ -136,6 +139,8 @@ const TRACE_NOISE = [
 const DENO_FAILED = /^\S.* \.\.\. FAILED\b/;
 const DENO_BLOCK = /^\S.* => \S+:\d+:\d+$/;
 const DENO_OK = /^\S.* \.\.\. ok\b/;
+/** deno's shapes by kind (KINDS order), in the per-character testers of unindented lines. */
+const DENO = [null, DENO_BLOCK, DENO_FAILED, DENO_OK, null];
 
 const join = (list: RegExp[]) => list.map((re) => `(?:${re.source})`).join("|");
 const KINDS = ["summary", "block", "marker", "passing", "section"] as const;
@@ -160,12 +165,12 @@ const NOISE_FRAME = new RegExp(`^(?:${join(TRACE_NOISE)})`);
 type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
 
 /**
- * Per first character: for each kind in precedence order, one regex of only the alternatives
- * that can match a line starting with it (kinds with none are left out). `test` per kind
- * allocates nothing, where one exec of the combined alternation built a match array with a
- * capture per alternative for every classified line.
+ * Per first character: one regex of only the alternatives that can match a line starting with
+ * it, each kind's in precedence order followed by an empty group (`kinds[k]`'s is group k + 1,
+ * the only groups it has), so one exec says which kind's alternative matched first; null when no
+ * kind has any. A line that matches nothing (most of a trace) costs one call.
  */
-type Tester = { kind: LineKind; re: RegExp }[];
+type Tester = { re: RegExp | null; kinds: LineKind[] };
 const BY_CODE: (Tester | undefined)[] = [];
 /** The same for lines that start with spaces or tabs (by the first character after them). */
 const BY_CODE_INDENTED: (Tester | undefined)[] = [];
@@ -197,15 +202,70 @@ function buildTester(first: string, indented: boolean): Tester {
       }];
     }),
   );
-  const out: Tester = [];
+  const kinds: LineKind[] = [];
+  const parts: string[] = [];
   LISTS.forEach((list, k) => {
     const alts = list.filter((re) => {
       const shape = shapes!.get(re)!;
       if (indented && shape.unindented) return false;
       return shape.first === null || shape.first.has(first);
     });
-    if (alts.length) out.push({ kind: KINDS[k], re: new RegExp(join(alts)) });
+    // deno's whole-line shapes start with a non-space: any unindented line may be one.
+    if (!indented && DENO[k]) alts.push(DENO[k]!);
+    if (alts.length) {
+      kinds.push(KINDS[k]);
+      parts.push(`(?:${forTest(join(alts))})()`);
+    }
   });
+  return { re: parts.length ? new RegExp(`^(?:${parts.join("|")})`) : null, kinds };
+}
+
+/**
+ * A shape's source for telling whether it matches, not what: every quantifier lazy and every
+ * group non-capturing. Whether a backtracking regex without backreferences matches does not
+ * depend on greediness, only the order it tries things in; V8 fails `^test \S.*? \.\.\. FAILED$`
+ * on a passing cargo line in under half the time of the greedy form (a greedy `.*` runs to the
+ * line's end and backs off character by character). Reads V8 syntax: escapes, classes, `(?:`,
+ * `(?=`, `(?!`, `(?<name>`, `{n,m}`.
+ */
+export function forTest(source: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      out += c + source[++i];
+      continue;
+    }
+    out += c;
+    if (inClass) {
+      if (c === "]") inClass = false;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (c === "(") {
+      if (source[i + 1] !== "?") out += "?:";
+      else if (source[i + 2] === "<" && source[i + 3] !== "=" && source[i + 3] !== "!") {
+        // A named group: its name goes.
+        out += "?:";
+        i = source.indexOf(">", i);
+      }
+    } else {
+      let quantifier = c === "*" || c === "+" || (c === "?" && source[i - 1] !== "(");
+      if (c === "{") {
+        const bounds = /^\{\d+(,\d*)?\}/.exec(source.slice(i));
+        if (bounds) {
+          out += bounds[0].slice(1);
+          i += bounds[0].length - 1;
+          quantifier = true;
+        }
+      }
+      if (quantifier) {
+        out += "?";
+        if (source[i + 1] === "?") i++;
+      }
+    }
+  }
   return out;
 }
 
@@ -279,12 +339,12 @@ function classify(
   if (i === line.length && !full) return null;
   let kind: LineKind = null;
   if (i < line.length && !full && !otherSpace(line, i, first)) {
-    for (const { kind: k, re } of testerFor(line, i, first)) {
-      if (re.test(line)) {
-        kind = k;
-        break;
-      }
-    }
+    const { re, kinds } = testerFor(line, i, first);
+    const m = re === null ? null : re.exec(line);
+    if (m === null) return null;
+    let k = 1;
+    while (m[k] === undefined) k++;
+    return kinds[k - 1];
   } else {
     CLASSIFY.lastIndex = 0;
     const m = CLASSIFY.exec(line);
@@ -476,9 +536,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       // node --test repeats an assertion's values as YAML `expected:`/`actual:` after the
       // assertion message that already shows them (`Infinity !== 0`, or the +/- diff).
-      const field = (line.includes("expected:") || line.includes("actual:"))
-        ? TAP_VALUE.exec(line)
-        : null;
+      // TAP_VALUE's line starts with whitespace: a character ≤ 32 or past ASCII.
+      const c = line.charCodeAt(0);
+      const field = c <= 32 || c >= 128 ? TAP_VALUE.exec(line) : null;
       if (field && block.body.some((l) => TAP_ASSERTION.test(l))) {
         if (field[2].trim() === "") skipField = field[1].length;
         return;
