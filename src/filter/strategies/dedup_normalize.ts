@@ -5,10 +5,10 @@
  * The regex path runs the eleven defaults as one V8 alternation at every position of every line
  * (~480 ms per 25 MB of docker logs). This scanner gives the same result as that alternation —
  * leftmost match, alternatives tried in order at each position, each with the match V8's
- * backtracking would pick — with one table lookup for most bytes. It reads bytes, not the string: a
- * typed-array load costs a fraction of `charCodeAt` on a sliced line (25 MB: 19–27 ms against
- * 104–125 ms for a bare loop), and the engine hands the first stage each line's bytes from the
- * encoding the security pass needs anyway. Every alternative is ASCII except the micro sign of
+ * backtracking would pick — looking at most bytes once, a word at a time (see normalizeUtf8). It
+ * reads bytes, not the string: a typed-array load costs a fraction of `charCodeAt` on a sliced
+ * line (25 MB: 19–27 ms against 104–125 ms for a bare loop), and the engine hands the first stage
+ * each line's bytes from the encoding the security pass needs anyway. Every alternative is ASCII except the micro sign of
  * `µs` (C2 B5 in UTF-8); any other non-ASCII character is a run of bytes ≥ 0x80, which have no
  * class, just as the character has none in the regex (`\b`, `\d`, `\w` are ASCII there), so the
  * match positions are the same and the key is the UTF-8 of the regex's result. Text with a lone
@@ -301,78 +301,92 @@ const REPLACEMENT = [
 /** The longest key a line of `n` bytes can give (a replacement is at most 3 bytes longer than its match, `1s` → `<DUR>`). */
 export const maxKeyLength = (n: number): number => n * 3 + 8;
 
-/** What the scan does at a byte: nothing can start there. */
-const SKIP = 0;
-/** A `[0-9a-f]` byte inside a word: only a long hex id or an ISO timestamp can start there. */
-const HEX_IN_WORD = 1;
-/** An alternative may start here: `matchAt` decides. */
-const CANDIDATE = 2;
-/**
- * The action at a byte, indexed by the byte before it and the byte: one lookup decides for most
- * bytes of a line (the conditions the scan would otherwise test one by one), and it needs no
- * result of the last one (the byte before is known), so the lookups of a run of bytes overlap.
- */
-const ACTION = new Uint8Array(65536);
-for (let p = 0; p < 256; p++) {
-  const inWord = (CLASS[p] & WORD) !== 0;
-  for (let c = 0; c < 256; c++) {
-    const k = CLASS[c];
-    const starts = inWord ? (k & LOWER_HEX) !== 0 : (k & START_AT_BOUNDARY) !== 0;
-    ACTION[(p << 8) | c] = c === 91 ? CANDIDATE : !starts ? SKIP : inWord ? HEX_IN_WORD : CANDIDATE;
-  }
-}
-
 /**
  * Writes the line `src[from..to)` with every default normaliser applied into `out` (of at least
  * `maxKeyLength(to - from)` bytes) and returns the key's length. `src[to]` must be a newline.
+ *
+ * The scan goes a word (a run of `\w` bytes) at a time instead of a byte at a time. Where an
+ * alternative can start:
+ * - at a word's first byte (a `\b` before it): any, by that byte's class (`matchAt`);
+ * - inside a word, only the two without a leading `\b`: a long hex id `[0-9a-f]{12,64}\b` must
+ *   end where the word ends (the `\b`), so its leftmost start is where the word's trailing run of
+ *   `[0-9a-f]` begins (no further back than 64 bytes from the end), and only if that leaves 12
+ *   bytes or more; an ISO timestamp's `\d{4}-` is four word bytes and a `-`, so it can only start
+ *   four bytes before the word's end, when a `-` ends the word. The id, if any, starts first (at
+ *   least 12 bytes before the end), and nothing else can start between them;
+ * - outside words, only `\[\d{1,10}\]`.
+ * So each word costs a run of class lookups with one exit, instead of a branch per byte on
+ * what the byte might start (a letter of a-f inside a word is a third of English text).
  */
 export function normalizeUtf8(src: Uint8Array, from: number, to: number, out: Uint8Array): number {
   let o = 0;
   let last = from;
-  /** The byte before i as the alternatives see it: 0 (not a word byte) at the line's start. */
-  let prev = 0;
-  // End of the run of `[0-9a-f]` holding i (valid while i < hexEnd): computed once per run, so
-  // a long-id check is one subtraction, not a rescan at every letter of a word.
-  let hexEnd = 0;
+  /** Whether the byte before i is a word byte (false at the line's start). */
+  let inWord = false;
   let i = from;
   while (i < to) {
     const c = src[i];
-    const action = ACTION[(prev << 8) | c];
-    if (action === SKIP) {
-      prev = c;
+    const k = CLASS[c];
+    let m = -1;
+    let at = i;
+    if ((k & WORD) === 0) {
+      inWord = false;
+      if (c !== 91) {
+        i++;
+        continue;
+      }
+      const e = bracketed(src, i);
+      if (e >= 0) m = e * 16 + 8;
+    } else {
+      let p = i;
+      if (!inWord) {
+        // A word's first byte: every alternative that can start with its class.
+        if ((k & START_AT_BOUNDARY) !== 0) {
+          let hexEnd = i;
+          if ((k & LOWER_HEX) !== 0) {
+            hexEnd = i + 1;
+            while ((CLASS[src[hexEnd]] & LOWER_HEX) !== 0) hexEnd++;
+          }
+          m = matchAt(src, i, k, true, hexEnd);
+        }
+        p = i + 1;
+      }
+      if (m < 0) {
+        // The rest of the word, [p, end): a long hex id ending with it, or an ISO timestamp
+        // starting four bytes before its end.
+        let end = p;
+        while ((CLASS[src[end]] & WORD) !== 0) end++;
+        const floor = p > end - 64 ? p : end - 64;
+        let hex = end;
+        while (hex > floor && (CLASS[src[hex - 1]] & LOWER_HEX) !== 0) hex--;
+        if (end - hex >= 12) {
+          m = end * 16 + 10;
+          at = hex;
+        } else if (src[end] === 45 && end - 4 >= p) {
+          const e = isoTimestamp(src, end - 4);
+          if (e >= 0) {
+            m = e * 16 + 1;
+            at = end - 4;
+          }
+        }
+        if (m < 0) {
+          // A non-word byte follows: it sets inWord.
+          i = end;
+          continue;
+        }
+      }
+    }
+    if (m < 0) {
       i++;
       continue;
     }
-    const k = CLASS[c];
-    if ((k & LOWER_HEX) !== 0 && i >= hexEnd) {
-      hexEnd = i + 1;
-      while (hexEnd < to && (CLASS[src[hexEnd]] & LOWER_HEX) !== 0) hexEnd++;
-    }
-    // Inside a word only an ISO timestamp (`\d{4}-`) or a long hex id can start; `[` anywhere.
-    // In a run of `[0-9a-f]` too short for an id, the scan goes on at the next digit followed
-    // by `-` four bytes on, or after the run (all word bytes: `prev` stays a word byte).
-    if (action === HEX_IN_WORD && hexEnd - i < 12) {
-      let j = i;
-      while (j < hexEnd && ((CLASS[src[j]] & DIGIT) === 0 || src[j + 4] !== 45)) j++;
-      if (j > i) {
-        prev = src[j - 1];
-        i = j;
-        continue;
-      }
-    }
-    const bounded = (CLASS[prev] & WORD) === 0;
-    const m = matchAt(src, i, k, bounded, (k & LOWER_HEX) !== 0 ? hexEnd : i);
-    if (m >= 0) {
-      const end = Math.floor(m / 16);
-      while (last < i) out[o++] = src[last++];
-      const replacement = REPLACEMENT[m % 16];
-      for (let r = 0; r < replacement.length; r++) out[o++] = replacement[r];
-      last = i = end;
-      prev = src[end - 1];
-      continue;
-    }
-    prev = c;
-    i++;
+    // A match [at, end) of alternative m % 16: the bytes before it, then its replacement.
+    const end = Math.floor(m / 16);
+    while (last < at) out[o++] = src[last++];
+    const replacement = REPLACEMENT[m % 16];
+    for (let r = 0; r < replacement.length; r++) out[o++] = replacement[r];
+    last = i = end;
+    inWord = (CLASS[src[end - 1]] & WORD) !== 0;
   }
   while (last < to) out[o++] = src[last++];
   return o;
