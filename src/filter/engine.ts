@@ -316,7 +316,7 @@ function walkLines(body: string, fn: LineSink, utf8: boolean, onChunk?: ChunkSin
         to = ascii ? end : bytes!.indexOf(10, from);
         from = to + 1;
       }
-      if (line.startsWith(STDERR_PREFIX)) {
+      if (line.charCodeAt(0) === 91 && line.startsWith(STDERR_PREFIX)) {
         line = line.slice(STDERR_PREFIX.length);
         lineFrom += STDERR_PREFIX.length;
       }
