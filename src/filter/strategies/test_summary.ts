@@ -139,8 +139,6 @@ const TRACE_NOISE = [
 const DENO_FAILED = /^\S.* \.\.\. FAILED\b/;
 const DENO_BLOCK = /^\S.* => \S+:\d+:\d+$/;
 const DENO_OK = /^\S.* \.\.\. ok\b/;
-/** deno's shapes by kind (KINDS order), in the per-character testers of unindented lines. */
-const DENO = [null, DENO_BLOCK, DENO_FAILED, DENO_OK, null];
 
 const join = (list: RegExp[]) => list.map((re) => `(?:${re.source})`).join("|");
 const KINDS = ["summary", "block", "marker", "passing", "section"] as const;
@@ -210,8 +208,6 @@ function buildTester(first: string, indented: boolean): Tester {
       if (indented && shape.unindented) return false;
       return shape.first === null || shape.first.has(first);
     });
-    // deno's whole-line shapes start with a non-space: any unindented line may be one.
-    if (!indented && DENO[k]) alts.push(DENO[k]!);
     if (alts.length) {
       kinds.push(KINDS[k]);
       parts.push(`(?:${forTest(join(alts))})()`);
@@ -341,10 +337,13 @@ function classify(
   if (i < line.length && !full && !otherSpace(line, i, first)) {
     const { re, kinds } = testerFor(line, i, first);
     const m = re === null ? null : re.exec(line);
-    if (m === null) return null;
-    let k = 1;
-    while (m[k] === undefined) k++;
-    return kinds[k - 1];
+    if (m !== null) {
+      let k = 1;
+      while (m[k] === undefined) k++;
+      kind = kinds[k - 1];
+    }
+    // deno's shapes start with a non-space.
+    if (i > 0) return kind;
   } else {
     CLASSIFY.lastIndex = 0;
     const m = CLASSIFY.exec(line);
