@@ -73,9 +73,12 @@ export function isBlank(line: string): boolean {
 /** Collapses runs of blank (whitespace-only) lines to one, streaming. */
 export class BlankCollapser {
   #lastBlank = false;
-  /** Returns the line to keep, or null to drop it. */
-  accept(line: string): string | null {
-    const blank = isBlank(line);
+  /**
+   * Returns the line to keep, or null to drop it. `visible`: the caller knows the line starts
+   * with a visible ASCII character (not blank).
+   */
+  accept(line: string, visible = false): string | null {
+    const blank = !visible && isBlank(line);
     if (blank && this.#lastBlank) return null;
     this.#lastBlank = blank;
     return blank ? "" : line;

@@ -109,6 +109,80 @@ Deno.test("a chain of stages that all fall back walks each stage once, not once 
   expect(created).toBe(stages);
 });
 
+Deno.test("a first stage gets the same lines whether it reads their bytes or not", () => {
+  // What a stage receives: each line, and whether its bytes (utf8[from..to)) came with it and
+  // were exactly the line's UTF-8.
+  const recorder = (utf8: boolean, seen: string[]): CompiledStrategy => ({
+    type: "record",
+    createStage: () => ({
+      utf8,
+      push(line, bytes, from, to) {
+        const exact = bytes === undefined ||
+          new TextDecoder().decode(bytes.subarray(from, to)) === line;
+        seen.push(exact ? line : `MISMATCH ${JSON.stringify(line)}`);
+      },
+      finish: () => "full",
+    }),
+  });
+  const engineFor = (utf8: boolean, seen: string[]) =>
+    new FilterEngine([{
+      name: "r",
+      source: "test",
+      strategy: recorder(utf8, seen),
+      matches: () => true,
+    }]);
+  const random = prng(11);
+  const pieces = [
+    "[stderr] ",
+    "[stderr]",
+    "[",
+    "x",
+    " ",
+    "\t",
+    "\u3000",
+    "é",
+    "😀",
+    "",
+    "\n",
+    "\n",
+    "\n",
+  ];
+  const texts = [
+    "[stderr] \n[stderr]    \n[stderr] x\n\n\n  \n[stderr] \u3000\n[stderr]\ny\n",
+    "a\n[stderr] \n\n[stderr] \n b\n",
+  ];
+  for (let i = 0; i < 300; i++) {
+    let text = "";
+    for (let n = Math.floor(random() * 30); n > 0; n--) {
+      text += pieces[Math.floor(random() * pieces.length)];
+    }
+    texts.push(text);
+  }
+  // The walk's contract, written plainly: `[stderr] ` dropped, a whitespace-only line as "",
+  // runs of them as one (the body is the text without its trailing newlines).
+  const expected = (text: string) => {
+    const out: string[] = [];
+    let blank = false;
+    const body = text.replace(/\n+$/, "");
+    for (let line of body === "" ? [] : body.split("\n")) {
+      if (line.startsWith("[stderr] ")) line = line.slice(9);
+      const isBlank = line.trim() === "";
+      if (!(isBlank && blank)) out.push(isBlank ? "" : line);
+      blank = isBlank;
+    }
+    return out;
+  };
+  for (const text of texts) {
+    const withBytes: string[] = [];
+    const without: string[] = [];
+    const bytes = new TextEncoder().encode(text);
+    engineFor(true, withBytes).filter("x", text, { utf8: bytes });
+    engineFor(false, without).filter("x", text, { utf8: bytes });
+    expect({ text, lines: withBytes }).toEqual({ text, lines: expected(text) });
+    expect({ text, lines: without }).toEqual({ text, lines: expected(text) });
+  }
+});
+
 Deno.test("a rewrite longer than its input is replaced by the sanitised input", () => {
   const engine = new FilterEngine([rule("s", { prefix: "git status" }, { type: "git_status" })]);
   expect(engine.filter("git status -s", " M a").text).toBe(" M a");
