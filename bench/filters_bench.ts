@@ -137,8 +137,14 @@ function verdict(results: CaseResult[], scaling: ScalingRow[]): string {
   const kept = results.every((r) => r.retention === 1);
   const below = results.filter((r) => r.reduction < 0.85).map((r) => `${r.family}/${r.name}`);
   const at100 = scaling.filter((r) => r.mb === 100);
-  const fast = at100.filter((r) => r.mbps >= 100).map((r) => r.label);
-  const slow = at100.filter((r) => r.mbps < 100).map((r) => `${r.label} ${r.mbps.toFixed(0)} MB/s`);
+  // With the machine's speed in the round that gave each row's fastest run.
+  const at = (r: ScalingRow) => `reference ${r.referenceMs.toFixed(0)} ms`;
+  const fast = at100.filter((r) => r.mbps >= 100).map((r) =>
+    `${r.label} ${r.mbps.toFixed(0)} MB/s (${at(r)})`
+  );
+  const slow = at100.filter((r) => r.mbps < 100).map((r) =>
+    `${r.label} ${r.mbps.toFixed(0)} MB/s (${at(r)})`
+  );
   const medianSlow = at100.filter((r) => r.medianMbps < 100).map((r) =>
     `${r.label} ${r.medianMbps.toFixed(0)} MB/s`
   );
@@ -156,6 +162,7 @@ function verdict(results: CaseResult[], scaling: ScalingRow[]): string {
         `Throughput ≥ 100 MB/s on 100 MB — met by: ${fast.join(", ") || "none"}; not met by: ${
           slow.join(", ") || "none"
         }. At the median of each row's rounds, under 100 MB/s: ${medianSlow.join(", ") || "none"}.`,
+        "(The reference in parentheses is the machine's speed in the round of the run that counts.)",
         `The machine's speed during this run: a fixed reference workload (\`reference()\`: no engine`,
         `code) took ${ref[0]?.toFixed(0)}–${
           ref.at(-1)?.toFixed(0)
@@ -273,6 +280,8 @@ interface ScalingRow {
   /** Throughput at the median of the row's rounds. */
   medianMbps: number;
   cpuMs: number;
+  /** `reference()`'s time in the round of the fastest run: how fast the machine was then. */
+  referenceMs: number;
 }
 
 /** `reference()`'s thread CPU ms, one per round. */
@@ -418,6 +427,7 @@ async function throughput(
         mbps: mb / (b.threadMs / 1000),
         medianMbps,
         cpuMs: b.threadMs,
+        referenceMs: referenceMs[b.rounds.indexOf(b.threadMs)],
       });
       rows.push(
         `| ${w.label} | ${mb} MB | ${b.ms.toFixed(0)} ms | ${b.cpuMs.toFixed(0)} ms | ${

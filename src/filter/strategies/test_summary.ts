@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { firstAfterBlanks, firstCharGate, mayStartBlank } from "../regex.ts";
+import { isBlank } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -482,8 +483,11 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   // Indentation of a TAP `expected:`/`actual:` field being dropped (its deeper lines go too).
   let skipField = -1;
 
-  const push = (line: string, utf8?: Uint8Array, from?: number, to?: number): void => {
+  const push = (line: string, utf8?: Uint8Array, from = 0, to = 0): void => {
     const kind = classify(line, false, utf8, from, to);
+    // The first character, from the bytes when they came (see classify); a byte ≥ 0x80 leads a
+    // character past ASCII.
+    const c = utf8 !== undefined ? (from < to ? utf8[from] : NaN) : line.charCodeAt(0);
     if (kind === "summary") {
       block = null;
       summaries++;
@@ -536,7 +540,6 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       // node --test repeats an assertion's values as YAML `expected:`/`actual:` after the
       // assertion message that already shows them (`Infinity !== 0`, or the +/- diff).
       // TAP_VALUE's line starts with whitespace: a character ≤ 32 or past ASCII.
-      const c = line.charCodeAt(0);
       const field = c <= 32 || c >= 128 ? TAP_VALUE.exec(line) : null;
       if (field && block.body.some((l) => TAP_ASSERTION.test(l))) {
         if (field[2].trim() === "") skipField = field[1].length;
@@ -547,7 +550,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         return;
       }
       skipAt = false;
-      if (line.length === 0 || line.trim() === "") return;
+      if (isBlank(line)) return;
       if (NOISE_FRAME.test(line)) {
         skipAt = FRAME_LINE.test(line);
         return;
@@ -560,7 +563,6 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       return;
     }
     // `\s` is a character ≤ 32 or past ASCII: the first character rules most lines out.
-    const c = line.charCodeAt(0);
     if (
       (c <= 32 || c >= 128) && sinceRun.length < config.truncate_stack_trace &&
       /^\s+\S/.test(line)
