@@ -334,6 +334,11 @@ Deno.test("test_summary: forTest's lazy, non-capturing form matches the same lin
   expect(forTest("^(a|b)?(?<n>c+)(?=d*)(?<=e)(?!f{2})[(*+?{]x{2,}?y{3}\\(")).toBe(
     "^(?:a|b)??(?:c+?)(?=d*?)(?<=e)(?!f{2}?)[(*+?{]x{2,}?y{3}?\\(",
   );
+  // An escaped paren's `?` is a quantifier, not a group's; a class may hold `(` and `\\]`.
+  expect(forTest("\\(?x\\(??(?<!y)[\\](]+")).toBe("\\(??x\\(??(?<!y)[\\](]+?");
+  // A backreference would read what greediness decided: refused.
+  expect(() => forTest("^(a+)\\1")).toThrow("backreference");
+  expect(() => forTest("^(?<n>a+)\\k<n>")).toThrow("backreference");
   const sources = [
     "^test \\S.* \\.\\.\\. (ok|ignored)\\b",
     "^=+ .*\\b(passed|failed)\\b.* in [\\d.]+m?s\\b.*=+$",
@@ -342,6 +347,7 @@ Deno.test("test_summary: forTest's lazy, non-capturing form matches the same lin
     "^(?<name>\\w+)-{2,4}(?=x)",
     "^-{5,}\\s*(output|output end)\\s*-{5,}$",
     "a+b*c?$",
+    "^\\(?x\\)? ?(?<=x) (ok|FAILED)",
   ];
   // Lines built from the sources' own pieces, so that many match and many almost do.
   const pieces = [
@@ -370,15 +376,18 @@ Deno.test("test_summary: forTest's lazy, non-capturing form matches the same lin
     "x",
     "word",
     "\t",
+    "(",
+    ")",
   ];
-  let seed = 7;
-  const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % pieces.length;
+  const random = prng(7);
+  const next = () => Math.floor(random() * pieces.length);
   const lines: string[] = [];
   for (let i = 0; i < 20000; i++) {
     let line = "";
     for (let n = next() % 8; n >= 0; n--) line += pieces[next()];
     lines.push(line);
   }
+  expect(new Set(lines).size).toBeGreaterThan(12000);
   // One line each source matches, and every cut of it (near misses).
   const matching = [
     "test a::b ... ok",
@@ -388,6 +397,7 @@ Deno.test("test_summary: forTest's lazy, non-capturing form matches the same lin
     "word---x",
     "----- output end -----",
     "aab",
+    "(x ok",
   ];
   for (const line of matching) {
     for (let i = 0; i <= line.length; i++) lines.push(line.slice(0, i), line.slice(i));

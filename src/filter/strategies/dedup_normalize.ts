@@ -8,13 +8,14 @@
  * backtracking would pick — looking at most bytes once, a word at a time (see normalizeUtf8). It
  * reads bytes, not the string: a typed-array load costs a fraction of `charCodeAt` on a sliced
  * line (25 MB: 19–27 ms against 104–125 ms for a bare loop), and the engine hands the first stage
- * each line's bytes from the encoding the security pass needs anyway. Every alternative is ASCII except the micro sign of
- * `µs` (C2 B5 in UTF-8); any other non-ASCII character is a run of bytes ≥ 0x80, which have no
- * class, just as the character has none in the regex (`\b`, `\d`, `\w` are ASCII there), so the
- * match positions are the same and the key is the UTF-8 of the regex's result. Text with a lone
- * surrogate is encoded as WTF-8 (the surrogate as its own three bytes), which keeps it distinct.
- * User-configured `normalize_patterns` keep the regex path. Agreement with the regex path is
- * tested on the corpus, edge cases and generated lines (tests/filter/dedup_normalize_test.ts).
+ * each line's bytes from the encoding the security pass needs anyway. Every alternative is ASCII
+ * except the micro sign of `µs` (C2 B5 in UTF-8); any other non-ASCII character is a run of
+ * bytes ≥ 0x80, which have no class, just as the character has none in the regex (`\b`, `\d`,
+ * `\w` are ASCII there), so the match positions are the same and the key is the UTF-8 of the
+ * regex's result. Text with a lone surrogate is encoded as WTF-8 (the surrogate as its own three
+ * bytes), which keeps it distinct. User-configured `normalize_patterns` keep the regex path.
+ * Agreement with the regex path is tested on the corpus, edge cases and generated lines
+ * (tests/filter/dedup_normalize_test.ts).
  *
  * The alternatives, in order (`\b` and `\d` are ASCII, the patterns have no flags):
  *   1 `\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}[.,]?\d{0,9}(Z|[+-]\d{2}:?\d{2})?` → `<TS>`
@@ -219,61 +220,51 @@ function unit(b: Uint8Array, u: number): number {
 }
 
 /**
- * The first alternative matching at i, in the alternation's order, as `end * 16 + alternative`
- * (1–11; a number, so no allocation per match), or -1. `bounded`: a word boundary precedes i.
+ * The first alternative matching at i, a word's first byte (of class `k`), in the alternation's
+ * order, as `end * 16 + alternative` (1–11; a number, so no allocation per match), or -1.
+ * `hexEnd` ends the run of `[0-9a-f]` at i (i itself when `b[i]` is not one).
  */
-function matchAt(b: Uint8Array, i: number, k: number, bounded: boolean, hexEnd: number): number {
+function matchAt(b: Uint8Array, i: number, k: number, hexEnd: number): number {
   if (k & DIGIT) {
     // Each matcher only after a character it needs is in place (the same order and result).
     let e = b[i + 4] === 45 ? isoTimestamp(b, i) : -1;
     if (e >= 0) return e * 16 + 1;
-    if (bounded) {
-      e = b[i + 2] === 58 ? time(b, i) : -1;
-      if (e >= 0) return e * 16 + 3;
-      e = b[i + 8] === 45 ? uuid(b, i) : -1;
-      if (e >= 0) return e * 16 + 4;
-      const dot = b[i + 1] === 46 || b[i + 2] === 46 || b[i + 3] === 46;
-      e = dot ? ip(b, i) : -1;
-      if (e >= 0) return e * 16 + 5;
-      e = b[i + 1] === 120 ? hex0x(b, i) : -1;
-      if (e >= 0) return e * 16 + 9;
-    }
+    e = b[i + 2] === 58 ? time(b, i) : -1;
+    if (e >= 0) return e * 16 + 3;
+    e = b[i + 8] === 45 ? uuid(b, i) : -1;
+    if (e >= 0) return e * 16 + 4;
+    const dot = b[i + 1] === 46 || b[i + 2] === 46 || b[i + 3] === 46;
+    e = dot ? ip(b, i) : -1;
+    if (e >= 0) return e * 16 + 5;
+    e = b[i + 1] === 120 ? hex0x(b, i) : -1;
+    if (e >= 0) return e * 16 + 9;
     e = hexEnd - i >= 12 ? hexId(b, i, hexEnd) : -1;
     if (e >= 0) return e * 16 + 10;
-    if (bounded) {
-      e = duration(b, i);
-      if (e >= 0) return e * 16 + 11;
-    }
-    return -1;
+    e = duration(b, i);
+    return e >= 0 ? e * 16 + 11 : -1;
   }
-  if (b[i] === 91) {
-    const e = bracketed(b, i);
-    return e >= 0 ? e * 16 + 8 : -1;
+  if (k & MONTH) {
+    const e = syslogTimestamp(b, i);
+    if (e >= 0) return e * 16 + 2;
   }
-  if (bounded) {
-    if (k & MONTH) {
-      const e = syslogTimestamp(b, i);
-      if (e >= 0) return e * 16 + 2;
+  if (k & HEX && b[i + 8] === 45) {
+    const e = uuid(b, i);
+    if (e >= 0) return e * 16 + 4;
+  }
+  if (k & PID) {
+    const c = b[i];
+    if (c === 112 && b[i + 1] === 111 && b[i + 2] === 114 && b[i + 3] === 116) { // port
+      const e = keyed(b, i + 4);
+      if (e >= 0) return e * 16 + 6;
     }
-    if (k & HEX && b[i + 8] === 45) {
-      const e = uuid(b, i);
-      if (e >= 0) return e * 16 + 4;
-    }
-    if (k & PID) {
-      const c = b[i];
-      if (c === 112 && b[i + 1] === 111 && b[i + 2] === 114 && b[i + 3] === 116) { // port
-        const e = keyed(b, i + 4);
-        if (e >= 0) return e * 16 + 6;
-      }
-      const c1 = b[i + 1];
-      const c2 = b[i + 2];
-      const pid = (c === 112 && c1 === 105 && c2 === 100) || // pid
-        (c === 80 && c1 === 73 && c2 === 68) || // PID
-        (c === 116 && c1 === 105 && c2 === 100); // tid
-      if (pid) {
-        const e = keyed(b, i + 3);
-        if (e >= 0) return e * 16 + 7;
-      }
+    const c1 = b[i + 1];
+    const c2 = b[i + 2];
+    const pid = (c === 112 && c1 === 105 && c2 === 100) || // pid
+      (c === 80 && c1 === 73 && c2 === 68) || // PID
+      (c === 116 && c1 === 105 && c2 === 100); // tid
+    if (pid) {
+      const e = keyed(b, i + 3);
+      if (e >= 0) return e * 16 + 7;
     }
   }
   if (k & LOWER_HEX && hexEnd - i >= 12) {
@@ -298,7 +289,10 @@ const REPLACEMENT = [
   "<DUR>",
 ].map((r) => new TextEncoder().encode(r));
 
-/** The longest key a line of `n` bytes can give (a replacement is at most 3 bytes longer than its match, `1s` → `<DUR>`). */
+/**
+ * The longest key a line of `n` bytes can give (a replacement is at most 3 bytes longer than its
+ * match, `1s` → `<DUR>`).
+ */
 export const maxKeyLength = (n: number): number => n * 3 + 8;
 
 /**
@@ -347,7 +341,7 @@ export function normalizeUtf8(src: Uint8Array, from: number, to: number, out: Ui
             hexEnd = i + 1;
             while ((CLASS[src[hexEnd]] & LOWER_HEX) !== 0) hexEnd++;
           }
-          m = matchAt(src, i, k, true, hexEnd);
+          m = matchAt(src, i, k, hexEnd);
         }
         p = i + 1;
       }

@@ -101,7 +101,14 @@ const LOOSE_SIGNAL_START =
 /** `LOOSE_SIGNAL_START` or "panicked at" anywhere (searched with includes, not a regex scan). */
 const looseSignal = (line: string) =>
   (LOOSE_FIRST(line) && LOOSE_SIGNAL_START.test(line)) || line.includes("panicked at");
-/** The characters a `LOOSE_SIGNAL_START` line starts with: most lines are ruled out by one lookup. */
+/**
+ * The characters a `LOOSE_SIGNAL_START` line starts with: most lines are ruled out by one
+ * lookup. `firstAfterBlanks` gives the first character after leading blanks, which is the
+ * line's first only while the shape cannot start with one (checked here).
+ */
+if (mayStartBlank(LOOSE_SIGNAL_START.source)) {
+  throw new Error("LOOSE_SIGNAL_START: may start blank");
+}
 const LOOSE_FIRST = firstCharGate(firstAfterBlanks(LOOSE_SIGNAL_START.source)!);
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
@@ -130,11 +137,6 @@ const TRACE_NOISE = [
   /^\s+(stack|error): \|-$/,
 ];
 
-/**
- * Every line is classified with one sticky regex (all alternatives are anchored at column 0):
- * V8 tries one alternation once instead of five regexes in turn. Alternatives keep the
- * precedence summary > block start > failed marker > passing > section.
- */
 // deno's `name ... ok`, `name ... FAILED`, `name => file:1:2` start with any text, so a regex
 // must scan the whole line; they are only tried on lines holding their literal.
 const DENO_FAILED = /^\S.* \.\.\. FAILED\b/;
@@ -144,6 +146,11 @@ const DENO_OK = /^\S.* \.\.\. ok\b/;
 const join = (list: RegExp[]) => list.map((re) => `(?:${re.source})`).join("|");
 const KINDS = ["summary", "block", "marker", "passing", "section"] as const;
 const LISTS = [SUMMARY, BLOCK_START, FAILED_MARKER, PASSING, SECTION];
+/**
+ * The full classifier (`classifyLine(line, true)`, and lines led by whitespace other than spaces
+ * and tabs): one sticky regex of every shape, all anchored at column 0, each kind's in a group
+ * of its own, in precedence order summary > block start > failed marker > passing > section.
+ */
 const CLASSIFY = new RegExp(LISTS.map((list) => `(${join(list)})`).join("|"), "y");
 /** Capture index of each kind's wrapper group (the lists have groups of their own). */
 const GROUP_AT: number[] = [];
@@ -231,36 +238,52 @@ export function forTest(source: string): string {
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === "\\") {
-      out += c + source[++i];
+      const next = source[i + 1];
+      // A backreference matches what its group took: greediness would decide what it reads.
+      if ((next >= "1" && next <= "9") || (next === "k" && source[i + 2] === "<")) {
+        throw new Error(`forTest: a backreference in /${source}/`);
+      }
+      out += c + next;
+      i++;
       continue;
     }
-    out += c;
     if (inClass) {
+      out += c;
       if (c === "]") inClass = false;
       continue;
     }
-    if (c === "[") inClass = true;
-    else if (c === "(") {
-      if (source[i + 1] !== "?") out += "?:";
-      else if (source[i + 2] === "<" && source[i + 3] !== "=" && source[i + 3] !== "!") {
+    if (c === "[") {
+      out += c;
+      inClass = true;
+      continue;
+    }
+    if (c === "(") {
+      if (source[i + 1] !== "?") {
+        out += "(?:";
+      } else if (source[i + 2] === "<" && source[i + 3] !== "=" && source[i + 3] !== "!") {
         // A named group: its name goes.
-        out += "?:";
+        out += "(?:";
         i = source.indexOf(">", i);
+      } else {
+        // `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`: their `?` is not a quantifier.
+        out += "(?";
+        i++;
       }
-    } else {
-      let quantifier = c === "*" || c === "+" || (c === "?" && source[i - 1] !== "(");
-      if (c === "{") {
-        const bounds = /^\{\d+(,\d*)?\}/.exec(source.slice(i));
-        if (bounds) {
-          out += bounds[0].slice(1);
-          i += bounds[0].length - 1;
-          quantifier = true;
-        }
+      continue;
+    }
+    out += c;
+    let quantifier = c === "*" || c === "+" || c === "?";
+    if (c === "{") {
+      const bounds = /^\{\d+(,\d*)?\}/.exec(source.slice(i));
+      if (bounds) {
+        out += bounds[0].slice(1);
+        i += bounds[0].length - 1;
+        quantifier = true;
       }
-      if (quantifier) {
-        out += "?";
-        if (source[i + 1] === "?") i++;
-      }
+    }
+    if (quantifier) {
+      out += "?";
+      if (source[i + 1] === "?") i++;
     }
   }
   return out;
@@ -584,7 +607,6 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     const nextest = out.some((item) => typeof item === "string" && /^\s*Summary \[/.test(item));
     // A failed-test line whose test is named again (by a failure block, or by a later line such
     // as pytest's short summary) is dropped: the later mention carries more.
-    // nextest prints an empty `STDOUT:` block for a test whose output went to stderr.
     // nextest prints an empty `STDOUT:` block for a test whose output went to stderr: it goes
     // when a non-empty block of the same test exists.
     const fullNextest = new Set<string>();
