@@ -230,7 +230,7 @@ function buildTester(first: string, indented: boolean): Tester {
  * depend on greediness, only the order it tries things in; V8 fails `^test \S.*? \.\.\. FAILED$`
  * on a passing cargo line in under half the time of the greedy form (a greedy `.*` runs to the
  * line's end and backs off character by character). Reads V8 syntax: escapes, classes, `(?:`,
- * `(?=`, `(?!`, `(?<name>`, `{n,m}`.
+ * lookarounds, `(?<name>`, `{n,m}`; throws on a backreference, whose reading greediness decides.
  */
 export function forTest(source: string): string {
   let out = "";
