@@ -5,7 +5,14 @@
 import type { FilterStats } from "../tools/registry.ts";
 import { matchCandidates } from "./command.ts";
 import type { CompiledRule } from "./rule.ts";
-import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
+import {
+  BlankCollapser,
+  countLines,
+  isBlank,
+  isVisibleAscii,
+  sanitize,
+  sanitizeLine,
+} from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
 import { type ChunkSink, forEachChunk } from "./chunks.ts";
 import { onText, type Pattern, progressively } from "./regex.ts";
@@ -326,7 +333,7 @@ function walkLines(body: string, fn: LineSink, utf8: boolean, onChunk?: ChunkSin
         lead = withBytes ? bytes![lineFrom] : line.charCodeAt(0);
       }
       // A line led by a visible ASCII character is not blank (a byte at `to` is its newline).
-      const kept = blanks.accept(line, lead > 32 && lead < 127);
+      const kept = blanks.accept(line, isVisibleAscii(lead));
       if (kept === null) continue;
       if (withBytes && kept === line) fn(line, bytes!, lineFrom, to);
       else fn(kept);

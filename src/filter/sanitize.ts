@@ -47,7 +47,8 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
-const isVisibleAscii = (c: number) => c > 32 && c < 127;
+/** A character code from `!` to `~`. */
+export const isVisibleAscii = (c: number): boolean => c > 32 && c < 127;
 
 /**
  * `line.trim() === ""` without building the trimmed string. A blank line starts with whitespace

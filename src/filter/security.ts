@@ -516,9 +516,9 @@ export class SecurityScanner {
    * alone is the text's line (a newline ends any sequence). `exotic` may say yes where the text
    * has none of those characters (an invalid F0–F4 lead decodes to U+FFFD), never the reverse:
    * decoding makes no lone surrogate; a line of over `MAX_ENCODED` bytes says yes, as a line of
-   * over `MAX_ENCODED` characters does in `scan`. The bytes are read a window of whole lines at a time,
-   * copied into a buffer of the scan's own (an even offset for the 16-bit reads, a newline after
-   * the last line), so `utf8` is left as it is.
+   * over `MAX_ENCODED` characters does in `scan`. The bytes are read a window of whole lines at a
+   * time, copied into a buffer of the scan's own (an even offset for the 16-bit reads, a newline
+   * after the last line), so `utf8` is left as it is.
    */
   scanBytes(utf8: Uint8Array): void {
     const n = utf8.length;

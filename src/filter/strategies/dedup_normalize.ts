@@ -336,6 +336,8 @@ export function normalizeUtf8(src: Uint8Array, from: number, to: number, out: Ui
       if (!inWord) {
         // A word's first byte: every alternative that can start with its class.
         if ((k & START_AT_BOUNDARY) !== 0) {
+          // The runs here are counted inline, not with run(): measured 10% faster over docker
+          // logs (these loops see every word of a log).
           let hexEnd = i;
           if ((k & LOWER_HEX) !== 0) {
             hexEnd = i + 1;
