@@ -109,6 +109,23 @@ Deno.test("a chain of stages that all fall back walks each stage once, not once 
   expect(created).toBe(stages);
 });
 
+/**
+ * The walk's contract, written plainly: `[stderr] ` dropped, a whitespace-only line as "",
+ * runs of them as one (the body is the text without its trailing newlines).
+ */
+function walked(text: string): string[] {
+  const out: string[] = [];
+  let blank = false;
+  const body = text.replace(/\n+$/, "");
+  for (let line of body === "" ? [] : body.split("\n")) {
+    if (line.startsWith("[stderr] ")) line = line.slice(9);
+    const isBlank = line.trim() === "";
+    if (!(isBlank && blank)) out.push(isBlank ? "" : line);
+    blank = isBlank;
+  }
+  return out;
+}
+
 Deno.test("a first stage gets the same lines whether it reads their bytes or not", () => {
   // What a stage receives: each line, and whether its bytes (utf8[from..to)) came with it and
   // were exactly the line's UTF-8.
@@ -158,20 +175,7 @@ Deno.test("a first stage gets the same lines whether it reads their bytes or not
     }
     texts.push(text);
   }
-  // The walk's contract, written plainly: `[stderr] ` dropped, a whitespace-only line as "",
-  // runs of them as one (the body is the text without its trailing newlines).
-  const expected = (text: string) => {
-    const out: string[] = [];
-    let blank = false;
-    const body = text.replace(/\n+$/, "");
-    for (let line of body === "" ? [] : body.split("\n")) {
-      if (line.startsWith("[stderr] ")) line = line.slice(9);
-      const isBlank = line.trim() === "";
-      if (!(isBlank && blank)) out.push(isBlank ? "" : line);
-      blank = isBlank;
-    }
-    return out;
-  };
+  const expected = walked;
   for (const text of texts) {
     const withBytes: string[] = [];
     const without: string[] = [];
@@ -181,6 +185,82 @@ Deno.test("a first stage gets the same lines whether it reads their bytes or not
     expect({ text, lines: withBytes }).toEqual({ text, lines: expected(text) });
     expect({ text, lines: without }).toEqual({ text, lines: expected(text) });
   }
+});
+
+Deno.test("lines reach a byte-reading stage, first or behind strip_noise, with their own UTF-8 from the caller's bytes", () => {
+  // Records each line, and checks that bytes, when they come, are the line's own encoding with
+  // a newline after it.
+  const seen: string[] = [];
+  let carried = 0;
+  const recorder: CompiledStrategy = {
+    type: "record",
+    createStage: () => ({
+      utf8: true,
+      push(line, bytes, from, to) {
+        if (bytes !== undefined) {
+          carried++;
+          const own = encoder.encode(line);
+          const got = bytes.subarray(from, to);
+          const exact = bytes[to!] === 10 && got.length === own.length &&
+            got.every((b, i) => b === own[i]);
+          if (!exact) line = `MISMATCH ${JSON.stringify(line)}`;
+        }
+        seen.push(line);
+      },
+      finish: () => "full",
+    }),
+  };
+  const record = { name: "r", source: "test", strategy: recorder, matches: () => true };
+  const alone = new FilterEngine([record]);
+  const behind = new FilterEngine([
+    rule("drop", { prefix: "x" }, { type: "strip_noise", patterns: ["^drop"] }),
+    record,
+  ]);
+  const encoder = new TextEncoder();
+  const random = prng(29);
+  const pieces: number[][] = [
+    "word",
+    " ",
+    "‘",
+    "’",
+    "é",
+    "😀",
+    "\u3000",
+    "\ufeff",
+    "[stderr] ",
+    "drop",
+    "\n",
+    "\n",
+    "\n",
+  ].map((p) => [...encoder.encode(p)]);
+  // Invalid UTF-8: a lone continuation byte, a cut sequence, a byte UTF-8 never uses.
+  const invalid = [[0x80], [0xe2, 0x80], [0xff]];
+  const mappedTexts = [0, 0];
+  for (let i = 0; i < 400; i++) {
+    const bytes: number[] = random() < 0.2 ? [0xef, 0xbb, 0xbf] : [];
+    for (let n = Math.floor(random() * 60); n > 0; n--) {
+      bytes.push(...pick(random, random() < 0.03 ? invalid : pieces));
+    }
+    const utf8 = new Uint8Array(bytes);
+    const text = new TextDecoder().decode(utf8);
+    // As the bash tool hands it on: trailing newlines dropped, a notice appended.
+    const raw = random() < 0.3 ? text.replace(/\n+$/, "") + "\n[exit code 1]" : text;
+    const body = raw.replace(/\n\[exit code 1\]$/, "");
+    for (
+      const [engine, keep] of [[alone, () => true], [
+        behind,
+        (l: string) => !/^drop/.test(l),
+      ]] as const
+    ) {
+      seen.length = 0;
+      carried = 0;
+      engine.filter("x", raw, { utf8 });
+      expect({ text, lines: seen }).toEqual({ text, lines: walked(body).filter(keep) });
+      if (carried > 0 && text.includes("‘")) mappedTexts[engine === alone ? 0 : 1]++;
+    }
+  }
+  // Not vacuous: many texts went through the mapping (multi-byte text, bytes handed on).
+  expect(Math.min(...mappedTexts)).toBeGreaterThan(100);
 });
 
 Deno.test("a rewrite longer than its input is replaced by the sanitised input", () => {

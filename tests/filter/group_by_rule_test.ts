@@ -164,6 +164,72 @@ Deno.test("group_by_rule: streaming equals the batch reference on generated diag
   }
 });
 
+/** The stage fed each line with its UTF-8 (inside one buffer, a newline after each line). */
+function runStageWithBytes(strategy: Strategy, lines: string[]) {
+  const out: string[] = [];
+  const stage = strategy.createStage({ emit: (line) => void out.push(line), failed: false });
+  const bytes = new TextEncoder().encode(lines.map((l) => l + "\n").join(""));
+  let from = 0;
+  for (const line of lines) {
+    const to = bytes.indexOf(10, from);
+    stage.push(line, bytes, from, to);
+    from = to + 1;
+  }
+  const confidence: Confidence = stage.finish();
+  return { out, confidence };
+}
+
+Deno.test("group_by_rule: make-gcc reading its lines' bytes equals the batch reference", async () => {
+  const make = (await builtinConfigs()).find(([name]) => name === "make-gcc")![1];
+  const configs = [make, { ...make, max_locations: 1 }, { ...make, max_locations: 3 }].map(pair);
+  // Reads bytes only with the built-in patterns.
+  expect(configs[1].streaming.createStage({ emit() {}, failed: false }).utf8).toBe(true);
+  expect(
+    pair({ ...make, noise_patterns: ["^cc "] }).streaming.createStage({ emit() {}, failed: false })
+      .utf8,
+  ).toBe(false);
+  const random = prng(77);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
+  const all = await inputs();
+  for (let n = 0; n < 400; n++) {
+    const lines: string[] = [];
+    for (let k = Math.floor(random() * 40); k > 0; k--) {
+      const name = pick(["a", "b", "é", "😀", "a'b", "`c`"]);
+      lines.push(pick([
+        `f${k % 3}.c:${k}:2: warning: unused variable ‘${name}’ [-Wunused-variable]`,
+        `f.c:${k}:2: warning: unused ‘${name}’ [-Wunused-${pick(["value", "label"])}]`,
+        `f.c:${k}:2: warning: ${pick(["x", "y"])} ‘${name}’ ‘q’ [-Wall]`,
+        `ü.c:${k}:2: warning: unused variable ‘${name}’ [-Wunused-variable]`,
+        // A diagnostic without a rule takes the last rule noted for its shape (the message of
+        // the one-line form has no `warning: ` of its own, so these repeat it).
+        `f.c:${k}:2: warning: warning: unused ‘${name}’ [-Wunused-variable]`,
+        `ü.c:${k}:2: warning: warning: unused ‘${name}’ [-Wunused-value]`,
+        `warning: unused ‘${name}’\n  --> g.c:${k}:1`,
+        `f.c:${k}:2: error: bad ‘${name}’ [-Werror]`,
+        `f.c:${k}:2: warning:  padded  [-Wx]`,
+        "f.c: In function ‘main’:",
+        `    ${k} | int x;`,
+        "      |     ^",
+        "cc -c f.c",
+        "warning: `x` (lib) generated 2 warnings (2 duplicates)",
+        "warning: something without a location",
+        "make: *** [all] Error 2",
+        "",
+      ]));
+    }
+    all.push(lines.join("\n").split("\n"));
+  }
+  let grouped = 0;
+  for (const config of configs) {
+    for (const lines of all) {
+      const expected = runStage(config.reference, lines, false);
+      expect(runStageWithBytes(config.streaming, lines)).toEqual(expected);
+      if (expected.confidence === "full") grouped++;
+    }
+  }
+  expect(grouped).toBeGreaterThan(300);
+});
+
 Deno.test("group_by_rule second in a chain falls back to its input, replayed through the first stage", () => {
   const rules = [
     compileRule({

@@ -11,6 +11,16 @@ import { z } from "zod";
 import type { Pattern } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { anyMatcher, FAILURE_SIGNAL, patternField, patternList } from "./_shared.ts";
+import {
+  classifyGccLine,
+  GCC_LINE,
+  GCC_NOISE,
+  type GccWarning,
+  LastWarning,
+  NOISE,
+  UNSURE,
+  WARNING,
+} from "./gcc_lines.ts";
 
 const CARGO_NOISE = [
   "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
@@ -84,6 +94,8 @@ interface Compiled {
   file?: Pattern;
   noise: (line: string) => boolean;
   groupedNoise: (line: string) => boolean;
+  /** The noise and line patterns are make-gcc's built-in ones (gcc_lines.ts reads them). */
+  gcc: boolean;
 }
 
 export function compileGroupByRule(config: GroupByRuleConfig): CompiledStrategy {
@@ -101,6 +113,9 @@ export function compileGroupByRule(config: GroupByRuleConfig): CompiledStrategy 
     groupedNoise: anyMatcher(
       patternList(config.grouped_noise_patterns, "strategy.grouped_noise_patterns"),
     ),
+    gcc: config.line_pattern === GCC_LINE && config.file_pattern === undefined &&
+      config.noise_patterns.length === GCC_NOISE.length &&
+      config.noise_patterns.every((source, i) => source === GCC_NOISE[i]),
   };
   return {
     type: "group_by_rule",
@@ -109,9 +124,10 @@ export function compileGroupByRule(config: GroupByRuleConfig): CompiledStrategy 
       const input: string[] | null = ctx.replay ? null : [];
       const g = grouper(patterns, config);
       return {
-        push(line) {
+        utf8: patterns.gcc,
+        push(line, utf8, from, to) {
           input?.push(line);
-          g.push(line);
+          g.push(line, utf8, from, to);
         },
         finish() {
           const result = g.finish();
@@ -139,7 +155,7 @@ function firstGroup(match: { group(i: number | string): string | undefined }): s
  * lines are kept only while no diagnostic has had a location (the output then lists them all).
  */
 function grouper(p: Compiled, config: GroupByRuleConfig): {
-  push(line: string): void;
+  push(line: string, utf8?: Uint8Array, from?: number, to?: number): void;
   finish(): { lines: string[]; confidence: "full" | "partial" } | null;
 } {
   const maxLines = config.max_error_lines;
@@ -167,6 +183,14 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
   let seq = 0;
   let file = "";
   let noise = 0;
+  const spans: GccWarning = { locEnd: 0, msgStart: 0, msgTail: 0, ruleLength: 0 };
+  // The last gcc warning read from bytes and the state it left: while that state is still the
+  // current one, a warning with its rule and shape changes nothing but counts.
+  const run = {
+    bytes: new LastWarning(),
+    bucket: undefined as Bucket | undefined,
+    rule: "",
+  };
 
   const open = (line: string, message: string, error: boolean, rule?: string): Diagnostic => ({
     seq: seq++,
@@ -227,32 +251,75 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
     });
   };
 
-  const push = (line: string): void => {
-    if (p.noise(line) || allDuplicates(line)) {
+  /** A one-line diagnostic (the line pattern's groups). */
+  const oneLine = (
+    line: string,
+    loc: string,
+    msg: string | undefined,
+    sev: string | undefined,
+    rule: string | undefined,
+  ): void => {
+    if (current) close(current);
+    current = null;
+    const location = file && !loc.includes(file) ? `${file}:${loc}` : loc;
+    const message = (msg ?? line).trim();
+    const error = config.group_errors ? false : (sev ?? "error") === "error";
+    if (location) allLines = null;
+    else allLines?.push(line);
+    if (location && !error) {
+      // The common case (a build's warnings), filed without a Diagnostic: what close() does.
+      const shape = elideNames(message);
+      noteRule(rule, shape);
+      fileWarning({ seq: seq++, message, rule, shape, location });
+      return;
+    }
+    const d = open(line, message, error, rule);
+    d.location = location;
+    close(d);
+  };
+
+  const push = (line: string, utf8?: Uint8Array, from?: number, to?: number): void => {
+    // make-gcc's built-in patterns from the bytes when they are at hand (gcc_lines.ts).
+    const kind = p.gcc && utf8 !== undefined ? classifyGccLine(utf8, from!, to!, spans) : UNSURE;
+    if (kind === NOISE) {
       noise++;
       return;
     }
-    const one = p.line?.exec(line);
-    if (one) {
-      if (current) close(current);
-      current = null;
-      const loc = one.group("loc") ?? "";
-      const location = file && !loc.includes(file) ? `${file}:${loc}` : loc;
-      const message = (one.group("msg") ?? line).trim();
-      const error = config.group_errors ? false : (one.group("sev") ?? "error") === "error";
-      const rule = one.group("rule");
-      if (location) allLines = null;
-      else allLines?.push(line);
-      if (location && !error) {
-        // The common case (a build's warnings), filed without a Diagnostic: what close() does.
-        const shape = elideNames(message);
-        noteRule(rule, shape);
-        fileWarning({ seq: seq++, message, rule, shape, location });
+    if (kind === WARNING) {
+      // The same rule and shape as the last warning read from bytes, whose bucket lists no
+      // more: only counted, without building its strings. oneLine would close no diagnostic
+      // (none is open), note nothing (while lastRule is still the string that warning left,
+      // its rule and shape are the last noted) and file it in that bucket (its rule's).
+      const bucket = run.bucket;
+      if (
+        bucket !== undefined && current === null && lastRule === run.rule &&
+        bucket.members.length >= config.max_locations && run.bytes.same(utf8!, from!, to!, spans)
+      ) {
+        allLines = null;
+        bucket.count++;
+        seq++;
         return;
       }
-      const d = open(line, message, error, rule);
-      d.location = location;
-      close(d);
+      const n = line.length;
+      oneLine(
+        line,
+        line.slice(0, spans.locEnd),
+        line.slice(spans.msgStart, n - spans.msgTail),
+        "warning",
+        line.slice(n - 1 - spans.ruleLength, n - 1),
+      );
+      run.bytes.save(utf8!, from!, to!, spans);
+      run.bucket = lastBucket;
+      run.rule = lastRule;
+      return;
+    }
+    if ((kind === UNSURE && p.noise(line)) || allDuplicates(line)) {
+      noise++;
+      return;
+    }
+    const one = kind === UNSURE ? p.line?.exec(line) : null;
+    if (one) {
+      oneLine(line, one.group("loc") ?? "", one.group("msg"), one.group("sev"), one.group("rule"));
       return;
     }
     const fileMatch = p.file?.exec(line);

@@ -34,8 +34,14 @@ export function compileStripNoise(config: StripNoiseConfig): CompiledStrategy {
         else ctx.emit(line);
       };
       return {
-        push(line) {
-          if (held === null) return strip(line);
+        // A kept line goes on as it came, so its bytes can too.
+        utf8: ctx.nextUtf8 === true,
+        push(line, utf8, from, to) {
+          if (held === null) {
+            if (matches(line)) removed++;
+            else ctx.emit(line, utf8, from, to);
+            return;
+          }
           held.push(line);
           if (held.length > minLines) {
             const lines = held;

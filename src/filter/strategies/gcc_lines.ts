@@ -1,0 +1,259 @@
+/**
+ * The make-gcc rule's built-in patterns (filters/make.toml), read from a line's UTF-8 by hand
+ * with the regexes' result: group_by_rule runs this instead of its noise test and line pattern
+ * when a rule's patterns are exactly these and its lines come with their bytes. A build's
+ * output is mostly these lines, and a regex call on each (two for a warning, plus the literal
+ * pre-check) was most of make's filtering time.
+ *
+ * Each regex is anchored and has one way to match, which the code below follows:
+ * - `^\S+: In …` and `^\S+: note: …`: `\S+` then `: ` can only end at the line's first
+ *   whitespace, which must be the space after a colon.
+ * - The warning line: its location ends the same way; it is `P:D:D` where each D is the whole
+ *   digit run after a colon (a colon is not a digit) and P is what comes before. The rule is
+ *   the maximal run of `[\w=-]` before the final `]` (a `[` is not in that class), led by
+ *   `-W` and preceded by ` [`; the message is what lies between.
+ * - `^\s{1,40}\d{0,7} \| `: with digits, the blanks are the whole leading run; without, the
+ *   run's last blank is the space before the `|`.
+ * RE2's `\s` is tab, newline, form feed, carriage return and space (not \v); `\S` takes every
+ * other character, so every byte of a multi-byte character. Only the location's `{1,400}`
+ * counts characters: a location with a non-ASCII byte is left to the regex (UNSURE).
+ */
+
+/** filters/make.toml's make-gcc `noise_patterns`, as written there. */
+export const GCC_NOISE: readonly string[] = [
+  "^\\S+: In (function|member function|constructor) ",
+  "^\\S+: note: each undeclared identifier is reported only once",
+  "^\\s{1,40}\\d{0,7} \\| ",
+  "^(cc|gcc|g\\+\\+|c\\+\\+|clang|clang\\+\\+|ar|ranlib|ld)\\s",
+];
+
+/** filters/make.toml's make-gcc `line_pattern`. */
+export const GCC_LINE =
+  "^(?P<loc>\\S{1,400}?:\\d{1,7}:\\d{1,7}): (?P<sev>warning): (?P<msg>.+?) \\[(?P<rule>-W[\\w=-]{1,80})\\]$";
+
+/** A line no pattern matches. */
+export const NEITHER = 0;
+/** A line one of the noise patterns matches. */
+export const NOISE = 1;
+/** A line the line pattern matches (and no noise pattern): see `GccWarning`. */
+export const WARNING = 2;
+/** Not known from the bytes: ask the regexes. */
+export const UNSURE = 3;
+
+/** Where a WARNING line's groups are, in the line's characters (`sev` is `warning`). */
+export interface GccWarning {
+  /** `loc` is `line.slice(0, locEnd)`. */
+  locEnd: number;
+  /** `msg` is `line.slice(msgStart, line.length - msgTail)`. */
+  msgStart: number;
+  msgTail: number;
+  /** `rule` is `line.slice(line.length - 1 - ruleLength, line.length - 1)`. */
+  ruleLength: number;
+}
+
+const enc = new TextEncoder();
+const IN_FUNCTIONS = ["In function ", "In member function ", "In constructor "].map((s) =>
+  enc.encode(s)
+);
+const NOTE = enc.encode("note: each undeclared identifier is reported only once");
+const WARNING_WORD = enc.encode("warning: ");
+/** The tool names of the fourth noise pattern, by their first byte. */
+const TOOLS: Uint8Array[][] = Array.from({ length: 128 }, () => []);
+for (const tool of ["cc", "gcc", "g++", "c++", "clang", "clang++", "ar", "ranlib", "ld"]) {
+  TOOLS[tool.charCodeAt(0)].push(enc.encode(tool));
+}
+
+/** RE2's `\s` (the line holds no newline, but the byte after it is one). */
+function blank(b: number): boolean {
+  return b === 32 || b === 9 || b === 12 || b === 13 || b === 10;
+}
+
+function digit(b: number): boolean {
+  return b >= 48 && b <= 57;
+}
+
+/** `[\w=-]` */
+function ruleChar(b: number): boolean {
+  return (b >= 97 && b <= 122) || (b >= 65 && b <= 90) || digit(b) || b === 95 || b === 61 ||
+    b === 45;
+}
+
+/** `lit` at `bytes[at..]`, ending by `to`. */
+function at(bytes: Uint8Array, i: number, to: number, lit: Uint8Array): boolean {
+  if (i + lit.length > to) return false;
+  for (let k = 0; k < lit.length; k++) if (bytes[i + k] !== lit[k]) return false;
+  return true;
+}
+
+/**
+ * Classifies the line `bytes[from..to)` (its UTF-8, as the engine hands it on) against
+ * GCC_NOISE and GCC_LINE; for a WARNING, `out` gets where its groups are.
+ */
+export function classifyGccLine(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  out: GccWarning,
+): number {
+  if (from >= to) return NEITHER;
+  const b0 = bytes[from];
+  if (blank(b0)) return indentedNoise(bytes, from, to) ? NOISE : NEITHER;
+  if (b0 < 128) {
+    for (const tool of TOOLS[b0]) {
+      const end = from + tool.length;
+      if (end < to && blank(bytes[end]) && at(bytes, from, to, tool)) return NOISE;
+    }
+  }
+  // The first blank: `\S+: ` and the location both end at it.
+  let s = from + 1;
+  while (s < to && !blank(bytes[s])) s++;
+  if (s >= to || bytes[s] !== 32 || bytes[s - 1] !== 58 || s - 1 === from) return NEITHER;
+  const word = bytes[s + 1];
+  if (word === 73) {
+    for (const words of IN_FUNCTIONS) if (at(bytes, s + 1, to, words)) return NOISE;
+    return NEITHER;
+  }
+  if (word === 110) return at(bytes, s + 1, to, NOTE) ? NOISE : NEITHER;
+  if (word !== 119 || !at(bytes, s + 1, to, WARNING_WORD)) return NEITHER;
+  // The location `P:D:D` in [from, s - 1).
+  let i = s - 2;
+  for (let colons = 0; colons < 2; colons++) {
+    const end = i;
+    while (i >= from && digit(bytes[i])) i--;
+    if (end - i < 1 || end - i > 7 || i < from || bytes[i] !== 58) return NEITHER;
+    i--;
+  }
+  // P is [from, i]: 1 to 400 characters, counted as bytes while they are ASCII.
+  if (i < from) return NEITHER;
+  for (let k = from; k <= i; k++) if (bytes[k] >= 0x80) return UNSURE;
+  if (i - from + 1 > 400) return NEITHER;
+  // ` [-W…]` at the end, after a message of at least one character.
+  if (bytes[to - 1] !== 93) return NEITHER;
+  let q = to - 2;
+  while (q > s && ruleChar(bytes[q])) q--;
+  const rule = to - 2 - q;
+  if (bytes[q] !== 91 || bytes[q - 1] !== 32 || rule < 3 || rule > 82) return NEITHER;
+  if (bytes[q + 1] !== 45 || bytes[q + 2] !== 87) return NEITHER;
+  const msgStart = s + 1 + WARNING_WORD.length;
+  if (q - 1 <= msgStart) return NEITHER;
+  out.locEnd = s - 1 - from;
+  out.msgStart = msgStart - from;
+  out.msgTail = to - (q - 1);
+  out.ruleLength = rule;
+  return WARNING;
+}
+
+/** `^\s{1,40}\d{0,7} \| ` on a line led by a blank. */
+function indentedNoise(bytes: Uint8Array, from: number, to: number): boolean {
+  let r = from;
+  while (r < to && blank(bytes[r])) r++;
+  const run = r - from;
+  let d = r;
+  while (d < to && digit(bytes[d])) d++;
+  const digits = d - r;
+  if (digits >= 1) return run <= 40 && digits <= 7 && bar(bytes, d, to);
+  // No digit: the run's last blank is the space before the `|`.
+  return run >= 2 && run <= 41 && bar(bytes, r - 1, to);
+}
+
+/** ` | ` at `bytes[i..]`. */
+function bar(bytes: Uint8Array, i: number, to: number): boolean {
+  return i + 3 <= to && bytes[i] === 32 && bytes[i + 1] === 124 && bytes[i + 2] === 32;
+}
+
+/**
+ * The last warning's rule and message, as bytes: the next warning has the same rule and the
+ * same elideNames shape when `same` says so (it may say no when they are the same, never yes
+ * when they are not). A build prints its warnings of one kind in runs, so group_by_rule can
+ * count such a warning without building its strings.
+ */
+export class LastWarning {
+  #rule = new Uint8Array(96);
+  #ruleLength = -1;
+  #message = new Uint8Array(256);
+  #messageLength = -1;
+
+  /** Remembers a WARNING's rule and message (-1: nothing to compare with, see `same`). */
+  save(bytes: Uint8Array, from: number, to: number, w: GccWarning): void {
+    const [start, end] = message(from, to, w);
+    if (!plainMessage(bytes, start, end)) {
+      this.#messageLength = -1;
+      return;
+    }
+    if (this.#message.length < end - start) this.#message = new Uint8Array(2 * (end - start));
+    this.#message.set(bytes.subarray(start, end));
+    this.#messageLength = end - start;
+    this.#rule.set(bytes.subarray(to - 1 - w.ruleLength, to - 1));
+    this.#ruleLength = w.ruleLength;
+  }
+
+  /**
+   * Whether a WARNING has the saved one's rule and its message the saved one's shape: both
+   * messages hold no backtick nor ASCII quote, nothing `trim()` would remove, and the same
+   * text around the same number of ‘…’ spans (elideNames then elides only those).
+   */
+  same(bytes: Uint8Array, from: number, to: number, w: GccWarning): boolean {
+    if (this.#messageLength < 0 || w.ruleLength !== this.#ruleLength) return false;
+    const rule = this.#rule;
+    const r = to - 1 - w.ruleLength;
+    for (let k = 0; k < w.ruleLength; k++) if (bytes[r + k] !== rule[k]) return false;
+    const [start, end] = message(from, to, w);
+    if (!plainMessage(bytes, start, end)) return false;
+    return sameSpans(bytes, start, end, this.#message, this.#messageLength);
+  }
+}
+
+/** A WARNING's message bytes [start, end). */
+function message(from: number, to: number, w: GccWarning): [number, number] {
+  return [from + w.msgStart, to - w.msgTail];
+}
+
+/**
+ * The message starts and ends with a visible ASCII character or a curly quote (so `trim()`
+ * keeps it whole) and holds no backtick nor `'` (elideNames' first two passes leave it as it
+ * is).
+ */
+function plainMessage(bytes: Uint8Array, start: number, end: number): boolean {
+  const first = bytes[start];
+  const last = bytes[end - 1];
+  if ((first < 33 || first > 126) && quote(bytes, start, start + 3, 0x98) < 0) return false;
+  if ((last < 33 || last > 126) && (end - start < 3 || quote(bytes, end - 3, end, 0x99) < 0)) {
+    return false;
+  }
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b === 96 || b === 39) return false;
+  }
+  return true;
+}
+
+/** `‘` and `’` in UTF-8: E2 80 98 and E2 80 99. */
+function quote(bytes: Uint8Array, i: number, end: number, last: number): number {
+  for (; i + 2 < end; i++) {
+    if (bytes[i] === 0xe2 && bytes[i + 1] === 0x80 && bytes[i + 2] === last) return i;
+  }
+  return -1;
+}
+
+/**
+ * elide(…, "‘", "’") keeps the same text around the same number of spans in `a[aFrom..aEnd)`
+ * and `b[0..bEnd)`: then both shapes are the same string.
+ */
+function sameSpans(a: Uint8Array, aFrom: number, aEnd: number, b: Uint8Array, bEnd: number) {
+  let i = aFrom;
+  let j = 0;
+  for (;;) {
+    const ai = quote(a, i, aEnd, 0x98);
+    const ae = ai < 0 ? -1 : quote(a, ai + 3, aEnd, 0x99);
+    const bi = quote(b, j, bEnd, 0x98);
+    const be = bi < 0 ? -1 : quote(b, bi + 3, bEnd, 0x99);
+    // No further span in one: the rests must be the same text (so neither has one).
+    const aStop = ae < 0 ? aEnd : ai;
+    const bStop = be < 0 ? bEnd : bi;
+    if ((ae < 0) !== (be < 0) || aStop - i !== bStop - j) return false;
+    for (let k = 0; k < aStop - i; k++) if (a[i + k] !== b[j + k]) return false;
+    if (ae < 0) return true;
+    i = ae + 3;
+    j = be + 3;
+  }
+}
