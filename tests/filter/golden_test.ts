@@ -46,6 +46,14 @@ for (
       const golden = new URL(`${name}.out.txt`, dir);
       if (UPDATE) await Deno.writeTextFile(golden, actual);
       expect(actual).toEqual(await Deno.readTextFile(golden));
+      // The same from the output's UTF-8 as the bash tool hands it on (stages that read bytes,
+      // the walk mapping lines onto them), also for the output repeated into runs.
+      for (const text of [input, input.repeat(12)]) {
+        const failed = exitCode !== 0;
+        const utf8 = new TextEncoder().encode(text);
+        expect(engine.filter(command, text, { failed, utf8 }))
+          .toEqual(engine.filter(command, text, { failed }));
+      }
     });
   }
 }
