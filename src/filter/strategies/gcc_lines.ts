@@ -166,46 +166,83 @@ function bar(bytes: Uint8Array, i: number, to: number): boolean {
  * same elideNames shape when `same` says so (it may say no when they are the same, never yes
  * when they are not). A build prints its warnings of one kind in runs, so group_by_rule can
  * count such a warning without building its strings.
+ *
+ * Only a message elideNames reads simply is kept: no backtick nor `'` (its first two passes
+ * then leave it as it is), nothing `trim()` would remove at either end. Its third pass elides
+ * each `‘…’` span (a `‘`, then the first `’` after it); the message is kept with those spans.
+ * Another message has the same shape when it has the same text between and around the same
+ * number of spans, and no backtick nor `'` in them either.
  */
 export class LastWarning {
   #rule = new Uint8Array(96);
   #ruleLength = -1;
   #message = new Uint8Array(256);
   #messageLength = -1;
+  /** The spans in #message: for each, where its `‘` starts and where its `’` ends. */
+  #spans = new Int32Array(16);
+  #spanCount = 0;
 
-  /** Remembers a WARNING's rule and message (-1: nothing to compare with, see `same`). */
+  /** Remembers a WARNING's rule and message (a message not kept: nothing is `same`). */
   save(bytes: Uint8Array, from: number, to: number, w: GccWarning): void {
-    const [start, end] = message(from, to, w);
-    if (!plainMessage(bytes, start, end)) {
-      this.#messageLength = -1;
-      return;
+    const start = from + w.msgStart;
+    const end = to - w.msgTail;
+    this.#messageLength = -1;
+    if (!plainMessage(bytes, start, end)) return;
+    const length = end - start;
+    if (this.#message.length < length) this.#message = new Uint8Array(2 * length);
+    const message = this.#message;
+    message.set(bytes.subarray(start, end));
+    let count = 0;
+    for (let at = quote(message, 0, length, 0x98); at >= 0;) {
+      const close = quote(message, at + 3, length, 0x99);
+      if (close < 0) break;
+      if (2 * count + 2 > this.#spans.length) {
+        const spans = new Int32Array(2 * this.#spans.length);
+        spans.set(this.#spans);
+        this.#spans = spans;
+      }
+      this.#spans[2 * count] = at;
+      this.#spans[2 * count + 1] = close + 3;
+      count++;
+      at = quote(message, close + 3, length, 0x98);
     }
-    if (this.#message.length < end - start) this.#message = new Uint8Array(2 * (end - start));
-    this.#message.set(bytes.subarray(start, end));
-    this.#messageLength = end - start;
+    this.#spanCount = count;
+    this.#messageLength = length;
     this.#rule.set(bytes.subarray(to - 1 - w.ruleLength, to - 1));
     this.#ruleLength = w.ruleLength;
   }
 
-  /**
-   * Whether a WARNING has the saved one's rule and its message the saved one's shape: both
-   * messages hold no backtick nor ASCII quote, nothing `trim()` would remove, and the same
-   * text around the same number of ‘…’ spans (elideNames then elides only those).
-   */
+  /** Whether a WARNING has the saved one's rule and its message the saved one's shape. */
   same(bytes: Uint8Array, from: number, to: number, w: GccWarning): boolean {
     if (this.#messageLength < 0 || w.ruleLength !== this.#ruleLength) return false;
     const rule = this.#rule;
     const r = to - 1 - w.ruleLength;
     for (let k = 0; k < w.ruleLength; k++) if (bytes[r + k] !== rule[k]) return false;
-    const [start, end] = message(from, to, w);
-    if (!plainMessage(bytes, start, end)) return false;
-    return sameSpans(bytes, start, end, this.#message, this.#messageLength);
+    const saved = this.#message;
+    const spans = this.#spans;
+    const end = to - w.msgTail;
+    let i = from + w.msgStart;
+    let j = 0;
+    for (let s = 0; s < this.#spanCount; s++) {
+      // The text before the span: the saved one's (which holds no `‘`, backtick nor `'`).
+      const open = spans[2 * s];
+      for (; j < open; i++, j++) if (bytes[i] !== saved[j]) return false;
+      if (bytes[i] !== 0xe2 || bytes[i + 1] !== 0x80 || bytes[i + 2] !== 0x98) return false;
+      // Its inside, to the first `’`: any text but a backtick or `'`.
+      for (i += 3;; i++) {
+        if (i + 3 > end) return false;
+        const b = bytes[i];
+        if (b === 96 || b === 39) return false;
+        if (b === 0xe2 && bytes[i + 1] === 0x80 && bytes[i + 2] === 0x99) break;
+      }
+      i += 3;
+      j = spans[2 * s + 1];
+    }
+    // The rest: the saved one's (it holds no span, nor a backtick or `'`).
+    if (end - i !== this.#messageLength - j) return false;
+    for (; i < end; i++, j++) if (bytes[i] !== saved[j]) return false;
+    return true;
   }
-}
-
-/** A WARNING's message bytes [start, end). */
-function message(from: number, to: number, w: GccWarning): [number, number] {
-  return [from + w.msgStart, to - w.msgTail];
 }
 
 /**
@@ -227,33 +264,10 @@ function plainMessage(bytes: Uint8Array, start: number, end: number): boolean {
   return true;
 }
 
-/** `‘` and `’` in UTF-8: E2 80 98 and E2 80 99. */
+/** `‘` and `’` in UTF-8: E2 80 98 and E2 80 99. The first of `last`'s at or after `i`. */
 function quote(bytes: Uint8Array, i: number, end: number, last: number): number {
   for (; i + 2 < end; i++) {
     if (bytes[i] === 0xe2 && bytes[i + 1] === 0x80 && bytes[i + 2] === last) return i;
   }
   return -1;
-}
-
-/**
- * elide(…, "‘", "’") keeps the same text around the same number of spans in `a[aFrom..aEnd)`
- * and `b[0..bEnd)`: then both shapes are the same string.
- */
-function sameSpans(a: Uint8Array, aFrom: number, aEnd: number, b: Uint8Array, bEnd: number) {
-  let i = aFrom;
-  let j = 0;
-  for (;;) {
-    const ai = quote(a, i, aEnd, 0x98);
-    const ae = ai < 0 ? -1 : quote(a, ai + 3, aEnd, 0x99);
-    const bi = quote(b, j, bEnd, 0x98);
-    const be = bi < 0 ? -1 : quote(b, bi + 3, bEnd, 0x99);
-    // No further span in one: the rests must be the same text (so neither has one).
-    const aStop = ae < 0 ? aEnd : ai;
-    const bStop = be < 0 ? bEnd : bi;
-    if ((ae < 0) !== (be < 0) || aStop - i !== bStop - j) return false;
-    for (let k = 0; k < aStop - i; k++) if (a[i + k] !== b[j + k]) return false;
-    if (ae < 0) return true;
-    i = ae + 3;
-    j = be + 3;
-  }
 }
