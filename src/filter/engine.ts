@@ -359,12 +359,15 @@ function walkLines(
       let lineFrom = from;
       let to = -1;
       if (mapped) {
-        // A line of one byte per character (ASCII) ends where its length says: a byte there
-        // that is a newline proves it (a longer line's bytes hold no newline at that point).
+        // A line has at least as many bytes as characters, so its newline is at or after
+        // `next + line.length`: right there for ASCII, a few bytes on for a line with a few
+        // multi-byte characters (a search from there, not a native call from the start).
         lineFrom = next;
+        const end = source.length;
         to = next + line.length;
-        to = to < source.length && source[to] === 10 ? to : source.indexOf(10, next);
-        next = to < 0 ? source.length : to + 1;
+        while (to < end && source[to] !== 10) to++;
+        if (to >= end) to = -1;
+        next = to < 0 ? end : to + 1;
         // A line too long to be encoded whole goes without, as it does from the chunks.
         if (line.length > MAX_ENCODED) to = -1;
       } else if (withBytes) {
