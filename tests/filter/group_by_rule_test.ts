@@ -230,6 +230,24 @@ Deno.test("group_by_rule: make-gcc reading its lines' bytes equals the batch ref
   expect(grouped).toBeGreaterThan(300);
 });
 
+Deno.test("group_by_rule: a warning read by the regexes between two read from bytes keeps the last rule noted for a shape", async () => {
+  // The non-ASCII locations are read by the regexes: they note -Wy, then -Wx with another
+  // shape, so the last warning must note -Wx for `warning: foo` again (found by review).
+  const make = (await builtinConfigs()).find(([name]) => name === "make-gcc")![1];
+  const lines = [
+    "a.c:1:1: warning: warning: foo [-Wx]",
+    "é.c:2:1: warning: warning: foo [-Wy]",
+    "é.c:3:1: warning: bar [-Wx]",
+    "a.c:4:1: warning: warning: foo [-Wx]",
+    "warning: foo",
+    "  --> g.c:5:1",
+  ];
+  const { reference, streaming } = pair({ ...make, max_locations: 1 });
+  const expected = runStage(reference, lines, false);
+  expect(expected.out[0]).toBe("-Wx (4): foo");
+  expect(runStageWithBytes(streaming, lines)).toEqual(expected);
+});
+
 Deno.test("group_by_rule second in a chain falls back to its input, replayed through the first stage", () => {
   const rules = [
     compileRule({

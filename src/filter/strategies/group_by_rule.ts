@@ -190,6 +190,7 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
     bytes: new LastWarning(),
     bucket: undefined as Bucket | undefined,
     rule: "",
+    shape: "",
   };
 
   const open = (line: string, message: string, error: boolean, rule?: string): Diagnostic => ({
@@ -288,12 +289,14 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
     if (kind === WARNING) {
       // The same rule and shape as the last warning read from bytes, whose bucket lists no
       // more: only counted, without building its strings. oneLine would close no diagnostic
-      // (none is open), note nothing (while lastRule is still the string that warning left,
-      // its rule and shape are the last noted) and file it in that bucket (its rule's).
+      // (none is open), note nothing (the last rule and shape noted are still that warning's:
+      // a warning read by the regexes in between may have noted others) and file it in that
+      // bucket (its rule's).
       const bucket = run.bucket;
       if (
         bucket !== undefined && current === null && lastRule === run.rule &&
-        bucket.members.length >= config.max_locations && run.bytes.same(utf8!, from!, to!, spans)
+        lastShape === run.shape && bucket.members.length >= config.max_locations &&
+        run.bytes.same(utf8!, from!, to!, spans)
       ) {
         allLines = null;
         bucket.count++;
@@ -311,6 +314,7 @@ function grouper(p: Compiled, config: GroupByRuleConfig): {
       run.bytes.save(utf8!, from!, to!, spans);
       run.bucket = lastBucket;
       run.rule = lastRule;
+      run.shape = lastShape;
       return;
     }
     if ((kind === UNSURE && p.noise(line)) || allDuplicates(line)) {
