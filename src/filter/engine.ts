@@ -104,8 +104,9 @@ export class FilterEngine {
    * Filters one command's output. Never throws for any input. `utf8`, when the caller still
    * holds it: the bytes `raw` was decoded from (`new TextDecoder().decode`), `raw` being that
    * text with trailing newlines perhaps removed and notice lines (`[exit code 2]`) perhaps
-   * appended. The security pass then reads those bytes instead of encoding the text again
-   * (unless the bytes' own last line reads as a notice: the body is not all of them then).
+   * appended. The security pass and a first stage that reads bytes may then read those bytes
+   * instead of the text encoded again (see #run); not when the bytes' own last line reads as a
+   * notice (the body is not all of them then).
    */
   filter(
     command: string,
@@ -134,10 +135,11 @@ export class FilterEngine {
   }
 
   /**
-   * The matching rules' chain over the body, the security pass beside it: over the caller's
-   * bytes (`utf8`) before the walk, or, when there are none, over each chunk the walk encodes
-   * before the chunk's lines go on. A first stage that reads bytes gets the walk's encoding,
-   * or the caller's bytes where they serve better (`mappedBytes`).
+   * The matching rules' chain over the body, the security pass beside it. A first stage that
+   * reads bytes gets the caller's bytes (`utf8`) where they serve better (`mappedBytes`), else
+   * the walk's encoding, a chunk at a time. The security pass reads the caller's bytes before
+   * the walk, unless the walk encodes the text anyway for the first stage or there are none:
+   * then each encoded chunk before the chunk's lines go on.
    */
   #run(
     rules: CompiledRule[],

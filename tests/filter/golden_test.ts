@@ -51,8 +51,11 @@ for (
       for (const text of [input, input.repeat(12)]) {
         const failed = exitCode !== 0;
         const utf8 = new TextEncoder().encode(text);
-        expect(engine.filter(command, text, { failed, utf8 }))
-          .toEqual(engine.filter(command, text, { failed }));
+        const withBytes = engine.filter(command, text, { failed, utf8 });
+        expect(withBytes).toEqual(engine.filter(command, text, { failed }));
+        // And with no stage reading any bytes: an escape sequence (sanitised away) keeps them
+        // from every line.
+        expect(engine.filter(command, `\x1b[0m${text}`, { failed }).text).toBe(withBytes.text);
       }
     });
   }
