@@ -291,8 +291,8 @@ const HISTORY = [
   "next stage that reads them; the walk maps lines onto the caller's bytes instead of encoding a",
   "text with multi-byte characters again. Same-process A/B after the corpus against the session",
   "start (25 MB, 12–16 rounds, median ratio): make 0.59, vitest (two-byte) 0.82, jest 0.79,",
-  "cargo test, docker logs and no rule 0.98–1.01. Before it, each piece of make's per-line work was a",
-  "regex call or a string method at ~100 ns (a warning: ~1.4 µs over six of them); cutting",
+  "cargo test, docker logs and no rule 0.98–1.01. Before it, each piece of make's per-line work",
+  "was a regex call or a string method at ~100 ns (a warning: ~1.4 µs over six of them); cutting",
   "them one by one (a flat shape, the noise and line patterns in one regex, no Member for a full",
   "group) gave 0–2%.",
 ];

@@ -16,7 +16,10 @@ export interface StageContext {
    * received the line with it and hands it on unchanged (see `Stage.push`).
    */
   emit(line: string, utf8?: Uint8Array, from?: number, to?: number): void;
-  /** The next stage reads the lines' UTF-8: a stage that passes lines on unchanged may hand it on. */
+  /**
+   * The next stage reads the lines' UTF-8: a stage that passes lines on unchanged may hand it
+   * on.
+   */
   nextUtf8?: boolean;
   /** The command exited non-zero: a stage must never hide the failure. */
   failed: boolean;

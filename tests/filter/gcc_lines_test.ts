@@ -34,7 +34,7 @@ function byRegex(line: string): { kind: number; groups?: string[] } {
   return { kind: WARNING, groups: ["loc", "sev", "msg", "rule"].map((g) => m.group(g)!) };
 }
 
-/** The line's UTF-8 inside a larger buffer (bytes before it, a newline after), as the walk has it. */
+/** The line's UTF-8 inside a larger buffer (bytes before it, a newline after), as walked. */
 function placed(line: string): { bytes: Uint8Array; from: number; to: number } {
   const body = encoder.encode(line);
   const bytes = new Uint8Array(body.length + 8);
