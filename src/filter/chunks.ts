@@ -27,6 +27,14 @@ export type ChunkSink = (
 
 const utf8 = new TextEncoder();
 
+/**
+ * Where the text `new TextDecoder().decode(bytes)` gives starts in `bytes`: after a leading BOM
+ * (EF BB BF), which the decoder drops.
+ */
+export function textStart(bytes: Uint8Array): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
 /** Calls `fn` with `text` cut into chunks of whole lines, in order, encoded when `encode`. */
 export function forEachChunk(text: string, encode: boolean, fn: ChunkSink): void {
   const n = text.length;

@@ -14,7 +14,7 @@ import {
   sanitizeLine,
 } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
-import { type ChunkSink, forEachChunk, MAX_ENCODED } from "./chunks.ts";
+import { type ChunkSink, forEachChunk, MAX_ENCODED, textStart } from "./chunks.ts";
 import { onText, type Pattern, progressively } from "./regex.ts";
 import { type Confidence, type Stage, worstConfidence } from "./types.ts";
 
@@ -338,7 +338,7 @@ function walkLines(
   const lineBytes = utf8 && !dirty;
   const mapped = lineBytes && source !== undefined;
   // Where the next line's bytes start in `source` (after a BOM the decoding dropped).
-  let next = mapped && source[0] === 0xef && source[1] === 0xbb && source[2] === 0xbf ? 3 : 0;
+  let next = mapped ? textStart(source) : 0;
   let walked = 0;
   const encode = (lineBytes && !mapped) || onChunk !== undefined;
   forEachChunk(body, encode, (chunk, offset, bytes, length) => {
@@ -365,11 +365,11 @@ function walkLines(
         // `next + line.length`: right there for ASCII, a few bytes on for a line with a few
         // multi-byte characters (a search from there, not a native call from the start).
         lineFrom = next;
-        const end = source.length;
+        const size = source.length;
         to = next + line.length;
-        while (to < end && source[to] !== 10) to++;
-        if (to >= end) to = -1;
-        next = to < 0 ? end : to + 1;
+        while (to < size && source[to] !== 10) to++;
+        if (to >= size) to = -1;
+        next = to < 0 ? size : to + 1;
         // A line too long to be encoded whole goes without, as it does from the chunks.
         if (line.length > MAX_ENCODED) to = -1;
       } else if (withBytes) {

@@ -9,7 +9,7 @@
  */
 import { compilePattern, type Pattern, PatternError } from "./regex.ts";
 import { sanitizeLine } from "./sanitize.ts";
-import { CHUNK, type ChunkSink, forEachChunk, MAX_ENCODED } from "./chunks.ts";
+import { CHUNK, type ChunkSink, forEachChunk, MAX_ENCODED, textStart } from "./chunks.ts";
 
 interface CredentialKind {
   kind: string;
@@ -522,7 +522,7 @@ export class SecurityScanner {
    */
   scanBytes(utf8: Uint8Array): void {
     const n = utf8.length;
-    let start = n >= 3 && utf8[0] === 0xef && utf8[1] === 0xbb && utf8[2] === 0xbf ? 3 : 0;
+    let start = textStart(utf8);
     let window = new Uint8Array(0);
     while (start < n) {
       // [start, end) is whole lines, `end` a newline or the end of the bytes.

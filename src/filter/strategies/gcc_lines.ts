@@ -57,6 +57,7 @@ const IN_FUNCTIONS = ["In function ", "In member function ", "In constructor "].
 );
 const NOTE = enc.encode("note: each undeclared identifier is reported only once");
 const WARNING_WORD = enc.encode("warning: ");
+const BAR = enc.encode(" | ");
 /** The tool names of the fourth noise pattern, by their first byte. */
 const TOOLS: Uint8Array[][] = Array.from({ length: 128 }, () => []);
 for (const tool of ["cc", "gcc", "g++", "c++", "clang", "clang++", "ar", "ranlib", "ld"]) {
@@ -151,14 +152,9 @@ function indentedNoise(bytes: Uint8Array, from: number, to: number): boolean {
   let d = r;
   while (d < to && digit(bytes[d])) d++;
   const digits = d - r;
-  if (digits >= 1) return run <= 40 && digits <= 7 && bar(bytes, d, to);
+  if (digits >= 1) return run <= 40 && digits <= 7 && at(bytes, d, to, BAR);
   // No digit: the run's last blank is the space before the `|`.
-  return run >= 2 && run <= 41 && bar(bytes, r - 1, to);
-}
-
-/** ` | ` at `bytes[i..]`. */
-function bar(bytes: Uint8Array, i: number, to: number): boolean {
-  return i + 3 <= to && bytes[i] === 32 && bytes[i + 1] === 124 && bytes[i + 2] === 32;
+  return run >= 2 && run <= 41 && at(bytes, r - 1, to, BAR);
 }
 
 /**

@@ -29,19 +29,15 @@ export function compileStripNoise(config: StripNoiseConfig): CompiledStrategy {
       let removed = 0;
       // Lines held until the output is known to be longer than min_lines.
       let held: string[] | null = minLines > 0 ? [] : null;
-      const strip = (line: string) => {
+      // A kept line goes on as it came, so its bytes can too.
+      const strip = (line: string, utf8?: Uint8Array, from?: number, to?: number) => {
         if (matches(line)) removed++;
-        else ctx.emit(line);
+        else ctx.emit(line, utf8, from, to);
       };
       return {
-        // A kept line goes on as it came, so its bytes can too.
         utf8: ctx.nextUtf8 === true,
         push(line, utf8, from, to) {
-          if (held === null) {
-            if (matches(line)) removed++;
-            else ctx.emit(line, utf8, from, to);
-            return;
-          }
+          if (held === null) return strip(line, utf8, from, to);
           held.push(line);
           if (held.length > minLines) {
             const lines = held;
