@@ -2,7 +2,7 @@
  * Events the agent loop emits. The CLI renders them, `--json` prints them as JSONL, and the
  * ACP front-end maps them onto `session/update` notifications.
  */
-import type { ErrorCategory } from "../tools/errors.ts";
+import type { ErrorCategory } from "../errors/mod.ts";
 import type { ToolKind } from "../tools/tool.ts";
 import type { ToolResult } from "../tools/registry.ts";
 import type { Usage } from "../provider/types.ts";

@@ -18,7 +18,7 @@ import {
   type Message,
   ProviderError,
 } from "../provider/types.ts";
-import { formatToolError, needsParameterReformat, ToolError } from "../tools/errors.ts";
+import { formatToolError, needsParameterReformat, outcomeOf, ToolError } from "../errors/mod.ts";
 import {
   type DispatchSession,
   type ToolCall,
@@ -485,11 +485,7 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function synthetic(call: LegacyCall, error: ToolError): ToolResult {
-  const outcome: ToolResult["outcome"] = error.category === "cancelled"
-    ? "cancelled"
-    : error.category === "policy_blocked"
-    ? "blocked"
-    : "error";
+  const outcome = outcomeOf(error.category);
   return {
     callId: call.id,
     tool: call.name,

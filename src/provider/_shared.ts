@@ -3,7 +3,7 @@
  * fetch failures onto ProviderError, shared by the three adapters so every provider says the
  * same thing about keys, unreachable URLs, rate limits and timeouts.
  */
-import { classifyHttpStatus } from "../tools/errors.ts";
+import { classifyHttpStatus } from "../errors/mod.ts";
 import {
   type ChatRequest,
   type ChatResponse,

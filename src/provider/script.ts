@@ -13,7 +13,7 @@
  * lines starting with `#` or `//` are ignored.
  */
 import { z } from "zod";
-import { classifyHttpStatus } from "../tools/errors.ts";
+import { classifyHttpStatus } from "../errors/mod.ts";
 import {
   type ChatRequest,
   type ChatResponse,

@@ -3,7 +3,7 @@
  * user-role message as `tool_result` parts paired with their call ids (Anthropic's shape);
  * adapters for other wire formats translate.
  */
-import { type ErrorCategory, isRetryable } from "../tools/errors.ts";
+import { type ErrorCategory, isRetryable } from "../errors/mod.ts";
 import type { ToolDefinitionForModel } from "../tools/registry.ts";
 
 export type ContentPart =

@@ -8,7 +8,7 @@
 import { defaultConfig, type FileConfig } from "../config/schema.ts";
 import { FILE_TOOLS } from "../tools/file_tools.ts";
 import { type GrepJobResult, GrepPool, setGrepPoolProvider } from "../tools/_grep_pool.ts";
-import { type ErrorCategory, toToolError } from "../tools/errors.ts";
+import { type ErrorCategory, toToolError } from "../errors/mod.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
 import { Sandbox, type SandboxSnapshot } from "./path.ts";
 

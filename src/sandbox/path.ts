@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import picomatch from "picomatch";
-import { SandboxViolation } from "../tools/errors.ts";
+import { SandboxViolation } from "../errors/mod.ts";
 
 export interface SandboxOptions {
   /** Allowed roots; empty means the workspace itself. `~` and `~/x` are expanded. */

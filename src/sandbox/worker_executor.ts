@@ -3,7 +3,7 @@
  * and nothing else: the second fence behind the JS path check. One worker per set of roots,
  * started on the first call and reused; `close()` terminates them.
  */
-import { ToolError } from "../tools/errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import type { ToolExecutor } from "../tools/executor.ts";
 import { FILE_TOOL_NAMES } from "../tools/file_tools.ts";
 import { poolThreads } from "../tools/_grep_pool.ts";

@@ -2,7 +2,7 @@
  * Helpers shared by the ten file tools: OS errors turned into "Cannot <action>" tool errors,
  * binary detection, text decoding and line splitting. Imported only from src/tools/.
  */
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 
 /** How many leading bytes are scanned for a NUL byte (git and ripgrep use the same idea). */
 export const BINARY_SNIFF_BYTES = 8192;

@@ -17,7 +17,7 @@ import { Sandbox, type SandboxSnapshot } from "../sandbox/path.ts";
 import { type EntryFilter, entrySearcher, type GrepHit, type GrepSpec } from "./_grep_core.ts";
 import { type DirUnit, type Matcher, type WalkEntry, Walker, type WalkOptions } from "./_walk.ts";
 import { throwIfAborted } from "./_file.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 
 /** Entries the calling thread walks alone before it splits the rest of the tree (measured). */
 export const SPLIT_AFTER_ENTRIES = 1000;

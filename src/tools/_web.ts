@@ -11,7 +11,7 @@
  * real and the socket goes to the checked address itself.
  */
 import type { Config } from "../config/schema.ts";
-import { classifyHttpStatus, ToolError } from "./errors.ts";
+import { classifyHttpStatus, ToolError } from "../errors/mod.ts";
 import type { ToolContext } from "./tool.ts";
 
 type ScrapeConfig = Config["tools"]["scrape"];

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { filteredEnv, type ProcessRunner, processRunnerFrom, type RunResult } from "../exec/mod.ts";
 import { canonicalize, expandHome, isInside } from "../sandbox/path.ts";
-import { SandboxViolation, ToolError } from "./errors.ts";
+import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool, type ToolContext, type ToolOutput } from "./tool.ts";
 
 export const BashParams = z.object({

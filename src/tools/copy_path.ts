@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { z } from "zod";
 import { fileError, lstatOrNull, q, throwIfAborted } from "./_file.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import { defineTool, type ToolContext } from "./tool.ts";
 import { isInside } from "../sandbox/path.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fileError, lstatOrNull, q } from "./_file.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
 export const CreateDirectoryParams = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fileError, lstatOrNull, q } from "./_file.ts";
-import { SandboxViolation, ToolError } from "./errors.ts";
+import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
 export const DeletePathParams = z.object({

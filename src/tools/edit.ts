@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decodeText, fileError, q } from "./_file.ts";
 import { unifiedDiff } from "./_diff.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import { defineTool, type TextFileBackend } from "./tool.ts";
 
 export const EditParams = z.object({

@@ -13,7 +13,7 @@ import {
   pageFacts,
   urlSubject,
 } from "./_web.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
 export const FetchParams = z.object({

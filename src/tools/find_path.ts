@@ -3,7 +3,7 @@ import picomatch from "picomatch";
 import { z } from "zod";
 import { fileError, q, throwIfAborted } from "./_file.ts";
 import { gitignoreTop, walkFiles } from "./_walk.ts";
-import { SandboxViolation, ToolError } from "./errors.ts";
+import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
 export const FindPathParams = z.object({

@@ -4,7 +4,7 @@ import { clipLine, fileError, q, throwIfAborted } from "./_file.ts";
 import { fileMatcher, type GrepHit, type GrepSpec } from "./_grep_core.ts";
 import { type GrepPool, grepPool, GrepPoolError, searchTree } from "./_grep_pool.ts";
 import { gitignoreTop } from "./_walk.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
 export const GrepParams = z.object({

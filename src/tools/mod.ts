@@ -3,7 +3,7 @@
  * the composable executors and the error taxonomy. This folder owns dispatch order; it must
  * not import the agent, the front-ends or any provider.
  */
-export * from "./errors.ts";
+export * from "../errors/mod.ts";
 export * from "./executor.ts";
 export * from "./registry.ts";
 export * from "./tool.ts";

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { z } from "zod";
 import { fileError, lstatOrNull, q } from "./_file.ts";
-import { SandboxViolation, ToolError } from "./errors.ts";
+import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 import { isInside, type Sandbox } from "../sandbox/path.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { binaryReason, decodeText, fileError, q, splitLines } from "./_file.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import { defineTool, type TextFileBackend, type ToolContext, type ToolOutput } from "./tool.ts";
 
 export const ReadParams = z.object({

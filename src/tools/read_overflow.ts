@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { OverflowSlice, Store } from "../store/store.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

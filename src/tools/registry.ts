@@ -7,7 +7,14 @@ import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import type { Decision, PermissionPolicy } from "../permission/policy.ts";
 import type { Sandbox } from "../sandbox/path.ts";
-import { type ErrorCategory, formatToolError, ToolError, toToolError } from "./errors.ts";
+import {
+  type ErrorCategory,
+  formatToolError,
+  type Outcome,
+  outcomeOf,
+  ToolError,
+  toToolError,
+} from "../errors/mod.ts";
 import type { ToolExecutor } from "./executor.ts";
 import {
   type AnyTool,
@@ -50,7 +57,7 @@ export interface ToolResult {
   output?: ToolOutput;
   decision?: Decision;
   /** `blocked` when refused by policy or the user, `timeout`/`cancelled` as classified. */
-  outcome: "success" | "error" | "blocked" | "timeout" | "cancelled";
+  outcome: Outcome;
   durationMs: number;
   filterStats?: FilterStats;
   overflowId?: string;
@@ -341,15 +348,7 @@ class DecidedError extends Error {
 function failure(call: ToolCall, thrown: unknown): ToolResult {
   const decided = thrown instanceof DecidedError ? thrown : null;
   const error = toToolError(decided ? decided.error : thrown);
-  const outcome: ToolResult["outcome"] = decided ||
-      error.category === "policy_blocked" ||
-      error.category === "confirmation_required"
-    ? "blocked"
-    : error.category === "timeout"
-    ? "timeout"
-    : error.category === "cancelled"
-    ? "cancelled"
-    : "error";
+  const outcome = decided ? "blocked" : outcomeOf(error.category);
   const carried = (error as ToolError & { output?: ToolOutput }).output;
   if (carried) delete carried.utf8;
   return {

@@ -6,7 +6,7 @@
 import type { CheerioAPI } from "cheerio";
 import { z } from "zod";
 import { decodeBody, fetchPage, notesBlock, pageFacts, urlSubject } from "./_web.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
 export const WebScrapeParams = z.object({

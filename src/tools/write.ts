@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { decodeText, fileError, lstatOrNull, q } from "./_file.ts";
 import { unifiedDiff } from "./_diff.ts";
-import { ToolError } from "./errors.ts";
+import { ToolError } from "../errors/mod.ts";
 import { defineTool, type TextFileBackend } from "./tool.ts";
 
 export const WriteParams = z.object({

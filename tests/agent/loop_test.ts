@@ -2,7 +2,7 @@ import { expect } from "expect";
 import { flakyTool, harness, ofType, runs } from "./_harness.ts";
 import { echoTool, noteTool, scrapeTool, shellTool } from "./_harness.ts";
 import type { AskRequest } from "../../src/tools/registry.ts";
-import { formatToolError, ToolError } from "../../src/tools/errors.ts";
+import { formatToolError, ToolError } from "../../src/errors/mod.ts";
 
 const call = (id: string, name: string, input: unknown) => ({ id, name, input });
 

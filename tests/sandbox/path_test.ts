@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { expect } from "expect";
 import { canonicalize, expandHome, isInside, Sandbox } from "../../src/sandbox/path.ts";
-import { SandboxViolation } from "../../src/tools/errors.ts";
+import { SandboxViolation } from "../../src/errors/mod.ts";
 
 async function tree() {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_path_" }));

@@ -8,7 +8,7 @@ import { FileWorker, WorkerFileExecutor } from "../../src/sandbox/worker_executo
 import { readTool } from "../../src/tools/read.ts";
 import { grepTool } from "../../src/tools/grep.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
-import { ToolError } from "../../src/tools/errors.ts";
+import { ToolError } from "../../src/errors/mod.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import { makeHarness, snapshotTree } from "../_support/file_tools.ts";
 

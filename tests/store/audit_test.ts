@@ -10,7 +10,7 @@ import {
   redactSecrets,
   resolveAuditPath,
 } from "../../src/store/audit.ts";
-import { ToolError } from "../../src/tools/errors.ts";
+import { ToolError } from "../../src/errors/mod.ts";
 import { LocalExecutor } from "../../src/tools/executor.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";

@@ -10,7 +10,7 @@ import {
   searchTree,
   type TreeSearch,
 } from "../../src/tools/_grep_pool.ts";
-import { ToolError } from "../../src/tools/errors.ts";
+import { ToolError } from "../../src/errors/mod.ts";
 
 /** 12 directories of 3 nested levels, 25 files each; every 7th file has 1–3 "hit" lines. */
 async function tree(): Promise<string> {

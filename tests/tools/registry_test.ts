@@ -2,7 +2,7 @@ import { expect } from "expect";
 import { defaultConfig, type PermissionRuleConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { ToolError } from "../../src/tools/errors.ts";
+import { ToolError } from "../../src/errors/mod.ts";
 import { LocalExecutor } from "../../src/tools/executor.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
 import type { ToolExecutor } from "../../src/tools/executor.ts";

@@ -1,6 +1,9 @@
 /**
  * The tool error taxonomy of the spec: 11 categories, the `[tool_error]` block the model reads,
- * and the classifiers that map HTTP statuses and OS errors onto categories.
+ * the classifiers that map HTTP statuses and OS errors onto categories, and the outcome a
+ * category stands for in results and the audit log.
+ * A leaf: tools, providers, sandbox, the agent loop and the front-ends import it; it imports
+ * nothing of zeph's.
  */
 
 export const ERROR_CATEGORIES = [
@@ -34,6 +37,24 @@ export function isRetryable(category: ErrorCategory): boolean {
 /** Quality failures: the model produced a wrong call; one reformat attempt is made. */
 export function needsParameterReformat(category: ErrorCategory): boolean {
   return category === "invalid_parameters" || category === "type_mismatch";
+}
+
+/** How a call ended, as results, events and the audit log report it. */
+export type Outcome = "success" | "error" | "blocked" | "timeout" | "cancelled";
+
+/** The outcome of a call that failed with `category`: refusals are `blocked`. */
+export function outcomeOf(category: ErrorCategory): Exclude<Outcome, "success"> {
+  switch (category) {
+    case "policy_blocked":
+    case "confirmation_required":
+      return "blocked";
+    case "timeout":
+      return "timeout";
+    case "cancelled":
+      return "cancelled";
+    default:
+      return "error";
+  }
 }
 
 const SUGGESTIONS: Record<ErrorCategory, string> = {

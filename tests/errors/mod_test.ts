@@ -5,10 +5,11 @@ import {
   ERROR_CATEGORIES,
   formatToolError,
   isRetryable,
+  outcomeOf,
   SandboxViolation,
   ToolError,
   toToolError,
-} from "../../src/tools/errors.ts";
+} from "../../src/errors/mod.ts";
 
 Deno.test("the [tool_error] block: category, one-line error, suggestion, retryable", () => {
   expect(formatToolError(new ToolError("timeout", "Command timed out\n  after 30 s"))).toBe([
@@ -72,4 +73,20 @@ Deno.test("classifyIoError and toToolError map Deno errors onto categories", () 
   expect(new SandboxViolation("/etc/passwd").message).toBe(
     'Cannot access "/etc/passwd": is outside the allowed paths',
   );
+});
+
+Deno.test("outcomeOf: refusals are blocked, timeouts and cancellations keep their name", () => {
+  expect(Object.fromEntries(ERROR_CATEGORIES.map((c) => [c, outcomeOf(c)]))).toEqual({
+    tool_not_found: "error",
+    invalid_parameters: "error",
+    type_mismatch: "error",
+    policy_blocked: "blocked",
+    confirmation_required: "blocked",
+    permanent_failure: "error",
+    cancelled: "cancelled",
+    rate_limited: "error",
+    server_error: "error",
+    network_error: "error",
+    timeout: "timeout",
+  });
 });
