@@ -4,16 +4,14 @@
  * (quotes/escapes resolved, assignments and transparent wrappers stripped, program basename),
  * plus the reasons it cannot be analysed statically. Private to src/permission/.
  *
- * Parser choice (measured 2026-11-21, notes in .scratch/notes/shellperm.md):
- * - sh-syntax 0.7.0 (mvdan/sh as Go WASM): its JSON AST drops every command node (`Cmd: {}`),
- *   and it instantiates a fresh Go WASM runtime per call (~11 ms a parse) — unusable here.
- * - web-tree-sitter 0.27 + tree-sitter-bash 0.25: ~66 ms init, ~0.5 ms per 143-char parse, but an
- *   error-recovering grammar: it rejects valid bash (`exec 3<>/dev/tcp/h/80`), attaches
- *   `a && b > f`'s redirect to the whole list, and needs two .wasm files located at run time.
- * - mvdan-sh 0.10.1 (chosen): the real shfmt parser, fails with a real error on invalid input,
- *   full typed AST (heredocs, `$'…'`, `$[…]`, `${x@P}`, process substitution), pure JS (nothing
- *   to locate for `deno compile`: the npm package is embedded like any other), ~95 ms first
- *   import, ~0.5 ms per 143-char parse. Loaded lazily on the first analysis.
+ * Parser choice: mvdan-sh, the real shfmt parser. It fails with a real error on invalid input,
+ * gives a full typed AST (heredocs, `$'…'`, `$[…]`, `${x@P}`, process substitution) and is pure JS,
+ * so `deno compile` embeds it like any other npm package. It is imported lazily, on the first
+ * analysis. The alternatives lose on correctness: sh-syntax (the same parser as Go WASM) drops
+ * every command node from its JSON AST and starts a Go runtime per call; tree-sitter-bash is an
+ * error-recovering grammar that rejects valid bash (`exec 3<>/dev/tcp/h/80`), attaches
+ * `a && b > f`'s redirect to the whole list, and needs two .wasm files located at run time.
+ * Import and parse times are in bench/README.md ("Permission analysis").
  */
 
 // deno-lint-ignore no-explicit-any
@@ -26,8 +24,7 @@ interface Syntax {
 let syntaxPromise: Promise<Syntax> | null = null;
 
 // The extractor reads GopherJS's raw Go values (`__internal_object__`) instead of the JS
-// wrappers: `syntax.Walk`/`NodeType` through the wrappers cost ~1.5 ms for a 200-char command,
-// the raw walk ~0.05 ms. Raw representation: a pointer is an object whose `constructor.string` is
+// wrappers, which cost an order of magnitude more per command (bench/README.md). Raw representation: a pointer is an object whose `constructor.string` is
 // its Go type ("*syntax.CallExpr"), a nil pointer is its type's `nil` object, a nil interface is
 // `{}`, a slice is `{$array, $offset, $length}` (mvdan/sh allocates parts in shared batches, so
 // `$offset` matters), a Go string is a JS string of UTF-8 bytes.

@@ -5,15 +5,10 @@
  * most restrictive answer wins (deny > ask > allow), the spec's blocked commands are always
  * enforced, and anything that cannot be analysed statically is never auto-allowed (fail closed).
  *
- * Parser: npm `mvdan-sh` (mvdan/sh, the parser of shfmt, compiled to JS). Measured against
- * sh-syntax (same parser as Go WASM: its JSON AST drops every command node, ~11 ms a parse) and
- * web-tree-sitter + tree-sitter-bash (~60 ms init, ~0.5 ms a parse, but an error-recovering
- * grammar that rejects valid bash such as `exec 3<>/dev/tcp/h/80` and needs two .wasm files):
- * mvdan-sh rejects exactly the invalid inputs of the attack corpus, gives a full AST, costs ~80 ms
- * to import (lazily, on the first analysis) and 0.24 ms p50 for a 200-char compound command.
- * `deno compile` needs nothing extra: it is plain JS reached by a literal `import("mvdan-sh")`,
- * embedded with the other npm packages; no data file is read at run time. Details in
- * _shell_parse.ts and bench/README.md.
+ * Parser: npm `mvdan-sh` (mvdan/sh, the parser of shfmt, compiled to JS), imported lazily on the
+ * first analysis; why this parser is in _shell_parse.ts. It rejects exactly the invalid inputs of
+ * the attack corpus. `deno compile` needs nothing extra: it is plain JS reached by a literal
+ * `import("mvdan-sh")`, embedded with the other npm packages; no data file is read at run time.
  */
 import { type Config, DEFAULT_BLOCKED_COMMANDS } from "../config/schema.ts";
 import {
