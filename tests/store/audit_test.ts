@@ -4,8 +4,8 @@ import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import {
   type AuditEntry,
-  auditHook,
   AuditWriter,
+  openAuditLog,
   readAuditLog,
   redactSecrets,
   resolveAuditPath,
@@ -15,6 +15,7 @@ import { LocalExecutor } from "../../src/tools/executor.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import { z } from "zod";
+import { auditHook } from "../_support/hooks.ts";
 
 const echoTool = defineTool({
   name: "echo",
@@ -58,7 +59,8 @@ Deno.test("audit: one line per call for every tool, with decision, policy match 
       return () => (t += 10);
     })(),
   });
-  registry.addFinalHook(auditHook(config, { path, now: () => new Date(Date.UTC(2026, 0, 2)) }));
+  const log = openAuditLog(config, path);
+  registry.addFinalHook(auditHook(log, () => new Date(Date.UTC(2026, 0, 2))));
   const session = { cwd: dir, sandbox: await Sandbox.create(dir) };
   await registry.dispatch({ id: "1", name: "echo", input: { text: "hello world" } }, session);
   await registry.dispatch({ id: "2", name: "echo", input: { text: "forbidden" } }, session);
@@ -184,7 +186,9 @@ Deno.test("audit: disabled writes nothing", async () => {
     policy: new PermissionPolicy({ echo: [{ pattern: "*", action: "allow" }] }),
     config,
   });
-  registry.addFinalHook(auditHook(config, { path: `${dir}/audit.jsonl` }));
+  const log = openAuditLog(config, `${dir}/audit.jsonl`);
+  expect(log).toBe(null);
+  registry.addFinalHook(auditHook(log));
   const result = await registry.dispatch(
     { id: "1", name: "echo", input: { text: "hi" } },
     { cwd: dir, sandbox: await Sandbox.create(dir) },
