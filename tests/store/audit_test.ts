@@ -4,6 +4,7 @@ import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import {
   type AuditEntry,
+  auditRecordOf,
   AuditWriter,
   openAuditLog,
   readAuditLog,
@@ -196,6 +197,45 @@ Deno.test("audit: disabled writes nothing", async () => {
   expect(result.ok).toBe(true);
   await expect(Deno.stat(`${dir}/audit.jsonl`)).rejects.toBeInstanceOf(Deno.errors.NotFound);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("audit: auditRecordOf on a plain call falls back to the decision's subject", () => {
+  const at = new Date(Date.UTC(2026, 0, 3));
+  const result = {
+    tool: "nope",
+    outcome: "blocked" as const,
+    category: "policy_blocked" as const,
+    durationMs: 1.5,
+    decision: { action: "deny" as const, policyMatch: "rule", subject: "TOKEN=abc cmd" },
+  };
+  const unknownTool = { params: { x: 1 }, scope: {} };
+  const throwing = {
+    tool: {
+      subjects: (): string[] => {
+        throw new Error("bad params");
+      },
+    },
+    params: 7,
+    scope: { callerId: "acp-1" },
+  };
+  const entries = [unknownTool, throwing].map((call) => auditRecordOf(result, call, { at }));
+  expect(entries.map((e) => [e.subject, e.caller_id])).toEqual([
+    ["TOKEN=[REDACTED] cmd", null],
+    ["TOKEN=[REDACTED] cmd", "acp-1"],
+  ]);
+  expect(entries[0]).toEqual({
+    timestamp: "2026-01-03T00:00:00.000Z",
+    tool: "nope",
+    subject: "TOKEN=[REDACTED] cmd",
+    decision: "deny",
+    policy_match: "rule",
+    caller_id: null,
+    result: "blocked",
+    error_category: "policy_blocked",
+    exit_code: null,
+    truncated: false,
+    duration_ms: 1.5,
+  });
 });
 
 Deno.test("audit: the default path is in the XDG data directory", () => {

@@ -4,7 +4,13 @@ import { defaultConfig } from "../../src/config/schema.ts";
 import { z } from "zod";
 import { compileRule, FilterEngine, filterHook } from "../../src/filter/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
-import { MemoryStore, openStore, type Store } from "../../src/store/mod.ts";
+import {
+  MemoryStore,
+  type OffloadedCall,
+  offloadIfLarge,
+  openStore,
+  type Store,
+} from "../../src/store/mod.ts";
 import { LocalExecutor } from "../../src/tools/executor.ts";
 import { readOverflowTool } from "../../src/tools/read_overflow.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
@@ -231,4 +237,23 @@ Deno.test("overflow hook with the real filter hook: a failed build's elided line
   );
   const back = await registry.dispatch({ id: "r1", name: "read_overflow", input: { id } }, s);
   expect(back.text).toBe(raw);
+});
+
+Deno.test("offloadIfLarge: a plain call, no registry; skipOverflow and a missing conversation", () => {
+  const store = new MemoryStore();
+  const conv = store.createConversation();
+  const settings = { ...defaultConfig().tools.overflow, threshold: 10 };
+  const big: OffloadedCall = { text: "0123456789abcdef", output: { text: "0123456789abcdef" } };
+  offloadIfLarge(store, big, { conversationId: conv, settings });
+  expect(store.loadOverflow(big.overflowId!, conv)).toBe("0123456789abcdef");
+  expect(big.text).toContain(`Full output stored as overflow:${big.overflowId} (16 bytes)`);
+
+  const skipped = { text: "0123456789abcdef", output: { text: "x", skipOverflow: true } };
+  offloadIfLarge(store, skipped, { conversationId: conv, settings });
+  expect(skipped).toEqual({ text: "0123456789abcdef", output: { text: "x", skipOverflow: true } });
+
+  const orphan: OffloadedCall = { text: "0123456789abcdef" };
+  offloadIfLarge(store, orphan, { conversationId: null, settings });
+  expect(orphan.overflowId).toBe(undefined);
+  expect(orphan.text).toContain("could not be stored: no conversation is active");
 });
