@@ -57,8 +57,9 @@ export interface ToolOutput {
 }
 
 /**
- * What tools reach the world through. The registry fills every member (the caller's, else the
- * real one), so a test passes fakes and an ACP session passes editor-backed ones.
+ * What tools reach the world through. The registry fills every member (its caller's, else the
+ * real one, src/tools/deps.ts), so a test passes fakes; the ACP editor executor replaces `files`
+ * and `runner` for the calls it takes.
  */
 export interface ToolDeps {
   /** Text files for read, write and edit: the local disk, or the editor in an ACP session. */
