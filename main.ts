@@ -4,15 +4,16 @@
  * else is built lazily, only for the commands that need it.
  *
  * Extension points (one line each): tools → src/tools/catalog.ts `builtinTools()`; executors,
- * permission analysers, output hooks (filter 10, overflow 20), final hooks (audit) and services
- * (store, runner) → the marked lists in `buildRuntime` below; subcommands → src/cli/mod.ts.
+ * permission analysers, output hooks (filter 10, overflow 20), final hooks (audit) and what tools
+ * reach the world through (store, runner, …) → the marked lists in `buildRuntime` below;
+ * subcommands → src/cli/mod.ts.
  */
 import { VERSION } from "./src/version.ts";
 import type { GlobalOptions, Runtime } from "./src/cli/mod.ts";
 import type { LoadedConfig } from "./src/config/load.ts";
-import type { DispatchSession, FinalHook, OutputHook } from "./src/tools/registry.ts";
+import type { CallScope, FinalHook, OutputHook } from "./src/tools/registry.ts";
 import type { ToolExecutor } from "./src/tools/executor.ts";
-import type { ToolServices } from "./src/tools/tool.ts";
+import type { ToolDeps } from "./src/tools/tool.ts";
 
 /** Loads the config for the global options (`--config`, `ZEPH_CONFIG`, XDG, defaults). */
 export async function loadConfigFor(globals: GlobalOptions): Promise<LoadedConfig> {
@@ -20,11 +21,11 @@ export async function loadConfigFor(globals: GlobalOptions): Promise<LoadedConfi
   return await loadConfig({ path: globals.config, env: Deno.env.toObject() });
 }
 
-/** Builds config → Sandbox → PermissionPolicy → executors → ToolRegistry (+ hooks, services). */
+/** Builds config → Sandbox → PermissionPolicy → executors → ToolRegistry (+ hooks, tool deps). */
 export async function buildRuntime(
   globals: GlobalOptions,
   loaded?: LoadedConfig,
-  /** Services the caller already opened and keeps owning (ACP opens the store early). */
+  /** What the caller already opened and keeps owning (ACP opens the store early). */
   preset: { store?: import("./src/store/mod.ts").SqliteStore | null } = {},
 ): Promise<Runtime> {
   loaded ??= await loadConfigFor(globals);
@@ -57,27 +58,23 @@ export async function buildRuntime(
   installShellAnalyzer(policy, config);
 
   const cleanups: (() => Promise<void> | void)[] = [];
-  const services: ToolServices = {};
-  // Services (store, overflow reader, process runner, …): set services.<name> here and push
-  // their cleanup onto `cleanups`.
-  const [{ defaultProcessRunner, killAllProcessGroups }, { auditHook }, storeMod] = await Promise
-    .all([
-      import("./src/exec/mod.ts"),
-      import("./src/store/audit.ts"),
-      import("./src/store/mod.ts"),
-    ]);
-  services.processRunner = defaultProcessRunner();
+  // What tools reach the world through (overflow reader, process runner, …): set toolDeps.<name>
+  // here and push their cleanup onto `cleanups`; a member left out is the real one.
+  const toolDeps: Partial<ToolDeps> = {};
+  const [{ killAllProcessGroups }, audit, storeMod] = await Promise.all([
+    import("./src/exec/mod.ts"),
+    import("./src/store/audit.ts"),
+    import("./src/store/mod.ts"),
+  ]);
   // The conversation/overflow store; retention cleanup runs as it opens. A store that cannot be
   // opened is reported and the session goes on without it (outputs over the threshold are then
   // cut to head + tail, and conversations are not saved).
   let store: import("./src/store/mod.ts").SqliteStore | null = null;
   if (preset.store !== undefined) {
     store = preset.store;
-    if (store) services.store = store;
   } else {
     try {
       store = storeMod.openConfiguredStore(config);
-      services.store = store;
       cleanups.push(() => store?.close());
     } catch (error) {
       console.error(`zeph: warning: ${(error as Error).message}`);
@@ -106,26 +103,45 @@ export async function buildRuntime(
   const executor = new CompositeExecutor(executors);
   cleanups.push(() => executor.close());
 
-  const registry = new ToolRegistry({ tools: builtinTools(), executor, policy, config });
+  toolDeps.overflow = store;
+  const registry = new ToolRegistry({
+    tools: builtinTools(),
+    executor,
+    policy,
+    config,
+    deps: toolDeps,
+  });
   const { permissionToolWarnings } = await import("./src/config/load.ts");
   for (const w of permissionToolWarnings(config, registry.all().map((t) => t.name))) {
     console.error(`zeph: warning: ${w}`);
   }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]
-  // filters_path). services.filterEngine exposes the F/P/B counters (engine.session).
+  // filters_path).
   const { loadFilterEngine, filterHook, filtersConfigDir } = await import("./src/filter/mod.ts");
   const filters = await loadFilterEngine(config, {
     configDir: await filtersConfigDir(loaded.path),
   });
   for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
-  services.filterEngine = filters.engine;
   const outputHooks: OutputHook[] = [
     // Output filter (order 10), overflow store (order 20).
     filterHook(filters.engine),
-    storeMod.overflowHook(store, config),
+    {
+      name: "overflow",
+      order: 20,
+      apply: (result, call) =>
+        storeMod.offloadIfLarge(store, result, {
+          conversationId: call.scope.conversationId ?? null,
+          settings: config.tools.overflow,
+        }),
+    },
   ];
+  const auditLog = audit.openAuditLog(config);
   const finalHooks: FinalHook[] = [
-    auditHook(config),
+    {
+      name: "audit",
+      record: (result, call) =>
+        auditLog?.append(audit.auditRecordOf(result, call, { at: new Date() })),
+    },
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);
@@ -138,12 +154,11 @@ export async function buildRuntime(
     policy,
     registry,
     executor,
-    services,
-    session(overrides: Partial<DispatchSession> = {}): DispatchSession {
+    store,
+    scope(overrides: Partial<CallScope> = {}): CallScope {
       return {
         cwd: sandbox.workspace,
         sandbox,
-        services,
         // Non-interactive: `--yes` allows `ask` decisions; without it they are refused.
         ask: globals.yes ? () => Promise.resolve("allow_once") : undefined,
         ...overrides,

@@ -12,7 +12,7 @@ import { defaultConfig } from "../src/config/schema.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { parseScript, ScriptProvider } from "../src/provider/script.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
-import { openStore, overflowHook } from "../src/store/mod.ts";
+import { offloadIfLarge, openStore } from "../src/store/mod.ts";
 import { bashTool } from "../src/tools/bash.ts";
 import { LocalExecutor } from "../src/tools/executor.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
@@ -104,11 +104,21 @@ async function rssChild(dir: string): Promise<void> {
     executor: new LocalExecutor(),
     policy: new PermissionPolicy(),
     config,
+    deps: { overflow: store },
   });
   const { loadFilterEngine, filterHook } = await import("../src/filter/mod.ts");
   const { engine } = await loadFilterEngine(config, { configDir: dir });
   registry.addOutputHook(filterHook(engine));
-  registry.addOutputHook(overflowHook(store, config));
+  // The overflow hook as main.ts wires it.
+  registry.addOutputHook({
+    name: "overflow",
+    order: 20,
+    apply: (result, call) =>
+      offloadIfLarge(store, result, {
+        conversationId: call.scope.conversationId ?? null,
+        settings: config.tools.overflow,
+      }),
+  });
   const command = "yes 'src/module/file.ts:120:5 warning: unused variable x 0123456789' " +
     "| head -c 104857600";
   const script = parseScript(
@@ -121,7 +131,6 @@ async function rssChild(dir: string): Promise<void> {
     cwd: sandbox.workspace,
     sandbox,
     store,
-    services: { store },
     ask: () => Promise.resolve("allow_once"),
   });
   let chars = 0;

@@ -11,7 +11,7 @@ import { PermissionPolicy } from "../src/permission/policy.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
 import { bashTool } from "../src/tools/bash.ts";
 import { LocalExecutor } from "../src/tools/executor.ts";
-import { type DispatchSession, ToolRegistry } from "../src/tools/registry.ts";
+import { type CallScope, ToolRegistry } from "../src/tools/registry.ts";
 import { peakRssBytes, percentile } from "./_stats.ts";
 
 const GIB = 1024 ** 3;
@@ -38,7 +38,7 @@ const analysed = (() => {
 
 async function bigOutput(command: string, label: string): Promise<string> {
   let streamed = 0;
-  const session: DispatchSession = {
+  const session: CallScope = {
     cwd: workspace,
     sandbox,
     emit: (e) => {
@@ -116,7 +116,7 @@ async function timeIt(label: string, run: () => Promise<unknown>): Promise<strin
   } ms |`;
 }
 
-const session: DispatchSession = { cwd: workspace, sandbox };
+const session: CallScope = { cwd: workspace, sandbox };
 const runner = new LocalProcessRunner();
 let n = 0;
 console.log(`\nSpawn overhead of \`bash -c true\` (${SPAWNS} runs after 20 warm-up runs):\n`);

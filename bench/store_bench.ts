@@ -9,7 +9,7 @@ import { defaultConfig } from "../src/config/schema.ts";
 import type { Message } from "../src/provider/types.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
-import { openStore, overflowHook } from "../src/store/mod.ts";
+import { offloadIfLarge, openStore } from "../src/store/mod.ts";
 import { LocalExecutor } from "../src/tools/executor.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { defineTool } from "../src/tools/tool.ts";
@@ -68,7 +68,16 @@ async function rssChild(dir: string): Promise<void> {
     policy: new PermissionPolicy(),
     config,
   });
-  registry.addOutputHook(overflowHook(store, config));
+  // The overflow hook as main.ts wires it.
+  registry.addOutputHook({
+    name: "overflow",
+    order: 20,
+    apply: (result, call) =>
+      offloadIfLarge(store, result, {
+        conversationId: call.scope.conversationId ?? null,
+        settings: config.tools.overflow,
+      }),
+  });
   const before = peakRssBytes();
   const t = performance.now();
   const result = await registry.dispatch({ id: "c", name: "big", input: {} }, {

@@ -64,10 +64,10 @@ export class EditorExecutor implements ToolExecutor {
   }
 
   execute(tool: AnyTool, params: unknown, ctx: ToolContext): Promise<ToolOutput> {
-    const services = { ...ctx.services };
-    if (tool.name === "bash") services.processRunner = this.#runner(ctx.callId);
-    else services.textFiles = this.#files();
-    return tool.execute(params, { ...ctx, services });
+    if (tool.name === "bash") {
+      return tool.execute(params, { ...ctx, runner: this.#runner(ctx.callId) });
+    }
+    return tool.execute(params, { ...ctx, files: this.#files() });
   }
 
   /** The terminal a call ran in, for the final update's content. */
@@ -84,19 +84,7 @@ export class EditorExecutor implements ToolExecutor {
 
   #files(): TextFileBackend {
     const { client, sdk, sessionId } = this.#o;
-    return {
-      readTextFile: async (path) => {
-        try {
-          const r = await client.request(sdk.methods.client.fs.readTextFile, { sessionId, path });
-          return r.content;
-        } catch (error) {
-          throw asNotFound(error, path);
-        }
-      },
-      writeTextFile: async (path, content) => {
-        await client.request(sdk.methods.client.fs.writeTextFile, { sessionId, path, content });
-      },
-    };
+    return editorTextFiles(client, { sdk, sessionId });
   }
 
   #runner(callId: string): ProcessRunner {
@@ -154,6 +142,42 @@ export class EditorExecutor implements ToolExecutor {
       },
     };
   }
+}
+
+/**
+ * Text files through the editor: `fs/read_text_file` (unsaved buffers included) and
+ * `fs/write_text_file` (the editor creates missing files and parents and may show the change
+ * for review). The editor reads whole files only, and has no directories: what it opens is a
+ * file.
+ */
+export function editorTextFiles(
+  client: Pick<acp.AgentContext, "request">,
+  options: { sdk: Sdk; sessionId: string },
+): TextFileBackend {
+  const { sdk, sessionId } = options;
+  return {
+    async open(path) {
+      let content: string;
+      try {
+        const r = await client.request(sdk.methods.client.fs.readTextFile, { sessionId, path });
+        content = r.content;
+      } catch (error) {
+        throw asNotFound(error, path);
+      }
+      const bytes = new TextEncoder().encode(content);
+      return {
+        kind: "file",
+        size: bytes.length,
+        bytes: () => Promise.resolve(bytes),
+        chunks: async function* () {
+          yield bytes;
+        },
+      };
+    },
+    async write(path, content) {
+      await client.request(sdk.methods.client.fs.writeTextFile, { sessionId, path, content });
+    },
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Sandbox } from "../sandbox/path.ts";
 import type { Store } from "../store/store.ts";
 import { CompositeExecutor, type ToolExecutor } from "../tools/executor.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
-import type { AnyTool, ToolContext, ToolOutput, ToolServices } from "../tools/tool.ts";
+import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
 import type { AgentBackend, AgentSessionHandle, PromptIo } from "./backend.ts";
 
 /** What a prompt needs: built once, on the first prompt of any session. */
@@ -22,7 +22,6 @@ export interface PromptRuntime {
   /** The local executors (worker-fenced file tools, then the in-process ones). */
   local: ToolExecutor;
   provider: Provider;
-  services: ToolServices;
   /** A fresh policy per session: config rules plus the shell analyser. */
   newPolicy(): PermissionPolicy;
 }
@@ -83,7 +82,6 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
         conversationId,
         messages,
         callerId: conversationId,
-        services: rt.services,
       });
       return session;
     };

@@ -20,7 +20,7 @@ import {
 } from "../provider/types.ts";
 import { formatToolError, needsParameterReformat, outcomeOf, ToolError } from "../errors/mod.ts";
 import {
-  type DispatchSession,
+  type CallScope,
   type ToolCall,
   type ToolResult,
   validateParams,
@@ -243,7 +243,7 @@ async function runBatch(
 ): Promise<BatchResult> {
   const { sink, signal, repetition } = options;
   const results: ToolResult[] = [];
-  const dispatchSession: DispatchSession = {
+  const scope: CallScope = {
     cwd: session.cwd,
     sandbox: session.sandbox,
     signal,
@@ -268,7 +268,6 @@ async function runBatch(
       }
     },
     ask: session.ask,
-    services: session.services,
     executor: session.executor,
     policy: session.policy,
   };
@@ -293,7 +292,7 @@ async function runBatch(
           { hint: "Do not call tools again; answer the user with what you have." },
         ),
       );
-      await session.registry.record(call, result, dispatchSession);
+      await session.registry.record(call, result, scope);
       sink({ type: "tool_end", result });
       results.push(result);
     }
@@ -305,7 +304,7 @@ async function runBatch(
     if (signal.aborted) {
       cancelled = true;
       const result = cancelledResult(call, "it was not started");
-      await session.registry.record(call, result, dispatchSession);
+      await session.registry.record(call, result, scope);
       results.push(result);
       continue;
     }
@@ -318,7 +317,7 @@ async function runBatch(
           hint: "Call the tool again with arguments that are one valid JSON object.",
         }),
       );
-      await session.registry.record(call, result, dispatchSession);
+      await session.registry.record(call, result, scope);
     } else if (repetition.check(call.name, call.input)) {
       sink({
         type: "notice",
@@ -336,9 +335,9 @@ async function runBatch(
           { hint: "Use the earlier result, different arguments or a different approach." },
         ),
       );
-      await session.registry.record(call, result, dispatchSession);
+      await session.registry.record(call, result, scope);
     } else {
-      result = await dispatchWithRetry(session, call, dispatchSession, sink);
+      result = await dispatchWithRetry(session, call, scope, sink);
       const tool = session.registry.get(call.name);
       if (result.ok && tool?.mutates) repetition.restartWith(call.name, call.input);
     }
@@ -400,14 +399,14 @@ function startEvent(session: AgentSession, call: LegacyCall): AgentEvent {
 async function dispatchWithRetry(
   session: AgentSession,
   call: ToolCall,
-  dispatchSession: DispatchSession,
+  scope: CallScope,
   sink: EventSink,
 ): Promise<ToolResult> {
-  const signal = dispatchSession.signal!;
+  const signal = scope.signal!;
   const retry = session.config.tools.retry;
   const tool = session.registry.get(call.name);
   const started = Date.now();
-  let result = await dispatchCancellable(session, call, dispatchSession);
+  let result = await dispatchCancellable(session, call, scope);
   for (let attempt = 0; attempt < retry.max_attempts; attempt++) {
     if (result.ok || !result.retryable || !tool || !session.isRetryableTool(tool)) break;
     if (signal.aborted) break;
@@ -422,7 +421,7 @@ async function dispatchWithRetry(
     });
     await abortableSleep(delay, signal);
     if (signal.aborted) break;
-    result = await dispatchCancellable(session, call, dispatchSession);
+    result = await dispatchCancellable(session, call, scope);
   }
   return result;
 }
@@ -435,10 +434,10 @@ async function dispatchWithRetry(
 function dispatchCancellable(
   session: AgentSession,
   call: ToolCall,
-  dispatchSession: DispatchSession,
+  scope: CallScope,
 ): Promise<ToolResult> {
-  const signal = dispatchSession.signal!;
-  const running = session.registry.dispatch(call, dispatchSession);
+  const signal = scope.signal!;
+  const running = session.registry.dispatch(call, scope);
   return new Promise((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = () => {

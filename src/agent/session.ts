@@ -9,8 +9,8 @@ import type { PermissionPolicy } from "../permission/policy.ts";
 import type { Message, Provider } from "../provider/types.ts";
 import type { Sandbox } from "../sandbox/path.ts";
 import type { ToolExecutor } from "../tools/executor.ts";
-import type { DispatchSession, ToolRegistry } from "../tools/registry.ts";
-import type { AnyTool, ToolServices } from "../tools/tool.ts";
+import type { CallScope, ToolRegistry } from "../tools/registry.ts";
+import type { AnyTool } from "../tools/tool.ts";
 import type { EventSink, StopReason } from "./events.ts";
 import { legacyInstructions } from "./legacy.ts";
 import { ToolQuota } from "./limits.ts";
@@ -41,9 +41,8 @@ export interface AgentSessionOptions {
   conversationId?: string | null;
   messages?: Message[];
   /** Resolves `ask` decisions; absent means non-interactive (asks are refused). */
-  ask?: DispatchSession["ask"];
+  ask?: CallScope["ask"];
   callerId?: string | null;
-  services?: ToolServices;
   /**
    * Which tools are retried on infrastructure failures (rate limit, server, network,
    * timeout). @default tools of kind "fetch" (web_scrape, fetch): idempotent network reads.
@@ -74,11 +73,10 @@ export class AgentSession {
   readonly store: TranscriptStore | null;
   readonly quota: ToolQuota;
   readonly callerId: string | null;
-  readonly services: ToolServices;
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
   readonly cancelGraceMs: number;
-  ask?: DispatchSession["ask"];
+  ask?: CallScope["ask"];
   #conversationId: string | null;
   #messages: Message[];
 
@@ -93,7 +91,6 @@ export class AgentSession {
     this.store = options.store ?? null;
     this.quota = new ToolQuota(this.config.tools.max_tool_calls_per_session);
     this.callerId = options.callerId ?? null;
-    this.services = options.services ?? {};
     this.isRetryableTool = options.isRetryableTool ?? ((tool) => tool.kind === "fetch");
     this.random = options.random ?? Math.random;
     this.cancelGraceMs = options.cancelGraceMs ?? 2000;

@@ -146,7 +146,6 @@ export async function runAcp(args: string[], deps: AcpDeps): Promise<number> {
             registry: runtime.registry,
             local: runtime.executor,
             provider,
-            services: runtime.services,
             newPolicy: () => {
               const policy = PermissionPolicy.fromConfig(config);
               installShellAnalyzer(policy, config);

@@ -57,7 +57,7 @@ export interface TerminalAskOptions {
   write: (text: string) => void;
 }
 
-/** An ask handler for `DispatchSession.ask` that questions the user on the terminal. */
+/** An ask handler for `CallScope.ask` that questions the user on the terminal. */
 export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Promise<AskAnswer> {
   return async (request) => {
     options.before?.();

@@ -53,7 +53,7 @@ export function register(program: CliProgram, deps: CliDeps): void {
 export async function runChat(runtime: Runtime, opts: ChatOptions): Promise<number> {
   const config = structuredClone(runtime.loaded.config);
   const provider = await buildProvider(config, opts);
-  const store = (runtime.services.store as Store | undefined) ?? null;
+  const store = runtime.store;
   const { conversationId, messages } = resumeFrom(store, opts.resume);
   const out = stdWriter(Deno.stdout);
   const err = stdWriter(Deno.stderr);
@@ -82,7 +82,6 @@ export async function runChat(runtime: Runtime, opts: ChatOptions): Promise<numb
     conversationId,
     messages,
     ask,
-    services: runtime.services,
   });
 
   let providerFailure: AgentEvent | null = null;

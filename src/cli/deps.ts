@@ -1,14 +1,14 @@
 /**
  * What main.ts hands the CLI: the parsed global options and lazy builders for the config and
- * the composed runtime (sandbox, policy, registry, executors, hooks, services). Commands take
+ * the composed runtime (sandbox, policy, registry, executors, hooks, store). Commands take
  * only what they need, so `zeph config check` never builds a registry.
  */
 import type { LoadedConfig } from "../config/mod.ts";
 import type { PermissionPolicy } from "../permission/policy.ts";
 import type { Sandbox } from "../sandbox/path.ts";
 import type { CompositeExecutor } from "../tools/executor.ts";
-import type { DispatchSession, ToolRegistry } from "../tools/registry.ts";
-import type { ToolServices } from "../tools/tool.ts";
+import type { Store } from "../store/store.ts";
+import type { CallScope, ToolRegistry } from "../tools/registry.ts";
 
 /** The global options every subcommand sees. */
 export interface GlobalOptions {
@@ -30,10 +30,10 @@ export interface Runtime {
   policy: PermissionPolicy;
   registry: ToolRegistry;
   executor: CompositeExecutor;
-  /** Services handed to tools through ToolContext (store, overflow reader, runner, …). */
-  services: ToolServices;
-  /** A dispatch session for a CLI caller: workspace, sandbox, services, ask by `--yes`. */
-  session(overrides?: Partial<DispatchSession>): DispatchSession;
+  /** The conversation and overflow store; null when it could not be opened. */
+  store: Store | null;
+  /** The call scope of a CLI caller: workspace, sandbox, ask by `--yes`. */
+  scope(overrides?: Partial<CallScope>): CallScope;
   /** Releases workers, store handles and processes; safe to call twice. */
   close(): Promise<void>;
 }

@@ -82,7 +82,7 @@ async function filterRun(
     const result = await withInterrupt((signal) =>
       runtime.registry.dispatch(
         { id: `cli-filter-${crypto.randomUUID()}`, name: "bash", input: { command: commandText } },
-        runtime.session({ signal }),
+        runtime.scope({ signal }),
       )
     );
     if (!result.ok) {

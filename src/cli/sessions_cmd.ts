@@ -55,7 +55,7 @@ async function withStore(
 ): Promise<void> {
   const runtime: Runtime = await deps.buildRuntime(globals);
   try {
-    const store = runtime.services.store as Store | undefined;
+    const store = runtime.store;
     if (!store) {
       throw new CliError("No conversation store is configured ([memory] sqlite_path).", 1);
     }

@@ -45,7 +45,7 @@ export function register(program: CliProgram, deps: CliDeps): void {
           const ask = interactive ? askOnTerminal(signal) : undefined;
           return runtime.registry.dispatch(
             { id: `cli-${crypto.randomUUID()}`, name: id, input },
-            runtime.session({ signal, ...(ask ? { ask } : {}) }),
+            runtime.scope({ signal, ...(ask ? { ask } : {}) }),
           );
         });
         if (globals.json) {

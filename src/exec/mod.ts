@@ -72,7 +72,7 @@ export interface RunResult {
   pid: number;
 }
 
-/** Runs a program to completion. Tools receive one through `ctx.services.processRunner`. */
+/** Runs a program to completion. Tools receive one as `ctx.runner`. */
 export interface ProcessRunner {
   run(program: string, args: string[], options?: RunOptions): Promise<RunResult>;
 }
@@ -247,15 +247,9 @@ export function killAllProcessGroups(signal: Deno.Signal = "SIGKILL"): number {
 
 let defaultRunner: ProcessRunner | null = null;
 
-/** The shared real runner, for tools whose context has no `processRunner` service. */
+/** The shared real runner: what `ctx.runner` is unless the caller passes another. */
 export function defaultProcessRunner(): ProcessRunner {
   return defaultRunner ??= new LocalProcessRunner();
-}
-
-/** `ctx.services.processRunner` when present (tests, ACP terminals), else the default. */
-export function processRunnerFrom(services: { processRunner?: unknown }): ProcessRunner {
-  const injected = services.processRunner as ProcessRunner | undefined;
-  return injected && typeof injected.run === "function" ? injected : defaultProcessRunner();
 }
 
 /**

@@ -4,7 +4,6 @@
  * can register an analyser (bash does) that evaluates its params in a smarter way.
  */
 import type { Config, PermissionAction, PermissionRuleConfig } from "../config/schema.ts";
-import type { AnyTool } from "../tools/tool.ts";
 import { type CompiledGlob, compileGlob, escapeGlob } from "./glob.ts";
 
 export interface Decision {
@@ -17,6 +16,16 @@ export interface Decision {
   reason?: string;
   /** The pattern an "always" answer stores (the normalised command or the path). */
   alwaysPattern?: string;
+}
+
+/** What the policy reads of a tool: the registry's tool definitions have this shape. */
+export interface PolicyTool {
+  name: string;
+  mutates: boolean;
+  /** The permission subjects (command, path(s), URL) of a call's params. */
+  subjects(params: unknown): string[];
+  /** The subjects are paths: rules match every spelling `pathForms` gives. */
+  pathSubjects?: boolean;
 }
 
 interface CompiledRule {
@@ -141,7 +150,7 @@ export class PermissionPolicy {
   }
 
   /** The decision for a call: the analyser when the tool has one, else every subject's rule. */
-  async decide(tool: AnyTool, params: unknown, options: DecideOptions = {}): Promise<Decision> {
+  async decide(tool: PolicyTool, params: unknown, options: DecideOptions = {}): Promise<Decision> {
     const analyzer = this.#analyzers.get(tool.name);
     if (analyzer) return await analyzer(params, this);
     const fallback = this.defaultAction(tool);
@@ -158,7 +167,7 @@ export class PermissionPolicy {
   }
 
   /** No match: `ask` when the tool has rules; without rules, read-only tools run, mutating ask. */
-  defaultAction(tool: AnyTool): PermissionAction {
+  defaultAction(tool: PolicyTool): PermissionAction {
     if (this.hasRules(tool.name)) return "ask";
     return tool.mutates ? "ask" : "allow";
   }

@@ -6,7 +6,7 @@
  */
 /// <reference lib="deno.worker" />
 import { defaultConfig, type FileConfig } from "../config/schema.ts";
-import { FILE_TOOLS } from "../tools/file_tools.ts";
+import { defaultToolDeps, FILE_TOOLS } from "../tools/file_tools.ts";
 import { type GrepJobResult, GrepPool, setGrepPoolProvider } from "../tools/_grep_pool.ts";
 import { type ErrorCategory, toToolError } from "../errors/mod.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
@@ -121,7 +121,7 @@ async function runCall(request: Extract<WorkerRequest, { type: "call" }>): Promi
     callerId: request.ctx.callerId,
     now: () => Date.now(),
     emit: () => {},
-    services: {},
+    ...defaultToolDeps(),
   };
   try {
     return await tool.execute(request.params, ctx);

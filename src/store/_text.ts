@@ -6,7 +6,7 @@
  * splits a surrogate pair: it widens by one unit instead. Two sparse indexes, built while
  * encoding, turn char and line offsets into byte offsets, so a page reads only its own bytes
  * (`substr` on a BLOB counts bytes and needs no scan from the start, unlike `substr` on TEXT,
- * which walked 10 MB of UTF-8 for a page at the end: 16 ms against 3 ms).
+ * which walks the UTF-8 from the start for a page at the end).
  */
 import { Buffer } from "node:buffer";
 
@@ -40,9 +40,8 @@ export interface EncodedText {
 
 /**
  * Encodes once, into a buffer of the exact size: `Buffer.byteLength` counts the UTF-8 size
- * natively (0.5 ms for 10 MB of ASCII, 3.4 ms for 7.5 M two-byte chars) and `encodeInto` fills
- * it without the allocation `TextEncoder.encode` makes (1 ms against 7 ms for ASCII; 17 against
- * 41 ms for two-byte text). Non-ASCII text is encoded in pieces of `CHAR_INDEX_STEP` chars, so
+ * natively and `encodeInto` fills it without the allocation `TextEncoder.encode` makes (figures
+ * in bench/README.md, "Store and overflow"). Non-ASCII text is encoded in pieces of `CHAR_INDEX_STEP` chars, so
  * the char index costs nothing extra. With `maxBytes` (> 0) only the kept prefix is
  * materialised (`encodeInto` never splits a character), so a 100 MB output does not cost
  * another 100 MB of memory.
@@ -88,8 +87,8 @@ export function encodeForStore(text: string, maxBytes = 0): EncodedText {
  * text has zero lines.
  */
 function measureAscii(text: string, length: number): TextShape {
-  // ASCII: string offsets are byte offsets, and String#indexOf is 3x faster than
-  // Uint8Array#indexOf (8 against 27 ms for the 160,000 lines of 10 MB).
+  // ASCII: string offsets are byte offsets, and String#indexOf is faster than
+  // Uint8Array#indexOf.
   const lineIndex: number[] = [];
   let lines = 0;
   let start = 0;

@@ -1,11 +1,11 @@
 /**
- * The audit log: one JSONL line per tool call, written by a FinalHook of the dispatch boundary
- * for every tool. Lines are appended with one `write` each on an O_APPEND descriptor, so a crash
- * mid-write can cut only the last line; `readAuditLog` skips such a line.
+ * The audit log: one JSONL line per tool call, which main.ts appends from a final hook of the
+ * dispatch boundary for every tool. Lines are appended with one `write` each on an O_APPEND
+ * descriptor, so a crash mid-write can cut only the last line; `readAuditLog` skips such a line.
  */
 import { dirname, join } from "node:path";
-import type { Config } from "../config/schema.ts";
-import type { FinalHook, HookInput, ToolResult } from "../tools/registry.ts";
+import type { Config, PermissionAction } from "../config/schema.ts";
+import type { ErrorCategory, Outcome } from "../errors/mod.ts";
 import { defaultDataDir } from "./db.ts";
 
 /** One line of the audit log. Every field is always present (null when unknown). */
@@ -20,7 +20,7 @@ export interface AuditEntry {
   policy_match: string | null;
   /** The invoking principal (ACP session); null in the CLI. */
   caller_id: string | null;
-  result: ToolResult["outcome"];
+  result: Outcome;
   /** The error category when the call failed. */
   error_category: string | null;
   exit_code: number | null;
@@ -41,40 +41,45 @@ export function resolveAuditPath(
   return configured || join(defaultDataDir(env), "audit.jsonl");
 }
 
-export interface AuditHookOptions {
-  /** Overrides the configured path. */
-  path?: string;
-  /** @default () => new Date() */
-  now?: () => Date;
+/** What the audit reads of a finished call; the registry's ToolResult fits it. */
+export interface AuditedResult {
+  tool: string;
+  outcome: Outcome;
+  category?: ErrorCategory;
+  durationMs: number;
+  overflowId?: string;
+  decision?: { action: PermissionAction; policyMatch: string | null; subject: string | null };
+  output?: { exitCode?: number | null; truncated?: boolean };
 }
 
-/**
- * The audit FinalHook for the registry. When `[tools.audit] enabled` is false it records
- * nothing. Write failures propagate to the registry, which reports them without failing the call.
- */
-export function auditHook(config: Config, options: AuditHookOptions = {}): FinalHook {
-  const enabled = config.tools.audit.enabled;
-  const writer = enabled ? new AuditWriter(options.path ?? resolveAuditPath(config)) : null;
-  const now = options.now ?? (() => new Date());
-  return {
-    name: "audit",
-    async record(result: ToolResult, input: HookInput) {
-      if (!writer) return;
-      await writer.append(auditEntry(result, input, now()));
-    },
-  };
+/** Who made the call and with what; the registry's hook input fits it. */
+export interface AuditedCall {
+  /** Absent for an unknown tool. */
+  tool?: { subjects(params: unknown): string[] };
+  params: unknown;
+  scope: { callerId?: string | null };
 }
 
-/** Builds the entry for one finished call. */
-export function auditEntry(result: ToolResult, input: HookInput, at: Date): AuditEntry {
+/** The writer for `[tools.audit]`, or null when `enabled` is false. */
+export function openAuditLog(config: Config, path?: string): AuditWriter | null {
+  if (!config.tools.audit.enabled) return null;
+  return new AuditWriter(path ?? resolveAuditPath(config));
+}
+
+/** The entry for one finished call. */
+export function auditRecordOf(
+  result: AuditedResult,
+  call: AuditedCall,
+  options: { at: Date },
+): AuditEntry {
   const decision = result.decision;
   return {
-    timestamp: at.toISOString(),
+    timestamp: options.at.toISOString(),
     tool: result.tool,
-    subject: auditSubject(result, input),
+    subject: auditSubject(result, call),
     decision: decision?.action ?? null,
     policy_match: decision?.policyMatch ?? null,
-    caller_id: input.session.callerId ?? null,
+    caller_id: call.scope.callerId ?? null,
     result: result.outcome,
     error_category: result.category ?? null,
     exit_code: result.output?.exitCode ?? null,
@@ -83,10 +88,10 @@ export function auditEntry(result: ToolResult, input: HookInput, at: Date): Audi
   };
 }
 
-function auditSubject(result: ToolResult, input: HookInput): string | null {
+function auditSubject(result: AuditedResult, call: AuditedCall): string | null {
   let subjects: string[] = [];
   try {
-    if (input.tool && input.params !== undefined) subjects = input.tool.subjects(input.params);
+    if (call.tool && call.params !== undefined) subjects = call.tool.subjects(call.params);
   } catch {
     // Params that failed validation may not have the shape subjects() expects.
   }
@@ -96,7 +101,10 @@ function auditSubject(result: ToolResult, input: HookInput): string | null {
 
 const encoder = new TextEncoder();
 
-/** Appends whole lines to one file, each with a single write on an O_APPEND descriptor. */
+/**
+ * Appends whole lines to one file, each with a single write on an O_APPEND descriptor. A write
+ * that fails propagates: the registry reports a failed final hook without failing the call.
+ */
 export class AuditWriter {
   readonly path: string;
   #ready: Promise<void> | null = null;

@@ -57,9 +57,9 @@ const CONNECTION_PRAGMAS = [
 ];
 
 /**
- * Only effective on a new, empty file: 16 KiB pages wrote a 10 MB overflow entry in 13 ms
- * against 18 ms with 4 KiB pages (bench/store_bench.ts), and incremental auto-vacuum lets the
- * retention cleanup give the space of deleted entries back.
+ * Only effective on a new, empty file: 16 KiB pages write a large overflow entry faster than
+ * 4 KiB pages (bench/README.md), and incremental auto-vacuum lets the retention cleanup give the
+ * space of deleted entries back.
  */
 const NEW_FILE_PRAGMAS = ["PRAGMA page_size = 16384", "PRAGMA auto_vacuum = INCREMENTAL"];
 

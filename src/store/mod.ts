@@ -1,13 +1,14 @@
 /**
  * The store: one SQLite file (conversations, their full transcripts, overflow entries of large
- * tool outputs), its numbered migrations, the in-memory twin used by tests, and the overflow
- * OutputHook the registry runs after the filters. It must not import the agent, the front-ends
- * or a provider (types only), and never decides what a tool may do.
+ * tool outputs), its numbered migrations, the in-memory twin used by tests, and the offloading
+ * of large outputs that main.ts runs as the registry's overflow hook. It must not import the
+ * agent, the front-ends or a provider (types only), nor the tools, and never decides what a tool
+ * may do.
  */
 export { defaultDataDir, openDatabase, resolveStorePath, userVersion } from "./db.ts";
 export { StoreError } from "./errors.ts";
 export { MemoryStore } from "./memory_store.ts";
 export { type Migration, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
-export { overflowHook } from "./overflow_hook.ts";
+export { type OffloadedCall, offloadIfLarge, type OffloadOptions } from "./offload.ts";
 export { openConfiguredStore, openStore, SqliteStore } from "./sqlite_store.ts";
 export type * from "./store.ts";

@@ -50,8 +50,8 @@ const INLINE_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Checkpoints run off the write path. SQLite's automatic checkpoint runs inside the commit that
- * crosses 1,000 WAL pages, so every second 10 MB overflow save paid ~30 ms of copying and fsync
- * on top of its own ~12 ms. Here it is off; a write schedules one PASSIVE checkpoint on the
+ * crosses 1,000 WAL pages, so every second 10 MB overflow save would pay for copying and fsync
+ * on top of its own write. Here it is off; a write schedules one PASSIVE checkpoint on the
  * next turn of the event loop, which in the agent is while the model request is in flight, and
  * a burst of writes past `INLINE_CHECKPOINT_BYTES` checkpoints inline. Closing the store
  * checkpoints what is left (SQLite does on the last close).

@@ -4,7 +4,7 @@
  * HTTP client (the socket goes to the address that was checked, never to a second DNS answer),
  * manual redirects (at most 3, every hop checked again), the body cap and the timeout.
  *
- * The network is one injectable seam, `ctx.services.webClient`. Validation never lives in the
+ * The network is one injectable seam, the tool context's `web` client. Validation never lives in the
  * client: a client only resolves names and opens the socket it is told to, so no client can
  * weaken the rules. Tests inject a resolver that maps test names to public-looking addresses and
  * a `connect` override that sends those sockets to a local TLS server; without injection DNS is
@@ -12,7 +12,13 @@
  */
 import type { Config } from "../config/schema.ts";
 import { classifyHttpStatus, ToolError } from "../errors/mod.ts";
-import type { ToolContext } from "./tool.ts";
+
+/** What a fetch reads of the tool context. */
+export interface FetchContext {
+  config: Config;
+  signal: AbortSignal;
+  web: WebClient;
+}
 
 type ScrapeConfig = Config["tools"]["scrape"];
 
@@ -337,7 +343,7 @@ export interface WebResponse {
   close(): void;
 }
 
-/** `ctx.services.webClient`: name resolution and one pinned request. Holds no rules. */
+/** The tool context's `web`: name resolution and one pinned request. Holds no rules. */
 export interface WebClient {
   /** Every A and AAAA address of `host`. Throws Deno.errors.NotFound when it has none. */
   resolve(host: string, signal: AbortSignal): Promise<string[]>;
@@ -434,14 +440,6 @@ export function createWebClient(options: WebClientOptions = {}): WebClient {
   };
 }
 
-let defaultClient: WebClient | null = null;
-
-/** The injected client, or the real one. */
-export function webClientFrom(ctx: ToolContext): WebClient {
-  const injected = ctx.services.webClient as WebClient | undefined;
-  return injected ?? (defaultClient ??= createWebClient());
-}
-
 // ---------------------------------------------------------------------------------------------
 // One fetch: hops, body, errors
 
@@ -462,7 +460,7 @@ export interface FetchedPage {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-function linkedSignal(ctx: ToolContext, ms: number): {
+function linkedSignal(ctx: FetchContext, ms: number): {
   signal: AbortSignal;
   timedOut(): boolean;
   dispose(): void;
@@ -572,11 +570,11 @@ function plainHost(url: URL): URL {
 /** Layer 3 and the transfer: GET with manual, re-checked redirects; the body under the cap. */
 export async function fetchPage(
   rawUrl: string,
-  ctx: ToolContext,
+  ctx: FetchContext,
   options: FetchOptions = {},
 ): Promise<FetchedPage> {
   const scrape = ctx.config.tools.scrape;
-  const client = webClientFrom(ctx);
+  const client = ctx.web;
   const first = plainHost(parseUrl(rawUrl));
   const { signal, timedOut, dispose } = linkedSignal(ctx, scrape.timeout * 1000);
   const hops: string[] = [];

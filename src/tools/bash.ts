@@ -5,10 +5,11 @@
  */
 import * as path from "node:path";
 import { z } from "zod";
-import { filteredEnv, type ProcessRunner, processRunnerFrom, type RunResult } from "../exec/mod.ts";
+import { filteredEnv, type RunResult } from "../exec/mod.ts";
+import type { ShellAnalysis, SimpleCommand } from "../permission/shell.ts";
 import { canonicalize, expandHome, isInside } from "../sandbox/path.ts";
 import { SandboxViolation, ToolError } from "../errors/mod.ts";
-import { defineTool, type ToolContext, type ToolOutput } from "./tool.ts";
+import { defineTool, type ToolOutput } from "./tool.ts";
 
 export const BashParams = z.object({
   command: z.string().trim().min(1, "must not be empty")
@@ -22,21 +23,6 @@ Parameters: command (string, required) - the command line; pipes, redirects, && 
 Returns: stdout and stderr interleaved in arrival order (stderr lines prefixed "[stderr] "), then "[exit code N]" when the exit code is not 0; "(no output)" when nothing was printed. Very long output keeps its beginning and end.
 Errors: policy_blocked when the command or a path it names is not allowed; timeout after [tools.shell] timeout seconds (the whole process group is killed, partial output is shown); cancelled when the user stops it. A non-zero exit is not an error: read the output.
 Example: {"command": "ls -la src && git status --short"}`;
-
-/** One simple command as the shell analyser reports it (src/permission/shell.ts). */
-export interface AnalyzedCommand {
-  program: string;
-  args: string[];
-  redirects: { op: string; target: string }[];
-}
-
-/** The shell analyser's answer for a whole command line. */
-export interface ShellAnalysis {
-  commands: AnalyzedCommand[];
-  parseError?: string;
-}
-
-export type ShellAnalyzeFn = (command: string) => Promise<ShellAnalysis>;
 
 /** The envelope of the spec, in `ToolOutput.raw` for ACP and audit consumers. */
 export interface ShellOutputEnvelope {
@@ -56,17 +42,15 @@ export const bashTool = defineTool({
   subjects: (p) => [p.command],
   async execute(params, ctx) {
     const shell = ctx.config.tools.shell;
-    const analyze = await shellAnalyzerFrom(ctx);
     await checkShellPaths(params.command, {
-      analyze,
+      analyze: ctx.analyzeShell,
       cwd: ctx.cwd,
       allowedPaths: shell.allowed_paths,
     });
 
-    const runner: ProcessRunner = processRunnerFrom(ctx.services);
     let result: RunResult;
     try {
-      result = await runner.run("bash", ["-c", params.command], {
+      result = await ctx.runner.run("bash", ["-c", params.command], {
         cwd: ctx.cwd,
         env: filteredEnv(shell.env_blocklist),
         timeoutMs: shell.timeout * 1000,
@@ -176,27 +160,11 @@ function withOutput(error: ToolError, output: ToolOutput): ToolError {
   return error;
 }
 
-/**
- * `ctx.services.shellAnalyzer` when injected, else the shared analyser of
- * src/permission/shell.ts (the same parser the permission rules use).
- */
-async function shellAnalyzerFrom(ctx: ToolContext): Promise<ShellAnalyzeFn> {
-  const injected = ctx.services.shellAnalyzer as ShellAnalyzeFn | undefined;
-  if (typeof injected === "function") return injected;
-  return await defaultShellAnalyzer();
-}
-
-async function defaultShellAnalyzer(): Promise<ShellAnalyzeFn> {
-  // Loaded on first use: the parser is WASM and most sessions never run a command.
-  const { analyzeShell } = await import("../permission/shell.ts");
-  return (command) => analyzeShell(command);
-}
-
 // ---------------------------------------------------------------------------------------------
 // allowed_paths
 
 export interface ShellPathCheckOptions {
-  analyze: ShellAnalyzeFn;
+  analyze: (command: string) => Promise<ShellAnalysis>;
   /** The working directory the command runs in (relative paths resolve against it). */
   cwd: string;
   /** `[tools.shell] allowed_paths`; empty means the working directory. */
@@ -309,7 +277,7 @@ export async function checkShellPaths(
 }
 
 /** The arguments of one simple command that name files. */
-export function pathArguments(cmd: AnalyzedCommand): string[] {
+export function pathArguments(cmd: Pick<SimpleCommand, "program" | "args">): string[] {
   const program = path.basename(cmd.program);
   const patternFirst = PATTERN_FIRST.has(program);
   const hasScriptOption = patternFirst && cmd.args.some((a) => a === "-e" || a === "--regexp");

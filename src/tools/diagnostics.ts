@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { z } from "zod";
-import { filteredEnv, processRunnerFrom, type RunResult } from "../exec/mod.ts";
+import { filteredEnv, type RunResult } from "../exec/mod.ts";
 import { defineTool, type ToolContext } from "./tool.ts";
 
 export const DiagnosticsParams = z.object({
@@ -121,7 +121,7 @@ export async function runDiagnostics(
   const shell = ctx.config.tools.shell;
   let result: RunResult;
   try {
-    result = await processRunnerFrom(ctx.services).run(plan.program, plan.args, {
+    result = await ctx.runner.run(plan.program, plan.args, {
       cwd: ctx.cwd,
       env: { ...filteredEnv(shell.env_blocklist), NO_COLOR: "1", CARGO_TERM_COLOR: "never" },
       timeoutMs: shell.timeout * 1000,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { decodeText, fileError, q } from "./_file.ts";
 import { unifiedDiff } from "./_diff.ts";
 import { ToolError } from "../errors/mod.ts";
-import { defineTool, type TextFileBackend } from "./tool.ts";
+import { defineTool } from "./tool.ts";
 
 export const EditParams = z.object({
   path: z.string().describe("File to edit, relative to the workspace or absolute inside it"),
@@ -33,8 +33,6 @@ found more than once without replace_all — the message says how many times (pe
 file is missing or binary (permanent_failure); the path is outside the workspace (policy_blocked).
 
 Example: {"path": "src/app.ts", "old_string": "const port = 80;", "new_string": "const port = 8080;"}`;
-
-const ENCODER = new TextEncoder();
 
 function countOccurrences(text: string, needle: string): number {
   let count = 0;
@@ -79,21 +77,16 @@ export const editTool = defineTool({
     const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
     // An edit shows the file (diff, match counts): deny_read covers it as it covers read.
     ctx.sandbox.assertReadable(file, params.path);
-    const editor = ctx.services.textFiles as TextFileBackend | undefined;
     let bytes: Uint8Array;
     try {
-      if (editor) {
-        bytes = ENCODER.encode(await editor.readTextFile(file));
-      } else {
-        const info = await Deno.stat(file);
-        if (!info.isFile) {
-          const what = info.isDirectory ? "a directory" : "not a regular file";
-          throw new ToolError("permanent_failure", `Cannot edit ${q(params.path)}: it is ${what}`, {
-            hint: "Only regular text files can be edited.",
-          });
-        }
-        bytes = await Deno.readFile(file, { signal: ctx.signal });
+      const opened = await ctx.files.open(file);
+      if (opened.kind !== "file") {
+        const what = opened.kind === "directory" ? "a directory" : "not a regular file";
+        throw new ToolError("permanent_failure", `Cannot edit ${q(params.path)}: it is ${what}`, {
+          hint: "Only regular text files can be edited.",
+        });
       }
+      bytes = await opened.bytes(ctx.signal);
     } catch (error) {
       throw fileError(error, "edit", params.path);
     }
@@ -144,8 +137,7 @@ export const editTool = defineTool({
       ? oldText.split(needle).join(replacement)
       : replaceFirst(oldText, needle, replacement);
     try {
-      if (editor) await editor.writeTextFile(file, newText);
-      else await Deno.writeFile(file, ENCODER.encode(newText), { signal: ctx.signal });
+      await ctx.files.write(file, newText, ctx.signal);
     } catch (error) {
       throw fileError(error, "edit", params.path);
     }

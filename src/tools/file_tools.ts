@@ -26,3 +26,6 @@ export const FILE_TOOLS: AnyTool[] = [
 
 /** Tool names the file worker executor handles. */
 export const FILE_TOOL_NAMES: ReadonlySet<string> = new Set(FILE_TOOLS.map((t) => t.name));
+
+/** What the fenced file worker runs them with: the real dependencies, text files on disk. */
+export { defaultToolDeps } from "./deps.ts";

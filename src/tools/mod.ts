@@ -4,6 +4,7 @@
  * not import the agent, the front-ends or any provider.
  */
 export * from "../errors/mod.ts";
+export * from "./deps.ts";
 export * from "./executor.ts";
 export * from "./registry.ts";
 export * from "./tool.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { binaryReason, decodeText, fileError, q, splitLines } from "./_file.ts";
 import { ToolError } from "../errors/mod.ts";
-import { defineTool, type TextFileBackend, type ToolContext, type ToolOutput } from "./tool.ts";
+import { defineTool, type OpenedFile, type ToolContext, type ToolOutput } from "./tool.ts";
 
 export const ReadParams = z.object({
   path: z.string().describe("File to read, relative to the workspace or absolute inside it"),
@@ -45,38 +45,32 @@ export const readTool = defineTool({
   async execute(params, ctx) {
     const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
     ctx.sandbox.assertReadable(file, params.path);
-    const editor = ctx.services.textFiles as TextFileBackend | undefined;
     let bytes: Uint8Array;
     try {
-      if (editor) {
-        // The editor's buffer (unsaved changes included) is the truth for this session.
-        bytes = new TextEncoder().encode(await editor.readTextFile(file));
-      } else {
-        const info = await Deno.stat(file);
-        if (info.isDirectory) {
-          throw new ToolError(
-            "permanent_failure",
-            `Cannot read ${q(params.path)}: it is a directory`,
-            {
-              hint: "Use list_directory to see what it contains.",
-            },
-          );
-        }
-        if (!info.isFile) {
-          throw new ToolError(
-            "permanent_failure",
-            `Cannot read ${q(params.path)}: it is not a regular file`,
-            { hint: "Only regular text files can be read." },
-          );
-        }
-        if (info.size > LARGE_FILE_BYTES) {
-          // Big logs are scanned, not loaded: memory stays at one chunk plus the shown lines.
-          const scanned = await scanWindow(file, params.offset, limitOf(params, ctx), ctx);
-          if ("binary" in scanned) throw binaryError(params.path, scanned.binary, info.size);
-          return render(scanned, file, params, ctx);
-        }
-        bytes = await Deno.readFile(file, { signal: ctx.signal });
+      const opened = await ctx.files.open(file);
+      if (opened.kind === "directory") {
+        throw new ToolError(
+          "permanent_failure",
+          `Cannot read ${q(params.path)}: it is a directory`,
+          {
+            hint: "Use list_directory to see what it contains.",
+          },
+        );
       }
+      if (opened.kind !== "file") {
+        throw new ToolError(
+          "permanent_failure",
+          `Cannot read ${q(params.path)}: it is not a regular file`,
+          { hint: "Only regular text files can be read." },
+        );
+      }
+      if (opened.size > LARGE_FILE_BYTES) {
+        // Big logs are scanned, not loaded: memory stays at one chunk plus the shown lines.
+        const scanned = await scanWindow(opened, file, params.offset, limitOf(params, ctx), ctx);
+        if ("binary" in scanned) throw binaryError(params.path, scanned.binary, opened.size);
+        return render(scanned, file, params, ctx);
+      }
+      bytes = await opened.bytes(ctx.signal);
     } catch (error) {
       throw fileError(error, "read", params.path);
     }
@@ -96,7 +90,6 @@ export const readTool = defineTool({
 
 /** Files above this size are scanned line by line instead of loaded whole. */
 const LARGE_FILE_BYTES = 16 * 1024 * 1024;
-const SCAN_CHUNK_BYTES = 1024 * 1024;
 
 interface Window {
   /** The lines shown, each cut to a little over max_line_chars, with its real length. */
@@ -162,6 +155,7 @@ function render(window: Window, file: string, params: ReadParams, ctx: ToolConte
  * chunk, invalid UTF-8 anywhere) like the small-file path.
  */
 async function scanWindow(
+  opened: OpenedFile,
   file: string,
   offset: number,
   limit: number,
@@ -182,14 +176,9 @@ async function scanWindow(
     current = "";
     length = 0;
   };
-  using handle = await Deno.open(file, { read: true });
-  const buffer = new Uint8Array(SCAN_CHUNK_BYTES);
   let first = true;
-  while (true) {
+  for await (const bytes of opened.chunks()) {
     if (ctx.signal.aborted) throw new ToolError("cancelled", `Cannot read ${file}: cancelled`);
-    const n = await handle.read(buffer);
-    if (n === null) break;
-    const bytes = buffer.subarray(0, n);
     if (first) {
       first = false;
       const reason = binaryReason(bytes);

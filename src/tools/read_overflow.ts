@@ -3,7 +3,7 @@
  * conversation, one page at a time. Its own output is never offloaded again.
  */
 import { z } from "zod";
-import type { OverflowSlice, Store } from "../store/store.ts";
+import type { OverflowSlice } from "../store/store.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
@@ -46,7 +46,7 @@ export const readOverflowTool = defineTool({
   subjects: () => [],
   execute(params, ctx) {
     const id = normaliseId(params.id);
-    const store = ctx.services.store as Store | undefined;
+    const store = ctx.overflow;
     if (!store) {
       throw new ToolError(
         "permanent_failure",

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import type { Decision, PermissionPolicy } from "../permission/policy.ts";
+import type { ToolDefinitionForModel } from "../provider/types.ts";
 import type { Sandbox } from "../sandbox/path.ts";
 import {
   type ErrorCategory,
@@ -16,14 +17,17 @@ import {
   toToolError,
 } from "../errors/mod.ts";
 import type { ToolExecutor } from "./executor.ts";
+import { defaultToolDeps } from "./deps.ts";
 import {
   type AnyTool,
   type ToolContext,
+  type ToolDeps,
   type ToolEvent,
   toolJsonSchema,
   type ToolOutput,
-  type ToolServices,
 } from "./tool.ts";
+
+export type { ToolDefinitionForModel };
 
 export interface ToolCall {
   /** The provider's call id (or a generated one); results are paired by it. */
@@ -78,7 +82,7 @@ export interface AskRequest {
 }
 
 /** Everything a caller (CLI command, agent session, ACP session) supplies per dispatch. */
-export interface DispatchSession {
+export interface CallScope {
   cwd: string;
   sandbox: Sandbox;
   signal?: AbortSignal;
@@ -87,10 +91,9 @@ export interface DispatchSession {
   emit?: (event: ToolEvent) => void;
   /** Resolves `ask` decisions; absent means non-interactive: refuse with confirmation_required. */
   ask?: (request: AskRequest) => Promise<AskAnswer>;
-  services?: ToolServices;
-  /** Overrides the registry's executor for this session (ACP's editor-backed composite). */
+  /** Overrides the registry's executor for this caller (ACP's editor-backed composite). */
   executor?: ToolExecutor;
-  /** Overrides the registry's policy for this session (session "always" rules). */
+  /** Overrides the registry's policy for this caller (an agent session's "always" rules). */
   policy?: PermissionPolicy;
 }
 
@@ -98,7 +101,7 @@ export interface HookInput {
   call: ToolCall;
   tool: AnyTool | undefined;
   params: unknown;
-  session: DispatchSession;
+  scope: CallScope;
   config: Config;
 }
 
@@ -120,13 +123,9 @@ export interface RegistryOptions {
   executor: ToolExecutor;
   policy: PermissionPolicy;
   config: Config;
+  /** What tools reach the world through; each member left out is the real one. */
+  deps?: Partial<ToolDeps>;
   now?: () => number;
-}
-
-export interface ToolDefinitionForModel {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
 }
 
 export class ToolRegistry {
@@ -136,6 +135,7 @@ export class ToolRegistry {
   #tools = new Map<string, AnyTool>();
   #outputHooks: OutputHook[] = [];
   #finalHooks: FinalHook[] = [];
+  #deps: ToolDeps;
   #now: () => number;
 
   constructor(options: RegistryOptions) {
@@ -143,6 +143,7 @@ export class ToolRegistry {
     this.executor = options.executor;
     this.policy = options.policy;
     this.config = options.config;
+    this.#deps = { ...defaultToolDeps(), ...options.deps };
     this.#now = options.now ?? (() => performance.now());
   }
 
@@ -197,10 +198,10 @@ export class ToolRegistry {
   }
 
   /** The one dispatch boundary. Never throws for tool-level failures: they become results. */
-  async dispatch(call: ToolCall, session: DispatchSession): Promise<ToolResult> {
+  async dispatch(call: ToolCall, scope: CallScope): Promise<ToolResult> {
     const started = this.#now();
     const tool = this.#tools.get(call.name);
-    const policy = session.policy ?? this.policy;
+    const policy = scope.policy ?? this.policy;
     let params: unknown = call.input;
     let result: ToolResult;
     let decision: Decision | undefined;
@@ -214,10 +215,10 @@ export class ToolRegistry {
       }
       params = validateParams(tool, call.input);
       decision = await policy.decide(tool, params, {
-        pathForms: (subject) => session.sandbox.pathForms(subject, session.cwd),
+        pathForms: (subject) => scope.sandbox.pathForms(subject, scope.cwd),
       });
-      await this.#resolvePermission(tool, params, decision, call, session, policy);
-      const output = await this.#execute(tool, params, call, session);
+      await this.#resolvePermission(tool, params, decision, call, scope, policy);
+      const output = await this.#execute(tool, params, call, scope);
       result = {
         callId: call.id,
         tool: call.name,
@@ -228,7 +229,7 @@ export class ToolRegistry {
         outcome: "success",
         durationMs: 0,
       };
-      const input: HookInput = { call, tool, params, session, config: this.config };
+      const input: HookInput = { call, tool, params, scope, config: this.config };
       for (const hook of this.#outputHooks) await hook.apply(result, input);
       // The tool's raw bytes were for the hooks (the filter's security pass): not kept.
       delete output.utf8;
@@ -238,7 +239,7 @@ export class ToolRegistry {
       result.decision ??= decision;
     }
     result.durationMs = Math.round((this.#now() - started) * 1000) / 1000;
-    await this.#final(result, { call, tool, params, session, config: this.config });
+    await this.#final(result, { call, tool, params, scope, config: this.config });
     return result;
   }
 
@@ -247,9 +248,9 @@ export class ToolRegistry {
    * repeated identical call, arguments that are not JSON, a call not started after a cancel):
    * it passes the final hooks all the same, so the audit log holds every call the model made.
    */
-  async record(call: ToolCall, result: ToolResult, session: DispatchSession): Promise<void> {
+  async record(call: ToolCall, result: ToolResult, scope: CallScope): Promise<void> {
     const tool = this.#tools.get(call.name);
-    await this.#final(result, { call, tool, params: call.input, session, config: this.config });
+    await this.#final(result, { call, tool, params: call.input, scope, config: this.config });
   }
 
   async #final(result: ToolResult, input: HookInput): Promise<void> {
@@ -268,7 +269,7 @@ export class ToolRegistry {
     params: unknown,
     decision: Decision,
     call: ToolCall,
-    session: DispatchSession,
+    scope: CallScope,
     policy: PermissionPolicy,
   ): Promise<void> {
     const subject = decision.subject ? ` ${JSON.stringify(decision.subject)}` : "";
@@ -283,7 +284,7 @@ export class ToolRegistry {
       );
     }
     if (decision.action === "allow") return;
-    if (!session.ask) {
+    if (!scope.ask) {
       throw new DecidedError(
         decision,
         new ToolError(
@@ -293,7 +294,7 @@ export class ToolRegistry {
         ),
       );
     }
-    const answer = await session.ask({ callId: call.id, tool, params, decision });
+    const answer = await scope.ask({ callId: call.id, tool, params, decision });
     if (answer === "allow_once") return;
     if (answer === "allow_always") {
       policy.addSessionRule(tool.name, decision.alwaysPattern ?? decision.subject ?? "*", "allow");
@@ -317,23 +318,23 @@ export class ToolRegistry {
     tool: AnyTool,
     params: unknown,
     call: ToolCall,
-    session: DispatchSession,
+    scope: CallScope,
   ): Promise<ToolOutput> {
-    const signal = session.signal ?? new AbortController().signal;
+    const signal = scope.signal ?? new AbortController().signal;
     if (signal.aborted) throw new ToolError("cancelled", `Cannot run ${tool.name}: cancelled`);
     const ctx: ToolContext = {
-      cwd: session.cwd,
-      sandbox: session.sandbox,
+      cwd: scope.cwd,
+      sandbox: scope.sandbox,
       signal,
       config: this.config,
       callId: call.id,
-      conversationId: session.conversationId ?? null,
-      callerId: session.callerId ?? null,
+      conversationId: scope.conversationId ?? null,
+      callerId: scope.callerId ?? null,
       now: () => Date.now(),
-      emit: session.emit ?? (() => {}),
-      services: session.services ?? {},
+      emit: scope.emit ?? (() => {}),
+      ...this.#deps,
     };
-    const executor = session.executor ?? this.executor;
+    const executor = scope.executor ?? this.executor;
     return executor.execute(tool, params, ctx);
   }
 }

@@ -4,7 +4,11 @@
  */
 import { z } from "zod";
 import type { Config } from "../config/schema.ts";
+import type { ProcessRunner } from "../exec/mod.ts";
+import type { ShellAnalysis } from "../permission/shell.ts";
 import type { Sandbox } from "../sandbox/path.ts";
+import type { Store } from "../store/store.ts";
+import type { WebClient } from "./_web.ts";
 
 /** ACP tool kinds, also used by the CLI to pick an icon. */
 export type ToolKind =
@@ -52,8 +56,26 @@ export interface ToolOutput {
   skipOverflow?: boolean;
 }
 
+/**
+ * What tools reach the world through. The registry fills every member (its caller's, else the
+ * real one, src/tools/deps.ts), so a test passes fakes; the ACP editor executor replaces `files`
+ * and `runner` for the calls it takes.
+ */
+export interface ToolDeps {
+  /** Text files for read, write and edit: the local disk, or the editor in an ACP session. */
+  files: TextFileBackend;
+  /** Runs bash and diagnostics commands: local process groups, or an editor terminal. */
+  runner: ProcessRunner;
+  /** Name resolution and pinned requests for web_scrape and fetch. Holds no rules. */
+  web: WebClient;
+  /** Stored tool outputs for read_overflow; null when the session has no store. */
+  overflow: OverflowReader | null;
+  /** Lists the simple commands of a command line (bash checks their paths). */
+  analyzeShell(command: string): Promise<ShellAnalysis>;
+}
+
 /** Anything a tool may need beyond its params. Built by the registry for every call. */
-export interface ToolContext {
+export interface ToolContext extends ToolDeps {
   /** Workspace root: relative paths resolve against it. */
   cwd: string;
   sandbox: Sandbox;
@@ -64,25 +86,33 @@ export interface ToolContext {
   callerId: string | null;
   now(): number;
   emit(event: ToolEvent): void;
-  /** Optional services later layers provide (overflow reader, process runner, …). */
-  services: ToolServices;
 }
+
+/** The part of the store read_overflow reads: one page of an entry of this conversation. */
+export type OverflowReader = Pick<Store, "overflowSlice">;
 
 /**
- * How read/write/edit get and put text. Absent means the local disk; an ACP session sets an
- * editor-backed one (`fs/read_text_file` sees unsaved buffers, writes can be reviewed). Paths
- * are canonical and already checked by the sandbox.
+ * How read, write and edit get and put text: the local disk, or the editor in an ACP session
+ * (`fs/read_text_file` sees unsaved buffers, writes can be reviewed). Paths are canonical and
+ * already checked by the sandbox.
  */
 export interface TextFileBackend {
-  /** Throws Deno.errors.NotFound for a missing file. */
-  readTextFile(path: string): Promise<string>;
-  writeTextFile(path: string, content: string): Promise<void>;
+  /** What is at `path`, ready to read. Throws Deno.errors.NotFound when nothing is. */
+  open(path: string): Promise<OpenedFile>;
+  /** Replaces the whole content; a missing file is created with its missing parents. */
+  write(path: string, content: string, signal: AbortSignal): Promise<void>;
 }
 
-/** Service slots filled by the composition root; tools check for presence and fail clearly. */
-export interface ToolServices {
-  // deno-lint-ignore no-explicit-any
-  [name: string]: any;
+/** One opened entry of a {@link TextFileBackend}. */
+export interface OpenedFile {
+  /** Only a regular file has content to read. */
+  kind: "file" | "directory" | "other";
+  /** In bytes. */
+  size: number;
+  /** The whole content. */
+  bytes(signal: AbortSignal): Promise<Uint8Array>;
+  /** The content in chunks, for a file too large to hold (each chunk is valid until the next). */
+  chunks(): AsyncIterable<Uint8Array>;
 }
 
 export interface ToolDefinition<P extends z.ZodType = z.ZodType> {

@@ -1,9 +1,8 @@
-import * as path from "node:path";
 import { z } from "zod";
 import { decodeText, fileError, lstatOrNull, q } from "./_file.ts";
 import { unifiedDiff } from "./_diff.ts";
 import { ToolError } from "../errors/mod.ts";
-import { defineTool, type TextFileBackend } from "./tool.ts";
+import { defineTool } from "./tool.ts";
 
 export const WriteParams = z.object({
   path: z.string().describe(
@@ -55,35 +54,23 @@ export const writeTool = defineTool({
           },
         );
       }
-      const editor = ctx.services.textFiles as TextFileBackend | undefined;
       if (info && !ctx.sandbox.canRead(file)) {
         // A deny_read file is replaced blind: its old content must not reach the diff.
         existed = true;
         oldSize = info.size;
-        if (editor) await editor.writeTextFile(file, params.content);
-        else await Deno.writeFile(file, bytes, { signal: ctx.signal });
-      } else if (editor) {
-        // The editor creates missing files and parents, and may show the change for review.
-        try {
-          oldText = await editor.readTextFile(file);
-          existed = true;
-          oldSize = new TextEncoder().encode(oldText).length;
-        } catch (error) {
-          if (!(error instanceof Deno.errors.NotFound)) throw error;
-        }
-        await editor.writeTextFile(file, params.content);
       } else {
-        if (info) {
+        try {
+          const old = await (await ctx.files.open(file)).bytes(ctx.signal);
           existed = true;
-          const old = await Deno.readFile(file);
           oldSize = old.length;
           const decoded = decodeText(old);
           oldText = "text" in decoded ? decoded.text : null;
-        } else {
-          await Deno.mkdir(path.dirname(file), { recursive: true });
+        } catch (error) {
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
         }
-        await Deno.writeFile(file, bytes, { signal: ctx.signal });
       }
+      // A missing file is created with its parents; the editor may show the change for review.
+      await ctx.files.write(file, params.content, ctx.signal);
     } catch (error) {
       throw fileError(error, "write", params.path);
     }

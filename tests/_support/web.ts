@@ -145,6 +145,7 @@ export async function webHarness(
       fetch: [{ pattern: "*", action: "allow" }],
     }),
     config,
+    deps: { web: webClient },
   });
   const ws = await Deno.makeTempDir({ prefix: "zeph-web-" });
   const sandbox = await Sandbox.create(ws);
@@ -155,7 +156,6 @@ export async function webHarness(
         cwd: ws,
         sandbox,
         signal: opts.signal,
-        services: { webClient },
       }),
     requests,
     resolved,

@@ -1,8 +1,35 @@
 import { expect } from "expect";
-import { EditorExecutor } from "../../src/acp/editor_executor.ts";
+import * as acp from "@agentclientprotocol/sdk";
+import { dirname } from "node:path";
+import { EditorExecutor, editorTextFiles } from "../../src/acp/editor_executor.ts";
 import { DEFAULT_ENV_BLOCKLIST } from "../../src/config/schema.ts";
-import { filteredEnv, type ProcessRunner } from "../../src/exec/mod.ts";
+import { filteredEnv } from "../../src/exec/mod.ts";
 import type { AnyTool, ToolContext } from "../../src/tools/tool.ts";
+import { textFileBackendSuite } from "../_support/text_files.ts";
+
+/** An editor's side of fs/*, on the real disk: what tests/acp/_client.ts answers over stdio. */
+const editorOnDisk = {
+  async request(method: unknown, params: { path: string; content?: string }) {
+    if (method === acp.methods.client.fs.readTextFile) {
+      try {
+        return { content: await Deno.readTextFile(params.path) };
+      } catch {
+        throw acp.RequestError.resourceNotFound(`file://${params.path}`);
+      }
+    }
+    if (method === acp.methods.client.fs.writeTextFile) {
+      await Deno.mkdir(dirname(params.path), { recursive: true });
+      await Deno.writeTextFile(params.path, params.content ?? "");
+      return {};
+    }
+    throw new Error(`unexpected request ${String(method)}`);
+  },
+};
+
+textFileBackendSuite(
+  "editor",
+  () => editorTextFiles(editorOnDisk as never, { sdk: acp, sessionId: "s" }),
+);
 
 Deno.test("editor terminal: variables the env blocklist removed are blanked in the terminal", async () => {
   Deno.env.set("ZEPH_REVIEW_SECRET", "s3cret");
@@ -33,14 +60,14 @@ Deno.test("editor terminal: variables the env blocklist removed are blanked in t
     const tool = {
       name: "bash",
       execute: async (_p: unknown, ctx: ToolContext) => {
-        const runner = ctx.services.processRunner as ProcessRunner;
+        const runner = ctx.runner;
         await runner.run("bash", ["-c", "printenv"], {
           env: filteredEnv(DEFAULT_ENV_BLOCKLIST),
         });
         return { text: "" };
       },
     } as unknown as AnyTool;
-    await executor.execute(tool, {}, { callId: "c", services: {} } as unknown as ToolContext);
+    await executor.execute(tool, {}, { callId: "c" } as unknown as ToolContext);
     const blocked = Object.keys(Deno.env.toObject())
       .filter((n) => DEFAULT_ENV_BLOCKLIST.some((p) => n.startsWith(p)))
       .sort();
@@ -84,12 +111,12 @@ Deno.test("editor terminal: the caller's timeout kills the command and reports i
     const tool = {
       name: "bash",
       execute: async (_p: unknown, ctx: ToolContext) => {
-        const runner = ctx.services.processRunner as ProcessRunner;
+        const runner = ctx.runner;
         result = await runner.run("bash", ["-c", "sleep 9"], { timeoutMs });
         return { text: "" };
       },
     } as unknown as AnyTool;
-    await executor.execute(tool, {}, { callId: "c", services: {} } as unknown as ToolContext);
+    await executor.execute(tool, {}, { callId: "c" } as unknown as ToolContext);
     return { calls, result: result as { timedOut: boolean; stdout: { text: string } } };
   };
   const timed = await run(30, 5_000);

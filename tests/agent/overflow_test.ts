@@ -10,11 +10,12 @@ import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { checkProtocol } from "../../src/provider/script.ts";
 import type { ChatRequest, ChatResponse, Provider } from "../../src/provider/types.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { openStore, overflowHook } from "../../src/store/mod.ts";
+import { openStore } from "../../src/store/mod.ts";
 import { LocalExecutor } from "../../src/tools/executor.ts";
 import { readOverflowTool } from "../../src/tools/read_overflow.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
+import { overflowHook } from "../_support/hooks.ts";
 
 const BIG = Array.from({ length: 12_000 }, (_, i) => `line ${i} ${"x".repeat(i % 7)}`).join("\n");
 
@@ -66,6 +67,7 @@ Deno.test("overflow round trip: a big output is offloaded and paged back by the 
       executor: new LocalExecutor(),
       policy: new PermissionPolicy(),
       config,
+      deps: { overflow: store },
     });
     registry.addOutputHook(overflowHook(store, config));
     const pages: string[] = [];
@@ -100,7 +102,6 @@ Deno.test("overflow round trip: a big output is offloaded and paged back by the 
       cwd: sandbox.workspace,
       sandbox,
       store,
-      services: { store },
     });
     expect(await session.prompt("show me", { sink: () => {} })).toBe("end_turn");
     const firstResult = lastResults(provider.requests[1])[0];
@@ -131,7 +132,6 @@ Deno.test("overflow round trip: a big output is offloaded and paged back by the 
       cwd: sandbox.workspace,
       sandbox,
       store,
-      services: { store },
     });
     expect(await second.prompt("peek", { sink: () => {} })).toBe("end_turn");
     expect(second.conversationId).not.toBe(session.conversationId);

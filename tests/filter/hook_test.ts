@@ -164,7 +164,7 @@ Deno.test("bash output is filtered from its captured bytes as from its text", as
       config,
     });
     registry.addOutputHook(filterHook(engine));
-    const session = { cwd: dir, sandbox: await Sandbox.create(dir), services: {} };
+    const session = { cwd: dir, sandbox: await Sandbox.create(dir) };
     // gcc-style warnings with ‘’ quotes, an emoji, an invalid byte, a security signal on stderr
     // and a credential-shaped string assembled by the shell (none is in this file as such).
     const script = [

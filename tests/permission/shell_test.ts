@@ -338,12 +338,9 @@ Deno.test("bash permissions: bypass attempts are never allowed, and nothing runs
     executor: new LocalExecutor(),
     policy,
     config,
+    deps: { analyzeShell },
   });
-  const session = {
-    cwd: dir,
-    sandbox: await Sandbox.create(dir),
-    services: { shellAnalyzer: analyzeShell },
-  };
+  const session = { cwd: dir, sandbox: await Sandbox.create(dir) };
   const marker = `${dir}/MARK`;
   const exists = () => Deno.stat(marker).then(() => true, () => false);
   try {
@@ -651,12 +648,9 @@ Deno.test("bash permissions: the dispatch result carries the rule and the reason
       executor: new LocalExecutor(),
       policy,
       config,
+      deps: { analyzeShell },
     });
-    const session = {
-      cwd: dir,
-      sandbox: await Sandbox.create(dir),
-      services: { shellAnalyzer: analyzeShell },
-    };
+    const session = { cwd: dir, sandbox: await Sandbox.create(dir) };
     const denied = await registry.dispatch(
       { id: "d1", name: "bash", input: { command: "ls; bash -c 'sudo id'" } },
       session,

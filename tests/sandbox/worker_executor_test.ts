@@ -7,6 +7,7 @@ import { Sandbox } from "../../src/sandbox/path.ts";
 import { FileWorker, WorkerFileExecutor } from "../../src/sandbox/worker_executor.ts";
 import { readTool } from "../../src/tools/read.ts";
 import { grepTool } from "../../src/tools/grep.ts";
+import { defaultToolDeps } from "../../src/tools/deps.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
 import { ToolError } from "../../src/errors/mod.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
@@ -124,7 +125,7 @@ function context(sandbox: Sandbox, cwd: string, signal: AbortSignal): ToolContex
     callerId: null,
     now: () => Date.now(),
     emit: () => {},
-    services: {},
+    ...defaultToolDeps(),
   };
 }
 

@@ -1,16 +1,17 @@
 /**
- * A registry with the overflow hook and read_overflow, a test tool that prints whatever it is
+ * A registry with the overflow hook and read_overflow (reading the same store), a test tool that prints whatever it is
  * told, and a stand-in filter hook (order 10) that drops lines as the real filter would.
  */
 import { z } from "zod";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { overflowHook, type Store } from "../../src/store/mod.ts";
+import type { Store } from "../../src/store/mod.ts";
 import { LocalExecutor } from "../../src/tools/executor.ts";
 import { readOverflowTool } from "../../src/tools/read_overflow.ts";
-import { type DispatchSession, ToolRegistry } from "../../src/tools/registry.ts";
+import { type CallScope, ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
+import { overflowHook } from "../_support/hooks.ts";
 
 /** Prints `text` (or `repeat` copies of a line); `failed`/`exit_code` mark a failed command. */
 export const printTool = defineTool({
@@ -63,20 +64,13 @@ export function makeRegistry(
     executor: new LocalExecutor(),
     policy: new PermissionPolicy(),
     config,
+    deps: { overflow: store },
   });
   if (options.filter) registry.addOutputHook(keepErrorsHook);
   registry.addOutputHook(overflowHook(store, config));
   return registry;
 }
 
-export async function session(
-  store: Store | null,
-  conversationId: string | null,
-): Promise<DispatchSession> {
-  return {
-    cwd: Deno.cwd(),
-    sandbox: await Sandbox.create(Deno.cwd()),
-    conversationId,
-    services: store ? { store } : {},
-  };
+export async function session(conversationId: string | null): Promise<CallScope> {
+  return { cwd: Deno.cwd(), sandbox: await Sandbox.create(Deno.cwd()), conversationId };
 }

@@ -4,8 +4,9 @@ import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import {
   type AuditEntry,
-  auditHook,
+  auditRecordOf,
   AuditWriter,
+  openAuditLog,
   readAuditLog,
   redactSecrets,
   resolveAuditPath,
@@ -15,6 +16,7 @@ import { LocalExecutor } from "../../src/tools/executor.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import { z } from "zod";
+import { auditHook } from "../_support/hooks.ts";
 
 const echoTool = defineTool({
   name: "echo",
@@ -58,7 +60,8 @@ Deno.test("audit: one line per call for every tool, with decision, policy match 
       return () => (t += 10);
     })(),
   });
-  registry.addFinalHook(auditHook(config, { path, now: () => new Date(Date.UTC(2026, 0, 2)) }));
+  const log = openAuditLog(config, path);
+  registry.addFinalHook(auditHook(log, () => new Date(Date.UTC(2026, 0, 2))));
   const session = { cwd: dir, sandbox: await Sandbox.create(dir) };
   await registry.dispatch({ id: "1", name: "echo", input: { text: "hello world" } }, session);
   await registry.dispatch({ id: "2", name: "echo", input: { text: "forbidden" } }, session);
@@ -184,7 +187,9 @@ Deno.test("audit: disabled writes nothing", async () => {
     policy: new PermissionPolicy({ echo: [{ pattern: "*", action: "allow" }] }),
     config,
   });
-  registry.addFinalHook(auditHook(config, { path: `${dir}/audit.jsonl` }));
+  const log = openAuditLog(config, `${dir}/audit.jsonl`);
+  expect(log).toBe(null);
+  registry.addFinalHook(auditHook(log));
   const result = await registry.dispatch(
     { id: "1", name: "echo", input: { text: "hi" } },
     { cwd: dir, sandbox: await Sandbox.create(dir) },
@@ -192,6 +197,45 @@ Deno.test("audit: disabled writes nothing", async () => {
   expect(result.ok).toBe(true);
   await expect(Deno.stat(`${dir}/audit.jsonl`)).rejects.toBeInstanceOf(Deno.errors.NotFound);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("audit: auditRecordOf on a plain call falls back to the decision's subject", () => {
+  const at = new Date(Date.UTC(2026, 0, 3));
+  const result = {
+    tool: "nope",
+    outcome: "blocked" as const,
+    category: "policy_blocked" as const,
+    durationMs: 1.5,
+    decision: { action: "deny" as const, policyMatch: "rule", subject: "TOKEN=abc cmd" },
+  };
+  const unknownTool = { params: { x: 1 }, scope: {} };
+  const throwing = {
+    tool: {
+      subjects: (): string[] => {
+        throw new Error("bad params");
+      },
+    },
+    params: 7,
+    scope: { callerId: "acp-1" },
+  };
+  const entries = [unknownTool, throwing].map((call) => auditRecordOf(result, call, { at }));
+  expect(entries.map((e) => [e.subject, e.caller_id])).toEqual([
+    ["TOKEN=[REDACTED] cmd", null],
+    ["TOKEN=[REDACTED] cmd", "acp-1"],
+  ]);
+  expect(entries[0]).toEqual({
+    timestamp: "2026-01-03T00:00:00.000Z",
+    tool: "nope",
+    subject: "TOKEN=[REDACTED] cmd",
+    decision: "deny",
+    policy_match: "rule",
+    caller_id: null,
+    result: "blocked",
+    error_category: "policy_blocked",
+    exit_code: null,
+    truncated: false,
+    duration_ms: 1.5,
+  });
 });
 
 Deno.test("audit: the default path is in the XDG data directory", () => {

@@ -4,8 +4,8 @@ import { defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { LocalExecutor, type ToolExecutor } from "../../src/tools/executor.ts";
-import { type DispatchSession, ToolRegistry } from "../../src/tools/registry.ts";
-import { type AnyTool, defineTool, type ToolContext } from "../../src/tools/tool.ts";
+import { type CallScope, ToolRegistry } from "../../src/tools/registry.ts";
+import { type AnyTool, defineTool, type ToolContext, type ToolDeps } from "../../src/tools/tool.ts";
 import type { PermissionRuleConfig } from "../../src/config/schema.ts";
 
 export const EchoParams = z.object({
@@ -79,8 +79,12 @@ export function failingTool(thrown: () => unknown): AnyTool {
 
 export async function makeRegistry(
   tools: AnyTool[],
-  options: { rules?: Record<string, PermissionRuleConfig[]>; executor?: ToolExecutor } = {},
-): Promise<{ registry: ToolRegistry; session: DispatchSession; policy: PermissionPolicy }> {
+  options: {
+    rules?: Record<string, PermissionRuleConfig[]>;
+    executor?: ToolExecutor;
+    deps?: Partial<ToolDeps>;
+  } = {},
+): Promise<{ registry: ToolRegistry; session: CallScope; policy: PermissionPolicy }> {
   const config = defaultConfig();
   const policy = new PermissionPolicy(options.rules ?? {});
   const registry = new ToolRegistry({
@@ -88,8 +92,9 @@ export async function makeRegistry(
     executor: options.executor ?? new LocalExecutor(),
     policy,
     config,
+    deps: options.deps,
   });
   const cwd = Deno.cwd();
-  const session: DispatchSession = { cwd, sandbox: await Sandbox.create(cwd) };
+  const session: CallScope = { cwd, sandbox: await Sandbox.create(cwd) };
   return { registry, session, policy };
 }

@@ -7,23 +7,26 @@ import {
   type RunOptions,
 } from "../../src/exec/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
+import type { ShellAnalysis, SimpleCommand } from "../../src/permission/shell.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import {
-  type AnalyzedCommand,
   bashTool,
   checkShellPaths,
   pathCandidate,
-  type ShellAnalysis,
   type ShellOutputEnvelope,
 } from "../../src/tools/bash.ts";
 import { LocalExecutor } from "../../src/tools/executor.ts";
-import { type DispatchSession, ToolRegistry } from "../../src/tools/registry.ts";
-import type { ToolEvent } from "../../src/tools/tool.ts";
+import { type CallScope, ToolRegistry } from "../../src/tools/registry.ts";
+import type { ToolDeps, ToolEvent } from "../../src/tools/tool.ts";
 
 /** Path checks are covered below with explicit analyses; these tests exercise running. */
-const noPaths = (): Promise<ShellAnalysis> => Promise.resolve({ commands: [] });
+const noPaths = (): Promise<ShellAnalysis> => Promise.resolve({ commands: [], dynamic: [] });
 
-async function setup(edit: (c: ReturnType<typeof defaultConfig>) => void = () => {}) {
+/** Without `deps`, the real parser of src/permission/shell.ts checks the paths. */
+async function setup(
+  edit: (c: ReturnType<typeof defaultConfig>) => void = () => {},
+  deps: Partial<ToolDeps> = {},
+) {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_bash_" }));
   const config = defaultConfig();
   edit(config);
@@ -32,16 +35,15 @@ async function setup(edit: (c: ReturnType<typeof defaultConfig>) => void = () =>
     executor: new LocalExecutor(),
     policy: new PermissionPolicy({ bash: [{ pattern: "*", action: "allow" }] }),
     config,
+    deps,
   });
   const events: ToolEvent[] = [];
-  const session: DispatchSession = {
+  const session: CallScope = {
     cwd: dir,
     sandbox: await Sandbox.create(dir),
     emit: (e) => events.push(e),
-    // No shellAnalyzer: the real parser of src/permission/shell.ts checks the paths.
-    services: {},
   };
-  const run = (command: string, extra: Partial<DispatchSession> = {}) =>
+  const run = (command: string, extra: Partial<CallScope> = {}) =>
     registry.dispatch({ id: "c1", name: "bash", input: { command } }, { ...session, ...extra });
   return { dir, run, events, cleanup: () => Deno.remove(dir, { recursive: true }) };
 }
@@ -224,8 +226,7 @@ Deno.test("bash: an empty command is invalid", async () => {
   await t.cleanup();
 });
 
-Deno.test("bash: the process runner comes from ctx.services when injected", async () => {
-  const t = await setup();
+Deno.test("bash: the process runner is the one the registry's caller passes", async () => {
   const calls: [string, string[], RunOptions][] = [];
   const real = new LocalProcessRunner();
   const recording: ProcessRunner = {
@@ -234,11 +235,10 @@ Deno.test("bash: the process runner comes from ctx.services when injected", asyn
       return real.run(program, args, options);
     },
   };
+  const t = await setup(undefined, { analyzeShell: noPaths, runner: recording });
   Deno.env.set("ZEPH_SECRET", "zs");
   try {
-    const result = await t.run("echo via-injected", {
-      services: { shellAnalyzer: noPaths, processRunner: recording },
-    });
+    const result = await t.run("echo via-injected");
     expect(result.text).toBe("via-injected");
   } finally {
     Deno.env.delete("ZEPH_SECRET");
@@ -255,7 +255,14 @@ const cmd = (
   program: string,
   args: string[] = [],
   redirects: { op: string; target: string }[] = [],
-): AnalyzedCommand => ({ program, args, redirects });
+): SimpleCommand => ({
+  program,
+  args,
+  redirects,
+  raw: [program, ...args].join(" "),
+  programIsLiteral: true,
+  context: [],
+});
 
 Deno.test("bash paths: pathCandidate picks tokens that look like paths", () => {
   const table: [string, string | null][] = [
@@ -280,10 +287,11 @@ Deno.test("bash paths: arguments and redirects outside the workspace are refused
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_bash_paths_" }));
   await Deno.mkdir(`${dir}/sub`);
   await Deno.symlink("/etc", `${dir}/link`);
-  const check = async (analysis: ShellAnalysis, allowedPaths: string[] = []) => {
+  type Found = Pick<ShellAnalysis, "commands" | "parseError">;
+  const check = async (analysis: Found, allowedPaths: string[] = []) => {
     try {
       await checkShellPaths("(analysed)", {
-        analyze: () => Promise.resolve(analysis),
+        analyze: () => Promise.resolve({ ...analysis, dynamic: [] }),
         cwd: dir,
         allowedPaths,
       });
@@ -292,7 +300,7 @@ Deno.test("bash paths: arguments and redirects outside the workspace are refused
       return `${(error as Error).name}: ${(error as Error).message}`;
     }
   };
-  const table: [ShellAnalysis, string][] = [
+  const table: [Found, string][] = [
     [{ commands: [cmd("ls", ["-la", "src/x", "./y", "sub/.."])] }, "ok"],
     [{ commands: [cmd("cat", ["/etc/passwd"])] }, "/etc/passwd"],
     [{ commands: [cmd("cat", ["../outside"])] }, "../outside"],
@@ -334,16 +342,16 @@ Deno.test("bash paths: arguments and redirects outside the workspace are refused
 });
 
 Deno.test("bash paths: a refused path stops the command before it runs", async () => {
-  const t = await setup();
-  const marker = `${t.dir}/ran`;
-  const result = await t.run(`touch ${marker}; cat /etc/passwd`, {
-    services: {
-      shellAnalyzer: () =>
-        Promise.resolve({
-          commands: [cmd("touch", [marker]), cmd("cat", ["/etc/passwd"])],
-        }),
-    },
+  let marker = "";
+  const t = await setup(undefined, {
+    analyzeShell: () =>
+      Promise.resolve({
+        commands: [cmd("touch", [marker]), cmd("cat", ["/etc/passwd"])],
+        dynamic: [],
+      }),
   });
+  marker = `${t.dir}/ran`;
+  const result = await t.run(`touch ${marker}; cat /etc/passwd`);
   expect([result.ok, result.outcome, result.category]).toEqual([
     false,
     "blocked",
@@ -402,9 +410,9 @@ Deno.test("bash paths: the real analyser refuses outside paths before anything r
 });
 
 Deno.test("bash: a missing working directory is a clear error, not 'bash is not installed'", async () => {
-  const t = await setup();
+  const t = await setup(undefined, { analyzeShell: noPaths });
   const gone = `${t.dir}/gone`;
-  const result = await t.run("true", { cwd: gone, services: { shellAnalyzer: noPaths } });
+  const result = await t.run("true", { cwd: gone });
   expect([result.ok, result.category]).toEqual([false, "permanent_failure"]);
   expect(result.error).toBe(
     `Cannot run the command: the working directory ${JSON.stringify(gone)} does not exist`,

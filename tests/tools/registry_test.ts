@@ -9,12 +9,13 @@ import type { ToolExecutor } from "../../src/tools/executor.ts";
 import {
   type AskAnswer,
   type AskRequest,
-  type DispatchSession,
+  type CallScope,
   type FinalHook,
   type OutputHook,
   ToolRegistry,
   type ToolResult,
 } from "../../src/tools/registry.ts";
+import { defaultToolDeps } from "../../src/tools/deps.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import {
   bashLikeTool,
@@ -105,13 +106,13 @@ Deno.test("a present value of the wrong type is a type_mismatch; null input is a
   expect(empty.category).toBe("invalid_parameters");
 });
 
-Deno.test("validated params (with defaults) reach the tool; the context carries the session", async () => {
+Deno.test("validated params (with defaults) reach the tool; the context carries the scope and deps", async () => {
   const seen: ToolContext[] = [];
-  const { registry, session } = await makeRegistry([echoTool(seen)]);
-  const services = { store: "S" };
+  const overflow = { overflowSlice: () => null };
+  const { registry, session } = await makeRegistry([echoTool(seen)], { deps: { overflow } });
   const result = await registry.dispatch(
     { id: "call-9", name: "echo", input: { path: "ab" } },
-    { ...session, services, conversationId: "conv", callerId: "agent" },
+    { ...session, conversationId: "conv", callerId: "agent" },
   );
   expect(stable(result)).toEqual({
     callId: "call-9",
@@ -124,12 +125,20 @@ Deno.test("validated params (with defaults) reach the tool; the context carries 
   });
   expect(seen.length).toBe(1);
   const ctx = seen[0];
-  expect([ctx.cwd, ctx.callId, ctx.conversationId, ctx.callerId, ctx.services]).toEqual([
+  expect([ctx.cwd, ctx.callId, ctx.conversationId, ctx.callerId]).toEqual([
     session.cwd,
     "call-9",
     "conv",
     "agent",
-    services,
+  ]);
+  // What the caller passed, and the real thing for every member it left out.
+  const real = defaultToolDeps();
+  expect(ctx.overflow).toBe(overflow);
+  expect([ctx.files, ctx.runner, ctx.web, ctx.analyzeShell]).toEqual([
+    real.files,
+    real.runner,
+    real.web,
+    real.analyzeShell,
   ]);
   expect(ctx.sandbox).toBe(session.sandbox);
   expect(ctx.config).toBe(registry.config);
@@ -472,7 +481,7 @@ async function fileRegistry(rules: Record<string, PermissionRuleConfig[]>) {
   });
   const asked: AskRequest[] = [];
   const answers: AskAnswer[] = [];
-  const session: DispatchSession = {
+  const session: CallScope = {
     cwd: ws,
     sandbox,
     ask: (r) => {

@@ -1,0 +1,63 @@
+/**
+ * The real dependencies of tools: the local disk for text files, local process groups, the
+ * pinned web client and the bash parser of src/permission/shell.ts. The registry uses each one
+ * its caller does not replace; the fenced file worker uses them as they are.
+ */
+import { dirname } from "node:path";
+import { defaultProcessRunner } from "../exec/mod.ts";
+import type { ShellAnalysis } from "../permission/shell.ts";
+import { createWebClient, type WebClient } from "./_web.ts";
+import type { OpenedFile, TextFileBackend, ToolDeps } from "./tool.ts";
+
+/** Chunk size when a large file is read piece by piece. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** Text files on the local disk. `open` follows symbolic links, as reading does. */
+export const diskFiles: TextFileBackend = {
+  async open(path: string): Promise<OpenedFile> {
+    const info = await Deno.stat(path);
+    return {
+      kind: info.isFile ? "file" : info.isDirectory ? "directory" : "other",
+      size: info.size,
+      bytes: (signal) => Deno.readFile(path, { signal }),
+      async *chunks() {
+        using handle = await Deno.open(path, { read: true });
+        const buffer = new Uint8Array(CHUNK_BYTES);
+        while (true) {
+          const n = await handle.read(buffer);
+          if (n === null) return;
+          yield buffer.subarray(0, n);
+        }
+      },
+    };
+  },
+  async write(path: string, content: string, signal: AbortSignal): Promise<void> {
+    const bytes = new TextEncoder().encode(content);
+    try {
+      await Deno.writeFile(path, bytes, { signal });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      await Deno.mkdir(dirname(path), { recursive: true });
+      await Deno.writeFile(path, bytes, { signal });
+    }
+  },
+};
+
+let webClient: WebClient | null = null;
+
+/** The real dependencies; the web client is created once and shared. */
+export function defaultToolDeps(): ToolDeps {
+  return {
+    files: diskFiles,
+    runner: defaultProcessRunner(),
+    web: webClient ??= createWebClient(),
+    overflow: null,
+    analyzeShell,
+  };
+}
+
+async function analyzeShell(command: string): Promise<ShellAnalysis> {
+  // Loaded on first use: the parser is large and most sessions never run a command.
+  const shell = await import("../permission/shell.ts");
+  return await shell.analyzeShell(command);
+}

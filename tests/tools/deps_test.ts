@@ -1,0 +1,52 @@
+import { expect } from "expect";
+import { join } from "node:path";
+import { defaultProcessRunner } from "../../src/exec/mod.ts";
+import { defaultToolDeps, diskFiles } from "../../src/tools/deps.ts";
+import { textFileBackendSuite } from "../_support/text_files.ts";
+
+textFileBackendSuite("disk", () => diskFiles);
+
+Deno.test("disk text files: a directory and a FIFO open with their kind, not as files", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_disk_files_" }));
+  try {
+    await new Deno.Command("mkfifo", { args: [join(dir, "pipe")] }).output();
+    const kinds = [
+      (await diskFiles.open(dir)).kind,
+      (await diskFiles.open(join(dir, "pipe"))).kind,
+    ];
+    expect(kinds).toEqual(["directory", "other"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("disk text files: a large file comes in chunks of at most 1 MiB", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "zeph_disk_files_" });
+  try {
+    const file = join(dir, "big.txt");
+    await Deno.writeTextFile(file, "x".repeat(2.5 * 1024 * 1024));
+    const sizes: number[] = [];
+    for await (const chunk of (await diskFiles.open(file)).chunks()) sizes.push(chunk.length);
+    expect(sizes).toEqual([1024 * 1024, 1024 * 1024, 512 * 1024]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("default tool deps: the disk, the shared runner, one web client, no overflow store", async () => {
+  const a = defaultToolDeps();
+  const b = defaultToolDeps();
+  expect([a.files, a.runner, a.web, a.overflow]).toEqual([
+    diskFiles,
+    defaultProcessRunner(),
+    b.web,
+    null,
+  ]);
+  expect(a.web).toBe(b.web);
+  // The real bash parser, loaded on first use.
+  const analysis = await a.analyzeShell("ls -la src && cat x > out.txt");
+  expect(analysis.commands.map((c) => [c.program, c.args, c.redirects])).toEqual([
+    ["ls", ["-la", "src"], []],
+    ["cat", ["x"], [{ op: ">", target: "out.txt" }]],
+  ]);
+});
