@@ -166,7 +166,6 @@ const KNOWN: string[] = [
   "upward: src/filter/engine.ts imports src/tools/registry.ts",
   "upward: src/filter/hook.ts imports src/tools/registry.ts",
   "upward: src/permission/policy.ts imports src/tools/tool.ts",
-  "upward: src/provider/types.ts imports src/tools/registry.ts",
   "upward: src/sandbox/file_worker.ts imports src/tools/_grep_pool.ts",
   "upward: src/sandbox/file_worker.ts imports src/tools/file_tools.ts",
   "upward: src/sandbox/file_worker.ts imports src/tools/tool.ts",

@@ -4,7 +4,6 @@
  * adapters for other wire formats translate.
  */
 import { type ErrorCategory, isRetryable } from "../errors/mod.ts";
-import type { ToolDefinitionForModel } from "../tools/registry.ts";
 
 export type ContentPart =
   | { type: "text"; text: string }
@@ -14,6 +13,13 @@ export type ContentPart =
 export interface Message {
   role: "user" | "assistant";
   parts: ContentPart[];
+}
+
+/** A tool as the model is offered it: its name, what it does, and its parameters' JSON schema. */
+export interface ToolDefinitionForModel {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
 }
 
 export interface ChatRequest {

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import type { Decision, PermissionPolicy } from "../permission/policy.ts";
+import type { ToolDefinitionForModel } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/path.ts";
 import {
   type ErrorCategory,
@@ -121,12 +122,6 @@ export interface RegistryOptions {
   policy: PermissionPolicy;
   config: Config;
   now?: () => number;
-}
-
-export interface ToolDefinitionForModel {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
 }
 
 export class ToolRegistry {
