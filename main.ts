@@ -111,7 +111,12 @@ async function policyBuilder(): Promise<(config: Config) => PermissionPolicy> {
  */
 async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
   const globals: GlobalOptions = { cwd: args.cwd, config: args.config, yes: false, json: false };
-  const loaded = await loadConfigFor(globals);
+  // The store and the sandbox load while the config does: session/new waits for all three.
+  const [loaded] = await Promise.all([
+    loadConfigFor(globals),
+    import("./src/store/mod.ts"),
+    import("./src/sandbox/path.ts"),
+  ]);
   for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
   const config = loaded.config;
   const store = await openStore(config, "; sessions are not saved");
