@@ -4,8 +4,8 @@
  * fast. Everything else is built lazily, only for the commands that need it.
  *
  * Extension points (one line each): tools → src/tools/catalog.ts `builtinTools()`; executors,
- * permission analysers, output hooks (filter 10, overflow 20), final hooks (audit) and services
- * (store, runner) → the marked lists in `buildRuntime` and `policyBuilder` below; providers →
+ * output hooks (filter 10, overflow 20), final hooks (audit) and services (store, runner) → the
+ * marked lists in `buildRuntime` below; permission analysers → `loadPolicyBuilder`; providers →
  * src/config/providers.ts and src/provider/mod.ts; subcommands → src/cli/mod.ts.
  */
 import { VERSION } from "./src/version.ts";
@@ -92,7 +92,7 @@ async function newSandbox(cwd: string, config: Config): Promise<Sandbox> {
 }
 
 /** Builds permission policies: the config's rules, with the tools' analysers installed. */
-async function policyBuilder(): Promise<(config: Config) => PermissionPolicy> {
+async function loadPolicyBuilder(): Promise<(config: Config) => PermissionPolicy> {
   const [{ PermissionPolicy }, { installShellAnalyzer }] = await Promise.all([
     import("./src/permission/policy.ts"),
     import("./src/permission/shell.ts"),
@@ -137,7 +137,7 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
         },
       );
       const [newPolicy, { redactSecrets }] = await Promise.all([
-        policyBuilder(),
+        loadPolicyBuilder(),
         import("./src/store/audit.ts"),
       ]);
       runtime = await buildRuntime(globals, loaded, store);
@@ -173,7 +173,7 @@ export async function buildRuntime(
       import("./src/tools/mod.ts"),
       // The catalog loads every tool, so it stays out of tools/mod.ts.
       import("./src/tools/catalog.ts"),
-      policyBuilder(),
+      loadPolicyBuilder(),
     ]);
 
   const sandbox = await newSandbox(globals.cwd, config);

@@ -92,7 +92,7 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
   // Prompts run in sessions, so the backend is loaded by then.
   const redact = (text: string) => ready ? ready.redact(text) : text;
 
-  const getSession = (id: string): AcpSessionState => {
+  const stateOf = (id: string): AcpSessionState => {
     const s = sessions.get(id);
     if (!s) throw sdk.RequestError.sessionNotFound(id);
     return s;
@@ -174,7 +174,7 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
       sessions.get(params.sessionId)?.abort?.abort();
     })
     .onRequest(sdk.methods.agent.session.prompt, async ({ params, client }) => {
-      const state = getSession(params.sessionId);
+      const state = stateOf(params.sessionId);
       // One turn at a time per session: a new prompt cancels the running (or still waiting)
       // one and queues behind it. Its own controller is installed at once, so a session/cancel
       // sent while it waits cancels it, and a third prompt supersedes it before it starts.

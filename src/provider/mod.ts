@@ -100,7 +100,7 @@ export function providerEndpoint(config: Config, name: ProviderName): string {
   return PROVIDERS[name].endpoint(config);
 }
 
-/** The command-line choice that overrides `[llm]`: `--provider`, `--model`, `--script`, `--legacy`. */
+/** The command line's override of `[llm]`: `--provider`, `--model`, `--script`, `--legacy`. */
 export interface ProviderChoice {
   provider?: string;
   model?: string;
