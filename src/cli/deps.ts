@@ -35,7 +35,7 @@ export interface Runtime {
   policy: PermissionPolicy;
   registry: ToolRegistry;
   executor: CompositeExecutor;
-  /** The conversation and overflow store; null when it cannot be opened. */
+  /** The conversation and overflow store; null when it could not be opened. */
   store: Store | null;
   /** Services handed to tools through ToolContext (store, overflow reader, runner, …). */
   services: ToolServices;
