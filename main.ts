@@ -1,61 +1,176 @@
 /**
- * The composition root: argv → config → real dependencies → CLI or ACP front-end.
- * `--version` answers before anything heavy is imported, so start-up stays fast. Everything
- * else is built lazily, only for the commands that need it.
+ * The composition root: argv → config → one `Deps` value → the CLI (`runCli`) or the ACP
+ * front-end (`runAcp`). `--version` answers before anything heavy is imported, so start-up stays
+ * fast. Everything else is built lazily, only for the commands that need it.
  *
  * Extension points (one line each): tools → src/tools/catalog.ts `builtinTools()`; executors,
- * permission analysers, output hooks (filter 10, overflow 20), final hooks (audit) and what tools
- * reach the world through (store, runner, …) → the marked lists in `buildRuntime` below;
- * subcommands → src/cli/mod.ts.
+ * output hooks (filter 10, overflow 20), final hooks (audit) and what tools reach the world
+ * through (store, runner, …) → the marked lists in `buildRuntime` below; permission analysers → `loadPolicyBuilder`; providers →
+ * src/config/providers.ts and src/provider/mod.ts; subcommands → src/cli/mod.ts.
  */
 import { VERSION } from "./src/version.ts";
-import type { GlobalOptions, Runtime } from "./src/cli/mod.ts";
-import type { LoadedConfig } from "./src/config/load.ts";
-import type { CallScope, FinalHook, OutputHook } from "./src/tools/registry.ts";
-import type { ToolExecutor } from "./src/tools/executor.ts";
-import type { ToolDeps } from "./src/tools/tool.ts";
+import type { AcpArgs, AcpDeps, SessionBackendDeps } from "./src/acp/mod.ts";
+import type { CliDeps, GlobalOptions, Runtime } from "./src/cli/mod.ts";
+import type { Config, LoadedConfig } from "./src/config/mod.ts";
+import type { PermissionPolicy } from "./src/permission/policy.ts";
+import type { Provider, ProviderChoice } from "./src/provider/mod.ts";
+import type { Sandbox } from "./src/sandbox/path.ts";
+import type { SqliteStore } from "./src/store/mod.ts";
+import type { CallScope, FinalHook, OutputHook, ToolDeps, ToolExecutor } from "./src/tools/mod.ts";
+
+/** What the front-ends receive: one value of lazy builders, so each builds only what it uses. */
+export interface Deps extends CliDeps, AcpDeps {}
+
+/** The real dependencies. */
+export const deps: Deps = {
+  loadConfig: loadConfigFor,
+  async buildRuntime(globals) {
+    const loaded = await loadConfigFor(globals);
+    for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
+    const store = await openStore(loaded.config);
+    try {
+      const runtime = await buildRuntime(globals, loaded, store);
+      return {
+        ...runtime,
+        async close() {
+          await runtime.close();
+          store?.close();
+        },
+      };
+    } catch (error) {
+      store?.close();
+      throw error;
+    }
+  },
+  buildProvider,
+  openAgent: openAcpAgent,
+};
 
 /** Loads the config for the global options (`--config`, `ZEPH_CONFIG`, XDG, defaults). */
-export async function loadConfigFor(globals: GlobalOptions): Promise<LoadedConfig> {
-  const { loadConfig } = await import("./src/config/load.ts");
+export async function loadConfigFor(
+  globals: Pick<GlobalOptions, "config">,
+): Promise<LoadedConfig> {
+  const { loadConfig } = await import("./src/config/mod.ts");
   return await loadConfig({ path: globals.config, env: Deno.env.toObject() });
 }
 
-/** Builds config → Sandbox → PermissionPolicy → executors → ToolRegistry (+ hooks, tool deps). */
-export async function buildRuntime(
-  globals: GlobalOptions,
-  loaded?: LoadedConfig,
-  /** What the caller already opened and keeps owning (ACP opens the store early). */
-  preset: { store?: import("./src/store/mod.ts").SqliteStore | null } = {},
-): Promise<Runtime> {
-  loaded ??= await loadConfigFor(globals);
-  for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
-  const config = loaded.config;
-  const [
-    { Sandbox },
-    { PermissionPolicy },
-    { ToolRegistry },
-    { CompositeExecutor, LocalExecutor },
-    {
-      builtinTools,
-    },
-  ] = await Promise.all([
-    import("./src/sandbox/path.ts"),
-    import("./src/permission/policy.ts"),
-    import("./src/tools/registry.ts"),
-    import("./src/tools/executor.ts"),
-    import("./src/tools/catalog.ts"),
-  ]);
+/**
+ * The conversation/overflow store; retention cleanup runs as it opens. A store that cannot be
+ * opened is reported (with `consequence`) and zeph goes on without it: outputs over the
+ * threshold are then cut to head + tail, and conversations are not saved.
+ */
+async function openStore(config: Config, consequence = ""): Promise<SqliteStore | null> {
+  const { openConfiguredStore } = await import("./src/store/mod.ts");
+  try {
+    return openConfiguredStore(config);
+  } catch (error) {
+    console.error(`zeph: warning: ${(error as Error).message}${consequence}`);
+    return null;
+  }
+}
 
-  const sandbox = await Sandbox.create(globals.cwd, {
+/** The model provider `config` and the command line's choice select (see CliDeps). */
+async function buildProvider(config: Config, choice: ProviderChoice): Promise<Provider> {
+  const provider = await import("./src/provider/mod.ts");
+  return await provider.buildProvider(config, choice);
+}
+
+/** The sandbox of a workspace: path validation, read deny/allow. */
+async function newSandbox(cwd: string, config: Config): Promise<Sandbox> {
+  const { Sandbox } = await import("./src/sandbox/path.ts");
+  return await Sandbox.create(cwd, {
     allowedPaths: config.tools.file.allowed_paths,
     denyRead: config.tools.file.deny_read,
     allowRead: config.tools.file.allow_read,
   });
-  const policy = PermissionPolicy.fromConfig(config);
-  // Permission analysers (policy.setAnalyzer(tool, fn)): bash's command analysis goes here.
-  const { installShellAnalyzer } = await import("./src/permission/shell.ts");
-  installShellAnalyzer(policy, config);
+}
+
+/** Builds permission policies: the config's rules, with the tools' analysers installed. */
+async function loadPolicyBuilder(): Promise<(config: Config) => PermissionPolicy> {
+  const [{ PermissionPolicy }, { installShellAnalyzer }] = await Promise.all([
+    import("./src/permission/policy.ts"),
+    import("./src/permission/shell.ts"),
+  ]);
+  return (config) => {
+    const policy = PermissionPolicy.fromConfig(config);
+    // Permission analysers (policy.setAnalyzer(tool, fn)): bash's command analysis goes here.
+    installShellAnalyzer(policy, config);
+    return policy;
+  };
+}
+
+/**
+ * The agent behind ACP sessions. Sessions are stored conversations, so the config and the store
+ * open with the first session; the registry, hooks and provider with the first prompt.
+ */
+async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
+  const globals: GlobalOptions = { cwd: args.cwd, config: args.config, yes: false, json: false };
+  // The store and the sandbox load while the config does: session/new waits for all three.
+  const [loaded] = await Promise.all([
+    loadConfigFor(globals),
+    import("./src/store/mod.ts"),
+    import("./src/sandbox/path.ts"),
+  ]);
+  for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
+  const config = loaded.config;
+  const store = await openStore(config, "; sessions are not saved");
+  let runtime: Runtime | null = null;
+  return {
+    config,
+    store,
+    newSandbox: (cwd) => newSandbox(cwd, config),
+    runtime: async () => {
+      // The provider first: it is what fails on a bad setup (missing key or script), and a
+      // failed start is retried by the next prompt, so a runtime built before it would leak
+      // (worker, listeners) once per failed prompt.
+      const provider = await buildProvider(structuredClone(config), args.choice).catch(
+        async (error) => {
+          const { ProviderError } = await import("./src/provider/mod.ts");
+          if (!(error instanceof ProviderError) || !error.hint) throw error;
+          throw new Error(`${error.message}\n${error.hint}`);
+        },
+      );
+      const [newPolicy, { redactSecrets }] = await Promise.all([
+        loadPolicyBuilder(),
+        import("./src/store/audit.ts"),
+      ]);
+      runtime = await buildRuntime(globals, loaded, store);
+      return {
+        registry: runtime.registry,
+        local: runtime.executor,
+        provider,
+        newPolicy: () => newPolicy(config),
+        redact: redactSecrets,
+      };
+    },
+    close: async () => {
+      await runtime?.close();
+      store?.close();
+    },
+  };
+}
+
+/**
+ * Builds Sandbox → PermissionPolicy → executors → ToolRegistry (+ hooks, tool deps) for the
+ * loaded config. The store is the caller's: it is opened first (ACP opens it with the first
+ * session) and closed by the caller after the runtime.
+ */
+export async function buildRuntime(
+  globals: GlobalOptions,
+  loaded: LoadedConfig,
+  store: SqliteStore | null,
+): Promise<Runtime> {
+  const config = loaded.config;
+  const [{ ToolRegistry, CompositeExecutor, LocalExecutor }, { builtinTools }, newPolicy] =
+    await Promise.all([
+      import("./src/tools/mod.ts"),
+      // The catalog loads every tool, so it stays out of tools/mod.ts.
+      import("./src/tools/catalog.ts"),
+      loadPolicyBuilder(),
+    ]);
+
+  const sandbox = await newSandbox(globals.cwd, config);
+  const policy = newPolicy(config);
 
   const cleanups: (() => Promise<void> | void)[] = [];
   // What tools reach the world through (overflow reader, process runner, …): set toolDeps.<name>
@@ -66,20 +181,6 @@ export async function buildRuntime(
     import("./src/store/audit.ts"),
     import("./src/store/mod.ts"),
   ]);
-  // The conversation/overflow store; retention cleanup runs as it opens. A store that cannot be
-  // opened is reported and the session goes on without it (outputs over the threshold are then
-  // cut to head + tail, and conversations are not saved).
-  let store: import("./src/store/mod.ts").SqliteStore | null = null;
-  if (preset.store !== undefined) {
-    store = preset.store;
-  } else {
-    try {
-      store = storeMod.openConfiguredStore(config);
-      cleanups.push(() => store?.close());
-    } catch (error) {
-      console.error(`zeph: warning: ${(error as Error).message}`);
-    }
-  }
   // Commands run in detached process groups, which outlive zeph unless killed: end them with the
   // runtime, and on Deno.exit() (the `unload` event) for paths that never reach close().
   cleanups.push(() => void killAllProcessGroups());
@@ -111,7 +212,7 @@ export async function buildRuntime(
     config,
     deps: toolDeps,
   });
-  const { permissionToolWarnings } = await import("./src/config/load.ts");
+  const { permissionToolWarnings } = await import("./src/config/mod.ts");
   for (const w of permissionToolWarnings(config, registry.all().map((t) => t.name))) {
     console.error(`zeph: warning: ${w}`);
   }
@@ -179,10 +280,14 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   if (args[0] === "acp" || args.includes("--acp")) {
+    // stdout is the protocol's wire: every log line goes to stderr.
+    console.log = console.error;
+    console.info = console.error;
+    console.debug = console.error;
     // Editors spawn the agent often: answer `initialize` before building anything else.
-    const { runAcp } = await import("./src/cli/acp_cmd.ts");
-    Deno.exit(await runAcp(args, { loadConfig: loadConfigFor, buildRuntime }));
+    const { runAcp } = await import("./src/acp/mod.ts");
+    Deno.exit(await runAcp(args, deps));
   }
   const { runCli } = await import("./src/cli/mod.ts");
-  Deno.exit(await runCli(args, { loadConfig: loadConfigFor, buildRuntime }));
+  Deno.exit(await runCli(args, deps));
 }

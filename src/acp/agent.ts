@@ -6,9 +6,9 @@
  * messages to stdout.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AgentEvent, StopReason } from "../agent/events.ts";
-import type { AskAnswer, AskRequest } from "../tools/registry.ts";
-import type { Message } from "../provider/types.ts";
+import type { AgentEvent, StopReason } from "../agent/mod.ts";
+import type { Message } from "../provider/mod.ts";
+import type { AskAnswer, AskRequest } from "../tools/mod.ts";
 import type { AgentBackend, AgentSessionHandle } from "./backend.ts";
 import { encodeLine, guardLines, LineWriter } from "./_wire.ts";
 import { acpKind, toolCallFinished, toolCallStarted, toolTitle } from "./updates.ts";
@@ -24,8 +24,6 @@ export interface AcpOptions {
   output: (bytes: Uint8Array) => Promise<void>;
   /** Lines longer than this are refused with a JSON-RPC error; the agent keeps serving. */
   maxLineBytes?: number;
-  /** Redacts secrets from text shown to the editor. */
-  redact?: (text: string) => string;
 }
 
 /** @default 16 MiB — large enough for embedded resources, small enough to refuse floods. */
@@ -50,7 +48,8 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: "help", description: "Show what zeph can do in this session" },
 ];
 
-interface LiveSession {
+/** What the front-end keeps per ACP session: its agent session and the turn it is running. */
+interface AcpSessionState {
   handle: AgentSessionHandle;
   abort: AbortController | null;
   running: Promise<unknown> | null;
@@ -76,21 +75,24 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
 
   let clientCaps: acp.ClientCapabilities = {};
   const loaded: { backend: Promise<AgentBackend> | null } = { backend: null };
+  let ready: AgentBackend | null = null;
   // A failed start (bad config, missing script, no provider) answers the request that needed
   // it with a clear error; the next session request tries again.
   const backend = async (): Promise<AgentBackend> => {
     loaded.backend ??= options.backend();
     try {
-      return await loaded.backend;
+      return ready = await loaded.backend;
     } catch (error) {
       loaded.backend = null;
       const message = error instanceof Error ? error.message : String(error);
       throw new sdk.RequestError(-32603, `Cannot start the zeph agent: ${message}`);
     }
   };
-  const sessions = new Map<string, LiveSession>();
+  const sessions = new Map<string, AcpSessionState>();
+  // Prompts run in sessions, so the backend is loaded by then.
+  const redact = (text: string) => ready ? ready.redact(text) : text;
 
-  const getSession = (id: string): LiveSession => {
+  const stateOf = (id: string): AcpSessionState => {
     const s = sessions.get(id);
     if (!s) throw sdk.RequestError.sessionNotFound(id);
     return s;
@@ -172,26 +174,26 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
       sessions.get(params.sessionId)?.abort?.abort();
     })
     .onRequest(sdk.methods.agent.session.prompt, async ({ params, client }) => {
-      const live = getSession(params.sessionId);
+      const state = stateOf(params.sessionId);
       // One turn at a time per session: a new prompt cancels the running (or still waiting)
       // one and queues behind it. Its own controller is installed at once, so a session/cancel
       // sent while it waits cancels it, and a third prompt supersedes it before it starts.
-      const previous = live.running;
-      live.abort?.abort();
+      const previous = state.running;
+      state.abort?.abort();
       const abort = new AbortController();
-      live.abort = abort;
+      state.abort = abort;
       const turn = (async (): Promise<acp.StopReason> => {
         if (previous) await previous.catch(() => {});
         if (abort.signal.aborted) return "cancelled";
-        return await runPrompt(sdk, client, live, params, abort, clientCaps, options);
+        return await runPrompt(sdk, client, state, params, abort, clientCaps, redact);
       })();
-      live.running = turn;
+      state.running = turn;
       try {
         return { stopReason: await turn };
       } finally {
-        if (live.running === turn) {
-          live.running = null;
-          live.abort = null;
+        if (state.running === turn) {
+          state.running = null;
+          state.abort = null;
         }
       }
     })
@@ -231,14 +233,14 @@ export function promptText(blocks: acp.ContentBlock[]): string {
 async function runPrompt(
   sdk: Sdk,
   client: acp.AgentContext,
-  live: LiveSession,
+  state: AcpSessionState,
   params: acp.PromptRequest,
   abort: AbortController,
   caps: acp.ClientCapabilities,
-  options: AcpOptions,
+  redact: (text: string) => string,
 ): Promise<acp.StopReason> {
   const sessionId = params.sessionId;
-  const cwd = live.handle.cwd;
+  const cwd = state.handle.cwd;
   const pending: Promise<void>[] = [];
   const send = (update: acp.SessionUpdate) => {
     pending.push(
@@ -316,7 +318,7 @@ async function runPrompt(
           result: event.result,
           cwd,
           terminalId: front.terminalFor(event.result.callId),
-          redact: options.redact,
+          redact,
         }));
         break;
       }
@@ -371,7 +373,7 @@ async function runPrompt(
 
   let stop: StopReason;
   try {
-    stop = await live.handle.prompt(promptText(params.prompt), {
+    stop = await state.handle.prompt(promptText(params.prompt), {
       signal: abort.signal,
       emit,
       ask,

@@ -3,10 +3,9 @@
  * backend (composed in main.ts) owns conversations, the loop, the registry and the store.
  * Tests drive the real backend with the scripted provider.
  */
-import type { EventSink, StopReason } from "../agent/events.ts";
-import type { Message } from "../provider/types.ts";
-import type { AskAnswer, AskRequest } from "../tools/registry.ts";
-import type { ToolExecutor } from "../tools/executor.ts";
+import type { EventSink, StopReason } from "../agent/mod.ts";
+import type { Message } from "../provider/mod.ts";
+import type { AskAnswer, AskRequest, ToolExecutor } from "../tools/mod.ts";
 
 export interface PromptIo {
   signal: AbortSignal;
@@ -34,5 +33,7 @@ export interface AgentBackend {
   listSessions(
     cwd?: string,
   ): Promise<{ id: string; cwd: string; title: string; updatedAt: string }[]>;
+  /** Redacts secrets from text shown to the editor (as the audit log does, once loaded). */
+  redact(text: string): string;
   close(): Promise<void>;
 }

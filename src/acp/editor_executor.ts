@@ -7,8 +7,13 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ProcessRunner, RunOptions, RunResult } from "../exec/mod.ts";
-import type { ToolExecutor } from "../tools/executor.ts";
-import type { AnyTool, TextFileBackend, ToolContext, ToolOutput } from "../tools/tool.ts";
+import type {
+  AnyTool,
+  TextFileBackend,
+  ToolContext,
+  ToolExecutor,
+  ToolOutput,
+} from "../tools/mod.ts";
 
 type Sdk = typeof import("@agentclientprotocol/sdk");
 

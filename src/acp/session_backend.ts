@@ -5,15 +5,13 @@
  * prompt. Opening a session needs only the config and the store; the registry, hooks and
  * provider are built when the first prompt arrives, so editors get a session fast.
  */
-import type { AgentSession } from "../agent/session.ts";
-import type { Config } from "../config/schema.ts";
+import type { AgentSession } from "../agent/mod.ts";
+import type { Config } from "../config/mod.ts";
 import type { PermissionPolicy } from "../permission/policy.ts";
-import type { Message, Provider } from "../provider/types.ts";
+import type { Message, Provider } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/path.ts";
-import type { Store } from "../store/store.ts";
-import { CompositeExecutor, type ToolExecutor } from "../tools/executor.ts";
-import type { ToolRegistry } from "../tools/registry.ts";
-import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
+import type { Store } from "../store/mod.ts";
+import type { AnyTool, ToolContext, ToolExecutor, ToolOutput, ToolRegistry } from "../tools/mod.ts";
 import type { AgentBackend, AgentSessionHandle, PromptIo } from "./backend.ts";
 
 /** What a prompt needs: built once, on the first prompt of any session. */
@@ -24,12 +22,18 @@ export interface PromptRuntime {
   provider: Provider;
   /** A fresh policy per session: config rules plus the shell analyser. */
   newPolicy(): PermissionPolicy;
+  /** Redacts secrets from text shown to the editor. */
+  redact(text: string): string;
 }
 
+/** What the sessions run on; composed by main.ts when the first session is opened. */
 export interface SessionBackendDeps {
   config: Config;
+  /** Where conversations are kept; null when the store cannot be opened (nothing is saved). */
   store: Store | null;
+  /** The sandbox of a session, rooted at its cwd. */
   newSandbox(cwd: string): Promise<Sandbox>;
+  /** Built on the first prompt of any session; a failure is retried by the next prompt. */
   runtime(): Promise<PromptRuntime>;
   close(): Promise<void>;
 }
@@ -48,8 +52,12 @@ class FrontSlot implements ToolExecutor {
 
 export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
   let runtime: Promise<PromptRuntime> | null = null;
+  let redact = (text: string) => text;
   const getRuntime = (): Promise<PromptRuntime> => {
-    runtime ??= deps.runtime().catch((error) => {
+    runtime ??= deps.runtime().then((rt) => {
+      redact = rt.redact;
+      return rt;
+    }, (error) => {
       runtime = null; // a later prompt tries again (e.g. after the user started Ollama)
       throw error;
     });
@@ -66,9 +74,11 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
     let session: AgentSession | null = null;
     const agentSession = async (): Promise<AgentSession> => {
       if (session) return session;
-      const [rt, { AgentSession }] = await Promise.all([
+      // Loaded with the first prompt: the runtime has loaded the tools by then.
+      const [rt, { AgentSession }, { CompositeExecutor }] = await Promise.all([
         getRuntime(),
-        import("../agent/session.ts"),
+        import("../agent/mod.ts"),
+        import("../tools/mod.ts"),
       ]);
       session = new AgentSession({
         provider: rt.provider,
@@ -143,6 +153,7 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
           })),
       );
     },
+    redact: (text) => redact(text),
     close: () => deps.close(),
   };
 }

@@ -4,8 +4,7 @@
  * Pure functions: the session decides when to send what.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { ToolResult } from "../tools/registry.ts";
-import type { ToolKind } from "../tools/tool.ts";
+import type { ToolKind, ToolResult } from "../tools/mod.ts";
 
 /**
  * `path.resolve` for POSIX paths without node:path: loading Node compatibility costs ~20 ms,

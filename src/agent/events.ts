@@ -3,9 +3,8 @@
  * ACP front-end maps them onto `session/update` notifications.
  */
 import type { ErrorCategory } from "../errors/mod.ts";
-import type { ToolKind } from "../tools/tool.ts";
-import type { ToolResult } from "../tools/registry.ts";
-import type { Usage } from "../provider/types.ts";
+import type { Usage } from "../provider/mod.ts";
+import type { ToolKind, ToolResult } from "../tools/mod.ts";
 
 export type AgentEvent =
   | { type: "text"; text: string }

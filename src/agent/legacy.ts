@@ -11,10 +11,13 @@
  *
  * The structured form is the one the catalog advertises (`registry.renderCatalog`).
  */
-import type { AnyTool } from "../tools/tool.ts";
-import type { ToolResult } from "../tools/registry.ts";
+import type { AnyTool, ToolResult } from "../tools/mod.ts";
 
-export interface LegacyCall {
+/**
+ * A tool call the model asked for: from native tool use, or read from a legacy answer's text
+ * (then `parseError` marks a block that could not be read as a call).
+ */
+export interface RequestedCall {
   id: string;
   name: string;
   input: unknown;
@@ -34,7 +37,7 @@ export function extractLegacyCalls(
   text: string,
   tools: AnyTool[],
   options: { idPrefix?: string } = {},
-): LegacyCall[] {
+): RequestedCall[] {
   const prefix = options.idPrefix ?? "legacy";
   const byFence = new Map<string, AnyTool>();
   for (const t of tools) {
@@ -42,7 +45,7 @@ export function extractLegacyCalls(
       byFence.set(t.invocation.fence, t);
     }
   }
-  const found: Omit<LegacyCall, "id">[] = [];
+  const found: Omit<RequestedCall, "id">[] = [];
   const OPEN_TAG = "<tool_call>";
   const CLOSE_TAG = "</tool_call>";
   const languageAt = /[A-Za-z0-9_-]*/y;
@@ -77,7 +80,7 @@ export function extractLegacyCalls(
   return found.map((call, i) => ({ id: `${prefix}_${i + 1}`, ...call }));
 }
 
-function fenceCall(tool: AnyTool, fence: string, body: string): Omit<LegacyCall, "id"> {
+function fenceCall(tool: AnyTool, fence: string, body: string): Omit<RequestedCall, "id"> {
   if (tool.name === "bash") return { name: tool.name, input: { command: body } };
   try {
     return { name: tool.name, input: JSON.parse(body) };
@@ -90,7 +93,7 @@ function fenceCall(tool: AnyTool, fence: string, body: string): Omit<LegacyCall,
   }
 }
 
-function structuredCall(body: string): Omit<LegacyCall, "id"> {
+function structuredCall(body: string): Omit<RequestedCall, "id"> {
   let value: unknown;
   try {
     value = JSON.parse(body);

@@ -3,8 +3,7 @@
  * budget, the doom-loop detector, the context-budget estimate, the repetition detector and the
  * per-session tool call quota. None of them runs a tool or talks to a provider.
  */
-import type { Message } from "../provider/types.ts";
-import type { ToolDefinitionForModel } from "../tools/registry.ts";
+import type { Message, ToolDefinitionForModel } from "../provider/mod.ts";
 
 /**
  * Token estimate: characters / 4, rounded up. It is the same cheap rule Zeph uses when its BPE

@@ -11,27 +11,63 @@
  *   asked again with the validation errors; a second one counts normally);
  * - retries of infrastructure failures happen inside an iteration and count nowhere.
  */
-import { backoffDelay } from "../provider/retry.ts";
+import type { Config } from "../config/mod.ts";
+import { formatToolError, needsParameterReformat, outcomeOf, ToolError } from "../errors/mod.ts";
+import type { PermissionPolicy } from "../permission/policy.ts";
 import {
+  backoffDelay,
   INVALID_TOOL_INPUT,
   type InvalidToolInput,
   type Message,
+  type Provider,
   ProviderError,
-} from "../provider/types.ts";
-import { formatToolError, needsParameterReformat, outcomeOf, ToolError } from "../errors/mod.ts";
+} from "../provider/mod.ts";
+import type { Sandbox } from "../sandbox/path.ts";
 import {
+  type AnyTool,
   type CallScope,
   type ToolCall,
+  type ToolExecutor,
+  type ToolRegistry,
   type ToolResult,
   validateParams,
-} from "../tools/registry.ts";
+} from "../tools/mod.ts";
 import type { AgentEvent, EventSink, StopReason } from "./events.ts";
-import { extractLegacyCalls, formatLegacyResults, type LegacyCall } from "./legacy.ts";
-import { ContextBudget, DoomLoopDetector, RepetitionDetector } from "./limits.ts";
-import type { AgentSession, PromptOptions } from "./session.ts";
+import { extractLegacyCalls, formatLegacyResults, type RequestedCall } from "./legacy.ts";
+import { ContextBudget, DoomLoopDetector, RepetitionDetector, type ToolQuota } from "./limits.ts";
 
+/** What a turn reads and updates: an agent session (session.ts) as the loop sees it. */
+export interface TurnSession {
+  readonly provider: Provider;
+  readonly registry: ToolRegistry;
+  readonly config: Config;
+  readonly cwd: string;
+  readonly sandbox: Sandbox;
+  readonly policy: PermissionPolicy;
+  readonly executor?: ToolExecutor;
+  readonly quota: ToolQuota;
+  readonly callerId: string | null;
+  readonly isRetryableTool: (tool: AnyTool) => boolean;
+  readonly random: () => number;
+  readonly cancelGraceMs: number;
+  readonly ask?: CallScope["ask"];
+  readonly conversationId: string | null;
+  readonly messages: readonly Message[];
+  /** Creates the stored conversation on first use and returns its id. */
+  ensureConversation(title: string): Promise<string>;
+  /** Appends a message to the transcript and persists it. */
+  append(message: Message): Promise<void>;
+  systemPrompt(): string;
+}
+
+export interface PromptOptions {
+  sink: EventSink;
+  signal?: AbortSignal;
+}
+
+/** Runs one user turn of `session`; events go to `options.sink`. */
 export async function runTurn(
-  session: AgentSession,
+  session: TurnSession,
   input: string,
   options: PromptOptions,
 ): Promise<StopReason> {
@@ -158,7 +194,7 @@ export async function runTurn(
       );
     }
 
-    const calls: LegacyCall[] = legacy
+    const calls: RequestedCall[] = legacy
       ? extractLegacyCalls(response.text, session.registry.visible(session.policy), {
         idPrefix: `legacy_${round}`,
       })
@@ -237,8 +273,8 @@ interface BatchResult {
 
 /** Runs one model answer's calls in order; every call gets exactly one result. */
 async function runBatch(
-  session: AgentSession,
-  calls: LegacyCall[],
+  session: TurnSession,
+  calls: RequestedCall[],
   options: BatchOptions,
 ): Promise<BatchResult> {
   const { sink, signal, repetition } = options;
@@ -349,7 +385,7 @@ async function runBatch(
 }
 
 /** The calls of a final assistant message: nothing answered them. */
-function unansweredCalls(messages: readonly Message[]): LegacyCall[] {
+function unansweredCalls(messages: readonly Message[]): RequestedCall[] {
   const last = messages.at(-1);
   if (last?.role !== "assistant") return [];
   return last.parts.flatMap((p) =>
@@ -358,7 +394,7 @@ function unansweredCalls(messages: readonly Message[]): LegacyCall[] {
 }
 
 /** A call whose arguments were not valid JSON (the adapter marks it) is reported, not run. */
-function nativeCall(c: { id: string; name: string; input: unknown }): LegacyCall {
+function nativeCall(c: { id: string; name: string; input: unknown }): RequestedCall {
   const input = c.input as Record<string, unknown> | null;
   const bad = input && typeof input === "object" && INVALID_TOOL_INPUT in input
     ? input[INVALID_TOOL_INPUT] as InvalidToolInput
@@ -372,7 +408,7 @@ function nativeCall(c: { id: string; name: string; input: unknown }): LegacyCall
   };
 }
 
-function startEvent(session: AgentSession, call: LegacyCall): AgentEvent {
+function startEvent(session: TurnSession, call: RequestedCall): AgentEvent {
   const tool = session.registry.get(call.name);
   let subjects: string[] = [];
   if (tool) {
@@ -397,7 +433,7 @@ function startEvent(session: AgentSession, call: LegacyCall): AgentEvent {
  * tools with full-jitter backoff under `[tools.retry]`. The sleep ends early on cancel.
  */
 async function dispatchWithRetry(
-  session: AgentSession,
+  session: TurnSession,
   call: ToolCall,
   scope: CallScope,
   sink: EventSink,
@@ -432,7 +468,7 @@ async function dispatchWithRetry(
  * the cancelled result and moves on.
  */
 function dispatchCancellable(
-  session: AgentSession,
+  session: TurnSession,
   call: ToolCall,
   scope: CallScope,
 ): Promise<ToolResult> {
@@ -483,7 +519,7 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function synthetic(call: LegacyCall, error: ToolError): ToolResult {
+function synthetic(call: RequestedCall, error: ToolError): ToolResult {
   const outcome = outcomeOf(error.category);
   return {
     callId: call.id,
@@ -498,7 +534,7 @@ function synthetic(call: LegacyCall, error: ToolError): ToolResult {
   };
 }
 
-function cancelledResult(call: LegacyCall, why: string): ToolResult {
+function cancelledResult(call: RequestedCall, why: string): ToolResult {
   return synthetic(
     call,
     new ToolError("cancelled", `Cannot run ${call.name}: the turn was cancelled and ${why}`),

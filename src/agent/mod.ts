@@ -6,5 +6,5 @@
 export * from "./events.ts";
 export * from "./legacy.ts";
 export * from "./limits.ts";
-export { runTurn } from "./loop.ts";
+export { type PromptOptions, runTurn, type TurnSession } from "./loop.ts";
 export * from "./session.ts";

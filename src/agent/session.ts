@@ -4,17 +4,15 @@
  * per-session executor/ask handler a front-end supplies (the CLI's terminal prompt, an ACP
  * client's permission request). `/clear` starts a fresh conversation in the same session.
  */
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/mod.ts";
 import type { PermissionPolicy } from "../permission/policy.ts";
-import type { Message, Provider } from "../provider/types.ts";
+import type { Message, Provider } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/path.ts";
-import type { ToolExecutor } from "../tools/executor.ts";
-import type { CallScope, ToolRegistry } from "../tools/registry.ts";
-import type { AnyTool } from "../tools/tool.ts";
-import type { EventSink, StopReason } from "./events.ts";
+import type { AnyTool, CallScope, ToolExecutor, ToolRegistry } from "../tools/mod.ts";
+import type { StopReason } from "./events.ts";
 import { legacyInstructions } from "./legacy.ts";
 import { ToolQuota } from "./limits.ts";
-import { runTurn } from "./loop.ts";
+import { type PromptOptions, runTurn, type TurnSession } from "./loop.ts";
 
 /** The part of the store the loop needs: conversations and an append-only transcript. */
 export interface TranscriptStore {
@@ -57,12 +55,7 @@ export interface AgentSessionOptions {
   cancelGraceMs?: number;
 }
 
-export interface PromptOptions {
-  sink: EventSink;
-  signal?: AbortSignal;
-}
-
-export class AgentSession {
+export class AgentSession implements TurnSession {
   readonly provider: Provider;
   readonly registry: ToolRegistry;
   readonly config: Config;

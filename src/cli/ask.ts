@@ -2,7 +2,7 @@
  * The terminal's answer to an `ask` decision: `y` (allow once), `n` (reject once) or `always`
  * (allow and add a session rule for the pattern shown). Ctrl-C or end of input cancels.
  */
-import type { AskAnswer, AskRequest } from "../tools/registry.ts";
+import type { AskAnswer, AskRequest } from "../tools/mod.ts";
 
 /** Maps what the user typed; null when it is not an answer (the question is asked again). */
 export function parseAnswer(text: string): AskAnswer | null {

@@ -5,35 +5,31 @@
  * conversation. Ctrl-C cancels the running turn; at the prompt, a second Ctrl-C exits.
  */
 import * as path from "node:path";
-import type { AgentEvent, StopReason } from "../agent/events.ts";
-import type { Config } from "../config/schema.ts";
-import type { Message, Provider } from "../provider/types.ts";
-import type { Store } from "../store/store.ts";
-import type { AskAnswer, AskRequest } from "../tools/registry.ts";
+import type { AgentEvent, StopReason } from "../agent/mod.ts";
+// Not config/mod.ts: that loads the zod schema, which `--help` never needs.
+import { PROVIDER_NAMES } from "../config/providers.ts";
+import type { Config } from "../config/mod.ts";
+import type { Message, Provider, ProviderChoice } from "../provider/mod.ts";
+import type { Store } from "../store/mod.ts";
+import type { AskAnswer, AskRequest } from "../tools/mod.ts";
 import { allowAll, terminalAsk } from "./ask.ts";
 import { CliError } from "./errors.ts";
-import type { CliDeps, CliProgram, Runtime } from "./mod.ts";
-import { globalsOf } from "./mod.ts";
+import type { CliDeps, CommandDeps, Runtime } from "./deps.ts";
+import { type CliProgram, globalsOf } from "./program.ts";
 import { jsonSink, Renderer, stdWriter, type Writer } from "./render.ts";
 
-const PROVIDERS = ["ollama", "claude", "openai", "script"] as const;
-
-export interface ChatOptions {
+export interface ChatOptions extends ProviderChoice {
   prompt?: string;
   resume?: string;
-  provider?: string;
-  model?: string;
-  script?: string;
-  legacy?: boolean;
 }
 
-export function register(program: CliProgram, deps: CliDeps): void {
+export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .option("-p, --prompt <text>", "run one prompt, print the answer and exit")
     .option("--resume <id>", "continue a stored conversation (ids: zeph sessions)")
     .option(
       "--provider <name>",
-      `model provider: ${PROVIDERS.join(", ")} (overrides [llm] provider)`,
+      `model provider: ${PROVIDER_NAMES.join(", ")} (overrides [llm] provider)`,
     )
     .option("--model <name>", "model of the selected provider (overrides [llm.<provider>] model)")
     .option("--script <file>", "JSONL script of model turns (implies --provider script)")
@@ -42,7 +38,7 @@ export function register(program: CliProgram, deps: CliDeps): void {
       const globals = globalsOf(command);
       const runtime = await deps.buildRuntime(globals);
       try {
-        deps.status.exitCode = await runChat(runtime, opts);
+        deps.status.exitCode = await runChat(runtime, opts, deps);
       } finally {
         await runtime.close();
       }
@@ -50,9 +46,13 @@ export function register(program: CliProgram, deps: CliDeps): void {
 }
 
 /** Runs the chat (one prompt or interactive); returns the exit code. */
-export async function runChat(runtime: Runtime, opts: ChatOptions): Promise<number> {
+export async function runChat(
+  runtime: Runtime,
+  opts: ChatOptions,
+  deps: Pick<CliDeps, "buildProvider">,
+): Promise<number> {
   const config = structuredClone(runtime.loaded.config);
-  const provider = await buildProvider(config, opts);
+  const provider = await providerFor(deps, config, opts);
   const store = runtime.store;
   const { conversationId, messages } = resumeFrom(store, opts.resume);
   const out = stdWriter(Deno.stdout);
@@ -71,7 +71,7 @@ export async function runChat(runtime: Runtime, opts: ChatOptions): Promise<numb
     });
   }
 
-  const { AgentSession } = await import("../agent/session.ts");
+  const { AgentSession } = await import("../agent/mod.ts");
   const session = new AgentSession({
     provider,
     registry: runtime.registry,
@@ -123,7 +123,9 @@ export async function runChat(runtime: Runtime, opts: ChatOptions): Promise<numb
       if (
         failure?.type === "notice" && failure.category === "network_error" && !runtime.globals.json
       ) {
-        err.write(unreachableHelp(config, provider) + "\n");
+        const { providerEndpoint } = await import("../provider/mod.ts");
+        const url = providerEndpoint(config, config.llm.provider);
+        err.write(unreachableHelp(url, provider) + "\n");
       }
       return stop;
     } finally {
@@ -184,52 +186,20 @@ const HELP = [
   "",
 ].join("\n");
 
-export async function buildProvider(config: Config, opts: ChatOptions): Promise<Provider> {
-  if (opts.script) config.llm.provider = "script";
-  if (opts.provider) {
-    if (!(PROVIDERS as readonly string[]).includes(opts.provider)) {
-      throw new CliError(
-        `Unknown provider "${opts.provider}". Use one of: ${PROVIDERS.join(", ")}.`,
-      );
-    }
-    config.llm.provider = opts.provider as Config["llm"]["provider"];
-  }
-  if (opts.model) {
-    const p = config.llm.provider;
-    if (p !== "script") config.llm[p].model = opts.model;
-  }
-  if (opts.legacy && config.llm.provider !== "script") {
-    throw new CliError(
-      "--legacy applies to the scripted provider; for Ollama set [llm.ollama] tool_use = false.",
-    );
-  }
-  let script: import("../provider/script.ts").Script | null = null;
-  const scriptMod = await import("../provider/script.ts");
-  if (config.llm.provider === "script") {
-    if (!opts.script) {
-      throw new CliError(
-        "The scripted provider needs a script: pass --script FILE (a JSONL file of model " +
-          'turns; see README "## Scripted provider").',
-      );
-    }
-    try {
-      script = await scriptMod.loadScript(opts.script);
-    } catch (error) {
-      if (error instanceof scriptMod.ScriptError) throw new CliError(error.message);
-      throw error;
-    }
-  }
-  const { createProvider, ProviderError } = await import("../provider/mod.ts");
+/** The provider for this chat; a bad choice is a usage error, a missing key a run failure. */
+async function providerFor(
+  deps: Pick<CliDeps, "buildProvider">,
+  config: Config,
+  choice: ProviderChoice,
+): Promise<Provider> {
   try {
-    return createProvider(config, {
-      script: () =>
-        new scriptMod.ScriptProvider(script!, {
-          supportsToolUse: opts.legacy ? false : undefined,
-        }),
-    });
+    return await deps.buildProvider(config, choice);
   } catch (error) {
+    // Loaded already: buildProvider comes from provider/mod.ts.
+    const { ProviderChoiceError, ProviderError } = await import("../provider/mod.ts");
+    if (error instanceof ProviderChoiceError) throw new CliError(error.message);
     if (error instanceof ProviderError) {
-      const hint = error.options.hint ? `\n${error.options.hint}` : "";
+      const hint = error.hint ? `\n${error.hint}` : "";
       throw new CliError(`${error.message}${hint}`, 1);
     }
     throw error;
@@ -252,15 +222,8 @@ function resumeFrom(
   return { conversationId: id, messages: store.loadMessages(id) };
 }
 
-/** What to do when the provider could not be reached: name it, its URL, and the options. */
-export function unreachableHelp(config: Config, provider: Provider): string {
-  const url = config.llm.provider === "ollama"
-    ? config.llm.ollama.base_url
-    : config.llm.provider === "claude"
-    ? config.llm.claude.base_url || "https://api.anthropic.com"
-    : config.llm.provider === "openai"
-    ? config.llm.openai.base_url || "https://api.openai.com/v1"
-    : "(script)";
+/** What to do when the provider could not be reached at `url`: name it, and the options. */
+export function unreachableHelp(url: string, provider: Provider): string {
   return [
     `zeph: could not reach the ${provider.name} provider at ${url} (model ${provider.model}).`,
     "  Ollama at http://127.0.0.1:11434 is the default: install it (https://ollama.com), run",

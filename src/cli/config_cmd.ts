@@ -1,8 +1,8 @@
 /** `zeph config check`: the resolved config (secrets masked) or the errors; exit 0/2. */
-import type { CliDeps, CliProgram } from "./mod.ts";
-import { globalsOf } from "./mod.ts";
+import type { CommandDeps } from "./deps.ts";
+import { type CliProgram, globalsOf } from "./program.ts";
 
-export function register(program: CliProgram, deps: CliDeps): void {
+export function register(program: CliProgram, deps: CommandDeps): void {
   const config = program.command("config").description("inspect the configuration");
   config
     .command("check")
@@ -11,15 +11,15 @@ export function register(program: CliProgram, deps: CliDeps): void {
     .action(async (_opts, command) => {
       const globals = globalsOf(command);
       const loaded = await deps.loadConfig(globals);
-      const [{ permissionToolWarnings }, { builtinTools }] = await Promise.all([
-        import("../config/load.ts"),
+      const [{ permissionToolWarnings, renderConfig }, { builtinTools }] = await Promise.all([
+        import("../config/mod.ts"),
+        // The catalog loads every tool, so it stays out of tools/mod.ts.
         import("../tools/catalog.ts"),
       ]);
       const tools = builtinTools().map((t) => t.name);
       for (const w of [...loaded.warnings, ...permissionToolWarnings(loaded.config, tools)]) {
         console.error(`zeph: warning: ${w}`);
       }
-      const { renderConfig } = await import("../config/render.ts");
       const from = loaded.path ?? "built-in defaults";
       const env = loaded.envApplied.length ? ` + ${loaded.envApplied.join(", ")}` : "";
       if (globals.json) console.log(await renderConfig(loaded.config, "json"));

@@ -1,14 +1,14 @@
 /**
- * What main.ts hands the CLI: the parsed global options and lazy builders for the config and
- * the composed runtime (sandbox, policy, registry, executors, hooks, store). Commands take
- * only what they need, so `zeph config check` never builds a registry.
+ * What main.ts hands the CLI: lazy builders for the config, the composed runtime (sandbox,
+ * policy, registry, executors, hooks, store) and the model provider. Commands take only what
+ * they need, so `zeph config check` never builds a registry.
  */
-import type { LoadedConfig } from "../config/mod.ts";
+import type { Config, LoadedConfig } from "../config/mod.ts";
 import type { PermissionPolicy } from "../permission/policy.ts";
+import type { Provider, ProviderChoice } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/path.ts";
-import type { CompositeExecutor } from "../tools/executor.ts";
-import type { Store } from "../store/store.ts";
-import type { CallScope, ToolRegistry } from "../tools/registry.ts";
+import type { Store } from "../store/mod.ts";
+import type { CallScope, CompositeExecutor, ToolRegistry } from "../tools/mod.ts";
 
 /** The global options every subcommand sees. */
 export interface GlobalOptions {
@@ -41,6 +41,15 @@ export interface Runtime {
 export interface CliDeps {
   loadConfig(globals: GlobalOptions): Promise<LoadedConfig>;
   buildRuntime(globals: GlobalOptions): Promise<Runtime>;
-  /** Set by commands; `runCli` returns it. 0 ok, 1 tool/run failure, 2 usage/config error. */
+  /**
+   * The provider `config` and the command line's choice select. The choice is written into
+   * `config`, so pass a copy. Throws ProviderChoiceError (usage) or ProviderError (setup).
+   */
+  buildProvider(config: Config, choice: ProviderChoice): Promise<Provider>;
+}
+
+/** What a command receives: the deps, and the exit status it sets for `runCli` to return. */
+export interface CommandDeps extends CliDeps {
+  /** 0 ok, 1 tool/run failure, 2 usage/config error. */
   status: { exitCode: number };
 }

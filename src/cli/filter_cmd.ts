@@ -7,11 +7,11 @@
  */
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
-import type { CliDeps, CliProgram } from "./mod.ts";
-import { globalsOf } from "./mod.ts";
-import type { FilterStats } from "../tools/registry.ts";
+import type { CommandDeps } from "./deps.ts";
+import { type CliProgram, globalsOf } from "./program.ts";
+import type { FilterStats } from "../tools/mod.ts";
 
-export function register(program: CliProgram, deps: CliDeps): void {
+export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .command("filter")
     .description("show what the output filters keep of a command's output")
@@ -50,7 +50,7 @@ async function filterSaved(
   commandText: string,
   exitCode: number,
   globals: ReturnType<typeof globalsOf>,
-  deps: CliDeps,
+  deps: CommandDeps,
 ): Promise<void> {
   if (Deno.stdin.isTerminal()) {
     throw new CliError(
@@ -75,7 +75,7 @@ async function filterSaved(
 async function filterRun(
   commandText: string,
   globals: ReturnType<typeof globalsOf>,
-  deps: CliDeps,
+  deps: CommandDeps,
 ): Promise<void> {
   const runtime = await deps.buildRuntime(globals);
   try {

@@ -4,25 +4,16 @@
  * 2 usage/config error). It receives everything it runs from main.ts; it must not build
  * registries, stores or providers itself.
  */
-import * as path from "node:path";
 import { VERSION } from "../version.ts";
-import type { CliDeps, GlobalOptions } from "./deps.ts";
+// Not config/mod.ts: that loads the zod schema, which `--help` and `--version` never need.
 import { ConfigError } from "../config/errors.ts";
+import type { CliDeps, CommandDeps } from "./deps.ts";
 import { CliError } from "./errors.ts";
+import { type CliProgram, type CommandModule, globalsOf } from "./program.ts";
 
-export type { CliDeps, GlobalOptions, Runtime } from "./deps.ts";
+export type { CliDeps, CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
 export { CliError } from "./errors.ts";
-
-/** The program type command files register on. */
-export type CliProgram = import("@commander-js/extra-typings").Command<
-  [],
-  { cwd?: string; config?: string; yes?: boolean; json?: boolean }
->;
-
-/** A subcommand module: `src/cli/<name>_cmd.ts`. */
-export interface CommandModule {
-  register(program: CliProgram, deps: CliDeps): void;
-}
+export { type CliProgram, type CommandModule, globalsOf } from "./program.ts";
 
 /** Subcommands, in `--help` order. To add one: create `<name>_cmd.ts`, add ONE line here. */
 const COMMANDS: (() => Promise<CommandModule>)[] = [
@@ -32,28 +23,12 @@ const COMMANDS: (() => Promise<CommandModule>)[] = [
   () => import("./tool_cmd.ts"),
   () => import("./config_cmd.ts"),
   () => import("./filter_cmd.ts"),
-  () => import("./acp_cmd.ts"), // listed for --help; main.ts routes `zeph acp` before commander
 ];
 
-/** Reads the global options from any (sub)command, normalised and with `cwd` absolute. */
-export function globalsOf(
-  command: { optsWithGlobals(): Record<string, unknown> },
-): GlobalOptions {
-  const o = command.optsWithGlobals();
-  return {
-    cwd: path.resolve(typeof o.cwd === "string" ? o.cwd : Deno.cwd()),
-    config: typeof o.config === "string" ? o.config : undefined,
-    yes: o.yes === true,
-    json: o.json === true,
-  };
-}
-
-export async function runCli(
-  args: string[],
-  deps: Omit<CliDeps, "status">,
-): Promise<number> {
+/** Runs one command line; returns the exit code. */
+export async function runCli(args: string[], deps: CliDeps): Promise<number> {
   const { Command, CommanderError } = await import("@commander-js/extra-typings");
-  const full: CliDeps = { ...deps, status: { exitCode: 0 } };
+  const full: CommandDeps = { ...deps, status: { exitCode: 0 } };
   const program: CliProgram = new Command("zeph")
     .description("A typed, sandboxed AI coding agent")
     .version(`zeph ${VERSION}`, "-V, --version", "print the version")
@@ -71,6 +46,10 @@ export async function runCli(
     await assertWorkspace(globalsOf(action).cwd);
   });
   for (const load of COMMANDS) (await load()).register(program, full);
+  // Listed for --help only: main.ts picks the ACP front-end before the CLI loads.
+  program.command("acp").description(
+    "serve the Agent Client Protocol on stdio (for Zed and other ACP editors); also --acp",
+  ).allowUnknownOption(true);
   // Subcommands only inherit settings made before they are added: apply ours to every level.
   const configure = (command: typeof program.commands[number]) => {
     command.exitOverride().showHelpAfterError("(add --help for usage)");

@@ -4,9 +4,8 @@
  * notices on stderr. `--json` replaces all of it with one JSON object per event on stdout.
  * Colour only on a TTY and never when NO_COLOR is set (https://no-color.org).
  */
-import type { AgentEvent } from "../agent/events.ts";
-import type { ToolResult } from "../tools/registry.ts";
-import type { ToolKind } from "../tools/tool.ts";
+import type { AgentEvent } from "../agent/mod.ts";
+import type { ToolKind, ToolResult } from "../tools/mod.ts";
 
 export interface Writer {
   write(text: string): void;

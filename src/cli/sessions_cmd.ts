@@ -1,10 +1,10 @@
 /** `zeph sessions [--json]`: stored conversations, newest first; `zeph sessions delete <id>`. */
-import type { Store } from "../store/store.ts";
+import type { Store } from "../store/mod.ts";
 import { CliError } from "./errors.ts";
-import type { CliDeps, CliProgram, Runtime } from "./mod.ts";
-import { globalsOf } from "./mod.ts";
+import type { CommandDeps, Runtime } from "./deps.ts";
+import { type CliProgram, globalsOf } from "./program.ts";
 
-export function register(program: CliProgram, deps: CliDeps): void {
+export function register(program: CliProgram, deps: CommandDeps): void {
   const sessions = program
     .command("sessions")
     .description("list stored conversations (continue one with zeph --resume <id>)")
@@ -49,7 +49,7 @@ export function register(program: CliProgram, deps: CliDeps): void {
 }
 
 async function withStore(
-  deps: CliDeps,
+  deps: CommandDeps,
   globals: ReturnType<typeof globalsOf>,
   fn: (store: Store) => void,
 ): Promise<void> {

@@ -4,14 +4,14 @@
  * An `ask` decision is allowed by `--yes`, asked on the terminal when stdin and stderr are one
  * (and `--json` is off), and refused with `confirmation_required` otherwise.
  */
-import type { AskAnswer, AskRequest } from "../tools/registry.ts";
+import type { AskAnswer, AskRequest } from "../tools/mod.ts";
 import { terminalAsk } from "./ask.ts";
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
-import type { CliDeps, CliProgram } from "./mod.ts";
-import { globalsOf } from "./mod.ts";
+import type { CommandDeps } from "./deps.ts";
+import { type CliProgram, globalsOf } from "./program.ts";
 
-export function register(program: CliProgram, deps: CliDeps): void {
+export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .command("tool")
     .description("run one tool call and print its result")

@@ -1,8 +1,8 @@
 /** `zeph tools [--json]`: the registered tools with descriptions and JSON Schemas. */
-import type { CliDeps, CliProgram } from "./mod.ts";
-import { globalsOf } from "./mod.ts";
+import type { CommandDeps } from "./deps.ts";
+import { type CliProgram, globalsOf } from "./program.ts";
 
-export function register(program: CliProgram, deps: CliDeps): void {
+export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .command("tools")
     .description("list the tools the model can use, with their JSON Schemas")

@@ -7,5 +7,6 @@
 export * from "./errors.ts";
 export * from "./keys.ts";
 export * from "./load.ts";
+export * from "./providers.ts";
 export * from "./render.ts";
 export * from "./schema.ts";

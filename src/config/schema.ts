@@ -3,6 +3,7 @@
  * all come from here; config.example.toml is tested to load and to equal `defaultConfig()`.
  */
 import { z } from "zod";
+import { PROVIDER_NAMES } from "./providers.ts";
 
 export const PermissionAction = z.enum(["allow", "ask", "deny"]);
 export type PermissionAction = z.infer<typeof PermissionAction>;
@@ -67,7 +68,7 @@ const AgentConfig = z.object({
   system_prompt: z.string().default(""),
 }).strict();
 
-const LlmProviderName = z.enum(["ollama", "claude", "openai", "script"]);
+const LlmProviderName = z.enum(PROVIDER_NAMES);
 
 const ClaudeConfig = z.object({
   model: z.string().default("claude-sonnet-4-6"),

@@ -4,9 +4,9 @@
  * (filter, overflow) → final hooks (audit). Tools never do any of these steps themselves.
  */
 import type { z } from "zod";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/mod.ts";
 import type { Decision, PermissionPolicy } from "../permission/policy.ts";
-import type { ToolDefinitionForModel } from "../provider/types.ts";
+import type { ToolDefinitionForModel } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/path.ts";
 import {
   type ErrorCategory,

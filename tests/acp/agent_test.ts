@@ -446,3 +446,29 @@ Deno.test("acp: a prompt whose provider cannot be built answers with the error a
     await s.close();
   }
 });
+
+Deno.test("acp: secrets in a tool's output are redacted in the updates the editor gets", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "c1", name: "bash", input: { command: "cat env.txt" } }] },
+    { text: "Done." },
+  ]);
+  await Deno.writeTextFile(
+    path.join(ws.dir, "env.txt"),
+    "DATABASE_URL=postgres://admin:hunter2secret@db.internal/app\n",
+  );
+  const s = await connect({ ws });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    expect(await prompt(s, sessionId, "show env.txt")).toBe("end_turn");
+    const done = s.updates.find((u) =>
+      u.update.sessionUpdate === "tool_call_update" &&
+      (u.update as acp.ToolCallUpdate).status === "completed"
+    )!.update as acp.ToolCallUpdate;
+    const shown = JSON.stringify([done.content, done.rawOutput]);
+    expect(shown).toContain("postgres://admin:[REDACTED]@db.internal/app");
+    expect(shown).not.toContain("hunter2secret");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});

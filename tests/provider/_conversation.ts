@@ -1,6 +1,5 @@
 /** The conversation and tool catalog every provider test sends. */
-import type { Message } from "../../src/provider/types.ts";
-import type { ToolDefinitionForModel } from "../../src/tools/registry.ts";
+import type { Message, ToolDefinitionForModel } from "../../src/provider/types.ts";
 
 export const SYSTEM = "You are zeph, a coding agent.";
 
