@@ -112,8 +112,10 @@ export async function buildRuntime(
     console.error(`zeph: warning: ${w}`);
   }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]
-  // filters_path). services.filterEngine exposes the F/P/B counters (engine.session).
-  const { loadFilterEngine, filterHook, filtersConfigDir } = await import("./src/filter/mod.ts");
+  // filters_path). services.filterEngine exposes the F/P/B counters (engine.counters).
+  const { loadFilterEngine, filterToolOutput, filtersConfigDir } = await import(
+    "./src/filter/mod.ts"
+  );
   const filters = await loadFilterEngine(config, {
     configDir: await filtersConfigDir(loaded.path),
   });
@@ -121,7 +123,7 @@ export async function buildRuntime(
   services.filterEngine = filters.engine;
   const outputHooks: OutputHook[] = [
     // Output filter (order 10), overflow store (order 20).
-    filterHook(filters.engine),
+    { name: "filter", order: 10, apply: (result) => filterToolOutput(filters.engine, result) },
     storeMod.overflowHook(store, config),
   ];
   const finalHooks: FinalHook[] = [

@@ -105,9 +105,13 @@ async function rssChild(dir: string): Promise<void> {
     policy: new PermissionPolicy(),
     config,
   });
-  const { loadFilterEngine, filterHook } = await import("../src/filter/mod.ts");
+  const { loadFilterEngine, filterToolOutput } = await import("../src/filter/mod.ts");
   const { engine } = await loadFilterEngine(config, { configDir: dir });
-  registry.addOutputHook(filterHook(engine));
+  registry.addOutputHook({
+    name: "filter",
+    order: 10,
+    apply: (result) => filterToolOutput(engine, result),
+  });
   registry.addOutputHook(overflowHook(store, config));
   const command = "yes 'src/module/file.ts:120:5 warning: unused variable x 0123456789' " +
     "| head -c 104857600";

@@ -158,13 +158,10 @@ async function readTree(root: string): Promise<Map<string, string>> {
 const KNOWN: string[] = [
   "cycle: src/agent/loop.ts → src/agent/session.ts → src/agent/loop.ts",
   "cycle: src/cli/acp_cmd.ts → src/cli/chat_cmd.ts → src/cli/mod.ts → src/cli/acp_cmd.ts",
-  "private: src/filter/rule.ts imports src/filter/strategies/_shared.ts from another folder",
   "private: src/sandbox/file_worker.ts imports src/tools/_grep_pool.ts from another folder",
   "private: src/sandbox/grep_worker.ts imports src/tools/_grep_pool.ts from another folder",
   "private: src/sandbox/grep_worker.ts imports src/tools/_walk.ts from another folder",
   "private: src/sandbox/worker_executor.ts imports src/tools/_grep_pool.ts from another folder",
-  "upward: src/filter/engine.ts imports src/tools/registry.ts",
-  "upward: src/filter/hook.ts imports src/tools/registry.ts",
   "upward: src/permission/policy.ts imports src/tools/tool.ts",
   "upward: src/provider/types.ts imports src/tools/registry.ts",
   "upward: src/sandbox/file_worker.ts imports src/tools/_grep_pool.ts",
