@@ -121,11 +121,21 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
     next += 1 + (new RegExp(`${f!.body}|`, f!.flags).exec("")!.length - 1);
   }
   const combined = new RegExp(forms.map((f) => `(${f!.body})`).join("|"), forms[0]!.flags + "g");
-  return (line) =>
-    line.replace(combined, (...args) => {
-      const k = groupIndex.findIndex((g) => args[g] !== undefined);
-      return k < 0 ? args[0] : normalizers[k].replacement;
-    });
+  return (line) => {
+    combined.lastIndex = 0;
+    let m = combined.exec(line);
+    if (m === null) return line;
+    let out = "";
+    let last = 0;
+    do {
+      let k = 0;
+      while (m[groupIndex[k]] === undefined) k++;
+      out += line.slice(last, m.index) + normalizers[k].replacement;
+      last = m.index + m[0].length;
+      if (m[0].length === 0) combined.lastIndex++;
+    } while ((m = combined.exec(line)) !== null);
+    return out + line.slice(last);
+  };
 }
 
 /** combineNormalizers' alternation from each pattern's next match (see there). */
