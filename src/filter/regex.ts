@@ -48,6 +48,8 @@ export interface Pattern {
 /** An RE2 pattern in V8 syntax: `new RegExp(body, flags)`. */
 export interface V8Form {
   body: string;
+  /** `body` with every group non-capturing: the same matches, for callers that only test. */
+  bare: string;
   flags: string;
   /** Every top-level alternative starts with `^`. */
   anchored: boolean;
@@ -201,7 +203,14 @@ function translate(source: string): V8Form | string {
   if (!tree || parser.pos !== body.length) return "it uses syntax outside the V8-compatible subset";
   const problem = linearityProblem(tree);
   if (problem) return problem;
-  return { body: parser.out, flags, anchored: tree.every(startsAnchored) };
+  let bare = "";
+  let last = 0;
+  for (const { at, length } of parser.captures) {
+    bare += parser.out.slice(last, at) + "(?:";
+    last = at + length;
+  }
+  bare += parser.out.slice(last);
+  return { body: parser.out, bare, flags, anchored: tree.every(startsAnchored) };
 }
 
 const startsAnchored = (alt: Node[]) => alt[0]?.kind === "anchor" && alt[0].start;
@@ -249,6 +258,8 @@ function nullable(seq: Node[]): boolean {
 class Parser {
   pos = 0;
   out = "";
+  /** Where each capturing group's opening (`(`, `(?<name>`) stands in `out`. */
+  captures: { at: number; length: number }[] = [];
   constructor(readonly src: string) {}
 
   parse(): Node[][] | null {
@@ -291,11 +302,13 @@ class Parser {
         const name = s.slice(open + 1, close);
         if (close < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return null;
         this.pos = close + 1;
+        this.captures.push({ at: this.out.length, length: name.length + 4 });
         this.out += `(?<${name}>`;
       } else if (s[this.pos + 1] === "?") {
         return null;
       } else {
         this.pos++;
+        this.captures.push({ at: this.out.length, length: 1 });
         this.out += "(";
       }
       const alts = this.#alts();

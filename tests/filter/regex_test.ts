@@ -37,12 +37,13 @@ Deno.test("user patterns run on re2js; built-in ones on V8, only when provably l
     ) => [p, r === "v8" ? r : `a built-in pattern must run on V8 in linear time: ${r}`]),
   );
   expect(table.map(([p]) => compilePattern(p).engine)).toEqual(table.map(() => "re2"));
-  expect(v8Form("^(?P<a>x)\\s.")).toEqual({
-    body: "^(?<a>x)[\\t\\n\\f\\r ][^\\n]",
+  expect(v8Form("^(?P<a>x)\\s(y|[(])\\(.")).toEqual({
+    body: "^(?<a>x)[\\t\\n\\f\\r ](y|[(])\\([^\\n]",
+    bare: "^(?:x)[\\t\\n\\f\\r ](?:y|[(])\\([^\\n]",
     flags: "",
     anchored: true,
   });
-  expect(v8Form("(?i)a|^b")).toEqual({ body: "a|^b", flags: "i", anchored: false });
+  expect(v8Form("(?i)a|^b")).toEqual({ body: "a|^b", bare: "a|^b", flags: "i", anchored: false });
   expect(v8Form("(a+)+$")).toBeNull();
 });
 

@@ -25,12 +25,8 @@ export function anyMatcher(patterns: Pattern[]): (line: string) => boolean {
   if (patterns.length === 1) return (line) => patterns[0].test(line);
   const forms = patterns.map((p) => p.v8);
   if (forms.every((f) => f && f.flags === forms[0]!.flags)) {
-    try {
-      const re = new RegExp(forms.map((f) => `(?:${f!.body})`).join("|"), forms[0]!.flags);
-      return (line) => re.test(line);
-    } catch {
-      // Duplicate group names across patterns: test them one by one.
-    }
+    const re = new RegExp(forms.map((f) => `(?:${f!.bare})`).join("|"), forms[0]!.flags);
+    return (line) => re.test(line);
   }
   return (line) => patterns.some((p) => p.test(line));
 }

@@ -113,14 +113,8 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
   if (!forms.every((f) => f && f.flags === forms[0]!.flags)) {
     return (line) => alternation(normalizers, line);
   }
-  // Each normaliser's wrapper group index (the patterns may have groups of their own).
-  const groupIndex: number[] = [];
-  let next = 1;
-  for (const f of forms) {
-    groupIndex.push(next);
-    next += 1 + (new RegExp(`${f!.body}|`, f!.flags).exec("")!.length - 1);
-  }
-  const combined = new RegExp(forms.map((f) => `(${f!.body})`).join("|"), forms[0]!.flags + "g");
+  // One group per normaliser (their own groups made non-capturing): group k + 1 is the k-th's.
+  const combined = new RegExp(forms.map((f) => `(${f!.bare})`).join("|"), forms[0]!.flags + "g");
   return (line) => {
     combined.lastIndex = 0;
     let m = combined.exec(line);
@@ -129,7 +123,7 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
     let last = 0;
     do {
       let k = 0;
-      while (m[groupIndex[k]] === undefined) k++;
+      while (m[k + 1] === undefined) k++;
       out += line.slice(last, m.index) + normalizers[k].replacement;
       last = m.index + m[0].length;
       if (m[0].length === 0) combined.lastIndex++;
