@@ -218,14 +218,16 @@ export async function buildRuntime(
   }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]
   // filters_path).
-  const { loadFilterEngine, filterHook, filtersConfigDir } = await import("./src/filter/mod.ts");
+  const { loadFilterEngine, filterToolOutput, filtersConfigDir } = await import(
+    "./src/filter/mod.ts"
+  );
   const filters = await loadFilterEngine(config, {
     configDir: await filtersConfigDir(loaded.path),
   });
   for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
   const outputHooks: OutputHook[] = [
     // Output filter (order 10), overflow store (order 20).
-    filterHook(filters.engine),
+    { name: "filter", order: 10, apply: (result) => filterToolOutput(filters.engine, result) },
     {
       name: "overflow",
       order: 20,

@@ -106,9 +106,13 @@ async function rssChild(dir: string): Promise<void> {
     config,
     deps: { overflow: store },
   });
-  const { loadFilterEngine, filterHook } = await import("../src/filter/mod.ts");
+  const { loadFilterEngine, filterToolOutput } = await import("../src/filter/mod.ts");
   const { engine } = await loadFilterEngine(config, { configDir: dir });
-  registry.addOutputHook(filterHook(engine));
+  registry.addOutputHook({
+    name: "filter",
+    order: 10,
+    apply: (result) => filterToolOutput(engine, result),
+  });
   // The overflow hook as main.ts wires it.
   registry.addOutputHook({
     name: "overflow",

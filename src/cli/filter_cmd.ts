@@ -9,7 +9,7 @@ import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
 import type { CommandDeps } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
-import type { FilterStats } from "../tools/mod.ts";
+import type { FilterStats } from "../filter/mod.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
@@ -63,11 +63,8 @@ async function filterSaved(
     configDir: await filtersConfigDir(loaded.path),
   });
   for (const w of warnings) console.error(`zeph: warning: ${w}`);
-  // Decoded here rather than by Response.text() (the same decoding), so that the security pass
-  // reads these bytes instead of encoding the text again.
-  const utf8 = new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer());
-  const raw = new TextDecoder().decode(utf8);
-  const outcome = engine.filter(commandText, raw, { failed: exitCode !== 0, utf8 });
+  const raw = await new Response(Deno.stdin.readable).text();
+  const outcome = engine.filter(commandText, raw, { failed: exitCode !== 0 });
   report(globals.json, outcome.text, outcome.stats);
   deps.status.exitCode = 0;
 }

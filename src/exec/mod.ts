@@ -45,12 +45,6 @@ export interface RunOptions {
 /** One captured stream: head and tail kept, the middle counted. */
 export interface CapturedText {
   text: string;
-  /**
-   * The bytes `text` was decoded from (`new TextDecoder().decode`), when the runner has them
-   * (the local runner, for `combined`): the output filter's security pass reads them instead of
-   * encoding the text again.
-   */
-  utf8?: Uint8Array;
   totalBytes: number;
   droppedBytes: number;
 }
@@ -184,13 +178,11 @@ export class LocalProcessRunner implements ProcessRunner {
       totalBytes: b.totalBytes,
       droppedBytes: b.droppedBytes,
     });
-    const bytes = combined.buffer.bytes();
     return {
       stdout: capture(streams.stdout),
       stderr: capture(streams.stderr),
       combined: {
-        text: new TextDecoder().decode(bytes),
-        utf8: bytes,
+        text: new TextDecoder().decode(combined.buffer.bytes()),
         totalBytes: combined.buffer.totalBytes,
         droppedBytes: combined.buffer.droppedBytes,
       },

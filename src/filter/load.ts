@@ -9,6 +9,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import type { Config } from "../config/schema.ts";
 import { FilterEngine } from "./engine.ts";
 import { type CompiledRule, compileRule, RuleError, ruleName } from "./rule.ts";
+import type { RegexEngine } from "./regex.ts";
 import { compileExtraPatterns } from "./security.ts";
 
 /** User filter files above this size are rejected (spec: 1 MiB). */
@@ -60,7 +61,7 @@ export async function loadBuiltinRules(
   for (const name of names) {
     const text = await Deno.readTextFile(new URL(name, path));
     const source = `built-in filters/${name}`;
-    for (const rule of parseRuleFile(text, source, warnings)) {
+    for (const rule of parseRuleFile(text, source, warnings, { engine: "v8" })) {
       if (rule.enabled) rules.push(rule.compiled!);
     }
   }
@@ -73,8 +74,18 @@ interface ParsedRule {
   compiled?: CompiledRule;
 }
 
-/** Parses one TOML text into rules; broken entries become warnings, the rest load. */
-export function parseRuleFile(text: string, source: string, warnings: string[]): ParsedRule[] {
+/**
+ * Parses one TOML text into rules; broken entries become warnings, the rest load. Patterns run
+ * on `engine`: V8 for the built-in files (a pattern it cannot run in linear time is a broken
+ * entry), re2js for the user's.
+ * @default options.engine "re2"
+ */
+export function parseRuleFile(
+  text: string,
+  source: string,
+  warnings: string[],
+  options: { engine?: RegexEngine } = {},
+): ParsedRule[] {
   let doc: Record<string, unknown>;
   try {
     doc = parseToml(text) as Record<string, unknown>;
@@ -103,7 +114,11 @@ export function parseRuleFile(text: string, source: string, warnings: string[]):
       return;
     }
     try {
-      out.push({ name, enabled: true, compiled: compileRule(raw, source, index) });
+      out.push({
+        name,
+        enabled: true,
+        compiled: compileRule(raw, source, { index, engine: options.engine }),
+      });
     } catch (error) {
       if (!(error instanceof RuleError)) throw error;
       warnings.push(

@@ -3,10 +3,11 @@
  * reads it (sanitise → matching rules in sequence → security pass), its strategies (the spec's
  * nine plus group_paths and git_log), and the loader for built-in (`filters/*.toml`) and user
  * rules. It must not run commands, talk to the model or decide permissions: it only rewrites text
- * handed to it by the registry's hook.
+ * handed to it (main.ts wires `filterToolOutput` as the registry's output hook). It imports
+ * nothing from tools/.
  */
-export { type EngineOptions, FilterEngine, type FilterOutcome, FilterSession } from "./engine.ts";
-export { filterHook } from "./hook.ts";
+export { type EngineOptions, FilterCounters, FilterEngine, type FilterOutcome } from "./engine.ts";
+export { type FilterableResult, filterToolOutput } from "./hook.ts";
 export {
   BUILTIN_FILTERS_DIR,
   filtersConfigDir,
@@ -17,10 +18,24 @@ export {
   mergeUserRules,
   parseRuleFile,
 } from "./load.ts";
-export { type CompiledRule, compileRule, MatchConfig, RuleConfig, RuleError } from "./rule.ts";
-export { compilePattern, MAX_PATTERN_LENGTH, type Pattern, PatternError } from "./regex.ts";
+export {
+  type CompiledRule,
+  compileRule,
+  type CompileRuleOptions,
+  MatchConfig,
+  RuleConfig,
+  RuleError,
+} from "./rule.ts";
+export {
+  compilePattern,
+  MAX_PATTERN_LENGTH,
+  type Pattern,
+  PatternError,
+  type RegexEngine,
+  v8Form,
+} from "./regex.ts";
 export { matchCandidates } from "./command.ts";
 export { countLines, sanitize, stripAnsi } from "./sanitize.ts";
 export { compileExtraPatterns, SecurityScanner } from "./security.ts";
 export { STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
-export { type Confidence, worstConfidence } from "./types.ts";
+export { type Confidence, type FilterStats, worstConfidence } from "./types.ts";

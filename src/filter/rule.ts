@@ -3,9 +3,8 @@
  * ready to run). All validation happens here, once; matching never fails.
  */
 import { z } from "zod";
-import type { Pattern } from "./regex.ts";
-import { compileStrategy, STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
-import { patternField } from "./strategies/_shared.ts";
+import type { RegexEngine } from "./regex.ts";
+import { compileStrategy, patternField, STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
 import { type CompiledStrategy, RuleFieldError } from "./types.ts";
 
 export const MatchConfig = z.object({
@@ -41,8 +40,20 @@ export class RuleError extends Error {
   }
 }
 
+export interface CompileRuleOptions {
+  /** The entry's position in its file, for a rule without a name. @default 0 */
+  index?: number;
+  /** Built-in rules run their patterns on V8 (checked linear), the user's on re2js. @default "re2" */
+  engine?: RegexEngine;
+}
+
 /** Validates and compiles one raw `[[rules]]` entry; throws `RuleError` naming the field. */
-export function compileRule(raw: unknown, source: string, index = 0): CompiledRule {
+export function compileRule(
+  raw: unknown,
+  source: string,
+  options: CompileRuleOptions = {},
+): CompiledRule {
+  const { index = 0, engine = "re2" } = options;
   const name = ruleName(raw, index);
   const parsed = RuleConfig.safeParse(raw);
   if (!parsed.success) {
@@ -53,7 +64,7 @@ export function compileRule(raw: unknown, source: string, index = 0): CompiledRu
   const config = parsed.data;
   try {
     const matcher = compileMatcher(config.match);
-    const strategy = compileStrategy(config.strategy);
+    const strategy = compileStrategy(config.strategy, engine);
     return { name: config.name, source, strategy, matches: matcher };
   } catch (error) {
     if (error instanceof RuleFieldError) throw new RuleError(name, error.field, error.reason);
@@ -67,6 +78,10 @@ export function ruleName(raw: unknown, index: number): string {
   return typeof name === "string" && name ? name : `#${index + 1}`;
 }
 
+/**
+ * The command matcher. Its regex runs on re2js whoever wrote it: it reads one short command per
+ * call, and the built-ins' command shapes (`^cargo\s+(\+\S+\s+)?clippy\b`) have several repeats.
+ */
 function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
   if (match.exact !== undefined) {
     const exact = match.exact;
@@ -76,7 +91,7 @@ function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
     const prefix = match.prefix;
     return (c) => c.startsWith(prefix);
   }
-  const pattern: Pattern = patternField(match.regex!, "match.regex");
+  const pattern = patternField(match.regex!, "match.regex", "re2");
   return (c) => pattern.test(c);
 }
 

@@ -47,39 +47,17 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
-/** A character code from `!` to `~`. */
-export const isVisibleAscii = (c: number): boolean => c > 32 && c < 127;
-
-/**
- * `line.trim() === ""` without building the trimmed string. A blank line starts with whitespace
- * (ASCII, or non-ASCII such as U+3000, U+00A0) and does not end with a visible ASCII character:
- * most lines are ruled out by those two characters (an indented line by its last). Then ASCII
- * whitespace is skipped here, and only a line whose first other character is not ASCII is left
- * to `trim`.
- */
+/** A whitespace-only (or empty) line. */
 export function isBlank(line: string): boolean {
-  const n = line.length;
-  if (n === 0) return true;
-  const first = line.charCodeAt(0);
-  if ((first > 32 && first < 128) || isVisibleAscii(line.charCodeAt(n - 1))) return false;
-  let i = 0;
-  for (; i < n; i++) {
-    const c = line.charCodeAt(i);
-    if (c !== 32 && (c < 9 || c > 13)) break;
-  }
-  if (i === n) return true;
-  return line.charCodeAt(i) < 128 ? false : line.trim().length === 0;
+  return line.trim() === "";
 }
 
 /** Collapses runs of blank (whitespace-only) lines to one, streaming. */
 export class BlankCollapser {
   #lastBlank = false;
-  /**
-   * Returns the line to keep, or null to drop it. `visible`: the caller knows the line starts
-   * with a visible ASCII character (not blank).
-   */
-  accept(line: string, visible = false): string | null {
-    const blank = !visible && isBlank(line);
+  /** Returns the line to keep ("" for a blank one), or null to drop it. */
+  accept(line: string): string | null {
+    const blank = isBlank(line);
     if (blank && this.#lastBlank) return null;
     this.#lastBlank = blank;
     return blank ? "" : line;

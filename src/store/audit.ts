@@ -6,6 +6,7 @@
 import { dirname, join } from "node:path";
 import type { Config, PermissionAction } from "../config/schema.ts";
 import type { ErrorCategory, Outcome } from "../errors/mod.ts";
+import { SECRET_SHAPES } from "../secrets/mod.ts";
 import { defaultDataDir } from "./db.ts";
 
 /** One line of the audit log. Every field is always present (null when unknown). */
@@ -184,19 +185,12 @@ export async function readAuditLog(path: string): Promise<AuditLogRead> {
 const SECRET_NAME =
   /(?:secret|token|passw(?:or)?d|api[_-]?key|apikey|auth(?!or(?!ization))|credential|private[_-]?key|access[_-]?key|(?:^|[_-])key$)/i;
 
-/** Token formats that are secrets wherever they appear. */
-const TOKEN_PATTERNS: RegExp[] = [
-  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g, // OpenAI, Anthropic
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key id
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API key
-  /\bhf_[A-Za-z0-9]{30,}/g, // Hugging Face
-  /\bnpm_[A-Za-z0-9]{36}\b/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT
-];
+/**
+ * Token formats that are secrets wherever they appear: the shared shapes, less the password in
+ * a URL, which `redactSecrets` replaces alone (the scheme and user stay readable).
+ */
+const TOKEN_PATTERNS: RegExp[] = SECRET_SHAPES.filter((s) => s.kind !== "password in URL")
+  .map((s) => new RegExp(s.pattern, "g"));
 
 const REDACTED = "[REDACTED]";
 

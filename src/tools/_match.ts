@@ -6,7 +6,7 @@
  */
 import { Buffer } from "node:buffer";
 import { RE2JS } from "re2js";
-import { compilePattern } from "../filter/regex.ts";
+import { v8Form } from "../filter/regex.ts";
 import { skipClass, skipGroup } from "./_literal.ts";
 
 const LENIENT_UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -145,7 +145,7 @@ function escapesDiffer(pattern: string, caseInsensitive: boolean): boolean {
 
 /**
  * The V8 form of an RE2 pattern, or null when V8 is not provably linear on it or might not mean
- * the same. Linearity is the filter engine's check (`compilePattern(...).engine === "native"`:
+ * the same. Linearity is the filter engine's check (`v8Form`:
  * no unbounded repeat, or anchored with one, repeats only over single characters). Flags `su`
  * give RE2's `.` (any character but `\n`, whole code points: lines never hold `\n`) and code
  * point classes; a translation that is not valid with `u` falls back to re2js.
@@ -154,22 +154,17 @@ export function v8Translation(
   pattern: string,
   caseSensitive: boolean,
 ): { body: string; flags: string } | null {
-  let compiled;
-  try {
-    compiled = compilePattern(pattern);
-  } catch {
-    return null;
-  }
-  if (compiled.engine !== "native" || !compiled.native) return null;
-  const caseInsensitive = !caseSensitive || compiled.native.flags.includes("i");
+  const native = v8Form(pattern);
+  if (!native) return null;
+  const caseInsensitive = !caseSensitive || native.flags.includes("i");
   if (escapesDiffer(pattern, caseInsensitive)) return null;
   const flags = "su" + (caseInsensitive ? "i" : "");
   try {
-    new RegExp(compiled.native.body, flags);
+    new RegExp(native.body, flags);
   } catch {
     return null;
   }
-  return { body: compiled.native.body, flags };
+  return { body: native.body, flags };
 }
 
 /** Compiles with V8 when `v8Translation` allows it, else with re2js (errors come from re2js). */

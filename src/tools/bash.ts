@@ -142,7 +142,6 @@ export function shellOutput(
     truncated,
     failed: result.exitCode !== 0,
     filterCommand: command,
-    utf8: body === "" ? undefined : result.combined.utf8,
   };
 }
 

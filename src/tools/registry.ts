@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { Config } from "../config/mod.ts";
+import type { FilterStats } from "../filter/mod.ts";
 import type { Decision, PermissionPolicy } from "../permission/policy.ts";
 import type { ToolDefinitionForModel } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/path.ts";
@@ -34,18 +35,6 @@ export interface ToolCall {
   id: string;
   name: string;
   input: unknown;
-}
-
-/** What the filter stage reports; the CLI prints `[shell] 342 lines -> 28 lines, …`. */
-export interface FilterStats {
-  rawLines: number;
-  filteredLines: number;
-  rawChars: number;
-  filteredChars: number;
-  confidence: "full" | "partial" | "fallback";
-  rules: string[];
-  /** The one-line summary for humans (empty when nothing was removed). */
-  inline: string;
 }
 
 export interface ToolResult {
@@ -231,8 +220,6 @@ export class ToolRegistry {
       };
       const input: HookInput = { call, tool, params, scope, config: this.config };
       for (const hook of this.#outputHooks) await hook.apply(result, input);
-      // The tool's raw bytes were for the hooks (the filter's security pass): not kept.
-      delete output.utf8;
     } catch (error) {
       result = failure(call, error);
       // A call that failed after its permission decision still reports it (audit policy_match).
@@ -351,7 +338,6 @@ function failure(call: ToolCall, thrown: unknown): ToolResult {
   const error = toToolError(decided ? decided.error : thrown);
   const outcome = decided ? "blocked" : outcomeOf(error.category);
   const carried = (error as ToolError & { output?: ToolOutput }).output;
-  if (carried) delete carried.utf8;
   return {
     callId: call.id,
     tool: call.name,

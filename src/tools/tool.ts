@@ -45,13 +45,6 @@ export interface ToolOutput {
   filterCommand?: string;
   /** True when the command failed (non-zero exit): filters must not hide the failure. */
   failed?: boolean;
-  /**
-   * The bytes `text` was decoded from, when the tool has them (bash: the captured output;
-   * `text` may lack its last newline and end with notice lines such as `[exit code 2]`). The
-   * filter hook hands them to the engine, whose security pass then reads them instead of
-   * encoding the text again; the registry drops them once the output hooks ran.
-   */
-  utf8?: Uint8Array;
   /** read_overflow output is never offloaded again. */
   skipOverflow?: boolean;
 }

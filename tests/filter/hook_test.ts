@@ -1,12 +1,12 @@
-/** The filter hook through the real dispatch boundary, with a test-only tool. */
+/** filterToolOutput as main.ts wires it: through the real dispatch boundary, a test-only tool. */
 import { expect } from "expect";
 import { z } from "zod";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { compileRule, FilterEngine, filterHook } from "../../src/filter/mod.ts";
+import { compileRule, FilterEngine, filterToolOutput } from "../../src/filter/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { LocalExecutor } from "../../src/tools/executor.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
+import { type OutputHook, ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import { bashTool, shellOutput } from "../../src/tools/bash.ts";
 import { LocalProcessRunner } from "../../src/exec/mod.ts";
@@ -38,6 +38,13 @@ const plainTool = defineTool({
   invocation: { type: "call" },
   subjects: () => [],
   execute: (p) => Promise.resolve({ text: p.output }),
+});
+
+/** The output hook main.ts builds. */
+const filterHook = (engine: FilterEngine): OutputHook => ({
+  name: "filter",
+  order: 10,
+  apply: (result) => filterToolOutput(engine, result),
 });
 
 async function setup() {
@@ -82,7 +89,7 @@ Deno.test("the hook filters outputs carrying filterCommand and sets filterStats"
       rules: ["cargo-noise"],
       inline: "[shell] 5 lines -> 2 lines, 60.0% filtered",
     });
-    expect(engine.session.summary()).toBe("F/P/B 1/0/0");
+    expect(engine.counters.summary()).toBe("F/P/B 1/0/0");
   } finally {
     await cleanup();
   }
@@ -96,7 +103,7 @@ Deno.test("outputs without filterCommand are left alone", async () => {
       { id: "2", name: "plain", input: { output: text } },
       session,
     );
-    expect([result.text, result.filterStats, engine.session.commands]).toEqual([
+    expect([result.text, result.filterStats, engine.counters.commands]).toEqual([
       text,
       undefined,
       0,
@@ -106,53 +113,7 @@ Deno.test("outputs without filterCommand are left alone", async () => {
   }
 });
 
-/** Returns `output` as its text and `bytes` as the UTF-8 it claims the text came from. */
-const bytesTool = defineTool({
-  name: "bytes_shell",
-  description: "Output with the bytes it was decoded from (test only).",
-  params: z.object({ command: z.string(), output: z.string(), bytes: z.string() }),
-  mutates: false,
-  kind: "execute",
-  invocation: { type: "call" },
-  subjects: (p) => [p.command],
-  execute: (p) =>
-    Promise.resolve({
-      text: p.output,
-      filterCommand: p.command,
-      utf8: new TextEncoder().encode(p.bytes),
-    }),
-});
-
-Deno.test("the hook hands the engine the tool's bytes only while the text is the tool's; the bytes are not kept", async () => {
-  const config = defaultConfig();
-  config.tools.permissions = { "*": [{ pattern: "*", action: "allow" }] };
-  const session = { cwd: "/", sandbox: await Sandbox.create("/", {}) };
-  // The bytes say something the text does not: a preserved security line shows which was read.
-  const input = { command: "some-tool", output: "all good", bytes: "Permission denied\n" };
-  for (const rewrite of [false, true]) {
-    const registry = new ToolRegistry({
-      tools: [bytesTool],
-      executor: new LocalExecutor(),
-      policy: PermissionPolicy.fromConfig(config),
-      config,
-    });
-    if (rewrite) {
-      registry.addOutputHook({
-        name: "rewrite",
-        order: 5,
-        apply(result) {
-          result.text = "all good, rewritten";
-        },
-      });
-    }
-    registry.addOutputHook(filterHook(new FilterEngine([])));
-    const result = await registry.dispatch({ id: "b", name: "bytes_shell", input }, session);
-    expect(result.text.includes("Permission denied")).toBe(!rewrite);
-    expect(result.output && "utf8" in result.output).toBe(false);
-  }
-});
-
-Deno.test("bash output is filtered from its captured bytes as from its text", async () => {
+Deno.test("bash output is filtered through the registry as the engine filters its text", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir());
   try {
     const config = defaultConfig();
@@ -190,7 +151,6 @@ Deno.test("bash output is filtered from its captured bytes as from its text", as
       if (command === "make") expect(want.rules).toContain("make-gcc");
       expect(result.text).toContain("Permission denied");
       expect(result.text).toContain("GitHub token");
-      expect(result.output && "utf8" in result.output).toBe(false);
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -1,6 +1,10 @@
 import { expect } from "expect";
 import { Config, defaultConfig } from "../../src/config/schema.ts";
-import { loadFilterEngine, MAX_FILTERS_FILE_BYTES } from "../../src/filter/mod.ts";
+import {
+  loadBuiltinRules,
+  loadFilterEngine,
+  MAX_FILTERS_FILE_BYTES,
+} from "../../src/filter/mod.ts";
 
 async function withUserFile(
   toml: string | Uint8Array,
@@ -93,6 +97,33 @@ strategy = { type = "strip_noise", patterns = ["^x"] }
       `${file}: rule "bad-truncate" skipped: strategy.head: head + tail must not exceed max_lines.`,
     ]);
     expect(engine.rules.at(-1)!.name).toBe("good");
+  });
+});
+
+Deno.test("a built-in pattern V8 could backtrack on is refused at load; the same in a user file runs on re2js", async () => {
+  const toml = `
+[[rules]]
+name = "nested"
+match = { prefix = "x" }
+strategy = { type = "strip_noise", patterns = ['^ok', '^(a+)+$'] }
+
+[[rules]]
+name = "linear"
+match = { prefix = "y" }
+strategy = { type = "strip_noise", patterns = ['^\\s*Compiling '] }
+`;
+  await withUserFile(toml, async (dir) => {
+    const warnings: string[] = [];
+    const builtin = await loadBuiltinRules(dir, warnings);
+    expect([builtin.map((r) => r.name), warnings]).toEqual([["linear"], [
+      `built-in filters/filters.toml: rule "nested" skipped: strategy.patterns[1]: a built-in pattern must run on V8 in linear time: a repeat over a group.`,
+    ]]);
+    const user = await loadFilterEngine(defaultConfig(), { configDir: dir });
+    expect(user.warnings).toEqual([]);
+    const nested = user.engine.rules.find((r) => r.name === "nested")!;
+    expect(nested.source).toBe(`${dir}/filters.toml`);
+    const out = user.engine.filter("x", `${"a".repeat(50_000)}!\naaa\nok\nkeep`);
+    expect(out.text).toBe(`${"a".repeat(50_000)}!\nkeep`);
   });
 });
 

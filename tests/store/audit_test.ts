@@ -1,4 +1,5 @@
 import { expect } from "expect";
+import { NOT_SECRETS, SECRET_EXAMPLES } from "../secrets/_examples.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
@@ -335,4 +336,16 @@ Deno.test("audit: secrets in subjects are redacted", () => {
     ["git clone https://u:p@ss@host/r", "git clone https://u:[REDACTED]@host/r"],
   ];
   expect(table.map(([input]) => [input, redactSecrets(input)])).toEqual(table);
+});
+
+Deno.test("audit: every credential of the shared examples is redacted, near misses are kept", () => {
+  expect(SECRET_EXAMPLES.map(([kind, line]) => [kind, redactSecrets(line)])).toEqual(
+    SECRET_EXAMPLES.map(([kind, line, secret]) => [
+      kind,
+      kind === "password in URL"
+        ? line.replace(/:hunter2@/, ":[REDACTED]@")
+        : line.replace(secret, "[REDACTED]"),
+    ]),
+  );
+  expect(NOT_SECRETS.map(redactSecrets)).toEqual(NOT_SECRETS);
 });

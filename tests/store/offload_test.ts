@@ -2,7 +2,7 @@ import { expect } from "expect";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { z } from "zod";
-import { compileRule, FilterEngine, filterHook } from "../../src/filter/mod.ts";
+import { compileRule, FilterEngine, filterToolOutput } from "../../src/filter/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import {
   MemoryStore,
@@ -224,7 +224,11 @@ Deno.test("overflow hook with the real filter hook: a failed build's elided line
     config,
     deps: { overflow: store },
   });
-  registry.addOutputHook(filterHook(engine));
+  registry.addOutputHook({
+    name: "filter",
+    order: 10,
+    apply: (result) => filterToolOutput(engine, result),
+  });
   registry.addOutputHook(overflowHook(store, config));
   const conv = store.createConversation();
   const s = await session(conv);

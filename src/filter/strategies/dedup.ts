@@ -5,10 +5,9 @@
  * is bounded by `max_unique_patterns`, not by the input.
  */
 import { z } from "zod";
-import { mayDiffer, type Pattern } from "../regex.ts";
+import type { Pattern, RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { patternField } from "./_shared.ts";
-import { encodeLine, maxKeyLength, normalizeUtf8 } from "./dedup_normalize.ts";
 
 const NormalizePattern = z.object({
   pattern: z.string().describe("Regex (RE2 syntax) of a varying part"),
@@ -53,40 +52,35 @@ export interface Normalizer {
   replacement: string;
 }
 
-export function compileDedup(config: DedupConfig): CompiledStrategy {
-  const normalizers: Normalizer[] = config.normalize_patterns.map((n, i) => ({
-    pattern: patternField(n.pattern, `strategy.normalize_patterns[${i}].pattern`),
+export function compileDedup(config: DedupConfig, engine: RegexEngine): CompiledStrategy {
+  const normalize = combineNormalizers(config.normalize_patterns.map((n, i) => ({
+    pattern: patternField(n.pattern, `strategy.normalize_patterns[${i}].pattern`, engine),
     replacement: n.replacement,
-  }));
+  })));
   const max = config.max_unique_patterns;
-  // The defaults run on a hand-written scanner over the lines' UTF-8 with the same result
-  // (dedup_normalize.ts), keyed by bytes; user-configured patterns on the regex alternation.
-  const defaults = isDefault(config.normalize_patterns);
-  const normalize = defaults ? null : combineNormalizers(normalizers);
   return {
     type: "dedup",
     createStage(ctx: StageContext): Stage {
-      const seen = normalize ? new StringKeyed<Entry>(normalize) : new ByteKeyed<Entry>();
+      const seen = new Map<string, Entry>();
+      // The first lines, for the unchanged pass-through of an output too short to collapse.
+      const first: string[] = [];
       let total = 0;
       let dropped = 0;
       return {
-        utf8: defaults,
-        push(line, utf8, from, to) {
-          total++;
-          const entry = seen.get(line, utf8, from, to);
+        push(line) {
+          if (total++ < 2) first.push(line);
+          const key = normalize(line);
+          const entry = seen.get(key);
           if (entry) entry.count++;
-          else if (seen.size < max) seen.add({ example: line, count: 1 });
+          else if (seen.size < max) seen.set(key, { example: line, count: 1 });
           else dropped++;
         },
         finish() {
           const collapsed = total >= 3 && (seen.size + dropped < total || dropped > 0);
           if (!collapsed && seen.size < total) {
             // Too few lines to collapse, but some were merged: Fallback means the input as it
-            // was, so it is walked again rather than shown with its repeats dropped.
-            if (ctx.replay) ctx.replay(ctx.emit);
-            else {for (const { example, count } of seen.values()) {
-                for (let i = 0; i < count; i++) ctx.emit(example);
-              }}
+            // was, not the repeats dropped.
+            for (const line of first) ctx.emit(line);
             return "fallback";
           }
           for (const { example, count } of seen.values()) {
@@ -108,143 +102,20 @@ interface Entry {
 }
 
 /**
- * Values by normalised line, in first-seen order: `get` looks a line up (remembering its key),
- * `add` files a value under the key of the line `get` last looked up.
- */
-interface Keyed<V> {
-  readonly size: number;
-  get(line: string, utf8?: Uint8Array, from?: number, to?: number): V | undefined;
-  add(value: V): void;
-  values(): Iterable<V>;
-}
-
-/** Keys are the configured normalisers' result. */
-class StringKeyed<V> implements Keyed<V> {
-  #map = new Map<string, V>();
-  #key = "";
-  constructor(readonly normalize: (line: string) => string) {}
-  get size(): number {
-    return this.#map.size;
-  }
-  get(line: string): V | undefined {
-    this.#key = this.normalize(line);
-    return this.#map.get(this.#key);
-  }
-  add(value: V): void {
-    this.#map.set(this.#key, value);
-  }
-  values(): Iterable<V> {
-    return this.#map.values();
-  }
-}
-
-interface Slot<V> {
-  /** The key's bytes as 32-bit words, the last one padded with zeros. */
-  key: Int32Array;
-  length: number;
-  value: V;
-  next: Slot<V> | undefined;
-}
-
-/**
- * Keys are the default normalisers' result as bytes (`normalizeUtf8`), found by a hash of their
- * 32-bit words and compared word for word: no string is built per line. A line without its
- * bytes (a later stage, sanitised output) is encoded here.
- */
-class ByteKeyed<V> implements Keyed<V> {
-  #byHash = new Map<number, Slot<V>>();
-  #order: V[] = [];
-  #line: Uint8Array = new Uint8Array(256);
-  #key: Uint8Array = new Uint8Array(0);
-  #key32: Int32Array = new Int32Array(0);
-  #keyLength = 0;
-  #hash = 0;
-  get size(): number {
-    return this.#order.length;
-  }
-  get(line: string, utf8?: Uint8Array, from = 0, to = 0): V | undefined {
-    if (utf8 === undefined) {
-      const encoded = encodeLine(line, this.#line);
-      this.#line = utf8 = encoded.buf;
-      from = 0;
-      to = encoded.length;
-    }
-    if (this.#key.length < maxKeyLength(to - from) + 4) {
-      // Grown to what this line needs (doubling, so a run of longer lines grows it rarely).
-      const size = Math.max(maxKeyLength(to - from) + 4, this.#key.length * 2);
-      const words = new Int32Array((size + 3) >> 2);
-      this.#key32 = words;
-      this.#key = new Uint8Array(words.buffer);
-    }
-    const key = this.#key;
-    const n = this.#keyLength = normalizeUtf8(utf8, from, to, key);
-    const words = (n + 3) >> 2;
-    for (let i = n; i < words << 2; i++) key[i] = 0;
-    const key32 = this.#key32;
-    let h = n;
-    for (let i = 0; i < words; i++) h = Math.imul(h ^ key32[i], 0x01000193) ^ (h >>> 15);
-    this.#hash = h;
-    for (let slot = this.#byHash.get(h); slot !== undefined; slot = slot.next) {
-      if (slot.length !== n) continue;
-      const k = slot.key;
-      let i = 0;
-      while (i < words && k[i] === key32[i]) i++;
-      if (i === words) return slot.value;
-    }
-    return undefined;
-  }
-  add(value: V): void {
-    const slot = {
-      key: this.#key32.slice(0, (this.#keyLength + 3) >> 2),
-      length: this.#keyLength,
-      value,
-      next: this.#byHash.get(this.#hash),
-    };
-    this.#byHash.set(this.#hash, slot);
-    this.#order.push(value);
-  }
-  values(): Iterable<V> {
-    return this.#order;
-  }
-}
-
-/** The config's normalisers are exactly the defaults, in order. */
-function isDefault(list: z.infer<typeof NormalizePattern>[]): boolean {
-  return list.length === DEFAULT_NORMALIZERS.length &&
-    list.every((n, i) =>
-      n.pattern === DEFAULT_NORMALIZERS[i].pattern &&
-      n.replacement === DEFAULT_NORMALIZERS[i].replacement
-    );
-}
-
-/**
  * The normalisers over one line, as one alternation: left to right, at each position the first
  * normaliser (in list order) that matches there replaces its match, and the scan goes on after
- * it. One V8 regex when every pattern runs natively with the same flags (one scan per line
- * instead of ten); otherwise, and for a line the translations may read otherwise than RE2,
- * each pattern's next match, the leftmost winning — the same answer either way.
+ * it. One V8 regex when every pattern runs on V8 with the same flags, else each pattern's next
+ * match, the leftmost winning: the same answer either way.
  */
 export function combineNormalizers(normalizers: Normalizer[]): (line: string) => string {
-  const natives = normalizers.map((n) => n.pattern.native);
   if (normalizers.length === 0) return (line) => line;
-  const scan = (line: string): string => alternation(normalizers, line);
-  if (natives.some((n) => !n || n.flags !== natives[0]!.flags)) return scan;
-  const groupIndex: number[] = [];
-  let next = 1;
-  for (const n of natives) {
-    groupIndex.push(next);
-    next += 1 + (new RegExp(`${n!.body}|`, n!.flags).exec("")!.length - 1);
+  const forms = normalizers.map((n) => n.pattern.v8);
+  if (!forms.every((f) => f && f.flags === forms[0]!.flags)) {
+    return (line) => alternation(normalizers, line);
   }
-  const combined = new RegExp(
-    natives.map((n) => `(${n!.body})`).join("|"),
-    natives[0]!.flags + "g",
-  );
-  const replacements = normalizers.map((n) => n.replacement);
-  const groups = groupIndex.length;
-  const exact = natives.every((n) => n!.exact);
-  // An exec loop instead of `replace` with a rest-argument callback: no argument array per match.
+  // One group per normaliser (their own groups made non-capturing): group k + 1 is the k-th's.
+  const combined = new RegExp(forms.map((f) => `(${f!.bare})`).join("|"), forms[0]!.flags + "g");
   return (line) => {
-    if (!exact && mayDiffer(line)) return scan(line);
     combined.lastIndex = 0;
     let m = combined.exec(line);
     if (m === null) return line;
@@ -252,8 +123,8 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
     let last = 0;
     do {
       let k = 0;
-      while (k < groups && m[groupIndex[k]] === undefined) k++;
-      out += line.slice(last, m.index) + (k < groups ? replacements[k] : m[0]);
+      while (m[k + 1] === undefined) k++;
+      out += line.slice(last, m.index) + normalizers[k].replacement;
       last = m.index + m[0].length;
       if (m[0].length === 0) combined.lastIndex++;
     } while ((m = combined.exec(line)) !== null);
@@ -282,8 +153,7 @@ function alternation(normalizers: Normalizer[], line: string): string {
     out += line.slice(last, start) + normalizers[best].replacement;
     last = end;
     // After an empty match, on past the character there (a whole surrogate pair).
-    const pair = line.charCodeAt(end) >= 0xd800 && line.charCodeAt(end) < 0xdc00 &&
-      line.charCodeAt(end + 1) >= 0xdc00 && line.charCodeAt(end + 1) < 0xe000;
+    const pair = /^[\ud800-\udbff][\udc00-\udfff]/.test(line.slice(end, end + 2));
     pos = end > start ? end : end + (pair ? 2 : 1);
   }
   return out + line.slice(last);

@@ -4,6 +4,7 @@
  * the input unchanged.
  */
 import { z } from "zod";
+import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { anyMatcher, FAILURE_SIGNAL, patternList } from "./_shared.ts";
 
@@ -13,8 +14,11 @@ export const KeepMatchingConfig = z.object({
 }).strict();
 export type KeepMatchingConfig = z.infer<typeof KeepMatchingConfig>;
 
-export function compileKeepMatching(config: KeepMatchingConfig): CompiledStrategy {
-  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns"));
+export function compileKeepMatching(
+  config: KeepMatchingConfig,
+  engine: RegexEngine,
+): CompiledStrategy {
+  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
   return {
     type: "keep_matching",
     createStage(ctx: StageContext): Stage {

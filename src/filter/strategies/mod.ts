@@ -1,8 +1,10 @@
 /**
- * The strategies (the spec's nine, plus group_paths and git_log): config schemas (one union) and
- * compile functions.
+ * The strategies (the spec's nine, plus group_paths and git_log): one list of config schema and
+ * compile function per strategy, from which the rule schema's union and the type names derive.
+ * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
 import { z } from "zod";
+import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy } from "../types.ts";
 import { compileDedup, DedupConfig } from "./dedup.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
@@ -16,61 +18,47 @@ import { compileStripNoise, StripNoiseConfig } from "./strip_noise.ts";
 import { compileTestSummary, TestSummaryConfig } from "./test_summary.ts";
 import { compileTruncate, TruncateConfig } from "./truncate.ts";
 
-export { DEFAULT_NORMALIZERS } from "./dedup.ts";
+export { patternField } from "./_shared.ts";
 
-export const STRATEGY_TYPES = [
-  "strip_noise",
-  "truncate",
-  "keep_matching",
-  "strip_annotated",
-  "test_summary",
-  "group_by_rule",
-  "git_status",
-  "git_diff",
-  "dedup",
-  "group_paths",
-  "git_log",
+/** Every strategy: its config schema (a zod object with a literal `type`) and compile step. */
+const STRATEGIES = [
+  [StripNoiseConfig, compileStripNoise],
+  [TruncateConfig, compileTruncate],
+  [KeepMatchingConfig, compileKeepMatching],
+  [StripAnnotatedConfig, compileStripAnnotated],
+  [TestSummaryConfig, compileTestSummary],
+  [GroupByRuleConfig, compileGroupByRule],
+  [GitStatusConfig, compileGitStatus],
+  [GitDiffConfig, compileGitDiff],
+  [DedupConfig, compileDedup],
+  [GroupPathsConfig, compileGroupPaths],
+  [GitLogConfig, compileGitLog],
 ] as const;
 
-export const StrategyConfig = z.discriminatedUnion("type", [
-  StripNoiseConfig,
-  TruncateConfig,
-  KeepMatchingConfig,
-  StripAnnotatedConfig,
-  TestSummaryConfig,
-  GroupByRuleConfig,
-  GitStatusConfig,
-  GitDiffConfig,
-  DedupConfig,
-  GroupPathsConfig,
-  GitLogConfig,
-]);
+type Schemas<T> = {
+  -readonly [K in keyof T]: T[K] extends readonly [infer S, unknown] ? S : never;
+};
+
+export const StrategyConfig = z.discriminatedUnion(
+  "type",
+  STRATEGIES.map(([schema]) => schema) as unknown as Schemas<typeof STRATEGIES>,
+);
 export type StrategyConfig = z.infer<typeof StrategyConfig>;
 
-/** Compiles a validated strategy config; a bad pattern throws `RuleFieldError`. */
-export function compileStrategy(config: StrategyConfig): CompiledStrategy {
-  switch (config.type) {
-    case "strip_noise":
-      return compileStripNoise(config);
-    case "truncate":
-      return compileTruncate(config);
-    case "keep_matching":
-      return compileKeepMatching(config);
-    case "strip_annotated":
-      return compileStripAnnotated(config);
-    case "test_summary":
-      return compileTestSummary(config);
-    case "group_by_rule":
-      return compileGroupByRule(config);
-    case "git_status":
-      return compileGitStatus(config);
-    case "git_diff":
-      return compileGitDiff(config);
-    case "dedup":
-      return compileDedup(config);
-    case "group_paths":
-      return compileGroupPaths(config);
-    case "git_log":
-      return compileGitLog(config);
-  }
+/** The strategy type names, in list order (for messages). */
+export const STRATEGY_TYPES: readonly StrategyConfig["type"][] = STRATEGIES.map(([schema]) =>
+  schema.shape.type.value
+);
+
+type Compile = (config: StrategyConfig, engine: RegexEngine) => CompiledStrategy;
+const COMPILE = new Map<string, Compile>(
+  STRATEGIES.map(([schema, compile]) => [schema.shape.type.value, compile as Compile]),
+);
+
+/**
+ * Compiles a validated strategy config, its patterns on `engine`; a bad pattern throws
+ * `RuleFieldError`.
+ */
+export function compileStrategy(config: StrategyConfig, engine: RegexEngine): CompiledStrategy {
+  return COMPILE.get(config.type)!(config, engine);
 }

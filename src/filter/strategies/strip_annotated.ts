@@ -4,6 +4,7 @@
  * cut to head/tail on success only: after a failure the kept lines are the errors, all kept.
  */
 import { z } from "zod";
+import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { anyMatcher, omitted, patternField, patternList } from "./_shared.ts";
 
@@ -17,11 +18,14 @@ export const StripAnnotatedConfig = z.object({
 }).strict();
 export type StripAnnotatedConfig = z.infer<typeof StripAnnotatedConfig>;
 
-export function compileStripAnnotated(config: StripAnnotatedConfig): CompiledStrategy {
-  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns"));
+export function compileStripAnnotated(
+  config: StripAnnotatedConfig,
+  engine: RegexEngine,
+): CompiledStrategy {
+  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
   const summary = config.summary_pattern === undefined
     ? null
-    : patternField(config.summary_pattern, "strategy.summary_pattern");
+    : patternField(config.summary_pattern, "strategy.summary_pattern", engine);
   const { long_output_threshold: threshold, keep_head: head, keep_tail: tail } = config;
   return {
     type: "strip_annotated",

@@ -4,6 +4,7 @@
  * memory stays bounded), and `summary` adds one line saying how many lines went.
  */
 import { z } from "zod";
+import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { anyMatcher, patternList } from "./_shared.ts";
 
@@ -19,8 +20,11 @@ export const StripNoiseConfig = z.object({
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
-export function compileStripNoise(config: StripNoiseConfig): CompiledStrategy {
-  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns"));
+export function compileStripNoise(
+  config: StripNoiseConfig,
+  engine: RegexEngine,
+): CompiledStrategy {
+  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
   const minLines = config.min_lines;
   const summary = config.summary;
   return {
@@ -29,15 +33,13 @@ export function compileStripNoise(config: StripNoiseConfig): CompiledStrategy {
       let removed = 0;
       // Lines held until the output is known to be longer than min_lines.
       let held: string[] | null = minLines > 0 ? [] : null;
-      // A kept line goes on as it came, so its bytes can too.
-      const strip = (line: string, utf8?: Uint8Array, from?: number, to?: number) => {
+      const strip = (line: string) => {
         if (matches(line)) removed++;
-        else ctx.emit(line, utf8, from, to);
+        else ctx.emit(line);
       };
       return {
-        utf8: ctx.nextUtf8 === true,
-        push(line, utf8, from, to) {
-          if (held === null) return strip(line, utf8, from, to);
+        push(line) {
+          if (held === null) return strip(line);
           held.push(line);
           if (held.length > minLines) {
             const lines = held;

@@ -7,7 +7,6 @@
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
  */
 import { z } from "zod";
-import { firstAfterBlanks, firstCharGate, mayStartBlank } from "../regex.ts";
 import { isBlank } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 
@@ -98,18 +97,8 @@ const SECTION = [
 /** Lines outside any block that still matter (a crash outside a test, a collection error). */
 const LOOSE_SIGNAL_START =
   /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)/;
-/** `LOOSE_SIGNAL_START` or "panicked at" anywhere (searched with includes, not a regex scan). */
-const looseSignal = (line: string) =>
-  (LOOSE_FIRST(line) && LOOSE_SIGNAL_START.test(line)) || line.includes("panicked at");
-/**
- * The characters a `LOOSE_SIGNAL_START` line starts with: most lines are ruled out by one
- * lookup. `firstAfterBlanks` gives the first character after leading blanks, which is the
- * line's first only while the shape cannot start with one (checked here).
- */
-if (mayStartBlank(LOOSE_SIGNAL_START.source)) {
-  throw new Error("LOOSE_SIGNAL_START: may start blank");
-}
-const LOOSE_FIRST = firstCharGate(firstAfterBlanks(LOOSE_SIGNAL_START.source)!);
+/** `LOOSE_SIGNAL_START` or "panicked at" anywhere. */
+const looseSignal = (line: string) => LOOSE_SIGNAL_START.test(line) || line.includes("panicked at");
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
@@ -147,9 +136,8 @@ const join = (list: RegExp[]) => list.map((re) => `(?:${re.source})`).join("|");
 const KINDS = ["summary", "block", "marker", "passing", "section"] as const;
 const LISTS = [SUMMARY, BLOCK_START, FAILED_MARKER, PASSING, SECTION];
 /**
- * The full classifier (`classifyLine(line, true)`, and lines led by whitespace other than spaces
- * and tabs): one sticky regex of every shape, all anchored at column 0, each kind's in a group
- * of its own, in precedence order summary > block start > failed marker > passing > section.
+ * One sticky regex of every shape, all anchored at column 0, each kind's in a group of its own,
+ * in precedence order summary > block start > failed marker > passing > section.
  */
 const CLASSIFY = new RegExp(LISTS.map((list) => `(${join(list)})`).join("|"), "y");
 /** Capture index of each kind's wrapper group (the lists have groups of their own). */
@@ -162,233 +150,23 @@ const GROUP_AT: number[] = [];
   }
 }
 const MARKER = new RegExp(join([...FAILED_MARKER, DENO_FAILED]));
-// Every alternative is anchored: said once outside, V8 tries the alternation at column 0 only.
-if (!TRACE_NOISE.every((re) => re.source.startsWith("^"))) {
-  throw new Error("TRACE_NOISE: unanchored");
-}
-const NOISE_FRAME = new RegExp(`^(?:${join(TRACE_NOISE)})`);
+const NOISE_FRAME = new RegExp(join(TRACE_NOISE));
 
 type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
 
-/**
- * Per first character: one regex of only the alternatives that can match a line starting with
- * it, each kind's in precedence order followed by an empty group (`kinds[k]`'s is group k + 1,
- * the only groups it has), so one exec says which kind's alternative matched first; null when no
- * kind has any. A line that matches nothing (most of a trace) costs one call.
- */
-type Tester = { re: RegExp | null; kinds: LineKind[] };
-const BY_CODE: (Tester | undefined)[] = [];
-/** The same for lines that start with spaces or tabs (by the first character after them). */
-const BY_CODE_INDENTED: (Tester | undefined)[] = [];
-const BY_FIRST = new Map<string, Tester>();
-
-/**
- * Whether a regex only matches lines whose first character is neither space nor tab (regex.ts's
- * analysis of its tree). Such an alternative is left out of an indented line's tester (most
- * lines of a trace are indented).
- */
-export function unindentedOnly(source: string): boolean {
-  return !mayStartBlank(source);
-}
-/**
- * What regex.ts reads off each shape's tree: the characters a line can start with (after its
- * leading spaces and tabs) for the shape to match (null when any can), and whether it only
- * matches unindented lines. Built with the first tester: parsing every shape is not start-up
- * work.
- */
-let shapes: Map<RegExp, { first: Set<string> | null; unindented: boolean }> | null = null;
-
-function buildTester(first: string, indented: boolean): Tester {
-  shapes ??= new Map(
-    LISTS.flat().map((re) => {
-      const units = firstAfterBlanks(re.source);
-      return [re, {
-        first: units && new Set([...units].map((c) => String.fromCharCode(c))),
-        unindented: unindentedOnly(re.source),
-      }];
-    }),
-  );
-  const kinds: LineKind[] = [];
-  const parts: string[] = [];
-  LISTS.forEach((list, k) => {
-    const alts = list.filter((re) => {
-      const shape = shapes!.get(re)!;
-      if (indented && shape.unindented) return false;
-      return shape.first === null || shape.first.has(first);
-    });
-    if (alts.length) {
-      kinds.push(KINDS[k]);
-      parts.push(`(?:${forTest(join(alts))})()`);
-    }
-  });
-  return { re: parts.length ? new RegExp(`^(?:${parts.join("|")})`) : null, kinds };
-}
-
-/**
- * A shape's source for telling whether it matches, not what: every quantifier lazy and every
- * group non-capturing. Whether a backtracking regex without backreferences matches does not
- * depend on greediness, only the order it tries things in; V8 fails `^test \S.*? \.\.\. FAILED$`
- * on a passing cargo line in under half the time of the greedy form (a greedy `.*` runs to the
- * line's end and backs off character by character). Reads V8 syntax: escapes, classes, `(?:`,
- * lookarounds, `(?<name>`, `{n,m}`; throws on a backreference, whose reading greediness decides.
- */
-export function forTest(source: string): string {
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === "\\") {
-      const next = source[i + 1];
-      // A backreference matches what its group took: greediness would decide what it reads.
-      if ((next >= "1" && next <= "9") || (next === "k" && source[i + 2] === "<")) {
-        throw new Error(`forTest: a backreference in /${source}/`);
-      }
-      out += c + next;
-      i++;
-      continue;
-    }
-    if (inClass) {
-      out += c;
-      if (c === "]") inClass = false;
-      continue;
-    }
-    if (c === "[") {
-      out += c;
-      inClass = true;
-      continue;
-    }
-    if (c === "(") {
-      if (source[i + 1] !== "?") {
-        out += "(?:";
-      } else if (source[i + 2] === "<" && source[i + 3] !== "=" && source[i + 3] !== "!") {
-        // A named group: its name goes.
-        out += "(?:";
-        i = source.indexOf(">", i);
-      } else {
-        // `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`: their `?` is not a quantifier.
-        out += "(?";
-        i++;
-      }
-      continue;
-    }
-    out += c;
-    let quantifier = c === "*" || c === "+" || c === "?";
-    if (c === "{") {
-      const bounds = /^\{\d+(,\d*)?\}/.exec(source.slice(i));
-      if (bounds) {
-        out += bounds[0].slice(1);
-        i += bounds[0].length - 1;
-        quantifier = true;
-      }
-    }
-    if (quantifier) {
-      out += "?";
-      if (source[i + 1] === "?") i++;
-    }
-  }
-  return out;
-}
-
-/** The tester for a line whose first character after spaces and tabs is `code`, at `i`. */
-function testerFor(line: string, i: number, code = line.charCodeAt(i)): Tester {
-  if (code < 128) {
-    return i === 0
-      ? BY_CODE[code] ??= buildTester(String.fromCharCode(code), false)
-      : BY_CODE_INDENTED[code] ??= buildTester(String.fromCharCode(code), true);
-  }
-  // Non-ASCII first characters are rare: keyed with the indentation as a prefix.
-  const key = i === 0 ? line[i] : " " + line[i];
-  let entry = BY_FIRST.get(key);
-  if (entry) return entry;
-  entry = buildTester(line[i], i > 0);
-  // Lines start with a bounded set of characters in practice; past 512 distinct ones, the
-  // tester is built per line (same result, slower).
-  if (BY_FIRST.size < 512) BY_FIRST.set(key, entry);
-  return entry;
-}
-
-/**
- * Whether the line goes on at `i` with whitespace other than space and tab (\v, \f, U+00A0,
- * U+FEFF, U+3000 …): the shapes' leading `\s*` takes it, so the first character after it is
- * further on and only the full classifier sees the line right.
- */
-function otherSpace(line: string, i: number, c = line.charCodeAt(i)): boolean {
-  return c < 128 ? c >= 10 && c <= 13 : OTHER_SPACE.test(line[i]);
-}
-const OTHER_SPACE = /\s/;
-
-/**
- * Exported for tests: the per-first-character classifier must agree with the full one, and
- * with itself reading the line's bytes (`bytes`: the line is encoded, within other bytes).
- */
-export function classifyLine(line: string, full = false, bytes = false): LineKind {
-  if (!bytes) return classify(line, full);
-  const utf8 = new TextEncoder().encode(`xx\n${line}\nyy`);
-  return classify(line, full, utf8, 3, utf8.length - 3);
-}
-
-/**
- * The line's kind. With the line's UTF-8 (`utf8[from..to)`, see `Stage.push`) the checks of
- * single characters read bytes: the leading spaces and tabs, the first character after them
- * and the last one are ASCII or not the same way in both, and a typed array reads the same
- * whatever kind of string the line is (string reads slow down once a process has seen many).
- */
-function classify(
-  line: string,
-  full = false,
-  utf8?: Uint8Array,
-  from = 0,
-  to = 0,
-): LineKind {
-  let i = 0;
-  let first: number;
-  let last: number;
-  if (utf8 !== undefined) {
-    while (from + i < to && (utf8[from + i] === 32 || utf8[from + i] === 9)) i++;
-    // A byte ≥ 0x80 starts a non-ASCII character: the string decides about it below.
-    first = from + i < to ? utf8[from + i] : 0;
-    last = to > from ? utf8[to - 1] : NaN;
-  } else {
-    while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
-    first = line.charCodeAt(i);
-    last = line.charCodeAt(line.length - 1);
-  }
-  if (first >= 128) first = line.charCodeAt(i);
-  // Empty, or spaces and tabs only (a blank line in every trace): no shape's, as the full
-  // classifier says too (tested), without running its alternation.
-  if (i === line.length && !full) return null;
+/** The line's kind (exported for tests). */
+export function classifyLine(line: string): LineKind {
   let kind: LineKind = null;
-  if (i < line.length && !full && !otherSpace(line, i, first)) {
-    const { re, kinds } = testerFor(line, i, first);
-    const m = re === null ? null : re.exec(line);
-    if (m !== null) {
-      let k = 1;
-      while (m[k] === undefined) k++;
-      kind = kinds[k - 1];
-    }
-    // deno's shapes start with a non-space.
-    if (i > 0) return kind;
-  } else {
-    CLASSIFY.lastIndex = 0;
-    const m = CLASSIFY.exec(line);
-    if (m) {
-      for (let k = 0; k < GROUP_AT.length; k++) {
-        if (m[GROUP_AT[k]] !== undefined) {
-          kind = KINDS[k];
-          break;
-        }
-      }
-    }
-  }
+  CLASSIFY.lastIndex = 0;
+  const m = CLASSIFY.exec(line);
+  if (m) kind = KINDS[GROUP_AT.findIndex((at) => m[at] !== undefined)];
   if (kind === "summary" || kind === "block") return kind;
-  // deno's whole-line shapes, checked by their literal first. `name => file:1:2` ends with a
-  // digit; `name ... FAILED` and `name ... ok` start with a non-space and hold " ... ".
-  if (last >= 48 && last <= 57 && line.includes(" => ") && DENO_BLOCK.test(line)) return "block";
+  // deno's whole-line shapes, checked by their literal first.
+  if (line.includes(" => ") && DENO_BLOCK.test(line)) return "block";
   if (kind === "marker") return kind;
-  const dots = i === 0 && line.includes(" ... ");
-  if (dots && line.includes(" ... FAILED") && DENO_FAILED.test(line)) return "marker";
+  if (line.includes(" ... FAILED") && DENO_FAILED.test(line)) return "marker";
   if (kind === "passing") return kind;
-  if (dots && line.includes(" ... ok") && DENO_OK.test(line)) return "passing";
+  if (line.includes(" ... ok") && DENO_OK.test(line)) return "passing";
   return kind;
 }
 
@@ -396,21 +174,17 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
   return {
     type: "test_summary",
     createStage(ctx: StageContext): Stage {
-      // The input is held for the unchanged pass-through only when it cannot be walked again.
-      const replay = ctx.replay;
-      const input: string[] | null = replay ? null : [];
+      // Held for the unchanged pass-through (Fallback).
+      const input: string[] = [];
       const s = summarizer(config, ctx.failed);
       return {
-        utf8: true,
-        push(line, utf8, from, to) {
-          input?.push(line);
-          s.push(line, utf8, from, to);
+        push(line) {
+          input.push(line);
+          s.push(line);
         },
         finish() {
           const result = s.finish();
-          if (result) { for (const line of result.lines) ctx.emit(line); }
-          else if (input) { for (const line of input) ctx.emit(line); }
-          else replay!(ctx.emit);
+          for (const line of result?.lines ?? input) ctx.emit(line);
           return result?.confidence ?? "fallback";
         },
       };
@@ -488,7 +262,7 @@ const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
 
 /** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
 function summarizer(config: TestSummaryConfig, failed: boolean): {
-  push(line: string, utf8?: Uint8Array, from?: number, to?: number): void;
+  push(line: string): void;
   finish(): { lines: string[]; confidence: "full" | "partial" } | null;
 } {
   const out: (string | Block | Marker)[] = [];
@@ -506,11 +280,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   // Indentation of a TAP `expected:`/`actual:` field being dropped (its deeper lines go too).
   let skipField = -1;
 
-  const push = (line: string, utf8?: Uint8Array, from = 0, to = 0): void => {
-    const kind = classify(line, false, utf8, from, to);
-    // The first character, from the bytes when they came (see classify); a byte ≥ 0x80 leads a
-    // character past ASCII.
-    const c = utf8 !== undefined ? (from < to ? utf8[from] : NaN) : line.charCodeAt(0);
+  const push = (line: string): void => {
+    const kind = classifyLine(line);
     if (kind === "summary") {
       block = null;
       summaries++;
@@ -562,8 +333,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       // node --test repeats an assertion's values as YAML `expected:`/`actual:` after the
       // assertion message that already shows them (`Infinity !== 0`, or the +/- diff).
-      // TAP_VALUE's line starts with whitespace: a character ≤ 32 or past ASCII.
-      const field = c <= 32 || c >= 128 ? TAP_VALUE.exec(line) : null;
+      const field = TAP_VALUE.exec(line);
       if (field && block.body.some((l) => TAP_ASSERTION.test(l))) {
         if (field[2].trim() === "") skipField = field[1].length;
         return;
@@ -585,11 +355,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       block.body.push(line);
       return;
     }
-    // `\s` is a character ≤ 32 or past ASCII: the first character rules most lines out.
-    if (
-      (c <= 32 || c >= 128) && sinceRun.length < config.truncate_stack_trace &&
-      /^\s+\S/.test(line)
-    ) sinceRun.push(line);
+    if (sinceRun.length < config.truncate_stack_trace && /^\s+\S/.test(line)) {
+      sinceRun.push(line);
+    }
     if (loose < 20 && looseSignal(line)) {
       loose++;
       out.push(line);
@@ -740,7 +508,7 @@ function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   }. ${passed} passed; ${failed} failed; ${ignored} ignored; ${measured} measured; ${filtered} filtered out; finished in ${
     seconds.toFixed(2)
   }s (${at.length} test binaries)`;
-  // Removed in one pass (a splice per line was quadratic: 35,000 binaries in 100 MB).
+  // Removed in one pass: a splice per line would be quadratic in the number of binaries.
   const drop = new Set(at.slice(0, -1));
   let kept = 0;
   for (let i = 0; i < out.length; i++) if (!drop.has(i)) out[kept++] = out[i];

@@ -1,0 +1,67 @@
+/**
+ * The shapes of credentials: one list, read by the audit log's redaction (store/audit.ts) and
+ * the output filters' security pass (filter/security.ts), so the two cannot drift. A leaf: it
+ * imports nothing from src/. Patterns are written in the syntax RE2 and V8 read alike, with
+ * bounded repeats (the security pass runs them on V8 and checks they are linear).
+ */
+
+/** One kind of credential. */
+export interface SecretShape {
+  /** Named in the security pass's warning (`GitHub token x2`). */
+  readonly kind: string;
+  /** RE2 syntax that V8 reads the same way. */
+  readonly pattern: string;
+  /** Substrings one of which every match contains: a cheap test before the pattern runs. */
+  readonly hints: readonly string[];
+}
+
+/**
+ * The vendors' published formats: GitHub `gh?_` + 36 characters (up to 255 in all, GitHub
+ * says), fine-grained `github_pat_`; Hugging Face `hf_` + 34 letters; npm `npm_` + 36; Google
+ * `AIza` + 35; AWS key ids `AKIA`/`ASIA` + 16. Every `sk-ant-` key also has the OpenAI shape:
+ * the security pass counts it once, as Anthropic.
+ */
+export const SECRET_SHAPES: readonly SecretShape[] = [
+  { kind: "AWS access key ID", hints: ["AKIA", "ASIA"], pattern: "\\b(AKIA|ASIA)[0-9A-Z]{16}\\b" },
+  {
+    kind: "GitHub token",
+    hints: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+    pattern: "\\bgh[pousr]_[A-Za-z0-9]{36,251}\\b",
+  },
+  {
+    kind: "GitHub fine-grained token",
+    hints: ["github_pat_"],
+    pattern: "\\bgithub_pat_[A-Za-z0-9_]{22,255}",
+  },
+  { kind: "GitLab token", hints: ["glpat-"], pattern: "\\bglpat-[A-Za-z0-9_-]{20,64}" },
+  { kind: "Slack token", hints: ["xox"], pattern: "\\bxox[abposr]-[A-Za-z0-9-]{10,250}" },
+  { kind: "Anthropic API key", hints: ["sk-ant-"], pattern: "\\bsk-ant-[A-Za-z0-9_-]{20,300}" },
+  {
+    kind: "OpenAI API key",
+    hints: ["sk-"],
+    pattern: "\\bsk-(proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}",
+  },
+  { kind: "Google API key", hints: ["AIza"], pattern: "\\bAIza[0-9A-Za-z_-]{35}\\b" },
+  {
+    kind: "Stripe key",
+    hints: ["k_live_", "k_test_"],
+    pattern: "\\b(sk|rk|pk)_(live|test)_[0-9A-Za-z]{16,247}",
+  },
+  { kind: "npm token", hints: ["npm_"], pattern: "\\bnpm_[A-Za-z0-9]{36}\\b" },
+  { kind: "Hugging Face token", hints: ["hf_"], pattern: "\\bhf_[A-Za-z]{34}\\b" },
+  {
+    kind: "private key",
+    hints: ["PRIVATE KEY"],
+    pattern: "-----BEGIN [A-Z ]{0,30}PRIVATE KEY( BLOCK)?-----",
+  },
+  {
+    kind: "JWT",
+    hints: ["eyJ"],
+    pattern: "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}",
+  },
+  {
+    kind: "password in URL",
+    hints: ["://"],
+    pattern: "\\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\\s:@]{1,256}:[^/\\s@]{1,256}@",
+  },
+];

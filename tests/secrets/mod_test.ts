@@ -1,0 +1,25 @@
+import { expect } from "expect";
+import { RE2JS } from "re2js";
+import { SECRET_SHAPES } from "../../src/secrets/mod.ts";
+import { NOT_SECRETS, SECRET_EXAMPLES } from "./_examples.ts";
+
+Deno.test("every shape reads the same in RE2 and V8 and finds its example whole", () => {
+  expect(SECRET_SHAPES.map((s) => s.kind)).toEqual(SECRET_EXAMPLES.map(([kind]) => kind));
+  for (const [k, shape] of SECRET_SHAPES.entries()) {
+    const [kind, line, secret] = SECRET_EXAMPLES[k];
+    const re2 = RE2JS.compile(shape.pattern).matcher(line);
+    const v8 = new RegExp(shape.pattern).exec(line);
+    expect({ kind, re2: re2.find() ? re2.group(0) : null, v8: v8?.[0] ?? null })
+      .toEqual({ kind, re2: secret, v8: secret });
+    // Every match holds one of the hints.
+    expect({ kind, hinted: shape.hints.some((hint) => secret.includes(hint)) })
+      .toEqual({ kind, hinted: true });
+  }
+});
+
+Deno.test("near misses match no shape", () => {
+  const hits = NOT_SECRETS.flatMap((text) =>
+    SECRET_SHAPES.filter((s) => new RegExp(s.pattern).test(text)).map((s) => [text, s.kind])
+  );
+  expect(hits).toEqual([]);
+});
