@@ -11,7 +11,7 @@ import { VERSION } from "./src/version.ts";
 import type { GlobalOptions, Runtime } from "./src/cli/mod.ts";
 import type { LoadedConfig } from "./src/config/load.ts";
 import type { DispatchSession, FinalHook, OutputHook } from "./src/tools/registry.ts";
-import type { ToolExecutor } from "./src/tools/executor.ts";
+import type { ToolExecutor } from "./src/tools/executors/mod.ts";
 import type { ToolServices } from "./src/tools/tool.ts";
 
 /** Loads the config for the global options (`--config`, `ZEPH_CONFIG`, XDG, defaults). */
@@ -42,7 +42,7 @@ export async function buildRuntime(
     import("./src/sandbox/path.ts"),
     import("./src/permission/policy.ts"),
     import("./src/tools/registry.ts"),
-    import("./src/tools/executor.ts"),
+    import("./src/tools/executors/mod.ts"),
     import("./src/tools/catalog.ts"),
   ]);
 
@@ -97,7 +97,7 @@ export async function buildRuntime(
     }
   }
 
-  const { WorkerFileExecutor } = await import("./src/sandbox/worker_executor.ts");
+  const { WorkerFileExecutor } = await import("./src/tools/executors/mod.ts");
   const executors: ToolExecutor[] = [
     // The ten file tools run in a Worker whose Deno permissions are the sandbox roots only.
     new WorkerFileExecutor(),

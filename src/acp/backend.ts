@@ -6,7 +6,7 @@
 import type { EventSink, StopReason } from "../agent/events.ts";
 import type { Message } from "../provider/types.ts";
 import type { AskAnswer, AskRequest } from "../tools/registry.ts";
-import type { ToolExecutor } from "../tools/executor.ts";
+import type { ToolExecutor } from "../tools/executors/mod.ts";
 
 export interface PromptIo {
   signal: AbortSignal;

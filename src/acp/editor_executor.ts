@@ -7,7 +7,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ProcessRunner, RunOptions, RunResult } from "../exec/mod.ts";
-import type { ToolExecutor } from "../tools/executor.ts";
+import type { ToolExecutor } from "../tools/executors/mod.ts";
 import type { AnyTool, TextFileBackend, ToolContext, ToolOutput } from "../tools/tool.ts";
 
 type Sdk = typeof import("@agentclientprotocol/sdk");

@@ -11,7 +11,7 @@ import type { PermissionPolicy } from "../permission/policy.ts";
 import type { Message, Provider } from "../provider/types.ts";
 import type { Sandbox } from "../sandbox/path.ts";
 import type { Store } from "../store/store.ts";
-import { CompositeExecutor, type ToolExecutor } from "../tools/executor.ts";
+import { CompositeExecutor, type ToolExecutor } from "../tools/executors/mod.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext, ToolOutput, ToolServices } from "../tools/tool.ts";
 import type { AgentBackend, AgentSessionHandle, PromptIo } from "./backend.ts";

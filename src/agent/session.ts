@@ -8,7 +8,7 @@ import type { Config } from "../config/schema.ts";
 import type { PermissionPolicy } from "../permission/policy.ts";
 import type { Message, Provider } from "../provider/types.ts";
 import type { Sandbox } from "../sandbox/path.ts";
-import type { ToolExecutor } from "../tools/executor.ts";
+import type { ToolExecutor } from "../tools/executors/mod.ts";
 import type { DispatchSession, ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolServices } from "../tools/tool.ts";
 import type { EventSink, StopReason } from "./events.ts";

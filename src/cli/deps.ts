@@ -6,7 +6,7 @@
 import type { LoadedConfig } from "../config/mod.ts";
 import type { PermissionPolicy } from "../permission/policy.ts";
 import type { Sandbox } from "../sandbox/path.ts";
-import type { CompositeExecutor } from "../tools/executor.ts";
+import type { CompositeExecutor } from "../tools/executors/mod.ts";
 import type { DispatchSession, ToolRegistry } from "../tools/registry.ts";
 import type { ToolServices } from "../tools/tool.ts";
 

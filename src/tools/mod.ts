@@ -4,6 +4,6 @@
  * not import the agent, the front-ends or any provider.
  */
 export * from "../errors/mod.ts";
-export * from "./executor.ts";
+export * from "./executors/mod.ts";
 export * from "./registry.ts";
 export * from "./tool.ts";

@@ -15,7 +15,7 @@ import {
   ToolError,
   toToolError,
 } from "../errors/mod.ts";
-import type { ToolExecutor } from "./executor.ts";
+import type { ToolExecutor } from "./executors/mod.ts";
 import {
   type AnyTool,
   type ToolContext,

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { compileRule, FilterEngine, filterHook } from "../../src/filter/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { MemoryStore, openStore, overflowHook, type Store } from "../../src/store/mod.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { readOverflowTool } from "../../src/tools/read_overflow.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";

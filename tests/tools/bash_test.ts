@@ -16,7 +16,7 @@ import {
   type ShellAnalysis,
   type ShellOutputEnvelope,
 } from "../../src/tools/bash.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { type DispatchSession, ToolRegistry } from "../../src/tools/registry.ts";
 import type { ToolEvent } from "../../src/tools/tool.ts";
 

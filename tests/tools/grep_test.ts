@@ -8,7 +8,7 @@ import {
 } from "../../src/tools/_grep_pool.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import type { ToolEvent } from "../../src/tools/tool.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { allowAllPolicy, fileTest, type Harness, okText } from "../_support/file_tools.ts";

@@ -5,12 +5,12 @@
  * thread's permissions are the second fence for anything that slips past that check.
  */
 /// <reference lib="deno.worker" />
-import { defaultConfig, type FileConfig } from "../config/schema.ts";
-import { FILE_TOOLS } from "../tools/file_tools.ts";
-import { type GrepJobResult, GrepPool, setGrepPoolProvider } from "../tools/_grep_pool.ts";
-import { type ErrorCategory, toToolError } from "../errors/mod.ts";
-import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
-import { Sandbox, type SandboxSnapshot } from "./path.ts";
+import { defaultConfig, type FileConfig } from "../../config/schema.ts";
+import { FILE_TOOLS } from "../file_tools.ts";
+import { type GrepJobResult, GrepPool, setGrepPoolProvider } from "../_grep_pool.ts";
+import { type ErrorCategory, toToolError } from "../../errors/mod.ts";
+import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
+import { Sandbox, type SandboxSnapshot } from "../../sandbox/path.ts";
 
 export interface WorkerCallContext {
   cwd: string;

@@ -2,15 +2,15 @@
 // skipped, and the executor's lifecycle (lazy start, reuse, abort, close) works.
 import * as path from "node:path";
 import { expect } from "expect";
-import { defaultConfig } from "../../src/config/schema.ts";
-import { Sandbox } from "../../src/sandbox/path.ts";
-import { FileWorker, WorkerFileExecutor } from "../../src/sandbox/worker_executor.ts";
-import { readTool } from "../../src/tools/read.ts";
-import { grepTool } from "../../src/tools/grep.ts";
-import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
-import { ToolError } from "../../src/errors/mod.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
-import { makeHarness, snapshotTree } from "../_support/file_tools.ts";
+import { defaultConfig } from "../../../src/config/schema.ts";
+import { Sandbox } from "../../../src/sandbox/path.ts";
+import { FileWorker, WorkerFileExecutor } from "../../../src/tools/executors/worker_executor.ts";
+import { readTool } from "../../../src/tools/read.ts";
+import { grepTool } from "../../../src/tools/grep.ts";
+import { FILE_TOOLS } from "../../../src/tools/file_tools.ts";
+import { ToolError } from "../../../src/errors/mod.ts";
+import type { ToolContext } from "../../../src/tools/tool.ts";
+import { makeHarness, snapshotTree } from "../../_support/file_tools.ts";
 
 // One worker for the whole module: starting one under `deno test` type-checks its module.
 const executor = new WorkerFileExecutor();
@@ -171,7 +171,7 @@ Deno.test("executor: a grep thread that cannot start leaves grep on one thread; 
     }
   }
   const broken = new WorkerFileExecutor({
-    grepWorkerUrl: new URL("./_crashing_grep_worker.ts", import.meta.url),
+    grepWorkerUrl: new URL("../../sandbox/_crashing_grep_worker.ts", import.meta.url),
   });
   try {
     const ctx = context(h.sandbox, h.ws, new AbortController().signal);

@@ -3,13 +3,13 @@
  * and nothing else: the second fence behind the JS path check. One worker per set of roots,
  * started on the first call and reused; `close()` terminates them.
  */
-import { ToolError } from "../errors/mod.ts";
-import type { ToolExecutor } from "../tools/executor.ts";
-import { FILE_TOOL_NAMES } from "../tools/file_tools.ts";
-import { poolThreads } from "../tools/_grep_pool.ts";
-import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
+import { ToolError } from "../../errors/mod.ts";
+import type { ToolExecutor } from "./executor.ts";
+import { FILE_TOOL_NAMES } from "../file_tools.ts";
+import { poolThreads } from "../_grep_pool.ts";
+import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
-import { canonicalize } from "./path.ts";
+import { canonicalize } from "../../sandbox/path.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
 const ABORT_GRACE_MS = 2000;
@@ -24,7 +24,7 @@ type RequestBody = WorkerRequest extends infer R ? R extends unknown ? Omit<R, "
   : never;
 
 /** The grep pool thread module (a literal URL, so `deno compile --include` finds it). */
-const GREP_WORKER_URL = new URL("./grep_worker.ts", import.meta.url);
+const GREP_WORKER_URL = new URL("../../sandbox/grep_worker.ts", import.meta.url);
 
 /** A worker's Deno permissions: read (and write) on the given roots only, nothing else. */
 function fence(read: readonly string[], write: readonly string[] | false) {
@@ -63,7 +63,8 @@ export class FileWorker {
     this.#grepUrl = options.grepWorkerUrl ?? GREP_WORKER_URL;
     this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
       type: "module",
-      // Module files load without read permission (measured), so the roots are all it needs.
+      // A worker started from this thread loads its modules without read permission, so the
+      // roots are all it needs.
       deno: { permissions: fence(roots, roots) },
     } as WorkerOptions);
     this.#worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.#onResponse(event.data);
