@@ -324,8 +324,9 @@ export function poolThreads(): number {
 
 /**
  * Sets how many pool threads searches use from now on (0: the calling thread alone); undefined
- * goes back to the default. A running pool of another size is closed; an idle one is kept for
- * when the count comes back (benchmarks switch the pool off and on between rounds).
+ * goes back to the default. A pool of another size is closed and the next search starts one of
+ * the right size; 0 keeps the pool for when the count comes back (benchmarks switch it off and
+ * on between rounds, and a new pool would make them time its start-up).
  */
 export function setPoolThreads(threads?: number): void {
   threadsOverride = threads;
