@@ -195,7 +195,7 @@ export async function buildRuntime(
     }
   }
 
-  const { WorkerFileExecutor } = await import("./src/sandbox/worker_executor.ts");
+  const { WorkerFileExecutor } = await import("./src/tools/executors/mod.ts");
   const executors: ToolExecutor[] = [
     // The ten file tools run in a Worker whose Deno permissions are the sandbox roots only.
     new WorkerFileExecutor(),

@@ -14,7 +14,7 @@ import { parseScript, ScriptProvider } from "../src/provider/script.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
 import { offloadIfLarge, openStore } from "../src/store/mod.ts";
 import { bashTool } from "../src/tools/bash.ts";
-import { LocalExecutor } from "../src/tools/executor.ts";
+import { LocalExecutor } from "../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { defineTool } from "../src/tools/tool.ts";
 import { median, peakRssBytes } from "./_stats.ts";

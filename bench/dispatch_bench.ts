@@ -7,7 +7,7 @@ import { z } from "zod";
 import { defaultConfig } from "../src/config/schema.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
-import { LocalExecutor } from "../src/tools/executor.ts";
+import { LocalExecutor } from "../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { defineTool } from "../src/tools/tool.ts";
 import { percentile } from "./_stats.ts";

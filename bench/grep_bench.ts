@@ -12,9 +12,9 @@ import * as path from "node:path";
 import { defaultConfig } from "../src/config/schema.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
-import { WorkerFileExecutor } from "../src/sandbox/worker_executor.ts";
-import { localGrepPool, setGrepPoolProvider } from "../src/tools/_grep_pool.ts";
-import { LocalExecutor, type ToolExecutor } from "../src/tools/executor.ts";
+import { WorkerFileExecutor } from "../src/tools/executors/mod.ts";
+import { setSearchThreads } from "../src/search/mod.ts";
+import { LocalExecutor, type ToolExecutor } from "../src/tools/executors/mod.ts";
 import { FILE_TOOLS } from "../src/tools/file_tools.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { median } from "./_stats.ts";
@@ -191,11 +191,11 @@ async function main() {
   contenders.push({
     name: "zeph grep (local, 1 thread)",
     async run(c) {
-      setGrepPoolProvider(() => null);
+      setSearchThreads(0);
       try {
         return await local.run(c);
       } finally {
-        setGrepPoolProvider(localGrepPool);
+        setSearchThreads();
       }
     },
   });

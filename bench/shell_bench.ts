@@ -10,7 +10,7 @@ import { installShellAnalyzer } from "../src/permission/shell.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
 import { bashTool } from "../src/tools/bash.ts";
-import { LocalExecutor } from "../src/tools/executor.ts";
+import { LocalExecutor } from "../src/tools/executors/mod.ts";
 import { type CallScope, ToolRegistry } from "../src/tools/registry.ts";
 import { peakRssBytes, percentile } from "./_stats.ts";
 

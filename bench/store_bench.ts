@@ -10,7 +10,7 @@ import type { Message } from "../src/provider/types.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
 import { offloadIfLarge, openStore } from "../src/store/mod.ts";
-import { LocalExecutor } from "../src/tools/executor.ts";
+import { LocalExecutor } from "../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { defineTool } from "../src/tools/tool.ts";
 import { median, peakRssBytes } from "./_stats.ts";

@@ -27,7 +27,8 @@ Deno.test("the compile task embeds the worker and the filters and takes the targ
   for (
     const flag of [
       "--unstable-worker-options",
-      "--include src/sandbox/file_worker.ts",
+      "--include src/tools/executors/file_worker.ts",
+      "--include src/search/_pool_thread.ts",
       "--include filters/",
     ]
   ) expect(task).toContain(flag);
@@ -42,7 +43,11 @@ Deno.test("the compile task embeds the worker and the filters and takes the targ
       return false;
     }
   };
-  expect(["src/sandbox/file_worker.ts", "filters"].filter((p) => !exists(p))).toEqual([]);
+  expect(
+    ["src/tools/executors/file_worker.ts", "src/search/_pool_thread.ts", "filters"].filter((p) =>
+      !exists(p)
+    ),
+  ).toEqual([]);
 });
 
 Deno.test("the release workflow builds and smoke-tests all five targets", () => {

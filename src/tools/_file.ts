@@ -3,9 +3,7 @@
  * binary detection, text decoding and line splitting. Imported only from src/tools/.
  */
 import { ToolError } from "../errors/mod.ts";
-
-/** How many leading bytes are scanned for a NUL byte (git and ripgrep use the same idea). */
-export const BINARY_SNIFF_BYTES = 8192;
+import { BINARY_SNIFF_BYTES } from "../search/mod.ts";
 
 /** Why the bytes are binary (a NUL byte in the first 8 KiB), or null. */
 export function binaryReason(bytes: Uint8Array): string | null {

@@ -6,7 +6,7 @@
 import { dirname } from "node:path";
 import { defaultProcessRunner } from "../exec/mod.ts";
 import type { ShellAnalysis } from "../permission/shell.ts";
-import { createWebClient, type WebClient } from "./_web.ts";
+import { createWebClient, type WebClient } from "../web/mod.ts";
 import type { OpenedFile, TextFileBackend, ToolDeps } from "./tool.ts";
 
 /** Chunk size when a large file is read piece by piece. */

@@ -1,5 +1,5 @@
 /**
- * `fetch`: reads a public HTTPS URL under the SSRF rules of `_web.ts` and returns readable text.
+ * `fetch`: reads a public HTTPS URL under the SSRF rules of src/web/ and returns readable text.
  * HTML becomes markdown (the page's main content, GFM tables and fenced code); text, JSON, XML
  * and similar come back as they are; anything else is refused by its content type. The reference
  * returns the raw body despite its documentation; zeph does what the documentation says.
@@ -12,7 +12,7 @@ import {
   notesBlock,
   pageFacts,
   urlSubject,
-} from "./_web.ts";
+} from "../web/mod.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 

@@ -28,4 +28,3 @@ export const FILE_TOOLS: AnyTool[] = [
 export const FILE_TOOL_NAMES: ReadonlySet<string> = new Set(FILE_TOOLS.map((t) => t.name));
 
 /** What the fenced file worker runs them with: the real dependencies, text files on disk. */
-export { defaultToolDeps } from "./deps.ts";

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { fileError, q, throwIfAborted } from "./_file.ts";
-import { gitignoreTop, walkFiles } from "./_walk.ts";
+import { gitignoreTop, walkFiles } from "../search/mod.ts";
 import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 

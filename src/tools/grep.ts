@@ -1,9 +1,7 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { clipLine, fileError, q, throwIfAborted } from "./_file.ts";
-import { fileMatcher, type GrepHit, type GrepSpec } from "./_grep_core.ts";
-import { type GrepPool, grepPool, GrepPoolError, searchTree } from "./_grep_pool.ts";
-import { gitignoreTop } from "./_walk.ts";
+import { grep } from "../search/mod.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
@@ -86,44 +84,23 @@ export const grepTool = defineTool({
     const maxChars = ctx.config.tools.file.max_line_chars;
     const contextLines = params.context;
     const sandbox = ctx.sandbox;
-    const spec: GrepSpec = { pattern: params.pattern, caseSensitive: params.case_sensitive, max };
-
-    let hits: GrepHit[] = [];
-    if (info.isFile) {
-      const bytes = await Deno.readFile(start).catch((error) => {
-        throw fileError(error, "search", params.path);
-      });
-      const m = fileMatcher(spec)(bytes);
-      if (m) hits.push({ file: start, walked: start, ...m });
-    } else {
-      // Synchronous reads into one reused buffer (Deno's per-op cost dominates on 100k files);
-      // a large tree is split between this thread and the grep pool's, in walk order.
-      const search = (pool: GrepPool | null) =>
-        searchTree({
-          start,
-          top: gitignoreTop(start, sandbox.workspace, sandbox.roots),
-          spec,
-          filter: { glob: params.glob, prefix: start.length + 1 },
-          context: contextLines,
-          sandbox,
-          signal: ctx.signal,
-          pool,
-        });
-      const pool = grepPool();
-      try {
-        hits = await search(pool);
-      } catch (error) {
-        // The threads failed, not the search: the same search on this thread alone.
-        if (!(error instanceof GrepPoolError) || ctx.signal.aborted) throw error;
-        ctx.emit({
-          type: "notice",
-          callId: ctx.callId,
-          tool: "grep",
-          message: `${error.message}; searched on one thread instead`,
-        });
-        hits = await search(null);
-      }
-    }
+    const hits = await grep({
+      path: start,
+      isFile: info.isFile,
+      pattern: params.pattern,
+      caseSensitive: params.case_sensitive,
+      max,
+      glob: params.glob,
+      context: contextLines,
+      sandbox,
+      signal: ctx.signal,
+      // The threads failed, not the search: it ran again on one thread; the user hears why.
+      onNotice: (message) =>
+        ctx.emit({ type: "notice", callId: ctx.callId, tool: "grep", message }),
+    }).catch((error) => {
+      // Only reading a single file fails with the runtime's error; a tree search skips them.
+      throw info.isFile ? fileError(error, "search", params.path) : error;
+    });
     throwIfAborted(ctx.signal, "search");
 
     // Walk order, then the first `max` matching lines; anything beyond means the cap cut.

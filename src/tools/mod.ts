@@ -5,6 +5,6 @@
  */
 export * from "../errors/mod.ts";
 export * from "./deps.ts";
-export * from "./executor.ts";
+export * from "./executors/mod.ts";
 export * from "./registry.ts";
 export * from "./tool.ts";

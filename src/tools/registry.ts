@@ -17,7 +17,7 @@ import {
   ToolError,
   toToolError,
 } from "../errors/mod.ts";
-import type { ToolExecutor } from "./executor.ts";
+import type { ToolExecutor } from "./executors/mod.ts";
 import { defaultToolDeps } from "./deps.ts";
 import {
   type AnyTool,

@@ -8,7 +8,7 @@ import type { ProcessRunner } from "../exec/mod.ts";
 import type { ShellAnalysis } from "../permission/shell.ts";
 import type { Sandbox } from "../sandbox/path.ts";
 import type { Store } from "../store/store.ts";
-import type { WebClient } from "./_web.ts";
+import type { WebClient } from "../web/mod.ts";
 
 /** ACP tool kinds, also used by the CLI to pick an icon. */
 export type ToolKind =

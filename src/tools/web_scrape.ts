@@ -1,11 +1,11 @@
 /**
- * `web_scrape`: fetches a public HTTPS page under the SSRF rules of `_web.ts` and returns the
+ * `web_scrape`: fetches a public HTTPS page under the SSRF rules of src/web/ and returns the
  * elements a CSS selector matches, one value per line (text, inner HTML or an attribute).
  * HTML is parsed with cheerio (parse5, spec-correct recovery), imported on first use.
  */
 import type { CheerioAPI } from "cheerio";
 import { z } from "zod";
-import { decodeBody, fetchPage, notesBlock, pageFacts, urlSubject } from "./_web.ts";
+import { decodeBody, fetchPage, notesBlock, pageFacts, urlSubject } from "../web/mod.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 

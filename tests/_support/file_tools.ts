@@ -4,8 +4,8 @@ import * as path from "node:path";
 import { defaultConfig, type FileConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { WorkerFileExecutor } from "../../src/sandbox/worker_executor.ts";
-import { LocalExecutor, type ToolExecutor } from "../../src/tools/executor.ts";
+import { WorkerFileExecutor } from "../../src/tools/executors/mod.ts";
+import { LocalExecutor, type ToolExecutor } from "../../src/tools/executors/mod.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
 import { ToolRegistry, type ToolResult } from "../../src/tools/registry.ts";
 

@@ -10,7 +10,7 @@ import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { parseScript, ScriptProvider } from "../../src/provider/script.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { ToolError } from "../../src/errors/mod.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { type AnyTool, defineTool } from "../../src/tools/tool.ts";
 

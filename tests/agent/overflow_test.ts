@@ -11,7 +11,7 @@ import { checkProtocol } from "../../src/provider/script.ts";
 import type { ChatRequest, ChatResponse, Provider } from "../../src/provider/types.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { openStore } from "../../src/store/mod.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { readOverflowTool } from "../../src/tools/read_overflow.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";

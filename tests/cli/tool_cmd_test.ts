@@ -5,7 +5,7 @@ import { defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { builtinTools } from "../../src/tools/catalog.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { withWorkspace, zeph } from "./_run.ts";
 

@@ -5,7 +5,7 @@ import { defaultConfig } from "../../src/config/schema.ts";
 import { compileRule, FilterEngine, filterToolOutput } from "../../src/filter/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { type OutputHook, ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import { bashTool, shellOutput } from "../../src/tools/bash.ts";

@@ -11,7 +11,7 @@ import {
 } from "../../src/permission/shell.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { bashTool } from "../../src/tools/bash.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 
 /** The policy of the issue: a naive string match would let every attack below through. */

@@ -7,7 +7,7 @@ import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import type { Store } from "../../src/store/mod.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { readOverflowTool } from "../../src/tools/read_overflow.ts";
 import { type CallScope, ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";

@@ -13,7 +13,7 @@ import {
   resolveAuditPath,
 } from "../../src/store/audit.ts";
 import { ToolError } from "../../src/errors/mod.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import { z } from "zod";

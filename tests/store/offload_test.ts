@@ -11,7 +11,7 @@ import {
   openStore,
   type Store,
 } from "../../src/store/mod.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { readOverflowTool } from "../../src/tools/read_overflow.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";

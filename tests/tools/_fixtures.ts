@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { LocalExecutor, type ToolExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor, type ToolExecutor } from "../../src/tools/executors/mod.ts";
 import { type CallScope, ToolRegistry } from "../../src/tools/registry.ts";
 import { type AnyTool, defineTool, type ToolContext, type ToolDeps } from "../../src/tools/tool.ts";
 import type { PermissionRuleConfig } from "../../src/config/schema.ts";

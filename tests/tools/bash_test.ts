@@ -15,7 +15,7 @@ import {
   pathCandidate,
   type ShellOutputEnvelope,
 } from "../../src/tools/bash.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { type CallScope, ToolRegistry } from "../../src/tools/registry.ts";
 import type { ToolDeps, ToolEvent } from "../../src/tools/tool.ts";
 

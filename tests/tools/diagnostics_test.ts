@@ -10,7 +10,7 @@ import {
   parseDenoCheck,
   parseTsc,
 } from "../../src/tools/diagnostics.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 
 const FIXTURES = path.join(import.meta.dirname!, "..", "fixtures", "diagnostics");

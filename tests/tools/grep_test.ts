@@ -1,14 +1,7 @@
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
-import {
-  GrepPool,
-  localGrepPool,
-  runJob,
-  setGrepPoolProvider,
-} from "../../src/tools/_grep_pool.ts";
-import { Sandbox } from "../../src/sandbox/path.ts";
-import type { ToolEvent } from "../../src/tools/tool.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { setSearchThreads } from "../../src/search/mod.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { allowAllPolicy, fileTest, type Harness, okText } from "../_support/file_tools.ts";
@@ -356,7 +349,7 @@ fileTest(
       config,
     });
     const reference = async (input: Record<string, unknown>) => {
-      setGrepPoolProvider(() => null);
+      setSearchThreads(0);
       try {
         return okText(
           await oneThread.dispatch({ id: "ref", name: "grep", input }, {
@@ -365,10 +358,9 @@ fileTest(
           }),
         );
       } finally {
-        setGrepPoolProvider(localGrepPool);
+        setSearchThreads();
       }
     };
-    const dispatchedBefore = localGrepPool()!.dispatched;
     const inputs = [
       { pattern: "needle" }, // 100+ matches: the cap cuts after the split point
       { pattern: "needle \\d+-\\d+", context: 1 },
@@ -382,9 +374,6 @@ fileTest(
         input,
         text: await reference(input),
       });
-    }
-    if (h.executorName === "local") {
-      expect(localGrepPool()!.dispatched - dispatchedBefore).toBe(inputs.length);
     }
     // And what the rules say, so that a bug shared by both paths fails too.
     expect(await reference({ pattern: "needle special" })).toBe([
@@ -406,62 +395,3 @@ fileTest(
   },
   { denyRead: ["**/secret.txt"] },
 );
-
-Deno.test("grep: when the pool's threads fail, the search runs again on one thread and says so", async () => {
-  const ws = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph-grep-pool-" }));
-  try {
-    // Over 1,000 entries, so the walk is split and the pool gets a job.
-    for (let d = 0; d < 12; d++) {
-      await Deno.mkdir(`${ws}/d${d}`);
-      for (let f = 0; f < 100; f++) {
-        await Deno.writeTextFile(`${ws}/d${d}/f${f}.txt`, `line ${d}-${f}\nneedle ${d}-${f}\n`);
-      }
-    }
-    // A thread that cannot run the job (a pattern it cannot compile) answers with an error.
-    let jobs = 0;
-    const broken = new GrepPool((onResult) => [{
-      post: (message) => {
-        jobs++;
-        const job = { ...message.job, spec: { ...message.job.spec, pattern: "(" } };
-        const result = runJob(job, message.thread, new Map());
-        queueMicrotask(() => onResult(result));
-      },
-      hold: () => {},
-      terminate: () => {},
-    }]);
-    const registry = new ToolRegistry({
-      tools: FILE_TOOLS,
-      executor: new LocalExecutor(),
-      policy: allowAllPolicy(),
-      config: defaultConfig(),
-    });
-    const sandbox = await Sandbox.create(ws);
-    const run = async (pool: GrepPool | null) => {
-      const events: ToolEvent[] = [];
-      setGrepPoolProvider(() => pool);
-      try {
-        const result = await registry.dispatch(
-          { id: "g", name: "grep", input: { pattern: "needle 1[01]-9\\d" } },
-          { cwd: ws, sandbox, emit: (e) => void events.push(e) },
-        );
-        return { text: okText(result), events };
-      } finally {
-        setGrepPoolProvider(localGrepPool);
-      }
-    };
-    const alone = await run(null);
-    expect(alone.text.split("\n").length).toBe(20);
-    const retried = await run(broken);
-    expect(jobs).toBe(1);
-    expect(retried.text).toBe(alone.text);
-    expect(retried.events).toEqual([{
-      type: "notice",
-      callId: "g",
-      tool: "grep",
-      message: "A grep thread failed: the search was stopped; searched on one thread instead",
-    }]);
-    broken.close();
-  } finally {
-    await Deno.remove(ws, { recursive: true });
-  }
-});

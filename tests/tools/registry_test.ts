@@ -3,9 +3,9 @@ import { defaultConfig, type PermissionRuleConfig } from "../../src/config/schem
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { ToolError } from "../../src/errors/mod.ts";
-import { LocalExecutor } from "../../src/tools/executor.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
-import type { ToolExecutor } from "../../src/tools/executor.ts";
+import type { ToolExecutor } from "../../src/tools/executors/mod.ts";
 import {
   type AskAnswer,
   type AskRequest,

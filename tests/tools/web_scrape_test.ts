@@ -1,5 +1,5 @@
 // web_scrape through ToolRegistry.dispatch against a real TLS server on 127.0.0.1
-// (tests/_support/web.ts); the SSRF rules it shares with fetch are tested in _web_test.ts.
+// (tests/_support/web.ts); the SSRF rules it shares with fetch are tested in tests/web/page_test.ts.
 import { expect } from "expect";
 import { webScrapeTool } from "../../src/tools/web_scrape.ts";
 import { html, redirect, webHarness } from "../_support/web.ts";

@@ -1,13 +1,13 @@
 /**
- * A grep pool thread (src/tools/_grep_pool.ts): searches the units of a job it claims and posts
- * the hits back. Started as a `node:worker_threads` worker by the local executor's side (jobs
- * come from the parent), or as a Web Worker with the file worker's permission fence by the fenced
- * executor (jobs come from the file worker over a MessagePort it is given first).
+ * A grep pool thread (_pool.ts): searches the units of a job it claims and posts the hits back.
+ * Started as a `node:worker_threads` worker by an unfenced thread's pool (jobs come from the
+ * parent), or as a Web Worker with a read-only permission fence for a fenced thread (_fence.ts:
+ * jobs come from the fenced thread over a MessagePort it is given first).
  */
 /// <reference lib="deno.worker" />
 import { parentPort } from "node:worker_threads";
-import { type PoolMessage, runJob } from "../tools/_grep_pool.ts";
-import type { Matcher } from "../tools/_walk.ts";
+import { type PoolMessage, runJob } from "./_pool.ts";
+import type { Matcher } from "./_walk.ts";
 
 /** .gitignore matchers rebuilt from text, kept across jobs (each is checked against its text). */
 const cache = new Map<string, Matcher>();

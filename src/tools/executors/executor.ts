@@ -3,7 +3,7 @@
  * first that handles the tool runs it; an ACP session puts editor-backed executors in front of
  * the local ones without the loop or the registry knowing (the spec's DynExecutor idea).
  */
-import type { AnyTool, ToolContext, ToolOutput } from "./tool.ts";
+import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 
 export interface ToolExecutor {
   readonly name: string;

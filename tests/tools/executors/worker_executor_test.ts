@@ -2,16 +2,15 @@
 // skipped, and the executor's lifecycle (lazy start, reuse, abort, close) works.
 import * as path from "node:path";
 import { expect } from "expect";
-import { defaultConfig } from "../../src/config/schema.ts";
-import { Sandbox } from "../../src/sandbox/path.ts";
-import { FileWorker, WorkerFileExecutor } from "../../src/sandbox/worker_executor.ts";
-import { readTool } from "../../src/tools/read.ts";
-import { grepTool } from "../../src/tools/grep.ts";
-import { defaultToolDeps } from "../../src/tools/deps.ts";
-import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
-import { ToolError } from "../../src/errors/mod.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
-import { makeHarness, snapshotTree } from "../_support/file_tools.ts";
+import { defaultConfig } from "../../../src/config/schema.ts";
+import { Sandbox } from "../../../src/sandbox/path.ts";
+import { FileWorker, WorkerFileExecutor } from "../../../src/tools/executors/worker_executor.ts";
+import { readTool } from "../../../src/tools/read.ts";
+import { defaultToolDeps } from "../../../src/tools/deps.ts";
+import { FILE_TOOLS } from "../../../src/tools/file_tools.ts";
+import { ToolError } from "../../../src/errors/mod.ts";
+import type { ToolContext } from "../../../src/tools/tool.ts";
+import { makeHarness, snapshotTree } from "../../_support/file_tools.ts";
 
 // One worker for the whole module: starting one under `deno test` type-checks its module.
 const executor = new WorkerFileExecutor();
@@ -160,37 +159,6 @@ Deno.test("executor: handles exactly the ten file tools, errors come back as Too
     locations: [{ path: `${h.ws}/inside.txt`, line: 1 }],
     truncated: false,
   });
-});
-
-Deno.test("executor: a grep thread that cannot start leaves grep on one thread; the worker carries on", async () => {
-  const h = await dirs();
-  // Over 1,000 entries, so the walk is split and the pool is used.
-  for (let d = 0; d < 12; d++) {
-    await Deno.mkdir(path.join(h.ws, `g${d}`));
-    for (let f = 0; f < 100; f++) {
-      await Deno.writeTextFile(path.join(h.ws, `g${d}`, `f${f}.txt`), `needle ${d}-${f}\n`);
-    }
-  }
-  const broken = new WorkerFileExecutor({
-    grepWorkerUrl: new URL("./_crashing_grep_worker.ts", import.meta.url),
-  });
-  try {
-    const ctx = context(h.sandbox, h.ws, new AbortController().signal);
-    const params = { pattern: "needle 1[01]-9\\d", path: ".", case_sensitive: true, context: 0 };
-    const expected = await executor.execute(grepTool, params, ctx);
-    expect(expected.text.split("\n").length).toBe(20);
-    // The first grep may start before the thread's failure is known, or after: either way
-    // the answer is the whole one, and so is every grep after it.
-    for (let i = 0; i < 3; i++) {
-      expect((await broken.execute(grepTool, params, ctx)).text).toBe(expected.text);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    // The file worker itself was not failed by the thread.
-    expect((await broken.execute(readTool, { path: "inside.txt", offset: 0 }, ctx)).text)
-      .toBe("   1\thello");
-  } finally {
-    broken.close();
-  }
 });
 
 Deno.test("executor: a cancelled call stops in the worker, which stays usable", async () => {

@@ -1,7 +1,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import type { GrepHit } from "../../src/tools/_grep_core.ts";
+import type { GrepHit } from "../../src/search/_entry.ts";
 import {
   type GrepJob,
   GrepPool,
@@ -9,7 +9,7 @@ import {
   runJob,
   searchTree,
   type TreeSearch,
-} from "../../src/tools/_grep_pool.ts";
+} from "../../src/search/_pool.ts";
 import { ToolError } from "../../src/errors/mod.ts";
 
 /** 12 directories of 3 nested levels, 25 files each; every 7th file has 1–3 "hit" lines. */

@@ -3,13 +3,13 @@
  * and nothing else: the second fence behind the JS path check. One worker per set of roots,
  * started on the first call and reused; `close()` terminates them.
  */
-import { ToolError } from "../errors/mod.ts";
-import type { ToolExecutor } from "../tools/executor.ts";
-import { FILE_TOOL_NAMES } from "../tools/file_tools.ts";
-import { poolThreads } from "../tools/_grep_pool.ts";
-import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
+import { ToolError } from "../../errors/mod.ts";
+import type { ToolExecutor } from "./executor.ts";
+import { FILE_TOOL_NAMES } from "../file_tools.ts";
+import { openSearchLink, type SearchLink } from "../../search/mod.ts";
+import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
-import { canonicalize } from "./path.ts";
+import { canonicalize } from "../../sandbox/path.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
 const ABORT_GRACE_MS = 2000;
@@ -23,14 +23,11 @@ interface Pending {
 type RequestBody = WorkerRequest extends infer R ? R extends unknown ? Omit<R, "id"> : never
   : never;
 
-/** The grep pool thread module (a literal URL, so `deno compile --include` finds it). */
-const GREP_WORKER_URL = new URL("./grep_worker.ts", import.meta.url);
-
-/** A worker's Deno permissions: read (and write) on the given roots only, nothing else. */
-function fence(read: readonly string[], write: readonly string[] | false) {
+/** A worker's Deno permissions: read and write on the given roots only, nothing else. */
+function fence(roots: readonly string[]) {
   return {
-    read: [...read],
-    write: write === false ? false : [...write],
+    read: [...roots],
+    write: [...roots],
     net: false,
     run: false,
     env: false,
@@ -44,11 +41,8 @@ function fence(read: readonly string[], write: readonly string[] | false) {
 export class FileWorker {
   readonly roots: readonly string[];
   #worker: Worker;
-  /** grep pool threads (src/sandbox/grep_worker.ts), started on the first grep. */
-  #grepThreads: Worker[] = [];
-  /** Set when a grep thread failed: this worker's greps stay on one thread. */
-  #grepBroken = false;
-  #grepUrl: URL;
+  /** What the search module needs to search in parallel behind this worker's fence. */
+  #search: SearchLink;
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #closed = false;
@@ -58,65 +52,26 @@ export class FileWorker {
   /** Called with the answer of a call that was cancelled but still finished (diagnostics). */
   onLateResponse?: (response: WorkerResponse) => void;
 
-  constructor(roots: readonly string[], options: { grepWorkerUrl?: URL } = {}) {
+  constructor(roots: readonly string[]) {
     this.roots = [...roots];
-    this.#grepUrl = options.grepWorkerUrl ?? GREP_WORKER_URL;
     this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
       type: "module",
-      // Module files load without read permission (measured), so the roots are all it needs.
-      deno: { permissions: fence(roots, roots) },
+      // A worker started from this thread loads its modules without read permission, so the
+      // roots are all it needs.
+      deno: { permissions: fence(roots) },
     } as WorkerOptions);
     this.#worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.#onResponse(event.data);
     this.#worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       this.#fail(`the file worker crashed: ${event.message}`);
     };
+    this.#search = openSearchLink(roots);
+    const port = this.#search.port;
+    this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
   }
 
   get closed(): boolean {
     return this.#closed;
-  }
-
-  /**
-   * Starts the grep pool threads once, each with read permission on the roots only (narrower
-   * than this worker: no write), and hands the file worker a port to each. Started here because
-   * a Worker started inside the fenced worker would need read permission on zeph's modules.
-   */
-  ensureGrepPool(): void {
-    if (this.#closed || this.#grepBroken || this.#grepThreads.length) return;
-    const ports: MessagePort[] = [];
-    for (let k = 0; k < poolThreads(); k++) {
-      const thread = new Worker(this.#grepUrl.href, {
-        type: "module",
-        deno: { permissions: fence(this.roots, false) },
-      } as WorkerOptions);
-      thread.onerror = (event: ErrorEvent) => {
-        event.preventDefault();
-        this.#dropGrepPool();
-      };
-      const channel = new MessageChannel();
-      thread.postMessage({ type: "port", port: channel.port2 }, [channel.port2]);
-      ports.push(channel.port1);
-      this.#grepThreads.push(thread);
-    }
-    if (ports.length) {
-      this.#worker.postMessage({ type: "grep-pool", id: 0, ports } satisfies WorkerRequest, ports);
-    }
-  }
-
-  /**
-   * A grep thread crashed (or its module did not load): the threads go, and the file worker
-   * is told, which fails a search waiting on them so that grep runs it again on one thread.
-   * The worker and its other calls carry on.
-   */
-  #dropGrepPool(): void {
-    if (this.#grepBroken) return;
-    this.#grepBroken = true;
-    for (const thread of this.#grepThreads) thread.terminate();
-    this.#grepThreads = [];
-    if (!this.#closed) {
-      this.#worker.postMessage({ type: "grep-pool", id: 0, ports: [] } satisfies WorkerRequest);
-    }
   }
 
   /** Sends one request; `signal` abandons it (the worker is told, and replaced if it hangs). */
@@ -191,7 +146,7 @@ export class FileWorker {
     if (this.#closed) return;
     this.#closed = true;
     this.#worker.terminate();
-    for (const thread of this.#grepThreads) thread.terminate();
+    this.#search.close();
     for (const timer of this.#abandoned.values()) clearTimeout(timer);
     this.#abandoned.clear();
     const pending = [...this.#pending.values()];
@@ -213,13 +168,6 @@ export function deserializeToolError(error: SerializedToolError): ToolError {
 export class WorkerFileExecutor implements ToolExecutor {
   readonly name = "file_worker";
   #workers = new Map<string, FileWorker>();
-  #options: { grepWorkerUrl?: URL };
-
-  /** `grepWorkerUrl`: another grep thread module (tests). */
-  constructor(options: { grepWorkerUrl?: URL } = {}) {
-    this.#options = options;
-  }
-
   handles(tool: AnyTool): boolean {
     return FILE_TOOL_NAMES.has(tool.name);
   }
@@ -229,7 +177,7 @@ export class WorkerFileExecutor implements ToolExecutor {
     const key = JSON.stringify([...roots].sort());
     let worker = this.#workers.get(key);
     if (!worker || worker.closed) {
-      worker = new FileWorker(roots, this.#options);
+      worker = new FileWorker(roots);
       this.#workers.set(key, worker);
     }
     return worker;
@@ -245,7 +193,6 @@ export class WorkerFileExecutor implements ToolExecutor {
     // resolve under the roots it may read.
     const cwd = await canonicalize(ctx.cwd);
     const worker = this.workerFor(sandbox.roots);
-    if (tool.name === "grep") worker.ensureGrepPool();
     const response = await worker.request({
       type: "call",
       tool: tool.name,

@@ -1,7 +1,8 @@
 /**
- * The directory walker behind grep and find_path: synchronous `Deno.readDirSync` (fastest in the
- * spike), whole directories pruned by .gitignore before they are read, `.git` always skipped,
- * symlinked directories never descended (no loops, no way out of the sandbox).
+ * The directory walker behind grep and find_path: synchronous `Deno.readDirSync` (one op per
+ * directory, no promise per entry), whole directories pruned by .gitignore before they are
+ * read, `.git` always skipped, symlinked directories never descended (no loops, no way out of
+ * the sandbox).
  */
 import * as path from "node:path";
 import ignore, { type Ignore } from "ignore";
@@ -73,7 +74,7 @@ function ruleTest(ig: Ignore): Matcher["test"] {
 /**
  * True when every rule of a .gitignore looks at the last path component only: no "/" except a
  * trailing one, no "**" (git matches such patterns at any depth, by name). Verdicts can then be
- * kept per name (measured: the rule test is ~0.25 µs of each walked entry).
+ * kept per name, and the rule test runs once per name instead of once per walked entry.
  */
 function namesOnly(text: string): boolean {
   for (const raw of text.split("\n")) {
@@ -164,8 +165,8 @@ function openDir(dir: string, parent: Matcher[], options: WalkOptions): Frame | 
     }
   }
   if (options.sort ?? true) {
-    // The default sort of the names (UTF-16 code unit order, as `<`) and a lookup: measured
-    // about twice as fast as sorting the entries with a comparator.
+    // The default sort of the names (UTF-16 code unit order, as `<`) and a lookup, cheaper
+    // than sorting the entries with a comparator.
     const byName = new Map<string, Deno.DirEntry>();
     for (const e of entries) byName.set(e.name, e);
     entries = [...byName.keys()].sort().map((name) => byName.get(name)!);

@@ -1,6 +1,6 @@
 import { expect } from "expect";
 import { RE2JS } from "re2js";
-import { requiredLiteral } from "../../src/tools/_literal.ts";
+import { requiredLiteral } from "../../src/search/_literal.ts";
 
 // [pattern, expected literal (null = none), whole]
 const CASES: [string, string | null, boolean][] = [

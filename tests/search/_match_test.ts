@@ -7,7 +7,7 @@ import {
   pieceChecks,
   requiredPieces,
   v8Translation,
-} from "../../src/tools/_match.ts";
+} from "../../src/search/_match.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -1,6 +1,6 @@
 import { expect } from "expect";
 import * as path from "node:path";
-import { walk } from "../../src/tools/_walk.ts";
+import { walk } from "../../src/search/_walk.ts";
 
 async function tree(files: Record<string, string>): Promise<string> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_walk_" }));

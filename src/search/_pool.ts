@@ -7,20 +7,40 @@
  * are exactly those of the one-thread search: a unit stops once the matches of everything up to
  * it pass the cap, and units after that are not searched.
  *
- * The pool is kept warm across calls. On the calling side of the local executor it is a set of
- * `node:worker_threads` workers, unref'd while idle so they never keep the process alive; inside
- * the permission-fenced file worker it is a set of ports to threads the executor started with the
- * same permission fence (a nested Worker would need read permission on zeph's own modules).
+ * The pool is kept warm across calls. In an unfenced thread it is a set of
+ * `node:worker_threads` workers, unref'd while idle so they never keep the process alive; in a
+ * permission-fenced thread it is a set of ports to threads started for it on the unfenced side
+ * (_fence.ts).
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import { Sandbox, type SandboxSnapshot } from "../sandbox/path.ts";
-import { type EntryFilter, entrySearcher, type GrepHit, type GrepSpec } from "./_grep_core.ts";
+import { type EntryFilter, entrySearcher, type GrepHit, type GrepSpec } from "./_entry.ts";
 import { type DirUnit, type Matcher, type WalkEntry, Walker, type WalkOptions } from "./_walk.ts";
-import { throwIfAborted } from "./_file.ts";
 import { ToolError } from "../errors/mod.ts";
 
-/** Entries the calling thread walks alone before it splits the rest of the tree (measured). */
+/**
+ * Entries the calling thread walks alone before it splits the rest of the tree: small trees
+ * never pay for posting a job (bench/README.md "## grep vs ripgrep" has the trade-off).
+ */
 export const SPLIT_AFTER_ENTRIES = 1000;
+
+/** The pool thread module (a literal URL, so `deno compile --include` finds it). */
+const POOL_THREAD = new URL("./_pool_thread.ts", import.meta.url);
+let threadModule = POOL_THREAD;
+
+/** The module pool threads run: `./_pool_thread.ts`, or another one (tests). */
+export function poolThreadModule(): URL {
+  return threadModule;
+}
+
+/** Runs pool threads from another module (tests: a thread that cannot start); none: the real. */
+export function setPoolThreadModule(url?: URL): void {
+  threadModule = url ?? POOL_THREAD;
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new ToolError("cancelled", "Cannot search: cancelled");
+}
 /** Directories are opened (shallowest first) until there are at least this many units. */
 const TARGET_UNITS = 32;
 /** Most directories the calling thread opens to make units. */
@@ -158,7 +178,7 @@ export function searchUnits(
 
 let lastSearch: { key: string; search: (entry: WalkEntry) => GrepHit | null } | undefined;
 
-/** A pool thread's side of a job (src/sandbox/grep_worker.ts). */
+/** A pool thread's side of a job (_pool_thread.ts). */
 export function runJob(
   job: GrepJob,
   thread: number,
@@ -293,22 +313,40 @@ export class GrepPool {
   }
 }
 
-/** Pool threads beside the calling thread: one less than the CPUs, at most 3. */
+let threadsOverride: number | undefined;
+
+/** Pool threads beside the calling thread: one less than the CPUs, at most 3, unless set. */
 export function poolThreads(): number {
+  if (threadsOverride !== undefined) return threadsOverride;
   const cpus = navigator.hardwareConcurrency ?? 1;
   return Math.max(0, Math.min(3, cpus - 1));
 }
 
+/**
+ * Sets how many pool threads searches use from now on (0: the calling thread alone); undefined
+ * goes back to the default. A pool of another size is closed and the next search starts one of
+ * the right size; 0 keeps the pool for when the count comes back (benchmarks switch it off and
+ * on between rounds, and a new pool would make them time its start-up).
+ */
+export function setPoolThreads(threads?: number): void {
+  threadsOverride = threads;
+  const wanted = poolThreads();
+  if (localPool && wanted !== 0 && localPool.threads !== wanted) {
+    localPool.close();
+    localPool = undefined;
+  }
+}
+
 let localPool: GrepPool | undefined;
-let threadsOverride: number | undefined;
 /** A thread crashed or exited: no new pool for this process (grep stays on one thread). */
 let localBroken = false;
 
 /** The pool of this (unfenced) process: node workers, started on first use. */
 export function localGrepPool(): GrepPool | null {
+  const threads = poolThreads();
+  if (threads === 0) return null;
   if (localPool && !localPool.closed) return localPool;
-  const threads = threadsOverride ?? poolThreads();
-  if (threads === 0 || localBroken) return null;
+  if (localBroken) return null;
   // Not after close(): its terminations exit the threads too.
   const broken = (message: string) => (onFail: (m: string) => void) => {
     if (pool.closed) return;
@@ -317,7 +355,7 @@ export function localGrepPool(): GrepPool | null {
   };
   const pool: GrepPool = new GrepPool((onResult, onFail) =>
     Array.from({ length: threads }, () => {
-      const worker = new NodeWorker(new URL("../sandbox/grep_worker.ts", import.meta.url));
+      const worker = new NodeWorker(threadModule);
       worker.unref();
       worker.on("message", onResult);
       worker.on(
@@ -337,27 +375,22 @@ export function localGrepPool(): GrepPool | null {
   return pool;
 }
 
-let provider: () => GrepPool | null = localGrepPool;
+type PoolProvider = () => GrepPool | null | Promise<GrepPool | null>;
+let provider: PoolProvider = localGrepPool;
 
 /** The pool for this thread, or null (search on this thread only). */
-export function grepPool(): GrepPool | null {
-  return provider();
-}
-
-/** Where this thread's pool comes from (the fenced file worker gets ports, never spawns). */
-export function setGrepPoolProvider(next: () => GrepPool | null): void {
-  provider = next;
+export async function grepPool(): Promise<GrepPool | null> {
+  return await provider();
 }
 
 /**
- * Stops the local pool (tests; the process never waits for it). `threads` sets the size of the
- * next one (undefined: one less than the CPUs).
+ * Where this thread's pool comes from: a fenced thread gets ports (_fence.ts), never spawns;
+ * tests put in a pool of their own. Returns the previous provider.
  */
-export function closeGrepPool(threads?: number): void {
-  localPool?.close();
-  localPool = undefined;
-  localBroken = false;
-  threadsOverride = threads;
+export function setGrepPoolProvider(next: PoolProvider): PoolProvider {
+  const previous = provider;
+  provider = next;
+  return previous;
 }
 
 /**
@@ -446,7 +479,7 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
     }
     if (++walked >= splitAfter) break;
   }
-  throwIfAborted(s.signal, "search");
+  throwIfAborted(s.signal);
   if (!s.pool || found > max) return hits;
 
   const cache = new Map<string, Matcher>();
@@ -485,7 +518,7 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
   } finally {
     s.signal.removeEventListener("abort", stop);
   }
-  throwIfAborted(s.signal, "search");
+  throwIfAborted(s.signal);
   if (Atomics.load(ctl, STOP) === FAILED) {
     throw new GrepPoolError("A grep thread failed: the search was stopped");
   }

@@ -1,8 +1,8 @@
 /**
- * grep's fast paths, each measured on the 103k-file bench tree (bench/README.md "## grep vs
- * ripgrep"): a byte-level literal check before any UTF-8 decoding, a lenient decode with a strict
- * re-check only when needed, and V8's RegExp for the patterns the filter engine's static check
- * proves cannot backtrack badly (re2js, linear in the input, keeps every other pattern).
+ * grep's fast paths (their effect is in bench/README.md "## grep vs ripgrep"): a byte-level
+ * literal check before any UTF-8 decoding, a lenient decode with a strict re-check only when
+ * needed, and V8's RegExp for the patterns the filter engine's static check proves cannot
+ * backtrack badly (re2js, linear in the input, keeps every other pattern).
  */
 import { Buffer } from "node:buffer";
 import { RE2JS } from "re2js";
@@ -13,9 +13,9 @@ const LENIENT_UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
- * The text of UTF-8 bytes, or null when they are not valid UTF-8. The lenient decoder is about
- * twice as fast as the strict one; only text that holds U+FFFD (a replacement, or a real one)
- * is decoded again strictly to tell the two apart.
+ * The text of UTF-8 bytes, or null when they are not valid UTF-8. The lenient decoder is the
+ * faster one; only text that holds U+FFFD (a replacement, or a real one) is decoded again
+ * strictly to tell the two apart.
  */
 export function decodeUtf8(bytes: Uint8Array): string | null {
   const text = LENIENT_UTF8.decode(bytes);
@@ -32,8 +32,8 @@ let view: Buffer | null = null;
 
 /**
  * The bytes as a latin1 string: one character per byte, so indexOf on it is a byte search. The
- * Buffer view of the last ArrayBuffer is kept (grep reads into one reused buffer; measured ~15%
- * cheaper than a new view per file).
+ * Buffer view of the last ArrayBuffer is kept: grep reads into one reused buffer, so one view
+ * serves every file instead of a new one per file.
  */
 function latin1(bytes: Uint8Array): string {
   if (bytes.buffer !== viewOf || !view) {
@@ -63,7 +63,7 @@ function byteRank(b: number): number {
 
 /**
  * Whether `bytes` hold `needle`: native indexOf of the needle's rarest byte, then a compare
- * around each hit (measured: half the cost of a latin1 string plus String indexOf per file).
+ * around each hit, cheaper than a latin1 string plus String indexOf per file.
  */
 function byteSearch(needle: Uint8Array): (bytes: Uint8Array) => boolean {
   let r = 0;
@@ -87,7 +87,7 @@ function byteSearch(needle: Uint8Array): (bytes: Uint8Array) => boolean {
  * false negatives never), or null when no such check is cheap. Case-sensitive: a search for the
  * literal's UTF-8 bytes. Case-insensitive: ASCII literals only, as a latin1 regex; RE2's case
  * folding maps ASCII letters to exactly two non-ASCII characters (K and S: U+212A KELVIN SIGN,
- * U+017F LONG S, checked against re2js in tests/tools/_match_test.ts), spelled here as their UTF-8
+ * U+017F LONG S, checked against re2js in tests/search/_match_test.ts), spelled here as their UTF-8
  * bytes.
  */
 export function bytePrefilter(

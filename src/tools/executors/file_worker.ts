@@ -5,12 +5,13 @@
  * thread's permissions are the second fence for anything that slips past that check.
  */
 /// <reference lib="deno.worker" />
-import { defaultConfig, type FileConfig } from "../config/schema.ts";
-import { defaultToolDeps, FILE_TOOLS } from "../tools/file_tools.ts";
-import { type GrepJobResult, GrepPool, setGrepPoolProvider } from "../tools/_grep_pool.ts";
-import { type ErrorCategory, toToolError } from "../errors/mod.ts";
-import type { AnyTool, ToolContext, ToolOutput } from "../tools/tool.ts";
-import { Sandbox, type SandboxSnapshot } from "./path.ts";
+import { defaultConfig, type FileConfig } from "../../config/schema.ts";
+import { defaultToolDeps } from "../deps.ts";
+import { FILE_TOOLS } from "../file_tools.ts";
+import { useSearchLink } from "../../search/mod.ts";
+import { type ErrorCategory, toToolError } from "../../errors/mod.ts";
+import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
+import { Sandbox, type SandboxSnapshot } from "../../sandbox/path.ts";
 
 export interface WorkerCallContext {
   cwd: string;
@@ -37,8 +38,8 @@ export type WorkerRequest =
     cancel?: Int32Array;
   }
   | { type: "abort"; id: number }
-  /** Ports to grep pool threads the executor started with this worker's fence (no answer). */
-  | { type: "grep-pool"; id: number; ports: MessagePort[] }
+  /** The search module's link for this worker's fence (sent once, no answer). */
+  | { type: "search"; id: number; port: MessagePort }
   | {
     type: "unchecked";
     id: number;
@@ -61,27 +62,6 @@ export type WorkerResponse =
 
 const tools = new Map<string, AnyTool>(FILE_TOOLS.map((t) => [t.name, t]));
 
-// This thread cannot start workers (that needs read permission on zeph's own modules, which the
-// fence does not grant): grep gets its pool threads as ports from the executor, or none.
-let grepThreads: GrepPool | null = null;
-setGrepPoolProvider(() => grepThreads);
-
-/** The executor's pool threads; none (after a thread failed) leaves grep on this thread. */
-function usePorts(ports: MessagePort[]): void {
-  grepThreads?.close();
-  grepThreads = null;
-  if (ports.length === 0) return;
-  grepThreads = new GrepPool((onResult) =>
-    ports.map((port) => {
-      port.onmessage = (event: MessageEvent<GrepJobResult>) => onResult(event.data);
-      return {
-        post: (message) => port.postMessage(message),
-        hold: () => {},
-        terminate: () => port.close(),
-      };
-    })
-  );
-}
 const running = new Map<number, AbortController>();
 
 function serialize(error: unknown): SerializedToolError {
@@ -151,8 +131,8 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     running.get(request.id)?.abort();
     return;
   }
-  if (request.type === "grep-pool") {
-    usePorts(request.ports);
+  if (request.type === "search") {
+    useSearchLink(request.port);
     return;
   }
   let response: WorkerResponse;

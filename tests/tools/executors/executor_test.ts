@@ -1,7 +1,11 @@
 import { expect } from "expect";
-import { CompositeExecutor, LocalExecutor, type ToolExecutor } from "../../src/tools/executor.ts";
-import type { AnyTool, ToolContext } from "../../src/tools/tool.ts";
-import { bashLikeTool, echoTool, makeRegistry } from "./_fixtures.ts";
+import {
+  CompositeExecutor,
+  LocalExecutor,
+  type ToolExecutor,
+} from "../../../src/tools/executors/mod.ts";
+import type { AnyTool, ToolContext } from "../../../src/tools/tool.ts";
+import { bashLikeTool, echoTool, makeRegistry } from "../_fixtures.ts";
 
 /** An executor that handles the named tools and says who ran them. */
 function named(name: string, tools: string[] | "all", closed: string[] = []): ToolExecutor {

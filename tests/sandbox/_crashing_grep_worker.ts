@@ -1,2 +1,0 @@
-// A grep pool thread whose module fails as it loads (as a missing --include would).
-throw new Error("this grep thread cannot start");
