@@ -12,9 +12,9 @@ import { VERSION } from "./src/version.ts";
 import type { AcpArgs, AcpDeps, SessionBackendDeps } from "./src/acp/mod.ts";
 import type { CliDeps, GlobalOptions, Runtime } from "./src/cli/mod.ts";
 import type { Config, LoadedConfig } from "./src/config/mod.ts";
-import type { PermissionPolicy } from "./src/permission/policy.ts";
+import type { PermissionPolicy } from "./src/permission/mod.ts";
 import type { Provider, ProviderChoice } from "./src/provider/mod.ts";
-import type { Sandbox } from "./src/sandbox/path.ts";
+import type { Sandbox } from "./src/sandbox/mod.ts";
 import type { SqliteStore } from "./src/store/mod.ts";
 import type { CallScope, FinalHook, OutputHook, ToolDeps, ToolExecutor } from "./src/tools/mod.ts";
 
@@ -77,7 +77,7 @@ async function buildProvider(config: Config, choice: ProviderChoice): Promise<Pr
 
 /** The sandbox of a workspace: path validation, read deny/allow. */
 async function newSandbox(cwd: string, config: Config): Promise<Sandbox> {
-  const { Sandbox } = await import("./src/sandbox/path.ts");
+  const { Sandbox } = await import("./src/sandbox/mod.ts");
   return await Sandbox.create(cwd, {
     allowedPaths: config.tools.file.allowed_paths,
     denyRead: config.tools.file.deny_read,
@@ -88,7 +88,7 @@ async function newSandbox(cwd: string, config: Config): Promise<Sandbox> {
 /** Builds permission policies: the config's rules, with the tools' analysers installed. */
 async function loadPolicyBuilder(): Promise<(config: Config) => PermissionPolicy> {
   const [{ PermissionPolicy }, { installShellAnalyzer }] = await Promise.all([
-    import("./src/permission/policy.ts"),
+    import("./src/permission/mod.ts"),
     import("./src/permission/shell.ts"),
   ]);
   return (config) => {
@@ -109,7 +109,7 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
   const [loaded] = await Promise.all([
     loadConfigFor(globals),
     import("./src/store/mod.ts"),
-    import("./src/sandbox/path.ts"),
+    import("./src/sandbox/mod.ts"),
   ]);
   for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
   const config = loaded.config;
@@ -132,7 +132,7 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
       );
       const [newPolicy, { redactSecrets }] = await Promise.all([
         loadPolicyBuilder(),
-        import("./src/store/audit.ts"),
+        import("./src/store/mod.ts"),
       ]);
       runtime = await buildRuntime(globals, loaded, store);
       return {
@@ -176,9 +176,8 @@ export async function buildRuntime(
   // What tools reach the world through (overflow reader, process runner, …): set toolDeps.<name>
   // here and push their cleanup onto `cleanups`; a member left out is the real one.
   const toolDeps: Partial<ToolDeps> = {};
-  const [{ killAllProcessGroups }, audit, storeMod] = await Promise.all([
+  const [{ killAllProcessGroups }, storeMod] = await Promise.all([
     import("./src/exec/mod.ts"),
-    import("./src/store/audit.ts"),
     import("./src/store/mod.ts"),
   ]);
   // Commands run in detached process groups, which outlive zeph unless killed: end them with the
@@ -238,12 +237,12 @@ export async function buildRuntime(
         }),
     },
   ];
-  const auditLog = audit.openAuditLog(config);
+  const auditLog = storeMod.openAuditLog(config);
   const finalHooks: FinalHook[] = [
     {
       name: "audit",
       record: (result, call) =>
-        auditLog?.append(audit.auditRecordOf(result, call, { at: new Date() })),
+        auditLog?.append(storeMod.auditRecordOf(result, call, { at: new Date() })),
     },
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);

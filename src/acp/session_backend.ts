@@ -7,9 +7,9 @@
  */
 import type { AgentSession } from "../agent/mod.ts";
 import type { Config } from "../config/mod.ts";
-import type { PermissionPolicy } from "../permission/policy.ts";
+import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Message, Provider } from "../provider/mod.ts";
-import type { Sandbox } from "../sandbox/path.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 import type { Store } from "../store/mod.ts";
 import type { AnyTool, ToolContext, ToolExecutor, ToolOutput, ToolRegistry } from "../tools/mod.ts";
 import type { AgentBackend, AgentSessionHandle, PromptIo } from "./backend.ts";

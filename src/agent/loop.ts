@@ -13,7 +13,7 @@
  */
 import type { Config } from "../config/mod.ts";
 import { formatToolError, needsParameterReformat, outcomeOf, ToolError } from "../errors/mod.ts";
-import type { PermissionPolicy } from "../permission/policy.ts";
+import type { PermissionPolicy } from "../permission/mod.ts";
 import {
   backoffDelay,
   INVALID_TOOL_INPUT,
@@ -22,7 +22,7 @@ import {
   type Provider,
   ProviderError,
 } from "../provider/mod.ts";
-import type { Sandbox } from "../sandbox/path.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 import {
   type AnyTool,
   type CallScope,

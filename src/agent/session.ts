@@ -5,9 +5,9 @@
  * client's permission request). `/clear` starts a fresh conversation in the same session.
  */
 import type { Config } from "../config/mod.ts";
-import type { PermissionPolicy } from "../permission/policy.ts";
+import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Message, Provider } from "../provider/mod.ts";
-import type { Sandbox } from "../sandbox/path.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 import type { AnyTool, CallScope, ToolExecutor, ToolRegistry } from "../tools/mod.ts";
 import type { StopReason } from "./events.ts";
 import { legacyInstructions } from "./legacy.ts";

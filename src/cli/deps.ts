@@ -4,9 +4,9 @@
  * they need, so `zeph config check` never builds a registry.
  */
 import type { Config, LoadedConfig } from "../config/mod.ts";
-import type { PermissionPolicy } from "../permission/policy.ts";
+import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Provider, ProviderChoice } from "../provider/mod.ts";
-import type { Sandbox } from "../sandbox/path.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 import type { Store } from "../store/mod.ts";
 import type { CallScope, CompositeExecutor, ToolRegistry } from "../tools/mod.ts";
 

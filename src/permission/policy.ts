@@ -3,7 +3,7 @@
  * no match asks. Session rules ("always" answers) are consulted before configured ones. A tool
  * can register an analyser (bash does) that evaluates its params in a smarter way.
  */
-import type { Config, PermissionAction, PermissionRuleConfig } from "../config/schema.ts";
+import type { Config, PermissionAction, PermissionRuleConfig } from "../config/mod.ts";
 import { type CompiledGlob, compileGlob, escapeGlob } from "./glob.ts";
 
 export interface Decision {

@@ -10,7 +10,7 @@
  * the attack corpus. `deno compile` needs nothing extra: it is plain JS reached by a literal
  * `import("mvdan-sh")`, embedded with the other npm packages; no data file is read at run time.
  */
-import { type Config, DEFAULT_BLOCKED_COMMANDS } from "../config/schema.ts";
+import { type Config, DEFAULT_BLOCKED_COMMANDS } from "../config/mod.ts";
 import {
   type ExtractResult,
   INTERPRETERS,

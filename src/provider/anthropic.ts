@@ -5,7 +5,7 @@
  * the turns of a session.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/mod.ts";
 import {
   type Endpoint,
   inputObject,

@@ -10,7 +10,7 @@ import type {
   Ollama,
   Tool as OllamaTool,
 } from "ollama";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/mod.ts";
 import {
   type Endpoint,
   inputObject,

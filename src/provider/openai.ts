@@ -4,7 +4,7 @@
  * prompt prefixes automatically, so no markers are sent.
  */
 import type OpenAI from "openai";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/mod.ts";
 import {
   argumentsJson,
   type Endpoint,

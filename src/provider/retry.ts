@@ -4,7 +4,7 @@
  * number of retries after the first try (0 disables); `budget_secs` caps the wall-clock time
  * spent (0 = unlimited). Only ProviderErrors whose `retryable` is true are retried.
  */
-import type { RetryConfig } from "../config/schema.ts";
+import type { RetryConfig } from "../config/mod.ts";
 import { ProviderError, type RetryNotice } from "./types.ts";
 
 export interface RetryOptions {

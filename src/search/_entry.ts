@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import picomatch from "picomatch";
-import type { Sandbox } from "../sandbox/path.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 import { requiredLiteral } from "./_literal.ts";
 import { bytePrefilter, compileLineMatcher, decodeUtf8, pieceChecks } from "./_match.ts";
 import type { WalkEntry } from "./_walk.ts";

@@ -3,7 +3,7 @@
  * searched, split with the pool threads when it is large, and searched again on the calling
  * thread alone when the threads (not the search) fail.
  */
-import type { Sandbox } from "../sandbox/path.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 import { fileMatcher, type GrepHit, type GrepSpec } from "./_entry.ts";
 import { type GrepPool, grepPool, GrepPoolError, searchTree } from "./_pool.ts";
 import { gitignoreTop } from "./_walk.ts";

@@ -13,7 +13,7 @@
  * (_fence.ts).
  */
 import { Worker as NodeWorker } from "node:worker_threads";
-import { Sandbox, type SandboxSnapshot } from "../sandbox/path.ts";
+import { Sandbox, type SandboxSnapshot } from "../sandbox/mod.ts";
 import { type EntryFilter, entrySearcher, type GrepHit, type GrepSpec } from "./_entry.ts";
 import { type DirUnit, type Matcher, type WalkEntry, Walker, type WalkOptions } from "./_walk.ts";
 import { ToolError } from "../errors/mod.ts";

@@ -1,5 +1,5 @@
 /** Input checks both store implementations share, so bad input fails the same way in each. */
-import type { ContentPart, Message } from "../provider/types.ts";
+import type { ContentPart, Message } from "../provider/mod.ts";
 import { StoreError } from "./errors.ts";
 import type { SliceOptions, SliceUnit } from "./store.ts";
 

@@ -4,7 +4,7 @@
  * descriptor, so a crash mid-write can cut only the last line; `readAuditLog` skips such a line.
  */
 import { dirname, join } from "node:path";
-import type { Config, PermissionAction } from "../config/schema.ts";
+import type { Config, PermissionAction } from "../config/mod.ts";
 import type { ErrorCategory, Outcome } from "../errors/mod.ts";
 import { SECRET_SHAPES } from "../secrets/mod.ts";
 import { defaultDataDir } from "./db.ts";

@@ -1,6 +1,6 @@
 /** Conversations and their transcripts in SQLite: one row per message, parts as JSON. */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { Message } from "../provider/types.ts";
+import type { Message } from "../provider/mod.ts";
 import { checkMessages } from "./_checks.ts";
 import { transaction } from "./db.ts";
 import { missing } from "./errors.ts";

@@ -4,7 +4,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { dirname, join } from "node:path";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/mod.ts";
 import { StoreError } from "./errors.ts";
 import { type Migration, MIGRATIONS } from "./migrations.ts";
 

@@ -3,7 +3,7 @@
  * that must not touch disk. Messages are kept as JSON text, as SQLite keeps them, so callers
  * cannot mutate what was stored.
  */
-import type { Message } from "../provider/types.ts";
+import type { Message } from "../provider/mod.ts";
 import { checkMessages, checkRetention, checkSlice, DAY_MS } from "./_checks.ts";
 import { encodeForStore, sliceStored, type TextShape } from "./_text.ts";
 import { missing } from "./errors.ts";

@@ -1,10 +1,22 @@
 /**
  * The store: one SQLite file (conversations, their full transcripts, overflow entries of large
- * tool outputs), its numbered migrations, the in-memory twin used by tests, and the offloading
- * of large outputs that main.ts runs as the registry's overflow hook. It must not import the
- * agent, the front-ends or a provider (types only), nor the tools, and never decides what a tool
- * may do.
+ * tool outputs), its numbered migrations, the in-memory twin used by tests, the offloading of
+ * large outputs and the JSONL audit log (main.ts runs them as the registry's overflow and final
+ * hooks). It must not import the agent, the front-ends or a provider (types only), nor the
+ * tools, and never decides what a tool may do.
  */
+export {
+  type AuditedCall,
+  type AuditedResult,
+  type AuditEntry,
+  type AuditLogRead,
+  auditRecordOf,
+  AuditWriter,
+  openAuditLog,
+  readAuditLog,
+  redactSecrets,
+  resolveAuditPath,
+} from "./audit.ts";
 export { defaultDataDir, openDatabase, resolveStorePath, userVersion } from "./db.ts";
 export { StoreError } from "./errors.ts";
 export { MemoryStore } from "./memory_store.ts";

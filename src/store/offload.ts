@@ -4,7 +4,7 @@
  * tail with the `overflow:<uuid>` reference; raw output that a filter shortened for a failed
  * command is stored too, so nothing a filter hid is lost.
  */
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/mod.ts";
 import { truncateHeadTail } from "./_text.ts";
 import type { OverflowSaved, Store } from "./store.ts";
 

@@ -1,7 +1,7 @@
 /** The SQLite `Store`: one file, opened with `openStore`, shared by conversations and overflow. */
 import type { DatabaseSync } from "node:sqlite";
-import type { Config } from "../config/schema.ts";
-import type { Message } from "../provider/types.ts";
+import type { Config } from "../config/mod.ts";
+import type { Message } from "../provider/mod.ts";
 import { SqliteConversations } from "./conversations.ts";
 import { openDatabase, resolveStorePath } from "./db.ts";
 import { SqliteOverflow } from "./overflow.ts";

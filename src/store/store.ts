@@ -3,7 +3,7 @@
  * large tool outputs. Two implementations pass one shared test suite: SQLite (the product) and
  * in-memory (tests, and sessions that run without a database).
  */
-import type { Message } from "../provider/types.ts";
+import type { Message } from "../provider/mod.ts";
 
 export interface Conversation {
   id: string;

@@ -6,8 +6,8 @@
 import * as path from "node:path";
 import { z } from "zod";
 import { filteredEnv, type RunResult } from "../exec/mod.ts";
-import type { ShellAnalysis, SimpleCommand } from "../permission/shell.ts";
-import { canonicalize, expandHome, isInside } from "../sandbox/path.ts";
+import type { ShellAnalysis, SimpleCommand } from "../permission/mod.ts";
+import { canonicalize, expandHome, isInside } from "../sandbox/mod.ts";
 import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool, type ToolOutput } from "./tool.ts";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { fileError, lstatOrNull, q, throwIfAborted } from "./_file.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool, type ToolContext } from "./tool.ts";
-import { isInside } from "../sandbox/path.ts";
+import { isInside } from "../sandbox/mod.ts";
 
 export const CopyPathParams = z.object({
   source: z.string().describe(

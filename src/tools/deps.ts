@@ -5,7 +5,7 @@
  */
 import { dirname } from "node:path";
 import { defaultProcessRunner } from "../exec/mod.ts";
-import type { ShellAnalysis } from "../permission/shell.ts";
+import type { ShellAnalysis } from "../permission/mod.ts";
 import { createWebClient, type WebClient } from "../web/mod.ts";
 import type { OpenedFile, TextFileBackend, ToolDeps } from "./tool.ts";
 

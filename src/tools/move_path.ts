@@ -3,7 +3,7 @@ import { z } from "zod";
 import { fileError, lstatOrNull, q } from "./_file.ts";
 import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
-import { isInside, type Sandbox } from "../sandbox/path.ts";
+import { isInside, type Sandbox } from "../sandbox/mod.ts";
 
 /**
  * deny_read entries at or below `entry` (symlinks are not followed: a moved link still resolves

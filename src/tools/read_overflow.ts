@@ -3,7 +3,7 @@
  * conversation, one page at a time. Its own output is never offloaded again.
  */
 import { z } from "zod";
-import type { OverflowSlice } from "../store/store.ts";
+import type { OverflowSlice } from "../store/mod.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 

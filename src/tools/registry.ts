@@ -6,9 +6,9 @@
 import type { z } from "zod";
 import type { Config } from "../config/mod.ts";
 import type { FilterStats } from "../filter/mod.ts";
-import type { Decision, PermissionPolicy } from "../permission/policy.ts";
+import type { Decision, PermissionPolicy } from "../permission/mod.ts";
 import type { ToolDefinitionForModel } from "../provider/mod.ts";
-import type { Sandbox } from "../sandbox/path.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 import {
   type ErrorCategory,
   formatToolError,

@@ -3,11 +3,11 @@
  * source of truth), the per-call context (all dependencies injected) and the output.
  */
 import { z } from "zod";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/mod.ts";
 import type { ProcessRunner } from "../exec/mod.ts";
-import type { ShellAnalysis } from "../permission/shell.ts";
-import type { Sandbox } from "../sandbox/path.ts";
-import type { Store } from "../store/store.ts";
+import type { ShellAnalysis } from "../permission/mod.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
+import type { Store } from "../store/mod.ts";
 import type { WebClient } from "../web/mod.ts";
 
 /** ACP tool kinds, also used by the CLI to pick an icon. */

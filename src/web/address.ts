@@ -3,7 +3,7 @@
  * special-purpose addresses (literal or resolved, IPv4-mapped IPv6 included), and the
  * `[tools.scrape]` allowed/denied domain lists. They run on the first URL and on every redirect.
  */
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/mod.ts";
 import { ToolError } from "../errors/mod.ts";
 
 export type ScrapeConfig = Config["tools"]["scrape"];

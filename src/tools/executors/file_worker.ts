@@ -5,13 +5,13 @@
  * thread's permissions are the second fence for anything that slips past that check.
  */
 /// <reference lib="deno.worker" />
-import { defaultConfig, type FileConfig } from "../../config/schema.ts";
+import { defaultConfig, type FileConfig } from "../../config/mod.ts";
 import { defaultToolDeps } from "../deps.ts";
 import { FILE_TOOLS } from "../file_tools.ts";
 import { useSearchLink } from "../../search/mod.ts";
 import { type ErrorCategory, toToolError } from "../../errors/mod.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
-import { Sandbox, type SandboxSnapshot } from "../../sandbox/path.ts";
+import { Sandbox, type SandboxSnapshot } from "../../sandbox/mod.ts";
 
 export interface WorkerCallContext {
   cwd: string;

@@ -9,7 +9,7 @@ import { FILE_TOOL_NAMES } from "../file_tools.ts";
 import { openSearchLink, type SearchLink } from "../../search/mod.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
-import { canonicalize } from "../../sandbox/path.ts";
+import { canonicalize } from "../../sandbox/mod.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
 const ABORT_GRACE_MS = 2000;
