@@ -1,6 +1,7 @@
 /**
  * The shape of the program, checked from the sources: imports flow one way down the layers, no
- * module imports itself back through a cycle, and a folder's `_x.ts` files stay private to it.
+ * module imports itself back through a cycle, a folder's `_x.ts` files stay private to it, and
+ * another folder is entered through its `mod.ts` or one of its declared entry points.
  */
 import { expect } from "expect";
 import { dirname, join, normalize, relative } from "node:path";
@@ -19,6 +20,19 @@ const LAYERS: readonly (readonly string[])[] = [
   ["exec", "config", "errors", "secrets", "version.ts"],
 ];
 
+/**
+ * The second entry points of folders, each with why it stays out of the folder's `mod.ts`: a
+ * value import of a `mod.ts` loads every module it re-exports, and these must not load with it.
+ * Anything else from another folder goes through that folder's `mod.ts`.
+ */
+const ENTRY_POINTS: ReadonlyMap<string, string> = new Map([
+  ["src/tools/catalog.ts", "loads every tool; only the commands that dispatch need it"],
+  ["src/config/errors.ts", "zod-free: the CLI reports config errors without loading the schema"],
+  ["src/config/providers.ts", "zod-free: `zeph --help` lists the providers"],
+  ["src/filter/regex.ts", "search's pool threads compile patterns without the filter engine"],
+  ["src/permission/shell.ts", "the bash parser, loaded on the first command analysis"],
+]);
+
 const RANK = new Map(LAYERS.flatMap((names, rank) => names.map((name) => [name, rank])));
 
 /** `src/tools/bash.ts` → `tools`; `main.ts` → `main.ts`; `src/version.ts` → `version.ts`. */
@@ -30,6 +44,18 @@ function unitOf(path: string): string {
 
 const IMPORT =
   /(?:\bimport|\bexport)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+
+/**
+ * Whether `from` may import `to` as it is named: inside its own folder or an enclosing one (a
+ * subfolder is part of its parent), through a `mod.ts` or a declared entry point, or a single
+ * file directly under src/ (its own unit).
+ */
+function entersBySurface(from: string, to: string): boolean {
+  const fromDir = dirname(from);
+  const toDir = dirname(to);
+  if (fromDir === toDir || fromDir.startsWith(`${toDir}/`) || toDir === "src") return true;
+  return to.endsWith("/mod.ts") || ENTRY_POINTS.has(to);
+}
 
 /** Relative imports of one source file (comments removed first), as repository paths. */
 export function importsOf(path: string, source: string): string[] {
@@ -57,6 +83,8 @@ export function checkArchitecture(sources: ReadonlyMap<string, string>): string[
       const base = to.split("/").pop()!;
       if (base.startsWith("_") && dirname(to) !== dirname(from)) {
         problems.push(`private: ${from} imports ${to} from another folder`);
+      } else if (!entersBySurface(from, to)) {
+        problems.push(`surface: ${from} imports ${to}, not ${dirname(to)}/mod.ts`);
       }
       if (fromUnit === toUnit) continue;
       const a = RANK.get(fromUnit);
@@ -157,12 +185,12 @@ async function readTree(root: string): Promise<Map<string, string>> {
  */
 const KNOWN: string[] = [];
 
-Deno.test("architecture: src/ and main.ts import down the layers, without cycles or private reach", async () => {
+Deno.test("architecture: src/ and main.ts import down the layers, without cycles, private reach or deep imports", async () => {
   const root = relative(Deno.cwd(), join(dirname(fileURLToPath(import.meta.url)), "..")) || ".";
   expect(checkArchitecture(await readTree(root))).toEqual(KNOWN);
 });
 
-Deno.test("architecture: the check finds an upward import, a cycle, a private reach and an unplaced folder", () => {
+Deno.test("architecture: the check finds an upward import, a cycle, a private reach, a deep import and an unplaced folder", () => {
   const tree = new Map([
     ["main.ts", `import { runCli } from "./src/cli/mod.ts";`],
     ["src/cli/mod.ts", `import { x } from "../tools/mod.ts";`],
@@ -172,10 +200,23 @@ Deno.test("architecture: the check finds an upward import, a cycle, a private re
     ["src/exec/_capture.ts", `// import { nothing } from "../tools/mod.ts";\nexport const c = 1;`],
     ["src/gadgets/mod.ts", `import { c } from "../exec/mod.ts";`],
     ["src/exec/mod.ts", `/* import "../tools/mod.ts" */ export const c = 1;`],
+    // Past exec/mod.ts into one of its files: a deep import, even for a type.
+    ["src/tools/read.ts", `import type { Runner } from "../exec/runner.ts";`],
+    ["src/exec/runner.ts", `export type Runner = () => void;`],
+    // Allowed: a declared entry point, a file directly under src/, and a subfolder reading its
+    // parent's files; the parent enters the subfolder through its mod.ts only.
+    ["src/cli/tool_cmd.ts", `const { builtinTools } = await import("../tools/catalog.ts");`],
+    ["src/tools/catalog.ts", `import { VERSION } from "../version.ts";`],
+    ["src/version.ts", `export const VERSION = "0";`],
+    ["src/tools/executors/local.ts", `import type { Tool } from "../read.ts";`],
+    ["src/tools/executors/mod.ts", `export * from "./local.ts";`],
+    ["src/tools/write.ts", `import { local } from "./executors/local.ts";`],
   ]);
   expect(checkArchitecture(tree)).toEqual([
     "cycle: src/cli/mod.ts → src/tools/mod.ts → src/cli/mod.ts",
     "private: src/tools/bash.ts imports src/exec/_capture.ts from another folder",
+    "surface: src/tools/read.ts imports src/exec/runner.ts, not src/exec/mod.ts",
+    "surface: src/tools/write.ts imports src/tools/executors/local.ts, not src/tools/executors/mod.ts",
     "unplaced: src/gadgets/mod.ts → src/exec/mod.ts (gadgets is in no layer)",
     "upward: src/tools/mod.ts imports src/cli/mod.ts",
   ]);
@@ -183,11 +224,11 @@ Deno.test("architecture: the check finds an upward import, a cycle, a private re
 
 Deno.test("architecture: folders of one layer may import each other, but not in a ring", () => {
   const tree = new Map([
-    ["src/store/mod.ts", `import type { Message } from "../provider/types.ts";`],
-    ["src/provider/types.ts", `export type Message = string;`],
+    ["src/store/mod.ts", `import type { Message } from "../provider/mod.ts";`],
+    ["src/provider/mod.ts", `export type Message = string;`],
   ]);
   expect(checkArchitecture(tree)).toEqual([]);
-  tree.set("src/provider/types.ts", `import { open } from "../store/db.ts";`);
-  tree.set("src/store/db.ts", `export const open = 1;`);
+  // No file imports itself back, but the folders form a ring.
+  tree.set("src/provider/script.ts", `import { open } from "../store/mod.ts";`);
   expect(checkArchitecture(tree)).toEqual(["folder cycle: provider → store → provider"]);
 });
