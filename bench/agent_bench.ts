@@ -70,10 +70,10 @@ async function loopOverhead(dir: string, strict: boolean) {
     return performance.now() - t;
   };
   const dispatchAlone = async () => {
-    const session = { cwd: sandbox.workspace, sandbox };
+    const scope = { cwd: sandbox.workspace, sandbox };
     const t = performance.now();
     for (let i = 0; i < ITERATIONS; i++) {
-      await registry.dispatch({ id: `c${i}`, name: "echo", input: { text: `arg ${i}` } }, session);
+      await registry.dispatch({ id: `c${i}`, name: "echo", input: { text: `arg ${i}` } }, scope);
     }
     return performance.now() - t;
   };

@@ -37,10 +37,10 @@ async function measure(
   label: string,
   registry: ToolRegistry,
   input: Record<string, unknown>,
-  session: Parameters<ToolRegistry["dispatch"]>[1],
+  scope: Parameters<ToolRegistry["dispatch"]>[1],
 ): Promise<string> {
   let n = 0;
-  const call = () => registry.dispatch({ id: `c${n++}`, name: "echo", input }, session);
+  const call = () => registry.dispatch({ id: `c${n++}`, name: "echo", input }, scope);
   for (let i = 0; i < 2000; i++) await call(); // warm-up (JIT, zod caches)
   const first = await call();
   const perCall: number[] = [];
@@ -60,7 +60,7 @@ async function measure(
 if (import.meta.main) {
   const config = defaultConfig();
   const sandbox = await Sandbox.create(Deno.cwd());
-  const session = { cwd: sandbox.workspace, sandbox };
+  const scope = { cwd: sandbox.workspace, sandbox };
   // 30 rules, the match near the end: the permission step does real work.
   const rules = [
     ...Array.from(
@@ -87,10 +87,10 @@ if (import.meta.main) {
   console.log(`dispatch overhead, ${BATCHES} batches of ${BATCH} calls, per-call time per batch`);
   console.log("| case | result | p50 | p99 | ≤ 1 ms |");
   console.log("|---|---|---|---|---|");
-  console.log(await measure("allowed, no rules", bare, { path: "src/main.ts" }, session));
+  console.log(await measure("allowed, no rules", bare, { path: "src/main.ts" }, scope));
   console.log(
-    await measure("allowed by rule 30 of 30", registry, { path: "src/a/b/main.ts" }, session),
+    await measure("allowed by rule 30 of 30", registry, { path: "src/a/b/main.ts" }, scope),
   );
-  console.log(await measure("denied by rule 29", registry, { path: "config/.env" }, session));
-  console.log(await measure("invalid params (zod error)", registry, { path: 3 }, session));
+  console.log(await measure("denied by rule 29", registry, { path: "config/.env" }, scope));
+  console.log(await measure("invalid params (zod error)", registry, { path: 3 }, scope));
 }

@@ -38,7 +38,7 @@ const analysed = (() => {
 
 async function bigOutput(command: string, label: string): Promise<string> {
   let streamed = 0;
-  const session: CallScope = {
+  const scope: CallScope = {
     cwd: workspace,
     sandbox,
     emit: (e) => {
@@ -51,7 +51,7 @@ async function bigOutput(command: string, label: string): Promise<string> {
     peak = Math.max(peak, Deno.memoryUsage().rss / MB);
   }, 10);
   const t = performance.now();
-  const result = await allowAll.dispatch({ id: "big", name: "bash", input: { command } }, session);
+  const result = await allowAll.dispatch({ id: "big", name: "bash", input: { command } }, scope);
   const wall = (performance.now() - t) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, Deno.memoryUsage().rss / MB);
@@ -116,7 +116,7 @@ async function timeIt(label: string, run: () => Promise<unknown>): Promise<strin
   } ms |`;
 }
 
-const session: CallScope = { cwd: workspace, sandbox };
+const scope: CallScope = { cwd: workspace, sandbox };
 const runner = new LocalProcessRunner();
 let n = 0;
 console.log(`\nSpawn overhead of \`bash -c true\` (${SPAWNS} runs after 20 warm-up runs):\n`);
@@ -137,13 +137,13 @@ console.log(
 console.log(
   await timeIt(
     "dispatch, allow-all rule (+ path analysis)",
-    () => allowAll.dispatch({ id: `s${n++}`, name: "bash", input: { command: "true" } }, session),
+    () => allowAll.dispatch({ id: `s${n++}`, name: "bash", input: { command: "true" } }, scope),
   ),
 );
 console.log(
   await timeIt(
     "dispatch, default config (shell permission analyser + path analysis)",
-    () => analysed.dispatch({ id: `s${n++}`, name: "bash", input: { command: "true" } }, session),
+    () => analysed.dispatch({ id: `s${n++}`, name: "bash", input: { command: "true" } }, scope),
   ),
 );
 

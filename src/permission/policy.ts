@@ -38,7 +38,7 @@ export interface DecideOptions {
   /**
    * Every spelling of a path subject the rules should see (workspace-relative, canonical
    * absolute, …); the first is the one shown in prompts and stored by "always" answers. Used for
-   * tools with `pathSubjects`; the registry supplies it from the session's sandbox.
+   * tools with `pathSubjects`; the registry supplies it from the caller's sandbox.
    */
   pathForms?: (subject: string) => Promise<string[]>;
 }

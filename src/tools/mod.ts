@@ -1,7 +1,8 @@
 /**
- * The tool system's public surface: defineTool, the registry with its one dispatch boundary,
- * the composable executors and the error taxonomy. This folder owns dispatch order; it must
- * not import the agent, the front-ends or any provider.
+ * The tool system's public surface: defineTool and the typed tool context, the registry with its
+ * one dispatch boundary, the real tool deps and the composable executors; the error taxonomy
+ * (src/errors/) is re-exported for tools. This folder owns dispatch order; it must not import the
+ * agent or the front-ends, and of provider/ it knows only the type of a tool as the model sees it.
  */
 export * from "../errors/mod.ts";
 export * from "./deps.ts";

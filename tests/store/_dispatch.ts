@@ -71,6 +71,7 @@ export function makeRegistry(
   return registry;
 }
 
-export async function session(conversationId: string | null): Promise<CallScope> {
+/** The scope of one call in the workspace, in `conversationId`. */
+export async function scopeFor(conversationId: string | null): Promise<CallScope> {
   return { cwd: Deno.cwd(), sandbox: await Sandbox.create(Deno.cwd()), conversationId };
 }

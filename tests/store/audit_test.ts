@@ -63,25 +63,25 @@ Deno.test("audit: one line per call for every tool, with decision, policy match 
   });
   const log = openAuditLog(config, path);
   registry.addFinalHook(auditHook(log, () => new Date(Date.UTC(2026, 0, 2))));
-  const session = { cwd: dir, sandbox: await Sandbox.create(dir) };
-  await registry.dispatch({ id: "1", name: "echo", input: { text: "hello world" } }, session);
-  await registry.dispatch({ id: "2", name: "echo", input: { text: "forbidden" } }, session);
+  const scope = { cwd: dir, sandbox: await Sandbox.create(dir) };
+  await registry.dispatch({ id: "1", name: "echo", input: { text: "hello world" } }, scope);
+  await registry.dispatch({ id: "2", name: "echo", input: { text: "forbidden" } }, scope);
   await registry.dispatch({ id: "3", name: "echo", input: { text: "x", mode: "fail" } }, {
-    ...session,
+    ...scope,
     callerId: "acp-session-7",
   });
   await registry.dispatch(
     { id: "4", name: "echo", input: { text: "y", mode: "timeout" } },
-    session,
+    scope,
   );
   await registry.dispatch(
     { id: "5", name: "read_two", input: { a: "a.txt", b: "b.txt" } },
-    session,
+    scope,
   );
-  await registry.dispatch({ id: "6", name: "nope", input: {} }, session);
+  await registry.dispatch({ id: "6", name: "nope", input: {} }, scope);
   await registry.dispatch(
     { id: "7", name: "echo", input: { text: "curl https://bob:hunter2@example.com" } },
-    session,
+    scope,
   );
 
   const { entries, skippedLines } = await readAuditLog(path);

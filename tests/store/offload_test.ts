@@ -16,7 +16,7 @@ import { readOverflowTool } from "../../src/tools/read_overflow.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import { overflowHook } from "../_support/hooks.ts";
-import { makeRegistry, session } from "./_dispatch.ts";
+import { makeRegistry, scopeFor } from "./_dispatch.ts";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
@@ -40,7 +40,7 @@ Deno.test("overflow hook: output at the threshold passes untouched", async () =>
     const text = "a".repeat(50_000);
     const result = await registry.dispatch(
       { id: "c1", name: "print", input: { text } },
-      await session(conv),
+      await scopeFor(conv),
     );
     expect(result.text).toBe(text);
     expect(result.overflowId).toBe(undefined);
@@ -57,7 +57,7 @@ Deno.test("overflow hook: a big output is stored whole, the model gets head + ta
     const full = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join("\n");
     const result = await registry.dispatch(
       { id: "c1", name: "print", input: { text: full } },
-      await session(conv),
+      await scopeFor(conv),
     );
     expect(result.ok).toBe(true);
     const id = result.overflowId!;
@@ -86,7 +86,7 @@ Deno.test("overflow hook: over max_overflow_bytes only the first bytes are kept,
   const full = "0123456789".repeat(300);
   const result = await registry.dispatch(
     { id: "c1", name: "print", input: { text: full } },
-    await session(conv),
+    await scopeFor(conv),
   );
   const id = result.overflowId!;
   expect(store.loadOverflow(id, conv)).toBe(full.slice(0, 1000));
@@ -107,7 +107,7 @@ Deno.test("overflow hook: without a conversation or a store it truncates and say
     const registry = makeRegistry(store, { config });
     const result = await registry.dispatch(
       { id: "c1", name: "print", input: { text: full } },
-      await session(conv),
+      await scopeFor(conv),
     );
     expect(result.overflowId).toBe(undefined);
     expect(result.text).toBe(
@@ -124,7 +124,7 @@ Deno.test("overflow hook: a failing store falls back to truncation, the call sti
   const config = defaultConfig();
   config.tools.overflow.threshold = 100;
   const registry = makeRegistry(store, { config });
-  const s = await session("not-a-conversation");
+  const s = await scopeFor("not-a-conversation");
   const result = await registry.dispatch(
     { id: "c1", name: "print", input: { text: "y".repeat(300) } },
     s,
@@ -144,7 +144,7 @@ Deno.test("overflow hook: a failed command's unfiltered output is kept when filt
   const raw = "compiling a\ncompiling b\nerror: b.ts:3 broken\ncompiling c\n";
   const failed = await registry.dispatch(
     { id: "c1", name: "print", input: { text: raw, failed: true } },
-    await session(conv),
+    await scopeFor(conv),
   );
   const id = failed.overflowId!;
   expect(store.loadOverflow(id, conv)).toBe(raw);
@@ -155,14 +155,14 @@ Deno.test("overflow hook: a failed command's unfiltered output is kept when filt
   // A non-zero exit code without the flag counts as failed too (the filter hook's rule).
   const byExit = await registry.dispatch(
     { id: "c3", name: "print", input: { text: raw, exit_code: 2 } },
-    await session(conv),
+    await scopeFor(conv),
   );
   expect(store.loadOverflow(byExit.overflowId!, conv)).toBe(raw);
 
   // The same output from a command that succeeded: filtered, nothing stored.
   const ok = await registry.dispatch(
     { id: "c2", name: "print", input: { text: raw } },
-    await session(conv),
+    await scopeFor(conv),
   );
   expect(ok.text).toBe("error: b.ts:3 broken");
   expect(ok.overflowId).toBe(undefined);
@@ -177,7 +177,7 @@ Deno.test("overflow hook: a failed, filtered and still huge output gets both ent
   const raw = "noise\nerror: x\n".repeat(200);
   const result = await registry.dispatch(
     { id: "c1", name: "print", input: { text: raw, failed: true } },
-    await session(conv),
+    await scopeFor(conv),
   );
   const filtered = "error: x\n".repeat(200).slice(0, -1);
   const fullId = result.overflowId!;
@@ -231,7 +231,7 @@ Deno.test("overflow hook with the real filter hook: a failed build's elided line
   });
   registry.addOutputHook(overflowHook(store, config));
   const conv = store.createConversation();
-  const s = await session(conv);
+  const s = await scopeFor(conv);
   const result = await registry.dispatch({ id: "b1", name: "build", input: {} }, s);
   const id = result.overflowId!;
   expect(result.filterStats?.filteredLines).toBe(2);

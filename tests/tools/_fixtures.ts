@@ -84,7 +84,7 @@ export async function makeRegistry(
     executor?: ToolExecutor;
     deps?: Partial<ToolDeps>;
   } = {},
-): Promise<{ registry: ToolRegistry; session: CallScope; policy: PermissionPolicy }> {
+): Promise<{ registry: ToolRegistry; scope: CallScope; policy: PermissionPolicy }> {
   const config = defaultConfig();
   const policy = new PermissionPolicy(options.rules ?? {});
   const registry = new ToolRegistry({
@@ -95,6 +95,6 @@ export async function makeRegistry(
     deps: options.deps,
   });
   const cwd = Deno.cwd();
-  const session: CallScope = { cwd, sandbox: await Sandbox.create(cwd) };
-  return { registry, session, policy };
+  const scope: CallScope = { cwd, sandbox: await Sandbox.create(cwd) };
+  return { registry, scope, policy };
 }

@@ -4,7 +4,7 @@ import { defaultConfig } from "../../src/config/schema.ts";
 import { MemoryStore, openStore, type Store } from "../../src/store/mod.ts";
 import { readOverflowTool } from "../../src/tools/read_overflow.ts";
 import { toolJsonSchema } from "../../src/tools/tool.ts";
-import { makeRegistry, session } from "../store/_dispatch.ts";
+import { makeRegistry, scopeFor } from "../store/_dispatch.ts";
 
 function withSqlite(fn: (store: Store) => Promise<void>): () => Promise<void> {
   return async () => {
@@ -26,7 +26,7 @@ Deno.test(
   withSqlite(async (store) => {
     const conv = store.createConversation();
     const registry = makeRegistry(store);
-    const s = await session(conv);
+    const s = await scopeFor(conv);
     const full = "é🦕 " + "0123456789\n".repeat(3000); // 33,004 chars: under one page
     const config = defaultConfig();
     config.tools.overflow.threshold = 1000;
@@ -48,7 +48,7 @@ Deno.test(
   withSqlite(async (store) => {
     const conv = store.createConversation();
     const registry = makeRegistry(store);
-    const s = await session(conv);
+    const s = await scopeFor(conv);
     const line = "the quick brown fox jumps over the lazy dog 0123456789\n";
     const full = line.repeat(Math.ceil((10 * 1024 * 1024) / line.length));
     const id = store.saveOverflow(conv, full, { maxBytes: 0 }).id;
@@ -97,12 +97,12 @@ Deno.test("read_overflow: another conversation's id reads exactly like a missing
     "suggestion: Overflow entries belong to the conversation that created them and expire after [tools.overflow] retention_days; run the command again if you need its output.",
     "retryable: false",
   ].join("\n");
-  const cross = await registry.dispatch(read({ id }), await session(mine));
+  const cross = await registry.dispatch(read({ id }), await scopeFor(mine));
   const missing = await registry.dispatch(
     read({ id: crypto.randomUUID() }),
-    await session(mine),
+    await scopeFor(mine),
   );
-  const noConversation = await registry.dispatch(read({ id }), await session(null));
+  const noConversation = await registry.dispatch(read({ id }), await scopeFor(null));
   for (const result of [cross, missing, noConversation]) {
     expect([result.ok, result.category, result.text]).toEqual([
       false,
@@ -111,7 +111,7 @@ Deno.test("read_overflow: another conversation's id reads exactly like a missing
     ]);
   }
   // The owner still reads it.
-  const own = await registry.dispatch(read({ id }), await session(theirs));
+  const own = await registry.dispatch(read({ id }), await scopeFor(theirs));
   expect(own.text).toBe("secret output");
 });
 
@@ -119,7 +119,7 @@ Deno.test("read_overflow: invalid ids and parameters are refused before any look
   const store = new MemoryStore();
   const conv = store.createConversation();
   const registry = makeRegistry(store);
-  const s = await session(conv);
+  const s = await scopeFor(conv);
   for (const id of ["", "overflow:", "../../etc/passwd", "1234", `${crypto.randomUUID()}x`]) {
     const result = await registry.dispatch(read({ id }), s);
     expect([result.ok, result.category, result.error]).toEqual([
@@ -139,7 +139,7 @@ Deno.test("read_overflow: a session without a store says so", async () => {
   const registry = makeRegistry(null);
   const result = await registry.dispatch(
     read({ id: crypto.randomUUID() }),
-    await session("c"),
+    await scopeFor("c"),
   );
   expect([result.category, result.error]).toEqual([
     "permanent_failure",
@@ -173,7 +173,7 @@ Deno.test(
   "read_overflow: following the page notes through an emoji-heavy entry reads it exactly once",
   withSqlite(async (store) => {
     const conv = store.createConversation();
-    const s = await session(conv);
+    const s = await scopeFor(conv);
     // Pairs at every offset parity, BMP and ASCII between them, a U+FEFF at the start.
     const pieces = ["🦕", "🦕é", "🦕é😀", "a😀"];
     const full = "\uFEFF" + Array.from({ length: 800 }, (_, i) => pieces[i % 4] + "x").join("") +

@@ -34,8 +34,8 @@ function stable(result: ToolResult): Omit<ToolResult, "durationMs"> {
 
 Deno.test("unknown tool: Roo wording listing the available tools, nothing executed", async () => {
   const seen: ToolContext[] = [];
-  const { registry, session } = await makeRegistry([echoTool(seen), touchTool]);
-  const result = await registry.dispatch({ id: "c1", name: "raed", input: {} }, session);
+  const { registry, scope } = await makeRegistry([echoTool(seen), touchTool]);
+  const result = await registry.dispatch({ id: "c1", name: "raed", input: {} }, scope);
   expect(stable(result)).toEqual({
     callId: "c1",
     tool: "raed",
@@ -58,18 +58,18 @@ Deno.test("unknown tool: Roo wording listing the available tools, nothing execut
 });
 
 Deno.test("unknown tool: fully denied tools are not offered as available", async () => {
-  const { registry, session } = await makeRegistry([echoTool(), touchTool], {
+  const { registry, scope } = await makeRegistry([echoTool(), touchTool], {
     rules: { touch: [{ pattern: "*", action: "deny" }] },
   });
-  const result = await registry.dispatch({ id: "c", name: "nope", input: {} }, session);
+  const result = await registry.dispatch({ id: "c", name: "nope", input: {} }, scope);
   expect(result.error).toBe('Unknown tool "nope". Available tools: echo');
 });
 
 Deno.test("invalid parameters list every issue with its path and ask for valid input", async () => {
-  const { registry, session } = await makeRegistry([echoTool()]);
+  const { registry, scope } = await makeRegistry([echoTool()]);
   const result = await registry.dispatch(
     { id: "c", name: "echo", input: { times: 0, extra: true } },
-    session,
+    scope,
   );
   expect([result.ok, result.category, result.outcome]).toEqual([
     false,
@@ -96,23 +96,23 @@ Deno.test("invalid parameters list every issue with its path and ask for valid i
 });
 
 Deno.test("a present value of the wrong type is a type_mismatch; null input is an empty object", async () => {
-  const { registry, session } = await makeRegistry([echoTool()]);
-  const wrong = await registry.dispatch({ id: "c", name: "echo", input: { path: 7 } }, session);
+  const { registry, scope } = await makeRegistry([echoTool()]);
+  const wrong = await registry.dispatch({ id: "c", name: "echo", input: { path: 7 } }, scope);
   expect([wrong.category, wrong.error]).toEqual([
     "type_mismatch",
     'Invalid parameters for tool "echo":\n- path: Invalid input: expected string, received number',
   ]);
-  const empty = await registry.dispatch({ id: "c", name: "echo", input: null }, session);
+  const empty = await registry.dispatch({ id: "c", name: "echo", input: null }, scope);
   expect(empty.category).toBe("invalid_parameters");
 });
 
 Deno.test("validated params (with defaults) reach the tool; the context carries the scope and deps", async () => {
   const seen: ToolContext[] = [];
   const overflow = { overflowSlice: () => null };
-  const { registry, session } = await makeRegistry([echoTool(seen)], { deps: { overflow } });
+  const { registry, scope } = await makeRegistry([echoTool(seen)], { deps: { overflow } });
   const result = await registry.dispatch(
     { id: "call-9", name: "echo", input: { path: "ab" } },
-    { ...session, conversationId: "conv", callerId: "agent" },
+    { ...scope, conversationId: "conv", callerId: "agent" },
   );
   expect(stable(result)).toEqual({
     callId: "call-9",
@@ -126,7 +126,7 @@ Deno.test("validated params (with defaults) reach the tool; the context carries 
   expect(seen.length).toBe(1);
   const ctx = seen[0];
   expect([ctx.cwd, ctx.callId, ctx.conversationId, ctx.callerId]).toEqual([
-    session.cwd,
+    scope.cwd,
     "call-9",
     "conv",
     "agent",
@@ -140,18 +140,18 @@ Deno.test("validated params (with defaults) reach the tool; the context carries 
     real.web,
     real.analyzeShell,
   ]);
-  expect(ctx.sandbox).toBe(session.sandbox);
+  expect(ctx.sandbox).toBe(scope.sandbox);
   expect(ctx.config).toBe(registry.config);
 });
 
 Deno.test("deny: policy_blocked naming the rule's subject, tool not executed", async () => {
   const seen: ToolContext[] = [];
-  const { registry, session } = await makeRegistry([echoTool(seen)], {
+  const { registry, scope } = await makeRegistry([echoTool(seen)], {
     rules: { echo: [{ pattern: "*.env", action: "deny" }, { pattern: "*", action: "allow" }] },
   });
   const result = await registry.dispatch(
     { id: "c", name: "echo", input: { path: "src/.ENV" } },
-    session,
+    scope,
   );
   expect([result.ok, result.category, result.outcome, result.error]).toEqual([
     false,
@@ -169,10 +169,10 @@ Deno.test("deny: policy_blocked naming the rule's subject, tool not executed", a
 });
 
 Deno.test("ask without an ask handler: confirmation_required with the --yes hint", async () => {
-  const { registry, session } = await makeRegistry([touchTool]);
+  const { registry, scope } = await makeRegistry([touchTool]);
   const result = await registry.dispatch(
     { id: "c", name: "touch", input: { from: "a", to: "b" } },
-    session,
+    scope,
   );
   expect(result.text).toBe([
     "[tool_error]",
@@ -198,11 +198,11 @@ function recordingAsk(answers: AskAnswer[]) {
 }
 
 Deno.test("ask: allow_once runs the call and asks again next time", async () => {
-  const { registry, session } = await makeRegistry([echoTool()], {
+  const { registry, scope } = await makeRegistry([echoTool()], {
     rules: { echo: [{ pattern: "*.md", action: "ask" }] },
   });
   const asker = recordingAsk(["allow_once", "allow_once"]);
-  const s = { ...session, ask: asker.ask };
+  const s = { ...scope, ask: asker.ask };
   const a = await registry.dispatch({ id: "1", name: "echo", input: { path: "a.md" } }, s);
   const b = await registry.dispatch({ id: "2", name: "echo", input: { path: "a.md" } }, s);
   expect([a.text, b.text]).toEqual(["a.md", "a.md"]);
@@ -213,11 +213,11 @@ Deno.test("ask: allow_once runs the call and asks again next time", async () => 
 });
 
 Deno.test("ask: allow_always adds a session rule keyed by the subject", async () => {
-  const { registry, session, policy } = await makeRegistry([echoTool()], {
+  const { registry, scope, policy } = await makeRegistry([echoTool()], {
     rules: { echo: [{ pattern: "*.md", action: "ask" }] },
   });
   const asker = recordingAsk(["allow_always", "allow_once"]);
-  const s = { ...session, ask: asker.ask };
+  const s = { ...scope, ask: asker.ask };
   await registry.dispatch({ id: "1", name: "echo", input: { path: "a.md" } }, s);
   const again = await registry.dispatch({ id: "2", name: "echo", input: { path: "A.md" } }, s);
   expect(again.decision).toEqual({
@@ -234,11 +234,11 @@ Deno.test("ask: allow_always adds a session rule keyed by the subject", async ()
 });
 
 Deno.test("ask: reject_once, reject_always and cancelled refuse with policy_blocked", async () => {
-  const { registry, session } = await makeRegistry([echoTool()], {
+  const { registry, scope } = await makeRegistry([echoTool()], {
     rules: { echo: [{ pattern: "*", action: "ask" }] },
   });
   const asker = recordingAsk(["reject_once", "cancelled", "reject_always"]);
-  const s = { ...session, ask: asker.ask };
+  const s = { ...scope, ask: asker.ask };
   const call = (id: string) =>
     registry.dispatch({ id, name: "echo", input: { path: "x" } }, s).then((r) => [
       r.category,
@@ -269,13 +269,13 @@ Deno.test("ask: reject_once, reject_always and cancelled refuse with policy_bloc
   expect(asker.requests.length).toBe(3);
 });
 
-Deno.test("a session policy overrides the registry's policy", async () => {
+Deno.test("a caller's policy overrides the registry's policy", async () => {
   const { PermissionPolicy } = await import("../../src/permission/policy.ts");
-  const { registry, session } = await makeRegistry([touchTool]);
+  const { registry, scope } = await makeRegistry([touchTool]);
   const policy = new PermissionPolicy({ touch: [{ pattern: "*", action: "allow" }] });
   const result = await registry.dispatch(
     { id: "c", name: "touch", input: { from: "a", to: "b" } },
-    { ...session, policy },
+    { ...scope, policy },
   );
   expect(result.text).toBe("touched a b");
 });
@@ -298,16 +298,16 @@ Deno.test("output hooks run in order on success only; final hooks see every resu
       finals.push(result);
     },
   };
-  const { registry, session } = await makeRegistry([echoTool()]);
+  const { registry, scope } = await makeRegistry([echoTool()]);
   registry.addOutputHook(hook("overflow", 20));
   registry.addOutputHook(hook("filter", 10));
   registry.addFinalHook(final);
-  const ok = await registry.dispatch({ id: "1", name: "echo", input: { path: "p" } }, session);
+  const ok = await registry.dispatch({ id: "1", name: "echo", input: { path: "p" } }, scope);
   expect(ok.text).toBe("overflow(filter(p))");
   expect(log).toEqual(["filter", "overflow", "audit"]);
   log.length = 0;
-  const bad = await registry.dispatch({ id: "2", name: "missing", input: {} }, session);
-  const invalid = await registry.dispatch({ id: "3", name: "echo", input: {} }, session);
+  const bad = await registry.dispatch({ id: "2", name: "missing", input: {} }, scope);
+  const invalid = await registry.dispatch({ id: "3", name: "echo", input: {} }, scope);
   expect(log).toEqual(["audit", "audit"]);
   expect(finals.map((r) => [r.callId, r.ok, r.category])).toEqual([
     ["1", true, undefined],
@@ -319,7 +319,7 @@ Deno.test("output hooks run in order on success only; final hooks see every resu
 });
 
 Deno.test("a throwing final hook does not change the result", async () => {
-  const { registry, session } = await makeRegistry([echoTool()]);
+  const { registry, scope } = await makeRegistry([echoTool()]);
   registry.addFinalHook({
     name: "broken",
     record() {
@@ -332,7 +332,7 @@ Deno.test("a throwing final hook does not change the result", async () => {
   try {
     const result = await registry.dispatch(
       { id: "1", name: "echo", input: { path: "p" } },
-      session,
+      scope,
     );
     expect([result.ok, result.text]).toEqual([true, "p"]);
   } finally {
@@ -350,8 +350,8 @@ Deno.test("failures thrown by tools are classified into the taxonomy", async () 
     [() => "a string", "permanent_failure", "error", false],
   ];
   for (const [thrown, category, outcome, retryable] of cases) {
-    const { registry, session } = await makeRegistry([failingTool(thrown)]);
-    const r = await registry.dispatch({ id: "c", name: "fail", input: {} }, session);
+    const { registry, scope } = await makeRegistry([failingTool(thrown)]);
+    const r = await registry.dispatch({ id: "c", name: "fail", input: {} }, scope);
     expect([r.ok, r.category, r.outcome, r.retryable]).toEqual([
       false,
       category,
@@ -361,14 +361,14 @@ Deno.test("failures thrown by tools are classified into the taxonomy", async () 
   }
 });
 
-Deno.test("an aborted session signal cancels before the tool runs", async () => {
+Deno.test("an aborted caller signal cancels before the tool runs", async () => {
   const seen: ToolContext[] = [];
-  const { registry, session } = await makeRegistry([echoTool(seen)]);
+  const { registry, scope } = await makeRegistry([echoTool(seen)]);
   const controller = new AbortController();
   controller.abort();
   const r = await registry.dispatch(
     { id: "c", name: "echo", input: { path: "p" } },
-    { ...session, signal: controller.signal },
+    { ...scope, signal: controller.signal },
   );
   expect([r.category, r.outcome, r.error]).toEqual([
     "cancelled",
@@ -378,16 +378,16 @@ Deno.test("an aborted session signal cancels before the tool runs", async () => 
   expect(seen).toEqual([]);
 });
 
-Deno.test("a session executor replaces the registry's executor for that session", async () => {
+Deno.test("a caller's executor replaces the registry's executor for that caller", async () => {
   const editor: ToolExecutor = {
     name: "editor",
     handles: () => true,
     execute: (tool) => Promise.resolve({ text: `editor ran ${tool.name}` }),
   };
-  const { registry, session } = await makeRegistry([echoTool()]);
+  const { registry, scope } = await makeRegistry([echoTool()]);
   const r = await registry.dispatch(
     { id: "c", name: "echo", input: { path: "p" } },
-    { ...session, executor: editor },
+    { ...scope, executor: editor },
   );
   expect(r.text).toBe("editor ran echo");
 });
@@ -481,7 +481,7 @@ async function fileRegistry(rules: Record<string, PermissionRuleConfig[]>) {
   });
   const asked: AskRequest[] = [];
   const answers: AskAnswer[] = [];
-  const session: CallScope = {
+  const scope: CallScope = {
     cwd: ws,
     sandbox,
     ask: (r) => {
@@ -489,7 +489,7 @@ async function fileRegistry(rules: Record<string, PermissionRuleConfig[]>) {
       return Promise.resolve(answers.shift() ?? "reject_once");
     },
   };
-  return { base, ws, registry, session, asked, answers };
+  return { base, ws, registry, scope, asked, answers };
 }
 
 Deno.test("file rules: every spelling of a denied path is denied", async () => {
@@ -508,7 +508,7 @@ Deno.test("file rules: every spelling of a denied path is denied", async () => {
     for (const p of spellings) {
       const r = await t.registry.dispatch(
         { id: p, name: "write", input: { path: p, content: "x" } },
-        t.session,
+        t.scope,
       );
       outcomes[p] = `${r.outcome} ${r.decision?.policyMatch}`;
     }
@@ -517,7 +517,7 @@ Deno.test("file rules: every spelling of a denied path is denied", async () => {
     expect([...Deno.readDirSync(`${t.ws}/.github`)]).toEqual([]);
     const ok = await t.registry.dispatch(
       { id: "ok", name: "write", input: { path: "./src/a.ts", content: "x" } },
-      t.session,
+      t.scope,
     );
     expect([ok.outcome, ok.decision?.subject]).toEqual(["success", "src/a.ts"]);
   } finally {
@@ -531,15 +531,15 @@ Deno.test("file rules: an 'always' answer approves that one path, not a glob", a
     t.answers.push("allow_always");
     const first = await t.registry.dispatch(
       { id: "1", name: "write", input: { path: "src/*", content: "x" } },
-      t.session,
+      t.scope,
     );
     const again = await t.registry.dispatch(
       { id: "2", name: "write", input: { path: "src/*", content: "y" } },
-      t.session,
+      t.scope,
     );
     const other = await t.registry.dispatch(
       { id: "3", name: "write", input: { path: "src/other.ts", content: "x" } },
-      t.session,
+      t.scope,
     );
     expect([first.outcome, again.outcome, other.outcome]).toEqual([
       "success",

@@ -57,9 +57,9 @@ Deno.test("composite: no executor handles the tool → a clear error; close clos
 
 Deno.test("composite behind the registry: swapping an executor changes the next dispatch", async () => {
   const composite = new CompositeExecutor([new LocalExecutor()]);
-  const { registry, session } = await makeRegistry([echoTool()], { executor: composite });
-  const first = await registry.dispatch({ id: "1", name: "echo", input: { path: "p" } }, session);
+  const { registry, scope } = await makeRegistry([echoTool()], { executor: composite });
+  const first = await registry.dispatch({ id: "1", name: "echo", input: { path: "p" } }, scope);
   composite.prepend(named("editor", ["echo"]));
-  const second = await registry.dispatch({ id: "2", name: "echo", input: { path: "p" } }, session);
+  const second = await registry.dispatch({ id: "2", name: "echo", input: { path: "p" } }, scope);
   expect([first.text, second.text]).toEqual(["p", "editor:echo"]);
 });
