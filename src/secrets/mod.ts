@@ -16,30 +16,33 @@ export interface SecretShape {
 }
 
 /**
- * The vendors' published formats: GitHub `gh?_` + 36 characters (up to 255 in all, GitHub
- * says), fine-grained `github_pat_`; Hugging Face `hf_` + 34 letters; npm `npm_` + 36; Google
- * `AIza` + 35; AWS key ids `AKIA`/`ASIA` + 16. Every `sk-ant-` key also has the OpenAI shape:
- * the security pass counts it once, as Anthropic.
+ * The vendors' published formats, widened where a shorter or older token of the same prefix is
+ * still a secret (a truncated paste, a legacy format): the audit log must err towards redacting.
+ * GitHub `gh?_` + 36 characters today (up to 255 in all, GitHub says; 20 accepted), fine-grained
+ * `github_pat_`; Hugging Face `hf_` + 34 letters today (30 or more letters and digits accepted);
+ * npm `npm_` + 36; Google `AIza` + 35; AWS key ids `AKIA`/`ASIA` + 16; OpenAI and Anthropic keys
+ * from 16 characters after the prefix. Every `sk-ant-` key also has the OpenAI shape: the security
+ * pass counts it once, as Anthropic.
  */
 export const SECRET_SHAPES: readonly SecretShape[] = [
   { kind: "AWS access key ID", hints: ["AKIA", "ASIA"], pattern: "\\b(AKIA|ASIA)[0-9A-Z]{16}\\b" },
   {
     kind: "GitHub token",
     hints: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
-    pattern: "\\bgh[pousr]_[A-Za-z0-9]{36,251}\\b",
+    pattern: "\\bgh[pousr]_[A-Za-z0-9]{20,251}",
   },
   {
     kind: "GitHub fine-grained token",
     hints: ["github_pat_"],
-    pattern: "\\bgithub_pat_[A-Za-z0-9_]{22,255}",
+    pattern: "\\bgithub_pat_[A-Za-z0-9_]{20,255}",
   },
   { kind: "GitLab token", hints: ["glpat-"], pattern: "\\bglpat-[A-Za-z0-9_-]{20,64}" },
   { kind: "Slack token", hints: ["xox"], pattern: "\\bxox[abposr]-[A-Za-z0-9-]{10,250}" },
-  { kind: "Anthropic API key", hints: ["sk-ant-"], pattern: "\\bsk-ant-[A-Za-z0-9_-]{20,300}" },
+  { kind: "Anthropic API key", hints: ["sk-ant-"], pattern: "\\bsk-ant-[A-Za-z0-9_-]{16,300}" },
   {
     kind: "OpenAI API key",
     hints: ["sk-"],
-    pattern: "\\bsk-(proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}",
+    pattern: "\\bsk-(proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,300}",
   },
   { kind: "Google API key", hints: ["AIza"], pattern: "\\bAIza[0-9A-Za-z_-]{35}\\b" },
   {
@@ -48,7 +51,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     pattern: "\\b(sk|rk|pk)_(live|test)_[0-9A-Za-z]{16,247}",
   },
   { kind: "npm token", hints: ["npm_"], pattern: "\\bnpm_[A-Za-z0-9]{36}\\b" },
-  { kind: "Hugging Face token", hints: ["hf_"], pattern: "\\bhf_[A-Za-z]{34}\\b" },
+  { kind: "Hugging Face token", hints: ["hf_"], pattern: "\\bhf_[A-Za-z0-9]{30,64}" },
   {
     kind: "private key",
     hints: ["PRIVATE KEY"],

@@ -28,11 +28,21 @@ export const SECRET_EXAMPLES: [kind: string, line: string, secret: string][] = [
   ["password in URL", "%sdb.internal:5432/app", "postgres://admin:" + "hunter2" + "@"],
 ].map(([kind, line, secret]) => [kind, line.replace("%s", secret), secret]);
 
-/** Strings of a credential's look that are not one (wrong length, alphabet or boundary). */
+/**
+ * Shorter or older tokens of a vendor's prefix: still secrets (a truncated paste, a legacy
+ * format), so the shapes are wider than today's formats and the audit log redacts these too.
+ */
+export const WIDE_SECRETS: [kind: string, secret: string][] = [
+  ["GitHub token", fake("ghp_", "a".repeat(20))],
+  ["Hugging Face token", fake("hf_", "a".repeat(30))],
+  ["Hugging Face token", fake("hf_", "a1".repeat(17))],
+  ["OpenAI API key", fake("sk-", "q".repeat(16))],
+];
+
+/** Strings of a credential's look that are not one (too short, wrong alphabet or boundary). */
 export const NOT_SECRETS: string[] = [
-  fake("ghp_", "a".repeat(20)), // GitHub tokens have 36 characters after the prefix
-  fake("hf_", "a".repeat(30)), // Hugging Face: 34 letters
-  fake("hf_", "a1".repeat(17)), // … letters only
+  fake("ghp_", "a".repeat(19)),
+  fake("hf_", "a".repeat(29)),
   fake("npm_", "e".repeat(35)),
   fake("AKIA", "ABCDEFGHIJKLMNO"),
   "sk-short",

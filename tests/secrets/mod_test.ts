@@ -1,7 +1,7 @@
 import { expect } from "expect";
 import { RE2JS } from "re2js";
 import { SECRET_SHAPES } from "../../src/secrets/mod.ts";
-import { NOT_SECRETS, SECRET_EXAMPLES } from "./_examples.ts";
+import { NOT_SECRETS, SECRET_EXAMPLES, WIDE_SECRETS } from "./_examples.ts";
 
 Deno.test("every shape reads the same in RE2 and V8 and finds its example whole", () => {
   expect(SECRET_SHAPES.map((s) => s.kind)).toEqual(SECRET_EXAMPLES.map(([kind]) => kind));
@@ -22,4 +22,12 @@ Deno.test("near misses match no shape", () => {
     SECRET_SHAPES.filter((s) => new RegExp(s.pattern).test(text)).map((s) => [text, s.kind])
   );
   expect(hits).toEqual([]);
+});
+
+Deno.test("shorter and older tokens of a vendor's prefix still match their kind", () => {
+  const kinds = WIDE_SECRETS.map(([kind, secret]) => [
+    kind,
+    SECRET_SHAPES.find((s) => new RegExp(s.pattern).exec(secret)?.[0] === secret)?.kind,
+  ]);
+  expect(kinds).toEqual(WIDE_SECRETS.map(([kind]) => [kind, kind]));
 });
