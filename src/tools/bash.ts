@@ -30,6 +30,8 @@ export interface ShellOutputEnvelope {
   stderr: string;
   exit_code: number | null;
   truncated: boolean;
+  /** Whether the command ran inside the OS sandbox ([tools.shell.sandbox]). */
+  sandboxed: boolean;
 }
 
 export const bashTool = defineTool({
@@ -134,6 +136,7 @@ export function shellOutput(
     stderr: result.stderr.text,
     exit_code: result.exitCode,
     truncated,
+    sandboxed: result.sandbox === "bwrap",
   };
   return {
     text: lines.join("\n"),
