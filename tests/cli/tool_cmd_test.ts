@@ -2,6 +2,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { defaultConfig } from "../../src/config/schema.ts";
+import { probeBwrap } from "../../src/exec/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { builtinTools } from "../../src/tools/catalog.ts";
@@ -219,6 +220,30 @@ Deno.test({
       expect(no).toContain('error: Cannot run write "no.txt": the user rejected it');
       expect(no).toContain("rc=1");
       expect([...Deno.readDirSync(ws)].map((e) => e.name)).toEqual(["yes.txt"]);
+    });
+  },
+});
+
+Deno.test({
+  name: "zeph tool bash runs in the OS sandbox: a path the parser cannot see stays unwritten",
+  ignore: !probeBwrap().available,
+  async fn() {
+    await withWorkspace(async (ws, home) => {
+      // awk's program is not a path argument, so only the OS sandbox keeps this write in.
+      const input = JSON.stringify({ command: `awk 'BEGIN { print "x" > "../escaped.txt" }'` });
+      const escaped = path.join(ws, "..", "escaped.txt");
+      const confined = await zeph(["--yes", "tool", "bash", input], { cwd: ws, home });
+      expect(confined.code).toBe(0);
+      expect(() => Deno.statSync(escaped)).toThrow(Deno.errors.NotFound);
+
+      await Deno.mkdir(path.join(home, ".config", "zeph"), { recursive: true });
+      await Deno.writeTextFile(
+        path.join(home, ".config", "zeph", "config.toml"),
+        '[tools.shell.sandbox]\nmode = "off"\n',
+      );
+      const unconfined = await zeph(["--yes", "tool", "bash", input], { cwd: ws, home });
+      expect(unconfined.code).toBe(0);
+      expect(await Deno.readTextFile(escaped)).toBe("x\n");
     });
   },
 });

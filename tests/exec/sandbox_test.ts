@@ -73,10 +73,15 @@ Deno.test("the plan: protected names that exist are read-only in every writable 
     });
     expect(plan.writable).toEqual([ws, outside]);
     expect(plan.readOnly.sort()).toEqual(
-      [join(ws, ".git/hooks"), join(ws, ".git/config"), join(ws, ".envrc"), join(
-        outside,
-        ".mcp.json",
-      )].sort(),
+      [
+        join(ws, ".git/hooks"),
+        join(ws, ".git/config"),
+        join(ws, ".envrc"),
+        join(
+          outside,
+          ".mcp.json",
+        ),
+      ].sort(),
     );
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -292,10 +297,13 @@ Deno.test({
   ignore,
   async fn() {
     const { ws, home, root } = await fixture();
-    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () =>
-      new Response("pong"));
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      () => new Response("pong"),
+    );
     const port = server.addr.port;
-    const command = `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+    const command =
+      `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
     try {
       const closed = await bash(sandboxedRunner(ws, home), ws, command);
       expect(closed.exitCode).not.toBe(0);

@@ -2,9 +2,13 @@ import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
 import {
   LocalProcessRunner,
+  planSandbox,
+  probeBwrap,
   processGroupMembers,
   type ProcessRunner,
   type RunOptions,
+  SandboxedRunner,
+  ShellSandbox,
 } from "../../src/exec/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import type { ShellAnalysis, SimpleCommand } from "../../src/permission/shell.ts";
@@ -60,6 +64,7 @@ Deno.test("bash: stdout and stderr interleaved for the model, separate in the en
       stderr: "err1\n",
       exit_code: 0,
       truncated: false,
+      sandboxed: false,
     } satisfies ShellOutputEnvelope,
   );
   expect(result.output?.exitCode).toBe(0);
@@ -95,7 +100,13 @@ Deno.test("bash: a signal death has a null exit code", async () => {
   const t = await setup();
   const result = await t.run("kill -KILL $$");
   expect(result.text).toBe("(no output)\n[killed by SIGKILL]");
-  expect(result.output?.raw).toEqual({ stdout: "", stderr: "", exit_code: null, truncated: false });
+  expect(result.output?.raw).toEqual({
+    stdout: "",
+    stderr: "",
+    exit_code: null,
+    truncated: false,
+    sandboxed: false,
+  });
   expect(result.output?.failed).toBe(true);
   await t.cleanup();
 });
@@ -417,5 +428,54 @@ Deno.test("bash: a missing working directory is a clear error, not 'bash is not 
   expect(result.error).toBe(
     `Cannot run the command: the working directory ${JSON.stringify(gone)} does not exist`,
   );
+  await t.cleanup();
+});
+
+Deno.test("bash: the envelope says whether the command ran in the OS sandbox", async () => {
+  const sandboxed = (mode: "bwrap" | "off", bwrapPath = "bwrap") =>
+    new SandboxedRunner(
+      new LocalProcessRunner(),
+      new ShellSandbox(mode, {
+        writable: [],
+        readOnly: [],
+        hidden: [],
+        allowNetwork: false,
+      }, { bwrapPath }),
+    );
+  const off = await setup(() => {}, { runner: sandboxed("off"), analyzeShell: noPaths });
+  const plain = await off.run("echo hi");
+  expect((plain.output?.raw as ShellOutputEnvelope).sandboxed).toBe(false);
+  await off.cleanup();
+
+  const missing = await setup(() => {}, {
+    runner: sandboxed("bwrap", "/nonexistent/bwrap"),
+    analyzeShell: noPaths,
+  });
+  const refused = await missing.run("echo hi");
+  expect([refused.ok, refused.category]).toEqual([false, "permanent_failure"]);
+  expect(refused.text).toContain("requires bubblewrap");
+  expect(refused.text).toContain('Install the "bubblewrap" package');
+  await missing.cleanup();
+
+  if (!probeBwrap().available) return; // the rest needs a working bubblewrap
+  let workspace = "";
+  const runner = new SandboxedRunner(
+    new LocalProcessRunner(),
+    new ShellSandbox("bwrap", () =>
+      planSandbox(workspace, {
+        allowedPaths: [],
+        readOnlyPaths: [],
+        hiddenPaths: [],
+        zephPaths: [],
+        allowNetwork: false,
+      })),
+  );
+  const t = await setup(() => {}, { runner, analyzeShell: noPaths });
+  workspace = t.dir;
+  const inside = await t.run("echo hi");
+  expect([inside.text, (inside.output?.raw as ShellOutputEnvelope).sandboxed]).toEqual([
+    "hi",
+    true,
+  ]);
   await t.cleanup();
 });
