@@ -131,7 +131,13 @@ export function planSandbox(
     ...settings.zephPaths,
     ...settings.hiddenPaths,
   ]).filter((p) => p !== "/");
-  return { writable, readOnly, hidden, allowNetwork: settings.allowNetwork };
+  return {
+    writable,
+    readOnly,
+    // What lies inside a hidden directory is hidden with it.
+    hidden: hidden.filter((p) => !hidden.some((h) => h !== p && isInsideOrSame(p, h))),
+    allowNetwork: settings.allowNetwork,
+  };
 }
 
 /**
