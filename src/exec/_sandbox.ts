@@ -41,6 +41,20 @@ export const HIDDEN_HOME_PATHS: readonly string[] = [
   ".git-credentials",
 ];
 
+/**
+ * Sockets of daemons that act on a command's behalf outside the sandbox (Docker's is root on the
+ * host; the session bus starts programs through systemd) and the per-user runtime directory that
+ * holds the session's sockets. A read-only mount does not stop `connect()`, so they are hidden.
+ */
+export const HIDDEN_SYSTEM_PATHS: readonly string[] = [
+  "/run/user",
+  "/run/docker.sock",
+  "/var/run/docker.sock",
+  "/run/containerd/containerd.sock",
+  "/run/podman/podman.sock",
+  "/run/dbus/system_bus_socket",
+];
+
 /** What a sandboxed command may do, as absolute paths. */
 export interface SandboxPlan {
   /** Bound writable (the workspace, `[tools.shell] allowed_paths`). */
@@ -92,9 +106,10 @@ export function sandboxSettingsOf(
 
 /**
  * The plan for a workspace: the workspace and allowed paths writable, the protected names under
- * each read-only, `$HOME` secrets and zeph's own config and data directories hidden. Paths are
- * resolved (`~`, relative to the workspace, symlinks followed by `realPath`) and those that do
- * not exist are left out: bubblewrap can only mount over something.
+ * each read-only, `$HOME` secrets, daemon sockets (`$XDG_RUNTIME_DIR` too) and zeph's own config
+ * and data directories hidden. Paths are resolved (`~`, relative to the workspace, symlinks
+ * followed by `realPath`) and those that do not exist are left out: bubblewrap can only mount
+ * over something.
  */
 export function planSandbox(
   workspace: string,
@@ -124,7 +139,10 @@ export function planSandbox(
   ]);
   const xdgConfig = absoluteOr(env.XDG_CONFIG_HOME, home && path.join(home, ".config"));
   const xdgData = absoluteOr(env.XDG_DATA_HOME, home && path.join(home, ".local", "share"));
+  const runtimeDir = absoluteOr(env.XDG_RUNTIME_DIR, "");
   const hidden = present([
+    ...HIDDEN_SYSTEM_PATHS,
+    ...(runtimeDir ? [runtimeDir] : []),
     ...(home ? HIDDEN_HOME_PATHS.map((p) => path.join(home, p)) : []),
     ...(xdgConfig ? [path.join(xdgConfig, "zeph")] : []),
     ...(xdgData ? [path.join(xdgData, "zeph")] : []),

@@ -19,6 +19,7 @@ export { processGroupMembers } from "./_groups.ts";
 export {
   bwrapArgs,
   HIDDEN_HOME_PATHS,
+  HIDDEN_SYSTEM_PATHS,
   type PathKind,
   planSandbox,
   probeBwrap,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ToolError } from "../../src/errors/mod.ts";
 import {
   bwrapArgs,
+  HIDDEN_SYSTEM_PATHS,
   LocalProcessRunner,
   planSandbox,
   probeBwrap,
@@ -114,7 +115,8 @@ Deno.test("the plan hides $HOME secrets, zeph's own directories and literal deny
     const plan = planSandbox(ws, settings, {
       env: { HOME: home, XDG_DATA_HOME: join(home, "custom-data") },
     });
-    expect(plan.hidden.sort()).toEqual(
+    const ours = (hidden: string[]) => hidden.filter((p) => p.startsWith(root)).sort();
+    expect(ours(plan.hidden)).toEqual(
       [
         ...[".ssh", ".aws", ".gnupg", ".config/gcloud", ".netrc", ".config/zeph"].map((p) =>
           join(home, p)
@@ -124,7 +126,7 @@ Deno.test("the plan hides $HOME secrets, zeph's own directories and literal deny
       ].sort(),
     );
     // Without a home directory only the explicit paths are hidden.
-    expect(planSandbox(ws, settings, { env: {} }).hidden).toEqual([join(ws, "secret.key")]);
+    expect(ours(planSandbox(ws, settings, { env: {} }).hidden)).toEqual([join(ws, "secret.key")]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -251,6 +253,34 @@ Deno.test({
       await bash(runner, ws, `echo planted > ${home}/.ssh/authorized_keys`);
       expect(() => Deno.statSync(join(home, ".ssh/authorized_keys"))).toThrow(Deno.errors.NotFound);
     } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "sandboxed: the session's runtime directory (its sockets) is invisible",
+  ignore,
+  async fn() {
+    const { ws, home, root } = await fixture();
+    const runtime = join(root, "run-user");
+    await Deno.mkdir(runtime);
+    const socket = join(runtime, "bus");
+    const listener = Deno.listen({ transport: "unix", path: socket });
+    try {
+      const sandbox = new ShellSandbox(
+        "bwrap",
+        () => planSandbox(ws, SETTINGS, { env: { HOME: home, XDG_RUNTIME_DIR: runtime } }),
+      );
+      expect(sandbox.plan().hidden).toContain(runtime);
+      expect(HIDDEN_SYSTEM_PATHS).toContain("/var/run/docker.sock");
+      const runner = new SandboxedRunner(new LocalProcessRunner(), sandbox);
+      const r = await bash(runner, ws, `test -S ${socket} && echo visible || echo hidden`);
+      expect(r.stdout.text).toBe("hidden\n");
+      const outside = await bash(new LocalProcessRunner(), ws, `test -S ${socket} && echo visible`);
+      expect(outside.stdout.text).toBe("visible\n");
+    } finally {
+      listener.close();
       await Deno.remove(root, { recursive: true });
     }
   },
