@@ -26,6 +26,9 @@ export const PROTECTED_NAMES: readonly string[] = [
   ".envrc",
 ];
 
+/** The protected names of a git directory itself (`.git/hooks` is `hooks` there). */
+const GIT_DIR_PROTECTED_NAMES: readonly string[] = ["hooks", "config", "config.worktree"];
+
 /** Secrets under `$HOME` that a sandboxed command does not see. */
 export const HIDDEN_HOME_PATHS: readonly string[] = [
   ".ssh",
@@ -135,6 +138,13 @@ export function planSandbox(
   const writable = unique([ws, ...present(settings.allowedPaths)]);
   const readOnly = present([
     ...writable.flatMap((root) => PROTECTED_NAMES.map((name) => path.join(root, name))),
+    // A git directory allowed on its own (the common directory of a worktree): its hooks and
+    // config stay read-only as they do under `.git/`.
+    ...writable.flatMap((root) =>
+      real(path.join(root, "HEAD")) && real(path.join(root, "objects"))
+        ? GIT_DIR_PROTECTED_NAMES.map((name) => path.join(root, name))
+        : []
+    ),
     ...settings.readOnlyPaths,
   ]);
   const xdgConfig = absoluteOr(env.XDG_CONFIG_HOME, home && path.join(home, ".config"));

@@ -89,6 +89,24 @@ Deno.test("the plan: protected names that exist are read-only in every writable 
   }
 });
 
+Deno.test("the plan: a git directory among the allowed paths keeps its hooks and config read-only", async () => {
+  const { ws, home, outside, root } = await fixture();
+  try {
+    const gitDir = join(outside, "repo.git");
+    await Deno.mkdir(join(gitDir, "objects"), { recursive: true });
+    await Deno.mkdir(join(gitDir, "hooks"));
+    await Deno.writeTextFile(join(gitDir, "HEAD"), "ref: refs/heads/main\n");
+    await Deno.writeTextFile(join(gitDir, "config"), "");
+    const plan = planSandbox(ws, { ...SETTINGS, allowedPaths: [gitDir, outside] }, {
+      env: { HOME: home },
+    });
+    expect(plan.writable).toEqual([ws, gitDir, outside]);
+    expect(plan.readOnly.sort()).toEqual([join(gitDir, "config"), join(gitDir, "hooks")]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("the plan hides $HOME secrets, zeph's own directories and literal deny_read paths", async () => {
   const { ws, home, root } = await fixture();
   try {
