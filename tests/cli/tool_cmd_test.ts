@@ -247,3 +247,32 @@ Deno.test({
     });
   },
 });
+
+Deno.test('mode = "bwrap" without bubblewrap on PATH: a warning at start, the command refused', async () => {
+  await withWorkspace(async (ws, home) => {
+    // A PATH with bash but without bwrap.
+    const bin = path.join(home, "bin");
+    await Deno.mkdir(bin);
+    const bash = ["/usr/bin/bash", "/bin/bash"].find((p) => {
+      try {
+        return Deno.statSync(p).isFile;
+      } catch {
+        return false;
+      }
+    })!;
+    await Deno.symlink(bash, path.join(bin, "bash"));
+    await Deno.mkdir(path.join(home, ".config", "zeph"), { recursive: true });
+    await Deno.writeTextFile(
+      path.join(home, ".config", "zeph", "config.toml"),
+      '[tools.shell.sandbox]\nmode = "bwrap"\n',
+    );
+    const input = JSON.stringify({ command: "echo ran > ran.txt" });
+    const r = await zeph(["--yes", "tool", "bash", input], { cwd: ws, home, env: { PATH: bin } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('mode = "bwrap" but');
+    expect(r.stderr).toContain("category: permanent_failure");
+    expect(r.stderr).toContain("requires bubblewrap");
+    expect(r.stderr).toContain('"bubblewrap" package');
+    expect(() => Deno.statSync(path.join(ws, "ran.txt"))).toThrow(Deno.errors.NotFound);
+  });
+});
