@@ -1,9 +1,8 @@
 /**
  * The OS sandbox of shell commands (Linux, bubblewrap): a plan of what a command may see and
- * write, turned into a `bwrap` command line, and a runner that wraps every program it runs in
- * it. The plan is data (paths in, argv out); the probe (is `bwrap` usable here?) runs once per
- * `bwrap` path and is cached. Tools never see any of this: the composition root hands the bash
- * tool a wrapped runner.
+ * write, turned into a `bwrap` command line. The plan is data (paths in, argv out); the probe (is
+ * `bwrap` usable here?) runs once per `bwrap` path and is cached. Tools never see any of this:
+ * the composition root hands the bash tool a runner that wraps (SandboxedRunner, in mod.ts).
  */
 import * as path from "node:path";
 import type { Config } from "../config/mod.ts";
@@ -14,8 +13,8 @@ export type SandboxMode = "auto" | "bwrap" | "off";
 /**
  * Paths inside every writable root that stay read-only in the sandbox: files that run code or
  * configure tools on the user's behalf (git hooks and config, zeph's and editors' settings,
- * direnv). Bound read-only where they exist; a command cannot create one that is absent either
- * when its parent is read-only.
+ * direnv). Bound read-only where they exist; one that is absent can be created by a command
+ * (a mount point would have to be created in the workspace first).
  */
 export const PROTECTED_NAMES: readonly string[] = [
   ".git/hooks",
@@ -87,8 +86,8 @@ export interface SandboxSettings {
 
 /**
  * The settings of `config`: `[tools.shell.sandbox]`, `[tools.shell] allowed_paths`, and the
- * `[tools.file] deny_read` entries that name one path (globs such as `secrets/*` name no single path
- * a mount can cover: the file tools enforce them, a shell command is not kept from them).
+ * `[tools.file] deny_read` entries that name one path. Globs such as `secrets/*` name no single
+ * path a mount can cover: the file tools enforce them, a shell command is not kept from them.
  */
 export function sandboxSettingsOf(
   config: Pick<Config, "tools">,
