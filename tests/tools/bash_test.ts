@@ -7,6 +7,7 @@ import {
   processGroupMembers,
   type ProcessRunner,
   type RunOptions,
+  type RunResult,
   SandboxedRunner,
   ShellSandbox,
 } from "../../src/exec/mod.ts";
@@ -17,6 +18,8 @@ import {
   bashTool,
   checkShellPaths,
   pathCandidate,
+  sandboxFailureNote,
+  shellOutput,
   type ShellOutputEnvelope,
 } from "../../src/tools/bash.ts";
 import { LocalExecutor } from "../../src/tools/executors/mod.ts";
@@ -478,4 +481,49 @@ Deno.test("bash: the envelope says whether the command ran in the OS sandbox", a
     true,
   ]);
   await t.cleanup();
+});
+
+Deno.test("bash: a sandboxed command that hits a wall of the sandbox says so, once per wall", () => {
+  const result = (text: string, sandbox: "bwrap" | null, exitCode = 1): RunResult => ({
+    stdout: { text: "", totalBytes: 0, droppedBytes: 0 },
+    stderr: { text, totalBytes: text.length, droppedBytes: 0 },
+    combined: { text, totalBytes: text.length, droppedBytes: 0 },
+    exitCode,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    backgroundKilled: false,
+    durationMs: 1,
+    pid: 1,
+    sandbox,
+  });
+  const cases: [string, "bwrap" | null, number, RegExp | null][] = [
+    [
+      "touch: cannot touch '/etc/x': Read-only file system",
+      "bwrap",
+      1,
+      /allowed_paths are writable/,
+    ],
+    [
+      "Error: EROFS: read-only file system, open '/usr/x'",
+      "bwrap",
+      1,
+      /allowed_paths are writable/,
+    ],
+    ["curl: (6) Could not resolve host: example.com", "bwrap", 6, /allow_network = true/],
+    ["connect: Network is unreachable", "bwrap", 1, /allow_network = true/],
+    ["npm ERR! getaddrinfo EAI_AGAIN registry.npmjs.org", "bwrap", 1, /allow_network = true/],
+    ["Read-only file system\nCould not resolve host", "bwrap", 1, /writable; it has no network/],
+    // Not sandboxed, succeeded, or another failure: no note.
+    ["touch: cannot touch '/etc/x': Read-only file system", null, 1, null],
+    ["Read-only file system (mentioned in passing)", "bwrap", 0, null],
+    ["cat: x: No such file or directory", "bwrap", 1, null],
+  ];
+  for (const [text, sandbox, code, expected] of cases) {
+    const note = sandboxFailureNote(result(text, sandbox, code));
+    if (expected === null) expect({ text, note }).toEqual({ text, note: null });
+    else expect(note).toMatch(expected);
+    const output = shellOutput("cmd", result(text, sandbox, code)).text;
+    expect(output.includes("[sandbox]")).toBe(expected !== null);
+  }
 });
