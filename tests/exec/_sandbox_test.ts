@@ -21,7 +21,7 @@ import { Config } from "../../src/config/mod.ts";
 const probe = probeBwrap();
 /** Tests that run real commands in bubblewrap; skipped (with the reason) where it does not work. */
 const ignore = !probe.available;
-if (ignore) console.error(`sandbox_test: bubblewrap tests skipped: ${probe.reason}`);
+if (ignore) console.error(`_sandbox_test: bubblewrap tests skipped: ${probe.reason}`);
 
 const SETTINGS: SandboxSettings = {
   allowedPaths: [],
