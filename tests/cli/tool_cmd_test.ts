@@ -224,9 +224,14 @@ Deno.test({
   },
 });
 
+const bwrapProbe = probeBwrap();
+if (!bwrapProbe.available) {
+  console.error(`tool_cmd_test: the OS sandbox test is skipped: ${bwrapProbe.reason}`);
+}
+
 Deno.test({
   name: "zeph tool bash runs in the OS sandbox: a path the parser cannot see stays unwritten",
-  ignore: !probeBwrap().available,
+  ignore: !bwrapProbe.available,
   async fn() {
     await withWorkspace(async (ws, home) => {
       // awk's program is not a path argument, so only the OS sandbox keeps this write in.
