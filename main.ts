@@ -176,10 +176,41 @@ export async function buildRuntime(
   // What tools reach the world through (overflow reader, process runner, …): set toolDeps.<name>
   // here and push their cleanup onto `cleanups`; a member left out is the real one.
   const toolDeps: Partial<ToolDeps> = {};
-  const [{ killAllProcessGroups }, storeMod] = await Promise.all([
+  const [exec, storeMod] = await Promise.all([
     import("./src/exec/mod.ts"),
     import("./src/store/mod.ts"),
   ]);
+  const { killAllProcessGroups } = exec;
+  // Shell commands run inside bubblewrap ([tools.shell.sandbox]); the plan is made per command
+  // so protected paths created during the session are covered.
+  const env = Deno.env.toObject();
+  const zephPaths = [
+    ...(loaded.path ? [loaded.path] : []),
+    ...[() => storeMod.resolveStorePath(config), () => storeMod.resolveAuditPath(config)]
+      .flatMap((resolve) => {
+        try {
+          const p = resolve();
+          return [p, `${p}-wal`, `${p}-shm`];
+        } catch {
+          return []; // no data directory: nothing of ours there to hide
+        }
+      }),
+  ];
+  const settings = exec.sandboxSettingsOf(config, { zephPaths });
+  const shellSandbox = new exec.ShellSandbox(
+    config.tools.shell.sandbox.mode,
+    () => exec.planSandbox(sandbox.workspace, settings, { env }),
+  );
+  toolDeps.runner = new exec.SandboxedRunner(exec.defaultProcessRunner(), shellSandbox);
+  if (shellSandbox.mode === "bwrap") {
+    const probe = exec.probeBwrap(shellSandbox.bwrapPath);
+    if (!probe.available) {
+      console.error(
+        `zeph: warning: [tools.shell.sandbox] mode = "bwrap" but ${probe.reason}: shell ` +
+          `commands will be refused (install the "bubblewrap" package)`,
+      );
+    }
+  }
   // Commands run in detached process groups, which outlive zeph unless killed: end them with the
   // runtime, and on Deno.exit() (the `unload` event) for paths that never reach close().
   cleanups.push(() => void killAllProcessGroups());
@@ -257,6 +288,7 @@ export async function buildRuntime(
     registry,
     executor,
     store,
+    sandboxActive: () => shellSandbox.active(),
     scope(overrides: Partial<CallScope> = {}): CallScope {
       return {
         cwd: sandbox.workspace,

@@ -6,7 +6,7 @@
  * process runner and the text-file backend are swapped.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { ProcessRunner, RunOptions, RunResult } from "../exec/mod.ts";
+import { type ProcessRunner, type RunOptions, type RunResult, withSandboxOf } from "../exec/mod.ts";
 import type {
   AnyTool,
   TextFileBackend,
@@ -70,7 +70,10 @@ export class EditorExecutor implements ToolExecutor {
 
   execute(tool: AnyTool, params: unknown, ctx: ToolContext): Promise<ToolOutput> {
     if (tool.name === "bash") {
-      return tool.execute(params, { ...ctx, runner: this.#runner(ctx.callId) });
+      // The editor's terminal runs on this machine (a stdio agent is its child): the command
+      // gets the same OS sandbox as a local one, `bwrap … -- bash -c …` in the terminal.
+      const runner = withSandboxOf(ctx.runner, this.#runner(ctx.callId));
+      return tool.execute(params, { ...ctx, runner });
     }
     return tool.execute(params, { ...ctx, files: this.#files() });
   }

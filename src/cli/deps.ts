@@ -32,6 +32,11 @@ export interface Runtime {
   executor: CompositeExecutor;
   /** The conversation and overflow store; null when it could not be opened. */
   store: Store | null;
+  /**
+   * Whether shell commands run inside the OS sandbox ([tools.shell.sandbox]); for a permission
+   * policy that lets commands run unasked only there. Absent in runtimes built without one.
+   */
+  sandboxActive?(): boolean;
   /** The call scope of a CLI caller: workspace, sandbox, ask by `--yes`. */
   scope(overrides?: Partial<CallScope>): CallScope;
   /** Releases workers, store handles and processes; safe to call twice. */

@@ -105,6 +105,17 @@ const MemoryConfig = z.object({
   sqlite_path: z.string().default(""),
 }).strict();
 
+const ShellSandboxConfig = z.object({
+  /** auto: bubblewrap when it works here; bwrap: refuse commands without it; off: unconfined. */
+  mode: z.enum(["auto", "bwrap", "off"]).default("auto"),
+  /** Without it a sandboxed command has no network at all (its own empty network namespace). */
+  allow_network: z.boolean().default(false),
+  /** More paths kept read-only inside the writable roots. */
+  read_only_paths: z.array(z.string()).default([]),
+  /** More paths made invisible to commands. */
+  hidden_paths: z.array(z.string()).default([]),
+}).strict();
+
 const ShellConfig = z.object({
   timeout: z.number().int().min(1).default(30),
   blocked_commands: z.array(z.string()).default([]),
@@ -119,6 +130,7 @@ const ShellConfig = z.object({
   max_subcommands: z.number().int().min(1).default(200),
   /** Bytes of head and of tail kept in memory for very large outputs. */
   max_output_bytes: z.number().int().min(1024).default(8 * 1024 * 1024),
+  sandbox: ShellSandboxConfig.prefault({}),
 }).strict();
 
 const FileConfig = z.object({
@@ -198,6 +210,7 @@ export const Config = z.object({
 
 export type Config = z.infer<typeof Config>;
 export type ShellConfig = z.infer<typeof ShellConfig>;
+export type ShellSandboxConfig = z.infer<typeof ShellSandboxConfig>;
 export type FileConfig = z.infer<typeof FileConfig>;
 export type FiltersConfig = z.infer<typeof FiltersConfig>;
 export type OverflowConfig = z.infer<typeof OverflowConfig>;

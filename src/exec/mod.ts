@@ -5,6 +5,7 @@
  * nothing of tools, permissions or the model, and it never throws for a non-zero exit.
  */
 import { HeadTailBuffer, InterleavedCapture } from "./_capture.ts";
+import { ShellSandbox } from "./_sandbox.ts";
 import {
   processGroupMembers,
   signalGroup,
@@ -15,6 +16,21 @@ import {
 
 export { formatBytes, HeadTailBuffer, InterleavedCapture } from "./_capture.ts";
 export { processGroupMembers } from "./_groups.ts";
+export {
+  bwrapArgs,
+  HIDDEN_HOME_PATHS,
+  HIDDEN_SYSTEM_PATHS,
+  type PathKind,
+  planSandbox,
+  probeBwrap,
+  PROTECTED_NAMES,
+  type SandboxMode,
+  type SandboxPlan,
+  type SandboxProbe,
+  type SandboxSettings,
+  sandboxSettingsOf,
+  ShellSandbox,
+} from "./_sandbox.ts";
 
 export type StreamName = "stdout" | "stderr";
 
@@ -64,6 +80,8 @@ export interface RunResult {
   backgroundKilled: boolean;
   durationMs: number;
   pid: number;
+  /** The OS sandbox the program ran in ("bwrap"); null or absent when it ran unconfined. */
+  sandbox?: "bwrap" | null;
 }
 
 /** Runs a program to completion. Tools receive one as `ctx.runner`. */
@@ -257,4 +275,30 @@ export function filteredEnv(
     if (!blocklist.some((prefix) => prefix !== "" && name.startsWith(prefix))) env[name] = value;
   }
   return env;
+}
+
+/** A runner that runs every program through a ShellSandbox; the result says whether it did. */
+export class SandboxedRunner implements ProcessRunner {
+  readonly inner: ProcessRunner;
+  readonly sandbox: ShellSandbox;
+
+  constructor(inner: ProcessRunner, sandbox: ShellSandbox) {
+    this.inner = inner;
+    this.sandbox = sandbox;
+  }
+
+  async run(program: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+    const wrapped = this.sandbox.wrap(program, args, { cwd: options.cwd });
+    const result = await this.inner.run(wrapped.program, wrapped.args, options);
+    return { ...result, sandbox: wrapped.sandboxed ? "bwrap" : null };
+  }
+}
+
+/**
+ * `inner` wrapped in the sandbox of `like` when `like` is sandboxed, else `inner` itself: an
+ * executor that swaps the runner (an editor's terminal) keeps the confinement of the one it
+ * replaces.
+ */
+export function withSandboxOf(like: ProcessRunner, inner: ProcessRunner): ProcessRunner {
+  return like instanceof SandboxedRunner ? new SandboxedRunner(inner, like.sandbox) : inner;
 }

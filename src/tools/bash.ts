@@ -30,6 +30,8 @@ export interface ShellOutputEnvelope {
   stderr: string;
   exit_code: number | null;
   truncated: boolean;
+  /** Whether the command ran inside the OS sandbox ([tools.shell.sandbox]). */
+  sandboxed: boolean;
 }
 
 export const bashTool = defineTool({
@@ -129,11 +131,14 @@ export function shellOutput(
   } else if (result.exitCode !== 0) {
     lines.push(`[exit code ${result.exitCode}]`);
   }
+  const sandboxNote = sandboxFailureNote(result);
+  if (sandboxNote) lines.push(sandboxNote);
   const envelope: ShellOutputEnvelope = {
     stdout: result.stdout.text,
     stderr: result.stderr.text,
     exit_code: result.exitCode,
     truncated,
+    sandboxed: result.sandbox === "bwrap",
   };
   return {
     text: lines.join("\n"),
@@ -143,6 +148,31 @@ export function shellOutput(
     failed: result.exitCode !== 0,
     filterCommand: command,
   };
+}
+
+/** Output of a command that met a wall of the OS sandbox: a read-only mount, or no network. */
+const SANDBOX_WALLS: readonly [RegExp, string][] = [
+  [
+    /Read-only file system|\bEROFS\b/,
+    "only the workspace and [tools.shell] allowed_paths are writable",
+  ],
+  [
+    /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|Name or service not known|EAI_AGAIN|getaddrinfo/,
+    "it has no network unless [tools.shell.sandbox] allow_network = true",
+  ],
+];
+
+/**
+ * A line telling the model why a command that ran in the OS sandbox failed the way it did, so
+ * it does not retry the same thing; null when it ran unconfined, succeeded, or hit no wall.
+ */
+export function sandboxFailureNote(result: RunResult): string | null {
+  if (result.sandbox !== "bwrap" || result.exitCode === 0) return null;
+  const text = result.combined.text;
+  const walls = SANDBOX_WALLS.filter(([pattern]) => pattern.test(text)).map(([, why]) => why);
+  if (walls.length === 0) return null;
+  return `[sandbox] this command ran in the OS sandbox: ${walls.join("; ")}. Work inside the ` +
+    "workspace, or ask the user to change the configuration";
 }
 
 async function isDirectory(p: string): Promise<boolean> {

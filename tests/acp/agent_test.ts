@@ -1,6 +1,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { expect } from "expect";
 import * as path from "node:path";
+import { probeBwrap } from "../../src/exec/mod.ts";
 import {
   agentText,
   connect,
@@ -109,7 +110,11 @@ Deno.test("acp: bash runs in the editor terminal; the terminal is embedded befor
     expect(await prompt(s, sessionId, "run it")).toBe("end_turn");
     expect(s.terminals.size).toBe(1);
     const term = [...s.terminals.values()][0];
-    expect([term.command, ...term.args]).toEqual(["bash", "-c", "echo hi-from-terminal"]);
+    // The editor runs on this machine: the command gets the same OS sandbox as a local one.
+    const sandboxed = probeBwrap().available;
+    expect([term.command, ...term.args].slice(-3)).toEqual(["bash", "-c", "echo hi-from-terminal"]);
+    expect(term.command).toBe(sandboxed ? "bwrap" : "bash");
+    if (sandboxed) expect(term.args).toContain("--unshare-net");
     expect(term.released).toBe(true);
     const ev = s.events.filter((e) => !e.startsWith("update:agent_message"));
     const create = ev.indexOf("terminal/create");
@@ -127,7 +132,7 @@ Deno.test("acp: bash runs in the editor terminal; the terminal is embedded befor
     expect(final.status).toBe("completed");
     expect(final.content?.[0]).toEqual({ type: "terminal", terminalId: term.id });
     expect(JSON.stringify(final.content)).toContain("hi-from-terminal");
-    expect(final.rawOutput).toMatchObject({ exit_code: 0 });
+    expect(final.rawOutput).toMatchObject({ exit_code: 0, sandboxed });
     assertCleanWire(s);
   } finally {
     await s.close();

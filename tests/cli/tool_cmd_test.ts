@@ -2,6 +2,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { defaultConfig } from "../../src/config/schema.ts";
+import { probeBwrap } from "../../src/exec/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { builtinTools } from "../../src/tools/catalog.ts";
@@ -221,4 +222,62 @@ Deno.test({
       expect([...Deno.readDirSync(ws)].map((e) => e.name)).toEqual(["yes.txt"]);
     });
   },
+});
+
+const bwrapProbe = probeBwrap();
+if (!bwrapProbe.available) {
+  console.error(`tool_cmd_test: the OS sandbox test is skipped: ${bwrapProbe.reason}`);
+}
+
+Deno.test({
+  name: "zeph tool bash runs in the OS sandbox: a path the parser cannot see stays unwritten",
+  ignore: !bwrapProbe.available,
+  async fn() {
+    await withWorkspace(async (ws, home) => {
+      // awk's program is not a path argument, so only the OS sandbox keeps this write in.
+      const input = JSON.stringify({ command: `awk 'BEGIN { print "x" > "../escaped.txt" }'` });
+      const escaped = path.join(ws, "..", "escaped.txt");
+      const confined = await zeph(["--yes", "tool", "bash", input], { cwd: ws, home });
+      expect(confined.code).toBe(0);
+      expect(() => Deno.statSync(escaped)).toThrow(Deno.errors.NotFound);
+
+      await Deno.mkdir(path.join(home, ".config", "zeph"), { recursive: true });
+      await Deno.writeTextFile(
+        path.join(home, ".config", "zeph", "config.toml"),
+        '[tools.shell.sandbox]\nmode = "off"\n',
+      );
+      const unconfined = await zeph(["--yes", "tool", "bash", input], { cwd: ws, home });
+      expect(unconfined.code).toBe(0);
+      expect(await Deno.readTextFile(escaped)).toBe("x\n");
+    });
+  },
+});
+
+Deno.test('mode = "bwrap" without bubblewrap on PATH: a warning at start, the command refused', async () => {
+  await withWorkspace(async (ws, home) => {
+    // A PATH with bash but without bwrap.
+    const bin = path.join(home, "bin");
+    await Deno.mkdir(bin);
+    const bash = ["/usr/bin/bash", "/bin/bash"].find((p) => {
+      try {
+        return Deno.statSync(p).isFile;
+      } catch {
+        return false;
+      }
+    })!;
+    await Deno.symlink(bash, path.join(bin, "bash"));
+    await Deno.mkdir(path.join(home, ".config", "zeph"), { recursive: true });
+    await Deno.writeTextFile(
+      path.join(home, ".config", "zeph", "config.toml"),
+      '[tools.shell.sandbox]\nmode = "bwrap"\n',
+    );
+    const input = JSON.stringify({ command: "echo ran > ran.txt" });
+    const r = await zeph(["--yes", "tool", "bash", input], { cwd: ws, home, env: { PATH: bin } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('mode = "bwrap" but');
+    expect(r.stderr).toContain("category: permanent_failure");
+    expect(r.stderr).toContain("requires bubblewrap");
+    expect(r.stderr).toContain('"bubblewrap" package');
+    expect(() => Deno.statSync(path.join(ws, "ran.txt"))).toThrow(Deno.errors.NotFound);
+  });
 });

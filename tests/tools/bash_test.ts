@@ -2,9 +2,14 @@ import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
 import {
   LocalProcessRunner,
+  planSandbox,
+  probeBwrap,
   processGroupMembers,
   type ProcessRunner,
   type RunOptions,
+  type RunResult,
+  SandboxedRunner,
+  ShellSandbox,
 } from "../../src/exec/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import type { ShellAnalysis, SimpleCommand } from "../../src/permission/shell.ts";
@@ -13,6 +18,8 @@ import {
   bashTool,
   checkShellPaths,
   pathCandidate,
+  sandboxFailureNote,
+  shellOutput,
   type ShellOutputEnvelope,
 } from "../../src/tools/bash.ts";
 import { LocalExecutor } from "../../src/tools/executors/mod.ts";
@@ -60,6 +67,7 @@ Deno.test("bash: stdout and stderr interleaved for the model, separate in the en
       stderr: "err1\n",
       exit_code: 0,
       truncated: false,
+      sandboxed: false,
     } satisfies ShellOutputEnvelope,
   );
   expect(result.output?.exitCode).toBe(0);
@@ -95,7 +103,13 @@ Deno.test("bash: a signal death has a null exit code", async () => {
   const t = await setup();
   const result = await t.run("kill -KILL $$");
   expect(result.text).toBe("(no output)\n[killed by SIGKILL]");
-  expect(result.output?.raw).toEqual({ stdout: "", stderr: "", exit_code: null, truncated: false });
+  expect(result.output?.raw).toEqual({
+    stdout: "",
+    stderr: "",
+    exit_code: null,
+    truncated: false,
+    sandboxed: false,
+  });
   expect(result.output?.failed).toBe(true);
   await t.cleanup();
 });
@@ -416,4 +430,98 @@ Deno.test("bash: a missing working directory is a clear error, not 'bash is not 
     `Cannot run the command: the working directory ${JSON.stringify(gone)} does not exist`,
   );
   await t.cleanup();
+});
+
+Deno.test("bash: the envelope says whether the command ran in the OS sandbox", async () => {
+  const sandboxed = (mode: "bwrap" | "off", bwrapPath = "bwrap") =>
+    new SandboxedRunner(
+      new LocalProcessRunner(),
+      new ShellSandbox(mode, {
+        writable: [],
+        readOnly: [],
+        hidden: [],
+        allowNetwork: false,
+      }, { bwrapPath }),
+    );
+  const off = await setup(() => {}, { runner: sandboxed("off"), analyzeShell: noPaths });
+  const plain = await off.run("echo hi");
+  expect((plain.output?.raw as ShellOutputEnvelope).sandboxed).toBe(false);
+  await off.cleanup();
+
+  const missing = await setup(() => {}, {
+    runner: sandboxed("bwrap", "/nonexistent/bwrap"),
+    analyzeShell: noPaths,
+  });
+  const refused = await missing.run("echo hi");
+  expect([refused.ok, refused.category]).toEqual([false, "permanent_failure"]);
+  expect(refused.text).toContain("requires bubblewrap");
+  expect(refused.text).toContain('Install the "bubblewrap" package');
+  await missing.cleanup();
+
+  if (!probeBwrap().available) return; // the rest needs a working bubblewrap
+  let workspace = "";
+  const runner = new SandboxedRunner(
+    new LocalProcessRunner(),
+    new ShellSandbox("bwrap", () =>
+      planSandbox(workspace, {
+        allowedPaths: [],
+        readOnlyPaths: [],
+        hiddenPaths: [],
+        zephPaths: [],
+        allowNetwork: false,
+      })),
+  );
+  const t = await setup(() => {}, { runner, analyzeShell: noPaths });
+  workspace = t.dir;
+  const inside = await t.run("echo hi");
+  expect([inside.text, (inside.output?.raw as ShellOutputEnvelope).sandboxed]).toEqual([
+    "hi",
+    true,
+  ]);
+  await t.cleanup();
+});
+
+Deno.test("bash: a sandboxed command that hits a wall of the sandbox says so, once per wall", () => {
+  const result = (text: string, sandbox: "bwrap" | null, exitCode = 1): RunResult => ({
+    stdout: { text: "", totalBytes: 0, droppedBytes: 0 },
+    stderr: { text, totalBytes: text.length, droppedBytes: 0 },
+    combined: { text, totalBytes: text.length, droppedBytes: 0 },
+    exitCode,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    backgroundKilled: false,
+    durationMs: 1,
+    pid: 1,
+    sandbox,
+  });
+  const cases: [string, "bwrap" | null, number, RegExp | null][] = [
+    [
+      "touch: cannot touch '/etc/x': Read-only file system",
+      "bwrap",
+      1,
+      /allowed_paths are writable/,
+    ],
+    [
+      "Error: EROFS: read-only file system, open '/usr/x'",
+      "bwrap",
+      1,
+      /allowed_paths are writable/,
+    ],
+    ["curl: (6) Could not resolve host: example.com", "bwrap", 6, /allow_network = true/],
+    ["connect: Network is unreachable", "bwrap", 1, /allow_network = true/],
+    ["npm ERR! getaddrinfo EAI_AGAIN registry.npmjs.org", "bwrap", 1, /allow_network = true/],
+    ["Read-only file system\nCould not resolve host", "bwrap", 1, /writable; it has no network/],
+    // Not sandboxed, succeeded, or another failure: no note.
+    ["touch: cannot touch '/etc/x': Read-only file system", null, 1, null],
+    ["Read-only file system (mentioned in passing)", "bwrap", 0, null],
+    ["cat: x: No such file or directory", "bwrap", 1, null],
+  ];
+  for (const [text, sandbox, code, expected] of cases) {
+    const note = sandboxFailureNote(result(text, sandbox, code));
+    if (expected === null) expect({ text, note }).toEqual({ text, note: null });
+    else expect(note).toMatch(expected);
+    const output = shellOutput("cmd", result(text, sandbox, code)).text;
+    expect(output.includes("[sandbox]")).toBe(expected !== null);
+  }
 });

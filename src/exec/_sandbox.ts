@@ -1,0 +1,367 @@
+/**
+ * The OS sandbox of shell commands (Linux, bubblewrap): a plan of what a command may see and
+ * write, turned into a `bwrap` command line. The plan is data (paths in, argv out); the probe (is
+ * `bwrap` usable here?) runs once per `bwrap` path and is cached. Tools never see any of this:
+ * the composition root hands the bash tool a runner that wraps (SandboxedRunner, in mod.ts).
+ */
+import * as path from "node:path";
+import type { Config } from "../config/mod.ts";
+import { ToolError } from "../errors/mod.ts";
+
+export type SandboxMode = "auto" | "bwrap" | "off";
+
+/**
+ * Paths inside every writable root that stay read-only in the sandbox: files that run code or
+ * configure tools on the user's behalf (git hooks and config, zeph's and editors' settings,
+ * direnv). Bound read-only where they exist; one that is absent can be created by a command
+ * (a mount point would have to be created in the workspace first).
+ */
+export const PROTECTED_NAMES: readonly string[] = [
+  ".git/hooks",
+  ".git/config",
+  ".zeph",
+  ".mcp.json",
+  ".vscode/settings.json",
+  ".envrc",
+];
+
+/** The protected names of a git directory itself (`.git/hooks` is `hooks` there). */
+const GIT_DIR_PROTECTED_NAMES: readonly string[] = ["hooks", "config", "config.worktree"];
+
+/** Secrets under `$HOME` that a sandboxed command does not see. */
+export const HIDDEN_HOME_PATHS: readonly string[] = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".config/gcloud",
+  ".netrc",
+  ".docker/config.json",
+  ".kube",
+  ".azure",
+  ".npmrc",
+  ".pypirc",
+  ".git-credentials",
+];
+
+/**
+ * Sockets of daemons that act on a command's behalf outside the sandbox (Docker's is root on the
+ * host; the session bus starts programs through systemd) and the per-user runtime directory that
+ * holds the session's sockets. A read-only mount does not stop `connect()`, so they are hidden.
+ */
+export const HIDDEN_SYSTEM_PATHS: readonly string[] = [
+  "/run/user",
+  "/run/docker.sock",
+  "/var/run/docker.sock",
+  "/run/containerd/containerd.sock",
+  "/run/podman/podman.sock",
+  "/run/dbus/system_bus_socket",
+];
+
+/** What a sandboxed command may do, as absolute paths. */
+export interface SandboxPlan {
+  /** Bound writable (the workspace, `[tools.shell] allowed_paths`). */
+  writable: string[];
+  /** Bound read-only on top of the writable roots (protected paths, extra read-only paths). */
+  readOnly: string[];
+  /** Made invisible: an empty directory over a directory, /dev/null over a file. */
+  hidden: string[];
+  allowNetwork: boolean;
+}
+
+/** The kind of what a path names, after symlinks; null when nothing is there. */
+export type PathKind = "file" | "directory" | null;
+
+/** The settings a plan is made from: `[tools.shell.sandbox]` and the keys it reads besides. */
+export interface SandboxSettings {
+  /** `[tools.shell] allowed_paths` (absolute, `~/…`, or relative to the workspace). */
+  allowedPaths: readonly string[];
+  /** `[tools.shell.sandbox] read_only_paths`. */
+  readOnlyPaths: readonly string[];
+  /** `[tools.shell.sandbox] hidden_paths` plus the literal `[tools.file] deny_read` entries. */
+  hiddenPaths: readonly string[];
+  /** Paths zeph itself keeps (the config file, the store, the audit log). */
+  zephPaths: readonly string[];
+  allowNetwork: boolean;
+}
+
+/**
+ * The settings of `config`: `[tools.shell.sandbox]`, `[tools.shell] allowed_paths`, and the
+ * `[tools.file] deny_read` entries that name one path. Globs such as `secrets/*` name no single
+ * path a mount can cover: the file tools enforce them, a shell command is not kept from them.
+ */
+export function sandboxSettingsOf(
+  config: Pick<Config, "tools">,
+  options: { zephPaths?: readonly string[] } = {},
+): SandboxSettings {
+  const shell = config.tools.shell;
+  return {
+    allowedPaths: shell.allowed_paths,
+    readOnlyPaths: shell.sandbox.read_only_paths,
+    hiddenPaths: [
+      ...shell.sandbox.hidden_paths,
+      ...config.tools.file.deny_read.filter((p) => !/[*?[\]{}]/.test(p)),
+    ],
+    zephPaths: options.zephPaths ?? [],
+    allowNetwork: shell.sandbox.allow_network,
+  };
+}
+
+/**
+ * The plan for a workspace: the workspace and allowed paths writable, the protected names under
+ * each read-only, `$HOME` secrets, daemon sockets (`$XDG_RUNTIME_DIR` too) and zeph's own config
+ * and data directories hidden. Paths are resolved (`~`, relative to the workspace, symlinks
+ * followed by `realPath`) and those that do not exist are left out: bubblewrap can only mount
+ * over something.
+ */
+export function planSandbox(
+  workspace: string,
+  settings: SandboxSettings,
+  options: { env?: Record<string, string>; realPath?: (p: string) => string | null } = {},
+): SandboxPlan {
+  const env = options.env ?? {};
+  const real = options.realPath ?? realPathOrNull;
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : "";
+  const resolve = (p: string) => {
+    const expanded = p === "~"
+      ? home
+      : p.startsWith("~/") && home
+      ? path.join(home, p.slice(2))
+      : p;
+    if (expanded === "" || expanded.startsWith("~")) return null;
+    return real(path.resolve(workspace, expanded));
+  };
+  const present = (paths: readonly string[]) =>
+    unique(paths.map(resolve).filter((p): p is string => p !== null));
+
+  const ws = real(path.resolve(workspace)) ?? path.resolve(workspace);
+  const writable = unique([ws, ...present(settings.allowedPaths)]);
+  const readOnly = present([
+    ...writable.flatMap((root) => PROTECTED_NAMES.map((name) => path.join(root, name))),
+    // A git directory allowed on its own (the common directory of a worktree): its hooks and
+    // config stay read-only as they do under `.git/`.
+    ...writable.flatMap((root) =>
+      real(path.join(root, "HEAD")) && real(path.join(root, "objects"))
+        ? GIT_DIR_PROTECTED_NAMES.map((name) => path.join(root, name))
+        : []
+    ),
+    ...settings.readOnlyPaths,
+  ]);
+  const xdgConfig = absoluteOr(env.XDG_CONFIG_HOME, home && path.join(home, ".config"));
+  const xdgData = absoluteOr(env.XDG_DATA_HOME, home && path.join(home, ".local", "share"));
+  const runtimeDir = absoluteOr(env.XDG_RUNTIME_DIR, "");
+  const hidden = present([
+    ...HIDDEN_SYSTEM_PATHS,
+    ...(runtimeDir ? [runtimeDir] : []),
+    ...(home ? HIDDEN_HOME_PATHS.map((p) => path.join(home, p)) : []),
+    ...(xdgConfig ? [path.join(xdgConfig, "zeph")] : []),
+    ...(xdgData ? [path.join(xdgData, "zeph")] : []),
+    ...settings.zephPaths,
+    ...settings.hiddenPaths,
+  ]).filter((p) => p !== "/");
+  return {
+    writable,
+    readOnly,
+    // What lies inside a hidden directory is hidden with it.
+    hidden: hidden.filter((p) => !hidden.some((h) => h !== p && isInsideOrSame(p, h))),
+    allowNetwork: settings.allowNetwork,
+  };
+}
+
+/**
+ * The `bwrap` arguments of a plan, up to (not including) the program to run. Later mounts sit
+ * on earlier ones: root read-only, fresh /dev, /proc and /tmp, writable roots, read-only
+ * protected paths, hidden paths, and last the writable roots that lie inside a hidden directory
+ * (a workspace under `~/.config/zeph` stays usable) with their protected paths again.
+ */
+export function bwrapArgs(
+  plan: SandboxPlan,
+  options: { cwd?: string; kindOf?: (p: string) => PathKind } = {},
+): string[] {
+  const kindOf = options.kindOf ?? pathKind;
+  const args = [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+  ];
+  if (!plan.allowNetwork) args.push("--unshare-net");
+  const bindWritable = (roots: string[]) => {
+    for (const root of roots) args.push("--bind", root, root);
+    for (const p of plan.readOnly) {
+      if (roots.some((root) => isInsideOrSame(p, root))) args.push("--ro-bind", p, p);
+    }
+  };
+  bindWritable(plan.writable);
+  for (const p of plan.readOnly) {
+    if (!plan.writable.some((root) => isInsideOrSame(p, root))) args.push("--ro-bind", p, p);
+  }
+  for (const p of plan.hidden) {
+    const kind = kindOf(p);
+    if (kind === "directory") args.push("--tmpfs", p);
+    else if (kind === "file") args.push("--ro-bind", "/dev/null", p);
+  }
+  bindWritable(
+    plan.writable.filter((root) => plan.hidden.some((h) => root !== h && isInsideOrSame(root, h))),
+  );
+  if (options.cwd) args.push("--chdir", options.cwd);
+  args.push("--");
+  return args;
+}
+
+/** Whether `bwrap` can run a command here, and if not, why. */
+export interface SandboxProbe {
+  available: boolean;
+  /** Why it is not available (what was tried, what failed). */
+  reason?: string;
+}
+
+const probes = new Map<string, SandboxProbe>();
+
+/**
+ * Runs `bwrap` once with the namespaces the plan uses (`true` inside); the answer is cached per
+ * `bwrap` path. Linux only: elsewhere the answer is "not available".
+ */
+export function probeBwrap(bwrapPath = "bwrap"): SandboxProbe {
+  const cached = probes.get(bwrapPath);
+  if (cached) return cached;
+  let probe: SandboxProbe;
+  if (Deno.build.os !== "linux") {
+    probe = { available: false, reason: `the OS sandbox is Linux-only (this is ${Deno.build.os})` };
+  } else {
+    try {
+      const out = new Deno.Command(bwrapPath, {
+        args: [
+          ...bwrapArgs({ writable: [], readOnly: [], hidden: [], allowNetwork: false }),
+          "true",
+        ],
+        stdin: "null",
+        stdout: "null",
+        stderr: "piped",
+      }).outputSync();
+      probe = out.success ? { available: true } : {
+        available: false,
+        reason: `"${bwrapPath}" failed: ${
+          new TextDecoder().decode(out.stderr).trim() || `exit code ${out.code}`
+        }`,
+      };
+    } catch (error) {
+      probe = {
+        available: false,
+        reason: error instanceof Deno.errors.NotFound
+          ? `"${bwrapPath}" is not installed`
+          : `"${bwrapPath}" cannot be started: ${(error as Error).message}`,
+      };
+    }
+  }
+  probes.set(bwrapPath, probe);
+  return probe;
+}
+
+/** The shell sandbox of a runtime: its mode, its plan, and whether it is on. */
+export class ShellSandbox {
+  readonly mode: SandboxMode;
+  readonly bwrapPath: string;
+  #plan: () => SandboxPlan;
+
+  /**
+   * `plan` may be a function: it is then made again for every command, so a protected path
+   * created during the session (`git init` makes `.git/config`) is protected from then on.
+   */
+  constructor(
+    mode: SandboxMode,
+    plan: SandboxPlan | (() => SandboxPlan),
+    options: { bwrapPath?: string } = {},
+  ) {
+    this.mode = mode;
+    this.#plan = typeof plan === "function" ? plan : () => plan;
+    this.bwrapPath = options.bwrapPath ?? "bwrap";
+  }
+
+  /** The plan the next command runs under. */
+  plan(): SandboxPlan {
+    return this.#plan();
+  }
+
+  /**
+   * Whether commands run inside bubblewrap: never with `off`, when the probe succeeds with
+   * `auto`, always with `bwrap` (which then refuses to run anything when the probe fails).
+   */
+  active(): boolean {
+    if (this.mode === "off") return false;
+    if (this.mode === "bwrap") return true;
+    return probeBwrap(this.bwrapPath).available;
+  }
+
+  /**
+   * The program and arguments that run `program args` in the sandbox, or them unchanged when
+   * the sandbox is off. Throws a ToolError (`permanent_failure`) when `mode = "bwrap"` and
+   * bubblewrap does not work here.
+   */
+  wrap(
+    program: string,
+    args: string[],
+    options: { cwd?: string } = {},
+  ): { program: string; args: string[]; sandboxed: boolean } {
+    if (!this.active()) return { program, args, sandboxed: false };
+    const probe = probeBwrap(this.bwrapPath);
+    if (!probe.available) {
+      throw new ToolError(
+        "permanent_failure",
+        `Cannot run the command: [tools.shell.sandbox] mode = "bwrap" requires bubblewrap, ` +
+          `and ${probe.reason}`,
+        {
+          hint: Deno.build.os === "linux"
+            ? 'Install the "bubblewrap" package (apt-get install bubblewrap, dnf install ' +
+              'bubblewrap), or set [tools.shell.sandbox] mode = "auto" or "off".'
+            : 'Set [tools.shell.sandbox] mode = "auto" or "off": the OS sandbox is Linux-only.',
+        },
+      );
+    }
+    const cwd = options.cwd ? path.resolve(options.cwd) : undefined;
+    return {
+      program: this.bwrapPath,
+      args: [...bwrapArgs(this.#plan(), { cwd }), program, ...args],
+      sandboxed: true,
+    };
+  }
+}
+
+function realPathOrNull(p: string): string | null {
+  try {
+    return Deno.realPathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function pathKind(p: string): PathKind {
+  try {
+    const info = Deno.statSync(p);
+    return info.isDirectory ? "directory" : "file";
+  } catch {
+    return null;
+  }
+}
+
+function absoluteOr(value: string | undefined, fallback: string): string {
+  return value && path.isAbsolute(value) ? value : fallback;
+}
+
+function isInsideOrSame(child: string, root: string): boolean {
+  const rel = path.relative(root, child);
+  return rel === "" || (rel !== ".." && !rel.startsWith("../") && !path.isAbsolute(rel));
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}
