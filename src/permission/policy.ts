@@ -1,5 +1,6 @@
 /**
- * The generic permission engine: per-tool ordered `{pattern, action}` rules, first match wins,
+ * The generic permission engine: per-tool ordered `{pattern, action}` rules, the first match wins
+ * (a deny included: order is the user's),
  * no match asks. Session rules ("always" answers) are consulted before configured ones. A tool
  * can register an analyser (bash does) that evaluates its params in a smarter way.
  */
@@ -134,18 +135,14 @@ export class PermissionPolicy {
     const subject = forms[0];
     const alwaysPattern = escapeGlob(subject);
     const matches = (rule: CompiledRule) => forms.some((f) => rule.glob.test(f));
-    const configured = this.#rules.get(tool) ?? [];
-    // Session "allow" rules never override a configured deny: deny rules are checked first.
-    for (const rule of configured) {
-      if (rule.action === "deny" && matches(rule)) {
-        return { action: "deny", policyMatch: rule.label, subject, alwaysPattern };
-      }
+    const configured = (this.#rules.get(tool) ?? []).find(matches);
+    // The first matching configured rule wins (spec). Session "always" rules are consulted before
+    // it, except that a session allow never lifts a configured deny.
+    if (configured?.action === "deny") {
+      return { action: "deny", policyMatch: configured.label, subject, alwaysPattern };
     }
-    for (const rule of [...(this.#session.get(tool) ?? []), ...configured]) {
-      if (matches(rule)) {
-        return { action: rule.action, policyMatch: rule.label, subject, alwaysPattern };
-      }
-    }
+    const rule = (this.#session.get(tool) ?? []).find(matches) ?? configured;
+    if (rule) return { action: rule.action, policyMatch: rule.label, subject, alwaysPattern };
     return { action: fallback ?? "ask", policyMatch: null, subject, alwaysPattern };
   }
 

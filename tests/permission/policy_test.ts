@@ -6,6 +6,9 @@ import {
   mostRestrictive,
   PermissionPolicy,
 } from "../../src/permission/policy.ts";
+import type { PermissionAction } from "../../src/config/schema.ts";
+import { compileGlob } from "../../src/permission/glob.ts";
+import { installShellAnalyzer } from "../../src/permission/shell.ts";
 import { bashLikeTool, echoTool, touchTool } from "../tools/_fixtures.ts";
 
 Deno.test("first matching rule wins; no match asks when the tool has rules", () => {
@@ -29,17 +32,52 @@ Deno.test("first matching rule wins; no match asks when the tool has rules", () 
   })).toEqual(cases);
 });
 
-Deno.test("earlier rules shadow later ones (order is the user's)", () => {
-  const policy = new PermissionPolicy({
-    bash: [{ pattern: "*", action: "allow" }, { pattern: "*rm*", action: "deny" }],
-  });
-  // The deny is checked first against configured rules, so it is not shadowed for deny…
-  expect(policy.evaluate("bash", "rm -rf x").action).toBe("deny");
-  const askFirst = new PermissionPolicy({
-    bash: [{ pattern: "*", action: "allow" }, { pattern: "*rm*", action: "ask" }],
-  });
-  // …but a later ask is: the first match (allow) wins.
-  expect(askFirst.evaluate("bash", "rm -rf x").action).toBe("allow");
+/** Rule lists × subjects: the first matching rule decides, whatever its action. */
+const FIRST_MATCH: { rules: [string, PermissionAction][]; cases: [string, PermissionAction][] }[] =
+  [
+    {
+      rules: [["ls *", "allow"], ["*", "deny"]],
+      cases: [["ls -la", "allow"], ["ls", "deny"], ["rm -rf x", "deny"]],
+    },
+    {
+      rules: [["*", "allow"], ["*rm*", "deny"]],
+      cases: [["rm -rf x", "allow"], ["ls", "allow"]],
+    },
+    {
+      rules: [["git push*", "deny"], ["git *", "allow"], ["*", "ask"]],
+      cases: [["git push origin", "deny"], ["git status", "allow"], ["make", "ask"]],
+    },
+    {
+      rules: [["git *", "allow"], ["git push*", "deny"]],
+      cases: [["git push origin", "allow"], ["git log", "allow"], ["hg log", "ask"]],
+    },
+    {
+      rules: [["*secret*", "ask"], ["cat *", "allow"], ["*", "deny"]],
+      cases: [["cat secret.txt", "ask"], ["cat a.txt", "allow"], ["head a.txt", "deny"]],
+    },
+  ];
+
+Deno.test("the first matching rule wins, a deny included (table)", () => {
+  const got: string[] = [];
+  const want: string[] = [];
+  for (const { rules, cases } of FIRST_MATCH) {
+    const policy = new PermissionPolicy({
+      bash: rules.map(([pattern, action]) => ({ pattern, action })),
+    });
+    for (const [subject, action] of cases) {
+      const d = policy.evaluate("bash", subject);
+      const index = rules.findIndex(([p]) => compileGlob(p).test(subject));
+      got.push(`${rules.map((r) => r.join(":"))} | ${subject} → ${d.action} ${d.policyMatch}`);
+      want.push(
+        `${rules.map((r) => r.join(":"))} | ${subject} → ${action} ${
+          index < 0
+            ? null
+            : `tools.permissions.bash[${index}] ${rules[index][1]} "${rules[index][0]}"`
+        }`,
+      );
+    }
+  }
+  expect(got).toEqual(want);
 });
 
 Deno.test("without rules: read-only tools run, mutating tools ask", async () => {
@@ -144,4 +182,26 @@ Deno.test("[tools.permissions], when present, replaces the legacy lists entirely
   const defaults = PermissionPolicy.fromConfig(defaultConfig());
   expect(defaults.evaluate("bash", "echo $(id)").action).toBe("ask");
   expect(defaults.evaluate("bash", "ls -la").action).toBe("allow");
+});
+
+Deno.test("command lines: first match per simple command, the most restrictive across them", async () => {
+  const table: { rules: [string, PermissionAction][]; line: string; action: PermissionAction }[] = [
+    { rules: [["ls *", "allow"], ["*", "deny"]], line: "ls -la", action: "allow" },
+    { rules: [["ls *", "allow"], ["*", "deny"]], line: "ls -la && rm x", action: "deny" },
+    { rules: [["ls *", "allow"], ["*", "deny"]], line: "ls -la | wc -l", action: "deny" },
+    { rules: [["ls *", "allow"], ["wc *", "ask"]], line: "ls -la | wc -l", action: "ask" },
+    { rules: [["git *", "allow"], ["git push*", "deny"]], line: "git push", action: "allow" },
+    // The spec's blocked commands are enforced whatever the rules say.
+    { rules: [["*", "allow"]], line: "ls; sudo ls", action: "deny" },
+    { rules: [["sudo *", "allow"]], line: "sudo ls", action: "deny" },
+  ];
+  const got: string[] = [];
+  for (const { rules, line } of table) {
+    const config = defaultConfig();
+    config.tools.permissions = { bash: rules.map(([pattern, action]) => ({ pattern, action })) };
+    const policy = PermissionPolicy.fromConfig(config);
+    installShellAnalyzer(policy, config);
+    got.push(`${line} → ${(await policy.decide(bashLikeTool, { command: line })).action}`);
+  }
+  expect(got).toEqual(table.map((t) => `${t.line} → ${t.action}`));
 });
