@@ -86,13 +86,14 @@ async function newSandbox(cwd: string, config: Config): Promise<Sandbox> {
 }
 
 /** Builds permission policies: the config's rules, with the tools' analysers installed. */
-async function loadPolicyBuilder(): Promise<(config: Config) => PermissionPolicy> {
+async function loadPolicyBuilder(): Promise<(config: Config, yes?: boolean) => PermissionPolicy> {
   const [{ PermissionPolicy }, { installShellAnalyzer }] = await Promise.all([
     import("./src/permission/policy.ts"),
     import("./src/permission/shell.ts"),
   ]);
-  return (config) => {
-    const policy = PermissionPolicy.fromConfig(config);
+  return (config, yes = false) => {
+    // `--yes` runs this invocation at autonomy "full".
+    const policy = PermissionPolicy.fromConfig(config, yes ? { autonomy: "full" } : {});
     // Permission analysers (policy.setAnalyzer(tool, fn)): bash's command analysis goes here.
     installShellAnalyzer(policy, config);
     return policy;
@@ -170,7 +171,7 @@ export async function buildRuntime(
     ]);
 
   const sandbox = await newSandbox(globals.cwd, config);
-  const policy = newPolicy(config);
+  const policy = newPolicy(config, globals.yes);
 
   const cleanups: (() => Promise<void> | void)[] = [];
   // What tools reach the world through (overflow reader, process runner, …): set toolDeps.<name>

@@ -6,7 +6,7 @@ import {
   mostRestrictive,
   PermissionPolicy,
 } from "../../src/permission/policy.ts";
-import type { PermissionAction } from "../../src/config/schema.ts";
+import type { Autonomy, PermissionAction } from "../../src/config/schema.ts";
 import { compileGlob } from "../../src/permission/glob.ts";
 import { installShellAnalyzer } from "../../src/permission/shell.ts";
 import { bashLikeTool, echoTool, touchTool } from "../tools/_fixtures.ts";
@@ -174,7 +174,9 @@ Deno.test("legacy [tools.shell] lists convert to deny/ask rules then allow", () 
 Deno.test("[tools.permissions], when present, replaces the legacy lists entirely", () => {
   const config = defaultConfig();
   config.tools.shell.blocked_commands = ["sudo"];
-  config.tools.permissions = { read: [{ pattern: "*.env", action: "deny" }] };
+  Object.assign(config.tools.permissions, {
+    read: [{ pattern: "*.env", action: "deny" }],
+  });
   const policy = PermissionPolicy.fromConfig(config);
   expect(policy.hasRules("bash")).toBe(false);
   expect(policy.evaluate("read", "a/.env").action).toBe("deny");
@@ -198,10 +200,105 @@ Deno.test("command lines: first match per simple command, the most restrictive a
   const got: string[] = [];
   for (const { rules, line } of table) {
     const config = defaultConfig();
-    config.tools.permissions = { bash: rules.map(([pattern, action]) => ({ pattern, action })) };
+    Object.assign(config.tools.permissions, {
+      bash: rules.map(([pattern, action]) => ({ pattern, action })),
+    });
     const policy = PermissionPolicy.fromConfig(config);
     installShellAnalyzer(policy, config);
     got.push(`${line} → ${(await policy.decide(bashLikeTool, { command: line })).action}`);
   }
   expect(got).toEqual(table.map((t) => `${t.line} → ${t.action}`));
+});
+
+const writeLike = {
+  name: "write",
+  mutates: true,
+  pathSubjects: true,
+  subjects: (p: unknown) => [(p as { path: string }).path],
+};
+const readLike = { ...writeLike, name: "read", mutates: false };
+
+Deno.test("autonomy levels: readonly refuses writers, full lifts asks, supervised asks destructive (table)", async () => {
+  const table: [Autonomy, boolean, string, PermissionAction][] = [
+    // [autonomy, OS sandbox, command, decision] with no [tools.permissions] rules (legacy).
+    ["supervised", false, "git status", "allow"],
+    ["supervised", false, "ls -la | wc -l", "allow"],
+    ["supervised", false, "make build", "allow"],
+    ["supervised", false, "git clean -fdx", "ask"],
+    ["supervised", false, "echo x > important.txt", "ask"],
+    ["supervised", false, "git reset --hard HEAD~1", "ask"],
+    ["supervised", false, "git checkout -- src/a.ts", "ask"],
+    ["supervised", false, "git stash drop", "ask"],
+    ["supervised", false, "git branch -D old", "ask"],
+    ["supervised", false, "find . -name '*.o' -delete", "ask"],
+    ["supervised", false, "truncate -s 0 log.txt", "ask"],
+    ["supervised", false, "sed -i s/a/b/ f.txt", "ask"],
+    ["supervised", false, "ls && rm -r -f build", "ask"],
+    ["supervised", false, "psql -c 'drop table x'", "ask"],
+    ["supervised", true, "psql -c 'drop table x'", "allow"],
+    ["supervised", true, "rm x", "ask"],
+    ["supervised", true, "sudo ls", "deny"],
+    ["readonly", false, "git status", "allow"],
+    ["readonly", false, "cat a.txt | grep x", "allow"],
+    ["readonly", false, "make build", "deny"],
+    ["readonly", false, "ls > out.txt", "deny"],
+    ["readonly", false, "ls; touch x", "deny"],
+    ["full", false, "rm -rf build", "allow"],
+    ["full", false, "echo $(id)", "allow"],
+    ["full", false, "sudo ls", "deny"],
+  ];
+  const got: string[] = [];
+  for (const [autonomy, unaskedInSandbox, command] of table) {
+    const config = defaultConfig();
+    const policy = PermissionPolicy.fromConfig(config, { autonomy, unaskedInSandbox });
+    installShellAnalyzer(policy, config);
+    const d = await policy.decide(bashLikeTool, { command });
+    got.push(`${autonomy} ${unaskedInSandbox} ${command} → ${d.action}`);
+  }
+  expect(got).toEqual(table.map(([a, s, c, action]) => `${a} ${s} ${c} → ${action}`));
+});
+
+Deno.test("autonomy readonly refuses mutating tools with a reason; reading tools run", async () => {
+  const policy = new PermissionPolicy({}, { autonomy: "readonly" });
+  const d = await policy.decide(writeLike, { path: "a.txt" });
+  expect([d.action, d.policyMatch]).toEqual(["deny", 'tools.permissions.autonomy = "readonly"']);
+  expect(d.reason).toContain('write changes files and autonomy is "readonly"');
+  expect((await policy.decide(readLike, { path: "a.txt" })).action).toBe("allow");
+});
+
+Deno.test("file tools ask before writing a protected path even when a rule allows it (table)", async () => {
+  const policy = new PermissionPolicy({
+    write: [{ pattern: "*", action: "allow" }],
+    read: [{ pattern: "*", action: "allow" }],
+  });
+  const table: [string, PermissionAction, PermissionAction][] = [
+    // [path, write, read]
+    ["src/a.ts", "allow", "allow"],
+    [".git/config", "ask", "allow"],
+    [".git/hooks/pre-commit", "ask", "allow"],
+    ["./.envrc", "ask", "allow"],
+    [".gitattributes", "ask", "allow"],
+    [".zeph/state.json", "ask", "allow"],
+    [".vscode/settings.json", "ask", "allow"],
+    [".vscode/launch.json", "allow", "allow"],
+    [".mcp.json", "ask", "allow"],
+    [".bashrc", "ask", "allow"],
+    ["docs/.git-notes.md", "allow", "allow"],
+  ];
+  const got: string[] = [];
+  for (const [path] of table) {
+    const w = await policy.decide(writeLike, { path });
+    const r = await policy.decide(readLike, { path });
+    got.push(`${path} ${w.action} ${r.action}`);
+  }
+  expect(got).toEqual(table.map((t) => t.join(" ")));
+  const custom = new PermissionPolicy({ write: [{ pattern: "*", action: "allow" }] }, {
+    protectedPaths: ["deploy/**"],
+  });
+  const d = await custom.decide(writeLike, { path: "deploy/prod.yml" });
+  expect([d.action, d.policyMatch]).toEqual([
+    "ask",
+    'tools.permissions.protected_paths "deploy/**"',
+  ]);
+  expect((await custom.decide(writeLike, { path: ".git/config" })).action).toBe("allow");
 });
