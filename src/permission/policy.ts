@@ -25,7 +25,7 @@ export interface Decision {
   /** The pattern an "always" answer stores (the normalised command or the path). */
   alwaysPattern?: string;
   /** Each simple command of a bash call with its effect (`permissions check`, readonly mode). */
-  commands?: { command: string; effect: CommandEffect }[];
+  commands?: { command: string; effect: CommandEffect; context?: string[] }[];
 }
 
 /** What a simple command does: the shell analysis classifies, the autonomy level decides. */
@@ -216,14 +216,17 @@ export class PermissionPolicy {
       const forms = found.length ? found : [s];
       let d = this.evaluateForms(tool.name, forms, fallback);
       const guarded = tool.mutates && tool.pathSubjects ? this.protectedPath(forms) : null;
-      if (guarded && d.action === "allow") {
-        d = {
-          ...d,
-          action: "ask",
-          policyMatch: `tools.permissions.protected_paths "${guarded}"`,
-          reason: `"${d.subject}" is a protected path ("${guarded}"): a program may run or trust ` +
-            `what is written there`,
-        };
+      if (guarded && d.action !== "deny") {
+        const reason = `"${d.subject}" is a protected path ("${guarded}"): a program may run or ` +
+          `trust what is written there`;
+        d = d.action === "allow"
+          ? {
+            ...d,
+            action: "ask",
+            policyMatch: `tools.permissions.protected_paths "${guarded}"`,
+            reason,
+          }
+          : { ...d, reason: d.reason ?? reason };
       }
       decisions.push(d);
     }

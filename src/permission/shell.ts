@@ -465,10 +465,14 @@ export async function decideShell(
 
   // Asks that come from a rule on one simple command (not from the analysis' fail-closed checks).
   const ruleAsks = new Set<Decision>();
-  const commands: { command: string; effect: CommandEffect }[] = [];
+  const commands: { command: string; effect: CommandEffect; context?: string[] }[] = [];
   for (const cmd of analysis.commands) {
     const effect = classifyEffect(cmd, commandDanger(cmd));
-    commands.push({ command: cmd.raw, effect });
+    commands.push({
+      command: cmd.raw,
+      effect,
+      ...(cmd.context.length ? { context: cmd.context } : {}),
+    });
     const d = decideCommand(cmd, effect, policy, settings);
     if (d.action === "ask" && !d.danger) ruleAsks.add(d);
     delete d.danger;
