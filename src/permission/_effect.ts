@@ -155,13 +155,18 @@ const QUIET_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr"]);
 /**
  * Classifies one simple command. `danger` is the shell analysis' reason the command must not be
  * auto-allowed (runs code, writes through a flag); a command with one is never `read_only`.
+ * `newFiles` are redirect targets known not to exist: `>` into one creates a file (`other`).
  */
-export function classifyEffect(cmd: EffectInput, danger: string | null): CommandEffect {
+export function classifyEffect(
+  cmd: EffectInput,
+  danger: string | null,
+  newFiles: ReadonlySet<string> = new Set(),
+): CommandEffect {
   const p = cmd.program.toLowerCase();
   const other = (reason: string): CommandEffect => ({ effect: "other", reason });
   for (const r of cmd.redirects) {
     if (QUIET_TARGETS.has(r.target) || /^\d*<$|^<<|^&?\d*>&/.test(r.op)) continue;
-    if (/^(\d*>|\d*>\||&>)$/.test(r.op)) {
+    if (/^(\d*>|\d*>\||&>)$/.test(r.op) && !newFiles.has(r.target)) {
       return {
         effect: "destructive",
         reason: `the redirect "${r.op} ${r.target}" may overwrite a file`,

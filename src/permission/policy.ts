@@ -73,10 +73,32 @@ export interface DecideOptions {
   pathForms?: (subject: string) => Promise<string[]>;
 }
 
+/**
+ * Whether a path (as a command names it) exists, through `pathForms`: a redirect into a file
+ * that does not exist yet creates it rather than overwriting it. Without `pathForms`, or when
+ * the path cannot be resolved, the answer is "exists" (fail closed).
+ */
+export async function pathExists(options: DecideOptions, target: string): Promise<boolean> {
+  if (!options.pathForms) return true;
+  const forms = await options.pathForms(target);
+  const absolute = forms.filter((f) => f.startsWith("/"));
+  if (absolute.length === 0) return true;
+  for (const f of absolute) {
+    try {
+      await Deno.lstat(f);
+      return true;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) return true;
+    }
+  }
+  return false;
+}
+
 /** Evaluates one tool's params against the policy (the shell analyser implements this). */
 export type PermissionAnalyzer = (
   params: unknown,
   policy: PermissionPolicy,
+  options: DecideOptions,
 ) => Decision | Promise<Decision>;
 
 const RANK: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 };
@@ -195,7 +217,7 @@ export class PermissionPolicy {
   async decide(tool: PolicyTool, params: unknown, options: DecideOptions = {}): Promise<Decision> {
     const analyzer = this.#analyzers.get(tool.name);
     const decision = analyzer
-      ? await analyzer(params, this)
+      ? await analyzer(params, this, options)
       : await this.#decideSubjects(tool, params, options);
     return this.#applyAutonomy(tool, decision);
   }

@@ -23,8 +23,10 @@ import { classifyEffect } from "./_effect.ts";
 import { escapeGlob } from "./glob.ts";
 import {
   type CommandEffect,
+  type DecideOptions,
   type Decision,
   mostRestrictive,
+  pathExists,
   type PermissionPolicy,
 } from "./policy.ts";
 
@@ -408,7 +410,7 @@ export function shellPermissionSettings(config: Config): ShellPermissionSettings
 /** Registers the shell-aware analyser as the `bash` tool's permission evaluator. */
 export function installShellAnalyzer(policy: PermissionPolicy, config: Config): void {
   const settings = shellPermissionSettings(config);
-  policy.setAnalyzer("bash", (params, p) => {
+  policy.setAnalyzer("bash", (params, p, options) => {
     const command = (params as { command?: unknown })?.command;
     if (typeof command !== "string") {
       return {
@@ -418,7 +420,7 @@ export function installShellAnalyzer(policy: PermissionPolicy, config: Config): 
         reason: "the call has no command string to analyse",
       };
     }
-    return decideShell(command, p, settings);
+    return decideShell(command, p, settings, options);
   });
 }
 
@@ -429,6 +431,7 @@ export async function decideShell(
   command: string,
   policy: PermissionPolicy,
   settings: ShellPermissionSettings,
+  options: DecideOptions = {},
 ): Promise<Decision> {
   const subject = command;
   if (command.length > settings.maxCommandLength) {
@@ -466,8 +469,9 @@ export async function decideShell(
   // Asks that come from a rule on one simple command (not from the analysis' fail-closed checks).
   const ruleAsks = new Set<Decision>();
   const commands: { command: string; effect: CommandEffect; context?: string[] }[] = [];
+  const newFiles = await newRedirectTargets(analysis.commands, options);
   for (const cmd of analysis.commands) {
-    const effect = classifyEffect(cmd, commandDanger(cmd));
+    const effect = classifyEffect(cmd, commandDanger(cmd), newFiles);
     commands.push({
       command: cmd.raw,
       effect,
@@ -557,6 +561,25 @@ export async function decideShell(
     result.alwaysPattern = escapeGlob([...subjects][0] ?? command);
   }
   return result;
+}
+
+/** Static `>` redirect targets that do not exist yet: writing them creates, not overwrites. */
+async function newRedirectTargets(
+  commands: SimpleCommand[],
+  options: DecideOptions,
+): Promise<Set<string>> {
+  const fresh = new Set<string>();
+  // A `cd` in the line moves where a relative target lands: then every `>` may overwrite.
+  if (!options.pathForms || commands.some((c) => /^(cd|pushd|popd)$/.test(c.program))) {
+    return fresh;
+  }
+  for (const c of commands) {
+    for (const r of c.redirects) {
+      if (!r.op.includes(">") || /[$`*?[{~]/.test(r.target)) continue;
+      if (!(await pathExists(options, r.target))) fresh.add(r.target);
+    }
+  }
+  return fresh;
 }
 
 const SYSTEM_DIRS = [

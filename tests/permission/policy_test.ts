@@ -302,3 +302,37 @@ Deno.test("file tools ask before writing a protected path even when a rule allow
   ]);
   expect((await custom.decide(writeLike, { path: ".git/config" })).action).toBe("allow");
 });
+
+Deno.test("a > redirect asks when it may overwrite a file, not when it creates one (table)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/important.txt`, "keep\n");
+    await Deno.mkdir(`${dir}/sub`);
+    const config = defaultConfig();
+    const policy = PermissionPolicy.fromConfig(config);
+    installShellAnalyzer(policy, config);
+    const pathForms = (s: string) => Promise.resolve(s.startsWith("/") ? [s] : [s, `${dir}/${s}`]);
+    const table: [string, PermissionAction][] = [
+      ["echo x > important.txt", "ask"],
+      ["echo x >| important.txt", "ask"],
+      ["echo x 2> important.txt", "ask"],
+      ["echo x > new.txt", "allow"],
+      ["echo x >> important.txt", "allow"],
+      ["echo x > sub/new.txt", "allow"],
+      // Unresolvable or moved targets may overwrite: fail closed.
+      ["echo x > $f", "ask"],
+      ["echo x > *.txt", "ask"],
+      ["cd sub && echo x > new.txt", "ask"],
+      ["echo x > /dev/null", "allow"],
+    ];
+    const got: string[] = [];
+    for (const [command] of table) {
+      got.push(
+        `${command} → ${(await policy.decide(bashLikeTool, { command }, { pathForms })).action}`,
+      );
+    }
+    expect(got).toEqual(table.map(([c, a]) => `${c} → ${a}`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
