@@ -155,8 +155,12 @@ export class PermissionPolicy {
     return (this.#rules.get(tool)?.length ?? 0) > 0;
   }
 
-  /** A tool all of whose rules deny is hidden from the catalog. */
-  isFullyDenied(tool: string): boolean {
+  /**
+   * A tool all of whose rules deny is hidden from the catalog; so is, at autonomy "readonly", a
+   * mutating tool without an analyser (bash stays: its read-only commands run).
+   */
+  isFullyDenied(tool: string, mutates = false): boolean {
+    if (this.autonomy === "readonly" && mutates && !this.#analyzers.has(tool)) return true;
     const rules = this.#rules.get(tool);
     return !!rules && rules.length > 0 && rules.every((r) => r.action === "deny");
   }

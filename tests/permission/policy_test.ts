@@ -336,3 +336,12 @@ Deno.test("a > redirect asks when it may overwrite a file, not when it creates o
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("autonomy readonly hides mutating tools without an analyser from the catalog", () => {
+  const readonly = new PermissionPolicy({}, { autonomy: "readonly" });
+  readonly.setAnalyzer("bash", () => ({ action: "ask", policyMatch: null, subject: null }));
+  const supervised = new PermissionPolicy({});
+  const tools: [string, boolean][] = [["write", true], ["read", false], ["bash", true]];
+  expect(tools.map(([t, m]) => [t, readonly.isFullyDenied(t, m), supervised.isFullyDenied(t, m)]))
+    .toEqual([["write", true, false], ["read", false, false], ["bash", false, false]]);
+});
