@@ -86,13 +86,20 @@ async function newSandbox(cwd: string, config: Config): Promise<Sandbox> {
 }
 
 /** Builds permission policies: the config's rules, with the tools' analysers installed. */
-async function loadPolicyBuilder(): Promise<(config: Config) => PermissionPolicy> {
+async function loadPolicyBuilder(): Promise<
+  (config: Config, options?: { yes?: boolean; sandboxed?: boolean }) => PermissionPolicy
+> {
   const [{ PermissionPolicy }, { installShellAnalyzer }] = await Promise.all([
     import("./src/permission/mod.ts"),
     import("./src/permission/shell.ts"),
   ]);
-  return (config) => {
-    const policy = PermissionPolicy.fromConfig(config);
+  return (config, { yes = false, sandboxed = false } = {}) => {
+    // `--yes` runs this invocation at autonomy "full"; inside the OS sandbox, commands no rule
+    // decides run unasked (supervised), outside it they follow the legacy lists.
+    const policy = PermissionPolicy.fromConfig(config, {
+      ...(yes ? { autonomy: "full" } : {}),
+      unaskedInSandbox: sandboxed,
+    });
     // Permission analysers (policy.setAnalyzer(tool, fn)): bash's command analysis goes here.
     installShellAnalyzer(policy, config);
     return policy;
@@ -139,7 +146,7 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
         registry: runtime.registry,
         local: runtime.executor,
         provider,
-        newPolicy: () => newPolicy(config),
+        newPolicy: () => newPolicy(config, { sandboxed: runtime?.sandboxActive?.() ?? false }),
         redact: redactSecrets,
       };
     },
@@ -170,7 +177,6 @@ export async function buildRuntime(
     ]);
 
   const sandbox = await newSandbox(globals.cwd, config);
-  const policy = newPolicy(config);
 
   const cleanups: (() => Promise<void> | void)[] = [];
   // What tools reach the world through (overflow reader, process runner, …): set toolDeps.<name>
@@ -202,6 +208,7 @@ export async function buildRuntime(
     () => exec.planSandbox(sandbox.workspace, settings, { env }),
   );
   toolDeps.runner = new exec.SandboxedRunner(exec.defaultProcessRunner(), shellSandbox);
+  const policy = newPolicy(config, { yes: globals.yes, sandboxed: shellSandbox.active() });
   if (shellSandbox.mode === "bwrap") {
     const probe = exec.probeBwrap(shellSandbox.bwrapPath);
     if (!probe.available) {

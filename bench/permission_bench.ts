@@ -14,7 +14,7 @@ const TARGET_MS = 1;
 const FIRST_CALL_RUNS = 5;
 
 const config = defaultConfig();
-config.tools.permissions = {
+Object.assign(config.tools.permissions, {
   bash: [
     { pattern: "sudo*", action: "deny" },
     { pattern: "ls*", action: "allow" },
@@ -26,7 +26,7 @@ config.tools.permissions = {
     { pattern: "npm *", action: "allow" },
     { pattern: "*", action: "ask" },
   ],
-};
+});
 const policy = PermissionPolicy.fromConfig(config);
 const settings = shellPermissionSettings(config);
 

@@ -1,4 +1,8 @@
-/** `zeph config check`: the resolved config (secrets masked) or the errors; exit 0/2. */
+/**
+ * `zeph config check`: the resolved config (secrets masked) or the errors; exit 0/2. Warnings
+ * (unknown keys, rules for no tool, shadowed rules, deny globs other flag spellings sidestep) go
+ * to stderr.
+ */
 import type { CommandDeps } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 
@@ -11,13 +15,24 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .action(async (_opts, command) => {
       const globals = globalsOf(command);
       const loaded = await deps.loadConfig(globals);
-      const [{ permissionToolWarnings, renderConfig }, { builtinTools }] = await Promise.all([
+      const [
+        { permissionRules, permissionToolWarnings, renderConfig },
+        { builtinTools },
+        { permissionRuleWarnings },
+      ] = await Promise.all([
         import("../config/mod.ts"),
         // The catalog loads every tool, so it stays out of tools/mod.ts.
         import("../tools/catalog.ts"),
+        import("../permission/mod.ts"),
       ]);
       const tools = builtinTools().map((t) => t.name);
-      for (const w of [...loaded.warnings, ...permissionToolWarnings(loaded.config, tools)]) {
+      for (
+        const w of [
+          ...loaded.warnings,
+          ...permissionToolWarnings(loaded.config, tools),
+          ...permissionRuleWarnings(permissionRules(loaded.config.tools.permissions) ?? {}),
+        ]
+      ) {
         console.error(`zeph: warning: ${w}`);
       }
       const from = loaded.path ?? "built-in defaults";

@@ -22,6 +22,7 @@ const COMMANDS: (() => Promise<CommandModule>)[] = [
   () => import("./tools_cmd.ts"),
   () => import("./tool_cmd.ts"),
   () => import("./config_cmd.ts"),
+  () => import("./permissions_cmd.ts"),
   () => import("./filter_cmd.ts"),
 ];
 

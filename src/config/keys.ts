@@ -33,8 +33,10 @@ export function schemaAt(
     const def = defOf(current);
     if (def.type === "object") {
       const shape = def.shape as Record<string, z.ZodType>;
-      if (typeof segment !== "string" || !(segment in shape)) return null;
-      current = shape[segment];
+      const rest = def.catchall as z.ZodType | undefined;
+      if (typeof segment === "string" && segment in shape) current = shape[segment];
+      else if (rest && defOf(rest).type !== "never") current = rest;
+      else return null;
     } else if (def.type === "record") current = def.valueType as z.ZodType;
     else if (def.type === "array") current = def.element as z.ZodType;
     else return null;
@@ -52,14 +54,16 @@ export function knownKeys(path: readonly (string | number)[], root: z.ZodType = 
 }
 
 /**
- * Every leaf key path of the schema (`tools.shell.timeout`). A record or array of tables
- * (`tools.permissions`) is one leaf: its entries are user-named.
+ * Every leaf key path of the schema (`tools.shell.timeout`). A record or array of tables, or the
+ * user-named entries of a table with fixed keys too (`tools.permissions`), is one leaf.
  */
 export function configKeyPaths(root: z.ZodType = Config): string[] {
   const out: string[] = [];
   const walk = (schema: z.ZodType, prefix: string[]) => {
     const def = defOf(unwrapSchema(schema));
     if (def.type === "object") {
+      const rest = def.catchall as z.ZodType | undefined;
+      if (rest && defOf(rest).type !== "never") out.push(prefix.join("."));
       for (const [k, v] of Object.entries(def.shape as Record<string, z.ZodType>)) {
         walk(v, [...prefix, k]);
       }

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
 import { knownKeys, schemaAt, suggestKey } from "./keys.ts";
-import { Config } from "./schema.ts";
+import { Config, permissionRules } from "./schema.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -51,6 +51,12 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
     key: "tools.shell.timeout",
     type: "integer",
     description: "Shell command timeout in seconds",
+  },
+  {
+    name: "ZEPH_TOOLS_PERMISSIONS_AUTONOMY",
+    key: "tools.permissions.autonomy",
+    type: "string",
+    description: "Autonomy: readonly, supervised or full",
   },
   {
     name: "ZEPH_TOOLS_FILTERS_ENABLED",
@@ -336,10 +342,11 @@ function validate(
  */
 export function permissionToolWarnings(config: Config, toolNames: readonly string[]): string[] {
   const known = new Set(toolNames);
-  return Object.keys(config.tools.permissions ?? {}).filter((t) => !known.has(t)).map((t) => {
-    const guess = suggestKey(t, toolNames);
-    return `[tools.permissions.${t}] names no tool, its rules apply to nothing${
-      guess ? ` (did you mean "${guess}"?)` : ""
-    }. Tools: ${toolNames.join(", ")}.`;
-  });
+  return Object.keys(permissionRules(config.tools.permissions) ?? {}).filter((t) => !known.has(t))
+    .map((t) => {
+      const guess = suggestKey(t, toolNames);
+      return `[tools.permissions.${t}] names no tool, its rules apply to nothing${
+        guess ? ` (did you mean "${guess}"?)` : ""
+      }. Tools: ${toolNames.join(", ")}.`;
+    });
 }

@@ -57,6 +57,59 @@ export const DEFAULT_ENV_BLOCKLIST = [
   "HUGGING",
 ];
 
+/** How much the agent may do unasked: nothing that changes files, the rules, or everything. */
+export const Autonomy = z.enum(["readonly", "supervised", "full"]);
+export type Autonomy = z.infer<typeof Autonomy>;
+
+/**
+ * Workspace paths whose content some program later runs or trusts (git's config, attributes and
+ * hooks; editor, MCP and direnv settings; shell start-up files): writing them is never
+ * auto-allowed. Globs relative to the workspace, matched like permission rules.
+ */
+export const DEFAULT_PROTECTED_PATHS = [
+  ".git/**",
+  ".gitattributes",
+  ".zeph/**",
+  ".mcp.json",
+  ".vscode/settings.json",
+  ".envrc",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+];
+
+/** `[tools.permissions]` keys that are settings, not a tool's rule list. */
+export const PERMISSION_SETTINGS = ["autonomy", "protected_paths"] as const;
+
+/**
+ * `[tools.permissions]`: the autonomy level, the protected paths, and per tool id an ordered
+ * rule list (`[[tools.permissions.bash]]`).
+ */
+export const PermissionsConfig = z.object({
+  autonomy: Autonomy.default("supervised"),
+  protected_paths: z.array(z.string().min(1)).default([...DEFAULT_PROTECTED_PATHS]),
+}).catchall(z.array(PermissionRuleConfig));
+export type PermissionsConfig = z.infer<typeof PermissionsConfig>;
+
+/**
+ * The rule lists of `[tools.permissions]` by tool id, or null when there are none (then the
+ * legacy `[tools.shell]` blocked_commands/confirm_patterns apply, as the spec says).
+ */
+export function permissionRules(
+  permissions: PermissionsConfig,
+): Record<string, PermissionRuleConfig[]> | null {
+  const settings = new Set<string>(PERMISSION_SETTINGS);
+  const entries = Object.entries(permissions).filter(([k]) => !settings.has(k));
+  return entries.length
+    ? Object.fromEntries(entries) as Record<string, PermissionRuleConfig[]>
+    : null;
+}
+
 const AgentConfig = z.object({
   max_tool_iterations: z.number().int().min(1).max(1000).default(10),
   context_budget_tokens: z.number().int().min(1000).default(128_000),
@@ -191,8 +244,8 @@ const ToolsConfig = z.object({
   max_tool_calls_per_session: z.number().int().min(0).default(0),
   shell: ShellConfig.prefault({}),
   file: FileConfig.prefault({}),
-  /** Absent means the legacy [tools.shell] blocked_commands/confirm_patterns rules apply. */
-  permissions: z.record(z.string(), z.array(PermissionRuleConfig)).optional(),
+  /** Without rule lists the legacy [tools.shell] blocked_commands/confirm_patterns apply. */
+  permissions: PermissionsConfig.prefault({}),
   overflow: OverflowConfig.prefault({}),
   filters: FiltersConfig.prefault({}),
   scrape: ScrapeConfig.prefault({}),

@@ -92,3 +92,33 @@ export function compileGlob(pattern: string): CompiledGlob {
 export function escapeGlob(text: string): string {
   return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }
+
+/**
+ * True when every string `inner` matches, `outer` matches too (so a rule with `outer` placed
+ * first shadows one with `inner`). Sound but not complete: `outer` must consume `inner`'s
+ * tokens one by one (its `*` any run of them, its `?` and classes one character), so a true
+ * answer is always right and a rare false one misses a shadow that needs set reasoning.
+ */
+export function globCovers(outer: string, inner: string): boolean {
+  const o = tokenize(outer.toLowerCase());
+  const n = tokenize(inner.toLowerCase());
+  const memo = new Map<number, boolean>();
+  const covers = (i: number, j: number): boolean => {
+    const key = i * (n.length + 1) + j;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let result: boolean;
+    const a = o[i];
+    const b = n[j];
+    if (!a) result = !b;
+    else if (a.t === "star") result = covers(i + 1, j) || (!!b && covers(i, j + 1));
+    else if (!b || b.t === "star") result = false;
+    else if (a.t === "any") result = covers(i + 1, j + 1);
+    else if (b.t === "lit") result = matchOne(a, b.c) && covers(i + 1, j + 1);
+    else if (b.t === "any") result = false;
+    else result = JSON.stringify(a) === JSON.stringify(b) && covers(i + 1, j + 1);
+    memo.set(key, result);
+    return result;
+  };
+  return covers(0, 0);
+}

@@ -15,6 +15,7 @@ export {
   PermissionPolicy,
   type PolicyTool,
 } from "./policy.ts";
+export { flagSpellings, permissionRuleWarnings } from "./rule_warnings.ts";
 export type {
   AnalyzeOptions,
   ShellAnalysis,

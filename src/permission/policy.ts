@@ -1,9 +1,17 @@
 /**
- * The generic permission engine: per-tool ordered `{pattern, action}` rules, first match wins,
- * no match asks. Session rules ("always" answers) are consulted before configured ones. A tool
- * can register an analyser (bash does) that evaluates its params in a smarter way.
+ * The generic permission engine: per-tool ordered `{pattern, action}` rules, the first match wins
+ * (a deny included: order is the user's), no match asks. Session rules ("always" answers) are
+ * consulted before configured ones. A tool can register an analyser (bash does) that evaluates
+ * its params in a smarter way. The autonomy level (readonly, supervised, full) applies on top.
  */
-import type { Config, PermissionAction, PermissionRuleConfig } from "../config/mod.ts";
+import {
+  type Autonomy,
+  type Config,
+  DEFAULT_PROTECTED_PATHS,
+  type PermissionAction,
+  type PermissionRuleConfig,
+  permissionRules,
+} from "../config/mod.ts";
 import { type CompiledGlob, compileGlob, escapeGlob } from "./glob.ts";
 
 export interface Decision {
@@ -16,6 +24,28 @@ export interface Decision {
   reason?: string;
   /** The pattern an "always" answer stores (the normalised command or the path). */
   alwaysPattern?: string;
+  /** Each simple command of a bash call with its effect (`permissions check`, readonly mode). */
+  commands?: { command: string; effect: CommandEffect; context?: string[] }[];
+}
+
+/** What a simple command does: the shell analysis classifies, the autonomy level decides. */
+export interface CommandEffect {
+  effect: "read_only" | "destructive" | "other";
+  /** Why, in words ("git clean deletes untracked files"). */
+  reason: string;
+}
+
+export interface PolicyOptions {
+  /** `[tools.permissions] autonomy`; `--yes` runs one invocation as `full`. */
+  autonomy?: Autonomy;
+  /** Workspace-relative globs the mutating file tools ask before writing, even when allowed. */
+  protectedPaths?: readonly string[];
+  /**
+   * Shell commands run inside an OS sandbox: in supervised mode without bash rules, commands
+   * that are neither read-only nor destructive then run unasked (the confinement is the guard)
+   * instead of following the legacy confirm patterns. Set by whoever provides the sandbox.
+   */
+  unaskedInSandbox?: boolean;
 }
 
 /** What the policy reads of a tool: the registry's tool definitions have this shape. */
@@ -43,10 +73,32 @@ export interface DecideOptions {
   pathForms?: (subject: string) => Promise<string[]>;
 }
 
+/**
+ * Whether a path (as a command names it) exists, through `pathForms`: a redirect into a file
+ * that does not exist yet creates it rather than overwriting it. Without `pathForms`, or when
+ * the path cannot be resolved, the answer is "exists" (fail closed).
+ */
+export async function pathExists(options: DecideOptions, target: string): Promise<boolean> {
+  if (!options.pathForms) return true;
+  const forms = await options.pathForms(target);
+  const absolute = forms.filter((f) => f.startsWith("/"));
+  if (absolute.length === 0) return true;
+  for (const f of absolute) {
+    try {
+      await Deno.lstat(f);
+      return true;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) return true;
+    }
+  }
+  return false;
+}
+
 /** Evaluates one tool's params against the policy (the shell analyser implements this). */
 export type PermissionAnalyzer = (
   params: unknown,
   policy: PermissionPolicy,
+  options: DecideOptions,
 ) => Decision | Promise<Decision>;
 
 const RANK: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 };
@@ -62,8 +114,14 @@ export class PermissionPolicy {
   #rules = new Map<string, CompiledRule[]>();
   #session = new Map<string, CompiledRule[]>();
   #analyzers = new Map<string, PermissionAnalyzer>();
+  #protected: CompiledGlob[];
+  readonly autonomy: Autonomy;
+  readonly unaskedInSandbox: boolean;
 
-  constructor(rules: Record<string, PermissionRuleConfig[]> = {}) {
+  constructor(rules: Record<string, PermissionRuleConfig[]> = {}, options: PolicyOptions = {}) {
+    this.autonomy = options.autonomy ?? "supervised";
+    this.unaskedInSandbox = options.unaskedInSandbox ?? false;
+    this.#protected = (options.protectedPaths ?? DEFAULT_PROTECTED_PATHS).map(compileGlob);
     for (const [tool, list] of Object.entries(rules)) {
       this.#rules.set(
         tool,
@@ -76,10 +134,17 @@ export class PermissionPolicy {
     }
   }
 
-  /** `[tools.permissions]` when present, else the legacy shell lists converted (spec). */
-  static fromConfig(config: Config): PermissionPolicy {
-    if (config.tools.permissions) return new PermissionPolicy(config.tools.permissions);
-    return new PermissionPolicy({ bash: legacyShellRules(config) });
+  /**
+   * `[tools.permissions]` rule lists when there are any, else the legacy shell lists converted
+   * (spec); `overrides` win over the config's settings (`--yes` sets autonomy "full").
+   */
+  static fromConfig(config: Config, overrides: PolicyOptions = {}): PermissionPolicy {
+    const rules = permissionRules(config.tools.permissions) ?? { bash: legacyShellRules(config) };
+    return new PermissionPolicy(rules, {
+      autonomy: config.tools.permissions.autonomy,
+      protectedPaths: config.tools.permissions.protected_paths,
+      ...overrides,
+    });
   }
 
   setAnalyzer(tool: string, analyzer: PermissionAnalyzer): void {
@@ -90,8 +155,12 @@ export class PermissionPolicy {
     return (this.#rules.get(tool)?.length ?? 0) > 0;
   }
 
-  /** A tool all of whose rules deny is hidden from the catalog. */
-  isFullyDenied(tool: string): boolean {
+  /**
+   * A tool all of whose rules deny is hidden from the catalog; so is, at autonomy "readonly", a
+   * mutating tool without an analyser (bash stays: its read-only commands run).
+   */
+  isFullyDenied(tool: string, mutates = false): boolean {
+    if (this.autonomy === "readonly" && mutates && !this.#analyzers.has(tool)) return true;
     const rules = this.#rules.get(tool);
     return !!rules && rules.length > 0 && rules.every((r) => r.action === "deny");
   }
@@ -134,25 +203,34 @@ export class PermissionPolicy {
     const subject = forms[0];
     const alwaysPattern = escapeGlob(subject);
     const matches = (rule: CompiledRule) => forms.some((f) => rule.glob.test(f));
-    const configured = this.#rules.get(tool) ?? [];
-    // Session "allow" rules never override a configured deny: deny rules are checked first.
-    for (const rule of configured) {
-      if (rule.action === "deny" && matches(rule)) {
-        return { action: "deny", policyMatch: rule.label, subject, alwaysPattern };
-      }
+    const configured = (this.#rules.get(tool) ?? []).find(matches);
+    // The first matching configured rule wins (spec). Session "always" rules are consulted before
+    // it, except that a session allow never lifts a configured deny.
+    if (configured?.action === "deny") {
+      return { action: "deny", policyMatch: configured.label, subject, alwaysPattern };
     }
-    for (const rule of [...(this.#session.get(tool) ?? []), ...configured]) {
-      if (matches(rule)) {
-        return { action: rule.action, policyMatch: rule.label, subject, alwaysPattern };
-      }
-    }
+    const rule = (this.#session.get(tool) ?? []).find(matches) ?? configured;
+    if (rule) return { action: rule.action, policyMatch: rule.label, subject, alwaysPattern };
     return { action: fallback ?? "ask", policyMatch: null, subject, alwaysPattern };
   }
 
-  /** The decision for a call: the analyser when the tool has one, else every subject's rule. */
+  /**
+   * The decision for a call: the analyser when the tool has one, else every subject's rule (a
+   * protected path lifts a mutating file tool's allow to ask); then the autonomy level.
+   */
   async decide(tool: PolicyTool, params: unknown, options: DecideOptions = {}): Promise<Decision> {
     const analyzer = this.#analyzers.get(tool.name);
-    if (analyzer) return await analyzer(params, this);
+    const decision = analyzer
+      ? await analyzer(params, this, options)
+      : await this.#decideSubjects(tool, params, options);
+    return this.#applyAutonomy(tool, decision);
+  }
+
+  async #decideSubjects(
+    tool: PolicyTool,
+    params: unknown,
+    options: DecideOptions,
+  ): Promise<Decision> {
     const fallback = this.defaultAction(tool);
     const subjects = tool.subjects(params);
     if (subjects.length === 0) {
@@ -160,10 +238,64 @@ export class PermissionPolicy {
     }
     const decisions: Decision[] = [];
     for (const s of subjects) {
-      const forms = tool.pathSubjects && options.pathForms ? await options.pathForms(s) : [s];
-      decisions.push(this.evaluateForms(tool.name, forms.length ? forms : [s], fallback));
+      const found = tool.pathSubjects && options.pathForms ? await options.pathForms(s) : [s];
+      const forms = found.length ? found : [s];
+      let d = this.evaluateForms(tool.name, forms, fallback);
+      const guarded = tool.mutates && tool.pathSubjects ? this.protectedPath(forms) : null;
+      if (guarded && d.action !== "deny") {
+        const reason = `"${d.subject}" is a protected path ("${guarded}"): a program may run or ` +
+          `trust what is written there`;
+        d = d.action === "allow"
+          ? {
+            ...d,
+            action: "ask",
+            policyMatch: `tools.permissions.protected_paths "${guarded}"`,
+            reason,
+          }
+          : { ...d, reason: d.reason ?? reason };
+      }
+      decisions.push(d);
     }
     return mostRestrictive(decisions)!;
+  }
+
+  /** The protected-path glob any of a path's spellings matches, or null. */
+  protectedPath(forms: string[]): string | null {
+    const hit = this.#protected.find((g) => forms.some((f) => g.test(f.replace(/^\.\//, ""))));
+    return hit?.source ?? null;
+  }
+
+  #applyAutonomy(tool: PolicyTool, d: Decision): Decision {
+    if (this.autonomy === "full") {
+      if (d.action !== "ask") return d;
+      return {
+        ...d,
+        action: "allow",
+        policyMatch: `tools.permissions.autonomy = "full" (over ${d.policyMatch ?? "no rule"})`,
+      };
+    }
+    if (this.autonomy !== "readonly" || d.action === "deny" || !tool.mutates) return d;
+    const policyMatch = `tools.permissions.autonomy = "readonly"`;
+    if (!this.#analyzers.has(tool.name)) {
+      return {
+        ...d,
+        action: "deny",
+        policyMatch,
+        reason: `${tool.name} changes files and autonomy is "readonly"; only reading tools run`,
+      };
+    }
+    // An analysed tool (bash) runs when every command it found is read-only.
+    const writer = d.commands?.find((c) => c.effect.effect !== "read_only");
+    if (d.commands?.length && !writer) return d;
+    return {
+      ...d,
+      action: "deny",
+      policyMatch,
+      reason: writer
+        ? `"${writer.command}" is not read-only (${writer.effect.reason}) and autonomy is ` +
+          `"readonly"; run only commands that read`
+        : `the command was not proven read-only and autonomy is "readonly"`,
+    };
   }
 
   /** No match: `ask` when the tool has rules; without rules, read-only tools run, mutating ask. */

@@ -10,7 +10,7 @@
  * the attack corpus. `deno compile` needs nothing extra: it is plain JS reached by a literal
  * `import("mvdan-sh")`, embedded with the other npm packages; no data file is read at run time.
  */
-import { type Config, DEFAULT_BLOCKED_COMMANDS } from "../config/mod.ts";
+import { type Config, DEFAULT_BLOCKED_COMMANDS, permissionRules } from "../config/mod.ts";
 import {
   type ExtractResult,
   INTERPRETERS,
@@ -19,8 +19,16 @@ import {
   type ParsedCommand,
   rootCtx,
 } from "./_shell_parse.ts";
+import { classifyEffect } from "./_effect.ts";
 import { escapeGlob } from "./glob.ts";
-import { type Decision, mostRestrictive, type PermissionPolicy } from "./policy.ts";
+import {
+  type CommandEffect,
+  type DecideOptions,
+  type Decision,
+  mostRestrictive,
+  pathExists,
+  type PermissionPolicy,
+} from "./policy.ts";
 
 export { decodeAnsiC } from "./_shell_parse.ts";
 
@@ -387,7 +395,7 @@ export function shellPermissionSettings(config: Config): ShellPermissionSettings
   blocked.push(...shell.blocked_commands.map((c) => c.toLowerCase()));
   if (!shell.allow_network) blocked.push(...NETWORK_COMMANDS);
   const unique = [...new Set(blocked.map((c) => c.trim()).filter(Boolean))].sort();
-  const legacy = !config.tools.permissions;
+  const legacy = !permissionRules(config.tools.permissions);
   return {
     blocked: unique,
     confirm: legacy
@@ -402,7 +410,7 @@ export function shellPermissionSettings(config: Config): ShellPermissionSettings
 /** Registers the shell-aware analyser as the `bash` tool's permission evaluator. */
 export function installShellAnalyzer(policy: PermissionPolicy, config: Config): void {
   const settings = shellPermissionSettings(config);
-  policy.setAnalyzer("bash", (params, p) => {
+  policy.setAnalyzer("bash", (params, p, options) => {
     const command = (params as { command?: unknown })?.command;
     if (typeof command !== "string") {
       return {
@@ -412,7 +420,7 @@ export function installShellAnalyzer(policy: PermissionPolicy, config: Config): 
         reason: "the call has no command string to analyse",
       };
     }
-    return decideShell(command, p, settings);
+    return decideShell(command, p, settings, options);
   });
 }
 
@@ -423,6 +431,7 @@ export async function decideShell(
   command: string,
   policy: PermissionPolicy,
   settings: ShellPermissionSettings,
+  options: DecideOptions = {},
 ): Promise<Decision> {
   const subject = command;
   if (command.length > settings.maxCommandLength) {
@@ -459,8 +468,16 @@ export async function decideShell(
 
   // Asks that come from a rule on one simple command (not from the analysis' fail-closed checks).
   const ruleAsks = new Set<Decision>();
+  const commands: { command: string; effect: CommandEffect; context?: string[] }[] = [];
+  const newFiles = await newRedirectTargets(analysis.commands, options);
   for (const cmd of analysis.commands) {
-    const d = decideCommand(cmd, policy, settings);
+    const effect = classifyEffect(cmd, commandDanger(cmd), newFiles);
+    commands.push({
+      command: cmd.raw,
+      effect,
+      ...(cmd.context.length ? { context: cmd.context } : {}),
+    });
+    const d = decideCommand(cmd, effect, policy, settings);
     if (d.action === "ask" && !d.danger) ruleAsks.add(d);
     delete d.danger;
     decisions.push(d);
@@ -518,17 +535,19 @@ export async function decideShell(
 
   if (decisions.length === 0) {
     // Nothing runs (comments, plain assignments).
-    return { action: "allow", policyMatch: null, subject, alwaysPattern: exact };
+    return { action: "allow", policyMatch: null, subject, alwaysPattern: exact, commands };
   }
   const worst = mostRestrictive(decisions)!;
   if (worst.action === "ask") {
     // An "always" answer to this exact command line lifts a fail-closed ask (never a deny).
     const session = policy.evaluateSession("bash", command);
-    if (session?.action === "allow") return { ...session, subject, alwaysPattern: exact };
+    if (session?.action === "allow") {
+      return { ...session, subject, alwaysPattern: exact, commands };
+    }
   }
   const same = decisions.filter((d) => d.action === worst.action);
   const reasons = [...new Set(same.map((d) => d.reason).filter((r): r is string => !!r))];
-  const result: Decision = { ...worst, subject, alwaysPattern: exact };
+  const result: Decision = { ...worst, subject, alwaysPattern: exact, commands };
   if (reasons.length > 0) {
     const shown = reasons.slice(0, 5).join("; ");
     result.reason = reasons.length > 5 ? `${shown}; and ${reasons.length - 5} more` : shown;
@@ -542,6 +561,25 @@ export async function decideShell(
     result.alwaysPattern = escapeGlob([...subjects][0] ?? command);
   }
   return result;
+}
+
+/** Static `>` redirect targets that do not exist yet: writing them creates, not overwrites. */
+async function newRedirectTargets(
+  commands: SimpleCommand[],
+  options: DecideOptions,
+): Promise<Set<string>> {
+  const fresh = new Set<string>();
+  // A `cd` in the line moves where a relative target lands: then every `>` may overwrite.
+  if (!options.pathForms || commands.some((c) => /^(cd|pushd|popd)$/.test(c.program))) {
+    return fresh;
+  }
+  for (const c of commands) {
+    for (const r of c.redirects) {
+      if (!r.op.includes(">") || /[$`*?[{~]/.test(r.target)) continue;
+      if (!(await pathExists(options, r.target))) fresh.add(r.target);
+    }
+  }
+  return fresh;
 }
 
 const SYSTEM_DIRS = [
@@ -560,6 +598,7 @@ function isSystemPath(path: string): boolean {
 
 function decideCommand(
   cmd: SimpleCommand,
+  effect: CommandEffect,
   policy: PermissionPolicy,
   settings: ShellPermissionSettings,
 ): Decision & { danger?: boolean } {
@@ -576,8 +615,22 @@ function decideCommand(
     }
   }
   let d: Decision;
-  if (settings.confirm) {
-    const session = policy.evaluateSession("bash", subject);
+  // Supervised without bash rules: the effect decides before the legacy lists (README).
+  const unruled = !policy.hasRules("bash") || settings.confirm !== null;
+  const session = unruled ? policy.evaluateSession("bash", subject) : null;
+  if (unruled && !session && effect.effect === "destructive") {
+    return {
+      action: "ask",
+      policyMatch: "bash analysis: destructive",
+      subject,
+      reason: `${effect.reason}${where}`,
+    };
+  }
+  if (unruled && !session && effect.effect === "read_only") {
+    d = { action: "allow", policyMatch: "bash analysis: read-only", subject };
+  } else if (unruled && !session && policy.unaskedInSandbox) {
+    d = { action: "allow", policyMatch: "bash analysis: inside the OS sandbox", subject };
+  } else if (settings.confirm) {
     const confirm = settings.confirm.find((p) =>
       !FEATURE_PATTERNS.has(p.trim()) && matchCommandPattern(p, cmd)
     );

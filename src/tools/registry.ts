@@ -161,7 +161,7 @@ export class ToolRegistry {
 
   /** The tools the model may see: fully denied tools are hidden (spec). */
   visible(policy: PermissionPolicy = this.policy): AnyTool[] {
-    return this.all().filter((t) => !policy.isFullyDenied(t.name));
+    return this.all().filter((t) => !policy.isFullyDenied(t.name, t.mutates));
   }
 
   definitions(policy: PermissionPolicy = this.policy): ToolDefinitionForModel[] {

@@ -111,3 +111,25 @@ Deno.test("a permission section for a misspelt tool is a warning, not silence", 
     );
   });
 });
+
+Deno.test("config check warns about shadowed rules and sidestepped deny globs, exit 0", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = path.join(home, "c.toml");
+    await Deno.writeTextFile(
+      file,
+      '[tools.permissions]\nautonomy = "readonly"\n\n' +
+        '[[tools.permissions.bash]]\npattern = "git *"\naction = "allow"\n\n' +
+        '[[tools.permissions.bash]]\npattern = "git push*"\naction = "deny"\n\n' +
+        '[[tools.permissions.bash]]\npattern = "rm -rf*"\naction = "deny"\n',
+    );
+    const r = await zeph(["config", "check", "--json", "--config", file], { cwd: ws, home });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).tools.permissions.autonomy).toBe("readonly");
+    const heads = r.stderr.split("\n").filter(Boolean).map((l) => l.split(/ never| can/)[0]);
+    expect(heads).toEqual([
+      'zeph: warning: [tools.permissions.bash][1] deny "git push*"',
+      'zeph: warning: [tools.permissions.bash][2] deny "rm -rf*"',
+    ]);
+    expect(r.stderr).toContain('"rm -fr*", "rm -r -f*", "rm --recursive --force*"');
+  });
+});

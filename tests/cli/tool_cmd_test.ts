@@ -281,3 +281,34 @@ Deno.test('mode = "bwrap" without bubblewrap on PATH: a warning at start, the co
     expect(() => Deno.statSync(path.join(ws, "ran.txt"))).toThrow(Deno.errors.NotFound);
   });
 });
+
+Deno.test("default autonomy: destructive commands are refused without a terminal; the files stay", async () => {
+  await withWorkspace(async (ws, home) => {
+    await Deno.writeTextFile(path.join(ws, "important.txt"), "keep\n");
+    await Deno.writeTextFile(path.join(ws, "scratch.tmp"), "x\n");
+    const table: [string, number][] = [
+      ["echo x > important.txt", 1],
+      ["rm -fr important.txt", 1],
+      ["rm -r -f scratch.tmp", 1],
+      ["find . -name '*.tmp' -delete", 1],
+      ["truncate -s 0 important.txt", 1],
+      ["cat important.txt", 0],
+      ["echo made > new.txt", 0],
+    ];
+    const got: string[] = [];
+    for (const [command] of table) {
+      const r = await zeph(["tool", "bash", JSON.stringify({ command }), "--json"], {
+        cwd: ws,
+        home,
+      });
+      const category = r.code === 1 ? JSON.parse(r.stdout).category : null;
+      got.push(`${command} → ${r.code} ${category}`);
+    }
+    expect(got).toEqual(
+      table.map(([c, code]) => `${c} → ${code} ${code === 1 ? "confirmation_required" : null}`),
+    );
+    expect(await Deno.readTextFile(path.join(ws, "important.txt"))).toBe("keep\n");
+    expect(await Deno.readTextFile(path.join(ws, "scratch.tmp"))).toBe("x\n");
+    expect(await Deno.readTextFile(path.join(ws, "new.txt"))).toBe("made\n");
+  });
+});

@@ -42,5 +42,9 @@ Deno.test("configKeyPaths walks nested tables and treats rule maps as one key", 
   expect(keys).toContain("agent.max_tool_iterations");
   expect(keys).toContain("tools.filters.security.extra_patterns");
   expect(keys).toContain("tools.permissions");
-  expect(keys.filter((k) => k.startsWith("tools.permissions"))).toEqual(["tools.permissions"]);
+  expect(keys.filter((k) => k.startsWith("tools.permissions"))).toEqual([
+    "tools.permissions",
+    "tools.permissions.autonomy",
+    "tools.permissions.protected_paths",
+  ]);
 });

@@ -262,11 +262,11 @@ Deno.test("every documented override maps onto a real config key", async () => {
 Deno.test("permission sections naming no tool are warnings with a did-you-mean", async () => {
   const { permissionToolWarnings } = await import("../../src/config/load.ts");
   const config = defaultConfig();
-  config.tools.permissions = {
+  Object.assign(config.tools.permissions, {
     raed: [{ pattern: "*", action: "deny" }],
     bash: [{ pattern: "*", action: "ask" }],
     zzz: [],
-  };
+  });
   expect(permissionToolWarnings(config, ["bash", "read", "write"])).toEqual([
     '[tools.permissions.raed] names no tool, its rules apply to nothing (did you mean "read"?). Tools: bash, read, write.',
     "[tools.permissions.zzz] names no tool, its rules apply to nothing. Tools: bash, read, write.",

@@ -25,7 +25,9 @@ Deno.test("renderConfig round-trips through TOML and JSON, dropping absent optio
   const toml = await renderConfig(config, "toml");
   expect(parse(toml)).toEqual(JSON.parse(JSON.stringify(config)));
   const withRules = defaultConfig();
-  withRules.tools.permissions = { bash: [{ pattern: "*", action: "ask" }] };
+  Object.assign(withRules.tools.permissions, {
+    bash: [{ pattern: "*", action: "ask" }],
+  });
   expect(JSON.parse(await renderConfig(withRules, "json"))).toEqual(
     JSON.parse(JSON.stringify(withRules)),
   );

@@ -49,7 +49,9 @@ const filterHook = (engine: FilterEngine): OutputHook => ({
 async function setup() {
   const dir = await Deno.makeTempDir();
   const config = defaultConfig();
-  config.tools.permissions = { "*": [{ pattern: "*", action: "allow" }] };
+  Object.assign(config.tools.permissions, {
+    "*": [{ pattern: "*", action: "allow" }],
+  });
   const registry = new ToolRegistry({
     tools: [echoTool, plainTool],
     executor: new LocalExecutor(),

@@ -6,6 +6,9 @@ import {
   mostRestrictive,
   PermissionPolicy,
 } from "../../src/permission/policy.ts";
+import type { Autonomy, PermissionAction } from "../../src/config/schema.ts";
+import { compileGlob } from "../../src/permission/glob.ts";
+import { installShellAnalyzer } from "../../src/permission/shell.ts";
 import { bashLikeTool, echoTool, touchTool } from "../tools/_fixtures.ts";
 
 Deno.test("first matching rule wins; no match asks when the tool has rules", () => {
@@ -29,17 +32,52 @@ Deno.test("first matching rule wins; no match asks when the tool has rules", () 
   })).toEqual(cases);
 });
 
-Deno.test("earlier rules shadow later ones (order is the user's)", () => {
-  const policy = new PermissionPolicy({
-    bash: [{ pattern: "*", action: "allow" }, { pattern: "*rm*", action: "deny" }],
-  });
-  // The deny is checked first against configured rules, so it is not shadowed for deny…
-  expect(policy.evaluate("bash", "rm -rf x").action).toBe("deny");
-  const askFirst = new PermissionPolicy({
-    bash: [{ pattern: "*", action: "allow" }, { pattern: "*rm*", action: "ask" }],
-  });
-  // …but a later ask is: the first match (allow) wins.
-  expect(askFirst.evaluate("bash", "rm -rf x").action).toBe("allow");
+/** Rule lists × subjects: the first matching rule decides, whatever its action. */
+const FIRST_MATCH: { rules: [string, PermissionAction][]; cases: [string, PermissionAction][] }[] =
+  [
+    {
+      rules: [["ls *", "allow"], ["*", "deny"]],
+      cases: [["ls -la", "allow"], ["ls", "deny"], ["rm -rf x", "deny"]],
+    },
+    {
+      rules: [["*", "allow"], ["*rm*", "deny"]],
+      cases: [["rm -rf x", "allow"], ["ls", "allow"]],
+    },
+    {
+      rules: [["git push*", "deny"], ["git *", "allow"], ["*", "ask"]],
+      cases: [["git push origin", "deny"], ["git status", "allow"], ["make", "ask"]],
+    },
+    {
+      rules: [["git *", "allow"], ["git push*", "deny"]],
+      cases: [["git push origin", "allow"], ["git log", "allow"], ["hg log", "ask"]],
+    },
+    {
+      rules: [["*secret*", "ask"], ["cat *", "allow"], ["*", "deny"]],
+      cases: [["cat secret.txt", "ask"], ["cat a.txt", "allow"], ["head a.txt", "deny"]],
+    },
+  ];
+
+Deno.test("the first matching rule wins, a deny included (table)", () => {
+  const got: string[] = [];
+  const want: string[] = [];
+  for (const { rules, cases } of FIRST_MATCH) {
+    const policy = new PermissionPolicy({
+      bash: rules.map(([pattern, action]) => ({ pattern, action })),
+    });
+    for (const [subject, action] of cases) {
+      const d = policy.evaluate("bash", subject);
+      const index = rules.findIndex(([p]) => compileGlob(p).test(subject));
+      got.push(`${rules.map((r) => r.join(":"))} | ${subject} → ${d.action} ${d.policyMatch}`);
+      want.push(
+        `${rules.map((r) => r.join(":"))} | ${subject} → ${action} ${
+          index < 0
+            ? null
+            : `tools.permissions.bash[${index}] ${rules[index][1]} "${rules[index][0]}"`
+        }`,
+      );
+    }
+  }
+  expect(got).toEqual(want);
 });
 
 Deno.test("without rules: read-only tools run, mutating tools ask", async () => {
@@ -136,7 +174,9 @@ Deno.test("legacy [tools.shell] lists convert to deny/ask rules then allow", () 
 Deno.test("[tools.permissions], when present, replaces the legacy lists entirely", () => {
   const config = defaultConfig();
   config.tools.shell.blocked_commands = ["sudo"];
-  config.tools.permissions = { read: [{ pattern: "*.env", action: "deny" }] };
+  Object.assign(config.tools.permissions, {
+    read: [{ pattern: "*.env", action: "deny" }],
+  });
   const policy = PermissionPolicy.fromConfig(config);
   expect(policy.hasRules("bash")).toBe(false);
   expect(policy.evaluate("read", "a/.env").action).toBe("deny");
@@ -144,4 +184,164 @@ Deno.test("[tools.permissions], when present, replaces the legacy lists entirely
   const defaults = PermissionPolicy.fromConfig(defaultConfig());
   expect(defaults.evaluate("bash", "echo $(id)").action).toBe("ask");
   expect(defaults.evaluate("bash", "ls -la").action).toBe("allow");
+});
+
+Deno.test("command lines: first match per simple command, the most restrictive across them", async () => {
+  const table: { rules: [string, PermissionAction][]; line: string; action: PermissionAction }[] = [
+    { rules: [["ls *", "allow"], ["*", "deny"]], line: "ls -la", action: "allow" },
+    { rules: [["ls *", "allow"], ["*", "deny"]], line: "ls -la && rm x", action: "deny" },
+    { rules: [["ls *", "allow"], ["*", "deny"]], line: "ls -la | wc -l", action: "deny" },
+    { rules: [["ls *", "allow"], ["wc *", "ask"]], line: "ls -la | wc -l", action: "ask" },
+    { rules: [["git *", "allow"], ["git push*", "deny"]], line: "git push", action: "allow" },
+    // The spec's blocked commands are enforced whatever the rules say.
+    { rules: [["*", "allow"]], line: "ls; sudo ls", action: "deny" },
+    { rules: [["sudo *", "allow"]], line: "sudo ls", action: "deny" },
+  ];
+  const got: string[] = [];
+  for (const { rules, line } of table) {
+    const config = defaultConfig();
+    Object.assign(config.tools.permissions, {
+      bash: rules.map(([pattern, action]) => ({ pattern, action })),
+    });
+    const policy = PermissionPolicy.fromConfig(config);
+    installShellAnalyzer(policy, config);
+    got.push(`${line} → ${(await policy.decide(bashLikeTool, { command: line })).action}`);
+  }
+  expect(got).toEqual(table.map((t) => `${t.line} → ${t.action}`));
+});
+
+const writeLike = {
+  name: "write",
+  mutates: true,
+  pathSubjects: true,
+  subjects: (p: unknown) => [(p as { path: string }).path],
+};
+const readLike = { ...writeLike, name: "read", mutates: false };
+
+Deno.test("autonomy levels: readonly refuses writers, full lifts asks, supervised asks destructive (table)", async () => {
+  const table: [Autonomy, boolean, string, PermissionAction][] = [
+    // [autonomy, OS sandbox, command, decision] with no [tools.permissions] rules (legacy).
+    ["supervised", false, "git status", "allow"],
+    ["supervised", false, "ls -la | wc -l", "allow"],
+    ["supervised", false, "make build", "allow"],
+    ["supervised", false, "git clean -fdx", "ask"],
+    ["supervised", false, "echo x > important.txt", "ask"],
+    ["supervised", false, "git reset --hard HEAD~1", "ask"],
+    ["supervised", false, "git checkout -- src/a.ts", "ask"],
+    ["supervised", false, "git stash drop", "ask"],
+    ["supervised", false, "git branch -D old", "ask"],
+    ["supervised", false, "find . -name '*.o' -delete", "ask"],
+    ["supervised", false, "truncate -s 0 log.txt", "ask"],
+    ["supervised", false, "sed -i s/a/b/ f.txt", "ask"],
+    ["supervised", false, "ls && rm -r -f build", "ask"],
+    ["supervised", false, "psql -c 'drop table x'", "ask"],
+    ["supervised", true, "psql -c 'drop table x'", "allow"],
+    ["supervised", true, "rm x", "ask"],
+    ["supervised", true, "sudo ls", "deny"],
+    ["readonly", false, "git status", "allow"],
+    ["readonly", false, "cat a.txt | grep x", "allow"],
+    ["readonly", false, "make build", "deny"],
+    ["readonly", false, "ls > out.txt", "deny"],
+    ["readonly", false, "ls; touch x", "deny"],
+    ["full", false, "rm -rf build", "allow"],
+    ["full", false, "echo $(id)", "allow"],
+    ["full", false, "sudo ls", "deny"],
+  ];
+  const got: string[] = [];
+  for (const [autonomy, unaskedInSandbox, command] of table) {
+    const config = defaultConfig();
+    const policy = PermissionPolicy.fromConfig(config, { autonomy, unaskedInSandbox });
+    installShellAnalyzer(policy, config);
+    const d = await policy.decide(bashLikeTool, { command });
+    got.push(`${autonomy} ${unaskedInSandbox} ${command} → ${d.action}`);
+  }
+  expect(got).toEqual(table.map(([a, s, c, action]) => `${a} ${s} ${c} → ${action}`));
+});
+
+Deno.test("autonomy readonly refuses mutating tools with a reason; reading tools run", async () => {
+  const policy = new PermissionPolicy({}, { autonomy: "readonly" });
+  const d = await policy.decide(writeLike, { path: "a.txt" });
+  expect([d.action, d.policyMatch]).toEqual(["deny", 'tools.permissions.autonomy = "readonly"']);
+  expect(d.reason).toContain('write changes files and autonomy is "readonly"');
+  expect((await policy.decide(readLike, { path: "a.txt" })).action).toBe("allow");
+});
+
+Deno.test("file tools ask before writing a protected path even when a rule allows it (table)", async () => {
+  const policy = new PermissionPolicy({
+    write: [{ pattern: "*", action: "allow" }],
+    read: [{ pattern: "*", action: "allow" }],
+  });
+  const table: [string, PermissionAction, PermissionAction][] = [
+    // [path, write, read]
+    ["src/a.ts", "allow", "allow"],
+    [".git/config", "ask", "allow"],
+    [".git/hooks/pre-commit", "ask", "allow"],
+    ["./.envrc", "ask", "allow"],
+    [".gitattributes", "ask", "allow"],
+    [".zeph/state.json", "ask", "allow"],
+    [".vscode/settings.json", "ask", "allow"],
+    [".vscode/launch.json", "allow", "allow"],
+    [".mcp.json", "ask", "allow"],
+    [".bashrc", "ask", "allow"],
+    ["docs/.git-notes.md", "allow", "allow"],
+  ];
+  const got: string[] = [];
+  for (const [path] of table) {
+    const w = await policy.decide(writeLike, { path });
+    const r = await policy.decide(readLike, { path });
+    got.push(`${path} ${w.action} ${r.action}`);
+  }
+  expect(got).toEqual(table.map((t) => t.join(" ")));
+  const custom = new PermissionPolicy({ write: [{ pattern: "*", action: "allow" }] }, {
+    protectedPaths: ["deploy/**"],
+  });
+  const d = await custom.decide(writeLike, { path: "deploy/prod.yml" });
+  expect([d.action, d.policyMatch]).toEqual([
+    "ask",
+    'tools.permissions.protected_paths "deploy/**"',
+  ]);
+  expect((await custom.decide(writeLike, { path: ".git/config" })).action).toBe("allow");
+});
+
+Deno.test("a > redirect asks when it may overwrite a file, not when it creates one (table)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/important.txt`, "keep\n");
+    await Deno.mkdir(`${dir}/sub`);
+    const config = defaultConfig();
+    const policy = PermissionPolicy.fromConfig(config);
+    installShellAnalyzer(policy, config);
+    const pathForms = (s: string) => Promise.resolve(s.startsWith("/") ? [s] : [s, `${dir}/${s}`]);
+    const table: [string, PermissionAction][] = [
+      ["echo x > important.txt", "ask"],
+      ["echo x >| important.txt", "ask"],
+      ["echo x 2> important.txt", "ask"],
+      ["echo x > new.txt", "allow"],
+      ["echo x >> important.txt", "allow"],
+      ["echo x > sub/new.txt", "allow"],
+      // Unresolvable or moved targets may overwrite: fail closed.
+      ["echo x > $f", "ask"],
+      ["echo x > *.txt", "ask"],
+      ["cd sub && echo x > new.txt", "ask"],
+      ["echo x > /dev/null", "allow"],
+    ];
+    const got: string[] = [];
+    for (const [command] of table) {
+      got.push(
+        `${command} → ${(await policy.decide(bashLikeTool, { command }, { pathForms })).action}`,
+      );
+    }
+    expect(got).toEqual(table.map(([c, a]) => `${c} → ${a}`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("autonomy readonly hides mutating tools without an analyser from the catalog", () => {
+  const readonly = new PermissionPolicy({}, { autonomy: "readonly" });
+  readonly.setAnalyzer("bash", () => ({ action: "ask", policyMatch: null, subject: null }));
+  const supervised = new PermissionPolicy({});
+  const tools: [string, boolean][] = [["write", true], ["read", false], ["bash", true]];
+  expect(tools.map(([t, m]) => [t, readonly.isFullyDenied(t, m), supervised.isFullyDenied(t, m)]))
+    .toEqual([["write", true, false], ["read", false, false], ["bash", false, false]]);
 });

@@ -26,7 +26,7 @@ const ATTACK_RULES: PermissionRuleConfig[] = [
 
 function configWith(bash: PermissionRuleConfig[] | null, edit?: (c: Config) => void): Config {
   const config = defaultConfig();
-  if (bash) config.tools.permissions = { bash };
+  if (bash) Object.assign(config.tools.permissions, { bash });
   edit?.(config);
   return config;
 }
@@ -459,7 +459,12 @@ Deno.test("bash permissions: benign commands stay allowed under allow rules", as
 Deno.test("bash permissions: legacy defaults allow benign commands, ask per simple command", async () => {
   const config = configWith(null);
   const table: [string, "allow" | "ask" | "deny"][] = [
-    ...BENIGN.filter((c) => !c.includes("$(")).map((c): [string, "allow"] => [c, "allow"]),
+    // A `>` redirect may overwrite a file: it asks (the autonomy levels' "destructive").
+    ...BENIGN.filter((c) => !c.includes("$(") && !/ > /.test(c)).map((c): [string, "allow"] => [
+      c,
+      "allow",
+    ]),
+    ["ls > listing.txt", "ask"],
     ['echo "rm "', "allow"],
     ["grep -rm 1 x .", "allow"],
     ["rm -rf build", "ask"],
