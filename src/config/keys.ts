@@ -16,7 +16,7 @@ export function unwrapSchema(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (let i = 0; i < 20; i++) {
     const def = defOf(current);
-    if ("innerType" in def) current = def.innerType as z.ZodType;
+    if (Object.hasOwn(def, "innerType")) current = def.innerType as z.ZodType;
     else if (def.type === "pipe") current = def.in as z.ZodType;
     else return current;
   }
@@ -33,7 +33,7 @@ export function schemaAt(
     const def = defOf(current);
     if (def.type === "object") {
       const shape = def.shape as Record<string, z.ZodType>;
-      if (typeof segment !== "string" || !(segment in shape)) return null;
+      if (typeof segment !== "string" || !Object.hasOwn(shape, segment)) return null;
       current = shape[segment];
     } else if (def.type === "record") current = def.valueType as z.ZodType;
     else if (def.type === "array") current = def.element as z.ZodType;
@@ -87,8 +87,12 @@ export function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
+/** Keys longer than this get no suggestion: no known key is, and the distance costs length². */
+export const MAX_SUGGEST_KEY_LENGTH = 64;
+
 /** The closest known key when it is near enough to be a typo, else null. */
 export function suggestKey(unknown: string, known: readonly string[]): string | null {
+  if (unknown.length > MAX_SUGGEST_KEY_LENGTH) return null;
   const limit = Math.max(1, Math.min(3, Math.floor(unknown.length / 3)));
   let best: string | null = null;
   let bestDistance = Infinity;
