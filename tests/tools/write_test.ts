@@ -1,5 +1,5 @@
 import { expect } from "expect";
-import { fileTest, okText } from "../_support/file_tools.ts";
+import { fileTest, okText, snapshotTree } from "../_support/file_tools.ts";
 
 fileTest("write: creates a file and its parents, reporting bytes", async (h) => {
   const r = await h.dispatch("write", { path: "new/dir/a.txt", content: "héllo\n" });
@@ -60,3 +60,114 @@ fileTest("write: missing content is invalid", async (h) => {
   expect(r.category).toBe("invalid_parameters");
   expect(r.error).toContain("- content:");
 });
+
+fileTest(
+  "write: a hard link to a file outside is broken, not written through, and the result says so",
+  async (h) => {
+    await Deno.writeTextFile(`${h.outside}/secret.txt`, "outside secret\n");
+    await Deno.link(`${h.outside}/secret.txt`, `${h.ws}/hard.txt`);
+    const r = await h.dispatch("write", { path: "hard.txt", content: "new\n" });
+    expect(okText(r)).toContain(
+      "The file had 1 other hard link: only this name now has the new content; the other keeps the old content.",
+    );
+    expect(await Deno.readTextFile(`${h.outside}/secret.txt`)).toBe("outside secret\n");
+    expect(await h.readWs("hard.txt")).toBe("new\n");
+    expect((await Deno.lstat(`${h.ws}/hard.txt`)).nlink).toBe(1);
+  },
+);
+
+fileTest(
+  "write: replaces atomically, keeps the mode bits and leaves no temporary file",
+  async (h) => {
+    const cases: [string, number][] = [["script.sh", 0o751], ["private.txt", 0o600], [
+      "odd.txt",
+      0o4755,
+    ]];
+    for (const [name, mode] of cases) {
+      await h.put({ [name]: "old\n" });
+      await Deno.chmod(`${h.ws}/${name}`, mode);
+      const before = (await Deno.lstat(`${h.ws}/${name}`)).ino;
+      okText(await h.dispatch("write", { path: name, content: "new\n" }));
+      const after = await Deno.lstat(`${h.ws}/${name}`);
+      expect([name, after.mode! & 0o7777, after.ino !== before]).toEqual([name, mode, true]);
+    }
+    expect((await Array.fromAsync(Deno.readDir(h.ws))).map((e) => e.name).sort()).toEqual(
+      cases.map(([name]) => name).sort(),
+    );
+  },
+);
+
+/**
+ * A separate process swaps `ws/d` with a symlink to the outside directory, again and again until
+ * told to stop, while `WRITES` writes to `d/f.txt` run: no write may ever land outside. A write
+ * that finds `d` missing mid-swap creates it; the swapper removes that copy (never following the
+ * symlink) before putting the real directory back.
+ */
+const SWAPS = 1000;
+const WRITES = 150;
+const SWAPPER = `
+const [outside, stop] = Deno.args;
+Deno.symlinkSync(outside, "d.link");
+let swaps = 0;
+const tryIt = (f) => { try { f(); return true; } catch { return false; } };
+// Puts the real directory back, removing a copy a write made meanwhile (rename cannot replace a
+// non-empty directory).
+const restore = () => {
+  while (!tryIt(() => Deno.renameSync("d.real", "d"))) {
+    tryIt(() => Deno.removeSync("d", { recursive: true }));
+  }
+};
+while (!tryIt(() => Deno.lstatSync(stop))) {
+  Deno.renameSync("d", "d.real");
+  if (tryIt(() => Deno.renameSync("d.link", "d"))) {
+    swaps++;
+    Deno.renameSync("d", "d.link");
+  }
+  restore();
+}
+console.log(swaps);
+`;
+
+fileTest(
+  "write: racing a directory swapped for a symlink thousands of times never touches the outside",
+  async (h) => {
+    await Deno.writeTextFile(`${h.outside}/f.txt`, "outside\n");
+    await Deno.mkdir(`${h.ws}/d`);
+    // The first call starts the worker (slow); the race begins once calls are quick.
+    okText(await h.dispatch("write", { path: "d/f.txt", content: "warm\n" }));
+    const stop = `${h.base}/stop`;
+    const swapper = new Deno.Command(Deno.execPath(), {
+      args: ["eval", SWAPPER, h.outside, stop],
+      cwd: h.ws,
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const output = swapper.output();
+    while (!(await Deno.lstat(`${h.ws}/d.link`).then(() => true, () => false))) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    let written = 0;
+    for (let i = 0; i < WRITES; i++) {
+      const r = await h.dispatch("write", { path: "d/f.txt", content: `inside ${i}\n` });
+      if (r.ok) written++;
+    }
+    await Deno.writeTextFile(stop, "");
+    const out = await output;
+    const swaps = Number(new TextDecoder().decode(out.stdout).trim());
+    expect([out.code, new TextDecoder().decode(out.stderr)]).toEqual([0, ""]);
+    // The race really ran: the symlink was in place thousands of times while the writes ran.
+    expect(swaps).toBeGreaterThanOrEqual(SWAPS);
+    // No file outside ever gets content from a write. Deno has no openat: a swap landing between
+    // the last check and the creation of the temporary file leaves that file, empty, outside when
+    // the swap ends before it can be removed (see src/tools/_atomic_write.ts).
+    const outside = await snapshotTree(h.outside);
+    expect(outside["f.txt"]).toBe("file:outside\n");
+    for (const [name, content] of Object.entries(outside)) {
+      if (name === "f.txt") continue;
+      expect([name, content]).toEqual([
+        expect.stringMatching(/^\.f\.txt\.[0-9a-f]{16}\.zeph-tmp$/),
+        "file:",
+      ]);
+    }
+  },
+);
