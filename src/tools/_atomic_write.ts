@@ -27,11 +27,15 @@ export class PathChangedError extends Error {
   }
 }
 
-/** Replaces (or creates, with missing parents) `path` with `bytes`, atomically. */
+/**
+ * Replaces (or creates, with missing parents) `path` with `content`, atomically. `content` is the
+ * bytes, or a stream of them (a copied file, never held whole in memory). The mode bits are
+ * `options.mode` (a copy passes its source's), else the old file's, else the default.
+ */
 export async function writeFileAtomic(
   path: string,
-  bytes: Uint8Array,
-  options: { signal?: AbortSignal } = {},
+  content: Uint8Array | ReadableStream<Uint8Array>,
+  options: { signal?: AbortSignal; mode?: number } = {},
 ): Promise<WriteReport> {
   const dir = dirname(path);
   const old = await lstatOrNull(path);
@@ -41,7 +45,11 @@ export async function writeFileAtomic(
   await assertDirectory(dir, path);
   const tmpName = `.${basename(path)}.${randomSuffix()}.zeph-tmp`;
   const tmp = join(dir, tmpName);
-  const mode = old?.isFile && old.mode !== null ? old.mode & 0o7777 : undefined;
+  const mode = options.mode !== undefined
+    ? options.mode & 0o7777
+    : old?.isFile && old.mode !== null
+    ? old.mode & 0o7777
+    : undefined;
   const file = await Deno.open(tmp, { write: true, createNew: true, mode: mode ?? 0o666 });
   let renamed = false;
   try {
@@ -52,8 +60,12 @@ export async function writeFileAtomic(
       throw new PathChangedError(path);
     }
     options.signal?.throwIfAborted();
-    let at = 0;
-    while (at < bytes.length) at += await file.write(bytes.subarray(at));
+    const chunks = content instanceof Uint8Array ? [content] : content;
+    for await (const chunk of chunks) {
+      options.signal?.throwIfAborted();
+      let at = 0;
+      while (at < chunk.length) at += await file.write(chunk.subarray(at));
+    }
     await file.syncData();
     file.close();
     // The umask trims the mode given to open; the old file's exact bits are set again.

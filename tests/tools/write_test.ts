@@ -98,15 +98,15 @@ fileTest(
 );
 
 /**
- * A separate process swaps `ws/d` with a symlink to the outside directory, again and again until
- * told to stop, while `WRITES` writes to `d/f.txt` run: no write may ever land outside. A write
- * that finds `d` missing mid-swap creates it; the swapper removes that copy (never following the
- * symlink) before putting the real directory back.
+ * A separate process swaps `ws/d` with a symlink to the outside directory, at least `SWAPS` times
+ * and until told to stop (after `WRITES` calls), while calls writing `d/f.txt` run: none may ever
+ * land outside. A call that finds `d` missing mid-swap creates it; the swapper removes that copy
+ * (never following the symlink) before putting the real directory back.
  */
 const SWAPS = 1000;
 const WRITES = 150;
 const SWAPPER = `
-const [outside, stop] = Deno.args;
+const [outside, stop, target] = Deno.args;
 Deno.symlinkSync(outside, "d.link");
 let swaps = 0;
 const tryIt = (f) => { try { f(); return true; } catch { return false; } };
@@ -117,7 +117,7 @@ const restore = () => {
     tryIt(() => Deno.removeSync("d", { recursive: true }));
   }
 };
-while (!tryIt(() => Deno.lstatSync(stop))) {
+while (swaps < Number(target) || !tryIt(() => Deno.lstatSync(stop))) {
   Deno.renameSync("d", "d.real");
   if (tryIt(() => Deno.renameSync("d.link", "d"))) {
     swaps++;
@@ -128,46 +128,61 @@ while (!tryIt(() => Deno.lstatSync(stop))) {
 console.log(swaps);
 `;
 
+/** The calls raced against the swap: each writes `d/f.txt` with content of its own. */
+const RACED: [string, (i: number) => Record<string, unknown>][] = [
+  ["write", (i) => ({ path: "d/f.txt", content: `inside ${i}\n` })],
+  ["copy_path", () => ({ source: "src.txt", destination: "d/f.txt" })],
+];
+
 fileTest(
-  "write: racing a directory swapped for a symlink thousands of times never touches the outside",
+  "write, copy_path: racing a directory swapped for a symlink thousands of times never touches the outside",
   async (h) => {
-    await Deno.writeTextFile(`${h.outside}/f.txt`, "outside\n");
-    await Deno.mkdir(`${h.ws}/d`);
-    // The first call starts the worker (slow); the race begins once calls are quick.
-    okText(await h.dispatch("write", { path: "d/f.txt", content: "warm\n" }));
-    const stop = `${h.base}/stop`;
-    const swapper = new Deno.Command(Deno.execPath(), {
-      args: ["eval", SWAPPER, h.outside, stop],
-      cwd: h.ws,
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const output = swapper.output();
-    while (!(await Deno.lstat(`${h.ws}/d.link`).then(() => true, () => false))) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    let written = 0;
-    for (let i = 0; i < WRITES; i++) {
-      const r = await h.dispatch("write", { path: "d/f.txt", content: `inside ${i}\n` });
-      if (r.ok) written++;
-    }
-    await Deno.writeTextFile(stop, "");
-    const out = await output;
-    const swaps = Number(new TextDecoder().decode(out.stdout).trim());
-    expect([out.code, new TextDecoder().decode(out.stderr)]).toEqual([0, ""]);
-    // The race really ran: the symlink was in place thousands of times while the writes ran.
-    expect(swaps).toBeGreaterThanOrEqual(SWAPS);
-    // No file outside ever gets content from a write. Deno has no openat: a swap landing between
-    // the last check and the creation of the temporary file leaves that file, empty, outside when
-    // the swap ends before it can be removed (see src/tools/_atomic_write.ts).
-    const outside = await snapshotTree(h.outside);
-    expect(outside["f.txt"]).toBe("file:outside\n");
-    for (const [name, content] of Object.entries(outside)) {
-      if (name === "f.txt") continue;
-      expect([name, content]).toEqual([
-        expect.stringMatching(/^\.f\.txt\.[0-9a-f]{16}\.zeph-tmp$/),
-        "file:",
-      ]);
+    await h.put({ "src.txt": "copied\n" });
+    for (const [tool, input] of RACED) {
+      await Deno.remove(h.outside, { recursive: true });
+      await Deno.mkdir(h.outside);
+      await Deno.writeTextFile(`${h.outside}/f.txt`, "outside\n");
+      await Deno.remove(`${h.ws}/d`, { recursive: true }).catch(() => {});
+      await Deno.remove(`${h.ws}/d.link`).catch(() => {});
+      await Deno.mkdir(`${h.ws}/d`);
+      // The first call starts the worker (slow); the race begins once calls are quick.
+      okText(await h.dispatch(tool, input(-1)));
+      const stop = `${h.base}/stop`;
+      await Deno.remove(stop).catch(() => {});
+      const swapper = new Deno.Command(Deno.execPath(), {
+        args: ["eval", SWAPPER, h.outside, stop, String(SWAPS)],
+        cwd: h.ws,
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      let exited = false;
+      const output = swapper.output().finally(() => exited = true);
+      while (!(await Deno.lstat(`${h.ws}/d.link`).then(() => true, () => false))) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      // Each call succeeds, or fails when it sees the swap; which one does not matter here. The
+      // calls go on until the swapper has swapped SWAPS times and been told to stop.
+      for (let i = 0; !exited; i++) {
+        await h.dispatch(tool, input(i));
+        if (i === WRITES) await Deno.writeTextFile(stop, "");
+      }
+      const out = await output;
+      const swaps = Number(new TextDecoder().decode(out.stdout).trim());
+      expect([tool, out.code, new TextDecoder().decode(out.stderr)]).toEqual([tool, 0, ""]);
+      expect([tool, swaps >= SWAPS]).toEqual([tool, true]);
+      // No file outside ever gets content from a call. Deno has no openat: a swap landing between
+      // the last check and the creation of the temporary file leaves that file, empty, outside
+      // when the swap ends before it can be removed (see src/tools/_atomic_write.ts).
+      const outside = await snapshotTree(h.outside);
+      expect([tool, outside["f.txt"]]).toEqual([tool, "file:outside\n"]);
+      for (const [name, content] of Object.entries(outside)) {
+        if (name === "f.txt") continue;
+        expect([tool, name, content]).toEqual([
+          tool,
+          expect.stringMatching(/^\.f\.txt\.[0-9a-f]{16}\.zeph-tmp$/),
+          "file:",
+        ]);
+      }
     }
   },
 );
