@@ -5,6 +5,7 @@ import {
   loadFilterEngine,
   MAX_FILTERS_FILE_BYTES,
 } from "../../src/filter/mod.ts";
+import { ruleHeaderLines } from "../../src/filter/load.ts";
 
 async function withUserFile(
   toml: string | Uint8Array,
@@ -203,5 +204,18 @@ Deno.test("a filters path that is not a regular file is refused at once; the bui
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ruleHeaderLines: each [[rules]] header's line; not inside multi-line strings", () => {
+  const cases: [string, string, number[]][] = [
+    ["plain", '[[rules]]\nname = "a"\n\n[[rules]]\nname = "b"\n', [1, 4]],
+    ["crlf and comment", '[[rules]] # first\r\nname = "a"\r\n  [[ rules ]]\r\n', [1, 3]],
+    ["in a multi-line string", '[[rules]]\nx = """\n[[rules]]\n"""\n[[rules]]\n', [1, 5]],
+    ["in a literal string", "[[rules]]\nx = '''\n[[rules]]\n'''\n", [1]],
+    ["inline array", 'rules = [{ name = "a" }]\n', []],
+  ];
+  for (const [name, text, lines] of cases) {
+    expect([name, ruleHeaderLines(text)]).toEqual([name, lines]);
   }
 });
