@@ -41,6 +41,10 @@ export async function writeFileAtomic(
   const old = await lstatOrNull(path);
   if (!old) {
     await Deno.mkdir(dir, { recursive: true });
+  } else if (old.isFile) {
+    // A rename would replace a file we may not write: opening it for writing (no truncation, no
+    // change) keeps the operating system's answer, as writing in place did.
+    (await Deno.open(path, { write: true })).close();
   }
   await assertDirectory(dir, path);
   const tmpName = `.${basename(path)}.${randomSuffix()}.zeph-tmp`;
