@@ -72,6 +72,13 @@ export async function writeFileAtomic(
     }
     await file.syncData();
     file.close();
+    // The old file's owner is kept where the process may set it (root may; others keep their
+    // own, as any editor that saves by rename does). chown clears set-id bits, so it goes first.
+    if (old?.isFile && old.uid !== null && old.gid !== null) {
+      if (old.uid !== created.uid || old.gid !== created.gid) {
+        await Deno.chown(tmp, old.uid, old.gid).catch(() => {});
+      }
+    }
     // The umask trims the mode given to open; the old file's exact bits are set again.
     if (mode !== undefined) await Deno.chmod(tmp, mode);
     options.signal?.throwIfAborted();

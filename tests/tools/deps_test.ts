@@ -92,3 +92,25 @@ Deno.test("disk text files: a file this user may not write stays refused (the re
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("disk text files: a replaced file keeps its owner and group where the process may set them", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_disk_files_" }));
+  try {
+    const file = join(dir, "owned.txt");
+    await Deno.writeTextFile(file, "old\n");
+    // Only root can give a file away; another user checks that its own ownership stays.
+    const [uid, gid] = Deno.uid() === 0 ? [65534, 65534] : [Deno.uid()!, Deno.gid()!];
+    await Deno.chown(file, uid, gid);
+    await Deno.chmod(file, 0o2755);
+    await diskFiles.write(file, "new\n", new AbortController().signal);
+    const info = await Deno.lstat(file);
+    expect([info.uid, info.gid, info.mode! & 0o7777, await Deno.readTextFile(file)]).toEqual([
+      uid,
+      gid,
+      0o2755,
+      "new\n",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
