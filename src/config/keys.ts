@@ -16,7 +16,7 @@ export function unwrapSchema(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (let i = 0; i < 20; i++) {
     const def = defOf(current);
-    if ("innerType" in def) current = def.innerType as z.ZodType;
+    if (Object.hasOwn(def, "innerType")) current = def.innerType as z.ZodType;
     else if (def.type === "pipe") current = def.in as z.ZodType;
     else return current;
   }
@@ -34,7 +34,7 @@ export function schemaAt(
     if (def.type === "object") {
       const shape = def.shape as Record<string, z.ZodType>;
       const rest = def.catchall as z.ZodType | undefined;
-      if (typeof segment === "string" && segment in shape) current = shape[segment];
+      if (typeof segment === "string" && Object.hasOwn(shape, segment)) current = shape[segment];
       else if (rest && defOf(rest).type !== "never") current = rest;
       else return null;
     } else if (def.type === "record") current = def.valueType as z.ZodType;
@@ -91,8 +91,12 @@ export function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
+/** Keys longer than this get no suggestion: no known key is, and the distance costs length². */
+export const MAX_SUGGEST_KEY_LENGTH = 64;
+
 /** The closest known key when it is near enough to be a typo, else null. */
 export function suggestKey(unknown: string, known: readonly string[]): string | null {
+  if (unknown.length > MAX_SUGGEST_KEY_LENGTH) return null;
   const limit = Math.max(1, Math.min(3, Math.floor(unknown.length / 3)));
   let best: string | null = null;
   let bestDistance = Infinity;

@@ -5,11 +5,22 @@
  * problem is a ConfigError naming the file, line/column or key path, and the variable.
  */
 import * as path from "node:path";
+import { readBoundedTextFile, UnreadableFileError } from "./bounded_file.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
 import { knownKeys, schemaAt, suggestKey } from "./keys.ts";
 import { Config, permissionRules } from "./schema.ts";
 
 export type Env = Record<string, string | undefined>;
+
+/** config.toml above this size is refused (as filter files are). */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Tables nested deeper than this are refused. The schema's deepest key is five levels down; a
+ * dotted key of thousands of parts would otherwise overflow the stack in the recursive steps
+ * after parsing (deep copy, validation).
+ */
+export const MAX_TABLE_DEPTH = 32;
 
 /** How one `ZEPH_*` variable maps onto a config key. */
 export interface EnvOverride {
@@ -123,16 +134,20 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   let text: string | null = null;
   if (located.path) {
     try {
-      text = await Deno.readTextFile(located.path);
+      text = await readBoundedTextFile(located.path, {
+        maxBytes: MAX_CONFIG_FILE_BYTES,
+        what: "the config file",
+      });
     } catch (error) {
-      const missing = error instanceof Deno.errors.NotFound;
+      if (!(error instanceof UnreadableFileError)) throw error;
+      const missing = error.kind === "not-found";
       if (!missing || located.required) {
         const via = located.source === "flag" ? "--config" : "ZEPH_CONFIG";
         throw new ConfigError([{
           source: located.path,
           message: missing
             ? `the config file does not exist (given by ${via}). Create it (see config.example.toml) or fix the path.`
-            : `cannot read the config file: ${(error as Error).message}`,
+            : error.message.replace(/^Cannot read the config file "[^]*?": /, "cannot read it: "),
         }]);
       }
     }
@@ -157,20 +172,75 @@ export async function parseConfig(
   } catch (error) {
     if (error instanceof TomlError) {
       const reason = error.message.replace(/^Invalid TOML document:\s*/, "").split("\n")[0];
+      const key = keyOnLine(text, error.line);
+      const outOfRange = /cannot be represented losslessly/.test(reason);
       throw new ConfigError([{
         source: options.source,
         line: error.line,
         column: error.column,
-        message: `TOML syntax error: ${reason}`,
+        ...(key ? { key } : {}),
+        message: outOfRange
+          ? "integer out of range: TOML integers hold -2^63 to 2^63-1, and this key's limits are far smaller (see config.example.toml)"
+          : `TOML syntax error: ${reason}`,
       }]);
     }
     throw error;
+  }
+  const deep = deepestPath(raw, MAX_TABLE_DEPTH);
+  if (deep) {
+    throw new ConfigError([{
+      source: options.source,
+      key: displayKey(formatKeyPath(deep)),
+      message:
+        `tables nested more than ${MAX_TABLE_DEPTH} deep; zeph's keys are at most five levels deep. Shorten the key.`,
+    }]);
   }
   const warnings: string[] = [];
   const envApplied: string[] = [];
   const envKeys = applyEnv(raw, options.env ?? {}, warnings, envApplied);
   const config = validate(raw, options.source, envKeys, warnings);
   return { config, warnings, envApplied };
+}
+
+/**
+ * The key defined on a 1-based line of TOML text, with its table header (`[tools.shell]` then
+ * `timeout = …` gives `tools.shell.timeout`); null when the line defines no key.
+ */
+export function keyOnLine(text: string, line: number): string | null {
+  const lines = text.split("\n", line);
+  if (lines.length < line) return null;
+  let table = "";
+  for (const l of lines.slice(0, line - 1)) {
+    const header = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?\r?$/.exec(l);
+    if (header) table = normalizeKey(header[1]);
+  }
+  const assignment = /^\s*([^=#\[]+?)\s*=/.exec(lines[line - 1]);
+  if (!assignment) return null;
+  const key = normalizeKey(assignment[1]);
+  return displayKey(table ? `${table}.${key}` : key);
+}
+
+function normalizeKey(key: string): string {
+  return key.split(".").map((part) => part.trim()).join(".");
+}
+
+/** Keys quoted in messages are cut to a readable length (a key can be a megabyte long). */
+function displayKey(key: string): string {
+  return key.length > 80 ? `${key.slice(0, 77)}…` : key;
+}
+
+/** The key path of the first value nested deeper than `limit` tables/arrays, or null. Iterative. */
+function deepestPath(root: unknown, limit: number): (string | number)[] | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (path.length > limit) return path;
+    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
+    else if (isTable(value)) {
+      for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: [...path, k] });
+    }
+  }
+  return null;
 }
 
 /** Writes `ZEPH_*` values into the raw table; returns key path → variable for error messages. */
@@ -232,7 +302,7 @@ function isTable(v: unknown): v is Record<string, unknown> {
 function getAt(raw: unknown, keys: readonly (string | number)[]): unknown {
   let current = raw;
   for (const k of keys) {
-    if (isTable(current) || Array.isArray(current)) {
+    if ((isTable(current) || Array.isArray(current)) && Object.hasOwn(current, k)) {
       current = (current as Record<string | number, unknown>)[k];
     } else return undefined;
   }
@@ -243,7 +313,7 @@ function getAt(raw: unknown, keys: readonly (string | number)[]): unknown {
 function setAt(raw: Record<string, unknown>, keys: string[], value: unknown): boolean {
   let current = raw;
   for (const k of keys.slice(0, -1)) {
-    if (current[k] === undefined) current[k] = {};
+    if (!Object.hasOwn(current, k)) current[k] = {};
     if (!isTable(current[k])) return false;
     current = current[k] as Record<string, unknown>;
   }
@@ -302,7 +372,9 @@ function validate(
         const found = getAt(data, issue.path as (string | number)[]);
         let message: string;
         if (issue.code === "invalid_type") {
-          const expected = ARTICLE[issue.expected] ?? issue.expected;
+          const expected = Object.hasOwn(ARTICLE, issue.expected)
+            ? ARTICLE[issue.expected]
+            : issue.expected;
           message = `expected ${expected}, found ${describeValue(found)}`;
         } else if (issue.code === "invalid_value") {
           message = `expected one of ${
@@ -321,7 +393,7 @@ function validate(
       const table = getAt(data, issue.path as (string | number)[]) as Record<string, unknown>;
       const known = knownKeys(issue.path as (string | number)[]);
       for (const k of issue.keys) {
-        const key = formatKeyPath([...issue.path, k]);
+        const key = displayKey(formatKeyPath([...issue.path, k]));
         const guess = suggestKey(k, known);
         warnings.push(
           `${source}: unknown key "${key}" ignored${

@@ -4,6 +4,7 @@
  * for `zeph config check`. It reads files and the environment only when asked; it must not
  * import tools, providers or front-ends.
  */
+export * from "./bounded_file.ts";
 export * from "./errors.ts";
 export * from "./keys.ts";
 export * from "./load.ts";

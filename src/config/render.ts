@@ -8,9 +8,10 @@ export const MASK = "********";
 export function maskSecrets<T>(value: T, key = ""): T {
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, key)) as T;
   if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = maskSecrets(v, k);
-    return out as T;
+    // fromEntries defines own properties: a key named "__proto__" stays a key.
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, maskSecrets(v, k)]),
+    ) as T;
   }
   if (typeof value === "string" && value !== "" && SECRET_KEY.test(key)) return MASK as T;
   return value;

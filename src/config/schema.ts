@@ -5,6 +5,38 @@
 import { z } from "zod";
 import { PROVIDER_NAMES } from "./providers.ts";
 
+/**
+ * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
+ * fires at once, so a larger value would time every command out immediately.
+ */
+export const MAX_TIMEOUT_SECS = 86_400;
+/**
+ * Byte limits of data held in memory are capped at 256 MiB, well inside what one V8 string or
+ * buffer can hold.
+ */
+export const MAX_BUFFER_BYTES = 256 * 1024 * 1024;
+
+/** An integer number of seconds, at most 24 h. */
+function seconds(min: number) {
+  return z.number().int().min(min).max(MAX_TIMEOUT_SECS, {
+    message: `expected at most ${MAX_TIMEOUT_SECS} seconds (24 h), the longest timer zeph sets`,
+  });
+}
+
+/** An integer number of milliseconds, at most 24 h. */
+function millis() {
+  return z.number().int().min(0).max(MAX_TIMEOUT_SECS * 1000, {
+    message: `expected at most ${MAX_TIMEOUT_SECS * 1000} ms (24 h), the longest timer zeph sets`,
+  });
+}
+
+/** An integer byte count held in memory, at most MAX_BUFFER_BYTES. */
+function bufferBytes(min: number) {
+  return z.number().int().min(min).max(MAX_BUFFER_BYTES, {
+    message: `expected at most ${MAX_BUFFER_BYTES} bytes (256 MiB), the most zeph holds in memory`,
+  });
+}
+
 export const PermissionAction = z.enum(["allow", "ask", "deny"]);
 export type PermissionAction = z.infer<typeof PermissionAction>;
 
@@ -147,7 +179,7 @@ const OllamaConfig = z.object({
 const LlmConfig = z.object({
   provider: LlmProviderName.default("ollama"),
   /** Per-request timeout in seconds. */
-  timeout: z.number().int().min(1).default(120),
+  timeout: seconds(1).default(120),
   claude: ClaudeConfig.prefault({}),
   openai: OpenAiConfig.prefault({}),
   ollama: OllamaConfig.prefault({}),
@@ -170,7 +202,7 @@ const ShellSandboxConfig = z.object({
 }).strict();
 
 const ShellConfig = z.object({
-  timeout: z.number().int().min(1).default(30),
+  timeout: seconds(1).default(30),
   blocked_commands: z.array(z.string()).default([]),
   allowed_commands: z.array(z.string()).default([]),
   allowed_paths: z.array(z.string()).default([]),
@@ -182,7 +214,7 @@ const ShellConfig = z.object({
   /** Commands with more simple commands than this are refused. */
   max_subcommands: z.number().int().min(1).default(200),
   /** Bytes of head and of tail kept in memory for very large outputs. */
-  max_output_bytes: z.number().int().min(1024).default(8 * 1024 * 1024),
+  max_output_bytes: bufferBytes(1024).default(8 * 1024 * 1024),
   sandbox: ShellSandboxConfig.prefault({}),
 }).strict();
 
@@ -197,9 +229,9 @@ const FileConfig = z.object({
 }).strict();
 
 const OverflowConfig = z.object({
-  threshold: z.number().int().min(1).default(50_000),
+  threshold: bufferBytes(1).default(50_000),
   retention_days: z.number().int().min(0).default(7),
-  max_overflow_bytes: z.number().int().min(0).default(10 * 1024 * 1024),
+  max_overflow_bytes: bufferBytes(0).default(10 * 1024 * 1024),
 }).strict();
 
 const FilterSecurityConfig = z.object({
@@ -214,8 +246,8 @@ const FiltersConfig = z.object({
 }).strict();
 
 const ScrapeConfig = z.object({
-  timeout: z.number().int().min(1).default(15),
-  max_body_bytes: z.number().int().min(1).default(1024 * 1024),
+  timeout: seconds(1).default(15),
+  max_body_bytes: bufferBytes(1).default(1024 * 1024),
   allowed_domains: z.array(z.string()).default([]),
   denied_domains: z.array(z.string()).default([]),
 }).strict();
@@ -232,9 +264,9 @@ const AuditConfig = z.object({
 
 const RetryConfig = z.object({
   max_attempts: z.number().int().min(0).default(2),
-  base_ms: z.number().int().min(0).default(500),
-  max_ms: z.number().int().min(0).default(5000),
-  budget_secs: z.number().int().min(0).default(30),
+  base_ms: millis().default(500),
+  max_ms: millis().default(5000),
+  budget_secs: seconds(0).default(30),
 }).strict();
 
 const ToolsConfig = z.object({

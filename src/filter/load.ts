@@ -6,6 +6,7 @@
  * stops zeph from starting.
  */
 import { parse as parseToml, TomlError } from "smol-toml";
+import { readBoundedTextFile, UnreadableFileError } from "../config/mod.ts";
 import type { Config } from "../config/mod.ts";
 import { FilterEngine } from "./engine.ts";
 import { type CompiledRule, compileRule, RuleError, ruleName } from "./rule.ts";
@@ -70,6 +71,8 @@ export async function loadBuiltinRules(
 
 interface ParsedRule {
   name: string;
+  /** `source:line` of the rule's `[[rules]]` header (just `source` for an inline array). */
+  at: string;
   enabled: boolean;
   compiled?: CompiledRule;
 }
@@ -106,24 +109,43 @@ export function parseRuleFile(
     return [];
   }
   const out: ParsedRule[] = [];
+  const lines = ruleHeaderLines(text);
   entries.forEach((raw, index) => {
     const name = ruleName(raw, index);
+    const at = lines.length === entries.length ? `${source}:${lines[index]}` : source;
     const entry = raw as Record<string, unknown>;
     if (entry && typeof entry === "object" && entry.enabled === false) {
-      out.push({ name, enabled: false });
+      out.push({ name, at, enabled: false });
       return;
     }
     try {
       out.push({
         name,
+        at,
         enabled: true,
         compiled: compileRule(raw, source, { index, engine: options.engine }),
       });
     } catch (error) {
       if (!(error instanceof RuleError)) throw error;
-      warnings.push(
-        `${source}: rule "${error.rule}" skipped: ${error.field}: ${error.reason}.`,
-      );
+      warnings.push(`${at}: rule "${error.rule}" skipped: ${error.field}: ${error.reason}.`);
+    }
+  });
+  return out;
+}
+
+/**
+ * The 1-based line of each `[[rules]]` header, in order. Headers inside multi-line strings are
+ * skipped by tracking `"""`/`'''` openers; when the count differs from the parsed rules (an
+ * inline `rules = [...]` array) the caller names the file without a line.
+ */
+export function ruleHeaderLines(text: string): number[] {
+  const out: number[] = [];
+  let inString: string | null = null;
+  text.split("\n").forEach((line, i) => {
+    if (inString === null && /^\s*\[\[\s*rules\s*\]\]\s*(#.*)?\r?$/.test(line)) out.push(i + 1);
+    for (const m of line.matchAll(/"""|'''/g)) {
+      if (inString === null) inString = m[0];
+      else if (inString === m[0]) inString = null;
     }
   });
   return out;
@@ -161,12 +183,10 @@ async function readUserFile(
   warnings: string[],
 ): Promise<string | null> {
   let file = path;
-  let info: Deno.FileInfo;
   try {
-    info = await Deno.stat(file);
-    if (info.isDirectory) {
+    if ((await Deno.stat(file)).isDirectory) {
       file = joinPath(path, "filters.toml");
-      info = await Deno.stat(file);
+      await Deno.stat(file);
     }
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
@@ -180,16 +200,14 @@ async function readUserFile(
     warnings.push(`Cannot read filters file "${file}": ${(error as Error).message}.`);
     return null;
   }
-  if (info.size > MAX_FILTERS_FILE_BYTES) {
-    warnings.push(
-      `Cannot load filters file "${file}": ${info.size} bytes exceeds the 1 MiB limit. Using the built-in rules only.`,
-    );
-    return null;
-  }
   try {
-    return await Deno.readTextFile(file);
+    return await readBoundedTextFile(file, {
+      maxBytes: MAX_FILTERS_FILE_BYTES,
+      what: "filters file",
+    });
   } catch (error) {
-    warnings.push(`Cannot read filters file "${file}": ${(error as Error).message}.`);
+    if (!(error instanceof UnreadableFileError)) throw error;
+    warnings.push(`${error.message} Using the built-in rules only.`);
     return null;
   }
 }
@@ -204,7 +222,7 @@ export function mergeUserRules(
   const seen = new Set<string>();
   for (const rule of parseRuleFile(text, source, warnings)) {
     if (seen.has(rule.name)) {
-      warnings.push(`${source}: rule "${rule.name}" is defined twice; the later one wins.`);
+      warnings.push(`${rule.at}: rule "${rule.name}" is defined twice; the later one wins.`);
     }
     seen.add(rule.name);
     const at = rules.findIndex((r) => r.name === rule.name);

@@ -92,12 +92,22 @@ const PROVIDERS: Record<ProviderName, ProviderEntry> = {
 export function createProvider(config: Config, options: CreateProviderOptions = {}): Provider {
   const env = options.env ?? ((name: string) => Deno.env.get(name));
   const common = { fetch: options.fetch, onRetry: options.onRetry };
-  return PROVIDERS[config.llm.provider].create(config, env, common, options);
+  return providerEntry(config.llm.provider).create(config, env, common, options);
+}
+
+/** The factory of `name`, looked up as an own property (a name like "constructor" is no provider). */
+function providerEntry(name: string): ProviderEntry {
+  if (!Object.hasOwn(PROVIDERS, name)) {
+    throw new ProviderChoiceError(
+      `Unknown provider "${name}". Use one of: ${PROVIDER_NAMES.join(", ")}.`,
+    );
+  }
+  return PROVIDERS[name as ProviderName];
 }
 
 /** Where the provider `name` sends its requests under `config`. */
 export function providerEndpoint(config: Config, name: ProviderName): string {
-  return PROVIDERS[name].endpoint(config);
+  return providerEntry(name).endpoint(config);
 }
 
 /** The command line's override of `[llm]`: `--provider`, `--model`, `--script`, `--legacy`. */

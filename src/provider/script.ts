@@ -13,6 +13,7 @@
  * lines starting with `#` or `//` are ignored.
  */
 import { z } from "zod";
+import { readBoundedTextFile, UnreadableFileError } from "../config/mod.ts";
 import { classifyHttpStatus } from "../errors/mod.ts";
 import {
   type ChatRequest,
@@ -108,7 +109,7 @@ export function parseScript(text: string, source = "<script>"): Script {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw new ScriptError(`Cannot load script ${at}: a line must be a JSON object`);
     }
-    if ("legacy" in value) {
+    if (Object.hasOwn(value, "legacy")) {
       if (turns.length > 0) {
         throw new ScriptError(
           `Cannot load script ${at}: the {"legacy": …} header must come before the first turn`,
@@ -155,13 +156,17 @@ export function parseScript(text: string, source = "<script>"): Script {
   return { source, legacy, model, turns };
 }
 
+/** Script files above this size are refused: a script is replayed from memory. */
+export const MAX_SCRIPT_FILE_BYTES = 64 * 1024 * 1024;
+
 /** Reads and validates a script file. */
 export async function loadScript(path: string): Promise<Script> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readBoundedTextFile(path, { maxBytes: MAX_SCRIPT_FILE_BYTES, what: "script" });
   } catch (error) {
-    throw new ScriptError(`Cannot read script "${path}": ${(error as Error).message}`);
+    if (error instanceof UnreadableFileError) throw new ScriptError(error.message);
+    throw error;
   }
   return parseScript(text, path);
 }

@@ -4,6 +4,8 @@
  */
 import { ToolError } from "../errors/mod.ts";
 import { BINARY_SNIFF_BYTES } from "../search/mod.ts";
+import { PathChangedError } from "./_atomic_write.ts";
+import type { WriteReport } from "./tool.ts";
 
 /** Why the bytes are binary (a NUL byte in the first 8 KiB), or null. */
 export function binaryReason(bytes: Uint8Array): string | null {
@@ -56,6 +58,13 @@ function errorCode(error: unknown): string | undefined {
 export function fileError(error: unknown, action: string, shown: string): ToolError {
   if (error instanceof ToolError) return error;
   const target = `Cannot ${action} ${q(shown)}`;
+  if (error instanceof PathChangedError) {
+    return new ToolError(
+      "policy_blocked",
+      `${target}: a directory on its path changed during the call (replaced by a symbolic link?); nothing was written`,
+      { hint: "Check the directory with list_directory before trying again.", cause: error },
+    );
+  }
   if (error instanceof Deno.errors.NotFound) {
     return new ToolError("permanent_failure", `${target}: no such file or directory`, {
       hint: "Check the path with list_directory or find_path.",
@@ -117,6 +126,17 @@ export function fileError(error: unknown, action: string, shown: string): ToolEr
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ToolError("permanent_failure", `${target}: ${message}`, { cause: error });
+}
+
+/** The sentence a write or edit adds when it broke hard links (empty when none). */
+export function hardLinkNote(report: WriteReport | void): string {
+  const n = report?.hardLinksBroken ?? 0;
+  if (n === 0) return "";
+  return `\nThe file had ${n} other hard link${
+    n === 1 ? "" : "s"
+  }: only this name now has the new content; the other${
+    n === 1 ? " keeps" : "s keep"
+  } the old content.`;
 }
 
 /** lstat that returns null when nothing is there. */

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import { z } from "zod";
+import { writeFileAtomic } from "./_atomic_write.ts";
 import { fileError, lstatOrNull, q, throwIfAborted } from "./_file.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool, type ToolContext } from "./tool.ts";
@@ -134,8 +135,22 @@ export const copyPathTool = defineTool({
       );
     }
     try {
-      await Deno.mkdir(path.dirname(destination), { recursive: true });
-      await Deno.copyFile(source, destination);
+      // Through a temporary file and a rename, as write does: a crash never leaves half a copy, a
+      // hard link at the destination is broken, and a directory swapped for a symlink mid-call
+      // fails the copy instead of writing outside. The copy gets the source's mode bits.
+      const input = await Deno.open(source, { read: true });
+      try {
+        await writeFileAtomic(destination, input.readable, {
+          signal: ctx.signal,
+          mode: info.mode ?? undefined,
+        });
+      } finally {
+        try {
+          input.close();
+        } catch {
+          // the stream closed it
+        }
+      }
     } catch (error) {
       throw fileError(error, action, params.destination);
     }

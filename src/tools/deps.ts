@@ -3,11 +3,11 @@
  * pinned web client and the bash parser of src/permission/shell.ts. The registry uses each one
  * its caller does not replace; the fenced file worker uses them as they are.
  */
-import { dirname } from "node:path";
 import { defaultProcessRunner } from "../exec/mod.ts";
 import type { ShellAnalysis } from "../permission/mod.ts";
 import { createWebClient, type WebClient } from "../web/mod.ts";
-import type { OpenedFile, TextFileBackend, ToolDeps } from "./tool.ts";
+import type { OpenedFile, TextFileBackend, ToolDeps, WriteReport } from "./tool.ts";
+import { writeFileAtomic } from "./_atomic_write.ts";
 
 /** Chunk size when a large file is read piece by piece. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -31,15 +31,9 @@ export const diskFiles: TextFileBackend = {
       },
     };
   },
-  async write(path: string, content: string, signal: AbortSignal): Promise<void> {
-    const bytes = new TextEncoder().encode(content);
-    try {
-      await Deno.writeFile(path, bytes, { signal });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      await Deno.mkdir(dirname(path), { recursive: true });
-      await Deno.writeFile(path, bytes, { signal });
-    }
+  /** Through a temporary file and a rename (see _atomic_write.ts): atomic and link-safe. */
+  async write(path: string, content: string, signal: AbortSignal): Promise<WriteReport> {
+    return await writeFileAtomic(path, new TextEncoder().encode(content), { signal });
   },
 };
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { decodeText, fileError, q } from "./_file.ts";
+import { decodeText, fileError, hardLinkNote, q } from "./_file.ts";
 import { unifiedDiff } from "./_diff.ts";
 import { ToolError } from "../errors/mod.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, type WriteReport } from "./tool.ts";
 
 export const EditParams = z.object({
   path: z.string().describe("File to edit, relative to the workspace or absolute inside it"),
@@ -136,8 +136,9 @@ export const editTool = defineTool({
     const newText = params.replace_all
       ? oldText.split(needle).join(replacement)
       : replaceFirst(oldText, needle, replacement);
+    let report: WriteReport | void;
     try {
-      await ctx.files.write(file, newText, ctx.signal);
+      report = await ctx.files.write(file, newText, ctx.signal);
     } catch (error) {
       throw fileError(error, "edit", params.path);
     }
@@ -145,7 +146,7 @@ export const editTool = defineTool({
     const diff = unifiedDiff(oldText, newText, { path: ctx.sandbox.display(file) });
     const what = count === 1 ? "1 occurrence" : `${count} occurrences`;
     return {
-      text: `Edited ${q(params.path)}: replaced ${what}.\n\n${diff}`,
+      text: `Edited ${q(params.path)}: replaced ${what}.${hardLinkNote(report)}\n\n${diff}`,
       diff: { path: file, oldText, newText },
       locations: [{ path: file, line: firstLine }],
     };

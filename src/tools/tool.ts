@@ -92,8 +92,17 @@ export type OverflowReader = Pick<Store, "overflowSlice">;
 export interface TextFileBackend {
   /** What is at `path`, ready to read. Throws Deno.errors.NotFound when nothing is. */
   open(path: string): Promise<OpenedFile>;
-  /** Replaces the whole content; a missing file is created with its missing parents. */
-  write(path: string, content: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Replaces the whole content; a missing file is created with its missing parents. The disk
+   * backend reports hard links it broke; a backend that cannot tell returns nothing.
+   */
+  write(path: string, content: string, signal: AbortSignal): Promise<WriteReport | void>;
+}
+
+/** What a {@link TextFileBackend} write did beyond replacing the content. */
+export interface WriteReport {
+  /** Other names (hard links) the old file had: they keep the old content. */
+  hardLinksBroken: number;
 }
 
 /** One opened entry of a {@link TextFileBackend}. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { decodeText, fileError, lstatOrNull, q } from "./_file.ts";
+import { decodeText, fileError, hardLinkNote, lstatOrNull, q } from "./_file.ts";
+import type { WriteReport } from "./tool.ts";
 import { unifiedDiff } from "./_diff.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
@@ -43,6 +44,7 @@ export const writeTool = defineTool({
     let oldText: string | null = null;
     let existed = false;
     let oldSize = 0;
+    let report: WriteReport | void;
     try {
       const info = await lstatOrNull(file);
       if (info?.isDirectory) {
@@ -70,7 +72,7 @@ export const writeTool = defineTool({
         }
       }
       // A missing file is created with its parents; the editor may show the change for review.
-      await ctx.files.write(file, params.content, ctx.signal);
+      report = await ctx.files.write(file, params.content, ctx.signal);
     } catch (error) {
       throw fileError(error, "write", params.path);
     }
@@ -88,7 +90,7 @@ export const writeTool = defineTool({
         (diff ? `\n\n${diff}` : "");
     }
     return {
-      text,
+      text: text + hardLinkNote(report),
       diff: { path: file, oldText, newText: params.content },
       locations: [{ path: file }],
     };

@@ -60,11 +60,21 @@ Deno.test("errors exit 2 and name the file, line and column, or the key, or the 
     const types = path.join(home, "types.toml");
     await Deno.writeTextFile(types, '[tools.file]\nmax_read_lines = "many"\n');
     const missing = path.join(home, "missing.toml");
+    const zero = path.join(home, "zero.toml");
+    await Deno.symlink("/dev/zero", zero);
+    const fifo = path.join(home, "fifo.toml");
+    await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    const huge = path.join(home, "huge.toml");
+    await Deno.writeTextFile(huge, "[llm]\ntimeout = 99999999999999999999\n");
+    const deep = path.join(home, "deep.toml");
+    await Deno.writeTextFile(deep, `${Array(5000).fill("k").join(".")} = 1\n`);
     const cases: [string[], Record<string, string>, RegExp][] = [
       [
         ["--config", syntax],
         {},
-        new RegExp(`^zeph: Invalid configuration: ${syntax}:2:\\d+: TOML syntax error: `),
+        new RegExp(
+          `^zeph: Invalid configuration: ${syntax}:2:\\d+: agent\\.max_tool_iterations: TOML syntax error: `,
+        ),
       ],
       [
         ["--config", types],
@@ -81,6 +91,37 @@ Deno.test("errors exit 2 and name the file, line and column, or the key, or the 
         ),
       ],
       [[], { ZEPH_CONFIG: missing }, /given by ZEPH_CONFIG/],
+      [
+        ["--config", zero],
+        {},
+        new RegExp(
+          `^zeph: Invalid configuration: ${zero}: cannot read it: it is a character device`,
+        ),
+      ],
+      [
+        ["--config", fifo],
+        {},
+        new RegExp(`^zeph: Invalid configuration: ${fifo}: cannot read it: it is a FIFO`),
+      ],
+      [
+        ["--config", huge],
+        {},
+        new RegExp(
+          `^zeph: Invalid configuration: ${huge}:2:\\d+: llm\\.timeout: integer out of range`,
+        ),
+      ],
+      [
+        ["--config", deep],
+        {},
+        new RegExp(
+          `^zeph: Invalid configuration: ${deep}: k\\.k\\.k.*: tables nested more than 32 deep`,
+        ),
+      ],
+      [
+        [],
+        { ZEPH_LLM_PROVIDER: "constructor", ZEPH_LLM_MODEL: "m" },
+        /^zeph: Invalid configuration: ZEPH_LLM_PROVIDER: llm\.provider: expected one of/,
+      ],
       [
         [],
         { ZEPH_AGENT_MAX_TOOL_ITERATIONS: "lots" },

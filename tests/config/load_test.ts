@@ -1,7 +1,15 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { ConfigError, formatIssue } from "../../src/config/errors.ts";
-import { ENV_OVERRIDES, loadConfig, locateConfig, parseConfig } from "../../src/config/load.ts";
+import { suggestKey } from "../../src/config/keys.ts";
+import {
+  type Env,
+  ENV_OVERRIDES,
+  loadConfig,
+  locateConfig,
+  MAX_CONFIG_FILE_BYTES,
+  parseConfig,
+} from "../../src/config/load.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 
 async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
@@ -107,7 +115,8 @@ Deno.test("a TOML syntax error names the file, line and column", async () => {
     const issue = error.issues[0];
     expect([issue.source, issue.line, issue.column]).toEqual([file, 3, 23]);
     expect(issue.message).toMatch(/^TOML syntax error: /);
-    expect(error.message).toContain(`${file}:3:23: TOML syntax error`);
+    expect(issue.key).toBe("agent.doom_loop_threshold");
+    expect(error.message).toContain(`${file}:3:23: agent.doom_loop_threshold: TOML syntax error`);
   });
 });
 
@@ -272,4 +281,175 @@ Deno.test("permission sections naming no tool are warnings with a did-you-mean",
     "[tools.permissions.zzz] names no tool, its rules apply to nothing. Tools: bash, read, write.",
   ]);
   expect(permissionToolWarnings(defaultConfig(), ["bash"])).toEqual([]);
+});
+
+Deno.test("fuzz findings: deep keys, prototype names, huge keys and out-of-range integers are clear errors", async () => {
+  const deep = (n: number) => Array(n).fill("k").join(".");
+  const cases: [string, string, Env, RegExp][] = [
+    [
+      "dotted key of 3000 parts",
+      `${deep(3000)} = 1\n`,
+      {},
+      /^c\.toml: k\.k\..*: tables nested more than 32 deep/,
+    ],
+    [
+      "table header of 3000 parts",
+      `[${deep(3000)}]\n`,
+      {},
+      /^c\.toml: k\.k\..*: tables nested more than 32 deep/,
+    ],
+    ["dotted key of 100000 parts", `${deep(100_000)} = 1\n`, {}, /tables nested more than 32 deep/],
+    [
+      "inline tables 500 deep",
+      `a = ${"{b=".repeat(500)}1${"}".repeat(500)}\n`,
+      {},
+      /^c\.toml: a\.b\.b.*: tables nested more than 32 deep/,
+    ],
+    [
+      "provider constructor by env",
+      "",
+      { ZEPH_LLM_PROVIDER: "constructor", ZEPH_LLM_MODEL: "m" },
+      /^ZEPH_LLM_PROVIDER: llm\.provider: expected one of "ollama"/,
+    ],
+    [
+      "provider __proto__ by env",
+      "",
+      { ZEPH_LLM_PROVIDER: "__proto__", ZEPH_LLM_MODEL: "m" },
+      /^ZEPH_LLM_PROVIDER: llm\.provider: expected one of/,
+    ],
+    [
+      "provider toString in file",
+      '[llm]\nprovider = "toString"\n',
+      { ZEPH_LLM_MODEL: "m" },
+      /^c\.toml: llm\.provider: expected one of/,
+    ],
+    ["provider hasOwnProperty in file", '[llm]\nprovider = "hasOwnProperty"\n', {
+      ZEPH_LLM_MODEL: "m",
+    }, /^c\.toml: llm\.provider: expected one of/],
+    [
+      "integer TOML cannot hold",
+      "[llm]\ntimeout = 99999999999999999999\n",
+      {},
+      /^c\.toml:2:11: llm\.timeout: integer out of range/,
+    ],
+    [
+      "negative integer TOML cannot hold",
+      "[tools.shell]\n\ntimeout = -99999999999999999999 # x\n",
+      {},
+      /^c\.toml:3:11: tools\.shell\.timeout: integer out of range/,
+    ],
+    [
+      "out of range in a dotted key",
+      "tools.scrape.timeout = 99999999999999999999\n",
+      {},
+      /^c\.toml:1:24: tools\.scrape\.timeout: integer out of range/,
+    ],
+  ];
+  for (const [name, text, env, pattern] of cases) {
+    const error = await configError(parseConfig(text, { source: "c.toml", env }));
+    expect([name, error.issues.length]).toEqual([name, 1]);
+    expect([name, formatIssue(error.issues[0])]).toEqual([name, expect.stringMatching(pattern)]);
+  }
+  // Nothing leaked onto Object.prototype through a "__proto__" key path.
+  expect(Object.hasOwn(Object.prototype, "model")).toBe(false);
+});
+
+Deno.test("a megabyte-long unknown key: no suggestion search, and the warning quotes it cut short", async () => {
+  const key = "x".repeat(1 << 20);
+  const { warnings } = await parseConfig(`${key} = 1\n`, { source: "c.toml", env: {} });
+  expect(warnings).toEqual([`c.toml: unknown key "${"x".repeat(77)}…" ignored`]);
+  // A long key that matches a known one exactly still gets no suggestion: the work is bounded.
+  const long = "y".repeat(65);
+  expect(suggestKey(long, [long])).toBe(null);
+  expect(suggestKey("y".repeat(64), ["y".repeat(64)])).toBe("y".repeat(64));
+});
+
+Deno.test("numbers are bounded where the runtime has limits, with messages naming the key", async () => {
+  const cases: [string, string][] = [
+    ["[llm]\ntimeout = 86401", "llm.timeout: expected at most 86400 seconds (24 h)"],
+    [
+      "[tools.shell]\ntimeout = 2147484",
+      "tools.shell.timeout: expected at most 86400 seconds (24 h)",
+    ],
+    [
+      "[tools.scrape]\ntimeout = 86401",
+      "tools.scrape.timeout: expected at most 86400 seconds (24 h)",
+    ],
+    [
+      "[tools.retry]\nbudget_secs = 86401",
+      "tools.retry.budget_secs: expected at most 86400 seconds",
+    ],
+    ["[tools.retry]\nmax_ms = 86400001", "tools.retry.max_ms: expected at most 86400000 ms (24 h)"],
+    [
+      "[tools.retry]\nbase_ms = 9007199254740991",
+      "tools.retry.base_ms: expected at most 86400000 ms",
+    ],
+    [
+      "[tools.shell]\nmax_output_bytes = 268435457",
+      "tools.shell.max_output_bytes: expected at most 268435456 bytes (256 MiB)",
+    ],
+    [
+      "[tools.scrape]\nmax_body_bytes = 4294967296",
+      "tools.scrape.max_body_bytes: expected at most 268435456 bytes",
+    ],
+    [
+      "[tools.overflow]\nthreshold = 268435457",
+      "tools.overflow.threshold: expected at most 268435456 bytes",
+    ],
+    [
+      "[tools.overflow]\nmax_overflow_bytes = 268435457",
+      "tools.overflow.max_overflow_bytes: expected at most 268435456 bytes",
+    ],
+  ];
+  for (const [text, message] of cases) {
+    const error = await configError(parseConfig(text, { source: "c.toml", env: {} }));
+    expect([text, formatIssue(error.issues[0])]).toEqual([
+      text,
+      expect.stringContaining(`c.toml: ${message}`),
+    ]);
+  }
+  const atLimit = await parseConfig("[llm]\ntimeout = 86400\n[tools.shell]\ntimeout = 86400\n", {
+    source: "c.toml",
+    env: {},
+  });
+  expect([atLimit.config.llm.timeout, atLimit.config.tools.shell.timeout]).toEqual([86400, 86400]);
+});
+
+Deno.test("the config file: a BOM and CRLF load; bad files are refused by name", async () => {
+  await withTemp(async (dir) => {
+    const good = path.join(dir, "good.toml");
+    await Deno.writeFile(
+      good,
+      new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("[llm]\r\ntimeout = 7\r\n")]),
+    );
+    expect((await loadConfig({ path: good, env: {} })).config.llm.timeout).toBe(7);
+    const zero = path.join(dir, "zero.toml");
+    await Deno.symlink("/dev/zero", zero);
+    const fifo = path.join(dir, "fifo.toml");
+    await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    const big = path.join(dir, "big.toml");
+    await Deno.writeTextFile(big, `# ${"x".repeat(MAX_CONFIG_FILE_BYTES)}\n`);
+    const latin1 = path.join(dir, "latin1.toml");
+    await Deno.writeFile(latin1, new Uint8Array([0x23, 0x20, 0xe9, 0x0a]));
+    const cases: [string, string][] = [
+      [zero, "cannot read it: it is a character device, not a regular file"],
+      [fifo, "cannot read it: it is a FIFO (named pipe), not a regular file"],
+      [dir, "cannot read it: it is a directory, not a regular file"],
+      [big, `cannot read it: ${MAX_CONFIG_FILE_BYTES + 3} bytes, larger than the 1 MiB limit`],
+      [latin1, "cannot read it: invalid UTF-8 at byte offset 2"],
+    ];
+    for (const [file, message] of cases) {
+      const error = await configError(loadConfig({ path: file, env: {} }));
+      expect([file, formatIssue(error.issues[0])]).toEqual([
+        file,
+        expect.stringContaining(`${file}: ${message}`),
+      ]);
+    }
+    // The same refusal for the XDG location, where a missing file is fine.
+    const xdg = path.join(dir, "xdg");
+    await Deno.mkdir(path.join(xdg, "zeph"), { recursive: true });
+    await Deno.symlink("/dev/zero", path.join(xdg, "zeph", "config.toml"));
+    const error = await configError(loadConfig({ env: { XDG_CONFIG_HOME: xdg } }));
+    expect(error.message).toContain("it is a character device");
+  });
 });

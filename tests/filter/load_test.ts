@@ -5,6 +5,7 @@ import {
   loadFilterEngine,
   MAX_FILTERS_FILE_BYTES,
 } from "../../src/filter/mod.ts";
+import { ruleHeaderLines } from "../../src/filter/load.ts";
 
 async function withUserFile(
   toml: string | Uint8Array,
@@ -90,11 +91,11 @@ strategy = { type = "strip_noise", patterns = ["^x"] }
     const { engine, warnings } = await loadFilterEngine(defaultConfig(), { configDir: dir });
     const file = `${dir}/filters.toml`;
     expect(warnings).toEqual([
-      `${file}: rule "bad-regex" skipped: match.regex: invalid RE2 regex: error parsing regexp: missing closing ): \`(unclosed\`.`,
-      `${file}: rule "two-matchers" skipped: match: exactly one of exact, prefix or regex must be set.`,
-      `${file}: rule "bad-pattern" skipped: strategy.patterns[1]: the pattern is 513 characters long; the limit is 512.`,
-      `${file}: rule "bad-type" skipped: strategy.type: unknown strategy type; use one of strip_noise, truncate, keep_matching, strip_annotated, test_summary, group_by_rule, git_status, git_diff, dedup, group_paths, git_log.`,
-      `${file}: rule "bad-truncate" skipped: strategy.head: head + tail must not exceed max_lines.`,
+      `${file}:2: rule "bad-regex" skipped: match.regex: invalid RE2 regex: error parsing regexp: missing closing ): \`(unclosed\`.`,
+      `${file}:7: rule "two-matchers" skipped: match: exactly one of exact, prefix or regex must be set.`,
+      `${file}:12: rule "bad-pattern" skipped: strategy.patterns[1]: the pattern is 513 characters long; the limit is 512.`,
+      `${file}:17: rule "bad-type" skipped: strategy.type: unknown strategy type; use one of strip_noise, truncate, keep_matching, strip_annotated, test_summary, group_by_rule, git_status, git_diff, dedup, group_paths, git_log.`,
+      `${file}:22: rule "bad-truncate" skipped: strategy.head: head + tail must not exceed max_lines.`,
     ]);
     expect(engine.rules.at(-1)!.name).toBe("good");
   });
@@ -116,7 +117,7 @@ strategy = { type = "strip_noise", patterns = ['^\\s*Compiling '] }
     const warnings: string[] = [];
     const builtin = await loadBuiltinRules(dir, warnings);
     expect([builtin.map((r) => r.name), warnings]).toEqual([["linear"], [
-      `built-in filters/filters.toml: rule "nested" skipped: strategy.patterns[1]: a built-in pattern must run on V8 in linear time: a repeat over a group.`,
+      `built-in filters/filters.toml:2: rule "nested" skipped: strategy.patterns[1]: a built-in pattern must run on V8 in linear time: a repeat over a group.`,
     ]]);
     const user = await loadFilterEngine(defaultConfig(), { configDir: dir });
     expect(user.warnings).toEqual([]);
@@ -132,7 +133,7 @@ Deno.test("a file over 1 MiB is rejected and the built-ins are kept", async () =
   await withUserFile(big, async (dir) => {
     const { engine, warnings } = await loadFilterEngine(defaultConfig(), { configDir: dir });
     expect(warnings).toEqual([
-      `Cannot load filters file "${dir}/filters.toml": ${big.length} bytes exceeds the 1 MiB limit. Using the built-in rules only.`,
+      `Cannot read filters file "${dir}/filters.toml": ${big.length} bytes, larger than the 1 MiB limit. Use a smaller file. Using the built-in rules only.`,
     ]);
     expect(engine.rules.some((r) => r.name === "cargo-test")).toBe(true);
   });
@@ -175,4 +176,46 @@ Deno.test("filters_path: explicit file, directory, missing; master and security 
       1,
     ]);
   });
+});
+
+Deno.test("a filters path that is not a regular file is refused at once; the built-ins are kept", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "zeph-filters-" });
+  try {
+    const fifo = `${dir}/fifo.toml`;
+    await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    const zero = `${dir}/zero.toml`;
+    await Deno.symlink("/dev/zero", zero);
+    const latin1 = `${dir}/latin1.toml`;
+    await Deno.writeFile(latin1, new Uint8Array([0x23, 0xe9, 0x0a]));
+    const cases: [string, string][] = [
+      [fifo, `Cannot read filters file "${fifo}": it is a FIFO (named pipe), not a regular file.`],
+      [zero, `Cannot read filters file "${zero}": it is a character device, not a regular file.`],
+      [latin1, `Cannot read filters file "${latin1}": invalid UTF-8 at byte offset 1.`],
+    ];
+    for (const [file, message] of cases) {
+      const config = Config.parse({ tools: { filters: { filters_path: file } } });
+      const { engine, warnings } = await loadFilterEngine(config, { configDir: null });
+      expect([file, warnings.length, warnings[0]]).toEqual([
+        file,
+        1,
+        expect.stringContaining(message),
+      ]);
+      expect(engine.rules.some((r) => r.name === "cargo-test")).toBe(true);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ruleHeaderLines: each [[rules]] header's line; not inside multi-line strings", () => {
+  const cases: [string, string, number[]][] = [
+    ["plain", '[[rules]]\nname = "a"\n\n[[rules]]\nname = "b"\n', [1, 4]],
+    ["crlf and comment", '[[rules]] # first\r\nname = "a"\r\n  [[ rules ]]\r\n', [1, 3]],
+    ["in a multi-line string", '[[rules]]\nx = """\n[[rules]]\n"""\n[[rules]]\n', [1, 5]],
+    ["in a literal string", "[[rules]]\nx = '''\n[[rules]]\n'''\n", [1]],
+    ["inline array", 'rules = [{ name = "a" }]\n', []],
+  ];
+  for (const [name, text, lines] of cases) {
+    expect([name, ruleHeaderLines(text)]).toEqual([name, lines]);
+  }
 });

@@ -2,6 +2,7 @@ import { expect } from "expect";
 import {
   checkProtocol,
   loadScript,
+  MAX_SCRIPT_FILE_BYTES,
   parseScript,
   ScriptError,
   ScriptProtocolError,
@@ -210,4 +211,53 @@ Deno.test("ScriptProvider: a protocol violation in a request fails the call", as
   await expect(provider.chat(request(bad))).rejects.toThrow(ScriptProtocolError);
   const lax = new ScriptProvider(parseScript('{"text": "a"}'), { strict: false });
   expect((await lax.chat(request(bad))).text).toBe("a");
+});
+
+Deno.test("loadScript: only a regular UTF-8 file within 64 MiB; BOM and CRLF accepted", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "zeph_script_" });
+  try {
+    const good = `${dir}/good.jsonl`;
+    await Deno.writeFile(
+      good,
+      new Uint8Array([
+        0xef,
+        0xbb,
+        0xbf,
+        ...new TextEncoder().encode('{"text":"a"}\r\n{"text":"b"}\r\n'),
+      ]),
+    );
+    expect((await loadScript(good)).turns.map((t) => t.text)).toEqual(["a", "b"]);
+    const fifo = `${dir}/fifo.jsonl`;
+    await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    const zero = `${dir}/zero.jsonl`;
+    await Deno.symlink("/dev/zero", zero);
+    const bad = `${dir}/bad.jsonl`;
+    await Deno.writeFile(bad, new Uint8Array([0x7b, 0x7d, 0x0a, 0xff]));
+    const big = `${dir}/big.jsonl`;
+    const file = await Deno.open(big, { write: true, create: true });
+    await file.truncate(MAX_SCRIPT_FILE_BYTES + 1);
+    file.close();
+    const cases: [string, string][] = [
+      [fifo, `Cannot read script "${fifo}": it is a FIFO (named pipe), not a regular file.`],
+      [zero, `Cannot read script "${zero}": it is a character device, not a regular file.`],
+      [dir, `Cannot read script "${dir}": it is a directory, not a regular file.`],
+      [bad, `Cannot read script "${bad}": invalid UTF-8 at byte offset 3.`],
+      [
+        big,
+        `Cannot read script "${big}": ${
+          MAX_SCRIPT_FILE_BYTES + 1
+        } bytes, larger than the 64 MiB limit.`,
+      ],
+    ];
+    for (const [path, message] of cases) {
+      const error = await loadScript(path).then(() => null, (e) => e);
+      expect([path, error instanceof ScriptError, String(error?.message)]).toEqual([
+        path,
+        true,
+        expect.stringContaining(message),
+      ]);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

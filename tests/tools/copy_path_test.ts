@@ -69,3 +69,21 @@ fileTest("copy_path: a symlink source inside the sandbox is copied by content", 
   );
   expect(await h.readWs("c.txt")).toBe("T");
 });
+
+fileTest(
+  "copy_path: a destination hard-linked to a file outside is replaced, the outside file kept; the source's mode is copied",
+  async (h) => {
+    await Deno.writeTextFile(`${h.outside}/secret.txt`, "outside secret\n");
+    await Deno.link(`${h.outside}/secret.txt`, `${h.ws}/hard.txt`);
+    await h.put({ "run.sh": "#!/bin/sh\n" });
+    await Deno.chmod(`${h.ws}/run.sh`, 0o751);
+    okText(await h.dispatch("copy_path", { source: "run.sh", destination: "hard.txt" }));
+    expect(await Deno.readTextFile(`${h.outside}/secret.txt`)).toBe("outside secret\n");
+    expect(await h.readWs("hard.txt")).toBe("#!/bin/sh\n");
+    expect((await Deno.lstat(`${h.ws}/hard.txt`)).mode! & 0o7777).toBe(0o751);
+    expect((await Array.fromAsync(Deno.readDir(h.ws))).map((e) => e.name).sort()).toEqual([
+      "hard.txt",
+      "run.sh",
+    ]);
+  },
+);

@@ -50,3 +50,67 @@ Deno.test("default tool deps: the disk, the shared runner, one web client, no ov
     ["cat", ["x"], [{ op: ">", target: "out.txt" }]],
   ]);
 });
+
+Deno.test("disk text files: a file this user may not write stays refused (the rename does not bypass it)", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_disk_files_" }));
+  try {
+    const file = join(dir, "ro.txt");
+    await Deno.writeTextFile(file, "old\n");
+    await Deno.chmod(file, 0o444);
+    let outcome: string;
+    if (Deno.uid() !== 0) {
+      outcome = await diskFiles.write(file, "new\n", new AbortController().signal)
+        .then(() => "written", (e) => `refused ${e.name}`);
+    } else {
+      // Root may write anything: the check runs as "nobody", owning the file, in a writable
+      // directory, so only the file's own mode bits stand in the way.
+      await Deno.chmod(dir, 0o777);
+      await Deno.chown(file, 65534, null);
+      const deps = new URL("../../src/tools/deps.ts", import.meta.url).href;
+      const script = `import { diskFiles } from ${JSON.stringify(deps)};
+        await diskFiles.write(Deno.args[0], "new\\n", new AbortController().signal)
+          .then(() => console.log("written"), (e) => console.log("refused " + e.name));`;
+      const out = await new Deno.Command("setpriv", {
+        args: [
+          "--reuid=65534",
+          "--regid=65534",
+          "--clear-groups",
+          Deno.execPath(),
+          "eval",
+          script,
+          file,
+        ],
+        env: { DENO_DIR: join(dir, "deno_dir"), HOME: dir },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      outcome = new TextDecoder().decode(out.stdout).trim() ||
+        new TextDecoder().decode(out.stderr);
+    }
+    expect([outcome, await Deno.readTextFile(file)]).toEqual(["refused PermissionDenied", "old\n"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("disk text files: a replaced file keeps its owner and group where the process may set them", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_disk_files_" }));
+  try {
+    const file = join(dir, "owned.txt");
+    await Deno.writeTextFile(file, "old\n");
+    // Only root can give a file away; another user checks that its own ownership stays.
+    const [uid, gid] = Deno.uid() === 0 ? [65534, 65534] : [Deno.uid()!, Deno.gid()!];
+    await Deno.chown(file, uid, gid);
+    await Deno.chmod(file, 0o2755);
+    await diskFiles.write(file, "new\n", new AbortController().signal);
+    const info = await Deno.lstat(file);
+    expect([info.uid, info.gid, info.mode! & 0o7777, await Deno.readTextFile(file)]).toEqual([
+      uid,
+      gid,
+      0o2755,
+      "new\n",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

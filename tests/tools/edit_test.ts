@@ -92,3 +92,17 @@ fileTest("edit: a directory is refused", async (h) => {
     'Cannot edit "d": it is a directory',
   ]);
 });
+
+fileTest(
+  "edit: a hard link to a file outside is broken, not written through, and the result says so",
+  async (h) => {
+    await Deno.writeTextFile(`${h.outside}/secret.txt`, "token = 1\n");
+    await Deno.link(`${h.outside}/secret.txt`, `${h.ws}/hard.txt`);
+    const r = await h.dispatch("edit", { path: "hard.txt", old_string: "1", new_string: "2" });
+    expect(okText(r)).toContain(
+      "The file had 1 other hard link: only this name now has the new content; the other keeps the old content.",
+    );
+    expect(await Deno.readTextFile(`${h.outside}/secret.txt`)).toBe("token = 1\n");
+    expect(await h.readWs("hard.txt")).toBe("token = 2\n");
+  },
+);

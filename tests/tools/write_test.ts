@@ -1,5 +1,5 @@
 import { expect } from "expect";
-import { fileTest, okText } from "../_support/file_tools.ts";
+import { fileTest, okText, snapshotTree } from "../_support/file_tools.ts";
 
 fileTest("write: creates a file and its parents, reporting bytes", async (h) => {
   const r = await h.dispatch("write", { path: "new/dir/a.txt", content: "héllo\n" });
@@ -60,3 +60,129 @@ fileTest("write: missing content is invalid", async (h) => {
   expect(r.category).toBe("invalid_parameters");
   expect(r.error).toContain("- content:");
 });
+
+fileTest(
+  "write: a hard link to a file outside is broken, not written through, and the result says so",
+  async (h) => {
+    await Deno.writeTextFile(`${h.outside}/secret.txt`, "outside secret\n");
+    await Deno.link(`${h.outside}/secret.txt`, `${h.ws}/hard.txt`);
+    const r = await h.dispatch("write", { path: "hard.txt", content: "new\n" });
+    expect(okText(r)).toContain(
+      "The file had 1 other hard link: only this name now has the new content; the other keeps the old content.",
+    );
+    expect(await Deno.readTextFile(`${h.outside}/secret.txt`)).toBe("outside secret\n");
+    expect(await h.readWs("hard.txt")).toBe("new\n");
+    expect((await Deno.lstat(`${h.ws}/hard.txt`)).nlink).toBe(1);
+  },
+);
+
+fileTest(
+  "write: replaces atomically, keeps the mode bits and leaves no temporary file",
+  async (h) => {
+    const cases: [string, number][] = [["script.sh", 0o751], ["private.txt", 0o600], [
+      "odd.txt",
+      0o4755,
+    ]];
+    for (const [name, mode] of cases) {
+      await h.put({ [name]: "old\n" });
+      await Deno.chmod(`${h.ws}/${name}`, mode);
+      const before = (await Deno.lstat(`${h.ws}/${name}`)).ino;
+      okText(await h.dispatch("write", { path: name, content: "new\n" }));
+      const after = await Deno.lstat(`${h.ws}/${name}`);
+      expect([name, after.mode! & 0o7777, after.ino !== before]).toEqual([name, mode, true]);
+    }
+    expect((await Array.fromAsync(Deno.readDir(h.ws))).map((e) => e.name).sort()).toEqual(
+      cases.map(([name]) => name).sort(),
+    );
+  },
+);
+
+/**
+ * A separate process swaps `ws/d` with a symlink to the outside directory, at least `SWAPS` times
+ * and until told to stop (after `WRITES` calls), while calls writing `d/f.txt` run: none may ever
+ * land outside. A call that finds `d` missing mid-swap creates it; the swapper removes that copy
+ * (never following the symlink) before putting the real directory back.
+ */
+const SWAPS = 1000;
+const WRITES = 150;
+const SWAPPER = `
+const [outside, stop, target] = Deno.args;
+Deno.symlinkSync(outside, "d.link");
+let swaps = 0;
+const tryIt = (f) => { try { f(); return true; } catch { return false; } };
+// Puts the real directory back, removing a copy a write made meanwhile (rename cannot replace a
+// non-empty directory).
+const restore = () => {
+  while (!tryIt(() => Deno.renameSync("d.real", "d"))) {
+    tryIt(() => Deno.removeSync("d", { recursive: true }));
+  }
+};
+while (swaps < Number(target) || !tryIt(() => Deno.lstatSync(stop))) {
+  Deno.renameSync("d", "d.real");
+  if (tryIt(() => Deno.renameSync("d.link", "d"))) {
+    swaps++;
+    Deno.renameSync("d", "d.link");
+  }
+  restore();
+}
+console.log(swaps);
+`;
+
+/** The calls raced against the swap: each writes `d/f.txt` with content of its own. */
+const RACED: [string, (i: number) => Record<string, unknown>][] = [
+  ["write", (i) => ({ path: "d/f.txt", content: `inside ${i}\n` })],
+  ["copy_path", () => ({ source: "src.txt", destination: "d/f.txt" })],
+];
+
+fileTest(
+  "write, copy_path: racing a directory swapped for a symlink thousands of times never touches the outside",
+  async (h) => {
+    await h.put({ "src.txt": "copied\n" });
+    for (const [tool, input] of RACED) {
+      await Deno.remove(h.outside, { recursive: true });
+      await Deno.mkdir(h.outside);
+      await Deno.writeTextFile(`${h.outside}/f.txt`, "outside\n");
+      await Deno.remove(`${h.ws}/d`, { recursive: true }).catch(() => {});
+      await Deno.remove(`${h.ws}/d.link`).catch(() => {});
+      await Deno.mkdir(`${h.ws}/d`);
+      // The first call starts the worker (slow); the race begins once calls are quick.
+      okText(await h.dispatch(tool, input(-1)));
+      const stop = `${h.base}/stop`;
+      await Deno.remove(stop).catch(() => {});
+      const swapper = new Deno.Command(Deno.execPath(), {
+        args: ["eval", SWAPPER, h.outside, stop, String(SWAPS)],
+        cwd: h.ws,
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      let exited = false;
+      const output = swapper.output().finally(() => exited = true);
+      while (!(await Deno.lstat(`${h.ws}/d.link`).then(() => true, () => false))) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      // Each call succeeds, or fails when it sees the swap; which one does not matter here. The
+      // calls go on until the swapper has swapped SWAPS times and been told to stop.
+      for (let i = 0; !exited; i++) {
+        await h.dispatch(tool, input(i));
+        if (i === WRITES) await Deno.writeTextFile(stop, "");
+      }
+      const out = await output;
+      const swaps = Number(new TextDecoder().decode(out.stdout).trim());
+      expect([tool, out.code, new TextDecoder().decode(out.stderr)]).toEqual([tool, 0, ""]);
+      expect([tool, swaps >= SWAPS]).toEqual([tool, true]);
+      // No file outside ever gets content from a call. Deno has no openat: a swap landing between
+      // the last check and the creation of the temporary file leaves that file, empty, outside
+      // when the swap ends before it can be removed (see src/tools/_atomic_write.ts).
+      const outside = await snapshotTree(h.outside);
+      expect([tool, outside["f.txt"]]).toEqual([tool, "file:outside\n"]);
+      for (const [name, content] of Object.entries(outside)) {
+        if (name === "f.txt") continue;
+        expect([tool, name, content]).toEqual([
+          tool,
+          expect.stringMatching(/^\.f\.txt\.[0-9a-f]{16}\.zeph-tmp$/),
+          "file:",
+        ]);
+      }
+    }
+  },
+);
