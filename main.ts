@@ -255,33 +255,21 @@ export async function buildRuntime(
   }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]
   // filters_path).
-  const { loadFilterEngine, filterToolOutput, filtersConfigDir } = await import(
-    "./src/filter/mod.ts"
-  );
+  const [{ loadFilterEngine, filtersConfigDir }, hooks] = await Promise.all([
+    import("./src/filter/mod.ts"),
+    import("./src/tools/hooks.ts"),
+  ]);
   const filters = await loadFilterEngine(config, {
     configDir: await filtersConfigDir(loaded.path),
   });
   for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
   const outputHooks: OutputHook[] = [
     // Output filter (order 10), overflow store (order 20).
-    { name: "filter", order: 10, apply: (result) => filterToolOutput(filters.engine, result) },
-    {
-      name: "overflow",
-      order: 20,
-      apply: (result, call) =>
-        storeMod.offloadIfLarge(store, result, {
-          conversationId: call.scope.conversationId ?? null,
-          settings: config.tools.overflow,
-        }),
-    },
+    hooks.filterHook(filters.engine),
+    hooks.overflowHook(store, config),
   ];
-  const auditLog = storeMod.openAuditLog(config);
   const finalHooks: FinalHook[] = [
-    {
-      name: "audit",
-      record: (result, call) =>
-        auditLog?.append(storeMod.auditRecordOf(result, call, { at: new Date() })),
-    },
+    hooks.auditHook(storeMod.openAuditLog(config)),
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);

@@ -12,7 +12,8 @@ import { defaultConfig } from "../src/config/schema.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { parseScript, ScriptProvider } from "../src/provider/script.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
-import { offloadIfLarge, openStore } from "../src/store/mod.ts";
+import { openStore } from "../src/store/mod.ts";
+import { filterHook, overflowHook } from "../src/tools/hooks.ts";
 import { bashTool } from "../src/tools/bash.ts";
 import { LocalExecutor } from "../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
@@ -106,23 +107,10 @@ async function rssChild(dir: string): Promise<void> {
     config,
     deps: { overflow: store },
   });
-  const { loadFilterEngine, filterToolOutput } = await import("../src/filter/mod.ts");
+  const { loadFilterEngine } = await import("../src/filter/mod.ts");
   const { engine } = await loadFilterEngine(config, { configDir: dir });
-  registry.addOutputHook({
-    name: "filter",
-    order: 10,
-    apply: (result) => filterToolOutput(engine, result),
-  });
-  // The overflow hook as main.ts wires it.
-  registry.addOutputHook({
-    name: "overflow",
-    order: 20,
-    apply: (result, call) =>
-      offloadIfLarge(store, result, {
-        conversationId: call.scope.conversationId ?? null,
-        settings: config.tools.overflow,
-      }),
-  });
+  registry.addOutputHook(filterHook(engine));
+  registry.addOutputHook(overflowHook(store, config));
   const command = "yes 'src/module/file.ts:120:5 warning: unused variable x 0123456789' " +
     "| head -c 104857600";
   const script = parseScript(

@@ -9,7 +9,8 @@ import { defaultConfig } from "../src/config/schema.ts";
 import type { Message } from "../src/provider/types.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
-import { offloadIfLarge, openStore } from "../src/store/mod.ts";
+import { openStore } from "../src/store/mod.ts";
+import { overflowHook } from "../src/tools/hooks.ts";
 import { LocalExecutor } from "../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { defineTool } from "../src/tools/tool.ts";
@@ -68,16 +69,7 @@ async function rssChild(dir: string): Promise<void> {
     policy: new PermissionPolicy(),
     config,
   });
-  // The overflow hook as main.ts wires it.
-  registry.addOutputHook({
-    name: "overflow",
-    order: 20,
-    apply: (result, call) =>
-      offloadIfLarge(store, result, {
-        conversationId: call.scope.conversationId ?? null,
-        settings: config.tools.overflow,
-      }),
-  });
+  registry.addOutputHook(overflowHook(store, config));
   const before = peakRssBytes();
   const t = performance.now();
   const result = await registry.dispatch({ id: "c", name: "big", input: {} }, {

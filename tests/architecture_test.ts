@@ -27,6 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
  */
 const ENTRY_POINTS: ReadonlyMap<string, string> = new Map([
   ["src/tools/catalog.ts", "loads every tool; only the commands that dispatch need it"],
+  ["src/tools/hooks.ts", "the registry's hooks load the filter engine and the store"],
   ["src/config/errors.ts", "zod-free: the CLI reports config errors without loading the schema"],
   ["src/config/providers.ts", "zod-free: `zeph --help` lists the providers"],
   ["src/filter/regex.ts", "search's pool threads compile patterns without the filter engine"],
