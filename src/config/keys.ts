@@ -33,8 +33,10 @@ export function schemaAt(
     const def = defOf(current);
     if (def.type === "object") {
       const shape = def.shape as Record<string, z.ZodType>;
-      if (typeof segment !== "string" || !(segment in shape)) return null;
-      current = shape[segment];
+      const catchall = def.catchall as z.ZodType | undefined;
+      if (typeof segment === "string" && segment in shape) current = shape[segment];
+      else if (catchall && defOf(catchall).type !== "never") current = catchall;
+      else return null;
     } else if (def.type === "record") current = def.valueType as z.ZodType;
     else if (def.type === "array") current = def.element as z.ZodType;
     else return null;
@@ -53,13 +55,16 @@ export function knownKeys(path: readonly (string | number)[], root: z.ZodType = 
 
 /**
  * Every leaf key path of the schema (`tools.shell.timeout`). A record or array of tables
- * (`tools.permissions`) is one leaf: its entries are user-named.
+ * (`tools.permissions`) is one leaf: its entries are user-named; a table with fixed keys and
+ * user-named ones (`tools.permissions` with `protected_paths`) is a leaf and has its keys.
  */
 export function configKeyPaths(root: z.ZodType = Config): string[] {
   const out: string[] = [];
   const walk = (schema: z.ZodType, prefix: string[]) => {
     const def = defOf(unwrapSchema(schema));
     if (def.type === "object") {
+      const catchall = def.catchall as z.ZodType | undefined;
+      if (catchall && defOf(catchall).type !== "never") out.push(prefix.join("."));
       for (const [k, v] of Object.entries(def.shape as Record<string, z.ZodType>)) {
         walk(v, [...prefix, k]);
       }

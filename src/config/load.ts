@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
 import { knownKeys, schemaAt, suggestKey } from "./keys.ts";
-import { Config } from "./schema.ts";
+import { Config, permissionRules } from "./schema.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -336,7 +336,7 @@ function validate(
  */
 export function permissionToolWarnings(config: Config, toolNames: readonly string[]): string[] {
   const known = new Set(toolNames);
-  return Object.keys(config.tools.permissions ?? {}).filter((t) => !known.has(t)).map((t) => {
+  return Object.keys(permissionRules(config) ?? {}).filter((t) => !known.has(t)).map((t) => {
     const guess = suggestKey(t, toolNames);
     return `[tools.permissions.${t}] names no tool, its rules apply to nothing${
       guess ? ` (did you mean "${guess}"?)` : ""

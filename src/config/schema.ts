@@ -14,6 +14,35 @@ export const PermissionRuleConfig = z.object({
 }).strict();
 export type PermissionRuleConfig = z.infer<typeof PermissionRuleConfig>;
 
+/** Workspace paths whose change makes something run later: never written unasked. */
+export const DEFAULT_PROTECTED_PATHS = [
+  ".git/**",
+  ".gitattributes",
+  ".gitmodules",
+  ".zeph/**",
+  ".mcp.json",
+  ".vscode/settings.json",
+  ".envrc",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".inputrc",
+];
+
+/** Settings of `[tools.permissions]` that are not a tool's rule list. */
+export const PERMISSION_SETTINGS = ["protected_paths"] as const;
+
+/** `[tools.permissions]`: `protected_paths`, and every other key is a tool's rule list. */
+const PermissionsConfig = z.object({
+  protected_paths: z.array(z.string().min(1)).optional(),
+}).catchall(z.array(PermissionRuleConfig));
+
 /** Defaults of the reference implementation (lowercase substrings in its legacy form). */
 export const DEFAULT_CONFIRM_PATTERNS = [
   "rm ",
@@ -179,8 +208,11 @@ const ToolsConfig = z.object({
   max_tool_calls_per_session: z.number().int().min(0).default(0),
   shell: ShellConfig.prefault({}),
   file: FileConfig.prefault({}),
-  /** Absent means the legacy [tools.shell] blocked_commands/confirm_patterns rules apply. */
-  permissions: z.record(z.string(), z.array(PermissionRuleConfig)).optional(),
+  /**
+   * Per-tool rule lists; absent (or only `protected_paths`) means the legacy [tools.shell]
+   * blocked_commands/confirm_patterns rules apply.
+   */
+  permissions: PermissionsConfig.optional(),
   overflow: OverflowConfig.prefault({}),
   filters: FiltersConfig.prefault({}),
   scrape: ScrapeConfig.prefault({}),
@@ -197,6 +229,20 @@ export const Config = z.object({
 }).strict();
 
 export type Config = z.infer<typeof Config>;
+
+/**
+ * The tool rule lists of `[tools.permissions]` (its settings, like `protected_paths`, left out),
+ * or null when there are none: then the legacy [tools.shell] lists apply.
+ */
+export function permissionRules(config: Config): Record<string, PermissionRuleConfig[]> | null {
+  const all = config.tools.permissions;
+  if (!all) return null;
+  const settings: readonly string[] = PERMISSION_SETTINGS;
+  const rules = Object.fromEntries(
+    Object.entries(all).filter(([k]) => !settings.includes(k)),
+  ) as Record<string, PermissionRuleConfig[]>;
+  return Object.keys(rules).length > 0 ? rules : null;
+}
 export type ShellConfig = z.infer<typeof ShellConfig>;
 export type FileConfig = z.infer<typeof FileConfig>;
 export type FiltersConfig = z.infer<typeof FiltersConfig>;

@@ -3,7 +3,12 @@
  * no match asks. Session rules ("always" answers) are consulted before configured ones. A tool
  * can register an analyser (bash does) that evaluates its params in a smarter way.
  */
-import type { Config, PermissionAction, PermissionRuleConfig } from "../config/schema.ts";
+import {
+  type Config,
+  type PermissionAction,
+  type PermissionRuleConfig,
+  permissionRules,
+} from "../config/schema.ts";
 import { type CompiledGlob, compileGlob, escapeGlob } from "./glob.ts";
 
 export interface Decision {
@@ -78,7 +83,8 @@ export class PermissionPolicy {
 
   /** `[tools.permissions]` when present, else the legacy shell lists converted (spec). */
   static fromConfig(config: Config): PermissionPolicy {
-    if (config.tools.permissions) return new PermissionPolicy(config.tools.permissions);
+    const rules = permissionRules(config);
+    if (rules) return new PermissionPolicy(rules);
     return new PermissionPolicy({ bash: legacyShellRules(config) });
   }
 

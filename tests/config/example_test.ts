@@ -19,6 +19,9 @@ Deno.test("config.example.toml lists every schema key (permissions as a commente
   const raw = parse(text) as Record<string, unknown>;
   const missing = configKeyPaths().filter((key) => {
     if (key === "tools.permissions") return !/^# \[\[tools\.permissions\.bash\]\]$/m.test(text);
+    if (key === "tools.permissions.protected_paths") {
+      return !/^# protected_paths = \[.*\] # \S/m.test(text);
+    }
     let current: unknown = raw;
     for (const k of key.split(".")) {
       if (typeof current !== "object" || current === null || !(k in current)) return true;
@@ -42,5 +45,8 @@ Deno.test("configKeyPaths walks nested tables and treats rule maps as one key", 
   expect(keys).toContain("agent.max_tool_iterations");
   expect(keys).toContain("tools.filters.security.extra_patterns");
   expect(keys).toContain("tools.permissions");
-  expect(keys.filter((k) => k.startsWith("tools.permissions"))).toEqual(["tools.permissions"]);
+  expect(keys.filter((k) => k.startsWith("tools.permissions"))).toEqual([
+    "tools.permissions",
+    "tools.permissions.protected_paths",
+  ]);
 });

@@ -613,6 +613,8 @@ Deno.test("matchCommandPattern: token semantics, not substrings", () => {
     raw: [program, ...args].join(" "),
     redirects: [],
     programIsLiteral: true,
+    effect: "other",
+    effectReason: "",
     context: [],
   });
   const table: [string, SimpleCommand, boolean][] = [
