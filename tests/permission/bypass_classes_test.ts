@@ -7,7 +7,7 @@
  * config, attributes and hooks untouched.
  */
 import { expect } from "expect";
-import { type Config, defaultConfig, type PermissionRuleConfig } from "../../src/config/schema.ts";
+import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import {
   analyzeShell,
@@ -19,21 +19,7 @@ import { Sandbox } from "../../src/sandbox/path.ts";
 import { bashTool } from "../../src/tools/bash.ts";
 import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
-
-const READ_ONLY = ["cat", "echo", "grep", "sed", "find", "rg", "awk", "head", "tail", "ls", "wc"];
-
-/** Only read-only programs (and `git status/log/diff/show/branch*`); `rm -rf*` denied. */
-export const READ_ONLY_RULES: PermissionRuleConfig[] = [
-  { pattern: "rm -rf*", action: "deny" },
-  ...READ_ONLY.flatMap((p): PermissionRuleConfig[] => [
-    { pattern: p, action: "allow" },
-    { pattern: `${p} *`, action: "allow" },
-  ]),
-  ...["status", "log", "diff", "show", "branch"].map((s): PermissionRuleConfig => ({
-    pattern: `git ${s}*`,
-    action: "allow",
-  })),
-];
+import { READ_ONLY_RULES } from "./_read_only_rules.ts";
 
 const PAYLOAD = "a[$(touch MARK)]";
 const SECRET = "SECRET-OUTSIDE";
