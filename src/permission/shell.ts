@@ -190,6 +190,12 @@ function writtenFile(r: { op: string; target: string }): "truncate" | "append" |
 }
 
 function effectOf(cmd: SimpleCommand): { effect: EffectKind; reason: string } {
+  if (cmd.scriptAnalysed && !cmd.redirects.some(writtenFile)) {
+    return {
+      effect: "read_only",
+      reason: `${cmd.program} only runs its script, whose commands are classified one by one`,
+    };
+  }
   const danger = commandDanger(cmd);
   const base = commandEffect(cmd, danger);
   if (base.effect === "destructive") return base;

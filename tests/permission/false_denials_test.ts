@@ -156,6 +156,9 @@ Deno.test("effect: read_only, destructive or other per simple command, with a re
     ["echo x >> f.txt", "other"],
     ["echo x > /dev/null 2>&1", "read_only"],
     ["npm test", "other"],
+    ["bash -lc 'cat f.txt'", "read_only read_only"],
+    ["bash -lc 'rm x'", "read_only destructive"],
+    ["bash -i -c 'cat f.txt'", "other read_only"],
     ["$cmd x", "other"],
   ];
   const failures: string[] = [];
