@@ -496,12 +496,12 @@ export async function decideShell(
   const ruleAsks = new Set<Decision>();
   for (const cmd of analysis.commands) {
     const d = decideCommand(cmd, policy, settings);
+    const guarded = protectedWrite(cmd, settings);
+    if (guarded && d?.action !== "deny") decisions.push(guarded);
     if (d === null) continue;
     if (d.action === "ask" && !d.danger) ruleAsks.add(d);
     delete d.danger;
     decisions.push(d);
-    const guarded = protectedWrite(cmd, settings);
-    if (guarded && d.action !== "deny") decisions.push(guarded);
   }
 
   // Hidden program names: `c=sudo; $c x`, `eval "$x"` next to a literal "sudo", parse errors.

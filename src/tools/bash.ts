@@ -228,6 +228,13 @@ export async function checkShellPaths(
         "is built from a variable or command substitution, so it cannot be checked",
       );
     }
+    if (candidate.split("/").some((segment) => /^\.[*?[]/.test(segment))) {
+      // Bash before 5.2 (and zsh, sh) match `.*` and `.?` against `..`.
+      throw new ShellPathViolation(
+        candidate,
+        'has a glob segment that can match ".."; name the directory without a pattern',
+      );
+    }
     if (/^~[^/]/.test(candidate)) {
       throw new ShellPathViolation(candidate, "names another user's home directory");
     }

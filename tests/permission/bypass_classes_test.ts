@@ -146,7 +146,7 @@ async function attack(
         problems.push(`expected deny, got ${decision.action}`);
       }
       const pathRefusal = decision.action === "allow" &&
-        /outside the allowed paths|cannot be checked/
+        /outside the allowed paths|cannot be checked|can match/
           .test(result.text);
       if (decision.action === "allow" && !pathRefusal) problems.push("auto-allowed");
       if (decision.action !== "allow") {
@@ -208,6 +208,8 @@ Deno.test("bypass class 2: git config, attributes and hooks are protected; confi
     "echo x >> .git/info/attributes",
     "echo x > .GIT/config",
     "git status > .git/hooks/pre-commit",
+    "bash -c 'git status' > .git/hooks/pre-commit",
+    "bash -lc 'cat f.txt > .git/config'",
     "git -c core.fsmonitor='touch MARK; false' status",
     "git --config-env=core.fsmonitor=HOME status",
     "git -c diff.external='touch MARK' diff",
@@ -289,6 +291,9 @@ Deno.test("bypass class 6: brace words are expanded and option-carried patterns 
     "cat ..{/out,}/secret.txt",
     "echo x > {../out/x,}",
     "head -n1 .{.,}/out/secret.txt",
+    "cat .*/out/secret.txt",
+    "cat .?/out/secret.txt",
+    "cat ./.[.]/out/secret.txt",
     "sed --expression=p ../out/secret.txt",
     "sed -e p ../out/secret.txt",
     "sed -ne p ../out/secret.txt",
