@@ -1380,10 +1380,20 @@ function isLiteralArith(node: Node): boolean {
   if (isNil(node)) return true;
   if (typeOf(node) === "Word") {
     const parts = list(node.Parts);
-    if (parts.length !== 1 || typeOf(parts[0]) !== "Lit") return false;
+    if (parts.length !== 1) return false;
+    if (typeOf(parts[0]) === "ParamExp") return isNumericParam(parts[0]);
+    if (typeOf(parts[0]) !== "Lit") return false;
     return /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9a-zA-Z@_]+)?|@|\*)$/.test(goStr(parts[0].Value));
   }
   return childNodes(node).every(isLiteralArith);
+}
+
+/** `$#`, `$?`, `$$`, `$!`, `${#x}`: always a number, never text bash would evaluate again. */
+function isNumericParam(p: Node): boolean {
+  if (!isNil(p.Slice) || !isNil(p.Repl) || !isNil(p.Exp) || p.Excl) return false;
+  if (p.Length) return true;
+  const name = isNil(p.Param) ? "" : goStr(p.Param.Value);
+  return isNil(p.Index) && /^[#?$!]$/.test(name);
 }
 
 // Brace expansion: unquoted `{`, `,`, `}` are marked while a word is resolved, so quoted and

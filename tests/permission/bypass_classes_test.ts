@@ -176,6 +176,8 @@ Deno.test("bypass class 1: arithmetic contexts that may read data are never auto
   const rows = [
     "x=$(<payload.txt); echo $((x))",
     "x=$(<payload.txt); echo $((x + 1))",
+    "x=$(<payload.txt); echo $(( ${#x} + x ))",
+    "a=($(<payload.txt)); echo $(( ${#a[x]} ))",
     "x=$(cat payload.txt); [[ $x -eq 0 ]]; echo done",
     'x=$(cat payload.txt); [[ "$x" -gt 1 ]] || echo done',
     "x=$(<payload.txt); (( x )); echo done",

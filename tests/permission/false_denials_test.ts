@@ -117,6 +117,7 @@ Deno.test("legit read-only commands stay allowed next to the danger tables", asy
     ["find . -name '*.txt' -type f", /\.\/f\.txt/],
     ["echo $((1 + 2)) $[3 * 4]", /^3 12$/],
     ["[[ 2 -gt 1 ]] && echo yes", /^yes$/],
+    ["s=abc; echo $(( ${#s} + $# + $? ))", /^3$/],
     ["ls {f,g}.txt 2>/dev/null; echo done", /f\.txt\ndone/],
     ["git log --oneline -1 && git diff --stat && git branch -a", /first commit/],
     ["cat .git/HEAD", /refs\/heads\/main/],
