@@ -605,6 +605,22 @@ function lessDanger(program: string, args: string[]): string | null {
  * write files or read files the path checks cannot see. Null when none of that applies.
  */
 export function programDanger(cmd: CommandWords): string | null {
+  const reason = tableDanger(cmd);
+  if (reason === null || /\(use the /.test(reason)) return reason;
+  return `${reason}; ${HINTS[cmd.program.toLowerCase()] ?? "run it without that option"}`;
+}
+
+/** What to do instead, per program, appended to a danger reason the model reads. */
+const HINTS: Record<string, string> = {
+  sed: "use sed only to print (sed -n '1,5p', s/a/b/g to stdout) and the edit tool to change files",
+  awk: "let awk print to stdout and use the write tool for files",
+  git: "run the git command without that option, in the workspace",
+  find: "list the files with find and act on them in a separate command",
+};
+for (const alias of ["gsed"]) HINTS[alias] = HINTS.sed;
+for (const alias of ["gawk", "mawk", "nawk"]) HINTS[alias] = HINTS.awk;
+
+function tableDanger(cmd: CommandWords): string | null {
   const p = cmd.program.toLowerCase();
   const args = cmd.args;
   if (p === "sed" || p === "gsed") return sedDanger(args);
@@ -622,6 +638,15 @@ export function programDanger(cmd: CommandWords): string | null {
     p === "sort" && args.some((a) => /^--compress-program|^(-o|--output)(=|$)|^-[a-zA-Z]*o/.test(a))
   ) {
     return "sort -o writes a file, --compress-program runs a program";
+  }
+  if (p === "tree" && args.some((a) => /^-[a-zA-Z]*o|^--output/.test(a))) {
+    return "tree -o writes a file";
+  }
+  if (p === "uniq" && args.filter((a) => !a.startsWith("-") || a === "-").length > 1) {
+    return "uniq writes its second operand";
+  }
+  if (p === "date" && args.some((a) => /^(-s|--set)(=|$)|^-[a-zA-Z]*s/.test(a))) {
+    return "date -s sets the clock";
   }
   if (p === "rsync" && args.some((a) => /^(-e|--rsh)(=|$)|^-[a-zA-Z]*e$/.test(a))) {
     return "rsync -e runs a program";

@@ -608,7 +608,7 @@ function protectedWrite(cmd: SimpleCommand, settings: ShellPermissionSettings): 
   if (cmd.effect !== "read_only") {
     for (const a of cmd.args) {
       candidates.push(a);
-      const eq = /^-[^=]*=(.*)$/s.exec(a);
+      const eq = /^[^=]*=(.*)$/s.exec(a);
       if (eq) candidates.push(eq[1]);
     }
   }

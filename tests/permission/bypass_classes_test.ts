@@ -221,9 +221,24 @@ Deno.test("bypass class 2: git config, attributes and hooks are protected; confi
     "git diff --ext-diff",
     "git log -p --textconv",
     "find . -name f.txt -fprint .git/config",
+    "dd if=f.txt of=.git/config",
+    "uniq f.txt .git/config",
+    "sort -o .git/config f.txt",
+    "tree -o .git/config",
     "sed -n 'w .git/config' f.txt",
   ];
   expect(await attack(rows)).toEqual([]);
+  // Without any [tools.permissions] rule (everything else runs), protected paths still ask.
+  const legacy = [
+    "echo '[core] fsmonitor = \"touch MARK; false\"' >> .git/config; git status",
+    "git status > .git/hooks/pre-commit",
+    "cp f.txt .gitattributes",
+    "uniq f.txt .git/config",
+    "sort -o .git/config f.txt",
+    "tee -a .git/config < f.txt",
+    "mv f.txt .git/hooks/pre-commit",
+  ];
+  expect(await attack(legacy, { config: defaultConfig() })).toEqual([]);
 });
 
 Deno.test("bypass class 3: git log/diff/show --output (any spelling) never writes", async () => {
