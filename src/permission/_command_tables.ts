@@ -961,5 +961,52 @@ export function protectedMatch(
   }
   const normal = segments.join("/");
   if (normal === "") return null;
-  return patterns.find((p) => p.re.test(normal))?.source ?? null;
+  const direct = patterns.find((p) => p.re.test(normal))?.source;
+  if (direct) return direct;
+  if (!/[*?[]/.test(normal)) return null;
+  // A glob (`.gi?/hooks/*`) is protected when it can match a protected path.
+  for (let i = 0; i < segments.length; i++) {
+    const re = globRegExp(segments.slice(i));
+    for (const p of patterns) {
+      if (representatives(p.source).some((r) => re.test(r))) return p.source;
+    }
+  }
+  return null;
+}
+
+/** Concrete paths a protected pattern covers, to test globs against. */
+function representatives(source: string): string[] {
+  const base = source.replace(/^\.?\/+/, "").replace(/\/\*\*$/, "");
+  const concrete = base.replace(/\*\*|\*|\?/g, "x");
+  const out = [concrete];
+  if (source.endsWith("/**")) {
+    out.push(`${concrete}/x`, `${concrete}/config`, `${concrete}/hooks/pre-commit`);
+    out.push(`${concrete}/info/attributes`, `${concrete}/settings.json`);
+  }
+  return out;
+}
+
+/** A shell glob over path segments as a RegExp (a leading `.` is never matched by a wildcard). */
+function globRegExp(segments: string[]): RegExp {
+  const parts = segments.map((seg) => {
+    let re = "";
+    for (let i = 0; i < seg.length; i++) {
+      const c = seg[i];
+      const lead = i === 0 ? "(?!\\.)" : "";
+      if (c === "*") re += `${lead}[^/]*`;
+      else if (c === "?") re += `${lead}[^/]`;
+      else if (c === "[" && seg.indexOf("]", i + 2) > i) {
+        const end = seg.indexOf("]", i + 2);
+        const body = seg.slice(i + 1, end).replace(/^[!^]/, "^").replace(/\\/g, "\\\\");
+        re += `${lead}[${body}]`;
+        i = end;
+      } else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    }
+    return re;
+  });
+  try {
+    return new RegExp(`^${parts.join("/")}$`, "i");
+  } catch {
+    return /[^]*/; // a pattern we cannot read: assume it can match (fail closed)
+  }
 }

@@ -237,6 +237,10 @@ Deno.test("bypass class 2: git config, attributes and hooks are protected; confi
     "sort -o .git/config f.txt",
     "tee -a .git/config < f.txt",
     "mv f.txt .git/hooks/pre-commit",
+    "cp f.txt .gi?/hooks/pre-commit",
+    "cp f.txt .git/h*/pre-commit",
+    "cp f.txt ./.gitattr*",
+    "cp f.txt .[g]it/config",
   ];
   expect(await attack(legacy, { config: defaultConfig() })).toEqual([]);
 });
