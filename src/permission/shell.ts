@@ -40,7 +40,7 @@ import { escapeGlob } from "./glob.ts";
 import { type Decision, mostRestrictive, type PermissionPolicy } from "./policy.ts";
 
 export { decodeAnsiC } from "./_shell_parse.ts";
-export { type EffectKind, fileWords };
+export { type CompiledProtected, compileProtected, type EffectKind, fileWords, protectedMatch };
 
 /** One simple command the shell would run, after normalisation. */
 export interface SimpleCommand {
