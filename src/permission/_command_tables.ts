@@ -106,6 +106,13 @@ const PATTERN_PROGRAMS: Record<string, OptionSpec> = {
     file: { short: "f", long: ["from-file"] },
   },
 };
+// perl: `-e`/`-E` carry the code; otherwise the first operand is the script file.
+PATTERN_PROGRAMS.perl = {
+  valueShort: "eEIM",
+  valueLong: [],
+  pattern: { short: "eE", long: [] },
+  file: { short: "", long: [] },
+};
 for (const alias of ["egrep", "fgrep"]) PATTERN_PROGRAMS[alias] = PATTERN_PROGRAMS.grep;
 for (const alias of ["gsed"]) PATTERN_PROGRAMS[alias] = PATTERN_PROGRAMS.sed;
 for (const alias of ["gawk", "mawk", "nawk"]) PATTERN_PROGRAMS[alias] = PATTERN_PROGRAMS.awk;
@@ -197,7 +204,12 @@ export function fileWords(cmd: CommandWords): string[] {
       (spec.file.short.includes("f") || program === "jq");
   const operands = hasPatternOption ? parsed.operands : parsed.operands.slice(1);
   // Option words stay candidates too (`--exclude-from=/x`, `--file=/x`).
-  return [...parsed.files, ...operands, ...parsed.options.filter((o) => o.includes("="))];
+  const valued = parsed.options.filter((o) => {
+    if (!o.startsWith("--") || !o.includes("=")) return false;
+    const name = longName(o.slice(2, o.indexOf("=")), spec.valueLong);
+    return !name || !spec.pattern.long.includes(name);
+  });
+  return [...parsed.files, ...operands, ...valued];
 }
 
 // ---------------------------------------------------------------------------------------------

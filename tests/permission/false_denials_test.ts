@@ -9,6 +9,7 @@ import { PermissionPolicy } from "../../src/permission/policy.ts";
 import {
   analyzeShell,
   decideShell,
+  fileWords,
   installShellAnalyzer,
   shellPermissionSettings,
 } from "../../src/permission/shell.ts";
@@ -123,6 +124,25 @@ Deno.test("legit read-only commands stay allowed next to the danger tables", asy
     ["cat .git/HEAD", /refs\/heads\/main/],
   ];
   expect(await runAll(rows, readOnlyConfig())).toEqual([]);
+});
+
+Deno.test("fileWords: operands and file options, never option-carried patterns or echo words", () => {
+  const table: [string, string[]][] = [
+    ["grep -e /usr/x f", ["f"]],
+    ["grep --regexp=/usr/x f", ["f"]],
+    ["grep /usr/x f", ["f"]],
+    ["grep -f pats f", ["pats", "f"]],
+    ["sed -n -e /a/p f", ["f"]],
+    ["awk -v x=1 '{print}' f", ["f"]],
+    ["perl -ne 'print if /\/etc/' f", ["f"]],
+    ["echo /usr/local/bin", []],
+    ["cat a b", ["a", "b"]],
+  ];
+  const failures = table.filter(([line, expected]) => {
+    const [program, ...args] = line.match(/'[^']*'|\S+/g)!.map((w) => w.replace(/^'|'$/g, ""));
+    return JSON.stringify(fileWords({ program, args })) !== JSON.stringify(expected);
+  });
+  expect(failures).toEqual([]);
 });
 
 Deno.test("effect: read_only, destructive or other per simple command, with a reason", async () => {
