@@ -2,9 +2,13 @@
  * Shell permission analysis cost: `decideShell` (parse with mvdan/sh, extract every simple
  * command, evaluate the rules) for typical commands, a 200-char compound command (target
  * ≤ 1 ms p50) and a 10,000-char command; plus the first call of a fresh process (parser import
- * and initialisation) measured in child processes. Run: `deno task bench:permission`.
+ * and initialisation) measured in child processes; and the command shapes of issue 16 (six peers'
+ * test suites: arithmetic, git config/output, sed/awk, braces, option-carried patterns, wrappers,
+ * flag spellings, `bash -lc`), pooled, p50/p99 (target ≤ 1 ms each).
+ * Run: `deno task bench:permission`.
  */
 import * as path from "node:path";
+import process from "node:process";
 import { defaultConfig } from "../src/config/schema.ts";
 import { PermissionPolicy } from "../src/permission/policy.ts";
 import { analyzeShell, decideShell, shellPermissionSettings } from "../src/permission/shell.ts";
@@ -52,6 +56,34 @@ const CASES: [string, string][] = [
   [`compound (${COMPOUND_200.length} chars)`, COMPOUND_200],
   ["10,000-char echo (one command)", `echo ${"a".repeat(9_995)}`],
   ["10,000-char compound (refused past 200)", longCommand(10_000)],
+];
+
+/** One command per bypass class and false denial of issue 16, as the peers' suites wrote them. */
+const PEER_SHAPES = [
+  "x=$(<payload.txt); echo $((x))",
+  "x=$(cat payload.txt); [[ $x -eq 0 ]]; echo done",
+  "echo ${a[$(<f)]}",
+  "echo '[core] fsmonitor = x' >> .git/config; git status",
+  "git log -1 --output=.git/config; git status",
+  "git status > .git/hooks/pre-commit",
+  "git -c core.fsmonitor=x status",
+  "sed -n '1e touch p' f.txt",
+  "sed 's/x/y/w out' f.txt",
+  "sed --expression=p ../out/s",
+  `awk '{ print > "f" }' f.txt`,
+  `awk 'BEGIN { system("id") }'`,
+  "cat {..,.}/out/secret.txt",
+  "echo x > {../out/x,}",
+  "grep --regexp=x ../out/s",
+  "setpriv --no-new-privs touch p",
+  "runuser -u u -- touch p",
+  "echo p | xargs touch",
+  "dd i{f,f}=/dev/zero of=p",
+  "rm --recursive --force victim",
+  "bash -lc 'ls -la && git status --short'",
+  "echo /usr/local/bin",
+  "git -C . branch",
+  "find . -name '*.ts' -exec grep -l TODO {} +",
 ];
 
 async function firstCallChild(): Promise<void> {
@@ -115,6 +147,36 @@ async function main(): Promise<void> {
         `${percentile(times, 0.95).toFixed(3)} | ${times.at(-1)!.toFixed(3)} |`,
     );
   }
+  // Issue 16's shapes, each warmed up, then interleaved rounds so load spikes hit all alike.
+  for (const command of PEER_SHAPES) {
+    for (let i = 0; i < 200; i++) await decideShell(command, policy, settings);
+  }
+  // Wall time, and the process's CPU time (getrusage), which other processes on a loaded shared
+  // machine do not inflate: descheduling shows in wall time only.
+  const pooled: number[] = [];
+  const cpu: number[] = [];
+  for (let round = 0; round < 300; round++) {
+    for (const command of PEER_SHAPES) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await decideShell(command, policy, settings);
+      pooled.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
+    }
+  }
+  pooled.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  const peerP99 = percentile(cpu, 0.99);
+  console.log(
+    `\nissue 16 peer shapes (${PEER_SHAPES.length} commands × 300 rounds): ` +
+      `wall p50 ${percentile(pooled, 0.5).toFixed(3)} ms, p99 ${
+        percentile(pooled, 0.99).toFixed(3)
+      } ms; CPU p50 ${percentile(cpu, 0.5).toFixed(3)} ms, p99 ${peerP99.toFixed(3)} ms ` +
+      `(target ≤ ${TARGET_MS} ms: ${peerP99 <= TARGET_MS ? "met" : "MISSED"}); load ${
+        Deno.loadavg()[0].toFixed(1)
+      }`,
+  );
   const verdict = compoundP50 <= TARGET_MS ? "meets" : "MISSES";
   console.log(
     `\n200-char compound p50 ${compoundP50.toFixed(3)} ms ${verdict} the ≤ ${TARGET_MS} ms target`,

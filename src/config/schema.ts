@@ -101,6 +101,7 @@ export type Autonomy = z.infer<typeof Autonomy>;
 export const DEFAULT_PROTECTED_PATHS = [
   ".git/**",
   ".gitattributes",
+  ".gitmodules",
   ".zeph/**",
   ".mcp.json",
   ".vscode/settings.json",
@@ -108,11 +109,13 @@ export const DEFAULT_PROTECTED_PATHS = [
   ".bashrc",
   ".bash_profile",
   ".bash_login",
+  ".bash_logout",
   ".profile",
   ".zshrc",
   ".zshenv",
   ".zprofile",
   ".zlogin",
+  ".inputrc",
 ];
 
 /** `[tools.permissions]` keys that are settings, not a tool's rule list. */

@@ -122,6 +122,11 @@ export interface ParsedCommand {
   wrappers: string[];
   /** The program as written when it is a path (`./gradlew`, `/tmp/x/ls`), slashes collapsed. */
   path?: string;
+  /**
+   * A shell (`bash -lc '…'`) with harmless options whose whole script was analysed: its inner
+   * commands are what the rules decide on.
+   */
+  scriptAnalysed?: boolean;
 }
 
 export interface ExtractResult {
@@ -251,6 +256,8 @@ interface WordValue {
   literal: boolean;
   /** Unquoted glob or brace characters (`*`, `?`, `[`, `{a,b}`): the word may expand. */
   pattern: boolean;
+  /** The text with unquoted braces marked, when it has any (for brace expansion). */
+  marked?: string;
 }
 
 interface Ctx {
@@ -356,8 +363,25 @@ export class Extractor {
     const wordStart = hasWord ? r.Word.Pos().Offset() : opStart + 1;
     const fd = isNil(r.N) ? "" : goStr(r.N.Value);
     const op = `${fd}${src.slice(opStart, wordStart).trim()}`;
-    const target = hasWord ? this.word(r.Word, src, ctx) : { text: "", literal: true };
+    let target: WordValue = hasWord
+      ? this.word(r.Word, src, ctx)
+      : { text: "", literal: true, pattern: false };
     if (op.endsWith("<<<")) this.features.add("<<<");
+    const heredoc = op.endsWith("<<") || op.endsWith("<<-") || op.endsWith("<<<");
+    if (!heredoc && target.marked !== undefined) {
+      const expanded = expandBraces(target.marked);
+      if (expanded?.length === 1) target = { ...target, text: expanded[0], marked: undefined };
+      else {
+        this.addDynamic(
+          `redirect target "${target.text}" is a brace pattern; name one file without braces`,
+        );
+      }
+    }
+    if (!heredoc && target.literal && target.pattern && /[*?[]/.test(target.text)) {
+      this.addDynamic(
+        `redirect target "${target.text}" is a glob pattern bash may expand; name the file exactly`,
+      );
+    }
     const t = target.text;
     if (/^\/dev\/(tcp|udp)\//.test(t)) this.addDynamic(`redirect to network device "${t}"`);
     else if (!target.literal && !/^\d*[<>]&$/.test(op) && !/^[0-9-]*$/.test(t)) {
@@ -396,7 +420,7 @@ export class Extractor {
         this.arith(node, src, ctx);
         break;
       case "TestClause":
-        this.arith(node, src, ctx, true);
+        this.testClause(node, src, ctx);
         break;
       case "CoprocClause":
         next = { ...ctx, context: [...ctx.context, "coproc"] };
@@ -411,24 +435,45 @@ export class Extractor {
   }
 
   /**
-   * In `$(( ))`, `let`, `(( ))` and subscripts, quotes do not protect: `$(( '$(cmd)' ))` runs
-   * cmd. In `[[ ]]` only a subscript does (`[[ 'a[$(cmd)]' -eq 1 ]]`), so `[[ "$x" == y ]]` is fine.
+   * Arithmetic (`$(( ))`, `$[ ]`, `(( ))`, `let`, `for ((…))`, subscripts, `${s:off:len}`)
+   * evaluates the text of every variable it names as arithmetic again, and a subscript in that
+   * text runs commands (`x='a[$(cmd)]'; echo $((x))`). Only literal numbers are safe operands.
    */
-  arith(node: Node, src: Source, _ctx: Ctx, test = false): void {
-    let suspicious = false;
-    const danger = test ? /\[[^\]]*(\$\(|`|\$\{)/ : /[[`$]/;
+  arith(node: Node, src: Source, _ctx: Ctx, label = "arithmetic"): void {
+    if (isLiteralArith(node)) return;
+    const text = src.of(node).trim();
+    const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+    this.addDynamic(
+      `${label} "${shown}" evaluates the text of its operands as code; ` +
+        "run the arithmetic on literal numbers",
+    );
+  }
+
+  /** `[[ ]]`: `-eq`-style comparisons are arithmetic; `-v name[sub]` evaluates the subscript. */
+  testClause(node: Node, src: Source, ctx: Ctx): void {
     const visit = (n: Node): void => {
       const t = typeOf(n);
-      if (t === "SglQuoted" || t === "DblQuoted") {
-        if (danger.test(src.of(n))) suspicious = true;
+      if (t === "BinaryTest") {
+        const op = src.slice(n.X.End().Offset(), n.Y.Pos().Offset()).trim();
+        if (/^-(eq|ne|lt|le|gt|ge)$/.test(op)) {
+          if (!isLiteralArith(n.X) || !isLiteralArith(n.Y)) {
+            this.arith(n, src, ctx, "[[ … ]] comparison");
+          }
+          return;
+        }
       }
-      if (t === "CmdSubst" || t === "ProcSubst" || suspicious) return;
+      if (t === "UnaryTest" && /\[/.test(src.of(n))) {
+        const op = src.of(n).trim().split(/\s+/)[0];
+        if (op === "-v" || op === "-R") {
+          const sub = /\[(.*)\]/.exec(src.of(n))?.[1] ?? "";
+          if (!/^(\d+|@|\*)$/.test(sub)) {
+            this.addDynamic(`[[ ${op} ]] evaluates the subscript "${sub}" as code`);
+          }
+        }
+      }
       for (const c of childNodes(n)) visit(c);
     };
     visit(node);
-    if (suspicious) {
-      this.addDynamic("quoted text inside an arithmetic or [[ ]] expression can run commands");
-    }
   }
 
   /** Visits the direct children of a node with the generic walker (unknown node types too). */
@@ -475,7 +520,7 @@ export class Extractor {
     const name = isNil(a.Name) ? "" : goStr(a.Name.Value);
     if (isRiskyVar(name)) this.addDynamic(`assigns ${name}, which changes what later commands run`);
     if (!isNil(a.Index)) {
-      this.arith(a.Index, src, ctx);
+      this.arith(a.Index, src, ctx, "array subscript");
       this.any(a.Index, src, ctx);
     }
     if (!isNil(a.Value)) {
@@ -492,34 +537,42 @@ export class Extractor {
   /** Resolves a word to its static text, walking into every expansion it contains. */
   word(word: Node, src: Source, ctx: Ctx): WordValue {
     let text = "";
+    let marked = "";
+    let braces = false;
     let literal = true;
     let pattern = false;
     const parts: Node[] = isNil(word) ? [] : list(word.Parts);
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i];
       const type = typeOf(part);
+      let piece: string;
       if (type === "Lit") {
         const r = unescapeUnquoted(goStr(part.Value), i === 0);
         if (parts.length > 1) this.words.add(basename(r.text).toLowerCase());
         text += r.text;
+        marked += r.marked;
+        if (r.braces) braces = true;
         if (r.pattern) pattern = true;
+        continue;
       } else if (type === "SglQuoted") {
         const value = goStr(part.Value);
-        text += part.Dollar ? decodeAnsiC(value) : value;
+        piece = part.Dollar ? decodeAnsiC(value) : value;
       } else if (type === "DblQuoted") {
         const r = this.dblQuoted(part, src, ctx);
-        text += r.text;
+        piece = r.text;
         if (!r.literal) literal = false;
       } else if (type === "ExtGlob") {
-        text += src.of(part);
+        piece = src.of(part);
         pattern = true;
       } else {
-        text += src.of(part);
+        piece = src.of(part);
         literal = false;
         this.part(part, type, src, ctx);
       }
+      text += piece;
+      marked += piece;
     }
-    return { text, literal, pattern };
+    return braces ? { text, literal, pattern, marked } : { text, literal, pattern };
   }
 
   dblQuoted(node: Node, src: Source, ctx: Ctx): { text: string; literal: boolean } {
@@ -558,7 +611,14 @@ export class Extractor {
         const text = src.of(node);
         if (node.Excl) this.addDynamic(`indirect expansion "${text}"`);
         if (/@[PEAKaQUuLk]\}$/.test(text)) this.addDynamic(`transforming expansion "${text}"`);
-        if (!isNil(node.Index)) this.arith(node.Index, src, ctx);
+        if (!isNil(node.Index) && !isLiteralArith(node.Index)) {
+          this.arith(node.Index, src, ctx, "array subscript");
+        }
+        if (!isNil(node.Slice)) {
+          for (const w of [node.Slice.Offset, node.Slice.Length]) {
+            if (!isNil(w)) this.arith(w, src, ctx, "substring offset");
+          }
+        }
         this.children(node, src, ctx);
         return;
       }
@@ -572,6 +632,22 @@ export class Extractor {
       default:
         this.children(node, src, ctx);
     }
+  }
+
+  /** The words bash's brace expansion makes of one word (`cat {..,.}/x` → two paths). */
+  braceWords(w: WordValue): WordValue[] {
+    if (w.marked === undefined) return [w];
+    const expanded = expandBraces(w.marked);
+    if (expanded === null) {
+      this.addDynamic(`brace expansion of "${w.text}" makes over ${MAX_BRACE_WORDS} words`);
+      return [w];
+    }
+    if (expanded.length === 1 && expanded[0] === w.text) return [{ ...w, marked: undefined }];
+    return expanded.map((text) => ({
+      text,
+      literal: w.literal,
+      pattern: /[*?[]/.test(text) && w.pattern,
+    }));
   }
 
   decl(node: Node, src: Source, ctx: Ctx): void {
@@ -596,6 +672,12 @@ export class Extractor {
     if (variant === "declare" || variant === "typeset" || variant === "local") {
       if (args.some((a) => /^-\w*f/.test(a))) this.addDynamic(`${variant} -f changes functions`);
     }
+    if (args.some((a) => /^-\w*i/.test(a))) {
+      this.addDynamic(
+        `${variant} -i makes later assignments evaluate their text as arithmetic code; ` +
+          "assign literal numbers without -i",
+      );
+    }
     this.push({
       program: variant,
       args,
@@ -618,7 +700,8 @@ export class Extractor {
     stdinText: string | null,
   ): void {
     for (const a of list(node.Assigns)) this.assign(a, src, ctx);
-    const words: WordValue[] = list(node.Args).map((w: Node) => this.word(w, src, ctx));
+    const words: WordValue[] = [];
+    for (const w of list(node.Args)) words.push(...this.braceWords(this.word(w, src, ctx)));
     for (const w of words) {
       if (!w.literal) continue;
       this.words.add(basename(w.text).toLowerCase());
@@ -660,6 +743,13 @@ export class Extractor {
       if (!first.literal || first.pattern) break;
       const name = basename(first.text);
       const stripped = stripWrapper(name, ws);
+      if (stripped?.unknownOption !== undefined) {
+        this.addDynamic(
+          `${name} option "${stripped.unknownOption}" is not known to the analysis, so the ` +
+            `command it runs cannot be found; run the command without ${name}`,
+        );
+        break;
+      }
       if (!stripped || (stripped.script === undefined && stripped.rest.length === 0)) break;
       if (stripped.script !== undefined) {
         // `env -S "…"` / `watch …`: the rest is a shell string.
@@ -723,6 +813,7 @@ export class Extractor {
       cmd.path = programWord.text.replace(/\/+/g, "/");
     }
     this.push(cmd, ws.slice(1));
+    const pushed = this.commands[this.commands.length - 1];
     if (!programIsLiteral) return;
     const lower = program.toLowerCase();
 
@@ -741,7 +832,13 @@ export class Extractor {
       if (s.script !== undefined) {
         if (!s.literal || (placeholder && s.script.includes(placeholder))) {
           this.addDynamic(`${program} -c with a script that is not static`);
-        } else this.nested(s.script, `${program} -c`, o.ctx, context, o);
+        } else {
+          const before = this.dynamic.length;
+          this.nested(s.script, `${program} -c`, o.ctx, context, o);
+          if (s.harmless && this.dynamic.length === before && SHELLS.has(lower)) {
+            pushed.scriptAnalysed = true;
+          }
+        }
       } else if (s.readsStdin) {
         if (o.stdin === "herestring" || o.stdin === "heredoc") {
           if (o.stdinText !== null) {
@@ -850,7 +947,7 @@ export class Extractor {
  * blanks or shell syntax, so `rm "a b"` and `rm a b` have different normalised forms (an "always"
  * for one must not approve the other).
  */
-function quoteArg(arg: string): string {
+export function quoteArg(arg: string): string {
   if (arg !== "" && !/[\s;&|<>()'"`\\$]/.test(arg)) return arg;
   return `'${arg.replace(/'/g, "'\\''")}'`;
 }
@@ -860,10 +957,18 @@ function basename(path: string): string {
   return i >= 0 && i < path.length - 1 ? path.slice(i + 1) : path;
 }
 
-/** Unquoted literal: backslash escapes removed, line continuations dropped, patterns flagged. */
-function unescapeUnquoted(value: string, first: boolean): { text: string; pattern: boolean } {
+/**
+ * Unquoted literal: backslash escapes removed, line continuations dropped, patterns flagged;
+ * `marked` is the text with the unescaped `{`, `,`, `}` marked for brace expansion.
+ */
+function unescapeUnquoted(
+  value: string,
+  first: boolean,
+): { text: string; pattern: boolean; marked: string; braces: boolean } {
   let text = "";
+  let marked = "";
   let pattern = false;
+  let braces = false;
   for (let i = 0; i < value.length; i++) {
     const c = value[i];
     if (c === "\\") {
@@ -871,6 +976,7 @@ function unescapeUnquoted(value: string, first: boolean): { text: string; patter
       if (n === "\n") i++;
       else if (n !== undefined) {
         text += n;
+        marked += n;
         i++;
       }
       continue;
@@ -879,8 +985,10 @@ function unescapeUnquoted(value: string, first: boolean): { text: string; patter
     if (c === "{" && /\{[^{}]*(,|\.\.)[^{}]*\}/.test(value.slice(i))) pattern = true;
     if (c === "~" && first && i === 0) pattern = pattern || false;
     text += c;
+    if (c === "{" || c === "}" || c === ",") braces = true;
+    marked += c === "{" ? BRACE_OPEN : c === "}" ? BRACE_CLOSE : c === "," ? BRACE_COMMA : c;
   }
-  return { text, pattern };
+  return { text, pattern, marked, braces };
 }
 
 function unescapeDouble(value: string): string {
@@ -942,10 +1050,15 @@ interface Stripped {
   rest: WordValue[];
   script?: string;
   placeholder?: string;
+  /** An option of a strict wrapper the analysis does not know (the command is refused). */
+  unknownOption?: string;
 }
 
 /** Option specs: which short/long options take a value, per wrapper. */
-const WRAPPERS: Record<string, { withValue: string[]; positional?: number; flags?: RegExp }> = {
+const WRAPPERS: Record<
+  string,
+  { withValue: string[]; positional?: number; flags?: RegExp }
+> = {
   env: { withValue: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string"] },
   command: { withValue: [] },
   builtin: { withValue: [] },
@@ -999,9 +1112,55 @@ const WRAPPERS: Record<string, { withValue: string[]; positional?: number; flags
   "dbus-launch": { withValue: [] },
   script: { withValue: ["-c", "--command", "-E", "--echo", "-T", "--log-timing"] },
   parallel: { withValue: ["-j", "--jobs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file"] },
+  setpriv: {
+    withValue: [
+      "--reuid",
+      "--euid",
+      "--ruid",
+      "--regid",
+      "--egid",
+      "--rgid",
+      "--groups",
+      "--inh-caps",
+      "--ambient-caps",
+      "--bounding-set",
+      "--securebits",
+      "--pdeathsig",
+      "--selinux-label",
+      "--apparmor-profile",
+      "--landlock-access",
+      "--landlock-rule",
+      "--seccomp-filter",
+    ],
+    flags:
+      /^(-d|--dump|--clear-groups|--keep-groups|--init-groups|--no-new-privs|--reset-env|--(reuid|euid|ruid|regid|egid|rgid|groups|inh-caps|ambient-caps|bounding-set|securebits|pdeathsig|selinux-label|apparmor-profile|landlock-access|landlock-rule|seccomp-filter)=.*)$/,
+  },
+  prlimit: {
+    withValue: ["-p", "--pid", "-o", "--output"],
+    flags:
+      /^(-[ACcdefilmnqrstuvxy][0-9:unlimted]*|--(as|core|cpu|data|fsize|locks|memlock|msgqueue|nice|nofile|nproc|rss|rtprio|rttime|sigpending|stack)(=.*)?|--noheadings|--raw|--verbose|--(pid|output)=.*)$/,
+  },
+  nsenter: {
+    withValue: ["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-N", "--net-socket"],
+    flags:
+      /^(-[muinpUCTFZar]+|-[mutinpUCTrw]\/\S*|--(mount|uts|ipc|net|pid|user|cgroup|time|root|wd)(=.*)?|--preserve-credentials|--no-fork|--follow-context|--all|--(target|setuid|setgid)=.*)$/,
+  },
 };
 
+/** Wrappers that change privileges or namespaces: an option we do not know is refused. */
+const STRICT_WRAPPERS = new Set(["setpriv", "prlimit", "nsenter"]);
+
 function stripWrapper(name: string, words: WordValue[]): Stripped | null {
+  if (name === "sg") {
+    // `sg [-] group [-c] command`: sg hands the command to /bin/sh -c.
+    let i = 1;
+    if (words[i]?.text === "-") i++;
+    i++; // the group
+    if (words[i]?.text === "-c") i++;
+    if (i >= words.length) return null;
+    const rest = words.slice(i);
+    return { rest: [], script: rest.map((w) => w.text).join(" ") };
+  }
   const spec = WRAPPERS[name];
   if (!spec) return null;
   if (name === "command" || name === "type" || name === "builtin") {
@@ -1045,7 +1204,9 @@ function stripWrapper(name: string, words: WordValue[]): Stripped | null {
     }
     if (t.startsWith("-") && t.length > 1) {
       if (spec.withValue.includes(t)) i += 2;
-      else i++;
+      else if (STRICT_WRAPPERS.has(name) && !spec.flags?.test(t)) {
+        return { rest: [], unknownOption: t };
+      } else i++;
       continue;
     }
     if (name === "nice" && /^-\d+$/.test(t)) {
@@ -1078,11 +1239,46 @@ function stripWrapper(name: string, words: WordValue[]): Stripped | null {
 
 function privilegedCommand(name: string, words: WordValue[]): Stripped {
   if (name === "su" || name === "runuser") {
-    const c = words.findIndex((w) => w.text === "-c" || w.text === "--command");
-    if (c >= 0 && words[c + 1]) return { rest: [], script: words[c + 1].text };
+    for (let k = 0; k < words.length; k++) {
+      const t = words[k].text;
+      if (t === "-c" || t === "--command" || t === "--session-command") {
+        return words[k + 1] ? { rest: [], script: words[k + 1].text } : { rest: [] };
+      }
+      if (/^--(session-)?command=/.test(t)) return { rest: [], script: t.replace(/^[^=]*=/, "") };
+      if (/^-[a-zA-Z]*c$/.test(t) && words[k + 1]) return { rest: [], script: words[k + 1].text };
+    }
+    // `runuser -u user [--] command…` runs the command directly.
+    const u = words.findIndex((w) => w.text === "-u" || w.text === "--user");
+    if (name === "runuser" && u >= 0) {
+      let i = u + 2;
+      while (i < words.length && words[i].text.startsWith("-") && words[i].text !== "--") i++;
+      if (words[i]?.text === "--") i++;
+      return { rest: words.slice(i) };
+    }
     return { rest: [] };
   }
-  const withValue = new Set(["-u", "-g", "-p", "-C", "-h", "-r", "-t", "-U", "-D", "--user"]);
+  const withValue = new Set([
+    "-u",
+    "-g",
+    "-p",
+    "-C",
+    "-h",
+    "-r",
+    "-t",
+    "-U",
+    "-D",
+    "-a",
+    "--user",
+    "--group",
+    "--prompt",
+    "--close-from",
+    "--host",
+    "--role",
+    "--type",
+    "--other-user",
+    "--chdir",
+    "--chroot",
+  ]);
   let i = 0;
   while (i < words.length) {
     const t = words[i].text;
@@ -1106,8 +1302,10 @@ function privilegedCommand(name: string, words: WordValue[]): Stripped {
 /** `bash [opts] -c SCRIPT` → the script; `bash` with no script operand reads stdin. */
 function shellScript(
   words: WordValue[],
-): { script?: string; literal: boolean; readsStdin: boolean } {
+): { script?: string; literal: boolean; readsStdin: boolean; harmless?: boolean } {
   let hasC = false;
+  // Options that change nothing but tracing, login profile and error handling.
+  let harmless = true;
   let i = 0;
   for (; i < words.length; i++) {
     const t = words[i].text;
@@ -1119,22 +1317,38 @@ function shellScript(
       t === "-o" || t === "+o" || t === "-O" || t === "+O" || t === "--rcfile" ||
       t === "--init-file"
     ) {
+      if (!(t === "-o" && /^(pipefail|errexit|nounset|xtrace)$/.test(words[i + 1]?.text ?? ""))) {
+        harmless = false;
+      }
       i++;
       continue;
     }
     if (/^-[a-zA-Z]+$/.test(t)) {
       if (t.includes("c")) hasC = true;
       if (t.includes("s")) return { literal: true, readsStdin: true };
+      if (!/^-[lceuxv]+$/.test(t)) harmless = false;
       continue;
     }
-    if (t.startsWith("--")) continue;
-    if (t.startsWith("+")) continue;
+    if (t.startsWith("--")) {
+      if (!/^--(login|noprofile|norc|posix)$/.test(t)) harmless = false;
+      continue;
+    }
+    if (t.startsWith("+")) {
+      harmless = false;
+      continue;
+    }
     break;
   }
   if (hasC) {
     const w = words[i];
     if (!w) return { literal: true, readsStdin: false, script: "" };
-    return { script: w.text, literal: w.literal, readsStdin: false };
+    // Extra words become $0, $1…: the script's expansions of them are not analysed.
+    return {
+      script: w.text,
+      literal: w.literal,
+      readsStdin: false,
+      harmless: harmless && i === words.length - 1,
+    };
   }
   const operand = words[i];
   if (!operand || operand.text === "-" || operand.text === "/dev/stdin") {
@@ -1159,4 +1373,104 @@ export function newExtractor(syntax: Syntax, limit: number): Extractor {
 
 export function rootCtx(): Ctx {
   return { context: [], piped: false, inheritedRedirects: [], depth: 0 };
+}
+
+/** Every operand of an arithmetic expression is a literal number (no variable, no expansion). */
+function isLiteralArith(node: Node): boolean {
+  if (isNil(node)) return true;
+  if (typeOf(node) === "Word") {
+    const parts = list(node.Parts);
+    if (parts.length !== 1) return false;
+    if (typeOf(parts[0]) === "ParamExp") return isNumericParam(parts[0]);
+    if (typeOf(parts[0]) !== "Lit") return false;
+    return /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9a-zA-Z@_]+)?|@|\*)$/.test(goStr(parts[0].Value));
+  }
+  return childNodes(node).every(isLiteralArith);
+}
+
+/** `$#`, `$?`, `$$`, `$!`, `${#x}`: always a number, never text bash would evaluate again. */
+function isNumericParam(p: Node): boolean {
+  if (!isNil(p.Slice) || !isNil(p.Repl) || !isNil(p.Exp) || p.Excl) return false;
+  if (p.Length) return true;
+  const name = isNil(p.Param) ? "" : goStr(p.Param.Value);
+  return isNil(p.Index) && /^[#?$!]$/.test(name);
+}
+
+// Brace expansion: unquoted `{`, `,`, `}` are marked while a word is resolved, so quoted and
+// escaped ones stay literal; `expandBraces` then produces bash's words.
+const BRACE_OPEN = "\uE000";
+const BRACE_CLOSE = "\uE001";
+const BRACE_COMMA = "\uE002";
+const MAX_BRACE_WORDS = 1024;
+
+function unmarkBraces(s: string): string {
+  return s.replaceAll(BRACE_OPEN, "{").replaceAll(BRACE_CLOSE, "}").replaceAll(BRACE_COMMA, ",");
+}
+
+/** The words bash's brace expansion makes of a marked word (in order), or null past the limit. */
+export function expandBraces(marked: string): string[] | null {
+  const out: string[] = [];
+  const walk = (s: string, from: number): boolean => {
+    for (let i = from; i < s.length; i++) {
+      if (s[i] !== BRACE_OPEN) continue;
+      let depth = 0;
+      let end = -1;
+      const commas: number[] = [];
+      for (let j = i; j < s.length; j++) {
+        if (s[j] === BRACE_OPEN) depth++;
+        else if (s[j] === BRACE_CLOSE && --depth === 0) {
+          end = j;
+          break;
+        } else if (s[j] === BRACE_COMMA && depth === 1) commas.push(j);
+      }
+      if (end < 0) return walk(s, i + 1);
+      const pre = s.slice(0, i);
+      const post = s.slice(end + 1);
+      let alternatives: string[] | null = null;
+      if (commas.length > 0) {
+        alternatives = [];
+        let start = i + 1;
+        for (const c of [...commas, end]) {
+          alternatives.push(s.slice(start, c));
+          start = c + 1;
+        }
+      } else alternatives = sequence(unmarkBraces(s.slice(i + 1, end)));
+      if (alternatives === null) continue; // `{x}`: literal braces, look further
+      if (alternatives.length > MAX_BRACE_WORDS) return false;
+      for (const alt of alternatives) {
+        if (!walk(pre + alt + post, 0)) return false;
+      }
+      return true;
+    }
+    const word = unmarkBraces(s);
+    if (word !== "") out.push(word);
+    return out.length <= MAX_BRACE_WORDS;
+  };
+  return walk(marked, 0) ? out : null;
+}
+
+/** `{1..5}`, `{01..10..3}`, `{a..e}`: the sequence, or null when it is not one. */
+function sequence(inner: string): string[] | null {
+  const num = /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(inner);
+  const chr = /^([a-zA-Z])\.\.([a-zA-Z])(?:\.\.(-?\d+))?$/.exec(inner);
+  const m = num ?? chr;
+  if (!m) return null;
+  const step = Math.abs(parseInt(m[3] ?? "1", 10)) || 1;
+  const from = num ? parseInt(m[1], 10) : m[1].charCodeAt(0);
+  const to = num ? parseInt(m[2], 10) : m[2].charCodeAt(0);
+  const count = Math.floor(Math.abs(to - from) / step) + 1;
+  if (count > MAX_BRACE_WORDS) return new Array(MAX_BRACE_WORDS + 1).fill("");
+  const width = num && (/^-?0\d/.test(m[1]) || /^-?0\d/.test(m[2]))
+    ? Math.max(m[1].length, m[2].length)
+    : 0;
+  const out: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const v = from + (to >= from ? k * step : -k * step);
+    if (!num) out.push(String.fromCharCode(v));
+    else {
+      const digits = String(Math.abs(v)).padStart(width - (v < 0 ? 1 : 0), "0");
+      out.push(v < 0 ? `-${digits}` : digits);
+    }
+  }
+  return out;
 }

@@ -5,6 +5,7 @@
  * used, so loading the policy does not load the parser. It decides; it never runs a command,
  * asks the user or imports tools.
  */
+export { fileWords } from "./_command_tables.ts";
 export { type CompiledGlob, compileGlob, escapeGlob } from "./glob.ts";
 export {
   type DecideOptions,
@@ -18,6 +19,7 @@ export {
 export { flagSpellings, permissionRuleWarnings } from "./rule_warnings.ts";
 export type {
   AnalyzeOptions,
+  EffectKind,
   ShellAnalysis,
   ShellPermissionSettings,
   SimpleCommand,

@@ -12,6 +12,7 @@ import {
   type PermissionRuleConfig,
   permissionRules,
 } from "../config/mod.ts";
+import { type CompiledProtected, compileProtected, protectedMatch } from "./_command_tables.ts";
 import { type CompiledGlob, compileGlob, escapeGlob } from "./glob.ts";
 
 export interface Decision {
@@ -114,14 +115,14 @@ export class PermissionPolicy {
   #rules = new Map<string, CompiledRule[]>();
   #session = new Map<string, CompiledRule[]>();
   #analyzers = new Map<string, PermissionAnalyzer>();
-  #protected: CompiledGlob[];
+  #protected: CompiledProtected[];
   readonly autonomy: Autonomy;
   readonly unaskedInSandbox: boolean;
 
   constructor(rules: Record<string, PermissionRuleConfig[]> = {}, options: PolicyOptions = {}) {
     this.autonomy = options.autonomy ?? "supervised";
     this.unaskedInSandbox = options.unaskedInSandbox ?? false;
-    this.#protected = (options.protectedPaths ?? DEFAULT_PROTECTED_PATHS).map(compileGlob);
+    this.#protected = compileProtected(options.protectedPaths ?? DEFAULT_PROTECTED_PATHS);
     for (const [tool, list] of Object.entries(rules)) {
       this.#rules.set(
         tool,
@@ -261,8 +262,11 @@ export class PermissionPolicy {
 
   /** The protected-path glob any of a path's spellings matches, or null. */
   protectedPath(forms: string[]): string | null {
-    const hit = this.#protected.find((g) => forms.some((f) => g.test(f.replace(/^\.\//, ""))));
-    return hit?.source ?? null;
+    for (const f of forms) {
+      const hit = protectedMatch(f, this.#protected);
+      if (hit) return hit;
+    }
+    return null;
   }
 
   #applyAutonomy(tool: PolicyTool, d: Decision): Decision {

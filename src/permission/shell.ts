@@ -12,14 +12,25 @@
  */
 import { type Config, DEFAULT_BLOCKED_COMMANDS, permissionRules } from "../config/mod.ts";
 import {
+  commandEffect,
+  type CompiledProtected,
+  compileProtected,
+  type EffectKind,
+  fileWords,
+  flagSpellings,
+  parseGit,
+  programDanger,
+  protectedMatch,
+} from "./_command_tables.ts";
+import {
   type ExtractResult,
   INTERPRETERS,
   loadSyntax,
   newExtractor,
   type ParsedCommand,
+  quoteArg,
   rootCtx,
 } from "./_shell_parse.ts";
-import { classifyEffect } from "./_effect.ts";
 import { escapeGlob } from "./glob.ts";
 import {
   type CommandEffect,
@@ -31,6 +42,7 @@ import {
 } from "./policy.ts";
 
 export { decodeAnsiC } from "./_shell_parse.ts";
+export { type EffectKind, fileWords };
 
 /** One simple command the shell would run, after normalisation. */
 export interface SimpleCommand {
@@ -53,6 +65,25 @@ export interface SimpleCommand {
   stdin?: "pipe" | "heredoc" | "herestring" | "file" | null;
   /** The program as written when it was a path (`./gradlew`, `/tmp/x/ls`). */
   path?: string;
+  /**
+   * Other spellings the rules are matched against as well: harmless git global options removed
+   * (`git -C . branch` → `git branch`), destructive commands' flags in canonical forms
+   * (`rm -fr x`, `rm -r -f x`, `rm --recursive --force x` → `rm -rf x`, …).
+   */
+  forms?: string[];
+  /**
+   * What the command does, for autonomy levels: `read_only` — a built-in known-safe program
+   * (cat, grep, ls, git status/log/diff/show/branch listing, sed/awk/find without their
+   * dangerous forms, …) with no dangerous flag and no output redirect; `destructive` — it
+   * deletes or overwrites (rm, shred, truncate, dd of=, find -delete, git clean -f, reset --hard,
+   * checkout --, restore, push --force, branch -D, stash drop/clear, `>` onto a file that may
+   * exist: the permission decision judges `>` again knowing which targets do not exist yet);
+   * `other` — anything else. `effectReason` says why in words.
+   */
+  effect: EffectKind;
+  effectReason: string;
+  /** A shell with harmless options (`bash -lc '…'`) whose script was analysed in full. */
+  scriptAnalysed?: boolean;
 }
 
 /** Everything the analyser found in one command line. */
@@ -109,7 +140,7 @@ function toAnalysis(x: ExtractResult, parseError: string | undefined): ShellAnal
 }
 
 function toSimple(c: ParsedCommand): SimpleCommand {
-  return {
+  const simple: SimpleCommand = {
     program: c.program,
     args: c.args,
     raw: c.raw,
@@ -119,8 +150,100 @@ function toSimple(c: ParsedCommand): SimpleCommand {
     argsLiteral: c.argsLiteral,
     wrappers: c.wrappers,
     stdin: c.stdin,
+    effect: "other",
+    effectReason: "",
     ...(c.path ? { path: c.path } : {}),
+    ...(c.scriptAnalysed ? { scriptAnalysed: true } : {}),
   };
+  const forms = spellings(simple);
+  if (forms.length > 0) simple.forms = forms;
+  const effect = effectOf(simple);
+  simple.effect = effect.effect;
+  simple.effectReason = effect.reason;
+  return simple;
+}
+
+/** The other spellings of one command the rules see (see `SimpleCommand.forms`). */
+function spellings(cmd: SimpleCommand): string[] {
+  if (!cmd.programIsLiteral) return [];
+  const out = new Set<string>();
+  const join = (words: string[]) => words.map((w, i) => (i === 0 ? w : quoteArg(w))).join(" ");
+  let words = [cmd.program, ...cmd.args];
+  if (cmd.program === "git") {
+    const g = parseGit(cmd.args);
+    if (!g.danger && g.normalised.length !== words.length) {
+      words = g.normalised;
+      out.add(join(words));
+    }
+  }
+  for (const form of flagSpellings({ program: words[0], args: words.slice(1) })) {
+    out.add(join(form));
+  }
+  out.delete(cmd.raw);
+  return [...out];
+}
+
+/** A redirect that writes a file (not a duplication, not /dev/null). */
+function writtenFile(r: { op: string; target: string }): "truncate" | "append" | null {
+  const op = r.op.replace(/^\d+/, "");
+  if (!/>/.test(op) || op.startsWith("<<")) return null;
+  if (/&$/.test(op) && /^(\d+|-)$/.test(r.target)) return null;
+  if (/^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/.test(r.target)) return null;
+  return op.includes(">>") ? "append" : "truncate";
+}
+
+/**
+ * What one command does (see `SimpleCommand.effect`). `newFiles` are redirect targets known not
+ * to exist yet: a `>` into one creates a file rather than overwriting one, so it is not
+ * destructive. Without that knowledge (the analysis reads no file) every `>` may overwrite.
+ */
+function effectOf(
+  cmd: SimpleCommand,
+  newFiles: ReadonlySet<string> = new Set(),
+): { effect: EffectKind; reason: string } {
+  const writes = cmd.redirects.filter((r) => writtenFile(r) !== null);
+  if (cmd.scriptAnalysed && writes.length === 0) {
+    return {
+      effect: "read_only",
+      reason: `${cmd.program} only runs its script, whose commands are classified one by one`,
+    };
+  }
+  const danger = commandDanger(cmd);
+  const base = commandEffect(cmd, danger);
+  if (base.effect === "destructive") return base;
+  const overwrites = writes.find((r) => writtenFile(r) === "truncate" && !newFiles.has(r.target));
+  if (overwrites) {
+    return {
+      effect: "destructive",
+      reason: `"${overwrites.op}" overwrites "${overwrites.target}" if it exists`,
+    };
+  }
+  if (writes.length > 0 && base.effect === "read_only") {
+    const r = writes[0];
+    const verb = writtenFile(r) === "append" ? "appends to" : "creates";
+    return { effect: "other", reason: `"${r.op}" ${verb} "${r.target}"` };
+  }
+  if (!cmd.programIsLiteral) return { effect: "other", reason: "the program is not static" };
+  if (base.effect !== "read_only") return base;
+  // Read-only is never a guess: a program named by a path outside the system directories, or
+  // arguments or wrappers the analysis cannot see through, make the command `other`.
+  if (cmd.path && !isSystemPath(cmd.path)) {
+    return { effect: "other", reason: `"${cmd.path}" is not a system program` };
+  }
+  if (cmd.argsLiteral === false) {
+    return { effect: "other", reason: `the arguments of ${cmd.program} are not static` };
+  }
+  if (cmd.wrappers?.length) {
+    return { effect: "other", reason: `${cmd.program} runs under ${cmd.wrappers.join(", ")}` };
+  }
+  return base;
+}
+
+/** The command with its effect judged again, knowing which redirect targets do not exist yet. */
+function withNewFiles(cmd: SimpleCommand, newFiles: ReadonlySet<string>): SimpleCommand {
+  if (!cmd.redirects.some((r) => newFiles.has(r.target))) return cmd;
+  const effect = effectOf(cmd, newFiles);
+  return { ...cmd, effect: effect.effect, effectReason: effect.reason };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,15 +373,6 @@ const CODE_FLAGS: Record<string, RegExp> = {
   gdb: /^(-ex|--eval-command|-x|--command|-ix|-iex)(=|$)/,
 };
 
-const GIT_DANGEROUS_GLOBAL = /^(-c|--config-env|--exec-path|--upload-pack|--receive-pack)(=|$)/;
-
-/** `git config` keys whose value git later runs (or that redirect where it reads config). */
-const GIT_EXEC_KEYS =
-  /^(core\.(pager|sshcommand|editor|hookspath|fsmonitor|askpass|gitproxy)|alias\.|pager\.|sequence\.editor|credential\.|gpg\.|filter\.|diff\..*\.(textconv|command)|merge\..*\.driver|uploadpack\.|receive\.|remote\..*\.(uploadpack|receivepack|proxy)|url\.|include\.|includeif\.|core\.worktree)/i;
-
-/** Git global options that take a separate value (skipped to find the subcommand). */
-const GIT_VALUE_OPTIONS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
-
 /** Builtins that take variable names: a subscript in a name is evaluated (`a[$(cmd)]`). */
 const NAME_BUILTINS = new Set([
   "test",
@@ -279,12 +393,6 @@ const NAME_BUILTINS = new Set([
   "printf",
 ]);
 
-function gitSubcommand(args: string[]): { name: string; rest: string[] } {
-  let i = 0;
-  while (i < args.length && args[i].startsWith("-")) i += GIT_VALUE_OPTIONS.has(args[i]) ? 2 : 1;
-  return { name: args[i] ?? "", rest: args.slice(i + 1) };
-}
-
 /** Why one simple command must not be auto-allowed even when a rule allows it. */
 export function commandDanger(cmd: SimpleCommand): string | null {
   if (!cmd.programIsLiteral) return `the program name "${cmd.program}" is not static`;
@@ -293,70 +401,18 @@ export function commandDanger(cmd: SimpleCommand): string | null {
   const args = cmd.args;
   const codeFlag = CODE_FLAGS[p] ?? CODE_FLAGS[base];
   if (codeFlag && args.some((a) => codeFlag.test(a))) return `${cmd.program} runs inline code`;
-  if (p === "awk" || p === "gawk" || p === "mawk" || p === "nawk") {
-    const program = args.find((a) => !a.startsWith("-"));
-    if (program && /system|\|\s*getline|\|&|print[^;}]*\||>\s*"/.test(program)) {
-      return `${cmd.program} program runs commands or writes files`;
-    }
+  const table = programDanger(cmd);
+  if (table) return table;
+  if (p === "xargs" || p === "parallel") {
+    return `${cmd.program} runs a command built from its input`;
   }
-  if (p === "sed" || p === "gsed") {
-    const scripts = args.filter((a) => !a.startsWith("-"));
-    if (scripts.some((s) => /(^|[;\n{}])\s*e(\s|$)|\/[gimp0-9]*e[gimp0-9]*$|\bw\s+\S/.test(s))) {
-      return "sed script executes commands or writes files";
-    }
-  }
-  if (p === "find") {
-    const bad = args.find((a) =>
-      /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(a)
-    );
-    if (bad) return `find ${bad} runs commands or changes files`;
-  }
-  if (p === "git") {
-    const bad = args.find((a) => GIT_DANGEROUS_GLOBAL.test(a));
-    if (bad) return `git ${bad} can run arbitrary commands (core.pager, alias, sshCommand)`;
-    if (args.some((a) => /^--(upload-pack|receive-pack|exec|extcmd|tool)(=|$)/.test(a))) {
-      return "git option runs an external program";
-    }
-    const sub = gitSubcommand(args);
-    if (sub.name === "config" && sub.rest.some((a) => GIT_EXEC_KEYS.test(a))) {
-      return "git config sets a key whose value git runs later";
-    }
-    if (
-      (sub.name === "submodule" && sub.rest.includes("foreach")) ||
-      (sub.name === "bisect" && sub.rest[0] === "run") ||
-      (sub.name === "rebase" && sub.rest.some((a) => /^(-x|--exec)(=|$)/.test(a))) ||
-      sub.name === "filter-branch" || sub.name === "difftool" || sub.name === "mergetool"
-    ) {
-      return `git ${sub.name} runs a shell command`;
-    }
-  }
-  if (p === "rg" && args.some((a) => /^--pre(=|$)/.test(a))) return "rg --pre runs a program";
-  if (NAME_BUILTINS.has(p) && args.some((a) => /\[[^\]]*(\$\(|`|\$\{)/.test(a))) {
-    return `${cmd.program} evaluates an array subscript that runs a command`;
-  }
-  if (
-    (p === "tar" || p === "gtar") &&
-    args.some((a) =>
-      /^--(to-command|checkpoint-action|use-compress-program|info-script|new-volume-script)|^-[a-zA-Z]*[IF]$/
-        .test(a)
-    )
-  ) {
-    return "tar option runs a program";
-  }
-  if (p === "sort" && args.some((a) => /^--compress-program/.test(a))) {
-    return "sort --compress-program runs a program";
-  }
-  if ((p === "rsync") && args.some((a) => /^(-e|--rsh)(=|$)|^-[a-zA-Z]*e$/.test(a))) {
-    return "rsync -e runs a program";
-  }
-  if (p === "ssh" && args.some((a) => /proxycommand|localcommand|permitlocalcommand/i.test(a))) {
-    return "ssh option runs a local command";
-  }
-  if ((p === "man") && args.some((a) => /^(-P|--pager|-H|--html)/.test(a))) {
-    return "man option runs a program";
-  }
-  if ((p === "zip") && args.some((a) => /^(-TT|--unzip-command)/.test(a))) {
-    return "zip option runs a program";
+  if (NAME_BUILTINS.has(p)) {
+    // A name with a subscript evaluates it as arithmetic: `read 'a[x]'` runs what x holds.
+    const names = p === "test" || p === "[" || p === "printf"
+      ? args.filter((_, i) => args[i - 1] === "-v")
+      : args.filter((a) => !a.startsWith("-"));
+    const sub = names.find((a) => /^[A-Za-z_][A-Za-z0-9_]*\[(?!(\d+|@|\*)\])/.test(a));
+    if (sub) return `${cmd.program} evaluates the array subscript in "${sub}" as code`;
   }
   const feeder = cmd.wrappers?.find((w) => w === "xargs" || w === "parallel");
   if (feeder && INTERPRETERS.has(p)) {
@@ -385,6 +441,8 @@ export interface ShellPermissionSettings {
   maxCommandLength: number;
   maxSubcommands: number;
   allowNetwork: boolean;
+  /** `[tools.permissions] protected_paths`, compiled: writes there are never auto-allowed. */
+  protectedPaths?: CompiledProtected[];
 }
 
 /** Defaults minus `allowed_commands`, plus `blocked_commands`, network re-added when off (spec). */
@@ -397,6 +455,7 @@ export function shellPermissionSettings(config: Config): ShellPermissionSettings
   const unique = [...new Set(blocked.map((c) => c.trim()).filter(Boolean))].sort();
   const legacy = !permissionRules(config.tools.permissions);
   return {
+    protectedPaths: compileProtected(config.tools.permissions.protected_paths),
     blocked: unique,
     confirm: legacy
       ? shell.confirm_patterns.filter((p) => !allowed.has(p.trim().toLowerCase()))
@@ -470,14 +529,17 @@ export async function decideShell(
   const ruleAsks = new Set<Decision>();
   const commands: { command: string; effect: CommandEffect; context?: string[] }[] = [];
   const newFiles = await newRedirectTargets(analysis.commands, options);
-  for (const cmd of analysis.commands) {
-    const effect = classifyEffect(cmd, commandDanger(cmd), newFiles);
+  for (const found of analysis.commands) {
+    const cmd = newFiles.size > 0 ? withNewFiles(found, newFiles) : found;
     commands.push({
       command: cmd.raw,
-      effect,
+      effect: { effect: cmd.effect, reason: cmd.effectReason },
       ...(cmd.context.length ? { context: cmd.context } : {}),
     });
-    const d = decideCommand(cmd, effect, policy, settings);
+    const d = decideCommand(cmd, policy, settings);
+    const guarded = protectedWrite(cmd, settings);
+    if (guarded && d?.action !== "deny") decisions.push(guarded);
+    if (d === null) continue;
     if (d.action === "ask" && !d.danger) ruleAsks.add(d);
     delete d.danger;
     decisions.push(d);
@@ -596,12 +658,49 @@ function isSystemPath(path: string): boolean {
   return SYSTEM_DIRS.some((d) => path.startsWith(d) && !path.slice(d.length).includes("/"));
 }
 
+/**
+ * A write to a protected path (`.git/hooks/…`, `.gitattributes`, `.envrc`, …): by an output
+ * redirect, or by an argument of a command that is not read-only. Reads are fine.
+ */
+function protectedWrite(cmd: SimpleCommand, settings: ShellPermissionSettings): Decision | null {
+  const patterns = settings.protectedPaths ?? [];
+  if (patterns.length === 0) return null;
+  const candidates: string[] = [];
+  for (const r of cmd.redirects) if (writtenFile(r)) candidates.push(r.target);
+  if (cmd.effect !== "read_only") {
+    for (const a of cmd.args) {
+      candidates.push(a);
+      const eq = /^[^=]*=(.*)$/s.exec(a);
+      if (eq) candidates.push(eq[1]);
+    }
+  }
+  for (const c of candidates) {
+    const hit = protectedMatch(c, patterns);
+    if (hit) {
+      return {
+        action: "ask",
+        policyMatch: `tools.permissions.protected_paths "${hit}"`,
+        subject: cmd.raw,
+        reason: `"${cmd.raw}" writes "${c}", a protected path (${hit}) where a change can run ` +
+          "code later, so only the user can approve it",
+      };
+    }
+  }
+  return null;
+}
+
+/** Whether a blocklist entry's program is this command's, whatever its unknown arguments are. */
+function blockedProgram(pattern: string, cmd: SimpleCommand): boolean {
+  const head = pattern.trim().toLowerCase().split(/\s+/)[0] ?? "";
+  const p = cmd.program.toLowerCase();
+  return head !== "" && (p === head || p.startsWith(`${head}.`));
+}
+
 function decideCommand(
   cmd: SimpleCommand,
-  effect: CommandEffect,
   policy: PermissionPolicy,
   settings: ShellPermissionSettings,
-): Decision & { danger?: boolean } {
+): (Decision & { danger?: boolean }) | null {
   const subject = cmd.raw;
   const where = cmd.context.length ? ` (inside ${cmd.context.join(" → ")})` : "";
   for (const b of settings.blocked) {
@@ -614,19 +713,25 @@ function decideCommand(
       };
     }
   }
+  if (cmd.scriptAnalysed) {
+    // `bash -lc '…'`: its inner commands are decided one by one; only a deny rule on the
+    // shell line itself still counts.
+    const d = settings.confirm ? null : policy.evaluate("bash", subject, "ask");
+    return d?.action === "deny" ? { ...d, subject } : null;
+  }
   let d: Decision;
   // Supervised without bash rules: the effect decides before the legacy lists (README).
   const unruled = !policy.hasRules("bash") || settings.confirm !== null;
   const session = unruled ? policy.evaluateSession("bash", subject) : null;
-  if (unruled && !session && effect.effect === "destructive") {
+  if (unruled && !session && cmd.effect === "destructive") {
     return {
       action: "ask",
       policyMatch: "bash analysis: destructive",
       subject,
-      reason: `${effect.reason}${where}`,
+      reason: `${cmd.effectReason}${where}`,
     };
   }
-  if (unruled && !session && effect.effect === "read_only") {
+  if (unruled && !session && cmd.effect === "read_only") {
     d = { action: "allow", policyMatch: "bash analysis: read-only", subject };
   } else if (unruled && !session && policy.unaskedInSandbox) {
     d = { action: "allow", policyMatch: "bash analysis: inside the OS sandbox", subject };
@@ -653,6 +758,13 @@ function decideCommand(
       const byName = policy.evaluate("bash", subject, "ask");
       if (byName.action === "deny") d = byName;
     }
+    // Other spellings (canonical flags, harmless git options removed): among the spellings a
+    // rule matches, the most restrictive answer wins, so no spelling sidesteps a deny rule.
+    if (cmd.forms && !pathRaw) {
+      const matched = [d, ...cmd.forms.map((f) => policy.evaluate("bash", f, "ask"))]
+        .filter((x) => x.policyMatch !== null);
+      if (matched.length > 0) d = { ...mostRestrictive(matched)!, subject };
+    }
     if (d.action !== "allow" && !d.reason) {
       d = {
         ...d,
@@ -663,7 +775,7 @@ function decideCommand(
     }
   }
   if (d.action === "allow") {
-    const danger = commandDanger(cmd);
+    const danger = commandDanger(cmd) ?? blockedDanger(cmd, settings);
     if (danger) {
       return {
         ...d,
@@ -676,4 +788,31 @@ function decideCommand(
     }
   }
   return { ...d, subject };
+}
+
+/** Programs that never run an argument as a command (a blocked name there is just text). */
+const NON_RUNNING = new Set(["git", "man", "apropos", "whatis", "info", "help", "command"]);
+
+/**
+ * The blocklist seen through what the analysis cannot resolve: a blocked program whose
+ * arguments are not static (xargs input, `$x`), or a blocked program name given as an argument
+ * to a program that may run it (an unknown wrapper).
+ */
+function blockedDanger(cmd: SimpleCommand, settings: ShellPermissionSettings): string | null {
+  if (!cmd.programIsLiteral) return null;
+  if (cmd.argsLiteral === false) {
+    const hit = settings.blocked.find((b) => /\s/.test(b.trim()) && blockedProgram(b, cmd));
+    if (hit) {
+      return `the arguments of "${cmd.program}" are not static, so the blocked command ` +
+        `"${hit.trim()}" cannot be ruled out; run it with literal arguments`;
+    }
+  }
+  if (cmd.effect === "read_only" || NON_RUNNING.has(cmd.program.toLowerCase())) return null;
+  const names = settings.blocked.map((b) => b.trim().toLowerCase()).filter((b) => !/\s/.test(b));
+  const arg = cmd.args.find((a) => names.includes(a.toLowerCase().replace(/^.*\//, "")));
+  if (arg) {
+    return `"${cmd.program}" may run its argument "${arg}", a blocked command; ` +
+      `run the command without ${cmd.program}`;
+  }
+  return null;
 }

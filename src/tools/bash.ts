@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { z } from "zod";
 import { filteredEnv, type RunResult } from "../exec/mod.ts";
-import type { ShellAnalysis, SimpleCommand } from "../permission/mod.ts";
+import { fileWords, type ShellAnalysis, type SimpleCommand } from "../permission/mod.ts";
 import { canonicalize, expandHome, isInside } from "../sandbox/mod.ts";
 import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool, type ToolOutput } from "./tool.ts";
@@ -223,21 +223,6 @@ const SAFE_DEVICES = new Set([
   "/dev/tty",
 ]);
 
-/** Programs whose first operand (or `-e` value) is a pattern or script, not a path. */
-const PATTERN_FIRST = new Set([
-  "awk",
-  "gawk",
-  "mawk",
-  "nawk",
-  "sed",
-  "grep",
-  "egrep",
-  "fgrep",
-  "rg",
-  "jq",
-  "perl",
-]);
-
 /**
  * Refuses (SandboxViolation) a command whose path arguments or redirect targets resolve outside
  * the allowed roots. Tokens are the analyser's normalised words of every simple command, so
@@ -273,6 +258,13 @@ export async function checkShellPaths(
         "is built from a variable or command substitution, so it cannot be checked",
       );
     }
+    if (candidate.split("/").some((segment) => /^\.[*?[]/.test(segment))) {
+      // Bash before 5.2 (and zsh, sh) match `.*` and `.?` against `..`.
+      throw new ShellPathViolation(
+        candidate,
+        'has a glob segment that can match ".."; name the directory without a pattern',
+      );
+    }
     if (/^~[^/]/.test(candidate)) {
       throw new ShellPathViolation(candidate, "names another user's home directory");
     }
@@ -305,24 +297,15 @@ export async function checkShellPaths(
   }
 }
 
-/** The arguments of one simple command that name files. */
+/**
+ * The arguments of one simple command that name files: the analysis' file words (operands and
+ * file-carrying option values; a pattern given by `-e`/`--regexp=`/`--expression=` never hides
+ * an operand, echo/printf arguments are not files) that look like paths.
+ */
 export function pathArguments(cmd: Pick<SimpleCommand, "program" | "args">): string[] {
-  const program = path.basename(cmd.program);
-  const patternFirst = PATTERN_FIRST.has(program);
-  const hasScriptOption = patternFirst && cmd.args.some((a) => a === "-e" || a === "--regexp");
-  let skippedOperand = !patternFirst || hasScriptOption;
   const out: string[] = [];
-  for (let i = 0; i < cmd.args.length; i++) {
-    const arg = cmd.args[i];
-    if (patternFirst && (arg === "-e" || arg === "--regexp" || arg === "--expression")) {
-      i++; // the script / pattern
-      continue;
-    }
-    if (!skippedOperand && !arg.startsWith("-")) {
-      skippedOperand = true;
-      continue;
-    }
-    const candidate = pathCandidate(arg);
+  for (const word of fileWords({ program: path.basename(cmd.program), args: cmd.args })) {
+    const candidate = pathCandidate(word);
     if (candidate !== null) out.push(candidate);
   }
   return out;

@@ -490,7 +490,7 @@ Deno.test("bash permissions: legacy defaults allow benign commands, ask per simp
     ["rm -rf /tmp/x", "ask"],
     ["mkfs.ext4 /dev/sdz", "deny"],
     ["dd if=/dev/zero of=x bs=1 count=1", "deny"],
-    ["dd of=x", "allow"],
+    ["dd of=x", "ask"], // dd of= overwrites its output: destructive, asks in supervised
     ["curl https://example.com", "deny"],
     ["nc -l 9", "deny"],
     ["ncp x", "allow"],
@@ -618,6 +618,8 @@ Deno.test("matchCommandPattern: token semantics, not substrings", () => {
     raw: [program, ...args].join(" "),
     redirects: [],
     programIsLiteral: true,
+    effect: "other",
+    effectReason: "",
     context: [],
   });
   const table: [string, SimpleCommand, boolean][] = [
@@ -736,4 +738,51 @@ Deno.test("bash permissions: fail-closed checks hold even under an allow-everyth
     got.push(`${command} => ${(await decide(command, config)).action}`);
   }
   expect(got).toEqual(table.map(([c, a]) => `${c} => ${a}`));
+});
+
+Deno.test("analyzeShell: brace words expand as bash expands them, quoted braces stay", async () => {
+  const table: [string, string[]][] = [
+    ["echo {a,b}{1,2}", ["echo a1 a2 b1 b2"]],
+    ["echo x{a,{b,c}}y", ["echo xay xby xcy"]],
+    ["echo {1..3} {03..1} {a..e..2}", ["echo 1 2 3 03 02 01 a c e"]],
+    ["echo {a,}", ["echo a"]],
+    ["echo '{a,b}' \\{a,b} {a} {a,b", ["echo {a,b} {a,b} {a} {a,b"]],
+    ['echo "{a,b}"x{c,d}', ["echo {a,b}xc {a,b}xd"]],
+    ["{rm,-rf,x}", ["rm -rf x"]],
+    ["dd i{f,f}=/dev/zero", ["dd if=/dev/zero if=/dev/zero"]],
+    ["cat {..,.}/s", ["cat ../s ./s"]],
+    ["find . -exec wc {} +", ["find . -exec wc {} +", "wc {} [find -exec]"]],
+  ];
+  const failures: string[] = [];
+  for (const [command, expected] of table) {
+    const got = await rawOf(command);
+    if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      failures.push(`${command}: ${JSON.stringify(got)}`);
+    }
+  }
+  expect(failures).toEqual([]);
+  const huge = await analyzeShell("echo {1..100000}");
+  expect(huge.dynamic.some((d) => d.includes("brace expansion"))).toBe(true);
+  const redirect = await analyzeShell("echo x > {a,b}");
+  expect(redirect.dynamic.some((d) => d.includes("brace pattern"))).toBe(true);
+});
+
+Deno.test("analyzeShell: other spellings the rules see (canonical flags, harmless git options)", async () => {
+  const table: [string, string[]][] = [
+    ["rm -fr x", ["rm -rf x", "rm -r -f x", "rm --recursive --force x"]],
+    ["rm --force --recursive x", ["rm -rf x", "rm -r -f x", "rm --recursive --force x"]],
+    ["rm -rf x", ["rm -r -f x", "rm --recursive --force x"]],
+    ["git -C . branch -a", ["git branch -a"]],
+    ["git --no-pager -P log", ["git log"]],
+    ["git -C ../x status", []],
+    ["ls -la", []],
+  ];
+  const failures: string[] = [];
+  for (const [command, expected] of table) {
+    const got = (await analyzeShell(command)).commands[0].forms ?? [];
+    if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      failures.push(`${command}: ${JSON.stringify(got)}`);
+    }
+  }
+  expect(failures).toEqual([]);
 });

@@ -272,6 +272,8 @@ const cmd = (
   args,
   redirects,
   raw: [program, ...args].join(" "),
+  effect: "other",
+  effectReason: "",
   programIsLiteral: true,
   context: [],
 });
