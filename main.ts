@@ -217,6 +217,16 @@ export async function buildRuntime(
           `commands will be refused (install the "bubblewrap" package)`,
       );
     }
+  } else if (shellSandbox.mode === "auto" && Deno.build.os === "linux") {
+    // Not installed is the quiet default; installed but failing (a container without user
+    // namespaces) silently loses a fence the user set up, so it is said once.
+    const probe = exec.probeBwrap(shellSandbox.bwrapPath);
+    if (!probe.available && !probe.reason?.endsWith("is not installed")) {
+      console.error(
+        `zeph: warning: the OS sandbox is off: ${probe.reason}. Shell commands run unconfined ` +
+          `(fix bubblewrap, or set [tools.shell.sandbox] mode = "off" to say so)`,
+      );
+    }
   }
   // Commands run in detached process groups, which outlive zeph unless killed: end them with the
   // runtime, and on Deno.exit() (the `unload` event) for paths that never reach close().

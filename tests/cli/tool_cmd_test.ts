@@ -282,6 +282,46 @@ Deno.test('mode = "bwrap" without bubblewrap on PATH: a warning at start, the co
   });
 });
 
+Deno.test('mode = "auto" with a bubblewrap that fails: one warning, the command runs unconfined', async () => {
+  await withWorkspace(async (ws, home) => {
+    const bin = path.join(home, "bin");
+    await Deno.mkdir(bin);
+    // A bwrap that cannot set up its namespaces, as in a container without user namespaces.
+    await Deno.writeTextFile(
+      path.join(bin, "bwrap"),
+      "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n",
+    );
+    await Deno.chmod(path.join(bin, "bwrap"), 0o755);
+    const input = JSON.stringify({ command: "echo ran > ran.txt" });
+    const env = { PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` };
+    const r = await zeph(["--yes", "tool", "bash", input], { cwd: ws, home, env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("the OS sandbox is off:");
+    expect(r.stderr).toContain("No permissions to create new namespace");
+    expect(await Deno.readTextFile(path.join(ws, "ran.txt"))).toBe("ran\n");
+    // Without bubblewrap at all, auto stays quiet: a PATH with bash only.
+    const bashOnly = path.join(home, "bash-only");
+    await Deno.mkdir(bashOnly);
+    await Deno.symlink(
+      ["/usr/bin/bash", "/bin/bash"].find((p) => {
+        try {
+          return Deno.statSync(p).isFile;
+        } catch {
+          return false;
+        }
+      })!,
+      path.join(bashOnly, "bash"),
+    );
+    const quiet = await zeph(["--yes", "tool", "bash", input], {
+      cwd: ws,
+      home,
+      env: { PATH: bashOnly },
+    });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).not.toContain("the OS sandbox is off");
+  });
+});
+
 Deno.test("default autonomy: destructive commands are refused without a terminal; the files stay", async () => {
   await withWorkspace(async (ws, home) => {
     await Deno.writeTextFile(path.join(ws, "important.txt"), "keep\n");
