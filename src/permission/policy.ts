@@ -259,9 +259,20 @@ export class PermissionPolicy {
     return mostRestrictive(decisions)!;
   }
 
-  /** The protected-path glob any of a path's spellings matches, or null. */
+  /**
+   * The protected-path glob any of a path's spellings matches, or null. A glob holds at any depth
+   * (a nested repository's `.git/hooks`, a subdirectory's `.envrc`: every tail of the path is
+   * tried) and for a directory that holds what it names (moving `.git` away or a directory onto
+   * it, `.vscode` for `.vscode/settings.json`).
+   */
   protectedPath(forms: string[]): string | null {
-    const hit = this.#protected.find((g) => forms.some((f) => g.test(f.replace(/^\.\//, ""))));
+    const tails = forms.flatMap((f) => {
+      const parts = f.replace(/^\.\//, "").split("/");
+      return parts.map((_, i) => parts.slice(i).join("/")).filter((t) => t !== "");
+    });
+    const hit = this.#protected.find((g) =>
+      tails.some((t) => g.test(t) || holds(t, g.source.toLowerCase()))
+    );
     return hit?.source ?? null;
   }
 
@@ -316,4 +327,10 @@ export function legacyShellRules(config: Config): PermissionRuleConfig[] {
   }
   rules.push({ pattern: "*", action: "allow" });
   return rules;
+}
+
+/** Whether directory `dir` holds what a glob names: the glob's literal head starts with `dir/`. */
+function holds(dir: string, glob: string): boolean {
+  const head = glob.slice(0, glob.search(/[*?[\\]|$/));
+  return head.startsWith(`${dir.toLowerCase().replace(/\/+$/, "")}/`);
 }

@@ -303,6 +303,45 @@ Deno.test("file tools ask before writing a protected path even when a rule allow
   expect((await custom.decide(writeLike, { path: ".git/config" })).action).toBe("allow");
 });
 
+Deno.test("protected paths hold at any depth and for the directories that hold them (table)", async () => {
+  // A nested repository's hooks run at a git command inside it, direnv loads a subdirectory's
+  // .envrc, and moving a directory onto .git (or .git away) replaces every hook at once.
+  const policy = new PermissionPolicy({
+    write: [{ pattern: "*", action: "allow" }],
+    move_path: [{ pattern: "*", action: "allow" }],
+  });
+  const moveLike = {
+    ...writeLike,
+    name: "move_path",
+    subjects: (p: unknown) => [(p as { from: string }).from, (p as { to: string }).to],
+  };
+  const table: [string, string, PermissionAction][] = [
+    ["write", "sub/.git/hooks/pre-commit", "ask"],
+    ["write", "vendor/lib/.git/config", "ask"],
+    ["write", "app/.envrc", "ask"],
+    ["write", "/tmp/ws/.git/config", "ask"],
+    ["write", "sub/.vscode/launch.json", "allow"],
+    ["write", "sub/git/hooks/x", "allow"],
+    ["write", "docs/.git-notes.md", "allow"],
+    ["write", ".gitx", "allow"],
+    ["move", "evil -> .git", "ask"],
+    ["move", ".git -> old", "ask"],
+    ["move", ".vscode -> v", "ask"],
+    ["move", "sub/.git -> x", "ask"],
+    ["move", ".github -> gh", "allow"],
+    ["move", "a -> b", "allow"],
+  ];
+  const got: string[] = [];
+  for (const [kind, subject] of table) {
+    const [from, to] = subject.split(" -> ");
+    const d = kind === "write"
+      ? await policy.decide(writeLike, { path: subject })
+      : await policy.decide(moveLike, { from, to });
+    got.push(`${kind} ${subject} ${d.action}`);
+  }
+  expect(got).toEqual(table.map((t) => t.join(" ")));
+});
+
 Deno.test("a > redirect asks when it may overwrite a file, not when it creates one (table)", async () => {
   const dir = await Deno.makeTempDir();
   try {
