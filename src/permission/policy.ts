@@ -261,12 +261,14 @@ export class PermissionPolicy {
 
   /**
    * The protected-path glob any of a path's spellings matches, or null. A glob holds at any depth
-   * (a nested repository's `.git/hooks`, a subdirectory's `.envrc`: every tail of the path is
-   * tried) and for a directory that holds what it names (moving `.git` away or a directory onto
-   * it, `.vscode` for `.vscode/settings.json`).
+   * (a nested repository's `.git/hooks`, a subdirectory's `.envrc`: every tail of a relative
+   * spelling is tried; an absolute one is matched whole, so a workspace that itself lies under a
+   * `.zeph` directory is not protected as a whole) and for a directory that holds what it names
+   * (moving `.git` away or a directory onto it, `.vscode` for `.vscode/settings.json`).
    */
   protectedPath(forms: string[]): string | null {
     const tails = forms.flatMap((f) => {
+      if (f.startsWith("/")) return [f];
       const parts = f.replace(/^\.\//, "").split("/");
       return parts.map((_, i) => parts.slice(i).join("/")).filter((t) => t !== "");
     });
