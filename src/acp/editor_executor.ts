@@ -183,7 +183,11 @@ export function editorTextFiles(
       };
     },
     async write(path, content) {
-      await client.request(sdk.methods.client.fs.writeTextFile, { sessionId, path, content });
+      try {
+        await client.request(sdk.methods.client.fs.writeTextFile, { sessionId, path, content });
+      } catch (error) {
+        throw withEditorReason(error);
+      }
     },
   };
 }
@@ -204,5 +208,23 @@ function blankedEnv(allowed: Record<string, string>): { name: string; value: str
 function asNotFound(error: unknown, path: string): Error {
   const code = (error as { code?: number })?.code;
   if (code === -32002) return new Deno.errors.NotFound(`No such file: ${path}`);
-  return error instanceof Error ? error : new Error(String(error));
+  return withEditorReason(error);
+}
+
+/**
+ * An editor's JSON-RPC error with its reason in `data` (`details` or `message`, as the SDK puts
+ * a thrown error's text there) gets the reason into its message: "Internal error" alone tells
+ * the model nothing.
+ */
+function withEditorReason(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
+  const data = (error as { data?: unknown }).data;
+  const reason = typeof data === "string"
+    ? data
+    : data && typeof data === "object"
+    ? (data as { details?: unknown; message?: unknown }).details ??
+      (data as { message?: unknown }).message
+    : undefined;
+  if (typeof reason !== "string" || reason === "" || error.message.includes(reason)) return error;
+  return new Error(`${error.message}: ${reason.slice(0, 500)}`, { cause: error });
 }

@@ -144,6 +144,12 @@ export function planSandbox(
         ? GIT_DIR_PROTECTED_NAMES.map((name) => path.join(root, name))
         : []
     ),
+    // Submodules' repositories (`.git/modules/<name>`, nested ones under `modules/` again).
+    ...writable.flatMap((root) =>
+      submoduleGitDirs(path.join(root, ".git", "modules")).flatMap((dir) =>
+        GIT_DIR_PROTECTED_NAMES.map((name) => path.join(dir, name))
+      )
+    ),
     ...settings.readOnlyPaths,
   ]);
   const xdgConfig = absoluteOr(env.XDG_CONFIG_HOME, home && path.join(home, ".config"));
@@ -334,6 +340,44 @@ export class ShellSandbox {
       sandboxed: true,
     };
   }
+}
+
+/** At most this many directories are looked at under a `.git/modules` per command. */
+const SUBMODULE_SCAN_LIMIT = 500;
+
+/**
+ * The git directories under a `.git/modules` directory: a directory holding `HEAD` and `objects`
+ * is one (its own `modules/` is searched again); others are searched for nested names
+ * (`modules/a/b` for a submodule named `a/b`). Bounded, symlinks not followed.
+ */
+function submoduleGitDirs(modules: string): string[] {
+  const found: string[] = [];
+  const queue = [modules];
+  let seen = 0;
+  while (queue.length > 0 && seen < SUBMODULE_SCAN_LIMIT) {
+    const dir = queue.shift()!;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (!e.isDirectory || ++seen > SUBMODULE_SCAN_LIMIT) continue;
+      const child = path.join(dir, e.name);
+      const names = new Set<string>();
+      try {
+        for (const c of Deno.readDirSync(child)) names.add(c.name);
+      } catch {
+        continue;
+      }
+      if (names.has("HEAD") && names.has("objects")) {
+        found.push(child);
+        if (names.has("modules")) queue.push(path.join(child, "modules"));
+      } else queue.push(child);
+    }
+  }
+  return found;
 }
 
 function realPathOrNull(p: string): string | null {

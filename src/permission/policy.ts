@@ -260,13 +260,31 @@ export class PermissionPolicy {
     return mostRestrictive(decisions)!;
   }
 
-  /** The protected-path glob any of a path's spellings matches, or null. */
+  /**
+   * The protected-path glob any of a path's spellings matches, or null. A glob holds at any depth
+   * (a nested repository's `.git/hooks`, a subdirectory's `.envrc`: every tail of a relative
+   * spelling is tried; an absolute one is matched whole, so a workspace that itself lies under a
+   * `.zeph` directory is not protected as a whole) and for a directory that holds what it names
+   * (moving `.git` away or a directory onto it, `.vscode` for `.vscode/settings.json`).
+   */
   protectedPath(forms: string[]): string | null {
-    for (const f of forms) {
+    // Globs hold at any depth of the workspace-relative spelling; an absolute spelling is read
+    // only when there is no relative one (a path outside the workspace), so a workspace that
+    // itself lies under `.zeph/` is not protected as a whole.
+    const relative = forms.filter((f) => !f.startsWith("/"));
+    for (const f of relative.length ? relative : forms) {
       const hit = protectedMatch(f, this.#protected);
       if (hit) return hit;
     }
-    return null;
+    // A directory that holds what a glob names (moving `.vscode` away, or another directory onto
+    // it), at any depth of the workspace-relative path.
+    const tails = forms.flatMap((f) => {
+      if (f.startsWith("/")) return [];
+      const parts = f.replace(/^\.\//, "").split("/");
+      return parts.map((_, i) => parts.slice(i).join("/")).filter((t) => t !== "");
+    });
+    const held = this.#protected.find((g) => tails.some((t) => holds(t, g.source.toLowerCase())));
+    return held?.source ?? null;
   }
 
   #applyAutonomy(tool: PolicyTool, d: Decision): Decision {
@@ -320,4 +338,10 @@ export function legacyShellRules(config: Config): PermissionRuleConfig[] {
   }
   rules.push({ pattern: "*", action: "allow" });
   return rules;
+}
+
+/** Whether directory `dir` holds what a glob names: the glob's literal head starts with `dir/`. */
+function holds(dir: string, glob: string): boolean {
+  const head = glob.slice(0, glob.search(/[*?[\\]|$/));
+  return head.startsWith(`${dir.toLowerCase().replace(/\/+$/, "")}/`);
 }

@@ -729,6 +729,8 @@ function decideCommand(
       policyMatch: "bash analysis: destructive",
       subject,
       reason: `${cmd.effectReason}${where}`,
+      // What it destroys lies in the redirects and operands: "always" keys on the exact line.
+      danger: true,
     };
   }
   if (unruled && !session && cmd.effect === "read_only") {

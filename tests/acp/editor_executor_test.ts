@@ -126,3 +126,24 @@ Deno.test("editor terminal: the caller's timeout kills the command and reports i
   expect(untimed.calls).toEqual([]);
   expect(untimed.result.timedOut).toBe(false);
 });
+
+Deno.test("editor fs: the editor's reason for a refused read or write reaches the error message", async () => {
+  // acpx refuses a write through a hard link with -32603 "Internal error" and the reason in
+  // data.details; the model should read the reason, not "Internal error" alone.
+  const refusing = {
+    request(method: unknown) {
+      const details = method === acp.methods.client.fs.writeTextFile
+        ? "path alias escape blocked"
+        : "permission denied by the editor";
+      return Promise.reject(acp.RequestError.internalError({ details }));
+    },
+  };
+  const files = editorTextFiles(refusing as never, { sdk: acp, sessionId: "s" });
+  const write = await files.write("/w/link.txt", "x", new AbortController().signal).then(
+    () => null,
+    (e: Error) => e,
+  );
+  expect(write?.message).toBe("Internal error: path alias escape blocked");
+  const read = await files.open("/w/a.txt").then(() => null, (e: Error) => e);
+  expect(read?.message).toBe("Internal error: permission denied by the editor");
+});

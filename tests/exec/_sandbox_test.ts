@@ -107,6 +107,29 @@ Deno.test("the plan: a git directory among the allowed paths keeps its hooks and
   }
 });
 
+Deno.test("the plan: a submodule's git directory (.git/modules/…) keeps its hooks and config read-only", async () => {
+  // `git submodule` keeps each submodule's repository under .git/modules/<name> (nested ones
+  // under …/modules/<name> again); a hook written there runs at the next git command in it.
+  const { ws, home, root } = await fixture();
+  try {
+    const lib = join(ws, ".git/modules/lib");
+    const deep = join(lib, "modules/vendor/x");
+    for (const g of [lib, deep]) {
+      await Deno.mkdir(join(g, "objects"), { recursive: true });
+      await Deno.mkdir(join(g, "hooks"));
+      await Deno.writeTextFile(join(g, "HEAD"), "ref: refs/heads/main\n");
+      await Deno.writeTextFile(join(g, "config"), "");
+    }
+    await Deno.mkdir(join(ws, ".git/modules/not-a-repo"), { recursive: true });
+    const plan = planSandbox(ws, SETTINGS, { env: { HOME: home } });
+    expect(plan.readOnly.sort()).toEqual(
+      [join(lib, "config"), join(lib, "hooks"), join(deep, "config"), join(deep, "hooks")].sort(),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("the plan hides $HOME secrets, zeph's own directories and literal deny_read paths", async () => {
   const { ws, home, root } = await fixture();
   try {

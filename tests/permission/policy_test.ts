@@ -303,6 +303,52 @@ Deno.test("file tools ask before writing a protected path even when a rule allow
   expect((await custom.decide(writeLike, { path: ".git/config" })).action).toBe("allow");
 });
 
+Deno.test("protected paths hold at any depth and for the directories that hold them (table)", async () => {
+  // A nested repository's hooks run at a git command inside it, direnv loads a subdirectory's
+  // .envrc, and moving a directory onto .git (or .git away) replaces every hook at once.
+  const policy = new PermissionPolicy({
+    write: [{ pattern: "*", action: "allow" }],
+    move_path: [{ pattern: "*", action: "allow" }],
+  });
+  const moveLike = {
+    ...writeLike,
+    name: "move_path",
+    subjects: (p: unknown) => [(p as { from: string }).from, (p as { to: string }).to],
+  };
+  const table: [string, string, PermissionAction][] = [
+    ["write", "sub/.git/hooks/pre-commit", "ask"],
+    ["write", "vendor/lib/.git/config", "ask"],
+    ["write", "app/.envrc", "ask"],
+    ["write", "sub/.vscode/launch.json", "allow"],
+    ["write", "sub/git/hooks/x", "allow"],
+    ["write", "docs/.git-notes.md", "allow"],
+    ["write", ".gitx", "allow"],
+    ["move", "evil -> .git", "ask"],
+    ["move", ".git -> old", "ask"],
+    ["move", ".vscode -> v", "ask"],
+    ["move", "sub/.git -> x", "ask"],
+    ["move", ".github -> gh", "allow"],
+    ["move", "a -> b", "allow"],
+  ];
+  const got: string[] = [];
+  for (const [kind, subject] of table) {
+    const [from, to] = subject.split(" -> ");
+    const d = kind === "write"
+      ? await policy.decide(writeLike, { path: subject })
+      : await policy.decide(moveLike, { from, to });
+    got.push(`${kind} ${subject} ${d.action}`);
+  }
+  expect(got).toEqual(table.map((t) => t.join(" ")));
+  // Tails are taken of the workspace-relative spelling only: a workspace under ~/.zeph/ is not
+  // protected as a whole, while a protected path inside it still is.
+  const forms = (rel: string) => () => Promise.resolve([rel, `/home/u/.zeph/ws/${rel}`]);
+  const plain = await policy.decide(writeLike, { path: "a.txt" }, { pathForms: forms("a.txt") });
+  expect(plain.action).toBe("allow");
+  const hook = ".git/hooks/x";
+  expect((await policy.decide(writeLike, { path: hook }, { pathForms: forms(hook) })).action)
+    .toBe("ask");
+});
+
 Deno.test("a > redirect asks when it may overwrite a file, not when it creates one (table)", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -344,4 +390,18 @@ Deno.test("autonomy readonly hides mutating tools without an analyser from the c
   const tools: [string, boolean][] = [["write", true], ["read", false], ["bash", true]];
   expect(tools.map(([t, m]) => [t, readonly.isFullyDenied(t, m), supervised.isFullyDenied(t, m)]))
     .toEqual([["write", true, false], ["read", false, false], ["bash", false, false]]);
+});
+
+Deno.test("an 'always' to a destructive command approves that line, not every overwrite", async () => {
+  const config = defaultConfig();
+  const policy = PermissionPolicy.fromConfig(config);
+  installShellAnalyzer(policy, config);
+  // Without path forms every `>` may overwrite a file: each asks as destructive.
+  const first = await policy.decide(bashLikeTool, { command: "echo x > b.txt" });
+  expect(first.action).toBe("ask");
+  policy.addSessionRule("bash", first.alwaysPattern!, "allow");
+  const again = await policy.decide(bashLikeTool, { command: "echo x > b.txt" });
+  const other = await policy.decide(bashLikeTool, { command: "echo x > important.txt" });
+  const rm = await policy.decide(bashLikeTool, { command: "rm -f important.txt" });
+  expect([again.action, other.action, rm.action]).toEqual(["allow", "ask", "ask"]);
 });
