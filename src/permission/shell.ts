@@ -10,7 +10,12 @@
  * the attack corpus. `deno compile` needs nothing extra: it is plain JS reached by a literal
  * `import("mvdan-sh")`, embedded with the other npm packages; no data file is read at run time.
  */
-import { type Config, DEFAULT_BLOCKED_COMMANDS, permissionRules } from "../config/mod.ts";
+import {
+  type Config,
+  DEFAULT_BLOCKED_COMMANDS,
+  DEFAULT_CONFIRM_PATTERNS,
+  permissionRules,
+} from "../config/mod.ts";
 import {
   commandEffect,
   type CompiledProtected,
@@ -625,6 +630,14 @@ export async function decideShell(
   return result;
 }
 
+/** A confirm pattern the user added (not one of the defaults) that `cmd` matches. */
+function addedConfirm(cmd: SimpleCommand, settings: ShellPermissionSettings): string | undefined {
+  return settings.confirm?.find((p) =>
+    !DEFAULT_CONFIRM_PATTERNS.includes(p) && !FEATURE_PATTERNS.has(p.trim()) &&
+    matchCommandPattern(p, cmd)
+  );
+}
+
 /** Static `>` redirect targets that do not exist yet: writing them creates, not overwrites. */
 async function newRedirectTargets(
   commands: SimpleCommand[],
@@ -735,7 +748,8 @@ function decideCommand(
   }
   if (unruled && !session && cmd.effect === "read_only") {
     d = { action: "allow", policyMatch: "bash analysis: read-only", subject };
-  } else if (unruled && !session && policy.unaskedInSandbox) {
+  } else if (unruled && !session && policy.unaskedInSandbox && !addedConfirm(cmd, settings)) {
+    // The sandbox stands in for the default confirm patterns; one the user added still asks.
     d = { action: "allow", policyMatch: "bash analysis: inside the OS sandbox", subject };
   } else if (settings.confirm) {
     const confirm = settings.confirm.find((p) =>

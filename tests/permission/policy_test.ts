@@ -405,3 +405,18 @@ Deno.test("an 'always' to a destructive command approves that line, not every ov
   const rm = await policy.decide(bashLikeTool, { command: "rm -f important.txt" });
   expect([again.action, other.action, rm.action]).toEqual(["allow", "ask", "ask"]);
 });
+
+Deno.test("inside the OS sandbox the default confirm patterns rest, one the user added still asks", async () => {
+  const config = defaultConfig();
+  config.tools.shell.confirm_patterns = [...config.tools.shell.confirm_patterns, "git push"];
+  const policy = PermissionPolicy.fromConfig(config, { unaskedInSandbox: true });
+  installShellAnalyzer(policy, config);
+  const push = await policy.decide(bashLikeTool, { command: "git push origin main" });
+  const other = await policy.decide(bashLikeTool, { command: "make build" });
+  expect([push.action, push.policyMatch, other.action, other.policyMatch]).toEqual([
+    "ask",
+    'tools.shell.confirm_patterns "git push"',
+    "allow",
+    "bash analysis: inside the OS sandbox",
+  ]);
+});
