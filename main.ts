@@ -298,8 +298,11 @@ export async function buildRuntime(
       return {
         cwd: sandbox.workspace,
         sandbox,
-        // Non-interactive: `--yes` allows `ask` decisions; without it they are refused.
-        ask: globals.yes ? () => Promise.resolve("allow_once") : undefined,
+        // Non-interactive: `--yes` allows `ask` decisions, except those only a person may answer
+        // (protected paths); without it they are refused.
+        ask: globals.yes
+          ? (request) => Promise.resolve(request.decision.humanOnly ? "reject_once" : "allow_once")
+          : undefined,
         ...overrides,
       };
     },

@@ -75,7 +75,10 @@ export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Pro
   };
 }
 
-/** `--yes`: every ask is allowed once, without a prompt. */
-export function allowAll(): Promise<AskAnswer> {
-  return Promise.resolve("allow_once");
+/**
+ * `--yes`: every ask is allowed once, without a prompt — except one only a person may answer
+ * (a protected path), which is refused.
+ */
+export function allowAll(request: AskRequest): Promise<AskAnswer> {
+  return Promise.resolve(request.decision.humanOnly ? "reject_once" : "allow_once");
 }

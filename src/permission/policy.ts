@@ -25,6 +25,11 @@ export interface Decision {
   reason?: string;
   /** The pattern an "always" answer stores (the normalised command or the path). */
   alwaysPattern?: string;
+  /**
+   * An ask only a person may answer (a write to a protected path): full autonomy leaves it an
+   * ask, and a front-end that approves asks by itself (`--yes`) must refuse it.
+   */
+  humanOnly?: boolean;
   /** Each simple command of a bash call with its effect (`permissions check`, readonly mode). */
   commands?: { command: string; effect: CommandEffect; context?: string[] }[];
 }
@@ -108,6 +113,12 @@ const RANK: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 };
 export function mostRestrictive(decisions: Decision[]): Decision | null {
   let worst: Decision | null = null;
   for (const d of decisions) if (!worst || RANK[d.action] > RANK[worst.action]) worst = d;
+  // An ask that only a person may answer keeps that mark whichever ask is shown.
+  if (worst?.action === "ask" && !worst.humanOnly) {
+    if (decisions.some((d) => d.action === "ask" && d.humanOnly)) {
+      worst = { ...worst, humanOnly: true };
+    }
+  }
   return worst;
 }
 
@@ -252,8 +263,9 @@ export class PermissionPolicy {
             action: "ask",
             policyMatch: `tools.permissions.protected_paths "${guarded}"`,
             reason,
+            humanOnly: true,
           }
-          : { ...d, reason: d.reason ?? reason };
+          : { ...d, reason: d.reason ?? reason, humanOnly: true };
       }
       decisions.push(d);
     }
@@ -289,7 +301,7 @@ export class PermissionPolicy {
 
   #applyAutonomy(tool: PolicyTool, d: Decision): Decision {
     if (this.autonomy === "full") {
-      if (d.action !== "ask") return d;
+      if (d.action !== "ask" || d.humanOnly) return d;
       return {
         ...d,
         action: "allow",

@@ -696,6 +696,7 @@ function protectedWrite(cmd: SimpleCommand, settings: ShellPermissionSettings): 
         subject: cmd.raw,
         reason: `"${cmd.raw}" writes "${c}", a protected path (${hit}) where a change can run ` +
           "code later, so only the user can approve it",
+        humanOnly: true,
       };
     }
   }

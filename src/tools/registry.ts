@@ -277,7 +277,11 @@ export class ToolRegistry {
         new ToolError(
           "confirmation_required",
           `Cannot run ${tool.name}${subject} without confirmation${why}`,
-          { hint: "Run with --yes to allow, or add an allow rule to [tools.permissions]." },
+          {
+            hint: decision.humanOnly
+              ? "Only a person can approve this: run zeph interactively, or make the change yourself."
+              : "Run with --yes to allow, or add an allow rule to [tools.permissions].",
+          },
         ),
       );
     }
@@ -292,6 +296,8 @@ export class ToolRegistry {
     }
     const message = answer === "cancelled"
       ? `Cannot run ${tool.name}${subject}: the permission request was cancelled`
+      : decision.humanOnly
+      ? `Cannot run ${tool.name}${subject}: only a person can approve it${why}, and no one did`
       : `Cannot run ${tool.name}${subject}: the user rejected it`;
     throw new DecidedError(
       decision,

@@ -66,6 +66,32 @@ Deno.test("--json prints {tool, ok, output, category, error}", async () => {
   });
 });
 
+Deno.test("--yes does not approve a write to a protected path; the file stays as it was", async () => {
+  await withWorkspace(async (ws, home) => {
+    const input = JSON.stringify({ path: ".envrc", content: "export EVIL=1\n" });
+    const r = await zeph(["--yes", "tool", "write", input], { cwd: ws, home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("only a person can approve it");
+    expect(r.stderr).toContain("protected path");
+    expect(() => Deno.statSync(path.join(ws, ".envrc"))).toThrow(Deno.errors.NotFound);
+    // Without --yes the hint does not suggest --yes.
+    const plain = await zeph(["tool", "write", input], { cwd: ws, home });
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain("run zeph interactively");
+    expect(plain.stderr).not.toContain("Run with --yes");
+    const ok = await zeph([
+      "--yes",
+      "tool",
+      "write",
+      JSON.stringify({ path: "a.txt", content: "x" }),
+    ], {
+      cwd: ws,
+      home,
+    });
+    expect(ok.code).toBe(0);
+  });
+});
+
 Deno.test("an unknown tool is a tool error (exit 1) listing the available tools", async () => {
   await withWorkspace(async (ws, home) => {
     const r = await zeph(["tool", "raed", "{}"], { cwd: ws, home });

@@ -420,3 +420,25 @@ Deno.test("inside the OS sandbox the default confirm patterns rest, one the user
     "bash analysis: inside the OS sandbox",
   ]);
 });
+
+Deno.test("protected paths stay asks only a person may answer, at every autonomy level", async () => {
+  const rows: string[] = [];
+  for (const autonomy of ["supervised", "full"] as Autonomy[]) {
+    const policy = new PermissionPolicy({ write: [{ pattern: "*", action: "allow" }] }, {
+      autonomy,
+    });
+    const config = defaultConfig();
+    installShellAnalyzer(policy, config);
+    const file = await policy.decide(writeLike, { path: ".git/hooks/pre-commit" });
+    const plain = await policy.decide(writeLike, { path: "notes.txt" });
+    const shell = await policy.decide(bashLikeTool, { command: "echo x >> .git/config" });
+    rows.push(
+      `${autonomy}: ${file.action}/${file.humanOnly} ${plain.action}/${!!plain.humanOnly} ` +
+        `${shell.action}/${shell.humanOnly}`,
+    );
+  }
+  expect(rows).toEqual([
+    "supervised: ask/true allow/false ask/true",
+    "full: ask/true allow/false ask/true",
+  ]);
+});
