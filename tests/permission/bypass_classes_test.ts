@@ -8,17 +8,9 @@
  */
 import { expect } from "expect";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
-import { PermissionPolicy } from "../../src/permission/policy.ts";
-import {
-  analyzeShell,
-  decideShell,
-  installShellAnalyzer,
-  shellPermissionSettings,
-} from "../../src/permission/shell.ts";
+import { decideShell, shellPermissionSettings } from "../../src/permission/shell.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { bashTool } from "../../src/tools/bash.ts";
-import { LocalExecutor } from "../../src/tools/executors/mod.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
+import { bashRegistry } from "./_bash_registry.ts";
 import { READ_ONLY_RULES } from "./_read_only_rules.ts";
 
 const PAYLOAD = "a[$(touch MARK)]";
@@ -111,15 +103,7 @@ async function attack(
   options: { config?: Config; expected?: "deny" | "not-allow" } = {},
 ): Promise<string[]> {
   const config = options.config ?? readOnlyConfig();
-  const policy = PermissionPolicy.fromConfig(config);
-  installShellAnalyzer(policy, config);
-  const registry = new ToolRegistry({
-    tools: [bashTool],
-    executor: new LocalExecutor(),
-    policy,
-    config,
-    deps: { analyzeShell },
-  });
+  const { policy, registry } = bashRegistry(config);
   const w = await workspace();
   // Non-interactive: an ask is refused with the reason in the text the model reads.
   const session = { cwd: w.ws, sandbox: await Sandbox.create(w.ws) };

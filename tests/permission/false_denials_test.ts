@@ -10,28 +10,17 @@ import {
   analyzeShell,
   decideShell,
   fileWords,
-  installShellAnalyzer,
   shellPermissionSettings,
 } from "../../src/permission/shell.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { bashTool } from "../../src/tools/bash.ts";
-import { LocalExecutor } from "../../src/tools/executors/mod.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
+import { bashRegistry } from "./_bash_registry.ts";
 import { READ_ONLY_RULES } from "./_read_only_rules.ts";
 
 async function runAll(
   rows: [string, RegExp][],
   config: Config,
 ): Promise<string[]> {
-  const policy = PermissionPolicy.fromConfig(config);
-  installShellAnalyzer(policy, config);
-  const registry = new ToolRegistry({
-    tools: [bashTool],
-    executor: new LocalExecutor(),
-    policy,
-    config,
-    deps: { analyzeShell },
-  });
+  const { policy, registry } = bashRegistry(config);
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_falsedeny_" }));
   const git = (...args: string[]) =>
     new Deno.Command("git", {

@@ -4,15 +4,12 @@ import { PermissionPolicy } from "../../src/permission/policy.ts";
 import {
   analyzeShell,
   decideShell,
-  installShellAnalyzer,
   matchCommandPattern,
   shellPermissionSettings,
   type SimpleCommand,
 } from "../../src/permission/shell.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { bashTool } from "../../src/tools/bash.ts";
-import { LocalExecutor } from "../../src/tools/executors/mod.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
+import { bashRegistry } from "./_bash_registry.ts";
 
 /** The policy of the issue: a naive string match would let every attack below through. */
 const ATTACK_RULES: PermissionRuleConfig[] = [
@@ -330,16 +327,8 @@ const ATTACKS: [string, "deny" | "ask"][] = [
 Deno.test("bash permissions: bypass attempts are never allowed, and nothing runs", async () => {
   expect(ATTACKS.length).toBeGreaterThanOrEqual(60);
   const config = configWith(ATTACK_RULES);
-  const policy = PermissionPolicy.fromConfig(config);
-  installShellAnalyzer(policy, config);
+  const { policy, registry } = bashRegistry(config);
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_shellperm_" }));
-  const registry = new ToolRegistry({
-    tools: [bashTool],
-    executor: new LocalExecutor(),
-    policy,
-    config,
-    deps: { analyzeShell },
-  });
   const session = { cwd: dir, sandbox: await Sandbox.create(dir) };
   const marker = `${dir}/MARK`;
   const exists = () => Deno.stat(marker).then(() => true, () => false);
@@ -646,17 +635,9 @@ Deno.test("matchCommandPattern: token semantics, not substrings", () => {
 
 Deno.test("bash permissions: the dispatch result carries the rule and the reason", async () => {
   const config = configWith(ATTACK_RULES);
-  const policy = PermissionPolicy.fromConfig(config);
-  installShellAnalyzer(policy, config);
+  const { registry } = bashRegistry(config);
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_shellperm_" }));
   try {
-    const registry = new ToolRegistry({
-      tools: [bashTool],
-      executor: new LocalExecutor(),
-      policy,
-      config,
-      deps: { analyzeShell },
-    });
     const session = { cwd: dir, sandbox: await Sandbox.create(dir) };
     const denied = await registry.dispatch(
       { id: "d1", name: "bash", input: { command: "ls; bash -c 'sudo id'" } },
