@@ -87,7 +87,10 @@ async function newSandbox(cwd: string, config: Config): Promise<Sandbox> {
 
 /** Builds permission policies: the config's rules, with the tools' analysers installed. */
 async function loadPolicyBuilder(): Promise<
-  (config: Config, options?: { yes?: boolean; sandboxed?: boolean }) => PermissionPolicy
+  (
+    config: Config,
+    options?: { yes?: boolean; sandboxed?: boolean | (() => boolean) },
+  ) => PermissionPolicy
 > {
   const [{ PermissionPolicy }, { installShellAnalyzer }] = await Promise.all([
     import("./src/permission/mod.ts"),
@@ -146,7 +149,8 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
         registry: runtime.registry,
         local: runtime.executor,
         provider,
-        newPolicy: () => newPolicy(config, { sandboxed: runtime?.sandboxActive?.() ?? false }),
+        newPolicy: () =>
+          newPolicy(config, { sandboxed: () => runtime?.sandboxActive?.() ?? false }),
         redact: redactSecrets,
       };
     },
@@ -206,25 +210,23 @@ export async function buildRuntime(
   const shellSandbox = new exec.ShellSandbox(
     config.tools.shell.sandbox.mode,
     () => exec.planSandbox(sandbox.workspace, settings, { env }),
+    {
+      onBroken: (reason) =>
+        console.error(
+          `zeph: warning: the OS sandbox is off: ${reason}. Shell commands run unconfined ` +
+            `(fix bubblewrap, or set [tools.shell.sandbox] mode = "off" to say so)`,
+        ),
+    },
   );
   toolDeps.runner = new exec.SandboxedRunner(exec.defaultProcessRunner(), shellSandbox);
-  const policy = newPolicy(config, { yes: globals.yes, sandboxed: shellSandbox.active() });
+  // The sandbox is probed when a decision or a command first needs it, not while starting.
+  const policy = newPolicy(config, { yes: globals.yes, sandboxed: () => shellSandbox.active() });
   if (shellSandbox.mode === "bwrap") {
     const probe = exec.probeBwrap(shellSandbox.bwrapPath);
     if (!probe.available) {
       console.error(
         `zeph: warning: [tools.shell.sandbox] mode = "bwrap" but ${probe.reason}: shell ` +
           `commands will be refused (install the "bubblewrap" package)`,
-      );
-    }
-  } else if (shellSandbox.mode === "auto" && Deno.build.os === "linux") {
-    // Not installed is the quiet default; installed but failing (a container without user
-    // namespaces) silently loses a fence the user set up, so it is said once.
-    const probe = exec.probeBwrap(shellSandbox.bwrapPath);
-    if (!probe.available && !probe.reason?.endsWith("is not installed")) {
-      console.error(
-        `zeph: warning: the OS sandbox is off: ${probe.reason}. Shell commands run unconfined ` +
-          `(fix bubblewrap, or set [tools.shell.sandbox] mode = "off" to say so)`,
       );
     }
   }

@@ -286,12 +286,22 @@ export class ShellSandbox {
   constructor(
     mode: SandboxMode,
     plan: SandboxPlan | (() => SandboxPlan),
-    options: { bwrapPath?: string } = {},
+    options: {
+      bwrapPath?: string;
+      /**
+       * Called once when `auto` finds bubblewrap installed but failing (a container without
+       * user namespaces): the fence the user expects is gone. Not installed at all is quiet.
+       */
+      onBroken?: (reason: string) => void;
+    } = {},
   ) {
     this.mode = mode;
     this.#plan = typeof plan === "function" ? plan : () => plan;
     this.bwrapPath = options.bwrapPath ?? "bwrap";
+    this.#onBroken = options.onBroken;
   }
+
+  #onBroken?: (reason: string) => void;
 
   /** The plan the next command runs under. */
   plan(): SandboxPlan {
@@ -305,7 +315,14 @@ export class ShellSandbox {
   active(): boolean {
     if (this.mode === "off") return false;
     if (this.mode === "bwrap") return true;
-    return probeBwrap(this.bwrapPath).available;
+    const probe = probeBwrap(this.bwrapPath);
+    const broken = !probe.available && Deno.build.os === "linux" &&
+      !probe.reason?.endsWith("is not installed");
+    if (broken && this.#onBroken) {
+      this.#onBroken(probe.reason ?? "bubblewrap failed");
+      this.#onBroken = undefined;
+    }
+    return probe.available;
   }
 
   /**

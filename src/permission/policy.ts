@@ -49,9 +49,10 @@ export interface PolicyOptions {
   /**
    * Shell commands run inside an OS sandbox: in supervised mode without bash rules, commands
    * that are neither read-only nor destructive then run unasked (the confinement is the guard)
-   * instead of following the legacy confirm patterns. Set by whoever provides the sandbox.
+   * instead of following the legacy confirm patterns. Set by whoever provides the sandbox; a
+   * function is asked only when a decision needs it (probing the sandbox spawns a process).
    */
-  unaskedInSandbox?: boolean;
+  unaskedInSandbox?: boolean | (() => boolean);
 }
 
 /** What the policy reads of a tool: the registry's tool definitions have this shape. */
@@ -128,11 +129,12 @@ export class PermissionPolicy {
   #analyzers = new Map<string, PermissionAnalyzer>();
   #protected: CompiledProtected[];
   readonly autonomy: Autonomy;
-  readonly unaskedInSandbox: boolean;
+  #unaskedInSandbox: () => boolean;
 
   constructor(rules: Record<string, PermissionRuleConfig[]> = {}, options: PolicyOptions = {}) {
     this.autonomy = options.autonomy ?? "supervised";
-    this.unaskedInSandbox = options.unaskedInSandbox ?? false;
+    const sandboxed = options.unaskedInSandbox ?? false;
+    this.#unaskedInSandbox = typeof sandboxed === "function" ? sandboxed : () => sandboxed;
     this.#protected = compileProtected(options.protectedPaths ?? DEFAULT_PROTECTED_PATHS);
     for (const [tool, list] of Object.entries(rules)) {
       this.#rules.set(
@@ -144,6 +146,11 @@ export class PermissionPolicy {
         })),
       );
     }
+  }
+
+  /** Whether commands no rule decides run unasked, inside the OS sandbox (PolicyOptions). */
+  get unaskedInSandbox(): boolean {
+    return this.#unaskedInSandbox();
   }
 
   /**

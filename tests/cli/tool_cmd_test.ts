@@ -320,6 +320,10 @@ Deno.test('mode = "auto" with a bubblewrap that fails: one warning, the command 
     await Deno.chmod(path.join(bin, "bwrap"), 0o755);
     const input = JSON.stringify({ command: "echo ran > ran.txt" });
     const env = { PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` };
+    // A call that runs no command does not probe the sandbox.
+    await Deno.writeTextFile(path.join(ws, "a.txt"), "a\n");
+    const read = await zeph(["--yes", "tool", "read", '{"path": "a.txt"}'], { cwd: ws, home, env });
+    expect([read.code, read.stderr]).toEqual([0, ""]);
     const r = await zeph(["--yes", "tool", "bash", input], { cwd: ws, home, env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("the OS sandbox is off:");
