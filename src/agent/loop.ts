@@ -26,6 +26,8 @@ import type { Sandbox } from "../sandbox/mod.ts";
 import {
   type AnyTool,
   type CallScope,
+  type ModeState,
+  type OutputSummarizer,
   type ToolCall,
   type ToolExecutor,
   type ToolRegistry,
@@ -50,6 +52,9 @@ export interface TurnSession {
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
   readonly cancelGraceMs: number;
+  /** Which tools the model is sent and may run ([tools] enabled, the current mode). */
+  readonly modes?: ModeState;
+  readonly summarize?: OutputSummarizer;
   readonly ask?: CallScope["ask"];
   readonly conversationId: string | null;
   readonly messages: readonly Message[];
@@ -135,7 +140,8 @@ export async function runTurn(
       return stop("max_iterations");
     }
     round++;
-    const tools = legacy ? [] : session.registry.definitions(session.policy);
+    // Read every round: a switch_mode in the last batch changes what this request carries.
+    const tools = legacy ? [] : session.registry.definitions(session.policy, session.modes);
     const system = session.systemPrompt();
     const messages = [...session.messages];
     const tokens = budget.estimate({ system, messages, tools });
@@ -195,7 +201,7 @@ export async function runTurn(
     }
 
     const calls: RequestedCall[] = legacy
-      ? extractLegacyCalls(response.text, session.registry.visible(session.policy), {
+      ? extractLegacyCalls(response.text, session.registry.visible(session.policy, session.modes), {
         idPrefix: `legacy_${round}`,
       })
       : response.toolCalls.map(nativeCall);
@@ -306,6 +312,8 @@ async function runBatch(
     ask: session.ask,
     executor: session.executor,
     policy: session.policy,
+    modes: session.modes,
+    summarize: session.summarize,
   };
 
   if (!session.quota.admit(calls.length)) {

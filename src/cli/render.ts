@@ -41,6 +41,7 @@ const ICONS: Record<ToolKind, string> = {
   move: "→",
   search: "⌕",
   fetch: "↓",
+  switch_mode: "⇄",
   other: "•",
 };
 

@@ -3,6 +3,7 @@
  * all come from here; config.example.toml is tested to load and to equal `defaultConfig()`.
  */
 import { z } from "zod";
+import { ModesConfig } from "./modes.ts";
 import { PROVIDER_NAMES } from "./providers.ts";
 
 /**
@@ -154,6 +155,8 @@ const AgentConfig = z.object({
   /** Roo's repetition rule: the same call with the same arguments within this window. */
   repetition_window: z.number().int().min(1).default(3),
   system_prompt: z.string().default(""),
+  /** The mode a session starts in: a built-in (code, ask, architect) or a [modes.<slug>]. */
+  default_mode: z.string().min(1).default("code"),
 }).strict();
 
 const LlmProviderName = z.enum(PROVIDER_NAMES);
@@ -294,6 +297,7 @@ export const Config = z.object({
   llm: LlmConfig.prefault({}),
   memory: MemoryConfig.prefault({}),
   tools: ToolsConfig.prefault({}),
+  modes: ModesConfig.default({}),
 }).strict();
 
 export type Config = z.infer<typeof Config>;

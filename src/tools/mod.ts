@@ -7,5 +7,6 @@
 export * from "../errors/mod.ts";
 export * from "./deps.ts";
 export * from "./executors/mod.ts";
+export * from "./modes.ts";
 export * from "./registry.ts";
 export * from "./tool.ts";
