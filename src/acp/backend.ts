@@ -5,7 +5,7 @@
  */
 import type { EventSink, StopReason } from "../agent/mod.ts";
 import type { Message } from "../provider/mod.ts";
-import type { AskAnswer, AskRequest, ToolExecutor } from "../tools/mod.ts";
+import type { AskAnswer, AskRequest, ModeState, ToolExecutor } from "../tools/mod.ts";
 
 export interface PromptIo {
   signal: AbortSignal;
@@ -19,6 +19,8 @@ export interface AgentSessionHandle {
   /** The stored conversation id, used as the ACP sessionId. */
   readonly id: string;
   readonly cwd: string;
+  /** The session's modes: a new or loaded session starts in `[agent] default_mode`. */
+  readonly modes: ModeState;
   /** The stored transcript, for `session/load` replay. */
   history(): Promise<Message[]>;
   /** Runs one user turn through the loop. */

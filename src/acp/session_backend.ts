@@ -69,7 +69,11 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
     conversationId: string,
     messages: Message[],
   ): Promise<AgentSessionHandle> => {
-    const sandbox = await deps.newSandbox(cwd);
+    const [sandbox, { ModeState }] = await Promise.all([
+      deps.newSandbox(cwd),
+      import("../tools/mod.ts"),
+    ]);
+    const modes = new ModeState(deps.config);
     const slot = new FrontSlot();
     let session: AgentSession | null = null;
     const agentSession = async (): Promise<AgentSession> => {
@@ -92,12 +96,14 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
         conversationId,
         messages,
         callerId: conversationId,
+        modes,
       });
       return session;
     };
     return {
       id: conversationId,
       cwd: sandbox.workspace,
+      modes,
       history: () =>
         Promise.resolve(
           deps.store ? deps.store.loadMessages(conversationId) : [...(session?.messages ?? [])],
