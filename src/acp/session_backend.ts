@@ -168,4 +168,6 @@ const ACP_HELP = [
   "zeph reads, searches and edits files in this workspace and runs commands, within the",
   "workspace sandbox and your permission rules ([tools.permissions] in ~/.config/zeph/config.toml).",
   "Commands: /clear forgets this session's approvals and resets the tool quota; /help shows this.",
+  "Modes (the mode picker) decide which tools the model gets: code (all), ask (read and web),",
+  "architect (read, and edit Markdown only); more in [modes.<name>] of the config.",
 ].join("\n");

@@ -166,7 +166,7 @@ export class ModeState implements ModeControl {
 
   /**
    * Refuses an edit of a path the mode's file regex does not match, naming the pattern and the
-   * path (Roo's message). `relative` gives a path subject's workspace-relative form, which is
+   * path (Roo's message), and a switch to a mode there is not. `relative` gives a path subject's workspace-relative form, which is
    * what the regex is matched against.
    */
   async checkPaths(
@@ -174,6 +174,8 @@ export class ModeState implements ModeControl {
     params: unknown,
     relative: (subject: string) => Promise<string>,
   ): Promise<void> {
+    // A switch to a mode that does not exist fails here, before the user is asked about it.
+    if (tool.kind === "switch_mode") { for (const slug of tool.subjects(params)) this.#find(slug); }
     const mode = this.#current;
     if (tool.group !== "edit" || !mode.fileRegex || !tool.pathSubjects) return;
     for (const subject of tool.subjects(params)) {

@@ -146,18 +146,25 @@ Deno.test("switch_mode: asks, and once allowed the next request carries the new 
 });
 
 Deno.test("switch_mode: a rejection keeps the mode; no one to ask refuses; an unknown slug lists the modes", async () => {
+  const asked: string[] = [];
   await using h = await modeHarness("ask", [
     { tool_calls: [call("s1", "switch_mode", { mode_slug: "code" })] },
     { tool_calls: [call("s2", "switch_mode", { mode_slug: "nope" })] },
     { text: "Staying." },
-  ], { ask: (r) => Promise.resolve(r.decision.subject === "code" ? "reject_once" : "allow_once") });
+  ], {
+    ask: (r) => {
+      asked.push(r.decision.subject ?? "");
+      return Promise.resolve("reject_once");
+    },
+  });
   await h.session.prompt("go", { sink: () => {} });
   expect(h.modes.current.slug).toBe("ask");
   expect((results(h, 1)[0] as { text: string }).text).toContain(
     'Cannot run switch_mode "code": the user rejected it',
   );
   expect(names(h.provider.requests[1].tools)).toEqual(["echo", "web_scrape", "switch_mode"]);
-  // The slug is checked when the switch runs (after the user allowed it).
+  // An unknown slug is refused before the user is asked about it.
+  expect(asked).toEqual(["code"]);
   expect((results(h, 2)[0] as { text: string }).text).toContain(
     'Cannot switch to mode "nope": there is no such mode. Modes: code, ask, architect',
   );
