@@ -74,6 +74,17 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
       import("../tools/mod.ts"),
     ]);
     const modes = new ModeState(deps.config);
+    // A loaded session goes on in the mode it was last switched to (the store keeps it), so a
+    // client that reconnects for every prompt (acpx) keeps the mode it set.
+    const saved = deps.store?.conversationMode(conversationId) ?? null;
+    if (saved && modes.available.some((m) => m.slug === saved)) modes.switchTo(saved, "user");
+    else if (saved) {
+      console.error(
+        `zeph: warning: session ${conversationId} was in mode "${saved}", which the config no ` +
+          `longer defines; it starts in "${modes.current.slug}"`,
+      );
+    }
+    modes.onChange((mode) => deps.store?.setConversationMode(conversationId, mode.slug));
     const slot = new FrontSlot();
     let session: AgentSession | null = null;
     const agentSession = async (): Promise<AgentSession> => {

@@ -79,10 +79,18 @@ export async function runChat(
   ]);
   const modes = chatModes(config, {
     flag: opts.mode,
+    resumed: conversationId ? store?.conversationMode(conversationId) : null,
     source: runtime.loaded.path ?? "built-in defaults",
   });
+  // The conversation keeps its mode, so --resume goes on in it.
+  const saveMode = () => {
+    if (store && session.conversationId) {
+      store.setConversationMode(session.conversationId, modes.current.slug);
+    }
+  };
   modes.onChange((mode, by) => {
     if (by === "model") err.write(`(mode: ${mode.slug}, ${mode.name}; switched by the model)\n`);
+    saveMode();
   });
   const session = new AgentSession({
     provider,
@@ -132,6 +140,7 @@ export async function runChat(
     providerFailure = null;
     try {
       const stop = await session.prompt(text, { sink, signal: running.signal });
+      saveMode();
       const failure = providerFailure as AgentEvent | null;
       if (
         failure?.type === "notice" && failure.category === "network_error" && !runtime.globals.json

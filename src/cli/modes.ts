@@ -7,10 +7,21 @@ import { ConfigError } from "../config/errors.ts";
 import { ModeConfigError, ModeState, ToolError } from "../tools/mod.ts";
 import { CliError } from "./errors.ts";
 
-/** The chat's modes: the config's, starting in `flag` (else `[agent] default_mode`). */
-export function chatModes(config: Config, options: { flag?: string; source: string }): ModeState {
+/**
+ * The chat's modes: the config's, starting in `flag`, else in `resumed` (the mode a resumed
+ * conversation was in, when the config still has it), else in `[agent] default_mode`.
+ */
+export function chatModes(
+  config: Config,
+  options: { flag?: string; resumed?: string | null; source: string },
+): ModeState {
   try {
-    return new ModeState(config, { initial: options.flag });
+    const modes = new ModeState(config, { initial: options.flag });
+    const resumed = options.resumed;
+    if (!options.flag && resumed && modes.available.some((m) => m.slug === resumed)) {
+      modes.switchTo(resumed, "user");
+    }
+    return modes;
   } catch (error) {
     if (error instanceof ModeConfigError) {
       throw new ConfigError([{ source: options.source, key: error.key, message: error.message }]);

@@ -31,6 +31,7 @@ export class MemoryStore implements Store {
   readonly path = ":memory:";
   #now: () => number;
   #conversations = new Map<string, Conversation>();
+  #modes = new Map<string, string>();
   #messages = new Map<string, string[]>();
   #overflow = new Map<string, Entry>();
   /** Insertion order breaks updated_at ties, as rowid does in SQLite. */
@@ -93,8 +94,19 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  conversationMode(id: string): string | null {
+    return this.#modes.get(id) ?? null;
+  }
+
+  setConversationMode(id: string, mode: string): boolean {
+    if (!this.#conversations.has(id)) return false;
+    this.#modes.set(id, mode);
+    return true;
+  }
+
   deleteConversation(id: string): boolean {
     if (!this.#conversations.delete(id)) return false;
+    this.#modes.delete(id);
     this.#messages.delete(id);
     this.#order.delete(id);
     for (const [key, entry] of this.#overflow) {

@@ -68,6 +68,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE tool_overflow ADD COLUMN index_version INTEGER NOT NULL DEFAULT 1;
     `,
   },
+  {
+    version: 4,
+    name: "conversation session mode",
+    // NULL: never switched, so a loaded session starts in [agent] default_mode.
+    sql: `
+      ALTER TABLE conversations ADD COLUMN mode TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -84,6 +84,10 @@ export interface Store {
   appendMessages(conversationId: string, messages: Message[]): void;
   loadMessages(conversationId: string): Message[];
   renameConversation(id: string, title: string): boolean;
+  /** The session mode (slug) the conversation was last switched to; null when never switched. */
+  conversationMode(id: string): string | null;
+  /** Records the conversation's session mode; false when there is no such conversation. */
+  setConversationMode(id: string, mode: string): boolean;
   /** Deletes the conversation, its messages and its overflow entries. */
   deleteConversation(id: string): boolean;
   saveOverflow(

@@ -145,3 +145,34 @@ Deno.test("acp modes: session/load answers with the modes; a user mode from conf
     await s.close();
   }
 });
+
+Deno.test("acp modes: the mode is kept with the conversation, so a reconnecting client (acpx) keeps it", async () => {
+  const ws = await workspace([
+    { tool_calls: [{ id: "b1", name: "bash", input: { command: "touch made_by_bash" } }] },
+    { text: "Not in this mode." },
+  ]);
+  const first = await connect({ ws });
+  let sessionId = "";
+  try {
+    sessionId = await newSession(first, ws.dir);
+    await first.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "ask" });
+  } finally {
+    await first.close();
+  }
+  // A new agent process, as acpx starts for each command.
+  const second = await connect({ ws });
+  try {
+    const loaded = await second.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: ws.dir,
+      mcpServers: [],
+    });
+    expect(loaded.modes?.currentModeId).toBe("ask");
+    expect(await prompt(second, sessionId, "make a file")).toBe("end_turn");
+    expect(JSON.stringify(finals(second)[0].content)).toContain("not available in mode");
+    await expect(Deno.stat(path.join(ws.dir, "made_by_bash"))).rejects.toThrow();
+    expect(validateTraffic(second.traffic)).toEqual([]);
+  } finally {
+    await second.close();
+  }
+});

@@ -109,3 +109,43 @@ Deno.test("[tools] enabled = false: the model's bash call is refused and nothing
     await expect(Deno.stat(path.join(ws, "made_by_bash"))).rejects.toThrow();
   });
 });
+
+Deno.test("--resume goes on in the mode the conversation was in; --mode overrides it", async () => {
+  await withWorkspace(async (ws, home) => {
+    const first = await script(home, [{ text: "Noted." }]);
+    const r1 = await zeph(["-p", "remember", "--script", first, "--mode", "architect"], {
+      cwd: ws,
+      home,
+    });
+    const id = /zeph --resume (\S+)\)/.exec(r1.stderr)?.[1] ?? "";
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const second = await script(home, [touch("b1"), { text: "Refused." }]);
+    const r2 = await zeph(["--resume", id, "--script", second, "--yes"], {
+      cwd: ws,
+      home,
+      stdin: "make a file\n/mode\n",
+    });
+    expect(r2.stderr).toContain(" · mode architect\n");
+    expect(r2.stderr).toContain('Tool "bash" is not available in mode "architect"');
+    expect(r2.stderr).toContain("* architect  Architect");
+    await expect(Deno.stat(path.join(ws, "made_by_bash"))).rejects.toThrow();
+
+    const third = await script(home, [touch("b2"), { text: "Made." }]);
+    const r3 = await zeph([
+      "-p",
+      "now",
+      "--resume",
+      id,
+      "--script",
+      third,
+      "--mode",
+      "code",
+      "--yes",
+    ], {
+      cwd: ws,
+      home,
+    });
+    expect(r3.stdout).toBe("Made.\n");
+    await Deno.stat(path.join(ws, "made_by_bash"));
+  });
+});
