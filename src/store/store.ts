@@ -84,7 +84,7 @@ export interface Store {
   appendMessages(conversationId: string, messages: Message[]): void;
   loadMessages(conversationId: string): Message[];
   renameConversation(id: string, title: string): boolean;
-  /** The session mode (slug) the conversation was last switched to; null when never switched. */
+  /** The session mode (slug) the conversation is in; null when none was recorded. */
   conversationMode(id: string): string | null;
   /** Records the conversation's session mode; false when there is no such conversation. */
   setConversationMode(id: string, mode: string): boolean;
