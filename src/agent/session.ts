@@ -171,14 +171,7 @@ export class AgentSession implements TurnSession {
     const modeLine = `Mode: ${mode.slug} (${mode.name})${
       mode.description ? ` — ${mode.description}` : ""
     }. Only this mode's tools are offered; switch_mode asks the user to change modes.`;
-    return [
-      ...base,
-      ...(this.modes.toolsEnabled ? [modeLine] : []),
-      "",
-      how,
-      ...(
-        extra ? ["", extra] : []
-      ),
-    ].join("\n");
+    const lines = this.modes.toolsEnabled ? [...base, modeLine] : base;
+    return [...lines, "", how, ...(extra ? ["", extra] : [])].join("\n");
   }
 }

@@ -147,7 +147,7 @@ export class ModeState implements ModeControl {
    * Refuses a tool the current mode does not offer (Roo's message: it names the mode and the
    * tools it offers, `offered`), or any tool when `[tools] enabled = false`.
    */
-  checkTool(tool: AnyTool, offered: string[]): void {
+  checkTool(tool: AnyTool, offered: () => string[]): void {
     if (!this.toolsEnabled) {
       throw new ToolError(
         "policy_blocked",
@@ -159,7 +159,7 @@ export class ModeState implements ModeControl {
     throw new ToolError(
       "policy_blocked",
       `Tool "${tool.name}" is not available in mode "${this.#current.slug}". ` +
-        `Available tools: ${offered.join(", ") || "none"}`,
+        `Available tools: ${offered().join(", ") || "none"}`,
       { hint: "Use one of the available tools, or ask to switch modes with switch_mode." },
     );
   }

@@ -1,7 +1,7 @@
 /**
  * The tool registry and the one dispatch boundary every call passes (CLI, agent loop, ACP):
- * unknown tool → validate → mode → permission (ask resolved by the caller) → execute → output hooks
- * (filter, overflow) → final hooks (audit). Tools never do any of these steps themselves.
+ * unknown tool → mode → validate → mode's file regex → permission (ask resolved by the caller) →
+ * execute → output hooks (filter, overflow) → final hooks (audit). Tools never do any of these steps themselves.
  */
 import type { z } from "zod";
 import type { Config } from "../config/mod.ts";
@@ -221,7 +221,7 @@ export class ToolRegistry {
           `Unknown tool "${call.name}". Available tools: ${available}`,
         );
       }
-      scope.modes?.checkTool(tool, this.visible(policy, scope.modes).map((t) => t.name));
+      scope.modes?.checkTool(tool, () => this.visible(policy, scope.modes).map((t) => t.name));
       params = validateParams(tool, call.input);
       await scope.modes?.checkPaths(
         tool,
