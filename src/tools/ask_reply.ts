@@ -4,7 +4,12 @@
  * user's next message (ACP's permission answer carries no text). Both reach the model in the
  * rejected call's result.
  */
-import type { AskAnswer } from "./registry.ts";
+export type AskAnswer =
+  | "allow_once"
+  | "allow_always"
+  | "reject_once"
+  | "reject_always"
+  | "cancelled";
 
 export interface AskReply {
   answer: AskAnswer;

@@ -17,7 +17,7 @@ import {
   ToolError,
   toToolError,
 } from "../errors/mod.ts";
-import { type AskReply, askReply, rejectionWords } from "./ask_reply.ts";
+import { type AskAnswer, type AskReply, askReply, rejectionWords } from "./ask_reply.ts";
 import type { ToolExecutor } from "./executors/mod.ts";
 import { defaultToolDeps } from "./deps.ts";
 import {
@@ -56,13 +56,6 @@ export interface ToolResult {
   filterStats?: FilterStats;
   overflowId?: string;
 }
-
-export type AskAnswer =
-  | "allow_once"
-  | "allow_always"
-  | "reject_once"
-  | "reject_always"
-  | "cancelled";
 
 export interface AskRequest {
   callId: string;
