@@ -514,3 +514,83 @@ Deno.test("an empty prompt is refused with a notice; nothing is sent or stored",
     { role: "user", parts: [{ type: "text", text: "hi" }] },
   ]);
 });
+
+Deno.test("rejection with a reason: the model reads the user's words in the call's result", async () => {
+  await using h = await harness({
+    turns: [
+      { tool_calls: [call("c1", "note", { name: "x.txt", text: "hi" })] },
+      { text: "Listing first." },
+    ],
+    session: {
+      ask: () => Promise.resolve({ answer: "reject_once", reason: "  too risky,\nlist first " }),
+    },
+  });
+  expect(await h.session.prompt("go", { sink: (e) => h.events.push(e) })).toBe("end_turn");
+  expect(runs.note).toBeUndefined();
+  expect(h.provider.requests[1].messages.at(-1)).toEqual({
+    role: "user",
+    parts: [{
+      type: "tool_result",
+      callId: "c1",
+      isError: true,
+      text: "[tool_error]\ncategory: policy_blocked\n" +
+        'error: Cannot run note "x.txt": the user rejected it and said: "too risky, list first"\n' +
+        "suggestion: Do what the user said instead; do not retry this call unchanged.\n" +
+        "retryable: false",
+    }],
+  });
+});
+
+Deno.test("rejection whose reason follows (ACP): the turn ends, later calls are not started, the next prompt comes right after", async () => {
+  await using h = await harness({
+    turns: [
+      {
+        tool_calls: [
+          call("c1", "note", { name: "x.txt", text: "hi" }),
+          call("c2", "echo", { text: "after" }),
+        ],
+      },
+      { text: "Understood, listing first." },
+    ],
+    session: { ask: () => Promise.resolve({ answer: "reject_once", reasonFollows: true }) },
+  });
+  const sink = (e: (typeof h.events)[number]) => h.events.push(e);
+  expect(await h.session.prompt("go", { sink })).toBe("end_turn");
+  expect(h.provider.requests.length).toBe(1);
+  expect(runs).toEqual({});
+  expect(ofType(h.events, "notice").map((e) => e.code)).toEqual(["rejected"]);
+  expect(await h.session.prompt("too risky: list the files first", { sink })).toBe("end_turn");
+  expect(h.provider.requests[1].messages.slice(1)).toEqual([
+    {
+      role: "assistant",
+      parts: [
+        { type: "tool_call", id: "c1", name: "note", input: { name: "x.txt", text: "hi" } },
+        { type: "tool_call", id: "c2", name: "echo", input: { text: "after" } },
+      ],
+    },
+    {
+      role: "user",
+      parts: [
+        {
+          type: "tool_result",
+          callId: "c1",
+          isError: true,
+          text: "[tool_error]\ncategory: policy_blocked\n" +
+            'error: Cannot run note "x.txt": the user rejected it; their next message may say why\n' +
+            "suggestion: Do not retry this call; read the user's next message and follow it.\n" +
+            "retryable: false",
+        },
+        {
+          type: "tool_result",
+          callId: "c2",
+          isError: true,
+          text: "[tool_error]\ncategory: policy_blocked\n" +
+            "error: Cannot run echo: not started, the user rejected an earlier call of this answer\n" +
+            "suggestion: Read the user's next message and follow it.\n" +
+            "retryable: false",
+        },
+      ],
+    },
+    { role: "user", parts: [{ type: "text", text: "too risky: list the files first" }] },
+  ]);
+});
