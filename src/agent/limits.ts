@@ -1,7 +1,8 @@
 /**
  * The loop's safety limits, each a small stateful object the loop consults: the iteration
  * budget, the doom-loop detector, the context-budget estimate and the per-session tool call
- * quota (the repetition rule, which asks the user, is in repetition.ts). None of them runs a tool or talks to a provider.
+ * quota (the repetition rule, which asks the user, is in repetition.ts). None of them runs a
+ * tool or talks to a provider.
  */
 import type { Message, ToolDefinitionForModel } from "../provider/mod.ts";
 
