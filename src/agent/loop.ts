@@ -398,13 +398,16 @@ async function runBatch(
         ? await askToRepeat(call, { tool, count, detector: repetition, ask })
         : null;
       if (refused) {
-        sink({
-          type: "notice",
-          level: "warn",
-          code: "repetition",
-          message: `Not running ${call.name} again: ${count} identical calls in a row ` +
-            `([agent] repeat_threshold = ${repetition.limit}).`,
-        });
+        // A user who said stop knows; a run refused with no one to ask is worth a notice.
+        if (!ask) {
+          sink({
+            type: "notice",
+            level: "warn",
+            code: "repetition",
+            message: `${call.name} not run: ${count} identical calls in a row ` +
+              `(repeat_threshold = ${repetition.limit}).`,
+          });
+        }
         result = synthetic(call, refused);
         await session.registry.record(call, result, scope);
       } else result = await dispatchWithRetry(session, call, scope, sink);

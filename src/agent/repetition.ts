@@ -109,7 +109,7 @@ export async function askToRepeat(
     });
   }
   const words = rejectionWords(reply);
-  return new ToolError("policy_blocked", `${what}; the user said stop${words.said}`, {
+  return new ToolError("policy_blocked", `${what}; the user stopped it${words.said}`, {
     hint: reply.reason || reply.reasonFollows ? words.hint : hint,
   });
 }

@@ -43,9 +43,9 @@ export function askQuestion(request: AskRequest): string {
   const subject = d.subject ? `: ${visible(d.subject)}` : "";
   if (request.repeat) {
     const { count, limit } = request.repeat;
-    return `Run ${request.tool.name}${subject} again? The model made the same call ${count} ` +
-      `times in a row ([agent] repeat_threshold = ${limit}).\n` +
-      `  [y]es / [n]o, stop it / [a]lways (do not ask again about this call this turn): `;
+    return `Run ${request.tool.name} again${subject}\n` +
+      `  The model made the same call ${count} times in a row ([agent] repeat_threshold = ${limit}).\n` +
+      `  [y]es / [n]o, stop it / [a]lways (stop asking about this call this turn): `;
   }
   const why = d.reason
     ? ` (${visible(d.reason)})`

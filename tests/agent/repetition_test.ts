@@ -74,7 +74,7 @@ Deno.test("repetition: key order does not matter; a different call in between st
   expect(ofType(h.events, "notice").map((e) => [e.code, e.message])).toEqual([
     [
       "repetition",
-      "Not running note again: 4 identical calls in a row ([agent] repeat_threshold = 3).",
+      "note not run: 4 identical calls in a row (repeat_threshold = 3).",
     ],
   ]);
 });
@@ -101,7 +101,7 @@ Deno.test("repetition: no, with a reason, reaches the model; the run is counted 
   expect(resultFor(h, "c4")).toBe(
     "[tool_error]\ncategory: policy_blocked\n" +
       "error: Cannot run echo: the same call (same tool, same arguments) 4 times in a row; " +
-      'the user said stop and said: "it will not change, read the log"\n' +
+      'the user stopped it and said: "it will not change, read the log"\n' +
       "suggestion: Do what the user said instead; do not retry this call unchanged.\n" +
       "retryable: false",
   );
@@ -148,5 +148,26 @@ Deno.test("repetition: after yes, three more identical calls run before the next
   expect(await h.session.prompt("go", { sink: () => {} })).toBe("end_turn");
   // c1-c3 free, c4 asked (yes), c5-c7 free, c8 asked (no).
   expect([runs.echo, asked]).toEqual([7, 2]);
-  expect(resultFor(h, "c8")).toContain("the user said stop\n");
+  expect(resultFor(h, "c8")).toContain("the user stopped it\n");
+});
+
+Deno.test("repetition: a stop from a front-end without words (ACP) ends the turn like a rejection", async () => {
+  await using h = await harness({
+    config: noDoom,
+    turns: [...same(4), { text: "What should I do instead?" }],
+    session: { ask: () => Promise.resolve({ answer: "reject_once", reasonFollows: true }) },
+  });
+  const sink = (e: (typeof h.events)[number]) => h.events.push(e);
+  expect(await h.session.prompt("poll", { sink })).toBe("end_turn");
+  expect([runs.echo, h.provider.requests.length]).toEqual([3, 4]);
+  expect(ofType(h.events, "notice").map((e) => e.code)).toEqual(["rejected"]);
+  expect(await h.session.prompt("read build.log instead", { sink })).toBe("end_turn");
+  const sent = h.provider.requests[4].messages;
+  expect(sent.at(-1)).toEqual({
+    role: "user",
+    parts: [{ type: "text", text: "read build.log instead" }],
+  });
+  expect((sent.at(-2)!.parts[0] as { text: string }).text).toContain(
+    "4 times in a row; the user stopped it; their next message may say why\n",
+  );
 });

@@ -95,8 +95,8 @@ Deno.test("terminalAsk: n asks for a reason; the line goes with the rejection, E
 
 Deno.test("askQuestion for a run of identical calls asks whether to go on, not for permission", () => {
   expect(askQuestion({ ...request, repeat: { count: 4, limit: 3 } })).toBe(
-    "Run echo: rm -rf build again? The model made the same call 4 times in a row " +
-      "([agent] repeat_threshold = 3).\n" +
-      "  [y]es / [n]o, stop it / [a]lways (do not ask again about this call this turn): ",
+    "Run echo again: rm -rf build\n" +
+      "  The model made the same call 4 times in a row ([agent] repeat_threshold = 3).\n" +
+      "  [y]es / [n]o, stop it / [a]lways (stop asking about this call this turn): ",
   );
 });
