@@ -70,6 +70,14 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
+    name: "the plan of a conversation",
+    // The whole plan as JSON, replaced by each update_plan call; NULL until the first one.
+    sql: `
+      ALTER TABLE conversations ADD COLUMN plan TEXT;
+    `,
+  },
+  {
+    version: 5,
     name: "conversation session mode",
     // NULL: never switched, so a loaded session starts in [agent] default_mode.
     sql: `

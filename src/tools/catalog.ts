@@ -10,6 +10,7 @@ import { FILE_TOOLS } from "./file_tools.ts";
 import { readOverflowTool } from "./read_overflow.ts";
 import { switchModeTool } from "./switch_mode.ts";
 import type { AnyTool } from "./tool.ts";
+import { updatePlanTool } from "./update_plan.ts";
 import { webScrapeTool } from "./web_scrape.ts";
 
 export function builtinTools(): AnyTool[] {
@@ -20,6 +21,7 @@ export function builtinTools(): AnyTool[] {
     fetchTool,
     diagnosticsTool,
     readOverflowTool,
+    updatePlanTool,
     switchModeTool,
   ];
 }

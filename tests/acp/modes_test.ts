@@ -62,7 +62,7 @@ Deno.test("acp modes: session/new lists the modes; set_mode switches and is conf
     expect(refused.status).toBe("failed");
     expect(JSON.stringify(refused.content)).toContain(
       'Tool \\"bash\\" is not available in mode \\"ask\\". Available tools: read, find_path, grep, ' +
-        "list_directory, web_scrape, fetch, read_overflow, switch_mode",
+        "list_directory, web_scrape, fetch, read_overflow, update_plan, switch_mode",
     );
     await expect(Deno.stat(path.join(ws.dir, "made_by_bash"))).rejects.toThrow();
     expect(s.traffic.garbage).toEqual([]);

@@ -4,7 +4,8 @@
 import { expect } from "expect";
 import { formatToolError, ToolError } from "../../src/errors/mod.ts";
 import { ModeState } from "../../src/tools/modes.ts";
-import type { AskAnswer, AskRequest } from "../../src/tools/registry.ts";
+import type { AskAnswer } from "../../src/tools/ask_reply.ts";
+import type { AskRequest } from "../../src/tools/registry.ts";
 import { switchModeTool } from "../../src/tools/switch_mode.ts";
 import { writeTool } from "../../src/tools/write.ts";
 import { echoTool, harness, type HarnessOptions, runs, scrapeTool, shellTool } from "./_harness.ts";

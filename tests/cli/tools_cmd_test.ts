@@ -60,6 +60,7 @@ Deno.test("zeph tools shows the tools of a mode: --mode, else [agent] default_mo
       "web_scrape",
       "fetch",
       "read_overflow",
+      "update_plan",
       "switch_mode",
     ]);
     const config = path.join(home, "c.toml");
@@ -77,6 +78,7 @@ Deno.test("zeph tools shows the tools of a mode: --mode, else [agent] default_mo
       "move_path",
       "copy_path",
       "read_overflow",
+      "update_plan",
       "switch_mode",
     ]);
     await Deno.writeTextFile(config, "[tools]\nenabled = false\n");

@@ -42,7 +42,7 @@ Deno.test("every built-in tool has a group; the groups split as the modes expect
     read: ["read", "find_path", "grep", "list_directory", "read_overflow"],
     edit: ["write", "edit", "create_directory", "delete_path", "move_path", "copy_path"],
     web: ["web_scrape", "fetch"],
-    always: ["switch_mode"],
+    always: ["update_plan", "switch_mode"],
   });
 });
 
