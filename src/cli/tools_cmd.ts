@@ -6,12 +6,16 @@ export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .command("tools")
     .description("list the tools the model can use, with their JSON Schemas")
-    .option("--json", "print a JSON array of {name, description, inputSchema}")
+    .option("--json", "print a JSON array of {name, description, inputSchema, origin}")
     .action(async (_opts, command) => {
       const globals = globalsOf(command);
       const runtime = await deps.buildRuntime(globals);
       try {
-        const defs = runtime.registry.definitions();
+        // Each tool's origin: zeph's own, or the MCP server it comes from.
+        const defs = runtime.registry.definitions().map((d) => {
+          const mcp = runtime.registry.get(d.name)?.mcp;
+          return { ...d, origin: mcp ? `mcp:${mcp.serverId}` : "builtin" };
+        });
         if (globals.json) {
           console.log(JSON.stringify(defs, null, 2));
           return;
@@ -21,7 +25,8 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           return;
         }
         for (const d of defs) {
-          console.log(`${d.name}\n  ${d.description.split("\n")[0]}`);
+          const from = d.origin === "builtin" ? "" : `  (${d.origin.replace(":", " server ")})`;
+          console.log(`${d.name}${from}\n  ${d.description.split("\n")[0]}`);
           console.log(`  schema: ${JSON.stringify(d.inputSchema)}\n`);
         }
       } finally {

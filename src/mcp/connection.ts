@@ -5,8 +5,11 @@
  * start, crash, garbage on stdout, a hang at start) is reported once through `onFault` and ends
  * the connection; its tools go with it.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index";
+import type * as ClientModule from "@modelcontextprotocol/sdk/client/index";
+import type * as SseModule from "@modelcontextprotocol/sdk/client/sse";
+import type * as HttpModule from "@modelcontextprotocol/sdk/client/streamableHttp";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+import type * as TypesModule from "@modelcontextprotocol/sdk/types";
 import type { McpTrust } from "../config/mod.ts";
 import { ToolError } from "../errors/mod.ts";
 import { DenoStdioTransport } from "./_stdio.ts";
@@ -77,23 +80,18 @@ export class McpConnection {
   }
 
   async #connect(): Promise<void> {
-    const [{ Client }, types] = await Promise.all([
-      // The SDK's type paths have no `.js`; its runtime paths need it.
-      import(
-        // @ts-types="@modelcontextprotocol/sdk/client/index"
-        "@modelcontextprotocol/sdk/client/index.js"
-      ),
-      import(
-        // @ts-types="@modelcontextprotocol/sdk/types"
-        "@modelcontextprotocol/sdk/types.js"
-      ),
-    ]);
+    const {
+      Client,
+      ToolListChangedNotificationSchema,
+      StreamableHTTPClientTransport,
+      SSEClientTransport,
+    } = await loadSdk();
     const t = this.spec.transport;
     const client = new Client(
       { name: "zeph", version: VERSION },
       { capabilities: {} },
     );
-    client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void this.#refresh();
     });
     this.#client = client;
@@ -106,10 +104,6 @@ export class McpConnection {
     const url = new URL(t.url);
     const requestInit = { headers: t.headers };
     if (!t.sse) {
-      const { StreamableHTTPClientTransport } = await import(
-        // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-        "@modelcontextprotocol/sdk/client/streamableHttp.js"
-      );
       try {
         await this.#attach(client, new StreamableHTTPClientTransport(url, { requestInit }));
         return;
@@ -121,12 +115,8 @@ export class McpConnection {
         }
       }
     }
-    const { SSEClientTransport } = await import(
-      // @ts-types="@modelcontextprotocol/sdk/client/sse"
-      "@modelcontextprotocol/sdk/client/sse.js"
-    );
     const fresh = new Client({ name: "zeph", version: VERSION }, { capabilities: {} });
-    fresh.setNotificationHandler(types.ToolListChangedNotificationSchema, () => {
+    fresh.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void this.#refresh();
     });
     this.#client = fresh;
@@ -254,6 +244,27 @@ export class McpConnection {
     void this.#transport?.close().catch(() => {});
   }
 }
+
+/** The SDK's client, loaded with the first server (it is heavy). */
+async function loadSdk() {
+  // The SDK's type paths have no `.js` and its runtime paths need it: typed by the former.
+  const [client, types, http, sse] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js") as unknown as Promise<typeof ClientModule>,
+    import("@modelcontextprotocol/sdk/types.js") as unknown as Promise<typeof TypesModule>,
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js") as unknown as Promise<
+      typeof HttpModule
+    >,
+    import("@modelcontextprotocol/sdk/client/sse.js") as unknown as Promise<typeof SseModule>,
+  ]);
+  return {
+    Client: client.Client,
+    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    SSEClientTransport: sse.SSEClientTransport,
+  };
+}
+
+type Client = ClientModule.Client;
 
 function reasonOf(error: unknown, last: string | null): string {
   const message = error instanceof Error ? error.message : String(error);
