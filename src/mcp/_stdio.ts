@@ -75,9 +75,14 @@ export class DenoStdioTransport implements Transport {
     trackGroup(child.pid);
     this.#writer = child.stdin.getWriter();
     void this.#readStdout(child.stdout);
-    void this.#readStderr(child.stderr);
-    this.#exited = child.status.then((status) => {
+    const stderrRead = this.#readStderr(child.stderr);
+    this.#exited = child.status.then(async (status) => {
       untrackGroup(child.pid);
+      // What it wrote last explains the exit: read it before reporting (a child holding stderr
+      // open must not delay the report long).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([stderrRead, new Promise((r) => timer = setTimeout(r, 200))]);
+      clearTimeout(timer);
       // The server's exit also ends what it left behind in its group.
       this.#kill("SIGKILL");
       if (!this.#closed) {

@@ -131,7 +131,8 @@ export class McpConnection {
     };
     client.onclose = () => {
       if (this.state === "closed") return;
-      this.#fail(this.#lastError ?? "the connection closed");
+      const what = this.#lastError ?? "the connection closed";
+      this.#fail(this.state === "starting" ? `cannot start: ${what}` : what);
     };
     await client.connect(transport);
   }

@@ -65,6 +65,22 @@ export class McpManager {
     return this.#started;
   }
 
+  /**
+   * Moves every tool to `tools` (an ACP session's registry, made when its first prompt comes,
+   * after its servers were started): ids are chosen again against what `tools` holds.
+   */
+  async attach(tools: ToolSink): Promise<void> {
+    await Promise.all([...this.#pending.values()]);
+    for (const ids of this.#registered.values()) {
+      for (const id of ids) this.#options.tools.unregister(id);
+    }
+    this.#registered.clear();
+    this.#options = { ...this.#options, tools };
+    await Promise.all(
+      this.#connections.filter((c) => c.state === "ready").map((c) => this.#sync(c, c.tools)),
+    );
+  }
+
   /** Resolves when every server started so far is ready or failed (with its tools registered). */
   ready(): Promise<void> {
     return this.#started;
@@ -129,6 +145,16 @@ export class McpManager {
     }
     this.#registered.clear();
   }
+}
+
+/** A sink of its own: tools wait there until {@link McpManager.attach} moves them. */
+export function toolMap(): ToolSink {
+  const tools = new Map<string, AnyTool>();
+  return {
+    get: (name) => tools.get(name),
+    register: (tool) => void tools.set(tool.name, tool),
+    unregister: (name) => tools.delete(name),
+  };
 }
 
 /** The environment every stdio server starts from, before its configured `env`. */
