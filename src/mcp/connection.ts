@@ -130,7 +130,8 @@ export class McpConnection {
       // stdout garbage, an exit, a broken pipe: the stdio transport closes after reporting.
     };
     client.onclose = () => {
-      if (this.state === "closed") return;
+      // A client replaced by a new session closes too: only the current one's end is a fault.
+      if (this.state === "closed" || client !== this.#client) return;
       const what = this.#lastError ?? "the connection closed";
       this.#fail(this.state === "starting" ? `cannot start: ${what}` : what);
     };
@@ -170,6 +171,49 @@ export class McpConnection {
 
   /** One `tools/call`; failures are McpCallErrors (or `cancelled`/`timeout` ToolErrors). */
   async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onProgress(message: string): void },
+  ): Promise<McpCallResult> {
+    try {
+      return await this.#call(name, args, options);
+    } catch (error) {
+      if (!this.#sessionGone(error) || options.signal.aborted) throw error;
+      // The HTTP server forgot our session (it restarted, or expired it): initialise a new one
+      // and call once more.
+      await this.#reinitialize(error);
+      return await this.#call(name, args, options);
+    }
+  }
+
+  /** An HTTP server answered 404 (or 400 naming the session) to a request of our session. */
+  #sessionGone(error: unknown): boolean {
+    if (this.spec.transport.kind !== "http") return false;
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const status = cause?.code;
+    const message = String(cause?.message ?? "");
+    return status === 404 || (status === 400 && /session/i.test(message));
+  }
+
+  async #reinitialize(why: unknown): Promise<void> {
+    const old = this.#client;
+    try {
+      await this.#connect();
+      this.tools = await this.#listTools();
+    } catch (error) {
+      this.#fail(
+        `lost its session (${(why as Error).message}) and cannot start a new one: ${
+          reasonOf(error, this.#lastError)
+        }`,
+      );
+      throw why;
+    } finally {
+      await old?.close().catch(() => {});
+    }
+    this.#events.onTools(this.tools);
+  }
+
+  async #call(
     name: string,
     args: Record<string, unknown>,
     options: { signal: AbortSignal; onProgress(message: string): void },

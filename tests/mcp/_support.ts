@@ -65,10 +65,9 @@ export function everythingEntry(id: string, extra: Partial<McpServerConfig> = {}
 }
 
 /** server-everything over Streamable HTTP on a free 127.0.0.1 port; `stop` ends it. */
-export async function startEverythingHttp(): Promise<{ url: string; stop(): Promise<void> }> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
+export async function startEverythingHttp(
+  port = freePort(),
+): Promise<{ url: string; port: number; stop(): Promise<void> }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--no-prompt", EVERYTHING, "streamableHttp"],
     env: { PORT: String(port) },
@@ -89,6 +88,7 @@ export async function startEverythingHttp(): Promise<{ url: string; stop(): Prom
   })();
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    port,
     async stop() {
       try {
         child.kill("SIGKILL");
@@ -96,6 +96,13 @@ export async function startEverythingHttp(): Promise<{ url: string; stop(): Prom
       await child.status;
     },
   };
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
 }
 
 export interface McpHarness {

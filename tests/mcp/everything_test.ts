@@ -140,3 +140,31 @@ Deno.test("server-everything over Streamable HTTP on 127.0.0.1: list and call", 
     await server.stop();
   }
 });
+
+Deno.test("Streamable HTTP: a server that restarted (and forgot the session) is re-initialised", async () => {
+  let server = await startEverythingHttp();
+  const h = await startHarness([{
+    id: "every",
+    url: server.url,
+    args: [],
+    env: {},
+    headers: {},
+    timeout: 30,
+    enabled: true,
+    allow_tools: ["echo"],
+    deny_tools: [],
+    trust: "all",
+  }]);
+  try {
+    expect((await call(h, "every_echo", { message: "one" })).text).toBe("Echo: one");
+    await server.stop();
+    server = await startEverythingHttp(server.port);
+    const again = await call(h, "every_echo", { message: "two" });
+    expect([again.ok, again.text]).toEqual([true, "Echo: two"]);
+    expect(h.manager.status()[0].state).toBe("ready");
+    expect(h.warnings).toEqual([]);
+  } finally {
+    await h.close();
+    await server.stop();
+  }
+});
