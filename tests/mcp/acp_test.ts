@@ -7,7 +7,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { expect } from "expect";
 import { processGroupMembers } from "../../src/exec/mod.ts";
-import { connect, prompt, validateTraffic, workspace } from "../acp/_client.ts";
+import { connect, prompt, untilUpdate, validateTraffic, workspace } from "../acp/_client.ts";
 import { EVERYTHING, FIXTURE, startEverythingHttp } from "./_support.ts";
 
 Deno.test("acp: mcpServers of session/new are started for the session; calls are tool_calls", async () => {
@@ -97,5 +97,50 @@ Deno.test("acp: a failing editor server is reported on stderr; the session goes 
     expect(s.stderr()).toContain("cannot open the database");
   } finally {
     await s.close();
+  }
+});
+
+Deno.test("acp: session/cancel during an MCP call sends notifications/cancelled to the server", async () => {
+  const dir = await Deno.makeTempDir();
+  const cancelFile = `${dir}/cancelled`;
+  const ws = await workspace([
+    { tool_calls: [{ id: "c1", name: "fx_slow", input: { ms: 20_000 } }] },
+    { text: "unreached" },
+  ]);
+  const s = await connect({
+    ws,
+    permission: (p) => p.options.find((o) => o.kind === "allow_once")!.optionId,
+  });
+  try {
+    const { sessionId } = await s.agent.request(acp.methods.agent.session.new, {
+      cwd: ws.dir,
+      mcpServers: [{
+        name: "fx",
+        command: Deno.execPath(),
+        args: ["run", "-A", "--no-prompt", FIXTURE],
+        env: [{ name: "FIXTURE_CANCEL_FILE", value: cancelFile }],
+      }],
+    });
+    const turn = prompt(s, sessionId, "wait");
+    await untilUpdate(s, "tool_call");
+    await new Promise((r) => setTimeout(r, 300));
+    await s.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect(await turn).toBe("cancelled");
+    const finals = s.updates.filter((u) => u.update.sessionUpdate === "tool_call_update")
+      .map((u) => (u.update as acp.ToolCallUpdate).status);
+    expect(finals).toEqual(["failed"]);
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      try {
+        expect(await Deno.readTextFile(cancelFile)).toBe("cancelled");
+        break;
+      } catch (error) {
+        if (Date.now() + 50 >= deadline) throw error;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  } finally {
+    await s.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
