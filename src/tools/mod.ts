@@ -8,4 +8,5 @@ export * from "../errors/mod.ts";
 export * from "./deps.ts";
 export * from "./executors/mod.ts";
 export * from "./registry.ts";
+export * from "./tafc.ts";
 export * from "./tool.ts";
