@@ -197,7 +197,9 @@ export function selectTools(candidates: readonly AnyTool[], options: SelectOptio
     const limit = filter.top_k === 0 ? order.length : filter.top_k;
     order.forEach((tool, i) => {
       const { score, boost } = scores.get(tool)!;
-      if (i < limit && score >= filter.min_score) reasons.set(tool, "ranked");
+      // A tool no word of the message matches (and no prefers boost lifts) is not relevant,
+      // so top_k is a ceiling, not a quota filled with arbitrary tools.
+      if (i < limit && score > 0 && score >= filter.min_score) reasons.set(tool, "ranked");
       else excluded.push({ tool, reason: "relevance", score, boost });
     });
   }

@@ -34,7 +34,7 @@ export const SchemaFilterConfig = z.object({
       code: "custom",
       message: value === "embedding"
         ? `"embedding" is not available: no zeph provider offers embeddings, so tools are ranked lexically (BM25). Set ranking = "lexical" or remove the key`
-        : `expected "lexical" (the only ranking zeph has), found ${JSON.stringify(value)}`,
+        : 'expected "lexical", the only ranking zeph has',
     });
   }),
   /** Tools sent on every request, whatever the query. */

@@ -65,7 +65,8 @@ function walk(schema: Schema, visit: (s: Schema) => void, guard = 0): void {
 /**
  * Complexity in [0, 1] from the four signals the issue names:
  * `0.3·depth + 0.4·combinator + 0.3·enum + 0.2·required`, capped at 1, where depth is
- * min(depth, 8)/8, combinator is 1 when anyOf/oneOf/allOf appears anywhere, enum is
+ * min(depth, 8)/8, combinator is 1 when anyOf/oneOf/allOf or a list of types appears anywhere,
+ * enum is
  * min(largest enum, 10)/10 and required is min(top-level required parameters, 8)/8. The
  * reference counts all top-level properties; required ones are what the model must choose.
  */
@@ -74,6 +75,8 @@ export function schemaComplexity(schema: Schema): number {
   let largestEnum = 0;
   walk(schema, (s) => {
     if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf) || Array.isArray(s.allOf)) combinator = 1;
+    // zod writes a union of scalars as a type list: the same choice between alternatives.
+    if (Array.isArray(s.type) && s.type.length > 1) combinator = 1;
     if (Array.isArray(s.enum)) largestEnum = Math.max(largestEnum, s.enum.length);
   });
   const required = Array.isArray(schema.required) ? schema.required.length : 0;
