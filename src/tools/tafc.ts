@@ -17,14 +17,25 @@ type Schema = Record<string, unknown>;
 /** Schemas are derived from immutable tool definitions: computed once per tool. */
 const schemas = new WeakMap<AnyTool, Schema>();
 
-/** The tool's JSON Schema as the model sees it without TAFC (memoised). */
+/**
+ * The tool's JSON Schema as the model sees it without TAFC, converted once per tool and frozen:
+ * every request shares it, so no adapter may change it in place.
+ */
 export function modelSchema(tool: AnyTool): Schema {
   let schema = schemas.get(tool);
   if (!schema) {
-    schema = toolJsonSchema(tool);
+    schema = deepFreeze(toolJsonSchema(tool));
     schemas.set(tool, schema);
   }
   return schema;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 function isSchema(v: unknown): v is Schema {
