@@ -252,3 +252,24 @@ Deno.test("TAFC off (the default): no thinking field, and a stray one is an inva
   expect(runs.deploy).toBeUndefined();
   expect(ofType(h.events, "tool_end")[0].result.category).toBe("invalid_parameters");
 });
+
+Deno.test("legacy path: no tool list is sent, but a call to a tool hidden by requires is refused", async () => {
+  await using h = await harness({
+    tools: TOOLS,
+    turns: [
+      '{"legacy": true}',
+      { text: '<tool_call>{"name": "patch", "input": {"path": "a"}}</tool_call>' },
+      { text: "ok" },
+    ],
+    config: (c) => {
+      c.tools.dependencies.enabled = true;
+      c.tools.dependencies.rules = { patch: { requires: ["open_file"], prefers: [] } };
+    },
+  });
+  await h.session.prompt("patch a", { sink: (e) => h.events.push(e) });
+  expect(h.provider.requests.map((r) => r.tools)).toEqual([[], []]);
+  expect(runs.patch).toBeUndefined();
+  expect(ofType(h.events, "tool_end").map((e) => [e.result.tool, e.result.category])).toEqual([
+    ["patch", "policy_blocked"],
+  ]);
+});
