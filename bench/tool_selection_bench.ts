@@ -113,7 +113,8 @@ function costTable(): string[] {
       let sent = 0;
       const run = offer
         ? (i: number) => {
-          const o = offerTools(session, QUERIES[i % QUERIES.length], {
+          const o = offerTools(session, registry.visible(policy), {
+            query: QUERIES[i % QUERIES.length],
             legacy: false,
             notice: () => {},
             reported: new Set(),

@@ -139,7 +139,8 @@ export async function runTurn(
       return stop("max_iterations");
     }
     round++;
-    const offer = offerTools(session, input, { legacy, notice, reported });
+    const candidates = session.registry.visible(session.policy);
+    const offer = offerTools(session, candidates, { query: input, legacy, notice, reported });
     if (!offer) return stop("error");
     const tools = offer.tools;
     const system = session.systemPrompt();

@@ -7,7 +7,6 @@
  * --explain` and the bench call the same function.
  */
 import type { Config, DependenciesConfig, TafcConfig } from "../config/mod.ts";
-import type { PermissionPolicy } from "../permission/mod.ts";
 import type { ToolDefinitionForModel } from "../provider/mod.ts";
 import { type AnyTool, stripTafc, tafcSchema, ToolError, type ToolRegistry } from "../tools/mod.ts";
 
@@ -58,12 +57,13 @@ export interface SelectOptions {
 /** The part of a session one request's tool offer depends on. */
 export interface OfferSession {
   readonly registry: ToolRegistry;
-  readonly policy: PermissionPolicy;
   readonly config: Config;
   readonly completedTools: ReadonlySet<string>;
 }
 
 export interface OfferOptions {
+  /** The user's message of this turn: what relevance is measured against. */
+  query: string;
   /** The legacy text path sends no tool list (its catalog is in the system prompt). */
   legacy: boolean;
   notice(level: "debug" | "error", code: string, message: string): void;
@@ -78,22 +78,22 @@ export interface Offer {
 }
 
 /**
- * The tool list of one request of the loop: the tools the policy lets the model see, then
- * {@link selectTools}. Hidden tools are reported at debug level; null (after an error notice)
- * when every tool is hidden, so the loop stops instead of sending an empty list.
+ * The tool list of one request of the loop: {@link selectTools} over `candidates`, the tools
+ * the earlier filters (permissions, then a mode) left. Hidden tools are reported at debug level;
+ * null (after an error notice) when every candidate is hidden, so the loop stops instead of
+ * sending an empty list.
  */
 export function offerTools(
   session: OfferSession,
-  query: string,
+  candidates: readonly AnyTool[],
   options: OfferOptions,
 ): Offer | null {
   const tools = session.config.tools;
   const strip = (name: string, input: unknown) =>
     stripTafc(session.registry.get(name), input, tools.tafc);
   if (options.legacy) return { tools: [], strip };
-  const candidates = session.registry.visible(session.policy);
   const selection = selectTools(candidates, {
-    query,
+    query: options.query,
     completed: session.completedTools,
     config: tools,
   });
