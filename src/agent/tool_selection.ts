@@ -152,8 +152,25 @@ export function dependencyRefusal(
     `Cannot run ${tool}: it requires ${
       missing.join(" and ")
     } to complete successfully first in this session ([tools.dependencies.rules.${tool}])`,
-    { hint: `Call ${missing[0]} first.` },
+    { hint: `Call ${firstToCall(missing[0], dependencies, completed)} first.` },
   );
+}
+
+/** Where a chain of unmet `requires` starts: the tool to call before `tool` can be. */
+function firstToCall(
+  tool: string,
+  dependencies: DependenciesConfig,
+  completed: ReadonlySet<string>,
+): string {
+  const seen = new Set<string>();
+  let current = tool;
+  while (!seen.has(current)) {
+    seen.add(current);
+    const next = unmetRequires(current, dependencies, completed)[0];
+    if (next === undefined) return current;
+    current = next;
+  }
+  return current;
 }
 
 /** Selects the tools of one request from `candidates`. */

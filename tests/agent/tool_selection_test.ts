@@ -135,6 +135,11 @@ Deno.test("requires beats always-on and naming; the exclusion lists what is miss
       "([tools.dependencies.rules.grep])",
   );
   expect(dependencyRefusal("grep", c.dependencies, new Set(["read", "find_path"]))).toBe(null);
+  // The hint names where the chain of unmet requires starts.
+  c.dependencies.rules.find_path = { requires: ["fetch"], prefers: [] };
+  expect(dependencyRefusal("grep", c.dependencies, new Set(["read"]))?.hint).toBe(
+    "Call fetch first.",
+  );
 });
 
 Deno.test("filtering off: every tool not hidden by requires, in registry order", () => {
