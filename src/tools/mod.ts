@@ -9,4 +9,5 @@ export * from "./ask_reply.ts";
 export * from "./deps.ts";
 export * from "./executors/mod.ts";
 export * from "./registry.ts";
+export * from "./tafc.ts";
 export * from "./tool.ts";
