@@ -302,8 +302,14 @@ export async function buildRuntime(
   // at the end. Without servers the SDK is never loaded.
   const mcp = await startMcpServers(globals, config, registry, sandbox.workspace);
   if (mcp) cleanups.push(() => mcp.close());
-  const { permissionToolWarnings } = await import("./src/config/mod.ts");
-  for (const w of permissionToolWarnings(config, registry.all().map((t) => t.name))) {
+  const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/mod.ts");
+  const names = registry.all().map((t) => t.name);
+  for (
+    const w of [
+      ...permissionToolWarnings(config, names),
+      ...toolSelectionWarnings(config.tools, names),
+    ]
+  ) {
     console.error(`zeph: warning: ${w}`);
   }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]

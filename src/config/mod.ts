@@ -12,3 +12,5 @@ export * from "./mcp.ts";
 export * from "./providers.ts";
 export * from "./render.ts";
 export * from "./schema.ts";
+export * from "./tool_selection.ts";
+export * from "./tool_selection_warnings.ts";

@@ -83,7 +83,7 @@ export function runsUnasked(trust: McpTrust, annotations: McpToolInfo["annotatio
 }
 
 /** A JSON Schema as the model sees it: an object schema without `$schema`. */
-export function modelSchema(schema: Record<string, unknown>): Record<string, unknown> {
+export function objectSchema(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _, ...rest } = schema;
   return { type: "object", ...rest };
 }
@@ -132,7 +132,7 @@ export function mcpTool(options: McpToolOptions): AnyTool {
     name: id,
     description: `${summary}\n(MCP tool "${info.name}" of server "${serverId}")`,
     params: jsonSchemaParams(options.validate),
-    jsonSchema: modelSchema(info.inputSchema),
+    jsonSchema: objectSchema(info.inputSchema),
     mutates: !runsUnasked(trust, hints),
     kind: hints?.readOnlyHint === true ? "read" : "other",
     invocation: { type: "call" },
