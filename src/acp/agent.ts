@@ -133,6 +133,8 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
           loadSession: true,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           sessionCapabilities: { list: {} },
+          // The editor's MCP servers of session/new and session/load: stdio always, these too.
+          mcpCapabilities: { http: true, sse: true },
         },
         agentInfo: { name: "zeph", title: "Zeph", version: options.version },
         authMethods: [{
@@ -146,7 +148,7 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
     .onRequest(sdk.methods.agent.authenticate, () => ({}))
     .onRequest(sdk.methods.agent.session.new, async ({ params, client }) => {
       requireAbsolute(params.cwd);
-      const handle = await (await backend()).newSession(params.cwd);
+      const handle = await (await backend()).newSession(params.cwd, params.mcpServers ?? []);
       const unwatch = forwardModeChanges(
         handle.modes,
         (update) =>
@@ -174,7 +176,11 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
         current.unwatch();
         await current.handle.close().catch(() => {});
       }
-      const handle = await (await backend()).loadSession(params.sessionId, params.cwd);
+      const handle = await (await backend()).loadSession(
+        params.sessionId,
+        params.cwd,
+        params.mcpServers ?? [],
+      );
       if (!handle) throw sdk.RequestError.sessionNotFound(params.sessionId);
       const send = (update: acp.SessionUpdate) =>
         client.notify(sdk.methods.client.session.update, { sessionId: handle.id, update });
@@ -246,6 +252,8 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
     s.abort?.abort();
   }
   await Promise.allSettled([...sessions.values()].map((s) => s.running));
+  // Closing a session stops its editor's MCP servers.
+  await Promise.allSettled([...sessions.values()].map((s) => s.handle.close()));
   if (loaded.backend) await (await loaded.backend).close();
   return 0;
 }
@@ -367,7 +375,7 @@ async function runPrompt(
         break;
       }
       case "notice":
-        if (event.level !== "info") {
+        if (event.level === "warn" || event.level === "error") {
           send({
             sessionUpdate: "agent_message_chunk",
             content: { type: "text", text: `\n\n[${event.code}] ${event.message}\n` },

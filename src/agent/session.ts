@@ -88,6 +88,7 @@ export class AgentSession implements TurnSession {
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
   readonly cancelGraceMs: number;
+  readonly completedTools = new Set<string>();
   readonly modes: ModeState;
   readonly summarize: OutputSummarizer;
   ask?: CallScope["ask"];
@@ -106,7 +107,8 @@ export class AgentSession implements TurnSession {
     this.store = options.store ?? null;
     this.quota = new ToolQuota(this.config.tools.max_tool_calls_per_session);
     this.callerId = options.callerId ?? null;
-    this.isRetryableTool = options.isRetryableTool ?? ((tool) => tool.kind === "fetch");
+    this.isRetryableTool = options.isRetryableTool ??
+      ((tool) => tool.kind === "fetch" || tool.mcp?.retrySafe === true);
     this.random = options.random ?? Math.random;
     this.cancelGraceMs = options.cancelGraceMs ?? 2000;
     this.modes = options.modes ?? new ModeState(this.config);
@@ -137,12 +139,16 @@ export class AgentSession implements TurnSession {
     return runTurn(this, text, options);
   }
 
-  /** `/clear`: a new conversation, the quota and the session's "always" rules reset. */
+  /**
+   * `/clear`: a new conversation; the quota, the session's "always" rules and the completed tools
+   * (`[tools.dependencies]` requires) reset.
+   */
   clear(): void {
     this.#conversationId = null;
     this.#messages = [];
     this.#plan = [];
     this.quota.reset();
+    this.completedTools.clear();
     this.policy.clearSessionRules();
   }
 

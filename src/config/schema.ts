@@ -3,8 +3,10 @@
  * all come from here; config.example.toml is tested to load and to equal `defaultConfig()`.
  */
 import { z } from "zod";
+import { McpConfig } from "./mcp.ts";
 import { ModesConfig } from "./modes.ts";
 import { PROVIDER_NAMES } from "./providers.ts";
+import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 
 /**
  * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
@@ -293,6 +295,9 @@ const ToolsConfig = z.object({
   diagnostics: DiagnosticsConfig.prefault({}),
   audit: AuditConfig.prefault({}),
   retry: RetryConfig.prefault({}),
+  tafc: TafcConfig.prefault({}),
+  schema_filter: SchemaFilterConfig.prefault({}),
+  dependencies: DependenciesConfig.prefault({}),
 }).strict();
 
 export const Config = z.object({
@@ -300,6 +305,7 @@ export const Config = z.object({
   llm: LlmConfig.prefault({}),
   memory: MemoryConfig.prefault({}),
   tools: ToolsConfig.prefault({}),
+  mcp: McpConfig.prefault({}),
   modes: ModesConfig.default({}),
 }).strict();
 

@@ -10,4 +10,5 @@ export * from "./deps.ts";
 export * from "./executors/mod.ts";
 export * from "./modes.ts";
 export * from "./registry.ts";
+export * from "./tafc.ts";
 export * from "./tool.ts";
