@@ -1,6 +1,7 @@
 // Modes at the registry's dispatch boundary (real move_path and delete_path on a temp
 // workspace), and compiling the mode tables.
 import { expect } from "expect";
+import { z } from "zod";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
@@ -10,6 +11,7 @@ import { movePathTool } from "../../src/tools/move_path.ts";
 import { readTool } from "../../src/tools/read.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { switchModeTool } from "../../src/tools/switch_mode.ts";
+import { defineTool } from "../../src/tools/tool.ts";
 import { builtinTools } from "../../src/tools/catalog.ts";
 
 async function setup(mode: string) {
@@ -150,4 +152,30 @@ Deno.test("ModeState: listeners hear who switched; an unknown slug leaves the mo
   modes.switchTo("code", "model");
   expect(heard).toEqual(["ask/user"]);
   expect(modes.current.slug).toBe("code");
+});
+
+Deno.test("an MCP tool (group mcp) is offered in code mode and refused in ask and architect", async () => {
+  await using s = await setup("code");
+  s.registry.register(defineTool({
+    name: "github_create_issue",
+    description: "An MCP server's tool.",
+    params: z.object({}).passthrough(),
+    mutates: false,
+    kind: "other",
+    group: "mcp",
+    invocation: { type: "call" },
+    subjects: () => [],
+    execute: () => Promise.resolve({ text: "created" }),
+  }));
+  const call = { id: "g1", name: "github_create_issue", input: {} };
+  expect((await s.registry.dispatch(call, s.scope)).text).toBe("created");
+  for (const mode of ["ask", "architect"]) {
+    s.modes.switchTo(mode, "user");
+    expect(s.registry.visible(undefined, s.modes).map((t) => t.name)).not.toContain(
+      "github_create_issue",
+    );
+    expect((await s.registry.dispatch(call, s.scope)).error).toContain(
+      `Tool "github_create_issue" is not available in mode "${mode}"`,
+    );
+  }
 });
