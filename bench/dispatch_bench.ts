@@ -28,6 +28,7 @@ const echo = defineTool({
   params: EchoParams,
   mutates: false,
   kind: "read",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   execute: (p) => Promise.resolve({ text: p.path }),

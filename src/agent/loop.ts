@@ -28,6 +28,8 @@ import {
   askReply,
   type CallScope,
   isRejection,
+  type ModeState,
+  type OutputSummarizer,
   type ToolCall,
   type ToolExecutor,
   type ToolRegistry,
@@ -55,6 +57,9 @@ export interface TurnSession {
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
   readonly cancelGraceMs: number;
+  /** Which tools the model is sent and may run ([tools] enabled, the current mode). */
+  readonly modes?: ModeState;
+  readonly summarize?: OutputSummarizer;
   readonly ask?: CallScope["ask"];
   readonly conversationId: string | null;
   readonly messages: readonly Message[];
@@ -145,7 +150,8 @@ export async function runTurn(
       return stop("max_iterations");
     }
     round++;
-    const candidates = session.registry.visible(session.policy);
+    // Read every round: a switch_mode in the last batch changes what this request carries.
+    const candidates = session.registry.visible(session.policy, session.modes);
     const offer = offerTools(session, candidates, { query: input, legacy, notice, reported });
     if (!offer) return stop("error");
     const tools = offer.tools;
@@ -208,7 +214,7 @@ export async function runTurn(
     }
 
     const calls: RequestedCall[] = legacy
-      ? extractLegacyCalls(response.text, session.registry.visible(session.policy), {
+      ? extractLegacyCalls(response.text, session.registry.visible(session.policy, session.modes), {
         idPrefix: `legacy_${round}`,
       })
       : response.toolCalls.map((c) => nativeCall(c, offer.strip));
@@ -337,6 +343,8 @@ async function runBatch(
     ask,
     executor: session.executor,
     policy: session.policy,
+    modes: session.modes,
+    summarize: session.summarize,
   };
 
   if (!session.quota.admit(calls.length)) {

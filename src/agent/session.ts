@@ -9,11 +9,19 @@ import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Message, Provider } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import type { PlanEntry } from "../store/mod.ts";
-import type { AnyTool, CallScope, ToolExecutor, ToolRegistry } from "../tools/mod.ts";
+import {
+  type AnyTool,
+  type CallScope,
+  ModeState,
+  type OutputSummarizer,
+  type ToolExecutor,
+  type ToolRegistry,
+} from "../tools/mod.ts";
 import type { StopReason } from "./events.ts";
 import { legacyInstructions } from "./legacy.ts";
 import { ToolQuota } from "./limits.ts";
 import { type PromptOptions, runTurn, type TurnSession } from "./loop.ts";
+import { providerSummarizer } from "./summarize.ts";
 
 /** The part of the store the loop needs: conversations and an append-only transcript. */
 export interface TranscriptStore {
@@ -57,6 +65,13 @@ export interface AgentSessionOptions {
    * and moves on. @default 2000
    */
   cancelGraceMs?: number;
+  /** The session's modes (ACP keeps them before the first prompt). @default from config */
+  modes?: ModeState;
+  /**
+   * Summarises long tool outputs when `[tools] summarize_output` is on.
+   * @default the session's provider
+   */
+  summarize?: OutputSummarizer;
 }
 
 export class AgentSession implements TurnSession {
@@ -74,6 +89,8 @@ export class AgentSession implements TurnSession {
   readonly random: () => number;
   readonly cancelGraceMs: number;
   readonly completedTools = new Set<string>();
+  readonly modes: ModeState;
+  readonly summarize: OutputSummarizer;
   ask?: CallScope["ask"];
   #conversationId: string | null;
   #messages: Message[];
@@ -94,6 +111,8 @@ export class AgentSession implements TurnSession {
       ((tool) => tool.kind === "fetch" || tool.mcp?.retrySafe === true);
     this.random = options.random ?? Math.random;
     this.cancelGraceMs = options.cancelGraceMs ?? 2000;
+    this.modes = options.modes ?? new ModeState(this.config);
+    this.summarize = options.summarize ?? providerSummarizer(this.provider);
     this.ask = options.ask;
     this.#conversationId = options.conversationId ?? null;
     this.#messages = [...(options.messages ?? [])];
@@ -168,10 +187,17 @@ export class AgentSession implements TurnSession {
       "Tool errors come back as [tool_error] blocks; retryable ones are retried for you.",
     ];
     const extra = this.config.agent.system_prompt.trim();
-    const how = this.provider.supportsToolUse
+    const mode = this.modes.current;
+    const how = !this.modes.toolsEnabled
+      ? "No tools are available in this session: answer in text only."
+      : this.provider.supportsToolUse
       ? "Use the tools through the structured tool-calling mechanism; fenced code blocks in " +
         "your answer are not executed."
-      : legacyInstructions(this.registry.renderCatalog(this.policy));
-    return [...base, "", how, ...(extra ? ["", extra] : [])].join("\n");
+      : legacyInstructions(this.registry.renderCatalog(this.policy, this.modes));
+    const modeLine = `Mode: ${mode.slug} (${mode.name})${
+      mode.description ? ` — ${mode.description}` : ""
+    }. Only this mode's tools are offered; switch_mode asks the user to change modes.`;
+    const lines = this.modes.toolsEnabled ? [...base, modeLine] : base;
+    return [...lines, "", how, ...(extra ? ["", extra] : [])].join("\n");
   }
 }

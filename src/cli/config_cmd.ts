@@ -19,12 +19,16 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         { permissionRules, permissionToolWarnings, renderConfig, toolSelectionWarnings },
         { builtinTools },
         { permissionRuleWarnings },
+        { modeConfigIssues },
       ] = await Promise.all([
         import("../config/mod.ts"),
         // The catalog loads every tool, so it stays out of tools/mod.ts.
         import("../tools/catalog.ts"),
         import("../permission/mod.ts"),
+        import("./modes.ts"),
       ]);
+      const modeIssues = modeConfigIssues(loaded.config, loaded.path ?? "built-in defaults");
+      if (modeIssues) throw modeIssues;
       const tools = builtinTools().map((t) => t.name);
       for (
         const w of [

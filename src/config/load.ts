@@ -386,6 +386,11 @@ function validate(
           message = `expected one of ${
             issue.values.map((v) => JSON.stringify(v)).join(", ")
           }, found ${describeValue(found)}`;
+        } else if (issue.code === "invalid_key") {
+          // A user-named table ([modes.<slug>]) with a name its key schema refuses.
+          message = `${issue.issues[0]?.message ?? issue.message}, found the name ${
+            JSON.stringify(String(issue.path.at(-1)))
+          }`;
         } else {
           message = `${issue.message.replace(/^Too (small|big): /, "")}, found ${
             describeValue(found)

@@ -9,6 +9,7 @@ export * from "./errors.ts";
 export * from "./keys.ts";
 export * from "./load.ts";
 export * from "./mcp.ts";
+export * from "./modes.ts";
 export * from "./providers.ts";
 export * from "./render.ts";
 export * from "./schema.ts";

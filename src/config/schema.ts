@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { McpConfig } from "./mcp.ts";
+import { ModesConfig } from "./modes.ts";
 import { PROVIDER_NAMES } from "./providers.ts";
 import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 
@@ -159,6 +160,8 @@ const AgentConfig = z.object({
    */
   repeat_threshold: z.number().int().min(0).max(1000).default(3),
   system_prompt: z.string().default(""),
+  /** The mode a session starts in: a built-in (code, ask, architect) or a [modes.<slug>]. */
+  default_mode: z.string().min(1).default("code"),
 }).strict();
 
 const LlmProviderName = z.enum(PROVIDER_NAMES);
@@ -303,6 +306,7 @@ export const Config = z.object({
   memory: MemoryConfig.prefault({}),
   tools: ToolsConfig.prefault({}),
   mcp: McpConfig.prefault({}),
+  modes: ModesConfig.default({}),
 }).strict();
 
 export type Config = z.infer<typeof Config>;

@@ -43,6 +43,7 @@ export const fetchTool = defineTool({
   params: FetchParams,
   mutates: false,
   kind: "fetch",
+  group: "web",
   invocation: { type: "call" },
   subjects: (params) => [urlSubject(params.url)],
   async execute(params, ctx) {

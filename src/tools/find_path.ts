@@ -51,6 +51,7 @@ export const findPathTool = defineTool({
   params: FindPathParams,
   mutates: false,
   kind: "search",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [path.isAbsolute(p.pattern) ? p.pattern : p.path],
   pathSubjects: true,

@@ -65,6 +65,7 @@ export const grepTool = defineTool({
   params: GrepParams,
   mutates: false,
   kind: "search",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,

@@ -30,6 +30,7 @@ export const listDirectoryTool = defineTool({
   params: ListDirectoryParams,
   mutates: false,
   kind: "search",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,

@@ -8,6 +8,7 @@ export * from "../errors/mod.ts";
 export * from "./ask_reply.ts";
 export * from "./deps.ts";
 export * from "./executors/mod.ts";
+export * from "./modes.ts";
 export * from "./registry.ts";
 export * from "./tafc.ts";
 export * from "./tool.ts";

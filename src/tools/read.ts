@@ -39,6 +39,7 @@ export const readTool = defineTool({
   params: ReadParams,
   mutates: false,
   kind: "read",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,

@@ -42,6 +42,7 @@ export const readOverflowTool = defineTool({
   params: ReadOverflowParams,
   mutates: false,
   kind: "read",
+  group: "read",
   invocation: { type: "call" },
   subjects: () => [],
   execute(params, ctx) {

@@ -1,7 +1,7 @@
 /**
  * The tool registry and the one dispatch boundary every call passes (CLI, agent loop, ACP):
- * unknown tool → validate → permission (ask resolved by the caller) → execute → output hooks
- * (filter, overflow) → final hooks (audit). Tools never do any of these steps themselves.
+ * unknown tool → mode → validate → mode's file regex → permission (ask resolved by the caller) →
+ * execute → output hooks (filter, overflow) → final hooks (audit). Tools never do any of these steps themselves.
  */
 import type { z } from "zod";
 import type { Config } from "../config/mod.ts";
@@ -20,6 +20,7 @@ import {
 import { type AskAnswer, type AskReply, askReply, rejectionWords } from "./ask_reply.ts";
 import type { ToolExecutor } from "./executors/mod.ts";
 import { defaultToolDeps } from "./deps.ts";
+import type { ModeState } from "./modes.ts";
 import {
   type AnyTool,
   type ToolContext,
@@ -80,7 +81,20 @@ export interface CallScope {
   executor?: ToolExecutor;
   /** Overrides the registry's policy for this caller (an agent session's "always" rules). */
   policy?: PermissionPolicy;
+  /** The caller's modes: calls outside the current mode are refused. Absent: no mode applies. */
+  modes?: ModeState;
+  /**
+   * Summarises an output over the overflow threshold (`[tools] summarize_output`): an agent
+   * session's model. Absent: such outputs are cut to head + tail.
+   */
+  summarize?: OutputSummarizer;
 }
+
+/** Asks a model for a short summary of a tool's long output; rejects when it cannot. */
+export type OutputSummarizer = (
+  output: string,
+  options: { tool: string; signal: AbortSignal },
+) => Promise<string>;
 
 export interface HookInput {
   call: ToolCall;
@@ -178,13 +192,18 @@ export class ToolRegistry {
     return [...this.#tools.values()];
   }
 
-  /** The tools the model may see: fully denied tools are hidden (spec). */
-  visible(policy: PermissionPolicy = this.policy): AnyTool[] {
-    return this.all().filter((t) => !policy.isFullyDenied(t.name, t.mutates));
+  /**
+   * The tools the model may see: fully denied tools are hidden (spec), and so are tools outside
+   * the current mode of `modes` (all of them when `[tools] enabled = false`).
+   */
+  visible(policy: PermissionPolicy = this.policy, modes?: ModeState): AnyTool[] {
+    return this.all().filter((t) =>
+      !policy.isFullyDenied(t.name, t.mutates) && (modes?.allows(t) ?? true)
+    );
   }
 
-  definitions(policy: PermissionPolicy = this.policy): ToolDefinitionForModel[] {
-    return this.visible(policy).map((t) => ({
+  definitions(policy: PermissionPolicy = this.policy, modes?: ModeState): ToolDefinitionForModel[] {
+    return this.visible(policy, modes).map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: toolJsonSchema(t),
@@ -192,8 +211,8 @@ export class ToolRegistry {
   }
 
   /** The `<tools>` catalog for the system prompt, with each tool's invocation hint. */
-  renderCatalog(policy: PermissionPolicy = this.policy): string {
-    const parts = this.visible(policy).map((t) => {
+  renderCatalog(policy: PermissionPolicy = this.policy, modes?: ModeState): string {
+    const parts = this.visible(policy, modes).map((t) => {
       const schema = JSON.stringify(toolJsonSchema(t));
       const how = t.invocation.type === "fenced"
         ? `Invoke with a fenced block: \`\`\`${t.invocation.fence}\n${
@@ -215,13 +234,19 @@ export class ToolRegistry {
     let decision: Decision | undefined;
     try {
       if (!tool) {
-        const available = this.visible(policy).map((t) => t.name).join(", ");
+        const available = this.visible(policy, scope.modes).map((t) => t.name).join(", ");
         throw new ToolError(
           "tool_not_found",
           `Unknown tool "${call.name}". Available tools: ${available}`,
         );
       }
+      scope.modes?.checkTool(tool, () => this.visible(policy, scope.modes).map((t) => t.name));
       params = validateParams(tool, call.input);
+      await scope.modes?.checkPaths(
+        tool,
+        params,
+        async (subject) => (await scope.sandbox.pathForms(subject, scope.cwd))[0] ?? subject,
+      );
       decision = await policy.decide(tool, params, {
         pathForms: (subject) => scope.sandbox.pathForms(subject, scope.cwd),
       });
@@ -346,6 +371,7 @@ export class ToolRegistry {
       callerId: scope.callerId ?? null,
       now: () => Date.now(),
       emit: scope.emit ?? (() => {}),
+      modes: scope.modes,
       ...this.#deps,
     };
     const executor = scope.executor ?? this.executor;

@@ -46,6 +46,7 @@ export const webScrapeTool = defineTool({
   params: WebScrapeParams,
   mutates: false,
   kind: "fetch",
+  group: "web",
   invocation: { type: "fenced", fence: "scrape" },
   subjects: (params) => [urlSubject(params.url)],
   async execute(params, ctx) {
