@@ -26,6 +26,7 @@ import type { Sandbox } from "../sandbox/mod.ts";
 import {
   type AnyTool,
   type CallScope,
+  type SessionGuards,
   type ToolCall,
   type ToolExecutor,
   type ToolRegistry,
@@ -46,6 +47,7 @@ export interface TurnSession {
   readonly policy: PermissionPolicy;
   readonly executor?: ToolExecutor;
   readonly quota: ToolQuota;
+  readonly guards?: SessionGuards;
   readonly callerId: string | null;
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
@@ -109,6 +111,7 @@ export async function runTurn(
     });
   }
   await session.append({ role: "user", parts: [{ type: "text", text: input }] });
+  session.guards?.beginTurn();
 
   const legacy = !session.provider.supportsToolUse;
   const max = config.agent.max_tool_iterations;
@@ -135,7 +138,7 @@ export async function runTurn(
       return stop("max_iterations");
     }
     round++;
-    const tools = legacy ? [] : session.registry.definitions(session.policy);
+    const tools = legacy ? [] : session.registry.definitions(session.policy, session.guards);
     const system = session.systemPrompt();
     const messages = [...session.messages];
     const tokens = budget.estimate({ system, messages, tools });
@@ -195,9 +198,13 @@ export async function runTurn(
     }
 
     const calls: RequestedCall[] = legacy
-      ? extractLegacyCalls(response.text, session.registry.visible(session.policy), {
-        idPrefix: `legacy_${round}`,
-      })
+      ? extractLegacyCalls(
+        response.text,
+        session.registry.visible(session.policy, session.guards),
+        {
+          idPrefix: `legacy_${round}`,
+        },
+      )
       : response.toolCalls.map(nativeCall);
 
     const parts: Message["parts"] = [];
@@ -297,15 +304,16 @@ async function runBatch(
       } else {
         sink({
           type: "notice",
-          level: "info",
-          code: "tool_notice",
-          message: `${event.tool}: ${event.message}`,
+          level: event.level ?? "info",
+          code: event.code ?? "tool_notice",
+          message: event.code === "anomaly" ? event.message : `${event.tool}: ${event.message}`,
         });
       }
     },
     ask: session.ask,
     executor: session.executor,
     policy: session.policy,
+    guards: session.guards,
   };
 
   if (!session.quota.admit(calls.length)) {

@@ -8,7 +8,13 @@ import type { Config } from "../config/mod.ts";
 import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Message, Provider } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
-import type { AnyTool, CallScope, ToolExecutor, ToolRegistry } from "../tools/mod.ts";
+import {
+  type AnyTool,
+  type CallScope,
+  SessionGuards,
+  type ToolExecutor,
+  type ToolRegistry,
+} from "../tools/mod.ts";
 import type { StopReason } from "./events.ts";
 import { legacyInstructions } from "./legacy.ts";
 import { ToolQuota } from "./limits.ts";
@@ -65,6 +71,8 @@ export class AgentSession implements TurnSession {
   readonly executor?: ToolExecutor;
   readonly store: TranscriptStore | null;
   readonly quota: ToolQuota;
+  /** The result cache and the anomaly detector of this session. */
+  readonly guards: SessionGuards;
   readonly callerId: string | null;
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
@@ -83,6 +91,7 @@ export class AgentSession implements TurnSession {
     this.executor = options.executor;
     this.store = options.store ?? null;
     this.quota = new ToolQuota(this.config.tools.max_tool_calls_per_session);
+    this.guards = SessionGuards.fromConfig(this.config);
     this.callerId = options.callerId ?? null;
     this.isRetryableTool = options.isRetryableTool ?? ((tool) => tool.kind === "fetch");
     this.random = options.random ?? Math.random;
@@ -107,12 +116,29 @@ export class AgentSession implements TurnSession {
     return runTurn(this, text, options);
   }
 
-  /** `/clear`: a new conversation, the quota and the session's "always" rules reset. */
+  /**
+   * `/clear`: a new conversation, the quota, the session's "always" rules and the result cache
+   * reset. Tools the anomaly detector blocked stay blocked until `/unblock`.
+   */
   clear(): void {
     this.#conversationId = null;
     this.#messages = [];
     this.quota.reset();
     this.policy.clearSessionRules();
+    this.guards.clear();
+  }
+
+  /**
+   * `/unblock <tool>` (CLI and ACP): lifts the anomaly detector's block on `tool` and says what
+   * happened; without a tool it lists the blocked ones.
+   */
+  unblock(tool: string): string {
+    const blocked = this.guards.anomaly.blocked();
+    const list = blocked.length ? `Blocked tools: ${blocked.join(", ")}.` : "No tool is blocked.";
+    if (!tool) return `Usage: /unblock <tool>. ${list}`;
+    return this.guards.anomaly.unblock(tool)
+      ? `${tool} is unblocked: the model sees it again.`
+      : `${tool} is not blocked. ${list}`;
   }
 
   /** Creates the stored conversation on first use; in-memory sessions get a random id. */
@@ -145,7 +171,7 @@ export class AgentSession implements TurnSession {
     const how = this.provider.supportsToolUse
       ? "Use the tools through the structured tool-calling mechanism; fenced code blocks in " +
         "your answer are not executed."
-      : legacyInstructions(this.registry.renderCatalog(this.policy));
+      : legacyInstructions(this.registry.renderCatalog(this.policy, this.guards));
     return [...base, "", how, ...(extra ? ["", extra] : [])].join("\n");
   }
 }

@@ -159,7 +159,9 @@ export async function runChat(
         if (cmd === "/exit" || cmd === "/quit") break;
         if (cmd === "/clear") {
           session.clear();
-          err.write("(new conversation; tool quota and session rules reset)\n");
+          err.write("(new conversation; tool quota, session rules and result cache reset)\n");
+        } else if (cmd === "/unblock") {
+          err.write(`${session.unblock(text.split(/\s+/)[1] ?? "")}\n`);
         } else if (cmd === "/help") err.write(HELP);
         else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
         continue;
@@ -179,7 +181,8 @@ export async function runChat(
 }
 
 const HELP = [
-  "/clear   start a new conversation (resets the tool quota and session rules)",
+  "/clear   start a new conversation (resets the tool quota, session rules and result cache)",
+  "/unblock <tool>  allow a tool the anomaly detector blocked ([tools.anomaly])",
   "/help    this list",
   "/exit    quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",

@@ -9,6 +9,7 @@ import { readBoundedTextFile, UnreadableFileError } from "./bounded_file.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
 import { knownKeys, schemaAt, suggestKey } from "./keys.ts";
 import { Config, permissionRules } from "./schema.ts";
+import { applyPolicyFile } from "./policy_file.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -153,6 +154,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     }
   }
   const resolved = await parseConfig(text ?? "", { source: located.path ?? "(defaults)", env });
+  await applyPolicyFile(resolved.config, text === null ? null : located.path);
   return {
     ...resolved,
     path: text === null ? null : located.path,

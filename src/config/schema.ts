@@ -4,6 +4,12 @@
  */
 import { z } from "zod";
 import { PROVIDER_NAMES } from "./providers.ts";
+import {
+  AnomalyConfig,
+  AuthorizationConfig,
+  PolicyConfig,
+  ResultCacheConfig,
+} from "./tool_guards.ts";
 
 /**
  * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
@@ -287,6 +293,11 @@ const ToolsConfig = z.object({
   diagnostics: DiagnosticsConfig.prefault({}),
   audit: AuditConfig.prefault({}),
   retry: RetryConfig.prefault({}),
+  // Session guards around dispatch (tool_guards.ts).
+  result_cache: ResultCacheConfig.prefault({}),
+  anomaly: AnomalyConfig.prefault({}),
+  policy: PolicyConfig.prefault({}),
+  authorization: AuthorizationConfig.prefault({}),
 }).strict();
 
 export const Config = z.object({

@@ -50,6 +50,7 @@ export const findPathTool = defineTool({
   description: DESCRIPTION,
   params: FindPathParams,
   mutates: false,
+  cacheable: true,
   kind: "search",
   invocation: { type: "call" },
   subjects: (p) => [path.isAbsolute(p.pattern) ? p.pattern : p.path],

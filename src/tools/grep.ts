@@ -64,6 +64,7 @@ export const grepTool = defineTool({
   description: DESCRIPTION,
   params: GrepParams,
   mutates: false,
+  cacheable: true,
   kind: "search",
   invocation: { type: "call" },
   subjects: (p) => [p.path],

@@ -9,3 +9,7 @@ export * from "./deps.ts";
 export * from "./executors/mod.ts";
 export * from "./registry.ts";
 export * from "./tool.ts";
+export { type AnomalyAlert, AnomalyDetector, countedOutcome } from "./anomaly.ts";
+export { PolicyEnforcer, type PolicyVerdict } from "./policy_rules.ts";
+export { cacheKey, ResultCache } from "./result_cache.ts";
+export { SessionGuards } from "./session_guards.ts";

@@ -38,6 +38,7 @@ export const readTool = defineTool({
   description: DESCRIPTION,
   params: ReadParams,
   mutates: false,
+  cacheable: true,
   kind: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.path],

@@ -19,6 +19,9 @@ import {
 } from "../errors/mod.ts";
 import type { ToolExecutor } from "./executors/mod.ts";
 import { defaultToolDeps } from "./deps.ts";
+import { commandPathWords, PolicyEnforcer } from "./policy_rules.ts";
+import type { ResultCache } from "./result_cache.ts";
+import { type CachePlan, invalidate, planCache, type SessionGuards } from "./session_guards.ts";
 import {
   type AnyTool,
   type ToolContext,
@@ -54,6 +57,8 @@ export interface ToolResult {
   durationMs: number;
   filterStats?: FilterStats;
   overflowId?: string;
+  /** Answered from the session's result cache: the tool did not run again. */
+  cached?: boolean;
 }
 
 export type AskAnswer =
@@ -84,6 +89,8 @@ export interface CallScope {
   executor?: ToolExecutor;
   /** Overrides the registry's policy for this caller (an agent session's "always" rules). */
   policy?: PermissionPolicy;
+  /** The session's result cache and anomaly detector; absent for one-off calls (`zeph tool`). */
+  guards?: SessionGuards;
 }
 
 export interface HookInput {
@@ -115,6 +122,8 @@ export interface RegistryOptions {
   /** What tools reach the world through; each member left out is the real one. */
   deps?: Partial<ToolDeps>;
   now?: () => number;
+  /** The environment `[tools.policy]` rules' `env` conditions read. @default Deno.env.get */
+  env?: (name: string) => string | undefined;
 }
 
 export class ToolRegistry {
@@ -126,6 +135,10 @@ export class ToolRegistry {
   #finalHooks: FinalHook[] = [];
   #deps: ToolDeps;
   #now: () => number;
+  #enforcer: PolicyEnforcer | null;
+  /** Every live session's cache: a mutation in one ACP session is seen by the others. */
+  #caches = new Set<WeakRef<ResultCache>>();
+  #cacheSeen = new WeakSet<ResultCache>();
 
   constructor(options: RegistryOptions) {
     for (const tool of options.tools) this.register(tool);
@@ -134,6 +147,7 @@ export class ToolRegistry {
     this.config = options.config;
     this.#deps = { ...defaultToolDeps(), ...options.deps };
     this.#now = options.now ?? (() => performance.now());
+    this.#enforcer = PolicyEnforcer.fromConfig(options.config, options.env);
   }
 
   register(tool: AnyTool): void {
@@ -159,13 +173,22 @@ export class ToolRegistry {
     return [...this.#tools.values()];
   }
 
-  /** The tools the model may see: fully denied tools are hidden (spec). */
-  visible(policy: PermissionPolicy = this.policy): AnyTool[] {
-    return this.all().filter((t) => !policy.isFullyDenied(t.name, t.mutates));
+  /**
+   * The tools the model may see: tools the permissions or `[tools.policy]` fully deny are hidden
+   * (spec), and so are the tools the session's anomaly detector blocked.
+   */
+  visible(policy: PermissionPolicy = this.policy, guards?: SessionGuards): AnyTool[] {
+    return this.all().filter((t) =>
+      !policy.isFullyDenied(t.name, t.mutates) && !this.#enforcer?.deniesAll(t.name) &&
+      !guards?.anomaly.isBlocked(t.name)
+    );
   }
 
-  definitions(policy: PermissionPolicy = this.policy): ToolDefinitionForModel[] {
-    return this.visible(policy).map((t) => ({
+  definitions(
+    policy: PermissionPolicy = this.policy,
+    guards?: SessionGuards,
+  ): ToolDefinitionForModel[] {
+    return this.visible(policy, guards).map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: toolJsonSchema(t),
@@ -173,8 +196,8 @@ export class ToolRegistry {
   }
 
   /** The `<tools>` catalog for the system prompt, with each tool's invocation hint. */
-  renderCatalog(policy: PermissionPolicy = this.policy): string {
-    const parts = this.visible(policy).map((t) => {
+  renderCatalog(policy: PermissionPolicy = this.policy, guards?: SessionGuards): string {
+    const parts = this.visible(policy, guards).map((t) => {
       const schema = JSON.stringify(toolJsonSchema(t));
       const how = t.invocation.type === "fenced"
         ? `Invoke with a fenced block: \`\`\`${t.invocation.fence}\n${
@@ -194,6 +217,8 @@ export class ToolRegistry {
     let params: unknown = call.input;
     let result: ToolResult;
     let decision: Decision | undefined;
+    let plan: CachePlan | null = null;
+    let ran = false;
     try {
       if (!tool) {
         const available = this.visible(policy).map((t) => t.name).join(", ");
@@ -203,29 +228,55 @@ export class ToolRegistry {
         );
       }
       params = validateParams(tool, call.input);
+      refuseBlocked(tool, scope.guards);
+      const ruled = await this.#checkPolicyRules(tool, params, scope);
       decision = await policy.decide(tool, params, {
         pathForms: (subject) => scope.sandbox.pathForms(subject, scope.cwd),
       });
+      if (ruled) decision = { ...decision, policyMatch: joinMatches(ruled, decision.policyMatch) };
       await this.#resolvePermission(tool, params, decision, call, scope, policy);
-      const output = await this.#execute(tool, params, call, scope);
-      result = {
-        callId: call.id,
-        tool: call.name,
-        ok: true,
-        text: output.text,
-        output,
-        decision,
-        outcome: "success",
-        durationMs: 0,
-      };
-      const input: HookInput = { call, tool, params, scope, config: this.config };
-      for (const hook of this.#outputHooks) await hook.apply(result, input);
+      const cache = scope.guards?.cache;
+      plan = cache ? await planCache(tool, params, { ...scope, cache }) : null;
+      const hit = plan?.kind === "cacheable" ? await cache!.get(plan.key) : undefined;
+      if (hit) {
+        result = {
+          ...hit,
+          callId: call.id,
+          tool: call.name,
+          ok: true,
+          decision,
+          outcome: "success",
+          durationMs: 0,
+          cached: true,
+        };
+      } else {
+        ran = true;
+        result = await this.#run(tool, params, call, scope, decision);
+        if (plan?.kind === "cacheable") {
+          const value = { text: result.text, overflowId: result.overflowId };
+          scope.guards!.cache.set(plan.key, value, plan);
+        }
+      }
     } catch (error) {
       result = failure(call, error);
       // A call that failed after its permission decision still reports it (audit policy_match).
       result.decision ??= decision;
     }
+    if (ran && plan?.kind === "invalidates") this.#invalidate(plan, scope.guards?.cache);
     result.durationMs = Math.round((this.#now() - started) * 1000) / 1000;
+    if (tool && scope.guards && !result.cached) {
+      const alert = scope.guards.recordOutcome(tool.name, result);
+      if (alert) {
+        scope.emit?.({
+          type: "notice",
+          callId: call.id,
+          tool: tool.name,
+          message: alert.message,
+          level: alert.severity === "critical" ? "error" : "warn",
+          code: "anomaly",
+        });
+      }
+    }
     await this.#final(result, { call, tool, params, scope, config: this.config });
     return result;
   }
@@ -238,6 +289,77 @@ export class ToolRegistry {
   async record(call: ToolCall, result: ToolResult, scope: CallScope): Promise<void> {
     const tool = this.#tools.get(call.name);
     await this.#final(result, { call, tool, params: call.input, scope, config: this.config });
+  }
+
+  /** Executes an admitted call and runs the output hooks over its result. */
+  async #run(
+    tool: AnyTool,
+    params: unknown,
+    call: ToolCall,
+    scope: CallScope,
+    decision: Decision,
+  ): Promise<ToolResult> {
+    const output = await this.#execute(tool, params, call, scope);
+    const result: ToolResult = {
+      callId: call.id,
+      tool: call.name,
+      ok: true,
+      text: output.text,
+      output,
+      decision,
+      outcome: "success",
+      durationMs: 0,
+    };
+    const input: HookInput = { call, tool, params, scope, config: this.config };
+    for (const hook of this.#outputHooks) await hook.apply(result, input);
+    return result;
+  }
+
+  /**
+   * `[tools.policy]`/`[tools.authorization]`: a deny refuses the call (the trace goes to the
+   * audit); an allow returns its trace and leaves the decision to the permission rules.
+   */
+  async #checkPolicyRules(
+    tool: AnyTool,
+    params: unknown,
+    scope: CallScope,
+  ): Promise<string | null> {
+    if (!this.#enforcer) return null;
+    const subjects = tool.subjects(params);
+    const words = tool.pathSubjects
+      ? subjects
+      : tool.kind === "execute"
+      ? subjects.flatMap(commandPathWords)
+      : [];
+    const forms = await Promise.all(words.map((w) => scope.sandbox.pathForms(w, scope.cwd)));
+    const paths = [...new Set(forms.flat().filter((p) => p.startsWith("/")))];
+    const verdict = this.#enforcer.evaluate({ tool: tool.name, paths, params });
+    if (verdict.effect === "allow") return verdict.trace;
+    const subject = subjects[0] ?? null;
+    const shown = subject ? ` ${JSON.stringify(subject)}` : "";
+    throw new DecidedError(
+      { action: "deny", policyMatch: verdict.trace, subject },
+      new ToolError(
+        "policy_blocked",
+        `Cannot run ${tool.name}${shown}: denied by ${verdict.trace}`,
+        {
+          hint: "Do not retry this call: the policy refuses it. Try an approach the policy allows.",
+        },
+      ),
+    );
+  }
+
+  /** A mutation (or a tool the cache cannot reason about) invalidates every live session cache. */
+  #invalidate(plan: CachePlan, own: ResultCache | undefined): void {
+    if (own && !this.#cacheSeen.has(own)) {
+      this.#cacheSeen.add(own);
+      this.#caches.add(new WeakRef(own));
+    }
+    for (const ref of this.#caches) {
+      const cache = ref.deref();
+      if (cache) invalidate(cache, plan);
+      else this.#caches.delete(ref);
+    }
   }
 
   async #final(result: ToolResult, input: HookInput): Promise<void> {
@@ -330,6 +452,27 @@ export class ToolRegistry {
     const executor = scope.executor ?? this.executor;
     return executor.execute(tool, params, ctx);
   }
+}
+
+/** A tool the session's anomaly detector blocked is refused before anything else runs. */
+function refuseBlocked(tool: AnyTool, guards: SessionGuards | undefined): void {
+  if (!guards?.anomaly.isBlocked(tool.name)) return;
+  throw new DecidedError(
+    { action: "deny", policyMatch: "tools.anomaly auto_block", subject: null },
+    new ToolError(
+      "policy_blocked",
+      `Cannot run ${tool.name}: it is blocked for this session after repeated failures ` +
+        "([tools.anomaly] auto_block)",
+      {
+        hint:
+          `Do not call ${tool.name} again; the user can lift the block with /unblock ${tool.name}.`,
+      },
+    ),
+  );
+}
+
+function joinMatches(policyRule: string, permission: string | null): string {
+  return permission ? `${policyRule}; then ${permission}` : policyRule;
 }
 
 /** Carries the permission decision along a refusal so the audit sees the policy match. */

@@ -24,7 +24,16 @@ export type ToolKind =
 /** Events a running tool emits; the CLI prints them live, ACP forwards them. */
 export type ToolEvent =
   | { type: "output"; callId: string; tool: string; stream: "stdout" | "stderr"; chunk: string }
-  | { type: "notice"; callId: string; tool: string; message: string };
+  | {
+    type: "notice";
+    callId: string;
+    tool: string;
+    message: string;
+    /** @default "info" */
+    level?: "info" | "warn" | "error";
+    /** @default "tool_notice"; `anomaly` for the anomaly detector's alerts. */
+    code?: string;
+  };
 
 export interface FileDiff {
   path: string;
@@ -122,6 +131,11 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   description: string;
   params: P;
   mutates: boolean;
+  /**
+   * Only reads, so the session's result cache may answer a repeated call (`[tools.result_cache]`).
+   * @default false: every other tool's call invalidates what it may affect.
+   */
+  cacheable?: boolean;
   kind: ToolKind;
   /** How the legacy text path invokes it: a fenced block (```bash, ```scrape) or a call. */
   invocation: { type: "fenced"; fence: string } | { type: "call" };

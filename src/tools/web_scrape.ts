@@ -45,6 +45,7 @@ export const webScrapeTool = defineTool({
   description: DESCRIPTION,
   params: WebScrapeParams,
   mutates: false,
+  cacheable: true,
   kind: "fetch",
   invocation: { type: "fenced", fence: "scrape" },
   subjects: (params) => [urlSubject(params.url)],
