@@ -35,9 +35,10 @@ export async function applyPolicyFile(config: Config, configPath: string | null)
     });
   } catch (error) {
     if (!(error instanceof UnreadableFileError)) throw error;
-    throw new ConfigError([
-      issue(`${error.message} Fix the path or clear policy_file to use the inline rules.`),
-    ]);
+    const hint = error.kind === "not-found"
+      ? " Fix the path, or clear policy_file to use the inline rules."
+      : "";
+    throw new ConfigError([issue(`${error.message}${hint}`)]);
   }
   const { parse, TomlError } = await import("smol-toml");
   let raw: unknown;

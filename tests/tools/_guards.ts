@@ -12,7 +12,7 @@ import { Sandbox } from "../../src/sandbox/path.ts";
 import { bashTool } from "../../src/tools/bash.ts";
 import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
+import { type CallScope, type FinalHook, ToolRegistry } from "../../src/tools/registry.ts";
 import type { AnyTool } from "../../src/tools/tool.ts";
 
 export const call = (id: string, name: string, input: unknown) => ({ id, name, input });
@@ -37,6 +37,10 @@ export async function guardHarness(options: {
   tools?: AnyTool[];
   env?: Record<string, string>;
   policy?: PermissionPolicy;
+  /** Answers asks; null is non-interactive (asks are refused). @default allow once */
+  ask?: CallScope["ask"] | null;
+  /** Extra final hooks (the audit log). */
+  finalHooks?: FinalHook[];
 }): Promise<GuardHarness> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph-guards-" }));
   const config = defaultConfig();
@@ -61,8 +65,9 @@ export async function guardHarness(options: {
     registry,
     cwd: dir,
     sandbox,
-    ask: () => Promise.resolve("allow_once"),
+    ask: options.ask === null ? undefined : options.ask ?? (() => Promise.resolve("allow_once")),
   });
+  for (const hook of options.finalHooks ?? []) registry.addFinalHook(hook);
   return {
     dir,
     config,
