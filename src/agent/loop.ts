@@ -304,9 +304,9 @@ async function runBatch(
       } else {
         sink({
           type: "notice",
-          level: event.level ?? "info",
-          code: event.code ?? "tool_notice",
-          message: event.code === "anomaly" ? event.message : `${event.tool}: ${event.message}`,
+          level: "info",
+          code: "tool_notice",
+          message: `${event.tool}: ${event.message}`,
         });
       }
     },
@@ -387,6 +387,10 @@ async function runBatch(
     }
     if (result.outcome === "cancelled" || signal.aborted) cancelled = true;
     sink({ type: "tool_end", result });
+    if (result.alert) {
+      const level = result.alert.severity === "critical" ? "error" : "warn";
+      sink({ type: "notice", level, code: "anomaly", message: result.alert.message });
+    }
     results.push(result);
   }
   return { results, cancelled, quotaBlocked: false };

@@ -21,6 +21,7 @@ import type { ToolExecutor } from "./executors/mod.ts";
 import { defaultToolDeps } from "./deps.ts";
 import { commandPathWords, PolicyEnforcer } from "./policy_rules.ts";
 import type { ResultCache } from "./result_cache.ts";
+import type { AnomalyAlert } from "./anomaly.ts";
 import { type CachePlan, invalidate, planCache, type SessionGuards } from "./session_guards.ts";
 import {
   type AnyTool,
@@ -59,6 +60,8 @@ export interface ToolResult {
   overflowId?: string;
   /** Answered from the session's result cache: the tool did not run again. */
   cached?: boolean;
+  /** The anomaly detector's alert this call raised; the front-end shows it to the user. */
+  alert?: AnomalyAlert;
 }
 
 export type AskAnswer =
@@ -266,16 +269,7 @@ export class ToolRegistry {
     result.durationMs = Math.round((this.#now() - started) * 1000) / 1000;
     if (tool && scope.guards && !result.cached) {
       const alert = scope.guards.recordOutcome(tool.name, result);
-      if (alert) {
-        scope.emit?.({
-          type: "notice",
-          callId: call.id,
-          tool: tool.name,
-          message: alert.message,
-          level: alert.severity === "critical" ? "error" : "warn",
-          code: "anomaly",
-        });
-      }
+      if (alert) result.alert = alert;
     }
     await this.#final(result, { call, tool, params, scope, config: this.config });
     return result;

@@ -24,16 +24,7 @@ export type ToolKind =
 /** Events a running tool emits; the CLI prints them live, ACP forwards them. */
 export type ToolEvent =
   | { type: "output"; callId: string; tool: string; stream: "stdout" | "stderr"; chunk: string }
-  | {
-    type: "notice";
-    callId: string;
-    tool: string;
-    message: string;
-    /** @default "info" */
-    level?: "info" | "warn" | "error";
-    /** @default "tool_notice"; `anomaly` for the anomaly detector's alerts. */
-    code?: string;
-  };
+  | { type: "notice"; callId: string; tool: string; message: string };
 
 export interface FileDiff {
   path: string;
