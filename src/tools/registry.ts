@@ -224,7 +224,7 @@ export class ToolRegistry {
     let ran = false;
     try {
       if (!tool) {
-        const available = this.visible(policy).map((t) => t.name).join(", ");
+        const available = this.visible(policy, scope.guards).map((t) => t.name).join(", ");
         throw new ToolError(
           "tool_not_found",
           `Unknown tool "${call.name}". Available tools: ${available}`,
