@@ -239,6 +239,7 @@ export class ToolRegistry {
       if (ruled) decision = { ...decision, policyMatch: joinMatches(ruled, decision.policyMatch) };
       await this.#resolvePermission(tool, params, decision, call, scope, policy);
       const cache = scope.guards?.cache;
+      if (cache) this.#track(cache);
       plan = cache ? await planCache(tool, params, { ...scope, cache }) : null;
       const hit = plan?.kind === "cacheable" ? await cache!.get(plan.key) : undefined;
       if (hit) {
@@ -265,7 +266,7 @@ export class ToolRegistry {
       // A call that failed after its permission decision still reports it (audit policy_match).
       result.decision ??= decision;
     }
-    if (ran && plan?.kind === "invalidates") this.#invalidate(plan, scope.guards?.cache);
+    if (ran && plan?.kind === "invalidates") this.#invalidate(plan);
     result.durationMs = Math.round((this.#now() - started) * 1000) / 1000;
     if (tool && scope.guards && !result.cached) {
       const alert = scope.guards.recordOutcome(tool.name, result);
@@ -343,12 +344,15 @@ export class ToolRegistry {
     );
   }
 
+  /** Remembers a session's cache (weakly) so that every session's mutations reach it. */
+  #track(cache: ResultCache): void {
+    if (this.#cacheSeen.has(cache)) return;
+    this.#cacheSeen.add(cache);
+    this.#caches.add(new WeakRef(cache));
+  }
+
   /** A mutation (or a tool the cache cannot reason about) invalidates every live session cache. */
-  #invalidate(plan: CachePlan, own: ResultCache | undefined): void {
-    if (own && !this.#cacheSeen.has(own)) {
-      this.#cacheSeen.add(own);
-      this.#caches.add(new WeakRef(own));
-    }
+  #invalidate(plan: CachePlan): void {
     for (const ref of this.#caches) {
       const cache = ref.deref();
       if (cache) invalidate(cache, plan);

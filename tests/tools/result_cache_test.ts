@@ -271,6 +271,7 @@ Deno.test("a mutation in one session invalidates another session's cache (ACP se
       executor: new LocalExecutor(),
       policy: new PermissionPolicy({
         read: [{ pattern: "*", action: "allow" }],
+        grep: [{ pattern: "*", action: "allow" }],
         edit: [{ pattern: "*", action: "allow" }],
       }),
       config,
@@ -288,6 +289,21 @@ Deno.test("a mutation in one session invalidates another session's cache (ACP se
     expect(edit.ok).toBe(true);
     const after = await registry.dispatch(readF("a3"), a);
     expect([after.cached, after.text.includes("gamma")]).toEqual([undefined, true]);
+
+    // A search in session a over a directory an edit of session b reaches below: only the
+    // invalidation can tell (the directory's own stamp does not change).
+    await Deno.mkdir(`${dir}/src/deep`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/src/deep/x.txt`, "hay\n");
+    const grep = (id: string) => call(id, "grep", { pattern: "needle", path: "src" });
+    expect((await registry.dispatch(grep("a4"), a)).text).not.toContain("x.txt");
+    expect((await registry.dispatch(grep("a5"), a)).cached).toBe(true);
+    const edit2 = await registry.dispatch(
+      call("b2", "edit", { path: "src/deep/x.txt", old_string: "hay", new_string: "needle" }),
+      b,
+    );
+    expect(edit2.ok).toBe(true);
+    const found = await registry.dispatch(grep("a6"), a);
+    expect([found.cached, found.text.includes("x.txt")]).toEqual([undefined, true]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
