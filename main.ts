@@ -262,7 +262,14 @@ export async function buildRuntime(
     deps: toolDeps,
   });
   const { permissionToolWarnings } = await import("./src/config/mod.ts");
-  for (const w of permissionToolWarnings(config, registry.all().map((t) => t.name))) {
+  const { policyRuleWarnings } = await import("./src/tools/mod.ts");
+  const toolNames = registry.all().map((t) => t.name);
+  for (
+    const w of [
+      ...permissionToolWarnings(config, toolNames),
+      ...policyRuleWarnings(config, toolNames),
+    ]
+  ) {
     console.error(`zeph: warning: ${w}`);
   }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]

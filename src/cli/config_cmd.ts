@@ -19,11 +19,13 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         { permissionRules, permissionToolWarnings, renderConfig },
         { builtinTools },
         { permissionRuleWarnings },
+        { policyRuleWarnings },
       ] = await Promise.all([
         import("../config/mod.ts"),
         // The catalog loads every tool, so it stays out of tools/mod.ts.
         import("../tools/catalog.ts"),
         import("../permission/mod.ts"),
+        import("../tools/mod.ts"),
       ]);
       const tools = builtinTools().map((t) => t.name);
       for (
@@ -31,6 +33,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           ...loaded.warnings,
           ...permissionToolWarnings(loaded.config, tools),
           ...permissionRuleWarnings(permissionRules(loaded.config.tools.permissions) ?? {}),
+          ...policyRuleWarnings(loaded.config, tools),
         ]
       ) {
         console.error(`zeph: warning: ${w}`);

@@ -10,6 +10,6 @@ export * from "./executors/mod.ts";
 export * from "./registry.ts";
 export * from "./tool.ts";
 export { type AnomalyAlert, AnomalyDetector, countedOutcome } from "./anomaly.ts";
-export { PolicyEnforcer, type PolicyVerdict } from "./policy_rules.ts";
+export { PolicyEnforcer, policyRuleWarnings, type PolicyVerdict } from "./policy_rules.ts";
 export { cacheKey, ResultCache } from "./result_cache.ts";
 export { SessionGuards } from "./session_guards.ts";

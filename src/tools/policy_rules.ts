@@ -7,7 +7,7 @@
  * order of rules meaningless). A deny refuses the call whatever the permissions say. An allow
  * only lets the call go on to the permission rules: it never skips an ask or a protected path.
  */
-import type { Config, PolicyRuleConfig } from "../config/mod.ts";
+import { type Config, type PolicyRuleConfig, suggestKey } from "../config/mod.ts";
 import { compilePattern, type Pattern } from "../filter/regex.ts";
 import { type CompiledGlob, compileGlob } from "../permission/mod.ts";
 
@@ -95,7 +95,7 @@ export class PolicyEnforcer {
 
   /** The first matching rule's effect, else the default. */
   evaluate(subject: PolicySubject): PolicyVerdict {
-    const names = toolNames(subject.tool);
+    const names = namesOf(subject.tool);
     let strings: string[] | null = null;
     for (const rule of this.#rules) {
       if (!names.some((n) => rule.tool.test(n))) continue;
@@ -129,7 +129,7 @@ export class PolicyEnforcer {
    * tool is hidden from the model, as a tool the permissions fully deny is.
    */
   deniesAll(tool: string): boolean {
-    const names = toolNames(tool);
+    const names = namesOf(tool);
     for (const rule of this.#rules) {
       if (!names.some((n) => rule.tool.test(n))) continue;
       if (!rule.env.every((name) => this.#env(name) !== undefined)) continue;
@@ -142,7 +142,7 @@ export class PolicyEnforcer {
 }
 
 /** The names a rule's tool glob is tried on: the id, and for bash the spec's `shell` and `sh`. */
-function toolNames(tool: string): string[] {
+function namesOf(tool: string): string[] {
   const id = tool.trim().toLowerCase();
   return id === "bash" ? [id, "shell", "sh"] : [id];
 }
@@ -175,4 +175,41 @@ export function commandPathWords(command: string): string[] {
   return command.split(/[\s;|&<>()'"`]+/).filter((w) =>
     w.startsWith("/") || w.startsWith("~") || w.includes("/")
   ).map((w) => w.replace(/^[A-Za-z_][A-Za-z0-9_]*=/, ""));
+}
+
+/**
+ * `zeph config check` and start-up warnings: a rule whose tool id (no wildcard) names no
+ * registered tool (a typo leaves the intended tool unguarded), and a policy that denies every tool.
+ */
+export function policyRuleWarnings(config: Config, toolNames: readonly string[]): string[] {
+  const { policy, authorization } = config.tools;
+  const sections = [
+    ...(policy.enabled ? [{ key: "tools.policy.rules", rules: policy.rules }] : []),
+    ...(authorization.enabled
+      ? [{ key: "tools.authorization.rules", rules: authorization.rules }]
+      : []),
+  ];
+  const names = toolNames.flatMap(namesOf);
+  const warnings = sections.flatMap(({ key, rules }) =>
+    rules.flatMap((rule, i) => {
+      // A wildcard may be meant for tools registered later (MCP servers): only exact ids warn.
+      if (/[*?[]/.test(rule.tool)) return [];
+      const glob = compileGlob(rule.tool.trim());
+      if (names.some((n) => glob.test(n))) return [];
+      const guess = suggestKey(rule.tool.trim(), names);
+      return [
+        `${key}[${i}]: tool "${rule.tool}" names no tool, the rule applies to nothing${
+          guess ? ` (did you mean "${guess}"?)` : ""
+        }`,
+      ];
+    })
+  );
+  const enforcer = PolicyEnforcer.fromConfig(config);
+  if (enforcer && toolNames.length && toolNames.every((t) => enforcer.deniesAll(t))) {
+    warnings.push(
+      '[tools.policy] denies every tool (default_effect = "deny" and no rule allows one): the ' +
+        'model gets no tools. Add allow rules, or set default_effect = "allow".',
+    );
+  }
+  return warnings;
 }

@@ -3,7 +3,11 @@ import { defaultConfig, type PolicyRuleConfig } from "../../src/config/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import { AuditWriter } from "../../src/store/audit.ts";
 import { auditHook } from "../../src/tools/hooks.ts";
-import { commandPathWords, PolicyEnforcer } from "../../src/tools/policy_rules.ts";
+import {
+  commandPathWords,
+  PolicyEnforcer,
+  policyRuleWarnings,
+} from "../../src/tools/policy_rules.ts";
 import { call, guardHarness } from "./_guards.ts";
 
 const rule = (r: Partial<PolicyRuleConfig> & Pick<PolicyRuleConfig, "effect" | "tool">) => ({
@@ -242,4 +246,31 @@ Deno.test("loop: bash paths in the command meet the paths globs", async () => {
   });
   expect(await h.prompt()).toBe("end_turn");
   expect(h.results()[0].text).toContain('path "/etc/hostname" ~ "/etc/**"');
+});
+
+Deno.test("policyRuleWarnings: a tool glob naming no tool, a policy that denies every tool", () => {
+  const config = defaultConfig();
+  const tools = ["bash", "read", "write"];
+  expect(policyRuleWarnings(config, tools)).toEqual([]); // disabled: nothing to say
+  config.tools.policy.enabled = true;
+  config.tools.policy.rules = [
+    rule({ effect: "deny", tool: "shell" }),
+    rule({ effect: "deny", tool: "raed" }),
+    rule({ effect: "allow", tool: "w*" }),
+  ];
+  config.tools.authorization.enabled = true;
+  config.tools.authorization.rules = [
+    rule({ effect: "deny", tool: "mcp_*" }), // may be meant for MCP tools: no warning
+    rule({ effect: "deny", tool: "fetch" }),
+  ];
+  expect(policyRuleWarnings(config, tools)).toEqual([
+    'tools.policy.rules[1]: tool "raed" names no tool, the rule applies to nothing (did you mean "read"?)',
+    'tools.authorization.rules[1]: tool "fetch" names no tool, the rule applies to nothing',
+  ]);
+  config.tools.policy.rules = [];
+  config.tools.authorization.enabled = false;
+  expect(policyRuleWarnings(config, tools)).toEqual([
+    '[tools.policy] denies every tool (default_effect = "deny" and no rule allows one): the ' +
+    'model gets no tools. Add allow rules, or set default_effect = "allow".',
+  ]);
 });
