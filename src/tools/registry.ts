@@ -238,7 +238,9 @@ export class ToolRegistry {
       });
       if (ruled) decision = { ...decision, policyMatch: joinMatches(ruled, decision.policyMatch) };
       await this.#resolvePermission(tool, params, decision, call, scope, policy);
-      const cache = scope.guards?.cache;
+      // With `[tools.result_cache] enabled = false` (a setting every session shares) nothing is
+      // planned: no stamps taken, no invalidation walked.
+      const cache = scope.guards?.cache.enabled ? scope.guards.cache : undefined;
       if (cache) this.#track(cache);
       plan = cache ? await planCache(tool, params, { ...scope, cache }) : null;
       const hit = plan?.kind === "cacheable" ? await cache!.get(plan.key) : undefined;
