@@ -45,7 +45,7 @@ export async function guardHarness(options: {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph-guards-" }));
   const config = defaultConfig();
   // Repeated identical reads are what the cache answers: the repetition guard stays out of it.
-  config.agent.repetition_window = 0;
+  config.agent.repeat_threshold = 0;
   options.config?.(config);
   const sandbox = await Sandbox.create(dir);
   const env = options.env ?? {};
