@@ -261,13 +261,14 @@ export async function buildRuntime(
     config,
     deps: toolDeps,
   });
-  const { permissionToolWarnings } = await import("./src/config/mod.ts");
+  const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/mod.ts");
   const { policyRuleWarnings } = await import("./src/tools/mod.ts");
-  const toolNames = registry.all().map((t) => t.name);
+  const names = registry.all().map((t) => t.name);
   for (
     const w of [
-      ...permissionToolWarnings(config, toolNames),
-      ...policyRuleWarnings(config, toolNames),
+      ...permissionToolWarnings(config, names),
+      ...toolSelectionWarnings(config.tools, names),
+      ...policyRuleWarnings(config, names),
     ]
   ) {
     console.error(`zeph: warning: ${w}`);

@@ -81,6 +81,7 @@ export class AgentSession implements TurnSession {
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
   readonly cancelGraceMs: number;
+  readonly completedTools = new Set<string>();
   ask?: CallScope["ask"];
   #conversationId: string | null;
   #messages: Message[];
@@ -128,14 +129,16 @@ export class AgentSession implements TurnSession {
   }
 
   /**
-   * `/clear`: a new conversation, the quota, the session's "always" rules and the result cache
-   * reset. Tools the anomaly detector blocked stay blocked until `/unblock`.
+   * `/clear`: a new conversation; the quota, the session's "always" rules, the completed tools
+   * (`[tools.dependencies]` requires) and the result cache reset. Tools the anomaly detector
+   * blocked stay blocked until `/unblock`.
    */
   clear(): void {
     this.#conversationId = null;
     this.#messages = [];
     this.#plan = [];
     this.quota.reset();
+    this.completedTools.clear();
     this.policy.clearSessionRules();
     this.guards.clear();
   }

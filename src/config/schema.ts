@@ -10,6 +10,7 @@ import {
   PolicyConfig,
   ResultCacheConfig,
 } from "./tool_guards.ts";
+import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 
 /**
  * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
@@ -301,6 +302,9 @@ const ToolsConfig = z.object({
   anomaly: AnomalyConfig.prefault({}),
   policy: PolicyConfig.prefault({}),
   authorization: AuthorizationConfig.prefault({}),
+  tafc: TafcConfig.prefault({}),
+  schema_filter: SchemaFilterConfig.prefault({}),
+  dependencies: DependenciesConfig.prefault({}),
 }).strict();
 
 export const Config = z.object({

@@ -9,6 +9,7 @@ export * from "./ask_reply.ts";
 export * from "./deps.ts";
 export * from "./executors/mod.ts";
 export * from "./registry.ts";
+export * from "./tafc.ts";
 export * from "./tool.ts";
 export { type AnomalyAlert, AnomalyDetector, countedOutcome } from "./anomaly.ts";
 export { PolicyEnforcer, policyRuleWarnings, type PolicyVerdict } from "./policy_rules.ts";
