@@ -46,6 +46,11 @@ const OUTPUT_INTERVAL_MS = 200;
 
 const COMMANDS: acp.AvailableCommand[] = [
   { name: "clear", description: "Start over: forget this session's approvals and tool quota" },
+  {
+    name: "unblock",
+    description: "Allow a tool the anomaly detector blocked in this session",
+    input: { hint: "tool name" },
+  },
   { name: "help", description: "Show what zeph can do in this session" },
 ];
 

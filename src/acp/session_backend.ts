@@ -146,7 +146,15 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
         if (trimmed === "/clear") {
           s.quota.reset();
           s.policy.clearSessionRules();
-          io.emit({ type: "text", text: "Session approvals and the tool quota were reset." });
+          s.guards.clear();
+          io.emit({
+            type: "text",
+            text: "Session approvals, the tool quota and the result cache were reset.",
+          });
+          return "end_turn";
+        }
+        if (trimmed === "/unblock" || trimmed.startsWith("/unblock ")) {
+          io.emit({ type: "text", text: s.unblock(trimmed.slice("/unblock".length).trim()) });
           return "end_turn";
         }
         slot.current = io.front;
@@ -213,7 +221,8 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
 const ACP_HELP = [
   "zeph reads, searches and edits files in this workspace and runs commands, within the",
   "workspace sandbox and your permission rules ([tools.permissions] in ~/.config/zeph/config.toml).",
-  "Commands: /clear forgets this session's approvals and resets the tool quota; /help shows this.",
+  "Commands: /clear forgets this session's approvals and resets the tool quota and result cache;",
+  "/unblock <tool> allows a tool the anomaly detector blocked; /help shows this.",
   "Modes (the mode picker) decide which tools the model gets: code (all), ask (read and web),",
   "architect (read, and edit Markdown only); more in [modes.<name>] of the config.",
 ].join("\n");

@@ -30,6 +30,7 @@ import {
   isRejection,
   type ModeState,
   type OutputSummarizer,
+  type SessionGuards,
   type ToolCall,
   type ToolExecutor,
   type ToolRegistry,
@@ -53,6 +54,7 @@ export interface TurnSession {
   readonly policy: PermissionPolicy;
   readonly executor?: ToolExecutor;
   readonly quota: ToolQuota;
+  readonly guards?: SessionGuards;
   readonly callerId: string | null;
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
@@ -123,6 +125,7 @@ export async function runTurn(
     });
   }
   await session.append({ role: "user", parts: [{ type: "text", text: input }] });
+  session.guards?.beginTurn();
 
   const legacy = !session.provider.supportsToolUse;
   const max = config.agent.max_tool_iterations;
@@ -151,7 +154,7 @@ export async function runTurn(
     }
     round++;
     // Read every round: a switch_mode in the last batch changes what this request carries.
-    const candidates = session.registry.visible(session.policy, session.modes);
+    const candidates = session.registry.visible(session.policy, session.modes, session.guards);
     const offer = offerTools(session, candidates, { query: input, legacy, notice, reported });
     if (!offer) return stop("error");
     const tools = offer.tools;
@@ -214,9 +217,11 @@ export async function runTurn(
     }
 
     const calls: RequestedCall[] = legacy
-      ? extractLegacyCalls(response.text, session.registry.visible(session.policy, session.modes), {
-        idPrefix: `legacy_${round}`,
-      })
+      ? extractLegacyCalls(
+        response.text,
+        session.registry.visible(session.policy, session.modes, session.guards),
+        { idPrefix: `legacy_${round}` },
+      )
       : response.toolCalls.map((c) => nativeCall(c, offer.strip));
 
     const parts: Message["parts"] = [];
@@ -345,6 +350,7 @@ async function runBatch(
     policy: session.policy,
     modes: session.modes,
     summarize: session.summarize,
+    guards: session.guards,
   };
 
   if (!session.quota.admit(calls.length)) {
@@ -440,6 +446,10 @@ async function runBatch(
     }
     if (result.outcome === "cancelled" || signal.aborted) cancelled = true;
     sink({ type: "tool_end", result });
+    if (result.alert) {
+      const level = result.alert.severity === "critical" ? "error" : "warn";
+      sink({ type: "notice", level, code: "anomaly", message: result.alert.message });
+    }
     results.push(result);
     const plan = result.ok ? result.output?.plan : undefined;
     if (plan) {

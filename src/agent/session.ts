@@ -14,6 +14,7 @@ import {
   type CallScope,
   ModeState,
   type OutputSummarizer,
+  SessionGuards,
   type ToolExecutor,
   type ToolRegistry,
 } from "../tools/mod.ts";
@@ -84,6 +85,8 @@ export class AgentSession implements TurnSession {
   readonly executor?: ToolExecutor;
   readonly store: TranscriptStore | null;
   readonly quota: ToolQuota;
+  /** The result cache and the anomaly detector of this session. */
+  readonly guards: SessionGuards;
   readonly callerId: string | null;
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
@@ -106,6 +109,7 @@ export class AgentSession implements TurnSession {
     this.executor = options.executor;
     this.store = options.store ?? null;
     this.quota = new ToolQuota(this.config.tools.max_tool_calls_per_session);
+    this.guards = SessionGuards.fromConfig(this.config);
     this.callerId = options.callerId ?? null;
     this.isRetryableTool = options.isRetryableTool ??
       ((tool) => tool.kind === "fetch" || tool.mcp?.retrySafe === true);
@@ -140,8 +144,9 @@ export class AgentSession implements TurnSession {
   }
 
   /**
-   * `/clear`: a new conversation; the quota, the session's "always" rules and the completed tools
-   * (`[tools.dependencies]` requires) reset.
+   * `/clear`: a new conversation; the quota, the session's "always" rules, the completed tools
+   * (`[tools.dependencies]` requires) and the result cache reset. Tools the anomaly detector
+   * blocked stay blocked until `/unblock`.
    */
   clear(): void {
     this.#conversationId = null;
@@ -150,6 +155,20 @@ export class AgentSession implements TurnSession {
     this.quota.reset();
     this.completedTools.clear();
     this.policy.clearSessionRules();
+    this.guards.clear();
+  }
+
+  /**
+   * `/unblock <tool>` (CLI and ACP): lifts the anomaly detector's block on `tool` and says what
+   * happened; without a tool it lists the blocked ones.
+   */
+  unblock(tool: string): string {
+    const blocked = this.guards.anomaly.blocked();
+    const list = blocked.length ? `Blocked tools: ${blocked.join(", ")}.` : "No tool is blocked.";
+    if (!tool) return `Usage: /unblock <tool>. ${list}`;
+    return this.guards.anomaly.unblock(tool)
+      ? `${tool} is unblocked: the model sees it again.`
+      : `${tool} is not blocked. ${list}`;
   }
 
   /** Creates the stored conversation on first use; in-memory sessions get a random id. */
@@ -193,7 +212,7 @@ export class AgentSession implements TurnSession {
       : this.provider.supportsToolUse
       ? "Use the tools through the structured tool-calling mechanism; fenced code blocks in " +
         "your answer are not executed."
-      : legacyInstructions(this.registry.renderCatalog(this.policy, this.modes));
+      : legacyInstructions(this.registry.renderCatalog(this.policy, this.modes, this.guards));
     const modeLine = `Mode: ${mode.slug} (${mode.name})${
       mode.description ? ` — ${mode.description}` : ""
     }. Only this mode's tools are offered; switch_mode asks the user to change modes.`;

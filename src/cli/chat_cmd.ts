@@ -189,7 +189,9 @@ export async function runChat(
         if (cmd === "/exit" || cmd === "/quit") break;
         if (cmd === "/clear") {
           session.clear();
-          err.write("(new conversation; tool quota and session rules reset)\n");
+          err.write("(new conversation; tool quota, session rules and result cache reset)\n");
+        } else if (cmd === "/unblock") {
+          err.write(`${session.unblock(text.split(/\s+/)[1] ?? "")}\n`);
         } else if (cmd === "/mode") err.write(modeCommand(modes, text.split(/\s+/)[1]));
         else if (cmd === "/help") err.write(HELP);
         else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
@@ -210,7 +212,8 @@ export async function runChat(
 }
 
 const HELP = [
-  "/clear   start a new conversation (resets the tool quota and session rules)",
+  "/clear   start a new conversation (resets the tool quota, session rules and result cache)",
+  "/unblock <tool>  allow a tool the anomaly detector blocked ([tools.anomaly])",
   "/mode    list the modes; /mode <name> switches (the tools the model gets)",
   "/help    this list",
   "/exit    quit (also Ctrl-D, or Ctrl-C twice)",

@@ -9,6 +9,7 @@ import { readBoundedTextFile, UnreadableFileError } from "./bounded_file.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
 import { knownKeys, schemaAt, suggestKey } from "./keys.ts";
 import { Config, permissionRules } from "./schema.ts";
+import { applyPolicyFile } from "./policy_file.ts";
 
 /** Keys an earlier version read, with what replaced them. */
 const RENAMED_KEYS: Record<string, string> = {
@@ -159,6 +160,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     }
   }
   const resolved = await parseConfig(text ?? "", { source: located.path ?? "(defaults)", env });
+  await applyPolicyFile(resolved.config, text === null ? null : located.path);
   return {
     ...resolved,
     path: text === null ? null : located.path,

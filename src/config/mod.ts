@@ -13,5 +13,7 @@ export * from "./modes.ts";
 export * from "./providers.ts";
 export * from "./render.ts";
 export * from "./schema.ts";
+export * from "./tool_guards.ts";
+export * from "./policy_file.ts";
 export * from "./tool_selection.ts";
 export * from "./tool_selection_warnings.ts";

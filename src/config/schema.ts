@@ -6,6 +6,12 @@ import { z } from "zod";
 import { McpConfig } from "./mcp.ts";
 import { ModesConfig } from "./modes.ts";
 import { PROVIDER_NAMES } from "./providers.ts";
+import {
+  AnomalyConfig,
+  AuthorizationConfig,
+  PolicyConfig,
+  ResultCacheConfig,
+} from "./tool_guards.ts";
 import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 
 /**
@@ -295,6 +301,11 @@ const ToolsConfig = z.object({
   diagnostics: DiagnosticsConfig.prefault({}),
   audit: AuditConfig.prefault({}),
   retry: RetryConfig.prefault({}),
+  // Session guards around dispatch (tool_guards.ts).
+  result_cache: ResultCacheConfig.prefault({}),
+  anomaly: AnomalyConfig.prefault({}),
+  policy: PolicyConfig.prefault({}),
+  authorization: AuthorizationConfig.prefault({}),
   tafc: TafcConfig.prefault({}),
   schema_filter: SchemaFilterConfig.prefault({}),
   dependencies: DependenciesConfig.prefault({}),

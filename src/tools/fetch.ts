@@ -42,6 +42,7 @@ export const fetchTool = defineTool({
   description: DESCRIPTION,
   params: FetchParams,
   mutates: false,
+  cacheable: true,
   kind: "fetch",
   group: "web",
   invocation: { type: "call" },

@@ -50,6 +50,7 @@ export const findPathTool = defineTool({
   description: DESCRIPTION,
   params: FindPathParams,
   mutates: false,
+  cacheable: true,
   kind: "search",
   group: "read",
   invocation: { type: "call" },

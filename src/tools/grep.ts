@@ -64,6 +64,7 @@ export const grepTool = defineTool({
   description: DESCRIPTION,
   params: GrepParams,
   mutates: false,
+  cacheable: true,
   kind: "search",
   group: "read",
   invocation: { type: "call" },

@@ -29,6 +29,7 @@ export const listDirectoryTool = defineTool({
   description: DESCRIPTION,
   params: ListDirectoryParams,
   mutates: false,
+  cacheable: true,
   kind: "search",
   group: "read",
   invocation: { type: "call" },

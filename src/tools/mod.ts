@@ -12,3 +12,7 @@ export * from "./modes.ts";
 export * from "./registry.ts";
 export * from "./tafc.ts";
 export * from "./tool.ts";
+export { type AnomalyAlert, AnomalyDetector, countedOutcome } from "./anomaly.ts";
+export { PolicyEnforcer, policyRuleWarnings, type PolicyVerdict } from "./policy_rules.ts";
+export { cacheKey, ResultCache } from "./result_cache.ts";
+export { SessionGuards } from "./session_guards.ts";

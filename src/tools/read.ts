@@ -38,6 +38,7 @@ export const readTool = defineTool({
   description: DESCRIPTION,
   params: ReadParams,
   mutates: false,
+  cacheable: true,
   kind: "read",
   group: "read",
   invocation: { type: "call" },

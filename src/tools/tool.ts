@@ -140,6 +140,11 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   description: string;
   params: P;
   mutates: boolean;
+  /**
+   * Only reads, so the session's result cache may answer a repeated call (`[tools.result_cache]`).
+   * @default false: every other tool's call invalidates what it may affect.
+   */
+  cacheable?: boolean;
   kind: ToolKind;
   /** The group a mode allows it by; an `edit` tool's path subjects meet the mode's file regex. */
   group: ToolGroup;

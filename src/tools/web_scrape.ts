@@ -45,6 +45,7 @@ export const webScrapeTool = defineTool({
   description: DESCRIPTION,
   params: WebScrapeParams,
   mutates: false,
+  cacheable: true,
   kind: "fetch",
   group: "web",
   invocation: { type: "fenced", fence: "scrape" },
