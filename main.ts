@@ -172,13 +172,16 @@ export async function buildRuntime(
   store: SqliteStore | null,
 ): Promise<Runtime> {
   const config = loaded.config;
-  const [{ ToolRegistry, CompositeExecutor, LocalExecutor }, { builtinTools }, newPolicy] =
-    await Promise.all([
-      import("./src/tools/mod.ts"),
-      // The catalog loads every tool, so it stays out of tools/mod.ts.
-      import("./src/tools/catalog.ts"),
-      loadPolicyBuilder(),
-    ]);
+  const [
+    { ToolRegistry, CompositeExecutor, LocalExecutor, undoHook },
+    { builtinTools },
+    newPolicy,
+  ] = await Promise.all([
+    import("./src/tools/mod.ts"),
+    // The catalog loads every tool, so it stays out of tools/mod.ts.
+    import("./src/tools/catalog.ts"),
+    loadPolicyBuilder(),
+  ]);
 
   const sandbox = await newSandbox(globals.cwd, config);
 
@@ -285,6 +288,8 @@ export async function buildRuntime(
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);
+  // Undo: every file tool's change is recorded per conversation, whichever executor runs it.
+  registry.addExecuteHook(undoHook(store?.undo ?? null, config.tools.undo));
 
   let closed = false;
   return {

@@ -1,6 +1,6 @@
 /**
  * The default command, the agent itself: `zeph` opens an interactive session (line editing,
- * history in the data dir, /clear, /help, /exit); `zeph -p "…"` runs one prompt and exits
+ * history in the data dir, /clear, /undo, /help, /exit); `zeph -p "…"` runs one prompt and exits
  * (exit 1 on a provider error, 130 when cancelled); `--resume <id>` continues a stored
  * conversation. Ctrl-C cancels the running turn; at the prompt, a second Ctrl-C exits.
  */
@@ -161,7 +161,13 @@ export async function runChat(
           session.clear();
           err.write("(new conversation; tool quota and session rules reset)\n");
         } else if (cmd === "/help") err.write(HELP);
-        else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
+        else if (cmd === "/undo") {
+          const { undoInChat } = await import("./undo_cmd.ts");
+          const arg = text.split(/\s+/)[1];
+          err.write(
+            `${await undoInChat(store, runtime.sandbox, session.conversationId, arg)}\n`,
+          );
+        } else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
         continue;
       }
       await turn(text);
@@ -180,6 +186,7 @@ export async function runChat(
 
 const HELP = [
   "/clear   start a new conversation (resets the tool quota and session rules)",
+  "/undo [n] undo the last n file changes of this conversation (default 1)",
   "/help    this list",
   "/exit    quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { PROVIDER_NAMES } from "./providers.ts";
+import { UndoConfig } from "./undo.ts";
 
 /**
  * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
@@ -287,6 +288,7 @@ const ToolsConfig = z.object({
   diagnostics: DiagnosticsConfig.prefault({}),
   audit: AuditConfig.prefault({}),
   retry: RetryConfig.prefault({}),
+  undo: UndoConfig.prefault({}),
 }).strict();
 
 export const Config = z.object({
@@ -305,6 +307,7 @@ export type OverflowConfig = z.infer<typeof OverflowConfig>;
 export type LlmConfig = z.infer<typeof LlmConfig>;
 export type AgentConfig = z.infer<typeof AgentConfig>;
 export type RetryConfig = z.infer<typeof RetryConfig>;
+export type { UndoConfig } from "./undo.ts";
 
 export function defaultConfig(): Config {
   return Config.parse({});

@@ -101,6 +101,16 @@ export interface OutputHook {
   apply(result: ToolResult, input: HookInput): Promise<void> | void;
 }
 
+/**
+ * Runs around the execution of a permitted call, whatever executor runs it (undo): `before`
+ * sees the call first; the function it returns runs after the call, failed or not. Errors of
+ * either are reported, never turned into a failure of the call.
+ */
+export interface ExecuteHook {
+  name: string;
+  before(tool: AnyTool, params: unknown, ctx: ToolContext): Promise<(() => Promise<void>) | null>;
+}
+
 /** Runs after every call, failed or not (audit). Must not throw. */
 export interface FinalHook {
   name: string;
@@ -124,6 +134,7 @@ export class ToolRegistry {
   #tools = new Map<string, AnyTool>();
   #outputHooks: OutputHook[] = [];
   #finalHooks: FinalHook[] = [];
+  #executeHooks: ExecuteHook[] = [];
   #deps: ToolDeps;
   #now: () => number;
 
@@ -148,6 +159,10 @@ export class ToolRegistry {
 
   addFinalHook(hook: FinalHook): void {
     this.#finalHooks.push(hook);
+  }
+
+  addExecuteHook(hook: ExecuteHook): void {
+    this.#executeHooks.push(hook);
   }
 
   get(name: string): AnyTool | undefined {
@@ -307,7 +322,7 @@ export class ToolRegistry {
     );
   }
 
-  #execute(
+  async #execute(
     tool: AnyTool,
     params: unknown,
     call: ToolCall,
@@ -328,7 +343,22 @@ export class ToolRegistry {
       ...this.#deps,
     };
     const executor = scope.executor ?? this.executor;
-    return executor.execute(tool, params, ctx);
+    if (this.#executeHooks.length === 0) return await executor.execute(tool, params, ctx);
+    const afters: (() => Promise<void>)[] = [];
+    for (const hook of this.#executeHooks) {
+      const after = await hook.before(tool, params, ctx).catch((error) => {
+        console.error(`zeph: ${hook.name} failed: ${(error as Error).message}`);
+        return null;
+      });
+      if (after) afters.push(after);
+    }
+    try {
+      return await executor.execute(tool, params, ctx);
+    } finally {
+      for (const after of afters) {
+        await after().catch((error) => console.error(`zeph: hook failed: ${error.message}`));
+      }
+    }
   }
 }
 
