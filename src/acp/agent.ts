@@ -46,6 +46,11 @@ const OUTPUT_INTERVAL_MS = 200;
 const COMMANDS: acp.AvailableCommand[] = [
   { name: "clear", description: "Start over: forget this session's approvals and tool quota" },
   { name: "help", description: "Show what zeph can do in this session" },
+  {
+    name: "undo",
+    description: "Undo the last file changes zeph made in this session (newest first)",
+    input: { hint: "how many changes (default 1)" },
+  },
 ];
 
 /** What the front-end keeps per ACP session: its agent session and the turn it is running. */
@@ -378,6 +383,7 @@ async function runPrompt(
       emit,
       ask,
       front: front.active ? front : null,
+      files: front.textFiles(),
     });
   } catch (error) {
     send({

@@ -5,7 +5,7 @@
  */
 import type { EventSink, StopReason } from "../agent/mod.ts";
 import type { Message } from "../provider/mod.ts";
-import type { AskAnswer, AskRequest, ToolExecutor } from "../tools/mod.ts";
+import type { AskAnswer, AskRequest, TextFileBackend, ToolExecutor } from "../tools/mod.ts";
 
 export interface PromptIo {
   signal: AbortSignal;
@@ -13,6 +13,8 @@ export interface PromptIo {
   ask: (request: AskRequest) => Promise<AskAnswer>;
   /** Editor-backed executors, put in front of the local ones for this session. */
   front: ToolExecutor | null;
+  /** The editor's text files, when it reads and writes them (`/undo` restores through them). */
+  files?: TextFileBackend | null;
 }
 
 export interface AgentSessionHandle {

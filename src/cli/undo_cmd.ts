@@ -18,7 +18,13 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .option("--conversation <id>", "the conversation (default: the latest one in this workspace)")
     .action(async (n, opts, command) => {
       const globals = globalsOf(command);
-      const count = parseCount(n);
+      const tools = await import("../tools/mod.ts");
+      let count: number;
+      try {
+        count = tools.parseUndoCount(n);
+      } catch (error) {
+        throw new CliError((error as Error).message);
+      }
       const runtime = await deps.buildRuntime(globals);
       try {
         const store = runtime.store;
@@ -33,7 +39,6 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         if (!store.getConversation(id)) {
           throw new CliError(`No conversation "${id}". List them with: zeph sessions`, 1);
         }
-        const tools = await import("../tools/mod.ts");
         if (opts.list) {
           const entries = store.undo.list(id);
           if (globals.json) console.log(JSON.stringify(entries.map(publicEntry), null, 2));
@@ -79,24 +84,14 @@ export async function undoInChat(
 ): Promise<string> {
   if (!store) return "Cannot undo: no conversation store is configured ([memory] sqlite_path).";
   if (!conversationId) return "Nothing to undo: this conversation has made no changes yet.";
+  const { formatUndoReport, parseUndoCount, undoChanges } = await import("../tools/mod.ts");
   let count: number;
   try {
-    count = parseCount(arg);
+    count = parseUndoCount(arg);
   } catch (error) {
     return (error as Error).message;
   }
-  const { formatUndoReport, undoChanges } = await import("../tools/mod.ts");
   return formatUndoReport(await undoChanges({ log: store.undo, conversationId, sandbox, count }));
-}
-
-/** `n` of `undo n` / `/undo n`: a positive integer. */
-export function parseCount(n: string | undefined): number {
-  if (n === undefined || n === "") return 1;
-  const count = Number(n);
-  if (!Number.isInteger(count) || count < 1) {
-    throw new CliError(`Cannot undo "${n}" changes: give a positive whole number, e.g. undo 2.`);
-  }
-  return count;
 }
 
 /** The conversation of this workspace (as given or canonical) with the newest change left. */

@@ -103,12 +103,16 @@ export interface OutputHook {
 
 /**
  * Runs around the execution of a permitted call, whatever executor runs it (undo): `before`
- * sees the call first; the function it returns runs after the call, failed or not. Errors of
- * either are reported, never turned into a failure of the call.
+ * sees the call first; the function it returns runs after the call with its output (null when
+ * the call failed). Errors of either are reported, never turned into a failure of the call.
  */
 export interface ExecuteHook {
   name: string;
-  before(tool: AnyTool, params: unknown, ctx: ToolContext): Promise<(() => Promise<void>) | null>;
+  before(
+    tool: AnyTool,
+    params: unknown,
+    ctx: ToolContext,
+  ): Promise<((output: ToolOutput | null) => Promise<void>) | null>;
 }
 
 /** Runs after every call, failed or not (audit). Must not throw. */
@@ -344,7 +348,7 @@ export class ToolRegistry {
     };
     const executor = scope.executor ?? this.executor;
     if (this.#executeHooks.length === 0) return await executor.execute(tool, params, ctx);
-    const afters: (() => Promise<void>)[] = [];
+    const afters: ((output: ToolOutput | null) => Promise<void>)[] = [];
     for (const hook of this.#executeHooks) {
       const after = await hook.before(tool, params, ctx).catch((error) => {
         console.error(`zeph: ${hook.name} failed: ${(error as Error).message}`);
@@ -352,11 +356,13 @@ export class ToolRegistry {
       });
       if (after) afters.push(after);
     }
+    let output: ToolOutput | null = null;
     try {
-      return await executor.execute(tool, params, ctx);
+      output = await executor.execute(tool, params, ctx);
+      return output;
     } finally {
       for (const after of afters) {
-        await after().catch((error) => console.error(`zeph: hook failed: ${error.message}`));
+        await after(output).catch((error) => console.error(`zeph: hook failed: ${error.message}`));
       }
     }
   }

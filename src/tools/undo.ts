@@ -14,7 +14,7 @@ import type { UndoEntry, UndoLog } from "../store/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import { writeFileAtomic } from "./_atomic_write.ts";
 import type { ExecuteHook } from "./registry.ts";
-import type { AnyTool, ToolContext } from "./tool.ts";
+import type { AnyTool, TextFileBackend, ToolContext, ToolOutput } from "./tool.ts";
 
 /** The tools whose changes are recorded. */
 export const UNDOABLE_TOOLS: ReadonlySet<string> = new Set([
@@ -96,6 +96,14 @@ export async function scanPath(p: string, limits: ScanLimits): Promise<Scan> {
     state: limits.keep && walk.reason === null ? state : null,
     reason: walk.reason,
   };
+}
+
+/** The hash `scanPath` gives a regular file with this content. */
+export function fileHash(content: Uint8Array): string {
+  const hash = createHash("sha256");
+  hash.update(`F ${JSON.stringify(".")} ${content.length}\n`);
+  hash.update(content);
+  return `file:${hash.digest("hex")}`;
 }
 
 async function scanEntry(
@@ -271,11 +279,24 @@ export function undoHook(log: UndoLog | null, settings: UndoConfig): ExecuteHook
           return Promise.resolve();
         };
       }
-      return async () => {
+      return async (output) => {
         try {
           const after = { ...limits, keep: false, blobs: [] };
           const changes: UndoChange[] = [];
           let note: string | null = null;
+          const text = textChange(output, before, limits);
+          if (text) {
+            if (text.before !== text.after || !text.state) {
+              changes.push({
+                type: "path",
+                path: text.path,
+                after: text.after,
+                before: text.state,
+              });
+              if (!text.state) note = text.reason;
+            }
+            before.length = 0;
+          }
           for (const b of before) {
             const now = await scanPath(b.path, after);
             if (now.hash !== null && now.hash === b.scan.hash) continue; // unchanged
@@ -318,8 +339,65 @@ export function undoHook(log: UndoLog | null, settings: UndoConfig): ExecuteHook
   };
 }
 
+/**
+ * write and edit go through the text-file backend, which in an ACP session is the editor: what
+ * it held before (unsaved changes included) is the diff's old text, and what zeph left is the
+ * new text, whether or not the editor has saved it yet. Null when the diff does not say (a
+ * binary or unreadable file, or missing parents the call created): the disk scans then decide.
+ */
+function textChange(
+  output: ToolOutput | null,
+  before: { path: string; scan: Scan }[],
+  limits: ScanLimits,
+): {
+  path: string;
+  before: string | null;
+  after: string;
+  state: SavedState | null;
+  reason: string | null;
+} | null {
+  const diff = output?.diff;
+  if (!diff || before.length !== 1 || before[0].path !== diff.path) return null;
+  const scan = before[0].scan;
+  const after = fileHash(ENCODER.encode(diff.newText));
+  if (diff.oldText === null) {
+    if (scan.kind !== "absent" && scan.kind !== "file") return null;
+    return { path: diff.path, before: scan.hash, after, state: scan.state, reason: scan.reason };
+  }
+  const old = ENCODER.encode(diff.oldText);
+  const mode = scan.state?.kind === "file" ? scan.state.mode : null;
+  limits.blobs.length = 0;
+  if (old.length > limits.maxFileBytes) {
+    const shown = JSON.stringify(limits.sandbox.display(diff.path));
+    const reason = `${shown} (${formatBytes(old.length)}) is larger than [tools.undo] ` +
+      `max_file_bytes (${formatBytes(limits.maxFileBytes)}), too big to keep`;
+    return { path: diff.path, before: fileHash(old), after, state: null, reason };
+  }
+  limits.blobs.push(old);
+  return {
+    path: diff.path,
+    before: fileHash(old),
+    after,
+    state: { kind: "file", mode, blob: 0 },
+    reason: null,
+  };
+}
+
+const ENCODER = new TextEncoder();
+
 function notice(ctx: ToolContext, message: string): void {
   ctx.emit({ type: "notice", callId: ctx.callId, tool: "undo", message });
+}
+
+/** The `n` of `undo n` and `/undo n`: a positive whole number; absent or empty means 1. */
+export function parseUndoCount(arg: string | undefined): number {
+  const text = (arg ?? "").trim();
+  if (text === "") return 1;
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 1) {
+    throw new Error(`Cannot undo "${text}" changes: give a positive whole number, e.g. undo 2.`);
+  }
+  return count;
 }
 
 /** What one restore did. */
@@ -339,6 +417,12 @@ export interface UndoOptions {
   sandbox: Sandbox;
   /** How many entries, newest first. @default 1 */
   count?: number;
+  /**
+   * Where text files are read and written (the editor in an ACP session, so its buffers see
+   * the restore); files it cannot hold (binary) and everything else go through the disk.
+   * @default the disk
+   */
+  files?: TextFileBackend;
   /** Formats the time an entry was recorded in refusals. @default local HH:MM */
   clock?: (ms: number) => string;
 }
@@ -355,7 +439,7 @@ export async function undoChanges(options: UndoOptions): Promise<UndoReport> {
   const pending = log.list(conversationId, { limit: count });
   const report: UndoReport = { conversationId, restored: [], refused: null, remaining: 0 };
   for (const entry of pending) {
-    const reason = await restoreEntry(entry, log, sandbox, clock);
+    const reason = await restoreEntry(entry, { log, sandbox, clock, files: options.files });
     if (reason) {
       report.refused = { entry, reason };
       break;
@@ -370,10 +454,14 @@ export async function undoChanges(options: UndoOptions): Promise<UndoReport> {
 /** Restores one entry; returns why it was refused, or null when it was restored. */
 async function restoreEntry(
   entry: UndoEntry,
-  log: UndoLog,
-  sandbox: Sandbox,
-  clock: (ms: number) => string,
+  how: {
+    log: UndoLog;
+    sandbox: Sandbox;
+    clock: (ms: number) => string;
+    files: TextFileBackend | undefined;
+  },
 ): Promise<string | null> {
+  const { log, sandbox, clock, files } = how;
   const changes = entry.changes as UndoChange[];
   const at = clock(entry.createdAt);
   if (entry.note) return `${entry.summary} at ${at} cannot be undone: ${entry.note}`;
@@ -395,7 +483,9 @@ async function restoreEntry(
       }
     }
     const where = change.type === "path" ? change.path : change.to;
-    const now = await scanPath(where, limits);
+    const now = files && change.after.startsWith("file:")
+      ? await scanText(files, where)
+      : await scanPath(where, limits);
     if (now.hash !== change.after) {
       const shown = JSON.stringify(sandbox.display(where));
       const what = change.after === "absent" ? "was removed" : "changed";
@@ -422,9 +512,41 @@ async function restoreEntry(
       continue;
     }
     if (!change.before) return `${entry.summary} at ${at} cannot be undone: its state was not kept`;
+    const text = files && change.before.kind === "file"
+      ? decodeUtf8(blobOf(blobs, change.before.blob))
+      : null;
+    if (files && text !== null) {
+      await files.write(change.path, text, new AbortController().signal);
+      continue;
+    }
     await putBack(change.path, change.before, blobs);
   }
   return null;
+}
+
+/** The hash of a text file as `files` has it (the editor's buffer), or "absent". */
+async function scanText(
+  files: TextFileBackend,
+  p: string,
+): Promise<{ hash: string; kind: string }> {
+  try {
+    const opened = await files.open(p);
+    if (opened.kind !== "file") return { hash: opened.kind, kind: opened.kind };
+    return { hash: fileHash(await opened.bytes(new AbortController().signal)), kind: "file" };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { hash: "absent", kind: "absent" };
+    throw error;
+  }
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
 }
 
 function verbOf(tool: string, what: string): string {
