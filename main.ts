@@ -209,7 +209,13 @@ export async function buildRuntime(
         }
       }),
   ];
-  const settings = exec.sandboxSettingsOf(config, { zephPaths });
+  // The user's protected paths are read-only inside the sandbox too, wherever they are found.
+  const { compileProtected, protectedMatch } = await import("./src/permission/mod.ts");
+  const protectedGlobs = compileProtected(config.tools.permissions.protected_paths);
+  const settings = exec.sandboxSettingsOf(config, {
+    zephPaths,
+    isProtected: (relative) => protectedMatch(relative, protectedGlobs) !== null,
+  });
   const shellSandbox = new exec.ShellSandbox(
     config.tools.shell.sandbox.mode,
     () => exec.planSandbox(sandbox.workspace, settings, { env }),
