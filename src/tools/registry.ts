@@ -348,22 +348,21 @@ export class ToolRegistry {
     };
     const executor = scope.executor ?? this.executor;
     if (this.#executeHooks.length === 0) return await executor.execute(tool, params, ctx);
-    const afters: ((output: ToolOutput | null) => Promise<void>)[] = [];
+    const afters: [string, (output: ToolOutput | null) => Promise<void>][] = [];
+    const report = (name: string) => (error: unknown) => {
+      console.error(`zeph: ${name} failed: ${(error as Error).message}`);
+      return null;
+    };
     for (const hook of this.#executeHooks) {
-      const after = await hook.before(tool, params, ctx).catch((error) => {
-        console.error(`zeph: ${hook.name} failed: ${(error as Error).message}`);
-        return null;
-      });
-      if (after) afters.push(after);
+      const after = await hook.before(tool, params, ctx).catch(report(hook.name));
+      if (after) afters.push([hook.name, after]);
     }
     let output: ToolOutput | null = null;
     try {
       output = await executor.execute(tool, params, ctx);
       return output;
     } finally {
-      for (const after of afters) {
-        await after(output).catch((error) => console.error(`zeph: hook failed: ${error.message}`));
-      }
+      for (const [name, after] of afters) await after(output).catch(report(name));
     }
   }
 }

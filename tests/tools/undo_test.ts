@@ -325,3 +325,30 @@ Deno.test("undo: the count is a positive whole number", () => {
     );
   }
 });
+
+Deno.test("undo: a change that cannot be recorded is reported as a notice on the call, which still succeeds", async () => {
+  await withBench(local.executor, async (b) => {
+    const registry = new ToolRegistry({
+      tools: FILE_TOOLS,
+      executor: local.executor,
+      policy: allowAllPolicy(),
+      config: defaultConfig(),
+    });
+    registry.addExecuteHook(undoHook(b.store.undo, defaultConfig().tools.undo));
+    const notices: string[] = [];
+    const result = await registry.dispatch(
+      { id: "c1", name: "write", input: { path: "a.txt", content: "x" } },
+      {
+        cwd: b.ws,
+        sandbox: b.sandbox,
+        conversationId: "not-stored",
+        emit: (e) => e.type === "notice" && notices.push(`${e.callId}: ${e.message}`),
+      },
+    );
+    expect(result.ok).toBe(true);
+    expect(notices).toEqual([
+      'c1: this change is not recorded for undo: Cannot record a change in conversation "not-stored": ' +
+      "it does not exist. Create the conversation first, or resume one listed by `zeph sessions`",
+    ]);
+  });
+});
