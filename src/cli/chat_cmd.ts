@@ -185,10 +185,10 @@ export async function runChat(
 }
 
 const HELP = [
-  "/clear   start a new conversation (resets the tool quota and session rules)",
+  "/clear    start a new conversation (resets the tool quota and session rules)",
   "/undo [n] undo the last n file changes of this conversation (default 1)",
-  "/help    this list",
-  "/exit    quit (also Ctrl-D, or Ctrl-C twice)",
+  "/help     this list",
+  "/exit     quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",
   "",
 ].join("\n");

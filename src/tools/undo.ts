@@ -42,6 +42,8 @@ export type UndoChange =
     type: "path";
     /** Canonical absolute path (the topmost directory the call created, if it made parents). */
     path: string;
+    /** The path the call was given, when `path` is a directory it created on the way there. */
+    target?: string;
     /** Hash of what the call left there ("absent" for nothing). */
     after: string;
     /** What to put back; null when it was not kept (the entry's note says why). */
@@ -198,21 +200,26 @@ async function targetsOf(
   tool: AnyTool,
   params: Record<string, unknown>,
   ctx: ToolContext,
-): Promise<{ paths: string[]; rename: { from: string; to: string } | null }> {
+): Promise<
+  { paths: { path: string; target: string }[]; rename: { from: string; to: string } | null }
+> {
   const { sandbox, cwd } = ctx;
   const str = (key: string) => String(params[key] ?? "");
+  const created = async (target: string) => ({ path: await topMissing(target), target });
   switch (tool.name) {
     case "write":
     case "edit":
     case "create_directory":
-      return { paths: [await topMissing(await sandbox.resolve(str("path"), cwd))], rename: null };
+      return { paths: [await created(await sandbox.resolve(str("path"), cwd))], rename: null };
     case "copy_path":
       return {
-        paths: [await topMissing(await sandbox.resolve(str("destination"), cwd))],
+        paths: [await created(await sandbox.resolve(str("destination"), cwd))],
         rename: null,
       };
-    case "delete_path":
-      return { paths: [await sandbox.resolveEntry(str("path"), cwd)], rename: null };
+    case "delete_path": {
+      const entry = await sandbox.resolveEntry(str("path"), cwd);
+      return { paths: [{ path: entry, target: entry }], rename: null };
+    }
     case "move_path":
       return {
         paths: [],
@@ -262,11 +269,11 @@ export function undoHook(log: UndoLog | null, settings: UndoConfig): ExecuteHook
         sandbox: ctx.sandbox,
         blobs,
       };
-      const before: { path: string; scan: Scan }[] = [];
+      const before: { path: string; target: string; scan: Scan }[] = [];
       let renamed: { from: string; to: string; createdTop: string; hash: string | null } | null =
         null;
       try {
-        for (const p of targets.paths) before.push({ path: p, scan: await scanPath(p, limits) });
+        for (const t of targets.paths) before.push({ ...t, scan: await scanPath(t.path, limits) });
         if (targets.rename) {
           const { from, to } = targets.rename;
           // A move keeps nothing: undoing it moves the entry back.
@@ -305,6 +312,7 @@ export function undoHook(log: UndoLog | null, settings: UndoConfig): ExecuteHook
             changes.push({
               type: "path",
               path: b.path,
+              ...(b.target !== b.path ? { target: b.target } : {}),
               after: now.hash ?? "",
               before: b.scan.state,
             });
@@ -347,7 +355,7 @@ export function undoHook(log: UndoLog | null, settings: UndoConfig): ExecuteHook
  */
 function textChange(
   output: ToolOutput | null,
-  before: { path: string; scan: Scan }[],
+  before: { path: string; target: string; scan: Scan }[],
   limits: ScanLimits,
 ): {
   path: string;
@@ -487,7 +495,10 @@ async function restoreEntry(
       ? await scanText(files, where)
       : await scanPath(where, limits);
     if (now.hash !== change.after) {
-      const shown = JSON.stringify(sandbox.display(where));
+      const target = change.type === "path" && change.target
+        ? ` (made for ${JSON.stringify(sandbox.display(change.target))})`
+        : "";
+      const shown = JSON.stringify(sandbox.display(where)) + target;
       const what = change.after === "absent" ? "was removed" : "changed";
       const since = now.kind === "absent"
         ? "no longer exists"

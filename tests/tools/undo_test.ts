@@ -352,3 +352,19 @@ Deno.test("undo: a change that cannot be recorded is reported as a notice on the
     ]);
   });
 });
+
+Deno.test("undo: directories a write created are not removed once the user put a file in them", async () => {
+  await withBench(local.executor, async (b) => {
+    ok(await b.dispatch("write", { path: "a/b/greet.ts", content: "hi\n" }));
+    await b.put({ "a/notes.txt": "the user's" });
+    expect((await b.undo()).refused?.reason).toBe(
+      '"a" (made for "a/b/greet.ts") changed since zeph wrote it at 10:02; not restored',
+    );
+    expect(await b.tree()).toEqual({
+      a: "dir",
+      "a/b": "dir",
+      "a/b/greet.ts": "file:hi\n",
+      "a/notes.txt": "file:the user's",
+    });
+  });
+});
