@@ -70,6 +70,14 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
+    name: "the plan of a conversation",
+    // The whole plan as JSON, replaced by each update_plan call; NULL until the first one.
+    sql: `
+      ALTER TABLE conversations ADD COLUMN plan TEXT;
+    `,
+  },
+  {
+    version: 5,
     name: "undo log of file changes",
     // One row per file change a tool made; the content a restore needs is in undo_blobs, so
     // listings never read it.
