@@ -32,6 +32,8 @@ export interface RendererOptions {
   color?: boolean;
   /** Lines of a tool's output shown before "… N more lines". @default 20 */
   maxOutputLines?: number;
+  /** Show `debug` notices (hidden tools). @default ZEPH_LOG is "debug" */
+  debug?: boolean;
 }
 
 const ICONS: Record<ToolKind, string> = {
@@ -66,6 +68,7 @@ export class Renderer {
     detail: string;
   } | null = null;
   #titles = new Map<string, string>();
+  #debug: boolean;
 
   constructor(options: RendererOptions) {
     this.#out = options.out;
@@ -73,6 +76,7 @@ export class Renderer {
     this.#color = options.color ??
       colorEnabled(options.out, (k) => Deno.env.get(k));
     this.#maxLines = options.maxOutputLines ?? 20;
+    this.#debug = options.debug ?? Deno.env.get("ZEPH_LOG") === "debug";
   }
 
   render(event: AgentEvent): void {
@@ -104,6 +108,7 @@ export class Renderer {
         this.#toolEnd(event.result);
         break;
       case "notice": {
+        if (event.level === "debug" && !this.#debug) break;
         this.stopSpinner();
         this.#newline();
         const paint = event.level === "error" ? red : event.level === "warn" ? yellow : dim;

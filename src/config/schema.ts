@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { PROVIDER_NAMES } from "./providers.ts";
+import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 import { UndoConfig } from "./undo.ts";
 
 /**
@@ -291,6 +292,9 @@ const ToolsConfig = z.object({
   diagnostics: DiagnosticsConfig.prefault({}),
   audit: AuditConfig.prefault({}),
   retry: RetryConfig.prefault({}),
+  tafc: TafcConfig.prefault({}),
+  schema_filter: SchemaFilterConfig.prefault({}),
+  dependencies: DependenciesConfig.prefault({}),
   undo: UndoConfig.prefault({}),
 }).strict();
 

@@ -10,5 +10,6 @@ export * from "./ask_reply.ts";
 export * from "./deps.ts";
 export * from "./executors/mod.ts";
 export * from "./registry.ts";
+export * from "./tafc.ts";
 export * from "./tool.ts";
 export * from "./undo.ts";
