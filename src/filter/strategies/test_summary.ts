@@ -23,7 +23,6 @@ export type TestSummaryConfig = z.infer<typeof TestSummaryConfig>;
 const SUMMARY = [
   /^test result: /, // cargo
   /^\s*Summary \[.*\btests? run:/, // nextest
-  /^=+ .*\b(passed|failed|errors?|skipped|deselected|xfailed|xpassed|no tests ran)\b.* in [\d.]+m?s\b.*=+$/, // pytest
   /^\d+ (passed|failed|errors?|skipped)\b.* in [\d.]+m?s/, // pytest -q
   /^(ok|FAIL|\?)\s+\S+\s+(\(cached\)|[\d.]+s|\[no test files\]|\[build failed\]|\[setup failed\])/, // go
   /^FAIL$/, // go
@@ -38,13 +37,16 @@ const SUMMARY = [
 ];
 
 // `\S.*` where `\S+.*` would say the same: V8 backtracks `\S+.*` over every split of the word
-// when the rest fails (quadratic in the test name, on every passing cargo line).
+// when the rest fails (quadratic in the test name, on every passing cargo line). A pytest id's
+// first `::` is found by `PYTEST_ID` (no colon pair before it), so there is one split to try,
+// not one per `:` of a line of colons.
+const PYTEST_ID = "(?:[^\\s:]|:(?!:))+::";
 
 /** One line naming a failed test; kept even when its trace is not. */
 const FAILED_MARKER = [
   /^test \S.* \.\.\. FAILED$/, // cargo
   /^\s*(FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[/, // nextest
-  /^\S+::\S.* (FAILED|ERROR)\b/, // pytest -v
+  new RegExp(`^${PYTEST_ID}\\S.* (FAILED|ERROR)\\b`), // pytest -v
   /^(FAILED|ERROR) \S+/, // pytest short summary
   /^FAIL\s+\S/, // jest file, vitest
   /^\s*(✕|×|✗|✖) /, // jest, vitest, node --test
@@ -70,7 +72,7 @@ const BLOCK_START = [
 const PASSING = [
   /^test \S.* \.\.\. (ok|ignored)\b/,
   /^\s*PASS \[/,
-  /^\S+::\S.* (PASSED|SKIPPED|XFAIL|XPASS)\b/,
+  new RegExp(`^${PYTEST_ID}\\S.* (PASSED|SKIPPED|XFAIL|XPASS)\\b`),
   /^\s*--- (PASS|SKIP): /,
   /^=== (RUN|PAUSE|CONT|NAME)\s/,
   /^\s*(✓|✔|√) /,
@@ -154,8 +156,26 @@ const NOISE_FRAME = new RegExp(join(TRACE_NOISE));
 
 type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
 
+const PYTEST_COUNTS = /\b(passed|failed|errors?|skipped|deselected|xfailed|xpassed|no tests ran)\b/;
+const PYTEST_TIME = / in [\d.]+m?s\b/;
+
+/**
+ * pytest's final line, `==== 1 failed, 2 passed in 0.12s ====`: checked piece by piece, since
+ * one regex of its three free-text parts would backtrack over their splits (cubic on a line of
+ * `= passed in 1s` repeated).
+ */
+function pytestSummary(line: string): boolean {
+  if (!line.startsWith("=") || !line.endsWith("=")) return false;
+  const open = /^=+ /.exec(line);
+  const close = / =+$/.exec(line);
+  if (!open || !close || close.index < open[0].length) return false;
+  const inner = line.slice(open[0].length, close.index);
+  return PYTEST_COUNTS.test(inner) && PYTEST_TIME.test(inner);
+}
+
 /** The line's kind (exported for tests). */
 export function classifyLine(line: string): LineKind {
+  if (pytestSummary(line)) return "summary";
   let kind: LineKind = null;
   CLASSIFY.lastIndex = 0;
   const m = CLASSIFY.exec(line);
@@ -211,7 +231,7 @@ interface Marker {
 const MARKER_ID = [
   /^(?:test )?(\S.*?) \.\.\. FAILED\b/,
   /^\s*(?:FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[[^\]]*\] (\S.*)$/,
-  /^(\S+::\S+)\s.*\b(?:FAILED|ERROR)\b/,
+  new RegExp(`^(${PYTEST_ID}\\S+)\\s.*\\b(?:FAILED|ERROR)\\b`),
 ];
 
 function markerId(line: string): string | null {
