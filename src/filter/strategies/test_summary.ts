@@ -99,8 +99,14 @@ const SECTION = [
 /** Lines outside any block that still matter (a crash outside a test, a collection error). */
 const LOOSE_SIGNAL_START =
   /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)/;
-/** `LOOSE_SIGNAL_START` or "panicked at" anywhere. */
-const looseSignal = (line: string) => LOOSE_SIGNAL_START.test(line) || line.includes("panicked at");
+/**
+ * A compiler's or vet's `file:line[:col]: message` at column 0, and go's `# package` header over
+ * them: `go test` prints go vet's and the build's errors before (or instead of) any test.
+ */
+const LOOSE_LOCATION = /^(?:[^\s:]{1,300}:\d{1,7}(?::\d{1,7})?: \S|# [^\s]{1,300}$)/;
+/** `LOOSE_SIGNAL_START`, a location line, or "panicked at" anywhere. */
+const looseSignal = (line: string) =>
+  LOOSE_SIGNAL_START.test(line) || LOOSE_LOCATION.test(line) || line.includes("panicked at");
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
