@@ -3,6 +3,7 @@
  * output line by line, appends the security pass, and reports stats and confidence.
  */
 import { matchCandidates } from "./command.ts";
+import { genericApplies, genericStage } from "./generic.ts";
 import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
@@ -24,6 +25,8 @@ export interface EngineOptions {
   extraPatterns?: Pattern[];
   /** The label of the stats line. @default "shell" */
   label?: string;
+  /** Run the generic pass on outputs no rule matches (`[tools.filters] generic`). @default true */
+  generic?: boolean;
 }
 
 export interface FilterOutcome {
@@ -75,6 +78,7 @@ export class FilterEngine {
   readonly rules: readonly CompiledRule[];
   readonly enabled: boolean;
   readonly securityEnabled: boolean;
+  readonly generic: boolean;
   /** The counters `filterToolOutput` records into by default. */
   readonly counters = new FilterCounters();
   #extra: Pattern[];
@@ -84,6 +88,7 @@ export class FilterEngine {
     this.rules = rules;
     this.enabled = options.enabled ?? true;
     this.securityEnabled = options.security ?? true;
+    this.generic = options.generic ?? true;
     this.#extra = options.extraPatterns ?? [];
     this.#label = options.label ?? "shell";
   }
@@ -102,7 +107,14 @@ export class FilterEngine {
     const rules = this.match(command);
     let text: string;
     let confidence: Confidence = "full";
-    if (rules.length === 0) {
+    if (rules.length === 0 && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
+      const output = new Output();
+      const stage = genericStage({ emit: output.push, failed });
+      walkLines(body, (line) => stage.push(line));
+      // No rule claimed the output: unchanged is what it always was (Full), changed is Partial.
+      confidence = stage.finish() === "fallback" ? "full" : "partial";
+      text = output.length > body.length ? sanitize(body) : output.text();
+    } else if (rules.length === 0) {
       text = body.includes("\x1b") || body.includes("\r")
         ? sanitize(body)
         : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");

@@ -40,7 +40,7 @@ Deno.test("json lines: a passing item goes whole, a failing one is shown as its 
       "    calc_test.go:12: Total() = 90, want 81",
       "--- FAIL: TestTotal (0.00s)",
       "FAIL\texample.com/shop/calc\t0.004s",
-      "(1 passing items not shown)",
+      "[json] 1 passed, 1 failed: TestTotal",
     ].join("\n"),
     confidence: "full",
   });

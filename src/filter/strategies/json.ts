@@ -163,6 +163,8 @@ class JsonReader {
       records++;
       const item = this.#itemOf(record);
       const status = this.#status(record);
+      // An item that started and never reported (a test killed by a timeout) did not pass.
+      if (item !== null && !last.has(item)) last.set(item, null);
       if (item !== null && status !== null && !this.#quiet.has(status)) last.set(item, status);
       entries.push({ record, item });
     }
@@ -196,9 +198,31 @@ class JsonReader {
       const pruned = this.#prune(record);
       if (pruned !== undefined) out.push(JSON.stringify(pruned));
     }
-    if (passed.size) out.push(`(${passed.size} passing items not shown)`);
+    const summary = this.#summary(last);
+    if (summary) out.push(summary);
+    else if (passed.size) out.push(`(${passed.size} passing items not shown)`);
     else if (dropped && out.length === 0) out.push(`(${dropped} passing records not shown)`);
     return out;
+  }
+
+  /**
+   * `[json] 41 passed, 1 failed: TestTotal` over the items every item field names (tests, not
+   * their packages), failures named (at most 20); null without item fields or such items.
+   */
+  #summary(last: Map<string, string | null>): string | null {
+    const fields = this.config.item_fields.length;
+    if (!fields) return null;
+    let passed = 0;
+    const failed: string[] = [];
+    for (const [item, status] of last) {
+      const parts = JSON.parse(item) as (Json | undefined)[];
+      if (parts.length !== fields || parts.some((p) => p === null || p === undefined)) continue;
+      if (status !== null && this.#pass.has(status)) passed++;
+      else failed.push(String(parts[fields - 1]));
+    }
+    if (passed + failed.length === 0) return null;
+    const names = failed.slice(0, 20).join(", ") + (failed.length > 20 ? ", …" : "");
+    return `[json] ${passed} passed, ${failed.length} failed${failed.length ? `: ${names}` : ""}`;
   }
 
   #itemOf(record: Json): string | null {

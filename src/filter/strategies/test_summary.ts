@@ -34,6 +34,7 @@ const SUMMARY = [
   /^error: test failed, to rerun pass/, // cargo
   /^error: test run failed$/, // nextest
   /^error: Test failed$/, // deno
+  /^\[json\] \d+ passed, \d+ failed\b/, // the json strategy's count of a JSON reporter
 ];
 
 // `\S.*` where `\S+.*` would say the same: V8 backtracks `\S+.*` over every split of the word
