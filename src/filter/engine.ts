@@ -4,6 +4,7 @@
  */
 import { matchCandidates } from "./command.ts";
 import { genericApplies, genericStage } from "./generic.ts";
+import { FAILURE_SIGNAL } from "./strategies/_shared.ts";
 import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
@@ -125,6 +126,7 @@ export class FilterEngine {
       for (const stage of stages) confidence = worstConfidence(confidence, stage.finish());
       // A filter must never make the output bigger than what it replaces.
       text = output.length > body.length ? sanitize(body) : output.text();
+      text = keepEvidence(body, text, failed);
     }
     if (this.securityEnabled) {
       const scanner = new SecurityScanner({ extraPatterns: this.#extra });
@@ -245,6 +247,31 @@ class Output {
     this.#batch.length = 0;
     return this.#pieces.join("\n");
   }
+}
+
+/** Lines of a failure shown back when the rules removed every one of them. */
+const MAX_EVIDENCE = 20;
+/** Lines of a non-empty output shown when the rules removed everything. */
+const LAST_LINES = 5;
+
+/**
+ * What the rules left, never emptier than the output's evidence: when they removed every line,
+ * the last few stay (a `make` that only echoed `gcc …` lines did something), and a failed
+ * command whose rules left at most two lines and no failure-looking one gets the input's
+ * failure-looking lines back (the first 20).
+ */
+function keepEvidence(body: string, text: string, failed: boolean): string {
+  if (text.trim() === "" && body.trim() !== "") {
+    const lines = sanitize(body).split("\n").filter((l) => !isBlank(l));
+    return lines.slice(-LAST_LINES).join("\n");
+  }
+  // Rules that summarise (group_by_rule's `TS2322 (3): …`) keep the failure in their words.
+  if (!failed || FAILURE_SIGNAL.test(text) || countLines(text) > 2) return text;
+  const evidence: string[] = [];
+  walkLines(body, (line) => {
+    if (evidence.length < MAX_EVIDENCE && FAILURE_SIGNAL.test(line)) evidence.push(line);
+  });
+  return evidence.length ? `${text}${text ? "\n" : ""}${evidence.join("\n")}` : text;
 }
 
 /** Splits trailing tool notices (`[exit code 1]`) off the output. */

@@ -91,7 +91,10 @@ export function compileExtraPatterns(
 const SIGNALS = new RegExp(
   "panicked at|^panic: |[Ss]egmentation fault|SIGSEGV|[Cc]ore dumped|[Ss]tack overflow|" +
     "[Aa]uthentication failed|AUTHENTICATION FAILED|[Uu]nauthorized|UNAUTHORIZED|" +
-    "[Pp]ermission denied|PERMISSION DENIED|[Aa]ccess denied|ACCESS DENIED|[Ff]orbidden|FORBIDDEN|" +
+    "[Pp]ermission denied|PERMISSION DENIED|[Aa]ccess denied|ACCESS DENIED|" +
+    // HTTP 403 and Kubernetes RBAC ("pods is forbidden: User …"), not a lint rule's wording
+    // ("Forbidden non-null assertion").
+    "\\b403 [Ff]orbidden|[Ff]orbidden \\(403\\)|\\bis forbidden: |^[Ff]orbidden$|^Error: [Ff]orbidden\\b|FORBIDDEN|" +
     "[Ii]nvalid credentials|RUSTSEC-\\d{4}-\\d{4}|GHSA-[0-9a-z]{4}-|CVE-\\d{4}-\\d{4}|" +
     "[Ss]ecurity advisory|[Vv]ulnerabilit|VULNERABILIT|[Ww]eak cipher|[Ii]nsecure hash|" +
     "[Cc]ertificate verify failed|SQL injection",

@@ -52,20 +52,21 @@ const FAILED_MARKER = [
   /^FAIL\s+\S/, // jest file, vitest
   /^\s*(✕|×|✗|✖) /, // jest, vitest, node --test
   /^\s*❯ .*\bfailed\b/, // vitest file
-  /^not ok \d+ /, // TAP
+  /^\s*not ok \d+ /, // TAP (subtests indented)
 ];
 
 /** Lines that open a failure's message/trace block. */
 const BLOCK_START = [
   /^---- \S.* std(out|err) ----$/, // cargo
   /^\s*(---|────) (STDOUT|STDERR):\s/, // nextest
+  /^\s*(stdout|stderr) ───/, // nextest 0.9.9x: the test is named by the FAIL line before it
   /^_{3,} .+ _{3,}$/, // pytest
   /^\s*--- FAIL: /, // go
   /^panic: /, // go
   /^\s*● /, // jest
   /^ ?FAIL\s+\S.* > /, // vitest
   /^\s*(✖|×) /, // node --test, vitest
-  /^not ok \d+ /, // TAP
+  /^\s*not ok \d+ /, // TAP (subtests indented)
   /^\s*\d+\) \S/, // mocha
 ];
 
@@ -79,7 +80,7 @@ const PASSING = [
   /^\s*(✓|✔|√) /,
   /^PASS\s/,
   /^PASS$/,
-  /^ok \d+ /,
+  /^\s*ok \d+ /,
   /^running \d+ tests?\b/,
   /^\s*Running \S/,
   /^\s*Starting \d+ tests? across/,
@@ -93,8 +94,8 @@ const SECTION = [
   /^\s*⎯{3,}/,
   /^\s*─{5,}\s*$/,
   /^-{5,}\s*(output|output end)\s*-{5,}$/,
-  /^# Subtest: /,
-  /^1\.\.\d+$/,
+  /^\s*# Subtest: /,
+  /^\s*1\.\.\d+$/,
 ];
 
 /** Lines outside any block that still matter (a crash outside a test, a collection error). */
@@ -300,6 +301,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let failures = 0;
   let loose = 0;
   let block: Block | null = null;
+  let lastMarker = "";
   // go test -v prints a test's log lines before its `--- FAIL:` line.
   let sinceRun: string[] = [];
   // A runtime frame was dropped: its `at file:line` continuation goes too.
@@ -316,12 +318,14 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       return;
     }
     if (kind === "block") {
-      if (heads.has(line)) {
+      // nextest's `stderr ───` names no test: the failed-test line before it does.
+      const key = NEXTEST_SECTION.test(line) ? `${line}\n${lastMarker}` : line;
+      if (heads.has(key)) {
         // deno lists each failure again under FAILURES: the name is already shown.
         block = null;
         return;
       }
-      heads.add(line);
+      heads.add(key);
       failures++;
       skipField = -1;
       block = {
@@ -336,6 +340,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     }
     if (kind === "marker") {
       block = null;
+      lastMarker = line;
       failures++;
       if (!markers.has(line.trim())) {
         markers.add(line.trim());
@@ -479,6 +484,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
 }
 
 const NEXTEST_HEAD = /^\s*(?:---|────) (?:STDOUT|STDERR):\s+(\S.*)$/;
+const NEXTEST_SECTION = /^\s*(?:stdout|stderr) ───/;
 const PANIC_AT = /panicked at (?:\.\/)?(\S+?):?$/;
 const AT_LOCATION = /^\s+at (?:\.\/)?(\S+)$/;
 
