@@ -30,6 +30,17 @@ export interface EngineOptions {
   generic?: boolean;
 }
 
+/** One step of `FilterEngine.trace`. */
+export interface StageTrace {
+  /** The rule's name, `generic`, or `sanitize`. */
+  name: string;
+  /** The strategy type. */
+  type: string;
+  input: string[];
+  output: string[];
+  confidence: Confidence;
+}
+
 export interface FilterOutcome {
   /** What the model reads. */
   text: string;
@@ -139,6 +150,50 @@ export class FilterEngine {
     }
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
     return this.#outcome(raw, text, rules.map((r) => r.name), confidence);
+  }
+
+  /**
+   * The stages that would run on an output, each with the lines it received and emitted, run one
+   * after the other (the same result as the streaming chain): what `zeph filter --explain`
+   * prints. The first entry is the sanitising step.
+   */
+  trace(command: string, raw: string, options: { failed?: boolean } = {}): StageTrace[] {
+    const failed = options.failed ?? false;
+    const { body } = splitNotices(raw);
+    const rawLines: string[] = [];
+    for (let start = 0; start < body.length;) {
+      let end = body.indexOf("\n", start);
+      if (end < 0) end = body.length;
+      rawLines.push(body.slice(start, end));
+      start = end + 1;
+    }
+    let lines: string[] = [];
+    walkLines(body, (line) => lines.push(line));
+    const traces: StageTrace[] = [{
+      name: "sanitize",
+      type: "sanitize",
+      input: rawLines,
+      output: lines,
+      confidence: "full",
+    }];
+    const rules = this.match(command);
+    const stages: { name: string; type: string; create: (ctx: StageContext) => Stage }[] = rules
+      .map((rule) => ({
+        name: rule.name,
+        type: rule.strategy.type,
+        create: (ctx) => rule.strategy.createStage(ctx),
+      }));
+    if (!rules.length && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
+      stages.push({ name: "generic", type: "generic", create: (ctx) => genericStage(ctx) });
+    }
+    for (const { name, type, create } of stages) {
+      const output: string[] = [];
+      const stage = create({ emit: (line) => output.push(line), failed });
+      for (const line of lines) stage.push(line);
+      traces.push({ name, type, input: lines, output, confidence: stage.finish() });
+      lines = output;
+    }
+    return traces;
   }
 
   #outcome(

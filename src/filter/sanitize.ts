@@ -15,6 +15,7 @@ export function stripAnsi(text: string): string {
 }
 
 /** An erase-line escape right after a carriage return: the redraw clears what was there. */
+// deno-lint-ignore no-control-regex
 const ERASE = /^\x1b\[[0-2]?K/;
 
 /**
