@@ -4,6 +4,7 @@
  */
 import type { ErrorCategory } from "../errors/mod.ts";
 import type { Usage } from "../provider/mod.ts";
+import type { PlanEntry } from "../store/mod.ts";
 import type { ToolKind, ToolResult } from "../tools/mod.ts";
 
 export type AgentEvent =
@@ -27,13 +28,16 @@ export type AgentEvent =
   | { type: "tool_end"; result: ToolResult }
   | {
     type: "notice";
-    level: "info" | "warn" | "error";
+    /** `debug` notices are shown by the CLI only with ZEPH_LOG=debug (and always in --json). */
+    level: "debug" | "info" | "warn" | "error";
     /** max_iterations, doom_loop, context_budget, quota, repetition, provider_error, … */
     code: string;
     message: string;
     /** For provider errors: the taxonomy category (network_error → "is it running?"). */
     category?: ErrorCategory;
   }
+  /** The whole plan after an update_plan call (front-ends replace what they show). */
+  | { type: "plan"; entries: PlanEntry[] }
   | { type: "usage"; usage: Usage }
   | { type: "turn_end"; stopReason: StopReason };
 

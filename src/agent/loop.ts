@@ -25,7 +25,9 @@ import {
 import type { Sandbox } from "../sandbox/mod.ts";
 import {
   type AnyTool,
+  askReply,
   type CallScope,
+  isRejection,
   type ToolCall,
   type ToolExecutor,
   type ToolRegistry,
@@ -34,7 +36,10 @@ import {
 } from "../tools/mod.ts";
 import type { AgentEvent, EventSink, StopReason } from "./events.ts";
 import { extractLegacyCalls, formatLegacyResults, type RequestedCall } from "./legacy.ts";
-import { ContextBudget, DoomLoopDetector, RepetitionDetector, type ToolQuota } from "./limits.ts";
+import { ContextBudget, DoomLoopDetector, type ToolQuota } from "./limits.ts";
+import { askToRepeat, RepetitionDetector } from "./repetition.ts";
+import type { PlanEntry } from "../store/mod.ts";
+import { dependencyRefusal, offerTools } from "./tool_selection.ts";
 
 /** What a turn reads and updates: an agent session (session.ts) as the loop sees it. */
 export interface TurnSession {
@@ -53,10 +58,14 @@ export interface TurnSession {
   readonly ask?: CallScope["ask"];
   readonly conversationId: string | null;
   readonly messages: readonly Message[];
+  /** Tools that completed successfully in this session (`[tools.dependencies]` requires). */
+  readonly completedTools: Set<string>;
   /** Creates the stored conversation on first use and returns its id. */
   ensureConversation(title: string): Promise<string>;
   /** Appends a message to the transcript and persists it. */
   append(message: Message): Promise<void>;
+  /** Keeps the plan an update_plan call set, with the conversation. */
+  setPlan(entries: PlanEntry[]): Promise<void>;
   systemPrompt(): string;
 }
 
@@ -74,7 +83,7 @@ export async function runTurn(
   const sink = options.sink;
   const signal = options.signal ?? new AbortController().signal;
   const config = session.config;
-  const notice = (level: "info" | "warn" | "error", code: string, message: string) =>
+  const notice = (level: "debug" | "info" | "warn" | "error", code: string, message: string) =>
     sink({ type: "notice", level, code, message });
   const stop = (stopReason: StopReason): StopReason => {
     sink({ type: "turn_end", stopReason });
@@ -113,7 +122,7 @@ export async function runTurn(
   const legacy = !session.provider.supportsToolUse;
   const max = config.agent.max_tool_iterations;
   const doom = new DoomLoopDetector(config.agent.doom_loop_threshold);
-  const repetition = new RepetitionDetector(config.agent.repetition_window);
+  const repetition = new RepetitionDetector(config.agent.repeat_threshold);
   const budget = new ContextBudget(
     config.agent.context_budget_tokens,
     config.agent.context_budget_ratio,
@@ -122,6 +131,7 @@ export async function runTurn(
   let reformatUsed = false;
   let quotaBlockedBefore = false;
   let round = 0;
+  const reported = new Set<string>();
 
   while (true) {
     if (signal.aborted) return stop("cancelled");
@@ -135,7 +145,10 @@ export async function runTurn(
       return stop("max_iterations");
     }
     round++;
-    const tools = legacy ? [] : session.registry.definitions(session.policy);
+    const candidates = session.registry.visible(session.policy);
+    const offer = offerTools(session, candidates, { query: input, legacy, notice, reported });
+    if (!offer) return stop("error");
+    const tools = offer.tools;
     const system = session.systemPrompt();
     const messages = [...session.messages];
     const tokens = budget.estimate({ system, messages, tools });
@@ -198,7 +211,7 @@ export async function runTurn(
       ? extractLegacyCalls(response.text, session.registry.visible(session.policy), {
         idPrefix: `legacy_${round}`,
       })
-      : response.toolCalls.map(nativeCall);
+      : response.toolCalls.map((c) => nativeCall(c, offer.strip));
 
     const parts: Message["parts"] = [];
     if (response.text) parts.push({ type: "text", text: response.text });
@@ -230,6 +243,16 @@ export async function runTurn(
         },
     );
     if (batch.cancelled || signal.aborted) return stop("cancelled");
+    if (batch.reasonFollows) {
+      // The front-end's rejection carried no words: the turn ends here, so the user's next
+      // prompt comes right after the rejected call and the model reads the two together.
+      notice(
+        "info",
+        "rejected",
+        "The call was rejected; zeph waits for your next message (it may say why).",
+      );
+      return stop("end_turn");
+    }
 
     if (batch.quotaBlocked) {
       if (quotaBlockedBefore) return stop("quota");
@@ -269,6 +292,8 @@ interface BatchResult {
   results: ToolResult[];
   cancelled: boolean;
   quotaBlocked: boolean;
+  /** A call was rejected by a front-end whose answer carries no words (ACP). */
+  reasonFollows?: boolean;
 }
 
 /** Runs one model answer's calls in order; every call gets exactly one result. */
@@ -279,6 +304,12 @@ async function runBatch(
 ): Promise<BatchResult> {
   const { sink, signal, repetition } = options;
   const results: ToolResult[] = [];
+  let reasonFollows = false;
+  const ask: CallScope["ask"] = session.ask && (async (request) => {
+    const reply = askReply(await session.ask!(request));
+    if (reply.reasonFollows && isRejection(reply.answer)) reasonFollows = true;
+    return reply;
+  });
   const scope: CallScope = {
     cwd: session.cwd,
     sandbox: session.sandbox,
@@ -303,7 +334,7 @@ async function runBatch(
         });
       }
     },
-    ask: session.ask,
+    ask,
     executor: session.executor,
     policy: session.policy,
   };
@@ -344,9 +375,30 @@ async function runBatch(
       results.push(result);
       continue;
     }
+    if (reasonFollows) {
+      const result = synthetic(
+        call,
+        new ToolError(
+          "policy_blocked",
+          `Cannot run ${call.name}: not started, the user rejected an earlier call of this answer`,
+          { hint: "Read the user's next message and follow it." },
+        ),
+      );
+      await session.registry.record(call, result, scope);
+      results.push(result);
+      continue;
+    }
     sink(startEvent(session, call));
     let result: ToolResult;
-    if (call.parseError) {
+    const hidden = dependencyRefusal(
+      call.name,
+      session.config.tools.dependencies,
+      session.completedTools,
+    );
+    if (hidden) {
+      result = synthetic(call, hidden);
+      await session.registry.record(call, result, scope);
+    } else if (call.parseError) {
       result = synthetic(
         call,
         new ToolError("invalid_parameters", `Cannot run ${call.name}: ${call.parseError}`, {
@@ -354,34 +406,40 @@ async function runBatch(
         }),
       );
       await session.registry.record(call, result, scope);
-    } else if (repetition.check(call.name, call.input)) {
-      sink({
-        type: "notice",
-        level: "warn",
-        code: "repetition",
-        message: `Not running ${call.name} again: identical to a call among the last ` +
-          `${repetition.size} ([agent] repetition_window).`,
-      });
-      result = synthetic(
-        call,
-        new ToolError(
-          "policy_blocked",
-          `Cannot run ${call.name}: repeated identical call (same tool, same arguments) ` +
-            `within the last ${repetition.size} calls`,
-          { hint: "Use the earlier result, different arguments or a different approach." },
-        ),
-      );
-      await session.registry.record(call, result, scope);
     } else {
-      result = await dispatchWithRetry(session, call, scope, sink);
+      const count = repetition.record(call.name, call.input);
       const tool = session.registry.get(call.name);
-      if (result.ok && tool?.mutates) repetition.restartWith(call.name, call.input);
+      const refused = count && tool
+        ? await askToRepeat(call, { tool, count, detector: repetition, ask })
+        : null;
+      if (refused) {
+        // A user who said stop knows; a run refused with no one to ask is worth a notice.
+        if (!ask) {
+          sink({
+            type: "notice",
+            level: "warn",
+            code: "repetition",
+            message: `${call.name} not run: ${count} identical calls in a row ` +
+              `(repeat_threshold = ${repetition.limit}).`,
+          });
+        }
+        result = synthetic(call, refused);
+        await session.registry.record(call, result, scope);
+      } else {
+        result = await dispatchWithRetry(session, call, scope, sink);
+        if (result.ok) session.completedTools.add(call.name);
+      }
     }
     if (result.outcome === "cancelled" || signal.aborted) cancelled = true;
     sink({ type: "tool_end", result });
     results.push(result);
+    const plan = result.ok ? result.output?.plan : undefined;
+    if (plan) {
+      await session.setPlan(plan);
+      sink({ type: "plan", entries: plan });
+    }
   }
-  return { results, cancelled, quotaBlocked: false };
+  return { results, cancelled, quotaBlocked: false, reasonFollows };
 }
 
 /** The calls of a final assistant message: nothing answered them. */
@@ -393,13 +451,19 @@ function unansweredCalls(messages: readonly Message[]): RequestedCall[] {
   );
 }
 
-/** A call whose arguments were not valid JSON (the adapter marks it) is reported, not run. */
-function nativeCall(c: { id: string; name: string; input: unknown }): RequestedCall {
+/**
+ * A call whose arguments were not valid JSON (the adapter marks it) is reported, not run; the
+ * TAFC `thinking` field leaves the call here, before the transcript, audit or display see it.
+ */
+function nativeCall(
+  c: { id: string; name: string; input: unknown },
+  strip: (name: string, input: unknown) => unknown,
+): RequestedCall {
   const input = c.input as Record<string, unknown> | null;
   const bad = input && typeof input === "object" && INVALID_TOOL_INPUT in input
     ? input[INVALID_TOOL_INPUT] as InvalidToolInput
     : null;
-  if (!bad) return { id: c.id, name: c.name, input: c.input };
+  if (!bad) return { id: c.id, name: c.name, input: strip(c.name, c.input) };
   return {
     id: c.id,
     name: c.name,

@@ -6,6 +6,7 @@
  */
 import type { AgentEvent } from "../agent/mod.ts";
 import type { ToolKind, ToolResult } from "../tools/mod.ts";
+import { renderPlan } from "./plan_view.ts";
 
 export interface Writer {
   write(text: string): void;
@@ -31,6 +32,8 @@ export interface RendererOptions {
   color?: boolean;
   /** Lines of a tool's output shown before "… N more lines". @default 20 */
   maxOutputLines?: number;
+  /** Show `debug` notices (hidden tools). @default ZEPH_LOG is "debug" */
+  debug?: boolean;
 }
 
 const ICONS: Record<ToolKind, string> = {
@@ -65,6 +68,7 @@ export class Renderer {
     detail: string;
   } | null = null;
   #titles = new Map<string, string>();
+  #debug: boolean;
 
   constructor(options: RendererOptions) {
     this.#out = options.out;
@@ -72,6 +76,7 @@ export class Renderer {
     this.#color = options.color ??
       colorEnabled(options.out, (k) => Deno.env.get(k));
     this.#maxLines = options.maxOutputLines ?? 20;
+    this.#debug = options.debug ?? Deno.env.get("ZEPH_LOG") === "debug";
   }
 
   render(event: AgentEvent): void {
@@ -103,12 +108,18 @@ export class Renderer {
         this.#toolEnd(event.result);
         break;
       case "notice": {
+        if (event.level === "debug" && !this.#debug) break;
         this.stopSpinner();
         this.#newline();
         const paint = event.level === "error" ? red : event.level === "warn" ? yellow : dim;
         this.#err.write(this.#paint(paint, `[${event.code}] ${event.message}`) + "\n");
         break;
       }
+      case "plan":
+        this.stopSpinner();
+        this.#newline();
+        this.showPlan(event.entries);
+        break;
       case "usage":
         break;
       case "turn_end":
@@ -119,6 +130,14 @@ export class Renderer {
         }
         break;
     }
+  }
+
+  /** Draws the plan checklist on stderr (after update_plan, and on --resume). */
+  showPlan(entries: Parameters<typeof renderPlan>[0]): void {
+    const width = this.#err.isTerminal ? terminalColumns() : 80;
+    this.#err.write(
+      renderPlan(entries, { unicode: this.#err.isTerminal, color: this.#color, width }),
+    );
   }
 
   /** Clears the spinner line (before a prompt is shown). */
@@ -162,6 +181,8 @@ export class Renderer {
       const mark = result.ok ? this.#paint(green, "✓") : this.#paint(red, "✗");
       this.#err.write(`${mark} ${this.#paint(cyan, title)} ${this.#paint(dim, ms(result))}\n`);
     }
+    // The plan event that follows draws the checklist; the model's copy is not shown twice.
+    if (result.ok && result.output?.plan) return;
     const lines = result.text.replace(/\n+$/, "").split("\n");
     const shown = lines.slice(0, this.#maxLines);
     const body = shown.map((l) => `  ${l}`).join("\n");
@@ -186,6 +207,14 @@ export class Renderer {
 
   #paint(code: string, text: string): string {
     return this.#color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+}
+
+function terminalColumns(): number {
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return 80;
   }
 }
 

@@ -4,7 +4,7 @@
  * An `ask` decision is allowed by `--yes`, asked on the terminal when stdin and stderr are one
  * (and `--json` is off), and refused with `confirmation_required` otherwise.
  */
-import type { AskAnswer, AskRequest } from "../tools/mod.ts";
+import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
 import { terminalAsk } from "./ask.ts";
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
@@ -69,7 +69,9 @@ export function register(program: CliProgram, deps: CommandDeps): void {
 }
 
 /** The terminal question of src/cli/ask.ts, on stderr so stdout keeps only the result. */
-function askOnTerminal(signal: AbortSignal): (request: AskRequest) => Promise<AskAnswer> {
+function askOnTerminal(
+  signal: AbortSignal,
+): (request: AskRequest) => Promise<AskAnswer | AskReply> {
   const encoder = new TextEncoder();
   const write = (text: string) => void Deno.stderr.writeSync(encoder.encode(text));
   return terminalAsk({
