@@ -42,14 +42,15 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       // Lines after the head, until we know the output is long; then the last `tail` of them.
       const pending: string[] = [];
       let cutting = false;
-      const kept: { index: number; line: string }[] = [];
+      // `pattern`: kept by keep_patterns (a listing: the gaps before them are counted together).
+      const kept: { index: number; line: string; pattern?: boolean }[] = [];
       let signals = 0;
       const consider = (index: number, line: string) => {
         if (signals < keepSignals && FAILURE_SIGNAL.test(line)) {
           signals++;
           kept.push({ index, line });
         } else if (kept.length < keepSignals + MAX_PATTERN_KEPT && keepPattern(line)) {
-          kept.push({ index, line });
+          kept.push({ index, line, pattern: true });
         }
       };
       return {
@@ -74,12 +75,18 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
           }
           const tailStart = total - pending.length;
           let next = head;
-          for (const { index, line } of kept) {
-            if (index > next) ctx.emit(omitted(index - next));
+          // Lines omitted before pattern-kept lines, told once before the next signal or the tail.
+          let untold = 0;
+          for (const { index, line, pattern } of kept) {
+            if (pattern) untold += index - next;
+            else if (index - next + untold > 0) {
+              ctx.emit(omitted(index - next + untold));
+              untold = 0;
+            }
             ctx.emit(line);
             next = index + 1;
           }
-          if (tailStart > next) ctx.emit(omitted(tailStart - next));
+          if (tailStart - next + untold > 0) ctx.emit(omitted(tailStart - next + untold));
           for (const line of pending) ctx.emit(line);
           return "partial";
         },
