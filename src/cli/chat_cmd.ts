@@ -16,11 +16,15 @@ import { allowAll, terminalAsk } from "./ask.ts";
 import { CliError } from "./errors.ts";
 import type { CliDeps, CommandDeps, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
-import { jsonSink, Renderer, stdWriter, type Writer } from "./render.ts";
+import { exitCodeOf } from "./exit_codes.ts";
+import { JsonTurnWriter, OUTPUT_FORMATS, type OutputFormat } from "./json_output.ts";
+import { Renderer, stdWriter, type Writer } from "./render.ts";
 
 export interface ChatOptions extends ProviderChoice {
   prompt?: string;
   resume?: string;
+  /** text (default), json (one result object per turn), stream-json (`--json`: events + result) */
+  outputFormat?: string;
 }
 
 export function register(program: CliProgram, deps: CommandDeps): void {
@@ -34,6 +38,10 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .option("--model <name>", "model of the selected provider (overrides [llm.<provider>] model)")
     .option("--script <file>", "JSONL script of model turns (implies --provider script)")
     .option("--legacy", "scripted provider without native tool use (the legacy text path)")
+    .option(
+      "--output-format <format>",
+      "text, json (one result object per turn) or stream-json (events + result; same as --json)",
+    )
     .action(async (opts, command) => {
       const globals = globalsOf(command);
       const runtime = await deps.buildRuntime(globals);
@@ -51,14 +59,17 @@ export async function runChat(
   opts: ChatOptions,
   deps: Pick<CliDeps, "buildProvider">,
 ): Promise<number> {
+  const format = outputFormatOf(opts.outputFormat, runtime.globals.json);
   const config = structuredClone(runtime.loaded.config);
   const provider = await providerFor(deps, config, opts);
   const store = runtime.store;
   const { conversationId, messages } = resumeFrom(store, opts.resume);
   const out = stdWriter(Deno.stdout);
   const err = stdWriter(Deno.stderr);
-  const renderer = runtime.globals.json ? null : new Renderer({ out, err });
+  const renderer = format === "text" ? new Renderer({ out, err }) : null;
+  const json = format === "text" ? null : new JsonTurnWriter(out, format);
   const interactive = opts.prompt === undefined;
+  const prompt = interactive ? "" : await withPipedInput(opts.prompt!);
   const lines = interactive || Deno.stdin.isTerminal() ? await openLines(err) : null;
 
   let ask: ((r: AskRequest) => Promise<AskAnswer>) | undefined;
@@ -88,7 +99,7 @@ export async function runChat(
   const sink = (event: AgentEvent) => {
     if (event.type === "notice" && event.code === "provider_error") providerFailure = event;
     if (renderer) renderer.render(event);
-    else jsonSink(out)(event);
+    else json?.event(event);
   };
 
   let running: AbortController | null = null;
@@ -117,11 +128,13 @@ export async function runChat(
   const turn = async (text: string): Promise<StopReason> => {
     running = new AbortController();
     providerFailure = null;
+    json?.begin();
     try {
       const stop = await session.prompt(text, { sink, signal: running.signal });
+      json?.end(stop, session.conversationId);
       const failure = providerFailure as AgentEvent | null;
       if (
-        failure?.type === "notice" && failure.category === "network_error" && !runtime.globals.json
+        failure?.type === "notice" && failure.category === "network_error" && !json
       ) {
         const { providerEndpoint } = await import("../provider/mod.ts");
         const url = providerEndpoint(config, config.llm.provider);
@@ -135,20 +148,21 @@ export async function runChat(
 
   try {
     if (!interactive) {
-      const stop = await turn(opts.prompt!);
-      if (!runtime.globals.json && session.conversationId && store) {
+      const stop = await turn(prompt);
+      if (!json && session.conversationId && store) {
         err.write(
           `(conversation ${session.conversationId}: zeph --resume ${session.conversationId})\n`,
         );
       }
-      return stop === "error" ? 1 : stop === "cancelled" ? 130 : 0;
+      return exitCodeOf(stop);
     }
-    if (!runtime.globals.json) {
+    if (!json) {
       err.write(
         `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace}\n` +
           "Type a request, /help for commands, /exit to quit.\n",
       );
     }
+    let exitCode = 0;
     while (true) {
       const line = await lines!.read("› ");
       if (line === null) break;
@@ -164,14 +178,16 @@ export async function runChat(
         else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
         continue;
       }
-      await turn(text);
+      const code = exitCodeOf(await turn(text));
+      // Piped input is a script: a failed or cut-short turn is its exit code.
+      if (code !== 0 && !Deno.stdin.isTerminal()) exitCode = code;
     }
     if (session.conversationId && store) {
       err.write(
         `(conversation ${session.conversationId}: zeph --resume ${session.conversationId})\n`,
       );
     }
-    return 0;
+    return exitCode;
   } finally {
     Deno.removeSignalListener("SIGINT", interrupt);
     lines?.close();
@@ -185,6 +201,33 @@ const HELP = [
   "Ctrl-C during a turn cancels the running tool and the turn.",
   "",
 ].join("\n");
+
+/** `--output-format`, else `--json` (stream-json), else text. */
+function outputFormatOf(value: string | undefined, json: boolean): OutputFormat {
+  if (value === undefined) return json ? "stream-json" : "text";
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
+    throw new CliError(
+      `Unknown output format "${value}". Use one of: ${OUTPUT_FORMATS.join(", ")}.`,
+    );
+  }
+  return value as OutputFormat;
+}
+
+/** Input piped into `zeph -p` (`cat f | zeph -p "explain"`): appended to the prompt. */
+async function withPipedInput(prompt: string): Promise<string> {
+  if (Deno.stdin.isTerminal()) return prompt;
+  const piped = await new Response(Deno.stdin.readable).text();
+  if (piped.length > MAX_PIPED_INPUT) {
+    throw new CliError(
+      `Cannot use the piped input: it is ${piped.length} characters, over the limit of ` +
+        `${MAX_PIPED_INPUT}. Pipe a smaller part, or name the file in the prompt so the agent reads it.`,
+    );
+  }
+  return piped.trim() ? `${prompt}\n\n${piped.replace(/\n+$/, "")}` : prompt;
+}
+
+/** Piped input larger than this is refused: it would fill most model contexts on its own. */
+const MAX_PIPED_INPUT = 1_000_000;
 
 /** The provider for this chat; a bad choice is a usage error, a missing key a run failure. */
 async function providerFor(

@@ -204,8 +204,3 @@ function ms(result: ToolResult): string {
   const d = result.durationMs;
   return d >= 1000 ? `${(d / 1000).toFixed(1)}s` : `${Math.round(d)}ms`;
 }
-
-/** `--json`: every event as one line of JSON on stdout. */
-export function jsonSink(out: Writer): (event: AgentEvent) => void {
-  return (event) => out.write(JSON.stringify(event) + "\n");
-}

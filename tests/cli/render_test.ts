@@ -1,5 +1,5 @@
 import { expect } from "expect";
-import { colorEnabled, jsonSink, Renderer, type Writer } from "../../src/cli/render.ts";
+import { colorEnabled, Renderer, type Writer } from "../../src/cli/render.ts";
 import type { ToolResult } from "../../src/tools/registry.ts";
 
 function capture(isTerminal = false): Writer & { text: string } {
@@ -100,14 +100,4 @@ Deno.test("colour: only on a TTY and never with NO_COLOR", () => {
     message: "down",
   });
   expect(err.text).toBe("\x1b[31m[provider_error] down\x1b[0m\n");
-});
-
-Deno.test("jsonSink: one JSON object per event and line", () => {
-  const out = capture();
-  const sink = jsonSink(out);
-  sink({ type: "text", text: "a\nb" });
-  sink({ type: "turn_end", stopReason: "end_turn" });
-  expect(out.text).toBe(
-    '{"type":"text","text":"a\\nb"}\n{"type":"turn_end","stopReason":"end_turn"}\n',
-  );
 });
