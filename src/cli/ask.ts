@@ -52,6 +52,8 @@ export function askQuestion(request: AskRequest): string {
 export interface TerminalAskOptions {
   /** Called before the question is printed (the renderer stops its spinner). */
   before?: () => void;
+  /** Called once the question is answered (the renderer redraws its spinner). */
+  after?: () => void;
   /** Reads one line; null at end of input or on Ctrl-C. */
   readLine: (prompt: string) => Promise<string | null>;
   write: (text: string) => void;
@@ -59,8 +61,7 @@ export interface TerminalAskOptions {
 
 /** An ask handler for `CallScope.ask` that questions the user on the terminal. */
 export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Promise<AskAnswer> {
-  return async (request) => {
-    options.before?.();
+  const ask = async (request: AskRequest): Promise<AskAnswer> => {
     let prompt = askQuestion(request);
     while (true) {
       const line = await options.readLine(prompt);
@@ -71,6 +72,14 @@ export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Pro
       const answer = parseAnswer(line);
       if (answer) return answer;
       prompt = "  Please answer y, n or always: ";
+    }
+  };
+  return async (request) => {
+    options.before?.();
+    try {
+      return await ask(request);
+    } finally {
+      options.after?.();
     }
   };
 }

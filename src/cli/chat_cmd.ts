@@ -19,6 +19,13 @@ import { type CliProgram, globalsOf } from "./program.ts";
 import { exitCodeOf } from "./exit_codes.ts";
 import { JsonTurnWriter, OUTPUT_FORMATS, type OutputFormat } from "./json_output.ts";
 import { Renderer, stdWriter, type Writer } from "./render.ts";
+import {
+  BRACKETED_PASTE_OFF,
+  BRACKETED_PASTE_ON,
+  filteredInput,
+  KeyFilter,
+  restoreNewlines,
+} from "./tty_input.ts";
 
 export interface ChatOptions extends ProviderChoice {
   prompt?: string;
@@ -76,7 +83,8 @@ export async function runChat(
   if (runtime.globals.yes) ask = allowAll;
   else if (Deno.stdin.isTerminal() && lines) {
     ask = terminalAsk({
-      before: () => renderer?.stopSpinner(),
+      before: () => renderer?.pause(),
+      after: () => renderer?.resume(),
       readLine: (prompt) => lines.read(prompt, { history: false }),
       write: (t) => err.write(t),
     });
@@ -129,6 +137,7 @@ export async function runChat(
     running = new AbortController();
     providerFailure = null;
     json?.begin();
+    renderer?.thinking();
     try {
       const stop = await session.prompt(text, { sink, signal: running.signal });
       json?.end(stop, session.conversationId);
@@ -143,6 +152,7 @@ export async function runChat(
       return stop;
     } finally {
       running = null;
+      renderer?.stopSpinner();
     }
   };
 
@@ -159,7 +169,7 @@ export async function runChat(
     if (!json) {
       err.write(
         `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace}\n` +
-          "Type a request, /help for commands, /exit to quit.\n",
+          "Type a request (\\ + Enter for a new line), /help for commands, /exit to quit.\n",
       );
     }
     let exitCode = 0;
@@ -199,6 +209,8 @@ const HELP = [
   "/help    this list",
   "/exit    quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",
+  "A line ending in \\ continues on the next line; a multi-line paste is one prompt.",
+  "Keys typed while a turn runs are discarded (zeph says how many).",
   "",
 ].join("\n");
 
@@ -309,8 +321,14 @@ async function openLines(err: Writer): Promise<Lines> {
       // No history yet.
     }
   }
+  // On a TTY, keys pass a filter: bracketed paste, and keys typed during a turn discarded.
+  const keys = terminal ? new KeyFilter() : null;
+  if (keys) {
+    err.write(BRACKETED_PASTE_ON);
+    globalThis.addEventListener("unload", () => err.write(BRACKETED_PASTE_OFF));
+  }
   const rl = readline.createInterface({
-    input: process.stdin,
+    input: keys ? await filteredInput(process.stdin, keys) : process.stdin,
     output: terminal ? process.stderr : undefined,
     terminal,
     history,
@@ -320,8 +338,19 @@ async function openLines(err: Writer): Promise<Lines> {
   const queue: string[] = [];
   const waiters: { resolve: (line: string | null) => void; history: boolean }[] = [];
   let closed = false;
-  rl.on("line", (line: string) => {
+  let continued = "";
+  rl.on("line", (typed: string) => {
+    // A line ending in "\" continues on the next one (a newline in the prompt).
+    if (terminal && waiters[0]?.history !== false && typed.endsWith("\\")) {
+      continued += restoreNewlines(typed.slice(0, -1)) + "\n";
+      rl.setPrompt("… ");
+      rl.prompt();
+      return;
+    }
+    const line = continued + restoreNewlines(typed);
+    continued = "";
     const w = waiters.shift();
+    if (keys && waiters.length === 0) keys.busy = true;
     if (terminal && line.trim()) {
       if (w?.history === false) (rl as unknown as { history?: string[] }).history?.shift();
       else saveHistory(file, line);
@@ -337,6 +366,11 @@ async function openLines(err: Writer): Promise<Lines> {
     read(prompt, options = {}) {
       if (queue.length) return Promise.resolve(queue.shift()!);
       if (closed) return Promise.resolve(null);
+      if (keys) {
+        keys.busy = false;
+        const dropped = keys.takeDiscarded();
+        if (dropped) err.write(`(${dropped} keys typed during the turn were discarded)\n`);
+      }
       if (terminal) {
         const nl = prompt.lastIndexOf("\n");
         if (nl >= 0) err.write(prompt.slice(0, nl + 1));
@@ -350,12 +384,14 @@ async function openLines(err: Writer): Promise<Lines> {
     },
     cancelPending() {
       for (const w of waiters.splice(0)) w.resolve(null);
+      if (keys) keys.busy = true;
     },
     reprompt() {
       if (terminal) rl.prompt();
     },
     close() {
       if (!closed) rl.close();
+      if (keys) err.write(BRACKETED_PASTE_OFF);
     },
   };
 }
