@@ -17,7 +17,7 @@ export function parseAnswer(text: string): AskAnswer | null {
  * Control characters (carriage return, ANSI escapes) and bidi overrides shown as escapes: a
  * subject could otherwise redraw the prompt to show something other than what is approved.
  */
-function visible(text: string): string {
+export function visible(text: string): string {
   return text.replace(
     // deno-lint-ignore no-control-regex -- matching control characters is the point
     /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
@@ -54,6 +54,8 @@ export interface TerminalAskOptions {
   before?: () => void;
   /** Called once the question is answered (the renderer redraws its spinner). */
   after?: () => void;
+  /** Text shown above the question: the diff of a write, a command's parts (ask_preview.ts). */
+  preview?: (request: AskRequest) => Promise<string>;
   /** Reads one line; null at end of input or on Ctrl-C. */
   readLine: (prompt: string) => Promise<string | null>;
   write: (text: string) => void;
@@ -77,6 +79,7 @@ export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Pro
   return async (request) => {
     options.before?.();
     try {
+      if (options.preview) options.write(await options.preview(request));
       return await ask(request);
     } finally {
       options.after?.();

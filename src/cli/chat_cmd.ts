@@ -13,12 +13,13 @@ import type { Message, Provider, ProviderChoice } from "../provider/mod.ts";
 import type { Store } from "../store/mod.ts";
 import type { AskAnswer, AskRequest } from "../tools/mod.ts";
 import { allowAll, terminalAsk } from "./ask.ts";
+import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
 import type { CliDeps, CommandDeps, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 import { exitCodeOf } from "./exit_codes.ts";
 import { JsonTurnWriter, OUTPUT_FORMATS, type OutputFormat } from "./json_output.ts";
-import { Renderer, stdWriter, type Writer } from "./render.ts";
+import { colorEnabled, Renderer, stdWriter, type Writer } from "./render.ts";
 import {
   BRACKETED_PASTE_OFF,
   BRACKETED_PASTE_ON,
@@ -85,6 +86,12 @@ export async function runChat(
     ask = terminalAsk({
       before: () => renderer?.pause(),
       after: () => renderer?.resume(),
+      preview: (request) =>
+        askPreview(request, {
+          sandbox: runtime.sandbox,
+          cwd: runtime.sandbox.workspace,
+          color: colorEnabled(err, (k) => Deno.env.get(k)),
+        }),
       readLine: (prompt) => lines.read(prompt, { history: false }),
       write: (t) => err.write(t),
     });

@@ -8,9 +8,10 @@
  */
 import type { AskAnswer, AskRequest } from "../tools/mod.ts";
 import { terminalAsk } from "./ask.ts";
+import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
-import type { CommandDeps } from "./deps.ts";
+import type { CommandDeps, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 import { formatTool } from "./tool_help.ts";
 
@@ -46,7 +47,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         const result = await withInterrupt((signal) => {
           const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
             Deno.stderr.isTerminal();
-          const ask = interactive ? askOnTerminal(signal) : undefined;
+          const ask = interactive ? askOnTerminal(signal, runtime) : undefined;
           return runtime.registry.dispatch(
             { id: `cli-${crypto.randomUUID()}`, name: id, input },
             runtime.scope({ signal, ...(ask ? { ask } : {}) }),
@@ -140,11 +141,20 @@ async function printToolHelp(
 }
 
 /** The terminal question of src/cli/ask.ts, on stderr so stdout keeps only the result. */
-function askOnTerminal(signal: AbortSignal): (request: AskRequest) => Promise<AskAnswer> {
+function askOnTerminal(
+  signal: AbortSignal,
+  runtime: Runtime,
+): (request: AskRequest) => Promise<AskAnswer> {
   const encoder = new TextEncoder();
   const write = (text: string) => void Deno.stderr.writeSync(encoder.encode(text));
   return terminalAsk({
     write,
+    preview: (request) =>
+      askPreview(request, {
+        sandbox: runtime.sandbox,
+        cwd: runtime.sandbox.workspace,
+        color: !Deno.env.get("NO_COLOR"),
+      }),
     readLine: (prompt) => {
       write(prompt);
       return readLine(signal);

@@ -9,3 +9,4 @@ export * from "./deps.ts";
 export * from "./executors/mod.ts";
 export * from "./registry.ts";
 export * from "./tool.ts";
+export { unifiedDiff } from "./_diff.ts";
