@@ -8,7 +8,7 @@
  */
 import type { AgentEvent } from "../agent/mod.ts";
 import type { ToolKind, ToolResult } from "../tools/mod.ts";
-import { fitLine, flatten } from "./line_width.ts";
+import { displayWidth, fitLine, flatten } from "./line_width.ts";
 
 export interface Writer {
   write(text: string): void;
@@ -224,7 +224,10 @@ export class Renderer {
       : `  ${elapsed}${s.detail ? `  ${s.detail}` : ""}`;
     // One column spare: a line that fills the last column wraps on some terminals.
     const width = (this.#err.columns?.() || 80) - 1;
-    const head = `${SPINNER[s.frame]} ${s.title}`;
+    // A long title leaves room for the elapsed time and up to a third of the line of output.
+    const room = elapsed.length + 2 +
+      (s.detail ? Math.min(displayWidth(s.detail) + 2, Math.floor(width / 3)) : 0);
+    const head = fitLine(`${SPINNER[s.frame]} ${s.title}`, Math.max(16, width - room));
     const line = fitLine(head + tail, width);
     const painted = line.length <= head.length
       ? this.#paint(cyan, line)

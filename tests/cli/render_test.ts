@@ -117,9 +117,10 @@ Deno.test("status line: cut to the terminal width (wide characters, live output)
   });
   r.stopSpinner();
   const lines = redraws(err.text);
+  // The title leaves room for the elapsed time and a third of the line for the output.
   expect(lines).toEqual([
-    "⠋ $ bash echo 日本語のとても長いコマン…",
-    "⠋ $ bash echo 日本語のとても長いコマン…",
+    "⠋ $ bash echo 日本語のとても長い…  0.0s",
+    "⠋ $ bash echo 日本…  2.5s  step 2 of a…",
   ]);
   for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(39);
   // Nothing but redraws: no newline, so no copy is left in the scrollback.
