@@ -68,6 +68,16 @@ Deno.test({
       } finally {
         await z.close();
       }
+      // The same in a one-shot run on a terminal.
+      const once = await startZeph(["-p", "hello", "--script", file], { cwd: ws, home });
+      try {
+        await once.waitFor(/thinking… +\d+\.\ds · Ctrl-C to cancel/);
+        const done = await once.waitFor("[exit 0]");
+        expect(done).toContain("Here I am.");
+        expect(done).not.toContain("thinking…");
+      } finally {
+        await once.close();
+      }
     });
   },
 });
