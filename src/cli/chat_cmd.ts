@@ -78,7 +78,10 @@ export async function runChat(
   const json = format === "text" ? null : new JsonTurnWriter(out, format);
   const interactive = opts.prompt === undefined;
   const prompt = interactive ? "" : await withPipedInput(opts.prompt!);
-  const lines = interactive || Deno.stdin.isTerminal() ? await openLines(err) : null;
+  // -p on a terminal reads only answers to questions: keys typed during its turn are dropped.
+  const lines = interactive || Deno.stdin.isTerminal()
+    ? await openLines(err, { busy: !interactive })
+    : null;
 
   let ask: ((r: AskRequest) => Promise<AskAnswer>) | undefined;
   if (runtime.globals.yes) ask = allowAll;
@@ -314,7 +317,7 @@ export function historyPath(env: (k: string) => string | undefined = (k) => Deno
 
 const HISTORY_SIZE = 1000;
 
-async function openLines(err: Writer): Promise<Lines> {
+async function openLines(err: Writer, options: { busy: boolean }): Promise<Lines> {
   const readline = await import("node:readline");
   const process = (await import("node:process")).default;
   const terminal = Deno.stdin.isTerminal();
@@ -330,6 +333,7 @@ async function openLines(err: Writer): Promise<Lines> {
   }
   // On a TTY, keys pass a filter: bracketed paste, and keys typed during a turn discarded.
   const keys = terminal ? new KeyFilter() : null;
+  if (keys) keys.busy = options.busy;
   if (keys) {
     err.write(BRACKETED_PASTE_ON);
     globalThis.addEventListener("unload", () => err.write(BRACKETED_PASTE_OFF));

@@ -40,7 +40,7 @@ Deno.test("a conversation whose first turn failed is listed and can be resumed",
     expect(lines[0]).toMatch(/^ID +UPDATED \(UTC\) +MSGS +WORKSPACE +TITLE$/);
     expect(lines.length).toBe(2);
     // The workspace column ends with the workspace (long paths are cut at the front).
-    expect(lines[1]).toMatch(/ {5}1  \S*\/ws  first try$/);
+    expect(lines[1]).toMatch(/ {5}1 {2}\S*\/ws {2}first try$/);
     const id = lines[1].split(" ")[0];
     const ok = path.join(home, "ok.jsonl");
     await Deno.writeTextFile(ok, '{"text": "second time lucky"}\n');

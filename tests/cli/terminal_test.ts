@@ -35,7 +35,7 @@ Deno.test({
         // The title, cut, then the elapsed time and the last output line, cut: one row.
         const running = await z.waitFor(/\d\.\ds {2}\d progress/);
         const status = running.split("\n").find((l) => SPINNER.test(l[0] ?? ""))!;
-        expect(status).toMatch(/^. \$ bash for i in 1 2 .*…  \d+\.\ds  \d progress line .*…$/);
+        expect(status).toMatch(/^. \$ bash for i in 1 2 .*… {2}\d+\.\ds {2}\d progress line .*…$/);
         expect(displayWidth(status)).toBeLessThanOrEqual(79);
         await z.waitFor("Built.");
         const history = await z.history();
