@@ -23,6 +23,9 @@ export async function askPreview(request: AskRequest, options: PreviewOptions): 
   if (request.tool.name !== "write" && request.tool.name !== "edit") return "";
   if (typeof params.path !== "string") return "";
   const current = await readCurrent(params.path, options);
+  if (current === HIDDEN) {
+    return "  (no diff: the file is covered by [tools.file] deny_read)\n";
+  }
   const next = proposed(request.tool.name, params, current);
   if (next === null) return "";
   const diff = unifiedDiff(current ?? "", next, { path: params.path });
@@ -50,9 +53,21 @@ function proposed(
   return all === true ? current.split(from).join(to) : current.replace(from, () => to);
 }
 
-async function readCurrent(file: string, options: PreviewOptions): Promise<string | null> {
+/** A file the read rules hide: its content stays off the screen as it stays from the model. */
+const HIDDEN = Symbol("hidden");
+
+async function readCurrent(
+  file: string,
+  options: PreviewOptions,
+): Promise<string | null | typeof HIDDEN> {
+  let resolved: string;
   try {
-    const resolved = await options.sandbox.resolve(file, options.cwd);
+    resolved = await options.sandbox.resolve(file, options.cwd);
+  } catch {
+    return null; // outside the sandbox: the tool reports it
+  }
+  if (!options.sandbox.canRead(resolved)) return HIDDEN;
+  try {
     return await Deno.readTextFile(resolved);
   } catch {
     return null; // a new file, or one the tool will report on

@@ -69,6 +69,25 @@ Deno.test("edit: the diff of the replacement; a long diff is cut with a count", 
   });
 });
 
+Deno.test("a file covered by deny_read gets no diff: its content stays off the screen", async () => {
+  const ws = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_preview_" }));
+  try {
+    await Deno.writeTextFile(path.join(ws, "secret.env"), "KEY=hunter2\n");
+    const sandbox = await Sandbox.create(ws, { denyRead: ["*.env"] });
+    const request: AskRequest = {
+      callId: "c",
+      tool: tool("write"),
+      params: { path: "secret.env", content: "KEY=x\n" },
+      decision: decision({ subject: "secret.env" }),
+    };
+    expect(await askPreview(request, { sandbox, cwd: ws })).toBe(
+      "  (no diff: the file is covered by [tools.file] deny_read)\n",
+    );
+  } finally {
+    await Deno.remove(ws, { recursive: true });
+  }
+});
+
 Deno.test("bash: each simple command with its effect, and why it asks", async () => {
   await withSandbox(async (sandbox, ws) => {
     const request: AskRequest = {

@@ -166,7 +166,7 @@ Deno.test("--resume continues a stored conversation; zeph sessions lists and del
       .toEqual([[conversation.id, 4]]);
     const text = await zeph(["sessions"], { cwd: ws, home });
     expect(text.stdout).toContain(`${conversation.id}  `);
-    expect(text.stdout).toContain("4 msgs  remember 42");
+    expect(text.stdout).toMatch(/ 4 {2}\S+ {2}remember 42\n/);
 
     const bogus = await zeph(["--resume", "nope", "-p", "x", "--script", second], {
       cwd: ws,
