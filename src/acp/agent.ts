@@ -8,7 +8,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentEvent, StopReason } from "../agent/mod.ts";
 import type { Message } from "../provider/mod.ts";
-import type { AskAnswer, AskRequest } from "../tools/mod.ts";
+import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
 import type { AgentBackend, AgentSessionHandle } from "./backend.ts";
 import { encodeLine, guardLines, LineWriter } from "./_wire.ts";
 import { acpKind, toolCallFinished, toolCallStarted, toolTitle } from "./updates.ts";
@@ -46,6 +46,20 @@ const OUTPUT_INTERVAL_MS = 200;
 const COMMANDS: acp.AvailableCommand[] = [
   { name: "clear", description: "Start over: forget this session's approvals and tool quota" },
   { name: "help", description: "Show what zeph can do in this session" },
+];
+
+const PERMISSION_OPTIONS: acp.PermissionOption[] = [
+  { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+  { optionId: "allow_always", name: "Always allow", kind: "allow_always" },
+  { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+  { optionId: "reject_always", name: "Always reject", kind: "reject_always" },
+];
+
+/** Going on with a run of identical calls: "always" stops asking about it for this turn. */
+const REPEAT_OPTIONS: acp.PermissionOption[] = [
+  { optionId: "allow_once", name: "Run it again", kind: "allow_once" },
+  { optionId: "allow_always", name: "Don't ask again this turn", kind: "allow_always" },
+  { optionId: "reject_once", name: "Stop", kind: "reject_once" },
 ];
 
 /** What the front-end keeps per ACP session: its agent session and the turn it is running. */
@@ -157,6 +171,8 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
       const send = (update: acp.SessionUpdate) =>
         client.notify(sdk.methods.client.session.update, { sessionId: handle.id, update });
       for (const update of replayUpdates(await handle.history(), handle.cwd)) await send(update);
+      const plan = await handle.plan();
+      if (plan.length) await send({ sessionUpdate: "plan", entries: plan });
       return {};
     })
     .onRequest(sdk.methods.agent.session.list, async ({ params }) => {
@@ -330,16 +346,25 @@ async function runPrompt(
           });
         }
         break;
+      case "plan":
+        send({ sessionUpdate: "plan", entries: event.entries });
+        break;
       case "usage":
       case "turn_end":
         break;
     }
   };
 
-  const ask = async (request: AskRequest): Promise<AskAnswer> => {
+  // The permission answer carries no words: a rejection ends the turn (reasonFollows), so the
+  // user's next prompt reaches the model right after the rejected call (README "Rejecting with
+  // a reason").
+  const ask = async (request: AskRequest): Promise<AskAnswer | AskReply> => {
     const toolCallId = ids.get(request.callId) ?? crypto.randomUUID();
     const subjects = request.decision.subject ? [request.decision.subject] : [];
     const why = request.decision.reason ? ` — ${request.decision.reason}` : "";
+    const title = request.repeat
+      ? `Run again? ${toolTitle(request.tool.name, subjects)}${why}`
+      : toolTitle(request.tool.name, subjects) + why;
     try {
       const response = await client.request(
         sdk.methods.client.session.requestPermission,
@@ -347,25 +372,19 @@ async function runPrompt(
           sessionId,
           toolCall: {
             toolCallId,
-            title: toolTitle(request.tool.name, subjects) + why,
+            title,
             kind: acpKind(request.tool.name, request.tool.kind),
             status: "pending",
             rawInput: request.params,
           },
-          options: [
-            { optionId: "allow_once", name: "Allow", kind: "allow_once" },
-            { optionId: "allow_always", name: "Always allow", kind: "allow_always" },
-            { optionId: "reject_once", name: "Reject", kind: "reject_once" },
-            { optionId: "reject_always", name: "Always reject", kind: "reject_always" },
-          ],
+          options: request.repeat ? REPEAT_OPTIONS : PERMISSION_OPTIONS,
         },
         { cancellationSignal: abort.signal },
       );
       if (response.outcome.outcome !== "selected") return "cancelled";
       const id = response.outcome.optionId;
-      return id === "allow_once" || id === "allow_always" || id === "reject_always"
-        ? id
-        : "reject_once";
+      if (id === "allow_once" || id === "allow_always") return id;
+      return { answer: id === "reject_always" ? id : "reject_once", reasonFollows: true };
     } catch {
       return "cancelled";
     }

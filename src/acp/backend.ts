@@ -5,12 +5,13 @@
  */
 import type { EventSink, StopReason } from "../agent/mod.ts";
 import type { Message } from "../provider/mod.ts";
-import type { AskAnswer, AskRequest, ToolExecutor } from "../tools/mod.ts";
+import type { PlanEntry } from "../store/mod.ts";
+import type { AskAnswer, AskReply, AskRequest, ToolExecutor } from "../tools/mod.ts";
 
 export interface PromptIo {
   signal: AbortSignal;
   emit: EventSink;
-  ask: (request: AskRequest) => Promise<AskAnswer>;
+  ask: (request: AskRequest) => Promise<AskAnswer | AskReply>;
   /** Editor-backed executors, put in front of the local ones for this session. */
   front: ToolExecutor | null;
 }
@@ -21,6 +22,8 @@ export interface AgentSessionHandle {
   readonly cwd: string;
   /** The stored transcript, for `session/load` replay. */
   history(): Promise<Message[]>;
+  /** The stored plan, for `session/load` replay (empty when there is none). */
+  plan(): Promise<PlanEntry[]>;
   /** Runs one user turn through the loop. */
   prompt(text: string, io: PromptIo): Promise<StopReason>;
   close(): Promise<void>;

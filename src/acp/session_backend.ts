@@ -91,6 +91,7 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
         store: deps.store,
         conversationId,
         messages,
+        plan: deps.store?.loadPlan(conversationId) ?? [],
         callerId: conversationId,
       });
       return session;
@@ -101,6 +102,10 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
       history: () =>
         Promise.resolve(
           deps.store ? deps.store.loadMessages(conversationId) : [...(session?.messages ?? [])],
+        ),
+      plan: () =>
+        Promise.resolve(
+          deps.store ? deps.store.loadPlan(conversationId) : [...(session?.plan ?? [])],
         ),
       async prompt(text: string, io: PromptIo) {
         const trimmed = text.trim();

@@ -4,6 +4,7 @@
  */
 import type { ErrorCategory } from "../errors/mod.ts";
 import type { Usage } from "../provider/mod.ts";
+import type { PlanEntry } from "../store/mod.ts";
 import type { ToolKind, ToolResult } from "../tools/mod.ts";
 
 export type AgentEvent =
@@ -34,6 +35,8 @@ export type AgentEvent =
     /** For provider errors: the taxonomy category (network_error → "is it running?"). */
     category?: ErrorCategory;
   }
+  /** The whole plan after an update_plan call (front-ends replace what they show). */
+  | { type: "plan"; entries: PlanEntry[] }
   | { type: "usage"; usage: Usage }
   | { type: "turn_end"; stopReason: StopReason };
 

@@ -1,7 +1,8 @@
 /**
  * The loop's safety limits, each a small stateful object the loop consults: the iteration
- * budget, the doom-loop detector, the context-budget estimate, the repetition detector and the
- * per-session tool call quota. None of them runs a tool or talks to a provider.
+ * budget, the doom-loop detector, the context-budget estimate and the per-session tool call
+ * quota (the repetition rule, which asks the user, is in repetition.ts). None of them runs a
+ * tool or talks to a provider.
  */
 import type { Message, ToolDefinitionForModel } from "../provider/mod.ts";
 
@@ -111,39 +112,6 @@ export function stableJson(value: unknown): string {
     }
     return v;
   }) ?? "null";
-}
-
-/**
- * Repetition (Roo's rule, Zeph's shape): a call whose tool and arguments equal one of the last
- * `window` calls is not executed again; the model gets an error result instead. Blocked calls
- * stay in the window. A successful mutating call clears the window: after an edit, reading the
- * same file or re-running the same test is legitimate.
- */
-export class RepetitionDetector {
-  #window: string[] = [];
-  constructor(readonly size: number) {}
-
-  static signature(name: string, input: unknown): string {
-    return `${name.slice(0, 256)}\u0000${stableJson(input ?? {})}`;
-  }
-
-  /** True when the call repeats one in the window. Records it either way. */
-  check(name: string, input: unknown): boolean {
-    const sig = RepetitionDetector.signature(name, input);
-    const repeated = this.#window.includes(sig);
-    this.#window.push(sig);
-    if (this.#window.length > this.size) this.#window.shift();
-    return repeated;
-  }
-
-  /** After a successful mutating call: the window restarts with that call alone. */
-  restartWith(name: string, input: unknown): void {
-    this.#window = [RepetitionDetector.signature(name, input)];
-  }
-
-  reset(): void {
-    this.#window = [];
-  }
 }
 
 /**

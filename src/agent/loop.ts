@@ -25,7 +25,9 @@ import {
 import type { Sandbox } from "../sandbox/mod.ts";
 import {
   type AnyTool,
+  askReply,
   type CallScope,
+  isRejection,
   type ToolCall,
   type ToolExecutor,
   type ToolRegistry,
@@ -34,7 +36,9 @@ import {
 } from "../tools/mod.ts";
 import type { AgentEvent, EventSink, StopReason } from "./events.ts";
 import { extractLegacyCalls, formatLegacyResults, type RequestedCall } from "./legacy.ts";
-import { ContextBudget, DoomLoopDetector, RepetitionDetector, type ToolQuota } from "./limits.ts";
+import { ContextBudget, DoomLoopDetector, type ToolQuota } from "./limits.ts";
+import { askToRepeat, RepetitionDetector } from "./repetition.ts";
+import type { PlanEntry } from "../store/mod.ts";
 
 /** What a turn reads and updates: an agent session (session.ts) as the loop sees it. */
 export interface TurnSession {
@@ -57,6 +61,8 @@ export interface TurnSession {
   ensureConversation(title: string): Promise<string>;
   /** Appends a message to the transcript and persists it. */
   append(message: Message): Promise<void>;
+  /** Keeps the plan an update_plan call set, with the conversation. */
+  setPlan(entries: PlanEntry[]): Promise<void>;
   systemPrompt(): string;
 }
 
@@ -113,7 +119,7 @@ export async function runTurn(
   const legacy = !session.provider.supportsToolUse;
   const max = config.agent.max_tool_iterations;
   const doom = new DoomLoopDetector(config.agent.doom_loop_threshold);
-  const repetition = new RepetitionDetector(config.agent.repetition_window);
+  const repetition = new RepetitionDetector(config.agent.repeat_threshold);
   const budget = new ContextBudget(
     config.agent.context_budget_tokens,
     config.agent.context_budget_ratio,
@@ -230,6 +236,16 @@ export async function runTurn(
         },
     );
     if (batch.cancelled || signal.aborted) return stop("cancelled");
+    if (batch.reasonFollows) {
+      // The front-end's rejection carried no words: the turn ends here, so the user's next
+      // prompt comes right after the rejected call and the model reads the two together.
+      notice(
+        "info",
+        "rejected",
+        "The call was rejected; zeph waits for your next message (it may say why).",
+      );
+      return stop("end_turn");
+    }
 
     if (batch.quotaBlocked) {
       if (quotaBlockedBefore) return stop("quota");
@@ -269,6 +285,8 @@ interface BatchResult {
   results: ToolResult[];
   cancelled: boolean;
   quotaBlocked: boolean;
+  /** A call was rejected by a front-end whose answer carries no words (ACP). */
+  reasonFollows?: boolean;
 }
 
 /** Runs one model answer's calls in order; every call gets exactly one result. */
@@ -279,6 +297,12 @@ async function runBatch(
 ): Promise<BatchResult> {
   const { sink, signal, repetition } = options;
   const results: ToolResult[] = [];
+  let reasonFollows = false;
+  const ask: CallScope["ask"] = session.ask && (async (request) => {
+    const reply = askReply(await session.ask!(request));
+    if (reply.reasonFollows && isRejection(reply.answer)) reasonFollows = true;
+    return reply;
+  });
   const scope: CallScope = {
     cwd: session.cwd,
     sandbox: session.sandbox,
@@ -303,7 +327,7 @@ async function runBatch(
         });
       }
     },
-    ask: session.ask,
+    ask,
     executor: session.executor,
     policy: session.policy,
   };
@@ -344,6 +368,19 @@ async function runBatch(
       results.push(result);
       continue;
     }
+    if (reasonFollows) {
+      const result = synthetic(
+        call,
+        new ToolError(
+          "policy_blocked",
+          `Cannot run ${call.name}: not started, the user rejected an earlier call of this answer`,
+          { hint: "Read the user's next message and follow it." },
+        ),
+      );
+      await session.registry.record(call, result, scope);
+      results.push(result);
+      continue;
+    }
     sink(startEvent(session, call));
     let result: ToolResult;
     if (call.parseError) {
@@ -354,34 +391,37 @@ async function runBatch(
         }),
       );
       await session.registry.record(call, result, scope);
-    } else if (repetition.check(call.name, call.input)) {
-      sink({
-        type: "notice",
-        level: "warn",
-        code: "repetition",
-        message: `Not running ${call.name} again: identical to a call among the last ` +
-          `${repetition.size} ([agent] repetition_window).`,
-      });
-      result = synthetic(
-        call,
-        new ToolError(
-          "policy_blocked",
-          `Cannot run ${call.name}: repeated identical call (same tool, same arguments) ` +
-            `within the last ${repetition.size} calls`,
-          { hint: "Use the earlier result, different arguments or a different approach." },
-        ),
-      );
-      await session.registry.record(call, result, scope);
     } else {
-      result = await dispatchWithRetry(session, call, scope, sink);
+      const count = repetition.record(call.name, call.input);
       const tool = session.registry.get(call.name);
-      if (result.ok && tool?.mutates) repetition.restartWith(call.name, call.input);
+      const refused = count && tool
+        ? await askToRepeat(call, { tool, count, detector: repetition, ask })
+        : null;
+      if (refused) {
+        // A user who said stop knows; a run refused with no one to ask is worth a notice.
+        if (!ask) {
+          sink({
+            type: "notice",
+            level: "warn",
+            code: "repetition",
+            message: `${call.name} not run: ${count} identical calls in a row ` +
+              `(repeat_threshold = ${repetition.limit}).`,
+          });
+        }
+        result = synthetic(call, refused);
+        await session.registry.record(call, result, scope);
+      } else result = await dispatchWithRetry(session, call, scope, sink);
     }
     if (result.outcome === "cancelled" || signal.aborted) cancelled = true;
     sink({ type: "tool_end", result });
     results.push(result);
+    const plan = result.ok ? result.output?.plan : undefined;
+    if (plan) {
+      await session.setPlan(plan);
+      sink({ type: "plan", entries: plan });
+    }
   }
-  return { results, cancelled, quotaBlocked: false };
+  return { results, cancelled, quotaBlocked: false, reasonFollows };
 }
 
 /** The calls of a final assistant message: nothing answered them. */

@@ -8,6 +8,7 @@ import type { Config } from "../config/mod.ts";
 import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Message, Provider } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
+import type { PlanEntry } from "../store/mod.ts";
 import type { AnyTool, CallScope, ToolExecutor, ToolRegistry } from "../tools/mod.ts";
 import type { StopReason } from "./events.ts";
 import { legacyInstructions } from "./legacy.ts";
@@ -19,6 +20,7 @@ export interface TranscriptStore {
   /** Creates a conversation and returns its id. */
   createConversation(options?: { title?: string; cwd?: string }): string | Promise<string>;
   appendMessages(conversationId: string, messages: Message[]): void | Promise<void>;
+  savePlan(conversationId: string, entries: PlanEntry[]): void | Promise<void>;
 }
 
 export interface AgentSessionOptions {
@@ -38,6 +40,8 @@ export interface AgentSessionOptions {
   /** Continue a stored conversation (`--resume`): its id and its messages. */
   conversationId?: string | null;
   messages?: Message[];
+  /** The plan of the conversation continued (`--resume`, session/load). */
+  plan?: PlanEntry[];
   /** Resolves `ask` decisions; absent means non-interactive (asks are refused). */
   ask?: CallScope["ask"];
   callerId?: string | null;
@@ -72,6 +76,7 @@ export class AgentSession implements TurnSession {
   ask?: CallScope["ask"];
   #conversationId: string | null;
   #messages: Message[];
+  #plan: PlanEntry[];
 
   constructor(options: AgentSessionOptions) {
     this.provider = options.provider;
@@ -90,6 +95,12 @@ export class AgentSession implements TurnSession {
     this.ask = options.ask;
     this.#conversationId = options.conversationId ?? null;
     this.#messages = [...(options.messages ?? [])];
+    this.#plan = [...(options.plan ?? [])];
+  }
+
+  /** The plan the last update_plan call set (empty when there is none). */
+  get plan(): readonly PlanEntry[] {
+    return this.#plan;
   }
 
   /** Null until the first prompt creates the conversation (or after `/clear`). */
@@ -111,6 +122,7 @@ export class AgentSession implements TurnSession {
   clear(): void {
     this.#conversationId = null;
     this.#messages = [];
+    this.#plan = [];
     this.quota.reset();
     this.policy.clearSessionRules();
   }
@@ -130,6 +142,14 @@ export class AgentSession implements TurnSession {
     this.#messages.push(message);
     if (this.store && this.#conversationId) {
       await this.store.appendMessages(this.#conversationId, [message]);
+    }
+  }
+
+  /** Replaces the plan and persists it with the conversation. */
+  async setPlan(entries: PlanEntry[]): Promise<void> {
+    this.#plan = [...entries];
+    if (this.store && this.#conversationId) {
+      await this.store.savePlan(this.#conversationId, this.#plan);
     }
   }
 

@@ -1,8 +1,10 @@
 /**
- * The terminal's answer to an `ask` decision: `y` (allow once), `n` (reject once) or `always`
- * (allow and add a session rule for the pattern shown). Ctrl-C or end of input cancels.
+ * The terminal's answer to an `ask` decision: `y` (allow once), `n` (reject once, then an
+ * optional line of reason the model reads) or `always` (allow and add a session rule for the
+ * pattern shown). Ctrl-C or end of input cancels. The same prompt asks whether to go on with a
+ * run of identical calls ([agent] repeat_threshold).
  */
-import type { AskAnswer, AskRequest } from "../tools/mod.ts";
+import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
 
 /** Maps what the user typed; null when it is not an answer (the question is asked again). */
 export function parseAnswer(text: string): AskAnswer | null {
@@ -39,6 +41,12 @@ export function visible(text: string): string {
 export function askQuestion(request: AskRequest): string {
   const d = request.decision;
   const subject = d.subject ? `: ${visible(d.subject)}` : "";
+  if (request.repeat) {
+    const { count, limit } = request.repeat;
+    return `Run ${request.tool.name} again${subject}\n` +
+      `  The model made the same call ${count} times in a row ([agent] repeat_threshold = ${limit}).\n` +
+      `  [y]es / [n]o, stop it / [a]lways (stop asking about this call this turn): `;
+  }
   const why = d.reason
     ? ` (${visible(d.reason)})`
     : d.policyMatch
@@ -62,8 +70,10 @@ export interface TerminalAskOptions {
 }
 
 /** An ask handler for `CallScope.ask` that questions the user on the terminal. */
-export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Promise<AskAnswer> {
-  const ask = async (request: AskRequest): Promise<AskAnswer> => {
+export function terminalAsk(
+  options: TerminalAskOptions,
+): (r: AskRequest) => Promise<AskAnswer | AskReply> {
+  const ask = async (request: AskRequest): Promise<AskAnswer | AskReply> => {
     let prompt = askQuestion(request);
     while (true) {
       const line = await options.readLine(prompt);
@@ -72,6 +82,14 @@ export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Pro
         return "cancelled";
       }
       const answer = parseAnswer(line);
+      if (answer === "reject_once") {
+        const reason = await options.readLine(REASON_PROMPT);
+        if (reason === null) {
+          options.write("\n");
+          return "cancelled";
+        }
+        return reason.trim() ? { answer, reason: reason.trim() } : answer;
+      }
       if (answer) return answer;
       prompt = "  Please answer y, n or always: ";
     }
@@ -86,6 +104,9 @@ export function terminalAsk(options: TerminalAskOptions): (r: AskRequest) => Pro
     }
   };
 }
+
+/** Asked after `n`: the line reaches the model with the rejection. */
+export const REASON_PROMPT = "  Why not? (tell the model, or Enter to skip): ";
 
 /**
  * `--yes`: every ask is allowed once, without a prompt — except one only a person may answer

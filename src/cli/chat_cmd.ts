@@ -11,7 +11,8 @@ import { PROVIDER_NAMES } from "../config/providers.ts";
 import type { Config } from "../config/mod.ts";
 import type { Message, Provider, ProviderChoice } from "../provider/mod.ts";
 import type { Store } from "../store/mod.ts";
-import type { AskAnswer, AskRequest } from "../tools/mod.ts";
+import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
+import type { PlanEntry } from "../store/mod.ts";
 import { allowAll, terminalAsk } from "./ask.ts";
 import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
@@ -71,7 +72,7 @@ export async function runChat(
   const config = structuredClone(runtime.loaded.config);
   const provider = await providerFor(deps, config, opts);
   const store = runtime.store;
-  const { conversationId, messages } = resumeFrom(store, opts.resume);
+  const { conversationId, messages, plan } = resumeFrom(store, opts.resume);
   const out = stdWriter(Deno.stdout);
   const err = stdWriter(Deno.stderr);
   const renderer = format === "text" ? new Renderer({ out, err }) : null;
@@ -83,7 +84,7 @@ export async function runChat(
     ? await openLines(err, { busy: !interactive })
     : null;
 
-  let ask: ((r: AskRequest) => Promise<AskAnswer>) | undefined;
+  let ask: ((r: AskRequest) => Promise<AskAnswer | AskReply>) | undefined;
   if (runtime.globals.yes) ask = allowAll;
   else if (Deno.stdin.isTerminal() && lines) {
     ask = terminalAsk({
@@ -110,8 +111,14 @@ export async function runChat(
     store,
     conversationId,
     messages,
+    plan,
     ask,
   });
+  // A resumed conversation shows where its plan stands before the first new prompt.
+  if (plan.length) {
+    if (renderer) renderer.showPlan(plan);
+    else json?.event({ type: "plan", entries: plan });
+  }
 
   let providerFailure: AgentEvent | null = null;
   const sink = (event: AgentEvent) => {
@@ -274,8 +281,8 @@ async function providerFor(
 function resumeFrom(
   store: Store | null,
   id: string | undefined,
-): { conversationId: string | null; messages: Message[] } {
-  if (!id) return { conversationId: null, messages: [] };
+): { conversationId: string | null; messages: Message[]; plan: PlanEntry[] } {
+  if (!id) return { conversationId: null, messages: [], plan: [] };
   if (!store) {
     throw new CliError(
       "Cannot resume: no conversation store is configured ([memory] sqlite_path).",
@@ -284,7 +291,7 @@ function resumeFrom(
   if (!store.getConversation(id)) {
     throw new CliError(`No conversation "${id}". List them with: zeph sessions`);
   }
-  return { conversationId: id, messages: store.loadMessages(id) };
+  return { conversationId: id, messages: store.loadMessages(id), plan: store.loadPlan(id) };
 }
 
 /** What to do when the provider could not be reached at `url`: name it, and the options. */

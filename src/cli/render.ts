@@ -9,6 +9,7 @@
 import type { AgentEvent } from "../agent/mod.ts";
 import type { ToolKind, ToolResult } from "../tools/mod.ts";
 import { displayWidth, fitLine, flatten } from "./line_width.ts";
+import { renderPlan } from "./plan_view.ts";
 
 export interface Writer {
   write(text: string): void;
@@ -167,8 +168,16 @@ export class Renderer {
         this.#newline();
         const paint = event.level === "error" ? red : event.level === "warn" ? yellow : dim;
         this.#err.write(this.#paint(paint, `[${event.code}] ${event.message}`) + "\n");
+        // A notice mid-turn (a retry, a refused call) is followed by more waiting for the model.
+        if (this.#inTurn) this.#startStatus("thinking", "thinking…");
         break;
       }
+      case "plan":
+        this.stopSpinner();
+        this.#newline();
+        this.showPlan(event.entries);
+        if (this.#inTurn) this.#startStatus("thinking", "thinking…");
+        break;
       case "usage":
         break;
       case "turn_end":
@@ -180,6 +189,14 @@ export class Renderer {
         }
         break;
     }
+  }
+
+  /** Draws the plan checklist on stderr (after update_plan, and on --resume). */
+  showPlan(entries: Parameters<typeof renderPlan>[0]): void {
+    const width = this.#err.isTerminal ? terminalColumns() : 80;
+    this.#err.write(
+      renderPlan(entries, { unicode: this.#err.isTerminal, color: this.#color, width }),
+    );
   }
 
   /** Clears the status line and stops its spinner. */
@@ -242,6 +259,8 @@ export class Renderer {
       const mark = result.ok ? this.#paint(green, "✓") : this.#paint(red, "✗");
       this.#err.write(`${mark} ${this.#paint(cyan, title)} ${this.#paint(dim, ms(result))}\n`);
     }
+    // The plan event that follows draws the checklist; the model's copy is not shown twice.
+    if (result.ok && result.output?.plan) return;
     const lines = result.text.replace(/\n+$/, "").split("\n");
     const shown = lines.slice(0, this.#maxLines);
     const body = shown.map((l) => `  ${l}`).join("\n");
@@ -266,6 +285,14 @@ export class Renderer {
 
   #paint(code: string, text: string): string {
     return this.#color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+}
+
+function terminalColumns(): number {
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return 80;
   }
 }
 

@@ -6,7 +6,7 @@
  * An `ask` decision is allowed by `--yes`, asked on the terminal when stdin and stderr are one
  * (and `--json` is off), and refused with `confirmation_required` otherwise.
  */
-import type { AskAnswer, AskRequest } from "../tools/mod.ts";
+import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
 import { terminalAsk } from "./ask.ts";
 import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
@@ -144,7 +144,7 @@ async function printToolHelp(
 function askOnTerminal(
   signal: AbortSignal,
   runtime: Runtime,
-): (request: AskRequest) => Promise<AskAnswer> {
+): (request: AskRequest) => Promise<AskAnswer | AskReply> {
   const encoder = new TextEncoder();
   const write = (text: string) => void Deno.stderr.writeSync(encoder.encode(text));
   return terminalAsk({

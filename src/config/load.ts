@@ -10,6 +10,12 @@ import { ConfigError, type ConfigIssue } from "./errors.ts";
 import { knownKeys, schemaAt, suggestKey } from "./keys.ts";
 import { Config, permissionRules } from "./schema.ts";
 
+/** Keys an earlier version read, with what replaced them. */
+const RENAMED_KEYS: Record<string, string> = {
+  "agent.repetition_window": 'replaced by "agent.repeat_threshold": identical calls in a row ' +
+    "that run before zeph asks whether to go on",
+};
+
 export type Env = Record<string, string | undefined>;
 
 /** config.toml above this size is refused (as filter files are). */
@@ -395,9 +401,14 @@ function validate(
       for (const k of issue.keys) {
         const key = displayKey(formatKeyPath([...issue.path, k]));
         const guess = suggestKey(k, known);
+        const renamed = RENAMED_KEYS[key];
         warnings.push(
           `${source}: unknown key "${key}" ignored${
-            guess ? ` (did you mean "${formatKeyPath([...issue.path, guess])}"?)` : ""
+            renamed
+              ? ` (${renamed})`
+              : guess
+              ? ` (did you mean "${formatKeyPath([...issue.path, guess])}"?)`
+              : ""
           }`,
         );
         delete table[k];

@@ -151,8 +151,11 @@ const AgentConfig = z.object({
   /** Stop when the estimated context exceeds this fraction of the budget. */
   context_budget_ratio: z.number().gt(0).max(1).default(0.8),
   doom_loop_threshold: z.number().int().min(2).default(3),
-  /** Roo's repetition rule: the same call with the same arguments within this window. */
-  repetition_window: z.number().int().min(1).default(3),
+  /**
+   * Roo's repetition rule under Zeph's name: this many consecutive identical calls run, the next
+   * one asks the user whether to go on; 0 turns the check off.
+   */
+  repeat_threshold: z.number().int().min(0).max(1000).default(3),
   system_prompt: z.string().default(""),
 }).strict();
 

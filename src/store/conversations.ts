@@ -4,7 +4,7 @@ import type { Message } from "../provider/mod.ts";
 import { checkMessages } from "./_checks.ts";
 import { transaction } from "./db.ts";
 import { missing } from "./errors.ts";
-import type { Conversation, ConversationSummary, NewConversation } from "./store.ts";
+import type { Conversation, ConversationSummary, NewConversation, PlanEntry } from "./store.ts";
 
 interface ConversationRow {
   id: string;
@@ -27,6 +27,8 @@ export class SqliteConversations {
   #messages: StatementSync;
   #rename: StatementSync;
   #delete: StatementSync;
+  #savePlan: StatementSync;
+  #loadPlan: StatementSync;
 
   constructor(db: DatabaseSync, now: () => number) {
     this.#db = db;
@@ -54,6 +56,8 @@ export class SqliteConversations {
     );
     this.#rename = db.prepare("UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?");
     this.#delete = db.prepare("DELETE FROM conversations WHERE id = ?");
+    this.#savePlan = db.prepare("UPDATE conversations SET plan = ?, updated_at = ? WHERE id = ?");
+    this.#loadPlan = db.prepare("SELECT plan FROM conversations WHERE id = ?");
   }
 
   create(options: NewConversation = {}): string {
@@ -100,6 +104,16 @@ export class SqliteConversations {
       role: row.role as Message["role"],
       parts: JSON.parse(row.parts),
     }));
+  }
+
+  savePlan(conversationId: string, entries: PlanEntry[]): void {
+    const changed = this.#savePlan.run(JSON.stringify(entries), this.#now(), conversationId);
+    if (Number(changed.changes) === 0) throw missing("save the plan of", conversationId);
+  }
+
+  loadPlan(conversationId: string): PlanEntry[] {
+    const row = this.#loadPlan.get(conversationId) as { plan: string | null } | undefined;
+    return row?.plan ? JSON.parse(row.plan) : [];
   }
 
   rename(id: string, title: string): boolean {

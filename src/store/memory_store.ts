@@ -14,6 +14,7 @@ import type {
   OverflowInfo,
   OverflowSaved,
   OverflowSlice,
+  PlanEntry,
   SaveOverflowOptions,
   SliceOptions,
   Store,
@@ -32,6 +33,7 @@ export class MemoryStore implements Store {
   #now: () => number;
   #conversations = new Map<string, Conversation>();
   #messages = new Map<string, string[]>();
+  #plans = new Map<string, string>();
   #overflow = new Map<string, Entry>();
   /** Insertion order breaks updated_at ties, as rowid does in SQLite. */
   #order = new Map<string, number>();
@@ -85,6 +87,18 @@ export class MemoryStore implements Store {
     return (this.#messages.get(conversationId) ?? []).map((json) => JSON.parse(json));
   }
 
+  savePlan(conversationId: string, entries: PlanEntry[]): void {
+    const conversation = this.#conversations.get(conversationId);
+    if (!conversation) throw missing("save the plan of", conversationId);
+    this.#plans.set(conversationId, JSON.stringify(entries));
+    conversation.updatedAt = this.#now();
+  }
+
+  loadPlan(conversationId: string): PlanEntry[] {
+    const json = this.#plans.get(conversationId);
+    return json ? JSON.parse(json) : [];
+  }
+
   renameConversation(id: string, title: string): boolean {
     const c = this.#conversations.get(id);
     if (!c) return false;
@@ -96,6 +110,7 @@ export class MemoryStore implements Store {
   deleteConversation(id: string): boolean {
     if (!this.#conversations.delete(id)) return false;
     this.#messages.delete(id);
+    this.#plans.delete(id);
     this.#order.delete(id);
     for (const [key, entry] of this.#overflow) {
       if (entry.info.conversationId === id) this.#overflow.delete(key);

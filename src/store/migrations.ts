@@ -68,6 +68,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE tool_overflow ADD COLUMN index_version INTEGER NOT NULL DEFAULT 1;
     `,
   },
+  {
+    version: 4,
+    name: "the plan of a conversation",
+    // The whole plan as JSON, replaced by each update_plan call; NULL until the first one.
+    sql: `
+      ALTER TABLE conversations ADD COLUMN plan TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -12,6 +12,7 @@ import type {
   OverflowInfo,
   OverflowSaved,
   OverflowSlice,
+  PlanEntry,
   SaveOverflowOptions,
   SliceOptions,
   Store,
@@ -126,6 +127,15 @@ export class SqliteStore implements Store {
 
   loadMessages(conversationId: string): Message[] {
     return this.#conversations.load(conversationId);
+  }
+
+  savePlan(conversationId: string, entries: PlanEntry[]): void {
+    this.#conversations.savePlan(conversationId, entries);
+    this.#written(0);
+  }
+
+  loadPlan(conversationId: string): PlanEntry[] {
+    return this.#conversations.loadPlan(conversationId);
   }
 
   renameConversation(id: string, title: string): boolean {

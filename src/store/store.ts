@@ -14,6 +14,13 @@ export interface Conversation {
   updatedAt: number;
 }
 
+/** One entry of a conversation's plan (the ACP `plan` entry shape). */
+export interface PlanEntry {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+  priority: "high" | "medium" | "low";
+}
+
 export interface ConversationSummary extends Conversation {
   messageCount: number;
 }
@@ -83,6 +90,10 @@ export interface Store {
   /** Appends in order, in one transaction; the conversation must exist. */
   appendMessages(conversationId: string, messages: Message[]): void;
   loadMessages(conversationId: string): Message[];
+  /** Replaces the conversation's plan; the conversation must exist. */
+  savePlan(conversationId: string, entries: PlanEntry[]): void;
+  /** The last plan saved; empty when there is none (or no such conversation). */
+  loadPlan(conversationId: string): PlanEntry[];
   renameConversation(id: string, title: string): boolean;
   /** Deletes the conversation, its messages and its overflow entries. */
   deleteConversation(id: string): boolean;

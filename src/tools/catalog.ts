@@ -9,6 +9,7 @@ import { fetchTool } from "./fetch.ts";
 import { FILE_TOOLS } from "./file_tools.ts";
 import { readOverflowTool } from "./read_overflow.ts";
 import type { AnyTool } from "./tool.ts";
+import { updatePlanTool } from "./update_plan.ts";
 import { webScrapeTool } from "./web_scrape.ts";
 
 export function builtinTools(): AnyTool[] {
@@ -19,5 +20,6 @@ export function builtinTools(): AnyTool[] {
     fetchTool,
     diagnosticsTool,
     readOverflowTool,
+    updatePlanTool,
   ];
 }

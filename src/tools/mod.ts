@@ -5,6 +5,7 @@
  * agent or the front-ends, and of provider/ it knows only the type of a tool as the model sees it.
  */
 export * from "../errors/mod.ts";
+export * from "./ask_reply.ts";
 export * from "./deps.ts";
 export * from "./executors/mod.ts";
 export * from "./registry.ts";

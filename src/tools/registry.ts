@@ -17,6 +17,7 @@ import {
   ToolError,
   toToolError,
 } from "../errors/mod.ts";
+import { type AskAnswer, type AskReply, askReply, rejectionWords } from "./ask_reply.ts";
 import type { ToolExecutor } from "./executors/mod.ts";
 import { defaultToolDeps } from "./deps.ts";
 import { paramNames, unknownParamLines } from "./_params.ts";
@@ -57,18 +58,13 @@ export interface ToolResult {
   overflowId?: string;
 }
 
-export type AskAnswer =
-  | "allow_once"
-  | "allow_always"
-  | "reject_once"
-  | "reject_always"
-  | "cancelled";
-
 export interface AskRequest {
   callId: string;
   tool: AnyTool;
   params: unknown;
   decision: Decision;
+  /** Set when the loop asks whether to go on with a run of identical calls, not permission. */
+  repeat?: { count: number; limit: number };
 }
 
 /** Everything a caller (CLI command, agent session, ACP session) supplies per dispatch. */
@@ -80,7 +76,7 @@ export interface CallScope {
   callerId?: string | null;
   emit?: (event: ToolEvent) => void;
   /** Resolves `ask` decisions; absent means non-interactive: refuse with confirmation_required. */
-  ask?: (request: AskRequest) => Promise<AskAnswer>;
+  ask?: (request: AskRequest) => Promise<AskAnswer | AskReply>;
   /** Overrides the registry's executor for this caller (ACP's editor-backed composite). */
   executor?: ToolExecutor;
   /** Overrides the registry's policy for this caller (an agent session's "always" rules). */
@@ -286,7 +282,8 @@ export class ToolRegistry {
         ),
       );
     }
-    const answer = await scope.ask({ callId: call.id, tool, params, decision });
+    const reply = askReply(await scope.ask({ callId: call.id, tool, params, decision }));
+    const answer = reply.answer;
     if (answer === "allow_once") return;
     if (answer === "allow_always") {
       policy.addSessionRule(tool.name, decision.alwaysPattern ?? decision.subject ?? "*", "allow");
@@ -295,15 +292,16 @@ export class ToolRegistry {
     if (answer === "reject_always") {
       policy.addSessionRule(tool.name, decision.alwaysPattern ?? decision.subject ?? "*", "deny");
     }
+    const words = rejectionWords(reply);
     const message = answer === "cancelled"
       ? `Cannot run ${tool.name}${subject}: the permission request was cancelled`
-      : decision.humanOnly
+      : decision.humanOnly && !reply.reason
       ? `Cannot run ${tool.name}${subject}: only a person can approve it${why}, and no one did`
-      : `Cannot run ${tool.name}${subject}: the user rejected it`;
+      : `Cannot run ${tool.name}${subject}: the user rejected it${words.said}`;
     throw new DecidedError(
       decision,
       new ToolError("policy_blocked", message, {
-        hint: "Do not retry this call; ask the user how to proceed.",
+        hint: answer === "cancelled" ? rejectionWords({ answer }).hint : words.hint,
       }),
     );
   }

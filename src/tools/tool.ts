@@ -7,7 +7,7 @@ import type { Config } from "../config/mod.ts";
 import type { ProcessRunner } from "../exec/mod.ts";
 import type { ShellAnalysis } from "../permission/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
-import type { Store } from "../store/mod.ts";
+import type { PlanEntry, Store } from "../store/mod.ts";
 import type { WebClient } from "../web/mod.ts";
 
 /** ACP tool kinds, also used by the CLI to pick an icon. */
@@ -47,6 +47,8 @@ export interface ToolOutput {
   failed?: boolean;
   /** read_overflow output is never offloaded again. */
   skipOverflow?: boolean;
+  /** The whole plan, from update_plan: the loop keeps it with the conversation and shows it. */
+  plan?: PlanEntry[];
 }
 
 /**

@@ -198,7 +198,10 @@ Deno.test("acp: ask becomes session/request_permission; reject fails the call, a
   const s = await connect({ ws, permission: () => answers.shift() ?? "reject_once" });
   try {
     const sessionId = await newSession(s, ws.dir);
+    // The rejection of p1 ends the turn (the reason may come with the next prompt).
     expect(await prompt(s, sessionId, "go")).toBe("end_turn");
+    expect(s.permissionRequests.length).toBe(1);
+    expect(await prompt(s, sessionId, "go on")).toBe("end_turn");
     // p1 rejected, p2 allowed always, p3 asked again (a different command), p4 not asked.
     expect(s.permissionRequests.length).toBe(3);
     const asked = s.permissionRequests.map((r) => r.toolCall.title);

@@ -81,49 +81,6 @@ Deno.test("doom loop: three iterations with identical output stop the turn", asy
   expect(ofType(h.events, "notice").map((e) => e.code)).toEqual(["doom_loop"]);
 });
 
-Deno.test("repetition: an identical call within the window is not executed again", async () => {
-  await using h = await harness({
-    turns: [
-      { tool_calls: [call("c1", "echo", { text: "x" })] },
-      { tool_calls: [call("c2", "echo", { text: "x" }), call("c3", "echo", { text: "y" })] },
-      { text: "ok" },
-    ],
-  });
-  const stop = await h.session.prompt("go", { sink: (e) => h.events.push(e) });
-  expect(stop).toBe("end_turn");
-  expect(runs.echo).toBe(2);
-  const results = h.provider.requests[2].messages.at(-1)!.parts;
-  expect(results[0]).toEqual({
-    type: "tool_result",
-    callId: "c2",
-    isError: true,
-    text: "[tool_error]\ncategory: policy_blocked\n" +
-      "error: Cannot run echo: repeated identical call (same tool, same arguments) within the last 3 calls\n" +
-      "suggestion: Use the earlier result, different arguments or a different approach.\n" +
-      "retryable: false",
-  });
-  expect(results[1]).toEqual({
-    type: "tool_result",
-    callId: "c3",
-    text: "echo: y",
-    isError: false,
-  });
-});
-
-Deno.test("repetition: a successful mutating call restarts the window", async () => {
-  await using h = await harness({
-    turns: [
-      { tool_calls: [call("c1", "echo", { text: "x" })] },
-      { tool_calls: [call("c2", "note", { name: "n.txt", text: "hi" })] },
-      { tool_calls: [call("c3", "echo", { text: "x" })] },
-      { text: "ok" },
-    ],
-    session: { ask: () => Promise.resolve("allow_once") },
-  });
-  expect(await h.session.prompt("go", { sink: (e) => h.events.push(e) })).toBe("end_turn");
-  expect(runs).toEqual({ echo: 2, note: 1 });
-});
-
 Deno.test("quota: counted per batch; over quota the calls are refused, /clear resets", async () => {
   await using h = await harness({
     config: (c) => (c.tools.max_tool_calls_per_session = 2),
@@ -153,7 +110,10 @@ Deno.test("quota: counted per batch; over quota the calls are refused, /clear re
 
 Deno.test("calls answered without dispatch (repeated, over quota) pass the audit hooks too", async () => {
   await using h = await harness({
-    config: (c) => (c.tools.max_tool_calls_per_session = 3),
+    config: (c) => {
+      c.tools.max_tool_calls_per_session = 3;
+      c.agent.repeat_threshold = 1; // no one to ask: the second identical call is refused
+    },
     turns: [
       { tool_calls: [call("c1", "echo", { text: "x" })] },
       { tool_calls: [call("c2", "echo", { text: "x" }), call("c3", "echo", { text: "y" })] },
@@ -493,6 +453,7 @@ Deno.test("resume: calls left without results (zeph killed mid-tool) get a resul
       store: {
         createConversation: () => "unused",
         appendMessages: (_id, messages) => void appended.push(...messages),
+        savePlan: () => {},
       },
     },
   });
@@ -531,6 +492,7 @@ Deno.test("an empty prompt is refused with a notice; nothing is sent or stored",
       store: {
         createConversation: () => "conv-e",
         appendMessages: (_id, messages) => void appended.push(...messages),
+        savePlan: () => {},
       },
     },
   });
@@ -550,5 +512,85 @@ Deno.test("an empty prompt is refused with a notice; nothing is sent or stored",
   expect(await h.session.prompt("hi", { sink: () => {} })).toBe("end_turn");
   expect(h.provider.requests[0].messages).toEqual([
     { role: "user", parts: [{ type: "text", text: "hi" }] },
+  ]);
+});
+
+Deno.test("rejection with a reason: the model reads the user's words in the call's result", async () => {
+  await using h = await harness({
+    turns: [
+      { tool_calls: [call("c1", "note", { name: "x.txt", text: "hi" })] },
+      { text: "Listing first." },
+    ],
+    session: {
+      ask: () => Promise.resolve({ answer: "reject_once", reason: "  too risky,\nlist first " }),
+    },
+  });
+  expect(await h.session.prompt("go", { sink: (e) => h.events.push(e) })).toBe("end_turn");
+  expect(runs.note).toBeUndefined();
+  expect(h.provider.requests[1].messages.at(-1)).toEqual({
+    role: "user",
+    parts: [{
+      type: "tool_result",
+      callId: "c1",
+      isError: true,
+      text: "[tool_error]\ncategory: policy_blocked\n" +
+        'error: Cannot run note "x.txt": the user rejected it and said: "too risky, list first"\n' +
+        "suggestion: Do what the user said instead; do not retry this call unchanged.\n" +
+        "retryable: false",
+    }],
+  });
+});
+
+Deno.test("rejection whose reason follows (ACP): the turn ends, later calls are not started, the next prompt comes right after", async () => {
+  await using h = await harness({
+    turns: [
+      {
+        tool_calls: [
+          call("c1", "note", { name: "x.txt", text: "hi" }),
+          call("c2", "echo", { text: "after" }),
+        ],
+      },
+      { text: "Understood, listing first." },
+    ],
+    session: { ask: () => Promise.resolve({ answer: "reject_once", reasonFollows: true }) },
+  });
+  const sink = (e: (typeof h.events)[number]) => h.events.push(e);
+  expect(await h.session.prompt("go", { sink })).toBe("end_turn");
+  expect(h.provider.requests.length).toBe(1);
+  expect(runs).toEqual({});
+  expect(ofType(h.events, "notice").map((e) => e.code)).toEqual(["rejected"]);
+  expect(await h.session.prompt("too risky: list the files first", { sink })).toBe("end_turn");
+  expect(h.provider.requests[1].messages.slice(1)).toEqual([
+    {
+      role: "assistant",
+      parts: [
+        { type: "tool_call", id: "c1", name: "note", input: { name: "x.txt", text: "hi" } },
+        { type: "tool_call", id: "c2", name: "echo", input: { text: "after" } },
+      ],
+    },
+    {
+      role: "user",
+      parts: [
+        {
+          type: "tool_result",
+          callId: "c1",
+          isError: true,
+          text: "[tool_error]\ncategory: policy_blocked\n" +
+            'error: Cannot run note "x.txt": the user rejected it; their next message may say why\n' +
+            "suggestion: Do not retry this call; read the user's next message and follow it.\n" +
+            "retryable: false",
+        },
+        {
+          type: "tool_result",
+          callId: "c2",
+          isError: true,
+          text: "[tool_error]\ncategory: policy_blocked\n" +
+            "error: Cannot run echo: not started, the user rejected an earlier call of this answer\n" +
+            "suggestion: Read the user's next message and follow it.\n" +
+            "retryable: false",
+        },
+      ],
+    },
+    { role: "user", parts: [{ type: "text", text: "too risky: list the files first" }] },
   ]);
 });

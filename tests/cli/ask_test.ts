@@ -1,5 +1,5 @@
 import { expect } from "expect";
-import { askQuestion, parseAnswer, terminalAsk } from "../../src/cli/ask.ts";
+import { askQuestion, parseAnswer, REASON_PROMPT, terminalAsk } from "../../src/cli/ask.ts";
 import type { AskRequest } from "../../src/tools/registry.ts";
 import { echoTool } from "../agent/_harness.ts";
 
@@ -66,4 +66,37 @@ Deno.test("terminalAsk: re-asks on nonsense, cancels on end of input", async () 
   expect(await ask(request)).toBe("allow_always");
   expect(prompts).toEqual([askQuestion(request), "  Please answer y, n or always: "]);
   expect(await ask(request)).toBe("cancelled");
+});
+
+Deno.test("terminalAsk: n asks for a reason; the line goes with the rejection, Enter alone sends none", async () => {
+  const table: [string[], unknown][] = [
+    [["n", "  too risky, list the files first "], {
+      answer: "reject_once",
+      reason: "too risky, list the files first",
+    }],
+    [["no", ""], "reject_once"],
+    [["n"], "cancelled"], // end of input at the reason prompt
+    [["y"], "allow_once"],
+  ];
+  for (const [lines, expected] of table) {
+    const prompts: string[] = [];
+    const ask = terminalAsk({
+      readLine: (p) => {
+        prompts.push(p);
+        return Promise.resolve(lines.shift() ?? null);
+      },
+      write: () => {},
+    });
+    expect(await ask(request)).toEqual(expected);
+    if (expected !== "allow_once") expect(prompts[1]).toBe(REASON_PROMPT);
+  }
+  expect(REASON_PROMPT).toBe("  Why not? (tell the model, or Enter to skip): ");
+});
+
+Deno.test("askQuestion for a run of identical calls asks whether to go on, not for permission", () => {
+  expect(askQuestion({ ...request, repeat: { count: 4, limit: 3 } })).toBe(
+    "Run echo again: rm -rf build\n" +
+      "  The model made the same call 4 times in a row ([agent] repeat_threshold = 3).\n" +
+      "  [y]es / [n]o, stop it / [a]lways (stop asking about this call this turn): ",
+  );
 });

@@ -244,7 +244,7 @@ Deno.test({
       expect(yes).toContain("Allow write: yes.txt?\n  [y]es once / [n]o / [a]lways");
       expect(yes).toContain("rc=0");
       expect(await Deno.readTextFile(path.join(ws, "yes.txt"))).toBe("hi\n");
-      const no = await run("n", "no.txt");
+      const no = await run("n\n", "no.txt"); // n, then Enter at "Why not?": no reason
       expect(no).toContain('error: Cannot run write "no.txt": the user rejected it');
       expect(no).toContain("rc=1");
       expect([...Deno.readDirSync(ws)].map((e) => e.name)).toEqual(["yes.txt"]);

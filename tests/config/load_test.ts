@@ -166,6 +166,17 @@ Deno.test("unknown keys are warnings with a did-you-mean; the rest is validated 
   expect(loaded.config).toEqual(expected);
 });
 
+Deno.test("a key an earlier version read names the key that replaced it", async () => {
+  const loaded = await parseConfig("[agent]\nrepetition_window = 2\nrepeat_threshold = 5\n", {
+    source: "c.toml",
+  });
+  expect(loaded.warnings).toEqual([
+    'c.toml: unknown key "agent.repetition_window" ignored (replaced by "agent.repeat_threshold": ' +
+    "identical calls in a row that run before zeph asks whether to go on)",
+  ]);
+  expect(loaded.config.agent.repeat_threshold).toBe(5);
+});
+
 Deno.test("unknown keys next to real errors: warnings are not enough, the errors are reported", async () => {
   const error = await configError(
     parseConfig('[agent]\nmax_tool_iteratoins = 4\ndoom_loop_threshold = "x"\n', {

@@ -359,6 +359,39 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     );
   });
 
+  test(
+    "keeps one plan per conversation: replaced whole, cleared, refused for a missing one",
+    (store, clock) => {
+      const a = store.createConversation();
+      const b = store.createConversation();
+      expect(store.loadPlan(a)).toEqual([]);
+      const first = [
+        { content: "Read the parser", status: "completed" as const, priority: "medium" as const },
+        { content: "Fix it", status: "in_progress" as const, priority: "high" as const },
+      ];
+      clock.t += 1000;
+      store.savePlan(a, first);
+      expect(store.loadPlan(a)).toEqual(first);
+      expect(store.loadPlan(b)).toEqual([]);
+      expect(store.getConversation(a)!.updatedAt).toBe(clock.t);
+      const second = [{
+        content: "Run the tests",
+        status: "pending" as const,
+        priority: "low" as const,
+      }];
+      store.savePlan(a, second);
+      expect(store.loadPlan(a)).toEqual(second);
+      store.savePlan(a, []);
+      expect(store.loadPlan(a)).toEqual([]);
+      expect(() => store.savePlan("nope", second)).toThrow(
+        'Cannot save the plan of conversation "nope": it does not exist',
+      );
+      store.savePlan(b, second);
+      expect(store.deleteConversation(b)).toBe(true);
+      expect(store.loadPlan(b)).toEqual([]);
+    },
+  );
+
   test("deleting a conversation deletes its messages and overflow", (store) => {
     const a = store.createConversation();
     const b = store.createConversation();

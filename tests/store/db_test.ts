@@ -106,9 +106,29 @@ Deno.test("migrations run in order, once, each recorded in user_version", () => 
     const db = openDatabase(path, next);
     expect(userVersion(db)).toBe(SCHEMA_VERSION + 1);
     const columns = db.prepare("PRAGMA table_info(conversations)").all().map((c) => c.name);
-    expect(columns).toEqual(["id", "title", "cwd", "created_at", "updated_at", "pinned"]);
+    expect(columns).toEqual(["id", "title", "cwd", "created_at", "updated_at", "plan", "pinned"]);
     db.close();
     openDatabase(path, next).close(); // would fail with "duplicate column" if re-run
+  });
+});
+
+Deno.test("migration 4 gives existing conversations an empty plan, and plans persist across opens", () => {
+  withDir((dir) => {
+    const path = join(dir, "zeph.db");
+    const v3 = openDatabase(path, MIGRATIONS.slice(0, 3));
+    v3.exec("INSERT INTO conversations VALUES ('c1', 'old', '', 1, 1);");
+    v3.close();
+    const store = openStore(path);
+    expect(store.loadPlan("c1")).toEqual([]);
+    store.savePlan("c1", [{ content: "Ship it", status: "pending", priority: "high" }]);
+    store.close();
+    const again = openStore(path);
+    expect(again.loadPlan("c1")).toEqual([{
+      content: "Ship it",
+      status: "pending",
+      priority: "high",
+    }]);
+    again.close();
   });
 });
 

@@ -6,8 +6,8 @@ import { ToolError } from "../../src/errors/mod.ts";
 import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
 import type { ToolExecutor } from "../../src/tools/executors/mod.ts";
+import type { AskAnswer } from "../../src/tools/ask_reply.ts";
 import {
-  type AskAnswer,
   type AskRequest,
   type CallScope,
   type FinalHook,
