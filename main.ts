@@ -261,8 +261,14 @@ export async function buildRuntime(
     config,
     deps: toolDeps,
   });
-  const { permissionToolWarnings } = await import("./src/config/mod.ts");
-  for (const w of permissionToolWarnings(config, registry.all().map((t) => t.name))) {
+  const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/mod.ts");
+  const names = registry.all().map((t) => t.name);
+  for (
+    const w of [
+      ...permissionToolWarnings(config, names),
+      ...toolSelectionWarnings(config.tools, names),
+    ]
+  ) {
     console.error(`zeph: warning: ${w}`);
   }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]

@@ -339,7 +339,7 @@ async function runPrompt(
         break;
       }
       case "notice":
-        if (event.level !== "info") {
+        if (event.level === "warn" || event.level === "error") {
           send({
             sessionUpdate: "agent_message_chunk",
             content: { type: "text", text: `\n\n[${event.code}] ${event.message}\n` },

@@ -28,7 +28,8 @@ export type AgentEvent =
   | { type: "tool_end"; result: ToolResult }
   | {
     type: "notice";
-    level: "info" | "warn" | "error";
+    /** `debug` notices are shown by the CLI only with ZEPH_LOG=debug (and always in --json). */
+    level: "debug" | "info" | "warn" | "error";
     /** max_iterations, doom_loop, context_budget, quota, repetition, provider_error, … */
     code: string;
     message: string;

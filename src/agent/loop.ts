@@ -39,6 +39,7 @@ import { extractLegacyCalls, formatLegacyResults, type RequestedCall } from "./l
 import { ContextBudget, DoomLoopDetector, type ToolQuota } from "./limits.ts";
 import { askToRepeat, RepetitionDetector } from "./repetition.ts";
 import type { PlanEntry } from "../store/mod.ts";
+import { dependencyRefusal, offerTools } from "./tool_selection.ts";
 
 /** What a turn reads and updates: an agent session (session.ts) as the loop sees it. */
 export interface TurnSession {
@@ -57,6 +58,8 @@ export interface TurnSession {
   readonly ask?: CallScope["ask"];
   readonly conversationId: string | null;
   readonly messages: readonly Message[];
+  /** Tools that completed successfully in this session (`[tools.dependencies]` requires). */
+  readonly completedTools: Set<string>;
   /** Creates the stored conversation on first use and returns its id. */
   ensureConversation(title: string): Promise<string>;
   /** Appends a message to the transcript and persists it. */
@@ -80,7 +83,7 @@ export async function runTurn(
   const sink = options.sink;
   const signal = options.signal ?? new AbortController().signal;
   const config = session.config;
-  const notice = (level: "info" | "warn" | "error", code: string, message: string) =>
+  const notice = (level: "debug" | "info" | "warn" | "error", code: string, message: string) =>
     sink({ type: "notice", level, code, message });
   const stop = (stopReason: StopReason): StopReason => {
     sink({ type: "turn_end", stopReason });
@@ -128,6 +131,7 @@ export async function runTurn(
   let reformatUsed = false;
   let quotaBlockedBefore = false;
   let round = 0;
+  const reported = new Set<string>();
 
   while (true) {
     if (signal.aborted) return stop("cancelled");
@@ -141,7 +145,10 @@ export async function runTurn(
       return stop("max_iterations");
     }
     round++;
-    const tools = legacy ? [] : session.registry.definitions(session.policy);
+    const candidates = session.registry.visible(session.policy);
+    const offer = offerTools(session, candidates, { query: input, legacy, notice, reported });
+    if (!offer) return stop("error");
+    const tools = offer.tools;
     const system = session.systemPrompt();
     const messages = [...session.messages];
     const tokens = budget.estimate({ system, messages, tools });
@@ -204,7 +211,7 @@ export async function runTurn(
       ? extractLegacyCalls(response.text, session.registry.visible(session.policy), {
         idPrefix: `legacy_${round}`,
       })
-      : response.toolCalls.map(nativeCall);
+      : response.toolCalls.map((c) => nativeCall(c, offer.strip));
 
     const parts: Message["parts"] = [];
     if (response.text) parts.push({ type: "text", text: response.text });
@@ -383,7 +390,15 @@ async function runBatch(
     }
     sink(startEvent(session, call));
     let result: ToolResult;
-    if (call.parseError) {
+    const hidden = dependencyRefusal(
+      call.name,
+      session.config.tools.dependencies,
+      session.completedTools,
+    );
+    if (hidden) {
+      result = synthetic(call, hidden);
+      await session.registry.record(call, result, scope);
+    } else if (call.parseError) {
       result = synthetic(
         call,
         new ToolError("invalid_parameters", `Cannot run ${call.name}: ${call.parseError}`, {
@@ -410,7 +425,10 @@ async function runBatch(
         }
         result = synthetic(call, refused);
         await session.registry.record(call, result, scope);
-      } else result = await dispatchWithRetry(session, call, scope, sink);
+      } else {
+        result = await dispatchWithRetry(session, call, scope, sink);
+        if (result.ok) session.completedTools.add(call.name);
+      }
     }
     if (result.outcome === "cancelled" || signal.aborted) cancelled = true;
     sink({ type: "tool_end", result });
@@ -433,13 +451,19 @@ function unansweredCalls(messages: readonly Message[]): RequestedCall[] {
   );
 }
 
-/** A call whose arguments were not valid JSON (the adapter marks it) is reported, not run. */
-function nativeCall(c: { id: string; name: string; input: unknown }): RequestedCall {
+/**
+ * A call whose arguments were not valid JSON (the adapter marks it) is reported, not run; the
+ * TAFC `thinking` field leaves the call here, before the transcript, audit or display see it.
+ */
+function nativeCall(
+  c: { id: string; name: string; input: unknown },
+  strip: (name: string, input: unknown) => unknown,
+): RequestedCall {
   const input = c.input as Record<string, unknown> | null;
   const bad = input && typeof input === "object" && INVALID_TOOL_INPUT in input
     ? input[INVALID_TOOL_INPUT] as InvalidToolInput
     : null;
-  if (!bad) return { id: c.id, name: c.name, input: c.input };
+  if (!bad) return { id: c.id, name: c.name, input: strip(c.name, c.input) };
   return {
     id: c.id,
     name: c.name,

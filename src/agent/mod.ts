@@ -8,3 +8,4 @@ export * from "./legacy.ts";
 export * from "./limits.ts";
 export { type PromptOptions, runTurn, type TurnSession } from "./loop.ts";
 export * from "./session.ts";
+export * from "./tool_selection.ts";

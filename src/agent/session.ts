@@ -73,6 +73,7 @@ export class AgentSession implements TurnSession {
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
   readonly cancelGraceMs: number;
+  readonly completedTools = new Set<string>();
   ask?: CallScope["ask"];
   #conversationId: string | null;
   #messages: Message[];
@@ -118,12 +119,16 @@ export class AgentSession implements TurnSession {
     return runTurn(this, text, options);
   }
 
-  /** `/clear`: a new conversation, the quota and the session's "always" rules reset. */
+  /**
+   * `/clear`: a new conversation; the quota, the session's "always" rules and the completed tools
+   * (`[tools.dependencies]` requires) reset.
+   */
   clear(): void {
     this.#conversationId = null;
     this.#messages = [];
     this.#plan = [];
     this.quota.reset();
+    this.completedTools.clear();
     this.policy.clearSessionRules();
   }
 

@@ -16,7 +16,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       const globals = globalsOf(command);
       const loaded = await deps.loadConfig(globals);
       const [
-        { permissionRules, permissionToolWarnings, renderConfig },
+        { permissionRules, permissionToolWarnings, renderConfig, toolSelectionWarnings },
         { builtinTools },
         { permissionRuleWarnings },
       ] = await Promise.all([
@@ -30,6 +30,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         const w of [
           ...loaded.warnings,
           ...permissionToolWarnings(loaded.config, tools),
+          ...toolSelectionWarnings(loaded.config.tools, tools),
           ...permissionRuleWarnings(permissionRules(loaded.config.tools.permissions) ?? {}),
         ]
       ) {

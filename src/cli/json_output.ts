@@ -65,7 +65,9 @@ export class JsonTurnWriter {
       this.#endMessage();
     }
     if (event.type === "usage") this.#addUsage(event.usage);
-    if (event.type === "notice" && event.level !== "info") this.#lastNotice = event.message;
+    if (event.type === "notice" && (event.level === "warn" || event.level === "error")) {
+      this.#lastNotice = event.message;
+    }
     this.#emit(event);
   }
 

@@ -50,6 +50,8 @@ export interface RendererOptions {
   now?: () => number;
   /** Milliseconds between spinner frames. @default 80 */
   frameMs?: number;
+  /** Show `debug` notices (hidden tools). @default ZEPH_LOG is "debug" */
+  debug?: boolean;
 }
 
 /** The one status line on a TTY: what zeph waits for, since when. */
@@ -95,6 +97,7 @@ export class Renderer {
   /** Between thinking() and turn_end: a wait for the model shows the thinking spinner. */
   #inTurn = false;
   #titles = new Map<string, string>();
+  #debug: boolean;
 
   constructor(options: RendererOptions) {
     this.#out = options.out;
@@ -104,6 +107,7 @@ export class Renderer {
     this.#maxLines = options.maxOutputLines ?? 20;
     this.#now = options.now ?? Date.now;
     this.#frameMs = options.frameMs ?? 80;
+    this.#debug = options.debug ?? Deno.env.get("ZEPH_LOG") === "debug";
   }
 
   /** A turn starts: the thinking spinner runs until the model's first text or tool call. */
@@ -164,6 +168,7 @@ export class Renderer {
         if (this.#inTurn) this.#startStatus("thinking", "thinking…");
         break;
       case "notice": {
+        if (event.level === "debug" && !this.#debug) break;
         this.stopSpinner();
         this.#newline();
         const paint = event.level === "error" ? red : event.level === "warn" ? yellow : dim;

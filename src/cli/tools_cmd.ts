@@ -1,7 +1,17 @@
 /**
  * `zeph tools [--json]`: the tools the model can use, each with its parameter table (`--json`:
- * the JSON Schemas the model sees).
+ * the JSON Schemas as the model sees them, TAFC field included). `zeph tools --explain "<query>"`:
+ * which tools a request for that message would offer and why each other tool is left out.
  */
+import { definitionsFor, selectTools } from "../agent/mod.ts";
+import type { Config } from "../config/mod.ts";
+import {
+  type AnyTool,
+  modelSchema,
+  schemaComplexity,
+  tafcApplies,
+  type ToolRegistry,
+} from "../tools/mod.ts";
 import type { CommandDeps } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 import { formatTool } from "./tool_help.ts";
@@ -13,11 +23,29 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       "list the tools the model can use and their parameters (details: zeph tool <id> --help)",
     )
     .option("--json", "print a JSON array of {name, description, inputSchema}")
-    .action(async (_opts, command) => {
+    .option(
+      "--explain <query>",
+      "show which tools a request for this message offers, and why the others are left out",
+    )
+    .option(
+      "--after <tools>",
+      "with --explain: tools (comma-separated) taken as completed earlier in the session",
+    )
+    .action(async (opts, command) => {
       const globals = globalsOf(command);
       const runtime = await deps.buildRuntime(globals);
       try {
-        const defs = runtime.registry.definitions();
+        const config = runtime.loaded.config;
+        if (opts.explain !== undefined) {
+          const completed = new Set(
+            (opts.after ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+          );
+          const rows = explain(runtime.registry, config, opts.explain, completed);
+          if (globals.json) console.log(JSON.stringify(rows, null, 2));
+          else console.log(renderExplanation(rows, config, opts.explain, completed));
+          return;
+        }
+        const defs = definitionsFor(runtime.registry.visible(), config.tools.tafc);
         if (globals.json) {
           console.log(JSON.stringify(defs, null, 2));
           return;
@@ -32,4 +60,110 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         await runtime.close();
       }
     });
+}
+
+/** One registered tool's fate for a query. */
+export interface ExplainRow {
+  tool: string;
+  offered: boolean;
+  /** always_on, named, short_description, ranked, unfiltered, no_signal; requires, relevance, denied. */
+  reason: string;
+  score?: number;
+  boost?: number;
+  /** Unmet `requires` (reason "requires"). */
+  missing?: string[];
+  /** TAFC complexity of the schema, and whether it gets the thinking field. */
+  complexity: number;
+  thinking: boolean;
+}
+
+function explain(
+  registry: ToolRegistry,
+  config: Config,
+  query: string,
+  completed: ReadonlySet<string>,
+): ExplainRow[] {
+  const visible = registry.visible();
+  const selection = selectTools(visible, { query, completed, config: config.tools });
+  const fate = new Map<AnyTool, Omit<ExplainRow, "tool" | "complexity" | "thinking">>();
+  for (const o of selection.offered) {
+    fate.set(o.tool, { offered: true, reason: o.reason, score: o.score, boost: o.boost });
+  }
+  for (const e of selection.excluded) {
+    fate.set(e.tool, {
+      offered: false,
+      reason: e.reason,
+      score: e.score,
+      boost: e.boost,
+      missing: e.missing,
+    });
+  }
+  return registry.all().map((tool) => ({
+    tool: tool.name,
+    ...(fate.get(tool) ?? { offered: false, reason: "denied" }),
+    complexity: schemaComplexity(modelSchema(tool)),
+    thinking: tafcApplies(tool, config.tools.tafc),
+  }));
+}
+
+const REASONS: Record<string, string> = {
+  always_on: "always on ([tools.schema_filter] always_on)",
+  named: "named in the message",
+  short_description: "description too short to rank (min_description_words)",
+  ranked: "ranked",
+  unfiltered: "schema filtering is off",
+  no_signal: "no word of the message matches any tool: all are offered",
+  denied: "denied by [tools.permissions]",
+};
+
+function renderExplanation(
+  rows: ExplainRow[],
+  config: Config,
+  query: string,
+  completed: ReadonlySet<string>,
+): string {
+  const { schema_filter: filter, dependencies, tafc } = config.tools;
+  const lines = [
+    `Tools for ${JSON.stringify(query)}` +
+    (completed.size ? ` after ${[...completed].join(", ")}` : " at the start of a session") +
+    ":",
+    `  schema filter: ${
+      filter.enabled
+        ? `on (${filter.ranking}, top_k ${filter.top_k}, min_score ${filter.min_score})`
+        : "off"
+    }; dependencies: ${dependencies.enabled ? "on" : "off"}; TAFC: ${
+      tafc.enabled ? `on (threshold ${tafc.complexity_threshold})` : "off"
+    }`,
+    "",
+  ];
+  const width = Math.max(...rows.map((r) => r.tool.length));
+  for (const r of rows) {
+    const score = r.score === undefined
+      ? ""
+      : `, score ${r.score.toFixed(3)}${r.boost ? ` (prefers boost ${r.boost.toFixed(2)})` : ""}`;
+    const why = r.reason === "requires"
+      ? `hidden: requires ${r.missing!.join(", ")} (not completed yet)`
+      : r.reason === "relevance"
+      ? r.score === 0
+        ? "no word of the message matches it"
+        : r.score! < filter.min_score
+        ? `below min_score ${filter.min_score}`
+        : `not in the top ${filter.top_k}`
+      : REASONS[r.reason] ?? r.reason;
+    const thinking = r.thinking ? `; thinking field (complexity ${r.complexity})` : "";
+    lines.push(
+      `  ${r.offered ? "offered " : "left out"}  ${
+        r.tool.padEnd(width)
+      }  ${why}${score}${thinking}`,
+    );
+  }
+  const offered = rows.filter((r) => r.offered).length;
+  lines.push("", `${offered} of ${rows.length} tools offered.`);
+  const candidates = rows.filter((r) => r.reason !== "denied");
+  if (candidates.length && candidates.every((r) => r.reason === "requires")) {
+    lines.push(
+      "Every tool is hidden by [tools.dependencies] requires: a turn would stop with an error.",
+    );
+  }
+  return lines.join("\n");
 }

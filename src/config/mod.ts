@@ -11,3 +11,5 @@ export * from "./load.ts";
 export * from "./providers.ts";
 export * from "./render.ts";
 export * from "./schema.ts";
+export * from "./tool_selection.ts";
+export * from "./tool_selection_warnings.ts";

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { PROVIDER_NAMES } from "./providers.ts";
+import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 
 /**
  * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
@@ -290,6 +291,9 @@ const ToolsConfig = z.object({
   diagnostics: DiagnosticsConfig.prefault({}),
   audit: AuditConfig.prefault({}),
   retry: RetryConfig.prefault({}),
+  tafc: TafcConfig.prefault({}),
+  schema_filter: SchemaFilterConfig.prefault({}),
+  dependencies: DependenciesConfig.prefault({}),
 }).strict();
 
 export const Config = z.object({

@@ -22,6 +22,7 @@ import {
   type Provider,
   ProviderError,
   type ToolCallRequest,
+  type ToolDefinitionForModel,
 } from "./types.ts";
 
 const ScriptToolCall = z.object({
@@ -188,7 +189,8 @@ export interface ScriptProviderOptions {
 export interface RecordedRequest {
   system: string;
   messages: Message[];
-  tools: { name: string }[];
+  /** The tools as sent: tests assert the list and each schema request by request. */
+  tools: ToolDefinitionForModel[];
 }
 
 export class ScriptProvider implements Provider {
@@ -217,7 +219,7 @@ export class ScriptProvider implements Provider {
     this.requests.push({
       system: request.system,
       messages: structuredClone(request.messages),
-      tools: request.tools.map((t) => ({ name: t.name })),
+      tools: structuredClone(request.tools),
     });
     if (this.#strict) checkProtocol(request.messages, this.requests.length);
     const n = this.#next;

@@ -9,5 +9,6 @@ export * from "./ask_reply.ts";
 export * from "./deps.ts";
 export * from "./executors/mod.ts";
 export * from "./registry.ts";
+export * from "./tafc.ts";
 export * from "./tool.ts";
 export { unifiedDiff } from "./_diff.ts";

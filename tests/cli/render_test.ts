@@ -210,3 +210,18 @@ Deno.test("colour: only on a TTY and never with NO_COLOR", () => {
   });
   expect(err.text).toBe("\x1b[31m[provider_error] down\x1b[0m\n");
 });
+
+Deno.test("Renderer: debug notices are shown only when debug is on (ZEPH_LOG=debug)", () => {
+  const notice = {
+    type: "notice" as const,
+    level: "debug" as const,
+    code: "tool_hidden",
+    message: "edit is hidden: it requires read to complete first",
+  };
+  const quiet = capture();
+  new Renderer({ out: capture(), err: quiet, color: false, debug: false }).render(notice);
+  expect(quiet.text).toBe("");
+  const loud = capture();
+  new Renderer({ out: capture(), err: loud, color: false, debug: true }).render(notice);
+  expect(loud.text).toBe("[tool_hidden] edit is hidden: it requires read to complete first\n");
+});

@@ -73,3 +73,91 @@ Deno.test("fully denied tools are hidden from zeph tools", async () => {
     );
   });
 });
+
+const SELECTION_CONFIG = `
+[tools.tafc]
+enabled = true
+complexity_threshold = 0.15
+[tools.schema_filter]
+enabled = true
+top_k = 2
+[tools.dependencies]
+enabled = true
+[tools.dependencies.rules.edit]
+requires = ["read"]
+prefers = ["grep"]
+[[tools.permissions.delete_path]]
+pattern = "*"
+action = "deny"
+`;
+
+Deno.test("zeph tools --explain shows what a request offers and why each tool is left out", async () => {
+  await withWorkspace(async (ws, home) => {
+    const config = path.join(home, "c.toml");
+    await Deno.writeTextFile(config, SELECTION_CONFIG);
+    const r = await zeph(["--config", config, "tools", "--explain", "rename old.txt to new.txt"], {
+      cwd: ws,
+      home,
+    });
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const lines = r.stdout.split("\n");
+    expect(lines.slice(0, 2)).toEqual([
+      'Tools for "rename old.txt to new.txt" at the start of a session:',
+      "  schema filter: on (lexical, top_k 2, min_score 0); dependencies: on; TAFC: on " +
+      "(threshold 0.15)",
+    ]);
+    const row = (name: string) => lines.find((l) => l.includes(` ${name} `))?.trim();
+    expect(row("bash")).toMatch(
+      /^offered +bash +always on \(\[tools\.schema_filter\] always_on\)$/,
+    );
+    expect(row("edit")).toMatch(
+      /^left out +edit +hidden: requires read \(not completed yet\); thinking field \(complexity 0\.15\)$/,
+    );
+    expect(row("move_path")).toMatch(/^offered +move_path +ranked, score 1\.000$/);
+    expect(row("delete_path")).toMatch(/^left out +delete_path +denied by \[tools\.permissions\]$/);
+    expect(row("fetch")).toMatch(/^left out +fetch +no word of the message matches it/);
+    expect(lines.at(-2)).toBe(`4 of ${builtinTools().length} tools offered.`);
+  });
+});
+
+Deno.test("zeph tools --explain --after: completed tools unlock requires and add the prefers boost", async () => {
+  await withWorkspace(async (ws, home) => {
+    const config = path.join(home, "c.toml");
+    await Deno.writeTextFile(config, SELECTION_CONFIG);
+    const r = await zeph(
+      [
+        "--config",
+        config,
+        "--json",
+        "tools",
+        "--explain",
+        "replace text in the file",
+        "--after",
+        "read,grep",
+      ],
+      { cwd: ws, home },
+    );
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const rows = JSON.parse(r.stdout) as {
+      tool: string;
+      offered: boolean;
+      reason: string;
+      boost?: number;
+    }[];
+    const edit = rows.find((x) => x.tool === "edit")!;
+    expect([edit.offered, edit.reason, edit.boost]).toEqual([true, "ranked", 0.15]);
+    expect(rows.map((x) => x.tool)).toEqual(builtinTools().map((t) => t.name));
+  });
+});
+
+Deno.test("zeph tools shows the TAFC thinking field in the schemas it lists when it applies", async () => {
+  await withWorkspace(async (ws, home) => {
+    const config = path.join(home, "c.toml");
+    await Deno.writeTextFile(config, "[tools.tafc]\nenabled = true\ncomplexity_threshold = 0.15\n");
+    const r = await zeph(["--config", config, "--json", "tools"], { cwd: ws, home });
+    const defs = JSON.parse(r.stdout) as { name: string; inputSchema: { properties: object } }[];
+    expect(
+      defs.filter((d) => "thinking" in d.inputSchema.properties).map((d) => d.name),
+    ).toEqual(["edit", "diagnostics", "read_overflow", "update_plan"]);
+  });
+});
