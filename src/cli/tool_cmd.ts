@@ -11,7 +11,7 @@ import { terminalAsk } from "./ask.ts";
 import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
-import type { CommandDeps, Runtime } from "./deps.ts";
+import type { CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 import { formatTool } from "./tool_help.ts";
 
@@ -41,39 +41,52 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         return;
       }
       if (id === undefined) throw new CliError("error: missing required argument 'id'");
-      const input = parseInput(await inputTextOf(inputText));
-      const runtime = await deps.buildRuntime(globals);
-      try {
-        const result = await withInterrupt((signal) => {
-          const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
-            Deno.stderr.isTerminal();
-          const ask = interactive ? askOnTerminal(signal, runtime) : undefined;
-          return runtime.registry.dispatch(
-            { id: `cli-${crypto.randomUUID()}`, name: id, input },
-            runtime.scope({ signal, ...(ask ? { ask } : {}) }),
-          );
-        });
-        // A command that ran but exited non-zero is a successful call and a failed run.
-        const exitCode = result.output?.exitCode ?? null;
-        if (globals.json) {
-          console.log(JSON.stringify({
-            tool: id,
-            ok: result.ok,
-            output: result.text,
-            category: result.category ?? null,
-            error: result.error ?? null,
-            exit_code: exitCode,
-          }));
-        } else if (result.ok) {
-          console.log(result.text);
-        } else {
-          console.error(result.text);
-        }
-        deps.status.exitCode = result.ok && !result.output?.failed ? 0 : 1;
-      } finally {
-        await runtime.close();
-      }
+      await runToolCall(deps, globals, { inputText, resolve: () => id });
     });
+}
+
+/**
+ * Reads and parses the input (inline JSON, `-` for stdin, `@file`), builds the runtime,
+ * dispatches one call of the tool `resolve` names (it may throw a CliError) and prints the
+ * result; shared by `zeph tool` and `zeph mcp call`. A command that ran but exited non-zero is a
+ * successful call and a failed run: exit 1, its code in `exit_code`.
+ */
+export async function runToolCall(
+  deps: CommandDeps,
+  globals: GlobalOptions,
+  options: { inputText: string; resolve(runtime: Runtime): string },
+): Promise<void> {
+  const input = parseToolInput(await inputTextOf(options.inputText));
+  const runtime = await deps.buildRuntime(globals);
+  try {
+    const id = options.resolve(runtime);
+    const result = await withInterrupt((signal) => {
+      const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
+        Deno.stderr.isTerminal();
+      const ask = interactive ? askOnTerminal(signal, runtime) : undefined;
+      return runtime.registry.dispatch(
+        { id: `cli-${crypto.randomUUID()}`, name: id, input },
+        runtime.scope({ signal, ...(ask ? { ask } : {}) }),
+      );
+    });
+    if (globals.json) {
+      console.log(JSON.stringify({
+        tool: id,
+        ok: result.ok,
+        output: result.text,
+        category: result.category ?? null,
+        error: result.error ?? null,
+        exit_code: result.output?.exitCode ?? null,
+      }));
+    } else if (result.ok) {
+      console.log(result.text);
+    } else {
+      console.error(result.text);
+    }
+    deps.status.exitCode = result.ok && !result.output?.failed ? 0 : 1;
+  } finally {
+    await runtime.close();
+  }
 }
 
 /** The input argument's text: inline JSON, `-` (stdin) or `@file`. */
@@ -99,10 +112,10 @@ async function inputTextOf(arg: string): Promise<string> {
   return arg;
 }
 
-function parseInput(text: string): Record<string, unknown> {
+function parseToolInput(inputText: string): Record<string, unknown> {
   let input: unknown;
   try {
-    input = JSON.parse(text);
+    input = JSON.parse(inputText);
   } catch (error) {
     throw new CliError(
       `Cannot parse the tool input as JSON: ${(error as Error).message}. ` +
@@ -124,7 +137,7 @@ function parseInput(text: string): Record<string, unknown> {
 async function printToolHelp(
   id: string,
   deps: CommandDeps,
-  globals: ReturnType<typeof globalsOf>,
+  globals: GlobalOptions,
 ): Promise<void> {
   const runtime = await deps.buildRuntime(globals);
   try {

@@ -22,7 +22,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .description(
       "list the tools the model can use and their parameters (details: zeph tool <id> --help)",
     )
-    .option("--json", "print a JSON array of {name, description, inputSchema}")
+    .option("--json", "print a JSON array of {name, description, inputSchema, origin}")
     .option(
       "--explain <query>",
       "show which tools a request for this message offers, and why the others are left out",
@@ -45,7 +45,11 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           else console.log(renderExplanation(rows, config, opts.explain, completed));
           return;
         }
-        const defs = definitionsFor(runtime.registry.visible(), config.tools.tafc);
+        // Each tool's origin: zeph's own, or the MCP server it comes from.
+        const defs = definitionsFor(runtime.registry.visible(), config.tools.tafc).map((d) => {
+          const mcp = runtime.registry.get(d.name)?.mcp;
+          return { ...d, origin: mcp ? `mcp:${mcp.serverId}` : "builtin" };
+        });
         if (globals.json) {
           console.log(JSON.stringify(defs, null, 2));
           return;
@@ -54,7 +58,12 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           console.log("No tools are available (all are denied by [tools.permissions]).");
           return;
         }
-        console.log(defs.map((d) => formatTool(d)).join("\n\n"));
+        console.log(
+          defs.map((d) => {
+            const from = d.origin === "builtin" ? "" : `  (${d.origin.replace(":", " server ")})`;
+            return formatTool({ ...d, name: d.name + from });
+          }).join("\n\n"),
+        );
         console.log("\nRun one: zeph tool <id> '<json>'; details: zeph tool <id> --help");
       } finally {
         await runtime.close();
