@@ -1,6 +1,6 @@
 /**
  * The default command, the agent itself: `zeph` opens an interactive session (line editing,
- * history in the data dir, /clear, /help, /exit); `zeph -p "…"` runs one prompt and exits
+ * history in the data dir, /clear, /mode, /help, /exit); `zeph -p "…"` runs one prompt and exits
  * (exit 1 on a provider error, 130 when cancelled); `--resume <id>` continues a stored
  * conversation. Ctrl-C cancels the running turn; at the prompt, a second Ctrl-C exits.
  */
@@ -34,6 +34,7 @@ export interface ChatOptions extends ProviderChoice {
   resume?: string;
   /** text (default), json (one result object per turn), stream-json (`--json`: events + result) */
   outputFormat?: string;
+  mode?: string;
 }
 
 export function register(program: CliProgram, deps: CommandDeps): void {
@@ -51,6 +52,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       "--output-format <format>",
       "text, json (one result object per turn) or stream-json (events + result; same as --json)",
     )
+    .option("--mode <name>", "mode to start in: code, ask, architect or a [modes.<name>]")
     .action(async (opts, command) => {
       const globals = globalsOf(command);
       const runtime = await deps.buildRuntime(globals);
@@ -101,7 +103,25 @@ export async function runChat(
     });
   }
 
-  const { AgentSession } = await import("../agent/mod.ts");
+  const [{ AgentSession }, { chatModes, modeCommand }] = await Promise.all([
+    import("../agent/mod.ts"),
+    import("./modes.ts"),
+  ]);
+  const modes = chatModes(config, {
+    flag: opts.mode,
+    resumed: conversationId ? store?.conversationMode(conversationId) : null,
+    source: runtime.loaded.path ?? "built-in defaults",
+  });
+  // The conversation keeps its mode, so --resume goes on in it.
+  const saveMode = () => {
+    if (store && session.conversationId) {
+      store.setConversationMode(session.conversationId, modes.current.slug);
+    }
+  };
+  modes.onChange((mode, by) => {
+    if (by === "model") err.write(`(mode: ${mode.slug}, ${mode.name}; switched by the model)\n`);
+    saveMode();
+  });
   const session = new AgentSession({
     provider,
     registry: runtime.registry,
@@ -113,6 +133,7 @@ export async function runChat(
     messages,
     plan,
     ask,
+    modes,
   });
   // A resumed conversation shows where its plan stands before the first new prompt.
   if (plan.length) {
@@ -158,6 +179,7 @@ export async function runChat(
     try {
       const stop = await session.prompt(text, { sink, signal: running.signal });
       json?.end(stop, session.conversationId);
+      saveMode();
       const failure = providerFailure as AgentEvent | null;
       if (
         failure?.type === "notice" && failure.category === "network_error" && !json
@@ -185,7 +207,8 @@ export async function runChat(
     }
     if (!json) {
       err.write(
-        `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace}\n` +
+        `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace} · ` +
+          `mode ${modes.current.slug}\n` +
           "Type a request (\\ + Enter for a new line), /help for commands, /exit to quit.\n",
       );
     }
@@ -200,8 +223,11 @@ export async function runChat(
         if (cmd === "/exit" || cmd === "/quit") break;
         if (cmd === "/clear") {
           session.clear();
-          err.write("(new conversation; tool quota and session rules reset)\n");
-        } else if (cmd === "/help") err.write(HELP);
+          err.write("(new conversation; tool quota, session rules and result cache reset)\n");
+        } else if (cmd === "/unblock") {
+          err.write(`${session.unblock(text.split(/\s+/)[1] ?? "")}\n`);
+        } else if (cmd === "/mode") err.write(modeCommand(modes, text.split(/\s+/)[1]));
+        else if (cmd === "/help") err.write(HELP);
         else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
         continue;
       }
@@ -222,7 +248,9 @@ export async function runChat(
 }
 
 const HELP = [
-  "/clear   start a new conversation (resets the tool quota and session rules)",
+  "/clear   start a new conversation (resets the tool quota, session rules and result cache)",
+  "/unblock <tool>  allow a tool the anomaly detector blocked ([tools.anomaly])",
+  "/mode    list the modes; /mode <name> switches (the tools the model gets)",
   "/help    this list",
   "/exit    quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",

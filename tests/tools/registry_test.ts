@@ -102,6 +102,7 @@ Deno.test("every tool rejects an unknown parameter with a did-you-mean, strict s
     description: "A tool whose schema is not strict.",
     params: z.object({ path: z.string(), limit: z.number().optional() }),
     mutates: false,
+    group: "read",
     kind: "read",
     invocation: { type: "call" },
     subjects: (p) => [p.path],
