@@ -2,8 +2,8 @@
  * `zeph filter`: see what the output filters make of a command's output, to check and tune
  * rules. `zeph filter --command "cargo test" < saved.txt` filters saved output;
  * `zeph filter -- cargo test` runs the command through the bash tool (the same dispatch path the
- * agent uses, so permissions apply) and shows the result. The filtered text goes to stdout, the
- * stats line to stderr.
+ * agent uses, so permissions apply) and shows the result, exiting with the command's exit code.
+ * The filtered text goes to stdout, the stats line to stderr.
  */
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
@@ -100,7 +100,13 @@ async function filterRun(
       return;
     }
     report(globals.json, result.text, result.filterStats);
-    deps.status.exitCode = result.output?.failed ? 1 : 0;
+    // The command's own exit code passes through, so `zeph filter -- make` fails as make does.
+    const code = result.output?.exitCode;
+    deps.status.exitCode = typeof code === "number" && code > 0 && code < 256
+      ? code
+      : result.output?.failed
+      ? 1
+      : 0;
   } finally {
     await runtime.close();
   }
