@@ -21,6 +21,7 @@ const COMMANDS: (() => Promise<CommandModule>)[] = [
   () => import("./sessions_cmd.ts"),
   () => import("./tools_cmd.ts"),
   () => import("./tool_cmd.ts"),
+  () => import("./mcp_cmd.ts"),
   () => import("./config_cmd.ts"),
   () => import("./permissions_cmd.ts"),
   () => import("./filter_cmd.ts"),
@@ -40,6 +41,10 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
     )
     .option("-y, --yes", "allow actions that would ask for confirmation")
     .option("--json", "machine-readable output")
+    .option(
+      "--mcp-config <file>",
+      "also start the MCP servers of this .mcp.json (never read unasked)",
+    )
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(clarifyError(text)) })
     .showHelpAfterError("(run `zeph --help` for usage)");
