@@ -4,7 +4,7 @@
  */
 import { matchCandidates } from "./command.ts";
 import { genericApplies, genericStage } from "./generic.ts";
-import { FAILURE_SIGNAL } from "./strategies/_shared.ts";
+import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";

@@ -7,8 +7,13 @@
  * JSON goes to the json strategy's defaults instead. Commands that print content rather than a
  * report (`cat`, `head`, `sed`, `diff` …) are left alone: the model may edit what it read.
  */
-import { FAILURE_SIGNAL, omitted } from "./strategies/_shared.ts";
-import { compileJson, JsonConfig, looksLikeJson } from "./strategies/json.ts";
+import {
+  compileStrategy,
+  FAILURE_SIGNAL,
+  JsonConfig,
+  looksLikeJson,
+  omitted,
+} from "./strategies/mod.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
 
 /** Programs whose output is content to be read as it is. */
@@ -34,6 +39,8 @@ const CONTENT_PRINTERS = new Set([
   "column",
   "echo",
   "printf",
+  "seq",
+  "yes",
   "base64",
   "xxd",
   "od",
@@ -127,7 +134,7 @@ export function genericStage(
     push(line) {
       if (first === null && line.trim() !== "") {
         first = line;
-        if (looksLikeJson(line)) json = compileJson(JSON_DEFAULTS).createStage(ctx);
+        if (looksLikeJson(line)) json = compileStrategy(JSON_DEFAULTS, "v8").createStage(ctx);
       }
       if (json) json.push(line);
       else take(line);
