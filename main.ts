@@ -209,13 +209,16 @@ export async function buildRuntime(
   store: SqliteStore | null,
 ): Promise<Runtime> {
   const config = loaded.config;
-  const [{ ToolRegistry, CompositeExecutor, LocalExecutor }, { builtinTools }, newPolicy] =
-    await Promise.all([
-      import("./src/tools/mod.ts"),
-      // The catalog loads every tool, so it stays out of tools/mod.ts.
-      import("./src/tools/catalog.ts"),
-      loadPolicyBuilder(),
-    ]);
+  const [
+    { ToolRegistry, CompositeExecutor, LocalExecutor, undoHook },
+    { builtinTools },
+    newPolicy,
+  ] = await Promise.all([
+    import("./src/tools/mod.ts"),
+    // The catalog loads every tool, so it stays out of tools/mod.ts.
+    import("./src/tools/catalog.ts"),
+    loadPolicyBuilder(),
+  ]);
 
   const sandbox = await newSandbox(globals.cwd, config);
 
@@ -243,7 +246,13 @@ export async function buildRuntime(
         }
       }),
   ];
-  const settings = exec.sandboxSettingsOf(config, { zephPaths });
+  // The user's protected paths are read-only inside the sandbox too, wherever they are found.
+  const { compileProtected, protectedMatch } = await import("./src/permission/mod.ts");
+  const protectedGlobs = compileProtected(config.tools.permissions.protected_paths);
+  const settings = exec.sandboxSettingsOf(config, {
+    zephPaths,
+    isProtected: (relative) => protectedMatch(relative, protectedGlobs) !== null,
+  });
   const shellSandbox = new exec.ShellSandbox(
     config.tools.shell.sandbox.mode,
     () => exec.planSandbox(sandbox.workspace, settings, { env }),
@@ -303,11 +312,13 @@ export async function buildRuntime(
   const mcp = await startMcpServers(globals, config, registry, sandbox.workspace);
   if (mcp) cleanups.push(() => mcp.close());
   const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/mod.ts");
+  const { policyRuleWarnings } = await import("./src/tools/mod.ts");
   const names = registry.all().map((t) => t.name);
   for (
     const w of [
       ...permissionToolWarnings(config, names),
       ...toolSelectionWarnings(config.tools, names),
+      ...policyRuleWarnings(config, names),
     ]
   ) {
     console.error(`zeph: warning: ${w}`);
@@ -332,6 +343,8 @@ export async function buildRuntime(
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);
+  // Undo: every file tool's change is recorded per conversation, whichever executor runs it.
+  registry.addExecuteHook(undoHook(store?.undo ?? null, config.tools.undo));
 
   await mcp?.ready();
   let closed = false;
