@@ -24,14 +24,19 @@ Deno.test("every built-in rule stays fast on 100k-character pathological lines",
     for (const shape of SHAPES) {
       const line = shape.repeat(Math.ceil(LENGTH / shape.length)).slice(0, LENGTH);
       for (const failed of [false, true]) {
-        let emitted = 0;
-        const start = performance.now();
-        const stage = rule.strategy.createStage({ emit: () => emitted++, failed });
-        stage.push(line);
-        stage.push(line + " FAILED");
-        stage.push("x" + line);
-        stage.finish();
-        const ms = performance.now() - start;
+        const run = () => {
+          const start = performance.now();
+          const stage = rule.strategy.createStage({ emit: () => {}, failed });
+          stage.push(line);
+          stage.push(line + " FAILED");
+          stage.push("x" + line);
+          stage.finish();
+          return performance.now() - start;
+        };
+        // A superlinear pattern is slow on every run; a busy machine only on some: the fastest
+        // of up to three runs is judged.
+        let ms = run();
+        for (let again = 0; again < 2 && ms > BUDGET_MS; again++) ms = Math.min(ms, run());
         if (ms > BUDGET_MS) {
           slow.push(`${rule.name} on ${JSON.stringify(shape)}: ${ms.toFixed(0)} ms`);
         }
