@@ -60,7 +60,11 @@ export async function loadConfigFor(
  * threshold are then cut to head + tail, and conversations are not saved.
  */
 async function openStore(config: Config, consequence = ""): Promise<SqliteStore | null> {
-  const { openConfiguredStore } = await import("./src/store/mod.ts");
+  const { dataDirShortfall, openConfiguredStore } = await import("./src/store/mod.ts");
+  // No HOME: one warning for the store and the audit log (buildRuntime leaves the latter out).
+  const shortfall = dataDirShortfall(config);
+  if (shortfall) console.error(`zeph: warning: ${shortfall.warning}`);
+  if (shortfall?.store) return null;
   try {
     return openConfiguredStore(config);
   } catch (error) {
@@ -287,7 +291,9 @@ export async function buildRuntime(
     hooks.overflowHook(store, config),
   ];
   const finalHooks: FinalHook[] = [
-    hooks.auditHook(storeMod.openAuditLog(config)),
+    hooks.auditHook(
+      storeMod.dataDirShortfall(config)?.audit ? null : storeMod.openAuditLog(config),
+    ),
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);

@@ -24,6 +24,44 @@ export function defaultDataDir(env: (name: string) => string | undefined = Deno.
   return join(home, ".local", "share", "zeph");
 }
 
+/** What a missing data directory leaves out, and the one warning that says so. */
+export interface DataDirShortfall {
+  /** The store needs the default directory (`[memory] sqlite_path` is empty). */
+  store: boolean;
+  /** The enabled audit log needs it (`[tools.audit] path` is empty). */
+  audit: boolean;
+  warning: string;
+}
+
+/**
+ * Null when the data directory can be found or nothing needs it. A container often has no HOME:
+ * zeph then runs without what needs the directory, with one warning naming every way to fix it,
+ * rather than guessing a shared location such as /tmp for transcripts that may hold secrets.
+ */
+export function dataDirShortfall(
+  config: Config,
+  env: (name: string) => string | undefined = (n) => Deno.env.get(n),
+): DataDirShortfall | null {
+  if (env("XDG_DATA_HOME") || env("HOME") || env("USERPROFILE")) return null;
+  const store = config.memory.sqlite_path.trim() === "";
+  const audit = config.tools.audit.enabled && config.tools.audit.path.trim() === "";
+  if (!store && !audit) return null;
+  const lost = [
+    ...(store ? ["conversations and large tool outputs are not saved"] : []),
+    ...(audit ? ["tool calls are not audited"] : []),
+  ].join(" and ");
+  const keys = [
+    ...(store ? ["[memory] sqlite_path (or ZEPH_MEMORY_SQLITE_PATH)"] : []),
+    ...(audit ? ["[tools.audit] path"] : []),
+  ].join(" and ");
+  return {
+    store,
+    audit,
+    warning: `Neither HOME nor XDG_DATA_HOME is set, so ${lost}. ` +
+      `Set XDG_DATA_HOME or HOME, or set ${keys} in config.toml.`,
+  };
+}
+
 /** `[memory] sqlite_path`, or `zeph.db` in the default data directory when it is empty. */
 export function resolveStorePath(
   config: Config,
