@@ -61,3 +61,30 @@ Deno.test("with no HOME, ZEPH_MEMORY_SQLITE_PATH saves the conversation and the 
     expect(Number(row.n)).toBe(1);
   });
 });
+
+Deno.test("processes started at once on a brand-new database all save their conversation", async () => {
+  await withWorkspace(async (ws, home) => {
+    const script = path.join(home, "s.jsonl");
+    await Deno.writeTextFile(script, '{"text":"hello"}\n');
+    const db = path.join(home, "fresh", "z.db");
+    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
+    const runs = await Promise.all(
+      Array.from(
+        { length: 5 },
+        (_, i) =>
+          run(["-p", `hi ${i}`, "--provider", "script", "--script", script], {
+            cwd: ws,
+            env: { ...env, ZEPH_MEMORY_SQLITE_PATH: db },
+          }),
+      ),
+    );
+    for (const result of runs) {
+      expect(result.stderr).not.toContain("warning");
+      expect(result).toMatchObject({ code: 0, stdout: "hello\n" });
+    }
+    const conn = new DatabaseSync(db);
+    const rows = conn.prepare("SELECT title FROM conversations ORDER BY title").all();
+    conn.close();
+    expect(rows.map((r) => r.title)).toEqual(["hi 0", "hi 1", "hi 2", "hi 3", "hi 4"]);
+  });
+});
