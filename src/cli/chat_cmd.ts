@@ -324,10 +324,15 @@ async function openLines(err: Writer): Promise<Lines> {
   };
 }
 
-function saveHistory(file: string, line: string): void {
+/**
+ * Appends one prompt to the history file. Prompts may hold secrets, so the file is the owner's
+ * only, like the database and the audit log; one created by an older zeph is tightened too.
+ */
+export function saveHistory(file: string, line: string): void {
   try {
     Deno.mkdirSync(path.dirname(file), { recursive: true });
-    Deno.writeTextFileSync(file, line.replace(/\n/g, " ") + "\n", { append: true });
+    Deno.writeTextFileSync(file, line.replace(/\n/g, " ") + "\n", { append: true, mode: 0o600 });
+    if (Deno.build.os !== "windows") Deno.chmodSync(file, 0o600);
   } catch {
     // History is a convenience: a read-only data dir must not break the session.
   }
