@@ -15,6 +15,7 @@ import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
 import type { PlanEntry } from "../store/mod.ts";
 import { allowAll, terminalAsk } from "./ask.ts";
 import { CliError } from "./errors.ts";
+import { findResumed, resumeHeader, resumeWorkspace } from "./resume.ts";
 import type { CliDeps, CommandDeps, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 import { jsonSink, Renderer, stdWriter, type Writer } from "./render.ts";
@@ -27,7 +28,8 @@ export interface ChatOptions extends ProviderChoice {
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .option("-p, --prompt <text>", "run one prompt, print the answer and exit")
-    .option("--resume <id>", "continue a stored conversation (ids: zeph sessions)")
+    .option("--resume <id>", "continue a stored conversation by id or id prefix (zeph sessions)")
+    .option("-c, --continue", "continue the latest conversation of this workspace")
     .option(
       "--provider <name>",
       `model provider: ${PROVIDER_NAMES.join(", ")} (overrides [llm] provider)`,
@@ -36,10 +38,30 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .option("--script <file>", "JSONL script of model turns (implies --provider script)")
     .option("--legacy", "scripted provider without native tool use (the legacy text path)")
     .action(async (opts, command) => {
-      const globals = globalsOf(command);
-      const runtime = await deps.buildRuntime(globals);
+      let globals = globalsOf(command);
+      let runtime = await deps.buildRuntime(globals);
       try {
-        deps.status.exitCode = await runChat(runtime, opts, deps);
+        const resumed = findResumed(runtime.store, {
+          id: opts.resume,
+          latest: opts.continue,
+          cwd: globals.cwd,
+        });
+        if (resumed) {
+          // A conversation continues in its own workspace unless --cwd says otherwise.
+          const cwdGiven = typeof command.optsWithGlobals().cwd === "string";
+          const where = resumeWorkspace(resumed, { cwd: globals.cwd, cwdGiven });
+          if (where.cwd !== globals.cwd) {
+            await runtime.close();
+            globals = { ...globals, cwd: where.cwd };
+            runtime = await deps.buildRuntime(globals);
+          }
+          if (!globals.json) {
+            const messages = runtime.store?.loadMessages(resumed.id) ?? [];
+            const note = where.note ? `${where.note}\n` : "";
+            stdWriter(Deno.stderr).write(note + resumeHeader(resumed, messages));
+          }
+        }
+        deps.status.exitCode = await runChat(runtime, { ...opts, resume: resumed?.id }, deps);
       } finally {
         await runtime.close();
       }
