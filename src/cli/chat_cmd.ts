@@ -149,12 +149,13 @@ export async function runChat(
     try {
       const stop = await session.prompt(text, { sink, signal: running.signal });
       const failure = providerFailure as AgentEvent | null;
+      // The notice already names the URL and the provider's own advice; a new user on the
+      // default provider (Ollama) also gets the other ways to set one up.
       if (
-        failure?.type === "notice" && failure.category === "network_error" && !runtime.globals.json
+        failure?.type === "notice" && failure.category === "network_error" &&
+        !runtime.globals.json && provider.name === "ollama"
       ) {
-        const { providerEndpoint } = await import("../provider/mod.ts");
-        const url = providerEndpoint(config, config.llm.provider);
-        err.write(unreachableHelp(url, provider) + "\n");
+        err.write(unreachableHelp() + "\n");
       }
       return stop;
     } finally {
@@ -251,12 +252,12 @@ function resumeFrom(
   return { conversationId: id, messages: store.loadMessages(id), plan: store.loadPlan(id) };
 }
 
-/** What to do when the provider could not be reached at `url`: name it, and the options. */
-export function unreachableHelp(url: string, provider: Provider): string {
+/** The ways to set up a provider, after the default one (Ollama) could not be reached. */
+export function unreachableHelp(): string {
   return [
-    `zeph: could not reach the ${provider.name} provider at ${url} (model ${provider.model}).`,
-    "  Ollama at http://127.0.0.1:11434 is the default: install it (https://ollama.com), run",
-    '  "ollama serve" and "ollama pull qwen3:8b", or set [llm.ollama] base_url.',
+    "zeph: Ollama at http://127.0.0.1:11434 is the default provider: install it",
+    '  (https://ollama.com), run "ollama serve" and "ollama pull qwen3:8b", or set',
+    "  [llm.ollama] base_url.",
     '  Hosted models: [llm] provider = "claude" with ANTHROPIC_API_KEY, or "openai" with',
     "  OPENAI_API_KEY (any OpenAI-compatible server via [llm.openai] base_url); or --provider.",
     '  Offline demo: zeph -p "…" --provider script --script examples/demo.jsonl',

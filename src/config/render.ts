@@ -1,10 +1,14 @@
 /** Rendering a resolved config for people: secrets masked, TOML or JSON. */
+import { maskUrlPasswords } from "../secrets/mod.ts";
 import type { Config } from "./schema.ts";
 
 const SECRET_KEY = /key|token|secret|password/i;
 export const MASK = "********";
 
-/** Any non-empty string under a key naming a key/token/secret/password is masked. */
+/**
+ * Any non-empty string under a key naming a key/token/secret/password is masked, and the
+ * password of a URL anywhere (`https://me:[REDACTED]@host`).
+ */
 export function maskSecrets<T>(value: T, key = ""): T {
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, key)) as T;
   if (value && typeof value === "object") {
@@ -14,6 +18,7 @@ export function maskSecrets<T>(value: T, key = ""): T {
     ) as T;
   }
   if (typeof value === "string" && value !== "" && SECRET_KEY.test(key)) return MASK as T;
+  if (typeof value === "string") return maskUrlPasswords(value) as T;
   return value;
 }
 
