@@ -127,6 +127,9 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
   ]);
   for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
   const config = loaded.config;
+  // A bad --script fails session/new, where the editor shows it, not the first prompt. The
+  // scripted provider is local and cheap to build; the real ones stay lazy.
+  if (args.choice.script !== undefined) await providerOrHint(config, args.choice);
   const store = await openStore(config, "; sessions are not saved");
   let runtime: Runtime | null = null;
   return {
@@ -137,13 +140,7 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
       // The provider first: it is what fails on a bad setup (missing key or script), and a
       // failed start is retried by the next prompt, so a runtime built before it would leak
       // (worker, listeners) once per failed prompt.
-      const provider = await buildProvider(structuredClone(config), args.choice).catch(
-        async (error) => {
-          const { ProviderError } = await import("./src/provider/mod.ts");
-          if (!(error instanceof ProviderError) || !error.hint) throw error;
-          throw new Error(`${error.message}\n${error.hint}`);
-        },
-      );
+      const provider = await providerOrHint(config, args.choice);
       const [newPolicy, { redactSecrets }] = await Promise.all([
         loadPolicyBuilder(),
         import("./src/store/mod.ts"),
@@ -163,6 +160,15 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
       store?.close();
     },
   };
+}
+
+/** The provider of an ACP session; a setup error's message carries its hint. */
+async function providerOrHint(config: Config, choice: ProviderChoice): Promise<Provider> {
+  return await buildProvider(structuredClone(config), choice).catch(async (error) => {
+    const { ProviderError } = await import("./src/provider/mod.ts");
+    if (!(error instanceof ProviderError) || !error.hint) throw error;
+    throw new Error(`${error.message}\n${error.hint}`);
+  });
 }
 
 /**
