@@ -12,6 +12,7 @@ import { VERSION } from "./src/version.ts";
 import type { AcpArgs, AcpDeps, SessionBackendDeps } from "./src/acp/mod.ts";
 import type { CliDeps, GlobalOptions, Runtime } from "./src/cli/mod.ts";
 import type { Config, LoadedConfig } from "./src/config/mod.ts";
+import type { McpManager, ToolSink as McpToolSink } from "./src/mcp/mod.ts";
 import type { PermissionPolicy } from "./src/permission/mod.ts";
 import type { Provider, ProviderChoice } from "./src/provider/mod.ts";
 import type { Sandbox } from "./src/sandbox/mod.ts";
@@ -172,6 +173,42 @@ async function providerOrHint(config: Config, choice: ProviderChoice): Promise<P
 }
 
 /**
+ * The MCP servers of `[[mcp.servers]]` and `--mcp-config FILE`, started (not awaited) with their
+ * tools going into `registry`; null when there are none, so the SDK is not even loaded.
+ */
+async function startMcpServers(
+  globals: GlobalOptions,
+  config: Config,
+  registry: McpToolSink,
+  workspace: string,
+): Promise<McpManager | null> {
+  const servers = config.mcp.servers.filter((s) => s.enabled);
+  const fromFile = globals.mcpConfig
+    ? await (await import("./src/config/mod.ts")).loadMcpJson(globals.mcpConfig)
+    : [];
+  if (servers.length === 0 && fromFile.length === 0) return null;
+  const { McpManager, specsFromConfig } = await import("./src/mcp/mod.ts");
+  const warn = (message: string) => console.error(`zeph: warning: ${message}`);
+  const env = Deno.env.toObject();
+  const manager = new McpManager({
+    tools: registry,
+    startupMs: config.mcp.startup_timeout * 1000,
+    warn,
+  });
+  const taken = new Set(servers.map((s) => s.id));
+  const extra = fromFile.filter((s) => {
+    if (!taken.has(s.id)) return true;
+    warn(`MCP server "${s.id}" of ${globals.mcpConfig} is ignored: [[mcp.servers]] has that id`);
+    return false;
+  });
+  void manager.start([
+    ...specsFromConfig(servers, { env, workspace, origin: "config", warn }),
+    ...specsFromConfig(extra, { env, workspace, origin: globals.mcpConfig!, warn }),
+  ]);
+  return manager;
+}
+
+/**
  * Builds Sandbox → PermissionPolicy → executors → ToolRegistry (+ hooks, tool deps) for the
  * loaded config. The store is the caller's: it is opened first (ACP opens it with the first
  * session) and closed by the caller after the runtime.
@@ -271,6 +308,10 @@ export async function buildRuntime(
     config,
     deps: toolDeps,
   });
+  // MCP servers start now, in parallel with the rest of the runtime; their tools are awaited
+  // at the end. Without servers the SDK is never loaded.
+  const mcp = await startMcpServers(globals, config, registry, sandbox.workspace);
+  if (mcp) cleanups.push(() => mcp.close());
   const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/mod.ts");
   const names = registry.all().map((t) => t.name);
   for (
@@ -304,9 +345,11 @@ export async function buildRuntime(
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);
 
+  await mcp?.ready();
   let closed = false;
   return {
     globals,
+    mcp,
     loaded,
     sandbox,
     policy,

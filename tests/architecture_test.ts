@@ -15,6 +15,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["main.ts"],
   ["cli", "acp"],
   ["agent"],
+  // MCP servers' tools are registered as tools; the front-ends start the servers.
+  ["mcp"],
   ["tools"],
   ["permission", "sandbox", "filter", "store", "provider", "web", "search"],
   ["exec", "config", "errors", "secrets", "version.ts"],

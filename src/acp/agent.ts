@@ -133,6 +133,8 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
           loadSession: true,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           sessionCapabilities: { list: {} },
+          // The editor's MCP servers of session/new and session/load: stdio always, these too.
+          mcpCapabilities: { http: true, sse: true },
         },
         agentInfo: { name: "zeph", title: "Zeph", version: options.version },
         authMethods: [{
@@ -146,7 +148,7 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
     .onRequest(sdk.methods.agent.authenticate, () => ({}))
     .onRequest(sdk.methods.agent.session.new, async ({ params, client }) => {
       requireAbsolute(params.cwd);
-      const handle = await (await backend()).newSession(params.cwd);
+      const handle = await (await backend()).newSession(params.cwd, params.mcpServers ?? []);
       sessions.set(handle.id, { handle, abort: null, running: null });
       // After the response: Zed drops an available_commands_update that arrives before it.
       setTimeout(() => {
@@ -168,7 +170,11 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
         sessions.delete(params.sessionId);
         await current.handle.close().catch(() => {});
       }
-      const handle = await (await backend()).loadSession(params.sessionId, params.cwd);
+      const handle = await (await backend()).loadSession(
+        params.sessionId,
+        params.cwd,
+        params.mcpServers ?? [],
+      );
       if (!handle) throw sdk.RequestError.sessionNotFound(params.sessionId);
       sessions.set(handle.id, { handle, abort: null, running: null });
       const send = (update: acp.SessionUpdate) =>
@@ -228,6 +234,8 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
   await conn.closed;
   for (const s of sessions.values()) s.abort?.abort();
   await Promise.allSettled([...sessions.values()].map((s) => s.running));
+  // Closing a session stops its editor's MCP servers.
+  await Promise.allSettled([...sessions.values()].map((s) => s.handle.close()));
   if (loaded.backend) await (await loaded.backend).close();
   return 0;
 }

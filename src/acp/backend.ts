@@ -4,6 +4,7 @@
  * Tests drive the real backend with the scripted provider.
  */
 import type { EventSink, StopReason } from "../agent/mod.ts";
+import type { AcpMcpServer } from "../mcp/mod.ts";
 import type { Message } from "../provider/mod.ts";
 import type { PlanEntry } from "../store/mod.ts";
 import type { AskAnswer, AskReply, AskRequest, ToolExecutor } from "../tools/mod.ts";
@@ -30,9 +31,14 @@ export interface AgentSessionHandle {
 }
 
 export interface AgentBackend {
-  newSession(cwd: string): Promise<AgentSessionHandle>;
+  /** `mcpServers` are the editor's: started for this session, stopped with it. */
+  newSession(cwd: string, mcpServers?: AcpMcpServer[]): Promise<AgentSessionHandle>;
   /** null when no such conversation exists. */
-  loadSession(id: string, cwd: string): Promise<AgentSessionHandle | null>;
+  loadSession(
+    id: string,
+    cwd: string,
+    mcpServers?: AcpMcpServer[],
+  ): Promise<AgentSessionHandle | null>;
   listSessions(
     cwd?: string,
   ): Promise<{ id: string; cwd: string; title: string; updatedAt: string }[]>;

@@ -7,6 +7,7 @@
  */
 import type { AgentSession } from "../agent/mod.ts";
 import type { Config } from "../config/mod.ts";
+import type { AcpMcpServer, McpManager } from "../mcp/mod.ts";
 import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Message, Provider } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
@@ -68,10 +69,14 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
     cwd: string,
     conversationId: string,
     messages: Message[],
+    mcpServers: AcpMcpServer[] = [],
   ): Promise<AgentSessionHandle> => {
     const sandbox = await deps.newSandbox(cwd);
     const slot = new FrontSlot();
     let session: AgentSession | null = null;
+    // The editor's MCP servers start now, off the session/new response; their tools join the
+    // session's own registry (a fork of the shared one) when the first prompt comes.
+    const mcp = mcpServers.length ? startEditorServers(mcpServers, sandbox.workspace) : null;
     const agentSession = async (): Promise<AgentSession> => {
       if (session) return session;
       // Loaded with the first prompt: the runtime has loaded the tools by then.
@@ -80,9 +85,16 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
         import("../agent/mod.ts"),
         import("../tools/mod.ts"),
       ]);
+      let registry = rt.registry;
+      const manager = await mcp;
+      if (manager) {
+        registry = rt.registry.fork();
+        await manager.ready();
+        await manager.attach(registry);
+      }
       session = new AgentSession({
         provider: rt.provider,
-        registry: rt.registry,
+        registry,
         config: deps.config,
         cwd: sandbox.workspace,
         sandbox,
@@ -128,22 +140,40 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
           slot.current = null;
         }
       },
-      close: () => Promise.resolve(),
+      close: async () => {
+        await (await mcp)?.close();
+      },
     };
   };
 
+  const startEditorServers = async (
+    servers: AcpMcpServer[],
+    workspace: string,
+  ): Promise<McpManager> => {
+    const { McpManager, specsFromAcp, toolMap } = await import("../mcp/mod.ts");
+    const manager = new McpManager({
+      tools: toolMap(),
+      startupMs: deps.config.mcp.startup_timeout * 1000,
+      warn: (message) => console.error(`zeph: warning: ${message}`),
+    });
+    void manager.start(
+      specsFromAcp(servers, { env: Deno.env.toObject(), workspace, timeoutMs: 60_000 }),
+    );
+    return manager;
+  };
+
   return {
-    async newSession(cwd) {
+    async newSession(cwd, mcpServers) {
       const id = deps.store
         ? deps.store.createConversation({ title: "ACP session", cwd })
         : crypto.randomUUID();
-      return await open(cwd, id, []);
+      return await open(cwd, id, [], mcpServers);
     },
-    async loadSession(id, cwd) {
+    async loadSession(id, cwd, mcpServers) {
       if (!deps.store) return null;
       const conversation = deps.store.getConversation(id);
       if (!conversation) return null;
-      return await open(cwd, id, deps.store.loadMessages(id));
+      return await open(cwd, id, deps.store.loadMessages(id), mcpServers);
     },
     listSessions(cwd) {
       const list = deps.store?.listConversations({ limit: 200 }) ?? [];

@@ -90,7 +90,8 @@ export class AgentSession implements TurnSession {
     this.store = options.store ?? null;
     this.quota = new ToolQuota(this.config.tools.max_tool_calls_per_session);
     this.callerId = options.callerId ?? null;
-    this.isRetryableTool = options.isRetryableTool ?? ((tool) => tool.kind === "fetch");
+    this.isRetryableTool = options.isRetryableTool ??
+      ((tool) => tool.kind === "fetch" || tool.mcp?.retrySafe === true);
     this.random = options.random ?? Math.random;
     this.cancelGraceMs = options.cancelGraceMs ?? 2000;
     this.ask = options.ask;

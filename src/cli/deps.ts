@@ -4,6 +4,7 @@
  * they need, so `zeph config check` never builds a registry.
  */
 import type { Config, LoadedConfig } from "../config/mod.ts";
+import type { McpServerStatus } from "../mcp/mod.ts";
 import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Provider, ProviderChoice } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
@@ -18,6 +19,8 @@ export interface GlobalOptions {
   config?: string;
   /** Allow `ask` decisions without prompting. @default false */
   yes: boolean;
+  /** A Claude Code `.mcp.json` whose servers are started too (`--mcp-config`). */
+  mcpConfig?: string;
   /** Machine-readable output. @default false */
   json: boolean;
 }
@@ -37,6 +40,8 @@ export interface Runtime {
    * policy that lets commands run unasked only there. Absent in runtimes built without one.
    */
   sandboxActive?(): boolean;
+  /** The MCP servers (config and `--mcp-config`); absent when there are none. */
+  mcp?: { status(): McpServerStatus[] } | null;
   /** The call scope of a CLI caller: workspace, sandbox, ask by `--yes`. */
   scope(overrides?: Partial<CallScope>): CallScope;
   /** Releases workers, store handles and processes; safe to call twice. */

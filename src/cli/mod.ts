@@ -22,6 +22,7 @@ const COMMANDS: (() => Promise<CommandModule>)[] = [
   () => import("./overflow_cmd.ts"),
   () => import("./tools_cmd.ts"),
   () => import("./tool_cmd.ts"),
+  () => import("./mcp_cmd.ts"),
   () => import("./config_cmd.ts"),
   () => import("./permissions_cmd.ts"),
   () => import("./filter_cmd.ts"),
@@ -41,6 +42,10 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
     )
     .option("-y, --yes", "allow actions that would ask for confirmation")
     .option("--json", "machine-readable output")
+    .option(
+      "--mcp-config <file>",
+      "also start the MCP servers of this .mcp.json (never read unasked)",
+    )
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(clarifyError(text)) })
     .showHelpAfterError("(run `zeph --help` for usage)");

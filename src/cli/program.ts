@@ -8,7 +8,7 @@ import type { CommandDeps, GlobalOptions } from "./deps.ts";
 /** The program type command files register on. */
 export type CliProgram = import("@commander-js/extra-typings").Command<
   [],
-  { cwd?: string; config?: string; yes?: boolean; json?: boolean }
+  { cwd?: string; config?: string; yes?: boolean; json?: boolean; mcpConfig?: string }
 >;
 
 /** A subcommand module: `src/cli/<name>_cmd.ts`. */
@@ -26,5 +26,6 @@ export function globalsOf(
     config: typeof o.config === "string" ? o.config : undefined,
     yes: o.yes === true,
     json: o.json === true,
+    ...(typeof o.mcpConfig === "string" ? { mcpConfig: path.resolve(o.mcpConfig) } : {}),
   };
 }

@@ -8,7 +8,7 @@ import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
 import { terminalAsk } from "./ask.ts";
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
-import type { CommandDeps } from "./deps.ts";
+import type { CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
@@ -19,53 +19,70 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .argument("[input]", "JSON object with the tool's parameters", "{}")
     .option("--json", 'print {"tool","ok","output","category","error"}')
     .action(async (id, inputText, _opts, command) => {
-      const globals = globalsOf(command);
-      let input: unknown;
-      try {
-        input = JSON.parse(inputText);
-      } catch (error) {
-        throw new CliError(
-          `Cannot parse the tool input as JSON: ${(error as Error).message}. ` +
-            `Pass one JSON object, e.g. zeph tool read '{"path": "README.md"}'.`,
-        );
-      }
-      if (typeof input !== "object" || input === null || Array.isArray(input)) {
-        throw new CliError(
-          `The tool input must be a JSON object, not ${
-            Array.isArray(input) ? "an array" : String(input === null ? "null" : typeof input)
-          }. ` +
-            `Example: zeph tool read '{"path": "README.md"}'.`,
-        );
-      }
-      const runtime = await deps.buildRuntime(globals);
-      try {
-        const result = await withInterrupt((signal) => {
-          const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
-            Deno.stderr.isTerminal();
-          const ask = interactive ? askOnTerminal(signal) : undefined;
-          return runtime.registry.dispatch(
-            { id: `cli-${crypto.randomUUID()}`, name: id, input },
-            runtime.scope({ signal, ...(ask ? { ask } : {}) }),
-          );
-        });
-        if (globals.json) {
-          console.log(JSON.stringify({
-            tool: id,
-            ok: result.ok,
-            output: result.text,
-            category: result.category ?? null,
-            error: result.error ?? null,
-          }));
-        } else if (result.ok) {
-          console.log(result.text);
-        } else {
-          console.error(result.text);
-        }
-        deps.status.exitCode = result.ok ? 0 : 1;
-      } finally {
-        await runtime.close();
-      }
+      await runToolCall(deps, globalsOf(command), { inputText, resolve: () => id });
     });
+}
+
+/**
+ * Parses `inputText`, builds the runtime, dispatches one call of the tool `resolve` names (it
+ * may throw a CliError) and prints the result; shared by `zeph tool` and `zeph mcp call`.
+ */
+export async function runToolCall(
+  deps: CommandDeps,
+  globals: GlobalOptions,
+  options: { inputText: string; resolve(runtime: Runtime): string },
+): Promise<void> {
+  const input = parseToolInput(options.inputText);
+  const runtime = await deps.buildRuntime(globals);
+  try {
+    const id = options.resolve(runtime);
+    const result = await withInterrupt((signal) => {
+      const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
+        Deno.stderr.isTerminal();
+      const ask = interactive ? askOnTerminal(signal) : undefined;
+      return runtime.registry.dispatch(
+        { id: `cli-${crypto.randomUUID()}`, name: id, input },
+        runtime.scope({ signal, ...(ask ? { ask } : {}) }),
+      );
+    });
+    if (globals.json) {
+      console.log(JSON.stringify({
+        tool: id,
+        ok: result.ok,
+        output: result.text,
+        category: result.category ?? null,
+        error: result.error ?? null,
+      }));
+    } else if (result.ok) {
+      console.log(result.text);
+    } else {
+      console.error(result.text);
+    }
+    deps.status.exitCode = result.ok ? 0 : 1;
+  } finally {
+    await runtime.close();
+  }
+}
+
+function parseToolInput(inputText: string): unknown {
+  let input: unknown;
+  try {
+    input = JSON.parse(inputText);
+  } catch (error) {
+    throw new CliError(
+      `Cannot parse the tool input as JSON: ${(error as Error).message}. ` +
+        `Pass one JSON object, e.g. zeph tool read '{"path": "README.md"}'.`,
+    );
+  }
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new CliError(
+      `The tool input must be a JSON object, not ${
+        Array.isArray(input) ? "an array" : String(input === null ? "null" : typeof input)
+      }. ` +
+        `Example: zeph tool read '{"path": "README.md"}'.`,
+    );
+  }
+  return input;
 }
 
 /** The terminal question of src/cli/ask.ts, on stderr so stdout keeps only the result. */

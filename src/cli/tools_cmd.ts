@@ -19,7 +19,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .command("tools")
     .description("list the tools the model can use, with their JSON Schemas")
-    .option("--json", "print a JSON array of {name, description, inputSchema}")
+    .option("--json", "print a JSON array of {name, description, inputSchema, origin}")
     .option(
       "--explain <query>",
       "show which tools a request for this message offers, and why the others are left out",
@@ -42,7 +42,11 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           else console.log(renderExplanation(rows, config, opts.explain, completed));
           return;
         }
-        const defs = definitionsFor(runtime.registry.visible(), config.tools.tafc);
+        // Each tool's origin: zeph's own, or the MCP server it comes from.
+        const defs = definitionsFor(runtime.registry.visible(), config.tools.tafc).map((d) => {
+          const mcp = runtime.registry.get(d.name)?.mcp;
+          return { ...d, origin: mcp ? `mcp:${mcp.serverId}` : "builtin" };
+        });
         if (globals.json) {
           console.log(JSON.stringify(defs, null, 2));
           return;
@@ -52,7 +56,8 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           return;
         }
         for (const d of defs) {
-          console.log(`${d.name}\n  ${d.description.split("\n")[0]}`);
+          const from = d.origin === "builtin" ? "" : `  (${d.origin.replace(":", " server ")})`;
+          console.log(`${d.name}${from}\n  ${d.description.split("\n")[0]}`);
           console.log(`  schema: ${JSON.stringify(d.inputSchema)}\n`);
         }
       } finally {

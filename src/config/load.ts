@@ -425,7 +425,10 @@ function validate(
  */
 export function permissionToolWarnings(config: Config, toolNames: readonly string[]): string[] {
   const known = new Set(toolNames);
-  return Object.keys(permissionRules(config.tools.permissions) ?? {}).filter((t) => !known.has(t))
+  // An MCP server's tools are known once it runs: rules for `{id}_…` of a configured server pass.
+  const servers = config.mcp.servers.map((s) => `${s.id}_`);
+  return Object.keys(permissionRules(config.tools.permissions) ?? {})
+    .filter((t) => !known.has(t) && !servers.some((prefix) => t.startsWith(prefix)))
     .map((t) => {
       const guess = suggestKey(t, toolNames);
       return `[tools.permissions.${t}] names no tool, its rules apply to nothing${

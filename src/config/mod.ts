@@ -8,6 +8,7 @@ export * from "./bounded_file.ts";
 export * from "./errors.ts";
 export * from "./keys.ts";
 export * from "./load.ts";
+export * from "./mcp.ts";
 export * from "./providers.ts";
 export * from "./render.ts";
 export * from "./schema.ts";

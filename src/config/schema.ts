@@ -3,6 +3,7 @@
  * all come from here; config.example.toml is tested to load and to equal `defaultConfig()`.
  */
 import { z } from "zod";
+import { McpConfig } from "./mcp.ts";
 import { PROVIDER_NAMES } from "./providers.ts";
 import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 
@@ -301,6 +302,7 @@ export const Config = z.object({
   llm: LlmConfig.prefault({}),
   memory: MemoryConfig.prefault({}),
   tools: ToolsConfig.prefault({}),
+  mcp: McpConfig.prefault({}),
 }).strict();
 
 export type Config = z.infer<typeof Config>;

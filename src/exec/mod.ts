@@ -15,7 +15,7 @@ import {
 } from "./_groups.ts";
 
 export { formatBytes, HeadTailBuffer, InterleavedCapture } from "./_capture.ts";
-export { processGroupMembers } from "./_groups.ts";
+export { processGroupMembers, signalGroup, trackGroup, untrackGroup } from "./_groups.ts";
 export {
   bwrapArgs,
   HIDDEN_HOME_PATHS,

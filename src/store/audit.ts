@@ -28,6 +28,8 @@ export interface AuditEntry {
   /** The output was cut (head/tail capture, overflow threshold). */
   truncated: boolean;
   duration_ms: number;
+  /** The MCP server whose tool was called; omitted for zeph's own tools. */
+  mcp_server_id?: string;
 }
 
 /** `[tools.audit] path`, or `audit.jsonl` in the data directory when it is empty. */
@@ -56,7 +58,7 @@ export interface AuditedResult {
 /** Who made the call and with what; the registry's hook input fits it. */
 export interface AuditedCall {
   /** Absent for an unknown tool. */
-  tool?: { subjects(params: unknown): string[] };
+  tool?: { subjects(params: unknown): string[]; mcp?: { serverId: string } };
   params: unknown;
   scope: { callerId?: string | null };
 }
@@ -86,6 +88,7 @@ export function auditRecordOf(
     exit_code: result.output?.exitCode ?? null,
     truncated: Boolean(result.output?.truncated) || result.overflowId !== undefined,
     duration_ms: result.durationMs,
+    ...(call.tool?.mcp ? { mcp_server_id: call.tool.mcp.serverId } : {}),
   };
 }
 

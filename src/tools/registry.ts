@@ -137,6 +137,29 @@ export class ToolRegistry {
     this.#tools.set(tool.name, tool);
   }
 
+  /** Removes a tool (an MCP server's tool that is gone); true when it was registered. */
+  unregister(name: string): boolean {
+    return this.#tools.delete(name);
+  }
+
+  /**
+   * A registry with the same executor, policy, hooks and deps and a copy of the tools: an ACP
+   * session adds its editor's MCP tools there without other sessions seeing them.
+   */
+  fork(): ToolRegistry {
+    const child = new ToolRegistry({
+      tools: this.all(),
+      executor: this.executor,
+      policy: this.policy,
+      config: this.config,
+      deps: this.#deps,
+      now: this.#now,
+    });
+    for (const hook of this.#outputHooks) child.addOutputHook(hook);
+    for (const hook of this.#finalHooks) child.addFinalHook(hook);
+    return child;
+  }
+
   addOutputHook(hook: OutputHook): void {
     this.#outputHooks.push(hook);
     this.#outputHooks.sort((a, b) => a.order - b.order);

@@ -134,7 +134,24 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
    * absolute), so `./x`, `a/../x`, the absolute path and a symlink all meet the rules for `x`.
    */
   pathSubjects?: boolean;
+  /**
+   * Set on a tool an MCP server provides. Behaviour follows this flag, never a name prefix: the
+   * result is never cached, the audit records `mcp_server_id`, `zeph tools` shows the origin.
+   */
+  mcp?: McpToolOrigin;
+  /** The JSON Schema the model sees when it is not derived from `params` (MCP tools). */
+  jsonSchema?: Record<string, unknown>;
   execute(params: z.output<P>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** Where an MCP tool comes from. */
+export interface McpToolOrigin {
+  /** The server's id (`[[mcp.servers]] id`, or the editor's server name). */
+  serverId: string;
+  /** The tool's name on that server (the registry id is `{serverId}_{name}`, made safe). */
+  tool: string;
+  /** The server says a repeat is harmless (read-only or idempotent): the loop may retry it. */
+  retrySafe: boolean;
 }
 
 // deno-lint-ignore no-explicit-any
@@ -146,6 +163,7 @@ export function defineTool<P extends z.ZodType>(def: ToolDefinition<P>): ToolDef
 
 /** The JSON Schema the model sees: input mode, so defaulted fields are not `required`. */
 export function toolJsonSchema(tool: AnyTool): Record<string, unknown> {
+  if (tool.jsonSchema) return tool.jsonSchema;
   const schema = z.toJSONSchema(tool.params, { io: "input" }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;

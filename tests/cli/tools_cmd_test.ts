@@ -14,6 +14,7 @@ Deno.test("zeph tools --json lists every built-in tool with its description and 
         name: t.name,
         description: t.description,
         inputSchema: toolJsonSchema(t),
+        origin: "builtin",
       })),
     );
   });
