@@ -219,13 +219,16 @@ export async function buildRuntime(
   store: SqliteStore | null,
 ): Promise<Runtime> {
   const config = loaded.config;
-  const [{ ToolRegistry, CompositeExecutor, LocalExecutor }, { builtinTools }, newPolicy] =
-    await Promise.all([
-      import("./src/tools/mod.ts"),
-      // The catalog loads every tool, so it stays out of tools/mod.ts.
-      import("./src/tools/catalog.ts"),
-      loadPolicyBuilder(),
-    ]);
+  const [
+    { ToolRegistry, CompositeExecutor, LocalExecutor, undoHook },
+    { builtinTools },
+    newPolicy,
+  ] = await Promise.all([
+    import("./src/tools/mod.ts"),
+    // The catalog loads every tool, so it stays out of tools/mod.ts.
+    import("./src/tools/catalog.ts"),
+    loadPolicyBuilder(),
+  ]);
 
   const sandbox = await newSandbox(globals.cwd, config);
 
@@ -253,7 +256,13 @@ export async function buildRuntime(
         }
       }),
   ];
-  const settings = exec.sandboxSettingsOf(config, { zephPaths });
+  // The user's protected paths are read-only inside the sandbox too, wherever they are found.
+  const { compileProtected, protectedMatch } = await import("./src/permission/mod.ts");
+  const protectedGlobs = compileProtected(config.tools.permissions.protected_paths);
+  const settings = exec.sandboxSettingsOf(config, {
+    zephPaths,
+    isProtected: (relative) => protectedMatch(relative, protectedGlobs) !== null,
+  });
   const shellSandbox = new exec.ShellSandbox(
     config.tools.shell.sandbox.mode,
     () => exec.planSandbox(sandbox.workspace, settings, { env }),
@@ -313,11 +322,13 @@ export async function buildRuntime(
   const mcp = await startMcpServers(globals, config, registry, sandbox.workspace);
   if (mcp) cleanups.push(() => mcp.close());
   const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/mod.ts");
+  const { policyRuleWarnings } = await import("./src/tools/mod.ts");
   const names = registry.all().map((t) => t.name);
   for (
     const w of [
       ...permissionToolWarnings(config, names),
       ...toolSelectionWarnings(config.tools, names),
+      ...policyRuleWarnings(config, names),
     ]
   ) {
     console.error(`zeph: warning: ${w}`);
@@ -344,6 +355,8 @@ export async function buildRuntime(
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);
+  // Undo: every file tool's change is recorded per conversation, whichever executor runs it.
+  registry.addExecuteHook(undoHook(store?.undo ?? null, config.tools.undo));
 
   await mcp?.ready();
   let closed = false;
@@ -383,7 +396,8 @@ if (import.meta.main) {
     console.log(`zeph ${VERSION}`);
     Deno.exit(0);
   }
-  if (args[0] === "acp" || args.includes("--acp")) {
+  const help = args.includes("--help") || args.includes("-h");
+  if ((args[0] === "acp" || args.includes("--acp")) && !help) {
     // stdout is the protocol's wire: every log line goes to stderr.
     console.log = console.error;
     console.info = console.error;

@@ -12,7 +12,14 @@ import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Message, Provider } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import type { Store } from "../store/mod.ts";
-import type { AnyTool, ToolContext, ToolExecutor, ToolOutput, ToolRegistry } from "../tools/mod.ts";
+import type {
+  AnyTool,
+  TextFileBackend,
+  ToolContext,
+  ToolExecutor,
+  ToolOutput,
+  ToolRegistry,
+} from "../tools/mod.ts";
 import type { AgentBackend, AgentSessionHandle, PromptIo } from "./backend.ts";
 
 /** What a prompt needs: built once, on the first prompt of any session. */
@@ -71,7 +78,22 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
     messages: Message[],
     mcpServers: AcpMcpServer[] = [],
   ): Promise<AgentSessionHandle> => {
-    const sandbox = await deps.newSandbox(cwd);
+    const [sandbox, { ModeState }] = await Promise.all([
+      deps.newSandbox(cwd),
+      import("../tools/mod.ts"),
+    ]);
+    const modes = new ModeState(deps.config);
+    // A loaded session goes on in the mode it was last switched to (the store keeps it), so a
+    // client that reconnects for every prompt (acpx) keeps the mode it set.
+    const saved = deps.store?.conversationMode(conversationId) ?? null;
+    if (saved && modes.available.some((m) => m.slug === saved)) modes.switchTo(saved, "user");
+    else if (saved) {
+      console.error(
+        `zeph: warning: session ${conversationId} was in mode "${saved}", which the config no ` +
+          `longer defines; it starts in "${modes.current.slug}"`,
+      );
+    }
+    modes.onChange((mode) => deps.store?.setConversationMode(conversationId, mode.slug));
     const slot = new FrontSlot();
     let session: AgentSession | null = null;
     // The editor's MCP servers start now, off the session/new response; their tools join the
@@ -105,12 +127,14 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
         messages,
         plan: deps.store?.loadPlan(conversationId) ?? [],
         callerId: conversationId,
+        modes,
       });
       return session;
     };
     return {
       id: conversationId,
       cwd: sandbox.workspace,
+      modes,
       history: () =>
         Promise.resolve(
           deps.store ? deps.store.loadMessages(conversationId) : [...(session?.messages ?? [])],
@@ -125,11 +149,32 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
           io.emit({ type: "text", text: ACP_HELP });
           return "end_turn";
         }
+        if (trimmed === "/undo" || trimmed.startsWith("/undo ")) {
+          io.emit({
+            type: "text",
+            text: await undoCommand(
+              deps.store,
+              sandbox,
+              conversationId,
+              trimmed,
+              io.files ?? undefined,
+            ),
+          });
+          return "end_turn";
+        }
         const s = await agentSession();
         if (trimmed === "/clear") {
           s.quota.reset();
           s.policy.clearSessionRules();
-          io.emit({ type: "text", text: "Session approvals and the tool quota were reset." });
+          s.guards.clear();
+          io.emit({
+            type: "text",
+            text: "Session approvals, the tool quota and the result cache were reset.",
+          });
+          return "end_turn";
+        }
+        if (trimmed === "/unblock" || trimmed.startsWith("/unblock ")) {
+          io.emit({ type: "text", text: s.unblock(trimmed.slice("/unblock".length).trim()) });
           return "end_turn";
         }
         slot.current = io.front;
@@ -193,8 +238,35 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
   };
 }
 
+/**
+ * `/undo [n]`: restores this session's last `n` file changes, newest first; text files through
+ * the editor when it offers fs (its buffers then show the restore), the rest on the disk.
+ */
+async function undoCommand(
+  store: Store | null,
+  sandbox: Sandbox,
+  conversationId: string,
+  text: string,
+  files: TextFileBackend | undefined,
+): Promise<string> {
+  if (!store) return "Cannot undo: this session is not stored, so no changes were recorded.";
+  const { formatUndoReport, parseUndoCount, undoChanges } = await import("../tools/mod.ts");
+  let count: number;
+  try {
+    count = parseUndoCount(text.slice("/undo".length));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const report = await undoChanges({ log: store.undo, conversationId, sandbox, count, files });
+  return formatUndoReport(report);
+}
+
 const ACP_HELP = [
   "zeph reads, searches and edits files in this workspace and runs commands, within the",
   "workspace sandbox and your permission rules ([tools.permissions] in ~/.config/zeph/config.toml).",
-  "Commands: /clear forgets this session's approvals and resets the tool quota; /help shows this.",
+  "Commands: /clear forgets this session's approvals and resets the tool quota and result cache;",
+  "/undo [n] undoes the last n file changes zeph made in this session (never over your later",
+  "edits); /unblock <tool> allows a tool the anomaly detector blocked; /help shows this.",
+  "Modes (the mode picker) decide which tools the model gets: code (all), ask (read and web),",
+  "architect (read, and edit Markdown only); more in [modes.<name>] of the config.",
 ].join("\n");

@@ -4,8 +4,16 @@
  */
 import { z } from "zod";
 import { McpConfig } from "./mcp.ts";
+import { ModesConfig } from "./modes.ts";
 import { PROVIDER_NAMES } from "./providers.ts";
+import {
+  AnomalyConfig,
+  AuthorizationConfig,
+  PolicyConfig,
+  ResultCacheConfig,
+} from "./tool_guards.ts";
 import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
+import { UndoConfig } from "./undo.ts";
 
 /**
  * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
@@ -159,6 +167,8 @@ const AgentConfig = z.object({
    */
   repeat_threshold: z.number().int().min(0).max(1000).default(3),
   system_prompt: z.string().default(""),
+  /** The mode a session starts in: a built-in (code, ask, architect) or a [modes.<slug>]. */
+  default_mode: z.string().min(1).default("code"),
 }).strict();
 
 const LlmProviderName = z.enum(PROVIDER_NAMES);
@@ -250,6 +260,8 @@ const FilterSecurityConfig = z.object({
 const FiltersConfig = z.object({
   enabled: z.boolean().default(true),
   filters_path: z.string().default(""),
+  // Outputs no rule matches: repeats collapsed, progress dropped, long lines and outputs cut.
+  generic: z.boolean().default(true),
   security: FilterSecurityConfig.prefault({}),
 }).strict();
 
@@ -292,9 +304,15 @@ const ToolsConfig = z.object({
   diagnostics: DiagnosticsConfig.prefault({}),
   audit: AuditConfig.prefault({}),
   retry: RetryConfig.prefault({}),
+  // Session guards around dispatch (tool_guards.ts).
+  result_cache: ResultCacheConfig.prefault({}),
+  anomaly: AnomalyConfig.prefault({}),
+  policy: PolicyConfig.prefault({}),
+  authorization: AuthorizationConfig.prefault({}),
   tafc: TafcConfig.prefault({}),
   schema_filter: SchemaFilterConfig.prefault({}),
   dependencies: DependenciesConfig.prefault({}),
+  undo: UndoConfig.prefault({}),
 }).strict();
 
 export const Config = z.object({
@@ -303,6 +321,7 @@ export const Config = z.object({
   memory: MemoryConfig.prefault({}),
   tools: ToolsConfig.prefault({}),
   mcp: McpConfig.prefault({}),
+  modes: ModesConfig.default({}),
 }).strict();
 
 export type Config = z.infer<typeof Config>;
@@ -314,6 +333,7 @@ export type OverflowConfig = z.infer<typeof OverflowConfig>;
 export type LlmConfig = z.infer<typeof LlmConfig>;
 export type AgentConfig = z.infer<typeof AgentConfig>;
 export type RetryConfig = z.infer<typeof RetryConfig>;
+export type { UndoConfig } from "./undo.ts";
 
 export function defaultConfig(): Config {
   return Config.parse({});

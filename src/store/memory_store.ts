@@ -20,6 +20,7 @@ import type {
   Store,
   StoreOptions,
 } from "./store.ts";
+import { MemoryUndoLog } from "./undo.ts";
 
 interface Entry {
   info: OverflowInfo;
@@ -32,6 +33,7 @@ export class MemoryStore implements Store {
   readonly path = ":memory:";
   #now: () => number;
   #conversations = new Map<string, Conversation>();
+  #modes = new Map<string, string>();
   #messages = new Map<string, string[]>();
   #plans = new Map<string, string>();
   #overflow = new Map<string, Entry>();
@@ -39,8 +41,14 @@ export class MemoryStore implements Store {
   #order = new Map<string, number>();
   #counter = 0;
 
+  readonly undo: MemoryUndoLog;
+
   constructor(options: StoreOptions = {}) {
     this.#now = options.now ?? Date.now;
+    this.undo = new MemoryUndoLog(
+      () => this.#now(),
+      (id) => this.#conversations.get(id)?.cwd ?? null,
+    );
   }
 
   createConversation(options: NewConversation = {}): string {
@@ -107,11 +115,23 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  conversationMode(id: string): string | null {
+    return this.#modes.get(id) ?? null;
+  }
+
+  setConversationMode(id: string, mode: string): boolean {
+    if (!this.#conversations.has(id)) return false;
+    this.#modes.set(id, mode);
+    return true;
+  }
+
   deleteConversation(id: string): boolean {
     if (!this.#conversations.delete(id)) return false;
+    this.#modes.delete(id);
     this.#messages.delete(id);
     this.#plans.delete(id);
     this.#order.delete(id);
+    this.undo.forget(id);
     for (const [key, entry] of this.#overflow) {
       if (entry.info.conversationId === id) this.#overflow.delete(key);
     }

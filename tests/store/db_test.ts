@@ -77,8 +77,11 @@ Deno.test("openDatabase creates the parent dir, sets the pragmas and records the
       "idx_conversations_updated_at",
       "idx_tool_overflow_conversation",
       "idx_tool_overflow_created_at",
+      "idx_undo_entries_conversation",
       "messages",
       "tool_overflow",
+      "undo_blobs",
+      "undo_entries",
     ]);
     if (Deno.build.os !== "windows") {
       expect(Deno.statSync(path).mode! & 0o777).toBe(0o600);
@@ -107,7 +110,16 @@ Deno.test("migrations run in order, once, each recorded in user_version", () => 
     const db = openDatabase(path, next);
     expect(userVersion(db)).toBe(SCHEMA_VERSION + 1);
     const columns = db.prepare("PRAGMA table_info(conversations)").all().map((c) => c.name);
-    expect(columns).toEqual(["id", "title", "cwd", "created_at", "updated_at", "plan", "pinned"]);
+    expect(columns).toEqual([
+      "id",
+      "title",
+      "cwd",
+      "created_at",
+      "updated_at",
+      "plan",
+      "mode",
+      "pinned",
+    ]);
     db.close();
     openDatabase(path, next).close(); // would fail with "duplicate column" if re-run
   });

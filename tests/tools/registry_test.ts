@@ -16,7 +16,8 @@ import {
   type ToolResult,
 } from "../../src/tools/registry.ts";
 import { defaultToolDeps } from "../../src/tools/deps.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
+import { defineTool, type ToolContext } from "../../src/tools/tool.ts";
+import { z } from "zod";
 import {
   bashLikeTool,
   echoTool,
@@ -81,18 +82,52 @@ Deno.test("invalid parameters list every issue with its path and ask for valid i
       'Invalid parameters for tool "echo":',
       "- path: Invalid input: expected string, received undefined",
       "- times: Too small: expected number to be >=1",
-      '- (root): Unrecognized key: "extra"',
+      "- extra: Unknown parameter",
     ].join("\n"),
   );
   expect(result.text).toBe(
     [
       "[tool_error]",
       "category: invalid_parameters",
-      'error: Invalid parameters for tool "echo": - path: Invalid input: expected string, received undefined - times: Too small: expected number to be >=1 - (root): Unrecognized key: "extra"',
-      "suggestion: Call the tool again with input that matches its parameter schema.",
+      'error: Invalid parameters for tool "echo": - path: Invalid input: expected string, received undefined - times: Too small: expected number to be >=1 - extra: Unknown parameter',
+      "suggestion: Call the tool again with input that matches its parameter schema. Parameters of echo: path, times.",
       "retryable: false",
     ].join("\n"),
   );
+});
+
+Deno.test("every tool rejects an unknown parameter with a did-you-mean, strict schema or not", async () => {
+  const loose = defineTool({
+    name: "loose",
+    description: "A tool whose schema is not strict.",
+    params: z.object({ path: z.string(), limit: z.number().optional() }),
+    mutates: false,
+    group: "read",
+    kind: "read",
+    invocation: { type: "call" },
+    subjects: (p) => [p.path],
+    execute: (p) => Promise.resolve({ text: `read ${p.path} limit ${p.limit}` }),
+  });
+  const { registry, scope } = await makeRegistry([loose, echoTool()]);
+  const typo = await registry.dispatch(
+    { id: "c", name: "loose", input: { path: "a", lmit: 1 } },
+    scope,
+  );
+  expect([typo.ok, typo.category, typo.error]).toEqual([
+    false,
+    "invalid_parameters",
+    'Invalid parameters for tool "loose":\n- lmit: Unknown parameter (did you mean "limit"?)',
+  ]);
+  expect(typo.text).toContain("Parameters of loose: path, limit.");
+  const strict = await registry.dispatch(
+    { id: "c", name: "echo", input: { path: "a", time: 2 } },
+    scope,
+  );
+  expect(strict.error).toBe(
+    'Invalid parameters for tool "echo":\n- time: Unknown parameter (did you mean "times"?)',
+  );
+  const fine = await registry.dispatch({ id: "c", name: "loose", input: { path: "a" } }, scope);
+  expect([fine.ok, fine.text]).toEqual([true, "read a limit undefined"]);
 });
 
 Deno.test("a present value of the wrong type is a type_mismatch; null input is an empty object", async () => {
@@ -550,4 +585,56 @@ Deno.test("file rules: an 'always' answer approves that one path, not a glob", a
   } finally {
     await Deno.remove(t.base, { recursive: true });
   }
+});
+
+Deno.test("execute hooks see every permitted call around its executor; their failures are reported, never the call's", async () => {
+  const { registry, scope } = await makeRegistry([
+    echoTool(),
+    failingTool(() => new ToolError("permanent_failure", "it broke")),
+  ]);
+  const seen: string[] = [];
+  registry.addExecuteHook({
+    name: "recorder",
+    before(tool, params, ctx) {
+      seen.push(`before ${tool.name} ${JSON.stringify(params)} ${ctx.callId}`);
+      return Promise.resolve((output) => {
+        seen.push(`after ${tool.name} ${output === null ? "failed" : output.text}`);
+        return Promise.resolve();
+      });
+    },
+  });
+  registry.addExecuteHook({
+    name: "broken",
+    before: (tool) =>
+      tool.name === "echo"
+        ? Promise.reject(new Error("before broke"))
+        : Promise.resolve(() => Promise.reject(new Error("after broke"))),
+  });
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => errors.push(args.join(" "));
+  let results: ToolResult[];
+  try {
+    results = [
+      await registry.dispatch({ id: "1", name: "echo", input: { path: "p" } }, scope),
+      await registry.dispatch({ id: "2", name: "fail", input: {} }, scope),
+      await registry.dispatch({ id: "3", name: "echo", input: {} }, scope),
+    ];
+  } finally {
+    console.error = original;
+  }
+  expect(results.map((r) => [r.ok, r.category])).toEqual([
+    [true, undefined],
+    [false, "permanent_failure"],
+    [false, "invalid_parameters"],
+  ]);
+  // The invalid call never reached execution: no hook saw it.
+  expect(seen).toEqual([
+    // The validated params, defaults filled in.
+    'before echo {"path":"p","times":1} 1',
+    "after echo p",
+    "before fail {} 2",
+    "after fail failed",
+  ]);
+  expect(errors).toEqual(["zeph: broken failed: before broke", "zeph: broken failed: after broke"]);
 });
