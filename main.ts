@@ -61,7 +61,11 @@ export async function loadConfigFor(
  * threshold are then cut to head + tail, and conversations are not saved.
  */
 async function openStore(config: Config, consequence = ""): Promise<SqliteStore | null> {
-  const { openConfiguredStore } = await import("./src/store/mod.ts");
+  const { dataDirShortfall, openConfiguredStore } = await import("./src/store/mod.ts");
+  // No HOME: one warning for the store and the audit log (buildRuntime leaves the latter out).
+  const shortfall = dataDirShortfall(config);
+  if (shortfall) console.error(`zeph: warning: ${shortfall.warning}`);
+  if (shortfall?.store) return null;
   try {
     return openConfiguredStore(config);
   } catch (error) {
@@ -124,6 +128,9 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
   ]);
   for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
   const config = loaded.config;
+  // A bad --script fails session/new, where the editor shows it, not the first prompt. The
+  // scripted provider is local and cheap to build; the real ones stay lazy.
+  if (args.choice.script !== undefined) await providerOrHint(config, args.choice);
   const store = await openStore(config, "; sessions are not saved");
   let runtime: Runtime | null = null;
   return {
@@ -134,13 +141,7 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
       // The provider first: it is what fails on a bad setup (missing key or script), and a
       // failed start is retried by the next prompt, so a runtime built before it would leak
       // (worker, listeners) once per failed prompt.
-      const provider = await buildProvider(structuredClone(config), args.choice).catch(
-        async (error) => {
-          const { ProviderError } = await import("./src/provider/mod.ts");
-          if (!(error instanceof ProviderError) || !error.hint) throw error;
-          throw new Error(`${error.message}\n${error.hint}`);
-        },
-      );
+      const provider = await providerOrHint(config, args.choice);
       const [newPolicy, { redactSecrets }] = await Promise.all([
         loadPolicyBuilder(),
         import("./src/store/mod.ts"),
@@ -160,6 +161,15 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
       store?.close();
     },
   };
+}
+
+/** The provider of an ACP session; a setup error's message carries its hint. */
+async function providerOrHint(config: Config, choice: ProviderChoice): Promise<Provider> {
+  return await buildProvider(structuredClone(config), choice).catch(async (error) => {
+    const { ProviderError } = await import("./src/provider/mod.ts");
+    if (!(error instanceof ProviderError) || !error.hint) throw error;
+    throw new Error(`${error.message}\n${error.hint}`);
+  });
 }
 
 /**
@@ -339,7 +349,9 @@ export async function buildRuntime(
     hooks.overflowHook(store, config),
   ];
   const finalHooks: FinalHook[] = [
-    hooks.auditHook(storeMod.openAuditLog(config)),
+    hooks.auditHook(
+      storeMod.dataDirShortfall(config)?.audit ? null : storeMod.openAuditLog(config),
+    ),
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);

@@ -40,6 +40,9 @@ const STOP: Record<StopReason, acp.StopReason> = {
   error: "end_turn",
 };
 
+/** session/load yields to other requests after this many replayed updates. */
+const REPLAY_YIELD_EVERY = 20;
+
 /** Live output of local commands: the tail shown, and how often it is refreshed. */
 const OUTPUT_TAIL_CHARS = 8192;
 const OUTPUT_INTERVAL_MS = 200;
@@ -196,7 +199,14 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
         client.notify(sdk.methods.client.session.update, { sessionId: handle.id, update });
       const unwatch = forwardModeChanges(handle.modes, send);
       sessions.set(handle.id, { handle, abort: null, running: null, unwatch });
-      for (const update of replayUpdates(await handle.history(), handle.cwd)) await send(update);
+      // The replay shares the one output writer with every other answer: it yields to the event
+      // loop every few updates, so a request sent meanwhile (initialize, session/new) is
+      // answered between them rather than after the whole transcript.
+      let sent = 0;
+      for (const update of replayUpdates(await handle.history(), handle.cwd)) {
+        await send(update);
+        if (++sent % REPLAY_YIELD_EVERY === 0) await new Promise((r) => setTimeout(r, 0));
+      }
       const plan = await handle.plan();
       if (plan.length) await send({ sessionUpdate: "plan", entries: plan });
       return { modes: sessionModes(handle.modes) };
@@ -304,6 +314,8 @@ async function runPrompt(
   const sessionId = params.sessionId;
   const cwd = state.handle.cwd;
   const pending: Promise<void>[] = [];
+  /** Why the turn failed (the provider, or the agent could not start); the request's error. */
+  let failure: string | null = null;
   const send = (update: acp.SessionUpdate) => {
     pending.push(
       client.notify(sdk.methods.client.session.update, { sessionId, update }).catch(() => {}),
@@ -385,6 +397,11 @@ async function runPrompt(
         break;
       }
       case "notice":
+        // A provider failure fails the request itself (below), not the turn's text.
+        if (event.code === "provider_error") {
+          failure = event.message;
+          break;
+        }
         if (event.level === "warn" || event.level === "error") {
           send({
             sessionUpdate: "agent_message_chunk",
@@ -446,10 +463,7 @@ async function runPrompt(
       files: front.textFiles(),
     });
   } catch (error) {
-    send({
-      sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `\n\n[error] ${(error as Error).message}\n` },
-    });
+    failure = (error as Error).message;
     stop = abort.signal.aborted ? "cancelled" : "error";
   }
   if (abort.signal.aborted) stop = "cancelled";
@@ -469,6 +483,11 @@ async function runPrompt(
   // All updates of the turn go out before the prompt response; then terminals are released.
   await Promise.all(pending);
   await front.releaseAll();
+  // Editors and acpx read end_turn as success: a turn the provider failed is a JSON-RPC error
+  // (internal error, the message naming the cause and the fix), as Claude Code's adapter does.
+  if (stop === "error" && failure !== null) {
+    throw new sdk.RequestError(-32603, redact(failure), { stopReason: "error" });
+  }
   return STOP[stop];
 }
 

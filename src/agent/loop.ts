@@ -195,12 +195,13 @@ export async function runTurn(
     } catch (error) {
       if (signal.aborted) return stop("cancelled");
       if (error instanceof ProviderError) {
-        const hint = error.options.hint ? ` ${error.options.hint}` : "";
+        // Message and hint are two sentences: "…: connection refused. Start Ollama …".
+        const message = error.hint ? `${asSentence(error.message)} ${error.hint}` : error.message;
         sink({
           type: "notice",
           level: "error",
           code: "provider_error",
-          message: `${session.provider.name} (${session.provider.model}): ${error.message}${hint}`,
+          message: `${session.provider.name} (${session.provider.model}): ${message}`,
           category: error.category,
         });
         return stop("error");
@@ -621,4 +622,10 @@ function cancelledResult(call: RequestedCall, why: string): ToolResult {
     call,
     new ToolError("cancelled", `Cannot run ${call.name}: the turn was cancelled and ${why}`),
   );
+}
+
+/** `text` ending in a full stop (unless it ends in one already, or in ! or ?). */
+function asSentence(text: string): string {
+  const trimmed = text.trimEnd();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }

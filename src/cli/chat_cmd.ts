@@ -16,6 +16,7 @@ import type { PlanEntry } from "../store/mod.ts";
 import { allowAll, terminalAsk } from "./ask.ts";
 import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
+import { findResumed, resumeHeader, resumeWorkspace } from "./resume.ts";
 import type { CliDeps, CommandDeps, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 import { exitCodeOf } from "./exit_codes.ts";
@@ -40,7 +41,8 @@ export interface ChatOptions extends ProviderChoice {
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .option("-p, --prompt <text>", "run one prompt, print the answer and exit")
-    .option("--resume <id>", "continue a stored conversation (ids: zeph sessions)")
+    .option("--resume <id>", "continue a stored conversation by id or id prefix (zeph sessions)")
+    .option("-c, --continue", "continue the latest conversation of this workspace")
     .option(
       "--provider <name>",
       `model provider: ${PROVIDER_NAMES.join(", ")} (overrides [llm] provider)`,
@@ -54,10 +56,30 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     )
     .option("--mode <name>", "mode to start in: code, ask, architect or a [modes.<name>]")
     .action(async (opts, command) => {
-      const globals = globalsOf(command);
-      const runtime = await deps.buildRuntime(globals);
+      let globals = globalsOf(command);
+      let runtime = await deps.buildRuntime(globals);
       try {
-        deps.status.exitCode = await runChat(runtime, opts, deps);
+        const resumed = findResumed(runtime.store, {
+          id: opts.resume,
+          latest: opts.continue,
+          cwd: globals.cwd,
+        });
+        if (resumed) {
+          // A conversation continues in its own workspace unless --cwd says otherwise.
+          const cwdGiven = typeof command.optsWithGlobals().cwd === "string";
+          const where = resumeWorkspace(resumed, { cwd: globals.cwd, cwdGiven });
+          if (where.cwd !== globals.cwd) {
+            await runtime.close();
+            globals = { ...globals, cwd: where.cwd };
+            runtime = await deps.buildRuntime(globals);
+          }
+          if (!globals.json) {
+            const messages = runtime.store?.loadMessages(resumed.id) ?? [];
+            const note = where.note ? `${where.note}\n` : "";
+            stdWriter(Deno.stderr).write(note + resumeHeader(resumed, messages));
+          }
+        }
+        deps.status.exitCode = await runChat(runtime, { ...opts, resume: resumed?.id }, deps);
       } finally {
         await runtime.close();
       }
@@ -181,12 +203,13 @@ export async function runChat(
       json?.end(stop, session.conversationId);
       saveMode();
       const failure = providerFailure as AgentEvent | null;
+      // The notice already names the URL and the provider's own advice; a new user on the
+      // default provider (Ollama) also gets the other ways to set one up.
       if (
-        failure?.type === "notice" && failure.category === "network_error" && !json
+        failure?.type === "notice" && failure.category === "network_error" && !json &&
+        provider.name === "ollama"
       ) {
-        const { providerEndpoint } = await import("../provider/mod.ts");
-        const url = providerEndpoint(config, config.llm.provider);
-        err.write(unreachableHelp(url, provider) + "\n");
+        err.write(unreachableHelp() + "\n");
       }
       return stop;
     } finally {
@@ -329,12 +352,12 @@ function resumeFrom(
   return { conversationId: id, messages: store.loadMessages(id), plan: store.loadPlan(id) };
 }
 
-/** What to do when the provider could not be reached at `url`: name it, and the options. */
-export function unreachableHelp(url: string, provider: Provider): string {
+/** The ways to set up a provider, after the default one (Ollama) could not be reached. */
+export function unreachableHelp(): string {
   return [
-    `zeph: could not reach the ${provider.name} provider at ${url} (model ${provider.model}).`,
-    "  Ollama at http://127.0.0.1:11434 is the default: install it (https://ollama.com), run",
-    '  "ollama serve" and "ollama pull qwen3:8b", or set [llm.ollama] base_url.',
+    "zeph: Ollama at http://127.0.0.1:11434 is the default provider: install it",
+    '  (https://ollama.com), run "ollama serve" and "ollama pull qwen3:8b", or set',
+    "  [llm.ollama] base_url.",
     '  Hosted models: [llm] provider = "claude" with ANTHROPIC_API_KEY, or "openai" with',
     "  OPENAI_API_KEY (any OpenAI-compatible server via [llm.openai] base_url); or --provider.",
     '  Offline demo: zeph -p "…" --provider script --script examples/demo.jsonl',
@@ -449,10 +472,15 @@ async function openLines(err: Writer, options: { busy: boolean }): Promise<Lines
   };
 }
 
-function saveHistory(file: string, line: string): void {
+/**
+ * Appends one prompt to the history file. Prompts may hold secrets, so the file is the owner's
+ * only, like the database and the audit log; one created by an older zeph is tightened too.
+ */
+export function saveHistory(file: string, line: string): void {
   try {
     Deno.mkdirSync(path.dirname(file), { recursive: true });
-    Deno.writeTextFileSync(file, line.replace(/\n/g, " ") + "\n", { append: true });
+    Deno.writeTextFileSync(file, line.replace(/\n/g, " ") + "\n", { append: true, mode: 0o600 });
+    if (Deno.build.os !== "windows") Deno.chmodSync(file, 0o600);
   } catch {
     // History is a convenience: a read-only data dir must not break the session.
   }

@@ -20,6 +20,7 @@ export { type CliProgram, type CommandModule, globalsOf } from "./program.ts";
 const COMMANDS: (() => Promise<CommandModule>)[] = [
   () => import("./chat_cmd.ts"), // the default action (interactive agent, -p, --resume)
   () => import("./sessions_cmd.ts"),
+  () => import("./overflow_cmd.ts"),
   () => import("./tools_cmd.ts"),
   () => import("./tool_cmd.ts"),
   () => import("./mcp_cmd.ts"),

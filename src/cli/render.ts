@@ -278,7 +278,9 @@ export class Renderer {
       this.#err.write(this.#paint(dim, `  ${result.filterStats.inline}`) + "\n");
     }
     if (result.overflowId) {
-      this.#err.write(this.#paint(dim, `  full output: overflow:${result.overflowId}`) + "\n");
+      this.#err.write(
+        this.#paint(dim, `  full output: zeph overflow show ${result.overflowId}`) + "\n",
+      );
     }
   }
 

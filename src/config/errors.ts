@@ -1,4 +1,5 @@
 /** Config errors addressed to the user: each names the file, line/column or key, and the fix. */
+import { maskUrlPasswords } from "../secrets/mod.ts";
 
 export interface ConfigIssue {
   /** The config file, or the environment variable, the problem comes from. */
@@ -11,6 +12,10 @@ export interface ConfigIssue {
 }
 
 export function formatIssue(issue: ConfigIssue): string {
+  return maskUrlPasswords(formatIssueUnmasked(issue));
+}
+
+function formatIssueUnmasked(issue: ConfigIssue): string {
   const where = issue.line !== undefined
     ? `${issue.source}:${issue.line}:${issue.column ?? 1}`
     : issue.source;

@@ -1,4 +1,5 @@
 /** Rendering a resolved config for people: secrets masked, TOML or JSON. */
+import { maskUrlPasswords } from "../secrets/mod.ts";
 import type { Config } from "./schema.ts";
 
 const SECRET_KEY = /key|token|secret|password/i;
@@ -10,7 +11,8 @@ const ONLY_REFERENCES = /^(\$\{[A-Za-z_][A-Za-z0-9_]*\})+$/;
 /**
  * Any non-empty string under a key naming a key/token/secret/password is masked, and so is every
  * value of an MCP server's `env` and `headers` (an `Authorization` header names no secret) that
- * is not only `${VAR}` references.
+ * is not only `${VAR}` references; the password of a URL anywhere is masked too
+ * (`https://me:[REDACTED]@host`).
  */
 export function maskSecrets<T>(value: T, key = ""): T {
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, key)) as T;
@@ -28,6 +30,7 @@ export function maskSecrets<T>(value: T, key = ""): T {
     ) as T;
   }
   if (typeof value === "string" && value !== "" && SECRET_KEY.test(key)) return MASK as T;
+  if (typeof value === "string") return maskUrlPasswords(value) as T;
   return value;
 }
 

@@ -4,6 +4,7 @@
  * adapters for other wire formats translate.
  */
 import { type ErrorCategory, isRetryable } from "../errors/mod.ts";
+import { maskUrlPasswords } from "../secrets/mod.ts";
 
 export type ContentPart =
   | { type: "text"; text: string }
@@ -113,7 +114,8 @@ export class ProviderError extends Error {
       retryAfterMs?: number;
     } = {},
   ) {
-    super(message, { cause: options.cause });
+    // Base URLs may carry a password (https://me:pw@host); every provider message names the URL.
+    super(maskUrlPasswords(message), { cause: options.cause });
     this.name = "ProviderError";
   }
 
@@ -123,6 +125,6 @@ export class ProviderError extends Error {
   }
 
   get hint(): string | undefined {
-    return this.options.hint;
+    return this.options.hint === undefined ? undefined : maskUrlPasswords(this.options.hint);
   }
 }

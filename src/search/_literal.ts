@@ -40,10 +40,16 @@ export function skipGroup(p: string, i: number): number {
 }
 
 /** A `{n}`, `{n,}` or `{n,m}` repetition at i, with its minimum, or null (then `{` is literal). */
-function repetition(p: string, i: number): { end: number; min: number } | null {
+function repetition(
+  p: string,
+  i: number,
+): { end: number; min: number; exact: boolean } | null {
   const m = /^\{(\d+)(,\d*)?\}/.exec(p.slice(i));
-  return m ? { end: i + m[0].length, min: Number(m[1]) } : null;
+  return m ? { end: i + m[0].length, min: Number(m[1]), exact: m[2] === undefined } : null;
 }
+
+/** Longest run of one repeated character the required literal spells out. */
+const MAX_SPELLED_REPEAT = 256;
 
 export function requiredLiteral(pattern: string): RequiredLiteral | null {
   if (pattern.includes("(?") || pattern.includes("\\Q")) return null;
@@ -102,7 +108,13 @@ export function requiredLiteral(pattern: string): RequiredLiteral | null {
       const rep = repetition(pattern, i);
       if (rep) {
         if (rep.min === 0) dropLast();
-        else flush();
+        else if (lastLen > 0) {
+          // `x{50}y` requires fifty x then y: spelling the copies out gives the prefilter a
+          // literal as rare as the match, where "x" alone passes nearly every line.
+          const atom = run.slice(run.length - lastLen);
+          run += atom.repeat(Math.min(rep.min, MAX_SPELLED_REPEAT) - 1);
+          if (!rep.exact || rep.min > MAX_SPELLED_REPEAT) flush();
+        } else flush();
         i = rep.end;
         continue;
       }

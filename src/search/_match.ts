@@ -66,8 +66,13 @@ function byteRank(b: number): number {
  * around each hit, cheaper than a latin1 string plus String indexOf per file.
  */
 function byteSearch(needle: Uint8Array): (bytes: Uint8Array) => boolean {
+  // A byte the needle repeats (the x of `x{50}y`) is dense wherever the text nearly matches, so
+  // its rank counts once per repeat: the anchor is then the byte that stands alone (y).
+  const repeats = new Map<number, number>();
+  for (const b of needle) repeats.set(b, (repeats.get(b) ?? 0) + 1);
+  const score = (b: number) => byteRank(b) * repeats.get(b)!;
   let r = 0;
-  for (let i = 1; i < needle.length; i++) if (byteRank(needle[i]) < byteRank(needle[r])) r = i;
+  for (let i = 1; i < needle.length; i++) if (score(needle[i]) < score(needle[r])) r = i;
   const rare = needle[r];
   const n = needle.length;
   return (bytes) => {

@@ -68,3 +68,17 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     pattern: "\\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\\s:@]{1,256}:[^/\\s@]{1,256}@",
   },
 ];
+
+/** What a masked secret is replaced with. */
+export const MASK = "[REDACTED]";
+
+/**
+ * Replaces the password of every `scheme://user:password@host` in `text` with `[REDACTED]`,
+ * keeping the scheme, user and host readable. The password runs up to the last '@' before the
+ * path, so a raw '@' inside it is masked too. The audit log, `zeph config check`, config errors
+ * and provider errors all mask through this one function.
+ */
+export function maskUrlPasswords(text: string): string {
+  if (!text.includes("://")) return text;
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s/]+)@/gi, `$1${MASK}@`);
+}

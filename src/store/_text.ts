@@ -242,21 +242,51 @@ function readLines(
   return text + decoder.decode();
 }
 
-/** Head + tail of `text` within `max` chars, with the marker line between them. */
+/**
+ * Head + tail of `text` within `max` chars, with a marker between them. The cuts move to line
+ * boundaries when one is near, and the marker names the lines cut: a tool's own note after the
+ * tail ("Use offset=2000 to read further") then no longer hides that the middle is missing.
+ */
 export function truncateHeadTail(text: string, max: number): string {
   if (text.length <= max) return text;
   const half = Math.max(1, Math.floor(max / 2));
   let headEnd = half;
+  const headNl = text.lastIndexOf("\n", headEnd - 1);
+  if (headNl >= 0 && headEnd - (headNl + 1) <= half / 2) headEnd = headNl + 1;
   // Never split a surrogate pair at either cut.
   if (isHighSurrogate(text.charCodeAt(headEnd - 1))) headEnd--;
   let tailStart = text.length - half;
+  if (text[tailStart - 1] !== "\n") {
+    const tailNl = text.indexOf("\n", tailStart);
+    if (tailNl >= 0 && tailNl + 1 - tailStart <= half / 2) tailStart = tailNl + 1;
+  }
   if (isLowSurrogate(text.charCodeAt(tailStart))) tailStart++;
   const dropped = tailStart - headEnd;
-  return `${
-    text.slice(0, headEnd)
-  }\n\n... [truncated ${dropped} chars, showing first and last ~${half} chars] ...\n\n${
-    text.slice(tailStart)
-  }`;
+  return `${text.slice(0, headEnd)}\n\n... [${
+    cutLines(text, headEnd, tailStart)
+  }${dropped} chars cut, showing first and last ~${half} chars] ...\n\n${text.slice(tailStart)}`;
+}
+
+/** "lines 241–1760 of 2000 (" for a multi-line text, "" for one line. */
+function cutLines(text: string, headEnd: number, tailStart: number): string {
+  const before = countNewlines(text, 0, headEnd);
+  const within = countNewlines(text, headEnd, tailStart);
+  const total = before + within + countNewlines(text, tailStart, text.length) +
+    (text.endsWith("\n") ? 0 : 1);
+  if (total <= 1) return "";
+  const first = before + 1;
+  // The cut ends on a line boundary, or inside the line it then cuts part of.
+  const last = text[tailStart - 1] === "\n" ? before + within : before + within + 1;
+  const whole = text[headEnd - 1] === "\n" || headEnd === 0;
+  const partly = !whole || text[tailStart - 1] !== "\n" ? ", partly" : "";
+  const span = first === last ? `line ${first}` : `lines ${first}–${last}`;
+  return `output ${span} of ${total}${partly}: `;
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i >= 0 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 function isHighSurrogate(c: number): boolean {

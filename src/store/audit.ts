@@ -6,7 +6,7 @@
 import { dirname, join } from "node:path";
 import type { Config, PermissionAction } from "../config/mod.ts";
 import type { ErrorCategory, Outcome } from "../errors/mod.ts";
-import { SECRET_SHAPES } from "../secrets/mod.ts";
+import { MASK, maskUrlPasswords, SECRET_SHAPES } from "../secrets/mod.ts";
 import { defaultDataDir } from "./db.ts";
 
 /** One line of the audit log. Every field is always present (null when unknown). */
@@ -195,16 +195,14 @@ const SECRET_NAME =
 const TOKEN_PATTERNS: RegExp[] = SECRET_SHAPES.filter((s) => s.kind !== "password in URL")
   .map((s) => new RegExp(s.pattern, "g"));
 
-const REDACTED = "[REDACTED]";
+const REDACTED = MASK;
 
 /**
  * Replaces secrets in a subject with `[REDACTED]`: passwords in URLs, `NAME=value` and
  * `--name value` for secret-looking names, `Bearer`/`Basic` credentials and known token formats.
  */
 export function redactSecrets(text: string): string {
-  let out = text;
-  // scheme://user:password@host (up to the last '@' before the path: a raw '@' in the password)
-  out = out.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s/]+)@/gi, `$1${REDACTED}@`);
+  let out = maskUrlPasswords(text);
   // Authorization: Bearer xyz / Basic xyz (auth schemes are case-insensitive)
   out = out.replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`);
   // curl -u user:password / --user=user:password

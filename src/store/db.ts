@@ -24,6 +24,44 @@ export function defaultDataDir(env: (name: string) => string | undefined = Deno.
   return join(home, ".local", "share", "zeph");
 }
 
+/** What a missing data directory leaves out, and the one warning that says so. */
+export interface DataDirShortfall {
+  /** The store needs the default directory (`[memory] sqlite_path` is empty). */
+  store: boolean;
+  /** The enabled audit log needs it (`[tools.audit] path` is empty). */
+  audit: boolean;
+  warning: string;
+}
+
+/**
+ * Null when the data directory can be found or nothing needs it. A container often has no HOME:
+ * zeph then runs without what needs the directory, with one warning naming every way to fix it,
+ * rather than guessing a shared location such as /tmp for transcripts that may hold secrets.
+ */
+export function dataDirShortfall(
+  config: Config,
+  env: (name: string) => string | undefined = (n) => Deno.env.get(n),
+): DataDirShortfall | null {
+  if (env("XDG_DATA_HOME") || env("HOME") || env("USERPROFILE")) return null;
+  const store = config.memory.sqlite_path.trim() === "";
+  const audit = config.tools.audit.enabled && config.tools.audit.path.trim() === "";
+  if (!store && !audit) return null;
+  const lost = [
+    ...(store ? ["conversations and large tool outputs are not saved"] : []),
+    ...(audit ? ["tool calls are not audited"] : []),
+  ].join(" and ");
+  const keys = [
+    ...(store ? ["[memory] sqlite_path (or ZEPH_MEMORY_SQLITE_PATH)"] : []),
+    ...(audit ? ["[tools.audit] path"] : []),
+  ].join(" and ");
+  return {
+    store,
+    audit,
+    warning: `Neither HOME nor XDG_DATA_HOME is set, so ${lost}. ` +
+      `Set XDG_DATA_HOME or HOME, or set ${keys} in config.toml.`,
+  };
+}
+
 /** `[memory] sqlite_path`, or `zeph.db` in the default data directory when it is empty. */
 export function resolveStorePath(
   config: Config,
@@ -49,7 +87,6 @@ export function resolveStorePath(
  * that size behind forever.
  */
 const CONNECTION_PRAGMAS = [
-  "PRAGMA busy_timeout = 5000",
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
   "PRAGMA foreign_keys = ON",
@@ -67,7 +104,12 @@ const NEW_FILE_PRAGMAS = ["PRAGMA page_size = 16384", "PRAGMA auto_vacuum = INCR
 export function openDatabase(
   path: string,
   migrations: readonly Migration[] = MIGRATIONS,
+  options: {
+    /** How long a statement waits for another process's lock. @default 5000 */
+    busyTimeoutMs?: number;
+  } = {},
 ): DatabaseSync {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   if (path !== ":memory:") {
     try {
       Deno.mkdirSync(dirname(path), { recursive: true });
@@ -88,16 +130,51 @@ export function openDatabase(
     throw openError(path, error);
   }
   try {
-    const fresh = userVersion(db) === 0 && tableCount(db) === 0;
-    if (fresh) { for (const pragma of NEW_FILE_PRAGMAS) db.exec(pragma); }
-    for (const pragma of CONNECTION_PRAGMAS) db.exec(pragma);
-    migrate(db, path, migrations);
+    // The busy timeout comes first: another process creating the same new file holds its lock
+    // while this one reads the schema, and without it that read fails at once.
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    const retryUntil = Date.now() + busyTimeoutMs;
+    retryWhileLocked(retryUntil, () => {
+      const fresh = userVersion(db) === 0 && tableCount(db) === 0;
+      if (fresh) { for (const pragma of NEW_FILE_PRAGMAS) db.exec(pragma); }
+      for (const pragma of CONNECTION_PRAGMAS) db.exec(pragma);
+    });
+    retryWhileLocked(retryUntil, () => migrate(db, path, migrations));
     if (created) keepPrivate(path);
   } catch (error) {
     db.close();
     throw error instanceof StoreError ? error : openError(path, error);
   }
   return db;
+}
+
+/**
+ * Runs a start-up step again while SQLite reports a lock. Some steps do not wait through the busy
+ * timeout: switching a new file to WAL needs the file to itself, and SQLite gives up at once
+ * rather than risk a deadlock when a reader holds a lock it must upgrade. Retries stop once the
+ * busy timeout has passed since opening began.
+ */
+function retryWhileLocked(until: number, step: () => void): void {
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      if (!isLocked(error) || Date.now() >= until) throw error;
+      sleepSync(25 + Math.floor(Math.random() * 50));
+    }
+  }
+}
+
+function isLocked(error: unknown): boolean {
+  const cause = error instanceof StoreError ? error.cause : error;
+  return /database is locked|SQLITE_BUSY|database table is locked/i.test(
+    (cause as Error)?.message ?? String(cause),
+  );
+}
+
+/** Opening is synchronous (the store's API is), so the pause between retries blocks too. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function exists(path: string): boolean {
@@ -123,6 +200,16 @@ function keepPrivate(path: string): void {
 function openError(path: string, error: unknown): StoreError {
   const message = (error as Error).message ?? String(error);
   const notDb = /not a database|file is encrypted|malformed/i.test(message);
+  if (isLocked(error)) {
+    return new StoreError(
+      `Cannot open the store ${JSON.stringify(path)}: it is locked by another zeph process`,
+      {
+        hint:
+          "Wait for the other zeph to finish its write, or set [memory] sqlite_path to another file",
+        cause: error,
+      },
+    );
+  }
   return new StoreError(
     `Cannot open the store ${JSON.stringify(path)}: ${message}`,
     {

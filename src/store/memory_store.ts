@@ -168,6 +168,10 @@ export class MemoryStore implements Store {
     return entry && entry.info.conversationId === conversationId ? entry : null;
   }
 
+  overflowConversation(id: string): string | null {
+    return this.#overflow.get(id)?.info.conversationId ?? null;
+  }
+
   loadOverflow(id: string, conversationId: string): string | null {
     const entry = this.#entry(id, conversationId);
     return entry ? new TextDecoder("utf-8", { ignoreBOM: true }).decode(entry.bytes) : null;

@@ -17,7 +17,14 @@ export {
   redactSecrets,
   resolveAuditPath,
 } from "./audit.ts";
-export { defaultDataDir, openDatabase, resolveStorePath, userVersion } from "./db.ts";
+export {
+  type DataDirShortfall,
+  dataDirShortfall,
+  defaultDataDir,
+  openDatabase,
+  resolveStorePath,
+  userVersion,
+} from "./db.ts";
 export { StoreError } from "./errors.ts";
 export { MemoryStore } from "./memory_store.ts";
 export { type Migration, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";

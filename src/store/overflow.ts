@@ -40,6 +40,7 @@ export class SqliteOverflow {
   #content: StatementSync;
   #substr: StatementSync;
   #cleanup: StatementSync;
+  #owner: StatementSync;
   #reindex: StatementSync;
   #db: DatabaseSync;
   #written: () => void;
@@ -74,6 +75,7 @@ export class SqliteOverflow {
       "SELECT substr(content, ?, ?) AS bytes FROM tool_overflow WHERE id = ?",
     );
     this.#cleanup = db.prepare("DELETE FROM tool_overflow WHERE created_at < ?");
+    this.#owner = db.prepare("SELECT conversation_id FROM tool_overflow WHERE id = ?");
   }
 
   save(conversationId: string, content: string, options?: SaveOverflowOptions): OverflowSaved {
@@ -93,6 +95,11 @@ export class SqliteOverflow {
       this.#now(),
     );
     return { id, byteSize: p.byteSize, storedBytes: p.bytes.length, truncated: p.truncated };
+  }
+
+  conversationOf(id: string): string | null {
+    const row = this.#owner.get(id) as { conversation_id: string } | undefined;
+    return row ? String(row.conversation_id) : null;
   }
 
   load(id: string, conversationId: string): string | null {

@@ -173,6 +173,10 @@ export class SqliteStore implements Store {
     return saved;
   }
 
+  overflowConversation(id: string): string | null {
+    return this.#overflow.conversationOf(id);
+  }
+
   loadOverflow(id: string, conversationId: string): string | null {
     return this.#overflow.load(id, conversationId);
   }

@@ -107,6 +107,11 @@ export interface Store {
     content: string,
     options?: SaveOverflowOptions,
   ): OverflowSaved;
+  /**
+   * The conversation an overflow entry belongs to; null when the id is unknown or expired. For
+   * the owner of the database file (`zeph overflow show`), who may read every conversation in it.
+   */
+  overflowConversation(id: string): string | null;
   /** Null when the id is unknown, expired or belongs to another conversation. */
   loadOverflow(id: string, conversationId: string): string | null;
   overflowInfo(id: string, conversationId: string): OverflowInfo | null;

@@ -433,7 +433,7 @@ Deno.test("acp: session/cancel for a prompt still waiting on the previous one ca
   }
 });
 
-Deno.test("acp: a prompt whose provider cannot be built answers with the error and builds no tool runtime", async () => {
+Deno.test("acp: a prompt whose provider cannot be built fails with a JSON-RPC error and builds no tool runtime", async () => {
   const ws = await workspace(
     [{ text: "never" }],
     '[[tools.permissions.bsh]]\npattern = "*"\naction = "allow"\n',
@@ -442,10 +442,13 @@ Deno.test("acp: a prompt whose provider cannot be built answers with the error a
   try {
     const sessionId = await newSession(s, ws.dir);
     await Deno.remove(ws.script); // the provider now fails to start, on every prompt
-    expect(await prompt(s, sessionId, "one")).toBe("end_turn");
-    expect(await prompt(s, sessionId, "two")).toBe("end_turn");
-    const text = agentText(s);
-    expect(text.match(/\[error\] Cannot read script/g)?.length).toBe(2);
+    for (const text of ["one", "two"]) {
+      await expect(prompt(s, sessionId, text)).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringMatching(/Cannot read script/),
+      });
+    }
+    expect(agentText(s)).toBe("");
     // Each failed prompt used to build (and leak) a whole tool runtime: worker executor,
     // signal and unload listeners, filter rules — visible as its start-up warnings.
     expect(s.stderr().match(/tools\.permissions\.bsh/g)).toBe(null);
@@ -475,6 +478,41 @@ Deno.test("acp: secrets in a tool's output are redacted in the updates the edito
     const shown = JSON.stringify([done.content, done.rawOutput]);
     expect(shown).toContain("postgres://admin:[REDACTED]@db.internal/app");
     expect(shown).not.toContain("hunter2secret");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("acp: a provider failure fails session/prompt with a JSON-RPC error naming it, not end_turn", async () => {
+  const ws = await workspace([
+    { text: "partial " },
+    { error: { status: 401, message: "invalid x-api-key" } },
+  ]);
+  const s = await connect({ ws });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    expect(await prompt(s, sessionId, "one")).toBe("end_turn");
+    let error: { code?: number; message?: string } = {};
+    await prompt(s, sessionId, "two").catch((e) => error = e);
+    expect(error.code).toBe(-32603);
+    expect(error.message).toMatch(/^script \(script\): .*invalid x-api-key/);
+    // The failure is the request's error, not a message in the turn's text.
+    expect(agentText(s)).toBe("partial ");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("acp: a missing --script is reported at session/new", async () => {
+  const ws = await workspace([{ text: "never" }]);
+  await Deno.remove(ws.script);
+  const s = await connect({ ws });
+  try {
+    await expect(newSession(s, ws.dir)).rejects.toThrow(
+      /Cannot start the zeph agent: Cannot read script/,
+    );
     assertCleanWire(s);
   } finally {
     await s.close();

@@ -144,6 +144,10 @@ Deno.test("--resume draws the stored plan before the answer (ASCII marks in a pi
       home,
     });
     expect([r2.code, r2.stdout]).toEqual([0, "Done already.\n"]);
-    expect(r2.stderr.startsWith("Plan (1/1 done)\n  [x] Read the parser\n")).toBe(true);
+    // The resume header (with the last exchange), then the plan, before the answer.
+    expect(r2.stderr.startsWith(`Resuming ${id} · plan · ${ws}\n`)).toBe(true);
+    expect(r2.stderr).toContain(
+      "  you: plan\n  zeph: Planned.\nPlan (1/1 done)\n  [x] Read the parser\n",
+    );
   });
 });

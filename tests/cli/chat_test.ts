@@ -114,8 +114,11 @@ Deno.test("an unreachable provider: zeph names the provider and URL and how to c
     );
     const r = await zeph(["-p", "hi", "--config", config], { cwd: ws, home });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`could not reach the ollama provider at http://127.0.0.1:${port}`);
-    expect(r.stderr).toContain("Ollama at http://127.0.0.1:11434 is the default");
+    expect(r.stderr).toContain(
+      `Cannot reach Ollama at http://127.0.0.1:${port}: connection refused. Start Ollama`,
+    );
+    expect(r.stderr).toContain("zeph: Ollama at http://127.0.0.1:11434 is the default provider");
+    expect(r.stderr.match(/127\.0\.0\.1:\d+/g)).toEqual([`127.0.0.1:${port}`, "127.0.0.1:11434"]);
     expect(r.stderr).toContain('[llm] provider = "claude" with ANTHROPIC_API_KEY');
   });
 });

@@ -64,7 +64,7 @@ Deno.test("Renderer (no TTY): text on stdout; tool title, output, stats and noti
       "  line 2",
       "  … 1 more lines",
       "  [shell] 342 lines -> 3 lines, 99% filtered",
-      "  full output: overflow:0b6f2c1e-3f7a-4d25-9a7e-5c2d9e1f4b10",
+      "  full output: zeph overflow show 0b6f2c1e-3f7a-4d25-9a7e-5c2d9e1f4b10",
       "[doom_loop] Stopping.",
       "(turn ended: doom_loop)",
       "",

@@ -32,3 +32,13 @@ Deno.test("renderConfig round-trips through TOML and JSON, dropping absent optio
     JSON.parse(JSON.stringify(withRules)),
   );
 });
+
+Deno.test("renderConfig masks the password of a URL under any key, as the audit log does", async () => {
+  const config = defaultConfig();
+  config.llm.openai.base_url = "https://me:hunter2@llm.example/v1";
+  for (const format of ["toml", "json"] as const) {
+    const text = await renderConfig(config, format);
+    expect(text).not.toContain("hunter2");
+    expect(text).toContain("https://me:[REDACTED]@llm.example/v1");
+  }
+});

@@ -20,7 +20,14 @@ const CASES: [string, string | null, boolean][] = [
   ["[abc]+xyz", "xyz", false],
   ["^import ", "import ", false],
   ["", null, false],
-  ["a{2}bc", "bc", false],
+  ["a{2}bc", "aabc", false],
+  // A repeated character is spelled out: exact counts join the run, ranges end it.
+  ["x{50}y", `${"x".repeat(50)}y`, false],
+  ["ab{3,}c", "abbb", false],
+  ["ab{2,5}", "abb", false],
+  ["[a-z]{5}q", "q", false],
+  ["é{3}z", "éééz", false],
+  ["x{300}y", "x".repeat(256), false],
   ["日本+語", "日本", false],
 ];
 
@@ -53,6 +60,12 @@ Deno.test("requiredLiteral: every match of the pattern contains the literal", ()
     "aabc",
     "日本語",
     "日本本語",
+    `${"x".repeat(60)}y`,
+    `${"x".repeat(300)}y`,
+    "abbbbbc",
+    "abbbbbbb",
+    "hellowq",
+    "éééééz",
   ];
   for (const [pattern] of CASES) {
     const lit = requiredLiteral(pattern);

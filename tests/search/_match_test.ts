@@ -250,3 +250,12 @@ Deno.test("pieceChecks: never reject a line or text that re2js matches (random)"
   }
   expect(matched).toBeGreaterThan(200); // the random lines do exercise matches
 });
+
+Deno.test("bytePrefilter: a needle of one repeated byte and one other finds it and only it", () => {
+  const has = bytePrefilter(`${"x".repeat(50)}y`, true)!;
+  const enc = (s: string) => new TextEncoder().encode(s);
+  expect(has(enc(`${"x".repeat(49)}y ${"x".repeat(80)}`))).toBe(false);
+  expect(has(enc(`y${"x".repeat(50)}`))).toBe(false);
+  expect(has(enc(`ab${"x".repeat(70)}y`))).toBe(true);
+  expect(has(enc(`${"x".repeat(50)}y`))).toBe(true);
+});

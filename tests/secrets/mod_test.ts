@@ -1,6 +1,6 @@
 import { expect } from "expect";
 import { RE2JS } from "re2js";
-import { SECRET_SHAPES } from "../../src/secrets/mod.ts";
+import { maskUrlPasswords, SECRET_SHAPES } from "../../src/secrets/mod.ts";
 import { NOT_SECRETS, SECRET_EXAMPLES, WIDE_SECRETS } from "./_examples.ts";
 
 Deno.test("every shape reads the same in RE2 and V8 and finds its example whole", () => {
@@ -30,4 +30,21 @@ Deno.test("shorter and older tokens of a vendor's prefix still match their kind"
     SECRET_SHAPES.find((s) => new RegExp(s.pattern).exec(secret)?.[0] === secret)?.kind,
   ]);
   expect(kinds).toEqual(WIDE_SECRETS.map(([kind]) => [kind, kind]));
+});
+
+Deno.test("maskUrlPasswords hides the password of every URL and keeps scheme, user and host", () => {
+  const cases: [string, string][] = [
+    ["https://me:hunter2@example.com/v1", "https://me:[REDACTED]@example.com/v1"],
+    // A raw '@' in the password: masked up to the last '@' before the path.
+    ["git+ssh://bot:p@ss@host:22/repo", "git+ssh://bot:[REDACTED]@host:22/repo"],
+    [
+      "a http://u:p@h and postgres://db:s3cret@127.0.0.1:5432/x",
+      "a http://u:[REDACTED]@h and postgres://db:[REDACTED]@127.0.0.1:5432/x",
+    ],
+    // No password: nothing to hide.
+    ["https://user@example.com/", "https://user@example.com/"],
+    ["https://example.com:8443/a@b", "https://example.com:8443/a@b"],
+    ["plain text", "plain text"],
+  ];
+  for (const [input, expected] of cases) expect(maskUrlPasswords(input)).toBe(expected);
 });

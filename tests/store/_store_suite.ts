@@ -164,6 +164,8 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     expect(store.loadOverflow(saved.id, b)).toBe(null);
     expect(store.loadOverflow(crypto.randomUUID(), a)).toBe(null);
     expect(store.overflowInfo(saved.id, b)).toBe(null);
+    expect(store.overflowConversation(saved.id)).toBe(a);
+    expect(store.overflowConversation(crypto.randomUUID())).toBe(null);
     expect(store.overflowSlice(saved.id, b, { limit: 10 })).toBe(null);
     expect(store.overflowInfo(saved.id, a)).toEqual({
       id: saved.id,

@@ -4,6 +4,7 @@ import {
   encodeForStore,
   LINE_INDEX_STEP,
   sliceStored,
+  truncateHeadTail,
 } from "../../src/store/_text.ts";
 import { prng as rng } from "../_support/random.ts";
 import { unitPage } from "./_store_suite.ts";
@@ -80,4 +81,28 @@ Deno.test("sliceStored: char and line pages of random text match the decoded tex
       expect(page.text === lines.slice(offset, offset + limit).join("")).toBe(true);
     }
   }
+});
+
+Deno.test("truncateHeadTail cuts at line boundaries near the middle and names the lines cut", () => {
+  expect(truncateHeadTail("ab\ncd\nef\ngh\nij\nkl\nmn\n", 8)).toBe(
+    "ab\n\n\n... [output lines 2–6 of 7: 15 chars cut, showing first and last ~4 chars] ...\n\nmn\n",
+  );
+  // No line boundary near either cut: the lines named are cut only in part.
+  expect(truncateHeadTail("abcdefgh\nijklmnopq\n", 6)).toBe(
+    "abc\n\n... [output lines 1–2 of 2, partly: 13 chars cut, showing first and last ~3 chars] ...\n\npq\n",
+  );
+  // One line: no line numbers.
+  expect(truncateHeadTail("x".repeat(500), 100)).toBe(
+    `${"x".repeat(50)}\n\n... [400 chars cut, showing first and last ~50 chars] ...\n\n${
+      "x".repeat(50)
+    }`,
+  );
+  // A 2,000-line read page over the threshold: the gap is named, not only the final offset.
+  const page =
+    Array.from({ length: 2000 }, (_, i) => `${String(i + 1).padStart(6)}\t${"y".repeat(60)}`)
+      .join("\n") + "\n\n[Showing lines 1-2000 of 2100. Use offset=2000 to read further.]";
+  const shown = truncateHeadTail(page, 50_000);
+  expect(shown).toContain("... [output lines 368–1634 of 2002: ");
+  expect(shown.split("\n\n... [")[0].split("\n").at(-2)).toBe(`   367\t${"y".repeat(60)}`);
+  expect(shown.split("] ...\n\n")[1].split("\n")[0]).toBe(`  1635\t${"y".repeat(60)}`);
 });

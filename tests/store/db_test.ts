@@ -3,6 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config/schema.ts";
 import {
+  dataDirShortfall,
   defaultDataDir,
   type Migration,
   MIGRATIONS,
@@ -289,4 +290,44 @@ Deno.test("foreign keys are enforced: messages need their conversation", () => {
     ).toThrow("FOREIGN KEY constraint failed");
     store.close();
   });
+});
+
+Deno.test("a store held locked by another connection is reported as locked, not as unwritable", () => {
+  withDir((dir) => {
+    const path = join(dir, "z.db");
+    openDatabase(path).close();
+    const holder = new DatabaseSync(path);
+    // Leave WAL so an exclusive transaction keeps readers out too.
+    holder.exec("PRAGMA journal_mode = DELETE");
+    holder.exec("BEGIN EXCLUSIVE");
+    try {
+      expect(() => openDatabase(path, MIGRATIONS, { busyTimeoutMs: 100 })).toThrow(
+        `Cannot open the store "${path}": it is locked by another zeph process. ` +
+          "Wait for the other zeph to finish its write, or set [memory] sqlite_path to another file",
+      );
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+    }
+  });
+});
+
+Deno.test("dataDirShortfall names what a missing HOME leaves out and every key that fixes it", () => {
+  const config = defaultConfig();
+  expect(dataDirShortfall(config, envOf({ HOME: "/home/u" }))).toBeNull();
+  expect(dataDirShortfall(config, envOf({ XDG_DATA_HOME: "/x" }))).toBeNull();
+  expect(dataDirShortfall(config, envOf({}))).toEqual({
+    store: true,
+    audit: true,
+    warning: "Neither HOME nor XDG_DATA_HOME is set, so conversations and large tool outputs " +
+      "are not saved and tool calls are not audited. Set XDG_DATA_HOME or HOME, or set " +
+      "[memory] sqlite_path (or ZEPH_MEMORY_SQLITE_PATH) and [tools.audit] path in config.toml.",
+  });
+  const placed = defaultConfig();
+  placed.memory.sqlite_path = "/data/z.db";
+  placed.tools.audit.path = "/data/audit.jsonl";
+  expect(dataDirShortfall(placed, envOf({}))).toBeNull();
+  placed.tools.audit.path = "";
+  placed.tools.audit.enabled = false;
+  expect(dataDirShortfall(placed, envOf({}))).toBeNull();
 });

@@ -63,12 +63,14 @@ Deno.test("overflow hook: a big output is stored whole, the model gets head + ta
     const id = result.overflowId!;
     expect(id).toMatch(new RegExp(`^${UUID}$`));
     expect(store.loadOverflow(id, conv)).toBe(full);
-    const dropped = full.length - 50_000;
+    // The head ends after "line 2610\n" (char 25,000); the tail moves on to the next line start,
+    // "line 17728" (output line 17,729), so lines 2,612–17,728 are cut whole.
+    const tailStart = full.indexOf("line 17728\n");
     expect(result.text).toBe(
       `${
         full.slice(0, 25_000)
-      }\n\n... [truncated ${dropped} chars, showing first and last ~25000 chars] ...\n\n${
-        full.slice(-25_000)
+      }\n\n... [output lines 2612–17728 of 20000: 158898 chars cut, showing first and last ~25000 chars] ...\n\n${
+        full.slice(tailStart)
       }\n\n[Full output stored as overflow:${id} (${full.length} bytes). Use read_overflow with id "${id}" (and offset/limit) to read it.]`,
     );
   } finally {
@@ -111,7 +113,7 @@ Deno.test("overflow hook: without a conversation or a store it truncates and say
     );
     expect(result.overflowId).toBe(undefined);
     expect(result.text).toBe(
-      `${"x".repeat(50)}\n\n... [truncated 400 chars, showing first and last ~50 chars] ...\n\n${
+      `${"x".repeat(50)}\n\n... [400 chars cut, showing first and last ~50 chars] ...\n\n${
         "x".repeat(50)
       }\n\n[Full output (500 chars) could not be stored: ${reason}. Only the first and last part are shown.]`,
     );
