@@ -16,8 +16,13 @@ export const HAS_TMUX = (() => {
 /** The name suffix of a test that needs tmux, when it is missing. */
 export const NEEDS_TMUX = HAS_TMUX ? "" : " (skipped: needs tmux)";
 
-async function tmux(...args: string[]): Promise<string> {
-  const out = await new Deno.Command("tmux", { args, stdout: "piped", stderr: "piped" }).output();
+/** Runs tmux on the server of `socket` (each screen has its own, so no test shares a server). */
+async function tmux(socket: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("tmux", {
+    args: ["-L", socket, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
   if (!out.success) {
     throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(out.stderr)}`);
   }
@@ -68,6 +73,7 @@ export async function startZeph(
   ].map(quote).join(" ");
   // The shell stays after zeph exits, so the last screen can still be read.
   await tmux(
+    name,
     "new-session",
     "-d",
     "-s",
@@ -80,16 +86,16 @@ export async function startZeph(
     options.cwd,
     `${command}; echo "[exit $?]"; sleep 600`,
   );
-  const screen = () => tmux("capture-pane", "-p", "-t", name);
+  const screen = () => tmux(name, "capture-pane", "-p", "-t", name);
   return {
-    keys: async (...keys) => void await tmux("send-keys", "-t", name, ...keys),
-    type: async (text) => void await tmux("send-keys", "-t", name, "-l", text),
+    keys: async (...keys) => void await tmux(name, "send-keys", "-t", name, ...keys),
+    type: async (text) => void await tmux(name, "send-keys", "-t", name, "-l", text),
     paste: async (text) => {
-      await tmux("set-buffer", "-b", name, text);
-      await tmux("paste-buffer", "-p", "-d", "-b", name, "-t", name);
+      await tmux(name, "set-buffer", "-b", name, text);
+      await tmux(name, "paste-buffer", "-p", "-d", "-b", name, "-t", name);
     },
     screen,
-    history: () => tmux("capture-pane", "-p", "-S", "-", "-t", name),
+    history: () => tmux(name, "capture-pane", "-p", "-S", "-", "-t", name),
     async waitFor(match, ms = 15_000) {
       const deadline = Date.now() + ms;
       let last = "";
@@ -100,6 +106,6 @@ export async function startZeph(
       }
       throw new Error(`Timed out waiting for ${match} on the screen:\n${last}`);
     },
-    close: async () => void await tmux("kill-session", "-t", name).catch(() => {}),
+    close: async () => void await tmux(name, "kill-server").catch(() => {}),
   };
 }
