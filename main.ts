@@ -313,18 +313,19 @@ export async function buildRuntime(
     console.error(`zeph: warning: ${w}`);
   }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]
-  // filters_path).
-  const [{ loadFilterEngine, filtersConfigDir }, hooks] = await Promise.all([
-    import("./src/filter/mod.ts"),
-    import("./src/tools/hooks.ts"),
-  ]);
-  const filters = await loadFilterEngine(config, {
-    configDir: await filtersConfigDir(loaded.path),
-  });
-  for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
+  // filters_path). The rules compile with the first result that has a command to filter.
+  const hooks = await import("./src/tools/hooks.ts");
+  const loadFilters = async () => {
+    const { loadFilterEngine, filtersConfigDir } = await import("./src/filter/mod.ts");
+    const filters = await loadFilterEngine(config, {
+      configDir: await filtersConfigDir(loaded.path),
+    });
+    for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
+    return filters.engine;
+  };
   const outputHooks: OutputHook[] = [
     // Output filter (order 10), overflow store (order 20).
-    hooks.filterHook(filters.engine),
+    hooks.lazyFilterHook(loadFilters),
     hooks.overflowHook(store, config),
   ];
   const finalHooks: FinalHook[] = [
