@@ -70,6 +70,25 @@ async function openStore(config: Config, consequence = ""): Promise<SqliteStore 
   }
 }
 
+/**
+ * The audit log of `[tools.audit]`. One that cannot be placed (no data directory: a container
+ * without HOME) is reported and calls go unaudited, as with the store.
+ */
+function openAuditLog(
+  store: typeof import("./src/store/mod.ts"),
+  config: Config,
+): ReturnType<typeof store.openAuditLog> {
+  try {
+    return store.openAuditLog(config);
+  } catch (error) {
+    console.error(
+      `zeph: warning: tool calls are not audited: ${(error as Error).message.split(". ")[0]}. ` +
+        "Set [tools.audit] path (or XDG_DATA_HOME), or ZEPH_TOOLS_AUDIT_ENABLED=false",
+    );
+    return null;
+  }
+}
+
 /** The model provider `config` and the command line's choice select (see CliDeps). */
 async function buildProvider(config: Config, choice: ProviderChoice): Promise<Provider> {
   const provider = await import("./src/provider/mod.ts");
@@ -329,7 +348,7 @@ export async function buildRuntime(
     hooks.overflowHook(store, config),
   ];
   const finalHooks: FinalHook[] = [
-    hooks.auditHook(storeMod.openAuditLog(config)),
+    hooks.auditHook(openAuditLog(storeMod, config)),
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);
