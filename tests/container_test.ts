@@ -152,3 +152,21 @@ Deno.test({
       expect(outside.code).toBe(1);
     }),
 });
+
+Deno.test("the Dockerfile runs the compiled binary as a non-root user in /work; CI smoke-tests it", () => {
+  const dockerfile = Deno.readTextFileSync(path.join(ROOT, "Dockerfile"));
+  expect(dockerfile).toContain("deno task compile");
+  expect(dockerfile).toMatch(/^COPY --from=build \/src\/dist\/zeph \/usr\/local\/bin\/zeph$/m);
+  expect(dockerfile).toMatch(/^USER zeph$/m);
+  expect(dockerfile).toMatch(/^WORKDIR \/work$/m);
+  expect(dockerfile).toMatch(/^ENTRYPOINT \["zeph"\]$/m);
+  // The user is created non-root (uid > 0) before USER switches to it.
+  expect(dockerfile).toMatch(/useradd [^\n]*--uid [1-9]\d* [^\n]*zeph/);
+  const workflow = Deno.readTextFileSync(path.join(ROOT, ".github", "workflows", "release.yml"));
+  const job = workflow.slice(workflow.indexOf("\n  docker:"), workflow.indexOf("\n  release:"));
+  expect(job).toContain("docker build -t zeph:smoke .");
+  for (const use of ["--read-only", "tool read", "-p hi --provider script", "zeph:smoke acp"]) {
+    expect(job).toContain(use);
+  }
+  expect(workflow).toContain("needs: [build, smoke, docker]");
+});
