@@ -228,6 +228,14 @@ export async function buildRuntime(
   store: SqliteStore | null,
 ): Promise<Runtime> {
   const config = loaded.config;
+  // The fenced file worker starts first: its thread loads its modules while this one loads the
+  // rest, so the first file call (often the only one, for `zeph tool`) does not wait for both.
+  const [sandbox, { WorkerFileExecutor }] = await Promise.all([
+    newSandbox(globals.cwd, config),
+    import("./src/tools/executors/mod.ts"),
+  ]);
+  const fileExecutor = new WorkerFileExecutor();
+  fileExecutor.workerFor(sandbox.snapshot().roots);
   const [{ ToolRegistry, CompositeExecutor, LocalExecutor }, { builtinTools }, newPolicy] =
     await Promise.all([
       import("./src/tools/mod.ts"),
@@ -235,8 +243,6 @@ export async function buildRuntime(
       import("./src/tools/catalog.ts"),
       loadPolicyBuilder(),
     ]);
-
-  const sandbox = await newSandbox(globals.cwd, config);
 
   const cleanups: (() => Promise<void> | void)[] = [];
   // What tools reach the world through (overflow reader, process runner, …): set toolDeps.<name>
@@ -300,10 +306,9 @@ export async function buildRuntime(
     }
   }
 
-  const { WorkerFileExecutor } = await import("./src/tools/executors/mod.ts");
   const executors: ToolExecutor[] = [
     // The ten file tools run in a Worker whose Deno permissions are the sandbox roots only.
-    new WorkerFileExecutor(),
+    fileExecutor,
     new LocalExecutor(),
   ];
   const executor = new CompositeExecutor(executors);
