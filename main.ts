@@ -327,11 +327,13 @@ export async function buildRuntime(
   const mcp = await startMcpServers(globals, config, registry, sandbox.workspace);
   if (mcp) cleanups.push(() => mcp.close());
   const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/mod.ts");
+  const { policyRuleWarnings } = await import("./src/tools/mod.ts");
   const names = registry.all().map((t) => t.name);
   for (
     const w of [
       ...permissionToolWarnings(config, names),
       ...toolSelectionWarnings(config.tools, names),
+      ...policyRuleWarnings(config, names),
     ]
   ) {
     console.error(`zeph: warning: ${w}`);

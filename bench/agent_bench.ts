@@ -29,6 +29,7 @@ const echoTool = defineTool({
   params: z.object({ text: z.string() }).strict(),
   mutates: false,
   kind: "read",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.text],
   execute: (p) => Promise.resolve({ text: `echo: ${p.text}` }),

@@ -9,6 +9,8 @@ import { PermissionPolicy } from "../src/permission/policy.ts";
 import { Sandbox } from "../src/sandbox/path.ts";
 import { LocalExecutor } from "../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
+import { readTool } from "../src/tools/read.ts";
+import { SessionGuards } from "../src/tools/session_guards.ts";
 import { defineTool } from "../src/tools/tool.ts";
 import { percentile } from "./_stats.ts";
 
@@ -28,19 +30,23 @@ const echo = defineTool({
   params: EchoParams,
   mutates: false,
   kind: "read",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   execute: (p) => Promise.resolve({ text: p.path }),
 });
+
+const cachedEcho = defineTool({ ...echo, name: "cached_echo", cacheable: true });
 
 async function measure(
   label: string,
   registry: ToolRegistry,
   input: Record<string, unknown>,
   scope: Parameters<ToolRegistry["dispatch"]>[1],
+  tool = "echo",
 ): Promise<string> {
   let n = 0;
-  const call = () => registry.dispatch({ id: `c${n++}`, name: "echo", input }, scope);
+  const call = () => registry.dispatch({ id: `c${n++}`, name: tool, input }, scope);
   for (let i = 0; i < 2000; i++) await call(); // warm-up (JIT, zod caches)
   const first = await call();
   const perCall: number[] = [];
@@ -93,4 +99,56 @@ if (import.meta.main) {
   );
   console.log(await measure("denied by rule 29", registry, { path: "config/.env" }, scope));
   console.log(await measure("invalid params (zod error)", registry, { path: 3 }, scope));
+
+  // The session guards (issue 19): result cache and anomaly detector in the scope, and
+  // [tools.policy] with 30 rules whose match is the last one.
+  const guarded = { ...scope, guards: SessionGuards.fromConfig(config) };
+  const policyConfig = defaultConfig();
+  policyConfig.tools.policy.enabled = true;
+  policyConfig.tools.policy.rules = [
+    ...Array.from({ length: 29 }, (_, i) => ({
+      effect: "deny" as const,
+      tool: "echo",
+      paths: [`/secret${i}/**`],
+      env: [],
+    })),
+    { effect: "allow" as const, tool: "echo", paths: [], env: [], args_match: "src/" },
+  ];
+  const all = new PermissionPolicy({
+    echo: [{ pattern: "*", action: "allow" }],
+    cached_echo: [{ pattern: "*", action: "allow" }],
+    read: [{ pattern: "*", action: "allow" }],
+  });
+  const withGuards = new ToolRegistry({
+    tools: [echo, cachedEcho, readTool],
+    executor: new LocalExecutor(),
+    policy: all,
+    config,
+  });
+  const withPolicy = new ToolRegistry({
+    tools: [echo],
+    executor: new LocalExecutor(),
+    policy: all,
+    config: policyConfig,
+  });
+  const src = { path: "src/main.ts" };
+  console.log(await measure("baseline: allowed by a rule, no guards", withGuards, src, scope));
+  console.log(await measure("guards, tool not cacheable (invalidates)", withGuards, src, guarded));
+  console.log(
+    await measure("guards, cacheable tool, cache hit", withGuards, src, guarded, "cached_echo"),
+  );
+  console.log(await measure("[tools.policy] 30 rules, allow at 30", withPolicy, src, scope));
+  const readme = { path: "README.md" };
+  console.log(
+    await measure("real read of README.md, no guards", withGuards, readme, scope, "read"),
+  );
+  console.log(
+    await measure(
+      "real read of README.md, cache hit (1 stat)",
+      withGuards,
+      readme,
+      guarded,
+      "read",
+    ),
+  );
 }

@@ -59,6 +59,7 @@ async function rssChild(dir: string): Promise<void> {
     params: z.object({}).strict(),
     mutates: false,
     kind: "execute",
+    group: "command",
     invocation: { type: "call" },
     subjects: () => [],
     execute: () => Promise.resolve({ text: text(100 * MB, false) }),

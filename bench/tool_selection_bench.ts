@@ -51,6 +51,7 @@ function generatedTools(count: number): AnyTool[] {
       }).strict(),
       mutates: verb !== "list" && verb !== "show" && verb !== "search",
       kind: "other",
+      group: "read",
       invocation: { type: "call" },
       subjects: () => [],
       execute: () => Promise.resolve({ text: "" }),

@@ -13,6 +13,7 @@ import type { AgentBackend, AgentSessionHandle } from "./backend.ts";
 import { encodeLine, guardLines, LineWriter } from "./_wire.ts";
 import { acpKind, toolCallFinished, toolCallStarted, toolTitle } from "./updates.ts";
 import { EditorExecutor } from "./editor_executor.ts";
+import { forwardModeChanges, sessionModes } from "./modes.ts";
 
 type Sdk = typeof import("@agentclientprotocol/sdk");
 
@@ -45,6 +46,11 @@ const OUTPUT_INTERVAL_MS = 200;
 
 const COMMANDS: acp.AvailableCommand[] = [
   { name: "clear", description: "Start over: forget this session's approvals and tool quota" },
+  {
+    name: "unblock",
+    description: "Allow a tool the anomaly detector blocked in this session",
+    input: { hint: "tool name" },
+  },
   { name: "help", description: "Show what zeph can do in this session" },
 ];
 
@@ -67,6 +73,8 @@ interface AcpSessionState {
   handle: AgentSessionHandle;
   abort: AbortController | null;
   running: Promise<unknown> | null;
+  /** Stops forwarding the session's mode changes. */
+  unwatch: () => void;
 }
 
 /** Serves one ACP client until stdin closes. Resolves with the process exit code. */
@@ -146,7 +154,12 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
     .onRequest(sdk.methods.agent.session.new, async ({ params, client }) => {
       requireAbsolute(params.cwd);
       const handle = await (await backend()).newSession(params.cwd, params.mcpServers ?? []);
-      sessions.set(handle.id, { handle, abort: null, running: null });
+      const unwatch = forwardModeChanges(
+        handle.modes,
+        (update) =>
+          client.notify(sdk.methods.client.session.update, { sessionId: handle.id, update }),
+      );
+      sessions.set(handle.id, { handle, abort: null, running: null, unwatch });
       // After the response: Zed drops an available_commands_update that arrives before it.
       setTimeout(() => {
         void client.notify(sdk.methods.client.session.update, {
@@ -154,7 +167,7 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
           update: { sessionUpdate: "available_commands_update", availableCommands: COMMANDS },
         }).catch(() => {});
       }, 0);
-      return { sessionId: handle.id };
+      return { sessionId: handle.id, modes: sessionModes(handle.modes) };
     })
     .onRequest(sdk.methods.agent.session.load, async ({ params, client }) => {
       requireAbsolute(params.cwd);
@@ -165,6 +178,7 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
         current.abort?.abort();
         await current.running?.catch(() => {});
         sessions.delete(params.sessionId);
+        current.unwatch();
         await current.handle.close().catch(() => {});
       }
       const handle = await (await backend()).loadSession(
@@ -173,13 +187,14 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
         params.mcpServers ?? [],
       );
       if (!handle) throw sdk.RequestError.sessionNotFound(params.sessionId);
-      sessions.set(handle.id, { handle, abort: null, running: null });
       const send = (update: acp.SessionUpdate) =>
         client.notify(sdk.methods.client.session.update, { sessionId: handle.id, update });
+      const unwatch = forwardModeChanges(handle.modes, send);
+      sessions.set(handle.id, { handle, abort: null, running: null, unwatch });
       for (const update of replayUpdates(await handle.history(), handle.cwd)) await send(update);
       const plan = await handle.plan();
       if (plan.length) await send({ sessionUpdate: "plan", entries: plan });
-      return {};
+      return { modes: sessionModes(handle.modes) };
     })
     .onRequest(sdk.methods.agent.session.list, async ({ params }) => {
       const list = await (await backend()).listSessions(params.cwd ?? undefined);
@@ -191,6 +206,21 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
           updatedAt: s.updatedAt,
         })),
       };
+    })
+    .onRequest(sdk.methods.agent.session.setMode, ({ params }) => {
+      const modes = stateOf(params.sessionId).handle.modes;
+      if (!modes.available.some((m) => m.slug === params.modeId)) {
+        // An unknown id is an error, never a silent fallback (acp.md: claude-agent-acp #507).
+        throw sdk.RequestError.invalidParams(
+          { modeId: params.modeId },
+          `Unknown mode ${JSON.stringify(params.modeId)}; modes: ${
+            modes.available.map((m) => m.slug).join(", ")
+          }`,
+        );
+      }
+      // Takes effect with the next model request, also in a turn that is running.
+      modes.switchTo(params.modeId, "user");
+      return {};
     })
     .onNotification(sdk.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.abort?.abort();
@@ -222,7 +252,10 @@ export async function serveAcp(options: AcpOptions): Promise<number> {
     .connect(stream);
 
   await conn.closed;
-  for (const s of sessions.values()) s.abort?.abort();
+  for (const s of sessions.values()) {
+    s.unwatch();
+    s.abort?.abort();
+  }
   await Promise.allSettled([...sessions.values()].map((s) => s.running));
   // Closing a session stops its editor's MCP servers.
   await Promise.allSettled([...sessions.values()].map((s) => s.handle.close()));

@@ -7,7 +7,7 @@ import type { EventSink, StopReason } from "../agent/mod.ts";
 import type { AcpMcpServer } from "../mcp/mod.ts";
 import type { Message } from "../provider/mod.ts";
 import type { PlanEntry } from "../store/mod.ts";
-import type { AskAnswer, AskReply, AskRequest, ToolExecutor } from "../tools/mod.ts";
+import type { AskAnswer, AskReply, AskRequest, ModeState, ToolExecutor } from "../tools/mod.ts";
 
 export interface PromptIo {
   signal: AbortSignal;
@@ -21,6 +21,8 @@ export interface AgentSessionHandle {
   /** The stored conversation id, used as the ACP sessionId. */
   readonly id: string;
   readonly cwd: string;
+  /** The session's modes: a new or loaded session starts in `[agent] default_mode`. */
+  readonly modes: ModeState;
   /** The stored transcript, for `session/load` replay. */
   history(): Promise<Message[]>;
   /** The stored plan, for `session/load` replay (empty when there is none). */

@@ -71,7 +71,22 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
     messages: Message[],
     mcpServers: AcpMcpServer[] = [],
   ): Promise<AgentSessionHandle> => {
-    const sandbox = await deps.newSandbox(cwd);
+    const [sandbox, { ModeState }] = await Promise.all([
+      deps.newSandbox(cwd),
+      import("../tools/mod.ts"),
+    ]);
+    const modes = new ModeState(deps.config);
+    // A loaded session goes on in the mode it was last switched to (the store keeps it), so a
+    // client that reconnects for every prompt (acpx) keeps the mode it set.
+    const saved = deps.store?.conversationMode(conversationId) ?? null;
+    if (saved && modes.available.some((m) => m.slug === saved)) modes.switchTo(saved, "user");
+    else if (saved) {
+      console.error(
+        `zeph: warning: session ${conversationId} was in mode "${saved}", which the config no ` +
+          `longer defines; it starts in "${modes.current.slug}"`,
+      );
+    }
+    modes.onChange((mode) => deps.store?.setConversationMode(conversationId, mode.slug));
     const slot = new FrontSlot();
     let session: AgentSession | null = null;
     // The editor's MCP servers start now, off the session/new response; their tools join the
@@ -105,12 +120,14 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
         messages,
         plan: deps.store?.loadPlan(conversationId) ?? [],
         callerId: conversationId,
+        modes,
       });
       return session;
     };
     return {
       id: conversationId,
       cwd: sandbox.workspace,
+      modes,
       history: () =>
         Promise.resolve(
           deps.store ? deps.store.loadMessages(conversationId) : [...(session?.messages ?? [])],
@@ -129,7 +146,15 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
         if (trimmed === "/clear") {
           s.quota.reset();
           s.policy.clearSessionRules();
-          io.emit({ type: "text", text: "Session approvals and the tool quota were reset." });
+          s.guards.clear();
+          io.emit({
+            type: "text",
+            text: "Session approvals, the tool quota and the result cache were reset.",
+          });
+          return "end_turn";
+        }
+        if (trimmed === "/unblock" || trimmed.startsWith("/unblock ")) {
+          io.emit({ type: "text", text: s.unblock(trimmed.slice("/unblock".length).trim()) });
           return "end_turn";
         }
         slot.current = io.front;
@@ -196,5 +221,8 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
 const ACP_HELP = [
   "zeph reads, searches and edits files in this workspace and runs commands, within the",
   "workspace sandbox and your permission rules ([tools.permissions] in ~/.config/zeph/config.toml).",
-  "Commands: /clear forgets this session's approvals and resets the tool quota; /help shows this.",
+  "Commands: /clear forgets this session's approvals and resets the tool quota and result cache;",
+  "/unblock <tool> allows a tool the anomaly detector blocked; /help shows this.",
+  "Modes (the mode picker) decide which tools the model gets: code (all), ask (read and web),",
+  "architect (read, and edit Markdown only); more in [modes.<name>] of the config.",
 ].join("\n");

@@ -28,6 +28,9 @@ import {
   askReply,
   type CallScope,
   isRejection,
+  type ModeState,
+  type OutputSummarizer,
+  type SessionGuards,
   type ToolCall,
   type ToolExecutor,
   type ToolRegistry,
@@ -51,10 +54,14 @@ export interface TurnSession {
   readonly policy: PermissionPolicy;
   readonly executor?: ToolExecutor;
   readonly quota: ToolQuota;
+  readonly guards?: SessionGuards;
   readonly callerId: string | null;
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
   readonly cancelGraceMs: number;
+  /** Which tools the model is sent and may run ([tools] enabled, the current mode). */
+  readonly modes?: ModeState;
+  readonly summarize?: OutputSummarizer;
   readonly ask?: CallScope["ask"];
   readonly conversationId: string | null;
   readonly messages: readonly Message[];
@@ -118,6 +125,7 @@ export async function runTurn(
     });
   }
   await session.append({ role: "user", parts: [{ type: "text", text: input }] });
+  session.guards?.beginTurn();
 
   const legacy = !session.provider.supportsToolUse;
   const max = config.agent.max_tool_iterations;
@@ -145,7 +153,8 @@ export async function runTurn(
       return stop("max_iterations");
     }
     round++;
-    const candidates = session.registry.visible(session.policy);
+    // Read every round: a switch_mode in the last batch changes what this request carries.
+    const candidates = session.registry.visible(session.policy, session.modes, session.guards);
     const offer = offerTools(session, candidates, { query: input, legacy, notice, reported });
     if (!offer) return stop("error");
     const tools = offer.tools;
@@ -208,9 +217,11 @@ export async function runTurn(
     }
 
     const calls: RequestedCall[] = legacy
-      ? extractLegacyCalls(response.text, session.registry.visible(session.policy), {
-        idPrefix: `legacy_${round}`,
-      })
+      ? extractLegacyCalls(
+        response.text,
+        session.registry.visible(session.policy, session.modes, session.guards),
+        { idPrefix: `legacy_${round}` },
+      )
       : response.toolCalls.map((c) => nativeCall(c, offer.strip));
 
     const parts: Message["parts"] = [];
@@ -337,6 +348,9 @@ async function runBatch(
     ask,
     executor: session.executor,
     policy: session.policy,
+    modes: session.modes,
+    summarize: session.summarize,
+    guards: session.guards,
   };
 
   if (!session.quota.admit(calls.length)) {
@@ -432,6 +446,10 @@ async function runBatch(
     }
     if (result.outcome === "cancelled" || signal.aborted) cancelled = true;
     sink({ type: "tool_end", result });
+    if (result.alert) {
+      const level = result.alert.severity === "critical" ? "error" : "warn";
+      sink({ type: "notice", level, code: "anomaly", message: result.alert.message });
+    }
     results.push(result);
     const plan = result.ok ? result.output?.plan : undefined;
     if (plan) {

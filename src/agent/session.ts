@@ -9,11 +9,20 @@ import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Message, Provider } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import type { PlanEntry } from "../store/mod.ts";
-import type { AnyTool, CallScope, ToolExecutor, ToolRegistry } from "../tools/mod.ts";
+import {
+  type AnyTool,
+  type CallScope,
+  ModeState,
+  type OutputSummarizer,
+  SessionGuards,
+  type ToolExecutor,
+  type ToolRegistry,
+} from "../tools/mod.ts";
 import type { StopReason } from "./events.ts";
 import { legacyInstructions } from "./legacy.ts";
 import { ToolQuota } from "./limits.ts";
 import { type PromptOptions, runTurn, type TurnSession } from "./loop.ts";
+import { providerSummarizer } from "./summarize.ts";
 
 /** The part of the store the loop needs: conversations and an append-only transcript. */
 export interface TranscriptStore {
@@ -57,6 +66,13 @@ export interface AgentSessionOptions {
    * and moves on. @default 2000
    */
   cancelGraceMs?: number;
+  /** The session's modes (ACP keeps them before the first prompt). @default from config */
+  modes?: ModeState;
+  /**
+   * Summarises long tool outputs when `[tools] summarize_output` is on.
+   * @default the session's provider
+   */
+  summarize?: OutputSummarizer;
 }
 
 export class AgentSession implements TurnSession {
@@ -69,11 +85,15 @@ export class AgentSession implements TurnSession {
   readonly executor?: ToolExecutor;
   readonly store: TranscriptStore | null;
   readonly quota: ToolQuota;
+  /** The result cache and the anomaly detector of this session. */
+  readonly guards: SessionGuards;
   readonly callerId: string | null;
   readonly isRetryableTool: (tool: AnyTool) => boolean;
   readonly random: () => number;
   readonly cancelGraceMs: number;
   readonly completedTools = new Set<string>();
+  readonly modes: ModeState;
+  readonly summarize: OutputSummarizer;
   ask?: CallScope["ask"];
   #conversationId: string | null;
   #messages: Message[];
@@ -89,11 +109,14 @@ export class AgentSession implements TurnSession {
     this.executor = options.executor;
     this.store = options.store ?? null;
     this.quota = new ToolQuota(this.config.tools.max_tool_calls_per_session);
+    this.guards = SessionGuards.fromConfig(this.config);
     this.callerId = options.callerId ?? null;
     this.isRetryableTool = options.isRetryableTool ??
       ((tool) => tool.kind === "fetch" || tool.mcp?.retrySafe === true);
     this.random = options.random ?? Math.random;
     this.cancelGraceMs = options.cancelGraceMs ?? 2000;
+    this.modes = options.modes ?? new ModeState(this.config);
+    this.summarize = options.summarize ?? providerSummarizer(this.provider);
     this.ask = options.ask;
     this.#conversationId = options.conversationId ?? null;
     this.#messages = [...(options.messages ?? [])];
@@ -121,8 +144,9 @@ export class AgentSession implements TurnSession {
   }
 
   /**
-   * `/clear`: a new conversation; the quota, the session's "always" rules and the completed tools
-   * (`[tools.dependencies]` requires) reset.
+   * `/clear`: a new conversation; the quota, the session's "always" rules, the completed tools
+   * (`[tools.dependencies]` requires) and the result cache reset. Tools the anomaly detector
+   * blocked stay blocked until `/unblock`.
    */
   clear(): void {
     this.#conversationId = null;
@@ -131,6 +155,20 @@ export class AgentSession implements TurnSession {
     this.quota.reset();
     this.completedTools.clear();
     this.policy.clearSessionRules();
+    this.guards.clear();
+  }
+
+  /**
+   * `/unblock <tool>` (CLI and ACP): lifts the anomaly detector's block on `tool` and says what
+   * happened; without a tool it lists the blocked ones.
+   */
+  unblock(tool: string): string {
+    const blocked = this.guards.anomaly.blocked();
+    const list = blocked.length ? `Blocked tools: ${blocked.join(", ")}.` : "No tool is blocked.";
+    if (!tool) return `Usage: /unblock <tool>. ${list}`;
+    return this.guards.anomaly.unblock(tool)
+      ? `${tool} is unblocked: the model sees it again.`
+      : `${tool} is not blocked. ${list}`;
   }
 
   /** Creates the stored conversation on first use; in-memory sessions get a random id. */
@@ -168,10 +206,17 @@ export class AgentSession implements TurnSession {
       "Tool errors come back as [tool_error] blocks; retryable ones are retried for you.",
     ];
     const extra = this.config.agent.system_prompt.trim();
-    const how = this.provider.supportsToolUse
+    const mode = this.modes.current;
+    const how = !this.modes.toolsEnabled
+      ? "No tools are available in this session: answer in text only."
+      : this.provider.supportsToolUse
       ? "Use the tools through the structured tool-calling mechanism; fenced code blocks in " +
         "your answer are not executed."
-      : legacyInstructions(this.registry.renderCatalog(this.policy));
-    return [...base, "", how, ...(extra ? ["", extra] : [])].join("\n");
+      : legacyInstructions(this.registry.renderCatalog(this.policy, this.modes, this.guards));
+    const modeLine = `Mode: ${mode.slug} (${mode.name})${
+      mode.description ? ` — ${mode.description}` : ""
+    }. Only this mode's tools are offered; switch_mode asks the user to change modes.`;
+    const lines = this.modes.toolsEnabled ? [...base, modeLine] : base;
+    return [...lines, "", how, ...(extra ? ["", extra] : [])].join("\n");
   }
 }

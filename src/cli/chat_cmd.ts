@@ -1,6 +1,6 @@
 /**
  * The default command, the agent itself: `zeph` opens an interactive session (line editing,
- * history in the data dir, /clear, /help, /exit); `zeph -p "…"` runs one prompt and exits
+ * history in the data dir, /clear, /mode, /help, /exit); `zeph -p "…"` runs one prompt and exits
  * (exit 1 on a provider error, 130 when cancelled); `--resume <id>` continues a stored
  * conversation. Ctrl-C cancels the running turn; at the prompt, a second Ctrl-C exits.
  */
@@ -22,6 +22,7 @@ import { jsonSink, Renderer, stdWriter, type Writer } from "./render.ts";
 export interface ChatOptions extends ProviderChoice {
   prompt?: string;
   resume?: string;
+  mode?: string;
 }
 
 export function register(program: CliProgram, deps: CommandDeps): void {
@@ -35,6 +36,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .option("--model <name>", "model of the selected provider (overrides [llm.<provider>] model)")
     .option("--script <file>", "JSONL script of model turns (implies --provider script)")
     .option("--legacy", "scripted provider without native tool use (the legacy text path)")
+    .option("--mode <name>", "mode to start in: code, ask, architect or a [modes.<name>]")
     .action(async (opts, command) => {
       const globals = globalsOf(command);
       const runtime = await deps.buildRuntime(globals);
@@ -72,7 +74,25 @@ export async function runChat(
     });
   }
 
-  const { AgentSession } = await import("../agent/mod.ts");
+  const [{ AgentSession }, { chatModes, modeCommand }] = await Promise.all([
+    import("../agent/mod.ts"),
+    import("./modes.ts"),
+  ]);
+  const modes = chatModes(config, {
+    flag: opts.mode,
+    resumed: conversationId ? store?.conversationMode(conversationId) : null,
+    source: runtime.loaded.path ?? "built-in defaults",
+  });
+  // The conversation keeps its mode, so --resume goes on in it.
+  const saveMode = () => {
+    if (store && session.conversationId) {
+      store.setConversationMode(session.conversationId, modes.current.slug);
+    }
+  };
+  modes.onChange((mode, by) => {
+    if (by === "model") err.write(`(mode: ${mode.slug}, ${mode.name}; switched by the model)\n`);
+    saveMode();
+  });
   const session = new AgentSession({
     provider,
     registry: runtime.registry,
@@ -84,6 +104,7 @@ export async function runChat(
     messages,
     plan,
     ask,
+    modes,
   });
   // A resumed conversation shows where its plan stands before the first new prompt.
   if (plan.length) {
@@ -126,6 +147,7 @@ export async function runChat(
     providerFailure = null;
     try {
       const stop = await session.prompt(text, { sink, signal: running.signal });
+      saveMode();
       const failure = providerFailure as AgentEvent | null;
       if (
         failure?.type === "notice" && failure.category === "network_error" && !runtime.globals.json
@@ -152,7 +174,8 @@ export async function runChat(
     }
     if (!runtime.globals.json) {
       err.write(
-        `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace}\n` +
+        `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace} · ` +
+          `mode ${modes.current.slug}\n` +
           "Type a request, /help for commands, /exit to quit.\n",
       );
     }
@@ -166,8 +189,11 @@ export async function runChat(
         if (cmd === "/exit" || cmd === "/quit") break;
         if (cmd === "/clear") {
           session.clear();
-          err.write("(new conversation; tool quota and session rules reset)\n");
-        } else if (cmd === "/help") err.write(HELP);
+          err.write("(new conversation; tool quota, session rules and result cache reset)\n");
+        } else if (cmd === "/unblock") {
+          err.write(`${session.unblock(text.split(/\s+/)[1] ?? "")}\n`);
+        } else if (cmd === "/mode") err.write(modeCommand(modes, text.split(/\s+/)[1]));
+        else if (cmd === "/help") err.write(HELP);
         else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
         continue;
       }
@@ -186,7 +212,9 @@ export async function runChat(
 }
 
 const HELP = [
-  "/clear   start a new conversation (resets the tool quota and session rules)",
+  "/clear   start a new conversation (resets the tool quota, session rules and result cache)",
+  "/unblock <tool>  allow a tool the anomaly detector blocked ([tools.anomaly])",
+  "/mode    list the modes; /mode <name> switches (the tools the model gets)",
   "/help    this list",
   "/exit    quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",

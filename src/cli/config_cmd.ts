@@ -19,12 +19,18 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         { permissionRules, permissionToolWarnings, renderConfig, toolSelectionWarnings },
         { builtinTools },
         { permissionRuleWarnings },
+        { modeConfigIssues },
+        { policyRuleWarnings },
       ] = await Promise.all([
         import("../config/mod.ts"),
         // The catalog loads every tool, so it stays out of tools/mod.ts.
         import("../tools/catalog.ts"),
         import("../permission/mod.ts"),
+        import("./modes.ts"),
+        import("../tools/mod.ts"),
       ]);
+      const modeIssues = modeConfigIssues(loaded.config, loaded.path ?? "built-in defaults");
+      if (modeIssues) throw modeIssues;
       const tools = builtinTools().map((t) => t.name);
       for (
         const w of [
@@ -32,6 +38,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           ...permissionToolWarnings(loaded.config, tools),
           ...toolSelectionWarnings(loaded.config.tools, tools),
           ...permissionRuleWarnings(permissionRules(loaded.config.tools.permissions) ?? {}),
+          ...policyRuleWarnings(loaded.config, tools),
         ]
       ) {
         console.error(`zeph: warning: ${w}`);

@@ -44,6 +44,7 @@ const ICONS: Record<ToolKind, string> = {
   move: "→",
   search: "⌕",
   fetch: "↓",
+  switch_mode: "⇄",
   other: "•",
 };
 

@@ -1,13 +1,15 @@
 /**
- * `zeph tools [--json]`: the registered tools with descriptions and JSON Schemas (as the model
- * sees them, TAFC field included). `zeph tools --explain "<query>"`: which tools a request for
- * that message would offer and why each other tool is left out.
+ * `zeph tools [--json] [--mode <name>]`: the tools the model is sent in a mode (default:
+ * `[agent] default_mode`), with descriptions and JSON Schemas (as the model sees them, TAFC field
+ * included). `zeph tools --explain "<query>"`: which tools a request for that message would offer
+ * and why each other tool is left out.
  */
 import { definitionsFor, selectTools } from "../agent/mod.ts";
 import type { Config } from "../config/mod.ts";
 import {
   type AnyTool,
   modelSchema,
+  type ModeState,
   schemaComplexity,
   tafcApplies,
   type ToolRegistry,
@@ -28,22 +30,30 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       "--after <tools>",
       "with --explain: tools (comma-separated) taken as completed earlier in the session",
     )
+    .option("--mode <name>", "the tools of this mode (default: [agent] default_mode)")
     .action(async (opts, command) => {
       const globals = globalsOf(command);
       const runtime = await deps.buildRuntime(globals);
       try {
         const config = runtime.loaded.config;
+        const { chatModes } = await import("./modes.ts");
+        const modes = chatModes(config, {
+          // The chat's own --mode sits on the root command and may take the value first.
+          flag: opts.mode ?? (command.optsWithGlobals() as { mode?: string }).mode,
+          source: runtime.loaded.path ?? "built-in defaults",
+        });
+        const visible = runtime.registry.visible(runtime.policy, modes);
         if (opts.explain !== undefined) {
           const completed = new Set(
             (opts.after ?? "").split(",").map((s) => s.trim()).filter(Boolean),
           );
-          const rows = explain(runtime.registry, config, opts.explain, completed);
+          const rows = explain(runtime.registry, visible, config, opts.explain, completed, modes);
           if (globals.json) console.log(JSON.stringify(rows, null, 2));
-          else console.log(renderExplanation(rows, config, opts.explain, completed));
+          else console.log(renderExplanation(rows, config, opts.explain, completed, modes));
           return;
         }
         // Each tool's origin: zeph's own, or the MCP server it comes from.
-        const defs = definitionsFor(runtime.registry.visible(), config.tools.tafc).map((d) => {
+        const defs = definitionsFor(visible, config.tools.tafc).map((d) => {
           const mcp = runtime.registry.get(d.name)?.mcp;
           return { ...d, origin: mcp ? `mcp:${mcp.serverId}` : "builtin" };
         });
@@ -52,7 +62,11 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           return;
         }
         if (defs.length === 0) {
-          console.log("No tools are available (all are denied by [tools.permissions]).");
+          console.log(
+            modes.toolsEnabled
+              ? "No tools are available (all are denied by [tools.permissions])."
+              : "No tools are available ([tools] enabled = false).",
+          );
           return;
         }
         for (const d of defs) {
@@ -70,7 +84,10 @@ export function register(program: CliProgram, deps: CommandDeps): void {
 export interface ExplainRow {
   tool: string;
   offered: boolean;
-  /** always_on, named, short_description, ranked, unfiltered, no_signal; requires, relevance, denied. */
+  /**
+   * always_on, named, short_description, ranked, unfiltered, no_signal; requires, relevance,
+   * denied, mode (outside the mode, or [tools] enabled = false).
+   */
   reason: string;
   score?: number;
   boost?: number;
@@ -81,13 +98,15 @@ export interface ExplainRow {
   thinking: boolean;
 }
 
+/** `visible`: the tools neither denied nor outside the mode. */
 function explain(
   registry: ToolRegistry,
+  visible: AnyTool[],
   config: Config,
   query: string,
   completed: ReadonlySet<string>,
+  modes: ModeState,
 ): ExplainRow[] {
-  const visible = registry.visible();
   const selection = selectTools(visible, { query, completed, config: config.tools });
   const fate = new Map<AnyTool, Omit<ExplainRow, "tool" | "complexity" | "thinking">>();
   for (const o of selection.offered) {
@@ -104,7 +123,7 @@ function explain(
   }
   return registry.all().map((tool) => ({
     tool: tool.name,
-    ...(fate.get(tool) ?? { offered: false, reason: "denied" }),
+    ...(fate.get(tool) ?? { offered: false, reason: modes.allows(tool) ? "denied" : "mode" }),
     complexity: schemaComplexity(modelSchema(tool)),
     thinking: tafcApplies(tool, config.tools.tafc),
   }));
@@ -120,11 +139,18 @@ const REASONS: Record<string, string> = {
   denied: "denied by [tools.permissions]",
 };
 
+function modeReason(modes: ModeState): string {
+  return modes.toolsEnabled
+    ? `not in mode "${modes.current.slug}"`
+    : "tools are turned off ([tools] enabled = false)";
+}
+
 function renderExplanation(
   rows: ExplainRow[],
   config: Config,
   query: string,
   completed: ReadonlySet<string>,
+  modes: ModeState,
 ): string {
   const { schema_filter: filter, dependencies, tafc } = config.tools;
   const lines = [
@@ -153,6 +179,8 @@ function renderExplanation(
         : r.score! < filter.min_score
         ? `below min_score ${filter.min_score}`
         : `not in the top ${filter.top_k}`
+      : r.reason === "mode"
+      ? modeReason(modes)
       : REASONS[r.reason] ?? r.reason;
     const thinking = r.thinking ? `; thinking field (complexity ${r.complexity})` : "";
     lines.push(
@@ -163,7 +191,7 @@ function renderExplanation(
   }
   const offered = rows.filter((r) => r.offered).length;
   lines.push("", `${offered} of ${rows.length} tools offered.`);
-  const candidates = rows.filter((r) => r.reason !== "denied");
+  const candidates = rows.filter((r) => r.reason !== "denied" && r.reason !== "mode");
   if (candidates.length && candidates.every((r) => r.reason === "requires")) {
     lines.push(
       "Every tool is hidden by [tools.dependencies] requires: a turn would stop with an error.",

@@ -9,6 +9,7 @@ import { readBoundedTextFile, UnreadableFileError } from "./bounded_file.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
 import { knownKeys, schemaAt, suggestKey } from "./keys.ts";
 import { Config, permissionRules } from "./schema.ts";
+import { applyPolicyFile } from "./policy_file.ts";
 
 /** Keys an earlier version read, with what replaced them. */
 const RENAMED_KEYS: Record<string, string> = {
@@ -159,6 +160,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     }
   }
   const resolved = await parseConfig(text ?? "", { source: located.path ?? "(defaults)", env });
+  await applyPolicyFile(resolved.config, text === null ? null : located.path);
   return {
     ...resolved,
     path: text === null ? null : located.path,
@@ -386,6 +388,11 @@ function validate(
           message = `expected one of ${
             issue.values.map((v) => JSON.stringify(v)).join(", ")
           }, found ${describeValue(found)}`;
+        } else if (issue.code === "invalid_key") {
+          // A user-named table ([modes.<slug>]) with a name its key schema refuses.
+          message = `${issue.issues[0]?.message ?? issue.message}, found the name ${
+            JSON.stringify(String(issue.path.at(-1)))
+          }`;
         } else {
           message = `${issue.message.replace(/^Too (small|big): /, "")}, found ${
             describeValue(found)

@@ -4,7 +4,14 @@
  */
 import { z } from "zod";
 import { McpConfig } from "./mcp.ts";
+import { ModesConfig } from "./modes.ts";
 import { PROVIDER_NAMES } from "./providers.ts";
+import {
+  AnomalyConfig,
+  AuthorizationConfig,
+  PolicyConfig,
+  ResultCacheConfig,
+} from "./tool_guards.ts";
 import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 
 /**
@@ -159,6 +166,8 @@ const AgentConfig = z.object({
    */
   repeat_threshold: z.number().int().min(0).max(1000).default(3),
   system_prompt: z.string().default(""),
+  /** The mode a session starts in: a built-in (code, ask, architect) or a [modes.<slug>]. */
+  default_mode: z.string().min(1).default("code"),
 }).strict();
 
 const LlmProviderName = z.enum(PROVIDER_NAMES);
@@ -292,6 +301,11 @@ const ToolsConfig = z.object({
   diagnostics: DiagnosticsConfig.prefault({}),
   audit: AuditConfig.prefault({}),
   retry: RetryConfig.prefault({}),
+  // Session guards around dispatch (tool_guards.ts).
+  result_cache: ResultCacheConfig.prefault({}),
+  anomaly: AnomalyConfig.prefault({}),
+  policy: PolicyConfig.prefault({}),
+  authorization: AuthorizationConfig.prefault({}),
   tafc: TafcConfig.prefault({}),
   schema_filter: SchemaFilterConfig.prefault({}),
   dependencies: DependenciesConfig.prefault({}),
@@ -303,6 +317,7 @@ export const Config = z.object({
   memory: MemoryConfig.prefault({}),
   tools: ToolsConfig.prefault({}),
   mcp: McpConfig.prefault({}),
+  modes: ModesConfig.default({}),
 }).strict();
 
 export type Config = z.infer<typeof Config>;

@@ -135,6 +135,8 @@ export function mcpTool(options: McpToolOptions): AnyTool {
     jsonSchema: objectSchema(info.inputSchema),
     mutates: !runsUnasked(trust, hints),
     kind: hints?.readOnlyHint === true ? "read" : "other",
+    // Modes offer MCP tools by this group (code mode has it, ask and architect do not).
+    group: "mcp",
     invocation: { type: "call" },
     subjects: (params) => [JSON.stringify(params ?? {})],
     mcp: {

@@ -27,6 +27,8 @@ export class SqliteConversations {
   #messages: StatementSync;
   #rename: StatementSync;
   #delete: StatementSync;
+  #mode: StatementSync;
+  #setMode: StatementSync;
   #savePlan: StatementSync;
   #loadPlan: StatementSync;
 
@@ -58,6 +60,18 @@ export class SqliteConversations {
     this.#delete = db.prepare("DELETE FROM conversations WHERE id = ?");
     this.#savePlan = db.prepare("UPDATE conversations SET plan = ?, updated_at = ? WHERE id = ?");
     this.#loadPlan = db.prepare("SELECT plan FROM conversations WHERE id = ?");
+    this.#mode = db.prepare("SELECT mode FROM conversations WHERE id = ?");
+    // Not activity: a mode switch leaves updated_at (the order of `zeph sessions`) alone.
+    this.#setMode = db.prepare("UPDATE conversations SET mode = ? WHERE id = ?");
+  }
+
+  mode(id: string): string | null {
+    const row = this.#mode.get(id) as { mode: string | null } | undefined;
+    return row?.mode ?? null;
+  }
+
+  setMode(id: string, mode: string): boolean {
+    return Number(this.#setMode.run(mode, id).changes) > 0;
   }
 
   create(options: NewConversation = {}): string {

@@ -32,6 +32,7 @@ export class MemoryStore implements Store {
   readonly path = ":memory:";
   #now: () => number;
   #conversations = new Map<string, Conversation>();
+  #modes = new Map<string, string>();
   #messages = new Map<string, string[]>();
   #plans = new Map<string, string>();
   #overflow = new Map<string, Entry>();
@@ -107,8 +108,19 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  conversationMode(id: string): string | null {
+    return this.#modes.get(id) ?? null;
+  }
+
+  setConversationMode(id: string, mode: string): boolean {
+    if (!this.#conversations.has(id)) return false;
+    this.#modes.set(id, mode);
+    return true;
+  }
+
   deleteConversation(id: string): boolean {
     if (!this.#conversations.delete(id)) return false;
+    this.#modes.delete(id);
     this.#messages.delete(id);
     this.#plans.delete(id);
     this.#order.delete(id);

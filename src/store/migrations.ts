@@ -76,6 +76,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE conversations ADD COLUMN plan TEXT;
     `,
   },
+  {
+    version: 5,
+    name: "conversation session mode",
+    // NULL: never switched, so a loaded session starts in [agent] default_mode.
+    sql: `
+      ALTER TABLE conversations ADD COLUMN mode TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

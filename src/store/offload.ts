@@ -22,6 +22,11 @@ export interface OffloadOptions {
   /** Entries belong to a conversation; without one nothing is stored. */
   conversationId: string | null;
   settings: Config["tools"]["overflow"];
+  /**
+   * `[tools] summarize_output`: the model's summary of the output, shown instead of the head +
+   * tail cut; or why no summary could be had (the cut is shown and the note says why).
+   */
+  summary?: { text: string } | { failed: string };
 }
 
 /**
@@ -71,13 +76,25 @@ export function offloadIfLarge(
   if (call.text.length > settings.threshold) {
     const full = call.text;
     const saved = trySave(store, conversationId, full, settings.max_overflow_bytes);
-    const shown = truncateHeadTail(full, settings.threshold);
+    const summary = options.summary;
+    const shown = summary && "text" in summary
+      ? `[Summary of the full output (${full.length} chars), written by the model]\n${summary.text}`
+      : truncateHeadTail(full, settings.threshold);
+    if (summary && "failed" in summary) {
+      notes.push(
+        `[summarize_output: the summary request failed (${summary.failed}); the first and last part are shown instead.]`,
+      );
+    }
     if ("id" in saved) {
       call.overflowId = saved.id;
       notes.unshift(storedNote(saved, settings.max_overflow_bytes));
     } else {
       notes.unshift(
-        `[Full output (${full.length} chars) could not be stored: ${saved.reason}. Only the first and last part are shown.]`,
+        `[Full output (${full.length} chars) could not be stored: ${saved.reason}. ${
+          summary && "text" in summary
+            ? "Only the summary above is left of it."
+            : "Only the first and last part are shown."
+        }]`,
       );
     }
     call.text = shown;

@@ -144,6 +144,16 @@ export class SqliteStore implements Store {
     return renamed;
   }
 
+  conversationMode(id: string): string | null {
+    return this.#conversations.mode(id);
+  }
+
+  setConversationMode(id: string, mode: string): boolean {
+    const set = this.#conversations.setMode(id, mode);
+    this.#written(0);
+    return set;
+  }
+
   deleteConversation(id: string): boolean {
     const deleted = this.#conversations.delete(id);
     this.#written(0);

@@ -95,6 +95,10 @@ export interface Store {
   /** The last plan saved; empty when there is none (or no such conversation). */
   loadPlan(conversationId: string): PlanEntry[];
   renameConversation(id: string, title: string): boolean;
+  /** The session mode (slug) the conversation is in; null when none was recorded. */
+  conversationMode(id: string): string | null;
+  /** Records the conversation's session mode; false when there is no such conversation. */
+  setConversationMode(id: string, mode: string): boolean;
   /** Deletes the conversation, its messages and its overflow entries. */
   deleteConversation(id: string): boolean;
   saveOverflow(

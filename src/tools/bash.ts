@@ -40,6 +40,7 @@ export const bashTool = defineTool({
   params: BashParams,
   mutates: true,
   kind: "execute",
+  group: "command",
   invocation: { type: "fenced", fence: "bash" },
   subjects: (p) => [p.command],
   async execute(params, ctx) {

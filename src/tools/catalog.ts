@@ -8,6 +8,7 @@ import { diagnosticsTool } from "./diagnostics.ts";
 import { fetchTool } from "./fetch.ts";
 import { FILE_TOOLS } from "./file_tools.ts";
 import { readOverflowTool } from "./read_overflow.ts";
+import { switchModeTool } from "./switch_mode.ts";
 import type { AnyTool } from "./tool.ts";
 import { updatePlanTool } from "./update_plan.ts";
 import { webScrapeTool } from "./web_scrape.ts";
@@ -21,5 +22,6 @@ export function builtinTools(): AnyTool[] {
     diagnosticsTool,
     readOverflowTool,
     updatePlanTool,
+    switchModeTool,
   ];
 }

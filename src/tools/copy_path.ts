@@ -70,6 +70,7 @@ export const copyPathTool = defineTool({
   params: CopyPathParams,
   mutates: true,
   kind: "other",
+  group: "edit",
   invocation: { type: "call" },
   subjects: (p) => [p.source, p.destination],
   pathSubjects: true,

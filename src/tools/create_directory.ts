@@ -27,6 +27,7 @@ export const createDirectoryTool = defineTool({
   params: CreateDirectoryParams,
   mutates: true,
   kind: "other",
+  group: "edit",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,

@@ -34,6 +34,7 @@ export const deletePathTool = defineTool({
   params: DeletePathParams,
   mutates: true,
   kind: "delete",
+  group: "edit",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,

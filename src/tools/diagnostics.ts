@@ -66,6 +66,7 @@ export const diagnosticsTool = defineTool({
   // have just written) and writes target/, so it asks like bash unless a rule allows it.
   mutates: true,
   kind: "execute",
+  group: "command",
   invocation: { type: "call" },
   subjects: (p) => [p.kind],
   async execute(params, ctx) {

@@ -54,6 +54,7 @@ export const editTool = defineTool({
   params: EditParams,
   mutates: true,
   kind: "edit",
+  group: "edit",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,

@@ -42,7 +42,9 @@ export const fetchTool = defineTool({
   description: DESCRIPTION,
   params: FetchParams,
   mutates: false,
+  cacheable: true,
   kind: "fetch",
+  group: "web",
   invocation: { type: "call" },
   subjects: (params) => [urlSubject(params.url)],
   async execute(params, ctx) {

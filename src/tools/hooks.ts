@@ -36,16 +36,33 @@ export function lazyFilterHook(load: () => Promise<FilterEngine>): OutputHook {
   };
 }
 
-/** The overflow store: output over the threshold goes to `store` (order 20, after the filter). */
+/**
+ * The overflow store: output over the threshold goes to `store` (order 20, after the filter).
+ * With `[tools] summarize_output` and a caller that can summarise (an agent session), the model
+ * reads a summary instead of the head + tail cut; a failed summary falls back to the cut.
+ */
 export function overflowHook(store: Store | null, config: Config): OutputHook {
+  const settings = config.tools.overflow;
   return {
     name: "overflow",
     order: 20,
-    apply: (result, call) =>
+    apply: async (result, call) => {
+      const summarize = config.tools.summarize_output ? call.scope.summarize : undefined;
+      let summary: { text: string } | { failed: string } | undefined;
+      if (summarize && !result.output?.skipOverflow && result.text.length > settings.threshold) {
+        try {
+          const signal = call.scope.signal ?? new AbortController().signal;
+          summary = { text: await summarize(result.text, { tool: result.tool, signal }) };
+        } catch (error) {
+          summary = { failed: error instanceof Error ? error.message : String(error) };
+        }
+      }
       offloadIfLarge(store, result, {
         conversationId: call.scope.conversationId ?? null,
-        settings: config.tools.overflow,
-      }),
+        settings,
+        summary,
+      });
+    },
   };
 }
 

@@ -63,6 +63,7 @@ export const movePathTool = defineTool({
   params: MovePathParams,
   mutates: true,
   kind: "move",
+  group: "edit",
   invocation: { type: "call" },
   subjects: (p) => [p.source, p.destination],
   pathSubjects: true,

@@ -41,7 +41,11 @@ export const readOverflowTool = defineTool({
   description: DESCRIPTION,
   params: ReadOverflowParams,
   mutates: false,
+  // Stored entries never change: a repeated page comes from the cache, and reading one does not
+  // invalidate the cached files.
+  cacheable: true,
   kind: "read",
+  group: "read",
   invocation: { type: "call" },
   subjects: () => [],
   execute(params, ctx) {

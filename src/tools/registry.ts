@@ -1,7 +1,7 @@
 /**
  * The tool registry and the one dispatch boundary every call passes (CLI, agent loop, ACP):
- * unknown tool → validate → permission (ask resolved by the caller) → execute → output hooks
- * (filter, overflow) → final hooks (audit). Tools never do any of these steps themselves.
+ * unknown tool → mode → validate → mode's file regex → permission (ask resolved by the caller) →
+ * execute → output hooks (filter, overflow) → final hooks (audit). Tools never do any of these steps themselves.
  */
 import type { z } from "zod";
 import type { Config } from "../config/mod.ts";
@@ -20,6 +20,11 @@ import {
 import { type AskAnswer, type AskReply, askReply, rejectionWords } from "./ask_reply.ts";
 import type { ToolExecutor } from "./executors/mod.ts";
 import { defaultToolDeps } from "./deps.ts";
+import type { ModeState } from "./modes.ts";
+import { commandPathWords, PolicyEnforcer } from "./policy_rules.ts";
+import type { ResultCache } from "./result_cache.ts";
+import type { AnomalyAlert } from "./anomaly.ts";
+import { type CachePlan, invalidate, planCache, type SessionGuards } from "./session_guards.ts";
 import {
   type AnyTool,
   type ToolContext,
@@ -55,6 +60,10 @@ export interface ToolResult {
   durationMs: number;
   filterStats?: FilterStats;
   overflowId?: string;
+  /** Answered from the session's result cache: the tool did not run again. */
+  cached?: boolean;
+  /** The anomaly detector's alert this call raised; the front-end shows it to the user. */
+  alert?: AnomalyAlert;
 }
 
 export interface AskRequest {
@@ -80,7 +89,22 @@ export interface CallScope {
   executor?: ToolExecutor;
   /** Overrides the registry's policy for this caller (an agent session's "always" rules). */
   policy?: PermissionPolicy;
+  /** The caller's modes: calls outside the current mode are refused. Absent: no mode applies. */
+  modes?: ModeState;
+  /**
+   * Summarises an output over the overflow threshold (`[tools] summarize_output`): an agent
+   * session's model. Absent: such outputs are cut to head + tail.
+   */
+  summarize?: OutputSummarizer;
+  /** The session's result cache and anomaly detector; absent for one-off calls (`zeph tool`). */
+  guards?: SessionGuards;
 }
+
+/** Asks a model for a short summary of a tool's long output; rejects when it cannot. */
+export type OutputSummarizer = (
+  output: string,
+  options: { tool: string; signal: AbortSignal },
+) => Promise<string>;
 
 export interface HookInput {
   call: ToolCall;
@@ -111,6 +135,8 @@ export interface RegistryOptions {
   /** What tools reach the world through; each member left out is the real one. */
   deps?: Partial<ToolDeps>;
   now?: () => number;
+  /** The environment `[tools.policy]` rules' `env` conditions read. @default Deno.env.get */
+  env?: (name: string) => string | undefined;
 }
 
 export class ToolRegistry {
@@ -122,6 +148,10 @@ export class ToolRegistry {
   #finalHooks: FinalHook[] = [];
   #deps: ToolDeps;
   #now: () => number;
+  #enforcer: PolicyEnforcer | null;
+  /** Every live session's cache: a mutation in one ACP session is seen by the others. */
+  #caches = new Set<WeakRef<ResultCache>>();
+  #cacheSeen = new WeakSet<ResultCache>();
 
   constructor(options: RegistryOptions) {
     for (const tool of options.tools) this.register(tool);
@@ -130,6 +160,7 @@ export class ToolRegistry {
     this.config = options.config;
     this.#deps = { ...defaultToolDeps(), ...options.deps };
     this.#now = options.now ?? (() => performance.now());
+    this.#enforcer = PolicyEnforcer.fromConfig(options.config, options.env);
   }
 
   register(tool: AnyTool): void {
@@ -178,13 +209,28 @@ export class ToolRegistry {
     return [...this.#tools.values()];
   }
 
-  /** The tools the model may see: fully denied tools are hidden (spec). */
-  visible(policy: PermissionPolicy = this.policy): AnyTool[] {
-    return this.all().filter((t) => !policy.isFullyDenied(t.name, t.mutates));
+  /**
+   * The tools the model may see: tools the permissions or `[tools.policy]` fully deny are hidden
+   * (spec), and so are tools outside the current mode of `modes` (all of them when
+   * `[tools] enabled = false`) and the tools the session's anomaly detector blocked.
+   */
+  visible(
+    policy: PermissionPolicy = this.policy,
+    modes?: ModeState,
+    guards?: SessionGuards,
+  ): AnyTool[] {
+    return this.all().filter((t) =>
+      !policy.isFullyDenied(t.name, t.mutates) && !this.#enforcer?.deniesAll(t.name) &&
+      (modes?.allows(t) ?? true) && !guards?.anomaly.isBlocked(t.name)
+    );
   }
 
-  definitions(policy: PermissionPolicy = this.policy): ToolDefinitionForModel[] {
-    return this.visible(policy).map((t) => ({
+  definitions(
+    policy: PermissionPolicy = this.policy,
+    modes?: ModeState,
+    guards?: SessionGuards,
+  ): ToolDefinitionForModel[] {
+    return this.visible(policy, modes, guards).map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: toolJsonSchema(t),
@@ -192,8 +238,12 @@ export class ToolRegistry {
   }
 
   /** The `<tools>` catalog for the system prompt, with each tool's invocation hint. */
-  renderCatalog(policy: PermissionPolicy = this.policy): string {
-    const parts = this.visible(policy).map((t) => {
+  renderCatalog(
+    policy: PermissionPolicy = this.policy,
+    modes?: ModeState,
+    guards?: SessionGuards,
+  ): string {
+    const parts = this.visible(policy, modes, guards).map((t) => {
       const schema = JSON.stringify(toolJsonSchema(t));
       const how = t.invocation.type === "fenced"
         ? `Invoke with a fenced block: \`\`\`${t.invocation.fence}\n${
@@ -213,38 +263,67 @@ export class ToolRegistry {
     let params: unknown = call.input;
     let result: ToolResult;
     let decision: Decision | undefined;
+    let plan: CachePlan | null = null;
+    let ran = false;
     try {
       if (!tool) {
-        const available = this.visible(policy).map((t) => t.name).join(", ");
+        const available = this.visible(policy, scope.modes, scope.guards).map((t) => t.name)
+          .join(", ");
         throw new ToolError(
           "tool_not_found",
           `Unknown tool "${call.name}". Available tools: ${available}`,
         );
       }
+      scope.modes?.checkTool(tool, () => this.visible(policy, scope.modes).map((t) => t.name));
       params = validateParams(tool, call.input);
+      await scope.modes?.checkPaths(
+        tool,
+        params,
+        async (subject) => (await scope.sandbox.pathForms(subject, scope.cwd))[0] ?? subject,
+      );
+      refuseBlocked(tool, scope.guards);
+      const ruled = await this.#checkPolicyRules(tool, params, scope);
       decision = await policy.decide(tool, params, {
         pathForms: (subject) => scope.sandbox.pathForms(subject, scope.cwd),
       });
+      if (ruled) decision = { ...decision, policyMatch: joinMatches(ruled, decision.policyMatch) };
       await this.#resolvePermission(tool, params, decision, call, scope, policy);
-      const output = await this.#execute(tool, params, call, scope);
-      result = {
-        callId: call.id,
-        tool: call.name,
-        ok: true,
-        text: output.text,
-        output,
-        decision,
-        outcome: "success",
-        durationMs: 0,
-      };
-      const input: HookInput = { call, tool, params, scope, config: this.config };
-      for (const hook of this.#outputHooks) await hook.apply(result, input);
+      // With `[tools.result_cache] enabled = false` (a setting every session shares) nothing is
+      // planned: no stamps taken, no invalidation walked.
+      const cache = scope.guards?.cache.enabled ? scope.guards.cache : undefined;
+      if (cache) this.#track(cache);
+      plan = cache ? await planCache(tool, params, { ...scope, cache }) : null;
+      const hit = plan?.kind === "cacheable" ? await cache!.get(plan.key) : undefined;
+      if (hit) {
+        result = {
+          ...hit,
+          callId: call.id,
+          tool: call.name,
+          ok: true,
+          decision,
+          outcome: "success",
+          durationMs: 0,
+          cached: true,
+        };
+      } else {
+        ran = true;
+        result = await this.#run(tool, params, call, scope, decision);
+        if (plan?.kind === "cacheable") {
+          const value = { text: result.text, overflowId: result.overflowId };
+          scope.guards!.cache.set(plan.key, value, plan);
+        }
+      }
     } catch (error) {
       result = failure(call, error);
       // A call that failed after its permission decision still reports it (audit policy_match).
       result.decision ??= decision;
     }
+    if (ran && plan?.kind === "invalidates") this.#invalidate(plan);
     result.durationMs = Math.round((this.#now() - started) * 1000) / 1000;
+    if (tool && scope.guards && !result.cached) {
+      const alert = scope.guards.recordOutcome(tool.name, result);
+      if (alert) result.alert = alert;
+    }
     await this.#final(result, { call, tool, params, scope, config: this.config });
     return result;
   }
@@ -257,6 +336,80 @@ export class ToolRegistry {
   async record(call: ToolCall, result: ToolResult, scope: CallScope): Promise<void> {
     const tool = this.#tools.get(call.name);
     await this.#final(result, { call, tool, params: call.input, scope, config: this.config });
+  }
+
+  /** Executes an admitted call and runs the output hooks over its result. */
+  async #run(
+    tool: AnyTool,
+    params: unknown,
+    call: ToolCall,
+    scope: CallScope,
+    decision: Decision,
+  ): Promise<ToolResult> {
+    const output = await this.#execute(tool, params, call, scope);
+    const result: ToolResult = {
+      callId: call.id,
+      tool: call.name,
+      ok: true,
+      text: output.text,
+      output,
+      decision,
+      outcome: "success",
+      durationMs: 0,
+    };
+    const input: HookInput = { call, tool, params, scope, config: this.config };
+    for (const hook of this.#outputHooks) await hook.apply(result, input);
+    return result;
+  }
+
+  /**
+   * `[tools.policy]`/`[tools.authorization]`: a deny refuses the call (the trace goes to the
+   * audit); an allow returns its trace and leaves the decision to the permission rules.
+   */
+  async #checkPolicyRules(
+    tool: AnyTool,
+    params: unknown,
+    scope: CallScope,
+  ): Promise<string | null> {
+    if (!this.#enforcer) return null;
+    const subjects = tool.subjects(params);
+    const words = tool.pathSubjects
+      ? subjects
+      : tool.kind === "execute"
+      ? subjects.flatMap(commandPathWords)
+      : [];
+    const forms = await Promise.all(words.map((w) => scope.sandbox.pathForms(w, scope.cwd)));
+    const paths = [...new Set(forms.flat().filter((p) => p.startsWith("/")))];
+    const verdict = this.#enforcer.evaluate({ tool: tool.name, paths, params });
+    if (verdict.effect === "allow") return verdict.trace;
+    const subject = subjects[0] ?? null;
+    const shown = subject ? ` ${JSON.stringify(subject)}` : "";
+    throw new DecidedError(
+      { action: "deny", policyMatch: verdict.trace, subject },
+      new ToolError(
+        "policy_blocked",
+        `Cannot run ${tool.name}${shown}: denied by ${verdict.trace}`,
+        {
+          hint: "Do not retry this call: the policy refuses it. Try an approach the policy allows.",
+        },
+      ),
+    );
+  }
+
+  /** Remembers a session's cache (weakly) so that every session's mutations reach it. */
+  #track(cache: ResultCache): void {
+    if (this.#cacheSeen.has(cache)) return;
+    this.#cacheSeen.add(cache);
+    this.#caches.add(new WeakRef(cache));
+  }
+
+  /** A mutation (or a tool the cache cannot reason about) invalidates every live session cache. */
+  #invalidate(plan: CachePlan): void {
+    for (const ref of this.#caches) {
+      const cache = ref.deref();
+      if (cache) invalidate(cache, plan);
+      else this.#caches.delete(ref);
+    }
   }
 
   async #final(result: ToolResult, input: HookInput): Promise<void> {
@@ -346,11 +499,33 @@ export class ToolRegistry {
       callerId: scope.callerId ?? null,
       now: () => Date.now(),
       emit: scope.emit ?? (() => {}),
+      modes: scope.modes,
       ...this.#deps,
     };
     const executor = scope.executor ?? this.executor;
     return executor.execute(tool, params, ctx);
   }
+}
+
+/** A tool the session's anomaly detector blocked is refused before anything else runs. */
+function refuseBlocked(tool: AnyTool, guards: SessionGuards | undefined): void {
+  if (!guards?.anomaly.isBlocked(tool.name)) return;
+  throw new DecidedError(
+    { action: "deny", policyMatch: "tools.anomaly auto_block", subject: null },
+    new ToolError(
+      "policy_blocked",
+      `Cannot run ${tool.name}: it is blocked for this session after repeated failures ` +
+        "([tools.anomaly] auto_block)",
+      {
+        hint:
+          `Do not call ${tool.name} again; the user can lift the block with /unblock ${tool.name}.`,
+      },
+    ),
+  );
+}
+
+function joinMatches(policyRule: string, permission: string | null): string {
+  return permission ? `${policyRule}; then ${permission}` : policyRule;
 }
 
 /** Carries the permission decision along a refusal so the audit sees the policy match. */

@@ -19,7 +19,14 @@ export type ToolKind =
   | "move"
   | "search"
   | "fetch"
+  | "switch_mode"
   | "other";
+
+/**
+ * Which tool group a tool belongs to: a mode allows tools by group, never by name (Roo-Code's
+ * groups). `always` tools (switch_mode) are part of every mode.
+ */
+export type ToolGroup = "read" | "edit" | "command" | "web" | "mcp" | "always";
 
 /** Events a running tool emits; the CLI prints them live, ACP forwards them. */
 export type ToolEvent =
@@ -81,6 +88,15 @@ export interface ToolContext extends ToolDeps {
   callerId: string | null;
   now(): number;
   emit(event: ToolEvent): void;
+  /** The caller's modes (an agent session's); absent for calls outside a session. */
+  modes?: ModeControl;
+}
+
+/** What switch_mode changes: the session's current mode (src/tools/modes.ts ModeState). */
+export interface ModeControl {
+  readonly current: { readonly slug: string; readonly name: string };
+  /** Switches to `slug`; throws a ToolError naming the modes there are when it is unknown. */
+  switchTo(slug: string, by: "model" | "user"): void;
 }
 
 /** The part of the store read_overflow reads: one page of an entry of this conversation. */
@@ -124,7 +140,14 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   description: string;
   params: P;
   mutates: boolean;
+  /**
+   * Only reads, so the session's result cache may answer a repeated call (`[tools.result_cache]`).
+   * @default false: every other tool's call invalidates what it may affect.
+   */
+  cacheable?: boolean;
   kind: ToolKind;
+  /** The group a mode allows it by; an `edit` tool's path subjects meet the mode's file regex. */
+  group: ToolGroup;
   /** How the legacy text path invokes it: a fenced block (```bash, ```scrape) or a call. */
   invocation: { type: "fenced"; fence: string } | { type: "call" };
   /** The permission subjects (command, path(s), URL) the rules are matched against. */

@@ -3,7 +3,7 @@
  * update_plan, Gemini's write_todos). Each call sends the whole list; the loop stores it with
  * the conversation and the front-ends show it (ACP `plan` updates, the CLI checklist). Like
  * Codex and Gemini, at most one entry is in progress. It touches nothing outside the session,
- * so it needs no permission and belongs to no mode group: every mode may plan.
+ * so it needs no permission and is in the `always` group: every mode may plan.
  */
 import { z } from "zod";
 import { ToolError } from "../errors/mod.ts";
@@ -54,6 +54,7 @@ export const updatePlanTool = defineTool({
   params: UpdatePlanParams,
   mutates: false,
   kind: "other",
+  group: "always",
   invocation: { type: "call" },
   subjects: () => [],
   execute(params) {

@@ -45,7 +45,9 @@ export const webScrapeTool = defineTool({
   description: DESCRIPTION,
   params: WebScrapeParams,
   mutates: false,
+  cacheable: true,
   kind: "fetch",
+  group: "web",
   invocation: { type: "fenced", fence: "scrape" },
   subjects: (params) => [urlSubject(params.url)],
   async execute(params, ctx) {

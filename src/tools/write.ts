@@ -35,6 +35,7 @@ export const writeTool = defineTool({
   params: WriteParams,
   mutates: true,
   kind: "edit",
+  group: "edit",
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,

@@ -56,6 +56,7 @@ const RESPONSE_DEFS: Record<string, string> = {
   "session/load": "LoadSessionResponse",
   "session/list": "ListSessionsResponse",
   "session/prompt": "PromptResponse",
+  "session/set_mode": "SetSessionModeResponse",
 };
 const REQUEST_DEFS: Record<string, string> = {
   "session/update": "SessionNotification",

@@ -26,6 +26,7 @@ export const echoTool = defineTool({
   params: z.object({ text: z.string().describe("text to return") }).strict(),
   mutates: false,
   kind: "read",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.text],
   execute(p) {
@@ -41,6 +42,7 @@ export const constantTool = defineTool({
   params: z.object({ n: z.number().describe("ignored") }).strict(),
   mutates: false,
   kind: "other",
+  group: "read",
   invocation: { type: "call" },
   subjects: () => [],
   execute() {
@@ -56,6 +58,7 @@ export const sleepTool = defineTool({
   params: z.object({ seconds: z.number().describe("how long") }).strict(),
   mutates: false,
   kind: "execute",
+  group: "command",
   invocation: { type: "call" },
   subjects: (p) => [String(p.seconds)],
   async execute(p, ctx) {
@@ -80,6 +83,7 @@ export const shellTool = defineTool({
   params: z.object({ command: z.string().describe("the command") }).strict(),
   mutates: true,
   kind: "execute",
+  group: "command",
   invocation: { type: "fenced", fence: "bash" },
   subjects: (p) => [p.command],
   async execute(p, ctx) {
@@ -96,6 +100,7 @@ export const scrapeTool = defineTool({
   params: z.object({ url: z.string(), select: z.string() }).strict(),
   mutates: false,
   kind: "fetch",
+  group: "web",
   invocation: { type: "fenced", fence: "scrape" },
   subjects: (p) => [p.url],
   execute(p) {
@@ -113,6 +118,7 @@ export function flakyTool(failures: number): AnyTool {
     params: z.object({}).strict(),
     mutates: false,
     kind: "fetch",
+    group: "web",
     invocation: { type: "call" },
     subjects: () => [],
     execute() {
@@ -130,6 +136,7 @@ export const noteTool = defineTool({
   params: z.object({ name: z.string(), text: z.string() }).strict(),
   mutates: true,
   kind: "edit",
+  group: "edit",
   invocation: { type: "call" },
   subjects: (p) => [p.name],
   async execute(p, ctx) {

@@ -376,6 +376,7 @@ Deno.test("cancel: a tool that ignores the signal gets a synthesised result afte
     params: z.object({}).strict(),
     mutates: false,
     kind: "other",
+    group: "read",
     invocation: { type: "call" },
     subjects: () => [],
     execute: (_p, ctx) => {

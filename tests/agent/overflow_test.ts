@@ -25,6 +25,7 @@ const bigTool = defineTool({
   params: z.object({}).strict(),
   mutates: false,
   kind: "execute",
+  group: "command",
   invocation: { type: "call" },
   subjects: () => [],
   execute: () => Promise.resolve({ text: BIG }),

@@ -16,6 +16,7 @@ function described(name: string, description: string) {
     params: z.object({ path: z.string().describe("the file") }).strict(),
     mutates: false,
     kind: "read",
+    group: "read",
     invocation: { type: "call" },
     subjects: (p) => [p.path],
     execute(p) {
@@ -48,6 +49,7 @@ const deployTool = defineTool({
   }).strict(),
   mutates: false,
   kind: "execute",
+  group: "command",
   invocation: { type: "call" },
   subjects: (p) => [p.service],
   execute(p) {

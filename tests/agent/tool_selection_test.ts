@@ -19,6 +19,7 @@ function tool(name: string, description: string): AnyTool {
     params: z.object({}).strict(),
     mutates: false,
     kind: "other",
+    group: "read",
     invocation: { type: "call" },
     subjects: () => [],
     execute: () => Promise.resolve({ text: "" }),

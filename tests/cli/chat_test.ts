@@ -113,19 +113,23 @@ Deno.test("an unreachable provider: zeph names the provider and URL and how to c
   });
 });
 
-Deno.test("interactive: lines from stdin, /help, /clear, /exit", async () => {
+Deno.test("interactive: lines from stdin, /help, /clear, /unblock, /exit", async () => {
   await withWorkspace(async (ws, home) => {
     const file = await script(home, [{ text: "First answer." }, { text: "Second answer." }]);
     const r = await zeph(["--script", file], {
       cwd: ws,
       home,
-      stdin: "hello\n/help\n/bogus\n/clear\nagain\n/exit\nnever read\n",
+      stdin: "hello\n/help\n/bogus\n/clear\n/unblock bash\nagain\n/exit\nnever read\n",
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("First answer.\nSecond answer.\n");
     expect(r.stderr).toContain("/clear   start a new conversation");
     expect(r.stderr).toContain("Unknown command /bogus. Type /help for the list.");
-    expect(r.stderr).toContain("(new conversation; tool quota and session rules reset)");
+    expect(r.stderr).toContain(
+      "(new conversation; tool quota, session rules and result cache reset)",
+    );
+    expect(r.stderr).toContain("/unblock <tool>  allow a tool the anomaly detector blocked");
+    expect(r.stderr).toContain("bash is not blocked. No tool is blocked.");
   });
 });
 

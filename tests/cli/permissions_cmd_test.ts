@@ -97,7 +97,7 @@ Deno.test("permissions check: text fits 80 columns; an unknown tool or autonomy 
       2,
       'zeph: Unknown tool "wirte". Tools: bash, read, write, edit, find_path, grep, ' +
       "list_directory, create_directory, delete_path, move_path, copy_path, web_scrape, fetch, " +
-      "diagnostics, read_overflow, update_plan.\n",
+      "diagnostics, read_overflow, update_plan, switch_mode.\n",
     ]);
     const env = await zeph(["permissions", "check", "ls"], {
       cwd: ws,

@@ -49,6 +49,48 @@ Deno.test("fully denied tools are hidden from zeph tools", async () => {
   });
 });
 
+Deno.test("zeph tools shows the tools of a mode: --mode, else [agent] default_mode; none when tools are off", async () => {
+  await withWorkspace(async (ws, home) => {
+    const names = (stdout: string) => JSON.parse(stdout).map((d: { name: string }) => d.name);
+    const ask = await zeph(["--json", "tools", "--mode", "ask"], { cwd: ws, home });
+    expect(names(ask.stdout)).toEqual([
+      "read",
+      "find_path",
+      "grep",
+      "list_directory",
+      "web_scrape",
+      "fetch",
+      "read_overflow",
+      "update_plan",
+      "switch_mode",
+    ]);
+    const config = path.join(home, "c.toml");
+    await Deno.writeTextFile(config, '[agent]\ndefault_mode = "architect"\n');
+    const architect = await zeph(["--config", config, "--json", "tools"], { cwd: ws, home });
+    expect(names(architect.stdout)).toEqual([
+      "read",
+      "write",
+      "edit",
+      "find_path",
+      "grep",
+      "list_directory",
+      "create_directory",
+      "delete_path",
+      "move_path",
+      "copy_path",
+      "read_overflow",
+      "update_plan",
+      "switch_mode",
+    ]);
+    await Deno.writeTextFile(config, "[tools]\nenabled = false\n");
+    const off = await zeph(["--config", config, "tools"], { cwd: ws, home });
+    expect([off.code, off.stdout]).toEqual([
+      0,
+      "No tools are available ([tools] enabled = false).\n",
+    ]);
+  });
+});
+
 const SELECTION_CONFIG = `
 [tools.tafc]
 enabled = true

@@ -17,6 +17,7 @@ const echoTool = defineTool({
   params: z.object({ command: z.string(), output: z.string(), exit: z.number().default(0) }),
   mutates: false,
   kind: "execute",
+  group: "command",
   invocation: { type: "call" },
   subjects: (p) => [p.command],
   execute: (p) =>
@@ -34,6 +35,7 @@ const plainTool = defineTool({
   params: z.object({ output: z.string() }),
   mutates: false,
   kind: "read",
+  group: "read",
   invocation: { type: "call" },
   subjects: () => [],
   execute: (p) => Promise.resolve({ text: p.output }),

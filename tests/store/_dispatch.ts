@@ -25,6 +25,7 @@ export const printTool = defineTool({
   }).strict(),
   mutates: false,
   kind: "execute",
+  group: "command",
   invocation: { type: "call" },
   subjects: () => [],
   execute(p) {

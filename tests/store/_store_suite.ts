@@ -91,6 +91,20 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     expect(store.getConversation("missing")).toBe(null);
   });
 
+  test("keeps a conversation's session mode without touching its updated time", (store, clock) => {
+    const id = store.createConversation();
+    expect(store.conversationMode(id)).toBe(null);
+    clock.t += 1000;
+    expect(store.setConversationMode(id, "ask")).toBe(true);
+    expect(store.setConversationMode(id, "architect")).toBe(true);
+    expect(store.conversationMode(id)).toBe("architect");
+    expect(store.getConversation(id)!.updatedAt).toBe(1_700_000_000_000);
+    expect(store.setConversationMode("no-such-id", "ask")).toBe(false);
+    expect(store.conversationMode("no-such-id")).toBe(null);
+    store.deleteConversation(id);
+    expect(store.conversationMode(id)).toBe(null);
+  });
+
   test("stores the full transcript losslessly and in order across appends", (store, clock) => {
     const id = store.createConversation();
     store.appendMessages(id, TRANSCRIPT.slice(0, 2));

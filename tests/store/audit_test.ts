@@ -25,6 +25,7 @@ const echoTool = defineTool({
   params: z.object({ text: z.string(), mode: z.enum(["ok", "fail", "timeout"]).default("ok") }),
   mutates: true,
   kind: "other",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.text],
   execute: (p) => {
@@ -40,6 +41,7 @@ const readTool = defineTool({
   params: z.object({ a: z.string(), b: z.string() }),
   mutates: false,
   kind: "read",
+  group: "read",
   invocation: { type: "call" },
   subjects: (p) => [p.a, p.b],
   execute: () => Promise.resolve({ text: "ok" }),

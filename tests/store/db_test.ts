@@ -106,7 +106,16 @@ Deno.test("migrations run in order, once, each recorded in user_version", () => 
     const db = openDatabase(path, next);
     expect(userVersion(db)).toBe(SCHEMA_VERSION + 1);
     const columns = db.prepare("PRAGMA table_info(conversations)").all().map((c) => c.name);
-    expect(columns).toEqual(["id", "title", "cwd", "created_at", "updated_at", "plan", "pinned"]);
+    expect(columns).toEqual([
+      "id",
+      "title",
+      "cwd",
+      "created_at",
+      "updated_at",
+      "plan",
+      "mode",
+      "pinned",
+    ]);
     db.close();
     openDatabase(path, next).close(); // would fail with "duplicate column" if re-run
   });

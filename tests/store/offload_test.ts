@@ -210,6 +210,7 @@ Deno.test("overflow hook with the real filter hook: a failed build's elided line
     params: z.object({}).strict(),
     mutates: false,
     kind: "execute",
+    group: "command",
     invocation: { type: "call" },
     subjects: () => [],
     execute: () =>

@@ -62,6 +62,7 @@ const pick = defineTool({
   }).strict(),
   mutates: false,
   kind: "other",
+  group: "read",
   invocation: { type: "call" },
   subjects: () => [],
   execute: () => Promise.resolve({ text: "" }),
