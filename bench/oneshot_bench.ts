@@ -5,8 +5,9 @@
  * median wall time, median user+system CPU and median peak RSS of each (GNU `/usr/bin/time`
  * measures CPU and RSS; without it only wall time is shown).
  * Run: `deno task bench:oneshot` (`apt-get install -y ripgrep time` for the rg row and RSS).
- * `RUNS=n` changes the number of runs (default 9); `ZEPH_BENCH_MAIN` benches another checkout's
- * main.ts (the before/after rows of bench/README.md).
+ * `RUNS=n` changes the number of runs (default 9); `ZEPH_BENCH_BEFORE=/other/checkout/main.ts`
+ * adds that checkout's read and grep rows to the same interleaved run (the "before" rows of
+ * bench/README.md).
  */
 import * as path from "node:path";
 
@@ -14,7 +15,8 @@ const ROOT = path.resolve(import.meta.dirname!, "..");
 const DENO = path.join(ROOT, "node_modules", "deno", "deno");
 const TREE = path.join(ROOT, "bench", "data", "oneshot_tree");
 const RUNS = Number(Deno.env.get("RUNS") ?? 9);
-const MAIN = Deno.env.get("ZEPH_BENCH_MAIN") ?? path.join(ROOT, "main.ts");
+const MAIN = path.join(ROOT, "main.ts");
+const BEFORE = Deno.env.get("ZEPH_BENCH_BEFORE");
 
 /** The `deno run` flags of the `zeph` task (deno.json), so this measures what `zeph` runs. */
 function taskFlags(): string[] {
@@ -101,6 +103,13 @@ if (import.meta.main) {
     ["zeph tool read (5 lines)", [...zeph, "tool", "read", '{"path":"x","limit":5}']],
     ["zeph tool grep (15,750 files)", [...zeph, "tool", "grep", '{"pattern":"needle_zz"}']],
   ];
+  if (BEFORE) {
+    const before = [DENO, ...taskFlags(), BEFORE];
+    commands.push(
+      ["before: zeph tool read", [...before, "tool", "read", '{"path":"x","limit":5}']],
+      ["before: zeph tool grep", [...before, "tool", "grep", '{"pattern":"needle_zz"}']],
+    );
+  }
   if (has("rg", ["--version"])) commands.push(["rg needle_zz", ["rg", "needle_zz"]]);
   const samples = commands.map(() => [] as Sample[]);
   for (const [, cmd] of commands) await spawnOnce(cmd); // warm-up: module cache, page cache
