@@ -236,13 +236,16 @@ export async function buildRuntime(
   ]);
   const fileExecutor = new WorkerFileExecutor();
   fileExecutor.workerFor(sandbox.snapshot().roots);
-  const [{ ToolRegistry, CompositeExecutor, LocalExecutor }, { builtinTools }, newPolicy] =
-    await Promise.all([
-      import("./src/tools/mod.ts"),
-      // The catalog loads every tool, so it stays out of tools/mod.ts.
-      import("./src/tools/catalog.ts"),
-      loadPolicyBuilder(),
-    ]);
+  const [
+    { ToolRegistry, CompositeExecutor, LocalExecutor, undoHook },
+    { builtinTools },
+    newPolicy,
+  ] = await Promise.all([
+    import("./src/tools/mod.ts"),
+    // The catalog loads every tool, so it stays out of tools/mod.ts.
+    import("./src/tools/catalog.ts"),
+    loadPolicyBuilder(),
+  ]);
 
   const cleanups: (() => Promise<void> | void)[] = [];
   // What tools reach the world through (overflow reader, process runner, …): set toolDeps.<name>
@@ -268,7 +271,13 @@ export async function buildRuntime(
         }
       }),
   ];
-  const settings = exec.sandboxSettingsOf(config, { zephPaths });
+  // The user's protected paths are read-only inside the sandbox too, wherever they are found.
+  const { compileProtected, protectedMatch } = await import("./src/permission/mod.ts");
+  const protectedGlobs = compileProtected(config.tools.permissions.protected_paths);
+  const settings = exec.sandboxSettingsOf(config, {
+    zephPaths,
+    isProtected: (relative) => protectedMatch(relative, protectedGlobs) !== null,
+  });
   const shellSandbox = new exec.ShellSandbox(
     config.tools.shell.sandbox.mode,
     () => exec.planSandbox(sandbox.workspace, settings, { env }),
@@ -359,6 +368,8 @@ export async function buildRuntime(
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);
+  // Undo: every file tool's change is recorded per conversation, whichever executor runs it.
+  registry.addExecuteHook(undoHook(store?.undo ?? null, config.tools.undo));
 
   await mcp?.ready();
   let closed = false;

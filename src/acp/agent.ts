@@ -52,6 +52,11 @@ const COMMANDS: acp.AvailableCommand[] = [
     input: { hint: "tool name" },
   },
   { name: "help", description: "Show what zeph can do in this session" },
+  {
+    name: "undo",
+    description: "Undo the last file changes zeph made in this session (newest first)",
+    input: { hint: "how many changes (default 1)" },
+  },
 ];
 
 const PERMISSION_OPTIONS: acp.PermissionOption[] = [
@@ -438,6 +443,7 @@ async function runPrompt(
       emit,
       ask,
       front: front.active ? front : null,
+      files: front.textFiles(),
     });
   } catch (error) {
     send({

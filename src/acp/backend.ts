@@ -7,7 +7,14 @@ import type { EventSink, StopReason } from "../agent/mod.ts";
 import type { AcpMcpServer } from "../mcp/mod.ts";
 import type { Message } from "../provider/mod.ts";
 import type { PlanEntry } from "../store/mod.ts";
-import type { AskAnswer, AskReply, AskRequest, ModeState, ToolExecutor } from "../tools/mod.ts";
+import type {
+  AskAnswer,
+  AskReply,
+  AskRequest,
+  ModeState,
+  TextFileBackend,
+  ToolExecutor,
+} from "../tools/mod.ts";
 
 export interface PromptIo {
   signal: AbortSignal;
@@ -15,6 +22,8 @@ export interface PromptIo {
   ask: (request: AskRequest) => Promise<AskAnswer | AskReply>;
   /** Editor-backed executors, put in front of the local ones for this session. */
   front: ToolExecutor | null;
+  /** The editor's text files, when it reads and writes them (`/undo` restores through them). */
+  files?: TextFileBackend | null;
 }
 
 export interface AgentSessionHandle {

@@ -78,6 +78,11 @@ export class EditorExecutor implements ToolExecutor {
     return tool.execute(params, { ...ctx, files: this.#files() });
   }
 
+  /** The editor's text files when it reads and writes them (an undo restores through them). */
+  textFiles(): TextFileBackend | null {
+    return this.#fsRead && this.#fsWrite ? this.#files() : null;
+  }
+
   /** The terminal a call ran in, for the final update's content. */
   terminalFor(callId: string): string | undefined {
     return this.#terminals.get(callId)?.id;

@@ -12,7 +12,14 @@ import type { PermissionPolicy } from "../permission/mod.ts";
 import type { Message, Provider } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import type { Store } from "../store/mod.ts";
-import type { AnyTool, ToolContext, ToolExecutor, ToolOutput, ToolRegistry } from "../tools/mod.ts";
+import type {
+  AnyTool,
+  TextFileBackend,
+  ToolContext,
+  ToolExecutor,
+  ToolOutput,
+  ToolRegistry,
+} from "../tools/mod.ts";
 import type { AgentBackend, AgentSessionHandle, PromptIo } from "./backend.ts";
 
 /** What a prompt needs: built once, on the first prompt of any session. */
@@ -142,6 +149,19 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
           io.emit({ type: "text", text: ACP_HELP });
           return "end_turn";
         }
+        if (trimmed === "/undo" || trimmed.startsWith("/undo ")) {
+          io.emit({
+            type: "text",
+            text: await undoCommand(
+              deps.store,
+              sandbox,
+              conversationId,
+              trimmed,
+              io.files ?? undefined,
+            ),
+          });
+          return "end_turn";
+        }
         const s = await agentSession();
         if (trimmed === "/clear") {
           s.quota.reset();
@@ -218,11 +238,35 @@ export function createSessionBackend(deps: SessionBackendDeps): AgentBackend {
   };
 }
 
+/**
+ * `/undo [n]`: restores this session's last `n` file changes, newest first; text files through
+ * the editor when it offers fs (its buffers then show the restore), the rest on the disk.
+ */
+async function undoCommand(
+  store: Store | null,
+  sandbox: Sandbox,
+  conversationId: string,
+  text: string,
+  files: TextFileBackend | undefined,
+): Promise<string> {
+  if (!store) return "Cannot undo: this session is not stored, so no changes were recorded.";
+  const { formatUndoReport, parseUndoCount, undoChanges } = await import("../tools/mod.ts");
+  let count: number;
+  try {
+    count = parseUndoCount(text.slice("/undo".length));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const report = await undoChanges({ log: store.undo, conversationId, sandbox, count, files });
+  return formatUndoReport(report);
+}
+
 const ACP_HELP = [
   "zeph reads, searches and edits files in this workspace and runs commands, within the",
   "workspace sandbox and your permission rules ([tools.permissions] in ~/.config/zeph/config.toml).",
   "Commands: /clear forgets this session's approvals and resets the tool quota and result cache;",
-  "/unblock <tool> allows a tool the anomaly detector blocked; /help shows this.",
+  "/undo [n] undoes the last n file changes zeph made in this session (never over your later",
+  "edits); /unblock <tool> allows a tool the anomaly detector blocked; /help shows this.",
   "Modes (the mode picker) decide which tools the model gets: code (all), ask (read and web),",
   "architect (read, and edit Markdown only); more in [modes.<name>] of the config.",
 ].join("\n");

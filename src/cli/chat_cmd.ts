@@ -1,7 +1,7 @@
 /**
  * The default command, the agent itself: `zeph` opens an interactive session (line editing,
- * history in the data dir, /clear, /mode, /help, /exit); `zeph -p "…"` runs one prompt and exits
- * (exit 1 on a provider error, 130 when cancelled); `--resume <id>` continues a stored
+ * history in the data dir, /clear, /mode, /undo, /unblock, /help, /exit); `zeph -p "…"` runs one
+ * prompt and exits (exit 1 on a provider error, 130 when cancelled); `--resume <id>` continues a stored
  * conversation. Ctrl-C cancels the running turn; at the prompt, a second Ctrl-C exits.
  */
 import * as path from "node:path";
@@ -194,7 +194,13 @@ export async function runChat(
           err.write(`${session.unblock(text.split(/\s+/)[1] ?? "")}\n`);
         } else if (cmd === "/mode") err.write(modeCommand(modes, text.split(/\s+/)[1]));
         else if (cmd === "/help") err.write(HELP);
-        else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
+        else if (cmd === "/undo") {
+          const { undoInChat } = await import("./undo_cmd.ts");
+          const arg = text.split(/\s+/)[1];
+          err.write(
+            `${await undoInChat(store, runtime.sandbox, session.conversationId, arg)}\n`,
+          );
+        } else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
         continue;
       }
       await turn(text);
@@ -212,11 +218,12 @@ export async function runChat(
 }
 
 const HELP = [
-  "/clear   start a new conversation (resets the tool quota, session rules and result cache)",
+  "/clear    start a new conversation (resets the tool quota, session rules and result cache)",
+  "/undo [n] undo the last n file changes of this conversation (default 1)",
   "/unblock <tool>  allow a tool the anomaly detector blocked ([tools.anomaly])",
-  "/mode    list the modes; /mode <name> switches (the tools the model gets)",
-  "/help    this list",
-  "/exit    quit (also Ctrl-D, or Ctrl-C twice)",
+  "/mode     list the modes; /mode <name> switches (the tools the model gets)",
+  "/help     this list",
+  "/exit     quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",
   "",
 ].join("\n");

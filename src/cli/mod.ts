@@ -25,6 +25,7 @@ const COMMANDS: (() => Promise<CommandModule>)[] = [
   () => import("./config_cmd.ts"),
   () => import("./permissions_cmd.ts"),
   () => import("./filter_cmd.ts"),
+  () => import("./undo_cmd.ts"),
 ];
 
 /** Runs one command line; returns the exit code. */

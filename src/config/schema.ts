@@ -13,6 +13,7 @@ import {
   ResultCacheConfig,
 } from "./tool_guards.ts";
 import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
+import { UndoConfig } from "./undo.ts";
 
 /**
  * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
@@ -309,6 +310,7 @@ const ToolsConfig = z.object({
   tafc: TafcConfig.prefault({}),
   schema_filter: SchemaFilterConfig.prefault({}),
   dependencies: DependenciesConfig.prefault({}),
+  undo: UndoConfig.prefault({}),
 }).strict();
 
 export const Config = z.object({
@@ -329,6 +331,7 @@ export type OverflowConfig = z.infer<typeof OverflowConfig>;
 export type LlmConfig = z.infer<typeof LlmConfig>;
 export type AgentConfig = z.infer<typeof AgentConfig>;
 export type RetryConfig = z.infer<typeof RetryConfig>;
+export type { UndoConfig } from "./undo.ts";
 
 export function defaultConfig(): Config {
   return Config.parse({});

@@ -82,6 +82,12 @@ export interface SandboxSettings {
   /** Paths zeph itself keeps (the config file, the store, the audit log). */
   zephPaths: readonly string[];
   allowNetwork: boolean;
+  /**
+   * `[tools.permissions] protected_paths` as the permission layer matches them: whether a path
+   * relative to a writable root is protected. Those found in the roots are bound read-only
+   * (bounded search, see `protectedBelow`). Absent: only the built-in names are.
+   */
+  isProtected?: (relative: string) => boolean;
 }
 
 /**
@@ -91,7 +97,7 @@ export interface SandboxSettings {
  */
 export function sandboxSettingsOf(
   config: Pick<Config, "tools">,
-  options: { zephPaths?: readonly string[] } = {},
+  options: { zephPaths?: readonly string[]; isProtected?: (relative: string) => boolean } = {},
 ): SandboxSettings {
   const shell = config.tools.shell;
   return {
@@ -103,6 +109,7 @@ export function sandboxSettingsOf(
     ],
     zephPaths: options.zephPaths ?? [],
     allowNetwork: shell.sandbox.allow_network,
+    ...(options.isProtected ? { isProtected: options.isProtected } : {}),
   };
 }
 
@@ -151,6 +158,11 @@ export function planSandbox(
       )
     ),
     ...settings.readOnlyPaths,
+    // What the user's protected_paths name anywhere in the roots: a nested clone's git hooks
+    // and config, a subdirectory's `.envrc`, `.gitattributes`, …
+    ...(settings.isProtected
+      ? writable.flatMap((root) => protectedBelow(root, settings.isProtected!))
+      : []),
   ]);
   const xdgConfig = absoluteOr(env.XDG_CONFIG_HOME, home && path.join(home, ".config"));
   const xdgData = absoluteOr(env.XDG_DATA_HOME, home && path.join(home, ".local", "share"));
@@ -357,6 +369,52 @@ export class ShellSandbox {
       sandboxed: true,
     };
   }
+}
+
+/** Directories read at most, and how deep, when looking for protected paths per command. */
+const PROTECTED_SCAN_DIRS = 2000;
+const PROTECTED_SCAN_DEPTH = 8;
+/** Directories not searched for protected paths: installed packages and build output. */
+const PROTECTED_SCAN_SKIP: ReadonlySet<string> = new Set(["node_modules", "target", "dist"]);
+
+/**
+ * The paths below `root` that `isProtected` names (relative to the root), breadth first,
+ * bounded, symlinks not followed. A git directory (`.git`, at any depth: a clone inside the
+ * workspace) is never bound whole, since commands must still commit: its hooks and config are,
+ * when the rules protect them; a `.git` file (a worktree's or submodule's link) is bound itself.
+ * A directory is bound whole when what is inside it is protected (`.zeph/**`).
+ */
+export function protectedBelow(root: string, isProtected: (relative: string) => boolean): string[] {
+  const found: string[] = [];
+  const queue: [string, string, number][] = [[root, "", 0]];
+  let read = 0;
+  while (queue.length > 0 && read < PROTECTED_SCAN_DIRS) {
+    const [dir, rel, depth] = queue.shift()!;
+    read++;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      const child = path.join(dir, e.name);
+      if (e.name === ".git" && e.isDirectory) {
+        const names = GIT_DIR_PROTECTED_NAMES.filter((n) => isProtected(`${childRel}/${n}`));
+        found.push(...names.map((n) => path.join(child, n)));
+        continue;
+      }
+      if (e.isDirectory ? isProtected(`${childRel}/x`) : isProtected(childRel)) {
+        found.push(child);
+        continue;
+      }
+      if (e.isDirectory && depth + 1 < PROTECTED_SCAN_DEPTH && !PROTECTED_SCAN_SKIP.has(e.name)) {
+        queue.push([child, childRel, depth + 1]);
+      }
+    }
+  }
+  return found;
 }
 
 /** At most this many directories are looked at under a `.git/modules` per command. */

@@ -24,6 +24,7 @@ export {
   planSandbox,
   probeBwrap,
   PROTECTED_NAMES,
+  protectedBelow,
   type SandboxMode,
   type SandboxPlan,
   type SandboxProbe,

@@ -5,7 +5,12 @@
  * used, so loading the policy does not load the parser. It decides; it never runs a command,
  * asks the user or imports tools.
  */
-export { fileWords } from "./_command_tables.ts";
+export {
+  type CompiledProtected,
+  compileProtected,
+  fileWords,
+  protectedMatch,
+} from "./_command_tables.ts";
 export { type CompiledGlob, compileGlob, escapeGlob } from "./glob.ts";
 export {
   type DecideOptions,

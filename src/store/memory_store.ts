@@ -20,6 +20,7 @@ import type {
   Store,
   StoreOptions,
 } from "./store.ts";
+import { MemoryUndoLog } from "./undo.ts";
 
 interface Entry {
   info: OverflowInfo;
@@ -40,8 +41,14 @@ export class MemoryStore implements Store {
   #order = new Map<string, number>();
   #counter = 0;
 
+  readonly undo: MemoryUndoLog;
+
   constructor(options: StoreOptions = {}) {
     this.#now = options.now ?? Date.now;
+    this.undo = new MemoryUndoLog(
+      () => this.#now(),
+      (id) => this.#conversations.get(id)?.cwd ?? null,
+    );
   }
 
   createConversation(options: NewConversation = {}): string {
@@ -124,6 +131,7 @@ export class MemoryStore implements Store {
     this.#messages.delete(id);
     this.#plans.delete(id);
     this.#order.delete(id);
+    this.undo.forget(id);
     for (const [key, entry] of this.#overflow) {
       if (entry.info.conversationId === id) this.#overflow.delete(key);
     }

@@ -84,6 +84,34 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE conversations ADD COLUMN mode TEXT;
     `,
   },
+  {
+    version: 6,
+    name: "undo log of file changes",
+    // One row per file change a tool made; the content a restore needs is in undo_blobs, so
+    // listings never read it.
+    sql: `
+      CREATE TABLE undo_entries (
+        id INTEGER PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        call_id TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        changes TEXT NOT NULL,
+        stored_bytes INTEGER NOT NULL,
+        note TEXT,
+        created_at INTEGER NOT NULL,
+        restored_at INTEGER
+      );
+      CREATE INDEX idx_undo_entries_conversation ON undo_entries(conversation_id, id);
+
+      CREATE TABLE undo_blobs (
+        entry_id INTEGER NOT NULL REFERENCES undo_entries(id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (entry_id, idx)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

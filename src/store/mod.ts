@@ -1,6 +1,6 @@
 /**
  * The store: one SQLite file (conversations, their full transcripts, overflow entries of large
- * tool outputs), its numbered migrations, the in-memory twin used by tests, the offloading of
+ * tool outputs, the undo log of file changes), its numbered migrations, the in-memory twin used by tests, the offloading of
  * large outputs and the JSONL audit log (main.ts runs them as the registry's overflow and final
  * hooks). It must not import the agent, the front-ends or a provider (types only), nor the
  * tools, and never decides what a tool may do.
@@ -24,3 +24,11 @@ export { type Migration, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 export { type OffloadedCall, offloadIfLarge, type OffloadOptions } from "./offload.ts";
 export { openConfiguredStore, openStore, SqliteStore } from "./sqlite_store.ts";
 export type * from "./store.ts";
+export {
+  DROPPED_NOTE,
+  MemoryUndoLog,
+  type NewUndoEntry,
+  SqliteUndoLog,
+  type UndoEntry,
+  type UndoLog,
+} from "./undo.ts";

@@ -5,6 +5,7 @@ import type { Message } from "../provider/mod.ts";
 import { SqliteConversations } from "./conversations.ts";
 import { openDatabase, resolveStorePath } from "./db.ts";
 import { SqliteOverflow } from "./overflow.ts";
+import { SqliteUndoLog } from "./undo.ts";
 import type {
   Conversation,
   ConversationSummary,
@@ -63,6 +64,7 @@ export class SqliteStore implements Store {
   readonly db: DatabaseSync;
   #conversations: SqliteConversations;
   #overflow: SqliteOverflow;
+  readonly undo: SqliteUndoLog;
   #open = true;
   #wal: boolean;
   #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
@@ -75,6 +77,7 @@ export class SqliteStore implements Store {
     this.db = db;
     this.#conversations = new SqliteConversations(db, now);
     this.#overflow = new SqliteOverflow(db, now, () => this.#written(0));
+    this.undo = new SqliteUndoLog(db, now, (bytes) => this.#written(bytes));
     this.#inlineCheckpointBytes = options.inlineCheckpointBytes ?? INLINE_CHECKPOINT_BYTES;
     const mode = db.prepare("PRAGMA journal_mode").get() as { journal_mode: string };
     this.#wal = String(mode.journal_mode).toLowerCase() === "wal";

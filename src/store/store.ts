@@ -1,9 +1,10 @@
 /**
- * The `Store` contract: conversations with their full transcripts, and the overflow entries of
- * large tool outputs. Two implementations pass one shared test suite: SQLite (the product) and
+ * The `Store` contract: conversations with their full transcripts, the overflow entries of
+ * large tool outputs, and the undo log of file changes. Two implementations pass one shared test suite: SQLite (the product) and
  * in-memory (tests, and sessions that run without a database).
  */
 import type { Message } from "../provider/mod.ts";
+import type { UndoLog } from "./undo.ts";
 
 export interface Conversation {
   id: string;
@@ -113,6 +114,8 @@ export interface Store {
   overflowSlice(id: string, conversationId: string, options?: SliceOptions): OverflowSlice | null;
   /** Deletes entries older than `retentionDays`; returns how many. */
   cleanupOverflow(retentionDays: number): number;
+  /** The file changes tools made, per conversation, with what reverses them. */
+  readonly undo: UndoLog;
   close(): void;
 }
 

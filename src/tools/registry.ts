@@ -121,6 +121,20 @@ export interface OutputHook {
   apply(result: ToolResult, input: HookInput): Promise<void> | void;
 }
 
+/**
+ * Runs around the execution of a permitted call, whatever executor runs it (undo): `before`
+ * sees the call first; the function it returns runs after the call with its output (null when
+ * the call failed). Errors of either are reported, never turned into a failure of the call.
+ */
+export interface ExecuteHook {
+  name: string;
+  before(
+    tool: AnyTool,
+    params: unknown,
+    ctx: ToolContext,
+  ): Promise<((output: ToolOutput | null) => Promise<void>) | null>;
+}
+
 /** Runs after every call, failed or not (audit). Must not throw. */
 export interface FinalHook {
   name: string;
@@ -146,6 +160,7 @@ export class ToolRegistry {
   #tools = new Map<string, AnyTool>();
   #outputHooks: OutputHook[] = [];
   #finalHooks: FinalHook[] = [];
+  #executeHooks: ExecuteHook[] = [];
   #deps: ToolDeps;
   #now: () => number;
   #enforcer: PolicyEnforcer | null;
@@ -198,6 +213,10 @@ export class ToolRegistry {
 
   addFinalHook(hook: FinalHook): void {
     this.#finalHooks.push(hook);
+  }
+
+  addExecuteHook(hook: ExecuteHook): void {
+    this.#executeHooks.push(hook);
   }
 
   get(name: string): AnyTool | undefined {
@@ -481,7 +500,7 @@ export class ToolRegistry {
     );
   }
 
-  #execute(
+  async #execute(
     tool: AnyTool,
     params: unknown,
     call: ToolCall,
@@ -503,7 +522,23 @@ export class ToolRegistry {
       ...this.#deps,
     };
     const executor = scope.executor ?? this.executor;
-    return executor.execute(tool, params, ctx);
+    if (this.#executeHooks.length === 0) return await executor.execute(tool, params, ctx);
+    const afters: [string, (output: ToolOutput | null) => Promise<void>][] = [];
+    const report = (name: string) => (error: unknown) => {
+      console.error(`zeph: ${name} failed: ${(error as Error).message}`);
+      return null;
+    };
+    for (const hook of this.#executeHooks) {
+      const after = await hook.before(tool, params, ctx).catch(report(hook.name));
+      if (after) afters.push([hook.name, after]);
+    }
+    let output: ToolOutput | null = null;
+    try {
+      output = await executor.execute(tool, params, ctx);
+      return output;
+    } finally {
+      for (const [name, after] of afters) await after(output).catch(report(name));
+    }
   }
 }
 

@@ -134,7 +134,7 @@ export interface ClientOptions {
   terminal?: boolean;
   /** Answers permission requests with this option id (or "cancelled"). */
   permission?: (params: acp.RequestPermissionRequest) => string;
-  /** Editor buffers: reads see these before the disk. */
+  /** Editor buffers: reads see these before the disk, and writes land in them. */
   buffers?: Map<string, string>;
   extraArgs?: string[];
 }
@@ -271,6 +271,8 @@ export async function connect(options: ClientOptions): Promise<Session> {
     .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
       events.push("fs/write_text_file");
       writes.push({ path: params.path, content: params.content });
+      // An editor's buffer holds what it was sent (unsaved: the disk is left alone).
+      options.buffers?.set(params.path, params.content);
       return {};
     })
     .onRequest(acp.methods.client.terminal.create, ({ params }) => {

@@ -480,3 +480,55 @@ Deno.test("acp: secrets in a tool's output are redacted in the updates the edito
     await s.close();
   }
 });
+
+Deno.test("acp: writes the editor performs are recorded; /undo restores them through the editor, never over a later edit", async () => {
+  const ws = await workspace([
+    {
+      tool_calls: [
+        {
+          id: "e1",
+          name: "edit",
+          input: { path: "a.txt", old_string: "buffer", new_string: "zeph" },
+        },
+        { id: "w1", name: "write", input: { path: "b.txt", content: "zeph's b\n" } },
+      ],
+    },
+    { text: "ok" },
+  ]);
+  await Deno.writeTextFile(path.join(ws.dir, "a.txt"), "disk text\n");
+  await Deno.writeTextFile(path.join(ws.dir, "b.txt"), "disk b\n");
+  const a = path.join(ws.dir, "a.txt");
+  const b = path.join(ws.dir, "b.txt");
+  const buffers = new Map([[a, "unsaved buffer text\n"]]);
+  const s = await connect({ ws, fs: true, buffers });
+  try {
+    const sessionId = await newSession(s, ws.dir);
+    await untilUpdate(s, "available_commands_update");
+    const commands = s.updates.find((u) => u.update.sessionUpdate === "available_commands_update")!
+      .update as acp.AvailableCommandsUpdate;
+    expect(commands.availableCommands.map((c) => c.name)).toContain("undo");
+
+    expect(await prompt(s, sessionId, "change them")).toBe("end_turn");
+    expect(s.writes).toEqual([
+      { path: a, content: "unsaved zeph text\n" },
+      { path: b, content: "zeph's b\n" },
+    ]);
+    // The user edits a.txt in the editor after zeph did: b.txt is restored, a.txt refused.
+    buffers.set(a, "the user's edit\n");
+    const before = agentText(s, sessionId).length;
+    expect(await prompt(s, sessionId, "/undo 2")).toBe("end_turn");
+    const reply = agentText(s, sessionId).slice(before).replace(/\d\d:\d\d/, "HH:MM");
+    expect(reply).toBe(
+      'Restored: write "b.txt"\n' +
+        'Refused: "a.txt" changed since zeph edited it at HH:MM; not restored\n' +
+        "1 change is still recorded (zeph undo --list).",
+    );
+    // Restored through the editor (its buffer had "disk b" then), the disk untouched.
+    expect(s.writes.slice(2)).toEqual([{ path: b, content: "disk b\n" }]);
+    expect(buffers.get(a)).toBe("the user's edit\n");
+    expect(await Deno.readTextFile(a)).toBe("disk text\n");
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});

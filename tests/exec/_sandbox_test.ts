@@ -515,3 +515,100 @@ Deno.test("withSandboxOf: a replacement runner (an editor terminal) is wrapped t
   expect(calls[0]).toContain("--unshare-net");
   expect(r.sandbox).toBe("bwrap");
 });
+
+/** The default protected paths, matched as the permission layer matches them. */
+async function defaultProtected(extra: string[] = []): Promise<(relative: string) => boolean> {
+  const { compileProtected, protectedMatch } = await import("../../src/permission/mod.ts");
+  const { DEFAULT_PROTECTED_PATHS } = await import("../../src/config/mod.ts");
+  const globs = compileProtected([...DEFAULT_PROTECTED_PATHS, ...extra]);
+  return (relative) => protectedMatch(relative, globs) !== null;
+}
+
+/** A workspace holding protected paths at depth, and a clone inside it. */
+async function protectedWorkspace(ws: string): Promise<string> {
+  const clone = join(ws, "vendor/lib/.git");
+  await Deno.mkdir(join(clone, "hooks"), { recursive: true });
+  await Deno.mkdir(join(clone, "objects"));
+  for (const f of ["config", "HEAD"]) await Deno.writeTextFile(join(clone, f), "");
+  const files = [
+    ".gitattributes",
+    "sub/.envrc",
+    "sub/deeper/.gitattributes",
+    ".zeph/rules.toml",
+    "a/b/.vscode/settings.json",
+    "a/b/.vscode/launch.json",
+    "conf/deploy.toml",
+    "node_modules/pkg/.envrc",
+    "src/main.ts",
+  ];
+  for (const f of files) {
+    await Deno.mkdir(join(ws, f, ".."), { recursive: true });
+    await Deno.writeTextFile(join(ws, f), "x\n");
+  }
+  return clone;
+}
+
+Deno.test("the plan: the user's protected_paths are read-only wherever they are in the roots", async () => {
+  const { ws, home, root } = await fixture();
+  try {
+    const clone = await protectedWorkspace(ws);
+    const isProtected = await defaultProtected(["conf/*.toml"]);
+    const config = Config.parse({});
+    const settings = sandboxSettingsOf(config, { isProtected });
+    const plan = planSandbox(ws, settings, { env: { HOME: home } });
+    expect(plan.readOnly.sort()).toEqual([
+      join(ws, ".gitattributes"),
+      join(ws, ".zeph"),
+      join(ws, "a/b/.vscode/settings.json"),
+      join(ws, "conf/deploy.toml"),
+      join(ws, "sub/.envrc"),
+      join(ws, "sub/deeper/.gitattributes"),
+      // The clone's hooks and config, not its whole git directory: commits still work.
+      join(clone, "config"),
+      join(clone, "hooks"),
+    ].sort());
+    // Without the user's rules only the built-in names at the root count.
+    expect(planSandbox(ws, { ...SETTINGS }, { env: { HOME: home } }).readOnly).toEqual([
+      join(ws, ".zeph"),
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "bwrap: a nested clone's hooks, a subdirectory's .envrc and .gitattributes stay unwritten",
+  ignore,
+  async fn() {
+    const { ws, home, root } = await fixture();
+    try {
+      const clone = await protectedWorkspace(ws);
+      const runner = sandboxedRunner(ws, home, { isProtected: await defaultProtected() });
+      const attempts = [
+        "echo evil > vendor/lib/.git/hooks/pre-commit",
+        "echo evil >> vendor/lib/.git/config",
+        "echo evil >> sub/.envrc",
+        "echo evil >> sub/deeper/.gitattributes",
+        "echo evil >> .gitattributes",
+      ];
+      for (const command of attempts) {
+        const r = await bash(runner, ws, command);
+        expect({ command, failed: r.exitCode !== 0 }).toEqual({ command, failed: true });
+      }
+      const ok = await bash(
+        runner,
+        ws,
+        "echo fine >> src/main.ts && mkdir vendor/lib/.git/objects/ab",
+      );
+      expect(ok.exitCode).toBe(0);
+      expect(await Deno.readTextFile(join(ws, "sub/.envrc"))).toBe("x\n");
+      expect(await Deno.readTextFile(join(clone, "config"))).toBe("");
+      await expect(Deno.stat(join(clone, "hooks/pre-commit"))).rejects.toThrow(
+        Deno.errors.NotFound,
+      );
+      expect(await Deno.readTextFile(join(ws, "src/main.ts"))).toBe("x\nfine\n");
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});

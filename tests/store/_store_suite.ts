@@ -4,7 +4,7 @@
  */
 import { expect } from "expect";
 import type { Message } from "../../src/provider/types.ts";
-import { type Store, StoreError } from "../../src/store/mod.ts";
+import { DROPPED_NOTE, type Store, StoreError } from "../../src/store/mod.ts";
 
 export interface StoreFactory {
   make(now: () => number): Promise<Store> | Store;
@@ -438,6 +438,92 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     );
     // The conversation itself is kept.
     expect(store.getConversation(id)?.id).toBe(id);
+  });
+
+  test(
+    "undo log: records entries with their content, lists newest first, restores once",
+    (store, clock) => {
+      const id = store.createConversation({ cwd: "/ws" });
+      const other = store.createConversation({ cwd: "/ws" });
+      const bytes = (s: string) => new TextEncoder().encode(s);
+      const cap = { maxConversationBytes: 1000 };
+      const first = store.undo.record(id, {
+        callId: "c1",
+        tool: "write",
+        summary: 'write "a.txt"',
+        changes: [{ type: "path", path: "/ws/a.txt", after: "file:1", before: { kind: "absent" } }],
+        blobs: [],
+      }, cap);
+      clock.t += 1000;
+      const second = store.undo.record(id, {
+        callId: "c2",
+        tool: "edit",
+        summary: 'edit "a.txt"',
+        changes: [{ type: "path", path: "/ws/a.txt", after: "file:2", before: { blob: 0 } }],
+        blobs: [bytes("old\n"), new Uint8Array([0, 255, 1])],
+      }, cap);
+      expect(second).toEqual({
+        id: second.id,
+        conversationId: id,
+        callId: "c2",
+        tool: "edit",
+        summary: 'edit "a.txt"',
+        changes: [{ type: "path", path: "/ws/a.txt", after: "file:2", before: { blob: 0 } }],
+        storedBytes: 7,
+        note: null,
+        createdAt: 1_700_000_001_000,
+        restoredAt: null,
+      });
+      expect(store.undo.list(id).map((e) => e.callId)).toEqual(["c2", "c1"]);
+      expect(store.undo.list(other)).toEqual([]);
+      expect(store.undo.blobs(second.id)).toEqual([bytes("old\n"), new Uint8Array([0, 255, 1])]);
+      expect(store.undo.latestConversation("/ws")).toBe(id);
+      expect(store.undo.latestConversation("/elsewhere")).toBe(null);
+      store.undo.markRestored(second.id);
+      expect(store.undo.list(id).map((e) => e.callId)).toEqual(["c1"]);
+      expect(store.undo.list(id, { all: true }).map((e) => [e.callId, e.restoredAt, e.storedBytes]))
+        .toEqual([["c2", clock.t, 0], ["c1", null, 0]]);
+      expect(store.undo.blobs(second.id)).toEqual([]);
+      expect(store.undo.blobs(first.id)).toEqual([]);
+    },
+  );
+
+  test("undo log: past the per-conversation cap the oldest entries lose their content", (store) => {
+    const id = store.createConversation({ cwd: "/ws" });
+    const other = store.createConversation({ cwd: "/ws" });
+    const blob = (n: number) => new Uint8Array(n).fill(7);
+    const entry = (callId: string, n: number) => ({
+      callId,
+      tool: "write",
+      summary: callId,
+      changes: [],
+      blobs: [blob(n)],
+    });
+    const cap = { maxConversationBytes: 250 };
+    store.undo.record(other, entry("x", 200), cap);
+    store.undo.record(id, entry("a", 100), cap);
+    store.undo.record(id, entry("b", 100), cap);
+    const c = store.undo.record(id, entry("c", 100), cap);
+    expect(store.undo.list(id).map((e) => [e.callId, e.storedBytes, e.note])).toEqual([
+      ["c", 100, null],
+      ["b", 100, null],
+      ["a", 0, DROPPED_NOTE],
+    ]);
+    expect(store.undo.blobs(c.id)).toEqual([blob(100)]);
+    // Another conversation's entries count against its own cap only.
+    expect(store.undo.list(other).map((e) => e.storedBytes)).toEqual([200]);
+  });
+
+  test("undo log: refuses a missing conversation; deleting the conversation deletes its log", (store) => {
+    const entry = { callId: "c", tool: "write", summary: "s", changes: [], blobs: [] };
+    expect(() => store.undo.record("nope", entry, { maxConversationBytes: 10 })).toThrow(
+      StoreError,
+    );
+    const id = store.createConversation({ cwd: "/ws" });
+    store.undo.record(id, entry, { maxConversationBytes: 10 });
+    expect(store.deleteConversation(id)).toBe(true);
+    expect(store.undo.list(id, { all: true })).toEqual([]);
+    expect(store.undo.latestConversation("/ws")).toBe(null);
   });
 }
 

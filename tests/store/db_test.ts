@@ -76,8 +76,11 @@ Deno.test("openDatabase creates the parent dir, sets the pragmas and records the
       "idx_conversations_updated_at",
       "idx_tool_overflow_conversation",
       "idx_tool_overflow_created_at",
+      "idx_undo_entries_conversation",
       "messages",
       "tool_overflow",
+      "undo_blobs",
+      "undo_entries",
     ]);
     if (Deno.build.os !== "windows") {
       expect(Deno.statSync(path).mode! & 0o777).toBe(0o600);

@@ -551,3 +551,55 @@ Deno.test("file rules: an 'always' answer approves that one path, not a glob", a
     await Deno.remove(t.base, { recursive: true });
   }
 });
+
+Deno.test("execute hooks see every permitted call around its executor; their failures are reported, never the call's", async () => {
+  const { registry, scope } = await makeRegistry([
+    echoTool(),
+    failingTool(() => new ToolError("permanent_failure", "it broke")),
+  ]);
+  const seen: string[] = [];
+  registry.addExecuteHook({
+    name: "recorder",
+    before(tool, params, ctx) {
+      seen.push(`before ${tool.name} ${JSON.stringify(params)} ${ctx.callId}`);
+      return Promise.resolve((output) => {
+        seen.push(`after ${tool.name} ${output === null ? "failed" : output.text}`);
+        return Promise.resolve();
+      });
+    },
+  });
+  registry.addExecuteHook({
+    name: "broken",
+    before: (tool) =>
+      tool.name === "echo"
+        ? Promise.reject(new Error("before broke"))
+        : Promise.resolve(() => Promise.reject(new Error("after broke"))),
+  });
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => errors.push(args.join(" "));
+  let results: ToolResult[];
+  try {
+    results = [
+      await registry.dispatch({ id: "1", name: "echo", input: { path: "p" } }, scope),
+      await registry.dispatch({ id: "2", name: "fail", input: {} }, scope),
+      await registry.dispatch({ id: "3", name: "echo", input: {} }, scope),
+    ];
+  } finally {
+    console.error = original;
+  }
+  expect(results.map((r) => [r.ok, r.category])).toEqual([
+    [true, undefined],
+    [false, "permanent_failure"],
+    [false, "invalid_parameters"],
+  ]);
+  // The invalid call never reached execution: no hook saw it.
+  expect(seen).toEqual([
+    // The validated params, defaults filled in.
+    'before echo {"path":"p","times":1} 1',
+    "after echo p",
+    "before fail {} 2",
+    "after fail failed",
+  ]);
+  expect(errors).toEqual(["zeph: broken failed: before broke", "zeph: broken failed: after broke"]);
+});

@@ -1,0 +1,110 @@
+/**
+ * `zeph undo [n] [--list] [--conversation ID]`: reverses the last `n` file changes zeph's tools
+ * made in a conversation (default: the latest one in this workspace with changes left), newest
+ * first, refusing where a file changed since. The chat's `/undo [n]` runs the same code.
+ */
+import type { Sandbox } from "../sandbox/mod.ts";
+import type { Store } from "../store/mod.ts";
+import { CliError } from "./errors.ts";
+import type { CommandDeps } from "./deps.ts";
+import { type CliProgram, globalsOf } from "./program.ts";
+
+export function register(program: CliProgram, deps: CommandDeps): void {
+  program
+    .command("undo")
+    .description("undo the last file changes zeph made (newest first; never over later edits)")
+    .argument("[n]", "how many changes to undo", "1")
+    .option("--list", "list the changes that can be undone, newest first, and change nothing")
+    .option("--conversation <id>", "the conversation (default: the latest one in this workspace)")
+    .action(async (n, opts, command) => {
+      const globals = globalsOf(command);
+      const tools = await import("../tools/mod.ts");
+      let count: number;
+      try {
+        count = tools.parseUndoCount(n);
+      } catch (error) {
+        throw new CliError((error as Error).message);
+      }
+      const runtime = await deps.buildRuntime(globals);
+      try {
+        const store = runtime.store;
+        if (!store) {
+          throw new CliError("No conversation store is configured ([memory] sqlite_path).", 1);
+        }
+        const id = opts.conversation ?? latestConversation(store, runtime.sandbox, globals.cwd);
+        if (!id) {
+          console.log("No changes to undo in this workspace.");
+          return;
+        }
+        if (!store.getConversation(id)) {
+          throw new CliError(`No conversation "${id}". List them with: zeph sessions`, 1);
+        }
+        if (opts.list) {
+          const entries = store.undo.list(id);
+          if (globals.json) console.log(JSON.stringify(entries.map(publicEntry), null, 2));
+          else {
+            console.log(`Conversation ${id}:`);
+            console.log(tools.formatUndoList(entries));
+          }
+          return;
+        }
+        const report = await tools.undoChanges({
+          log: store.undo,
+          conversationId: id,
+          sandbox: runtime.sandbox,
+          count,
+        });
+        if (globals.json) {
+          console.log(JSON.stringify(
+            {
+              conversationId: id,
+              restored: report.restored.map(publicEntry),
+              refused: report.refused
+                ? { ...publicEntry(report.refused.entry), reason: report.refused.reason }
+                : null,
+              remaining: report.remaining,
+            },
+            null,
+            2,
+          ));
+        } else console.log(tools.formatUndoReport(report));
+        if (report.refused) deps.status.exitCode = 1;
+      } finally {
+        await runtime.close();
+      }
+    });
+}
+
+/** The chat's `/undo [n]`: what to print. Usage errors are printed, not thrown. */
+export async function undoInChat(
+  store: Store | null,
+  sandbox: Sandbox,
+  conversationId: string | null,
+  arg: string | undefined,
+): Promise<string> {
+  if (!store) return "Cannot undo: no conversation store is configured ([memory] sqlite_path).";
+  if (!conversationId) return "Nothing to undo: this conversation has made no changes yet.";
+  const { formatUndoReport, parseUndoCount, undoChanges } = await import("../tools/mod.ts");
+  let count: number;
+  try {
+    count = parseUndoCount(arg);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return formatUndoReport(await undoChanges({ log: store.undo, conversationId, sandbox, count }));
+}
+
+/** The conversation of this workspace (as given or canonical) with the newest change left. */
+function latestConversation(store: Store, sandbox: Sandbox, cwd: string): string | null {
+  return store.undo.latestConversation(sandbox.workspace) ?? store.undo.latestConversation(cwd);
+}
+
+function publicEntry(e: import("../store/mod.ts").UndoEntry) {
+  return {
+    id: e.id,
+    tool: e.tool,
+    summary: e.summary,
+    createdAt: new Date(e.createdAt).toISOString(),
+    note: e.note,
+  };
+}

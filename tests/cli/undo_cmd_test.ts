@@ -1,0 +1,127 @@
+// `zeph undo` and the chat's `/undo`, end to end: the real CLI with the scripted provider in a
+// temp workspace and data dir.
+import { expect } from "expect";
+import * as path from "node:path";
+import { withWorkspace, zeph } from "./_run.ts";
+
+const TURNS = [
+  {
+    text: "Writing.",
+    tool_calls: [{ id: "c1", name: "write", input: { path: "src/greet.ts", content: "v1\n" } }],
+  },
+  {
+    text: "Editing.",
+    tool_calls: [{
+      id: "c2",
+      name: "edit",
+      input: { path: "src/greet.ts", old_string: "v1", new_string: "v2" },
+    }],
+  },
+  {
+    text: "Moving.",
+    tool_calls: [{
+      id: "c3",
+      name: "move_path",
+      input: { source: "src/greet.ts", destination: "lib/greet.ts" },
+    }],
+  },
+  { text: "Done." },
+];
+
+async function script(dir: string, turns: unknown[]): Promise<string> {
+  const file = path.join(dir, "script.jsonl");
+  await Deno.writeTextFile(file, turns.map((t) => JSON.stringify(t)).join("\n") + "\n");
+  return file;
+}
+
+/** HH:MM as `zeph undo` prints it, for the listing's times. */
+const TIME = /\d\d:\d\d/g;
+
+Deno.test("zeph undo --list shows the changes newest first; zeph undo restores and refuses", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = await script(home, TURNS);
+    const run = await zeph(["-p", "go", "--script", file, "--yes"], { cwd: ws, home });
+    expect(run.code).toBe(0);
+    const id = /zeph --resume ([0-9a-f-]+)/.exec(run.stderr)![1];
+
+    const list = await zeph(["undo", "--list"], { cwd: ws, home });
+    expect({ code: list.code, out: list.stdout.replace(TIME, "HH:MM") }).toEqual({
+      code: 0,
+      out: `Conversation ${id}:\n` +
+        '  1  HH:MM  move_path "src/greet.ts" -> "lib/greet.ts"\n' +
+        '  2  HH:MM  edit "src/greet.ts"\n' +
+        '  3  HH:MM  write "src/greet.ts"\n',
+    });
+
+    const one = await zeph(["undo"], { cwd: ws, home });
+    expect({ code: one.code, out: one.stdout }).toEqual({
+      code: 0,
+      out: 'Restored: move_path "src/greet.ts" -> "lib/greet.ts"\n' +
+        "2 changes are still recorded (zeph undo --list).\n",
+    });
+    expect(await Deno.readTextFile(path.join(ws, "src/greet.ts"))).toBe("v2\n");
+    await expect(Deno.stat(path.join(ws, "lib"))).rejects.toThrow(Deno.errors.NotFound);
+
+    // The user edits the file: the edit is not undone over it, and the command fails.
+    await Deno.writeTextFile(path.join(ws, "src/greet.ts"), "mine\n");
+    const refused = await zeph(["undo", "2", "--conversation", id], { cwd: ws, home });
+    expect({ code: refused.code, out: refused.stdout.replace(TIME, "HH:MM") }).toEqual({
+      code: 1,
+      out: 'Refused: "src/greet.ts" changed since zeph edited it at HH:MM; not restored\n' +
+        "2 changes are still recorded (zeph undo --list).\n",
+    });
+    expect(await Deno.readTextFile(path.join(ws, "src/greet.ts"))).toBe("mine\n");
+
+    const json = await zeph(["undo", "--list", "--json"], { cwd: ws, home });
+    expect(JSON.parse(json.stdout).map((e: { tool: string }) => e.tool)).toEqual([
+      "edit",
+      "write",
+    ]);
+
+    const bad = await zeph(["undo", "zero"], { cwd: ws, home });
+    expect({ code: bad.code, err: bad.stderr.trim() }).toEqual({
+      code: 2,
+      err: 'zeph: Cannot undo "zero" changes: give a positive whole number, e.g. undo 2.',
+    });
+    const unknown = await zeph(["undo", "--conversation", "nope"], { cwd: ws, home });
+    expect({ code: unknown.code, err: unknown.stderr.trim() }).toEqual({
+      code: 1,
+      err: 'zeph: No conversation "nope". List them with: zeph sessions',
+    });
+  });
+});
+
+Deno.test("zeph undo in a workspace without changes says so", async () => {
+  await withWorkspace(async (ws, home) => {
+    const r = await zeph(["undo"], { cwd: ws, home });
+    expect({ code: r.code, out: r.stdout }).toEqual({
+      code: 0,
+      out: "No changes to undo in this workspace.\n",
+    });
+  });
+});
+
+Deno.test("interactive: /undo and /undo n restore this conversation's changes", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = await script(home, TURNS);
+    const r = await zeph(["--script", file, "--yes"], {
+      cwd: ws,
+      home,
+      stdin: "/undo\ngo\n/undo\n/undo 5\n/undo x\n/exit\n",
+    });
+    expect(r.code).toBe(0);
+    const replies = r.stderr.split("\n").filter((l) =>
+      /^(Restored|Refused|Nothing|No more|\d+ changes|Cannot undo)/.test(l)
+    );
+    expect(replies).toEqual([
+      "Nothing to undo: this conversation has made no changes yet.",
+      'Restored: move_path "src/greet.ts" -> "lib/greet.ts"',
+      "2 changes are still recorded (zeph undo --list).",
+      'Restored: edit "src/greet.ts"',
+      'Restored: write "src/greet.ts"',
+      "No more changes are recorded.",
+      'Cannot undo "x" changes: give a positive whole number, e.g. undo 2.',
+    ]);
+    expect([...Deno.readDirSync(ws)]).toEqual([]);
+  });
+});
