@@ -409,7 +409,8 @@ if (import.meta.main) {
     console.log(`zeph ${VERSION}`);
     Deno.exit(0);
   }
-  if (args[0] === "acp" || args.includes("--acp")) {
+  const help = args.includes("--help") || args.includes("-h");
+  if ((args[0] === "acp" || args.includes("--acp")) && !help) {
     // stdout is the protocol's wire: every log line goes to stderr.
     console.log = console.error;
     console.info = console.error;

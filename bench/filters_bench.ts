@@ -330,7 +330,7 @@ if (import.meta.main) {
         failed: false,
       },
       {
-        label: "no rule (sanitize + security)",
+        label: "no rule (generic pass + security)",
         command: "some-tool",
         unit: await read("files/ls_la_usr_bin.txt"),
         failed: false,

@@ -396,3 +396,188 @@ EOF
   capture deno lint_problems "$D" "NO_COLOR=1 $DENO lint lint_me.ts" "$V"
   capture deno check_errors "$D" "NO_COLOR=1 $DENO check types.ts" "$V"
 fi
+
+# --- lint: shellcheck, yamllint, markdownlint, biome, rubocop on small projects with problems ----
+# markdownlint and biome come from npm (ZEPH_CORPUS_NPM: a prefix where they are installed).
+if sel lint; then
+  L="$WORK/lintproj"
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  rm -rf "$L" && mkdir -p "$L/scripts" "$L/config" "$L/docs" "$L/src" "$L/lib"
+  cat >"$L/scripts/deploy.sh" <<'EOF'
+#!/bin/bash
+target=$1
+files=$(ls $target/*.tar.gz)
+for f in $files; do
+  echo Deploying $f
+  cp $f /srv/releases/
+done
+if [ $status == 0 ]; then
+  echo "done" > $LOG
+fi
+cd $target
+rm -rf $target/tmp/*
+read name
+echo "Hello $name, `date`"
+EOF
+  cat >"$L/scripts/backup.sh" <<'EOF'
+#!/bin/sh
+src=$1
+dest=$2
+[[ -d $dest ]] || mkdir -p $dest
+for f in $(find $src -name '*.db'); do
+  cp $f $dest
+done
+echo $((count+1))
+local x=1
+EOF
+  cat >"$L/config/app.yml" <<'EOF'
+server:
+    port: 8080
+    host:   localhost
+database: { host: db,  port: 5432 }
+features:
+  - auth
+  - billing
+  -  search
+logging:
+  level: debug
+  level: info
+EOF
+  cat >"$L/config/ci.yaml" <<'EOF'
+---
+stages: [ build, test ]
+build:
+  script:
+    - make
+    - make   install
+test:
+  script:
+     - make test
+  only: ['main']   
+EOF
+  cat >"$L/docs/guide.md" <<'EOF'
+Intro text before any heading.
+# Guide
+## Install
+Run the installer:
+```
+./install.sh
+```
+* one
++ two
+- three
+### Usage ###
+This line is very long and goes on well past the eighty character limit that markdownlint enforces by default.
+#### Skipped level
+[broken link]()
+Trailing spaces here   
+EOF
+  cat >"$L/src/app.ts" <<'EOF'
+export function load(data: any) {
+  var result = [];
+  data.forEach((item: any) => { result.push(item); });
+  if (data == null) { debugger; }
+  return result;
+}
+export const f = function () { return 1 };
+EOF
+  cat >"$L/src/util.ts" <<'EOF'
+export function sum(xs: any[]) { let t = 0; xs.forEach(x => { t += x }); return t; }
+export function isEmpty(s: string) { return s.length == 0; }
+EOF
+  capture lint shellcheck_scripts "$L" "shellcheck scripts/deploy.sh scripts/backup.sh" "$(shellcheck --version | sed -n 2p)"
+  capture lint yamllint_config "$L" "yamllint config" "$(yamllint --version)"
+  PATH="$NPMBIN:$PATH" capture lint markdownlint_docs "$L" "markdownlint docs" "markdownlint-cli $("$NPMBIN/markdownlint" --version)"
+  PATH="$NPMBIN:$PATH" capture lint biome_lint "$L" "biome lint --colors=off src" "biome $("$NPMBIN/biome" --version)"
+fi
+
+# --- gobuild: go build and go vet failing on a module with type errors and vet findings --------
+if sel gobuild; then
+  G="$WORK/gobuild"
+  rm -rf "$G" && mkdir -p "$G/store"
+  printf 'module example.com/gobuild\n\ngo 1.19\n' >"$G/go.mod"
+  cat >"$G/store/store.go" <<'EOF'
+package store
+
+import "fmt"
+
+type Item struct{ Name string; Qty int }
+
+func Describe(i Item) string { return fmt.Sprintf("%s x%d", i.Name) }
+func Log(items []Item) { for _, it := range items { fmt.Printf("%d\n", it.Name) } }
+func Copy(a, b *Item) { *a = *a }
+func Check(err error) { if err != nil { fmt.Errorf("wrapped: %w") } }
+func Label(i Item) string { return fmt.Sprintf("%s (%q)", i.Name, i.Qty, i.Name) }
+func Same(x int) bool { return x == x }
+func Print(i Item) { fmt.Println("item: %s", i.Name) }
+EOF
+  for n in 1 2 3; do
+    mkdir -p "$G/svc$n"
+    cat >"$G/svc$n/svc.go" <<EOF
+package svc$n
+
+import (
+	"example.com/gobuild/store"
+	"os"
+	"strings"
+)
+
+func Total(items []store.Item) int {
+	var t int = "zero"
+	for _, it := range items { t += it.Count }
+	return t
+}
+func Name$n(i store.Item) string { return i.Title + strings.ToUpper(i.Name, 1) }
+func Undefined$n() { missing$n(); var unused int }
+EOF
+  done
+  V="$(go version)"
+  export GOTOOLCHAIN=local GOCACHE="$WORK/gocache"
+  capture go build_errors "$G" "go build ./..." "$V"
+  capture go vet_findings "$G" "go vet ./store/" "$V"
+fi
+
+# --- jvm: maven offline (-o) with the machine's local repository, which lacks a plugin's
+# dependencies: the resolution failure a sandboxed agent meets ----------------------------------
+if sel jvm; then
+  M="$WORK/mvnproj"
+  rm -rf "$M" && mkdir -p "$M/src/main/java/com/example"
+  cat >"$M/pom.xml" <<'EOF'
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>shop</artifactId>
+  <version>1.0-SNAPSHOT</version>
+  <properties>
+    <maven.compiler.source>17</maven.compiler.source>
+    <maven.compiler.target>17</maven.compiler.target>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+</project>
+EOF
+  cat >"$M/src/main/java/com/example/Cart.java" <<'EOF'
+package com.example;
+
+import java.util.List;
+
+public class Cart {
+    private List<String> items;
+    public int total() { return items.size() + discount(); }
+    public String first() { return items.get(0).lenght(); }
+}
+EOF
+  capture jvm mvn_offline_failure "$M" "mvn -o compile" "$(mvn -v 2>/dev/null | head -1)"
+fi
+
+# --- system: rsync of a small site, ping of the loopback address ------------------------------
+if sel system; then
+  S="$WORK/sync"
+  rm -rf "$S" && mkdir -p "$S/site/assets/img" "$S/site/docs/guide" "$S/site/css"
+  for i in $(seq 1 20); do
+    head -c $((i * 500)) /dev/zero >"$S/site/assets/img/photo$i.jpg"
+    echo "# Page $i" >"$S/site/docs/guide/page$i.md"
+  done
+  for n in main print theme; do echo "body{}" >"$S/site/css/$n.css"; done
+  capture system rsync_archive "$S" "rsync -av site/ backup/" "$(rsync --version | head -1)"
+  capture system ping_loopback "$S" "ping -c 20 -i 0.2 127.0.0.1" "$(ping -V 2>&1 | head -1)"
+fi

@@ -19,7 +19,7 @@ export function parseAnswer(text: string): AskAnswer | null {
  * Control characters (carriage return, ANSI escapes) and bidi overrides shown as escapes: a
  * subject could otherwise redraw the prompt to show something other than what is approved.
  */
-function visible(text: string): string {
+export function visible(text: string): string {
   return text.replace(
     // deno-lint-ignore no-control-regex -- matching control characters is the point
     /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
@@ -60,6 +60,10 @@ export function askQuestion(request: AskRequest): string {
 export interface TerminalAskOptions {
   /** Called before the question is printed (the renderer stops its spinner). */
   before?: () => void;
+  /** Called once the question is answered (the renderer redraws its spinner). */
+  after?: () => void;
+  /** Text shown above the question: the diff of a write, a command's parts (ask_preview.ts). */
+  preview?: (request: AskRequest) => Promise<string>;
   /** Reads one line; null at end of input or on Ctrl-C. */
   readLine: (prompt: string) => Promise<string | null>;
   write: (text: string) => void;
@@ -69,8 +73,7 @@ export interface TerminalAskOptions {
 export function terminalAsk(
   options: TerminalAskOptions,
 ): (r: AskRequest) => Promise<AskAnswer | AskReply> {
-  return async (request) => {
-    options.before?.();
+  const ask = async (request: AskRequest): Promise<AskAnswer | AskReply> => {
     let prompt = askQuestion(request);
     while (true) {
       const line = await options.readLine(prompt);
@@ -89,6 +92,15 @@ export function terminalAsk(
       }
       if (answer) return answer;
       prompt = "  Please answer y, n or always: ";
+    }
+  };
+  return async (request) => {
+    options.before?.();
+    try {
+      if (options.preview) options.write(await options.preview(request));
+      return await ask(request);
+    } finally {
+      options.after?.();
     }
   };
 }

@@ -14,14 +14,26 @@ import type { Store } from "../store/mod.ts";
 import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
 import type { PlanEntry } from "../store/mod.ts";
 import { allowAll, terminalAsk } from "./ask.ts";
+import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
 import type { CliDeps, CommandDeps, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
-import { jsonSink, Renderer, stdWriter, type Writer } from "./render.ts";
+import { exitCodeOf } from "./exit_codes.ts";
+import { JsonTurnWriter, OUTPUT_FORMATS, type OutputFormat } from "./json_output.ts";
+import { colorEnabled, Renderer, stdWriter, type Writer } from "./render.ts";
+import {
+  BRACKETED_PASTE_OFF,
+  BRACKETED_PASTE_ON,
+  filteredInput,
+  KeyFilter,
+  restoreNewlines,
+} from "./tty_input.ts";
 
 export interface ChatOptions extends ProviderChoice {
   prompt?: string;
   resume?: string;
+  /** text (default), json (one result object per turn), stream-json (`--json`: events + result) */
+  outputFormat?: string;
   mode?: string;
 }
 
@@ -36,6 +48,10 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .option("--model <name>", "model of the selected provider (overrides [llm.<provider>] model)")
     .option("--script <file>", "JSONL script of model turns (implies --provider script)")
     .option("--legacy", "scripted provider without native tool use (the legacy text path)")
+    .option(
+      "--output-format <format>",
+      "text, json (one result object per turn) or stream-json (events + result; same as --json)",
+    )
     .option("--mode <name>", "mode to start in: code, ask, architect or a [modes.<name>]")
     .action(async (opts, command) => {
       const globals = globalsOf(command);
@@ -54,21 +70,34 @@ export async function runChat(
   opts: ChatOptions,
   deps: Pick<CliDeps, "buildProvider">,
 ): Promise<number> {
+  const format = outputFormatOf(opts.outputFormat, runtime.globals.json);
   const config = structuredClone(runtime.loaded.config);
   const provider = await providerFor(deps, config, opts);
   const store = runtime.store;
   const { conversationId, messages, plan } = resumeFrom(store, opts.resume);
   const out = stdWriter(Deno.stdout);
   const err = stdWriter(Deno.stderr);
-  const renderer = runtime.globals.json ? null : new Renderer({ out, err });
+  const renderer = format === "text" ? new Renderer({ out, err }) : null;
+  const json = format === "text" ? null : new JsonTurnWriter(out, format);
   const interactive = opts.prompt === undefined;
-  const lines = interactive || Deno.stdin.isTerminal() ? await openLines(err) : null;
+  const prompt = interactive ? "" : await withPipedInput(opts.prompt!);
+  // -p on a terminal reads only answers to questions: keys typed during its turn are dropped.
+  const lines = interactive || Deno.stdin.isTerminal()
+    ? await openLines(err, { busy: !interactive })
+    : null;
 
   let ask: ((r: AskRequest) => Promise<AskAnswer | AskReply>) | undefined;
   if (runtime.globals.yes) ask = allowAll;
   else if (Deno.stdin.isTerminal() && lines) {
     ask = terminalAsk({
-      before: () => renderer?.stopSpinner(),
+      before: () => renderer?.pause(),
+      after: () => renderer?.resume(),
+      preview: (request) =>
+        askPreview(request, {
+          sandbox: runtime.sandbox,
+          cwd: runtime.sandbox.workspace,
+          color: colorEnabled(err, (k) => Deno.env.get(k)),
+        }),
       readLine: (prompt) => lines.read(prompt, { history: false }),
       write: (t) => err.write(t),
     });
@@ -109,14 +138,14 @@ export async function runChat(
   // A resumed conversation shows where its plan stands before the first new prompt.
   if (plan.length) {
     if (renderer) renderer.showPlan(plan);
-    else jsonSink(out)({ type: "plan", entries: plan });
+    else json?.event({ type: "plan", entries: plan });
   }
 
   let providerFailure: AgentEvent | null = null;
   const sink = (event: AgentEvent) => {
     if (event.type === "notice" && event.code === "provider_error") providerFailure = event;
     if (renderer) renderer.render(event);
-    else jsonSink(out)(event);
+    else json?.event(event);
   };
 
   let running: AbortController | null = null;
@@ -145,12 +174,15 @@ export async function runChat(
   const turn = async (text: string): Promise<StopReason> => {
     running = new AbortController();
     providerFailure = null;
+    json?.begin();
+    renderer?.thinking();
     try {
       const stop = await session.prompt(text, { sink, signal: running.signal });
+      json?.end(stop, session.conversationId);
       saveMode();
       const failure = providerFailure as AgentEvent | null;
       if (
-        failure?.type === "notice" && failure.category === "network_error" && !runtime.globals.json
+        failure?.type === "notice" && failure.category === "network_error" && !json
       ) {
         const { providerEndpoint } = await import("../provider/mod.ts");
         const url = providerEndpoint(config, config.llm.provider);
@@ -159,26 +191,28 @@ export async function runChat(
       return stop;
     } finally {
       running = null;
+      renderer?.stopSpinner();
     }
   };
 
   try {
     if (!interactive) {
-      const stop = await turn(opts.prompt!);
-      if (!runtime.globals.json && session.conversationId && store) {
+      const stop = await turn(prompt);
+      if (!json && session.conversationId && store) {
         err.write(
           `(conversation ${session.conversationId}: zeph --resume ${session.conversationId})\n`,
         );
       }
-      return stop === "error" ? 1 : stop === "cancelled" ? 130 : 0;
+      return exitCodeOf(stop);
     }
-    if (!runtime.globals.json) {
+    if (!json) {
       err.write(
         `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace} · ` +
           `mode ${modes.current.slug}\n` +
-          "Type a request, /help for commands, /exit to quit.\n",
+          "Type a request (\\ + Enter for a new line), /help for commands, /exit to quit.\n",
       );
     }
+    let exitCode = 0;
     while (true) {
       const line = await lines!.read("› ");
       if (line === null) break;
@@ -203,14 +237,16 @@ export async function runChat(
         } else err.write(`Unknown command ${cmd}. Type /help for the list.\n`);
         continue;
       }
-      await turn(text);
+      const code = exitCodeOf(await turn(text));
+      // Piped input is a script: a failed or cut-short turn is its exit code.
+      if (code !== 0 && !Deno.stdin.isTerminal()) exitCode = code;
     }
     if (session.conversationId && store) {
       err.write(
         `(conversation ${session.conversationId}: zeph --resume ${session.conversationId})\n`,
       );
     }
-    return 0;
+    return exitCode;
   } finally {
     Deno.removeSignalListener("SIGINT", interrupt);
     lines?.close();
@@ -225,8 +261,37 @@ const HELP = [
   "/help     this list",
   "/exit     quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",
+  "A line ending in \\ continues on the next line; a multi-line paste is one prompt.",
+  "Keys typed while a turn runs are discarded (zeph says how many).",
   "",
 ].join("\n");
+
+/** `--output-format`, else `--json` (stream-json), else text. */
+function outputFormatOf(value: string | undefined, json: boolean): OutputFormat {
+  if (value === undefined) return json ? "stream-json" : "text";
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
+    throw new CliError(
+      `Unknown output format "${value}". Use one of: ${OUTPUT_FORMATS.join(", ")}.`,
+    );
+  }
+  return value as OutputFormat;
+}
+
+/** Input piped into `zeph -p` (`cat f | zeph -p "explain"`): appended to the prompt. */
+async function withPipedInput(prompt: string): Promise<string> {
+  if (Deno.stdin.isTerminal()) return prompt;
+  const piped = await new Response(Deno.stdin.readable).text();
+  if (piped.length > MAX_PIPED_INPUT) {
+    throw new CliError(
+      `Cannot use the piped input: it is ${piped.length} characters, over the limit of ` +
+        `${MAX_PIPED_INPUT}. Pipe a smaller part, or name the file in the prompt so the agent reads it.`,
+    );
+  }
+  return piped.trim() ? `${prompt}\n\n${piped.replace(/\n+$/, "")}` : prompt;
+}
+
+/** Piped input larger than this is refused: it would fill most model contexts on its own. */
+const MAX_PIPED_INPUT = 1_000_000;
 
 /** The provider for this chat; a bad choice is a usage error, a missing key a run failure. */
 async function providerFor(
@@ -294,7 +359,7 @@ export function historyPath(env: (k: string) => string | undefined = (k) => Deno
 
 const HISTORY_SIZE = 1000;
 
-async function openLines(err: Writer): Promise<Lines> {
+async function openLines(err: Writer, options: { busy: boolean }): Promise<Lines> {
   const readline = await import("node:readline");
   const process = (await import("node:process")).default;
   const terminal = Deno.stdin.isTerminal();
@@ -308,8 +373,15 @@ async function openLines(err: Writer): Promise<Lines> {
       // No history yet.
     }
   }
+  // On a TTY, keys pass a filter: bracketed paste, and keys typed during a turn discarded.
+  const keys = terminal ? new KeyFilter() : null;
+  if (keys) keys.busy = options.busy;
+  if (keys) {
+    err.write(BRACKETED_PASTE_ON);
+    globalThis.addEventListener("unload", () => err.write(BRACKETED_PASTE_OFF));
+  }
   const rl = readline.createInterface({
-    input: process.stdin,
+    input: keys ? await filteredInput(process.stdin, keys) : process.stdin,
     output: terminal ? process.stderr : undefined,
     terminal,
     history,
@@ -319,8 +391,19 @@ async function openLines(err: Writer): Promise<Lines> {
   const queue: string[] = [];
   const waiters: { resolve: (line: string | null) => void; history: boolean }[] = [];
   let closed = false;
-  rl.on("line", (line: string) => {
+  let continued = "";
+  rl.on("line", (typed: string) => {
+    // A line ending in "\" continues on the next one (a newline in the prompt).
+    if (terminal && waiters[0]?.history !== false && typed.endsWith("\\")) {
+      continued += restoreNewlines(typed.slice(0, -1)) + "\n";
+      rl.setPrompt("… ");
+      rl.prompt();
+      return;
+    }
+    const line = continued + restoreNewlines(typed);
+    continued = "";
     const w = waiters.shift();
+    if (keys && waiters.length === 0) keys.busy = true;
     if (terminal && line.trim()) {
       if (w?.history === false) (rl as unknown as { history?: string[] }).history?.shift();
       else saveHistory(file, line);
@@ -336,6 +419,11 @@ async function openLines(err: Writer): Promise<Lines> {
     read(prompt, options = {}) {
       if (queue.length) return Promise.resolve(queue.shift()!);
       if (closed) return Promise.resolve(null);
+      if (keys) {
+        keys.busy = false;
+        const dropped = keys.takeDiscarded();
+        if (dropped) err.write(`(${dropped} keys typed during the turn were discarded)\n`);
+      }
       if (terminal) {
         const nl = prompt.lastIndexOf("\n");
         if (nl >= 0) err.write(prompt.slice(0, nl + 1));
@@ -349,12 +437,14 @@ async function openLines(err: Writer): Promise<Lines> {
     },
     cancelPending() {
       for (const w of waiters.splice(0)) w.resolve(null);
+      if (keys) keys.busy = true;
     },
     reprompt() {
       if (terminal) rl.prompt();
     },
     close() {
       if (!closed) rl.close();
+      if (keys) err.write(BRACKETED_PASTE_OFF);
     },
   };
 }

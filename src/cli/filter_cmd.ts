@@ -2,8 +2,8 @@
  * `zeph filter`: see what the output filters make of a command's output, to check and tune
  * rules. `zeph filter --command "cargo test" < saved.txt` filters saved output;
  * `zeph filter -- cargo test` runs the command through the bash tool (the same dispatch path the
- * agent uses, so permissions apply) and shows the result. The filtered text goes to stdout, the
- * stats line to stderr.
+ * agent uses, so permissions apply) and shows the result, exiting with the command's exit code.
+ * The filtered text goes to stdout, the stats line to stderr.
  */
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
@@ -18,9 +18,10 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .argument("[command...]", "run this command through the bash tool (after --)")
     .option("--command <cmd>", "filter saved output from stdin as if <cmd> produced it")
     .option("--exit-code <n>", "exit code of the saved run (non-zero marks it failed)", "0")
+    .option("--explain", "with --command: show which rule and stage removed which lines")
     .addHelpText(
       "after",
-      '\nExamples:\n  zeph filter --command "cargo test" < cargo-test.txt\n  zeph filter -- cargo clippy --workspace',
+      '\nExamples:\n  zeph filter --command "cargo test" < cargo-test.txt\n  zeph filter --explain --command "go test -json ./..." < out.jsonl\n  zeph filter -- cargo clippy --workspace',
     )
     .action(async (words, opts, command) => {
       const globals = globalsOf(command);
@@ -34,8 +35,13 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         if (!Number.isInteger(exitCode)) {
           throw new CliError(`--exit-code must be an integer, not "${opts.exitCode}".`);
         }
-        await filterSaved(opts.command, exitCode, globals, deps);
+        await filterSaved(opts.command, exitCode, globals, deps, opts.explain === true);
         return;
+      }
+      if (opts.explain) {
+        throw new CliError(
+          'Use --explain with saved output: zeph filter --explain --command "cargo test" < out.txt',
+        );
       }
       if (words.length === 0) {
         throw new CliError(
@@ -51,6 +57,7 @@ async function filterSaved(
   exitCode: number,
   globals: ReturnType<typeof globalsOf>,
   deps: CommandDeps,
+  explain: boolean,
 ): Promise<void> {
   if (Deno.stdin.isTerminal()) {
     throw new CliError(
@@ -58,12 +65,17 @@ async function filterSaved(
     );
   }
   const loaded = await deps.loadConfig(globals);
-  const { loadFilterEngine, filtersConfigDir } = await import("../filter/mod.ts");
+  const { explainFilter, loadFilterEngine, filtersConfigDir } = await import("../filter/mod.ts");
   const { engine, warnings } = await loadFilterEngine(loaded.config, {
     configDir: await filtersConfigDir(loaded.path),
   });
   for (const w of warnings) console.error(`zeph: warning: ${w}`);
   const raw = await new Response(Deno.stdin.readable).text();
+  if (explain) {
+    console.log(explainFilter(engine, commandText, raw, { failed: exitCode !== 0 }).join("\n"));
+    deps.status.exitCode = 0;
+    return;
+  }
   const outcome = engine.filter(commandText, raw, { failed: exitCode !== 0 });
   report(globals.json, outcome.text, outcome.stats);
   deps.status.exitCode = 0;
@@ -88,7 +100,13 @@ async function filterRun(
       return;
     }
     report(globals.json, result.text, result.filterStats);
-    deps.status.exitCode = result.output?.failed ? 1 : 0;
+    // The command's own exit code passes through, so `zeph filter -- make` fails as make does.
+    const code = result.output?.exitCode;
+    deps.status.exitCode = typeof code === "number" && code > 0 && code < 256
+      ? code
+      : result.output?.failed
+      ? 1
+      : 0;
   } finally {
     await runtime.close();
   }

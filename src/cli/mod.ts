@@ -1,7 +1,7 @@
 /**
  * The command-line front-end: commander program, global options, one file per subcommand
- * (`<name>_cmd.ts` exporting `register(program, deps)`), exit codes (0 ok, 1 tool error,
- * 2 usage/config error). It receives everything it runs from main.ts; it must not build
+ * (`<name>_cmd.ts` exporting `register(program, deps)`), exit codes (exit_codes.ts: 0 ok,
+ * 1 failed run, 2 usage/config error, 3 cut short by a limit, 130 cancelled). It receives everything it runs from main.ts; it must not build
  * registries, stores or providers itself.
  */
 import { VERSION } from "../version.ts";
@@ -9,6 +9,7 @@ import { VERSION } from "../version.ts";
 import { ConfigError } from "../config/errors.ts";
 import type { CliDeps, CommandDeps } from "./deps.ts";
 import { CliError } from "./errors.ts";
+import { EXIT_CODES_HELP } from "./exit_codes.ts";
 import { type CliProgram, type CommandModule, globalsOf } from "./program.ts";
 
 export type { CliDeps, CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
@@ -41,11 +42,13 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
       "config file (default: $ZEPH_CONFIG, then ~/.config/zeph/config.toml)",
     )
     .option("-y, --yes", "allow actions that would ask for confirmation")
-    .option("--json", "machine-readable output")
+    .option("--json", "machine-readable output (the chat: --output-format stream-json)")
     .option(
       "--mcp-config <file>",
       "also start the MCP servers of this .mcp.json (never read unasked)",
     )
+    .helpCommand("help [command]", "show help for a command")
+    .addHelpText("after", ROOT_HELP_AFTER)
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(clarifyError(text)) })
     .showHelpAfterError("(run `zeph --help` for usage)");
@@ -56,10 +59,11 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
   // Listed for --help only: main.ts picks the ACP front-end before the CLI loads.
   program.command("acp").description(
     "serve the Agent Client Protocol on stdio (for Zed and other ACP editors); also --acp",
-  ).allowUnknownOption(true);
+  ).allowUnknownOption(true).addHelpText("after", ACP_HELP_AFTER);
   // Subcommands only inherit settings made before they are added: apply ours to every level.
   const configure = (command: typeof program.commands[number]) => {
-    command.exitOverride().showHelpAfterError("(add --help for usage)");
+    command.exitOverride().showHelpAfterError("(add --help for usage)")
+      .configureHelp({ showGlobalOptions: true });
     command.commands.forEach(configure);
   };
   program.commands.forEach(configure);
@@ -87,6 +91,25 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
   }
   return full.status.exitCode;
 }
+
+const ROOT_HELP_AFTER = `
+Examples:
+  zeph                                   interactive session in this directory
+  zeph -p "explain src/main.ts"          one prompt, answer on stdout
+  git diff | zeph -p "review this"       piped input is added to the prompt
+  zeph -p "…" --output-format json       one JSON result object (stream-json: every event)
+  zeph tool read '{"path": "README.md"}' one tool call
+  zeph acp  (or zeph --acp)              Agent Client Protocol on stdio, for editors
+
+From a checkout, run it as: npm start -s -- <arguments>  (-s keeps npm's banner off stdout)
+
+${EXIT_CODES_HELP}`;
+
+const ACP_HELP_AFTER = `
+zeph acp speaks the Agent Client Protocol (JSON-RPC) on stdin/stdout; an editor starts it.
+Options: --cwd <dir>, --config <path>, --provider <name>, --model <name>, --script <file>.
+Zed (settings.json): "agent_servers": { "zeph": { "command": "zeph", "args": ["acp"] } }
+Try it from a terminal: acpx --approve-all --agent "zeph acp" exec "list the files"`;
 
 async function assertWorkspace(cwd: string): Promise<void> {
   let info: Deno.FileInfo;

@@ -1,27 +1,41 @@
 /**
  * Live rendering of agent events in a terminal: streamed text on stdout; tool calls (title with
- * subject, a spinner while running on a TTY, the filtered output, the filter stats line) and
- * notices on stderr. `--json` replaces all of it with one JSON object per event on stdout.
- * Colour only on a TTY and never when NO_COLOR is set (https://no-color.org).
+ * subject, the filtered output, the filter stats line) and notices on stderr. On a TTY one status
+ * line is redrawn in place: a spinner with the elapsed time while waiting for the model
+ * ("thinking", with the Ctrl-C hint) or while a tool runs (with its last output line). It is cut
+ * to the terminal width, so it never wraps and each redraw replaces it. `--json` replaces all of
+ * it (json_output.ts). Colour only on a TTY and never when NO_COLOR is set (https://no-color.org).
  */
 import type { AgentEvent } from "../agent/mod.ts";
 import type { ToolKind, ToolResult } from "../tools/mod.ts";
+import { displayWidth, fitLine, flatten } from "./line_width.ts";
 import { renderPlan } from "./plan_view.ts";
 
 export interface Writer {
   write(text: string): void;
   isTerminal: boolean;
+  /** The terminal's width in columns; absent or 0: 80. */
+  columns?(): number;
 }
 
 export function stdWriter(file: typeof Deno.stdout | typeof Deno.stderr): Writer {
   const encoder = new TextEncoder();
+  const isTerminal = file.isTerminal();
   return {
+    columns() {
+      if (!isTerminal) return 0;
+      try {
+        return Deno.consoleSize().columns;
+      } catch {
+        return 0;
+      }
+    },
     write(text) {
       const bytes = encoder.encode(text);
       let written = 0;
       while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
     },
-    isTerminal: file.isTerminal(),
+    isTerminal,
   };
 }
 
@@ -32,8 +46,23 @@ export interface RendererOptions {
   color?: boolean;
   /** Lines of a tool's output shown before "… N more lines". @default 20 */
   maxOutputLines?: number;
+  /** The clock of the elapsed times. @default Date.now */
+  now?: () => number;
+  /** Milliseconds between spinner frames. @default 80 */
+  frameMs?: number;
   /** Show `debug` notices (hidden tools). @default ZEPH_LOG is "debug" */
   debug?: boolean;
+}
+
+/** The one status line on a TTY: what zeph waits for, since when. */
+interface Status {
+  kind: "thinking" | "tool";
+  title: string;
+  /** The last line of live output, shown after the title. */
+  detail: string;
+  started: number;
+  frame: number;
+  timer?: ReturnType<typeof setInterval>;
 }
 
 const ICONS: Record<ToolKind, string> = {
@@ -61,13 +90,13 @@ export class Renderer {
   #color: boolean;
   #maxLines: number;
   #atLineStart = true;
-  #spinner: {
-    timer: ReturnType<typeof setInterval>;
-    frame: number;
-    title: string;
-    /** The last line of live output, shown after the title. */
-    detail: string;
-  } | null = null;
+  #now: () => number;
+  #frameMs: number;
+  #status: Status | null = null;
+  /** The status a question interrupted (pause), redrawn by resume. */
+  #paused: Status | null = null;
+  /** Between thinking() and turn_end: a wait for the model shows the thinking spinner. */
+  #inTurn = false;
   #titles = new Map<string, string>();
   #debug: boolean;
 
@@ -77,7 +106,31 @@ export class Renderer {
     this.#color = options.color ??
       colorEnabled(options.out, (k) => Deno.env.get(k));
     this.#maxLines = options.maxOutputLines ?? 20;
+    this.#now = options.now ?? Date.now;
+    this.#frameMs = options.frameMs ?? 80;
     this.#debug = options.debug ?? Deno.env.get("ZEPH_LOG") === "debug";
+  }
+
+  /** A turn starts: the thinking spinner runs until the model's first text or tool call. */
+  thinking(): void {
+    this.#inTurn = true;
+    this.#startStatus("thinking", "thinking…");
+  }
+
+  /** Clears the status line before a question; resume() redraws it (same start time). */
+  pause(): void {
+    const status = this.#status;
+    this.stopSpinner();
+    this.#paused = status;
+  }
+
+  /** Redraws the status line a question interrupted. */
+  resume(): void {
+    const status = this.#paused;
+    this.#paused = null;
+    if (!status || this.#status) return;
+    this.#status = status;
+    this.#tick(status);
   }
 
   render(event: AgentEvent): void {
@@ -92,21 +145,28 @@ export class Renderer {
         const subject = event.subjects.length ? ` ${event.subjects.join(" ")}` : "";
         const title = `${ICONS[event.kind]} ${event.tool}${oneLine(subject, 100)}`;
         this.#titles.set(event.callId, title);
-        this.#startSpinner(title);
+        if (this.#err.isTerminal) this.#startStatus("tool", title);
+        else this.#err.write(this.#paint(cyan, title) + "\n");
         break;
       }
       case "tool_output":
         // Live chunks are raw (unfiltered): the spinner line shows their last line as
         // progress; the filtered output is printed once the call finished.
-        if (this.#spinner) {
-          const last = event.chunk.split("\n").map((l) => l.trim()).filter(Boolean).at(-1);
-          // deno-lint-ignore no-control-regex
-          if (last) this.#spinner.detail = oneLine(last.replace(/[\x00-\x1f\x7f]/g, ""), 60);
+        {
+          const status = this.#status ?? this.#paused;
+          const last = event.chunk.split("\n").map((l) => flatten(l).trim()).filter(Boolean)
+            .at(-1);
+          if (status?.kind === "tool" && last) {
+            status.detail = last;
+            if (this.#status) this.#draw();
+          }
         }
         break;
       case "tool_end":
         this.stopSpinner();
         this.#toolEnd(event.result);
+        // The results go back to the model: wait for it (a next tool_start replaces this).
+        if (this.#inTurn) this.#startStatus("thinking", "thinking…");
         break;
       case "notice": {
         if (event.level === "debug" && !this.#debug) break;
@@ -114,16 +174,20 @@ export class Renderer {
         this.#newline();
         const paint = event.level === "error" ? red : event.level === "warn" ? yellow : dim;
         this.#err.write(this.#paint(paint, `[${event.code}] ${event.message}`) + "\n");
+        // A notice mid-turn (a retry, a refused call) is followed by more waiting for the model.
+        if (this.#inTurn) this.#startStatus("thinking", "thinking…");
         break;
       }
       case "plan":
         this.stopSpinner();
         this.#newline();
         this.showPlan(event.entries);
+        if (this.#inTurn) this.#startStatus("thinking", "thinking…");
         break;
       case "usage":
         break;
       case "turn_end":
+        this.#inTurn = false;
         this.stopSpinner();
         this.#newline();
         if (event.stopReason !== "end_turn") {
@@ -141,38 +205,57 @@ export class Renderer {
     );
   }
 
-  /** Clears the spinner line (before a prompt is shown). */
+  /** Clears the status line and stops its spinner. */
   stopSpinner(): void {
-    if (!this.#spinner) return;
-    clearInterval(this.#spinner.timer);
-    this.#spinner = null;
+    this.#paused = null;
+    const status = this.#status;
+    if (!status) return;
+    clearInterval(status.timer);
+    this.#status = null;
     this.#err.write("\r\x1b[2K");
   }
 
-  #startSpinner(title: string): void {
-    if (!this.#err.isTerminal) {
-      this.#err.write(this.#paint(cyan, title) + "\n");
-      return;
-    }
+  #startStatus(kind: Status["kind"], title: string): void {
     this.stopSpinner();
-    const spinner = {
-      frame: 0,
-      title,
+    if (!this.#err.isTerminal) return;
+    const status: Status = {
+      kind,
+      title: flatten(title),
       detail: "",
-      timer: setInterval(() => {
-        spinner.frame = (spinner.frame + 1) % SPINNER.length;
-        this.#drawSpinner();
-      }, 80),
+      started: this.#now(),
+      frame: 0,
     };
-    this.#spinner = spinner;
-    this.#drawSpinner();
+    this.#status = status;
+    this.#tick(status);
   }
 
-  #drawSpinner(): void {
-    const s = this.#spinner;
+  /** Draws `status` now and on every frame until it is stopped. */
+  #tick(status: Status): void {
+    status.timer = setInterval(() => {
+      status.frame = (status.frame + 1) % SPINNER.length;
+      this.#draw();
+    }, this.#frameMs);
+    this.#draw();
+  }
+
+  #draw(): void {
+    const s = this.#status;
     if (!s) return;
-    const detail = s.detail ? this.#paint(dim, `  ${s.detail}`) : "";
-    this.#err.write(`\r\x1b[2K${this.#paint(cyan, `${SPINNER[s.frame]} ${s.title}`)}${detail}`);
+    const elapsed = seconds(this.#now() - s.started);
+    const tail = s.kind === "thinking"
+      ? `  ${elapsed} · Ctrl-C to cancel`
+      : `  ${elapsed}${s.detail ? `  ${s.detail}` : ""}`;
+    // One column spare: a line that fills the last column wraps on some terminals.
+    const width = (this.#err.columns?.() || 80) - 1;
+    // A long title leaves room for the elapsed time and up to a third of the line of output.
+    const room = elapsed.length + 2 +
+      (s.detail ? Math.min(displayWidth(s.detail) + 2, Math.floor(width / 3)) : 0);
+    const head = fitLine(`${SPINNER[s.frame]} ${s.title}`, Math.max(16, width - room));
+    const line = fitLine(head + tail, width);
+    const painted = line.length <= head.length
+      ? this.#paint(cyan, line)
+      : this.#paint(cyan, head) + this.#paint(dim, line.slice(head.length));
+    this.#err.write(`\r\x1b[2K${painted}`);
   }
 
   #toolEnd(result: ToolResult): void {
@@ -225,6 +308,13 @@ const green = "32";
 const yellow = "33";
 const cyan = "36";
 
+/** Elapsed time on the status line: 0.4s, 12.0s, 2m05s. */
+function seconds(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 60) return `${s.toFixed(1)}s`;
+  return `${Math.floor(s / 60)}m${String(Math.floor(s % 60)).padStart(2, "0")}s`;
+}
+
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s*\n\s*/g, " ⏎ ");
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
@@ -233,9 +323,4 @@ function oneLine(text: string, max: number): string {
 function ms(result: ToolResult): string {
   const d = result.durationMs;
   return d >= 1000 ? `${(d / 1000).toFixed(1)}s` : `${Math.round(d)}ms`;
-}
-
-/** `--json`: every event as one line of JSON on stdout. */
-export function jsonSink(out: Writer): (event: AgentEvent) => void {
-  return (event) => out.write(JSON.stringify(event) + "\n");
 }

@@ -1,5 +1,9 @@
-/** `zeph sessions [--json]`: stored conversations, newest first; `zeph sessions delete <id>`. */
-import type { Store } from "../store/mod.ts";
+/**
+ * `zeph sessions [--json]`: stored conversations, newest first, as a table (id, last update,
+ * messages, workspace, title); `zeph sessions delete <id>`.
+ */
+import type { ConversationSummary, Store } from "../store/mod.ts";
+import { fitLine, flatten } from "./line_width.ts";
 import { CliError } from "./errors.ts";
 import type { CommandDeps, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
@@ -26,11 +30,8 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           console.log('No conversations yet. Start one with: zeph, or zeph -p "…"');
           return;
         }
-        for (const c of list) {
-          const when = new Date(c.updatedAt).toISOString().replace("T", " ").slice(0, 16);
-          const title = c.title || "(untitled)";
-          console.log(`${c.id}  ${when}  ${String(c.messageCount).padStart(4)} msgs  ${title}`);
-        }
+        const columns = Deno.stdout.isTerminal() ? Deno.consoleSize().columns : 0;
+        console.log(sessionTable(list, { home: Deno.env.get("HOME"), columns }));
       });
     });
   sessions
@@ -63,4 +64,45 @@ async function withStore(
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * The conversations as a table with a header. Titles are the user's first prompt: escapes and
+ * control characters are dropped so a title cannot restyle the terminal. On a terminal
+ * (`columns` > 0) each row is cut to its width.
+ */
+export function sessionTable(
+  list: ConversationSummary[],
+  options: { home?: string; columns?: number } = {},
+): string {
+  const rows = list.map((c) => ({
+    id: c.id,
+    when: new Date(c.updatedAt).toISOString().replace("T", " ").slice(0, 16),
+    msgs: String(c.messageCount),
+    cwd: shortPath(c.cwd, options.home) || "-",
+    title: flatten(c.title).trim() || "(untitled)",
+  }));
+  const header = {
+    id: "ID",
+    when: "UPDATED (UTC)",
+    msgs: "MSGS",
+    cwd: "WORKSPACE",
+    title: "TITLE",
+  };
+  const all = [header, ...rows];
+  const w = (k: keyof typeof header) => Math.max(...all.map((r) => r[k].length));
+  const lines = all.map((r) =>
+    `${r.id.padEnd(w("id"))}  ${r.when.padEnd(w("when"))}  ${r.msgs.padStart(w("msgs"))}  ` +
+    `${r.cwd.padEnd(w("cwd"))}  ${r.title}`
+  );
+  const columns = options.columns ?? 0;
+  return lines.map((l) => (columns > 0 ? fitLine(l, columns - 1) : l)).join("\n");
+}
+
+/** A workspace path for the table: ~ for the home directory, long ones cut at the front. */
+function shortPath(cwd: string, home: string | undefined): string {
+  const p = home && (cwd === home || cwd.startsWith(home + "/"))
+    ? "~" + cwd.slice(home.length)
+    : cwd;
+  return p.length > 32 ? "…" + p.slice(p.length - 31) : p;
 }

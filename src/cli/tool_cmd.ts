@@ -1,45 +1,69 @@
 /**
  * `zeph tool <id> '<json>'`: one call through the dispatch boundary (validation, permission,
- * executor, hooks), exactly as the agent would make it. Exit 0 ok, 1 tool error, 2 bad usage.
+ * executor, hooks), exactly as the agent would make it. The input may also be `-` (read from
+ * stdin) or `@file`, for inputs too big for the command line. Exit 0 ok, 1 tool error or a
+ * command that exited non-zero (bash), 2 bad usage. `zeph tool <id> --help` describes one tool.
  * An `ask` decision is allowed by `--yes`, asked on the terminal when stdin and stderr are one
  * (and `--json` is off), and refused with `confirmation_required` otherwise.
  */
 import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
 import { terminalAsk } from "./ask.ts";
+import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
 import type { CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
+import { formatTool } from "./tool_help.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .command("tool")
     .description("run one tool call and print its result")
-    .argument("<id>", "tool id, e.g. read")
-    .argument("[input]", "JSON object with the tool's parameters", "{}")
-    .option("--json", 'print {"tool","ok","output","category","error"}')
-    .action(async (id, inputText, _opts, command) => {
-      await runToolCall(deps, globalsOf(command), { inputText, resolve: () => id });
+    .argument("[id]", "tool id, e.g. read (list: zeph tools)")
+    .argument(
+      "[input]",
+      "JSON object with the tool's parameters; - reads stdin, @file a file",
+      "{}",
+    )
+    .option("--json", 'print {"tool","ok","output","category","error","exit_code"}')
+    .helpOption(false)
+    .option("-h, --help", "show this help, or with <id> that tool's parameters")
+    .addHelpText(
+      "after",
+      '\nExamples:\n  zeph tool read \'{"path": "README.md", "limit": 20}\'\n' +
+        "  zeph tool write - < params.json\n  zeph tool bash @cmd.json --json\n  zeph tool edit --help",
+    )
+    .action(async (id, inputText, opts, command) => {
+      const globals = globalsOf(command);
+      if (opts.help) {
+        if (id === undefined) command.outputHelp();
+        else await printToolHelp(id, deps, globals);
+        return;
+      }
+      if (id === undefined) throw new CliError("error: missing required argument 'id'");
+      await runToolCall(deps, globals, { inputText, resolve: () => id });
     });
 }
 
 /**
- * Parses `inputText`, builds the runtime, dispatches one call of the tool `resolve` names (it
- * may throw a CliError) and prints the result; shared by `zeph tool` and `zeph mcp call`.
+ * Reads and parses the input (inline JSON, `-` for stdin, `@file`), builds the runtime,
+ * dispatches one call of the tool `resolve` names (it may throw a CliError) and prints the
+ * result; shared by `zeph tool` and `zeph mcp call`. A command that ran but exited non-zero is a
+ * successful call and a failed run: exit 1, its code in `exit_code`.
  */
 export async function runToolCall(
   deps: CommandDeps,
   globals: GlobalOptions,
   options: { inputText: string; resolve(runtime: Runtime): string },
 ): Promise<void> {
-  const input = parseToolInput(options.inputText);
+  const input = parseToolInput(await inputTextOf(options.inputText));
   const runtime = await deps.buildRuntime(globals);
   try {
     const id = options.resolve(runtime);
     const result = await withInterrupt((signal) => {
       const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
         Deno.stderr.isTerminal();
-      const ask = interactive ? askOnTerminal(signal) : undefined;
+      const ask = interactive ? askOnTerminal(signal, runtime) : undefined;
       return runtime.registry.dispatch(
         { id: `cli-${crypto.randomUUID()}`, name: id, input },
         runtime.scope({ signal, ...(ask ? { ask } : {}) }),
@@ -52,19 +76,43 @@ export async function runToolCall(
         output: result.text,
         category: result.category ?? null,
         error: result.error ?? null,
+        exit_code: result.output?.exitCode ?? null,
       }));
     } else if (result.ok) {
       console.log(result.text);
     } else {
       console.error(result.text);
     }
-    deps.status.exitCode = result.ok ? 0 : 1;
+    deps.status.exitCode = result.ok && !result.output?.failed ? 0 : 1;
   } finally {
     await runtime.close();
   }
 }
 
-function parseToolInput(inputText: string): unknown {
+/** The input argument's text: inline JSON, `-` (stdin) or `@file`. */
+async function inputTextOf(arg: string): Promise<string> {
+  if (arg === "-") {
+    if (Deno.stdin.isTerminal()) {
+      throw new CliError(
+        "The tool input is - (stdin), but stdin is a terminal. Pipe the JSON in: zeph tool write - < params.json",
+      );
+    }
+    return await new Response(Deno.stdin.readable).text();
+  }
+  if (arg.startsWith("@")) {
+    try {
+      return await Deno.readTextFile(arg.slice(1));
+    } catch (error) {
+      throw new CliError(
+        `Cannot read the tool input file "${arg.slice(1)}": ${(error as Error).message}. ` +
+          "Pass @ followed by the path of a file that holds one JSON object.",
+      );
+    }
+  }
+  return arg;
+}
+
+function parseToolInput(inputText: string): Record<string, unknown> {
   let input: unknown;
   try {
     input = JSON.parse(inputText);
@@ -82,17 +130,44 @@ function parseToolInput(inputText: string): unknown {
         `Example: zeph tool read '{"path": "README.md"}'.`,
     );
   }
-  return input;
+  return input as Record<string, unknown>;
+}
+
+/** `zeph tool <id> --help`: the tool's description and parameter table. */
+async function printToolHelp(
+  id: string,
+  deps: CommandDeps,
+  globals: GlobalOptions,
+): Promise<void> {
+  const runtime = await deps.buildRuntime(globals);
+  try {
+    const def = runtime.registry.definitions().find((d) => d.name === id);
+    if (!def) {
+      const names = runtime.registry.definitions().map((d) => d.name);
+      throw new CliError(`Unknown tool "${id}". Available tools: ${names.join(", ")}`);
+    }
+    console.log(formatTool(def, { full: true }));
+    console.log(`\nUsage: zeph tool ${id} '<json>' | - | @file  [--json] [-y]`);
+  } finally {
+    await runtime.close();
+  }
 }
 
 /** The terminal question of src/cli/ask.ts, on stderr so stdout keeps only the result. */
 function askOnTerminal(
   signal: AbortSignal,
+  runtime: Runtime,
 ): (request: AskRequest) => Promise<AskAnswer | AskReply> {
   const encoder = new TextEncoder();
   const write = (text: string) => void Deno.stderr.writeSync(encoder.encode(text));
   return terminalAsk({
     write,
+    preview: (request) =>
+      askPreview(request, {
+        sandbox: runtime.sandbox,
+        cwd: runtime.sandbox.workspace,
+        color: !Deno.env.get("NO_COLOR"),
+      }),
     readLine: (prompt) => {
       write(prompt);
       return readLine(signal);

@@ -1,8 +1,8 @@
 /**
  * `zeph tools [--json] [--mode <name>]`: the tools the model is sent in a mode (default:
- * `[agent] default_mode`), with descriptions and JSON Schemas (as the model sees them, TAFC field
- * included). `zeph tools --explain "<query>"`: which tools a request for that message would offer
- * and why each other tool is left out.
+ * `[agent] default_mode`), each with its parameter table (`--json`: the JSON Schemas as the model
+ * sees them, TAFC field included). `zeph tools --explain "<query>"`: which tools a request for that
+ * message would offer and why each other tool is left out.
  */
 import { definitionsFor, selectTools } from "../agent/mod.ts";
 import type { Config } from "../config/mod.ts";
@@ -16,11 +16,14 @@ import {
 } from "../tools/mod.ts";
 import type { CommandDeps } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
+import { formatTool } from "./tool_help.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .command("tools")
-    .description("list the tools the model can use, with their JSON Schemas")
+    .description(
+      "list the tools the model can use and their parameters (details: zeph tool <id> --help)",
+    )
     .option("--json", "print a JSON array of {name, description, inputSchema, origin}")
     .option(
       "--explain <query>",
@@ -69,11 +72,13 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           );
           return;
         }
-        for (const d of defs) {
-          const from = d.origin === "builtin" ? "" : `  (${d.origin.replace(":", " server ")})`;
-          console.log(`${d.name}${from}\n  ${d.description.split("\n")[0]}`);
-          console.log(`  schema: ${JSON.stringify(d.inputSchema)}\n`);
-        }
+        console.log(
+          defs.map((d) => {
+            const from = d.origin === "builtin" ? "" : `  (${d.origin.replace(":", " server ")})`;
+            return formatTool({ ...d, name: d.name + from });
+          }).join("\n\n"),
+        );
+        console.log("\nRun one: zeph tool <id> '<json>'; details: zeph tool <id> --help");
       } finally {
         await runtime.close();
       }

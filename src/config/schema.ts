@@ -260,6 +260,8 @@ const FilterSecurityConfig = z.object({
 const FiltersConfig = z.object({
   enabled: z.boolean().default(true),
   filters_path: z.string().default(""),
+  // Outputs no rule matches: repeats collapsed, progress dropped, long lines and outputs cut.
+  generic: z.boolean().default(true),
   security: FilterSecurityConfig.prefault({}),
 }).strict();
 

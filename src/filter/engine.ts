@@ -3,6 +3,8 @@
  * output line by line, appends the security pass, and reports stats and confidence.
  */
 import { matchCandidates } from "./command.ts";
+import { genericApplies, genericStage } from "./generic.ts";
+import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
@@ -24,6 +26,19 @@ export interface EngineOptions {
   extraPatterns?: Pattern[];
   /** The label of the stats line. @default "shell" */
   label?: string;
+  /** Run the generic pass on outputs no rule matches (`[tools.filters] generic`). @default true */
+  generic?: boolean;
+}
+
+/** One step of `FilterEngine.trace`. */
+export interface StageTrace {
+  /** The rule's name, `generic`, or `sanitize`. */
+  name: string;
+  /** The strategy type. */
+  type: string;
+  input: string[];
+  output: string[];
+  confidence: Confidence;
 }
 
 export interface FilterOutcome {
@@ -75,6 +90,7 @@ export class FilterEngine {
   readonly rules: readonly CompiledRule[];
   readonly enabled: boolean;
   readonly securityEnabled: boolean;
+  readonly generic: boolean;
   /** The counters `filterToolOutput` records into by default. */
   readonly counters = new FilterCounters();
   #extra: Pattern[];
@@ -84,6 +100,7 @@ export class FilterEngine {
     this.rules = rules;
     this.enabled = options.enabled ?? true;
     this.securityEnabled = options.security ?? true;
+    this.generic = options.generic ?? true;
     this.#extra = options.extraPatterns ?? [];
     this.#label = options.label ?? "shell";
   }
@@ -102,7 +119,14 @@ export class FilterEngine {
     const rules = this.match(command);
     let text: string;
     let confidence: Confidence = "full";
-    if (rules.length === 0) {
+    if (rules.length === 0 && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
+      const output = new Output();
+      const stage = genericStage({ emit: output.push, failed });
+      walkLines(body, (line) => stage.push(line));
+      // No rule claimed the output: unchanged is what it always was (Full), changed is Partial.
+      confidence = stage.finish() === "fallback" ? "full" : "partial";
+      text = output.length > body.length ? sanitize(body) : output.text();
+    } else if (rules.length === 0) {
       text = body.includes("\x1b") || body.includes("\r")
         ? sanitize(body)
         : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");
@@ -113,6 +137,7 @@ export class FilterEngine {
       for (const stage of stages) confidence = worstConfidence(confidence, stage.finish());
       // A filter must never make the output bigger than what it replaces.
       text = output.length > body.length ? sanitize(body) : output.text();
+      text = keepEvidence(body, text, failed);
     }
     if (this.securityEnabled) {
       const scanner = new SecurityScanner({ extraPatterns: this.#extra });
@@ -125,6 +150,50 @@ export class FilterEngine {
     }
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
     return this.#outcome(raw, text, rules.map((r) => r.name), confidence);
+  }
+
+  /**
+   * The stages that would run on an output, each with the lines it received and emitted, run one
+   * after the other (the same result as the streaming chain): what `zeph filter --explain`
+   * prints. The first entry is the sanitising step.
+   */
+  trace(command: string, raw: string, options: { failed?: boolean } = {}): StageTrace[] {
+    const failed = options.failed ?? false;
+    const { body } = splitNotices(raw);
+    const rawLines: string[] = [];
+    for (let start = 0; start < body.length;) {
+      let end = body.indexOf("\n", start);
+      if (end < 0) end = body.length;
+      rawLines.push(body.slice(start, end));
+      start = end + 1;
+    }
+    let lines: string[] = [];
+    walkLines(body, (line) => lines.push(line));
+    const traces: StageTrace[] = [{
+      name: "sanitize",
+      type: "sanitize",
+      input: rawLines,
+      output: lines,
+      confidence: "full",
+    }];
+    const rules = this.match(command);
+    const stages: { name: string; type: string; create: (ctx: StageContext) => Stage }[] = rules
+      .map((rule) => ({
+        name: rule.name,
+        type: rule.strategy.type,
+        create: (ctx) => rule.strategy.createStage(ctx),
+      }));
+    if (!rules.length && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
+      stages.push({ name: "generic", type: "generic", create: (ctx) => genericStage(ctx) });
+    }
+    for (const { name, type, create } of stages) {
+      const output: string[] = [];
+      const stage = create({ emit: (line) => output.push(line), failed });
+      for (const line of lines) stage.push(line);
+      traces.push({ name, type, input: lines, output, confidence: stage.finish() });
+      lines = output;
+    }
+    return traces;
   }
 
   #outcome(
@@ -233,6 +302,31 @@ class Output {
     this.#batch.length = 0;
     return this.#pieces.join("\n");
   }
+}
+
+/** Lines of a failure shown back when the rules removed every one of them. */
+const MAX_EVIDENCE = 20;
+/** Lines of a non-empty output shown when the rules removed everything. */
+const LAST_LINES = 5;
+
+/**
+ * What the rules left, never emptier than the output's evidence: when they removed every line,
+ * the last few stay (a `make` that only echoed `gcc …` lines did something), and a failed
+ * command whose rules left at most two lines and no failure-looking one gets the input's
+ * failure-looking lines back (the first 20).
+ */
+function keepEvidence(body: string, text: string, failed: boolean): string {
+  if (text.trim() === "" && body.trim() !== "") {
+    const lines = sanitize(body).split("\n").filter((l) => !isBlank(l));
+    return lines.slice(-LAST_LINES).join("\n");
+  }
+  // Rules that summarise (group_by_rule's `TS2322 (3): …`) keep the failure in their words.
+  if (!failed || FAILURE_SIGNAL.test(text) || countLines(text) > 2) return text;
+  const evidence: string[] = [];
+  walkLines(body, (line) => {
+    if (evidence.length < MAX_EVIDENCE && FAILURE_SIGNAL.test(line)) evidence.push(line);
+  });
+  return evidence.length ? `${text}${text ? "\n" : ""}${evidence.join("\n")}` : text;
 }
 
 /** Splits trailing tool notices (`[exit code 1]`) off the output. */

@@ -42,6 +42,7 @@ export async function loadFilterEngine(
   const engine = new FilterEngine(rules, {
     enabled: settings.enabled,
     security: settings.security.enabled,
+    generic: settings.generic,
     extraPatterns: extra.patterns,
   });
   return { engine, warnings };

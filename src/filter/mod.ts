@@ -6,7 +6,14 @@
  * handed to it (main.ts wires `filterToolOutput` as the registry's output hook). It imports
  * nothing from tools/.
  */
-export { type EngineOptions, FilterCounters, FilterEngine, type FilterOutcome } from "./engine.ts";
+export {
+  type EngineOptions,
+  FilterCounters,
+  FilterEngine,
+  type FilterOutcome,
+  type StageTrace,
+} from "./engine.ts";
+export { explainFilter } from "./explain.ts";
 export { type FilterableResult, filterToolOutput } from "./hook.ts";
 export {
   BUILTIN_FILTERS_DIR,

@@ -37,10 +37,12 @@ export interface Pattern {
   readonly v8?: V8Form;
   test(text: string): boolean;
   exec(text: string): PatternMatch | null;
-  /** Replaces every match with `replacement`, taken literally (no `$1` expansion). */
-  replaceAll(text: string, replacement: string): string;
-  /** How many non-overlapping matches the text has. */
-  countMatches(text: string): number;
+  /**
+   * How many of the text's lines hold a match, each line searched on its own: linear on both
+   * engines (re2js, asked for every match of a line, may rescan the rest of the line for each:
+   * `.*z|a` over a line of `a`).
+   */
+  countLines(text: string): number;
   /** The leftmost match starting at or after `from`, as [start, end), or null. */
   search(text: string, from: number): { start: number; end: number } | null;
 }
@@ -75,12 +77,38 @@ export function compilePattern(source: string, engine: RegexEngine = "re2"): Pat
   } catch (error) {
     throw new PatternError(source, `invalid RE2 regex: ${(error as Error).message}`);
   }
+  const ambiguous = ambiguousRepeat(source);
+  if (ambiguous) {
+    throw new PatternError(
+      source,
+      `the repeat count "${ambiguous}" has a leading zero, which RE2 reads as literal text and V8 as a count; write it without the zero`,
+    );
+  }
   if (engine === "re2") return new Re2Pattern(source, re2);
   const form = translate(source);
   if (typeof form === "string") {
     throw new PatternError(source, `a built-in pattern must run on V8 in linear time: ${form}`);
   }
   return new V8Pattern(source, form);
+}
+
+/**
+ * A repeat count the two engines read differently (`a{01}`, `a{1,02}`: a count to V8, literal
+ * text to RE2), or null. Escapes and character classes are skipped.
+ */
+function ambiguousRepeat(source: string): string | null {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]" || source[i - 1] === "[" || source[i - 1] === "^";
+    else if (c === "[") inClass = true;
+    else if (c === "{") {
+      const m = /^\{(\d+)(?:,(\d*))?\}/.exec(source.slice(i, i + 24));
+      if (m && [m[1], m[2] ?? ""].some((n) => n.length > 1 && n[0] === "0")) return m[0];
+    }
+  }
+  return null;
 }
 
 /**
@@ -111,26 +139,14 @@ class V8Pattern implements Pattern {
     if (m === null) return null;
     return { group: (which) => typeof which === "number" ? m[which] : m.groups?.[which] };
   }
-  replaceAll(text: string, replacement: string): string {
-    this.#global.lastIndex = 0;
-    return text.replace(this.#global, () => replacement);
-  }
   search(text: string, from: number): { start: number; end: number } | null {
     const re = this.#global;
     re.lastIndex = from;
     const m = re.exec(text);
     return m === null ? null : { start: m.index, end: m.index + m[0].length };
   }
-  countMatches(text: string): number {
-    const re = this.#global;
-    re.lastIndex = 0;
-    let n = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
-      n++;
-      if (m[0] === "") re.lastIndex++;
-    }
-    return n;
+  countLines(text: string): number {
+    return countLines(text, (line) => this.#re.test(line));
   }
 }
 
@@ -153,20 +169,25 @@ class Re2Pattern implements Pattern {
       },
     };
   }
-  replaceAll(text: string, replacement: string): string {
-    return this.re.matcher(text).replaceAll(RE2JS.quoteReplacement(replacement));
-  }
-  countMatches(text: string): number {
-    const m = this.re.matcher(text);
-    let n = 0;
-    while (m.find()) n++;
-    return n;
+  countLines(text: string): number {
+    return countLines(text, (line) => this.re.test(line));
   }
   search(text: string, from: number): { start: number; end: number } | null {
     if (from > text.length) return null;
     const m = this.re.matcher(text);
     return m.find(from) ? { start: m.start(), end: m.end() } : null;
   }
+}
+
+function countLines(text: string, test: (line: string) => boolean): number {
+  let n = 0;
+  for (let start = 0; start <= text.length;) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    if (test(text.slice(start, end))) n++;
+    start = end + 1;
+  }
+  return n;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,8 +197,12 @@ class Re2Pattern implements Pattern {
 // V8 form.
 
 type Node =
-  | { kind: "char"; lit?: string }
-  | { kind: "anchor"; start: boolean }
+  | {
+    kind: "char";
+    lit?: string; /** Its V8 text (a class, an escape, a character). */
+    re?: string;
+  }
+  | { kind: "anchor"; start: boolean; /** `$` (not `\b`, `\B`). */ end?: boolean }
   | { kind: "group"; alts: Node[][] }
   | { kind: "repeat"; child: Node; min: number; max: number };
 
@@ -201,7 +226,7 @@ function translate(source: string): V8Form | string {
   const parser = new Parser(body);
   const tree = parser.parse();
   if (!tree || parser.pos !== body.length) return "it uses syntax outside the V8-compatible subset";
-  const problem = linearityProblem(tree);
+  const problem = linearityProblem(tree, flags);
   if (problem) return problem;
   let bare = "";
   let last = 0;
@@ -216,34 +241,219 @@ function translate(source: string): V8Form | string {
 const startsAnchored = (alt: Node[]) => alt[0]?.kind === "anchor" && alt[0].start;
 
 /**
- * Why V8's backtracking could take more than linear time on a pattern, or null: a repeat over
- * anything wider than one character (`(ab)+`, `(a|b)*` can try exponentially many splits), or
- * more than one unbounded repeat (`\d+ \w+`: each split between them is tried), or one in a
- * pattern not anchored at the start (`\d+x` is retried from every position). Bounded repeats
- * are fine up to a total width of 2,000.
+ * Most paths one match attempt may explore, over the bounded repeats and alternations, when the
+ * attempt is made at every position of a line or runs after an unbounded repeat (so the line's
+ * length multiplies it).
  */
-function linearityProblem(tree: Node[][]): string | null {
-  let unbounded = 0;
-  let width = 0;
+const MAX_PATHS_PER_POSITION = 500;
+/** The same, for a pattern anchored at the start with no unbounded repeat (tried once a line). */
+const MAX_PATHS_ANCHORED = 100_000;
+
+/**
+ * Why V8's backtracking could take more than linear time on a pattern, or null. A backtracking
+ * attempt explores at most the product of the choices of the pattern's repeats and alternations
+ * (a repeat `{m,n}` has n - m + 1; a group the sum of its alternatives'); an unbounded repeat
+ * has as many as the line is long. The attempt is made once a line when every alternative starts
+ * with `^`, else at every position. So a pattern is linear when it has no repeat over anything
+ * wider than one character (`(ab)+`, `(a|b)*` can try exponentially many splits), at most one
+ * unbounded repeat and only when anchored (`\d+ \w+` tries each split between them; `\d+x` is
+ * retried from every position), and a bounded product of choices: adjacent bounded repeats
+ * multiply (`.{0,1000}.{0,1000}z` explores a million paths from every position).
+ */
+function linearityProblem(tree: Node[][], flags: string): string | null {
   let problem: string | null = null;
-  const visit = (node: Node): void => {
-    if (node.kind === "group") { for (const alt of node.alts) alt.forEach(visit); }
+  let width = 0;
+  const check = (node: Node): void => {
+    if (node.kind === "group") { for (const alt of node.alts) alt.forEach(check); }
     if (node.kind !== "repeat") return;
-    if (node.max === Infinity) unbounded++;
-    else width += node.max;
+    if (node.max !== Infinity) width += node.max;
     if (node.child.kind !== "char" && node.max > 1) problem ??= "a repeat over a group";
     // RE2 gives such a group's capture as "", V8 as undefined.
     if (node.child.kind === "group" && node.child.alts.some(nullable)) {
       problem ??= "an optional group that can match empty";
     }
-    visit(node.child);
+    check(node.child);
   };
-  for (const alt of tree) alt.forEach(visit);
+  for (const alt of tree) alt.forEach(check);
   if (problem) return problem;
   if (width > 2000) return "bounded repeats wider than 2,000 characters in all";
-  if (unbounded > 1) return "more than one unbounded repeat";
-  if (unbounded === 1 && !tree.every(startsAnchored)) return "an unbounded repeat, not anchored";
+  const { work, ambiguous, unbounded, leading } = new Choices(tree, flags).count();
+  const anchored = tree.every(startsAnchored);
+  if (unbounded > 0 && !anchored) return "an unbounded repeat, not anchored";
+  if (ambiguous > 0 && unbounded > 1) return "more than one unbounded repeat";
+  // Unbounded repeats scanned once (determined, before any choice) leave the work per line
+  // constant; any other makes it a multiple of the line's length.
+  const limit = anchored && unbounded === leading ? MAX_PATHS_ANCHORED : MAX_PATHS_PER_POSITION;
+  if (work > limit) {
+    return `its repeats and alternatives may take more than ${
+      limit.toLocaleString("en")
+    } steps to match at one position`;
+  }
   return null;
+}
+
+/** What may come next at a point of a pattern: the characters, and whether the match may end. */
+interface Follow {
+  chars: Set<string>;
+  end: boolean;
+}
+
+/**
+ * Counts the paths a backtracking attempt may explore and what each may scan. A repeat is determined when nothing that may
+ * follow it can start with a character it takes (`\s*-->`, `\S{1,400}$`, `\d{1,7}:`): once
+ * it has taken what it can, giving a character back only offers the next element a character
+ * that element cannot take, so there is one split to explore. Any other repeat is ambiguous:
+ * a bounded one multiplies the paths by its choices, an unbounded one by the line's length.
+ * Character sets are compared on representatives: every ASCII character, every other character
+ * the pattern names, and one character it does not name (a class treats all unnamed non-ASCII
+ * characters alike).
+ */
+class Choices {
+  #reps: string[];
+  #sets = new Map<string, Set<string>>();
+  #flags: string;
+  ambiguous = 0;
+  unbounded = 0;
+  /** Determined unbounded repeats before any choice: scanned once per attempt. */
+  leading = 0;
+  #chosen = false;
+
+  constructor(readonly tree: Node[][], flags: string) {
+    this.#flags = flags;
+    const reps = new Set<string>();
+    for (let c = 0; c < 128; c++) reps.add(String.fromCharCode(c));
+    reps.add("\uE000");
+    const named = (node: Node): void => {
+      if (node.kind === "group") node.alts.forEach((alt) => alt.forEach(named));
+      if (node.kind === "repeat") named(node.child);
+      if (node.kind === "char" && node.re) {
+        for (const c of node.re) if (c.charCodeAt(0) >= 128) reps.add(c);
+        for (const m of node.re.matchAll(/\\x([0-9A-Fa-f]{2})/g)) {
+          reps.add(String.fromCharCode(parseInt(m[1], 16)));
+        }
+      }
+    };
+    tree.forEach((alt) => alt.forEach(named));
+    this.#reps = [...reps];
+  }
+
+  /** The work bound over the whole pattern (see `#seq`) and the unbounded repeats' counts. */
+  count(): { work: number; ambiguous: number; unbounded: number; leading: number } {
+    const end: Follow = { chars: new Set(), end: true };
+    let work = 0;
+    this.#chosen = this.tree.length > 1;
+    for (const alt of this.tree) work += this.#seq(alt, end).work;
+    const { ambiguous, unbounded, leading } = this;
+    return { work, ambiguous, unbounded, leading };
+  }
+
+  /**
+   * A sequence followed by `after`: `ways`, how many ways it can end (the product of its
+   * elements' choices), and `work`, a bound on the steps of exploring all of them. Read from the
+   * right: an element with c ways to end that scans up to w characters costs w + c × the work of
+   * what follows it.
+   */
+  #seq(nodes: Node[], after: Follow): { ways: number; work: number } {
+    const costs = nodes.map((node, i) => {
+      const cost = this.#node(node, this.#first(nodes, i + 1, after));
+      if (cost.ways > 1 || this.ambiguous > 0) this.#chosen = true;
+      return cost;
+    });
+    let ways = 1;
+    for (const c of costs) ways *= c.ways;
+    let work = 0;
+    for (let i = costs.length - 1; i >= 0; i--) work = costs[i].work + costs[i].ways * work;
+    return { ways, work };
+  }
+
+  /** One element's ways to end and the characters it may scan, followed by `follow`. */
+  #node(node: Node, follow: Follow): { ways: number; work: number } {
+    if (node.kind === "group") {
+      let ways = 0;
+      let work = 0;
+      for (const alt of node.alts) {
+        const r = this.#seq(alt, follow);
+        ways += r.ways;
+        work += r.work;
+      }
+      return { ways, work };
+    }
+    if (node.kind !== "repeat") return { ways: 1, work: 1 };
+    if (node.child.kind === "group") {
+      const inner = node.child.alts.map((alt) => this.#seq(alt, follow));
+      const ways = inner.reduce((n, r) => n + r.ways, 0);
+      const work = inner.reduce((n, r) => n + r.work, 0);
+      return { ways: (node.max - node.min + 1) * ways, work: node.max * work };
+    }
+    const determined = !this.#overlaps(this.#set(node.child), follow.chars);
+    if (node.max === Infinity) {
+      this.unbounded++;
+      if (!determined) this.ambiguous++;
+      else if (!this.#chosen) this.leading++;
+      return { ways: 1, work: 1 };
+    }
+    return { ways: determined ? 1 : node.max - node.min + 1, work: node.max };
+  }
+
+  /** What may start at `nodes[from]` and on, then `after`. */
+  #first(nodes: Node[], from: number, after: Follow): Follow {
+    const chars = new Set<string>();
+    for (let i = from; i < nodes.length; i++) {
+      const node = nodes[i];
+      if (node.kind === "anchor") {
+        // `^` and `$` take no character and stop a path that is inside a run of characters.
+        if (node.start || this.#isEnd(node)) return { chars, end: false };
+        continue;
+      }
+      const f = node.kind === "repeat" ? this.#nodeFirst(node.child, nodes, i, after) : this
+        .#nodeFirst(node, nodes, i, after);
+      for (const c of f.chars) chars.add(c);
+      const skippable = node.kind === "repeat"
+        ? node.min === 0 || f.end
+        : node.kind === "group" && f.end;
+      if (!skippable) return { chars, end: false };
+    }
+    for (const c of after.chars) chars.add(c);
+    return { chars, end: after.end };
+  }
+
+  /** A node's first characters; `end` when it can match empty. */
+  #nodeFirst(node: Node, nodes: Node[], i: number, after: Follow): Follow {
+    if (node.kind === "char") return { chars: this.#set(node), end: false };
+    if (node.kind === "group") {
+      const chars = new Set<string>();
+      let end = false;
+      const none: Follow = { chars: new Set(), end: true };
+      for (const alt of node.alts) {
+        const f = this.#first(alt, 0, none);
+        for (const c of f.chars) chars.add(c);
+        end ||= f.end;
+      }
+      return { chars, end };
+    }
+    if (node.kind === "repeat") return this.#nodeFirst(node.child, nodes, i, after);
+    return { chars: new Set(), end: true };
+  }
+
+  #isEnd(node: Node): boolean {
+    return node.kind === "anchor" && !node.start && node.end === true;
+  }
+
+  #set(node: Node): Set<string> {
+    const re = node.kind === "char" ? node.re ?? "" : "";
+    let set = this.#sets.get(re);
+    if (!set) {
+      const test = new RegExp(`^(?:${re})$`, this.#flags);
+      set = new Set(this.#reps.filter((c) => test.test(c)));
+      this.#sets.set(re, set);
+    }
+    return set;
+  }
+
+  #overlaps(a: Set<string>, b: Set<string>): boolean {
+    for (const c of a) if (b.has(c)) return true;
+    return false;
+  }
 }
 
 /** Whether a sequence can match the empty string. */
@@ -279,8 +489,10 @@ class Parser {
         seq = [];
         continue;
       }
+      const at = this.out.length;
       const atom = this.#atom();
       if (!atom) return null;
+      if (atom.kind === "char") atom.re = this.out.slice(at);
       const repeated = this.#quantifier(atom);
       if (repeated === null) return null;
       seq.push(repeated);
@@ -344,7 +556,7 @@ class Parser {
     if (c === "^" || c === "$") {
       this.pos++;
       this.out += c;
-      return { kind: "anchor", start: c === "^" };
+      return { kind: "anchor", start: c === "^", end: c === "$" };
     }
     if (c === "*" || c === "+" || c === "?" || c === "{" || c === "}" || c === "]") return null;
     this.pos++;

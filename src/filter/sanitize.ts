@@ -14,13 +14,29 @@ export function stripAnsi(text: string): string {
   return text.includes("\x1b") ? text.replace(ANSI, "") : text;
 }
 
-/** One line (no `\n`): escapes removed, only the text after the last `\r` kept. */
+/** An erase-line escape right after a carriage return: the redraw clears what was there. */
+// deno-lint-ignore no-control-regex
+const ERASE = /^\x1b\[[0-2]?K/;
+
+/**
+ * One line (no `\n`): escapes removed, carriage-return redraws collapsed to their last state. A
+ * `\r` is a redraw only when what follows it really rewrites the line: it erases it (`\x1b[K`)
+ * or is at least as wide as what it covers (a progress bar, a counter). A `\r` inside text (a
+ * test diff showing `"qty\r"`) is kept, spelled `\r`, with the text on both sides.
+ */
 export function sanitizeLine(line: string): string {
-  let out = line.includes("\x1b") ? line.replace(ANSI, "") : line;
-  if (out.endsWith("\r")) out = out.slice(0, -1);
-  const cr = out.lastIndexOf("\r");
-  if (cr >= 0) out = out.slice(cr + 1);
-  return out;
+  let text = line.endsWith("\r") ? line.slice(0, -1) : line;
+  if (text.includes("\r")) {
+    const parts = text.split("\r");
+    text = parts[0];
+    for (let i = 1; i < parts.length; i++) {
+      const next = parts[i];
+      if (next === "") continue;
+      const rewrites = ERASE.test(next) || stripAnsi(next).length >= stripAnsi(text).length;
+      text = rewrites ? next : `${text}\\r${next}`;
+    }
+  }
+  return text.includes("\x1b") ? text.replace(ANSI, "") : text;
 }
 
 /** Iterates the lines of a text without building an array; a final newline adds no line. */

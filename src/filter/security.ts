@@ -35,16 +35,16 @@ const MAX_PRESERVED = 20;
 const MAX_LINE_CHECKS = 2000;
 
 /**
- * Counts `pattern`'s matches in `text`, running it only on the lines holding one of `hints`.
- * The same count as over the whole text: no credential pattern matches across a newline (every
- * class excludes it) and a line boundary is a word boundary either way.
+ * Counts the lines of `text` holding a match of `pattern`, running it only on the lines holding
+ * one of `hints`. The same count as over the whole text: no credential pattern matches across a
+ * newline (every class excludes it).
  */
 function countNearHints(text: string, hints: readonly string[], pattern: Pattern): number {
   const starts: number[] = [];
   for (const hint of hints) {
     let at = text.indexOf(hint);
     while (at >= 0) {
-      if (starts.length >= MAX_LINE_CHECKS) return pattern.countMatches(text);
+      if (starts.length >= MAX_LINE_CHECKS) return pattern.countLines(text);
       starts.push(text.lastIndexOf("\n", at) + 1);
       const end = text.indexOf("\n", at);
       if (end < 0) break;
@@ -59,7 +59,7 @@ function countNearHints(text: string, hints: readonly string[], pattern: Pattern
     previous = start;
     let end = text.indexOf("\n", start);
     if (end < 0) end = text.length;
-    n += pattern.countMatches(text.slice(start, end));
+    n += pattern.countLines(text.slice(start, end));
   }
   return n;
 }
@@ -91,7 +91,10 @@ export function compileExtraPatterns(
 const SIGNALS = new RegExp(
   "panicked at|^panic: |[Ss]egmentation fault|SIGSEGV|[Cc]ore dumped|[Ss]tack overflow|" +
     "[Aa]uthentication failed|AUTHENTICATION FAILED|[Uu]nauthorized|UNAUTHORIZED|" +
-    "[Pp]ermission denied|PERMISSION DENIED|[Aa]ccess denied|ACCESS DENIED|[Ff]orbidden|FORBIDDEN|" +
+    "[Pp]ermission denied|PERMISSION DENIED|[Aa]ccess denied|ACCESS DENIED|" +
+    // HTTP 403 and Kubernetes RBAC ("pods is forbidden: User …"), not a lint rule's wording
+    // ("Forbidden non-null assertion").
+    "\\b403 [Ff]orbidden|[Ff]orbidden \\(403\\)|\\bis forbidden: |^[Ff]orbidden$|^Error: [Ff]orbidden\\b|FORBIDDEN|" +
     "[Ii]nvalid credentials|RUSTSEC-\\d{4}-\\d{4}|GHSA-[0-9a-z]{4}-|CVE-\\d{4}-\\d{4}|" +
     "[Ss]ecurity advisory|[Vv]ulnerabilit|VULNERABILIT|[Ww]eak cipher|[Ii]nsecure hash|" +
     "[Cc]ertificate verify failed|SQL injection",
@@ -119,7 +122,7 @@ export class SecurityScanner {
   /** Credentials, signals and the extra patterns over one text (a whole output). */
   scan(text: string): void {
     this.scanCredentials(text);
-    this.#extra.forEach((pattern, i) => this.#extraCounts[i] += pattern.countMatches(text));
+    this.#extra.forEach((pattern, i) => this.#extraCounts[i] += pattern.countLines(text));
     this.#scanSignals(text);
     this.#publish();
   }

@@ -145,6 +145,12 @@ export async function buildProvider(
         `Unknown provider "${choice.provider}". Use one of: ${PROVIDER_NAMES.join(", ")}.`,
       );
     }
+    if (choice.script && choice.provider !== "script") {
+      throw new ProviderChoiceError(
+        `--script replays a scripted model, but --provider is "${choice.provider}": ` +
+          "drop --script, or use --provider script (which --script implies).",
+      );
+    }
     config.llm.provider = choice.provider as ProviderName;
   }
   if (choice.model) {

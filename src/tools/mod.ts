@@ -18,3 +18,4 @@ export { PolicyEnforcer, policyRuleWarnings, type PolicyVerdict } from "./policy
 export { cacheKey, ResultCache } from "./result_cache.ts";
 export { SessionGuards } from "./session_guards.ts";
 export * from "./undo.ts";
+export { unifiedDiff } from "./_diff.ts";

@@ -20,6 +20,7 @@ import {
 import { type AskAnswer, type AskReply, askReply, rejectionWords } from "./ask_reply.ts";
 import type { ToolExecutor } from "./executors/mod.ts";
 import { defaultToolDeps } from "./deps.ts";
+import { paramNames, unknownParamLines } from "./_params.ts";
 import type { ModeState } from "./modes.ts";
 import { commandPathWords, PolicyEnforcer } from "./policy_rules.ts";
 import type { ResultCache } from "./result_cache.ts";
@@ -591,21 +592,30 @@ function failure(call: ToolCall, thrown: unknown): ToolResult {
   };
 }
 
-/** zod validation; every issue listed with its path. Missing or extra-shaped input is invalid. */
+/**
+ * zod validation; every issue listed with its path. Missing or extra-shaped input is invalid,
+ * and so is a parameter the tool does not have (for every tool, strict schema or not).
+ */
 export function validateParams(tool: AnyTool, input: unknown): unknown {
+  const known = paramNames(tool.params);
+  const unknown = known ? unknownParamLines(input, known) : [];
   const parsed = (tool.params as z.ZodType).safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues;
-  const typeOnly = issues.every((i) =>
-    i.code === "invalid_type" && !/received undefined/.test(i.message)
-  );
+  if (parsed.success && unknown.length === 0) return parsed.data;
+  // zod's own "Unrecognized key" issues are replaced by the lines with a suggestion.
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.filter((i) => !(known && i.code === "unrecognized_keys"));
+  const typeOnly = unknown.length === 0 &&
+    issues.every((i) => i.code === "invalid_type" && !/received undefined/.test(i.message));
   const lines = issues.map((i) => {
     const at = i.path.length ? i.path.join(".") : "(root)";
     return `- ${at}: ${i.message}`;
   });
+  lines.push(...unknown);
+  const names = unknown.length && known ? ` Parameters of ${tool.name}: ${known.join(", ")}.` : "";
   throw new ToolError(
     typeOnly ? "type_mismatch" : "invalid_parameters",
     `Invalid parameters for tool "${tool.name}":\n${lines.join("\n")}`,
-    { hint: "Call the tool again with input that matches its parameter schema." },
+    { hint: `Call the tool again with input that matches its parameter schema.${names}` },
   );
 }

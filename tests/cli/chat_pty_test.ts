@@ -88,7 +88,11 @@ Deno.test({
         { after: "Enter to skip", send: "too risky, list first\r" },
         { after: "Listing first.", send: "\x04" },
       ]);
-      const lines = screen.split(/\r?\n/).map((l) => l.replace(/\r/g, ""));
+      // A row as the terminal shows it: what follows the last carriage return (the status line
+      // is redrawn after "\r" and cleared with "\x1b[2K").
+      const lines = screen.split(/\r?\n/).map((l) =>
+        l.slice(l.lastIndexOf("\r") + 1).replaceAll("\x1b[2K", "")
+      );
       const at = lines.findIndex((l) => l.startsWith("Plan (1/3 done)"));
       expect(lines.slice(at, at + 5)).toEqual([
         "Plan (1/3 done)",

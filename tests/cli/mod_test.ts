@@ -25,8 +25,31 @@ Deno.test("zeph --help lists the global options and the commands, exit 0", async
     for (const text of ["-C, --cwd <dir>", "--config <path>", "-y, --yes", "--json"]) {
       expect(r.stdout).toContain(text);
     }
-    for (const command of ["tools", "tool [options] <id> [input]", "config"]) {
+    for (const command of ["tools", "tool [options] [id] [input]", "config", "acp", "help"]) {
       expect(r.stdout).toContain(`  ${command}`);
+    }
+    for (const text of ["zeph --acp", "npm start -s --", "Exit codes:", "  3    a limit cut"]) {
+      expect(r.stdout).toContain(text);
+    }
+  });
+});
+
+Deno.test("zeph help, zeph help <cmd> and zeph acp --help work; subcommand help shows the global options", async () => {
+  await withWorkspace(async (ws, home) => {
+    const root = await zeph(["help"], { cwd: ws, home });
+    expect([root.code, root.stdout]).toEqual([
+      0,
+      (await zeph(["--help"], { cwd: ws, home })).stdout,
+    ]);
+    const acp = await zeph(["acp", "--help"], { cwd: ws, home });
+    expect([acp.code, acp.stderr]).toEqual([0, ""]);
+    expect(acp.stdout).toContain("Usage: zeph acp [options]");
+    expect(acp.stdout).toContain("Agent Client Protocol (JSON-RPC) on stdin/stdout");
+    for (const args of [["help", "sessions"], ["sessions", "--help"], ["tool", "--help"]]) {
+      const r = await zeph(args, { cwd: ws, home });
+      expect([args, r.code]).toEqual([args, 0]);
+      expect(r.stdout).toContain("Global Options:\n");
+      expect(r.stdout).toContain("-C, --cwd <dir>");
     }
   });
 });

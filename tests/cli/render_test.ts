@@ -1,5 +1,6 @@
 import { expect } from "expect";
-import { colorEnabled, jsonSink, Renderer, type Writer } from "../../src/cli/render.ts";
+import { displayWidth } from "../../src/cli/line_width.ts";
+import { colorEnabled, Renderer, type Writer } from "../../src/cli/render.ts";
 import type { ToolResult } from "../../src/tools/registry.ts";
 
 function capture(isTerminal = false): Writer & { text: string } {
@@ -84,7 +85,115 @@ Deno.test("Renderer on a TTY: a spinner line, then a check mark with the duratio
     subjects: ["a.ts"],
   });
   r.render({ type: "tool_end", result: result({ tool: "read", ok: true, text: "1\tx" }) });
-  expect(err.text).toBe("\r\x1b[2K⠋ › read a.ts\r\x1b[2K✓ › read a.ts 12ms\n  1\tx\n");
+  expect(err.text).toBe("\r\x1b[2K⠋ › read a.ts  0.0s\r\x1b[2K✓ › read a.ts 12ms\n  1\tx\n");
+});
+
+/** A TTY writer of `columns` columns that records every redraw of the status line. */
+function tty(columns: number) {
+  return Object.assign(capture(true), { columns: () => columns });
+}
+
+const redraws = (text: string) => text.split("\r\x1b[2K").filter(Boolean);
+
+Deno.test("status line: cut to the terminal width (wide characters, live output), redrawn in place", () => {
+  let now = 0;
+  const err = tty(40);
+  const r = new Renderer({ out: capture(true), err, color: false, now: () => now, frameMs: 1e9 });
+  r.render({
+    type: "tool_start",
+    callId: "c1",
+    tool: "bash",
+    kind: "execute",
+    input: {},
+    subjects: ["echo 日本語のとても長いコマンドの行です && sleep 5"],
+  });
+  now = 2500;
+  r.render({
+    type: "tool_output",
+    callId: "c1",
+    tool: "bash",
+    stream: "stdout",
+    chunk: "step 1\n\x1b[31mstep 2 of a very long build\x1b[0m\n",
+  });
+  r.stopSpinner();
+  const lines = redraws(err.text);
+  // The title leaves room for the elapsed time and a third of the line for the output.
+  expect(lines).toEqual([
+    "⠋ $ bash echo 日本語のとても長い…  0.0s",
+    "⠋ $ bash echo 日本…  2.5s  step 2 of a…",
+  ]);
+  for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(39);
+  // Nothing but redraws: no newline, so no copy is left in the scrollback.
+  expect(err.text.includes("\n")).toBe(false);
+
+  const wide = tty(60);
+  const w = new Renderer({ out: capture(true), err: wide, color: false, now: () => now });
+  w.render({
+    type: "tool_start",
+    callId: "c",
+    tool: "bash",
+    kind: "execute",
+    input: {},
+    subjects: ["make"],
+  });
+  now = 4000;
+  w.render({
+    type: "tool_output",
+    callId: "c",
+    tool: "bash",
+    stream: "stdout",
+    chunk: "\x1b[2Jcompiling a.c\n",
+  });
+  w.stopSpinner();
+  expect(redraws(wide.text).at(-1)).toBe("⠋ $ bash make  1.5s  compiling a.c");
+});
+
+Deno.test("thinking spinner: elapsed time and the Ctrl-C hint until the model answers, again after tools", () => {
+  let now = 1000;
+  const err = tty(80);
+  const out = capture(true);
+  const r = new Renderer({ out, err, color: false, now: () => now, frameMs: 1e9 });
+  r.thinking();
+  now = 4200;
+  r.render({ type: "text", text: "Hi" });
+  expect(redraws(err.text)).toEqual(["⠋ thinking…  0.0s · Ctrl-C to cancel"]);
+  r.render({
+    type: "tool_start",
+    callId: "c",
+    tool: "read",
+    kind: "read",
+    input: {},
+    subjects: ["a"],
+  });
+  r.render({ type: "tool_end", result: result({ tool: "read", text: "" }) });
+  expect(redraws(err.text).at(-1)).toBe("⠋ thinking…  0.0s · Ctrl-C to cancel");
+  r.render({ type: "turn_end", stopReason: "end_turn" });
+  expect(err.text.endsWith("\r\x1b[2K")).toBe(true);
+  // No TTY: no spinner at all.
+  const plain = capture(false);
+  new Renderer({ out: capture(false), err: plain, color: false }).thinking();
+  expect(plain.text).toBe("");
+});
+
+Deno.test("pause/resume: the tool's spinner comes back after a question, with its start time", () => {
+  let now = 0;
+  const err = tty(80);
+  const r = new Renderer({ out: capture(true), err, color: false, now: () => now, frameMs: 1e9 });
+  r.render({
+    type: "tool_start",
+    callId: "c",
+    tool: "bash",
+    kind: "execute",
+    input: {},
+    subjects: ["make"],
+  });
+  r.pause();
+  err.text = "";
+  now = 3000;
+  r.resume();
+  r.render({ type: "tool_output", callId: "c", tool: "bash", stream: "stdout", chunk: "built\n" });
+  r.stopSpinner();
+  expect(redraws(err.text)).toEqual(["⠋ $ bash make  3.0s", "⠋ $ bash make  3.0s  built"]);
 });
 
 Deno.test("colour: only on a TTY and never with NO_COLOR", () => {
@@ -100,16 +209,6 @@ Deno.test("colour: only on a TTY and never with NO_COLOR", () => {
     message: "down",
   });
   expect(err.text).toBe("\x1b[31m[provider_error] down\x1b[0m\n");
-});
-
-Deno.test("jsonSink: one JSON object per event and line", () => {
-  const out = capture();
-  const sink = jsonSink(out);
-  sink({ type: "text", text: "a\nb" });
-  sink({ type: "turn_end", stopReason: "end_turn" });
-  expect(out.text).toBe(
-    '{"type":"text","text":"a\\nb"}\n{"type":"turn_end","stopReason":"end_turn"}\n',
-  );
 });
 
 Deno.test("Renderer: debug notices are shown only when debug is on (ZEPH_LOG=debug)", () => {

@@ -40,7 +40,7 @@ Deno.test("zeph tool read prints the result, exit 0", async () => {
   });
 });
 
-Deno.test("--json prints {tool, ok, output, category, error}", async () => {
+Deno.test("--json prints {tool, ok, output, category, error, exit_code}", async () => {
   await withWorkspace(async (ws, home) => {
     await Deno.writeTextFile(path.join(ws, "a.txt"), "alpha\n");
     const ok = await zeph(["--json", "tool", "read", '{"path": "a.txt"}'], { cwd: ws, home });
@@ -50,6 +50,7 @@ Deno.test("--json prints {tool, ok, output, category, error}", async () => {
       output: await dispatchInProcess(ws, "read", { path: "a.txt" }),
       category: null,
       error: null,
+      exit_code: null,
     }]);
     const bad = await zeph(["tool", "read", '{"path": 1}', "--json"], { cwd: ws, home });
     const parsed = JSON.parse(bad.stdout);
@@ -187,6 +188,7 @@ Deno.test("permission rules from the config file apply to zeph tool", async () =
       ].join("\n"),
       category: "policy_blocked",
       error: 'Cannot run read "secret.env": denied by policy',
+      exit_code: null,
     }]);
   });
 });

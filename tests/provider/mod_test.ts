@@ -57,6 +57,11 @@ Deno.test("buildProvider: usage mistakes are ProviderChoiceErrors; a missing key
       message:
         "--legacy applies to the scripted provider; for Ollama set [llm.ollama] tool_use = false.",
     }],
+    [{ provider: "ollama", script: "s.jsonl" }, {}, {
+      type: "ProviderChoiceError",
+      message: '--script replays a scripted model, but --provider is "ollama": ' +
+        "drop --script, or use --provider script (which --script implies).",
+    }],
     [{ provider: "script" }, {}, {
       type: "ProviderChoiceError",
       message: "The scripted provider needs a script: pass --script FILE (a JSONL file of model " +

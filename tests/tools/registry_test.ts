@@ -16,7 +16,8 @@ import {
   type ToolResult,
 } from "../../src/tools/registry.ts";
 import { defaultToolDeps } from "../../src/tools/deps.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
+import { defineTool, type ToolContext } from "../../src/tools/tool.ts";
+import { z } from "zod";
 import {
   bashLikeTool,
   echoTool,
@@ -81,18 +82,52 @@ Deno.test("invalid parameters list every issue with its path and ask for valid i
       'Invalid parameters for tool "echo":',
       "- path: Invalid input: expected string, received undefined",
       "- times: Too small: expected number to be >=1",
-      '- (root): Unrecognized key: "extra"',
+      "- extra: Unknown parameter",
     ].join("\n"),
   );
   expect(result.text).toBe(
     [
       "[tool_error]",
       "category: invalid_parameters",
-      'error: Invalid parameters for tool "echo": - path: Invalid input: expected string, received undefined - times: Too small: expected number to be >=1 - (root): Unrecognized key: "extra"',
-      "suggestion: Call the tool again with input that matches its parameter schema.",
+      'error: Invalid parameters for tool "echo": - path: Invalid input: expected string, received undefined - times: Too small: expected number to be >=1 - extra: Unknown parameter',
+      "suggestion: Call the tool again with input that matches its parameter schema. Parameters of echo: path, times.",
       "retryable: false",
     ].join("\n"),
   );
+});
+
+Deno.test("every tool rejects an unknown parameter with a did-you-mean, strict schema or not", async () => {
+  const loose = defineTool({
+    name: "loose",
+    description: "A tool whose schema is not strict.",
+    params: z.object({ path: z.string(), limit: z.number().optional() }),
+    mutates: false,
+    group: "read",
+    kind: "read",
+    invocation: { type: "call" },
+    subjects: (p) => [p.path],
+    execute: (p) => Promise.resolve({ text: `read ${p.path} limit ${p.limit}` }),
+  });
+  const { registry, scope } = await makeRegistry([loose, echoTool()]);
+  const typo = await registry.dispatch(
+    { id: "c", name: "loose", input: { path: "a", lmit: 1 } },
+    scope,
+  );
+  expect([typo.ok, typo.category, typo.error]).toEqual([
+    false,
+    "invalid_parameters",
+    'Invalid parameters for tool "loose":\n- lmit: Unknown parameter (did you mean "limit"?)',
+  ]);
+  expect(typo.text).toContain("Parameters of loose: path, limit.");
+  const strict = await registry.dispatch(
+    { id: "c", name: "echo", input: { path: "a", time: 2 } },
+    scope,
+  );
+  expect(strict.error).toBe(
+    'Invalid parameters for tool "echo":\n- time: Unknown parameter (did you mean "times"?)',
+  );
+  const fine = await registry.dispatch({ id: "c", name: "loose", input: { path: "a" } }, scope);
+  expect([fine.ok, fine.text]).toEqual([true, "read a limit undefined"]);
 });
 
 Deno.test("a present value of the wrong type is a type_mismatch; null input is an empty object", async () => {

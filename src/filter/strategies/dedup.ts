@@ -137,12 +137,20 @@ function alternation(normalizers: Normalizer[], line: string): string {
   let out = "";
   let last = 0;
   let pos = 0;
+  // Each pattern's next match at or after `pos`, searched again only once `pos` passed its start
+  // (a pattern that lost to an earlier one keeps its answer): one search per match per pattern.
+  const next: ({ start: number; end: number } | null | undefined)[] = normalizers.map(() =>
+    undefined
+  );
   while (pos <= line.length) {
     let best = -1;
     let start = Infinity;
     let end = 0;
     for (let k = 0; k < normalizers.length; k++) {
-      const m = normalizers[k].pattern.search(line, pos);
+      let m = next[k];
+      if (m === undefined || (m !== null && m.start < pos)) {
+        m = next[k] = normalizers[k].pattern.search(line, pos);
+      }
       if (m !== null && m.start < start) {
         best = k;
         start = m.start;

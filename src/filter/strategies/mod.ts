@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths and git_log): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log and json): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -12,13 +12,15 @@ import { compileGitLog, GitLogConfig } from "./git_log.ts";
 import { compileGitStatus, GitStatusConfig } from "./git_status.ts";
 import { compileGroupByRule, GroupByRuleConfig } from "./group_by_rule.ts";
 import { compileGroupPaths, GroupPathsConfig } from "./group_paths.ts";
+import { compileJson, JsonConfig } from "./json.ts";
 import { compileKeepMatching, KeepMatchingConfig } from "./keep_matching.ts";
 import { compileStripAnnotated, StripAnnotatedConfig } from "./strip_annotated.ts";
 import { compileStripNoise, StripNoiseConfig } from "./strip_noise.ts";
 import { compileTestSummary, TestSummaryConfig } from "./test_summary.ts";
 import { compileTruncate, TruncateConfig } from "./truncate.ts";
 
-export { patternField } from "./_shared.ts";
+export { FAILURE_SIGNAL, omitted, patternField } from "./_shared.ts";
+export { JsonConfig, looksLikeJson } from "./json.ts";
 
 /** Every strategy: its config schema (a zod object with a literal `type`) and compile step. */
 const STRATEGIES = [
@@ -33,6 +35,7 @@ const STRATEGIES = [
   [DedupConfig, compileDedup],
   [GroupPathsConfig, compileGroupPaths],
   [GitLogConfig, compileGitLog],
+  [JsonConfig, compileJson],
 ] as const;
 
 type Schemas<T> = {

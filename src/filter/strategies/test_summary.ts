@@ -23,7 +23,6 @@ export type TestSummaryConfig = z.infer<typeof TestSummaryConfig>;
 const SUMMARY = [
   /^test result: /, // cargo
   /^\s*Summary \[.*\btests? run:/, // nextest
-  /^=+ .*\b(passed|failed|errors?|skipped|deselected|xfailed|xpassed|no tests ran)\b.* in [\d.]+m?s\b.*=+$/, // pytest
   /^\d+ (passed|failed|errors?|skipped)\b.* in [\d.]+m?s/, // pytest -q
   /^(ok|FAIL|\?)\s+\S+\s+(\(cached\)|[\d.]+s|\[no test files\]|\[build failed\]|\[setup failed\])/, // go
   /^FAIL$/, // go
@@ -35,34 +34,39 @@ const SUMMARY = [
   /^error: test failed, to rerun pass/, // cargo
   /^error: test run failed$/, // nextest
   /^error: Test failed$/, // deno
+  /^\[json\] \d+ passed, \d+ failed\b/, // the json strategy's count of a JSON reporter
 ];
 
 // `\S.*` where `\S+.*` would say the same: V8 backtracks `\S+.*` over every split of the word
-// when the rest fails (quadratic in the test name, on every passing cargo line).
+// when the rest fails (quadratic in the test name, on every passing cargo line). A pytest id's
+// first `::` is found by `PYTEST_ID` (no colon pair before it), so there is one split to try,
+// not one per `:` of a line of colons.
+const PYTEST_ID = "(?:[^\\s:]|:(?!:))+::";
 
 /** One line naming a failed test; kept even when its trace is not. */
 const FAILED_MARKER = [
   /^test \S.* \.\.\. FAILED$/, // cargo
   /^\s*(FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[/, // nextest
-  /^\S+::\S.* (FAILED|ERROR)\b/, // pytest -v
+  new RegExp(`^${PYTEST_ID}\\S.* (FAILED|ERROR)\\b`), // pytest -v
   /^(FAILED|ERROR) \S+/, // pytest short summary
   /^FAIL\s+\S/, // jest file, vitest
   /^\s*(✕|×|✗|✖) /, // jest, vitest, node --test
   /^\s*❯ .*\bfailed\b/, // vitest file
-  /^not ok \d+ /, // TAP
+  /^\s*not ok \d+ /, // TAP (subtests indented)
 ];
 
 /** Lines that open a failure's message/trace block. */
 const BLOCK_START = [
   /^---- \S.* std(out|err) ----$/, // cargo
   /^\s*(---|────) (STDOUT|STDERR):\s/, // nextest
+  /^\s*(stdout|stderr) ───/, // nextest 0.9.9x: the test is named by the FAIL line before it
   /^_{3,} .+ _{3,}$/, // pytest
   /^\s*--- FAIL: /, // go
   /^panic: /, // go
   /^\s*● /, // jest
   /^ ?FAIL\s+\S.* > /, // vitest
   /^\s*(✖|×) /, // node --test, vitest
-  /^not ok \d+ /, // TAP
+  /^\s*not ok \d+ /, // TAP (subtests indented)
   /^\s*\d+\) \S/, // mocha
 ];
 
@@ -70,13 +74,13 @@ const BLOCK_START = [
 const PASSING = [
   /^test \S.* \.\.\. (ok|ignored)\b/,
   /^\s*PASS \[/,
-  /^\S+::\S.* (PASSED|SKIPPED|XFAIL|XPASS)\b/,
+  new RegExp(`^${PYTEST_ID}\\S.* (PASSED|SKIPPED|XFAIL|XPASS)\\b`),
   /^\s*--- (PASS|SKIP): /,
   /^=== (RUN|PAUSE|CONT|NAME)\s/,
   /^\s*(✓|✔|√) /,
   /^PASS\s/,
   /^PASS$/,
-  /^ok \d+ /,
+  /^\s*ok \d+ /,
   /^running \d+ tests?\b/,
   /^\s*Running \S/,
   /^\s*Starting \d+ tests? across/,
@@ -90,15 +94,21 @@ const SECTION = [
   /^\s*⎯{3,}/,
   /^\s*─{5,}\s*$/,
   /^-{5,}\s*(output|output end)\s*-{5,}$/,
-  /^# Subtest: /,
-  /^1\.\.\d+$/,
+  /^\s*# Subtest: /,
+  /^\s*1\.\.\d+$/,
 ];
 
 /** Lines outside any block that still matter (a crash outside a test, a collection error). */
 const LOOSE_SIGNAL_START =
   /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)/;
-/** `LOOSE_SIGNAL_START` or "panicked at" anywhere. */
-const looseSignal = (line: string) => LOOSE_SIGNAL_START.test(line) || line.includes("panicked at");
+/**
+ * A compiler's or vet's `file:line[:col]: message` at column 0, and go's `# package` header over
+ * them: `go test` prints go vet's and the build's errors before (or instead of) any test.
+ */
+const LOOSE_LOCATION = /^(?:[^\s:]{1,300}:\d{1,7}(?::\d{1,7})?: \S|# [^\s]{1,300}$)/;
+/** `LOOSE_SIGNAL_START`, a location line, or "panicked at" anywhere. */
+const looseSignal = (line: string) =>
+  LOOSE_SIGNAL_START.test(line) || LOOSE_LOCATION.test(line) || line.includes("panicked at");
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
@@ -154,8 +164,26 @@ const NOISE_FRAME = new RegExp(join(TRACE_NOISE));
 
 type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
 
+const PYTEST_COUNTS = /\b(passed|failed|errors?|skipped|deselected|xfailed|xpassed|no tests ran)\b/;
+const PYTEST_TIME = / in [\d.]+m?s\b/;
+
+/**
+ * pytest's final line, `==== 1 failed, 2 passed in 0.12s ====`: checked piece by piece, since
+ * one regex of its three free-text parts would backtrack over their splits (cubic on a line of
+ * `= passed in 1s` repeated).
+ */
+function pytestSummary(line: string): boolean {
+  if (!line.startsWith("=") || !line.endsWith("=")) return false;
+  const open = /^=+ /.exec(line);
+  const close = / =+$/.exec(line);
+  if (!open || !close || close.index < open[0].length) return false;
+  const inner = line.slice(open[0].length, close.index);
+  return PYTEST_COUNTS.test(inner) && PYTEST_TIME.test(inner);
+}
+
 /** The line's kind (exported for tests). */
 export function classifyLine(line: string): LineKind {
+  if (pytestSummary(line)) return "summary";
   let kind: LineKind = null;
   CLASSIFY.lastIndex = 0;
   const m = CLASSIFY.exec(line);
@@ -211,7 +239,7 @@ interface Marker {
 const MARKER_ID = [
   /^(?:test )?(\S.*?) \.\.\. FAILED\b/,
   /^\s*(?:FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[[^\]]*\] (\S.*)$/,
-  /^(\S+::\S+)\s.*\b(?:FAILED|ERROR)\b/,
+  new RegExp(`^(${PYTEST_ID}\\S+)\\s.*\\b(?:FAILED|ERROR)\\b`),
 ];
 
 function markerId(line: string): string | null {
@@ -273,6 +301,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let failures = 0;
   let loose = 0;
   let block: Block | null = null;
+  let lastMarker = "";
   // go test -v prints a test's log lines before its `--- FAIL:` line.
   let sinceRun: string[] = [];
   // A runtime frame was dropped: its `at file:line` continuation goes too.
@@ -289,12 +318,14 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       return;
     }
     if (kind === "block") {
-      if (heads.has(line)) {
+      // nextest's `stderr ───` names no test: the failed-test line before it does.
+      const key = NEXTEST_SECTION.test(line) ? `${line}\n${lastMarker}` : line;
+      if (heads.has(key)) {
         // deno lists each failure again under FAILURES: the name is already shown.
         block = null;
         return;
       }
-      heads.add(line);
+      heads.add(key);
       failures++;
       skipField = -1;
       block = {
@@ -309,6 +340,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     }
     if (kind === "marker") {
       block = null;
+      lastMarker = line;
       failures++;
       if (!markers.has(line.trim())) {
         markers.add(line.trim());
@@ -452,6 +484,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
 }
 
 const NEXTEST_HEAD = /^\s*(?:---|────) (?:STDOUT|STDERR):\s+(\S.*)$/;
+const NEXTEST_SECTION = /^\s*(?:stdout|stderr) ───/;
 const PANIC_AT = /panicked at (?:\.\/)?(\S+?):?$/;
 const AT_LOCATION = /^\s+at (?:\.\/)?(\S+)$/;
 

@@ -1,20 +1,28 @@
 /**
  * truncate: beyond `max_lines`, keeps the first `head` and last `tail` lines. Improvement over
- * the reference: lines in the cut that look like failures (error, FAIL, panic, …; at most
- * `keep_signals`) stay, in place, so a cut never hides why a command failed. Memory is bounded
+ * the reference: lines in the cut that look like failures (error, FAIL, panic, …) stay, in
+ * place, wherever they are (up to `keep_signals`, a bound on memory, not a budget), so a cut
+ * never hides why a command failed or where. Memory is bounded
  * by max_lines + keep_signals whatever the input size.
  */
 import { z } from "zod";
+import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { FAILURE_SIGNAL, omitted } from "./_shared.ts";
+import { anyMatcher, FAILURE_SIGNAL, omitted, patternList } from "./_shared.ts";
+
+/** Lines kept from the cut by `keep_patterns`, at most (memory stays bounded). */
+const MAX_PATTERN_KEPT = 10_000;
 
 export const TruncateConfig = z.object({
   type: z.literal("truncate"),
   max_lines: z.number().int().min(1).default(100).describe("Outputs up to this many lines pass"),
   head: z.number().int().min(0).default(20).describe("Lines kept from the start"),
   tail: z.number().int().min(0).default(20).describe("Lines kept from the end"),
-  keep_signals: z.number().int().min(0).default(30).describe(
-    "Failure-looking lines kept from the cut",
+  keep_signals: z.number().int().min(0).default(10_000).describe(
+    "Failure-looking lines kept from the cut (every one, up to this many; 0 keeps none)",
+  ),
+  keep_patterns: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of other lines kept from the cut (a history's commit lines)",
   ),
 }).strict().refine((c) => c.head + c.tail <= c.max_lines, {
   message: "head + tail must not exceed max_lines",
@@ -22,8 +30,11 @@ export const TruncateConfig = z.object({
 });
 export type TruncateConfig = z.infer<typeof TruncateConfig>;
 
-export function compileTruncate(config: TruncateConfig): CompiledStrategy {
+export function compileTruncate(config: TruncateConfig, engine: RegexEngine): CompiledStrategy {
   const { max_lines: max, head, tail, keep_signals: keepSignals } = config;
+  const keepPattern = anyMatcher(
+    patternList(config.keep_patterns, "strategy.keep_patterns", engine),
+  );
   return {
     type: "truncate",
     createStage(ctx: StageContext): Stage {
@@ -31,9 +42,16 @@ export function compileTruncate(config: TruncateConfig): CompiledStrategy {
       // Lines after the head, until we know the output is long; then the last `tail` of them.
       const pending: string[] = [];
       let cutting = false;
-      const kept: { index: number; line: string }[] = [];
+      // `pattern`: kept by keep_patterns (a listing: the gaps before them are counted together).
+      const kept: { index: number; line: string; pattern?: boolean }[] = [];
+      let signals = 0;
       const consider = (index: number, line: string) => {
-        if (kept.length < keepSignals && FAILURE_SIGNAL.test(line)) kept.push({ index, line });
+        if (signals < keepSignals && FAILURE_SIGNAL.test(line)) {
+          signals++;
+          kept.push({ index, line });
+        } else if (kept.length < keepSignals + MAX_PATTERN_KEPT && keepPattern(line)) {
+          kept.push({ index, line, pattern: true });
+        }
       };
       return {
         push(line) {
@@ -57,12 +75,18 @@ export function compileTruncate(config: TruncateConfig): CompiledStrategy {
           }
           const tailStart = total - pending.length;
           let next = head;
-          for (const { index, line } of kept) {
-            if (index > next) ctx.emit(omitted(index - next));
+          // Lines omitted before pattern-kept lines, told once before the next signal or the tail.
+          let untold = 0;
+          for (const { index, line, pattern } of kept) {
+            if (pattern) untold += index - next;
+            else if (index - next + untold > 0) {
+              ctx.emit(omitted(index - next + untold));
+              untold = 0;
+            }
             ctx.emit(line);
             next = index + 1;
           }
-          if (tailStart > next) ctx.emit(omitted(tailStart - next));
+          if (tailStart - next + untold > 0) ctx.emit(omitted(tailStart - next + untold));
           for (const line of pending) ctx.emit(line);
           return "partial";
         },

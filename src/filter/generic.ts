@@ -1,0 +1,208 @@
+/**
+ * The generic pass: what an output no rule matches goes through, so that an unknown tool's output
+ * is not passed through whole. Runs of a repeated line collapse to one with a count, progress and
+ * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
+ * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
+ * one of them, wherever it is) and a long one keeps the text around its signal. Output that is
+ * JSON goes to the json strategy's defaults instead. Commands that print content rather than a
+ * report (`cat`, `head`, `sed`, `diff` …) are left alone: the model may edit what it read.
+ */
+import {
+  compileStrategy,
+  FAILURE_SIGNAL,
+  JsonConfig,
+  looksLikeJson,
+  omitted,
+} from "./strategies/mod.ts";
+import type { Confidence, Stage, StageContext } from "./types.ts";
+
+/** Programs whose output is content to be read as it is. */
+const CONTENT_PRINTERS = new Set([
+  "cat",
+  "tac",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "bat",
+  "batcat",
+  "nl",
+  "sed",
+  "awk",
+  "gawk",
+  "cut",
+  "sort",
+  "uniq",
+  "tr",
+  "rev",
+  "paste",
+  "column",
+  "echo",
+  "printf",
+  "seq",
+  "yes",
+  "base64",
+  "xxd",
+  "od",
+  "hexdump",
+  "diff",
+  "cmp",
+  "envsubst",
+  "yq",
+  "readlink",
+  "realpath",
+  "pwd",
+  "wc",
+  "strings",
+]);
+
+/** Lines longer than this are cut in the middle. */
+export const LONG_LINE = 1000;
+const LONG_HEAD = 500;
+const LONG_TAIL = 250;
+/** Around a failure signal inside a cut, this many characters either side stay. */
+const SIGNAL_WINDOW = 150;
+/** Runs of at least this many identical lines collapse. */
+const MIN_RUN = 3;
+/** Outputs longer than this keep their head and tail (and every failure-signal line). */
+const MAX_LINES = 400;
+const HEAD = 150;
+const TAIL = 150;
+
+/** A progress bar: a run of bar characters next to a percentage. */
+const BAR = /[█▓▒░■━#=>]{4}/;
+const PERCENT = /\b\d{1,3}(?:\.\d{1,2})?%/;
+/** A spinner frame at the start of a line (braille or block spinners). */
+const SPINNER = /^\s{0,8}[⠁-⣿◐◓◑◒◴◷◶◵]\s/;
+
+const JSON_DEFAULTS = JsonConfig.parse({ type: "json" });
+
+/** Whether the generic pass applies to a command (false for programs that print content). */
+export function genericApplies(command: string): boolean {
+  const name = /^\s*(\S+)/.exec(command)?.[1] ?? "";
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  return !CONTENT_PRINTERS.has(base);
+}
+
+/** One line's verdict, for `--explain`: why the generic pass removed or rewrote it. */
+export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
+
+/** The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain). */
+export function genericStage(
+  ctx: StageContext,
+  onRemove?: (line: string, why: GenericAction) => void,
+): Stage {
+  let first: string | null = null;
+  let json: Stage | null = null;
+  const tail = truncator(ctx, onRemove);
+  let run: string | null = null;
+  let runCount = 0;
+  let changed = false;
+  const cut = (line: string): string => {
+    if (line.length <= LONG_LINE) return line;
+    changed = true;
+    onRemove?.(line, "cut");
+    return cutMiddle(line);
+  };
+  const flushRun = () => {
+    if (run === null) return;
+    if (runCount >= MIN_RUN) {
+      changed = true;
+      for (let i = 1; i < runCount; i++) onRemove?.(run, "repeat");
+      tail.push(`${cut(run)} (x${runCount})`);
+    } else {
+      for (let i = 0; i < runCount; i++) tail.push(cut(run));
+    }
+    run = null;
+    runCount = 0;
+  };
+  const take = (line: string) => {
+    if (line === run) {
+      runCount++;
+      return;
+    }
+    flushRun();
+    if (isProgress(line)) {
+      changed = true;
+      onRemove?.(line, "progress");
+      return;
+    }
+    run = line;
+    runCount = 1;
+  };
+  return {
+    push(line) {
+      if (first === null && line.trim() !== "") {
+        first = line;
+        if (looksLikeJson(line)) json = compileStrategy(JSON_DEFAULTS, "v8").createStage(ctx);
+      }
+      if (json) json.push(line);
+      else take(line);
+    },
+    finish(): Confidence {
+      if (json) return json.finish();
+      flushRun();
+      const truncated = tail.finish();
+      return changed || truncated ? "partial" : "fallback";
+    },
+  };
+}
+
+/** Whether a line is a progress bar or spinner frame (never one that carries a failure). */
+export function isProgress(line: string): boolean {
+  if (FAILURE_SIGNAL.test(line)) return false;
+  return SPINNER.test(line) || (BAR.test(line) && PERCENT.test(line));
+}
+
+/** A long line with its middle replaced by a marker; the text around a failure signal stays. */
+export function cutMiddle(line: string): string {
+  const head = line.slice(0, LONG_HEAD);
+  const tailStart = line.length - LONG_TAIL;
+  const at = FAILURE_SIGNAL.search(line, LONG_HEAD);
+  if (at !== null && at.start < tailStart) {
+    const from = Math.max(LONG_HEAD, at.start - SIGNAL_WINDOW);
+    const to = Math.min(tailStart, at.end + SIGNAL_WINDOW);
+    return `${head} …[${from - LONG_HEAD} chars cut]… ${line.slice(from, to)} …[${
+      tailStart - to
+    } chars cut]… ${line.slice(tailStart)}`;
+  }
+  return `${head} …[${tailStart - LONG_HEAD} chars cut]… ${line.slice(tailStart)}`;
+}
+
+/**
+ * Beyond MAX_LINES, the first HEAD and last TAIL lines and every failure-signal line between
+ * them, with a count of what went. Returns from `finish` whether it cut.
+ */
+function truncator(
+  ctx: StageContext,
+  onRemove?: (line: string, why: GenericAction) => void,
+): { push(line: string): void; finish(): boolean } {
+  const lines: string[] = [];
+  return {
+    push(line) {
+      lines.push(line);
+    },
+    finish() {
+      if (lines.length <= MAX_LINES) {
+        for (const line of lines) ctx.emit(line);
+        return false;
+      }
+      for (const line of lines.slice(0, HEAD)) ctx.emit(line);
+      const end = lines.length - TAIL;
+      let gap = 0;
+      for (let i = HEAD; i < end; i++) {
+        if (FAILURE_SIGNAL.test(lines[i])) {
+          if (gap) ctx.emit(omitted(gap));
+          gap = 0;
+          ctx.emit(lines[i]);
+        } else {
+          gap++;
+          onRemove?.(lines[i], "truncated");
+        }
+      }
+      if (gap) ctx.emit(omitted(gap));
+      for (const line of lines.slice(end)) ctx.emit(line);
+      return true;
+    },
+  };
+}

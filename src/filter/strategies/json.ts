@@ -1,0 +1,347 @@
+/**
+ * json: reads JSON reporters, a whole document (`eslint -f json`, `npm audit --json`, `gh … --json`)
+ * or JSON lines (`go test -json`, `cargo --message-format=json`, structured logs), and keeps what
+ * a failure needs: items whose status says they passed go (counted), fields that only repeat
+ * bookkeeping go (timestamps, durations, zero counts, empty values, a file's source text), and a
+ * record that carries its own rendered text (`Output`, `message.rendered`) is shown as that text.
+ * Lines that are not JSON (a build error printed before the reporter started) stay in place.
+ * Output that is not JSON passes unchanged (Fallback).
+ */
+import { z } from "zod";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+
+export const JsonConfig = z.object({
+  type: z.literal("json"),
+  item_fields: z.array(z.string()).default([]).describe(
+    "JSON lines: fields (dotted paths) whose values name the item a record belongs to; an item's status is its last record's",
+  ),
+  status_fields: z.array(z.string()).default([
+    "Action",
+    "status",
+    "outcome",
+    "result",
+    "conclusion",
+    "reason",
+  ]).describe("Fields read, in order, for a record's status"),
+  pass_values: z.array(z.string()).default([
+    "pass",
+    "passed",
+    "ok",
+    "success",
+    "succeeded",
+    "skip",
+    "skipped",
+    "compiler-artifact",
+    "build-script-executed",
+  ]).describe("Statuses of items that passed: their records go"),
+  quiet_values: z.array(z.string()).default(["run", "start", "pause", "cont", "bench"]).describe(
+    "Statuses of records that only mark progress: they go whatever the item's status",
+  ),
+  text_fields: z.array(z.string()).default(["Output", "message.rendered", "rendered"]).describe(
+    "Fields holding a record's rendered text, shown instead of the record",
+  ),
+  drop_fields: z.array(z.string()).default([
+    "Time",
+    "time",
+    "timestamp",
+    "Elapsed",
+    "elapsed",
+    "duration",
+    "source",
+    "suppressedMessages",
+    "suggestions",
+    "usedDeprecatedRules",
+    "nodeType",
+    "messageId",
+    "endLine",
+    "endColumn",
+  ]).describe("Field names dropped wherever they occur"),
+  max_items: z.number().int().min(1).default(200).describe("Kept items shown; the rest counted"),
+}).strict();
+export type JsonConfig = z.infer<typeof JsonConfig>;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A document above this size is not parsed: it passes unchanged. */
+const MAX_DOCUMENT_CHARS = 16 * 1024 * 1024;
+
+export function compileJson(config: JsonConfig): CompiledStrategy {
+  const reader = new JsonReader(config);
+  return {
+    type: "json",
+    createStage(ctx: StageContext): Stage {
+      const lines: string[] = [];
+      let chars = 0;
+      return {
+        push(line) {
+          lines.push(line);
+          chars += line.length + 1;
+        },
+        finish() {
+          const out = chars <= MAX_DOCUMENT_CHARS ? reader.read(lines) : null;
+          for (const line of out ?? lines) ctx.emit(line);
+          return out ? "full" : "fallback";
+        },
+      };
+    },
+  };
+}
+
+/** Whether a text looks like JSON output (a document or JSON lines) at its first non-blank line. */
+export function looksLikeJson(firstLine: string): boolean {
+  const t = firstLine.trimStart();
+  return t.startsWith("{") || (t.startsWith("[") && !/^\[[\w\s./:-]*\]/.test(t));
+}
+
+class JsonReader {
+  #pass: Set<string>;
+  #quiet: Set<string>;
+  #drop: Set<string>;
+
+  constructor(readonly config: JsonConfig) {
+    this.#pass = new Set(config.pass_values.map((v) => v.toLowerCase()));
+    this.#quiet = new Set(config.quiet_values.map((v) => v.toLowerCase()));
+    this.#drop = new Set(config.drop_fields);
+  }
+
+  /** The kept lines, or null when the input is not JSON. */
+  read(lines: string[]): string[] | null {
+    const first = lines.findIndex((l) => l.trim() !== "");
+    if (first < 0) return null;
+    if (looksLikeJson(lines[first])) {
+      const document = this.#document(lines);
+      if (document !== undefined) return this.#showDocument(document);
+      return this.#jsonLines(lines);
+    }
+    // JSON lines after a few plain ones (go vet's errors before `go test -json`'s records).
+    let objects = 0;
+    let text = 0;
+    for (const line of lines) {
+      const t = line.trim();
+      if (t.startsWith("{") && t.endsWith("}")) objects++;
+      else if (t !== "") text++;
+    }
+    return objects > text ? this.#jsonLines(lines) : null;
+  }
+
+  #document(lines: string[]): Json | undefined {
+    try {
+      return JSON.parse(lines.join("\n")) as Json;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #status(record: Json): string | null {
+    for (const field of this.config.status_fields) {
+      const value = pathOf(record, field);
+      if (typeof value === "string") return value.toLowerCase();
+      if (typeof value === "boolean" && field === "success") return value ? "success" : "fail";
+    }
+    return null;
+  }
+
+  /** JSON lines: records grouped by item; passing items and progress records go. */
+  #jsonLines(lines: string[]): string[] | null {
+    type Entry = { text: string } | { record: Json; item: string | null };
+    const entries: Entry[] = [];
+    const last = new Map<string, string | null>();
+    let records = 0;
+    for (const line of lines) {
+      const t = line.trim();
+      if (!t.startsWith("{") || !t.endsWith("}")) {
+        entries.push({ text: line });
+        continue;
+      }
+      let record: Json;
+      try {
+        record = JSON.parse(t) as Json;
+      } catch {
+        entries.push({ text: line });
+        continue;
+      }
+      records++;
+      const item = this.#itemOf(record);
+      const status = this.#status(record);
+      // An item that started and never reported (a test killed by a timeout) did not pass.
+      if (item !== null && !last.has(item)) last.set(item, null);
+      if (item !== null && status !== null && !this.#quiet.has(status)) last.set(item, status);
+      entries.push({ record, item });
+    }
+    if (records === 0) return null;
+    const out: string[] = [];
+    const passed = new Set<string>();
+    let dropped = 0;
+    for (const entry of entries) {
+      if ("text" in entry) {
+        out.push(entry.text);
+        continue;
+      }
+      const { record, item } = entry;
+      const status = this.#status(record);
+      const itemStatus = item === null ? status : last.get(item) ?? status;
+      if (
+        (itemStatus !== null && this.#pass.has(itemStatus)) ||
+        (status !== null && this.#quiet.has(status))
+      ) {
+        if (item !== null && itemStatus !== null && this.#pass.has(itemStatus)) passed.add(item);
+        else dropped++;
+        continue;
+      }
+      const text = this.#text(record);
+      if (text !== null) {
+        out.push(...text);
+        continue;
+      }
+      // A record of an item whose text is shown adds only its status.
+      if (item !== null && this.config.text_fields.length && status !== null) continue;
+      const pruned = this.#prune(record);
+      if (pruned !== undefined) out.push(JSON.stringify(pruned));
+    }
+    const summary = this.#summary(last);
+    if (summary) out.push(summary);
+    else if (passed.size) out.push(`(${passed.size} passing items not shown)`);
+    else if (dropped && out.length === 0) out.push(`(${dropped} passing records not shown)`);
+    return out;
+  }
+
+  /**
+   * `[json] 41 passed, 1 failed: TestTotal` over the items every item field names (tests, not
+   * their packages), failures named (at most 20); null without item fields or such items.
+   */
+  #summary(last: Map<string, string | null>): string | null {
+    const fields = this.config.item_fields.length;
+    if (!fields) return null;
+    let passed = 0;
+    const failed: string[] = [];
+    for (const [item, status] of last) {
+      const parts = JSON.parse(item) as (Json | undefined)[];
+      if (parts.length !== fields || parts.some((p) => p === null || p === undefined)) continue;
+      if (status !== null && this.#pass.has(status)) passed++;
+      else failed.push(String(parts[fields - 1]));
+    }
+    if (passed + failed.length === 0) return null;
+    const names = failed.slice(0, 20).join(", ") + (failed.length > 20 ? ", …" : "");
+    return `[json] ${passed} passed, ${failed.length} failed${failed.length ? `: ${names}` : ""}`;
+  }
+
+  #itemOf(record: Json): string | null {
+    if (!this.config.item_fields.length) return null;
+    const parts = this.config.item_fields.map((f) => pathOf(record, f));
+    if (parts.every((p) => p === undefined)) return null;
+    return JSON.stringify(parts);
+  }
+
+  /** A record's rendered text, as lines (its final newline dropped), or null. */
+  #text(record: Json): string[] | null {
+    for (const field of this.config.text_fields) {
+      const value = pathOf(record, field);
+      if (typeof value === "string") {
+        const text = value.replace(/\r?\n$/, "");
+        return text === "" ? [] : text.split(/\r?\n/);
+      }
+    }
+    return null;
+  }
+
+  /** A whole document: passing elements of arrays go, the rest pruned, one element a line. */
+  #showDocument(document: Json): string[] {
+    const counter = { passed: 0 };
+    const kept = this.#keep(document, counter, 0);
+    const out: string[] = [];
+    const max = this.config.max_items;
+    if (Array.isArray(kept)) {
+      kept.slice(0, max).forEach((el) => out.push(JSON.stringify(el)));
+      if (kept.length > max) out.push(`(${kept.length - max} more items not shown)`);
+    } else if (kept !== null && typeof kept === "object") {
+      for (const [key, value] of Object.entries(kept)) {
+        out.push(`${JSON.stringify(key)}: ${JSON.stringify(value)}`);
+      }
+    } else if (kept !== undefined) {
+      out.push(JSON.stringify(kept));
+    }
+    if (counter.passed) out.push(`(${counter.passed} passing items not shown)`);
+    return out;
+  }
+
+  /**
+   * The value pruned, arrays without their passing elements. `depth` is the nesting from the
+   * document: the lists of items are the document itself or its top-level fields (eslint's
+   * files, rubocop's `files`); deeper lists (a file's messages) are kept whole.
+   */
+  #keep(value: Json, counter: { passed: number }, depth: number): Json | undefined {
+    if (Array.isArray(value)) {
+      const pruned = value.map((el) => this.#prune(el));
+      // In a list of containers, an element left with nothing nested (an eslint file without
+      // messages) or with a passing status (a test case that passed) passed.
+      const containers = depth <= 1 && pruned.some((el) => hasNested(el));
+      const out: Json[] = [];
+      pruned.forEach((el, i) => {
+        if (el === undefined) return;
+        const status = this.#status(value[i]);
+        const passing = (status !== null && this.#pass.has(status)) ||
+          (containers && isObject(el) && !hasNested(el));
+        if (passing) counter.passed++;
+        else out.push(isObject(el) ? this.#keepChildren(el, counter, depth + 2) : el);
+      });
+      return out;
+    }
+    const pruned = this.#prune(value);
+    return isObject(pruned) ? this.#keepChildren(pruned, counter, depth + 1) : pruned;
+  }
+
+  #keepChildren(
+    object: { [key: string]: Json },
+    counter: { passed: number },
+    depth: number,
+  ): Json {
+    const out: { [key: string]: Json } = {};
+    for (const [key, value] of Object.entries(object)) {
+      const kept = Array.isArray(value) ? this.#keep(value, counter, depth) : value;
+      if (kept !== undefined && !isEmpty(kept)) out[key] = kept;
+    }
+    return out;
+  }
+
+  /** Bookkeeping fields, empty values and zero counts removed; undefined when nothing is left. */
+  #prune(value: Json): Json | undefined {
+    if (Array.isArray(value)) {
+      const out = value.map((el) => this.#prune(el)).filter((el) => el !== undefined) as Json[];
+      return out.length ? out : undefined;
+    }
+    if (isObject(value)) {
+      const out: { [key: string]: Json } = {};
+      for (const [key, child] of Object.entries(value)) {
+        if (this.#drop.has(key)) continue;
+        if (child === 0 && /count$/i.test(key)) continue;
+        const pruned = this.#prune(child);
+        if (pruned !== undefined) out[key] = pruned;
+      }
+      return Object.keys(out).length ? out : undefined;
+    }
+    return isEmpty(value) ? undefined : value;
+  }
+}
+
+function isObject(value: Json | undefined): value is { [key: string]: Json } {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function isEmpty(value: Json): boolean {
+  return value === null || value === "" || (Array.isArray(value) && value.length === 0) ||
+    (isObject(value) && Object.keys(value).length === 0);
+}
+
+function hasNested(value: Json | undefined): boolean {
+  return isObject(value) && Object.values(value).some((v) => typeof v === "object" && v !== null);
+}
+
+/** The value at a dotted path (`message.rendered`), or undefined. */
+function pathOf(value: Json, path: string): Json | undefined {
+  let at: Json | undefined = value;
+  for (const key of path.split(".")) {
+    if (!isObject(at)) return undefined;
+    at = at[key];
+  }
+  return at;
+}

@@ -1,0 +1,80 @@
+/** The generic pass over outputs no rule matches. */
+import { expect } from "expect";
+import { FilterEngine } from "../../src/filter/mod.ts";
+import { cutMiddle, isProgress, LONG_LINE } from "../../src/filter/generic.ts";
+
+const engine = new FilterEngine([], { security: false });
+
+Deno.test("repeated lines collapse with a count; progress and spinner lines go", () => {
+  const input = [
+    "starting sync",
+    "[#####.....] 50% downloading",
+    "⠋ resolving packages",
+    "retrying connection",
+    "retrying connection",
+    "retrying connection",
+    "retrying connection",
+    "done: 3 files",
+    "}",
+    "}",
+  ].join("\n");
+  const out = engine.filter("mytool sync", input);
+  expect(out.text).toBe("starting sync\nretrying connection (x4)\ndone: 3 files\n}\n}");
+  expect(out.stats.confidence).toBe("partial");
+});
+
+Deno.test("a progress-looking line that carries a failure stays", () => {
+  expect(isProgress("[####......] 40% error: checksum mismatch")).toBe(false);
+  expect(isProgress("████████░░ 80%")).toBe(true);
+  // A markdown underline or a percentage on its own is not progress.
+  expect(isProgress("=========")).toBe(false);
+  expect(isProgress("Coverage: 85%")).toBe(false);
+});
+
+Deno.test("a very long line is cut in the middle; the text around a failure signal stays", () => {
+  const plain = "x".repeat(5000);
+  const cut = cutMiddle(plain);
+  expect(cut.length).toBeLessThan(LONG_LINE);
+  expect(cut).toBe(`${"x".repeat(500)} …[4250 chars cut]… ${"x".repeat(250)}`);
+  const signal = "a".repeat(3000) + " FATAL: disk full at /var/lib " + "b".repeat(3000);
+  const kept = cutMiddle(signal);
+  expect(kept).toContain("FATAL: disk full at /var/lib");
+  expect(kept.length).toBeLessThan(1400);
+  expect(engine.filter("mytool", `ok\n${plain}\nend`).text).toBe(`ok\n${cut}\nend`);
+});
+
+Deno.test("a long output keeps head, tail and every failure-signal line, wherever it is", () => {
+  const lines = Array.from({ length: 2000 }, (_, i) => `step ${i} fine`);
+  const signals = [160, 700, 701, 1500, 1849];
+  for (const i of signals) lines[i] = `step ${i} error: unit ${i} failed`;
+  const out = engine.filter("mytool run", lines.join("\n"), { failed: true });
+  const kept = out.text.split("\n");
+  for (const i of signals) expect(kept).toContain(`step ${i} error: unit ${i} failed`);
+  expect(kept.slice(0, 150)).toEqual(lines.slice(0, 150));
+  expect(kept.slice(-150)).toEqual(lines.slice(-150));
+  expect(kept).toContain("... (10 lines omitted) ...");
+  expect(kept.length).toBeLessThan(320);
+});
+
+Deno.test("programs that print content are left alone", () => {
+  const input = "a\na\na\na\n" + "y".repeat(3000);
+  for (const command of ["cat notes.txt", "cd /p && sed -n 1,40p x", "/usr/bin/head -50 f"]) {
+    expect(engine.filter(command, input).text).toBe(input);
+  }
+  const off = new FilterEngine([], { security: false, generic: false });
+  expect(off.filter("mytool", input).text).toBe(input);
+});
+
+Deno.test("JSON output with no rule goes through the json strategy's defaults", () => {
+  const input = JSON.stringify(
+    [
+      { file: "a.py", errors: [] },
+      { file: "b.py", errors: [{ line: 3, message: "undefined name 'x'" }] },
+    ],
+    null,
+    2,
+  );
+  expect(engine.filter("mylint --json", input).text).toBe(
+    '{"file":"b.py","errors":[{"line":3,"message":"undefined name \'x\'"}]}\n(1 passing items not shown)',
+  );
+});

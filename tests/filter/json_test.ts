@@ -1,0 +1,100 @@
+/** The json strategy: JSON lines grouped by item, whole documents, and text that is not JSON. */
+import { expect } from "expect";
+import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
+
+function run(strategy: Record<string, unknown>, input: string, failed = false) {
+  const rule = compileRule({ name: "t", match: { prefix: "cmd" }, strategy }, "test");
+  const out = new FilterEngine([rule], { security: false }).filter("cmd", input, { failed });
+  return { text: out.text, confidence: out.stats.confidence };
+}
+
+const goRecord = (action: string, test?: string, output?: string) =>
+  JSON.stringify({
+    Time: "2026-11-26T09:01:58Z",
+    Action: action,
+    Package: "example.com/shop/calc",
+    ...(test ? { Test: test } : {}),
+    ...(output !== undefined ? { Output: output } : {}),
+    ...(action === "pass" || action === "fail" ? { Elapsed: 0.01 } : {}),
+  });
+
+Deno.test("json lines: a passing item goes whole, a failing one is shown as its text", () => {
+  const input = [
+    "# example.com/shop/vet",
+    "vet/vet.go:5:34: fmt.Sprintf format %s has arg n of wrong type int",
+    goRecord("run", "TestAdd"),
+    goRecord("output", "TestAdd", "=== RUN   TestAdd\n"),
+    goRecord("output", "TestAdd", "--- PASS: TestAdd (0.00s)\n"),
+    goRecord("pass", "TestAdd"),
+    goRecord("run", "TestTotal"),
+    goRecord("output", "TestTotal", "    calc_test.go:12: Total() = 90, want 81\n"),
+    goRecord("output", "TestTotal", "--- FAIL: TestTotal (0.00s)\n"),
+    goRecord("fail", "TestTotal"),
+    goRecord("output", undefined, "FAIL\texample.com/shop/calc\t0.004s\n"),
+    goRecord("fail"),
+  ].join("\n");
+  expect(run({ type: "json", item_fields: ["Package", "Test"] }, input, true)).toEqual({
+    text: [
+      "# example.com/shop/vet",
+      "vet/vet.go:5:34: fmt.Sprintf format %s has arg n of wrong type int",
+      "    calc_test.go:12: Total() = 90, want 81",
+      "--- FAIL: TestTotal (0.00s)",
+      "FAIL\texample.com/shop/calc\t0.004s",
+      "[json] 1 passed, 1 failed: TestTotal",
+    ].join("\n"),
+    confidence: "full",
+  });
+});
+
+Deno.test("a JSON document: items that passed go, bookkeeping fields go, locations stay", () => {
+  const file = (path: string, messages: unknown[]) => ({
+    filePath: path,
+    messages,
+    suppressedMessages: [],
+    errorCount: messages.length,
+    fatalErrorCount: 0,
+    warningCount: 0,
+    fixableErrorCount: 0,
+    fixableWarningCount: 0,
+    usedDeprecatedRules: [],
+    ...(messages.length ? { source: "let x = 1;\n".repeat(20) } : {}),
+  });
+  const message = {
+    ruleId: "no-undef",
+    severity: 2,
+    message: "'missing' is not defined.",
+    line: 6,
+    column: 39,
+    nodeType: "Identifier",
+    messageId: "undef",
+    endLine: 6,
+    endColumn: 46,
+  };
+  const input = JSON.stringify([
+    file("/p/src/a.js", []),
+    file("/p/src/bad.js", [message]),
+    file("/p/src/b.js", []),
+  ]);
+  expect(run({ type: "json" }, input, true)).toEqual({
+    text: [
+      '{"filePath":"/p/src/bad.js","messages":[{"ruleId":"no-undef","severity":2,"message":"\'missing\' is not defined.","line":6,"column":39}],"errorCount":1}',
+      "(2 passing items not shown)",
+    ].join("\n"),
+    confidence: "full",
+  });
+  // A listing with nothing nested (gh --json): every element stays, only pretty-printing goes.
+  const listing = JSON.stringify(
+    [{ number: 1, title: "Fix" }, { number: 2, title: "Add" }],
+    null,
+    2,
+  );
+  expect(run({ type: "json" }, listing).text).toBe(
+    '{"number":1,"title":"Fix"}\n{"number":2,"title":"Add"}',
+  );
+});
+
+Deno.test("output that is not JSON passes unchanged (Fallback)", () => {
+  for (const input of ["plain text\nmore", "[INFO] building\n[INFO] done", "{ not json"]) {
+    expect(run({ type: "json" }, input)).toEqual({ text: input, confidence: "fallback" });
+  }
+});

@@ -1,0 +1,146 @@
+/**
+ * The classes of lost signals found on real outputs, each through the built-in rules: a fix in
+ * the mechanism, tested on a shape of the class rather than one case.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine, SecurityScanner } from "../../src/filter/mod.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const filter = (command: string, text: string, failed = false) =>
+  engine.filter(command, text, { failed }).text;
+
+Deno.test("a CR inside a line is kept; only a CR that rewrites the line is a redraw", () => {
+  const diff = '  - expected: "qty\r"\n  + actual:   "qty"';
+  expect(filter("mytool check", diff, true)).toBe('  - expected: "qty\\r"\n  + actual:   "qty"');
+  expect(filter("mytool fetch", "10%\r55%\r100%\ndone")).toBe("100%\ndone");
+  expect(filter("mytool fetch", "downloading a long file name\r\x1b[Kok")).toBe("ok");
+});
+
+Deno.test("truncation keeps every failure-signal line, wherever it is", () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `src/file_${i}.txt`);
+  const errors = Array.from({ length: 120 }, (_, k) => 200 + k * 20);
+  for (const i of errors) lines[i] = `grep: src/file_${i}.txt: Permission denied`;
+  const out = filter("grep -rn needle src", lines.join("\n"), true).split("\n");
+  for (const i of errors) expect(out).toContain(`grep: src/file_${i}.txt: Permission denied`);
+});
+
+Deno.test("node --test keeps failing subtests' names, locations and messages", async () => {
+  const input = await Deno.readTextFile(
+    new URL("../fixtures/filters/node-test/subtests.in.txt", import.meta.url),
+  );
+  const out = filter("node --test", input, true);
+  for (
+    const fact of [
+      "not ok 2 - applies discount",
+      "cart.test.mjs:5:3",
+      "discount rounding",
+      "90 !== 91",
+      "not ok 2 - rejects expired card",
+      "cart.test.mjs:8:5",
+      "card expired check missing",
+    ]
+  ) expect(out).toContain(fact);
+  expect(out).not.toContain("ok 1 - charges card");
+});
+
+Deno.test("go test keeps go vet's errors printed before the tests", () => {
+  const input = [
+    "# example.com/shop/vet",
+    "vet/vet.go:5:34: fmt.Sprintf format %s has arg n of wrong type int",
+    "FAIL\texample.com/shop/vet [build failed]",
+    "ok  \texample.com/shop/strs\t0.002s",
+  ].join("\n");
+  expect(filter("go test ./...", input, true)).toBe(input);
+});
+
+Deno.test("git log -p keeps every commit, not only the newest ones", () => {
+  const commits = Array.from({ length: 12 }, (_, c) =>
+    [
+      `commit ${String(c).padStart(2, "0")}${"a".repeat(38)}`,
+      "Author: Dev <dev@example.com>",
+      "Date:   Thu Nov 26 09:00:00 2026 +0000",
+      "",
+      `    change number ${c}`,
+      "",
+      `diff --git a/f${c}.txt b/f${c}.txt`,
+      "--- a/f.txt",
+      "+++ b/f.txt",
+      "@@ -1,20 +1,20 @@",
+      ...Array.from({ length: 20 }, (_, i) => `+line ${i}`),
+    ].join("\n"));
+  const out = filter("git log -p", commits.join("\n"));
+  for (let c = 0; c < 12; c++) {
+    expect(out).toContain(`change number ${c}`);
+    expect(out).toContain(`diff --git a/f${c}.txt b/f${c}.txt`);
+  }
+});
+
+Deno.test("npm install keeps engine warnings and skipped install scripts", () => {
+  const input = [
+    "npm warn deprecated inflight@1.0.6: This module is not supported",
+    "npm warn EBADENGINE Unsupported engine {",
+    "npm warn EBADENGINE   package: 'vite@6.0.0',",
+    "npm warn EBADENGINE   required: { node: '^18.0.0 || >=20.0.0' },",
+    "npm warn EBADENGINE   current: { node: 'v16.20.2', npm: '8.19.4' }",
+    "npm warn EBADENGINE }",
+    "",
+    "added 118 packages in 26s",
+    "npm warn install-scripts 1 package has install scripts not yet covered by allowScripts:",
+    "npm warn install-scripts   esbuild@0.21.5 (postinstall: node install.js)",
+  ];
+  const out = filter("npm install", input.join("\n"));
+  expect(out).toBe([...input.slice(1, 6), ...input.slice(7)].join("\n"));
+  const pnpm = "Packages: +3\n+++\n│   Ignored build scripts: esbuild.   │\nDone in 1.2s";
+  expect(filter("pnpm install", pnpm)).toContain("Ignored build scripts: esbuild.");
+});
+
+Deno.test("the security pass does not flag lint wording; HTTP 403 and RBAC refusals it does", () => {
+  const flagged = (text: string) => {
+    const scanner = new SecurityScanner();
+    scanner.scan(text);
+    return scanner.signalLines;
+  };
+  expect(flagged("src/a.ts:3:7 lint/style/noNonNullAssertion Forbidden non-null assertion."))
+    .toEqual([]);
+  expect(flagged("HTTP/1.1 403 Forbidden")).toEqual(["HTTP/1.1 403 Forbidden"]);
+  const rbac = 'Error from server (Forbidden): pods is forbidden: User "dev" cannot list';
+  expect(flagged(rbac)).toEqual([rbac]);
+});
+
+Deno.test("nextest failures keep the assertion and its left/right values", () => {
+  const input = [
+    "    Starting 2 tests across 1 binary",
+    "        PASS [   0.006s] (1/2) calc tests::adds",
+    "        FAIL [   0.006s] (2/2) calc tests::totals",
+    "",
+    "  stderr ───",
+    "",
+    "    thread 'tests::totals' panicked at src/lib.rs:15:9:",
+    "    assertion `left == right` failed",
+    "      left: 90",
+    "     right: 81",
+    "",
+    "────────────",
+    "     Summary [   0.007s] 2 tests run: 1 passed, 1 failed, 0 skipped",
+    "        FAIL [   0.006s] (2/2) calc tests::totals",
+    "error: test run failed",
+  ].join("\n");
+  const out = filter("cargo nextest run", input, true);
+  for (const fact of ["assertion `left == right` failed", "left: 90", "right: 81"]) {
+    expect(out).toContain(fact);
+  }
+});
+
+Deno.test("make whose output is only compiler command lines is not emptied", () => {
+  const input = "gcc -O2 -c foo.c -o foo.o\ngcc -O2 -c bar.c -o bar.o\ngcc -o app foo.o bar.o";
+  expect(filter("make", input)).toBe(input);
+});
+
+Deno.test("a failed command never comes out emptier than its failure", () => {
+  // The make rules drop compiler command lines; the failure is on one of them.
+  const input =
+    "cc -O2 -c x.c 2>&1 | tee log || echo 'error: compiler crashed'\nmake: *** [all] Error 1";
+  const out = filter("make", input, true);
+  expect(out).toContain("Error 1");
+});

@@ -1,0 +1,47 @@
+/**
+ * Every built-in rule, fed long pathological lines (100k characters of one symbol, of `:`, of
+ * spaces, and short repeated shapes), finishes each within a generous time budget: no line may
+ * make a built-in pattern superlinear.
+ */
+import { expect } from "expect";
+import { BUILTIN_FILTERS_DIR, loadBuiltinRules } from "../../src/filter/mod.ts";
+
+const LENGTH = 100_000;
+const SHAPES = [
+  ...["a", ":", " ", "-", "=", ".", "/", "#", "\t", "0", "\\", "x::", ":a", "a ", "= ", "::"],
+  // Pieces of the rules' own shapes, repeated: each is a near miss on every split.
+  ...["-- ", "_ ", "ok ", "= passed in 1s ", "test ", " ... ", "at ", ":1:2 ", "(1,2) ", "| "],
+  ...["a:1: ", "error ", "--> ", "FAIL ", "✓ ", "[a] ", '{"a":', "0x", "a=1 "],
+];
+/** Per rule and input: far above the few milliseconds a linear pass takes, far below a quadratic one. */
+const BUDGET_MS = 400;
+
+Deno.test("every built-in rule stays fast on 100k-character pathological lines", async () => {
+  const rules = await loadBuiltinRules(BUILTIN_FILTERS_DIR);
+  expect(rules.length).toBeGreaterThan(20);
+  const slow: string[] = [];
+  for (const rule of rules) {
+    for (const shape of SHAPES) {
+      const line = shape.repeat(Math.ceil(LENGTH / shape.length)).slice(0, LENGTH);
+      for (const failed of [false, true]) {
+        const run = () => {
+          const start = performance.now();
+          const stage = rule.strategy.createStage({ emit: () => {}, failed });
+          stage.push(line);
+          stage.push(line + " FAILED");
+          stage.push("x" + line);
+          stage.finish();
+          return performance.now() - start;
+        };
+        // A superlinear pattern is slow on every run; a busy machine only on some: the fastest
+        // of up to three runs is judged.
+        let ms = run();
+        for (let again = 0; again < 2 && ms > BUDGET_MS; again++) ms = Math.min(ms, run());
+        if (ms > BUDGET_MS) {
+          slow.push(`${rule.name} on ${JSON.stringify(shape)}: ${ms.toFixed(0)} ms`);
+        }
+      }
+    }
+  }
+  expect(slow).toEqual([]);
+});
