@@ -74,6 +74,25 @@ async function openStore(config: Config, consequence = ""): Promise<SqliteStore 
   }
 }
 
+/**
+ * The audit log of `[tools.audit]`. One that cannot be placed (no data directory: a container
+ * without HOME) is reported and calls go unaudited, as with the store.
+ */
+function openAuditLog(
+  store: typeof import("./src/store/mod.ts"),
+  config: Config,
+): ReturnType<typeof store.openAuditLog> {
+  try {
+    return store.openAuditLog(config);
+  } catch (error) {
+    console.error(
+      `zeph: warning: tool calls are not audited: ${(error as Error).message.split(". ")[0]}. ` +
+        "Set [tools.audit] path (or XDG_DATA_HOME), or ZEPH_TOOLS_AUDIT_ENABLED=false",
+    );
+    return null;
+  }
+}
+
 /** The model provider `config` and the command line's choice select (see CliDeps). */
 async function buildProvider(config: Config, choice: ProviderChoice): Promise<Provider> {
   const provider = await import("./src/provider/mod.ts");
@@ -219,6 +238,14 @@ export async function buildRuntime(
   store: SqliteStore | null,
 ): Promise<Runtime> {
   const config = loaded.config;
+  // The fenced file worker starts first: its thread loads its modules while this one loads the
+  // rest, so the first file call (often the only one, for `zeph tool`) does not wait for both.
+  const [sandbox, { WorkerFileExecutor }] = await Promise.all([
+    newSandbox(globals.cwd, config),
+    import("./src/tools/executors/mod.ts"),
+  ]);
+  const fileExecutor = new WorkerFileExecutor();
+  fileExecutor.workerFor(sandbox.snapshot().roots);
   const [
     { ToolRegistry, CompositeExecutor, LocalExecutor, undoHook },
     { builtinTools },
@@ -229,8 +256,6 @@ export async function buildRuntime(
     import("./src/tools/catalog.ts"),
     loadPolicyBuilder(),
   ]);
-
-  const sandbox = await newSandbox(globals.cwd, config);
 
   const cleanups: (() => Promise<void> | void)[] = [];
   // What tools reach the world through (overflow reader, process runner, …): set toolDeps.<name>
@@ -300,10 +325,9 @@ export async function buildRuntime(
     }
   }
 
-  const { WorkerFileExecutor } = await import("./src/tools/executors/mod.ts");
   const executors: ToolExecutor[] = [
     // The ten file tools run in a Worker whose Deno permissions are the sandbox roots only.
-    new WorkerFileExecutor(),
+    fileExecutor,
     new LocalExecutor(),
   ];
   const executor = new CompositeExecutor(executors);
@@ -334,23 +358,26 @@ export async function buildRuntime(
     console.error(`zeph: warning: ${w}`);
   }
   // Output filters: built-in rules + filters.toml next to the config (or [tools.filters]
-  // filters_path).
-  const [{ loadFilterEngine, filtersConfigDir }, hooks] = await Promise.all([
-    import("./src/filter/mod.ts"),
-    import("./src/tools/hooks.ts"),
-  ]);
-  const filters = await loadFilterEngine(config, {
-    configDir: await filtersConfigDir(loaded.path),
-  });
-  for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
+  // filters_path). The rules compile with the first result that has a command to filter.
+  const hooks = await import("./src/tools/hooks.ts");
+  const loadFilters = async () => {
+    const { loadFilterEngine, filtersConfigDir } = await import("./src/filter/mod.ts");
+    const filters = await loadFilterEngine(config, {
+      configDir: await filtersConfigDir(loaded.path),
+    });
+    for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
+    return filters.engine;
+  };
   const outputHooks: OutputHook[] = [
     // Output filter (order 10), overflow store (order 20).
-    hooks.filterHook(filters.engine),
+    hooks.lazyFilterHook(loadFilters),
     hooks.overflowHook(store, config),
   ];
   const finalHooks: FinalHook[] = [
+    // No data directory: the one start-up warning already said so; otherwise an audit log that
+    // cannot be opened (a read-only HOME, say) is one warning, not a crash.
     hooks.auditHook(
-      storeMod.dataDirShortfall(config)?.audit ? null : storeMod.openAuditLog(config),
+      storeMod.dataDirShortfall(config)?.audit ? null : openAuditLog(storeMod, config),
     ),
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);

@@ -67,6 +67,11 @@ export function parseAcpArgs(args: string[], cwd: string): AcpArgs {
   return parsed;
 }
 
+/** The one stderr line `zeph acp` prints when stdin is a terminal. */
+export const ACP_TERMINAL_NOTICE = "zeph acp speaks the Agent Client Protocol (JSON-RPC) on " +
+  "stdin/stdout for an editor or client to start, e.g. Zed's agent_servers or " +
+  '`acpx --agent "zeph acp" exec "…"`; for a chat here run `zeph`. Ctrl-D or Ctrl-C ends it.';
+
 /** Serves ACP on stdio until stdin closes; returns the exit code (2 for a bad command line). */
 export async function runAcp(args: string[], deps: AcpDeps): Promise<number> {
   let parsed: AcpArgs;
@@ -79,6 +84,8 @@ export async function runAcp(args: string[], deps: AcpDeps): Promise<number> {
     }
     throw error;
   }
+  // Started by hand: say what this is, since an ACP agent otherwise waits silently for JSON-RPC.
+  if (Deno.stdin.isTerminal()) console.error(ACP_TERMINAL_NOTICE);
   const { serveAcp } = await import("./agent.ts");
   return await serveAcp({
     version: VERSION,

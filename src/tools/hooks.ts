@@ -2,16 +2,38 @@
  * The registry's hooks over the lower layers' plain functions: the output filter (order 10),
  * the overflow store (order 20) and the audit log (a final hook). main.ts wires these, and so do
  * the tests and benches that run whole dispatches, so there is one wiring to keep true.
- * Not re-exported by mod.ts: it loads the filter engine and the store.
+ * Not re-exported by mod.ts: it loads the store (and the filter engine when a result needs it).
  */
 import type { Config } from "../config/mod.ts";
-import { type FilterEngine, filterToolOutput } from "../filter/mod.ts";
+import type { FilterEngine } from "../filter/mod.ts";
 import { auditRecordOf, type AuditWriter, offloadIfLarge, type Store } from "../store/mod.ts";
 import type { FinalHook, OutputHook } from "./registry.ts";
 
 /** The output filter: shrinks a tool's text by the compiled rules (order 10). */
 export function filterHook(engine: FilterEngine): OutputHook {
-  return { name: "filter", order: 10, apply: (result) => filterToolOutput(engine, result) };
+  return lazyFilterHook(() => Promise.resolve(engine));
+}
+
+/**
+ * The output filter with an engine loaded on first use: only results that name a command
+ * (`output.filterCommand`, set by bash) need the rules, so a call of any other tool, and a
+ * one-shot `zeph tool read`, never compiles them. `load` runs once; its promise is shared.
+ */
+export function lazyFilterHook(load: () => Promise<FilterEngine>): OutputHook {
+  let engine: Promise<FilterEngine> | null = null;
+  return {
+    name: "filter",
+    order: 10,
+    async apply(result) {
+      if (!result.output?.filterCommand) return;
+      // The filter modules (and re2js) load here too, not with this file.
+      const [{ filterToolOutput }, loaded] = await Promise.all([
+        import("../filter/mod.ts"),
+        engine ??= load(),
+      ]);
+      filterToolOutput(loaded, result);
+    },
+  };
 }
 
 /**

@@ -1,0 +1,49 @@
+/** The registry hooks of src/tools/hooks.ts: the lazily loaded output filter. */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { type FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
+import { lazyFilterHook } from "../../src/tools/hooks.ts";
+import type { ToolResult } from "../../src/tools/registry.ts";
+import type { OutputHook } from "../../src/tools/registry.ts";
+
+type HookInput = Parameters<OutputHook["apply"]>[1];
+const call = {} as HookInput;
+
+function countingHook(engine: FilterEngine) {
+  const loads = { count: 0 };
+  const hook = lazyFilterHook(() => {
+    loads.count++;
+    return Promise.resolve(engine);
+  });
+  return { hook, loads };
+}
+
+Deno.test("lazyFilterHook never loads the rules for results without a command", async () => {
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  const { hook, loads } = countingHook(engine);
+  const result = { ok: true, text: "a\nb\n" } as ToolResult;
+  await hook.apply(result, call);
+  await hook.apply({ ...result, output: { text: "x" } } as unknown as ToolResult, call);
+  expect(loads.count).toBe(0);
+  expect(result.text).toBe("a\nb\n");
+});
+
+Deno.test("lazyFilterHook loads the rules once and filters command output with them", async () => {
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  const { hook, loads } = countingHook(engine);
+  const noisy = Array.from({ length: 300 }, (_, i) => `Compiling crate${i} v0.1.0`).join("\n") +
+    "\n    Finished `dev` profile in 3.2s\n";
+  const results = [0, 1].map(() =>
+    ({
+      ok: true,
+      text: noisy,
+      output: { filterCommand: "cargo build", exitCode: 0 },
+    }) as unknown as ToolResult
+  );
+  await Promise.all(results.map((r) => hook.apply(r, call)));
+  expect(loads.count).toBe(1);
+  for (const r of results) {
+    expect(r.text.length).toBeLessThan(noisy.length);
+    expect(r.filterStats).toBeDefined();
+  }
+});
