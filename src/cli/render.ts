@@ -263,7 +263,12 @@ export class Renderer {
     this.#titles.delete(result.callId);
     if (this.#err.isTerminal) {
       const mark = result.ok ? this.#paint(green, "✓") : this.#paint(red, "✗");
-      this.#err.write(`${mark} ${this.#paint(cyan, title)} ${this.#paint(dim, ms(result))}\n`);
+      // Cut like the status line (one column spare), so it never wraps; the time stays whole.
+      // Piped stderr and --json keep the full title.
+      const time = ms(result);
+      const width = (this.#err.columns?.() || 80) - 1;
+      const shown = fitLine(title, Math.max(8, width - 3 - time.length));
+      this.#err.write(`${mark} ${this.#paint(cyan, shown)} ${this.#paint(dim, time)}\n`);
     }
     // The plan event that follows draws the checklist; the model's copy is not shown twice.
     if (result.ok && result.output?.plan) return;

@@ -4,7 +4,8 @@
  * thread alone when the threads (not the search) fail.
  */
 import type { Sandbox } from "../sandbox/mod.ts";
-import { fileMatcher, type GrepHit, type GrepSpec } from "./_entry.ts";
+import { searchFile } from "./_big_file.ts";
+import type { GrepHit, GrepSpec } from "./_entry.ts";
 import { type GrepPool, grepPool, GrepPoolError, searchTree } from "./_pool.ts";
 import { gitignoreTop } from "./_walk.ts";
 
@@ -28,6 +29,12 @@ export interface GrepRequest {
   signal: AbortSignal;
   /** Told when the pool threads failed and the search ran again on the calling thread. */
   onNotice?: (message: string) => void;
+  /** Told how far the search of one large file got ("120 MB of 200 MB"), when it runs long. */
+  onProgress?: (message: string) => void;
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / 1e6)} MB`;
 }
 
 /**
@@ -43,7 +50,15 @@ export async function grep(request: GrepRequest): Promise<GrepHit[]> {
     max: request.max,
   };
   if (request.isFile) {
-    const match = fileMatcher(spec)(await Deno.readFile(path));
+    // Read in chunks: a cancel stops a huge file between them, and a long search says how far.
+    const onProgress = request.onProgress;
+    const match = await searchFile({
+      path,
+      spec,
+      context: request.context ?? 0,
+      signal,
+      onProgress: onProgress && ((done, total) => onProgress(`${mb(done)} of ${mb(total)}`)),
+    });
     return match ? [{ file: path, walked: path, ...match }] : [];
   }
   // Synchronous reads into one reused buffer (Deno's per-op cost dominates on large trees);

@@ -99,6 +99,15 @@ export const grepTool = defineTool({
       // The threads failed, not the search: it ran again on one thread; the user hears why.
       onNotice: (message) =>
         ctx.emit({ type: "notice", callId: ctx.callId, tool: "grep", message }),
+      // Live output, not a notice: the CLI's status line and an ACP call's content show it.
+      onProgress: (message) =>
+        ctx.emit({
+          type: "output",
+          callId: ctx.callId,
+          tool: "grep",
+          stream: "stderr",
+          chunk: `grep: ${message}\n`,
+        }),
     }).catch((error) => {
       // Only reading a single file fails with the runtime's error; a tree search skips them.
       throw info.isFile ? fileError(error, "search", params.path) : error;

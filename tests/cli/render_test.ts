@@ -225,3 +225,38 @@ Deno.test("Renderer: debug notices are shown only when debug is on (ZEPH_LOG=deb
   new Renderer({ out: capture(), err: loud, color: false, debug: true }).render(notice);
   expect(loud.text).toBe("[tool_hidden] edit is hidden: it requires read to complete first\n");
 });
+
+Deno.test("finished tool line: cut to the terminal width (wide characters, colour), duration kept", () => {
+  const command = "echo 日本語のとても長いコマンド && " + "x".repeat(120);
+  for (const color of [false, true]) {
+    const err = tty(40);
+    const r = new Renderer({ out: capture(true), err, color, now: () => 0, frameMs: 1e9 });
+    r.render({
+      type: "tool_start",
+      callId: "c1",
+      tool: "bash",
+      kind: "execute",
+      input: {},
+      subjects: [command],
+    });
+    r.render({ type: "tool_end", result: result({ durationMs: 1500, text: "" }) });
+    const done = redraws(err.text).at(-1)!.split("\n")[0];
+    expect(displayWidth(done)).toBeLessThanOrEqual(39);
+    // deno-lint-ignore no-control-regex -- the colours are stripped to read the text
+    const plain = done.replace(/\x1b\[[0-9;]*m/g, "");
+    expect(plain).toMatch(/^✓ \$ bash echo 日本語.*… 1\.5s$/);
+    r.stopSpinner();
+  }
+  // Piped stderr (no TTY) keeps the whole title.
+  const piped = capture(false);
+  const r = new Renderer({ out: capture(), err: piped, color: false });
+  r.render({
+    type: "tool_start",
+    callId: "c1",
+    tool: "bash",
+    kind: "execute",
+    input: {},
+    subjects: ["x".repeat(90)],
+  });
+  expect(piped.text).toContain("x".repeat(90));
+});

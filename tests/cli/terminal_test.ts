@@ -40,7 +40,11 @@ Deno.test({
         await z.waitFor("Built.");
         const history = await z.history();
         // One finished line for the call, and no spinner row left behind.
-        expect(history.split("\n").filter((l) => l.startsWith("✓ $ bash for i")).length).toBe(1);
+        const done = history.split("\n").filter((l) => l.startsWith("✓ $ bash for i"));
+        expect(done.length).toBe(1);
+        // The finished line is cut like the status line: one row, the duration kept.
+        expect(done[0]).toMatch(/^✓ \$ bash for i in 1 2 .*… \d+(ms|\.\ds)$/);
+        expect(displayWidth(done[0])).toBeLessThanOrEqual(79);
         expect(history.split("\n").filter((l) => SPINNER.test(l[0] ?? ""))).toEqual([]);
       } finally {
         await z.close();
