@@ -267,6 +267,30 @@ Deno.test("strip_noise: min_lines leaves short outputs alone; summary counts wha
   });
 });
 
+Deno.test("strip_noise: rewrite reshapes kept lines by the first matching entry", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^total "],
+    rewrite: [
+      { pattern: "^d\\S+ (\\S+)$", to: "{1}/" },
+      { pattern: "^-\\S+ (?P<size>\\d+) (\\S+)$", to: "{2} {size}" },
+    ],
+  };
+  expect(run(s, "total 3\nd--- src\n-rw- 12 a.txt\nplain")).toEqual({
+    text: "src/\na.txt 12\nplain",
+    confidence: "full",
+  });
+  // Reshaping alone counts as a change.
+  expect(run(s, "d--- docs")).toEqual({ text: "docs/", confidence: "full" });
+  expect(() =>
+    compileRule({
+      name: "t",
+      match: { prefix: "cmd" },
+      strategy: { type: "strip_noise", patterns: ["x"], rewrite: [{ pattern: "(", to: "" }] },
+    }, "test")
+  ).toThrow(/strategy\.rewrite\.0\.pattern/);
+});
+
 Deno.test("group_paths groups by directory, keeps the first path whole and non-paths in order", () => {
   const s = { type: "group_paths", min_lines: 3, max_groups: 2, max_items: 2 };
   const dir = "src/components/widgets/";
