@@ -449,6 +449,18 @@ Deno.test("git_status keeps branch and file names in sections", () => {
   );
   // A rewrite that would be longer than the input is not used: the input passes unchanged.
   expect(run({ type: "git_status" }, "?? a\n?? b").text).toBe("?? a\n?? b");
+  // Two or more files of one change name it once; mixed changes keep each file's code.
+  const paths = Array.from({ length: 6 }, (_, i) => `src/module_${i}.ts`);
+  const modified = paths.map((p) => `\tmodified:   ${p}`);
+  const unstaged = ["On branch dev", "Changes not staged for commit:", ...modified];
+  expect(run({ type: "git_status" }, unstaged.join("\n")).text).toBe(
+    `branch dev\nunstaged modified (6): ${paths.join(", ")}`,
+  );
+  expect(run({ type: "git_status" }, [...unstaged, "\tdeleted:    gone.ts"].join("\n")).text)
+    .toBe(`branch dev\nunstaged (7): ${paths.map((p) => `M ${p}`).join(", ")}, D gone.ts`);
+  // Porcelain lines are as short as the summary: they pass unchanged.
+  const porcelain = ["## dev", ...paths.map((p) => `M  ${p}`)].join("\n");
+  expect(run({ type: "git_status" }, porcelain).text).toBe(porcelain);
 });
 
 Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () => {
