@@ -61,7 +61,7 @@ export const JsonConfig = z.object({
   max_items: z.number().int().min(1).default(200).describe("Kept items shown; the rest counted"),
   findings: z.object({
     at: z.string().min(1).describe(
-      "Dotted path of the findings through nested lists (`files.offenses`, `Issues`)",
+      "Dotted path of the findings through nested lists (`files.offenses`, `Issues`; `[]`: the document's own list)",
     ),
     format: z.string().min(1).max(300).describe(
       "One finding's line; {a.b} is the field of the finding, else of the objects holding it ({a.0}: a list's first element)",
@@ -272,7 +272,12 @@ class JsonReader {
       let found = items.length === 0;
       const next: typeof items = [];
       for (const { value, scopes } of items) {
-        const child = isObject(value) ? value[segment] : undefined;
+        // `[]` is the list itself (a document that is a list: `glab mr list -F json`).
+        const child = segment === "[]"
+          ? (Array.isArray(value) ? value : undefined)
+          : isObject(value)
+          ? value[segment]
+          : undefined;
         if (child === undefined || child === null) continue;
         found = true;
         const inner = [value, ...scopes];
@@ -404,16 +409,16 @@ function elementPath(value: Json, path: string): Json | undefined {
   return at;
 }
 
-/** A template's `{a.b}` filled from the first scope holding that path; absent fields are empty. */
+/** A template's `{a.b}` filled from the first scope holding that path; absent or empty fields are blank. */
 function fill(template: string, scopes: Json[]): string {
   return template.replace(/\{([\w.]+)\}/g, (_, path: string) => {
     for (const scope of scopes) {
       const value = elementPath(scope, path);
-      if (value === undefined || value === null) continue;
+      if (value === undefined || isEmpty(value)) continue;
       return typeof value === "string" ? value.replace(/\s*\r?\n\s*/g, " ") : JSON.stringify(value);
     }
     return "";
-  }).replace(/[ \t]+$/, "");
+  }).replace(/  +/g, " ").replace(/[ \t]+$/, "");
 }
 
 function isObject(value: Json | undefined): value is { [key: string]: Json } {
