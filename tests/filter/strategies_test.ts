@@ -291,6 +291,17 @@ Deno.test("strip_noise: rewrite reshapes kept lines by the first matching entry"
   ).toThrow(/strategy\.rewrite\.0\.pattern/);
 });
 
+Deno.test("strip_noise: on_empty stands for a successful output whose every line went", () => {
+  const s = { type: "strip_noise", patterns: ["^progress "], on_empty: "tool: ok ({n} lines)" };
+  expect(run(s, "progress 1\nprogress 2")).toEqual({
+    text: "tool: ok (2 lines)",
+    confidence: "full",
+  });
+  expect(run(s, "progress 1\ndone")).toEqual({ text: "done", confidence: "full" });
+  // A failed command is never "ok": the engine shows the input's last lines instead.
+  expect(run(s, "progress 1\nprogress 2", true).text).toBe("progress 1\nprogress 2");
+});
+
 Deno.test("group_paths groups by directory, keeps the first path whole and non-paths in order", () => {
   const s = { type: "group_paths", min_lines: 3, max_groups: 2, max_items: 2 };
   const dir = "src/components/widgets/";

@@ -1,9 +1,10 @@
 /**
  * strip_noise: drops lines matching any pattern. Full when something went, else Fallback.
  * Optional: `min_lines` leaves short outputs alone (the first `min_lines` lines are held, so
- * memory stays bounded), `summary` adds one line saying how many lines went, and `rewrite`
- * reshapes the lines kept (`ls -la`'s rows to `name size`): the first entry whose pattern matches
- * a line replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
+ * memory stays bounded), `summary` adds one line saying how many lines went (`on_empty` is the
+ * line when every line went and the command succeeded: `make: ok`), and `rewrite` reshapes the
+ * lines kept (`ls -la`'s rows to `name size`): the first entry whose pattern matches a line
+ * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -18,6 +19,9 @@ export const StripNoiseConfig = z.object({
   ),
   summary: z.string().max(200).optional().describe(
     "Line appended when lines were dropped; {n} is replaced by their count",
+  ),
+  on_empty: z.string().max(200).optional().describe(
+    "The line shown when every line was dropped and the command succeeded (`make: ok`); {n} is their count",
   ),
   rewrite: z.array(
     z.object({
@@ -56,6 +60,7 @@ export function compileStripNoise(
     createStage(ctx: StageContext): Stage {
       let removed = 0;
       let rewritten = 0;
+      let emitted = 0;
       // Lines held until the output is known to be longer than min_lines.
       let held: string[] | null = minLines > 0 ? [] : null;
       const strip = (line: string) => {
@@ -65,6 +70,7 @@ export function compileStripNoise(
         }
         const reshaped = rewrites.length ? reshape(line) : null;
         if (reshaped !== null) rewritten++;
+        if (!/^\s*$/.test(line)) emitted++;
         ctx.emit(reshaped ?? line);
       };
       return {
@@ -82,7 +88,10 @@ export function compileStripNoise(
             for (const line of held) ctx.emit(line);
             return "fallback";
           }
-          if (removed > 0 && summary) ctx.emit(summary.replaceAll("{n}", String(removed)));
+          // A failed command is never summarised as fine: the engine shows its evidence.
+          if (removed > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
+            ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));
+          } else if (removed > 0 && summary) ctx.emit(summary.replaceAll("{n}", String(removed)));
           return removed > 0 || rewritten > 0 ? "full" : "fallback";
         },
       };
