@@ -132,12 +132,13 @@ export class FilterEngine {
         : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");
     } else {
       const output = new Output();
-      const stages = chain(rules, failed, output.push);
+      const passed: string[][] = rules.map(() => []);
+      const stages = chain(rules, failed, output.push, passed);
       walkLines(body, (line) => stages[0].push(line));
       for (const stage of stages) confidence = worstConfidence(confidence, stage.finish());
       // A filter must never make the output bigger than what it replaces.
       text = output.length > body.length ? sanitize(body) : output.text();
-      text = keepEvidence(body, text, failed);
+      text = keepEvidence(body, text, failed, passed.findLast((lines) => lines.length));
     }
     if (this.securityEnabled) {
       const scanner = new SecurityScanner({ extraPatterns: this.#extra });
@@ -224,15 +225,32 @@ export class FilterEngine {
   }
 }
 
-/** One stage per rule, wired so that each emits into the next and the last into `sink`. */
-function chain(rules: CompiledRule[], failed: boolean, sink: (line: string) => void): Stage[] {
+/**
+ * One stage per rule, wired so that each emits into the next and the last into `sink`. The last
+ * few non-blank lines each stage but the last passed on go into `passed[i]`.
+ */
+function chain(
+  rules: CompiledRule[],
+  failed: boolean,
+  sink: (line: string) => void,
+  passed: string[][],
+): Stage[] {
   const stages: Stage[] = [];
   let emit = sink;
   for (let i = rules.length - 1; i >= 0; i--) {
     const ctx: StageContext = { emit, failed };
     const stage = rules[i].strategy.createStage(ctx);
     stages.unshift(stage);
-    emit = (line) => stage.push(line);
+    const kept = i > 0 ? passed[i - 1] : null;
+    emit = kept
+      ? (line) => {
+        if (!isBlank(line)) {
+          kept.push(line);
+          if (kept.length > LAST_LINES) kept.shift();
+        }
+        stage.push(line);
+      }
+      : (line) => stage.push(line);
   }
   return stages;
 }
@@ -311,12 +329,14 @@ const LAST_LINES = 5;
 
 /**
  * What the rules left, never emptier than the output's evidence: when they removed every line,
- * the last few stay (a `make` that only echoed `gcc …` lines did something), and a failed
+ * the last few stay (a `make` that only echoed `gcc …` lines did something) — the last ones an
+ * earlier rule passed on (`gcc …` without make's `Entering directory`), else the input's — and a failed
  * command whose rules left at most two lines and no failure-looking one gets the input's
  * failure-looking lines back (the first 20).
  */
-function keepEvidence(body: string, text: string, failed: boolean): string {
+function keepEvidence(body: string, text: string, failed: boolean, passed?: string[]): string {
   if (text.trim() === "" && body.trim() !== "") {
+    if (passed?.length) return passed.join("\n");
     const lines = sanitize(body).split("\n").filter((l) => !isBlank(l));
     return lines.slice(-LAST_LINES).join("\n");
   }

@@ -331,3 +331,16 @@ Deno.test("user rules answer as RE2 on output with emoji, lone surrogates, ſ an
     "ab",
   ]);
 });
+
+Deno.test("rules that remove every line leave the last lines an earlier rule passed on", () => {
+  const engine = new FilterEngine([
+    rule("strip", { prefix: "make" }, { type: "strip_noise", patterns: ["^make\\[\\d\\]: "] }),
+    rule("echo", { prefix: "make" }, { type: "strip_noise", patterns: ["^gcc "] }),
+  ], { security: false });
+  const input = ["make[1]: Entering", "gcc -c a.c", "gcc -c b.c", "make[1]: Leaving"].join("\n");
+  expect(engine.filter("make", input).text).toBe("gcc -c a.c\ngcc -c b.c");
+  // The first rule removed everything: the input's last lines stay.
+  expect(engine.filter("make", "make[1]: Entering\nmake[1]: Leaving").text).toBe(
+    "make[1]: Entering\nmake[1]: Leaving",
+  );
+});

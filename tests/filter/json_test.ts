@@ -98,3 +98,60 @@ Deno.test("output that is not JSON passes unchanged (Fallback)", () => {
     expect(run({ type: "json" }, input)).toEqual({ text: input, confidence: "fallback" });
   }
 });
+
+Deno.test("json findings: one line per finding through nested lists, passing ones counted", () => {
+  const findings = {
+    at: "files.offenses",
+    format: "{path}:{location.start_line}:{location.trace.0} {cop} {message}",
+    summary: "lint: {#} findings in {summary.files} files",
+    keep: ["messages"],
+  };
+  const doc = {
+    messages: ["config warning: old key"],
+    files: [
+      {
+        path: "a.rb",
+        offenses: [{
+          cop: "X/Y",
+          message: "bad\nthing",
+          location: { start_line: 3, trace: ["t1", "t2"] },
+        }],
+      },
+      { path: "b.rb", offenses: [] },
+      {
+        path: "c.rb",
+        offenses: [{ cop: "Z", status: "passed", message: "fine" }, { cop: "Q", message: "q" }],
+      },
+    ],
+    summary: { files: 3 },
+  };
+  expect(run({ type: "json", findings }, JSON.stringify(doc, null, 2))).toEqual({
+    text:
+      "config warning: old key\na.rb:3:t1 X/Y bad thing\nc.rb:: Q q\nlint: 2 findings in 3 files",
+    confidence: "full",
+  });
+  // Beyond max_items the findings are counted; without a summary the passing ones are.
+  const many = {
+    files: [{
+      path: "a",
+      offenses: [1, 2, 3].map((n) => ({ m: `m${n}` })).concat([
+        { m: "ok", status: "passed" } as never,
+      ]),
+    }],
+  };
+  expect(
+    run(
+      { type: "json", max_items: 2, findings: { at: "files.offenses", format: "{path} {m}" } },
+      JSON.stringify(many),
+    ).text,
+  )
+    .toBe("a m1\na m2\n(1 more findings not shown)\n(1 passing items not shown)");
+  // A document without the list is shown as the strategy shows any document.
+  expect(
+    run(
+      { type: "json", findings: { at: "Issues", format: "{Text}" } },
+      '{"Report": {"Linters": 3}}',
+    ).text,
+  )
+    .toBe('"Report": {"Linters":3}');
+});

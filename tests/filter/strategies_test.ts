@@ -267,6 +267,41 @@ Deno.test("strip_noise: min_lines leaves short outputs alone; summary counts wha
   });
 });
 
+Deno.test("strip_noise: rewrite reshapes kept lines by the first matching entry", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^total "],
+    rewrite: [
+      { pattern: "^d\\S+ (\\S+)$", to: "{1}/" },
+      { pattern: "^-\\S+ (?P<size>\\d+) (\\S+)$", to: "{2} {size}" },
+    ],
+  };
+  expect(run(s, "total 3\nd--- src\n-rw- 12 a.txt\nplain")).toEqual({
+    text: "src/\na.txt 12\nplain",
+    confidence: "full",
+  });
+  // Reshaping alone counts as a change.
+  expect(run(s, "d--- docs")).toEqual({ text: "docs/", confidence: "full" });
+  expect(() =>
+    compileRule({
+      name: "t",
+      match: { prefix: "cmd" },
+      strategy: { type: "strip_noise", patterns: ["x"], rewrite: [{ pattern: "(", to: "" }] },
+    }, "test")
+  ).toThrow(/strategy\.rewrite\.0\.pattern/);
+});
+
+Deno.test("strip_noise: on_empty stands for a successful output whose every line went", () => {
+  const s = { type: "strip_noise", patterns: ["^progress "], on_empty: "tool: ok ({n} lines)" };
+  expect(run(s, "progress 1\nprogress 2")).toEqual({
+    text: "tool: ok (2 lines)",
+    confidence: "full",
+  });
+  expect(run(s, "progress 1\ndone")).toEqual({ text: "done", confidence: "full" });
+  // A failed command is never "ok": the engine shows the input's last lines instead.
+  expect(run(s, "progress 1\nprogress 2", true).text).toBe("progress 1\nprogress 2");
+});
+
 Deno.test("group_paths groups by directory, keeps the first path whole and non-paths in order", () => {
   const s = { type: "group_paths", min_lines: 3, max_groups: 2, max_items: 2 };
   const dir = "src/components/widgets/";
@@ -425,6 +460,18 @@ Deno.test("git_status keeps branch and file names in sections", () => {
   );
   // A rewrite that would be longer than the input is not used: the input passes unchanged.
   expect(run({ type: "git_status" }, "?? a\n?? b").text).toBe("?? a\n?? b");
+  // Two or more files of one change name it once; mixed changes keep each file's code.
+  const paths = Array.from({ length: 6 }, (_, i) => `src/module_${i}.ts`);
+  const modified = paths.map((p) => `\tmodified:   ${p}`);
+  const unstaged = ["On branch dev", "Changes not staged for commit:", ...modified];
+  expect(run({ type: "git_status" }, unstaged.join("\n")).text).toBe(
+    `branch dev\nunstaged modified (6): ${paths.join(", ")}`,
+  );
+  expect(run({ type: "git_status" }, [...unstaged, "\tdeleted:    gone.ts"].join("\n")).text)
+    .toBe(`branch dev\nunstaged (7): ${paths.map((p) => `M ${p}`).join(", ")}, D gone.ts`);
+  // Porcelain lines are as short as the summary: they pass unchanged.
+  const porcelain = ["## dev", ...paths.map((p) => `M  ${p}`)].join("\n");
+  expect(run({ type: "git_status" }, porcelain).text).toBe(porcelain);
 });
 
 Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () => {

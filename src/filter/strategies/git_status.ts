@@ -135,9 +135,29 @@ function summarize(lines: string[], maxFiles: number): string[] | null {
   for (const name of ["unmerged", "staged", "unstaged", "untracked", "ignored"] as Section[]) {
     const list = files[name];
     if (!list.length) continue;
-    const shown = list.slice(0, maxFiles).join(", ");
-    const more = list.length > maxFiles ? `, … and ${list.length - maxFiles} more` : "";
-    out.push(`${name} (${list.length}): ${shown}${more}`);
+    // Staged or unstaged files all of one change say it once (`staged modified (20): a.rs, b.rs`).
+    const change = name === "staged" || name === "unstaged" ? soleChange(list) : null;
+    const paths = change ? list.map((entry) => entry.slice(entry.indexOf(" ") + 1)) : list;
+    const shown = paths.slice(0, maxFiles).join(", ");
+    const more = paths.length > maxFiles ? `, … and ${paths.length - maxFiles} more` : "";
+    out.push(`${name}${change ? ` ${change}` : ""} (${paths.length}): ${shown}${more}`);
   }
   return out;
+}
+
+const CHANGE_NAMES: Record<string, string> = {
+  M: "modified",
+  A: "added",
+  D: "deleted",
+  R: "renamed",
+  C: "copied",
+  T: "typechange",
+};
+
+/** The change every `M a.rs` entry of two or more shares, named (`modified`), else null. */
+function soleChange(entries: string[]): string | null {
+  if (entries.length < 2) return null;
+  const code = entries[0].slice(0, entries[0].indexOf(" "));
+  if (!CHANGE_NAMES[code] || entries.some((entry) => !entry.startsWith(`${code} `))) return null;
+  return CHANGE_NAMES[code];
 }

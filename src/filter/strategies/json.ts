@@ -5,7 +5,9 @@
  * bookkeeping go (timestamps, durations, zero counts, empty values, a file's source text), and a
  * record that carries its own rendered text (`Output`, `message.rendered`) is shown as that text.
  * Lines that are not JSON (a build error printed before the reporter started) stay in place.
- * Output that is not JSON passes unchanged (Fallback).
+ * Output that is not JSON passes unchanged (Fallback). With `findings`, a document whose list
+ * of findings is found (rubocop's `files.offenses`, golangci-lint's `Issues`) is shown as one line
+ * per finding (`app/x.rb:3 Style/Foo message`) and a summary line instead.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -57,6 +59,20 @@ export const JsonConfig = z.object({
     "endColumn",
   ]).describe("Field names dropped wherever they occur"),
   max_items: z.number().int().min(1).default(200).describe("Kept items shown; the rest counted"),
+  findings: z.object({
+    at: z.string().min(1).describe(
+      "Dotted path of the findings through nested lists (`files.offenses`, `Issues`; `[]`: the document's own list)",
+    ),
+    format: z.string().min(1).max(300).describe(
+      "One finding's line; {a.b} is the field of the finding, else of the objects holding it ({a.0}: a list's first element)",
+    ),
+    summary: z.string().max(300).optional().describe(
+      "Line after the findings, its {a.b} read from the document; {#} is the findings' count",
+    ),
+    keep: z.array(z.string()).default([]).describe(
+      "Document fields shown as they are when not empty (rspec's `messages`)",
+    ),
+  }).strict().optional().describe("A document shown as one line per finding, passing ones counted"),
 }).strict();
 export type JsonConfig = z.infer<typeof JsonConfig>;
 
@@ -110,7 +126,9 @@ class JsonReader {
     if (first < 0) return null;
     if (looksLikeJson(lines[first])) {
       const document = this.#document(lines);
-      if (document !== undefined) return this.#showDocument(document);
+      if (document !== undefined) {
+        return this.#showFindings(document) ?? this.#showDocument(document);
+      }
       return this.#jsonLines(lines);
     }
     // JSON lines after a few plain ones (go vet's errors before `go test -json`'s records).
@@ -244,6 +262,63 @@ class JsonReader {
     return null;
   }
 
+  /** The findings' lines, or null without `findings` or when the document has no such list. */
+  #showFindings(document: Json): string[] | null {
+    const spec = this.config.findings;
+    if (!spec) return null;
+    let items: { value: Json; scopes: Json[] }[] = [{ value: document, scopes: [] }];
+    for (const segment of spec.at.split(".")) {
+      // A path missing from every object on it is not this document's shape.
+      let found = items.length === 0;
+      const next: typeof items = [];
+      for (const { value, scopes } of items) {
+        // `[]` is the list itself (a document that is a list: `glab mr list -F json`).
+        const child = segment === "[]"
+          ? (Array.isArray(value) ? value : undefined)
+          : isObject(value)
+          ? value[segment]
+          : undefined;
+        if (child === undefined || child === null) continue;
+        found = true;
+        const inner = [value, ...scopes];
+        for (const el of Array.isArray(child) ? child : [child]) {
+          next.push({ value: el, scopes: inner });
+        }
+      }
+      items = next;
+      if (!found) return null;
+    }
+    const out: string[] = [];
+    for (const field of spec.keep) {
+      const value = pathOf(document, field);
+      if (value === undefined || value === null || isEmpty(value)) continue;
+      for (const el of Array.isArray(value) ? value : [value]) {
+        out.push(
+          ...(typeof el === "string"
+            ? el.replace(/\r?\n$/, "").split(/\r?\n/)
+            : [JSON.stringify(el)]),
+        );
+      }
+    }
+    let passed = 0;
+    let shown = 0;
+    for (const { value, scopes } of items) {
+      const status = this.#status(value);
+      if (status !== null && this.#pass.has(status)) {
+        passed++;
+        continue;
+      }
+      if (++shown > this.config.max_items) continue;
+      out.push(fill(spec.format, [value, ...scopes]));
+    }
+    if (shown > this.config.max_items) {
+      out.push(`(${shown - this.config.max_items} more findings not shown)`);
+    }
+    if (spec.summary) out.push(fill(spec.summary.replaceAll("{#}", String(shown)), [document]));
+    else if (passed) out.push(`(${passed} passing items not shown)`);
+    return out;
+  }
+
   /** A whole document: passing elements of arrays go, the rest pruned, one element a line. */
   #showDocument(document: Json): string[] {
     const counter = { passed: 0 };
@@ -321,6 +396,29 @@ class JsonReader {
     }
     return isEmpty(value) ? undefined : value;
   }
+}
+
+/** `pathOf` where a numeric key also picks a list's element (`exception.backtrace.0`). */
+function elementPath(value: Json, path: string): Json | undefined {
+  let at: Json | undefined = value;
+  for (const key of path.split(".")) {
+    if (Array.isArray(at) && /^\d+$/.test(key)) at = at[Number(key)];
+    else if (isObject(at)) at = at[key];
+    else return undefined;
+  }
+  return at;
+}
+
+/** A template's `{a.b}` filled from the first scope holding that path; absent or empty fields are blank. */
+function fill(template: string, scopes: Json[]): string {
+  return template.replace(/\{([\w.]+)\}/g, (_, path: string) => {
+    for (const scope of scopes) {
+      const value = elementPath(scope, path);
+      if (value === undefined || isEmpty(value)) continue;
+      return typeof value === "string" ? value.replace(/\s*\r?\n\s*/g, " ") : JSON.stringify(value);
+    }
+    return "";
+  }).replace(/  +/g, " ").replace(/[ \t]+$/, "");
 }
 
 function isObject(value: Json | undefined): value is { [key: string]: Json } {

@@ -1,12 +1,15 @@
 /**
  * strip_noise: drops lines matching any pattern. Full when something went, else Fallback.
  * Optional: `min_lines` leaves short outputs alone (the first `min_lines` lines are held, so
- * memory stays bounded), and `summary` adds one line saying how many lines went.
+ * memory stays bounded), `summary` adds one line saying how many lines went (`on_empty` is the
+ * line when every line went and the command succeeded: `make: ok`), and `rewrite` reshapes the
+ * lines kept (`ls -la`'s rows to `name size`): the first entry whose pattern matches a line
+ * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatcher, patternList } from "./_shared.ts";
+import { anyMatcher, patternField, patternList } from "./_shared.ts";
 
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
@@ -17,6 +20,15 @@ export const StripNoiseConfig = z.object({
   summary: z.string().max(200).optional().describe(
     "Line appended when lines were dropped; {n} is replaced by their count",
   ),
+  on_empty: z.string().max(200).optional().describe(
+    "The line shown when every line was dropped and the command succeeded (`make: ok`); {n} is their count",
+  ),
+  rewrite: z.array(
+    z.object({
+      pattern: z.string().describe("Regex (RE2 syntax) of the lines to reshape"),
+      to: z.string().max(200).describe("The line's new text; {1} or {name} is the group's text"),
+    }).strict(),
+  ).default([]).describe("Kept lines reshaped by the first entry whose pattern matches"),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
@@ -27,15 +39,39 @@ export function compileStripNoise(
   const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
   const minLines = config.min_lines;
   const summary = config.summary;
+  const rewrites = config.rewrite.map((r, i) => ({
+    pattern: patternField(r.pattern, `strategy.rewrite.${i}.pattern`, engine),
+    to: r.to,
+  }));
+  const reshape = (line: string): string | null => {
+    for (const { pattern, to } of rewrites) {
+      const match = pattern.exec(line);
+      if (match) {
+        return to.replace(
+          /\{(\w+)\}/g,
+          (_, g: string) => match.group(/^\d+$/.test(g) ? Number(g) : g) ?? "",
+        );
+      }
+    }
+    return null;
+  };
   return {
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
       let removed = 0;
+      let rewritten = 0;
+      let emitted = 0;
       // Lines held until the output is known to be longer than min_lines.
       let held: string[] | null = minLines > 0 ? [] : null;
       const strip = (line: string) => {
-        if (matches(line)) removed++;
-        else ctx.emit(line);
+        if (matches(line)) {
+          removed++;
+          return;
+        }
+        const reshaped = rewrites.length ? reshape(line) : null;
+        if (reshaped !== null) rewritten++;
+        if (!/^\s*$/.test(line)) emitted++;
+        ctx.emit(reshaped ?? line);
       };
       return {
         push(line) {
@@ -52,8 +88,11 @@ export function compileStripNoise(
             for (const line of held) ctx.emit(line);
             return "fallback";
           }
-          if (removed > 0 && summary) ctx.emit(summary.replaceAll("{n}", String(removed)));
-          return removed > 0 ? "full" : "fallback";
+          // A failed command is never summarised as fine: the engine shows its evidence.
+          if (removed > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
+            ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));
+          } else if (removed > 0 && summary) ctx.emit(summary.replaceAll("{n}", String(removed)));
+          return removed > 0 || rewritten > 0 ? "full" : "fallback";
         },
       };
     },
