@@ -141,9 +141,10 @@ async function printToolHelp(
 ): Promise<void> {
   const runtime = await deps.buildRuntime(globals);
   try {
-    const def = runtime.registry.definitions().find((d) => d.name === id);
+    const defs = runtime.registry.definitions();
+    const def = defs.find((d) => d.name === id);
     if (!def) {
-      const names = runtime.registry.definitions().map((d) => d.name);
+      const names = defs.map((d) => d.name);
       throw new CliError(`Unknown tool "${id}". Available tools: ${names.join(", ")}`);
     }
     console.log(formatTool(def, { full: true }));
