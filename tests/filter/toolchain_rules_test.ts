@@ -112,7 +112,7 @@ const CASES: Case[] = [
     ],
   },
   {
-    name: "cargo install: what was installed stays, compile progress and Finished go",
+    name: "cargo install: what was installed stays, Installing, progress and Finished go",
     command: "cargo install ripgrep",
     input: [
       "    Updating crates.io index",
@@ -122,10 +122,46 @@ const CASES: Case[] = [
       "  Installing /home/dev/.cargo/bin/rg",
       "   Installed package `ripgrep v14.1.1` (executable `rg`)",
     ],
-    output: [
-      "  Installing ripgrep v14.1.1",
-      "   Installed package `ripgrep v14.1.1` (executable `rg`)",
+    output: ["   Installed package `ripgrep v14.1.1` (executable `rg`)"],
+  },
+  {
+    name: "cargo install: a run whose every line went says ok",
+    command: "cargo install ripgrep",
+    input: ["  Installing ripgrep v14.1.1", "   Compiling memchr v2.7.4"],
+    output: ["cargo install: ok"],
+  },
+  {
+    name: "cargo test: an older result line without its timing is compacted too",
+    command: "cargo test",
+    exit: 101,
+    input: [
+      "test a ... FAILED",
+      "",
+      "failures:",
+      "",
+      "---- a stdout ----",
+      "thread 'a' panicked at 'boom'",
+      "",
+      "failures:",
+      "    a",
+      "",
+      "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
     ],
+    output: [
+      "---- a stdout ----",
+      "thread 'a' panicked at 'boom'",
+      "test result: FAILED. 4 passed; 1 failed",
+    ],
+  },
+  {
+    name: "brew install of an installed formula: one line",
+    command: "brew install jq",
+    input: [
+      "Warning: jq 1.7.1 is already installed and up-to-date.",
+      "To reinstall 1.7.1, run:",
+      "  brew reinstall jq",
+    ],
+    output: ["jq 1.7.1 already installed and up-to-date"],
   },
   {
     name: "stat: size, type, mode, owner and times without nanoseconds; device and inode go",

@@ -517,7 +517,7 @@ function compactFrames(body: string[]): string[] {
 }
 
 const CARGO_RESULT =
-  /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out; finished in ([\d.]+)s$/;
+  /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out(?:; finished in ([\d.]+)s)?$/;
 
 /**
  * cargo prints one `test result:` per test binary; a workspace run has dozens. They are summed
