@@ -316,7 +316,10 @@ export async function buildRuntime(
   // cannot be opened (a read-only HOME, say) is one warning, not a crash.
   const auditLog = storeMod.dataDirShortfall(config)?.audit ? null : openAuditLog(storeMod, config);
   const network = await networkProxyFor(config, exec, storeMod, auditLog);
-  if (network) cleanups.push(() => network.close());
+  if (network) {
+    cleanups.push(() => network.close());
+    globalThis.addEventListener("unload", () => network.close());
+  }
   if (network && config.tools.shell.sandbox.mode === "off") {
     console.error(
       'zeph: warning: [tools.shell.sandbox] allowed_domains has no effect with mode = "off": ' +

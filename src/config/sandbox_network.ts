@@ -29,9 +29,10 @@ export function hostPatternError(pattern: string): string | null {
       : `${JSON.stringify(pattern)} is not an IPv6 address`;
   }
   if (p.includes(":") || p.includes("/")) {
-    return `${
-      JSON.stringify(pattern)
-    } names a port or a path: list the host only ("example.com"); every port is allowed`;
+    const host = p.replace(/^[a-z][a-z0-9+.-]*:\/\//, "").split(/[/:]/)[0] || "example.com";
+    return `${JSON.stringify(pattern)} names a scheme, port or path: list the host only (${
+      JSON.stringify(host)
+    }); every port is allowed`;
   }
   if (!NAME.test(p)) {
     return `${

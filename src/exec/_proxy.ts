@@ -179,12 +179,10 @@ export class NetworkProxy {
     if (!decision.allowed) {
       const line = `refused ${method} ${hostPort(host, port)}: ${decision.reason}`;
       session.refusals.push(line);
-      await respond(
-        client,
-        403,
-        `zeph sandbox proxy: ${line}. Add the host to ${KEY} to allow it ` +
-          `(now: ${this.allowedDomains.join(", ")}).\n`,
-      );
+      const hint = decision.pattern === null
+        ? ` Add the host to ${KEY} to allow it (now: ${this.allowedDomains.join(", ")}).`
+        : "";
+      await respond(client, 403, `zeph sandbox proxy: ${line}.${hint}\n`);
       return;
     }
     let upstream: Deno.Conn;

@@ -94,6 +94,8 @@ export interface RunResult {
   pid: number;
   /** The OS sandbox the program ran in ("bwrap"); null or absent when it ran unconfined. */
   sandbox?: "bwrap" | null;
+  /** The sandboxed program reached the network only through the allowed_domains proxy. */
+  proxied?: boolean;
 }
 
 /** Runs a program to completion. Tools receive one as `ctx.runner`. */
@@ -308,7 +310,11 @@ export class SandboxedRunner implements ProcessRunner {
     try {
       const wrapped = this.sandbox.wrap(program, args, { cwd: options.cwd, proxy });
       const result = await this.inner.run(wrapped.program, wrapped.args, options);
-      return withRefusals({ ...result, sandbox: wrapped.sandboxed ? "bwrap" : null }, proxy);
+      return withRefusals({
+        ...result,
+        sandbox: wrapped.sandboxed ? "bwrap" : null,
+        ...(proxy && wrapped.sandboxed ? { proxied: true } : {}),
+      }, proxy);
     } finally {
       proxy?.close();
     }
