@@ -11,8 +11,8 @@ import { fileURLToPath } from "node:url";
 /** The port the bridge listens on inside the sandbox (its network namespace is its own). */
 export const BRIDGE_PORT = 3128;
 
-/** How many times the launcher checks for the bridge, 5 ms apart, before it gives up. */
-const BRIDGE_WAIT_TRIES = 2000;
+/** How many times the launcher checks for the bridge, 1 ms apart, before it gives up. */
+const BRIDGE_WAIT_TRIES = 5000;
 
 /**
  * The variables a sandboxed command gets: HTTP(S)_PROXY in both cases and ALL_PROXY, all to the
@@ -130,7 +130,7 @@ export function launcherArgs(
       path.basename(bridge.argv[0])
     })" >&2; exit 125`,
     "  fi",
-    "  sleep 0.005",
+    "  sleep 0.001",
     "done",
     'exec "$@"',
   ].join("\n");

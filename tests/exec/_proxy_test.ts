@@ -491,3 +491,48 @@ Deno.test({
     }
   },
 });
+
+Deno.test("main.ts __sandbox-bridge (a compiled zeph's bridge) forwards 127.0.0.1:<port> to the socket", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "zeph_bridge_" });
+  const socketPath = join(dir, "s");
+  const unix = Deno.listen({ transport: "unix", path: socketPath });
+  const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = free.addr.port;
+  free.close();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../../main.ts", import.meta.url).pathname,
+      "__sandbox-bridge",
+      String(port),
+      socketPath,
+    ],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    let client: Deno.Conn | null = null;
+    for (let i = 0; i < 200 && !client; i++) {
+      client = await Deno.connect({ hostname: "127.0.0.1", port }).catch(() => null);
+      if (!client) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(client).not.toBe(null);
+    await client!.write(new TextEncoder().encode("ping"));
+    const server = await unix.accept();
+    const got = new Uint8Array(4);
+    await server.read(got);
+    expect(new TextDecoder().decode(got)).toBe("ping");
+    await server.write(new TextEncoder().encode("pong"));
+    const back = new Uint8Array(4);
+    await client!.read(back);
+    expect(new TextDecoder().decode(back)).toBe("pong");
+    server.close();
+    client!.close();
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+    unix.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
