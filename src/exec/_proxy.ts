@@ -212,7 +212,10 @@ export class NetworkProxy {
         await writeAll(client, encoder.encode("HTTP/1.1 200 Connection Established\r\n\r\n"));
         if (head.rest.length) await writeAll(upstream, head.rest);
       } else {
-        await writeAll(upstream, encoder.encode(originForm(head.text, target.path)));
+        await writeAll(
+          upstream,
+          encoder.encode(originForm(head.text, target.path, hostPort(host, port, 80))),
+        );
         if (head.rest.length) await writeAll(upstream, head.rest);
       }
     } catch {
@@ -420,21 +423,30 @@ function parseTarget(head: string): Target {
 
 /**
  * The head sent upstream for a plain http request: the path instead of the URL, the proxy's
- * own headers dropped, one request per connection (the next may name another host).
+ * own headers dropped, `Host` set to the host that was judged (a server hosting many sites
+ * must not be asked for another one), one request per connection (the next may name another
+ * host).
  */
-function originForm(head: string, requestPath: string): string {
+function originForm(head: string, requestPath: string, hostHeader: string): string {
   const lines = head.split("\r\n").slice(0, -2);
   const [method, , version] = lines[0].split(" ");
   const headers = lines.slice(1).filter((h) =>
-    !/^(proxy-connection|proxy-authorization|connection|keep-alive)\s*:/i.test(h)
+    !/^(host|proxy-connection|proxy-authorization|connection|keep-alive)\s*:/i.test(h)
   );
-  return [`${method} ${requestPath} ${version}`, ...headers, "Connection: close", "", ""].join(
-    "\r\n",
-  );
+  return [
+    `${method} ${requestPath} ${version}`,
+    `Host: ${hostHeader}`,
+    ...headers,
+    "Connection: close",
+    "",
+    "",
+  ].join("\r\n");
 }
 
-function hostPort(host: string, port: number): string {
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+/** `host:port` (IPv6 in brackets); the port left out when it is `defaultPort`. */
+function hostPort(host: string, port: number, defaultPort?: number): string {
+  const h = host.includes(":") ? `[${host}]` : host;
+  return port === defaultPort ? h : `${h}:${port}`;
 }
 
 const REASONS: Record<number, string> = {

@@ -48,7 +48,10 @@ function newProxy(
 function httpServer(): Deno.HttpServer<Deno.NetAddr> {
   return Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (req) => new Response(`hello from ${new URL(req.url).pathname}\n`),
+    (req) =>
+      new Response(`hello from ${new URL(req.url).pathname}\n`, {
+        headers: { "x-host-seen": req.headers.get("host") ?? "" },
+      }),
   );
 }
 
@@ -100,12 +103,14 @@ Deno.test("proxy: a listed host is forwarded (plain http and CONNECT), others ge
   const proxy = newProxy(["allowed.test", "*.wild.test"], decisions);
   const session = proxy.open();
   try {
+    // A Host header naming another site is replaced by the host that was judged.
     const plain = await ask(
       session.socketPath,
-      `GET http://allowed.test:${port}/a?b=1 HTTP/1.1\r\nHost: allowed.test:${port}\r\n` +
+      `GET http://allowed.test:${port}/a?b=1 HTTP/1.1\r\nHost: evil.test\r\n` +
         "Proxy-Connection: keep-alive\r\n\r\n",
     );
     expect(plain).toMatch(/^HTTP\/1\.1 200 /);
+    expect(plain).toContain(`x-host-seen: allowed.test:${port}\r\n`);
     expect(plain).toContain("hello from /a\n");
 
     const tunnel = await ask(
