@@ -378,7 +378,7 @@ export class ShellSandbox {
     program: string,
     args: string[],
     options: { cwd?: string; proxy?: ProxySession } = {},
-  ): { program: string; args: string[]; sandboxed: boolean } {
+  ): { program: string; args: string[]; sandboxed: boolean; proxied?: boolean } {
     if (!this.active()) return { program, args, sandboxed: false };
     const probe = probeBwrap(this.bwrapPath);
     if (!probe.available) {
@@ -409,6 +409,7 @@ export class ShellSandbox {
           ...args,
         ],
         sandboxed: true,
+        proxied: true,
       };
     }
     return {

@@ -304,7 +304,7 @@ export class SandboxedRunner implements ProcessRunner {
   async run(program: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
     // The command's own proxy socket: closing it when the command ends (timeouts included)
     // ends every connection the command opened through it.
-    const proxy = this.sandbox.network && this.sandbox.active() && !this.sandbox.plan().allowNetwork
+    const proxy = this.sandbox.network && this.sandbox.active()
       ? this.sandbox.network.open()
       : undefined;
     try {
@@ -313,7 +313,7 @@ export class SandboxedRunner implements ProcessRunner {
       return withRefusals({
         ...result,
         sandbox: wrapped.sandboxed ? "bwrap" : null,
-        ...(proxy && wrapped.sandboxed ? { proxied: true } : {}),
+        ...(wrapped.proxied ? { proxied: true } : {}),
       }, proxy);
     } finally {
       proxy?.close();
