@@ -2,7 +2,7 @@
  * How a sandboxed command reaches zeph's network proxy: a bridge started inside the sandbox's
  * own network namespace listens on 127.0.0.1 and forwards to the proxy's unix socket, the
  * command waits until it listens, and the usual proxy variables point at it. The bridge is socat
- * when installed (no start-up cost), else the Deno binary running `_bridge.ts`; a compiled zeph
+ * when installed (the quickest to start), else the Deno binary running `_bridge.ts`; a compiled zeph
  * runs it as `zeph __sandbox-bridge`.
  */
 import * as path from "node:path";

@@ -541,3 +541,16 @@ Deno.test("main.ts __sandbox-bridge (a compiled zeph's bridge) forwards 127.0.0.
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("auto without bubblewrap: with allowed_domains set, the user is told once that nothing confines", () => {
+  const reasons: string[] = [];
+  const proxy = newProxy(["allowed.test"]);
+  const sandbox = new ShellSandbox(
+    "auto",
+    { writable: [], readOnly: [], hidden: [], allowNetwork: false },
+    { bwrapPath: "/nonexistent/bwrap", network: proxy, onBroken: (r) => reasons.push(r) },
+  );
+  expect([sandbox.active(), sandbox.active()]).toEqual([false, false]);
+  expect(reasons).toEqual(['"/nonexistent/bwrap" is not installed']);
+  proxy.close();
+});
