@@ -55,6 +55,9 @@ export interface ProxySession {
   close(): void;
 }
 
+/** Refusals reported with one command's result at most (each distinct one once). */
+const MAX_REFUSAL_LINES = 20;
+
 /** The key named in refusals, so a user knows what to edit. */
 const KEY = "[tools.shell.sandbox] allowed_domains";
 
@@ -137,7 +140,7 @@ export class NetworkProxy {
     return session;
   }
 
-  /** Connections open through the proxy now, both sides counted once. */
+  /** Sockets open through the proxy now: a command's side and the host's side each count. */
   get openConnections(): number {
     let n = 0;
     for (const s of this.#sessions) n += s.connections.size;
@@ -178,7 +181,10 @@ export class NetworkProxy {
     this.#options.onDecision?.(decision);
     if (!decision.allowed) {
       const line = `refused ${method} ${hostPort(host, port)}: ${decision.reason}`;
-      session.refusals.push(line);
+      // A client retrying the same host is told once per command.
+      if (!session.refusals.includes(line) && session.refusals.length < MAX_REFUSAL_LINES) {
+        session.refusals.push(line);
+      }
       const hint = decision.pattern === null
         ? ` Add the host to ${KEY} to allow it (now: ${this.allowedDomains.join(", ")}).`
         : "";

@@ -133,11 +133,14 @@ Deno.test("proxy: a listed host is forwarded (plain http and CONNECT), others ge
     );
     const refusedTunnel = await ask(session.socketPath, "CONNECT evil.test:443 HTTP/1.1\r\n\r\n");
     expect(refusedTunnel).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    // A retry is audited again but reported with the command's result once.
+    await ask(session.socketPath, "CONNECT evil.test:443 HTTP/1.1\r\n\r\n");
 
     expect(decisions.map((d) => [d.method, d.host, d.port, d.allowed, d.pattern])).toEqual([
       ["GET", "allowed.test", port, true, "allowed.test"],
       ["CONNECT", "allowed.test", port, true, "allowed.test"],
       ["GET", "evil.test", 80, false, null],
+      ["CONNECT", "evil.test", 443, false, null],
       ["CONNECT", "evil.test", 443, false, null],
     ]);
     expect(session.refusals).toEqual([
