@@ -19,6 +19,7 @@ import {
   type ProxyDecision,
   SandboxedRunner,
   ShellSandbox,
+  withSandboxOf,
 } from "../../src/exec/mod.ts";
 import { blockedAddressReason } from "../../src/web/mod.ts";
 
@@ -373,6 +374,37 @@ for (const [bridge, socat] of BRIDGES) {
     },
   });
 }
+
+Deno.test({
+  name: "sandboxed: a replacement runner (an editor's terminal) goes through the same proxy",
+  ignore,
+  async fn() {
+    const server = httpServer();
+    const proxy = newProxy(["allowed.test"]);
+    const { root, ws, runner } = await sandboxFixture(proxy, null);
+    const terminal: string[][] = [];
+    const editor = {
+      run(program: string, args: string[], options?: Parameters<LocalProcessRunner["run"]>[2]) {
+        terminal.push([program, ...args]);
+        return new LocalProcessRunner().run(program, args, options);
+      },
+    };
+    try {
+      const r = await withSandboxOf(runner, editor).run(
+        "bash",
+        ["-c", `curl -sS http://allowed.test:${server.addr.port}/editor`],
+        { cwd: ws, timeoutMs: 20_000 },
+      );
+      expect([r.exitCode, r.stdout.text, r.proxied]).toEqual([0, "hello from /editor\n", true]);
+      expect(terminal[0][0]).toBe("bwrap");
+      expect(proxy.openConnections).toBe(0);
+    } finally {
+      proxy.close();
+      await server.shutdown();
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
 
 Deno.test({
   name: "sandboxed: a command killed on timeout leaves no proxy connection behind",
