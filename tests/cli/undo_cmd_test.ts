@@ -125,3 +125,41 @@ Deno.test("interactive: /undo and /undo n restore this conversation's changes", 
     expect([...Deno.readDirSync(ws)]).toEqual([]);
   });
 });
+
+Deno.test("zeph undo from a subdirectory finds the workspace's conversation and restores there", async () => {
+  await withWorkspace(async (ws, home) => {
+    const file = await script(home, TURNS);
+    const run = await zeph(["-p", "go", "--script", file, "--yes"], { cwd: ws, home });
+    expect(run.code).toBe(0);
+    const id = /zeph --resume ([0-9a-f-]+)/.exec(run.stderr)![1];
+    const sub = path.join(ws, "docs", "deep");
+    await Deno.mkdir(sub, { recursive: true });
+
+    const list = await zeph(["undo", "--list"], { cwd: sub, home });
+    expect({ code: list.code, out: list.stdout.replace(TIME, "HH:MM") }).toEqual({
+      code: 0,
+      out: `Conversation ${id}:\n` +
+        '  1  HH:MM  move_path "src/greet.ts" -> "lib/greet.ts"\n' +
+        '  2  HH:MM  edit "src/greet.ts"\n' +
+        '  3  HH:MM  write "src/greet.ts"\n',
+    });
+
+    const two = await zeph(["undo", "2"], { cwd: sub, home });
+    expect({ code: two.code, out: two.stdout, err: two.stderr }).toEqual({
+      code: 0,
+      out: 'Restored: move_path "src/greet.ts" -> "lib/greet.ts"\n' +
+        'Restored: edit "src/greet.ts"\n' +
+        "1 change is still recorded (zeph undo --list).\n",
+      err: `zeph: undoing in the conversation's workspace ${ws}\n`,
+    });
+    expect(await Deno.readTextFile(path.join(ws, "src/greet.ts"))).toBe("v1\n");
+
+    // --conversation from outside the workspace also restores in the conversation's workspace.
+    const last = await zeph(["undo", "--conversation", id], { cwd: home, home });
+    expect({ code: last.code, out: last.stdout }).toEqual({
+      code: 0,
+      out: 'Restored: write "src/greet.ts"\nNo more changes are recorded.\n',
+    });
+    await expect(Deno.stat(path.join(ws, "src/greet.ts"))).rejects.toThrow(Deno.errors.NotFound);
+  });
+});
