@@ -193,6 +193,7 @@ export async function runChat(
   lines?.onInterrupt(interrupt);
   Deno.addSignalListener("SIGINT", interrupt);
 
+  let setupHelpShown = false;
   const turn = async (text: string): Promise<StopReason> => {
     running = new AbortController();
     providerFailure = null;
@@ -207,9 +208,10 @@ export async function runChat(
       // default provider (Ollama) also gets the other ways to set one up.
       if (
         failure?.type === "notice" && failure.category === "network_error" && !json &&
-        provider.name === "ollama"
+        provider.name === "ollama" && !setupHelpShown
       ) {
-        err.write(unreachableHelp() + "\n");
+        setupHelpShown = true; // once a session, not after every failed turn
+        err.write(unreachableHelp(config.llm.ollama.model) + "\n");
       }
       return stop;
     } finally {
@@ -352,13 +354,15 @@ function resumeFrom(
   return { conversationId: id, messages: store.loadMessages(id), plan: store.loadPlan(id) };
 }
 
-/** The ways to set up a provider, after the default one (Ollama) could not be reached. */
-export function unreachableHelp(): string {
+/**
+ * The ways to set up a provider, after Ollama (the default) could not be reached. The notice
+ * before it names the URL and says to start Ollama or set base_url; this adds only what it
+ * does not say.
+ */
+export function unreachableHelp(model: string): string {
   return [
-    "zeph: Ollama at http://127.0.0.1:11434 is the default provider: install it",
-    '  (https://ollama.com), run "ollama serve" and "ollama pull qwen3:8b", or set',
-    "  [llm.ollama] base_url.",
-    '  Hosted models: [llm] provider = "claude" with ANTHROPIC_API_KEY, or "openai" with',
+    `zeph: to set up a model: install Ollama (https://ollama.com) and run "ollama pull ${model}";`,
+    '  or a hosted one: [llm] provider = "claude" with ANTHROPIC_API_KEY, or "openai" with',
     "  OPENAI_API_KEY (any OpenAI-compatible server via [llm.openai] base_url); or --provider.",
     '  Offline demo: zeph -p "…" --provider script --script examples/demo.jsonl',
   ].join("\n");

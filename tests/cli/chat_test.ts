@@ -117,9 +117,19 @@ Deno.test("an unreachable provider: zeph names the provider and URL and how to c
     expect(r.stderr).toContain(
       `Cannot reach Ollama at http://127.0.0.1:${port}: connection refused. Start Ollama`,
     );
-    expect(r.stderr).toContain("zeph: Ollama at http://127.0.0.1:11434 is the default provider");
-    expect(r.stderr.match(/127\.0\.0\.1:\d+/g)).toEqual([`127.0.0.1:${port}`, "127.0.0.1:11434"]);
+    // The setup help adds to the notice: no second URL (the configured one is the only one),
+    // no second "set base_url", the configured model.
+    expect(r.stderr).toContain(
+      'zeph: to set up a model: install Ollama (https://ollama.com) and run "ollama pull qwen3:8b";',
+    );
+    expect(r.stderr.match(/127\.0\.0\.1:\d+/g)).toEqual([`127.0.0.1:${port}`]);
+    expect(r.stderr.match(/\[llm\.ollama\] base_url/g)?.length).toBe(1);
     expect(r.stderr).toContain('[llm] provider = "claude" with ANTHROPIC_API_KEY');
+
+    // Interactive: the help comes with the first failed turn only.
+    const twice = await zeph(["--config", config], { cwd: ws, home, stdin: "hi\nagain\n" });
+    expect(twice.stderr.match(/Cannot reach Ollama/g)?.length).toBe(2);
+    expect(twice.stderr.match(/to set up a model/g)?.length).toBe(1);
   });
 });
 
