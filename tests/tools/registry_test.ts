@@ -560,6 +560,40 @@ Deno.test("file rules: every spelling of a denied path is denied", async () => {
   }
 });
 
+Deno.test("a path outside the sandbox is refused before anyone is asked to approve it", async () => {
+  const t = await fileRegistry({ delete_path: [{ pattern: "*", action: "ask" }] });
+  try {
+    await Deno.writeTextFile(`${t.base}/outside.txt`, "keep");
+    const outside = await t.registry.dispatch(
+      { id: "out", name: "delete_path", input: { path: "../outside.txt" } },
+      t.scope,
+    );
+    expect([outside.outcome, outside.category, t.asked.length]).toEqual([
+      "blocked",
+      "policy_blocked",
+      0,
+    ]);
+    expect(outside.text).toContain('Cannot access "../outside.txt": is outside the allowed paths');
+    // Without an ask handler (no --yes) the answer is the same: not "run with --yes".
+    const noAsk = await t.registry.dispatch(
+      { id: "out2", name: "delete_path", input: { path: "../outside.txt" } },
+      { ...t.scope, ask: undefined },
+    );
+    expect(noAsk.category).toBe("policy_blocked");
+    expect(await Deno.readTextFile(`${t.base}/outside.txt`)).toBe("keep");
+    // Inside, the question is asked as before.
+    await Deno.writeTextFile(`${t.ws}/src/a.ts`, "x");
+    t.answers.push("allow_once");
+    const inside = await t.registry.dispatch(
+      { id: "in", name: "delete_path", input: { path: "src/a.ts" } },
+      t.scope,
+    );
+    expect([inside.outcome, t.asked.map((r) => r.callId)]).toEqual(["success", ["in"]]);
+  } finally {
+    await Deno.remove(t.base, { recursive: true });
+  }
+});
+
 Deno.test("file rules: an 'always' answer approves that one path, not a glob", async () => {
   const t = await fileRegistry({});
   try {
