@@ -17,6 +17,8 @@ import {
 } from "../../src/tools/registry.ts";
 import { defaultToolDeps } from "../../src/tools/deps.ts";
 import { defineTool, type ToolContext } from "../../src/tools/tool.ts";
+import { builtinTools } from "../../src/tools/catalog.ts";
+import { definitionsFor } from "../../src/agent/tool_selection.ts";
 import { z } from "zod";
 import {
   bashLikeTool,
@@ -671,4 +673,36 @@ Deno.test("execute hooks see every permitted call around its executor; their fai
     "after fail failed",
   ]);
   expect(errors).toEqual(["zeph: broken failed: before broke", "zeph: broken failed: after broke"]);
+});
+
+Deno.test("definitions(), renderCatalog() and the offered tools share one frozen JSON Schema per tool", async () => {
+  const tools = builtinTools();
+  const registry = new ToolRegistry({
+    tools,
+    executor: new LocalExecutor(),
+    policy: new PermissionPolicy({}),
+    config: defaultConfig(),
+  });
+  // What the model sees is what zod's input-mode conversion gives, unchanged.
+  const converted = (t: (typeof tools)[number]) => {
+    const schema = z.toJSONSchema(t.params, { io: "input" }) as Record<string, unknown>;
+    delete schema.$schema;
+    return schema;
+  };
+  const first = registry.definitions();
+  expect(first.map((d) => [d.name, d.inputSchema])).toEqual(
+    tools.map((t) => [t.name, converted(t)]),
+  );
+  // Converted once: the same frozen object on every call and for every caller.
+  const again = registry.definitions();
+  const offered = definitionsFor(tools, { ...defaultConfig().tools.tafc, enabled: false });
+  for (const [i, d] of first.entries()) {
+    expect(Object.isFrozen(d.inputSchema)).toBe(true);
+    expect(again[i].inputSchema).toBe(d.inputSchema);
+    expect(offered[i].inputSchema).toBe(d.inputSchema);
+  }
+  const catalog = registry.renderCatalog();
+  for (const t of tools) {
+    expect(catalog).toContain(`Parameters (JSON Schema): ${JSON.stringify(converted(t))}\n`);
+  }
 });
