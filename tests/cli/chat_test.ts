@@ -3,15 +3,10 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { withWorkspace, zeph } from "./_run.ts";
+import { writeScript } from "../_support/scripted.ts";
 
 const ROOT = path.resolve(import.meta.dirname!, "..", "..");
 const DEMO = path.join(ROOT, "examples", "demo.jsonl");
-
-async function script(dir: string, lines: unknown[]): Promise<string> {
-  const file = path.join(dir, `script-${crypto.randomUUID()}.jsonl`);
-  await Deno.writeTextFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  return file;
-}
 
 Deno.test("the demo script reads, greps, runs a command and edits a file, offline", async () => {
   await withWorkspace(async (ws, home) => {
@@ -36,7 +31,7 @@ Deno.test("the demo script reads, greps, runs a command and edits a file, offlin
 
 Deno.test("--json prints the event stream as JSONL", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [
+    const file = await writeScript(home, [
       { text: "Checking.", tool_calls: [{ id: "c1", name: "nope", input: {} }] },
       { text: "Bye." },
     ]);
@@ -73,7 +68,9 @@ Deno.test("--json prints the event stream as JSONL", async () => {
 
 Deno.test("-p exits 1 on a provider error and names the problem", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [{ error: { status: 401, message: "invalid x-api-key" } }]);
+    const file = await writeScript(home, [{
+      error: { status: 401, message: "invalid x-api-key" },
+    }]);
     const r = await zeph(["-p", "hi", "--script", file], { cwd: ws, home });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("[provider_error] script (script): invalid x-api-key");
@@ -135,7 +132,7 @@ Deno.test("an unreachable provider: zeph names the provider and URL and how to c
 
 Deno.test("interactive: lines from stdin, /help, /clear, /unblock, /exit", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [{ text: "First answer." }, { text: "Second answer." }]);
+    const file = await writeScript(home, [{ text: "First answer." }, { text: "Second answer." }]);
     const r = await zeph(["--script", file], {
       cwd: ws,
       home,
@@ -156,7 +153,7 @@ Deno.test("interactive: lines from stdin, /help, /clear, /unblock, /exit", async
 
 Deno.test("interactive: end of input ends the session with exit 0", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [{ text: "Only answer." }]);
+    const file = await writeScript(home, [{ text: "Only answer." }]);
     const r = await zeph(["--script", file], { cwd: ws, home, stdin: "hello\n" });
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: "Only answer.\n" });
   });
@@ -164,13 +161,13 @@ Deno.test("interactive: end of input ends the session with exit 0", async () => 
 
 Deno.test("--resume continues a stored conversation; zeph sessions lists and deletes", async () => {
   await withWorkspace(async (ws, home) => {
-    const first = await script(home, [{ text: "First." }]);
+    const first = await writeScript(home, [{ text: "First." }]);
     expect((await zeph(["-p", "remember 42", "--script", first], { cwd: ws, home })).code).toBe(0);
     const listed = await zeph(["sessions", "--json"], { cwd: ws, home });
     const [conversation] = JSON.parse(listed.stdout);
     expect(conversation).toMatchObject({ title: "remember 42", cwd: ws, messageCount: 2 });
 
-    const second = await script(home, [{ text: "It was 42." }]);
+    const second = await writeScript(home, [{ text: "It was 42." }]);
     const resumed = await zeph(
       ["--resume", conversation.id, "-p", "what was it?", "--script", second],
       { cwd: ws, home },
@@ -202,7 +199,7 @@ Deno.test("--resume continues a stored conversation; zeph sessions lists and del
 
 Deno.test("ZEPH_AGENT_MAX_TOOL_ITERATIONS caps the loop; --legacy runs fenced bash", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [
+    const file = await writeScript(home, [
       { tool_calls: [{ id: "a", name: "read", input: { path: "x.txt" } }] },
       { tool_calls: [{ id: "b", name: "read", input: { path: "y.txt" } }] },
       { text: "never" },
@@ -215,7 +212,7 @@ Deno.test("ZEPH_AGENT_MAX_TOOL_ITERATIONS caps the loop; --legacy runs fenced ba
     expect(r.code).toBe(3); // cut short by a limit
     expect(r.stderr).toContain("[max_iterations] Stopped after 1 tool iterations");
 
-    const legacy = await script(home, [
+    const legacy = await writeScript(home, [
       { text: "Running:\n```bash\necho legacy-ok > out.txt\n```" },
       { text: "Done." },
     ]);

@@ -3,6 +3,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { withWorkspace, zeph } from "./_run.ts";
+import { writeScript } from "../_support/scripted.ts";
 
 const TURNS = [
   {
@@ -28,18 +29,12 @@ const TURNS = [
   { text: "Done." },
 ];
 
-async function script(dir: string, turns: unknown[]): Promise<string> {
-  const file = path.join(dir, "script.jsonl");
-  await Deno.writeTextFile(file, turns.map((t) => JSON.stringify(t)).join("\n") + "\n");
-  return file;
-}
-
 /** HH:MM as `zeph undo` prints it, for the listing's times. */
 const TIME = /\d\d:\d\d/g;
 
 Deno.test("zeph undo --list shows the changes newest first; zeph undo restores and refuses", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, TURNS);
+    const file = await writeScript(home, TURNS);
     const run = await zeph(["-p", "go", "--script", file, "--yes"], { cwd: ws, home });
     expect(run.code).toBe(0);
     const id = /zeph --resume ([0-9a-f-]+)/.exec(run.stderr)![1];
@@ -103,7 +98,7 @@ Deno.test("zeph undo in a workspace without changes says so", async () => {
 
 Deno.test("interactive: /undo and /undo n restore this conversation's changes", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, TURNS);
+    const file = await writeScript(home, TURNS);
     const r = await zeph(["--script", file, "--yes"], {
       cwd: ws,
       home,
@@ -128,7 +123,7 @@ Deno.test("interactive: /undo and /undo n restore this conversation's changes", 
 
 Deno.test("zeph undo from a subdirectory finds the workspace's conversation and restores there", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, TURNS);
+    const file = await writeScript(home, TURNS);
     const run = await zeph(["-p", "go", "--script", file, "--yes"], { cwd: ws, home });
     expect(run.code).toBe(0);
     const id = /zeph --resume ([0-9a-f-]+)/.exec(run.stderr)![1];

@@ -675,7 +675,7 @@ Deno.test("execute hooks see every permitted call around its executor; their fai
   expect(errors).toEqual(["zeph: broken failed: before broke", "zeph: broken failed: after broke"]);
 });
 
-Deno.test("definitions(), renderCatalog() and the offered tools share one frozen JSON Schema per tool", async () => {
+Deno.test("definitions(), renderCatalog() and the offered tools share one frozen JSON Schema per tool", () => {
   const tools = builtinTools();
   const registry = new ToolRegistry({
     tools,
