@@ -77,6 +77,19 @@ const ICONS: Record<ToolKind, string> = {
   other: "•",
 };
 
+/**
+ * What a call's title names after the tool: its permission subjects (command, paths, URL); a
+ * search also shows its pattern when the subject is only where it looks.
+ */
+function callSubject(event: { kind: ToolKind; input: unknown; subjects: string[] }): string {
+  const where = event.subjects.join(" ");
+  const pattern = (event.input as { pattern?: unknown } | null)?.pattern;
+  if (event.kind === "search" && typeof pattern === "string" && !event.subjects.includes(pattern)) {
+    return ` "${pattern}"${where ? ` in ${where}` : ""}`;
+  }
+  return where ? ` ${where}` : "";
+}
+
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 export function colorEnabled(out: Writer, env: (k: string) => string | undefined): boolean {
@@ -142,8 +155,7 @@ export class Renderer {
         break;
       case "tool_start": {
         this.#newline();
-        const subject = event.subjects.length ? ` ${event.subjects.join(" ")}` : "";
-        const title = `${ICONS[event.kind]} ${event.tool}${oneLine(subject, 100)}`;
+        const title = `${ICONS[event.kind]} ${event.tool}${oneLine(callSubject(event), 100)}`;
         this.#titles.set(event.callId, title);
         if (this.#err.isTerminal) this.#startStatus("tool", title);
         else this.#err.write(this.#paint(cyan, title) + "\n");
@@ -277,7 +289,8 @@ export class Renderer {
     const body = shown.map((l) => `  ${l}`).join("\n");
     if (body.trim()) this.#err.write(this.#paint(result.ok ? dim : red, body) + "\n");
     if (lines.length > shown.length) {
-      this.#err.write(this.#paint(dim, `  … ${lines.length - shown.length} more lines`) + "\n");
+      const more = lines.length - shown.length;
+      this.#err.write(this.#paint(dim, `  … ${more} more line${more === 1 ? "" : "s"}`) + "\n");
     }
     if (result.filterStats?.inline) {
       this.#err.write(this.#paint(dim, `  ${result.filterStats.inline}`) + "\n");
