@@ -278,13 +278,14 @@ export async function runChat(
   }
 }
 
-const HELP = [
-  "/clear    start a new conversation (resets the tool quota, session rules and result cache)",
-  "/undo [n] undo the last n file changes of this conversation (default 1)",
-  "/unblock <tool>  allow a tool the anomaly detector blocked ([tools.anomaly])",
-  "/mode     list the modes; /mode <name> switches (the tools the model gets)",
-  "/help     this list",
-  "/exit     quit (also Ctrl-D, or Ctrl-C twice)",
+/** The chat's /help; each line fits an 80-column terminal. */
+export const HELP = [
+  "/clear            new conversation (resets quota, session rules, result cache)",
+  "/undo [n]         undo the last n file changes of this conversation (default 1)",
+  "/unblock <tool>   allow a tool the anomaly detector blocked ([tools.anomaly])",
+  "/mode [name]      list the modes, or switch to one (the tools the model gets)",
+  "/help             this list",
+  "/exit             quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",
   "A line ending in \\ continues on the next line; a multi-line paste is one prompt.",
   "Keys typed while a turn runs are discarded (zeph says how many).",

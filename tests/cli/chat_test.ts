@@ -140,13 +140,15 @@ Deno.test("interactive: lines from stdin, /help, /clear, /unblock, /exit", async
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("First answer.\nSecond answer.\n");
-    expect(r.stderr).toContain("/clear    start a new conversation");
-    expect(r.stderr).toContain("/undo [n] undo the last n file changes of this conversation");
+    expect(r.stderr).toContain("/clear            new conversation");
+    expect(r.stderr).toContain(
+      "/undo [n]         undo the last n file changes of this conversation",
+    );
     expect(r.stderr).toContain("Unknown command /bogus. Type /help for the list.");
     expect(r.stderr).toContain(
       "(new conversation; tool quota, session rules and result cache reset)",
     );
-    expect(r.stderr).toContain("/unblock <tool>  allow a tool the anomaly detector blocked");
+    expect(r.stderr).toContain("/unblock <tool>   allow a tool the anomaly detector blocked");
     expect(r.stderr).toContain("bash is not blocked. No tool is blocked.");
   });
 });
