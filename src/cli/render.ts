@@ -58,6 +58,8 @@ export interface RendererOptions {
 interface Status {
   kind: "thinking" | "tool";
   title: string;
+  /** The call a tool's status belongs to. */
+  callId?: string;
   /** The last line of live output, shown after the title. */
   detail: string;
   started: number;
@@ -111,6 +113,9 @@ export class Renderer {
   /** Between thinking() and turn_end: a wait for the model shows the thinking spinner. */
   #inTurn = false;
   #titles = new Map<string, string>();
+  #pausedAt: number | null = null;
+  /** Per running call, the time its questions waited for an answer. */
+  #waited = new Map<string, number>();
   #debug: boolean;
 
   constructor(options: RendererOptions) {
@@ -130,18 +135,28 @@ export class Renderer {
     this.#startStatus("thinking", "thinking…");
   }
 
-  /** Clears the status line before a question; resume() redraws it (same start time). */
+  /**
+   * Clears the status line before a question; resume() redraws it. The time the question waits
+   * for its answer is not the call's: it is left out of the elapsed time and the duration shown.
+   */
   pause(): void {
     const status = this.#status;
     this.stopSpinner();
     this.#paused = status;
+    this.#pausedAt = this.#now();
   }
 
   /** Redraws the status line a question interrupted. */
   resume(): void {
     const status = this.#paused;
+    const waited = this.#pausedAt === null ? 0 : this.#now() - this.#pausedAt;
     this.#paused = null;
+    this.#pausedAt = null;
     if (!status || this.#status) return;
+    status.started += waited;
+    if (status.callId) {
+      this.#waited.set(status.callId, (this.#waited.get(status.callId) ?? 0) + waited);
+    }
     this.#status = status;
     this.#tick(status);
   }
@@ -157,7 +172,7 @@ export class Renderer {
         this.#newline();
         const title = `${ICONS[event.kind]} ${event.tool}${oneLine(callSubject(event), 100)}`;
         this.#titles.set(event.callId, title);
-        if (this.#err.isTerminal) this.#startStatus("tool", title);
+        if (this.#err.isTerminal) this.#startStatus("tool", title, event.callId);
         else this.#err.write(this.#paint(cyan, title) + "\n");
         break;
       }
@@ -227,11 +242,12 @@ export class Renderer {
     this.#err.write("\r\x1b[2K");
   }
 
-  #startStatus(kind: Status["kind"], title: string): void {
+  #startStatus(kind: Status["kind"], title: string, callId?: string): void {
     this.stopSpinner();
     if (!this.#err.isTerminal) return;
     const status: Status = {
       kind,
+      callId,
       title: flatten(title),
       detail: "",
       started: this.#now(),
@@ -272,12 +288,14 @@ export class Renderer {
 
   #toolEnd(result: ToolResult): void {
     const title = this.#titles.get(result.callId) ?? result.tool;
+    const waited = this.#waited.get(result.callId) ?? 0;
     this.#titles.delete(result.callId);
+    this.#waited.delete(result.callId);
     if (this.#err.isTerminal) {
       const mark = result.ok ? this.#paint(green, "✓") : this.#paint(red, "✗");
       // Cut like the status line (one column spare), so it never wraps; the time stays whole.
       // Piped stderr and --json keep the full title.
-      const time = ms(result);
+      const time = ms(Math.max(0, result.durationMs - waited));
       const width = (this.#err.columns?.() || 80) - 1;
       const shown = fitLine(title, Math.max(8, width - 3 - time.length));
       this.#err.write(`${mark} ${this.#paint(cyan, shown)} ${this.#paint(dim, time)}\n`);
@@ -340,7 +358,6 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
 
-function ms(result: ToolResult): string {
-  const d = result.durationMs;
+function ms(d: number): string {
   return d >= 1000 ? `${(d / 1000).toFixed(1)}s` : `${Math.round(d)}ms`;
 }

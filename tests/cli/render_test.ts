@@ -175,7 +175,7 @@ Deno.test("thinking spinner: elapsed time and the Ctrl-C hint until the model an
   expect(plain.text).toBe("");
 });
 
-Deno.test("pause/resume: the tool's spinner comes back after a question, with its start time", () => {
+Deno.test("pause/resume: the tool's spinner comes back after a question; the wait is not its time", () => {
   let now = 0;
   const err = tty(80);
   const r = new Renderer({ out: capture(true), err, color: false, now: () => now, frameMs: 1e9 });
@@ -187,13 +187,19 @@ Deno.test("pause/resume: the tool's spinner comes back after a question, with it
     input: {},
     subjects: ["make"],
   });
+  now = 200;
   r.pause();
   err.text = "";
-  now = 3000;
+  now = 15_200; // the user took 15 s to answer
   r.resume();
+  now = 1_200 + 15_000;
   r.render({ type: "tool_output", callId: "c", tool: "bash", stream: "stdout", chunk: "built\n" });
-  r.stopSpinner();
-  expect(redraws(err.text)).toEqual(["⠋ $ bash make  3.0s", "⠋ $ bash make  3.0s  built"]);
+  r.render({ type: "tool_end", result: result({ callId: "c", text: "", durationMs: 16_400 }) });
+  expect(redraws(err.text)).toEqual([
+    "⠋ $ bash make  0.2s",
+    "⠋ $ bash make  1.2s  built",
+    "✓ $ bash make 1.4s\n",
+  ]);
 });
 
 Deno.test("colour: only on a TTY and never with NO_COLOR", () => {
