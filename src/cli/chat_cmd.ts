@@ -231,10 +231,15 @@ export async function runChat(
       return exitCodeOf(stop);
     }
     if (!json) {
+      // The model is left out when it only repeats the provider (the scripted one); how to type
+      // is said only to someone typing, not to prompts piped in.
+      const model = provider.model && provider.model !== provider.name ? ` ${provider.model}` : "";
       err.write(
-        `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace} · ` +
+        `zeph · ${provider.name}${model} · ${runtime.sandbox.workspace} · ` +
           `mode ${modes.current.slug}\n` +
-          "Type a request (\\ + Enter for a new line), /help for commands, /exit to quit.\n",
+          (Deno.stdin.isTerminal()
+            ? "Type a request (\\ + Enter for a new line), /help for commands, /exit to quit.\n"
+            : ""),
       );
     }
     let exitCode = 0;

@@ -140,6 +140,9 @@ Deno.test("interactive: lines from stdin, /help, /clear, /unblock, /exit", async
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("First answer.\nSecond answer.\n");
+    // Piped prompts: the header names provider and workspace once, without typing hints.
+    expect(r.stderr.split("\n")[0]).toBe(`zeph · script · ${ws} · mode code`);
+    expect(r.stderr).not.toContain("Type a request");
     expect(r.stderr).toContain("/clear            new conversation");
     expect(r.stderr).toContain(
       "/undo [n]         undo the last n file changes of this conversation",
