@@ -32,20 +32,29 @@ const TURNS = [
 /** HH:MM as `zeph undo` prints it, for the listing's times. */
 const TIME = /\d\d:\d\d/g;
 
+/** Runs TURNS in `ws`; returns the conversation id. */
+async function runTurns(ws: string, home: string): Promise<string> {
+  const file = await writeScript(home, TURNS);
+  const run = await zeph(["-p", "go", "--script", file, "--yes"], { cwd: ws, home });
+  expect(run.code).toBe(0);
+  return /zeph --resume ([0-9a-f-]+)/.exec(run.stderr)![1];
+}
+
+/** `zeph undo --list` after TURNS, times as HH:MM. */
+const listing = (id: string) =>
+  `Conversation ${id}:\n` +
+  '  1  HH:MM  move_path "src/greet.ts" -> "lib/greet.ts"\n' +
+  '  2  HH:MM  edit "src/greet.ts"\n' +
+  '  3  HH:MM  write "src/greet.ts"\n';
+
 Deno.test("zeph undo --list shows the changes newest first; zeph undo restores and refuses", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await writeScript(home, TURNS);
-    const run = await zeph(["-p", "go", "--script", file, "--yes"], { cwd: ws, home });
-    expect(run.code).toBe(0);
-    const id = /zeph --resume ([0-9a-f-]+)/.exec(run.stderr)![1];
+    const id = await runTurns(ws, home);
 
     const list = await zeph(["undo", "--list"], { cwd: ws, home });
     expect({ code: list.code, out: list.stdout.replace(TIME, "HH:MM") }).toEqual({
       code: 0,
-      out: `Conversation ${id}:\n` +
-        '  1  HH:MM  move_path "src/greet.ts" -> "lib/greet.ts"\n' +
-        '  2  HH:MM  edit "src/greet.ts"\n' +
-        '  3  HH:MM  write "src/greet.ts"\n',
+      out: listing(id),
     });
 
     const one = await zeph(["undo"], { cwd: ws, home });
@@ -123,20 +132,14 @@ Deno.test("interactive: /undo and /undo n restore this conversation's changes", 
 
 Deno.test("zeph undo from a subdirectory finds the workspace's conversation and restores there", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await writeScript(home, TURNS);
-    const run = await zeph(["-p", "go", "--script", file, "--yes"], { cwd: ws, home });
-    expect(run.code).toBe(0);
-    const id = /zeph --resume ([0-9a-f-]+)/.exec(run.stderr)![1];
+    const id = await runTurns(ws, home);
     const sub = path.join(ws, "docs", "deep");
     await Deno.mkdir(sub, { recursive: true });
 
     const list = await zeph(["undo", "--list"], { cwd: sub, home });
     expect({ code: list.code, out: list.stdout.replace(TIME, "HH:MM") }).toEqual({
       code: 0,
-      out: `Conversation ${id}:\n` +
-        '  1  HH:MM  move_path "src/greet.ts" -> "lib/greet.ts"\n' +
-        '  2  HH:MM  edit "src/greet.ts"\n' +
-        '  3  HH:MM  write "src/greet.ts"\n',
+      out: listing(id),
     });
 
     const two = await zeph(["undo", "2"], { cwd: sub, home });
