@@ -174,7 +174,7 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
   // A bad --script fails session/new, where the editor shows it, not the first prompt. The
   // scripted provider is local and cheap to build; the real ones stay lazy.
   if (args.choice.script !== undefined) await providerOrHint(config, args.choice);
-  const store = await openStore(config, "; sessions are not saved");
+  const store = await openStore(config, " Sessions are not saved.");
   let runtime: Runtime | null = null;
   return {
     config,
