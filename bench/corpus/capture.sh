@@ -398,7 +398,7 @@ EOF
 fi
 
 # --- lint: shellcheck, yamllint, markdownlint, biome, rubocop on small projects with problems ----
-# markdownlint and biome come from npm (ZEPH_CORPUS_NPM: a prefix where they are installed).
+# markdownlint, biome and oxlint come from npm (ZEPH_CORPUS_NPM: a prefix where they are installed).
 if sel lint; then
   L="$WORK/lintproj"
   NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
@@ -489,6 +489,7 @@ EOF
   capture lint yamllint_config "$L" "yamllint config" "$(yamllint --version)"
   PATH="$NPMBIN:$PATH" capture lint markdownlint_docs "$L" "markdownlint docs" "markdownlint-cli $("$NPMBIN/markdownlint" --version)"
   PATH="$NPMBIN:$PATH" capture lint biome_lint "$L" "biome lint --colors=off src" "biome $("$NPMBIN/biome" --version)"
+  PATH="$NPMBIN:$PATH" capture lint oxlint_src "$L" "oxlint -W suspicious -W pedantic src" "oxlint $("$NPMBIN/oxlint" --version)"
 fi
 
 # --- gobuild: go build and go vet failing on a module with type errors and vet findings --------
