@@ -128,3 +128,22 @@ Deno.test("continuation_pattern keeps a one-line diagnostic's follow-up lines un
       .text;
   expect(text).not.toContain("  a.x:1\n    because of this");
 });
+
+Deno.test("when grouping saves nothing the findings stay as printed, without the noise lines", () => {
+  const rule = compileRule({
+    name: "lint",
+    match: { prefix: "lint" },
+    strategy: {
+      type: "group_by_rule",
+      group_errors: true,
+      noise_patterns: ["^\\s*$", "^For more information"],
+      line_pattern: "^(?P<loc>\\S+:\\d+) (?P<rule>R\\d+) (?P<msg>.+)$",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false });
+  // Three findings under three rules: a group line each would only add to them.
+  const input = "f:1 R1 one\n\nf:2 R2 two\nFor more information: see the wiki\n\nf:3 R3 three\n";
+  const out = engine.filter("lint", input, { failed: true });
+  expect(out.text).toBe("f:1 R1 one\nf:2 R2 two\nf:3 R3 three");
+  expect(out.stats.confidence).toBe("full");
+});

@@ -244,7 +244,17 @@ function group(
   const loud = rest.filter((line) => FAILURE_SIGNAL.test(line));
   out.unshift(...loud);
   out.push(...rest.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
+  // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
+  // noise and all: the findings as printed, without the noise lines, are then the shorter form.
+  if (noise > 0) {
+    const plain = lines.filter((line) => !p.noise(line) && !allDuplicates(line));
+    if (textSize(plain) <= textSize(out)) return { lines: plain, confidence: "full" };
+  }
   return { lines: out, confidence: "full" };
+}
+
+function textSize(lines: string[]): number {
+  return lines.reduce((n, line) => n + line.length + 1, 0);
 }
 
 const DUPLICATES = /generated (\d+) warnings? \((\d+) duplicates?\)$/;
