@@ -244,8 +244,18 @@ export async function buildRuntime(
     newSandbox(globals.cwd, config),
     import("./src/tools/executors/mod.ts"),
   ]);
-  const fileExecutor = new WorkerFileExecutor();
-  fileExecutor.workerFor(sandbox.snapshot().roots);
+  const fileMode = config.tools.file.sandbox.mode;
+  const fileExecutor = new WorkerFileExecutor({ confine: fileMode });
+  const confinement = fileExecutor.workerFor(sandbox.snapshot().roots).confinement;
+  if (fileMode === "landlock") {
+    void confinement.then((state) => {
+      if (state.active) return;
+      console.error(
+        `zeph: warning: [tools.file.sandbox] mode = "landlock" but ${state.reason}: file tools ` +
+          `will be refused (use Linux 5.13+ with Landlock enabled, or set mode = "auto")`,
+      );
+    });
+  }
   const [
     { ToolRegistry, CompositeExecutor, LocalExecutor, undoHook },
     { builtinTools },

@@ -9,7 +9,7 @@ import { FILE_TOOL_NAMES } from "../file_tools.ts";
 import { openSearchLink, type SearchLink } from "../../search/mod.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
-import { canonicalize } from "../../sandbox/mod.ts";
+import { canonicalize, landlockBlocker, type LandlockState } from "../../sandbox/mod.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
 const ABORT_GRACE_MS = 2000;
@@ -23,15 +23,21 @@ interface Pending {
 type RequestBody = WorkerRequest extends infer R ? R extends unknown ? Omit<R, "id"> : never
   : never;
 
-/** A worker's Deno permissions: read and write on the given roots only, nothing else. */
-function fence(roots: readonly string[]) {
+/** `[tools.file.sandbox] mode`: whether the worker confines its thread with Landlock. */
+export type ConfineMode = "auto" | "landlock" | "off";
+
+/**
+ * A worker's Deno permissions: read and write on the given roots only, nothing else; FFI too
+ * when it confines itself, for that setup only (it revokes FFI before its first call).
+ */
+function fence(roots: readonly string[], ffi: boolean) {
   return {
     read: [...roots],
     write: [...roots],
     net: false,
     run: false,
     env: false,
-    ffi: false,
+    ffi,
     sys: false,
     import: false,
   };
@@ -52,13 +58,18 @@ export class FileWorker {
   /** Called with the answer of a call that was cancelled but still finished (diagnostics). */
   onLateResponse?: (response: WorkerResponse) => void;
 
-  constructor(roots: readonly string[]) {
+  /** Whether the worker's thread is confined with Landlock, or why not; settles before any call. */
+  readonly confinement: Promise<LandlockState>;
+
+  constructor(roots: readonly string[], options: { confine?: ConfineMode } = {}) {
     this.roots = [...roots];
+    const mode = options.confine ?? "auto";
+    const unavailable = mode === "off" ? "" : landlockBlocker();
     this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
       type: "module",
       // A worker started from this thread loads its modules without read permission, so the
       // roots are all it needs.
-      deno: { permissions: fence(roots) },
+      deno: { permissions: fence(roots, mode !== "off" && unavailable === null) },
     } as WorkerOptions);
     this.#worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.#onResponse(event.data);
     this.#worker.onerror = (event: ErrorEvent) => {
@@ -68,6 +79,22 @@ export class FileWorker {
     this.#search = openSearchLink(roots);
     const port = this.#search.port;
     this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
+    // Sent before any call: the worker handles it synchronously, so every call it then runs
+    // runs confined (or refused, in "landlock" mode without it).
+    this.confinement = mode === "off"
+      ? Promise.resolve({ active: false, reason: '[tools.file.sandbox] mode = "off"' })
+      : this.request({
+        type: "confine",
+        mode,
+        roots: [...roots],
+        ...(unavailable === null ? {} : { unavailable }),
+      }).then(
+        (response) =>
+          response.ok
+            ? response.value as LandlockState
+            : { active: false, reason: response.error.message },
+        (error: Error) => ({ active: false, reason: error.message }),
+      );
   }
 
   get closed(): boolean {
@@ -168,6 +195,12 @@ export function deserializeToolError(error: SerializedToolError): ToolError {
 export class WorkerFileExecutor implements ToolExecutor {
   readonly name = "file_worker";
   #workers = new Map<string, FileWorker>();
+  readonly #confine: ConfineMode;
+
+  /** `confine`: `[tools.file.sandbox] mode`. @default "auto" */
+  constructor(options: { confine?: ConfineMode } = {}) {
+    this.#confine = options.confine ?? "auto";
+  }
   handles(tool: AnyTool): boolean {
     return FILE_TOOL_NAMES.has(tool.name);
   }
@@ -177,7 +210,7 @@ export class WorkerFileExecutor implements ToolExecutor {
     const key = JSON.stringify([...roots].sort());
     let worker = this.#workers.get(key);
     if (!worker || worker.closed) {
-      worker = new FileWorker(roots);
+      worker = new FileWorker(roots, { confine: this.#confine });
       this.#workers.set(key, worker);
     }
     return worker;
