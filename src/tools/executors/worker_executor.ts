@@ -58,11 +58,15 @@ export class FileWorker {
   /** Called with the answer of a call that was cancelled but still finished (diagnostics). */
   onLateResponse?: (response: WorkerResponse) => void;
 
+  /** The roots' device and inode when the worker started ("" for a root that did not exist). */
+  #rootIds: string[];
+  #confined: Promise<boolean>;
   /** Whether the worker's thread is confined with Landlock, or why not; settles before any call. */
   readonly confinement: Promise<LandlockState>;
 
   constructor(roots: readonly string[], options: { confine?: ConfineMode } = {}) {
     this.roots = [...roots];
+    this.#rootIds = this.roots.map(identitySync);
     const mode = options.confine ?? "auto";
     const unavailable = mode === "off" ? "" : landlockBlocker();
     this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
@@ -95,6 +99,14 @@ export class FileWorker {
             : { active: false, reason: response.error.message },
         (error: Error) => ({ active: false, reason: error.message }),
       );
+    this.#confined = this.confinement.then((state) => state.active);
+  }
+
+  /** Whether a root is no longer the directory the worker confined itself to. */
+  async rootsReplaced(): Promise<boolean> {
+    if (!(await this.#confined)) return false;
+    const now = await Promise.all(this.roots.map(identity));
+    return now.some((id, i) => id !== this.#rootIds[i]);
   }
 
   get closed(): boolean {
@@ -184,6 +196,22 @@ export class FileWorker {
   }
 }
 
+function idOf(info: Deno.FileInfo): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+function identitySync(root: string): string {
+  try {
+    return idOf(Deno.statSync(root));
+  } catch {
+    return "";
+  }
+}
+
+async function identity(root: string): Promise<string> {
+  return await Deno.stat(root).then(idOf, () => "");
+}
+
 /** Rebuilds the ToolError the worker serialised. */
 export function deserializeToolError(error: SerializedToolError): ToolError {
   const rebuilt = new ToolError(error.category, error.message, { hint: error.hint });
@@ -225,7 +253,13 @@ export class WorkerFileExecutor implements ToolExecutor {
     // Deno checks the path as written: give the worker the canonical cwd so relative paths
     // resolve under the roots it may read.
     const cwd = await canonicalize(ctx.cwd);
-    const worker = this.workerFor(sandbox.roots);
+    let worker = this.workerFor(sandbox.roots);
+    if (await worker.rootsReplaced()) {
+      // Landlock holds the directories it was given, not their names: a root removed and made
+      // again (or renamed) is a new directory, which only a fresh worker can write in.
+      worker.terminate();
+      worker = this.workerFor(sandbox.roots);
+    }
     const response = await worker.request({
       type: "call",
       tool: tool.name,
