@@ -26,6 +26,7 @@ const PR_SET_NO_NEW_PRIVS = 38;
 // O_PATH | O_CLOEXEC: the same values on x86_64 and arm64 Linux.
 const O_PATH = 0o10000000;
 const O_CLOEXEC = 0o2000000;
+const ENOENT = 2;
 const ENOSYS = 38;
 const EOPNOTSUPP = 95;
 
@@ -139,7 +140,7 @@ export function probeLandlock(): { abi: number } | { reason: string } {
 
 /**
  * Confines the calling thread: from now on it (and any thread it starts) may write, create,
- * rename, link and remove only beneath `roots`, which must exist. Needs FFI permission; sets
+ * rename, link and remove only beneath those of `roots` that exist. Needs FFI permission; sets
  * no_new_privs on the thread, as the kernel requires of an unprivileged caller.
  */
 export function restrictThread(roots: readonly string[]): LandlockState {
@@ -167,7 +168,11 @@ export function restrictThread(roots: readonly string[]): LandlockState {
     for (const root of roots) {
       const fd = libc.open(new TextEncoder().encode(`${root}\0`), O_PATH | O_CLOEXEC);
       if (fd < 0) {
-        return { active: false, reason: `cannot open the root "${root}" (errno ${errno(libc)})` };
+        const code = errno(libc);
+        // A root that does not exist yet gets no rule: nothing beneath it can be changed until
+        // a new confinement includes it (the file worker restarts when a root appears).
+        if (code === ENOENT) continue;
+        return { active: false, reason: `cannot open the root "${root}" (errno ${code})` };
       }
       fds.push(fd);
       // struct landlock_path_beneath_attr is packed: u64 allowed_access, then s32 parent_fd.

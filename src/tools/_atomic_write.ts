@@ -11,7 +11,8 @@
  * so a swap makes the write fail with nothing written instead of writing outside. Deno has no
  * openat: a swap landing exactly between the last check and the creation of the temporary file
  * creates it (empty) in the other directory, where it is removed if it can still be reached; a
- * swap inside the kernel's own rename lookups is not covered either.
+ * swap inside the kernel's own rename lookups is not covered either. In the Landlock-confined
+ * file worker the kernel closes both: its changing calls (fs_ops.ts) cannot reach outside.
  */
 import { basename, dirname, join } from "node:path";
 import type { WriteReport } from "./tool.ts";

@@ -141,3 +141,26 @@ Deno.test("landlock: a root made again is a new directory; the executor starts a
   expect(await h.readWs("x.txt")).toBe("x");
   expect(confined.workerFor([h.ws])).not.toBe(worker);
 });
+
+Deno.test("landlock: a root that does not exist yet gets no rule; once made, a fresh worker covers it", async () => {
+  const { h, state } = await dirs(CONFINED);
+  if (!state.active) return;
+  const later = `${h.base}/later`;
+  const executor = new WorkerFileExecutor();
+  try {
+    const worker = executor.workerFor([h.ws, later]);
+    expect(await worker.confinement).toEqual(state);
+    await Deno.mkdir(later);
+    // The old worker's rules do not include it; the executor sees the new directory and restarts.
+    const raw = await worker.request({
+      type: "unchecked",
+      op: "writeTextFileSync",
+      path: `${later}/x.txt`,
+      data: "x",
+    });
+    expect(raw.ok ? "written" : raw.error.errorName).toBe("PermissionDenied");
+    expect(await worker.rootsReplaced()).toBe(true);
+  } finally {
+    executor.close();
+  }
+});
