@@ -68,7 +68,7 @@ export class FileWorker {
     this.roots = [...roots];
     this.#rootIds = this.roots.map(identitySync);
     const mode = options.confine ?? "auto";
-    const unavailable = mode === "off" ? "" : landlockBlocker();
+    const unavailable = mode === "off" ? null : landlockBlocker();
     this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
       type: "module",
       // A worker started from this thread loads its modules without read permission, so the
