@@ -77,8 +77,26 @@ async function filterSaved(
     return;
   }
   const outcome = engine.filter(commandText, raw, { failed: exitCode !== 0 });
-  report(globals.json, outcome.text, outcome.stats);
+  if (globals.json) report(true, outcome.text, outcome.stats);
+  else {
+    // Saved output comes back framed as it went in: a final newline only where the input had one,
+    // so the filtered file can stand in for the original byte for byte where nothing was removed.
+    await writeStdout(framed(outcome.text, raw));
+    console.error(statsLine(outcome.stats));
+  }
   deps.status.exitCode = 0;
+}
+
+/** `text` ending in a newline exactly when `raw` does (nothing added to empty text). */
+export function framed(text: string, raw: string): string {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  if (body === "") return text === "" || !raw.endsWith("\n") ? "" : "\n";
+  return raw.endsWith("\n") ? `${body}\n` : body;
+}
+
+async function writeStdout(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length;) at += await Deno.stdout.write(bytes.subarray(at));
 }
 
 async function filterRun(

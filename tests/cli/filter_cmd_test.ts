@@ -2,6 +2,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { withWorkspace, zeph } from "./_run.ts";
+import { framed } from "../../src/cli/filter_cmd.ts";
 
 Deno.test("zeph filter --command filters saved output and prints the stats line", async () => {
   await withWorkspace(async (ws, home) => {
@@ -19,6 +20,36 @@ Deno.test("zeph filter --command filters saved output and prints the stats line"
         "[shell] 5 lines -> 1 lines, 80.0% filtered (cargo-test, cargo-test-tidy; confidence full)\n",
     });
   });
+});
+
+Deno.test("zeph filter --command frames its output as the input: a final newline only where it had one", async () => {
+  await withWorkspace(async (ws, home) => {
+    const unfiltered = "alpha\nbeta";
+    const r = await zeph(["filter", "--command", "some-unknown-tool"], {
+      cwd: ws,
+      home,
+      stdin: unfiltered,
+    });
+    expect([r.code, r.stdout]).toEqual([0, unfiltered]);
+    const withNewline = await zeph(["filter", "--command", "some-unknown-tool"], {
+      cwd: ws,
+      home,
+      stdin: `${unfiltered}\n`,
+    });
+    expect(withNewline.stdout).toBe(`${unfiltered}\n`);
+  });
+});
+
+Deno.test("framed: text ends in a newline exactly when the raw input does", () => {
+  expect([
+    framed("a\nb", "x\n"),
+    framed("a\nb\n", "x\n"),
+    framed("a\nb\n", "x"),
+    framed("a", "x"),
+    framed("", "x\n"),
+    framed("\n", "x\n"),
+    framed("\n", "x"),
+  ]).toEqual(["a\nb\n", "a\nb\n", "a\nb", "a", "", "\n", ""]);
 });
 
 Deno.test("zeph filter -- <command> runs it through the bash tool; filters.toml applies", async () => {
