@@ -10,7 +10,13 @@
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatcher, FAILURE_SIGNAL, patternField, patternList } from "./_shared.ts";
+import {
+  anyMatcher,
+  FAILURE_SIGNAL,
+  keepFailuresPast,
+  patternField,
+  patternList,
+} from "./_shared.ts";
 
 const CARGO_NOISE = [
   "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
@@ -175,17 +181,14 @@ function group(
   const groups = new Map<string, Diagnostic[]>();
   let summaries: string[] = [];
   for (const d of diagnostics) {
+    // Past the cap of lines per diagnostic, its failure lines and every location stay.
+    const cut = { marker: (n: number) => `... (${n} more lines)`, everyLocation: true };
     if (!d.location) {
-      summaries.push(...trimBlank(d.lines).slice(0, config.max_error_lines));
+      summaries.push(...keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut));
       continue;
     }
     if (d.error) {
-      const body = trimBlank(d.lines);
-      out.push(...body.slice(0, config.max_error_lines));
-      if (body.length > config.max_error_lines) {
-        out.push(`... (${body.length - config.max_error_lines} more lines)`);
-      }
-      out.push("");
+      out.push(...keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut), "");
       continue;
     }
     const key = d.rule ?? elideNames(d.message);
@@ -207,9 +210,8 @@ function group(
         `  ${d.location}${!keyed || message !== first ? `  ${differing(message, first)}` : ""}`,
       );
     }
-    if (list.length > config.max_locations) {
-      out.push(`  … and ${list.length - config.max_locations} more`);
-    }
+    // Past the cap every location still shows, compactly: `  path: 12:5 34:1` per file.
+    out.push(...compactLocations(list.slice(config.max_locations).map((d) => d.location!)));
   }
   const rest = groups.size ? other.filter((line) => !p.groupedNoise(line)) : other;
   if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
@@ -223,6 +225,43 @@ function group(
   out.unshift(...loud);
   out.push(...rest.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
   return { lines: out, confidence: "full" };
+}
+
+/** `path:line[:col]` (a location's file and position). */
+const FILE_POSITION = /^(.*?):(\d+(?::\d+)?)$/;
+
+/** Width the compact location lines wrap at. */
+const LOCATION_LINE = 100;
+
+/**
+ * Locations, compactly, in first-seen order: a file's positions together (`a.ts: 12:5 34:1`, one
+ * position as `a.ts:12:5`), the files joined by `, ` on lines wrapped near 100 characters.
+ */
+export function compactLocations(locations: string[]): string[] {
+  const byFile = new Map<string, string[]>();
+  for (const location of locations) {
+    const m = FILE_POSITION.exec(location);
+    const [file, position] = m ? [m[1], m[2]] : [location, ""];
+    const list = byFile.get(file) ?? [];
+    if (position) list.push(position);
+    byFile.set(file, list);
+  }
+  const lines: string[] = [];
+  let line = "";
+  for (const [file, positions] of byFile) {
+    const item = positions.length === 0
+      ? file
+      : positions.length === 1
+      ? `${file}:${positions[0]}`
+      : `${file}: ${positions.join(" ")}`;
+    if (line && line.length + item.length + 2 > LOCATION_LINE) {
+      lines.push(`  ${line},`);
+      line = "";
+    }
+    line += (line ? ", " : "") + item;
+  }
+  if (line) lines.push(`  ${line}`);
+  return lines;
 }
 
 const DUPLICATES = /generated (\d+) warnings? \((\d+) duplicates?\)$/;

@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { carriesFailure } from "./_shared.ts";
 
 export const JsonConfig = z.object({
   type: z.literal("json"),
@@ -302,18 +303,22 @@ class JsonReader {
     }
     let passed = 0;
     let shown = 0;
+    let unshown = 0;
     for (const { value, scopes } of items) {
       const status = this.#status(value);
       if (status !== null && this.#pass.has(status)) {
         passed++;
         continue;
       }
-      if (++shown > this.config.max_items) continue;
-      out.push(fill(spec.format, [value, ...scopes]));
+      const line = fill(spec.format, [value, ...scopes]);
+      // Past max_items a finding still shows when it names a failure or where one is.
+      if (++shown > this.config.max_items && !carriesFailure(line)) {
+        unshown++;
+        continue;
+      }
+      out.push(line);
     }
-    if (shown > this.config.max_items) {
-      out.push(`(${shown - this.config.max_items} more findings not shown)`);
-    }
+    if (unshown) out.push(`(${unshown} more findings not shown)`);
     if (spec.summary) out.push(fill(spec.summary.replaceAll("{#}", String(shown)), [document]));
     else if (passed) out.push(`(${passed} passing items not shown)`);
     return out;
