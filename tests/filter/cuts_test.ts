@@ -205,3 +205,26 @@ Deno.test("json findings past max_items stay when they name a failure or a locat
   );
   for (let i = 0; i < 30; i++) expect(out).toContain(`'v${i}'`);
 });
+
+Deno.test("group_by_rule lists a rule's findings by message shape, double-quoted names included", () => {
+  const line = (loc: string, msg: string) => `${loc}: C0103: ${msg} (invalid-name)`;
+  const input = [
+    line("a.py:1:0", 'Argument name "s" doesn\'t conform to snake_case naming style'),
+    line("a.py:2:0", 'Argument name "s" doesn\'t conform to snake_case naming style'),
+    line("b.py:3:4", 'Argument name "t" doesn\'t conform to snake_case naming style'),
+    line("b.py:5:6", 'Variable name "f" doesn\'t conform to snake_case naming style'),
+  ].join("\n");
+  const s = {
+    type: "group_by_rule",
+    line_pattern:
+      "^(?P<loc>[^\\s:]{1,300}:\\d{1,7}:\\d{1,7}): (?P<sev>C)\\d{4}: (?P<msg>[^\\n]{1,500}) \\((?P<rule>[\\w-]{1,60})\\)$",
+  };
+  expect(run(s, input, false)).toBe([
+    'invalid-name (4): Argument name "s" doesn\'t conform to snake_case naming style',
+    "  a.py: 1:0 2:0",
+    '  b.py:3:4 "t"',
+    '  Variable name "f" doesn\'t conform to snake_case naming style (1):',
+    "  b.py:5:6",
+    "4 diagnostics in 1 groups",
+  ].join("\n"));
+});

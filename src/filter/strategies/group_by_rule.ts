@@ -204,14 +204,31 @@ function group(
     out.push(
       keyed ? `${key} (${list.length}): ${first}` : `${stripSeverity(key)} (${list.length})`,
     );
-    for (const d of list.slice(0, config.max_locations)) {
-      const message = stripSeverity(d.message);
-      out.push(
-        `  ${d.location}${!keyed || message !== first ? `  ${differing(message, first)}` : ""}`,
-      );
+    // Findings of one message shape (the same message but for quoted names) go together: the
+    // ones saying exactly the shape's first message are bare locations, listed compactly
+    // (`  a.ts: 12:5 34:1, b.ts:3:4`), the others a location with their names (`a.ts:7:9 'y'`),
+    // several to a line. A shape other than the header's gets its own message line first.
+    // Past max_locations only the locations stay.
+    const shapes = new Map<string, { d: Diagnostic; i: number }[]>();
+    list.forEach((d, i) => {
+      const shape = elideNames(stripSeverity(d.message));
+      const members = shapes.get(shape) ?? [];
+      members.push({ d, i });
+      shapes.set(shape, members);
+    });
+    for (const members of shapes.values()) {
+      const lead = stripSeverity(members[0].d.message);
+      const own = keyed && lead === first;
+      if (!own && keyed) out.push(`  ${lead} (${members.length}):`);
+      const bare: string[] = [];
+      const named: string[] = [];
+      for (const { d, i } of members) {
+        const message = stripSeverity(d.message);
+        if (i >= config.max_locations || (keyed && message === lead)) bare.push(d.location!);
+        else named.push(`${d.location} ${differing(message, lead)}`);
+      }
+      out.push(...compactLocations(bare), ...wrapItems(named));
     }
-    // Past the cap every location still shows, compactly: `  path: 12:5 34:1` per file.
-    out.push(...compactLocations(list.slice(config.max_locations).map((d) => d.location!)));
   }
   const rest = groups.size ? other.filter((line) => !p.groupedNoise(line)) : other;
   if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
@@ -246,14 +263,22 @@ export function compactLocations(locations: string[]): string[] {
     if (position) list.push(position);
     byFile.set(file, list);
   }
+  return wrapItems(
+    [...byFile].map(([file, positions]) =>
+      positions.length === 0
+        ? file
+        : positions.length === 1
+        ? `${file}:${positions[0]}`
+        : `${file}: ${positions.join(" ")}`
+    ),
+  );
+}
+
+/** Items joined by `, ` on indented lines wrapped near 100 characters. */
+function wrapItems(items: string[]): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const [file, positions] of byFile) {
-    const item = positions.length === 0
-      ? file
-      : positions.length === 1
-      ? `${file}:${positions[0]}`
-      : `${file}: ${positions.join(" ")}`;
+  for (const item of items) {
     if (line && line.length + item.length + 2 > LOCATION_LINE) {
       lines.push(`  ${line},`);
       line = "";
@@ -290,14 +315,14 @@ function trimBlank(lines: string[]): string[] {
   return lines.slice(0, end);
 }
 
-const QUOTED = /`[^`]*`|'[^']*'|‘[^’]*’/g;
+const QUOTED = /`[^`]*`|'[^']*'|‘[^’]*’|"[^"]*"/g;
 
 /** `unused variable: \`x\`` and `unused variable: \`y\`` share one group. */
 export function elideNames(message: string): string {
   return message.replace(/`[^`]*`/g, "`…`").replace(/'[^']*'/g, "'…'").replace(
     /‘[^’]*’/g,
     "‘…’",
-  );
+  ).replace(/"[^"]*"/g, '"…"');
 }
 
 /**
