@@ -228,3 +228,25 @@ Deno.test("group_by_rule lists a rule's findings by message shape, double-quoted
     "4 diagnostics in 1 groups",
   ].join("\n"));
 });
+
+Deno.test("git status lists every conflicted path past max_files; other sections are capped", () => {
+  const input = [
+    "## main...origin/main",
+    ...Array.from({ length: 8 }, (_, i) => `UU src/conflict_${i}.rs`),
+    ...Array.from({ length: 8 }, (_, i) => `?? new_${i}.txt`),
+  ].join("\n");
+  const out = run({ type: "git_status", max_files: 3 }, input);
+  for (let i = 0; i < 8; i++) expect(out).toContain(`UU src/conflict_${i}.rs`);
+  expect(out).toContain("untracked (8): new_0.txt, new_1.txt, new_2.txt, … and 5 more");
+});
+
+Deno.test("a JSON document's elements past max_items stay when they name a failure", () => {
+  const doc = Array.from({ length: 30 }, (_, i) => ({
+    name: `job ${i}`,
+    state: i === 25 ? "error: runner lost" : "queued",
+  }));
+  const out = run({ type: "json", max_items: 5 }, JSON.stringify(doc)).split("\n");
+  expect(out).toContain(JSON.stringify(doc[25]));
+  expect(out).not.toContain(JSON.stringify(doc[20]));
+  expect(out).toContain("(24 more items not shown)");
+});

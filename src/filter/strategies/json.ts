@@ -331,8 +331,14 @@ class JsonReader {
     const out: string[] = [];
     const max = this.config.max_items;
     if (Array.isArray(kept)) {
-      kept.slice(0, max).forEach((el) => out.push(JSON.stringify(el)));
-      if (kept.length > max) out.push(`(${kept.length - max} more items not shown)`);
+      // Past max_items an element still shows when it names a failure or where one is.
+      let unshown = 0;
+      kept.forEach((el, i) => {
+        const line = JSON.stringify(el);
+        if (i < max || carriesFailure(line)) out.push(line);
+        else unshown++;
+      });
+      if (unshown) out.push(`(${unshown} more items not shown)`);
     } else if (kept !== null && typeof kept === "object") {
       for (const [key, value] of Object.entries(kept)) {
         out.push(`${JSON.stringify(key)}: ${JSON.stringify(value)}`);
