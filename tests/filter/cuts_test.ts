@@ -250,3 +250,24 @@ Deno.test("a JSON document's elements past max_items stay when they name a failu
   expect(out).not.toContain(JSON.stringify(doc[20]));
   expect(out).toContain("(24 more items not shown)");
 });
+
+Deno.test("a finding reported again at the same place is counted, not listed again", () => {
+  expect(compactLocations(["a.c:2:21", "a.c:2:21", "a.c:3:1", "b.c:2:21", "b.c:2:21"])).toEqual([
+    "  a.c: 2:21 (x2) 3:1, b.c:2:21 (x2)",
+  ]);
+  // A build repeated 300 times: the output stays the size of one build's.
+  const once = Array.from(
+    { length: 30 },
+    (_, i) => `f${i}.c:2:21: warning: unused variable ‘u’ [-Wunused-variable]`,
+  );
+  const input = Array.from({ length: 300 }, () => once.join("\n")).join("\n");
+  const s = {
+    type: "group_by_rule",
+    line_pattern:
+      "^(?P<loc>[^\\s:]{1,300}:\\d{1,7}:\\d{1,7}): (?P<sev>warning): (?P<msg>.+?) \\[(?P<rule>-W[\\w=-]{1,80})\\]$",
+    max_locations: 10,
+  };
+  const out = run(s, input, false);
+  expect(out.length).toBeLessThan(2000);
+  expect(out).toContain("f29.c:2:21 (x300)");
+});

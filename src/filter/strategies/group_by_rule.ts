@@ -227,7 +227,9 @@ function group(
         if (i >= config.max_locations || (keyed && message === lead)) bare.push(d.location!);
         else named.push(`${d.location} ${differing(message, lead)}`);
       }
-      out.push(...compactLocations(bare), ...wrapItems(named));
+      const counts = new Map<string, number>();
+      for (const item of named) counts.set(item, (counts.get(item) ?? 0) + 1);
+      out.push(...compactLocations(bare), ...wrapItems([...counts].map(([t, n]) => times(t, n))));
     }
   }
   const rest = groups.size ? other.filter((line) => !p.groupedNoise(line)) : other;
@@ -255,23 +257,31 @@ const LOCATION_LINE = 100;
  * position as `a.ts:12:5`), the files joined by `, ` on lines wrapped near 100 characters.
  */
 export function compactLocations(locations: string[]): string[] {
-  const byFile = new Map<string, string[]>();
+  // file → position → times reported (a repeated build reports the same finding again).
+  const byFile = new Map<string, Map<string, number>>();
   for (const location of locations) {
     const m = FILE_POSITION.exec(location);
     const [file, position] = m ? [m[1], m[2]] : [location, ""];
-    const list = byFile.get(file) ?? [];
-    if (position) list.push(position);
-    byFile.set(file, list);
+    const positions = byFile.get(file) ?? new Map<string, number>();
+    positions.set(position, (positions.get(position) ?? 0) + 1);
+    byFile.set(file, positions);
   }
-  return wrapItems(
-    [...byFile].map(([file, positions]) =>
-      positions.length === 0
-        ? file
-        : positions.length === 1
-        ? `${file}:${positions[0]}`
-        : `${file}: ${positions.join(" ")}`
-    ),
-  );
+  return wrapItems([...byFile].map(([file, positions]) => {
+    const items: string[] = [];
+    let alone = 0;
+    for (const [position, n] of positions) {
+      if (position === "") alone = n;
+      else items.push(times(position, n));
+    }
+    if (items.length === 0) return times(file, alone);
+    const listed = items.length === 1 ? `${file}:${items[0]}` : `${file}: ${items.join(" ")}`;
+    return alone ? `${times(file, alone)}, ${listed}` : listed;
+  }));
+}
+
+/** `text`, with ` (xN)` when it came N > 1 times. */
+function times(text: string, n: number): string {
+  return n > 1 ? `${text} (x${n})` : text;
 }
 
 /** Items joined by `, ` on indented lines wrapped near 100 characters. */
