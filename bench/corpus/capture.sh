@@ -212,6 +212,101 @@ EOF
   capture python pytest_passing "$P" "python3 -m pytest -q tests/test_shop.py -k 'many or empty or basic or invalid'" "$V"
 fi
 
+# --- python (pylint): a small package with the usual findings and two real errors -------------
+if sel python && command -v pylint >/dev/null; then
+  L="$WORK/pylintproj"
+  rm -rf "$L" && mkdir -p "$L/inventory"
+  : >"$L/inventory/__init__.py"
+  cat >"$L/inventory/store.py" <<'EOF'
+import os, sys, json
+from collections import *
+
+class store:
+    def __init__(self, path, items = []):
+        self.path = path
+        self.items = items
+        self.Cache = {}
+
+    def load(self):
+        f = open(self.path)
+        data = json.load(f)
+        for i in range(len(data)):
+            self.items.append(data[i])
+        return data
+
+    def find(self, name):
+        for item in self.items:
+            if item['name'] == name:
+                return item
+            else:
+                continue
+
+    def total(self, tax):
+        total = 0
+        for item in self.items:
+            total = total + item['price'] * item['qty']
+        return total
+
+    def save(self):
+        try:
+            with open(self.path, 'w') as f:
+                json.dump(self.items, f)
+        except:
+            pass
+
+def helper(a, b, c, d, e, f, g):
+    unused = 1
+    if a == None:
+        return
+    return a + b
+EOF
+  cat >"$L/inventory/report.py" <<'EOF'
+import logging
+from inventory.store import store
+
+def build_report(s, fmt):
+    lines = []
+    for item in s.items:
+        lines.append("%s: %d" % (item['name'], item['qty']))
+    logging.info("report for %s" % s.path)
+    print("done %s" % fmt)
+    return "\n".join(lines)
+
+def export(s, path, fmt='csv'):
+    report = build_report(s, fmt)
+    f = open(path, 'w')
+    f.write(report)
+    return undefined_name
+
+class Exporter(object):
+    def run(self):
+        x = 1
+        return self.missing_method()
+EOF
+  cat >"$L/inventory/typed.py" <<'EOF'
+from typing import Optional
+
+def parse_qty(text: str) -> int:
+    if not text:
+        return None
+    return text.strip()
+
+def price_of(item: dict) -> float:
+    return item.get("price", "0")
+
+def first(names: list[str]) -> Optional[str]:
+    return names[0] if names else None
+
+def shout(name: Optional[str]) -> str:
+    return name.upper()
+
+total: int = "zero"
+count = parse_qty(12)
+label = shout(first([1, 2]))
+EOF
+  capture python pylint_package "$L" "pylint inventory" "$(pylint --version 2>&1 | head -1)"
+fi
+
 # --- go: a module with passing and failing tests, plain and -v ---------------------------------
 if sel go && command -v go >/dev/null; then
   M="$WORK/gomod"

@@ -10,6 +10,7 @@
 import {
   compileStrategy,
   FAILURE_SIGNAL,
+  FailureKeeper,
   JsonConfig,
   looksLikeJson,
   omitted,
@@ -154,19 +155,30 @@ export function isProgress(line: string): boolean {
   return SPINNER.test(line) || (BAR.test(line) && PERCENT.test(line));
 }
 
-/** A long line with its middle replaced by a marker; the text around a failure signal stays. */
+/**
+ * A long line with its middle replaced by markers; the text around every failure signal in the
+ * middle stays (windows that touch are merged).
+ */
 export function cutMiddle(line: string): string {
-  const head = line.slice(0, LONG_HEAD);
   const tailStart = line.length - LONG_TAIL;
-  const at = FAILURE_SIGNAL.search(line, LONG_HEAD);
-  if (at !== null && at.start < tailStart) {
-    const from = Math.max(LONG_HEAD, at.start - SIGNAL_WINDOW);
-    const to = Math.min(tailStart, at.end + SIGNAL_WINDOW);
-    return `${head} …[${from - LONG_HEAD} chars cut]… ${line.slice(from, to)} …[${
-      tailStart - to
-    } chars cut]… ${line.slice(tailStart)}`;
+  let out = line.slice(0, LONG_HEAD);
+  let next = LONG_HEAD;
+  for (let at = FAILURE_SIGNAL.search(line, next); at !== null && at.start < tailStart;) {
+    const from = Math.max(next, at.start - SIGNAL_WINDOW);
+    let to = Math.min(tailStart, at.end + SIGNAL_WINDOW);
+    // The next signals within reach of this window extend it.
+    let more = to < tailStart ? FAILURE_SIGNAL.search(line, at.end) : null;
+    while (more !== null && more.start < tailStart && more.start - SIGNAL_WINDOW <= to) {
+      to = Math.min(tailStart, more.end + SIGNAL_WINDOW);
+      more = to < tailStart ? FAILURE_SIGNAL.search(line, more.end) : null;
+    }
+    if (from > next) out += ` …[${from - next} chars cut]… `;
+    out += line.slice(from, to);
+    next = to;
+    at = more;
   }
-  return `${head} …[${tailStart - LONG_HEAD} chars cut]… ${line.slice(tailStart)}`;
+  if (tailStart > next) out += ` …[${tailStart - next} chars cut]… `;
+  return out + line.slice(Math.max(next, tailStart));
 }
 
 /**
@@ -187,11 +199,15 @@ function truncator(
         for (const line of lines) ctx.emit(line);
         return false;
       }
-      for (const line of lines.slice(0, HEAD)) ctx.emit(line);
+      const keeper = new FailureKeeper();
+      for (const line of lines.slice(0, HEAD)) {
+        keeper.observe(line);
+        ctx.emit(line);
+      }
       const end = lines.length - TAIL;
       let gap = 0;
       for (let i = HEAD; i < end; i++) {
-        if (FAILURE_SIGNAL.test(lines[i])) {
+        if (keeper.keep(lines[i])) {
           if (gap) ctx.emit(omitted(gap));
           gap = 0;
           ctx.emit(lines[i]);

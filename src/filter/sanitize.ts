@@ -65,6 +65,9 @@ export function countLines(text: string): number {
 
 /** A whitespace-only (or empty) line. */
 export function isBlank(line: string): boolean {
+  // Most lines start with a printable ASCII character: no trimmed copy for them.
+  const first = line.charCodeAt(0);
+  if (first > 32 && first < 127) return false;
   return line.trim() === "";
 }
 

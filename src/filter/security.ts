@@ -64,6 +64,28 @@ function countNearHints(text: string, hints: readonly string[], pattern: Pattern
   return n;
 }
 
+const HINTS = [...new Set(CREDENTIAL_KINDS.flatMap((k) => k.hints))];
+const HINT_SEARCH = new RegExp(
+  HINTS.map((hint) => hint.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"),
+  "g",
+);
+
+/**
+ * The hints occurring in a text, in one scan (one `includes` per hint reads the text once per
+ * hint). A match is looked at for every hint starting there and the scan resumes one character
+ * on, so overlapping hints (`sk-ant-`, `sk-`) are all seen.
+ */
+function hintsIn(text: string): Set<string> {
+  const found = new Set<string>();
+  HINT_SEARCH.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while (found.size < HINTS.length && (m = HINT_SEARCH.exec(text)) !== null) {
+    for (const hint of HINTS) if (text.startsWith(hint, m.index)) found.add(hint);
+    HINT_SEARCH.lastIndex = m.index + 1;
+  }
+  return found;
+}
+
 export interface SecurityOptions {
   /** Extra credential regexes (RE2 syntax) from `[tools.filters.security] extra_patterns`. */
   extraPatterns?: Pattern[];
@@ -88,18 +110,33 @@ export function compileExtraPatterns(
   return { patterns, warnings };
 }
 
-const SIGNALS = new RegExp(
+const SIGNAL_SOURCE =
   "panicked at|^panic: |[Ss]egmentation fault|SIGSEGV|[Cc]ore dumped|[Ss]tack overflow|" +
-    "[Aa]uthentication failed|AUTHENTICATION FAILED|[Uu]nauthorized|UNAUTHORIZED|" +
-    "[Pp]ermission denied|PERMISSION DENIED|[Aa]ccess denied|ACCESS DENIED|" +
-    // HTTP 403 and Kubernetes RBAC ("pods is forbidden: User …"), not a lint rule's wording
-    // ("Forbidden non-null assertion").
-    "\\b403 [Ff]orbidden|[Ff]orbidden \\(403\\)|\\bis forbidden: |^[Ff]orbidden$|^Error: [Ff]orbidden\\b|FORBIDDEN|" +
-    "[Ii]nvalid credentials|RUSTSEC-\\d{4}-\\d{4}|GHSA-[0-9a-z]{4}-|CVE-\\d{4}-\\d{4}|" +
-    "[Ss]ecurity advisory|[Vv]ulnerabilit|VULNERABILIT|[Ww]eak cipher|[Ii]nsecure hash|" +
-    "[Cc]ertificate verify failed|SQL injection",
-  "gm",
-);
+  "[Aa]uthentication failed|AUTHENTICATION FAILED|[Uu]nauthorized|UNAUTHORIZED|" +
+  "[Pp]ermission denied|PERMISSION DENIED|[Aa]ccess denied|ACCESS DENIED|" +
+  // HTTP 403 and Kubernetes RBAC ("pods is forbidden: User …"), not a lint rule's wording
+  // ("Forbidden non-null assertion").
+  "\\b403 [Ff]orbidden|[Ff]orbidden \\(403\\)|\\bis forbidden: |^[Ff]orbidden$|^Error: [Ff]orbidden\\b|FORBIDDEN|" +
+  "[Ii]nvalid credentials|RUSTSEC-\\d{4}-\\d{4}|GHSA-[0-9a-z]{4}-|CVE-\\d{4}-\\d{4}|" +
+  "[Ss]ecurity advisory|[Vv]ulnerabilit|VULNERABILIT|[Ww]eak cipher|[Ii]nsecure hash|" +
+  "[Cc]ertificate verify failed|SQL injection";
+/** A security signal, tested on one line (`m`: `^`/`$` also at a `\r` inside it, as over the text). */
+const SIGNAL = new RegExp(SIGNAL_SOURCE, "m");
+/**
+ * The lines that may hold a signal: SIGNAL's alternatives without their anchors (`^`, `\b`, `$`)
+ * and a leading case class (`[Ff]orbidden` → `orbidden`), and without the ones containing
+ * another that is plain text (`403 [Ff]orbidden` holds `orbidden`). Each still matches wherever
+ * its original did, so every line SIGNAL matches is found; on plain text V8 skips ahead instead
+ * of trying every position.
+ */
+const SIGNAL_CANDIDATE = (() => {
+  const alts = SIGNAL_SOURCE.split("|").map((alt) =>
+    alt.replace(/^\^|^\\b|\$$|\\b$/g, "").replace(/^\[([A-Za-z])([A-Za-z])\]/, "")
+  );
+  const plain = alts.filter((alt) => /^[\w :-]+$/.test(alt));
+  const needed = alts.filter((alt) => !plain.some((p) => p !== alt && alt.includes(p)));
+  return new RegExp([...new Set(needed)].join("|"), "g");
+})();
 
 /**
  * Scans an output and reports what it saw. Memory is bounded: at most 20 signal lines are kept.
@@ -134,12 +171,8 @@ export class SecurityScanner {
    * own wording, `[timeout] command timed out …`, on every call).
    */
   scanCredentials(text: string): void {
-    const has = new Map<string, boolean>();
-    const holds = (hint: string) => {
-      let found = has.get(hint);
-      if (found === undefined) has.set(hint, found = text.includes(hint));
-      return found;
-    };
+    const present = hintsIn(text);
+    const holds = (hint: string) => present.has(hint);
     const counts = CREDENTIAL_KINDS.map(({ hints, pattern }) => {
       const present = hints.filter(holds);
       return present.length ? countNearHints(text, present, pattern) : 0;
@@ -151,14 +184,15 @@ export class SecurityScanner {
   }
 
   #scanSignals(text: string): void {
-    SIGNALS.lastIndex = 0;
+    SIGNAL_CANDIDATE.lastIndex = 0;
     let m: RegExpExecArray | null;
-    while ((m = SIGNALS.exec(text)) !== null) {
+    while ((m = SIGNAL_CANDIDATE.exec(text)) !== null) {
       const start = text.lastIndexOf("\n", m.index) + 1;
       let end = text.indexOf("\n", m.index);
       if (end < 0) end = text.length;
-      SIGNALS.lastIndex = end;
-      this.#signal(text.slice(start, end));
+      SIGNAL_CANDIDATE.lastIndex = end;
+      const line = text.slice(start, end);
+      if (SIGNAL.test(line)) this.#signal(line);
     }
   }
 

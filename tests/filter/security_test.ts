@@ -25,6 +25,46 @@ Deno.test("an Anthropic key is not also reported as an OpenAI key; counts add up
   expect([...scanner.found]).toEqual([["Anthropic API key", 2]]);
 });
 
+Deno.test("every credential kind is found beside the others, overlapping hints included, on any line", () => {
+  // One scan finds which hints occur: a hint inside another's match ("sk-" in "sk-ant-") and
+  // the same hint on many lines must all count.
+  const text = [
+    ...CREDENTIALS.map(([, line]) => `noise ${line} noise`),
+    fake("sk-ant-", "z".repeat(30)),
+    fake("sk-", "proj" + "Q".repeat(40)),
+  ].join("\n");
+  const alone = new Map<string, number>();
+  for (const [, line] of CREDENTIALS) {
+    const one = new SecurityScanner();
+    one.scan(`noise ${line} noise`);
+    for (const [kind, n] of one.found) alone.set(kind, (alone.get(kind) ?? 0) + n);
+  }
+  const both = new SecurityScanner();
+  both.scan(fake("sk-ant-", "z".repeat(30)) + "\n" + fake("sk-", "proj" + "Q".repeat(40)));
+  for (const [kind, n] of both.found) alone.set(kind, (alone.get(kind) ?? 0) + n);
+  const scanner = new SecurityScanner();
+  scanner.scan(text);
+  expect(new Map(scanner.found)).toEqual(alone);
+  expect(both.found.get("Anthropic API key")).toBe(1);
+  expect(both.found.get("OpenAI API key")).toBe(1);
+});
+
+Deno.test("forbidden: HTTP 403 and RBAC wordings are signals, a lint rule's name is not", () => {
+  const lines = [
+    'Error from server (Forbidden): pods is forbidden: User "x" cannot list',
+    "Forbidden",
+    "Error: Forbidden",
+    "HTTP 403 Forbidden",
+    "Forbidden (403)",
+    "Forbidden non-null assertion.",
+    "  Forbidden",
+    "error: forbidden by policy",
+  ];
+  const scanner = new SecurityScanner();
+  scanner.scan(lines.join("\n"));
+  expect(scanner.signalLines).toEqual(lines.slice(0, 5));
+});
+
 Deno.test("ordinary output raises no credential warning", () => {
   const engine = new FilterEngine([]);
   const text = "skip-lint\ndesk-top\nhttps://example.com/path\nuser@example.com\nghost_town";

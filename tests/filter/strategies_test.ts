@@ -437,7 +437,7 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       "",
       "unused_variables (2): unused variable: `a`",
       "  src/lib.rs:1:5",
-      "  src/lib.rs:2:5  `b`",
+      "  src/lib.rs:2:5 `b`",
       // cargo's own total equals ours: no "2 diagnostics in 1 groups" line.
       "warning: `x` (lib) generated 2 warnings",
       'warning: `x` (bin "x") generated 3 warnings (2 duplicates)',
@@ -579,9 +579,10 @@ Deno.test("group_by_rule: several names of the group's shape are shown in slot o
   expect(run(s, input).text).toBe([
     "ptr_arg (3): writing `&Vec` instead of `&[_]` involves a new object",
     "  src/a.rs:1:5",
-    "  src/a.rs:2:5  `&mut Vec` … `&mut [_]`",
-    // Another shape: the whole message stays.
-    "  src/a.rs:3:5  writing `&String` instead of `&str`, a new object",
+    "  src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
+    // Another shape: its message once, with a count, then its locations.
+    "  writing `&String` instead of `&str`, a new object (1):",
+    "  src/a.rs:3:5",
     "3 diagnostics in 1 groups",
   ].join("\n"));
 });

@@ -41,6 +41,79 @@ export const FAILURE_SIGNAL = patternField(
   "v8",
 );
 
+/**
+ * A source location: `name.ext:12` (`:12:5`, `(src/a.ts:12:5)`, `a.rs:3`), `name.ext(12,5)`
+ * (tsc, MSBuild) and Python's `"a.py", line 12`.
+ */
+export const LOCATION = patternField(
+  '\\w\\.[A-Za-z][\\w]{0,9}(?::\\d{1,7}\\b|\\(\\d{1,7},\\d{1,7}\\))|\\.\\w{1,10}", line \\d',
+  "location",
+  "v8",
+);
+
+/** A failure-looking line or one naming a source location. */
+export function carriesFailure(line: string): boolean {
+  return FAILURE_SIGNAL.test(line) || LOCATION.test(line);
+}
+
+/** Lines after a failure-looking line whose locations belong to it (its `--> a.rs:3:5`). */
+const LOCATION_WINDOW = 5;
+
+/**
+ * Decides, line by line in order, which lines a cut must keep: every failure-looking line, and
+ * a line with a location among the few after one (where the failure happened). `observe` the
+ * lines a cut keeps anyway (a head), so a failure there lends its window to the cut after it.
+ */
+export class FailureKeeper {
+  #since = Infinity;
+  #everyLocation: boolean;
+
+  /** `everyLocation`: keep every line with a location (the lines are one failure's). */
+  constructor(options: { everyLocation?: boolean } = {}) {
+    this.#everyLocation = options.everyLocation ?? false;
+  }
+
+  /** Whether `line`, in the cut, must stay. */
+  keep(line: string): boolean {
+    if (FAILURE_SIGNAL.test(line)) {
+      this.#since = 0;
+      return true;
+    }
+    return (this.#everyLocation || ++this.#since <= LOCATION_WINDOW) && LOCATION.test(line);
+  }
+
+  /** A line shown anyway: only moves the window. */
+  observe(line: string): void {
+    this.keep(line);
+  }
+}
+
+/**
+ * The lines past a cap, cut: every one a `FailureKeeper` keeps (after the lines before the cap,
+ * observed), in place, with `marker(n)` for each run of n lines that went.
+ * @default marker omitted
+ */
+export function keepFailuresPast(
+  lines: readonly string[],
+  cap: number,
+  options: { marker?: (n: number) => string; everyLocation?: boolean } = {},
+): string[] {
+  const marker = options.marker ?? omitted;
+  const keeper = new FailureKeeper(options);
+  const out = lines.slice(0, cap);
+  for (const line of out) keeper.observe(line);
+  let gap = 0;
+  for (let i = cap; i < lines.length; i++) {
+    if (keeper.keep(lines[i])) {
+      if (gap) out.push(marker(gap));
+      gap = 0;
+      out.push(lines[i]);
+    } else gap++;
+  }
+  if (gap) out.push(marker(gap));
+  return out;
+}
+
 /** `"... (12 lines omitted) ..."` */
 export function omitted(n: number): string {
   return `... (${n} line${n === 1 ? "" : "s"} omitted) ...`;

@@ -7,7 +7,10 @@
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { patternField } from "./_shared.ts";
+import { FAILURE_SIGNAL, patternField } from "./_shared.ts";
+
+/** Failure-looking lines kept past `max_unique_patterns`, at most (memory stays bounded). */
+const MAX_LATE_SIGNALS = 10_000;
 
 const NormalizePattern = z.object({
   pattern: z.string().describe("Regex (RE2 syntax) of a varying part"),
@@ -61,7 +64,12 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
   return {
     type: "dedup",
     createStage(ctx: StageContext): Stage {
-      const seen = new Map<string, Entry>();
+      // Each distinct key's index into `examples` and `counts` (no object per line).
+      const seen = new Map<string, number>();
+      const examples: string[] = [];
+      const counts: number[] = [];
+      // Failure-looking lines past the cap: not collapsed, but never dropped.
+      const late: string[] = [];
       // The first lines, for the unchanged pass-through of an output too short to collapse.
       const first: string[] = [];
       let total = 0;
@@ -70,10 +78,16 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
         push(line) {
           if (total++ < 2) first.push(line);
           const key = normalize(line);
-          const entry = seen.get(key);
-          if (entry) entry.count++;
-          else if (seen.size < max) seen.set(key, { example: line, count: 1 });
-          else dropped++;
+          const at = seen.get(key);
+          if (at !== undefined) counts[at]++;
+          else if (seen.size < max) {
+            seen.set(key, examples.length);
+            examples.push(line);
+            counts.push(1);
+          } else {
+            dropped++;
+            if (late.length < MAX_LATE_SIGNALS && FAILURE_SIGNAL.test(line)) late.push(line);
+          }
         },
         finish() {
           const collapsed = total >= 3 && (seen.size + dropped < total || dropped > 0);
@@ -83,22 +97,21 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
             for (const line of first) ctx.emit(line);
             return "fallback";
           }
-          for (const { example, count } of seen.values()) {
-            ctx.emit(collapsed && count > 1 ? `${example} (x${count})` : example);
+          for (let i = 0; i < examples.length; i++) {
+            const count = counts[i];
+            ctx.emit(collapsed && count > 1 ? `${examples[i]} (x${count})` : examples[i]);
           }
           if (!collapsed) return "fallback";
-          const cap = dropped ? ` (capped at ${max}; ${dropped} later lines not shown)` : "";
+          for (const line of late) ctx.emit(line);
+          const cap = dropped
+            ? ` (capped at ${max}; ${dropped - late.length} later lines not shown)`
+            : "";
           ctx.emit(`${seen.size} unique lines (${total} total)${cap}`);
           return "full";
         },
       };
     },
   };
-}
-
-interface Entry {
-  example: string;
-  count: number;
 }
 
 /**

@@ -138,8 +138,10 @@ function summarize(lines: string[], maxFiles: number): string[] | null {
     // Staged or unstaged files all of one change say it once (`staged modified (20): a.rs, b.rs`).
     const change = name === "staged" || name === "unstaged" ? soleChange(list) : null;
     const paths = change ? list.map((entry) => entry.slice(entry.indexOf(" ") + 1)) : list;
-    const shown = paths.slice(0, maxFiles).join(", ");
-    const more = paths.length > maxFiles ? `, … and ${paths.length - maxFiles} more` : "";
+    // Conflicts are what blocks the merge: every one is listed, whatever the cap.
+    const cap = name === "unmerged" ? paths.length : maxFiles;
+    const shown = paths.slice(0, cap).join(", ");
+    const more = paths.length > cap ? `, … and ${paths.length - cap} more` : "";
     out.push(`${name}${change ? ` ${change}` : ""} (${paths.length}): ${shown}${more}`);
   }
   return out;

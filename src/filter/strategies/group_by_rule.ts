@@ -12,7 +12,13 @@
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatcher, FAILURE_SIGNAL, patternField, patternList } from "./_shared.ts";
+import {
+  anyMatcher,
+  FAILURE_SIGNAL,
+  keepFailuresPast,
+  patternField,
+  patternList,
+} from "./_shared.ts";
 
 const CARGO_NOISE = [
   "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
@@ -198,17 +204,14 @@ function group(
   const groups = new Map<string, Diagnostic[]>();
   let summaries: string[] = [];
   for (const d of diagnostics) {
+    // Past the cap of lines per diagnostic, its failure lines and every location stay.
+    const cut = { marker: (n: number) => `... (${n} more lines)`, everyLocation: true };
     if (!d.location) {
-      summaries.push(...trimBlank(d.lines).slice(0, config.max_error_lines));
+      summaries.push(...keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut));
       continue;
     }
     if (d.error) {
-      const body = trimBlank(d.lines);
-      out.push(...body.slice(0, config.max_error_lines));
-      if (body.length > config.max_error_lines) {
-        out.push(`... (${body.length - config.max_error_lines} more lines)`);
-      }
-      out.push("");
+      out.push(...keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut), "");
       continue;
     }
     const key = d.rule ?? elideNames(d.message);
@@ -224,16 +227,43 @@ function group(
     out.push(
       keyed ? `${key} (${list.length}): ${first}` : `${stripSeverity(key)} (${list.length})`,
     );
-    for (const d of list.slice(0, config.max_locations)) {
-      const message = stripSeverity(d.message);
-      // A message without quoted names is the group's line itself: the location says it all.
-      const differs = keyed ? message !== first : elideNames(message) !== message;
-      out.push(`  ${d.location}${differs ? `  ${differing(message, first)}` : ""}`);
-      // A one-line diagnostic's continuation lines, indented under its location.
-      for (const line of d.continuation ?? []) out.push(`  ${line}`);
-    }
-    if (list.length > config.max_locations) {
-      out.push(`  … and ${list.length - config.max_locations} more`);
+    // Findings of one message shape (the same message but for quoted names) go together: the
+    // ones saying exactly the shape's first message are bare locations, listed compactly
+    // (`  a.ts: 12:5 34:1, b.ts:3:4`), the others a location with their names (`a.ts:7:9 'y'`),
+    // several to a line. A shape other than the header's gets its own message line first.
+    // Past max_locations only the locations stay.
+    const shapes = new Map<string, { d: Diagnostic; i: number }[]>();
+    list.forEach((d, i) => {
+      const shape = elideNames(stripSeverity(d.message));
+      const members = shapes.get(shape) ?? [];
+      members.push({ d, i });
+      shapes.set(shape, members);
+    });
+    for (const members of shapes.values()) {
+      const lead = stripSeverity(members[0].d.message);
+      const own = keyed && lead === first;
+      if (!own && keyed) out.push(`  ${lead} (${members.length}):`);
+      const bare: string[] = [];
+      const named: string[] = [];
+      // A one-line diagnostic with continuation lines keeps its own line, them indented under it.
+      const continued: string[] = [];
+      for (const { d, i } of members) {
+        const message = stripSeverity(d.message);
+        // Unkeyed, a message without quoted names is the group's line itself: the location says it.
+        const same = keyed ? message === lead : elideNames(message) === message;
+        if (d.continuation?.length) {
+          continued.push(`  ${d.location}${same ? "" : `  ${differing(message, lead)}`}`);
+          for (const line of d.continuation) continued.push(`  ${line}`);
+        } else if (i >= config.max_locations || same) bare.push(d.location!);
+        else named.push(`${d.location} ${differing(message, lead)}`);
+      }
+      const counts = new Map<string, number>();
+      for (const item of named) counts.set(item, (counts.get(item) ?? 0) + 1);
+      out.push(
+        ...compactLocations(bare),
+        ...wrapItems([...counts].map(([t, n]) => times(t, n))),
+        ...continued,
+      );
     }
   }
   const rest = groups.size ? other.filter((line) => !p.groupedNoise(line)) : other;
@@ -254,6 +284,59 @@ function group(
     if (textSize(plain) <= textSize(out)) return { lines: plain, confidence: "full" };
   }
   return { lines: out, confidence: "full" };
+}
+
+/** `path:line[:col]` (a location's file and position). */
+const FILE_POSITION = /^(.*?):(\d+(?::\d+)?)$/;
+
+/** Width the compact location lines wrap at. */
+const LOCATION_LINE = 100;
+
+/**
+ * Locations, compactly, in first-seen order: a file's positions together (`a.ts: 12:5 34:1`, one
+ * position as `a.ts:12:5`), the files joined by `, ` on lines wrapped near 100 characters.
+ */
+export function compactLocations(locations: string[]): string[] {
+  // file → position → times reported (a repeated build reports the same finding again).
+  const byFile = new Map<string, Map<string, number>>();
+  for (const location of locations) {
+    const m = FILE_POSITION.exec(location);
+    const [file, position] = m ? [m[1], m[2]] : [location, ""];
+    const positions = byFile.get(file) ?? new Map<string, number>();
+    positions.set(position, (positions.get(position) ?? 0) + 1);
+    byFile.set(file, positions);
+  }
+  return wrapItems([...byFile].map(([file, positions]) => {
+    const items: string[] = [];
+    let alone = 0;
+    for (const [position, n] of positions) {
+      if (position === "") alone = n;
+      else items.push(times(position, n));
+    }
+    if (items.length === 0) return times(file, alone);
+    const listed = items.length === 1 ? `${file}:${items[0]}` : `${file}: ${items.join(" ")}`;
+    return alone ? `${times(file, alone)}, ${listed}` : listed;
+  }));
+}
+
+/** `text`, with ` (xN)` when it came N > 1 times. */
+function times(text: string, n: number): string {
+  return n > 1 ? `${text} (x${n})` : text;
+}
+
+/** Items joined by `, ` on indented lines wrapped near 100 characters. */
+function wrapItems(items: string[]): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const item of items) {
+    if (line && line.length + item.length + 2 > LOCATION_LINE) {
+      lines.push(`  ${line},`);
+      line = "";
+    }
+    line += (line ? ", " : "") + item;
+  }
+  if (line) lines.push(`  ${line}`);
+  return lines;
 }
 
 function textSize(lines: string[]): number {
@@ -286,14 +369,14 @@ function trimBlank(lines: string[]): string[] {
   return lines.slice(0, end);
 }
 
-const QUOTED = /`[^`]*`|'[^']*'|‘[^’]*’/g;
+const QUOTED = /`[^`]*`|'[^']*'|‘[^’]*’|"[^"]*"/g;
 
 /** `unused variable: \`x\`` and `unused variable: \`y\`` share one group. */
 export function elideNames(message: string): string {
   return message.replace(/`[^`]*`/g, "`…`").replace(/'[^']*'/g, "'…'").replace(
     /‘[^’]*’/g,
     "‘…’",
-  );
+  ).replace(/"[^"]*"/g, '"…"');
 }
 
 /**

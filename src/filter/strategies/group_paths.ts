@@ -7,6 +7,11 @@
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { FAILURE_SIGNAL } from "./_shared.ts";
+
+/** Lines that are not paths kept verbatim, at most; failure-looking ones up to the second bound. */
+const MAX_LOOSE = 100;
+const MAX_LOOSE_FAILURES = 10_000;
 
 export const GroupPathsConfig = z.object({
   type: z.literal("group_paths"),
@@ -34,6 +39,7 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
       let loose = 0;
       let total = 0;
       let unshown = 0;
+      let unshownLoose = 0;
 
       const add = (line: string) => {
         total++;
@@ -46,11 +52,12 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
           rest = line.slice(slash + 1);
         }
         if (key === null) {
-          // Errors and anything unexpected stay verbatim (bounded).
-          if (line.trim() !== "" && loose < 100) {
+          // Errors and anything unexpected stay verbatim (bounded; failure lines always).
+          if (line.trim() === "") return;
+          if (loose < MAX_LOOSE || (loose < MAX_LOOSE_FAILURES && FAILURE_SIGNAL.test(line))) {
             loose++;
             order.push({ line });
-          }
+          } else unshownLoose++;
           return;
         }
         const group = groups.get(key);
@@ -100,6 +107,7 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
           if (unshown) {
             ctx.emit(`… (+${unshown} more paths in further directories)`);
           }
+          if (unshownLoose) ctx.emit(`… (+${unshownLoose} more lines that are not paths)`);
           return "full";
         },
       };

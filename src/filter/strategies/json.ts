@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { carriesFailure } from "./_shared.ts";
 
 export const JsonConfig = z.object({
   type: z.literal("json"),
@@ -306,20 +307,24 @@ class JsonReader {
     let passed = 0;
     let shown = 0;
     const lines: { key: string; line: string }[] = [];
+    let unshown = 0;
     for (const { value, scopes } of items) {
       const status = this.#status(value);
       if (status !== null && this.#pass.has(status)) {
         passed++;
         continue;
       }
-      if (++shown > this.config.max_items) continue;
+      const line = fill(spec.format, [value, ...scopes]);
+      // Past max_items a finding still shows when it names a failure or where one is.
+      if (++shown > this.config.max_items && !carriesFailure(line)) {
+        unshown++;
+        continue;
+      }
       const key = spec.group === undefined ? "" : fill(spec.group, [value, ...scopes]);
-      lines.push({ key, line: fill(spec.format, [value, ...scopes]) });
+      lines.push({ key, line });
     }
     out.push(...groupFindings(lines));
-    if (shown > this.config.max_items) {
-      out.push(`(${shown - this.config.max_items} more findings not shown)`);
-    }
+    if (unshown) out.push(`(${unshown} more findings not shown)`);
     // A summary whose fields the document lacks (rspec's `summary_line` of an empty run) falls
     // back to the count, so the output still says what was found.
     const summary = spec.summary && fill(spec.summary.replaceAll("{#}", String(shown)), [document]);
@@ -336,8 +341,14 @@ class JsonReader {
     const out: string[] = [];
     const max = this.config.max_items;
     if (Array.isArray(kept)) {
-      kept.slice(0, max).forEach((el) => out.push(JSON.stringify(el)));
-      if (kept.length > max) out.push(`(${kept.length - max} more items not shown)`);
+      // Past max_items an element still shows when it names a failure or where one is.
+      let unshown = 0;
+      kept.forEach((el, i) => {
+        const line = JSON.stringify(el);
+        if (i < max || carriesFailure(line)) out.push(line);
+        else unshown++;
+      });
+      if (unshown) out.push(`(${unshown} more items not shown)`);
     } else if (kept !== null && typeof kept === "object") {
       for (const [key, value] of Object.entries(kept)) {
         out.push(`${JSON.stringify(key)}: ${JSON.stringify(value)}`);

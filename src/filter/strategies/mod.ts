@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log and json): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json and fold_blocks): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy } from "../types.ts";
 import { compileDedup, DedupConfig } from "./dedup.ts";
+import { compileFoldBlocks, FoldBlocksConfig } from "./fold_blocks.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
 import { compileGitLog, GitLogConfig } from "./git_log.ts";
 import { compileGitStatus, GitStatusConfig } from "./git_status.ts";
@@ -19,7 +20,7 @@ import { compileStripNoise, StripNoiseConfig } from "./strip_noise.ts";
 import { compileTestSummary, TestSummaryConfig } from "./test_summary.ts";
 import { compileTruncate, TruncateConfig } from "./truncate.ts";
 
-export { FAILURE_SIGNAL, omitted, patternField } from "./_shared.ts";
+export { FAILURE_SIGNAL, FailureKeeper, omitted, patternField } from "./_shared.ts";
 export { JsonConfig, looksLikeJson } from "./json.ts";
 
 /** Every strategy: its config schema (a zod object with a literal `type`) and compile step. */
@@ -36,6 +37,7 @@ const STRATEGIES = [
   [GroupPathsConfig, compileGroupPaths],
   [GitLogConfig, compileGitLog],
   [JsonConfig, compileJson],
+  [FoldBlocksConfig, compileFoldBlocks],
 ] as const;
 
 type Schemas<T> = {

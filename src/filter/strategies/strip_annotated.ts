@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatcher, omitted, patternField, patternList } from "./_shared.ts";
+import { anyMatcher, keepFailuresPast, patternField, patternList } from "./_shared.ts";
 
 export const StripAnnotatedConfig = z.object({
   type: z.literal("strip_annotated"),
@@ -38,9 +38,10 @@ export function compileStripAnnotated(
           for (const line of lines) ctx.emit(line);
           return false;
         }
-        for (const line of lines.slice(0, head)) ctx.emit(line);
-        ctx.emit(omitted(lines.length - head - tail));
-        for (const line of lines.slice(lines.length - tail)) ctx.emit(line);
+        // The cut keeps its failure lines and their locations, in place.
+        const end = lines.length - tail;
+        for (const line of keepFailuresPast(lines.slice(0, end), head)) ctx.emit(line);
+        for (const line of lines.slice(end)) ctx.emit(line);
         return true;
       };
       return {

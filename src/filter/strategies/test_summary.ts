@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { isBlank } from "../sanitize.ts";
+import { keepFailuresPast } from "./_shared.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -467,17 +468,20 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       item.body = compactFrames(item.body);
       const pyHead = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
       result.push(pyHead ? `___ ${pyHead[1]} ___` : item.head);
+      while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
+      // Past the trace limit, and in the traces past `max_failures`, the failure lines and
+      // their locations stay (the assertion, `panicked at a.rs:3:5`).
+      const cut = { marker: (n: number) => `... (${n} more lines)` };
       if (shown >= config.max_failures) {
         hidden++;
+        result.push(...keepFailuresPast([item.head, ...item.body], 1, cut).slice(1));
         continue;
       }
       shown++;
-      while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       const limit = config.truncate_stack_trace;
-      result.push(...item.body.slice(0, limit));
-      if (item.body.length > limit) result.push(`... (${item.body.length - limit} more lines)`);
+      result.push(...keepFailuresPast([item.head, ...item.body], limit + 1, cut).slice(1));
     }
-    if (hidden) result.push(`... (${hidden} more failure traces not shown)`);
+    if (hidden) result.push(`... (${hidden} more failure traces cut to their failure lines)`);
     return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
   };
   return { push, finish };

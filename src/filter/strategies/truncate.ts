@@ -1,14 +1,14 @@
 /**
  * truncate: beyond `max_lines`, keeps the first `head` and last `tail` lines. Improvement over
- * the reference: lines in the cut that look like failures (error, FAIL, panic, …) stay, in
- * place, wherever they are (up to `keep_signals`, a bound on memory, not a budget), so a cut
- * never hides why a command failed or where. Memory is bounded
+ * the reference: lines in the cut that look like failures (error, FAIL, panic, …) and the
+ * location lines right after one stay, in place, wherever they are (up to `keep_signals`, a
+ * bound on memory, not a budget), so a cut never hides why a command failed or where. Memory is bounded
  * by max_lines + keep_signals whatever the input size.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatcher, FAILURE_SIGNAL, omitted, patternList } from "./_shared.ts";
+import { anyMatcher, FailureKeeper, omitted, patternList } from "./_shared.ts";
 
 /** Lines kept from the cut by `keep_patterns`, at most (memory stays bounded). */
 const MAX_PATTERN_KEPT = 10_000;
@@ -45,8 +45,9 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       // `pattern`: kept by keep_patterns (a listing: the gaps before them are counted together).
       const kept: { index: number; line: string; pattern?: boolean }[] = [];
       let signals = 0;
+      const keeper = new FailureKeeper();
       const consider = (index: number, line: string) => {
-        if (signals < keepSignals && FAILURE_SIGNAL.test(line)) {
+        if (signals < keepSignals && keeper.keep(line)) {
           signals++;
           kept.push({ index, line });
         } else if (kept.length < keepSignals + MAX_PATTERN_KEPT && keepPattern(line)) {
@@ -57,6 +58,7 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
         push(line) {
           const index = total++;
           if (index < head) {
+            keeper.observe(line);
             ctx.emit(line);
             return;
           }

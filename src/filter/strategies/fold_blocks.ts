@@ -1,0 +1,88 @@
+/**
+ * fold_blocks: inside a block that opens with a `start` line and closes with an `end` line (a
+ * resource terraform destroys, whose every attribute goes to null), the inner lines fold into one
+ * `summary` line before the block's end, `{n}` their count. Lines matching `keep`, failure-looking
+ * ones and the locations right after them stay, in place. A block of at most `min_lines` inner
+ * lines stays whole, one the output ends inside gets its summary at the end; lines outside blocks
+ * pass. Streaming: memory is one block's first `min_lines` lines.
+ */
+import { z } from "zod";
+import type { RegexEngine } from "../regex.ts";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { anyMatcher, FailureKeeper, patternField, patternList } from "./_shared.ts";
+
+export const FoldBlocksConfig = z.object({
+  type: z.literal("fold_blocks"),
+  start: z.string().describe("Regex (RE2 syntax) of a block's first line (it stays)"),
+  end: z.string().describe("Regex (RE2 syntax) of a block's last line (it stays)"),
+  keep: z.array(z.string()).default([]).describe("Regexes of lines inside a block that stay"),
+  summary: z.string().max(200).default("  … ({n} lines)").describe(
+    "The line standing for a block's folded lines; {n} is their count",
+  ),
+  min_lines: z.number().int().min(0).max(10_000).default(3).describe(
+    "Blocks of at most this many inner lines stay whole",
+  ),
+}).strict();
+export type FoldBlocksConfig = z.infer<typeof FoldBlocksConfig>;
+
+export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine): CompiledStrategy {
+  const start = patternField(config.start, "strategy.start", engine);
+  const end = patternField(config.end, "strategy.end", engine);
+  const keep = anyMatcher(patternList(config.keep, "strategy.keep", engine));
+  const minLines = config.min_lines;
+  return {
+    type: "fold_blocks",
+    createStage(ctx: StageContext): Stage {
+      /** The open block's inner lines while it is short enough to stay whole, else null. */
+      let held: string[] | null = null;
+      let open = false;
+      let folded = 0;
+      let keeper = new FailureKeeper();
+      let changed = false;
+      // Past min_lines an inner line stays when kept, else it is counted.
+      const fold = (line: string) => {
+        if (keep(line) || keeper.keep(line)) ctx.emit(line);
+        else folded++;
+      };
+      const close = () => {
+        if (held) { for (const line of held) ctx.emit(line); }
+        else if (folded) {
+          ctx.emit(config.summary.replaceAll("{n}", String(folded)));
+          changed = true;
+        }
+        open = false;
+      };
+      return {
+        push(line) {
+          if (!open) {
+            ctx.emit(line);
+            if (start.test(line)) {
+              open = true;
+              held = [];
+              folded = 0;
+              keeper = new FailureKeeper();
+              keeper.observe(line);
+            }
+            return;
+          }
+          if (end.test(line)) {
+            close();
+            ctx.emit(line);
+            return;
+          }
+          if (held === null) return fold(line);
+          held.push(line);
+          if (held.length > minLines) {
+            const lines = held;
+            held = null;
+            for (const l of lines) fold(l);
+          }
+        },
+        finish() {
+          if (open) close();
+          return changed ? "full" : "fallback";
+        },
+      };
+    },
+  };
+}
