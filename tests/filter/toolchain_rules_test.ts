@@ -106,8 +106,7 @@ const CASES: Case[] = [
     ],
     output: [
       "this function has too many arguments [clippy::too_many_arguments] (2)",
-      "  src/git.rs:16:1",
-      "  src/main.rs:4:1",
+      "  src/git.rs:16:1, src/main.rs:4:1",
       "warning: `calc` (bin) generated 2 warnings",
     ],
   },
