@@ -7,13 +7,10 @@
  * (and `--json` is off), and refused with `confirmation_required` otherwise.
  */
 import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
-import { terminalAsk } from "./ask.ts";
-import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
 import type { CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
-import { formatTool } from "./tool_help.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
@@ -60,11 +57,11 @@ export async function runToolCall(
   const runtime = await deps.buildRuntime(globals);
   try {
     const id = options.resolve(runtime);
-    const result = await withInterrupt((signal) => {
+    const result = await withInterrupt(async (signal) => {
       const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
         Deno.stderr.isTerminal();
-      const ask = interactive ? askOnTerminal(signal, runtime) : undefined;
-      return runtime.registry.dispatch(
+      const ask = interactive ? await askOnTerminal(signal, runtime) : undefined;
+      return await runtime.registry.dispatch(
         { id: `cli-${crypto.randomUUID()}`, name: id, input },
         runtime.scope({ signal, ...(ask ? { ask } : {}) }),
       );
@@ -139,7 +136,10 @@ async function printToolHelp(
   deps: CommandDeps,
   globals: GlobalOptions,
 ): Promise<void> {
-  const runtime = await deps.buildRuntime(globals);
+  const [runtime, { formatTool }] = await Promise.all([
+    deps.buildRuntime(globals),
+    import("./tool_help.ts"),
+  ]);
   try {
     const defs = runtime.registry.definitions();
     const def = defs.find((d) => d.name === id);
@@ -154,11 +154,18 @@ async function printToolHelp(
   }
 }
 
-/** The terminal question of src/cli/ask.ts, on stderr so stdout keeps only the result. */
-function askOnTerminal(
+/**
+ * The terminal question of src/cli/ask.ts, on stderr so stdout keeps only the result. Its
+ * modules load only for a call that may ask: scripts and `--json` calls never do.
+ */
+async function askOnTerminal(
   signal: AbortSignal,
   runtime: Runtime,
-): (request: AskRequest) => Promise<AskAnswer | AskReply> {
+): Promise<(request: AskRequest) => Promise<AskAnswer | AskReply>> {
+  const [{ terminalAsk }, { askPreview }] = await Promise.all([
+    import("./ask.ts"),
+    import("./ask_preview.ts"),
+  ]);
   const encoder = new TextEncoder();
   const write = (text: string) => void Deno.stderr.writeSync(encoder.encode(text));
   return terminalAsk({

@@ -5,8 +5,8 @@
  */
 import { ToolError } from "../../errors/mod.ts";
 import type { ToolExecutor } from "./executor.ts";
-import { FILE_TOOL_NAMES } from "../file_tools.ts";
-import { openSearchLink, type SearchLink } from "../../search/mod.ts";
+import { FILE_TOOL_NAMES } from "../file_tool_names.ts";
+import { openSearchLink, type SearchLink } from "../../search/link.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
 import { canonicalize } from "../../sandbox/mod.ts";
