@@ -38,7 +38,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         return;
       }
       if (id === undefined) throw new CliError("error: missing required argument 'id'");
-      await runToolCall(deps, globals, { inputText, resolve: () => id });
+      await runToolCall(deps, globals, { inputText, resolve: () => id, tool: id });
     });
 }
 
@@ -51,10 +51,24 @@ export function register(program: CliProgram, deps: CommandDeps): void {
 export async function runToolCall(
   deps: CommandDeps,
   globals: GlobalOptions,
-  options: { inputText: string; resolve(runtime: Runtime): string },
+  options: {
+    inputText: string;
+    resolve(runtime: Runtime): string;
+    /** The tool, when known before the runtime: what it runs in starts meanwhile. */
+    tool?: string;
+  },
 ): Promise<void> {
   const input = parseToolInput(await inputTextOf(options.inputText));
-  const runtime = await deps.buildRuntime(globals);
+  const early = options.tool !== undefined && deps.prestartTool
+    ? deps.prestartTool(globals, options.tool).catch(() => null)
+    : null;
+  let runtime: Runtime;
+  try {
+    runtime = await deps.buildRuntime(globals);
+  } catch (error) {
+    (await early)?.release();
+    throw error;
+  }
   try {
     const id = options.resolve(runtime);
     const result = await withInterrupt(async (signal) => {
@@ -83,6 +97,7 @@ export async function runToolCall(
     deps.status.exitCode = result.ok && !result.output?.failed ? 0 : 1;
   } finally {
     await runtime.close();
+    (await early)?.release();
   }
 }
 

@@ -5,4 +5,8 @@
  * Editor-backed executors live with the ACP front-end and implement the same interface.
  */
 export { CompositeExecutor, LocalExecutor, type ToolExecutor } from "./executor.ts";
-export { WorkerFileExecutor } from "./worker_executor.ts";
+export {
+  type PrestartedWorker,
+  prestartFileWorker,
+  WorkerFileExecutor,
+} from "./worker_executor.ts";

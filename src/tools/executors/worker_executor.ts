@@ -164,6 +164,43 @@ export function deserializeToolError(error: SerializedToolError): ToolError {
   return rebuilt;
 }
 
+function rootsKey(roots: readonly string[]): string {
+  return JSON.stringify([...roots].sort());
+}
+
+/** Workers started ahead of the executor that will take them over (`prestartFileWorker`). */
+const prestarted = new Map<string, FileWorker>();
+
+/** A prestarted worker: `release()` stops it unless an executor took it over. */
+export interface PrestartedWorker {
+  release(): void;
+}
+
+/**
+ * Starts the file worker a one-shot call of `tool` in `workspace` will use, before the config,
+ * the store and the tools load: the worker's thread loads its modules meanwhile. It is fenced
+ * to the workspace, as the sandbox of a config without `[tools.file] allowed_paths` is; an
+ * executor whose sandbox has other roots starts its own, and `release()` stops this one.
+ * Returns null for a tool the file worker does not run.
+ */
+export async function prestartFileWorker(
+  workspace: string,
+  tool: string,
+): Promise<PrestartedWorker | null> {
+  if (!FILE_TOOL_NAMES.has(tool)) return null;
+  const roots = [await canonicalize(workspace)];
+  const key = rootsKey(roots);
+  const worker = prestarted.get(key) ?? new FileWorker(roots);
+  prestarted.set(key, worker);
+  return {
+    release() {
+      if (prestarted.get(key) !== worker) return;
+      prestarted.delete(key);
+      worker.terminate();
+    },
+  };
+}
+
 /** Runs exactly the ten file tools in permission-restricted workers. */
 export class WorkerFileExecutor implements ToolExecutor {
   readonly name = "file_worker";
@@ -172,12 +209,17 @@ export class WorkerFileExecutor implements ToolExecutor {
     return FILE_TOOL_NAMES.has(tool.name);
   }
 
-  /** The worker for a set of roots, started lazily and replaced if it was stopped. */
+  /**
+   * The worker for a set of roots: a prestarted one for exactly these roots, else started
+   * lazily; replaced if it was stopped.
+   */
   workerFor(roots: readonly string[]): FileWorker {
-    const key = JSON.stringify([...roots].sort());
+    const key = rootsKey(roots);
     let worker = this.#workers.get(key);
     if (!worker || worker.closed) {
-      worker = new FileWorker(roots);
+      const early = prestarted.get(key);
+      prestarted.delete(key);
+      worker = early && !early.closed ? early : new FileWorker(roots);
       this.#workers.set(key, worker);
     }
     return worker;
