@@ -101,7 +101,7 @@ export function searchUnits(
   job: GrepJob,
   ctl: Int32Array,
   thread: number,
-  search: (entry: WalkEntry) => GrepHit | null,
+  search: (entry: WalkEntry, stopped: () => boolean) => GrepHit | null,
   cache: Map<string, Matcher>,
   options: { trim: boolean; poll?: () => boolean },
 ): Map<number, GrepHit[]> {
@@ -138,7 +138,7 @@ export function searchUnits(
     /** False once this unit must stop: cancelled, or everything up to here passed the cap. */
     const visit = (entry: WalkEntry): boolean => {
       if (stopped() || i > Atomics.load(ctl, CUTOFF)) return false;
-      const hit = search(entry);
+      const hit = search(entry, stopped);
       if (!hit) return true;
       hits.push(options.trim ? trimmed(hit, job.context) : hit);
       const c = hit.matched.length;
@@ -165,7 +165,9 @@ export function searchUnits(
   return out;
 }
 
-let lastSearch: { key: string; search: (entry: WalkEntry) => GrepHit | null } | undefined;
+let lastSearch:
+  | { key: string; search: (entry: WalkEntry, stopped: () => boolean) => GrepHit | null }
+  | undefined;
 
 /** A pool thread's side of a job (_pool_thread.ts). */
 export function runJob(
@@ -452,7 +454,7 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
   let walked = 0;
   for (let entry = walker.next(); entry; entry = walker.next()) {
     if (found > max || s.signal.aborted) break;
-    const hit = search(entry);
+    const hit = search(entry, () => s.signal.aborted);
     if (hit) {
       hits.push(hit);
       found += hit.matched.length;
