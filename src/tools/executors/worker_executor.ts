@@ -173,6 +173,7 @@ const prestarted = new Map<string, FileWorker>();
 
 /** A prestarted worker: `release()` stops it unless an executor took it over. */
 export interface PrestartedWorker {
+  readonly worker: FileWorker;
   release(): void;
 }
 
@@ -193,6 +194,7 @@ export async function prestartFileWorker(
   const worker = prestarted.get(key) ?? new FileWorker(roots);
   prestarted.set(key, worker);
   return {
+    worker,
     release() {
       if (prestarted.get(key) !== worker) return;
       prestarted.delete(key);
