@@ -97,6 +97,30 @@ function openAuditLog(
   }
 }
 
+/**
+ * The network proxy of sandboxed commands when `[tools.shell.sandbox] allowed_domains` is set
+ * (and `allow_network` is not): hosts a `*.` pattern allows are refused when they resolve to a
+ * private or local address (the fetch tool's rules); each decision goes to the audit log.
+ */
+async function networkProxyFor(
+  config: Config,
+  exec: typeof import("./src/exec/mod.ts"),
+  store: typeof import("./src/store/mod.ts"),
+  auditLog: ReturnType<typeof store.openAuditLog>,
+): Promise<InstanceType<typeof exec.NetworkProxy> | null> {
+  const sandbox = config.tools.shell.sandbox;
+  if (sandbox.allow_network || sandbox.allowed_domains.length === 0) return null;
+  const { blockedAddressReason } = await import("./src/web/mod.ts");
+  return new exec.NetworkProxy({
+    allowedDomains: sandbox.allowed_domains,
+    addressRefusal: blockedAddressReason,
+    onDecision: (decision) =>
+      void auditLog?.append(store.networkAuditRecord(decision, { at: new Date() })).catch(
+        (error) => console.error(`zeph: warning: audit log: ${(error as Error).message}`),
+      ),
+  });
+}
+
 /** The model provider `config` and the command line's choice select (see CliDeps). */
 async function buildProvider(config: Config, choice: ProviderChoice): Promise<Provider> {
   const provider = await import("./src/provider/mod.ts");
@@ -154,7 +178,7 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
   // A bad --script fails session/new, where the editor shows it, not the first prompt. The
   // scripted provider is local and cheap to build; the real ones stay lazy.
   if (args.choice.script !== undefined) await providerOrHint(config, args.choice);
-  const store = await openStore(config, "; sessions are not saved");
+  const store = await openStore(config, " Sessions are not saved.");
   let runtime: Runtime | null = null;
   return {
     config,
@@ -292,15 +316,33 @@ export async function buildRuntime(
     zephPaths,
     isProtected: (relative) => protectedMatch(relative, protectedGlobs) !== null,
   });
+  // No data directory: the one start-up warning already said so; otherwise an audit log that
+  // cannot be opened (a read-only HOME, say) is one warning, not a crash.
+  const auditLog = storeMod.dataDirShortfall(config)?.audit ? null : openAuditLog(storeMod, config);
+  const network = await networkProxyFor(config, exec, storeMod, auditLog);
+  if (network) {
+    cleanups.push(() => network.close());
+    globalThis.addEventListener("unload", () => network.close());
+  }
+  if (network && config.tools.shell.sandbox.mode === "off") {
+    console.error(
+      'zeph: warning: [tools.shell.sandbox] allowed_domains has no effect with mode = "off": ' +
+        'shell commands reach every host (set mode = "auto" or "bwrap")',
+    );
+  }
   const shellSandbox = new exec.ShellSandbox(
     config.tools.shell.sandbox.mode,
     () => exec.planSandbox(sandbox.workspace, settings, { env }),
     {
       onBroken: (reason) =>
         console.error(
-          `zeph: warning: the OS sandbox is off: ${reason}. Shell commands run unconfined ` +
-            `(fix bubblewrap, or set [tools.shell.sandbox] mode = "off" to say so)`,
+          Deno.build.os === "linux"
+            ? `zeph: warning: the OS sandbox is off: ${reason}. Shell commands run unconfined ` +
+              `(fix bubblewrap, or set [tools.shell.sandbox] mode = "off" to say so)`
+            : `zeph: note: shell commands run without an OS sandbox: ${reason} ` +
+              `(set [tools.shell.sandbox] mode = "off" to say so)`,
         ),
+      ...(network ? { network } : {}),
     },
   );
   toolDeps.runner = new exec.SandboxedRunner(exec.defaultProcessRunner(), shellSandbox);
@@ -378,11 +420,7 @@ export async function buildRuntime(
     hooks.overflowHook(store, config),
   ];
   const finalHooks: FinalHook[] = [
-    // No data directory: the one start-up warning already said so; otherwise an audit log that
-    // cannot be opened (a read-only HOME, say) is one warning, not a crash.
-    hooks.auditHook(
-      storeMod.dataDirShortfall(config)?.audit ? null : openAuditLog(storeMod, config),
-    ),
+    hooks.auditHook(auditLog),
   ];
   for (const hook of outputHooks) registry.addOutputHook(hook);
   for (const hook of finalHooks) registry.addFinalHook(hook);
@@ -425,6 +463,12 @@ if (import.meta.main) {
   const args = Deno.args;
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
     console.log(`zeph ${VERSION}`);
+    Deno.exit(0);
+  }
+  if (args[0] === "__sandbox-bridge") {
+    // A compiled zeph is its own network bridge inside the sandbox (src/exec/_network.ts).
+    const { runSandboxBridge } = await import("./src/exec/mod.ts");
+    await runSandboxBridge(args.slice(1));
     Deno.exit(0);
   }
   const help = args.includes("--help") || args.includes("-h");

@@ -398,7 +398,7 @@ EOF
 fi
 
 # --- lint: shellcheck, yamllint, markdownlint, biome, rubocop on small projects with problems ----
-# markdownlint and biome come from npm (ZEPH_CORPUS_NPM: a prefix where they are installed).
+# markdownlint, biome and oxlint come from npm (ZEPH_CORPUS_NPM: a prefix where they are installed).
 if sel lint; then
   L="$WORK/lintproj"
   NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
@@ -489,6 +489,7 @@ EOF
   capture lint yamllint_config "$L" "yamllint config" "$(yamllint --version)"
   PATH="$NPMBIN:$PATH" capture lint markdownlint_docs "$L" "markdownlint docs" "markdownlint-cli $("$NPMBIN/markdownlint" --version)"
   PATH="$NPMBIN:$PATH" capture lint biome_lint "$L" "biome lint --colors=off src" "biome $("$NPMBIN/biome" --version)"
+  PATH="$NPMBIN:$PATH" capture lint oxlint_src "$L" "oxlint -W suspicious -W pedantic src" "oxlint $("$NPMBIN/oxlint" --version)"
 fi
 
 # --- gobuild: go build and go vet failing on a module with type errors and vet findings --------
@@ -580,4 +581,77 @@ if sel system; then
   for n in main print theme; do echo "body{}" >"$S/site/css/$n.css"; done
   capture system rsync_archive "$S" "rsync -av site/ backup/" "$(rsync --version | head -1)"
   capture system ping_loopback "$S" "ping -c 20 -i 0.2 127.0.0.1" "$(ping -V 2>&1 | head -1)"
+fi
+
+# --- taskrunner: turbo on a two-package npm workspace whose second build fails ---------------
+# turbo comes from npm (ZEPH_CORPUS_NPM, like biome); the first run fills the cache of `lib`.
+if sel taskrunner; then
+  T="$WORK/mono"
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  rm -rf "$T" && mkdir -p "$T/packages/web" "$T/packages/lib"
+  printf '{ "name": "mono", "private": true, "packageManager": "npm@10.0.0", "workspaces": ["packages/*"] }\n' >"$T/package.json"
+  printf '{ "tasks": { "build": { "dependsOn": ["^build"], "outputs": ["dist/**"] } } }\n' >"$T/turbo.json"
+  printf 'dist\nnode_modules\n.turbo\n' >"$T/.gitignore"
+  printf '{ "name": "lib", "version": "1.0.0", "scripts": { "build": "mkdir -p dist && echo built lib > dist/out.txt" } }\n' >"$T/packages/lib/package.json"
+  cat >"$T/packages/web/package.json" <<'EOF2'
+{ "name": "web", "version": "1.0.0", "dependencies": { "lib": "*" },
+  "scripts": { "build": "echo compiling web && echo 'src/index.ts(3,7): error TS2322: Type string is not assignable to type number.' && exit 2" } }
+EOF2
+  (cd "$T" && git init -q . && git add -A && git -c user.email=c@c -c user.name=c commit -qm init && npm install --no-audit --no-fund >/dev/null 2>&1)
+  export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+  (cd "$T" && "$NPMBIN/turbo" run build --filter=lib >/dev/null 2>&1)
+  PATH="$NPMBIN:$PATH" capture taskrunner turbo_failed_build "$T" "turbo run build" "turbo $("$NPMBIN/turbo" --version 2>/dev/null | tail -1)"
+fi
+
+# --- python type checkers: mypy (Debian package) on a small package with type errors ---------
+if sel mypy; then
+  P="$WORK/typed"
+  rm -rf "$P" && mkdir -p "$P/pkg" && touch "$P/pkg/__init__.py"
+  cat >"$P/pkg/models.py" <<'EOF2'
+from typing import Optional
+
+
+class User:
+    def __init__(self, name: str, age: int) -> None:
+        self.name = name
+        self.age = age
+
+    def greet(self) -> str:
+        return "hi " + self.age
+
+
+def find(users: list[User], name: str) -> User:
+    for u in users:
+        if u.name == name:
+            return u
+    return None
+
+
+def total_age(users: list[User]) -> int:
+    return sum(u.name for u in users)
+
+
+def lookup(d: dict[str, int], key: str) -> Optional[int]:
+    value: str = d.get(key)
+    return value
+EOF2
+  cat >"$P/pkg/service.py" <<'EOF2'
+from pkg.models import User, find
+
+
+def handle(users: list[User]) -> int:
+    user = find(users, 42)
+    user.missing_method()
+    count: int = "many"
+    return user.nam
+
+
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+add("1", 2)
+add(1)
+EOF2
+  capture python mypy_errors "$P" "mypy pkg" "$(mypy --version)"
 fi

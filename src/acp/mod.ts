@@ -67,10 +67,13 @@ export function parseAcpArgs(args: string[], cwd: string): AcpArgs {
   return parsed;
 }
 
-/** The one stderr line `zeph acp` prints when stdin is a terminal. */
-export const ACP_TERMINAL_NOTICE = "zeph acp speaks the Agent Client Protocol (JSON-RPC) on " +
-  "stdin/stdout for an editor or client to start, e.g. Zed's agent_servers or " +
-  '`acpx --agent "zeph acp" exec "…"`; for a chat here run `zeph`. Ctrl-D or Ctrl-C ends it.';
+/** The note `zeph acp` prints on stderr when stdin is a terminal; its lines fit 80 columns. */
+export const ACP_TERMINAL_NOTICE = [
+  "zeph acp speaks the Agent Client Protocol (JSON-RPC) on stdin/stdout, for an",
+  "editor or client to start: Zed's agent_servers, or",
+  '  acpx --agent "zeph acp" exec "…"',
+  "For a chat here, run zeph. Ctrl-D or Ctrl-C ends it.",
+].join("\n");
 
 /** Serves ACP on stdio until stdin closes; returns the exit code (2 for a bad command line). */
 export async function runAcp(args: string[], deps: AcpDeps): Promise<number> {

@@ -193,6 +193,7 @@ export async function runChat(
   lines?.onInterrupt(interrupt);
   Deno.addSignalListener("SIGINT", interrupt);
 
+  let setupHelpShown = false;
   const turn = async (text: string): Promise<StopReason> => {
     running = new AbortController();
     providerFailure = null;
@@ -207,9 +208,10 @@ export async function runChat(
       // default provider (Ollama) also gets the other ways to set one up.
       if (
         failure?.type === "notice" && failure.category === "network_error" && !json &&
-        provider.name === "ollama"
+        provider.name === "ollama" && !setupHelpShown
       ) {
-        err.write(unreachableHelp() + "\n");
+        setupHelpShown = true; // once a session, not after every failed turn
+        err.write(unreachableHelp(config.llm.ollama.model) + "\n");
       }
       return stop;
     } finally {
@@ -229,10 +231,15 @@ export async function runChat(
       return exitCodeOf(stop);
     }
     if (!json) {
+      // The model is left out when it only repeats the provider (the scripted one); how to type
+      // is said only to someone typing, not to prompts piped in.
+      const model = provider.model && provider.model !== provider.name ? ` ${provider.model}` : "";
       err.write(
-        `zeph · ${provider.name} ${provider.model} · ${runtime.sandbox.workspace} · ` +
+        `zeph · ${provider.name}${model} · ${runtime.sandbox.workspace} · ` +
           `mode ${modes.current.slug}\n` +
-          "Type a request (\\ + Enter for a new line), /help for commands, /exit to quit.\n",
+          (Deno.stdin.isTerminal()
+            ? "Type a request (\\ + Enter for a new line), /help for commands, /exit to quit.\n"
+            : ""),
       );
     }
     let exitCode = 0;
@@ -276,13 +283,14 @@ export async function runChat(
   }
 }
 
-const HELP = [
-  "/clear    start a new conversation (resets the tool quota, session rules and result cache)",
-  "/undo [n] undo the last n file changes of this conversation (default 1)",
-  "/unblock <tool>  allow a tool the anomaly detector blocked ([tools.anomaly])",
-  "/mode     list the modes; /mode <name> switches (the tools the model gets)",
-  "/help     this list",
-  "/exit     quit (also Ctrl-D, or Ctrl-C twice)",
+/** The chat's /help; each line fits an 80-column terminal. */
+export const HELP = [
+  "/clear            new conversation (resets quota, session rules, result cache)",
+  "/undo [n]         undo the last n file changes of this conversation (default 1)",
+  "/unblock <tool>   allow a tool the anomaly detector blocked ([tools.anomaly])",
+  "/mode [name]      list the modes, or switch to one (the tools the model gets)",
+  "/help             this list",
+  "/exit             quit (also Ctrl-D, or Ctrl-C twice)",
   "Ctrl-C during a turn cancels the running tool and the turn.",
   "A line ending in \\ continues on the next line; a multi-line paste is one prompt.",
   "Keys typed while a turn runs are discarded (zeph says how many).",
@@ -352,13 +360,15 @@ function resumeFrom(
   return { conversationId: id, messages: store.loadMessages(id), plan: store.loadPlan(id) };
 }
 
-/** The ways to set up a provider, after the default one (Ollama) could not be reached. */
-export function unreachableHelp(): string {
+/**
+ * The ways to set up a provider, after Ollama (the default) could not be reached. The notice
+ * before it names the URL and says to start Ollama or set base_url; this adds only what it
+ * does not say.
+ */
+export function unreachableHelp(model: string): string {
   return [
-    "zeph: Ollama at http://127.0.0.1:11434 is the default provider: install it",
-    '  (https://ollama.com), run "ollama serve" and "ollama pull qwen3:8b", or set',
-    "  [llm.ollama] base_url.",
-    '  Hosted models: [llm] provider = "claude" with ANTHROPIC_API_KEY, or "openai" with',
+    `zeph: to set up a model: install Ollama (https://ollama.com) and run "ollama pull ${model}";`,
+    '  or a hosted one: [llm] provider = "claude" with ANTHROPIC_API_KEY, or "openai" with',
     "  OPENAI_API_KEY (any OpenAI-compatible server via [llm.openai] base_url); or --provider.",
     '  Offline demo: zeph -p "…" --provider script --script examples/demo.jsonl',
   ].join("\n");

@@ -14,6 +14,8 @@ export const EXIT = {
   limit: 3,
   /** Cancelled by Ctrl-C (SIGINT). */
   cancelled: 130,
+  /** stdout was closed by its reader (`zeph … | head`): 128 + SIGPIPE, as a shell reports it. */
+  brokenPipe: 141,
 } as const;
 
 /** The exit code a turn's stop reason maps to. */
@@ -41,4 +43,5 @@ export const EXIT_CODES_HELP = [
   "  2    usage or configuration error",
   "  3    a limit cut the turn short (tool iterations, doom loop, context budget, quota)",
   "  130  cancelled (Ctrl-C)",
+  "  141  stdout was closed early (zeph … | head)",
 ].join("\n");

@@ -9,7 +9,7 @@ import { VERSION } from "../version.ts";
 import { ConfigError } from "../config/errors.ts";
 import type { CliDeps, CommandDeps } from "./deps.ts";
 import { CliError } from "./errors.ts";
-import { EXIT_CODES_HELP } from "./exit_codes.ts";
+import { EXIT, EXIT_CODES_HELP } from "./exit_codes.ts";
 import { commandsFor } from "./commands.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 
@@ -68,6 +68,8 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
       ) return 0;
       return 2;
     }
+    // The reader of stdout went away (`zeph … | head`): stop quietly, as a Unix filter does.
+    if (error instanceof Deno.errors.BrokenPipe) return EXIT.brokenPipe;
     if (error instanceof CliError) {
       console.error(`zeph: ${error.message}`);
       return error.exitCode;

@@ -48,7 +48,12 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           console.log(JSON.stringify({ ...info, offset: from, end, totalLines: total, text }));
           return;
         }
-        await Deno.stdout.write(new TextEncoder().encode(slice.text));
+        // Whole lines: a stored output often lacks its last newline.
+        const text = slice.text === "" || slice.text.endsWith("\n")
+          ? slice.text
+          : `${slice.text}\n`;
+        const bytes = new TextEncoder().encode(text);
+        for (let at = 0; at < bytes.length;) at += await Deno.stdout.write(bytes.subarray(at));
         if (slice.end < slice.total) {
           console.error(
             `(lines ${slice.offset + 1}–${slice.end} of ${slice.total}; ` +

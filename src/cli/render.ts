@@ -58,6 +58,8 @@ export interface RendererOptions {
 interface Status {
   kind: "thinking" | "tool";
   title: string;
+  /** The call a tool's status belongs to. */
+  callId?: string;
   /** The last line of live output, shown after the title. */
   detail: string;
   started: number;
@@ -76,6 +78,19 @@ const ICONS: Record<ToolKind, string> = {
   switch_mode: "⇄",
   other: "•",
 };
+
+/**
+ * What a call's title names after the tool: its permission subjects (command, paths, URL); a
+ * search also shows its pattern when the subject is only where it looks.
+ */
+function callSubject(event: { kind: ToolKind; input: unknown; subjects: string[] }): string {
+  const where = event.subjects.join(" ");
+  const pattern = (event.input as { pattern?: unknown } | null)?.pattern;
+  if (event.kind === "search" && typeof pattern === "string" && !event.subjects.includes(pattern)) {
+    return ` "${pattern}"${where ? ` in ${where}` : ""}`;
+  }
+  return where ? ` ${where}` : "";
+}
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -98,6 +113,9 @@ export class Renderer {
   /** Between thinking() and turn_end: a wait for the model shows the thinking spinner. */
   #inTurn = false;
   #titles = new Map<string, string>();
+  #pausedAt: number | null = null;
+  /** Per running call, the time its questions waited for an answer. */
+  #waited = new Map<string, number>();
   #debug: boolean;
 
   constructor(options: RendererOptions) {
@@ -117,18 +135,28 @@ export class Renderer {
     this.#startStatus("thinking", "thinking…");
   }
 
-  /** Clears the status line before a question; resume() redraws it (same start time). */
+  /**
+   * Clears the status line before a question; resume() redraws it. The time the question waits
+   * for its answer is not the call's: it is left out of the elapsed time and the duration shown.
+   */
   pause(): void {
     const status = this.#status;
     this.stopSpinner();
     this.#paused = status;
+    this.#pausedAt = this.#now();
   }
 
   /** Redraws the status line a question interrupted. */
   resume(): void {
     const status = this.#paused;
+    const waited = this.#pausedAt === null ? 0 : this.#now() - this.#pausedAt;
     this.#paused = null;
+    this.#pausedAt = null;
     if (!status || this.#status) return;
+    status.started += waited;
+    if (status.callId) {
+      this.#waited.set(status.callId, (this.#waited.get(status.callId) ?? 0) + waited);
+    }
     this.#status = status;
     this.#tick(status);
   }
@@ -142,10 +170,9 @@ export class Renderer {
         break;
       case "tool_start": {
         this.#newline();
-        const subject = event.subjects.length ? ` ${event.subjects.join(" ")}` : "";
-        const title = `${ICONS[event.kind]} ${event.tool}${oneLine(subject, 100)}`;
+        const title = `${ICONS[event.kind]} ${event.tool}${oneLine(callSubject(event), 100)}`;
         this.#titles.set(event.callId, title);
-        if (this.#err.isTerminal) this.#startStatus("tool", title);
+        if (this.#err.isTerminal) this.#startStatus("tool", title, event.callId);
         else this.#err.write(this.#paint(cyan, title) + "\n");
         break;
       }
@@ -215,11 +242,12 @@ export class Renderer {
     this.#err.write("\r\x1b[2K");
   }
 
-  #startStatus(kind: Status["kind"], title: string): void {
+  #startStatus(kind: Status["kind"], title: string, callId?: string): void {
     this.stopSpinner();
     if (!this.#err.isTerminal) return;
     const status: Status = {
       kind,
+      callId,
       title: flatten(title),
       detail: "",
       started: this.#now(),
@@ -260,12 +288,14 @@ export class Renderer {
 
   #toolEnd(result: ToolResult): void {
     const title = this.#titles.get(result.callId) ?? result.tool;
+    const waited = this.#waited.get(result.callId) ?? 0;
     this.#titles.delete(result.callId);
+    this.#waited.delete(result.callId);
     if (this.#err.isTerminal) {
       const mark = result.ok ? this.#paint(green, "✓") : this.#paint(red, "✗");
       // Cut like the status line (one column spare), so it never wraps; the time stays whole.
       // Piped stderr and --json keep the full title.
-      const time = ms(result);
+      const time = ms(Math.max(0, result.durationMs - waited));
       const width = (this.#err.columns?.() || 80) - 1;
       const shown = fitLine(title, Math.max(8, width - 3 - time.length));
       this.#err.write(`${mark} ${this.#paint(cyan, shown)} ${this.#paint(dim, time)}\n`);
@@ -277,7 +307,8 @@ export class Renderer {
     const body = shown.map((l) => `  ${l}`).join("\n");
     if (body.trim()) this.#err.write(this.#paint(result.ok ? dim : red, body) + "\n");
     if (lines.length > shown.length) {
-      this.#err.write(this.#paint(dim, `  … ${lines.length - shown.length} more lines`) + "\n");
+      const more = lines.length - shown.length;
+      this.#err.write(this.#paint(dim, `  … ${more} more line${more === 1 ? "" : "s"}`) + "\n");
     }
     if (result.filterStats?.inline) {
       this.#err.write(this.#paint(dim, `  ${result.filterStats.inline}`) + "\n");
@@ -327,7 +358,6 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
 
-function ms(result: ToolResult): string {
-  const d = result.durationMs;
+function ms(d: number): string {
   return d >= 1000 ? `${(d / 1000).toFixed(1)}s` : `${Math.round(d)}ms`;
 }

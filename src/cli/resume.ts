@@ -2,6 +2,7 @@
  * Which stored conversation `--resume <id|prefix>` or `-c/--continue` names, the workspace it
  * continues in, and the short header shown before the first new prompt.
  */
+import * as path from "node:path";
 import type { Message } from "../provider/mod.ts";
 import type { Conversation, Store } from "../store/mod.ts";
 import { CliError } from "./errors.ts";
@@ -28,7 +29,10 @@ export function findResumed(store: Store | null, request: ResumeRequest): Conver
     );
   }
   if (request.latest) {
-    const latest = store.listConversations().find((c) => c.cwd === request.cwd);
+    // From a subdirectory, the latest conversation of the nearest enclosing workspace.
+    const conversations = store.listConversations();
+    const latest = enclosingDirs(request.cwd).map((dir) => conversations.find((c) => c.cwd === dir))
+      .find((c) => c !== undefined);
     if (!latest) {
       throw new CliError(
         `No conversation to continue in ${request.cwd}. List them all with: zeph sessions`,
@@ -81,7 +85,16 @@ export function resumeWorkspace(
   return { cwd: stored, note: `Continuing in the conversation's workspace ${stored}.` };
 }
 
-function isDirectory(p: string): boolean {
+/** `dir` and its parents, nearest first: the workspaces a command run in `dir` may belong to. */
+export function enclosingDirs(dir: string): string[] {
+  const dirs = [dir];
+  for (let parent = path.dirname(dir); parent !== dirs.at(-1); parent = path.dirname(parent)) {
+    dirs.push(parent);
+  }
+  return dirs;
+}
+
+export function isDirectory(p: string): boolean {
   try {
     return Deno.statSync(p).isDirectory;
   } catch {

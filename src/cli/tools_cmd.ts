@@ -8,10 +8,10 @@ import { definitionsFor, selectTools } from "../agent/mod.ts";
 import type { Config } from "../config/mod.ts";
 import {
   type AnyTool,
-  modelSchema,
   type ModeState,
   schemaComplexity,
   tafcApplies,
+  toolJsonSchema,
   type ToolRegistry,
 } from "../tools/mod.ts";
 import type { CommandDeps } from "./deps.ts";
@@ -129,7 +129,7 @@ function explain(
   return registry.all().map((tool) => ({
     tool: tool.name,
     ...(fate.get(tool) ?? { offered: false, reason: modes.allows(tool) ? "denied" : "mode" }),
-    complexity: schemaComplexity(modelSchema(tool)),
+    complexity: schemaComplexity(toolJsonSchema(tool)),
     thinking: tafcApplies(tool, config.tools.tafc),
   }));
 }

@@ -8,6 +8,7 @@ import type { Store } from "../store/mod.ts";
 import { CliError } from "./errors.ts";
 import type { CommandDeps } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
+import { enclosingDirs, isDirectory } from "./resume.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
@@ -25,7 +26,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       } catch (error) {
         throw new CliError((error as Error).message);
       }
-      const runtime = await deps.buildRuntime(globals);
+      let runtime = await deps.buildRuntime(globals);
       try {
         const store = runtime.store;
         if (!store) {
@@ -48,8 +49,16 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           }
           return;
         }
+        // The changes are restored in the conversation's own workspace, so that `undo` works from
+        // a subdirectory and `--conversation` from anywhere: the sandbox is that workspace's.
+        const home = store.getConversation(id)!.cwd;
+        if (home && home !== runtime.sandbox.workspace && isDirectory(home)) {
+          await runtime.close();
+          runtime = await deps.buildRuntime({ ...globals, cwd: home });
+          console.error(`zeph: undoing in the conversation's workspace ${home}`);
+        }
         const report = await tools.undoChanges({
-          log: store.undo,
+          log: runtime.store!.undo,
           conversationId: id,
           sandbox: runtime.sandbox,
           count,
@@ -94,9 +103,17 @@ export async function undoInChat(
   return formatUndoReport(await undoChanges({ log: store.undo, conversationId, sandbox, count }));
 }
 
-/** The conversation of this workspace (as given or canonical) with the newest change left. */
+/**
+ * The conversation with the newest change left in this workspace (as given or canonical) or, from
+ * a subdirectory, in the nearest enclosing one.
+ */
 function latestConversation(store: Store, sandbox: Sandbox, cwd: string): string | null {
-  return store.undo.latestConversation(sandbox.workspace) ?? store.undo.latestConversation(cwd);
+  const dirs = new Set([...enclosingDirs(sandbox.workspace), ...enclosingDirs(cwd)]);
+  for (const dir of dirs) {
+    const id = store.undo.latestConversation(dir);
+    if (id) return id;
+  }
+  return null;
 }
 
 function publicEntry(e: import("../store/mod.ts").UndoEntry) {

@@ -290,7 +290,28 @@ function applyEnv(
     }
   }
   if (issues.length) throw new ConfigError(issues);
+  warnings.push(...misspeltVariables(env));
   return keys;
+}
+
+/** The variables zeph reads besides the overrides. */
+const OTHER_VARIABLES = ["ZEPH_CONFIG", "ZEPH_LOG"];
+
+/**
+ * `ZEPH_*` variables one typo away from one zeph reads: a misspelt override would otherwise be
+ * ignored without a word. Others (a tool's own `ZEPH_…`) are not zeph's business.
+ */
+function misspeltVariables(env: Env): string[] {
+  const names = [...ENV_OVERRIDES.map((o) => o.name), ...OTHER_VARIABLES];
+  const warnings: string[] = [];
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith("ZEPH_") || names.includes(name)) continue;
+    const near = suggestKey(name, names);
+    if (near) {
+      warnings.push(`${name} is not a zeph variable and is ignored (did you mean ${near}?).`);
+    }
+  }
+  return warnings;
 }
 
 function parseEnvValue(value: string, type: EnvOverride["type"]): unknown {

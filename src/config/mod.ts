@@ -13,6 +13,7 @@ export * from "./modes.ts";
 export * from "./providers.ts";
 export * from "./render.ts";
 export * from "./schema.ts";
+export { hostPatternError } from "./sandbox_network.ts";
 export * from "./tool_guards.ts";
 export * from "./policy_file.ts";
 export * from "./tool_selection.ts";

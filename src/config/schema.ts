@@ -14,6 +14,7 @@ import {
 } from "./tool_guards.ts";
 import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 import { UndoConfig } from "./undo.ts";
+import { checkSandboxNetwork, SandboxNetworkKeys } from "./sandbox_network.ts";
 
 /**
  * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
@@ -217,7 +218,8 @@ const ShellSandboxConfig = z.object({
   read_only_paths: z.array(z.string()).default([]),
   /** More paths made invisible to commands. */
   hidden_paths: z.array(z.string()).default([]),
-}).strict();
+  ...SandboxNetworkKeys,
+}).strict().superRefine(checkSandboxNetwork);
 
 const ShellConfig = z.object({
   timeout: seconds(1).default(30),

@@ -7,6 +7,8 @@
 import * as path from "node:path";
 import type { Config } from "../config/mod.ts";
 import { ToolError } from "../errors/mod.ts";
+import { BRIDGE_PORT, bridgeCommand, findSocat, launcherArgs, proxyEnv } from "./_network.ts";
+import type { NetworkProxy, ProxySession } from "./_proxy.ts";
 
 export type SandboxMode = "auto" | "bwrap" | "off";
 
@@ -193,7 +195,15 @@ export function planSandbox(
  */
 export function bwrapArgs(
   plan: SandboxPlan,
-  options: { cwd?: string; kindOf?: (p: string) => PathKind } = {},
+  options: {
+    cwd?: string;
+    kindOf?: (p: string) => PathKind;
+    /**
+     * The command reaches the network only through zeph's proxy: no network namespace of the
+     * host, the proxy socket's directory bound read-only, the proxy variables set.
+     */
+    proxy?: { dir: string; port?: number };
+  } = {},
 ): string[] {
   const kindOf = options.kindOf ?? pathKind;
   const args = [
@@ -212,7 +222,7 @@ export function bwrapArgs(
     "--unshare-ipc",
     "--unshare-uts",
   ];
-  if (!plan.allowNetwork) args.push("--unshare-net");
+  if (!plan.allowNetwork || options.proxy) args.push("--unshare-net");
   const bindWritable = (roots: string[]) => {
     for (const root of roots) args.push("--bind", root, root);
     for (const p of plan.readOnly) {
@@ -231,6 +241,12 @@ export function bwrapArgs(
   bindWritable(
     plan.writable.filter((root) => plan.hidden.some((h) => root !== h && isInsideOrSame(root, h))),
   );
+  if (options.proxy) {
+    // After the private /tmp and the hidden paths, so the socket stays visible whatever covers
+    // its parent on the host.
+    args.push("--ro-bind", options.proxy.dir, options.proxy.dir);
+    for (const [name, value] of proxyEnv(options.proxy.port)) args.push("--setenv", name, value);
+  }
   if (options.cwd) args.push("--chdir", options.cwd);
   args.push("--");
   return args;
@@ -289,6 +305,8 @@ export function probeBwrap(bwrapPath = "bwrap"): SandboxProbe {
 export class ShellSandbox {
   readonly mode: SandboxMode;
   readonly bwrapPath: string;
+  /** The network proxy of sandboxed commands, when `allowed_domains` is set. */
+  readonly network: NetworkProxy | null;
   #plan: () => SandboxPlan;
 
   /**
@@ -302,18 +320,29 @@ export class ShellSandbox {
       bwrapPath?: string;
       /**
        * Called once when `auto` finds bubblewrap installed but failing (a container without
-       * user namespaces): the fence the user expects is gone. Not installed at all is quiet.
+       * user namespaces): the fence the user expects is gone. Not installed at all is quiet on
+       * Linux unless a network proxy is configured; on other systems it is one notice.
        */
       onBroken?: (reason: string) => void;
+      /**
+       * The proxy of `[tools.shell.sandbox] allowed_domains`: each sandboxed command then runs
+       * without the host's network and reaches the listed hosts through it.
+       */
+      network?: NetworkProxy;
+      /** The socat that bridges to the proxy; null: the Deno bridge. @default socat on PATH */
+      socat?: string | null;
     } = {},
   ) {
+    this.#socat = options.socat;
     this.mode = mode;
+    this.network = options.network ?? null;
     this.#plan = typeof plan === "function" ? plan : () => plan;
     this.bwrapPath = options.bwrapPath ?? "bwrap";
     this.#onBroken = options.onBroken;
   }
 
   #onBroken?: (reason: string) => void;
+  #socat?: string | null;
 
   /** The plan the next command runs under. */
   plan(): SandboxPlan {
@@ -328,8 +357,11 @@ export class ShellSandbox {
     if (this.mode === "off") return false;
     if (this.mode === "bwrap") return true;
     const probe = probeBwrap(this.bwrapPath);
-    const broken = !probe.available && Deno.build.os === "linux" &&
-      !probe.reason?.endsWith("is not installed");
+    // Elsewhere than Linux there is no OS sandbox to fall back from: one notice. With a
+    // network proxy configured, bubblewrap missing is reported too: allowed_domains needs it.
+    const broken = !probe.available &&
+      (Deno.build.os !== "linux" || this.network !== null ||
+        !probe.reason?.endsWith("is not installed"));
     if (broken && this.#onBroken) {
       this.#onBroken(probe.reason ?? "bubblewrap failed");
       this.#onBroken = undefined;
@@ -345,8 +377,8 @@ export class ShellSandbox {
   wrap(
     program: string,
     args: string[],
-    options: { cwd?: string } = {},
-  ): { program: string; args: string[]; sandboxed: boolean } {
+    options: { cwd?: string; proxy?: ProxySession } = {},
+  ): { program: string; args: string[]; sandboxed: boolean; proxied?: boolean } {
     if (!this.active()) return { program, args, sandboxed: false };
     const probe = probeBwrap(this.bwrapPath);
     if (!probe.available) {
@@ -363,9 +395,26 @@ export class ShellSandbox {
       );
     }
     const cwd = options.cwd ? path.resolve(options.cwd) : undefined;
+    const plan = this.#plan();
+    if (options.proxy && !plan.allowNetwork) {
+      const bridge = bridgeCommand(options.proxy.socketPath, {
+        socat: this.#socat === undefined ? findSocat() : this.#socat,
+      });
+      return {
+        program: this.bwrapPath,
+        args: [
+          ...bwrapArgs(plan, { cwd, proxy: { dir: options.proxy.dir, port: BRIDGE_PORT } }),
+          ...launcherArgs(bridge, BRIDGE_PORT),
+          program,
+          ...args,
+        ],
+        sandboxed: true,
+        proxied: true,
+      };
+    }
     return {
       program: this.bwrapPath,
-      args: [...bwrapArgs(this.#plan(), { cwd }), program, ...args],
+      args: [...bwrapArgs(plan, { cwd }), program, ...args],
       sandboxed: true,
     };
   }

@@ -6,6 +6,7 @@
  */
 import { HeadTailBuffer, InterleavedCapture } from "./_capture.ts";
 import { ShellSandbox } from "./_sandbox.ts";
+import type { ProxySession } from "./_proxy.ts";
 import {
   processGroupMembers,
   signalGroup,
@@ -32,6 +33,16 @@ export {
   sandboxSettingsOf,
   ShellSandbox,
 } from "./_sandbox.ts";
+
+export { runSandboxBridge } from "./_bridge.ts";
+export { BRIDGE_PORT, bridgeCommand, findSocat, launcherArgs, proxyEnv } from "./_network.ts";
+export {
+  matchHost,
+  NetworkProxy,
+  type NetworkProxyOptions,
+  type ProxyDecision,
+  type ProxySession,
+} from "./_proxy.ts";
 
 export type StreamName = "stdout" | "stderr";
 
@@ -83,6 +94,8 @@ export interface RunResult {
   pid: number;
   /** The OS sandbox the program ran in ("bwrap"); null or absent when it ran unconfined. */
   sandbox?: "bwrap" | null;
+  /** The sandboxed program reached the network only through the allowed_domains proxy. */
+  proxied?: boolean;
 }
 
 /** Runs a program to completion. Tools receive one as `ctx.runner`. */
@@ -289,10 +302,44 @@ export class SandboxedRunner implements ProcessRunner {
   }
 
   async run(program: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
-    const wrapped = this.sandbox.wrap(program, args, { cwd: options.cwd });
-    const result = await this.inner.run(wrapped.program, wrapped.args, options);
-    return { ...result, sandbox: wrapped.sandboxed ? "bwrap" : null };
+    // The command's own proxy socket: closing it when the command ends (timeouts included)
+    // ends every connection the command opened through it.
+    const proxy = this.sandbox.network && this.sandbox.active()
+      ? this.sandbox.network.open()
+      : undefined;
+    try {
+      const wrapped = this.sandbox.wrap(program, args, { cwd: options.cwd, proxy });
+      const result = await this.inner.run(wrapped.program, wrapped.args, options);
+      return withRefusals({
+        ...result,
+        sandbox: wrapped.sandboxed ? "bwrap" : null,
+        ...(wrapped.proxied ? { proxied: true } : {}),
+      }, proxy);
+    } finally {
+      proxy?.close();
+    }
   }
+}
+
+/**
+ * The result with a stderr line per request the network proxy refused: a client reports a
+ * refused CONNECT only as a failed tunnel, and the model needs the host and the config key.
+ */
+function withRefusals(result: RunResult, proxy: ProxySession | undefined): RunResult {
+  if (!proxy || proxy.refusals.length === 0) return result;
+  const lines = proxy.refusals.map((r) => `zeph: sandbox network proxy ${r}\n`).join("");
+  const append = (c: CapturedText, text: string): CapturedText => ({
+    ...c,
+    text: c.text + (c.text === "" || c.text.endsWith("\n") ? "" : "\n") + text,
+  });
+  return {
+    ...result,
+    stderr: append(result.stderr, lines),
+    combined: append(
+      result.combined,
+      proxy.refusals.map((r) => `[stderr] zeph: sandbox network proxy ${r}\n`).join(""),
+    ),
+  };
 }
 
 /**

@@ -69,7 +69,8 @@ export class DenoStdioTransport implements Transport {
       const reason = error instanceof Deno.errors.NotFound
         ? `command "${command}" not found (check the path, or that it is on PATH)`
         : (error as Error).message;
-      throw new Error(`cannot start: ${reason}`);
+      // The connection says "cannot start:" for every failure at start-up.
+      throw new Error(reason);
     }
     const child = this.#child;
     trackGroup(child.pid);

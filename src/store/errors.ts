@@ -3,10 +3,17 @@ export class StoreError extends Error {
   readonly hint?: string;
 
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
-    super(options.hint ? `${message}. ${options.hint}` : message, { cause: options.cause });
+    super(options.hint ? `${message}. ${sentence(options.hint)}` : message, {
+      cause: options.cause,
+    });
     this.name = "StoreError";
     this.hint = options.hint;
   }
+}
+
+/** The hint as a sentence: it ends the message, so it gets its full stop. */
+function sentence(hint: string): string {
+  return /[.!?]$/.test(hint) ? hint : `${hint}.`;
 }
 
 /** A conversation id that is not in the store. */

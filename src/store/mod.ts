@@ -26,6 +26,7 @@ export {
   userVersion,
 } from "./db.ts";
 export { StoreError } from "./errors.ts";
+export { NETWORK_AUDIT_TOOL, networkAuditRecord } from "./network_audit.ts";
 export { MemoryStore } from "./memory_store.ts";
 export { type Migration, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 export { type OffloadedCall, offloadIfLarge, type OffloadOptions } from "./offload.ts";

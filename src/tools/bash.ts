@@ -152,14 +152,18 @@ export function shellOutput(
 }
 
 /** Output of a command that met a wall of the OS sandbox: a read-only mount, or no network. */
-const SANDBOX_WALLS: readonly [RegExp, string][] = [
+const SANDBOX_WALLS: readonly [RegExp, (result: RunResult) => string][] = [
   [
     /Read-only file system|\bEROFS\b/,
-    "only the workspace and [tools.shell] allowed_paths are writable",
+    () => "only the workspace and [tools.shell] allowed_paths are writable",
   ],
   [
-    /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|Name or service not known|EAI_AGAIN|getaddrinfo/,
-    "it has no network unless [tools.shell.sandbox] allow_network = true",
+    /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|Name or service not known|EAI_AGAIN|getaddrinfo|sandbox network proxy refused/,
+    (result) =>
+      result.proxied
+        ? "it reaches only the hosts in [tools.shell.sandbox] allowed_domains, over HTTP(S) " +
+          "through the proxy that HTTPS_PROXY names"
+        : "it has no network unless [tools.shell.sandbox] allow_network = true",
   ],
 ];
 
@@ -170,7 +174,9 @@ const SANDBOX_WALLS: readonly [RegExp, string][] = [
 export function sandboxFailureNote(result: RunResult): string | null {
   if (result.sandbox !== "bwrap" || result.exitCode === 0) return null;
   const text = result.combined.text;
-  const walls = SANDBOX_WALLS.filter(([pattern]) => pattern.test(text)).map(([, why]) => why);
+  const walls = SANDBOX_WALLS.filter(([pattern]) => pattern.test(text)).map(([, why]) =>
+    why(result)
+  );
   if (walls.length === 0) return null;
   return `[sandbox] this command ran in the OS sandbox: ${walls.join("; ")}. Work inside the ` +
     "workspace, or ask the user to change the configuration";

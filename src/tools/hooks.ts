@@ -66,10 +66,38 @@ export function overflowHook(store: Store | null, config: Config): OutputHook {
   };
 }
 
-/** The audit log: one line per call, whatever its outcome; `now` stamps the lines. */
-export function auditHook(log: AuditWriter | null, now: () => Date = () => new Date()): FinalHook {
+/** Options of {@link auditHook}. */
+export interface AuditHookOptions {
+  /** Stamps the lines. @default the wall clock */
+  now?: () => Date;
+  /** Where the one warning about a log that cannot be written goes. @default console.error */
+  warn?: (message: string) => void;
+}
+
+/**
+ * The audit log: one line per call, whatever its outcome. A log that cannot be written (a
+ * read-only data directory) must not fail the calls; the user is told once, with the fix, rather
+ * than after every call.
+ */
+export function auditHook(log: AuditWriter | null, options: AuditHookOptions = {}): FinalHook {
+  const now = options.now ?? (() => new Date());
+  const warn = options.warn ?? ((message: string) => console.error(message));
+  let warned = false;
   return {
     name: "audit",
-    record: (result, call) => log?.append(auditRecordOf(result, call, { at: now() })),
+    async record(result, call) {
+      if (!log) return;
+      try {
+        await log.append(auditRecordOf(result, call, { at: now() }));
+      } catch (error) {
+        if (warned) return;
+        warned = true;
+        warn(
+          `zeph: warning: tool calls are not audited: cannot write ${JSON.stringify(log.path)}: ` +
+            `${(error as Error).message}. Set [tools.audit] path to a writable file, or ` +
+            "[tools.audit] enabled = false (ZEPH_TOOLS_AUDIT_ENABLED=false).",
+        );
+      }
+    },
   };
 }

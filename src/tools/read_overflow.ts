@@ -95,7 +95,7 @@ function normaliseId(input: string): string {
   if (!UUID.test(id)) {
     throw new ToolError(
       "invalid_parameters",
-      `id must be a valid UUID (got ${JSON.stringify(input.slice(0, 80))})`,
+      `Cannot read overflow ${JSON.stringify(input.slice(0, 80))}: the id is not a UUID`,
       { hint: 'Copy the id from the "Full output stored as overflow:<uuid>" note.' },
     );
   }

@@ -463,6 +463,11 @@ export class ToolRegistry {
       );
     }
     if (decision.action === "allow") return;
+    // A path the sandbox refuses anyway is refused now: nobody is asked to approve it, or told
+    // to run with --yes, for a call that cannot run.
+    if (tool.pathSubjects) {
+      for (const path of tool.subjects(params)) await scope.sandbox.resolveEntry(path, scope.cwd);
+    }
     if (!scope.ask) {
       throw new DecidedError(
         decision,

@@ -14,30 +14,6 @@ const TAFC_DESCRIPTION = "Think step by step about what this call must achieve a
 
 type Schema = Record<string, unknown>;
 
-/** Schemas are derived from immutable tool definitions: computed once per tool. */
-const schemas = new WeakMap<AnyTool, Schema>();
-
-/**
- * The tool's JSON Schema as the model sees it without TAFC, converted once per tool and frozen:
- * every request shares it, so no adapter may change it in place.
- */
-export function modelSchema(tool: AnyTool): Schema {
-  let schema = schemas.get(tool);
-  if (!schema) {
-    schema = deepFreeze(toolJsonSchema(tool));
-    schemas.set(tool, schema);
-  }
-  return schema;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 function isSchema(v: unknown): v is Schema {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -102,14 +78,14 @@ export function schemaComplexity(schema: Schema): number {
  */
 export function tafcApplies(tool: AnyTool, tafc: TafcConfig): boolean {
   if (!tafc.enabled) return false;
-  const schema = modelSchema(tool);
+  const schema = toolJsonSchema(tool);
   if (!isSchema(schema.properties) || Object.hasOwn(schema.properties, TAFC_FIELD)) return false;
   return schemaComplexity(schema) >= tafc.complexity_threshold;
 }
 
 /** The schema the model sees: with the optional `thinking` property first when TAFC applies. */
 export function tafcSchema(tool: AnyTool, tafc: TafcConfig): Schema {
-  const schema = modelSchema(tool);
+  const schema = toolJsonSchema(tool);
   if (!tafcApplies(tool, tafc)) return schema;
   return {
     ...schema,

@@ -184,10 +184,31 @@ export function defineTool<P extends z.ZodType>(def: ToolDefinition<P>): ToolDef
   return def;
 }
 
-/** The JSON Schema the model sees: input mode, so defaulted fields are not `required`. */
+/** Schemas derive from immutable tool definitions: each is converted once. */
+const jsonSchemas = new WeakMap<AnyTool, Record<string, unknown>>();
+
+/**
+ * The JSON Schema the model sees: input mode, so defaulted fields are not `required`. The one
+ * place that converts a tool's schema: converted on first use and deep-frozen, since every
+ * request, catalog and listing shares it and none may change it in place.
+ */
 export function toolJsonSchema(tool: AnyTool): Record<string, unknown> {
-  if (tool.jsonSchema) return tool.jsonSchema;
-  const schema = z.toJSONSchema(tool.params, { io: "input" }) as Record<string, unknown>;
-  delete schema.$schema;
+  let schema = jsonSchemas.get(tool);
+  if (!schema) {
+    if (tool.jsonSchema) schema = tool.jsonSchema;
+    else {
+      schema = z.toJSONSchema(tool.params, { io: "input" }) as Record<string, unknown>;
+      delete schema.$schema;
+    }
+    jsonSchemas.set(tool, deepFreeze(schema));
+  }
   return schema;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

@@ -5,7 +5,7 @@
  * knows nothing of tools: it throws the error taxonomy's `ToolError` and takes what it needs from
  * the call as plain values.
  */
-export { urlSubject } from "./address.ts";
+export { blockedAddressReason, urlSubject } from "./address.ts";
 export {
   createWebClient,
   type WebClient,

@@ -7,7 +7,8 @@ import { AgentSession, type AgentSessionOptions } from "../../src/agent/session.
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
-import { parseScript, ScriptProvider } from "../../src/provider/script.ts";
+import type { ScriptProvider } from "../../src/provider/script.ts";
+import { scriptedProvider } from "../_support/scripted.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { ToolError } from "../../src/errors/mod.ts";
 import { LocalExecutor } from "../../src/tools/executors/mod.ts";
@@ -176,8 +177,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
     policy: PermissionPolicy.fromConfig(config),
     config,
   });
-  const text = options.turns.map((t) => typeof t === "string" ? t : JSON.stringify(t)).join("\n");
-  const provider = new ScriptProvider(parseScript(text, "test.jsonl"));
+  const provider = scriptedProvider(options.turns);
   const events: AgentEvent[] = [];
   const session = new AgentSession({
     provider,

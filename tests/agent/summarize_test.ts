@@ -2,33 +2,9 @@
 // own summary of a long output (with the overflow reference), the full output is stored, and a
 // failed summary request falls back to the head + tail cut and says so.
 import { expect } from "expect";
-import * as path from "node:path";
-import { z } from "zod";
-import { AgentSession } from "../../src/agent/session.ts";
 import { MAX_SUMMARY_INPUT_CHARS } from "../../src/agent/summarize.ts";
-import { type Config, defaultConfig } from "../../src/config/schema.ts";
-import { PermissionPolicy } from "../../src/permission/policy.ts";
-import { parseScript, ScriptProvider } from "../../src/provider/script.ts";
-import { Sandbox } from "../../src/sandbox/path.ts";
-import { openStore } from "../../src/store/mod.ts";
-import { LocalExecutor } from "../../src/tools/executors/mod.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
-import { defineTool } from "../../src/tools/tool.ts";
-import { overflowHook } from "../_support/hooks.ts";
-
-function bigTool(text: string) {
-  return defineTool({
-    name: "big",
-    description: "Prints a lot.",
-    params: z.object({}).strict(),
-    mutates: false,
-    kind: "execute",
-    group: "command",
-    invocation: { type: "call" },
-    subjects: () => [],
-    execute: () => Promise.resolve({ text }),
-  });
-}
+import type { Config } from "../../src/config/schema.ts";
+import { bigOutputTool, scriptedProvider, storeWorkspace } from "../_support/scripted.ts";
 
 const BIG = Array.from({ length: 5_000 }, (_, i) => `test ${i} ok`).join("\n") +
   "\nFAILED tests/auth_test.ts: expected 200, got 500";
@@ -38,30 +14,9 @@ async function run(
   turns: Record<string, unknown>[],
   configure: (c: Config) => void,
 ) {
-  const dir = await Deno.makeTempDir({ prefix: "zeph-summarize-" });
-  const store = openStore(path.join(dir, "zeph.db"));
-  const config = defaultConfig();
-  configure(config);
-  const sandbox = await Sandbox.create(dir);
-  const registry = new ToolRegistry({
-    tools: [bigTool(output)],
-    executor: new LocalExecutor(),
-    policy: new PermissionPolicy(),
-    config,
-    deps: { overflow: store },
-  });
-  registry.addOutputHook(overflowHook(store, config));
-  const provider = new ScriptProvider(
-    parseScript(turns.map((t) => JSON.stringify(t)).join("\n"), "summarize.jsonl"),
-  );
-  const session = new AgentSession({
-    provider,
-    registry,
-    cwd: sandbox.workspace,
-    sandbox,
-    store,
-    random: () => 0,
-  });
+  const ws = await storeWorkspace([bigOutputTool(output)], configure);
+  const provider = scriptedProvider(turns, "summarize.jsonl");
+  const session = ws.session(provider, { random: () => 0 });
   const stop = await session.prompt("run the tests", { sink: () => {} });
   const result = (i: number) => {
     const part = provider.requests[i].messages.at(-1)!.parts[0];
@@ -71,11 +26,8 @@ async function run(
     stop,
     provider,
     result,
-    stored: (id: string) => store.loadOverflow(id, session.conversationId!),
-    async [Symbol.asyncDispose]() {
-      store.close();
-      await Deno.remove(dir, { recursive: true });
-    },
+    stored: (id: string) => ws.store.loadOverflow(id, session.conversationId!),
+    [Symbol.asyncDispose]: () => ws[Symbol.asyncDispose](),
   };
 }
 

@@ -1,7 +1,8 @@
 // Unit tests of chat_cmd.ts helpers (the end-to-end chat runs are in chat_test.ts).
 import { expect } from "expect";
 import * as path from "node:path";
-import { saveHistory } from "../../src/cli/chat_cmd.ts";
+import { HELP, saveHistory } from "../../src/cli/chat_cmd.ts";
+import { displayWidth } from "../../src/cli/line_width.ts";
 import { withWorkspace, zeph } from "./_run.ts";
 
 Deno.test({
@@ -65,4 +66,13 @@ Deno.test("a scripted network error is reported once, without advice to install 
     expect(r.stderr).not.toContain("Ollama");
     expect(r.stderr.match(/connection refused/g)).toEqual(["connection refused"]);
   });
+});
+
+Deno.test("/help fits an 80-column terminal and keeps its columns aligned", () => {
+  const lines = HELP.split("\n").filter((l) => l !== "");
+  expect(lines.filter((l) => displayWidth(l) > 80)).toEqual([]);
+  const commands = lines.filter((l) => l.startsWith("/"));
+  expect(new Set(commands.map((l) => /^\/\S+(?: \S+)?\s+/.exec(l)![0].length))).toEqual(
+    new Set([18]),
+  );
 });

@@ -5,15 +5,10 @@ import { expect } from "expect";
 import * as path from "node:path";
 import { openStore } from "../../src/store/mod.ts";
 import { DENO, MAIN, withWorkspace, zeph } from "./_run.ts";
+import { writeScript } from "../_support/scripted.ts";
 
 const HAS_SCRIPT = new Deno.Command("sh", { args: ["-c", "command -v script"] }).outputSync()
   .success;
-
-async function script(dir: string, lines: unknown[]): Promise<string> {
-  const file = path.join(dir, `script-${crypto.randomUUID()}.jsonl`);
-  await Deno.writeTextFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  return file;
-}
 
 const PLAN = [
   { content: "Read the parser", status: "completed" },
@@ -77,7 +72,7 @@ Deno.test({
   ignore: !HAS_SCRIPT,
   fn: async () => {
     await withWorkspace(async (ws, home) => {
-      const file = await script(home, [
+      const file = await writeScript(home, [
         { tool_calls: [{ id: "p1", name: "update_plan", input: { entries: PLAN } }] },
         { tool_calls: [{ id: "w1", name: "write", input: { path: "x.txt", content: "hi" } }] },
         { text: "Listing first." },
@@ -130,7 +125,7 @@ Deno.test({
 
 Deno.test("--resume draws the stored plan before the answer (ASCII marks in a pipe)", async () => {
   await withWorkspace(async (ws, home) => {
-    const first = await script(home, [
+    const first = await writeScript(home, [
       { tool_calls: [{ id: "p1", name: "update_plan", input: { entries: PLAN.slice(0, 1) } }] },
       { text: "Planned." },
     ]);
@@ -138,7 +133,7 @@ Deno.test("--resume draws the stored plan before the answer (ASCII marks in a pi
     expect(r1.code).toBe(0);
     expect(r1.stderr).toContain("Plan (1/1 done)\n  [x] Read the parser\n");
     const id = /--resume ([0-9a-f-]+)/.exec(r1.stderr)![1];
-    const second = await script(home, [{ text: "Done already." }]);
+    const second = await writeScript(home, [{ text: "Done already." }]);
     const r2 = await zeph(["--resume", id, "-p", "status?", "--script", second], {
       cwd: ws,
       home,

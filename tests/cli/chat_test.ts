@@ -3,15 +3,10 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { withWorkspace, zeph } from "./_run.ts";
+import { writeScript } from "../_support/scripted.ts";
 
 const ROOT = path.resolve(import.meta.dirname!, "..", "..");
 const DEMO = path.join(ROOT, "examples", "demo.jsonl");
-
-async function script(dir: string, lines: unknown[]): Promise<string> {
-  const file = path.join(dir, `script-${crypto.randomUUID()}.jsonl`);
-  await Deno.writeTextFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  return file;
-}
 
 Deno.test("the demo script reads, greps, runs a command and edits a file, offline", async () => {
   await withWorkspace(async (ws, home) => {
@@ -36,7 +31,7 @@ Deno.test("the demo script reads, greps, runs a command and edits a file, offlin
 
 Deno.test("--json prints the event stream as JSONL", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [
+    const file = await writeScript(home, [
       { text: "Checking.", tool_calls: [{ id: "c1", name: "nope", input: {} }] },
       { text: "Bye." },
     ]);
@@ -73,7 +68,9 @@ Deno.test("--json prints the event stream as JSONL", async () => {
 
 Deno.test("-p exits 1 on a provider error and names the problem", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [{ error: { status: 401, message: "invalid x-api-key" } }]);
+    const file = await writeScript(home, [{
+      error: { status: 401, message: "invalid x-api-key" },
+    }]);
     const r = await zeph(["-p", "hi", "--script", file], { cwd: ws, home });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("[provider_error] script (script): invalid x-api-key");
@@ -117,15 +114,25 @@ Deno.test("an unreachable provider: zeph names the provider and URL and how to c
     expect(r.stderr).toContain(
       `Cannot reach Ollama at http://127.0.0.1:${port}: connection refused. Start Ollama`,
     );
-    expect(r.stderr).toContain("zeph: Ollama at http://127.0.0.1:11434 is the default provider");
-    expect(r.stderr.match(/127\.0\.0\.1:\d+/g)).toEqual([`127.0.0.1:${port}`, "127.0.0.1:11434"]);
+    // The setup help adds to the notice: no second URL (the configured one is the only one),
+    // no second "set base_url", the configured model.
+    expect(r.stderr).toContain(
+      'zeph: to set up a model: install Ollama (https://ollama.com) and run "ollama pull qwen3:8b";',
+    );
+    expect(r.stderr.match(/127\.0\.0\.1:\d+/g)).toEqual([`127.0.0.1:${port}`]);
+    expect(r.stderr.match(/\[llm\.ollama\] base_url/g)?.length).toBe(1);
     expect(r.stderr).toContain('[llm] provider = "claude" with ANTHROPIC_API_KEY');
+
+    // Interactive: the help comes with the first failed turn only.
+    const twice = await zeph(["--config", config], { cwd: ws, home, stdin: "hi\nagain\n" });
+    expect(twice.stderr.match(/Cannot reach Ollama/g)?.length).toBe(2);
+    expect(twice.stderr.match(/to set up a model/g)?.length).toBe(1);
   });
 });
 
 Deno.test("interactive: lines from stdin, /help, /clear, /unblock, /exit", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [{ text: "First answer." }, { text: "Second answer." }]);
+    const file = await writeScript(home, [{ text: "First answer." }, { text: "Second answer." }]);
     const r = await zeph(["--script", file], {
       cwd: ws,
       home,
@@ -133,20 +140,25 @@ Deno.test("interactive: lines from stdin, /help, /clear, /unblock, /exit", async
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("First answer.\nSecond answer.\n");
-    expect(r.stderr).toContain("/clear    start a new conversation");
-    expect(r.stderr).toContain("/undo [n] undo the last n file changes of this conversation");
+    // Piped prompts: the header names provider and workspace once, without typing hints.
+    expect(r.stderr.split("\n")[0]).toBe(`zeph · script · ${ws} · mode code`);
+    expect(r.stderr).not.toContain("Type a request");
+    expect(r.stderr).toContain("/clear            new conversation");
+    expect(r.stderr).toContain(
+      "/undo [n]         undo the last n file changes of this conversation",
+    );
     expect(r.stderr).toContain("Unknown command /bogus. Type /help for the list.");
     expect(r.stderr).toContain(
       "(new conversation; tool quota, session rules and result cache reset)",
     );
-    expect(r.stderr).toContain("/unblock <tool>  allow a tool the anomaly detector blocked");
+    expect(r.stderr).toContain("/unblock <tool>   allow a tool the anomaly detector blocked");
     expect(r.stderr).toContain("bash is not blocked. No tool is blocked.");
   });
 });
 
 Deno.test("interactive: end of input ends the session with exit 0", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [{ text: "Only answer." }]);
+    const file = await writeScript(home, [{ text: "Only answer." }]);
     const r = await zeph(["--script", file], { cwd: ws, home, stdin: "hello\n" });
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: "Only answer.\n" });
   });
@@ -154,13 +166,13 @@ Deno.test("interactive: end of input ends the session with exit 0", async () => 
 
 Deno.test("--resume continues a stored conversation; zeph sessions lists and deletes", async () => {
   await withWorkspace(async (ws, home) => {
-    const first = await script(home, [{ text: "First." }]);
+    const first = await writeScript(home, [{ text: "First." }]);
     expect((await zeph(["-p", "remember 42", "--script", first], { cwd: ws, home })).code).toBe(0);
     const listed = await zeph(["sessions", "--json"], { cwd: ws, home });
     const [conversation] = JSON.parse(listed.stdout);
     expect(conversation).toMatchObject({ title: "remember 42", cwd: ws, messageCount: 2 });
 
-    const second = await script(home, [{ text: "It was 42." }]);
+    const second = await writeScript(home, [{ text: "It was 42." }]);
     const resumed = await zeph(
       ["--resume", conversation.id, "-p", "what was it?", "--script", second],
       { cwd: ws, home },
@@ -192,7 +204,7 @@ Deno.test("--resume continues a stored conversation; zeph sessions lists and del
 
 Deno.test("ZEPH_AGENT_MAX_TOOL_ITERATIONS caps the loop; --legacy runs fenced bash", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [
+    const file = await writeScript(home, [
       { tool_calls: [{ id: "a", name: "read", input: { path: "x.txt" } }] },
       { tool_calls: [{ id: "b", name: "read", input: { path: "y.txt" } }] },
       { text: "never" },
@@ -205,7 +217,7 @@ Deno.test("ZEPH_AGENT_MAX_TOOL_ITERATIONS caps the loop; --legacy runs fenced ba
     expect(r.code).toBe(3); // cut short by a limit
     expect(r.stderr).toContain("[max_iterations] Stopped after 1 tool iterations");
 
-    const legacy = await script(home, [
+    const legacy = await writeScript(home, [
       { text: "Running:\n```bash\necho legacy-ok > out.txt\n```" },
       { text: "Done." },
     ]);

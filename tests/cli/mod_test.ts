@@ -1,7 +1,8 @@
 // The program shell: version, help, global options, and exit 2 for every usage error.
 import { expect } from "expect";
 import { VERSION } from "../../src/version.ts";
-import { withWorkspace, zeph } from "./_run.ts";
+import * as path from "node:path";
+import { DENO, MAIN, withWorkspace, zeph } from "./_run.ts";
 
 Deno.test("zeph --version prints the version (fast path and after global options)", async () => {
   await withWorkspace(async (ws, home) => {
@@ -80,5 +81,31 @@ Deno.test("-C must name an existing directory", async () => {
     expect(r.stderr).toBe(
       `zeph: Cannot use workspace "${ws}/missing": the directory does not exist. Pass an existing directory to -C/--cwd.\n`,
     );
+  });
+});
+
+Deno.test("a reader that stops early (zeph … | head) ends zeph quietly with 141, no stack trace", async () => {
+  await withWorkspace(async (ws, home) => {
+    // A long streamed answer: far more than a pipe buffer holds.
+    const script = path.join(home, "long.jsonl");
+    await Deno.writeTextFile(script, JSON.stringify({ text: "word ".repeat(100_000) }) + "\n");
+    const child = new Deno.Command(DENO, {
+      args: ["run", "-A", "--no-prompt", MAIN, "-p", "go", "--script", script],
+      cwd: ws,
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const reader = child.stdout.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    await reader.cancel();
+    const [status, stderr] = await Promise.all([
+      child.status,
+      new Response(child.stderr).text(),
+    ]);
+    expect({ code: status.code, stderr }).toEqual({ code: 141, stderr: "" });
   });
 });

@@ -3,12 +3,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { withWorkspace, zeph } from "./_run.ts";
-
-async function script(dir: string, lines: unknown[]): Promise<string> {
-  const file = path.join(dir, `script-${crypto.randomUUID()}.jsonl`);
-  await Deno.writeTextFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  return file;
-}
+import { writeScript } from "../_support/scripted.ts";
 
 const touch = (id: string) => ({
   tool_calls: [{ id, name: "bash", input: { command: "touch made_by_bash" } }],
@@ -16,7 +11,7 @@ const touch = (id: string) => ({
 
 Deno.test("--mode ask refuses bash; /mode lists the modes; /mode code lets the next turn run it", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [touch("b1"), { text: "Refused." }, touch("b2"), {
+    const file = await writeScript(home, [touch("b1"), { text: "Refused." }, touch("b2"), {
       text: "Made it.",
     }]);
     const r = await zeph(["--script", file, "--mode", "ask", "--yes"], {
@@ -47,7 +42,7 @@ Deno.test("--mode ask refuses bash; /mode lists the modes; /mode code lets the n
 
 Deno.test("--mode with an unknown mode is a usage error (exit 2) naming the modes", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [{ text: "never" }]);
+    const file = await writeScript(home, [{ text: "never" }]);
     const r = await zeph(["-p", "hi", "--script", file, "--mode", "yolo"], { cwd: ws, home });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
@@ -98,7 +93,7 @@ Deno.test("[tools] enabled = false: the model's bash call is refused and nothing
   await withWorkspace(async (ws, home) => {
     const config = path.join(home, "config.toml");
     await Deno.writeTextFile(config, "[tools]\nenabled = false\n");
-    const file = await script(home, [touch("b1"), { text: "Text only." }]);
+    const file = await writeScript(home, [touch("b1"), { text: "Text only." }]);
     const r = await zeph(["-p", "make a file", "--script", file, "--config", config, "--yes"], {
       cwd: ws,
       home,
@@ -112,14 +107,14 @@ Deno.test("[tools] enabled = false: the model's bash call is refused and nothing
 
 Deno.test("--resume goes on in the mode the conversation was in; --mode overrides it", async () => {
   await withWorkspace(async (ws, home) => {
-    const first = await script(home, [{ text: "Noted." }]);
+    const first = await writeScript(home, [{ text: "Noted." }]);
     const r1 = await zeph(["-p", "remember", "--script", first, "--mode", "architect"], {
       cwd: ws,
       home,
     });
     const id = /zeph --resume (\S+)\)/.exec(r1.stderr)?.[1] ?? "";
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    const second = await script(home, [touch("b1"), { text: "Refused." }]);
+    const second = await writeScript(home, [touch("b1"), { text: "Refused." }]);
     const r2 = await zeph(["--resume", id, "--script", second, "--yes"], {
       cwd: ws,
       home,
@@ -130,7 +125,7 @@ Deno.test("--resume goes on in the mode the conversation was in; --mode override
     expect(r2.stderr).toContain("* architect  Architect");
     await expect(Deno.stat(path.join(ws, "made_by_bash"))).rejects.toThrow();
 
-    const third = await script(home, [touch("b2"), { text: "Made." }]);
+    const third = await writeScript(home, [touch("b2"), { text: "Made." }]);
     const r3 = await zeph([
       "-p",
       "now",

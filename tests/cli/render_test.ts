@@ -62,7 +62,7 @@ Deno.test("Renderer (no TTY): text on stdout; tool title, output, stats and noti
       "$ bash cargo build",
       "  line 1",
       "  line 2",
-      "  … 1 more lines",
+      "  … 1 more line",
       "  [shell] 342 lines -> 3 lines, 99% filtered",
       "  full output: zeph overflow show 0b6f2c1e-3f7a-4d25-9a7e-5c2d9e1f4b10",
       "[doom_loop] Stopping.",
@@ -175,7 +175,7 @@ Deno.test("thinking spinner: elapsed time and the Ctrl-C hint until the model an
   expect(plain.text).toBe("");
 });
 
-Deno.test("pause/resume: the tool's spinner comes back after a question, with its start time", () => {
+Deno.test("pause/resume: the tool's spinner comes back after a question; the wait is not its time", () => {
   let now = 0;
   const err = tty(80);
   const r = new Renderer({ out: capture(true), err, color: false, now: () => now, frameMs: 1e9 });
@@ -187,13 +187,19 @@ Deno.test("pause/resume: the tool's spinner comes back after a question, with it
     input: {},
     subjects: ["make"],
   });
+  now = 200;
   r.pause();
   err.text = "";
-  now = 3000;
+  now = 15_200; // the user took 15 s to answer
   r.resume();
+  now = 1_200 + 15_000;
   r.render({ type: "tool_output", callId: "c", tool: "bash", stream: "stdout", chunk: "built\n" });
-  r.stopSpinner();
-  expect(redraws(err.text)).toEqual(["⠋ $ bash make  3.0s", "⠋ $ bash make  3.0s  built"]);
+  r.render({ type: "tool_end", result: result({ callId: "c", text: "", durationMs: 16_400 }) });
+  expect(redraws(err.text)).toEqual([
+    "⠋ $ bash make  0.2s",
+    "⠋ $ bash make  1.2s  built",
+    "✓ $ bash make 1.4s\n",
+  ]);
 });
 
 Deno.test("colour: only on a TTY and never with NO_COLOR", () => {
@@ -259,4 +265,44 @@ Deno.test("finished tool line: cut to the terminal width (wide characters, colou
     subjects: ["x".repeat(90)],
   });
   expect(piped.text).toContain("x".repeat(90));
+});
+
+Deno.test("a search call's title shows its pattern and where it looks", () => {
+  const err = capture();
+  const r = new Renderer({ out: capture(), err, color: false });
+  r.render({
+    type: "tool_start",
+    callId: "g",
+    tool: "grep",
+    kind: "search",
+    input: { pattern: "greet\\(", path: "." },
+    subjects: ["."],
+  });
+  r.render({
+    type: "tool_start",
+    callId: "f",
+    tool: "find_path",
+    kind: "search",
+    input: { pattern: "/abs/*.ts", path: "." },
+    subjects: ["/abs/*.ts"],
+  });
+  r.render({ type: "tool_end", result: result({ callId: "g", tool: "grep", text: "a\nb\nc\n" }) });
+  expect(err.text).toBe(
+    [
+      '⌕ grep "greet\\(" in .',
+      "⌕ find_path /abs/*.ts",
+      "  a",
+      "  b",
+      "  c",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("the count of lines left out is singular for one", () => {
+  const err = capture();
+  const r = new Renderer({ out: capture(), err, color: false, maxOutputLines: 1 });
+  r.render({ type: "tool_end", result: result({ text: "1\n2\n" }) });
+  r.render({ type: "tool_end", result: result({ callId: "c2", text: "1\n2\n3\n" }) });
+  expect(err.text).toBe("  1\n  … 1 more line\n  1\n  … 2 more lines\n");
 });

@@ -1,6 +1,6 @@
 import { expect } from "expect";
 import * as path from "node:path";
-import { findResumed, resumeHeader, resumeWorkspace } from "../../src/cli/resume.ts";
+import { enclosingDirs, findResumed, resumeHeader, resumeWorkspace } from "../../src/cli/resume.ts";
 import { MemoryStore } from "../../src/store/mod.ts";
 import { withWorkspace, zeph } from "./_run.ts";
 
@@ -31,6 +31,26 @@ Deno.test("findResumed takes a full id, a unique prefix, or the latest of the wo
   expect(() => findResumed(store, { id: ids[0], latest: true, cwd: "/w1" })).toThrow(
     "Use either --resume <id> or --continue, not both.",
   );
+});
+
+Deno.test("--continue from a subdirectory takes the nearest enclosing workspace's latest", () => {
+  const { store } = storeWith([
+    { title: "root", cwd: "/w" },
+    { title: "app", cwd: "/w/app" },
+    { title: "other", cwd: "/x" },
+    { title: "root again", cwd: "/w" },
+  ]);
+  expect(findResumed(store, { latest: true, cwd: "/w/app/src/deep" })?.title).toBe("app");
+  expect(findResumed(store, { latest: true, cwd: "/w/lib" })?.title).toBe("root again");
+  expect(findResumed(store, { latest: true, cwd: "/w" })?.title).toBe("root again");
+  expect(() => findResumed(store, { latest: true, cwd: "/y/z" })).toThrow(
+    "No conversation to continue in /y/z. List them all with: zeph sessions",
+  );
+});
+
+Deno.test("enclosingDirs lists a directory and its parents, nearest first", () => {
+  expect(enclosingDirs("/a/b/c")).toEqual(["/a/b/c", "/a/b", "/a", "/"]);
+  expect(enclosingDirs("/")).toEqual(["/"]);
 });
 
 Deno.test("an ambiguous prefix lists the conversations it matches", () => {

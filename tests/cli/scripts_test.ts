@@ -2,16 +2,11 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { withWorkspace, zeph } from "./_run.ts";
-
-async function script(dir: string, lines: unknown[]): Promise<string> {
-  const file = path.join(dir, `script-${crypto.randomUUID()}.jsonl`);
-  await Deno.writeTextFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  return file;
-}
+import { writeScript } from "../_support/scripted.ts";
 
 Deno.test("--output-format json prints one result object: final text, conversation id, usage", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [
+    const file = await writeScript(home, [
       { text: "Looking.", tool_calls: [{ id: "c1", name: "list_directory", input: {} }] },
       { text: "Nothing here.", usage: { input_tokens: 12, output_tokens: 3 } },
     ]);
@@ -38,7 +33,7 @@ Deno.test("--output-format json prints one result object: final text, conversati
 
 Deno.test("a turn a limit cut short exits 3 and its result says so; a provider error exits 1", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [
+    const file = await writeScript(home, [
       { tool_calls: [{ id: "a", name: "list_directory", input: {} }] },
       { tool_calls: [{ id: "b", name: "list_directory", input: { path: "." } }] },
     ]);
@@ -52,7 +47,7 @@ Deno.test("a turn a limit cut short exits 3 and its result says so; a provider e
     expect(result).toMatchObject({ is_error: true, stop_reason: "max_iterations", exit_code: 3 });
     expect(result.error).toContain("Stopped after 1 tool iterations");
 
-    const failing = await script(home, [{ error: { status: 500, message: "boom" } }]);
+    const failing = await writeScript(home, [{ error: { status: 500, message: "boom" } }]);
     const f = await zeph(["-p", "x", "--script", failing, "--output-format", "json"], {
       cwd: ws,
       home,
@@ -64,13 +59,13 @@ Deno.test("a turn a limit cut short exits 3 and its result says so; a provider e
 
 Deno.test("piped interactive mode exits 1 when a turn failed, 0 when all succeeded", async () => {
   await withWorkspace(async (ws, home) => {
-    const failing = await script(home, [{ text: "one" }, {
+    const failing = await writeScript(home, [{ text: "one" }, {
       error: { status: 500, message: "down" },
     }]);
     const r = await zeph(["--script", failing], { cwd: ws, home, stdin: "first\nsecond\n" });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("one");
-    const fine = await script(home, [{ text: "one" }, { text: "two" }]);
+    const fine = await writeScript(home, [{ text: "one" }, { text: "two" }]);
     const ok = await zeph(["--script", fine], { cwd: ws, home, stdin: "first\nsecond\n" });
     expect([ok.code, ok.stdout]).toEqual([0, "one\ntwo\n"]);
   });
@@ -78,7 +73,7 @@ Deno.test("piped interactive mode exits 1 when a turn failed, 0 when all succeed
 
 Deno.test("cat f | zeph -p adds the piped text to the prompt", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [{ text: "ok" }]);
+    const file = await writeScript(home, [{ text: "ok" }]);
     const r = await zeph(["-p", "explain", "--script", file], {
       cwd: ws,
       home,
@@ -95,7 +90,7 @@ Deno.test("cat f | zeph -p adds the piped text to the prompt", async () => {
 
 Deno.test("--script with another --provider and an unknown --output-format are usage errors", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, [{ text: "ok" }]);
+    const file = await writeScript(home, [{ text: "ok" }]);
     const cases: [string[], string][] = [
       [["-p", "x", "--script", file, "--provider", "ollama"], '--provider is "ollama"'],
       [["-p", "x", "--script", file, "--output-format", "xml"], 'Unknown output format "xml"'],

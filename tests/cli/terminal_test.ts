@@ -6,12 +6,7 @@ import { displayWidth } from "../../src/cli/line_width.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { HAS_TMUX, NEEDS_TMUX, startZeph } from "./_tmux.ts";
 import { withWorkspace, zeph } from "./_run.ts";
-
-async function script(dir: string, lines: unknown[]): Promise<string> {
-  const file = path.join(dir, `script-${crypto.randomUUID()}.jsonl`);
-  await Deno.writeTextFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  return file;
-}
+import { writeScript } from "../_support/scripted.ts";
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 const LONG_LINE = "progress line of a rather long build step that is wider than eighty columns";
@@ -23,7 +18,7 @@ Deno.test({
   async fn() {
     await withWorkspace(async (ws, home) => {
       const command = `for i in 1 2 3 4 5 6 7 8; do echo "$i ${LONG_LINE}"; sleep 0.3; done`;
-      const file = await script(home, [
+      const file = await writeScript(home, [
         { text: "Building.", tool_calls: [{ id: "c1", name: "bash", input: { command } }] },
         { text: "Built." },
       ]);
@@ -59,7 +54,7 @@ Deno.test({
   ignore: !HAS_TMUX,
   async fn() {
     await withWorkspace(async (ws, home) => {
-      const file = await script(home, [{ text: "Here I am.", delay_ms: 2500 }]);
+      const file = await writeScript(home, [{ text: "Here I am.", delay_ms: 2500 }]);
       const z = await startZeph(["--script", file], { cwd: ws, home });
       try {
         await z.waitFor(/^›/m);
@@ -94,7 +89,7 @@ Deno.test({
     await withWorkspace(async (ws, home) => {
       const command =
         "rm -rf ./nothing-here; for i in 1 2 3 4 5 6 7 8; do echo step-$i; sleep 0.4; done";
-      const file = await script(home, [
+      const file = await writeScript(home, [
         { tool_calls: [{ id: "c1", name: "bash", input: { command } }] },
         { text: "All steps done." },
       ]);
@@ -125,7 +120,7 @@ Deno.test({
   async fn() {
     await withWorkspace(async (ws, home) => {
       await Deno.writeTextFile(path.join(ws, ".envrc"), "export A=1\n");
-      const file = await script(home, [
+      const file = await writeScript(home, [
         {
           text: "Changing it.",
           tool_calls: [{

@@ -3,6 +3,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { withWorkspace, zeph } from "./_run.ts";
+import { writeScript } from "../_support/scripted.ts";
 
 const TURNS = [
   {
@@ -28,29 +29,32 @@ const TURNS = [
   { text: "Done." },
 ];
 
-async function script(dir: string, turns: unknown[]): Promise<string> {
-  const file = path.join(dir, "script.jsonl");
-  await Deno.writeTextFile(file, turns.map((t) => JSON.stringify(t)).join("\n") + "\n");
-  return file;
-}
-
 /** HH:MM as `zeph undo` prints it, for the listing's times. */
 const TIME = /\d\d:\d\d/g;
 
+/** Runs TURNS in `ws`; returns the conversation id. */
+async function runTurns(ws: string, home: string): Promise<string> {
+  const file = await writeScript(home, TURNS);
+  const run = await zeph(["-p", "go", "--script", file, "--yes"], { cwd: ws, home });
+  expect(run.code).toBe(0);
+  return /zeph --resume ([0-9a-f-]+)/.exec(run.stderr)![1];
+}
+
+/** `zeph undo --list` after TURNS, times as HH:MM. */
+const listing = (id: string) =>
+  `Conversation ${id}:\n` +
+  '  1  HH:MM  move_path "src/greet.ts" -> "lib/greet.ts"\n' +
+  '  2  HH:MM  edit "src/greet.ts"\n' +
+  '  3  HH:MM  write "src/greet.ts"\n';
+
 Deno.test("zeph undo --list shows the changes newest first; zeph undo restores and refuses", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, TURNS);
-    const run = await zeph(["-p", "go", "--script", file, "--yes"], { cwd: ws, home });
-    expect(run.code).toBe(0);
-    const id = /zeph --resume ([0-9a-f-]+)/.exec(run.stderr)![1];
+    const id = await runTurns(ws, home);
 
     const list = await zeph(["undo", "--list"], { cwd: ws, home });
     expect({ code: list.code, out: list.stdout.replace(TIME, "HH:MM") }).toEqual({
       code: 0,
-      out: `Conversation ${id}:\n` +
-        '  1  HH:MM  move_path "src/greet.ts" -> "lib/greet.ts"\n' +
-        '  2  HH:MM  edit "src/greet.ts"\n' +
-        '  3  HH:MM  write "src/greet.ts"\n',
+      out: listing(id),
     });
 
     const one = await zeph(["undo"], { cwd: ws, home });
@@ -103,7 +107,7 @@ Deno.test("zeph undo in a workspace without changes says so", async () => {
 
 Deno.test("interactive: /undo and /undo n restore this conversation's changes", async () => {
   await withWorkspace(async (ws, home) => {
-    const file = await script(home, TURNS);
+    const file = await writeScript(home, TURNS);
     const r = await zeph(["--script", file, "--yes"], {
       cwd: ws,
       home,
@@ -123,5 +127,37 @@ Deno.test("interactive: /undo and /undo n restore this conversation's changes", 
       'Cannot undo "x" changes: give a positive whole number, e.g. undo 2.',
     ]);
     expect([...Deno.readDirSync(ws)]).toEqual([]);
+  });
+});
+
+Deno.test("zeph undo from a subdirectory finds the workspace's conversation and restores there", async () => {
+  await withWorkspace(async (ws, home) => {
+    const id = await runTurns(ws, home);
+    const sub = path.join(ws, "docs", "deep");
+    await Deno.mkdir(sub, { recursive: true });
+
+    const list = await zeph(["undo", "--list"], { cwd: sub, home });
+    expect({ code: list.code, out: list.stdout.replace(TIME, "HH:MM") }).toEqual({
+      code: 0,
+      out: listing(id),
+    });
+
+    const two = await zeph(["undo", "2"], { cwd: sub, home });
+    expect({ code: two.code, out: two.stdout, err: two.stderr }).toEqual({
+      code: 0,
+      out: 'Restored: move_path "src/greet.ts" -> "lib/greet.ts"\n' +
+        'Restored: edit "src/greet.ts"\n' +
+        "1 change is still recorded (zeph undo --list).\n",
+      err: `zeph: undoing in the conversation's workspace ${ws}\n`,
+    });
+    expect(await Deno.readTextFile(path.join(ws, "src/greet.ts"))).toBe("v1\n");
+
+    // --conversation from outside the workspace also restores in the conversation's workspace.
+    const last = await zeph(["undo", "--conversation", id], { cwd: home, home });
+    expect({ code: last.code, out: last.stdout }).toEqual({
+      code: 0,
+      out: 'Restored: write "src/greet.ts"\nNo more changes are recorded.\n',
+    });
+    await expect(Deno.stat(path.join(ws, "src/greet.ts"))).rejects.toThrow(Deno.errors.NotFound);
   });
 });

@@ -464,3 +464,22 @@ Deno.test("the config file: a BOM and CRLF load; bad files are refused by name",
     expect(error.message).toContain("it is a character device");
   });
 });
+
+Deno.test("a ZEPH_ variable one typo away from a known one is named in a warning, others are not", async () => {
+  const loaded = await parseConfig("", {
+    source: "c.toml",
+    env: {
+      ZEPH_TOOLS_SHEL_TIMEOUT: "5",
+      ZEPH_LLM_PROVDIER: "claude",
+      ZEPH_CONFG: "/x.toml",
+      ZEPH_UNRELATED: "x",
+      ZEPH_LOG: "debug",
+    },
+  });
+  expect(loaded.config).toEqual(defaultConfig());
+  expect(loaded.warnings).toEqual([
+    "ZEPH_TOOLS_SHEL_TIMEOUT is not a zeph variable and is ignored (did you mean ZEPH_TOOLS_SHELL_TIMEOUT?).",
+    "ZEPH_LLM_PROVDIER is not a zeph variable and is ignored (did you mean ZEPH_LLM_PROVIDER?).",
+    "ZEPH_CONFG is not a zeph variable and is ignored (did you mean ZEPH_CONFIG?).",
+  ]);
+});

@@ -78,3 +78,72 @@ Deno.test("the built-in make-gcc line_pattern (lazy repeats) captures what its g
   expect(differ.slice(0, 5)).toEqual([]);
   expect(lines.filter((l) => groups(a, l) !== null).length).toBeGreaterThan(100);
 });
+
+Deno.test("continuation_pattern keeps a one-line diagnostic's follow-up lines under its location", () => {
+  const rule = compileRule({
+    name: "lint",
+    match: { prefix: "lint" },
+    strategy: {
+      type: "group_by_rule",
+      group_errors: true,
+      line_pattern: "^(?P<loc>\\S+:\\d+): (?P<rule>R\\d+) (?P<msg>.+)$",
+      continuation_pattern: "^\\s{2,}\\S",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false });
+  const input = [
+    "a.x:1: R1 first problem, described at some length so that grouping pays",
+    "  because of this",
+    "    and that",
+    "b.x:2: R2 other problem",
+    "a.x:3: R1 first problem, described at some length so that grouping pays",
+    "  detail of the second R1",
+    "Found 3 problems in 2 files",
+    "  indented summary detail",
+  ].join("\n");
+  expect(engine.filter("lint", input, { failed: true }).text.split("\n")).toEqual([
+    "R1 (2): first problem, described at some length so that grouping pays",
+    "  a.x:1",
+    "    because of this",
+    "      and that",
+    "  a.x:3",
+    "    detail of the second R1",
+    "R2 (1): other problem",
+    "  b.x:2",
+    "Found 3 problems in 2 files",
+    "  indented summary detail",
+  ]);
+  // Without the field the follow-up lines are not the diagnostic's: they trail the groups.
+  const plain = compileRule({
+    name: "lint",
+    match: { prefix: "lint" },
+    strategy: {
+      type: "group_by_rule",
+      group_errors: true,
+      line_pattern: "^(?P<loc>\\S+:\\d+): (?P<rule>R\\d+) (?P<msg>.+)$",
+    },
+  }, "t");
+  const text =
+    new FilterEngine([plain], { security: false }).filter("lint", input, { failed: true })
+      .text;
+  expect(text).not.toContain("  a.x:1\n    because of this");
+});
+
+Deno.test("when grouping saves nothing the findings stay as printed, without the noise lines", () => {
+  const rule = compileRule({
+    name: "lint",
+    match: { prefix: "lint" },
+    strategy: {
+      type: "group_by_rule",
+      group_errors: true,
+      noise_patterns: ["^\\s*$", "^For more information"],
+      line_pattern: "^(?P<loc>\\S+:\\d+) (?P<rule>R\\d+) (?P<msg>.+)$",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false });
+  // Three findings under three rules: a group line each would only add to them.
+  const input = "f:1 R1 one\n\nf:2 R2 two\nFor more information: see the wiki\n\nf:3 R3 three\n";
+  const out = engine.filter("lint", input, { failed: true });
+  expect(out.text).toBe("f:1 R1 one\nf:2 R2 two\nf:3 R3 three");
+  expect(out.stats.confidence).toBe("full");
+});

@@ -8,7 +8,7 @@ import { expect } from "expect";
 import * as path from "node:path";
 import { deps } from "../../main.ts";
 import { AgentSession } from "../../src/agent/session.ts";
-import { parseScript, ScriptProvider } from "../../src/provider/script.ts";
+import { scriptedProvider } from "../_support/scripted.ts";
 import { readAuditLog } from "../../src/store/audit.ts";
 import { DENO } from "../cli/_run.ts";
 import { FIXTURE } from "./_support.ts";
@@ -41,14 +41,14 @@ Deno.test("agent loop + MCP: tools offered, 5 MB result offloaded and read back,
   try {
     const store = runtime.store!;
     const conversationId = store.createConversation();
-    const provider = new ScriptProvider(parseScript(
+    const provider = scriptedProvider(
       [
         { tool_calls: [{ id: "c1", name: "fx_big", input: { bytes: 5_000_000 } }] },
         { tool_calls: [{ id: "c2", name: "fx_fail", input: { reason: "rate limit hit" } }] },
         { text: "done" },
-      ].map((t) => JSON.stringify(t)).join("\n"),
+      ],
       "mcp.jsonl",
-    ));
+    );
     const session = new AgentSession({
       provider,
       registry: runtime.registry,

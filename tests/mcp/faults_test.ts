@@ -135,7 +135,10 @@ Deno.test("servers that exit, print garbage or hang at start are reported; the o
     expect(text).toContain("cannot open the database /nonexistent/db");
     expect(text).toContain('"Welcome to the fixture server! (not JSON-RPC)"');
     expect(text).toContain('"hangs" (config) cannot start: did not answer within 4 s');
-    expect(text).toContain('command "/nonexistent/mcp-server" not found');
+    expect(text).toContain(
+      'MCP server "missing" (config) cannot start: command "/nonexistent/mcp-server" not found ' +
+        "(check the path, or that it is on PATH); its tools are not available",
+    );
     expect(h.registry.get("good_slow")).toBeDefined();
   } finally {
     await h.close();

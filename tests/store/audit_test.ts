@@ -64,7 +64,7 @@ Deno.test("audit: one line per call for every tool, with decision, policy match 
     })(),
   });
   const log = openAuditLog(config, path);
-  registry.addFinalHook(auditHook(log, () => new Date(Date.UTC(2026, 0, 2))));
+  registry.addFinalHook(auditHook(log, { now: () => new Date(Date.UTC(2026, 0, 2)) }));
   const scope = { cwd: dir, sandbox: await Sandbox.create(dir) };
   await registry.dispatch({ id: "1", name: "echo", input: { text: "hello world" } }, scope);
   await registry.dispatch({ id: "2", name: "echo", input: { text: "forbidden" } }, scope);

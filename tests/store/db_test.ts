@@ -255,7 +255,7 @@ Deno.test("a database from a newer zeph is refused with a clear error", () => {
     expect((error as Error).message).toBe(
       `Cannot open the store "${path}": its schema version ${
         SCHEMA_VERSION + 5
-      } is newer than this zeph knows (${SCHEMA_VERSION}). Upgrade zeph, or set [memory] sqlite_path to another file`,
+      } is newer than this zeph knows (${SCHEMA_VERSION}). Upgrade zeph, or set [memory] sqlite_path to another file.`,
     );
   });
 });
@@ -275,7 +275,7 @@ Deno.test("a path whose parent cannot be created is refused with a clear error",
     const file = join(dir, "file");
     Deno.writeTextFileSync(file, "");
     expect(() => openStore(join(file, "sub", "zeph.db"))).toThrow(
-      /^Cannot create the directory of the store ".*\/file\/sub\/zeph.db": .*Set \[memory\] sqlite_path to a writable location$/,
+      /^Cannot create the directory of the store ".*\/file\/sub\/zeph.db": .*Set \[memory\] sqlite_path to a writable location\.$/,
     );
   });
 });
@@ -330,4 +330,21 @@ Deno.test("dataDirShortfall names what a missing HOME leaves out and every key t
   placed.tools.audit.path = "";
   placed.tools.audit.enabled = false;
   expect(dataDirShortfall(placed, envOf({}))).toBeNull();
+});
+
+Deno.test("a store error is sentences: the message, then the hint with its full stop", () => {
+  withDir((dir) => {
+    const file = join(dir, "file");
+    Deno.writeTextFileSync(file, "not a database, but long enough to be read as one by SQLite");
+    let message = "";
+    try {
+      openStore(file);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(
+      `Cannot open the store "${file}": file is not a database. The file is not a zeph database ` +
+        "or is damaged; move it away or set [memory] sqlite_path to another file.",
+    );
+  });
 });

@@ -133,7 +133,7 @@ Deno.test("overflow hook: a failing store falls back to truncation, the call sti
   );
   expect(result.ok).toBe(true);
   expect(result.text.split("\n\n").at(-1)).toBe(
-    `[Full output (300 chars) could not be stored: saving failed (Cannot store overflow for conversation "not-a-conversation": it does not exist. Create the conversation first, or resume one listed by \`zeph sessions\`). Only the first and last part are shown.]`,
+    `[Full output (300 chars) could not be stored: saving failed (Cannot store overflow for conversation "not-a-conversation": it does not exist. Create the conversation first, or resume one listed by \`zeph sessions\`.). Only the first and last part are shown.]`,
   );
   expect(store.listConversations().map((c) => c.id)).toEqual([conv]);
   dispose();

@@ -7,7 +7,8 @@ import { AgentSession } from "../../src/agent/session.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
-import { parseScript, ScriptProvider } from "../../src/provider/script.ts";
+import type { ScriptProvider } from "../../src/provider/script.ts";
+import { scriptedProvider } from "../_support/scripted.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { bashTool } from "../../src/tools/bash.ts";
 import { LocalExecutor } from "../../src/tools/executors/mod.ts";
@@ -56,9 +57,7 @@ export async function guardHarness(options: {
     config,
     env: (name) => env[name],
   });
-  const provider = new ScriptProvider(
-    parseScript(options.turns.map((t) => JSON.stringify(t)).join("\n"), "test.jsonl"),
-  );
+  const provider = scriptedProvider(options.turns);
   const events: AgentEvent[] = [];
   const session = new AgentSession({
     provider,

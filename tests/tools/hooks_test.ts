@@ -2,7 +2,8 @@
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { type FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
-import { lazyFilterHook } from "../../src/tools/hooks.ts";
+import { AuditWriter } from "../../src/store/mod.ts";
+import { auditHook, lazyFilterHook } from "../../src/tools/hooks.ts";
 import type { ToolResult } from "../../src/tools/registry.ts";
 import type { OutputHook } from "../../src/tools/registry.ts";
 
@@ -45,5 +46,40 @@ Deno.test("lazyFilterHook loads the rules once and filters command output with t
   for (const r of results) {
     expect(r.text.length).toBeLessThan(noisy.length);
     expect(r.filterStats).toBeDefined();
+  }
+});
+
+Deno.test("auditHook: a log that cannot be written is one warning with the fix, not one per call", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // The log's directory would have to be created under a regular file: every append fails.
+    await Deno.writeTextFile(`${dir}/file`, "");
+    const warnings: string[] = [];
+    const broken = new AuditWriter(`${dir}/file/audit.jsonl`);
+    const hook = auditHook(broken, { warn: (message) => warnings.push(message) });
+    const call = { params: {}, scope: {} };
+    const result = { tool: "read", outcome: "success", durationMs: 1 } as const;
+    for (let i = 0; i < 3; i++) await hook.record(result as ToolResult, call as never);
+    expect(warnings.length).toBe(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^zeph: warning: tool calls are not audited: cannot write "${dir}/file/audit.jsonl": .+\\. ` +
+          "Set \\[tools.audit\\] path to a writable file, or \\[tools.audit\\] enabled = false " +
+          "\\(ZEPH_TOOLS_AUDIT_ENABLED=false\\)\\.$",
+      ),
+    );
+
+    // A log that works is written, without a word.
+    const good = auditHook(new AuditWriter(`${dir}/audit.jsonl`), {
+      warn: (message) => warnings.push(message),
+    });
+    await good.record(result as ToolResult, call as never);
+    expect(JSON.parse(await Deno.readTextFile(`${dir}/audit.jsonl`))).toMatchObject({
+      tool: "read",
+      result: "success",
+    });
+    expect(warnings.length).toBe(1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -125,7 +125,7 @@ Deno.test("read_overflow: invalid ids and parameters are refused before any look
     expect([result.ok, result.category, result.error]).toEqual([
       false,
       "invalid_parameters",
-      `id must be a valid UUID (got ${JSON.stringify(id)})`,
+      `Cannot read overflow ${JSON.stringify(id)}: the id is not a UUID`,
     ]);
   }
   const negative = await registry.dispatch(read({ id: crypto.randomUUID(), offset: -1 }), s);

@@ -17,6 +17,8 @@ import {
 } from "../../src/tools/registry.ts";
 import { defaultToolDeps } from "../../src/tools/deps.ts";
 import { defineTool, type ToolContext } from "../../src/tools/tool.ts";
+import { builtinTools } from "../../src/tools/catalog.ts";
+import { definitionsFor } from "../../src/agent/tool_selection.ts";
 import { z } from "zod";
 import {
   bashLikeTool,
@@ -560,6 +562,40 @@ Deno.test("file rules: every spelling of a denied path is denied", async () => {
   }
 });
 
+Deno.test("a path outside the sandbox is refused before anyone is asked to approve it", async () => {
+  const t = await fileRegistry({ delete_path: [{ pattern: "*", action: "ask" }] });
+  try {
+    await Deno.writeTextFile(`${t.base}/outside.txt`, "keep");
+    const outside = await t.registry.dispatch(
+      { id: "out", name: "delete_path", input: { path: "../outside.txt" } },
+      t.scope,
+    );
+    expect([outside.outcome, outside.category, t.asked.length]).toEqual([
+      "blocked",
+      "policy_blocked",
+      0,
+    ]);
+    expect(outside.text).toContain('Cannot access "../outside.txt": is outside the allowed paths');
+    // Without an ask handler (no --yes) the answer is the same: not "run with --yes".
+    const noAsk = await t.registry.dispatch(
+      { id: "out2", name: "delete_path", input: { path: "../outside.txt" } },
+      { ...t.scope, ask: undefined },
+    );
+    expect(noAsk.category).toBe("policy_blocked");
+    expect(await Deno.readTextFile(`${t.base}/outside.txt`)).toBe("keep");
+    // Inside, the question is asked as before.
+    await Deno.writeTextFile(`${t.ws}/src/a.ts`, "x");
+    t.answers.push("allow_once");
+    const inside = await t.registry.dispatch(
+      { id: "in", name: "delete_path", input: { path: "src/a.ts" } },
+      t.scope,
+    );
+    expect([inside.outcome, t.asked.map((r) => r.callId)]).toEqual(["success", ["in"]]);
+  } finally {
+    await Deno.remove(t.base, { recursive: true });
+  }
+});
+
 Deno.test("file rules: an 'always' answer approves that one path, not a glob", async () => {
   const t = await fileRegistry({});
   try {
@@ -637,4 +673,36 @@ Deno.test("execute hooks see every permitted call around its executor; their fai
     "after fail failed",
   ]);
   expect(errors).toEqual(["zeph: broken failed: before broke", "zeph: broken failed: after broke"]);
+});
+
+Deno.test("definitions(), renderCatalog() and the offered tools share one frozen JSON Schema per tool", () => {
+  const tools = builtinTools();
+  const registry = new ToolRegistry({
+    tools,
+    executor: new LocalExecutor(),
+    policy: new PermissionPolicy({}),
+    config: defaultConfig(),
+  });
+  // What the model sees is what zod's input-mode conversion gives, unchanged.
+  const converted = (t: (typeof tools)[number]) => {
+    const schema = z.toJSONSchema(t.params, { io: "input" }) as Record<string, unknown>;
+    delete schema.$schema;
+    return schema;
+  };
+  const first = registry.definitions();
+  expect(first.map((d) => [d.name, d.inputSchema])).toEqual(
+    tools.map((t) => [t.name, converted(t)]),
+  );
+  // Converted once: the same frozen object on every call and for every caller.
+  const again = registry.definitions();
+  const offered = definitionsFor(tools, { ...defaultConfig().tools.tafc, enabled: false });
+  for (const [i, d] of first.entries()) {
+    expect(Object.isFrozen(d.inputSchema)).toBe(true);
+    expect(again[i].inputSchema).toBe(d.inputSchema);
+    expect(offered[i].inputSchema).toBe(d.inputSchema);
+  }
+  const catalog = registry.renderCatalog();
+  for (const t of tools) {
+    expect(catalog).toContain(`Parameters (JSON Schema): ${JSON.stringify(converted(t))}\n`);
+  }
 });

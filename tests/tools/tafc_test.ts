@@ -1,15 +1,9 @@
 // TAFC: the complexity score from its four signals, the schema the model sees, and stripping.
 import { expect } from "expect";
 import { z } from "zod";
-import {
-  modelSchema,
-  schemaComplexity,
-  stripTafc,
-  tafcApplies,
-  tafcSchema,
-} from "../../src/tools/tafc.ts";
+import { schemaComplexity, stripTafc, tafcApplies, tafcSchema } from "../../src/tools/tafc.ts";
 import { builtinTools } from "../../src/tools/catalog.ts";
-import { type AnyTool, defineTool } from "../../src/tools/tool.ts";
+import { type AnyTool, defineTool, toolJsonSchema } from "../../src/tools/tool.ts";
 
 const scalar = { type: "string" };
 const obj = (properties: Record<string, unknown>, required: string[] = []) => ({
@@ -49,7 +43,7 @@ Deno.test("schemaComplexity weighs depth, combinators, enum size and required pa
 });
 
 Deno.test("no built-in tool reaches the default threshold 0.6", () => {
-  const scores = builtinTools().map((t) => schemaComplexity(modelSchema(t)));
+  const scores = builtinTools().map((t) => schemaComplexity(toolJsonSchema(t)));
   expect(scores.filter((s) => s >= 0.6)).toEqual([]);
 });
 
@@ -81,19 +75,19 @@ const withThinking: AnyTool = defineTool({
 const on = { enabled: true, complexity_threshold: 0.6 };
 
 Deno.test("tafcSchema puts an optional thinking property first, only when TAFC applies", () => {
-  expect(schemaComplexity(modelSchema(pick))).toBe(0.825);
+  expect(schemaComplexity(toolJsonSchema(pick))).toBe(0.825);
   const schema = tafcSchema(pick, on);
   expect(Object.keys(schema.properties as object)).toEqual(["thinking", "mode", "target"]);
   expect(schema.required).toEqual(["mode", "target"]);
   expect(tafcSchema(pick, { enabled: false, complexity_threshold: 0.6 })).toEqual(
-    modelSchema(pick),
+    toolJsonSchema(pick),
   );
   expect(tafcSchema(pick, { enabled: true, complexity_threshold: 0.9 })).toEqual(
-    modelSchema(pick),
+    toolJsonSchema(pick),
   );
   // A tool with a real `thinking` parameter keeps its own schema and its own value.
   expect(tafcApplies(withThinking, on)).toBe(false);
-  expect(tafcSchema(withThinking, on)).toEqual(modelSchema(withThinking));
+  expect(tafcSchema(withThinking, on)).toEqual(toolJsonSchema(withThinking));
   expect(stripTafc(withThinking, { thinking: "mine", mode: "a", target: 1 }, on)).toEqual({
     thinking: "mine",
     mode: "a",

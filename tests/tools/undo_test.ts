@@ -348,7 +348,7 @@ Deno.test("undo: a change that cannot be recorded is reported as a notice on the
     expect(result.ok).toBe(true);
     expect(notices).toEqual([
       'c1: this change is not recorded for undo: Cannot record a change in conversation "not-stored": ' +
-      "it does not exist. Create the conversation first, or resume one listed by `zeph sessions`",
+      "it does not exist. Create the conversation first, or resume one listed by `zeph sessions`.",
     ]);
   });
 });

@@ -5,7 +5,9 @@
  * (linters whose every finding is an "error"). Improvement over the reference: a warning without
  * a rule line (rustc names the lint only once) is grouped by its message with quoted names
  * elided, errors no longer disable the grouping, and single-line formats are supported through
- * `line_pattern` (named groups `loc`, `rule`, `msg`, optional `sev`) plus `file_pattern`.
+ * `line_pattern` (named groups `loc`, `rule`, `msg`, optional `sev`) plus `file_pattern`; lines
+ * matching `continuation_pattern` right after such a diagnostic (tsc's indented elaboration) belong
+ * to it and are shown under its location, not left at the end.
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
@@ -32,6 +34,9 @@ export const GroupByRuleConfig = z.object({
   file_pattern: z.string().optional().describe(
     "Regex whose group 1 names the file for the one-line diagnostics that follow",
   ),
+  continuation_pattern: z.string().optional().describe(
+    "Regex of the lines that continue the one-line diagnostic before them (shown under its location)",
+  ),
   noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe("Lines dropped outright"),
   grouped_noise_patterns: z.array(z.string()).default([]).describe(
     "Lines dropped only when diagnostics were grouped (clippy's `Finished` timing line); a clean run keeps them",
@@ -48,6 +53,8 @@ interface Diagnostic {
   error: boolean;
   rule?: string;
   location?: string;
+  /** Lines continuing a one-line diagnostic (`continuation_pattern`), also in `lines`. */
+  continuation?: string[];
 }
 
 interface Compiled {
@@ -56,6 +63,7 @@ interface Compiled {
   message: Pattern;
   line?: Pattern;
   file?: Pattern;
+  continuation?: Pattern;
   noise: (line: string) => boolean;
   groupedNoise: (line: string) => boolean;
 }
@@ -74,6 +82,9 @@ export function compileGroupByRule(
     file: config.file_pattern === undefined
       ? undefined
       : patternField(config.file_pattern, "strategy.file_pattern", engine),
+    continuation: config.continuation_pattern === undefined
+      ? undefined
+      : patternField(config.continuation_pattern, "strategy.continuation_pattern", engine),
     noise: anyMatcher(patternList(config.noise_patterns, "strategy.noise_patterns", engine)),
     groupedNoise: anyMatcher(
       patternList(config.grouped_noise_patterns, "strategy.grouped_noise_patterns", engine),
@@ -111,6 +122,8 @@ function group(
   const diagnostics: Diagnostic[] = [];
   const other: string[] = [];
   let current: Diagnostic | null = null;
+  // The last one-line diagnostic, while the lines after it continue it.
+  let continued: Diagnostic | null = null;
   let file = "";
   let noise = 0;
   for (const line of lines) {
@@ -118,17 +131,24 @@ function group(
       noise++;
       continue;
     }
+    if (continued && p.continuation?.test(line)) {
+      continued.lines.push(line);
+      (continued.continuation ??= []).push(line);
+      continue;
+    }
+    continued = null;
     const one = p.line?.exec(line);
     if (one) {
       current = null;
       const loc = one.group("loc") ?? "";
-      diagnostics.push({
+      continued = {
         lines: [line],
         message: (one.group("msg") ?? line).trim(),
         error: config.group_errors ? false : (one.group("sev") ?? "error") === "error",
         rule: one.group("rule"),
         location: file && !loc.includes(file) ? `${file}:${loc}` : loc,
-      });
+      };
+      diagnostics.push(continued);
       continue;
     }
     const fileMatch = p.file?.exec(line);
@@ -206,6 +226,8 @@ function group(
       out.push(
         `  ${d.location}${!keyed || message !== first ? `  ${differing(message, first)}` : ""}`,
       );
+      // A one-line diagnostic's continuation lines, indented under its location.
+      for (const line of d.continuation ?? []) out.push(`  ${line}`);
     }
     if (list.length > config.max_locations) {
       out.push(`  … and ${list.length - config.max_locations} more`);
@@ -222,7 +244,17 @@ function group(
   const loud = rest.filter((line) => FAILURE_SIGNAL.test(line));
   out.unshift(...loud);
   out.push(...rest.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
+  // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
+  // noise and all: the findings as printed, without the noise lines, are then the shorter form.
+  if (noise > 0) {
+    const plain = lines.filter((line) => !p.noise(line) && !allDuplicates(line));
+    if (textSize(plain) <= textSize(out)) return { lines: plain, confidence: "full" };
+  }
   return { lines: out, confidence: "full" };
+}
+
+function textSize(lines: string[]): number {
+  return lines.reduce((n, line) => n + line.length + 1, 0);
 }
 
 const DUPLICATES = /generated (\d+) warnings? \((\d+) duplicates?\)$/;
