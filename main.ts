@@ -272,8 +272,20 @@ export async function buildRuntime(
     newSandbox(globals.cwd, config),
     import("./src/tools/executors/mod.ts"),
   ]);
-  const fileExecutor = new WorkerFileExecutor();
-  fileExecutor.workerFor(sandbox.snapshot().roots);
+  const fileMode = config.tools.file.sandbox.mode;
+  const fileExecutor = new WorkerFileExecutor({ confine: fileMode });
+  const confinement = fileExecutor.workerFor(sandbox.snapshot().roots).confinement;
+  void confinement.then((state) => {
+    if (!state.active && fileMode === "landlock") {
+      console.error(
+        `zeph: warning: [tools.file.sandbox] mode = "landlock" but ${state.reason}: file tools ` +
+          `will be refused (use Linux 5.13+ with Landlock enabled, or set mode = "auto")`,
+      );
+    } else if (Deno.env.get("ZEPH_LOG") === "debug") {
+      const what = state.active ? `on (ABI ${state.abi})` : `off: ${state.reason}`;
+      console.error(`zeph: debug: file tools: Landlock ${what}`);
+    }
+  });
   const [
     { ToolRegistry, CompositeExecutor, LocalExecutor, undoHook },
     { builtinTools },

@@ -20,6 +20,7 @@ const FLAGS = [
   "--allow-run",
   "--allow-net",
   "--allow-sys",
+  "--allow-ffi",
   "--no-prompt",
   // As the `zeph` task runs it: without this, Deno loads every `await import()` up front.
   "--unstable-lazy-dynamic-imports",

@@ -25,6 +25,7 @@ const FLAGS = [
   "--allow-run",
   "--allow-net",
   "--allow-sys",
+  "--allow-ffi",
   "--no-prompt",
   "--unstable-lazy-dynamic-imports",
 ];

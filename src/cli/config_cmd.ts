@@ -46,8 +46,13 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       const from = loaded.path ?? "built-in defaults";
       const env = loaded.envApplied.length ? ` + ${loaded.envApplied.join(", ")}` : "";
       if (globals.json) console.log(await renderConfig(loaded.config, "json"));
-      else {console.log(
-          `# Resolved from ${from}${env}\n${await renderConfig(loaded.config, "toml")}`,
-        );}
+      else {
+        const { fileSandboxStatus } = await import("./file_sandbox_status.ts");
+        const status = fileSandboxStatus(loaded.config.tools.file.sandbox.mode);
+        console.log(
+          `# Resolved from ${from}${env}\n# ${status}\n` +
+            await renderConfig(loaded.config, "toml"),
+        );
+      }
     });
 }

@@ -14,6 +14,7 @@ import {
 } from "./tool_guards.ts";
 import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selection.ts";
 import { UndoConfig } from "./undo.ts";
+import { FileSandboxConfig } from "./file_sandbox.ts";
 import { checkSandboxNetwork, SandboxNetworkKeys } from "./sandbox_network.ts";
 
 /**
@@ -246,6 +247,7 @@ const FileConfig = z.object({
   max_line_chars: z.number().int().min(1).default(2000),
   grep_max_matches: z.number().int().min(1).default(100),
   find_max_results: z.number().int().min(1).default(200),
+  sandbox: FileSandboxConfig.prefault({}),
 }).strict();
 
 const OverflowConfig = z.object({
@@ -336,6 +338,7 @@ export type LlmConfig = z.infer<typeof LlmConfig>;
 export type AgentConfig = z.infer<typeof AgentConfig>;
 export type RetryConfig = z.infer<typeof RetryConfig>;
 export type { UndoConfig } from "./undo.ts";
+export type { FileSandboxConfig } from "./file_sandbox.ts";
 
 export function defaultConfig(): Config {
   return Config.parse({});

@@ -11,10 +11,12 @@
  * so a swap makes the write fail with nothing written instead of writing outside. Deno has no
  * openat: a swap landing exactly between the last check and the creation of the temporary file
  * creates it (empty) in the other directory, where it is removed if it can still be reached; a
- * swap inside the kernel's own rename lookups is not covered either.
+ * swap inside the kernel's own rename lookups is not covered either. In the Landlock-confined
+ * file worker the kernel closes both: its changing calls (fs_ops.ts) cannot reach outside.
  */
 import { basename, dirname, join } from "node:path";
 import type { WriteReport } from "./tool.ts";
+import * as fsOps from "./fs_ops.ts";
 
 /** A directory on the path changed while writing: nothing was written. */
 export class PathChangedError extends Error {
@@ -40,11 +42,11 @@ export async function writeFileAtomic(
   const dir = dirname(path);
   const old = await lstatOrNull(path);
   if (!old) {
-    await Deno.mkdir(dir, { recursive: true });
+    await fsOps.mkdir(dir, { recursive: true });
   } else if (old.isFile) {
     // A rename would replace a file we may not write: opening it for writing (no truncation, no
     // change) keeps the operating system's answer, as writing in place did.
-    (await Deno.open(path, { write: true })).close();
+    (await fsOps.openForWrite(path, { write: true })).close();
   }
   await assertDirectory(dir, path);
   const tmpName = `.${basename(path)}.${randomSuffix()}.zeph-tmp`;
@@ -54,7 +56,7 @@ export async function writeFileAtomic(
     : old?.isFile && old.mode !== null
     ? old.mode & 0o7777
     : undefined;
-  const file = await Deno.open(tmp, { write: true, createNew: true, mode: mode ?? 0o666 });
+  const file = await fsOps.openForWrite(tmp, { write: true, createNew: true, mode: mode ?? 0o666 });
   let renamed = false;
   try {
     const created = await file.stat();
@@ -83,7 +85,7 @@ export async function writeFileAtomic(
     if (mode !== undefined) await Deno.chmod(tmp, mode);
     options.signal?.throwIfAborted();
     if (!(await isInPlace(tmp, created))) throw new PathChangedError(path);
-    await Deno.rename(tmp, path);
+    await fsOps.rename(tmp, path);
     renamed = true;
     if (!(await sameFile(path, created))) throw new PathChangedError(path);
   } finally {
@@ -92,7 +94,7 @@ export async function writeFileAtomic(
     } catch {
       // already closed
     }
-    if (!renamed) await Deno.remove(tmp).catch(() => {});
+    if (!renamed) await fsOps.remove(tmp).catch(() => {});
   }
   return { hardLinksBroken: old?.isFile && old.nlink ? Math.max(0, old.nlink - 1) : 0 };
 }
@@ -148,7 +150,7 @@ async function removeEscaped(dir: string, name: string, info: Deno.FileInfo): Pr
     for (const where of resolved && resolved !== at ? [resolved, at] : [at]) {
       if (!(await sameFile(where, info))) continue;
       try {
-        await Deno.remove(where);
+        await fsOps.remove(where);
         return;
       } catch {
         // fenced off, or swapped again between the check and the removal

@@ -5,6 +5,7 @@
 import { ToolError } from "../errors/mod.ts";
 import { BINARY_SNIFF_BYTES } from "../search/mod.ts";
 import { PathChangedError } from "./_atomic_write.ts";
+import { ConfinedDenialError } from "./fs_ops.ts";
 import type { WriteReport } from "./tool.ts";
 
 /** Why the bytes are binary (a NUL byte in the first 8 KiB), or null. */
@@ -64,6 +65,26 @@ export function fileError(error: unknown, action: string, shown: string): ToolEr
       `${target}: a directory on its path changed during the call (replaced by a symbolic link?); nothing was written`,
       { hint: "Check the directory with list_directory before trying again.", cause: error },
     );
+  }
+  if (error instanceof ConfinedDenialError) {
+    // Beneath the roots the kernel sandbox allows every change, so its refusal means the path
+    // led elsewhere; when the swap is over by now, the file's own permissions may be the cause.
+    return error.escaped
+      ? new ToolError(
+        "policy_blocked",
+        `${target}: it escaped the workspace during the call (a directory was replaced by a ` +
+          "symbolic link); the kernel sandbox (Landlock) refused it and nothing was written outside",
+        { hint: "Check the directory with list_directory before trying again.", cause: error },
+      )
+      : new ToolError(
+        "policy_blocked",
+        `${target}: permission denied by the operating system, or by the kernel sandbox ` +
+          "(Landlock) because a directory on the path led outside the workspace during the call",
+        {
+          hint: "Check the path and its permissions with list_directory before trying again.",
+          cause: error,
+        },
+      );
   }
   if (error instanceof Deno.errors.NotFound) {
     return new ToolError("permanent_failure", `${target}: no such file or directory`, {

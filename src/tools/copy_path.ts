@@ -5,6 +5,7 @@ import { fileError, lstatOrNull, q, throwIfAborted } from "./_file.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool, type ToolContext } from "./tool.ts";
 import { isInside } from "../sandbox/mod.ts";
+import * as fsOps from "./fs_ops.ts";
 
 export const CopyPathParams = z.object({
   source: z.string().describe(
@@ -43,7 +44,7 @@ interface TreeStats {
 
 /** Recursive copy on lstat: regular files and directories only; symlinks are skipped. */
 async function copyTree(from: string, to: string, ctx: ToolContext, stats: TreeStats) {
-  await Deno.mkdir(to);
+  await fsOps.mkdir(to);
   stats.dirs++;
   for await (const entry of Deno.readDir(from)) {
     throwIfAborted(ctx.signal, "copy");
@@ -58,7 +59,7 @@ async function copyTree(from: string, to: string, ctx: ToolContext, stats: TreeS
         stats.skippedDenied.push(ctx.sandbox.display(src));
         continue;
       }
-      await Deno.copyFile(src, dst);
+      await fsOps.copyFile(src, dst);
       stats.files++;
     }
   }
@@ -102,7 +103,7 @@ export const copyPathTool = defineTool({
       }
       const stats: TreeStats = { files: 0, dirs: 0, skippedLinks: [], skippedDenied: [] };
       try {
-        await Deno.mkdir(path.dirname(destination), { recursive: true });
+        await fsOps.mkdir(path.dirname(destination), { recursive: true });
         await copyTree(source, destination, ctx, stats);
       } catch (error) {
         throw fileError(error, action, params.destination);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { fileError, lstatOrNull, q } from "./_file.ts";
 import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
+import * as fsOps from "./fs_ops.ts";
 
 export const CreateDirectoryParams = z.object({
   path: z.string().describe(
@@ -43,7 +44,7 @@ export const createDirectoryTool = defineTool({
           { hint: "Choose another name, or delete the file first." },
         );
       }
-      await Deno.mkdir(dir, { recursive: true });
+      await fsOps.mkdir(dir, { recursive: true });
     } catch (error) {
       throw fileError(error, "create directory", params.path);
     }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { fileError, lstatOrNull, q } from "./_file.ts";
 import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
+import * as fsOps from "./fs_ops.ts";
 
 export const DeletePathParams = z.object({
   path: z.string().describe(
@@ -58,7 +59,7 @@ export const deletePathTool = defineTool({
       }
       kind = info.isSymlink ? "symlink" : info.isDirectory ? "directory" : "file";
       // Recursive removal does not follow symlinks inside the tree: links are removed as links.
-      await Deno.remove(target, { recursive: info.isDirectory && params.recursive });
+      await fsOps.remove(target, { recursive: info.isDirectory && params.recursive });
     } catch (error) {
       throw fileError(error, "delete", params.path);
     }

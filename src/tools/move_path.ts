@@ -4,6 +4,7 @@ import { fileError, lstatOrNull, q } from "./_file.ts";
 import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 import { isInside, type Sandbox } from "../sandbox/mod.ts";
+import * as fsOps from "./fs_ops.ts";
 
 /**
  * deny_read entries at or below `entry` (symlinks are not followed: a moved link still resolves
@@ -111,8 +112,8 @@ export const movePathTool = defineTool({
           { hint: "Choose a destination outside the directory being moved." },
         );
       }
-      await Deno.mkdir(path.dirname(destination), { recursive: true });
-      await Deno.rename(source, destination);
+      await fsOps.mkdir(path.dirname(destination), { recursive: true });
+      await fsOps.rename(source, destination);
     } catch (error) {
       throw fileError(error, action, params.destination);
     }

@@ -17,6 +17,8 @@ export interface Harness {
   /** The temp dir holding both. */
   base: string;
   executorName: string;
+  /** The executor the calls run on (shared by the module's tests of that kind). */
+  executor: ToolExecutor;
   sandbox: Sandbox;
   dispatch(tool: string, input: unknown, options?: { signal?: AbortSignal }): Promise<ToolResult>;
   /** Writes files relative to the workspace (parents created). */
@@ -81,10 +83,16 @@ async function fixtureFor(ex: { name: string; make(): ToolExecutor }): Promise<F
       }
     });
   }
-  await Deno.mkdir(f.base, { recursive: true });
-  await emptyDir(f.base);
-  await Deno.mkdir(f.ws);
-  await Deno.mkdir(f.outside);
+  // The workspace is emptied, not made again: the worker's Landlock rules hold its directory
+  // (a new one would start a new worker).
+  for (const dir of [f.ws, f.outside]) await Deno.mkdir(dir, { recursive: true });
+  for await (const e of Deno.readDir(f.base)) {
+    if (e.name !== "ws" && e.name !== "outside") {
+      await Deno.remove(path.join(f.base, e.name), { recursive: true });
+    }
+  }
+  await emptyDir(f.ws);
+  await emptyDir(f.outside);
   return f;
 }
 
@@ -115,6 +123,7 @@ export async function makeHarness(
     ws,
     outside,
     executorName: ex.name,
+    executor,
     sandbox,
     dispatch: (tool, input, opts = {}) =>
       registry.dispatch({ id: `call_${++n}`, name: tool, input }, {

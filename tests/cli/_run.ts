@@ -30,7 +30,14 @@ export async function withWorkspace(
 /** Runs zeph; `stdin` (when given) is written to a piped stdin, else stdin is closed. */
 export async function zeph(
   args: string[],
-  options: { cwd: string; home: string; env?: Record<string, string>; stdin?: string },
+  options: {
+    cwd: string;
+    home: string;
+    env?: Record<string, string>;
+    stdin?: string;
+    /** Deno's permission flags. @default ["-A"] */
+    denoFlags?: string[];
+  },
 ): Promise<RunResult> {
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -41,7 +48,7 @@ export async function zeph(
     ...options.env,
   };
   const child = new Deno.Command(DENO, {
-    args: ["run", "-A", "--no-prompt", MAIN, ...args],
+    args: ["run", ...(options.denoFlags ?? ["-A"]), "--no-prompt", MAIN, ...args],
     cwd: options.cwd,
     env,
     clearEnv: true,

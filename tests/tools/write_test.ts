@@ -1,5 +1,14 @@
 import { expect } from "expect";
-import { fileTest, okText, snapshotTree } from "../_support/file_tools.ts";
+import {
+  EXECUTORS,
+  fileTest,
+  type Harness,
+  makeHarness,
+  okText,
+  snapshotTree,
+} from "../_support/file_tools.ts";
+import type { ToolResult } from "../../src/tools/registry.ts";
+import type { WorkerFileExecutor } from "../../src/tools/executors/mod.ts";
 
 fileTest("write: creates a file and its parents, reporting bytes", async (h) => {
   const r = await h.dispatch("write", { path: "new/dir/a.txt", content: "héllo\n" });
@@ -134,45 +143,61 @@ const RACED: [string, (i: number) => Record<string, unknown>][] = [
   ["copy_path", () => ({ source: "src.txt", destination: "d/f.txt" })],
 ];
 
+/**
+ * Runs `call(i)` over and over while the swapper swaps `ws/d` with a symlink to the outside
+ * `SWAPS` times; returns every call's result. `ws/d` is a fresh empty directory at the start.
+ */
+async function raceSwap(h: Harness, call: (i: number) => Promise<ToolResult>) {
+  await Deno.remove(`${h.ws}/d.link`).catch(() => {});
+  const stop = `${h.base}/stop`;
+  await Deno.remove(stop).catch(() => {});
+  const swapper = new Deno.Command(Deno.execPath(), {
+    args: ["eval", SWAPPER, h.outside, stop, String(SWAPS)],
+    cwd: h.ws,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let exited = false;
+  const output = swapper.output().finally(() => exited = true);
+  while (!(await Deno.lstat(`${h.ws}/d.link`).then(() => true, () => false))) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  // Each call succeeds, or fails when it sees the swap; which one does not matter here. The
+  // calls go on until the swapper has swapped SWAPS times and been told to stop.
+  const results: ToolResult[] = [];
+  for (let i = 0; !exited; i++) {
+    results.push(await call(i));
+    if (i === WRITES) await Deno.writeTextFile(stop, "");
+  }
+  const out = await output;
+  const swaps = Number(new TextDecoder().decode(out.stdout).trim());
+  expect([out.code, new TextDecoder().decode(out.stderr), swaps >= SWAPS]).toEqual([0, "", true]);
+  return results;
+}
+
+async function resetDirs(h: Harness, outside: Record<string, string>): Promise<void> {
+  await Deno.remove(h.outside, { recursive: true });
+  await Deno.mkdir(h.outside);
+  for (const [name, content] of Object.entries(outside)) {
+    await Deno.writeTextFile(`${h.outside}/${name}`, content);
+  }
+  await Deno.remove(`${h.ws}/d`, { recursive: true }).catch(() => {});
+  await Deno.mkdir(`${h.ws}/d`);
+}
+
 fileTest(
   "write, copy_path: racing a directory swapped for a symlink thousands of times never touches the outside",
   async (h) => {
     await h.put({ "src.txt": "copied\n" });
     for (const [tool, input] of RACED) {
-      await Deno.remove(h.outside, { recursive: true });
-      await Deno.mkdir(h.outside);
-      await Deno.writeTextFile(`${h.outside}/f.txt`, "outside\n");
-      await Deno.remove(`${h.ws}/d`, { recursive: true }).catch(() => {});
-      await Deno.remove(`${h.ws}/d.link`).catch(() => {});
-      await Deno.mkdir(`${h.ws}/d`);
+      await resetDirs(h, { "f.txt": "outside\n" });
       // The first call starts the worker (slow); the race begins once calls are quick.
       okText(await h.dispatch(tool, input(-1)));
-      const stop = `${h.base}/stop`;
-      await Deno.remove(stop).catch(() => {});
-      const swapper = new Deno.Command(Deno.execPath(), {
-        args: ["eval", SWAPPER, h.outside, stop, String(SWAPS)],
-        cwd: h.ws,
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      let exited = false;
-      const output = swapper.output().finally(() => exited = true);
-      while (!(await Deno.lstat(`${h.ws}/d.link`).then(() => true, () => false))) {
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      // Each call succeeds, or fails when it sees the swap; which one does not matter here. The
-      // calls go on until the swapper has swapped SWAPS times and been told to stop.
-      for (let i = 0; !exited; i++) {
-        await h.dispatch(tool, input(i));
-        if (i === WRITES) await Deno.writeTextFile(stop, "");
-      }
-      const out = await output;
-      const swaps = Number(new TextDecoder().decode(out.stdout).trim());
-      expect([tool, out.code, new TextDecoder().decode(out.stderr)]).toEqual([tool, 0, ""]);
-      expect([tool, swaps >= SWAPS]).toEqual([tool, true]);
+      await raceSwap(h, (i) => h.dispatch(tool, input(i)));
       // No file outside ever gets content from a call. Deno has no openat: a swap landing between
       // the last check and the creation of the temporary file leaves that file, empty, outside
-      // when the swap ends before it can be removed (see src/tools/_atomic_write.ts).
+      // when the swap ends before it can be removed (see src/tools/_atomic_write.ts). The
+      // Landlock-confined worker cannot create it (next test).
       const outside = await snapshotTree(h.outside);
       expect([tool, outside["f.txt"]]).toEqual([tool, "file:outside\n"]);
       for (const [name, content] of Object.entries(outside)) {
@@ -183,6 +208,62 @@ fileTest(
           "file:",
         ]);
       }
+    }
+  },
+);
+
+/**
+ * The six changing tools, each call's tool and input. Each would change the outside if it ran
+ * through the symlink: `f.txt` and `m.txt` exist there, and the edit's old text is in `f.txt`.
+ */
+const CONFINED_RACED: [string, (i: number) => [string, Record<string, unknown>]][] = [
+  ["write", (i) => ["write", { path: "d/f.txt", content: `inside ${i}\n` }]],
+  ["edit", (i) => ["edit", { path: "d/f.txt", ...(i % 2 ? SWAP_BACK : SWAP_FORTH) }]],
+  ["copy_path", () => ["copy_path", { source: "src.txt", destination: "d/f.txt" }]],
+  ["move_path", (i) => [
+    "move_path",
+    i % 2
+      ? { source: "d/m.txt", destination: "m.txt" }
+      : { source: "m.txt", destination: "d/m.txt" },
+  ]],
+  ["create_directory", (i) => ["create_directory", { path: `d/new${i}` }]],
+  [
+    "delete_path",
+    (i) =>
+      i % 2 ? ["delete_path", { path: "d/f.txt" }] : ["write", { path: "d/f.txt", content: "a\n" }],
+  ],
+];
+const SWAP_FORTH = { old_string: "a", new_string: "b" };
+const SWAP_BACK = { old_string: "b", new_string: "a" };
+const OUTSIDE = { "f.txt": "a\n", "m.txt": "outside m\n" };
+
+Deno.test(
+  "write, edit, copy_path, move_path, create_directory, delete_path: in the Landlock-confined worker a swap race leaves the outside exactly as it was",
+  async (t) => {
+    const ex = EXECUTORS.find((e) => e.name === "worker")!;
+    const h = await makeHarness(ex);
+    okText(await h.dispatch("create_directory", { path: "warm" }));
+    const state = await (h.executor as WorkerFileExecutor).workerFor([h.ws]).confinement;
+    if (!state.active) {
+      console.log(`Landlock is unavailable here (${state.reason}): skipped`);
+      return;
+    }
+    for (const [name, call] of CONFINED_RACED) {
+      await t.step(name, async () => {
+        await resetDirs(h, OUTSIDE);
+        await h.put({ "src.txt": "copied\n", "m.txt": "inside m\n", "d/f.txt": "a\n" });
+        const results = await raceSwap(h, (i) => h.dispatch(...call(i)));
+        expect([name, await snapshotTree(h.outside)]).toEqual([
+          name,
+          Object.fromEntries(Object.entries(OUTSIDE).map(([k, v]) => [k, `file:${v}`])),
+        ]);
+        // A refusal says why, whichever check caught the swap.
+        for (const r of results.filter((r) => !r.ok && r.category === "policy_blocked")) {
+          expect(r.error).toMatch(
+            /outside the allowed paths|outside the file permissions|changed during|escaped the workspace|kernel sandbox/,
+          );
+        }
+      });
     }
   },
 );

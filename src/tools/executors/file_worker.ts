@@ -3,6 +3,10 @@
  * on the allowed roots only (no net, run, env, ffi, sys). The tools still resolve every path with
  * the JS sandbox first (symlinks are checked there; Deno checks the path as written); this
  * thread's permissions are the second fence for anything that slips past that check.
+ *
+ * Before its first call the worker can confine its own thread with Landlock (a `confine`
+ * request): the kernel then refuses every change outside the roots, however a path resolves at
+ * the moment of the call. FFI is granted for that setup only and revoked before any tool runs.
  */
 /// <reference lib="deno.worker" />
 import type { Config, FileConfig } from "../../config/mod.ts";
@@ -11,7 +15,13 @@ import { FILE_TOOLS } from "../file_tools.ts";
 import { useSearchLink } from "../../search/mod.ts";
 import { type ErrorCategory, ToolError, toToolError } from "../../errors/mod.ts";
 import type { AnyTool, ToolContext, ToolDeps, ToolOutput } from "../tool.ts";
-import { Sandbox, type SandboxSnapshot } from "../../sandbox/mod.ts";
+import {
+  type LandlockState,
+  restrictThread,
+  Sandbox,
+  type SandboxSnapshot,
+} from "../../sandbox/mod.ts";
+import { confineFsOps } from "../fs_ops.ts";
 
 export interface WorkerCallContext {
   cwd: string;
@@ -38,13 +48,34 @@ export type WorkerRequest =
     cancel?: Int32Array;
   }
   | { type: "abort"; id: number }
+  /**
+   * Sent first: confine this thread with Landlock ("landlock": tools refuse to run without it).
+   * `unavailable` says why the executor could not grant what the setup needs. Answered with the
+   * LandlockState as `value`.
+   */
+  | {
+    type: "confine";
+    id: number;
+    mode: "auto" | "landlock";
+    roots: string[];
+    unavailable?: string;
+  }
   /** The search module's link for this worker's fence (sent once, no answer). */
   | { type: "search"; id: number; port: MessagePort }
   | {
     type: "unchecked";
     id: number;
-    op: "readTextFile" | "writeTextFile" | "readDir" | "remove";
+    op:
+      | "readTextFile"
+      | "writeTextFile"
+      | "readDir"
+      | "remove"
+      | "writeTextFileSync"
+      | "renameSync"
+      | "mkdirSync"
+      | "dlopen";
     path: string;
+    /** The content to write, or the target of a rename. */
     data?: string;
   };
 
@@ -89,6 +120,36 @@ const tools = new Map<string, AnyTool>(FILE_TOOLS.map((t) => [t.name, t]));
 
 const running = new Map<number, AbortController>();
 
+/** Why tool calls are refused on this thread ([tools.file.sandbox] mode = "landlock"), or null. */
+let refusal: string | null = null;
+
+/**
+ * Confines this thread (roots: the fence's write roots), then revokes FFI whatever happened: a
+ * thread that still holds FFI runs no tool.
+ */
+function confine(request: Extract<WorkerRequest, { type: "confine" }>): LandlockState {
+  let state: LandlockState = { active: false, reason: "the setup failed" };
+  try {
+    state = request.unavailable !== undefined
+      ? { active: false, reason: request.unavailable }
+      : restrictThread(request.roots);
+  } catch (error) {
+    state = { active: false, reason: error instanceof Error ? error.message : String(error) };
+  } finally {
+    if (request.unavailable === undefined) {
+      Deno.permissions.revokeSync({ name: "ffi" });
+      if (Deno.permissions.querySync({ name: "ffi" }).state === "granted") {
+        refusal = "the file worker could not give up its FFI permission after the setup";
+      }
+    }
+  }
+  if (state.active) confineFsOps();
+  else if (request.mode === "landlock") {
+    refusal ??= `[tools.file.sandbox] mode = "landlock" but ${state.reason}`;
+  }
+  return state;
+}
+
 function serialize(error: unknown): SerializedToolError {
   const te = toToolError(error);
   const cause = te.cause ?? error;
@@ -103,6 +164,12 @@ function serialize(error: unknown): SerializedToolError {
 async function runCall(request: Extract<WorkerRequest, { type: "call" }>): Promise<ToolOutput> {
   const tool = tools.get(request.tool);
   if (!tool) throw new Error(`The file worker does not run tool "${request.tool}"`);
+  if (refusal) {
+    throw new ToolError("policy_blocked", `Cannot run ${request.tool}: ${refusal}`, {
+      hint:
+        'Run zeph where Landlock works (Linux 5.13+), or set [tools.file.sandbox] mode = "auto".',
+    });
+  }
   const controller = new AbortController();
   const cancel = request.cancel;
   if (cancel) {
@@ -145,6 +212,16 @@ async function runUnchecked(
       return (await Array.fromAsync(Deno.readDir(request.path))).map((e) => e.name);
     case "remove":
       return await Deno.remove(request.path, { recursive: true });
+    // Sync variants run on this thread itself, where Landlock (when on) applies.
+    case "writeTextFileSync":
+      return Deno.writeTextFileSync(request.path, request.data ?? "");
+    case "renameSync":
+      return Deno.renameSync(request.path, request.data ?? "");
+    case "mkdirSync":
+      return Deno.mkdirSync(request.path);
+    case "dlopen":
+      Deno.dlopen(request.path, {}).close();
+      return "opened";
   }
 }
 
@@ -156,6 +233,18 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   }
   if (request.type === "search") {
     useSearchLink(request.port);
+    return;
+  }
+  if (request.type === "confine") {
+    // Synchronous, so it is done before the next message (the first call) is looked at.
+    self.postMessage(
+      {
+        id: request.id,
+        ok: true,
+        output: { text: "" },
+        value: confine(request),
+      } satisfies WorkerResponse,
+    );
     return;
   }
   let response: WorkerResponse;

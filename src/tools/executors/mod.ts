@@ -6,6 +6,8 @@
  */
 export { CompositeExecutor, LocalExecutor, type ToolExecutor } from "./executor.ts";
 export {
+  type ConfineMode,
+  FileWorker,
   type PrestartedWorker,
   prestartFileWorker,
   WorkerFileExecutor,

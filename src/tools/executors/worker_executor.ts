@@ -9,7 +9,7 @@ import { FILE_TOOL_NAMES } from "../file_tool_names.ts";
 import { openSearchLink, type SearchLink } from "../../search/link.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
-import { canonicalize } from "../../sandbox/mod.ts";
+import { canonicalize, landlockBlocker, type LandlockState } from "../../sandbox/mod.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
 const ABORT_GRACE_MS = 2000;
@@ -23,15 +23,21 @@ interface Pending {
 type RequestBody = WorkerRequest extends infer R ? R extends unknown ? Omit<R, "id"> : never
   : never;
 
-/** A worker's Deno permissions: read and write on the given roots only, nothing else. */
-function fence(roots: readonly string[]) {
+/** `[tools.file.sandbox] mode`: whether the worker confines its thread with Landlock. */
+export type ConfineMode = "auto" | "landlock" | "off";
+
+/**
+ * A worker's Deno permissions: read and write on the given roots only, nothing else; FFI too
+ * when it confines itself, for that setup only (it revokes FFI before its first call).
+ */
+function fence(roots: readonly string[], ffi: boolean) {
   return {
     read: [...roots],
     write: [...roots],
     net: false,
     run: false,
     env: false,
-    ffi: false,
+    ffi,
     sys: false,
     import: false,
   };
@@ -52,13 +58,25 @@ export class FileWorker {
   /** Called with the answer of a call that was cancelled but still finished (diagnostics). */
   onLateResponse?: (response: WorkerResponse) => void;
 
-  constructor(roots: readonly string[]) {
+  /** The roots' device and inode when the worker started ("" for a root that did not exist). */
+  #rootIds: string[];
+  #confined: Promise<boolean>;
+  /** Whether the worker's thread is confined with Landlock, or why not; settles before any call. */
+  readonly confinement: Promise<LandlockState>;
+
+  /** How it confines its thread (`[tools.file.sandbox] mode`). */
+  readonly confine: ConfineMode;
+
+  constructor(roots: readonly string[], options: { confine?: ConfineMode } = {}) {
     this.roots = [...roots];
+    this.#rootIds = this.roots.map(identitySync);
+    const mode = this.confine = options.confine ?? "auto";
+    const unavailable = mode === "off" ? null : landlockBlocker();
     this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
       type: "module",
       // A worker started from this thread loads its modules without read permission, so the
       // roots are all it needs.
-      deno: { permissions: fence(roots) },
+      deno: { permissions: fence(roots, mode !== "off" && unavailable === null) },
     } as WorkerOptions);
     this.#worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.#onResponse(event.data);
     this.#worker.onerror = (event: ErrorEvent) => {
@@ -68,6 +86,30 @@ export class FileWorker {
     this.#search = openSearchLink(roots);
     const port = this.#search.port;
     this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
+    // Sent before any call: the worker handles it synchronously, so every call it then runs
+    // runs confined (or refused, in "landlock" mode without it).
+    this.confinement = mode === "off"
+      ? Promise.resolve({ active: false, reason: '[tools.file.sandbox] mode = "off"' })
+      : this.request({
+        type: "confine",
+        mode,
+        roots: [...roots],
+        ...(unavailable === null ? {} : { unavailable }),
+      }).then(
+        (response) =>
+          response.ok
+            ? response.value as LandlockState
+            : { active: false, reason: response.error.message },
+        (error: Error) => ({ active: false, reason: error.message }),
+      );
+    this.#confined = this.confinement.then((state) => state.active);
+  }
+
+  /** Whether a root is no longer the directory the worker confined itself to. */
+  async rootsReplaced(): Promise<boolean> {
+    if (!(await this.#confined)) return false;
+    const now = await Promise.all(this.roots.map(identity));
+    return now.some((id, i) => id !== this.#rootIds[i]);
   }
 
   get closed(): boolean {
@@ -157,6 +199,22 @@ export class FileWorker {
   }
 }
 
+function idOf(info: Deno.FileInfo): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+function identitySync(root: string): string {
+  try {
+    return idOf(Deno.statSync(root));
+  } catch {
+    return "";
+  }
+}
+
+async function identity(root: string): Promise<string> {
+  return await Deno.stat(root).then(idOf, () => "");
+}
+
 /** Rebuilds the ToolError the worker serialised. */
 export function deserializeToolError(error: SerializedToolError): ToolError {
   const rebuilt = new ToolError(error.category, error.message, { hint: error.hint });
@@ -180,8 +238,9 @@ export interface PrestartedWorker {
 /**
  * Starts the file worker a one-shot call of `tool` in `workspace` will use, before the config,
  * the store and the tools load: the worker's thread loads its modules meanwhile. It is fenced
- * to the workspace, as the sandbox of a config without `[tools.file] allowed_paths` is; an
- * executor whose sandbox has other roots starts its own, and `release()` stops this one.
+ * to the workspace, as the sandbox of a config without `[tools.file] allowed_paths` is, and
+ * confines itself as `[tools.file.sandbox] mode = "auto"` (the default) says; an executor whose
+ * sandbox has other roots, or another mode, starts its own, and `release()` stops this one.
  * Returns null for a tool the file worker does not run.
  */
 export async function prestartFileWorker(
@@ -207,6 +266,12 @@ export async function prestartFileWorker(
 export class WorkerFileExecutor implements ToolExecutor {
   readonly name = "file_worker";
   #workers = new Map<string, FileWorker>();
+  readonly #confine: ConfineMode;
+
+  /** `confine`: `[tools.file.sandbox] mode`. @default "auto" */
+  constructor(options: { confine?: ConfineMode } = {}) {
+    this.#confine = options.confine ?? "auto";
+  }
   handles(tool: AnyTool): boolean {
     return FILE_TOOL_NAMES.has(tool.name);
   }
@@ -219,9 +284,15 @@ export class WorkerFileExecutor implements ToolExecutor {
     const key = rootsKey(roots);
     let worker = this.#workers.get(key);
     if (!worker || worker.closed) {
+      // A worker prestarted for these roots is taken over if it confines itself the same way.
       const early = prestarted.get(key);
       prestarted.delete(key);
-      worker = early && !early.closed ? early : new FileWorker(roots);
+      if (early && !early.closed && early.confine === this.#confine) {
+        worker = early;
+      } else {
+        early?.terminate();
+        worker = new FileWorker(roots, { confine: this.#confine });
+      }
       this.#workers.set(key, worker);
     }
     return worker;
@@ -236,7 +307,13 @@ export class WorkerFileExecutor implements ToolExecutor {
     // Deno checks the path as written: give the worker the canonical cwd so relative paths
     // resolve under the roots it may read.
     const cwd = await canonicalize(ctx.cwd);
-    const worker = this.workerFor(sandbox.roots);
+    let worker = this.workerFor(sandbox.roots);
+    if (await worker.rootsReplaced()) {
+      // Landlock holds the directories it was given, not their names: a root removed and made
+      // again (or renamed) is a new directory, which only a fresh worker can write in.
+      worker.terminate();
+      worker = this.workerFor(sandbox.roots);
+    }
     const response = await worker.request({
       type: "call",
       tool: tool.name,

@@ -298,3 +298,20 @@ Deno.test("prestart: a worker started early is fenced to the workspace and stopp
     local.close();
   }
 });
+
+Deno.test("prestart: an executor confining its worker otherwise starts its own and stops the early one", async () => {
+  const h = await dirs();
+  const early = (await prestartFileWorker(h.ws, "read"))!;
+  expect(early.worker.confine).toBe("auto");
+  const off = new WorkerFileExecutor({ confine: "off" });
+  try {
+    const own = off.workerFor([h.ws]);
+    expect(own).not.toBe(early.worker);
+    expect(own.confine).toBe("off");
+    expect(early.worker.closed).toBe(true);
+    early.release(); // nothing left to stop
+    expect(own.closed).toBe(false);
+  } finally {
+    off.close();
+  }
+});
