@@ -655,3 +655,77 @@ add(1)
 EOF2
   capture python mypy_errors "$P" "mypy pkg" "$(mypy --version)"
 fi
+
+# --- cargo test whose test file does not compile; gcc run on its own --------------------------
+if sel cargo; then
+  T="$WORK/calcx"
+  rm -rf "$T" && mkdir -p "$T/src" "$T/tests"
+  printf '[package]\nname = "calcx"\nversion = "0.1.0"\nedition = "2021"\n' >"$T/Cargo.toml"
+  printf 'pub fn add(left: u64, right: u64) -> u64 {\n    left + right\n}\n' >"$T/src/lib.rs"
+  cat >"$T/tests/broken.rs" <<'RS'
+use calcx::add;
+
+#[test]
+fn adds() {
+    assert_eq!(add(2, 2), 4);
+    let total = missing_total + add(1, 1);
+    assert_eq!(total, 2);
+}
+
+#[test]
+fn typed() {
+    let n: i32 = "four";
+    assert_eq!(n, 4);
+}
+
+#[test]
+fn sums() {
+    let v = vec![1, 2, 3];
+    let s: u8 = v.iter().sum::<i64>();
+    assert_eq!(s, 6);
+}
+
+#[test]
+fn calls() {
+    assert_eq!(calcx::sub(3, 1), 2);
+}
+RS
+  capture cargo test_compile_error "$T" "cargo test 2>&1" "$(cargo --version)"
+fi
+if sel make; then
+  C="$WORK/cdirect"
+  rm -rf "$C" && mkdir -p "$C"
+  cat >"$C/util.h" <<'H'
+#ifndef UTIL_H
+#define UTIL_H
+int scale(int value, int factor);
+static inline int clamp(int v) { int unused_tmp; return v > 100 ? 100 : v; }
+#endif
+H
+  cat >"$C/main.c" <<'CSRC'
+#include <stdio.h>
+#include <string.h>
+#include "util.h"
+
+struct point { int x; int y; };
+
+int compute(int a, int b) {
+    int result;
+    if (a > b)
+        result = a - b;
+    return result;
+}
+
+int main(int argc, char **argv) {
+    int count = 0;
+    char name[8];
+    struct point p = {1, 2};
+    strcpy(name, argv[0]);
+    printf("%d %s\n", p.z, name);
+    total += scale(count, 2);
+    printf("%s\n", compute(1, 2));
+    return clamp(count);
+}
+CSRC
+  capture make gcc_direct "$C" "gcc -Wall -Wextra -c main.c 2>&1" "$(gcc --version | head -1)"
+fi

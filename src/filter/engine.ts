@@ -49,6 +49,16 @@ export interface FilterOutcome {
   rules: string[];
 }
 
+/**
+ * A chain's confidence: the worst of the stages that did something. A later rule that finds
+ * nothing of its shape (a tidy-up after a test summary) passes its input on unchanged and does
+ * not make the run a Fallback; the run is one only when every stage passed its input on.
+ */
+function chainConfidence(results: Confidence[]): Confidence {
+  const acted = results.filter((c) => c !== "fallback");
+  return acted.length ? acted.reduce(worstConfidence, "full") : "fallback";
+}
+
 /** Notices the bash tool appends (`[exit code 2]`, timeouts); kept out of the rules' reach. */
 const NOTICE =
   /^\[(exit code -?\d+|exit status -?\d+|timeout|timed out|cancelled|killed by [^\]]+|background|truncated|output truncated)\]/;
@@ -135,7 +145,7 @@ export class FilterEngine {
       const passed: string[][] = rules.map(() => []);
       const stages = chain(rules, failed, output.push, passed);
       walkLines(body, (line) => stages[0].push(line));
-      for (const stage of stages) confidence = worstConfidence(confidence, stage.finish());
+      confidence = chainConfidence(stages.map((stage) => stage.finish()));
       // A filter must never make the output bigger than what it replaces.
       text = output.length > body.length ? sanitize(body) : output.text();
       text = keepEvidence(body, text, failed, passed.findLast((lines) => lines.length));

@@ -27,6 +27,18 @@ Deno.test("every matching rule runs in sequence; the worst confidence wins", () 
   });
 });
 
+Deno.test("a later rule that finds nothing of its shape does not make the chain a Fallback", () => {
+  const engine = new FilterEngine([
+    rule("strip", { prefix: "make" }, { type: "strip_noise", patterns: ["^make\\[\\d\\]: "] }),
+    rule("tidy", { prefix: "make" }, { type: "strip_noise", patterns: ["^never here$"] }),
+  ]);
+  const stripped = engine.filter("make", "make[1]: Entering\na\nb");
+  expect([stripped.text, stripped.stats.confidence]).toEqual(["a\nb", "full"]);
+  // Every stage passed its input on: that is a Fallback.
+  const untouched = engine.filter("make", "a\nb");
+  expect([untouched.text, untouched.stats.confidence]).toEqual(["a\nb", "fallback"]);
+});
+
 Deno.test("no matching rule: sanitised text, nothing removed, no inline stats", () => {
   const engine = new FilterEngine([]);
   const out = engine.filter("unknown-tool", "\x1b[31mred\x1b[0m\nplain");

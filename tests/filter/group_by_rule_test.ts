@@ -21,9 +21,10 @@ Deno.test("group_by_rule second in a chain falls back to its input: the first st
     "cmd",
     "drop 1\nkeep \x1b[31mred\x1b[0m\n[stderr] err line\n\n\n\ndrop 2\nlast",
   );
+  // The chain is Full: the first stage acted, the second passed its input on.
   expect({ text: out.text, confidence: out.stats.confidence }).toEqual({
     text: "keep red\nerr line\n\nlast",
-    confidence: "fallback",
+    confidence: "full",
   });
 });
 

@@ -155,3 +155,25 @@ Deno.test("json findings: one line per finding through nested lists, passing one
   )
     .toBe('"Report": {"Linters":3}');
 });
+
+Deno.test("json findings: two or more findings of one group key are shown under it", () => {
+  const doc = {
+    Issues: [
+      { Pos: { Filename: "a.go", Line: 3 }, Text: "one" },
+      { Pos: { Filename: "b.go", Line: 7 }, Text: "alone" },
+      { Pos: { Filename: "a.go", Line: 9 }, Text: "two" },
+    ],
+  };
+  const findings = {
+    at: "Issues",
+    group: "{Pos.Filename}",
+    format: "{Pos.Filename}:{Pos.Line} {Text}",
+    summary: "{#} issues",
+  };
+  expect(run({ type: "json", findings }, JSON.stringify(doc)).text)
+    .toBe("a.go\n  :3 one\n  :9 two\nb.go:7 alone\n3 issues");
+  // A key the line does not start with, or an empty one, leaves the lines whole.
+  const other = { ...findings, format: "{Text} at {Pos.Filename}" };
+  expect(run({ type: "json", findings: other }, JSON.stringify(doc)).text)
+    .toBe("one at a.go\nalone at b.go\ntwo at a.go\n3 issues");
+});

@@ -12,6 +12,8 @@ const SHAPES = [
   // Pieces of the rules' own shapes, repeated: each is a near miss on every split.
   ...["-- ", "_ ", "ok ", "= passed in 1s ", "test ", " ... ", "at ", ":1:2 ", "(1,2) ", "| "],
   ...["a:1: ", "error ", "--> ", "FAIL ", "✓ ", "[a] ", '{"a":', "0x", "a=1 "],
+  // Toolchain shapes: BuildKit steps with their timing, nextest lines, carets, stat and XCTest.
+  ...["=> a  ", " 0.1s", "^~", "FAIL [ 0.1s] ", "Size: 1 ", "Uid: ( 1/ a) ", "Test Case '"],
 ];
 /** Per rule and input: far above the few milliseconds a linear pass takes, far below a quadratic one. */
 const BUDGET_MS = 400;

@@ -2,7 +2,9 @@
  * git_log: the default `git log` format (with or without `--stat`) in RTK's one-line-per-commit
  * form: `commit <hash> <subject> (<author>, <date>)`, the body's first `max_body_lines` lines,
  * and `--stat` lines with their +/- bars and column padding removed (the count stays; totals as
- * ` 4 files +37 -10`). The author is shown when it differs from the previous commit's. The
+ * ` 4 files +37 -10`). The author is shown when it differs from the previous commit's, the date
+ * as its time alone when the previous commit's has the same day, and the bodies of the newest
+ * `max_bodies` commits only (a long history is read for its subjects). The
  * `commit <hash>` prefix is kept verbatim so the hash can be copied. Anything else (patches of `git log -p`, `--oneline`
  * output, notes) passes unchanged; output without `commit` headers is a Fallback.
  * Streaming: one commit is held at a time.
@@ -15,6 +17,9 @@ export const GitLogConfig = z.object({
   max_body_lines: z.number().int().min(0).default(3).describe(
     "Lines of each commit message after the subject",
   ),
+  max_bodies: z.number().int().min(0).default(10).describe(
+    "Commits (newest first) whose message body is shown; older ones show their subject",
+  ),
   max_stat_files: z.number().int().min(1).default(10).describe(
     "`--stat` file lines shown per commit (the summary line always stays)",
   ),
@@ -26,6 +31,8 @@ const AUTHOR = /^Author:\s+(.*?)(?:\s+<[^>]*>)?$/;
 const DATE = /^(?:Date|AuthorDate):\s+(.*)$/;
 /** git's default date: `Sat Nov 21 22:35:12 2026 +0000`. */
 const DEFAULT_DATE = /^\w{3} (\w{3}) +(\d{1,2}) (\d{2}:\d{2}):\d{2} (\d{4}) ([+-]\d{4})$/;
+/** A short date's day, time and zone: `2026-03-10`, `10:00`, `+0000`. */
+const DAY = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d) ([+-]\d{4})$/;
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 /** ` path   |  12 ++++----` → ` path | 12` (the bars and the column padding go). */
 const STAT_BAR = /^ (\S.*?) +\| +(\d+) [+-]+$/;
@@ -52,6 +59,7 @@ function shortDate(date: string): string {
 export function compileGitLog(config: GitLogConfig): CompiledStrategy {
   const maxBody = config.max_body_lines;
   const maxStat = config.max_stat_files;
+  const maxBodies = config.max_bodies;
   return {
     type: "git_log",
     createStage(ctx: StageContext): Stage {
@@ -67,18 +75,27 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
       // A history is mostly one author's: the name is shown when it differs from the previous
       // commit's.
       let lastAuthor = "";
+      // `2026-03-10 ` and ` +0000` of the previous commit's date: a commit of the same day shows
+      // its time alone.
+      let lastDay = "";
+      let hiddenBodies = 0;
+      let bodyHidden = false;
 
       const flushHead = () => {
         if (!head) return;
         const author = head.author === lastAuthor ? "" : head.author;
         if (head.author) lastAuthor = head.author;
-        const who = [author, head.date].filter(Boolean).join(", ");
+        const day = DAY.exec(head.date);
+        const date = day && `${day[1]} ${day[3]}` === lastDay ? day[2] : head.date;
+        lastDay = day ? `${day[1]} ${day[3]}` : "";
+        const who = [author, date].filter(Boolean).join(", ");
         ctx.emit(`${head.line}${subject ? ` ${subject}` : ""}${who ? ` (${who})` : ""}`);
         for (const line of head.extra) ctx.emit(line);
         head = null;
       };
       const endMessage = () => {
-        if (skipped) ctx.emit(`    … (${skipped} more message lines)`);
+        if (skipped && !bodyHidden) ctx.emit(`    … (${skipped} more message lines)`);
+        if (bodyHidden && (body || skipped)) hiddenBodies++;
         skipped = 0;
         inMessage = false;
       };
@@ -94,6 +111,7 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
             head = { line, author: "", date: "", extra: [] };
             subject = null;
             body = 0;
+            bodyHidden = commits > maxBodies;
             return;
           }
           if (head) {
@@ -121,7 +139,8 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
           // Blank lines separate paragraphs of the message (they arrive as "").
           if (inMessage && line.trim() === "") return;
           if (inMessage && line.startsWith("    ")) {
-            if (body < maxBody) {
+            if (bodyHidden) body++;
+            else if (body < maxBody) {
               body++;
               ctx.emit(line);
             } else skipped++;
@@ -146,6 +165,7 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
         finish() {
           flushHead();
           endMessage();
+          if (hiddenBodies) ctx.emit(`(message bodies of ${hiddenBodies} older commits not shown)`);
           return commits > 0 ? "full" : "fallback";
         },
       };

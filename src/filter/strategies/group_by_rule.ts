@@ -16,6 +16,9 @@ import { anyMatcher, FAILURE_SIGNAL, patternField, patternList } from "./_shared
 
 const CARGO_NOISE = [
   "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
+  // rustc's pointers to the long explanations of error codes: each error keeps its code.
+  "^For more information about (this|an) error, try `rustc --explain",
+  "^Some errors have detailed explanations: [\\w, ]{1,300}\\.$",
 ];
 
 export const GroupByRuleConfig = z.object({
@@ -223,9 +226,9 @@ function group(
     );
     for (const d of list.slice(0, config.max_locations)) {
       const message = stripSeverity(d.message);
-      out.push(
-        `  ${d.location}${!keyed || message !== first ? `  ${differing(message, first)}` : ""}`,
-      );
+      // A message without quoted names is the group's line itself: the location says it all.
+      const differs = keyed ? message !== first : elideNames(message) !== message;
+      out.push(`  ${d.location}${differs ? `  ${differing(message, first)}` : ""}`);
       // A one-line diagnostic's continuation lines, indented under its location.
       for (const line of d.continuation ?? []) out.push(`  ${line}`);
     }

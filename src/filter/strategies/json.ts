@@ -72,6 +72,9 @@ export const JsonConfig = z.object({
     keep: z.array(z.string()).default([]).describe(
       "Document fields shown as they are when not empty (rspec's `messages`)",
     ),
+    group: z.string().min(1).max(100).optional().describe(
+      "A finding's key ({path}) that starts its line: two or more findings of one key are shown under it, each line without it",
+    ),
   }).strict().optional().describe("A document shown as one line per finding, passing ones counted"),
 }).strict();
 export type JsonConfig = z.infer<typeof JsonConfig>;
@@ -302,6 +305,7 @@ class JsonReader {
     }
     let passed = 0;
     let shown = 0;
+    const lines: { key: string; line: string }[] = [];
     for (const { value, scopes } of items) {
       const status = this.#status(value);
       if (status !== null && this.#pass.has(status)) {
@@ -309,12 +313,18 @@ class JsonReader {
         continue;
       }
       if (++shown > this.config.max_items) continue;
-      out.push(fill(spec.format, [value, ...scopes]));
+      const key = spec.group === undefined ? "" : fill(spec.group, [value, ...scopes]);
+      lines.push({ key, line: fill(spec.format, [value, ...scopes]) });
     }
+    out.push(...groupFindings(lines));
     if (shown > this.config.max_items) {
       out.push(`(${shown - this.config.max_items} more findings not shown)`);
     }
-    if (spec.summary) out.push(fill(spec.summary.replaceAll("{#}", String(shown)), [document]));
+    // A summary whose fields the document lacks (rspec's `summary_line` of an empty run) falls
+    // back to the count, so the output still says what was found.
+    const summary = spec.summary && fill(spec.summary.replaceAll("{#}", String(shown)), [document]);
+    if (summary) out.push(summary);
+    else if (spec.summary) out.push(`${shown} findings`);
     else if (passed) out.push(`(${passed} passing items not shown)`);
     return out;
   }
@@ -410,6 +420,31 @@ function elementPath(value: Json, path: string): Json | undefined {
 }
 
 /** A template's `{a.b}` filled from the first scope holding that path; absent or empty fields are blank. */
+/**
+ * Findings whose line starts with their group key (a file's path), two or more of one key: the
+ * key once, in the place of its first finding, then each line without it, indented
+ * (`app/x.rb` + `  :3 Style/Foo message`). A key of one finding keeps its line whole.
+ */
+function groupFindings(lines: { key: string; line: string }[]): string[] {
+  // `g:` + the key for a line that starts with it, `u:` + its position for one shown whole.
+  const byKey = new Map<string, string[]>();
+  lines.forEach(({ key, line }, i) => {
+    const id = key !== "" && line.startsWith(key) && line.length > key.length
+      ? `g:${key}`
+      : `u:${i}`;
+    const list = byKey.get(id) ?? [];
+    list.push(line);
+    byKey.set(id, list);
+  });
+  const out: string[] = [];
+  for (const [id, list] of byKey) {
+    const key = id.slice(2);
+    if (list.length < 2 || id.startsWith("u:")) out.push(...list);
+    else out.push(key, ...list.map((line) => `  ${line.slice(key.length).trimStart()}`));
+  }
+  return out;
+}
+
 function fill(template: string, scopes: Json[]): string {
   return template.replace(/\{([\w.]+)\}/g, (_, path: string) => {
     for (const scope of scopes) {

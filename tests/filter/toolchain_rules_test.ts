@@ -1,0 +1,358 @@
+/**
+ * Built-in rules of the toolchain families (cargo, git log, stat, maven, gradle, bundle, tofu,
+ * gcc, xcodebuild/swift, docker compose, rspec json): what each keeps and what goes, failures
+ * kept whole. The golden fixtures hold real captures; these cases pin one behaviour each.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+
+interface Case {
+  name: string;
+  command: string;
+  exit?: number;
+  input: string[];
+  output: string[];
+}
+
+const CASES: Case[] = [
+  {
+    name: "cargo test: one result line without timing or zero counts but failed",
+    command: "cargo test",
+    input: [
+      "   Compiling calc v0.1.0 (/p)",
+      "     Running unittests src/lib.rs (target/debug/deps/calc-1)",
+      "",
+      "running 3 tests",
+      "test a ... ok",
+      "test b ... ok",
+      "test c ... ignored",
+      "",
+      "test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+    ],
+    output: ["test result: ok. 2 passed; 0 failed; 1 ignored"],
+  },
+  {
+    name: "cargo test that does not compile: errors stay, progress and --explain hints go",
+    command: "cargo test",
+    exit: 101,
+    input: [
+      "   Compiling calc v0.1.0 (/p)",
+      "error[E0425]: cannot find value `x` in this scope",
+      " --> tests/t.rs:3:13",
+      "  |",
+      "3 |     let _ = x;",
+      "  |             ^ not found in this scope",
+      "",
+      "Some errors have detailed explanations: E0308, E0425.",
+      "For more information about an error, try `rustc --explain E0308`.",
+      'error: could not compile `calc` (test "t") due to 2 previous errors',
+      "warning: build failed, waiting for other jobs to finish...",
+    ],
+    output: [
+      "error[E0425]: cannot find value `x` in this scope",
+      " --> tests/t.rs:3:13",
+      "  |",
+      "3 |     let _ = x;",
+      "  |             ^ not found in this scope",
+      "",
+      'error: could not compile `calc` (test "t") due to 2 previous errors',
+    ],
+  },
+  {
+    name: "cargo nextest: FAIL and Summary lose their timings, stderr headers and cancel notes go",
+    command: "cargo nextest run",
+    exit: 100,
+    input: [
+      "    Starting 2 tests across 1 binary",
+      "        PASS [   0.004s] (1/2) calc tests::ok",
+      "        FAIL [   0.006s] (2/2) calc tests::bad",
+      "",
+      "  stderr ───",
+      "",
+      "    thread 'tests::bad' panicked at src/lib.rs:9:5:",
+      "    assertion `left == right` failed",
+      "  Cancelling due to test failure: 1 test still running",
+      "────────────",
+      "     Summary [   0.010s] 2 tests run: 1 passed, 1 failed",
+      "error: test run failed",
+    ],
+    output: [
+      "FAIL calc tests::bad",
+      "    thread 'tests::bad' panicked at src/lib.rs:9:5:",
+      "    assertion `left == right` failed",
+      "Summary: 2 tests run: 1 passed, 1 failed",
+      "error: test run failed",
+    ],
+  },
+  {
+    name: "cargo clippy: a lint without quoted names lists its locations alone",
+    command: "cargo clippy",
+    input: [
+      "    Checking calc v0.1.0",
+      "warning: this function has too many arguments [clippy::too_many_arguments]",
+      " --> src/git.rs:16:1",
+      "  |",
+      "16| pub fn run(a: i32, b: i32, c: i32, d: i32, e: i32, f: i32, g: i32, h: i32) {}",
+      "  |",
+      "",
+      "warning: this function has too many arguments [clippy::too_many_arguments]",
+      " --> src/main.rs:4:1",
+      "",
+      "warning: `calc` (bin) generated 2 warnings",
+      "    Finished dev [unoptimized + debuginfo] target(s) in 1.53s",
+    ],
+    output: [
+      "this function has too many arguments [clippy::too_many_arguments] (2)",
+      "  src/git.rs:16:1",
+      "  src/main.rs:4:1",
+      "warning: `calc` (bin) generated 2 warnings",
+    ],
+  },
+  {
+    name: "cargo install: what was installed stays, Installing, progress and Finished go",
+    command: "cargo install ripgrep",
+    input: [
+      "    Updating crates.io index",
+      "  Installing ripgrep v14.1.1",
+      "   Compiling memchr v2.7.4",
+      "    Finished `release` profile [optimized] target(s) in 41.87s",
+      "  Installing /home/dev/.cargo/bin/rg",
+      "   Installed package `ripgrep v14.1.1` (executable `rg`)",
+    ],
+    output: ["   Installed package `ripgrep v14.1.1` (executable `rg`)"],
+  },
+  {
+    name: "cargo install: a run whose every line went says ok",
+    command: "cargo install ripgrep",
+    input: ["  Installing ripgrep v14.1.1", "   Compiling memchr v2.7.4"],
+    output: ["cargo install: ok"],
+  },
+  {
+    name: "cargo test: an older result line without its timing is compacted too",
+    command: "cargo test",
+    exit: 101,
+    input: [
+      "test a ... FAILED",
+      "",
+      "failures:",
+      "",
+      "---- a stdout ----",
+      "thread 'a' panicked at 'boom'",
+      "",
+      "failures:",
+      "    a",
+      "",
+      "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+    ],
+    output: [
+      "---- a stdout ----",
+      "thread 'a' panicked at 'boom'",
+      "test result: FAILED. 4 passed; 1 failed",
+    ],
+  },
+  {
+    name: "brew install of an installed formula: one line",
+    command: "brew install jq",
+    input: [
+      "Warning: jq 1.7.1 is already installed and up-to-date.",
+      "To reinstall 1.7.1, run:",
+      "  brew reinstall jq",
+    ],
+    output: ["jq 1.7.1 already installed and up-to-date"],
+  },
+  {
+    name: "stat: size, type, mode, owner and times without nanoseconds; device and inode go",
+    command: "stat main.rs",
+    input: [
+      "  File: main.rs",
+      "  Size: 12345     \tBlocks: 24         IO Block: 4096   regular file",
+      "Device: 801h/2049d\tInode: 1234567     Links: 1",
+      "Access: (0644/-rw-r--r--)  Uid: ( 1000/     ann)   Gid: ( 1000/     ann)",
+      "Access: 2026-03-10 12:00:00.123456789 +0100",
+      "Modify: 2026-03-10 11:00:00.000000000 +0100",
+      "Change: 2026-03-10 11:00:00.000000000 +0100",
+      " Birth: -",
+    ],
+    output: [
+      "  File: main.rs",
+      "  Size: 12345  regular file",
+      "Access: 0644/-rw-r--r--  Uid: 1000/ann  Gid: 1000/ann",
+      "Access: 2026-03-10 12:00:00 +0100",
+      "Modify: 2026-03-10 11:00:00 +0100",
+      "Change: 2026-03-10 11:00:00 +0100",
+    ],
+  },
+  {
+    name: "mvn: the verdict stays, its timing lines go",
+    command: "mvn package",
+    input: [
+      "[INFO] Building app 1.0-SNAPSHOT",
+      "[INFO] BUILD SUCCESS",
+      "[INFO] ------------------------------------------------------------------------",
+      "[INFO] Total time:  4.123 s",
+      "[INFO] Finished at: 2026-01-15T10:30:00Z",
+    ],
+    output: ["[INFO] Building app 1.0-SNAPSHOT", "[INFO] BUILD SUCCESS"],
+  },
+  {
+    name: "gradle: a run of only configure lines says ok",
+    command: "./gradlew build",
+    input: ["> Configure project :app", "> Task :app:compileJava UP-TO-DATE"],
+    output: ["gradle: ok"],
+  },
+  {
+    name: "gradle: a failed run of only configure lines keeps them",
+    command: "./gradlew build",
+    exit: 1,
+    input: ["> Configure project :app"],
+    output: ["> Configure project :app"],
+  },
+  {
+    name: "bundle install: an upgrade shows once, the bundle info hint goes",
+    command: "bundle install",
+    input: [
+      "Fetching gem metadata from https://rubygems.org/.........",
+      "Resolving dependencies...",
+      "Using rake 13.1.0",
+      "Fetching rspec 3.14.0 (was 3.13.0)",
+      "Installing rspec 3.14.0 (was 3.13.0)",
+      "Bundle complete! 5 Gemfile dependencies, 20 gems now installed.",
+      "Use `bundle info [gemname]` to see where a bundled gem is installed.",
+    ],
+    output: [
+      "Installing rspec 3.14.0 (was 3.13.0)",
+      "Bundle complete! 5 Gemfile dependencies, 20 gems now installed.",
+    ],
+  },
+  {
+    name: "tofu validate: success in one word, errors whole",
+    command: "tofu validate",
+    input: ["Success! The configuration is valid."],
+    output: ["valid"],
+  },
+  {
+    name: "tofu init: the verdict without a count line",
+    command: "tofu init",
+    input: [
+      "Initializing the backend...",
+      "Initializing provider plugins...",
+      "- Installing hashicorp/aws 5.0.0...",
+      "",
+      "OpenTofu has been successfully initialized!",
+    ],
+    output: ["OpenTofu has been successfully initialized!"],
+  },
+  {
+    name: "gcc: errors and warnings stay, echo, carets, headers and include chains go",
+    command: "gcc -Wall -c main.c",
+    exit: 1,
+    input: [
+      "In file included from main.c:3:",
+      "util.h: In function ‘clamp’:",
+      "util.h:4:38: warning: unused variable ‘tmp’ [-Wunused-variable]",
+      "    4 | static inline int clamp(int v) { int tmp; return v; }",
+      "      |                                      ^~~",
+      "main.c: In function ‘main’:",
+      "main.c:20:5: error: ‘total’ undeclared (first use in this function)",
+      "   20 |     total += 1;",
+      "      |     ^~~~~",
+      "main.c:20:5: note: each undeclared identifier is reported only once for each function it appears in",
+    ],
+    // One finding per flag: grouping would not shorten it, the lines stay as gcc printed them.
+    output: [
+      "util.h:4:38: warning: unused variable ‘tmp’ [-Wunused-variable]",
+      "main.c:20:5: error: ‘total’ undeclared (first use in this function)",
+    ],
+  },
+  {
+    name: "xcodebuild test: the failing case and the counts stay, passing cases and suites go",
+    command: "xcodebuild test",
+    exit: 65,
+    input: [
+      "Test Suite 'All tests' started at 2026-03-10 12:00:00.000",
+      "Test Case '-[AppTests testOk]' started.",
+      "Test Case '-[AppTests testOk]' passed (0.001 seconds).",
+      "Test Case '-[AppTests testBad]' started.",
+      "/p/AppTests.swift:12: error: -[AppTests testBad] : XCTAssertEqual failed: (1) is not equal to (2)",
+      "Test Case '-[AppTests testBad]' failed (0.002 seconds).",
+      "Test Suite 'All tests' failed at 2026-03-10 12:00:01.000",
+      "Executed 2 tests, with 1 failure (0 unexpected) in 0.003 (0.004) seconds",
+      "** TEST FAILED **",
+    ],
+    output: [
+      "/p/AppTests.swift:12: error: -[AppTests testBad] : XCTAssertEqual failed: (1) is not equal to (2)",
+      "Test Case '-[AppTests testBad]' failed (0.002 seconds).",
+      "Test Suite 'All tests' failed at 2026-03-10 12:00:01.000",
+      "Executed 2 tests, with 1 failure (0 unexpected) in 0.003 (0.004) seconds",
+      "** TEST FAILED **",
+    ],
+  },
+  {
+    name: "docker compose build: step lines lose their padding and timing",
+    command: "docker compose build",
+    input: [
+      "[+] Building 12.3s (3/3) FINISHED",
+      " => [web 1/2] FROM docker.io/library/node:20                      0.0s",
+      " => [web 2/2] RUN npm install                                      8.5s",
+      " => => naming to docker.io/library/app-web                         0.0s",
+    ],
+    output: [
+      "[+] Building 12.3s (3/3) FINISHED",
+      " => [web 2/2] RUN npm install",
+      " => => naming to docker.io/library/app-web",
+    ],
+  },
+  {
+    name: "rspec json without a summary line: the count of findings",
+    command: "rspec --format json",
+    input: [
+      '{"version": "3.12.0", "examples": [], "summary": {"duration": 0.001, "example_count": 0}}',
+    ],
+    output: ["0 findings"],
+  },
+];
+
+for (const c of CASES) {
+  Deno.test(c.name, () => {
+    const failed = (c.exit ?? 0) !== 0;
+    const out = engine.filter(c.command, c.input.join("\n"), { failed });
+    expect(out.text.split("\n")).toEqual(c.output);
+  });
+}
+
+/** `git log` of `n` commits, one author, the same day, each with a one-line body. */
+function gitLog(n: number): string {
+  const lines: string[] = [];
+  for (let i = n; i >= 1; i--) {
+    const hash = i.toString(16).padStart(8, "0").repeat(5);
+    lines.push(`commit ${hash}`, "Author: Ann Dev <ann@example.com>");
+    lines.push(`Date:   Tue Mar 10 10:${String(i).padStart(2, "0")}:00 2026 +0000`, "");
+    lines.push(`    feat: step ${i}`, "", `    Body of step ${i}.`, "");
+  }
+  return lines.join("\n");
+}
+
+Deno.test("git log: every commit's hash and subject stay; bodies of the newest 10 only", () => {
+  const out = engine.filter("git log", gitLog(12)).text.split("\n");
+  expect(out[0]).toBe(
+    "commit 0000000c0000000c0000000c0000000c0000000c feat: step 12 (Ann Dev, 2026-03-10 10:12 +0000)",
+  );
+  // The same day: the time alone, the author not repeated.
+  expect(out[2]).toBe("commit 0000000b0000000b0000000b0000000b0000000b feat: step 11 (10:11)");
+  for (let i = 1; i <= 12; i++) expect(out.some((l) => l.includes(`feat: step ${i} (`))).toBe(true);
+  for (let i = 3; i <= 12; i++) expect(out).toContain(`    Body of step ${i}.`);
+  expect(out).not.toContain("    Body of step 2.");
+  expect(out.at(-1)).toBe("(message bodies of 2 older commits not shown)");
+});
+
+Deno.test("git log: a new day shows the whole date again", () => {
+  const log = gitLog(2).replace("Tue Mar 10 10:01:00", "Mon Mar  9 18:01:00");
+  const out = engine.filter("git log", log).text.split("\n");
+  expect(out.filter((l) => l.startsWith("commit "))).toEqual([
+    "commit 0000000200000002000000020000000200000002 feat: step 2 (Ann Dev, 2026-03-10 10:02 +0000)",
+    "commit 0000000100000001000000010000000100000001 feat: step 1 (2026-03-09 18:01 +0000)",
+  ]);
+});
