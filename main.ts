@@ -44,6 +44,10 @@ export const deps: Deps = {
     }
   },
   buildProvider,
+  async prestartTool(globals, tool) {
+    const { prestartFileWorker } = await import("./src/tools/executors/mod.ts");
+    return await prestartFileWorker(globals.cwd, tool);
+  },
   openAgent: openAcpAgent,
 };
 

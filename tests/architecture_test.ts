@@ -34,6 +34,7 @@ const ENTRY_POINTS: ReadonlyMap<string, string> = new Map([
   ["src/config/providers.ts", "zod-free: `zeph --help` lists the providers"],
   ["src/filter/regex.ts", "search's pool threads compile patterns without the filter engine"],
   ["src/permission/shell.ts", "the bash parser, loaded on the first command analysis"],
+  ["src/search/link.ts", "a fenced file worker starts without the search engine loading"],
 ]);
 
 const RANK = new Map(LAYERS.flatMap((names, rank) => names.map((name) => [name, rank])));

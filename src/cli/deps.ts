@@ -56,6 +56,12 @@ export interface CliDeps {
    * `config`, so pass a copy. Throws ProviderChoiceError (usage) or ProviderError (setup).
    */
   buildProvider(config: Config, choice: ProviderChoice): Promise<Provider>;
+  /**
+   * Starts what a one-shot call of `tool` will run in (the fenced file worker) while the
+   * runtime is being built; `release()` stops it if the runtime did not take it over. Absent:
+   * nothing starts early.
+   */
+  prestartTool?(globals: GlobalOptions, tool: string): Promise<{ release(): void } | null>;
 }
 
 /** What a command receives: the deps, and the exit status it sets for `runCli` to return. */

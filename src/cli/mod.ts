@@ -1,6 +1,6 @@
 /**
  * The command-line front-end: commander program, global options, one file per subcommand
- * (`<name>_cmd.ts` exporting `register(program, deps)`), exit codes (exit_codes.ts: 0 ok,
+ * (`<name>_cmd.ts` exporting `register(program, deps)`, listed in commands.ts), exit codes (exit_codes.ts: 0 ok,
  * 1 failed run, 2 usage/config error, 3 cut short by a limit, 130 cancelled). It receives everything it runs from main.ts; it must not build
  * registries, stores or providers itself.
  */
@@ -10,25 +10,12 @@ import { ConfigError } from "../config/errors.ts";
 import type { CliDeps, CommandDeps } from "./deps.ts";
 import { CliError } from "./errors.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit_codes.ts";
-import { type CliProgram, type CommandModule, globalsOf } from "./program.ts";
+import { commandsFor } from "./commands.ts";
+import { type CliProgram, globalsOf } from "./program.ts";
 
 export type { CliDeps, CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
 export { CliError } from "./errors.ts";
 export { type CliProgram, type CommandModule, globalsOf } from "./program.ts";
-
-/** Subcommands, in `--help` order. To add one: create `<name>_cmd.ts`, add ONE line here. */
-const COMMANDS: (() => Promise<CommandModule>)[] = [
-  () => import("./chat_cmd.ts"), // the default action (interactive agent, -p, --resume)
-  () => import("./sessions_cmd.ts"),
-  () => import("./overflow_cmd.ts"),
-  () => import("./tools_cmd.ts"),
-  () => import("./tool_cmd.ts"),
-  () => import("./mcp_cmd.ts"),
-  () => import("./config_cmd.ts"),
-  () => import("./permissions_cmd.ts"),
-  () => import("./filter_cmd.ts"),
-  () => import("./undo_cmd.ts"),
-];
 
 /** Runs one command line; returns the exit code. */
 export async function runCli(args: string[], deps: CliDeps): Promise<number> {
@@ -56,7 +43,8 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
   program.hook("preAction", async (_program, action) => {
     await assertWorkspace(globalsOf(action).cwd);
   });
-  for (const load of COMMANDS) (await load()).register(program, full);
+  // Only the subcommand the line names, when that is clear: a one-shot call loads no more.
+  for (const command of commandsFor(args)) (await command.load()).register(program, full);
   // Listed for --help only: main.ts picks the ACP front-end before the CLI loads.
   program.command("acp").description(
     "serve the Agent Client Protocol on stdio (for Zed and other ACP editors); also --acp",

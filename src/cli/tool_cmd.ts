@@ -7,13 +7,10 @@
  * (and `--json` is off), and refused with `confirmation_required` otherwise.
  */
 import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
-import { terminalAsk } from "./ask.ts";
-import { askPreview } from "./ask_preview.ts";
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
 import type { CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
-import { formatTool } from "./tool_help.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
@@ -41,7 +38,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         return;
       }
       if (id === undefined) throw new CliError("error: missing required argument 'id'");
-      await runToolCall(deps, globals, { inputText, resolve: () => id });
+      await runToolCall(deps, globals, { inputText, resolve: () => id, tool: id });
     });
 }
 
@@ -54,17 +51,31 @@ export function register(program: CliProgram, deps: CommandDeps): void {
 export async function runToolCall(
   deps: CommandDeps,
   globals: GlobalOptions,
-  options: { inputText: string; resolve(runtime: Runtime): string },
+  options: {
+    inputText: string;
+    resolve(runtime: Runtime): string;
+    /** The tool, when known before the runtime: what it runs in starts meanwhile. */
+    tool?: string;
+  },
 ): Promise<void> {
   const input = parseToolInput(await inputTextOf(options.inputText));
-  const runtime = await deps.buildRuntime(globals);
+  const early = options.tool !== undefined && deps.prestartTool
+    ? deps.prestartTool(globals, options.tool).catch(() => null)
+    : null;
+  let runtime: Runtime;
+  try {
+    runtime = await deps.buildRuntime(globals);
+  } catch (error) {
+    (await early)?.release();
+    throw error;
+  }
   try {
     const id = options.resolve(runtime);
-    const result = await withInterrupt((signal) => {
+    const result = await withInterrupt(async (signal) => {
       const interactive = !globals.yes && !globals.json && Deno.stdin.isTerminal() &&
         Deno.stderr.isTerminal();
-      const ask = interactive ? askOnTerminal(signal, runtime) : undefined;
-      return runtime.registry.dispatch(
+      const ask = interactive ? await askOnTerminal(signal, runtime) : undefined;
+      return await runtime.registry.dispatch(
         { id: `cli-${crypto.randomUUID()}`, name: id, input },
         runtime.scope({ signal, ...(ask ? { ask } : {}) }),
       );
@@ -86,6 +97,7 @@ export async function runToolCall(
     deps.status.exitCode = result.ok && !result.output?.failed ? 0 : 1;
   } finally {
     await runtime.close();
+    (await early)?.release();
   }
 }
 
@@ -139,7 +151,10 @@ async function printToolHelp(
   deps: CommandDeps,
   globals: GlobalOptions,
 ): Promise<void> {
-  const runtime = await deps.buildRuntime(globals);
+  const [runtime, { formatTool }] = await Promise.all([
+    deps.buildRuntime(globals),
+    import("./tool_help.ts"),
+  ]);
   try {
     const defs = runtime.registry.definitions();
     const def = defs.find((d) => d.name === id);
@@ -154,11 +169,18 @@ async function printToolHelp(
   }
 }
 
-/** The terminal question of src/cli/ask.ts, on stderr so stdout keeps only the result. */
-function askOnTerminal(
+/**
+ * The terminal question of src/cli/ask.ts, on stderr so stdout keeps only the result. Its
+ * modules load only for a call that may ask: scripts and `--json` calls never do.
+ */
+async function askOnTerminal(
   signal: AbortSignal,
   runtime: Runtime,
-): (request: AskRequest) => Promise<AskAnswer | AskReply> {
+): Promise<(request: AskRequest) => Promise<AskAnswer | AskReply>> {
+  const [{ terminalAsk }, { askPreview }] = await Promise.all([
+    import("./ask.ts"),
+    import("./ask_preview.ts"),
+  ]);
   const encoder = new TextEncoder();
   const write = (text: string) => void Deno.stderr.writeSync(encoder.encode(text));
   return terminalAsk({

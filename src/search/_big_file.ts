@@ -6,9 +6,10 @@
  */
 import { ToolError } from "../errors/mod.ts";
 import { BINARY_SNIFF_BYTES, type FileMatch, fileMatcher, type GrepSpec } from "./_entry.ts";
+import { CHUNK_BYTES, scanChunks } from "./_chunks.ts";
 
-/** Files larger than this are searched chunk by chunk (and chunks are about this large). */
-export const CHUNK_BYTES = 8 << 20;
+export { CHUNK_BYTES };
+
 /** A search of one file that runs longer than this reports its progress, then as often. */
 export const PROGRESS_AFTER_MS = 1000;
 
@@ -30,37 +31,6 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ToolError("cancelled", "Cannot search: cancelled");
 }
 
-const NL = 10;
-const decoder = new TextDecoder();
-
-/** Lines in `bytes` (a last line without its newline counts). */
-function lineCount(bytes: Uint8Array): number {
-  let n = 0;
-  for (let i = bytes.indexOf(NL); i !== -1; i = bytes.indexOf(NL, i + 1)) n++;
-  return bytes.length && bytes[bytes.length - 1] !== NL ? n + 1 : n;
-}
-
-/** The first and last `k` lines of `bytes` (context across chunk ends). */
-function edgeLines(bytes: Uint8Array, k: number): { head: string[]; tail: string[] } {
-  const body = bytes[bytes.length - 1] === NL ? bytes.subarray(0, bytes.length - 1) : bytes;
-  let headEnd = -1;
-  for (let i = 0; i < k && headEnd < body.length; i++) {
-    const next = body.indexOf(NL, headEnd + 1);
-    headEnd = next === -1 ? body.length : next;
-  }
-  let tailStart = body.length;
-  for (let i = 0; i < k && tailStart > -1; i++) {
-    // lastIndexOf counts a negative start from the end: the first line has no newline before it.
-    tailStart = tailStart === 0 ? -1 : body.lastIndexOf(NL, tailStart - 1);
-  }
-  const text = (from: number, to: number) =>
-    decoder.decode(body.subarray(from, Math.max(from, to)));
-  return {
-    head: k ? text(0, headEnd).split("\n") : [],
-    tail: k ? text(tailStart + 1, body.length).split("\n") : [],
-  };
-}
-
 /** The matching lines of one file, or null; throws `cancelled` when the signal fired. */
 export async function searchFile(s: FileSearch): Promise<FileMatch | null> {
   const chunkBytes = s.chunkBytes ?? CHUNK_BYTES;
@@ -80,77 +50,32 @@ export async function searchFile(s: FileSearch): Promise<FileMatch | null> {
       throwIfAborted(s.signal);
       return match(bytes.subarray(0, n));
     }
-    const max = s.spec.max;
-    const context = s.context;
     const started = now();
     let reported = started;
-    let buf = new Uint8Array(chunkBytes);
-    let carry = 0;
-    let done = 0;
-    let base = 0;
-    let first = true;
-    const lines: string[] = [];
-    const matched: number[] = [];
-    for (;;) {
-      // A file read can complete without the event loop turning: a timer or signal handler that
-      // aborts the search runs only when the loop gets a turn, so give it one per chunk.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      throwIfAborted(s.signal);
-      const got = await file.read(buf.subarray(carry));
-      throwIfAborted(s.signal);
-      const eof = got === null;
-      const filled = carry + (got ?? 0);
-      if (filled === 0) break;
-      if (first && buf.subarray(0, Math.min(filled, BINARY_SNIFF_BYTES)).indexOf(0) !== -1) {
-        return null;
-      }
-      first = false;
-      const end = eof ? filled : buf.lastIndexOf(NL, filled - 1) + 1;
-      if (end === 0 && filled < buf.length) {
-        carry = filled;
-        continue;
-      }
-      if (end === 0) {
-        // One line longer than the buffer: a larger buffer holds it.
-        const bigger = new Uint8Array(buf.length * 2);
-        bigger.set(buf.subarray(0, filled));
-        buf = bigger;
-        carry = filled;
-        continue;
-      }
-      const chunk = buf.subarray(0, end);
-      const count = lineCount(chunk);
-      const m = match(chunk);
-      if (m) {
-        for (const j of m.matched) {
-          if (matched.length > max) break;
-          matched.push(base + j);
-          const to = Math.min(count - 1, j + context);
-          for (let k = Math.max(0, j - context); k <= to; k++) {
-            lines[base + k] = m.lines[k];
-          }
-        }
-      }
-      if (context) {
-        const { head, tail } = edgeLines(chunk, Math.min(context, count));
-        head.forEach((l, k) => lines[base + k] ??= l);
-        tail.forEach((l, k) => lines[base + count - tail.length + k] ??= l);
-      }
-      base += count;
-      done += end;
-      lines.length = base;
-      if (matched.length > max) break;
+    const steps = scanChunks({
+      match,
+      max: s.spec.max,
+      context: s.context,
+      sniffBytes: BINARY_SNIFF_BYTES,
+      chunkBytes,
+    });
+    for (let step = steps.next(); !step.done;) {
+      const { into, done } = step.value;
       const t = now();
       if (s.onProgress && t - started >= PROGRESS_AFTER_MS && t - reported >= PROGRESS_AFTER_MS) {
         reported = t;
         s.onProgress(done, size);
       }
-      if (eof) break;
-      // The cut-off start of the next line moves to the front of the buffer.
-      buf.copyWithin(0, end, filled);
-      carry = filled - end;
+      // A file read can complete without the event loop turning: a timer or signal handler that
+      // aborts the search runs only when the loop gets a turn, so give it one per chunk.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      throwIfAborted(s.signal);
+      const got = await file.read(into);
+      throwIfAborted(s.signal);
+      step = steps.next(got);
+      if (step.done) return step.value;
     }
-    return matched.length ? { lines, matched } : null;
+    return null;
   } finally {
     file.close();
   }

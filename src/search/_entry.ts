@@ -3,9 +3,10 @@
  * walked entry (glob, symlink rules, deny_read), read a small file into a reused buffer, skip
  * binaries, check the required literal on the bytes, decode, and find the matching lines.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import picomatch from "picomatch";
 import type { Sandbox } from "../sandbox/mod.ts";
+import { CHUNK_BYTES, scanFileSync } from "./_chunks.ts";
 import { requiredLiteral } from "./_literal.ts";
 import { bytePrefilter, compileLineMatcher, decodeUtf8, pieceChecks } from "./_match.ts";
 import type { WalkEntry } from "./_walk.ts";
@@ -41,23 +42,32 @@ export interface EntryFilter {
   glob?: string;
   /** Length of the search's start directory plus one: `path.slice(prefix)` is relative. */
   prefix: number;
+  /** Context lines kept around matches in a file too large to read whole. @default 0 */
+  context?: number;
 }
 
 /**
  * The per-entry step of a directory search: the glob filter, file symlinks followed only to a
  * readable regular file inside the sandbox, deny_read, the read and the match. Null when the
- * entry is skipped or has no matching line.
+ * entry is skipped or has no matching line. A file over `CHUNK_BYTES` is scanned in chunks, so
+ * memory stays bounded and `stopped` (asked between chunks) can end it early.
  */
 export function entrySearcher(
   spec: GrepSpec,
   filter: EntryFilter,
   sandbox: Sandbox,
-): (entry: WalkEntry) => GrepHit | null {
+): (entry: WalkEntry, stopped?: () => boolean) => GrepHit | null {
   const matchBytes = fileMatcher(spec);
   const { glob, prefix } = filter;
   // Like ripgrep's -g: a slash-less glob ("*.ts") matches the file name at any depth.
   const isGlobMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes("/") }) : null;
-  return (entry) => {
+  const large = {
+    match: matchBytes,
+    max: spec.max,
+    context: filter.context ?? 0,
+    sniffBytes: BINARY_SNIFF_BYTES,
+  };
+  return (entry, stopped) => {
     if (isGlobMatch && !isGlobMatch(entry.path.slice(prefix))) return null;
     let file = entry.path;
     if (entry.isSymlink) {
@@ -72,22 +82,26 @@ export function entrySearcher(
     if (!sandbox.canRead(file)) return null;
     const bytes = readSmallFile(file);
     if (!bytes) return null; // unreadable files are skipped, as the description says
-    const m = matchBytes(bytes);
+    const m = bytes === "large" ? scanFileSync(file, large, stopped) : matchBytes(bytes);
     return m ? { file, walked: entry.path, lines: m.lines, matched: m.matched } : null;
   };
 }
 
-/** Files up to this size are read into one reused buffer; larger ones with readFileSync. */
+/**
+ * Files up to this size are read into one reused buffer; larger ones with readFileSync, up to
+ * `CHUNK_BYTES` ("large" beyond).
+ */
 const READ_BUFFER_BYTES = 1 << 16;
 const READ_BUFFER = new Uint8Array(READ_BUFFER_BYTES);
 
 /**
- * The bytes of a file (a view of the shared buffer when it fits, valid until the next call), or
- * null when it cannot be read or is a large binary. Only regular files reach here (the walk
+ * The bytes of a file (a view of the shared buffer when it fits, valid until the next call),
+ * "large" when it is over `CHUNK_BYTES` (to be scanned in chunks), or null when it cannot be
+ * read or is a large binary. Only regular files reach here (the walk
  * classifies entries without following them; symlinks are checked with stat first). node:fs
  * file descriptors: no FsFile object per file, as Deno.openSync would make.
  */
-export function readSmallFile(file: string): Uint8Array | null {
+export function readSmallFile(file: string): Uint8Array | "large" | null {
   let fd = -1;
   try {
     fd = openSync(file, "r");
@@ -102,6 +116,7 @@ export function readSmallFile(file: string): Uint8Array | null {
     }
     // A large file: binary ones are recognised from this first chunk and never read whole.
     if (READ_BUFFER.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return null;
+    if (fstatSync(fd).size > CHUNK_BYTES) return "large";
     closeSync(fd);
     fd = -1;
     return Deno.readFileSync(file);

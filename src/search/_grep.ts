@@ -68,7 +68,7 @@ export async function grep(request: GrepRequest): Promise<GrepHit[]> {
       start: path,
       top: gitignoreTop(path, sandbox.workspace, sandbox.roots),
       spec,
-      filter: { glob: request.glob, prefix: path.length + 1 },
+      filter: { glob: request.glob, prefix: path.length + 1, context: request.context ?? 0 },
       context: request.context ?? 0,
       sandbox,
       signal,

@@ -17,26 +17,15 @@ import { Sandbox, type SandboxSnapshot } from "../sandbox/mod.ts";
 import { type EntryFilter, entrySearcher, type GrepHit, type GrepSpec } from "./_entry.ts";
 import { type DirUnit, type Matcher, type WalkEntry, Walker, type WalkOptions } from "./_walk.ts";
 import { ToolError } from "../errors/mod.ts";
+import { overridePoolThreads, poolThreadModule, poolThreads } from "./_threads.ts";
+
+export { poolThreadModule, poolThreads, setPoolThreadModule } from "./_threads.ts";
 
 /**
  * Entries the calling thread walks alone before it splits the rest of the tree: small trees
  * never pay for posting a job (bench/README.md "## grep vs ripgrep" has the trade-off).
  */
 export const SPLIT_AFTER_ENTRIES = 1000;
-
-/** The pool thread module (a literal URL, so `deno compile --include` finds it). */
-const POOL_THREAD = new URL("./_pool_thread.ts", import.meta.url);
-let threadModule = POOL_THREAD;
-
-/** The module pool threads run: `./_pool_thread.ts`, or another one (tests). */
-export function poolThreadModule(): URL {
-  return threadModule;
-}
-
-/** Runs pool threads from another module (tests: a thread that cannot start); none: the real. */
-export function setPoolThreadModule(url?: URL): void {
-  threadModule = url ?? POOL_THREAD;
-}
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ToolError("cancelled", "Cannot search: cancelled");
@@ -112,7 +101,7 @@ export function searchUnits(
   job: GrepJob,
   ctl: Int32Array,
   thread: number,
-  search: (entry: WalkEntry) => GrepHit | null,
+  search: (entry: WalkEntry, stopped: () => boolean) => GrepHit | null,
   cache: Map<string, Matcher>,
   options: { trim: boolean; poll?: () => boolean },
 ): Map<number, GrepHit[]> {
@@ -149,7 +138,7 @@ export function searchUnits(
     /** False once this unit must stop: cancelled, or everything up to here passed the cap. */
     const visit = (entry: WalkEntry): boolean => {
       if (stopped() || i > Atomics.load(ctl, CUTOFF)) return false;
-      const hit = search(entry);
+      const hit = search(entry, stopped);
       if (!hit) return true;
       hits.push(options.trim ? trimmed(hit, job.context) : hit);
       const c = hit.matched.length;
@@ -176,7 +165,9 @@ export function searchUnits(
   return out;
 }
 
-let lastSearch: { key: string; search: (entry: WalkEntry) => GrepHit | null } | undefined;
+let lastSearch:
+  | { key: string; search: (entry: WalkEntry, stopped: () => boolean) => GrepHit | null }
+  | undefined;
 
 /** A pool thread's side of a job (_pool_thread.ts). */
 export function runJob(
@@ -313,15 +304,6 @@ export class GrepPool {
   }
 }
 
-let threadsOverride: number | undefined;
-
-/** Pool threads beside the calling thread: one less than the CPUs, at most 3, unless set. */
-export function poolThreads(): number {
-  if (threadsOverride !== undefined) return threadsOverride;
-  const cpus = navigator.hardwareConcurrency ?? 1;
-  return Math.max(0, Math.min(3, cpus - 1));
-}
-
 /**
  * Sets how many pool threads searches use from now on (0: the calling thread alone); undefined
  * goes back to the default. A pool of another size is closed and the next search starts one of
@@ -329,7 +311,7 @@ export function poolThreads(): number {
  * on between rounds, and a new pool would make them time its start-up).
  */
 export function setPoolThreads(threads?: number): void {
-  threadsOverride = threads;
+  overridePoolThreads(threads);
   const wanted = poolThreads();
   if (localPool && wanted !== 0 && localPool.threads !== wanted) {
     localPool.close();
@@ -355,7 +337,7 @@ export function localGrepPool(): GrepPool | null {
   };
   const pool: GrepPool = new GrepPool((onResult, onFail) =>
     Array.from({ length: threads }, () => {
-      const worker = new NodeWorker(threadModule);
+      const worker = new NodeWorker(poolThreadModule());
       worker.unref();
       worker.on("message", onResult);
       worker.on(
@@ -472,7 +454,7 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
   let walked = 0;
   for (let entry = walker.next(); entry; entry = walker.next()) {
     if (found > max || s.signal.aborted) break;
-    const hit = search(entry);
+    const hit = search(entry, () => s.signal.aborted);
     if (hit) {
       hits.push(hit);
       found += hit.matched.length;

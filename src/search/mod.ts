@@ -9,9 +9,10 @@ export { grep, type GrepRequest } from "./_grep.ts";
 export { BINARY_SNIFF_BYTES, type GrepHit } from "./_entry.ts";
 export { gitignoreTop, type WalkEntry, walkFiles } from "./_walk.ts";
 /**
- * The pool of a permission-fenced thread: `openSearchLink(roots)` on the unfenced side, its
- * `port` handed to the fenced thread's `useSearchLink(port)`.
+ * The pool of a permission-fenced thread: `openSearchLink(roots)` on the unfenced side (also
+ * its own entry point, link.ts), its `port` handed to the fenced thread's `useSearchLink(port)`.
  */
-export { openSearchLink, type SearchLink, useSearchLink } from "./_fence.ts";
+export { openSearchLink, type SearchLink } from "./link.ts";
+export { useSearchLink } from "./_fence.ts";
 /** How many pool threads searches use (0: the calling thread alone; undefined: the default). */
 export { setPoolThreads as setSearchThreads } from "./_pool.ts";

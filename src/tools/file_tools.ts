@@ -24,7 +24,7 @@ export const FILE_TOOLS: AnyTool[] = [
   copyPathTool,
 ];
 
-/** Tool names the file worker executor handles. */
-export const FILE_TOOL_NAMES: ReadonlySet<string> = new Set(FILE_TOOLS.map((t) => t.name));
+/** Tool names the file worker executor handles (file_tool_names.ts; a test keeps both equal). */
+export { FILE_TOOL_NAMES } from "./file_tool_names.ts";
 
 /** What the fenced file worker runs them with: the real dependencies, text files on disk. */

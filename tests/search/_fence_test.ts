@@ -2,7 +2,8 @@
 // roots only, handed over a link; a thread that cannot start leaves the search on one thread.
 import { expect } from "expect";
 import { Sandbox } from "../../src/sandbox/path.ts";
-import { openSearchLink, useSearchLink } from "../../src/search/_fence.ts";
+import { useSearchLink } from "../../src/search/_fence.ts";
+import { openSearchLink } from "../../src/search/link.ts";
 import { grep, type GrepRequest } from "../../src/search/_grep.ts";
 import { setGrepPoolProvider, setPoolThreadModule } from "../../src/search/_pool.ts";
 

@@ -1,5 +1,5 @@
 import { expect } from "expect";
-import { FILE_TOOLS } from "../../src/tools/file_tools.ts";
+import { FILE_TOOL_NAMES, FILE_TOOLS } from "../../src/tools/file_tools.ts";
 import { toolJsonSchema } from "../../src/tools/tool.ts";
 
 Deno.test("FILE_TOOLS: order, kinds, mutates, invocation", () => {
@@ -15,6 +15,10 @@ Deno.test("FILE_TOOLS: order, kinds, mutates, invocation", () => {
     ["move_path", "move", true, "call"],
     ["copy_path", "other", true, "call"],
   ]);
+});
+
+Deno.test("FILE_TOOL_NAMES: exactly the names of FILE_TOOLS, in order", () => {
+  expect([...FILE_TOOL_NAMES]).toEqual(FILE_TOOLS.map((t) => t.name));
 });
 
 Deno.test("FILE_TOOLS: subjects are the paths as given", () => {

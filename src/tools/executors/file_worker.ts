@@ -9,12 +9,12 @@
  * the moment of the call. FFI is granted for that setup only and revoked before any tool runs.
  */
 /// <reference lib="deno.worker" />
-import { defaultConfig, type FileConfig } from "../../config/mod.ts";
-import { defaultToolDeps } from "../deps.ts";
+import type { Config, FileConfig } from "../../config/mod.ts";
+import { diskFiles } from "../disk_files.ts";
 import { FILE_TOOLS } from "../file_tools.ts";
 import { useSearchLink } from "../../search/mod.ts";
-import { type ErrorCategory, toToolError } from "../../errors/mod.ts";
-import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
+import { type ErrorCategory, ToolError, toToolError } from "../../errors/mod.ts";
+import type { AnyTool, ToolContext, ToolDeps, ToolOutput } from "../tool.ts";
 import {
   type LandlockState,
   restrictThread,
@@ -22,7 +22,6 @@ import {
   type SandboxSnapshot,
 } from "../../sandbox/mod.ts";
 import { confineFsOps } from "../fs_ops.ts";
-import { ToolError } from "../../errors/mod.ts";
 
 export interface WorkerCallContext {
   cwd: string;
@@ -92,6 +91,31 @@ export type WorkerResponse =
   | { id: number; ok: true; output: ToolOutput; value?: unknown }
   | { id: number; ok: false; error: SerializedToolError };
 
+/**
+ * The config a file tool sees: `[tools.file]`, the only section file tools read. The worker does
+ * not load the config schema (and its defaults) for it: the main thread has already loaded and
+ * validated the config, and sends this section with every call.
+ */
+function configOf(file: FileConfig): Config {
+  return { tools: { file } } as Config;
+}
+
+/** No file tool runs commands, fetches URLs or reads overflow: this thread may do none of it. */
+function unavailable(what: string): never {
+  throw new ToolError("policy_blocked", `Cannot ${what}: the file worker has no such access`);
+}
+
+const WORKER_DEPS: ToolDeps = {
+  files: diskFiles,
+  runner: { run: () => Promise.resolve(unavailable("run a command")) },
+  web: {
+    resolve: () => Promise.resolve(unavailable("resolve a host name")),
+    request: () => Promise.resolve(unavailable("make a web request")),
+  },
+  overflow: null,
+  analyzeShell: () => Promise.resolve(unavailable("analyse a shell command")),
+};
+
 const tools = new Map<string, AnyTool>(FILE_TOOLS.map((t) => [t.name, t]));
 
 const running = new Map<number, AbortController>();
@@ -157,19 +181,17 @@ async function runCall(request: Extract<WorkerRequest, { type: "call" }>): Promi
     });
   }
   running.set(request.id, controller);
-  const config = defaultConfig();
-  config.tools.file = request.ctx.file;
   const ctx: ToolContext = {
     cwd: request.ctx.cwd,
     sandbox: Sandbox.restore(request.ctx.sandbox),
     signal: controller.signal,
-    config,
+    config: configOf(request.ctx.file),
     callId: request.ctx.callId,
     conversationId: request.ctx.conversationId,
     callerId: request.ctx.callerId,
     now: () => Date.now(),
     emit: () => {},
-    ...defaultToolDeps(),
+    ...WORKER_DEPS,
   };
   try {
     return await tool.execute(request.params, ctx);

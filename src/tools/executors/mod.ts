@@ -5,4 +5,10 @@
  * Editor-backed executors live with the ACP front-end and implement the same interface.
  */
 export { CompositeExecutor, LocalExecutor, type ToolExecutor } from "./executor.ts";
-export { type ConfineMode, FileWorker, WorkerFileExecutor } from "./worker_executor.ts";
+export {
+  type ConfineMode,
+  FileWorker,
+  type PrestartedWorker,
+  prestartFileWorker,
+  WorkerFileExecutor,
+} from "./worker_executor.ts";

@@ -5,8 +5,8 @@
  */
 import { ToolError } from "../../errors/mod.ts";
 import type { ToolExecutor } from "./executor.ts";
-import { FILE_TOOL_NAMES } from "../file_tools.ts";
-import { openSearchLink, type SearchLink } from "../../search/mod.ts";
+import { FILE_TOOL_NAMES } from "../file_tool_names.ts";
+import { openSearchLink, type SearchLink } from "../../search/link.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
 import { canonicalize, landlockBlocker, type LandlockState } from "../../sandbox/mod.ts";
@@ -64,10 +64,13 @@ export class FileWorker {
   /** Whether the worker's thread is confined with Landlock, or why not; settles before any call. */
   readonly confinement: Promise<LandlockState>;
 
+  /** How it confines its thread (`[tools.file.sandbox] mode`). */
+  readonly confine: ConfineMode;
+
   constructor(roots: readonly string[], options: { confine?: ConfineMode } = {}) {
     this.roots = [...roots];
     this.#rootIds = this.roots.map(identitySync);
-    const mode = options.confine ?? "auto";
+    const mode = this.confine = options.confine ?? "auto";
     const unavailable = mode === "off" ? null : landlockBlocker();
     this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
       type: "module",
@@ -219,6 +222,46 @@ export function deserializeToolError(error: SerializedToolError): ToolError {
   return rebuilt;
 }
 
+function rootsKey(roots: readonly string[]): string {
+  return JSON.stringify([...roots].sort());
+}
+
+/** Workers started ahead of the executor that will take them over (`prestartFileWorker`). */
+const prestarted = new Map<string, FileWorker>();
+
+/** A prestarted worker: `release()` stops it unless an executor took it over. */
+export interface PrestartedWorker {
+  readonly worker: FileWorker;
+  release(): void;
+}
+
+/**
+ * Starts the file worker a one-shot call of `tool` in `workspace` will use, before the config,
+ * the store and the tools load: the worker's thread loads its modules meanwhile. It is fenced
+ * to the workspace, as the sandbox of a config without `[tools.file] allowed_paths` is, and
+ * confines itself as `[tools.file.sandbox] mode = "auto"` (the default) says; an executor whose
+ * sandbox has other roots, or another mode, starts its own, and `release()` stops this one.
+ * Returns null for a tool the file worker does not run.
+ */
+export async function prestartFileWorker(
+  workspace: string,
+  tool: string,
+): Promise<PrestartedWorker | null> {
+  if (!FILE_TOOL_NAMES.has(tool)) return null;
+  const roots = [await canonicalize(workspace)];
+  const key = rootsKey(roots);
+  const worker = prestarted.get(key) ?? new FileWorker(roots);
+  prestarted.set(key, worker);
+  return {
+    worker,
+    release() {
+      if (prestarted.get(key) !== worker) return;
+      prestarted.delete(key);
+      worker.terminate();
+    },
+  };
+}
+
 /** Runs exactly the ten file tools in permission-restricted workers. */
 export class WorkerFileExecutor implements ToolExecutor {
   readonly name = "file_worker";
@@ -233,12 +276,23 @@ export class WorkerFileExecutor implements ToolExecutor {
     return FILE_TOOL_NAMES.has(tool.name);
   }
 
-  /** The worker for a set of roots, started lazily and replaced if it was stopped. */
+  /**
+   * The worker for a set of roots: a prestarted one for exactly these roots, else started
+   * lazily; replaced if it was stopped.
+   */
   workerFor(roots: readonly string[]): FileWorker {
-    const key = JSON.stringify([...roots].sort());
+    const key = rootsKey(roots);
     let worker = this.#workers.get(key);
     if (!worker || worker.closed) {
-      worker = new FileWorker(roots, { confine: this.#confine });
+      // A worker prestarted for these roots is taken over if it confines itself the same way.
+      const early = prestarted.get(key);
+      prestarted.delete(key);
+      if (early && !early.closed && early.confine === this.#confine) {
+        worker = early;
+      } else {
+        early?.terminate();
+        worker = new FileWorker(roots, { confine: this.#confine });
+      }
       this.#workers.set(key, worker);
     }
     return worker;

@@ -4,7 +4,11 @@ import * as path from "node:path";
 import { expect } from "expect";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { Sandbox } from "../../../src/sandbox/path.ts";
-import { FileWorker, WorkerFileExecutor } from "../../../src/tools/executors/worker_executor.ts";
+import {
+  FileWorker,
+  prestartFileWorker,
+  WorkerFileExecutor,
+} from "../../../src/tools/executors/worker_executor.ts";
 import { readTool } from "../../../src/tools/read.ts";
 import { defaultToolDeps } from "../../../src/tools/deps.ts";
 import { FILE_TOOLS } from "../../../src/tools/file_tools.ts";
@@ -246,4 +250,68 @@ Deno.test("executor: close terminates the worker; a later call starts a new one"
   expect(second).not.toBe(first);
   expect(second).toBeInstanceOf(FileWorker);
   local.close();
+});
+
+Deno.test("prestart: the executor takes over a worker started early for its roots", async () => {
+  const h = await dirs();
+  expect(await prestartFileWorker(h.ws, "bash")).toBe(null);
+  const early = (await prestartFileWorker(h.ws, "read"))!;
+  const local = new WorkerFileExecutor();
+  try {
+    expect(local.workerFor([h.ws])).toBe(early.worker);
+    // Taken over: release() leaves it running for the executor, which stops it on close.
+    early.release();
+    expect(early.worker.closed).toBe(false);
+    const read = await early.worker.request({
+      type: "unchecked",
+      op: "readTextFile",
+      path: `${h.ws}/inside.txt`,
+    });
+    expect(read).toMatchObject({ ok: true, value: "hello" });
+  } finally {
+    local.close();
+  }
+  expect(early.worker.closed).toBe(true);
+});
+
+Deno.test("prestart: a worker started early is fenced to the workspace and stopped when not taken over", async () => {
+  const h = await dirs();
+  const early = (await prestartFileWorker(h.ws, "grep"))!;
+  // Fenced like the sandbox of a config without allowed_paths: the workspace only.
+  const outside = await early.worker.request({
+    type: "unchecked",
+    op: "readTextFile",
+    path: `${h.outside}/secret.txt`,
+  });
+  expect(outside).toMatchObject({ ok: false, error: { errorName: "NotCapable" } });
+  // An executor whose sandbox has other roots (allowed_paths) starts its own worker.
+  const local = new WorkerFileExecutor();
+  try {
+    const own = local.workerFor([h.ws, h.outside]);
+    expect(own).not.toBe(early.worker);
+    early.release();
+    expect(early.worker.closed).toBe(true);
+    expect(own.closed).toBe(false);
+    // A later executor for the workspace does not get the stopped one.
+    expect(local.workerFor([h.ws])).not.toBe(early.worker);
+  } finally {
+    local.close();
+  }
+});
+
+Deno.test("prestart: an executor confining its worker otherwise starts its own and stops the early one", async () => {
+  const h = await dirs();
+  const early = (await prestartFileWorker(h.ws, "read"))!;
+  expect(early.worker.confine).toBe("auto");
+  const off = new WorkerFileExecutor({ confine: "off" });
+  try {
+    const own = off.workerFor([h.ws]);
+    expect(own).not.toBe(early.worker);
+    expect(own.confine).toBe("off");
+    expect(early.worker.closed).toBe(true);
+    early.release(); // nothing left to stop
+    expect(own.closed).toBe(false);
+  } finally {
+    off.close();
+  }
 });
