@@ -223,8 +223,7 @@ Deno.test("group_by_rule lists a rule's findings by message shape, double-quoted
     'invalid-name (4): Argument name "s" doesn\'t conform to snake_case naming style',
     "  a.py: 1:0 2:0",
     '  b.py:3:4 "t"',
-    '  Variable name "f" doesn\'t conform to snake_case naming style (1):',
-    "  b.py:5:6",
+    '  b.py:5:6 Variable name "f" doesn\'t conform to snake_case naming style',
     "4 diagnostics in 1 groups",
   ].join("\n"));
 });

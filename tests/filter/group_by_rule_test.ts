@@ -3,6 +3,7 @@ import { expect } from "expect";
 import { prng } from "../_support/random.ts";
 import { parse as parseToml } from "smol-toml";
 import { compilePattern, compileRule, FilterEngine } from "../../src/filter/mod.ts";
+import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
 
 Deno.test("group_by_rule second in a chain falls back to its input: the first stage's output", () => {
   const rules = [
@@ -109,8 +110,7 @@ Deno.test("continuation_pattern keeps a one-line diagnostic's follow-up lines un
     "      and that",
     "  a.x:3",
     "    detail of the second R1",
-    "R2 (1): other problem",
-    "  b.x:2",
+    "b.x:2 R2: other problem",
     "Found 3 problems in 2 files",
     "  indented summary detail",
   ]);
@@ -147,4 +147,18 @@ Deno.test("when grouping saves nothing the findings stay as printed, without the
   const out = engine.filter("lint", input, { failed: true });
   expect(out.text).toBe("f:1 R1 one\nf:2 R2 two\nf:3 R3 three");
   expect(out.stats.confidence).toBe("full");
+});
+
+Deno.test("compactLocations reads tsc's and shellcheck's location forms and shows a file's only position as printed", () => {
+  expect(compactLocations([
+    "a.ts(1,2)",
+    "a.ts(3,4)",
+    "b.ts(5,6)",
+    "s.sh line 3:",
+    "s.sh line 9:",
+    "t.sh line 4:",
+    "c.rs:7:1",
+  ])).toEqual([
+    "  a.ts: (1,2) (3,4), b.ts(5,6), s.sh: 3 9, t.sh line 4:, c.rs:7:1",
+  ]);
 });
