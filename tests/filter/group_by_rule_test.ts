@@ -104,7 +104,7 @@ Deno.test("continuation_pattern keeps a one-line diagnostic's follow-up lines un
     "  indented summary detail",
   ].join("\n");
   expect(engine.filter("lint", input, { failed: true }).text.split("\n")).toEqual([
-    "R1 (2): first problem, described at some length so that grouping pays",
+    "R1: first problem, described at some length so that grouping pays (2)",
     "  a.x:1",
     "    because of this",
     "      and that",

@@ -435,7 +435,7 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       " --> src/lib.rs:3:1",
       "  |     expected `i64`",
       "",
-      "unused_variables (2): unused variable: `a`",
+      "unused_variables: unused variable: `a` (2)",
       "  src/lib.rs:1:5",
       "  src/lib.rs:2:5 `b`",
       // cargo's own total equals ours: no "2 diagnostics in 1 groups" line.
@@ -577,7 +577,7 @@ Deno.test("group_by_rule: several names of the group's shape are shown in slot o
     "  = note: `#[warn(ptr_arg)]` on by default",
   ].join("\n");
   expect(run(s, input).text).toBe([
-    "ptr_arg (3): writing `&Vec` instead of `&[_]` involves a new object",
+    "ptr_arg: writing `&Vec` instead of `&[_]` involves a new object (3)",
     "  src/a.rs:1:5",
     "  src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
     // Another shape found once: its location, then its message.

@@ -232,6 +232,14 @@ function group(
     list.push(d);
     groups.set(key, list);
   }
+  // The absolute directory every grouped location shares is said once (deno and eslint print
+  // absolute paths); relative paths stay whole.
+  const grouped = [...groups.values()].flat();
+  const base = commonDirectory(grouped.map((d) => d.location!));
+  if (/^(\/|file:\/\/|[A-Za-z]:[\\/])/.test(base) && base.length >= 8 && grouped.length >= 3) {
+    out.push(`files under ${base}:`);
+    for (const d of grouped) d.location = d.location!.slice(base.length);
+  }
   let findings = 0;
   for (const [key, list] of groups) {
     findings += list.length;
@@ -242,8 +250,9 @@ function group(
       out.push(`${list[0].location} ${keyed ? `${key}: ` : ""}${first}`);
       continue;
     }
+    // The rule and message as the tool prints them (`eslint(eqeqeq): Expected …`), then the count.
     out.push(
-      keyed ? `${key} (${list.length}): ${first}` : `${stripSeverity(key)} (${list.length})`,
+      keyed ? `${key}: ${first} (${list.length})` : `${stripSeverity(key)} (${list.length})`,
     );
     // Findings of one message shape (the same message but for quoted names) go together: the
     // ones saying exactly the shape's first message are bare locations, listed compactly
@@ -285,27 +294,13 @@ function group(
       for (const { location, names } of named) {
         byNames.set(names, [...byNames.get(names) ?? [], location]);
       }
-      // The others one file's together: `a.ts: 2:5 \`x\`, 3:5 \`y\``.
-      const single = new Map<string, { whole: string; short: string }[]>();
+      const singles: string[] = [];
       const shared: string[] = [];
       for (const [names, locations] of byNames) {
-        if (new Set(locations).size > 1) {
-          shared.push(`  ${names} (${locations.length}):`, ...compactLocations(locations));
-          continue;
-        }
-        const m = FILE_POSITION.exec(locations[0]);
-        const file = m ? m[1] : "";
-        const item = {
-          whole: times(`${locations[0]} ${names}`, locations.length),
-          short: times(`${m ? m[2] ?? m[3] ?? m[4] : locations[0]} ${names}`, locations.length),
-        };
-        single.set(file, [...single.get(file) ?? [], item]);
+        if (new Set(locations).size === 1) {
+          singles.push(times(`${locations[0]} ${names}`, locations.length));
+        } else shared.push(`  ${names} (${locations.length}):`, ...compactLocations(locations));
       }
-      const singles = [...single].flatMap(([file, items]) =>
-        items.length > 1 && file
-          ? [`${file}: ${items[0].short}`, ...items.slice(1).map((item) => item.short)]
-          : items.map((item) => item.whole)
-      );
       out.push(...compactLocations(bare), ...wrapItems(singles), ...shared, ...continued);
     }
   }
@@ -374,6 +369,18 @@ export function compactLocations(locations: string[]): string[] {
     const listed = items.length === 1 ? last : `${file}: ${items.join(" ")}`;
     return alone ? `${times(file, alone)}, ${listed}` : listed;
   }));
+}
+
+/** The longest directory (ending in `/`) that starts every location; "" when there is none. */
+function commonDirectory(locations: string[]): string {
+  if (locations.length === 0) return "";
+  let prefix = locations[0];
+  for (const location of locations) {
+    let n = 0;
+    while (n < prefix.length && n < location.length && prefix[n] === location[n]) n++;
+    prefix = prefix.slice(0, n);
+  }
+  return prefix.slice(0, prefix.lastIndexOf("/") + 1);
 }
 
 /** `text`, with ` (xN)` when it came N > 1 times. */
