@@ -306,7 +306,8 @@ function group(
   }
   const rest = groups.size
     ? other.filter((line) =>
-      !p.groupedNoise(line) && !(config.drop_context && !FAILURE_SIGNAL.test(line))
+      !p.groupedNoise(line) &&
+      !(config.drop_context && !FAILURE_SIGNAL.test(line) && !IO_ERROR.test(line))
     )
     : other;
   if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
@@ -327,6 +328,9 @@ function group(
   }
   return { lines: out, confidence: "full" };
 }
+
+/** A tool's own error about a file it could not read: `drop_context` keeps these lines. */
+const IO_ERROR = /no such file|does not exist|is a directory|not readable/i;
 
 /**
  * A location's file and position: `path:line[:col]`, tsc's `path(line,col)`, shellcheck's
