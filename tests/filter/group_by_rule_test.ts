@@ -203,10 +203,10 @@ Deno.test("group_by_rule drop_context drops the lines around diagnostics but kee
   ].join("\n");
   const dropped = lintEngine({ drop_context: true }).filter("lint", input, { failed: true }).text;
   expect(dropped.split("\n")).toEqual([
-    "b.sh: openBinaryFile: does not exist (No such file or directory)",
     "R1: quote this variable to prevent word splitting (2)",
     "  a.sh: 1 4",
     "2 diagnostics in 1 groups",
+    "b.sh: openBinaryFile: does not exist (No such file or directory)",
   ]);
   const kept = lintEngine({}).filter("lint", input, { failed: true }).text;
   expect(kept).toContain("  cp $f /dst");
