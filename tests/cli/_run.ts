@@ -1,9 +1,21 @@
-// Runs the real CLI (`deno run -A main.ts …`) in a temp workspace with an isolated environment.
+// Runs the real CLI (`deno run <the zeph task's flags> main.ts …`) in a temp workspace with an isolated environment.
 import * as path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname!, "..", "..");
 export const DENO = path.join(ROOT, "node_modules", "deno", "deno");
 export const MAIN = path.join(ROOT, "main.ts");
+
+/**
+ * The flags of deno.json's `zeph` task, as bin/zeph.mjs passes them: tests run the CLI with the
+ * permissions users have, so code that works only under `-A` (a path under /dev, say) fails here.
+ */
+export const TASK_FLAGS: string[] = (() => {
+  const words = String(
+    JSON.parse(Deno.readTextFileSync(path.join(ROOT, "deno.json"))).tasks.zeph,
+  ).split(/\s+/);
+  const flags = words.slice(2, words.indexOf("main.ts")).filter((w) => w !== "--no-prompt");
+  return ["--config", path.join(ROOT, "deno.json"), ...flags];
+})();
 
 export interface RunResult {
   code: number;
@@ -35,7 +47,7 @@ export async function zeph(
     home: string;
     env?: Record<string, string>;
     stdin?: string;
-    /** Deno's permission flags. @default ["-A"] */
+    /** Deno's flags. @default TASK_FLAGS */
     denoFlags?: string[];
   },
 ): Promise<RunResult> {
@@ -48,7 +60,7 @@ export async function zeph(
     ...options.env,
   };
   const child = new Deno.Command(DENO, {
-    args: ["run", ...(options.denoFlags ?? ["-A"]), "--no-prompt", MAIN, ...args],
+    args: ["run", ...(options.denoFlags ?? TASK_FLAGS), "--no-prompt", MAIN, ...args],
     cwd: options.cwd,
     env,
     clearEnv: true,
