@@ -1,21 +1,10 @@
 // Runs the real CLI (`deno run <the zeph task's flags> main.ts …`) in a temp workspace with an isolated environment.
 import * as path from "node:path";
+import { TASK_FLAGS } from "../_support/zeph_flags.ts";
 
 const ROOT = path.resolve(import.meta.dirname!, "..", "..");
 export const DENO = path.join(ROOT, "node_modules", "deno", "deno");
 export const MAIN = path.join(ROOT, "main.ts");
-
-/**
- * The flags of deno.json's `zeph` task, as bin/zeph.mjs passes them: tests run the CLI with the
- * permissions users have, so code that works only under `-A` (a path under /dev, say) fails here.
- */
-export const TASK_FLAGS: string[] = (() => {
-  const words = String(
-    JSON.parse(Deno.readTextFileSync(path.join(ROOT, "deno.json"))).tasks.zeph,
-  ).split(/\s+/);
-  const flags = words.slice(2, words.indexOf("main.ts")).filter((w) => w !== "--no-prompt");
-  return ["--config", path.join(ROOT, "deno.json"), ...flags];
-})();
 
 export interface RunResult {
   code: number;
@@ -47,7 +36,7 @@ export async function zeph(
     home: string;
     env?: Record<string, string>;
     stdin?: string;
-    /** Deno's flags. @default TASK_FLAGS */
+    /** Deno's flags. @default TASK_FLAGS (the zeph task's) */
     denoFlags?: string[];
   },
 ): Promise<RunResult> {
