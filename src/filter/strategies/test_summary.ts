@@ -465,7 +465,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         continue;
       }
       if (emptyNextest.has(item)) continue;
-      item.body = compactFrames(item.body);
+      item.body = compactCodeFrames(compactFrames(item.body));
       const pyHead = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
       result.push(pyHead ? `___ ${pyHead[1]} ___` : item.head);
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
@@ -516,6 +516,38 @@ function compactFrames(body: string[]): string[] {
     }
     i++;
     if (at[1] !== panicAt) out.push(`${line} at ${at[1]}`);
+  }
+  return out;
+}
+
+/** A code-frame line of jest/vitest/babel: `> 13 |   code`, `  12 |`, `5| code`, `   |   ^`. */
+const CODE_FRAME = /^\s*(?:>\s*)?\d{1,7}\s?\|/;
+const CODE_FRAME_MARKED = /^\s*>\s*\d{1,7}\s?\|/;
+const CODE_CARET = /^\s*\|\s*\^+\s*$/;
+
+/**
+ * A code frame shows the failing line between a few lines of context and a caret under the
+ * column; the location line (`file:13:33`) already gives line and column. Of each frame only
+ * the failing line stays: the `>`-marked one (jest), else the one over the caret (vitest); a
+ * frame with neither is kept whole.
+ */
+function compactCodeFrames(body: string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < body.length) {
+    if (!CODE_FRAME.test(body[i]) && !CODE_CARET.test(body[i])) {
+      out.push(body[i++]);
+      continue;
+    }
+    const start = i;
+    while (i < body.length && (CODE_FRAME.test(body[i]) || CODE_CARET.test(body[i]))) i++;
+    const frame = body.slice(start, i);
+    const marked = frame.filter((line) => CODE_FRAME_MARKED.test(line));
+    const overCaret = frame.filter((line, k) =>
+      CODE_FRAME.test(line) && k + 1 < frame.length && CODE_CARET.test(frame[k + 1])
+    );
+    const failing = marked.length ? marked : overCaret;
+    out.push(...(failing.length ? failing : frame));
   }
   return out;
 }
