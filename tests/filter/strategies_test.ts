@@ -251,6 +251,47 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
   );
 });
 
+Deno.test("test_summary: a code frame keeps its failing line; a frame with no mark stays whole", () => {
+  const s = { type: "test_summary", max_failures: 10, truncate_stack_trace: 20 };
+  const head = "FAIL a.test.ts\n  ● t › fails\n    Expected: 1\n";
+  const tail = "\n      at Object.toBe (a.test.ts:2:9)\nTests:       1 failed, 1 total";
+  // jest: the `>` line stays, context and caret go.
+  expect(
+    run(
+      s,
+      `${head}      1 | it("x", () => {\n    > 2 |   expect(f()).toBe(1);\n        |       ^\n      3 | });${tail}`,
+      true,
+    )
+      .text,
+  ).toBe(
+    "FAIL a.test.ts\n  ● t › fails\n    Expected: 1\n    > 2 |   expect(f()).toBe(1);\n      at Object.toBe (a.test.ts:2:9)\nTests:       1 failed, 1 total",
+  );
+  // vitest: no `>`; the line over the caret stays.
+  expect(
+    run(
+      s,
+      ` FAIL  a.test.ts > t > fails\n      1| a\n      2| b\n       |  ^\n      3| c\n Tests  1 failed (1)`,
+      true,
+    )
+      .text,
+  ).toBe(" FAIL  a.test.ts > t > fails\n      2| b\n Tests  1 failed (1)");
+  // Neither a mark nor a caret: which line failed is unknown, so the frame stays whole.
+  expect(
+    run(s, ` FAIL  a.test.ts > t > fails\n      1| a\n      2| b\n Tests  1 failed (1)`, true).text,
+  ).toBe(" FAIL  a.test.ts > t > fails\n      1| a\n      2| b\n Tests  1 failed (1)");
+  // A caret alone under a quoted source line (deno) goes: the frame below gives the column.
+  expect(
+    run(
+      s,
+      "t => ./a_test.ts:1:6\nerror: Error: boom\n  throw new Error(m);\n        ^\n    at f (file:///a_test.ts:2:9)\nFAILED | 0 passed | 1 failed (1ms)",
+      true,
+    )
+      .text,
+  ).toBe(
+    "t => ./a_test.ts:1:6\nerror: Error: boom\n  throw new Error(m);\n    at f (file:///a_test.ts:2:9)\nFAILED | 0 passed | 1 failed (1ms)",
+  );
+});
+
 Deno.test("strip_noise: min_lines leaves short outputs alone; summary counts what went", () => {
   const s = { type: "strip_noise", patterns: ["^ok "], min_lines: 3, summary: "({n} ok lines)" };
   expect(run(s, "ok a\nok b\nbad c")).toEqual({

@@ -282,6 +282,7 @@ const TAP_VALUE = /^(\s+)(?:expected|actual):(.*)$/;
 const TAP_ASSERTION = /^\s+(Expected values to be |\+ actual - expected$)/;
 const indentOf = (line: string) => line.length - line.trimStart().length;
 const AT_LINE = /^\s+at /;
+const CARET_ONLY = /^\s+\^+\s*$/;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
 const PYTEST_KEEP = /^(>|E |\S+:\d+: )/;
 const PYTEST_CAPTURED = /^-{3,} Captured /;
@@ -377,6 +378,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       skipAt = false;
       if (isBlank(line)) return;
+      // A caret under a quoted source line: its column is in the `at file:line:col` frame.
+      if (CARET_ONLY.test(line)) return;
       if (NOISE_FRAME.test(line)) {
         skipAt = FRAME_LINE.test(line);
         return;
