@@ -89,7 +89,7 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "pytest",
       "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
-      "___ test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
+      "___ t.py::test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "jest",
@@ -166,7 +166,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
       "──── STDOUT:             calc tests::b\n     Summary [   0.2s] 1 tests run: 0 passed, 1 failed, 0 skipped",
     ],
     [
-      "pytest -v: the progress line goes when the short summary names the test; captured output stays",
+      "pytest -v: the progress line and the short summary merge into the block; captured output stays",
       [
         "t.py::test_b FAILED    [ 50%]",
         "___ test_b ___",
@@ -180,7 +180,37 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "FAILED t.py::test_b - assert 1 == 2",
         "===== 1 failed, 1 passed in 0.01s =====",
       ].join("\n"),
-      "___ test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
+      "___ t.py::test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\n= 1 failed, 1 passed in 0.01s =",
+    ],
+    [
+      "pytest: a test name failing in two files keeps both blocks and both short-summary lines",
+      [
+        "___ test_b ___",
+        ">       assert 1 == 2",
+        "E       assert 1 == 2",
+        "a.py:5: AssertionError",
+        "___ test_b ___",
+        ">       assert 3 == 4",
+        "E       assert 3 == 4",
+        "b.py:7: AssertionError",
+        "FAILED a.py::test_b - assert 1 == 2",
+        "FAILED b.py::test_b - assert 3 == 4",
+        "===== 2 failed in 0.01s =====",
+      ].join("\n"),
+      "___ test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\na.py:5: AssertionError\n___ test_b ___\n>       assert 3 == 4\nE       assert 3 == 4\nb.py:7: AssertionError\nFAILED a.py::test_b - assert 1 == 2\nFAILED b.py::test_b - assert 3 == 4\n= 2 failed in 0.01s =",
+    ],
+    [
+      "vitest: the progress tree's `×` line goes when the failure report shows the same test",
+      [
+        " ❯ a.test.ts (2 tests | 1 failed) 3ms",
+        "   × s > t 2ms",
+        "     → expected 1 to be 2",
+        " FAIL  a.test.ts > s > t",
+        "AssertionError: expected 1 to be 2",
+        " ❯ a.test.ts:3:9",
+        "      Tests  1 failed | 1 passed (2)",
+      ].join("\n"),
+      " ❯ a.test.ts (2 tests | 1 failed) 3ms\n FAIL  a.test.ts > s > t\nAssertionError: expected 1 to be 2\n ❯ a.test.ts:3:9\n      Tests  1 failed | 1 passed (2)",
     ],
     [
       "node --test TAP: YAML bookkeeping and zero counts go",

@@ -322,7 +322,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (kind === "block") {
       // nextest's `stderr ───` names no test: the failed-test line before it does.
       const key = NEXTEST_SECTION.test(line) ? `${line}\n${lastMarker}` : line;
-      if (heads.has(key)) {
+      // pytest names a block by the test's name only: two files' `test_b` are two failures.
+      if (heads.has(key) && !PYTEST_HEAD.test(line)) {
         // deno lists each failure again under FAILURES: the name is already shown.
         block = null;
         return;
@@ -451,11 +452,13 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     const named = (id: string, from: number) =>
       headIds.has(id) || (lastMarker.get(id) ?? -1) > from ||
       (searchHeads && otherHeads.some((head) => head.includes(id)));
+    const { renamed, dropped } = mergeRepeatedFailures(out);
     const result: string[] = [];
     let shown = 0;
     let hidden = 0;
     for (let k = 0; k < out.length; k++) {
       const item = out[k];
+      if (dropped.has(item)) continue;
       if (typeof item === "string") {
         if (nextest && item.startsWith("test result: ")) continue;
         if (ZERO_COUNT.test(item)) continue;
@@ -470,7 +473,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (emptyNextest.has(item)) continue;
       item.body = compactCodeFrames(compactFrames(item.body));
       const pyHead = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
-      result.push(pyHead ? `___ ${pyHead[1]} ___` : item.head);
+      result.push(pyHead ? `___ ${renamed.get(item) ?? pyHead[1]} ___` : item.head);
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
       // their locations stay (the assertion, `panicked at a.rs:3:5`).
@@ -488,6 +491,55 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
   };
   return { push, finish };
+}
+
+const PYTEST_SHORT = new RegExp(`^FAILED (${PYTEST_ID}(\\S+))(?: - .*)?$`);
+const VITEST_FAIL_HEAD = /^ ?FAIL\s+\S+ > (.+)$/;
+const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
+
+/**
+ * Failures a runner reports twice, merged into one. pytest: a failure block (`___ test_b ___`)
+ * and its short-summary line (`FAILED t.py::test_b - msg`, the message cut) become one block
+ * headed by the full id. vitest: the progress tree's `× suite > test` with its one-line message
+ * goes when the failure report (`FAIL file > suite > test`) shows the same test. A name found
+ * twice on either side is left alone (which block it means is unknown).
+ */
+function mergeRepeatedFailures(
+  out: (string | Block | Marker)[],
+): { renamed: Map<Block, string>; dropped: Set<unknown> } {
+  const renamed = new Map<Block, string>();
+  const dropped = new Set<unknown>();
+  const pyBlocks = new Map<string, Block | null>();
+  const pyShort = new Map<string, { marker: Marker; id: string } | null>();
+  const vitestReported = new Set<string>();
+  for (const item of out) {
+    if (typeof item === "string") continue;
+    if ("head" in item) {
+      const py = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
+      if (py) pyBlocks.set(py[1], pyBlocks.has(py[1]) ? null : item);
+      const vitest = VITEST_FAIL_HEAD.exec(item.head);
+      if (vitest) vitestReported.add(vitest[1]);
+      continue;
+    }
+    const short = PYTEST_SHORT.exec(item.line);
+    if (!short) continue;
+    const name = short[1].slice(short[1].indexOf("::") + 2).replaceAll("::", ".");
+    pyShort.set(name, pyShort.has(name) ? null : { marker: item, id: short[1] });
+  }
+  for (const [name, block] of pyBlocks) {
+    const short = pyShort.get(name);
+    if (!block || !short) continue;
+    renamed.set(block, short.id);
+    dropped.add(short.marker);
+  }
+  if (vitestReported.size) {
+    for (const item of out) {
+      if (typeof item === "string" || !("head" in item)) continue;
+      const cross = VITEST_CROSS_HEAD.exec(item.head);
+      if (cross && vitestReported.has(cross[1])) dropped.add(item);
+    }
+  }
+  return { renamed, dropped };
 }
 
 const NEXTEST_HEAD = /^\s*(?:---|────) (?:STDOUT|STDERR):\s+(\S.*)$/;
