@@ -84,7 +84,7 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "go -v",
       "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    b_test.go:3: want 2\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\tex/m\t0.01s",
-      "--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\nFAIL\tex/m\t0.01s",
+      "--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\tex/m\t0.01s",
     ],
     [
       "pytest",

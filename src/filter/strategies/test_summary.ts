@@ -289,6 +289,10 @@ const PYTEST_CAPTURED = /^-{3,} Captured /;
 const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 /** Zero counts of node --test (`# todo 0`): nothing to report. */
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
+/** jest's snapshot count when every snapshot matched: nothing to act on. */
+const SNAPSHOTS_ALL_PASSED = /^Snapshots:\s+(\d+) passed, \1 total$/;
+/** jest's matcher header (`expect(received).toBe(expected) // Object.is equality`): the quoted source line names the matcher. */
+const JEST_MATCHER_HINT = /^\s+expect\(received\)(\.not)?\.\w+\((expected)?\)( \/\/ .*)?$/;
 
 /** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
 function summarizer(config: TestSummaryConfig, failed: boolean): {
@@ -378,7 +382,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         return;
       }
       skipAt = false;
-      if (isBlank(line)) return;
+      if (isBlank(line) || JEST_MATCHER_HINT.test(line)) return;
       // A caret under a quoted source line: its column is in the `at file:line:col` frame.
       if (CARET_ONLY.test(line)) return;
       if (NOISE_FRAME.test(line)) {
@@ -453,6 +457,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       headIds.has(id) || (lastMarker.get(id) ?? -1) > from ||
       (searchHeads && otherHeads.some((head) => head.includes(id)));
     const { renamed, dropped } = mergeRepeatedFailures(out);
+    const goFailLine = out.some((item) => typeof item === "string" && item.startsWith("FAIL\t"));
     const result: string[] = [];
     let shown = 0;
     let hidden = 0;
@@ -461,7 +466,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (dropped.has(item)) continue;
       if (typeof item === "string") {
         if (nextest && item.startsWith("test result: ")) continue;
-        if (ZERO_COUNT.test(item)) continue;
+        if (ZERO_COUNT.test(item) || SNAPSHOTS_ALL_PASSED.test(item)) continue;
+        // go's bare `FAIL` repeats the `FAIL\tpkg` line that follows it.
+        if (item === "FAIL" && goFailLine) continue;
         const padded = PYTEST_SUMMARY.exec(item);
         result.push(padded ? `= ${padded[1]} =` : item);
         continue;
