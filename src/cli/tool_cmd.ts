@@ -19,8 +19,8 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .argument("[id]", "tool id, e.g. read (list: zeph tools)")
     .argument(
       "[input]",
-      "JSON object with the tool's parameters; - reads stdin, @file a file",
-      "{}",
+      "JSON object with the tool's parameters; - reads stdin, @file a file " +
+        "(left out: piped stdin, else {})",
     )
     .option("--json", 'print {"tool","ok","output","category","error","exit_code"}')
     .helpOption(false)
@@ -37,8 +37,17 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         else await printToolHelp(id, deps, globals);
         return;
       }
-      if (id === undefined) throw new CliError("error: missing required argument 'id'");
-      await runToolCall(deps, globals, { inputText, resolve: () => id, tool: id });
+      if (id === undefined) {
+        throw new CliError(
+          "Name the tool to run: zeph tool <id> '<json>' (zeph tools lists them, " +
+            "zeph tool <id> --help shows one's parameters).",
+        );
+      }
+      await runToolCall(deps, globals, {
+        inputText: inputText ?? (pipedStdin() ? "-" : "{}"),
+        resolve: () => id,
+        tool: id,
+      });
     });
 }
 
@@ -98,6 +107,20 @@ export async function runToolCall(
   } finally {
     await runtime.close();
     (await early)?.release();
+  }
+}
+
+/**
+ * Whether stdin is a pipe or a file (`echo '{…}' | zeph tool read`, `< params.json`): then a left-out
+ * input is read from it. A terminal, /dev/null or a closed stdin means no input (`{}`).
+ */
+export function pipedStdin(): boolean {
+  if (Deno.stdin.isTerminal()) return false;
+  try {
+    const info = Deno.statSync("/dev/stdin");
+    return info.isFile || info.isFifo === true || info.isSocket === true;
+  } catch {
+    return false;
   }
 }
 

@@ -62,7 +62,7 @@ Deno.test("usage errors exit 2 with a clear message", async () => {
       [["bogus", "x"], "error: unknown command 'bogus'"],
       [["--bogus"], "error: unknown option '--bogus'"],
       [["tools", "--bogus"], "error: unknown option '--bogus'"],
-      [["tool"], "error: missing required argument 'id'"],
+      [["tool"], "Name the tool to run: zeph tool <id> '<json>' (zeph tools lists them"],
       [["config", "check", "extra"], "error: too many arguments for 'check'"],
       [["-C"], "error: option '-C, --cwd <dir>' argument missing"],
     ];

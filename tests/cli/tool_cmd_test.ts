@@ -384,3 +384,26 @@ Deno.test("default autonomy: destructive commands are refused without a terminal
     expect(await Deno.readTextFile(path.join(ws, "new.txt"))).toBe("made\n");
   });
 });
+
+Deno.test("zeph tool <id> with the input left out reads piped stdin, and {} from /dev/null", async () => {
+  await withWorkspace(async (ws, home) => {
+    await Deno.writeTextFile(path.join(ws, "a.txt"), "alpha\nbeta\n");
+    const piped = await zeph(["tool", "read"], { cwd: ws, home, stdin: '{"path": "a.txt"}' });
+    expect([piped.code, piped.stdout]).toEqual([
+      0,
+      `${await dispatchInProcess(ws, "read", { path: "a.txt" })}\n`,
+    ]);
+    // stdin closed (/dev/null): no input is {}, so read names its missing path.
+    const none = await zeph(["tool", "read"], { cwd: ws, home });
+    expect(none.code).toBe(1);
+    expect(none.stdout + none.stderr).toContain("path");
+    // An explicit input wins over piped stdin.
+    const explicit = await zeph(["tool", "read", '{"path": "a.txt", "limit": 1}'], {
+      cwd: ws,
+      home,
+      stdin: '{"path": "nope.txt"}',
+    });
+    expect([explicit.code, explicit.stdout]).toContain(0);
+    expect(explicit.stdout).toContain("alpha");
+  });
+});
