@@ -8,7 +8,7 @@ import { Sandbox } from "../../src/sandbox/path.ts";
 import { builtinTools } from "../../src/tools/catalog.ts";
 import { LocalExecutor } from "../../src/tools/executors/mod.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
-import { withWorkspace, zeph } from "./_run.ts";
+import { MAIN, withWorkspace, zeph } from "./_run.ts";
 
 /**
  * The same call dispatched in-process (local executor: same tool code, no worker start-up):
@@ -385,10 +385,23 @@ Deno.test("default autonomy: destructive commands are refused without a terminal
   });
 });
 
+/** The permission flags of deno.json's `zeph` task (what users run). */
+function zephTaskFlags(): string[] {
+  const task: string =
+    JSON.parse(Deno.readTextFileSync(path.join(path.dirname(MAIN), "deno.json"))).tasks.zeph;
+  return task.split(/\s+/).filter((w) => w.startsWith("--allow-"));
+}
+
 Deno.test("zeph tool <id> with the input left out reads piped stdin, and {} from /dev/null", async () => {
   await withWorkspace(async (ws, home) => {
     await Deno.writeTextFile(path.join(ws, "a.txt"), "alpha\nbeta\n");
-    const piped = await zeph(["tool", "read"], { cwd: ws, home, stdin: '{"path": "a.txt"}' });
+    // With the zeph task's own permission flags, not -A: stdin is judged without --allow-all.
+    const piped = await zeph(["tool", "read"], {
+      cwd: ws,
+      home,
+      stdin: '{"path": "a.txt"}',
+      denoFlags: zephTaskFlags(),
+    });
     expect([piped.code, piped.stdout]).toEqual([
       0,
       `${await dispatchInProcess(ws, "read", { path: "a.txt" })}\n`,
