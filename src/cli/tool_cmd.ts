@@ -11,6 +11,7 @@ import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
 import type { CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
+import { fstatSync } from "node:fs";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
@@ -117,8 +118,9 @@ export async function runToolCall(
 export function pipedStdin(): boolean {
   if (Deno.stdin.isTerminal()) return false;
   try {
-    const info = Deno.statSync("/dev/stdin");
-    return info.isFile || info.isFifo === true || info.isSocket === true;
+    // By descriptor: a path under /dev needs --allow-all in Deno, fd 0 needs no permission.
+    const info = fstatSync(0);
+    return info.isFile() || info.isFIFO() || info.isSocket();
   } catch {
     return false;
   }

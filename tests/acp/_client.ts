@@ -7,6 +7,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import Ajv2020 from "ajv/dist/2020.js";
 import * as path from "node:path";
+import { TASK_FLAGS } from "../_support/zeph_flags.ts";
 
 const ROOT = path.resolve(import.meta.dirname!, "../..");
 const DENO = Deno.execPath();
@@ -174,7 +175,7 @@ export function spawnAcp(
   return new Deno.Command(DENO, {
     args: [
       "run",
-      "-A",
+      ...TASK_FLAGS,
       path.join(ROOT, "main.ts"),
       "acp",
       "--config",

@@ -3,6 +3,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { ACP_TERMINAL_NOTICE } from "../../src/acp/mod.ts";
+import { TASK_FLAGS } from "../_support/zeph_flags.ts";
 
 const ROOT = path.resolve(import.meta.dirname!, "..", "..");
 const DENO = path.join(ROOT, "node_modules", "deno", "deno");
@@ -50,7 +51,7 @@ Deno.test({
 Deno.test("zeph acp on a pipe writes nothing to stderr", () =>
   withHome(async (home) => {
     const out = await new Deno.Command(DENO, {
-      args: ["run", "-A", "--no-prompt", MAIN, "acp"],
+      args: ["run", ...TASK_FLAGS, "--no-prompt", MAIN, "acp"],
       cwd: home,
       clearEnv: true,
       env: { PATH: Deno.env.get("PATH")!, HOME: home, NO_COLOR: "1" },

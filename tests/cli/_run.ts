@@ -1,5 +1,6 @@
-// Runs the real CLI (`deno run -A main.ts …`) in a temp workspace with an isolated environment.
+// Runs the real CLI (`deno run <the zeph task's flags> main.ts …`) in a temp workspace with an isolated environment.
 import * as path from "node:path";
+import { TASK_FLAGS } from "../_support/zeph_flags.ts";
 
 const ROOT = path.resolve(import.meta.dirname!, "..", "..");
 export const DENO = path.join(ROOT, "node_modules", "deno", "deno");
@@ -35,7 +36,7 @@ export async function zeph(
     home: string;
     env?: Record<string, string>;
     stdin?: string;
-    /** Deno's permission flags. @default ["-A"] */
+    /** Deno's flags. @default TASK_FLAGS (the zeph task's) */
     denoFlags?: string[];
   },
 ): Promise<RunResult> {
@@ -48,7 +49,7 @@ export async function zeph(
     ...options.env,
   };
   const child = new Deno.Command(DENO, {
-    args: ["run", ...(options.denoFlags ?? ["-A"]), "--no-prompt", MAIN, ...args],
+    args: ["run", ...(options.denoFlags ?? TASK_FLAGS), "--no-prompt", MAIN, ...args],
     cwd: options.cwd,
     env,
     clearEnv: true,

@@ -3,6 +3,7 @@
 // where tmux is not installed; .ci/run installs it.
 import * as path from "node:path";
 import { DENO, MAIN } from "./_run.ts";
+import { TASK_FLAGS } from "../_support/zeph_flags.ts";
 
 export const HAS_TMUX = (() => {
   try {
@@ -66,7 +67,7 @@ export async function startZeph(
     ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
     DENO,
     "run",
-    "-A",
+    ...TASK_FLAGS,
     "--no-prompt",
     MAIN,
     ...args,

@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { openStore } from "../../src/store/mod.ts";
 import { DENO, MAIN, withWorkspace, zeph } from "./_run.ts";
 import { writeScript } from "../_support/scripted.ts";
+import { TASK_FLAGS } from "../_support/zeph_flags.ts";
 
 const HAS_SCRIPT = new Deno.Command("sh", { args: ["-c", "command -v script"] }).outputSync()
   .success;
@@ -28,7 +29,7 @@ async function onTerminal(
   args: string[],
   steps: { after: string; send: string }[],
 ): Promise<string> {
-  const quoted = [DENO, "run", "-A", "--no-prompt", MAIN, ...args]
+  const quoted = [DENO, "run", ...TASK_FLAGS, "--no-prompt", MAIN, ...args]
     .map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   const child = new Deno.Command("script", {
     args: ["-qec", `stty cols 80 rows 40; cd '${ws}' && exec ${quoted}`, "/dev/null"],

@@ -4,13 +4,14 @@ import { expect } from "expect";
 import * as path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { DENO, MAIN, withWorkspace } from "./_run.ts";
+import { TASK_FLAGS } from "../_support/zeph_flags.ts";
 
 async function run(
   args: string[],
   options: { cwd: string; env: Record<string, string> },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(DENO, {
-    args: ["run", "-A", "--no-prompt", MAIN, ...args],
+    args: ["run", ...TASK_FLAGS, "--no-prompt", MAIN, ...args],
     cwd: options.cwd,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...options.env },
     clearEnv: true,

@@ -1,6 +1,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { DENO, MAIN, withWorkspace } from "./_run.ts";
+import { TASK_FLAGS } from "../_support/zeph_flags.ts";
 
 Deno.test("Ctrl-C during `zeph tool bash` cancels the call: exit 1 with a cancelled result, the command killed", async () => {
   await withWorkspace(async (ws, home) => {
@@ -8,7 +9,7 @@ Deno.test("Ctrl-C during `zeph tool bash` cancels the call: exit 1 with a cancel
     const child = new Deno.Command(DENO, {
       args: [
         "run",
-        "-A",
+        ...TASK_FLAGS,
         "--no-prompt",
         MAIN,
         "--yes",

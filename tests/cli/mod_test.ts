@@ -3,6 +3,7 @@ import { expect } from "expect";
 import { VERSION } from "../../src/version.ts";
 import * as path from "node:path";
 import { DENO, MAIN, withWorkspace, zeph } from "./_run.ts";
+import { TASK_FLAGS } from "../_support/zeph_flags.ts";
 
 Deno.test("zeph --version prints the version (fast path and after global options)", async () => {
   await withWorkspace(async (ws, home) => {
@@ -90,7 +91,7 @@ Deno.test("a reader that stops early (zeph … | head) ends zeph quietly with 14
     const script = path.join(home, "long.jsonl");
     await Deno.writeTextFile(script, JSON.stringify({ text: "word ".repeat(100_000) }) + "\n");
     const child = new Deno.Command(DENO, {
-      args: ["run", "-A", "--no-prompt", MAIN, "-p", "go", "--script", script],
+      args: ["run", ...TASK_FLAGS, "--no-prompt", MAIN, "-p", "go", "--script", script],
       cwd: ws,
       env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" },
       clearEnv: true,

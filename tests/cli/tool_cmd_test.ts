@@ -388,7 +388,12 @@ Deno.test("default autonomy: destructive commands are refused without a terminal
 Deno.test("zeph tool <id> with the input left out reads piped stdin, and {} from /dev/null", async () => {
   await withWorkspace(async (ws, home) => {
     await Deno.writeTextFile(path.join(ws, "a.txt"), "alpha\nbeta\n");
-    const piped = await zeph(["tool", "read"], { cwd: ws, home, stdin: '{"path": "a.txt"}' });
+    // With the zeph task's own permission flags (the default), not -A: judged without --allow-all.
+    const piped = await zeph(["tool", "read"], {
+      cwd: ws,
+      home,
+      stdin: '{"path": "a.txt"}',
+    });
     expect([piped.code, piped.stdout]).toEqual([
       0,
       `${await dispatchInProcess(ws, "read", { path: "a.txt" })}\n`,

@@ -84,12 +84,12 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "go -v",
       "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    b_test.go:3: want 2\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\tex/m\t0.01s",
-      "--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\nFAIL\tex/m\t0.01s",
+      "--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\tex/m\t0.01s",
     ],
     [
       "pytest",
       "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
-      "___ test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
+      "___ t.py::test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "jest",
@@ -166,7 +166,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
       "──── STDOUT:             calc tests::b\n     Summary [   0.2s] 1 tests run: 0 passed, 1 failed, 0 skipped",
     ],
     [
-      "pytest -v: the progress line goes when the short summary names the test; captured output stays",
+      "pytest -v: the progress line and the short summary merge into the block; captured output stays",
       [
         "t.py::test_b FAILED    [ 50%]",
         "___ test_b ___",
@@ -180,7 +180,37 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "FAILED t.py::test_b - assert 1 == 2",
         "===== 1 failed, 1 passed in 0.01s =====",
       ].join("\n"),
-      "___ test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
+      "___ t.py::test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\n= 1 failed, 1 passed in 0.01s =",
+    ],
+    [
+      "pytest: a test name failing in two files keeps both blocks and both short-summary lines",
+      [
+        "___ test_b ___",
+        ">       assert 1 == 2",
+        "E       assert 1 == 2",
+        "a.py:5: AssertionError",
+        "___ test_b ___",
+        ">       assert 3 == 4",
+        "E       assert 3 == 4",
+        "b.py:7: AssertionError",
+        "FAILED a.py::test_b - assert 1 == 2",
+        "FAILED b.py::test_b - assert 3 == 4",
+        "===== 2 failed in 0.01s =====",
+      ].join("\n"),
+      "___ test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\na.py:5: AssertionError\n___ test_b ___\n>       assert 3 == 4\nE       assert 3 == 4\nb.py:7: AssertionError\nFAILED a.py::test_b - assert 1 == 2\nFAILED b.py::test_b - assert 3 == 4\n= 2 failed in 0.01s =",
+    ],
+    [
+      "vitest: the progress tree's `×` line goes when the failure report shows the same test",
+      [
+        " ❯ a.test.ts (2 tests | 1 failed) 3ms",
+        "   × s > t 2ms",
+        "     → expected 1 to be 2",
+        " FAIL  a.test.ts > s > t",
+        "AssertionError: expected 1 to be 2",
+        " ❯ a.test.ts:3:9",
+        "      Tests  1 failed | 1 passed (2)",
+      ].join("\n"),
+      " ❯ a.test.ts (2 tests | 1 failed) 3ms\n FAIL  a.test.ts > s > t\nAssertionError: expected 1 to be 2\n ❯ a.test.ts:3:9\n      Tests  1 failed | 1 passed (2)",
     ],
     [
       "node --test TAP: YAML bookkeeping and zero counts go",
@@ -248,6 +278,47 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
   ];
   expect(cases.map(([name, input]) => [name, run(s, input, true).text])).toEqual(
     cases.map(([name, , out]) => [name, out]),
+  );
+});
+
+Deno.test("test_summary: a code frame keeps its failing line; a frame with no mark stays whole", () => {
+  const s = { type: "test_summary", max_failures: 10, truncate_stack_trace: 20 };
+  const head = "FAIL a.test.ts\n  ● t › fails\n    Expected: 1\n";
+  const tail = "\n      at Object.toBe (a.test.ts:2:9)\nTests:       1 failed, 1 total";
+  // jest: the `>` line stays, context and caret go.
+  expect(
+    run(
+      s,
+      `${head}      1 | it("x", () => {\n    > 2 |   expect(f()).toBe(1);\n        |       ^\n      3 | });${tail}`,
+      true,
+    )
+      .text,
+  ).toBe(
+    "FAIL a.test.ts\n  ● t › fails\n    Expected: 1\n    > 2 |   expect(f()).toBe(1);\n      at Object.toBe (a.test.ts:2:9)\nTests:       1 failed, 1 total",
+  );
+  // vitest: no `>`; the line over the caret stays.
+  expect(
+    run(
+      s,
+      ` FAIL  a.test.ts > t > fails\n      1| a\n      2| b\n       |  ^\n      3| c\n Tests  1 failed (1)`,
+      true,
+    )
+      .text,
+  ).toBe(" FAIL  a.test.ts > t > fails\n      2| b\n Tests  1 failed (1)");
+  // Neither a mark nor a caret: which line failed is unknown, so the frame stays whole.
+  expect(
+    run(s, ` FAIL  a.test.ts > t > fails\n      1| a\n      2| b\n Tests  1 failed (1)`, true).text,
+  ).toBe(" FAIL  a.test.ts > t > fails\n      1| a\n      2| b\n Tests  1 failed (1)");
+  // A caret alone under a quoted source line (deno) goes: the frame below gives the column.
+  expect(
+    run(
+      s,
+      "t => ./a_test.ts:1:6\nerror: Error: boom\n  throw new Error(m);\n        ^\n    at f (file:///a_test.ts:2:9)\nFAILED | 0 passed | 1 failed (1ms)",
+      true,
+    )
+      .text,
+  ).toBe(
+    "t => ./a_test.ts:1:6\nerror: Error: boom\n  throw new Error(m);\n    at f (file:///a_test.ts:2:9)\nFAILED | 0 passed | 1 failed (1ms)",
   );
 });
 

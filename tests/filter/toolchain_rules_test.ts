@@ -35,7 +35,8 @@ const CASES: Case[] = [
     output: ["test result: ok. 2 passed; 0 failed; 1 ignored"],
   },
   {
-    name: "cargo test that does not compile: errors stay, progress and --explain hints go",
+    name:
+      "cargo test that does not compile: errors stay, progress, --explain hints and empty gutter lines go",
     command: "cargo test",
     exit: 101,
     input: [
@@ -45,6 +46,8 @@ const CASES: Case[] = [
       "  |",
       "3 |     let _ = x;",
       "  |             ^ not found in this scope",
+      "  |             |",
+      "  |             ^^^",
       "",
       "Some errors have detailed explanations: E0308, E0425.",
       "For more information about an error, try `rustc --explain E0308`.",
@@ -54,7 +57,6 @@ const CASES: Case[] = [
     output: [
       "error[E0425]: cannot find value `x` in this scope",
       " --> tests/t.rs:3:13",
-      "  |",
       "3 |     let _ = x;",
       "  |             ^ not found in this scope",
       "",

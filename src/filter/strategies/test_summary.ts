@@ -282,12 +282,17 @@ const TAP_VALUE = /^(\s+)(?:expected|actual):(.*)$/;
 const TAP_ASSERTION = /^\s+(Expected values to be |\+ actual - expected$)/;
 const indentOf = (line: string) => line.length - line.trimStart().length;
 const AT_LINE = /^\s+at /;
+const CARET_ONLY = /^\s+\^+\s*$/;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
 const PYTEST_KEEP = /^(>|E |\S+:\d+: )/;
 const PYTEST_CAPTURED = /^-{3,} Captured /;
 const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 /** Zero counts of node --test (`# todo 0`): nothing to report. */
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
+/** jest's snapshot count when every snapshot matched: nothing to act on. */
+const SNAPSHOTS_ALL_PASSED = /^Snapshots:\s+(\d+) passed, \1 total$/;
+/** jest's matcher header (`expect(received).toBe(expected) // Object.is equality`): the quoted source line names the matcher. */
+const JEST_MATCHER_HINT = /^\s+expect\(received\)(\.not)?\.\w+\((expected)?\)( \/\/ .*)?$/;
 
 /** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
 function summarizer(config: TestSummaryConfig, failed: boolean): {
@@ -321,7 +326,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (kind === "block") {
       // nextest's `stderr ───` names no test: the failed-test line before it does.
       const key = NEXTEST_SECTION.test(line) ? `${line}\n${lastMarker}` : line;
-      if (heads.has(key)) {
+      // pytest names a block by the test's name only: two files' `test_b` are two failures.
+      if (heads.has(key) && !PYTEST_HEAD.test(line)) {
         // deno lists each failure again under FAILURES: the name is already shown.
         block = null;
         return;
@@ -376,7 +382,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         return;
       }
       skipAt = false;
-      if (isBlank(line)) return;
+      if (isBlank(line) || JEST_MATCHER_HINT.test(line)) return;
+      // A caret under a quoted source line: its column is in the `at file:line:col` frame.
+      if (CARET_ONLY.test(line)) return;
       if (NOISE_FRAME.test(line)) {
         skipAt = FRAME_LINE.test(line);
         return;
@@ -448,14 +456,19 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     const named = (id: string, from: number) =>
       headIds.has(id) || (lastMarker.get(id) ?? -1) > from ||
       (searchHeads && otherHeads.some((head) => head.includes(id)));
+    const { renamed, dropped } = mergeRepeatedFailures(out);
+    const goFailLine = out.some((item) => typeof item === "string" && item.startsWith("FAIL\t"));
     const result: string[] = [];
     let shown = 0;
     let hidden = 0;
     for (let k = 0; k < out.length; k++) {
       const item = out[k];
+      if (dropped.has(item)) continue;
       if (typeof item === "string") {
         if (nextest && item.startsWith("test result: ")) continue;
-        if (ZERO_COUNT.test(item)) continue;
+        if (ZERO_COUNT.test(item) || SNAPSHOTS_ALL_PASSED.test(item)) continue;
+        // go's bare `FAIL` repeats the `FAIL\tpkg` line that follows it.
+        if (item === "FAIL" && goFailLine) continue;
         const padded = PYTEST_SUMMARY.exec(item);
         result.push(padded ? `= ${padded[1]} =` : item);
         continue;
@@ -465,9 +478,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         continue;
       }
       if (emptyNextest.has(item)) continue;
-      item.body = compactFrames(item.body);
+      item.body = compactCodeFrames(compactFrames(item.body));
       const pyHead = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
-      result.push(pyHead ? `___ ${pyHead[1]} ___` : item.head);
+      result.push(pyHead ? `___ ${renamed.get(item) ?? pyHead[1]} ___` : item.head);
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
       // their locations stay (the assertion, `panicked at a.rs:3:5`).
@@ -485,6 +498,55 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
   };
   return { push, finish };
+}
+
+const PYTEST_SHORT = new RegExp(`^FAILED (${PYTEST_ID}(\\S+))(?: - .*)?$`);
+const VITEST_FAIL_HEAD = /^ ?FAIL\s+\S+ > (.+)$/;
+const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
+
+/**
+ * Failures a runner reports twice, merged into one. pytest: a failure block (`___ test_b ___`)
+ * and its short-summary line (`FAILED t.py::test_b - msg`, the message cut) become one block
+ * headed by the full id. vitest: the progress tree's `× suite > test` with its one-line message
+ * goes when the failure report (`FAIL file > suite > test`) shows the same test. A name found
+ * twice on either side is left alone (which block it means is unknown).
+ */
+function mergeRepeatedFailures(
+  out: (string | Block | Marker)[],
+): { renamed: Map<Block, string>; dropped: Set<unknown> } {
+  const renamed = new Map<Block, string>();
+  const dropped = new Set<unknown>();
+  const pyBlocks = new Map<string, Block | null>();
+  const pyShort = new Map<string, { marker: Marker; id: string } | null>();
+  const vitestReported = new Set<string>();
+  for (const item of out) {
+    if (typeof item === "string") continue;
+    if ("head" in item) {
+      const py = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
+      if (py) pyBlocks.set(py[1], pyBlocks.has(py[1]) ? null : item);
+      const vitest = VITEST_FAIL_HEAD.exec(item.head);
+      if (vitest) vitestReported.add(vitest[1]);
+      continue;
+    }
+    const short = PYTEST_SHORT.exec(item.line);
+    if (!short) continue;
+    const name = short[1].slice(short[1].indexOf("::") + 2).replaceAll("::", ".");
+    pyShort.set(name, pyShort.has(name) ? null : { marker: item, id: short[1] });
+  }
+  for (const [name, block] of pyBlocks) {
+    const short = pyShort.get(name);
+    if (!block || !short) continue;
+    renamed.set(block, short.id);
+    dropped.add(short.marker);
+  }
+  if (vitestReported.size) {
+    for (const item of out) {
+      if (typeof item === "string" || !("head" in item)) continue;
+      const cross = VITEST_CROSS_HEAD.exec(item.head);
+      if (cross && vitestReported.has(cross[1])) dropped.add(item);
+    }
+  }
+  return { renamed, dropped };
 }
 
 const NEXTEST_HEAD = /^\s*(?:---|────) (?:STDOUT|STDERR):\s+(\S.*)$/;
@@ -516,6 +578,38 @@ function compactFrames(body: string[]): string[] {
     }
     i++;
     if (at[1] !== panicAt) out.push(`${line} at ${at[1]}`);
+  }
+  return out;
+}
+
+/** A code-frame line of jest/vitest/babel: `> 13 |   code`, `  12 |`, `5| code`, `   |   ^`. */
+const CODE_FRAME = /^\s*(?:>\s*)?\d{1,7}\s?\|/;
+const CODE_FRAME_MARKED = /^\s*>\s*\d{1,7}\s?\|/;
+const CODE_CARET = /^\s*\|\s*\^+\s*$/;
+
+/**
+ * A code frame shows the failing line between a few lines of context and a caret under the
+ * column; the location line (`file:13:33`) already gives line and column. Of each frame only
+ * the failing line stays: the `>`-marked one (jest), else the one over the caret (vitest); a
+ * frame with neither is kept whole.
+ */
+function compactCodeFrames(body: string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < body.length) {
+    if (!CODE_FRAME.test(body[i]) && !CODE_CARET.test(body[i])) {
+      out.push(body[i++]);
+      continue;
+    }
+    const start = i;
+    while (i < body.length && (CODE_FRAME.test(body[i]) || CODE_CARET.test(body[i]))) i++;
+    const frame = body.slice(start, i);
+    const marked = frame.filter((line) => CODE_FRAME_MARKED.test(line));
+    const overCaret = frame.filter((line, k) =>
+      CODE_FRAME.test(line) && k + 1 < frame.length && CODE_CARET.test(frame[k + 1])
+    );
+    const failing = marked.length ? marked : overCaret;
+    out.push(...(failing.length ? failing : frame));
   }
   return out;
 }
