@@ -220,11 +220,10 @@ Deno.test("group_by_rule lists a rule's findings by message shape, double-quoted
       "^(?P<loc>[^\\s:]{1,300}:\\d{1,7}:\\d{1,7}): (?P<sev>C)\\d{4}: (?P<msg>[^\\n]{1,500}) \\((?P<rule>[\\w-]{1,60})\\)$",
   };
   expect(run(s, input, false)).toBe([
-    'invalid-name (4): Argument name "s" doesn\'t conform to snake_case naming style',
+    'invalid-name: Argument name "s" doesn\'t conform to snake_case naming style (4)',
     "  a.py: 1:0 2:0",
     '  b.py:3:4 "t"',
-    '  Variable name "f" doesn\'t conform to snake_case naming style (1):',
-    "  b.py:5:6",
+    '  b.py:5:6 Variable name "f" doesn\'t conform to snake_case naming style',
     "4 diagnostics in 1 groups",
   ].join("\n"));
 });

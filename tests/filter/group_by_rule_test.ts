@@ -3,6 +3,7 @@ import { expect } from "expect";
 import { prng } from "../_support/random.ts";
 import { parse as parseToml } from "smol-toml";
 import { compilePattern, compileRule, FilterEngine } from "../../src/filter/mod.ts";
+import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
 
 Deno.test("group_by_rule second in a chain falls back to its input: the first stage's output", () => {
   const rules = [
@@ -103,14 +104,13 @@ Deno.test("continuation_pattern keeps a one-line diagnostic's follow-up lines un
     "  indented summary detail",
   ].join("\n");
   expect(engine.filter("lint", input, { failed: true }).text.split("\n")).toEqual([
-    "R1 (2): first problem, described at some length so that grouping pays",
+    "R1: first problem, described at some length so that grouping pays (2)",
     "  a.x:1",
     "    because of this",
     "      and that",
     "  a.x:3",
     "    detail of the second R1",
-    "R2 (1): other problem",
-    "  b.x:2",
+    "b.x:2 R2: other problem",
     "Found 3 problems in 2 files",
     "  indented summary detail",
   ]);
@@ -147,4 +147,95 @@ Deno.test("when grouping saves nothing the findings stay as printed, without the
   const out = engine.filter("lint", input, { failed: true });
   expect(out.text).toBe("f:1 R1 one\nf:2 R2 two\nf:3 R3 three");
   expect(out.stats.confidence).toBe("full");
+});
+
+Deno.test("compactLocations reads tsc's and shellcheck's location forms and shows a file's only position as printed", () => {
+  expect(compactLocations([
+    "a.ts(1,2)",
+    "a.ts(3,4)",
+    "b.ts(5,6)",
+    "s.sh line 3:",
+    "s.sh line 9:",
+    "t.sh line 4:",
+    "c.rs:7:1",
+  ])).toEqual([
+    "  a.ts: (1,2) (3,4), b.ts(5,6), s.sh: 3 9, t.sh line 4:, c.rs:7:1",
+  ]);
+});
+
+function lintEngine(strategy: Record<string, unknown>): FilterEngine {
+  const rule = compileRule({
+    name: "lint",
+    match: { prefix: "lint" },
+    strategy: {
+      type: "group_by_rule",
+      group_errors: true,
+      line_pattern: "^(?P<loc>\\S+:\\d+): (?P<rule>R\\d+) (?P<msg>.+)$",
+      ...strategy,
+    },
+  }, "t");
+  return new FilterEngine([rule], { security: false });
+}
+
+Deno.test("group_by_rule says an absolute directory all grouped locations share once, never a relative one", () => {
+  const findings = (dir: string) =>
+    [1, 2, 3].map((n) => `${dir}f${n}.ts:${n}: R1 the same problem with a long enough message`);
+  const absolute = lintEngine({}).filter("lint", findings("/home/dev/app/src/").join("\n")).text;
+  expect(absolute.split("\n")).toEqual([
+    "files under /home/dev/app/src/:",
+    "R1: the same problem with a long enough message (3)",
+    "  f1.ts:1, f2.ts:2, f3.ts:3",
+    "3 diagnostics in 1 groups",
+  ]);
+  const relative = lintEngine({}).filter("lint", findings("packages/app/src/").join("\n")).text;
+  expect(relative).not.toContain("files under");
+  expect(relative).toContain("packages/app/src/f1.ts:1, packages/app/src/f2.ts:2");
+});
+
+Deno.test("group_by_rule drop_context drops the lines around diagnostics but keeps failure lines", () => {
+  const input = [
+    "a.sh:1: R1 quote this variable to prevent word splitting",
+    "  echo $x",
+    'Did you mean: echo "$x"',
+    "a.sh:4: R1 quote this variable to prevent word splitting",
+    "  cp $f /dst",
+    "b.sh: openBinaryFile: does not exist (No such file or directory)",
+  ].join("\n");
+  const dropped = lintEngine({ drop_context: true }).filter("lint", input, { failed: true }).text;
+  expect(dropped.split("\n")).toEqual([
+    "R1: quote this variable to prevent word splitting (2)",
+    "  a.sh: 1 4",
+    "2 diagnostics in 1 groups",
+    "b.sh: openBinaryFile: does not exist (No such file or directory)",
+  ]);
+  const kept = lintEngine({}).filter("lint", input, { failed: true }).text;
+  expect(kept).toContain("  cp $f /dst");
+});
+
+Deno.test("group_by_rule end_pattern ends the diagnostic before it and keeps the line", () => {
+  const strategy = {
+    line_pattern: undefined,
+    message_pattern: "^  ! (?P<rule>\\w+\\(\\w+\\)): (?P<msg>.+)$",
+    location_pattern: "^\\s*,-\\[(\\S+)\\]",
+    noise_patterns: ["^\\s*$"],
+  };
+  const input = [
+    "  ! eslint(eqeqeq): Expected === and instead saw ==",
+    "   ,-[a.ts:4:12]",
+    " 4 |   if (a == b) {}",
+    "  ! eslint(eqeqeq): Expected === and instead saw ==",
+    "   ,-[b.ts:2:5]",
+    " 2 |   a == c",
+    "Found 2 warnings and 0 errors.",
+  ].join("\n");
+  const ended =
+    lintEngine({ ...strategy, end_pattern: "^Found \\d+ warnings?" }).filter("lint", input)
+      .text;
+  expect(ended.split("\n")).toEqual([
+    "Found 2 warnings and 0 errors.",
+    "eslint(eqeqeq): Expected === and instead saw == (2)",
+    "  a.ts:4:12, b.ts:2:5",
+  ]);
+  // Without it the summary is taken for part of the last diagnostic's frame, and goes with it.
+  expect(lintEngine(strategy).filter("lint", input).text).not.toContain("Found 2");
 });

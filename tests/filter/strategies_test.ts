@@ -506,7 +506,7 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       " --> src/lib.rs:3:1",
       "  |     expected `i64`",
       "",
-      "unused_variables (2): unused variable: `a`",
+      "unused_variables: unused variable: `a` (2)",
       "  src/lib.rs:1:5",
       "  src/lib.rs:2:5 `b`",
       // cargo's own total equals ours: no "2 diagnostics in 1 groups" line.
@@ -648,12 +648,11 @@ Deno.test("group_by_rule: several names of the group's shape are shown in slot o
     "  = note: `#[warn(ptr_arg)]` on by default",
   ].join("\n");
   expect(run(s, input).text).toBe([
-    "ptr_arg (3): writing `&Vec` instead of `&[_]` involves a new object",
+    "ptr_arg: writing `&Vec` instead of `&[_]` involves a new object (3)",
     "  src/a.rs:1:5",
     "  src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
-    // Another shape: its message once, with a count, then its locations.
-    "  writing `&String` instead of `&str`, a new object (1):",
-    "  src/a.rs:3:5",
+    // Another shape found once: its location, then its message.
+    "  src/a.rs:3:5 writing `&String` instead of `&str`, a new object",
     "3 diagnostics in 1 groups",
   ].join("\n"));
 });
@@ -670,8 +669,7 @@ Deno.test("group_by_rule: grouped_noise_patterns go only when something was grou
     "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.20s",
   ].join("\n");
   expect(run(s, input).text).toBe([
-    "unused_variables (1): unused variable: `a`",
-    "  src/lib.rs:1:5",
+    "src/lib.rs:1:5 unused_variables: unused variable: `a`",
     "warning: `x` (lib) generated 1 warning",
   ].join("\n"));
   const clean =

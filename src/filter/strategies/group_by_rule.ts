@@ -36,7 +36,9 @@ export const GroupByRuleConfig = z.object({
     "#\\[(?:warn|deny|forbid)\\(([\\w:]{1,100})\\)\\]|rust-clippy/[\\w.-]{1,40}/index\\.html#(\\w{1,100})",
   ).describe("Regex whose first matching group is the rule name"),
   message_pattern: z.string().default("^(?:warning|error)(?:\\[(?P<rule>[\\w:/-]+)\\])?: \\S")
-    .describe("Regex of the line that starts a diagnostic (named group `rule` optional)"),
+    .describe(
+      "Regex of the line that starts a diagnostic (named groups `rule` and `msg`, the message, optional)",
+    ),
   line_pattern: z.string().optional().describe(
     "Regex of a one-line diagnostic with named groups loc, rule, msg and optional sev",
   ),
@@ -46,9 +48,15 @@ export const GroupByRuleConfig = z.object({
   continuation_pattern: z.string().optional().describe(
     "Regex of the lines that continue the one-line diagnostic before them (shown under its location)",
   ),
+  end_pattern: z.string().optional().describe(
+    "Regex of a line that ends the diagnostic before it and stays (oxlint's `Found N warnings` summary)",
+  ),
   noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe("Lines dropped outright"),
   grouped_noise_patterns: z.array(z.string()).default([]).describe(
     "Lines dropped only when diagnostics were grouped (clippy's `Finished` timing line); a clean run keeps them",
+  ),
+  drop_context: z.boolean().default(false).describe(
+    "Drop the lines outside diagnostics (shellcheck's source echo and suggested fix) when grouped; loose failure lines stay",
   ),
   group_errors: z.boolean().default(false).describe("Group errors too instead of keeping them"),
   max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
@@ -73,6 +81,7 @@ interface Compiled {
   line?: Pattern;
   file?: Pattern;
   continuation?: Pattern;
+  end?: Pattern;
   noise: (line: string) => boolean;
   groupedNoise: (line: string) => boolean;
 }
@@ -91,6 +100,9 @@ export function compileGroupByRule(
     file: config.file_pattern === undefined
       ? undefined
       : patternField(config.file_pattern, "strategy.file_pattern", engine),
+    end: config.end_pattern === undefined
+      ? undefined
+      : patternField(config.end_pattern, "strategy.end_pattern", engine),
     continuation: config.continuation_pattern === undefined
       ? undefined
       : patternField(config.continuation_pattern, "strategy.continuation_pattern", engine),
@@ -170,13 +182,14 @@ function group(
     if (start) {
       current = {
         lines: [line],
-        message: line.trim(),
+        message: (start.group("msg") ?? line).trim(),
         error: !config.group_errors && line.startsWith("error"),
         rule: start.group("rule"),
       };
       diagnostics.push(current);
       continue;
     }
+    if (p.end?.test(line)) current = null;
     if (!current) {
       if (line.trim()) other.push(line);
       continue;
@@ -219,13 +232,27 @@ function group(
     list.push(d);
     groups.set(key, list);
   }
+  // The absolute directory every grouped location shares is said once (deno and eslint print
+  // absolute paths); relative paths stay whole.
+  const grouped = [...groups.values()].flat();
+  const base = commonDirectory(grouped.map((d) => d.location!));
+  if (/^(\/|file:\/\/|[A-Za-z]:[\\/])/.test(base) && base.length >= 8 && grouped.length >= 3) {
+    out.push(`files under ${base}:`);
+    for (const d of grouped) d.location = d.location!.slice(base.length);
+  }
   let findings = 0;
   for (const [key, list] of groups) {
     findings += list.length;
     const first = stripSeverity(list[0].message);
     const keyed = list[0].rule !== undefined;
+    // A rule found once is one line, its location first (`a.ts:3:1 no-var: message`).
+    if (list.length === 1 && !list[0].continuation?.length) {
+      out.push(`${list[0].location} ${keyed ? `${key}: ` : ""}${first}`);
+      continue;
+    }
+    // The rule and message as the tool prints them (`eslint(eqeqeq): Expected …`), then the count.
     out.push(
-      keyed ? `${key} (${list.length}): ${first}` : `${stripSeverity(key)} (${list.length})`,
+      keyed ? `${key}: ${first} (${list.length})` : `${stripSeverity(key)} (${list.length})`,
     );
     // Findings of one message shape (the same message but for quoted names) go together: the
     // ones saying exactly the shape's first message are bare locations, listed compactly
@@ -242,9 +269,13 @@ function group(
     for (const members of shapes.values()) {
       const lead = stripSeverity(members[0].d.message);
       const own = keyed && lead === first;
+      if (!own && keyed && members.length === 1 && !members[0].d.continuation?.length) {
+        out.push(`  ${members[0].d.location} ${lead}`);
+        continue;
+      }
       if (!own && keyed) out.push(`  ${lead} (${members.length}):`);
       const bare: string[] = [];
-      const named: string[] = [];
+      const named: { location: string; names: string }[] = [];
       // A one-line diagnostic with continuation lines keeps its own line, them indented under it.
       const continued: string[] = [];
       for (const { d, i } of members) {
@@ -255,18 +286,30 @@ function group(
           continued.push(`  ${d.location}${same ? "" : `  ${differing(message, lead)}`}`);
           for (const line of d.continuation) continued.push(`  ${line}`);
         } else if (i >= config.max_locations || same) bare.push(d.location!);
-        else named.push(`${d.location} ${differing(message, lead)}`);
+        else named.push({ location: d.location!, names: differing(message, lead) });
       }
-      const counts = new Map<string, number>();
-      for (const item of named) counts.set(item, (counts.get(item) ?? 0) + 1);
-      out.push(
-        ...compactLocations(bare),
-        ...wrapItems([...counts].map(([t, n]) => times(t, n))),
-        ...continued,
-      );
+      // Findings naming the same things (one message said at several places) share a line:
+      // `  'string' … 'number' (8):` and their locations.
+      const byNames = new Map<string, string[]>();
+      for (const { location, names } of named) {
+        byNames.set(names, [...byNames.get(names) ?? [], location]);
+      }
+      const singles: string[] = [];
+      const shared: string[] = [];
+      for (const [names, locations] of byNames) {
+        if (new Set(locations).size === 1) {
+          singles.push(times(`${locations[0]} ${names}`, locations.length));
+        } else shared.push(`  ${names} (${locations.length}):`, ...compactLocations(locations));
+      }
+      out.push(...compactLocations(bare), ...wrapItems(singles), ...shared, ...continued);
     }
   }
-  const rest = groups.size ? other.filter((line) => !p.groupedNoise(line)) : other;
+  const rest = groups.size
+    ? other.filter((line) =>
+      !p.groupedNoise(line) &&
+      !(config.drop_context && !FAILURE_SIGNAL.test(line) && !IO_ERROR.test(line))
+    )
+    : other;
   if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
   // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`).
   const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic)s?\\b`);
@@ -286,8 +329,14 @@ function group(
   return { lines: out, confidence: "full" };
 }
 
-/** `path:line[:col]` (a location's file and position). */
-const FILE_POSITION = /^(.*?):(\d+(?::\d+)?)$/;
+/** A tool's own error about a file it could not read: `drop_context` keeps these lines. */
+const IO_ERROR = /no such file|does not exist|is a directory|not readable/i;
+
+/**
+ * A location's file and position: `path:line[:col]`, tsc's `path(line,col)`, shellcheck's
+ * `path line N:`.
+ */
+const FILE_POSITION = /^(.*?)(?::(\d+(?::\d+)?)|(\(\d+,\d+\))| line (\d+):)$/;
 
 /** Width the compact location lines wrap at. */
 const LOCATION_LINE = 100;
@@ -299,9 +348,12 @@ const LOCATION_LINE = 100;
 export function compactLocations(locations: string[]): string[] {
   // file → position → times reported (a repeated build reports the same finding again).
   const byFile = new Map<string, Map<string, number>>();
+  // A file's only position is shown as the tool printed it.
+  const original = new Map<string, string>();
   for (const location of locations) {
     const m = FILE_POSITION.exec(location);
-    const [file, position] = m ? [m[1], m[2]] : [location, ""];
+    const [file, position] = m ? [m[1], m[2] ?? m[3] ?? m[4]] : [location, ""];
+    if (!original.has(`${file}\n${position}`)) original.set(`${file}\n${position}`, location);
     const positions = byFile.get(file) ?? new Map<string, number>();
     positions.set(position, (positions.get(position) ?? 0) + 1);
     byFile.set(file, positions);
@@ -309,14 +361,30 @@ export function compactLocations(locations: string[]): string[] {
   return wrapItems([...byFile].map(([file, positions]) => {
     const items: string[] = [];
     let alone = 0;
+    let last = "";
     for (const [position, n] of positions) {
       if (position === "") alone = n;
-      else items.push(times(position, n));
+      else {
+        items.push(times(position, n));
+        last = times(original.get(`${file}\n${position}`)!, n);
+      }
     }
     if (items.length === 0) return times(file, alone);
-    const listed = items.length === 1 ? `${file}:${items[0]}` : `${file}: ${items.join(" ")}`;
+    const listed = items.length === 1 ? last : `${file}: ${items.join(" ")}`;
     return alone ? `${times(file, alone)}, ${listed}` : listed;
   }));
+}
+
+/** The longest directory (ending in `/`) that starts every location; "" when there is none. */
+function commonDirectory(locations: string[]): string {
+  if (locations.length === 0) return "";
+  let prefix = locations[0];
+  for (const location of locations) {
+    let n = 0;
+    while (n < prefix.length && n < location.length && prefix[n] === location[n]) n++;
+    prefix = prefix.slice(0, n);
+  }
+  return prefix.slice(0, prefix.lastIndexOf("/") + 1);
 }
 
 /** `text`, with ` (xN)` when it came N > 1 times. */
