@@ -153,6 +153,14 @@ export function restrictThread(roots: readonly string[]): LandlockState {
   try {
     const abi = abiOf(libc);
     if (typeof abi === "string") return { active: false, reason: abi };
+    // ABI 1 refuses every rename or link into another directory (REFER is always denied), so a
+    // confined move_path between folders would fail: such a kernel counts as without Landlock.
+    if (abi < 2) {
+      return {
+        active: false,
+        reason: `Landlock ABI ${abi} cannot allow moves between directories (ABI 2, Linux 5.19+)`,
+      };
+    }
     const rights = writeRights(abi);
     const attr = new BigUint64Array([rights]);
     const ruleset = Number(libc.landlock_create_ruleset(
