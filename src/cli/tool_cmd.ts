@@ -11,7 +11,6 @@ import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
 import type { CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
-import { fstatSync } from "node:fs";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
@@ -21,7 +20,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .argument(
       "[input]",
       "JSON object with the tool's parameters; - reads stdin, @file a file " +
-        "(left out: piped stdin, else {})",
+        "(left out: {}; stdin is read only for -)",
     )
     .option("--json", 'print {"tool","ok","output","category","error","exit_code"}')
     .helpOption(false)
@@ -45,7 +44,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         );
       }
       await runToolCall(deps, globals, {
-        inputText: inputText ?? (pipedStdin() ? "-" : "{}"),
+        inputText: inputText ?? "{}",
         resolve: () => id,
         tool: id,
       });
@@ -108,21 +107,6 @@ export async function runToolCall(
   } finally {
     await runtime.close();
     (await early)?.release();
-  }
-}
-
-/**
- * Whether stdin is a pipe or a file (`echo '{…}' | zeph tool read`, `< params.json`): then a left-out
- * input is read from it. A terminal, /dev/null or a closed stdin means no input (`{}`).
- */
-export function pipedStdin(): boolean {
-  if (Deno.stdin.isTerminal()) return false;
-  try {
-    // By descriptor: a path under /dev needs --allow-all in Deno, fd 0 needs no permission.
-    const info = fstatSync(0);
-    return info.isFile() || info.isFIFO() || info.isSocket();
-  } catch {
-    return false;
   }
 }
 
