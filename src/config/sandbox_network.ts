@@ -7,7 +7,19 @@ import { z } from "zod";
 
 const NAME = /^(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-const IPV6 = /^[0-9a-f:.]+$/;
+
+/** An IPv6 address: eight hex groups of 1–4 digits (an IPv4 tail counts two), or fewer with one `::`. */
+function isIpv6(text: string): boolean {
+  const parts = text.split(":");
+  const double = text.split("::").length - 1;
+  if (parts.length < 3 || double > 1) return false;
+  const last = parts.at(-1)!;
+  const groups = IPV4.test(last) ? parts.slice(0, -1) : parts;
+  const filled = groups.filter((g) => g !== "");
+  if (!filled.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return false;
+  const count = filled.length + (groups === parts ? 0 : 2);
+  return double ? count <= 7 : count === 8 && filled.length === groups.length;
+}
 
 /**
  * Why `pattern` is not a host pattern, or null. Accepted: a host name (`registry.npmjs.org`),
@@ -23,10 +35,10 @@ export function hostPatternError(pattern: string): string | null {
       : `${JSON.stringify(pattern)} is not an IPv4 address (each part is 0 to 255)`;
   }
   const bare = p.startsWith("[") && p.endsWith("]") ? p.slice(1, -1) : p;
-  if (bare.includes(":") && IPV6.test(bare)) {
-    return bare.split("::").length <= 2
-      ? null
-      : `${JSON.stringify(pattern)} is not an IPv6 address`;
+  if (isIpv6(bare)) return null;
+  // Hex digits, dots and two colons or more: meant as IPv6 ("cafe.de:8080" is a name and a port).
+  if (/^[0-9a-f:.]+$/.test(bare) && bare.split(":").length >= 3) {
+    return `${JSON.stringify(pattern)} is not an IPv6 address`;
   }
   if (p.includes(":") || p.includes("/")) {
     const host = p.replace(/^[a-z][a-z0-9+.-]*:\/\//, "").split(/[/:]/)[0] || "example.com";

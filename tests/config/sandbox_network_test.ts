@@ -39,6 +39,19 @@ Deno.test("hostPatternError names what is wrong with each bad pattern", () => {
       '("example.com"); every port is allowed',
     ],
     ["1::2::3", '"1::2::3" is not an IPv6 address'],
+    // Hex-looking names with a port are names and ports, not IPv6 addresses.
+    [
+      "cafe.de:8080",
+      '"cafe.de:8080" names a scheme, port or path: list the host only ("cafe.de"); ' +
+      "every port is allowed",
+    ],
+    [
+      "bad.cafe:443",
+      '"bad.cafe:443" names a scheme, port or path: list the host only ("bad.cafe"); ' +
+      "every port is allowed",
+    ],
+    ["::ffff:10.0.0.1", null],
+    ["1:2:3:4:5:6:7:8:9", '"1:2:3:4:5:6:7:8:9" is not an IPv6 address'],
   ];
   expect(cases.map(([p]) => [p, hostPatternError(p)])).toEqual(cases);
   for (const bad of ["*", "*.*.example.com", "exa mple.com", "", "ex*ample.com"]) {
