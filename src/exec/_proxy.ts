@@ -192,6 +192,17 @@ export class NetworkProxy {
       return;
     }
     let upstream: Deno.Conn;
+    // Plain http carries one request per connection, its body by Content-Length (see below).
+    const length = method === "CONNECT" ? 0 : bodyLength(head.text);
+    if (length === null) {
+      await respond(
+        client,
+        411,
+        "zeph sandbox proxy: a plain-http request body needs Content-Length " +
+          "(chunked bodies are not forwarded); use https or send the length\n",
+      );
+      return;
+    }
     let gaveUp = false;
     const connecting = Deno.connect({ hostname: decision.address!, port });
     // A connection that completes after the timeout is closed, not leaked.
@@ -218,11 +229,19 @@ export class NetworkProxy {
         await writeAll(client, encoder.encode("HTTP/1.1 200 Connection Established\r\n\r\n"));
         if (head.rest.length) await writeAll(upstream, head.rest);
       } else {
+        // Plain http: one request per connection. Its head is rewritten (the judged Host,
+        // Connection: close) and only its own body follows; whatever the client sends after it
+        // (a second, pipelined request that could name another Host) is never forwarded.
         await writeAll(
           upstream,
           encoder.encode(originForm(head.text, target.path, hostPort(host, port, 80))),
         );
-        if (head.rest.length) await writeAll(upstream, head.rest);
+        await forwardBody(client, upstream, head.rest, length);
+        await pumpOneWay(upstream, client);
+        closeQuietly(upstream);
+        closeQuietly(client);
+        session.connections.delete(upstream);
+        return;
       }
     } catch {
       closeQuietly(upstream);
@@ -433,6 +452,55 @@ function parseTarget(head: string): Target {
  * must not be asked for another one), one request per connection (the next may name another
  * host).
  */
+/** A request's body length from its head: Content-Length, 0 without one, null when chunked. */
+export function bodyLength(head: string): number | null {
+  let length = 0;
+  for (const line of head.split("\r\n").slice(1)) {
+    const [name, ...value] = line.split(":");
+    const key = name.trim().toLowerCase();
+    if (key === "transfer-encoding") return null;
+    if (key === "content-length") {
+      const n = Number(value.join(":").trim());
+      if (!Number.isSafeInteger(n) || n < 0) return null;
+      length = n;
+    }
+  }
+  return length;
+}
+
+/** Sends exactly `length` body bytes: those already read first, then from the client. */
+async function forwardBody(
+  client: Deno.Conn,
+  upstream: Deno.Conn,
+  already: Uint8Array,
+  length: number,
+): Promise<void> {
+  const first = already.subarray(0, Math.min(length, already.length));
+  if (first.length) await writeAll(upstream, first);
+  let left = length - first.length;
+  const buffer = new Uint8Array(64 * 1024);
+  while (left > 0) {
+    const n = await client.read(buffer.subarray(0, Math.min(buffer.length, left)));
+    if (n === null) break;
+    await writeAll(upstream, buffer.subarray(0, n));
+    left -= n;
+  }
+}
+
+/** Copies `from` to `to` until `from` ends (an error ends it too). */
+async function pumpOneWay(from: Deno.Conn, to: Deno.Conn): Promise<void> {
+  const buffer = new Uint8Array(64 * 1024);
+  try {
+    while (true) {
+      const n = await from.read(buffer);
+      if (n === null) return;
+      await writeAll(to, buffer.subarray(0, n));
+    }
+  } catch {
+    // A closed side ends the copy; both are closed by the caller.
+  }
+}
+
 function originForm(head: string, requestPath: string, hostHeader: string): string {
   const lines = head.split("\r\n").slice(0, -2);
   const [method, , version] = lines[0].split(" ");

@@ -154,6 +154,62 @@ Deno.test("proxy: a listed host is forwarded (plain http and CONNECT), others ge
   }
 });
 
+Deno.test("proxy: plain http forwards one request and its body; a pipelined second request never reaches the server", async () => {
+  // A raw server that takes whatever arrives for a while (as one that ignored Connection: close
+  // would), then answers and closes: what it received is everything the proxy forwarded.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const received: string[] = [];
+  const serving = (async () => {
+    for await (const conn of listener) {
+      const decoder = new TextDecoder();
+      let text = "";
+      const buffer = new Uint8Array(4096);
+      const until = Date.now() + 300;
+      while (Date.now() < until) {
+        const n = await Promise.race([
+          conn.read(buffer),
+          new Promise<"wait">((r) => setTimeout(() => r("wait"), 50)),
+        ]);
+        if (n === null) break;
+        if (n !== "wait") text += decoder.decode(buffer.subarray(0, n));
+      }
+      received.push(text);
+      await conn.write(new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n"))
+        .catch(() => {});
+      conn.close();
+    }
+  })();
+  const proxy = newProxy(["allowed.test"]);
+  const session = proxy.open();
+  try {
+    const answer = await ask(
+      session.socketPath,
+      `POST http://allowed.test:${port}/one HTTP/1.1\r\nHost: allowed.test\r\n` +
+        "Content-Length: 5\r\n\r\nhello" +
+        "GET /two HTTP/1.1\r\nHost: evil.test\r\n\r\n",
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received.length).toBe(1);
+    expect(received[0]).toMatch(/^POST \/one HTTP\/1\.1\r\nHost: allowed\.test:\d+\r\n/);
+    expect(received[0].endsWith("\r\n\r\nhello")).toBe(true);
+    expect(received[0]).not.toContain("evil.test");
+
+    const chunked = await ask(
+      session.socketPath,
+      `POST http://allowed.test:${port}/three HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n` +
+        "5\r\nhello\r\n0\r\n\r\n",
+    );
+    expect(chunked).toMatch(/^HTTP\/1\.1 411 /);
+    expect(chunked).toContain("needs Content-Length");
+    expect(received.length).toBe(1);
+  } finally {
+    await proxy.close();
+    listener.close();
+    await serving.catch(() => {});
+  }
+});
+
 Deno.test("proxy: *. matches resolving to private or loopback addresses are refused; IP literals only when listed", async () => {
   const decisions: ProxyDecision[] = [];
   const proxy = newProxy(["*.wild.test", "127.0.0.1"], decisions, {
