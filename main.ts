@@ -115,8 +115,9 @@ async function networkProxyFor(
     allowedDomains: sandbox.allowed_domains,
     addressRefusal: blockedAddressReason,
     onDecision: (decision) =>
-      void auditLog?.append(store.networkAuditRecord(decision, { at: new Date() })).catch(
-        (error) => console.error(`zeph: warning: audit log: ${(error as Error).message}`),
+      void auditLog?.appendOrWarnOnce(
+        store.networkAuditRecord(decision, { at: new Date() }),
+        (message) => console.error(message),
       ),
   });
 }

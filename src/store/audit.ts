@@ -112,6 +112,7 @@ const encoder = new TextEncoder();
 export class AuditWriter {
   readonly path: string;
   #ready: Promise<void> | null = null;
+  #warned = false;
 
   constructor(path: string) {
     this.path = path;
@@ -127,6 +128,24 @@ export class AuditWriter {
       while (written < line.length) written += await file.write(line.subarray(written));
     } finally {
       file.close();
+    }
+  }
+
+  /**
+   * Appends without failing: a log that cannot be written (a read-only data directory) must not
+   * fail what it records, and the user is told once per writer, with the fix, not on every line.
+   */
+  async appendOrWarnOnce(entry: AuditEntry, warn: (message: string) => void): Promise<void> {
+    try {
+      await this.append(entry);
+    } catch (error) {
+      if (this.#warned) return;
+      this.#warned = true;
+      warn(
+        `zeph: warning: tool calls are not audited: cannot write ${JSON.stringify(this.path)}: ` +
+          `${(error as Error).message}. Set [tools.audit] path to a writable file, or ` +
+          "[tools.audit] enabled = false (ZEPH_TOOLS_AUDIT_ENABLED=false).",
+      );
     }
   }
 

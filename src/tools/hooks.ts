@@ -82,22 +82,10 @@ export interface AuditHookOptions {
 export function auditHook(log: AuditWriter | null, options: AuditHookOptions = {}): FinalHook {
   const now = options.now ?? (() => new Date());
   const warn = options.warn ?? ((message: string) => console.error(message));
-  let warned = false;
   return {
     name: "audit",
     async record(result, call) {
-      if (!log) return;
-      try {
-        await log.append(auditRecordOf(result, call, { at: now() }));
-      } catch (error) {
-        if (warned) return;
-        warned = true;
-        warn(
-          `zeph: warning: tool calls are not audited: cannot write ${JSON.stringify(log.path)}: ` +
-            `${(error as Error).message}. Set [tools.audit] path to a writable file, or ` +
-            "[tools.audit] enabled = false (ZEPH_TOOLS_AUDIT_ENABLED=false).",
-        );
-      }
+      await log?.appendOrWarnOnce(auditRecordOf(result, call, { at: now() }), warn);
     },
   };
 }
