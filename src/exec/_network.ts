@@ -68,7 +68,7 @@ export type BridgeKind = "socat" | "deno" | "zeph";
 export function bridgeCommand(
   socketPath: string,
   options: { socat?: string | null; execPath?: string; port?: number } = {},
-): { kind: BridgeKind; argv: string[]; env: [string, string][] } {
+): { kind: BridgeKind; argv: string[]; env: [string, string][]; files: string[] } {
   const port = options.port ?? BRIDGE_PORT;
   if (options.socat) {
     return {
@@ -79,11 +79,17 @@ export function bridgeCommand(
         `UNIX-CONNECT:${socketPath}`,
       ],
       env: [],
+      files: [options.socat],
     };
   }
   const exe = options.execPath ?? Deno.execPath();
   if (!path.basename(exe).startsWith("deno")) {
-    return { kind: "zeph", argv: [exe, "__sandbox-bridge", String(port), socketPath], env: [] };
+    return {
+      kind: "zeph",
+      argv: [exe, "__sandbox-bridge", String(port), socketPath],
+      env: [],
+      files: [exe],
+    };
   }
   const script = fileURLToPath(import.meta.resolve("./_bridge.ts"));
   return {
@@ -104,6 +110,7 @@ export function bridgeCommand(
     ],
     // The root file system is read-only inside: Deno's cache goes to the private /tmp.
     env: [["DENO_DIR", "/tmp/.zeph-bridge-deno"], ["DENO_NO_UPDATE_CHECK", "1"]],
+    files: [exe, script],
   };
 }
 

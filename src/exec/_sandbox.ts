@@ -202,7 +202,7 @@ export function bwrapArgs(
      * The command reaches the network only through zeph's proxy: no network namespace of the
      * host, the proxy socket's directory bound read-only, the proxy variables set.
      */
-    proxy?: { dir: string; port?: number };
+    proxy?: { dir: string; port?: number; files?: readonly string[] };
   } = {},
 ): string[] {
   const kindOf = options.kindOf ?? pathKind;
@@ -245,6 +245,9 @@ export function bwrapArgs(
     // After the private /tmp and the hidden paths, so the socket stays visible whatever covers
     // its parent on the host.
     args.push("--ro-bind", options.proxy.dir, options.proxy.dir);
+    // The bridge's own program and script, read-only where they are: under /tmp (a checkout or
+    // an unpacked binary there) the private /tmp would hide them and the bridge could not start.
+    for (const file of options.proxy.files ?? []) args.push("--ro-bind", file, file);
     for (const [name, value] of proxyEnv(options.proxy.port)) args.push("--setenv", name, value);
   }
   if (options.cwd) args.push("--chdir", options.cwd);
@@ -403,7 +406,10 @@ export class ShellSandbox {
       return {
         program: this.bwrapPath,
         args: [
-          ...bwrapArgs(plan, { cwd, proxy: { dir: options.proxy.dir, port: BRIDGE_PORT } }),
+          ...bwrapArgs(plan, {
+            cwd,
+            proxy: { dir: options.proxy.dir, port: BRIDGE_PORT, files: bridge.files },
+          }),
           ...launcherArgs(bridge, BRIDGE_PORT),
           program,
           ...args,

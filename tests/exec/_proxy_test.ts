@@ -283,9 +283,18 @@ Deno.test("proxy: closing a session ends its open tunnels; closing the proxy rem
 Deno.test("bwrap arguments with the proxy: own network namespace, socket directory bound, proxy variables", () => {
   const args = bwrapArgs(
     { writable: ["/ws"], readOnly: [], hidden: [], allowNetwork: false },
-    { proxy: { dir: "/tmp/zeph-proxy-x/1", port: 3128 }, kindOf: () => "directory" },
+    {
+      proxy: { dir: "/tmp/zeph-proxy-x/1", port: 3128, files: ["/tmp/co/deno", "/tmp/co/b.ts"] },
+      kindOf: () => "directory",
+    },
   );
   expect(args).toContain("--unshare-net");
+  // The bridge's program and script stay visible past the private /tmp (a checkout under /tmp).
+  for (const file of ["/tmp/co/deno", "/tmp/co/b.ts"]) {
+    const at = args.indexOf(file);
+    expect(args.slice(at - 1, at + 2)).toEqual(["--ro-bind", file, file]);
+    expect(at).toBeGreaterThan(args.indexOf("/tmp"));
+  }
   const bind = args.indexOf("/tmp/zeph-proxy-x/1");
   expect(args.slice(bind - 1, bind + 2)).toEqual([
     "--ro-bind",
@@ -327,7 +336,13 @@ Deno.test("bridge command: socat when given, the Deno script, or a compiled zeph
     kind: "zeph",
     argv: ["/opt/zeph", "__sandbox-bridge", "3128", "/s/p"],
     env: [],
+    files: ["/opt/zeph"],
   });
+  // What the bridge runs is bound into the sandbox, so a checkout under /tmp still works.
+  expect(deno.files).toEqual([
+    "/x/deno",
+    new URL("../../src/exec/_bridge.ts", import.meta.url).pathname,
+  ]);
 });
 
 // ---------------------------------------------------------------------------------------------
