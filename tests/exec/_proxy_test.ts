@@ -505,7 +505,7 @@ Deno.test({
       expect(proxy.openConnections).toBe(0);
       // Bounded: a command that never reached the upstream (a bridge that did not start) fails
       // here instead of waiting for a connection that never comes.
-      let timer = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const bound = new Promise<string>((r) => {
         timer = setTimeout(() => r("no connection in 5 s"), 5000);
       });
