@@ -6,6 +6,7 @@
  * The filtered text goes to stdout, the stats line to stderr.
  */
 import { CliError } from "./errors.ts";
+import { writeStdout } from "./stdout.ts";
 import { withInterrupt } from "./interrupt.ts";
 import type { CommandDeps } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
@@ -92,11 +93,6 @@ export function framed(text: string, raw: string): string {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
   if (body === "") return text === "" || !raw.endsWith("\n") ? "" : "\n";
   return raw.endsWith("\n") ? `${body}\n` : body;
-}
-
-async function writeStdout(text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  for (let at = 0; at < bytes.length;) at += await Deno.stdout.write(bytes.subarray(at));
 }
 
 async function filterRun(

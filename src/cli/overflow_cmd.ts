@@ -6,6 +6,7 @@
 import { CliError } from "./errors.ts";
 import type { CommandDeps } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
+import { writeStdout } from "./stdout.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
   const overflow = program
@@ -52,8 +53,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         const text = slice.text === "" || slice.text.endsWith("\n")
           ? slice.text
           : `${slice.text}\n`;
-        const bytes = new TextEncoder().encode(text);
-        for (let at = 0; at < bytes.length;) at += await Deno.stdout.write(bytes.subarray(at));
+        await writeStdout(text);
         if (slice.end < slice.total) {
           console.error(
             `(lines ${slice.offset + 1}–${slice.end} of ${slice.total}; ` +
