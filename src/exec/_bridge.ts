@@ -29,20 +29,25 @@ async function forward(client: Deno.Conn, socketPath: string): Promise<void> {
   await relay(client, upstream);
 }
 
+/** Copies `from` to `to` until `from` ends; a read or write error is thrown. */
+export async function copyUntilEnd(from: Deno.Conn, to: Deno.Conn): Promise<void> {
+  const buffer = new Uint8Array(64 * 1024);
+  while (true) {
+    const n = await from.read(buffer);
+    if (n === null) return;
+    let written = 0;
+    while (written < n) written += await to.write(buffer.subarray(written, n));
+  }
+}
+
 /**
  * Copies both ways; an end of input is passed on as a half close, an error closes both. Both
  * connections are closed when both directions are done.
  */
 export async function relay(a: Deno.Conn, b: Deno.Conn): Promise<void> {
   const pump = async (from: Deno.Conn, to: Deno.Conn) => {
-    const buffer = new Uint8Array(64 * 1024);
     try {
-      while (true) {
-        const n = await from.read(buffer);
-        if (n === null) break;
-        let written = 0;
-        while (written < n) written += await to.write(buffer.subarray(written, n));
-      }
+      await copyUntilEnd(from, to);
       await to.closeWrite().catch(() => {});
     } catch {
       closeQuietly(a);

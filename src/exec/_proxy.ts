@@ -7,7 +7,7 @@
  * so that what a command opened is closed when it ends.
  */
 import * as path from "node:path";
-import { relay } from "./_bridge.ts";
+import { copyUntilEnd, relay } from "./_bridge.ts";
 
 /** One decision of the proxy, as the audit log records it. */
 export interface ProxyDecision {
@@ -237,7 +237,8 @@ export class NetworkProxy {
           encoder.encode(originForm(head.text, target.path, hostPort(host, port, 80))),
         );
         await forwardBody(client, upstream, head.rest, length);
-        await pumpOneWay(upstream, client);
+        // The answer, until the server closes (Connection: close); a closed side ends it too.
+        await copyUntilEnd(upstream, client).catch(() => {});
         closeQuietly(upstream);
         closeQuietly(client);
         session.connections.delete(upstream);
@@ -484,20 +485,6 @@ async function forwardBody(
     if (n === null) break;
     await writeAll(upstream, buffer.subarray(0, n));
     left -= n;
-  }
-}
-
-/** Copies `from` to `to` until `from` ends (an error ends it too). */
-async function pumpOneWay(from: Deno.Conn, to: Deno.Conn): Promise<void> {
-  const buffer = new Uint8Array(64 * 1024);
-  try {
-    while (true) {
-      const n = await from.read(buffer);
-      if (n === null) return;
-      await writeAll(to, buffer.subarray(0, n));
-    }
-  } catch {
-    // A closed side ends the copy; both are closed by the caller.
   }
 }
 
