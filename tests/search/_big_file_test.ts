@@ -5,24 +5,10 @@ import { searchFile } from "../../src/search/_big_file.ts";
 import { fileMatcher, type GrepSpec } from "../../src/search/_entry.ts";
 import { grep } from "../../src/search/_grep.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-
-async function tempDir(): Promise<string> {
-  return await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph-bigfile-" }));
-}
-
-/** Each match with its context lines, as grep shows them. */
-function view(m: { lines: string[]; matched: number[] } | null, context: number): string[] {
-  if (!m) return [];
-  return m.matched.flatMap((n) => {
-    const out: string[] = [];
-    const to = Math.min(m.lines.length - 1, n + context);
-    for (let k = Math.max(0, n - context); k <= to; k++) out.push(`${k}:${m.lines[k]}`);
-    return out;
-  });
-}
+import { tempDir, view } from "./_grep_view.ts";
 
 Deno.test("searchFile: chunks give the whole read's matches and context, across chunk ends", async () => {
-  const dir = await tempDir();
+  const dir = await tempDir("zeph-bigfile-");
   try {
     const lines = Array.from(
       { length: 400 },
@@ -81,7 +67,7 @@ async function bigFile(dir: string): Promise<string> {
 }
 
 Deno.test("grep on one 50 MB file: a cancel stops it between chunks, well before the end", async () => {
-  const dir = await tempDir();
+  const dir = await tempDir("zeph-bigfile-");
   try {
     const file = await bigFile(dir);
     const size = (await Deno.stat(file)).size;
@@ -130,7 +116,7 @@ Deno.test("grep on one 50 MB file: a cancel stops it between chunks, well before
 });
 
 Deno.test("grep on one large file: a progress note in MB once it runs longer than a second", async () => {
-  const dir = await tempDir();
+  const dir = await tempDir("zeph-bigfile-");
   try {
     const file = await bigFile(dir);
     const notes: string[] = [];

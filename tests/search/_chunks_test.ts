@@ -5,24 +5,10 @@ import { CHUNK_BYTES, scanFileSync } from "../../src/search/_chunks.ts";
 import { BINARY_SNIFF_BYTES, fileMatcher, type GrepSpec } from "../../src/search/_entry.ts";
 import { grep } from "../../src/search/_grep.ts";
 import { Sandbox } from "../../src/sandbox/path.ts";
-
-async function tempDir(): Promise<string> {
-  return await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph-chunks-" }));
-}
-
-/** Each match with its context lines, as grep shows them. */
-function view(m: { lines: string[]; matched: number[] } | null, context: number): string[] {
-  if (!m) return [];
-  return m.matched.flatMap((n) => {
-    const out: string[] = [];
-    const to = Math.min(m.lines.length - 1, n + context);
-    for (let k = Math.max(0, n - context); k <= to; k++) out.push(`${k}:${m.lines[k]}`);
-    return out;
-  });
-}
+import { tempDir, view } from "./_grep_view.ts";
 
 Deno.test("scanFileSync: chunks give the whole read's matches and context, across chunk ends", async () => {
-  const dir = await tempDir();
+  const dir = await tempDir("zeph-chunks-");
   try {
     const lines = Array.from(
       { length: 400 },
@@ -67,7 +53,7 @@ Deno.test("scanFileSync: chunks give the whole read's matches and context, acros
 });
 
 Deno.test("grep over a directory: a file over CHUNK_BYTES is scanned in chunks, keeping only the shown lines", async () => {
-  const dir = await tempDir();
+  const dir = await tempDir("zeph-chunks-");
   try {
     await Deno.writeTextFile(`${dir}/small.txt`, "needle in a small file\n");
     // 12,000,000 bytes of 100-byte lines (over CHUNK_BYTES), needles at lines 3, 90,000 (past
