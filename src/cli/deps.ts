@@ -48,9 +48,18 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** How a command wants its runtime built. */
+export interface RuntimeOptions {
+  /**
+   * The command reports the MCP servers' faults itself (`zeph mcp list`), so they are not also
+   * printed as warnings. @default false
+   */
+  mcpFaultsShown?: boolean;
+}
+
 export interface CliDeps {
   loadConfig(globals: GlobalOptions): Promise<LoadedConfig>;
-  buildRuntime(globals: GlobalOptions): Promise<Runtime>;
+  buildRuntime(globals: GlobalOptions, options?: RuntimeOptions): Promise<Runtime>;
   /**
    * The provider `config` and the command line's choice select. The choice is written into
    * `config`, so pass a copy. Throws ProviderChoiceError (usage) or ProviderError (setup).

@@ -16,7 +16,8 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .option("--json", "print a JSON array of {id, origin, transport, state, fault, tools}")
     .action(async (_opts, command) => {
       const globals = globalsOf(command);
-      const runtime = await deps.buildRuntime(globals);
+      // The list shows each server's fault: one message, not also a warning.
+      const runtime = await deps.buildRuntime(globals, { mcpFaultsShown: true });
       try {
         const servers = runtime.mcp?.status() ?? [];
         if (globals.json) {
