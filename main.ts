@@ -43,6 +43,23 @@ export const deps: Deps = {
       throw error;
     }
   },
+  async openWorkspace(globals) {
+    const loaded = await loadConfigFor(globals);
+    for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
+    const store = await openStore(loaded.config);
+    try {
+      return {
+        loaded,
+        store,
+        sandbox: await newSandbox(globals.cwd, loaded.config),
+        sandboxFor: (cwd) => newSandbox(cwd, loaded.config),
+        close: () => store?.close(),
+      };
+    } catch (error) {
+      store?.close();
+      throw error;
+    }
+  },
   buildProvider,
   async prestartTool(globals, tool) {
     const { prestartFileWorker } = await import("./src/tools/executors/mod.ts");

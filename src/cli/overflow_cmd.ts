@@ -24,9 +24,10 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       const offset = count("--offset", opts.offset);
       const limit = opts.limit === undefined ? undefined : count("--limit", opts.limit);
       const id = rawId.trim().replace(/^overflow:/, "");
-      const runtime = await deps.buildRuntime(globals);
+      // The store only: no tools, no file worker, no MCP servers.
+      const data = await deps.openWorkspace(globals);
       try {
-        const store = runtime.store;
+        const store = data.store;
         if (!store) {
           throw new CliError(
             "Cannot show overflow: no conversation store is open ([memory] sqlite_path).",
@@ -38,7 +39,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           ? store.overflowSlice(entry.id, entry.conversationId, { offset, limit, unit: "lines" })
           : null;
         if (!slice) {
-          const days = runtime.loaded.config.tools.overflow.retention_days;
+          const days = data.loaded.config.tools.overflow.retention_days;
           throw new CliError(
             `No overflow entry "${id}" in ${store.path}. Entries are kept ${days} days ` +
               "([tools.overflow] retention_days) and go with their conversation.",
@@ -62,7 +63,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           );
         }
       } finally {
-        await runtime.close();
+        data.close();
       }
     });
 }
