@@ -43,6 +43,21 @@ function fence(roots: readonly string[], ffi: boolean) {
   };
 }
 
+/** The module a file worker runs. */
+const FILE_WORKER_MODULE = new URL("./file_worker.ts", import.meta.url);
+
+/** How a file worker is started. */
+export interface FileWorkerOptions {
+  /** `[tools.file.sandbox] mode`. @default "auto" */
+  confine?: ConfineMode;
+  /**
+   * The module the worker runs, under the same fence. Tests pass one that wraps file_worker.ts
+   * with raw file operations, to prove the fence holds without the JS path check.
+   * @default file_worker.ts
+   */
+  module?: URL;
+}
+
 /** One Deno Worker with a fixed permission set; requests are paired with responses by id. */
 export class FileWorker {
   readonly roots: readonly string[];
@@ -66,13 +81,16 @@ export class FileWorker {
 
   /** How it confines its thread (`[tools.file.sandbox] mode`). */
   readonly confine: ConfineMode;
+  /** The module it runs. */
+  readonly module: URL;
 
-  constructor(roots: readonly string[], options: { confine?: ConfineMode } = {}) {
+  constructor(roots: readonly string[], options: FileWorkerOptions = {}) {
     this.roots = [...roots];
     this.#rootIds = this.roots.map(identitySync);
     const mode = this.confine = options.confine ?? "auto";
+    this.module = options.module ?? FILE_WORKER_MODULE;
     const unavailable = mode === "off" ? null : landlockBlocker();
-    this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
+    this.#worker = new Worker(this.module.href, {
       type: "module",
       // A worker started from this thread loads its modules without read permission, so the
       // roots are all it needs.
@@ -246,11 +264,12 @@ export interface PrestartedWorker {
 export async function prestartFileWorker(
   workspace: string,
   tool: string,
+  options: Pick<FileWorkerOptions, "module"> = {},
 ): Promise<PrestartedWorker | null> {
   if (!FILE_TOOL_NAMES.has(tool)) return null;
   const roots = [await canonicalize(workspace)];
   const key = rootsKey(roots);
-  const worker = prestarted.get(key) ?? new FileWorker(roots);
+  const worker = prestarted.get(key) ?? new FileWorker(roots, options);
   prestarted.set(key, worker);
   return {
     worker,
@@ -266,11 +285,11 @@ export async function prestartFileWorker(
 export class WorkerFileExecutor implements ToolExecutor {
   readonly name = "file_worker";
   #workers = new Map<string, FileWorker>();
-  readonly #confine: ConfineMode;
+  readonly #options: FileWorkerOptions;
 
-  /** `confine`: `[tools.file.sandbox] mode`. @default "auto" */
-  constructor(options: { confine?: ConfineMode } = {}) {
-    this.#confine = options.confine ?? "auto";
+  /** How its workers start (`confine`: `[tools.file.sandbox] mode`). */
+  constructor(options: FileWorkerOptions = {}) {
+    this.#options = { confine: options.confine ?? "auto", module: options.module };
   }
   handles(tool: AnyTool): boolean {
     return FILE_TOOL_NAMES.has(tool.name);
@@ -284,14 +303,17 @@ export class WorkerFileExecutor implements ToolExecutor {
     const key = rootsKey(roots);
     let worker = this.#workers.get(key);
     if (!worker || worker.closed) {
-      // A worker prestarted for these roots is taken over if it confines itself the same way.
+      // A worker prestarted for these roots is taken over if it starts the same way.
       const early = prestarted.get(key);
       prestarted.delete(key);
-      if (early && !early.closed && early.confine === this.#confine) {
+      if (
+        early && !early.closed && early.confine === this.#options.confine &&
+        early.module.href === (this.#options.module ?? FILE_WORKER_MODULE).href
+      ) {
         worker = early;
       } else {
         early?.terminate();
-        worker = new FileWorker(roots, { confine: this.#confine });
+        worker = new FileWorker(roots, this.#options);
       }
       this.#workers.set(key, worker);
     }
