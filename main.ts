@@ -195,7 +195,9 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
   const config = loaded.config;
   // A bad --script fails session/new, where the editor shows it, not the first prompt. The
   // scripted provider is local and cheap to build; the real ones stay lazy.
-  if (args.choice.script !== undefined) await providerOrHint(config, args.choice);
+  const scripted = args.choice.script !== undefined ||
+    (args.choice.provider ?? config.llm.provider) === "script";
+  if (scripted) await providerOrHint(config, args.choice);
   const store = await openStore(config, " Sessions are not saved.");
   let runtime: Runtime | null = null;
   return {
