@@ -78,7 +78,7 @@ Deno.test("zeph mcp list without servers says how to add one", async () => {
   });
 });
 
-Deno.test("zeph mcp list prints a failing server's fault once (in the list); other commands warn", async () => {
+Deno.test("zeph mcp list and call print a failing server's fault once; other commands warn", async () => {
   await withWorkspace(async (ws, home) => {
     const config = await writeConfig(
       ws,
@@ -94,6 +94,13 @@ Deno.test("zeph mcp list prints a failing server's fault once (in the list); oth
     const json = await zeph(["--config", config, "--json", "mcp", "list"], opts);
     expect(JSON.parse(json.stdout)[1].fault).toContain(fault);
     expect(json.stderr).toBe("");
+    // A call of the failed server says why, once.
+    const call = await zeph(["--config", config, "mcp", "call", "bad", "x"], opts);
+    expect(call.code).toBe(1);
+    expect(call.stderr).toBe(
+      `zeph: Cannot call "x": MCP server "bad" has failed (${fault} (check the path, or that it ` +
+        "is on PATH)).\n",
+    );
     // A command that does not list the servers still says why their tools are missing.
     const tools = await zeph(["--config", config, "tools"], opts);
     expect(tools.stderr).toContain(`zeph: warning: MCP server "bad" (config) ${fault}`);
