@@ -240,3 +240,40 @@ Deno.test("turbo: npm's echo of the failed script goes, its verdict stays", () =
     "web#build:  ERROR  command (/w/packages/web) /usr/bin/npm run build exited (2)",
   ].join("\n"));
 });
+
+Deno.test("pytest: the traceback's copied source lines go, the E lines and locations stay", () => {
+  const input = [
+    "=================================== FAILURES ===================================",
+    "_______________________________ test_coupon _______________________________",
+    "",
+    "    def test_coupon():",
+    '        got = checkout([{"price": 10, "qty": 1}], {"off": 3})',
+    '>       assert got == 6, f"coupon applied wrong: {got}"',
+    "E       AssertionError: coupon applied wrong: 7",
+    "E       assert 7 == 6",
+    "E         ",
+    "E         At index 2 diff: 3 != 4",
+    "",
+    "tests/test_shop.py:17: AssertionError",
+    "=========================== short test summary info ============================",
+    "FAILED tests/test_shop.py::test_coupon - AssertionError: coupon applied wrong: 7",
+    "========================= 1 failed, 1 passed in 2.12s ==========================",
+  ].join("\n");
+  const out = filter("python3 -m pytest tests", input);
+  for (
+    const kept of [
+      "test_coupon",
+      "E       AssertionError: coupon applied wrong: 7",
+      "E       assert 7 == 6",
+      "E         At index 2 diff: 3 != 4",
+      "tests/test_shop.py:17: AssertionError",
+      "1 failed, 1 passed",
+    ]
+  ) expect(out).toContain(kept);
+  expect(out).not.toContain(">       assert");
+  expect(out).not.toContain("2.12s");
+  expect(out.split("\n")).not.toContain("E         ");
+  expect(filter("pytest -q", "43 passed, 1 deselected in 3.39s", false)).toBe(
+    "43 passed, 1 deselected",
+  );
+});
