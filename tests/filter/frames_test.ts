@@ -89,6 +89,8 @@ Deno.test("code_frames: marks without a label go with their line; frames it cann
     "29 |   fn f() -> u32 {\n   |             --- this return type\n30 | /     if flag {\n31 | |         1\n32 | |     }\n   | |_____^ expected `u32`, found `()`",
     // A suggestion.
     "help: consider borrowing here\n16 |         &s,\n   |         +",
+    // A suggestion that replaces text (older rustc marks it with `~`).
+    "help: consider borrowing here\n16 |         &s,\n   |         ~~",
     // A label under no mark.
     "5 | let x = 1;\n  |     ^ here\n  |           stray",
   ];

@@ -9,8 +9,8 @@
  * The source line is a copy of the line the diagnostic's `-->` location names; the labels carry
  * what the diagnostic says about it (the types, the borrow), so they stay, each with the text its
  * mark spans. Marks without a label go with their source line. A frame this cannot read (a
- * multi-line span drawn with `_` and `/`, a suggestion marked with `+`, a label that stands under
- * no mark) passes unchanged.
+ * multi-line span drawn with `_` and `/`, a suggestion marked with `+` or `~`, a label that
+ * stands under no mark) passes unchanged.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -25,7 +25,7 @@ export type CodeFramesConfig = z.infer<typeof CodeFramesConfig>;
 
 /** `12 |     let x`: the gutter's line number and bar, then the code after one space. */
 const SOURCE = /^( {0,12}\d{1,7} )\|(?: (.*))?$/;
-const MARK_RUN = /[\^~-]+/g;
+const MARK_RUN = /[\^-]+/g;
 const MAX_SPANS = 64;
 
 interface Span {
@@ -48,7 +48,7 @@ interface Frame {
 function readMarks(frame: Frame, body: string): boolean {
   const first = body.search(/[^\s|]/);
   if (first < 0) return true; // connectors only
-  if (/[\^~-]/.test(body[first]) && /^[\^~-]+(\s|$)/.test(body.slice(first))) {
+  if (/[\^-]/.test(body[first]) && /^[\^-]+(\s|$)/.test(body.slice(first))) {
     // A line of marks: each run is a span; text after the last run is that span's label.
     let last: Span | null = null;
     let rest = first;
@@ -63,7 +63,7 @@ function readMarks(frame: Frame, body: string): boolean {
     if (label && last) last.labels.push(label);
     return last !== null;
   }
-  if (/^[_/\\+]/.test(body[first])) return false;
+  if (/^[_/\\+~]/.test(body[first])) return false;
   // A label on its own line starts under the mark it belongs to.
   const span = frame.spans.find((s) => first >= s.start && first < s.end);
   if (!span) return false;
