@@ -1,11 +1,12 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json and fold_blocks): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks and code_frames): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy } from "../types.ts";
+import { CodeFramesConfig, compileCodeFrames } from "./code_frames.ts";
 import { compileDedup, DedupConfig } from "./dedup.ts";
 import { compileFoldBlocks, FoldBlocksConfig } from "./fold_blocks.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
@@ -38,6 +39,7 @@ const STRATEGIES = [
   [GitLogConfig, compileGitLog],
   [JsonConfig, compileJson],
   [FoldBlocksConfig, compileFoldBlocks],
+  [CodeFramesConfig, compileCodeFrames],
 ] as const;
 
 type Schemas<T> = {
