@@ -577,7 +577,8 @@ Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () =
     text: "no diff here",
     confidence: "fallback",
   });
-  // A long hunk shows its first lines and a count; the next hunk and file still show.
+  // A long hunk shows its first lines, a count and its last line (the tail is at most half the
+  // limit); the next hunk and file still show.
   const hunks = diff + "\n@@ -30 +31 @@\n-x\n+y\ndiff --git a/c.ts b/c.ts\n@@ -1 +1 @@\n-p\n+q";
   expect(run({ type: "git_diff", max_hunk_lines: 2 }, hunks)).toEqual({
     text: [
@@ -588,8 +589,8 @@ Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () =
       "diff --git a/b.ts b/b.ts",
       "@@ -1 +1,2 @@",
       "+export const generatedValue0 = 0;",
-      "+export const generatedValue1 = 1;",
       "... (18 more lines in this hunk: +18 -0) ...",
+      "+export const generatedValue19 = 19;",
       "@@ -30 +31 @@",
       "-x",
       "+y",
@@ -601,6 +602,54 @@ Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () =
     ].join("\n"),
     confidence: "full",
   });
+});
+
+Deno.test("git_diff keeps the end of a cut hunk and cuts a new file's content sooner", () => {
+  const body = (n: number, sign: string) => Array.from({ length: n }, (_, i) => `${sign}line ${i}`);
+  const diff = [
+    "diff --git a/old.ts b/old.ts",
+    "@@ -1,30 +1,30 @@",
+    ...body(30, "-"),
+    "diff --git a/new.ts b/new.ts",
+    "new file mode 100644",
+    "index 0000000..1111111",
+    "--- /dev/null",
+    "+++ b/new.ts",
+    "@@ -0,0 +1,30 @@",
+    ...body(30, "+"),
+  ].join("\n");
+  const s = { type: "git_diff", max_hunk_lines: 20, max_new_file_lines: 8, hunk_tail_lines: 3 };
+  expect(run(s, diff).text).toBe([
+    "diff --git a/old.ts b/old.ts",
+    "@@ -1,30 +1,30 @@",
+    ...body(17, "-"),
+    "... (10 more lines in this hunk: +0 -10) ...",
+    "-line 27",
+    "-line 28",
+    "-line 29",
+    "diff --git a/new.ts b/new.ts",
+    "new file mode 100644",
+    "@@ -0,0 +1,30 @@",
+    ...body(5, "+"),
+    "... (22 more lines in this hunk: +22 -0) ...",
+    "+line 27",
+    "+line 28",
+    "+line 29",
+    "2 files changed, 30 insertions(+), 30 deletions(-)",
+  ].join("\n"));
+  // A hunk within its limit shows whole and in order, its last lines before the next file.
+  const whole = ["@@ -1,19 +1,19 @@", ...body(19, "-"), "diff --git a/z.ts b/z.ts", "@@ -1 +1 @@"];
+  const withIndex = [
+    "diff --git a/mid.ts b/mid.ts",
+    "index 1111111..2222222 100644",
+    "--- a/mid.ts",
+    "+++ b/mid.ts",
+    ...whole,
+  ];
+  expect(run(s, [...withIndex, "-p", "+q"].join("\n")).text).toBe(
+    [withIndex[0], ...whole, "-p", "+q", "2 files changed, 1 insertions(+), 20 deletions(-)"]
+      .join("\n"),
+  );
 });
 
 Deno.test("dedup normalises varying parts and counts repeats", () => {
