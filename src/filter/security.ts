@@ -139,6 +139,19 @@ const SIGNAL_CANDIDATE = (() => {
 })();
 
 /**
+ * A JSON member holding text people wrote (an issue's or pull request's title and description, a
+ * comment, a commit message in `gh`/`glab -F json` listings): a crash or an advisory quoted there
+ * is not an event of this run.
+ */
+const PROSE_MEMBER =
+  /"(title|body|description|summary|notes?|comment|messageHeadline|messageBody)"\s*:\s*"(?:[^"\\]|\\.)*"/g;
+
+/** `line` with the values of its prose members emptied. */
+function withoutProse(line: string): string {
+  return line.includes('"') ? line.replace(PROSE_MEMBER, '"$1": ""') : line;
+}
+
+/**
  * Scans an output and reports what it saw. Memory is bounded: at most 20 signal lines are kept.
  * Counts add up over calls; `found` lists the credential kinds in SECRET_SHAPES order, then the
  * extra patterns.
@@ -192,7 +205,7 @@ export class SecurityScanner {
       if (end < 0) end = text.length;
       SIGNAL_CANDIDATE.lastIndex = end;
       const line = text.slice(start, end);
-      if (SIGNAL.test(line)) this.#signal(line);
+      if (SIGNAL.test(line) && SIGNAL.test(withoutProse(line))) this.#signal(line);
     }
   }
 

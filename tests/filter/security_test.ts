@@ -168,6 +168,27 @@ Deno.test('every signal line is kept or preserved; "found 0 vulnerabilities" and
   expect(scanner.signalCount).toBe(SIGNALS.length - not.length);
 });
 
+Deno.test("a crash or an advisory quoted in a JSON listing's prose (title, body, description) is not a signal; elsewhere in the line it is", () => {
+  const scanner = new SecurityScanner();
+  const prose = [
+    `    "description": "Running \`rtk read x\` panics with:\\n\`\`\`\\nthread 'main' panicked at 'unwrap'\\n\`\`\`"`,
+    `{"number":7,"title":"Segmentation fault in \\"parser\\"","body":"Permission denied (publickey) when CVE-2024-12345 \\\\"}`,
+    `  "messageBody": "fix: stack overflow on deep input",`,
+  ];
+  const events = [
+    `{"Action":"output","Output":"thread 'main' panicked at src/lib.rs:3:5:\\n"}`,
+    `{"title":"ok","state":"open","advisory":"GHSA-abcd-efgh-ijkl"}`,
+    `  "description": "unterminated value, Permission denied`,
+  ];
+  scanner.scan([...prose, ...events].join("\n"));
+  expect(scanner.signalLines).toEqual(events);
+  // Through the engine: the listing gets no preserved-lines appendix.
+  const engine = new FilterEngine([]);
+  expect(engine.filter("glab issue list -F json", prose.join("\n")).text).not.toContain(
+    "Security-relevant",
+  );
+});
+
 Deno.test("credentials are counted on every line of a long output, and past the per-line limit", () => {
   const all = CREDENTIALS.map(([, line]) => line);
   const scanner = new SecurityScanner();
