@@ -652,6 +652,44 @@ Deno.test("git_diff keeps the end of a cut hunk and cuts a new file's content so
   );
 });
 
+Deno.test("group_by_file says a file's path once per run of its lines; single lines and other lines stay verbatim", () => {
+  const s = { type: "group_by_file", line_pattern: "^(?P<file>[^:]+):(?P<rest>\\d+:.*)$" };
+  const input = [
+    "src/a.ts:3:import { x } from './x.ts';",
+    "src/a.ts:9:export const y = x;",
+    "src/b.ts:1:import 'b';",
+    "src/a.ts-10-context line",
+    "--",
+    "src/a.ts:12:again",
+    "src/a.ts:14:and again",
+    "grep: gone: No such file or directory",
+  ];
+  expect(run(s, input.join("\n"))).toEqual({
+    text: [
+      "src/a.ts:",
+      "3:import { x } from './x.ts';",
+      "9:export const y = x;",
+      "src/b.ts:1:import 'b';",
+      "src/a.ts-10-context line",
+      "--",
+      "src/a.ts:",
+      "12:again",
+      "14:and again",
+      "grep: gone: No such file or directory",
+    ].join("\n"),
+    confidence: "full",
+  });
+  // Nothing to group: unchanged, Fallback.
+  expect(run(s, "src/a.ts:1:x\nsrc/b.ts:2:y")).toEqual({
+    text: "src/a.ts:1:x\nsrc/b.ts:2:y",
+    confidence: "fallback",
+  });
+  // A pattern without the named groups is refused at compile time, naming the fix.
+  expect(() => run({ type: "group_by_file", line_pattern: "^([^:]+):(.*)$" }, "")).toThrow(
+    'strategy.line_pattern: has no named group "file"; add (?P<file>…) around the line\'s file part',
+  );
+});
+
 Deno.test("dedup normalises varying parts and counts repeats", () => {
   const input = [
     "2026-01-01T10:00:00Z GET /a 200 ip=10.0.0.1 pid=12 id=3f2a1b4c-1111-2222-3333-444455556666 3ms",
