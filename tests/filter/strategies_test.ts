@@ -545,6 +545,28 @@ Deno.test("git_status keeps branch and file names in sections", () => {
   expect(run({ type: "git_status" }, porcelain).text).toBe(porcelain);
 });
 
+Deno.test("git_status joins a one-line branch state to the branch line; a diverged branch keeps its lines", () => {
+  const dirty = "\nChanges not staged for commit:\n\tmodified:   a.ts\n\tmodified:   b.ts";
+  expect(
+    run(
+      { type: "git_status" },
+      `On branch dev\nYour branch is ahead of 'origin/dev' by 2 commits.\n  (use "git push" to publish your local commits)\n${dirty}`,
+    ).text,
+  ).toBe("branch dev (ahead of 'origin/dev' by 2 commits)\nunstaged modified (2): a.ts, b.ts");
+  const diverged = [
+    "On branch dev",
+    "Your branch and 'origin/dev' have diverged,",
+    "and have 1 and 2 different commits each, respectively.",
+    '  (use "git pull" if you want to integrate the remote branch with yours)',
+  ].join("\n");
+  expect(run({ type: "git_status" }, diverged + dirty).text).toBe([
+    "branch dev",
+    "Your branch and 'origin/dev' have diverged,",
+    "and have 1 and 2 different commits each, respectively.",
+    "unstaged modified (2): a.ts, b.ts",
+  ].join("\n"));
+});
+
 Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () => {
   const diff = [
     "diff --git a/a.ts b/a.ts",
