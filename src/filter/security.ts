@@ -159,6 +159,8 @@ function withoutProse(line: string): string {
 export class SecurityScanner {
   readonly found = new Map<string, number>();
   readonly signalLines: string[] = [];
+  /** Where each signal line's first signal starts. */
+  #signalAt: number[] = [];
   signalCount = 0;
   #counts = new Array<number>(CREDENTIAL_KINDS.length).fill(0);
   #extraCounts: number[];
@@ -216,7 +218,22 @@ export class SecurityScanner {
     this.signalCount++;
     if (this.signalLines.length >= MAX_PRESERVED) return;
     const line = sanitizeLine(raw).replace(/^\[stderr\] /, "");
-    if (!this.signalLines.includes(line)) this.signalLines.push(line);
+    if (this.signalLines.includes(line)) return;
+    this.signalLines.push(line);
+    this.#signalAt.push(SIGNAL.exec(line)?.index ?? 0);
+  }
+
+  /**
+   * Whether a filter kept signal line `i` without a `prefix:` the layout says once for several
+   * lines (`grep -rn`'s path above its `12:text` lines): the rest, from its line number on and
+   * holding the signal, is a whole line of the output.
+   */
+  #keptWithoutPrefix(i: number, lines: Set<string>): boolean {
+    const line = this.signalLines[i];
+    for (let p = line.indexOf(":"); p >= 0 && p < this.#signalAt[i]; p = line.indexOf(":", p + 1)) {
+      if (/\d/.test(line[p + 1] ?? "") && lines.has(line.slice(p + 1).trim())) return true;
+    }
+    return false;
   }
 
   /** `found` from the counts (the same order whatever call a kind was first seen in). */
@@ -233,7 +250,11 @@ export class SecurityScanner {
   /** What to append to the filtered text: removed signal lines, then the credential warning. */
   appendix(filtered: string): string[] {
     const out: string[] = [];
-    const missing = this.signalLines.filter((line) => !filtered.includes(line.trim()));
+    let lines: Set<string> | undefined;
+    const missing = this.signalLines.filter((line, i) =>
+      !filtered.includes(line.trim()) &&
+      !this.#keptWithoutPrefix(i, lines ??= new Set(filtered.split("\n").map((l) => l.trim())))
+    );
     if (missing.length) {
       out.push("", "--- Security-relevant lines (preserved) ---", ...missing);
       const more = this.signalCount - this.signalLines.length;

@@ -189,6 +189,23 @@ Deno.test("a crash or an advisory quoted in a JSON listing's prose (title, body,
   );
 });
 
+Deno.test("a signal line a filter shows without its `path:` prefix (said once above it) is kept; a bare signal word elsewhere is not", () => {
+  const scanner = new SecurityScanner();
+  const raw = [
+    "logs/a.log:3:thread 'main' panicked at src/main.rs:4:5:",
+    "logs/a.log:9:ssh: Permission denied (publickey)",
+  ];
+  scanner.scan(raw.join("\n"));
+  const grouped =
+    "logs/a.log:\n3:thread 'main' panicked at src/main.rs:4:5:\n9:ssh: Permission denied (publickey)";
+  expect(scanner.appendix(grouped)).toEqual([]);
+  // Only the rest after a colon before the signal, as a whole line, counts.
+  expect(
+    scanner.appendix("logs/a.log:\nPermission denied (publickey)\npanicked at src/main.rs:4:5:"),
+  )
+    .toEqual(["", "--- Security-relevant lines (preserved) ---", ...raw]);
+});
+
 Deno.test("credentials are counted on every line of a long output, and past the per-line limit", () => {
   const all = CREDENTIALS.map(([, line]) => line);
   const scanner = new SecurityScanner();
