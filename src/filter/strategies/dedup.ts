@@ -131,9 +131,19 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
   // normaliser whose own sticky regex matches there is the one the alternation took (nothing
   // follows the alternation), and where that one ends is where the match ends.
   const flags = forms[0]!.flags + "y";
-  const skip = new RegExp(`[^]*?(?=${forms.map((f) => `(?:${f!.bare})`).join("|")})`, flags);
+  const any = forms.map((f) => `(?:${f!.bare})`).join("|");
+  const starts = forms.every((f) => f!.starts !== null) ? forms.map((f) => f!.starts).join("") : "";
+  // When the characters a match can start with are known, `skip` steps over the others without
+  // trying the alternation there, and over each of them where the alternation fails; the steps are
+  // taken once (a lookahead's capture, matched again by `\1`: nothing is retried).
+  const lazy = new RegExp(`[^]*?(?=${any})`, flags);
+  const stepping = starts
+    ? new RegExp(`(?=((?:[^${starts}]|(?!${any})[^])*))\\1(?=${any})`, flags)
+    : lazy;
   const each = forms.map((f) => new RegExp(f!.bare, flags));
   return (line) => {
+    // V8 keeps a backtracking entry per step of `stepping`: a very long line takes the lazy scan.
+    const skip = line.length <= MAX_STEPPED ? stepping : lazy;
     let out = "";
     let last = 0;
     for (let from = 0; from <= line.length;) {
@@ -156,6 +166,9 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
     return last === 0 && out === "" ? line : out + line.slice(last);
   };
 }
+
+/** Longest line combineNormalizers steps through by its start characters (see there). */
+const MAX_STEPPED = 1 << 18;
 
 /** combineNormalizers' alternation from each pattern's next match (see there). */
 function alternation(normalizers: Normalizer[], line: string): string {
