@@ -151,17 +151,26 @@ function cpuMs(): number {
   }
 }
 
-/** Per corpus case, the p95 of its filter time (wall ms) over `CASE_REPEATS` runs after a warm-up. */
-export function caseLatencies(engine: FilterEngine, cases: Case[]): { case: Case; p95: number }[] {
+/**
+ * Per corpus case, the p95 of its filter time (wall ms) over `CASE_REPEATS` runs after a warm-up,
+ * and the thread's CPU time over those runs divided by their number (what a loaded machine's
+ * descheduling does not inflate; the clock ticks coarsely, so only the mean is read).
+ */
+export function caseLatencies(
+  engine: FilterEngine,
+  cases: Case[],
+): { case: Case; p95: number; cpu: number }[] {
   return cases.map((c) => {
     engine.filter(c.command, c.text, { failed: c.failed });
     const times: number[] = [];
+    const cpu = cpuMs();
     for (let i = 0; i < CASE_REPEATS; i++) {
       const started = performance.now();
       engine.filter(c.command, c.text, { failed: c.failed });
       times.push(performance.now() - started);
     }
-    return { case: c, p95: percentile(times.sort((a, b) => a - b), 0.95) };
+    const meanCpu = (cpuMs() - cpu) / CASE_REPEATS;
+    return { case: c, p95: percentile(times.sort((a, b) => a - b), 0.95), cpu: meanCpu };
   });
 }
 
@@ -247,21 +256,21 @@ function sizeTable(rows: SizeRow[]): string {
 }
 
 /** Each family's slowest case (p95), slowest family first. */
-function familyTable(latencies: { case: Case; p95: number }[]): string {
-  const slowest = new Map<string, { case: Case; p95: number }>();
+function familyTable(latencies: { case: Case; p95: number; cpu: number }[]): string {
+  const slowest = new Map<string, { case: Case; p95: number; cpu: number }>();
   for (const l of latencies) {
     const seen = slowest.get(l.case.family);
     if (!seen || l.p95 > seen.p95) slowest.set(l.case.family, l);
   }
   const lines = [
-    "| family | slowest case | input | p95 ms |",
-    "|---|---|---:|---:|",
+    "| family | slowest case | input | p95 ms | CPU ms per run |",
+    "|---|---|---:|---:|---:|",
   ];
   for (const l of [...slowest.values()].sort((a, b) => b.p95 - a.p95)) {
     lines.push(
       `| ${l.case.family} | ${l.case.name} | ${(l.case.text.length / 1024).toFixed(0)} KiB | ${
         l.p95.toFixed(2)
-      } |`,
+      } | ${l.cpu.toFixed(2)} |`,
     );
   }
   return lines.join("\n");
@@ -275,7 +284,7 @@ const COMPARE_ROUNDS = 3;
  * <root>`): a checkout's modules load apart from this one's, and each engine's garbage stays in
  * its own heap.
  */
-async function childLatencies(root: string): Promise<Map<string, number>> {
+async function childLatencies(root: string): Promise<Map<string, { p95: number; cpu: number }>> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL(import.meta.url).pathname, "--latencies", root],
     stderr: "inherit",
@@ -291,25 +300,28 @@ async function childLatencies(root: string): Promise<Map<string, number>> {
  */
 async function compareWith(before: string): Promise<string> {
   const here = new URL("..", import.meta.url).pathname;
-  const rounds: { before: Map<string, number>[]; after: Map<string, number>[] } = {
-    before: [],
-    after: [],
-  };
+  type Round = Map<string, { p95: number; cpu: number }>;
+  const rounds: { before: Round[]; after: Round[] } = { before: [], after: [] };
   for (let round = 0; round < COMPARE_ROUNDS; round++) {
     rounds.before.push(await childLatencies(before));
     rounds.after.push(await childLatencies(here));
     console.error(`compare round ${round + 1}/${COMPARE_ROUNDS} (load ${loadavg()[0].toFixed(2)})`);
   }
-  const p95 = (maps: Map<string, number>[], key: string) => median(maps.map((m) => m.get(key)!));
+  const p95 = (maps: Round[], key: string) => median(maps.map((m) => m.get(key)!.p95));
+  const cpu = (maps: Round[], key: string) => median(maps.map((m) => m.get(key)!.cpu));
   const keys = [...rounds.before[0].keys()].filter((k) => rounds.after[0].has(k));
   const slowest = keys.sort((a, b) => p95(rounds.before, b) - p95(rounds.before, a)).slice(0, 3);
   const lines = [
-    `| case | before p95 ms | after p95 ms | after / before |`,
-    "|---|---:|---:|---:|",
+    "| case | before p95 ms | after p95 ms | after / before | before CPU ms | after CPU ms |",
+    "|---|---:|---:|---:|---:|---:|",
   ];
   for (const key of slowest) {
     const [b, a] = [p95(rounds.before, key), p95(rounds.after, key)];
-    lines.push(`| ${key} | ${b.toFixed(2)} | ${a.toFixed(2)} | ${(a / b).toFixed(2)} |`);
+    lines.push(
+      `| ${key} | ${b.toFixed(2)} | ${a.toFixed(2)} | ${(a / b).toFixed(2)} | ${
+        cpu(rounds.before, key).toFixed(2)
+      } | ${cpu(rounds.after, key).toFixed(2)} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -364,7 +376,9 @@ if (import.meta.main && Deno.args[0] === "--latencies") {
   const { engine } = await loadFilterEngine(defaultConfig(), { configDir: "/nonexistent" });
   const latencies = caseLatencies(engine, await readCorpus());
   console.log(JSON.stringify(
-    Object.fromEntries(latencies.map((l) => [`${l.case.family}/${l.case.name}`, l.p95])),
+    Object.fromEntries(
+      latencies.map((l) => [`${l.case.family}/${l.case.name}`, { p95: l.p95, cpu: l.cpu }]),
+    ),
   ));
 } else if (import.meta.main) {
   const startedAt = new Date();
@@ -458,7 +472,7 @@ if (import.meta.main && Deno.args[0] === "--latencies") {
       ...(comparison
         ? [
           "",
-          `Before/after in the same run, each engine in ${COMPARE_ROUNDS} child processes alternating with the other's (median of their p95s); before = \`${before}\`:`,
+          `Before/after in the same run, each engine in ${COMPARE_ROUNDS} child processes alternating with the other's (median of their p95s, and of their mean thread CPU per run); before = \`${before}\`:`,
           "",
           comparison,
         ]
