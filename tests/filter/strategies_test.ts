@@ -873,6 +873,68 @@ Deno.test("dedup normalisers: one V8 alternation gives what each pattern's next 
   expect(alternations).toBeGreaterThan(30);
 });
 
+Deno.test("dedup's default normalisers: the V8 alternation answers as re2js on generated lines", () => {
+  const random = prng(22);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const run = (chars: string, min: number, max: number) =>
+    Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => pick([...chars]))
+      .join("");
+  // Near misses of every shape: pieces of the patterns, their separators, runs around their limits.
+  const pieces: (() => string)[] = [
+    () => pick([..."0123456789abcdefABCDEFgxzT Z_-:.,+[]=é\t"]),
+    () => pick(["ms", "\u00b5s", "us", "ns", "s", "m", "port", "pid", "PID", "tid", "0x", "😀"]),
+    () => pick(["Jan", "Feb", "Nov", "Dec", "Dez", " ", "  "]),
+    () => run("0123456789", 1, 12),
+    () => run("0123456789abcdef", 8, 70),
+    () => run("0123456789abcdefABCDEF", 3, 18),
+    () => run("=: ", 1, 5),
+    () => `2026-11-2${run("0123456789", 1, 1)}${pick(["T", " ", "t"])}10:0${run("0123", 1, 1)}:00`,
+    () => `${run("0123456789", 1, 2)}:${run("0123456789", 2, 2)}:${run("0123456789", 1, 3)}`,
+    () => [8, 4, 4, 4, 12].map((n) => run("0123456789abcdefABCDEF", n - 1, n + 1)).join("-"),
+    () => Array.from({ length: 4 }, () => run("0123456789", 1, 4)).join("."),
+    // Well-formed ones, with what may follow them.
+    () => `${pick(["Nov", "Jan"])} ${pick([" ", "1", "2"])}${run("0123456789", 1, 1)} 10:00:00`,
+    () => `10:00:00${pick([".", ",", ""])}${run("0123456789", 0, 10)}`,
+    () => [8, 4, 4, 4, 12].map((n) => run("0123456789abcdefABCDEF", n, n)).join("-"),
+    () => `10.0.0.${run("0123456789", 1, 3)}${pick(["", ":", ":8080", ":123456"])}`,
+    () => `${pick(["port", "pid", "PID", "tid"])}${run("=: ", 1, 4)}${run("0123456789", 0, 11)}`,
+    () => `[${run("0123456789", 0, 11)}]`,
+    () => `0x${run("0123456789abcdefABCDEF", 3, 17)}`,
+    () => `${run("0123456789", 1, 10)}${pick(["", ".1", ".5"])}${pick(["ms", "s", "us", "ns"])}`,
+  ];
+  const lines = Array.from({ length: 3_000 }, () => {
+    let line = "";
+    for (let n = 1 + Math.floor(random() * 10); n > 0; n--) {
+      line += pick(pieces)() + pick(["", "", " ", " ", "=", ":", "-", ".", "x", "_"]);
+    }
+    return line;
+  });
+  // Each normaliser's own replacement, to see that the lines exercise every one.
+  const [v8, re2] = (["v8", "re2"] as const).map((engine) =>
+    combineNormalizers(DEFAULT_NORMALIZERS.map((n, k) => ({
+      pattern: compilePattern(n.pattern, engine),
+      replacement: `<${k}>`,
+    })))
+  );
+  const differ = lines.filter((line) => v8(line) !== re2(line))
+    .slice(0, 5).map((line) => ({ line, v8: v8(line), re2: re2(line) }));
+  expect(differ).toEqual([]);
+  const outputs = lines.map(v8);
+  const fired = DEFAULT_NORMALIZERS.map((_, k) =>
+    outputs.filter((o) => o.includes(`<${k}>`)).length
+  );
+  expect({ fired, enough: fired.every((n) => n >= 20) }).toEqual({ fired, enough: true });
+});
+
+Deno.test("dedup's default normalisers on a line of 8 MiB: answered, not a regex stack overflow", () => {
+  const normalize = combineNormalizers(DEFAULT_NORMALIZERS.map((n) => ({
+    pattern: compilePattern(n.pattern, "v8"),
+    replacement: n.replacement,
+  })));
+  const line = "x".repeat(8 << 20) + " 10:00:00 12ms";
+  expect(normalize(line).slice(-12)).toBe("<TIME> <DUR>");
+});
+
 Deno.test("dedup's default normalisers at each one's limits, on V8 and on re2js alike", () => {
   const cases: [string, string][] = [
     ["2026-11-20T10:00:00.030Z INFO x", "<TS> INFO x"],
