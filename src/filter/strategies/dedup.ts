@@ -37,7 +37,7 @@ export const DEFAULT_NORMALIZERS: z.infer<typeof NormalizePattern>[] = [
   { pattern: "\\b(pid|PID|tid)[=: ]{1,3}\\d{1,10}", replacement: "pid=<N>" },
   { pattern: "\\[\\d{1,10}\\]", replacement: "[<N>]" },
   { pattern: "\\b0x[0-9a-fA-F]{4,16}\\b", replacement: "<HEX>" },
-  { pattern: "[0-9a-f]{12,64}\\b", replacement: "<ID>" },
+  { pattern: "(\\b|_)[0-9a-f]{12,64}\\b", replacement: "<ID>" },
   { pattern: "\\b\\d{1,9}(\\.\\d{1,9})?(ms|µs|us|ns|s)\\b", replacement: "<DUR>" },
 ];
 
