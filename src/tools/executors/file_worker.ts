@@ -7,14 +7,24 @@
  * Before its first call the worker can confine its own thread with Landlock (a `confine`
  * request): the kernel then refuses every change outside the roots, however a path resolves at
  * the moment of the call. FFI is granted for that setup only and revoked before any tool runs.
+ *
+ * It loads the tools' executors only (`_<tool>_exec.ts`): no zod (the main thread has checked
+ * the parameters) and no npm package or `node:` module for read, write, edit and the other path
+ * tools. grep and find_path load the search engine on their first call.
  */
 /// <reference lib="deno.worker" />
 import type { Config, FileConfig } from "../../config/mod.ts";
 import { diskFiles } from "../disk_files.ts";
-import { FILE_TOOLS } from "../file_tools.ts";
-import { useSearchLink } from "../../search/mod.ts";
+import { executeRead } from "../_read_exec.ts";
+import { executeWrite } from "../_write_exec.ts";
+import { executeEdit } from "../_edit_exec.ts";
+import { executeListDirectory } from "../_list_directory_exec.ts";
+import { executeCreateDirectory } from "../_create_directory_exec.ts";
+import { executeDeletePath } from "../_delete_path_exec.ts";
+import { executeMovePath } from "../_move_path_exec.ts";
+import { executeCopyPath } from "../_copy_path_exec.ts";
 import { type ErrorCategory, ToolError, toToolError } from "../../errors/mod.ts";
-import type { AnyTool, ToolContext, ToolDeps, ToolOutput } from "../tool.ts";
+import type { ToolContext, ToolDeps, ToolOutput } from "../tool.ts";
 import {
   type LandlockState,
   restrictThread,
@@ -116,7 +126,33 @@ const WORKER_DEPS: ToolDeps = {
   analyzeShell: () => Promise.resolve(unavailable("analyse a shell command")),
 };
 
-const tools = new Map<string, AnyTool>(FILE_TOOLS.map((t) => [t.name, t]));
+type Execute = (params: never, ctx: ToolContext) => Promise<ToolOutput>;
+
+/** The port of `search` requests, until a search tool first loads the search engine. */
+let searchPort: MessagePort | null = null;
+
+/** Loads a search tool's executor and, the first time, hands the engine the search link. */
+async function withSearch<T>(load: () => Promise<T>): Promise<T> {
+  const { useSearchLink } = await import("../../search/mod.ts");
+  if (searchPort) useSearchLink(searchPort);
+  searchPort = null;
+  return await load();
+}
+
+/** The ten file tools' executors by name (a test keeps the names equal to FILE_TOOL_NAMES). */
+export const EXECUTORS: Readonly<Record<string, () => Execute | Promise<Execute>>> = {
+  read: () => executeRead,
+  write: () => executeWrite,
+  edit: () => executeEdit,
+  find_path: () =>
+    withSearch(() => import("../_find_path_exec.ts")).then((m) => m.executeFindPath),
+  grep: () => withSearch(() => import("../_grep_exec.ts")).then((m) => m.executeGrep),
+  list_directory: () => executeListDirectory,
+  create_directory: () => executeCreateDirectory,
+  delete_path: () => executeDeletePath,
+  move_path: () => executeMovePath,
+  copy_path: () => executeCopyPath,
+};
 
 const running = new Map<number, AbortController>();
 
@@ -162,8 +198,8 @@ function serialize(error: unknown): SerializedToolError {
 }
 
 async function runCall(request: Extract<WorkerRequest, { type: "call" }>): Promise<ToolOutput> {
-  const tool = tools.get(request.tool);
-  if (!tool) throw new Error(`The file worker does not run tool "${request.tool}"`);
+  const load = Object.hasOwn(EXECUTORS, request.tool) ? EXECUTORS[request.tool] : undefined;
+  if (!load) throw new Error(`The file worker does not run tool "${request.tool}"`);
   if (refusal) {
     throw new ToolError("policy_blocked", `Cannot run ${request.tool}: ${refusal}`, {
       hint:
@@ -194,7 +230,8 @@ async function runCall(request: Extract<WorkerRequest, { type: "call" }>): Promi
     ...WORKER_DEPS,
   };
   try {
-    return await tool.execute(request.params, ctx);
+    const execute = await load();
+    return await execute(request.params as never, ctx);
   } finally {
     running.delete(request.id);
   }
@@ -232,7 +269,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     return;
   }
   if (request.type === "search") {
-    useSearchLink(request.port);
+    searchPort = request.port;
     return;
   }
   if (request.type === "confine") {
