@@ -3,7 +3,7 @@
  * lexically, the deepest existing ancestor is canonicalised (symlinks followed) and the rest is
  * re-appended, and the result must sit component-wise inside an allowed root.
  */
-import * as path from "node:path";
+import * as path from "./os_path.ts";
 import { SandboxViolation } from "../errors/mod.ts";
 
 export interface SandboxOptions {
@@ -178,11 +178,17 @@ export class Sandbox {
 
   /** Rebuilds a sandbox from `snapshot()` output; the roots are trusted as already canonical. */
   static restore(snapshot: SandboxSnapshot): Sandbox {
-    return new Sandbox(snapshot.workspace, [...snapshot.roots], {
-      allowedPaths: [...snapshot.allowedPaths],
-      denyRead: [...snapshot.denyRead],
-      allowRead: [...snapshot.allowRead],
-    }, snapshot.home, structuredClone(snapshot.globs));
+    return new Sandbox(
+      snapshot.workspace,
+      [...snapshot.roots],
+      {
+        allowedPaths: [...snapshot.allowedPaths],
+        denyRead: [...snapshot.denyRead],
+        allowRead: [...snapshot.allowRead],
+      },
+      snapshot.home,
+      structuredClone(snapshot.globs),
+    );
   }
 
   snapshot(): SandboxSnapshot {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeCopyPath } from "./_copy_path_exec.ts";
+import { executeCopyPath } from "./copy_path_exec.ts";
 
 export const CopyPathParams = z.object({
   source: z.string().describe(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeCreateDirectory } from "./_create_directory_exec.ts";
+import { executeCreateDirectory } from "./create_directory_exec.ts";
 
 export const CreateDirectoryParams = z.object({
   path: z.string().describe(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeDeletePath } from "./_delete_path_exec.ts";
+import { executeDeletePath } from "./delete_path_exec.ts";
 
 export const DeletePathParams = z.object({
   path: z.string().describe(

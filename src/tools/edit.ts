@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeEdit } from "./_edit_exec.ts";
+import { executeEdit } from "./edit_exec.ts";
 
 export const EditParams = z.object({
   path: z.string().describe("File to edit, relative to the workspace or absolute inside it"),

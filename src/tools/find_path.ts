@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeFindPath } from "./_find_path_exec.ts";
+import { executeFindPath } from "./find_path_exec.ts";
 
 export const FindPathParams = z.object({
   pattern: z.string().min(1).describe(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeGrep } from "./_grep_exec.ts";
+import { executeGrep } from "./grep_exec.ts";
 
 export const GrepParams = z.object({
   pattern: z.string().min(1).describe(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeListDirectory } from "./_list_directory_exec.ts";
+import { executeListDirectory } from "./list_directory_exec.ts";
 
 export const ListDirectoryParams = z.object({
   path: z.string().describe(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeMovePath } from "./_move_path_exec.ts";
+import { executeMovePath } from "./move_path_exec.ts";
 
 export const MovePathParams = z.object({
   source: z.string().describe(

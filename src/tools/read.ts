@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeRead } from "./_read_exec.ts";
+import { executeRead } from "./read_exec.ts";
 
 export const ReadParams = z.object({
   path: z.string().describe("File to read, relative to the workspace or absolute inside it"),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeWrite } from "./_write_exec.ts";
+import { executeWrite } from "./write_exec.ts";
 
 export const WriteParams = z.object({
   path: z.string().describe(

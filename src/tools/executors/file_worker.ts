@@ -8,21 +8,12 @@
  * request): the kernel then refuses every change outside the roots, however a path resolves at
  * the moment of the call. FFI is granted for that setup only and revoked before any tool runs.
  *
- * It loads the tools' executors only (`_<tool>_exec.ts`): no zod (the main thread has checked
- * the parameters) and no npm package or `node:` module for read, write, edit and the other path
- * tools. grep and find_path load the search engine on their first call.
+ * It loads the tools' executors only (_file_executors.ts), not their schemas.
  */
 /// <reference lib="deno.worker" />
 import type { Config, FileConfig } from "../../config/mod.ts";
 import { diskFiles } from "../disk_files.ts";
-import { executeRead } from "../_read_exec.ts";
-import { executeWrite } from "../_write_exec.ts";
-import { executeEdit } from "../_edit_exec.ts";
-import { executeListDirectory } from "../_list_directory_exec.ts";
-import { executeCreateDirectory } from "../_create_directory_exec.ts";
-import { executeDeletePath } from "../_delete_path_exec.ts";
-import { executeMovePath } from "../_move_path_exec.ts";
-import { executeCopyPath } from "../_copy_path_exec.ts";
+import { EXECUTORS, setSearchPort } from "./_file_executors.ts";
 import { type ErrorCategory, ToolError, toToolError } from "../../errors/mod.ts";
 import type { ToolContext, ToolDeps, ToolOutput } from "../tool.ts";
 import {
@@ -124,34 +115,6 @@ const WORKER_DEPS: ToolDeps = {
   },
   overflow: null,
   analyzeShell: () => Promise.resolve(unavailable("analyse a shell command")),
-};
-
-type Execute = (params: never, ctx: ToolContext) => Promise<ToolOutput>;
-
-/** The port of `search` requests, until a search tool first loads the search engine. */
-let searchPort: MessagePort | null = null;
-
-/** Loads a search tool's executor and, the first time, hands the engine the search link. */
-async function withSearch<T>(load: () => Promise<T>): Promise<T> {
-  const { useSearchLink } = await import("../../search/mod.ts");
-  if (searchPort) useSearchLink(searchPort);
-  searchPort = null;
-  return await load();
-}
-
-/** The ten file tools' executors by name (a test keeps the names equal to FILE_TOOL_NAMES). */
-export const EXECUTORS: Readonly<Record<string, () => Execute | Promise<Execute>>> = {
-  read: () => executeRead,
-  write: () => executeWrite,
-  edit: () => executeEdit,
-  find_path: () =>
-    withSearch(() => import("../_find_path_exec.ts")).then((m) => m.executeFindPath),
-  grep: () => withSearch(() => import("../_grep_exec.ts")).then((m) => m.executeGrep),
-  list_directory: () => executeListDirectory,
-  create_directory: () => executeCreateDirectory,
-  delete_path: () => executeDeletePath,
-  move_path: () => executeMovePath,
-  copy_path: () => executeCopyPath,
 };
 
 const running = new Map<number, AbortController>();
@@ -269,7 +232,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     return;
   }
   if (request.type === "search") {
-    searchPort = request.port;
+    setSearchPort(request.port);
     return;
   }
   if (request.type === "confine") {

@@ -36,9 +36,36 @@ async function runtimeGraph(entry: string): Promise<string[]> {
 
 Deno.test("file worker: no config schema, process runner or web client in its graph", async () => {
   const graph = await runtimeGraph("src/tools/executors/file_worker.ts");
-  expect(graph).toContain("src/tools/read.ts");
-  expect(graph).toContain("src/search/_fence.ts");
-  expect(graph.filter((m) => /^src\/(config|exec|web|store|permission)\//.test(m))).toEqual([]);
+  expect(graph).toContain("src/tools/read_exec.ts");
+  expect(graph.filter((m) => /^src\/(config|exec|web|store|permission|search)\//.test(m)))
+    .toEqual([]);
+});
+
+Deno.test("file worker: no zod, no npm package, no node: module, no tool schema", async () => {
+  const graph = await runtimeGraph("src/tools/executors/file_worker.ts");
+  expect(graph.filter((m) => !m.startsWith("src/"))).toEqual([]);
+  // The tool modules hold the zod schemas; the worker loads only their executors.
+  const toolLevel = graph.filter((m) => /^src\/tools\/[a-z][a-z_]*\.ts$/.test(m));
+  expect(toolLevel.filter((m) => !m.endsWith("_exec.ts")).sort()).toEqual([
+    "src/tools/disk_files.ts",
+    "src/tools/fs_ops.ts",
+  ]);
+});
+
+Deno.test("file worker: grep and find_path load the search engine on first use", async () => {
+  const source = await Deno.readTextFile(join(ROOT, "src/tools/executors/_file_executors.ts"));
+  expect(source).toMatch(/import\("\.\.\/grep_exec\.ts"\)/);
+  expect(source).toMatch(/import\("\.\.\/find_path_exec\.ts"\)/);
+  expect(source).toMatch(/import\("\.\.\/\.\.\/search\/mod\.ts"\)/);
+  const { EXECUTORS } = await import("../../../src/tools/executors/_file_executors.ts");
+  const { FILE_TOOL_NAMES } = await import("../../../src/tools/file_tool_names.ts");
+  expect(Object.keys(EXECUTORS).sort()).toEqual([...FILE_TOOL_NAMES].sort());
+});
+
+Deno.test("the file tools' binary sniff equals search's", async () => {
+  const file = await import("../../../src/tools/_file.ts");
+  const search = await import("../../../src/search/mod.ts");
+  expect(file.BINARY_SNIFF_BYTES).toBe(search.BINARY_SNIFF_BYTES);
 });
 
 Deno.test("executors/mod.ts: starting the file worker loads no tool, no zod, no search engine", async () => {

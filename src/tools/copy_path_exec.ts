@@ -1,4 +1,4 @@
-import * as path from "node:path";
+import { osPath as path } from "../sandbox/mod.ts";
 import { writeFileAtomic } from "./_atomic_write.ts";
 import { fileError, lstatOrNull, q, throwIfAborted } from "./_file.ts";
 import { ToolError } from "../errors/mod.ts";

@@ -1,4 +1,4 @@
-import * as path from "node:path";
+import { osPath as path } from "../sandbox/mod.ts";
 import { fileError, lstatOrNull, q } from "./_file.ts";
 import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { isInside, type Sandbox } from "../sandbox/mod.ts";
