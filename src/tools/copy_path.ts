@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeCopyPath } from "./copy_path_exec.ts";
 
 export const CopyPathParams = z.object({
   source: z.string().describe(
@@ -40,5 +39,7 @@ export const copyPathTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.source, p.destination],
   pathSubjects: true,
-  execute: executeCopyPath,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) =>
+    (await import("./copy_path_exec.ts")).executeCopyPath(params, ctx),
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeCreateDirectory } from "./create_directory_exec.ts";
 
 export const CreateDirectoryParams = z.object({
   path: z.string().describe(
@@ -30,5 +29,7 @@ export const createDirectoryTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  execute: executeCreateDirectory,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) =>
+    (await import("./create_directory_exec.ts")).executeCreateDirectory(params, ctx),
 });

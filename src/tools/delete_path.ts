@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeDeletePath } from "./delete_path_exec.ts";
 
 export const DeletePathParams = z.object({
   path: z.string().describe(
@@ -37,5 +36,7 @@ export const deletePathTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  execute: executeDeletePath,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) =>
+    (await import("./delete_path_exec.ts")).executeDeletePath(params, ctx),
 });

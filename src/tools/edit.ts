@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeEdit } from "./edit_exec.ts";
 
 export const EditParams = z.object({
   path: z.string().describe("File to edit, relative to the workspace or absolute inside it"),
@@ -42,5 +41,6 @@ export const editTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  execute: executeEdit,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) => (await import("./edit_exec.ts")).executeEdit(params, ctx),
 });

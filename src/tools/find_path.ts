@@ -1,7 +1,6 @@
 import * as path from "node:path";
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeFindPath } from "./find_path_exec.ts";
 
 export const FindPathParams = z.object({
   pattern: z.string().min(1).describe(
@@ -49,5 +48,7 @@ export const findPathTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [path.isAbsolute(p.pattern) ? p.pattern : p.path],
   pathSubjects: true,
-  execute: executeFindPath,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) =>
+    (await import("./find_path_exec.ts")).executeFindPath(params, ctx),
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeGrep } from "./grep_exec.ts";
 
 export const GrepParams = z.object({
   pattern: z.string().min(1).describe(
@@ -52,5 +51,6 @@ export const grepTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  execute: executeGrep,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) => (await import("./grep_exec.ts")).executeGrep(params, ctx),
 });

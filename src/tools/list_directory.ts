@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeListDirectory } from "./list_directory_exec.ts";
 
 export const ListDirectoryParams = z.object({
   path: z.string().describe(
@@ -34,5 +33,7 @@ export const listDirectoryTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  execute: executeListDirectory,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) =>
+    (await import("./list_directory_exec.ts")).executeListDirectory(params, ctx),
 });

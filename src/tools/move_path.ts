@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeMovePath } from "./move_path_exec.ts";
 
 export const MovePathParams = z.object({
   source: z.string().describe(
@@ -36,5 +35,7 @@ export const movePathTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.source, p.destination],
   pathSubjects: true,
-  execute: executeMovePath,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) =>
+    (await import("./move_path_exec.ts")).executeMovePath(params, ctx),
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeRead } from "./read_exec.ts";
 
 export const ReadParams = z.object({
   path: z.string().describe("File to read, relative to the workspace or absolute inside it"),
@@ -43,5 +42,6 @@ export const readTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  execute: executeRead,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) => (await import("./read_exec.ts")).executeRead(params, ctx),
 });

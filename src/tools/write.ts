@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { executeWrite } from "./write_exec.ts";
 
 export const WriteParams = z.object({
   path: z.string().describe(
@@ -34,5 +33,6 @@ export const writeTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  execute: executeWrite,
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) => (await import("./write_exec.ts")).executeWrite(params, ctx),
 });
