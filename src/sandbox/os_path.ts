@@ -43,7 +43,7 @@ export function join(...parts: string[]): string {
   return joined === "" ? "." : normalize(joined);
 }
 
-/** Absolute path of `parts` applied right to left, from the working directory if none is absolute. */
+/** The absolute path of `parts` applied right to left (from the working directory if none is). */
 export function resolve(...parts: string[]): string {
   if (win32) return win32.resolve(...parts);
   let resolved = "";

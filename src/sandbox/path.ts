@@ -41,7 +41,7 @@ export interface CompiledGlob {
   flags: string;
 }
 
-/** Anchors (see the Sandbox constructor) and compiles globs; loads picomatch only when given some. */
+/** Anchors relative globs at the workspace and compiles them; loads picomatch only for some. */
 async function compileGlobs(patterns: string[], workspace: string, home: string) {
   if (!patterns.length) return [];
   const { default: picomatch } = await import("picomatch");

@@ -6,7 +6,7 @@ import { isInside } from "../sandbox/mod.ts";
 import * as fsOps from "./fs_ops.ts";
 import type { ToolContext, ToolOutput } from "./tool.ts";
 
-/** copy_path's parameters after validation (the zod schema in copy_path.ts is their source). */
+/** copy_path's parameters, checked by its zod schema (copy_path.ts). */
 export interface CopyPathInput {
   source: string;
   destination: string;

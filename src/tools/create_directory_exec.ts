@@ -3,7 +3,7 @@ import { ToolError } from "../errors/mod.ts";
 import * as fsOps from "./fs_ops.ts";
 import type { ToolContext, ToolOutput } from "./tool.ts";
 
-/** create_directory's parameters after validation (the zod schema in create_directory.ts is their source). */
+/** create_directory's parameters, checked by its zod schema (create_directory.ts). */
 export interface CreateDirectoryInput {
   path: string;
 }

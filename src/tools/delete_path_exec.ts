@@ -3,7 +3,7 @@ import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import * as fsOps from "./fs_ops.ts";
 import type { ToolContext, ToolOutput } from "./tool.ts";
 
-/** delete_path's parameters after validation (the zod schema in delete_path.ts is their source). */
+/** delete_path's parameters, checked by its zod schema (delete_path.ts). */
 export interface DeletePathInput {
   path: string;
   recursive: boolean;

@@ -3,7 +3,7 @@ import { unifiedDiff } from "./_diff.ts";
 import { ToolError } from "../errors/mod.ts";
 import type { ToolContext, ToolOutput, WriteReport } from "./tool.ts";
 
-/** edit's parameters after validation (the zod schema in edit.ts is their source). */
+/** edit's parameters, checked by its zod schema (edit.ts). */
 export interface EditInput {
   path: string;
   old_string: string;

@@ -5,7 +5,7 @@ import { gitignoreTop, walkFiles } from "../search/mod.ts";
 import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import type { ToolContext, ToolOutput } from "./tool.ts";
 
-/** find_path's parameters after validation (the zod schema in find_path.ts is their source). */
+/** find_path's parameters, checked by its zod schema (find_path.ts). */
 export interface FindPathInput {
   pattern: string;
   path: string;

@@ -4,7 +4,7 @@ import { grep } from "../search/mod.ts";
 import { ToolError } from "../errors/mod.ts";
 import type { ToolContext, ToolOutput } from "./tool.ts";
 
-/** grep's parameters after validation (the zod schema in grep.ts is their source). */
+/** grep's parameters, checked by its zod schema (grep.ts). */
 export interface GrepInput {
   pattern: string;
   path: string;

@@ -2,7 +2,7 @@ import { fileError, q } from "./_file.ts";
 import { ToolError } from "../errors/mod.ts";
 import type { ToolContext, ToolOutput } from "./tool.ts";
 
-/** list_directory's parameters after validation (the zod schema in list_directory.ts is their source). */
+/** list_directory's parameters, checked by its zod schema (list_directory.ts). */
 export interface ListDirectoryInput {
   path: string;
 }

@@ -5,7 +5,7 @@ import { isInside, type Sandbox } from "../sandbox/mod.ts";
 import * as fsOps from "./fs_ops.ts";
 import type { ToolContext, ToolOutput } from "./tool.ts";
 
-/** move_path's parameters after validation (the zod schema in move_path.ts is their source). */
+/** move_path's parameters, checked by its zod schema (move_path.ts). */
 export interface MovePathInput {
   source: string;
   destination: string;

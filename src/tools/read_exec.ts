@@ -2,7 +2,7 @@ import { binaryReason, decodeText, fileError, q, splitLines } from "./_file.ts";
 import { ToolError } from "../errors/mod.ts";
 import type { OpenedFile, ToolContext, ToolOutput } from "./tool.ts";
 
-/** read's parameters after validation (the zod schema in read.ts is their source). */
+/** read's parameters, checked by its zod schema (read.ts). */
 export interface ReadInput {
   path: string;
   offset: number;

@@ -3,7 +3,7 @@ import { unifiedDiff } from "./_diff.ts";
 import { ToolError } from "../errors/mod.ts";
 import type { ToolContext, ToolOutput, WriteReport } from "./tool.ts";
 
-/** write's parameters after validation (the zod schema in write.ts is their source). */
+/** write's parameters, checked by its zod schema (write.ts). */
 export interface WriteInput {
   path: string;
   content: string;

@@ -1,6 +1,7 @@
 /**
- * What both file worker entries run (file_worker.ts, file_worker_lite.ts): the file tools inside a Worker whose Deno permissions are read/write
- * on the allowed roots only (no net, run, env, ffi, sys). The tools still resolve every path with
+ * What both file worker entries (file_worker.ts, file_worker_lite.ts) run: the file tools inside
+ * a Worker whose Deno permissions are read/write on the allowed roots only (no net, run, env,
+ * ffi, sys). The tools still resolve every path with
  * the JS sandbox first (symlinks are checked there; Deno checks the path as written); this
  * thread's permissions are the second fence for anything that slips past that check.
  *
