@@ -6,8 +6,9 @@
 import type { FileWorker } from "../../src/tools/executors/worker_executor.ts";
 import type { WorkerResponse } from "../../src/tools/executors/file_worker.ts";
 
-/** The test worker module: file_worker.ts plus raw operations. */
+/** The test worker modules: file_worker.ts (or the lite entry) plus raw operations. */
 export const RAW_FILE_WORKER = new URL("./raw_file_worker.ts", import.meta.url);
+export const RAW_FILE_WORKER_LITE = new URL("./raw_file_worker_lite.ts", import.meta.url);
 
 /** A raw operation with no JS path check; `data` is the content to write or a rename's target. */
 export interface RawOperation {

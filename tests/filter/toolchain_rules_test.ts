@@ -57,8 +57,8 @@ const CASES: Case[] = [
     output: [
       "error[E0425]: cannot find value `x` in this scope",
       " --> tests/t.rs:3:13",
-      "3 |     let _ = x;",
-      "  |             ^ not found in this scope",
+      // The source frame reads as the label with the code it marks (rustc-frames).
+      "  | `x`: not found in this scope",
       "",
       'error: could not compile `calc` (test "t") due to 2 previous errors',
     ],

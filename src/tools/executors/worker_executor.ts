@@ -5,10 +5,10 @@
  */
 import { ToolError } from "../../errors/mod.ts";
 import type { ToolExecutor } from "./executor.ts";
-import { FILE_TOOL_NAMES } from "../file_tool_names.ts";
+import { FILE_TOOL_NAMES, SEARCH_TOOL_NAMES } from "../file_tool_names.ts";
 import { openSearchLink, type SearchLink } from "../../search/link.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
-import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
+import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./_worker_serve.ts";
 import { canonicalize, landlockBlocker, type LandlockState } from "../../sandbox/mod.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
@@ -43,17 +43,20 @@ function fence(roots: readonly string[], ffi: boolean) {
   };
 }
 
-/** The module a file worker runs. */
+/** The modules a file worker runs: all ten file tools, or all but grep and find_path. */
 const FILE_WORKER_MODULE = new URL("./file_worker.ts", import.meta.url);
+const FILE_WORKER_LITE_MODULE = new URL("./file_worker_lite.ts", import.meta.url);
 
 /** How a file worker is started. */
 export interface FileWorkerOptions {
   /** `[tools.file.sandbox] mode`. @default "auto" */
   confine?: ConfineMode;
+  /** Load the search tools (file_worker.ts), else the lite entry. @default true */
+  search?: boolean;
   /**
-   * The module the worker runs, under the same fence. Tests pass one that wraps file_worker.ts
+   * The module the worker runs, under the same fence, instead of either entry. Tests pass one that wraps file_worker.ts
    * with raw file operations, to prove the fence holds without the JS path check.
-   * @default file_worker.ts
+   * @default file_worker.ts, or file_worker_lite.ts without `search`
    */
   module?: URL;
 }
@@ -63,7 +66,7 @@ export class FileWorker {
   readonly roots: readonly string[];
   #worker: Worker;
   /** What the search module needs to search in parallel behind this worker's fence. */
-  #search: SearchLink;
+  #search: SearchLink | null;
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #closed = false;
@@ -84,11 +87,15 @@ export class FileWorker {
   /** The module it runs. */
   readonly module: URL;
 
+  /** It runs grep and find_path (file_worker.ts); else only the other eight (the lite entry). */
+  readonly search: boolean;
+
   constructor(roots: readonly string[], options: FileWorkerOptions = {}) {
     this.roots = [...roots];
+    this.search = options.search ?? true;
     this.#rootIds = this.roots.map(identitySync);
     const mode = this.confine = options.confine ?? "auto";
-    this.module = options.module ?? FILE_WORKER_MODULE;
+    this.module = options.module ?? (this.search ? FILE_WORKER_MODULE : FILE_WORKER_LITE_MODULE);
     const unavailable = mode === "off" ? null : landlockBlocker();
     this.#worker = new Worker(this.module.href, {
       type: "module",
@@ -101,9 +108,11 @@ export class FileWorker {
       event.preventDefault();
       this.#fail(`the file worker crashed: ${event.message}`);
     };
-    this.#search = openSearchLink(roots);
-    const port = this.#search.port;
-    this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
+    this.#search = this.search ? openSearchLink(roots) : null;
+    if (this.#search) {
+      const port = this.#search.port;
+      this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
+    }
     // Sent before any call: the worker handles it synchronously, so every call it then runs
     // runs confined (or refused, in "landlock" mode without it).
     this.confinement = mode === "off"
@@ -128,6 +137,11 @@ export class FileWorker {
     if (!(await this.#confined)) return false;
     const now = await Promise.all(this.roots.map(identity));
     return now.some((id, i) => id !== this.#rootIds[i]);
+  }
+
+  /** Whether this worker runs `tool` (the lite one runs no search tool). */
+  runs(tool: string): boolean {
+    return FILE_TOOL_NAMES.has(tool) && (this.search || !SEARCH_TOOL_NAMES.has(tool));
   }
 
   get closed(): boolean {
@@ -206,7 +220,7 @@ export class FileWorker {
     if (this.#closed) return;
     this.#closed = true;
     this.#worker.terminate();
-    this.#search.close();
+    this.#search?.close();
     for (const timer of this.#abandoned.values()) clearTimeout(timer);
     this.#abandoned.clear();
     const pending = [...this.#pending.values()];
@@ -259,6 +273,7 @@ export interface PrestartedWorker {
  * to the workspace, as the sandbox of a config without `[tools.file] allowed_paths` is, and
  * confines itself as `[tools.file.sandbox] mode = "auto"` (the default) says; an executor whose
  * sandbox has other roots, or another mode, starts its own, and `release()` stops this one.
+ * A tool other than grep and find_path gets the lite worker, which loads no search engine.
  * Returns null for a tool the file worker does not run.
  */
 export async function prestartFileWorker(
@@ -269,7 +284,11 @@ export async function prestartFileWorker(
   if (!FILE_TOOL_NAMES.has(tool)) return null;
   const roots = [await canonicalize(workspace)];
   const key = rootsKey(roots);
-  const worker = prestarted.get(key) ?? new FileWorker(roots, options);
+  const running = prestarted.get(key);
+  const worker = running?.runs(tool)
+    ? running
+    : new FileWorker(roots, { search: SEARCH_TOOL_NAMES.has(tool), ...options });
+  if (running !== worker) running?.terminate();
   prestarted.set(key, worker);
   return {
     worker,
@@ -295,6 +314,14 @@ export class WorkerFileExecutor implements ToolExecutor {
     return FILE_TOOL_NAMES.has(tool.name);
   }
 
+  /** Whether `worker` runs the module this executor's workers run (either production entry). */
+  #runs(worker: FileWorker): boolean {
+    const custom = this.#options.module;
+    if (custom) return worker.module.href === custom.href;
+    return worker.module.href === FILE_WORKER_MODULE.href ||
+      worker.module.href === FILE_WORKER_LITE_MODULE.href;
+  }
+
   /**
    * The worker for a set of roots: a prestarted one for exactly these roots, else started
    * lazily; replaced if it was stopped.
@@ -306,10 +333,7 @@ export class WorkerFileExecutor implements ToolExecutor {
       // A worker prestarted for these roots is taken over if it starts the same way.
       const early = prestarted.get(key);
       prestarted.delete(key);
-      if (
-        early && !early.closed && early.confine === this.#options.confine &&
-        early.module.href === (this.#options.module ?? FILE_WORKER_MODULE).href
-      ) {
+      if (early && !early.closed && early.confine === this.#options.confine && this.#runs(early)) {
         worker = early;
       } else {
         early?.terminate();
@@ -330,6 +354,11 @@ export class WorkerFileExecutor implements ToolExecutor {
     // resolve under the roots it may read.
     const cwd = await canonicalize(ctx.cwd);
     let worker = this.workerFor(sandbox.roots);
+    if (!worker.runs(tool.name)) {
+      // A prestarted lite worker, taken over, meets a search tool: a full worker replaces it.
+      worker.terminate();
+      worker = this.workerFor(sandbox.roots);
+    }
     if (await worker.rootsReplaced()) {
       // Landlock holds the directories it was given, not their names: a root removed and made
       // again (or renamed) is a new directory, which only a fresh worker can write in.
