@@ -6,6 +6,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import picomatch from "picomatch";
 import type { Sandbox } from "../sandbox/mod.ts";
+import { indexOfByte, READ_BUFFER, READ_BUFFER_BYTES } from "./_bytes.ts";
 import { CHUNK_BYTES, scanFileSync } from "./_chunks.ts";
 import { requiredLiteral } from "./_literal.ts";
 import { bytePrefilter, compileLineMatcher, decodeUtf8, pieceChecks } from "./_match.ts";
@@ -87,12 +88,8 @@ export function entrySearcher(
   };
 }
 
-/**
- * Files up to this size are read into one reused buffer; larger ones with readFileSync, up to
- * `CHUNK_BYTES` ("large" beyond).
- */
-const READ_BUFFER_BYTES = 1 << 16;
-const READ_BUFFER = new Uint8Array(READ_BUFFER_BYTES);
+// Files up to READ_BUFFER_BYTES are read into one reused buffer (where the literal's byte search
+// is fastest, _bytes.ts); larger ones with readFileSync, up to `CHUNK_BYTES` ("large" beyond).
 
 /**
  * The bytes of a file (a view of the shared buffer when it fits, valid until the next call),
@@ -115,7 +112,7 @@ export function readSmallFile(file: string): Uint8Array | "large" | null {
       if (n < READ_BUFFER_BYTES) return READ_BUFFER.subarray(0, n);
     }
     // A large file: binary ones are recognised from this first chunk and never read whole.
-    if (READ_BUFFER.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return null;
+    if (indexOfByte(READ_BUFFER.subarray(0, BINARY_SNIFF_BYTES), 0) !== -1) return null;
     if (fstatSync(fd).size > CHUNK_BYTES) return "large";
     closeSync(fd);
     fd = -1;
@@ -166,7 +163,7 @@ export function fileMatcher(spec: GrepSpec): (bytes: Uint8Array) => FileMatch | 
     // The literal first: most files lack it, and then whether they are binary does not matter.
     if (hasLiteralBytes && !hasLiteralBytes(bytes)) return null;
     const head = bytes.length > BINARY_SNIFF_BYTES ? bytes.subarray(0, BINARY_SNIFF_BYTES) : bytes;
-    if (head.indexOf(0) !== -1) return null;
+    if (indexOfByte(head, 0) !== -1) return null;
     const text = decodeUtf8(bytes);
     if (text === null) return null; // not UTF-8: treated as binary
     let first = 0;
