@@ -6,6 +6,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import picomatch from "picomatch";
 import type { Sandbox } from "../sandbox/mod.ts";
+import { indexOfByte, READ_BUFFER, READ_BUFFER_BYTES } from "./_bytes.ts";
 import { CHUNK_BYTES, scanFileSync } from "./_chunks.ts";
 import { requiredLiteral } from "./_literal.ts";
 import { bytePrefilter, compileLineMatcher, decodeUtf8, pieceChecks } from "./_match.ts";
@@ -87,12 +88,8 @@ export function entrySearcher(
   };
 }
 
-/**
- * Files up to this size are read into one reused buffer; larger ones with readFileSync, up to
- * `CHUNK_BYTES` ("large" beyond).
- */
-const READ_BUFFER_BYTES = 1 << 16;
-const READ_BUFFER = new Uint8Array(READ_BUFFER_BYTES);
+// Files up to READ_BUFFER_BYTES are read into one reused buffer (where the literal's byte search
+// is fastest, _bytes.ts); larger ones with readFileSync, up to `CHUNK_BYTES` ("large" beyond).
 
 /**
  * The bytes of a file (a view of the shared buffer when it fits, valid until the next call),
@@ -115,7 +112,7 @@ export function readSmallFile(file: string): Uint8Array | "large" | null {
       if (n < READ_BUFFER_BYTES) return READ_BUFFER.subarray(0, n);
     }
     // A large file: binary ones are recognised from this first chunk and never read whole.
-    if (READ_BUFFER.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) return null;
+    if (indexOfByte(READ_BUFFER.subarray(0, BINARY_SNIFF_BYTES), 0) !== -1) return null;
     if (fstatSync(fd).size > CHUNK_BYTES) return "large";
     closeSync(fd);
     fd = -1;
@@ -166,45 +163,70 @@ export function fileMatcher(spec: GrepSpec): (bytes: Uint8Array) => FileMatch | 
     // The literal first: most files lack it, and then whether they are binary does not matter.
     if (hasLiteralBytes && !hasLiteralBytes(bytes)) return null;
     const head = bytes.length > BINARY_SNIFF_BYTES ? bytes.subarray(0, BINARY_SNIFF_BYTES) : bytes;
-    if (head.indexOf(0) !== -1) return null;
+    if (indexOfByte(head, 0) !== -1) return null;
     const text = decodeUtf8(bytes);
     if (text === null) return null; // not UTF-8: treated as binary
-    let first = 0;
     if (findLiteral) {
-      first = findLiteral(text, 0);
-      if (first === -1) return null;
-      if (!literal!.whole && !(hasPieces(text) && matcher.testText(text))) return null;
-    } else if (!(hasPieces(text) && matcher.testText(text))) {
-      return null;
+      // Only the lines holding the literal are tested, and the text is split into lines only
+      // when one matches: most files that hold a literal have no matching line, and a regex
+      // run over a whole file (re2js is JS) costs more than one per candidate line.
+      const test = literal!.whole
+        ? null
+        : (line: string) => hasPieces(line) && matcher.testLine(line);
+      const matched = literalLines(text, findLiteral, test, max);
+      return matched.length ? { lines: splitLines(text), matched } : null;
     }
-    const lines = text.split("\n");
-    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+    if (!(hasPieces(text) && matcher.testText(text))) return null;
+    const lines = splitLines(text);
     const matched: number[] = [];
-    // Start at the line of the first candidate; with a literal, jump from one line holding
-    // it to the next instead of testing every line.
-    let lineStart = text.lastIndexOf("\n", first - 1) + 1;
-    let lineNo = lineStart === 0 ? 0 : countNewlines(text, lineStart);
-    while (lineNo < lines.length && matched.length <= max) {
-      let line = lines[lineNo];
-      if (line.endsWith("\r")) line = line.slice(0, -1);
-      if (literal?.whole || (hasPieces(line) && matcher.testLine(line))) matched.push(lineNo);
-      lineStart += lines[lineNo].length + 1;
-      lineNo++;
-      if (findLiteral) {
-        const nextHit = findLiteral(text, lineStart);
-        if (nextHit === -1) break;
-        while (lineStart + lines[lineNo].length < nextHit) {
-          lineStart += lines[lineNo].length + 1;
-          lineNo++;
-        }
-      }
+    for (let n = 0; n < lines.length && matched.length <= max; n++) {
+      const line = lines[n].endsWith("\r") ? lines[n].slice(0, -1) : lines[n];
+      if (hasPieces(line) && matcher.testLine(line)) matched.push(n);
     }
     return matched.length ? { lines, matched } : null;
   };
 }
 
-function countNewlines(text: string, end: number): number {
+/** The lines of a text, without the empty one after a final newline. */
+function splitLines(text: string): string[] {
+  const lines = text.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/**
+ * 0-based numbers of the lines that hold the literal (`find`) and pass `test` (null: every
+ * such line), at most `max + 1` of them; a trailing `\r` is not part of a tested line.
+ */
+function literalLines(
+  text: string,
+  find: (text: string, from: number) => number,
+  test: ((line: string) => boolean) | null,
+  max: number,
+): number[] {
+  const matched: number[] = [];
+  let lineNo = 0;
+  let counted = 0;
+  for (let hit = find(text, 0); hit !== -1 && matched.length <= max;) {
+    const start = hit === 0 ? 0 : text.lastIndexOf("\n", hit - 1) + 1;
+    let end = text.indexOf("\n", hit);
+    if (end === -1) end = text.length;
+    lineNo += countNewlines(text, counted, start);
+    counted = start;
+    if (test === null) matched.push(lineNo);
+    else {
+      const line = text.slice(start, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+      if (test(line)) matched.push(lineNo);
+    }
+    if (end >= text.length) break;
+    hit = find(text, end + 1);
+  }
+  return matched;
+}
+
+/** How many `\n` are in text[from, to). */
+function countNewlines(text: string, from: number, to: number): number {
   let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) n++;
   return n;
 }

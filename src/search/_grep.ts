@@ -6,7 +6,7 @@
 import type { Sandbox } from "../sandbox/mod.ts";
 import { searchFile } from "./_big_file.ts";
 import type { GrepHit, GrepSpec } from "./_entry.ts";
-import { type GrepPool, grepPool, GrepPoolError, searchTree } from "./_pool.ts";
+import { grepPool, GrepPoolError, searchTree, type TreeSearch } from "./_pool.ts";
 import { gitignoreTop } from "./_walk.ts";
 
 /** One search, as plain values. */
@@ -63,7 +63,7 @@ export async function grep(request: GrepRequest): Promise<GrepHit[]> {
   }
   // Synchronous reads into one reused buffer (Deno's per-op cost dominates on large trees);
   // a large tree is split between this thread and the pool's, in walk order.
-  const search = (pool: GrepPool | null) =>
+  const search = (pool: TreeSearch["pool"]) =>
     searchTree({
       start: path,
       top: gitignoreTop(path, sandbox.workspace, sandbox.roots),
@@ -75,7 +75,9 @@ export async function grep(request: GrepRequest): Promise<GrepHit[]> {
       pool,
     });
   try {
-    return await search(await grepPool());
+    // The pool is asked for only when the walk turns out large (`searchTree`): a small tree
+    // never starts a thread.
+    return await search(grepPool);
   } catch (error) {
     if (!(error instanceof GrepPoolError) || signal.aborted) throw error;
     request.onNotice?.(`${error.message}; searched on one thread instead`);

@@ -7,6 +7,7 @@
 import { Buffer } from "node:buffer";
 import { RE2JS } from "re2js";
 import { v8Form } from "../filter/regex.ts";
+import { indexOfByte } from "./_bytes.ts";
 import { skipClass, skipGroup } from "./_literal.ts";
 
 const LENIENT_UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -77,7 +78,11 @@ function byteSearch(needle: Uint8Array): (bytes: Uint8Array) => boolean {
   const n = needle.length;
   return (bytes) => {
     const last = bytes.length - n + r;
-    for (let p = bytes.indexOf(rare, r); p !== -1 && p <= last; p = bytes.indexOf(rare, p + 1)) {
+    for (
+      let p = indexOfByte(bytes, rare, r);
+      p !== -1 && p <= last;
+      p = indexOfByte(bytes, rare, p + 1)
+    ) {
       const start = p - r;
       let k = 0;
       while (k < n && bytes[start + k] === needle[k]) k++;
@@ -126,7 +131,8 @@ export function bytePrefilter(
   const a = literal.toLowerCase().charCodeAt(anchor);
   const b = literal.toUpperCase().charCodeAt(anchor);
   return (bytes) =>
-    (bytes.indexOf(a) !== -1 || (a !== b && bytes.indexOf(b) !== -1)) && re.test(latin1(bytes));
+    (indexOfByte(bytes, a) !== -1 || (a !== b && indexOfByte(bytes, b) !== -1)) &&
+    re.test(latin1(bytes));
 }
 
 /** Tests a line (no `\n`, trailing `\r` removed) and a whole text (any line matching). */

@@ -432,10 +432,24 @@ export interface TreeSearch {
   context: number;
   sandbox: Sandbox;
   signal: AbortSignal;
-  /** Null: this thread only. */
-  pool: GrepPool | null;
+  /**
+   * Null: this thread only. A function: asked for the pool only once the walk passes
+   * `splitAfter` entries, so a small tree never starts a thread; the walk goes on alone until
+   * the pool answers.
+   */
+  pool: GrepPool | null | (() => Promise<GrepPool | null>);
   /** Entries walked alone before splitting (tests use 0). @default SPLIT_AFTER_ENTRIES */
   splitAfter?: number;
+}
+
+/**
+ * While a pool is on its way, the walk lets the event loop run every this many entries: the
+ * answer comes as a message, which a synchronous walk would never see.
+ */
+const POLL_POOL_EVERY = 128;
+
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**
@@ -449,7 +463,11 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
   const search = entrySearcher(s.spec, s.filter, s.sandbox);
   const hits: GrepHit[] = [];
   const max = s.spec.max;
-  const splitAfter = s.pool ? s.splitAfter ?? SPLIT_AFTER_ENTRIES : Infinity;
+  const splitAfter = s.splitAfter ?? SPLIT_AFTER_ENTRIES;
+  // undefined: not known yet (not asked, or asked and not answered).
+  let pool: GrepPool | null | undefined = typeof s.pool === "function" ? undefined : s.pool;
+  const ask = typeof s.pool === "function" ? s.pool : null;
+  let asked = false;
   let found = 0;
   let walked = 0;
   for (let entry = walker.next(); entry; entry = walker.next()) {
@@ -459,15 +477,20 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
       hits.push(hit);
       found += hit.matched.length;
     }
-    if (++walked >= splitAfter) break;
+    if (++walked < splitAfter || pool === null) continue;
+    if (pool) break;
+    if (!asked) {
+      asked = true;
+      ask!().then((p) => void (pool = p), () => void (pool = null));
+    }
+    if ((walked - splitAfter) % POLL_POOL_EVERY === 0) await nextTask();
   }
   throwIfAborted(s.signal);
-  if (!s.pool || found > max) return hits;
+  if (!pool || found > max) return hits;
 
   const cache = new Map<string, Matcher>();
   const units = makeUnits(walker.rest(), cache, walkOptions);
   if (units.length === 0) return hits;
-  const pool = s.pool;
   const ctl = control(units.length);
   const job: GrepJob = {
     id: pool.nextId(),

@@ -121,3 +121,38 @@ Deno.test("grep: when the pool's threads fail, the search runs again on one thre
     await Deno.remove(ws, { recursive: true });
   }
 });
+
+Deno.test("grep: a tree under the split point never asks for the pool's threads", async () => {
+  const ws = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph-grep-" }));
+  let asks = 0;
+  const previous = setGrepPoolProvider(() => {
+    asks++;
+    return null;
+  });
+  try {
+    for (let f = 0; f < 50; f++) {
+      await Deno.writeTextFile(`${ws}/f${f}.txt`, `needle 1${f % 2}-9${f}\n`);
+    }
+    expect(shown(ws, await grep(await request(ws))).length).toBe(50);
+    expect(asks).toBe(0);
+  } finally {
+    setGrepPoolProvider(previous);
+    await Deno.remove(ws, { recursive: true });
+  }
+  // A large one asks once.
+  const big = await bigTree();
+  try {
+    const again = setGrepPoolProvider(() => {
+      asks++;
+      return null;
+    });
+    try {
+      expect(shown(big, await grep(await request(big))).length).toBe(20);
+    } finally {
+      setGrepPoolProvider(again);
+    }
+    expect(asks).toBe(1);
+  } finally {
+    await Deno.remove(big, { recursive: true });
+  }
+});

@@ -238,3 +238,36 @@ Deno.test("grep pool: a thread that fails before claiming a unit fails the searc
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("grep pool: asked for only past the split point; the walk goes on while it is coming", async () => {
+  const root = await tree();
+  try {
+    const pool = localGrepPool()!;
+    const alone = shown(await search(root, 1000, {}));
+    // A tree smaller than the split point never asks (no thread is started for it).
+    let asks = 0;
+    const counted = () => {
+      asks++;
+      return Promise.resolve(pool);
+    };
+    expect(shown(await search(root, 1000, { pool: counted, splitAfter: 10_000 }))).toEqual(alone);
+    expect(asks).toBe(0);
+    // Past it, one ask; the pool that answers gets the rest of the tree.
+    const before = pool.dispatched;
+    expect(shown(await search(root, 1000, { pool: counted, splitAfter: 5 }))).toEqual(alone);
+    expect([asks, pool.dispatched - before]).toEqual([1, 1]);
+    // A pool that never answers: the calling thread searches the whole tree alone, no hang.
+    let never = 0;
+    const silent = () => {
+      never++;
+      return new Promise<GrepPool | null>(() => {});
+    };
+    expect(shown(await search(root, 1000, { pool: silent, splitAfter: 5 }))).toEqual(alone);
+    expect([never, pool.dispatched - before]).toEqual([1, 1]);
+    // An ask that fails is a pool of none.
+    const failing = () => Promise.reject(new Error("no threads"));
+    expect(shown(await search(root, 1000, { pool: failing, splitAfter: 5 }))).toEqual(alone);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
