@@ -10,7 +10,7 @@
  */
 import { VERSION } from "./src/version.ts";
 import type { AcpArgs, AcpDeps, SessionBackendDeps } from "./src/acp/mod.ts";
-import type { CliDeps, GlobalOptions, Runtime } from "./src/cli/mod.ts";
+import type { CliDeps, GlobalOptions, Runtime, RuntimeOptions } from "./src/cli/mod.ts";
 import type { Config, LoadedConfig } from "./src/config/mod.ts";
 import type { McpManager, ToolSink as McpToolSink } from "./src/mcp/mod.ts";
 import type { PermissionPolicy } from "./src/permission/mod.ts";
@@ -25,18 +25,35 @@ export interface Deps extends CliDeps, AcpDeps {}
 /** The real dependencies. */
 export const deps: Deps = {
   loadConfig: loadConfigFor,
-  async buildRuntime(globals) {
+  async buildRuntime(globals, options) {
     const loaded = await loadConfigFor(globals);
     for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
     const store = await openStore(loaded.config);
     try {
-      const runtime = await buildRuntime(globals, loaded, store);
+      const runtime = await buildRuntime(globals, loaded, store, options);
       return {
         ...runtime,
         async close() {
           await runtime.close();
           store?.close();
         },
+      };
+    } catch (error) {
+      store?.close();
+      throw error;
+    }
+  },
+  async openWorkspace(globals) {
+    const loaded = await loadConfigFor(globals);
+    for (const w of loaded.warnings) console.error(`zeph: warning: ${w}`);
+    const store = await openStore(loaded.config);
+    try {
+      return {
+        loaded,
+        store,
+        sandbox: await newSandbox(globals.cwd, loaded.config),
+        sandboxFor: (cwd) => newSandbox(cwd, loaded.config),
+        close: () => store?.close(),
       };
     } catch (error) {
       store?.close();
@@ -178,7 +195,9 @@ async function openAcpAgent(args: AcpArgs): Promise<SessionBackendDeps> {
   const config = loaded.config;
   // A bad --script fails session/new, where the editor shows it, not the first prompt. The
   // scripted provider is local and cheap to build; the real ones stay lazy.
-  if (args.choice.script !== undefined) await providerOrHint(config, args.choice);
+  const scripted = args.choice.script !== undefined ||
+    (args.choice.provider ?? config.llm.provider) === "script";
+  if (scripted) await providerOrHint(config, args.choice);
   const store = await openStore(config, " Sessions are not saved.");
   let runtime: Runtime | null = null;
   return {
@@ -228,7 +247,7 @@ async function startMcpServers(
   globals: GlobalOptions,
   config: Config,
   registry: McpToolSink,
-  workspace: string,
+  options: { workspace: string; faultsShown: boolean },
 ): Promise<McpManager | null> {
   const servers = config.mcp.servers.filter((s) => s.enabled);
   const fromFile = globals.mcpConfig
@@ -242,6 +261,7 @@ async function startMcpServers(
     tools: registry,
     startupMs: config.mcp.startup_timeout * 1000,
     warn,
+    fault: options.faultsShown ? () => {} : undefined,
   });
   const taken = new Set(servers.map((s) => s.id));
   const extra = fromFile.filter((s) => {
@@ -250,8 +270,13 @@ async function startMcpServers(
     return false;
   });
   void manager.start([
-    ...specsFromConfig(servers, { env, workspace, origin: "config", warn }),
-    ...specsFromConfig(extra, { env, workspace, origin: globals.mcpConfig!, warn }),
+    ...specsFromConfig(servers, { env, workspace: options.workspace, origin: "config", warn }),
+    ...specsFromConfig(extra, {
+      env,
+      workspace: options.workspace,
+      origin: globals.mcpConfig!,
+      warn,
+    }),
   ]);
   return manager;
 }
@@ -265,6 +290,7 @@ export async function buildRuntime(
   globals: GlobalOptions,
   loaded: LoadedConfig,
   store: SqliteStore | null,
+  options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const config = loaded.config;
   // The fenced file worker starts first: its thread loads its modules while this one loads the
@@ -402,7 +428,10 @@ export async function buildRuntime(
   });
   // MCP servers start now, in parallel with the rest of the runtime; their tools are awaited
   // at the end. Without servers the SDK is never loaded.
-  const mcp = await startMcpServers(globals, config, registry, sandbox.workspace);
+  const mcp = await startMcpServers(globals, config, registry, {
+    workspace: sandbox.workspace,
+    faultsShown: options.mcpFaultsShown ?? false,
+  });
   if (mcp) cleanups.push(() => mcp.close());
   const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/mod.ts");
   const { policyRuleWarnings } = await import("./src/tools/mod.ts");

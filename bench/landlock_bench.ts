@@ -22,13 +22,23 @@ const row = (label: string, xs: number[]) => {
   return `| ${label} | ${f(percentile(s, 0.5))} | ${f(percentile(s, 0.95))} | ${f(s.at(-1)!)} |`;
 };
 try {
+  const sandbox = (await Sandbox.create(ws)).snapshot();
+  const ctx = {
+    cwd: ws,
+    sandbox,
+    file: defaultConfig().tools.file,
+    callId: "bench",
+    conversationId: null,
+    callerId: null,
+  };
   const starts = MODES.map(() => [] as number[]);
   const states: string[] = [];
   for (let round = 0; round < STARTS + 1; round++) {
     for (const [i, mode] of MODES.entries()) {
       const start = performance.now();
       const worker = new FileWorker([ws], { confine: mode });
-      const r = await worker.request({ type: "unchecked", op: "readDir", path: ws });
+      const params = { path: ws };
+      const r = await worker.request({ type: "call", tool: "list_directory", params, ctx });
       if (!r.ok) throw new Error(r.error.message);
       if (round > 0) starts[i].push(performance.now() - start);
       states[i] = JSON.stringify(await worker.confinement);
@@ -47,15 +57,6 @@ try {
     setups.push((await answer).ms);
     worker.terminate();
   }
-  const sandbox = (await Sandbox.create(ws)).snapshot();
-  const ctx = {
-    cwd: ws,
-    sandbox,
-    file: defaultConfig().tools.file,
-    callId: "bench",
-    conversationId: null,
-    callerId: null,
-  };
   const workers = MODES.map((mode) => new FileWorker([ws], { confine: mode }));
   const sizes = [1024, 1024 * 1024];
   const writes = MODES.map(() => sizes.map(() => [] as number[]));

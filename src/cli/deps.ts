@@ -48,9 +48,36 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * A workspace's config, store and sandbox, without the tools (no file worker, no MCP servers):
+ * what a command that reads or restores stored data needs (`zeph undo`, `zeph overflow show`).
+ */
+export interface WorkspaceData {
+  loaded: LoadedConfig;
+  /** The conversation and overflow store; null when it could not be opened. */
+  store: Store | null;
+  /** The sandbox of `globals.cwd`. */
+  sandbox: Sandbox;
+  /** The sandbox of another workspace, under the same config. */
+  sandboxFor(cwd: string): Promise<Sandbox>;
+  /** Closes the store; safe to call twice. */
+  close(): void;
+}
+
+/** How a command wants its runtime built. */
+export interface RuntimeOptions {
+  /**
+   * The command reports the MCP servers' faults itself (`zeph mcp list`), so they are not also
+   * printed as warnings. @default false
+   */
+  mcpFaultsShown?: boolean;
+}
+
 export interface CliDeps {
   loadConfig(globals: GlobalOptions): Promise<LoadedConfig>;
-  buildRuntime(globals: GlobalOptions): Promise<Runtime>;
+  buildRuntime(globals: GlobalOptions, options?: RuntimeOptions): Promise<Runtime>;
+  /** Opens the config, store and sandbox only; see `WorkspaceData`. */
+  openWorkspace(globals: GlobalOptions): Promise<WorkspaceData>;
   /**
    * The provider `config` and the command line's choice select. The choice is written into
    * `config`, so pass a copy. Throws ProviderChoiceError (usage) or ProviderError (setup).

@@ -16,7 +16,10 @@ export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .command("filter")
     .description("show what the output filters keep of a command's output")
-    .argument("[command...]", "run this command through the bash tool (after --)")
+    .argument(
+      "[command...]",
+      "run this command through the bash tool (after --): its words as given, or one shell line",
+    )
     .option("--command <cmd>", "filter saved output from stdin as if <cmd> produced it")
     .option("--exit-code <n>", "exit code of the saved run (non-zero marks it failed)", "0")
     .option("--explain", "with --command: show which rule and stage removed which lines")
@@ -49,8 +52,19 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           'Nothing to filter. Run a command (zeph filter -- cargo test) or pass saved output (zeph filter --command "cargo test" < out.txt).',
         );
       }
-      await filterRun(words.join(" "), globals, deps);
+      await filterRun(commandLine(words), globals, deps);
     });
+}
+
+/**
+ * The bash line for `zeph filter -- <words>`: several words are an argv, each quoted where the
+ * shell would read it otherwise (`printf '%s|' "a b"` prints "a b|"); one word is a shell line
+ * as written (`zeph filter -- "cargo test 2>&1 | tail"`).
+ */
+export function commandLine(words: readonly string[]): string {
+  if (words.length === 1) return words[0];
+  return words.map((w) => /^[\w\/.,:=@%+^-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`)
+    .join(" ");
 }
 
 async function filterSaved(

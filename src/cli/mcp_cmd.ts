@@ -16,7 +16,8 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .option("--json", "print a JSON array of {id, origin, transport, state, fault, tools}")
     .action(async (_opts, command) => {
       const globals = globalsOf(command);
-      const runtime = await deps.buildRuntime(globals);
+      // The list shows each server's fault: one message, not also a warning.
+      const runtime = await deps.buildRuntime(globals, { mcpFaultsShown: true });
       try {
         const servers = runtime.mcp?.status() ?? [];
         if (globals.json) {
@@ -52,6 +53,8 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .action(async (serverId, toolName, inputText, _opts, command) => {
       await runToolCall(deps, globalsOf(command), {
         inputText,
+        // The call names the one server it needs and reports that server's fault: one message.
+        runtime: { mcpFaultsShown: true },
         resolve(runtime) {
           const server = runtime.mcp?.status().find((s) => s.id === serverId);
           if (!server) {
@@ -63,7 +66,8 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           }
           if (server.state !== "ready") {
             throw new CliError(
-              `Cannot call "${toolName}": MCP server "${serverId}" is ${server.state}` +
+              `Cannot call "${toolName}": MCP server "${serverId}" ` +
+                `${server.state === "failed" ? "has failed" : `is ${server.state}`}` +
                 `${server.fault ? ` (${server.fault})` : ""}.`,
               1,
             );

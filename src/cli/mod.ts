@@ -13,7 +13,14 @@ import { EXIT, EXIT_CODES_HELP } from "./exit_codes.ts";
 import { commandsFor } from "./commands.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 
-export type { CliDeps, CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
+export type {
+  CliDeps,
+  CommandDeps,
+  GlobalOptions,
+  Runtime,
+  RuntimeOptions,
+  WorkspaceData,
+} from "./deps.ts";
 export { CliError } from "./errors.ts";
 export { type CliProgram, type CommandModule, globalsOf } from "./program.ts";
 

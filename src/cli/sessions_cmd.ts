@@ -5,7 +5,7 @@
 import type { ConversationSummary, Store } from "../store/mod.ts";
 import { fitLine, flatten } from "./line_width.ts";
 import { CliError } from "./errors.ts";
-import type { CommandDeps, Runtime } from "./deps.ts";
+import type { CommandDeps } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
@@ -54,15 +54,16 @@ async function withStore(
   globals: ReturnType<typeof globalsOf>,
   fn: (store: Store) => void,
 ): Promise<void> {
-  const runtime: Runtime = await deps.buildRuntime(globals);
+  // The store only: no tools, no file worker, no MCP servers.
+  const data = await deps.openWorkspace(globals);
   try {
-    const store = runtime.store;
+    const store = data.store;
     if (!store) {
       throw new CliError("No conversation store is configured ([memory] sqlite_path).", 1);
     }
     fn(store);
   } finally {
-    await runtime.close();
+    data.close();
   }
 }
 

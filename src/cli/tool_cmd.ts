@@ -9,7 +9,7 @@
 import type { AskAnswer, AskReply, AskRequest } from "../tools/mod.ts";
 import { CliError } from "./errors.ts";
 import { withInterrupt } from "./interrupt.ts";
-import type { CommandDeps, GlobalOptions, Runtime } from "./deps.ts";
+import type { CommandDeps, GlobalOptions, Runtime, RuntimeOptions } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 
 export function register(program: CliProgram, deps: CommandDeps): void {
@@ -65,6 +65,8 @@ export async function runToolCall(
     resolve(runtime: Runtime): string;
     /** The tool, when known before the runtime: what it runs in starts meanwhile. */
     tool?: string;
+    /** How the runtime is built (`zeph mcp call` reports its server's fault itself). */
+    runtime?: RuntimeOptions;
   },
 ): Promise<void> {
   const input = parseToolInput(await inputTextOf(options.inputText));
@@ -73,7 +75,7 @@ export async function runToolCall(
     : null;
   let runtime: Runtime;
   try {
-    runtime = await deps.buildRuntime(globals);
+    runtime = await deps.buildRuntime(globals, options.runtime);
   } catch (error) {
     (await early)?.release();
     throw error;

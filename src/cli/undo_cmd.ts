@@ -26,13 +26,15 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       } catch (error) {
         throw new CliError((error as Error).message);
       }
-      let runtime = await deps.buildRuntime(globals);
+      // Undo reads the store and puts files back through the sandbox's checks: no tools, no file
+      // worker, no MCP servers.
+      const data = await deps.openWorkspace(globals);
       try {
-        const store = runtime.store;
+        const store = data.store;
         if (!store) {
           throw new CliError("No conversation store is configured ([memory] sqlite_path).", 1);
         }
-        const id = opts.conversation ?? latestConversation(store, runtime.sandbox, globals.cwd);
+        const id = opts.conversation ?? latestConversation(store, data.sandbox, globals.cwd);
         if (!id) {
           console.log("No changes to undo in this workspace.");
           return;
@@ -52,15 +54,15 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         // The changes are restored in the conversation's own workspace, so that `undo` works from
         // a subdirectory and `--conversation` from anywhere: the sandbox is that workspace's.
         const home = store.getConversation(id)!.cwd;
-        if (home && home !== runtime.sandbox.workspace && isDirectory(home)) {
-          await runtime.close();
-          runtime = await deps.buildRuntime({ ...globals, cwd: home });
+        let sandbox = data.sandbox;
+        if (home && home !== sandbox.workspace && isDirectory(home)) {
+          sandbox = await data.sandboxFor(home);
           console.error(`zeph: undoing in the conversation's workspace ${home}`);
         }
         const report = await tools.undoChanges({
-          log: runtime.store!.undo,
+          log: store.undo,
           conversationId: id,
-          sandbox: runtime.sandbox,
+          sandbox,
           count,
         });
         if (globals.json) {
@@ -79,7 +81,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         } else console.log(tools.formatUndoReport(report));
         if (report.refused) deps.status.exitCode = 1;
       } finally {
-        await runtime.close();
+        data.close();
       }
     });
 }

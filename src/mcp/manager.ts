@@ -20,8 +20,13 @@ export interface McpManagerOptions {
   tools: ToolSink;
   /** How long a server may take to start and list its tools. */
   startupMs: number;
-  /** Where faults are reported (stderr in the CLI, the log in ACP). */
+  /** Where warnings are reported (stderr in the CLI, the log in ACP). */
   warn(message: string): void;
+  /**
+   * Where a server's fault is reported; `warn` when absent. A caller that shows `status()`
+   * itself (`zeph mcp list`) passes a no-op, so each fault is printed once.
+   */
+  fault?(message: string): void;
 }
 
 /** A server as `zeph mcp list` shows it. */
@@ -54,7 +59,7 @@ export class McpManager {
       const connection = new McpConnection(spec, {
         onTools: (tools) => void this.#sync(connection, tools),
         onFault: (message) =>
-          this.#options.warn(
+          (this.#options.fault ?? this.#options.warn)(
             `MCP server "${spec.id}" (${spec.origin}) ${message}; its tools are not available`,
           ),
       });

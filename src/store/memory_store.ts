@@ -172,6 +172,10 @@ export class MemoryStore implements Store {
     return this.#overflow.get(id)?.info.conversationId ?? null;
   }
 
+  overflowIdsStartingWith(prefix: string, limit: number): string[] {
+    return [...this.#overflow.keys()].filter((id) => id.startsWith(prefix)).sort().slice(0, limit);
+  }
+
   loadOverflow(id: string, conversationId: string): string | null {
     const entry = this.#entry(id, conversationId);
     return entry ? new TextDecoder("utf-8", { ignoreBOM: true }).decode(entry.bytes) : null;

@@ -41,6 +41,7 @@ export class SqliteOverflow {
   #substr: StatementSync;
   #cleanup: StatementSync;
   #owner: StatementSync;
+  #prefixed: StatementSync;
   #reindex: StatementSync;
   #db: DatabaseSync;
   #written: () => void;
@@ -76,6 +77,11 @@ export class SqliteOverflow {
     );
     this.#cleanup = db.prepare("DELETE FROM tool_overflow WHERE created_at < ?");
     this.#owner = db.prepare("SELECT conversation_id FROM tool_overflow WHERE id = ?");
+    // A range on the primary key: every id that starts with the prefix sorts between the prefix
+    // and the prefix followed by U+FFFF (ids are ASCII).
+    this.#prefixed = db.prepare(
+      "SELECT id FROM tool_overflow WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+    );
   }
 
   save(conversationId: string, content: string, options?: SaveOverflowOptions): OverflowSaved {
@@ -100,6 +106,11 @@ export class SqliteOverflow {
   conversationOf(id: string): string | null {
     const row = this.#owner.get(id) as { conversation_id: string } | undefined;
     return row ? String(row.conversation_id) : null;
+  }
+
+  idsStartingWith(prefix: string, limit: number): string[] {
+    const rows = this.#prefixed.all(prefix, `${prefix}\uffff`, limit) as { id: string }[];
+    return rows.map((row) => String(row.id));
   }
 
   load(id: string, conversationId: string): string | null {

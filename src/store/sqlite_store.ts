@@ -177,6 +177,10 @@ export class SqliteStore implements Store {
     return this.#overflow.conversationOf(id);
   }
 
+  overflowIdsStartingWith(prefix: string, limit: number): string[] {
+    return this.#overflow.idsStartingWith(prefix, limit);
+  }
+
   loadOverflow(id: string, conversationId: string): string | null {
     return this.#overflow.load(id, conversationId);
   }

@@ -112,6 +112,11 @@ export interface Store {
    * the owner of the database file (`zeph overflow show`), who may read every conversation in it.
    */
   overflowConversation(id: string): string | null;
+  /**
+   * The ids of the entries whose id starts with `prefix` (at most `limit`, in id order), for a
+   * command line that accepts a prefix of an id, as `--resume` does.
+   */
+  overflowIdsStartingWith(prefix: string, limit: number): string[];
   /** Null when the id is unknown, expired or belongs to another conversation. */
   loadOverflow(id: string, conversationId: string): string | null;
   overflowInfo(id: string, conversationId: string): OverflowInfo | null;

@@ -138,6 +138,8 @@ export interface ClientOptions {
   /** Editor buffers: reads see these before the disk, and writes land in them. */
   buffers?: Map<string, string>;
   extraArgs?: string[];
+  /** Start without `--script` (`--provider script` alone). @default false */
+  noScript?: boolean;
 }
 
 export interface Terminal {
@@ -170,7 +172,7 @@ export interface Session {
  */
 export function spawnAcp(
   ws: Workspace,
-  options: { extraArgs?: string[]; env?: Record<string, string> } = {},
+  options: { extraArgs?: string[]; env?: Record<string, string>; noScript?: boolean } = {},
 ): Deno.ChildProcess {
   return new Deno.Command(DENO, {
     args: [
@@ -182,8 +184,7 @@ export function spawnAcp(
       ws.config,
       "--provider",
       "script",
-      "--script",
-      ws.script,
+      ...(options.noScript ? [] : ["--script", ws.script]),
       ...(options.extraArgs ?? []),
     ],
     cwd: ws.dir,
@@ -197,7 +198,7 @@ export function spawnAcp(
 /** Spawns `zeph acp` with the scripted provider and connects an SDK client to it. */
 export async function connect(options: ClientOptions): Promise<Session> {
   const { ws } = options;
-  const child = spawnAcp(ws, { extraArgs: options.extraArgs });
+  const child = spawnAcp(ws, { extraArgs: options.extraArgs, noScript: options.noScript });
 
   const traffic: Traffic = { fromAgent: [], toAgent: [], garbage: [] };
   const updates: acp.SessionNotification[] = [];

@@ -519,6 +519,19 @@ Deno.test("acp: a missing --script is reported at session/new", async () => {
   }
 });
 
+Deno.test("acp: --provider script without --script is reported at session/new", async () => {
+  const ws = await workspace([{ text: "never" }]);
+  const s = await connect({ ws, noScript: true });
+  try {
+    await expect(newSession(s, ws.dir)).rejects.toThrow(
+      /Cannot start the zeph agent: .*needs a script: pass --script FILE/,
+    );
+    assertCleanWire(s);
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("acp: writes the editor performs are recorded; /undo restores them through the editor, never over a later edit", async () => {
   const ws = await workspace([
     {

@@ -2,7 +2,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { withWorkspace, zeph } from "./_run.ts";
-import { framed } from "../../src/cli/filter_cmd.ts";
+import { commandLine, framed } from "../../src/cli/filter_cmd.ts";
 
 Deno.test("zeph filter --command filters saved output and prints the stats line", async () => {
   await withWorkspace(async (ws, home) => {
@@ -79,6 +79,38 @@ Deno.test("zeph filter -- <command> runs it through the bash tool; filters.toml 
       150,
       "[shell] 150 lines, nothing removed (no rule matched; confidence full)\n",
     ]);
+  });
+});
+
+Deno.test("commandLine: several words are an argv, quoted for bash; one word is a shell line", () => {
+  const cases: [string[], string][] = [
+    [["cargo", "test", "--workspace"], "cargo test --workspace"],
+    [["printf", "%s|", "a b", "c"], "printf '%s|' 'a b' c"],
+    [["sh", "-c", "echo x; exit 4"], "sh -c 'echo x; exit 4'"],
+    [["echo", "it's", "$HOME", "*", ""], "echo 'it'\\''s' '$HOME' '*' ''"],
+    [["cargo test 2>&1 | tail -3"], "cargo test 2>&1 | tail -3"],
+  ];
+  for (const [words, line] of cases) {
+    expect({ words, line: commandLine(words) }).toEqual({ words, line });
+  }
+});
+
+Deno.test("zeph filter -- <argv> runs the words as given and passes the exit code through", async () => {
+  await withWorkspace(async (ws, home) => {
+    const r = await zeph([
+      "-y",
+      "filter",
+      "--",
+      "sh",
+      "-c",
+      'printf \'%s|\' "$0" "$1"; exit 4',
+      "a b",
+      "*",
+    ], {
+      cwd: ws,
+      home,
+    });
+    expect([r.code, r.stdout]).toEqual([4, "a b|*|\n[exit code 4]\n"]);
   });
 });
 

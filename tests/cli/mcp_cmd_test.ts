@@ -78,6 +78,35 @@ Deno.test("zeph mcp list without servers says how to add one", async () => {
   });
 });
 
+Deno.test("zeph mcp list and call print a failing server's fault once; other commands warn", async () => {
+  await withWorkspace(async (ws, home) => {
+    const config = await writeConfig(
+      ws,
+      '[[mcp.servers]]\nid = "bad"\ncommand = "/nonexistent/mcp"',
+    );
+    const fault = 'cannot start: command "/nonexistent/mcp" not found';
+    const opts = { cwd: ws, home, env: ENV };
+    const list = await zeph(["--config", config, "mcp", "list"], opts);
+    expect(list.code).toBe(1);
+    expect(list.stdout).toContain(`bad  failed  stdio  (config)\n  ${fault}`);
+    expect(list.stdout.split(fault).length).toBe(2);
+    expect(list.stderr).toBe("");
+    const json = await zeph(["--config", config, "--json", "mcp", "list"], opts);
+    expect(JSON.parse(json.stdout)[1].fault).toContain(fault);
+    expect(json.stderr).toBe("");
+    // A call of the failed server says why, once.
+    const call = await zeph(["--config", config, "mcp", "call", "bad", "x"], opts);
+    expect(call.code).toBe(1);
+    expect(call.stderr).toBe(
+      `zeph: Cannot call "x": MCP server "bad" has failed (${fault} (check the path, or that it ` +
+        "is on PATH)).\n",
+    );
+    // A command that does not list the servers still says why their tools are missing.
+    const tools = await zeph(["--config", config, "tools"], opts);
+    expect(tools.stderr).toContain(`zeph: warning: MCP server "bad" (config) ${fault}`);
+  });
+});
+
 Deno.test("zeph mcp call goes through the dispatch boundary: ask, --yes, tool errors, bad names", async () => {
   await withWorkspace(async (ws, home) => {
     const config = await writeConfig(ws);

@@ -142,13 +142,21 @@ Deno.test("zeph undo from a subdirectory finds the workspace's conversation and 
       out: listing(id),
     });
 
-    const two = await zeph(["undo", "2"], { cwd: sub, home });
+    // The config is read once and nothing of the tool runtime starts: its warning is printed
+    // once, and the MCP server (which cannot start) is never tried.
+    const config = path.join(home, "undo.toml");
+    await Deno.writeTextFile(
+      config,
+      '[tools]\nbogus = 1\n[[mcp.servers]]\nid = "bad"\ncommand = "/nonexistent/mcp"\n',
+    );
+    const two = await zeph(["--config", config, "undo", "2"], { cwd: sub, home });
     expect({ code: two.code, out: two.stdout, err: two.stderr }).toEqual({
       code: 0,
       out: 'Restored: move_path "src/greet.ts" -> "lib/greet.ts"\n' +
         'Restored: edit "src/greet.ts"\n' +
         "1 change is still recorded (zeph undo --list).\n",
-      err: `zeph: undoing in the conversation's workspace ${ws}\n`,
+      err: `zeph: warning: ${config}: unknown key "tools.bogus" ignored\n` +
+        `zeph: undoing in the conversation's workspace ${ws}\n`,
     });
     expect(await Deno.readTextFile(path.join(ws, "src/greet.ts"))).toBe("v1\n");
 

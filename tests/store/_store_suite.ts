@@ -182,6 +182,19 @@ export function storeSuite(name: string, factory: StoreFactory): void {
     );
   });
 
+  test("finds overflow ids by prefix, in id order, at most limit", (store) => {
+    const a = store.createConversation();
+    const b = store.createConversation();
+    const ids = [store.saveOverflow(a, "x").id, store.saveOverflow(b, "y").id].sort();
+    expect(store.overflowIdsStartingWith(ids[0], 10)).toEqual([ids[0]]);
+    expect(store.overflowIdsStartingWith(ids[1].slice(0, 30), 10)).toEqual([ids[1]]);
+    expect(store.overflowIdsStartingWith("", 10)).toEqual(ids);
+    expect(store.overflowIdsStartingWith("", 1)).toEqual([ids[0]]);
+    expect(store.overflowIdsStartingWith("zz", 10)).toEqual([]);
+    // A prefix is not a pattern.
+    expect(store.overflowIdsStartingWith("%", 10)).toEqual([]);
+  });
+
   test("keeps only the first maxBytes, never splitting a character", (store) => {
     const id = store.createConversation();
     // "é" is 2 bytes: 5 bytes fit "abé" + one byte of the next "é", which must be dropped.

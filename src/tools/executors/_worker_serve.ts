@@ -35,9 +35,8 @@ export interface WorkerCallContext {
 }
 
 /**
- * `call` runs a tool; `abort` cancels one; `unchecked` performs a raw file operation with no JS
- * path check at all. It exists so the fence test can prove the Deno permissions hold on their
- * own; it grants nothing the worker's own code could not already do.
+ * `call` runs a tool; `abort` cancels one. Nothing else reaches the file system: the fence tests
+ * make raw calls through a test worker that wraps this one (tests/_support/raw_file_worker.ts).
  */
 export type WorkerRequest =
   | {
@@ -63,23 +62,7 @@ export type WorkerRequest =
     unavailable?: string;
   }
   /** The search module's link for this worker's fence (sent once, no answer). */
-  | { type: "search"; id: number; port: MessagePort }
-  | {
-    type: "unchecked";
-    id: number;
-    op:
-      | "readTextFile"
-      | "writeTextFile"
-      | "readDir"
-      | "remove"
-      | "writeTextFileSync"
-      | "renameSync"
-      | "mkdirSync"
-      | "dlopen";
-    path: string;
-    /** The content to write, or the target of a rename. */
-    data?: string;
-  };
+  | { type: "search"; id: number; port: MessagePort };
 
 export interface SerializedToolError {
   category: ErrorCategory;
@@ -200,31 +183,6 @@ async function runCall(request: Extract<WorkerRequest, { type: "call" }>): Promi
   }
 }
 
-async function runUnchecked(
-  request: Extract<WorkerRequest, { type: "unchecked" }>,
-): Promise<unknown> {
-  switch (request.op) {
-    case "readTextFile":
-      return await Deno.readTextFile(request.path);
-    case "writeTextFile":
-      return await Deno.writeTextFile(request.path, request.data ?? "");
-    case "readDir":
-      return (await Array.fromAsync(Deno.readDir(request.path))).map((e) => e.name);
-    case "remove":
-      return await Deno.remove(request.path, { recursive: true });
-    // Sync variants run on this thread itself, where Landlock (when on) applies.
-    case "writeTextFileSync":
-      return Deno.writeTextFileSync(request.path, request.data ?? "");
-    case "renameSync":
-      return Deno.renameSync(request.path, request.data ?? "");
-    case "mkdirSync":
-      return Deno.mkdirSync(request.path);
-    case "dlopen":
-      Deno.dlopen(request.path, {}).close();
-      return "opened";
-  }
-}
-
 /** The tools this worker runs, by name. */
 let executors: Readonly<Record<string, Execute>> = {};
 /** Hands the search engine its link; absent in a worker that runs no search tool. */
@@ -265,12 +223,11 @@ async function onMessage(event: MessageEvent<WorkerRequest>): Promise<void> {
   }
   let response: WorkerResponse;
   try {
-    if (request.type === "call") {
-      response = { id: request.id, ok: true, output: await runCall(request) };
-    } else {
-      const value = await runUnchecked(request);
-      response = { id: request.id, ok: true, output: { text: "" }, value };
+    if (request.type !== "call") {
+      const type = (request as { type: string }).type;
+      throw new ToolError("server_error", `The file worker does not handle "${type}" requests`);
     }
+    response = { id: request.id, ok: true, output: await runCall(request) };
   } catch (error) {
     response = { id: request.id, ok: false, error: serialize(error) };
   }

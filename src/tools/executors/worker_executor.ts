@@ -43,6 +43,24 @@ function fence(roots: readonly string[], ffi: boolean) {
   };
 }
 
+/** The modules a file worker runs: all ten file tools, or all but grep and find_path. */
+const FILE_WORKER_MODULE = new URL("./file_worker.ts", import.meta.url);
+const FILE_WORKER_LITE_MODULE = new URL("./file_worker_lite.ts", import.meta.url);
+
+/** How a file worker is started. */
+export interface FileWorkerOptions {
+  /** `[tools.file.sandbox] mode`. @default "auto" */
+  confine?: ConfineMode;
+  /** Load the search tools (file_worker.ts), else the lite entry. @default true */
+  search?: boolean;
+  /**
+   * The module the worker runs, under the same fence, instead of either entry. Tests pass one that wraps file_worker.ts
+   * with raw file operations, to prove the fence holds without the JS path check.
+   * @default file_worker.ts, or file_worker_lite.ts without `search`
+   */
+  module?: URL;
+}
+
 /** One Deno Worker with a fixed permission set; requests are paired with responses by id. */
 export class FileWorker {
   readonly roots: readonly string[];
@@ -66,24 +84,20 @@ export class FileWorker {
 
   /** How it confines its thread (`[tools.file.sandbox] mode`). */
   readonly confine: ConfineMode;
+  /** The module it runs. */
+  readonly module: URL;
 
   /** It runs grep and find_path (file_worker.ts); else only the other eight (the lite entry). */
   readonly search: boolean;
 
-  /** `search`: load the search tools. @default true */
-  constructor(
-    roots: readonly string[],
-    options: { confine?: ConfineMode; search?: boolean } = {},
-  ) {
+  constructor(roots: readonly string[], options: FileWorkerOptions = {}) {
     this.roots = [...roots];
     this.search = options.search ?? true;
     this.#rootIds = this.roots.map(identitySync);
     const mode = this.confine = options.confine ?? "auto";
+    this.module = options.module ?? (this.search ? FILE_WORKER_MODULE : FILE_WORKER_LITE_MODULE);
     const unavailable = mode === "off" ? null : landlockBlocker();
-    const entry = this.search
-      ? new URL("./file_worker.ts", import.meta.url)
-      : new URL("./file_worker_lite.ts", import.meta.url);
-    this.#worker = new Worker(entry.href, {
+    this.#worker = new Worker(this.module.href, {
       type: "module",
       // A worker started from this thread loads its modules without read permission, so the
       // roots are all it needs.
@@ -265,6 +279,7 @@ export interface PrestartedWorker {
 export async function prestartFileWorker(
   workspace: string,
   tool: string,
+  options: Pick<FileWorkerOptions, "module"> = {},
 ): Promise<PrestartedWorker | null> {
   if (!FILE_TOOL_NAMES.has(tool)) return null;
   const roots = [await canonicalize(workspace)];
@@ -272,7 +287,7 @@ export async function prestartFileWorker(
   const running = prestarted.get(key);
   const worker = running?.runs(tool)
     ? running
-    : new FileWorker(roots, { search: SEARCH_TOOL_NAMES.has(tool) });
+    : new FileWorker(roots, { search: SEARCH_TOOL_NAMES.has(tool), ...options });
   if (running !== worker) running?.terminate();
   prestarted.set(key, worker);
   return {
@@ -289,14 +304,22 @@ export async function prestartFileWorker(
 export class WorkerFileExecutor implements ToolExecutor {
   readonly name = "file_worker";
   #workers = new Map<string, FileWorker>();
-  readonly #confine: ConfineMode;
+  readonly #options: FileWorkerOptions;
 
-  /** `confine`: `[tools.file.sandbox] mode`. @default "auto" */
-  constructor(options: { confine?: ConfineMode } = {}) {
-    this.#confine = options.confine ?? "auto";
+  /** How its workers start (`confine`: `[tools.file.sandbox] mode`). */
+  constructor(options: FileWorkerOptions = {}) {
+    this.#options = { confine: options.confine ?? "auto", module: options.module };
   }
   handles(tool: AnyTool): boolean {
     return FILE_TOOL_NAMES.has(tool.name);
+  }
+
+  /** Whether `worker` runs the module this executor's workers run (either production entry). */
+  #runs(worker: FileWorker): boolean {
+    const custom = this.#options.module;
+    if (custom) return worker.module.href === custom.href;
+    return worker.module.href === FILE_WORKER_MODULE.href ||
+      worker.module.href === FILE_WORKER_LITE_MODULE.href;
   }
 
   /**
@@ -307,14 +330,14 @@ export class WorkerFileExecutor implements ToolExecutor {
     const key = rootsKey(roots);
     let worker = this.#workers.get(key);
     if (!worker || worker.closed) {
-      // A worker prestarted for these roots is taken over if it confines itself the same way.
+      // A worker prestarted for these roots is taken over if it starts the same way.
       const early = prestarted.get(key);
       prestarted.delete(key);
-      if (early && !early.closed && early.confine === this.#confine) {
+      if (early && !early.closed && early.confine === this.#options.confine && this.#runs(early)) {
         worker = early;
       } else {
         early?.terminate();
-        worker = new FileWorker(roots, { confine: this.#confine });
+        worker = new FileWorker(roots, this.#options);
       }
       this.#workers.set(key, worker);
     }

@@ -6,9 +6,10 @@ import { expect } from "expect";
 import { WorkerFileExecutor } from "../../../src/tools/executors/worker_executor.ts";
 import { openStore } from "../../../src/store/mod.ts";
 import { makeHarness, okText, snapshotTree } from "../../_support/file_tools.ts";
+import { RAW_FILE_WORKER, unchecked } from "../../_support/raw_worker.ts";
 
-const confined = new WorkerFileExecutor({ confine: "auto" });
-const unconfined = new WorkerFileExecutor({ confine: "off" });
+const confined = new WorkerFileExecutor({ confine: "auto", module: RAW_FILE_WORKER });
+const unconfined = new WorkerFileExecutor({ confine: "off", module: RAW_FILE_WORKER });
 const CONFINED = { name: "worker", make: () => confined };
 const UNCONFINED = { name: "worker-off", make: () => unconfined };
 
@@ -50,7 +51,7 @@ Deno.test("landlock: the confined worker changes nothing outside its roots, even
   expect(state.abi).toBeGreaterThanOrEqual(1);
   const before = await snapshotTree(h.outside);
   for (const attempt of THROUGH_LINK) {
-    const r = await worker.request({ type: "unchecked", ...absolute(h.ws, attempt) });
+    const r = await unchecked(worker, { ...absolute(h.ws, attempt) });
     // The Deno permissions pass these (the path as written is inside); the kernel refuses.
     expect({ attempt, ok: r.ok, name: r.ok ? null : r.error.errorName }).toEqual({
       attempt,
@@ -62,8 +63,7 @@ Deno.test("landlock: the confined worker changes nothing outside its roots, even
   }
   expect(await snapshotTree(h.outside)).toEqual(before);
   // Inside the roots the same raw calls work.
-  const inside = await worker.request({
-    type: "unchecked",
+  const inside = await unchecked(worker, {
     op: "writeTextFileSync",
     path: `${h.ws}/sub.txt`,
     data: "in",
@@ -75,10 +75,7 @@ Deno.test("landlock: the confined worker changes nothing outside its roots, even
 Deno.test("landlock: without it (mode off) the same raw calls go through the symlink: the hole it closes", async () => {
   const { h, worker, state } = await dirs(UNCONFINED);
   expect(state).toEqual({ active: false, reason: '[tools.file.sandbox] mode = "off"' });
-  const r = await worker.request({
-    type: "unchecked",
-    ...absolute(h.ws, THROUGH_LINK[0]),
-  });
+  const r = await unchecked(worker, { ...absolute(h.ws, THROUGH_LINK[0]) });
   expect(r.ok).toBe(true);
   expect(await snapshotTree(h.outside)).toEqual({
     "planted.txt": "file:x",
@@ -88,7 +85,7 @@ Deno.test("landlock: without it (mode off) the same raw calls go through the sym
 
 Deno.test("landlock: the worker gives up FFI after the setup", async () => {
   const { worker } = await dirs(CONFINED);
-  const r = await worker.request({ type: "unchecked", op: "dlopen", path: "libc.so.6" });
+  const r = await unchecked(worker, { op: "dlopen", path: "libc.so.6" });
   expect(r.ok ? "opened" : r.error.errorName).toBe("NotCapable");
 });
 
@@ -146,14 +143,13 @@ Deno.test("landlock: a root that does not exist yet gets no rule; once made, a f
   const { h, state } = await dirs(CONFINED);
   if (!state.active) return;
   const later = `${h.base}/later`;
-  const executor = new WorkerFileExecutor();
+  const executor = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
   try {
     const worker = executor.workerFor([h.ws, later]);
     expect(await worker.confinement).toEqual(state);
     await Deno.mkdir(later);
     // The old worker's rules do not include it; the executor sees the new directory and restarts.
-    const raw = await worker.request({
-      type: "unchecked",
+    const raw = await unchecked(worker, {
       op: "writeTextFileSync",
       path: `${later}/x.txt`,
       data: "x",

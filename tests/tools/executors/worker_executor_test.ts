@@ -16,9 +16,10 @@ import { FILE_TOOLS } from "../../../src/tools/file_tools.ts";
 import { ToolError } from "../../../src/errors/mod.ts";
 import type { ToolContext } from "../../../src/tools/tool.ts";
 import { makeHarness, snapshotTree } from "../../_support/file_tools.ts";
+import { RAW_FILE_WORKER, RAW_FILE_WORKER_LITE, unchecked } from "../../_support/raw_worker.ts";
 
 // One worker for the whole module: starting one under `deno test` type-checks its module.
-const executor = new WorkerFileExecutor();
+const executor = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
 const WORKER = { name: "worker", make: () => executor };
 
 async function dirs() {
@@ -33,11 +34,7 @@ Deno.test("fence: raw reads and writes outside the roots fail with NotCapable", 
   const worker = executor.workerFor([h.ws]);
   const before = await snapshotTree(h.outside);
 
-  const inside = await worker.request({
-    type: "unchecked",
-    op: "readTextFile",
-    path: `${h.ws}/inside.txt`,
-  });
+  const inside = await unchecked(worker, { op: "readTextFile", path: `${h.ws}/inside.txt` });
   expect(inside).toMatchObject({ ok: true, value: "hello" });
 
   const attempts = [
@@ -50,7 +47,7 @@ Deno.test("fence: raw reads and writes outside the roots fail with NotCapable", 
     { op: "remove", path: `${h.outside}/secret.txt` },
   ] as const;
   for (const attempt of attempts) {
-    const r = await worker.request({ type: "unchecked", ...attempt });
+    const r = await unchecked(worker, { ...attempt });
     expect({ attempt, ok: r.ok, errorName: r.ok ? null : r.error.errorName }).toEqual({
       attempt,
       ok: false,
@@ -59,6 +56,41 @@ Deno.test("fence: raw reads and writes outside the roots fail with NotCapable", 
   }
   expect(await snapshotTree(h.outside)).toEqual(before);
   expect(await Deno.stat(`${h.ws}_evil.txt`).catch(() => null)).toBe(null);
+});
+
+Deno.test("fence: the production worker runs tool calls only; raw operations are refused", async () => {
+  const h = await dirs();
+  const production = new WorkerFileExecutor();
+  try {
+    const worker = production.workerFor([h.ws]);
+    for (
+      const attempt of [
+        { op: "writeTextFile", path: `${h.ws}/raw.txt`, data: "x" },
+        { op: "readTextFile", path: `${h.ws}/inside.txt` },
+        { op: "dlopen", path: "libc.so.6" },
+      ] as const
+    ) {
+      const r = await unchecked(worker, attempt);
+      expect({ attempt, r }).toEqual({
+        attempt,
+        r: {
+          id: expect.any(Number),
+          ok: false,
+          error: expect.objectContaining({
+            category: "server_error",
+            message: 'The file worker does not handle "unchecked" requests',
+          }),
+        },
+      });
+    }
+    expect(await Deno.stat(`${h.ws}/raw.txt`).catch(() => null)).toBe(null);
+    // The same worker still runs the tools.
+    const ctx = context(h.sandbox, h.ws, new AbortController().signal);
+    const read = await production.execute(readTool, { path: "inside.txt", offset: 0 }, ctx);
+    expect(read.text).toBe("   1\thello");
+  } finally {
+    production.close();
+  }
 });
 
 Deno.test("fence: a tool call whose JS sandbox is forged wide open is still refused", async () => {
@@ -109,7 +141,7 @@ Deno.test("fence: Deno checks the path as written, so the JS realpath check must
   await Deno.symlink(`${h.outside}/secret.txt`, `${h.ws}/link`);
   const worker = executor.workerFor([h.ws]);
   // Without the JS check, the symlink is followed: this is the hole the JS check closes.
-  const raw = await worker.request({ type: "unchecked", op: "readTextFile", path: `${h.ws}/link` });
+  const raw = await unchecked(worker, { op: "readTextFile", path: `${h.ws}/link` });
   expect(raw).toMatchObject({ ok: true, value: "TOP SECRET" });
   const viaTool = await h.dispatch("read", { path: "link" });
   expect([viaTool.category, viaTool.error]).toEqual([
@@ -208,11 +240,7 @@ Deno.test("executor: a cancelled call stops in the worker, which stays usable", 
     "Cannot finish the file operation: cancelled",
   ]);
   // The worker still answers other requests.
-  const next = await worker.request({
-    type: "unchecked",
-    op: "readTextFile",
-    path: `${h.ws}/inside.txt`,
-  });
+  const next = await unchecked(worker, { op: "readTextFile", path: `${h.ws}/inside.txt` });
   expect(next).toMatchObject({ ok: true, value: "hello" });
   expect(worker.closed).toBe(false);
   // The walk itself stopped with "cancelled" (it did not run to the end with matches).
@@ -235,12 +263,12 @@ Deno.test("executor: a cancelled call stops in the worker, which stays usable", 
 
 Deno.test("executor: close terminates the worker; a later call starts a new one", async () => {
   const h = await dirs();
-  const local = new WorkerFileExecutor();
+  const local = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
   const first = local.workerFor([h.ws]);
   expect(local.workerFor([h.ws])).toBe(first);
   local.close();
   expect(first.closed).toBe(true);
-  const rejected = await first.request({ type: "unchecked", op: "readDir", path: h.ws }).catch((
+  const rejected = await unchecked(first, { op: "readDir", path: h.ws }).catch((
     e,
   ) => e);
   expect([rejected.category, rejected.message]).toEqual([
@@ -256,18 +284,14 @@ Deno.test("executor: close terminates the worker; a later call starts a new one"
 Deno.test("prestart: the executor takes over a worker started early for its roots", async () => {
   const h = await dirs();
   expect(await prestartFileWorker(h.ws, "bash")).toBe(null);
-  const early = (await prestartFileWorker(h.ws, "read"))!;
-  const local = new WorkerFileExecutor();
+  const early = (await prestartFileWorker(h.ws, "read", { module: RAW_FILE_WORKER }))!;
+  const local = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
   try {
     expect(local.workerFor([h.ws])).toBe(early.worker);
     // Taken over: release() leaves it running for the executor, which stops it on close.
     early.release();
     expect(early.worker.closed).toBe(false);
-    const read = await early.worker.request({
-      type: "unchecked",
-      op: "readTextFile",
-      path: `${h.ws}/inside.txt`,
-    });
+    const read = await unchecked(early.worker, { op: "readTextFile", path: `${h.ws}/inside.txt` });
     expect(read).toMatchObject({ ok: true, value: "hello" });
   } finally {
     local.close();
@@ -277,7 +301,7 @@ Deno.test("prestart: the executor takes over a worker started early for its root
 
 Deno.test("prestart: a lite worker for read is fenced, and a search tool gets a full worker instead", async () => {
   const h = await dirs();
-  const early = (await prestartFileWorker(h.ws, "read"))!;
+  const early = (await prestartFileWorker(h.ws, "read", { module: RAW_FILE_WORKER_LITE }))!;
   expect([early.worker.search, early.worker.runs("read"), early.worker.runs("grep")]).toEqual([
     false,
     true,
@@ -285,8 +309,7 @@ Deno.test("prestart: a lite worker for read is fenced, and a search tool gets a 
   ]);
   // The lite entry is fenced like the full one: the same Deno permissions.
   for (const op of ["readTextFile", "writeTextFile"] as const) {
-    const outside = await early.worker.request({
-      type: "unchecked",
+    const outside = await unchecked(early.worker, {
       op,
       path: `${h.outside}/secret.txt`,
       data: "x",
@@ -327,16 +350,15 @@ Deno.test("prestart: a lite worker for read is fenced, and a search tool gets a 
 
 Deno.test("prestart: a worker started early is fenced to the workspace and stopped when not taken over", async () => {
   const h = await dirs();
-  const early = (await prestartFileWorker(h.ws, "grep"))!;
+  const early = (await prestartFileWorker(h.ws, "grep", { module: RAW_FILE_WORKER }))!;
   // Fenced like the sandbox of a config without allowed_paths: the workspace only.
-  const outside = await early.worker.request({
-    type: "unchecked",
+  const outside = await unchecked(early.worker, {
     op: "readTextFile",
     path: `${h.outside}/secret.txt`,
   });
   expect(outside).toMatchObject({ ok: false, error: { errorName: "NotCapable" } });
   // An executor whose sandbox has other roots (allowed_paths) starts its own worker.
-  const local = new WorkerFileExecutor();
+  const local = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
   try {
     const own = local.workerFor([h.ws, h.outside]);
     expect(own).not.toBe(early.worker);
@@ -352,7 +374,7 @@ Deno.test("prestart: a worker started early is fenced to the workspace and stopp
 
 Deno.test("prestart: an executor confining its worker otherwise starts its own and stops the early one", async () => {
   const h = await dirs();
-  const early = (await prestartFileWorker(h.ws, "read"))!;
+  const early = (await prestartFileWorker(h.ws, "read", { module: RAW_FILE_WORKER }))!;
   expect(early.worker.confine).toBe("auto");
   const off = new WorkerFileExecutor({ confine: "off" });
   try {
