@@ -835,14 +835,14 @@ if sel systables; then
   # loop, a cron-like sleeper), as `ps aux` in a container does.
   cat >"$S/stack.sh" <<'EOF'
 cd "$(dirname "$0")/www"
-python3 -m http.server 8765 --bind 127.0.0.1 >/dev/null 2>&1 &
+/usr/bin/python3 -m http.server 8765 --bind 127.0.0.1 >/dev/null 2>&1 &
 node -e 'setInterval(() => {}, 1000)' --title=worker >/dev/null 2>&1 &
 node -e 'require("http").createServer((q, s) => s.end("ok")).listen(8766, "127.0.0.1")' >/dev/null 2>&1 &
 bash -c 'while sleep 5; do :; done' &
 for q in mail reports thumbnails; do bash -c "exec -a queue-$q sleep 600" & done
-for n in 1 2; do python3 -c 'import time, sys; time.sleep(600)' --queue=default --concurrency=4 --name "celery-worker-$n@app" & done
+for n in 1 2; do /usr/bin/python3 -c 'import time, sys; time.sleep(600)' --queue=default --concurrency=4 --name "celery-worker-$n@app" & done
 node -e 'setTimeout(() => {}, 600000)' -- --port 3000 --watch src --config ./config/dev.json &
-sleep 1
+sleep 2
 exec bash -c "$1"
 EOF
   capture system ps_aux "$S" "unshare --pid --fork --mount-proc bash $S/stack.sh 'ps aux'" "$(ps --version)"
@@ -909,8 +909,21 @@ requires = ["poetry-core"]
 build-backend = "poetry.core.masonry.api"
 EOF
   printf 'requests==2.31.0\npydantic>=2.5\nrich\n' >"$P/requirements.txt"
-  PIP_CONFIG_FILE=/dev/null capture python pip_install_offline "$P" "pip install -r requirements.txt" "$(pip --version)"
+  # Without this machine's pip settings (a local wheel mirror): pip as it is configured by default.
+  (unset PIP_FIND_LINKS PIP_CERT PIP_INDEX_URL PIP_EXTRA_INDEX_URL; PIP_CONFIG_FILE=/dev/null capture python pip_install_offline "$P" "pip install -r requirements.txt" "$(pip --version)")
   capture python poetry_install_offline "$P" "poetry install" "$(poetry --version 2>/dev/null)"
+  # A monorepo whose packages are local path dependencies: the poetry install that works offline.
+  PM="$WORK/poetrymono"
+  rm -rf "$PM" && mkdir -p "$PM/shop" && : >"$PM/shop/__init__.py"
+  LIBS="core models storage api cli utils auth billing search notify reports admin"
+  for n in $LIBS; do
+    mkdir -p "$PM/libs/$n/shop_$n" && : >"$PM/libs/$n/shop_$n/__init__.py"
+    printf '[tool.poetry]\nname = "shop-%s"\nversion = "0.1.0"\ndescription = ""\nauthors = ["Dev <dev@example.invalid>"]\npackages = [{ include = "shop_%s" }]\n\n[tool.poetry.dependencies]\npython = "^3.9"\n\n[build-system]\nrequires = ["poetry-core"]\nbuild-backend = "poetry.core.masonry.api"\n' "$n" "$n" >"$PM/libs/$n/pyproject.toml"
+  done
+  { printf '[tool.poetry]\nname = "shop"\nversion = "0.1.0"\ndescription = ""\nauthors = ["Dev <dev@example.invalid>"]\n\n[tool.poetry.dependencies]\npython = "^3.9"\n'
+    for n in $LIBS; do printf 'shop-%s = { path = "libs/%s", develop = true }\n' "$n" "$n"; done
+    printf '\n[build-system]\nrequires = ["poetry-core"]\nbuild-backend = "poetry.core.masonry.api"\n'; } >"$PM/pyproject.toml"
+  POETRY_VIRTUALENVS_IN_PROJECT=true capture python poetry_install_paths "$PM" "poetry install" "$(poetry --version 2>/dev/null)"
   capture cargo install_offline "$P" "cargo install ripgrep" "$(cargo --version)"
   # A local binary crate (no registry needed) with rustc warnings, installed into a scratch root.
   CI="$WORK/tally"
@@ -1039,6 +1052,7 @@ module Shop
 end
 EOF
   printf "require_relative 'shop/cart'\nrequire_relative 'shop/inventory'\n" >"$B/lib/shop.rb"
+  printf 'AllCops:\n  TargetRubyVersion: 3.1\n  NewCops: enable\n\nMetrics/MethodLength:\n  Max: 15\n' >"$B/.rubocop.yml"
   cat >"$B/spec/cart_spec.rb" <<'EOF'
 require_relative '../lib/shop'
 
@@ -1359,4 +1373,101 @@ EOF
   printf '{"ok": true}\n' >"$PC/app/good.json"
   (cd "$PC" && git init -q . && git add -A)
   capture lint precommit_failing "$PC" "pre-commit run --all-files" "$(pre-commit --version)"
+fi
+
+# --- node (build, stylish lint): next build of a small app router site (a clean build with
+# its route table, and one with a type error), eslint's default (stylish) format. next, react
+# and eslint come from npm (ZEPH_CORPUS_NPM) ---------------------------------------------------
+if sel nodebuild; then
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  NX="$WORK/nextshop"
+  rm -rf "$NX" && mkdir -p "$NX/app/products/[id]" "$NX/app/about" "$NX/app/cart" "$NX/app/api/health" "$NX/app/blog/[slug]" "$NX/lib"
+  ln -s "$NPMDIR/node_modules" "$NX/node_modules"
+  printf '{ "name": "nextshop", "private": true, "scripts": { "build": "next build" } }\n' >"$NX/package.json"
+  printf '/** @type {import("next").NextConfig} */\nmodule.exports = { eslint: { ignoreDuringBuilds: true } };\n' >"$NX/next.config.js"
+  cat >"$NX/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "target": "ES2017", "lib": ["dom", "dom.iterable", "esnext"], "allowJs": true, "skipLibCheck": true,
+  "strict": true, "noEmit": true, "esModuleInterop": true, "module": "esnext", "moduleResolution": "bundler",
+  "resolveJsonModule": true, "isolatedModules": true, "jsx": "preserve", "incremental": true,
+  "plugins": [{ "name": "next" }] },
+  "include": ["next-env.d.ts", "**/*.ts", "**/*.tsx"], "exclude": ["node_modules"] }
+EOF
+  cat >"$NX/lib/products.ts" <<'EOF'
+export interface Product { id: string; name: string; price: number }
+export const products: Product[] = [
+  { id: "1", name: "Lamp", price: 30 }, { id: "2", name: "Desk", price: 250 }, { id: "3", name: "Chair", price: 120 },
+];
+export const posts = ["hello", "pricing", "roadmap"];
+EOF
+  printf 'export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return <html lang="en"><body>{children}</body></html>;\n}\n' >"$NX/app/layout.tsx"
+  printf 'import { products } from "../lib/products";\nexport default function Home() {\n  return <ul>{products.map((p) => <li key={p.id}>{p.name}</li>)}</ul>;\n}\n' >"$NX/app/page.tsx"
+  printf 'export default function About() { return <p>About us</p>; }\n' >"$NX/app/about/page.tsx"
+  printf '"use client";\nimport { useState } from "react";\nexport default function Cart() {\n  const [n, setN] = useState(0);\n  return <button onClick={() => setN(n + 1)}>{n}</button>;\n}\n' >"$NX/app/cart/page.tsx"
+  printf 'export function GET() { return Response.json({ ok: true }); }\n' >"$NX/app/api/health/route.ts"
+  cat >"$NX/app/products/[id]/page.tsx" <<'EOF'
+import { products } from "../../../lib/products";
+export function generateStaticParams() { return products.map((p) => ({ id: p.id })); }
+export default async function Product({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const p = products.find((x) => x.id === id);
+  return <h1>{p?.name} {p?.price}</h1>;
+}
+EOF
+  cat >"$NX/app/blog/[slug]/page.tsx" <<'EOF'
+import { posts } from "../../../lib/products";
+export function generateStaticParams() { return posts.map((slug) => ({ slug })); }
+export default async function Post({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  return <article>{slug}</article>;
+}
+EOF
+  export NEXT_TELEMETRY_DISABLED=1
+  V="next $("$NPMDIR/node_modules/.bin/next" --version 2>/dev/null | tr -d '\n')"
+  PATH="$NPMDIR/node_modules/.bin:$PATH" capture node next_build "$NX" "next build" "$V"
+  cat >"$NX/app/cart/total.tsx" <<'EOF'
+import { products, type Product } from "../../lib/products";
+export function Total({ items }: { items: Product[] }) {
+  const sum: number = items.reduce((s, p) => s + p.price, "0");
+  return <p>{sum.toFixed(2)} of {products.length}</p>;
+}
+EOF
+  PATH="$NPMDIR/node_modules/.bin:$PATH" capture node next_build_type_error "$NX" "next build" "$V"
+
+  E="$WORK/eslintproj"
+  rm -rf "$E" && mkdir -p "$E/src/routes" "$E/src/lib"
+  ln -s "$NPMDIR/node_modules" "$E/node_modules"
+  cat >"$E/eslint.config.mjs" <<'EOF'
+export default [{
+  files: ["**/*.js"],
+  languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { console: "readonly", process: "readonly" } },
+  rules: {
+    "no-unused-vars": "error", "no-undef": "error", "eqeqeq": "warn", "no-console": "warn", "prefer-const": "warn",
+    "no-var": "error", "no-empty": "error", "no-dupe-keys": "error", "no-unreachable": "error", "curly": "warn",
+  },
+}];
+EOF
+  for n in users orders products invoices; do
+    cat >"$E/src/routes/$n.js" <<EOF
+import { db } from "../lib/db.js";
+import { format } from "../lib/format.js";
+
+var cache = {};
+export async function list$n(req) {
+  let limit = req.query.limit || 20;
+  if (req.query.page == undefined) console.log("no page for $n");
+  const rows = await db.query("select * from $n limit " + limit);
+  try { cache[req.url] = rows; } catch (e) {}
+  return rows.map((r) => formatRow(r));
+}
+export function get$n(id) {
+  if (!id) return null
+  return db.one("select * from $n where id = " + id);
+  console.log("unreachable");
+}
+EOF
+  done
+  printf 'export const db = { query: async (q) => [q], one: async (q) => q };\n' >"$E/src/lib/db.js"
+  printf 'export function format(x) {\n  return { name: x.name, name: x.title };\n}\nexport const unused = 1;\n' >"$E/src/lib/format.js"
+  for n in a b c d e f g h; do printf 'export const %s = (x) => x * 2;\n' "$n" >"$E/src/lib/clean_$n.js"; done
+  PATH="$NPMDIR/node_modules/.bin:$PATH" capture lint eslint_stylish "$E" "npx eslint src" "eslint $("$NPMDIR/node_modules/.bin/eslint" --version)"
 fi
