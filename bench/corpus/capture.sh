@@ -1228,11 +1228,11 @@ EOF
   capture ruby rspec_json "$B" "rspec --format json" "rspec $(rspec --version | head -1 | tr -d '\n')"
   capture ruby rake_test_failing "$B" "rake test" "$V, rake $(rake --version)"
   capture ruby bundle_install_offline "$B" "bundle install" "$(bundle --version)"
-  # The development gems Debian installed (rspec, rubocop, rake, minitest) resolve without a
+  # The gems Debian installed (sinatra, rspec, rubocop, webmock, …) resolve without a
   # registry: `bundle install --local`, the install that works in a sandbox.
   BL="$WORK/rubylocal"
   rm -rf "$BL" && mkdir -p "$BL"
-  printf 'source "https://rubygems.org"\n\ngem "rake"\ngem "minitest"\n\ngroup :development, :test do\n  gem "rspec"\n  gem "rubocop", require: false\nend\n' >"$BL/Gemfile"
+  printf 'source "https://rubygems.org"\n\ngem "sinatra"\ngem "webrick"\ngem "rake"\n\ngroup :development, :test do\n  gem "minitest"\n  gem "rack-test"\n  gem "webmock"\n  gem "rspec"\n  gem "rubocop", require: false\n  gem "debug"\nend\n' >"$BL/Gemfile"
   capture ruby bundle_install_local "$BL" "bundle install --local" "$(bundle --version)"
 fi
 
