@@ -1299,7 +1299,7 @@ if sel ansible; then
     - name: Restart the app
       ansible.builtin.command: /bin/true
 EOF
-  capture infra ansible_playbook_failed "$A" "ansible-playbook -i inventory.ini site.yml" "$(ansible-playbook --version | head -1)"
+  capture infra ansible_playbook_failed "$A" "ansible-playbook -i inventory.ini site.yml" "$(ansible-playbook --version 2>/dev/null | sed -n 1p)"
 fi
 
 # --- pre-commit: local hooks (language system and pygrep, no network) with failures --------
