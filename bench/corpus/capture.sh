@@ -1471,3 +1471,104 @@ EOF
   for n in a b c d e f g h; do printf 'export const %s = (x) => x * 2;\n' "$n" >"$E/src/lib/clean_$n.js"; done
   PATH="$NPMDIR/node_modules/.bin:$PATH" capture lint eslint_stylish "$E" "npx eslint src" "eslint $("$NPMDIR/node_modules/.bin/eslint" --version)"
 fi
+
+# --- mix: an Elixir library (Debian's elixir 1.14) with compiler warnings and failing ExUnit
+# tests; no dependencies, so no Hex --------------------------------------------------------
+if sel mix && command -v mix >/dev/null; then
+  X="$WORK/ledger"
+  rm -rf "$X" && mkdir -p "$X/lib/ledger" "$X/test"
+  cat >"$X/mix.exs" <<'EOF'
+defmodule Ledger.MixProject do
+  use Mix.Project
+  def project, do: [app: :ledger, version: "0.1.0", elixir: "~> 1.14", deps: []]
+  def application, do: [extra_applications: [:logger]]
+end
+EOF
+  cat >"$X/lib/ledger.ex" <<'EOF'
+defmodule Ledger do
+  alias Ledger.Account
+
+  def open(name, opening \\ 0), do: %Account{name: name, balance: opening}
+
+  def deposit(%Account{} = acc, amount) when amount > 0 do
+    %{acc | balance: acc.balance + amount, history: [{:deposit, amount} | acc.history]}
+  end
+
+  def withdraw(%Account{} = acc, amount) do
+    fee = 1
+    if amount > acc.balance do
+      {:error, :insufficient_funds}
+    else
+      {:ok, %{acc | balance: acc.balance - amount, history: [{:withdraw, amount} | acc.history]}}
+    end
+  end
+
+  def transfer(from, to, amount) do
+    with {:ok, from} <- withdraw(from, amount) do
+      {:ok, from, deposit(to, amount)}
+    end
+  end
+
+  def statement(%Account{history: history, name: name}) do
+    lines = Enum.map(Enum.reverse(history), fn {kind, amount} -> "#{kind} #{amount}" end)
+    Enum.join(["Statement for #{name}" | lines], "\n")
+  end
+end
+EOF
+  cat >"$X/lib/ledger/account.ex" <<'EOF'
+defmodule Ledger.Account do
+  defstruct name: nil, balance: 0, history: []
+
+  def summary(acc, currency) do
+    "#{acc.name}: #{acc.balance}"
+  end
+end
+EOF
+  printf 'ExUnit.start()\n' >"$X/test/test_helper.exs"
+  cat >"$X/test/ledger_test.exs" <<'EOF'
+defmodule LedgerTest do
+  use ExUnit.Case, async: true
+  alias Ledger.Account
+
+  test "open starts at the opening balance" do
+    assert Ledger.open("ann", 10).balance == 10
+  end
+
+  test "deposit adds to the balance" do
+    assert Ledger.deposit(Ledger.open("ann"), 5).balance == 5
+  end
+
+  test "deposit rejects a negative amount" do
+    assert_raise ArgumentError, fn -> Ledger.deposit(Ledger.open("ann"), -5) end
+  end
+
+  test "withdraw takes from the balance" do
+    assert {:ok, %Account{balance: 3}} = Ledger.withdraw(Ledger.open("ann", 5), 2)
+  end
+
+  test "withdraw charges a fee" do
+    {:ok, acc} = Ledger.withdraw(Ledger.open("ann", 5), 2)
+    assert acc.balance == 2
+  end
+
+  test "withdraw refuses an overdraft" do
+    assert Ledger.withdraw(Ledger.open("ann", 1), 2) == {:error, :insufficient_funds}
+  end
+
+  test "transfer moves money" do
+    {:ok, from, to} = Ledger.transfer(Ledger.open("ann", 10), Ledger.open("bob"), 4)
+    assert {from.balance, to.balance} == {6, 4}
+  end
+
+  test "statement lists the history" do
+    acc = Ledger.open("ann") |> Ledger.deposit(5) |> Ledger.deposit(7)
+    assert Ledger.statement(acc) == "Statement for ann\ndeposit 5\ndeposit 7\n"
+  end
+
+  test "summary shows the currency" do
+    assert Account.summary(Ledger.open("ann", 3), "EUR") == "ann: 3 EUR"
+  end
+end
+EOF
+  MIX_HOME="$WORK/mixhome" capture misc mix_test_failing "$X" "mix test" "$(elixir --version 2>/dev/null | tail -1)"
+fi
