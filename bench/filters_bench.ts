@@ -5,6 +5,8 @@
  *   deno task bench:filters --write    also write them into bench/README.md "## Output filters"
  *   deno task bench:filters --quick    corpus tables only
  *   FILTER_BENCH_ROUNDS=N              rounds of the size runs (default 5)
+ *   FILTER_BENCH_BEFORE=/other/checkout  also time that checkout's engine on the corpus, in child
+ *                                      processes alternating with this one's, and print both
  *
  * Tokens are bytes/4 (the RTK-comparable estimate). Retention = share of a case's `.signals`
  * lines found verbatim in the filtered text. Targets: median reduction ≥ 85% with every signal
@@ -149,17 +151,26 @@ function cpuMs(): number {
   }
 }
 
-/** Per corpus case, the p95 of its filter time (wall ms) over `CASE_REPEATS` runs after a warm-up. */
-function caseLatencies(engine: FilterEngine, cases: Case[]): { case: Case; p95: number }[] {
+/**
+ * Per corpus case, the p95 of its filter time (wall ms) over `CASE_REPEATS` runs after a warm-up,
+ * and the thread's CPU time over those runs divided by their number (what a loaded machine's
+ * descheduling does not inflate; the clock ticks coarsely, so only the mean is read).
+ */
+export function caseLatencies(
+  engine: FilterEngine,
+  cases: Case[],
+): { case: Case; p95: number; cpu: number }[] {
   return cases.map((c) => {
     engine.filter(c.command, c.text, { failed: c.failed });
     const times: number[] = [];
+    const cpu = cpuMs();
     for (let i = 0; i < CASE_REPEATS; i++) {
       const started = performance.now();
       engine.filter(c.command, c.text, { failed: c.failed });
       times.push(performance.now() - started);
     }
-    return { case: c, p95: percentile(times.sort((a, b) => a - b), 0.95) };
+    const meanCpu = (cpuMs() - cpu) / CASE_REPEATS;
+    return { case: c, p95: percentile(times.sort((a, b) => a - b), 0.95), cpu: meanCpu };
   });
 }
 
@@ -244,6 +255,77 @@ function sizeTable(rows: SizeRow[]): string {
   return lines.join("\n");
 }
 
+/** Each family's slowest case (p95), slowest family first. */
+function familyTable(latencies: { case: Case; p95: number; cpu: number }[]): string {
+  const slowest = new Map<string, { case: Case; p95: number; cpu: number }>();
+  for (const l of latencies) {
+    const seen = slowest.get(l.case.family);
+    if (!seen || l.p95 > seen.p95) slowest.set(l.case.family, l);
+  }
+  const lines = [
+    "| family | slowest case | input | p95 ms | CPU ms per run |",
+    "|---|---|---:|---:|---:|",
+  ];
+  for (const l of [...slowest.values()].sort((a, b) => b.p95 - a.p95)) {
+    lines.push(
+      `| ${l.case.family} | ${l.case.name} | ${(l.case.text.length / 1024).toFixed(0)} KiB | ${
+        l.p95.toFixed(2)
+      } | ${l.cpu.toFixed(2)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** Rounds of the before/after comparison, per checkout, alternating. */
+const COMPARE_ROUNDS = 3;
+
+/**
+ * The corpus latencies of `root`'s engine, in a child process (this file with `--latencies
+ * <root>`): a checkout's modules load apart from this one's, and each engine's garbage stays in
+ * its own heap.
+ */
+async function childLatencies(root: string): Promise<Map<string, { p95: number; cpu: number }>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL(import.meta.url).pathname, "--latencies", root],
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`Cannot time the engine of ${root}: the child failed`);
+  return new Map(Object.entries(JSON.parse(new TextDecoder().decode(out.stdout))));
+}
+
+/**
+ * Before (another checkout) and after (this one), `COMPARE_ROUNDS` child runs each, alternating
+ * so both see the same load; per case the median of the rounds' p95. The rows: the three cases
+ * slowest before.
+ */
+async function compareWith(before: string): Promise<string> {
+  const here = new URL("..", import.meta.url).pathname;
+  type Round = Map<string, { p95: number; cpu: number }>;
+  const rounds: { before: Round[]; after: Round[] } = { before: [], after: [] };
+  for (let round = 0; round < COMPARE_ROUNDS; round++) {
+    rounds.before.push(await childLatencies(before));
+    rounds.after.push(await childLatencies(here));
+    console.error(`compare round ${round + 1}/${COMPARE_ROUNDS} (load ${loadavg()[0].toFixed(2)})`);
+  }
+  const p95 = (maps: Round[], key: string) => median(maps.map((m) => m.get(key)!.p95));
+  const cpu = (maps: Round[], key: string) => median(maps.map((m) => m.get(key)!.cpu));
+  const keys = [...rounds.before[0].keys()].filter((k) => rounds.after[0].has(k));
+  const slowest = keys.sort((a, b) => p95(rounds.before, b) - p95(rounds.before, a)).slice(0, 3);
+  const lines = [
+    "| case | before p95 ms | after p95 ms | after / before | before CPU ms | after CPU ms |",
+    "|---|---:|---:|---:|---:|---:|",
+  ];
+  for (const key of slowest) {
+    const [b, a] = [p95(rounds.before, key), p95(rounds.after, key)];
+    lines.push(
+      `| ${key} | ${b.toFixed(2)} | ${a.toFixed(2)} | ${(a / b).toFixed(2)} | ${
+        cpu(rounds.before, key).toFixed(2)
+      } | ${cpu(rounds.after, key).toFixed(2)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
 function verdict(
   results: CaseResult[],
   latencies: { case: Case; p95: number }[],
@@ -286,7 +368,19 @@ function verdict(
   return lines.join("\n");
 }
 
-if (import.meta.main) {
+if (import.meta.main && Deno.args[0] === "--latencies") {
+  // A child of compareWith: the corpus latencies of the engine of the checkout named, as JSON.
+  const root = Deno.args[1];
+  const { defaultConfig } = await import(`${root}/src/config/schema.ts`);
+  const { loadFilterEngine } = await import(`${root}/src/filter/mod.ts`);
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: "/nonexistent" });
+  const latencies = caseLatencies(engine, await readCorpus());
+  console.log(JSON.stringify(
+    Object.fromEntries(
+      latencies.map((l) => [`${l.case.family}/${l.case.name}`, { p95: l.p95, cpu: l.cpu }]),
+    ),
+  ));
+} else if (import.meta.main) {
   const startedAt = new Date();
   const write = Deno.args.includes("--write");
   const quick = Deno.args.includes("--quick");
@@ -340,6 +434,11 @@ if (import.meta.main) {
   }
   const summary = verdict(results, latencies, sizes);
   console.log("\n" + summary);
+  const families = familyTable(latencies);
+  console.log("\n" + families);
+  const before = Deno.env.get("FILTER_BENCH_BEFORE");
+  const comparison = before ? await compareWith(before) : "";
+  if (comparison) console.log(`\nBefore = ${before}, after = this checkout:\n\n${comparison}`);
 
   if (write) {
     const cpu = new TextDecoder().decode(
@@ -366,6 +465,18 @@ if (import.meta.main) {
       "Targets, in this run:",
       "",
       summary,
+      "",
+      "Filter time, each family's slowest case (p95 of 40 runs after a warm-up, wall):",
+      "",
+      families,
+      ...(comparison
+        ? [
+          "",
+          `Before/after in the same run, each engine in ${COMPARE_ROUNDS} child processes alternating with the other's (median of their p95s, and of their mean thread CPU per run); before = \`${before}\`:`,
+          "",
+          comparison,
+        ]
+        : []),
       ...(sizes.length
         ? [
           "",

@@ -28,6 +28,7 @@ Deno.test("the compile task embeds the worker and the filters and takes the targ
     const flag of [
       "--unstable-worker-options",
       "--include src/tools/executors/file_worker.ts",
+      "--include src/tools/executors/file_worker_lite.ts",
       "--include src/search/_pool_thread.ts",
       "--include filters/",
     ]

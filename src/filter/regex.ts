@@ -55,6 +55,12 @@ export interface V8Form {
   flags: string;
   /** Every top-level alternative starts with `^`. */
   anchored: boolean;
+  /**
+   * A class body (`\x30\x31…`) holding every character a match can start with, or null when
+   * that is not known to be a set of ASCII characters (a match may be empty, start at `^`, or
+   * start with a character past ASCII).
+   */
+  starts: string | null;
 }
 
 /**
@@ -235,7 +241,8 @@ function translate(source: string): V8Form | string {
     last = at + length;
   }
   bare += parser.out.slice(last);
-  return { body: parser.out, bare, flags, anchored: tree.every(startsAnchored) };
+  const starts = body.replace(/\[\^/g, "").includes("^") ? null : new Choices(tree, flags).starts();
+  return { body: parser.out, bare, flags, anchored: tree.every(startsAnchored), starts };
 }
 
 const startsAnchored = (alt: Node[]) => alt[0]?.kind === "anchor" && alt[0].start;
@@ -335,6 +342,28 @@ class Choices {
     };
     tree.forEach((alt) => alt.forEach(named));
     this.#reps = [...reps];
+  }
+
+  /**
+   * The characters a match can start with, as a class body of `\xHH` escapes, or null when a
+   * match can be empty or start with a character past ASCII. For a pattern without `^` (the
+   * caller checks): `\b` and `$` take no character, so what follows them is what starts.
+   */
+  starts(): string | null {
+    const none: Follow = { chars: new Set(), end: true };
+    const chars = new Set<string>();
+    for (const alt of this.tree) {
+      const f = this.#first(alt, 0, none);
+      if (f.end) return null;
+      for (const c of f.chars) chars.add(c);
+    }
+    let body = "";
+    for (const c of chars) {
+      const code = c.charCodeAt(0);
+      if (code >= 128) return null;
+      body += `\\x${code.toString(16).padStart(2, "0")}`;
+    }
+    return body;
   }
 
   /** The work bound over the whole pattern (see `#seq`) and the unbounded repeats' counts. */

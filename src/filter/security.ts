@@ -139,6 +139,19 @@ const SIGNAL_CANDIDATE = (() => {
 })();
 
 /**
+ * A JSON member holding text people wrote (an issue's or pull request's title and description, a
+ * comment, a commit message in `gh`/`glab -F json` listings): a crash or an advisory quoted there
+ * is not an event of this run.
+ */
+const PROSE_MEMBER =
+  /"(title|body|description|summary|notes?|comment|messageHeadline|messageBody)"\s*:\s*"(?:[^"\\]|\\.)*"/g;
+
+/** `line` with the values of its prose members emptied. */
+function withoutProse(line: string): string {
+  return line.includes('"') ? line.replace(PROSE_MEMBER, '"$1": ""') : line;
+}
+
+/**
  * Scans an output and reports what it saw. Memory is bounded: at most 20 signal lines are kept.
  * Counts add up over calls; `found` lists the credential kinds in SECRET_SHAPES order, then the
  * extra patterns.
@@ -146,6 +159,8 @@ const SIGNAL_CANDIDATE = (() => {
 export class SecurityScanner {
   readonly found = new Map<string, number>();
   readonly signalLines: string[] = [];
+  /** Where each signal line's first signal starts. */
+  #signalAt: number[] = [];
   signalCount = 0;
   #counts = new Array<number>(CREDENTIAL_KINDS.length).fill(0);
   #extraCounts: number[];
@@ -192,7 +207,7 @@ export class SecurityScanner {
       if (end < 0) end = text.length;
       SIGNAL_CANDIDATE.lastIndex = end;
       const line = text.slice(start, end);
-      if (SIGNAL.test(line)) this.#signal(line);
+      if (SIGNAL.test(line) && SIGNAL.test(withoutProse(line))) this.#signal(line);
     }
   }
 
@@ -203,7 +218,22 @@ export class SecurityScanner {
     this.signalCount++;
     if (this.signalLines.length >= MAX_PRESERVED) return;
     const line = sanitizeLine(raw).replace(/^\[stderr\] /, "");
-    if (!this.signalLines.includes(line)) this.signalLines.push(line);
+    if (this.signalLines.includes(line)) return;
+    this.signalLines.push(line);
+    this.#signalAt.push(SIGNAL.exec(line)?.index ?? 0);
+  }
+
+  /**
+   * Whether a filter kept signal line `i` without a `prefix:` the layout says once for several
+   * lines (`grep -rn`'s path above its `12:text` lines): the rest, from its line number on and
+   * holding the signal, is a whole line of the output.
+   */
+  #keptWithoutPrefix(i: number, lines: Set<string>): boolean {
+    const line = this.signalLines[i];
+    for (let p = line.indexOf(":"); p >= 0 && p < this.#signalAt[i]; p = line.indexOf(":", p + 1)) {
+      if (/\d/.test(line[p + 1] ?? "") && lines.has(line.slice(p + 1).trim())) return true;
+    }
+    return false;
   }
 
   /** `found` from the counts (the same order whatever call a kind was first seen in). */
@@ -220,7 +250,11 @@ export class SecurityScanner {
   /** What to append to the filtered text: removed signal lines, then the credential warning. */
   appendix(filtered: string): string[] {
     const out: string[] = [];
-    const missing = this.signalLines.filter((line) => !filtered.includes(line.trim()));
+    let lines: Set<string> | undefined;
+    const missing = this.signalLines.filter((line, i) =>
+      !filtered.includes(line.trim()) &&
+      !this.#keptWithoutPrefix(i, lines ??= new Set(filtered.split("\n").map((l) => l.trim())))
+    );
     if (missing.length) {
       out.push("", "--- Security-relevant lines (preserved) ---", ...missing);
       const more = this.signalCount - this.signalLines.length;

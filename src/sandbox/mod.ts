@@ -13,4 +13,5 @@ export {
   type SandboxOptions,
   type SandboxSnapshot,
 } from "./path.ts";
+export * as osPath from "./os_path.ts";
 export { landlockBlocker, type LandlockState, probeLandlock, restrictThread } from "./landlock.ts";

@@ -3,8 +3,7 @@
  * lexically, the deepest existing ancestor is canonicalised (symlinks followed) and the rest is
  * re-appended, and the result must sit component-wise inside an allowed root.
  */
-import * as path from "node:path";
-import picomatch from "picomatch";
+import * as path from "./os_path.ts";
 import { SandboxViolation } from "../errors/mod.ts";
 
 export interface SandboxOptions {
@@ -27,6 +26,43 @@ export interface SandboxSnapshot {
   allowedPaths: string[];
   denyRead: string[];
   allowRead: string[];
+  /** denyRead and allowRead compiled (anchored, `~` expanded): restoring loads no glob engine. */
+  globs: { deny: CompiledGlob[]; allow: CompiledGlob[] };
+}
+
+/**
+ * A read glob as picomatch compiles it: the anchored pattern and its regular expression. It
+ * travels in snapshots, so the file worker and the grep pool match exactly as the main thread
+ * does without loading picomatch (and the Node compatibility layer it needs).
+ */
+export interface CompiledGlob {
+  glob: string;
+  source: string;
+  flags: string;
+}
+
+/** Anchors relative globs at the workspace and compiles them; loads picomatch only for some. */
+async function compileGlobs(patterns: string[], workspace: string, home: string) {
+  if (!patterns.length) return [];
+  const { default: picomatch } = await import("picomatch");
+  // Globs are matched on canonical absolute paths: a relative one (".env", "secrets/*") is
+  // anchored at the workspace, as relative paths are everywhere else, instead of silently
+  // never matching. `**/…` patterns match at any depth and are kept as written.
+  return patterns.map((p): CompiledGlob => {
+    const expanded = expandHome(p, home);
+    const glob = path.isAbsolute(expanded) || expanded.startsWith("**")
+      ? expanded
+      : `${workspace.replace(/[*?[\]{}()!+@\\]/g, "\\$&")}/${path.normalize(expanded)}`;
+    const re = picomatch.makeRe(glob, { dot: true });
+    return { glob, source: re.source, flags: re.flags };
+  });
+}
+
+/** picomatch's own test: an empty path never matches, the pattern itself always does. */
+function globMatcher(globs: CompiledGlob[]): ((p: string) => boolean) | null {
+  if (!globs.length) return null;
+  const compiled = globs.map((g) => ({ glob: g.glob, re: new RegExp(g.source, g.flags) }));
+  return (p) => p !== "" && compiled.some((g) => p === g.glob || g.re.test(p));
 }
 
 /**
@@ -106,29 +142,22 @@ export class Sandbox {
   #allow: ((p: string) => boolean) | null;
   readonly options: Required<SandboxOptions>;
 
+  readonly #globs: SandboxSnapshot["globs"];
+
   private constructor(
     workspace: string,
     roots: string[],
     options: Required<SandboxOptions>,
     home: string,
+    globs: SandboxSnapshot["globs"],
   ) {
     this.workspace = workspace;
     this.home = home;
     this.roots = roots;
     this.options = options;
-    // Globs are matched on canonical absolute paths: a relative one (".env", "secrets/*") is
-    // anchored at the workspace, as relative paths are everywhere else, instead of silently
-    // never matching. `**/…` patterns match at any depth and are kept as written.
-    const anchor = (p: string) => {
-      const expanded = expandHome(p, home);
-      return path.isAbsolute(expanded) || expanded.startsWith("**")
-        ? expanded
-        : `${workspace.replace(/[*?[\]{}()!+@\\]/g, "\\$&")}/${path.normalize(expanded)}`;
-    };
-    const glob = (patterns: string[]) =>
-      patterns.length ? picomatch(patterns.map(anchor), { dot: true }) : null;
-    this.#deny = glob(options.denyRead);
-    this.#allow = glob(options.allowRead);
+    this.#globs = globs;
+    this.#deny = globMatcher(globs.deny);
+    this.#allow = globMatcher(globs.allow);
   }
 
   /** Builds a sandbox for a workspace; roots are canonicalised once, here. */
@@ -138,20 +167,28 @@ export class Sandbox {
     const roots = configured.length
       ? await Promise.all(configured.map((p) => canonicalize(path.resolve(ws, expandHome(p)))))
       : [ws];
-    return new Sandbox(ws, roots, {
-      allowedPaths: configured,
-      denyRead: options.denyRead ?? [],
-      allowRead: options.allowRead ?? [],
-    }, Deno.env.get("HOME") ?? "/");
+    const home = Deno.env.get("HOME") ?? "/";
+    const denyRead = options.denyRead ?? [];
+    const allowRead = options.allowRead ?? [];
+    return new Sandbox(ws, roots, { allowedPaths: configured, denyRead, allowRead }, home, {
+      deny: await compileGlobs(denyRead, ws, home),
+      allow: await compileGlobs(allowRead, ws, home),
+    });
   }
 
   /** Rebuilds a sandbox from `snapshot()` output; the roots are trusted as already canonical. */
   static restore(snapshot: SandboxSnapshot): Sandbox {
-    return new Sandbox(snapshot.workspace, [...snapshot.roots], {
-      allowedPaths: [...snapshot.allowedPaths],
-      denyRead: [...snapshot.denyRead],
-      allowRead: [...snapshot.allowRead],
-    }, snapshot.home);
+    return new Sandbox(
+      snapshot.workspace,
+      [...snapshot.roots],
+      {
+        allowedPaths: [...snapshot.allowedPaths],
+        denyRead: [...snapshot.denyRead],
+        allowRead: [...snapshot.allowRead],
+      },
+      snapshot.home,
+      structuredClone(snapshot.globs),
+    );
   }
 
   snapshot(): SandboxSnapshot {
@@ -162,6 +199,7 @@ export class Sandbox {
       allowedPaths: [...this.options.allowedPaths],
       denyRead: [...this.options.denyRead],
       allowRead: [...this.options.allowRead],
+      globs: structuredClone(this.#globs),
     };
   }
 

@@ -14,7 +14,9 @@
  * swap inside the kernel's own rename lookups is not covered either. In the Landlock-confined
  * file worker the kernel closes both: its changing calls (fs_ops.ts) cannot reach outside.
  */
-import { basename, dirname, join } from "node:path";
+import { osPath } from "../sandbox/mod.ts";
+
+const { basename, dirname, join } = osPath;
 import type { WriteReport } from "./tool.ts";
 import * as fsOps from "./fs_ops.ts";
 

@@ -3,10 +3,15 @@
  * binary detection, text decoding and line splitting. Imported only from src/tools/.
  */
 import { ToolError } from "../errors/mod.ts";
-import { BINARY_SNIFF_BYTES } from "../search/mod.ts";
 import { PathChangedError } from "./_atomic_write.ts";
 import { ConfinedDenialError } from "./fs_ops.ts";
 import type { WriteReport } from "./tool.ts";
+
+/**
+ * How much of a file is looked at for NUL bytes: search's BINARY_SNIFF_BYTES (a test keeps the
+ * two equal), defined here so that the file worker's read and write load no search engine.
+ */
+export const BINARY_SNIFF_BYTES = 8192;
 
 /** Why the bytes are binary (a NUL byte in the first 8 KiB), or null. */
 export function binaryReason(bytes: Uint8Array): string | null {

@@ -1,8 +1,5 @@
 import { z } from "zod";
-import { fileError, lstatOrNull, q } from "./_file.ts";
-import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
-import * as fsOps from "./fs_ops.ts";
 
 export const CreateDirectoryParams = z.object({
   path: z.string().describe(
@@ -32,22 +29,7 @@ export const createDirectoryTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  async execute(params, ctx) {
-    const dir = await ctx.sandbox.resolve(params.path, ctx.cwd);
-    try {
-      const info = await lstatOrNull(dir);
-      if (info?.isDirectory) return { text: `Directory already exists: ${q(params.path)}` };
-      if (info) {
-        throw new ToolError(
-          "permanent_failure",
-          `Cannot create directory ${q(params.path)}: a file with that name exists`,
-          { hint: "Choose another name, or delete the file first." },
-        );
-      }
-      await fsOps.mkdir(dir, { recursive: true });
-    } catch (error) {
-      throw fileError(error, "create directory", params.path);
-    }
-    return { text: `Created directory: ${q(params.path)}`, locations: [{ path: dir }] };
-  },
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) =>
+    (await import("./create_directory_exec.ts")).executeCreateDirectory(params, ctx),
 });

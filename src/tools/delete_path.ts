@@ -1,8 +1,5 @@
 import { z } from "zod";
-import { fileError, lstatOrNull, q } from "./_file.ts";
-import { SandboxViolation, ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
-import * as fsOps from "./fs_ops.ts";
 
 export const DeletePathParams = z.object({
   path: z.string().describe(
@@ -39,30 +36,7 @@ export const deletePathTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  async execute(params, ctx) {
-    const target = await ctx.sandbox.resolveEntry(params.path, ctx.cwd);
-    if (ctx.sandbox.isRootOrAbove(target)) {
-      throw new SandboxViolation(
-        params.path,
-        "is an allowed root (or above one) and cannot be deleted",
-      );
-    }
-    let kind: string;
-    try {
-      const info = await lstatOrNull(target);
-      if (!info) {
-        throw new ToolError(
-          "permanent_failure",
-          `Cannot delete ${q(params.path)}: no such file or directory`,
-          { hint: "Check the path with list_directory or find_path." },
-        );
-      }
-      kind = info.isSymlink ? "symlink" : info.isDirectory ? "directory" : "file";
-      // Recursive removal does not follow symlinks inside the tree: links are removed as links.
-      await fsOps.remove(target, { recursive: info.isDirectory && params.recursive });
-    } catch (error) {
-      throw fileError(error, "delete", params.path);
-    }
-    return { text: `Deleted ${kind}: ${q(params.path)}` };
-  },
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) =>
+    (await import("./delete_path_exec.ts")).executeDeletePath(params, ctx),
 });

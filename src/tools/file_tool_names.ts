@@ -15,3 +15,6 @@ export const FILE_TOOL_NAMES: ReadonlySet<string> = new Set([
   "move_path",
   "copy_path",
 ]);
+
+/** The file tools that use the search engine (file_worker_lite.ts runs the others). */
+export const SEARCH_TOOL_NAMES: ReadonlySet<string> = new Set(["grep", "find_path"]);

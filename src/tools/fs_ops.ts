@@ -8,7 +8,9 @@
  * (the in-process executor, the CLI) they stay async, so the event loop never waits on a disk.
  * Reads need neither: Landlock here confines changes only.
  */
-import { dirname } from "node:path";
+import { osPath } from "../sandbox/mod.ts";
+
+const { dirname } = osPath;
 
 /** A change the kernel sandbox refused: EACCES/EXDEV on the confined thread. */
 export class ConfinedDenialError extends Error {

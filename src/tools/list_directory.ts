@@ -1,6 +1,4 @@
 import { z } from "zod";
-import { fileError, q } from "./_file.ts";
-import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
 export const ListDirectoryParams = z.object({
@@ -35,30 +33,7 @@ export const listDirectoryTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  async execute(params, ctx) {
-    const dir = await ctx.sandbox.resolve(params.path, ctx.cwd);
-    const dirs: string[] = [];
-    const files: string[] = [];
-    const links: string[] = [];
-    try {
-      const info = await Deno.stat(dir);
-      if (!info.isDirectory) {
-        throw new ToolError("permanent_failure", `Cannot list ${q(params.path)}: not a directory`, {
-          hint: "Use read to read a file.",
-        });
-      }
-      for await (const entry of Deno.readDir(dir)) {
-        // readDir reports the entry itself (lstat semantics): a symlink is never followed.
-        if (entry.isSymlink) links.push(`[symlink] ${entry.name}`);
-        else if (entry.isDirectory) dirs.push(`[dir]  ${entry.name}`);
-        else files.push(`[file] ${entry.name}`);
-      }
-    } catch (error) {
-      throw fileError(error, "list", params.path);
-    }
-    const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    const lines = [...dirs.sort(byName), ...files.sort(byName), ...links.sort(byName)];
-    if (lines.length === 0) return { text: `Empty directory: ${q(params.path)}` };
-    return { text: lines.join("\n"), locations: [{ path: dir }] };
-  },
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) =>
+    (await import("./list_directory_exec.ts")).executeListDirectory(params, ctx),
 });

@@ -1,8 +1,4 @@
 import { z } from "zod";
-import { decodeText, fileError, hardLinkNote, lstatOrNull, q } from "./_file.ts";
-import type { WriteReport } from "./tool.ts";
-import { unifiedDiff } from "./_diff.ts";
-import { ToolError } from "../errors/mod.ts";
 import { defineTool } from "./tool.ts";
 
 export const WriteParams = z.object({
@@ -27,8 +23,6 @@ written (permanent_failure).
 
 Example: {"path": "notes/todo.md", "content": "# TODO\\n- write tests\\n"}`;
 
-const ENCODER = new TextEncoder();
-
 export const writeTool = defineTool({
   name: "write",
   description: DESCRIPTION,
@@ -39,61 +33,6 @@ export const writeTool = defineTool({
   invocation: { type: "call" },
   subjects: (p) => [p.path],
   pathSubjects: true,
-  async execute(params, ctx) {
-    const file = await ctx.sandbox.resolve(params.path, ctx.cwd);
-    const bytes = ENCODER.encode(params.content);
-    let oldText: string | null = null;
-    let existed = false;
-    let oldSize = 0;
-    let report: WriteReport | void;
-    try {
-      const info = await lstatOrNull(file);
-      if (info?.isDirectory) {
-        throw new ToolError(
-          "permanent_failure",
-          `Cannot write ${q(params.path)}: it is a directory`,
-          {
-            hint: "Choose a file path inside the directory.",
-          },
-        );
-      }
-      if (info && !ctx.sandbox.canRead(file)) {
-        // A deny_read file is replaced blind: its old content must not reach the diff.
-        existed = true;
-        oldSize = info.size;
-      } else {
-        try {
-          const old = await (await ctx.files.open(file)).bytes(ctx.signal);
-          existed = true;
-          oldSize = old.length;
-          const decoded = decodeText(old);
-          oldText = "text" in decoded ? decoded.text : null;
-        } catch (error) {
-          if (!(error instanceof Deno.errors.NotFound)) throw error;
-        }
-      }
-      // A missing file is created with its parents; the editor may show the change for review.
-      report = await ctx.files.write(file, params.content, ctx.signal);
-    } catch (error) {
-      throw fileError(error, "write", params.path);
-    }
-    const shown = ctx.sandbox.display(file);
-    let text: string;
-    if (!existed) {
-      text = `Created ${q(params.path)} (${bytes.length} bytes).`;
-    } else if (oldText !== null && oldText === params.content) {
-      text = `Replaced ${
-        q(params.path)
-      } (${bytes.length} bytes): the content was already identical.`;
-    } else {
-      const diff = oldText === null ? "" : unifiedDiff(oldText, params.content, { path: shown });
-      text = `Replaced ${q(params.path)} (${bytes.length} bytes, was ${oldSize} bytes).` +
-        (diff ? `\n\n${diff}` : "");
-    }
-    return {
-      text: text + hardLinkNote(report),
-      diff: { path: file, oldText, newText: params.content },
-      locations: [{ path: file }],
-    };
-  },
+  // Loaded on the first local run: the file worker runs it, this thread needs the schema only.
+  execute: async (params, ctx) => (await import("./write_exec.ts")).executeWrite(params, ctx),
 });

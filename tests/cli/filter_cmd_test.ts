@@ -17,7 +17,7 @@ Deno.test("zeph filter --command filters saved output and prints the stats line"
       code: 0,
       stdout: "test result: ok. 2 passed; 0 failed\n",
       stderr:
-        "[shell] 5 lines -> 1 lines, 80.0% filtered (cargo-test, cargo-test-tidy; confidence full)\n",
+        "[shell] 5 lines -> 1 lines, 80.0% filtered (rustc-frames, cargo-test, cargo-test-tidy; confidence full)\n",
     });
   });
 });

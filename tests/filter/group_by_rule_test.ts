@@ -265,3 +265,40 @@ Deno.test("group_by_rule frame_pattern drops a quoted code line and its marks, f
   const plain = lintEngine({ drop_context: false }).filter("lint", input, { failed: true }).text;
   expect(plain).toContain('    raise ArgumentError, "error"');
 });
+
+Deno.test("group_by_rule: a start line's `loc` is the location, the message comes from `message_line_pattern` with the lines indented under it", () => {
+  const rule = compileRule({
+    name: "two-line",
+    match: { prefix: "lint" },
+    strategy: {
+      type: "group_by_rule",
+      group_errors: true,
+      noise_patterns: [],
+      message_pattern: "^(?P<loc>\\S+:\\d+:\\d+) (?P<rule>\\w+/\\w+)$",
+      message_line_pattern: "^\\s{2}(?P<msg>[!×] \\S.*)$",
+      end_pattern: "^\\S",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false });
+  const input = [
+    "a.js:1:2 style/noVar",
+    "  ! Use let or const.",
+    "b.js:3:4 style/noVar",
+    "  ! Use let or const.",
+    "b.js:9:1 correctness/noInner",
+    "  × Declare it at the root.",
+    "    To avoid confusion.",
+    "  i a note that is not the message",
+    "c.js format",
+    "  × File content differs",
+    "Found 3 errors.",
+  ];
+  expect(engine.filter("lint", input.join("\n")).text).toBe([
+    "Found 3 errors.",
+    "style/noVar: ! Use let or const. (2)",
+    "  a.js:1:2, b.js:3:4",
+    "b.js:9:1 correctness/noInner: × Declare it at the root. To avoid confusion.",
+    "c.js format",
+    "  × File content differs",
+  ].join("\n"));
+});

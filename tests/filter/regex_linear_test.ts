@@ -51,9 +51,14 @@ Deno.test("every random pattern the check accepts runs in linear time on adversa
     for (const filler of FILLERS) {
       const line = filler.repeat(LENGTH / filler.length);
       for (const text of [line, line + "!", "b" + line]) {
-        const start = performance.now();
-        re.test(text);
-        const ms = performance.now() - start;
+        const run = () => {
+          const start = performance.now();
+          re.test(text);
+          return performance.now() - start;
+        };
+        // A superlinear pattern is slow every time; a busy machine only now and then: the fastest of three counts.
+        let ms = run();
+        for (let again = 0; again < 2 && ms > BUDGET_MS; again++) ms = Math.min(ms, run());
         if (ms > BUDGET_MS) {
           slow.push(`${source} on ${JSON.stringify(filler)}: ${ms.toFixed(0)} ms`);
         }

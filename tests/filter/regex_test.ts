@@ -55,8 +55,29 @@ Deno.test("user patterns run on re2js; built-in ones on V8, only when provably l
     bare: "^(?:x)[\\t\\n\\f\\r ](?:y|[(])\\([^\\n]",
     flags: "",
     anchored: true,
+    starts: null,
   });
-  expect(v8Form("(?i)a|^b")).toEqual({ body: "a|^b", bare: "a|^b", flags: "i", anchored: false });
+  expect(v8Form("(?i)a|^b")).toEqual({
+    body: "a|^b",
+    bare: "a|^b",
+    flags: "i",
+    anchored: false,
+    starts: null,
+  });
+  // The characters a match can start with: after `\b`, through optional parts, either case.
+  const starts = (source: string) => {
+    const body = v8Form(source)!.starts;
+    return body === null ? null : [
+      ...new Set(body.match(/\\x../g)!.map((x) => String.fromCharCode(parseInt(x.slice(2), 16)))),
+    ].sort().join("");
+  };
+  expect(starts("\\bport[=: ]")).toBe("p");
+  expect(starts("x?[0-9]y|\\[z")).toBe("0123456789[x");
+  expect(starts("(?i)ab")).toBe("Aa");
+  expect(starts("a|$")).toBe("a");
+  expect(starts("a?b?")).toBeNull();
+  expect(starts("é")).toBeNull();
+  expect(starts("[^a]")).toBeNull();
   expect(v8Form("(a+)+$")).toBeNull();
 });
 

@@ -168,6 +168,44 @@ Deno.test('every signal line is kept or preserved; "found 0 vulnerabilities" and
   expect(scanner.signalCount).toBe(SIGNALS.length - not.length);
 });
 
+Deno.test("a crash or an advisory quoted in a JSON listing's prose (title, body, description) is not a signal; elsewhere in the line it is", () => {
+  const scanner = new SecurityScanner();
+  const prose = [
+    `    "description": "Running \`rtk read x\` panics with:\\n\`\`\`\\nthread 'main' panicked at 'unwrap'\\n\`\`\`"`,
+    `{"number":7,"title":"Segmentation fault in \\"parser\\"","body":"Permission denied (publickey) when CVE-2024-12345 \\\\"}`,
+    `  "messageBody": "fix: stack overflow on deep input",`,
+  ];
+  const events = [
+    `{"Action":"output","Output":"thread 'main' panicked at src/lib.rs:3:5:\\n"}`,
+    `{"title":"ok","state":"open","advisory":"GHSA-abcd-efgh-ijkl"}`,
+    `  "description": "unterminated value, Permission denied`,
+  ];
+  scanner.scan([...prose, ...events].join("\n"));
+  expect(scanner.signalLines).toEqual(events);
+  // Through the engine: the listing gets no preserved-lines appendix.
+  const engine = new FilterEngine([]);
+  expect(engine.filter("glab issue list -F json", prose.join("\n")).text).not.toContain(
+    "Security-relevant",
+  );
+});
+
+Deno.test("a signal line a filter shows without its `path:` prefix (said once above it) is kept; a bare signal word elsewhere is not", () => {
+  const scanner = new SecurityScanner();
+  const raw = [
+    "logs/a.log:3:thread 'main' panicked at src/main.rs:4:5:",
+    "logs/a.log:9:ssh: Permission denied (publickey)",
+  ];
+  scanner.scan(raw.join("\n"));
+  const grouped =
+    "logs/a.log:\n3:thread 'main' panicked at src/main.rs:4:5:\n9:ssh: Permission denied (publickey)";
+  expect(scanner.appendix(grouped)).toEqual([]);
+  // Only the rest after a colon before the signal, as a whole line, counts.
+  expect(
+    scanner.appendix("logs/a.log:\nPermission denied (publickey)\npanicked at src/main.rs:4:5:"),
+  )
+    .toEqual(["", "--- Security-relevant lines (preserved) ---", ...raw]);
+});
+
 Deno.test("credentials are counted on every line of a long output, and past the per-line limit", () => {
   const all = CREDENTIALS.map(([, line]) => line);
   const scanner = new SecurityScanner();

@@ -545,6 +545,28 @@ Deno.test("git_status keeps branch and file names in sections", () => {
   expect(run({ type: "git_status" }, porcelain).text).toBe(porcelain);
 });
 
+Deno.test("git_status joins a one-line branch state to the branch line; a diverged branch keeps its lines", () => {
+  const dirty = "\nChanges not staged for commit:\n\tmodified:   a.ts\n\tmodified:   b.ts";
+  expect(
+    run(
+      { type: "git_status" },
+      `On branch dev\nYour branch is ahead of 'origin/dev' by 2 commits.\n  (use "git push" to publish your local commits)\n${dirty}`,
+    ).text,
+  ).toBe("branch dev (ahead of 'origin/dev' by 2 commits)\nunstaged modified (2): a.ts, b.ts");
+  const diverged = [
+    "On branch dev",
+    "Your branch and 'origin/dev' have diverged,",
+    "and have 1 and 2 different commits each, respectively.",
+    '  (use "git pull" if you want to integrate the remote branch with yours)',
+  ].join("\n");
+  expect(run({ type: "git_status" }, diverged + dirty).text).toBe([
+    "branch dev",
+    "Your branch and 'origin/dev' have diverged,",
+    "and have 1 and 2 different commits each, respectively.",
+    "unstaged modified (2): a.ts, b.ts",
+  ].join("\n"));
+});
+
 Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () => {
   const diff = [
     "diff --git a/a.ts b/a.ts",
@@ -577,7 +599,8 @@ Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () =
     text: "no diff here",
     confidence: "fallback",
   });
-  // A long hunk shows its first lines and a count; the next hunk and file still show.
+  // A long hunk shows its first lines, a count and its last line (the tail is at most half the
+  // limit); the next hunk and file still show.
   const hunks = diff + "\n@@ -30 +31 @@\n-x\n+y\ndiff --git a/c.ts b/c.ts\n@@ -1 +1 @@\n-p\n+q";
   expect(run({ type: "git_diff", max_hunk_lines: 2 }, hunks)).toEqual({
     text: [
@@ -588,8 +611,8 @@ Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () =
       "diff --git a/b.ts b/b.ts",
       "@@ -1 +1,2 @@",
       "+export const generatedValue0 = 0;",
-      "+export const generatedValue1 = 1;",
       "... (18 more lines in this hunk: +18 -0) ...",
+      "+export const generatedValue19 = 19;",
       "@@ -30 +31 @@",
       "-x",
       "+y",
@@ -601,6 +624,92 @@ Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () =
     ].join("\n"),
     confidence: "full",
   });
+});
+
+Deno.test("git_diff keeps the end of a cut hunk and cuts a new file's content sooner", () => {
+  const body = (n: number, sign: string) => Array.from({ length: n }, (_, i) => `${sign}line ${i}`);
+  const diff = [
+    "diff --git a/old.ts b/old.ts",
+    "@@ -1,30 +1,30 @@",
+    ...body(30, "-"),
+    "diff --git a/new.ts b/new.ts",
+    "new file mode 100644",
+    "index 0000000..1111111",
+    "--- /dev/null",
+    "+++ b/new.ts",
+    "@@ -0,0 +1,30 @@",
+    ...body(30, "+"),
+  ].join("\n");
+  const s = { type: "git_diff", max_hunk_lines: 20, max_new_file_lines: 8, hunk_tail_lines: 3 };
+  expect(run(s, diff).text).toBe([
+    "diff --git a/old.ts b/old.ts",
+    "@@ -1,30 +1,30 @@",
+    ...body(17, "-"),
+    "... (10 more lines in this hunk: +0 -10) ...",
+    "-line 27",
+    "-line 28",
+    "-line 29",
+    "diff --git a/new.ts b/new.ts",
+    "new file mode 100644",
+    "@@ -0,0 +1,30 @@",
+    ...body(5, "+"),
+    "... (22 more lines in this hunk: +22 -0) ...",
+    "+line 27",
+    "+line 28",
+    "+line 29",
+    "2 files changed, 30 insertions(+), 30 deletions(-)",
+  ].join("\n"));
+  // A hunk within its limit shows whole and in order, its last lines before the next file.
+  const whole = ["@@ -1,19 +1,19 @@", ...body(19, "-"), "diff --git a/z.ts b/z.ts", "@@ -1 +1 @@"];
+  const withIndex = [
+    "diff --git a/mid.ts b/mid.ts",
+    "index 1111111..2222222 100644",
+    "--- a/mid.ts",
+    "+++ b/mid.ts",
+    ...whole,
+  ];
+  expect(run(s, [...withIndex, "-p", "+q"].join("\n")).text).toBe(
+    [withIndex[0], ...whole, "-p", "+q", "2 files changed, 1 insertions(+), 20 deletions(-)"]
+      .join("\n"),
+  );
+});
+
+Deno.test("group_by_file says a file's path once per run of its lines; single lines and other lines stay verbatim", () => {
+  const s = { type: "group_by_file", line_pattern: "^(?P<file>[^:]+):(?P<rest>\\d+:.*)$" };
+  const input = [
+    "src/a.ts:3:import { x } from './x.ts';",
+    "src/a.ts:9:export const y = x;",
+    "src/b.ts:1:import 'b';",
+    "src/a.ts-10-context line",
+    "--",
+    "src/a.ts:12:again",
+    "src/a.ts:14:and again",
+    "grep: gone: No such file or directory",
+  ];
+  expect(run(s, input.join("\n"))).toEqual({
+    text: [
+      "src/a.ts:",
+      "3:import { x } from './x.ts';",
+      "9:export const y = x;",
+      "src/b.ts:1:import 'b';",
+      "src/a.ts-10-context line",
+      "--",
+      "src/a.ts:",
+      "12:again",
+      "14:and again",
+      "grep: gone: No such file or directory",
+    ].join("\n"),
+    confidence: "full",
+  });
+  // Nothing to group: unchanged, Fallback.
+  expect(run(s, "src/a.ts:1:x\nsrc/b.ts:2:y")).toEqual({
+    text: "src/a.ts:1:x\nsrc/b.ts:2:y",
+    confidence: "fallback",
+  });
+  // A pattern without the named groups is refused at compile time, naming the fix.
+  expect(() => run({ type: "group_by_file", line_pattern: "^([^:]+):(.*)$" }, "")).toThrow(
+    'strategy.line_pattern: has no named group "file"; add (?P<file>…) around the line\'s file part',
+  );
 });
 
 Deno.test("dedup normalises varying parts and counts repeats", () => {
@@ -764,6 +873,68 @@ Deno.test("dedup normalisers: one V8 alternation gives what each pattern's next 
   expect(alternations).toBeGreaterThan(30);
 });
 
+Deno.test("dedup's default normalisers: the V8 alternation answers as re2js on generated lines", () => {
+  const random = prng(22);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const run = (chars: string, min: number, max: number) =>
+    Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => pick([...chars]))
+      .join("");
+  // Near misses of every shape: pieces of the patterns, their separators, runs around their limits.
+  const pieces: (() => string)[] = [
+    () => pick([..."0123456789abcdefABCDEFgxzT Z_-:.,+[]=é\t"]),
+    () => pick(["ms", "\u00b5s", "us", "ns", "s", "m", "port", "pid", "PID", "tid", "0x", "😀"]),
+    () => pick(["Jan", "Feb", "Nov", "Dec", "Dez", " ", "  "]),
+    () => run("0123456789", 1, 12),
+    () => run("0123456789abcdef", 8, 70),
+    () => run("0123456789abcdefABCDEF", 3, 18),
+    () => run("=: ", 1, 5),
+    () => `2026-11-2${run("0123456789", 1, 1)}${pick(["T", " ", "t"])}10:0${run("0123", 1, 1)}:00`,
+    () => `${run("0123456789", 1, 2)}:${run("0123456789", 2, 2)}:${run("0123456789", 1, 3)}`,
+    () => [8, 4, 4, 4, 12].map((n) => run("0123456789abcdefABCDEF", n - 1, n + 1)).join("-"),
+    () => Array.from({ length: 4 }, () => run("0123456789", 1, 4)).join("."),
+    // Well-formed ones, with what may follow them.
+    () => `${pick(["Nov", "Jan"])} ${pick([" ", "1", "2"])}${run("0123456789", 1, 1)} 10:00:00`,
+    () => `10:00:00${pick([".", ",", ""])}${run("0123456789", 0, 10)}`,
+    () => [8, 4, 4, 4, 12].map((n) => run("0123456789abcdefABCDEF", n, n)).join("-"),
+    () => `10.0.0.${run("0123456789", 1, 3)}${pick(["", ":", ":8080", ":123456"])}`,
+    () => `${pick(["port", "pid", "PID", "tid"])}${run("=: ", 1, 4)}${run("0123456789", 0, 11)}`,
+    () => `[${run("0123456789", 0, 11)}]`,
+    () => `0x${run("0123456789abcdefABCDEF", 3, 17)}`,
+    () => `${run("0123456789", 1, 10)}${pick(["", ".1", ".5"])}${pick(["ms", "s", "us", "ns"])}`,
+  ];
+  const lines = Array.from({ length: 3_000 }, () => {
+    let line = "";
+    for (let n = 1 + Math.floor(random() * 10); n > 0; n--) {
+      line += pick(pieces)() + pick(["", "", " ", " ", "=", ":", "-", ".", "x", "_"]);
+    }
+    return line;
+  });
+  // Each normaliser's own replacement, to see that the lines exercise every one.
+  const [v8, re2] = (["v8", "re2"] as const).map((engine) =>
+    combineNormalizers(DEFAULT_NORMALIZERS.map((n, k) => ({
+      pattern: compilePattern(n.pattern, engine),
+      replacement: `<${k}>`,
+    })))
+  );
+  const differ = lines.filter((line) => v8(line) !== re2(line))
+    .slice(0, 5).map((line) => ({ line, v8: v8(line), re2: re2(line) }));
+  expect(differ).toEqual([]);
+  const outputs = lines.map(v8);
+  const fired = DEFAULT_NORMALIZERS.map((_, k) =>
+    outputs.filter((o) => o.includes(`<${k}>`)).length
+  );
+  expect({ fired, enough: fired.every((n) => n >= 20) }).toEqual({ fired, enough: true });
+});
+
+Deno.test("dedup's default normalisers on a line of 8 MiB: answered, not a regex stack overflow", () => {
+  const normalize = combineNormalizers(DEFAULT_NORMALIZERS.map((n) => ({
+    pattern: compilePattern(n.pattern, "v8"),
+    replacement: n.replacement,
+  })));
+  const line = "x".repeat(8 << 20) + " 10:00:00 12ms";
+  expect(normalize(line).slice(-12)).toBe("<TIME> <DUR>");
+});
+
 Deno.test("dedup's default normalisers at each one's limits, on V8 and on re2js alike", () => {
   const cases: [string, string][] = [
     ["2026-11-20T10:00:00.030Z INFO x", "<TS> INFO x"],
@@ -795,13 +966,15 @@ Deno.test("dedup's default normalisers at each one's limits, on V8 and on re2js 
     ["[1] [12345678901] [] [x] a[22]b", "[<N>] [12345678901] [] [x] a[<N>]b"],
     [
       "0xdeadbeef 0xABC 0x0123456789abcdef0 0x1234g x0x1234",
-      "<HEX> 0xABC 0x<ID> 0x1234g x0x1234",
+      "<HEX> 0xABC 0x0123456789abcdef0 0x1234g x0x1234",
     ],
     [
       "c6626fb655a8d231 zc6626fb655a8d231 c6626fb655a8d23g abcdef012345",
-      "<ID> z<ID> c6626fb655a8d23g <ID>",
+      "<ID> zc6626fb655a8d231 c6626fb655a8d23g <ID>",
     ],
-    ["x" + "a".repeat(70) + " " + "b".repeat(11), "x" + "a".repeat(6) + "<ID> " + "b".repeat(11)],
+    ["x" + "a".repeat(70) + " " + "b".repeat(11), "x" + "a".repeat(70) + " " + "b".repeat(11)],
+    // An id starts at a word boundary or after "_" (cus_…), so a long run of hex letters costs one try, not 64 per position.
+    ["cus_328263dfe574de a_" + "f".repeat(12), "cus<ID> a<ID>"],
     [
       "12ms 1.5s 3µs 4us 5ns 6s 7sx 1234567890ms 1.1234567890s 8m",
       "<DUR> <DUR> <DUR> <DUR> <DUR> <DUR> 7sx 1234567890ms 1.1234567890s 8m",

@@ -57,8 +57,8 @@ const CASES: Case[] = [
     output: [
       "error[E0425]: cannot find value `x` in this scope",
       " --> tests/t.rs:3:13",
-      "3 |     let _ = x;",
-      "  |             ^ not found in this scope",
+      // The source frame reads as the label with the code it marks (rustc-frames).
+      "  | `x`: not found in this scope",
       "",
       'error: could not compile `calc` (test "t") due to 2 previous errors',
     ],
@@ -366,7 +366,12 @@ Deno.test("rules run for their own commands: bundle exec is not an install, carg
     ["bundle exec rspec", ["rspec"]],
     ["bundle exec rubocop lib", ["rubocop"]],
     ["bundle exec rake test", ["minitest"]],
-    ["cargo install --path .", ["cargo-install", "cargo-build", "cargo-build-tidy"]],
+    ["cargo install --path .", [
+      "cargo-install",
+      "cargo-build",
+      "rustc-frames",
+      "cargo-build-tidy",
+    ]],
     ["ps aux", ["df-du-ps"]],
     ["git fetch --all --prune", ["git-fetch-pull"]],
   ];

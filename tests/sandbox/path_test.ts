@@ -179,3 +179,33 @@ Deno.test("allowed_paths replace the workspace as roots", async () => {
     await t.cleanup();
   }
 });
+
+Deno.test("a restored sandbox matches read globs as picomatch does, without picomatch", async () => {
+  const { default: picomatch } = await import("picomatch");
+  const t = await tree();
+  try {
+    const globs = ["**/*.{pem,key}", "**/.env*", "/etc/**", "**/secret[0-9]", "**/a?c/**"];
+    const sb = await Sandbox.create(t.ws, { denyRead: globs });
+    const copy = Sandbox.restore(structuredClone(sb.snapshot()));
+    const reference = picomatch(globs, { dot: true });
+    const paths = [
+      "/w/k.pem",
+      "/w/x/k.key",
+      "/w/k.pem.txt",
+      "/w/.env",
+      "/w/.env.local",
+      "/etc/passwd",
+      "/etcetera",
+      "/w/secret1",
+      "/w/secret12",
+      "/w/abc/d",
+      "/w/abbc/d",
+      "/w/.hidden/k.pem",
+      "",
+    ];
+    for (const p of paths) expect([p, copy.canRead(p)]).toEqual([p, !reference(p)]);
+    expect(paths.filter((p) => !copy.canRead(p)).length).toBe(8);
+  } finally {
+    await t.cleanup();
+  }
+});

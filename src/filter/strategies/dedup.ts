@@ -37,7 +37,7 @@ export const DEFAULT_NORMALIZERS: z.infer<typeof NormalizePattern>[] = [
   { pattern: "\\b(pid|PID|tid)[=: ]{1,3}\\d{1,10}", replacement: "pid=<N>" },
   { pattern: "\\[\\d{1,10}\\]", replacement: "[<N>]" },
   { pattern: "\\b0x[0-9a-fA-F]{4,16}\\b", replacement: "<HEX>" },
-  { pattern: "[0-9a-f]{12,64}\\b", replacement: "<ID>" },
+  { pattern: "(\\b|_)[0-9a-f]{12,64}\\b", replacement: "<ID>" },
   { pattern: "\\b\\d{1,9}(\\.\\d{1,9})?(ms|µs|us|ns|s)\\b", replacement: "<DUR>" },
 ];
 
@@ -126,24 +126,49 @@ export function combineNormalizers(normalizers: Normalizer[]): (line: string) =>
   if (!forms.every((f) => f && f.flags === forms[0]!.flags)) {
     return (line) => alternation(normalizers, line);
   }
-  // One group per normaliser (their own groups made non-capturing): group k + 1 is the k-th's.
-  const combined = new RegExp(forms.map((f) => `(${f!.bare})`).join("|"), forms[0]!.flags + "g");
+  // Found without `exec`, whose result (an array, the match's strings) costs more than the match
+  // on a log line: `skip` (sticky) runs up to where the alternation first matches, then the first
+  // normaliser whose own sticky regex matches there is the one the alternation took (nothing
+  // follows the alternation), and where that one ends is where the match ends.
+  const flags = forms[0]!.flags + "y";
+  const any = forms.map((f) => `(?:${f!.bare})`).join("|");
+  const starts = forms.every((f) => f!.starts !== null) ? forms.map((f) => f!.starts).join("") : "";
+  // When the characters a match can start with are known, `skip` steps over the others without
+  // trying the alternation there, and over each of them where the alternation fails; the steps are
+  // taken once (a lookahead's capture, matched again by `\1`: nothing is retried).
+  const lazy = new RegExp(`[^]*?(?=${any})`, flags);
+  const stepping = starts
+    ? new RegExp(`(?=((?:[^${starts}]|(?!${any})[^])*))\\1(?=${any})`, flags)
+    : lazy;
+  const each = forms.map((f) => new RegExp(f!.bare, flags));
   return (line) => {
-    combined.lastIndex = 0;
-    let m = combined.exec(line);
-    if (m === null) return line;
+    // V8 keeps a backtracking entry per step of `stepping`: a very long line takes the lazy scan.
+    const skip = line.length <= MAX_STEPPED ? stepping : lazy;
     let out = "";
     let last = 0;
-    do {
+    for (let from = 0; from <= line.length;) {
+      skip.lastIndex = from;
+      if (!skip.test(line)) break;
+      const start = skip.lastIndex;
       let k = 0;
-      while (m[k + 1] === undefined) k++;
-      out += line.slice(last, m.index) + normalizers[k].replacement;
-      last = m.index + m[0].length;
-      if (m[0].length === 0) combined.lastIndex++;
-    } while ((m = combined.exec(line)) !== null);
-    return out + line.slice(last);
+      let end = start;
+      for (; k < each.length; k++) {
+        each[k].lastIndex = start;
+        if (each[k].test(line)) {
+          end = each[k].lastIndex;
+          break;
+        }
+      }
+      out += line.slice(last, start) + normalizers[Math.min(k, each.length - 1)].replacement;
+      last = end;
+      from = end > start ? end : end + 1;
+    }
+    return last === 0 && out === "" ? line : out + line.slice(last);
   };
 }
+
+/** Longest line combineNormalizers steps through by its start characters (see there). */
+const MAX_STEPPED = 1 << 18;
 
 /** combineNormalizers' alternation from each pattern's next match (see there). */
 function alternation(normalizers: Normalizer[], line: string): string {

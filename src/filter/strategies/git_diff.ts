@@ -2,9 +2,11 @@
  * git_diff: file headers and hunks until `max_diff_lines` body lines have been shown, then one
  * `path | +A -D` line per remaining file, then the totals. `index …` lines and the `---`/`+++`
  * pair (they repeat the `diff --git` names) are dropped. A hunk longer than `max_hunk_lines`
- * (a new or generated file, a lockfile) shows its first lines and a count of the rest, so one
- * huge hunk does not spend the whole budget. Text before the first `diff --git` (a `git show`
- * commit header) is kept.
+ * (a generated file, a lockfile) shows its first lines, a count of the middle and its last
+ * `hunk_tail_lines` (where the change ends), so one huge hunk does not spend the whole budget. A
+ * new file's hunk is its whole content, which the working tree holds: it is cut at
+ * `max_new_file_lines` the same way. Text before the first `diff --git` (a `git show` commit
+ * header) is kept.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -13,6 +15,12 @@ export const GitDiffConfig = z.object({
   type: z.literal("git_diff"),
   max_diff_lines: z.number().int().min(0).default(500).describe("Diff lines shown in full"),
   max_hunk_lines: z.number().int().min(1).default(100).describe("Lines shown per hunk"),
+  max_new_file_lines: z.number().int().min(1).default(30).describe(
+    "Lines shown of a new file's hunk (its content is in the working tree)",
+  ),
+  hunk_tail_lines: z.number().int().min(0).default(10).describe(
+    "Last lines of a cut hunk shown after the count (at most half the hunk's limit)",
+  ),
 }).strict();
 export type GitDiffConfig = z.infer<typeof GitDiffConfig>;
 
@@ -25,6 +33,7 @@ interface FileStat {
 export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
   const budget = config.max_diff_lines;
   const maxHunk = config.max_hunk_lines;
+  const maxNew = config.max_new_file_lines;
   return {
     type: "git_diff",
     createStage(ctx: StageContext): Stage {
@@ -37,14 +46,31 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       let total = 0;
       let inFull = true;
       let hunk = false;
-      // Lines of the current hunk, and those of it not shown (with their +/- counts).
+      let newFile = false;
+      // Lines of the current hunk, its limit and how many of them lead; past the lead, the
+      // latest `tail.length` lines are held, those before them are not shown (with their +/-
+      // counts).
       let hunkLines = 0;
+      let limit = maxHunk;
+      let lead = maxHunk;
+      let tail: string[] = [];
+      let tailSize = 0;
       let cut = { lines: 0, add: 0, del: 0 };
+      const openHunk = () => {
+        limit = newFile ? maxNew : maxHunk;
+        tailSize = Math.min(config.hunk_tail_lines, Math.floor(limit / 2));
+        lead = limit - tailSize;
+      };
       const closeHunk = () => {
-        if (cut.lines && inFull) {
-          ctx.emit(`... (${cut.lines} more lines in this hunk: +${cut.add} -${cut.del}) ...`);
+        if (inFull) {
+          if (cut.lines) {
+            ctx.emit(`... (${cut.lines} more lines in this hunk: +${cut.add} -${cut.del}) ...`);
+          }
+          for (const line of tail) ctx.emit(line);
+          shown += tail.length;
         }
         cut = { lines: 0, add: 0, del: 0 };
+        tail = [];
         hunkLines = 0;
       };
       const closeFile = () => {
@@ -63,6 +89,7 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             current = { name: m ? m[2] : line.slice(11), add: 0, del: 0 };
             files.push(current);
             hunk = false;
+            newFile = false;
             inFull = shown < budget;
             if (inFull) ctx.emit(line);
             return;
@@ -75,10 +102,15 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
           let body = false;
           if (!hunk) {
             // File header: `index`, `---` and `+++` repeat what `diff --git` said.
-            if (line.startsWith("@@")) hunk = true;
-            else if (/^(index [0-9a-f]|--- |\+\+\+ )/.test(line)) return;
-          } else if (line.startsWith("@@")) closeHunk();
-          else if (line.startsWith("diff ") || line.startsWith("commit ")) {
+            if (line.startsWith("@@")) {
+              hunk = true;
+              openHunk();
+            } else if (/^(index [0-9a-f]|--- |\+\+\+ )/.test(line)) return;
+            else if (line.startsWith("new file mode ")) newFile = true;
+          } else if (line.startsWith("@@")) {
+            closeHunk();
+            openHunk();
+          } else if (line.startsWith("diff ") || line.startsWith("commit ")) {
             closeHunk();
             hunk = false;
           } else {
@@ -88,10 +120,13 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
           }
           total++;
           if (!inFull) return;
-          if (body && ++hunkLines > maxHunk) {
+          if (body && ++hunkLines > lead) {
+            tail.push(line);
+            if (tail.length <= tailSize) return;
+            const gone = tail.shift()!;
             cut.lines++;
-            if (line.startsWith("+")) cut.add++;
-            else if (line.startsWith("-")) cut.del++;
+            if (gone.startsWith("+")) cut.add++;
+            else if (gone.startsWith("-")) cut.del++;
             return;
           }
           if (shown >= budget) {

@@ -94,7 +94,13 @@ function summarize(lines: string[], maxFiles: number): string[] | null {
       continue;
     }
     if (line.startsWith("Your branch ")) {
-      head.push(line.replace(/\.$/, ""));
+      // `Your branch is ahead of 'origin/main' by 2 commits.` joins the branch line:
+      // `branch main (ahead of 'origin/main' by 2 commits)`; other forms stay lines.
+      const state = /^Your branch is (.*?)\.?$/.exec(line);
+      const last = head.length - 1;
+      if (state && head[last]?.startsWith("branch ") && !head[last].endsWith(")")) {
+        head[last] += ` (${state[1]})`;
+      } else head.push(line.replace(/\.$/, ""));
       continue;
     }
     if (line.startsWith("nothing to commit")) {

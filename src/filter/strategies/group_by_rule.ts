@@ -7,7 +7,9 @@
  * elided, errors no longer disable the grouping, and single-line formats are supported through
  * `line_pattern` (named groups `loc`, `rule`, `msg`, optional `sev`) plus `file_pattern`; lines
  * matching `continuation_pattern` right after such a diagnostic (tsc's indented elaboration) belong
- * to it and are shown under its location, not left at the end.
+ * to it and are shown under its location, not left at the end. A start line may carry the
+ * location (`loc` group) and leave the message to the next line matching `message_line_pattern`
+ * (biome: `path:3:8 lint/x/y`, then `  × message`, lines indented under it continuing it).
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
@@ -37,8 +39,11 @@ export const GroupByRuleConfig = z.object({
   ).describe("Regex whose first matching group is the rule name"),
   message_pattern: z.string().default("^(?:warning|error)(?:\\[(?P<rule>[\\w:/-]+)\\])?: \\S")
     .describe(
-      "Regex of the line that starts a diagnostic (named groups `rule` and `msg`, the message, optional)",
+      "Regex of the line that starts a diagnostic (named groups `rule`, `msg` (the message) and `loc` (its location), optional)",
     ),
+  message_line_pattern: z.string().optional().describe(
+    "Regex of the line after the start that holds the message (group `msg`), when the start line has none (biome)",
+  ),
   line_pattern: z.string().optional().describe(
     "Regex of a one-line diagnostic with named groups loc, rule, msg and optional sev",
   ),
@@ -81,6 +86,7 @@ interface Compiled {
   location: Pattern;
   rule: Pattern;
   message: Pattern;
+  messageLine?: Pattern;
   line?: Pattern;
   file?: Pattern;
   continuation?: Pattern;
@@ -98,6 +104,9 @@ export function compileGroupByRule(
     location: patternField(config.location_pattern, "strategy.location_pattern", engine),
     rule: patternField(config.rule_pattern, "strategy.rule_pattern", engine),
     message: patternField(config.message_pattern, "strategy.message_pattern", engine),
+    messageLine: config.message_line_pattern === undefined
+      ? undefined
+      : patternField(config.message_line_pattern, "strategy.message_line_pattern", engine),
     line: config.line_pattern === undefined
       ? undefined
       : patternField(config.line_pattern, "strategy.line_pattern", engine),
@@ -154,6 +163,9 @@ function group(
   let continued: Diagnostic | null = null;
   let file = "";
   let noise = 0;
+  let awaiting = false;
+  // The indent of the message line just read from `message_line_pattern`, else -1.
+  let messageIndent = -1;
   const frames = codeFrames(lines, p);
   for (const [i, line] of lines.entries()) {
     if (frames.has(i) || p.noise(line) || allDuplicates(line)) {
@@ -188,12 +200,17 @@ function group(
     }
     const start = p.message.exec(line);
     if (start) {
+      const msg = start.group("msg");
       current = {
         lines: [line],
-        message: (start.group("msg") ?? line).trim(),
+        message: (msg ?? line).trim(),
         error: !config.group_errors && line.startsWith("error"),
         rule: start.group("rule"),
+        location: start.group("loc") || undefined,
       };
+      // The message is on a later line (`message_line_pattern`) until one is found.
+      awaiting = msg === undefined && p.messageLine !== undefined;
+      messageIndent = -1;
       diagnostics.push(current);
       continue;
     }
@@ -203,6 +220,15 @@ function group(
       continue;
     }
     current.lines.push(line);
+    const detail = awaiting ? p.messageLine!.exec(line) : null;
+    if (detail) {
+      current.message = (detail.group("msg") ?? line).trim();
+      awaiting = false;
+      messageIndent = indentOf(line);
+    } else if (messageIndent >= 0 && line.trim() && indentOf(line) > messageIndent) {
+      // Lines indented under the message line continue it (biome wraps long messages).
+      current.message += ` ${line.trim()}`;
+    } else messageIndent = -1;
     const loc = current.location ? undefined : p.location.exec(line);
     if (loc) current.location = loc.group(1);
     const rule = current.rule ? undefined : p.rule.exec(line);
@@ -351,6 +377,10 @@ function codeFrames(lines: string[], p: Compiled): Set<number> {
     frames.add(i - 1).add(i);
   }
   return frames;
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
 }
 
 /** A tool's own error about a file it could not read: `drop_context` keeps these lines. */

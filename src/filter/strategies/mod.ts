@@ -1,16 +1,18 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json and fold_blocks): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames and group_by_file): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy } from "../types.ts";
+import { CodeFramesConfig, compileCodeFrames } from "./code_frames.ts";
 import { compileDedup, DedupConfig } from "./dedup.ts";
 import { compileFoldBlocks, FoldBlocksConfig } from "./fold_blocks.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
 import { compileGitLog, GitLogConfig } from "./git_log.ts";
 import { compileGitStatus, GitStatusConfig } from "./git_status.ts";
+import { compileGroupByFile, GroupByFileConfig } from "./group_by_file.ts";
 import { compileGroupByRule, GroupByRuleConfig } from "./group_by_rule.ts";
 import { compileGroupPaths, GroupPathsConfig } from "./group_paths.ts";
 import { compileJson, JsonConfig } from "./json.ts";
@@ -38,6 +40,8 @@ const STRATEGIES = [
   [GitLogConfig, compileGitLog],
   [JsonConfig, compileJson],
   [FoldBlocksConfig, compileFoldBlocks],
+  [CodeFramesConfig, compileCodeFrames],
+  [GroupByFileConfig, compileGroupByFile],
 ] as const;
 
 type Schemas<T> = {

@@ -5,11 +5,13 @@
  * line when every line went and the command succeeded: `make: ok`), and `rewrite` reshapes the
  * lines kept (`ls -la`'s rows to `name size`): the first entry whose pattern matches a line
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
+ * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
+ * the line just above it, the copy of a source line that the diagnostic's location already names.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { anyMatcher, patternField, patternList } from "./_shared.ts";
+import { anyMatcher, LOCATION, patternField, patternList } from "./_shared.ts";
 
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
@@ -29,6 +31,9 @@ export const StripNoiseConfig = z.object({
       to: z.string().max(200).describe("The line's new text; {1} or {name} is the group's text"),
     }).strict(),
   ).default([]).describe("Kept lines reshaped by the first entry whose pattern matches"),
+  frame_marks: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of mark-only lines (`^^^` under a source line): each goes, with the line above it",
+  ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
@@ -39,6 +44,9 @@ export function compileStripNoise(
   const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
   const minLines = config.min_lines;
   const summary = config.summary;
+  const isMark = config.frame_marks.length
+    ? anyMatcher(patternList(config.frame_marks, "strategy.frame_marks", engine))
+    : null;
   const rewrites = config.rewrite.map((r, i) => ({
     pattern: patternField(r.pattern, `strategy.rewrite.${i}.pattern`, engine),
     to: r.to,
@@ -63,15 +71,33 @@ export function compileStripNoise(
       let emitted = 0;
       // Lines held until the output is known to be longer than min_lines.
       let held: string[] | null = minLines > 0 ? [] : null;
-      const strip = (line: string) => {
-        if (matches(line)) {
-          removed++;
-          return;
-        }
+      // With frame_marks: the last kept line, held until the next line says whether it is a
+      // source line under which marks stand.
+      let above: string | null = null;
+      const keep = (line: string) => {
         const reshaped = rewrites.length ? reshape(line) : null;
         if (reshaped !== null) rewritten++;
         if (!/^\s*$/.test(line)) emitted++;
         ctx.emit(reshaped ?? line);
+      };
+      const strip = (line: string) => {
+        if (isMark?.(line)) {
+          // A line naming a location is the diagnostic itself, not a copy of the source: it stays.
+          if (above !== null && LOCATION.test(above)) keep(above);
+          else if (above !== null) removed++;
+          removed++;
+          above = null;
+          return;
+        }
+        if (matches(line)) {
+          if (above !== null) keep(above);
+          above = null;
+          removed++;
+          return;
+        }
+        if (isMark === null) return keep(line);
+        if (above !== null) keep(above);
+        above = line;
       };
       return {
         push(line) {
@@ -88,6 +114,7 @@ export function compileStripNoise(
             for (const line of held) ctx.emit(line);
             return "fallback";
           }
+          if (above !== null) keep(above);
           // A failed command is never summarised as fine: the engine shows its evidence.
           if (removed > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
             ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));

@@ -5,10 +5,10 @@
  */
 import { ToolError } from "../../errors/mod.ts";
 import type { ToolExecutor } from "./executor.ts";
-import { FILE_TOOL_NAMES } from "../file_tool_names.ts";
+import { FILE_TOOL_NAMES, SEARCH_TOOL_NAMES } from "../file_tool_names.ts";
 import { openSearchLink, type SearchLink } from "../../search/link.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
-import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./file_worker.ts";
+import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./_worker_serve.ts";
 import { canonicalize, landlockBlocker, type LandlockState } from "../../sandbox/mod.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
@@ -48,7 +48,7 @@ export class FileWorker {
   readonly roots: readonly string[];
   #worker: Worker;
   /** What the search module needs to search in parallel behind this worker's fence. */
-  #search: SearchLink;
+  #search: SearchLink | null;
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #closed = false;
@@ -67,12 +67,23 @@ export class FileWorker {
   /** How it confines its thread (`[tools.file.sandbox] mode`). */
   readonly confine: ConfineMode;
 
-  constructor(roots: readonly string[], options: { confine?: ConfineMode } = {}) {
+  /** It runs grep and find_path (file_worker.ts); else only the other eight (the lite entry). */
+  readonly search: boolean;
+
+  /** `search`: load the search tools. @default true */
+  constructor(
+    roots: readonly string[],
+    options: { confine?: ConfineMode; search?: boolean } = {},
+  ) {
     this.roots = [...roots];
+    this.search = options.search ?? true;
     this.#rootIds = this.roots.map(identitySync);
     const mode = this.confine = options.confine ?? "auto";
     const unavailable = mode === "off" ? null : landlockBlocker();
-    this.#worker = new Worker(new URL("./file_worker.ts", import.meta.url).href, {
+    const entry = this.search
+      ? new URL("./file_worker.ts", import.meta.url)
+      : new URL("./file_worker_lite.ts", import.meta.url);
+    this.#worker = new Worker(entry.href, {
       type: "module",
       // A worker started from this thread loads its modules without read permission, so the
       // roots are all it needs.
@@ -83,9 +94,11 @@ export class FileWorker {
       event.preventDefault();
       this.#fail(`the file worker crashed: ${event.message}`);
     };
-    this.#search = openSearchLink(roots);
-    const port = this.#search.port;
-    this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
+    this.#search = this.search ? openSearchLink(roots) : null;
+    if (this.#search) {
+      const port = this.#search.port;
+      this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
+    }
     // Sent before any call: the worker handles it synchronously, so every call it then runs
     // runs confined (or refused, in "landlock" mode without it).
     this.confinement = mode === "off"
@@ -110,6 +123,11 @@ export class FileWorker {
     if (!(await this.#confined)) return false;
     const now = await Promise.all(this.roots.map(identity));
     return now.some((id, i) => id !== this.#rootIds[i]);
+  }
+
+  /** Whether this worker runs `tool` (the lite one runs no search tool). */
+  runs(tool: string): boolean {
+    return FILE_TOOL_NAMES.has(tool) && (this.search || !SEARCH_TOOL_NAMES.has(tool));
   }
 
   get closed(): boolean {
@@ -188,7 +206,7 @@ export class FileWorker {
     if (this.#closed) return;
     this.#closed = true;
     this.#worker.terminate();
-    this.#search.close();
+    this.#search?.close();
     for (const timer of this.#abandoned.values()) clearTimeout(timer);
     this.#abandoned.clear();
     const pending = [...this.#pending.values()];
@@ -241,6 +259,7 @@ export interface PrestartedWorker {
  * to the workspace, as the sandbox of a config without `[tools.file] allowed_paths` is, and
  * confines itself as `[tools.file.sandbox] mode = "auto"` (the default) says; an executor whose
  * sandbox has other roots, or another mode, starts its own, and `release()` stops this one.
+ * A tool other than grep and find_path gets the lite worker, which loads no search engine.
  * Returns null for a tool the file worker does not run.
  */
 export async function prestartFileWorker(
@@ -250,7 +269,11 @@ export async function prestartFileWorker(
   if (!FILE_TOOL_NAMES.has(tool)) return null;
   const roots = [await canonicalize(workspace)];
   const key = rootsKey(roots);
-  const worker = prestarted.get(key) ?? new FileWorker(roots);
+  const running = prestarted.get(key);
+  const worker = running?.runs(tool)
+    ? running
+    : new FileWorker(roots, { search: SEARCH_TOOL_NAMES.has(tool) });
+  if (running !== worker) running?.terminate();
   prestarted.set(key, worker);
   return {
     worker,
@@ -308,6 +331,11 @@ export class WorkerFileExecutor implements ToolExecutor {
     // resolve under the roots it may read.
     const cwd = await canonicalize(ctx.cwd);
     let worker = this.workerFor(sandbox.roots);
+    if (!worker.runs(tool.name)) {
+      // A prestarted lite worker, taken over, meets a search tool: a full worker replaces it.
+      worker.terminate();
+      worker = this.workerFor(sandbox.roots);
+    }
     if (await worker.rootsReplaced()) {
       // Landlock holds the directories it was given, not their names: a root removed and made
       // again (or renamed) is a new directory, which only a fresh worker can write in.

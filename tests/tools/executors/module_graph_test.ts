@@ -34,11 +34,42 @@ async function runtimeGraph(entry: string): Promise<string[]> {
   return [...seen].map((s) => s.startsWith("file://") ? fromFileUrl(s).slice(ROOT.length) : s);
 }
 
-Deno.test("file worker: no config schema, process runner or web client in its graph", async () => {
+Deno.test("file worker: no config schema, process runner, web client or zod in its graph", async () => {
   const graph = await runtimeGraph("src/tools/executors/file_worker.ts");
-  expect(graph).toContain("src/tools/read.ts");
+  expect(graph).toContain("src/tools/read_exec.ts");
+  expect(graph).toContain("src/tools/grep_exec.ts");
   expect(graph).toContain("src/search/_fence.ts");
   expect(graph.filter((m) => /^src\/(config|exec|web|store|permission)\//.test(m))).toEqual([]);
+  expect(graph.filter((m) => m.includes("/zod/"))).toEqual([]);
+});
+
+Deno.test("lite file worker: no zod, npm package, node: module, search engine or tool schema", async () => {
+  const graph = await runtimeGraph("src/tools/executors/file_worker_lite.ts");
+  expect(graph).toContain("src/tools/read_exec.ts");
+  expect(graph.filter((m) => !m.startsWith("src/"))).toEqual([]);
+  expect(graph.filter((m) => m.startsWith("src/search/"))).toEqual([]);
+  // The tool modules hold the zod schemas; the worker loads only their executors.
+  const toolLevel = graph.filter((m) => /^src\/tools\/[a-z][a-z_]*\.ts$/.test(m));
+  expect(toolLevel.filter((m) => !m.endsWith("_exec.ts")).sort()).toEqual([
+    "src/tools/disk_files.ts",
+    "src/tools/fs_ops.ts",
+  ]);
+});
+
+Deno.test("the lite worker runs every file tool but the search tools", async () => {
+  const { PATH_EXECUTORS } = await import("../../../src/tools/executors/_file_executors.ts");
+  const { FILE_TOOL_NAMES, SEARCH_TOOL_NAMES } = await import(
+    "../../../src/tools/file_tool_names.ts"
+  );
+  const lite = Object.keys(PATH_EXECUTORS);
+  expect(lite.filter((name) => SEARCH_TOOL_NAMES.has(name))).toEqual([]);
+  expect([...lite, ...SEARCH_TOOL_NAMES].sort()).toEqual([...FILE_TOOL_NAMES].sort());
+});
+
+Deno.test("the file tools' binary sniff equals search's", async () => {
+  const file = await import("../../../src/tools/_file.ts");
+  const search = await import("../../../src/search/mod.ts");
+  expect(file.BINARY_SNIFF_BYTES).toBe(search.BINARY_SNIFF_BYTES);
 });
 
 Deno.test("executors/mod.ts: starting the file worker loads no tool, no zod, no search engine", async () => {

@@ -10,6 +10,7 @@ import {
   WorkerFileExecutor,
 } from "../../../src/tools/executors/worker_executor.ts";
 import { readTool } from "../../../src/tools/read.ts";
+import { grepTool } from "../../../src/tools/grep.ts";
 import { defaultToolDeps } from "../../../src/tools/deps.ts";
 import { FILE_TOOLS } from "../../../src/tools/file_tools.ts";
 import { ToolError } from "../../../src/errors/mod.ts";
@@ -272,6 +273,56 @@ Deno.test("prestart: the executor takes over a worker started early for its root
     local.close();
   }
   expect(early.worker.closed).toBe(true);
+});
+
+Deno.test("prestart: a lite worker for read is fenced, and a search tool gets a full worker instead", async () => {
+  const h = await dirs();
+  const early = (await prestartFileWorker(h.ws, "read"))!;
+  expect([early.worker.search, early.worker.runs("read"), early.worker.runs("grep")]).toEqual([
+    false,
+    true,
+    false,
+  ]);
+  // The lite entry is fenced like the full one: the same Deno permissions.
+  for (const op of ["readTextFile", "writeTextFile"] as const) {
+    const outside = await early.worker.request({
+      type: "unchecked",
+      op,
+      path: `${h.outside}/secret.txt`,
+      data: "x",
+    });
+    expect(outside).toMatchObject({ ok: false, error: { errorName: "NotCapable" } });
+  }
+  // grep replaces the lite worker started early; a full one also runs the other tools.
+  const full = (await prestartFileWorker(h.ws, "grep"))!;
+  expect([full.worker.search, early.worker.closed]).toEqual([true, true]);
+  expect((await prestartFileWorker(h.ws, "write"))!.worker).toBe(full.worker);
+  full.release();
+  const lite = (await prestartFileWorker(h.ws, "write"))!;
+  expect(lite.worker.search).toBe(false);
+  const local = new WorkerFileExecutor();
+  try {
+    const sandbox = await Sandbox.create(h.ws);
+    const signal = new AbortController().signal;
+    const read = await local.execute(
+      readTool,
+      readTool.params.parse({ path: "inside.txt" }),
+      context(sandbox, h.ws, signal),
+    );
+    expect(read.text).toBe("   1\thello");
+    expect(local.workerFor([h.ws])).toBe(lite.worker);
+    const found = await local.execute(
+      grepTool,
+      grepTool.params.parse({ pattern: "hel+o" }),
+      context(sandbox, h.ws, signal),
+    );
+    expect(found.text).toContain("inside.txt");
+    expect(lite.worker.closed).toBe(true);
+    expect(local.workerFor([h.ws]).search).toBe(true);
+  } finally {
+    local.close();
+    lite.release();
+  }
 });
 
 Deno.test("prestart: a worker started early is fenced to the workspace and stopped when not taken over", async () => {

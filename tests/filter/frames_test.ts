@@ -1,0 +1,281 @@
+/**
+ * Code frames, runtime stack frames and timings that the build/test rules drop (issue 22): the
+ * strip_noise `frame_marks` mechanism, then each rule on the class of output it reads — what goes
+ * and, above all, the failure lines that must stay.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { compileRule, FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
+
+function run(strategy: Record<string, unknown>, input: string) {
+  const rule = compileRule({ name: "t", match: { prefix: "cmd" }, strategy }, "test");
+  const engine = new FilterEngine([rule], { security: false });
+  return engine.filter("cmd", input, { failed: true }).text;
+}
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const filter = (command: string, input: string, failed = true) =>
+  engine.filter(command, input, { failed }).text;
+
+Deno.test("frame_marks: a mark line goes with the source line above it", () => {
+  const s = { type: "strip_noise", patterns: ["^noise$"], frame_marks: ["^\\s*\\^+$"] };
+  expect(run(s, "error: boom\n  let x = y;\n          ^\n  at a.ts:1:11")).toBe(
+    "error: boom\n  at a.ts:1:11",
+  );
+  // Only the line right above: a line dropped as noise in between ends the frame.
+  expect(run(s, "  let x = y;\nnoise\n   ^\nend")).toBe("  let x = y;\nend");
+  // A line naming a location is the diagnostic, not a copy of the source: it stays.
+  expect(run(s, "a.ts:3:5: unexpected token\n    ^\nend")).toBe(
+    "a.ts:3:5: unexpected token\nend",
+  );
+  // A mark on the first line, and a source line that ends the output.
+  expect(run(s, "  ^\nlast line")).toBe("last line");
+  expect(run(s, "first\nlast")).toBe("first\nlast");
+  expect(() =>
+    compileRule(
+      { name: "t", match: { prefix: "cmd" }, strategy: { ...s, frame_marks: ["("] } },
+      "test",
+    )
+  )
+    .toThrow(/strategy\.frame_marks/);
+});
+
+Deno.test("code_frames: each label stays, quoting the code its mark spans; the copied source goes", () => {
+  const s = { type: "code_frames" };
+  const input = [
+    "error[E0308]: mismatched types",
+    "  --> tests/broken.rs:12:18",
+    "   |",
+    '12 |     let n: i32 = "four";',
+    "   |            ---   ^^^^^^ expected `i32`, found `&str`",
+    "   |            |",
+    "   |            expected due to this",
+    "",
+    "error[E0502]: cannot borrow `v` as mutable because it is also borrowed as immutable",
+    "3 |     let first = &v[0];",
+    "  |                  - immutable borrow occurs here",
+    "4 |     v.push(4);",
+    "  |     ^^^^^^^^^ mutable borrow occurs here",
+  ].join("\n");
+  expect(run(s, input)).toBe([
+    "error[E0308]: mismatched types",
+    "  --> tests/broken.rs:12:18",
+    "   |",
+    // The type information is only in the labels: both stay.
+    "   | `i32`: expected due to this",
+    '   | `"four"`: expected `i32`, found `&str`',
+    "",
+    "error[E0502]: cannot borrow `v` as mutable because it is also borrowed as immutable",
+    "  | `v`: immutable borrow occurs here",
+    "  | `v.push(4)`: mutable borrow occurs here",
+  ].join("\n"));
+});
+
+Deno.test("code_frames: marks without a label go with their line; frames it cannot read stay", () => {
+  const s = { type: "code_frames", max_span: 10 };
+  // No label: the location names line and column, the source line and the marks go.
+  expect(run(s, "note: defined here\n20 | fn takes_str(s: &str) {\n   |    ^^^^^^^^^ ----\nend"))
+    .toBe("note: defined here\nend");
+  // A long span is cut in the middle.
+  expect(
+    run(
+      s,
+      "1 | let s: u8 = v.iter().sum::<i64>();\n  |             ^^^^^^^^^^^^^^^^^^^^^ found `i64`",
+    ),
+  )
+    .toBe("  | `v.it…64>()`: found `i64`");
+  const unreadable = [
+    // A multi-line span.
+    "29 |   fn f() -> u32 {\n   |             --- this return type\n30 | /     if flag {\n31 | |         1\n32 | |     }\n   | |_____^ expected `u32`, found `()`",
+    // A suggestion.
+    "help: consider borrowing here\n16 |         &s,\n   |         +",
+    // A suggestion that replaces text (older rustc marks it with `~`).
+    "help: consider borrowing here\n16 |         &s,\n   |         ~~",
+    // A label under no mark.
+    "5 | let x = 1;\n  |     ^ here\n  |           stray",
+  ];
+  for (const input of unreadable.slice(1)) expect(run(s, input)).toBe(input);
+  // Of the multi-line one, the frame before the drawing is read, the drawing passes as it is.
+  expect(run(s, unreadable[0])).toBe(
+    "   | `u32`: this return type\n" + unreadable[0].split("\n").slice(2).join("\n"),
+  );
+});
+
+Deno.test("deno test: the code frame and Deno's runtime frames go, the message and user frames stay", () => {
+  const input = [
+    "running 1 test from ./parse_test.ts",
+    "nested ... FAILED (9ms)",
+    "",
+    " ERRORS ",
+    "",
+    "nested ... inner fails => ./parse_test.ts:18:11",
+    "error: RangeError: step went wrong",
+    '  await t.step("inner fails", () => { throw new RangeError("step went wrong"); });',
+    "                                            ^",
+    "    at file:///tmp/p/parse_test.ts:18:45",
+    "    at innerWrapped (ext:cli/40_test.js:300:11)",
+    "    at Object.outerWrapped [as fn] (ext:cli/40_test.js:239:28)",
+    "    at file:///tmp/p/parse_test.ts:18:11",
+    "",
+    "FAILED | 0 passed | 1 failed (19ms)",
+  ].join("\n");
+  const out = filter("deno test parse_test.ts", input);
+  for (
+    const kept of [
+      "nested ... inner fails => ./parse_test.ts:18:11",
+      "error: RangeError: step went wrong",
+      "    at file:///tmp/p/parse_test.ts:18:45",
+      "    at file:///tmp/p/parse_test.ts:18:11",
+      "FAILED | 0 passed | 1 failed (19ms)",
+    ]
+  ) expect(out).toContain(kept);
+  expect(out).not.toContain("await t.step");
+  expect(out).not.toContain("ext:cli");
+});
+
+Deno.test("jest/vitest: the code frame and the matcher's note go, expected/received stay", () => {
+  const input = [
+    "FAIL src/a.test.ts",
+    "  ● total › adds tax",
+    "",
+    "    expect(received).toBe(expected) // Object.is equality",
+    "",
+    '    Expected: "10.35"',
+    '    Received: "10.34"',
+    "",
+    "      12 |   it('adds tax', () => {",
+    "    > 13 |     expect(total(10.345)).toBe('10.35');",
+    "         |                           ^",
+    "",
+    "      at Object.toBe (src/a.test.ts:13:27)",
+    "",
+    "Tests:       1 failed, 3 passed, 4 total",
+  ].join("\n");
+  const out = filter("npx jest", input);
+  for (
+    const kept of [
+      "total › adds tax",
+      'Expected: "10.35"',
+      'Received: "10.34"',
+      "src/a.test.ts:13:27",
+      "Tests:       1 failed, 3 passed, 4 total",
+    ]
+  ) expect(out).toContain(kept);
+  expect(out).not.toContain("> 13 |");
+  const vitest = filter(
+    "npx vitest run",
+    [
+      " FAIL  src/sum.test.ts > sum > adds",
+      "AssertionError: expected -2 to be 2 // Object.is equality",
+      " ❯ src/sum.test.ts:5:56",
+      '      5|   it("adds", () => expect(sum(-1, -1)).toBe(2));',
+      "       |                                        ^",
+      "      Tests  1 failed | 27 passed (28)",
+    ].join("\n"),
+  );
+  expect(vitest).toBe(
+    [
+      " FAIL  src/sum.test.ts > sum > adds",
+      "AssertionError: expected -2 to be 2",
+      " ❯ src/sum.test.ts:5:56",
+      "Tests  1 failed | 27 passed (28)",
+    ].join("\n"),
+  );
+});
+
+Deno.test("go test: package lines lose their duration, nothing else", () => {
+  const input = [
+    "--- FAIL: TestClampHigh (0.00s)",
+    "    a_test.go:14: Clamp(50, 0, 10) = 0, want 10",
+    "FAIL\texample.com/tidy/a\t0.003s",
+    "ok  \texample.com/tidy/b\t0.002s\tcoverage: 100.0% of statements",
+    "ok  \texample.com/tidy/c\t(cached)",
+  ].join("\n");
+  expect(filter("go test ./...", input)).toBe([
+    "--- FAIL: TestClampHigh (0.00s)",
+    "    a_test.go:14: Clamp(50, 0, 10) = 0, want 10",
+    "FAIL\texample.com/tidy/a",
+    "ok  \texample.com/tidy/b\tcoverage: 100.0% of statements",
+    "ok  \texample.com/tidy/c\t(cached)",
+  ].join("\n"));
+});
+
+Deno.test("cargo: a type error's labels survive the whole chain; the cargo fix pointer goes", () => {
+  const input = [
+    "   Compiling calc v0.1.0 (/tmp/calc)",
+    "error[E0308]: mismatched types",
+    " --> src/lib.rs:9:22",
+    "  |",
+    "9 |     let total: u64 = n;",
+    "  |                ---   ^ expected `u64`, found `u32`",
+    "  |                |",
+    "  |                expected due to this",
+    "",
+    "warning: `calc` (lib) generated 1 warning (run `cargo fix --lib -p calc` to apply 1 suggestion)",
+    "error: could not compile `calc` (lib) due to 1 previous error; 1 warning emitted",
+  ].join("\n");
+  for (const command of ["cargo build", "cargo test"]) {
+    expect(filter(command, input)).toBe([
+      "error[E0308]: mismatched types",
+      " --> src/lib.rs:9:22",
+      "  | `u64`: expected due to this",
+      "  | `n`: expected `u64`, found `u32`",
+      "",
+      "warning: `calc` (lib) generated 1 warning",
+      "error: could not compile `calc` (lib) due to 1 previous error; 1 warning emitted",
+    ].join("\n"));
+  }
+});
+
+Deno.test("turbo: npm's echo of the failed script goes, its verdict stays", () => {
+  const input = [
+    "web:build: src/index.ts(3,7): error TS2322: Type string is not assignable to type number.",
+    "web:build: npm error Lifecycle script `build` failed with error:",
+    "web:build: npm error code 2",
+    "web:build: npm error command failed",
+    "web:build: npm error command sh -c tsc -p .",
+    "web#build:  ERROR  command (/w/packages/web) /usr/bin/npm run build exited (2)",
+  ].join("\n");
+  expect(filter("turbo run build", input)).toBe([
+    "web:build: src/index.ts(3,7): error TS2322: Type string is not assignable to type number.",
+    "web:build: npm error Lifecycle script `build` failed with error:",
+    "web#build:  ERROR  command (/w/packages/web) /usr/bin/npm run build exited (2)",
+  ].join("\n"));
+});
+
+Deno.test("pytest: the traceback's copied source lines go, the E lines and locations stay", () => {
+  const input = [
+    "=================================== FAILURES ===================================",
+    "_______________________________ test_coupon _______________________________",
+    "",
+    "    def test_coupon():",
+    '        got = checkout([{"price": 10, "qty": 1}], {"off": 3})',
+    '>       assert got == 6, f"coupon applied wrong: {got}"',
+    "E       AssertionError: coupon applied wrong: 7",
+    "E       assert 7 == 6",
+    "E         ",
+    "E         At index 2 diff: 3 != 4",
+    "",
+    "tests/test_shop.py:17: AssertionError",
+    "=========================== short test summary info ============================",
+    "FAILED tests/test_shop.py::test_coupon - AssertionError: coupon applied wrong: 7",
+    "========================= 1 failed, 1 passed in 2.12s ==========================",
+  ].join("\n");
+  const out = filter("python3 -m pytest tests", input);
+  for (
+    const kept of [
+      "test_coupon",
+      "E       AssertionError: coupon applied wrong: 7",
+      "E       assert 7 == 6",
+      "E         At index 2 diff: 3 != 4",
+      "tests/test_shop.py:17: AssertionError",
+      "1 failed, 1 passed",
+    ]
+  ) expect(out).toContain(kept);
+  expect(out).not.toContain(">       assert");
+  expect(out).not.toContain("2.12s");
+  expect(out.split("\n")).not.toContain("E         ");
+  expect(filter("pytest -q", "43 passed, 1 deselected in 3.39s", false)).toBe(
+    "43 passed, 1 deselected",
+  );
+});
