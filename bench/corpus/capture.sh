@@ -824,3 +824,751 @@ int main(int argc, char **argv) {
 CSRC
   capture make gcc_direct "$C" "gcc -Wall -Wextra -c main.c 2>&1" "$(gcc --version | head -1)"
 fi
+
+# --- system (tables and stat): ps aux inside a fresh PID namespace running a small app stack,
+# du of node_modules two levels deep, stat of a few files ------------------------------------
+if sel systables; then
+  S="$WORK/systables"
+  rm -rf "$S" && mkdir -p "$S/www"
+  echo ok >"$S/www/index.html"
+  # The namespace shows only the processes started here (a web server, a node worker, a queue
+  # loop, a cron-like sleeper), as `ps aux` in a container does.
+  cat >"$S/stack.sh" <<'EOF'
+cd "$(dirname "$0")/www"
+/usr/bin/python3 -m http.server 8765 --bind 127.0.0.1 >/dev/null 2>&1 &
+node -e 'setInterval(() => {}, 1000)' --title=worker >/dev/null 2>&1 &
+node -e 'require("http").createServer((q, s) => s.end("ok")).listen(8766, "127.0.0.1")' >/dev/null 2>&1 &
+bash -c 'while sleep 5; do :; done' &
+for q in mail reports thumbnails; do bash -c "exec -a queue-$q sleep 600" & done
+for n in 1 2; do /usr/bin/python3 -c 'import time, sys; time.sleep(600)' --queue=default --concurrency=4 --name "celery-worker-$n@app" & done
+node -e 'setTimeout(() => {}, 600000)' -- --port 3000 --watch src --config ./config/dev.json &
+sleep 2
+exec bash -c "$1"
+EOF
+  capture system ps_aux "$S" "unshare --pid --fork --mount-proc bash $S/stack.sh 'ps aux'" "$(ps --version)"
+  sed -i 's|"command": "unshare [^"]*"|"command": "ps aux"|' "$CORPUS/system/ps_aux.json"
+  capture system du_node_modules "$ROOT" "du -h --max-depth=2 node_modules/@types node_modules/zod node_modules/cheerio node_modules/undici" "$(du --version | head -1)"
+  capture system stat_files "$ROOT" "stat deno.json package.json main.ts filters src/filter/engine.ts" "$(stat --version | head -1)"
+fi
+
+# --- git (network): fetch and pull from a local bare repository another clone pushed to ------
+if sel gitremote; then
+  R="$WORK/gitremote"
+  rm -rf "$R" && mkdir -p "$R"
+  git init -q --bare -b main "$R/origin.git"
+  git clone -q "$R/origin.git" "$R/up" 2>/dev/null
+  (cd "$R/up" && git config user.email up@example.invalid && git config user.name up && git checkout -qb main &&
+    mkdir -p src docs && for i in $(seq 1 12); do printf 'export const v%d = %d;\n' "$i" "$i" >"src/mod$i.ts"; done &&
+    echo '# docs' >docs/index.md && git add -A && git commit -qm "initial import" && git push -q origin HEAD:main 2>/dev/null &&
+    git checkout -qb feature/login && echo 'login' >src/login.ts && git add -A && git commit -qm login && git push -q origin feature/login &&
+    git checkout -qb old-experiment main && git push -q origin old-experiment && git checkout -q main)
+  (cd "$R/up" && for b in fix/typo-header fix/null-cart; do git branch -q "$b" main && git push -q origin "$b"; done)
+  git clone -q -b main "$R/origin.git" "$R/down"
+  (cd "$R/down" && git config user.email down@example.invalid && git config user.name down)
+  (cd "$R/up" && for i in $(seq 1 12); do printf 'export const v%d = %d; // revised\nexport const w%d = "%s";\n' "$i" "$((i * 10))" "$i" "$(printf 'x%.0s' $(seq 1 $i))" >"src/mod$i.ts"; done &&
+    for i in $(seq 13 24); do printf 'export const v%d = %d;\n' "$i" "$i" >"src/mod$i.ts"; done &&
+    git rm -q docs/index.md && mkdir -p docs/guide && for p in install usage faq; do echo "# $p" >"docs/guide/$p.md"; done &&
+    git add -A && git commit -qm "revise modules, split docs" && git push -q origin main &&
+    git checkout -q feature/login && echo 'logout' >src/logout.ts && git add -A && git commit -qm logout && git push -q origin feature/login &&
+    for b in billing search onboarding cache-layer dark-mode i18n audit-log rate-limit export-csv webhooks; do git branch -q "feature/$b" main && git push -q origin "feature/$b"; done &&
+    for b in fix/timezone chore/deps-bump; do git branch -q "$b" main && git push -q origin "$b"; done &&
+    git push -q origin --delete old-experiment fix/typo-header fix/null-cart && git tag -a v1.0.0 -m v1 main && git tag v1.0.1 main && git push -q origin --tags &&
+    git checkout -qb release/1.x main && git push -q origin release/1.x && git checkout -q main)
+  V="$(git --version)"
+  capture git fetch_prune "$R/down" "git fetch --all --prune --tags 2>&1" "$V"
+  (cd "$R/down" && git reset -q --hard origin/main~1 && echo local >NOTES.md && git add NOTES.md && git commit -qm notes)
+  capture git pull_rebase "$R/down" "git pull --rebase --stat origin main 2>&1" "$V"
+  capture git log_patch "$ROOT" "git log -p -n 3 $(git -C "$ROOT" rev-list --reverse HEAD | sed -n 40p)" "$V"
+fi
+
+# --- python (installs, json): pylint's JSON reporter; pip, poetry and cargo install with no
+# route to their registries (PyPI, crates.io): the failure a sandboxed agent meets ------------
+if sel pyextra; then
+  [ -d "$WORK/pylintproj/inventory" ] || bash "$0" python >/dev/null
+  capture python pylint_json "$WORK/pylintproj" "pylint --output-format=json inventory" "$(pylint --version 2>&1 | head -1)"
+  P="$WORK/pyoffline"
+  rm -rf "$P" && mkdir -p "$P/shop"
+  : >"$P/shop/__init__.py"
+  cat >"$P/pyproject.toml" <<'EOF'
+[tool.poetry]
+name = "shop"
+version = "0.1.0"
+description = "a shop"
+authors = ["Dev <dev@example.invalid>"]
+
+[tool.poetry.dependencies]
+python = "^3.9"
+requests = "^2.31"
+pydantic = "^2.5"
+
+[tool.poetry.group.dev.dependencies]
+pytest = "^7.4"
+
+[build-system]
+requires = ["poetry-core"]
+build-backend = "poetry.core.masonry.api"
+EOF
+  printf 'requests==2.31.0\npydantic>=2.5\nrich\n' >"$P/requirements.txt"
+  # Without this machine's pip settings (a local wheel mirror): pip as it is configured by default.
+  (unset PIP_FIND_LINKS PIP_CERT PIP_INDEX_URL PIP_EXTRA_INDEX_URL; PIP_CONFIG_FILE=/dev/null capture python pip_install_offline "$P" "pip install -r requirements.txt" "$(pip --version)")
+  capture python poetry_install_offline "$P" "poetry install" "$(poetry --version 2>/dev/null)"
+  # A monorepo whose packages are local path dependencies: the poetry install that works offline.
+  PM="$WORK/poetrymono"
+  rm -rf "$PM" && mkdir -p "$PM/shop" && : >"$PM/shop/__init__.py"
+  LIBS="core models storage api cli utils auth billing search notify reports admin"
+  for n in $LIBS; do
+    mkdir -p "$PM/libs/$n/shop_$n" && : >"$PM/libs/$n/shop_$n/__init__.py"
+    printf '[tool.poetry]\nname = "shop-%s"\nversion = "0.1.0"\ndescription = ""\nauthors = ["Dev <dev@example.invalid>"]\npackages = [{ include = "shop_%s" }]\n\n[tool.poetry.dependencies]\npython = "^3.9"\n\n[build-system]\nrequires = ["poetry-core"]\nbuild-backend = "poetry.core.masonry.api"\n' "$n" "$n" >"$PM/libs/$n/pyproject.toml"
+  done
+  { printf '[tool.poetry]\nname = "shop"\nversion = "0.1.0"\ndescription = ""\nauthors = ["Dev <dev@example.invalid>"]\n\n[tool.poetry.dependencies]\npython = "^3.9"\n'
+    for n in $LIBS; do printf 'shop-%s = { path = "libs/%s", develop = true }\n' "$n" "$n"; done
+    printf '\n[build-system]\nrequires = ["poetry-core"]\nbuild-backend = "poetry.core.masonry.api"\n'; } >"$PM/pyproject.toml"
+  POETRY_VIRTUALENVS_IN_PROJECT=true capture python poetry_install_paths "$PM" "poetry install" "$(poetry --version 2>/dev/null)"
+  capture cargo install_offline "$P" "cargo install ripgrep" "$(cargo --version)"
+  # A local binary crate (no registry needed) with rustc warnings, installed into a scratch root.
+  CI="$WORK/tally"
+  rm -rf "$CI" "$WORK/cargo-root" && mkdir -p "$CI/src"
+  printf '[package]\nname = "tally"\nversion = "0.3.1"\nedition = "2021"\n\n[[bin]]\nname = "tally"\n\n[[bin]]\nname = "tally-report"\npath = "src/report.rs"\n' >"$CI/Cargo.toml"
+  cat >"$CI/src/main.rs" <<'EOF2'
+use std::collections::HashMap;
+use std::io::{self, BufRead};
+
+fn count(words: &Vec<String>) -> HashMap<String, usize> {
+    let mut m = HashMap::new();
+    let unused_total = 0;
+    for w in words { *m.entry(w.clone()).or_insert(0) += 1; }
+    m
+}
+
+fn main() {
+    let mut words = Vec::new();
+    for line in io::stdin().lock().lines() {
+        let line = line.unwrap();
+        for w in line.split_whitespace() { words.push(w.to_lowercase()); }
+    }
+    let mut counts: Vec<_> = count(&words).into_iter().collect();
+    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    for (w, n) in counts.iter().take(10) { println!("{n:6} {w}"); }
+}
+EOF2
+  cat >"$CI/src/report.rs" <<'EOF2'
+use std::fmt::Write;
+
+#[derive(Debug)]
+struct Row { name: String, hits: u64, misses: u64 }
+
+fn render(rows: &Vec<Row>) -> String {
+    let mut out = String::new();
+    let mut scratch = 0;
+    for r in rows { writeln!(out, "{:<20} {:>8} {:>8}", r.name, r.hits, r.misses).unwrap(); }
+    out
+}
+
+fn main() {
+    let rows = vec![Row { name: "a".into(), hits: 1, misses: 0 }];
+    print!("{}", render(&rows));
+}
+EOF2
+  (cd "$CI" && cargo generate-lockfile --offline >/dev/null 2>&1)
+  CARGO_NET_OFFLINE=true CARGO_TERM_COLOR=never capture cargo install_path "$CI" "cargo install --path . --root $WORK/cargo-root" "$(cargo --version)"
+fi
+
+# --- ruby: a small shop library with rubocop offences, failing rspec examples and minitest
+# tests (Debian's rubocop, ruby-rspec, rake, ruby-minitest); bundle install with no route to
+# rubygems.org ------------------------------------------------------------------------------
+if sel ruby; then
+  B="$WORK/rubyshop"
+  rm -rf "$B" && mkdir -p "$B/lib/shop" "$B/spec" "$B/test"
+  cat >"$B/lib/shop/cart.rb" <<'EOF'
+module Shop
+  class Cart
+    attr_reader :items
+
+    def initialize(items = [])
+      @items = items
+    end
+
+    def add(name, price, qty = 1)
+      raise ArgumentError, "qty must be positive" if qty <= 0
+      @items << { name: name, price: price, qty: qty }
+      self
+    end
+
+    def total
+      sum = 0
+      @items.each { |i| sum = sum + i[:price] * i[:qty] }
+      sum
+    end
+
+    def discount(code)
+      if code == "HALF" then total / 2 elsif code == "TENOFF" then total - 10 else total end
+    end
+
+    def find(name)
+      @items.select { |i| i[:name] == name }.first
+    end
+
+    def remove(name)
+      @items.delete_if { |i| i[:name] == name }
+    end
+
+    def empty?
+      @items.length == 0
+    end
+
+    def summary
+      "#{@items.length} items, total #{total}"
+    end
+  end
+end
+EOF
+  cat >"$B/lib/shop/inventory.rb" <<'EOF'
+require 'json'
+module Shop
+  class Inventory
+    def initialize(path)
+      @path = path
+      @stock = Hash.new
+    end
+    def load
+      data = JSON.parse(File.read(@path))
+      data.each do |row|
+        @stock[row["name"]] = row["qty"]
+      end
+      return @stock
+    end
+    def reserve(name, qty)
+      unless @stock.has_key?(name)
+        raise "unknown item #{name}"
+      end
+      if @stock[name] < qty then return false end
+      @stock[name] -= qty
+      true
+    end
+    def report(out = $stdout)
+      @stock.each_pair { |k, v| out.puts "%-20s %5d" % [k, v] }
+    end
+  end
+end
+EOF
+  printf "require_relative 'shop/cart'\nrequire_relative 'shop/inventory'\n" >"$B/lib/shop.rb"
+  printf 'AllCops:\n  TargetRubyVersion: 3.1\n  NewCops: enable\n\nMetrics/MethodLength:\n  Max: 15\n' >"$B/.rubocop.yml"
+  cat >"$B/spec/cart_spec.rb" <<'EOF'
+require_relative '../lib/shop'
+
+RSpec.describe Shop::Cart do
+  subject(:cart) { described_class.new }
+
+  describe '#add' do
+    it 'adds an item' do
+      cart.add('apple', 3)
+      expect(cart.items.size).to eq(1)
+    end
+    it 'defaults qty to 1' do
+      expect(cart.add('apple', 3).items.first[:qty]).to eq(1)
+    end
+    it 'rejects a zero qty' do
+      expect { cart.add('apple', 3, 0) }.to raise_error(ArgumentError, 'qty must be positive')
+    end
+    it 'rejects a negative price' do
+      expect { cart.add('apple', -3) }.to raise_error(ArgumentError)
+    end
+  end
+
+  describe '#total' do
+    it 'is zero when empty' do
+      expect(cart.total).to eq(0)
+    end
+    it 'sums price times qty' do
+      cart.add('apple', 3, 2).add('pear', 5)
+      expect(cart.total).to eq(11)
+    end
+    it 'rounds to cents' do
+      cart.add('gum', 0.1, 3)
+      expect(cart.total).to eq(0.3)
+    end
+  end
+
+  describe '#discount' do
+    before { cart.add('tv', 100) }
+    it('halves with HALF') { expect(cart.discount('HALF')).to eq(50) }
+    it('takes ten with TENOFF') { expect(cart.discount('TENOFF')).to eq(90) }
+    it('ignores unknown codes') { expect(cart.discount('NOPE')).to eq(100) }
+    it('is case-insensitive') { expect(cart.discount('half')).to eq(50) }
+  end
+
+  describe '#find and #remove' do
+    before { cart.add('apple', 3).add('pear', 5) }
+    it('finds by name') { expect(cart.find('pear')).to include(price: 5) }
+    it('returns nil when missing') { expect(cart.find('kiwi')).to be_nil }
+    it('removes by name') { cart.remove('apple'); expect(cart.items.map { |i| i[:name] }).to eq(['pear']) }
+    it('reports empty') { expect(cart).not_to be_empty }
+    it('summarises') { expect(cart.summary).to eq('2 items, total 8') }
+  end
+end
+
+RSpec.describe Shop::Inventory do
+  it 'raises on an unknown item' do
+    inv = described_class.new('/nonexistent.json')
+    expect { inv.reserve('x', 1) }.to raise_error(RuntimeError, /unknown item/)
+  end
+  it 'loads stock from a file' do
+    inv = described_class.new('spec/fixtures/stock.json')
+    expect(inv.load).to eq('apple' => 4)
+  end
+end
+EOF
+  cat >"$B/test/cart_test.rb" <<'EOF'
+require 'minitest/autorun'
+require 'stringio'
+require_relative '../lib/shop'
+
+class CartTest < Minitest::Test
+  def setup
+    @cart = Shop::Cart.new
+  end
+
+  def test_add
+    @cart.add('apple', 3)
+    assert_equal 1, @cart.items.size
+  end
+
+  def test_total
+    @cart.add('apple', 3, 2).add('pear', 5)
+    assert_equal 11, @cart.total
+  end
+
+  def test_total_cents
+    @cart.add('gum', 0.1, 3)
+    assert_equal 0.3, @cart.total
+  end
+
+  def test_discount_half
+    @cart.add('tv', 100)
+    assert_equal 50, @cart.discount('HALF')
+  end
+
+  def test_discount_case
+    @cart.add('tv', 100)
+    assert_equal 50, @cart.discount('half'), 'discount codes are case-insensitive'
+  end
+
+  def test_summary
+    @cart.add('apple', 3)
+    assert_equal '1 items, total 3', @cart.summary
+  end
+
+  def test_empty
+    assert @cart.empty?
+  end
+
+  def test_remove
+    @cart.add('apple', 3).remove('apple')
+    assert_empty @cart.items
+  end
+end
+
+class InventoryTest < Minitest::Test
+  def test_reserve_unknown
+    inv = Shop::Inventory.new('/nonexistent.json')
+    assert_raises(RuntimeError) { inv.reserve('x', 1) }
+  end
+
+  def test_load
+    inv = Shop::Inventory.new('test/fixtures/stock.json')
+    assert_equal({ 'apple' => 4 }, inv.load)
+  end
+
+  def test_report
+    inv = Shop::Inventory.new('/nonexistent.json')
+    inv.instance_variable_set(:@stock, { 'apple' => 4, 'pear' => 12 })
+    out = StringIO.new
+    inv.report(out)
+    assert_equal "apple: 4\npear: 12\n", out.string
+  end
+
+  def test_reserve_too_many
+    inv = Shop::Inventory.new('/nonexistent.json')
+    inv.instance_variable_set(:@stock, { 'apple' => 4 })
+    refute inv.reserve('apple', 5)
+    assert_equal 4, inv.instance_variable_get(:@stock)['apple']
+  end
+
+  def test_reserve_all
+    inv = Shop::Inventory.new('/nonexistent.json')
+    inv.instance_variable_set(:@stock, { 'apple' => 4 })
+    assert inv.reserve('apple', 4)
+  end
+end
+EOF
+  cat >"$B/Rakefile" <<'EOF'
+require 'rake/testtask'
+Rake::TestTask.new(:test) do |t|
+  t.libs << 'test'
+  t.test_files = FileList['test/**/*_test.rb']
+end
+task default: :test
+EOF
+  cat >"$B/Gemfile" <<'EOF'
+source "https://rubygems.org"
+
+gem "rack", "~> 3.0"
+gem "sinatra", "~> 4.0"
+gem "pg", "~> 1.5"
+
+group :development, :test do
+  gem "rspec", "~> 3.12"
+  gem "rubocop", "~> 1.60", require: false
+end
+EOF
+  V="$(ruby --version)"
+  capture ruby rubocop_lib "$B" "rubocop lib" "rubocop $(rubocop --version)"
+  capture ruby rubocop_json "$B" "rubocop --format json lib" "rubocop $(rubocop --version)"
+  capture ruby rspec_failing "$B" "rspec" "rspec $(rspec --version | head -1 | tr -d '\n')"
+  capture ruby rspec_json "$B" "rspec --format json" "rspec $(rspec --version | head -1 | tr -d '\n')"
+  capture ruby rake_test_failing "$B" "rake test" "$V, rake $(rake --version)"
+  capture ruby bundle_install_offline "$B" "bundle install" "$(bundle --version)"
+  # The gems Debian installed (sinatra, rspec, rubocop, webmock, …) resolve without a
+  # registry: `bundle install --local`, the install that works in a sandbox.
+  BL="$WORK/rubylocal"
+  rm -rf "$BL" && mkdir -p "$BL"
+  printf 'source "https://rubygems.org"\n\ngem "sinatra"\ngem "webrick"\ngem "rake"\n\ngroup :development, :test do\n  gem "minitest"\n  gem "rack-test"\n  gem "webmock"\n  gem "rspec"\n  gem "rubocop", require: false\n  gem "debug"\nend\n' >"$BL/Gemfile"
+  capture ruby bundle_install_local "$BL" "bundle install --local" "$(bundle --version)"
+fi
+
+# --- php: composer install with no route to packagist.org -----------------------------------
+if sel php; then
+  H="$WORK/phpapp"
+  rm -rf "$H" && mkdir -p "$H/src"
+  cat >"$H/composer.json" <<'EOF'
+{
+    "name": "example/shop",
+    "type": "project",
+    "require": {
+        "php": ">=8.1",
+        "monolog/monolog": "^3.5",
+        "guzzlehttp/guzzle": "^7.8",
+        "symfony/console": "^6.4"
+    },
+    "require-dev": {
+        "phpunit/phpunit": "^10.5"
+    },
+    "autoload": { "psr-4": { "Shop\\": "src/" } }
+}
+EOF
+  capture php composer_install_offline "$H" "composer install --no-interaction" "$(composer --version 2>/dev/null)"
+fi
+
+# --- ansible: a playbook against localhost (connection local) whose service check fails -----
+if sel ansible; then
+  A="$WORK/ansible"
+  rm -rf "$A" && mkdir -p "$A/templates"
+  printf '[web]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n' >"$A/inventory.ini"
+  printf 'server_name {{ server_name }};\nlisten {{ port }};\n' >"$A/templates/site.conf.j2"
+  cat >"$A/site.yml" <<EOF
+- name: Configure the web tier
+  hosts: web
+  gather_facts: true
+  vars:
+    root: $A/out
+    server_name: shop.example.invalid
+    port: 8080
+  tasks:
+    - name: Create the release directories
+      ansible.builtin.file:
+        path: "{{ root }}/{{ item }}"
+        state: directory
+        mode: "0755"
+      loop: [releases, shared, shared/log, shared/tmp, current]
+    - name: Render the site config
+      ansible.builtin.template:
+        src: templates/site.conf.j2
+        dest: "{{ root }}/shared/site.conf"
+    - name: Install config fragments
+      ansible.builtin.copy:
+        content: "# {{ item }}\n"
+        dest: "{{ root }}/shared/{{ item }}.conf"
+      loop: [gzip, headers, cache, security]
+    - name: Skip the TLS setup outside production
+      ansible.builtin.debug:
+        msg: tls
+      when: port == 443
+    - name: Check that the app answers
+      ansible.builtin.command: curl --fail --silent --max-time 2 http://127.0.0.1:8799/health
+      changed_when: false
+    - name: Restart the app
+      ansible.builtin.command: /bin/true
+EOF
+  capture infra ansible_playbook_failed "$A" "ansible-playbook -i inventory.ini site.yml" "$(ansible-playbook --version 2>/dev/null | sed -n 1p)"
+fi
+
+# --- pre-commit: local hooks (language system and pygrep, no network) with failures --------
+if sel precommit; then
+  PC="$WORK/precommit"
+  rm -rf "$PC" && mkdir -p "$PC/scripts" "$PC/app"
+  cat >"$PC/.pre-commit-config.yaml" <<'EOF'
+repos:
+  - repo: meta
+    hooks:
+      - id: check-hooks-apply
+      - id: check-useless-excludes
+  - repo: local
+    hooks:
+      - id: no-debugger
+        name: no debugger imports
+        language: pygrep
+        entry: '^\s*(import pdb|breakpoint\(\))'
+        types: [python]
+      - id: no-todo-fixme
+        name: no FIXME markers
+        language: pygrep
+        entry: 'FIXME'
+      - id: shellcheck
+        name: shellcheck
+        language: system
+        entry: shellcheck
+        types: [shell]
+      - id: yamllint
+        name: yamllint
+        language: system
+        entry: yamllint -d relaxed
+        types: [yaml]
+      - id: pylint-imports
+        name: pylint unused imports
+        language: system
+        entry: pylint --disable=all --enable=unused-import,forgotten-debug-statement --score=n
+        types: [python]
+      - id: json-valid
+        name: json is valid
+        language: system
+        entry: python3 -c 'import json, sys; [json.load(open(f)) for f in sys.argv[1:]]'
+        files: '\.json$'
+      - id: rust-fmt
+        name: rustfmt
+        language: system
+        entry: rustfmt --check
+        types: [rust]
+EOF
+  cat >"$PC/scripts/deploy.sh" <<'EOF'
+#!/bin/bash
+target=$1
+cd $target
+rm -rf $BUILD_DIR/*
+for f in `ls *.tar.gz`; do echo $f; done
+EOF
+  cat >"$PC/app/main.py" <<'EOF'
+import os
+import sys
+import json
+
+
+def handler(event):
+    breakpoint()
+    data = json.loads(event)
+    return data["id"]  # FIXME: validate
+EOF
+  printf 'def ok():\n    return 1\n' >"$PC/app/util.py"
+  printf 'key: value\nlist:\n- a\n-  b\nkey: dup\n' >"$PC/app/config.yaml"
+  printf '{"name": "app", "version": 1,}\n' >"$PC/app/settings.json"
+  printf '{"ok": true}\n' >"$PC/app/good.json"
+  (cd "$PC" && git init -q . && git add -A)
+  capture lint precommit_failing "$PC" "pre-commit run --all-files" "$(pre-commit --version)"
+fi
+
+# --- node (build, stylish lint): next build of a small app router site (a clean build with
+# its route table, and one with a type error), eslint's default (stylish) format. next, react
+# and eslint come from npm (ZEPH_CORPUS_NPM) ---------------------------------------------------
+if sel nodebuild; then
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  NX="$WORK/nextshop"
+  rm -rf "$NX" && mkdir -p "$NX/app/products/[id]" "$NX/app/about" "$NX/app/cart" "$NX/app/api/health" "$NX/app/blog/[slug]" "$NX/lib"
+  ln -s "$NPMDIR/node_modules" "$NX/node_modules"
+  printf '{ "name": "nextshop", "private": true, "scripts": { "build": "next build" } }\n' >"$NX/package.json"
+  printf '/** @type {import("next").NextConfig} */\nmodule.exports = { eslint: { ignoreDuringBuilds: true } };\n' >"$NX/next.config.js"
+  cat >"$NX/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "target": "ES2017", "lib": ["dom", "dom.iterable", "esnext"], "allowJs": true, "skipLibCheck": true,
+  "strict": true, "noEmit": true, "esModuleInterop": true, "module": "esnext", "moduleResolution": "bundler",
+  "resolveJsonModule": true, "isolatedModules": true, "jsx": "preserve", "incremental": true,
+  "plugins": [{ "name": "next" }] },
+  "include": ["next-env.d.ts", "**/*.ts", "**/*.tsx"], "exclude": ["node_modules"] }
+EOF
+  cat >"$NX/lib/products.ts" <<'EOF'
+export interface Product { id: string; name: string; price: number }
+export const products: Product[] = [
+  { id: "1", name: "Lamp", price: 30 }, { id: "2", name: "Desk", price: 250 }, { id: "3", name: "Chair", price: 120 },
+];
+export const posts = ["hello", "pricing", "roadmap"];
+EOF
+  printf 'export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return <html lang="en"><body>{children}</body></html>;\n}\n' >"$NX/app/layout.tsx"
+  printf 'import { products } from "../lib/products";\nexport default function Home() {\n  return <ul>{products.map((p) => <li key={p.id}>{p.name}</li>)}</ul>;\n}\n' >"$NX/app/page.tsx"
+  printf 'export default function About() { return <p>About us</p>; }\n' >"$NX/app/about/page.tsx"
+  printf '"use client";\nimport { useState } from "react";\nexport default function Cart() {\n  const [n, setN] = useState(0);\n  return <button onClick={() => setN(n + 1)}>{n}</button>;\n}\n' >"$NX/app/cart/page.tsx"
+  printf 'export function GET() { return Response.json({ ok: true }); }\n' >"$NX/app/api/health/route.ts"
+  cat >"$NX/app/products/[id]/page.tsx" <<'EOF'
+import { products } from "../../../lib/products";
+export function generateStaticParams() { return products.map((p) => ({ id: p.id })); }
+export default async function Product({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const p = products.find((x) => x.id === id);
+  return <h1>{p?.name} {p?.price}</h1>;
+}
+EOF
+  cat >"$NX/app/blog/[slug]/page.tsx" <<'EOF'
+import { posts } from "../../../lib/products";
+export function generateStaticParams() { return posts.map((slug) => ({ slug })); }
+export default async function Post({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  return <article>{slug}</article>;
+}
+EOF
+  export NEXT_TELEMETRY_DISABLED=1
+  V="next $("$NPMDIR/node_modules/.bin/next" --version 2>/dev/null | tr -d '\n')"
+  PATH="$NPMDIR/node_modules/.bin:$PATH" capture node next_build "$NX" "next build" "$V"
+  cat >"$NX/app/cart/total.tsx" <<'EOF'
+import { products, type Product } from "../../lib/products";
+export function Total({ items }: { items: Product[] }) {
+  const sum: number = items.reduce((s, p) => s + p.price, "0");
+  return <p>{sum.toFixed(2)} of {products.length}</p>;
+}
+EOF
+  PATH="$NPMDIR/node_modules/.bin:$PATH" capture node next_build_type_error "$NX" "next build" "$V"
+
+  E="$WORK/eslintproj"
+  rm -rf "$E" && mkdir -p "$E/src/routes" "$E/src/lib"
+  ln -s "$NPMDIR/node_modules" "$E/node_modules"
+  cat >"$E/eslint.config.mjs" <<'EOF'
+export default [{
+  files: ["**/*.js"],
+  languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { console: "readonly", process: "readonly" } },
+  rules: {
+    "no-unused-vars": "error", "no-undef": "error", "eqeqeq": "warn", "no-console": "warn", "prefer-const": "warn",
+    "no-var": "error", "no-empty": "error", "no-dupe-keys": "error", "no-unreachable": "error", "curly": "warn",
+  },
+}];
+EOF
+  for n in users orders products invoices; do
+    cat >"$E/src/routes/$n.js" <<EOF
+import { db } from "../lib/db.js";
+import { format } from "../lib/format.js";
+
+var cache = {};
+export async function list$n(req) {
+  let limit = req.query.limit || 20;
+  if (req.query.page == undefined) console.log("no page for $n");
+  const rows = await db.query("select * from $n limit " + limit);
+  try { cache[req.url] = rows; } catch (e) {}
+  return rows.map((r) => formatRow(r));
+}
+export function get$n(id) {
+  if (!id) return null
+  return db.one("select * from $n where id = " + id);
+  console.log("unreachable");
+}
+EOF
+  done
+  printf 'export const db = { query: async (q) => [q], one: async (q) => q };\n' >"$E/src/lib/db.js"
+  printf 'export function format(x) {\n  return { name: x.name, name: x.title };\n}\nexport const unused = 1;\n' >"$E/src/lib/format.js"
+  for n in a b c d e f g h; do printf 'export const %s = (x) => x * 2;\n' "$n" >"$E/src/lib/clean_$n.js"; done
+  PATH="$NPMDIR/node_modules/.bin:$PATH" capture lint eslint_stylish "$E" "npx eslint src" "eslint $("$NPMDIR/node_modules/.bin/eslint" --version)"
+fi
+
+# --- mix: an Elixir library (Debian's elixir 1.14) with compiler warnings and failing ExUnit
+# tests; no dependencies, so no Hex --------------------------------------------------------
+if sel mix && command -v mix >/dev/null; then
+  X="$WORK/ledger"
+  rm -rf "$X" && mkdir -p "$X/lib/ledger" "$X/test"
+  cat >"$X/mix.exs" <<'EOF'
+defmodule Ledger.MixProject do
+  use Mix.Project
+  def project, do: [app: :ledger, version: "0.1.0", elixir: "~> 1.14", deps: []]
+  def application, do: [extra_applications: [:logger]]
+end
+EOF
+  cat >"$X/lib/ledger.ex" <<'EOF'
+defmodule Ledger do
+  alias Ledger.Account
+
+  def open(name, opening \\ 0), do: %Account{name: name, balance: opening}
+
+  def deposit(%Account{} = acc, amount) when amount > 0 do
+    %{acc | balance: acc.balance + amount, history: [{:deposit, amount} | acc.history]}
+  end
+
+  def withdraw(%Account{} = acc, amount) do
+    fee = 1
+    if amount > acc.balance do
+      {:error, :insufficient_funds}
+    else
+      {:ok, %{acc | balance: acc.balance - amount, history: [{:withdraw, amount} | acc.history]}}
+    end
+  end
+
+  def transfer(from, to, amount) do
+    with {:ok, from} <- withdraw(from, amount) do
+      {:ok, from, deposit(to, amount)}
+    end
+  end
+
+  def statement(%Account{history: history, name: name}) do
+    lines = Enum.map(Enum.reverse(history), fn {kind, amount} -> "#{kind} #{amount}" end)
+    Enum.join(["Statement for #{name}" | lines], "\n")
+  end
+end
+EOF
+  cat >"$X/lib/ledger/account.ex" <<'EOF'
+defmodule Ledger.Account do
+  defstruct name: nil, balance: 0, history: []
+
+  def summary(acc, currency) do
+    "#{acc.name}: #{acc.balance}"
+  end
+end
+EOF
+  printf 'ExUnit.start()\n' >"$X/test/test_helper.exs"
+  cat >"$X/test/ledger_test.exs" <<'EOF'
+defmodule LedgerTest do
+  use ExUnit.Case, async: true
+  alias Ledger.Account
+
+  test "open starts at the opening balance" do
+    assert Ledger.open("ann", 10).balance == 10
+  end
+
+  test "deposit adds to the balance" do
+    assert Ledger.deposit(Ledger.open("ann"), 5).balance == 5
+  end
+
+  test "deposit rejects a negative amount" do
+    assert_raise ArgumentError, fn -> Ledger.deposit(Ledger.open("ann"), -5) end
+  end
+
+  test "withdraw takes from the balance" do
+    assert {:ok, %Account{balance: 3}} = Ledger.withdraw(Ledger.open("ann", 5), 2)
+  end
+
+  test "withdraw charges a fee" do
+    {:ok, acc} = Ledger.withdraw(Ledger.open("ann", 5), 2)
+    assert acc.balance == 2
+  end
+
+  test "withdraw refuses an overdraft" do
+    assert Ledger.withdraw(Ledger.open("ann", 1), 2) == {:error, :insufficient_funds}
+  end
+
+  test "transfer moves money" do
+    {:ok, from, to} = Ledger.transfer(Ledger.open("ann", 10), Ledger.open("bob"), 4)
+    assert {from.balance, to.balance} == {6, 4}
+  end
+
+  test "statement lists the history" do
+    acc = Ledger.open("ann") |> Ledger.deposit(5) |> Ledger.deposit(7)
+    assert Ledger.statement(acc) == "Statement for ann\ndeposit 5\ndeposit 7\n"
+  end
+
+  test "summary shows the currency" do
+    assert Account.summary(Ledger.open("ann", 3), "EUR") == "ann: 3 EUR"
+  end
+end
+EOF
+  MIX_HOME="$WORK/mixhome" capture misc mix_test_failing "$X" "mix test" "$(elixir --version 2>/dev/null | tail -1)"
+fi

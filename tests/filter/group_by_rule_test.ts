@@ -240,6 +240,32 @@ Deno.test("group_by_rule end_pattern ends the diagnostic before it and keeps the
   expect(lintEngine(strategy).filter("lint", input).text).not.toContain("Found 2");
 });
 
+Deno.test("group_by_rule frame_pattern drops a quoted code line and its marks, failure words and all", () => {
+  const input = [
+    'a.rb:3:5: R1 prefer single quotes in "error"',
+    '    raise ArgumentError, "error"',
+    "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+    'a.rb:9:7: R1 prefer single quotes in "error"',
+    '      fail "x"',
+    "      ^^^^^^^^",
+    "a.rb:12:1: R2 a finding whose next line is a mark, not a code line",
+    "^",
+    "2 files inspected, 3 offenses detected",
+  ].join("\n");
+  const strategy = { frame_pattern: "^\\s*\\^+$" };
+  const lines = lintEngine(strategy).filter("lint", input, { failed: true }).text.split("\n");
+  expect(lines).toEqual([
+    'R1: prefer single quotes in "error" (2)',
+    "  a.rb: 3:5 9:7",
+    "a.rb:12:1 R2: a finding whose next line is a mark, not a code line",
+    "^",
+    "2 files inspected, 3 offenses detected",
+  ]);
+  // Without it the code lines stay, and the ones that name an error lead the output.
+  const plain = lintEngine({ drop_context: false }).filter("lint", input, { failed: true }).text;
+  expect(plain).toContain('    raise ArgumentError, "error"');
+});
+
 Deno.test("group_by_rule: a start line's `loc` is the location, the message comes from `message_line_pattern` with the lines indented under it", () => {
   const rule = compileRule({
     name: "two-line",

@@ -357,3 +357,43 @@ Deno.test("git log: a new day shows the whole date again", () => {
     "commit 0000000100000001000000010000000100000001 feat: step 1 (2026-03-09 18:01 +0000)",
   ]);
 });
+
+Deno.test("rules run for their own commands: bundle exec is not an install, cargo install compiles", () => {
+  const table: [string, string[]][] = [
+    ["bundle", ["bundle-install"]],
+    ["bundle install --local", ["bundle-install"]],
+    ["bundle --jobs 4", ["bundle-install"]],
+    ["bundle exec rspec", ["rspec"]],
+    ["bundle exec rubocop lib", ["rubocop"]],
+    ["bundle exec rake test", ["minitest"]],
+    ["cargo install --path .", [
+      "cargo-install",
+      "cargo-build",
+      "rustc-frames",
+      "cargo-build-tidy",
+    ]],
+    ["ps aux", ["df-du-ps"]],
+    ["git fetch --all --prune", ["git-fetch-pull"]],
+  ];
+  const matched = table.map(([command]) => {
+    const out = engine.filter(command, "x\ny\nz", { failed: false });
+    return [command, out.rules] as [string, string[]];
+  });
+  expect(matched).toEqual(table);
+});
+
+Deno.test("ps aux rows lose the virtual size, terminal, start and cpu time; ps -ef rows stay", () => {
+  const aux = [
+    "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND",
+    "root           3  2.8  0.0  25684 18728 ?        R    14:14   0:00 /usr/bin/python3 -m http.server 8765",
+    "app          412 101  12.5 728236 40288 pts/0    Sl+  Nov25  12:03 node server.js --port 3000",
+  ].join("\n");
+  expect(engine.filter("ps aux", aux).text.split("\n")).toEqual([
+    "USER PID %CPU %MEM RSS STAT COMMAND",
+    "root 3 2.8 0.0 18728 R /usr/bin/python3 -m http.server 8765",
+    "app 412 101 12.5 40288 Sl+ node server.js --port 3000",
+  ]);
+  const ef =
+    "UID          PID    PPID  C STIME TTY          TIME CMD\nroot           1       0  0 14:05 ?        00:00:00 bash";
+  expect(engine.filter("ps -ef", ef).text).toBe(ef);
+});

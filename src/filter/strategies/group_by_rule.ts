@@ -56,6 +56,9 @@ export const GroupByRuleConfig = z.object({
   end_pattern: z.string().optional().describe(
     "Regex of a line that ends the diagnostic before it and stays (oxlint's `Found N warnings` summary)",
   ),
+  frame_pattern: z.string().optional().describe(
+    "Regex of the mark under a quoted code line (rubocop's `^^^^`): the mark and the code line above it are dropped",
+  ),
   noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe("Lines dropped outright"),
   grouped_noise_patterns: z.array(z.string()).default([]).describe(
     "Lines dropped only when diagnostics were grouped (clippy's `Finished` timing line); a clean run keeps them",
@@ -88,6 +91,7 @@ interface Compiled {
   file?: Pattern;
   continuation?: Pattern;
   end?: Pattern;
+  frame?: Pattern;
   noise: (line: string) => boolean;
   groupedNoise: (line: string) => boolean;
 }
@@ -112,6 +116,9 @@ export function compileGroupByRule(
     end: config.end_pattern === undefined
       ? undefined
       : patternField(config.end_pattern, "strategy.end_pattern", engine),
+    frame: config.frame_pattern === undefined
+      ? undefined
+      : patternField(config.frame_pattern, "strategy.frame_pattern", engine),
     continuation: config.continuation_pattern === undefined
       ? undefined
       : patternField(config.continuation_pattern, "strategy.continuation_pattern", engine),
@@ -159,8 +166,9 @@ function group(
   let awaiting = false;
   // The indent of the message line just read from `message_line_pattern`, else -1.
   let messageIndent = -1;
-  for (const line of lines) {
-    if (p.noise(line) || allDuplicates(line)) {
+  const frames = codeFrames(lines, p);
+  for (const [i, line] of lines.entries()) {
+    if (frames.has(i) || p.noise(line) || allDuplicates(line)) {
       noise++;
       continue;
     }
@@ -338,7 +346,7 @@ function group(
     : other;
   if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
   // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`).
-  const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic)s?\\b`);
+  const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic|offense)s?\\b`);
   if (groups.size && ![...rest, ...summaries].some((line) => total.test(line))) {
     out.push(`${findings} diagnostics in ${groups.size} groups`);
   }
@@ -349,10 +357,26 @@ function group(
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {
-    const plain = lines.filter((line) => !p.noise(line) && !allDuplicates(line));
+    const plain = lines.filter((line, i) =>
+      !frames.has(i) && !p.noise(line) && !allDuplicates(line)
+    );
     if (textSize(plain) <= textSize(out)) return { lines: plain, confidence: "full" };
   }
   return { lines: out, confidence: "full" };
+}
+
+/**
+ * The positions of quoted code frames: each line matching `frame_pattern` (a mark such as
+ * `^^^^`) and the code line above it, unless that line is itself a diagnostic.
+ */
+function codeFrames(lines: string[], p: Compiled): Set<number> {
+  const frames = new Set<number>();
+  if (!p.frame) return frames;
+  for (let i = 1; i < lines.length; i++) {
+    if (!p.frame.test(lines[i]) || frames.has(i - 1) || p.line?.test(lines[i - 1])) continue;
+    frames.add(i - 1).add(i);
+  }
+  return frames;
 }
 
 function indentOf(line: string): number {
