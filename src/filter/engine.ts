@@ -141,14 +141,22 @@ export class FilterEngine {
         ? sanitize(body)
         : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");
     } else {
-      const output = new Output();
-      const passed: string[][] = rules.map(() => []);
-      const stages = chain(rules, failed, output.push, passed);
-      walkLines(body, (line) => stages[0].push(line));
-      confidence = chainConfidence(stages.map((stage) => stage.finish()));
-      // A filter must never make the output bigger than what it replaces.
-      text = output.length > body.length ? sanitize(body) : output.text();
-      text = keepEvidence(body, text, failed, passed.findLast((lines) => lines.length));
+      try {
+        const output = new Output();
+        const passed: string[][] = rules.map(() => []);
+        const stages = chain(rules, failed, output.push, passed);
+        walkLines(body, (line) => stages[0].push(line));
+        confidence = chainConfidence(stages.map((stage) => stage.finish()));
+        // A filter must never make the output bigger than what it replaces.
+        text = output.length > body.length ? sanitize(body) : output.text();
+        text = keepEvidence(body, text, failed, passed.findLast((lines) => lines.length));
+      } catch (error) {
+        // V8 throws RangeError when a built-in pattern's backtracking outgrows its stack on a
+        // line of millions of characters: the output is then shown as it came (Fallback).
+        if (!(error instanceof RangeError)) throw error;
+        text = sanitize(body);
+        confidence = "fallback";
+      }
     }
     if (this.securityEnabled) {
       const scanner = new SecurityScanner({ extraPatterns: this.#extra });

@@ -143,12 +143,44 @@ const SIGNAL_CANDIDATE = (() => {
  * comment, a commit message in `gh`/`glab -F json` listings): a crash or an advisory quoted there
  * is not an event of this run.
  */
-const PROSE_MEMBER =
-  /"(title|body|description|summary|notes?|comment|messageHeadline|messageBody)"\s*:\s*"(?:[^"\\]|\\.)*"/g;
+const PROSE_KEY =
+  /"(title|body|description|summary|notes?|comment|messageHeadline|messageBody)"\s*:\s*"/g;
 
-/** `line` with the values of its prose members emptied. */
+/**
+ * `line` with the values of its prose members emptied. The value is scanned by hand, not by a
+ * regex repeating a group per character: V8 keeps a backtracking entry per turn, which
+ * overflows its stack on a value of a few million characters. An unterminated value (or an
+ * escaped line break) ends the scan, as a regex would not match it either.
+ */
 function withoutProse(line: string): string {
-  return line.includes('"') ? line.replace(PROSE_MEMBER, '"$1": ""') : line;
+  if (!line.includes('"')) return line;
+  let out = "";
+  let last = 0;
+  PROSE_KEY.lastIndex = 0;
+  for (let m = PROSE_KEY.exec(line); m; m = PROSE_KEY.exec(line)) {
+    const end = stringEnd(line, PROSE_KEY.lastIndex);
+    if (end === -1) break;
+    out += `${line.slice(last, m.index)}"${m[1]}": ""`;
+    last = PROSE_KEY.lastIndex = end + 1;
+  }
+  return last === 0 ? line : out + line.slice(last);
+}
+
+/** Where the JSON string starting at `from` (after its opening quote) closes, or -1. */
+function stringEnd(line: string, from: number): number {
+  for (let i = from; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x22) return i;
+    if (c !== 0x5c) continue;
+    const next = line.charCodeAt(++i);
+    // `.` after a backslash: any character but a line terminator.
+    if (
+      Number.isNaN(next) || next === 0x0a || next === 0x0d || next === 0x2028 || next === 0x2029
+    ) {
+      return -1;
+    }
+  }
+  return -1;
 }
 
 /**

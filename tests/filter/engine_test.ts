@@ -356,3 +356,17 @@ Deno.test("rules that remove every line leave the last lines an earlier rule pas
     "make[1]: Entering\nmake[1]: Leaving",
   );
 });
+
+Deno.test("a rule whose regex overflows V8's stack on a huge line gives the output unfiltered (Fallback)", async () => {
+  // Built-in patterns run on V8, which keeps a backtracking entry per turn of a repeated group:
+  // a line of millions of such turns throws RangeError inside the chain, never out of filter().
+  const { BUILTIN_FILTERS_DIR, loadBuiltinRules } = await import("../../src/filter/mod.ts");
+  const engine = new FilterEngine(await loadBuiltinRules(BUILTIN_FILTERS_DIR));
+  const huge = "-".repeat(8 << 20);
+  const raw = `FAILED tests/a.py::t - x\n${huge}\n1 failed in 0.1s`;
+  const outcome = engine.filter("pytest", raw, { failed: true });
+  expect(outcome.stats.confidence).toBe("fallback");
+  expect(outcome.text).toBe(raw);
+  const hash = engine.filter("liquibase update", "#".repeat(8 << 20), { failed: true });
+  expect([hash.stats.confidence, hash.text.length]).toEqual(["fallback", 8 << 20]);
+});

@@ -189,6 +189,21 @@ Deno.test("a crash or an advisory quoted in a JSON listing's prose (title, body,
   );
 });
 
+Deno.test("a JSON prose value of millions of characters or escapes is emptied without overflowing V8's regex stack", () => {
+  const long = "x ".repeat(4 << 20);
+  const escapes = "\\n".repeat(4 << 20);
+  const scanner = new SecurityScanner();
+  scanner.scan(
+    [
+      `{"title": "${long}Segmentation fault"}`,
+      `{"body": "${escapes}panicked at"}`,
+      `{"body": "${long}", "Output": "Segmentation fault"}`,
+    ].join("\n"),
+  );
+  expect(scanner.signalCount).toBe(1);
+  expect(scanner.signalLines[0].endsWith('"Output": "Segmentation fault"}')).toBe(true);
+});
+
 Deno.test("a signal line a filter shows without its `path:` prefix (said once above it) is kept; a bare signal word elsewhere is not", () => {
   const scanner = new SecurityScanner();
   const raw = [

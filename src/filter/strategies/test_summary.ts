@@ -41,8 +41,11 @@ const SUMMARY = [
 // `\S.*` where `\S+.*` would say the same: V8 backtracks `\S+.*` over every split of the word
 // when the rest fails (quadratic in the test name, on every passing cargo line). A pytest id's
 // first `::` is found by `PYTEST_ID` (no colon pair before it), so there is one split to try,
-// not one per `:` of a line of colons.
-const PYTEST_ID = "(?:[^\\s:]|:(?!:))+::";
+// not one per `:` of a line of colons. Its repeated group takes a single `:` and what follows it,
+// not one character: V8 keeps a backtracking entry per turn of a group, and a turn per character
+// overflows the stack on a line of a few million characters. Before the first `::` is the test
+// file's path, which holds a few single colons at most.
+const PYTEST_ID = ":?[^\\s:]+(?::[^\\s:]+){0,16}::";
 
 /** One line naming a failed test; kept even when its trace is not. */
 const FAILED_MARKER = [
