@@ -72,7 +72,7 @@ export const deps: Deps = {
 export async function loadConfigFor(
   globals: Pick<GlobalOptions, "config">,
 ): Promise<LoadedConfig> {
-  const { loadConfig } = await import("./src/config/mod.ts");
+  const { loadConfig } = await import("./src/config/lite.ts");
   return await loadConfig({ path: globals.config, env: Deno.env.toObject() });
 }
 
@@ -433,7 +433,7 @@ export async function buildRuntime(
     faultsShown: options.mcpFaultsShown ?? false,
   });
   if (mcp) cleanups.push(() => mcp.close());
-  const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/mod.ts");
+  const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/lite.ts");
   const { policyRuleWarnings } = await import("./src/tools/mod.ts");
   const names = registry.all().map((t) => t.name);
   for (

@@ -32,6 +32,7 @@ const ENTRY_POINTS: ReadonlyMap<string, string> = new Map([
   ["src/tools/hooks.ts", "the registry's hooks load the filter engine and the store"],
   ["src/config/errors.ts", "zod-free: the CLI reports config errors without loading the schema"],
   ["src/config/providers.ts", "zod-free: `zeph --help` lists the providers"],
+  ["src/config/lite.ts", "loads the config without building the zod schema when no key is set"],
   ["src/filter/regex.ts", "search's pool threads compile patterns without the filter engine"],
   ["src/permission/shell.ts", "the bash parser, loaded on the first command analysis"],
   ["src/search/link.ts", "a fenced file worker starts without the search engine loading"],

@@ -7,8 +7,10 @@
 import * as path from "node:path";
 import { readBoundedTextFile, UnreadableFileError } from "./bounded_file.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
-import { knownKeys, schemaAt, suggestKey } from "./keys.ts";
-import { Config, permissionRules } from "./schema.ts";
+import { permissionRules } from "./consts.ts";
+import { defaultsSnapshot } from "./defaults.ts";
+import type { Config } from "./schema.ts";
+import { suggestKey } from "./suggest.ts";
 import { applyPolicyFile } from "./policy_file.ts";
 
 /** Keys an earlier version read, with what replaced them. */
@@ -203,11 +205,37 @@ export async function parseConfig(
         `tables nested more than ${MAX_TABLE_DEPTH} deep; zeph's keys are at most five levels deep. Shorten the key.`,
     }]);
   }
+  const env = options.env ?? {};
+  if (Object.keys(raw).length === 0 && !ENV_OVERRIDES.some((o) => (env[o.name] ?? "") !== "")) {
+    // Nothing to validate: the schema's defaults, without building the schema.
+    return { config: defaultsSnapshot(), warnings: misspeltVariables(env), envApplied: [] };
+  }
+  const schema = await loadSchema();
   const warnings: string[] = [];
   const envApplied: string[] = [];
-  const envKeys = applyEnv(raw, options.env ?? {}, warnings, envApplied);
-  const config = validate(raw, options.source, envKeys, warnings);
+  const envKeys = applyEnv(schema, raw, env, warnings, envApplied);
+  const config = validate(schema, raw, options.source, envKeys, warnings);
   return { config, warnings, envApplied };
+}
+
+/** The zod schema and its key walker. */
+interface Schema {
+  Config: typeof import("./schema.ts").Config;
+  knownKeys: typeof import("./keys.ts").knownKeys;
+  schemaAt: typeof import("./keys.ts").schemaAt;
+}
+
+/**
+ * Loads the schema when a file or a `ZEPH_*` variable sets keys: building it is a good part of a
+ * one-shot call's start, and a run with nothing to validate gets the same defaults from
+ * defaults.ts (tests/config/defaults_test.ts keeps that equal to the schema's).
+ */
+async function loadSchema(): Promise<Schema> {
+  const [{ Config }, { knownKeys, schemaAt }] = await Promise.all([
+    import("./schema.ts"),
+    import("./keys.ts"),
+  ]);
+  return { Config, knownKeys, schemaAt };
 }
 
 /**
@@ -253,6 +281,7 @@ function deepestPath(root: unknown, limit: number): (string | number)[] | null {
 
 /** Writes `ZEPH_*` values into the raw table; returns key path → variable for error messages. */
 function applyEnv(
+  { Config, schemaAt }: Schema,
   raw: Record<string, unknown>,
   env: Env,
   warnings: string[],
@@ -385,6 +414,7 @@ const ARTICLE: Record<string, string> = {
 
 /** Validates with the strict schema; unknown keys become warnings and are stripped. */
 function validate(
+  { Config, knownKeys }: Schema,
   raw: Record<string, unknown>,
   source: string,
   envKeys: Map<string, string>,

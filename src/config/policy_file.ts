@@ -7,7 +7,6 @@ import * as path from "node:path";
 import { readBoundedTextFile, UnreadableFileError } from "./bounded_file.ts";
 import { ConfigError, type ConfigIssue } from "./errors.ts";
 import type { Config } from "./schema.ts";
-import { PolicyFile } from "./tool_guards.ts";
 
 /** Largest policy file read (spec: 256 KiB). */
 export const MAX_POLICY_FILE_BYTES = 256 * 1024;
@@ -54,6 +53,8 @@ export async function applyPolicyFile(config: Config, configPath: string | null)
       message: `TOML syntax error in the policy file: ${reason}`,
     }]);
   }
+  // Its schema loads only here: a config without a policy file never builds it.
+  const { PolicyFile } = await import("./tool_guards.ts");
   const parsed = PolicyFile.safeParse(raw);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => ({

@@ -16,17 +16,28 @@ import { DependenciesConfig, SchemaFilterConfig, TafcConfig } from "./tool_selec
 import { UndoConfig } from "./undo.ts";
 import { FileSandboxConfig } from "./file_sandbox.ts";
 import { checkSandboxNetwork, SandboxNetworkKeys } from "./sandbox_network.ts";
+import {
+  DEFAULT_BLOCKED_COMMANDS,
+  DEFAULT_CONFIRM_PATTERNS,
+  DEFAULT_ENV_BLOCKLIST,
+  DEFAULT_PROTECTED_PATHS,
+  MAX_BUFFER_BYTES,
+  MAX_TIMEOUT_SECS,
+  PERMISSION_SETTINGS,
+  permissionRules,
+} from "./consts.ts";
 
-/**
- * Timeouts are capped at 24 h: a timer holds at most 2^31-1 ms (about 24.8 days) and a longer one
- * fires at once, so a larger value would time every command out immediately.
- */
-export const MAX_TIMEOUT_SECS = 86_400;
-/**
- * Byte limits of data held in memory are capped at 256 MiB, well inside what one V8 string or
- * buffer can hold.
- */
-export const MAX_BUFFER_BYTES = 256 * 1024 * 1024;
+// The zod-free constants live in consts.ts, which loads without zod; exported here too.
+export {
+  DEFAULT_BLOCKED_COMMANDS,
+  DEFAULT_CONFIRM_PATTERNS,
+  DEFAULT_ENV_BLOCKLIST,
+  DEFAULT_PROTECTED_PATHS,
+  MAX_BUFFER_BYTES,
+  MAX_TIMEOUT_SECS,
+  PERMISSION_SETTINGS,
+  permissionRules,
+};
 
 /** An integer number of seconds, at most 24 h. */
 function seconds(min: number) {
@@ -58,80 +69,9 @@ export const PermissionRuleConfig = z.object({
 }).strict();
 export type PermissionRuleConfig = z.infer<typeof PermissionRuleConfig>;
 
-/** Defaults of the reference implementation (lowercase substrings in its legacy form). */
-export const DEFAULT_CONFIRM_PATTERNS = [
-  "rm ",
-  "git push -f",
-  "git push --force",
-  "drop table",
-  "drop database",
-  "truncate ",
-  "$(",
-  "`",
-  "<(",
-  ">(",
-  "<<<",
-  "eval ",
-];
-
-export const DEFAULT_BLOCKED_COMMANDS = [
-  "rm -rf /",
-  "sudo",
-  "mkfs",
-  "dd if=",
-  "curl",
-  "wget",
-  "nc ",
-  "ncat",
-  "netcat",
-  "shutdown",
-  "reboot",
-  "halt",
-];
-
-export const DEFAULT_ENV_BLOCKLIST = [
-  "ZEPH_",
-  "AWS_",
-  "AZURE_",
-  "GCP_",
-  "GOOGLE_",
-  "OPENAI_",
-  "ANTHROPIC_",
-  "HF_",
-  "HUGGING",
-];
-
 /** How much the agent may do unasked: nothing that changes files, the rules, or everything. */
 export const Autonomy = z.enum(["readonly", "supervised", "full"]);
 export type Autonomy = z.infer<typeof Autonomy>;
-
-/**
- * Workspace paths whose content some program later runs or trusts (git's config, attributes and
- * hooks; editor, MCP and direnv settings; shell start-up files): writing them is never
- * auto-allowed. Globs relative to the workspace, matched like permission rules.
- */
-export const DEFAULT_PROTECTED_PATHS = [
-  ".git/**",
-  ".gitattributes",
-  ".gitmodules",
-  ".zeph/**",
-  ".mcp.json",
-  ".vscode/settings.json",
-  ".envrc",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".inputrc",
-];
-
-/** `[tools.permissions]` keys that are settings, not a tool's rule list. */
-export const PERMISSION_SETTINGS = ["autonomy", "protected_paths"] as const;
 
 /**
  * `[tools.permissions]`: the autonomy level, the protected paths, and per tool id an ordered
@@ -142,20 +82,6 @@ export const PermissionsConfig = z.object({
   protected_paths: z.array(z.string().min(1)).default([...DEFAULT_PROTECTED_PATHS]),
 }).catchall(z.array(PermissionRuleConfig));
 export type PermissionsConfig = z.infer<typeof PermissionsConfig>;
-
-/**
- * The rule lists of `[tools.permissions]` by tool id, or null when there are none (then the
- * legacy `[tools.shell]` blocked_commands/confirm_patterns apply, as the spec says).
- */
-export function permissionRules(
-  permissions: PermissionsConfig,
-): Record<string, PermissionRuleConfig[]> | null {
-  const settings = new Set<string>(PERMISSION_SETTINGS);
-  const entries = Object.entries(permissions).filter(([k]) => !settings.has(k));
-  return entries.length
-    ? Object.fromEntries(entries) as Record<string, PermissionRuleConfig[]>
-    : null;
-}
 
 const AgentConfig = z.object({
   max_tool_iterations: z.number().int().min(1).max(1000).default(10),

@@ -1,8 +1,8 @@
 /**
  * Warnings about tool names in the tool selection tables (kept apart from tool_selection.ts:
- * the did-you-mean walks the schema, which imports that file).
+ * it loads with the config loader, which must not load the schema to report them).
  */
-import { suggestKey } from "./keys.ts";
+import { suggestKey } from "./suggest.ts";
 import type { DependenciesConfig, SchemaFilterConfig } from "./tool_selection.ts";
 
 /**

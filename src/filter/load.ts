@@ -6,7 +6,7 @@
  * stops zeph from starting.
  */
 import { parse as parseToml, TomlError } from "smol-toml";
-import { readBoundedTextFile, UnreadableFileError } from "../config/mod.ts";
+import { readBoundedTextFile, UnreadableFileError } from "../config/lite.ts";
 import type { Config } from "../config/mod.ts";
 import { FilterEngine } from "./engine.ts";
 import { type CompiledRule, compileRule, RuleError, ruleName } from "./rule.ts";
@@ -170,7 +170,7 @@ function userFilePath(
 export async function filtersConfigDir(configPath: string | null): Promise<string | null> {
   let file = configPath;
   if (!file) {
-    const { locateConfig } = await import("../config/mod.ts");
+    const { locateConfig } = await import("../config/lite.ts");
     file = locateConfig({ env: Deno.env.toObject() }).path;
   }
   if (!file) return null;

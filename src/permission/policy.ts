@@ -11,7 +11,7 @@ import {
   type PermissionAction,
   type PermissionRuleConfig,
   permissionRules,
-} from "../config/mod.ts";
+} from "../config/lite.ts";
 import { type CompiledProtected, compileProtected, protectedMatch } from "./_command_tables.ts";
 import { type CompiledGlob, compileGlob, escapeGlob } from "./glob.ts";
 

@@ -15,7 +15,7 @@ import {
   DEFAULT_BLOCKED_COMMANDS,
   DEFAULT_CONFIRM_PATTERNS,
   permissionRules,
-} from "../config/mod.ts";
+} from "../config/lite.ts";
 import {
   commandEffect,
   type CompiledProtected,

@@ -5,7 +5,7 @@
  * first request, so start-up does not pay for them. API keys come from the environment only and
  * never appear in messages or logs.
  */
-import { type Config, PROVIDER_NAMES, type ProviderName } from "../config/mod.ts";
+import { type Config, PROVIDER_NAMES, type ProviderName } from "../config/lite.ts";
 import { ANTHROPIC_KEY_ENV, AnthropicProvider } from "./anthropic.ts";
 import { OllamaProvider } from "./ollama.ts";
 import { OPENAI_KEY_ENV, OpenAiProvider } from "./openai.ts";

@@ -13,7 +13,7 @@
  * lines starting with `#` or `//` are ignored.
  */
 import { z } from "zod";
-import { readBoundedTextFile, UnreadableFileError } from "../config/mod.ts";
+import { readBoundedTextFile, UnreadableFileError } from "../config/lite.ts";
 import { classifyHttpStatus } from "../errors/mod.ts";
 import {
   type ChatRequest,

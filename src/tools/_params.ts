@@ -4,7 +4,7 @@
  * refuses a typo (`"lmit": 1` would otherwise read the whole file) and every tool answers one
  * way, with a "did you mean".
  */
-import { suggestKey } from "../config/mod.ts";
+import { suggestKey } from "../config/lite.ts";
 
 interface ZodInternals {
   _zod?: {

@@ -7,7 +7,8 @@
  * order of rules meaningless). A deny refuses the call whatever the permissions say. An allow
  * only lets the call go on to the permission rules: it never skips an ask or a protected path.
  */
-import { type Config, type PolicyRuleConfig, suggestKey } from "../config/mod.ts";
+import type { PolicyRuleConfig } from "../config/mod.ts";
+import { type Config, suggestKey } from "../config/lite.ts";
 import { compilePattern, type Pattern } from "../filter/regex.ts";
 import { type CompiledGlob, compileGlob } from "../permission/mod.ts";
 
