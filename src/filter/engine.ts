@@ -207,9 +207,17 @@ export class FilterEngine {
     }
     for (const { name, type, create } of stages) {
       const output: string[] = [];
-      const stage = create({ emit: (line) => output.push(line), failed });
-      for (const line of lines) stage.push(line);
-      traces.push({ name, type, input: lines, output, confidence: stage.finish() });
+      try {
+        const stage = create({ emit: (line) => output.push(line), failed });
+        for (const line of lines) stage.push(line);
+        traces.push({ name, type, input: lines, output, confidence: stage.finish() });
+      } catch (error) {
+        // As in filter(): a pattern whose backtracking outgrows V8's stack on a huge line leaves
+        // the output as it came (the sanitised lines), and no later stage runs.
+        if (!(error instanceof RangeError)) throw error;
+        traces.push({ name, type, input: lines, output: traces[0].output, confidence: "fallback" });
+        break;
+      }
       lines = output;
     }
     return traces;

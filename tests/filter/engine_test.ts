@@ -370,3 +370,21 @@ Deno.test("a rule whose regex overflows V8's stack on a huge line gives the outp
   const hash = engine.filter("liquibase update", "#".repeat(8 << 20), { failed: true });
   expect([hash.stats.confidence, hash.text.length]).toEqual(["fallback", 8 << 20]);
 });
+
+Deno.test("zeph filter --explain on such a line ends its trace with the unfiltered lines (Fallback), without throwing", async () => {
+  const { BUILTIN_FILTERS_DIR, explainFilter, loadBuiltinRules } = await import(
+    "../../src/filter/mod.ts"
+  );
+  const engine = new FilterEngine(await loadBuiltinRules(BUILTIN_FILTERS_DIR));
+  const raw = `FAILED tests/a.py::t - x\n${"-".repeat(8 << 20)}\n1 failed in 0.1s`;
+  const traces = engine.trace("pytest", raw, { failed: true });
+  const last = traces.at(-1)!;
+  expect([last.confidence, last.output.length, last.output[1].length]).toEqual([
+    "fallback",
+    3,
+    8 << 20,
+  ]);
+  expect(explainFilter(engine, "pytest", raw, { failed: true }).at(-1)).toMatch(
+    /confidence fallback/,
+  );
+});
