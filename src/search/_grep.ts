@@ -73,6 +73,7 @@ export async function grep(request: GrepRequest): Promise<GrepHit[]> {
       sandbox,
       signal,
       pool,
+      onNotice: request.onNotice,
     });
   try {
     // The pool is asked for only when the walk turns out large (`searchTree`): a small tree

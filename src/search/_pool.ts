@@ -440,6 +440,8 @@ export interface TreeSearch {
   pool: GrepPool | null | (() => Promise<GrepPool | null>);
   /** Entries walked alone before splitting (tests use 0). @default SPLIT_AFTER_ENTRIES */
   splitAfter?: number;
+  /** Told when the pool was asked for and could not start, so the search ran on one thread. */
+  onNotice?: (message: string) => void;
 }
 
 /**
@@ -481,7 +483,11 @@ export async function searchTree(s: TreeSearch): Promise<GrepHit[]> {
     if (pool) break;
     if (!asked) {
       asked = true;
-      ask!().then((p) => void (pool = p), () => void (pool = null));
+      ask!().then((p) => void (pool = p), (error) => {
+        pool = null;
+        const why = error instanceof Error ? error.message : String(error);
+        s.onNotice?.(`${why}; searched on one thread instead`);
+      });
     }
     if ((walked - splitAfter) % POLL_POOL_EVERY === 0) await nextTask();
   }

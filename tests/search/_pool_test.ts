@@ -266,7 +266,12 @@ Deno.test("grep pool: asked for only past the split point; the walk goes on whil
     expect([never, pool.dispatched - before]).toEqual([1, 1]);
     // An ask that fails is a pool of none.
     const failing = () => Promise.reject(new Error("no threads"));
-    expect(shown(await search(root, 1000, { pool: failing, splitAfter: 5 }))).toEqual(alone);
+    const notices: string[] = [];
+    const onNotice = (message: string) => void notices.push(message);
+    expect(shown(await search(root, 1000, { pool: failing, splitAfter: 5, onNotice }))).toEqual(
+      alone,
+    );
+    expect(notices).toEqual(["no threads; searched on one thread instead"]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
