@@ -90,7 +90,8 @@ async function openStore(config: Config, consequence = ""): Promise<SqliteStore 
   try {
     return openConfiguredStore(config);
   } catch (error) {
-    console.error(`zeph: warning: ${(error as Error).message}${consequence}`);
+    const { message, warning } = error as { message: string; warning?: string };
+    console.error(`zeph: warning: ${warning ?? message + consequence}`);
     return null;
   }
 }
@@ -104,11 +105,15 @@ function openAuditLog(
   config: Config,
 ): ReturnType<typeof store.openAuditLog> {
   try {
-    return store.openAuditLog(config);
+    const log = store.openAuditLog(config);
+    const unwritable = log?.checkWritable();
+    if (unwritable) console.error(`zeph: warning: ${unwritable}`);
+    return unwritable ? null : log;
   } catch (error) {
     console.error(
-      `zeph: warning: tool calls are not audited: ${(error as Error).message.split(". ")[0]}. ` +
-        "Set [tools.audit] path (or XDG_DATA_HOME), or ZEPH_TOOLS_AUDIT_ENABLED=false",
+      `zeph: warning: ${(error as Error).message.split(". ")[0]}, so tool calls are not ` +
+        "audited; set [tools.audit] path (or ZEPH_TOOLS_AUDIT_PATH) to a writable file, or " +
+        "ZEPH_TOOLS_AUDIT_ENABLED=false.",
     );
     return null;
   }

@@ -28,8 +28,16 @@ interface Run {
   stderr: string;
 }
 
-/** zeph in a read-only root where only `ws` is writable; env is exactly `env` plus PATH. */
-async function inContainer(ws: string, args: string[], env: Record<string, string>): Promise<Run> {
+/**
+ * zeph in a read-only root where only `ws` is writable; env is exactly `env` plus PATH. With
+ * `merged`, stderr goes to stdout, so the order of warnings and output shows as on a terminal.
+ */
+async function inContainer(
+  ws: string,
+  args: string[],
+  env: Record<string, string>,
+  { merged = false } = {},
+): Promise<Run> {
   const out = await new Deno.Command("bwrap", {
     args: [
       "--ro-bind",
@@ -45,6 +53,7 @@ async function inContainer(ws: string, args: string[], env: Record<string, strin
       "--chdir",
       ws,
       "--die-with-parent",
+      ...(merged ? ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh"] : []),
       DENO,
       "run",
       ...FLAGS,
@@ -111,6 +120,57 @@ Deno.test({
       expect(prompt.stdout).toContain("Done: out.txt written.");
       expect(ESCAPE.test(prompt.stdout + prompt.stderr)).toBe(false);
       expect(await Deno.readTextFile(path.join(ws, "out.txt"))).toBe("ok\n");
+    }),
+});
+
+Deno.test({
+  name: "container: a read-only HOME says each file it cannot write once, before any output",
+  ignore: !BWRAP,
+  fn: () =>
+    withWorkspace(async (ws) => {
+      // HOME exists but lies in the read-only root, as a container image's home does.
+      const home = await Deno.makeTempDir({ prefix: "zeph_ro_home_" });
+      try {
+        await Deno.writeTextFile(path.join(ws, "a.txt"), "alpha\n");
+        const script = path.join(ws, "model.jsonl");
+        await Deno.writeTextFile(
+          script,
+          '{"tool_calls": [{"id": "r1", "name": "read", "input": {"path": "a.txt"}}]}\n' +
+            '{"text": "Done."}\n',
+        );
+        const data = path.join(home, ".local", "share", "zeph");
+        const warnings = [
+          `zeph: warning: Cannot write the store "${data}/zeph.db" (read-only file system), so ` +
+          "conversations and large tool outputs are not saved; set [memory] sqlite_path (or " +
+          "ZEPH_MEMORY_SQLITE_PATH) to a writable file.",
+          `zeph: warning: Cannot write the audit log "${data}/audit.jsonl" (read-only file ` +
+          "system), so tool calls are not audited; set [tools.audit] path (or " +
+          "ZEPH_TOOLS_AUDIT_PATH) to a writable file, or turn the log off with " +
+          "ZEPH_TOOLS_AUDIT_ENABLED=false.",
+        ];
+        const tool = await inContainer(ws, ["tool", "read", '{"path": "a.txt"}'], {
+          HOME: home,
+        }, { merged: true });
+        expect(tool).toEqual({
+          code: 0,
+          stdout: [...warnings, "   1\talpha", ""].join("\n"),
+          stderr: "",
+        });
+
+        const prompt = await inContainer(
+          ws,
+          ["--yes", "-p", "read a.txt", "--provider", "script", "--script", script],
+          { HOME: home },
+          { merged: true },
+        );
+        expect(prompt.code).toBe(0);
+        const lines = prompt.stdout.split("\n");
+        expect(lines.slice(0, 2)).toEqual(warnings);
+        expect(lines.filter((l) => l.includes("warning"))).toEqual(warnings);
+        expect(lines.at(-2)).toBe("Done.");
+      } finally {
+        await Deno.remove(home, { recursive: true });
+      }
     }),
 });
 

@@ -21,6 +21,7 @@ import {
   type Message,
   type Provider,
   ProviderError,
+  providerLabel,
 } from "../provider/mod.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import {
@@ -201,7 +202,7 @@ export async function runTurn(
           type: "notice",
           level: "error",
           code: "provider_error",
-          message: `${session.provider.name} (${session.provider.model}): ${message}`,
+          message: `${providerLabel(session.provider)}: ${message}`,
           category: error.category,
         });
         return stop("error");

@@ -91,6 +91,12 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
     description: "Turn the audit log on or off",
   },
   {
+    name: "ZEPH_TOOLS_AUDIT_PATH",
+    key: "tools.audit.path",
+    type: "string",
+    description: "Audit log file (JSONL)",
+  },
+  {
     name: "ZEPH_MEMORY_SQLITE_PATH",
     key: "memory.sqlite_path",
     type: "string",

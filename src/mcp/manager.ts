@@ -60,7 +60,7 @@ export class McpManager {
         onTools: (tools) => void this.#sync(connection, tools),
         onFault: (message) =>
           (this.#options.fault ?? this.#options.warn)(
-            `MCP server "${spec.id}" (${spec.origin}) ${message}; its tools are not available`,
+            `MCP server "${spec.id}" (${spec.origin}) ${message}; its tools are not available.`,
           ),
       });
       this.#connections.push(connection);

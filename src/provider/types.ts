@@ -99,6 +99,15 @@ export interface Provider {
   chat(request: ChatRequest): Promise<ChatResponse>;
 }
 
+/**
+ * How messages name a provider: "claude (claude-sonnet-4-5)", or just "script" when the model
+ * only repeats the provider's name, as the scripted provider's does.
+ */
+export function providerLabel(provider: Pick<Provider, "name" | "model">): string {
+  const model = provider.model.trim();
+  return model && model !== provider.name ? `${provider.name} (${model})` : provider.name;
+}
+
 /** A provider failure, classified with the tool taxonomy so retry logic is shared. */
 export class ProviderError extends Error {
   constructor(

@@ -8,6 +8,7 @@ import type { Config, PermissionAction } from "../config/mod.ts";
 import type { ErrorCategory, Outcome } from "../errors/mod.ts";
 import { MASK, maskUrlPasswords, SECRET_SHAPES } from "../secrets/mod.ts";
 import { defaultDataDir } from "./db.ts";
+import { cannotWrite } from "./errors.ts";
 
 /** One line of the audit log. Every field is always present (null when unknown). */
 export interface AuditEntry {
@@ -141,11 +142,21 @@ export class AuditWriter {
     } catch (error) {
       if (this.#warned) return;
       this.#warned = true;
-      warn(
-        `zeph: warning: tool calls are not audited: cannot write ${JSON.stringify(this.path)}: ` +
-          `${(error as Error).message}. Set [tools.audit] path to a writable file, or ` +
-          "[tools.audit] enabled = false (ZEPH_TOOLS_AUDIT_ENABLED=false).",
-      );
+      warn(`zeph: warning: ${cannotWrite("audit", this.path, error)}`);
+    }
+  }
+
+  /**
+   * Null when the log can be appended to, else the warning to print once at start-up: a log
+   * found unwritable only at the first call would interrupt that call's output.
+   */
+  checkWritable(): string | null {
+    try {
+      Deno.mkdirSync(dirname(this.path), { recursive: true });
+      Deno.openSync(this.path, { append: true, create: true, mode: 0o600 }).close();
+      return null;
+    } catch (error) {
+      return cannotWrite("audit", this.path, error);
     }
   }
 

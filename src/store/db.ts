@@ -5,7 +5,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { dirname, join } from "node:path";
 import type { Config } from "../config/mod.ts";
-import { StoreError } from "./errors.ts";
+import { cannotWrite, StoreError } from "./errors.ts";
 import { type Migration, MIGRATIONS } from "./migrations.ts";
 
 /** `$XDG_DATA_HOME/zeph`, else `~/.local/share/zeph`. */
@@ -52,7 +52,7 @@ export function dataDirShortfall(
   ].join(" and ");
   const keys = [
     ...(store ? ["[memory] sqlite_path (or ZEPH_MEMORY_SQLITE_PATH)"] : []),
-    ...(audit ? ["[tools.audit] path"] : []),
+    ...(audit ? ["[tools.audit] path (or ZEPH_TOOLS_AUDIT_PATH)"] : []),
   ].join(" and ");
   return {
     store,
@@ -118,7 +118,11 @@ export function openDatabase(
         `Cannot create the directory of the store ${JSON.stringify(path)}: ${
           (error as Error).message
         }`,
-        { hint: "Set [memory] sqlite_path to a writable location", cause: error },
+        {
+          hint: "Set [memory] sqlite_path to a writable location",
+          cause: error,
+          warning: cannotWrite("store", path, error),
+        },
       );
     }
   }
@@ -217,8 +221,30 @@ function openError(path: string, error: unknown): StoreError {
         ? "The file is not a zeph database or is damaged; move it away or set [memory] sqlite_path to another file"
         : "Check that the path is writable, or set [memory] sqlite_path to another file",
       cause: error,
+      ...(notDb ? {} : { warning: cannotWrite("store", path, osCause(path, error)) }),
     },
   );
+}
+
+/**
+ * SQLite says only "unable to open database file"; opening the file the way SQLite does gives
+ * the system's reason (a read-only file system, a directory in the way). Nothing is created
+ * where SQLite could not create the file.
+ */
+function osCause(path: string, error: unknown): unknown {
+  if (!/unable to open database file/i.test((error as Error)?.message ?? "")) return error;
+  try {
+    Deno.openSync(path, { read: true, write: true }).close();
+  } catch (reason) {
+    if (!(reason instanceof Deno.errors.NotFound)) return reason;
+    try {
+      Deno.openSync(path, { write: true, createNew: true, mode: 0o600 }).close();
+      Deno.removeSync(path);
+    } catch (createReason) {
+      return createReason;
+    }
+  }
+  return error;
 }
 
 export function userVersion(db: DatabaseSync): number {

@@ -145,7 +145,7 @@ async function scanWindow(
   };
   let first = true;
   for await (const bytes of opened.chunks()) {
-    if (ctx.signal.aborted) throw new ToolError("cancelled", `Cannot read ${file}: cancelled`);
+    if (ctx.signal.aborted) throw new ToolError("cancelled", `Cannot read ${q(file)}: cancelled`);
     if (first) {
       first = false;
       const reason = binaryReason(bytes);

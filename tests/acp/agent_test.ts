@@ -496,7 +496,7 @@ Deno.test("acp: a provider failure fails session/prompt with a JSON-RPC error na
     let error: { code?: number; message?: string } = {};
     await prompt(s, sessionId, "two").catch((e) => error = e);
     expect(error.code).toBe(-32603);
-    expect(error.message).toMatch(/^script \(script\): .*invalid x-api-key/);
+    expect(error.message).toMatch(/^script: .*invalid x-api-key/);
     // The failure is the request's error, not a message in the turn's text.
     expect(agentText(s)).toBe("partial ");
     assertCleanWire(s);

@@ -255,9 +255,17 @@ Deno.test("provider errors end the turn with a notice, not a crash", async () =>
     type: "notice",
     level: "error",
     code: "provider_error",
-    message: "script (script): Too many requests",
+    message: "script: Too many requests",
     category: "rate_limited",
   }]);
+});
+
+Deno.test("a provider error names the model only when it differs from the provider's name", async () => {
+  await using h = await harness({
+    turns: ['{"legacy": false, "model": "m-1"}', { error: { status: 400, message: "Boom" } }],
+  });
+  expect(await h.session.prompt("go", { sink: (e) => h.events.push(e) })).toBe("error");
+  expect(ofType(h.events, "notice").map((n) => n.message)).toEqual(["script (m-1): Boom"]);
 });
 
 Deno.test("an unscripted turn fails loudly, naming the script and the turn", async () => {

@@ -73,7 +73,7 @@ Deno.test("-p exits 1 on a provider error and names the problem", async () => {
     }]);
     const r = await zeph(["-p", "hi", "--script", file], { cwd: ws, home });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("[provider_error] script (script): invalid x-api-key");
+    expect(r.stderr).toContain("[provider_error] script: invalid x-api-key");
     expect(r.stderr).toContain("(turn ended: error)");
   });
 });

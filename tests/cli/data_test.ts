@@ -37,7 +37,7 @@ Deno.test("with no HOME and no XDG_DATA_HOME a prompt runs, with one warning nam
       stderr: "zeph: warning: Neither HOME nor XDG_DATA_HOME is set, so conversations and " +
         "large tool outputs are not saved and tool calls are not audited. Set XDG_DATA_HOME or " +
         "HOME, or set [memory] sqlite_path (or ZEPH_MEMORY_SQLITE_PATH) and [tools.audit] path " +
-        "in config.toml.\n",
+        "(or ZEPH_TOOLS_AUDIT_PATH) in config.toml.\n",
     });
   });
 });
@@ -54,7 +54,8 @@ Deno.test("with no HOME, ZEPH_MEMORY_SQLITE_PATH saves the conversation and the 
     expect(result.code).toBe(0);
     expect(result.stderr.split("\n")[0]).toBe(
       "zeph: warning: Neither HOME nor XDG_DATA_HOME is set, so tool calls are not audited. " +
-        "Set XDG_DATA_HOME or HOME, or set [tools.audit] path in config.toml.",
+        "Set XDG_DATA_HOME or HOME, or set [tools.audit] path (or ZEPH_TOOLS_AUDIT_PATH) in " +
+        "config.toml.",
     );
     const conn = new DatabaseSync(db);
     const row = conn.prepare("SELECT count(*) AS n FROM conversations").get() as { n: number };

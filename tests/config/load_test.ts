@@ -199,6 +199,7 @@ Deno.test("env overrides apply over file values and are listed", async () => {
       ZEPH_TOOLS_SHELL_TIMEOUT: "90",
       ZEPH_TOOLS_FILTERS_ENABLED: "false",
       ZEPH_TOOLS_AUDIT_ENABLED: "0",
+      ZEPH_TOOLS_AUDIT_PATH: "/tmp/audit.jsonl",
       ZEPH_MEMORY_SQLITE_PATH: "/tmp/z.db",
       ZEPH_UNRELATED: "x",
     },
@@ -211,6 +212,7 @@ Deno.test("env overrides apply over file values and are listed", async () => {
   expected.tools.shell.timeout = 90;
   expected.tools.filters.enabled = false;
   expected.tools.audit.enabled = false;
+  expected.tools.audit.path = "/tmp/audit.jsonl";
   expected.memory.sqlite_path = "/tmp/z.db";
   expect(loaded.config).toEqual(expected);
   expect(loaded.envApplied).toEqual([
@@ -220,6 +222,7 @@ Deno.test("env overrides apply over file values and are listed", async () => {
     "ZEPH_TOOLS_SHELL_TIMEOUT",
     "ZEPH_TOOLS_FILTERS_ENABLED",
     "ZEPH_TOOLS_AUDIT_ENABLED",
+    "ZEPH_TOOLS_AUDIT_PATH",
     "ZEPH_MEMORY_SQLITE_PATH",
   ]);
   expect(loaded.warnings).toEqual([]);

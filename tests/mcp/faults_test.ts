@@ -137,7 +137,7 @@ Deno.test("servers that exit, print garbage or hang at start are reported; the o
     expect(text).toContain('"hangs" (config) cannot start: did not answer within 4 s');
     expect(text).toContain(
       'MCP server "missing" (config) cannot start: command "/nonexistent/mcp-server" not found ' +
-        "(check the path, or that it is on PATH); its tools are not available",
+        "(check the path, or that it is on PATH); its tools are not available.",
     );
     expect(h.registry.get("good_slow")).toBeDefined();
   } finally {

@@ -321,7 +321,8 @@ Deno.test("dataDirShortfall names what a missing HOME leaves out and every key t
     audit: true,
     warning: "Neither HOME nor XDG_DATA_HOME is set, so conversations and large tool outputs " +
       "are not saved and tool calls are not audited. Set XDG_DATA_HOME or HOME, or set " +
-      "[memory] sqlite_path (or ZEPH_MEMORY_SQLITE_PATH) and [tools.audit] path in config.toml.",
+      "[memory] sqlite_path (or ZEPH_MEMORY_SQLITE_PATH) and [tools.audit] path " +
+      "(or ZEPH_TOOLS_AUDIT_PATH) in config.toml.",
   });
   const placed = defaultConfig();
   placed.memory.sqlite_path = "/data/z.db";
@@ -330,6 +331,31 @@ Deno.test("dataDirShortfall names what a missing HOME leaves out and every key t
   placed.tools.audit.path = "";
   placed.tools.audit.enabled = false;
   expect(dataDirShortfall(placed, envOf({}))).toBeNull();
+});
+
+Deno.test("a store that cannot be written carries one start-up warning: path, reason, key", () => {
+  withDir((dir) => {
+    Deno.writeTextFileSync(join(dir, "file"), "");
+    const cases = [
+      // The directory would have to be created under a regular file.
+      [join(dir, "file", "sub", "z.db"), "not a directory"],
+      // SQLite's "unable to open database file" is replaced by the system's reason.
+      [dir, "is a directory"],
+    ];
+    for (const [path, reason] of cases) {
+      let error: StoreError | undefined;
+      try {
+        openStore(path);
+      } catch (e) {
+        error = e as StoreError;
+      }
+      expect(error?.warning).toBe(
+        `Cannot write the store ${JSON.stringify(path)} (${reason}), so conversations and ` +
+          "large tool outputs are not saved; set [memory] sqlite_path (or " +
+          "ZEPH_MEMORY_SQLITE_PATH) to a writable file.",
+      );
+    }
+  });
 });
 
 Deno.test("a store error is sentences: the message, then the hint with its full stop", () => {

@@ -49,6 +49,24 @@ Deno.test("lazyFilterHook loads the rules once and filters command output with t
   }
 });
 
+Deno.test("AuditWriter.checkWritable: null for a log it can create, else the one warning", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/file`, "");
+    const good = new AuditWriter(`${dir}/logs/audit.jsonl`);
+    expect(good.checkWritable()).toBeNull();
+    expect((await Deno.stat(`${dir}/logs/audit.jsonl`)).mode! & 0o777).toBe(0o600);
+    expect(new AuditWriter(`${dir}/file/audit.jsonl`).checkWritable()).toBe(
+      `Cannot write the audit log "${dir}/file/audit.jsonl" ("${dir}/file" is a file, not a ` +
+        "directory), so tool calls " +
+        "are not audited; set [tools.audit] path (or ZEPH_TOOLS_AUDIT_PATH) to a writable " +
+        "file, or turn the log off with ZEPH_TOOLS_AUDIT_ENABLED=false.",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("auditHook: a log that cannot be written is one warning with the fix, not one per call", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -63,9 +81,9 @@ Deno.test("auditHook: a log that cannot be written is one warning with the fix, 
     expect(warnings.length).toBe(1);
     expect(warnings[0]).toMatch(
       new RegExp(
-        `^zeph: warning: tool calls are not audited: cannot write "${dir}/file/audit.jsonl": .+\\. ` +
-          "Set \\[tools.audit\\] path to a writable file, or \\[tools.audit\\] enabled = false " +
-          "\\(ZEPH_TOOLS_AUDIT_ENABLED=false\\)\\.$",
+        `^zeph: warning: Cannot write the audit log "${dir}/file/audit.jsonl" \\(.+\\), ` +
+          "so tool calls are not audited; set \\[tools.audit\\] path \\(or ZEPH_TOOLS_AUDIT_PATH\\) " +
+          "to a writable file, or turn the log off with ZEPH_TOOLS_AUDIT_ENABLED=false\\.$",
       ),
     );
 
