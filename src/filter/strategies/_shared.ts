@@ -12,6 +12,15 @@ export function patternField(source: string, field: string, engine: RegexEngine)
   }
 }
 
+/** `patternField` for a field a rule may leave out: undefined stays undefined. */
+export function optionalPatternField(
+  source: string | undefined,
+  field: string,
+  engine: RegexEngine,
+): Pattern | undefined {
+  return source === undefined ? undefined : patternField(source, field, engine);
+}
+
 export function patternList(sources: string[], field: string, engine: RegexEngine): Pattern[] {
   return sources.map((source, i) => patternField(source, `${field}[${i}]`, engine));
 }

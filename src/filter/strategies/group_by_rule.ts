@@ -18,6 +18,7 @@ import {
   anyMatcher,
   FAILURE_SIGNAL,
   keepFailuresPast,
+  optionalPatternField,
   patternField,
   patternList,
 } from "./_shared.ts";
@@ -104,24 +105,20 @@ export function compileGroupByRule(
     location: patternField(config.location_pattern, "strategy.location_pattern", engine),
     rule: patternField(config.rule_pattern, "strategy.rule_pattern", engine),
     message: patternField(config.message_pattern, "strategy.message_pattern", engine),
-    messageLine: config.message_line_pattern === undefined
-      ? undefined
-      : patternField(config.message_line_pattern, "strategy.message_line_pattern", engine),
-    line: config.line_pattern === undefined
-      ? undefined
-      : patternField(config.line_pattern, "strategy.line_pattern", engine),
-    file: config.file_pattern === undefined
-      ? undefined
-      : patternField(config.file_pattern, "strategy.file_pattern", engine),
-    end: config.end_pattern === undefined
-      ? undefined
-      : patternField(config.end_pattern, "strategy.end_pattern", engine),
-    frame: config.frame_pattern === undefined
-      ? undefined
-      : patternField(config.frame_pattern, "strategy.frame_pattern", engine),
-    continuation: config.continuation_pattern === undefined
-      ? undefined
-      : patternField(config.continuation_pattern, "strategy.continuation_pattern", engine),
+    messageLine: optionalPatternField(
+      config.message_line_pattern,
+      "strategy.message_line_pattern",
+      engine,
+    ),
+    line: optionalPatternField(config.line_pattern, "strategy.line_pattern", engine),
+    file: optionalPatternField(config.file_pattern, "strategy.file_pattern", engine),
+    end: optionalPatternField(config.end_pattern, "strategy.end_pattern", engine),
+    frame: optionalPatternField(config.frame_pattern, "strategy.frame_pattern", engine),
+    continuation: optionalPatternField(
+      config.continuation_pattern,
+      "strategy.continuation_pattern",
+      engine,
+    ),
     noise: anyMatcher(patternList(config.noise_patterns, "strategy.noise_patterns", engine)),
     groupedNoise: anyMatcher(
       patternList(config.grouped_noise_patterns, "strategy.grouped_noise_patterns", engine),
