@@ -18,7 +18,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .description("show what the output filters keep of a command's output")
     .argument(
       "[command...]",
-      "run this command through the bash tool (after --): its words as given, or one shell line",
+      "run this command through the bash tool (after --): its words as given (leading NAME=value words set the environment, as in a shell), or one shell line",
     )
     .option("--command <cmd>", "filter saved output from stdin as if <cmd> produced it")
     .option("--exit-code <n>", "exit code of the saved run (non-zero marks it failed)", "0")
@@ -59,12 +59,23 @@ export function register(program: CliProgram, deps: CommandDeps): void {
 /**
  * The bash line for `zeph filter -- <words>`: several words are an argv, each quoted where the
  * shell would read it otherwise (`printf '%s|' "a b"` prints "a b|"); one word is a shell line
- * as written (`zeph filter -- "cargo test 2>&1 | tail"`).
+ * as written (`zeph filter -- "cargo test 2>&1 | tail"`). Leading `NAME=value` words stay
+ * unquoted, so they set the command's environment as they do in a shell line and for `env`
+ * (`zeph filter -- RUST_BACKTRACE=1 cargo test`); a value that needs quoting is quoted after the
+ * `=`, which keeps it an assignment.
  */
 export function commandLine(words: readonly string[]): string {
   if (words.length === 1) return words[0];
-  return words.map((w) => /^[\w\/.,:=@%+^-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`)
-    .join(" ");
+  let leading = true;
+  return words.map((w) => {
+    const assignment = leading ? /^([A-Za-z_]\w*)=(.*)$/s.exec(w) : null;
+    leading = assignment !== null;
+    return assignment ? `${assignment[1]}=${shellWord(assignment[2])}` : shellWord(w);
+  }).join(" ");
+}
+
+function shellWord(w: string): string {
+  return /^[\w\/.,:=@%+^-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`;
 }
 
 async function filterSaved(

@@ -89,6 +89,10 @@ Deno.test("commandLine: several words are an argv, quoted for bash; one word is 
     [["sh", "-c", "echo x; exit 4"], "sh -c 'echo x; exit 4'"],
     [["echo", "it's", "$HOME", "*", ""], "echo 'it'\\''s' '$HOME' '*' ''"],
     [["cargo test 2>&1 | tail -3"], "cargo test 2>&1 | tail -3"],
+    // Leading NAME=value words set the environment; later ones are plain arguments.
+    [["RUST_BACKTRACE=1", "cargo", "test"], "RUST_BACKTRACE=1 cargo test"],
+    [["A=x y", "B=", "env", "C=d e"], "A='x y' B='' env 'C=d e'"],
+    [["1A=b", "x"], "1A=b x"],
   ];
   for (const [words, line] of cases) {
     expect({ words, line: commandLine(words) }).toEqual({ words, line });
@@ -111,6 +115,24 @@ Deno.test("zeph filter -- <argv> runs the words as given and passes the exit cod
       home,
     });
     expect([r.code, r.stdout]).toEqual([4, "a b|*|\n[exit code 4]\n"]);
+  });
+});
+
+Deno.test("zeph filter -- NAME=value <argv> sets the command's environment", async () => {
+  await withWorkspace(async (ws, home) => {
+    const r = await zeph([
+      "-y",
+      "filter",
+      "--",
+      "GREETING=hi there",
+      "sh",
+      "-c",
+      'echo "$GREETING"',
+    ], {
+      cwd: ws,
+      home,
+    });
+    expect([r.code, r.stdout]).toEqual([0, "hi there\n"]);
   });
 });
 
