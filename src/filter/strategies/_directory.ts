@@ -3,6 +3,7 @@
  * `[/home/me/app/test/a_test.rb:12]`, its frames), said once: `files under /home/me/app/:` first,
  * then the paths under it relative. Paths elsewhere (a frame in the Ruby install) stay whole.
  */
+import type { CompiledStrategy, Stage } from "../types.ts";
 
 /** An absolute path: at the line's start or after a space or one of `[("'=`. */
 const ABSOLUTE = /(?<=^|[\s\[("'=])\/[\w.@+-]+(?:\/[\w.@+-]+)+/g;
@@ -36,6 +37,27 @@ export function sayDirectoryOnce(lines: readonly string[]): string[] | null {
   if (!base) return null;
   const at = new RegExp(`(?<=^|[\\s\\[("'=])${escape(base)}(?=[\\w.@+-])`, "g");
   return [`files under ${base}:`, ...lines.map((line) => line.replace(at, ""))];
+}
+
+/** `strategy` with what its stage emits passed through `sayDirectoryOnce` at the end. */
+export function sayingDirectoryOnce(strategy: CompiledStrategy): CompiledStrategy {
+  return {
+    type: strategy.type,
+    createStage(ctx): Stage {
+      const lines: string[] = [];
+      const inner = strategy.createStage({ ...ctx, emit: (line) => void lines.push(line) });
+      return {
+        push: (line) => inner.push(line),
+        finish() {
+          const confidence = inner.finish();
+          const shared = sayDirectoryOnce(lines);
+          for (const line of shared ?? lines) ctx.emit(line);
+          // A stage that changed its input is no Fallback.
+          return shared && confidence === "fallback" ? "full" : confidence;
+        },
+      };
+    },
+  };
 }
 
 function escape(text: string): string {

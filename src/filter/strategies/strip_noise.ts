@@ -7,14 +7,12 @@
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
  * the line just above it, the copy of a source line that the diagnostic's location already names.
- * `common_directory` says the absolute directory every kept path shares once, first
- * (`files under /home/me/app/:`), and the paths relative.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { anyMatcher, LOCATION, patternField, patternList } from "./_shared.ts";
-import { sayDirectoryOnce } from "./_directory.ts";
+import { sayingDirectoryOnce } from "./_directory.ts";
 
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
@@ -34,11 +32,11 @@ export const StripNoiseConfig = z.object({
       to: z.string().max(200).describe("The line's new text; {1} or {name} is the group's text"),
     }).strict(),
   ).default([]).describe("Kept lines reshaped by the first entry whose pattern matches"),
-  frame_marks: z.array(z.string()).default([]).describe(
-    "Regexes (RE2 syntax) of mark-only lines (`^^^` under a source line): each goes, with the line above it",
-  ),
   common_directory: z.boolean().default(false).describe(
     "The absolute directory the kept lines' paths share (three or more) is said once, first, and the paths shown relative",
+  ),
+  frame_marks: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of mark-only lines (`^^^` under a source line): each goes, with the line above it",
   ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
@@ -69,7 +67,7 @@ export function compileStripNoise(
     }
     return null;
   };
-  return {
+  const strategy: CompiledStrategy = {
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
       let removed = 0;
@@ -80,17 +78,11 @@ export function compileStripNoise(
       // With frame_marks: the last kept line, held until the next line says whether it is a
       // source line under which marks stand.
       let above: string | null = null;
-      // With common_directory: the kept lines, until the directory they share is known.
-      const kept: string[] | null = config.common_directory ? [] : null;
-      const emit = (line: string) => {
-        if (kept) kept.push(line);
-        else ctx.emit(line);
-      };
       const keep = (line: string) => {
         const reshaped = rewrites.length ? reshape(line) : null;
         if (reshaped !== null) rewritten++;
         if (!/^\s*$/.test(line)) emitted++;
-        emit(reshaped ?? line);
+        ctx.emit(reshaped ?? line);
       };
       const strip = (line: string) => {
         if (isMark?.(line)) {
@@ -127,9 +119,6 @@ export function compileStripNoise(
             return "fallback";
           }
           if (above !== null) keep(above);
-          const shared = kept && sayDirectoryOnce(kept);
-          for (const line of shared ?? kept ?? []) ctx.emit(line);
-          if (shared) rewritten++;
           // A failed command is never summarised as fine: the engine shows its evidence.
           if (removed > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
             ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));
@@ -139,4 +128,5 @@ export function compileStripNoise(
       };
     },
   };
+  return config.common_directory ? sayingDirectoryOnce(strategy) : strategy;
 }
