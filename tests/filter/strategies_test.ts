@@ -362,6 +362,33 @@ Deno.test("strip_noise: rewrite reshapes kept lines by the first matching entry"
   ).toThrow(/strategy\.rewrite\.0\.pattern/);
 });
 
+Deno.test("strip_noise: common_directory says the directory most paths share once", () => {
+  const s = { type: "strip_noise", patterns: ["^Run options"], common_directory: true };
+  const input = [
+    "Run options: --seed 1",
+    "T#test_a [/home/me/app/test/a_test.rb:3]:",
+    "    /usr/lib/ruby/3.1.0/json/common.rb:216:in `parse'",
+    "    /home/me/app/lib/a.rb:9:in `load'",
+    "    /home/me/app/test/a_test.rb:4:in `test_a'",
+    "cd /home/me/app/ && rake",
+  ].join("\n");
+  // The frame in the Ruby install stays whole; the bare directory (no file after it) too.
+  expect(run(s, input)).toEqual({
+    text: [
+      "files under /home/me/app/:",
+      "T#test_a [test/a_test.rb:3]:",
+      "    /usr/lib/ruby/3.1.0/json/common.rb:216:in `parse'",
+      "    lib/a.rb:9:in `load'",
+      "    test/a_test.rb:4:in `test_a'",
+      "cd /home/me/app/ && rake",
+    ].join("\n"),
+    confidence: "full",
+  });
+  // Fewer than three paths under one directory, or only one level shared (`/usr/`): unchanged.
+  const few = "a /home/me/app/x.rb:1\nb /home/me/app/y.rb:2\nc /usr/a/z.rb:3\nd /usr/b/w.rb:4";
+  expect(run(s, few)).toEqual({ text: few, confidence: "fallback" });
+});
+
 Deno.test("strip_noise: on_empty stands for a successful output whose every line went", () => {
   const s = { type: "strip_noise", patterns: ["^progress "], on_empty: "tool: ok ({n} lines)" };
   expect(run(s, "progress 1\nprogress 2")).toEqual({

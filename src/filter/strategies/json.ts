@@ -457,7 +457,8 @@ function groupFindings(lines: { key: string; line: string }[]): string[] {
 }
 
 function fill(template: string, scopes: Json[]): string {
-  return template.replace(/\{([\w.]+)\}/g, (_, path: string) => {
+  // Field names may hold a dash (pylint's `message-id`).
+  return template.replace(/\{([\w.-]+)\}/g, (_, path: string) => {
     for (const scope of scopes) {
       const value = elementPath(scope, path);
       if (value === undefined || isEmpty(value)) continue;

@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { anyMatcher, LOCATION, patternField, patternList } from "./_shared.ts";
+import { sayingDirectoryOnce } from "./_directory.ts";
 
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
@@ -31,6 +32,9 @@ export const StripNoiseConfig = z.object({
       to: z.string().max(200).describe("The line's new text; {1} or {name} is the group's text"),
     }).strict(),
   ).default([]).describe("Kept lines reshaped by the first entry whose pattern matches"),
+  common_directory: z.boolean().default(false).describe(
+    "The absolute directory the kept lines' paths share (three or more) is said once, first, and the paths shown relative",
+  ),
   frame_marks: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of mark-only lines (`^^^` under a source line): each goes, with the line above it",
   ),
@@ -63,7 +67,7 @@ export function compileStripNoise(
     }
     return null;
   };
-  return {
+  const strategy: CompiledStrategy = {
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
       let removed = 0;
@@ -124,4 +128,5 @@ export function compileStripNoise(
       };
     },
   };
+  return config.common_directory ? sayingDirectoryOnce(strategy) : strategy;
 }

@@ -1,0 +1,65 @@
+/**
+ * The absolute directory that a tool repeats in every location (minitest's
+ * `[/home/me/app/test/a_test.rb:12]`, its frames), said once: `files under /home/me/app/:` first,
+ * then the paths under it relative. Paths elsewhere (a frame in the Ruby install) stay whole.
+ */
+import type { CompiledStrategy, Stage } from "../types.ts";
+
+/** An absolute path: at the line's start or after a space or one of `[("'=`. */
+const ABSOLUTE = /(?<=^|[\s\[("'=])\/[\w.@+-]+(?:\/[\w.@+-]+)+/g;
+
+/** Paths that must share the directory before it is factored out. */
+const MIN_PATHS = 3;
+
+/**
+ * `lines` with the absolute directory said once that saves the most (the longest shared by the
+ * most paths, three at least, two levels at least: `/usr/` says nothing about the project), or
+ * null when there is none.
+ */
+export function sayDirectoryOnce(lines: readonly string[]): string[] | null {
+  // Each directory of two levels or more that holds a path, with how many paths it holds.
+  const held = new Map<string, number>();
+  for (const line of lines) {
+    for (const [path] of line.matchAll(ABSOLUTE)) {
+      let end = path.indexOf("/", path.indexOf("/", 1) + 1);
+      while (end > 0) {
+        const dir = path.slice(0, end + 1);
+        held.set(dir, (held.get(dir) ?? 0) + 1);
+        end = path.indexOf("/", end + 1);
+      }
+    }
+  }
+  let base = "";
+  let saved = 0;
+  for (const [dir, n] of held) {
+    if (n >= MIN_PATHS && n * dir.length > saved) [base, saved] = [dir, n * dir.length];
+  }
+  if (!base) return null;
+  const at = new RegExp(`(?<=^|[\\s\\[("'=])${escape(base)}(?=[\\w.@+-])`, "g");
+  return [`files under ${base}:`, ...lines.map((line) => line.replace(at, ""))];
+}
+
+/** `strategy` with what its stage emits passed through `sayDirectoryOnce` at the end. */
+export function sayingDirectoryOnce(strategy: CompiledStrategy): CompiledStrategy {
+  return {
+    type: strategy.type,
+    createStage(ctx): Stage {
+      const lines: string[] = [];
+      const inner = strategy.createStage({ ...ctx, emit: (line) => void lines.push(line) });
+      return {
+        push: (line) => inner.push(line),
+        finish() {
+          const confidence = inner.finish();
+          const shared = sayDirectoryOnce(lines);
+          for (const line of shared ?? lines) ctx.emit(line);
+          // A stage that changed its input is no Fallback.
+          return shared && confidence === "fallback" ? "full" : confidence;
+        },
+      };
+    },
+  };
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
+}
