@@ -15,6 +15,8 @@ const SHAPES = [
   ...["a:1: ", "error ", "--> ", "FAIL ", "✓ ", "[a] ", '{"a":', "0x", "a=1 "],
   // Toolchain shapes: BuildKit steps with their timing, nextest lines, carets, stat and XCTest.
   ...["=> a  ", " 0.1s", "^~", "FAIL [ 0.1s] ", "Size: 1 ", "Uid: ( 1/ a) ", "Test Case '"],
+  // Paths: one path of 50k directories, and many short ones.
+  ...["/a", "/a/b "],
 ];
 /** Per rule and input: far above the few milliseconds a linear pass takes, far below a quadratic one. */
 const BUDGET_MS = 400;

@@ -12,6 +12,14 @@ const ABSOLUTE = /(?<=^|[\s\[("'=])\/[\w.@+-]+(?:\/[\w.@+-]+)+/g;
 const MIN_PATHS = 3;
 
 /**
+ * Paths longer than PATH_MAX are not paths a tool printed for a file, and counting every
+ * directory of one would cost the square of its length (a line of `/a/a/a…`); directories deeper
+ * than MAX_DEPTH are not counted either, which bounds the work per path.
+ */
+const MAX_PATH = 4096;
+const MAX_DEPTH = 32;
+
+/**
  * `lines` with the absolute directory said once that saves the most (the longest shared by the
  * most paths, three at least, two levels at least: `/usr/` says nothing about the project), or
  * null when there is none.
@@ -21,8 +29,9 @@ export function sayDirectoryOnce(lines: readonly string[]): string[] | null {
   const held = new Map<string, number>();
   for (const line of lines) {
     for (const [path] of line.matchAll(ABSOLUTE)) {
+      if (path.length > MAX_PATH) continue;
       let end = path.indexOf("/", path.indexOf("/", 1) + 1);
-      while (end > 0) {
+      for (let depth = 2; end > 0 && depth <= MAX_DEPTH; depth++) {
         const dir = path.slice(0, end + 1);
         held.set(dir, (held.get(dir) ?? 0) + 1);
         end = path.indexOf("/", end + 1);
