@@ -373,6 +373,33 @@ Deno.test("strip_noise: on_empty stands for a successful output whose every line
   expect(run(s, "progress 1\nprogress 2", true).text).toBe("progress 1\nprogress 2");
 });
 
+Deno.test("strip_noise: a header stays only above a kept line of its section, or at the end", () => {
+  const s = { type: "strip_noise", patterns: ["^ok: "], headers: ["^TASK "] };
+  const input = ["TASK a", "ok: x", "TASK b", "changed: x", "TASK c", "ok: y", "TASK d"];
+  // `TASK d` ends the output: the run stopped there (a hang, a timeout), so it stays.
+  expect(run(s, input.join("\n"))).toEqual({
+    text: "TASK b\nchanged: x\nTASK d",
+    confidence: "full",
+  });
+  // A header that is also noise goes like any noise line.
+  expect(run({ ...s, patterns: ["^ok: ", "^TASK skip"] }, "TASK skip\nchanged: z").text)
+    .toBe("changed: z");
+});
+
+Deno.test("strip_noise: json_drop removes fields from the JSON object ending a kept line", () => {
+  const s = { type: "strip_noise", patterns: ["^ok: "], json_drop: ["stdout_lines", "delta"] };
+  const fatal = 'fatal: [h]: FAILED! => {"rc": 2, "delta": "0:00:01", "stdout": "a\\nb", ' +
+    '"stdout_lines": ["a", "b"], "results": [{"delta": "0:00:02", "item": "x"}]}';
+  expect(run(s, `ok: [h]\n${fatal}`)).toEqual({
+    text: 'fatal: [h]: FAILED! => {"rc": 2, "stdout": "a\\nb", "results": [{"item": "x"}]}',
+    confidence: "full",
+  });
+  // Not a JSON tail, broken JSON, or none of the fields: the line stays as printed.
+  for (const line of ["done => {not json}", 'x => {"rc": 1}', "plain {line}"]) {
+    expect(run(s, `ok: [h]\n${line}`).text).toBe(line);
+  }
+});
+
 Deno.test("group_paths groups by directory, keeps the first path whole and non-paths in order", () => {
   const s = { type: "group_paths", min_lines: 3, max_groups: 2, max_items: 2 };
   const dir = "src/components/widgets/";
