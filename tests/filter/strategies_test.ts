@@ -386,6 +386,25 @@ Deno.test("strip_noise: a header stays only above a kept line of its section, or
     .toBe("changed: z");
 });
 
+Deno.test("strip_noise: frames go with the more indented source line under them", () => {
+  const s = { type: "strip_noise", patterns: ["^noise"], frames: ['^\\s*File "/usr/lib/'] };
+  const input = [
+    "Traceback (most recent call last):",
+    '  File "app.py", line 3, in <module>',
+    "    main()",
+    '  File "/usr/lib/python3.11/json/decoder.py", line 337, in decode',
+    "    obj, end = self.raw_decode(s)",
+    '  File "/usr/lib/python3.11/json/decoder.py", line 355, in raw_decode',
+    "ValueError: bad",
+    "done",
+  ];
+  // The second library frame has no code line under it: the exception line stays.
+  expect(run(s, input.join("\n"))).toEqual({
+    text: [input[0], input[1], input[2], "ValueError: bad", "done"].join("\n"),
+    confidence: "full",
+  });
+});
+
 Deno.test("strip_noise: json_drop removes fields from the JSON object ending a kept line", () => {
   const s = { type: "strip_noise", patterns: ["^ok: "], json_drop: ["stdout_lines", "delta"] };
   const fatal = 'fatal: [h]: FAILED! => {"rc": 2, "delta": "0:00:01", "stdout": "a\\nb", ' +

@@ -7,6 +7,8 @@
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
  * the line just above it, the copy of a source line that the diagnostic's location already names.
+ * `frames` name stack frames that go with the source line printed under them (Python's
+ * `File "/usr/lib/python3.11/json/decoder.py", line 337, in decode` and its more indented code line).
  * `headers` name section headers (ansible's `TASK [name]`) that stay only when a line of their
  * section stays, and `json_drop` names fields that go from the JSON object a kept line ends with
  * (`=> {"stdout_lines": …}`, the twin of `stdout`).
@@ -37,6 +39,9 @@ export const StripNoiseConfig = z.object({
   ).default([]).describe("Kept lines reshaped by the first entry whose pattern matches"),
   frame_marks: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of mark-only lines (`^^^` under a source line): each goes, with the line above it",
+  ),
+  frames: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of stack-frame lines that go with the more indented source line under them",
   ),
   headers: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of section headers that stay only when a line of their section stays",
@@ -77,6 +82,10 @@ export function compileStripNoise(
     ? anyMatcher(patternList(config.headers, "strategy.headers", engine))
     : null;
   const jsonDrop = new Set(config.json_drop);
+  const isFrame = config.frames.length
+    ? anyMatcher(patternList(config.frames, "strategy.frames", engine))
+    : null;
+  const indent = (line: string) => line.length - line.trimStart().length;
   return {
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
@@ -90,6 +99,8 @@ export function compileStripNoise(
       let above: string | null = null;
       // With headers: the last section header, held until a line of its section stays.
       let header: string | null = null;
+      // With frames: the indent of a dropped frame line, whose more indented source line goes too.
+      let frameIndent = -1;
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
@@ -103,6 +114,21 @@ export function compileStripNoise(
         emit(line);
       };
       const strip = (line: string) => {
+        if (isFrame !== null) {
+          const under = frameIndent;
+          frameIndent = -1;
+          if (isFrame(line)) {
+            if (above !== null) keep(above);
+            above = null;
+            frameIndent = indent(line);
+            removed++;
+            return;
+          }
+          if (under >= 0 && indent(line) > under && line.trim() !== "") {
+            removed++;
+            return;
+          }
+        }
         if (isHeader?.(line) && !matches(line)) {
           if (above !== null) keep(above);
           above = null;
