@@ -419,6 +419,50 @@ Deno.test("strip_noise: json_drop removes fields from the JSON object ending a k
   }
 });
 
+Deno.test("join_runs: consecutive lines differing only in their item become one line", () => {
+  const s = {
+    type: "join_runs",
+    pattern: "^(?P<state>changed|ok): \\[(?P<host>\\w+)\\] => \\(item=(?P<item>[^()]+)\\)$",
+    to: "{state}: [{host}] => (items: {items})",
+    max_items: 3,
+  };
+  const input = [
+    "changed: [a] => (item=x)",
+    "changed: [a] => (item=y)",
+    "changed: [b] => (item=x)",
+    "TASK next",
+    "ok: [a] => (item=1)",
+    "ok: [a] => (item=2)",
+    "ok: [a] => (item=3)",
+    "ok: [a] => (item=4)",
+  ];
+  expect(run(s, input.join("\n"))).toEqual({
+    text: [
+      "changed: [a] => (items: x, y)",
+      // A run of one stays as printed.
+      "changed: [b] => (item=x)",
+      "TASK next",
+      // max_items cuts a run; the next one starts.
+      "ok: [a] => (items: 1, 2, 3)",
+      "ok: [a] => (item=4)",
+    ].join("\n"),
+    confidence: "full",
+  });
+  expect(run(s, "changed: [a] => (item=x)\nTASK")).toEqual({
+    text: "changed: [a] => (item=x)\nTASK",
+    confidence: "fallback",
+  });
+  for (
+    const [bad, field] of [
+      [{ ...s, pattern: "^changed: (.+)$" }, "strategy.pattern"],
+      [{ ...s, to: "{state}" }, "strategy.to"],
+    ] as const
+  ) {
+    expect(() => compileRule({ name: "j", match: { prefix: "x" }, strategy: bad }, "test"))
+      .toThrow(field);
+  }
+});
+
 Deno.test("group_paths groups by directory, keeps the first path whole and non-paths in order", () => {
   const s = { type: "group_paths", min_lines: 3, max_groups: 2, max_items: 2 };
   const dir = "src/components/widgets/";
