@@ -400,6 +400,96 @@ Deno.test("strip_noise: on_empty stands for a successful output whose every line
   expect(run(s, "progress 1\nprogress 2", true).text).toBe("progress 1\nprogress 2");
 });
 
+Deno.test("strip_noise: a header stays only above a kept line of its section, or at the end", () => {
+  const s = { type: "strip_noise", patterns: ["^ok: "], headers: ["^TASK "] };
+  const input = ["TASK a", "ok: x", "TASK b", "changed: x", "TASK c", "ok: y", "TASK d"];
+  // `TASK d` ends the output: the run stopped there (a hang, a timeout), so it stays.
+  expect(run(s, input.join("\n"))).toEqual({
+    text: "TASK b\nchanged: x\nTASK d",
+    confidence: "full",
+  });
+  // A header that is also noise goes like any noise line.
+  expect(run({ ...s, patterns: ["^ok: ", "^TASK skip"] }, "TASK skip\nchanged: z").text)
+    .toBe("changed: z");
+});
+
+Deno.test("strip_noise: frames go with the more indented source line under them", () => {
+  const s = { type: "strip_noise", patterns: ["^noise"], frames: ['^\\s*File "/usr/lib/'] };
+  const input = [
+    "Traceback (most recent call last):",
+    '  File "app.py", line 3, in <module>',
+    "    main()",
+    '  File "/usr/lib/python3.11/json/decoder.py", line 337, in decode',
+    "    obj, end = self.raw_decode(s)",
+    '  File "/usr/lib/python3.11/json/decoder.py", line 355, in raw_decode',
+    "ValueError: bad",
+    "done",
+  ];
+  // The second library frame has no code line under it: the exception line stays.
+  expect(run(s, input.join("\n"))).toEqual({
+    text: [input[0], input[1], input[2], "ValueError: bad", "done"].join("\n"),
+    confidence: "full",
+  });
+});
+
+Deno.test("strip_noise: json_drop removes fields from the JSON object ending a kept line", () => {
+  const s = { type: "strip_noise", patterns: ["^ok: "], json_drop: ["stdout_lines", "delta"] };
+  const fatal = 'fatal: [h]: FAILED! => {"rc": 2, "delta": "0:00:01", "stdout": "a\\nb", ' +
+    '"stdout_lines": ["a", "b"], "results": [{"delta": "0:00:02", "item": "x"}]}';
+  expect(run(s, `ok: [h]\n${fatal}`)).toEqual({
+    text: 'fatal: [h]: FAILED! => {"rc": 2, "stdout": "a\\nb", "results": [{"item": "x"}]}',
+    confidence: "full",
+  });
+  // Not a JSON tail, broken JSON, or none of the fields: the line stays as printed.
+  for (const line of ["done => {not json}", 'x => {"rc": 1}', "plain {line}"]) {
+    expect(run(s, `ok: [h]\n${line}`).text).toBe(line);
+  }
+});
+
+Deno.test("join_runs: consecutive lines differing only in their item become one line", () => {
+  const s = {
+    type: "join_runs",
+    pattern: "^(?P<state>changed|ok): \\[(?P<host>\\w+)\\] => \\(item=(?P<item>[^()]+)\\)$",
+    to: "{state}: [{host}] => (items: {items})",
+    max_items: 3,
+  };
+  const input = [
+    "changed: [a] => (item=x)",
+    "changed: [a] => (item=y)",
+    "changed: [b] => (item=x)",
+    "TASK next",
+    "ok: [a] => (item=1)",
+    "ok: [a] => (item=2)",
+    "ok: [a] => (item=3)",
+    "ok: [a] => (item=4)",
+  ];
+  expect(run(s, input.join("\n"))).toEqual({
+    text: [
+      "changed: [a] => (items: x, y)",
+      // A run of one stays as printed.
+      "changed: [b] => (item=x)",
+      "TASK next",
+      // max_items cuts a run; the next one starts.
+      "ok: [a] => (items: 1, 2, 3)",
+      "ok: [a] => (item=4)",
+    ].join("\n"),
+    confidence: "full",
+  });
+  expect(run(s, "changed: [a] => (item=x)\nTASK")).toEqual({
+    text: "changed: [a] => (item=x)\nTASK",
+    confidence: "fallback",
+  });
+  for (
+    const [bad, field] of [
+      [{ ...s, pattern: "^changed: (.+)$" }, "strategy.pattern"],
+      [{ ...s, to: "{state}" }, "strategy.to"],
+    ] as const
+  ) {
+    expect(() => compileRule({ name: "j", match: { prefix: "x" }, strategy: bad }, "test"))
+      .toThrow(field);
+  }
+});
+
 Deno.test("group_paths groups by directory, keeps the first path whole and non-paths in order", () => {
   const s = { type: "group_paths", min_lines: 3, max_groups: 2, max_items: 2 };
   const dir = "src/components/widgets/";

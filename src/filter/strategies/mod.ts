@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames and group_by_file): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file and join_runs): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -15,6 +15,7 @@ import { compileGitStatus, GitStatusConfig } from "./git_status.ts";
 import { compileGroupByFile, GroupByFileConfig } from "./group_by_file.ts";
 import { compileGroupByRule, GroupByRuleConfig } from "./group_by_rule.ts";
 import { compileGroupPaths, GroupPathsConfig } from "./group_paths.ts";
+import { compileJoinRuns, JoinRunsConfig } from "./join_runs.ts";
 import { compileJson, JsonConfig } from "./json.ts";
 import { compileKeepMatching, KeepMatchingConfig } from "./keep_matching.ts";
 import { compileStripAnnotated, StripAnnotatedConfig } from "./strip_annotated.ts";
@@ -42,6 +43,7 @@ const STRATEGIES = [
   [FoldBlocksConfig, compileFoldBlocks],
   [CodeFramesConfig, compileCodeFrames],
   [GroupByFileConfig, compileGroupByFile],
+  [JoinRunsConfig, compileJoinRuns],
 ] as const;
 
 type Schemas<T> = {

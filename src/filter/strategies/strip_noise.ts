@@ -7,10 +7,16 @@
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
  * the line just above it, the copy of a source line that the diagnostic's location already names.
+ * `frames` name stack frames that go with the source line printed under them (Python's
+ * `File "/usr/lib/python3.11/json/decoder.py", line 337, in decode` and its more indented code line).
+ * `headers` name section headers (ansible's `TASK [name]`) that stay only when a line of their
+ * section stays, and `json_drop` names fields that go from the JSON object a kept line ends with
+ * (`=> {"stdout_lines": …}`, the twin of `stdout`).
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { dropJsonTailFields } from "./_json_tail.ts";
 import { anyMatcher, LOCATION, patternField, patternList } from "./_shared.ts";
 import { sayingDirectoryOnce } from "./_directory.ts";
 
@@ -37,6 +43,15 @@ export const StripNoiseConfig = z.object({
   ),
   frame_marks: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of mark-only lines (`^^^` under a source line): each goes, with the line above it",
+  ),
+  frames: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of stack-frame lines that go with the more indented source line under them",
+  ),
+  headers: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of section headers that stay only when a line of their section stays",
+  ),
+  json_drop: z.array(z.string().min(1)).default([]).describe(
+    "Fields removed from the JSON object a kept line ends with (` => {…}`), at any depth",
   ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
@@ -67,6 +82,14 @@ export function compileStripNoise(
     }
     return null;
   };
+  const isHeader = config.headers.length
+    ? anyMatcher(patternList(config.headers, "strategy.headers", engine))
+    : null;
+  const jsonDrop = new Set(config.json_drop);
+  const isFrame = config.frames.length
+    ? anyMatcher(patternList(config.frames, "strategy.frames", engine))
+    : null;
+  const indent = (line: string) => line.length - line.trimStart().length;
   const strategy: CompiledStrategy = {
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
@@ -78,13 +101,45 @@ export function compileStripNoise(
       // With frame_marks: the last kept line, held until the next line says whether it is a
       // source line under which marks stand.
       let above: string | null = null;
-      const keep = (line: string) => {
-        const reshaped = rewrites.length ? reshape(line) : null;
+      // With headers: the last section header, held until a line of its section stays.
+      let header: string | null = null;
+      // With frames: the indent of a dropped frame line, whose more indented source line goes too.
+      let frameIndent = -1;
+      const emit = (line: string) => {
+        let reshaped = rewrites.length ? reshape(line) : null;
+        if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
         if (reshaped !== null) rewritten++;
         if (!/^\s*$/.test(line)) emitted++;
         ctx.emit(reshaped ?? line);
       };
+      const keep = (line: string) => {
+        if (header !== null) emit(header);
+        header = null;
+        emit(line);
+      };
       const strip = (line: string) => {
+        if (isFrame !== null) {
+          const under = frameIndent;
+          frameIndent = -1;
+          if (isFrame(line)) {
+            if (above !== null) keep(above);
+            above = null;
+            frameIndent = indent(line);
+            removed++;
+            return;
+          }
+          if (under >= 0 && indent(line) > under && line.trim() !== "") {
+            removed++;
+            return;
+          }
+        }
+        if (isHeader?.(line) && !matches(line)) {
+          if (above !== null) keep(above);
+          above = null;
+          if (header !== null) removed++;
+          header = line;
+          return;
+        }
         if (isMark?.(line)) {
           // A line naming a location is the diagnostic itself, not a copy of the source: it stays.
           if (above !== null && LOCATION.test(above)) keep(above);
@@ -119,6 +174,8 @@ export function compileStripNoise(
             return "fallback";
           }
           if (above !== null) keep(above);
+          // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
+          if (header !== null) emit(header);
           // A failed command is never summarised as fine: the engine shows its evidence.
           if (removed > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
             ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));
