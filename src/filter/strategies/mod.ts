@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames and group_by_file): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file and largest): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -17,6 +17,7 @@ import { compileGroupByRule, GroupByRuleConfig } from "./group_by_rule.ts";
 import { compileGroupPaths, GroupPathsConfig } from "./group_paths.ts";
 import { compileJson, JsonConfig } from "./json.ts";
 import { compileKeepMatching, KeepMatchingConfig } from "./keep_matching.ts";
+import { compileLargest, LargestConfig } from "./largest.ts";
 import { compileStripAnnotated, StripAnnotatedConfig } from "./strip_annotated.ts";
 import { compileStripNoise, StripNoiseConfig } from "./strip_noise.ts";
 import { compileTestSummary, TestSummaryConfig } from "./test_summary.ts";
@@ -42,6 +43,7 @@ const STRATEGIES = [
   [FoldBlocksConfig, compileFoldBlocks],
   [CodeFramesConfig, compileCodeFrames],
   [GroupByFileConfig, compileGroupByFile],
+  [LargestConfig, compileLargest],
 ] as const;
 
 type Schemas<T> = {
