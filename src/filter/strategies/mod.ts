@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file and largest): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, largest and git_transfer): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -12,6 +12,7 @@ import { compileFoldBlocks, FoldBlocksConfig } from "./fold_blocks.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
 import { compileGitLog, GitLogConfig } from "./git_log.ts";
 import { compileGitStatus, GitStatusConfig } from "./git_status.ts";
+import { compileGitTransfer, GitTransferConfig } from "./git_transfer.ts";
 import { compileGroupByFile, GroupByFileConfig } from "./group_by_file.ts";
 import { compileGroupByRule, GroupByRuleConfig } from "./group_by_rule.ts";
 import { compileGroupPaths, GroupPathsConfig } from "./group_paths.ts";
@@ -44,6 +45,7 @@ const STRATEGIES = [
   [CodeFramesConfig, compileCodeFrames],
   [GroupByFileConfig, compileGroupByFile],
   [LargestConfig, compileLargest],
+  [GitTransferConfig, compileGitTransfer],
 ] as const;
 
 type Schemas<T> = {
