@@ -53,6 +53,11 @@ Deno.test("largest passes short listings and listings of at most `keep` rows unc
     text: "1K\ta\n2K\tb\n3K\tc",
     confidence: "fallback",
   });
+  // Blank lines go even then.
+  expect(run("1K\ta\n\n2K\tb", { min_lines: 5 })).toEqual({
+    text: "1K\ta\n2K\tb",
+    confidence: "full",
+  });
   expect(run("1K\ta\nnot a row\n2K\tb")).toEqual({
     text: "1K\ta\nnot a row\n2K\tb",
     confidence: "fallback",

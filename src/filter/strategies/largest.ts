@@ -4,7 +4,7 @@
  * `keep` largest rows and the `keep` largest roots (rows whose parent directory is not listed:
  * an operand's total, `total`), in their order, and one line saying what went
  * (`… (54 more entries, each at most 1.4M)`). Lines that are not rows (`du: cannot read
- * directory …`) all stay, in place. Sizes compare across units (`K` < `M`, `1.5G`, plain block
+ * directory …`) all stay, in place; blank lines go. Sizes compare across units (`K` < `M`, `1.5G`, plain block
  * counts); a row whose size cannot be read stays.
  */
 import { z } from "zod";
@@ -60,8 +60,13 @@ export function compileLargest(config: LargestConfig, engine: RegexEngine): Comp
       // Every line in order: a row, or a line that is not one (kept whatever happens).
       const lines: (Row | string)[] = [];
       const rows: Row[] = [];
+      let blanks = 0;
       return {
         push(line) {
+          if (line.trim() === "") {
+            blanks++;
+            return;
+          }
           const m = pattern.exec(line);
           const sizeText = m?.group("size");
           const path = m?.group("path");
@@ -77,7 +82,7 @@ export function compileLargest(config: LargestConfig, engine: RegexEngine): Comp
         finish() {
           if (lines.length <= minLines || rows.length <= keep) {
             for (const l of lines) ctx.emit(typeof l === "string" ? l : l.line);
-            return "fallback";
+            return blanks ? "full" : "fallback";
           }
           const paths = new Set(rows.map((r) => r.path.replace(/\/+$/, "")));
           const isRoot = (r: Row) => {
