@@ -25,7 +25,7 @@ export type GitTransferConfig = z.infer<typeof GitTransferConfig>;
 
 /** ` <flag> <summary> <from> -> <to> (<reason>)`; a push's deletion has no `-> <to>`. */
 const REF =
-  /^ ([*+!=t -]) (\[[^\]]{1,40}\]|[0-9a-f]{4,64}\.{2,3}[0-9a-f]{4,64}|branch|tag) +(\S+)(?: +-> (\S+))?(?: \((.+)\))?$/;
+  /^ ([*+!=t -]) (\[[^\]]{1,40}\]|[0-9a-f]{4,64}\.{2,3}[0-9a-f]{4,64}|branch|tag) +(\S+)(?: +-> (\S+))?(?: {1,10}\((.+)\))?$/;
 /** What follows a diffstat line's `|`: ` 12 ++++----` (a bar) or ` Bin 0 -> 12 bytes`. */
 const STAT_COUNT = /^ +(\d+)(?: [+-]*)?$|^ +(Bin .*)$/;
 const MODE = /^ (create|delete) mode (\d{6}) (.+)$/;
