@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, largest and git_transfer): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, largest, git_transfer and join_leaves): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -16,6 +16,7 @@ import { compileGitTransfer, GitTransferConfig } from "./git_transfer.ts";
 import { compileGroupByFile, GroupByFileConfig } from "./group_by_file.ts";
 import { compileGroupByRule, GroupByRuleConfig } from "./group_by_rule.ts";
 import { compileGroupPaths, GroupPathsConfig } from "./group_paths.ts";
+import { compileJoinLeaves, JoinLeavesConfig } from "./join_leaves.ts";
 import { compileJson, JsonConfig } from "./json.ts";
 import { compileKeepMatching, KeepMatchingConfig } from "./keep_matching.ts";
 import { compileLargest, LargestConfig } from "./largest.ts";
@@ -46,6 +47,7 @@ const STRATEGIES = [
   [GroupByFileConfig, compileGroupByFile],
   [LargestConfig, compileLargest],
   [GitTransferConfig, compileGitTransfer],
+  [JoinLeavesConfig, compileJoinLeaves],
 ] as const;
 
 type Schemas<T> = {
