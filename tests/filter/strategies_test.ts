@@ -1109,3 +1109,42 @@ Deno.test("dedup's default normalisers at each one's limits, on V8 and on re2js 
       .toEqual(cases.map(([, out]) => [engine, out]));
   }
 });
+
+Deno.test("git_diff cuts a long run of added lines inside a hunk; a hunk cut counts what the run's marker stands for", () => {
+  const added = (n: number) => Array.from({ length: n }, (_, i) => `+added ${i}`);
+  const diff = [
+    "diff --git a/doc.md b/doc.md",
+    "@@ -1,3 +1,23 @@",
+    " context",
+    "-old",
+    ...added(20),
+    " after",
+  ].join("\n");
+  const s = { type: "git_diff", max_new_file_lines: 8, hunk_tail_lines: 3 };
+  expect(run(s, diff).text).toBe([
+    "diff --git a/doc.md b/doc.md",
+    "@@ -1,3 +1,23 @@",
+    " context",
+    "-old",
+    ...added(5),
+    "... (12 more added lines) ...",
+    "+added 17",
+    "+added 18",
+    "+added 19",
+    " after",
+    "1 file changed, 20 insertions(+), 1 deletions(-)",
+  ].join("\n"));
+  // The hunk's own limit cuts the marker too: its count takes in the 12 lines it stood for.
+  expect(run({ ...s, max_hunk_lines: 6 }, diff).text).toBe([
+    "diff --git a/doc.md b/doc.md",
+    "@@ -1,3 +1,23 @@",
+    " context",
+    "-old",
+    "+added 0",
+    "... (17 more lines in this hunk: +17 -0) ...",
+    "+added 18",
+    "+added 19",
+    " after",
+    "1 file changed, 20 insertions(+), 1 deletions(-)",
+  ].join("\n"));
+});

@@ -5,8 +5,9 @@
  * (a generated file, a lockfile) shows its first lines, a count of the middle and its last
  * `hunk_tail_lines` (where the change ends), so one huge hunk does not spend the whole budget. A
  * new file's hunk is its whole content, which the working tree holds: it is cut at
- * `max_new_file_lines` the same way. Text before the first `diff --git` (a `git show` commit
- * header) is kept.
+ * `max_new_file_lines` the same way, and so is a long run of added lines inside a hunk (new text
+ * the working tree holds too: `... (N more added lines) ...`, its first and last lines stay).
+ * Text before the first `diff --git` (a `git show` commit header) is kept.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -23,6 +24,10 @@ export const GitDiffConfig = z.object({
   ),
 }).strict();
 export type GitDiffConfig = z.infer<typeof GitDiffConfig>;
+
+/** The line standing for a cut run of added lines; the hunk's own cut counts what it stands for. */
+const RUN_MARK = /^\.\.\. \((\d+) more added lines\) \.\.\.$/;
+const runMark = (n: number) => `... (${n} more added lines) ...`;
 
 interface FileStat {
   name: string;
@@ -56,12 +61,20 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       let tail: string[] = [];
       let tailSize = 0;
       let cut = { lines: 0, add: 0, del: 0 };
+      // The run of added lines being read (outside new files): its length, the lines past its
+      // lead held as its tail, and how many went.
+      const runTailSize = Math.min(config.hunk_tail_lines, Math.floor(maxNew / 2));
+      const runLead = maxNew - runTailSize;
+      let run = 0;
+      let runTail: string[] = [];
+      let runCut = 0;
       const openHunk = () => {
         limit = newFile ? maxNew : maxHunk;
         tailSize = Math.min(config.hunk_tail_lines, Math.floor(limit / 2));
         lead = limit - tailSize;
       };
       const closeHunk = () => {
+        endRun();
         if (inFull) {
           if (cut.lines) {
             ctx.emit(`... (${cut.lines} more lines in this hunk: +${cut.add} -${cut.del}) ...`);
@@ -72,6 +85,41 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
         cut = { lines: 0, add: 0, del: 0 };
         tail = [];
         hunkLines = 0;
+      };
+      /** A line of the diff after the run cut: the hunk's limit, then the budget. */
+      const show = (line: string, body: boolean) => {
+        if (!inFull || !current) return;
+        if (body && ++hunkLines > lead) {
+          tail.push(line);
+          if (tail.length <= tailSize) return;
+          const gone = tail.shift()!;
+          const mark = RUN_MARK.exec(gone);
+          if (mark) {
+            cut.lines += Number(mark[1]);
+            cut.add += Number(mark[1]);
+          } else cut.lines++;
+          if (gone.startsWith("+")) cut.add++;
+          else if (gone.startsWith("-")) cut.del++;
+          return;
+        }
+        if (shown >= budget) {
+          // Budget spent mid-file: the rest of this file is summarised.
+          inFull = false;
+          ctx.emit(`... (rest of ${current.name} summarised below) ...`);
+          return;
+        }
+        shown++;
+        ctx.emit(line);
+      };
+      /** Ends a run of added lines: the count of those that went, then its last lines. */
+      const endRun = () => {
+        const lines = runTail;
+        const n = runCut;
+        run = 0;
+        runTail = [];
+        runCut = 0;
+        if (n) show(runMark(n), true);
+        for (const l of lines) show(l, true);
       };
       const closeFile = () => {
         closeHunk();
@@ -120,23 +168,17 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
           }
           total++;
           if (!inFull) return;
-          if (body && ++hunkLines > lead) {
-            tail.push(line);
-            if (tail.length <= tailSize) return;
-            const gone = tail.shift()!;
-            cut.lines++;
-            if (gone.startsWith("+")) cut.add++;
-            else if (gone.startsWith("-")) cut.del++;
-            return;
+          if (!body || newFile) return show(line, body);
+          if (!line.startsWith("+")) {
+            endRun();
+            return show(line, true);
           }
-          if (shown >= budget) {
-            // Budget spent mid-file: the rest of this file is summarised.
-            inFull = false;
-            ctx.emit(`... (rest of ${current.name} summarised below) ...`);
-            return;
+          if (++run <= runLead) return show(line, true);
+          runTail.push(line);
+          if (runTail.length > runTailSize) {
+            runTail.shift();
+            runCut++;
           }
-          shown++;
-          ctx.emit(line);
         },
         finish() {
           if (held) {

@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file and join_runs): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer and join_leaves): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -12,12 +12,15 @@ import { compileFoldBlocks, FoldBlocksConfig } from "./fold_blocks.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
 import { compileGitLog, GitLogConfig } from "./git_log.ts";
 import { compileGitStatus, GitStatusConfig } from "./git_status.ts";
+import { compileGitTransfer, GitTransferConfig } from "./git_transfer.ts";
 import { compileGroupByFile, GroupByFileConfig } from "./group_by_file.ts";
 import { compileGroupByRule, GroupByRuleConfig } from "./group_by_rule.ts";
 import { compileGroupPaths, GroupPathsConfig } from "./group_paths.ts";
 import { compileJoinRuns, JoinRunsConfig } from "./join_runs.ts";
+import { compileJoinLeaves, JoinLeavesConfig } from "./join_leaves.ts";
 import { compileJson, JsonConfig } from "./json.ts";
 import { compileKeepMatching, KeepMatchingConfig } from "./keep_matching.ts";
+import { compileLargest, LargestConfig } from "./largest.ts";
 import { compileStripAnnotated, StripAnnotatedConfig } from "./strip_annotated.ts";
 import { compileStripNoise, StripNoiseConfig } from "./strip_noise.ts";
 import { compileTestSummary, TestSummaryConfig } from "./test_summary.ts";
@@ -44,6 +47,9 @@ const STRATEGIES = [
   [CodeFramesConfig, compileCodeFrames],
   [GroupByFileConfig, compileGroupByFile],
   [JoinRunsConfig, compileJoinRuns],
+  [LargestConfig, compileLargest],
+  [GitTransferConfig, compileGitTransfer],
+  [JoinLeavesConfig, compileJoinLeaves],
 ] as const;
 
 type Schemas<T> = {

@@ -1,0 +1,118 @@
+/**
+ * largest: a listing of sized rows (`du`'s `2.8M<TAB>node_modules/zod`) read by size, as
+ * `du | sort -h | tail` would be: outputs of at most `min_lines` lines pass; longer ones keep the
+ * `keep` largest rows and the `keep` largest roots (rows whose parent directory is not listed:
+ * an operand's total, `total`), in their order, and one line saying what went
+ * (`… (54 more entries, each at most 1.4M)`). Lines that are not rows (`du: cannot read
+ * directory …`) all stay, in place; blank lines go. Sizes compare across units (`K` < `M`, `1.5G`, plain block
+ * counts); a row whose size cannot be read stays.
+ */
+import { z } from "zod";
+import type { RegexEngine } from "../regex.ts";
+import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
+import { patternField } from "./_shared.ts";
+
+export const LargestConfig = z.object({
+  type: z.literal("largest"),
+  row_pattern: z.string().describe(
+    "Regex of a sized row with the named groups `size` (`8.0K`, `2.8M`, `4096`) and `path`",
+  ),
+  keep: z.number().int().min(1).default(10).describe("Largest rows kept (and largest roots)"),
+  min_lines: z.number().int().min(0).default(20).describe("Outputs up to this many lines pass"),
+}).strict();
+export type LargestConfig = z.infer<typeof LargestConfig>;
+
+/** `8.0K`, `2.8M`, `1,5G`, `512`, `4.0KiB`, `12kB`: a number and an optional binary unit. */
+const SIZE = /^(\d+(?:[.,]\d+)?)\s?([kKMGTPEZY]?)(?:i?B)?$/;
+const UNITS = "KMGTPEZY";
+
+/** The size in bytes-ish units (every row of one output uses the same base), or null. */
+export function parseSize(text: string): number | null {
+  const m = SIZE.exec(text.trim());
+  if (!m) return null;
+  const value = Number(m[1].replace(",", "."));
+  const power = m[2] ? UNITS.indexOf(m[2].toUpperCase()) + 1 : 0;
+  return value * 1024 ** power;
+}
+
+interface Row {
+  index: number;
+  line: string;
+  size: number;
+  sizeText: string;
+  path: string;
+}
+
+export function compileLargest(config: LargestConfig, engine: RegexEngine): CompiledStrategy {
+  for (const name of ["size", "path"]) {
+    if (!config.row_pattern.includes(`(?P<${name}>`)) {
+      throw new RuleFieldError(
+        "strategy.row_pattern",
+        `has no named group "${name}"; add (?P<${name}>…) around the row's ${name}`,
+      );
+    }
+  }
+  const pattern = patternField(config.row_pattern, "strategy.row_pattern", engine);
+  const { keep, min_lines: minLines } = config;
+  return {
+    type: "largest",
+    createStage(ctx: StageContext): Stage {
+      // Every line in order: a row, or a line that is not one (kept whatever happens).
+      const lines: (Row | string)[] = [];
+      const rows: Row[] = [];
+      let blanks = 0;
+      return {
+        push(line) {
+          if (line.trim() === "") {
+            blanks++;
+            return;
+          }
+          const m = pattern.exec(line);
+          const sizeText = m?.group("size");
+          const path = m?.group("path");
+          const size = sizeText === undefined ? null : parseSize(sizeText);
+          if (size === null || sizeText === undefined || !path) {
+            lines.push(line);
+            return;
+          }
+          const row = { index: lines.length, line, size, sizeText, path };
+          lines.push(row);
+          rows.push(row);
+        },
+        finish() {
+          if (lines.length <= minLines || rows.length <= keep) {
+            for (const l of lines) ctx.emit(typeof l === "string" ? l : l.line);
+            return blanks ? "full" : "fallback";
+          }
+          const paths = new Set(rows.map((r) => r.path.replace(/\/+$/, "")));
+          const isRoot = (r: Row) => {
+            const p = r.path.replace(/\/+$/, "");
+            const slash = p.lastIndexOf("/");
+            return slash <= 0 || !paths.has(p.slice(0, slash));
+          };
+          const bySize = rows.toSorted((a, b) => b.size - a.size || a.index - b.index);
+          const kept = new Set(bySize.slice(0, keep));
+          for (const r of bySize.filter(isRoot).slice(0, keep)) kept.add(r);
+          let left = 0;
+          let largestLeft: Row | null = null;
+          for (const l of lines) {
+            if (typeof l === "string") ctx.emit(l);
+            else if (kept.has(l)) ctx.emit(l.line);
+            else {
+              left++;
+              if (!largestLeft || l.size > largestLeft.size) largestLeft = l;
+            }
+          }
+          if (largestLeft) {
+            ctx.emit(
+              `… (${left} more entr${
+                left === 1 ? "y" : "ies"
+              }, each at most ${largestLeft.sizeText})`,
+            );
+          }
+          return "full";
+        },
+      };
+    },
+  };
+}
