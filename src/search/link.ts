@@ -20,6 +20,8 @@ export type LinkMessage =
 export interface SearchLink {
   /** Transfer it to the fenced thread, which passes it to `useSearchLink`. */
   readonly port: MessagePort;
+  /** Pool threads running for this link now (0 before the first ask, unless eager). */
+  readonly threads: number;
   /** Terminates the pool threads and closes the link. */
   close(): void;
 }
@@ -38,29 +40,39 @@ function readOnly(roots: readonly string[]) {
   };
 }
 
+/** How a link starts. */
+export interface SearchLinkOptions {
+  /**
+   * Start the pool threads now rather than when the fenced side first asks: a one-shot grep
+   * knows it will search, and the threads then load their modules while the rest of the
+   * process starts. @default false
+   */
+  eager?: boolean;
+}
+
 /** Opens a link for a thread fenced to `roots`; its pool threads start when it asks. */
-export function openSearchLink(roots: readonly string[]): SearchLink {
+export function openSearchLink(
+  roots: readonly string[],
+  options: SearchLinkOptions = {},
+): SearchLink {
   const { port1: link, port2: port } = new MessageChannel();
   let threads: Worker[] = [];
-  let state: "idle" | "running" | "stopped" = "idle";
+  /** The fenced side's ends, until they are handed over (once per link). */
+  let ports: MessagePort[] = [];
+  let state: "idle" | "running" | "handed" | "stopped" = "idle";
   // A thread crashed (or its module did not load): the threads go, and the fenced side hears
   // it, which fails a search waiting on them so that it runs again on one thread. No new threads
   // are started for this link.
   const drop = () => {
-    if (state !== "running") return;
+    if (state === "idle" || state === "stopped") return;
     state = "stopped";
     for (const thread of threads) thread.terminate();
     threads = [];
+    ports = [];
     link.postMessage({ type: "ports", ports: [] } satisfies LinkMessage);
   };
-  link.onmessage = (event: MessageEvent<LinkMessage>) => {
-    if (event.data?.type !== "threads") return;
-    if (state !== "idle") {
-      link.postMessage({ type: "ports", ports: [] } satisfies LinkMessage);
-      return;
-    }
+  const start = () => {
     state = "running";
-    const ports: MessagePort[] = [];
     for (let k = 0; k < poolThreads(); k++) {
       const thread = new Worker(poolThreadModule().href, {
         type: "module",
@@ -75,14 +87,30 @@ export function openSearchLink(roots: readonly string[]): SearchLink {
       ports.push(channel.port1);
       threads.push(thread);
     }
-    link.postMessage({ type: "ports", ports } satisfies LinkMessage, ports);
   };
+  link.onmessage = (event: MessageEvent<LinkMessage>) => {
+    if (event.data?.type !== "threads") return;
+    if (state === "idle") start();
+    if (state !== "running") {
+      link.postMessage({ type: "ports", ports: [] } satisfies LinkMessage);
+      return;
+    }
+    state = "handed";
+    const handed = ports;
+    ports = [];
+    link.postMessage({ type: "ports", ports: handed } satisfies LinkMessage, handed);
+  };
+  if (options.eager) start();
   return {
     port,
+    get threads() {
+      return threads.length;
+    },
     close() {
       state = "stopped";
       for (const thread of threads) thread.terminate();
       threads = [];
+      ports = [];
       link.close();
     },
   };

@@ -5,7 +5,7 @@ import { Sandbox } from "../../src/sandbox/path.ts";
 import { useSearchLink } from "../../src/search/_fence.ts";
 import { openSearchLink } from "../../src/search/link.ts";
 import { grep, type GrepRequest } from "../../src/search/_grep.ts";
-import { setGrepPoolProvider, setPoolThreadModule } from "../../src/search/_pool.ts";
+import { poolThreads, setGrepPoolProvider, setPoolThreadModule } from "../../src/search/_pool.ts";
 
 /** A workspace of 12 × 100 files (the walk is split) and a file outside it. */
 async function dirs(): Promise<{ base: string; ws: string }> {
@@ -22,8 +22,12 @@ async function dirs(): Promise<{ base: string; ws: string }> {
 }
 
 /** Runs `fn` with this thread's searches on the link's threads, as the file worker's are. */
-async function overLink<T>(roots: string[], fn: () => Promise<T>): Promise<T> {
-  const link = openSearchLink(roots);
+async function overLink<T>(
+  roots: string[],
+  fn: () => Promise<T>,
+  eager = false,
+): Promise<T> {
+  const link = openSearchLink(roots, { eager });
   const previous = setGrepPoolProvider(() => null);
   useSearchLink(link.port);
   try {
@@ -81,6 +85,42 @@ Deno.test("search link: a pool thread that cannot start leaves the search on one
         await new Promise((r) => setTimeout(r, 50));
       }
     });
+  } finally {
+    setPoolThreadModule();
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("search link: eager threads start before the first ask and search as the late ones do", async () => {
+  const { base, ws } = await dirs();
+  try {
+    const previous = setGrepPoolProvider(() => null);
+    const alone = await grep(await request(ws)).finally(() => setGrepPoolProvider(previous));
+    const lazy = openSearchLink([ws]);
+    const eager = openSearchLink([ws], { eager: true });
+    expect([lazy.threads, eager.threads]).toEqual([0, poolThreads()]);
+    lazy.close();
+    eager.close();
+    const linked = await overLink([ws], async () => await grep(await request(ws)), true);
+    expect(linked).toEqual(alone);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("search link: an eager thread that cannot start leaves the search on one thread", async () => {
+  const { base, ws } = await dirs();
+  setPoolThreadModule(new URL("./_crashing_pool_thread.ts", import.meta.url));
+  try {
+    const previous = setGrepPoolProvider(() => null);
+    const alone = await grep(await request(ws)).finally(() => setGrepPoolProvider(previous));
+    await overLink([ws], async () => {
+      // The thread fails before the first search asks (or while it does): the same answer.
+      for (let i = 0; i < 3; i++) {
+        expect(await grep(await request(ws))).toEqual(alone);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }, true);
   } finally {
     setPoolThreadModule();
     await Deno.remove(base, { recursive: true });

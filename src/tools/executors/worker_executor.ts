@@ -59,6 +59,12 @@ export interface FileWorkerOptions {
    * @default file_worker.ts, or file_worker_lite.ts without `search`
    */
   module?: URL;
+  /**
+   * Start the search pool's threads with the worker instead of at the first large search: a
+   * one-shot grep (`prestartFileWorker`) will search, so they load while the process starts.
+   * @default false
+   */
+  eagerPool?: boolean;
 }
 
 /** One Deno Worker with a fixed permission set; requests are paired with responses by id. */
@@ -108,7 +114,7 @@ export class FileWorker {
       event.preventDefault();
       this.#fail(`the file worker crashed: ${event.message}`);
     };
-    this.#search = this.search ? openSearchLink(roots) : null;
+    this.#search = this.search ? openSearchLink(roots, { eager: options.eagerPool }) : null;
     if (this.#search) {
       const port = this.#search.port;
       this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
@@ -137,6 +143,11 @@ export class FileWorker {
     if (!(await this.#confined)) return false;
     const now = await Promise.all(this.roots.map(identity));
     return now.some((id, i) => id !== this.#rootIds[i]);
+  }
+
+  /** Search pool threads running for this worker (started at its first large search, or eagerly). */
+  get searchThreads(): number {
+    return this.#search?.threads ?? 0;
   }
 
   /** Whether this worker runs `tool` (the lite one runs no search tool). */
@@ -260,6 +271,8 @@ function rootsKey(roots: readonly string[]): string {
 
 /** Workers started ahead of the executor that will take them over (`prestartFileWorker`). */
 const prestarted = new Map<string, FileWorker>();
+/** The workers executors started or took over, by roots (the latest per set of roots). */
+const executorWorkers = new Map<string, FileWorker>();
 
 /** A prestarted worker: `release()` stops it unless an executor took it over. */
 export interface PrestartedWorker {
@@ -284,10 +297,21 @@ export async function prestartFileWorker(
   if (!FILE_TOOL_NAMES.has(tool)) return null;
   const roots = [await canonicalize(workspace)];
   const key = rootsKey(roots);
+  // An executor that got here first (its runtime was built while this awaited) has started
+  // the worker the call will use: a second one would only compete with it for the CPUs.
+  const taken = executorWorkers.get(key);
+  if (
+    taken && !taken.closed && taken.runs(tool) &&
+    (!options.module || taken.module.href === options.module.href)
+  ) {
+    return { worker: taken, release() {} };
+  }
   const running = prestarted.get(key);
-  const worker = running?.runs(tool)
-    ? running
-    : new FileWorker(roots, { search: SEARCH_TOOL_NAMES.has(tool), ...options });
+  const worker = running?.runs(tool) ? running : new FileWorker(roots, {
+    search: SEARCH_TOOL_NAMES.has(tool),
+    eagerPool: tool === "grep",
+    ...options,
+  });
   if (running !== worker) running?.terminate();
   prestarted.set(key, worker);
   return {
@@ -340,6 +364,7 @@ export class WorkerFileExecutor implements ToolExecutor {
         worker = new FileWorker(roots, this.#options);
       }
       this.#workers.set(key, worker);
+      executorWorkers.set(key, worker);
     }
     return worker;
   }
@@ -383,7 +408,10 @@ export class WorkerFileExecutor implements ToolExecutor {
   }
 
   close(): void {
-    for (const worker of this.#workers.values()) worker.terminate();
+    for (const [key, worker] of this.#workers) {
+      worker.terminate();
+      if (executorWorkers.get(key) === worker) executorWorkers.delete(key);
+    }
     this.#workers.clear();
   }
 }
