@@ -7,7 +7,7 @@
  * fenced side can ask for threads, never for wider ones. An entry point of its own, apart from
  * mod.ts, so a file worker starts without this thread loading the search engine.
  */
-import { poolThreadModule, poolThreads } from "./_threads.ts";
+import { poolThreadModule, poolThreads, SPLIT_AFTER_ENTRIES } from "./_threads.ts";
 
 /** What the two ends of a link say. */
 export type LinkMessage =
@@ -43,11 +43,35 @@ function readOnly(roots: readonly string[]) {
 /** How a link starts. */
 export interface SearchLinkOptions {
   /**
-   * Start the pool threads now rather than when the fenced side first asks: a one-shot grep
-   * knows it will search, and the threads then load their modules while the rest of the
-   * process starts. @default false
+   * Start the pool threads now rather than when the fenced side first asks, if this directory
+   * (canonical, inside the roots: the caller checks) is large enough that its search will split
+   * (`isLargeTree`): a one-shot grep knows what it will search, and the threads then load
+   * their modules while the rest of the process starts. A small tree or a file never starts
+   * them. @default none
    */
-  eager?: boolean;
+  eagerFor?: string;
+}
+
+/**
+ * Whether a walk of `dir` meets at least `SPLIT_AFTER_ENTRIES` entries (files and directories,
+ * `.git` and symlinked directories not entered, .gitignore not applied): the size at which a
+ * search of it asks for the pool. Names only, at most that many; false if it cannot be read.
+ */
+export function isLargeTree(dir: string): boolean {
+  let seen = 0;
+  const stack = [dir];
+  try {
+    while (stack.length) {
+      const at = stack.pop()!;
+      for (const entry of Deno.readDirSync(at)) {
+        if (++seen >= SPLIT_AFTER_ENTRIES) return true;
+        if (entry.isDirectory && entry.name !== ".git") stack.push(`${at}/${entry.name}`);
+      }
+    }
+  } catch {
+    return false;
+  }
+  return false;
 }
 
 /** Opens a link for a thread fenced to `roots`; its pool threads start when it asks. */
@@ -100,7 +124,8 @@ export function openSearchLink(
     ports = [];
     link.postMessage({ type: "ports", ports: handed } satisfies LinkMessage, handed);
   };
-  if (options.eager) start();
+  const eager = options.eagerFor;
+  if (eager !== undefined && isLargeTree(eager)) start();
   return {
     port,
     get threads() {

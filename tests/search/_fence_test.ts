@@ -3,7 +3,7 @@
 import { expect } from "expect";
 import { Sandbox } from "../../src/sandbox/path.ts";
 import { useSearchLink } from "../../src/search/_fence.ts";
-import { openSearchLink } from "../../src/search/link.ts";
+import { isLargeTree, openSearchLink } from "../../src/search/link.ts";
 import { grep, type GrepRequest } from "../../src/search/_grep.ts";
 import { poolThreads, setGrepPoolProvider, setPoolThreadModule } from "../../src/search/_pool.ts";
 
@@ -27,7 +27,7 @@ async function overLink<T>(
   fn: () => Promise<T>,
   eager = false,
 ): Promise<T> {
-  const link = openSearchLink(roots, { eager });
+  const link = openSearchLink(roots, eager ? { eagerFor: roots[0] } : {});
   const previous = setGrepPoolProvider(() => null);
   useSearchLink(link.port);
   try {
@@ -91,16 +91,22 @@ Deno.test("search link: a pool thread that cannot start leaves the search on one
   }
 });
 
-Deno.test("search link: eager threads start before the first ask and search as the late ones do", async () => {
+Deno.test("search link: threads for a large tree start before the first ask and search as the late ones do", async () => {
   const { base, ws } = await dirs();
   try {
     const previous = setGrepPoolProvider(() => null);
     const alone = await grep(await request(ws)).finally(() => setGrepPoolProvider(previous));
+    // 1,212 entries: large. One directory of 100 files, or a file: no thread starts early.
+    expect([isLargeTree(ws), isLargeTree(`${ws}/d0`), isLargeTree(`${ws}/d0/f0.txt`)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
     const lazy = openSearchLink([ws]);
-    const eager = openSearchLink([ws], { eager: true });
-    expect([lazy.threads, eager.threads]).toEqual([0, poolThreads()]);
-    lazy.close();
-    eager.close();
+    const small = openSearchLink([ws], { eagerFor: `${ws}/d0` });
+    const eager = openSearchLink([ws], { eagerFor: ws });
+    expect([lazy.threads, small.threads, eager.threads]).toEqual([0, 0, poolThreads()]);
+    for (const link of [lazy, small, eager]) link.close();
     const linked = await overLink([ws], async () => await grep(await request(ws)), true);
     expect(linked).toEqual(alone);
   } finally {

@@ -9,7 +9,13 @@ import { FILE_TOOL_NAMES, SEARCH_TOOL_NAMES } from "../file_tool_names.ts";
 import { openSearchLink, type SearchLink } from "../../search/link.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./_worker_serve.ts";
-import { canonicalize, landlockBlocker, type LandlockState } from "../../sandbox/mod.ts";
+import {
+  canonicalize,
+  isInside,
+  landlockBlocker,
+  type LandlockState,
+  osPath,
+} from "../../sandbox/mod.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
 const ABORT_GRACE_MS = 2000;
@@ -60,11 +66,11 @@ export interface FileWorkerOptions {
    */
   module?: URL;
   /**
-   * Start the search pool's threads with the worker instead of at the first large search: a
-   * one-shot grep (`prestartFileWorker`) will search, so they load while the process starts.
-   * @default false
+   * The directory a one-shot grep (`prestartFileWorker`) will search: if it is large, the
+   * search pool's threads start with the worker instead of at the split, so they load while
+   * the process starts. @default none
    */
-  eagerPool?: boolean;
+  searchHint?: string;
 }
 
 /** One Deno Worker with a fixed permission set; requests are paired with responses by id. */
@@ -114,7 +120,7 @@ export class FileWorker {
       event.preventDefault();
       this.#fail(`the file worker crashed: ${event.message}`);
     };
-    this.#search = this.search ? openSearchLink(roots, { eager: options.eagerPool }) : null;
+    this.#search = this.search ? openSearchLink(roots, { eagerFor: options.searchHint }) : null;
     if (this.#search) {
       const port = this.#search.port;
       this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
@@ -292,10 +298,14 @@ export interface PrestartedWorker {
 export async function prestartFileWorker(
   workspace: string,
   tool: string,
-  options: Pick<FileWorkerOptions, "module"> = {},
+  options: Pick<FileWorkerOptions, "module"> & {
+    /** The call's parameters as given (unchecked): grep's `path` says what it will search. */
+    params?: unknown;
+  } = {},
 ): Promise<PrestartedWorker | null> {
   if (!FILE_TOOL_NAMES.has(tool)) return null;
   const roots = [await canonicalize(workspace)];
+  const searchHint = tool === "grep" ? await grepHint(roots[0], options.params) : undefined;
   const key = rootsKey(roots);
   // An executor that got here first (its runtime was built while this awaited) has started
   // the worker the call will use: a second one would only compete with it for the CPUs.
@@ -309,8 +319,8 @@ export async function prestartFileWorker(
   const running = prestarted.get(key);
   const worker = running?.runs(tool) ? running : new FileWorker(roots, {
     search: SEARCH_TOOL_NAMES.has(tool),
-    eagerPool: tool === "grep",
-    ...options,
+    searchHint,
+    module: options.module,
   });
   if (running !== worker) running?.terminate();
   prestarted.set(key, worker);
@@ -322,6 +332,21 @@ export async function prestartFileWorker(
       worker.terminate();
     },
   };
+}
+
+/**
+ * The directory a one-shot grep will search, canonical and inside the workspace; undefined for
+ * anything else (a file, a path outside, one that does not resolve), which starts no thread early.
+ */
+async function grepHint(workspace: string, params: unknown): Promise<string | undefined> {
+  const given = (params as { path?: unknown } | null)?.path;
+  const wanted = typeof given === "string" ? given : ".";
+  try {
+    const dir = await canonicalize(osPath.resolve(workspace, wanted));
+    return isInside(dir, workspace) && (await Deno.stat(dir)).isDirectory ? dir : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs exactly the ten file tools in permission-restricted workers. */

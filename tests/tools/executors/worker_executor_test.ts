@@ -414,14 +414,30 @@ Deno.test("prestart: an executor that started the worker first keeps it, and no 
   expect(again.worker.closed).toBe(true);
 });
 
-Deno.test("prestart: a one-shot grep starts its search threads with the worker; other workers at the first large search", async () => {
+Deno.test("prestart: a one-shot grep of a large tree starts its search threads with the worker; a small one at the first large search", async () => {
   const h = await dirs();
-  const grep = (await prestartFileWorker(h.ws, "grep", { module: RAW_FILE_WORKER }))!;
-  try {
-    expect(grep.worker.searchThreads).toBe(poolThreads());
-  } finally {
-    grep.release();
-  }
+  await Deno.mkdir(`${h.ws}/big`);
+  for (let i = 0; i < 1000; i++) await Deno.writeTextFile(`${h.ws}/big/f${i}.txt`, "x\n");
+  const threadsFor = async (params: unknown) => {
+    const early = (await prestartFileWorker(h.ws, "grep", { module: RAW_FILE_WORKER, params }))!;
+    try {
+      return early.worker.searchThreads;
+    } finally {
+      early.release();
+    }
+  };
+  // The workspace (no path: grep's default) and big/ are large; a file, a small directory,
+  // a path outside the workspace (even a large one) and a missing one start nothing early.
+  await Deno.mkdir(`${h.outside}/big`);
+  for (let i = 0; i < 1000; i++) await Deno.writeTextFile(`${h.outside}/big/f${i}.txt`, "x\n");
+  expect([
+    await threadsFor({ pattern: "x" }),
+    await threadsFor({ pattern: "x", path: "big" }),
+    await threadsFor({ pattern: "x", path: "big/f1.txt" }),
+    await threadsFor({ pattern: "x", path: "big/.." }),
+    await threadsFor({ pattern: "x", path: `${h.outside}/big` }),
+    await threadsFor({ pattern: "x", path: "missing" }),
+  ]).toEqual([poolThreads(), poolThreads(), 0, poolThreads(), 0, 0]);
   const read = (await prestartFileWorker(h.ws, "read", { module: RAW_FILE_WORKER_LITE }))!;
   const local = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
   try {
