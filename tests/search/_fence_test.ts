@@ -71,25 +71,27 @@ Deno.test("search link: the fenced side's threads search the roots and give the 
   }
 });
 
-Deno.test("search link: a pool thread that cannot start leaves the search on one thread", async () => {
-  const { base, ws } = await dirs();
-  setPoolThreadModule(new URL("./_crashing_pool_thread.ts", import.meta.url));
-  try {
-    const previous = setGrepPoolProvider(() => null);
-    const alone = await grep(await request(ws)).finally(() => setGrepPoolProvider(previous));
-    await overLink([ws], async () => {
-      // The first search may start before the thread's failure is known, or after: either way
-      // the answer is the whole one, and so is every search after it.
-      for (let i = 0; i < 3; i++) {
-        expect(await grep(await request(ws))).toEqual(alone);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    });
-  } finally {
-    setPoolThreadModule();
-    await Deno.remove(base, { recursive: true });
-  }
-});
+for (const eager of [false, true]) {
+  Deno.test(`search link: a pool thread that cannot start leaves the search on one thread (${eager ? "started early" : "started at the ask"})`, async () => {
+    const { base, ws } = await dirs();
+    setPoolThreadModule(new URL("./_crashing_pool_thread.ts", import.meta.url));
+    try {
+      const previous = setGrepPoolProvider(() => null);
+      const alone = await grep(await request(ws)).finally(() => setGrepPoolProvider(previous));
+      await overLink([ws], async () => {
+        // The first search may start before the thread's failure is known, or after: either way
+        // the answer is the whole one, and so is every search after it.
+        for (let i = 0; i < 3; i++) {
+          expect(await grep(await request(ws))).toEqual(alone);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }, eager);
+    } finally {
+      setPoolThreadModule();
+      await Deno.remove(base, { recursive: true });
+    }
+  });
+}
 
 Deno.test("search link: threads for a large tree start before the first ask and search as the late ones do", async () => {
   const { base, ws } = await dirs();
@@ -110,25 +112,6 @@ Deno.test("search link: threads for a large tree start before the first ask and 
     const linked = await overLink([ws], async () => await grep(await request(ws)), true);
     expect(linked).toEqual(alone);
   } finally {
-    await Deno.remove(base, { recursive: true });
-  }
-});
-
-Deno.test("search link: an eager thread that cannot start leaves the search on one thread", async () => {
-  const { base, ws } = await dirs();
-  setPoolThreadModule(new URL("./_crashing_pool_thread.ts", import.meta.url));
-  try {
-    const previous = setGrepPoolProvider(() => null);
-    const alone = await grep(await request(ws)).finally(() => setGrepPoolProvider(previous));
-    await overLink([ws], async () => {
-      // The thread fails before the first search asks (or while it does): the same answer.
-      for (let i = 0; i < 3; i++) {
-        expect(await grep(await request(ws))).toEqual(alone);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }, true);
-  } finally {
-    setPoolThreadModule();
     await Deno.remove(base, { recursive: true });
   }
 });
