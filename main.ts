@@ -61,9 +61,9 @@ export const deps: Deps = {
     }
   },
   buildProvider,
-  async prestartTool(globals, tool) {
+  async prestartTool(globals, tool, input) {
     const { prestartFileWorker } = await import("./src/tools/executors/mod.ts");
-    return await prestartFileWorker(globals.cwd, tool);
+    return await prestartFileWorker(globals.cwd, tool, { params: input });
   },
   openAgent: openAcpAgent,
 };

@@ -4,6 +4,8 @@
  * the same tree, run interleaved so load changes on a shared machine hit all alike. Prints the
  * median wall time, median user+system CPU and median peak RSS of each (GNU `/usr/bin/time`
  * measures CPU and RSS; without it only wall time is shown).
+ * The floor rows run bench/_read_floor.ts, which only walks the tree and reads every file on two
+ * threads, once with Deno's per-path check (the fence's grant) and once without (`-A`).
  * Run: `deno task bench:oneshot` (`apt-get install -y ripgrep time` for the rg row and RSS).
  * `RUNS=n` changes the number of runs (default 9); `ZEPH_BENCH_BEFORE=/other/checkout/main.ts`
  * adds that checkout's read and grep rows to the same interleaved run (the "before" rows of
@@ -17,6 +19,7 @@ const TREE = path.join(ROOT, "bench", "data", "oneshot_tree");
 const RUNS = Number(Deno.env.get("RUNS") ?? 9);
 const MAIN = path.join(ROOT, "main.ts");
 const BEFORE = Deno.env.get("ZEPH_BENCH_BEFORE");
+const FLOOR = path.join(ROOT, "bench", "_read_floor.ts");
 
 /** The `deno run` flags of the `zeph` task (deno.json), so this measures what `zeph` runs. */
 function taskFlags(): string[] {
@@ -48,6 +51,9 @@ function makeTree(): void {
   Deno.writeTextFileSync(path.join(TREE, "x"), "one\ntwo\nthree\nfour\nfive\nsix\n");
   Deno.writeTextFileSync(path.join(TREE, "done"), "");
 }
+
+/** A one-shot grep of one directory (105 files): too small to start a pool thread. */
+const SMALL_GREP = '{"pattern":"needle_zz","path":"pkg1/mod1"}';
 
 function has(command: string, args: string[]): boolean {
   try {
@@ -102,15 +108,23 @@ if (import.meta.main) {
     ["zeph --version", [...zeph, "--version"]],
     ["zeph tool read (5 lines)", [...zeph, "tool", "read", '{"path":"x","limit":5}']],
     ["zeph tool grep (15,750 files)", [...zeph, "tool", "grep", '{"pattern":"needle_zz"}']],
+    ["zeph tool grep (105 files)", [...zeph, "tool", "grep", SMALL_GREP]],
   ];
   if (BEFORE) {
     const before = [DENO, ...taskFlags(), BEFORE];
     commands.push(
       ["before: zeph tool read", [...before, "tool", "read", '{"path":"x","limit":5}']],
       ["before: zeph tool grep", [...before, "tool", "grep", '{"pattern":"needle_zz"}']],
+      ["before: zeph tool grep (105 files)", [...before, "tool", "grep", SMALL_GREP]],
     );
   }
   if (has("rg", ["--version"])) commands.push(["rg needle_zz", ["rg", "needle_zz"]]);
+  const tree = Deno.realPathSync(TREE);
+  const floor = [DENO, "run", "--unstable-worker-options"];
+  commands.push(
+    ["floor: walk + read, checked", [...floor, `--allow-read=${tree},${FLOOR}`, FLOOR, tree]],
+    ["floor: walk + read, -A", [...floor, "-A", FLOOR, tree, "unchecked"]],
+  );
   const samples = commands.map(() => [] as Sample[]);
   for (const [, cmd] of commands) await spawnOnce(cmd); // warm-up: module cache, page cache
   for (let i = 0; i < RUNS; i++) {

@@ -85,10 +85,15 @@ export interface CliDeps {
   buildProvider(config: Config, choice: ProviderChoice): Promise<Provider>;
   /**
    * Starts what a one-shot call of `tool` will run in (the fenced file worker) while the
-   * runtime is being built; `release()` stops it if the runtime did not take it over. Absent:
+   * runtime is being built; `release()` stops it if the runtime did not take it over. `input`
+   * is the call's, unchecked (grep's path says whether its threads start too). Absent:
    * nothing starts early.
    */
-  prestartTool?(globals: GlobalOptions, tool: string): Promise<{ release(): void } | null>;
+  prestartTool?(
+    globals: GlobalOptions,
+    tool: string,
+    input?: Record<string, unknown>,
+  ): Promise<{ release(): void } | null>;
 }
 
 /** What a command receives: the deps, and the exit status it sets for `runCli` to return. */

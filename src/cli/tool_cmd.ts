@@ -71,7 +71,7 @@ export async function runToolCall(
 ): Promise<void> {
   const input = parseToolInput(await inputTextOf(options.inputText));
   const early = options.tool !== undefined && deps.prestartTool
-    ? deps.prestartTool(globals, options.tool).catch(() => null)
+    ? deps.prestartTool(globals, options.tool, input).catch(() => null)
     : null;
   let runtime: Runtime;
   try {

@@ -17,15 +17,19 @@ import { Sandbox, type SandboxSnapshot } from "../sandbox/mod.ts";
 import { type EntryFilter, entrySearcher, type GrepHit, type GrepSpec } from "./_entry.ts";
 import { type DirUnit, type Matcher, type WalkEntry, Walker, type WalkOptions } from "./_walk.ts";
 import { ToolError } from "../errors/mod.ts";
-import { overridePoolThreads, poolThreadModule, poolThreads } from "./_threads.ts";
+import {
+  overridePoolThreads,
+  poolThreadModule,
+  poolThreads,
+  SPLIT_AFTER_ENTRIES,
+} from "./_threads.ts";
 
-export { poolThreadModule, poolThreads, setPoolThreadModule } from "./_threads.ts";
-
-/**
- * Entries the calling thread walks alone before it splits the rest of the tree: small trees
- * never pay for posting a job (bench/README.md "## grep vs ripgrep" has the trade-off).
- */
-export const SPLIT_AFTER_ENTRIES = 1000;
+export {
+  poolThreadModule,
+  poolThreads,
+  setPoolThreadModule,
+  SPLIT_AFTER_ENTRIES,
+} from "./_threads.ts";
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new ToolError("cancelled", "Cannot search: cancelled");

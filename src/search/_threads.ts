@@ -17,6 +17,12 @@ export function setPoolThreadModule(url?: URL): void {
   threadModule = url ?? POOL_THREAD;
 }
 
+/**
+ * Entries the calling thread walks alone before it splits the rest of the tree: small trees
+ * never pay for posting a job (bench/README.md "## grep vs ripgrep" has the trade-off).
+ */
+export const SPLIT_AFTER_ENTRIES = 1000;
+
 let threadsOverride: number | undefined;
 
 /** Pool threads beside the calling thread: one less than the CPUs, at most 3, unless set. */

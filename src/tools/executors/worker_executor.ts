@@ -9,7 +9,13 @@ import { FILE_TOOL_NAMES, SEARCH_TOOL_NAMES } from "../file_tool_names.ts";
 import { openSearchLink, type SearchLink } from "../../search/link.ts";
 import type { AnyTool, ToolContext, ToolOutput } from "../tool.ts";
 import type { SerializedToolError, WorkerRequest, WorkerResponse } from "./_worker_serve.ts";
-import { canonicalize, landlockBlocker, type LandlockState } from "../../sandbox/mod.ts";
+import {
+  canonicalize,
+  isInside,
+  landlockBlocker,
+  type LandlockState,
+  osPath,
+} from "../../sandbox/mod.ts";
 
 /** How long a cancelled call may take to stop before its worker is terminated and replaced. */
 const ABORT_GRACE_MS = 2000;
@@ -59,6 +65,12 @@ export interface FileWorkerOptions {
    * @default file_worker.ts, or file_worker_lite.ts without `search`
    */
   module?: URL;
+  /**
+   * The directory a one-shot grep (`prestartFileWorker`) will search: if it is large, the
+   * search pool's threads start with the worker instead of at the split, so they load while
+   * the process starts. @default none
+   */
+  searchHint?: string;
 }
 
 /** One Deno Worker with a fixed permission set; requests are paired with responses by id. */
@@ -108,7 +120,7 @@ export class FileWorker {
       event.preventDefault();
       this.#fail(`the file worker crashed: ${event.message}`);
     };
-    this.#search = this.search ? openSearchLink(roots) : null;
+    this.#search = this.search ? openSearchLink(roots, { eagerFor: options.searchHint }) : null;
     if (this.#search) {
       const port = this.#search.port;
       this.#worker.postMessage({ type: "search", id: 0, port } satisfies WorkerRequest, [port]);
@@ -137,6 +149,11 @@ export class FileWorker {
     if (!(await this.#confined)) return false;
     const now = await Promise.all(this.roots.map(identity));
     return now.some((id, i) => id !== this.#rootIds[i]);
+  }
+
+  /** Search pool threads running for this worker (started at its first large search, or eagerly). */
+  get searchThreads(): number {
+    return this.#search?.threads ?? 0;
   }
 
   /** Whether this worker runs `tool` (the lite one runs no search tool). */
@@ -260,6 +277,8 @@ function rootsKey(roots: readonly string[]): string {
 
 /** Workers started ahead of the executor that will take them over (`prestartFileWorker`). */
 const prestarted = new Map<string, FileWorker>();
+/** The workers executors started or took over, by roots (the latest per set of roots). */
+const executorWorkers = new Map<string, FileWorker>();
 
 /** A prestarted worker: `release()` stops it unless an executor took it over. */
 export interface PrestartedWorker {
@@ -279,15 +298,30 @@ export interface PrestartedWorker {
 export async function prestartFileWorker(
   workspace: string,
   tool: string,
-  options: Pick<FileWorkerOptions, "module"> = {},
+  options: Pick<FileWorkerOptions, "module"> & {
+    /** The call's parameters as given (unchecked): grep's `path` says what it will search. */
+    params?: unknown;
+  } = {},
 ): Promise<PrestartedWorker | null> {
   if (!FILE_TOOL_NAMES.has(tool)) return null;
   const roots = [await canonicalize(workspace)];
+  const searchHint = tool === "grep" ? await grepHint(roots[0], options.params) : undefined;
   const key = rootsKey(roots);
+  // An executor that got here first (its runtime was built while this awaited) has started
+  // the worker the call will use: a second one would only compete with it for the CPUs.
+  const taken = executorWorkers.get(key);
+  if (
+    taken && !taken.closed && taken.runs(tool) &&
+    (!options.module || taken.module.href === options.module.href)
+  ) {
+    return { worker: taken, release() {} };
+  }
   const running = prestarted.get(key);
-  const worker = running?.runs(tool)
-    ? running
-    : new FileWorker(roots, { search: SEARCH_TOOL_NAMES.has(tool), ...options });
+  const worker = running?.runs(tool) ? running : new FileWorker(roots, {
+    search: SEARCH_TOOL_NAMES.has(tool),
+    searchHint,
+    module: options.module,
+  });
   if (running !== worker) running?.terminate();
   prestarted.set(key, worker);
   return {
@@ -298,6 +332,21 @@ export async function prestartFileWorker(
       worker.terminate();
     },
   };
+}
+
+/**
+ * The directory a one-shot grep will search, canonical and inside the workspace; undefined for
+ * anything else (a file, a path outside, one that does not resolve), which starts no thread early.
+ */
+async function grepHint(workspace: string, params: unknown): Promise<string | undefined> {
+  const given = (params as { path?: unknown } | null)?.path;
+  const wanted = typeof given === "string" ? given : ".";
+  try {
+    const dir = await canonicalize(osPath.resolve(workspace, wanted));
+    return isInside(dir, workspace) && (await Deno.stat(dir)).isDirectory ? dir : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs exactly the ten file tools in permission-restricted workers. */
@@ -340,6 +389,7 @@ export class WorkerFileExecutor implements ToolExecutor {
         worker = new FileWorker(roots, this.#options);
       }
       this.#workers.set(key, worker);
+      executorWorkers.set(key, worker);
     }
     return worker;
   }
@@ -383,7 +433,10 @@ export class WorkerFileExecutor implements ToolExecutor {
   }
 
   close(): void {
-    for (const worker of this.#workers.values()) worker.terminate();
+    for (const [key, worker] of this.#workers) {
+      worker.terminate();
+      if (executorWorkers.get(key) === worker) executorWorkers.delete(key);
+    }
     this.#workers.clear();
   }
 }

@@ -17,6 +17,7 @@ import { ToolError } from "../../../src/errors/mod.ts";
 import type { ToolContext } from "../../../src/tools/tool.ts";
 import { makeHarness, snapshotTree } from "../../_support/file_tools.ts";
 import { RAW_FILE_WORKER, RAW_FILE_WORKER_LITE, unchecked } from "../../_support/raw_worker.ts";
+import { poolThreads } from "../../../src/search/_threads.ts";
 
 // One worker for the whole module: starting one under `deno test` type-checks its module.
 const executor = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
@@ -386,5 +387,65 @@ Deno.test("prestart: an executor confining its worker otherwise starts its own a
     expect(own.closed).toBe(false);
   } finally {
     off.close();
+  }
+});
+
+Deno.test("prestart: an executor that started the worker first keeps it, and no second one starts", async () => {
+  const h = await dirs();
+  const local = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
+  try {
+    // The runtime was built while the prestart awaited: the executor's worker is the one.
+    const own = local.workerFor([h.ws]);
+    const early = (await prestartFileWorker(h.ws, "grep", { module: RAW_FILE_WORKER }))!;
+    expect(early.worker).toBe(own);
+    early.release(); // the executor's: left running
+    expect(own.closed).toBe(false);
+    expect(local.workerFor([h.ws])).toBe(own);
+  } finally {
+    local.close();
+  }
+  // Once the executor is closed, a prestart starts a fresh worker again.
+  const again = (await prestartFileWorker(h.ws, "grep", { module: RAW_FILE_WORKER }))!;
+  try {
+    expect(again.worker.closed).toBe(false);
+  } finally {
+    again.release();
+  }
+  expect(again.worker.closed).toBe(true);
+});
+
+Deno.test("prestart: a one-shot grep of a large tree starts its search threads with the worker; a small one at the first large search", async () => {
+  const h = await dirs();
+  await Deno.mkdir(`${h.ws}/big`);
+  for (let i = 0; i < 1000; i++) await Deno.writeTextFile(`${h.ws}/big/f${i}.txt`, "x\n");
+  const threadsFor = async (params: unknown) => {
+    const early = (await prestartFileWorker(h.ws, "grep", { module: RAW_FILE_WORKER, params }))!;
+    try {
+      return early.worker.searchThreads;
+    } finally {
+      early.release();
+    }
+  };
+  // The workspace (no path: grep's default) and big/ are large; a file, a small directory,
+  // a path outside the workspace (even a large one) and a missing one start nothing early.
+  await Deno.mkdir(`${h.outside}/big`);
+  for (let i = 0; i < 1000; i++) await Deno.writeTextFile(`${h.outside}/big/f${i}.txt`, "x\n");
+  expect([
+    await threadsFor({ pattern: "x" }),
+    await threadsFor({ pattern: "x", path: "big" }),
+    await threadsFor({ pattern: "x", path: "big/f1.txt" }),
+    await threadsFor({ pattern: "x", path: "big/.." }),
+    await threadsFor({ pattern: "x", path: `${h.outside}/big` }),
+    await threadsFor({ pattern: "x", path: "missing" }),
+  ]).toEqual([poolThreads(), poolThreads(), 0, poolThreads(), 0, 0]);
+  const read = (await prestartFileWorker(h.ws, "read", { module: RAW_FILE_WORKER_LITE }))!;
+  const local = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
+  try {
+    expect(read.worker.searchThreads).toBe(0);
+    const other = local.workerFor([h.outside]);
+    expect([other.search, other.searchThreads]).toEqual([true, 0]);
+  } finally {
+    read.release();
+    local.close();
   }
 });
