@@ -75,7 +75,9 @@ export async function runToolCall(
     : null;
   let runtime: Runtime;
   try {
-    runtime = await deps.buildRuntime(globals, options.runtime);
+    // A call of a known tool registers only that tool: the others' modules never load.
+    const only = options.tool === undefined ? {} : { tools: [options.tool] };
+    runtime = await deps.buildRuntime(globals, { ...options.runtime, ...only });
   } catch (error) {
     (await early)?.release();
     throw error;
