@@ -17,7 +17,14 @@ import type { PermissionPolicy } from "./src/permission/mod.ts";
 import type { Provider, ProviderChoice } from "./src/provider/mod.ts";
 import type { Sandbox } from "./src/sandbox/mod.ts";
 import type { SqliteStore } from "./src/store/mod.ts";
-import type { CallScope, FinalHook, OutputHook, ToolDeps, ToolExecutor } from "./src/tools/mod.ts";
+import type {
+  AnyTool,
+  CallScope,
+  FinalHook,
+  OutputHook,
+  ToolDeps,
+  ToolExecutor,
+} from "./src/tools/mod.ts";
 
 /** What the front-ends receive: one value of lazy builders, so each builds only what it uses. */
 export interface Deps extends CliDeps, AcpDeps {}
@@ -286,6 +293,17 @@ async function startMcpServers(
   return manager;
 }
 
+/** The built-in tools a runtime registers: all, or only those `only` names when all are built-in. */
+async function builtinToolsFor(only?: readonly string[]): Promise<AnyTool[]> {
+  if (only) {
+    const { loadBuiltinTool } = await import("./src/tools/mod.ts");
+    const tools = await Promise.all(only.map(loadBuiltinTool));
+    if (tools.every((t) => t !== null)) return tools;
+  }
+  // The catalog loads every tool, so it stays out of tools/mod.ts.
+  return (await import("./src/tools/catalog.ts")).builtinTools();
+}
+
 /**
  * Builds Sandbox → PermissionPolicy → executors → ToolRegistry (+ hooks, tool deps) for the
  * loaded config. The store is the caller's: it is opened first (ACP opens it with the first
@@ -319,13 +337,12 @@ export async function buildRuntime(
     }
   });
   const [
-    { ToolRegistry, CompositeExecutor, LocalExecutor, undoHook },
-    { builtinTools },
+    { ToolRegistry, CompositeExecutor, LocalExecutor, undoHook, BUILTIN_TOOL_IDS },
+    tools,
     newPolicy,
   ] = await Promise.all([
     import("./src/tools/mod.ts"),
-    // The catalog loads every tool, so it stays out of tools/mod.ts.
-    import("./src/tools/catalog.ts"),
+    builtinToolsFor(options.tools),
     loadPolicyBuilder(),
   ]);
 
@@ -425,7 +442,7 @@ export async function buildRuntime(
 
   toolDeps.overflow = store;
   const registry = new ToolRegistry({
-    tools: builtinTools(),
+    tools,
     executor,
     policy,
     config,
@@ -440,7 +457,8 @@ export async function buildRuntime(
   if (mcp) cleanups.push(() => mcp.close());
   const { permissionToolWarnings, toolSelectionWarnings } = await import("./src/config/lite.ts");
   const { policyRuleWarnings } = await import("./src/tools/mod.ts");
-  const names = registry.all().map((t) => t.name);
+  // Every built-in tool's name, registered or not: a rule naming one is not a typo.
+  const names = [...new Set([...BUILTIN_TOOL_IDS, ...registry.all().map((t) => t.name)])];
   for (
     const w of [
       ...permissionToolWarnings(config, names),

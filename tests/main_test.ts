@@ -65,3 +65,35 @@ Deno.test("main.ts: a bash call through the built runtime is filtered, offloaded
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("main.ts: a runtime for named built-in tools registers only them; other ids register all", async () => {
+  const ws = await Deno.makeTempDir();
+  await Deno.writeTextFile(path.join(ws, "x"), "one\ntwo\n");
+  const globals = { cwd: ws, yes: false, json: false };
+  const env = { XDG_DATA_HOME: path.join(ws, ".data") };
+  const names = async (tools?: string[]) => {
+    const runtime = await deps.buildRuntime(globals, tools ? { tools } : {});
+    try {
+      const read = await runtime.registry.dispatch(
+        { id: "c1", name: "read", input: { path: "x" } },
+        runtime.scope(),
+      );
+      expect(read.text).toBe("   1\tone\n   2\ttwo");
+      return runtime.registry.all().map((t) => t.name);
+    } finally {
+      await runtime.close();
+    }
+  };
+  const saved = Deno.env.get("XDG_DATA_HOME");
+  Deno.env.set("XDG_DATA_HOME", env.XDG_DATA_HOME);
+  try {
+    const all = await names();
+    expect(all.length).toBeGreaterThan(10);
+    expect(await names(["read"])).toEqual(["read"]);
+    expect(await names(["read", "grep"])).toEqual(["read", "grep"]);
+    expect(await names(["read", "reed"])).toEqual(all);
+  } finally {
+    if (saved === undefined) Deno.env.delete("XDG_DATA_HOME");
+    else Deno.env.set("XDG_DATA_HOME", saved);
+  }
+});

@@ -3,7 +3,7 @@
  * registers only `tool`, so it does not load the chat, its renderer or the agent; `--help`, the
  * default action (no subcommand) and anything unclear load them all.
  */
-import type { CommandModule } from "./program.ts";
+import { type CommandModule, GLOBAL_SPELLINGS } from "./program.ts";
 
 /** Subcommands, in `--help` order. To add one: create `<name>_cmd.ts`, add ONE line here. */
 export const COMMANDS: readonly { name: string | null; load(): Promise<CommandModule> }[] = [
@@ -20,10 +20,10 @@ export const COMMANDS: readonly { name: string | null; load(): Promise<CommandMo
   { name: "undo", load: () => import("./undo_cmd.ts") },
 ];
 
-/** Global options (cli/mod.ts) that take a value, in both spellings. */
-const VALUE_OPTIONS = new Set(["-C", "--cwd", "--config", "--mcp-config"]);
+/** Global options that take a value, in both spellings. */
+const VALUE_OPTIONS = new Set(GLOBAL_SPELLINGS.filter((o) => o.takesValue).flatMap((o) => o.names));
 /** Global options without a value. */
-const FLAGS = new Set(["-y", "--yes", "--json"]);
+const FLAGS = new Set(GLOBAL_SPELLINGS.filter((o) => !o.takesValue).flatMap((o) => o.names));
 
 /**
  * The commands `args` needs registered: the one subcommand it names after global options only,

@@ -71,6 +71,11 @@ export interface RuntimeOptions {
    * printed as warnings. @default false
    */
   mcpFaultsShown?: boolean;
+  /**
+   * Only these built-in tools are registered (a one-shot call's), so the other tools' modules
+   * are not loaded; ids that are not all built-in register every tool. @default every tool
+   */
+  tools?: readonly string[];
 }
 
 export interface CliDeps {

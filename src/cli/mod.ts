@@ -11,7 +11,9 @@ import type { CliDeps, CommandDeps } from "./deps.ts";
 import { CliError } from "./errors.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit_codes.ts";
 import { commandsFor } from "./commands.ts";
-import { type CliProgram, globalsOf } from "./program.ts";
+import { type CliProgram, GLOBAL_OPTIONS, globalsFrom, globalsOf } from "./program.ts";
+import { oneShotToolCall } from "./one_shot.ts";
+import { runToolCommand } from "./tool_cmd.ts";
 
 export type {
   CliDeps,
@@ -24,24 +26,31 @@ export type {
 export { CliError } from "./errors.ts";
 export { type CliProgram, type CommandModule, globalsOf } from "./program.ts";
 
-/** Runs one command line; returns the exit code. */
-export async function runCli(args: string[], deps: CliDeps): Promise<number> {
-  const { Command, CommanderError } = await import("@commander-js/extra-typings");
+/**
+ * Runs one command line; returns the exit code. A plain `zeph tool <id> [input]` runs without
+ * loading commander (one_shot.ts) unless `oneShot` is false, which tests use to compare both.
+ */
+export async function runCli(
+  args: string[],
+  deps: CliDeps,
+  options: { oneShot?: boolean } = {},
+): Promise<number> {
   const full: CommandDeps = { ...deps, status: { exitCode: 0 } };
-  const program: CliProgram = new Command("zeph")
+  const call = options.oneShot === false ? null : oneShotToolCall(args);
+  if (call) {
+    return await settle(full, async () => {
+      const globals = globalsFrom(call.options);
+      await assertWorkspace(globals.cwd);
+      await runToolCommand(full, globals, call.id, call.input);
+    });
+  }
+  const { Command, CommanderError } = await import("@commander-js/extra-typings");
+  // CliProgram states the types of the options registered from GLOBAL_OPTIONS below.
+  const program = new Command("zeph")
     .description("A typed, sandboxed AI coding agent")
-    .version(`zeph ${VERSION}`, "-V, --version", "print the version")
-    .option("-C, --cwd <dir>", "workspace directory (default: the current directory)")
-    .option(
-      "--config <path>",
-      "config file (default: $ZEPH_CONFIG, then ~/.config/zeph/config.toml)",
-    )
-    .option("-y, --yes", "allow actions that would ask for confirmation")
-    .option("--json", "machine-readable output (the chat: --output-format stream-json)")
-    .option(
-      "--mcp-config <file>",
-      "also start the MCP servers of this .mcp.json (never read unasked)",
-    )
+    .version(`zeph ${VERSION}`, "-V, --version", "print the version") as unknown as CliProgram;
+  for (const o of GLOBAL_OPTIONS) program.option(o.flags, o.description);
+  program
     .helpCommand("help [command]", "show help for a command")
     .addHelpText("after", ROOT_HELP_AFTER)
     .exitOverride()
@@ -64,17 +73,24 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
   };
   program.commands.forEach(configure);
 
-  try {
-    await program.parseAsync(args, { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) {
+  return await settle(full, async () => {
+    try {
+      await program.parseAsync(args, { from: "user" });
+    } catch (error) {
+      if (!(error instanceof CommanderError)) throw error;
       // --help and --version end parsing through the override too; they are successes.
-      if (
-        error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
-        error.code === "commander.help"
-      ) return 0;
-      return 2;
+      const done = error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
+        error.code === "commander.help";
+      return done ? 0 : 2;
     }
+  });
+}
+
+/** Runs a parsed command line: its exit code, or the one its error stands for. */
+async function settle(full: CommandDeps, run: () => Promise<number | void>): Promise<number> {
+  try {
+    return (await run()) ?? full.status.exitCode;
+  } catch (error) {
     // The reader of stdout went away (`zeph … | head`): stop quietly, as a Unix filter does.
     if (error instanceof Deno.errors.BrokenPipe) return EXIT.brokenPipe;
     if (error instanceof CliError) {
@@ -87,7 +103,6 @@ export async function runCli(args: string[], deps: CliDeps): Promise<number> {
     }
     throw error;
   }
-  return full.status.exitCode;
 }
 
 const ROOT_HELP_AFTER = `

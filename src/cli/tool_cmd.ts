@@ -12,6 +12,11 @@ import { withInterrupt } from "./interrupt.ts";
 import type { CommandDeps, GlobalOptions, Runtime, RuntimeOptions } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
 
+/** The tool command's own options besides -h/--help; the one-shot reader reads them too. */
+export const TOOL_OPTIONS: readonly { flags: string; description: string }[] = [
+  { flags: "--json", description: 'print {"tool","ok","output","category","error","exit_code"}' },
+];
+
 export function register(program: CliProgram, deps: CommandDeps): void {
   program
     .command("tool")
@@ -22,7 +27,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       "JSON object with the tool's parameters; - reads stdin, @file a file " +
         "(left out: {}; stdin is read only for -)",
     )
-    .option("--json", 'print {"tool","ok","output","category","error","exit_code"}')
+    .option(TOOL_OPTIONS[0].flags, TOOL_OPTIONS[0].description)
     .helpOption(false)
     .option("-h, --help", "show this help, or with <id> that tool's parameters")
     .addHelpText(
@@ -43,12 +48,18 @@ export function register(program: CliProgram, deps: CommandDeps): void {
             "zeph tool <id> --help shows one's parameters).",
         );
       }
-      await runToolCall(deps, globals, {
-        inputText: inputText ?? "{}",
-        resolve: () => id,
-        tool: id,
-      });
+      await runToolCommand(deps, globals, id, inputText);
     });
+}
+
+/** `zeph tool <id> [input]`, parsed: commander's action and the one-shot reader run this. */
+export async function runToolCommand(
+  deps: CommandDeps,
+  globals: GlobalOptions,
+  id: string,
+  inputText: string | undefined,
+): Promise<void> {
+  await runToolCall(deps, globals, { inputText: inputText ?? "{}", resolve: () => id, tool: id });
 }
 
 /**
@@ -75,7 +86,9 @@ export async function runToolCall(
     : null;
   let runtime: Runtime;
   try {
-    runtime = await deps.buildRuntime(globals, options.runtime);
+    // A call of a known tool registers only that tool: the others' modules never load.
+    const only = options.tool === undefined ? {} : { tools: [options.tool] };
+    runtime = await deps.buildRuntime(globals, { ...options.runtime, ...only });
   } catch (error) {
     (await early)?.release();
     throw error;

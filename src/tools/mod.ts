@@ -18,4 +18,5 @@ export { PolicyEnforcer, policyRuleWarnings, type PolicyVerdict } from "./policy
 export { cacheKey, ResultCache } from "./result_cache.ts";
 export { SessionGuards } from "./session_guards.ts";
 export * from "./undo.ts";
+export { BUILTIN_TOOL_IDS, loadBuiltinTool } from "./tool_loaders.ts";
 export { unifiedDiff } from "./_diff.ts";

@@ -7,7 +7,7 @@
  * (same hash); otherwise it refuses that entry with the reason and stops, so a later edit of the
  * user's is never overwritten.
  */
-import { createHash, type Hash } from "node:crypto";
+import type { Hash } from "node:crypto";
 import * as path from "node:path";
 import type { UndoConfig } from "../config/mod.ts";
 import type { UndoEntry, UndoLog } from "../store/mod.ts";
@@ -78,11 +78,28 @@ interface ScanLimits {
   blobs: Uint8Array[];
 }
 
+/**
+ * node:crypto's SHA-256, loaded with the first change recorded or undone: node:crypto loads Deno's
+ * Node compatibility layer, which a call that records nothing (a one-shot `zeph tool read`) does
+ * not need.
+ */
+let createHash: typeof import("node:crypto").createHash | null = null;
+
+async function loadHashing(): Promise<void> {
+  createHash ??= (await import("node:crypto")).createHash;
+}
+
+function sha256(): Hash {
+  if (!createHash) throw new Error("undo: a hash is taken before loadHashing()");
+  return createHash("sha256");
+}
+
 /** Reads what is at `p` (not following a final symlink): its hash and, with `keep`, its state. */
 export async function scanPath(p: string, limits: ScanLimits): Promise<Scan> {
+  await loadHashing();
   const info = await lstatOrNull(p);
   if (!info) return { hash: "absent", kind: "absent", state: { kind: "absent" }, reason: null };
-  const hash = createHash("sha256");
+  const hash = sha256();
   const walk = { entries: 0, bytes: 0, reason: null as string | null, hashable: true };
   const state = await scanEntry(p, info, ".", hash, walk, limits);
   const kind = info.isFile
@@ -100,9 +117,9 @@ export async function scanPath(p: string, limits: ScanLimits): Promise<Scan> {
   };
 }
 
-/** The hash `scanPath` gives a regular file with this content. */
+/** The hash `scanPath` gives a regular file with this content (after a first `scanPath`). */
 export function fileHash(content: Uint8Array): string {
-  const hash = createHash("sha256");
+  const hash = sha256();
   hash.update(`F ${JSON.stringify(".")} ${content.length}\n`);
   hash.update(content);
   return `file:${hash.digest("hex")}`;
@@ -441,6 +458,7 @@ export interface UndoOptions {
  * is refused with the reason, and nothing older is touched.
  */
 export async function undoChanges(options: UndoOptions): Promise<UndoReport> {
+  await loadHashing();
   const { log, conversationId, sandbox } = options;
   const clock = options.clock ?? localTime;
   const count = options.count ?? 1;
