@@ -1,7 +1,8 @@
 /**
  * The generic pass: what an output no rule matches goes through, so that an unknown tool's output
  * is not passed through whole. Library frames of stack traces, the biggest directories of long
- * path listings and runs of hex or base64 data fold (generic_folds.ts); runs of a repeated line
+ * path listings and subtrees of long tree drawings, and runs of hex or base64 data fold
+ * (generic_folds.ts); runs of a repeated line
  * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
@@ -18,7 +19,13 @@ import {
   omitted,
 } from "./strategies/mod.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
-import { foldDataRuns, foldPathListing, foldStackFrames, withoutTimes } from "./generic_folds.ts";
+import {
+  foldDataRuns,
+  foldPathListing,
+  foldStackFrames,
+  foldTreeListing,
+  withoutTimes,
+} from "./generic_folds.ts";
 
 /** Programs whose output is content to be read as it is. */
 const CONTENT_PRINTERS = new Set([
@@ -156,7 +163,7 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const folded = foldDataRuns(foldPathListing(foldStackFrames(held)));
+      const folded = foldDataRuns(foldTreeListing(foldPathListing(foldStackFrames(held))));
       if (folded.length !== held.length) changed = true;
       for (const line of folded) take(line);
       flushRun();

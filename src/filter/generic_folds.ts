@@ -12,9 +12,13 @@
  * - runs of data lines (hex dumps of keys and signatures, base64 blocks): the first line stays
  *   with a count of the rest.
  *
+ * - long tree drawings (npm ls, tree, cargo tree): the biggest subtrees fold the same way.
+ *
  * Each fold is a pure function of the lines; a line is tested only when it is shorter than
  * `MAX_TESTED`, and every pattern here is linear in the line.
  */
+
+import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 
 /** Lines longer than this are never taken for a frame, a path or data. */
 const MAX_TESTED = 2000;
@@ -223,21 +227,12 @@ export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGE
       child = dir;
     }
   }
-  const open = new Set<string>([""]);
-  let shown = kids.get("")?.size ?? 0;
-  if (kids.has("/")) {
-    open.add("/");
-    shown += kids.get("/")!.size;
-  }
-  const heap = new MinHeap<string>((d) => below.get(d) ?? 0);
-  for (const top of open) for (const k of kids.get(top) ?? []) if (kids.has(k)) heap.push(k);
-  for (let dir = heap.pop(); dir !== undefined; dir = heap.pop()) {
-    const cost = kids.get(dir)!.size;
-    if (shown + cost > budget) continue;
-    open.add(dir);
-    shown += cost;
-    for (const k of kids.get(dir)!) if (kids.has(k) && !open.has(k)) heap.push(k);
-  }
+  const open = openWithinBudget(
+    kids.has("/") ? ["", "/"] : [""],
+    (dir) => kids.get(dir),
+    (dir) => below.get(dir) ?? 0,
+    budget,
+  );
   /** The outermost closed directory above `path` (or `path` itself, when closed), or null. */
   const closedAbove = (path: string): string | null => {
     let closed: string | null = kids.has(path) && !open.has(path) ? path : null;
@@ -260,6 +255,87 @@ export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGE
       closed === path
         ? `${line.trimEnd()} (+${count} entries folded)`
         : `${/^\s*/.exec(line)![0]}${closed}/ … (${count} entries folded)`,
+    );
+  });
+  return out;
+}
+
+/**
+ * The nodes of a tree left open when nodes are opened smallest first (by `size`, what lies below
+ * them), from the `roots` down, while the lines shown (the roots' children, then each opened
+ * node's) stay within `budget`. A node is a line or a directory; `kids` lists a node's children
+ * and is undefined for a leaf.
+ */
+function openWithinBudget<T>(
+  roots: T[],
+  kids: (node: T) => Iterable<T> | undefined,
+  size: (node: T) => number,
+  budget: number,
+): Set<T> {
+  const open = new Set<T>(roots);
+  const heap = new MinHeap<T>(size);
+  let shown = 0;
+  for (const root of roots) {
+    for (const k of kids(root) ?? []) {
+      shown++;
+      if (kids(k) && !open.has(k)) heap.push(k);
+    }
+  }
+  for (let node = heap.pop(); node !== undefined; node = heap.pop()) {
+    const children = [...kids(node)!];
+    if (shown + children.length > budget) continue;
+    open.add(node);
+    shown += children.length;
+    for (const k of children) if (kids(k) && !open.has(k)) heap.push(k);
+  }
+  return open;
+}
+
+/** A tree drawing's branch (`├── `, `└─┬ `, `|-- `, `` `-- ``, `+--- `) after its rails. */
+const TREE_LINE = /^([│|┃ ]{0,160}(?:[├└┣┗╰]─{1,4}[┬─ ]?|[|`+\\]-{2,3}) ?)\S/;
+
+/**
+ * A long tree drawing (npm ls, tree, cargo tree, pstree) with its biggest subtrees folded into
+ * their top line and a count, opened smallest first from the top while the lines shown stay
+ * within `budget`. Lines that are not part of the drawing, and failure-looking lines inside a
+ * folded subtree, stay in place.
+ */
+export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
+  // Each line's depth (the column its text starts at; -1 outside the drawing) and parent.
+  const depth = lines.map((line) => {
+    if (line.length > MAX_TESTED || line.trim() === "") return -1;
+    const m = TREE_LINE.exec(line);
+    return m ? m[1].length : 0;
+  });
+  const drawn = depth.filter((d) => d > 0).length;
+  const nonBlank = lines.filter((l) => l.trim() !== "").length;
+  if (drawn < MIN_LISTING || drawn < nonBlank * LISTING_SHARE) return [...lines];
+  const parent = new Array<number>(lines.length).fill(-1);
+  const kids = new Map<number, number[]>();
+  const below = new Array<number>(lines.length).fill(0);
+  const stack: number[] = [];
+  depth.forEach((d, i) => {
+    if (d < 0) return;
+    while (stack.length && depth[stack.at(-1)!] >= d) stack.pop();
+    const p = stack.at(-1) ?? -1;
+    parent[i] = p;
+    if (!kids.has(p)) kids.set(p, []);
+    kids.get(p)!.push(i);
+    for (let a = p; a >= 0; a = parent[a]) below[a]++;
+    stack.push(i);
+  });
+  const open = openWithinBudget([-1], (n) => kids.get(n), (n) => below[n], budget);
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    if (depth[i] < 0) return out.push(line);
+    let closed = -1;
+    for (let a = parent[i]; a >= 0; a = parent[a]) if (!open.has(a)) closed = a;
+    if (closed >= 0) {
+      if (FAILURE_SIGNAL.test(line)) out.push(line);
+      return;
+    }
+    out.push(
+      kids.has(i) && !open.has(i) ? `${line.trimEnd()} (+${below[i]} entries folded)` : line,
     );
   });
   return out;

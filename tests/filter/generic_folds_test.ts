@@ -10,6 +10,7 @@ import {
   foldDataRuns,
   foldPathListing,
   foldStackFrames,
+  foldTreeListing,
   LISTING_BUDGET,
   withoutTimes,
 } from "../../src/filter/generic_folds.ts";
@@ -207,6 +208,32 @@ Deno.test("short listings, and outputs that are mostly not paths, are not folded
     "/usr/lib/gconv (+120 entries folded)",
     "/usr/lib/libc.so.6",
   ]);
+});
+
+Deno.test("a long tree drawing folds its biggest subtrees into their top line; failure lines stay", () => {
+  const lines = ["app@1.0.0 /srv/app", "├─┬ small@1.0.0", "│ └── leaf@1.0.0"];
+  lines.push("├─┬ big@2.0.0");
+  for (let i = 0; i < 40; i++) lines.push(`│ ├─┬ dep${i}@1.0.0`, `│ │ └── sub${i}@0.1.0`);
+  lines.push("│ └── UNMET DEPENDENCY broken-error@^3.0.0");
+  for (let i = 0; i < 20; i++) lines.push(`├── top${i}@1.0.0`);
+  lines.push("└── last@1.0.0", "", "npm error code ELSPROBLEMS");
+  const out = foldTreeListing(lines);
+  expect(out.length).toBeLessThanOrEqual(LISTING_BUDGET + 5);
+  expect(out.slice(0, 3)).toEqual(lines.slice(0, 3));
+  expect(out).toContain("├─┬ big@2.0.0 (+81 entries folded)");
+  // A failure-looking line inside the folded subtree stays, and so does what follows the tree.
+  expect(out).toContain("│ └── UNMET DEPENDENCY broken-error@^3.0.0");
+  expect(out.slice(-3)).toEqual(["└── last@1.0.0", "", "npm error code ELSPROBLEMS"]);
+  expect(out.filter((l) => l.includes("dep1"))).toEqual([]);
+  // ASCII drawings (tree --charset ascii, mvn dependency:tree) fold the same way.
+  const ascii = ["root"];
+  for (let i = 0; i < 70; i++) ascii.push(`|-- mod${i}`, `|   \\-- file${i}.txt`);
+  ascii.push("`-- end");
+  const folded = foldTreeListing(ascii);
+  expect(folded.length).toBeLessThanOrEqual(LISTING_BUDGET + 5);
+  expect(folded[0]).toBe("root (+141 entries folded)");
+  // A short tree, or text that is mostly not a drawing, is left alone.
+  expect(foldTreeListing(lines.slice(0, 40))).toEqual(lines.slice(0, 40));
 });
 
 Deno.test("runs of hex and base64 lines keep their first line and a count", () => {
