@@ -5,7 +5,8 @@
  *   standard library or installed packages (node_modules, site-packages, gems, the JDK, GOROOT)
  *   become one line with their count and libraries; every frame in the user's code stays, and so
  *   does the innermost frame (where the error was raised) and every line that is not a frame
- *   (the error, `Caused by:`, the messages between chained tracebacks);
+ *   (the error, `Caused by:`, the messages between chained tracebacks); Python's `^^^^` marks
+ *   under a frame's source line go;
  * - long listings of paths (tar -v, unzip, dpkg -L, pip show -f): the biggest directories fold
  *   into one line with their count of entries until the listing fits a budget; small
  *   directories stay whole, every line that is not a path stays where it was;
@@ -119,6 +120,10 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   return null;
 }
 
+/** A line of only position marks (`^^^^`, `~~~^^^~~`). */
+const MARKS = /^\s*[~^]+\s*$/;
+const CARETS = { test: (line: string) => MARKS.test(line) && line.includes("^") };
+
 function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
@@ -163,7 +168,9 @@ export function foldStackFrames(lines: readonly string[]): string[] {
         return;
       }
       flush();
-      out.push(...lines.slice(entry.start, entry.frame.end));
+      const kept = lines.slice(entry.start, entry.frame.end);
+      // Python's `^^^^` line under a frame's source repeats the source's span: it goes.
+      out.push(...(entry.frame.kind === "python" ? kept.filter((l) => !CARETS.test(l)) : kept));
     });
     flush();
     i = j;
