@@ -108,7 +108,7 @@ export function genericStage(
   const tail = truncator(ctx, onRemove);
   const held: string[] = [];
   let run: string | null = null;
-  let runKey = "";
+  let runKey: string | null = null;
   let runTimed = false;
   let runCount = 0;
   let changed = false;
@@ -134,7 +134,12 @@ export function genericStage(
   // A run's lines, while it is too short to collapse (lines whose times differ are not equal).
   const runLines: string[] = [];
   const take = (line: string) => {
-    if (line === run || (run !== null && withoutTimes(line) === runKey && line.trim() !== "")) {
+    // Lines that differ in their times only are as long as each other (times have fixed widths).
+    if (
+      line === run ||
+      (run !== null && line.length === run.length && line.trim() !== "" &&
+        withoutTimes(line) === (runKey ??= withoutTimes(run)))
+    ) {
       if (line !== run) runTimed = true;
       runCount++;
       if (runLines.length < MIN_RUN) runLines.push(line);
@@ -147,7 +152,7 @@ export function genericStage(
       return;
     }
     run = line;
-    runKey = withoutTimes(line);
+    runKey = null;
     runTimed = false;
     runCount = 1;
     runLines.push(line);

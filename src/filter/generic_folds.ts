@@ -10,10 +10,9 @@
  * - long listings of paths (tar -v, unzip, dpkg -L, pip show -f): the biggest directories fold
  *   into one line with their count of entries until the listing fits a budget; small
  *   directories stay whole, every line that is not a path stays where it was;
+ * - long tree drawings (npm ls, tree, cargo tree): the biggest subtrees fold the same way;
  * - runs of data lines (hex dumps of keys and signatures, base64 blocks): the first line stays
  *   with a count of the rest.
- *
- * - long tree drawings (npm ls, tree, cargo tree): the biggest subtrees fold the same way.
  *
  * Each fold is a pure function of the lines; a line is tested only when it is shorter than
  * `MAX_TESTED`, and every pattern here is linear in the line.
@@ -97,6 +96,13 @@ function goLibrary(path: string): string | null {
 function frameAt(lines: readonly string[], i: number): Frame | null {
   const line = lines[i];
   if (line === undefined || line.length > MAX_TESTED) return null;
+  // Cheap tests first: most lines of most outputs are no frame.
+  const at = indentOf(line);
+  const next = lines[i + 1];
+  if (
+    !line.startsWith('File "', at) && !line.startsWith("at ", at) &&
+    !line.startsWith("from ", at) && !next?.startsWith("\t")
+  ) return null;
   let m = PY_FRAME.exec(line);
   if (m) {
     // The source line and Python 3.11's caret line below it are deeper indented.
@@ -112,7 +118,6 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   if (m) return { kind: "at", end: i + 1, library: atLibrary(m[2]), indent: m[1] };
   m = RUBY_FRAME.exec(line);
   if (m) return { kind: "ruby", end: i + 1, library: rubyLibrary(m[2]), indent: m[1] };
-  const next = lines[i + 1];
   if (next !== undefined && next.length <= MAX_TESTED && GO_FUNCTION.test(line)) {
     const loc = GO_LOCATION.exec(next);
     if (loc) return { kind: "go", end: i + 2, library: goLibrary(loc[1]), indent: "" };
@@ -124,8 +129,23 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
 const MARKS = /^\s*[~^]+\s*$/;
 const CARETS = { test: (line: string) => MARKS.test(line) && line.includes("^") };
 
+/** Where a line's first non-blank character is (its length when it is blank). */
 function indentOf(line: string): number {
-  return line.length - line.trimStart().length;
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+  return i;
+}
+
+function isBlankLine(line: string): boolean {
+  const i = indentOf(line);
+  return i === line.length || (line.charCodeAt(i) <= 32 && line.trim() === "");
+}
+
+/** Whether `line` has a non-blank character at or after `from`. */
+const NON_BLANK = /\S/g;
+function nonBlankFrom(line: string, from: number): boolean {
+  NON_BLANK.lastIndex = from;
+  return NON_BLANK.test(line);
 }
 
 function foldLine(indent: string, frames: Frame[]): string {
@@ -192,6 +212,11 @@ const MAX_DEPTH = 64;
 /** The path a line consists of (a trailing slash dropped), or null. */
 function pathOf(line: string): string | null {
   if (line.length > MAX_TESTED) return null;
+  // A path line holds one token, after a `verb:` at most: a space with no colon before it is
+  // not one.
+  const from = indentOf(line);
+  const space = line.indexOf(" ", from);
+  if (space >= 0 && line.lastIndexOf(":", space) < from && nonBlankFrom(line, space)) return null;
   const m = PATH_LINE.exec(line);
   if (!m) return null;
   const token = m[2];
@@ -216,24 +241,38 @@ function parentOf(path: string): string {
  * first entry under it was). Lines that are not paths stay in place.
  */
 export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
-  const paths = lines.map(pathOf);
-  const listed = paths.filter((p) => p !== null).length;
-  const nonBlank = lines.filter((l) => l.trim() !== "").length;
-  if (listed < MIN_LISTING || listed < nonBlank * LISTING_SHARE) return [...lines];
-  const below = new Map<string, number>();
+  const paths = mostly(lines, pathOf, (p) => p !== null);
+  if (!paths) return [...lines];
+  // Each directory's children, and the path lines right in it; a new directory links itself to
+  // its parent once, so a line costs one step whatever its depth.
   const kids = new Map<string, Set<string>>();
+  const direct = new Map<string, number>();
+  const link = (dir: string, child: string) => {
+    let set = kids.get(dir);
+    if (!set) {
+      kids.set(dir, set = new Set());
+      if (dir !== "" && dir !== "/") link(parentOf(dir), dir);
+    }
+    set.add(child);
+  };
   for (const path of paths) {
     if (path === null) continue;
-    let child = path;
-    for (let dir = parentOf(path);; dir = parentOf(dir)) {
-      below.set(dir, (below.get(dir) ?? 0) + 1);
-      let set = kids.get(dir);
-      if (!set) kids.set(dir, set = new Set());
-      set.add(child);
-      if (dir === "" || dir === "/") break;
-      child = dir;
-    }
+    const dir = parentOf(path);
+    direct.set(dir, (direct.get(dir) ?? 0) + 1);
+    link(dir, path);
   }
+  // The path lines anywhere below each directory.
+  const below = new Map<string, number>();
+  const total = (dir: string): number => {
+    let n = below.get(dir);
+    if (n === undefined) {
+      n = direct.get(dir) ?? 0;
+      for (const k of kids.get(dir)!) if (kids.has(k)) n += total(k);
+      below.set(dir, n);
+    }
+    return n;
+  };
+  for (const dir of kids.keys()) total(dir);
   const open = openWithinBudget(
     kids.has("/") ? ["", "/"] : [""],
     (dir) => kids.get(dir),
@@ -241,13 +280,19 @@ export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGE
     budget,
   );
   /** The outermost closed directory above `path` (or `path` itself, when closed), or null. */
-  const closedAbove = (path: string): string | null => {
-    let closed: string | null = kids.has(path) && !open.has(path) ? path : null;
-    for (let dir = parentOf(path); dir !== "" && dir !== "/"; dir = parentOf(dir)) {
-      if (!open.has(dir)) closed = dir;
+  // The outermost closed directory at or above each directory (null: none), computed once each.
+  const closedAt = new Map<string, string | null>();
+  const closedFrom = (dir: string): string | null => {
+    if (dir === "" || dir === "/") return null;
+    let closed = closedAt.get(dir);
+    if (closed === undefined) {
+      closed = closedFrom(parentOf(dir)) ?? (open.has(dir) ? null : dir);
+      closedAt.set(dir, closed);
     }
     return closed;
   };
+  const closedAbove = (path: string): string | null =>
+    closedFrom(parentOf(path)) ?? (kids.has(path) && !open.has(path) ? path : null);
   const out: string[] = [];
   const folded = new Set<string>();
   lines.forEach((line, i) => {
@@ -298,6 +343,34 @@ function openWithinBudget<T>(
   return open;
 }
 
+/** What a tree drawing's line starts with (after spaces). */
+const TREE_START = /^ {0,160}[│|┃├└┣┗╰`+\\]/;
+
+/**
+ * `read` of every line when at least `MIN_LISTING` of them, and `LISTING_SHARE` of the non-blank
+ * ones, are what `counts` says; else null, found without reading all of them when it cannot be.
+ */
+function mostly<T>(
+  lines: readonly string[],
+  read: (line: string) => T,
+  counts: (value: T) => boolean,
+): T[] | null {
+  if (lines.length < MIN_LISTING) return null;
+  let nonBlank = 0;
+  for (const line of lines) if (!isBlankLine(line)) nonBlank++;
+  const allowed = nonBlank * (1 - LISTING_SHARE);
+  const values: T[] = [];
+  let listed = 0;
+  let other = 0;
+  for (const line of lines) {
+    const value = read(line);
+    values.push(value);
+    if (counts(value)) listed++;
+    else if (!isBlankLine(line) && ++other > allowed) return null;
+  }
+  return listed >= MIN_LISTING ? values : null;
+}
+
 /** A tree drawing's branch (`├── `, `└─┬ `, `|-- `, `` `-- ``, `+--- `) after its rails. */
 const TREE_LINE = /^([│|┃ ]{0,160}(?:[├└┣┗╰]─{1,4}[┬─ ]?|[|`+\\]-{2,3}) ?)\S/;
 
@@ -309,14 +382,13 @@ const TREE_LINE = /^([│|┃ ]{0,160}(?:[├└┣┗╰]─{1,4}[┬─ ]?|[|`
  */
 export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
   // Each line's depth (the column its text starts at; -1 outside the drawing) and parent.
-  const depth = lines.map((line) => {
-    if (line.length > MAX_TESTED || line.trim() === "") return -1;
+  const depth = mostly(lines, (line) => {
+    if (line.length > MAX_TESTED || isBlankLine(line)) return -1;
+    if (!TREE_START.test(line)) return 0;
     const m = TREE_LINE.exec(line);
     return m ? m[1].length : 0;
-  });
-  const drawn = depth.filter((d) => d > 0).length;
-  const nonBlank = lines.filter((l) => l.trim() !== "").length;
-  if (drawn < MIN_LISTING || drawn < nonBlank * LISTING_SHARE) return [...lines];
+  }, (d) => d > 0);
+  if (!depth) return [...lines];
   const parent = new Array<number>(lines.length).fill(-1);
   const kids = new Map<number, number[]>();
   const below = new Array<number>(lines.length).fill(0);
@@ -372,7 +444,14 @@ export function foldDataRuns(lines: readonly string[]): string[] {
 }
 
 function dataKind(line: string): "hex" | "base64" | null {
-  if (line.length > MAX_TESTED) return null;
+  if (line.length > MAX_TESTED || line.length < 23) return null;
+  // Either kind starts (after spaces) with a digit, a letter, `+` or `/`.
+  const c = line.charCodeAt(indentOf(line));
+  if (
+    !((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47)
+  ) {
+    return null;
+  }
   if (HEX_LINE.test(line)) return "hex";
   // A base64 line has digits or both cases; a long plain word is not one.
   if (BASE64_LINE.test(line) && /\d|\+|\//.test(line) && /[a-z]/.test(line) && /[A-Z]/.test(line)) {
