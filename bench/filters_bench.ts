@@ -26,7 +26,7 @@ const ROUNDS = Number(Deno.env.get("FILTER_BENCH_ROUNDS") ?? 5);
 const CASE_REPEATS = 40;
 const SIZES_MIB = [4, 8, 16];
 
-interface Case {
+export interface Case {
   family: string;
   name: string;
   command: string;
@@ -36,7 +36,7 @@ interface Case {
   signals: string[];
 }
 
-interface CaseResult {
+export interface CaseResult {
   case: Case;
   rules: string;
   raw: number;
@@ -47,20 +47,20 @@ interface CaseResult {
 }
 
 const tokens = (text: string) => Math.ceil(encoder.encode(text).length / 4);
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const v = [...values].sort((a, b) => a - b);
   if (!v.length) return 0;
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 };
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-/** Every corpus case, family by family in name order. */
-export async function readCorpus(): Promise<Case[]> {
+/** Every case of a corpus (bench/corpus unless named), family by family in name order. */
+export async function readCorpus(root: URL = CORPUS): Promise<Case[]> {
   const cases: Case[] = [];
   const families = [];
-  for await (const e of Deno.readDir(CORPUS)) if (e.isDirectory) families.push(e.name);
+  for await (const e of Deno.readDir(root)) if (e.isDirectory) families.push(e.name);
   for (const family of families.sort()) {
-    const dir = new URL(`${family}/`, CORPUS);
+    const dir = new URL(`${family}/`, root);
     const names = [];
     for await (const e of Deno.readDir(dir)) {
       if (e.name.endsWith(".txt")) names.push(e.name.slice(0, -4));

@@ -1,6 +1,9 @@
 /**
  * The generic pass: what an output no rule matches goes through, so that an unknown tool's output
- * is not passed through whole. Runs of a repeated line collapse to one with a count, progress and
+ * is not passed through whole. Library frames of stack traces, the biggest directories of long
+ * path listings and subtrees of long tree drawings, and runs of hex or base64 data fold
+ * (generic_folds.ts); runs of a repeated line
+ * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
  * one of them, wherever it is) and a long one keeps the text around its signal. Output that is
@@ -16,6 +19,13 @@ import {
   omitted,
 } from "./strategies/mod.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
+import {
+  foldDataRuns,
+  foldPathListing,
+  foldStackFrames,
+  foldTreeListing,
+  withoutTimes,
+} from "./generic_folds.ts";
 
 /** Programs whose output is content to be read as it is. */
 const CONTENT_PRINTERS = new Set([
@@ -96,7 +106,10 @@ export function genericStage(
   let first: string | null = null;
   let json: Stage | null = null;
   const tail = truncator(ctx, onRemove);
+  const held: string[] = [];
   let run: string | null = null;
+  let runKey: string | null = null;
+  let runTimed = false;
   let runCount = 0;
   let changed = false;
   const cut = (line: string): string => {
@@ -110,16 +123,26 @@ export function genericStage(
     if (runCount >= MIN_RUN) {
       changed = true;
       for (let i = 1; i < runCount; i++) onRemove?.(run, "repeat");
-      tail.push(`${cut(run)} (x${runCount})`);
+      tail.push(`${cut(run)} (x${runCount}${runTimed ? ", at different times" : ""})`);
     } else {
-      for (let i = 0; i < runCount; i++) tail.push(cut(run));
+      for (const line of runLines) tail.push(cut(line));
     }
     run = null;
     runCount = 0;
+    runLines.length = 0;
   };
+  // A run's lines, while it is too short to collapse (lines whose times differ are not equal).
+  const runLines: string[] = [];
   const take = (line: string) => {
-    if (line === run) {
+    // Lines that differ in their times only are as long as each other (times have fixed widths).
+    if (
+      line === run ||
+      (run !== null && line.length === run.length && line.trim() !== "" &&
+        withoutTimes(line) === (runKey ??= withoutTimes(run)))
+    ) {
+      if (line !== run) runTimed = true;
       runCount++;
+      if (runLines.length < MIN_RUN) runLines.push(line);
       return;
     }
     flushRun();
@@ -129,7 +152,10 @@ export function genericStage(
       return;
     }
     run = line;
+    runKey = null;
+    runTimed = false;
     runCount = 1;
+    runLines.push(line);
   };
   return {
     push(line) {
@@ -138,10 +164,13 @@ export function genericStage(
         if (looksLikeJson(line)) json = compileStrategy(JSON_DEFAULTS, "v8").createStage(ctx);
       }
       if (json) json.push(line);
-      else take(line);
+      else held.push(line);
     },
     finish(): Confidence {
       if (json) return json.finish();
+      const folded = foldDataRuns(foldTreeListing(foldPathListing(foldStackFrames(held))));
+      if (folded.length !== held.length) changed = true;
+      for (const line of folded) take(line);
       flushRun();
       const truncated = tail.finish();
       return changed || truncated ? "partial" : "fallback";

@@ -63,6 +63,13 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     pattern: "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}",
   },
   {
+    // What `curl -v`, HTTP client debug logs and proxies print of a request: any vendor's token.
+    kind: "HTTP Authorization credential",
+    hints: ["uthorization: "],
+    pattern:
+      "\\b(Proxy-)?[Aa]uthorization: ([Bb]earer|[Bb]asic|[Tt]oken) [A-Za-z0-9._~+/=-]{8,500}",
+  },
+  {
     kind: "password in URL",
     hints: ["://"],
     pattern: "\\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\\s:@]{1,256}:[^/\\s@]{1,256}@",

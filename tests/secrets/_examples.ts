@@ -25,6 +25,11 @@ export const SECRET_EXAMPLES: [kind: string, line: string, secret: string][] = [
     "%s",
     `${fake("eyJ", "hbGciOiJIUzI1NiJ9")}.${fake("eyJ", "zdWIiOiIxMjM0In0")}.sig_nature_123`,
   ],
+  [
+    "HTTP Authorization credential",
+    "> %s",
+    "Authorization: Bearer " + fake("zk_", "q7".repeat(12)),
+  ],
   ["password in URL", "%sdb.internal:5432/app", "postgres://admin:" + "hunter2" + "@"],
 ].map(([kind, line, secret]) => [kind, line.replace("%s", secret), secret]);
 
@@ -48,4 +53,7 @@ export const NOT_SECRETS: string[] = [
   "sk-short",
   "skip-lint desk-top ghost_town",
   "https://example.com/path user@example.com",
+  // Documentation's placeholders for a header.
+  "Authorization: Bearer $TOKEN",
+  "Authorization: Bearer <token>",
 ];

@@ -1,0 +1,945 @@
+#!/usr/bin/env bash
+# Captures the held-out proxy set (bench/heldout): real outputs of tools an agent runs, made
+# without looking at filters/*.toml, to measure how the filter engine generalises. Each case:
+# <family>/<case>.txt (stdout+stderr as a terminal-less run shows them), <case>.json (command,
+# exit code, tool version, date). The .signals files are hand-written and never touched here.
+# Usage: bash bench/heldout/capture.sh [family...]
+set -u
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+SET="$ROOT/bench/heldout"
+WORK="${ZEPH_HELDOUT_WORK:-/tmp/zeph-heldout}"
+mkdir -p "$WORK"
+SELECTED="${*:-}"
+sel() { [ -z "$SELECTED" ] || [[ " $SELECTED " == *" $1 "* ]]; }
+json() { python3 -c 'import json,sys;print(json.dumps(sys.stdin.read()))'; }
+
+# capture <family> <case> <dir> <command> [version]: runs the command in <dir> through bash -c.
+capture() {
+  local family="$1" name="$2" dir="$3" cmd="$4" version="${5:-}"
+  mkdir -p "$SET/$family"
+  (cd "$dir" && bash -c "$cmd") >"$SET/$family/$name.txt" 2>&1 </dev/null
+  local code=$?
+  printf '{\n  "command": %s,\n  "exit_code": %d,\n  "synthetic": false,\n  "tool": %s,\n  "captured": "%s"\n}\n' \
+    "$(printf '%s' "$cmd" | json)" "$code" "$(printf '%s' "$version" | json)" \
+    "$(date -u +%Y-%m-%d)" >"$SET/$family/$name.json"
+  echo "$family/$name: exit $code, $(wc -l <"$SET/$family/$name.txt") lines"
+}
+
+# --- python: a script that dies deep in the stdlib, unittest, pytest with -x and long tracebacks -
+if sel python; then
+  P="$WORK/billing"
+  rm -rf "$P" && mkdir -p "$P/billing" "$P/tests" "$P/data" "$P/scripts"
+  cat >"$P/billing/__init__.py" <<'EOF'
+EOF
+  cat >"$P/billing/invoices.py" <<'EOF'
+import json
+from decimal import Decimal
+
+
+def load_invoices(path):
+    with open(path, encoding="utf-8") as fh:
+        return [parse_invoice(line) for line in fh if line.strip()]
+
+
+def parse_invoice(line):
+    raw = json.loads(line)
+    return {"id": raw["id"], "amount": Decimal(raw["amount"]), "currency": raw.get("currency", "EUR")}
+
+
+def total(invoices, currency="EUR"):
+    return sum(i["amount"] for i in invoices if i["currency"] == currency)
+
+
+def apply_discount(amount, percent):
+    if percent > 100:
+        raise ValueError(f"discount {percent}% exceeds 100%")
+    return amount - amount * Decimal(percent) / 100
+
+
+def split(amount, parts):
+    share = amount / parts
+    return [round(share, 2)] * parts
+EOF
+  printf '%s\n' '{"id": 1, "amount": "12.50"}' '{"id": 2, "amount": "7.25", "currency": "USD"}' \
+    '{"id": 3, "amount": "3.10",}' >"$P/data/march.jsonl"
+  cat >"$P/scripts/monthly_report.py" <<'EOF'
+import sys
+sys.path.insert(0, ".")
+from billing.invoices import load_invoices, total
+
+invoices = load_invoices(sys.argv[1])
+print("invoices:", len(invoices))
+print("total EUR:", total(invoices))
+EOF
+  capture python script_traceback "$P" "python3 scripts/monthly_report.py data/march.jsonl" "$(python3 --version)"
+  cat >"$P/tests/test_invoices.py" <<'EOF'
+import unittest
+from decimal import Decimal
+from billing.invoices import apply_discount, parse_invoice, split, total
+
+
+class InvoiceTests(unittest.TestCase):
+    def test_parse_default_currency(self):
+        self.assertEqual(parse_invoice('{"id": 1, "amount": "1.00"}')["currency"], "EUR")
+
+    def test_parse_usd(self):
+        self.assertEqual(parse_invoice('{"id": 1, "amount": "1.00", "currency": "USD"}')["currency"], "USD")
+
+    def test_total_eur_only(self):
+        inv = [{"amount": Decimal("1.5"), "currency": "EUR"}, {"amount": Decimal("2"), "currency": "USD"}]
+        self.assertEqual(total(inv), Decimal("1.5"))
+
+    def test_discount(self):
+        self.assertEqual(apply_discount(Decimal("200"), 10), Decimal("180"))
+
+    def test_discount_over_100(self):
+        with self.assertRaises(ValueError):
+            apply_discount(Decimal("1"), 150)
+
+    def test_split_sums_to_amount(self):
+        parts = split(Decimal("10.00"), 3)
+        self.assertEqual(sum(parts), Decimal("10.00"), "shares must add up to the amount")
+
+    def test_split_zero_parts(self):
+        self.assertEqual(split(Decimal("5"), 0), [])
+
+    def test_total_empty(self):
+        self.assertEqual(total([]), 0)
+EOF
+  capture python unittest_verbose "$P" "python3 -m unittest -v tests.test_invoices" "$(python3 --version)"
+  # pytest: a second, larger suite with parametrised cases and long tracebacks
+  cat >"$P/tests/test_parametrized.py" <<'EOF'
+import json
+import pytest
+from decimal import Decimal
+from billing.invoices import apply_discount, parse_invoice, split
+
+
+@pytest.mark.parametrize("amount,percent,expected", [
+    (Decimal("100"), 0, Decimal("100")), (Decimal("100"), 5, Decimal("95")),
+    (Decimal("100"), 10, Decimal("90")), (Decimal("100"), 25, Decimal("75")),
+    (Decimal("100"), 50, Decimal("50")), (Decimal("100"), 99, Decimal("1")),
+    (Decimal("100"), 100, Decimal("0")), (Decimal("80"), 12.5, Decimal("70")),
+    (Decimal("19.99"), 15, Decimal("16.99")),
+])
+def test_discount_table(amount, percent, expected):
+    assert apply_discount(amount, percent) == expected
+
+
+@pytest.mark.parametrize("parts", range(1, 13))
+def test_split_count(parts):
+    assert len(split(Decimal("12"), parts)) == parts
+
+
+@pytest.mark.parametrize("line", [
+    '{"id": 1, "amount": "1"}', '{"id": 2, "amount": "2.5"}', '{"id": 3, "amount": "0"}',
+    '{"id": 4, "amount": "1e3"}', '{"id": 5}',
+])
+def test_parse_lines(line):
+    inv = parse_invoice(line)
+    assert inv["amount"] >= 0
+
+
+def test_roundtrip(tmp_path):
+    f = tmp_path / "inv.jsonl"
+    f.write_text(json.dumps({"id": 9, "amount": "4.20"}) + "\n")
+    from billing.invoices import load_invoices
+    assert load_invoices(str(f))[0]["amount"] == Decimal("4.20")
+EOF
+  capture python pytest_param_tblong "$P" "python3 -m pytest tests/test_parametrized.py --tb=long -p no:cacheprovider" "$(python3 -m pytest --version 2>&1)"
+  capture python pytest_exitfirst "$P" "python3 -m pytest -x -p no:cacheprovider" "$(python3 -m pytest --version 2>&1)"
+  capture python pip_show_files "$P" "pip show -f pip" "$(pip --version)"
+  capture python pip_install_missing "$P" "pip install --no-index 'django-money-tools==2.1'" "$(pip --version)"
+fi
+
+# --- node: stack traces from a server and a minified bundle, node --test subtests, npm scripts ----
+if sel node; then
+  N="$WORK/orders-api"
+  rm -rf "$N" && mkdir -p "$N/src" "$N/test" "$N/dist"
+  cat >"$N/package.json" <<'EOF'
+{
+  "name": "orders-api",
+  "version": "1.4.0",
+  "private": true,
+  "type": "module",
+  "scripts": {
+    "start": "node src/server.js",
+    "build": "node src/build.js",
+    "test": "node --test test/"
+  },
+  "engines": { "node": ">=18" }
+}
+EOF
+  cat >"$N/src/config.js" <<'EOF'
+import { readFileSync } from "node:fs";
+export function loadConfig(path) {
+  const raw = readFileSync(path, "utf8");
+  return JSON.parse(raw);
+}
+EOF
+  cat >"$N/src/server.js" <<'EOF'
+import http from "node:http";
+import { loadConfig } from "./config.js";
+const config = loadConfig(process.env.ORDERS_CONFIG ?? "config/orders.json");
+http.createServer((req, res) => res.end("ok")).listen(config.port);
+EOF
+  capture node server_missing_config "$N" "node src/server.js" "node $(node --version)"
+  cat >"$N/src/build.js" <<'EOF'
+import { mkdirSync, writeFileSync } from "node:fs";
+const routes = ["orders", "customers", "invoices", "refunds"];
+for (const r of routes) {
+  console.log(`compiling route ${r} ...`);
+}
+const manifest = routes.map((r) => ({ route: r, handler: `handlers/${r}.js` }));
+console.log("writing manifest");
+Promise.resolve().then(() => {
+  const schema = undefined;
+  return schema.version;
+}).then((v) => writeFileSync("dist/manifest.json", JSON.stringify({ v, manifest })));
+EOF
+  capture node npm_run_build_rejection "$N" "npm run build" "npm $(npm --version)"
+  # a minified bundle that throws: the source line node prints is one very long line
+  python3 - "$N/dist/bundle.min.js" <<'EOF'
+import sys
+parts = [f"function m{i}(a,b){{return a*{i}+b-{i % 7}}}" for i in range(400)]
+body = ";".join(parts) + ";function render(o){return o.items.map(function(x){return x.name.toUpperCase()})}" \
+    + ";var state={user:null,items:[{name:'a'},{name:null}]};render(state);" \
+    + ";".join(p.replace("function m", "function n") for p in parts[:200])
+open(sys.argv[1], "w").write(body + "\n")
+EOF
+  capture node minified_bundle_crash "$N" "node dist/bundle.min.js" "node $(node --version)"
+  cat >"$N/test/orders.test.js" <<'EOF'
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+
+function priceOf(order) {
+  return order.lines.reduce((s, l) => s + l.qty * l.unit, 0);
+}
+function parseCsv(text) {
+  return text.split("\n").map((l) => l.split(","));
+}
+
+describe("orders", () => {
+  describe("pricing", () => {
+    it("sums lines", () => assert.equal(priceOf({ lines: [{ qty: 2, unit: 3 }] }), 6));
+    it("empty order costs nothing", () => assert.equal(priceOf({ lines: [] }), 0));
+    it("applies quantity discount", () => {
+      assert.equal(priceOf({ lines: [{ qty: 10, unit: 1 }] }), 9, "10+ items get 10% off");
+    });
+  });
+  describe("csv import", () => {
+    it("splits rows", () => assert.deepEqual(parseCsv("a,b\nc,d"), [["a", "b"], ["c", "d"]]));
+    it("trims windows line endings", () => {
+      assert.deepEqual(parseCsv("sku,qty\r\nA1,3"), [["sku", "qty"], ["A1", "3"]]);
+    });
+    it("handles quoted commas", { skip: "not implemented" }, () => {});
+  });
+  it("rejects negative quantities", () => {
+    assert.throws(() => priceOf({ lines: [{ qty: -1, unit: 5 }] }), /negative/);
+  });
+});
+EOF
+  capture node node_test_nested "$N" "node --test test/" "node $(node --version)"
+  capture node npm_test_script "$N" "npm test" "npm $(npm --version)"
+  capture node npm_install_dev "$N" "npm install --save-dev vitest@2" "npm $(npm --version)"
+  capture node npm_ls_all "$N" "npm ls --all" "npm $(npm --version)"
+  capture node npm_outdated_offline "$N" "npm outdated --offline" "npm $(npm --version)"
+  capture node npm_audit_offline "$N" "npm audit --offline" "npm $(npm --version)"
+  capture node npm_missing_script "$N" "npm run lint" "npm $(npm --version)"
+fi
+
+# --- c: linker errors, C++ template errors, make, cmake, valgrind, gdb ------------------------------
+if sel c; then
+  C="$WORK/ringbuf"
+  rm -rf "$C" && mkdir -p "$C/src" "$C/include"
+  cat >"$C/include/ring.h" <<'EOF'
+#ifndef RING_H
+#define RING_H
+#include <stddef.h>
+typedef struct { int *data; size_t cap, head, len; } ring_t;
+ring_t *ring_new(size_t cap);
+int ring_push(ring_t *r, int v);
+int ring_pop(ring_t *r, int *out);
+void ring_free(ring_t *r);
+size_t ring_len(const ring_t *r);
+int ring_peek(const ring_t *r, int *out);
+#endif
+EOF
+  cat >"$C/src/ring.c" <<'EOF'
+#include <stdlib.h>
+#include "ring.h"
+ring_t *ring_new(size_t cap) {
+  ring_t *r = malloc(sizeof *r);
+  r->data = malloc(cap * sizeof(int));
+  r->cap = cap; r->head = 0; r->len = 0;
+  return r;
+}
+int ring_push(ring_t *r, int v) {
+  if (r->len == r->cap) return -1;
+  r->data[(r->head + r->len) % r->cap] = v; r->len++;
+  return 0;
+}
+int ring_pop(ring_t *r, int *out) {
+  if (r->len == 0) return -1;
+  *out = r->data[r->head]; r->head = (r->head + 1) % r->cap; r->len--;
+  return 0;
+}
+void ring_free(ring_t *r) { free(r); }
+EOF
+  cat >"$C/src/main.c" <<'EOF'
+#include <stdio.h>
+#include "ring.h"
+int main(void) {
+  ring_t *r = ring_new(4);
+  for (int i = 0; i < 6; i++) if (ring_push(r, i * 10) != 0) printf("full at %d\n", i);
+  int v, first;
+  ring_peek(r, &first);
+  while (ring_pop(r, &v) == 0) printf("pop %d\n", v);
+  printf("len %zu first %d\n", ring_len(r), first);
+  ring_free(r);
+  return 0;
+}
+EOF
+  capture c gcc_undefined_reference "$C" "gcc -Wall -Iinclude -o ringdemo src/main.c src/ring.c" "$(gcc --version | head -1)"
+  cat >"$C/Makefile" <<'EOF'
+CC ?= gcc
+CFLAGS ?= -Wall -Wextra -g -Iinclude
+OBJS = build/main.o build/ring.o build/ring_extra.o
+ringdemo: $(OBJS)
+	$(CC) $(CFLAGS) -o $@ $^
+build/%.o: src/%.c | build
+	$(CC) $(CFLAGS) -c -o $@ $<
+build:
+	mkdir -p build
+clean:
+	rm -rf build ringdemo
+EOF
+  capture c make_missing_source "$C" "make" "$(make --version | head -1)"
+  cat >"$C/src/ring_extra.c" <<'EOF'
+#include "ring.h"
+size_t ring_len(const ring_t *r) { return r->len; }
+int ring_peek(const ring_t *r, int *out) {
+  if (r->len == 0) return -1;
+  *out = r->data[r->head + r->cap];
+  return 0;
+}
+EOF
+  capture c make_build_ok "$C" "make clean && make" "$(make --version | head -1)"
+  capture c valgrind_leak "$C" "valgrind --leak-check=full ./ringdemo" "$(valgrind --version)"
+  cat >"$C/src/crash.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+struct node { char name[16]; struct node *next; };
+static size_t count_names(struct node *n, const char *prefix) {
+  size_t c = 0;
+  for (; n; n = n->next) if (strncmp(n->name, prefix, strlen(prefix)) == 0) c++;
+  return c;
+}
+static void report(struct node *head) { printf("matches: %zu\n", count_names(head, "srv")); }
+int main(void) {
+  struct node c = { "db1", (struct node *)0x10 };
+  struct node b = { "srv2", &c };
+  struct node a = { "srv1", &b };
+  report(&a);
+  return 0;
+}
+EOF
+  gcc -g -O0 -o "$C/crash" "$C/src/crash.c"
+  capture c gdb_batch_backtrace "$C" "gdb -batch -ex run -ex bt -ex 'info locals' ./crash" "$(gdb --version | head -1)"
+  X="$WORK/geom"
+  rm -rf "$X" && mkdir -p "$X"
+  cat >"$X/shapes.cpp" <<'EOF'
+#include <map>
+#include <string>
+#include <vector>
+#include <algorithm>
+#include <memory>
+struct Shape { virtual double area() const = 0; virtual ~Shape() = default; };
+struct Square : Shape { double s; explicit Square(double s) : s(s) {} double area() const override { return s * s; } };
+int main() {
+  std::map<std::string, std::vector<std::unique_ptr<Shape>>> groups;
+  groups["squares"].push_back(std::make_unique<Square>(2.0));
+  auto copy = groups;
+  std::vector<std::unique_ptr<Shape>> flat;
+  for (auto &g : groups) std::sort(g.second.begin(), g.second.end(), [](auto &a, auto &b) { return a.area() < b->area(); });
+  std::string total = 0.0;
+  return flat.size();
+}
+EOF
+  capture c gpp_template_errors "$X" "g++ -std=c++17 -Wall -c shapes.cpp" "$(g++ --version | head -1)"
+  K="$WORK/cmk"
+  rm -rf "$K" && mkdir -p "$K/src"
+  cat >"$K/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(telemetry C)
+find_package(ZLIB REQUIRED)
+find_package(CURL REQUIRED)
+add_executable(telemetry src/main.c)
+target_link_libraries(telemetry ZLIB::ZLIB CURL::libcurl)
+EOF
+  echo 'int main(void){return 0;}' >"$K/src/main.c"
+  capture c cmake_configure_missing_pkg "$K" "cmake -S . -B build" "$(cmake --version | head -1)"
+  K2="$WORK/cmk2"
+  rm -rf "$K2" && mkdir -p "$K2/src"
+  cat >"$K2/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(ringlib C)
+add_library(ring STATIC src/ring.c src/ring_extra.c)
+target_include_directories(ring PUBLIC include)
+add_executable(ringdemo src/main.c)
+target_link_libraries(ringdemo ring)
+EOF
+  cp -r "$C/src" "$C/include" "$K2/"
+  rm -f "$K2/src/crash.c"
+  capture c cmake_build_verbose "$K2" "cmake -S . -B build -DCMAKE_BUILD_TYPE=Debug && cmake --build build --verbose" "$(cmake --version | head -1)"
+fi
+
+# --- jvm: javac errors, a java exception with a cause chain, mvn test with surefire (offline) ------
+if sel jvm; then
+  J="$WORK/ledger-java"
+  rm -rf "$J" && mkdir -p "$J/src/main/java/com/acme/ledger" "$J/src/test/java/com/acme/ledger"
+  cat >"$J/src/main/java/com/acme/ledger/Ledger.java" <<'EOF'
+package com.acme.ledger;
+
+import java.util.ArrayList;
+import java.util.List;
+
+public class Ledger {
+    private final List<Long> entries = new ArrayList<>();
+
+    public void post(long cents) {
+        if (cents == 0) throw new IllegalArgumentException("zero entry");
+        entries.add(cents);
+    }
+
+    public long balance() {
+        long b = 0;
+        for (long e : entries) b += e;
+        return b;
+    }
+
+    public long largest() {
+        return entries.stream().mapToLong(Long::longValue).max().getAsLong();
+    }
+
+    public static Ledger parse(String csv) {
+        Ledger l = new Ledger();
+        for (String part : csv.split(",")) {
+            try {
+                l.post(Long.parseLong(part.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException("bad ledger line: " + part, e);
+            }
+        }
+        return l;
+    }
+
+    public static void main(String[] args) {
+        Ledger l = parse(args.length > 0 ? args[0] : "100, 250, -40, 12x");
+        System.out.println("balance " + l.balance());
+    }
+}
+EOF
+  mkdir -p "$J/out"
+  capture jvm java_exception_cause "$J" "javac -d out src/main/java/com/acme/ledger/Ledger.java && java -cp out com.acme.ledger.Ledger" "$(java -version 2>&1 | head -1)"
+  cp "$J/src/main/java/com/acme/ledger/Ledger.java" "$WORK/Ledger.java.ok"
+  sed -e 's/long b = 0;/long b = "0";/' -e 's/entries.add(cents);/entries.append(cents);/' -e 's/getAsLong()/getAsLong(0)/' \
+    "$WORK/Ledger.java.ok" >"$J/src/main/java/com/acme/ledger/Ledger.java"
+  capture jvm javac_errors "$J" "javac -d out src/main/java/com/acme/ledger/Ledger.java" "$(javac -version 2>&1)"
+  cp "$WORK/Ledger.java.ok" "$J/src/main/java/com/acme/ledger/Ledger.java"
+  cat >"$J/pom.xml" <<'EOF'
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.acme</groupId>
+  <artifactId>ledger</artifactId>
+  <version>0.3.0</version>
+  <properties>
+    <maven.compiler.source>17</maven.compiler.source>
+    <maven.compiler.target>17</maven.compiler.target>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>junit</groupId>
+      <artifactId>junit</artifactId>
+      <version>4.13.2</version>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+</project>
+EOF
+  cat >"$J/src/test/java/com/acme/ledger/LedgerTest.java" <<'EOF'
+package com.acme.ledger;
+
+import static org.junit.Assert.*;
+import org.junit.Test;
+
+public class LedgerTest {
+    @Test public void balanceSums() { assertEquals(310, Ledger.parse("100, 250, -40").balance()); }
+    @Test public void largestOfEmpty() { assertEquals(0, new Ledger().largest()); }
+    @Test public void parseRejectsJunk() { Ledger.parse("1, x"); }
+    @Test public void zeroIsRejected() { new Ledger().post(0); }
+    @Test public void largest() { assertEquals(250, Ledger.parse("100, 250, -40").largest()); }
+}
+EOF
+  capture jvm mvn_test_offline "$J" "mvn -o test" "$(mvn --version 2>&1 | head -1)"
+fi
+
+# --- scripts: perl, ruby, php, elixir errors with their backtraces ---------------------------------
+if sel scripts; then
+  S="$WORK/scripts"
+  rm -rf "$S" && mkdir -p "$S/lib"
+  cat >"$S/lib/Inventory.pm" <<'EOF'
+package Inventory;
+use strict; use warnings; use Carp;
+sub new { my ($c, %a) = @_; return bless { items => {}, %a }, $c }
+sub add { my ($s, $sku, $n) = @_; croak "quantity for $sku must be positive" if $n <= 0; $s->{items}{$sku} += $n }
+sub load { my ($s, $file) = @_; open(my $fh, '<', $file) or confess "cannot open $file: $!"; while (<$fh>) { chomp; my ($k, $v) = split /,/; $s->add($k, $v) } }
+1;
+EOF
+  cat >"$S/restock.pl" <<'EOF'
+use strict; use warnings; use lib 'lib'; use Inventory;
+my $inv = Inventory->new(site => 'north');
+$inv->load('stock/north.csv');
+print "ok\n";
+EOF
+  capture scripts perl_confess "$S" "perl restock.pl" "$(perl -e 'print $^V')"
+  cat >"$S/report.rb" <<'EOF'
+require "json"
+class Report
+  def initialize(rows) = @rows = rows
+  def totals = @rows.group_by { |r| r["team"] }.transform_values { |rs| rs.sum { |r| r["hours"] } }
+  def render = totals.map { |team, h| format("%-10s %6.1f", team, h) }.join("\n")
+end
+rows = JSON.parse('[{"team":"core","hours":4.5},{"team":"web","hours":null},{"team":"core","hours":2}]')
+puts Report.new(rows).render
+EOF
+  capture scripts ruby_nomethod "$S" "ruby report.rb" "$(ruby --version)"
+  cat >"$S/index.php" <<'EOF'
+<?php
+declare(strict_types=1);
+function money(float $v): string { return number_format($v, 2); }
+class Cart {
+    private array $lines = [];
+    public function add(string $sku, int $qty, $price): void { $this->lines[] = [$sku, $qty, $price]; }
+    public function total(): string { $t = 0; foreach ($this->lines as [$s, $q, $p]) { $t += $q * $p; } return money($t); }
+    public function summary(): string { return implode(", ", array_map(fn($l) => $l[0] . " x" . $l[1], $this->lines)) . " = " . $this->total(); }
+}
+$cart = new Cart();
+$cart->add("A1", 2, 3.5);
+$cart->add("B7", 1, 4.2);
+$cart->add("C3", "2x", 1.0);
+echo $cart->summary(), "\n";
+EOF
+  capture scripts php_type_error "$S" "php index.php" "$(php --version | head -1)"
+  cat >"$S/stats.exs" <<'EOF'
+defmodule Stats do
+  def mean(list), do: Enum.sum(list) / length(list)
+  def summarize(%{name: name, samples: samples}), do: "#{name}: #{mean(samples)}"
+end
+IO.puts(Stats.summarize(%{name: "latency", samples: [12, 15, 11]}))
+IO.puts(Stats.summarize(%{name: "errors", samples: []}))
+EOF
+  capture scripts elixir_arith_error "$S" "elixir stats.exs" "$(elixir --version 2>&1 | tail -1)"
+  cat >"$S/deploy.sh" <<'EOF'
+#!/usr/bin/env bash
+set -euxo pipefail
+APP=orders
+RELEASE_DIR=/tmp/zeph-heldout/releases/$APP
+mkdir -p "$RELEASE_DIR"
+for f in config.json app.tar.gz; do
+  echo "staging $f"
+done
+cp build/app.tar.gz "$RELEASE_DIR/"
+echo "deployed"
+EOF
+  capture scripts bash_xtrace_fail "$S" "bash deploy.sh" "$(bash --version | head -1)"
+fi
+
+# --- net: curl -v against a local server, openssl ---------------------------------------------------
+if sel net; then
+  W="$WORK/www"
+  rm -rf "$W" && mkdir -p "$W/static"
+  head -c 3000000 /dev/urandom >"$W/static/bundle.bin"
+  echo '{"status":"ok"}' >"$W/static/health.json"
+  PORT=18791
+  (cd "$W" && exec python3 -m http.server "$PORT" --bind 127.0.0.1 >/dev/null 2>&1) &
+  SRV=$!
+  sleep 1
+  capture net curl_verbose_404 "$W" "curl -v -H 'Authorization: Bearer zk_live_51HxQ2eLkF9v0aTqP3nR8sW7yU4' http://127.0.0.1:$PORT/api/orders?limit=5" "$(curl --version | head -1)"
+  capture net curl_download_progress "$W" "curl -o /tmp/zeph-heldout/bundle.bin http://127.0.0.1:$PORT/static/bundle.bin --limit-rate 1M" "$(curl --version | head -1)"
+  kill "$SRV"
+  capture net curl_refused "$W" "curl -sS --fail http://127.0.0.1:$PORT/static/health.json" "$(curl --version | head -1)"
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$W/key.pem" -out "$W/cert.pem" -days 30 \
+    -subj "/C=DE/O=Acme/CN=orders.internal" -addext "subjectAltName=DNS:orders.internal,DNS:localhost,IP:127.0.0.1" 2>/dev/null
+  capture net openssl_x509_text "$W" "openssl x509 -in cert.pem -text -noout" "$(openssl version)"
+  capture net openssl_verify_fail "$W" "openssl verify -CAfile /etc/ssl/certs/ca-certificates.crt cert.pem" "$(openssl version)"
+fi
+
+# --- archive: tar and unzip, verbose and failing ----------------------------------------------------
+if sel archive; then
+  A="$WORK/archive"
+  rm -rf "$A" && mkdir -p "$A"
+  cp -r "$WORK/orders-api" "$A/orders-api" 2>/dev/null || mkdir -p "$A/orders-api"
+  capture archive tar_create_verbose "$A" "tar -czvf orders-api.tgz orders-api" "$(tar --version | head -1)"
+  (cd "$A" && zip -qr site.zip orders-api/node_modules/vitest 2>/dev/null)
+  mkdir -p "$A/out"
+  capture archive unzip_verbose "$A" "unzip -o site.zip -d out" "$(unzip -v | head -1)"
+  capture archive tar_extract_missing "$A" "tar -xzf release-2.3.tgz -C out" "$(tar --version | head -1)"
+  head -c 20000 "$A/orders-api.tgz" >"$A/truncated.tgz"
+  capture archive tar_truncated "$A" "tar -tzvf truncated.tgz" "$(tar --version | head -1)"
+fi
+
+# --- system: apt-get simulate, dpkg, systemd-analyze -----------------------------------------------
+if sel system; then
+  Y="$WORK/units"
+  rm -rf "$Y" && mkdir -p "$Y"
+  cat >"$Y/orders-worker.service" <<'EOF'
+[Unit]
+Description=Orders queue worker
+After=network-online.target postgresql.servce
+
+[Service]
+Type=simpel
+ExecStart=orders-worker --queue default
+Restart=alwyas
+RestartSec=5s
+User=orders
+Enviroment=NODE_ENV=production
+
+[Install]
+WantedBy=multi-user.target
+EOF
+  capture system systemd_analyze_verify "$Y" "systemd-analyze verify ./orders-worker.service" "$(systemd-analyze --version | head -1)"
+  capture system apt_get_simulate "$Y" "apt-get install -s --no-install-recommends build-essential libssl-dev libpq-dev" "$(apt-get --version | head -1)"
+  capture system apt_get_unknown "$Y" "apt-get install -s libfoo-nonexistent-dev" "$(apt-get --version | head -1)"
+  capture system dpkg_listfiles "$Y" "dpkg -L libc6" "$(dpkg --version | head -1)"
+fi
+
+# --- db: sqlite3 migrations, psql against nothing ----------------------------------------------------
+if sel db; then
+  D="$WORK/db"
+  rm -rf "$D" && mkdir -p "$D"
+  cat >"$D/001_init.sql" <<'EOF'
+CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, created_at TEXT);
+CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), total_cents INTEGER);
+INSERT INTO customers (email) VALUES ('a@example.com'), ('b@example.com');
+EOF
+  cat >"$D/002_backfill.sql" <<'EOF'
+INSERT INTO orders (customer_id, total_cents) VALUES (1, 1250), (2, 990);
+ALTER TABLE orders ADD COLUMN status TEXT DEFAULT 'open';
+UPDATE orders SET status = 'paid' WHERE total_cents > 1000;
+INSERT INTO customers (email) VALUES ('a@example.com');
+CREATE INDEX idx_orders_status ON orders(stauts);
+SELEC count(*) FROM orders;
+EOF
+  sqlite3 "$D/app.db" <"$D/001_init.sql"
+  capture db sqlite3_migration_errors "$D" "sqlite3 -bail app.db < 002_backfill.sql; sqlite3 app.db < 002_backfill.sql" "$(sqlite3 --version | cut -d' ' -f1)"
+  capture db sqlite3_table "$D" "sqlite3 -header -column app.db 'SELECT o.id, c.email, o.total_cents, o.status FROM orders o JOIN customers c ON c.id = o.customer_id'" "$(sqlite3 --version | cut -d' ' -f1)"
+  capture db psql_refused "$D" "psql -h 127.0.0.1 -p 5499 -U app -d orders -c 'select 1'" "$(psql --version)"
+fi
+
+# --- git: a merge conflict, a rejected push, a bad ref, a verbose graph log -------------------------
+if sel git; then
+  G="$WORK/gitrepo"
+  rm -rf "$G" "$WORK/git-origin.git" && mkdir -p "$G"
+  git init -q --bare -b main "$WORK/git-origin.git"
+  (cd "$G" && git init -q -b main && git config user.email dev@example.com && git config user.name Dev &&
+    git remote add origin "$WORK/git-origin.git" &&
+    for i in $(seq 1 30); do printf 'line %s\n' $(seq 1 $i) >notes.txt; printf 'v%s\n' "$i" >VERSION;
+      git add -A && git commit -qm "release notes: draft $i of the changelog for the orders service"; done &&
+    printf 'timeout = 30\nretries = 3\n' >settings.ini && git add -A && git commit -qm "settings" &&
+    git push -q origin main && git checkout -qb feature/retry && printf 'timeout = 45\nretries = 5\n' >settings.ini &&
+    git commit -qam "retry: raise timeout and retries" && git checkout -q main &&
+    printf 'timeout = 10\nretries = 3\nbackoff = exp\n' >settings.ini && git commit -qam "settings: shorter timeout, backoff")
+  capture git merge_conflict "$G" "git merge feature/retry" "$(git --version)"
+  (cd "$G" && git merge --abort)
+  (cd "$WORK" && rm -rf gitother && git clone -q git-origin.git gitother && cd gitother &&
+    git -c user.email=o@example.com -c user.name=O commit -q --allow-empty -m "hotfix" && git push -q origin main)
+  capture git push_rejected "$G" "git push origin main" "$(git --version)"
+  capture git checkout_unknown "$G" "git checkout feature/retyr" "$(git --version)"
+  capture git log_graph_all "$G" "git log --graph --all --decorate --stat -n 25" "$(git --version)"
+fi
+
+# --- go: vet findings, a test that panics (goroutine trace) ------------------------------------------
+if sel go; then
+  O="$WORK/gocache-svc"
+  rm -rf "$O" && mkdir -p "$O/cache" "$O/cmd/svc"
+  (cd "$O" && go mod init example.com/cachesvc >/dev/null 2>&1)
+  cat >"$O/cache/cache.go" <<'EOF'
+package cache
+
+import (
+	"fmt"
+	"sync"
+)
+
+type Cache struct {
+	mu    sync.Mutex
+	items map[string]string
+}
+
+func New() *Cache { return &Cache{} }
+
+func (c Cache) Len() int { return len(c.items) }
+
+func (c *Cache) Set(k, v string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items[k] = v
+}
+
+func (c *Cache) Get(k string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.items[k]
+	return v, ok
+}
+
+func (c *Cache) Describe() string {
+	return fmt.Sprintf("cache with %d items", c.Len(), c.items)
+}
+EOF
+  cat >"$O/cache/cache_test.go" <<'EOF'
+package cache
+
+import "testing"
+
+func TestGetMissing(t *testing.T) {
+	c := &Cache{items: map[string]string{}}
+	if _, ok := c.Get("x"); ok {
+		t.Fatal("unexpected hit")
+	}
+}
+
+func TestSetThenGet(t *testing.T) {
+	c := New()
+	c.Set("a", "1")
+	if v, _ := c.Get("a"); v != "1" {
+		t.Errorf("Get(a) = %q, want 1", v)
+	}
+}
+EOF
+  echo 'package main
+import ("fmt"; "example.com/cachesvc/cache")
+func main() { fmt.Println(cache.New().Describe()) }' >"$O/cmd/svc/main.go"
+  capture go vet_findings "$O" "go vet ./..." "$(go version)"
+  sed -i 's/return fmt.Sprintf("cache with %d items", c.Len(), c.items)/return fmt.Sprintf("cache with %d items", c.Len())/; s/func (c Cache) Len/func (c *Cache) Len/' "$O/cache/cache.go"
+  capture go test_panic_nil_map "$O" "go test ./... -count=1" "$(go version)"
+fi
+
+# --- cargo: a borrow-check error, a test run with a should_panic and an overflow ---------------------
+if sel cargo; then
+  R="$WORK/tokenizer"
+  rm -rf "$R" && mkdir -p "$R/src"
+  printf '[package]\nname = "tokenizer"\nversion = "0.2.0"\nedition = "2021"\n\n[dependencies]\n' >"$R/Cargo.toml"
+  cat >"$R/src/lib.rs" <<'EOF'
+#[derive(Debug, PartialEq)]
+pub enum Tok { Num(u8), Ident(String), Op(char) }
+
+pub fn tokenize(src: &str) -> Vec<Tok> {
+    let mut out = Vec::new();
+    let mut chars = src.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_ascii_digit() {
+            let mut n: u8 = 0;
+            while let Some(&d) = chars.peek() {
+                if !d.is_ascii_digit() { break; }
+                n = n * 10 + d.to_digit(10).unwrap() as u8;
+                chars.next();
+            }
+            out.push(Tok::Num(n));
+        } else if c.is_alphabetic() {
+            let mut s = String::new();
+            while let Some(&d) = chars.peek() { if !d.is_alphanumeric() { break; } s.push(d); chars.next(); }
+            out.push(Tok::Ident(s));
+        } else if c.is_whitespace() { chars.next(); } else { out.push(Tok::Op(c)); chars.next(); }
+    }
+    out
+}
+
+pub fn longest_ident(toks: &[Tok]) -> &str {
+    let mut best = "";
+    for t in toks { if let Tok::Ident(s) = t { if s.len() > best.len() { best = s; } } }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test] fn numbers() { assert_eq!(tokenize("12 34"), vec![Tok::Num(12), Tok::Num(34)]); }
+    #[test] fn idents() { assert_eq!(tokenize("ab c"), vec![Tok::Ident("ab".into()), Tok::Ident("c".into())]); }
+    #[test] fn ops() { assert_eq!(tokenize("+-"), vec![Tok::Op('+'), Tok::Op('-')]); }
+    #[test] fn big_number() { assert_eq!(tokenize("300"), vec![Tok::Num(44)]); }
+    #[test] fn longest() { assert_eq!(longest_ident(&tokenize("a bcd ef")), "bcd"); }
+    #[test] #[should_panic(expected = "empty input")] fn empty_panics() { tokenize(""); }
+    #[test] fn mixed() { assert_eq!(tokenize("x1+2").len(), 3, "ident, op, number"); }
+}
+EOF
+  capture cargo test_overflow_should_panic "$R" "CARGO_NET_OFFLINE=true RUST_BACKTRACE=0 cargo test" "$(cargo --version)"
+  cat >"$R/src/main.rs" <<'EOF'
+use tokenizer::{tokenize, longest_ident};
+fn main() {
+    let name;
+    {
+        let toks = tokenize("alpha beta gamma");
+        name = longest_ident(&toks);
+    }
+    let mut words = vec!["x".to_string()];
+    let first = &words[0];
+    words.push(name.to_string());
+    println!("{} {}", first, name);
+}
+EOF
+  capture cargo build_borrow_errors "$R" "CARGO_NET_OFFLINE=true cargo build" "$(cargo --version)"
+fi
+
+# --- deep: tracebacks through site-packages and node_modules, a retry loop, tsc, mypy --strict ------
+if sel deep; then
+  E="$WORK/deep"
+  rm -rf "$E" && mkdir -p "$E/config" "$E/src"
+  cat >"$E/config/app.yaml" <<'EOF'
+service: orders
+database:
+  host: db.internal
+  port: 5432
+  pool: 10
+queues:
+  - name: default
+    workers: 4
+  - name: mail
+     workers: 2
+EOF
+  cat >"$E/load_config.py" <<'EOF'
+import sys
+import yaml
+
+
+def read(path):
+    with open(path) as fh:
+        return yaml.safe_load(fh)
+
+
+def main():
+    cfg = read(sys.argv[1])
+    print("queues:", [q["name"] for q in cfg["queues"]])
+
+
+if __name__ == "__main__":
+    main()
+EOF
+  capture deep python_yaml_sitepackages "$E" "python3 load_config.py config/app.yaml" "$(python3 --version)"
+  cat >"$E/fetch_rates.py" <<'EOF'
+import logging
+import time
+import requests
+
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+log = logging.getLogger("rates")
+
+
+def fetch(url, attempts=12):
+    for i in range(1, attempts + 1):
+        try:
+            return requests.get(url, timeout=0.2).json()
+        except requests.ConnectionError:
+            log.warning("connection refused by %s, retrying in 0.05s", url)
+            time.sleep(0.05)
+    raise SystemExit(f"giving up on {url} after {attempts} attempts")
+
+
+print(fetch("http://127.0.0.1:18793/rates/EUR"))
+EOF
+  capture deep python_retry_loop "$E" "python3 fetch_rates.py" "$(python3 --version)"
+  cat >"$E/fetch_once.py" <<'EOF'
+import requests
+resp = requests.get("http://127.0.0.1:18793/rates/EUR", timeout=1)
+print(resp.json())
+EOF
+  capture deep python_requests_refused "$E" "python3 fetch_once.py" "$(python3 --version)"
+  mkdir -p "$E/web/node_modules"
+  cp -r "$ROOT/node_modules/yaml" "$E/web/node_modules/yaml"
+  cat >"$E/web/start.mjs" <<'EOF'
+import { readFileSync } from "node:fs";
+import YAML from "yaml";
+function loadRoutes(path) {
+  const doc = YAML.parse(readFileSync(path, "utf8"), { strict: true });
+  return doc.routes;
+}
+const routes = loadRoutes("../config/app.yaml");
+console.log(routes.length);
+EOF
+  capture deep node_yaml_node_modules "$E/web" "node start.mjs" "node $(node --version)"
+  T="$E/ts"
+  mkdir -p "$T/src"
+  cat >"$T/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "noEmit": true, "types": [] }, "include": ["src"] }
+EOF
+  cat >"$T/src/money.ts" <<'EOF'
+export interface Money { cents: number; currency: "EUR" | "USD" }
+export function add(a: Money, b: Money): Money {
+  if (a.currency !== b.currency) throw new Error("currency mismatch");
+  return { cents: a.cents + b.cents, currency: a.currency };
+}
+export function format(m: Money): string {
+  return (m.cents / 100).toFixed(2) + " " + m.currency;
+}
+EOF
+  cat >"$T/src/cart.ts" <<'EOF'
+import { add, format, Money } from "./money.js";
+interface Line { sku: string; qty: number; price: Money }
+export class Cart {
+  private lines: Line[] = [];
+  addLine(sku: string, qty: number, price: Money) { this.lines.push({ sku, qty, price, note: "" }); }
+  total(): Money {
+    return this.lines.reduce((t, l) => add(t, { cents: l.price.cents * l.qty, currency: l.price.currency }), { cents: 0, currency: "GBP" });
+  }
+  describe(): string { return this.lines.map((l) => `${l.sku} x${l.qty}`).join(", ") + " = " + format(this.total); }
+  find(sku: string): Line { return this.lines.find((l) => l.sku === sku); }
+}
+EOF
+  capture deep tsc_noemit_errors "$T" "$ROOT/node_modules/.bin/tsc -p tsconfig.json" "tsc $("$ROOT/node_modules/.bin/tsc" --version)"
+  M="$E/mypyproj"
+  mkdir -p "$M/ledger"
+  touch "$M/ledger/__init__.py"
+  cat >"$M/ledger/accounts.py" <<'EOF'
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass
+class Account:
+    name: str
+    balance: int
+    parent: Optional["Account"] = None
+
+
+def path(acc):
+    parts = [acc.name]
+    while acc.parent:
+        acc = acc.parent
+        parts.append(acc.name)
+    return "/".join(reversed(parts))
+
+
+def transfer(src: Account, dst: Account, amount: int) -> bool:
+    if src.balance < amount:
+        return "insufficient funds"
+    src.balance -= amount
+    dst.balance += amount
+    return True
+
+
+def root_of(acc: Account) -> Account:
+    return acc.parent.parent
+EOF
+  capture deep mypy_strict "$M" "mypy --strict ledger" "$(mypy --version)"
+fi
+
+# --- shell: what a wrong command line gives ----------------------------------------------------------
+if sel shell; then
+  capture shell docker_no_compose "$WORK" "docker compose ps"
+  capture shell kubectl_refused "$WORK" "kubectl get pods -n orders" "$(bash --version | head -1)"
+  capture shell grep_bad_flag "$WORK" "grep --recursive --include '*.py' --exclude-dirs node_modules TODO ." "$(grep --version | head -1)"
+  capture shell ls_missing "$WORK" "ls -la config/secrets dist/" "$(ls --version | head -1)"
+fi

@@ -1,0 +1,507 @@
+/**
+ * Folds the generic pass applies to a whole output before it collapses repeats (generic.ts):
+ *
+ * - stack traces (Python, JavaScript, Java, Ruby, Go): runs of frames inside a runtime, a
+ *   standard library or installed packages (node_modules, site-packages, gems, the JDK, GOROOT)
+ *   become one line with their count and libraries; every frame in the user's code stays, and so
+ *   does the innermost frame (where the error was raised) and every line that is not a frame
+ *   (the error, `Caused by:`, the messages between chained tracebacks); Python's `^^^^` marks
+ *   under a frame's source line go;
+ * - long listings of paths (tar -v, unzip, dpkg -L, pip show -f): the biggest directories fold
+ *   into one line with their count of entries until the listing fits a budget; small
+ *   directories stay whole, every line that is not a path stays where it was;
+ * - long tree drawings (npm ls, tree, cargo tree): the biggest subtrees fold the same way;
+ * - runs of data lines (hex dumps of keys and signatures, base64 blocks): the first line stays
+ *   with a count of the rest.
+ *
+ * Each fold is a pure function of the lines; a line is tested only when it is shorter than
+ * `MAX_TESTED`, and every pattern here is linear in the line.
+ */
+
+import { FAILURE_SIGNAL } from "./strategies/mod.ts";
+
+/** Lines longer than this are never taken for a frame, a path or data. */
+const MAX_TESTED = 2000;
+/** Library frames folded when a run has at least this many (fewer stay as they are). */
+const MIN_FOLDED_FRAMES = 2;
+/** Libraries named on a fold line, at most. */
+const MAX_NAMED = 3;
+
+type FrameKind = "python" | "at" | "ruby" | "go";
+
+interface Frame {
+  kind: FrameKind;
+  /** Index after the frame's last line. */
+  end: number;
+  /** The library the frame is in, or null for the user's code. */
+  library: string | null;
+  indent: string;
+}
+
+const PY_FRAME = /^(\s*)File "([^"]{1,1000})", line \d{1,7}(?:, in .{0,500})?$/;
+const AT_FRAME = /^(\s+)at (?:async )?(\S.{0,1500})$/;
+const RUBY_FRAME = /^(\s+)from (\S{1,1000}):\d{1,7}:in /;
+const GO_LOCATION = /^\t(\S{1,1000}\.(?:go|s)):\d{1,7}(?: \+0x[0-9a-f]{1,16})?$/;
+const GO_FUNCTION = /^(?:created by )?[\w./*()[\]{}$-]{1,300}/;
+
+/** The library a Python frame's file is in (site-packages → its package; the stdlib), or null. */
+function pythonLibrary(path: string): string | null {
+  const pkg = /[/\\](?:site|dist)-packages[/\\]([^/\\]{1,200})/.exec(path);
+  if (pkg) return pkg[1].replace(/\.py$/, "");
+  if (/[/\\]lib[/\\]python\d[\d.]{0,5}[/\\]/.test(path) || path.startsWith("<frozen ")) {
+    return "stdlib";
+  }
+  return null;
+}
+
+/** Java classes of the platform and of the usual frameworks and test runners. */
+const JAVA_LIBRARY =
+  /^(?:[\w.]{1,100}\/)?(java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|groovy|org\.junit|junit|org\.apache\.maven|org\.gradle|org\.springframework|org\.testng)\./;
+
+/** The library of an `at …` frame (JavaScript or Java), or null for the user's code. */
+function atLibrary(rest: string): string | null {
+  if (/\(node:|^node:|\(internal\/|^internal\//.test(rest)) return "node internals";
+  const modules = rest.lastIndexOf("node_modules/");
+  if (modules >= 0) {
+    const name = /^(@[^/\s]{1,100}\/[^/\s)]{1,100}|[^/\s)]{1,100})/.exec(
+      rest.slice(modules + "node_modules/".length),
+    );
+    return name ? name[1] : "node_modules";
+  }
+  if (/\((?:<anonymous>|native)\)$|^<anonymous>$|^native$/.test(rest)) return "native";
+  if (/^ext:/.test(rest) || /\(ext:/.test(rest)) return "deno internals";
+  const java = JAVA_LIBRARY.exec(rest);
+  if (java) {
+    const module = /^([\w.]{1,100})\//.exec(rest);
+    return module ? module[1] : java[1];
+  }
+  return null;
+}
+
+function rubyLibrary(path: string): string | null {
+  const gem = /\/gems\/([A-Za-z][\w-]{0,100}?)-\d[\w.]{0,30}\//.exec(path);
+  if (gem) return gem[1];
+  if (/\/lib\/ruby\/|\/rubygems\/|^<internal:/.test(path)) return "ruby stdlib";
+  return null;
+}
+
+function goLibrary(path: string): string | null {
+  const mod = /\/pkg\/mod\/([^@]{1,200})@/.exec(path);
+  if (mod) return mod[1];
+  const root = /\/(?:go|go-\d[\d.]{0,10}|libexec)\/src\/([\w/]{1,200})\/[^/]{1,200}$/.exec(path);
+  return root ? root[1] : null;
+}
+
+/** The frame starting at `lines[i]`, or null. */
+function frameAt(lines: readonly string[], i: number): Frame | null {
+  const line = lines[i];
+  if (line === undefined || line.length > MAX_TESTED) return null;
+  // Cheap tests first: most lines of most outputs are no frame.
+  const at = indentOf(line);
+  const next = lines[i + 1];
+  if (
+    !line.startsWith('File "', at) && !line.startsWith("at ", at) &&
+    !line.startsWith("from ", at) && !next?.startsWith("\t")
+  ) return null;
+  let m = PY_FRAME.exec(line);
+  if (m) {
+    // The source line and Python 3.11's caret line below it are deeper indented.
+    let end = i + 1;
+    while (
+      end < lines.length && end < i + 4 && lines[end].length <= MAX_TESTED &&
+      /^\s/.test(lines[end]) && indentOf(lines[end]) > m[1].length &&
+      !PY_FRAME.test(lines[end])
+    ) end++;
+    return { kind: "python", end, library: pythonLibrary(m[2]), indent: m[1] };
+  }
+  m = AT_FRAME.exec(line);
+  if (m) return { kind: "at", end: i + 1, library: atLibrary(m[2]), indent: m[1] };
+  m = RUBY_FRAME.exec(line);
+  if (m) return { kind: "ruby", end: i + 1, library: rubyLibrary(m[2]), indent: m[1] };
+  if (next !== undefined && next.length <= MAX_TESTED && GO_FUNCTION.test(line)) {
+    const loc = GO_LOCATION.exec(next);
+    if (loc) return { kind: "go", end: i + 2, library: goLibrary(loc[1]), indent: "" };
+  }
+  return null;
+}
+
+/** A line of only position marks (`^^^^`, `~~~^^^~~`). */
+const MARKS = /^\s*[~^]+\s*$/;
+const CARETS = { test: (line: string) => MARKS.test(line) && line.includes("^") };
+
+/** Where a line's first non-blank character is (its length when it is blank). */
+function indentOf(line: string): number {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+  return i;
+}
+
+function isBlankLine(line: string): boolean {
+  const i = indentOf(line);
+  return i === line.length || (line.charCodeAt(i) <= 32 && line.trim() === "");
+}
+
+/** Whether `line` has a non-blank character at or after `from`. */
+const NON_BLANK = /\S/g;
+function nonBlankFrom(line: string, from: number): boolean {
+  NON_BLANK.lastIndex = from;
+  return NON_BLANK.test(line);
+}
+
+function foldLine(indent: string, frames: Frame[]): string {
+  const libraries = [...new Set(frames.map((f) => f.library!))];
+  const named = libraries.slice(0, MAX_NAMED).join(", ") +
+    (libraries.length > MAX_NAMED ? `, +${libraries.length - MAX_NAMED} more` : "");
+  return `${indent}… ${frames.length} frames in ${named} folded …`;
+}
+
+/**
+ * Each stack trace with its library frames folded: the user's frames and the innermost frame
+ * (the first of JavaScript, Java, Ruby and Go traces, the last of Python's) stay, and a run of
+ * at least two library frames between them becomes one line.
+ */
+export function foldStackFrames(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    const first = frameAt(lines, i);
+    if (!first) {
+      out.push(lines[i++]);
+      continue;
+    }
+    const frames: { frame: Frame; start: number }[] = [{ frame: first, start: i }];
+    let j = first.end;
+    for (let f = frameAt(lines, j); f && f.kind === first.kind; f = frameAt(lines, j)) {
+      frames.push({ frame: f, start: j });
+      j = f.end;
+    }
+    const innermost = first.kind === "python" ? frames.length - 1 : 0;
+    let run: { frame: Frame; start: number }[] = [];
+    const flush = () => {
+      if (run.length >= MIN_FOLDED_FRAMES) {
+        out.push(foldLine(run[0].frame.indent, run.map((r) => r.frame)));
+      } else for (const r of run) out.push(...lines.slice(r.start, r.frame.end));
+      run = [];
+    };
+    frames.forEach((entry, k) => {
+      if (entry.frame.library !== null && k !== innermost) {
+        run.push(entry);
+        return;
+      }
+      flush();
+      const kept = lines.slice(entry.start, entry.frame.end);
+      // Python's `^^^^` line under a frame's source repeats the source's span: it goes.
+      out.push(...(entry.frame.kind === "python" ? kept.filter((l) => !CARETS.test(l)) : kept));
+    });
+    flush();
+    i = j;
+  }
+  return out;
+}
+
+/** A path listing is folded when it has at least this many path lines … */
+const MIN_LISTING = 60;
+/** … making up at least this share of its non-blank lines; it is folded to about this many. */
+const LISTING_SHARE = 0.8;
+export const LISTING_BUDGET = 50;
+
+/** `path`, `./a/b`, `/usr/lib/x`, `inflating: out/a.txt` (a short verb, a colon, one path). */
+const PATH_LINE = /^(\s*(?:[A-Za-z][A-Za-z ]{0,15}:\s{1,10})?)([^\s:]{1,1000})\s{0,10}$/;
+const FILE_NAME = /^[\w.+-]{0,200}\.[A-Za-z]\w{0,9}$/;
+const MAX_DEPTH = 64;
+
+/** The path a line consists of (a trailing slash dropped), or null. */
+function pathOf(line: string): string | null {
+  if (line.length > MAX_TESTED) return null;
+  // A path line holds one token, after a `verb:` at most: a space with no colon before it is
+  // not one.
+  const from = indentOf(line);
+  const space = line.indexOf(" ", from);
+  if (space >= 0 && line.lastIndexOf(":", space) < from && nonBlankFrom(line, space)) return null;
+  const m = PATH_LINE.exec(line);
+  if (!m) return null;
+  const token = m[2];
+  if (!token.includes("/") && !FILE_NAME.test(token)) return null;
+  // A path is a few dozen directories deep at most; a longer chain of slashes is something else.
+  let depth = 0;
+  for (let at = token.indexOf("/"); at >= 0; at = token.indexOf("/", at + 1)) {
+    if (++depth > MAX_DEPTH) return null;
+  }
+  return token.length > 1 && token.endsWith("/") ? token.slice(0, -1) : token;
+}
+
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash <= 0 ? (slash === 0 && path.length > 1 ? "/" : "") : path.slice(0, slash);
+}
+
+/**
+ * A long listing of paths with its biggest directories folded: directories are opened smallest
+ * first, from the top, while the lines shown stay within `budget`; a directory left closed shows
+ * as one line (its own entry with the count appended, or `dir/ … (N entries folded)` where the
+ * first entry under it was). Lines that are not paths stay in place.
+ */
+export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
+  const paths = mostly(lines, pathOf, (p) => p !== null);
+  if (!paths) return [...lines];
+  // Each directory's children, and the path lines right in it; a new directory links itself to
+  // its parent once, so a line costs one step whatever its depth.
+  const kids = new Map<string, Set<string>>();
+  const direct = new Map<string, number>();
+  const link = (dir: string, child: string) => {
+    let set = kids.get(dir);
+    if (!set) {
+      kids.set(dir, set = new Set());
+      if (dir !== "" && dir !== "/") link(parentOf(dir), dir);
+    }
+    set.add(child);
+  };
+  for (const path of paths) {
+    if (path === null) continue;
+    const dir = parentOf(path);
+    direct.set(dir, (direct.get(dir) ?? 0) + 1);
+    link(dir, path);
+  }
+  // The path lines anywhere below each directory.
+  const below = new Map<string, number>();
+  const total = (dir: string): number => {
+    let n = below.get(dir);
+    if (n === undefined) {
+      n = direct.get(dir) ?? 0;
+      for (const k of kids.get(dir)!) if (kids.has(k)) n += total(k);
+      below.set(dir, n);
+    }
+    return n;
+  };
+  for (const dir of kids.keys()) total(dir);
+  const open = openWithinBudget(
+    kids.has("/") ? ["", "/"] : [""],
+    (dir) => kids.get(dir),
+    (dir) => below.get(dir) ?? 0,
+    budget,
+  );
+  /** The outermost closed directory above `path` (or `path` itself, when closed), or null. */
+  // The outermost closed directory at or above each directory (null: none), computed once each.
+  const closedAt = new Map<string, string | null>();
+  const closedFrom = (dir: string): string | null => {
+    if (dir === "" || dir === "/") return null;
+    let closed = closedAt.get(dir);
+    if (closed === undefined) {
+      closed = closedFrom(parentOf(dir)) ?? (open.has(dir) ? null : dir);
+      closedAt.set(dir, closed);
+    }
+    return closed;
+  };
+  const closedAbove = (path: string): string | null =>
+    closedFrom(parentOf(path)) ?? (kids.has(path) && !open.has(path) ? path : null);
+  const out: string[] = [];
+  const folded = new Set<string>();
+  lines.forEach((line, i) => {
+    const path = paths[i];
+    if (path === null) return out.push(line);
+    const closed = closedAbove(path);
+    if (closed === null) return out.push(line);
+    if (folded.has(closed)) return;
+    folded.add(closed);
+    const count = below.get(closed) ?? 0;
+    out.push(
+      closed === path
+        ? `${line.trimEnd()} (+${count} entries folded)`
+        : `${/^\s*/.exec(line)![0]}${closed}/ … (${count} entries folded)`,
+    );
+  });
+  return out;
+}
+
+/**
+ * The nodes of a tree left open when nodes are opened smallest first (by `size`, what lies below
+ * them), from the `roots` down, while the lines shown (the roots' children, then each opened
+ * node's) stay within `budget`. A node is a line or a directory; `kids` lists a node's children
+ * and is undefined for a leaf.
+ */
+function openWithinBudget<T>(
+  roots: T[],
+  kids: (node: T) => Iterable<T> | undefined,
+  size: (node: T) => number,
+  budget: number,
+): Set<T> {
+  const open = new Set<T>(roots);
+  const heap = new MinHeap<T>(size);
+  let shown = 0;
+  for (const root of roots) {
+    for (const k of kids(root) ?? []) {
+      shown++;
+      if (kids(k) && !open.has(k)) heap.push(k);
+    }
+  }
+  for (let node = heap.pop(); node !== undefined; node = heap.pop()) {
+    const children = [...kids(node)!];
+    if (shown + children.length > budget) continue;
+    open.add(node);
+    shown += children.length;
+    for (const k of children) if (kids(k) && !open.has(k)) heap.push(k);
+  }
+  return open;
+}
+
+/** What a tree drawing's line starts with (after spaces). */
+const TREE_START = /^ {0,160}[│|┃├└┣┗╰`+\\]/;
+
+/**
+ * `read` of every line when at least `MIN_LISTING` of them, and `LISTING_SHARE` of the non-blank
+ * ones, are what `counts` says; else null, found without reading all of them when it cannot be.
+ */
+function mostly<T>(
+  lines: readonly string[],
+  read: (line: string) => T,
+  counts: (value: T) => boolean,
+): T[] | null {
+  if (lines.length < MIN_LISTING) return null;
+  let nonBlank = 0;
+  for (const line of lines) if (!isBlankLine(line)) nonBlank++;
+  const allowed = nonBlank * (1 - LISTING_SHARE);
+  const values: T[] = [];
+  let listed = 0;
+  let other = 0;
+  for (const line of lines) {
+    const value = read(line);
+    values.push(value);
+    if (counts(value)) listed++;
+    else if (!isBlankLine(line) && ++other > allowed) return null;
+  }
+  return listed >= MIN_LISTING ? values : null;
+}
+
+/** A tree drawing's branch (`├── `, `└─┬ `, `|-- `, `` `-- ``, `+--- `) after its rails. */
+const TREE_LINE = /^([│|┃ ]{0,160}(?:[├└┣┗╰]─{1,4}[┬─ ]?|[|`+\\]-{2,3}) ?)\S/;
+
+/**
+ * A long tree drawing (npm ls, tree, cargo tree, pstree) with its biggest subtrees folded into
+ * their top line and a count, opened smallest first from the top while the lines shown stay
+ * within `budget`. Lines that are not part of the drawing, and failure-looking lines inside a
+ * folded subtree, stay in place.
+ */
+export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
+  // Each line's depth (the column its text starts at; -1 outside the drawing) and parent.
+  const depth = mostly(lines, (line) => {
+    if (line.length > MAX_TESTED || isBlankLine(line)) return -1;
+    if (!TREE_START.test(line)) return 0;
+    const m = TREE_LINE.exec(line);
+    return m ? m[1].length : 0;
+  }, (d) => d > 0);
+  if (!depth) return [...lines];
+  const parent = new Array<number>(lines.length).fill(-1);
+  const kids = new Map<number, number[]>();
+  const below = new Array<number>(lines.length).fill(0);
+  const stack: number[] = [];
+  depth.forEach((d, i) => {
+    if (d < 0) return;
+    while (stack.length && depth[stack.at(-1)!] >= d) stack.pop();
+    const p = stack.at(-1) ?? -1;
+    parent[i] = p;
+    if (!kids.has(p)) kids.set(p, []);
+    kids.get(p)!.push(i);
+    for (let a = p; a >= 0; a = parent[a]) below[a]++;
+    stack.push(i);
+  });
+  const open = openWithinBudget([-1], (n) => kids.get(n), (n) => below[n], budget);
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    if (depth[i] < 0) return out.push(line);
+    let closed = -1;
+    for (let a = parent[i]; a >= 0; a = parent[a]) if (!open.has(a)) closed = a;
+    if (closed >= 0) {
+      if (FAILURE_SIGNAL.test(line)) out.push(line);
+      return;
+    }
+    out.push(
+      kids.has(i) && !open.has(i) ? `${line.trimEnd()} (+${below[i]} entries folded)` : line,
+    );
+  });
+  return out;
+}
+
+/** Hex bytes (`ab:cd:…` of keys and signatures, `ab cd …`) and base64 lines. */
+const HEX_LINE = /^\s{0,40}(?:[0-9a-fA-F]{2}[: ]){8,64}[0-9a-fA-F]{0,2}\s{0,4}$/;
+const BASE64_LINE = /^\s{0,40}[A-Za-z0-9+/]{40,200}={0,2}$/;
+/** Runs of data lines shorter than this stay. */
+const MIN_DATA_RUN = 4;
+
+/** Runs of hex or base64 lines: the first line stays, the rest become a count. */
+export function foldDataRuns(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    const kind = dataKind(lines[i]);
+    let j = i + 1;
+    if (kind) { while (j < lines.length && dataKind(lines[j]) === kind) j++; }
+    if (!kind || j - i < MIN_DATA_RUN) {
+      out.push(...lines.slice(i, j));
+    } else {
+      out.push(lines[i], `${/^\s*/.exec(lines[i])![0]}… (${j - i - 1} more lines of ${kind}) …`);
+    }
+    i = j;
+  }
+  return out;
+}
+
+function dataKind(line: string): "hex" | "base64" | null {
+  if (line.length > MAX_TESTED || line.length < 23) return null;
+  // Either kind starts (after spaces) with a digit, a letter, `+` or `/`.
+  const c = line.charCodeAt(indentOf(line));
+  if (
+    !((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47)
+  ) {
+    return null;
+  }
+  if (HEX_LINE.test(line)) return "hex";
+  // A base64 line has digits or both cases; a long plain word is not one.
+  if (BASE64_LINE.test(line) && /\d|\+|\//.test(line) && /[a-z]/.test(line) && /[A-Z]/.test(line)) {
+    return "base64";
+  }
+  return null;
+}
+
+/** Times and dates in a line, for telling lines apart that differ only in when they were printed. */
+const TIMES =
+  /\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?|\b\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\b|^[IWEF]\d{4}\b/g;
+
+/** A line with its times and dates masked (klog's `E1126` prefix too). */
+export function withoutTimes(line: string): string {
+  return line.length > MAX_TESTED ? line : line.replace(TIMES, "<T>");
+}
+
+/** A binary min-heap keyed by `key`. */
+class MinHeap<T> {
+  #items: T[] = [];
+  constructor(private readonly key: (item: T) => number) {}
+
+  push(item: T): void {
+    const a = this.#items;
+    a.push(item);
+    for (let i = a.length - 1; i > 0;) {
+      const p = (i - 1) >> 1;
+      if (this.key(a[p]) <= this.key(a[i])) break;
+      [a[p], a[i]] = [a[i], a[p]];
+      i = p;
+    }
+  }
+
+  pop(): T | undefined {
+    const a = this.#items;
+    if (a.length === 0) return undefined;
+    const top = a[0];
+    const last = a.pop()!;
+    if (a.length) {
+      a[0] = last;
+      for (let i = 0;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < a.length && this.key(a[l]) < this.key(a[m])) m = l;
+        if (r < a.length && this.key(a[r]) < this.key(a[m])) m = r;
+        if (m === i) break;
+        [a[m], a[i]] = [a[i], a[m]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

@@ -1,0 +1,315 @@
+/**
+ * The generic pass's folds (src/filter/generic_folds.ts), each on the class of output it reads:
+ * stack traces whose library frames fold while the user's frames, the innermost frame and the
+ * error stay; long path listings whose biggest directories fold; hex and base64 runs; lines that
+ * repeat with only their timestamps changing. And what must not fold.
+ */
+import { expect } from "expect";
+import { FilterEngine } from "../../src/filter/mod.ts";
+import {
+  foldDataRuns,
+  foldPathListing,
+  foldStackFrames,
+  foldTreeListing,
+  LISTING_BUDGET,
+  withoutTimes,
+} from "../../src/filter/generic_folds.ts";
+import { fastestMs } from "../_support/timing.ts";
+
+const engine = new FilterEngine([], { security: false });
+const generic = (input: string, failed = true) =>
+  engine.filter("some-tool --run", input, { failed }).text;
+
+Deno.test("a Python traceback folds its library frames; user frames, the raising frame and the error stay", () => {
+  const lib = (pkg: string, n: number) => [
+    `  File "/opt/py/lib/python3.12/site-packages/${pkg}/core.py", line ${n}, in step${n}`,
+    `    return self.next${n}()`,
+    `           ^^^^^^^^^^^^^`,
+  ];
+  const input = [
+    "Traceback (most recent call last):",
+    '  File "/home/me/app/main.py", line 4, in <module>',
+    "    run()",
+    '  File "/home/me/app/main.py", line 2, in run',
+    "    parse(open('x.toml'))",
+    ...lib("tomlkit", 10),
+    ...lib("tomlkit", 20),
+    '  File "/opt/py/lib/python3.12/json/decoder.py", line 30, in decode',
+    "    obj = scan(s)",
+    ...lib("tomlkit", 40),
+    "tomlkit.exceptions.ParseError: Unexpected character at line 3 col 7",
+  ];
+  const out = foldStackFrames(input);
+  expect(out).toEqual([
+    "Traceback (most recent call last):",
+    '  File "/home/me/app/main.py", line 4, in <module>',
+    "    run()",
+    '  File "/home/me/app/main.py", line 2, in run',
+    "    parse(open('x.toml'))",
+    "  … 3 frames in tomlkit, stdlib folded …",
+    // The frame that raised stays, without the `^^^^` line under its source.
+    ...lib("tomlkit", 40).slice(0, 2),
+    "tomlkit.exceptions.ParseError: Unexpected character at line 3 col 7",
+  ]);
+  // Through the engine, for a command no rule knows.
+  expect(generic(input.join("\n"))).toBe(out.join("\n"));
+});
+
+Deno.test("a single library frame between user frames stays; a trace of user frames keeps all but its marks", () => {
+  const input = [
+    "Traceback (most recent call last):",
+    '  File "/srv/tool/cli.py", line 9, in main',
+    "    load()",
+    '  File "/usr/lib/python3.11/pathlib.py", line 1058, in read_text',
+    "    with self.open() as f:",
+    '  File "/srv/tool/cli.py", line 3, in load',
+    "    raise SystemExit('bad config')",
+    "SystemExit: bad config",
+  ];
+  expect(foldStackFrames(input)).toEqual(input);
+  const marked = [
+    "Traceback (most recent call last):",
+    '  File "/srv/tool/cli.py", line 9, in main',
+    "    total = price / count",
+    "            ~~~~~~^~~~~~~",
+    "ZeroDivisionError: division by zero",
+    "    ^^^^ this line is text, not a mark",
+  ];
+  expect(foldStackFrames(marked)).toEqual([...marked.slice(0, 3), ...marked.slice(4)]);
+});
+
+Deno.test("JavaScript frames in node internals and node_modules fold; the first (throwing) frame stays", () => {
+  const input = [
+    "TypeError: Cannot read properties of undefined (reading 'map')",
+    "    at normalize (/app/node_modules/@scope/schema/lib/index.js:40:12)",
+    "    at walk (/app/node_modules/@scope/schema/lib/walk.js:8:3)",
+    "    at walk (/app/node_modules/@scope/schema/lib/walk.js:8:3)",
+    "    at Array.map (<anonymous>)",
+    "    at loadRoutes (file:///app/src/routes.js:12:7)",
+    "    at ModuleJob.run (node:internal/modules/esm/module_job:234:25)",
+    "    at async ModuleLoader.import (node:internal/modules/esm/loader:473:24)",
+    "    at async asyncRunEntryPointWithESMLoader (node:internal/modules/run_main:123:5)",
+    "",
+    "Node.js v22.3.0",
+  ];
+  expect(foldStackFrames(input)).toEqual([
+    "TypeError: Cannot read properties of undefined (reading 'map')",
+    "    at normalize (/app/node_modules/@scope/schema/lib/index.js:40:12)",
+    "    … 3 frames in @scope/schema, native folded …",
+    "    at loadRoutes (file:///app/src/routes.js:12:7)",
+    "    … 3 frames in node internals folded …",
+    "",
+    "Node.js v22.3.0",
+  ]);
+});
+
+Deno.test("Java frames of the JDK and test runners fold; Caused by and user frames stay", () => {
+  const input = [
+    'Exception in thread "main" java.lang.RuntimeException: wrap',
+    "\tat org.example.App.run(App.java:20)",
+    "\tat java.base/jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103)",
+    "\tat java.base/java.lang.reflect.Method.invoke(Method.java:580)",
+    "\tat org.junit.runners.model.FrameworkMethod$1.runReflectiveCall(FrameworkMethod.java:59)",
+    "Caused by: java.io.FileNotFoundException: conf.yml (No such file or directory)",
+    "\tat java.base/java.io.FileInputStream.open0(Native Method)",
+    "\tat java.base/java.io.FileInputStream.open(FileInputStream.java:213)",
+    "\tat java.base/java.io.FileInputStream.<init>(FileInputStream.java:152)",
+    "\tat org.example.Config.load(Config.java:11)",
+    "\t... 4 more",
+  ];
+  expect(foldStackFrames(input)).toEqual([
+    'Exception in thread "main" java.lang.RuntimeException: wrap',
+    "\tat org.example.App.run(App.java:20)",
+    "\t… 3 frames in java.base, org.junit folded …",
+    "Caused by: java.io.FileNotFoundException: conf.yml (No such file or directory)",
+    "\tat java.base/java.io.FileInputStream.open0(Native Method)",
+    "\t… 2 frames in java.base folded …",
+    "\tat org.example.Config.load(Config.java:11)",
+    "\t... 4 more",
+  ]);
+});
+
+Deno.test("Go goroutine traces fold GOROOT frames; Ruby backtraces fold gem frames", () => {
+  const go = [
+    "panic: runtime error: index out of range [3] with length 3",
+    "",
+    "goroutine 1 [running]:",
+    "example.com/svc/queue.(*Ring).Pop(...)",
+    "\t/home/me/svc/queue/ring.go:41",
+    "encoding/json.(*decodeState).object(0xc0000, {0x5, 0x6})",
+    "\t/usr/local/go/src/encoding/json/decode.go:700 +0x1a5",
+    "encoding/json.(*decodeState).value(0xc0000, {0x5, 0x6})",
+    "\t/usr/local/go/src/encoding/json/decode.go:380 +0x8e",
+    "main.main()",
+    "\t/home/me/svc/main.go:12 +0x1d",
+    "exit status 2",
+  ];
+  expect(foldStackFrames(go)).toEqual([
+    ...go.slice(0, 5),
+    "… 2 frames in encoding/json folded …",
+    ...go.slice(9),
+  ]);
+  const ruby = [
+    "/srv/app/lib/report.rb:4:in `+': nil can't be coerced into Integer (TypeError)",
+    "\tfrom /srv/app/lib/report.rb:4:in `sum'",
+    "\tfrom /var/lib/gems/3.1.0/gems/activesupport-7.0.4/lib/core_ext/enumerable.rb:10:in `each'",
+    "\tfrom /var/lib/gems/3.1.0/gems/activesupport-7.0.4/lib/core_ext/enumerable.rb:12:in `map'",
+    "\tfrom /usr/lib/ruby/3.1.0/set.rb:511:in `each'",
+    "\tfrom bin/report:8:in `<main>'",
+  ];
+  expect(foldStackFrames(ruby)).toEqual([
+    ...ruby.slice(0, 2),
+    "\t… 3 frames in activesupport, ruby stdlib folded …",
+    ruby[5],
+  ]);
+});
+
+Deno.test("a long path listing folds its biggest directories; small ones and non-path lines stay", () => {
+  const lines = ["Archive:  bundle.zip"];
+  lines.push(
+    "   creating: out/app/",
+    "  inflating: out/app/main.py",
+    "  inflating: out/app/cli.py",
+  );
+  for (let i = 0; i < 600; i++) lines.push(`  inflating: out/vendor/pkg${i % 60}/mod${i}.py`);
+  lines.push("  inflating: out/README.md", "warning: out/LICENSE: stored with bad CRC");
+  const out = foldPathListing(lines);
+  expect(out.length).toBeLessThanOrEqual(LISTING_BUDGET + 5);
+  expect(out.slice(0, 4)).toEqual(lines.slice(0, 4));
+  expect(out).toContain("  inflating: out/README.md");
+  expect(out).toContain("warning: out/LICENSE: stored with bad CRC");
+  // out/vendor has 60 directories of 10 files: too many to open, it becomes one line.
+  expect(out).toContain("  out/vendor/ … (600 entries folded)");
+  expect(out.filter((l) => l.includes("out/vendor/pkg"))).toEqual([]);
+  // With fewer packages the directory opens and each package folds on its own line.
+  const few = lines.filter((l) => !/pkg([3-5]\d)\//.test(l));
+  const opened = foldPathListing(few);
+  expect(opened.length).toBeLessThanOrEqual(LISTING_BUDGET + 5);
+  expect(opened).toContain("  out/vendor/pkg7/ … (10 entries folded)");
+  // A directory listed by its own line gets the count appended to it.
+  const tar = ["proj/", "proj/src/", "proj/src/a.ts", "proj/deps/"];
+  for (let i = 0; i < 200; i++) tar.push(`proj/deps/lib${i}/index.js`, `proj/deps/lib${i}/`);
+  tar.push("proj/package.json");
+  expect(foldPathListing(tar)).toEqual([
+    "proj/",
+    "proj/src/",
+    "proj/src/a.ts",
+    "proj/deps/ (+400 entries folded)",
+    "proj/package.json",
+  ]);
+});
+
+Deno.test("short listings, and outputs that are mostly not paths, are not folded", () => {
+  const short = Array.from({ length: 50 }, (_, i) => `src/deep/dir${i}/file.ts`);
+  expect(foldPathListing(short)).toEqual(short);
+  const mixed = Array.from(
+    { length: 200 },
+    (_, i) => i % 3 ? `compiling unit ${i} of 200` : `build/obj/u${i}.o`,
+  );
+  expect(foldPathListing(mixed)).toEqual(mixed);
+  // Absolute paths (dpkg -L) fold by the same rule.
+  const abs = ["/.", "/usr", "/usr/lib", "/usr/lib/gconv"];
+  for (let i = 0; i < 120; i++) abs.push(`/usr/lib/gconv/CP${i}.so`);
+  abs.push("/usr/lib/libc.so.6");
+  expect(foldPathListing(abs)).toEqual([
+    "/.",
+    "/usr",
+    "/usr/lib",
+    "/usr/lib/gconv (+120 entries folded)",
+    "/usr/lib/libc.so.6",
+  ]);
+});
+
+Deno.test("a long tree drawing folds its biggest subtrees into their top line; failure lines stay", () => {
+  const lines = ["app@1.0.0 /srv/app", "├─┬ small@1.0.0", "│ └── leaf@1.0.0"];
+  lines.push("├─┬ big@2.0.0");
+  for (let i = 0; i < 40; i++) lines.push(`│ ├─┬ dep${i}@1.0.0`, `│ │ └── sub${i}@0.1.0`);
+  lines.push("│ └── UNMET DEPENDENCY broken-error@^3.0.0");
+  for (let i = 0; i < 20; i++) lines.push(`├── top${i}@1.0.0`);
+  lines.push("└── last@1.0.0", "", "npm error code ELSPROBLEMS");
+  const out = foldTreeListing(lines);
+  expect(out.length).toBeLessThanOrEqual(LISTING_BUDGET + 5);
+  expect(out.slice(0, 3)).toEqual(lines.slice(0, 3));
+  expect(out).toContain("├─┬ big@2.0.0 (+81 entries folded)");
+  // A failure-looking line inside the folded subtree stays, and so does what follows the tree.
+  expect(out).toContain("│ └── UNMET DEPENDENCY broken-error@^3.0.0");
+  expect(out.slice(-3)).toEqual(["└── last@1.0.0", "", "npm error code ELSPROBLEMS"]);
+  expect(out.filter((l) => l.includes("dep1"))).toEqual([]);
+  // ASCII drawings (tree --charset ascii, mvn dependency:tree) fold the same way.
+  const ascii = ["root"];
+  for (let i = 0; i < 70; i++) ascii.push(`|-- mod${i}`, `|   \\-- file${i}.txt`);
+  ascii.push("`-- end");
+  const folded = foldTreeListing(ascii);
+  expect(folded.length).toBeLessThanOrEqual(LISTING_BUDGET + 5);
+  expect(folded[0]).toBe("root (+141 entries folded)");
+  // A short tree, or text that is mostly not a drawing, is left alone.
+  expect(foldTreeListing(lines.slice(0, 40))).toEqual(lines.slice(0, 40));
+});
+
+Deno.test("runs of hex and base64 lines keep their first line and a count", () => {
+  const hex = Array.from(
+    { length: 10 },
+    (_, i) => `        a${i}:3f:00:12:9c:44:de:ad:be:ef:01:02:03:04:05:`,
+  );
+  const input = ["    Modulus:", ...hex, "    Exponent: 65537 (0x10001)"];
+  expect(foldDataRuns(input)).toEqual([
+    "    Modulus:",
+    hex[0],
+    "        … (9 more lines of hex) …",
+    "    Exponent: 65537 (0x10001)",
+  ]);
+  const b64 = Array.from(
+    { length: 6 },
+    (_, i) => `MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA${i}xY+/z`,
+  );
+  expect(foldDataRuns(["-----BEGIN PUBLIC KEY-----", ...b64, "-----END PUBLIC KEY-----"]))
+    .toEqual([
+      "-----BEGIN PUBLIC KEY-----",
+      b64[0],
+      "… (5 more lines of base64) …",
+      "-----END PUBLIC KEY-----",
+    ]);
+  // Three lines are not a run; prose and separator lines are not data.
+  const short = [hex[0], hex[1], hex[2], "=".repeat(60), "a".repeat(60)];
+  expect(foldDataRuns(short)).toEqual(short);
+});
+
+Deno.test("lines that differ only in their timestamps collapse with a count; other differences do not", () => {
+  expect(withoutTimes("2025-01-02 10:11:12,345 WARN retry")).toBe("<T> WARN retry");
+  expect(withoutTimes('E0102 10:11:12.345678   77 x.go:1] "fail"')).toBe(
+    '<T> <T>   77 x.go:1] "fail"',
+  );
+  const input = [
+    "starting",
+    ...Array.from(
+      { length: 8 },
+      (_, i) => `2025-01-02T10:11:1${i}Z WARN upstream refused, retrying`,
+    ),
+    "2025-01-02T10:11:19Z ERROR giving up after 8 attempts",
+    "item 1 ok",
+    "item 2 ok",
+    "item 3 ok",
+  ];
+  expect(generic(input.join("\n"))).toBe([
+    "starting",
+    "2025-01-02T10:11:10Z WARN upstream refused, retrying (x8, at different times)",
+    "2025-01-02T10:11:19Z ERROR giving up after 8 attempts",
+    "item 1 ok",
+    "item 2 ok",
+    "item 3 ok",
+  ].join("\n"));
+  // Two lines that differ in time are both shown, as they came.
+  const two = ["10:00:01 tick", "10:00:02 tick", "done"];
+  expect(generic(two.join("\n"))).toBe(two.join("\n"));
+});
+
+Deno.test("the folds stay fast on long pathological lines and on deep or many paths", () => {
+  const shapes = ["/", "a/", '  File "', "    at ", "\tfrom ", "ab:", "A1", "10:00:00 "];
+  for (const shape of shapes) {
+    const line = shape.repeat(Math.ceil(100_000 / shape.length)).slice(0, 100_000);
+    const input = Array.from({ length: 20 }, () => line.slice(0, 1999)).concat(line).join("\n");
+    expect(fastestMs(() => generic(input), 400)).toBeLessThan(400);
+  }
+  const deep = Array.from({ length: 5000 }, (_, i) => "d/".repeat(60) + `f${i}.txt`).join("\n");
+  expect(fastestMs(() => generic(deep, false), 400)).toBeLessThan(400);
+});
