@@ -20,7 +20,7 @@ Deno.test("git_transfer names each kind once per run of ref updates, past max_na
     text: [
       "From example.com:app",
       "[new branch] origin/a, origin/b, origin/c, … (+2 more)",
-      "1111111..2222222 origin/main",
+      "1111111..2222222 main -> origin/main",
     ],
     confidence: "full",
   });

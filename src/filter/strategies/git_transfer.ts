@@ -3,8 +3,9 @@
  * - Ref updates (` * [new branch]      feature/x -> origin/feature/x`, padded for a terminal):
  *   a run of them says each kind once with its refs, `[new branch] origin/a, origin/b`; a ref
  *   whose remote name repeats the local one (`x -> origin/x`) is named once, by where it landed.
- *   Updates with their own facts stay one a line, unpadded: a range (`efecb60..52a26b2
- *   origin/main`), a reason (`(forced update)`) and every `!` (rejected) line.
+ *   Updates with their own facts stay one a line, unpadded, with both refs as printed: a range
+ *   (`efecb60..52a26b2  main -> origin/main`), a reason (`(forced update)`) and every `!`
+ *   (rejected) line.
  * - A pull's diffstat loses its +/- bars and column padding (` src/a.ts | 3`, as `git log --stat`
  *   does), past `max_stat_files` one count line; the totals line stays as printed.
  * - A run of ` create mode 100644 a` lines says the kind and mode once: `create mode 100644 a, b`.
@@ -83,18 +84,23 @@ export function compileGitTransfer(config: GitTransferConfig): CompiledStrategy 
           if (ref) {
             changed = true;
             const [, flag, summary, from, to, reason] = ref;
-            // `x -> origin/x` and `v1 -> v1`: the ref is named once, by where it landed.
-            const name = to === undefined
-              ? from
-              : from === "(none)" || to === from || to.endsWith(`/${from}`)
-              ? to
-              : `${from} -> ${to}`;
             if (flag === "!" || reason !== undefined || !summary.startsWith("[")) {
+              // A line of its own keeps both refs as git printed them (`main -> main`): a
+              // rejection or a forced update names what was pushed where.
               if (run !== "ref") flush();
               run = "ref";
               const mark = flag === "!" || flag === "+" ? `${flag} ` : "";
-              entries.push(`${mark}${summary} ${name}${reason ? ` (${reason})` : ""}`);
-            } else add("ref", summary, name);
+              const refs = to === undefined ? from : `${from} -> ${to}`;
+              entries.push(`${mark}${summary} ${refs}${reason ? ` (${reason})` : ""}`);
+            } else {
+              // In a group, `x -> origin/x` and `v1 -> v1` name the ref once, by where it landed.
+              const name = to === undefined
+                ? from
+                : from === "(none)" || to === from || to.endsWith(`/${from}`)
+                ? to
+                : `${from} -> ${to}`;
+              add("ref", summary, name);
+            }
             return;
           }
           const mode = MODE.exec(line);
