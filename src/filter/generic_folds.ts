@@ -238,7 +238,8 @@ function parentOf(path: string): string {
  * A long listing of paths with its biggest directories folded: directories are opened smallest
  * first, from the top, while the lines shown stay within `budget`; a directory left closed shows
  * as one line (its own entry with the count appended, or `dir/ … (N entries folded)` where the
- * first entry under it was). Lines that are not paths stay in place.
+ * first entry under it was). Lines that are not paths stay in place, and so do failure-looking
+ * lines inside a folded directory.
  */
 export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
   const paths = mostly(lines, pathOf, (p) => p !== null);
@@ -300,14 +301,18 @@ export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGE
     if (path === null) return out.push(line);
     const closed = closedAbove(path);
     if (closed === null) return out.push(line);
-    if (folded.has(closed)) return;
-    folded.add(closed);
-    const count = below.get(closed) ?? 0;
-    out.push(
-      closed === path
-        ? `${line.trimEnd()} (+${count} entries folded)`
-        : `${/^\s*/.exec(line)![0]}${closed}/ … (${count} entries folded)`,
-    );
+    if (!folded.has(closed)) {
+      folded.add(closed);
+      const count = below.get(closed) ?? 0;
+      out.push(
+        closed === path
+          ? `${line.trimEnd()} (+${count} entries folded)`
+          : `${/^\s*/.exec(line)![0]}${closed}/ … (${count} entries folded)`,
+      );
+      if (closed === path) return;
+    }
+    // A failure-looking line (`error: a/b`, a path named `failed_…`) stays, after its fold line.
+    if (FAILURE_SIGNAL.test(line)) out.push(line);
   });
   return out;
 }

@@ -15,16 +15,21 @@ interface CredentialKind {
   kind: string;
   hints: readonly string[];
   pattern: Pattern;
+  /** A match whose last word this matches is a placeholder, not counted (SecretShape). */
+  placeholder?: RegExp;
 }
 
 /**
  * The shapes on V8 where it is provably linear on them; the JWT's three unbounded segments
  * cannot be proven so and run on re2js.
  */
-const CREDENTIAL_KINDS: CredentialKind[] = SECRET_SHAPES.map(({ kind, hints, pattern }) => ({
+const CREDENTIAL_KINDS: CredentialKind[] = SECRET_SHAPES.map((
+  { kind, hints, pattern, placeholder },
+) => ({
   kind,
   hints,
   pattern: compilePattern(pattern, v8Form(pattern) ? "v8" : "re2"),
+  ...(placeholder === undefined ? {} : { placeholder: new RegExp(placeholder) }),
 }));
 const ANTHROPIC = CREDENTIAL_KINDS.findIndex((k) => k.kind === "Anthropic API key");
 const OPENAI = CREDENTIAL_KINDS.findIndex((k) => k.kind === "OpenAI API key");
@@ -39,12 +44,21 @@ const MAX_LINE_CHECKS = 2000;
  * one of `hints`. The same count as over the whole text: no credential pattern matches across a
  * newline (every class excludes it).
  */
-function countNearHints(text: string, hints: readonly string[], pattern: Pattern): number {
+function countNearHints(
+  text: string,
+  hints: readonly string[],
+  pattern: Pattern,
+  placeholder?: RegExp,
+): number {
+  const count = placeholder
+    ? (lines: string) =>
+      lines.split("\n").filter((l) => credentialIn(l, pattern, placeholder)).length
+    : (lines: string) => pattern.countLines(lines);
   const starts: number[] = [];
   for (const hint of hints) {
     let at = text.indexOf(hint);
     while (at >= 0) {
-      if (starts.length >= MAX_LINE_CHECKS) return pattern.countLines(text);
+      if (starts.length >= MAX_LINE_CHECKS) return count(text);
       starts.push(text.lastIndexOf("\n", at) + 1);
       const end = text.indexOf("\n", at);
       if (end < 0) break;
@@ -59,9 +73,17 @@ function countNearHints(text: string, hints: readonly string[], pattern: Pattern
     previous = start;
     let end = text.indexOf("\n", start);
     if (end < 0) end = text.length;
-    n += pattern.countLines(text.slice(start, end));
+    n += count(text.slice(start, end));
   }
   return n;
+}
+
+/** Whether `line` holds a match of `pattern` whose last word is not a placeholder. */
+function credentialIn(line: string, pattern: Pattern, placeholder: RegExp): boolean {
+  for (let m = pattern.search(line, 0); m && m.end > m.start; m = pattern.search(line, m.end)) {
+    if (!placeholder.test(line.slice(m.start, m.end).split(" ").at(-1)!)) return true;
+  }
+  return false;
 }
 
 const HINTS = [...new Set(CREDENTIAL_KINDS.flatMap((k) => k.hints))];
@@ -220,9 +242,9 @@ export class SecurityScanner {
   scanCredentials(text: string): void {
     const present = hintsIn(text);
     const holds = (hint: string) => present.has(hint);
-    const counts = CREDENTIAL_KINDS.map(({ hints, pattern }) => {
+    const counts = CREDENTIAL_KINDS.map(({ hints, pattern, placeholder }) => {
       const present = hints.filter(holds);
-      return present.length ? countNearHints(text, present, pattern) : 0;
+      return present.length ? countNearHints(text, present, pattern, placeholder) : 0;
     });
     // Every "sk-ant-" key also matches the OpenAI shape; count it once, as Anthropic.
     if (counts[OPENAI]) counts[OPENAI] -= counts[ANTHROPIC];

@@ -13,6 +13,12 @@ export interface SecretShape {
   readonly pattern: string;
   /** Substrings one of which every match contains: a cheap test before the pattern runs. */
   readonly hints: readonly string[];
+  /**
+   * Regex (V8) of a match's last word that is documentation's placeholder, not a credential
+   * (`Bearer YOUR_API_TOKEN`): the security pass does not warn of it; the audit log, which errs
+   * towards redacting, still redacts it. @default none
+   */
+  readonly placeholder?: string;
 }
 
 /**
@@ -68,6 +74,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     hints: ["uthorization: "],
     pattern:
       "\\b(Proxy-)?[Aa]uthorization: ([Bb]earer|[Bb]asic|[Tt]oken) [A-Za-z0-9._~+/=-]{8,500}",
+    // No digit and one letter case: YOUR_API_TOKEN, your-token-here, xxxxxxxx.
+    placeholder: "^(?:[^0-9a-z]*|[^0-9A-Z]*)$",
   },
   {
     kind: "password in URL",

@@ -65,6 +65,10 @@ const ACCEPTED: string[][] = [
   [`--config=${path.join(ws, "c.toml")}`, "-y", "tool", "read", input],
   ["--mcp-config", path.join(ws, "m.json"), "tool", "read", input],
   ["-C", ws, "tool", "reed", input],
+  // An option value that reads as the subcommand is the option's.
+  ["--config", "tool", "tool", "read", input],
+  ["--mcp-config=tool", "-y", "tool", "read", input],
+  ["--config", "tool", "tool", "tool", input],
 ];
 
 const DECLINED: string[][] = [

@@ -75,3 +75,16 @@ Deno.test("largest refuses a row pattern without the size or path group, naming 
     'strategy.row_pattern: has no named group "path"; add (?P<path>…) around the row\'s path',
   );
 });
+
+Deno.test("largest reads the groups in either spelling RE2 takes, (?P<size>…) or (?<size>…)", () => {
+  const input = Array.from({ length: 5 }, (_, i) => `${i + 1}K\tsite/assets/dir${i}`).join("\n");
+  const strategy = { type: "largest", row_pattern: "^(?<size>\\S+)\\t(?<path>.+)$", keep: 2 };
+  const rule = compileRule({
+    name: "t",
+    match: { prefix: "du" },
+    strategy: { ...strategy, min_lines: 0 },
+  }, "test");
+  expect(new FilterEngine([rule], { security: false }).filter("du", input).text).toBe(
+    "4K\tsite/assets/dir3\n5K\tsite/assets/dir4\n… (3 more entries, each at most 3K)",
+  );
+});

@@ -45,12 +45,14 @@ Deno.test("every built-in rule stays fast on 100k-character pathological lines",
   expect(slow).toEqual([]);
 });
 
-Deno.test("every built-in rule takes an 8 MiB line of letters or of `a:` without overflowing V8's regex stack", async () => {
+Deno.test("every built-in rule takes an 8 MiB line of letters, of `a:`, of `/a` or of spaces without overflowing V8's regex stack", async () => {
   // A repeated group costs V8 a backtracking entry per turn: one turn per character runs out of
   // stack on a line of a few million characters (a minified bundle, a base64 blob).
   const rules = await loadBuiltinRules(BUILTIN_FILTERS_DIR);
   const failures: string[] = [];
-  for (const shape of ["a", "a:"]) {
+  // `/a`: one path of millions of directories (a minitest line, common_directory); spaces: one
+  // indentation of millions of units (tree-leaves).
+  for (const shape of ["a", "a:", "/a", " "]) {
     const line = shape.repeat((8 << 20) / shape.length);
     for (const rule of rules) {
       try {

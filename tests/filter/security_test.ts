@@ -245,6 +245,27 @@ Deno.test("near misses of the credential shapes raise no warning", () => {
   expect([...scanner.found]).toEqual([]);
 });
 
+Deno.test("an Authorization header holding documentation's placeholder raises no warning; a credential beside it does", () => {
+  const docs = [
+    'curl -H "Authorization: Bearer YOUR_API_TOKEN" https://api.example.com',
+    "Authorization: Bearer your-token-here",
+    "Authorization: Token xxxxxxxxxxxx",
+    "Proxy-Authorization: Basic USERNAME_PASSWORD",
+  ];
+  const quiet = new SecurityScanner();
+  quiet.scan(docs.join("\n"));
+  expect([...quiet.found]).toEqual([]);
+  // A real-looking credential (digits, or both cases) is counted, also on a placeholder's line.
+  const loud = new SecurityScanner();
+  loud.scan(
+    [
+      "Authorization: Basic dXNlcjpwYXNz",
+      "Authorization: Bearer YOUR_TOKEN then Authorization: Bearer q7q7q7q7q7q7",
+    ].join("\n"),
+  );
+  expect([...loud.found]).toEqual([["HTTP Authorization credential", 2]]);
+});
+
 Deno.test("notices are scanned for credentials only: a key on a program's notice-looking last line is reported, signals and extra patterns leave them alone", async () => {
   const key = CREDENTIALS[1][1];
   const engine = new FilterEngine([]);

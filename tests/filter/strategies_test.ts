@@ -446,6 +446,18 @@ Deno.test("strip_noise: json_drop removes fields from the JSON object ending a k
   }
 });
 
+Deno.test("strip_noise: a JSON tail nested deeper than the stack passes as printed; the other lines are still filtered", () => {
+  const s = { type: "strip_noise", patterns: ["^ok: "], json_drop: ["delta"] };
+  const deep = `fatal: [h]: FAILED! => {"delta": 1, "x": ${"[".repeat(60_000)}${
+    "]".repeat(60_000)
+  }}`;
+  const fatal = 'fatal: [g]: FAILED! => {"rc": 2, "delta": "0:00:01"}';
+  expect(run(s, `ok: [h]\n${deep}\n${fatal}`, true)).toEqual({
+    text: `${deep}\nfatal: [g]: FAILED! => {"rc": 2}`,
+    confidence: "full",
+  });
+});
+
 Deno.test("join_runs: consecutive lines differing only in their item become one line", () => {
   const s = {
     type: "join_runs",

@@ -18,6 +18,11 @@ const MIN_PATHS = 3;
  */
 const MAX_PATH = 4096;
 const MAX_DEPTH = 32;
+/**
+ * Lines longer than this are not searched for paths: ABSOLUTE's repeated group costs V8 a
+ * backtracking entry per directory, which a line of millions of `/a` overflows.
+ */
+const MAX_LINE = 100_000;
 
 /**
  * `lines` with the absolute directory said once that saves the most (the longest shared by the
@@ -28,6 +33,7 @@ export function sayDirectoryOnce(lines: readonly string[]): string[] | null {
   // Each directory of two levels or more that holds a path, with how many paths it holds.
   const held = new Map<string, number>();
   for (const line of lines) {
+    if (line.length > MAX_LINE) continue;
     for (const [path] of line.matchAll(ABSOLUTE)) {
       if (path.length > MAX_PATH) continue;
       let end = path.indexOf("/", path.indexOf("/", 1) + 1);

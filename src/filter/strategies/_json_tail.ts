@@ -7,6 +7,11 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Longest line read as a JSON tail: longer ones pass as they are, keeping the work per line bounded. */
 const MAX_TAIL_CHARS = 200_000;
+/**
+ * Deepest nesting pruned and printed (both recurse): a deeper tail passes as it is, rather than
+ * overflowing the stack and sending the whole output through unfiltered.
+ */
+const MAX_DEPTH = 200;
 
 /**
  * The line with `fields` removed from the JSON object it ends with (at any depth), or null when
@@ -23,17 +28,23 @@ export function dropJsonTailFields(line: string, fields: ReadonlySet<string>): s
     return null;
   }
   let dropped = 0;
-  const prune = (v: Json): Json => {
-    if (Array.isArray(v)) return v.map(prune);
+  let tooDeep = false;
+  const prune = (v: Json, depth: number): Json => {
     if (v === null || typeof v !== "object") return v;
+    if (depth > MAX_DEPTH) {
+      tooDeep = true;
+      return null;
+    }
+    if (Array.isArray(v)) return v.map((inner) => prune(inner, depth + 1));
     const out: { [key: string]: Json } = {};
     for (const [key, inner] of Object.entries(v)) {
       if (fields.has(key)) dropped++;
-      else out[key] = prune(inner);
+      else out[key] = prune(inner, depth + 1);
     }
     return out;
   };
-  const pruned = prune(value);
+  const pruned = prune(value, 0);
+  if (tooDeep) return null;
   return dropped ? `${line.slice(0, start + 4)}${printJson(pruned)}` : null;
 }
 

@@ -45,7 +45,10 @@ interface Row {
 
 export function compileLargest(config: LargestConfig, engine: RegexEngine): CompiledStrategy {
   for (const name of ["size", "path"]) {
-    if (!config.row_pattern.includes(`(?P<${name}>`)) {
+    // RE2 names a group either way: `(?P<size>…)` or `(?<size>…)`.
+    if (
+      !config.row_pattern.includes(`(?P<${name}>`) && !config.row_pattern.includes(`(?<${name}>`)
+    ) {
       throw new RuleFieldError(
         "strategy.row_pattern",
         `has no named group "${name}"; add (?P<${name}>…) around the row's ${name}`,

@@ -430,6 +430,8 @@ Deno.test("prestart: a one-shot grep of a large tree starts its search threads w
   // a path outside the workspace (even a large one) and a missing one start nothing early.
   await Deno.mkdir(`${h.outside}/big`);
   for (let i = 0; i < 1000; i++) await Deno.writeTextFile(`${h.outside}/big/f${i}.txt`, "x\n");
+  // A symlink inside the workspace to that large directory outside starts nothing either.
+  await Deno.symlink(`${h.outside}/big`, `${h.ws}/link`);
   expect([
     await threadsFor({ pattern: "x" }),
     await threadsFor({ pattern: "x", path: "big" }),
@@ -437,7 +439,8 @@ Deno.test("prestart: a one-shot grep of a large tree starts its search threads w
     await threadsFor({ pattern: "x", path: "big/.." }),
     await threadsFor({ pattern: "x", path: `${h.outside}/big` }),
     await threadsFor({ pattern: "x", path: "missing" }),
-  ]).toEqual([poolThreads(), poolThreads(), 0, poolThreads(), 0, 0]);
+    await threadsFor({ pattern: "x", path: "link" }),
+  ]).toEqual([poolThreads(), poolThreads(), 0, poolThreads(), 0, 0, 0]);
   const read = (await prestartFileWorker(h.ws, "read", { module: RAW_FILE_WORKER_LITE }))!;
   const local = new WorkerFileExecutor({ module: RAW_FILE_WORKER });
   try {
