@@ -3,7 +3,7 @@
  * output line by line, appends the security pass, and reports stats and confidence.
  */
 import { matchCandidates } from "./command.ts";
-import { genericApplies, genericStage } from "./generic.ts";
+import { cutMiddle, genericApplies, genericStage } from "./generic.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
@@ -142,20 +142,22 @@ export class FilterEngine {
         : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");
     } else {
       try {
-        const output = new Output();
-        const passed: string[][] = rules.map(() => []);
-        const stages = chain(rules, failed, output.push, passed);
-        walkLines(body, (line) => stages[0].push(line));
-        confidence = chainConfidence(stages.map((stage) => stage.finish()));
-        // A filter must never make the output bigger than what it replaces.
-        text = output.length > body.length ? sanitize(body) : output.text();
-        text = keepEvidence(body, text, failed, passed.findLast((lines) => lines.length));
+        ({ text, confidence } = runRules(rules, body, failed));
       } catch (error) {
         // V8 throws RangeError when a built-in pattern's backtracking outgrows its stack on a
-        // line of millions of characters: the output is then shown as it came (Fallback).
+        // line of millions of characters: the rules run again with such lines cut in the middle
+        // (their failure signals kept, as the generic pass cuts), and only when that fails too is
+        // the output shown as it came (Fallback).
         if (!(error instanceof RangeError)) throw error;
-        text = sanitize(body);
-        confidence = "fallback";
+        try {
+          // Cut lines are a change the rules did not make: at best Partial.
+          ({ text } = runRules(rules, cutHugeLines(body), failed));
+          confidence = "partial";
+        } catch (again) {
+          if (!(again instanceof RangeError)) throw again;
+          text = sanitize(body);
+          confidence = "fallback";
+        }
       }
     }
     if (this.securityEnabled) {
@@ -205,21 +207,45 @@ export class FilterEngine {
     if (!rules.length && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
       stages.push({ name: "generic", type: "generic", create: (ctx) => genericStage(ctx) });
     }
-    for (const { name, type, create } of stages) {
-      const output: string[] = [];
-      try {
-        const stage = create({ emit: (line) => output.push(line), failed });
-        for (const line of lines) stage.push(line);
-        traces.push({ name, type, input: lines, output, confidence: stage.finish() });
-      } catch (error) {
-        // As in filter(): a pattern whose backtracking outgrows V8's stack on a huge line leaves
-        // the output as it came (the sanitised lines), and no later stage runs.
-        if (!(error instanceof RangeError)) throw error;
-        traces.push({ name, type, input: lines, output: traces[0].output, confidence: "fallback" });
-        break;
+    // As in filter(): when a pattern's backtracking outgrows V8's stack on a huge line, the
+    // stages run again on the lines with such lines cut, and when that fails too the output
+    // stays as it came (the sanitised lines) and no later stage runs.
+    const run = (first: string[], out: StageTrace[]): boolean => {
+      let input = first;
+      for (const { name, type, create } of stages) {
+        const output: string[] = [];
+        try {
+          const stage = create({ emit: (line) => output.push(line), failed });
+          for (const line of input) stage.push(line);
+          out.push({ name, type, input, output, confidence: stage.finish() });
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          return false;
+        }
+        input = output;
       }
-      lines = output;
-    }
+      return true;
+    };
+    const firstTry: StageTrace[] = [];
+    if (run(lines, firstTry)) return [...traces, ...firstTry];
+    const cut = lines.map((line) => line.length > HUGE_LINE ? cutMiddle(line) : line);
+    const cutTrace: StageTrace = {
+      name: "huge lines",
+      type: "cut",
+      input: lines,
+      output: cut,
+      confidence: "partial",
+    };
+    const secondTry: StageTrace[] = [];
+    if (run(cut, secondTry)) return [...traces, cutTrace, ...secondTry];
+    const failedAt = stages[secondTry.length];
+    traces.push({
+      name: failedAt.name,
+      type: failedAt.type,
+      input: lines,
+      output: traces[0].output,
+      confidence: "fallback",
+    });
     return traces;
   }
 
@@ -360,6 +386,35 @@ const LAST_LINES = 5;
  * command whose rules left at most two lines and no failure-looking one gets the input's
  * failure-looking lines back (the first 20).
  */
+/** Lines longer than this are cut in the middle when a rule's pattern overflowed on them. */
+const HUGE_LINE = 100_000;
+
+/** `body` with every line longer than HUGE_LINE cut in the middle (failure signals kept). */
+function cutHugeLines(body: string): string {
+  if (body.length <= HUGE_LINE) return body;
+  return body.split("\n").map((line) => line.length > HUGE_LINE ? cutMiddle(line) : line)
+    .join("\n");
+}
+
+/** The rule chain over `body`: its text (evidence kept, never longer than `body`) and confidence. */
+function runRules(
+  rules: CompiledRule[],
+  body: string,
+  failed: boolean,
+): { text: string; confidence: Confidence } {
+  const output = new Output();
+  const passed: string[][] = rules.map(() => []);
+  const stages = chain(rules, failed, output.push, passed);
+  walkLines(body, (line) => stages[0].push(line));
+  const confidence = chainConfidence(stages.map((stage) => stage.finish()));
+  // A filter must never make the output bigger than what it replaces.
+  const text = output.length > body.length ? sanitize(body) : output.text();
+  return {
+    text: keepEvidence(body, text, failed, passed.findLast((lines) => lines.length)),
+    confidence,
+  };
+}
+
 function keepEvidence(body: string, text: string, failed: boolean, passed?: string[]): string {
   if (text.trim() === "" && body.trim() !== "") {
     if (passed?.length) return passed.join("\n");
