@@ -4,8 +4,8 @@
  *   a run of them says each kind once with its refs, `[new branch] origin/a, origin/b`; a ref
  *   whose remote name repeats the local one (`x -> origin/x`) is named once, by where it landed.
  *   Updates with their own facts stay one a line, unpadded, with both refs as printed: a range
- *   (`efecb60..52a26b2  main -> origin/main`), a reason (`(forced update)`) and every `!`
- *   (rejected) line.
+ *   (`efecb60..52a26b2  main -> origin/main`) and a reason (`(forced update)`); every `!`
+ *   (rejected) line stays as printed.
  * - A pull's diffstat loses its +/- bars and column padding (` src/a.ts | 3`, as `git log --stat`
  *   does), past `max_stat_files` one count line; the totals line stays as printed.
  * - A run of ` create mode 100644 a` lines says the kind and mode once: `create mode 100644 a, b`.
@@ -91,7 +91,13 @@ export function compileGitTransfer(config: GitTransferConfig): CompiledStrategy 
               run = "ref";
               const mark = flag === "!" || flag === "+" ? `${flag} ` : "";
               const refs = to === undefined ? from : `${from} -> ${to}`;
-              entries.push(`${mark}${summary} ${refs}${reason ? ` (${reason})` : ""}`);
+              // A rejection is a failure line: it stays as git printed it, padding and all, so
+              // it reads (and greps) as in the terminal.
+              entries.push(
+                flag === "!"
+                  ? line.trimStart()
+                  : `${mark}${summary} ${refs}${reason ? ` (${reason})` : ""}`,
+              );
             } else {
               // In a group, `x -> origin/x` and `v1 -> v1` name the ref once, by where it landed.
               const name = to === undefined
