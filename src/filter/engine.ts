@@ -188,7 +188,7 @@ export class FilterEngine {
       rawLines.push(body.slice(start, end));
       start = end + 1;
     }
-    let lines: string[] = [];
+    const lines: string[] = [];
     walkLines(body, (line) => lines.push(line));
     const traces: StageTrace[] = [{
       name: "sanitize",
