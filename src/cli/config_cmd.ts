@@ -17,21 +17,19 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       const loaded = await deps.loadConfig(globals);
       const [
         { permissionRules, permissionToolWarnings, renderConfig, toolSelectionWarnings },
-        { builtinTools },
         { permissionRuleWarnings },
         { modeConfigIssues },
-        { policyRuleWarnings },
+        { policyRuleWarnings, BUILTIN_TOOL_IDS },
       ] = await Promise.all([
         import("../config/mod.ts"),
-        // The catalog loads every tool, so it stays out of tools/mod.ts.
-        import("../tools/catalog.ts"),
         import("../permission/mod.ts"),
         import("./modes.ts"),
         import("../tools/mod.ts"),
       ]);
       const modeIssues = modeConfigIssues(loaded.config, loaded.path ?? "built-in defaults");
       if (modeIssues) throw modeIssues;
-      const tools = builtinTools().map((t) => t.name);
+      // The names are all a check needs: no tool module loads.
+      const tools = [...BUILTIN_TOOL_IDS];
       for (
         const w of [
           ...loaded.warnings,

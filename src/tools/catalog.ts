@@ -1,7 +1,8 @@
 /**
- * The built-in tool list: the one place a new tool is added (one line each), in the order the
- * catalog and `zeph tools` show them. main.ts registers exactly this list; the JSON Schema
- * snapshot (tests/fixtures/tool_schemas.json) covers exactly this list.
+ * The built-in tool list, in the order the catalog and `zeph tools` show them, every module
+ * loaded. A new tool is added here and, for one-shot calls that load one tool, in
+ * tool_loaders.ts (tests/tools/tool_loaders_test.ts fails until both agree). main.ts registers
+ * exactly this list; the JSON Schema snapshot (tests/fixtures/tool_schemas.json) covers it.
  */
 import { bashTool } from "./bash.ts";
 import { diagnosticsTool } from "./diagnostics.ts";

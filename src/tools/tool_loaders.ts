@@ -1,8 +1,8 @@
 /**
- * Each built-in tool's module by id, loaded on demand: a one-shot `zeph tool <id>` loads the one
- * tool it names instead of the whole catalog (catalog.ts). The ids and their order are the
- * catalog's (a test keeps both equal); the specifiers are literals so `deno compile` includes
- * every module.
+ * The built-in tools: the one place a new tool is added (one line each), in the order the catalog
+ * and `zeph tools` show them. Each module loads on demand: a one-shot `zeph tool <id>` loads the
+ * one tool it names, the catalog (catalog.ts) all of them. The specifiers are literals so
+ * `deno compile` includes every module.
  */
 import type { AnyTool } from "./tool.ts";
 
