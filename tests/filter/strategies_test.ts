@@ -841,6 +841,37 @@ Deno.test("group_by_file says a file's path once per run of its lines; single li
   );
 });
 
+Deno.test("strategies that read named groups take either RE2 spelling and refuse a missing group naming the field", () => {
+  // [strategy, input, its pattern field, that pattern without one group, the message]
+  const cases: [Record<string, unknown>, string, string, string, string][] = [
+    [
+      { type: "group_by_file", line_pattern: "^(?<file>[^:]+):(?<rest>.*)$" },
+      "src/a.ts:1:x\nsrc/a.ts:2:y",
+      "line_pattern",
+      "^(?<file>[^:]+):(.*)$",
+      'strategy.line_pattern: has no named group "rest"; add (?P<rest>…) around the line\'s rest part',
+    ],
+    [
+      { type: "largest", row_pattern: "^(?<size>\\S+)\\t(?P<path>.+)$" },
+      "4.0K\ta",
+      "row_pattern",
+      "^(?<size>\\S+)\\t(.+)$",
+      'strategy.row_pattern: has no named group "path"; add (?P<path>…) around the row\'s path',
+    ],
+    [
+      { type: "join_runs", pattern: "^ok: (?<item>\\w+)$", to: "ok: {items}" },
+      "ok: a\nok: b",
+      "pattern",
+      "^ok: (\\w+)$",
+      'strategy.pattern: has no named group "item"; add (?P<item>…) around the line\'s item',
+    ],
+  ];
+  for (const [strategy, input, field, without, message] of cases) {
+    expect(() => run(strategy, input)).not.toThrow();
+    expect(() => run({ ...strategy, [field]: without }, input)).toThrow(message);
+  }
+});
+
 Deno.test("dedup normalises varying parts and counts repeats", () => {
   const input = [
     "2026-01-01T10:00:00Z GET /a 200 ip=10.0.0.1 pid=12 id=3f2a1b4c-1111-2222-3333-444455556666 3ms",

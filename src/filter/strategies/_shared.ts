@@ -2,6 +2,26 @@
 import { compilePattern, type Pattern, PatternError, type RegexEngine } from "../regex.ts";
 import { RuleFieldError } from "../types.ts";
 
+/**
+ * Refuses, naming `field`, a pattern that lacks one of the named groups a strategy reads (RE2
+ * spells a name `(?P<x>…)` or `(?<x>…)`); `around(name)` says what the group goes around.
+ */
+export function requireNamedGroups(
+  source: string,
+  field: string,
+  names: readonly string[],
+  around: (name: string) => string,
+): void {
+  for (const name of names) {
+    if (!source.includes(`(?P<${name}>`) && !source.includes(`(?<${name}>`)) {
+      throw new RuleFieldError(
+        field,
+        `has no named group "${name}"; add (?P<${name}>…) around ${around(name)}`,
+      );
+    }
+  }
+}
+
 /** Compiles one pattern field; a bad pattern becomes a `RuleFieldError` naming the field. */
 export function patternField(source: string, field: string, engine: RegexEngine): Pattern {
   try {

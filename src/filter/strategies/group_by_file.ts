@@ -7,8 +7,8 @@
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
-import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
-import { patternField } from "./_shared.ts";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { patternField, requireNamedGroups } from "./_shared.ts";
 
 export const GroupByFileConfig = z.object({
   type: z.literal("group_by_file"),
@@ -22,14 +22,12 @@ export function compileGroupByFile(
   config: GroupByFileConfig,
   engine: RegexEngine,
 ): CompiledStrategy {
-  for (const name of ["file", "rest"]) {
-    if (!config.line_pattern.includes(`(?P<${name}>`)) {
-      throw new RuleFieldError(
-        "strategy.line_pattern",
-        `has no named group "${name}"; add (?P<${name}>…) around the line's ${name} part`,
-      );
-    }
-  }
+  requireNamedGroups(
+    config.line_pattern,
+    "strategy.line_pattern",
+    ["file", "rest"],
+    (name) => `the line's ${name} part`,
+  );
   const pattern = patternField(config.line_pattern, "strategy.line_pattern", engine);
   return {
     type: "group_by_file",

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { PatternMatch, RegexEngine } from "../regex.ts";
 import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
-import { patternField } from "./_shared.ts";
+import { patternField, requireNamedGroups } from "./_shared.ts";
 
 export const JoinRunsConfig = z.object({
   type: z.literal("join_runs"),
@@ -27,9 +27,7 @@ export type JoinRunsConfig = z.infer<typeof JoinRunsConfig>;
 
 export function compileJoinRuns(config: JoinRunsConfig, engine: RegexEngine): CompiledStrategy {
   const pattern = patternField(config.pattern, "strategy.pattern", engine);
-  if (!/\(\?P?<item>/.test(config.pattern)) {
-    throw new RuleFieldError("strategy.pattern", 'needs a group named "item" (`(?P<item>…)`)');
-  }
+  requireNamedGroups(config.pattern, "strategy.pattern", ["item"], () => "the line's item");
   if (!config.to.includes("{items}")) {
     throw new RuleFieldError("strategy.to", 'needs "{items}", where the joined items go');
   }

@@ -9,8 +9,8 @@
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
-import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
-import { patternField } from "./_shared.ts";
+import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { patternField, requireNamedGroups } from "./_shared.ts";
 
 export const LargestConfig = z.object({
   type: z.literal("largest"),
@@ -44,17 +44,12 @@ interface Row {
 }
 
 export function compileLargest(config: LargestConfig, engine: RegexEngine): CompiledStrategy {
-  for (const name of ["size", "path"]) {
-    // RE2 names a group either way: `(?P<size>…)` or `(?<size>…)`.
-    if (
-      !config.row_pattern.includes(`(?P<${name}>`) && !config.row_pattern.includes(`(?<${name}>`)
-    ) {
-      throw new RuleFieldError(
-        "strategy.row_pattern",
-        `has no named group "${name}"; add (?P<${name}>…) around the row's ${name}`,
-      );
-    }
-  }
+  requireNamedGroups(
+    config.row_pattern,
+    "strategy.row_pattern",
+    ["size", "path"],
+    (name) => `the row's ${name}`,
+  );
   const pattern = patternField(config.row_pattern, "strategy.row_pattern", engine);
   const { keep, min_lines: minLines } = config;
   return {
