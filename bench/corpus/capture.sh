@@ -1893,3 +1893,92 @@ if sel apt; then
   capture_golden apt-get unknown_package "$WORK" "apt-get install -s libpq-dev postgresql-client zeph-no-such-package"
   capture_golden apt-get upgrade_simulate "$WORK" "apt-get install -s libpq-dev"
 fi
+
+# psql and sqlite3 run against databases made here: a PostgreSQL cluster started in $WORK on a
+# unix socket (as the postgres user when run as root), stopped after; SQLite files.
+if sel psql && [ -x /usr/lib/postgresql/15/bin/initdb ]; then
+  PG="$WORK/pg"
+  PGBIN=/usr/lib/postgresql/15/bin
+  asdb() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$1"; else bash -c "$1"; fi; }
+  rm -rf "$PG" && mkdir -p "$PG/sock" && chmod 777 "$PG" "$PG/sock"
+  asdb "$PGBIN/initdb -D $PG/data -A trust -U postgres >/dev/null 2>&1 && $PGBIN/pg_ctl -D $PG/data -o '-k $PG/sock -p 54329 -c listen_addresses=' -l $PG/log -w start >/dev/null"
+  cat >"$PG/migrate.sql" <<'EOF'
+CREATE TABLE customers (id serial PRIMARY KEY, email text UNIQUE NOT NULL, name text NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, customer_id int REFERENCES customers(id), total numeric(10,2) NOT NULL CHECK (total >= 0), placed_at date NOT NULL);
+CREATE INDEX orders_customer ON orders (customer_id);
+INSERT INTO customers (email, name) VALUES ('ann@example.com', 'Ann'), ('bob@example.com', 'Bob'), ('cy@example.com', 'Cy');
+INSERT INTO customers (email, name) VALUES ('dee@example.com', 'Dee');
+INSERT INTO customers (email, name) VALUES ('eve@example.com', 'Eve');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (1, 19.99, '2026-01-03');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (1, 5.00, '2026-01-09');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (2, 120.50, '2026-02-11');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (3, 42.00, '2026-02-14');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (4, 8.25, '2026-03-01');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (2, 60.00, '2026-03-02');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (5, 15.75, '2026-03-05');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (3, 9.99, '2026-03-07');
+INSERT INTO customers (email, name) VALUES ('bob@example.com', 'Robert');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (9, 30.00, '2026-03-09');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (1, -4.00, '2026-03-10');
+ALTER TABLE orders ADD COLUMN status text NOT NULL DEFAULT 'new';
+UPDATE orders SET status = 'shipped' WHERE placed_at < '2026-03-01';
+CREATE VIEW revenue AS SELECT c.name, sum(o.total) AS total FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.name;
+SELECT name, totl FROM revenue ORDER BY total DESC;
+SELECT c.name, count(o.id) AS orders, sum(o.total) AS total, max(o.placed_at) AS last_order
+  FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.name ORDER BY total DESC NULLS LAST;
+DROP TABLE customers;
+EOF
+  capture db psql_migrate_errors "$PG" "psql -h $PG/sock -p 54329 -U postgres -f migrate.sql" "$(psql --version)"
+  # Second run (golden): a report in psql's aligned format, with a notice and a syntax error.
+  cat >"$PG/report.sql" <<'EOF'
+DROP TABLE IF EXISTS missing_table;
+SELECT o.id, c.email, o.total, o.status, o.placed_at FROM orders o JOIN customers c ON c.id = o.customer_id ORDER BY o.id;
+SELECT status, count(*), sum(total) FROM orders GROUP BY status ORDER BY status;
+SELEC count(*) FROM orders;
+EOF
+  capture_golden psql report "$PG" "psql -h $PG/sock -p 54329 -U postgres -f report.sql"
+  asdb "$PGBIN/pg_ctl -D $PG/data -m fast stop >/dev/null"
+fi
+
+if sel sqlite && command -v sqlite3 >/dev/null; then
+  Q="$WORK/sqlite"
+  rm -rf "$Q" && mkdir -p "$Q"
+  python3 - "$Q/shop.db" <<'EOF'
+import random, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("""
+CREATE TABLE products (id INTEGER PRIMARY KEY, sku TEXT UNIQUE NOT NULL, name TEXT NOT NULL, price REAL NOT NULL);
+CREATE TABLE sales (id INTEGER PRIMARY KEY, product_id INTEGER REFERENCES products(id), qty INTEGER NOT NULL, sold_on TEXT NOT NULL);
+""")
+rng = random.Random(7)
+names = ["Lamp", "Desk", "Chair", "Shelf", "Rug", "Mirror", "Clock", "Vase", "Stool", "Bench", "Sofa", "Table"]
+for i, n in enumerate(names, 1):
+    db.execute("INSERT INTO products VALUES (?, ?, ?, ?)", (i, f"SKU-{i:03d}", n, round(rng.uniform(5, 400), 2)))
+for i in range(1, 301):
+    db.execute("INSERT INTO sales VALUES (?, ?, ?, ?)", (i, rng.randint(1, 12), rng.randint(1, 5), f"2026-{rng.randint(1, 6):02d}-{rng.randint(1, 28):02d}"))
+db.commit()
+EOF
+  cat >"$Q/report.sql" <<'EOF'
+.headers on
+.mode column
+SELECT p.sku, p.name, sum(s.qty) AS units, round(sum(s.qty * p.price), 2) AS revenue
+  FROM sales s JOIN products p ON p.id = s.product_id GROUP BY p.id ORDER BY revenue DESC;
+SELECT substr(sold_on, 1, 7) AS month, count(*) AS sales, sum(qty) AS units FROM sales GROUP BY month ORDER BY month;
+SELECT s.id, p.sku, s.qty, s.sold_on FROM sales s JOIN products p ON p.id = s.product_id
+  WHERE s.qty = 5 AND s.sold_on >= '2026-05-01' ORDER BY s.sold_on, s.id;
+INSERT INTO products (sku, name, price) VALUES ('SKU-003', 'Chair v2', 130.0);
+SELECT * FROM sale WHERE qty > 4;
+UPDATE products SET price = price * 1.1 WHERE name = 'Lamp';
+SELECT name, price FROM products WHERE price > 300 ORDER BY price;
+EOF
+  capture db sqlite_report "$Q" "sqlite3 shop.db < report.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+  # Second run (golden): box mode, a syntax error and a failed CHECK-less NOT NULL insert.
+  cat >"$Q/audit.sql" <<'EOF'
+.mode box
+SELECT qty, count(*) AS n FROM sales GROUP BY qty ORDER BY qty;
+INSERT INTO sales (product_id, qty) VALUES (1, 2);
+SELECT name FROM products ORDER BY price DESC LIMIT 3
+SELECT 1;
+EOF
+  capture_golden sqlite3 box_errors "$Q" "sqlite3 -bail shop.db < audit.sql"
+fi
