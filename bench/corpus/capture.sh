@@ -1982,3 +1982,23 @@ SELECT 1;
 EOF
   capture_golden sqlite3 box_errors "$Q" "sqlite3 -bail shop.db < audit.sql"
 fi
+
+# ssh -v against an sshd started here on 127.0.0.1 (Debian `openssh-server`) with its own host
+# keys: first with a known_hosts entry holding another key (the changed-host-key refusal), then
+# (golden) with the right one and no client key (publickey authentication refused).
+if sel ssh && [ -x /usr/sbin/sshd ]; then
+  H="$WORK/ssh"
+  rm -rf "$H" && mkdir -p "$H" && chmod 700 "$H"
+  ssh-keygen -q -t ed25519 -N '' -C host -f "$H/host_ed25519"
+  ssh-keygen -q -t ed25519 -N '' -C old -f "$H/old_ed25519"
+  printf 'Port 18733\nListenAddress 127.0.0.1\nHostKey %s/host_ed25519\nPidFile %s/sshd.pid\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nAuthorizedKeysFile %s/authorized_keys\n' "$H" "$H" "$H" >"$H/sshd_config"
+  mkdir -p /run/sshd
+  /usr/sbin/sshd -f "$H/sshd_config" -D -e 2>"$H/sshd.log" &
+  SSHD_PID=$!
+  sleep 1
+  printf '[127.0.0.1]:18733 %s\n' "$(cut -d' ' -f1,2 "$H/old_ed25519.pub")" >"$H/known_hosts_stale"
+  printf '[127.0.0.1]:18733 %s\n' "$(cut -d' ' -f1,2 "$H/host_ed25519.pub")" >"$H/known_hosts"
+  capture system ssh_changed_host_key "$H" "ssh -v -o BatchMode=yes -o UserKnownHostsFile=known_hosts_stale -o StrictHostKeyChecking=yes -o IdentityFile=none -p 18733 deploy@127.0.0.1 uptime" "$(ssh -V 2>&1)"
+  capture_golden ssh publickey_refused "$H" "ssh -v -o BatchMode=yes -o UserKnownHostsFile=known_hosts -o IdentitiesOnly=yes -o IdentityFile=none -p 18733 deploy@127.0.0.1 uptime"
+  kill "$SSHD_PID" 2>/dev/null
+fi
