@@ -1572,3 +1572,433 @@ end
 EOF
   MIX_HOME="$WORK/mixhome" capture misc mix_test_failing "$X" "mix test" "$(elixir --version 2>/dev/null | tail -1)"
 fi
+
+# --- fam2: python unittest, npm run, pyright, curl, apt-get, sqlite3, psql, openssl ----------
+# Selectors: unittest npmrun pyright curl apt sqlite psql openssl. Each tool gives two real runs:
+# the corpus case and a second, different one kept as the rule's golden fixture
+# (tests/fixtures/filters/<rule>/), which capture_golden writes.
+capture_golden() {
+  local rule="$1" name="$2" dir="$3" cmd="$4" fx="$ROOT/tests/fixtures/filters/$1"
+  mkdir -p "$fx"
+  (cd "$dir" && bash -c "$cmd") >"$fx/$name.in.txt" 2>&1
+  local code=$?
+  if [ "$code" -eq 0 ]; then printf '%s\n' "$cmd" >"$fx/$name.cmd"; else printf '%s\nexit %d\n' "$cmd" "$code" >"$fx/$name.cmd"; fi
+  echo "golden $rule/$name: exit $code, $(wc -l <"$fx/$name.in.txt") lines"
+}
+
+if sel unittest; then
+  U="$WORK/inventory"
+  rm -rf "$U" && mkdir -p "$U/inventory" "$U/tests"
+  cat >"$U/inventory/__init__.py" <<'EOF'
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Item:
+    sku: str
+    qty: int
+    price: float
+
+
+@dataclass
+class Stock:
+    items: dict = field(default_factory=dict)
+
+    def add(self, sku, qty, price):
+        if qty <= 0:
+            raise ValueError(f"qty must be positive, got {qty}")
+        item = self.items.get(sku)
+        if item:
+            item.qty += qty
+        else:
+            self.items[sku] = Item(sku, qty, price)
+
+    def remove(self, sku, qty):
+        item = self.items[sku]
+        item.qty -= qty
+        return item.qty
+
+    def value(self):
+        return round(sum(i.qty * i.price for i in self.items.values()), 1)
+
+    def report(self):
+        return "\n".join(f"{i.sku}: {i.qty}" for i in sorted(self.items.values(), key=lambda i: i.sku))
+
+    def low(self, limit):
+        return [i.sku for i in self.items.values() if i.qty < limit]
+EOF
+  cat >"$U/tests/__init__.py" </dev/null
+  cat >"$U/tests/test_stock.py" <<'EOF'
+import unittest
+
+from inventory import Stock
+
+
+class AddTest(unittest.TestCase):
+    def setUp(self):
+        self.s = Stock()
+        self.s.add("A1", 3, 2.5)
+
+    def test_add_new(self):
+        self.assertEqual(self.s.items["A1"].qty, 3)
+
+    def test_add_existing(self):
+        self.s.add("A1", 2, 2.5)
+        self.assertEqual(self.s.items["A1"].qty, 5)
+
+    def test_add_zero_rejected(self):
+        with self.assertRaises(ValueError):
+            self.s.add("A2", 0, 1.0)
+
+    def test_add_negative_message(self):
+        with self.assertRaisesRegex(ValueError, "must be > 0"):
+            self.s.add("A2", -1, 1.0)
+
+    def test_value(self):
+        self.s.add("B2", 4, 0.35)
+        self.assertEqual(self.s.value(), 8.9)
+
+    @unittest.skip("pricing rules not settled")
+    def test_discount(self):
+        pass
+
+
+class RemoveTest(unittest.TestCase):
+    def setUp(self):
+        self.s = Stock()
+        for n, sku in enumerate(["C3", "A1", "B2"]):
+            self.s.add(sku, 10 + n, 1.0)
+
+    def test_remove(self):
+        self.assertEqual(self.s.remove("A1", 4), 7)
+
+    def test_remove_all(self):
+        self.assertEqual(self.s.remove("C3", 10), 0)
+
+    def test_remove_unknown(self):
+        self.assertEqual(self.s.remove("Z9", 1), 0)
+
+    def test_never_negative(self):
+        self.assertGreaterEqual(self.s.remove("B2", 20), 0)
+
+
+class ReportTest(unittest.TestCase):
+    def setUp(self):
+        self.s = Stock()
+        for sku, qty in [("C3", 1), ("A1", 12), ("B2", 4)]:
+            self.s.add(sku, qty, 1.0)
+
+    def test_report_sorted(self):
+        self.assertEqual(self.s.report(), "A1: 12\nB2: 4\nC3: 1")
+
+    def test_report_header(self):
+        self.assertEqual(self.s.report(), "SKU QTY\nA1: 12\nB2: 4\nC3: 1")
+
+    def test_low(self):
+        self.assertEqual(self.s.low(5), ["B2", "C3"])
+
+    def test_low_none(self):
+        self.assertEqual(self.s.low(1), [])
+
+    def test_items_listing(self):
+        self.assertListEqual(sorted(self.s.items), ["A1", "B2", "C3"])
+
+    @unittest.expectedFailure
+    def test_report_totals(self):
+        self.assertIn("total", self.s.report())
+
+
+if __name__ == "__main__":
+    unittest.main()
+EOF
+  capture python unittest_failing "$U" "python3 -m unittest -v" "$(python3 --version)"
+  # Second run (golden): the default (dotted) verbosity on a different module, one error.
+  mkdir -p "$U/t2" && cat >"$U/t2/test_parse.py" <<'EOF'
+import json
+import unittest
+
+
+def parse(line):
+    key, _, value = line.partition("=")
+    return key.strip(), int(value)
+
+
+class ParseTest(unittest.TestCase):
+    def test_simple(self):
+        self.assertEqual(parse("a=1"), ("a", 1))
+
+    def test_spaces(self):
+        self.assertEqual(parse(" b = 2 "), ("b", 2))
+
+    def test_missing_value(self):
+        self.assertEqual(parse("c="), ("c", 0))
+
+    def test_json_roundtrip(self):
+        self.assertDictEqual(json.loads('{"x": 1, "y": [1, 2]}'), {"x": 1, "y": [1, 2, 3]})
+
+    def test_many(self):
+        for i in range(30):
+            with self.subTest(i=i):
+                self.assertEqual(parse(f"k{i}={i}"), (f"k{i}", i))
+
+
+if __name__ == "__main__":
+    unittest.main()
+EOF
+  capture_golden python-unittest dotted "$U/t2" "python3 -m unittest test_parse"
+fi
+
+if sel npmrun; then
+  N="$WORK/npmrun"
+  rm -rf "$N" && mkdir -p "$N/src"
+  cat >"$N/package.json" <<'EOF'
+{ "name": "reports", "version": "1.2.0", "private": true,
+  "scripts": { "build": "node build.mjs", "prebuild": "node -e \"console.log('cleaning dist')\"" } }
+EOF
+  for p in index about pricing contact blog faq team jobs press legal privacy terms security status changelog; do
+    printf '# %s\n\nbody of %s\n' "$p" "$p" >"$N/src/$p.md"
+  done
+  printf -- '---\ntitle: [broken\n---\n# careers\n' >"$N/src/webinars.md"
+  cat >"$N/build.mjs" <<'EOF'
+import { readdirSync, readFileSync } from "node:fs";
+function frontMatter(file, text) {
+  if (!text.startsWith("---")) return {};
+  const body = text.split("---")[1];
+  for (const line of body.trim().split("\n")) {
+    const [key, value] = line.split(": ");
+    if (value.startsWith("[") && !value.endsWith("]")) {
+      throw new SyntaxError(`${file}: unterminated list in front matter key "${key}"`);
+    }
+  }
+  return {};
+}
+for (const file of readdirSync("src").sort()) {
+  console.log(`rendering src/${file} -> dist/${file.replace(/\.md$/, ".html")}`);
+  frontMatter(`src/${file}`, readFileSync(`src/${file}`, "utf8"));
+}
+EOF
+  capture node npm_run_failing "$N" "npm run build" "npm $(npm --version)"
+  # Second run (golden): a script that does not exist.
+  capture_golden npm-run missing_script "$N" "npm run lint"
+fi
+
+if sel pyright; then
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  [ -x "$NPMBIN/pyright" ] || (cd "$(dirname "$(dirname "$NPMBIN")")" && npm install --no-audit --no-fund pyright@1 >/dev/null 2>&1)
+  P="$WORK/pyrightpkg"
+  rm -rf "$P" && mkdir -p "$P/shop"
+  printf '{ "typeCheckingMode": "standard" }\n' >"$P/pyrightconfig.json"
+  cat >"$P/shop/cart.py" <<'EOF'
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass
+class Line:
+    sku: str
+    qty: int
+    price: float
+
+
+class Cart:
+    def __init__(self) -> None:
+        self.lines: list[Line] = []
+
+    def add(self, sku: str, qty: int, price: float) -> None:
+        self.lines.append(Line(sku, qty, price))
+
+    def find(self, sku: str) -> Optional[Line]:
+        for line in self.lines:
+            if line.sku == sku:
+                return line
+        return None
+
+    def qty_of(self, sku: str) -> int:
+        return self.find(sku).qty
+
+    def total(self) -> int:
+        return sum(l.qty * l.price for l in self.lines)
+
+    def skus(self) -> list[int]:
+        return [l.sku for l in self.lines]
+EOF
+  cat >"$P/shop/checkout.py" <<'EOF'
+from shop.cart import Cart
+from shop.payment import charge
+
+
+def checkout(cart: Cart, card: str) -> str:
+    amount = cart.total()
+    receipt = charge(card, amount)
+    cart.add("fee", "1", 0.5)
+    return receipt.upper()
+
+
+def summary(cart: Cart) -> str:
+    return ", ".join(cart.skus()) + cart.count
+EOF
+  PATH="$NPMBIN:$PATH" capture python pyright_errors "$P" "pyright shop" "pyright $("$NPMBIN/pyright" --version 2>/dev/null | tail -1)"
+  sed -i "s|\"command\": \"pyright shop\"|\"command\": \"npx pyright shop\"|" "$CORPUS/python/pyright_errors.json"
+  PATH="$NPMBIN:$PATH" capture python pyright_json "$P" "pyright --outputjson shop" "pyright $("$NPMBIN/pyright" --version 2>/dev/null | tail -1)"
+  # Second run (golden): strict mode on a script with an unknown name on its first line, unused
+  # imports and a possibly unbound variable.
+  mkdir -p "$P/tools"
+  printf '{ "typeCheckingMode": "strict" }\n' >"$P/tools/pyrightconfig.json"
+  cat >"$P/tools/sync.py" <<'EOF'
+VERSION = __versionn__
+import os
+import sys
+
+
+def main(argv):
+    if len(argv) > 1:
+        target = argv[1]
+    print("syncing", target)
+    return 0
+EOF
+  PATH="$NPMBIN:$PATH" capture_golden pyright-json strict_script "$P/tools" "pyright --outputjson sync.py"
+fi
+
+# curl and openssl talk to servers started here on 127.0.0.1 (python's http.server, openssl
+# s_server with a self-signed certificate) and stopped after.
+if sel curl || sel openssl; then
+  W="$WORK/web"
+  rm -rf "$W" && mkdir -p "$W/site/docs" "$W/site/api" "$W/tls"
+  for i in $(seq 1 40); do echo "page $i" >"$W/site/docs/p$i.html"; done
+  echo '{"ok":true}' >"$W/site/api/health.json"
+  (cd "$W/tls" && openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 365 \
+    -subj "/C=DE/O=Zeph Corpus/CN=api.internal.test" -addext "subjectAltName=DNS:api.internal.test,DNS:localhost,IP:127.0.0.1" >/dev/null 2>&1)
+  (cd "$W/site" && exec python3 -m http.server 18731 --bind 127.0.0.1 >/dev/null 2>&1) &
+  HTTP_PID=$!
+  (cd "$W/tls" && exec openssl s_server -accept 18732 -cert cert.pem -key key.pem -www -quiet >/dev/null 2>&1) &
+  TLS_PID=$!
+  sleep 1
+  if sel curl; then
+    capture system curl_verbose_redirect "$W" "curl -v -L http://127.0.0.1:18731/docs" "$(curl --version | head -1)"
+    # Second run (golden): TLS to a self-signed server, refused, then a 404.
+    capture_golden curl-verbose tls_refused "$W" "curl -v https://127.0.0.1:18732/"
+    capture_golden curl-verbose not_found "$W" "curl -v -o /dev/null http://127.0.0.1:18731/api/missing.json"
+  fi
+  if sel openssl; then
+    capture system openssl_x509_text "$W/tls" "openssl x509 -in cert.pem -text -noout" "$(openssl version)"
+    # Second run (golden): the handshake with the same server, as s_client prints it.
+    capture_golden openssl-text s_client "$W/tls" "openssl s_client -connect 127.0.0.1:18732 -servername api.internal.test </dev/null"
+  fi
+  kill "$HTTP_PID" "$TLS_PID" 2>/dev/null
+fi
+
+if sel apt; then
+  capture system apt_install_simulate "$WORK" "apt-get install -s texlive-base" "$(apt-get --version | head -1)"
+  # Second run (golden): an upgrade simulation that names a package apt does not know.
+  capture_golden apt-get unknown_package "$WORK" "apt-get install -s libpq-dev postgresql-client zeph-no-such-package"
+  capture_golden apt-get upgrade_simulate "$WORK" "apt-get install -s libpq-dev"
+fi
+
+# psql and sqlite3 run against databases made here: a PostgreSQL cluster started in $WORK on a
+# unix socket (as the postgres user when run as root), stopped after; SQLite files.
+if sel psql && [ -x /usr/lib/postgresql/15/bin/initdb ]; then
+  PG="$WORK/pg"
+  PGBIN=/usr/lib/postgresql/15/bin
+  asdb() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$1"; else bash -c "$1"; fi; }
+  rm -rf "$PG" && mkdir -p "$PG/sock" && chmod 777 "$PG" "$PG/sock"
+  asdb "$PGBIN/initdb -D $PG/data -A trust -U postgres >/dev/null 2>&1 && $PGBIN/pg_ctl -D $PG/data -o '-k $PG/sock -p 54329 -c listen_addresses=' -l $PG/log -w start >/dev/null"
+  cat >"$PG/migrate.sql" <<'EOF'
+CREATE TABLE customers (id serial PRIMARY KEY, email text UNIQUE NOT NULL, name text NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, customer_id int REFERENCES customers(id), total numeric(10,2) NOT NULL CHECK (total >= 0), placed_at date NOT NULL);
+CREATE INDEX orders_customer ON orders (customer_id);
+INSERT INTO customers (email, name) VALUES ('ann@example.com', 'Ann'), ('bob@example.com', 'Bob'), ('cy@example.com', 'Cy');
+INSERT INTO customers (email, name) VALUES ('dee@example.com', 'Dee');
+INSERT INTO customers (email, name) VALUES ('eve@example.com', 'Eve');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (1, 19.99, '2026-01-03');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (1, 5.00, '2026-01-09');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (2, 120.50, '2026-02-11');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (3, 42.00, '2026-02-14');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (4, 8.25, '2026-03-01');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (2, 60.00, '2026-03-02');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (5, 15.75, '2026-03-05');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (3, 9.99, '2026-03-07');
+INSERT INTO customers (email, name) VALUES ('bob@example.com', 'Robert');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (9, 30.00, '2026-03-09');
+INSERT INTO orders (customer_id, total, placed_at) VALUES (1, -4.00, '2026-03-10');
+ALTER TABLE orders ADD COLUMN status text NOT NULL DEFAULT 'new';
+UPDATE orders SET status = 'shipped' WHERE placed_at < '2026-03-01';
+CREATE VIEW revenue AS SELECT c.name, sum(o.total) AS total FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.name;
+SELECT name, totl FROM revenue ORDER BY total DESC;
+SELECT c.name, count(o.id) AS orders, sum(o.total) AS total, max(o.placed_at) AS last_order
+  FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.name ORDER BY total DESC NULLS LAST;
+DROP TABLE customers;
+EOF
+  capture db psql_migrate_errors "$PG" "psql -h $PG/sock -p 54329 -U postgres -f migrate.sql" "$(psql --version)"
+  # Second run (golden): a report in psql's aligned format, with a notice and a syntax error.
+  cat >"$PG/report.sql" <<'EOF'
+DROP TABLE IF EXISTS missing_table;
+SELECT o.id, c.email, o.total, o.status, o.placed_at FROM orders o JOIN customers c ON c.id = o.customer_id ORDER BY o.id;
+SELECT status, count(*), sum(total) FROM orders GROUP BY status ORDER BY status;
+SELEC count(*) FROM orders;
+EOF
+  capture_golden psql report "$PG" "psql -h $PG/sock -p 54329 -U postgres -f report.sql"
+  asdb "$PGBIN/pg_ctl -D $PG/data -m fast stop >/dev/null"
+fi
+
+if sel sqlite && command -v sqlite3 >/dev/null; then
+  Q="$WORK/sqlite"
+  rm -rf "$Q" && mkdir -p "$Q"
+  python3 - "$Q/shop.db" <<'EOF'
+import random, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("""
+CREATE TABLE products (id INTEGER PRIMARY KEY, sku TEXT UNIQUE NOT NULL, name TEXT NOT NULL, price REAL NOT NULL);
+CREATE TABLE sales (id INTEGER PRIMARY KEY, product_id INTEGER REFERENCES products(id), qty INTEGER NOT NULL, sold_on TEXT NOT NULL);
+""")
+rng = random.Random(7)
+names = ["Lamp", "Desk", "Chair", "Shelf", "Rug", "Mirror", "Clock", "Vase", "Stool", "Bench", "Sofa", "Table"]
+for i, n in enumerate(names, 1):
+    db.execute("INSERT INTO products VALUES (?, ?, ?, ?)", (i, f"SKU-{i:03d}", n, round(rng.uniform(5, 400), 2)))
+for i in range(1, 301):
+    db.execute("INSERT INTO sales VALUES (?, ?, ?, ?)", (i, rng.randint(1, 12), rng.randint(1, 5), f"2026-{rng.randint(1, 6):02d}-{rng.randint(1, 28):02d}"))
+db.commit()
+EOF
+  cat >"$Q/report.sql" <<'EOF'
+.headers on
+.mode column
+SELECT p.sku, p.name, sum(s.qty) AS units, round(sum(s.qty * p.price), 2) AS revenue
+  FROM sales s JOIN products p ON p.id = s.product_id GROUP BY p.id ORDER BY revenue DESC;
+SELECT substr(sold_on, 1, 7) AS month, count(*) AS sales, sum(qty) AS units FROM sales GROUP BY month ORDER BY month;
+SELECT s.id, p.sku, s.qty, s.sold_on FROM sales s JOIN products p ON p.id = s.product_id
+  WHERE s.qty = 5 AND s.sold_on >= '2026-05-01' ORDER BY s.sold_on, s.id;
+INSERT INTO products (sku, name, price) VALUES ('SKU-003', 'Chair v2', 130.0);
+SELECT * FROM sale WHERE qty > 4;
+UPDATE products SET price = price * 1.1 WHERE name = 'Lamp';
+SELECT name, price FROM products WHERE price > 300 ORDER BY price;
+EOF
+  capture db sqlite_report "$Q" "sqlite3 shop.db < report.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+  # Second run (golden): box mode, a syntax error and a failed CHECK-less NOT NULL insert.
+  cat >"$Q/audit.sql" <<'EOF'
+.mode box
+SELECT qty, count(*) AS n FROM sales GROUP BY qty ORDER BY qty;
+INSERT INTO sales (product_id, qty) VALUES (1, 2);
+SELECT name FROM products ORDER BY price DESC LIMIT 3
+SELECT 1;
+EOF
+  capture_golden sqlite3 box_errors "$Q" "sqlite3 -bail shop.db < audit.sql"
+fi
+
+# ssh -v against an sshd started here on 127.0.0.1 (Debian `openssh-server`) with its own host
+# keys: first with a known_hosts entry holding another key (the changed-host-key refusal), then
+# (golden) with the right one and no client key (publickey authentication refused).
+if sel ssh && [ -x /usr/sbin/sshd ]; then
+  H="$WORK/ssh"
+  rm -rf "$H" && mkdir -p "$H" && chmod 700 "$H"
+  ssh-keygen -q -t ed25519 -N '' -C host -f "$H/host_ed25519"
+  ssh-keygen -q -t ed25519 -N '' -C old -f "$H/old_ed25519"
+  printf 'Port 18733\nListenAddress 127.0.0.1\nHostKey %s/host_ed25519\nPidFile %s/sshd.pid\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nAuthorizedKeysFile %s/authorized_keys\n' "$H" "$H" "$H" >"$H/sshd_config"
+  mkdir -p /run/sshd
+  /usr/sbin/sshd -f "$H/sshd_config" -D -e 2>"$H/sshd.log" &
+  SSHD_PID=$!
+  sleep 1
+  printf '[127.0.0.1]:18733 %s\n' "$(cut -d' ' -f1,2 "$H/old_ed25519.pub")" >"$H/known_hosts_stale"
+  printf '[127.0.0.1]:18733 %s\n' "$(cut -d' ' -f1,2 "$H/host_ed25519.pub")" >"$H/known_hosts"
+  capture system ssh_changed_host_key "$H" "ssh -v -o BatchMode=yes -o UserKnownHostsFile=known_hosts_stale -o StrictHostKeyChecking=yes -o IdentityFile=none -p 18733 deploy@127.0.0.1 uptime" "$(ssh -V 2>&1)"
+  capture_golden ssh publickey_refused "$H" "ssh -v -o BatchMode=yes -o UserKnownHostsFile=known_hosts -o IdentitiesOnly=yes -o IdentityFile=none -p 18733 deploy@127.0.0.1 uptime"
+  kill "$SSHD_PID" 2>/dev/null
+fi

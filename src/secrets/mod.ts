@@ -49,6 +49,9 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     kind: "OpenAI API key",
     hints: ["sk-"],
     pattern: "\\bsk-(proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,300}",
+    // OpenSSH's security-key algorithm names (`sk-ecdsa-sha2-nistp256@openssh.com`), which every
+    // `ssh -v` prints in the server's signature algorithms, have the shape and are not keys.
+    placeholder: "^sk-(ssh-ed25519|ecdsa-sha2-nistp(256|384|521))(-cert-v01)?$",
   },
   { kind: "Google API key", hints: ["AIza"], pattern: "\\bAIza[0-9A-Za-z_-]{35}\\b" },
   {

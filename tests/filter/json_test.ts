@@ -177,3 +177,19 @@ Deno.test("json findings: two or more findings of one group key are shown under 
   expect(run({ type: "json", findings: other }, JSON.stringify(doc)).text)
     .toBe("one at a.go\nalone at b.go\ntwo at a.go\n3 issues");
 });
+
+Deno.test("json findings: {a.b+1} shows a 0-based number as editors count, zero included", () => {
+  const doc = {
+    generalDiagnostics: [
+      { file: "a.py", range: { start: { line: 0, character: 4 } }, message: "first line" },
+      { file: "a.py", range: { start: { line: 12, character: 0 } }, message: "col zero" },
+      { file: "b.py", message: "no range" },
+    ],
+  };
+  const findings = {
+    at: "generalDiagnostics",
+    format: "{file}:{range.start.line+1}:{range.start.character+1} {message}",
+  };
+  expect(run({ type: "json", findings }, JSON.stringify(doc)).text)
+    .toBe("a.py:1:5 first line\na.py:13:1 col zero\nb.py:: no range");
+});

@@ -301,3 +301,14 @@ async function stripNoiseEngine(
   expect(warnings).toEqual([]);
   return new FilterEngine(rules.map((r) => r.compiled!), options);
 }
+
+Deno.test("OpenSSH's security-key algorithm names in ssh -v output raise no warning; a key beside them does", () => {
+  const line =
+    "debug1: kex_input_ext_info: server-sig-algs=<ssh-ed25519,sk-ssh-ed25519@openssh.com,ecdsa-sha2-nistp256,sk-ecdsa-sha2-nistp256@openssh.com,sk-ecdsa-sha2-nistp256-cert-v01@openssh.com>";
+  const quiet = new SecurityScanner();
+  quiet.scan(line);
+  expect([...quiet.found]).toEqual([]);
+  const key = new SecurityScanner();
+  key.scan(`${line}\nOPENAI_API_KEY=${fake("sk-", "Zx81kQ2mN4pR7tV9wY3bC6dF")}`);
+  expect([...key.found]).toEqual([["OpenAI API key", 1]]);
+});

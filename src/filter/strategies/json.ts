@@ -65,7 +65,7 @@ export const JsonConfig = z.object({
       "Dotted path of the findings through nested lists (`files.offenses`, `Issues`; `[]`: the document's own list)",
     ),
     format: z.string().min(1).max(300).describe(
-      "One finding's line; {a.b} is the field of the finding, else of the objects holding it ({a.0}: a list's first element)",
+      "One finding's line; {a.b} is the field of the finding, else of the objects holding it ({a.0}: a list's first element; {a.b+1}: a number plus one)",
     ),
     summary: z.string().max(300).optional().describe(
       "Line after the findings, its {a.b} read from the document; {#} is the findings' count",
@@ -457,10 +457,12 @@ function groupFindings(lines: { key: string; line: string }[]): string[] {
 }
 
 function fill(template: string, scopes: Json[]): string {
-  // Field names may hold a dash (pylint's `message-id`).
-  return template.replace(/\{([\w.-]+)\}/g, (_, path: string) => {
+  // Field names may hold a dash (pylint's `message-id`). `{a.b+1}` shows a number one higher, a
+  // zero too: the 0-based lines and columns of an LSP range (pyright) read as editors count them.
+  return template.replace(/\{([\w.-]+)(\+1)?\}/g, (_, path: string, plusOne?: string) => {
     for (const scope of scopes) {
       const value = elementPath(scope, path);
+      if (plusOne && typeof value === "number") return String(value + 1);
       if (value === undefined || isEmpty(value)) continue;
       return typeof value === "string" ? value.replace(/\s*\r?\n\s*/g, " ") : JSON.stringify(value);
     }
