@@ -40,6 +40,39 @@ Deno.test("frame_marks: a mark line goes with the source line above it", () => {
     .toThrow(/strategy\.frame_marks/);
 });
 
+Deno.test("once: a line matching once shows the first time only; other lines and new texts stay", () => {
+  const s = { type: "strip_noise", patterns: ["^noise$"], once: ["^\\s+at \\S"] };
+  const input = [
+    "first => a_test.ts:5:6",
+    "error: boom",
+    "    at check (file:///p/helpers.ts:3:11)",
+    "    at file:///p/a_test.ts:5:35",
+    "noise",
+    "second => a_test.ts:9:6",
+    "error: boom",
+    "    at check (file:///p/helpers.ts:3:11)",
+    "    at file:///p/a_test.ts:9:35",
+  ].join("\n");
+  expect(run(s, input)).toBe([
+    "first => a_test.ts:5:6",
+    "error: boom",
+    "    at check (file:///p/helpers.ts:3:11)",
+    "    at file:///p/a_test.ts:5:35",
+    "second => a_test.ts:9:6",
+    // A repeated line that `once` does not name stays.
+    "error: boom",
+    "    at file:///p/a_test.ts:9:35",
+  ].join("\n"));
+  // Nothing repeats: nothing goes, the strategy falls back.
+  expect(run(s, "a\n  at x.ts:1:1\n  at y.ts:2:2")).toBe("a\n  at x.ts:1:1\n  at y.ts:2:2");
+  expect(() =>
+    compileRule(
+      { name: "t", match: { prefix: "cmd" }, strategy: { ...s, once: ["("] } },
+      "test",
+    )
+  ).toThrow(/strategy\.once/);
+});
+
 Deno.test("code_frames: each label stays, quoting the code its mark spans; the copied source goes", () => {
   const s = { type: "code_frames" };
   const input = [

@@ -11,7 +11,9 @@
  * `File "/usr/lib/python3.11/json/decoder.py", line 337, in decode` and its more indented code line).
  * `headers` name section headers (ansible's `TASK [name]`) that stay only when a line of their
  * section stays, and `json_drop` names fields that go from the JSON object a kept line ends with
- * (`=> {"stdout_lines": …}`, the twin of `stdout`).
+ * (`=> {"stdout_lines": …}`, the twin of `stdout`). `once` names lines shown the first time only:
+ * a later line of the same text (the assertion helper's stack frame under every failing test)
+ * says nothing the first did not, so it goes.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -53,8 +55,14 @@ export const StripNoiseConfig = z.object({
   json_drop: z.array(z.string().min(1)).default([]).describe(
     "Fields removed from the JSON object a kept line ends with (` => {…}`), at any depth",
   ),
+  once: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of lines shown the first time only: a later line of the same text goes",
+  ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
+
+/** How many distinct `once` lines are remembered; later ones are all shown. */
+const ONCE_CAP = 10_000;
 
 export function compileStripNoise(
   config: StripNoiseConfig,
@@ -89,6 +97,9 @@ export function compileStripNoise(
   const isFrame = config.frames.length
     ? anyMatcher(patternList(config.frames, "strategy.frames", engine))
     : null;
+  const isOnce = config.once.length
+    ? anyMatcher(patternList(config.once, "strategy.once", engine))
+    : null;
   const indent = (line: string) => line.length - line.trimStart().length;
   const strategy: CompiledStrategy = {
     type: "strip_noise",
@@ -105,6 +116,8 @@ export function compileStripNoise(
       let header: string | null = null;
       // With frames: the indent of a dropped frame line, whose more indented source line goes too.
       let frameIndent = -1;
+      // With once: the texts of the `once` lines shown so far (bounded: past the cap, all stay).
+      const shown = new Set<string>();
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
@@ -116,6 +129,11 @@ export function compileStripNoise(
         if (header !== null) emit(header);
         header = null;
         emit(line);
+      };
+      const showFirst = (line: string) => {
+        if (shown.has(line)) return false;
+        if (shown.size < ONCE_CAP) shown.add(line);
+        return true;
       };
       const strip = (line: string) => {
         if (isFrame !== null) {
@@ -148,7 +166,7 @@ export function compileStripNoise(
           above = null;
           return;
         }
-        if (matches(line)) {
+        if (matches(line) || (isOnce?.(line) && !showFirst(line))) {
           if (above !== null) keep(above);
           above = null;
           removed++;
