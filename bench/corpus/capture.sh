@@ -1772,7 +1772,7 @@ fi
 # --- native: a CMake project in C (`geom`: a library, a tool and a ctest suite) -----------------
 # configure with a missing package, a build with a compile error, `make VERBOSE=1` of the fixed
 # tree, ctest with failing tests, the tool under valgrind (an invalid read, leaks) and under
-# gdb (a NULL dereference), and a gcc link with undefined references --------------------------
+# gdb (a NULL dereference), a gcc link with undefined references and clang-tidy ---------
 if sel native; then
   N="$WORK/geom"
   rm -rf "$N" && mkdir -p "$N/src" "$N/tests" "$N/include/geom"
@@ -1972,4 +1972,6 @@ EOF
   capture native gdb_crash "$N/build" "gdb -batch -ex run -ex bt ./geomtool" "$(gdb --version | head -1)"
   # a link of the tool without the library's parse and hull units
   capture native ld_undefined "$N" "gcc -Iinclude -o geomtool src/main.c src/point.c -lm" "$(gcc --version | head -1)"
+  # clang-tidy (Debian `clang-tidy`, LLVM 14) with the bugprone, analyzer, readability and cert checks
+  command -v clang-tidy >/dev/null && capture native clang_tidy "$N" "clang-tidy src/*.c -checks='-*,bugprone-*,clang-analyzer-*,readability-*,cert-*' -- -Iinclude" "$(clang-tidy --version | sed -n 1p)"
 fi
