@@ -1975,3 +1975,123 @@ EOF
   # clang-tidy (Debian `clang-tidy`, LLVM 14) with the bugprone, analyzer, readability and cert checks
   command -v clang-tidy >/dev/null && capture native clang_tidy "$N" "clang-tidy src/*.c -checks='-*,bugprone-*,clang-analyzer-*,readability-*,cert-*' -- -Iinclude" "$(clang-tidy --version | sed -n 1p)"
 fi
+
+# --- jvm (`jvmbuild`): a three-class library (`shapes`) built offline from the local repository
+# (~/.m2, which holds the plugins and JUnit): `mvn -o -B test` with a compile error, then with two
+# failing JUnit 5 tests; Debian's gradle 4.4 (`gradle --offline`) on the same sources: a compile
+# error, and JUnit 4 tests (from mavenLocal()) with two failures -------------------------------
+if sel jvmbuild; then
+  S="$WORK/shapes-src"
+  rm -rf "$S" && mkdir -p "$S/main/org/shapes" "$S/test5/org/shapes" "$S/test4/org/shapes"
+  cat >"$S/main/org/shapes/Shape.java" <<'EOF'
+package org.shapes;
+
+public interface Shape {
+    double area();
+    String name();
+    default String describe() { return name() + " of area " + area(); }
+}
+EOF
+  cat >"$S/main/org/shapes/Circle.java" <<'EOF'
+package org.shapes;
+
+public class Circle implements Shape {
+    private final double r;
+    public Circle(double r) { this.r = r; }
+    public double area() { return Math.PI * r * r; }
+    public String name() { return "circle"; }
+}
+EOF
+  cat >"$S/main/org/shapes/Square.java" <<'EOF'
+package org.shapes;
+
+import java.util.List;
+
+public class Square implements Shape {
+    private final double side;
+    public Square(double side) { this.side = side; }
+    public double area() { return side * side; }
+    public static double total(List<Shape> shapes) {
+        double sum = 0;
+        for (Shape s : shapes) sum += s.area;
+        return sum;
+    }
+}
+EOF
+  for v in 5 4; do
+    if [ $v = 5 ]; then imp='import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;'; vis=""; eps=""; else imp='import static org.junit.Assert.assertEquals;
+import org.junit.Test;'; vis="public "; eps=", 0"; fi
+    cat >"$S/test$v/org/shapes/ShapeTest.java" <<EOF
+package org.shapes;
+
+$imp
+
+import java.util.Arrays;
+
+${vis}class ShapeTest {
+    @Test
+    ${vis}void circleArea() {
+        assertEquals(3.14159, new Circle(1).area(), 1e-5);
+    }
+
+    @Test
+    ${vis}void squareArea() {
+        assertEquals(4.0, new Square(2).area()$eps);
+    }
+
+    @Test
+    ${vis}void totalOfMixedShapes() {
+        assertEquals(8.0, Square.total(Arrays.asList(new Square(2), new Circle(1))), 1e-9);
+    }
+
+    @Test
+    ${vis}void describeNamesTheShape() {
+        assertEquals("square of area 4", new Square(2).describe());
+    }
+}
+EOF
+  done
+  M="$WORK/shapes-mvn"
+  rm -rf "$M" && mkdir -p "$M/src/main/java" "$M/src/test/java"
+  cp -r "$S/main/org" "$M/src/main/java/" && cp -r "$S/test5/org" "$M/src/test/java/"
+  cat >"$M/pom.xml" <<'EOF'
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>org.shapes</groupId>
+  <artifactId>shapes</artifactId>
+  <version>0.2.0</version>
+  <properties>
+    <maven.compiler.release>17</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
+      <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.11.0</version></plugin>
+      <plugin><artifactId>maven-surefire-plugin</artifactId><version>3.2.5</version></plugin>
+    </plugins>
+  </build>
+</project>
+EOF
+  MV="$(mvn -v 2>/dev/null | head -1 | sed 's/\x1b\[[0-9;]*m//g')"
+  capture jvm mvn_compile_error "$M" "mvn -o -B test" "$MV"
+  fix_square() {
+    sed -i 's/s\.area;/s.area();/; s/    public double area() { return side \* side; }/    public double area() { return side * side; }\n    public String name() { return "square"; }/' "$1"
+  }
+  fix_square "$M/src/main/java/org/shapes/Square.java"
+  capture jvm mvn_test_failures "$M" "mvn -o -B test" "$MV"
+
+  GR="$WORK/shapes-gradle"
+  rm -rf "$GR" && mkdir -p "$GR/src/main/java" "$GR/src/test/java"
+  cp -r "$S/main/org" "$GR/src/main/java/" && cp -r "$S/test4/org" "$GR/src/test/java/"
+  printf "apply plugin: 'java'\nsourceCompatibility = 1.8\nrepositories { mavenLocal() }\ndependencies { testCompile 'junit:junit:4.13.2' }\n" >"$GR/build.gradle"
+  echo "rootProject.name = 'shapes'" >"$GR/settings.gradle"
+  GV="$(gradle --version 2>/dev/null | grep '^Gradle ')"
+  capture jvm gradle_compile_error "$GR" "gradle --offline build" "$GV"
+  fix_square "$GR/src/main/java/org/shapes/Square.java"
+  capture jvm gradle_test_failures "$GR" "gradle --offline test" "$GV"
+fi
