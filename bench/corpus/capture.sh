@@ -2002,3 +2002,526 @@ if sel ssh && [ -x /usr/sbin/sshd ]; then
   capture_golden ssh publickey_refused "$H" "ssh -v -o BatchMode=yes -o UserKnownHostsFile=known_hosts -o IdentitiesOnly=yes -o IdentityFile=none -p 18733 deploy@127.0.0.1 uptime"
   kill "$SSHD_PID" 2>/dev/null
 fi
+
+# --- jvm (javac): javac on a four-file package with type errors; a Java program that dies of a
+# wrapped exception (`Caused by:` chains with `... N more`) -----------------------------------
+if sel javac; then
+  J="$WORK/inventory"
+  rm -rf "$J" && mkdir -p "$J/src/com/acme/inventory"
+  cat >"$J/src/com/acme/inventory/Item.java" <<'EOF'
+package com.acme.inventory;
+
+import java.math.BigDecimal;
+
+public class Item {
+    private final String sku;
+    private final String name;
+    private final BigDecimal price;
+    private int quantity;
+
+    public Item(String sku, String name, BigDecimal price, int quantity) {
+        this.sku = sku;
+        this.name = name;
+        this.price = price;
+        this.quantity = quantity;
+    }
+
+    public String getSku() { return sku; }
+    public String getName() { return name; }
+    public BigDecimal getPrice() { return price; }
+    public int getQuantity() { return quantity; }
+
+    public BigDecimal value() {
+        return price.multiply(quantity);
+    }
+
+    public void take(int n) {
+        if (n > quantity) throw new IllegalStateException("not enough " + sku);
+        quantity -= n;
+    }
+}
+EOF
+  cat >"$J/src/com/acme/inventory/Stock.java" <<'EOF'
+package com.acme.inventory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
+
+public class Stock {
+    private final Map<String, Item> items = new HashMap<>();
+
+    public void add(Item item) {
+        items.put(item.getSku(), item);
+    }
+
+    public Item find(String sku) {
+        Item item = items.get(sku);
+        if (item == null) {
+            throw new MissingItemException(sku);
+        }
+        return item;
+    }
+
+    public List<Item> lowStock(int threshold) {
+        List<Item> low = new ArrayList<>();
+        for (Item item : items.values()) {
+            if (item.getQuantity() < threshold) low.add(item);
+        }
+        return low;
+    }
+
+    public int totalUnits() {
+        int total = 0;
+        for (Item item : items.values()) total += item.getQuantity();
+        return total;
+    }
+
+    public String describe(String sku) {
+        Item item = find(sku);
+        String qty = item.getQuantity();
+        return item.getName() + " x" + qty;
+    }
+}
+EOF
+  cat >"$J/src/com/acme/inventory/Report.java" <<'EOF'
+package com.acme.inventory;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+public class Report {
+    private final Stock stock;
+
+    public Report(Stock stock) {
+        this.stock = stock;
+    }
+
+    public BigDecimal totalValue(List<Item> items) {
+        BigDecimal sum = BigDecimal.ZERO;
+        for (Item item : items) {
+            sum = sum.add(item.value());
+        }
+        return sum;
+    }
+
+    public String render(List<Item> items) {
+        StringBuilder out = new StringBuilder();
+        for (Item item : items) {
+            out.append(item.getSku()).append('\t').append(item.getNmae()).append('\n');
+        }
+        out.append("units: ").append(stock.totalUnits());
+        return out;
+    }
+
+    public int lowCount() {
+        return stock.lowStock("5").size();
+    }
+}
+EOF
+  cat >"$J/src/com/acme/inventory/Main.java" <<'EOF'
+package com.acme.inventory;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+public class Main {
+    public static void main(String[] args) {
+        Stock stock = new Stock();
+        stock.add(new Item("A-1", "bolt", new BigDecimal("0.10"), 500));
+        stock.add(new Item("B-2", "nut", new BigDecimal("0.05"), 3));
+        String csv = Files.readString(Path.of(args[0]));
+        Report report = new Report(stock);
+        System.out.println(report.render(stock.lowStock(10)));
+        Logger.info("done");
+    }
+}
+EOF
+  V="$(javac -version 2>&1)"
+  capture jvm javac_errors "$J" "javac -d out src/com/acme/inventory/*.java" "$V"
+
+  E="$WORK/orders"
+  rm -rf "$E" && mkdir -p "$E/src/com/acme/orders"
+  cat >"$E/src/com/acme/orders/App.java" <<'EOF'
+package com.acme.orders;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+public class App {
+    static class ConfigException extends RuntimeException {
+        ConfigException(String msg, Throwable cause) { super(msg, cause); }
+    }
+
+    static class OrderService {
+        private final Repository repo;
+        OrderService(Repository repo) { this.repo = repo; }
+        List<String> pending() {
+            try {
+                return repo.load("orders.csv");
+            } catch (IllegalStateException e) {
+                throw new ConfigException("cannot start order service", e);
+            }
+        }
+    }
+
+    static class Repository {
+        private final Path root;
+        Repository(Path root) { this.root = root; }
+        List<String> load(String name) {
+            try {
+                return parse(Files.readAllLines(root.resolve(name)));
+            } catch (IOException e) {
+                throw new IllegalStateException("repository " + root + " is unreadable", new UncheckedIOException(e));
+            }
+        }
+        List<String> parse(List<String> lines) {
+            List<String> out = new ArrayList<>();
+            for (String l : lines) out.add(l.split(",")[1]);
+            return out;
+        }
+    }
+
+    public static void main(String[] args) {
+        OrderService service = new OrderService(new Repository(Path.of("/srv/orders")));
+        System.out.println("starting with " + args.length + " arguments");
+        for (String id : service.pending()) System.out.println(id);
+    }
+}
+EOF
+  (cd "$E" && javac -d out src/com/acme/orders/App.java)
+  capture jvm java_exception "$E" "java -cp out com.acme.orders.App" "$(java -version 2>&1 | head -1)"
+fi
+
+# --- native: a CMake project in C (`geom`: a library, a tool and a ctest suite) -----------------
+# configure with a missing package, a build with a compile error, `make VERBOSE=1` of the fixed
+# tree, ctest with failing tests, the tool under valgrind (an invalid read, leaks) and under
+# gdb (a NULL dereference), a gcc link with undefined references and clang-tidy ---------
+if sel native; then
+  N="$WORK/geom"
+  rm -rf "$N" && mkdir -p "$N/src" "$N/tests" "$N/include/geom"
+  cat >"$N/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(geom VERSION 0.3.0 LANGUAGES C)
+option(GEOM_WITH_FMT "export shapes through libfmt" ON)
+set(CMAKE_C_STANDARD 11)
+add_compile_options(-Wall -Wextra -g -O0)
+if(GEOM_WITH_FMT)
+  find_package(fmt 9 REQUIRED)
+endif()
+add_library(geom src/point.c src/polygon.c src/parse.c src/hull.c)
+target_include_directories(geom PUBLIC include)
+target_link_libraries(geom PUBLIC m)
+add_executable(geomtool src/main.c)
+target_link_libraries(geomtool PRIVATE geom)
+enable_testing()
+foreach(t point polygon parse hull)
+  add_executable(test_${t} tests/test_${t}.c)
+  target_link_libraries(test_${t} PRIVATE geom)
+  add_test(NAME ${t} COMMAND test_${t})
+endforeach()
+EOF
+  cat >"$N/include/geom/geom.h" <<'EOF'
+#ifndef GEOM_H
+#define GEOM_H
+#include <stddef.h>
+typedef struct { double x, y; } point;
+typedef struct { point *pts; size_t n; char *name; } polygon;
+double point_dist(point a, point b);
+polygon *polygon_new(const char *name, size_t n);
+void polygon_free(polygon *p);
+double polygon_area(const polygon *p);
+double polygon_perimeter(const polygon *p);
+polygon *parse_polygon(const char *text);
+size_t hull(const point *in, size_t n, point *out);
+#endif
+EOF
+  cat >"$N/src/point.c" <<'EOF'
+#include <math.h>
+#include "geom/geom.h"
+double point_dist(point a, point b) {
+  int scale = 1;
+  return hypot(a.x - b.x, a.y - b.y);
+}
+EOF
+  cat >"$N/src/polygon.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+#include "geom/geom.h"
+polygon *polygon_new(const char *name, size_t n) {
+  polygon *p = malloc(sizeof *p);
+  p->pts = calloc(n, sizeof(point));
+  p->n = n;
+  p->name = strdup(name);
+  return p;
+}
+void polygon_free(polygon *p) { free(p->pts); free(p); }
+double polygon_area(const polygon *p) {
+  double a = 0;
+  for (size_t i = 0; i <= p->n; i++) {
+    point u = p->pts[i], v = p->pts[(i + 1) % p->n];
+    a += u.x * v.y - v.x * u.y;
+  }
+  return a / 2;
+}
+double polygon_perimeter(const polygon *p) {
+  double s = 0;
+  for (size_t i = 0; i < p->n; i++) s += point_dist(p->pts[i], p->pts[(i + 1) % p->n]);
+  return s;
+}
+EOF
+  cat >"$N/src/parse.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "geom/geom.h"
+polygon *parse_polygon(const char *text) {
+  char name[32];
+  size_t n = 0;
+  if (sscanf(text, "%31s %zu", name, &n) != 2) return NULL;
+  polygon *p = polygon_new(name, n);
+  const char *s = strchr(text, ':');
+  for (size_t i = 0; i < n && s; i++) {
+    s++;
+    p->pts[i].x = strtod(s, (char **)&s);
+    p->pts[i].y = strtod(s + 1, (char **)&s);
+  }
+  return p;
+}
+EOF
+  cat >"$N/src/hull.c" <<'EOF'
+#include <stdlib.h>
+#include "geom/geom.h"
+static double cross(point o, point a, point b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+static int cmp(const void *a, const void *b) {
+  const point *p = a, *q = b;
+  return p->x < q->x ? -1 : p->x > q->x ? 1 : (p->y > q->y) - (p->y < q->y);
+}
+size_t hull(const point *in, size_t n, point *out) {
+  point *pts = malloc(n * sizeof *pts);
+  for (size_t i = 0; i < n; i++) pts[i] = in[i];
+  qsort(pts, n, sizeof *pts, cmp);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    while (k >= 2 && cross(out[k - 2], out[k - 1], pts[i]) <= 0) k--;
+    out[k++] = pts[i];
+  }
+  return k;
+}
+EOF
+  cat >"$N/src/main.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "geom/geom.h"
+static const char *SHAPES[] = {"square 4:0,0 4,0 4,4 0,4", "tri 3:0,0 3,0 0,4", "bad"};
+int main(int argc, char **argv) {
+  double total = 0;
+  for (int i = 0; i < 3; i++) {
+    polygon *p = parse_polygon(SHAPES[i]);
+    total += polygon_area(p);
+    char *label = malloc(64);
+    snprintf(label, 64, "%s/%zu", p->name, p->n);
+    point cloud[4], out[4];
+    cloud[0] = p->pts[0];
+    printf("hull of %s: %zu points\n", label, hull(cloud, 4, out));
+    printf("%s area=%.1f perimeter=%.1f\n", label, polygon_area(p), polygon_perimeter(p));
+    if (argc > 1 && strcmp(argv[1], "--free") == 0) polygon_free(p);
+  }
+  printf("total area %.1f\n", total);
+  return 0;
+}
+EOF
+  for t in point polygon parse hull; do
+    cat >"$N/tests/test_$t.c" <<EOF
+#include <stdio.h>
+#include <math.h>
+#include "geom/geom.h"
+static int failures = 0;
+#define CHECK_NEAR(what, got, want) do { double g_ = (got), w_ = (want); \\
+  if (fabs(g_ - w_) > 1e-9) { printf("%s:%d: CHECK_NEAR(%s) failed: got %g, want %g\\n", __FILE__, __LINE__, what, g_, w_); failures++; } \\
+  else printf("ok - %s\\n", what); } while (0)
+EOF
+  done
+  cat >>"$N/tests/test_point.c" <<'EOF'
+int main(void) {
+  CHECK_NEAR("dist 3-4-5", point_dist((point){0, 0}, (point){3, 4}), 5);
+  CHECK_NEAR("dist zero", point_dist((point){1, 1}, (point){1, 1}), 0);
+  CHECK_NEAR("dist negative", point_dist((point){-1, -1}, (point){2, 3}), 5);
+  return failures != 0;
+}
+EOF
+  cat >>"$N/tests/test_polygon.c" <<'EOF'
+int main(void) {
+  polygon *sq = parse_polygon("sq 4:0,0 2,0 2,2 0,2");
+  CHECK_NEAR("square perimeter", polygon_perimeter(sq), 8);
+  CHECK_NEAR("square area", polygon_area(sq), 4);
+  polygon_free(sq);
+  return failures != 0;
+}
+EOF
+  cat >>"$N/tests/test_parse.c" <<'EOF'
+int main(void) {
+  polygon *t = parse_polygon("tri 3:0,0 3,0 0,4");
+  CHECK_NEAR("tri first x", t->pts[0].x, 0);
+  CHECK_NEAR("tri second x", t->pts[1].x, 3);
+  CHECK_NEAR("tri third y", t->pts[2].y, 4);
+  polygon_free(t);
+  return failures != 0;
+}
+EOF
+  cat >>"$N/tests/test_hull.c" <<'EOF'
+int main(void) {
+  point in[] = {{0, 0}, {2, 0}, {1, 1}, {2, 2}, {0, 2}};
+  point out[5];
+  CHECK_NEAR("hull size", (double)hull(in, 5, out), 4);
+  CHECK_NEAR("hull first", out[0].x, 0);
+  return failures != 0;
+}
+EOF
+  CV="$(cmake --version | head -1)"
+  capture native cmake_configure_missing "$N" "cmake -S . -B build" "$CV"
+  # the build: one translation unit with a type error, then the fixed tree echoed
+  cp "$N/src/hull.c" "$WORK/hull.c.orig"
+  sed -i 's/return k;/return k + dropped;/' "$N/src/hull.c"
+  (cd "$N" && cmake -S . -B build -DGEOM_WITH_FMT=OFF >/dev/null)
+  capture native cmake_build_error "$N" "cmake --build build" "$CV"
+  cp "$WORK/hull.c.orig" "$N/src/hull.c"
+  rm -rf "$N/build" && (cd "$N" && cmake -S . -B build -DGEOM_WITH_FMT=OFF >/dev/null)
+  capture native make_verbose "$N/build" "make VERBOSE=1" "$(make --version | head -1)"
+  capture native ctest_failing "$N/build" "ctest --output-on-failure" "$(ctest --version | head -1)"
+  capture native valgrind_leaks "$N/build" "valgrind --leak-check=full ./geomtool" "$(valgrind --version)"
+  capture native gdb_crash "$N/build" "gdb -batch -ex run -ex bt ./geomtool" "$(gdb --version | head -1)"
+  # a link of the tool without the library's parse and hull units
+  capture native ld_undefined "$N" "gcc -Iinclude -o geomtool src/main.c src/point.c -lm" "$(gcc --version | head -1)"
+  # clang-tidy (Debian `clang-tidy`, LLVM 14) with the bugprone, analyzer, readability and cert checks
+  command -v clang-tidy >/dev/null && capture native clang_tidy "$N" "clang-tidy src/*.c -checks='-*,bugprone-*,clang-analyzer-*,readability-*,cert-*' -- -Iinclude" "$(clang-tidy --version | sed -n 1p)"
+fi
+
+# --- jvm (`jvmbuild`): a three-class library (`shapes`) built offline from the local repository
+# (~/.m2, which holds the plugins and JUnit): `mvn -o -B test` with a compile error, then with two
+# failing JUnit 5 tests; Debian's gradle 4.4 (`gradle --offline`) on the same sources: a compile
+# error, and JUnit 4 tests (from mavenLocal()) with two failures -------------------------------
+if sel jvmbuild; then
+  S="$WORK/shapes-src"
+  rm -rf "$S" && mkdir -p "$S/main/org/shapes" "$S/test5/org/shapes" "$S/test4/org/shapes"
+  cat >"$S/main/org/shapes/Shape.java" <<'EOF'
+package org.shapes;
+
+public interface Shape {
+    double area();
+    String name();
+    default String describe() { return name() + " of area " + area(); }
+}
+EOF
+  cat >"$S/main/org/shapes/Circle.java" <<'EOF'
+package org.shapes;
+
+public class Circle implements Shape {
+    private final double r;
+    public Circle(double r) { this.r = r; }
+    public double area() { return Math.PI * r * r; }
+    public String name() { return "circle"; }
+}
+EOF
+  cat >"$S/main/org/shapes/Square.java" <<'EOF'
+package org.shapes;
+
+import java.util.List;
+
+public class Square implements Shape {
+    private final double side;
+    public Square(double side) { this.side = side; }
+    public double area() { return side * side; }
+    public static double total(List<Shape> shapes) {
+        double sum = 0;
+        for (Shape s : shapes) sum += s.area;
+        return sum;
+    }
+}
+EOF
+  for v in 5 4; do
+    if [ $v = 5 ]; then imp='import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;'; vis=""; eps=""; else imp='import static org.junit.Assert.assertEquals;
+import org.junit.Test;'; vis="public "; eps=", 0"; fi
+    cat >"$S/test$v/org/shapes/ShapeTest.java" <<EOF
+package org.shapes;
+
+$imp
+
+import java.util.Arrays;
+
+${vis}class ShapeTest {
+    @Test
+    ${vis}void circleArea() {
+        assertEquals(3.14159, new Circle(1).area(), 1e-5);
+    }
+
+    @Test
+    ${vis}void squareArea() {
+        assertEquals(4.0, new Square(2).area()$eps);
+    }
+
+    @Test
+    ${vis}void totalOfMixedShapes() {
+        assertEquals(8.0, Square.total(Arrays.asList(new Square(2), new Circle(1))), 1e-9);
+    }
+
+    @Test
+    ${vis}void describeNamesTheShape() {
+        assertEquals("square of area 4", new Square(2).describe());
+    }
+}
+EOF
+  done
+  M="$WORK/shapes-mvn"
+  rm -rf "$M" && mkdir -p "$M/src/main/java" "$M/src/test/java"
+  cp -r "$S/main/org" "$M/src/main/java/" && cp -r "$S/test5/org" "$M/src/test/java/"
+  cat >"$M/pom.xml" <<'EOF'
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>org.shapes</groupId>
+  <artifactId>shapes</artifactId>
+  <version>0.2.0</version>
+  <properties>
+    <maven.compiler.release>17</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
+      <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.11.0</version></plugin>
+      <plugin><artifactId>maven-surefire-plugin</artifactId><version>3.2.5</version></plugin>
+    </plugins>
+  </build>
+</project>
+EOF
+  MV="$(mvn -v 2>/dev/null | head -1 | sed 's/\x1b\[[0-9;]*m//g')"
+  capture jvm mvn_compile_error "$M" "mvn -o -B test" "$MV"
+  fix_square() {
+    sed -i 's/s\.area;/s.area();/; s/    public double area() { return side \* side; }/    public double area() { return side * side; }\n    public String name() { return "square"; }/' "$1"
+  }
+  fix_square "$M/src/main/java/org/shapes/Square.java"
+  capture jvm mvn_test_failures "$M" "mvn -o -B test" "$MV"
+
+  GR="$WORK/shapes-gradle"
+  rm -rf "$GR" && mkdir -p "$GR/src/main/java" "$GR/src/test/java"
+  cp -r "$S/main/org" "$GR/src/main/java/" && cp -r "$S/test4/org" "$GR/src/test/java/"
+  printf "apply plugin: 'java'\nsourceCompatibility = 1.8\nrepositories { mavenLocal() }\ndependencies { testCompile 'junit:junit:4.13.2' }\n" >"$GR/build.gradle"
+  echo "rootProject.name = 'shapes'" >"$GR/settings.gradle"
+  GV="$(gradle --version 2>/dev/null | grep '^Gradle ')"
+  capture jvm gradle_compile_error "$GR" "gradle --offline build" "$GV"
+  fix_square "$GR/src/main/java/org/shapes/Square.java"
+  capture jvm gradle_test_failures "$GR" "gradle --offline test" "$GV"
+fi
