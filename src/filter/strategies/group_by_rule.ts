@@ -81,6 +81,15 @@ interface Diagnostic {
   location?: string;
   /** Lines continuing a one-line diagnostic (`continuation_pattern`), also in `lines`. */
   continuation?: string[];
+  /**
+   * The diagnostic's head as printed, its line up to the message (`src/a.ts(7,44): error
+   * TS2345:`), when that line holds its location; grouped, each finding still shows it verbatim.
+   */
+  head?: string;
+  /** Whether `lines[0]` is the whole diagnostic as printed (a one-line format). */
+  oneLine?: boolean;
+  /** The line its location was read from, when that is not the start line (rustc's `-->`). */
+  locationLine?: string;
 }
 
 interface Compiled {
@@ -179,12 +188,16 @@ function group(
     if (one) {
       current = null;
       const loc = one.group("loc") ?? "";
+      // Under a file line (`file_pattern`) the line holds only a position: no head of its own.
+      const underFile = file !== "" && !loc.includes(file);
       continued = {
         lines: [line],
         message: (one.group("msg") ?? line).trim(),
         error: config.group_errors ? false : (one.group("sev") ?? "error") === "error",
         rule: one.group("rule"),
-        location: file && !loc.includes(file) ? `${file}:${loc}` : loc,
+        location: underFile ? `${file}:${loc}` : loc,
+        head: underFile ? undefined : headOf(line, loc, one.group("msg")),
+        oneLine: !underFile,
       };
       diagnostics.push(continued);
       continue;
@@ -205,6 +218,7 @@ function group(
         rule: start.group("rule"),
         location: start.group("loc") || undefined,
       };
+      if (current.location) current.head = headOf(line, current.location, msg);
       // The message is on a later line (`message_line_pattern`) until one is found.
       awaiting = msg === undefined && p.messageLine !== undefined;
       messageIndent = -1;
@@ -227,7 +241,10 @@ function group(
       current.message += ` ${line.trim()}`;
     } else messageIndent = -1;
     const loc = current.location ? undefined : p.location.exec(line);
-    if (loc) current.location = loc.group(1);
+    if (loc) {
+      current.location = loc.group(1);
+      current.locationLine = line;
+    }
     const rule = current.rule ? undefined : p.rule.exec(line);
     if (rule) current.rule = firstGroup(rule);
   }
@@ -265,7 +282,8 @@ function group(
   }
   // The absolute directory every grouped location shares is said once (deno and eslint print
   // absolute paths); relative paths stay whole.
-  const grouped = [...groups.values()].flat();
+  const grouped = [...groups.values()].filter((list) => list.length > 1).flat()
+    .filter((d) => d.head === undefined);
   const base = commonDirectory(grouped.map((d) => d.location!));
   if (/^(\/|file:\/\/|[A-Za-z]:[\\/])/.test(base) && base.length >= 8 && grouped.length >= 3) {
     out.push(`files under ${base}:`);
@@ -276,15 +294,49 @@ function group(
     findings += list.length;
     const first = stripSeverity(list[0].message);
     const keyed = list[0].rule !== undefined;
-    // A rule found once is one line, its location first (`a.ts:3:1 no-var: message`).
-    if (list.length === 1 && !list[0].continuation?.length) {
-      out.push(`${list[0].location} ${keyed ? `${key}: ` : ""}${first}`);
-      continue;
+    // A rule found once is said as the tool printed it: its line(s), or its start line and the
+    // line naming its location; else its location first (`a.ts:3:1 no-var: message`).
+    if (list.length === 1) {
+      const single = printedAlone(list[0]);
+      if (single) {
+        out.push(...single);
+        continue;
+      }
+      if (!list[0].continuation?.length) {
+        out.push(`${list[0].location} ${keyed ? `${key}: ` : ""}${first}`);
+        continue;
+      }
     }
-    // The rule and message as the tool prints them (`eslint(eqeqeq): Expected …`), then the count.
+    // Findings whose line holds their location are listed as printed, those saying one message
+    // together: the first whole, the others by their head (`  src/a.ts(9,3): error TS2345:`);
+    // past max_locations only heads. The group line is then the rule and count. Else the rule and
+    // message as the tool prints them (`eslint(eqeqeq): Expected …`), then the count.
+    const headed = list.every((d) => d.head !== undefined);
     out.push(
-      keyed ? `${key}: ${first} (${list.length})` : `${stripSeverity(key)} (${list.length})`,
+      headed
+        ? `${keyed ? key : stripSeverity(key)} (${list.length}):`
+        : keyed
+        ? `${key}: ${first} (${list.length})`
+        : `${stripSeverity(key)} (${list.length})`,
     );
+    // message → start line → its first finding and how often it was printed (a repeated build).
+    const byMessage = new Map<string, Map<string, { d: Diagnostic; n: number }>>();
+    for (const d of list.filter((d) => d.head !== undefined)) {
+      const same = byMessage.get(d.message) ?? new Map<string, { d: Diagnostic; n: number }>();
+      const seen = same.get(d.lines[0]);
+      if (seen) seen.n++;
+      else same.set(d.lines[0], { d, n: 1 });
+      byMessage.set(d.message, same);
+    }
+    let shown = 0;
+    for (const [message, members] of byMessage) {
+      [...members.values()].forEach(({ d, n }, i) => {
+        const whole = i === 0 && shown++ < config.max_locations;
+        out.push(`  ${times(whole && d.oneLine ? d.lines[0].trim() : d.head!, n)}`);
+        if (whole && !d.oneLine && !d.lines[0].includes(message)) out.push(`    ${message}`);
+        for (const line of d.continuation ?? []) out.push(`  ${line}`);
+      });
+    }
     // Findings of one message shape (the same message but for quoted names) go together: the
     // ones saying exactly the shape's first message are bare locations, listed compactly
     // (`  a.ts: 12:5 34:1, b.ts:3:4`), the others a location with their names (`a.ts:7:9 'y'`),
@@ -292,6 +344,7 @@ function group(
     // Past max_locations only the locations stay.
     const shapes = new Map<string, { d: Diagnostic; i: number }[]>();
     list.forEach((d, i) => {
+      if (d.head !== undefined) return;
       const shape = elideNames(stripSeverity(d.message));
       const members = shapes.get(shape) ?? [];
       members.push({ d, i });
@@ -360,6 +413,29 @@ function group(
     if (textSize(plain) <= textSize(out)) return { lines: plain, confidence: "full" };
   }
   return { lines: out, confidence: "full" };
+}
+
+/**
+ * A diagnostic's line up to its message (`msg`), right-trimmed; the whole line when the message
+ * is not found after the location.
+ */
+function headOf(line: string, location: string, msg: string | undefined): string {
+  if (!msg) return line.trim();
+  const at = line.indexOf(msg, Math.max(0, line.indexOf(location) + location.length));
+  return (at > 0 ? line.slice(0, at) : line).trim();
+}
+
+/**
+ * A diagnostic alone in its group, as printed: a one-line format's line and its continuation
+ * lines; else its start line, and the line naming its location (rustc's `  --> a.rs:3:9`) or its
+ * message on a later line (biome). Null when neither line is known.
+ */
+function printedAlone(d: Diagnostic): string[] | null {
+  if (d.oneLine) return d.lines;
+  const start = d.lines[0];
+  if (d.locationLine) return [start, d.locationLine];
+  if (d.head === undefined) return null;
+  return start.includes(d.message) ? [start] : [start, `  ${d.message}`];
 }
 
 /**
