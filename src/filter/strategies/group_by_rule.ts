@@ -319,13 +319,13 @@ function group(
         ? `${key}: ${first} (${list.length})`
         : `${stripSeverity(key)} (${list.length})`,
     );
-    // message → start line → its first finding and how often it was printed (a repeated build).
+    // message → head → its first finding and how often it was printed (a repeated build).
     const byMessage = new Map<string, Map<string, { d: Diagnostic; n: number }>>();
     for (const d of list.filter((d) => d.head !== undefined)) {
       const same = byMessage.get(d.message) ?? new Map<string, { d: Diagnostic; n: number }>();
-      const seen = same.get(d.lines[0]);
+      const seen = same.get(d.head!);
       if (seen) seen.n++;
-      else same.set(d.lines[0], { d, n: 1 });
+      else same.set(d.head!, { d, n: 1 });
       byMessage.set(d.message, same);
     }
     let shown = 0;
