@@ -93,7 +93,7 @@ Deno.test("group_by_rule lists every location of a rule past max_locations, comp
     expect(out).toMatch(new RegExp(`src/${file}\\.rs(:| \\S+ )?[^\\n]*\\b${i + 1}:5\\b`));
   }
   expect(compactLocations(["a.rs:1:2", "b.rs:3", "a.rs:4:5", "Cargo.toml"])).toEqual([
-    "  a.rs: 1:2 4:5, b.rs:3, Cargo.toml",
+    "  a.rs:1:2, b.rs:3, a.rs:4:5, Cargo.toml",
   ]);
   const wrapped = compactLocations(Array.from({ length: 40 }, (_, i) => `src/file_${i}.rs:1:1`));
   expect(wrapped.length).toBeGreaterThan(1);
@@ -253,7 +253,7 @@ Deno.test("a JSON document's elements past max_items stay when they name a failu
 
 Deno.test("a finding reported again at the same place is counted, not listed again", () => {
   expect(compactLocations(["a.c:2:21", "a.c:2:21", "a.c:3:1", "b.c:2:21", "b.c:2:21"])).toEqual([
-    "  a.c: 2:21 (x2) 3:1, b.c:2:21 (x2)",
+    "  a.c:2:21 (x2), a.c:3:1, b.c:2:21 (x2)",
   ]);
   // A build repeated 300 times: the output stays the size of one build's.
   const once = Array.from(

@@ -280,15 +280,6 @@ function group(
     list.push(d);
     groups.set(key, list);
   }
-  // The absolute directory every grouped location shares is said once (deno and eslint print
-  // absolute paths); relative paths stay whole.
-  const grouped = [...groups.values()].filter((list) => list.length > 1).flat()
-    .filter((d) => d.head === undefined);
-  const base = commonDirectory(grouped.map((d) => d.location!));
-  if (/^(\/|file:\/\/|[A-Za-z]:[\\/])/.test(base) && base.length >= 8 && grouped.length >= 3) {
-    out.push(`files under ${base}:`);
-    for (const d of grouped) d.location = d.location!.slice(base.length);
-  }
   let findings = 0;
   for (const [key, list] of groups) {
     findings += list.length;
@@ -459,59 +450,18 @@ function indentOf(line: string): number {
 /** A tool's own error about a file it could not read: `drop_context` keeps these lines. */
 const IO_ERROR = /no such file|does not exist|is a directory|not readable/i;
 
-/**
- * A location's file and position: `path:line[:col]`, tsc's `path(line,col)`, shellcheck's
- * `path line N:`.
- */
-const FILE_POSITION = /^(.*?)(?::(\d+(?::\d+)?)|(\(\d+,\d+\))| line (\d+):)$/;
-
 /** Width the compact location lines wrap at. */
 const LOCATION_LINE = 100;
 
 /**
- * Locations, compactly, in first-seen order: a file's positions together (`a.ts: 12:5 34:1`, one
- * position as `a.ts:12:5`), the files joined by `, ` on lines wrapped near 100 characters.
+ * Locations, compactly: each as the tool printed it (`a.ts:12:5`, never merged into `a.ts: 12:5
+ * 34:1`, so every location stays findable as printed), in first-seen order, a repeated one once
+ * with its count, joined by `, ` on lines wrapped near 100 characters.
  */
 export function compactLocations(locations: string[]): string[] {
-  // file → position → times reported (a repeated build reports the same finding again).
-  const byFile = new Map<string, Map<string, number>>();
-  // A file's only position is shown as the tool printed it.
-  const original = new Map<string, string>();
-  for (const location of locations) {
-    const m = FILE_POSITION.exec(location);
-    const [file, position] = m ? [m[1], m[2] ?? m[3] ?? m[4]] : [location, ""];
-    if (!original.has(`${file}\n${position}`)) original.set(`${file}\n${position}`, location);
-    const positions = byFile.get(file) ?? new Map<string, number>();
-    positions.set(position, (positions.get(position) ?? 0) + 1);
-    byFile.set(file, positions);
-  }
-  return wrapItems([...byFile].map(([file, positions]) => {
-    const items: string[] = [];
-    let alone = 0;
-    let last = "";
-    for (const [position, n] of positions) {
-      if (position === "") alone = n;
-      else {
-        items.push(times(position, n));
-        last = times(original.get(`${file}\n${position}`)!, n);
-      }
-    }
-    if (items.length === 0) return times(file, alone);
-    const listed = items.length === 1 ? last : `${file}: ${items.join(" ")}`;
-    return alone ? `${times(file, alone)}, ${listed}` : listed;
-  }));
-}
-
-/** The longest directory (ending in `/`) that starts every location; "" when there is none. */
-function commonDirectory(locations: string[]): string {
-  if (locations.length === 0) return "";
-  let prefix = locations[0];
-  for (const location of locations) {
-    let n = 0;
-    while (n < prefix.length && n < location.length && prefix[n] === location[n]) n++;
-    prefix = prefix.slice(0, n);
-  }
-  return prefix.slice(0, prefix.lastIndexOf("/") + 1);
+  const counts = new Map<string, number>();
+  for (const location of locations) counts.set(location, (counts.get(location) ?? 0) + 1);
+  return wrapItems([...counts].map(([location, n]) => times(location, n)));
 }
 
 /** `text`, with ` (xN)` when it came N > 1 times. */
