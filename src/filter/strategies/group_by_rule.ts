@@ -90,6 +90,8 @@ interface Diagnostic {
   oneLine?: boolean;
   /** The line its location was read from, when that is not the start line (rustc's `-->`). */
   locationLine?: string;
+  /** Whether its location joins a file line's file and its own position (eslint's stylish). */
+  joined?: boolean;
 }
 
 interface Compiled {
@@ -196,6 +198,7 @@ function group(
         error: config.group_errors ? false : (one.group("sev") ?? "error") === "error",
         rule: one.group("rule"),
         location: underFile ? `${file}:${loc}` : loc,
+        joined: underFile,
         head: underFile ? undefined : headOf(line, loc, one.group("msg")),
         oneLine: !underFile,
       };
@@ -279,6 +282,15 @@ function group(
     const list = groups.get(key) ?? [];
     list.push(d);
     groups.set(key, list);
+  }
+  // Locations joined from a file line and a position were never printed whole: the absolute
+  // directory they all share (eslint prints absolute paths) is said once. Printed ones stay whole.
+  const joined = [...groups.values()].filter((list) => list.length > 1).flat()
+    .filter((d) => d.joined);
+  const base = commonDirectory(joined.map((d) => d.location!));
+  if (/^(\/|[A-Za-z]:[\\/])/.test(base) && base.length >= 8 && joined.length >= 3) {
+    out.push(`files under ${base}:`);
+    for (const d of joined) d.location = d.location!.slice(base.length);
   }
   let findings = 0;
   for (const [key, list] of groups) {
@@ -418,13 +430,17 @@ function headOf(line: string, location: string, msg: string | undefined): string
 
 /**
  * A diagnostic alone in its group, as printed: a one-line format's line and its continuation
- * lines; else its start line, and the line naming its location (rustc's `  --> a.rs:3:9`) or its
- * message on a later line (biome). Null when neither line is known.
+ * lines; else its start line (with its rule after it when a later line named it: clippy's
+ * `  [len_zero]`), and the line naming its location (rustc's `  --> a.rs:3:9`) or its message
+ * on a later line (biome). Null when neither line is known.
  */
 function printedAlone(d: Diagnostic): string[] | null {
   if (d.oneLine) return d.lines;
   const start = d.lines[0];
-  if (d.locationLine) return [start, d.locationLine];
+  if (d.locationLine) {
+    const rule = d.rule && !start.includes(d.rule) ? `  [${d.rule}]` : "";
+    return [start + rule, d.locationLine];
+  }
   if (d.head === undefined) return null;
   return start.includes(d.message) ? [start] : [start, `  ${d.message}`];
 }
@@ -462,6 +478,18 @@ export function compactLocations(locations: string[]): string[] {
   const counts = new Map<string, number>();
   for (const location of locations) counts.set(location, (counts.get(location) ?? 0) + 1);
   return wrapItems([...counts].map(([location, n]) => times(location, n)));
+}
+
+/** The longest directory (ending in `/`) that starts every location; "" when there is none. */
+function commonDirectory(locations: string[]): string {
+  if (locations.length === 0) return "";
+  let prefix = locations[0];
+  for (const location of locations) {
+    let n = 0;
+    while (n < prefix.length && n < location.length && prefix[n] === location[n]) n++;
+    prefix = prefix.slice(0, n);
+  }
+  return prefix.slice(0, prefix.lastIndexOf("/") + 1);
 }
 
 /** `text`, with ` (xN)` when it came N > 1 times. */
