@@ -285,8 +285,7 @@ function group(
   }
   // Locations joined from a file line and a position were never printed whole: the absolute
   // directory they all share (eslint prints absolute paths) is said once. Printed ones stay whole.
-  const joined = [...groups.values()].filter((list) => list.length > 1).flat()
-    .filter((d) => d.joined);
+  const joined = [...groups.values()].flat().filter((d) => d.joined);
   const base = commonDirectory(joined.map((d) => d.location!));
   if (/^(\/|[A-Za-z]:[\\/])/.test(base) && base.length >= 8 && joined.length >= 3) {
     out.push(`files under ${base}:`);
