@@ -1,6 +1,9 @@
 /**
  * group_by_rule: groups diagnostics (clippy, rustc, eslint, deno lint, tsc) by their rule and
- * prints one block per rule: `rule (N warnings): first message`, then the locations. Errors are
+ * prints one block per rule: `rule (N warnings): first message`, then the locations. It never
+ * rewrites a diagnostic's head: a one-line diagnostic keeps its line up to the message as printed
+ * (`src/a.ts(7,44): error TS2345:`), the first of each message its whole line, and a diagnostic
+ * alone in its group is shown as printed; locations stay as the tool wrote them. Errors are
  * kept verbatim (their code frames are what the model needs), unless `group_errors` is set
  * (linters whose every finding is an "error"). Improvement over the reference: a warning without
  * a rule line (rustc names the lint only once) is grouped by its message with quoted names
