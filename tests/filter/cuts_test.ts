@@ -93,7 +93,7 @@ Deno.test("group_by_rule lists every location of a rule past max_locations, comp
     expect(out).toMatch(new RegExp(`src/${file}\\.rs(:| \\S+ )?[^\\n]*\\b${i + 1}:5\\b`));
   }
   expect(compactLocations(["a.rs:1:2", "b.rs:3", "a.rs:4:5", "Cargo.toml"])).toEqual([
-    "  a.rs: 1:2 4:5, b.rs:3, Cargo.toml",
+    "  a.rs:1:2, b.rs:3, a.rs:4:5, Cargo.toml",
   ]);
   const wrapped = compactLocations(Array.from({ length: 40 }, (_, i) => `src/file_${i}.rs:1:1`));
   expect(wrapped.length).toBeGreaterThan(1);
@@ -206,7 +206,7 @@ Deno.test("json findings past max_items stay when they name a failure or a locat
   for (let i = 0; i < 30; i++) expect(out).toContain(`'v${i}'`);
 });
 
-Deno.test("group_by_rule lists a rule's findings by message shape, double-quoted names included", () => {
+Deno.test("group_by_rule lists a rule's findings by message, each keeping its head as printed", () => {
   const line = (loc: string, msg: string) => `${loc}: C0103: ${msg} (invalid-name)`;
   const input = [
     line("a.py:1:0", 'Argument name "s" doesn\'t conform to snake_case naming style'),
@@ -220,10 +220,11 @@ Deno.test("group_by_rule lists a rule's findings by message shape, double-quoted
       "^(?P<loc>[^\\s:]{1,300}:\\d{1,7}:\\d{1,7}): (?P<sev>C)\\d{4}: (?P<msg>[^\\n]{1,500}) \\((?P<rule>[\\w-]{1,60})\\)$",
   };
   expect(run(s, input, false)).toBe([
-    'invalid-name: Argument name "s" doesn\'t conform to snake_case naming style (4)',
-    "  a.py: 1:0 2:0",
-    '  b.py:3:4 "t"',
-    '  b.py:5:6 Variable name "f" doesn\'t conform to snake_case naming style',
+    "invalid-name (4):",
+    `  ${line("a.py:1:0", 'Argument name "s" doesn\'t conform to snake_case naming style')}`,
+    "  a.py:2:0: C0103:",
+    `  ${line("b.py:3:4", 'Argument name "t" doesn\'t conform to snake_case naming style')}`,
+    `  ${line("b.py:5:6", 'Variable name "f" doesn\'t conform to snake_case naming style')}`,
     "4 diagnostics in 1 groups",
   ].join("\n"));
 });
@@ -252,7 +253,7 @@ Deno.test("a JSON document's elements past max_items stay when they name a failu
 
 Deno.test("a finding reported again at the same place is counted, not listed again", () => {
   expect(compactLocations(["a.c:2:21", "a.c:2:21", "a.c:3:1", "b.c:2:21", "b.c:2:21"])).toEqual([
-    "  a.c: 2:21 (x2) 3:1, b.c:2:21 (x2)",
+    "  a.c:2:21 (x2), a.c:3:1, b.c:2:21 (x2)",
   ]);
   // A build repeated 300 times: the output stays the size of one build's.
   const once = Array.from(
@@ -268,5 +269,5 @@ Deno.test("a finding reported again at the same place is counted, not listed aga
   };
   const out = run(s, input, false);
   expect(out.length).toBeLessThan(2000);
-  expect(out).toContain("f29.c:2:21 (x300)");
+  expect(out).toContain("f29.c:2:21: warning: (x300)");
 });

@@ -104,13 +104,13 @@ Deno.test("continuation_pattern keeps a one-line diagnostic's follow-up lines un
     "  indented summary detail",
   ].join("\n");
   expect(engine.filter("lint", input, { failed: true }).text.split("\n")).toEqual([
-    "R1: first problem, described at some length so that grouping pays (2)",
-    "  a.x:1",
+    "R1 (2):",
+    "  a.x:1: R1 first problem, described at some length so that grouping pays",
     "    because of this",
     "      and that",
-    "  a.x:3",
+    "  a.x:3: R1",
     "    detail of the second R1",
-    "b.x:2 R2: other problem",
+    "b.x:2: R2 other problem",
     "Found 3 problems in 2 files",
     "  indented summary detail",
   ]);
@@ -149,7 +149,7 @@ Deno.test("when grouping saves nothing the findings stay as printed, without the
   expect(out.stats.confidence).toBe("full");
 });
 
-Deno.test("compactLocations reads tsc's and shellcheck's location forms and shows a file's only position as printed", () => {
+Deno.test("compactLocations shows every location as printed, tsc's and shellcheck's forms included", () => {
   expect(compactLocations([
     "a.ts(1,2)",
     "a.ts(3,4)",
@@ -159,7 +159,7 @@ Deno.test("compactLocations reads tsc's and shellcheck's location forms and show
     "t.sh line 4:",
     "c.rs:7:1",
   ])).toEqual([
-    "  a.ts: (1,2) (3,4), b.ts(5,6), s.sh: 3 9, t.sh line 4:, c.rs:7:1",
+    "  a.ts(1,2), a.ts(3,4), b.ts(5,6), s.sh line 3:, s.sh line 9:, t.sh line 4:, c.rs:7:1",
   ]);
 });
 
@@ -177,19 +177,24 @@ function lintEngine(strategy: Record<string, unknown>): FilterEngine {
   return new FilterEngine([rule], { security: false });
 }
 
-Deno.test("group_by_rule says an absolute directory all grouped locations share once, never a relative one", () => {
-  const findings = (dir: string) =>
-    [1, 2, 3].map((n) => `${dir}f${n}.ts:${n}: R1 the same problem with a long enough message`);
-  const absolute = lintEngine({}).filter("lint", findings("/home/dev/app/src/").join("\n")).text;
-  expect(absolute.split("\n")).toEqual([
-    "files under /home/dev/app/src/:",
+Deno.test("group_by_rule shows every location as printed, absolute paths whole", () => {
+  // Locations read from a line of their own (`  --> path:line`), and from a diagnostic's head.
+  const findings = [1, 2, 3].flatMap((n) => [
+    "warning[R1]: the same problem with a long enough message",
+    `  --> /home/dev/app/src/f${n}.ts:${n}:1`,
+  ]);
+  const own = lintEngine({ line_pattern: undefined }).filter("lint", findings.join("\n")).text;
+  expect(own.split("\n")).toEqual([
     "R1: the same problem with a long enough message (3)",
-    "  f1.ts:1, f2.ts:2, f3.ts:3",
+    "  /home/dev/app/src/f1.ts:1:1, /home/dev/app/src/f2.ts:2:1, /home/dev/app/src/f3.ts:3:1",
     "3 diagnostics in 1 groups",
   ]);
-  const relative = lintEngine({}).filter("lint", findings("packages/app/src/").join("\n")).text;
-  expect(relative).not.toContain("files under");
-  expect(relative).toContain("packages/app/src/f1.ts:1, packages/app/src/f2.ts:2");
+  const heads = lintEngine({}).filter(
+    "lint",
+    [1, 2, 3].map((n) => `/home/dev/app/src/f${n}.ts:${n}: R1 the same problem, long enough`)
+      .join("\n"),
+  ).text;
+  expect(heads).toContain("  /home/dev/app/src/f2.ts:2: R1\n");
 });
 
 Deno.test("group_by_rule drop_context drops the lines around diagnostics but keeps failure lines", () => {
@@ -203,8 +208,9 @@ Deno.test("group_by_rule drop_context drops the lines around diagnostics but kee
   ].join("\n");
   const dropped = lintEngine({ drop_context: true }).filter("lint", input, { failed: true }).text;
   expect(dropped.split("\n")).toEqual([
-    "R1: quote this variable to prevent word splitting (2)",
-    "  a.sh: 1 4",
+    "R1 (2):",
+    "  a.sh:1: R1 quote this variable to prevent word splitting",
+    "  a.sh:4: R1",
     "2 diagnostics in 1 groups",
     "b.sh: openBinaryFile: does not exist (No such file or directory)",
   ]);
@@ -255,9 +261,10 @@ Deno.test("group_by_rule frame_pattern drops a quoted code line and its marks, f
   const strategy = { frame_pattern: "^\\s*\\^+$" };
   const lines = lintEngine(strategy).filter("lint", input, { failed: true }).text.split("\n");
   expect(lines).toEqual([
-    'R1: prefer single quotes in "error" (2)',
-    "  a.rb: 3:5 9:7",
-    "a.rb:12:1 R2: a finding whose next line is a mark, not a code line",
+    "R1 (2):",
+    '  a.rb:3:5: R1 prefer single quotes in "error"',
+    "  a.rb:9:7: R1",
+    "a.rb:12:1: R2 a finding whose next line is a mark, not a code line",
     "^",
     "2 files inspected, 3 offenses detected",
   ]);
@@ -295,9 +302,12 @@ Deno.test("group_by_rule: a start line's `loc` is the location, the message come
   ];
   expect(engine.filter("lint", input.join("\n")).text).toBe([
     "Found 3 errors.",
-    "style/noVar: ! Use let or const. (2)",
-    "  a.js:1:2, b.js:3:4",
-    "b.js:9:1 correctness/noInner: × Declare it at the root. To avoid confusion.",
+    "style/noVar (2):",
+    "  a.js:1:2 style/noVar",
+    "    ! Use let or const.",
+    "  b.js:3:4 style/noVar",
+    "b.js:9:1 correctness/noInner",
+    "  × Declare it at the root. To avoid confusion.",
     "c.js format",
     "  × File content differs",
   ].join("\n"));

@@ -146,3 +146,49 @@ Deno.test("a failed command never comes out emptier than its failure", () => {
   const out = filter("make", input, true);
   expect(out).toContain("Error 1");
 });
+
+Deno.test("a pytest class test's failure keeps its name as printed beside its id", () => {
+  const input = [
+    "=================================== FAILURES ===================================",
+    "____________________ CartTests.test_total ____________________",
+    "",
+    "    def test_total(self):",
+    ">       self.assertEqual(total([1, 2]), 4)",
+    "E       AssertionError: 3 != 4",
+    "",
+    "tests/test_cart.py:9: AssertionError",
+    "____________________ test_empty ____________________",
+    ">       assert total([]) == 1",
+    "E       assert 0 == 1",
+    "",
+    "tests/test_cart.py:14: AssertionError",
+    "=========================== short test summary info ============================",
+    "FAILED tests/test_cart.py::CartTests::test_total - AssertionError: 3 != 4",
+    "FAILED tests/test_cart.py::test_empty - assert 0 == 1",
+    "========================= 2 failed, 4 passed in 0.52s ==========================",
+  ].join("\n");
+  const out = filter("pytest", input, true);
+  expect(out).toContain("CartTests.test_total");
+  expect(out).toContain("tests/test_cart.py::CartTests::test_total");
+  expect(out).toContain("___ tests/test_cart.py::test_empty ___");
+});
+
+Deno.test("a clean make build keeps its compiler commands, the link step included", () => {
+  const input = [
+    "mkdir -p build",
+    "cc -Wall -c -o build/a.o src/a.c",
+    "cc -Wall -c -o build/b.o src/b.c",
+    "cc -Wall -o app build/a.o build/b.o",
+  ].join("\n");
+  expect(filter("make", input)).toContain("cc -Wall -o app build/a.o build/b.o");
+  // With warnings grouped, the command lines around them go.
+  const warned = [
+    "cc -Wall -c -o build/a.o src/a.c",
+    ...Array.from(
+      { length: 4 },
+      (_, i) => `src/a${i}.c:2:5: warning: unused variable ‘x’ [-Wunused-variable]`,
+    ),
+    "cc -Wall -o app build/a.o",
+  ].join("\n");
+  expect(filter("make", warned)).not.toContain("cc -Wall -c");
+});

@@ -938,7 +938,8 @@ Deno.test("group_by_rule: grouped_noise_patterns go only when something was grou
     "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.20s",
   ].join("\n");
   expect(run(s, input).text).toBe([
-    "src/lib.rs:1:5 unused_variables: unused variable: `a`",
+    "warning: unused variable: `a`  [unused_variables]",
+    " --> src/lib.rs:1:5",
     "warning: `x` (lib) generated 1 warning",
   ].join("\n"));
   const clean =

@@ -1,6 +1,9 @@
 /**
  * group_by_rule: groups diagnostics (clippy, rustc, eslint, deno lint, tsc) by their rule and
- * prints one block per rule: `rule (N warnings): first message`, then the locations. Errors are
+ * prints one block per rule: `rule (N warnings): first message`, then the locations. It never
+ * rewrites a diagnostic's head: a one-line diagnostic keeps its line up to the message as printed
+ * (`src/a.ts(7,44): error TS2345:`), the first of each message its whole line, and a diagnostic
+ * alone in its group is shown as printed; locations stay as the tool wrote them. Errors are
  * kept verbatim (their code frames are what the model needs), unless `group_errors` is set
  * (linters whose every finding is an "error"). Improvement over the reference: a warning without
  * a rule line (rustc names the lint only once) is grouped by its message with quoted names
@@ -81,6 +84,17 @@ interface Diagnostic {
   location?: string;
   /** Lines continuing a one-line diagnostic (`continuation_pattern`), also in `lines`. */
   continuation?: string[];
+  /**
+   * The diagnostic's head as printed, its line up to the message (`src/a.ts(7,44): error
+   * TS2345:`), when that line holds its location; grouped, each finding still shows it verbatim.
+   */
+  head?: string;
+  /** Whether `lines[0]` is the whole diagnostic as printed (a one-line format). */
+  oneLine?: boolean;
+  /** The line its location was read from, when that is not the start line (rustc's `-->`). */
+  locationLine?: string;
+  /** Whether its location joins a file line's file and its own position (eslint's stylish). */
+  joined?: boolean;
 }
 
 interface Compiled {
@@ -179,12 +193,17 @@ function group(
     if (one) {
       current = null;
       const loc = one.group("loc") ?? "";
+      // Under a file line (`file_pattern`) the line holds only a position: no head of its own.
+      const underFile = file !== "" && !loc.includes(file);
       continued = {
         lines: [line],
         message: (one.group("msg") ?? line).trim(),
         error: config.group_errors ? false : (one.group("sev") ?? "error") === "error",
         rule: one.group("rule"),
-        location: file && !loc.includes(file) ? `${file}:${loc}` : loc,
+        location: underFile ? `${file}:${loc}` : loc,
+        joined: underFile,
+        head: underFile ? undefined : headOf(line, loc, one.group("msg")),
+        oneLine: !underFile,
       };
       diagnostics.push(continued);
       continue;
@@ -205,6 +224,7 @@ function group(
         rule: start.group("rule"),
         location: start.group("loc") || undefined,
       };
+      if (current.location) current.head = headOf(line, current.location, msg);
       // The message is on a later line (`message_line_pattern`) until one is found.
       awaiting = msg === undefined && p.messageLine !== undefined;
       messageIndent = -1;
@@ -227,7 +247,10 @@ function group(
       current.message += ` ${line.trim()}`;
     } else messageIndent = -1;
     const loc = current.location ? undefined : p.location.exec(line);
-    if (loc) current.location = loc.group(1);
+    if (loc) {
+      current.location = loc.group(1);
+      current.locationLine = line;
+    }
     const rule = current.rule ? undefined : p.rule.exec(line);
     if (rule) current.rule = firstGroup(rule);
   }
@@ -263,28 +286,62 @@ function group(
     list.push(d);
     groups.set(key, list);
   }
-  // The absolute directory every grouped location shares is said once (deno and eslint print
-  // absolute paths); relative paths stay whole.
-  const grouped = [...groups.values()].flat();
-  const base = commonDirectory(grouped.map((d) => d.location!));
-  if (/^(\/|file:\/\/|[A-Za-z]:[\\/])/.test(base) && base.length >= 8 && grouped.length >= 3) {
+  // Locations joined from a file line and a position were never printed whole: the absolute
+  // directory they all share (eslint prints absolute paths) is said once. Printed ones stay whole.
+  const joined = [...groups.values()].flat().filter((d) => d.joined);
+  const base = commonDirectory(joined.map((d) => d.location!));
+  if (/^(\/|[A-Za-z]:[\\/])/.test(base) && base.length >= 8 && joined.length >= 3) {
     out.push(`files under ${base}:`);
-    for (const d of grouped) d.location = d.location!.slice(base.length);
+    for (const d of joined) d.location = d.location!.slice(base.length);
   }
   let findings = 0;
   for (const [key, list] of groups) {
     findings += list.length;
     const first = stripSeverity(list[0].message);
     const keyed = list[0].rule !== undefined;
-    // A rule found once is one line, its location first (`a.ts:3:1 no-var: message`).
-    if (list.length === 1 && !list[0].continuation?.length) {
-      out.push(`${list[0].location} ${keyed ? `${key}: ` : ""}${first}`);
-      continue;
+    // A rule found once is said as the tool printed it: its line(s), or its start line and the
+    // line naming its location; else its location first (`a.ts:3:1 no-var: message`).
+    if (list.length === 1) {
+      const single = printedAlone(list[0]);
+      if (single) {
+        out.push(...single);
+        continue;
+      }
+      if (!list[0].continuation?.length) {
+        out.push(`${list[0].location} ${keyed ? `${key}: ` : ""}${first}`);
+        continue;
+      }
     }
-    // The rule and message as the tool prints them (`eslint(eqeqeq): Expected …`), then the count.
+    // Findings whose line holds their location are listed as printed, those saying one message
+    // together: the first whole, the others by their head (`  src/a.ts(9,3): error TS2345:`);
+    // past max_locations only heads. The group line is then the rule and count. Else the rule and
+    // message as the tool prints them (`eslint(eqeqeq): Expected …`), then the count.
+    const headed = list.every((d) => d.head !== undefined);
     out.push(
-      keyed ? `${key}: ${first} (${list.length})` : `${stripSeverity(key)} (${list.length})`,
+      headed
+        ? `${keyed ? key : stripSeverity(key)} (${list.length}):`
+        : keyed
+        ? `${key}: ${first} (${list.length})`
+        : `${stripSeverity(key)} (${list.length})`,
     );
+    // message → head → its first finding and how often it was printed (a repeated build).
+    const byMessage = new Map<string, Map<string, { d: Diagnostic; n: number }>>();
+    for (const d of list.filter((d) => d.head !== undefined)) {
+      const same = byMessage.get(d.message) ?? new Map<string, { d: Diagnostic; n: number }>();
+      const seen = same.get(d.head!);
+      if (seen) seen.n++;
+      else same.set(d.head!, { d, n: 1 });
+      byMessage.set(d.message, same);
+    }
+    let shown = 0;
+    for (const [message, members] of byMessage) {
+      [...members.values()].forEach(({ d, n }, i) => {
+        const whole = i === 0 && shown++ < config.max_locations;
+        out.push(`  ${times(whole && d.oneLine ? d.lines[0].trim() : d.head!, n)}`);
+        if (whole && !d.oneLine && !d.lines[0].includes(message)) out.push(`    ${message}`);
+        for (const line of d.continuation ?? []) out.push(`  ${line}`);
+      });
+    }
     // Findings of one message shape (the same message but for quoted names) go together: the
     // ones saying exactly the shape's first message are bare locations, listed compactly
     // (`  a.ts: 12:5 34:1, b.ts:3:4`), the others a location with their names (`a.ts:7:9 'y'`),
@@ -292,6 +349,7 @@ function group(
     // Past max_locations only the locations stay.
     const shapes = new Map<string, { d: Diagnostic; i: number }[]>();
     list.forEach((d, i) => {
+      if (d.head !== undefined) return;
       const shape = elideNames(stripSeverity(d.message));
       const members = shapes.get(shape) ?? [];
       members.push({ d, i });
@@ -363,6 +421,33 @@ function group(
 }
 
 /**
+ * A diagnostic's line up to its message (`msg`), right-trimmed; the whole line when the message
+ * is not found after the location.
+ */
+function headOf(line: string, location: string, msg: string | undefined): string {
+  if (!msg) return line.trim();
+  const at = line.indexOf(msg, Math.max(0, line.indexOf(location) + location.length));
+  return (at > 0 ? line.slice(0, at) : line).trim();
+}
+
+/**
+ * A diagnostic alone in its group, as printed: a one-line format's line and its continuation
+ * lines; else its start line (with its rule after it when a later line named it: clippy's
+ * `  [len_zero]`), and the line naming its location (rustc's `  --> a.rs:3:9`) or its message
+ * on a later line (biome). Null when neither line is known.
+ */
+function printedAlone(d: Diagnostic): string[] | null {
+  if (d.oneLine) return d.lines;
+  const start = d.lines[0];
+  if (d.locationLine) {
+    const rule = d.rule && !start.includes(d.rule) ? `  [${d.rule}]` : "";
+    return [start + rule, d.locationLine];
+  }
+  if (d.head === undefined) return null;
+  return start.includes(d.message) ? [start] : [start, `  ${d.message}`];
+}
+
+/**
  * The positions of quoted code frames: each line matching `frame_pattern` (a mark such as
  * `^^^^`) and the code line above it, unless that line is itself a diagnostic.
  */
@@ -383,47 +468,18 @@ function indentOf(line: string): number {
 /** A tool's own error about a file it could not read: `drop_context` keeps these lines. */
 const IO_ERROR = /no such file|does not exist|is a directory|not readable/i;
 
-/**
- * A location's file and position: `path:line[:col]`, tsc's `path(line,col)`, shellcheck's
- * `path line N:`.
- */
-const FILE_POSITION = /^(.*?)(?::(\d+(?::\d+)?)|(\(\d+,\d+\))| line (\d+):)$/;
-
 /** Width the compact location lines wrap at. */
 const LOCATION_LINE = 100;
 
 /**
- * Locations, compactly, in first-seen order: a file's positions together (`a.ts: 12:5 34:1`, one
- * position as `a.ts:12:5`), the files joined by `, ` on lines wrapped near 100 characters.
+ * Locations, compactly: each as the tool printed it (`a.ts:12:5`, never merged into `a.ts: 12:5
+ * 34:1`, so every location stays findable as printed), in first-seen order, a repeated one once
+ * with its count, joined by `, ` on lines wrapped near 100 characters.
  */
 export function compactLocations(locations: string[]): string[] {
-  // file → position → times reported (a repeated build reports the same finding again).
-  const byFile = new Map<string, Map<string, number>>();
-  // A file's only position is shown as the tool printed it.
-  const original = new Map<string, string>();
-  for (const location of locations) {
-    const m = FILE_POSITION.exec(location);
-    const [file, position] = m ? [m[1], m[2] ?? m[3] ?? m[4]] : [location, ""];
-    if (!original.has(`${file}\n${position}`)) original.set(`${file}\n${position}`, location);
-    const positions = byFile.get(file) ?? new Map<string, number>();
-    positions.set(position, (positions.get(position) ?? 0) + 1);
-    byFile.set(file, positions);
-  }
-  return wrapItems([...byFile].map(([file, positions]) => {
-    const items: string[] = [];
-    let alone = 0;
-    let last = "";
-    for (const [position, n] of positions) {
-      if (position === "") alone = n;
-      else {
-        items.push(times(position, n));
-        last = times(original.get(`${file}\n${position}`)!, n);
-      }
-    }
-    if (items.length === 0) return times(file, alone);
-    const listed = items.length === 1 ? last : `${file}: ${items.join(" ")}`;
-    return alone ? `${times(file, alone)}, ${listed}` : listed;
-  }));
+  const counts = new Map<string, number>();
+  for (const location of locations) counts.set(location, (counts.get(location) ?? 0) + 1);
+  return wrapItems([...counts].map(([location, n]) => times(location, n)));
 }
 
 /** The longest directory (ending in `/`) that starts every location; "" when there is none. */

@@ -510,7 +510,7 @@ const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
 /**
  * Failures a runner reports twice, merged into one. pytest: a failure block (`___ test_b ___`)
  * and its short-summary line (`FAILED t.py::test_b - msg`, the message cut) become one block
- * headed by the full id. vitest: the progress tree's `× suite > test` with its one-line message
+ * headed by the full id (and the name as printed, when the id does not end with it). vitest: the progress tree's `× suite > test` with its one-line message
  * goes when the failure report (`FAIL file > suite > test`) shows the same test. A name found
  * twice on either side is left alone (which block it means is unknown).
  */
@@ -539,7 +539,9 @@ function mergeRepeatedFailures(
   for (const [name, block] of pyBlocks) {
     const short = pyShort.get(name);
     if (!block || !short) continue;
-    renamed.set(block, short.id);
+    // A test of a class is headed `Class.test` but its id says `Class::test`: the head keeps the
+    // name as printed too, so both spellings stay findable.
+    renamed.set(block, short.id.endsWith(name) ? short.id : `${name} (${short.id})`);
     dropped.add(short.marker);
   }
   if (vitestReported.size) {

@@ -1,0 +1,76 @@
+/**
+ * The grouping strategies never rewrite a diagnostic's head: through the built-in rules, each
+ * finding of a real output (bench/corpus) keeps `<location>: <severity> <rule>` as the tool
+ * printed it, and a finding alone in its group keeps its whole line.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const corpus = new URL("../../bench/corpus/", import.meta.url);
+
+/** Real outputs, and each format's head written independently of the rules' patterns. */
+const CASES: { file: string; head: RegExp }[] = [
+  { file: "node/tsc_errors", head: /^\S+\(\d+,\d+\): (error|warning) TS\d+:/ },
+  { file: "python/pylint_package", head: /^[^\s:]+:\d+:\d+: [CRWEFI]\d{4}:/ },
+  { file: "python/mypy_errors", head: /^[^\s:]+:\d+: (error|warning):/ },
+  {
+    file: "ruby/rubocop_lib",
+    head: /^[^\s:]+:\d+:\d+: [CWRIEF]: (\[Correct\w+\] )?[A-Z]\w*\/\w+:/,
+  },
+  { file: "lint/markdownlint_docs", head: /^\S+:\d+(:\d+)? (error |warning )?MD\d{3}\/[\w/-]+/ },
+  { file: "make/gcc_direct", head: /^[^\s:]+:\d+:\d+: (warning|error):/ },
+  { file: "make/build_warnings", head: /^[^\s:]+:\d+:\d+: (warning|error):/ },
+  { file: "lint/biome_lint", head: /^\S+:\d+:\d+ lint\/\w+\/\w+/ },
+];
+
+for (const { file, head } of CASES) {
+  Deno.test(`grouping keeps each diagnostic's verbatim head: ${file}`, async () => {
+    const meta = JSON.parse(await Deno.readTextFile(new URL(`${file}.json`, corpus)));
+    const input = await Deno.readTextFile(new URL(`${file}.txt`, corpus));
+    const result = engine.filter(meta.command, input, { failed: meta.exit_code !== 0 });
+    const heads = input.split("\n").flatMap((line) => head.exec(line)?.[0] ?? []);
+    expect(heads.length).toBeGreaterThan(1);
+    const missing = heads.filter((h) => !result.text.includes(h));
+    expect(missing).toEqual([]);
+  });
+}
+
+Deno.test("grouping keeps heads verbatim and still says a repeated message once", () => {
+  const input = [
+    ...Array.from(
+      { length: 20 },
+      (_, i) =>
+        `src/m${i}.ts(3,7): error TS2322: Type 'number' is not assignable to type 'string'.`,
+    ),
+    "src/alone.ts(9,1): error TS2304: Cannot find name 'x'.",
+  ].join("\n");
+  const out = engine.filter("npx tsc -p .", input, { failed: true }).text;
+  expect(out.length).toBeLessThan(input.length / 2);
+  for (let i = 0; i < 20; i++) expect(out).toContain(`src/m${i}.ts(3,7): error TS2322`);
+  // The message is said whole once, with the first finding's line; a finding alone is its line.
+  expect(out.split("Type 'number' is not assignable").length).toBe(2);
+  expect(out).toContain(
+    "  src/m0.ts(3,7): error TS2322: Type 'number' is not assignable to type 'string'.\n",
+  );
+  expect(out.split("\n")).toContain("src/alone.ts(9,1): error TS2304: Cannot find name 'x'.");
+});
+
+Deno.test("mypy's findings keep their `path:line: error:` heads and their notes", () => {
+  const input = [
+    ...Array.from(
+      { length: 6 },
+      (_, i) =>
+        `pkg/m${i}.py:${i + 1}: error: Function is missing a type annotation  [no-untyped-def]`,
+    ),
+    'pkg/a.py:9: error: Name "y" is not defined  [name-defined]',
+    'pkg/a.py:9: note: Did you mean "x"?',
+    "Found 7 errors in 7 files (checked 8 source files)",
+  ].join("\n");
+  const out = engine.filter("mypy pkg", input, { failed: true }).text;
+  for (let i = 0; i < 6; i++) expect(out).toContain(`pkg/m${i}.py:${i + 1}: error:`);
+  expect(out).toContain('pkg/a.py:9: error: Name "y" is not defined  [name-defined]');
+  expect(out).toContain('pkg/a.py:9: note: Did you mean "x"?');
+  expect(out.length).toBeLessThan(input.length);
+});
