@@ -142,7 +142,10 @@ export class FilterEngine {
         : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");
     } else {
       try {
-        ({ text, confidence } = runRules(rules, body, failed));
+        ({ text, confidence } = runRules(rules, body, {
+          failed,
+          after: this.#after(command, rules),
+        }));
       } catch (error) {
         // V8 throws RangeError when a built-in pattern's backtracking outgrows its stack on a
         // line of millions of characters: the rules run again with such lines cut in the middle
@@ -151,7 +154,10 @@ export class FilterEngine {
         if (!(error instanceof RangeError)) throw error;
         try {
           // Cut lines are a change the rules did not make: at best Partial.
-          ({ text } = runRules(rules, cutHugeLines(body), failed));
+          ({ text } = runRules(rules, cutHugeLines(body), {
+            failed,
+            after: this.#after(command, rules),
+          }));
           confidence = "partial";
         } catch (again) {
           if (!(again instanceof RangeError)) throw again;
@@ -206,6 +212,12 @@ export class FilterEngine {
       }));
     if (!rules.length && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
       stages.push({ name: "generic", type: "generic", create: (ctx) => genericStage(ctx) });
+    } else if (rules.length && this.#after(command, rules)) {
+      stages.push({
+        name: "generic (after rules)",
+        type: "generic",
+        create: (ctx) => genericStage(ctx, undefined, { after: true }),
+      });
     }
     // As in filter(): when a pattern's backtracking outgrows V8's stack on a huge line, the
     // stages run again on the lines with such lines cut, and when that fails too the output
@@ -247,6 +259,15 @@ export class FilterEngine {
       confidence: "fallback",
     });
     return traces;
+  }
+
+  /**
+   * Whether the generic folds run after the rules: the generic pass is on, the command prints a
+   * report (not content) and no matched rule opted out with `generic = false`.
+   */
+  #after(command: string, rules: CompiledRule[]): boolean {
+    return this.generic && rules.every((rule) => rule.generic !== false) &&
+      genericApplies(matchCandidates(command).at(-1)!);
   }
 
   #outcome(
@@ -400,13 +421,20 @@ function cutHugeLines(body: string): string {
 function runRules(
   rules: CompiledRule[],
   body: string,
-  failed: boolean,
+  options: { failed: boolean; after: boolean },
 ): { text: string; confidence: Confidence } {
+  const { failed } = options;
   const output = new Output();
   const passed: string[][] = rules.map(() => []);
-  const stages = chain(rules, failed, output.push, passed);
+  // The generic folds after the rules change no rule's verdict: their stage's confidence is not
+  // counted.
+  const after = options.after
+    ? genericStage({ emit: output.push, failed }, undefined, { after: true })
+    : null;
+  const stages = chain(rules, failed, after ? after.push : output.push, passed);
   walkLines(body, (line) => stages[0].push(line));
   const confidence = chainConfidence(stages.map((stage) => stage.finish()));
+  after?.finish();
   // A filter must never make the output bigger than what it replaces.
   const text = output.length > body.length ? sanitize(body) : output.text();
   return {

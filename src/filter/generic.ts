@@ -19,6 +19,8 @@ import {
   omitted,
 } from "./strategies/mod.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
+import { foldCompilerNotes } from "./generic_compiler.ts";
+import { foldPassingTests } from "./generic_tests.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -98,14 +100,22 @@ export function genericApplies(command: string): boolean {
 /** One line's verdict, for `--explain`: why the generic pass removed or rewrote it. */
 export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
 
-/** The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain). */
+/**
+ * The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain).
+ * With `after` set it is the pass after a rule: only the folds that keep every failure-looking
+ * line run (library stack frames, system-header notes of compiler diagnostics, repeated lines,
+ * long lines cut in the middle); no progress line goes, no listing folds, nothing is truncated,
+ * and JSON is left to the rule.
+ */
 export function genericStage(
   ctx: StageContext,
   onRemove?: (line: string, why: GenericAction) => void,
+  options: { after?: boolean } = {},
 ): Stage {
+  const after = options.after ?? false;
   let first: string | null = null;
   let json: Stage | null = null;
-  const tail = truncator(ctx, onRemove);
+  const tail = after ? passOn(ctx) : truncator(ctx, onRemove);
   const held: string[] = [];
   let run: string | null = null;
   let runKey: string | null = null;
@@ -135,10 +145,11 @@ export function genericStage(
   const runLines: string[] = [];
   const take = (line: string) => {
     // Lines that differ in their times only are as long as each other (times have fixed widths).
+    // Blank lines never collapse (the pass after a rule may receive several in a row).
     if (
-      line === run ||
-      (run !== null && line.length === run.length && line.trim() !== "" &&
-        withoutTimes(line) === (runKey ??= withoutTimes(run)))
+      line.trim() !== "" && run !== null &&
+      (line === run ||
+        (line.length === run.length && withoutTimes(line) === (runKey ??= withoutTimes(run))))
     ) {
       if (line !== run) runTimed = true;
       runCount++;
@@ -146,7 +157,7 @@ export function genericStage(
       return;
     }
     flushRun();
-    if (isProgress(line)) {
+    if (!after && isProgress(line)) {
       changed = true;
       onRemove?.(line, "progress");
       return;
@@ -159,7 +170,7 @@ export function genericStage(
   };
   return {
     push(line) {
-      if (first === null && line.trim() !== "") {
+      if (!after && first === null && line.trim() !== "") {
         first = line;
         if (looksLikeJson(line)) json = compileStrategy(JSON_DEFAULTS, "v8").createStage(ctx);
       }
@@ -168,7 +179,11 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const folded = foldDataRuns(foldTreeListing(foldPathListing(foldStackFrames(held))));
+      const frames = foldCompilerNotes(foldStackFrames(held));
+      const folded = after ? frames : foldPassingTests(
+        foldDataRuns(foldTreeListing(foldPathListing(frames))),
+        ctx.failed,
+      );
       if (folded.length !== held.length) changed = true;
       for (const line of folded) take(line);
       flushRun();
@@ -208,6 +223,11 @@ export function cutMiddle(line: string): string {
   }
   if (tailStart > next) out += ` …[${tailStart - next} chars cut]… `;
   return out + line.slice(Math.max(next, tailStart));
+}
+
+/** Every line straight through (the pass after a rule cuts nothing). */
+function passOn(ctx: StageContext): { push(line: string): void; finish(): boolean } {
+  return { push: ctx.emit, finish: () => false };
 }
 
 /**
