@@ -55,23 +55,27 @@ export function foldCompilerNotes(lines: readonly string[]): string[] {
   const out: string[] = [];
   let run: string[] = [];
   const flush = () => {
-    if (run.length >= MIN_FOLDED) {
-      out.push(`… ${run.length} lines of notes in system headers folded …`);
-    } else out.push(...run);
+    const fold = `… ${run.length} lines of notes in system headers folded …`;
+    // A fold line longer than what it replaces is no fold.
+    if (run.length >= MIN_FOLDED && fold.length < run.join("\n").length) out.push(fold);
+    else out.push(...run);
     run = [];
   };
   /** What the last diagnostic line did: its snippet lines follow it. */
   let last: Kind = "other";
+  /** clang's snippet lines (a source line, its marks) still expected after a folded note. */
+  let loose = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const kind = classify(line);
-    if (kind !== "other") last = kind;
-    else if (last === "fold" && isSnippet(lines, i)) {
-      // A snippet of a folded note folds with it; clang's is a source line and its marks.
+    if (kind === "other" && last === "fold" && isSnippet(line, loose)) {
+      // A snippet of a folded note folds with it.
+      if (!GCC_SNIPPET.test(line)) loose--;
       run.push(line);
-      if (!GCC_SNIPPET.test(line) && MARKS.test(lines[i + 1] ?? "x")) run.push(lines[++i]);
       continue;
-    } else last = "other";
+    }
+    last = kind;
+    loose = kind === "fold" ? 2 : 0;
     if (kind === "fold") {
       run.push(line);
       continue;
@@ -83,12 +87,12 @@ export function foldCompilerNotes(lines: readonly string[]): string[] {
   return out;
 }
 
-/** Whether `lines[i]` is a source snippet under a diagnostic: gcc's, or clang's (its marks below). */
-function isSnippet(lines: readonly string[], i: number): boolean {
-  const line = lines[i];
+/**
+ * Whether a line is a source snippet under a diagnostic: gcc's (`  45 | code`), or, while `loose`
+ * allows, clang's indented source line and its marks (a rule may have dropped the marks).
+ */
+function isSnippet(line: string, loose: number): boolean {
   if (line.length > MAX_TESTED) return false;
   if (GCC_SNIPPET.test(line)) return true;
-  const next = lines[i + 1];
-  return next !== undefined && next.length <= MAX_TESTED && next.includes("^") &&
-    MARKS.test(next) && classify(line) === "other";
+  return loose > 0 && line.trim() !== "" && (/^\s/.test(line) || MARKS.test(line));
 }

@@ -24,9 +24,15 @@ const PASS_SHAPES: RegExp[] = [
   /^\s{0,12}\d{1,6}\/\d{1,6} Test {1,6}#\d{1,6}: \S{1,500} \.{0,200} {1,40}Passed\b/,
   /^\s{1,12}Passed \S/,
   /^\.{1,2000}$/,
+  // TAP's plan and prove's verdict under a test file's name.
+  /^\s{0,40}1\.\.\d{1,7}$/,
+  /^ok$/,
 ];
 /** A test's start line, folded with the passing line right after it. */
 const START = /^(?:\[ RUN {0,12}\] |=== RUN {1,6})\S/;
+/** prove's test file line; it folds when the file's lines below it end in the `ok` verdict. */
+const FILE_START = /^\S{1,500} \.{2,200} ?$/;
+
 /** A failing test line in the same shapes (a failed command counts as one too). */
 const FAILING =
   /(?: \.\.\. (?:FAIL|ERROR)\b| FAILED\b|^\s{0,40}not ok \d|--- FAIL: |^\[ {0,4}FAILED {0,4}\] |^\s{0,40}[✗✘×✖] \S| = \d{1,6}\.\d{1,6} s = [FE]$)/;
@@ -43,25 +49,32 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): str
   }
   const out: string[] = [];
   let run: string[] = [];
-  let tests = 0;
   const flush = () => {
-    if (tests >= MIN_FOLDED) {
-      out.push(`${/^\s*/.exec(run[0])![0]}… ${tests} passing test lines folded …`);
-    } else out.push(...run);
+    const fold = `${/^\s*/.exec(run[0] ?? "")![0]}… ${run.length} passing test lines folded …`;
+    // A fold line longer than what it replaces is no fold.
+    if (run.length >= MIN_FOLDED && fold.length < run.join("\n").length) out.push(fold);
+    else out.push(...run);
     run = [];
-    tests = 0;
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (isPassingTest(line)) {
       run.push(line);
-      tests++;
     } else if (
       line.length <= MAX_TESTED && START.test(line) && i + 1 < lines.length &&
       isPassingTest(lines[i + 1])
     ) {
       run.push(line, lines[++i]);
-      tests++;
+    } else if (line.length <= MAX_TESTED && FILE_START.test(line)) {
+      let end = i + 1;
+      while (end < lines.length && lines[end] !== "ok" && isPassingTest(lines[end])) end++;
+      if (lines[end] !== "ok") {
+        flush();
+        out.push(line);
+        continue;
+      }
+      run.push(...lines.slice(i, end + 1));
+      i = end;
     } else {
       flush();
       out.push(line);
