@@ -59,6 +59,9 @@ function chainConfidence(results: Confidence[]): Confidence {
   return acted.length ? acted.reduce(worstConfidence, "full") : "fallback";
 }
 
+/** The name of the generic folds' stage after the rules in a trace. */
+const AFTER_RULES = "generic (after rules)";
+
 /** Notices the bash tool appends (`[exit code 2]`, timeouts); kept out of the rules' reach. */
 const NOTICE =
   /^\[(exit code -?\d+|exit status -?\d+|timeout|timed out|cancelled|killed by [^\]]+|background|truncated|output truncated)\]/;
@@ -214,7 +217,7 @@ export class FilterEngine {
       stages.push({ name: "generic", type: "generic", create: (ctx) => genericStage(ctx) });
     } else if (rules.length && this.#after(command, rules)) {
       stages.push({
-        name: "generic (after rules)",
+        name: AFTER_RULES,
         type: "generic",
         create: (ctx) => genericStage(ctx, undefined, { after: true }),
       });
@@ -229,7 +232,10 @@ export class FilterEngine {
         try {
           const stage = create({ emit: (line) => output.push(line), failed });
           for (const line of input) stage.push(line);
-          out.push({ name, type, input, output, confidence: stage.finish() });
+          const confidence = stage.finish();
+          // The folds after the rules show only when they changed something.
+          if (name === AFTER_RULES && confidence === "fallback") continue;
+          out.push({ name, type, input, output, confidence });
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           return false;
@@ -426,15 +432,15 @@ function runRules(
   const { failed } = options;
   const output = new Output();
   const passed: string[][] = rules.map(() => []);
-  // The generic folds after the rules change no rule's verdict: their stage's confidence is not
-  // counted.
+  // The generic folds after the rules change no rule's verdict (only a Fallback, below).
   const after = options.after
     ? genericStage({ emit: output.push, failed }, undefined, { after: true })
     : null;
   const stages = chain(rules, failed, after ? after.push : output.push, passed);
   walkLines(body, (line) => stages[0].push(line));
-  const confidence = chainConfidence(stages.map((stage) => stage.finish()));
-  after?.finish();
+  let confidence = chainConfidence(stages.map((stage) => stage.finish()));
+  // Rules that all passed their input on leave a Fallback; folds after them make it Partial.
+  if (after?.finish() === "partial" && confidence === "fallback") confidence = "partial";
   // A filter must never make the output bigger than what it replaces.
   const text = output.length > body.length ? sanitize(body) : output.text();
   return {

@@ -11,6 +11,7 @@
  * report (`cat`, `head`, `sed`, `diff` …) are left alone: the model may edit what it read.
  */
 import {
+  carriesFailure,
   compileStrategy,
   FAILURE_SIGNAL,
   FailureKeeper,
@@ -104,7 +105,7 @@ export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
  * The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain).
  * With `after` set it is the pass after a rule: only the folds that keep every failure-looking
  * line run (library stack frames, system-header notes of compiler diagnostics, repeated lines,
- * long lines cut in the middle); no progress line goes, no listing folds, nothing is truncated,
+ * long lines cut in the middle unless they name a failure or a location); no progress line goes, no listing folds, nothing is truncated,
  * and JSON is left to the rule.
  */
 export function genericStage(
@@ -124,6 +125,8 @@ export function genericStage(
   let changed = false;
   const cut = (line: string): string => {
     if (line.length <= LONG_LINE) return line;
+    // After a rule, a long line it kept that names a failure or a location stays whole.
+    if (after && carriesFailure(line)) return line;
     changed = true;
     onRemove?.(line, "cut");
     return cutMiddle(line);
