@@ -7,7 +7,7 @@
  */
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
+import { explainFilter, FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
 import { compileRule, RuleError } from "../../src/filter/rule.ts";
 import { FAILURE_SIGNAL } from "../../src/filter/strategies/mod.ts";
 
@@ -111,4 +111,8 @@ Deno.test("--explain's trace shows the folds after the rules as their own stage"
   expect(last.output.join("\n")).toBe(engine.filter("make test", input, { failed: true }).text);
   expect(engine.trace("git diff", read("git_diff_repeats.txt")).map((t) => t.name))
     .toEqual(["sanitize", "git-diff"]);
+  const explained = explainFilter(engine, "make test", input, { failed: true });
+  expect(explained.filter((l) => !l.startsWith("  "))).toContain(
+    "generic (after rules): 28 lines in, 17 out, 15 removed, 4 added (confidence partial)",
+  );
 });
