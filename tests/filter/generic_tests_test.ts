@@ -96,6 +96,8 @@ Deno.test("passing tests: the shapes runners share are read; look-alikes are not
   for (
     const line of [
       "test_a (pkg.mod.T.test_a) ... ok",
+      // A passing test named after a failure is a pass.
+      "test_error_path (pkg.mod.T.test_error_path) ... ok",
       "t/basic.t ......... ok",
       "tests/test_a.py::test_one PASSED                                [ 50%]",
       "  ✓ adds numbers (2ms)",
