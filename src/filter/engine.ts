@@ -59,6 +59,9 @@ function chainConfidence(results: Confidence[]): Confidence {
   return acted.length ? acted.reduce(worstConfidence, "full") : "fallback";
 }
 
+/** The name of the generic folds' stage after the rules in a trace. */
+const AFTER_RULES = "generic (after rules)";
+
 /** Notices the bash tool appends (`[exit code 2]`, timeouts); kept out of the rules' reach. */
 const NOTICE =
   /^\[(exit code -?\d+|exit status -?\d+|timeout|timed out|cancelled|killed by [^\]]+|background|truncated|output truncated)\]/;
@@ -142,7 +145,10 @@ export class FilterEngine {
         : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");
     } else {
       try {
-        ({ text, confidence } = runRules(rules, body, failed));
+        ({ text, confidence } = runRules(rules, body, {
+          failed,
+          after: this.#after(command, rules),
+        }));
       } catch (error) {
         // V8 throws RangeError when a built-in pattern's backtracking outgrows its stack on a
         // line of millions of characters: the rules run again with such lines cut in the middle
@@ -151,7 +157,10 @@ export class FilterEngine {
         if (!(error instanceof RangeError)) throw error;
         try {
           // Cut lines are a change the rules did not make: at best Partial.
-          ({ text } = runRules(rules, cutHugeLines(body), failed));
+          ({ text } = runRules(rules, cutHugeLines(body), {
+            failed,
+            after: this.#after(command, rules),
+          }));
           confidence = "partial";
         } catch (again) {
           if (!(again instanceof RangeError)) throw again;
@@ -206,6 +215,12 @@ export class FilterEngine {
       }));
     if (!rules.length && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
       stages.push({ name: "generic", type: "generic", create: (ctx) => genericStage(ctx) });
+    } else if (rules.length && this.#after(command, rules)) {
+      stages.push({
+        name: AFTER_RULES,
+        type: "generic",
+        create: (ctx) => genericStage(ctx, undefined, { after: true }),
+      });
     }
     // As in filter(): when a pattern's backtracking outgrows V8's stack on a huge line, the
     // stages run again on the lines with such lines cut, and when that fails too the output
@@ -217,7 +232,10 @@ export class FilterEngine {
         try {
           const stage = create({ emit: (line) => output.push(line), failed });
           for (const line of input) stage.push(line);
-          out.push({ name, type, input, output, confidence: stage.finish() });
+          const confidence = stage.finish();
+          // The folds after the rules show only when they changed something.
+          if (name === AFTER_RULES && confidence === "fallback") continue;
+          out.push({ name, type, input, output, confidence });
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           return false;
@@ -247,6 +265,15 @@ export class FilterEngine {
       confidence: "fallback",
     });
     return traces;
+  }
+
+  /**
+   * Whether the generic folds run after the rules: the generic pass is on, the command prints a
+   * report (not content) and no matched rule opted out with `generic = false`.
+   */
+  #after(command: string, rules: CompiledRule[]): boolean {
+    return this.generic && rules.every((rule) => rule.generic !== false) &&
+      genericApplies(matchCandidates(command).at(-1)!);
   }
 
   #outcome(
@@ -400,13 +427,20 @@ function cutHugeLines(body: string): string {
 function runRules(
   rules: CompiledRule[],
   body: string,
-  failed: boolean,
+  options: { failed: boolean; after: boolean },
 ): { text: string; confidence: Confidence } {
+  const { failed } = options;
   const output = new Output();
   const passed: string[][] = rules.map(() => []);
-  const stages = chain(rules, failed, output.push, passed);
+  // The generic folds after the rules change no rule's verdict (only a Fallback, below).
+  const after = options.after
+    ? genericStage({ emit: output.push, failed }, undefined, { after: true })
+    : null;
+  const stages = chain(rules, failed, after ? after.push : output.push, passed);
   walkLines(body, (line) => stages[0].push(line));
-  const confidence = chainConfidence(stages.map((stage) => stage.finish()));
+  let confidence = chainConfidence(stages.map((stage) => stage.finish()));
+  // Rules that all passed their input on leave a Fallback; folds after them make it Partial.
+  if (after?.finish() === "partial" && confidence === "fallback") confidence = "partial";
   // A filter must never make the output bigger than what it replaces.
   const text = output.length > body.length ? sanitize(body) : output.text();
   return {

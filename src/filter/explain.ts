@@ -24,7 +24,10 @@ export function explainFilter(
 
 function explainStage(trace: StageTrace): string[] {
   const { removed, added } = difference(trace.input, trace.output);
-  const what = trace.name === trace.type ? trace.name : `rule ${trace.name} (${trace.type})`;
+  // The generic pass and its folds after the rules are named as they are; a rule with its type.
+  const what = trace.name === trace.type || trace.type === "generic"
+    ? trace.name
+    : `rule ${trace.name} (${trace.type})`;
   const out = [
     `${what}: ${trace.input.length} lines in, ${trace.output.length} out, ${removed.length} removed, ${added.length} added (confidence ${trace.confidence})`,
   ];

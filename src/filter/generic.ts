@@ -2,15 +2,18 @@
  * The generic pass: what an output no rule matches goes through, so that an unknown tool's output
  * is not passed through whole. Library frames of stack traces, the biggest directories of long
  * path listings and subtrees of long tree drawings, and runs of hex or base64 data fold
- * (generic_folds.ts); runs of a repeated line
+ * (generic_folds.ts), compiler notes in system headers fold (generic_compiler.ts) and, in an
+ * output with a failure, so do passing-test lines (generic_tests.ts); runs of a repeated line
  * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
- * one of them, wherever it is) and a long one keeps the text around its signal. Output that is
+ * one of them, wherever it is; a compiler's note in a system header and a passing test's line are
+ * no failure) and a long one keeps the text around its signal. Output that is
  * JSON goes to the json strategy's defaults instead. Commands that print content rather than a
  * report (`cat`, `head`, `sed`, `diff` …) are left alone: the model may edit what it read.
  */
 import {
+  carriesFailure,
   compileStrategy,
   FAILURE_SIGNAL,
   FailureKeeper,
@@ -19,6 +22,8 @@ import {
   omitted,
 } from "./strategies/mod.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
+import { foldCompilerNotes } from "./generic_compiler.ts";
+import { foldPassingTests } from "./generic_tests.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -98,14 +103,22 @@ export function genericApplies(command: string): boolean {
 /** One line's verdict, for `--explain`: why the generic pass removed or rewrote it. */
 export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
 
-/** The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain). */
+/**
+ * The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain).
+ * With `after` set it is the pass after a rule: only the folds that keep every failure-looking
+ * line run (library stack frames, system-header notes of compiler diagnostics, repeated lines,
+ * long lines cut in the middle unless they name a failure or a location); no progress line goes,
+ * no listing folds, nothing is truncated, and JSON is left to the rule.
+ */
 export function genericStage(
   ctx: StageContext,
   onRemove?: (line: string, why: GenericAction) => void,
+  options: { after?: boolean } = {},
 ): Stage {
+  const after = options.after ?? false;
   let first: string | null = null;
   let json: Stage | null = null;
-  const tail = truncator(ctx, onRemove);
+  const tail = after ? passOn(ctx) : truncator(ctx, onRemove);
   const held: string[] = [];
   let run: string | null = null;
   let runKey: string | null = null;
@@ -114,6 +127,8 @@ export function genericStage(
   let changed = false;
   const cut = (line: string): string => {
     if (line.length <= LONG_LINE) return line;
+    // After a rule, a long line it kept that names a failure or a location stays whole.
+    if (after && carriesFailure(line)) return line;
     changed = true;
     onRemove?.(line, "cut");
     return cutMiddle(line);
@@ -135,10 +150,11 @@ export function genericStage(
   const runLines: string[] = [];
   const take = (line: string) => {
     // Lines that differ in their times only are as long as each other (times have fixed widths).
+    // Blank lines never collapse (the pass after a rule may receive several in a row).
     if (
-      line === run ||
-      (run !== null && line.length === run.length && line.trim() !== "" &&
-        withoutTimes(line) === (runKey ??= withoutTimes(run)))
+      line.trim() !== "" && run !== null &&
+      (line === run ||
+        (line.length === run.length && withoutTimes(line) === (runKey ??= withoutTimes(run))))
     ) {
       if (line !== run) runTimed = true;
       runCount++;
@@ -146,7 +162,7 @@ export function genericStage(
       return;
     }
     flushRun();
-    if (isProgress(line)) {
+    if (!after && isProgress(line)) {
       changed = true;
       onRemove?.(line, "progress");
       return;
@@ -159,7 +175,7 @@ export function genericStage(
   };
   return {
     push(line) {
-      if (first === null && line.trim() !== "") {
+      if (!after && first === null && line.trim() !== "") {
         first = line;
         if (looksLikeJson(line)) json = compileStrategy(JSON_DEFAULTS, "v8").createStage(ctx);
       }
@@ -168,7 +184,11 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const folded = foldDataRuns(foldTreeListing(foldPathListing(foldStackFrames(held))));
+      const frames = foldCompilerNotes(foldStackFrames(held));
+      const folded = after ? frames : foldPassingTests(
+        foldDataRuns(foldTreeListing(foldPathListing(frames))),
+        ctx.failed,
+      );
       if (folded.length !== held.length) changed = true;
       for (const line of folded) take(line);
       flushRun();
@@ -208,6 +228,11 @@ export function cutMiddle(line: string): string {
   }
   if (tailStart > next) out += ` …[${tailStart - next} chars cut]… `;
   return out + line.slice(Math.max(next, tailStart));
+}
+
+/** Every line straight through (the pass after a rule cuts nothing). */
+function passOn(ctx: StageContext): { push(line: string): void; finish(): boolean } {
+  return { push: ctx.emit, finish: () => false };
 }
 
 /**

@@ -22,6 +22,9 @@ export const RuleConfig = z.object({
   match: MatchConfig,
   strategy: StrategyConfig,
   enabled: z.boolean().default(true),
+  generic: z.boolean().default(true).describe(
+    "Run the safe generic folds (repeated lines, library stack frames, system-header notes, long lines) after the rule",
+  ),
 }).strict();
 export type RuleConfig = z.infer<typeof RuleConfig>;
 
@@ -30,6 +33,8 @@ export interface CompiledRule {
   /** Where the rule came from: `built-in (filters/git.toml)` or the user file's path. */
   readonly source: string;
   readonly strategy: CompiledStrategy;
+  /** Whether the generic folds that keep every failure line run after it (`false`: not; default on). */
+  readonly generic?: boolean;
   matches(candidate: string): boolean;
 }
 
@@ -65,7 +70,7 @@ export function compileRule(
   try {
     const matcher = compileMatcher(config.match);
     const strategy = compileStrategy(config.strategy, engine);
-    return { name: config.name, source, strategy, matches: matcher };
+    return { name: config.name, source, strategy, generic: config.generic, matches: matcher };
   } catch (error) {
     if (error instanceof RuleFieldError) throw new RuleError(name, error.field, error.reason);
     throw error;

@@ -124,7 +124,8 @@ strategy = { type = "strip_noise", patterns = ['^\\s*Compiling '] }
     const nested = user.engine.rules.find((r) => r.name === "nested")!;
     expect(nested.source).toBe(`${dir}/filters.toml`);
     const out = user.engine.filter("x", `${"a".repeat(50_000)}!\naaa\nok\nkeep`);
-    expect(out.text).toBe(`${"a".repeat(50_000)}!\nkeep`);
+    // The long line the rule kept is cut in the middle by the generic folds after it.
+    expect(out.text).toMatch(/^a{500} …\[\d+ chars cut\]… a{249}!\nkeep$/);
   });
 });
 

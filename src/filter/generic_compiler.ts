@@ -1,0 +1,98 @@
+/**
+ * Compiler diagnostics through library and system headers (gcc, g++, clang): inside a
+ * diagnostic, the lines located in a header the user did not write — `In file included from
+ * /usr/include/…` chains, `/usr/include/…: In instantiation of …`, `note:` lines (`candidate:`,
+ * `template argument deduction/substitution failed`, clang's `in instantiation of … requested
+ * here`) and `required from` steps — fold with the source snippets under them into one line with
+ * their count. Every `error:`, `warning:` and `fatal error:` line stays wherever it is located,
+ * and so does every line located in the user's files (`main.cpp:8:12:   required from here`,
+ * `from main.cpp:1:`), and so does `required from here` (where an instantiation chain starts, in
+ * whatever file), so the innermost user location is never lost.
+ */
+
+/** Lines longer than this are never taken for a diagnostic. */
+const MAX_TESTED = 2000;
+/** Runs shorter than this stay as they are. */
+const MIN_FOLDED = 2;
+
+/** Headers the user did not write: the system's, a toolchain's, installed packages'. */
+const SYSTEM_PATH =
+  /^(?:\/usr\/(?:include|lib|lib64|local\/include|share)\/|\/usr\/bin\/\.\.\/lib\/|\/opt\/|\/Library\/Developer\/|\/Applications\/Xcode|[A-Za-z]:\\Program Files|<built-in>|<command-line>)|[/\\](?:node_modules|site-packages|dist-packages)[/\\]|\/\.cargo\/registry\/|\/\.rustup\/|\/usr\/lib\/jvm\//;
+
+/** `In file included from PATH:12,` and its continuation lines `                 from PATH:3:`. */
+const INCLUDE = /^(?:In file included from |\s{1,40}from )([^\s:]{1,1000}):\d{1,7}[,:]$/;
+/** `PATH: In instantiation of …`, `PATH: In function …`, `PATH: At global scope:`. */
+const CONTEXT = /^([^\s:]{1,1000}): (?:In |At )/;
+/** `PATH:12:5: rest`. */
+const LOCATED = /^([^\s:]{1,1000}):\d{1,7}(?::\d{1,7})?: {1,8}(\S.{0,1500})$/;
+/** What a located line says that may fold: notes and the steps of an instantiation. */
+const NOTE =
+  /^(?:note:|required from|required by|recursively required|in (?:instantiation|expansion|substitution|definition|requirements) )/;
+/** gcc's snippet lines: `   45 |   code`, `      |   ^~~~`. */
+const GCC_SNIPPET = /^\s{0,12}\d{0,7} \|/;
+/** A line of position marks under a source line (`~~~~^~~~`, `^`). */
+const MARKS = /^[\s~^]{0,2000}$/;
+
+type Kind = "fold" | "keep" | "other";
+
+/** Whether a diagnostic line is located in a system header and may fold, must stay, or is neither. */
+function classify(line: string): Kind {
+  if (line.length > MAX_TESTED) return "other";
+  let m = INCLUDE.exec(line) ?? CONTEXT.exec(line);
+  if (m) return SYSTEM_PATH.test(m[1]) ? "fold" : "keep";
+  m = LOCATED.exec(line);
+  if (!m) return "other";
+  // `required from here` is where an instantiation chain starts: it stays wherever it is.
+  return SYSTEM_PATH.test(m[1]) && NOTE.test(m[2]) && !m[2].startsWith("required from here")
+    ? "fold"
+    : "keep";
+}
+
+/** The lines with each run of system-header notes (and their snippets) folded into one line. */
+export function foldCompilerNotes(lines: readonly string[]): string[] {
+  // Most outputs have no diagnostic: return early without building anything.
+  if (!lines.some((line) => classify(line) === "fold")) return [...lines];
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    const fold = `… ${run.length} lines of notes in system headers folded …`;
+    // A fold line longer than what it replaces is no fold.
+    if (run.length >= MIN_FOLDED && fold.length < run.join("\n").length) out.push(fold);
+    else out.push(...run);
+    run = [];
+  };
+  /** What the last diagnostic line did: its snippet lines follow it. */
+  let last: Kind = "other";
+  /** clang's snippet lines (a source line, its marks) still expected after a folded note. */
+  let loose = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const kind = classify(line);
+    if (kind === "other" && last === "fold" && isSnippet(line, loose)) {
+      // A snippet of a folded note folds with it.
+      if (!GCC_SNIPPET.test(line)) loose--;
+      run.push(line);
+      continue;
+    }
+    last = kind;
+    loose = kind === "fold" ? 2 : 0;
+    if (kind === "fold") {
+      run.push(line);
+      continue;
+    }
+    flush();
+    out.push(line);
+  }
+  flush();
+  return out;
+}
+
+/**
+ * Whether a line is a source snippet under a diagnostic: gcc's (`  45 | code`), or, while `loose`
+ * allows, clang's indented source line and its marks (a rule may have dropped the marks).
+ */
+function isSnippet(line: string, loose: number): boolean {
+  if (line.length > MAX_TESTED) return false;
+  if (GCC_SNIPPET.test(line)) return true;
+  return loose > 0 && line.trim() !== "" && (/^\s/.test(line) || MARKS.test(line));
+}

@@ -1,0 +1,85 @@
+/**
+ * Passing tests of runners no rule knows: in an output with a failure, runs of lines that report
+ * a passing test in a shape runners share — `test_x (mod.Class.test_x) ... ok` (unittest, cargo),
+ * `t/basic.t ..... ok` (prove), `path::test PASSED` (pytest -v), `✓ name` (mocha, node, bats),
+ * TAP's `ok 12 - name`, `--- PASS: Name` (go), gtest's `[ RUN ] X` + `[ OK ] X`, minitest's
+ * `Class#test = 0.00 s = .`, ctest's `Test #1: name .... Passed`, `Passed Name` (dotnet) and
+ * lines of `.` progress — fold into one count line. Failing lines, the sections that explain
+ * them and the summary stay: nothing but a passing line is ever folded.
+ */
+
+/** Lines longer than this are never taken for a test line. */
+const MAX_TESTED = 2000;
+/** Runs shorter than this stay as they are. */
+const MIN_FOLDED = 2;
+
+const PASS_SHAPES: RegExp[] = [
+  / \.{2,} ok(?: \(\d[\d.]{0,12}m?s\))?$/,
+  /^[^\s[]\S{0,500} PASSED(?: {1,40}\[ {0,2}\d{1,3}%\])?$/,
+  /^\s{0,40}[✓✔√] \S/,
+  /^\s{0,40}ok \d{1,7}\b/,
+  /^\s{0,40}--- PASS: /,
+  /^\[ {1,12}OK \] /,
+  /^\S{1,500}#\S{1,500} = \d{1,6}\.\d{1,6} s = \.$/,
+  /^\s{0,12}\d{1,6}\/\d{1,6} Test {1,6}#\d{1,6}: \S{1,500} \.{0,200} {1,40}Passed\b/,
+  /^\s{1,12}Passed \S/,
+  /^\.{1,2000}$/,
+  // TAP's plan and prove's verdict under a test file's name.
+  /^\s{0,40}1\.\.\d{1,7}$/,
+  /^ok$/,
+];
+/** A test's start line, folded with the passing line right after it. */
+const START = /^(?:\[ RUN {0,12}\] |=== RUN {1,6})\S/;
+/** prove's test file line; it folds when the file's lines below it end in the `ok` verdict. */
+const FILE_START = /^\S{1,500} \.{2,200} ?$/;
+
+/** A failing test line in the same shapes (a failed command counts as one too). */
+const FAILING =
+  /(?: \.\.\. (?:FAIL|ERROR)\b| FAILED\b|^\s{0,40}not ok \d|--- FAIL: |^\[ {0,4}FAILED {0,4}\] |^\s{0,40}[✗✘×✖] \S| = \d{1,6}\.\d{1,6} s = [FE]$)/;
+
+/** Whether a line reports a passing test. */
+export function isPassingTest(line: string): boolean {
+  return line.length <= MAX_TESTED && line.trim() !== "" && PASS_SHAPES.some((re) => re.test(line));
+}
+
+/** The lines with runs of passing-test lines folded, when the output has a failure. */
+export function foldPassingTests(lines: readonly string[], failed: boolean): string[] {
+  if (!failed && !lines.some((line) => line.length <= MAX_TESTED && FAILING.test(line))) {
+    return [...lines];
+  }
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    const fold = `${/^\s*/.exec(run[0] ?? "")![0]}… ${run.length} passing test lines folded …`;
+    // A fold line longer than what it replaces is no fold.
+    if (run.length >= MIN_FOLDED && fold.length < run.join("\n").length) out.push(fold);
+    else out.push(...run);
+    run = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (isPassingTest(line)) {
+      run.push(line);
+    } else if (
+      line.length <= MAX_TESTED && START.test(line) && i + 1 < lines.length &&
+      isPassingTest(lines[i + 1])
+    ) {
+      run.push(line, lines[++i]);
+    } else if (line.length <= MAX_TESTED && FILE_START.test(line)) {
+      let end = i + 1;
+      while (end < lines.length && lines[end] !== "ok" && isPassingTest(lines[end])) end++;
+      if (lines[end] !== "ok") {
+        flush();
+        out.push(line);
+        continue;
+      }
+      run.push(...lines.slice(i, end + 1));
+      i = end;
+    } else {
+      flush();
+      out.push(line);
+    }
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,102 @@
+/**
+ * Compiler diagnostics through system headers (src/filter/generic_compiler.ts), on real g++ 12 and
+ * clang 14 template errors through libstdc++ (std::sort and std::map on a type without
+ * operator<, a lambda of the wrong type for std::function): the notes in headers fold, every
+ * error, every line in the user's file and `required from here` stay — through the `gcc` rule
+ * (the folds after a rule) and through the generic pass of a command no rule knows.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
+import { foldCompilerNotes } from "../../src/filter/generic_compiler.ts";
+
+const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
+const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES));
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const bare = new FilterEngine([], { security: false });
+/** The built-in rules without the folds after them: what the rule alone keeps. */
+const rulesOnly = new FilterEngine([...engine.rules], { security: false, generic: false });
+
+const ERROR = /: (?:fatal )?error: /;
+const USER_FILE = /^(?:In file included from |\s+from )?sort\.cpp:\d/;
+
+for (const [name, command] of [["gxx_template.txt", "g++"], ["clangxx_template.txt", "clang++"]]) {
+  for (const [via, filter] of [["the gcc rule", engine], ["no rule", bare]] as const) {
+    Deno.test(`${name} through ${via}: header notes fold, errors and user locations stay`, () => {
+      const input = read(name);
+      const cmd = via === "no rule" ? `./build-wrapper ${command}` : `${command} -c sort.cpp`;
+      const outcome = filter.filter(cmd, input, { failed: true });
+      if (via === "the gcc rule") expect(outcome.rules).toContain("gcc");
+      else expect(outcome.rules).toEqual([]);
+      const out = outcome.text.split("\n");
+      const lines = input.split("\n");
+      // Every error line and every line located in the user's file that the rule kept (all of
+      // them without a rule) stays, in order.
+      const before = via === "no rule"
+        ? lines
+        : rulesOnly.filter(cmd, input, { failed: true }).text.split("\n");
+      const kept = before.filter((l) => ERROR.test(l) || USER_FILE.test(l));
+      expect(kept.length).toBeGreaterThan(3);
+      expect(out.filter((l) => kept.includes(l))).toEqual(kept);
+      for (const l of lines.filter((l) => l.includes("required from here"))) {
+        expect(out).toContain(l);
+      }
+      expect(out.some((l) => /^… \d+ lines of notes in system headers folded …$/.test(l)))
+        .toBe(true);
+      // No note located in a system header is left.
+      expect(out.filter((l) => /^\/usr\/\S+:\d+:\d+: note: /.test(l))).toEqual([]);
+      expect(out.length).toBeLessThan(before.length / 2);
+    });
+  }
+}
+
+Deno.test("compiler notes: a note in the user's file, an error or warning in a header and a lone note stay", () => {
+  const input = [
+    "In file included from /usr/include/c++/12/vector:66,",
+    "                 from app.cpp:2:",
+    "/usr/include/c++/12/bits/stl_vector.h:120:5: error: static assertion failed",
+    "  120 |       static_assert(is_same<T, U>::value);",
+    "      |       ^~~~~~~~~~~~~",
+    "/usr/include/c++/12/bits/stl_vector.h:99:3: warning: unused variable 'x' [-Wunused-variable]",
+    "app.cpp:9:3: note: candidate: 'void f(int)'",
+    "    9 | void f(int);",
+    "      |   ^",
+    "/usr/include/c++/12/bits/stl_function.h:408:20: note:   'S' is not derived from 'T'",
+    "app.cpp:10:1: error: expected ';'",
+  ];
+  expect(foldCompilerNotes(input)).toEqual(input);
+});
+
+Deno.test("compiler notes: a run in node_modules or site-packages folds with its snippets", () => {
+  const note = (path: string, n: number) => [
+    `${path}:${n}:7: note: candidate template ignored: substitution failure`,
+    `  ${n} |   template <class T> void f(T);`,
+    "      |   ^~~~~~~~",
+  ];
+  const input = [
+    "src/a.cpp:3:9: error: no matching function for call to 'f'",
+    ...note("/home/me/app/node_modules/nan/nan.h", 12),
+    ...note("/home/me/.venv/lib/python3.12/site-packages/numpy/core/include/x.h", 40),
+    "src/a.cpp:4:1: error: expected '}'",
+  ];
+  expect(foldCompilerNotes(input)).toEqual([
+    "src/a.cpp:3:9: error: no matching function for call to 'f'",
+    "… 6 lines of notes in system headers folded …",
+    "src/a.cpp:4:1: error: expected '}'",
+  ]);
+});
+
+Deno.test("compiler notes: a single header note stays, and long lines are not read", () => {
+  const input = [
+    "/usr/include/stdio.h:12: note: a single note in a header",
+    "note: standalone",
+    `/usr/include/${"a".repeat(3000)}.h:1:1: note: x`,
+    `/usr/include/${"b".repeat(3000)}.h:1:1: note: y`,
+  ];
+  expect(foldCompilerNotes(input)).toEqual(input);
+  // Pathological lines stay linear.
+  const long = [":".repeat(100_000), "/".repeat(100_000), " ".repeat(100_000)];
+  const started = performance.now();
+  expect(foldCompilerNotes(long)).toEqual(long);
+  expect(performance.now() - started).toBeLessThan(500);
+});

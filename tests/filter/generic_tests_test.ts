@@ -1,0 +1,132 @@
+/**
+ * Passing-test lines of runners no rule knows (src/filter/generic_tests.ts), on real outputs of
+ * python unittest -v, perl prove (plain and -v), ruby minitest -v, a googletest binary and bats
+ * (TAP), each with one failing test among passing ones: the passing lines fold into a count, every
+ * failing line, the failure's section and the summary stay. A passing output is left alone.
+ */
+import { expect } from "expect";
+import { FilterEngine } from "../../src/filter/mod.ts";
+import { FAILURE_SIGNAL } from "../../src/filter/strategies/mod.ts";
+import { foldPassingTests, isPassingTest } from "../../src/filter/generic_tests.ts";
+
+const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
+const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES));
+const engine = new FilterEngine([], { security: false });
+const FOLD = /^\s*… \d+ passing test lines folded …$/;
+
+const CASES: { file: string; failing: string[]; summary: string; folds: boolean }[] = [
+  {
+    file: "unittest_v.txt",
+    failing: ["test_mod (test_calc.CalcTests.test_mod) ... FAIL", "AssertionError: 8 != 9"],
+    summary: "FAILED (failures=2, errors=1)",
+    folds: true,
+  },
+  {
+    file: "prove.txt",
+    failing: ["t/bad.t .. ", "Failed 1/2 subtests "],
+    summary: "Result: FAIL",
+    folds: true,
+  },
+  {
+    file: "prove_v.txt",
+    failing: ["t/bad.t .. ", "not ok 2 - one is two", "ok 1 - a"],
+    summary: "Result: FAIL",
+    folds: true,
+  },
+  {
+    file: "minitest_v.txt",
+    failing: ["CalcTest#test_bad = 0.00 s = F", "Expected: 3"],
+    summary: "7 runs, 7 assertions, 1 failures, 0 errors, 0 skips",
+    folds: true,
+  },
+  {
+    file: "gtest.txt",
+    failing: ["[ RUN      ] Math.Div", "gt.cpp:5: Failure", "[  FAILED  ] Math.Div (0 ms)"],
+    summary: "[  PASSED  ] 5 tests.",
+    folds: true,
+  },
+  // Runs of two short TAP lines are no shorter folded: nothing changes.
+  { file: "bats_tap.txt", failing: ["not ok 3 multiplies"], summary: "ok 5 echoes", folds: false },
+];
+
+for (const { file, failing, summary, folds } of CASES) {
+  Deno.test(`passing tests of ${file} fold; failures, their sections and the summary stay`, () => {
+    const input = read(file);
+    const out = engine.filter("./run-tests --all", input, { failed: true }).text.split("\n");
+    for (const line of [...failing, summary]) expect(out).toContain(line);
+    // Every failure-looking line stays.
+    for (const line of input.split("\n").filter((l) => FAILURE_SIGNAL.test(l))) {
+      expect(out).toContain(line);
+    }
+    const passing = (lines: string[]) => lines.filter(isPassingTest).length;
+    if (folds) {
+      expect(out.some((l) => FOLD.test(l))).toBe(true);
+      expect(passing(out)).toBeLessThan(passing(input.split("\n")) / 2);
+    } else expect(out.join("\n")).toBe(input.trimEnd());
+  });
+}
+
+Deno.test("passing tests: an output without a failure keeps its passing lines", () => {
+  const lines = read("unittest_v.txt").split("\n").filter((l) => l.endsWith(" ... ok"));
+  expect(lines.length).toBeGreaterThan(4);
+  expect(foldPassingTests(lines, false)).toEqual(lines);
+  // A failed command folds them, and so does a failing line among them.
+  expect(foldPassingTests(lines, true)).toEqual([`… ${lines.length} passing test lines folded …`]);
+  expect(foldPassingTests([...lines, "test_z (m.T.test_z) ... FAIL"], false)).toHaveLength(2);
+});
+
+Deno.test("passing tests: a failing prove file keeps its name and lines; a passing one folds", () => {
+  const file = (name: string, verdicts: string[]) => [`t/${name}.t .. `, "1..6", ...verdicts];
+  const oks = (n: number) => Array.from({ length: n }, (_, i) => `ok ${i + 1} - case number ${i}`);
+  const input = [
+    ...file("good", [...oks(6), "ok"]),
+    ...file("bad", [...oks(5), "not ok 6 - case number 5"]),
+    "Failed 1/6 subtests ",
+  ];
+  expect(foldPassingTests(input, true)).toEqual([
+    "… 9 passing test lines folded …",
+    "t/bad.t .. ",
+    "… 6 passing test lines folded …",
+    "not ok 6 - case number 5",
+    "Failed 1/6 subtests ",
+  ]);
+});
+
+Deno.test("passing tests: the shapes runners share are read; look-alikes are not", () => {
+  for (
+    const line of [
+      "test_a (pkg.mod.T.test_a) ... ok",
+      // A passing test named after a failure is a pass.
+      "test_error_path (pkg.mod.T.test_error_path) ... ok",
+      "t/basic.t ......... ok",
+      "tests/test_a.py::test_one PASSED                                [ 50%]",
+      "  ✓ adds numbers (2ms)",
+      "    ✔ nested case",
+      "ok 12 - parses empty input",
+      "    --- PASS: TestParse/empty (0.00s)",
+      "[       OK ] Math.Add (0 ms)",
+      "CalcTest#test_ok = 0.00 s = .",
+      "1/3 Test #1: unit_basic .......................   Passed    0.01 sec",
+      "  Passed Calc.Adds [1 ms]",
+      "..........",
+    ]
+  ) expect([line, isPassingTest(line)]).toEqual([line, true]);
+  for (
+    const line of [
+      "test_a (pkg.mod.T.test_a) ... FAIL",
+      "not ok 3 - multiplies",
+      "[  PASSED  ] 5 tests.",
+      "checking for gcc... ok",
+      "--- FAIL: TestParse (0.00s)",
+      "CalcTest#test_bad = 0.00 s = F",
+      "",
+    ]
+  ) expect([line, isPassingTest(line)]).toEqual([line, false]);
+});
+
+Deno.test("passing tests: long and pathological lines stay linear", () => {
+  const long = [".".repeat(100_000), ":".repeat(100_000), " ".repeat(100_000) + "ok"];
+  const started = performance.now();
+  expect(foldPassingTests([...long, "not ok 1 - x"], true)).toHaveLength(4);
+  expect(performance.now() - started).toBeLessThan(500);
+});
