@@ -18,7 +18,7 @@ const MIN_FOLDED = 2;
 
 /** Headers the user did not write: the system's, a toolchain's, installed packages'. */
 const SYSTEM_PATH =
-  /^(?:\/usr\/(?:include|lib|lib64|local\/include|share)\/|\/usr\/bin\/\.\.\/lib\/|\/opt\/|\/Library\/Developer\/|\/Applications\/Xcode|[A-Za-z]:\\Program Files|<built-in>|<command-line>)|[/\\](?:node_modules|site-packages|dist-packages)[/\\]|\/\.cargo\/registry\/|\/\.rustup\/|\/usr\/lib\/jvm\//;
+  /^(?:\/usr\/(?:include|lib|lib64|local\/include|share)\/|\/usr\/bin\/\.\.\/lib\/|\/opt\/|\/Library\/Developer\/|\/Applications\/Xcode|<built-in>|<command-line>)|[/\\](?:node_modules|site-packages|dist-packages)[/\\]|\/\.cargo\/registry\/|\/\.rustup\/|\/usr\/lib\/jvm\//;
 
 /** `In file included from PATH:12,` and its continuation lines `                 from PATH:3:`. */
 const INCLUDE = /^(?:In file included from |\s{1,40}from )([^\s:]{1,1000}):\d{1,7}[,:]$/;
