@@ -77,22 +77,15 @@ Deno.test("a rule with generic = false keeps the folds off; by default they run"
 });
 
 Deno.test("generic must be a boolean: the error names the rule and the key", () => {
-  expect(() =>
+  const bad = () =>
     compileRule({
       name: "bad",
       match: { prefix: "x" },
       strategy: { type: "strip_noise", patterns: ["^a"] },
       generic: "no",
-    }, "test")
-  ).toThrow(RuleError);
-  expect(() =>
-    compileRule({
-      name: "bad",
-      match: { prefix: "x" },
-      strategy: { type: "strip_noise", patterns: ["^a"] },
-      generic: "no",
-    }, "test")
-  ).toThrow(/Rule "bad": generic: .*boolean/);
+    }, "test");
+  expect(bad).toThrow(RuleError);
+  expect(bad).toThrow(/Rule "bad": generic: .*boolean/);
 });
 
 Deno.test("git diff opts out: repeated added lines of a patch stay as they are", () => {
