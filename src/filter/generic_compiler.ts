@@ -7,7 +7,8 @@
  * their count. Every `error:`, `warning:` and `fatal error:` line stays wherever it is located,
  * and so does every line located in the user's files (`main.cpp:8:12:   required from here`,
  * `from main.cpp:1:`), and so does `required from here` (where an instantiation chain starts, in
- * whatever file), so the innermost user location is never lost.
+ * whatever file), so the innermost user location is never lost, and so does a note naming the type
+ * a call expects or the declaration a name collides with (the header's line is the explanation).
  */
 
 /** Lines longer than this are never taken for a diagnostic. */
@@ -17,7 +18,7 @@ const MIN_FOLDED = 2;
 
 /** Headers the user did not write: the system's, a toolchain's, installed packages'. */
 const SYSTEM_PATH =
-  /^(?:\/usr\/(?:include|lib|lib64|local\/include|share)\/|\/usr\/bin\/\.\.\/lib\/|\/opt\/|\/Library\/Developer\/|\/Applications\/Xcode|[A-Za-z]:\\Program Files|<built-in>|<command-line>)|[/\\](?:node_modules|site-packages|dist-packages)[/\\]|\/\.cargo\/registry\/|\/\.rustup\/|\/usr\/lib\/jvm\//;
+  /^(?:\/usr\/(?:include|lib|lib64|local\/include|share)\/|\/usr\/bin\/\.\.\/lib\/|\/opt\/|\/Library\/Developer\/|\/Applications\/Xcode|<built-in>|<command-line>)|[/\\](?:node_modules|site-packages|dist-packages)[/\\]|\/\.cargo\/registry\/|\/\.rustup\/|\/usr\/lib\/jvm\//;
 
 /** `In file included from PATH:12,` and its continuation lines `                 from PATH:3:`. */
 const INCLUDE = /^(?:In file included from |\s{1,40}from )([^\s:]{1,1000}):\d{1,7}[,:]$/;
@@ -30,6 +31,12 @@ const NOTE =
   /^(?:note:|required from|required by|recursively required|in (?:instantiation|expansion|substitution|definition|requirements) )/;
 /** gcc's snippet lines: `   45 |   code`, `      |   ^~~~`. */
 const GCC_SNIPPET = /^\s{0,12}\d{0,7} \|/;
+/**
+ * Notes that explain the user's diagnostic wherever they are located: the type a call expects
+ * (gcc names it only in the header's note) and the declaration a name collides with.
+ */
+const EXPLAINS =
+  /^note: (?:expected .{1,500} but argument is of type |previous (?:declaration|definition))/;
 /** A line of position marks under a source line (`~~~~^~~~`, `^`). */
 const MARKS = /^[\s~^]{0,2000}$/;
 
@@ -43,7 +50,8 @@ function classify(line: string): Kind {
   m = LOCATED.exec(line);
   if (!m) return "other";
   // `required from here` is where an instantiation chain starts: it stays wherever it is.
-  return SYSTEM_PATH.test(m[1]) && NOTE.test(m[2]) && !m[2].startsWith("required from here")
+  return SYSTEM_PATH.test(m[1]) && NOTE.test(m[2]) && !m[2].startsWith("required from here") &&
+      !EXPLAINS.test(m[2])
     ? "fold"
     : "keep";
 }

@@ -77,22 +77,15 @@ Deno.test("a rule with generic = false keeps the folds off; by default they run"
 });
 
 Deno.test("generic must be a boolean: the error names the rule and the key", () => {
-  expect(() =>
+  const bad = () =>
     compileRule({
       name: "bad",
       match: { prefix: "x" },
       strategy: { type: "strip_noise", patterns: ["^a"] },
       generic: "no",
-    }, "test")
-  ).toThrow(RuleError);
-  expect(() =>
-    compileRule({
-      name: "bad",
-      match: { prefix: "x" },
-      strategy: { type: "strip_noise", patterns: ["^a"] },
-      generic: "no",
-    }, "test")
-  ).toThrow(/Rule "bad": generic: .*boolean/);
+    }, "test");
+  expect(bad).toThrow(RuleError);
+  expect(bad).toThrow(/Rule "bad": generic: .*boolean/);
 });
 
 Deno.test("git diff opts out: repeated added lines of a patch stay as they are", () => {
@@ -115,4 +108,46 @@ Deno.test("--explain's trace shows the folds after the rules as their own stage"
   expect(explained.filter((l) => !l.startsWith("  "))).toContain(
     "generic (after rules): 28 lines in, 17 out, 15 removed, 4 added (confidence partial)",
   );
+});
+
+Deno.test("rules whose output is content opt out: patches, query rows, bodies, matches stay", () => {
+  const off = new FilterEngine([...engine.rules], { security: false, generic: false });
+  const body = `{"items":[${
+    Array.from({ length: 80 }, (_, i) => `{"id":${i},"name":"item${i}"}`).join(",")
+  }]}`;
+  const patch = [
+    "diff --git a/x.py b/x.py",
+    "--- a/x.py",
+    "+++ b/x.py",
+    "@@ -1,2 +1,6 @@",
+    " a = 1",
+    "+x = 0",
+    "+x = 0",
+    "+x = 0",
+    "+x = 0",
+    " b = 2",
+  ].join("\n");
+  const frames = [
+    "    at Layer.handle (/app/node_modules/express/lib/router/layer.js:95:5)",
+    "    at next (/app/node_modules/express/lib/router/route.js:149:13)",
+    "    at Route.dispatch (/app/node_modules/express/lib/router/route.js:119:3)",
+    "    at Function.handle (/app/node_modules/express/lib/router/index.js:175:3)",
+  ].join("\n");
+  const cases: [string, string, string][] = [
+    ["jj diff --git", patch, "jj-yadm-hints"],
+    ["yadm diff", patch, "jj-yadm-hints"],
+    ["sqlite3 app.db 'select * from t'", `1|a\n1|a\n1|a\n2|${body}`, "sqlite3"],
+    ["psql -c 'select doc from t'", ` doc\n-----\n ${body}\n(1 row)`, "psql"],
+    ["curl -v https://api.example.com/items", `< HTTP/1.1 200 OK\n<\n${body}`, "curl-verbose"],
+    ["rg --no-filename 'at ' logs/", frames, "grep-rg"],
+    ["grep -h 'x = 0' x.py", "x = 0\nx = 0\nx = 0", "grep-rg"],
+  ];
+  for (const [command, input, rule] of cases) {
+    const outcome = engine.filter(command, input);
+    expect(outcome.rules).toContain(rule);
+    expect({ command, text: outcome.text }).toEqual({
+      command,
+      text: off.filter(command, input).text,
+    });
+  }
 });

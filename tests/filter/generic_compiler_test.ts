@@ -100,3 +100,16 @@ Deno.test("compiler notes: a single header note stays, and long lines are not re
   expect(foldCompilerNotes(long)).toEqual(long);
   expect(performance.now() - started).toBeLessThan(500);
 });
+
+Deno.test("compiler notes: a header note that says the expected type or the previous declaration stays", () => {
+  // Real gcc 12 outputs: a callback and a format string of the wrong types, where the note in the
+  // header is the only line naming the type the call expects, and a global named like a libc
+  // function, where the note says which declaration it collides with.
+  for (const name of ["gcc_argument_types.txt", "gcc_previous_declaration.txt"]) {
+    const input = read(name);
+    const notes = input.split("\n").filter((l) => l.startsWith("/usr/include/"));
+    expect(notes.length).toBeGreaterThan(0);
+    const out = bare.filter("./build.sh", input, { failed: true }).text.split("\n");
+    for (const note of notes) expect(out).toContain(note);
+  }
+});

@@ -15,6 +15,20 @@ const SHAPES = [
   ...["a:1: ", "error ", "--> ", "FAIL ", "✓ ", "[a] ", '{"a":', "0x", "a=1 "],
   // Toolchain shapes: BuildKit steps with their timing, nextest lines, carets, stat and XCTest.
   ...["=> a  ", " 0.1s", "^~", "FAIL [ 0.1s] ", "Size: 1 ", "Uid: ( 1/ a) ", "Test Case '"],
+  // The native, network, packaging and database rules' shapes: valgrind's prefix and frames,
+  // curl's headers, openssl's hex, apt's lines, cmake's progress, ctest's results, psql's errors.
+  ...[
+    "==1== ",
+    "by 0x1: a (",
+    "< a: ",
+    "* ",
+    " 0a:",
+    "Inst a (",
+    "Get:1 ",
+    "[ 1%] ",
+    "1/2 Test #1: ",
+  ],
+  ...["psql:a:1: ", "(in /usr/", "E: "],
   // Paths: one path of 50k directories, and many short ones.
   ...["/a", "/a/b "],
 ];

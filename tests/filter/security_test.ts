@@ -312,3 +312,18 @@ Deno.test("OpenSSH's security-key algorithm names in ssh -v output raise no warn
   key.scan(`${line}\nOPENAI_API_KEY=${fake("sk-", "Zx81kQ2mN4pR7tV9wY3bC6dF")}`);
   expect([...key.found]).toEqual([["OpenAI API key", 1]]);
 });
+
+Deno.test("a key beside or glued to an OpenSSH security-key algorithm name on one line is still found", () => {
+  const body = fake("Zx81kQ2mN4pR7tV9", "wY3bC6dFaB12cD34eF56gH78");
+  for (
+    const line of [
+      `server-sig-algs=<sk-ecdsa-sha2-nistp256@openssh.com,${fake("sk-proj-", body)}>`,
+      `sk-ssh-ed25519-cert-v01@openssh.com ${fake("sk-", body)}`,
+      `OPENAI_API_KEY=${fake("sk-ecdsa-sha2-nistp256", body)}`,
+    ]
+  ) {
+    const scanner = new SecurityScanner();
+    scanner.scan(line);
+    expect({ line, found: [...scanner.found] }).toEqual({ line, found: [["OpenAI API key", 1]] });
+  }
+});
