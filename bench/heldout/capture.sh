@@ -943,3 +943,404 @@ if sel shell; then
   capture shell grep_bad_flag "$WORK" "grep --recursive --include '*.py' --exclude-dirs node_modules TODO ." "$(grep --version | head -1)"
   capture shell ls_missing "$WORK" "ls -la config/secrets dist/" "$(ls --version | head -1)"
 fi
+
+# --- batch2: a second blind batch — runners, linters and VCS states the first 66 cases lack ----------
+if sel batch2; then
+  B="$WORK/batch2"
+  rm -rf "$B" && mkdir -p "$B"
+  # go: a compile error in a test file under `go test ./...`, then a verbose passing run
+  G="$B/inventory"
+  mkdir -p "$G/stock" "$G/orders"
+  printf 'module example.com/inventory\n\ngo 1.19\n' >"$G/go.mod"
+  cat >"$G/stock/stock.go" <<'EOF'
+package stock
+
+type Item struct {
+	SKU   string
+	Count int
+}
+
+func Reserve(it *Item, n int) bool {
+	if it.Count < n {
+		return false
+	}
+	it.Count -= n
+	return true
+}
+EOF
+  cat >"$G/stock/stock_test.go" <<'EOF'
+package stock
+
+import "testing"
+
+func TestReserve(t *testing.T) {
+	it := &Item{SKU: "A-1", Count: 3}
+	if !Reserve(it, 2) {
+		t.Fatal("reserve failed")
+	}
+	if it.Count != 1 {
+		t.Errorf("Count = %d, want 1", it.Count)
+	}
+}
+
+func TestReserveTooMany(t *testing.T) {
+	it := &Item{SKU: "A-2", Quantity: 1}
+	ok, err := Reserve(it, 5)
+	if ok || err == nil {
+		t.Fatal("expected failure")
+	}
+}
+EOF
+  cat >"$G/orders/orders.go" <<'EOF'
+package orders
+
+func Total(prices []int) int {
+	sum := 0
+	for _, p := range prices {
+		sum += p
+	}
+	return sum
+}
+EOF
+  for i in 1 2 3 4 5 6; do
+    printf 'package orders\n\nimport "testing"\n\nfunc TestTotal%d(t *testing.T) {\n\tif Total([]int{%d, 1}) != %d {\n\t\tt.Fatal("bad total")\n\t}\n}\n' "$i" "$i" "$((i + 1))" >"$G/orders/total${i}_test.go"
+  done
+  capture batch2 go_test_compile_error "$G" "go test ./... -count=1" "$(go version)"
+  sed -i 's/Quantity: 1/Count: 1/; s/ok, err := Reserve(it, 5)/ok := Reserve(it, 5)/; s/if ok || err == nil/if ok/' "$G/stock/stock_test.go"
+  capture batch2 go_test_verbose_pass "$G" "go test -v ./... -count=1" "$(go version)"
+
+  # cargo clippy with errors (deny-by-default lints) and warnings
+  C="$B/ringbuf"
+  mkdir -p "$C/src"
+  printf '[package]\nname = "ringbuf"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$C/Cargo.toml"
+  cat >"$C/src/lib.rs" <<'EOF'
+pub struct Ring { buf: Vec<u32>, head: usize, len: usize }
+
+impl Ring {
+    pub fn new(cap: usize) -> Ring { Ring { buf: vec![0; cap], head: 0, len: 0 } }
+    pub fn len(&self) -> usize { self.len }
+    pub fn push(&mut self, v: u32) {
+        let idx = (self.head + self.len) % self.buf.len();
+        self.buf[idx] = v;
+        if self.len == self.buf.len() { self.head = (self.head + 1) % self.buf.len(); } else { self.len = self.len + 1; }
+    }
+    pub fn is_full(&self) -> bool { if self.len == self.buf.len() { return true } else { return false } }
+    pub fn sum(&self) -> u32 {
+        let mut total = 0;
+        for i in 0..self.len { total = total + self.buf[(self.head + i) % self.buf.len()]; }
+        return total;
+    }
+    pub fn ratio(&self) -> f64 { let x = 3.14; x * self.len as f64 }
+    pub fn check(&self) -> bool { self.len < 0 || self.head == self.head }
+}
+EOF
+  capture batch2 cargo_clippy_errors "$C" "cargo clippy --offline" "$(cargo clippy --version)"
+
+  # deno test with a failing assertion and a thrown error
+  D="$B/slugs"
+  mkdir -p "$D"
+  cat >"$D/slug.ts" <<'EOF'
+export function slugify(s: string): string {
+  return s.toLowerCase().trim().replace(/\s+/g, "-");
+}
+export function parseVersion(v: string): [number, number, number] {
+  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(v);
+  if (!m) throw new RangeError(`invalid version: ${v}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+EOF
+  cat >"$D/slug_test.ts" <<'EOF'
+import { parseVersion, slugify } from "./slug.ts";
+
+function assertEquals(a: unknown, b: unknown, msg?: string) {
+  if (JSON.stringify(a) !== JSON.stringify(b)) {
+    throw new Error(msg ?? `Values are not equal: ${JSON.stringify(a)} !== ${JSON.stringify(b)}`);
+  }
+}
+
+Deno.test("slugify lowercases", () => assertEquals(slugify("Hello"), "hello"));
+Deno.test("slugify collapses spaces", () => assertEquals(slugify("a  b"), "a-b"));
+Deno.test("slugify strips punctuation", () => assertEquals(slugify("Hi, there!"), "hi-there"));
+Deno.test("parseVersion plain", () => assertEquals(parseVersion("1.2.3"), [1, 2, 3]));
+Deno.test("parseVersion with v prefix", () => assertEquals(parseVersion("v2.0.1"), [2, 0, 1]));
+Deno.test("parseVersion two parts", () => assertEquals(parseVersion("1.2"), [1, 2, 0]));
+Deno.test("slugify unicode", () => assertEquals(slugify("Über Café"), "über-café"));
+EOF
+  capture batch2 deno_test_failures "$D" "$ROOT/node_modules/deno/deno test --no-check slug_test.ts" \
+    "$("$ROOT/node_modules/deno/deno" --version | head -1)"
+
+  # pylint and shellcheck on files with problems
+  L="$B/lint"
+  mkdir -p "$L"
+  cat >"$L/report.py" <<'EOF'
+import os, sys
+import json
+from collections import *
+
+
+def build_report(rows, format = "text", verbose=False):
+    total = 0
+    for i in range(len(rows)):
+        row = rows[i]
+        total += row["amount"]
+    if format == "json":
+        return json.dumps({"total": total})
+    elif format == "text":
+        return "total: %s" % total
+    else:
+        print("unknown format " + format)
+
+
+class report:
+    def __init__(self, path):
+        self.path = path
+    def write(self, text):
+        f = open(self.path, "w")
+        f.write(text)
+        unused_variable = 42
+
+
+def main():
+    try:
+        rows = json.load(open(sys.argv[1]))
+    except:
+        return 1
+    print(build_report(rows, fmt="json"))
+    print(undefined_name)
+EOF
+  capture batch2 pylint_findings "$L" "pylint report.py" "$(pylint --version | head -1)"
+  cat >"$L/deploy.sh" <<'EOF'
+#!/bin/bash
+TARGET=$1
+files=$(ls $TARGET/*.tar.gz)
+for f in $files; do
+  echo Deploying $f
+  cd /srv/releases
+  tar -xzf $f
+done
+if [ $TARGET == "prod" ]; then
+  echo "Restarting `hostname`"
+  read name
+  rm -rf /srv/cache/$name/*
+fi
+[ -z $RELEASE ] && echo "no release"
+EOF
+  capture batch2 shellcheck_findings "$L" "shellcheck deploy.sh" "$(shellcheck --version | sed -n 2p)"
+
+  # git: a rebase that stops on a conflict, and `git status` in the middle of a merge
+  V="$B/repo"
+  mkdir -p "$V" && cd "$V" && git init -q -b main && git config user.email dev@example.com && git config user.name Dev
+  printf 'timeout = 30\nretries = 3\nendpoint = "https://api.example.com"\n' >settings.toml
+  printf '# Service\n\nRun it.\n' >README.md
+  printf 'def handler(event):\n    return event\n' >handler.py
+  git add -A && git commit -qm "initial service"
+  git checkout -qb feature/retries
+  sed -i 's/retries = 3/retries = 5/' settings.toml && git commit -qam "raise retries to 5"
+  printf 'def handler(event):\n    event = dict(event)\n    return event\n' >handler.py && git commit -qam "copy the event"
+  git checkout -q main
+  sed -i 's/retries = 3/retries = 2/' settings.toml && printf 'def handler(event, ctx):\n    return event\n' >handler.py
+  git commit -qam "fewer retries, pass context"
+  cd - >/dev/null
+  capture batch2 git_rebase_conflict "$V" "git rebase main feature/retries" "$(git --version)"
+  (cd "$V" && git rebase --abort && git checkout -q main && git merge -q feature/retries >/dev/null 2>&1) || true
+  printf 'scratch\n' >"$V/notes.txt"
+  capture batch2 git_status_merge "$V" "git status" "$(git --version)"
+
+  # npm ci with package.json and package-lock.json out of sync
+  N="$B/webapp"
+  mkdir -p "$N"
+  printf '{\n  "name": "webapp",\n  "version": "1.0.0",\n  "lockfileVersion": 3,\n  "requires": true,\n  "packages": {\n    "": {\n      "name": "webapp",\n      "version": "1.0.0",\n      "dependencies": {\n        "left-pad": "^1.3.0"\n      }\n    },\n    "node_modules/left-pad": {\n      "version": "1.3.0",\n      "resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz",\n      "integrity": "sha512-XI5MPzVNApjAyhQzphX8BkmKsKUxD4LdyK24iZeQbX4KqYc31z4lIgaAnhk6HPGmAqpkUh4ivNskRkTLTR5lTg=="\n    }\n  }\n}\n' >"$N/package-lock.json"
+  printf '{\n  "name": "webapp",\n  "version": "1.0.0",\n  "dependencies": {\n    "left-pad": "^1.3.0",\n    "is-odd": "^3.0.1"\n  }\n}\n' >"$N/package.json"
+  capture batch2 npm_ci_out_of_sync "$N" "npm ci" "npm $(npm --version)"
+
+  # pip install -e . of a project whose setup.py is broken
+  S="$B/pkgsetup"
+  mkdir -p "$S/geo"
+  echo 'def area(w, h): return w * h' >"$S/geo/__init__.py"
+  cat >"$S/setup.py" <<'EOF'
+from setuptools import setup, find_packages
+from geo.version import __version__
+
+setup(
+    name="geo",
+    version=__version__,
+    packages=find_packages(),
+)
+EOF
+  capture batch2 pip_editable_broken "$S" "pip install --no-build-isolation --no-deps -e ." "$(pip --version)"
+
+  # make -j with one translation unit failing in the middle of a parallel build, then a clean build with warnings
+  M="$B/mathlib"
+  mkdir -p "$M/src"
+  for n in vec mat quat noise rng stats; do
+    printf '#include "%s.h"\nint %s_version(void) { return 1; }\ndouble %s_scale(double x) { return x * 2.0; }\n' "$n" "$n" "$n" >"$M/src/$n.c"
+    printf 'int %s_version(void);\ndouble %s_scale(double x);\n' "$n" "$n" >"$M/src/$n.h"
+  done
+  cat >"$M/src/quat.c" <<'EOF'
+#include "quat.h"
+#include <math.h>
+typedef struct { double w, x, y, z; } quat;
+int quat_version(void) { return 1; }
+double quat_scale(double x) { return x * 2.0; }
+double quat_norm(quat q) { return sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z) }
+quat quat_mul(quat a, quat b) {
+  quat r;
+  r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
+  r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.yy;
+  return r;
+}
+EOF
+  cat >"$M/Makefile" <<'EOF'
+CC = gcc
+CFLAGS = -O2 -Wall -Wextra -Isrc
+SRCS = $(wildcard src/*.c)
+OBJS = $(SRCS:src/%.c=build/%.o)
+
+all: build/libmath.a
+
+build/%.o: src/%.c | build
+	$(CC) $(CFLAGS) -c $< -o $@
+
+build:
+	mkdir -p build
+
+build/libmath.a: $(OBJS)
+	ar rcs $@ $^
+
+clean:
+	rm -rf build
+EOF
+  capture batch2 make_parallel_error "$M" "make -j4 -k" "$(make --version | head -1)"
+  cat >"$M/src/quat.c" <<'EOF'
+#include "quat.h"
+typedef struct { double w, x, y, z; } quat;
+int quat_version(void) { int unused; return 1; }
+double quat_scale(double x) { return x * 2.0; }
+int quat_cmp(unsigned a, int b) { return a < b; }
+double quat_dot(quat a, quat b, int flags) { return a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z; }
+EOF
+  (cd "$M" && make clean >/dev/null)
+  capture batch2 make_warnings_pass "$M" "make -j2" "$(gcc --version | head -1)"
+
+  # docker client without a daemon
+  capture batch2 docker_no_daemon "$B" "docker ps -a" "$(docker --version 2>&1 | head -1)"
+
+  # pytest -q with a fixture error, a failure and passing tests
+  T="$B/shop"
+  mkdir -p "$T/tests"
+  cat >"$T/cart.py" <<'EOF'
+class Cart:
+    def __init__(self):
+        self.items = {}
+
+    def add(self, sku, qty=1):
+        self.items[sku] = self.items.get(sku, 0) + qty
+
+    def total(self, prices):
+        return sum(prices[s] * q for s, q in self.items.items())
+EOF
+  cat >"$T/tests/conftest.py" <<'EOF'
+import json
+import pytest
+
+
+@pytest.fixture
+def prices():
+    with open("tests/prices.json") as fh:
+        return json.load(fh)
+
+
+@pytest.fixture
+def cart():
+    from cart import Cart
+    return Cart()
+EOF
+  cat >"$T/tests/test_cart.py" <<'EOF'
+def test_add(cart):
+    cart.add("apple")
+    assert cart.items == {"apple": 1}
+
+
+def test_add_twice(cart):
+    cart.add("apple")
+    cart.add("apple", 2)
+    assert cart.items["apple"] == 3
+
+
+def test_total(cart, prices):
+    cart.add("apple", 2)
+    assert cart.total(prices) == 1.0
+
+
+def test_total_empty(cart, prices):
+    assert cart.total(prices) == 0
+
+
+def test_remove(cart):
+    cart.add("pear")
+    cart.items.pop("pear")
+    assert cart.items == {"pear": 0}
+
+
+def test_unknown_fixture(cart, discount):
+    assert discount == 0
+EOF
+  capture batch2 pytest_fixture_error "$T" "python -m pytest -q" "$(python -m pytest --version 2>&1)"
+  printf '{"apple": 0.5, "pear": 0.75}\n' >"$T/tests/prices.json"
+  sed -i 's/assert cart.items == {"pear": 0}/assert cart.items == {}/; s/def test_unknown_fixture(cart, discount):/def test_unknown_fixture(cart):/; s/assert discount == 0/assert not cart.items/' "$T/tests/test_cart.py"
+  for i in $(seq 1 40); do
+    printf 'import warnings\n\n\ndef test_case_%d(cart):\n    warnings.warn("Cart.total rounding is deprecated", DeprecationWarning)\n    cart.add("s%d", %d)\n    assert cart.items["s%d"] == %d\n' "$i" "$i" "$i" "$i" "$i" >"$T/tests/test_bulk_$i.py"
+  done
+  capture batch2 pytest_pass_warnings "$T" "python -m pytest -q" "$(python -m pytest --version 2>&1)"
+
+  # tsc --pretty false with many errors over six files
+  TS="$B/tsapp"
+  mkdir -p "$TS/src"
+  printf '{\n  "compilerOptions": { "strict": true, "target": "es2020", "module": "commonjs", "noEmit": true },\n  "include": ["src"]\n}\n' >"$TS/tsconfig.json"
+  cat >"$TS/src/user.ts" <<'EOF'
+export interface User { id: number; name: string; email?: string }
+export function greet(u: User): string { return "hi " + u.nam; }
+export function mail(u: User): string { return u.email.toLowerCase(); }
+export const admin: User = { id: "1", name: "root" };
+EOF
+  cat >"$TS/src/cart.ts" <<'EOF'
+import { User } from "./user";
+export function total(xs: number[]): number { return xs.reduce((a, b) => a + b, "0"); }
+export function owner(u: User) { return u.id.toUpperCase(); }
+export function add(xs: number[], x) { xs.push(x); return xs.lenght; }
+EOF
+  cat >"$TS/src/api.ts" <<'EOF'
+import { greet, User } from "./user";
+import { fetchJson } from "./http";
+export async function load(id: number): Promise<User> { const r = await fetchJson(`/u/${id}`); return r; }
+export function hello(): string { return greet({ id: 1 }); }
+export function count(): number { return "3"; }
+EOF
+  cat >"$TS/src/config.ts" <<'EOF'
+type Mode = "dev" | "prod";
+export const mode: Mode = "test";
+export const port: number = process.env.PORT;
+export function read(k: string) { return settings[k]; }
+EOF
+  cat >"$TS/src/util.ts" <<'EOF'
+export function first<T>(xs: T[]): T { return xs[0] ?? null; }
+export function pick(o: object, k: string) { return o[k]; }
+export function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+export const n: number = parseInt(42);
+EOF
+  cat >"$TS/src/index.ts" <<'EOF'
+import { total } from "./cart";
+import { mode } from "./config";
+import { missing } from "./util";
+console.log(total([1, 2, "3"]), mode.toUpperCase(1));
+const x: string = 5;
+EOF
+  capture batch2 tsc_many_errors "$TS" "$ROOT/node_modules/typescript/bin/tsc --pretty false -p ." \
+    "tsc $("$ROOT/node_modules/typescript/bin/tsc" --version 2>&1)"
+
+  # php -l of a file with a syntax error; a verbose cargo build that succeeds
+  printf '<?php\nfunction total(array $xs): int {\n    $sum = 0;\n    foreach ($xs as $x) {\n        $sum += $x\n    }\n    return $sum;\n}\n' >"$B/total.php"
+  capture batch2 php_lint_syntax "$B" "php -l total.php" "$(php --version | head -1)"
+  sed -i 's/pub fn check(&self) -> bool { self.len < 0 || self.head == self.head }/pub fn check(\&self) -> bool { self.head < self.buf.len() }/; s/let x = 3.14; x \* self.len as f64/self.len as f64 \/ self.buf.len() as f64/' "$C/src/lib.rs"
+  capture batch2 cargo_build_verbose_pass "$C" "cargo build --offline -v && cargo test --offline -q 2>&1" "$(cargo --version)"
+fi

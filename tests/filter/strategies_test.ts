@@ -322,6 +322,65 @@ Deno.test("test_summary: a code frame keeps its failing line; a frame with no ma
   );
 });
 
+Deno.test("test_summary keeps each distinct Python warning once, at its first location, with its count", () => {
+  const s = { type: "test_summary", max_failures: 10, truncate_stack_trace: 20 };
+  const entry = (test: string, where: string, text: string) =>
+    `${test}\n  ${where}: ${text}\n    do_it()\n`;
+  const summary = [
+    "....                                                   [100%]",
+    "============ warnings summary ============",
+    entry(
+      "t/test_io.py::test_read",
+      "/p/io.py:8",
+      "ResourceWarning: unclosed file <_io.TextIOWrapper>",
+    ),
+    entry(
+      "t/test_io.py::test_write",
+      "/p/io.py:8",
+      "ResourceWarning: unclosed file <_io.TextIOWrapper>",
+    ),
+    entry(
+      "t/test_api.py::test_get",
+      "/p/api.py:31",
+      "UserWarning: retries is ignored without a timeout",
+    ),
+    entry(
+      "t/test_io.py::test_seek",
+      "/p/io.py:8",
+      "ResourceWarning: unclosed file <_io.TextIOWrapper>",
+    ),
+    "-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html",
+  ].join("\n");
+  // A passing run: the warnings stay, each once, and the counts.
+  expect(run(s, `${summary}\n4 passed, 4 warnings in 0.31s`).text).toBe(
+    [
+      "/p/io.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper> (3 times)",
+      "/p/api.py:31: UserWarning: retries is ignored without a timeout",
+      "4 passed, 4 warnings in 0.31s",
+    ].join("\n"),
+  );
+  // A failing run keeps its failure block as before, and the warning.
+  const failing = [
+    "____________ test_get ____________",
+    "E   AssertionError: assert 500 == 200",
+    "t/test_api.py:12: AssertionError",
+    "============ warnings summary ============",
+    entry(
+      "t/test_api.py::test_get",
+      "/p/api.py:31",
+      "UserWarning: retries is ignored without a timeout",
+    ),
+    "FAILED t/test_api.py::test_get - AssertionError: assert 500 == 200",
+    "1 failed, 1 warning in 0.2s",
+  ].join("\n");
+  const out = run(s, failing, true).text;
+  expect(out).toContain("E   AssertionError: assert 500 == 200");
+  expect(out).toContain("/p/api.py:31: UserWarning: retries is ignored without a timeout");
+  expect(out).not.toContain("(1 times)");
+  // The test ids and the source line under a warning still go.
+  expect(out).not.toContain("do_it()");
+});
+
 Deno.test("strip_noise: min_lines leaves short outputs alone; summary counts what went", () => {
   const s = { type: "strip_noise", patterns: ["^ok "], min_lines: 3, summary: "({n} ok lines)" };
   expect(run(s, "ok a\nok b\nbad c")).toEqual({

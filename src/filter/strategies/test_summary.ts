@@ -113,6 +113,14 @@ const LOOSE_LOCATION = /^(?:[^\s:]{1,300}:\d{1,7}(?::\d{1,7})?: \S|# [^\s]{1,300
 /** `LOOSE_SIGNAL_START`, a location line, or "panicked at" anywhere. */
 const looseSignal = (line: string) =>
   LOOSE_SIGNAL_START.test(line) || LOOSE_LOCATION.test(line) || line.includes("panicked at");
+/**
+ * A warning in Python's format (`path:12: DeprecationWarning: text`), as pytest's warnings summary
+ * lists it under each test that raised it: the run passes, but the warning is what to act on.
+ * Each distinct warning is kept once, at its first location, with how often it came.
+ */
+const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: ([A-Z]\w{0,60}Warning: .{1,1000})$/;
+/** Distinct warnings kept; the runner's count line still says how many there were. */
+const MAX_WARNINGS = 20;
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
@@ -317,6 +325,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let skipAt = false;
   // Indentation of a TAP `expected:`/`actual:` field being dropped (its deeper lines go too).
   let skipField = -1;
+  // Each distinct warning's place in `out` and how often it came.
+  const warnings = new Map<string, { at: number; line: string; count: number }>();
 
   const push = (line: string): void => {
     const kind = classifyLine(line);
@@ -402,6 +412,16 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (sinceRun.length < config.truncate_stack_trace && /^\s+\S/.test(line)) {
       sinceRun.push(line);
     }
+    const warning = line.includes("Warning: ") ? PY_WARNING.exec(line) : null;
+    if (warning) {
+      const seen = warnings.get(warning[1]);
+      if (seen) seen.count++;
+      else if (warnings.size < MAX_WARNINGS) {
+        warnings.set(warning[1], { at: out.length, line: line.trim(), count: 1 });
+        out.push(line.trim());
+      }
+      return;
+    }
     if (loose < 20 && looseSignal(line)) {
       loose++;
       out.push(line);
@@ -413,6 +433,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     // A failed run with nothing we recognise as a failure: the structure was unexpected.
     if (failed && failures === 0) return null;
 
+    for (const { at, line, count } of warnings.values()) {
+      if (count > 1) out[at] = `${line} (${count} times)`;
+    }
     aggregateCargoResults(out);
     // nextest runs each test in its own libtest process; their `test result:` lines repeat what
     // nextest's Summary says.
