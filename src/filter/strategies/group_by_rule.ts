@@ -196,6 +196,9 @@ function group(
       (continued.continuation ??= []).push(line);
       continue;
     }
+    // A blank line inside a diagnostic (tsc --pretty sets its code frame and its related
+    // information apart with them) does not end it; a blank line is never shown anyway.
+    if (continued && line.trim() === "") continue;
     continued = null;
     const one = p.line?.exec(line);
     if (one) {
