@@ -13,6 +13,8 @@
  * to it and are shown under its location, not left at the end. A start line may carry the
  * location (`loc` group) and leave the message to the next line matching `message_line_pattern`
  * (biome: `path:3:8 lint/x/y`, then `  × message`, lines indented under it continuing it).
+ * A diagnostic's related information (a later line naming another location, deno's `    at …`
+ * or rustc's `-->` under a `note:`, with the explanation before it) stays under its location.
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
