@@ -368,3 +368,39 @@ Deno.test("group_by_rule keeps a diagnostic's related information with it, witho
     "        at file:///p/b.ts:1:15",
   ]);
 });
+
+Deno.test("group_by_rule keeps the lines elaborating a message before its location line", () => {
+  const engine = lintEngine({
+    line_pattern: undefined,
+    message_pattern: "^(?P<rule>TS\\d) \\[ERROR\\]: \\S",
+    location_pattern: "^\\s+at (\\S+:\\d+:\\d+)",
+  });
+  const diagnostic = (n: number) => [
+    "TS1 [ERROR]: Type '(x: string) => string' is not assignable to type '(x: number) => string'.",
+    "  Types of parameters 'x' and 'x' are incompatible.",
+    "    Type 'number' is not assignable to type 'string'.",
+    "export const fn: (x: number) => string = (x: string) => x;",
+    "             ~~",
+    `    at file:///p/d.ts:${n}:14`,
+    "",
+  ];
+  // Alone: as printed, without the source line and its marks.
+  expect(engine.filter("lint", diagnostic(3).join("\n")).text.split("\n")).toEqual([
+    "TS1 [ERROR]: Type '(x: string) => string' is not assignable to type '(x: number) => string'.",
+    "    Types of parameters 'x' and 'x' are incompatible.",
+    "      Type 'number' is not assignable to type 'string'.",
+    "    at file:///p/d.ts:3:14",
+  ]);
+  // Grouped: under each location.
+  expect(engine.filter("lint", [...diagnostic(3), ...diagnostic(4)].join("\n")).text.split("\n"))
+    .toEqual([
+      "TS1: Type '(x: string) => string' is not assignable to type '(x: number) => string'. (2)",
+      "  file:///p/d.ts:3:14",
+      "    Types of parameters 'x' and 'x' are incompatible.",
+      "      Type 'number' is not assignable to type 'string'.",
+      "  file:///p/d.ts:4:14",
+      "    Types of parameters 'x' and 'x' are incompatible.",
+      "      Type 'number' is not assignable to type 'string'.",
+      "2 diagnostics in 1 groups",
+    ]);
+});

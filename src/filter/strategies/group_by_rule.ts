@@ -103,6 +103,11 @@ interface Diagnostic {
    * before it, source echoes and their marks dropped. Also in `lines`.
    */
   related?: string[];
+  /**
+   * The lines between its start and its location line that elaborate its message (deno's
+   * `  Types of parameters 'x' and 'x' are incompatible.`), source echoes and marks dropped.
+   */
+  elaboration?: string[];
 }
 
 interface Compiled {
@@ -264,9 +269,11 @@ function group(
     if (loc && !current.location) {
       current.location = loc.group(1);
       current.locationLine = line;
+      const elaboration = explanation(sinceLocation);
+      if (elaboration.length) current.elaboration = elaboration;
     } else if (loc && current.locationLine !== undefined) {
       (current.related ??= []).push(...explanation(sinceLocation), line);
-    } else if (current.locationLine !== undefined) sinceLocation.push(line);
+    } else if (current.locationLine !== undefined || !current.location) sinceLocation.push(line);
     if (loc) sinceLocation = [];
     const rule = current.rule ? undefined : p.rule.exec(line);
     if (rule) current.rule = firstGroup(rule);
@@ -460,7 +467,12 @@ function printedAlone(d: Diagnostic): string[] | null {
   const start = d.lines[0];
   if (d.locationLine) {
     const rule = d.rule && !start.includes(d.rule) ? `  [${d.rule}]` : "";
-    return [start + rule, d.locationLine, ...underLocation(d)];
+    return [
+      start + rule,
+      ...indented(d.elaboration ?? []),
+      d.locationLine,
+      ...indented(d.related ?? []),
+    ];
   }
   if (d.head === undefined) return null;
   return start.includes(d.message) ? [start] : [start, `  ${d.message}`];
@@ -498,15 +510,20 @@ function explanation(lines: string[]): string[] {
 
 /**
  * The lines shown under a diagnostic's location: a one-line diagnostic's continuation as printed,
- * its related information indented by one step more, its own indentation kept below that.
+ * its message's elaboration and its related information indented by one step more.
  */
 function underLocation(d: Diagnostic): string[] {
-  const related = d.related ?? [];
-  const indent = Math.min(...related.map(indentOf));
   return [
     ...(d.continuation ?? []).map((line) => `  ${line}`),
-    ...related.map((line) => `    ${line.slice(indent)}`),
+    ...indented(d.elaboration ?? []),
+    ...indented(d.related ?? []),
   ];
+}
+
+/** Lines indented by four spaces, their own indentation below the least of them kept. */
+function indented(lines: string[]): string[] {
+  const indent = Math.min(...lines.map(indentOf));
+  return lines.map((line) => `    ${line.slice(indent)}`);
 }
 
 function indentOf(line: string): number {
