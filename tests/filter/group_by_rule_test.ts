@@ -312,3 +312,95 @@ Deno.test("group_by_rule: a start line's `loc` is the location, the message come
     "  × File content differs",
   ].join("\n"));
 });
+
+Deno.test("group_by_rule keeps a diagnostic's related information with it, without source echoes", () => {
+  // rustc's shape: each warning names its location on a `-->` line; the first has a `note:`
+  // with a location of its own (related information), under a code frame.
+  const warning = (n: number, note: boolean) => [
+    "warning[R1]: the same problem with a long enough message",
+    `  --> src/f${n}.rs:${n}:1`,
+    "   |",
+    `${n}  |     let x = 1;`,
+    "   |         ^",
+    ...(note ? ["note: the value is declared here", "  --> src/decl.rs:9:5", "   |"] : []),
+    "",
+  ];
+  const text = lintEngine({ line_pattern: undefined }).filter(
+    "lint",
+    [...warning(1, true), ...warning(2, false), ...warning(3, false)].join("\n"),
+  ).text;
+  expect(text.split("\n")).toEqual([
+    "R1: the same problem with a long enough message (3)",
+    "  src/f2.rs:2:1, src/f3.rs:3:1",
+    "  src/f1.rs:1:1",
+    "    note: the value is declared here",
+    "      --> src/decl.rs:9:5",
+    "3 diagnostics in 1 groups",
+  ]);
+  // deno's shape, alone: the related block's source line and its `~~` marks go, its explanation
+  // and location stay under the diagnostic's location, and one finding needs no total line.
+  const alone = lintEngine({
+    line_pattern: undefined,
+    message_pattern: "^(?P<rule>R\\d) \\[ERROR\\]: \\S",
+    location_pattern: "^\\s+at (\\S+:\\d+:\\d+)",
+    end_pattern: "^Found \\d+ errors?\\.$",
+  }).filter(
+    "lint",
+    [
+      "R1 [ERROR]: Type 'string' is not assignable to type 'number'.",
+      'export const u: U = { id: "1" };',
+      "                      ~~",
+      "    at file:///p/b.ts:2:23",
+      "",
+      "    The expected type comes from property 'id' which is declared here on type 'U'",
+      "    interface U { id: number }",
+      "                  ~~",
+      "        at file:///p/b.ts:1:15",
+      "",
+      "Found 1 error.",
+    ].join("\n"),
+  ).text;
+  expect(alone.split("\n")).toEqual([
+    "Found 1 error.",
+    "R1 [ERROR]: Type 'string' is not assignable to type 'number'.",
+    "    at file:///p/b.ts:2:23",
+    "    The expected type comes from property 'id' which is declared here on type 'U'",
+    "        at file:///p/b.ts:1:15",
+  ]);
+});
+
+Deno.test("group_by_rule keeps the lines elaborating a message before its location line", () => {
+  const engine = lintEngine({
+    line_pattern: undefined,
+    message_pattern: "^(?P<rule>TS\\d) \\[ERROR\\]: \\S",
+    location_pattern: "^\\s+at (\\S+:\\d+:\\d+)",
+  });
+  const diagnostic = (n: number) => [
+    "TS1 [ERROR]: Type '(x: string) => string' is not assignable to type '(x: number) => string'.",
+    "  Types of parameters 'x' and 'x' are incompatible.",
+    "    Type 'number' is not assignable to type 'string'.",
+    "export const fn: (x: number) => string = (x: string) => x;",
+    "             ~~",
+    `    at file:///p/d.ts:${n}:14`,
+    "",
+  ];
+  // Alone: as printed, without the source line and its marks.
+  expect(engine.filter("lint", diagnostic(3).join("\n")).text.split("\n")).toEqual([
+    "TS1 [ERROR]: Type '(x: string) => string' is not assignable to type '(x: number) => string'.",
+    "    Types of parameters 'x' and 'x' are incompatible.",
+    "      Type 'number' is not assignable to type 'string'.",
+    "    at file:///p/d.ts:3:14",
+  ]);
+  // Grouped: under each location.
+  expect(engine.filter("lint", [...diagnostic(3), ...diagnostic(4)].join("\n")).text.split("\n"))
+    .toEqual([
+      "TS1: Type '(x: string) => string' is not assignable to type '(x: number) => string'. (2)",
+      "  file:///p/d.ts:3:14",
+      "    Types of parameters 'x' and 'x' are incompatible.",
+      "      Type 'number' is not assignable to type 'string'.",
+      "  file:///p/d.ts:4:14",
+      "    Types of parameters 'x' and 'x' are incompatible.",
+      "      Type 'number' is not assignable to type 'string'.",
+      "2 diagnostics in 1 groups",
+    ]);
+});

@@ -13,6 +13,8 @@
  * to it and are shown under its location, not left at the end. A start line may carry the
  * location (`loc` group) and leave the message to the next line matching `message_line_pattern`
  * (biome: `path:3:8 lint/x/y`, then `  × message`, lines indented under it continuing it).
+ * A diagnostic's related information (a later line naming another location, deno's `    at …`
+ * or rustc's `-->` under a `note:`, with the explanation before it) stays under its location.
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
@@ -95,6 +97,17 @@ interface Diagnostic {
   locationLine?: string;
   /** Whether its location joins a file line's file and its own position (eslint's stylish). */
   joined?: boolean;
+  /**
+   * Its related information: each later line naming a location (deno's `    at a.ts:1:15` under
+   * `The expected type comes from …`, rustc's `-->` under `note: …`) with the explanation lines
+   * before it, source echoes and their marks dropped. Also in `lines`.
+   */
+  related?: string[];
+  /**
+   * The lines between its start and its location line that elaborate its message (deno's
+   * `  Types of parameters 'x' and 'x' are incompatible.`), source echoes and marks dropped.
+   */
+  elaboration?: string[];
 }
 
 interface Compiled {
@@ -177,6 +190,8 @@ function group(
   let awaiting = false;
   // The indent of the message line just read from `message_line_pattern`, else -1.
   let messageIndent = -1;
+  // The lines of the current diagnostic since the last line naming a location.
+  let sinceLocation: string[] = [];
   const frames = codeFrames(lines, p);
   for (const [i, line] of lines.entries()) {
     if (frames.has(i) || p.noise(line) || allDuplicates(line)) {
@@ -188,6 +203,9 @@ function group(
       (continued.continuation ??= []).push(line);
       continue;
     }
+    // A blank line inside a diagnostic (tsc --pretty sets its code frame and its related
+    // information apart with them) does not end it; a blank line is never shown anyway.
+    if (continued && line.trim() === "") continue;
     continued = null;
     const one = p.line?.exec(line);
     if (one) {
@@ -228,6 +246,7 @@ function group(
       // The message is on a later line (`message_line_pattern`) until one is found.
       awaiting = msg === undefined && p.messageLine !== undefined;
       messageIndent = -1;
+      sinceLocation = [];
       diagnostics.push(current);
       continue;
     }
@@ -246,11 +265,16 @@ function group(
       // Lines indented under the message line continue it (biome wraps long messages).
       current.message += ` ${line.trim()}`;
     } else messageIndent = -1;
-    const loc = current.location ? undefined : p.location.exec(line);
-    if (loc) {
+    const loc = p.location.exec(line);
+    if (loc && !current.location) {
       current.location = loc.group(1);
       current.locationLine = line;
-    }
+      const elaboration = explanation(sinceLocation);
+      if (elaboration.length) current.elaboration = elaboration;
+    } else if (loc && current.locationLine !== undefined) {
+      (current.related ??= []).push(...explanation(sinceLocation), line);
+    } else if (current.locationLine !== undefined || !current.location) sinceLocation.push(line);
+    if (loc) sinceLocation = [];
     const rule = current.rule ? undefined : p.rule.exec(line);
     if (rule) current.rule = firstGroup(rule);
   }
@@ -307,7 +331,7 @@ function group(
         out.push(...single);
         continue;
       }
-      if (!list[0].continuation?.length) {
+      if (underLocation(list[0]).length === 0) {
         out.push(`${list[0].location} ${keyed ? `${key}: ` : ""}${first}`);
         continue;
       }
@@ -339,7 +363,7 @@ function group(
         const whole = i === 0 && shown++ < config.max_locations;
         out.push(`  ${times(whole && d.oneLine ? d.lines[0].trim() : d.head!, n)}`);
         if (whole && !d.oneLine && !d.lines[0].includes(message)) out.push(`    ${message}`);
-        for (const line of d.continuation ?? []) out.push(`  ${line}`);
+        out.push(...underLocation(d));
       });
     }
     // Findings of one message shape (the same message but for quoted names) go together: the
@@ -358,22 +382,23 @@ function group(
     for (const members of shapes.values()) {
       const lead = stripSeverity(members[0].d.message);
       const own = keyed && lead === first;
-      if (!own && keyed && members.length === 1 && !members[0].d.continuation?.length) {
+      if (!own && keyed && members.length === 1 && underLocation(members[0].d).length === 0) {
         out.push(`  ${members[0].d.location} ${lead}`);
         continue;
       }
       if (!own && keyed) out.push(`  ${lead} (${members.length}):`);
       const bare: string[] = [];
       const named: { location: string; names: string }[] = [];
-      // A one-line diagnostic with continuation lines keeps its own line, them indented under it.
+      // A diagnostic with continuation lines or related information keeps its own line, them
+      // indented under it.
       const continued: string[] = [];
       for (const { d, i } of members) {
         const message = stripSeverity(d.message);
         // Unkeyed, a message without quoted names is the group's line itself: the location says it.
         const same = keyed ? message === lead : elideNames(message) === message;
-        if (d.continuation?.length) {
-          continued.push(`  ${d.location}${same ? "" : `  ${differing(message, lead)}`}`);
-          for (const line of d.continuation) continued.push(`  ${line}`);
+        const under = underLocation(d);
+        if (under.length) {
+          continued.push(`  ${d.location}${same ? "" : `  ${differing(message, lead)}`}`, ...under);
         } else if (i >= config.max_locations || same) bare.push(d.location!);
         else named.push({ location: d.location!, names: differing(message, lead) });
       }
@@ -400,9 +425,10 @@ function group(
     )
     : other;
   if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
-  // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`).
+  // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`), and
+  // only for more than one finding (one is its own count).
   const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic|offense)s?\\b`);
-  if (groups.size && ![...rest, ...summaries].some((line) => total.test(line))) {
+  if (findings > 1 && ![...rest, ...summaries].some((line) => total.test(line))) {
     out.push(`${findings} diagnostics in ${groups.size} groups`);
   }
   // Loose error lines (a linker error, make's `*** Error 2`) lead; the rest trails.
@@ -433,15 +459,20 @@ function headOf(line: string, location: string, msg: string | undefined): string
 /**
  * A diagnostic alone in its group, as printed: a one-line format's line and its continuation
  * lines; else its start line (with its rule after it when a later line named it: clippy's
- * `  [len_zero]`), and the line naming its location (rustc's `  --> a.rs:3:9`) or its message
- * on a later line (biome). Null when neither line is known.
+ * `  [len_zero]`), and the line naming its location (rustc's `  --> a.rs:3:9`) with its related
+ * information under it, or its message on a later line (biome). Null when neither line is known.
  */
 function printedAlone(d: Diagnostic): string[] | null {
   if (d.oneLine) return d.lines;
   const start = d.lines[0];
   if (d.locationLine) {
     const rule = d.rule && !start.includes(d.rule) ? `  [${d.rule}]` : "";
-    return [start + rule, d.locationLine];
+    return [
+      start + rule,
+      ...indented(d.elaboration ?? []),
+      d.locationLine,
+      ...indented(d.related ?? []),
+    ];
   }
   if (d.head === undefined) return null;
   return start.includes(d.message) ? [start] : [start, `  ${d.message}`];
@@ -459,6 +490,40 @@ function codeFrames(lines: string[], p: Compiled): Set<number> {
     frames.add(i - 1).add(i);
   }
   return frames;
+}
+
+/** A line of marks under a quoted source line (deno's and tsc's `~~~`, `^`). */
+const MARKS = /^\s*[~^]+[\s~^-]*$/;
+/** A line of rustc's code frame gutter (`  |`, `12 |     let x = 1;`). */
+const GUTTER = /^\s*\d*\s*\|/;
+
+/**
+ * The lines explaining a related location, as printed: without blank lines, code frame gutters,
+ * mark lines and the source lines they mark.
+ */
+function explanation(lines: string[]): string[] {
+  return lines.filter((line, i) =>
+    line.trim() !== "" && !MARKS.test(line) && !GUTTER.test(line) &&
+    !MARKS.test(lines[i + 1] ?? "")
+  );
+}
+
+/**
+ * The lines shown under a diagnostic's location: a one-line diagnostic's continuation as printed,
+ * its message's elaboration and its related information indented by one step more.
+ */
+function underLocation(d: Diagnostic): string[] {
+  return [
+    ...(d.continuation ?? []).map((line) => `  ${line}`),
+    ...indented(d.elaboration ?? []),
+    ...indented(d.related ?? []),
+  ];
+}
+
+/** Lines indented by four spaces, their own indentation below the least of them kept. */
+function indented(lines: string[]): string[] {
+  const indent = Math.min(...lines.map(indentOf));
+  return lines.map((line) => `    ${line.slice(indent)}`);
 }
 
 function indentOf(line: string): number {
