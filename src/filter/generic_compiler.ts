@@ -11,10 +11,7 @@
  * a call expects or the declaration a name collides with (the header's line is the explanation).
  */
 
-/** Lines longer than this are never taken for a diagnostic. */
-const MAX_TESTED = 2000;
-/** Runs shorter than this stay as they are. */
-const MIN_FOLDED = 2;
+import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 
 /** Headers the user did not write: the system's, a toolchain's, installed packages'. */
 const SYSTEM_PATH =
@@ -61,14 +58,7 @@ export function foldCompilerNotes(lines: readonly string[]): string[] {
   // Most outputs have no diagnostic: return early without building anything.
   if (!lines.some((line) => classify(line) === "fold")) return [...lines];
   const out: string[] = [];
-  let run: string[] = [];
-  const flush = () => {
-    const fold = `… ${run.length} lines of notes in system headers folded …`;
-    // A fold line longer than what it replaces is no fold.
-    if (run.length >= MIN_FOLDED && fold.length < run.join("\n").length) out.push(fold);
-    else out.push(...run);
-    run = [];
-  };
+  const run = runFolder(out, (n) => `… ${n} lines of notes in system headers folded …`);
   /** What the last diagnostic line did: its snippet lines follow it. */
   let last: Kind = "other";
   /** clang's snippet lines (a source line, its marks) still expected after a folded note. */
@@ -79,19 +69,19 @@ export function foldCompilerNotes(lines: readonly string[]): string[] {
     if (kind === "other" && last === "fold" && isSnippet(line, loose)) {
       // A snippet of a folded note folds with it.
       if (!GCC_SNIPPET.test(line)) loose--;
-      run.push(line);
+      run.add(line);
       continue;
     }
     last = kind;
     loose = kind === "fold" ? 2 : 0;
     if (kind === "fold") {
-      run.push(line);
+      run.add(line);
       continue;
     }
-    flush();
+    run.flush();
     out.push(line);
   }
-  flush();
+  run.flush();
   return out;
 }
 

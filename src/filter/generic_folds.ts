@@ -20,8 +20,33 @@
 
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 
-/** Lines longer than this are never taken for a frame, a path or data. */
-const MAX_TESTED = 2000;
+/** Lines longer than this are never taken for a frame, a path, data, a note or a test line. */
+export const MAX_TESTED = 2000;
+/** Runs of foldable lines shorter than this stay as they are (`runFolder`). */
+const MIN_FOLDED_RUN = 2;
+
+/**
+ * Collects runs of foldable lines into `out`: `flush` puts a run of at least MIN_FOLDED_RUN lines
+ * as its fold line (`fold(count, first line)`) and clears it, unless that line is no shorter than
+ * what it replaces (then the run stays as it is).
+ */
+export function runFolder(
+  out: string[],
+  fold: (count: number, first: string) => string,
+): { add(...lines: string[]): void; flush(): void } {
+  let run: string[] = [];
+  return {
+    add(...lines: string[]): void {
+      run.push(...lines);
+    },
+    flush(): void {
+      const line = fold(run.length, run[0] ?? "");
+      if (run.length >= MIN_FOLDED_RUN && line.length < run.join("\n").length) out.push(line);
+      else out.push(...run);
+      run = [];
+    },
+  };
+}
 /** Library frames folded when a run has at least this many (fewer stay as they are). */
 const MIN_FOLDED_FRAMES = 2;
 /** Libraries named on a fold line, at most. */

@@ -8,10 +8,7 @@
  * them and the summary stay: nothing but a passing line is ever folded.
  */
 
-/** Lines longer than this are never taken for a test line. */
-const MAX_TESTED = 2000;
-/** Runs shorter than this stay as they are. */
-const MIN_FOLDED = 2;
+import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 
 const PASS_SHAPES: RegExp[] = [
   / \.{2,} ok(?: \(\d[\d.]{0,12}m?s\))?$/,
@@ -48,38 +45,34 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): str
     return [...lines];
   }
   const out: string[] = [];
-  let run: string[] = [];
-  const flush = () => {
-    const fold = `${/^\s*/.exec(run[0] ?? "")![0]}… ${run.length} passing test lines folded …`;
-    // A fold line longer than what it replaces is no fold.
-    if (run.length >= MIN_FOLDED && fold.length < run.join("\n").length) out.push(fold);
-    else out.push(...run);
-    run = [];
-  };
+  const run = runFolder(
+    out,
+    (n, first) => `${/^\s*/.exec(first)![0]}… ${n} passing test lines folded …`,
+  );
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (isPassingTest(line)) {
-      run.push(line);
+      run.add(line);
     } else if (
       line.length <= MAX_TESTED && START.test(line) && i + 1 < lines.length &&
       isPassingTest(lines[i + 1])
     ) {
-      run.push(line, lines[++i]);
+      run.add(line, lines[++i]);
     } else if (line.length <= MAX_TESTED && FILE_START.test(line)) {
       let end = i + 1;
       while (end < lines.length && lines[end] !== "ok" && isPassingTest(lines[end])) end++;
       if (lines[end] !== "ok") {
-        flush();
+        run.flush();
         out.push(line);
         continue;
       }
-      run.push(...lines.slice(i, end + 1));
+      run.add(...lines.slice(i, end + 1));
       i = end;
     } else {
-      flush();
+      run.flush();
       out.push(line);
     }
   }
-  flush();
+  run.flush();
   return out;
 }

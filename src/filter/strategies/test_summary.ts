@@ -533,9 +533,10 @@ const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
 /**
  * Failures a runner reports twice, merged into one. pytest: a failure block (`___ test_b ___`)
  * and its short-summary line (`FAILED t.py::test_b - msg`, the message cut) become one block
- * headed by the full id (and the name as printed, when the id does not end with it). vitest: the progress tree's `× suite > test` with its one-line message
- * goes when the failure report (`FAIL file > suite > test`) shows the same test. A name found
- * twice on either side is left alone (which block it means is unknown).
+ * headed by the full id (and the name as printed, when the id does not end with it). vitest: the
+ * progress tree's `× suite > test` with its one-line message goes when the failure report
+ * (`FAIL file > suite > test`) shows the same test. A name found twice on either side is left
+ * alone (which block it means is unknown).
  */
 function mergeRepeatedFailures(
   out: (string | Block | Marker)[],
