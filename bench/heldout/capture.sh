@@ -1344,3 +1344,945 @@ EOF
   sed -i 's/pub fn check(&self) -> bool { self.len < 0 || self.head == self.head }/pub fn check(\&self) -> bool { self.head < self.buf.len() }/; s/let x = 3.14; x \* self.len as f64/self.len as f64 \/ self.buf.len() as f64/' "$C/src/lib.rs"
   capture batch2 cargo_build_verbose_pass "$C" "cargo build --offline -v && cargo test --offline -q 2>&1" "$(cargo --version)"
 fi
+
+# --- batch3: a third blind batch (tools and situations the set lacked), captured and its signals
+# written before any filter ran on it. npm tools come from a scratch install outside the repo. It ran
+# with TERM=xterm, as an agent's shell has it: vitest and cargo fmt colour their output even without
+# a terminal.
+if sel batch3; then
+  B="$WORK/batch3"
+  rm -rf "$B" && mkdir -p "$B"
+  NPMDIR="${ZEPH_HELDOUT_NPM:-/tmp/zeph-heldout-npm}"
+  if [ ! -x "$NPMDIR/node_modules/.bin/vitest" ]; then
+    mkdir -p "$NPMDIR" && (cd "$NPMDIR" && npm init -y >/dev/null &&
+      npm install eslint@9 @eslint/js@9 prettier vitest vite esbuild >/dev/null 2>&1)
+  fi
+
+  # eslint (flat config, recommended rules plus a few) with errors over several files, then warnings only
+  E="$B/dashboard"
+  mkdir -p "$E/src/components" "$E/src/lib"
+  ln -s "$NPMDIR/node_modules" "$E/node_modules"
+  printf '{ "name": "dashboard", "version": "0.3.0", "private": true, "type": "module" }\n' >"$E/package.json"
+  cat >"$E/eslint.config.js" <<'EOF'
+import js from "@eslint/js";
+
+export default [
+  js.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      globals: { window: "readonly", document: "readonly", console: "readonly", fetch: "readonly" },
+    },
+    rules: {
+      eqeqeq: "error",
+      "prefer-const": "error",
+      "no-var": "error",
+      "no-console": "warn",
+      "no-unused-vars": ["error", { args: "after-used" }],
+      curly: "warn",
+    },
+  },
+];
+EOF
+  cat >"$E/src/lib/format.js" <<'EOF'
+import { clamp } from "./math.js";
+
+export function formatMoney(cents, currency) {
+  var sign = cents < 0 ? "-" : "";
+  let abs = Math.abs(cents);
+  let whole = Math.floor(abs / 100);
+  const frac = abs % 100;
+  if (currency == "EUR") return `${sign}${whole},${String(frac).padStart(2, "0")} €`;
+  return `${sign}$${whole}.${String(frac).padStart(2, "0")}`;
+}
+
+export function formatPercent(x, digits) {
+  const unused = digits * 2;
+  return (x * 100).toFixed(1) + "%";
+}
+
+export function truncate(s, n) {
+  if (s.length <= n) return s
+  return s.slice(0, n - 1) + "…";
+}
+EOF
+  cat >"$E/src/lib/math.js" <<'EOF'
+export function clamp(x, lo, hi) {
+  if (x < lo) return lo;
+  if (x > hi) return hi;
+  return x;
+}
+
+export function mean(xs) {
+  let sum = 0;
+  for (var i = 0; i < xs.length; i++) sum += xs[i];
+  return sum / xs.length;
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  if (s.length % 2 == 0) return (s[mid - 1] + s[mid]) / 2;
+  return s[mid];
+}
+
+export function percentile(xs, p) {
+  const s = [...xs].sort();
+  const idx = Math.ceil((p / 100) * s.length) - 1;
+  return s[idx];
+  console.log("unreachable");
+}
+EOF
+  cat >"$E/src/components/chart.js" <<'EOF'
+import { mean, median } from "../lib/math.js";
+import { formatMoney, formatPercent } from "../lib/format.js";
+
+export function renderChart(el, series) {
+  let max = Math.max(...series.map((p) => p.value));
+  const avg = mean(series.map((p) => p.value));
+  for (const point of series) {
+    const bar = document.createElement("div");
+    bar.style.height = `${(point.value / max) * 100}%`;
+    bar.title = formatMoney(point.value, point.currency);
+    el.appendChild(bar);
+  }
+  console.log("rendered", series.length, "points");
+  return avgerage;
+}
+
+export function legend(el, series) {
+  const total = series.reduce((a, p) => a + p.value, 0);
+  series.forEach(function (p, i) {
+    const row = document.createElement("li");
+    row.textContent = p.label + " " + formatPercent(p.value / total);
+    if (i == 0) row.className = "first";
+    el.appendChild(row);
+  });
+}
+EOF
+  cat >"$E/src/components/table.js" <<'EOF'
+import { truncate } from "../lib/format.js";
+
+export function renderTable(el, rows, columns) {
+  const head = document.createElement("tr");
+  for (let c of columns) {
+    const th = document.createElement("th");
+    th.textContent = c.title;
+    head.appendChild(th);
+  }
+  el.appendChild(head);
+  for (const row of rows) {
+    const tr = document.createElement("tr");
+    for (const c of columns) {
+      const td = document.createElement("td");
+      switch (c.type) {
+        case "text":
+          td.textContent = truncate(row[c.key], 40);
+        case "number":
+          td.textContent = String(row[c.key]);
+          break;
+        default:
+          td.textContent = row[c.key];
+      }
+      tr.appendChild(td);
+    }
+    el.appendChild(tr);
+  }
+}
+
+export async function loadRows(url) {
+  try {
+    const res = await fetch(url);
+    if (res.status != 200) throw new Error("HTTP " + res.status);
+    return await res.json();
+  } catch (e) {
+    throw e;
+  }
+}
+EOF
+  cat >"$E/src/main.js" <<'EOF'
+import { renderChart, legend } from "./components/chart.js";
+import { renderTable, loadRows } from "./components/table.js";
+
+const app = document.getElementById("app");
+let rows = await loadRows("/api/revenue");
+if (!rows.length) console.warn("no data");
+renderChart(app, rows);
+renderTable(app, rows, [{ key: "label", title: "Label", type: "text" }, { key: "value", title: "Value", type: "number" }]);
+if (typeof rows[0].value === "numbr") legend(app, rows);
+EOF
+  capture batch3 eslint_errors "$E" "npx eslint src" "eslint $("$NPMDIR/node_modules/.bin/eslint" --version)"
+
+  # vitest: several failing tests (object diff, thrown error, async rejection) among passing ones
+  V="$B/pricing"
+  mkdir -p "$V/src" "$V/test"
+  ln -s "$NPMDIR/node_modules" "$V/node_modules"
+  printf '{ "name": "pricing", "version": "1.0.0", "private": true, "type": "module" }\n' >"$V/package.json"
+  cat >"$V/src/pricing.js" <<'EOF'
+export function lineTotal(line) {
+  return line.qty * line.unitPrice;
+}
+
+export function applyCoupon(total, coupon) {
+  if (coupon.kind === "percent") return total - (total * coupon.value) / 100;
+  if (coupon.kind === "fixed") return total - coupon.value;
+  throw new TypeError(`unknown coupon kind: ${coupon.kind}`);
+}
+
+export function summarize(lines, coupon) {
+  const subtotal = lines.reduce((a, l) => a + lineTotal(l), 0);
+  const total = coupon ? applyCoupon(subtotal, coupon) : subtotal;
+  return { subtotal, total, items: lines.length, currency: "EUR" };
+}
+
+export async function fetchRates(base) {
+  await new Promise((r) => setTimeout(r, 5));
+  if (base !== "EUR") throw new Error(`no rates for ${base}`);
+  return { USD: 1.08, GBP: 0.86 };
+}
+EOF
+  cat >"$V/test/pricing.test.js" <<'EOF'
+import { describe, expect, it } from "vitest";
+import { applyCoupon, fetchRates, lineTotal, summarize } from "../src/pricing.js";
+
+describe("lineTotal", () => {
+  it("multiplies qty by unit price", () => expect(lineTotal({ qty: 3, unitPrice: 250 })).toBe(750));
+  it("handles zero qty", () => expect(lineTotal({ qty: 0, unitPrice: 250 })).toBe(0));
+  it("rounds fractional cents", () => expect(lineTotal({ qty: 3, unitPrice: 33.335 })).toBe(100));
+});
+
+describe("applyCoupon", () => {
+  it("applies a percent coupon", () => expect(applyCoupon(1000, { kind: "percent", value: 10 })).toBe(900));
+  it("applies a fixed coupon", () => expect(applyCoupon(1000, { kind: "fixed", value: 150 })).toBe(850));
+  it("never goes below zero", () => expect(applyCoupon(100, { kind: "fixed", value: 150 })).toBe(0));
+  it("supports free shipping coupons", () => expect(applyCoupon(1000, { kind: "shipping", value: 0 })).toBe(1000));
+});
+
+describe("summarize", () => {
+  const lines = [{ qty: 2, unitPrice: 500 }, { qty: 1, unitPrice: 250 }];
+  it("sums lines", () => expect(summarize(lines).subtotal).toBe(1250));
+  it("reports the whole summary", () => {
+    expect(summarize(lines, { kind: "percent", value: 20 })).toEqual({
+      subtotal: 1250,
+      total: 1000,
+      items: 3,
+      currency: "EUR",
+      discount: 250,
+    });
+  });
+});
+
+describe("fetchRates", () => {
+  it("returns EUR rates", async () => expect(await fetchRates("EUR")).toHaveProperty("USD", 1.08));
+  it("returns USD rates", async () => expect((await fetchRates("USD")).EUR).toBeCloseTo(0.93));
+});
+EOF
+  cat >"$V/test/format.test.js" <<'EOF'
+import { expect, test } from "vitest";
+import { summarize } from "../src/pricing.js";
+
+test("empty cart", () => expect(summarize([])).toMatchObject({ subtotal: 0, items: 0 }));
+test("currency is EUR", () => expect(summarize([]).currency).toBe("EUR"));
+EOF
+  capture batch3 vitest_failures "$V" "npx vitest run" "vitest $("$NPMDIR/node_modules/.bin/vitest" --version | cut -d' ' -f1)"
+
+  # esbuild bundle with an unresolved import, a syntax error and a duplicate export
+  S="$B/widget"
+  mkdir -p "$S/src"
+  ln -s "$NPMDIR/node_modules" "$S/node_modules"
+  cat >"$S/src/index.ts" <<'EOF'
+import { mount } from "./mount";
+import { theme } from "./theme";
+import { debounce } from "lodash-es";
+import config from "./config.json";
+
+export function start(el: HTMLElement) {
+  mount(el, { theme, delay: config.delay });
+  window.addEventListener("resize", debounce(() => mount(el, { theme }), 100));
+}
+EOF
+  cat >"$S/src/mount.ts" <<'EOF'
+export interface Options { theme: string; delay?: number }
+export function mount(el: HTMLElement, opts: Options) {
+  el.dataset.theme = opts.theme;
+  const timer = setTimeout(() => el.classList.add("ready"), opts.delay ?? 0;
+  return () => clearTimeout(timer);
+}
+EOF
+  cat >"$S/src/theme.ts" <<'EOF'
+export const theme = "dark";
+export const accent = "#09f";
+export const theme = "light";
+EOF
+  printf '{ "delay": 50 }\n' >"$S/src/config.json"
+  capture batch3 esbuild_errors "$S" "npx esbuild src/index.ts --bundle --outfile=dist/widget.js --format=esm" \
+    "esbuild $("$NPMDIR/node_modules/.bin/esbuild" --version)"
+
+  # node ESM: an extensionless relative import
+  M="$B/mailer"
+  mkdir -p "$M/src/lib"
+  printf '{ "name": "mailer", "version": "2.0.0", "type": "module", "main": "src/index.js" }\n' >"$M/package.json"
+  printf 'export function render(tpl, vars) {\n  return tpl.replace(/{{(\\w+)}}/g, (_, k) => vars[k] ?? "");\n}\n' >"$M/src/lib/template.js"
+  cat >"$M/src/index.js" <<'EOF'
+import { render } from "./lib/template";
+
+console.log(render("Hello {{name}}", { name: process.argv[2] ?? "world" }));
+EOF
+  capture batch3 node_esm_missing_extension "$M" "node src/index.js ada" "node $(node --version)"
+
+  # vite production build that passes with a chunk-size warning
+  W="$B/storefront"
+  mkdir -p "$W/src/pages"
+  ln -s "$NPMDIR/node_modules" "$W/node_modules"
+  printf '{ "name": "storefront", "version": "0.9.0", "private": true, "type": "module" }\n' >"$W/package.json"
+  printf '<!doctype html>\n<html><head><title>Store</title><link rel="stylesheet" href="/src/style.css"></head>\n<body><div id="app"></div><script type="module" src="/src/main.js"></script></body></html>\n' >"$W/index.html"
+  printf 'body { font-family: sans-serif; margin: 0 }\n#app { display: grid; gap: 1rem }\n' >"$W/src/style.css"
+  for p in home catalog product cart checkout account; do
+    printf 'export default function %s(el) {\n  el.innerHTML = "<h1>%s</h1>";\n}\n' "$p" "$p" >"$W/src/pages/$p.js"
+  done
+  python3 -c '
+import random
+random.seed(7)
+rows = ",\n".join("  { sku: \"SKU-%05d\", name: \"Product %d %s\", price: %d }" % (i, i, "".join(random.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(24)), random.randint(100, 99999)) for i in range(9000))
+print("export const catalog = [\n" + rows + "\n];")' >"$W/src/catalog-data.js"
+  cat >"$W/src/main.js" <<'EOF'
+import home from "./pages/home.js";
+import { catalog } from "./catalog-data.js";
+
+const routes = {
+  "/": home,
+  "/catalog": () => import("./pages/catalog.js"),
+  "/product": () => import("./pages/product.js"),
+  "/cart": () => import("./pages/cart.js"),
+  "/checkout": () => import("./pages/checkout.js"),
+  "/account": () => import("./pages/account.js"),
+};
+const el = document.getElementById("app");
+const route = routes[location.pathname] ?? home;
+Promise.resolve(route === home ? { default: home } : route()).then((m) => m.default(el));
+console.log(catalog.length, "products");
+EOF
+  capture batch3 vite_build_chunk_warning "$W" "npx vite build" "vite $("$NPMDIR/node_modules/.bin/vite" --version | cut -d' ' -f1)"
+
+  # tsc --build --verbose of a three-project monorepo that builds cleanly
+  T="$B/mono"
+  for pkg in core utils api; do mkdir -p "$T/packages/$pkg/src"; done
+  printf '{\n  "compilerOptions": { "composite": true, "declaration": true, "strict": true, "target": "es2020", "module": "commonjs", "rootDir": "src", "outDir": "dist" },\n  "include": ["src"]\n}\n' >"$T/packages/utils/tsconfig.json"
+  printf '{\n  "compilerOptions": { "composite": true, "declaration": true, "strict": true, "target": "es2020", "module": "commonjs", "rootDir": "src", "outDir": "dist" },\n  "include": ["src"],\n  "references": [{ "path": "../utils" }]\n}\n' >"$T/packages/core/tsconfig.json"
+  printf '{\n  "compilerOptions": { "composite": true, "declaration": true, "strict": true, "target": "es2020", "module": "commonjs", "rootDir": "src", "outDir": "dist" },\n  "include": ["src"],\n  "references": [{ "path": "../core" }, { "path": "../utils" }]\n}\n' >"$T/packages/api/tsconfig.json"
+  printf '{\n  "files": [],\n  "references": [{ "path": "packages/utils" }, { "path": "packages/core" }, { "path": "packages/api" }]\n}\n' >"$T/tsconfig.json"
+  printf 'export function slug(s: string): string {\n  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-");\n}\n' >"$T/packages/utils/src/index.ts"
+  printf 'import { slug } from "../../utils/src/index";\nexport interface Post { title: string; slug: string }\nexport function post(title: string): Post {\n  return { title, slug: slug(title) };\n}\n' >"$T/packages/core/src/index.ts"
+  printf 'import { post } from "../../core/src/index";\nexport function handle(title: string): string {\n  return JSON.stringify(post(title));\n}\n' >"$T/packages/api/src/index.ts"
+  capture batch3 tsc_build_verbose_pass "$T" "$ROOT/node_modules/typescript/bin/tsc --build --verbose" \
+    "tsc $("$ROOT/node_modules/typescript/bin/tsc" --version 2>&1)"
+
+  # python: flake8 and black --check --diff over a small package, a long job log that crashes at the end
+  Y="$B/etl"
+  mkdir -p "$Y/etl" "$Y/jobs"
+  : >"$Y/etl/__init__.py"
+  cat >"$Y/etl/extract.py" <<'EOF'
+import os, sys
+import csv
+from datetime import datetime
+from typing import List,Dict
+
+
+def read_rows(path:str)->List[Dict]:
+    rows=[]
+    with open(path) as fh:
+        for row in csv.DictReader(fh):
+            rows.append(row)
+    return rows
+
+def parse_date(value):
+    try:
+        return datetime.strptime(value, "%Y-%m-%d")
+    except:
+        return None
+def normalize(row):
+    return {k.strip().lower(): v.strip() for k,v in row.items() if v != None}
+EOF
+  cat >"$Y/etl/transform.py" <<'EOF'
+import json
+from collections import defaultdict
+
+
+def group_by(rows, key):
+    groups = defaultdict(list)
+    for r in rows:
+        groups[r[key]].append(r)
+    return groups
+
+
+def totals(groups, field = "amount"):
+    result = {}
+    for k, rows in groups.items():
+        result[k] = sum(float(r[field]) for r in rows if r[field] != "" and r[field] is not None and not r[field].startswith("#"))
+    return result
+
+
+def to_json(data):
+    l = json.dumps(data, indent=2)
+    return l
+
+def unused_helper(x):
+    y = x * 2
+    return undefined_total + x
+EOF
+  cat >"$Y/etl/load.py" <<'EOF'
+import sqlite3
+
+
+def write(db_path, table, rows):
+    conn = sqlite3.connect(db_path)
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE IF NOT EXISTS %s (key TEXT, total REAL)" % table)
+    for key, total in rows.items():
+        cur.execute("INSERT INTO %s VALUES (?, ?)" % table, (key, total))
+    conn.commit()
+    conn.close()
+EOF
+  capture batch3 flake8_findings "$Y" "flake8 etl/" "flake8 $(flake8 --version | head -1)"
+  capture batch3 black_check_diff "$Y" "black --check --diff etl/" "$(black --version | head -1)"
+  cat >"$Y/jobs/nightly.py" <<'EOF'
+import logging
+import random
+import sys
+
+logging.basicConfig(stream=sys.stdout, level=logging.INFO,
+                    format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", datefmt="%H:%M:%S")
+log = logging.getLogger("nightly")
+random.seed(3)
+
+REGIONS = ["eu-west", "eu-north", "us-east", "us-west", "ap-south", "ap-east"]
+RATES = {"EUR": 1.0, "USD": 0.92, "GBP": 1.17, "SEK": 0.088, "JPY": 0.0061}
+
+
+def convert(amount, currency):
+    return amount * RATES[currency]
+
+
+def process(region, batch):
+    rows = []
+    for i in range(40):
+        currency = random.choice(list(RATES))
+        if region == "ap-east" and batch == 3 and i == 17:
+            currency = "INR"
+        rows.append(convert(random.uniform(1, 500), currency))
+    return sum(rows)
+
+
+def main():
+    log.info("starting nightly revenue job for %d regions", len(REGIONS))
+    grand = 0.0
+    for region in REGIONS:
+        log.info("region %s: loading batches", region)
+        for batch in range(1, 6):
+            subtotal = process(region, batch)
+            grand += subtotal
+            log.info("region %s batch %d/5: 40 rows, subtotal %.2f EUR", region, batch, subtotal)
+        if region in ("us-west", "ap-south"):
+            log.warning("region %s: 3 rows skipped (missing customer id)", region)
+        log.info("region %s done", region)
+    log.info("grand total %.2f EUR", grand)
+
+
+if __name__ == "__main__":
+    main()
+EOF
+  capture batch3 python_job_log_crash "$Y" "python3 jobs/nightly.py" "$(python3 --version)"
+
+  # ruby minitest: failures and an error, then a verbose passing run
+  R="$B/ledger"
+  mkdir -p "$R/lib" "$R/test"
+  cat >"$R/lib/ledger.rb" <<'EOF'
+class Ledger
+  Entry = Struct.new(:account, :amount, :memo)
+
+  def initialize
+    @entries = []
+  end
+
+  def post(account, amount, memo = nil)
+    raise ArgumentError, "amount must be non-zero" if amount.zero?
+    @entries << Entry.new(account, amount, memo)
+    self
+  end
+
+  def balance(account)
+    @entries.select { |e| e.account == account }.sum(&:amount)
+  end
+
+  def accounts
+    @entries.map(&:account).uniq
+  end
+
+  def transfer(from, to, amount)
+    post(from, -amount, "transfer to #{to}")
+    post(to, amount, "transfer from #{from}")
+  end
+
+  def statement(account)
+    @entries.select { |e| e.account == account }.map { |e| format("%-20s %8.2f", e.memo, e.amount) }
+  end
+end
+EOF
+  cat >"$R/test/test_ledger.rb" <<'EOF'
+require "minitest/autorun"
+require "ledger"
+
+class LedgerTest < Minitest::Test
+  def setup
+    @l = Ledger.new
+  end
+
+  def test_post_and_balance
+    @l.post("cash", 100).post("cash", -30)
+    assert_equal 70, @l.balance("cash")
+  end
+
+  def test_zero_amount_rejected
+    assert_raises(ArgumentError) { @l.post("cash", 0) }
+  end
+
+  def test_accounts_sorted
+    @l.post("rent", 5).post("cash", 10).post("bank", 1)
+    assert_equal %w[bank cash rent], @l.accounts
+  end
+
+  def test_transfer
+    @l.post("cash", 100)
+    @l.transfer("cash", "bank", 40)
+    assert_equal 60, @l.balance("cash")
+    assert_equal 40, @l.balance("bank")
+  end
+
+  def test_transfer_overdraft
+    @l.post("cash", 10)
+    assert_raises(RuntimeError) { @l.transfer("cash", "bank", 40) }
+  end
+
+  def test_statement
+    @l.post("cash", 12.5, "coffee")
+    assert_equal ["coffee                  12.50"], @l.statement("cash")
+  end
+
+  def test_statement_without_memo
+    @l.post("cash", 3)
+    assert_match(/3\.00/, @l.statement("cash").first)
+  end
+
+  def test_balance_unknown_account
+    assert_equal 0, @l.balance_of("nope")
+  end
+end
+EOF
+  capture batch3 minitest_failures "$R" "ruby -Ilib -Itest test/test_ledger.rb --seed 1234" "$(ruby --version)"
+  sed -i 's/%w\[bank cash rent\]/%w[rent cash bank]/; s/assert_raises(RuntimeError) { @l.transfer("cash", "bank", 40) }/@l.transfer("cash", "bank", 40)/; s/balance_of/balance/' "$R/test/test_ledger.rb"
+  capture batch3 minitest_verbose_pass "$R" "ruby -Ilib -Itest test/test_ledger.rb -v --seed 1234" "$(ruby --version)"
+
+  # go build ./... with errors in two packages
+  G="$B/shipping"
+  mkdir -p "$G/rates" "$G/labels" "$G/cmd/shipctl"
+  printf 'module example.com/shipping\n\ngo 1.19\n' >"$G/go.mod"
+  cat >"$G/rates/rates.go" <<'EOF'
+package rates
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+type Zone int
+
+const (
+	Domestic Zone = iota
+	EU
+	World
+)
+
+var ErrUnknownZone = errors.New("unknown zone")
+
+func Price(z Zone, grams int) (float64, error) {
+	switch z {
+	case Domestic:
+		return 4.5 + float64(grams)/1000*1.2, nil
+	case EU:
+		return 9 + grams/1000*2.5, nil
+	case World:
+		return 16 + float64(grams)/1000*4, nil
+	}
+	return 0, ErrUnknownZone
+}
+
+func ParseZone(s string) (Zone, error) {
+	switch strings.ToLower(s) {
+	case "domestic":
+		return Domestic, nil
+	case "eu":
+		return EU
+	}
+	return World, nil
+}
+EOF
+  cat >"$G/labels/labels.go" <<'EOF'
+package labels
+
+import (
+	"fmt"
+	"os"
+)
+
+type Label struct {
+	To    string
+	Zone  int
+	Grams int
+}
+
+func estimate(grams int) (float64, error) {
+	if grams <= 0 {
+		return 0, fmt.Errorf("weight must be positive, got %d", grams)
+	}
+	return 4.5 + float64(grams)/1000, nil
+}
+
+func (l Label) Render() string {
+	price, err := estimate(l.Grams)
+	return fmt.Sprintf("%s (%d g): %.2f EUR", l.To, l.Grams, price)
+}
+
+func Save(l Label, path string) error {
+	return os.WriteFile(path, l.Render(), 0o644)
+}
+
+func Batch(ls []Label) int {
+	total := 0
+	for _, l := range ls {
+		total += l.Weight
+	}
+	return total
+}
+EOF
+  cat >"$G/cmd/shipctl/main.go" <<'EOF'
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/shipping/labels"
+	"example.com/shipping/rates"
+)
+
+func main() {
+	z, err := rates.ParseZone(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(labels.Label{To: os.Args[2], Zone: int(z), Grams: 500}.Render())
+}
+EOF
+  capture batch3 go_build_errors "$G" "go build ./..." "$(go version)"
+
+  # cargo: several failing tests (assert_eq, a panic, a Result error), cargo fmt --check, a link error
+  C="$B/tokenizer"
+  mkdir -p "$C/src"
+  printf '[package]\nname = "tokenizer"\nversion = "0.2.0"\nedition = "2021"\n\n[dependencies]\n' >"$C/Cargo.toml"
+  cat >"$C/src/lib.rs" <<'EOF'
+#[derive(Debug, PartialEq)]
+pub enum Token { Num(i64), Ident(String), Op(char), LParen, RParen }
+
+pub fn tokenize(src: &str) -> Result<Vec<Token>, String> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = src.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() { i += 1; }
+            let s: String = chars[start..i].iter().collect();
+            out.push(Token::Num(s.parse().map_err(|e| format!("bad number {s}: {e}"))?));
+            continue;
+        }
+        if c.is_alphabetic() {
+            let start = i;
+            while i < chars.len() && chars[i].is_alphanumeric() { i += 1; }
+            out.push(Token::Ident(chars[start..i].iter().collect()));
+            continue;
+        }
+        match c {
+            '+' | '-' | '*' | '/' => out.push(Token::Op(c)),
+            '(' => out.push(Token::LParen),
+            ')' => out.push(Token::RParen),
+            ' ' => {}
+            other => return Err(format!("unexpected character '{other}' at {i}")),
+        }
+        i += 1;
+    }
+    Ok(out)
+}
+
+pub fn eval(src: &str) -> i64 {
+    let toks = tokenize(src).unwrap();
+    let mut acc = 0;
+    let mut op = '+';
+    for t in toks {
+        match t {
+            Token::Num(n) => acc = match op { '+' => acc + n, '-' => acc - n, '*' => acc * n, _ => acc / n },
+            Token::Op(o) => op = o,
+            _ => {}
+        }
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() { assert_eq!(tokenize("12 34").unwrap(), vec![Token::Num(12), Token::Num(34)]); }
+    #[test]
+    fn identifiers() { assert_eq!(tokenize("x1 y").unwrap(), vec![Token::Ident("x1".into()), Token::Ident("y".into())]); }
+    #[test]
+    fn operators() { assert_eq!(tokenize("1+2").unwrap().len(), 3); }
+    #[test]
+    fn underscore_identifiers() { assert_eq!(tokenize("max_len").unwrap(), vec![Token::Ident("max_len".into())]); }
+    #[test]
+    fn huge_number() { assert!(tokenize("99999999999999999999").is_ok(), "huge literals should saturate"); }
+    #[test]
+    fn precedence() { assert_eq!(eval("2 + 3 * 4"), 14); }
+    #[test]
+    fn division_by_zero() { assert_eq!(eval("1 / 0"), 0); }
+    #[test]
+    fn parens() { assert_eq!(tokenize("(1)").unwrap(), vec![Token::LParen, Token::Num(1), Token::RParen]); }
+    #[test]
+    fn tabs() -> Result<(), String> { tokenize("1\t+\t2")?; Ok(()) }
+    #[test]
+    fn subtraction() { assert_eq!(eval("10 - 4 - 3"), 3); }
+}
+EOF
+  # RUST_BACKTRACE=1, as many development shells set it: each panic prints its backtrace
+  RUST_BACKTRACE=1 capture batch3 cargo_test_failures "$C" "cargo test --offline" "$(cargo --version)"
+  capture batch3 cargo_fmt_check "$C" "cargo fmt --check" "$(cargo fmt --version)"
+  L="$B/crcdemo"
+  mkdir -p "$L/src"
+  printf '[package]\nname = "crcdemo"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$L/Cargo.toml"
+  cat >"$L/src/main.rs" <<'EOF'
+use std::os::raw::{c_uchar, c_uint, c_ulong};
+
+#[link(name = "fastcrc")]
+extern "C" {
+    fn fastcrc32(seed: c_ulong, data: *const c_uchar, len: c_uint) -> c_ulong;
+}
+
+fn main() {
+    let data = b"hello world";
+    let crc = unsafe { fastcrc32(0, data.as_ptr(), data.len() as c_uint) };
+    println!("crc32 = {crc:08x}");
+}
+EOF
+  capture batch3 rust_link_error "$L" "cargo build --offline" "$(cargo --version)"
+
+  # clang-tidy with bugprone/readability findings (bugprone ones as errors)
+  K="$B/ringlog"
+  mkdir -p "$K/src" "$K/include"
+  cat >"$K/include/ringlog.h" <<'EOF'
+#ifndef RINGLOG_H
+#define RINGLOG_H
+#include <stddef.h>
+typedef struct { char *buf; size_t cap; size_t head; size_t len; } ringlog;
+int ringlog_init(ringlog *r, size_t cap);
+int ringlog_write(ringlog *r, const char *msg);
+size_t ringlog_copy(const ringlog *r, char *out, size_t n);
+void ringlog_free(ringlog *r);
+#endif
+EOF
+  cat >"$K/src/ringlog.c" <<'EOF'
+#include "ringlog.h"
+#include <stdlib.h>
+#include <string.h>
+
+int ringlog_init(ringlog *r, size_t cap) {
+  r->buf = malloc(cap);
+  r->cap = cap;
+  r->head = 0;
+  r->len = 0;
+  return 0;
+}
+
+int ringlog_write(ringlog *r, const char *msg) {
+  size_t n = strlen(msg);
+  char *line = malloc(strlen(msg + 1));
+  strcpy(line, msg);
+  for (size_t i = 0; i < n; i++) {
+    r->buf[(r->head + r->len) % r->cap] = line[i];
+    if (r->len < r->cap) r->len++;
+    else r->head = (r->head + 1) % r->cap;
+  }
+  return n;
+}
+
+size_t ringlog_copy(const ringlog *r, char *out, size_t n) {
+  size_t i;
+  for (i = 0; i < n && i < r->len; i++)
+    out[i] = r->buf[(r->head + i) % r->cap];
+  return i;
+}
+
+void ringlog_free(ringlog *r) {
+  free(r->buf);
+  if (r->buf != NULL) r->buf = NULL;
+}
+EOF
+  cat >"$K/src/main.c" <<'EOF'
+#include "ringlog.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+  ringlog r;
+  ringlog_init(&r, atoi(argv[1]));
+  for (int i = 2; i < argc; i++) ringlog_write(&r, argv[i]);
+  char out[64];
+  size_t n = ringlog_copy(&r, out, sizeof out);
+  out[n] = 0;
+  printf("%s\n", out);
+  if (n = 0) return 1;
+  ringlog_free(&r);
+  return 0;
+}
+EOF
+  capture batch3 clang_tidy_findings "$K" \
+    "clang-tidy --checks='-*,bugprone-*,readability-braces-around-statements,readability-else-after-return,clang-analyzer-*,cert-err34-c' --warnings-as-errors='bugprone-*' src/ringlog.c src/main.c -- -Iinclude" \
+    "$(clang-tidy --version | sed -n 1p | sed 's/^ *//')"
+
+  # cmake + ctest: a configure and build that pass, then two of five tests failing
+  T="$B/geom"
+  mkdir -p "$T/src" "$T/tests"
+  cat >"$T/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(geom C)
+enable_testing()
+add_library(geom src/geom.c)
+target_include_directories(geom PUBLIC src)
+target_link_libraries(geom m)
+foreach(t area distance clamp polygon bbox)
+  add_executable(test_${t} tests/test_${t}.c)
+  target_link_libraries(test_${t} geom)
+  add_test(NAME ${t} COMMAND test_${t})
+endforeach()
+EOF
+  printf 'typedef struct { double x, y; } pt;\ndouble geom_dist(pt a, pt b);\ndouble geom_area(const pt *p, int n);\ndouble geom_clamp(double x, double lo, double hi);\n' >"$T/src/geom.h"
+  cat >"$T/src/geom.c" <<'EOF'
+#include "geom.h"
+#include <math.h>
+double geom_dist(pt a, pt b) { return sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)); }
+double geom_area(const pt *p, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
+  return s / 2;
+}
+double geom_clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? lo : x; }
+EOF
+  printf '#include "geom.h"\n#include <stdio.h>\nint main(void) {\n  pt sq[] = {{0, 0}, {2, 0}, {2, 2}, {0, 2}};\n  double a = geom_area(sq, 4);\n  printf("area of 2x2 square = %%g\\n", a);\n  return a == 4 ? 0 : 1;\n}\n' >"$T/tests/test_area.c"
+  printf '#include "geom.h"\n#include <stdio.h>\nint main(void) {\n  pt a = {0, 0}, b = {3, 4};\n  printf("dist = %%g\\n", geom_dist(a, b));\n  return geom_dist(a, b) == 5 ? 0 : 1;\n}\n' >"$T/tests/test_distance.c"
+  printf '#include "geom.h"\n#include <assert.h>\n#include <stdio.h>\nint main(void) {\n  assert(geom_clamp(-1, 0, 10) == 0);\n  printf("clamp(5) = %%g\\n", geom_clamp(5, 0, 10));\n  printf("clamp(11) = %%g\\n", geom_clamp(11, 0, 10));\n  assert(geom_clamp(11, 0, 10) == 10);\n  return 0;\n}\n' >"$T/tests/test_clamp.c"
+  printf '#include "geom.h"\n#include <stdio.h>\nint main(void) {\n  pt tri[] = {{0, 0}, {0, 3}, {4, 0}};\n  double a = geom_area(tri, 3);\n  if (a != 6) {\n    fprintf(stderr, "FAIL: clockwise triangle area: expected 6, got %%g\\n", a);\n    return 1;\n  }\n  return 0;\n}\n' >"$T/tests/test_polygon.c"
+  printf '#include "geom.h"\n#include <stdio.h>\nint main(void) {\n  pt p[] = {{1, 1}, {4, 5}};\n  printf("bbox width %%g\\n", p[1].x - p[0].x);\n  return 0;\n}\n' >"$T/tests/test_bbox.c"
+  capture batch3 ctest_failures "$T" \
+    "cmake -S . -B build -DCMAKE_BUILD_TYPE=Debug && cmake --build build && ctest --test-dir build --output-on-failure" \
+    "$(cmake --version | head -1)"
+
+  # autoconf ./configure that stops on a missing library
+  A="$B/tilemap"
+  mkdir -p "$A/src"
+  printf 'int main(void) { return 0; }\n' >"$A/src/tilemap.c"
+  cat >"$A/configure.ac" <<'EOF'
+AC_INIT([tilemap], [0.4.1], [dev@example.com])
+AC_CONFIG_SRCDIR([src/tilemap.c])
+AC_PROG_CC
+AC_CHECK_HEADERS([stdint.h unistd.h fcntl.h sys/mman.h])
+AC_CHECK_FUNCS([mmap strdup getline])
+AC_CHECK_LIB([m], [cos])
+AC_CHECK_LIB([z], [inflate], [], [AC_MSG_ERROR([zlib is required])])
+AC_CHECK_LIB([sodium], [sodium_init], [],
+  [AC_MSG_ERROR([libsodium not found: install libsodium-dev (Debian/Ubuntu) or libsodium-devel (Fedora), or configure --without-signing])])
+AC_OUTPUT
+EOF
+  (cd "$A" && autoconf)
+  capture batch3 configure_missing_lib "$A" "./configure --prefix=/usr/local" "$(autoconf --version | head -1)"
+
+  # git: a cherry-pick that conflicts, a bisect run to the first bad commit, a diff --stat of a big change
+  export GIT_AUTHOR_DATE="2026-03-02T10:00:00Z" GIT_COMMITTER_DATE="2026-03-02T10:00:00Z"
+  Q="$B/gitrepo"
+  mkdir -p "$Q/src" && cd "$Q" && git init -q -b main && git config user.email dev@example.com && git config user.name Dev
+  printf 'import os\n\nPORT = int(os.environ.get("PORT", 8080))\nWORKERS = 2\n\n\ndef serve():\n    print("serving on", PORT)\n' >src/app.py
+  printf 'flask==2.3.2\ngunicorn==21.2.0\n' >requirements.txt
+  printf '# app\n' >CHANGELOG.md
+  git add -A && git commit -qm "initial app"
+  git checkout -qb release/1.2
+  sed -i 's/WORKERS = 2/WORKERS = 4/' src/app.py && printf 'flask==2.3.3\ngunicorn==21.2.0\n' >requirements.txt && git commit -qam "release: more workers, flask 2.3.3"
+  git checkout -q main
+  sed -i 's/WORKERS = 2/WORKERS = int(os.environ.get("WORKERS", 2))/' src/app.py && printf 'flask==3.0.0\ngunicorn==21.2.0\nstructlog==23.2.0\n' >requirements.txt
+  git commit -qam "workers from env, flask 3"
+  git checkout -q release/1.2
+  printf '# app\n\n## 1.2.1\n- fix: PORT parsing\n' >CHANGELOG.md
+  sed -i 's/PORT = int(os.environ.get("PORT", 8080))/PORT = int(os.environ.get("PORT") or 8080)/' src/app.py
+  git commit -qam "fix PORT parsing on empty env"
+  git checkout -q main
+  cd - >/dev/null
+  capture batch3 git_cherry_pick_conflict "$Q" "git cherry-pick release/1.2~1" "$(git --version)"
+  (cd "$Q" && git cherry-pick --abort)
+
+  H="$B/bisect"
+  mkdir -p "$H" && cd "$H" && git init -q -b main && git config user.email dev@example.com && git config user.name Dev
+  printf '#!/bin/sh\ngrep -q "retries = 3" config.ini\n' >check.sh && chmod +x check.sh
+  printf '[net]\nretries = 3\ntimeout = 10\n' >config.ini
+  git add -A && git commit -qm "v1.0: config and check"
+  for i in $(seq 1 36); do
+    printf 'line %d\n' "$i" >>notes.txt
+    if [ "$i" = 23 ]; then sed -i 's/retries = 3/retries = 0/' config.ini; fi
+    git add -A && git commit -qm "notes: entry $i"
+  done
+  cd - >/dev/null
+  capture batch3 git_bisect_run "$H" "git bisect start HEAD HEAD~36 && git bisect run ./check.sh" "$(git --version)"
+  (cd "$H" && git bisect reset >/dev/null 2>&1)
+
+  D="$B/bigchange"
+  mkdir -p "$D" && cd "$D" && git init -q -b main && git config user.email dev@example.com && git config user.name Dev
+  for m in auth billing catalog orders search users; do
+    mkdir -p "src/$m" "tests/$m"
+    for f in models views service serializers; do seq 1 40 | sed "s/^/# $m $f line /" >"src/$m/$f.py"; done
+    seq 1 25 | sed "s/^/# test $m line /" >"tests/$m/test_$m.py"
+  done
+  git add -A && git commit -qm "baseline"
+  git checkout -qb refactor/services
+  for m in auth billing catalog orders search users; do
+    sed -i '5,12d; 20s/line/LINE/' "src/$m/service.py"
+    seq 1 18 | sed "s/^/# new $m helper /" >>"src/$m/service.py"
+    sed -i '3s/line/Line/' "src/$m/models.py" "src/$m/views.py"
+    seq 1 30 | sed "s/^/# $m repository /" >"src/$m/repository.py"
+    seq 1 12 | sed "s/^/# more tests $m /" >>"tests/$m/test_$m.py"
+  done
+  git mv src/search/serializers.py src/search/schema.py
+  git rm -q src/users/serializers.py
+  git add -A && git commit -qm "refactor: services and repositories"
+  cd - >/dev/null
+  capture batch3 git_diff_stat "$D" "git diff --stat main...refactor/services" "$(git --version)"
+  unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+
+  # rsync -av of a site tree into an empty backup directory
+  Z="$B/site"
+  mkdir -p "$Z/public/css" "$Z/public/js" "$Z/public/img" "$Z/content/posts" "$Z/content/pages"
+  for i in $(seq 1 60); do printf 'post %d\n' "$i" >"$Z/content/posts/2026-$(printf %02d $((i % 12 + 1)))-post-$i.md"; done
+  for p in about contact privacy terms faq; do printf '%s\n' "$p" >"$Z/content/pages/$p.md"; done
+  for i in $(seq 1 25); do head -c $((i * 700)) /dev/zero >"$Z/public/img/photo-$i.jpg"; done
+  printf 'body{}\n' >"$Z/public/css/site.css"; printf 'x\n' >"$Z/public/js/app.js"
+  capture batch3 rsync_verbose "$B" "rsync -av site/ site-backup/" "$(rsync --version | head -1)"
+fi
