@@ -2637,3 +2637,21 @@ EOF
   git init -q "$U/repo" && git -C "$U/repo" commit -q --allow-empty -m init
   capture usage git_commit_unknown_option "$U/repo" "git commit --ammend" "$(git --version)"
 fi
+
+# --- node (npmengines): npm install of local packages whose `engines` this node does not meet:
+# a five-line EBADENGINE warning per package (npm prints each twice), then the install
+if sel npmengines; then
+  E="$WORK/npmengines"
+  rm -rf "$E" && mkdir -p "$E/app"
+  for spec in "fastq-lite:>=22.12.0" "pino-mini:>=22.12.0" "undici-lite:>=22.19.0" \
+    "vite-core:^20.19.0 || >=22.12.0 <21" "sharp-lite:>=24" "zod-next:>=22.12.0" \
+    "esbuild-wasm-lite:>=23" "chokidar-next:>=22"; do
+    name="${spec%%:*}" range="${spec#*:}"
+    mkdir -p "$E/pkgs/$name"
+    printf '{"name":"%s","version":"3.1.0","engines":{"node":"%s"}}\n' "$name" "$range" \
+      >"$E/pkgs/$name/package.json"
+    echo "module.exports = {};" >"$E/pkgs/$name/index.js"
+  done
+  echo '{"name":"app","version":"1.0.0"}' >"$E/app/package.json"
+  capture node npm_install_engines "$E/app" "npm install --no-audit --no-fund ../pkgs/*" "npm $(npm --version)"
+fi
