@@ -54,6 +54,10 @@ function withoutPrefix(line: string, prefix: string): string | null {
   return line === prefix.trimEnd() ? "" : null;
 }
 
+function isBlank(line: string, prefix: string): boolean {
+  return withoutPrefix(line, prefix)?.trim() === "";
+}
+
 /** What follows the listing starting at `from` (its prefix `prefix`): its end and line kinds. */
 function listingAt(
   lines: readonly string[],
@@ -125,9 +129,18 @@ export function foldUsage(
       continue;
     }
     // Blank lines before the listing stay: they part it from the synopsis.
-    while (start < lines.length && withoutPrefix(lines[start], prefix)?.trim() === "") start++;
-    const { end, kinds } = listingAt(lines, start, prefix);
-    if (end > start && looksLikeListing(kinds)) listings.push({ start, end, kinds, prefix });
+    while (start < lines.length && isBlank(lines[start], prefix)) start++;
+    let { end, kinds } = listingAt(lines, start, prefix);
+    if (end > start && looksLikeListing(kinds)) {
+      // Of the blank lines after the listing, one stays.
+      while (
+        end + 1 < lines.length && isBlank(lines[end], prefix) && isBlank(lines[end + 1], prefix)
+      ) {
+        end++;
+        kinds = [...kinds, "blank"];
+      }
+      listings.push({ start, end, kinds, prefix });
+    }
     i = Math.max(end, i + 1);
   }
   if (!listings.length) return [...lines];
