@@ -37,12 +37,15 @@ function substantial(line: string): boolean {
   return line.trim().length >= 3;
 }
 
-/** The run of blocks of `k` lines at `at`: how many blocks and which places differ, or null. */
+/**
+ * The run of blocks of `k` lines at `at`: how many blocks, which places differ and whether a
+ * place that does not differ looks like a failure; null when there are too few blocks.
+ */
 function runOf(
   lines: readonly string[],
   at: number,
   k: number,
-): { count: number; varies: boolean[] } | null {
+): { count: number; varies: boolean[]; failing: boolean } | null {
   if (at + MIN_BLOCKS * k > lines.length) return null;
   for (let p = 0; p < k; p++) if (lines[at + p].length > MAX_TESTED) return null;
   const varies = new Array<boolean>(k).fill(false);
@@ -67,8 +70,8 @@ function runOf(
   }
   if (count < MIN_BLOCKS) return null;
   // A failure-looking line stays in every block it is in (which failure it belongs to matters).
-  for (let p = 0; p < k; p++) if (!varies[p] && carriesFailure(lines[at + p])) return null;
-  return { count, varies };
+  const failing = varies.some((v, p) => !v && carriesFailure(lines[at + p]));
+  return { count, varies, failing };
 }
 
 /** The text all lines of a block start with, up to a space (`npm warn EBADENGINE `). */
@@ -89,6 +92,8 @@ function foldRunAt(lines: readonly string[], at: number): { out: string[]; end: 
     const run = runOf(lines, at, k);
     if (!run) continue;
     const end = at + run.count * k;
+    // The run stays as it is, and is not searched again from its second line.
+    if (run.failing) return { out: lines.slice(at, end), end };
     const block = lines.slice(at, at + k);
     const start = sharedStart(block);
     const indent = /^\s*/.exec(block[0].slice(start.length))![0];

@@ -31,17 +31,16 @@ const HEADING =
 const UNKNOWN_INPUT =
   /\b(?:unknown|unrecognized|unrecognised|unexpected|invalid|no such|not defined|did you mean|similar)\b.{0,80}\b(?:option|argument|flag|command|subcommand|switch|choice|value)|\b(?:option|flag|argument|command)s? .{0,80}\b(?:unknown|unrecognized|not (?:recognized|defined|allowed|supported))\b|flag provided but not defined|did you mean/i;
 
-/** A line of a listing, its prefix taken off: what kind of line it is. */
-type Kind = "blank" | "heading" | "entry" | "text";
+/**
+ * A line of a listing, its prefix taken off: an option entry (`-q, --quiet`, `[--omit <dev>]`), an
+ * item at a section's own indentation (a command or an argument and what it does), or text
+ * deeper than that (a description, a wrapped line).
+ */
+type Kind = "blank" | "heading" | "entry" | "item" | "text";
 
-function kindOf(rest: string): Kind | null {
-  if (rest.trim() === "") return "blank";
-  if (HEADING.test(rest.trimEnd())) return "heading";
-  const indent = rest.length - rest.trimStart().length;
-  const start = rest[indent];
-  if (start === "-" || start === "[") return "entry";
-  // A listing's other lines (descriptions, commands, wrapped text) are indented.
-  return indent > 0 ? "text" : null;
+/** Where a line's text starts. */
+function indentOf(rest: string): number {
+  return rest.length - rest.trimStart().length;
 }
 
 /**
@@ -66,11 +65,24 @@ function listingAt(
 ): { end: number; kinds: Kind[] } {
   const kinds: Kind[] = [];
   let end = from;
+  // The indentation of the section's first line (-1 until it is read).
+  let section = -1;
   for (let i = from; i < lines.length; i++) {
     const rest = withoutPrefix(lines[i], prefix);
     if (rest === null) break;
-    const kind = kindOf(rest);
-    if (kind === null) break;
+    let kind: Kind;
+    if (rest.trim() === "") kind = "blank";
+    else if (HEADING.test(rest.trimEnd())) {
+      kind = "heading";
+      section = -1;
+    } else {
+      const indent = indentOf(rest);
+      if (section < 0) section = indent;
+      if (rest[indent] === "-" || rest[indent] === "[") kind = "entry";
+      // A listing's other lines (descriptions, commands, wrapped text) are indented.
+      else if (indent === 0) break;
+      else kind = indent <= section ? "item" : "text";
+    }
     kinds.push(kind);
     if (kind !== "blank") end = i + 1;
   }
@@ -78,14 +90,17 @@ function listingAt(
   return { end, kinds };
 }
 
-/** Whether the kinds look like a help listing: option entries are a fair share of its lines. */
-function looksLikeListing(kinds: readonly Kind[]): boolean {
+/**
+ * Whether the kinds look like a help listing: option entries (and, below a usage line, items)
+ * are a fair share of its lines.
+ */
+function looksLikeListing(kinds: readonly Kind[], underUsage: boolean): boolean {
   let entries = 0;
   let nonBlank = 0;
   for (const kind of kinds) {
     if (kind === "blank") continue;
     nonBlank++;
-    if (kind === "entry") entries++;
+    if (kind === "entry" || (underUsage && kind === "item")) entries++;
   }
   return entries >= 3 && entries * 4 >= nonBlank;
 }
@@ -114,12 +129,14 @@ export function foldUsage(
   // Where listings start: after each usage line's synopsis, and at each heading.
   const listings: { start: number; end: number; kinds: Kind[]; prefix: string }[] = [];
   let prefix = "";
+  let underUsage = false;
   for (let i = 0; i < lines.length;) {
     const line = lines[i];
     const usage = line.length <= MAX_TESTED ? USAGE.exec(line) : null;
     let start = -1;
     if (usage && !/usage/i.test(usage[1]) && (usage[1] === "" || usage[2] !== "usage")) {
       prefix = usage[1];
+      underUsage = true;
       start = synopsisEnd(lines, i, prefix, usage[3].trim() !== "");
     } else if (HEADING.test(withoutPrefix(line, prefix)?.trimEnd() ?? "")) {
       start = i;
@@ -130,14 +147,15 @@ export function foldUsage(
     }
     // Blank lines before the listing stay: they part it from the synopsis.
     while (start < lines.length && isBlank(lines[start], prefix)) start++;
-    let { end, kinds } = listingAt(lines, start, prefix);
-    if (end > start && looksLikeListing(kinds)) {
+    const { kinds, end: last } = listingAt(lines, start, prefix);
+    let end = last;
+    if (end > start && looksLikeListing(kinds, underUsage)) {
       // Of the blank lines after the listing, one stays.
       while (
         end + 1 < lines.length && isBlank(lines[end], prefix) && isBlank(lines[end + 1], prefix)
       ) {
         end++;
-        kinds = [...kinds, "blank"];
+        kinds.push("blank");
       }
       listings.push({ start, end, kinds, prefix });
     }
@@ -160,8 +178,8 @@ export function foldUsage(
       else out.push(`${prefix}… ${listing.length} lines of usage folded; ${hint} to see them …`);
       continue;
     }
-    // Entries and headings stay; the descriptions under them and the blank lines between go.
-    const kept = listing.filter((_, k) => kinds[k] === "entry" || kinds[k] === "heading");
+    // Entries, items and headings stay; the descriptions under them and the blank lines go.
+    const kept = listing.filter((_, k) => kinds[k] !== "text" && kinds[k] !== "blank");
     const dropped = listing.length - kept.length;
     const descriptions = kinds.filter((k) => k === "text").length;
     if (descriptions < MIN_FOLDED_DESCRIPTIONS) out.push(...listing);
@@ -191,7 +209,7 @@ function synopsisEnd(
   for (; i < lines.length; i++) {
     const rest = withoutPrefix(lines[i], prefix);
     if (rest === null || rest.trim() === "" || HEADING.test(rest.trimEnd())) break;
-    const indent = rest.length - rest.trimStart().length;
+    const indent = indentOf(rest);
     if (rest[indent] === "-") break;
     if (inline && indent === 0) break;
   }

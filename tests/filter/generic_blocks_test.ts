@@ -105,7 +105,11 @@ Deno.test("foldRepeatedBlocks stays linear on long outputs without and with runs
     { length: 20_000 },
     (_, i) => ["Unsupported engine {", `  package: 'p${i}@1.0.0',`, "  required: '>=22'", "}"],
   ).flat();
-  for (const input of [plain, runs, Array(100_000).fill("x".repeat(50))]) {
+  const failing = Array.from(
+    { length: 20_000 },
+    (_, i) => [`case ${i} stopped`, "assertion failed", "  at src/lib.rs:3:9"],
+  ).flat();
+  for (const input of [plain, runs, failing, Array(100_000).fill("x".repeat(50))]) {
     const start = performance.now();
     foldRepeatedBlocks(input);
     expect(performance.now() - start).toBeLessThan(2000);

@@ -266,3 +266,40 @@ Deno.test("the engine folds usage after a rule (npm ci) and with no rule (comman
     "npm error   --install-strategy",
   );
 });
+
+Deno.test("foldUsage: under an unknown command, the commands stay and their descriptions fold", () => {
+  const commands = ["build", "deploy", "logs", "rollback", "status", "scale"];
+  const input = [
+    'Error: unknown command "deploi" for "app"',
+    "Usage:",
+    "  app [command]",
+    "",
+    "Available Commands:",
+    ...commands.flatMap((
+      c,
+    ) => [
+      `  ${c}`,
+      `      ${c} the services of the current project,`,
+      "      as the config file says",
+    ]),
+    "",
+    "Flags:",
+    "  -h, --help   help for app",
+    "  -v, --verbose   print every step",
+    "  --config string   config file",
+  ];
+  const out = foldUsage(input, { failed: true, command: "app deploi --env prod" });
+  expect(out).toEqual([
+    'Error: unknown command "deploi" for "app"',
+    "Usage:",
+    "  app [command]",
+    "",
+    "Available Commands:",
+    ...commands.map((c) => `  ${c}`),
+    "Flags:",
+    "  -h, --help   help for app",
+    "  -v, --verbose   print every step",
+    "  --config string   config file",
+    "… 13 lines of option descriptions folded; run `app deploi --help` to see them …",
+  ]);
+});
