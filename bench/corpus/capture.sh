@@ -2525,3 +2525,133 @@ EOF
   fix_square "$GR/src/main/java/org/shapes/Square.java"
   capture jvm gradle_test_failures "$GR" "gradle --offline test" "$GV"
 fi
+
+# --- usage: failed commands that print their usage after the error (commander and yargs from
+# npm, ZEPH_CORPUS_NPM; npm ci without a lock file; Go's flag package; git with a mistyped flag)
+if sel usage; then
+  U="$WORK/usage"
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  rm -rf "$U" && mkdir -p "$U/npmproj" "$U/srv"
+  (cd "$NPMDIR" && npm install --no-audit --no-fund commander@12 yargs@17 >/dev/null 2>&1)
+  echo '{"name":"shop","version":"1.0.0","dependencies":{}}' >"$U/npmproj/package.json"
+  capture usage npm_ci_no_lockfile "$U/npmproj" "npm ci" "npm $(npm --version)"
+  cat >"$U/deploy.js" <<'EOF'
+#!/usr/bin/env node
+// A deployment CLI built on commander, the shape of many internal tools.
+const { Command, Option } = require("commander");
+const program = new Command();
+program.name("deploy").description("Deploy services to an environment").version("2.3.1")
+  .showHelpAfterError();
+program.command("push")
+  .description("build and push a service image, then roll it out")
+  .argument("<service>", "service to deploy")
+  .requiredOption("-e, --env <name>", "target environment (staging, production)")
+  .option("-t, --tag <tag>", "image tag to deploy", "latest")
+  .option("-r, --region <region>", "cloud region to deploy into", "eu-west-1")
+  .option("--replicas <n>", "number of replicas to run", "2")
+  .option("--timeout <seconds>", "seconds to wait for the rollout", "300")
+  .option("--canary", "route 5% of traffic to the new version first")
+  .option("--no-healthcheck", "skip the post-deploy health check")
+  .option("--dry-run", "print the plan without applying it")
+  .option("--force", "deploy even when the working tree is dirty")
+  .option("--build-arg <kv...>", "extra docker build arguments")
+  .option("--registry <url>", "container registry to push to", "registry.example.com")
+  .option("--cache-from <image>", "image to use as a build cache")
+  .option("--platform <list>", "target platforms", "linux/amd64")
+  .option("--notify <channel>", "chat channel to notify when done")
+  .option("--wait", "wait until every replica is ready")
+  .option("-v, --verbose", "print every step")
+  .addOption(new Option("--strategy <kind>", "rollout strategy").choices(["rolling", "recreate", "blue-green"]))
+  .action(() => {});
+program.parse();
+EOF
+  cat >"$U/jobs.js" <<'EOF'
+#!/usr/bin/env node
+// A job runner CLI built on yargs with strict options.
+const yargs = require("yargs/yargs");
+const { hideBin } = require("yargs/helpers");
+yargs(hideBin(process.argv))
+  .scriptName("jobs")
+  .command("run <job>", "run a job now", (y) => y
+    .positional("job", { describe: "name of the job", type: "string" })
+    .option("queue", { alias: "q", describe: "queue to put the job on", default: "default" })
+    .option("priority", { alias: "p", describe: "job priority (0-9)", type: "number", default: 5 })
+    .option("retries", { describe: "times to retry a failed job", type: "number", default: 3 })
+    .option("timeout", { describe: "seconds before the job is killed", type: "number", default: 600 })
+    .option("env", { alias: "e", describe: "environment variables (KEY=VALUE)", type: "array" })
+    .option("after", { describe: "run after this job id finishes", type: "string" })
+    .option("at", { describe: "run at this time (ISO 8601)", type: "string" })
+    .option("tag", { describe: "tags to attach to the job", type: "array" })
+    .option("dry-run", { describe: "print what would run", type: "boolean" })
+    .option("follow", { alias: "f", describe: "stream the job's logs", type: "boolean" })
+    .option("output", { alias: "o", describe: "output format", choices: ["text", "json", "yaml"], default: "text" }))
+  .command("list", "list jobs")
+  .command("cancel <id>", "cancel a queued job")
+  .option("config", { alias: "c", describe: "path to the config file", default: "jobs.toml" })
+  .option("verbose", { alias: "v", describe: "print debug output", type: "boolean" })
+  .demandCommand(1)
+  .strict()
+  .help()
+  .parse();
+EOF
+  pkg_version() { python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["version"])' "$NPMDIR/node_modules/$1/package.json"; }
+  export NODE_PATH="$NPMDIR/node_modules"
+  capture usage commander_missing_option "$U" "node deploy.js push api --tag v2" "commander $(pkg_version commander)"
+  capture usage yargs_missing_argument "$U" "node jobs.js run" "yargs $(pkg_version yargs)"
+  unset NODE_PATH
+  cat >"$U/srv/main.go" <<'EOF'
+// A small HTTP service configured by flags, as many Go tools are.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"time"
+)
+
+func main() {
+	addr := flag.String("addr", ":8080", "listen address")
+	dsn := flag.String("dsn", "postgres://localhost/app", "database connection string")
+	flag.Int("workers", 4, "number of background workers")
+	flag.Duration("read-timeout", 5*time.Second, "maximum duration for reading a request")
+	flag.Duration("write-timeout", 10*time.Second, "maximum duration for writing a response")
+	flag.Duration("idle-timeout", 60*time.Second, "how long to keep idle connections open")
+	flag.Bool("tls", false, "serve HTTPS (needs -cert and -key)")
+	flag.String("cert", "", "TLS certificate file")
+	flag.String("key", "", "TLS private key file")
+	flag.String("log-level", "info", "log level: debug, info, warn or error")
+	flag.String("log-format", "text", "log format: text or json")
+	flag.Bool("metrics", true, "expose Prometheus metrics on /metrics")
+	flag.String("metrics-addr", ":9090", "listen address of the metrics server")
+	flag.Int("max-body", 1<<20, "largest request body accepted, in bytes")
+	flag.String("cors-origin", "*", "allowed CORS origin")
+	flag.Bool("migrate", false, "run database migrations before serving")
+	flag.String("static-dir", "./public", "directory of static files to serve")
+	flag.Int("rate-limit", 100, "requests per second allowed per client")
+	flag.Parse()
+	fmt.Println(*addr, *dsn)
+}
+EOF
+  (cd "$U/srv" && go mod init example.com/srv >/dev/null 2>&1 && go build -o srv .)
+  capture usage go_flag_unknown "$U/srv" "./srv -port 9000" "$(go version)"
+  git init -q "$U/repo" && git -C "$U/repo" commit -q --allow-empty -m init
+  capture usage git_commit_unknown_option "$U/repo" "git commit --ammend" "$(git --version)"
+fi
+
+# --- node (npmengines): npm install of local packages whose `engines` this node does not meet:
+# a five-line EBADENGINE warning per package (npm prints each twice), then the install
+if sel npmengines; then
+  E="$WORK/npmengines"
+  rm -rf "$E" && mkdir -p "$E/app"
+  for spec in "fastq-lite:>=22.12.0" "pino-mini:>=22.12.0" "undici-lite:>=22.19.0" \
+    "vite-core:^20.19.0 || >=22.12.0 <21" "sharp-lite:>=24" "zod-next:>=22.12.0" \
+    "esbuild-wasm-lite:>=23" "chokidar-next:>=22"; do
+    name="${spec%%:*}" range="${spec#*:}"
+    mkdir -p "$E/pkgs/$name"
+    printf '{"name":"%s","version":"3.1.0","engines":{"node":"%s"}}\n' "$name" "$range" \
+      >"$E/pkgs/$name/package.json"
+    echo "module.exports = {};" >"$E/pkgs/$name/index.js"
+  done
+  echo '{"name":"app","version":"1.0.0"}' >"$E/app/package.json"
+  capture node npm_install_engines "$E/app" "npm install --no-audit --no-fund ../pkgs/*" "npm $(npm --version)"
+fi

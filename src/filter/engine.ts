@@ -134,7 +134,7 @@ export class FilterEngine {
     let confidence: Confidence = "full";
     if (rules.length === 0 && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
       const output = new Output();
-      const stage = genericStage({ emit: output.push, failed });
+      const stage = genericStage({ emit: output.push, failed }, undefined, { command });
       walkLines(body, (line) => stage.push(line));
       // No rule claimed the output: unchanged is what it always was (Full), changed is Partial.
       confidence = stage.finish() === "fallback" ? "full" : "partial";
@@ -148,6 +148,7 @@ export class FilterEngine {
         ({ text, confidence } = runRules(rules, body, {
           failed,
           after: this.#after(command, rules),
+          command,
         }));
       } catch (error) {
         // V8 throws RangeError when a built-in pattern's backtracking outgrows its stack on a
@@ -160,6 +161,7 @@ export class FilterEngine {
           ({ text } = runRules(rules, cutHugeLines(body), {
             failed,
             after: this.#after(command, rules),
+            command,
           }));
           confidence = "partial";
         } catch (again) {
@@ -214,12 +216,16 @@ export class FilterEngine {
         create: (ctx) => rule.strategy.createStage(ctx),
       }));
     if (!rules.length && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
-      stages.push({ name: "generic", type: "generic", create: (ctx) => genericStage(ctx) });
+      stages.push({
+        name: "generic",
+        type: "generic",
+        create: (ctx) => genericStage(ctx, undefined, { command }),
+      });
     } else if (rules.length && this.#after(command, rules)) {
       stages.push({
         name: AFTER_RULES,
         type: "generic",
-        create: (ctx) => genericStage(ctx, undefined, { after: true }),
+        create: (ctx) => genericStage(ctx, undefined, { after: true, command }),
       });
     }
     // As in filter(): when a pattern's backtracking outgrows V8's stack on a huge line, the
@@ -427,14 +433,17 @@ function cutHugeLines(body: string): string {
 function runRules(
   rules: CompiledRule[],
   body: string,
-  options: { failed: boolean; after: boolean },
+  options: { failed: boolean; after: boolean; command: string },
 ): { text: string; confidence: Confidence } {
   const { failed } = options;
   const output = new Output();
   const passed: string[][] = rules.map(() => []);
   // The generic folds after the rules change no rule's verdict (only a Fallback, below).
   const after = options.after
-    ? genericStage({ emit: output.push, failed }, undefined, { after: true })
+    ? genericStage({ emit: output.push, failed }, undefined, {
+      after: true,
+      command: options.command,
+    })
     : null;
   const stages = chain(rules, failed, after ? after.push : output.push, passed);
   walkLines(body, (line) => stages[0].push(line));

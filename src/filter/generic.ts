@@ -3,12 +3,14 @@
  * is not passed through whole. Library frames of stack traces, the biggest directories of long
  * path listings and subtrees of long tree drawings, and runs of hex or base64 data fold
  * (generic_folds.ts), compiler notes in system headers fold (generic_compiler.ts) and, in an
- * output with a failure, so do passing-test lines (generic_tests.ts); runs of a repeated line
+ * output with a failure, so do passing-test lines (generic_tests.ts) and long usage listings
+ * printed after an error (generic_usage.ts); runs of multi-line blocks of one shape keep their
+ * first block and the lines that differ in the others (generic_blocks.ts); runs of a repeated line
  * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
- * one of them, wherever it is; a compiler's note in a system header and a passing test's line are
- * no failure) and a long one keeps the text around its signal. Output that is
+ * one of them, wherever it is; a compiler's note in a system header, a passing test's line and
+ * a line of a usage listing under an error are no failure) and a long one keeps the text around its signal. Output that is
  * JSON goes to the json strategy's defaults instead. Commands that print content rather than a
  * report (`cat`, `head`, `sed`, `diff` …) are left alone: the model may edit what it read.
  */
@@ -24,6 +26,8 @@ import {
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
+import { foldUsage } from "./generic_usage.ts";
+import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -106,14 +110,15 @@ export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
 /**
  * The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain).
  * With `after` set it is the pass after a rule: only the folds that keep every failure-looking
- * line run (library stack frames, system-header notes of compiler diagnostics, repeated lines,
- * long lines cut in the middle unless they name a failure or a location); no progress line goes,
- * no listing folds, nothing is truncated, and JSON is left to the rule.
+ * line run (usage listings under an error, library stack frames, system-header notes of compiler
+ * diagnostics, blocks of one shape, repeated lines, long lines cut in the middle unless they name a failure or a
+ * location); no progress line goes, no path or tree listing folds, nothing is truncated, and
+ * JSON is left to the rule. `command` names the `--help` call a usage fold points to.
  */
 export function genericStage(
   ctx: StageContext,
   onRemove?: (line: string, why: GenericAction) => void,
-  options: { after?: boolean } = {},
+  options: { after?: boolean; command?: string } = {},
 ): Stage {
   const after = options.after ?? false;
   let first: string | null = null;
@@ -184,7 +189,9 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const frames = foldCompilerNotes(foldStackFrames(held));
+      const frames = foldRepeatedBlocks(foldCompilerNotes(
+        foldStackFrames(foldUsage(held, { failed: ctx.failed, command: options.command })),
+      ));
       const folded = after ? frames : foldPassingTests(
         foldDataRuns(foldTreeListing(foldPathListing(frames))),
         ctx.failed,

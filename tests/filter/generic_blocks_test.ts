@@ -1,0 +1,117 @@
+/**
+ * Runs of multi-line blocks of one shape (src/filter/generic_blocks.ts): npm's EBADENGINE
+ * warnings (a real output) keep one block and a line per package; identical blocks keep one with
+ * a count; blocks whose repeated lines are failures, blocks with nothing in common and short runs
+ * stay as they are.
+ */
+import { expect } from "expect";
+import { foldRepeatedBlocks } from "../../src/filter/generic_blocks.ts";
+
+const CORPUS = new URL("../../bench/corpus/node/", import.meta.url);
+
+Deno.test("npm's EBADENGINE blocks: the first whole, then the package and range of each", () => {
+  const input = Deno.readTextFileSync(new URL("npm_install_engines.txt", CORPUS)).trimEnd()
+    .split("\n");
+  const w = "npm warn EBADENGINE";
+  expect(foldRepeatedBlocks(input)).toEqual([
+    `${w} Unsupported engine {`,
+    `${w}   package: 'chokidar-next@3.1.0',`,
+    `${w}   required: { node: '>=22' },`,
+    `${w}   current: { node: 'v20.20.2', npm: '11.19.1' }`,
+    `${w} }`,
+    `${w} … 14 blocks like the one above; the lines that differ:`,
+    `${w}   package: 'chokidar-next@3.1.0', required: { node: '>=22' }, (x2)`,
+    `${w}   package: 'esbuild-wasm-lite@3.1.0', required: { node: '>=23' }, (x2)`,
+    `${w}   package: 'fastq-lite@3.1.0', required: { node: '>=22.12.0' }, (x2)`,
+    `${w}   package: 'pino-mini@3.1.0', required: { node: '>=22.12.0' }, (x2)`,
+    `${w}   package: 'sharp-lite@3.1.0', required: { node: '>=24' }, (x2)`,
+    `${w}   package: 'undici-lite@3.1.0', required: { node: '>=22.19.0' }, (x2)`,
+    `${w}   package: 'zod-next@3.1.0', required: { node: '>=22.12.0' }, (x2)`,
+    "",
+    "added 8 packages in 320ms",
+  ]);
+});
+
+Deno.test("identical blocks keep one copy and their count", () => {
+  const block = ["Retrying request to the registry", "  waiting for the lock on cache.db"];
+  expect(foldRepeatedBlocks(["start", ...block, ...block, ...block, ...block, "done"])).toEqual([
+    "start",
+    ...block,
+    "… the 2 lines above, 4 times in all …",
+    "done",
+  ]);
+});
+
+Deno.test("blocks of one shape stay whole when they are not blocks to fold", () => {
+  const shaped = (n: number, line: (i: number) => string[]) =>
+    Array.from({ length: n }, (_, i) => line(i)).flat();
+  const cases: Record<string, string[]> = {
+    // Which failure an assertion belongs to matters: each keeps its lines.
+    "repeated lines that are failures": shaped(
+      5,
+      (
+        i,
+      ) => [
+        `thread 'case_${i}' stopped at src/lib.rs:${i}:9:`,
+        "assertion `left == right` failed",
+        "note: run with a backtrace",
+      ],
+    ),
+    "blocks with nothing the same": shaped(
+      4,
+      (i) => [`FAIL test_${i}`, `  expected ${i} got ${i + 1}`],
+    ),
+    "two blocks only": shaped(2, (i) => [`Unsupported engine {`, `  package: 'p${i}@1.0.0',`, "}"]),
+    "a fold no shorter than the blocks": shaped(
+      3,
+      (i) => [`Fetching item number ${i}`, "  cached copy used"],
+    ),
+    "prose separated by blank lines": shaped(6, (i) => [`Paragraph ${i} says something else.`, ""]),
+  };
+  for (const [name, input] of Object.entries(cases)) {
+    expect({ name, out: foldRepeatedBlocks(input) }).toEqual({ name, out: input });
+  }
+});
+
+Deno.test("a run ends where the shape does; the lines around it stay in place", () => {
+  const warn = (
+    p: string,
+  ) => [
+    `warning: deprecated option in ${p}`,
+    "  use `strict` instead",
+    "  see the migration guide",
+  ];
+  const input = [
+    "building",
+    ...warn("a.toml"),
+    ...warn("b.toml"),
+    ...warn("c.toml"),
+    "error: build failed",
+  ];
+  expect(foldRepeatedBlocks(input)).toEqual([
+    "building",
+    ...warn("a.toml"),
+    "… 3 blocks like the one above; the lines that differ:",
+    "warning: deprecated option in a.toml",
+    "warning: deprecated option in b.toml",
+    "warning: deprecated option in c.toml",
+    "error: build failed",
+  ]);
+});
+
+Deno.test("foldRepeatedBlocks stays linear on long outputs without and with runs", () => {
+  const plain = Array.from({ length: 100_000 }, (_, i) => `line ${i % 7} of ${i}`);
+  const runs = Array.from(
+    { length: 20_000 },
+    (_, i) => ["Unsupported engine {", `  package: 'p${i}@1.0.0',`, "  required: '>=22'", "}"],
+  ).flat();
+  const failing = Array.from(
+    { length: 20_000 },
+    (_, i) => [`case ${i} stopped`, "assertion failed", "  at src/lib.rs:3:9"],
+  ).flat();
+  for (const input of [plain, runs, failing, Array(100_000).fill("x".repeat(50))]) {
+    const start = performance.now();
+    foldRepeatedBlocks(input);
+    expect(performance.now() - start).toBeLessThan(2000);
+  }
+});
