@@ -3,7 +3,8 @@
  * is not passed through whole. Library frames of stack traces, the biggest directories of long
  * path listings and subtrees of long tree drawings, and runs of hex or base64 data fold
  * (generic_folds.ts), compiler notes in system headers fold (generic_compiler.ts) and, in an
- * output with a failure, so do passing-test lines (generic_tests.ts); runs of a repeated line
+ * output with a failure, so do passing-test lines (generic_tests.ts) and routine log lines
+ * (generic_logs.ts); runs of a repeated line
  * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
@@ -24,6 +25,7 @@ import {
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
+import { foldRoutineLogs } from "./generic_logs.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -106,7 +108,8 @@ export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
 /**
  * The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain).
  * With `after` set it is the pass after a rule: only the folds that keep every failure-looking
- * line run (library stack frames, system-header notes of compiler diagnostics, repeated lines,
+ * line run (library stack frames, system-header notes of compiler diagnostics, routine log lines
+ * of a failed run, repeated lines,
  * long lines cut in the middle unless they name a failure or a location); no progress line goes,
  * no listing folds, nothing is truncated, and JSON is left to the rule.
  */
@@ -184,7 +187,7 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const frames = foldCompilerNotes(foldStackFrames(held));
+      const frames = foldRoutineLogs(foldCompilerNotes(foldStackFrames(held)), ctx.failed);
       const folded = after ? frames : foldPassingTests(
         foldDataRuns(foldTreeListing(foldPathListing(frames))),
         ctx.failed,
