@@ -3,9 +3,10 @@
  * is not passed through whole. Library frames of stack traces, the biggest directories of long
  * path listings and subtrees of long tree drawings, and runs of hex or base64 data fold
  * (generic_folds.ts), compiler notes in system headers fold (generic_compiler.ts) and, in an
- * output with a failure, so do passing-test lines (generic_tests.ts) and long usage listings
- * printed after an error (generic_usage.ts); runs of multi-line blocks of one shape keep their
- * first block and the lines that differ in the others (generic_blocks.ts); runs of a repeated line
+ * output with a failure, so do passing-test lines (generic_tests.ts), long usage listings
+ * printed after an error (generic_usage.ts) and routine log lines (generic_logs.ts); runs of
+ * multi-line blocks of one shape keep their first block and the lines that differ in the others
+ * (generic_blocks.ts); runs of a repeated line
  * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
@@ -28,6 +29,7 @@ import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
+import { foldRoutineLogs } from "./generic_logs.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -111,9 +113,10 @@ export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
  * The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain).
  * With `after` set it is the pass after a rule: only the folds that keep every failure-looking
  * line run (usage listings under an error, library stack frames, system-header notes of compiler
- * diagnostics, blocks of one shape, repeated lines, long lines cut in the middle unless they name a failure or a
- * location); no progress line goes, no path or tree listing folds, nothing is truncated, and
- * JSON is left to the rule. `command` names the `--help` call a usage fold points to.
+ * diagnostics, blocks of one shape, routine log lines of a failed run, repeated lines, long lines
+ * cut in the middle unless they name a failure or a location); no progress line goes, no path or
+ * tree listing folds, nothing is truncated, and JSON is left to the rule. `command` names the
+ * `--help` call a usage fold points to.
  */
 export function genericStage(
   ctx: StageContext,
@@ -189,9 +192,12 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const frames = foldRepeatedBlocks(foldCompilerNotes(
-        foldStackFrames(foldUsage(held, { failed: ctx.failed, command: options.command })),
-      ));
+      const frames = foldRoutineLogs(
+        foldRepeatedBlocks(foldCompilerNotes(
+          foldStackFrames(foldUsage(held, { failed: ctx.failed, command: options.command })),
+        )),
+        ctx.failed,
+      );
       const folded = after ? frames : foldPassingTests(
         foldDataRuns(foldTreeListing(foldPathListing(frames))),
         ctx.failed,

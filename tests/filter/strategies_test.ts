@@ -24,6 +24,16 @@ Deno.test("strip_noise drops matching lines (Full) or passes unchanged (Fallback
   expect(run(s, "a\nb")).toEqual({ text: "a\nb", confidence: "fallback" });
 });
 
+Deno.test("strip_noise keep_before keeps the line dropped just before a matching kept line", () => {
+  const s = { type: "strip_noise", patterns: ["^step .* ok$"], keep_before: ["^error: "] };
+  expect(run(s, "step 1 ok\nstep 2 ok\nerror: boom\nstep 3 ok\nnote\nerror: again")).toEqual({
+    // `note` was kept, so nothing dropped stands right before the second error.
+    text: "step 2 ok\nerror: boom\nnote\nerror: again",
+    confidence: "full",
+  });
+  expect(run(s, "step 1 ok\nwarning: x\nstep 2 ok").text).toBe("warning: x");
+});
+
 Deno.test("truncate keeps head, tail and failure-looking lines from the cut", () => {
   const lines = Array.from({ length: 30 }, (_, i) => `line ${i}`);
   lines[15] = "error: boom at 15";

@@ -3,7 +3,7 @@
  * `du | sort -h | tail` would be: outputs of at most `min_lines` lines pass; longer ones keep the
  * `keep` largest rows and the `keep` largest roots (rows whose parent directory is not listed:
  * an operand's total, `total`), in their order, and one line saying what went
- * (`… (54 more entries, each at most 1.4M)`). Lines that are not rows (`du: cannot read
+ * (`… (54 more entries, each at most 1.4M)`) after the listing's last row. Lines that are not rows (`du: cannot read
  * directory …`) all stay, in place; blank lines go. Sizes compare across units (`K` < `M`, `1.5G`, plain block
  * counts); a row whose size cannot be read stays.
  */
@@ -22,8 +22,8 @@ export const LargestConfig = z.object({
 }).strict();
 export type LargestConfig = z.infer<typeof LargestConfig>;
 
-/** `8.0K`, `2.8M`, `1,5G`, `512`, `4.0KiB`, `12kB`: a number and an optional binary unit. */
-const SIZE = /^(\d+(?:[.,]\d+)?)\s?([kKMGTPEZY]?)(?:i?B)?$/;
+/** `8.0K`, `2.8M`, `1,5G`, `512`, `4.0KiB`, `12kB`, esbuild's `1.2kb`, `477 bytes`: a number and an optional unit. */
+const SIZE = /^(\d+(?:[.,]\d+)?)\s?([kmgtpezy]?)(?:i?b|bytes)?$/i;
 const UNITS = "KMGTPEZY";
 
 /** The size in bytes-ish units (every row of one output uses the same base), or null. */
@@ -93,20 +93,23 @@ export function compileLargest(config: LargestConfig, engine: RegexEngine): Comp
           for (const r of bySize.filter(isRoot).slice(0, keep)) kept.add(r);
           let left = 0;
           let largestLeft: Row | null = null;
+          for (const r of rows) {
+            if (kept.has(r)) continue;
+            left++;
+            if (!largestLeft || r.size > largestLeft.size) largestLeft = r;
+          }
+          // The count of what went stands right after the listing's last row.
+          const last = rows.at(-1)!;
           for (const l of lines) {
             if (typeof l === "string") ctx.emit(l);
             else if (kept.has(l)) ctx.emit(l.line);
-            else {
-              left++;
-              if (!largestLeft || l.size > largestLeft.size) largestLeft = l;
+            if (l === last && largestLeft) {
+              ctx.emit(
+                `… (${left} more entr${
+                  left === 1 ? "y" : "ies"
+                }, each at most ${largestLeft.sizeText})`,
+              );
             }
-          }
-          if (largestLeft) {
-            ctx.emit(
-              `… (${left} more entr${
-                left === 1 ? "y" : "ies"
-              }, each at most ${largestLeft.sizeText})`,
-            );
           }
           return "full";
         },

@@ -13,7 +13,8 @@
  * section stays, and `json_drop` names fields that go from the JSON object a kept line ends with
  * (`=> {"stdout_lines": …}`, the twin of `stdout`). `once` names lines shown the first time only:
  * a later line of the same text (the assertion helper's stack frame under every failing test)
- * says nothing the first did not, so it goes.
+ * says nothing the first did not, so it goes. `keep_before` names lines (configure's
+ * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -58,6 +59,9 @@ export const StripNoiseConfig = z.object({
   once: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of lines shown the first time only: a later line of the same text goes",
   ),
+  keep_before: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of kept lines (an error) before which the line dropped just before stays",
+  ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
@@ -100,6 +104,9 @@ export function compileStripNoise(
   const isOnce = config.once.length
     ? anyMatcher(patternList(config.once, "strategy.once", engine))
     : null;
+  const isAfterStep = config.keep_before.length
+    ? anyMatcher(patternList(config.keep_before, "strategy.keep_before", engine))
+    : null;
   const indent = (line: string) => line.length - line.trimStart().length;
   const strategy: CompiledStrategy = {
     type: "strip_noise",
@@ -118,6 +125,8 @@ export function compileStripNoise(
       let frameIndent = -1;
       // With once: the texts of the `once` lines shown so far (bounded: past the cap, all stay).
       const shown = new Set<string>();
+      // With keep_before: the line dropped just before, while no line has been kept since.
+      let dropped: string | null = null;
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
@@ -170,8 +179,14 @@ export function compileStripNoise(
           if (above !== null) keep(above);
           above = null;
           removed++;
+          if (isAfterStep !== null) dropped = line;
           return;
         }
+        if (dropped !== null && isAfterStep!(line)) {
+          keep(dropped);
+          removed--;
+        }
+        dropped = null;
         if (isMark === null) return keep(line);
         if (above !== null) keep(above);
         above = line;

@@ -1,0 +1,134 @@
+/**
+ * Application logs before a failure: in an output whose run failed (or whose log reports an error),
+ * runs of routine log lines — a time stamp, then a level of TRACE, DEBUG, INFO, NOTICE or Java's
+ * FINE/CONFIG before the message (python logging, logback/slf4j, Go's log with a level word,
+ * winston and pino-pretty text, Rust env_logger and tracing, klog, logfmt) — fold into one line
+ * with their count, their levels and their time span. Every line at WARN or above stays, so does
+ * every line that is not such a log line (a traceback, a stack trace, a panic, a plain print), every
+ * routine line that names a failure, and the few routine lines right before each line that stays
+ * (what the program did just before the warning or the failure).
+ *
+ * A passing run's log is left alone: there the log lines are what the command was run to see. An
+ * output with fewer than MIN_ROUTINE routine lines is left alone too: folding would save little.
+ */
+
+import { FAILURE_SIGNAL } from "./strategies/mod.ts";
+import { MAX_TESTED, runFolder } from "./generic_folds.ts";
+
+/** An output folds only with at least this many routine log lines. */
+const MIN_ROUTINE = 20;
+/** Routine lines right before a line that stays stay with it. */
+const CONTEXT = 3;
+
+const TIME = String
+  .raw`(?:\d{4}[-/]\d\d[-/]\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?`;
+/**
+ * A log line's time stamp at its start (`2026-11-26 21:47:19,304`, `2026/11/26 21:48:11.400379`,
+ * `21:48:07.148`, `[2026-11-26T21:48:11Z`, klog's `I1126 21:48:11.400`, logfmt's `time=…`).
+ */
+const STAMP = new RegExp(
+  String.raw`^(?:\[|(?:time|ts|t)="?|[IWEFD](?=\d{4} ))?(` + TIME +
+    String.raw`|\d{4} \d\d:\d\d:\d\d\.\d{1,9})"?\]?\s`,
+);
+/** The first level word after the time stamp (its case ignored). */
+const LEVEL =
+  /(?:^|[\s[(|:=<])(trace|debug|info|notice|fine|finer|finest|config|verbose|warn|warning|error|err|fatal|critical|crit|severe|panic|alert|emerg)(?=[\s\]):|>,]|$)/i;
+/** A level-first line without a time stamp (python's default `INFO:name:message`). */
+const LEVEL_FIRST = /^(TRACE|DEBUG|INFO):[\w.]{1,200}:/;
+const ROUTINE = new Set([
+  "trace",
+  "debug",
+  "info",
+  "notice",
+  "fine",
+  "finer",
+  "finest",
+  "config",
+  "verbose",
+]);
+/** klog's level letters (`I1126 …`). */
+const KLOG_ROUTINE = /^[ID]\d{4} /;
+/** How far after the time stamp the level may be (past a thread name or a process id). */
+const LEVEL_WINDOW = 80;
+
+interface LogLine {
+  /** The level's word in upper case. */
+  level: string;
+  time: string;
+  routine: boolean;
+}
+
+/** The line as a log line (its level and time stamp), or null when it is none. */
+export function parseLogLine(line: string): LogLine | null {
+  if (line.length > MAX_TESTED) return null;
+  const first = LEVEL_FIRST.exec(line);
+  if (first) return { level: first[1], time: "", routine: true };
+  const stamp = STAMP.exec(line);
+  if (!stamp) return null;
+  if (KLOG_ROUTINE.test(line)) {
+    return { level: line[0] === "I" ? "INFO" : "DEBUG", time: stamp[1], routine: true };
+  }
+  if (/^[WEF]\d{4} /.test(line)) return { level: line[0], time: stamp[1], routine: false };
+  const level = LEVEL.exec(line.slice(stamp[0].length, stamp[0].length + LEVEL_WINDOW));
+  if (!level) return null;
+  const word = level[1].toLowerCase();
+  return { level: level[1].toUpperCase(), time: stamp[1], routine: ROUTINE.has(word) };
+}
+
+/** Whether a line is a routine log line that may fold (one naming a failure never does). */
+function routineLine(line: string): LogLine | null {
+  const log = parseLogLine(line);
+  return log?.routine && !FAILURE_SIGNAL.test(line) ? log : null;
+}
+
+/** The lines with runs of routine log lines folded, when the run failed or the log has an error. */
+export function foldRoutineLogs(lines: readonly string[], failed: boolean): string[] {
+  const logs = lines.map(routineLine);
+  if (logs.filter((log) => log !== null).length < MIN_ROUTINE) return [...lines];
+  if (!failed && !lines.some((line) => reportsError(line))) return [...lines];
+  const out: string[] = [];
+  let levels = new Map<string, number>();
+  let times: string[] = [];
+  const run = runFolder(out, (count) => foldLine(count, levels, times));
+  for (let i = 0; i < lines.length;) {
+    if (!logs[i]) {
+      out.push(lines[i++]);
+      continue;
+    }
+    let end = i;
+    while (end < lines.length && logs[end]) end++;
+    // The last routine lines before a line that stays stay too (the end of the output is the
+    // failure's place when the program died without a log line).
+    const foldEnd = Math.max(i, end - CONTEXT);
+    levels = new Map();
+    times = [];
+    for (let j = i; j < foldEnd; j++) {
+      const log = logs[j]!;
+      levels.set(log.level, (levels.get(log.level) ?? 0) + 1);
+      if (log.time) times.push(log.time);
+      run.add(lines[j]);
+    }
+    run.flush();
+    out.push(...lines.slice(foldEnd, end));
+    i = end;
+  }
+  return out;
+}
+
+/** Whether a line is a log line at ERROR level or above. */
+function reportsError(line: string): boolean {
+  const log = parseLogLine(line);
+  return log !== null && !log.routine && !/^WARN/.test(log.level) && log.level !== "W";
+}
+
+function foldLine(count: number, levels: Map<string, number>, times: string[]): string {
+  const byLevel = [...levels].map(([level, n]) => `${n} ${level}`).join(", ");
+  const first = times[0];
+  // The last time without the date both share.
+  const date = first === undefined ? null : /^\d{4}[-/]\d\d[-/]\d\d[T ]/.exec(first);
+  const last = times.at(-1)!;
+  const span = first === undefined
+    ? ""
+    : `, ${first} to ${date && last.startsWith(date[0]) ? last.slice(date[0].length) : last}`;
+  return `… ${count} log lines folded (${byLevel}${span}) …`;
+}

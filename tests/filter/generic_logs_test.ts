@@ -1,0 +1,150 @@
+/**
+ * Routine log lines before a failure (src/filter/generic_logs.ts), on real outputs of a python
+ * logging script that dies with a traceback, a logback/slf4j worker that dies with a
+ * NullPointerException, a Go program logging with levels that panics and a winston script that
+ * throws: the INFO/DEBUG runs fold into a count with their levels and time span; every WARN line,
+ * the failure with its trace and the routine lines right before each stay. A passing run, and a
+ * short log, are left alone.
+ */
+import { expect } from "expect";
+import { FilterEngine } from "../../src/filter/mod.ts";
+import { foldRoutineLogs, parseLogLine } from "../../src/filter/generic_logs.ts";
+
+const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
+const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES));
+const engine = new FilterEngine([], { security: false });
+const FOLD = /^… \d+ log lines folded \((\d+ [A-Z]+(, )?)+(, \S.*)?\) …$/;
+
+const CASES: { file: string; command: string; kept: string[] }[] = [
+  {
+    file: "log_python_etl.txt",
+    command: "python3 etl.py",
+    kept: [
+      "WARNING [etl.pipeline] record 11 has no price; defaulting to 0",
+      "DEBUG [etl.db] upserting row id=29 sku=SKU-0029",
+      "Traceback (most recent call last):",
+      'File "/tmp/gen3/logs/etl.py", line 8, in load',
+      "ValueError: invalid literal for int() with base 10: 'two'",
+    ],
+  },
+  {
+    file: "log_logback_worker.txt",
+    command: "java -cp lib/*:. Worker",
+    kept: [
+      "WARN  com.acme.queue.Worker - job 17 took 1.2s, over the 1s budget",
+      "INFO  com.acme.queue.Worker - processing job 23 for null",
+      'Exception in thread "main" java.lang.NullPointerException',
+      "at Worker.handle(Worker.java:13)",
+    ],
+  },
+  {
+    file: "log_go_migrate.txt",
+    command: "go run .",
+    kept: [
+      "WARN shard 4 has 3 keys with no TTL",
+      "DEBUG shard 5 copied keys 1500..1999",
+      "panic: runtime error: invalid memory address or nil pointer dereference",
+      "main.go:12 +0x3f",
+      "exit status 2",
+    ],
+  },
+  {
+    file: "log_winston_sync.txt",
+    command: "node sync.js",
+    kept: [
+      "warn: [sync] user 1011 has no display name; using email",
+      "debug: [sync] mapping user 1019",
+      "TypeError: Cannot read properties of undefined (reading 'split')",
+      "at Object.<anonymous> (/tmp/gen3/npm/sync.js:13:26)",
+    ],
+  },
+];
+
+for (const { file, command, kept } of CASES) {
+  Deno.test(`generic logs: ${file} folds its routine lines and keeps the failure`, () => {
+    const raw = read(file);
+    const { text } = engine.filter(command, raw, { failed: true });
+    const lines = text.split("\n");
+    expect(lines.filter((line) => FOLD.test(line)).length).toBeGreaterThanOrEqual(2);
+    for (const line of kept) expect(text).toContain(line);
+    // Every line at WARN or above stays.
+    for (const line of raw.split("\n")) {
+      const log = parseLogLine(line);
+      if (log && !log.routine) expect(lines).toContain(line);
+    }
+    // The folded counts add up to the routine lines that went.
+    const folded = lines.map((line) => FOLD.exec(line) ? Number(/\d+/.exec(line)![0]) : 0)
+      .reduce((a, b) => a + b, 0);
+    const gone = raw.split("\n").filter((line) => parseLogLine(line)?.routine).length -
+      lines.filter((line) => parseLogLine(line)?.routine).length;
+    expect(folded).toBe(gone);
+    expect(text.length).toBeLessThan(raw.length * 0.6);
+  });
+
+  Deno.test(`generic logs: ${file} in a passing run is left alone`, () => {
+    const raw = read(file).split("\n").filter((line) => parseLogLine(line)?.routine);
+    expect(foldRoutineLogs(raw, false)).toEqual(raw);
+  });
+}
+
+Deno.test("generic logs: the fold line names levels and the time span", () => {
+  const lines = read("log_logback_worker.txt").split("\n");
+  const out = foldRoutineLogs(lines, true);
+  expect(out[0]).toBe("… 49 log lines folded (18 INFO, 31 DEBUG, 21:48:07.148 to 21:48:07.169) …");
+  const go = foldRoutineLogs(read("log_go_migrate.txt").split("\n"), true);
+  // The date both ends share is named once.
+  expect(go[0]).toMatch(/, 2026\/11\/26 21:48:11\.\d{6} to 21:48:11\.\d{6}\) …$/);
+});
+
+Deno.test("generic logs: a passing run whose log reports an error folds too", () => {
+  const lines = [
+    ...Array.from(
+      { length: 24 },
+      (_, i) => `2026-11-26 10:00:${String(i).padStart(2, "0")} INFO [app] tick ${i}`,
+    ),
+    "2026-11-26 10:00:30 ERROR [app] upstream refused the connection",
+    "2026-11-26 10:00:31 INFO [app] shutting down",
+  ];
+  const out = foldRoutineLogs(lines, false);
+  expect(out).toEqual([
+    "… 21 log lines folded (21 INFO, 2026-11-26 10:00:00 to 10:00:20) …",
+    ...lines.slice(21),
+  ]);
+});
+
+Deno.test("generic logs: fewer than 20 routine lines, or lines naming a failure, never fold", () => {
+  const short = Array.from(
+    { length: 19 },
+    (_, i) => `12:00:${String(i).padStart(2, "0")}.000 [main] DEBUG a.B - step ${i}`,
+  );
+  expect(foldRoutineLogs(short, true)).toEqual(short);
+  const named = Array.from(
+    { length: 30 },
+    (_, i) =>
+      `12:00:${String(i).padStart(2, "0")}.000 [main] INFO  a.B - retry ${i} after timeout error`,
+  );
+  expect(foldRoutineLogs(named, true)).toEqual(named);
+});
+
+Deno.test("generic logs: the level is read from the usual formats", () => {
+  const table: [string, string | null, boolean | null][] = [
+    ["2026-11-26 21:47:19,304 INFO [etl.pipeline] starting", "INFO", true],
+    ["INFO:root:starting", "INFO", true],
+    ["21:48:07.148 [main] WARN  com.acme.Worker - slow", "WARN", false],
+    ["[2026-11-26T21:48:11Z DEBUG app::db] pool ready", "DEBUG", true],
+    ["2026-11-26T21:48:11.400393Z  INFO app::db: pool ready", "INFO", true],
+    ["2026-11-26T21:48:11.400393Z ERROR app::db: pool gone", "ERROR", false],
+    ["I1126 21:48:11.400393   12345 controller.go:120] synced", "INFO", true],
+    ["E1126 21:48:11.400393   12345 controller.go:120] lost lease", "E", false],
+    ['time="2026-11-26T21:48:11Z" level=info msg="listening"', "INFO", true],
+    ["[21:48:11.400] INFO (4242): listening on 127.0.0.1:3000", "INFO", true],
+    ["2026-11-26T21:49:19.535Z debug: [sync] mapping user 1010", "DEBUG", true],
+    ["2026/11/26 21:48:11 server started", null, null],
+    ["Traceback (most recent call last):", null, null],
+    ['  File "a.py", line 3, in <module>', null, null],
+  ];
+  for (const [line, level, routine] of table) {
+    const log = parseLogLine(line);
+    expect([line, log?.level ?? null, log?.routine ?? null]).toEqual([line, level, routine]);
+  }
+});
