@@ -19,7 +19,7 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    name: "cargo test: one result line without timing or zero counts but failed",
+    name: "cargo test: a passing run keeps its workspace crate and its result line as printed",
     command: "cargo test",
     input: [
       "   Compiling calc v0.1.0 (/p)",
@@ -32,7 +32,11 @@ const CASES: Case[] = [
       "",
       "test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s",
     ],
-    output: ["test result: ok. 2 passed; 0 failed; 1 ignored"],
+    // A passing run: the workspace crate it built and its one result line, as printed.
+    output: [
+      "   Compiling calc v0.1.0 (/p)",
+      "test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+    ],
   },
   {
     name:
@@ -55,6 +59,7 @@ const CASES: Case[] = [
       "warning: build failed, waiting for other jobs to finish...",
     ],
     output: [
+      "   Compiling calc v0.1.0 (/p)",
       "error[E0425]: cannot find value `x` in this scope",
       " --> tests/t.rs:3:13",
       // The source frame reads as the label with the code it marks (rustc-frames).
@@ -132,7 +137,7 @@ const CASES: Case[] = [
     output: ["cargo install: ok"],
   },
   {
-    name: "cargo test: an older result line without its timing is compacted too",
+    name: "cargo test: an older result line without its timing stays as printed",
     command: "cargo test",
     exit: 101,
     input: [
@@ -151,7 +156,7 @@ const CASES: Case[] = [
     output: [
       "---- a stdout ----",
       "thread 'a' panicked at 'boom'",
-      "test result: FAILED. 4 passed; 1 failed",
+      "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
     ],
   },
   {
