@@ -10,9 +10,9 @@
  *
  * It runs every built-in rule's cases: bench/corpus and the goldens under tests/fixtures/filters.
  * Each stage of a case's chain (`FilterEngine.trace`) is compared with the lines it received, so
- * a rewrite is charged to the rule that made it. A line counts as kept when it equals an input
- * line with ANSI escapes removed and trailing spaces trimmed, or is such a line's leading part
- * cut short with an ellipsis (a long line cut), or is a marker (`isMarker`).
+ * a rewrite is charged to the rule that made it. Input lines are compared with ANSI escapes
+ * removed and surrounding spaces trimmed; markers (`isMarker`) are the engine's own lines, and
+ * every other line is kept, cut or rewritten (`kindOf`).
  */
 import { defaultConfig } from "../src/config/schema.ts";
 import { loadFilterEngine, stripAnsi } from "../src/filter/mod.ts";
@@ -65,26 +65,35 @@ export function isMarker(line: string): boolean {
 }
 
 const normal = (line: string) => stripAnsi(line).trim();
-/** What a group adds around a kept line: a count after it (`(x3)`, `×3`, `(3)`). */
-const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\))$/;
+/** What a group adds around a kept line: a count after it (`(x3)`, `×3`, `(3)`, `(3):`). */
+const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\):?)$/;
+
+/** How a line the engine emits relates to the lines it was given. */
+export type Kind = "kept" | "cut" | "rewritten";
 
 /**
- * Whether `line` keeps an input line as printed: equal to one (indentation aside), that line
- * with a count after it, a line that contains a whole input line (an indented group member, a
- * join of several), or an input line's leading part cut with an ellipsis.
+ * `kept`: the line keeps an input line as printed — equal to one (indentation aside), that line
+ * with a count after it, a line containing a whole input line (an indented group member, a join
+ * of several), or an input line's leading part cut with an ellipsis. `cut`: a part of an input
+ * line as printed, the rest dropped (a group header quoting a message, a hint or a timing cut
+ * off) — what was kept is verbatim, what was cut is lost. `rewritten`: neither.
  */
-function keptFrom(line: string, inputs: Set<string>, long: string[]): boolean {
+function kindOf(line: string, inputs: Set<string>, long: string[]): Kind {
   const t = normal(line);
-  if (inputs.has(t) || inputs.has(t.replace(COUNT, ""))) return true;
+  const bare = t.replace(COUNT, "");
+  if (inputs.has(t) || inputs.has(bare)) return "kept";
   const cut = /^(.*?)\s*(?:…|\.\.\.)/.exec(t);
-  if (cut && cut[1].length >= 20 && long.some((l) => l.startsWith(cut[1]))) return true;
-  return long.some((l) => t.includes(l));
+  if (cut && cut[1].length >= 20 && long.some((l) => l.startsWith(cut[1]))) return "kept";
+  if (long.some((l) => t.includes(l))) return "kept";
+  if (bare.length >= 8 && long.some((l) => l.includes(bare))) return "cut";
+  return "rewritten";
 }
 
 interface Finding {
   rule: string;
   source: string;
   line: string;
+  kind: Exclude<Kind, "kept">;
 }
 
 export async function audit(): Promise<{ findings: Finding[]; runs: Map<string, number> }> {
@@ -107,9 +116,10 @@ export async function audit(): Promise<{ findings: Finding[]; runs: Map<string, 
       const long = [...inputs].filter((l) => l.length >= 8);
       const seen = new Set<string>();
       for (const line of stage.output) {
-        if (seen.has(line) || isMarker(line) || keptFrom(line, inputs, long)) continue;
+        if (seen.has(line) || isMarker(line)) continue;
         seen.add(line);
-        findings.push({ rule: stage.name, source: c.source, line });
+        const kind = kindOf(line, inputs, long);
+        if (kind !== "kept") findings.push({ rule: stage.name, source: c.source, line, kind });
       }
     }
   }
@@ -126,26 +136,36 @@ if (import.meta.main) {
     if (only && f.rule !== only) continue;
     byRule.set(f.rule, [...byRule.get(f.rule) ?? [], f]);
   }
-  const rows = [...byRule].sort((a, b) => b[1].length - a[1].length);
+  const count = (fs: Finding[], kind: Kind) => fs.filter((f) => f.kind === kind).length;
+  const rows = [...byRule].sort((a, b) =>
+    count(b[1], "rewritten") - count(a[1], "rewritten") || b[1].length - a[1].length
+  );
   const clip = (s: string) => s.length > 70 ? `${s.slice(0, 67)}...` : s;
-  console.log("| rule | runs | rewritten lines | cases | examples |");
-  console.log("|---|---:|---:|---:|---|");
+  console.log("| rule | runs | rewritten lines | cut lines | cases | examples (rewritten first) |");
+  console.log("|---|---:|---:|---:|---:|---|");
   for (const [rule, fs] of rows) {
     const cases = new Set(fs.map((f) => f.source)).size;
-    const examples = fs.slice(0, 2).map((f) => `\`${clip(f.line).replaceAll("|", "\\|")}\``);
+    const first = [
+      ...fs.filter((f) => f.kind === "rewritten"),
+      ...fs.filter((f) => f.kind === "cut"),
+    ];
+    const examples = first.slice(0, 2).map((f) => `\`${clip(f.line).replaceAll("|", "\\|")}\``);
     console.log(
-      `| ${rule} | ${runs.get(rule)} | ${fs.length} | ${cases} | ${examples.join(" ")} |`,
+      `| ${rule} | ${runs.get(rule)} | ${count(fs, "rewritten")} | ${
+        count(fs, "cut")
+      } | ${cases} | ${examples.join(" ")} |`,
     );
   }
+  const total = (kind: Kind) => rows.reduce((n, [, fs]) => n + count(fs, kind), 0);
   console.log(
-    `\nrewritten lines ${
-      rows.reduce((n, [, fs]) => n + fs.length, 0)
-    } by ${rows.length} of ${runs.size} stages run`,
+    `\nrewritten lines ${total("rewritten")}, cut lines ${
+      total("cut")
+    }, by ${rows.length} of ${runs.size} stages run`,
   );
   if (all) {
     for (const [rule, fs] of rows) {
       console.log(`\n## ${rule}`);
-      for (const f of fs) console.log(`  ${f.source}: ${f.line}`);
+      for (const f of fs) console.log(`  ${f.kind} ${f.source}: ${f.line}`);
     }
   }
 }

@@ -954,7 +954,7 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     text: [
       "2026-01-01T10:00:00Z GET /a 200 ip=10.0.0.1 pid=12 id=3f2a1b4c-1111-2222-3333-444455556666 3ms (x3)",
       "2026-01-01T10:00:03Z ERROR db down",
-      "2 unique lines (4 total)",
+      "(2 unique lines of 4)",
     ].join("\n"),
     confidence: "full",
   });
@@ -970,7 +970,7 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     run({ type: "dedup", max_unique_patterns: 1 }, [1, 1, 1, 2, 3].map(String).map(line).join("\n"))
       .text,
   )
-    .toBe(`${line("1")} (x3)\n1 unique lines (5 total) (capped at 1; 2 later lines not shown)`);
+    .toBe(`${line("1")} (x3)\n(1 unique lines of 5; capped at 1, 2 later lines not shown)`);
 });
 
 Deno.test("group_by_rule: several names of the group's shape are shown in slot order", () => {
@@ -993,7 +993,7 @@ Deno.test("group_by_rule: several names of the group's shape are shown in slot o
     "  src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
     // Another shape found once: its location, then its message.
     "  src/a.rs:3:5 writing `&String` instead of `&str`, a new object",
-    "3 diagnostics in 1 groups",
+    "(3 diagnostics in 1 groups)",
   ].join("\n"));
 });
 

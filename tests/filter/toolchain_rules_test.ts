@@ -69,7 +69,7 @@ const CASES: Case[] = [
     ],
   },
   {
-    name: "cargo nextest: FAIL and Summary lose their timings, stderr headers and cancel notes go",
+    name: "cargo nextest: FAIL and Summary stay as printed, stderr headers and cancel notes go",
     command: "cargo nextest run",
     exit: 100,
     input: [
@@ -87,10 +87,10 @@ const CASES: Case[] = [
       "error: test run failed",
     ],
     output: [
-      "FAIL calc tests::bad",
+      "        FAIL [   0.006s] (2/2) calc tests::bad",
       "    thread 'tests::bad' panicked at src/lib.rs:9:5:",
       "    assertion `left == right` failed",
-      "Summary: 2 tests run: 1 passed, 1 failed",
+      "     Summary [   0.010s] 2 tests run: 1 passed, 1 failed",
       "error: test run failed",
     ],
   },

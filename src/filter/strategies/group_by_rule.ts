@@ -475,7 +475,7 @@ function group(
   // only for more than one finding (one is its own count).
   const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic|offense)s?\\b`);
   if (findings > 1 && ![...rest, ...summaries].some((line) => total.test(line))) {
-    out.push(`${findings} diagnostics in ${groups.size} groups`);
+    out.push(`(${findings} diagnostics in ${groups.size} groups)`);
   }
   // Loose error lines (a linker error, make's `*** Error 2`) lead; the rest trails.
   const loud = rest.filter((line) => FAILURE_SIGNAL.test(line));
