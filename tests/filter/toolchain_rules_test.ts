@@ -19,7 +19,8 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    name: "cargo test: a passing run keeps its workspace crate and its result line as printed",
+    name:
+      "cargo test: a passing run keeps its workspace crate and its result line, cut after its counts",
     command: "cargo test",
     input: [
       "   Compiling calc v0.1.0 (/p)",
@@ -32,10 +33,11 @@ const CASES: Case[] = [
       "",
       "test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s",
     ],
-    // A passing run: the workspace crate it built and its one result line, as printed.
+    // A passing run: the workspace crate it built and its one result line, as printed up to
+    // its last count that is not zero.
     output: [
       "   Compiling calc v0.1.0 (/p)",
-      "test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+      "test result: ok. 2 passed; 0 failed; 1 ignored",
     ],
   },
   {
@@ -59,7 +61,6 @@ const CASES: Case[] = [
       "warning: build failed, waiting for other jobs to finish...",
     ],
     output: [
-      "   Compiling calc v0.1.0 (/p)",
       "error[E0425]: cannot find value `x` in this scope",
       " --> tests/t.rs:3:13",
       // The source frame reads as the label with the code it marks (rustc-frames).
@@ -137,7 +138,7 @@ const CASES: Case[] = [
     output: ["cargo install: ok"],
   },
   {
-    name: "cargo test: an older result line without its timing stays as printed",
+    name: "cargo test: an older result line without its timing is cut after its counts too",
     command: "cargo test",
     exit: 101,
     input: [
@@ -151,12 +152,12 @@ const CASES: Case[] = [
       "failures:",
       "    a",
       "",
-      "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+      "test result: FAILED. 4 passed; 1 failed",
     ],
     output: [
       "---- a stdout ----",
       "thread 'a' panicked at 'boom'",
-      "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+      "test result: FAILED. 4 passed; 1 failed",
     ],
   },
   {

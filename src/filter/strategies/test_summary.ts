@@ -540,8 +540,8 @@ const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
 /**
  * Failures a runner reports twice, merged into one. pytest: a failure block (`___ test_b ___`)
  * and its short-summary line (`FAILED t.py::test_b - msg`, the message cut) become one block
- * headed by that line as printed (its full id, the verdict and the message's start are what an
- * agent quotes); a test of a class, headed `Class.test_b` where the id says `Class::test_b`,
+ * headed by that line as printed up to its message (`FAILED t.py::test_b`: the verdict and the
+ * full id are what an agent quotes; the message is the block's `E` line); a test of a class, headed `Class.test_b` where the id says `Class::test_b`,
  * keeps both lines so both spellings stay findable. vitest: the progress tree's `× suite > test`
  * with its one-line message goes when the failure report (`FAIL file > suite > test`) shows the
  * same test. A name found twice on either side is left alone (which block it means is unknown).
@@ -571,7 +571,8 @@ function mergeRepeatedFailures(
   for (const [name, block] of pyBlocks) {
     const short = pyShort.get(name);
     if (!block || !short || !short.id.endsWith(name)) continue;
-    renamed.set(block, short.marker.line);
+    // Its message (` - AssertionError: …`) is the block's `E` line, cut short: the id says it.
+    renamed.set(block, `FAILED ${short.id}`);
     dropped.add(short.marker);
   }
   if (vitestReported.size) {
@@ -652,14 +653,11 @@ function compactCodeFrames(body: string[]): string[] {
 const CARGO_RESULT =
   /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out(?:; finished in ([\d.]+)s)?$/;
 
-/** Test binaries whose `test result:` lines are shown as printed before the rest are summed. */
-const MAX_RESULT_LINES = 3;
-
 /**
  * cargo prints one `test result:` per test binary; a workspace run has dozens. A binary with no
- * test (every count 0) goes when another has some. Up to
- * `MAX_RESULT_LINES` binaries keep their line as printed; past that the failed ones do, and the
- * passing ones are summed into one line of ours, in parentheses, in place of the last.
+ * test (every count 0) goes when another has some. One binary's line stays as printed; of
+ * several, each failed one's does, and the passing ones are summed into one line of ours, in
+ * parentheses, in place of the last.
  */
 function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   const found: { at: number; counts: number[] }[] = [];
@@ -671,7 +669,7 @@ function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   const drop = new Set(found.filter((r) => !ran.includes(r)).map((r) => r.at));
   // Every binary ran nothing: the last one's line says so.
   if (!ran.length && found.length) drop.delete(found[found.length - 1].at);
-  if (ran.length > MAX_RESULT_LINES) {
+  if (ran.length > 1) {
     const passing = ran.filter(({ counts }) => counts[1] === 0);
     if (passing.length > 1) {
       const sums = [0, 0, 0, 0, 0];
@@ -680,6 +678,11 @@ function aggregateCargoResults(out: (string | Block | Marker)[]): void {
       for (const { at } of passing.slice(0, -1)) drop.add(at);
     }
   }
+  // A line kept says its counts as printed, up to the last that is not zero: the timing and
+  // the zeros after it go (a cut, never a rewrite: what stays is the line's own start).
+  for (const { at } of ran.length ? ran : found.slice(-1)) {
+    if (!drop.has(at) && typeof out[at] === "string") out[at] = cutResultTail(out[at] as string);
+  }
   if (!drop.size) return;
   // Removed in one pass: a splice per line would be quadratic in the number of binaries.
   let kept = 0;
@@ -687,10 +690,24 @@ function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   out.length = kept;
 }
 
-/** `(12 passing test binaries: 63 passed; 5 ignored; 2 filtered out)` */
+/**
+ * `test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in
+ * 0.01s` up to its last count that is not zero, `failed` always kept:
+ * `test result: ok. 2 passed; 0 failed; 1 ignored`.
+ */
+function cutResultTail(line: string): string {
+  let cut = line.replace(/; finished in [\d.]+s$/, "");
+  for (;;) {
+    const shorter = cut.replace(/; 0 (?:ignored|measured|filtered out)$/, "");
+    if (shorter === cut) return cut;
+    cut = shorter;
+  }
+}
+
+/** `(12 passing test binaries: 63 passed; 0 failed; 5 ignored; 2 filtered out)` */
 function cargoResultLine(sums: number[], binaries: number): string {
   const [passed, , ignored, measured, filtered] = sums;
   const extra = [[ignored, "ignored"], [measured, "measured"], [filtered, "filtered out"]]
     .filter(([n]) => n !== 0).map(([n, what]) => `; ${n} ${what}`).join("");
-  return `(${binaries} passing test binaries: ${passed} passed${extra})`;
+  return `(${binaries} passing test binaries: ${passed} passed; 0 failed${extra})`;
 }
