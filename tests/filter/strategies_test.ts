@@ -109,19 +109,19 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "cargo passing, two binaries",
       "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\nrunning 2 tests\ntest b ... ok\ntest c ... ok\n\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out; finished in 0.25s",
-      "(2 passing test binaries: 3 passed; 0 failed; 1 ignored; 3 filtered out)",
+      "test result: ok. 1 passed; 0 failed\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out",
     ],
     [
-      "cargo passing, five binaries (one empty): the passing ones are summed, marked",
+      "cargo passing, five binaries (one empty): the last stays, the sum of all is marked",
       [1, 2, 0, 3, 4].map((n) =>
         `test result: ok. ${n} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s`
       ).join("\n"),
-      "(4 passing test binaries: 10 passed; 0 failed)",
+      "(4 passing test binaries in all: 10 passed; 0 failed)\ntest result: ok. 4 passed; 0 failed",
     ],
     [
       "cargo failing, three binaries around a failure",
       "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\ntest x ... FAILED\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nerror: test failed, to rerun pass `--lib`\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nFAIL",
-      "test x ... FAILED\ntest result: FAILED. 1 passed; 1 failed\nerror: test failed, to rerun pass `--lib`\n(2 passing test binaries: 3 passed; 0 failed)\nFAIL",
+      "test result: ok. 1 passed; 0 failed\ntest x ... FAILED\ntest result: FAILED. 1 passed; 1 failed\nerror: test failed, to rerun pass `--lib`\ntest result: ok. 2 passed; 0 failed\nFAIL",
     ],
   ];
   expect(cases.map(([name, input]) => [name, run(s, input, /FAIL|✖/.test(input)).text])).toEqual(

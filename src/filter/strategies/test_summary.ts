@@ -655,9 +655,9 @@ const CARGO_RESULT =
 
 /**
  * cargo prints one `test result:` per test binary; a workspace run has dozens. A binary with no
- * test (every count 0) goes when another has some. One binary's line stays as printed; of
- * several, each failed one's does, and the passing ones are summed into one line of ours, in
- * parentheses, in place of the last.
+ * test (every count 0) goes when another has some. A failed binary's line stays, and the last
+ * passing one's; when more than two passed, the ones before it go, and one line of ours, in
+ * parentheses, just before it, sums every passing binary.
  */
 function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   const found: { at: number; counts: number[] }[] = [];
@@ -671,17 +671,20 @@ function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   if (!ran.length && found.length) drop.delete(found[found.length - 1].at);
   if (ran.length > 1) {
     const passing = ran.filter(({ counts }) => counts[1] === 0);
-    if (passing.length > 1) {
+    if (passing.length > 2) {
       const sums = [0, 0, 0, 0, 0];
       for (const { counts } of passing) counts.forEach((n, k) => sums[k] += n);
-      out[passing[passing.length - 1].at] = cargoResultLine(sums, passing.length);
-      for (const { at } of passing.slice(0, -1)) drop.add(at);
+      out[passing[passing.length - 2].at] = cargoResultLine(sums, passing.length);
+      for (const { at } of passing.slice(0, -2)) drop.add(at);
     }
   }
   // A line kept says its counts as printed, up to the last that is not zero: the timing and
   // the zeros after it go (a cut, never a rewrite: what stays is the line's own start).
   for (const { at } of ran.length ? ran : found.slice(-1)) {
-    if (!drop.has(at) && typeof out[at] === "string") out[at] = cutResultTail(out[at] as string);
+    const line = out[at];
+    if (!drop.has(at) && typeof line === "string" && CARGO_RESULT.test(line)) {
+      out[at] = cutResultTail(line);
+    }
   }
   if (!drop.size) return;
   // Removed in one pass: a splice per line would be quadratic in the number of binaries.
@@ -704,10 +707,10 @@ function cutResultTail(line: string): string {
   }
 }
 
-/** `(12 passing test binaries: 63 passed; 0 failed; 5 ignored; 2 filtered out)` */
+/** `(12 passing test binaries in all: 63 passed; 0 failed; 5 ignored; 2 filtered out)` */
 function cargoResultLine(sums: number[], binaries: number): string {
   const [passed, , ignored, measured, filtered] = sums;
   const extra = [[ignored, "ignored"], [measured, "measured"], [filtered, "filtered out"]]
     .filter(([n]) => n !== 0).map(([n, what]) => `; ${n} ${what}`).join("");
-  return `(${binaries} passing test binaries: ${passed} passed; 0 failed${extra})`;
+  return `(${binaries} passing test binaries in all: ${passed} passed; 0 failed${extra})`;
 }
