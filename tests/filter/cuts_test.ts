@@ -159,7 +159,7 @@ Deno.test("dedup keeps failure lines past max_unique_patterns", () => {
   const out = run({ type: "dedup", max_unique_patterns: 5 }, input.join("\n"));
   expect(out).toContain("ERROR: disk full on sda");
   expect(out).toContain("panic: the very last line");
-  expect(out).toContain("(capped at 5; 33 later lines not shown)");
+  expect(out).toContain("(5 unique lines of 40; capped at 5, 33 later lines not shown)");
 });
 
 Deno.test("the generic long-line cut keeps the text around every failure in the middle", () => {
@@ -225,7 +225,7 @@ Deno.test("group_by_rule lists a rule's findings by message, each keeping its he
     "  a.py:2:0: C0103:",
     `  ${line("b.py:3:4", 'Argument name "t" doesn\'t conform to snake_case naming style')}`,
     `  ${line("b.py:5:6", 'Variable name "f" doesn\'t conform to snake_case naming style')}`,
-    "4 diagnostics in 1 groups",
+    "(4 diagnostics in 1 groups)",
   ].join("\n"));
 });
 

@@ -29,7 +29,7 @@ Deno.test("explain names each stage with the lines it removed and added", () => 
     "  - same",
     "  - same",
     "  + same (x3)",
-    "  + 3 unique lines (5 total)",
+    "  + (3 unique lines of 5)",
   ]);
 });
 

@@ -187,7 +187,7 @@ Deno.test("group_by_rule shows every location as printed, absolute paths whole",
   expect(own.split("\n")).toEqual([
     "R1: the same problem with a long enough message (3)",
     "  /home/dev/app/src/f1.ts:1:1, /home/dev/app/src/f2.ts:2:1, /home/dev/app/src/f3.ts:3:1",
-    "3 diagnostics in 1 groups",
+    "(3 diagnostics in 1 groups)",
   ]);
   const heads = lintEngine({}).filter(
     "lint",
@@ -211,7 +211,7 @@ Deno.test("group_by_rule drop_context drops the lines around diagnostics but kee
     "R1 (2):",
     "  a.sh:1: R1 quote this variable to prevent word splitting",
     "  a.sh:4: R1",
-    "2 diagnostics in 1 groups",
+    "(2 diagnostics in 1 groups)",
     "b.sh: openBinaryFile: does not exist (No such file or directory)",
   ]);
   const kept = lintEngine({}).filter("lint", input, { failed: true }).text;
@@ -335,7 +335,7 @@ Deno.test("group_by_rule keeps a diagnostic's related information with it, witho
     "  src/f1.rs:1:1",
     "    note: the value is declared here",
     "      --> src/decl.rs:9:5",
-    "3 diagnostics in 1 groups",
+    "(3 diagnostics in 1 groups)",
   ]);
   // deno's shape, alone: the related block's source line and its `~~` marks go, its explanation
   // and location stay under the diagnostic's location, and one finding needs no total line.
@@ -401,6 +401,6 @@ Deno.test("group_by_rule keeps the lines elaborating a message before its locati
       "  file:///p/d.ts:4:14",
       "    Types of parameters 'x' and 'x' are incompatible.",
       "      Type 'number' is not assignable to type 'string'.",
-      "2 diagnostics in 1 groups",
+      "(2 diagnostics in 1 groups)",
     ]);
 });

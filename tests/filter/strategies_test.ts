@@ -99,7 +99,7 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "pytest",
       "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
-      "___ t.py::test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n= 1 failed, 1 passed in 0.01s =",
+      "FAILED t.py::test_b\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "jest",
@@ -119,12 +119,19 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "cargo passing, two binaries",
       "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\nrunning 2 tests\ntest b ... ok\ntest c ... ok\n\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out; finished in 0.25s",
-      "test result: ok. 3 passed; 0 failed; 1 ignored; 3 filtered out (2 test binaries)",
+      "test result: ok. 1 passed; 0 failed\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out",
+    ],
+    [
+      "cargo passing, five binaries (one empty): the last stays, the sum of all is marked",
+      [1, 2, 0, 3, 4].map((n) =>
+        `test result: ok. ${n} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s`
+      ).join("\n"),
+      "(4 passing test binaries in all: 10 passed; 0 failed)\ntest result: ok. 4 passed; 0 failed",
     ],
     [
       "cargo failing, three binaries around a failure",
       "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\ntest x ... FAILED\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nerror: test failed, to rerun pass `--lib`\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nFAIL",
-      "test x ... FAILED\nerror: test failed, to rerun pass `--lib`\ntest result: FAILED. 4 passed; 1 failed (3 test binaries)\nFAIL",
+      "test result: ok. 1 passed; 0 failed\ntest x ... FAILED\ntest result: FAILED. 1 passed; 1 failed\nerror: test failed, to rerun pass `--lib`\ntest result: ok. 2 passed; 0 failed\nFAIL",
     ],
   ];
   expect(cases.map(([name, input]) => [name, run(s, input, /FAIL|✖/.test(input)).text])).toEqual(
@@ -190,7 +197,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "FAILED t.py::test_b - assert 1 == 2",
         "===== 1 failed, 1 passed in 0.01s =====",
       ].join("\n"),
-      "___ t.py::test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\n= 1 failed, 1 passed in 0.01s =",
+      "FAILED t.py::test_b\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "pytest: a test name failing in two files keeps both blocks and both short-summary lines",
@@ -716,11 +723,12 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
   });
 });
 
-Deno.test("git_status keeps branch and file names in sections", () => {
+Deno.test("git_status keeps the long format's lines as printed, without hints; porcelain is grouped", () => {
   const long =
     'On branch dev\nChanges to be committed:\n  (use "git restore --staged <file>..." to unstage)\n\tnew file:   a.ts\n\nChanges not staged for commit:\n\tmodified:   b.ts\n\nUntracked files:\n\tc.ts\n';
   expect(run({ type: "git_status" }, long)).toEqual({
-    text: "branch dev\nstaged (1): A a.ts\nunstaged (1): M b.ts\nuntracked (1): c.ts",
+    text:
+      "On branch dev\nChanges to be committed:\n\tnew file:   a.ts\nChanges not staged for commit:\n\tmodified:   b.ts\nUntracked files:\n\tc.ts",
     confidence: "full",
   });
   const files = Array.from({ length: 5 }, (_, i) => `?? src/generated/file${i}.ts`).join("\n");
@@ -729,28 +737,30 @@ Deno.test("git_status keeps branch and file names in sections", () => {
   );
   // A rewrite that would be longer than the input is not used: the input passes unchanged.
   expect(run({ type: "git_status" }, "?? a\n?? b").text).toBe("?? a\n?? b");
-  // Two or more files of one change name it once; mixed changes keep each file's code.
+  // Long sections past max_files say how many more entries they had.
   const paths = Array.from({ length: 6 }, (_, i) => `src/module_${i}.ts`);
   const modified = paths.map((p) => `\tmodified:   ${p}`);
   const unstaged = ["On branch dev", "Changes not staged for commit:", ...modified];
-  expect(run({ type: "git_status" }, unstaged.join("\n")).text).toBe(
-    `branch dev\nunstaged modified (6): ${paths.join(", ")}`,
-  );
-  expect(run({ type: "git_status" }, [...unstaged, "\tdeleted:    gone.ts"].join("\n")).text)
-    .toBe(`branch dev\nunstaged (7): ${paths.map((p) => `M ${p}`).join(", ")}, D gone.ts`);
+  expect(
+    run({ type: "git_status", max_files: 4 }, [...unstaged, "Untracked files:", "\tx"].join("\n"))
+      .text,
+  )
+    .toBe([...unstaged.slice(0, 6), "… and 2 more unstaged", "Untracked files:", "\tx"].join("\n"));
   // Porcelain lines are as short as the summary: they pass unchanged.
   const porcelain = ["## dev", ...paths.map((p) => `M  ${p}`)].join("\n");
   expect(run({ type: "git_status" }, porcelain).text).toBe(porcelain);
 });
 
-Deno.test("git_status joins a one-line branch state to the branch line; a diverged branch keeps its lines", () => {
+Deno.test("git_status keeps the branch state lines as git printed them", () => {
   const dirty = "\nChanges not staged for commit:\n\tmodified:   a.ts\n\tmodified:   b.ts";
+  const ahead = "On branch dev\nYour branch is ahead of 'origin/dev' by 2 commits.";
   expect(
     run(
       { type: "git_status" },
-      `On branch dev\nYour branch is ahead of 'origin/dev' by 2 commits.\n  (use "git push" to publish your local commits)\n${dirty}`,
-    ).text,
-  ).toBe("branch dev (ahead of 'origin/dev' by 2 commits)\nunstaged modified (2): a.ts, b.ts");
+      `${ahead}\n  (use "git push" to publish your local commits)\n${dirty}`,
+    )
+      .text,
+  ).toBe(`${ahead}\nChanges not staged for commit:\n\tmodified:   a.ts\n\tmodified:   b.ts`);
   const diverged = [
     "On branch dev",
     "Your branch and 'origin/dev' have diverged,",
@@ -758,10 +768,12 @@ Deno.test("git_status joins a one-line branch state to the branch line; a diverg
     '  (use "git pull" if you want to integrate the remote branch with yours)',
   ].join("\n");
   expect(run({ type: "git_status" }, diverged + dirty).text).toBe([
-    "branch dev",
+    "On branch dev",
     "Your branch and 'origin/dev' have diverged,",
     "and have 1 and 2 different commits each, respectively.",
-    "unstaged modified (2): a.ts, b.ts",
+    "Changes not staged for commit:",
+    "\tmodified:   a.ts",
+    "\tmodified:   b.ts",
   ].join("\n"));
 });
 
@@ -952,7 +964,7 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     text: [
       "2026-01-01T10:00:00Z GET /a 200 ip=10.0.0.1 pid=12 id=3f2a1b4c-1111-2222-3333-444455556666 3ms (x3)",
       "2026-01-01T10:00:03Z ERROR db down",
-      "2 unique lines (4 total)",
+      "(2 unique lines of 4)",
     ].join("\n"),
     confidence: "full",
   });
@@ -968,7 +980,7 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     run({ type: "dedup", max_unique_patterns: 1 }, [1, 1, 1, 2, 3].map(String).map(line).join("\n"))
       .text,
   )
-    .toBe(`${line("1")} (x3)\n1 unique lines (5 total) (capped at 1; 2 later lines not shown)`);
+    .toBe(`${line("1")} (x3)\n(1 unique lines of 5; capped at 1, 2 later lines not shown)`);
 });
 
 Deno.test("group_by_rule: several names of the group's shape are shown in slot order", () => {
@@ -991,7 +1003,7 @@ Deno.test("group_by_rule: several names of the group's shape are shown in slot o
     "  src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
     // Another shape found once: its location, then its message.
     "  src/a.rs:3:5 writing `&String` instead of `&str`, a new object",
-    "3 diagnostics in 1 groups",
+    "(3 diagnostics in 1 groups)",
   ].join("\n"));
 });
 

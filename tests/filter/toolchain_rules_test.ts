@@ -19,7 +19,8 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    name: "cargo test: one result line without timing or zero counts but failed",
+    name:
+      "cargo test: a passing run keeps its workspace crate and its result line, cut after its counts",
     command: "cargo test",
     input: [
       "   Compiling calc v0.1.0 (/p)",
@@ -32,7 +33,12 @@ const CASES: Case[] = [
       "",
       "test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s",
     ],
-    output: ["test result: ok. 2 passed; 0 failed; 1 ignored"],
+    // A passing run: the workspace crate it built and its one result line, as printed up to
+    // its last count that is not zero.
+    output: [
+      "   Compiling calc v0.1.0 (/p)",
+      "test result: ok. 2 passed; 0 failed; 1 ignored",
+    ],
   },
   {
     name:
@@ -64,7 +70,7 @@ const CASES: Case[] = [
     ],
   },
   {
-    name: "cargo nextest: FAIL and Summary lose their timings, stderr headers and cancel notes go",
+    name: "cargo nextest: FAIL and Summary stay as printed, stderr headers and cancel notes go",
     command: "cargo nextest run",
     exit: 100,
     input: [
@@ -82,10 +88,10 @@ const CASES: Case[] = [
       "error: test run failed",
     ],
     output: [
-      "FAIL calc tests::bad",
+      "        FAIL [   0.006s] (2/2) calc tests::bad",
       "    thread 'tests::bad' panicked at src/lib.rs:9:5:",
       "    assertion `left == right` failed",
-      "Summary: 2 tests run: 1 passed, 1 failed",
+      "     Summary [   0.010s] 2 tests run: 1 passed, 1 failed",
       "error: test run failed",
     ],
   },
@@ -132,7 +138,7 @@ const CASES: Case[] = [
     output: ["cargo install: ok"],
   },
   {
-    name: "cargo test: an older result line without its timing is compacted too",
+    name: "cargo test: an older result line without its timing is cut after its counts too",
     command: "cargo test",
     exit: 101,
     input: [
@@ -146,7 +152,7 @@ const CASES: Case[] = [
       "failures:",
       "    a",
       "",
-      "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+      "test result: FAILED. 4 passed; 1 failed",
     ],
     output: [
       "---- a stdout ----",

@@ -104,9 +104,9 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
           if (!collapsed) return "fallback";
           for (const line of late) ctx.emit(line);
           const cap = dropped
-            ? ` (capped at ${max}; ${dropped - late.length} later lines not shown)`
+            ? `; capped at ${max}, ${dropped - late.length} later lines not shown`
             : "";
-          ctx.emit(`${seen.size} unique lines (${total} total)${cap}`);
+          ctx.emit(`(${seen.size} unique lines of ${total}${cap})`);
           return "full";
         },
       };

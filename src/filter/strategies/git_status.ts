@@ -1,7 +1,9 @@
 /**
- * git_status: branch plus file names, compact. Understands the long format (`On branch`,
- * `Changes to be committed:` …), short/porcelain (`XY path`, `## branch...upstream`). Hints such
- * as `(use "git add <file>..." …)` are dropped; other lines (rebase/merge state) are kept.
+ * git_status: branch plus file names. The long format (`On branch`, `Changes to be committed:` …)
+ * keeps git's own lines as printed — its labels (`both modified:   a.py`, `Your branch is ahead
+ * of …`) are what an agent quotes and looks for — with the hints (`(use "git add <file>..." …)`)
+ * and blank lines dropped and each section's entries capped. The short/porcelain format (`XY
+ * path`, `## branch...upstream`), already codes, is grouped compactly per section.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -20,22 +22,9 @@ const SECTION_HEADERS: [string, Section][] = [
   ["Unmerged paths:", "unmerged"],
   ["Ignored files:", "ignored"],
 ];
-const LONG_CODES: Record<string, string> = {
-  "modified": "M",
-  "new file": "A",
-  "deleted": "D",
-  "renamed": "R",
-  "copied": "C",
-  "typechange": "T",
-  "both modified": "UU",
-  "both added": "AA",
-  "both deleted": "DD",
-  "added by us": "AU",
-  "added by them": "UA",
-  "deleted by us": "DU",
-  "deleted by them": "UD",
-};
-const LONG_ENTRY = /^\t([a-z ]+):\s+(.*)$/;
+/** A line only git's long format prints. */
+const LONG_FORMAT =
+  /^(?:On branch |HEAD detached |Not currently on any branch|nothing to commit|Changes to be committed:$|Changes not staged for commit:$|Untracked files:$|Unmerged paths:$)/;
 const SHORT_ENTRY = /^([ MADRCUT?!]{2}) (.+)$/;
 const DROPPED = [
   /^\s*\(use "git /,
@@ -54,7 +43,9 @@ export function compileGitStatus(config: GitStatusConfig): CompiledStrategy {
       return {
         push: (line) => void input.push(line),
         finish() {
-          const out = summarize(input, config.max_files);
+          const out = input.some((line) => LONG_FORMAT.test(line))
+            ? keepLong(input, config.max_files)
+            : summarize(input, config.max_files);
           for (const line of out ?? input) ctx.emit(line);
           return out ? "full" : "fallback";
         },
@@ -63,6 +54,44 @@ export function compileGitStatus(config: GitStatusConfig): CompiledStrategy {
   };
 }
 
+/**
+ * The long format as printed, without hints and blank lines; a section lists its first
+ * `maxFiles` entries and says how many more it had, except conflicts (they block the merge: all
+ * are listed).
+ */
+function keepLong(lines: string[], maxFiles: number): string[] {
+  const out: string[] = [];
+  let section: Section | null = null;
+  let shown = 0;
+  let hidden = 0;
+  const close = () => {
+    if (hidden) out.push(`… and ${hidden} more ${section}`);
+    hidden = 0;
+  };
+  for (const line of lines) {
+    if (line.trim() === "" || DROPPED.some((p) => p.test(line))) continue;
+    const header = SECTION_HEADERS.find(([h]) => line === h);
+    if (header) {
+      close();
+      section = header[1];
+      shown = 0;
+    } else if (section && line.startsWith("\t")) {
+      if (section !== "unmerged" && shown >= maxFiles) {
+        hidden++;
+        continue;
+      }
+      shown++;
+    } else {
+      close();
+      section = null;
+    }
+    out.push(line);
+  }
+  close();
+  return out;
+}
+
+/** The short/porcelain format grouped per section, or null when the lines are not one. */
 function summarize(lines: string[], maxFiles: number): string[] | null {
   const files: Record<Section, string[]> = {
     staged: [],
@@ -73,53 +102,16 @@ function summarize(lines: string[], maxFiles: number): string[] | null {
   };
   const head: string[] = [];
   const other: string[] = [];
-  let section: Section | null = null;
   let recognised = false;
   for (const line of lines) {
     if (line.trim() === "") continue;
-    const header = SECTION_HEADERS.find(([h]) => line === h);
-    if (header) {
-      section = header[1];
-      recognised = true;
-      continue;
-    }
-    if (line.startsWith("On branch ") || line.startsWith("HEAD detached ")) {
-      head.push(line.startsWith("On branch ") ? "branch " + line.slice(10) : line);
-      recognised = true;
-      continue;
-    }
     if (line.startsWith("## ")) {
       head.push("branch " + line.slice(3));
       recognised = true;
       continue;
     }
-    if (line.startsWith("Your branch ")) {
-      // `Your branch is ahead of 'origin/main' by 2 commits.` joins the branch line:
-      // `branch main (ahead of 'origin/main' by 2 commits)`; other forms stay lines.
-      const state = /^Your branch is (.*?)\.?$/.exec(line);
-      const last = head.length - 1;
-      if (state && head[last]?.startsWith("branch ") && !head[last].endsWith(")")) {
-        head[last] += ` (${state[1]})`;
-      } else head.push(line.replace(/\.$/, ""));
-      continue;
-    }
-    if (line.startsWith("nothing to commit")) {
-      head.push("clean");
-      recognised = true;
-      continue;
-    }
-    if (DROPPED.some((p) => p.test(line))) continue;
-    const long = LONG_ENTRY.exec(line);
-    if (long && section && LONG_CODES[long[1]]) {
-      files[section].push(`${LONG_CODES[long[1]]} ${long[2]}`);
-      continue;
-    }
-    if (line.startsWith("\t") && (section === "untracked" || section === "ignored")) {
-      files[section].push(line.slice(1));
-      continue;
-    }
     const short = SHORT_ENTRY.exec(line);
-    if (short && !section) {
+    if (short) {
       const [x, y] = short[1];
       const path = short[2];
       recognised = true;

@@ -28,12 +28,20 @@ import {
   patternList,
 } from "./_shared.ts";
 
+/**
+ * cargo's progress. A registry or git dependency's `Compiling serde v1.0.197` is noise; a
+ * workspace crate's, which names its path (`Compiling app v0.1.0 (/src/app)`), says what was
+ * built and stays on a clean run (`CARGO_GROUPED_NOISE`).
+ */
 const CARGO_NOISE = [
-  "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
+  "^\\s*Compiling [\\w-]{1,100} v\\S{1,60}( \\((registry|sparse|git)?\\+?[a-z]{2,10}://[^)]{0,400}\\))?$",
+  "^\\s*(Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
   // rustc's pointers to the long explanations of error codes: each error keeps its code.
   "^For more information about (this|an) error, try `rustc --explain",
   "^Some errors have detailed explanations: [\\w, ]{1,300}\\.$",
 ];
+/** Once warnings are grouped, the workspace crates' `Compiling` lines (the build's names them). */
+const CARGO_GROUPED_NOISE = ["^\\s*Compiling [\\w-]{1,100} v\\S{1,60} \\([^)]{1,400}\\)$"];
 
 export const GroupByRuleConfig = z.object({
   type: z.literal("group_by_rule"),
@@ -66,8 +74,11 @@ export const GroupByRuleConfig = z.object({
     "Regex of the mark under a quoted code line (rubocop's `^^^^`): the mark and the code line above it are dropped",
   ),
   noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe("Lines dropped outright"),
-  grouped_noise_patterns: z.array(z.string()).default([]).describe(
+  grouped_noise_patterns: z.array(z.string()).default(CARGO_GROUPED_NOISE).describe(
     "Lines dropped only when diagnostics were grouped (clippy's `Finished` timing line); a clean run keeps them",
+  ),
+  quoted_source: z.boolean().default(false).describe(
+    "Under a file line (`file_pattern`), the lines before its first finding are the code it quotes (shellcheck): kept as printed under each finding of that line",
   ),
   drop_context: z.boolean().default(false).describe(
     "Drop the lines outside diagnostics (shellcheck's source echo and suggested fix) when grouped; loose failure lines stay",
@@ -95,6 +106,8 @@ interface Diagnostic {
   oneLine?: boolean;
   /** The line its location was read from, when that is not the start line (rustc's `-->`). */
   locationLine?: string;
+  /** The code lines the tool quoted above it (`quoted_source`), as printed. */
+  quoted?: string[];
   /** Whether its location joins a file line's file and its own position (eslint's stylish). */
   joined?: boolean;
   /**
@@ -186,6 +199,9 @@ function group(
   // The last one-line diagnostic, while the lines after it continue it.
   let continued: Diagnostic | null = null;
   let file = "";
+  // The code quoted under the last file line (`quoted_source`), and whether it is still being read.
+  let source: string[] = [];
+  let quoting = false;
   let noise = 0;
   let awaiting = false;
   // The indent of the message line just read from `message_line_pattern`, else -1.
@@ -213,8 +229,10 @@ function group(
       const loc = one.group("loc") ?? "";
       // Under a file line (`file_pattern`) the line holds only a position: no head of its own.
       const underFile = file !== "" && !loc.includes(file);
+      quoting = false;
       continued = {
         lines: [line],
+        ...(underFile && source.length ? { quoted: [...source] } : {}),
         message: (one.group("msg") ?? line).trim(),
         error: config.group_errors ? false : (one.group("sev") ?? "error") === "error",
         rule: one.group("rule"),
@@ -230,6 +248,10 @@ function group(
     if (fileMatch) {
       file = fileMatch.group(1) ?? "";
       current = null;
+      // Code quoted under a file line without a finding stays where it was.
+      if (quoting) other.push(...source);
+      source = [];
+      quoting = config.quoted_source;
       continue;
     }
     const start = p.message.exec(line);
@@ -252,7 +274,8 @@ function group(
     }
     if (p.end?.test(line)) current = null;
     if (!current) {
-      if (line.trim()) other.push(line);
+      if (quoting && line.trim()) source.push(line);
+      else if (line.trim()) other.push(line);
       continue;
     }
     current.lines.push(line);
@@ -278,6 +301,7 @@ function group(
     const rule = current.rule ? undefined : p.rule.exec(line);
     if (rule) current.rule = firstGroup(rule);
   }
+  if (quoting) other.push(...source);
   const located = diagnostics.filter((d) => d.location);
   if (located.length === 0) {
     if (noise === 0) return null;
@@ -331,6 +355,11 @@ function group(
         out.push(...single);
         continue;
       }
+      // One with the code it quotes: as printed, its file line, that code and its finding line.
+      if (list[0].quoted) {
+        out.push(list[0].location!, ...list[0].quoted, list[0].lines[0]);
+        continue;
+      }
       if (underLocation(list[0]).length === 0) {
         out.push(`${list[0].location} ${keyed ? `${key}: ` : ""}${first}`);
         continue;
@@ -382,7 +411,10 @@ function group(
     for (const members of shapes.values()) {
       const lead = stripSeverity(members[0].d.message);
       const own = keyed && lead === first;
-      if (!own && keyed && members.length === 1 && underLocation(members[0].d).length === 0) {
+      if (
+        !own && keyed && members.length === 1 && !members[0].d.quoted &&
+        underLocation(members[0].d).length === 0
+      ) {
         out.push(`  ${members[0].d.location} ${lead}`);
         continue;
       }
@@ -392,12 +424,20 @@ function group(
       // A diagnostic with continuation lines or related information keeps its own line, them
       // indented under it.
       const continued: string[] = [];
+      // A finding with the code it quotes: its location, then that code as printed (its
+      // indentation kept), one line each; the same place found twice is said once, counted.
+      const quoted = new Map<string, number>();
       for (const { d, i } of members) {
         const message = stripSeverity(d.message);
         // Unkeyed, a message without quoted names is the group's line itself: the location says it.
         const same = keyed ? message === lead : elideNames(message) === message;
         const under = underLocation(d);
-        if (under.length) {
+        if (d.quoted) {
+          const line = `  ${d.location}${same ? "" : `  ${differing(message, lead)}`} ${
+            d.quoted.join(" ")
+          }`;
+          quoted.set(line, (quoted.get(line) ?? 0) + 1);
+        } else if (under.length) {
           continued.push(`  ${d.location}${same ? "" : `  ${differing(message, lead)}`}`, ...under);
         } else if (i >= config.max_locations || same) bare.push(d.location!);
         else named.push({ location: d.location!, names: differing(message, lead) });
@@ -415,7 +455,13 @@ function group(
           singles.push(times(`${locations[0]} ${names}`, locations.length));
         } else shared.push(`  ${names} (${locations.length}):`, ...compactLocations(locations));
       }
-      out.push(...compactLocations(bare), ...wrapItems(singles), ...shared, ...continued);
+      out.push(
+        ...compactLocations(bare),
+        ...wrapItems(singles),
+        ...shared,
+        ...continued,
+        ...[...quoted].map(([line, n]) => times(line, n)),
+      );
     }
   }
   const rest = groups.size
@@ -429,7 +475,7 @@ function group(
   // only for more than one finding (one is its own count).
   const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic|offense)s?\\b`);
   if (findings > 1 && ![...rest, ...summaries].some((line) => total.test(line))) {
-    out.push(`${findings} diagnostics in ${groups.size} groups`);
+    out.push(`(${findings} diagnostics in ${groups.size} groups)`);
   }
   // Loose error lines (a linker error, make's `*** Error 2`) lead; the rest trails.
   const loud = rest.filter((line) => FAILURE_SIGNAL.test(line));

@@ -1,5 +1,6 @@
 /**
- * strip_noise: drops lines matching any pattern. Full when something went, else Fallback.
+ * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed).
+ * Full when something went, else Fallback.
  * Optional: `min_lines` leaves short outputs alone (the first `min_lines` lines are held, so
  * memory stays bounded), `summary` adds one line saying how many lines went (`on_empty` is the
  * line when every line went and the command succeeded: `make: ok`), and `rewrite` reshapes the
@@ -26,6 +27,9 @@ import { sayingDirectoryOnce } from "./_directory.ts";
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
   patterns: z.array(z.string()).min(1).describe("Regexes (RE2 syntax) of lines to drop"),
+  failed_patterns: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of lines dropped only when the command failed (what a build made: a result on success, progress beside its errors)",
+  ),
   min_lines: z.number().int().min(0).max(100_000).default(0).describe(
     "Outputs of at most this many lines pass unchanged",
   ),
@@ -73,6 +77,9 @@ export function compileStripNoise(
   engine: RegexEngine,
 ): CompiledStrategy {
   const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
+  const failedMatches = config.failed_patterns.length
+    ? anyMatcher(patternList(config.failed_patterns, "strategy.failed_patterns", engine))
+    : null;
   const minLines = config.min_lines;
   const summary = config.summary;
   const isMark = config.frame_marks.length
@@ -175,7 +182,10 @@ export function compileStripNoise(
           above = null;
           return;
         }
-        if (matches(line) || (isOnce?.(line) && !showFirst(line))) {
+        if (
+          matches(line) || (ctx.failed && failedMatches?.(line)) ||
+          (isOnce?.(line) && !showFirst(line))
+        ) {
           if (above !== null) keep(above);
           above = null;
           removed++;

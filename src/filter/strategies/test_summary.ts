@@ -110,6 +110,12 @@ const LOOSE_SIGNAL_START =
  * them: `go test` prints go vet's and the build's errors before (or instead of) any test.
  */
 const LOOSE_LOCATION = /^(?:[^\s:]{1,300}:\d{1,7}(?::\d{1,7})?: \S|# [^\s]{1,300}$)/;
+/**
+ * What a passing test run's build made, as cargo prints it: a workspace crate's `Compiling app v0.1.0
+ * (/src/app)` (a dependency's has no path: it is progress) and `Finished \`test\` profile …`.
+ */
+const BUILT =
+  /^\s{0,12}(?:Compiling [\w-]{1,100} v\S{1,60} \(\/[^)]{0,400}\)|Finished `\w{1,40}` profile )/;
 /** `LOOSE_SIGNAL_START`, a location line, or "panicked at" anywhere. */
 const looseSignal = (line: string) =>
   LOOSE_SIGNAL_START.test(line) || LOOSE_LOCATION.test(line) || line.includes("panicked at");
@@ -422,7 +428,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
-    if (loose < 20 && looseSignal(line)) {
+    // A run that passed says what it built; one that failed says what failed.
+    if (loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)))) {
       loose++;
       out.push(line);
     }
@@ -506,7 +513,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (emptyNextest.has(item)) continue;
       item.body = compactCodeFrames(compactFrames(item.body));
       const pyHead = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
-      result.push(pyHead ? `___ ${renamed.get(item) ?? pyHead[1]} ___` : item.head);
+      result.push(renamed.get(item) ?? (pyHead ? `___ ${pyHead[1]} ___` : item.head));
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
       // their locations stay (the assertion, `panicked at a.rs:3:5`).
@@ -533,10 +540,11 @@ const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
 /**
  * Failures a runner reports twice, merged into one. pytest: a failure block (`___ test_b ___`)
  * and its short-summary line (`FAILED t.py::test_b - msg`, the message cut) become one block
- * headed by the full id (and the name as printed, when the id does not end with it). vitest: the
- * progress tree's `× suite > test` with its one-line message goes when the failure report
- * (`FAIL file > suite > test`) shows the same test. A name found twice on either side is left
- * alone (which block it means is unknown).
+ * headed by that line as printed up to its message (`FAILED t.py::test_b`: the verdict and the
+ * full id are what an agent quotes; the message is the block's `E` line); a test of a class, headed `Class.test_b` where the id says `Class::test_b`,
+ * keeps both lines so both spellings stay findable. vitest: the progress tree's `× suite > test`
+ * with its one-line message goes when the failure report (`FAIL file > suite > test`) shows the
+ * same test. A name found twice on either side is left alone (which block it means is unknown).
  */
 function mergeRepeatedFailures(
   out: (string | Block | Marker)[],
@@ -562,10 +570,9 @@ function mergeRepeatedFailures(
   }
   for (const [name, block] of pyBlocks) {
     const short = pyShort.get(name);
-    if (!block || !short) continue;
-    // A test of a class is headed `Class.test` but its id says `Class::test`: the head keeps the
-    // name as printed too, so both spellings stay findable.
-    renamed.set(block, short.id.endsWith(name) ? short.id : `${name} (${short.id})`);
+    if (!block || !short || !short.id.endsWith(name)) continue;
+    // Its message (` - AssertionError: …`) is the block's `E` line, cut short: the id says it.
+    renamed.set(block, `FAILED ${short.id}`);
     dropped.add(short.marker);
   }
   if (vitestReported.size) {
@@ -647,35 +654,63 @@ const CARGO_RESULT =
   /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out(?:; finished in ([\d.]+)s)?$/;
 
 /**
- * cargo prints one `test result:` per test binary; a workspace run has dozens. They are summed
- * into one line (in place of the last) so the counts survive and the repetition does not. The
- * line keeps the verdict, `passed` and `failed`, and the other counts only when not zero: the
- * timing and `0 measured; 0 filtered out` say nothing a reader acts on.
+ * cargo prints one `test result:` per test binary; a workspace run has dozens. A binary with no
+ * test (every count 0) goes when another has some. A failed binary's line stays, and the last
+ * passing one's; when more than two passed, the ones before it go, and one line of ours, in
+ * parentheses, just before it, sums every passing binary.
  */
 function aggregateCargoResults(out: (string | Block | Marker)[]): void {
-  const at: number[] = [];
-  const sums = [0, 0, 0, 0, 0];
-  out.forEach((item, i) => {
+  const found: { at: number; counts: number[] }[] = [];
+  out.forEach((item, at) => {
     const m = typeof item === "string" ? CARGO_RESULT.exec(item) : null;
-    if (!m) return;
-    at.push(i);
-    for (let k = 0; k < 5; k++) sums[k] += Number(m[k + 2]);
+    if (m) found.push({ at, counts: [2, 3, 4, 5, 6].map((k) => Number(m[k])) });
   });
-  if (at.length === 0) return;
-  out[at[at.length - 1]] = cargoResultLine(sums, at.length);
+  const ran = found.filter(({ counts }) => counts.some((n) => n > 0));
+  const drop = new Set(found.filter((r) => !ran.includes(r)).map((r) => r.at));
+  // Every binary ran nothing: the last one's line says so.
+  if (!ran.length && found.length) drop.delete(found[found.length - 1].at);
+  if (ran.length > 1) {
+    const passing = ran.filter(({ counts }) => counts[1] === 0);
+    if (passing.length > 2) {
+      const sums = [0, 0, 0, 0, 0];
+      for (const { counts } of passing) counts.forEach((n, k) => sums[k] += n);
+      out[passing[passing.length - 2].at] = cargoResultLine(sums, passing.length);
+      for (const { at } of passing.slice(0, -2)) drop.add(at);
+    }
+  }
+  // A line kept says its counts as printed, up to the last that is not zero: the timing and
+  // the zeros after it go (a cut, never a rewrite: what stays is the line's own start).
+  for (const { at } of ran.length ? ran : found.slice(-1)) {
+    const line = out[at];
+    if (!drop.has(at) && typeof line === "string" && CARGO_RESULT.test(line)) {
+      out[at] = cutResultTail(line);
+    }
+  }
+  if (!drop.size) return;
   // Removed in one pass: a splice per line would be quadratic in the number of binaries.
-  const drop = new Set(at.slice(0, -1));
   let kept = 0;
   for (let i = 0; i < out.length; i++) if (!drop.has(i)) out[kept++] = out[i];
   out.length = kept;
 }
 
-/** `test result: ok. 63 passed; 0 failed; 5 ignored; 2 filtered out (2 test binaries)` */
+/**
+ * `test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in
+ * 0.01s` up to its last count that is not zero, `failed` always kept:
+ * `test result: ok. 2 passed; 0 failed; 1 ignored`.
+ */
+function cutResultTail(line: string): string {
+  let cut = line.replace(/; finished in [\d.]+s$/, "");
+  for (;;) {
+    const shorter = cut.replace(/; 0 (?:ignored|measured|filtered out)$/, "");
+    if (shorter === cut) return cut;
+    cut = shorter;
+  }
+}
+
+/** `(12 passing test binaries in all: 63 passed; 0 failed; 5 ignored; 2 filtered out)` */
 function cargoResultLine(sums: number[], binaries: number): string {
-  const [passed, failed, ignored, measured, filtered] = sums;
+  const [passed, , ignored, measured, filtered] = sums;
   const extra = [[ignored, "ignored"], [measured, "measured"], [filtered, "filtered out"]]
     .filter(([n]) => n !== 0).map(([n, what]) => `; ${n} ${what}`).join("");
-  const status = failed ? "FAILED" : "ok";
-  const across = binaries > 1 ? ` (${binaries} test binaries)` : "";
-  return `test result: ${status}. ${passed} passed; ${failed} failed${extra}${across}`;
+  return `(${binaries} passing test binaries in all: ${passed} passed; 0 failed${extra})`;
 }

@@ -1,0 +1,171 @@
+/**
+ * Rewrites audit: the lines a rule emits that are neither a line of its input as printed nor a
+ * line the engine adds about what it removed (a marker or a summary). A kept line must stay as
+ * the command printed it — an agent (or a grader) looks for facts copied verbatim from the raw
+ * output — so every line listed here is a candidate for a lost fact.
+ *
+ *   deno task bench:rewrites              table: rule → rewritten lines, cases, 2 examples
+ *   deno task bench:rewrites --all        every rewritten line, per rule
+ *   deno task bench:rewrites --rule NAME  only that rule, every line
+ *
+ * It runs every built-in rule's cases: bench/corpus and the goldens under tests/fixtures/filters.
+ * Each stage of a case's chain (`FilterEngine.trace`) is compared with the lines it received, so
+ * a rewrite is charged to the rule that made it. Input lines are compared with ANSI escapes
+ * removed and surrounding spaces trimmed; markers (`isMarker`) are the engine's own lines, and
+ * every other line is kept, cut or rewritten (`kindOf`).
+ */
+import { defaultConfig } from "../src/config/schema.ts";
+import { loadFilterEngine, stripAnsi } from "../src/filter/mod.ts";
+import { readCorpus } from "./filters_bench.ts";
+
+const FIXTURES = new URL("../tests/fixtures/filters/", import.meta.url);
+
+interface AuditCase {
+  source: string;
+  command: string;
+  text: string;
+  failed: boolean;
+}
+
+/** The goldens' inputs: `<rule>/<case>.in.txt` with its command in `<case>.cmd`. */
+async function readGoldens(): Promise<AuditCase[]> {
+  const cases: AuditCase[] = [];
+  const rules = [];
+  for await (const e of Deno.readDir(FIXTURES)) if (e.isDirectory) rules.push(e.name);
+  for (const rule of rules.sort()) {
+    const dir = new URL(`${rule}/`, FIXTURES);
+    const names = [];
+    for await (const e of Deno.readDir(dir)) {
+      if (e.name.endsWith(".in.txt")) names.push(e.name.slice(0, -".in.txt".length));
+    }
+    for (const name of names.sort()) {
+      const [command, exitLine = ""] = (await Deno.readTextFile(new URL(`${name}.cmd`, dir)))
+        .split("\n");
+      cases.push({
+        source: `golden ${rule}/${name}`,
+        command,
+        text: await Deno.readTextFile(new URL(`${name}.in.txt`, dir)),
+        failed: /^exit [1-9-]/.test(exitLine),
+      });
+    }
+  }
+  return cases;
+}
+
+/**
+ * Lines the engine adds about what it did, not copied from the output: folds (`… 12 lines
+ * folded …`, `... 3 more`), the stats line and bracketed summaries (`[zeph] …`), counts of what
+ * was left out (`(4 more)`), and a group's header (`TS2322 (3):`, `src/a.ts (4):`).
+ */
+export function isMarker(line: string): boolean {
+  const t = line.trim();
+  return t === "" || /^(?:…|\.\.\.)/.test(t) || /^\[[a-z][\w -]*\] /.test(t) ||
+    /^\(\d+ /.test(t) || /lines? (?:folded|omitted|hidden|removed|elided)/.test(t) ||
+    /^\S+ \(\d+\):$/.test(t);
+}
+
+const normal = (line: string) => stripAnsi(line).trim();
+/** What a group adds around a kept line: a count after it (`(x3)`, `×3`, `(3)`, `(3):`). */
+const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\):?)$/;
+
+/** How a line the engine emits relates to the lines it was given. */
+export type Kind = "kept" | "cut" | "rewritten";
+
+/**
+ * `kept`: the line keeps an input line as printed — equal to one (indentation aside), that line
+ * with a count after it, a line containing a whole input line (an indented group member, a join
+ * of several), or an input line's leading part cut with an ellipsis. `cut`: a part of an input
+ * line as printed, the rest dropped (a group header quoting a message, a hint or a timing cut
+ * off) — what was kept is verbatim, what was cut is lost. `rewritten`: neither.
+ */
+function kindOf(line: string, inputs: Set<string>, long: string[]): Kind {
+  const t = normal(line);
+  const bare = t.replace(COUNT, "");
+  if (inputs.has(t) || inputs.has(bare)) return "kept";
+  const cut = /^(.*?)\s*(?:…|\.\.\.)/.exec(t);
+  if (cut && cut[1].length >= 20 && long.some((l) => l.startsWith(cut[1]))) return "kept";
+  if (long.some((l) => t.includes(l))) return "kept";
+  if (bare.length >= 8 && long.some((l) => l.includes(bare))) return "cut";
+  return "rewritten";
+}
+
+interface Finding {
+  rule: string;
+  source: string;
+  line: string;
+  kind: Exclude<Kind, "kept">;
+}
+
+export async function audit(): Promise<{ findings: Finding[]; runs: Map<string, number> }> {
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  const corpus = (await readCorpus()).map((c) => ({
+    source: `corpus ${c.family}/${c.name}`,
+    command: c.command,
+    text: c.text,
+    failed: c.failed,
+  }));
+  const cases = [...corpus, ...await readGoldens()];
+  const findings: Finding[] = [];
+  const runs = new Map<string, number>();
+  for (const c of cases) {
+    const stages = engine.trace(c.command, c.text, { failed: c.failed });
+    for (const stage of stages.slice(1)) {
+      if (stage.type === "cut") continue;
+      runs.set(stage.name, (runs.get(stage.name) ?? 0) + 1);
+      const inputs = new Set(stage.input.map(normal));
+      const long = [...inputs].filter((l) => l.length >= 8);
+      const seen = new Set<string>();
+      for (const line of stage.output) {
+        if (seen.has(line) || isMarker(line)) continue;
+        seen.add(line);
+        const kind = kindOf(line, inputs, long);
+        if (kind !== "kept") findings.push({ rule: stage.name, source: c.source, line, kind });
+      }
+    }
+  }
+  return { findings, runs };
+}
+
+if (import.meta.main) {
+  const args = Deno.args;
+  const only = args.includes("--rule") ? args[args.indexOf("--rule") + 1] : null;
+  const all = args.includes("--all") || only !== null;
+  const { findings, runs } = await audit();
+  const byRule = new Map<string, Finding[]>();
+  for (const f of findings) {
+    if (only && f.rule !== only) continue;
+    byRule.set(f.rule, [...byRule.get(f.rule) ?? [], f]);
+  }
+  const count = (fs: Finding[], kind: Kind) => fs.filter((f) => f.kind === kind).length;
+  const rows = [...byRule].sort((a, b) =>
+    count(b[1], "rewritten") - count(a[1], "rewritten") || b[1].length - a[1].length
+  );
+  const clip = (s: string) => s.length > 70 ? `${s.slice(0, 67)}...` : s;
+  console.log("| rule | runs | rewritten lines | cut lines | cases | examples (rewritten first) |");
+  console.log("|---|---:|---:|---:|---:|---|");
+  for (const [rule, fs] of rows) {
+    const cases = new Set(fs.map((f) => f.source)).size;
+    const first = [
+      ...fs.filter((f) => f.kind === "rewritten"),
+      ...fs.filter((f) => f.kind === "cut"),
+    ];
+    const examples = first.slice(0, 2).map((f) => `\`${clip(f.line).replaceAll("|", "\\|")}\``);
+    console.log(
+      `| ${rule} | ${runs.get(rule)} | ${count(fs, "rewritten")} | ${
+        count(fs, "cut")
+      } | ${cases} | ${examples.join(" ")} |`,
+    );
+  }
+  const total = (kind: Kind) => rows.reduce((n, [, fs]) => n + count(fs, kind), 0);
+  console.log(
+    `\nrewritten lines ${total("rewritten")}, cut lines ${
+      total("cut")
+    }, by ${rows.length} of ${runs.size} stages run`,
+  );
+  if (all) {
+    for (const [rule, fs] of rows) {
+      console.log(`\n## ${rule}`);
+      for (const f of fs) console.log(`  ${f.kind} ${f.source}: ${f.line}`);
+    }
+  }
+}
