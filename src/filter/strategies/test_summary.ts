@@ -302,8 +302,6 @@ const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
 /** jest's snapshot count when every snapshot matched: nothing to act on. */
 const SNAPSHOTS_ALL_PASSED = /^Snapshots:\s+(\d+) passed, \1 total$/;
-/** jest's matcher header (`expect(received).toBe(expected) // Object.is equality`): the quoted source line names the matcher. */
-const JEST_MATCHER_HINT = /^\s+expect\(received\)(\.not)?\.\w+\((expected)?\)( \/\/ .*)?$/;
 
 /** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
 function summarizer(config: TestSummaryConfig, failed: boolean): {
@@ -395,7 +393,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         return;
       }
       skipAt = false;
-      if (isBlank(line) || JEST_MATCHER_HINT.test(line)) return;
+      // jest's assertion line (`expect(received).toBe(expected) // Object.is equality`) stays as
+      // printed: it names the matcher, and the code frame that quotes the call goes.
+      if (isBlank(line)) return;
       // A caret under a quoted source line: its column is in the `at file:line:col` frame.
       if (CARET_ONLY.test(line)) return;
       if (NOISE_FRAME.test(line)) {
