@@ -229,3 +229,58 @@ Deno.test("strip_noise results: each run of result lines is judged apart; noise 
   const long = Array.from({ length: 100_000 }, (_, i) => `ok ${i}`).join("\n");
   expect(run(long)).toBe("… 100000 ok lines …");
 });
+
+Deno.test("eslint and yamllint keep each file line and finding line as printed; repeats fold", () => {
+  const eslint = [
+    "",
+    "/tmp/p/lintproj/src/lib/math.js",
+    "   4:17  error    Expected '===' and instead saw '=='         eqeqeq",
+    "   5:10  error    'totl' is not defined                       no-undef",
+    "  11:7   warning  Unexpected console statement                no-console",
+    "",
+    "/tmp/p/lintproj/src/ui/view.js",
+    "  2:9   error    'unused' is assigned a value but never used  no-unused-vars",
+    "  4:9   error    Expected '===' and instead saw '=='          eqeqeq",
+    "  4:15  warning  Unexpected console statement                 no-console",
+    "  5:9   error    Expected '===' and instead saw '=='          eqeqeq",
+    "  5:15  warning  Unexpected console statement                 no-console",
+    "  6:9   error    Expected '===' and instead saw '=='          eqeqeq",
+    "  7:9   error    Expected '===' and instead saw '=='          eqeqeq",
+    "  9:10  error    'undefinedThing' is not defined              no-undef",
+    "",
+    "✖ 11 problems (9 errors, 2 warnings)",
+    "  1 error and 0 warnings potentially fixable with the `--fix` option.",
+    "",
+  ];
+  expect(filter("npx eslint src", eslint.join("\n"), true)).toEqual([
+    ...eslint.slice(1, 5),
+    ...eslint.slice(6, 12),
+    eslint[14],
+    `  … 2 more error "Expected '===' and instead saw '=='" (eqeqeq) at 6:9, 7:9`,
+    ...eslint.slice(16, 18),
+  ]);
+  const yamllint = [
+    "one.yaml",
+    '  1:1       warning  missing document start "---"  (document-start)',
+    "  2:5       error    too many spaces after colon  (colons)",
+    "",
+    "two.yml",
+    "  2:5       error    trailing spaces  (trailing-spaces)",
+    "  3:5       error    trailing spaces  (trailing-spaces)",
+    "  4:5       error    trailing spaces  (trailing-spaces)",
+    "  5:5       error    trailing spaces  (trailing-spaces)",
+    "  6:5       error    trailing spaces  (trailing-spaces)",
+  ];
+  expect(filter("yamllint one.yaml two.yml", yamllint.join("\n"), true)).toEqual([
+    ...yamllint.slice(0, 3),
+    ...yamllint.slice(4, 8),
+    '  … 2 more error "trailing spaces" (trailing-spaces) at 5:5, 6:5',
+  ]);
+});
+
+Deno.test("group_by_rule file_layout needs the finding and file patterns", () => {
+  const strategy = { type: "group_by_rule", file_layout: true, line_pattern: "^ (?P<loc>\\d+)" };
+  expect(() => compileRule({ name: "t", match: { prefix: "cmd" }, strategy }, "test")).toThrow(
+    /file_layout: needs line_pattern and file_pattern/,
+  );
+});

@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
-import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import {
   anyMatcher,
   FAILURE_SIGNAL,
@@ -27,6 +27,7 @@ import {
   patternField,
   patternList,
 } from "./_shared.ts";
+import { keepFileLayout } from "./_file_layout.ts";
 
 const CARGO_NOISE = [
   "^\\s*(Compiling|Checking|Downloading|Downloaded|Updating|Fetching|Fresh|Packaging|Verifying|Archiving|Locking|Adding|Removing|Documenting|Blocking|Unpacking|Building|Locked) ",
@@ -75,6 +76,12 @@ export const GroupByRuleConfig = z.object({
   group_errors: z.boolean().default(false).describe("Group errors too instead of keeping them"),
   max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
   max_error_lines: z.number().int().min(1).default(40).describe("Lines kept per error"),
+  file_layout: z.boolean().default(false).describe(
+    "Findings under a file line (`file_pattern`) stay as printed, in the tool's order (eslint's stylish format); only findings of one rule and message past max_repeats fold, with their positions",
+  ),
+  max_repeats: z.number().int().min(1).default(3).describe(
+    "With file_layout: findings of one rule saying one message shown as printed before the rest fold",
+  ),
 }).strict();
 export type GroupByRuleConfig = z.infer<typeof GroupByRuleConfig>;
 
@@ -151,6 +158,14 @@ export function compileGroupByRule(
       patternList(config.grouped_noise_patterns, "strategy.grouped_noise_patterns", engine),
     ),
   };
+  const { line, file } = patterns;
+  if (config.file_layout && (!line || !file)) {
+    throw new RuleFieldError(
+      "strategy.file_layout",
+      "needs line_pattern and file_pattern (the finding lines and the file lines they stand under); set both or remove file_layout",
+    );
+  }
+  const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
   return {
     type: "group_by_rule",
     createStage(ctx: StageContext): Stage {
@@ -158,7 +173,10 @@ export function compileGroupByRule(
       return {
         push: (line) => void input.push(line),
         finish() {
-          const result = group(input, patterns, config);
+          const kept = layout ? keepFileLayout(input, layout, config.max_repeats) : null;
+          const result = kept
+            ? { lines: kept, confidence: "full" as const }
+            : group(input, patterns, config);
           for (const line of result?.lines ?? input) ctx.emit(line);
           return result?.confidence ?? "fallback";
         },
