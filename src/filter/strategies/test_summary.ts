@@ -646,36 +646,40 @@ function compactCodeFrames(body: string[]): string[] {
 const CARGO_RESULT =
   /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out(?:; finished in ([\d.]+)s)?$/;
 
+/** Test binaries whose `test result:` lines all stay as printed. */
+const MAX_RESULT_LINES = 3;
+
 /**
- * cargo prints one `test result:` per test binary; a workspace run has dozens. They are summed
- * into one line (in place of the last) so the counts survive and the repetition does not. The
- * line keeps the verdict, `passed` and `failed`, and the other counts only when not zero: the
- * timing and `0 measured; 0 filtered out` say nothing a reader acts on.
+ * cargo prints one `test result:` per test binary; a workspace run has dozens. Each line stays as
+ * printed (an agent quotes it whole) while there are few; past `MAX_RESULT_LINES` the failing
+ * binaries' lines still do, and the passing ones are summed into one line of ours, in place of
+ * the last, so the counts survive and the repetition does not.
  */
 function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   const at: number[] = [];
+  const passing: number[] = [];
   const sums = [0, 0, 0, 0, 0];
   out.forEach((item, i) => {
     const m = typeof item === "string" ? CARGO_RESULT.exec(item) : null;
     if (!m) return;
     at.push(i);
+    if (m[3] !== "0") return;
+    passing.push(i);
     for (let k = 0; k < 5; k++) sums[k] += Number(m[k + 2]);
   });
-  if (at.length === 0) return;
-  out[at[at.length - 1]] = cargoResultLine(sums, at.length);
+  if (at.length <= MAX_RESULT_LINES || passing.length < 2) return;
+  out[passing[passing.length - 1]] = cargoResultLine(sums, passing.length);
   // Removed in one pass: a splice per line would be quadratic in the number of binaries.
-  const drop = new Set(at.slice(0, -1));
+  const drop = new Set(passing.slice(0, -1));
   let kept = 0;
   for (let i = 0; i < out.length; i++) if (!drop.has(i)) out[kept++] = out[i];
   out.length = kept;
 }
 
-/** `test result: ok. 63 passed; 0 failed; 5 ignored; 2 filtered out (2 test binaries)` */
+/** `… 12 passing test binaries: 63 passed; 5 ignored; 2 filtered out …` */
 function cargoResultLine(sums: number[], binaries: number): string {
-  const [passed, failed, ignored, measured, filtered] = sums;
+  const [passed, , ignored, measured, filtered] = sums;
   const extra = [[ignored, "ignored"], [measured, "measured"], [filtered, "filtered out"]]
     .filter(([n]) => n !== 0).map(([n, what]) => `; ${n} ${what}`).join("");
-  const status = failed ? "FAILED" : "ok";
-  const across = binaries > 1 ? ` (${binaries} test binaries)` : "";
-  return `test result: ${status}. ${passed} passed; ${failed} failed${extra}${across}`;
+  return `… ${binaries} passing test binaries: ${passed} passed${extra} …`;
 }
