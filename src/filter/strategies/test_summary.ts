@@ -676,10 +676,10 @@ function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   out.length = kept;
 }
 
-/** `… 12 passing test binaries: 63 passed; 5 ignored; 2 filtered out …` */
+/** `… 12 passing test binaries: 63 passed; 0 failed; 5 ignored; 2 filtered out …` */
 function cargoResultLine(sums: number[], binaries: number): string {
   const [passed, , ignored, measured, filtered] = sums;
   const extra = [[ignored, "ignored"], [measured, "measured"], [filtered, "filtered out"]]
     .filter(([n]) => n !== 0).map(([n, what]) => `; ${n} ${what}`).join("");
-  return `… ${binaries} passing test binaries: ${passed} passed${extra} …`;
+  return `… ${binaries} passing test binaries: ${passed} passed; 0 failed${extra} …`;
 }
