@@ -13,16 +13,18 @@ export interface LayoutPatterns {
   noise: (line: string) => boolean;
 }
 
-interface Repeat {
-  severity: string;
-  message: string;
-  rule: string;
-  positions: string[];
+interface Finding {
+  line: string;
+  /** Its rule, severity and message, when it is past max_repeats of them. */
+  repeat?: string;
+  position: string;
+  what: string;
 }
 
 /**
  * The lines in the tool's layout with repeated findings folded, or null when no finding stands
- * under a file line (the output is not in this layout).
+ * under a file line (the output is not in this layout). A file's repeats of one kind fold into
+ * one line only when there are two or more and that line is the shorter; else they stay in place.
  */
 export function keepFileLayout(
   lines: readonly string[],
@@ -31,16 +33,28 @@ export function keepFileLayout(
 ): string[] | null {
   const out: string[] = [];
   const seen = new Map<string, number>();
-  // The current file's findings past max_repeats, by rule, severity and message.
-  let repeats = new Map<string, Repeat>();
+  // The current file's findings, held until its last one says which repeats fold.
+  let block: Finding[] = [];
   let inFile = false;
   let findings = 0;
   const flush = () => {
-    for (const { severity, message, rule, positions } of repeats.values()) {
-      const what = `${severity ? `${severity} ` : ""}"${message}" (${rule})`;
-      out.push(`  … ${positions.length} more ${what} at ${positions.join(", ")}`);
+    const kinds = new Map<string, Finding[]>();
+    for (const f of block) {
+      if (f.repeat !== undefined) kinds.set(f.repeat, [...kinds.get(f.repeat) ?? [], f]);
     }
-    repeats = new Map();
+    const folds = new Map<string, string>();
+    for (const [kind, members] of kinds) {
+      const fold = `  … ${members.length} more ${members[0].what} at ${
+        members.map((f) => f.position).join(", ")
+      }`;
+      const size = members.reduce((n, f) => n + f.line.length + 1, 0);
+      if (members.length >= 2 && fold.length < size) folds.set(kind, fold);
+    }
+    for (const f of block) {
+      if (f.repeat === undefined || !folds.has(f.repeat)) out.push(f.line);
+    }
+    out.push(...folds.values());
+    block = [];
   };
   for (const line of lines) {
     if (line.trim() === "" || p.noise(line)) continue;
@@ -53,13 +67,12 @@ export function keepFileLayout(
       const key = `${rule}\n${severity}\n${message}`;
       const n = (seen.get(key) ?? 0) + 1;
       seen.set(key, n);
-      if (n <= maxRepeats) {
-        out.push(line);
-        continue;
-      }
-      const repeat = repeats.get(key) ?? { severity, message, rule, positions: [] };
-      repeat.positions.push(finding.group("loc") ?? "");
-      repeats.set(key, repeat);
+      block.push({
+        line,
+        repeat: n > maxRepeats ? key : undefined,
+        position: finding.group("loc") ?? "",
+        what: `${severity ? `${severity} ` : ""}"${message}" (${rule})`,
+      });
       continue;
     }
     flush();

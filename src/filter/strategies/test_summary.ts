@@ -652,8 +652,8 @@ const MAX_RESULT_LINES = 3;
 /**
  * cargo prints one `test result:` per test binary; a workspace run has dozens. Each line stays as
  * printed (an agent quotes it whole) while there are few; past `MAX_RESULT_LINES` the failing
- * binaries' lines still do, and the passing ones are summed into one line of ours, in place of
- * the last, so the counts survive and the repetition does not.
+ * binaries' lines and the last passing one's still do, and a line of ours above that last one sums
+ * every passing binary, so the counts survive and the repetition does not.
  */
 function aggregateCargoResults(out: (string | Block | Marker)[]): void {
   const at: number[] = [];
@@ -668,18 +668,22 @@ function aggregateCargoResults(out: (string | Block | Marker)[]): void {
     for (let k = 0; k < 5; k++) sums[k] += Number(m[k + 2]);
   });
   if (at.length <= MAX_RESULT_LINES || passing.length < 2) return;
-  out[passing[passing.length - 1]] = cargoResultLine(sums, passing.length);
-  // Removed in one pass: a splice per line would be quadratic in the number of binaries.
+  const last = passing[passing.length - 1];
+  // Rebuilt in one pass: a splice per line would be quadratic in the number of binaries.
   const drop = new Set(passing.slice(0, -1));
-  let kept = 0;
-  for (let i = 0; i < out.length; i++) if (!drop.has(i)) out[kept++] = out[i];
-  out.length = kept;
+  const kept: (string | Block | Marker)[] = [];
+  out.forEach((item, i) => {
+    if (i === last) kept.push(cargoResultLine(sums, passing.length));
+    if (!drop.has(i)) kept.push(item);
+  });
+  out.length = 0;
+  for (const item of kept) out.push(item);
 }
 
-/** `… 12 passing test binaries: 63 passed; 0 failed; 5 ignored; 2 filtered out …` */
+/** `… 12 passing test binaries, the last below: 63 passed; 0 failed; 2 filtered out …` */
 function cargoResultLine(sums: number[], binaries: number): string {
   const [passed, , ignored, measured, filtered] = sums;
   const extra = [[ignored, "ignored"], [measured, "measured"], [filtered, "filtered out"]]
     .filter(([n]) => n !== 0).map(([n, what]) => `; ${n} ${what}`).join("");
-  return `… ${binaries} passing test binaries: ${passed} passed; 0 failed${extra} …`;
+  return `… ${binaries} passing test binaries, the last below: ${passed} passed; 0 failed${extra} …`;
 }
