@@ -1,8 +1,9 @@
 /**
  * Lines a rule keeps stay as the tool printed them: a test runner's assertion and count lines, a
  * linter's file headers and finding lines, a verbose success's result lines while they are few.
- * An agent quotes them (and looks for them) verbatim. Inputs are real runs of the tools
- * (vitest 2, jest 29, node 20 --test, deno, go, ruby 3.1 minitest, rsync 3.2, eslint 9, yamllint).
+ * An agent quotes them (and looks for them) verbatim. Inputs are excerpts of real runs (vitest 2,
+ * jest 29, node 20 --test, cargo test, ruby 3.1 minitest, rsync, eslint 9, yamllint 1.x); the deno
+ * and go ones follow those runners' formats.
  */
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";

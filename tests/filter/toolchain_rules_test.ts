@@ -19,7 +19,7 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    name: "cargo test: one result line without timing or zero counts but failed",
+    name: "cargo test: its one result line as printed",
     command: "cargo test",
     input: [
       "   Compiling calc v0.1.0 (/p)",
@@ -32,7 +32,9 @@ const CASES: Case[] = [
       "",
       "test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s",
     ],
-    output: ["test result: ok. 2 passed; 0 failed; 1 ignored"],
+    output: [
+      "test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+    ],
   },
   {
     name:
@@ -132,7 +134,7 @@ const CASES: Case[] = [
     output: ["cargo install: ok"],
   },
   {
-    name: "cargo test: an older result line without its timing is compacted too",
+    name: "cargo test: an older result line without its timing stays as printed too",
     command: "cargo test",
     exit: 101,
     input: [
@@ -151,7 +153,7 @@ const CASES: Case[] = [
     output: [
       "---- a stdout ----",
       "thread 'a' panicked at 'boom'",
-      "test result: FAILED. 4 passed; 1 failed",
+      "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
     ],
   },
   {
