@@ -40,7 +40,10 @@ export function keepFileLayout(
   const flush = () => {
     const kinds = new Map<string, Finding[]>();
     for (const f of block) {
-      if (f.repeat !== undefined) kinds.set(f.repeat, [...kinds.get(f.repeat) ?? [], f]);
+      if (f.repeat === undefined) continue;
+      const members = kinds.get(f.repeat);
+      if (members) members.push(f);
+      else kinds.set(f.repeat, [f]);
     }
     const folds = new Map<string, string>();
     for (const [kind, members] of kinds) {

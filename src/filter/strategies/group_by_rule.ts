@@ -15,6 +15,8 @@
  * (biome: `path:3:8 lint/x/y`, then `  × message`, lines indented under it continuing it).
  * A diagnostic's related information (a later line naming another location, deno's `    at …`
  * or rustc's `-->` under a `note:`, with the explanation before it) stays under its location.
+ * With `file_layout`, findings under a file line (eslint's stylish) are not regrouped: the tool's
+ * layout stays as printed and only repeats fold (_file_layout.ts).
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
