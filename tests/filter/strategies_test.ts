@@ -89,7 +89,7 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "cargo",
       "running 2 tests\ntest a ... ok\ntest b ... FAILED\n\nfailures:\n\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\n\nfailures:\n    b\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
-      "---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\ntest result: FAILED. 1 passed; 1 failed",
+      "---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
     ],
     [
       "go -v",
@@ -119,19 +119,17 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "cargo passing, two binaries",
       "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\nrunning 2 tests\ntest b ... ok\ntest c ... ok\n\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out; finished in 0.25s",
-      "test result: ok. 1 passed; 0 failed\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out",
-    ],
-    [
-      "cargo passing, five binaries (one empty): the last stays, the sum of all is marked",
-      [1, 2, 0, 3, 4].map((n) =>
-        `test result: ok. ${n} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s`
-      ).join("\n"),
-      "(4 passing test binaries in all: 10 passed; 0 failed)\ntest result: ok. 4 passed; 0 failed",
+      "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 3 filtered out; finished in 0.25s",
     ],
     [
       "cargo failing, three binaries around a failure",
       "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\ntest x ... FAILED\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nerror: test failed, to rerun pass `--lib`\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nFAIL",
-      "test result: ok. 1 passed; 0 failed\ntest x ... FAILED\ntest result: FAILED. 1 passed; 1 failed\nerror: test failed, to rerun pass `--lib`\ntest result: ok. 2 passed; 0 failed\nFAIL",
+      "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\ntest x ... FAILED\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nerror: test failed, to rerun pass `--lib`\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nFAIL",
+    ],
+    [
+      "cargo failing, five binaries: the failing one as printed, the passing ones summed",
+      "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.50s\ntest result: ok. 3 passed; 0 failed; 2 ignored; 0 measured; 0 filtered out; finished in 0.50s\ntest x ... FAILED\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nerror: test failed, to rerun pass `--lib`\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\nFAIL",
+      "test x ... FAILED\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s\nerror: test failed, to rerun pass `--lib`\n… 4 passing test binaries, the last below: 6 passed; 0 failed; 2 ignored …\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\nFAIL",
     ],
   ];
   expect(cases.map(([name, input]) => [name, run(s, input, /FAIL|✖/.test(input)).text])).toEqual(
@@ -158,7 +156,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
         "test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
       ].join("\n"),
-      "---- t stdout ----\nthread 't' panicked at src/lib.rs:17:35:\nattempt to add with overflow\n   4: calc::tests::t at src/lib.rs:33:82\ntest result: FAILED. 0 passed; 1 failed",
+      "---- t stdout ----\nthread 't' panicked at src/lib.rs:17:35:\nattempt to add with overflow\n   4: calc::tests::t at src/lib.rs:33:82\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
     ],
     [
       "nextest: empty STDOUT block, FAIL line named by the block, libtest lines inside",

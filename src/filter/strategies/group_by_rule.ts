@@ -15,10 +15,12 @@
  * (biome: `path:3:8 lint/x/y`, then `  × message`, lines indented under it continuing it).
  * A diagnostic's related information (a later line naming another location, deno's `    at …`
  * or rustc's `-->` under a `note:`, with the explanation before it) stays under its location.
+ * With `file_layout`, findings under a file line (eslint's stylish) are not regrouped: the tool's
+ * layout stays as printed and only repeats fold (_file_layout.ts).
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
-import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import {
   anyMatcher,
   FAILURE_SIGNAL,
@@ -27,6 +29,7 @@ import {
   patternField,
   patternList,
 } from "./_shared.ts";
+import { keepFileLayout } from "./_file_layout.ts";
 
 /**
  * cargo's progress. A registry or git dependency's `Compiling serde v1.0.197` is noise; a
@@ -86,6 +89,12 @@ export const GroupByRuleConfig = z.object({
   group_errors: z.boolean().default(false).describe("Group errors too instead of keeping them"),
   max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
   max_error_lines: z.number().int().min(1).default(40).describe("Lines kept per error"),
+  file_layout: z.boolean().default(false).describe(
+    "Findings under a file line (`file_pattern`) stay as printed, in the tool's order (eslint's stylish format); only findings of one rule and message past max_repeats fold, with their positions",
+  ),
+  max_repeats: z.number().int().min(1).default(3).describe(
+    "With file_layout: findings of one rule saying one message shown as printed before the rest fold",
+  ),
 }).strict();
 export type GroupByRuleConfig = z.infer<typeof GroupByRuleConfig>;
 
@@ -164,6 +173,14 @@ export function compileGroupByRule(
       patternList(config.grouped_noise_patterns, "strategy.grouped_noise_patterns", engine),
     ),
   };
+  const { line, file } = patterns;
+  if (config.file_layout && (!line || !file)) {
+    throw new RuleFieldError(
+      "strategy.file_layout",
+      "needs line_pattern and file_pattern (the finding lines and the file lines they stand under); set both or remove file_layout",
+    );
+  }
+  const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
   return {
     type: "group_by_rule",
     createStage(ctx: StageContext): Stage {
@@ -171,7 +188,10 @@ export function compileGroupByRule(
       return {
         push: (line) => void input.push(line),
         finish() {
-          const result = group(input, patterns, config);
+          const kept = layout ? keepFileLayout(input, layout, config.max_repeats) : null;
+          const result = kept
+            ? { lines: kept, confidence: "full" as const }
+            : group(input, patterns, config);
           for (const line of result?.lines ?? input) ctx.emit(line);
           return result?.confidence ?? "fallback";
         },

@@ -16,6 +16,9 @@
  * a later line of the same text (the assertion helper's stack frame under every failing test)
  * says nothing the first did not, so it goes. `keep_before` names lines (configure's
  * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
+ * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
+ * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
+ * becomes one line counting it (`results_fold`).
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -66,6 +69,15 @@ export const StripNoiseConfig = z.object({
   keep_before: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of kept lines (an error) before which the line dropped just before stays",
   ),
+  results: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of per-item result lines: a run of at most max_results stays as printed, a longer one is counted",
+  ),
+  max_results: z.number().int().min(0).max(1000).default(10).describe(
+    "Result lines in a run that stay as printed; a longer run becomes one line",
+  ),
+  results_fold: z.string().max(200).default("… {n} result lines folded …").describe(
+    "The line a longer run of result lines becomes; {n} is their count",
+  ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
@@ -114,6 +126,9 @@ export function compileStripNoise(
   const isAfterStep = config.keep_before.length
     ? anyMatcher(patternList(config.keep_before, "strategy.keep_before", engine))
     : null;
+  const isResult = config.results.length
+    ? anyMatcher(patternList(config.results, "strategy.results", engine))
+    : null;
   const indent = (line: string) => line.length - line.trimStart().length;
   const strategy: CompiledStrategy = {
     type: "strip_noise",
@@ -134,6 +149,9 @@ export function compileStripNoise(
       const shown = new Set<string>();
       // With keep_before: the line dropped just before, while no line has been kept since.
       let dropped: string | null = null;
+      // With results: the current run of result lines (held up to max_results) and its length.
+      let run: string[] = [];
+      let runLength = 0;
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
@@ -151,7 +169,25 @@ export function compileStripNoise(
         if (shown.size < ONCE_CAP) shown.add(line);
         return true;
       };
+      const endRun = () => {
+        if (runLength === 0) return;
+        if (runLength <= config.max_results) { for (const result of run) keep(result); }
+        else {
+          removed += runLength;
+          keep(config.results_fold.replaceAll("{n}", String(runLength)));
+        }
+        run = [];
+        runLength = 0;
+      };
       const strip = (line: string) => {
+        if (isResult?.(line) && !matches(line)) {
+          if (above !== null) keep(above);
+          above = null;
+          dropped = null;
+          if (runLength++ < config.max_results) run.push(line);
+          return;
+        }
+        endRun();
         if (isFrame !== null) {
           const under = frameIndent;
           frameIndent = -1;
@@ -216,6 +252,7 @@ export function compileStripNoise(
             for (const line of held) ctx.emit(line);
             return "fallback";
           }
+          endRun();
           if (above !== null) keep(above);
           // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
           if (header !== null) emit(header);

@@ -308,8 +308,6 @@ const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
 /** jest's snapshot count when every snapshot matched: nothing to act on. */
 const SNAPSHOTS_ALL_PASSED = /^Snapshots:\s+(\d+) passed, \1 total$/;
-/** jest's matcher header (`expect(received).toBe(expected) // Object.is equality`): the quoted source line names the matcher. */
-const JEST_MATCHER_HINT = /^\s+expect\(received\)(\.not)?\.\w+\((expected)?\)( \/\/ .*)?$/;
 
 /** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
 function summarizer(config: TestSummaryConfig, failed: boolean): {
@@ -401,7 +399,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         return;
       }
       skipAt = false;
-      if (isBlank(line) || JEST_MATCHER_HINT.test(line)) return;
+      // jest's assertion line (`expect(received).toBe(expected) // Object.is equality`) stays as
+      // printed: it names the matcher, and the code frame that quotes the call goes.
+      if (isBlank(line)) return;
       // A caret under a quoted source line: its column is in the `at file:line:col` frame.
       if (CARET_ONLY.test(line)) return;
       if (NOISE_FRAME.test(line)) {
@@ -653,64 +653,44 @@ function compactCodeFrames(body: string[]): string[] {
 const CARGO_RESULT =
   /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out(?:; finished in ([\d.]+)s)?$/;
 
+/** Test binaries whose `test result:` lines all stay as printed. */
+const MAX_RESULT_LINES = 3;
+
 /**
- * cargo prints one `test result:` per test binary; a workspace run has dozens. A binary with no
- * test (every count 0) goes when another has some. A failed binary's line stays, and the last
- * passing one's; when more than two passed, the ones before it go, and one line of ours, in
- * parentheses, just before it, sums every passing binary.
+ * cargo prints one `test result:` per test binary; a workspace run has dozens. Each line stays as
+ * printed (an agent quotes it whole) while there are few; past `MAX_RESULT_LINES` the failing
+ * binaries' lines and the last passing one's still do, and a line of ours above that last one sums
+ * every passing binary, so the counts survive and the repetition does not.
  */
 function aggregateCargoResults(out: (string | Block | Marker)[]): void {
-  const found: { at: number; counts: number[] }[] = [];
-  out.forEach((item, at) => {
+  const at: number[] = [];
+  const passing: number[] = [];
+  const sums = [0, 0, 0, 0, 0];
+  out.forEach((item, i) => {
     const m = typeof item === "string" ? CARGO_RESULT.exec(item) : null;
-    if (m) found.push({ at, counts: [2, 3, 4, 5, 6].map((k) => Number(m[k])) });
+    if (!m) return;
+    at.push(i);
+    if (m[3] !== "0") return;
+    passing.push(i);
+    for (let k = 0; k < 5; k++) sums[k] += Number(m[k + 2]);
   });
-  const ran = found.filter(({ counts }) => counts.some((n) => n > 0));
-  const drop = new Set(found.filter((r) => !ran.includes(r)).map((r) => r.at));
-  // Every binary ran nothing: the last one's line says so.
-  if (!ran.length && found.length) drop.delete(found[found.length - 1].at);
-  if (ran.length > 1) {
-    const passing = ran.filter(({ counts }) => counts[1] === 0);
-    if (passing.length > 2) {
-      const sums = [0, 0, 0, 0, 0];
-      for (const { counts } of passing) counts.forEach((n, k) => sums[k] += n);
-      out[passing[passing.length - 2].at] = cargoResultLine(sums, passing.length);
-      for (const { at } of passing.slice(0, -2)) drop.add(at);
-    }
-  }
-  // A line kept says its counts as printed, up to the last that is not zero: the timing and
-  // the zeros after it go (a cut, never a rewrite: what stays is the line's own start).
-  for (const { at } of ran.length ? ran : found.slice(-1)) {
-    const line = out[at];
-    if (!drop.has(at) && typeof line === "string" && CARGO_RESULT.test(line)) {
-      out[at] = cutResultTail(line);
-    }
-  }
-  if (!drop.size) return;
-  // Removed in one pass: a splice per line would be quadratic in the number of binaries.
-  let kept = 0;
-  for (let i = 0; i < out.length; i++) if (!drop.has(i)) out[kept++] = out[i];
-  out.length = kept;
+  if (at.length <= MAX_RESULT_LINES || passing.length < 2) return;
+  const last = passing[passing.length - 1];
+  // Rebuilt in one pass: a splice per line would be quadratic in the number of binaries.
+  const drop = new Set(passing.slice(0, -1));
+  const kept: (string | Block | Marker)[] = [];
+  out.forEach((item, i) => {
+    if (i === last) kept.push(cargoResultLine(sums, passing.length));
+    if (!drop.has(i)) kept.push(item);
+  });
+  out.length = 0;
+  for (const item of kept) out.push(item);
 }
 
-/**
- * `test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in
- * 0.01s` up to its last count that is not zero, `failed` always kept:
- * `test result: ok. 2 passed; 0 failed; 1 ignored`.
- */
-function cutResultTail(line: string): string {
-  let cut = line.replace(/; finished in [\d.]+s$/, "");
-  for (;;) {
-    const shorter = cut.replace(/; 0 (?:ignored|measured|filtered out)$/, "");
-    if (shorter === cut) return cut;
-    cut = shorter;
-  }
-}
-
-/** `(12 passing test binaries in all: 63 passed; 0 failed; 5 ignored; 2 filtered out)` */
+/** `… 12 passing test binaries, the last below: 63 passed; 0 failed; 2 filtered out …` */
 function cargoResultLine(sums: number[], binaries: number): string {
   const [passed, , ignored, measured, filtered] = sums;
   const extra = [[ignored, "ignored"], [measured, "measured"], [filtered, "filtered out"]]
     .filter(([n]) => n !== 0).map(([n, what]) => `; ${n} ${what}`).join("");
-  return `(${binaries} passing test binaries in all: ${passed} passed; 0 failed${extra})`;
+  return `… ${binaries} passing test binaries, the last below: ${passed} passed; 0 failed${extra} …`;
 }
