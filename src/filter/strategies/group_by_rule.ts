@@ -43,6 +43,13 @@ const CARGO_NOISE = [
   "^For more information about (this|an) error, try `rustc --explain",
   "^Some errors have detailed explanations: [\\w, ]{1,300}\\.$",
 ];
+/**
+ * `quoted_source`: a quote of more lines than this is no quote of one finding's code (its lines
+ * stay where they were), and the findings of one file line after this many are shown without it:
+ * each copy is the quote again, so the output stays within a few times the input.
+ */
+const MAX_QUOTED_LINES = 8;
+const MAX_QUOTE_COPIES = 8;
 /** Once warnings are grouped, the workspace crates' `Compiling` lines (the build's names them). */
 const CARGO_GROUPED_NOISE = ["^\\s*Compiling [\\w-]{1,100} v\\S{1,60} \\([^)]{1,400}\\)$"];
 
@@ -222,6 +229,8 @@ function group(
   // The code quoted under the last file line (`quoted_source`), and whether it is still being read.
   let source: string[] = [];
   let quoting = false;
+  // The findings of the last file line that carry its quote.
+  let copies = 0;
   let noise = 0;
   let awaiting = false;
   // The indent of the message line just read from `message_line_pattern`, else -1.
@@ -249,10 +258,16 @@ function group(
       const loc = one.group("loc") ?? "";
       // Under a file line (`file_pattern`) the line holds only a position: no head of its own.
       const underFile = file !== "" && !loc.includes(file);
+      if (quoting && source.length > MAX_QUOTED_LINES) {
+        other.push(...source);
+        source = [];
+      }
       quoting = false;
+      const quotes = underFile && source.length > 0 && copies++ < MAX_QUOTE_COPIES;
       continued = {
         lines: [line],
-        ...(underFile && source.length ? { quoted: [...source] } : {}),
+        // Shared, not copied: a quote is read whole before its first finding.
+        ...(quotes ? { quoted: source } : {}),
         message: (one.group("msg") ?? line).trim(),
         error: config.group_errors ? false : (one.group("sev") ?? "error") === "error",
         rule: one.group("rule"),
@@ -271,6 +286,7 @@ function group(
       // Code quoted under a file line without a finding stays where it was.
       if (quoting) other.push(...source);
       source = [];
+      copies = 0;
       quoting = config.quoted_source;
       continue;
     }
