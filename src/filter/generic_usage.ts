@@ -6,11 +6,14 @@
  * invalid option or command, the listing is what the model needs to correct the call: its
  * entries stay and only the lines that describe them fold. A short listing stays whole: it is
  * the answer to a wrong flag. Lines may carry a program's prefix (`npm error `): the prefix of
- * the `Usage:` line is taken off the lines below it before they are read.
+ * the `Usage:` line is taken off the lines below it before they are read. A line read into a
+ * listing that starts an error (`Error: …`) or names a source location (a stack frame after the
+ * listing and a blank line) never folds.
  */
 
 import { matchCandidates } from "./command.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
+import { LOCATION } from "./strategies/mod.ts";
 
 /** A listing shorter than this stays whole. */
 export const MIN_FOLDED_USAGE = 20;
@@ -37,6 +40,17 @@ const UNKNOWN_INPUT =
  * deeper than that (a description, a wrapped line).
  */
 type Kind = "blank" | "heading" | "entry" | "item" | "text";
+
+/** An error's own line (`Error: …`, `fatal: …`, `error[E0425]:`), its prefix taken off. */
+const ERROR_START = /^\s*(?:error|fatal|panic|exception)(?:\[[^\]]{0,40}\])?:/i;
+
+/**
+ * A line read into a listing that is no part of it and never folds: an error's own line or one
+ * naming a source location (a stack frame printed after the listing and a blank line).
+ */
+function failureLine(line: string, prefix: string): boolean {
+  return ERROR_START.test(withoutPrefix(line, prefix) ?? line) || LOCATION.test(line);
+}
 
 /** Where a line's text starts. */
 function indentOf(rest: string): number {
@@ -173,15 +187,25 @@ export function foldUsage(
     out.push(...lines.slice(next, start));
     next = end;
     const listing = lines.slice(start, end);
+    const failing = listing.map((line) => failureLine(line, prefix));
     if (!aboutInput) {
       if (listing.length < MIN_FOLDED_USAGE) out.push(...listing);
-      else out.push(`${prefix}… ${listing.length} lines of usage folded; ${hint} to see them …`);
+      else {
+        // A failure's lines read into the listing stay, after the fold.
+        const kept = listing.filter((_, k) => failing[k]);
+        out.push(
+          `${prefix}… ${listing.length - kept.length} lines of usage folded; ${hint} to see them …`,
+          ...kept,
+        );
+      }
       continue;
     }
-    // Entries, items and headings stay; the descriptions under them and the blank lines go.
-    const kept = listing.filter((_, k) => kinds[k] !== "text" && kinds[k] !== "blank");
+    // Entries, items, headings and failure lines stay; the descriptions and blank lines go.
+    const kept = listing.filter((_, k) =>
+      failing[k] || (kinds[k] !== "text" && kinds[k] !== "blank")
+    );
     const dropped = listing.length - kept.length;
-    const descriptions = kinds.filter((k) => k === "text").length;
+    const descriptions = kinds.filter((k, i) => k === "text" && !failing[i]).length;
     if (descriptions < MIN_FOLDED_DESCRIPTIONS) out.push(...listing);
     else {
       out.push(

@@ -36,3 +36,36 @@ Deno.test("shellcheck's quoted code is shown with a few findings of its line, no
   // Every finding keeps its message.
   for (const i of [0, n / 2, n - 1]) expect(out).toContain(`Quote x${i}.`);
 });
+
+const OPTIONS = Array.from(
+  { length: 24 },
+  (_, i) => `  -${String.fromCharCode(97 + i)}, --opt${i}  what option ${i} does`,
+);
+
+Deno.test("a usage fold keeps a stack trace printed after the listing and a blank line", () => {
+  const frames = ["    at main (/app/cli.js:12:5)", "    at /app/node_modules/x/index.js:3:9"];
+  const input = ["Usage: mycli [options] <file>", "", "Options:", ...OPTIONS, "", ...frames];
+  const out = filter("mycli --frob x", input, true);
+  expect(out).toContain("lines of usage folded");
+  for (const frame of frames) expect(out.split("\n")).toContain(frame);
+});
+
+Deno.test("a usage fold keeps an error line inside the listing, also when the error is about a flag", () => {
+  const error = "  Error: ENOENT: no such file or directory, open 'x.json'";
+  const input = [
+    "Usage: mycli [options] <file>",
+    "",
+    "Options:",
+    ...OPTIONS.slice(0, 12),
+    error,
+    ...OPTIONS.slice(12),
+  ];
+  expect(filter("mycli --frob x", input, true).split("\n")).toContain(error);
+  const described = [
+    "error: unknown option '--frob'",
+    ...input.flatMap((line) => line.startsWith("  -") ? [line, "      its description"] : [line]),
+  ];
+  const out = filter("mycli --frob x", described, true);
+  expect(out).toContain("lines of option descriptions folded");
+  expect(out.split("\n")).toContain(error);
+});

@@ -26,7 +26,14 @@ import { compileStripNoise, StripNoiseConfig } from "./strip_noise.ts";
 import { compileTestSummary, TestSummaryConfig } from "./test_summary.ts";
 import { compileTruncate, TruncateConfig } from "./truncate.ts";
 
-export { carriesFailure, FAILURE_SIGNAL, FailureKeeper, omitted, patternField } from "./_shared.ts";
+export {
+  carriesFailure,
+  FAILURE_SIGNAL,
+  FailureKeeper,
+  LOCATION,
+  omitted,
+  patternField,
+} from "./_shared.ts";
 export { JsonConfig, looksLikeJson } from "./json.ts";
 
 /** Every strategy: its config schema (a zod object with a literal `type`) and compile step. */
