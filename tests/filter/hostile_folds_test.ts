@@ -5,7 +5,12 @@
  */
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { BUILTIN_FILTERS_DIR, loadBuiltinRules, loadFilterEngine } from "../../src/filter/mod.ts";
+import {
+  BUILTIN_FILTERS_DIR,
+  loadBuiltinRules,
+  loadFilterEngine,
+  parseRuleFile,
+} from "../../src/filter/mod.ts";
 
 const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
 const filter = (command: string, lines: string[], failed = false) =>
@@ -68,4 +73,33 @@ Deno.test("a usage fold keeps an error line inside the listing, also when the er
   const out = filter("mycli --frob x", described, true);
   expect(out).toContain("lines of option descriptions folded");
   expect(out.split("\n")).toContain(error);
+});
+
+Deno.test("quoted_source without a file_pattern is an error naming the file, the rule and the key", () => {
+  const warnings: string[] = [];
+  const text = [
+    "[[rules]]",
+    'name = "mine"',
+    "match = { regex = '^mytool' }",
+    "strategy = { type = \"group_by_rule\", quoted_source = true, line_pattern = '^(?P<loc>\\d+) (?P<msg>.*)$' }",
+  ].join("\n");
+  expect(parseRuleFile(text, "/cfg/filters/mine.toml", warnings)).toEqual([]);
+  expect(warnings.join("\n")).toMatch(
+    /mine\.toml:1: rule "mine" skipped: strategy\.quoted_source: needs line_pattern and file_pattern/,
+  );
+});
+
+Deno.test("a run of result lines never folds a result line that reports a failure", () => {
+  const paths = Array.from({ length: 30 }, (_, i) => `src/file${i}.txt`);
+  const input = [
+    "sending incremental file list",
+    ...paths.slice(0, 15),
+    "FAILED",
+    ...paths.slice(15),
+    "",
+    "sent 1,234 bytes  received 56 bytes  2,580.00 bytes/sec",
+  ];
+  const out = stage("rsync", input, true);
+  expect(out).toContain("FAILED");
+  expect(out.some((line) => line.includes("transferred paths folded"))).toBe(true);
 });

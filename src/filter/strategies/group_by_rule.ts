@@ -187,6 +187,12 @@ export function compileGroupByRule(
       "needs line_pattern and file_pattern (the finding lines and the file lines they stand under); set both or remove file_layout",
     );
   }
+  if (config.quoted_source && (!line || !file)) {
+    throw new RuleFieldError(
+      "strategy.quoted_source",
+      "needs line_pattern and file_pattern (the code is quoted between a file line and its first finding line); set both or remove quoted_source",
+    );
+  }
   const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
   return {
     type: "group_by_rule",

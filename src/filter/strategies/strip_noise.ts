@@ -24,7 +24,7 @@ import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { dropJsonTailFields } from "./_json_tail.ts";
-import { anyMatcher, LOCATION, patternField, patternList } from "./_shared.ts";
+import { anyMatcher, carriesFailure, LOCATION, patternField, patternList } from "./_shared.ts";
 import { sayingDirectoryOnce } from "./_directory.ts";
 
 export const StripNoiseConfig = z.object({
@@ -180,7 +180,8 @@ export function compileStripNoise(
         runLength = 0;
       };
       const strip = (line: string) => {
-        if (isResult?.(line) && !matches(line)) {
+        // A line carrying a failure or a location is no passing result: it never folds.
+        if (isResult?.(line) && !matches(line) && !carriesFailure(line)) {
           if (above !== null) keep(above);
           above = null;
           dropped = null;
