@@ -33,6 +33,13 @@ const STAMP = new RegExp(
 /** The first level word after the time stamp (its case ignored). */
 const LEVEL =
   /(?:^|[\s[(|:=<])(trace|debug|info|notice|fine|finer|finest|config|verbose|warn|warning|error|err|fatal|critical|crit|severe|panic|alert|emerg)(?=[\s\]):|>,]|$)/i;
+const LEVELS = new RegExp(LEVEL.source, "gi");
+/**
+ * Trouble a routine log line reports in words the failure signal lacks (a refused connection, a
+ * killed process, a timeout, a non-zero exit): such a line stays.
+ */
+const TROUBLE =
+  /\b(?:refused|killed|timed out|unreachable|reset by peer|exit(?:ed)?(?: with)? (?:status|code) [1-9]|signal \d)/i;
 /** A level-first line without a time stamp (python's default `INFO:name:message`). */
 const LEVEL_FIRST = /^(TRACE|DEBUG|INFO):[\w.]{1,200}:/;
 const ROUTINE = new Set([
@@ -69,16 +76,20 @@ export function parseLogLine(line: string): LogLine | null {
     return { level: line[0] === "I" ? "INFO" : "DEBUG", time: stamp[1], routine: true };
   }
   if (/^[WEF]\d{4} /.test(line)) return { level: line[0], time: stamp[1], routine: false };
-  const level = LEVEL.exec(line.slice(stamp[0].length, stamp[0].length + LEVEL_WINDOW));
+  const window = line.slice(stamp[0].length, stamp[0].length + LEVEL_WINDOW);
+  const level = LEVEL.exec(window);
   if (!level) return null;
-  const word = level[1].toLowerCase();
-  return { level: level[1].toUpperCase(), time: stamp[1], routine: ROUTINE.has(word) };
+  // A logger or thread named like a level (`[config] WARN …`, `INFO [main] ERR …`): a higher
+  // level word anywhere in the window makes the line no routine one.
+  const routine = ROUTINE.has(level[1].toLowerCase()) &&
+    [...window.matchAll(LEVELS)].every((m) => ROUTINE.has(m[1].toLowerCase()));
+  return { level: level[1].toUpperCase(), time: stamp[1], routine };
 }
 
 /** Whether a line is a routine log line that may fold (one naming a failure never does). */
 function routineLine(line: string): LogLine | null {
   const log = parseLogLine(line);
-  return log?.routine && !FAILURE_SIGNAL.test(line) ? log : null;
+  return log?.routine && !FAILURE_SIGNAL.test(line) && !TROUBLE.test(line) ? log : null;
 }
 
 /** The lines with runs of routine log lines folded, when the run failed or the log has an error. */

@@ -103,3 +103,27 @@ Deno.test("a run of result lines never folds a result line that reports a failur
   expect(out).toContain("FAILED");
   expect(out.some((line) => line.includes("transferred paths folded"))).toBe(true);
 });
+
+Deno.test("routine-log folds keep a warning or error behind a level-named logger and trouble told at INFO", () => {
+  const routine = Array.from(
+    { length: 30 },
+    (_, i) => `2026-11-26 21:47:${String(i).padStart(2, "0")},304 INFO  [main] app - step ${i}`,
+  );
+  const odd = [
+    "2026-11-26 21:47:40,304 [config] WARN deprecated key db.pool",
+    "2026-11-26 21:47:40,304 INFO  [main] ERR connection reset",
+    "2026-11-26 21:47:40,304 INFO  [main] CRIT disk full",
+    "2026/11/26 21:47:40 [info] dial tcp 10.0.0.1:5432: connection refused",
+    "2026-11-26 21:47:40,304 INFO  [main] app - killed by signal 9",
+    "21:47:40.1 notice: server exited with status 1",
+  ];
+  for (const line of odd) {
+    const out = filter(
+      "./server --port 80",
+      [...routine.slice(0, 15), line, ...routine.slice(15)],
+      true,
+    );
+    expect(out).toContain("log lines folded");
+    expect(out.split("\n")).toContain(line);
+  }
+});
