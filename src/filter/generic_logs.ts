@@ -5,7 +5,9 @@
  * winston and pino-pretty text, Rust env_logger and tracing, klog, logfmt) — fold into one line
  * with their count, their levels and their time span. Every line at WARN or above stays, so does
  * every line that is not such a log line (a traceback, a stack trace, a panic, a plain print), every
- * routine line that names a failure, and the few routine lines right before each line that stays
+ * routine line that names a failure or trouble (a refused connection, a killed process) or holds
+ * a higher level word too (`[config] WARN …`), and the few routine lines right before each line
+ * that stays
  * (what the program did just before the warning or the failure).
  *
  * A passing run's log is left alone: there the log lines are what the command was run to see. An
