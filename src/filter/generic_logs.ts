@@ -7,8 +7,7 @@
  * every line that is not such a log line (a traceback, a stack trace, a panic, a plain print), every
  * routine line that names a failure or trouble (a refused connection, a killed process) or holds
  * a higher level word too (`[config] WARN …`), and the few routine lines right before each line
- * that stays
- * (what the program did just before the warning or the failure).
+ * that stays (what the program did just before the warning or the failure).
  *
  * A passing run's log is left alone: there the log lines are what the command was run to see. An
  * output with fewer than MIN_ROUTINE routine lines is left alone too: folding would save little.
