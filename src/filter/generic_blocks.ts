@@ -54,13 +54,16 @@ function runOf(
     const start = at + count * k;
     const next = [...varies];
     let ok = true;
+    // Once half the places differ the block cannot join the run: its other lines go unread.
+    let differing = next.filter((v) => v).length;
     for (let p = 0; p < k && ok; p++) {
       const line = lines[start + p];
       const first = lines[at + p];
       if (line.length > MAX_TESTED) ok = false;
       else if (line !== first) {
+        if (!next[p]) differing++;
         next[p] = true;
-        ok = alike(first, line);
+        ok = alike(first, line) && differing * 2 <= k;
       }
     }
     // Most places hold the same text in every block.
@@ -110,7 +113,9 @@ function foldRunAt(lines: readonly string[], at: number): { out: string[]; end: 
       run.varies.forEach((varies, p) => {
         if (!varies) return;
         const line = lines[at + b * k + p];
-        parts.push(parts.length ? line.slice(start.length).trim() : line.trimEnd());
+        // A later line that does not start with the shared start (alike on less) stays whole.
+        const own = line.startsWith(start) ? line.slice(start.length) : line;
+        parts.push(parts.length ? own.trim() : line.trimEnd());
       });
       const summary = parts.join(" ");
       counts.set(summary, (counts.get(summary) ?? 0) + 1);

@@ -4,6 +4,7 @@
  * within a small multiple of its input (no quadratic growth) and keeps every failure line.
  */
 import { expect } from "expect";
+import { foldRepeatedBlocks } from "../../src/filter/generic_blocks.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import {
   BUILTIN_FILTERS_DIR,
@@ -126,4 +127,12 @@ Deno.test("routine-log folds keep a warning or error behind a level-named logger
     expect(out).toContain("log lines folded");
     expect(out.split("\n")).toContain(line);
   }
+});
+
+Deno.test("a block fold keeps each differing line whole when it does not start as the first block's lines do", () => {
+  const block = (v: string, w: string) => ["abcd one", "abcd two", `abcd ${v}`, w];
+  const input = [...block("v1", "abcd w1"), ...block("v2", "abcX"), ...block("v3", "abcY")];
+  const out = foldRepeatedBlocks(input);
+  expect(out.length).toBeLessThan(input.length);
+  for (const text of ["v2", "abcX", "v3", "abcY"]) expect(out.join("\n")).toContain(text);
 });
