@@ -48,27 +48,30 @@ function runOf(
 ): { count: number; varies: boolean[]; failing: boolean } | null {
   if (at + MIN_BLOCKS * k > lines.length) return null;
   for (let p = 0; p < k; p++) if (lines[at + p].length > MAX_TESTED) return null;
+  // Most places of the second block repeat the first's, or no run starts here: the cheap test
+  // that most lines of an output fail, before anything is allocated.
+  let equal = 0;
+  for (let p = 0; p < k; p++) if (lines[at + p] === lines[at + k + p]) equal++;
+  if (equal * 2 < k) return null;
   const varies = new Array<boolean>(k).fill(false);
   let count = 1;
   for (; at + (count + 1) * k <= lines.length; count++) {
     const start = at + count * k;
     const next = [...varies];
     let ok = true;
-    // Once half the places differ the block cannot join the run: its other lines go unread.
-    let differing = next.filter((v) => v).length;
     for (let p = 0; p < k && ok; p++) {
       const line = lines[start + p];
-      const first = lines[at + p];
       if (line.length > MAX_TESTED) ok = false;
-      else if (line !== first) {
-        if (!next[p]) differing++;
-        next[p] = true;
-        ok = alike(first, line) && differing * 2 <= k;
-      }
+      else if (line !== lines[at + p]) next[p] = true;
     }
-    // Most places hold the same text in every block.
+    // Most places hold the same text in every block (checked first: it is the cheap test).
     const same = next.filter((v, p) => !v && substantial(lines[at + p])).length;
     if (!ok || same * 2 < k) break;
+    for (let p = 0; p < k && ok; p++) {
+      const line = lines[start + p];
+      if (next[p] && line !== lines[at + p]) ok = alike(lines[at + p], line);
+    }
+    if (!ok) break;
     next.forEach((v, p) => varies[p] = v);
   }
   if (count < MIN_BLOCKS) return null;
