@@ -34,7 +34,9 @@ const STAMP = new RegExp(
 /** The first level word after the time stamp (its case ignored). */
 const LEVEL =
   /(?:^|[\s[(|:=<])(trace|debug|info|notice|fine|finer|finest|config|verbose|warn|warning|error|err|fatal|critical|crit|severe|panic|alert|emerg)(?=[\s\]):|>,]|$)/i;
-const LEVELS = new RegExp(LEVEL.source, "gi");
+/** A level word above the routine ones, anywhere in the window (`LEVEL`'s delimiters). */
+const ABOVE_ROUTINE =
+  /(?:^|[\s[(|:=<])(?:warn|warning|error|err|fatal|critical|crit|severe|panic|alert|emerg)(?=[\s\]):|>,]|$)/i;
 /**
  * Trouble a routine log line reports in words the failure signal lacks (a refused connection, a
  * killed process, a timeout, a non-zero exit): such a line stays.
@@ -82,8 +84,7 @@ export function parseLogLine(line: string): LogLine | null {
   if (!level) return null;
   // A logger or thread named like a level (`[config] WARN …`, `INFO [main] ERR …`): a higher
   // level word anywhere in the window makes the line no routine one.
-  const routine = ROUTINE.has(level[1].toLowerCase()) &&
-    [...window.matchAll(LEVELS)].every((m) => ROUTINE.has(m[1].toLowerCase()));
+  const routine = ROUTINE.has(level[1].toLowerCase()) && !ABOVE_ROUTINE.test(window);
   return { level: level[1].toUpperCase(), time: stamp[1], routine };
 }
 
