@@ -88,21 +88,22 @@ export function parseLogLine(line: string): LogLine | null {
   return { level: level[1].toUpperCase(), time: stamp[1], routine };
 }
 
-/** Whether a line is a routine log line that may fold (one naming a failure never does). */
-function routineLine(line: string): LogLine | null {
-  const log = parseLogLine(line);
-  return log?.routine && !FAILURE_SIGNAL.test(line) && !TROUBLE.test(line) ? log : null;
-}
-
 /** The lines with runs of routine log lines folded, when the run failed or the log has an error. */
 export function foldRoutineLogs(lines: readonly string[], failed: boolean): string[] {
-  const logs = lines.map(routineLine);
+  // Each line is parsed once: whether the log reports an error and which lines are routine both
+  // come from this.
+  const parsed = lines.map(parseLogLine);
+  if (!failed && !parsed.some(reportsError)) return [...lines];
+  // A routine line that names a failure or trouble never folds.
+  const logs = parsed.map((log, i) =>
+    log?.routine && !FAILURE_SIGNAL.test(lines[i]) && !TROUBLE.test(lines[i]) ? log : null
+  );
   if (logs.filter((log) => log !== null).length < MIN_ROUTINE) return [...lines];
-  if (!failed && !lines.some((line) => reportsError(line))) return [...lines];
   const out: string[] = [];
   let levels = new Map<string, number>();
-  let times: string[] = [];
-  const run = runFolder(out, (count) => foldLine(count, levels, times));
+  let first: string | undefined;
+  let last: string | undefined;
+  const run = runFolder(out, (count) => foldLine(count, levels, first, last));
   for (let i = 0; i < lines.length;) {
     if (!logs[i]) {
       out.push(lines[i++]);
@@ -114,11 +115,14 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): stri
     // failure's place when the program died without a log line).
     const foldEnd = Math.max(i, end - CONTEXT);
     levels = new Map();
-    times = [];
+    first = last = undefined;
     for (let j = i; j < foldEnd; j++) {
       const log = logs[j]!;
       levels.set(log.level, (levels.get(log.level) ?? 0) + 1);
-      if (log.time) times.push(log.time);
+      if (log.time) {
+        first ??= log.time;
+        last = log.time;
+      }
       run.add(lines[j]);
     }
     run.flush();
@@ -128,19 +132,21 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): stri
   return out;
 }
 
-/** Whether a line is a log line at ERROR level or above. */
-function reportsError(line: string): boolean {
-  const log = parseLogLine(line);
+/** Whether a parsed line is a log line at ERROR level or above. */
+function reportsError(log: LogLine | null): boolean {
   return log !== null && !log.routine && !/^WARN/.test(log.level) && log.level !== "W";
 }
 
-function foldLine(count: number, levels: Map<string, number>, times: string[]): string {
+function foldLine(
+  count: number,
+  levels: Map<string, number>,
+  first: string | undefined,
+  last: string | undefined,
+): string {
   const byLevel = [...levels].map(([level, n]) => `${n} ${level}`).join(", ");
-  const first = times[0];
   // The last time without the date both share.
   const date = first === undefined ? null : /^\d{4}[-/]\d\d[-/]\d\d[T ]/.exec(first);
-  const last = times.at(-1)!;
-  const span = first === undefined
+  const span = first === undefined || last === undefined
     ? ""
     : `, ${first} to ${date && last.startsWith(date[0]) ? last.slice(date[0].length) : last}`;
   return `… ${count} log lines folded (${byLevel}${span}) …`;
