@@ -188,7 +188,7 @@ const CASES: Case[] = [
       "  Size: 12345     \tBlocks: 24         IO Block: 4096   regular file",
       "Access: (0644/-rw-r--r--)  Uid: ( 1000/     ann)   Gid: ( 1000/     ann)",
       "Modify: 2026-03-10 11:00:00.000000000 +0100",
-      "(4 lines not shown: device, inode, links; access, change and birth times)",
+      "(4 more lines: device, other times)",
     ],
   },
   {
