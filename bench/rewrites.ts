@@ -13,6 +13,10 @@
  * a rewrite is charged to the rule that made it. Input lines are compared with ANSI escapes
  * removed and surrounding spaces trimmed; markers (`isMarker`) are the engine's own lines, and
  * every other line is kept, cut or rewritten (`kindOf`).
+ *
+ * A `json` stage reads a JSON reporter: its input has no lines "as printed" to keep, so its lines
+ * are counted apart, as rendered from JSON, when they carry a string of the JSON verbatim (a
+ * finding's message, a record's rendered text); one that carries none is a rewrite.
  */
 import { defaultConfig } from "../src/config/schema.ts";
 import { loadFilterEngine, stripAnsi } from "../src/filter/mod.ts";
@@ -69,7 +73,7 @@ const normal = (line: string) => stripAnsi(line).trim();
 const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\):?)$/;
 
 /** How a line the engine emits relates to the lines it was given. */
-export type Kind = "kept" | "cut" | "rewritten";
+export type Kind = "kept" | "cut" | "rewritten" | "json";
 
 /**
  * `kept`: the line keeps an input line as printed — equal to one (indentation aside), that line
@@ -78,6 +82,37 @@ export type Kind = "kept" | "cut" | "rewritten";
  * line as printed, the rest dropped (a group header quoting a message, a hint or a timing cut
  * off) — what was kept is verbatim, what was cut is lost. `rewritten`: neither.
  */
+/**
+ * Every line of every string in the JSON of `lines` (a document or JSON lines), trimmed, blank
+ * ones left out: what a rendering of that JSON can copy verbatim.
+ */
+export function jsonStrings(lines: string[]): Set<string> {
+  const strings = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (typeof value === "string") {
+      for (const part of value.split(/\r?\n/)) if (part.trim()) strings.add(part.trim());
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") Object.values(value).forEach(walk);
+  };
+  const parse = (text: string) => {
+    try {
+      walk(JSON.parse(text));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!parse(lines.join("\n"))) { for (const line of lines) parse(line); }
+  return strings;
+}
+
+/** A line a `json` stage emits: rendered from JSON when it carries one of `strings` whole. */
+function jsonKindOf(line: string, strings: Set<string>): Kind {
+  const t = normal(line);
+  for (const s of strings) if (t.includes(s)) return "json";
+  return "rewritten";
+}
+
 function kindOf(line: string, inputs: Set<string>, long: string[]): Kind {
   const t = normal(line);
   const bare = t.replace(COUNT, "");
@@ -114,11 +149,13 @@ export async function audit(): Promise<{ findings: Finding[]; runs: Map<string, 
       runs.set(stage.name, (runs.get(stage.name) ?? 0) + 1);
       const inputs = new Set(stage.input.map(normal));
       const long = [...inputs].filter((l) => l.length >= 8);
+      const strings = stage.type === "json" ? jsonStrings(stage.input) : null;
       const seen = new Set<string>();
       for (const line of stage.output) {
         if (seen.has(line) || isMarker(line)) continue;
         seen.add(line);
-        const kind = kindOf(line, inputs, long);
+        let kind = kindOf(line, inputs, long);
+        if (kind !== "kept" && strings) kind = jsonKindOf(line, strings);
         if (kind !== "kept") findings.push({ rule: stage.name, source: c.source, line, kind });
       }
     }
@@ -141,25 +178,28 @@ if (import.meta.main) {
     count(b[1], "rewritten") - count(a[1], "rewritten") || b[1].length - a[1].length
   );
   const clip = (s: string) => s.length > 70 ? `${s.slice(0, 67)}...` : s;
-  console.log("| rule | runs | rewritten lines | cut lines | cases | examples (rewritten first) |");
-  console.log("|---|---:|---:|---:|---:|---|");
+  console.log(
+    "| rule | runs | rewritten lines | cut lines | rendered from JSON | cases | examples (rewritten first) |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---|");
   for (const [rule, fs] of rows) {
     const cases = new Set(fs.map((f) => f.source)).size;
     const first = [
       ...fs.filter((f) => f.kind === "rewritten"),
       ...fs.filter((f) => f.kind === "cut"),
+      ...fs.filter((f) => f.kind === "json"),
     ];
     const examples = first.slice(0, 2).map((f) => `\`${clip(f.line).replaceAll("|", "\\|")}\``);
     console.log(
-      `| ${rule} | ${runs.get(rule)} | ${count(fs, "rewritten")} | ${
-        count(fs, "cut")
+      `| ${rule} | ${runs.get(rule)} | ${count(fs, "rewritten")} | ${count(fs, "cut")} | ${
+        count(fs, "json")
       } | ${cases} | ${examples.join(" ")} |`,
     );
   }
   const total = (kind: Kind) => rows.reduce((n, [, fs]) => n + count(fs, kind), 0);
   console.log(
-    `\nrewritten lines ${total("rewritten")}, cut lines ${
-      total("cut")
+    `\nrewritten lines ${total("rewritten")}, cut lines ${total("cut")}, rendered from JSON ${
+      total("json")
     }, by ${rows.length} of ${runs.size} stages run`,
   );
   if (all) {

@@ -1,7 +1,7 @@
 /**
  * `zeph config check`: the resolved config (secrets masked) or the errors; exit 0/2. Warnings
- * (unknown keys, rules for no tool, shadowed rules, deny globs other flag spellings sidestep) go
- * to stderr.
+ * (unknown keys, rules for no tool, shadowed rules, deny globs other flag spellings sidestep,
+ * filter rules of filters.toml refused at load) go to stderr.
  */
 import type { CommandDeps } from "./deps.ts";
 import { type CliProgram, globalsOf } from "./program.ts";
@@ -30,6 +30,11 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       if (modeIssues) throw modeIssues;
       // The names are all a check needs: no tool module loads.
       const tools = [...BUILTIN_TOOL_IDS];
+      // Output filter rules load as a run loads them: a rule refused there is said here too.
+      const { loadFilterEngine, filtersConfigDir } = await import("../filter/mod.ts");
+      const filters = await loadFilterEngine(loaded.config, {
+        configDir: await filtersConfigDir(loaded.path),
+      });
       for (
         const w of [
           ...loaded.warnings,
@@ -37,6 +42,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           ...toolSelectionWarnings(loaded.config.tools, tools),
           ...permissionRuleWarnings(permissionRules(loaded.config.tools.permissions) ?? {}),
           ...policyRuleWarnings(loaded.config, tools),
+          ...filters.warnings,
         ]
       ) {
         console.error(`zeph: warning: ${w}`);

@@ -9,11 +9,16 @@
  * a higher level word too (`[config] WARN …`), and the few routine lines right before each line
  * that stays (what the program did just before the warning or the failure).
  *
+ * A routine line that names a source location (`loaded rules from conf/auth.py:42`) stays when
+ * few routine lines do: the place may be the failure's. When most of them do, the location is the
+ * logger's format (klog's `controller.go:120]`, python's `%(filename)s:%(lineno)d`, Go's
+ * `Lshortfile`) and says nothing of its own: those lines fold as the others.
+ *
  * A passing run's log is left alone: there the log lines are what the command was run to see. An
  * output with fewer than MIN_ROUTINE routine lines is left alone too: folding would save little.
  */
 
-import { FAILURE_SIGNAL } from "./strategies/mod.ts";
+import { FAILURE_SIGNAL, LOCATION } from "./strategies/mod.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 
 /** An output folds only with at least this many routine log lines. */
@@ -98,7 +103,15 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): stri
   const logs = parsed.map((log, i) =>
     log?.routine && !FAILURE_SIGNAL.test(lines[i]) && !TROUBLE.test(lines[i]) ? log : null
   );
-  if (logs.filter((log) => log !== null).length < MIN_ROUTINE) return [...lines];
+  const routine = logs.filter((log) => log !== null).length;
+  if (routine < MIN_ROUTINE) return [...lines];
+  // Locations on under half of the routine lines are the lines' own: those lines stay.
+  const located = logs.map((log, i) => log !== null && LOCATION.test(lines[i]));
+  if (located.filter(Boolean).length * 2 < routine) {
+    located.forEach((named, i) => {
+      if (named) logs[i] = null;
+    });
+  }
   const out: string[] = [];
   let levels = new Map<string, number>();
   let first: string | undefined;

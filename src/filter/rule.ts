@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { RegexEngine } from "./regex.ts";
 import { compileStrategy, patternField, STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
 import { type CompiledStrategy, RuleFieldError } from "./types.ts";
+import { checkOptionNeeds } from "./option_needs.ts";
 
 export const MatchConfig = z.object({
   exact: z.string().min(1).optional().describe("The command equals this string"),
@@ -64,10 +65,11 @@ export function compileRule(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.length ? issue.path.join(".") : "(rule)";
-    throw new RuleError(name, field, describeIssue(issue));
+    throw new RuleError(name, field, describeIssue(issue, raw));
   }
   const config = parsed.data;
   try {
+    checkOptionNeeds((raw as { strategy?: unknown }).strategy);
     const matcher = compileMatcher(config.match);
     const strategy = compileStrategy(config.strategy, engine);
     return { name: config.name, source, strategy, generic: config.generic, matches: matcher };
@@ -100,7 +102,7 @@ function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
   return (c) => pattern.test(c);
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   const at = issue.path.join(".");
   if (at === "strategy.type" || (issue.code === "invalid_union" && at === "strategy")) {
     return `unknown strategy type; use one of ${STRATEGY_TYPES.join(", ")}`;
@@ -110,5 +112,37 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       issue.keys.map((k) => `"${k}"`).join(", ")
     }`;
   }
-  return issue.message;
+  return boundsReason(issue, raw) ?? issue.message;
+}
+
+/**
+ * A count, limit or list out of its bounds, said with the fix: `max_results = 0` keeps no result
+ * line at all, an empty `patterns` drops nothing.
+ */
+function boundsReason(issue: z.core.$ZodIssue, raw: unknown): string | null {
+  const key = String(issue.path.at(-1) ?? "value");
+  if (issue.code === "too_small" && issue.origin === "array") {
+    return `must list at least ${issue.minimum} entr${
+      Number(issue.minimum) === 1 ? "y" : "ies"
+    } (an empty list does nothing); add one to ${key}`;
+  }
+  if ((issue.code === "too_small" || issue.code === "too_big") && issue.origin === "number") {
+    const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
+    const side = issue.code === "too_small" ? "at least" : "at most";
+    const value = issue.path.reduce<unknown>(
+      (
+        at,
+        k,
+      ) => (at !== null && typeof at === "object"
+        ? (at as Record<PropertyKey, unknown>)[k]
+        : undefined),
+      raw,
+    );
+    const got = typeof value === "number" ? ` (got ${value})` : "";
+    return `must be ${side} ${bound}${got}; set a whole number of ${side} ${bound}, or remove ${key} for its default`;
+  }
+  if (issue.code === "invalid_type" && issue.expected === "int") {
+    return `must be a whole number; set one, or remove ${key} for its default`;
+  }
+  return null;
 }

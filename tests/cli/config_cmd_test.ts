@@ -174,3 +174,21 @@ Deno.test("config check warns about shadowed rules and sidestepped deny globs, e
     expect(r.stderr).toContain('"rm -fr*", "rm -r -f*", "rm --recursive --force*"');
   });
 });
+
+Deno.test("a filters.toml rule refused at load is a warning of config check naming the rule, key and fix", async () => {
+  await withWorkspace(async (ws, home) => {
+    const config = path.join(home, "c.toml");
+    await Deno.writeTextFile(config, "");
+    const filters = path.join(home, "filters.toml");
+    await Deno.writeTextFile(
+      filters,
+      '[[rules]]\nname = "mine"\nmatch = { prefix = "mytool" }\n' +
+        "strategy = { type = \"strip_noise\", patterns = ['^x'], max_results = 3 }\n",
+    );
+    const r = await zeph(["config", "check", "--config", config], { cwd: ws, home });
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      `zeph: warning: ${filters}:1: rule "mine" skipped: strategy.max_results: acts only with results (the regexes of per-item result lines), which is not set; set results or remove max_results.\n`,
+    ]);
+  });
+});

@@ -18,7 +18,7 @@ Deno.test("zeph filter --command filters saved output and prints the stats line"
       stdout:
         "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n",
       stderr:
-        "[shell] 5 lines -> 1 lines, 80.0% filtered (rustc-frames, cargo-test, cargo-test-tidy; confidence full)\n",
+        "[shell] 5 lines -> 1 lines, 80.0% filtered (cargo-test, cargo-test-tidy; confidence full)\n",
     });
   });
 });

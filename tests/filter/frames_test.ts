@@ -235,7 +235,7 @@ Deno.test("go test: package result lines stay as printed, durations and coverage
   ].join("\n"));
 });
 
-Deno.test("cargo: a type error's labels survive the whole chain; the cargo fix pointer goes", () => {
+Deno.test("cargo: a type error's source line and labels survive the whole chain as printed; the cargo fix pointer goes", () => {
   const input = [
     "   Compiling calc v0.1.0 (/tmp/calc)",
     "error[E0308]: mismatched types",
@@ -253,8 +253,9 @@ Deno.test("cargo: a type error's labels survive the whole chain; the cargo fix p
     expect(filter(command, input)).toBe([
       "error[E0308]: mismatched types",
       " --> src/lib.rs:9:22",
-      "  | `u64`: expected due to this",
-      "  | `n`: expected `u64`, found `u32`",
+      "9 |     let total: u64 = n;",
+      "  |                ---   ^ expected `u64`, found `u32`",
+      "  |                expected due to this",
       "",
       "warning: `calc` (lib) generated 1 warning",
       "error: could not compile `calc` (lib) due to 1 previous error; 1 warning emitted",

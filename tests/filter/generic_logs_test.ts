@@ -148,3 +148,48 @@ Deno.test("generic logs: the level is read from the usual formats", () => {
     expect([line, log?.level ?? null, log?.routine ?? null]).toEqual([line, level, routine]);
   }
 });
+
+/** `n` routine lines of one format, numbered from 0. */
+const routineLines = (n: number, line: (i: number) => string) =>
+  Array.from({ length: n }, (_, i) => line(i));
+const sec = (i: number) => String(i % 60).padStart(2, "0");
+
+Deno.test("generic logs: a format that prints file:line on every line still folds", () => {
+  const formats: ((i: number) => string)[] = [
+    // klog
+    (i) => `I1126 21:48:${sec(i)}.400393   12345 controller.go:${100 + i}] synced item ${i}`,
+    // python logging with %(filename)s:%(lineno)d
+    (i) => `2026-11-26 10:00:${sec(i)},001 INFO etl.py:${40 + i} loaded batch ${i}`,
+    // Go's log with Lshortfile and a level word
+    (i) => `2026/11/26 21:48:${sec(i)} worker.go:88: DEBUG shard ${i} copied`,
+    // Rust tracing with file and line
+    (i) => `2026-11-26T21:48:${sec(i)}.400393Z  INFO app::db: src/db.rs:${30 + i}: pool tick ${i}`,
+  ];
+  for (const format of formats) {
+    const lines = [...routineLines(30, format), "panic: boom"];
+    const out = foldRoutineLogs(lines, true);
+    expect([format(0), out.length]).toEqual([format(0), 5]);
+    expect(out[0]).toMatch(/^… 27 log lines folded \(/);
+    expect(out.at(-1)).toBe("panic: boom");
+  }
+});
+
+Deno.test("generic logs: a routine line naming a location amid routine lines that do not stays", () => {
+  const tick = (i: number) => `2026-11-26 10:00:${sec(i)},001 INFO [app] tick ${i}`;
+  const lines = [
+    ...routineLines(12, tick),
+    "2026-11-26 10:00:12,001 INFO [app] loading rules from conf/auth.py:42",
+    ...routineLines(12, (i) => tick(i + 13)),
+    "2026-11-26 10:00:30,001 DEBUG [app] handler registered at src/routes.ts:17:3",
+    ...routineLines(12, (i) => tick(i + 31)),
+    "Traceback (most recent call last):",
+  ];
+  const out = foldRoutineLogs(lines, true);
+  expect(out).toContain("2026-11-26 10:00:12,001 INFO [app] loading rules from conf/auth.py:42");
+  expect(out).toContain(
+    "2026-11-26 10:00:30,001 DEBUG [app] handler registered at src/routes.ts:17:3",
+  );
+  // The routine lines around them still fold, each run on its own.
+  expect(out.filter((line) => FOLD.test(line)).length).toBe(3);
+  expect(out.at(-1)).toBe("Traceback (most recent call last):");
+});

@@ -1,4 +1,4 @@
-/** The git_transfer strategy: ref updates grouped by kind, diffstat without bars, caps counted. */
+/** The git_transfer strategy: ref updates grouped by kind, other lines as printed, caps counted. */
 import { expect } from "expect";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
 
@@ -22,13 +22,14 @@ Deno.test("git_transfer names each kind once per run of ref updates, past max_na
     text: [
       "From example.com:app",
       "[new branch] origin/a, origin/b, origin/c, … (+2 more)",
-      "1111111..2222222 main -> origin/main",
+      // A range is a line of its own, as printed.
+      "   1111111..2222222  main  -> origin/main",
     ],
     confidence: "full",
   });
 });
 
-Deno.test("git_transfer keeps a pull's totals as printed and counts the stat lines past its cap", () => {
+Deno.test("git_transfer keeps a pull's stat lines and totals as printed and counts the stat lines past its cap", () => {
   expect(run([
     "Updating 1111111..2222222",
     "Fast-forward",
@@ -41,8 +42,8 @@ Deno.test("git_transfer keeps a pull's totals as printed and counts the stat lin
     text: [
       "Updating 1111111..2222222",
       "Fast-forward",
-      " src/a.ts | 12",
-      " src/b.ts | 3",
+      " src/a.ts    | 12 ++++++------",
+      " src/b.ts    |  3 +++",
       " … (1 more files)",
       " 3 files changed, 9 insertions(+), 6 deletions(-)",
       "create mode 100644 img/logo.png",

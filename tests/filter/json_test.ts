@@ -127,7 +127,7 @@ Deno.test("json findings: one line per finding through nested lists, passing one
   };
   expect(run({ type: "json", findings }, JSON.stringify(doc, null, 2))).toEqual({
     text:
-      "config warning: old key\na.rb:3:t1 X/Y bad thing\nc.rb:: Q q\nlint: 2 findings in 3 files",
+      "config warning: old key\na.rb:3:t1 X/Y bad\n  thing\nc.rb:: Q q\nlint: 2 findings in 3 files",
     confidence: "full",
   });
   // Beyond max_items the findings are counted; without a summary the passing ones are.

@@ -663,10 +663,11 @@ Deno.test("git_log: one line per commit, body and stat bounded, other formats un
       "Merge: aaaaaaa bbbbbbb",
       "    First body line.",
       "    … (1 more message lines)",
-      " src/a.ts | 11",
-      " src/b.ts | 4",
+      // Stat lines and totals as printed, past max_stat_files a count.
+      " src/a.ts | 11 ++++++++++-",
+      " src/b.ts |  4 ++--",
       " … (1 more files)",
-      " 3 files +13 -2",
+      " 3 files changed, 13 insertions(+), 2 deletions(-)",
       "commit 89abcdef0123456789abcdef0123456789abcdef Initial commit (Bob, 2026-11-20T10:00:00+01:00)",
       // The same author as the commit before: only the date.
       "commit 1111111111111111111111111111111111111111 Before the beginning (2026-11-19T10:00:00+01:00)",

@@ -1,8 +1,8 @@
 /**
  * git_log: the default `git log` format (with or without `--stat`) in RTK's one-line-per-commit
  * form: `commit <hash> <subject> (<author>, <date>)`, the body's first `max_body_lines` lines,
- * and `--stat` lines with their +/- bars and column padding removed (the count stays; totals as
- * ` 4 files +37 -10`). The author is shown when it differs from the previous commit's, the date
+ * and the first `max_stat_files` `--stat` lines of each commit and its totals line as printed (an
+ * agent copies ` src/a.ts | 3 ++-` whole). The author is shown when it differs from the previous commit's, the date
  * as its time alone when the previous commit's has the same day, and the bodies of the newest
  * `max_bodies` commits only (a long history is read for its subjects). The
  * `commit <hash>` prefix is kept verbatim so the hash can be copied. Anything else (patches of `git log -p`, `--oneline`
@@ -34,19 +34,10 @@ const DEFAULT_DATE = /^\w{3} (\w{3}) +(\d{1,2}) (\d{2}:\d{2}):\d{2} (\d{4}) ([+-
 /** A short date's day, time and zone: `2026-03-10`, `10:00`, `+0000`. */
 const DAY = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d) ([+-]\d{4})$/;
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-/** ` path   |  12 ++++----` → ` path | 12` (the bars and the column padding go). */
-const STAT_BAR = /^ (\S.*?) +\| +(\d+) [+-]+$/;
+/** A `--stat` file line: ` path   |  12 ++++----` or ` a.png | Bin 0 -> 12 bytes`. */
+const STAT_BAR = /^ \S.*? +\| +\d+ [+-]+$/;
 const STAT_BIN = /^ \S.*\|\s+Bin /;
 const STAT_SUMMARY = /^ \d+ files? changed/;
-/** ` 4 files changed, 37 insertions(+), 10 deletions(-)` → ` 4 files +37 -10`. */
-const STAT_TOTALS =
-  /^ (\d+ files?) changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?$/;
-
-function shortTotals(line: string): string {
-  const m = STAT_TOTALS.exec(line);
-  if (!m) return line;
-  return ` ${m[1]}${m[2] ? ` +${m[2]}` : ""}${m[3] ? ` -${m[3]}` : ""}`;
-}
 
 function shortDate(date: string): string {
   const m = DEFAULT_DATE.exec(date);
@@ -148,16 +139,15 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
           }
           if (inMessage) endMessage();
           if (line.trim() === "") return;
-          const bar = STAT_BAR.exec(line);
-          if (bar || STAT_BIN.test(line)) {
-            if (statFiles++ < maxStat) ctx.emit(bar ? ` ${bar[1]} | ${bar[2]}` : line);
+          if (STAT_BAR.test(line) || STAT_BIN.test(line)) {
+            if (statFiles++ < maxStat) ctx.emit(line);
             else statHidden++;
             return;
           }
           if (STAT_SUMMARY.test(line)) {
             if (statHidden) ctx.emit(` … (${statHidden} more files)`);
             statHidden = 0;
-            ctx.emit(shortTotals(line));
+            ctx.emit(line);
             return;
           }
           ctx.emit(line);

@@ -3,11 +3,10 @@
  * - Ref updates (` * [new branch]      feature/x -> origin/feature/x`, padded for a terminal):
  *   a run of them says each kind once with its refs, `[new branch] origin/a, origin/b`; a ref
  *   whose remote name repeats the local one (`x -> origin/x`) is named once, by where it landed.
- *   Updates with their own facts stay one a line, unpadded, with both refs as printed: a range
- *   (`efecb60..52a26b2  main -> origin/main`) and a reason (`(forced update)`); every `!`
- *   (rejected) line stays as printed.
- * - A pull's diffstat loses its +/- bars and column padding (` src/a.ts | 3`, as `git log --stat`
- *   does), past `max_stat_files` one count line; the totals line stays as printed.
+ *   Updates with their own facts stay one a line as printed: a range
+ *   (`efecb60..52a26b2  main -> origin/main`), a reason (`(forced update)`), a rejection (`!`).
+ * - A pull's diffstat lines stay as printed (an agent copies ` src/a.ts | 3 ++-` whole), past
+ *   `max_stat_files` one count line; the totals line stays as printed.
  * - A run of ` create mode 100644 a` lines says the kind and mode once: `create mode 100644 a, b`.
  * Anything else passes unchanged. At most `max_names` names a group, then a count. Output without
  * any of these shapes is a Fallback.
@@ -85,19 +84,12 @@ export function compileGitTransfer(config: GitTransferConfig): CompiledStrategy 
             changed = true;
             const [, flag, summary, from, to, reason] = ref;
             if (flag === "!" || reason !== undefined || !summary.startsWith("[")) {
-              // A line of its own keeps both refs as git printed them (`main -> main`): a
-              // rejection or a forced update names what was pushed where.
+              // A line of its own stays as git printed it, padding and all, so it reads (and
+              // greps) as in the terminal: a range, a rejection or a forced update names what
+              // was pushed where.
               if (run !== "ref") flush();
               run = "ref";
-              const mark = flag === "!" || flag === "+" ? `${flag} ` : "";
-              const refs = to === undefined ? from : `${from} -> ${to}`;
-              // A rejection is a failure line: it stays as git printed it, padding and all, so
-              // it reads (and greps) as in the terminal.
-              entries.push(
-                flag === "!"
-                  ? line.trimStart()
-                  : `${mark}${summary} ${refs}${reason ? ` (${reason})` : ""}`,
-              );
+              entries.push(line);
             } else {
               // In a group, `x -> origin/x` and `v1 -> v1` name the ref once, by where it landed.
               const name = to === undefined
@@ -116,10 +108,9 @@ export function compileGitTransfer(config: GitTransferConfig): CompiledStrategy 
             return;
           }
           flush();
-          const stat = statLine(line);
-          if (stat) {
+          if (isStatLine(line)) {
             changed = true;
-            if (statFiles++ < maxStat) ctx.emit(stat);
+            if (statFiles++ < maxStat) ctx.emit(line);
             else statHidden++;
             return;
           }
@@ -137,14 +128,12 @@ export function compileGitTransfer(config: GitTransferConfig): CompiledStrategy 
 }
 
 /**
- * ` path   |  12 ++++----` → ` path | 12`; null for other lines. Read with `lastIndexOf`, not a
- * regex, so a long line of spaces costs one pass.
+ * Whether `line` is a diffstat file line (` path   |  12 ++++----`, ` a.png | Bin 0 -> 12 bytes`).
+ * Read with `lastIndexOf`, not a regex, so a long line of spaces costs one pass.
  */
-function statLine(line: string): string | null {
-  if (line[0] !== " " || line[1] === " " || line[1] === undefined) return null;
+function isStatLine(line: string): boolean {
+  if (line[0] !== " " || line[1] === " " || line[1] === undefined) return false;
   const bar = line.lastIndexOf("|");
-  if (bar < 2 || line[bar - 1] !== " ") return null;
-  const count = STAT_COUNT.exec(line.slice(bar + 1));
-  if (!count) return null;
-  return ` ${line.slice(1, bar).trimEnd()} | ${count[1] ?? count[2]}`;
+  if (bar < 2 || line[bar - 1] !== " ") return false;
+  return STAT_COUNT.test(line.slice(bar + 1));
 }

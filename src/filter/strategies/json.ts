@@ -323,7 +323,13 @@ class JsonReader {
       const key = spec.group === undefined ? "" : fill(spec.group, [value, ...scopes]);
       lines.push({ key, line });
     }
-    out.push(...groupFindings(lines));
+    // A finding with a message of several lines shows each of its lines as the report holds it,
+    // the lines after the first indented under it.
+    out.push(
+      ...groupFindings(lines).flatMap((line) =>
+        line.split(/\r?\n/).map((part, i) => i === 0 || part === "" ? part : `  ${part}`)
+      ),
+    );
     if (unshown) out.push(`(${unshown} more findings not shown)`);
     // A summary whose fields the document lacks (rspec's `summary_line` of an empty run) falls
     // back to the count, so the output still says what was found.
@@ -430,7 +436,6 @@ function elementPath(value: Json, path: string): Json | undefined {
   return at;
 }
 
-/** A template's `{a.b}` filled from the first scope holding that path; absent or empty fields are blank. */
 /**
  * Findings whose line starts with their group key (a file's path), two or more of one key: the
  * key once, in the place of its first finding, then each line without it, indented
@@ -456,18 +461,29 @@ function groupFindings(lines: { key: string; line: string }[]): string[] {
   return out;
 }
 
+/**
+ * A template's `{a.b}` filled from the first scope holding that path; absent or empty fields are
+ * blank, and the blanks they leave in the template close up. A value is shown as the JSON string
+ * holds it (a message is copied from the report, so its spaces stay); a value of several lines
+ * keeps its line breaks (the finding's later lines are indented under its first).
+ */
 function fill(template: string, scopes: Json[]): string {
+  const values: string[] = [];
   // Field names may hold a dash (pylint's `message-id`). `{a.b+1}` shows a number one higher, a
   // zero too: the 0-based lines and columns of an LSP range (pyright) read as editors count them.
-  return template.replace(/\{([\w.-]+)(\+1)?\}/g, (_, path: string, plusOne?: string) => {
+  const shape = template.replace(/\{([\w.-]+)(\+1)?\}/g, (_, path: string, plusOne?: string) => {
     for (const scope of scopes) {
       const value = elementPath(scope, path);
-      if (plusOne && typeof value === "number") return String(value + 1);
-      if (value === undefined || isEmpty(value)) continue;
-      return typeof value === "string" ? value.replace(/\s*\r?\n\s*/g, " ") : JSON.stringify(value);
+      if (plusOne && typeof value === "number") values.push(String(value + 1));
+      else if (value === undefined || isEmpty(value)) continue;
+      else {values.push(
+          typeof value === "string" ? value.replace(/\s+$/, "") : JSON.stringify(value),
+        );}
+      return `\0${values.length - 1}\0`;
     }
     return "";
   }).replace(/  +/g, " ").replace(/[ \t]+$/, "");
+  return shape.replace(/\0(\d+)\0/g, (_, i: string) => values[Number(i)]);
 }
 
 function isObject(value: Json | undefined): value is { [key: string]: Json } {

@@ -72,8 +72,8 @@ export const StripNoiseConfig = z.object({
   results: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of per-item result lines: a run of at most max_results stays as printed, a longer one is counted",
   ),
-  max_results: z.number().int().min(0).max(1000).default(10).describe(
-    "Result lines in a run that stay as printed; a longer run becomes one line",
+  max_results: z.number().int().min(1).max(1000).default(10).describe(
+    "Result lines in a run that stay as printed; a longer run becomes one line (needs results)",
   ),
   results_fold: z.string().max(200).default("… {n} result lines folded …").describe(
     "The line a longer run of result lines becomes; {n} is their count",

@@ -1,0 +1,268 @@
+/**
+ * JSON reporters rendered as text: the input is JSON, so there are no lines "as printed" to keep;
+ * each finding the built-in rule renders carries its file, its line (and column where the tool
+ * has one), its rule and its message as the JSON string holds it — spaces, quotes and line
+ * breaks included — so a fact copied from the report's strings is found in the output.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
+import { audit } from "../../bench/rewrites.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+
+/** The lines the named rule's stage emits for `doc` (later rules may group them further). */
+function rendered(command: string, rule: string, doc: unknown): string[] {
+  const text = typeof doc === "string" ? doc : JSON.stringify(doc, null, 2);
+  const stage = engine.trace(command, text, { failed: true }).find((s) => s.name === rule);
+  if (!stage) throw new Error(`rule ${rule} did not run for ${command}`);
+  return stage.output;
+}
+
+/** A message with what a rewrite would lose: two spaces, quotes, a backtick, a second line. */
+const TRICKY = 'Argument of type "str"  is not `int`\n  "str" is incompatible with "int"';
+
+interface Case {
+  rule: string;
+  command: string;
+  doc: unknown;
+  /** Each finding: the texts that must all be on the finding's first line. */
+  findings: string[][];
+  /** The message's later lines, each a line of the output after its first line. */
+  after?: string[];
+}
+
+const cases: Case[] = [
+  {
+    rule: "ruff-json",
+    command: "ruff check --output-format=json .",
+    doc: [
+      {
+        code: "F401",
+        filename: "/src/app/main.py",
+        location: { row: 3, column: 8 },
+        end_location: { row: 3, column: 10 },
+        message: "`os`  imported but unused",
+        url: "https://docs.astral.sh/ruff/rules/unused-import",
+      },
+      {
+        code: "E722",
+        filename: "/src/app/util.py",
+        location: { row: 10, column: 5 },
+        message: TRICKY,
+      },
+    ],
+    findings: [
+      ["/src/app/main.py", ":3:8", "F401", "`os`  imported but unused"],
+      ["/src/app/util.py", ":10:5", "E722", 'Argument of type "str"  is not `int`'],
+    ],
+    after: ['"str" is incompatible with "int"'],
+  },
+  {
+    rule: "pylint-json",
+    command: "pylint --output-format=json inventory",
+    doc: [
+      {
+        type: "convention",
+        module: "inventory.typed",
+        obj: "",
+        line: 1,
+        column: 0,
+        path: "inventory/typed.py",
+        symbol: "missing-module-docstring",
+        message: "Missing module docstring",
+        "message-id": "C0114",
+      },
+      {
+        type: "error",
+        module: "inventory.store",
+        obj: "load",
+        line: 12,
+        column: 4,
+        path: "inventory/store.py",
+        symbol: "no-member",
+        message: TRICKY,
+        "message-id": "E1101",
+      },
+    ],
+    findings: [
+      [
+        "inventory/typed.py",
+        ":1:0",
+        "C0114",
+        "missing-module-docstring",
+        "Missing module docstring",
+      ],
+      ["inventory/store.py", ":12:4", "E1101", 'Argument of type "str"  is not `int`'],
+    ],
+    after: ['"str" is incompatible with "int"', "no-member"],
+  },
+  {
+    rule: "pyright-json",
+    command: "pyright --outputjson shop",
+    doc: {
+      version: "1.1.400",
+      time: "1700000000000",
+      generalDiagnostics: [{
+        file: "/w/shop/cart.py",
+        severity: "error",
+        message: TRICKY,
+        range: { start: { line: 25, character: 30 }, end: { line: 25, character: 33 } },
+        rule: "reportArgumentType",
+      }, {
+        file: "/w/shop/tax.py",
+        severity: "warning",
+        message: 'Import "yaml" could not be resolved',
+        range: { start: { line: 0, character: 7 }, end: { line: 0, character: 11 } },
+        rule: "reportMissingModuleSource",
+      }],
+      summary: { filesAnalyzed: 2, errorCount: 1, warningCount: 1 },
+    },
+    findings: [
+      ["/w/shop/cart.py", ":26:31", "error", 'Argument of type "str"  is not `int`'],
+      [
+        "/w/shop/tax.py",
+        ":1:8",
+        "reportMissingModuleSource",
+        'Import "yaml" could not be resolved',
+      ],
+    ],
+    after: ['"str" is incompatible with "int"', "reportArgumentType"],
+  },
+  {
+    rule: "golangci-lint-json",
+    command: "golangci-lint run --out-format=json ./...",
+    doc: {
+      Issues: [
+        {
+          FromLinter: "errcheck",
+          Text: "Error return value of `rows.Close` is not checked",
+          Severity: "",
+          SourceLines: ["\tdefer rows.Close()"],
+          Pos: { Filename: "internal/store/db.go", Offset: 812, Line: 42, Column: 12 },
+        },
+        {
+          FromLinter: "ineffassign",
+          Text: "ineffectual assignment to err",
+          SourceLines: ["\terr = nil"],
+          Pos: { Filename: "internal/store/db.go", Offset: 900, Line: 47, Column: 2 },
+        },
+      ],
+      Report: { Linters: [{ Name: "errcheck", Enabled: true }] },
+    },
+    // Two findings of one file: each still names it.
+    findings: [
+      ["internal/store/db.go", ":42:12", "errcheck", "Error return value of `rows.Close` is not"],
+      ["internal/store/db.go", ":47:2", "ineffassign", "ineffectual assignment to err"],
+    ],
+  },
+  {
+    rule: "rubocop-json",
+    command: "bundle exec rubocop --format json",
+    doc: {
+      metadata: { rubocop_version: "1.60.0" },
+      files: [{
+        path: "lib/shop/cart.rb",
+        offenses: [{
+          severity: "convention",
+          message: "Style/StringLiterals: Prefer single-quoted strings when you don't need  it.",
+          cop_name: "Style/StringLiterals",
+          corrected: false,
+          location: { start_line: 7, start_column: 12, last_line: 7, last_column: 18, line: 7 },
+        }, {
+          severity: "warning",
+          message: "Lint/UselessAssignment: Useless assignment to variable - `total`.",
+          cop_name: "Lint/UselessAssignment",
+          location: { start_line: 9, start_column: 5, line: 9, column: 5 },
+        }],
+      }, { path: "lib/shop.rb", offenses: [] }],
+      summary: { offense_count: 2, target_file_count: 2, inspected_file_count: 2 },
+    },
+    findings: [
+      [
+        "lib/shop/cart.rb",
+        ":7:12",
+        "Style/StringLiterals",
+        "Prefer single-quoted strings when you don't need  it.",
+      ],
+      ["lib/shop/cart.rb", ":9:5", "Lint/UselessAssignment", "Useless assignment to variable"],
+    ],
+  },
+  {
+    rule: "rspec-json",
+    command: "bundle exec rspec --format json",
+    doc: {
+      version: "3.13.0",
+      examples: [{
+        id: "./spec/cart_spec.rb[1:1]",
+        description: "adds an item",
+        full_description: "Shop::Cart#add adds an item",
+        status: "passed",
+        file_path: "./spec/cart_spec.rb",
+        line_number: 5,
+      }, {
+        id: "./spec/cart_spec.rb[1:2]",
+        description: "rejects a negative price",
+        full_description: "Shop::Cart#add rejects a negative price",
+        status: "failed",
+        file_path: "./spec/cart_spec.rb",
+        line_number: 17,
+        exception: {
+          class: "RSpec::Expectations::ExpectationNotMetError",
+          message: "\nexpected ArgumentError but nothing was raised",
+          backtrace: ["./spec/cart_spec.rb:18:in `block (3 levels) in <top (required)>'"],
+        },
+      }],
+      summary: { duration: 0.01, example_count: 2, failure_count: 1 },
+      summary_line: "2 examples, 1 failure",
+    },
+    // rspec has no column and no rule: the example's line and the exception class stand for them.
+    findings: [[
+      "./spec/cart_spec.rb:17",
+      "Shop::Cart#add rejects a negative price",
+      "RSpec::Expectations::ExpectationNotMetError",
+    ]],
+    after: ["expected ArgumentError but nothing was raised"],
+  },
+];
+
+Deno.test("JSON reporters: each finding carries its file, line:col, rule and message as the JSON holds it", () => {
+  for (const c of cases) {
+    const out = rendered(c.command, c.rule, c.doc);
+    for (const facts of c.findings) {
+      const line = out.find((l) => facts.every((f) => l.includes(f)));
+      expect({ rule: c.rule, facts, line }).toEqual({
+        rule: c.rule,
+        facts,
+        line: expect.any(String),
+      });
+    }
+    for (const text of c.after ?? []) {
+      expect({ rule: c.rule, text, found: out.some((l) => l.includes(text)) }).toEqual({
+        rule: c.rule,
+        text,
+        found: true,
+      });
+    }
+  }
+});
+
+Deno.test("JSON reporters: a field that is absent leaves no double blank, a message's own spaces stay", () => {
+  const out = rendered("ruff check --output-format=json .", "ruff-json", [
+    { filename: "a.py", location: { row: 1, column: 1 }, message: "x  y" },
+  ]);
+  // No code: the template's blank closes up; the message's two spaces are the report's.
+  expect(out[0]).toBe("a.py:1:1 x  y");
+});
+
+Deno.test("the rewrites audit counts the JSON reporters' lines as rendered from JSON, none rewritten but their summaries", async () => {
+  const { findings, runs } = await audit();
+  const rules = cases.map((c) => c.rule);
+  for (const rule of rules) expect(runs.get(rule) ?? 0).toBeGreaterThan(0);
+  const ofRules = findings.filter((f) => rules.includes(f.rule));
+  expect(ofRules.filter((f) => f.kind === "json").length).toBeGreaterThan(0);
+  // The count lines after the findings (`pylint: 12 messages`) are the only lines without a
+  // string of the JSON.
+  const rewritten = ofRules.filter((f) => f.kind === "rewritten");
+  expect(rewritten.filter((f) => !/^(\S+: )?\d+ \w+|^\d+ examples?,/.test(f.line))).toEqual([]);
+});
