@@ -46,6 +46,8 @@ export class CoverageReader {
       return "keep";
     }
     if (ISTANBUL_TITLE.test(line) || PYTEST_TITLE.test(line)) return "keep";
+    // The rule above istanbul's header comes before the table is known to start.
+    if (ISTANBUL_RULE.test(line)) return "drop";
     if (this.#table === "istanbul") return this.#istanbul(line);
     if (this.#table === "pytest") return this.#pytest(line);
     return null;

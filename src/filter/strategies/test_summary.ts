@@ -339,7 +339,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   const warnings = new Map<string, { at: number; line: string; count: number }>();
   // A coverage report's table, and where each run of fully covered rows folds, with its count.
   const coverage = new CoverageReader();
-  const folds: { at: number; n: number }[] = [];
+  const folds: { at: number; n: number; first: string }[] = [];
   let folding = false;
 
   const push = (line: string): void => {
@@ -351,8 +351,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (covered === "fold" && folding) folds[folds.length - 1].n++;
       else if (covered === "fold") {
         folding = true;
-        folds.push({ at: out.length, n: 1 });
-        out.push("");
+        folds.push({ at: out.length, n: 1, first: line });
+        out.push(line);
       }
       return;
     }
@@ -467,7 +467,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     // A failed run with nothing we recognise as a failure: the structure was unexpected.
     if (failed && failures === 0) return null;
 
-    for (const { at, n } of folds) out[at] = coveredFold(n);
+    // A single fully covered row stays as printed: its fold line would say no less.
+    for (const { at, n } of folds) if (n > 1) out[at] = coveredFold(n);
     for (const { at, line, count } of warnings.values()) {
       if (count > 1) out[at] = `${line} (${count} times)`;
     }
