@@ -1,6 +1,6 @@
 /**
  * Coverage reports a test run prints after its counts: the result of a passing run, so they stay,
- * cut to what can be acted on. Of a table (istanbul's text reporter under jest, vitest, c8 and nyc;
+ * cut to what can be acted on (a failed run's result is its failures: there they go). Of a table (istanbul's text reporter under jest, vitest, c8 and nyc;
  * pytest-cov's `Name Stmts Miss Cover`) the header, the total row and every row that is not fully
  * covered stay as printed; the fully covered rows fold into one line counting them, and the
  * separator rules go. A one-line total (go's `coverage: 85.0% of statements`, simplecov's

@@ -43,19 +43,18 @@ export function keepingFailedScopes(
           ctx.emit(scope.open);
           for (const line of scope.held) ctx.emit(line);
           scope.held = null;
-          scope.failed = true;
         }
       };
-      const emit = (line: string) => {
-        const top = stack.at(-1);
-        if (top === undefined || top.held === null) {
-          if (top !== undefined && FAILURE.test(line)) release();
-          if (top !== undefined) top.failed ||= FAILURE.test(line);
-          return ctx.emit(line);
-        }
-        top.held.push(line);
-        if (FAILURE.test(line)) return release();
-        if (top.held.length > MAX_HELD) passOn(top);
+      // Places a kept line: in the innermost scope still holding, else on to the next stage. A
+      // failure shows every scope it is in.
+      const place = (line: string) => {
+        const failure = FAILURE.test(line);
+        if (failure) { for (const scope of stack) scope.failed = true; }
+        const holder = stack.findLast((scope) => scope.held !== null);
+        if (holder === undefined) return ctx.emit(line);
+        holder.held!.push(line);
+        if (failure) return release();
+        if (holder.held!.length > MAX_HELD) passOn(holder);
       };
       // A scope that went well (or holds too much): its kept lines go to the scope around it.
       const passOn = (scope: Scope) => {
@@ -65,13 +64,18 @@ export function keepingFailedScopes(
         if (stack.indexOf(scope) > 0 && outer!.held !== null) outer!.held.push(...lines);
         else for (const line of lines) ctx.emit(line);
       };
-      const inner = strategy.createStage({ ...ctx, emit });
+      // The strategy sees the scope lines too (its patterns may count them as dropped: make's
+      // `on_empty` line); the ones it keeps are this wrapper's to show.
+      const inner = strategy.createStage({
+        ...ctx,
+        emit: (line) => open.test(line) || close.test(line) ? undefined : place(line),
+      });
       return {
         push(line) {
           if (open.test(line)) {
             taken++;
             stack.push({ open: line, held: [], failed: false });
-            return;
+            return inner.push(line);
           }
           if (close.test(line) && stack.length > 0) {
             taken++;
@@ -80,11 +84,12 @@ export function keepingFailedScopes(
               // Lines the scope still holds came after its failure was shown.
               passOn(scope);
               stack.pop();
-              return emit(line);
+              place(line);
+              return inner.push(line);
             }
             passOn(scope);
             stack.pop();
-            return;
+            return inner.push(line);
           }
           inner.push(line);
         },

@@ -347,6 +347,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (covered !== "fold") folding = false;
     if (covered !== null) {
       block = null;
+      // Coverage is the result of a passing run; a failed run's result is its failures.
+      if (failed) return;
       if (covered === "keep") out.push(line);
       if (covered === "fold" && folding) folds[folds.length - 1].n++;
       else if (covered === "fold") {
