@@ -252,3 +252,21 @@ Deno.test("nested make scopes around an error all stay; a clean build shows none
   const clean = input.slice(0, 3).join("\n");
   expect(filter("make", clean)).toBe("cc -c a.c -o a.o");
 });
+
+Deno.test("a passing run's tree keeps the suite names over its passing tests", async () => {
+  const input = await fixture("jest-vitest/mocha_passing.in.txt");
+  expect(lines(filter("npx mocha mtest", input))).toEqual([
+    "  math",
+    "    clamp",
+    "  parse",
+    "  7 passing (11ms)",
+  ]);
+  // A failed run's result is its failures: the names of suites that passed go.
+  const failed = input.replace(
+    "  7 passing (11ms)",
+    "  6 passing (11ms)\n  1 failing\n\n  1) math\n       adds:\n     AssertionError: 4 == 3\n      at Context.<anonymous> (mtest/math.spec.js:5:30)",
+  );
+  const out = lines(filter("npx mocha mtest", failed, true));
+  expect(out).not.toContain("  parse");
+  expect(out).toContain("     AssertionError: 4 == 3");
+});

@@ -310,6 +310,12 @@ const PYTEST_CAPTURED = /^-{3,} Captured /;
 const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 /** Zero counts of node --test (`# todo 0`): nothing to report. */
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
+/** A passing test in a runner's tree (mocha, jest and vitest verbose). */
+const TREE_PASS = /^\s*(✓|✔|√) /;
+/** A suite's name in that tree: indented, no mark, no location. */
+const SUITE_HEAD = /^\s{2,40}[^\s✓✔√✕×✗✖●❯#\d].{0,300}$/;
+/** Suite names kept per run. */
+const MAX_SUITES = 20;
 /** jest's and vitest's closing timing lines. */
 const RUN_TIMING = /^(?:Time:|\s*Duration)\s+[\d.]+ ?m?s\b/;
 /** jest's snapshot count when every snapshot matched: nothing to act on. */
@@ -342,6 +348,10 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   const folds: { at: number; n: number; first: string }[] = [];
   let folding = false;
 
+  // The suite names over the passing tests now coming (mocha's `  math` over `    ✔ adds`).
+  let suiteHeads: string[] = [];
+  let suitesShown = 0;
+
   const push = (line: string): void => {
     const covered = coverage.read(line);
     if (covered !== "fold") folding = false;
@@ -359,6 +369,14 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       return;
     }
     const kind = classifyLine(line);
+    // A passing run's tree of suites says what ran: each name over passing tests stays.
+    if (kind === "passing" && TREE_PASS.test(line) && suitesShown < MAX_SUITES) {
+      for (const head of suiteHeads.slice(0, MAX_SUITES - suitesShown)) out.push(head);
+      suitesShown += suiteHeads.length;
+    }
+    if (!failed && kind === null && block === null && SUITE_HEAD.test(line)) {
+      if (suiteHeads.length < MAX_SUITES) suiteHeads.push(line);
+    } else suiteHeads = [];
     if (kind === "summary") {
       block = null;
       summaries++;
