@@ -60,7 +60,7 @@ Deno.test("c8 and nyc tables around mocha are read as the test run's", async () 
     const command = (await fixture(`jest-vitest/${name}.cmd`)).split("\n")[0];
     const out = lines(filter(command, await fixture(`jest-vitest/${name}.in.txt`)));
     expect(out.some((line) => line.startsWith("All files      |"))).toBe(true);
-    expect(out.some((line) => /^  math\.js +\| .*\| 3-[67] +$/.test(line))).toBe(true);
+    expect(out.some((line) => /^ {2}math\.js +\| .*\| 3-[67] +$/.test(line))).toBe(true);
     expect(out).toContain("… 2 fully covered rows folded …");
   }
 });
