@@ -94,6 +94,9 @@ export const GroupByRuleConfig = z.object({
     "Drop the lines outside diagnostics (shellcheck's source echo and suggested fix) when grouped; loose failure lines stay",
   ),
   group_errors: z.boolean().default(false).describe("Group errors too instead of keeping them"),
+  lead_patterns: z.array(z.string()).default([]).describe(
+    "Lines that lead with the loose error lines, in their order, when grouped (make's directory lines around an error)",
+  ),
   max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
   max_error_lines: z.number().int().min(1).default(40).describe("Lines kept per error"),
   file_layout: z.boolean().default(false).describe(
@@ -151,6 +154,7 @@ interface Compiled {
   frame?: Pattern;
   noise: (line: string) => boolean;
   groupedNoise: (line: string) => boolean;
+  lead: (line: string) => boolean;
 }
 
 export function compileGroupByRule(
@@ -179,6 +183,7 @@ export function compileGroupByRule(
     groupedNoise: anyMatcher(
       patternList(config.grouped_noise_patterns, "strategy.grouped_noise_patterns", engine),
     ),
+    lead: anyMatcher(patternList(config.lead_patterns, "strategy.lead_patterns", engine)),
   };
   const { line, file } = patterns;
   if (config.file_layout && (!line || !file)) {
@@ -519,10 +524,11 @@ function group(
   if (findings > 1 && ![...rest, ...summaries].some((line) => total.test(line))) {
     out.push(`(${findings} diagnostics in ${groups.size} groups)`);
   }
-  // Loose error lines (a linker error, make's `*** Error 2`) lead; the rest trails.
-  const loud = rest.filter((line) => FAILURE_SIGNAL.test(line));
-  out.unshift(...loud);
-  out.push(...rest.filter((line) => !FAILURE_SIGNAL.test(line)), ...summaries);
+  // Loose error lines (a linker error, make's `*** Error 2`) lead, with the lines that say where
+  // they happened (`lead_patterns`); the rest trails.
+  const leads = (line: string) => FAILURE_SIGNAL.test(line) || p.lead(line);
+  out.unshift(...rest.filter(leads));
+  out.push(...rest.filter((line) => !leads(line)), ...summaries);
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {

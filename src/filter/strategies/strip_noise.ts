@@ -18,7 +18,9 @@
  * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
- * becomes one line counting it (`results_fold`).
+ * becomes one line counting it (`results_fold`). `scopes` names the lines a tool opens and
+ * closes a scope with (make's `Entering directory`/`Leaving directory`): they stay only around a
+ * failure, where they say which directory the failing file is in.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -26,6 +28,7 @@ import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { dropJsonTailFields } from "./_json_tail.ts";
 import { anyMatcher, carriesFailure, LOCATION, patternField, patternList } from "./_shared.ts";
 import { sayingDirectoryOnce } from "./_directory.ts";
+import { keepingFailedScopes } from "./_scopes.ts";
 
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
@@ -77,6 +80,14 @@ export const StripNoiseConfig = z.object({
   ),
   results_fold: z.string().max(200).default("… {n} result lines folded …").describe(
     "The line a longer run of result lines becomes; {n} is their count",
+  ),
+  scopes: z.object({
+    open: z.string().describe(
+      "Regex (RE2 syntax) of a line opening a scope (make's `Entering directory`)",
+    ),
+    close: z.string().describe("Regex (RE2 syntax) of the line closing it (`Leaving directory`)"),
+  }).strict().optional().describe(
+    "Scope lines that stay only around a failure: they say where it happened",
   ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
@@ -266,5 +277,12 @@ export function compileStripNoise(
       };
     },
   };
-  return config.common_directory ? sayingDirectoryOnce(strategy) : strategy;
+  const scoped = config.scopes
+    ? keepingFailedScopes(
+      strategy,
+      patternField(config.scopes.open, "strategy.scopes.open", engine),
+      patternField(config.scopes.close, "strategy.scopes.close", engine),
+    )
+    : strategy;
+  return config.common_directory ? sayingDirectoryOnce(scoped) : scoped;
 }

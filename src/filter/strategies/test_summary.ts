@@ -9,6 +9,8 @@
 import { z } from "zod";
 import { isBlank } from "../sanitize.ts";
 import { keepFailuresPast } from "./_shared.ts";
+import { CoverageReader, coveredFold } from "./_coverage.ts";
+import { isRuntimeReportHead } from "./_reports.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -28,7 +30,9 @@ const SUMMARY = [
   /^(ok|FAIL|\?)\s+\S+\s+(\(cached\)|[\d.]+s|\[no test files\]|\[build failed\]|\[setup failed\])/, // go
   /^FAIL$/, // go
   /^(Tests|Test Suites|Snapshots):\s+\d/, // jest
+  /^Time:\s+[\d.]+ ?m?s\b/, // jest
   /^\s*(Test Files|Tests)\s+\d+ (passed|failed|skipped)/, // vitest
+  /^\s*Duration\s+[\d.]+m?s\b/, // vitest
   /^(ok|FAILED) \| \d+ passed/, // deno
   /^[ℹ#] (tests|suites|pass|fail|cancelled|skipped|todo) \d+$/, // node --test
   /^\s*\d+ (passing|failing|pending)\b/, // mocha
@@ -306,6 +310,14 @@ const PYTEST_CAPTURED = /^-{3,} Captured /;
 const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 /** Zero counts of node --test (`# todo 0`): nothing to report. */
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
+/** A passing test in a runner's tree (mocha, jest and vitest verbose). */
+const TREE_PASS = /^\s*(✓|✔|√) /;
+/** A suite's name in that tree: indented, no mark, no location. */
+const SUITE_HEAD = /^\s{2,40}[^\s✓✔√✕×✗✖●❯#\d].{0,300}$/;
+/** Suite names kept per run. */
+const MAX_SUITES = 20;
+/** jest's and vitest's closing timing lines. */
+const RUN_TIMING = /^(?:Time:|\s*Duration)\s+[\d.]+ ?m?s\b/;
 /** jest's snapshot count when every snapshot matched: nothing to act on. */
 const SNAPSHOTS_ALL_PASSED = /^Snapshots:\s+(\d+) passed, \1 total$/;
 
@@ -331,9 +343,40 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let skipField = -1;
   // Each distinct warning's place in `out` and how often it came.
   const warnings = new Map<string, { at: number; line: string; count: number }>();
+  // A coverage report's table, and where each run of fully covered rows folds, with its count.
+  const coverage = new CoverageReader();
+  const folds: { at: number; n: number; first: string }[] = [];
+  let folding = false;
+
+  // The suite names over the passing tests now coming (mocha's `  math` over `    ✔ adds`).
+  let suiteHeads: string[] = [];
+  let suitesShown = 0;
 
   const push = (line: string): void => {
+    const covered = coverage.read(line);
+    if (covered !== "fold") folding = false;
+    if (covered !== null) {
+      block = null;
+      // Coverage is the result of a passing run; a failed run's result is its failures.
+      if (failed) return;
+      if (covered === "keep") out.push(line);
+      if (covered === "fold" && folding) folds[folds.length - 1].n++;
+      else if (covered === "fold") {
+        folding = true;
+        folds.push({ at: out.length, n: 1, first: line });
+        out.push(line);
+      }
+      return;
+    }
     const kind = classifyLine(line);
+    // A passing run's tree of suites says what ran: each name over passing tests stays.
+    if (kind === "passing" && TREE_PASS.test(line) && suitesShown < MAX_SUITES) {
+      for (const head of suiteHeads.slice(0, MAX_SUITES - suitesShown)) out.push(head);
+      suitesShown += suiteHeads.length;
+    }
+    if (!failed && kind === null && block === null && SUITE_HEAD.test(line)) {
+      if (suiteHeads.length < MAX_SUITES) suiteHeads.push(line);
+    } else suiteHeads = [];
     if (kind === "summary") {
       block = null;
       summaries++;
@@ -415,9 +458,13 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       block.body.push(line);
       return;
     }
-    if (sinceRun.length < config.truncate_stack_trace && /^\s+\S/.test(line)) {
+    // A runtime's report (go's race detector, a sanitizer) heads its frames without indenting:
+    // the head goes with them to the failure they are printed before.
+    const head = isRuntimeReportHead(line);
+    if (sinceRun.length < config.truncate_stack_trace && (head || /^\s+\S/.test(line))) {
       sinceRun.push(line);
     }
+    if (head) return;
     const warning = line.includes("Warning: ") ? PY_WARNING.exec(line) : null;
     if (warning) {
       const seen = warnings.get(warning[1]);
@@ -440,6 +487,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     // A failed run with nothing we recognise as a failure: the structure was unexpected.
     if (failed && failures === 0) return null;
 
+    // A single fully covered row stays as printed: its fold line would say no less.
+    for (const { at, n } of folds) if (n > 1) out[at] = coveredFold(n);
     for (const { at, line, count } of warnings.values()) {
       if (count > 1) out[at] = `${line} (${count} times)`;
     }
@@ -500,6 +549,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (typeof item === "string") {
         if (nextest && item.startsWith("test result: ")) continue;
         if (ZERO_COUNT.test(item) || SNAPSHOTS_ALL_PASSED.test(item)) continue;
+        // The run's timing is the result of a passing run; a failed one's result is its failures.
+        if (failed && RUN_TIMING.test(item)) continue;
         // go's bare `FAIL` repeats the `FAIL\tpkg` line that follows it.
         if (item === "FAIL" && goFailLine) continue;
         const padded = PYTEST_SUMMARY.exec(item);

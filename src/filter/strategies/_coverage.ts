@@ -1,0 +1,91 @@
+/**
+ * Coverage reports a test run prints after its counts: the result of a passing run, so they stay,
+ * cut to what can be acted on (a failed run's result is its failures: there they go). Of a table (istanbul's text reporter under jest, vitest, c8 and nyc;
+ * pytest-cov's `Name Stmts Miss Cover`) the header, the total row and every row that is not fully
+ * covered stay as printed; the fully covered rows fold into one line counting them, and the
+ * separator rules go. A one-line total (go's `coverage: 85.0% of statements`, simplecov's
+ * `12 / 20 LOC (60.0%) covered.`) stays.
+ */
+
+/** What becomes of a line of a coverage report; null: the line is no part of one. */
+export type CoverageVerdict = "keep" | "drop" | "fold" | null;
+
+/** istanbul's header: `File | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s`. */
+const ISTANBUL_HEADER = /^\s*File\s*\|\s*% Stmts\s*\|/;
+/** istanbul's rules: `-----|---------|…` (also `=====`, and the `:`-aligned markdown form). */
+const ISTANBUL_RULE = /^\s*[-=:]{2,}(?:\|[-=:]{2,})+\|?\s*$/;
+/** istanbul's title lines: vitest's ` % Coverage report from v8`, nyc's `= Coverage summary =`. */
+const ISTANBUL_TITLE = /^\s*% Coverage report from \w+\s*$/;
+/** pytest-cov's header, with or without its `Branch BrPart` and `Missing` columns. */
+const PYTEST_HEADER = /^Name\s+Stmts\s+Miss\s+(?:Branch\s+BrPart\s+)?Cover(?:\s+Missing)?\s*$/;
+/** pytest-cov's title: `---------- coverage: platform linux, python 3.11.2-final-0 -----------`. */
+const PYTEST_TITLE = /^-{3,} coverage: .{1,200} -{3,}$/;
+const PYTEST_RULE = /^-{5,}\s*$/;
+/** A pytest-cov row: the name, counts, `NN%` and the missing lines. */
+const PYTEST_ROW =
+  /^(\S.{0,400}?)\s+\d{1,9}\s+\d{1,9}\s+(?:\d{1,9}\s+\d{1,9}\s+)?(\d{1,3})%(\s+\S.*)?$/;
+/** A total on one line: go's, simplecov's, and the per-package `coverage:` go prints. */
+const ONE_LINE_TOTAL = [
+  /^\s*(?:\S{1,400}\s+)?coverage: \d{1,3}(?:\.\d{1,4})?% of statements\b/,
+  /^\d{1,9} \/ \d{1,9} LOC \([\d.]{1,8}%\) covered\.$/,
+];
+
+/** Reads a test run's lines one by one, in order, and says what becomes of each. */
+export class CoverageReader {
+  #table: "istanbul" | "pytest" | null = null;
+
+  /** The verdict for the next line. */
+  read(line: string): CoverageVerdict {
+    if (ONE_LINE_TOTAL.some((re) => re.test(line))) return "keep";
+    if (ISTANBUL_HEADER.test(line)) {
+      this.#table = "istanbul";
+      return "keep";
+    }
+    if (PYTEST_HEADER.test(line)) {
+      this.#table = "pytest";
+      return "keep";
+    }
+    if (ISTANBUL_TITLE.test(line) || PYTEST_TITLE.test(line)) return "keep";
+    // The rule above istanbul's header comes before the table is known to start.
+    if (ISTANBUL_RULE.test(line)) return "drop";
+    if (this.#table === "istanbul") return this.#istanbul(line);
+    if (this.#table === "pytest") return this.#pytest(line);
+    return null;
+  }
+
+  #istanbul(line: string): CoverageVerdict {
+    if (ISTANBUL_RULE.test(line)) return "drop";
+    const cells = line.split("|");
+    if (cells.length < 5) {
+      this.#table = null;
+      return null;
+    }
+    const numbers = cells.slice(1, 5).map((cell) => cell.trim());
+    if (!numbers.every((cell) => /^(?:\d{1,3}(?:\.\d{1,4})?|Unknown)$/.test(cell))) {
+      this.#table = null;
+      return null;
+    }
+    if (/^\s*All files\s*$/.test(cells[0])) return "keep";
+    const uncovered = cells.slice(5).join("|").trim();
+    return numbers.every((cell) => cell === "100") && uncovered === "" ? "fold" : "keep";
+  }
+
+  #pytest(line: string): CoverageVerdict {
+    if (PYTEST_RULE.test(line)) return "drop";
+    const row = PYTEST_ROW.exec(line);
+    if (!row) {
+      this.#table = null;
+      return null;
+    }
+    if (row[1] === "TOTAL") {
+      this.#table = null;
+      return "keep";
+    }
+    return row[2] === "100" && row[3] === undefined ? "fold" : "keep";
+  }
+}
+
+/** The line fully covered rows fold into. */
+export function coveredFold(n: number): string {
+  return `… ${n} fully covered row${n === 1 ? "" : "s"} folded …`;
+}
