@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import type { RegexEngine } from "./regex.ts";
-import { compileStrategy, patternField, STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
+import { describeRuleIssues } from "./rule_errors.ts";
+import { compileStrategy, patternField, StrategyConfig } from "./strategies/mod.ts";
 import { type CompiledStrategy, RuleFieldError } from "./types.ts";
 
 export const MatchConfig = z.object({
@@ -35,6 +36,12 @@ export interface CompiledRule {
   readonly strategy: CompiledStrategy;
   /** Whether the generic folds that keep every failure line run after it (`false`: not; default on). */
   readonly generic?: boolean;
+  /** The matcher as written (`prefix "cargo test"`), for `--explain` and `--rules`. */
+  readonly matchText?: string;
+  /** `file:line` of its `[[rules]]` header, when known. */
+  readonly at?: string;
+  /** The source of the built-in rule of the same name it replaced (user rules only). */
+  readonly replaces?: string;
   matches(candidate: string): boolean;
 }
 
@@ -62,15 +69,22 @@ export function compileRule(
   const name = ruleName(raw, index);
   const parsed = RuleConfig.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue.path.length ? issue.path.join(".") : "(rule)";
-    throw new RuleError(name, field, describeIssue(issue));
+    const { field, reason } = describeRuleIssues(parsed.error.issues, raw);
+    throw new RuleError(name, field, reason);
   }
   const config = parsed.data;
   try {
     const matcher = compileMatcher(config.match);
     const strategy = compileStrategy(config.strategy, engine);
-    return { name: config.name, source, strategy, generic: config.generic, matches: matcher };
+    const [kind, text] = Object.entries(config.match).find(([, v]) => v !== undefined)!;
+    return {
+      name: config.name,
+      source,
+      strategy,
+      generic: config.generic,
+      matchText: `${kind} ${JSON.stringify(text)}`,
+      matches: matcher,
+    };
   } catch (error) {
     if (error instanceof RuleFieldError) throw new RuleError(name, error.field, error.reason);
     throw error;
@@ -98,17 +112,4 @@ function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
   }
   const pattern = patternField(match.regex!, "match.regex", "re2");
   return (c) => pattern.test(c);
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const at = issue.path.join(".");
-  if (at === "strategy.type" || (issue.code === "invalid_union" && at === "strategy")) {
-    return `unknown strategy type; use one of ${STRATEGY_TYPES.join(", ")}`;
-  }
-  if (issue.code === "unrecognized_keys") {
-    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${
-      issue.keys.map((k) => `"${k}"`).join(", ")
-    }`;
-  }
-  return issue.message;
 }

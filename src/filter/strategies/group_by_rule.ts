@@ -28,6 +28,8 @@ import {
   optionalPatternField,
   patternField,
   patternList,
+  refuseUnknownGroups,
+  requireNamedGroups,
 } from "./_shared.ts";
 import { keepFileLayout } from "./_file_layout.ts";
 
@@ -181,6 +183,7 @@ export function compileGroupByRule(
     ),
   };
   const { line, file } = patterns;
+  checkGroups(config);
   if (config.file_layout && (!line || !file)) {
     throw new RuleFieldError(
       "strategy.file_layout",
@@ -212,6 +215,29 @@ export function compileGroupByRule(
     },
   };
 }
+
+/**
+ * The named groups each pattern field is read by: a group it does not read is a misspelt one,
+ * and a one-line diagnostic needs its message, its rule and (unless a file line gives it) its
+ * location, or the findings lose those parts silently.
+ */
+function checkGroups(config: GroupByRuleConfig): void {
+  refuseUnknownGroups(config.message_pattern, "strategy.message_pattern", ["rule", "msg", "loc"]);
+  if (config.message_line_pattern !== undefined) {
+    refuseUnknownGroups(config.message_line_pattern, "strategy.message_line_pattern", ["msg"]);
+  }
+  if (config.line_pattern === undefined) return;
+  const field = "strategy.line_pattern";
+  refuseUnknownGroups(config.line_pattern, field, ["loc", "rule", "msg", "sev"]);
+  const needed = config.file_pattern === undefined ? ["loc", "rule", "msg"] : ["rule", "msg"];
+  requireNamedGroups(config.line_pattern, field, needed, (name) => LINE_GROUPS[name]);
+}
+
+const LINE_GROUPS: Record<string, string> = {
+  loc: "the location (`src/a.ts:3:5`; with a file_pattern, the position under the file line)",
+  rule: "the rule's id (`no-unused-vars`)",
+  msg: "the message",
+};
 
 function firstGroup(match: { group(i: number | string): string | undefined }): string | undefined {
   for (let i = 1; i < 10; i++) {
