@@ -41,6 +41,10 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       ) {
         console.error(`zeph: warning: ${w}`);
       }
+      // The rules file is part of the configuration a user writes: its mistakes are shown here too.
+      const { filterRulesCheck } = await import("./filter_check.ts");
+      const filters = await filterRulesCheck(loaded.config, loaded.path);
+      for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
       const from = loaded.path ?? "built-in defaults";
       const env = loaded.envApplied.length ? ` + ${loaded.envApplied.join(", ")}` : "";
       if (globals.json) console.log(await renderConfig(loaded.config, "json"));
@@ -48,7 +52,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         const { fileSandboxStatus } = await import("./file_sandbox_status.ts");
         const status = fileSandboxStatus(loaded.config.tools.file.sandbox.mode);
         console.log(
-          `# Resolved from ${from}${env}\n# ${status}\n` +
+          `# Resolved from ${from}${env}\n# ${status}\n# ${filters.summary}\n` +
             await renderConfig(loaded.config, "toml"),
         );
       }

@@ -42,6 +42,8 @@ export interface CompiledRule {
   readonly at?: string;
   /** The source of the built-in rule of the same name it replaced (user rules only). */
   readonly replaces?: string;
+  /** The strategy as configured, for `--explain` to say which pattern removed a line. */
+  readonly config?: StrategyConfig;
   matches(candidate: string): boolean;
 }
 
@@ -82,7 +84,9 @@ export function compileRule(
       source,
       strategy,
       generic: config.generic,
-      matchText: `${kind} ${JSON.stringify(text)}`,
+      config: config.strategy,
+      // As it is written in TOML: a literal string where it can be one.
+      matchText: `${kind} ${text!.includes("'") ? JSON.stringify(text) : `'${text}'`}`,
       matches: matcher,
     };
   } catch (error) {

@@ -71,7 +71,7 @@ export const GroupByRuleConfig = z.object({
     "Regex of the line after the start that holds the message (group `msg`), when the start line has none (biome)",
   ),
   line_pattern: z.string().optional().describe(
-    "Regex of a one-line diagnostic with named groups loc, rule, msg and optional sev",
+    "Regex of a one-line diagnostic, with the named groups loc (its location; under a file_pattern line, the position), rule (the lint's id), msg (the message) and optional sev (`error` keeps it ungrouped unless group_errors)",
   ),
   file_pattern: z.string().optional().describe(
     "Regex whose group 1 names the file for the one-line diagnostics that follow",
@@ -85,7 +85,9 @@ export const GroupByRuleConfig = z.object({
   frame_pattern: z.string().optional().describe(
     "Regex of the mark under a quoted code line (rubocop's `^^^^`): the mark and the code line above it are dropped",
   ),
-  noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe("Lines dropped outright"),
+  noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe(
+    "Lines dropped outright (the default drops cargo's progress lines: set [] or your tool's own)",
+  ),
   grouped_noise_patterns: z.array(z.string()).default(CARGO_GROUPED_NOISE).describe(
     "Lines dropped only when diagnostics were grouped (clippy's `Finished` timing line); a clean run keeps them",
   ),
