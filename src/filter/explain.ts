@@ -27,6 +27,9 @@ export function explainFilter(
   const byName = new Map(engine.rules.map((rule) => [rule.name, rule]));
   const out: string[] = [];
   if (traces.length === 1) out.push(`no rule matches "${command}" and the generic pass is off`);
+  else if (traces.some((t) => t.name === "generic")) {
+    out.push(`no rule matches "${command}": the generic pass runs`);
+  }
   for (const trace of traces) out.push(...explainStage(trace, byName.get(trace.name), failed));
   out.push(...unmatchedRules(engine, command));
   return out;

@@ -98,7 +98,7 @@ const EXPECTED: Record<string, string> = {
   string: "a string",
   number: "a number",
   int: "an integer",
-  boolean: "true or false",
+  boolean: "a boolean (true or false)",
   object: "a table",
 };
 

@@ -36,7 +36,8 @@ Deno.test("explain names each stage with the lines it removed and added", () => 
 Deno.test("explain shows the generic pass for a command no rule matches", () => {
   const engine = new FilterEngine([], { security: false });
   const lines = explainFilter(engine, "mytool", "a\na\na\nb");
-  expect(lines.slice(1)).toEqual([
+  expect(lines[0]).toBe('no rule matches "mytool": the generic pass runs');
+  expect(lines.slice(2)).toEqual([
     "generic: 4 lines in, 2 out, 3 removed, 1 added (confidence partial)",
     "  - a",
     "  - a",
