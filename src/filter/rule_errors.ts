@@ -86,6 +86,8 @@ function describeValue(value: unknown): string {
   if (typeof value === "number") {
     return `${Number.isInteger(value) ? "an integer" : "a float"} ${value}`;
   }
+  // A string as TOML's literal form where it can be one: a regex reads as it was written.
+  if (typeof value === "string" && !/['\n]/.test(value)) return `a string '${clip(value)}'`;
   return `a ${typeof value} ${clip(JSON.stringify(value))}`;
 }
 
