@@ -9,19 +9,20 @@ export async function filterRulesCheck(
   configPath: string | null,
 ): Promise<{ warnings: string[]; summary: string }> {
   const { loadFilterEngine, filtersConfigDir } = await import("../filter/mod.ts");
-  const configDir = await filtersConfigDir(configPath);
-  const { engine, warnings } = await loadFilterEngine(config, { configDir });
+  const { engine, warnings } = await loadFilterEngine(config, {
+    configDir: await filtersConfigDir(configPath),
+  });
   if (!config.tools.filters.enabled) {
     return { warnings, summary: "Filter rules: off ([tools.filters] enabled = false)" };
   }
   const mine = engine.rules.filter((r) => !r.source.startsWith("built-in"));
   const files = [...new Set(mine.map((r) => r.source))];
   const skipped = warnings.filter((w) => / skipped: /.test(w)).length;
+  const setting = config.tools.filters.filters_path;
   const yours = files.length
     ? `, ${mine.length} from ${files.join(", ")}`
     : `, none of yours (${
-      config.tools.filters.filters_path ||
-      (configDir ? `${configDir}/filters.toml` : "no config directory")
+      setting ? `filters_path "${setting}"` : "filters.toml beside the config file"
     })`;
   return {
     warnings,

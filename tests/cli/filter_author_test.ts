@@ -117,6 +117,10 @@ Deno.test("the README's prove and stylelint rules load and keep every failure on
 
 Deno.test("zeph config check reports a broken filters.toml by file, line, rule, key and fix", async () => {
   await withWorkspace(async (ws, home) => {
+    const none = await zeph(["config", "check"], { cwd: ws, home });
+    expect(none.stdout.split("\n")[2]).toMatch(
+      /^# Filter rules: \d+ built-in, none of yours \(filters\.toml beside the config file\)$/,
+    );
     const file = await writeRules(
       home,
       `[[rules]]\nname = "prove"\nmatch = { prefix = "prove" }\nstrategy = { type = "strip_noise", paterns = ['^ok'] }\n\n` +

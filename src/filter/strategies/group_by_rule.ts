@@ -185,7 +185,6 @@ export function compileGroupByRule(
     ),
   };
   const { line, file } = patterns;
-  checkGroups(config);
   if (config.file_layout && (!line || !file)) {
     throw new RuleFieldError(
       "strategy.file_layout",
@@ -198,6 +197,7 @@ export function compileGroupByRule(
       "needs line_pattern and file_pattern (the code is quoted between a file line and its first finding line); set both or remove quoted_source",
     );
   }
+  checkGroups(config);
   const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
   return {
     type: "group_by_rule",
