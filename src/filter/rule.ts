@@ -36,7 +36,7 @@ export interface CompiledRule {
   readonly strategy: CompiledStrategy;
   /** Whether the generic folds that keep every failure line run after it (`false`: not; default on). */
   readonly generic?: boolean;
-  /** The matcher as written (`prefix "cargo test"`), for `--explain` and `--rules`. */
+  /** The matcher as written (`prefix 'cargo test'`), for `--explain` and `--rules`. */
   readonly matchText?: string;
   /** `file:line` of its `[[rules]]` header, when known. */
   readonly at?: string;

@@ -7,11 +7,11 @@ Deno.test("every option of every strategy is listed with a type and a meaning", 
   const undescribed: string[] = [];
   for (const type of STRATEGY_TYPES) {
     const lines = describeStrategy(type)!;
-    const options = lines.filter((l) => /^  \S/.test(l)).map((l) => l.trim().split(" ")[0]);
+    const options = lines.filter((l) => /^ {2}\S/.test(l)).map((l) => l.trim().split(" ")[0]);
     // Listed in the schema's order, `type` aside: the loader's keys and the reference's agree.
     expect([type, options]).toEqual([type, strategyKeys(type)!.filter((k) => k !== "type")]);
     lines.forEach((line, i) => {
-      if (/^  \S/.test(line) && !/^ {6}\S/.test(lines[i + 1] ?? "")) {
+      if (/^ {2}\S/.test(line) && !/^ {6}\S/.test(lines[i + 1] ?? "")) {
         undescribed.push(`${type}.${line.trim()}`);
       }
     });
@@ -26,7 +26,7 @@ Deno.test("one strategy's reference: required, defaults, ranges", () => {
     "      Regexes (RE2 syntax) of lines to keep",
   ]);
   const truncate = describeStrategy("truncate")!;
-  expect(truncate.filter((l) => /^  \S/.test(l))).toEqual([
+  expect(truncate.filter((l) => /^ {2}\S/.test(l))).toEqual([
     "  max_lines (integer ≥ 1, default 100)",
     "  head (integer ≥ 0, default 20)",
     "  tail (integer ≥ 0, default 20)",
