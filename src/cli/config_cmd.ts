@@ -30,11 +30,6 @@ export function register(program: CliProgram, deps: CommandDeps): void {
       if (modeIssues) throw modeIssues;
       // The names are all a check needs: no tool module loads.
       const tools = [...BUILTIN_TOOL_IDS];
-      // Output filter rules load as a run loads them: a rule refused there is said here too.
-      const { loadFilterEngine, filtersConfigDir } = await import("../filter/mod.ts");
-      const filters = await loadFilterEngine(loaded.config, {
-        configDir: await filtersConfigDir(loaded.path),
-      });
       for (
         const w of [
           ...loaded.warnings,
@@ -42,11 +37,14 @@ export function register(program: CliProgram, deps: CommandDeps): void {
           ...toolSelectionWarnings(loaded.config.tools, tools),
           ...permissionRuleWarnings(permissionRules(loaded.config.tools.permissions) ?? {}),
           ...policyRuleWarnings(loaded.config, tools),
-          ...filters.warnings,
         ]
       ) {
         console.error(`zeph: warning: ${w}`);
       }
+      // The rules file is part of the configuration a user writes: its mistakes are shown here too.
+      const { filterRulesCheck } = await import("./filter_check.ts");
+      const filters = await filterRulesCheck(loaded.config, loaded.path);
+      for (const w of filters.warnings) console.error(`zeph: warning: ${w}`);
       const from = loaded.path ?? "built-in defaults";
       const env = loaded.envApplied.length ? ` + ${loaded.envApplied.join(", ")}` : "";
       if (globals.json) console.log(await renderConfig(loaded.config, "json"));
@@ -54,7 +52,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         const { fileSandboxStatus } = await import("./file_sandbox_status.ts");
         const status = fileSandboxStatus(loaded.config.tools.file.sandbox.mode);
         console.log(
-          `# Resolved from ${from}${env}\n# ${status}\n` +
+          `# Resolved from ${from}${env}\n# ${status}\n# ${filters.summary}\n` +
             await renderConfig(loaded.config, "toml"),
         );
       }

@@ -23,12 +23,25 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     .option("--command <cmd>", "filter saved output from stdin as if <cmd> produced it")
     .option("--exit-code <n>", "exit code of the saved run (non-zero marks it failed)", "0")
     .option("--explain", "with --command: show which rule and stage removed which lines")
+    .option("--rules", "list the rules loaded (built-in and yours), with their matchers and files")
+    .option(
+      "--strategies [type]",
+      "list the strategies a rule can use, or describe one type's options",
+    )
     .addHelpText(
       "after",
-      '\nExamples:\n  zeph filter --command "cargo test" < cargo-test.txt\n  zeph filter --explain --command "go test -json ./..." < out.jsonl\n  zeph filter -- cargo clippy --workspace',
+      '\nYour rules: filters.toml next to config.toml (~/.config/zeph/filters.toml), or\n[tools.filters] filters_path; `zeph config check` validates them (README: "Writing\na filter rule").\n\nExamples:\n  zeph filter --command "cargo test" < cargo-test.txt\n  zeph filter --explain --command "go test -json ./..." < out.jsonl\n  zeph filter -- cargo clippy --workspace\n  zeph filter --strategies strip_noise',
     )
     .action(async (words, opts, command) => {
       const globals = globalsOf(command);
+      if (opts.strategies !== undefined) {
+        await printStrategies(opts.strategies === true ? null : opts.strategies, deps);
+        return;
+      }
+      if (opts.rules) {
+        await printRules(globals, deps);
+        return;
+      }
       if (opts.command !== undefined && words.length > 0) {
         throw new CliError(
           "Use either --command (filter saved output from stdin) or -- <command> (run it), not both.",
@@ -43,8 +56,11 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         return;
       }
       if (opts.explain) {
+        const line = words.length ? commandLine(words) : "cargo test";
         throw new CliError(
-          'Use --explain with saved output: zeph filter --explain --command "cargo test" < out.txt',
+          `--explain reads saved output; save the command's output, then explain it:\n  ${line} > out.txt 2>&1; zeph filter --explain --command ${
+            shellWord(line)
+          } --exit-code $? < out.txt`,
         );
       }
       if (words.length === 0) {
@@ -76,6 +92,39 @@ export function commandLine(words: readonly string[]): string {
 
 function shellWord(w: string): string {
   return /^[\w\/.,:=@%+^-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`;
+}
+
+async function printStrategies(type: string | null, deps: CommandDeps): Promise<void> {
+  const { describeStrategy, listStrategies, STRATEGY_TYPES } = await import("../filter/mod.ts");
+  if (type === null) {
+    console.log(listStrategies().join("\n"));
+    deps.status.exitCode = 0;
+    return;
+  }
+  const lines = describeStrategy(type);
+  if (!lines) {
+    const { suggestKey } = await import("../config/lite.ts");
+    const guess = suggestKey(type, STRATEGY_TYPES);
+    throw new CliError(
+      `No strategy "${type}"${guess ? ` (did you mean "${guess}"?)` : ""}; there are ${
+        STRATEGY_TYPES.join(", ")
+      }.`,
+    );
+  }
+  console.log(lines.join("\n"));
+  deps.status.exitCode = 0;
+}
+
+/** `zeph filter --rules`: name, strategy, matcher and file of each rule, in the order they run. */
+async function printRules(globals: ReturnType<typeof globalsOf>, deps: CommandDeps): Promise<void> {
+  const loaded = await deps.loadConfig(globals);
+  const { loadFilterEngine, filtersConfigDir, describeRules } = await import("../filter/mod.ts");
+  const { engine, warnings } = await loadFilterEngine(loaded.config, {
+    configDir: await filtersConfigDir(loaded.path),
+  });
+  for (const w of warnings) console.error(`zeph: warning: ${w}`);
+  console.log(describeRules(engine.rules).join("\n"));
+  deps.status.exitCode = 0;
 }
 
 async function filterSaved(

@@ -6,7 +6,7 @@
  * stops zeph from starting.
  */
 import { parse as parseToml, TomlError } from "smol-toml";
-import { readBoundedTextFile, UnreadableFileError } from "../config/lite.ts";
+import { readBoundedTextFile, suggestKey, UnreadableFileError } from "../config/lite.ts";
 import type { Config } from "../config/mod.ts";
 import { FilterEngine } from "./engine.ts";
 import { type CompiledRule, compileRule, RuleError, ruleName } from "./rule.ts";
@@ -98,11 +98,17 @@ export function parseRuleFile(
       ? ` at line ${error.line}, column ${error.column}`
       : "";
     const first = (error as Error).message.split("\n")[0];
-    warnings.push(`Cannot load ${source}: invalid TOML${where}: ${first}. Its rules were skipped.`);
+    warnings.push(
+      `Cannot load ${source}: invalid TOML${where}: ${first}.${
+        tomlHint(first)
+      } Its rules were skipped.`,
+    );
     return [];
   }
   for (const key of Object.keys(doc)) {
-    if (key !== "rules") warnings.push(`${source}: unknown top-level key "${key}" ignored.`);
+    if (key !== "rules") {
+      warnings.push(`${source}: unknown top-level key "${key}" ignored${topLevelHint(key)}.`);
+    }
   }
   const entries = doc.rules ?? [];
   if (!Array.isArray(entries)) {
@@ -124,14 +130,37 @@ export function parseRuleFile(
         name,
         at,
         enabled: true,
-        compiled: compileRule(raw, source, { index, engine: options.engine }),
+        compiled: { ...compileRule(raw, source, { index, engine: options.engine }), at },
       });
     } catch (error) {
       if (!(error instanceof RuleError)) throw error;
-      warnings.push(`${at}: rule "${error.rule}" skipped: ${error.field}: ${error.reason}.`);
+      warnings.push(
+        `${at}: rule "${error.rule}" skipped: ${error.field}: ${error.reason}${
+          /[.?]$/.test(error.reason) ? "" : "."
+        }`,
+      );
     }
   });
   return out;
+}
+
+/**
+ * The fix for the TOML mistake rule files invite: a regex in a basic string (`"^ok\d"`), where
+ * TOML reads `\d` as an escape.
+ */
+function tomlHint(message: string): string {
+  return /escape/i.test(message)
+    ? " Write regexes as literal strings in single quotes ('^ok \\d+'), where a backslash is just a backslash."
+    : "";
+}
+
+/** `[[rule]]` for `[[rules]]`, or a rule's key written above any `[[rules]]` header. */
+function topLevelHint(key: string): string {
+  if (suggestKey(key, ["rules"])) return ' (did you mean "rules", as in [[rules]]?)';
+  if (["name", "match", "strategy", "enabled", "generic"].includes(key)) {
+    return "; a rule's keys go under a [[rules]] header";
+  }
+  return "; a filters file holds only [[rules]] tables";
 }
 
 /**
@@ -221,6 +250,7 @@ export function mergeUserRules(
   warnings: string[],
 ): void {
   const seen = new Set<string>();
+  const disabledBefore = new Set<string>();
   for (const rule of parseRuleFile(text, source, warnings)) {
     if (seen.has(rule.name)) {
       warnings.push(`${rule.at}: rule "${rule.name}" is defined twice; the later one wins.`);
@@ -229,10 +259,23 @@ export function mergeUserRules(
     const at = rules.findIndex((r) => r.name === rule.name);
     if (!rule.enabled) {
       if (at >= 0) rules.splice(at, 1);
+      else if (!disabledBefore.has(rule.name)) {
+        // A mistyped name would leave the rule meant running, silently.
+        const guess = suggestKey(rule.name, rules.map((r) => r.name));
+        warnings.push(
+          `${rule.at}: rule "${rule.name}" has enabled = false but no rule has that name, so nothing was switched off${
+            guess ? ` (did you mean "${guess}"?)` : ""
+          }; \`zeph filter --rules\` lists the names.`,
+        );
+      }
+      disabledBefore.add(rule.name);
       continue;
     }
-    if (at >= 0) rules[at] = rule.compiled!;
-    else rules.push(rule.compiled!);
+    if (at >= 0) {
+      const old = rules[at];
+      const replaces = old.source.startsWith("built-in") ? old.at ?? old.source : old.replaces;
+      rules[at] = { ...rule.compiled!, ...(replaces ? { replaces } : {}) };
+    } else rules.push(rule.compiled!);
   }
 }
 

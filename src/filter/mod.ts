@@ -14,6 +14,8 @@ export {
   type StageTrace,
 } from "./engine.ts";
 export { explainFilter } from "./explain.ts";
+export { describeRules } from "./describe_rules.ts";
+export { describeStrategy, listStrategies } from "./strategy_help.ts";
 export { type FilterableResult, filterToolOutput } from "./hook.ts";
 export {
   BUILTIN_FILTERS_DIR,

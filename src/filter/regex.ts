@@ -81,7 +81,10 @@ export function compilePattern(source: string, engine: RegexEngine = "re2"): Pat
   try {
     re2 = RE2JS.compile(source);
   } catch (error) {
-    throw new PatternError(source, `invalid RE2 regex: ${(error as Error).message}`);
+    throw new PatternError(
+      source,
+      `invalid RE2 regex: ${(error as Error).message}${re2Hint(source)}`,
+    );
   }
   const ambiguous = ambiguousRepeat(source);
   if (ambiguous) {
@@ -96,6 +99,23 @@ export function compilePattern(source: string, engine: RegexEngine = "re2"): Pat
     throw new PatternError(source, `a built-in pattern must run on V8 in linear time: ${form}`);
   }
   return new V8Pattern(source, form);
+}
+
+/**
+ * What to write instead of a construct RE2 refuses by design (it keeps every match linear): the
+ * parser's own message names the construct but not the way around it.
+ */
+function re2Hint(source: string): string {
+  if (/\(\?<?[=!]/.test(source)) {
+    return "; RE2 has no lookahead or lookbehind: match the text itself (`^ok \\d+ ` rather than `^ok(?= )`), or leave the condition out and add a narrower pattern";
+  }
+  if (/\\[1-9]/.test(source)) {
+    return "; RE2 has no backreferences (`\\1`): match the repeated text with its own pattern";
+  }
+  if (/[*+?}][+]/.test(source)) {
+    return "; RE2 has no possessive repeats (`++`, `*+`): write the plain repeat, which cannot backtrack in RE2";
+  }
+  return "";
 }
 
 /**

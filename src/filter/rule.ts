@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import type { RegexEngine } from "./regex.ts";
-import { compileStrategy, patternField, STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
+import { describeRuleIssues } from "./rule_errors.ts";
+import { compileStrategy, patternField, StrategyConfig } from "./strategies/mod.ts";
 import { type CompiledStrategy, RuleFieldError } from "./types.ts";
 import { checkOptionNeeds } from "./option_needs.ts";
 
@@ -36,6 +37,14 @@ export interface CompiledRule {
   readonly strategy: CompiledStrategy;
   /** Whether the generic folds that keep every failure line run after it (`false`: not; default on). */
   readonly generic?: boolean;
+  /** The matcher as written (`prefix 'cargo test'`), for `--explain` and `--rules`. */
+  readonly matchText?: string;
+  /** `file:line` of its `[[rules]]` header, when known. */
+  readonly at?: string;
+  /** The source of the built-in rule of the same name it replaced (user rules only). */
+  readonly replaces?: string;
+  /** The strategy as configured, for `--explain` to say which pattern removed a line. */
+  readonly config?: StrategyConfig;
   matches(candidate: string): boolean;
 }
 
@@ -63,16 +72,25 @@ export function compileRule(
   const name = ruleName(raw, index);
   const parsed = RuleConfig.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue.path.length ? issue.path.join(".") : "(rule)";
-    throw new RuleError(name, field, describeIssue(issue, raw));
+    const { field, reason } = describeRuleIssues(parsed.error.issues, raw);
+    throw new RuleError(name, field, reason);
   }
   const config = parsed.data;
   try {
     checkOptionNeeds((raw as { strategy?: unknown }).strategy);
     const matcher = compileMatcher(config.match);
     const strategy = compileStrategy(config.strategy, engine);
-    return { name: config.name, source, strategy, generic: config.generic, matches: matcher };
+    const [kind, text] = Object.entries(config.match).find(([, v]) => v !== undefined)!;
+    return {
+      name: config.name,
+      source,
+      strategy,
+      generic: config.generic,
+      config: config.strategy,
+      // As it is written in TOML: a literal string where it can be one.
+      matchText: `${kind} ${text!.includes("'") ? JSON.stringify(text) : `'${text}'`}`,
+      matches: matcher,
+    };
   } catch (error) {
     if (error instanceof RuleFieldError) throw new RuleError(name, error.field, error.reason);
     throw error;
@@ -100,49 +118,4 @@ function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
   }
   const pattern = patternField(match.regex!, "match.regex", "re2");
   return (c) => pattern.test(c);
-}
-
-function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
-  const at = issue.path.join(".");
-  if (at === "strategy.type" || (issue.code === "invalid_union" && at === "strategy")) {
-    return `unknown strategy type; use one of ${STRATEGY_TYPES.join(", ")}`;
-  }
-  if (issue.code === "unrecognized_keys") {
-    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${
-      issue.keys.map((k) => `"${k}"`).join(", ")
-    }`;
-  }
-  return boundsReason(issue, raw) ?? issue.message;
-}
-
-/**
- * A count, limit or list out of its bounds, said with the fix: `max_results = 0` keeps no result
- * line at all, an empty `patterns` drops nothing.
- */
-function boundsReason(issue: z.core.$ZodIssue, raw: unknown): string | null {
-  const key = String(issue.path.at(-1) ?? "value");
-  if (issue.code === "too_small" && issue.origin === "array") {
-    return `must list at least ${issue.minimum} entr${
-      Number(issue.minimum) === 1 ? "y" : "ies"
-    } (an empty list does nothing); add one to ${key}`;
-  }
-  if ((issue.code === "too_small" || issue.code === "too_big") && issue.origin === "number") {
-    const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
-    const side = issue.code === "too_small" ? "at least" : "at most";
-    const value = issue.path.reduce<unknown>(
-      (
-        at,
-        k,
-      ) => (at !== null && typeof at === "object"
-        ? (at as Record<PropertyKey, unknown>)[k]
-        : undefined),
-      raw,
-    );
-    const got = typeof value === "number" ? ` (got ${value})` : "";
-    return `must be ${side} ${bound}${got}; set a whole number of ${side} ${bound}, or remove ${key} for its default`;
-  }
-  if (issue.code === "invalid_type" && issue.expected === "int") {
-    return `must be a whole number; set one, or remove ${key} for its default`;
-  }
-  return null;
 }

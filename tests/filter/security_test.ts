@@ -75,7 +75,7 @@ Deno.test("extra_patterns extend the scan; invalid ones are skipped with a warni
   const { patterns, warnings } = compileExtraPatterns(["ACME-[0-9]{6}", "(a)\\1"]);
   expect(patterns.length).toBe(1);
   expect(warnings).toEqual([
-    "[tools.filters.security] extra_patterns[1] skipped: invalid RE2 regex: error parsing regexp: invalid escape sequence: `\\1`. Fix or remove the pattern.",
+    "[tools.filters.security] extra_patterns[1] skipped: invalid RE2 regex: error parsing regexp: invalid escape sequence: `\\1`; RE2 has no backreferences (`\\1`): match the repeated text with its own pattern. Fix or remove the pattern.",
   ]);
   const engine = new FilterEngine([], { extraPatterns: patterns });
   expect(engine.filter("x", "id ACME-123456").text).toContain("(extra pattern #1)");

@@ -22,6 +22,31 @@ export function requireNamedGroups(
   }
 }
 
+/** The names of a pattern's named groups (`(?P<x>…)` or `(?<x>…)`), in order. */
+export function namedGroups(source: string): string[] {
+  return [...source.matchAll(/\(\?P?<([A-Za-z_]\w*)>/g)].map((m) => m[1]);
+}
+
+/**
+ * Refuses, naming `field`, a named group the strategy does not read: a group it ignores is a
+ * misspelt one (`(?P<message>…)` for `msg`), and the finding would silently lose its part.
+ */
+export function refuseUnknownGroups(
+  source: string,
+  field: string,
+  known: readonly string[],
+): void {
+  for (const name of namedGroups(source)) {
+    if (known.includes(name)) continue;
+    throw new RuleFieldError(
+      field,
+      `has a named group "${name}" it does not read; the groups it reads are ${
+        known.map((k) => `"${k}"`).join(", ")
+      } (rename or drop "${name}")`,
+    );
+  }
+}
+
 /** Compiles one pattern field; a bad pattern becomes a `RuleFieldError` naming the field. */
 export function patternField(source: string, field: string, engine: RegexEngine): Pattern {
   try {

@@ -46,7 +46,9 @@ export const DedupConfig = z.object({
   normalize_patterns: z.array(NormalizePattern).default(DEFAULT_NORMALIZERS).describe(
     "Regex → replacement pairs, one alternation over each line: left to right, at each position the first pattern that matches there is replaced",
   ),
-  max_unique_patterns: z.number().int().min(1).default(10_000),
+  max_unique_patterns: z.number().int().min(1).default(10_000).describe(
+    "Distinct lines counted at most (bounds memory); past it only failure-looking lines stay",
+  ),
 }).strict();
 export type DedupConfig = z.infer<typeof DedupConfig>;
 

@@ -28,6 +28,8 @@ import {
   optionalPatternField,
   patternField,
   patternList,
+  refuseUnknownGroups,
+  requireNamedGroups,
 } from "./_shared.ts";
 import { keepFileLayout } from "./_file_layout.ts";
 
@@ -69,7 +71,7 @@ export const GroupByRuleConfig = z.object({
     "Regex of the line after the start that holds the message (group `msg`), when the start line has none (biome)",
   ),
   line_pattern: z.string().optional().describe(
-    "Regex of a one-line diagnostic with named groups loc, rule, msg and optional sev",
+    "Regex of a one-line diagnostic, with the named groups loc (its location; under a file_pattern line, the position), rule (the lint's id), msg (the message) and optional sev (`error` keeps it ungrouped unless group_errors)",
   ),
   file_pattern: z.string().optional().describe(
     "Regex whose group 1 names the file for the one-line diagnostics that follow",
@@ -83,7 +85,9 @@ export const GroupByRuleConfig = z.object({
   frame_pattern: z.string().optional().describe(
     "Regex of the mark under a quoted code line (rubocop's `^^^^`): the mark and the code line above it are dropped",
   ),
-  noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe("Lines dropped outright"),
+  noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe(
+    "Lines dropped outright (the default drops cargo's progress lines: set [] or your tool's own)",
+  ),
   grouped_noise_patterns: z.array(z.string()).default(CARGO_GROUPED_NOISE).describe(
     "Lines dropped only when diagnostics were grouped (clippy's `Finished` timing line); a clean run keeps them",
   ),
@@ -198,6 +202,7 @@ export function compileGroupByRule(
       "needs line_pattern and file_pattern (the code is quoted between a file line and its first finding line); set both or remove quoted_source",
     );
   }
+  checkGroups(config);
   const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
   return {
     type: "group_by_rule",
@@ -217,6 +222,29 @@ export function compileGroupByRule(
     },
   };
 }
+
+/**
+ * The named groups each pattern field is read by: a group it does not read is a misspelt one,
+ * and a one-line diagnostic needs its message, its rule and (unless a file line gives it) its
+ * location, or the findings lose those parts silently.
+ */
+function checkGroups(config: GroupByRuleConfig): void {
+  refuseUnknownGroups(config.message_pattern, "strategy.message_pattern", ["rule", "msg", "loc"]);
+  if (config.message_line_pattern !== undefined) {
+    refuseUnknownGroups(config.message_line_pattern, "strategy.message_line_pattern", ["msg"]);
+  }
+  if (config.line_pattern === undefined) return;
+  const field = "strategy.line_pattern";
+  refuseUnknownGroups(config.line_pattern, field, ["loc", "rule", "msg", "sev"]);
+  const needed = config.file_pattern === undefined ? ["loc", "rule", "msg"] : ["rule", "msg"];
+  requireNamedGroups(config.line_pattern, field, needed, (name) => LINE_GROUPS[name]);
+}
+
+const LINE_GROUPS: Record<string, string> = {
+  loc: "the location (`src/a.ts:3:5`; with a file_pattern, the position under the file line)",
+  rule: "the rule's id (`no-unused-vars`)",
+  msg: "the message",
+};
 
 function firstGroup(match: { group(i: number | string): string | undefined }): string | undefined {
   for (let i = 1; i < 10; i++) {

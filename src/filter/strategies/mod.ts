@@ -74,6 +74,12 @@ export const STRATEGY_TYPES: readonly StrategyConfig["type"][] = STRATEGIES.map(
   schema.shape.type.value
 );
 
+/** The option keys of a strategy type (its `type` included), or undefined for no such type. */
+export function strategyKeys(type: string): readonly string[] | undefined {
+  const schema = STRATEGIES.find(([s]) => s.shape.type.value === type)?.[0];
+  return schema ? Object.keys(schema.shape) : undefined;
+}
+
 type Compile = (config: StrategyConfig, engine: RegexEngine) => CompiledStrategy;
 const COMPILE = new Map<string, Compile>(
   STRATEGIES.map(([schema, compile]) => [schema.shape.type.value, compile as Compile]),

@@ -12,9 +12,15 @@ export const StripAnnotatedConfig = z.object({
   type: z.literal("strip_annotated"),
   patterns: z.array(z.string()).min(1).describe("Regexes of annotation/noise lines"),
   summary_pattern: z.string().optional().describe("Regex of the line kept as a summary"),
-  long_output_threshold: z.number().int().min(1).default(30),
-  keep_head: z.number().int().min(0).default(10),
-  keep_tail: z.number().int().min(0).default(5),
+  long_output_threshold: z.number().int().min(1).default(30).describe(
+    "On success, kept lines beyond this many are cut to keep_head + keep_tail (failure lines stay)",
+  ),
+  keep_head: z.number().int().min(0).default(10).describe(
+    "First kept lines shown past the threshold",
+  ),
+  keep_tail: z.number().int().min(0).default(5).describe(
+    "Last kept lines shown past the threshold",
+  ),
 }).strict();
 export type StripAnnotatedConfig = z.infer<typeof StripAnnotatedConfig>;
 
