@@ -25,6 +25,7 @@ import {
   omitted,
 } from "./strategies/mod.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
+import { foldAdvice } from "./generic_advice.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
 import { foldUsage } from "./generic_usage.ts";
@@ -194,7 +195,9 @@ export function genericStage(
       if (json) return json.finish();
       const frames = foldRoutineLogs(
         foldRepeatedBlocks(foldCompilerNotes(
-          foldStackFrames(foldUsage(held, { failed: ctx.failed, command: options.command })),
+          foldStackFrames(
+            foldUsage(foldAdvice(held), { failed: ctx.failed, command: options.command }),
+          ),
         )),
         ctx.failed,
       );
