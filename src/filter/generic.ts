@@ -30,6 +30,7 @@ import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
+import { foldRepeatedText } from "./generic_repeats.ts";
 import { foldRoutineLogs } from "./generic_logs.ts";
 import {
   foldDataRuns,
@@ -193,14 +194,16 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const frames = foldRoutineLogs(
-        foldRepeatedBlocks(foldCompilerNotes(
-          foldStackFrames(
-            foldUsage(foldAdvice(held), { failed: ctx.failed, command: options.command }),
-          ),
-        )),
+      const usage = foldUsage(held, { failed: ctx.failed, command: options.command });
+      // Where a usage listing folded, the tool's own pointer to its help stays: it leads back to
+      // what was folded.
+      const advised = foldAdvice(usage, { keepHelp: usage.length !== held.length });
+      const logs = foldRoutineLogs(
+        foldRepeatedBlocks(foldCompilerNotes(foldStackFrames(advised))),
         ctx.failed,
       );
+      // A repeat refers to the text above it: only where no cut can take that text away.
+      const frames = after || logs.length <= MAX_LINES ? foldRepeatedText(logs) : logs;
       const folded = after ? frames : foldPassingTests(
         foldDataRuns(foldTreeListing(foldPathListing(frames))),
         ctx.failed,

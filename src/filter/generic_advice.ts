@@ -36,6 +36,9 @@ const RERUN = String
 const HELP_CALL = String
   .raw`[\x60'"]?[\w./ <>-]{0,60}?(?:--help|-h|\bhelp\b[\w ]{0,30}|--explain \w{1,20})[\x60'"]?`;
 
+/** Sentences that point to a help call (the first two of SENTENCES). */
+const HELP_POINTERS = 2;
+
 /** One whole sentence of advice (tested against a sentence with its end mark taken off). */
 const SENTENCES: RegExp[] = [
   // Try 'ls --help' for more information / See 'kubectl get --help' for usage / Run 'docker run --help' for more information
@@ -109,11 +112,15 @@ function body(line: string): string | null {
   return line.slice(prefix.length).trim();
 }
 
-/** Whether a line is advice on getting more output or help, whole (see the module comment). */
-export function isAdvice(line: string): boolean {
+/**
+ * Whether a line is advice on getting more output or help, whole (see the module comment);
+ * with `keepHelp`, a pointer to a help call is not.
+ */
+export function isAdvice(line: string, options: { keepHelp?: boolean } = {}): boolean {
   const text = body(line);
   if (!text) return false;
-  return sentences(text).every((s) => s !== "" && SENTENCES.some((re) => re.test(s)));
+  const patterns = options.keepHelp ? SENTENCES.slice(HELP_POINTERS) : SENTENCES;
+  return sentences(text).every((s) => s !== "" && patterns.some((re) => re.test(s)));
 }
 
 /** Whether a line is decoration only (a rule of dashes, equals signs, box lines). */
@@ -129,13 +136,16 @@ function prefixOnly(line: string): boolean {
 
 /**
  * The lines without advice and decoration (see the module comment); unchanged when nothing else
- * is left.
+ * is left. With `keepHelp` (a usage listing was folded), pointers to a help call stay.
  */
-export function foldAdvice(lines: readonly string[]): string[] {
+export function foldAdvice(
+  lines: readonly string[],
+  options: { keepHelp?: boolean } = {},
+): string[] {
   const gone = new Uint8Array(lines.length);
   let any = false;
   for (let i = 0; i < lines.length; i++) {
-    if (isAdvice(lines[i]) || isDecoration(lines[i])) gone[i] = 1, any = true;
+    if (isAdvice(lines[i], options) || isDecoration(lines[i])) gone[i] = 1, any = true;
   }
   if (!any) return [...lines];
   for (let i = 0; i < lines.length; i++) {

@@ -278,3 +278,16 @@ Deno.test("advice: hostile inputs take linear time and keep their failures", () 
   expect(outText).toContain("error: failure 2");
   expect(ms).toBeLessThan(3000);
 });
+
+Deno.test("advice: where a usage listing folded, the tool's pointer to its help stays", () => {
+  const raw = Deno.readTextFileSync(
+    new URL("../../bench/corpus/usage/npm_ci_no_lockfile.txt", import.meta.url),
+  );
+  const out = engine.filter("npm ci", raw, { failed: true }).text.split("\n");
+  expect(out).toContain('npm error Run "npm help ci" for more info');
+  expect(out.some((l) => l.includes("lines of usage folded"))).toBe(true);
+  expect(out.some((l) => l.includes("A complete log of this run"))).toBe(false);
+  // Without a usage fold the same pointer goes.
+  expect(foldAdvice(["npm error code E404", 'npm error Run "npm help ci" for more info']))
+    .toEqual(["npm error code E404"]);
+});
