@@ -19,9 +19,12 @@
 
 import { MAX_TESTED } from "./generic_folds.ts";
 
-/** A tool's line prefix: a bracketed level, npm's, a note/hint label, a quote mark, valgrind's. */
+/**
+ * A tool's line prefix: a bracketed level, npm's, a note/hint label, a quote mark, valgrind's, a
+ * program's name (`curl: `).
+ */
 const PREFIX =
-  /^\s*(?:\[(?:ERROR|INFO|WARN|WARNING|notice|NOTICE)\]\s*|npm (?:ERR!|error|notice|warn|WARN)(?:\s+|$)|(?:note|hint|info|tip|Hint|Note|NOTE)\s*:\s*|info\s+|[*>]\s+|==\d{1,9}==\s*|E\s{2,})?/;
+  /^\s*(?:\[(?:ERROR|INFO|WARN|WARNING|notice|NOTICE)\]\s*|npm (?:ERR!|error|notice|warn|WARN)(?:\s+|$)|(?:note|hint|info|tip|Hint|Note|NOTE)\s*:\s*|info\s+|[*>]\s+|==\d{1,9}==\s*|E\s{2,}|[a-z][\w.+-]{0,30}:\s+)?/;
 
 /** A flag, an environment setting or a quoted command naming one. */
 const FLAG = String
@@ -41,10 +44,11 @@ const HELP_POINTERS = 2;
 
 /** One whole sentence of advice (tested against a sentence with its end mark taken off). */
 const SENTENCES: RegExp[] = [
-  // Try 'ls --help' for more information / See 'kubectl get --help' for usage / Run 'docker run --help' for more information
+  // Try 'ls --help' for more information / Try 'tar --help' or 'tar --usage' for more information /
+  // See 'kubectl get --help' for usage / Run 'docker run --help' for more information
   new RegExp(
     String
-      .raw`^(?:try|run|see|use|type)\s+${HELP_CALL}(?:\s+(?:for|to see|to get|to list)\b[\w ,()'".-]{0,100})?$`,
+      .raw`^(?:try|run|see|use|type)\s+${HELP_CALL}(?:\s+or\s+[\x60'"][^\x60'"]{1,60}[\x60'"])?(?:\s+(?:for|to see|to get|to list)\b[\w ,()'".-]{0,100})?$`,
     "i",
   ),
   // For more information, try '--help' / For more information about this error, try `rustc --explain E0308`

@@ -155,6 +155,10 @@ Deno.test("advice: one sentence per tool family is advice", () => {
   for (
     const line of [
       "Try 'ls --help' for more information.",
+      "Try 'tar --help' or 'tar --usage' for more information.",
+      "curl: try 'curl --help' or 'curl --manual' for more information",
+      "Try `wget --help' for more options.",
+      "info Visit https://yarnpkg.com/en/docs/cli/run for documentation about this command.",
       "For more information, try '--help'.",
       "For more information try --help",
       "See 'docker run --help'.",
