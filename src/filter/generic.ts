@@ -207,8 +207,9 @@ export function genericStage(
         foldRepeatedBlocks(foldCompilerNotes(foldStackFrames(advised))),
         ctx.failed,
       );
-      // A repeat refers to the text above it: only where no cut can take that text away.
-      const frames = after || logs.length <= MAX_LINES ? foldRepeatedText(logs) : logs;
+      // A repeat refers to the text above it: only in an output short enough that no cut takes
+      // that text away and the reader has it in view.
+      const frames = logs.length <= MAX_LINES ? foldRepeatedText(logs) : logs;
       const folded = after ? frames : foldPassingTests(
         foldDataRuns(foldTreeListing(foldPathListing(frames))),
         ctx.failed,

@@ -96,6 +96,12 @@ const SENTENCES: RegExp[] = [
   /^disable this message with "git config [\w.]{1,80} false"$/i,
 ];
 
+/** How an advice sentence starts (read where the prefix ends): other lines are not read further. */
+const LEAD =
+  /\s*(?:try|run|see|use|type|for|to|some|re-?run|recompile|\(|a |get|visit|\[help|new|changelog|you|disable|\/|~)/iy;
+/** The characters a decoration line is made of. */
+const DECORATION_CHARS = "-=*_~#+─━═•·";
+
 /** gradle's `* Try:` heading: advice only when the line under it is. */
 const TRY_HEADING = /^\s*\* Try:\s*$/;
 /** A decoration-only line: one character repeated (after a prefix), `* * *`. */
@@ -121,6 +127,10 @@ function body(line: string): string | null {
  * with `keepHelp`, a pointer to a help call is not.
  */
 export function isAdvice(line: string, options: { keepHelp?: boolean } = {}): boolean {
+  if (line.length > MAX_TESTED) return false;
+  // Every advice sentence starts with one of a few words: most lines stop here, read at one place.
+  LEAD.lastIndex = PREFIX.exec(line)![0].length;
+  if (!LEAD.test(line)) return false;
   const text = body(line);
   if (!text) return false;
   const patterns = options.keepHelp ? SENTENCES.slice(HELP_POINTERS) : SENTENCES;
@@ -129,6 +139,8 @@ export function isAdvice(line: string, options: { keepHelp?: boolean } = {}): bo
 
 /** Whether a line is decoration only (a rule of dashes, equals signs, box lines). */
 export function isDecoration(line: string): boolean {
+  const end = line.trimEnd();
+  if (end.length < 4 || !DECORATION_CHARS.includes(end[end.length - 1])) return false;
   const text = body(line);
   return text !== null && text.length >= 4 && DECORATION.test(text);
 }

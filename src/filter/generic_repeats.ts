@@ -83,7 +83,7 @@ export function foldRepeatedText(lines: readonly string[]): string[] {
       const closing = !failing || i + k > lastNew;
       if (!counts && closing && k >= MIN_LINES && chars - (ref.length + 1) >= ref.length + 1) {
         out.push(ref);
-      } else out.push(...lines.slice(i, i + k));
+      } else for (let j = i; j < i + k; j++) out.push(lines[j]);
       i += k;
       continue;
     }
