@@ -6,12 +6,16 @@
  * output with a failure, so do passing-test lines (generic_tests.ts), long usage listings
  * printed after an error (generic_usage.ts) and routine log lines (generic_logs.ts); runs of
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
- * (generic_blocks.ts); runs of a repeated line
+ * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
+ * (generic_advice.ts) and a block printed again later becomes a reference to its first copy
+ * (generic_repeats.ts); runs of a repeated line
  * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
  * one of them, wherever it is; a compiler's note in a system header, a passing test's line and
- * a line of a usage listing under an error are no failure) and a long one keeps the text around its signal. Output that is
+ * a line of a usage listing under an error are no failure, nor is advice such as `For more
+ * information about this error, try …`; a failure printed twice stays in its first copy) and a
+ * long one keeps the text around its signal. Output that is
  * JSON goes to the json strategy's defaults instead. Commands that print content rather than a
  * report (`cat`, `head`, `sed`, `diff` …) are left alone: the model may edit what it read.
  */
@@ -25,10 +29,12 @@ import {
   omitted,
 } from "./strategies/mod.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
+import { foldAdvice } from "./generic_advice.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
+import { foldRepeatedText } from "./generic_repeats.ts";
 import { foldRoutineLogs } from "./generic_logs.ts";
 import {
   foldDataRuns,
@@ -112,8 +118,9 @@ export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
 /**
  * The generic pass as a stage; `onRemove` hears every line it removes or rewrites (for --explain).
  * With `after` set it is the pass after a rule: only the folds that keep every failure-looking
- * line run (usage listings under an error, library stack frames, system-header notes of compiler
- * diagnostics, blocks of one shape, routine log lines of a failed run, repeated lines, long lines
+ * line run (usage listings under an error, advice and decoration, library stack frames,
+ * system-header notes of compiler diagnostics, blocks of one shape, routine log lines of a failed
+ * run, text printed twice, repeated lines, long lines
  * cut in the middle unless they name a failure or a location); no progress line goes, no path or
  * tree listing folds, nothing is truncated, and JSON is left to the rule. `command` names the
  * `--help` call a usage fold points to.
@@ -192,12 +199,17 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const frames = foldRoutineLogs(
-        foldRepeatedBlocks(foldCompilerNotes(
-          foldStackFrames(foldUsage(held, { failed: ctx.failed, command: options.command })),
-        )),
+      const usage = foldUsage(held, { failed: ctx.failed, command: options.command });
+      // Where a usage listing folded, the tool's own pointer to its help stays: it leads back to
+      // what was folded.
+      const advised = foldAdvice(usage, { keepHelp: usage.length !== held.length });
+      const logs = foldRoutineLogs(
+        foldRepeatedBlocks(foldCompilerNotes(foldStackFrames(advised))),
         ctx.failed,
       );
+      // A repeat refers to the text above it: only in an output short enough that no cut takes
+      // that text away and the reader has it in view.
+      const frames = logs.length <= MAX_LINES ? foldRepeatedText(logs) : logs;
       const folded = after ? frames : foldPassingTests(
         foldDataRuns(foldTreeListing(foldPathListing(frames))),
         ctx.failed,

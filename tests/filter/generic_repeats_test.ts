@@ -1,0 +1,123 @@
+/**
+ * Text printed twice (src/filter/generic_repeats.ts), on real outputs of Maven (compiler errors
+ * repeated under `Failed to execute goal`) and apt-get (package lists that repeat each other):
+ * the later copy becomes one reference line, the first stays as printed. What stays: valgrind's
+ * and clang's stacks and notes repeated under each of several errors (they belong to each),
+ * count lines, single lines, and repeats too short to pay for their reference; hostile inputs
+ * take linear time.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
+import { foldRepeatedText } from "../../src/filter/generic_repeats.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const CORPUS = new URL("../../bench/corpus/", import.meta.url);
+const REFERENCE = /^\s*… the (\d+) lines from "(.+)" again, as shown above …$/;
+
+const CASES = [
+  {
+    file: "jvm/mvn_compile_error",
+    command: "mvn -q compile",
+    repeated:
+      "[ERROR] /tmp/zeph-corpus/shapes-mvn/src/main/java/org/shapes/Square.java:[11,40] cannot find symbol",
+  },
+  {
+    file: "system/apt_install_simulate",
+    command: "apt-get install -s texlive",
+    repeated: "  libhttp-daemon-perl libhttp-date-perl libhttp-message-perl",
+  },
+];
+
+for (const c of CASES) {
+  Deno.test(`repeats: ${c.file} shows its repeated text once, with a reference where it came again`, () => {
+    const raw = Deno.readTextFileSync(new URL(`${c.file}.txt`, CORPUS));
+    const meta = JSON.parse(Deno.readTextFileSync(new URL(`${c.file}.json`, CORPUS)));
+    const out = engine.filter(meta.command ?? c.command, raw, { failed: meta.exit_code !== 0 })
+      .text.split("\n");
+    // The repeated line was printed at least twice and is shown once, as printed.
+    // deno-lint-ignore no-control-regex
+    const printed = raw.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
+    expect(printed.filter((l) => l.endsWith(c.repeated.trim())).length).toBeGreaterThan(1);
+    expect(out.filter((l) => l === c.repeated).length).toBe(1);
+    expect(out.some((l) => REFERENCE.test(l))).toBe(true);
+  });
+}
+
+const block = [
+  "[ERROR] /src/A.java:[1,35] incompatible types: String cannot be converted to int",
+  "[ERROR] /src/B.java:[4,10] cannot find symbol",
+  "[ERROR]   symbol:   method getNmae()",
+  "[ERROR]   location: variable item of type org.shop.Item",
+];
+
+Deno.test("repeats: a later copy of a block becomes one reference naming its first line", () => {
+  const lines = ["[INFO] COMPILATION ERROR", ...block, "[INFO] BUILD FAILURE", ...block, "done"];
+  const out = foldRepeatedText(lines);
+  expect(out).toEqual([
+    "[INFO] COMPILATION ERROR",
+    ...block,
+    "[INFO] BUILD FAILURE",
+    '… the 4 lines from "[ERROR] /src/A.java:[1,35] incompatible…" again, as shown above …',
+    "done",
+  ]);
+});
+
+Deno.test("repeats: a stack repeated under each of several errors stays under each (valgrind, clang)", () => {
+  for (
+    const [file, command, repeated] of [
+      [
+        "../../bench/corpus/native/valgrind_leaks.txt",
+        "valgrind --leak-check=full ./geomtool",
+        "   by 0x1093CC: polygon_new (polygon.c:6)",
+      ],
+      [
+        "../fixtures/generic/clangxx_template.txt",
+        "clang++ -c sort.cpp",
+        "sort.cpp:8:8: note: in instantiation of function template specialization 'std::sort<__gnu_cxx::__normal_iterator<S *, std::vector<S>>>' requested here",
+      ],
+    ]
+  ) {
+    const raw = Deno.readTextFileSync(new URL(file, import.meta.url));
+    const out = engine.filter(command, raw, { failed: true }).text.split("\n");
+    expect(out.filter((l) => l === repeated).length).toBeGreaterThan(1);
+    expect(out.some((l) => REFERENCE.test(l))).toBe(false);
+  }
+});
+
+Deno.test("repeats: what must stay stays", () => {
+  // A single repeated line (a location under each of several errors is theirs), short lines (a
+  // reference would cost more), count lines, blank lines and engine markers.
+  for (
+    const lines of [
+      [block[0], block[0]],
+      [block[1], "x", block[1], "y", block[1]],
+      ["ab", "cd", "x", "ab", "cd"],
+      ["error: x", "ok", "error: x"],
+      [...block, "2 errors", "---", ...block, "2 errors"],
+      ["", "a long line that is a paragraph", "", "b", "", "c"],
+      ["… 12 lines folded …", "x", "… 12 lines folded …"],
+    ]
+  ) {
+    const out = foldRepeatedText(lines);
+    if (lines[2] === "2 errors") expect(out.filter((l) => l === "2 errors").length).toBe(2);
+    else expect(out).toEqual(lines);
+  }
+});
+
+Deno.test("repeats: hostile inputs take linear time", () => {
+  const long = "e".repeat(100_000);
+  // 100k lines that all repeat a line above, blocks that stop just short of paying off, and a
+  // 150k-line block repeated with a count line in it (kept whole, line by line).
+  const short = Array.from({ length: 100_000 }, (_, i) => `x${i % 7}`);
+  const big = Array.from({ length: 150_000 }, (_, i) => `error: line ${i}`);
+  big[75_000] = "3 errors";
+  const start = performance.now();
+  expect(foldRepeatedText([long, "a", long])).toEqual([long, "a", long]);
+  expect(foldRepeatedText(short).length).toBeLessThan(short.length);
+  expect(foldRepeatedText([...big, "between", ...big]).length).toBe(300_001);
+  const text = engine.filter("some-tool", [...block, "x", ...block].join("\n"), { failed: true })
+    .text;
+  expect(text.split("\n").filter((l) => REFERENCE.test(l)).length).toBe(1);
+  expect(performance.now() - start).toBeLessThan(3000);
+});
