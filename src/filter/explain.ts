@@ -4,6 +4,7 @@
  * that rewrites a line shows it removed and its new form added.
  */
 import type { FilterEngine, StageTrace } from "./engine.ts";
+import type { Restore } from "./verbatim.ts";
 
 /** Lines listed per stage and direction; the rest are counted. */
 const MAX_LISTED = 200;
@@ -23,6 +24,7 @@ export function explainFilter(
 }
 
 function explainStage(trace: StageTrace): string[] {
+  if (trace.restored) return explainGuard(trace.restored);
   const { removed, added } = difference(trace.input, trace.output);
   // The generic pass and its folds after the rules are named as they are; a rule with its type.
   const what = trace.name === trace.type || trace.type === "generic"
@@ -37,6 +39,23 @@ function explainStage(trace: StageTrace): string[] {
   };
   list("-", removed);
   list("+", added);
+  return out;
+}
+
+/** The guard's step: each emitted line it put back as printed, or dropped as already shown. */
+function explainGuard(restored: Restore[]): string[] {
+  const out = [
+    `guard: ${restored.length} emitted line${
+      restored.length === 1 ? "" : "s"
+    } put back as printed (a rule rewrote or cut them)`,
+  ];
+  for (const { emitted, restored: line } of restored.slice(0, MAX_LISTED)) {
+    out.push(`  ~ ${emitted}`);
+    out.push(
+      line === null ? `    dropped: its input line is already in the output` : `  = ${line}`,
+    );
+  }
+  if (restored.length > MAX_LISTED) out.push(`  … ${restored.length - MAX_LISTED} more`);
   return out;
 }
 

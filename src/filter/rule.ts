@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { RegexEngine } from "./regex.ts";
 import { compileStrategy, patternField, STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
 import { type CompiledStrategy, RuleFieldError } from "./types.ts";
+import { templateMarker } from "./verbatim.ts";
 
 export const MatchConfig = z.object({
   exact: z.string().min(1).optional().describe("The command equals this string"),
@@ -25,8 +26,14 @@ export const RuleConfig = z.object({
   generic: z.boolean().default(true).describe(
     "Run the safe generic folds (repeated lines, library stack frames, system-header notes, long lines) after the rule",
   ),
+  rendered: z.boolean().default(false).describe(
+    "The rule's output is a rendering of the input, not lines of it: the engine does not put emitted lines back as printed",
+  ),
 }).strict();
 export type RuleConfig = z.infer<typeof RuleConfig>;
+
+/** The strategy keys whose text the engine emits as a summary of what a rule removed. */
+const TEMPLATE_KEYS = ["summary", "on_empty", "results_fold"];
 
 export interface CompiledRule {
   readonly name: string;
@@ -35,6 +42,10 @@ export interface CompiledRule {
   readonly strategy: CompiledStrategy;
   /** Whether the generic folds that keep every failure line run after it (`false`: not; default on). */
   readonly generic?: boolean;
+  /** Its output is a rendering: the guard that keeps lines as printed leaves it alone. */
+  readonly rendered?: boolean;
+  /** Patterns of the lines its own templates produce (summaries, `on_empty`): engine markers. */
+  readonly markers?: RegExp[];
   matches(candidate: string): boolean;
 }
 
@@ -70,7 +81,18 @@ export function compileRule(
   try {
     const matcher = compileMatcher(config.match);
     const strategy = compileStrategy(config.strategy, engine);
-    return { name: config.name, source, strategy, generic: config.generic, matches: matcher };
+    return {
+      name: config.name,
+      source,
+      strategy,
+      generic: config.generic,
+      rendered: config.rendered,
+      markers: TEMPLATE_KEYS.flatMap((key) => {
+        const template = (config.strategy as Record<string, unknown>)[key];
+        return typeof template === "string" && template.trim() ? [templateMarker(template)] : [];
+      }),
+      matches: matcher,
+    };
   } catch (error) {
     if (error instanceof RuleFieldError) throw new RuleError(name, error.field, error.reason);
     throw error;
