@@ -9,7 +9,7 @@ import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
 import type { Pattern } from "./regex.ts";
-import { keepAsPrinted, KeptLines, type Restore } from "./verbatim.ts";
+import { JSON_START, keepAsPrinted, KeptLines, type Restore } from "./verbatim.ts";
 import {
   type Confidence,
   type FilterStats,
@@ -29,6 +29,11 @@ export interface EngineOptions {
   label?: string;
   /** Run the generic pass on outputs no rule matches (`[tools.filters] generic`). @default true */
   generic?: boolean;
+  /**
+   * Put every emitted line a rule rewrote or cut back as printed (the guard). Off only where a
+   * strategy's own stage is under test. @default true
+   */
+  guard?: boolean;
 }
 
 /** One step of `FilterEngine.trace`. */
@@ -73,9 +78,6 @@ const GUARD = "guard (kept lines as printed)";
 function guards(rules: CompiledRule[], first: string): boolean {
   return !rules.some((rule) => rule.rendered) && !JSON_START.test(sanitizeLine(first).trim());
 }
-
-/** The first line of a JSON document or of JSON lines: `{"`, `{`, `[`, `[{`, `["`, `[1`. */
-const JSON_START = /^(?:\{\s*(?:"|\}|$)|\[\s*(?:\{|\[|"|-?\d|\]|$))/;
 
 /** The first non-blank line of a text (cheap: it reads only the start). */
 function firstLine(body: string): string {
@@ -132,6 +134,7 @@ export class FilterEngine {
   readonly enabled: boolean;
   readonly securityEnabled: boolean;
   readonly generic: boolean;
+  readonly guard: boolean;
   /** The counters `filterToolOutput` records into by default. */
   readonly counters = new FilterCounters();
   #extra: Pattern[];
@@ -142,6 +145,7 @@ export class FilterEngine {
     this.enabled = options.enabled ?? true;
     this.securityEnabled = options.security ?? true;
     this.generic = options.generic ?? true;
+    this.guard = options.guard ?? true;
     this.#extra = options.extraPatterns ?? [];
     this.#label = options.label ?? "shell";
   }
@@ -177,6 +181,7 @@ export class FilterEngine {
           failed,
           after: this.#after(command, rules),
           command,
+          guard: this.guard,
         }));
       } catch (error) {
         // V8 throws RangeError when a built-in pattern's backtracking outgrows its stack on a
@@ -190,6 +195,7 @@ export class FilterEngine {
             failed,
             after: this.#after(command, rules),
             command,
+            guard: this.guard,
           }));
           confidence = "partial";
         } catch (again) {
@@ -280,9 +286,8 @@ export class FilterEngine {
     };
     // The guard puts every kept line back as printed, over the whole chain (as filter() does).
     const guarded = (input: string[], out: StageTrace[]): StageTrace[] => {
-      if (
-        !rules.length || !out.length || !guards(rules, input.find((l) => l.trim() !== "") ?? "")
-      ) return out;
+      const first = input.find((l) => l.trim() !== "") ?? "";
+      if (!this.guard || !rules.length || !out.length || !guards(rules, first)) return out;
       const last = out.at(-1)!.output;
       const { lines, restored } = keepAsPrinted(input, last, { markers: markersOf(rules) });
       if (!restored.length) return out;
@@ -478,11 +483,11 @@ function cutHugeLines(body: string): string {
 function runRules(
   rules: CompiledRule[],
   body: string,
-  options: { failed: boolean; after: boolean; command: string },
+  options: { failed: boolean; after: boolean; command: string; guard: boolean },
 ): { text: string; confidence: Confidence } {
   const { failed } = options;
   const output = new Output();
-  const guard = guards(rules, firstLine(body))
+  const guard = options.guard && guards(rules, firstLine(body))
     ? new KeptLines({ markers: markersOf(rules) })
     : null;
   const sink = guard

@@ -69,6 +69,9 @@ export function templateMarker(template: string): RegExp {
   return new RegExp(`^${escaped.replace(/\\\{[^}]*\\\}/g, ".*")}$`);
 }
 
+/** The start of a JSON document or of a JSON line: `{"`, `{`, `[`, `[{`, `["`, `[1`. */
+export const JSON_START = /^(?:\{\s*(?:"|\}|$)|\[\s*(?:\{|\[|"|-?\d|\]|$))/;
+
 /** Words compared: runs of letters, digits and underscores (`x_spec`, `rb`, `26`). */
 const WORD = /[\p{L}\p{N}_]+/gu;
 /** Emitted lines the guard looks for a source of; past it, lines stay as emitted. */
@@ -249,6 +252,8 @@ export class KeptLines {
       if (work > MAX_WORK) return;
       if (keys && !keys.some((k) => line.includes(k))) return;
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
+      // A JSON line is no line as printed of what a renderer shows from it.
+      if (JSON_START.test(t)) return;
       const words = t.match(WORD);
       if (!words) return;
       work += words.length;
