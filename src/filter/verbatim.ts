@@ -113,7 +113,7 @@ export interface KeptLinesOptions {
  * `emitted` each line they emit (in order), and `restore` runs once at the end, given the
  * output's text and a way to walk the input again. An emitted line equal to a recent input line
  * costs nothing; the others are checked against the input in one pass (an input line as printed,
- * with a count after it, or cut with an ellipsis), and those left are looked up by their longest
+ * with a count after it, or cut with an ellipsis), and those left are looked up by their rarest
  * word in a second pass: the input line containing every word of the emitted line (in any order)
  * replaces it — preferring one not already in the output, then one with the fewest other words,
  * then the first after the source of the line restored before it, then the shortest; each input
@@ -168,7 +168,9 @@ export class KeptLines {
     // likeliest (a tree's `mod.ts` under the directory just shown, not under another).
     let last = -1;
     for (const s of open) {
-      const free = s.found.filter((f) => !used.has(f.at));
+      const free = s.found.length === 1
+        ? (used.has(s.found[0].at) ? [] : s.found)
+        : s.found.filter((f) => !used.has(f.at));
       const fresh = free.filter((f) => !inOutput.has(f.text));
       const some = fresh.length ? fresh : free;
       // The fewest words beyond the emitted line's: `agent` comes from `├── agent`, not `agent.ts`.
@@ -234,13 +236,24 @@ export class KeptLines {
 
   /** Finds each open line's candidate sources (a second pass over the input, bounded). */
   #search(open: Suspect[], walk: (fn: (line: string) => void) => void): void {
+    // Each line is looked up by its word the fewest other open lines share (the longest of
+    // those): lines differing only in a number do not all wait on their common word.
+    const searched = open.slice(0, this.#cap);
+    const shared = new Map<string, number>();
+    for (const s of searched) {
+      s.words = [...new Set(s.text.match(WORD) ?? [])];
+      for (const w of s.words) shared.set(w, (shared.get(w) ?? 0) + 1);
+    }
     const byKey = new Map<string, Suspect[]>();
-    for (const s of open.slice(0, this.#cap)) {
-      const words = [...new Set(s.text.match(WORD) ?? [])];
-      if (!words.length) continue;
-      s.words = words;
-      const key = words.reduce((a, b) => b.length > a.length ? b : a);
-      byKey.set(key, [...byKey.get(key) ?? [], s]);
+    for (const s of searched) {
+      if (!s.words!.length) continue;
+      const key = s.words!.reduce((a, b) => {
+        const d = shared.get(b)! - shared.get(a)!;
+        return d < 0 || (d === 0 && b.length > a.length) ? b : a;
+      });
+      const list = byKey.get(key);
+      if (list) list.push(s);
+      else byKey.set(key, [s]);
     }
     if (!byKey.size) return;
     // A few keys: a line is split into words only when it contains one of them.
@@ -257,15 +270,18 @@ export class KeptLines {
       const words = t.match(WORD);
       if (!words) return;
       work += words.length;
-      let have: Set<string> | null = null;
-      const found = () => ({ text: t, line: line.trimEnd(), at, words: have!.size });
+      // A short line's words are searched as they are; a long one's through a set.
+      let have: { has(w: string): boolean } | null = null;
+      const found = () => ({ text: t, line: line.trimEnd(), at, words: new Set(words).size });
       for (const word of words) {
         const waiting = byKey.get(word);
         if (!waiting) continue;
-        have ??= new Set(words);
+        have ??= words.length <= 16 ? { has: (w) => words.includes(w) } : new Set(words);
         for (const s of waiting) {
           work += s.words!.length;
-          if (s.found.length >= CANDIDATES || s.found.at(-1)?.at === at) continue;
+          if (!s.words!.length || s.found.length >= CANDIDATES || s.found.at(-1)?.at === at) {
+            continue;
+          }
           if (s.words!.every((w) => have!.has(w))) s.found.push(found());
         }
       }
