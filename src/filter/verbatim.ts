@@ -72,7 +72,7 @@ export function templateMarker(template: string): RegExp {
 /** The start of a JSON document or of a JSON line: `{"`, `{`, `[`, `[{`, `["`, `[1`. */
 export const JSON_START = /^(?:\{\s*(?:"|\}|$)|\[\s*(?:\{|\[|"|-?\d|\]|$))/;
 
-/** Words compared: runs of letters, digits and underscores (`x_spec`, `rb`, `26`). */
+/** Words compared, case aside: runs of letters, digits and underscores (`x_spec`, `rb`, `26`). */
 const WORD = /[\p{L}\p{N}_]+/gu;
 /** Emitted lines the guard looks for a source of; past it, lines stay as emitted. */
 export const MAX_GUARDED = 20_000;
@@ -241,7 +241,7 @@ export class KeptLines {
     const searched = open.slice(0, this.#cap);
     const shared = new Map<string, number>();
     for (const s of searched) {
-      s.words = [...new Set(s.text.match(WORD) ?? [])];
+      s.words = [...new Set(s.text.toLowerCase().match(WORD) ?? [])];
       for (const w of s.words) shared.set(w, (shared.get(w) ?? 0) + 1);
     }
     const byKey = new Map<string, Suspect[]>();
@@ -263,11 +263,12 @@ export class KeptLines {
     walk((line) => {
       at++;
       if (work > MAX_WORK) return;
-      if (keys && !keys.some((k) => line.includes(k))) return;
+      const lower = line.toLowerCase();
+      if (keys && !keys.some((k) => lower.includes(k))) return;
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
       // A JSON line is no line as printed of what a renderer shows from it.
       if (JSON_START.test(t)) return;
-      const words = t.match(WORD);
+      const words = (lower.includes("\x1b") ? t.toLowerCase() : lower).match(WORD);
       if (!words) return;
       work += words.length;
       // A short line's words are searched as they are; a long one's through a set.

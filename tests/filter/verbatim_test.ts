@@ -56,6 +56,12 @@ Deno.test("a rewrite that strips a line's decoration gets the line back as print
   expect(out).toEqual(input.slice(1));
 });
 
+Deno.test("a rewrite that changes a word's case gets the line back as printed", () => {
+  const head = "src/app.ts:7:18 lint/complexity/useArrowFunction  FIXABLE  ━━━━━━━━━━━━━━━━━━━━";
+  const strategy = rewrite("^(?P<at>\\S+ \\S+)  FIXABLE  ━+$", "{at} (fixable)");
+  expect(filter([rule(strategy)], ["noise", head])).toEqual([head]);
+});
+
 Deno.test("a rewrite that collapses spacing gets the line back as printed", () => {
   const recap =
     "localhost                  : ok=4    changed=3    unreachable=0    failed=0    skipped=0";
