@@ -257,14 +257,27 @@ export class KeptLines {
     }
     if (!byKey.size) return;
     // A few keys: a line is split into words only when it contains one of them.
-    const keys = byKey.size <= 16 ? [...byKey.keys()] : null;
+    // The key as each open line spells it, in lower case, capitals and capitalised: a line's
+    // case is looked at only when it may hold one.
+    const spelled = (k: string, s: Suspect) =>
+      s.text.match(WORD)?.find((w) => w.toLowerCase() === k) ?? k;
+    const keys = byKey.size <= 16
+      ? [
+        ...new Set([...byKey].flatMap(([k, list]) => [
+          k,
+          k.toUpperCase(),
+          k[0].toUpperCase() + k.slice(1),
+          ...list.map((s) => spelled(k, s)),
+        ])),
+      ]
+      : null;
     let work = 0;
     let at = -1;
     walk((line) => {
       at++;
       if (work > MAX_WORK) return;
+      if (keys && !keys.some((k) => line.includes(k))) return;
       const lower = line.toLowerCase();
-      if (keys && !keys.some((k) => lower.includes(k))) return;
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
       // A JSON line is no line as printed of what a renderer shows from it.
       if (JSON_START.test(t)) return;
