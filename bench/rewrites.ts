@@ -9,17 +9,26 @@
  *   deno task bench:rewrites --rule NAME  only that rule, every line
  *
  * It runs every built-in rule's cases: bench/corpus and the goldens under tests/fixtures/filters.
- * Each stage of a case's chain (`FilterEngine.trace`) is compared with the lines it received, so
- * a rewrite is charged to the rule that made it. Input lines are compared with ANSI escapes
- * removed and surrounding spaces trimmed; markers (`isMarker`) are the engine's own lines, and
- * every other line is kept, cut or rewritten (`kindOf`).
+ * What a case's chain finally emits (`FilterEngine.trace`, the engine's guard included) is
+ * compared with the lines the rules received, and a line neither kept nor a marker is charged to
+ * the first stage that emitted it. The classification is the engine's own (src/filter/verbatim.ts):
+ * input lines are compared with ANSI escapes removed and surrounding spaces trimmed; markers
+ * (`isMarker`) are the engine's own lines, and every other line is kept, cut or rewritten
+ * (`kindOf`). What is left are lines the guard found no single source for (joins, summaries) and
+ * the output of rules that declare it a rendering (`rendered = true`) or read JSON.
  *
  * A `json` stage reads a JSON reporter: its input has no lines "as printed" to keep, so its lines
  * are counted apart, as rendered from JSON, when they carry a string of the JSON verbatim (a
  * finding's message, a record's rendered text); one that carries none is a rewrite.
  */
 import { defaultConfig } from "../src/config/schema.ts";
-import { loadFilterEngine, stripAnsi } from "../src/filter/mod.ts";
+import {
+  isMarker,
+  type Kind,
+  kindOf,
+  loadFilterEngine,
+  normalLine as normal,
+} from "../src/filter/mod.ts";
 import { readCorpus } from "./filters_bench.ts";
 
 const FIXTURES = new URL("../tests/fixtures/filters/", import.meta.url);
@@ -56,32 +65,16 @@ async function readGoldens(): Promise<AuditCase[]> {
   return cases;
 }
 
-/**
- * Lines the engine adds about what it did, not copied from the output: folds (`… 12 lines
- * folded …`, `... 3 more`), the stats line and bracketed summaries (`[zeph] …`), counts of what
- * was left out (`(4 more)`), and a group's header (`TS2322 (3):`, `src/a.ts (4):`).
- */
-export function isMarker(line: string): boolean {
-  const t = line.trim();
-  return t === "" || /^(?:…|\.\.\.)/.test(t) || /^\[[a-z][\w -]*\] /.test(t) ||
-    /^\(\d+ /.test(t) || /lines? (?:folded|omitted|hidden|removed|elided)/.test(t) ||
-    /^\S+ \(\d+\):$/.test(t);
+interface Finding {
+  rule: string;
+  source: string;
+  line: string;
+  kind: Exclude<AuditKind, "kept">;
 }
 
-const normal = (line: string) => stripAnsi(line).trim();
-/** What a group adds around a kept line: a count after it (`(x3)`, `×3`, `(3)`, `(3):`). */
-const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\):?)$/;
+/** A line's kind in the audit: the engine's, or rendered from JSON. */
+type AuditKind = Kind | "json";
 
-/** How a line the engine emits relates to the lines it was given. */
-export type Kind = "kept" | "cut" | "rewritten" | "json";
-
-/**
- * `kept`: the line keeps an input line as printed — equal to one (indentation aside), that line
- * with a count after it, a line containing a whole input line (an indented group member, a join
- * of several), or an input line's leading part cut with an ellipsis. `cut`: a part of an input
- * line as printed, the rest dropped (a group header quoting a message, a hint or a timing cut
- * off) — what was kept is verbatim, what was cut is lost. `rewritten`: neither.
- */
 /**
  * Every line of every string in the JSON of `lines` (a document or JSON lines), trimmed, blank
  * ones left out: what a rendering of that JSON can copy verbatim.
@@ -107,28 +100,10 @@ export function jsonStrings(lines: string[]): Set<string> {
 }
 
 /** A line a `json` stage emits: rendered from JSON when it carries one of `strings` whole. */
-function jsonKindOf(line: string, strings: Set<string>): Kind {
+function jsonKindOf(line: string, strings: Set<string>): AuditKind {
   const t = normal(line);
   for (const s of strings) if (t.includes(s)) return "json";
   return "rewritten";
-}
-
-function kindOf(line: string, inputs: Set<string>, long: string[]): Kind {
-  const t = normal(line);
-  const bare = t.replace(COUNT, "");
-  if (inputs.has(t) || inputs.has(bare)) return "kept";
-  const cut = /^(.*?)\s*(?:…|\.\.\.)/.exec(t);
-  if (cut && cut[1].length >= 20 && long.some((l) => l.startsWith(cut[1]))) return "kept";
-  if (long.some((l) => t.includes(l))) return "kept";
-  if (bare.length >= 8 && long.some((l) => l.includes(bare))) return "cut";
-  return "rewritten";
-}
-
-interface Finding {
-  rule: string;
-  source: string;
-  line: string;
-  kind: Exclude<Kind, "kept">;
 }
 
 export async function audit(): Promise<{ findings: Finding[]; runs: Map<string, number> }> {
@@ -144,20 +119,27 @@ export async function audit(): Promise<{ findings: Finding[]; runs: Map<string, 
   const runs = new Map<string, number>();
   for (const c of cases) {
     const stages = engine.trace(c.command, c.text, { failed: c.failed });
-    for (const stage of stages.slice(1)) {
-      if (stage.type === "cut") continue;
-      runs.set(stage.name, (runs.get(stage.name) ?? 0) + 1);
-      const inputs = new Set(stage.input.map(normal));
-      const long = [...inputs].filter((l) => l.length >= 8);
-      const strings = stage.type === "json" ? jsonStrings(stage.input) : null;
-      const seen = new Set<string>();
-      for (const line of stage.output) {
-        if (seen.has(line) || isMarker(line)) continue;
-        seen.add(line);
-        let kind = kindOf(line, inputs, long);
-        if (kind !== "kept" && strings) kind = jsonKindOf(line, strings);
-        if (kind !== "kept") findings.push({ rule: stage.name, source: c.source, line, kind });
-      }
+    // What the rules received (after the sanitising step, or the huge-line cut) against what the
+    // chain finally emits (after the guard): each line neither kept nor a marker is charged to the
+    // first stage that emitted it.
+    const rules = stages.filter((s) => s.type !== "sanitize" && s.type !== "cut");
+    const steps = rules.filter((s) => s.type !== "guard");
+    if (!steps.length) continue;
+    for (const stage of steps) runs.set(stage.name, (runs.get(stage.name) ?? 0) + 1);
+    const inputs = new Set(steps[0].input.map(normal));
+    const long = [...inputs].filter((l) => l.length >= 8);
+    const emitted = steps.map((s) => new Set(s.output));
+    const markers = engine.match(c.command).flatMap((rule) => rule.markers ?? []);
+    const strings = steps.some((s) => s.type === "json") ? jsonStrings(steps[0].input) : null;
+    const seen = new Set<string>();
+    for (const line of rules.at(-1)!.output) {
+      if (seen.has(line) || isMarker(line) || markers.some((m) => m.test(normal(line)))) continue;
+      seen.add(line);
+      let kind: AuditKind = kindOf(line, inputs, long);
+      if (kind !== "kept" && strings) kind = jsonKindOf(line, strings);
+      if (kind === "kept") continue;
+      const by = steps[emitted.findIndex((lines) => lines.has(line))] ?? steps.at(-1)!;
+      findings.push({ rule: by.name, source: c.source, line, kind });
     }
   }
   return { findings, runs };
@@ -173,7 +155,7 @@ if (import.meta.main) {
     if (only && f.rule !== only) continue;
     byRule.set(f.rule, [...byRule.get(f.rule) ?? [], f]);
   }
-  const count = (fs: Finding[], kind: Kind) => fs.filter((f) => f.kind === kind).length;
+  const count = (fs: Finding[], kind: AuditKind) => fs.filter((f) => f.kind === kind).length;
   const rows = [...byRule].sort((a, b) =>
     count(b[1], "rewritten") - count(a[1], "rewritten") || b[1].length - a[1].length
   );
@@ -196,7 +178,7 @@ if (import.meta.main) {
       } | ${cases} | ${examples.join(" ")} |`,
     );
   }
-  const total = (kind: Kind) => rows.reduce((n, [, fs]) => n + count(fs, kind), 0);
+  const total = (kind: AuditKind) => rows.reduce((n, [, fs]) => n + count(fs, kind), 0);
   console.log(
     `\nrewritten lines ${total("rewritten")}, cut lines ${total("cut")}, rendered from JSON ${
       total("json")

@@ -9,6 +9,7 @@ import type { CompiledRule } from "./rule.ts";
 import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
 import type { Pattern } from "./regex.ts";
+import { JSON_START, keepAsPrinted, KeptLines, type Restore } from "./verbatim.ts";
 import {
   type Confidence,
   type FilterStats,
@@ -28,6 +29,11 @@ export interface EngineOptions {
   label?: string;
   /** Run the generic pass on outputs no rule matches (`[tools.filters] generic`). @default true */
   generic?: boolean;
+  /**
+   * Put every emitted line a rule rewrote or cut back as printed (the guard). Off only where a
+   * strategy's own stage is under test. @default true
+   */
+  guard?: boolean;
 }
 
 /** One step of `FilterEngine.trace`. */
@@ -39,6 +45,8 @@ export interface StageTrace {
   input: string[];
   output: string[];
   confidence: Confidence;
+  /** The guard's step: the emitted lines it put back as printed. */
+  restored?: Restore[];
 }
 
 export interface FilterOutcome {
@@ -58,6 +66,28 @@ function chainConfidence(results: Confidence[]): Confidence {
   const acted = results.filter((c) => c !== "fallback");
   return acted.length ? acted.reduce(worstConfidence, "full") : "fallback";
 }
+
+/** The name of the guard's step in a trace. */
+const GUARD = "guard (kept lines as printed)";
+
+/**
+ * Whether the guard runs after the rules: not when one of them declares its output a rendering,
+ * nor on JSON or JSON lines (a renderer's text has no printed line to go back to; the input's
+ * raw JSON would come back). `first` is a line of the input's start.
+ */
+function guards(rules: CompiledRule[], first: string): boolean {
+  return !rules.some((rule) => rule.rendered) && !JSON_START.test(sanitizeLine(first).trim());
+}
+
+/** The first non-blank line of a text (cheap: it reads only the start). */
+function firstLine(body: string): string {
+  const start = body.search(/\S/);
+  if (start < 0) return "";
+  const end = body.indexOf("\n", start);
+  return body.slice(start, end < 0 ? body.length : end);
+}
+
+const markersOf = (rules: CompiledRule[]) => rules.flatMap((rule) => rule.markers ?? []);
 
 /** The name of the generic folds' stage after the rules in a trace. */
 const AFTER_RULES = "generic (after rules)";
@@ -104,6 +134,7 @@ export class FilterEngine {
   readonly enabled: boolean;
   readonly securityEnabled: boolean;
   readonly generic: boolean;
+  readonly guard: boolean;
   /** The counters `filterToolOutput` records into by default. */
   readonly counters = new FilterCounters();
   #extra: Pattern[];
@@ -114,6 +145,7 @@ export class FilterEngine {
     this.enabled = options.enabled ?? true;
     this.securityEnabled = options.security ?? true;
     this.generic = options.generic ?? true;
+    this.guard = options.guard ?? true;
     this.#extra = options.extraPatterns ?? [];
     this.#label = options.label ?? "shell";
   }
@@ -149,6 +181,7 @@ export class FilterEngine {
           failed,
           after: this.#after(command, rules),
           command,
+          guard: this.guard,
         }));
       } catch (error) {
         // V8 throws RangeError when a built-in pattern's backtracking outgrows its stack on a
@@ -162,6 +195,7 @@ export class FilterEngine {
             failed,
             after: this.#after(command, rules),
             command,
+            guard: this.guard,
           }));
           confidence = "partial";
         } catch (again) {
@@ -250,8 +284,24 @@ export class FilterEngine {
       }
       return true;
     };
+    // The guard puts every kept line back as printed, over the whole chain (as filter() does).
+    const guarded = (input: string[], out: StageTrace[]): StageTrace[] => {
+      const first = input.find((l) => l.trim() !== "") ?? "";
+      if (!this.guard || !rules.length || !out.length || !guards(rules, first)) return out;
+      const last = out.at(-1)!.output;
+      const { lines, restored } = keepAsPrinted(input, last, { markers: markersOf(rules) });
+      if (!restored.length) return out;
+      return [...out, {
+        name: GUARD,
+        type: "guard",
+        input: last,
+        output: lines,
+        confidence: out.at(-1)!.confidence,
+        restored,
+      }];
+    };
     const firstTry: StageTrace[] = [];
-    if (run(lines, firstTry)) return [...traces, ...firstTry];
+    if (run(lines, firstTry)) return [...traces, ...guarded(lines, firstTry)];
     const cut = lines.map((line) => line.length > HUGE_LINE ? cutMiddle(line) : line);
     const cutTrace: StageTrace = {
       name: "huge lines",
@@ -261,7 +311,7 @@ export class FilterEngine {
       confidence: "partial",
     };
     const secondTry: StageTrace[] = [];
-    if (run(cut, secondTry)) return [...traces, cutTrace, ...secondTry];
+    if (run(cut, secondTry)) return [...traces, cutTrace, ...guarded(cut, secondTry)];
     const failedAt = stages[secondTry.length];
     traces.push({
       name: failedAt.name,
@@ -433,25 +483,41 @@ function cutHugeLines(body: string): string {
 function runRules(
   rules: CompiledRule[],
   body: string,
-  options: { failed: boolean; after: boolean; command: string },
+  options: { failed: boolean; after: boolean; command: string; guard: boolean },
 ): { text: string; confidence: Confidence } {
   const { failed } = options;
   const output = new Output();
+  const guard = options.guard && guards(rules, firstLine(body))
+    ? new KeptLines({ markers: markersOf(rules) })
+    : null;
+  const sink = guard
+    ? (line: string) => {
+      guard.emitted(line);
+      output.push(line);
+    }
+    : output.push;
   const passed: string[][] = rules.map(() => []);
   // The generic folds after the rules change no rule's verdict (only a Fallback, below).
   const after = options.after
-    ? genericStage({ emit: output.push, failed }, undefined, {
+    ? genericStage({ emit: sink, failed }, undefined, {
       after: true,
       command: options.command,
     })
     : null;
-  const stages = chain(rules, failed, after ? after.push : output.push, passed);
-  walkLines(body, (line) => stages[0].push(line));
+  const stages = chain(rules, failed, after ? after.push : sink, passed);
+  walkLines(body, (line) => {
+    guard?.input(line);
+    stages[0].push(line);
+  });
   let confidence = chainConfidence(stages.map((stage) => stage.finish()));
   // Rules that all passed their input on leave a Fallback; folds after them make it Partial.
   if (after?.finish() === "partial" && confidence === "fallback") confidence = "partial";
   // A filter must never make the output bigger than what it replaces.
-  const text = output.length > body.length ? sanitize(body) : output.text();
+  let text = output.length > body.length ? sanitize(body) : output.text();
+  if (guard && output.length <= body.length) {
+    text = guard.restore(text, (fn) => walkLines(body, fn)).text;
+    if (text.length > body.length) text = sanitize(body);
+  }
   return {
     text: keepEvidence(body, text, failed, passed.findLast((lines) => lines.length)),
     confidence,

@@ -11,6 +11,7 @@ import type { FilterEngine, StageTrace } from "./engine.ts";
 import { compilePattern, type Pattern } from "./regex.ts";
 import type { CompiledRule } from "./rule.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
+import type { Restore } from "./verbatim.ts";
 
 /** Lines listed per stage and direction; the rest are counted. */
 const MAX_LISTED = 200;
@@ -40,6 +41,7 @@ function explainStage(
   rule: CompiledRule | undefined,
   failed: boolean,
 ): string[] {
+  if (trace.restored) return explainGuard(trace.restored);
   const { removed, added } = difference(trace.input, trace.output);
   const isRule = rule !== undefined && trace.type === rule.strategy.type;
   // The generic pass and its folds after the rules are named as they are; a rule with its type,
@@ -127,6 +129,23 @@ function unmatchedRules(engine: FilterEngine, command: string): string[] {
     `your rules that do not match ${candidates.map((c) => JSON.stringify(c)).join(" or ")}:`,
     ...mine.map((rule) => `  ${rule.name}: ${rule.matchText ?? "?"} (${rule.at})`),
   ];
+}
+
+/** The guard's step: each emitted line it put back as printed, or dropped as already shown. */
+function explainGuard(restored: Restore[]): string[] {
+  const out = [
+    `guard: ${restored.length} emitted line${
+      restored.length === 1 ? "" : "s"
+    } put back as printed (a rule rewrote or cut them)`,
+  ];
+  for (const { emitted, restored: line } of restored.slice(0, MAX_LISTED)) {
+    out.push(`  ~ ${emitted}`);
+    out.push(
+      line === null ? `    dropped: its input line is already in the output` : `  = ${line}`,
+    );
+  }
+  if (restored.length > MAX_LISTED) out.push(`  … ${restored.length - MAX_LISTED} more`);
+  return out;
 }
 
 /** Lines of `before` missing from `after` and lines of `after` not in `before`, counted. */

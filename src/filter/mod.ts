@@ -45,6 +45,15 @@ export {
 } from "./regex.ts";
 export { matchCandidates } from "./command.ts";
 export { countLines, sanitize, stripAnsi } from "./sanitize.ts";
+export {
+  isMarker,
+  keepAsPrinted,
+  KeptLines,
+  type Kind,
+  kindOf,
+  normalLine,
+  type Restore,
+} from "./verbatim.ts";
 export { compileExtraPatterns, SecurityScanner } from "./security.ts";
 export { STRATEGY_TYPES, StrategyConfig } from "./strategies/mod.ts";
 export { type Confidence, type FilterStats, worstConfidence } from "./types.ts";

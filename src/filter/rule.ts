@@ -8,6 +8,7 @@ import { describeRuleIssues } from "./rule_errors.ts";
 import { compileStrategy, patternField, StrategyConfig } from "./strategies/mod.ts";
 import { type CompiledStrategy, RuleFieldError } from "./types.ts";
 import { checkOptionNeeds } from "./option_needs.ts";
+import { templateMarker } from "./verbatim.ts";
 
 export const MatchConfig = z.object({
   exact: z.string().min(1).optional().describe("The command equals this string"),
@@ -27,8 +28,14 @@ export const RuleConfig = z.object({
   generic: z.boolean().default(true).describe(
     "Run the safe generic folds (repeated lines, library stack frames, system-header notes, long lines) after the rule",
   ),
+  rendered: z.boolean().default(false).describe(
+    "The rule's output is a rendering of the input, not lines of it: the engine does not put emitted lines back as printed",
+  ),
 }).strict();
 export type RuleConfig = z.infer<typeof RuleConfig>;
+
+/** The strategy keys whose text the engine emits as a summary of what a rule removed. */
+const TEMPLATE_KEYS = ["summary", "on_empty", "results_fold"];
 
 export interface CompiledRule {
   readonly name: string;
@@ -45,6 +52,10 @@ export interface CompiledRule {
   readonly replaces?: string;
   /** The strategy as configured, for `--explain` to say which pattern removed a line. */
   readonly config?: StrategyConfig;
+  /** Its output is a rendering: the guard that keeps lines as printed leaves it alone. */
+  readonly rendered?: boolean;
+  /** Patterns of the lines its own templates produce (summaries, `on_empty`): engine markers. */
+  readonly markers?: RegExp[];
   matches(candidate: string): boolean;
 }
 
@@ -89,6 +100,11 @@ export function compileRule(
       config: config.strategy,
       // As it is written in TOML: a literal string where it can be one.
       matchText: `${kind} ${text!.includes("'") ? JSON.stringify(text) : `'${text}'`}`,
+      rendered: config.rendered,
+      markers: TEMPLATE_KEYS.flatMap((key) => {
+        const template = (config.strategy as Record<string, unknown>)[key];
+        return typeof template === "string" && template.trim() ? [templateMarker(template)] : [];
+      }),
       matches: matcher,
     };
   } catch (error) {

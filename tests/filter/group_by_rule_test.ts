@@ -17,7 +17,7 @@ Deno.test("group_by_rule second in a chain falls back to its input: the first st
       "t",
     ),
   ];
-  const engine = new FilterEngine(rules, { security: false });
+  const engine = new FilterEngine(rules, { security: false, guard: false });
   const out = engine.filter(
     "cmd",
     "drop 1\nkeep \x1b[31mred\x1b[0m\n[stderr] err line\n\n\n\ndrop 2\nlast",
@@ -92,7 +92,7 @@ Deno.test("continuation_pattern keeps a one-line diagnostic's follow-up lines un
       continuation_pattern: "^\\s{2,}\\S",
     },
   }, "t");
-  const engine = new FilterEngine([rule], { security: false });
+  const engine = new FilterEngine([rule], { security: false, guard: false });
   const input = [
     "a.x:1: R1 first problem, described at some length so that grouping pays",
     "  because of this",
@@ -124,9 +124,10 @@ Deno.test("continuation_pattern keeps a one-line diagnostic's follow-up lines un
       line_pattern: "^(?P<loc>\\S+:\\d+): (?P<rule>R\\d+) (?P<msg>.+)$",
     },
   }, "t");
-  const text =
-    new FilterEngine([plain], { security: false }).filter("lint", input, { failed: true })
-      .text;
+  const text = new FilterEngine([plain], { security: false, guard: false }).filter("lint", input, {
+    failed: true,
+  })
+    .text;
   expect(text).not.toContain("  a.x:1\n    because of this");
 });
 
@@ -141,7 +142,7 @@ Deno.test("when grouping saves nothing the findings stay as printed, without the
       line_pattern: "^(?P<loc>\\S+:\\d+) (?P<rule>R\\d+) (?P<msg>.+)$",
     },
   }, "t");
-  const engine = new FilterEngine([rule], { security: false });
+  const engine = new FilterEngine([rule], { security: false, guard: false });
   // Three findings under three rules: a group line each would only add to them.
   const input = "f:1 R1 one\n\nf:2 R2 two\nFor more information: see the wiki\n\nf:3 R3 three\n";
   const out = engine.filter("lint", input, { failed: true });
@@ -174,7 +175,7 @@ function lintEngine(strategy: Record<string, unknown>): FilterEngine {
       ...strategy,
     },
   }, "t");
-  return new FilterEngine([rule], { security: false });
+  return new FilterEngine([rule], { security: false, guard: false });
 }
 
 Deno.test("group_by_rule shows every location as printed, absolute paths whole", () => {
@@ -286,7 +287,7 @@ Deno.test("group_by_rule: a start line's `loc` is the location, the message come
       end_pattern: "^\\S",
     },
   }, "t");
-  const engine = new FilterEngine([rule], { security: false });
+  const engine = new FilterEngine([rule], { security: false, guard: false });
   const input = [
     "a.js:1:2 style/noVar",
     "  ! Use let or const.",

@@ -91,8 +91,8 @@ Deno.test("npm install keeps engine warnings and skipped install scripts", () =>
     "npm warn install-scripts   esbuild@0.21.5 (postinstall: node install.js)",
   ];
   const out = filter("npm install", input.join("\n"));
-  // Everything stays but the deprecation notice, the blank line and the install's duration.
-  expect(out).toBe([...input.slice(1, 6), "added 118 packages", ...input.slice(8)].join("\n"));
+  // Everything stays as printed but the deprecation notice and the blank line.
+  expect(out).toBe([...input.slice(1, 6), ...input.slice(7)].join("\n"));
   const pnpm = "Packages: +3\n+++\n│   Ignored build scripts: esbuild.   │\nDone in 1.2s";
   expect(filter("pnpm install", pnpm)).toContain("Ignored build scripts: esbuild.");
 });
@@ -170,8 +170,10 @@ Deno.test("a pytest class test's failure keeps its name as printed beside its id
   const out = filter("pytest", input, true);
   expect(out).toContain("CartTests.test_total");
   expect(out).toContain("tests/test_cart.py::CartTests::test_total");
-  // The short summary's line, as printed up to its message, heads the failure it repeats.
-  expect(out).toContain("FAILED tests/test_cart.py::test_empty\nE       assert 0 == 1");
+  // The short summary's line, as printed, heads the failure it repeats.
+  expect(out).toContain(
+    "FAILED tests/test_cart.py::test_empty - assert 0 == 1\nE       assert 0 == 1",
+  );
   expect(out).not.toContain("test_empty ___");
 });
 
@@ -186,6 +188,8 @@ Deno.test("a clean make build keeps its compiler commands, the link step include
   // With warnings grouped, the command lines around them go.
   const warned = [
     "cc -Wall -c -o build/a.o src/a.c",
+    "cc -Wall -c -o build/b.o src/b.c",
+    "cc -Wall -c -o build/c.o src/c.c",
     ...Array.from(
       { length: 4 },
       (_, i) => `src/a${i}.c:2:5: warning: unused variable ‘x’ [-Wunused-variable]`,

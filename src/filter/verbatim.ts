@@ -1,0 +1,338 @@
+/**
+ * Kept lines as printed. Whoever reads a filtered output (an agent, a grader) looks for lines
+ * copied verbatim from the raw output, so a line a rule keeps must stay as the command printed
+ * it. This module says how an emitted line relates to the lines the rules received (`kindOf`,
+ * `isMarker`: what `bench/rewrites.ts` audits) and is the engine's guard (`KeptLines`): after the
+ * rules ran, every emitted line that is neither an input line as printed nor an engine marker
+ * goes back to the input line it came from — whatever a rule's stages did to it.
+ */
+import { stripAnsi } from "./sanitize.ts";
+
+/**
+ * Lines the engine adds about what it did, not copied from the output: folds (`… 12 lines
+ * folded …`, `... 3 more`), the stats line and bracketed summaries (`[zeph] …`), counts of what
+ * was left out (`(4 more)`, `(12 unique lines of 40)`), and a group's header (`TS2322 (3):`,
+ * `Type 'x' is not assignable (3):`, `src/a.ts:`).
+ */
+export function isMarker(line: string): boolean {
+  const t = line.trim();
+  return t === "" || /^(?:…|\.\.\.)/.test(t) || /^\[[a-z][\w -]*\] /.test(t) ||
+    /^\(\d+ /.test(t) || /lines? (?:folded|omitted|hidden|removed|elided)/.test(t) ||
+    / \(\d+\):$/.test(t) || /^\S+:$/.test(t);
+}
+
+/** An output line as compared with the input: ANSI escapes removed, ends trimmed. */
+export const normalLine = (line: string): string => stripAnsi(line).trim();
+
+/** What a group adds around a kept line: a count after it (`(x3)`, `×3`, `(3)`, `(3):`). */
+const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\):?)$/;
+/** A long line cut with an ellipsis keeps at least this many characters before it. */
+const CUT_PREFIX = 20;
+
+/** The part of a line before an ellipsis that cuts it, when long enough to be an input line's head. */
+function cutHead(t: string): string | null {
+  const cut = /^(.*?)\s*(?:…|\.\.\.)/.exec(t);
+  return cut && cut[1].length >= CUT_PREFIX ? cut[1] : null;
+}
+
+/** How a line the engine emits relates to the lines it was given. */
+export type Kind = "kept" | "cut" | "rewritten";
+
+/**
+ * `kept`: the line keeps an input line as printed — equal to one (indentation aside), that line
+ * with a count after it, a line containing a whole input line (an indented group member, a join
+ * of several), or an input line's leading part cut with an ellipsis. `cut`: a part of an input
+ * line as printed, the rest dropped (a hint or a timing cut off) — what was kept is verbatim,
+ * what was cut is lost. `rewritten`: neither. `inputs` are the normalised input lines, `long`
+ * those of at least 8 characters. For audits: it compares with every input line.
+ */
+export function kindOf(line: string, inputs: Set<string>, long: string[]): Kind {
+  const t = normalLine(line);
+  const bare = t.replace(COUNT, "");
+  if (inputs.has(t) || inputs.has(bare)) return "kept";
+  const head = cutHead(t);
+  if (head && long.some((l) => l.startsWith(head))) return "kept";
+  if (long.some((l) => t.includes(l))) return "kept";
+  if (bare.length >= 8 && long.some((l) => l.includes(bare))) return "cut";
+  return "rewritten";
+}
+
+/** One emitted line the guard put back as printed (`restored` null: already in the output). */
+export interface Restore {
+  emitted: string;
+  restored: string | null;
+}
+
+/** A rule's summary template (`ruff: {#} issues`) as the pattern of the lines it produces. */
+export function templateMarker(template: string): RegExp {
+  const escaped = template.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${escaped.replace(/\\\{[^}]*\\\}/g, ".*")}$`);
+}
+
+/** The start of a JSON document or of a JSON line: `{"`, `{`, `[`, `[{`, `["`, `[1`. */
+export const JSON_START = /^(?:\{\s*(?:"|\}|$)|\[\s*(?:\{|\[|"|-?\d|\]|$))/;
+
+/** Words compared, case aside: runs of letters, digits and underscores (`x_spec`, `rb`, `26`). */
+const WORD = /[\p{L}\p{N}_]+/gu;
+/** Emitted lines the guard looks for a source of; past it, lines stay as emitted. */
+export const MAX_GUARDED = 20_000;
+/** Word comparisons the search may make in all; past it, lines stay as emitted. */
+const MAX_WORK = 4_000_000;
+/** Candidate source lines remembered per emitted line (the first ones in input order). */
+const CANDIDATES = 64;
+/** Recent input lines an emitted line is compared with as it streams by. */
+const RECENT = 8;
+
+interface Suspect {
+  index: number;
+  line: string;
+  text: string;
+  words?: string[];
+  /** The source lines found, in input order (at most `CANDIDATES`). */
+  found: Found[];
+}
+
+/** An input line containing every word of an emitted line: normalised, as printed, its index. */
+interface Found {
+  text: string;
+  line: string;
+  at: number;
+  /** How many distinct words it has. */
+  words: number;
+}
+
+export interface KeptLinesOptions {
+  /** Patterns of lines the matched rules' own templates produce (never restored). */
+  markers?: RegExp[];
+  /** Emitted lines searched for a source at most. @default MAX_GUARDED */
+  cap?: number;
+}
+
+/**
+ * The guard over one chain's output. Streaming: `input` receives each line the rules receive,
+ * `emitted` each line they emit (in order), and `restore` runs once at the end, given the
+ * output's text and a way to walk the input again. An emitted line equal to a recent input line
+ * costs nothing; the others are checked against the input in one pass (an input line as printed,
+ * with a count after it, or cut with an ellipsis), and those left are looked up by their rarest
+ * word in a second pass: the input line containing every word of the emitted line (in any order)
+ * replaces it — preferring one not already in the output, then one with the fewest other words,
+ * then the first after the source of the line restored before it, then the shortest; each input
+ * line at most once. A line with no such source (a join of several lines, a summary) stays as emitted.
+ */
+export class KeptLines {
+  #recent: string[] = [];
+  #inputs = 0;
+  #count = 0;
+  #suspects: Suspect[] = [];
+  #markers: RegExp[];
+  #cap: number;
+
+  constructor(options: KeptLinesOptions = {}) {
+    this.#markers = options.markers ?? [];
+    this.#cap = options.cap ?? MAX_GUARDED;
+  }
+
+  readonly input = (line: string): void => {
+    this.#recent[this.#inputs++ % RECENT] = line;
+  };
+
+  readonly emitted = (line: string): void => {
+    const index = this.#count++;
+    // A line with newlines in it is several lines of the text, left as emitted.
+    if (line.includes("\n")) {
+      this.#count += line.split("\n").length - 1;
+      return;
+    }
+    if (this.#recent.includes(line) || isMarker(line)) return;
+    const text = normalLine(line);
+    if (this.#markers.some((m) => m.test(text))) return;
+    this.#suspects.push({ index, line, text, found: [] });
+  };
+
+  /**
+   * The output with emitted lines restored (`text` split on newlines is the emitted lines in
+   * order, trailing blank ones left out), and what was restored.
+   */
+  restore(
+    text: string,
+    walk: (fn: (line: string) => void) => void,
+  ): { text: string; restored: Restore[] } {
+    const open = this.#unkept(walk);
+    if (!open.length) return { text, restored: [] };
+    this.#search(open, walk);
+    const inOutput = this.#inOutput(text, open);
+    const used = new Set<number>();
+    const replace = new Map<number, string | null>();
+    const restored: Restore[] = [];
+    // Outputs keep their input's order: the next source after the previous one restored is the
+    // likeliest (a tree's `mod.ts` under the directory just shown, not under another).
+    let last = -1;
+    for (const s of open) {
+      const free = s.found.length === 1
+        ? (used.has(s.found[0].at) ? [] : s.found)
+        : s.found.filter((f) => !used.has(f.at));
+      const fresh = free.filter((f) => !inOutput.has(f.text));
+      const some = fresh.length ? fresh : free;
+      // The fewest words beyond the emitted line's: `agent` comes from `├── agent`, not `agent.ts`.
+      const fewest = Math.min(...some.map((f) => f.words));
+      const pool = some.filter((f) => f.words === fewest);
+      const source = pool.find((f) => f.at > last) ??
+        pool.reduce<Found | undefined>(
+          (a, b) => a && a.text.length <= b.text.length ? a : b,
+          undefined,
+        );
+      if (!source) continue;
+      used.add(source.at);
+      last = source.at;
+      const twice = inOutput.has(source.text);
+      replace.set(s.index, twice ? null : source.line);
+      inOutput.add(source.text);
+      restored.push({ emitted: s.line, restored: twice ? null : source.line });
+    }
+    if (!replace.size) return { text, restored };
+    const lines: string[] = [];
+    let index = 0;
+    for (const line of text.split("\n")) {
+      const to = replace.has(index) ? replace.get(index)! : line;
+      if (to !== null) lines.push(to);
+      index++;
+    }
+    return { text: lines.join("\n"), restored };
+  }
+
+  /** The suspects no input line keeps as printed (one pass over the input). */
+  #unkept(walk: (fn: (line: string) => void) => void): Suspect[] {
+    if (!this.#suspects.length) return [];
+    const exact = new Map<string, Suspect[]>();
+    const heads = new Map<string, { head: string; s: Suspect }[]>();
+    const kept = new Set<Suspect>();
+    const add = (key: string, s: Suspect) => {
+      const list = exact.get(key);
+      if (list) list.push(s);
+      else exact.set(key, [s]);
+    };
+    for (const s of this.#suspects) {
+      add(s.text, s);
+      const bare = s.text.replace(COUNT, "");
+      if (bare !== s.text) add(bare, s);
+      const head = cutHead(s.text);
+      if (head) {
+        const key = head.slice(0, CUT_PREFIX);
+        heads.set(key, [...heads.get(key) ?? [], { head, s }]);
+      }
+    }
+    walk((line) => {
+      const t = line.includes("\x1b") ? normalLine(line) : line.trim();
+      const same = exact.get(t);
+      if (same) { for (const s of same) kept.add(s); }
+      if (heads.size && t.length >= CUT_PREFIX) {
+        for (const { head, s } of heads.get(t.slice(0, CUT_PREFIX)) ?? []) {
+          if (t.startsWith(head)) kept.add(s);
+        }
+      }
+    });
+    return this.#suspects.filter((s) => !kept.has(s));
+  }
+
+  /** Finds each open line's candidate sources (a second pass over the input, bounded). */
+  #search(open: Suspect[], walk: (fn: (line: string) => void) => void): void {
+    // Each line is looked up by its word the fewest other open lines share (the longest of
+    // those): lines differing only in a number do not all wait on their common word.
+    const searched = open.slice(0, this.#cap);
+    const shared = new Map<string, number>();
+    for (const s of searched) {
+      s.words = [...new Set(s.text.toLowerCase().match(WORD) ?? [])];
+      for (const w of s.words) shared.set(w, (shared.get(w) ?? 0) + 1);
+    }
+    const byKey = new Map<string, Suspect[]>();
+    for (const s of searched) {
+      if (!s.words!.length) continue;
+      const key = s.words!.reduce((a, b) => {
+        const d = shared.get(b)! - shared.get(a)!;
+        return d < 0 || (d === 0 && b.length > a.length) ? b : a;
+      });
+      const list = byKey.get(key);
+      if (list) list.push(s);
+      else byKey.set(key, [s]);
+    }
+    if (!byKey.size) return;
+    // A few keys: a line is split into words only when it contains one of them.
+    // The key as each open line spells it, in lower case, capitals and capitalised: a line's
+    // case is looked at only when it may hold one.
+    const spelled = (k: string, s: Suspect) =>
+      s.text.match(WORD)?.find((w) => w.toLowerCase() === k) ?? k;
+    const keys = byKey.size <= 16
+      ? [
+        ...new Set([...byKey].flatMap(([k, list]) => [
+          k,
+          k.toUpperCase(),
+          k[0].toUpperCase() + k.slice(1),
+          ...list.map((s) => spelled(k, s)),
+        ])),
+      ]
+      : null;
+    let work = 0;
+    let at = -1;
+    walk((line) => {
+      at++;
+      if (work > MAX_WORK) return;
+      if (keys && !keys.some((k) => line.includes(k))) return;
+      const lower = line.toLowerCase();
+      const t = line.includes("\x1b") ? normalLine(line) : line.trim();
+      // A JSON line is no line as printed of what a renderer shows from it.
+      if (JSON_START.test(t)) return;
+      const words = (lower.includes("\x1b") ? t.toLowerCase() : lower).match(WORD);
+      if (!words) return;
+      work += words.length;
+      // A short line's words are searched as they are; a long one's through a set.
+      let have: { has(w: string): boolean } | null = null;
+      const found = () => ({ text: t, line: line.trimEnd(), at, words: new Set(words).size });
+      for (const word of words) {
+        const waiting = byKey.get(word);
+        if (!waiting) continue;
+        have ??= words.length <= 16 ? { has: (w) => words.includes(w) } : new Set(words);
+        for (const s of waiting) {
+          work += s.words!.length;
+          if (!s.words!.length || s.found.length >= CANDIDATES || s.found.at(-1)?.at === at) {
+            continue;
+          }
+          if (s.words!.every((w) => have!.has(w))) s.found.push(found());
+        }
+      }
+    });
+  }
+
+  /** Which of the candidate sources' texts the output already holds (one pass over it). */
+  #inOutput(text: string, open: Suspect[]): Set<string> {
+    const wanted = new Set<string>();
+    for (const s of open) for (const f of s.found) wanted.add(f.text);
+    const present = new Set<string>();
+    if (!wanted.size) return present;
+    for (let start = 0; start < text.length;) {
+      let end = text.indexOf("\n", start);
+      if (end < 0) end = text.length;
+      const t = normalLine(text.slice(start, end));
+      if (wanted.has(t)) present.add(t);
+      start = end + 1;
+    }
+    return present;
+  }
+}
+
+/** The guard over lines held in arrays (`FilterEngine.trace`): the same result as streaming. */
+export function keepAsPrinted(
+  input: string[],
+  output: string[],
+  options: KeptLinesOptions = {},
+): { lines: string[]; restored: Restore[] } {
+  const guard = new KeptLines(options);
+  for (const line of output) guard.emitted(line);
+  // Blank lines at the end are not part of a text, as the streaming output drops them.
+  let end = output.length;
+  while (end > 0 && output[end - 1].trim() === "") end--;
+  const { text, restored } = guard.restore(
+    output.slice(0, end).join("\n"),
+    (fn) => input.forEach((line) => fn(line)),
+  );
+  return { lines: end ? text.split("\n") : [], restored };
+}

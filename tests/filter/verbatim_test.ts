@@ -1,0 +1,205 @@
+/**
+ * The engine's guard: every line a rule keeps reaches the reader as the command printed it,
+ * whatever the rule's stages did to it; what the engine adds (markers, summaries) and lines with
+ * no single source (joins) stay as emitted; JSON input and rendered rules are left alone.
+ */
+import { expect } from "expect";
+import {
+  type CompiledRule,
+  compileRule,
+  explainFilter,
+  FilterEngine,
+  KeptLines,
+} from "../../src/filter/mod.ts";
+import type { StageContext } from "../../src/filter/types.ts";
+
+const rule = (strategy: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  compileRule({ name: "t", match: { prefix: "cmd" }, strategy, ...extra }, "test");
+const rewrite = (pattern: string, to: string) => ({
+  type: "strip_noise",
+  patterns: ["^noise"],
+  rewrite: [{ pattern, to }],
+});
+const filter = (rules: CompiledRule[], input: string[], failed = false) =>
+  new FilterEngine(rules, { security: false, generic: false })
+    .filter("cmd", input.join("\n"), { failed }).text.split("\n");
+
+/** A rule whose stage hands its lines to `reshape` at the end (glues, joins, summaries). */
+function reshaping(reshape: (lines: string[]) => string[]): CompiledRule {
+  return {
+    name: "reshape",
+    source: "test",
+    matches: (c) => c.startsWith("cmd"),
+    strategy: {
+      type: "reshape",
+      createStage(ctx: StageContext) {
+        const lines: string[] = [];
+        return {
+          push: (line) => void lines.push(line),
+          finish() {
+            for (const line of reshape(lines)) ctx.emit(line);
+            return "full";
+          },
+        };
+      },
+    },
+  };
+}
+
+Deno.test("a rewrite that strips a line's decoration gets the line back as printed", () => {
+  const input = [
+    "noise",
+    "TASK [nginx : install] *********************************************************",
+    "ok: [web1]",
+  ];
+  const out = filter([rule(rewrite("^(?P<t>TASK \\[[^\\]]+\\]) \\*+$", "{t}"))], input);
+  expect(out).toEqual(input.slice(1));
+});
+
+Deno.test("a rewrite that changes a word's case gets the line back as printed", () => {
+  const head = "src/app.ts:7:18 lint/complexity/useArrowFunction  FIXABLE  ━━━━━━━━━━━━━━━━━━━━";
+  const strategy = rewrite("^(?P<at>\\S+ \\S+)  FIXABLE  ━+$", "{at} (fixable)");
+  expect(filter([rule(strategy)], ["noise", head])).toEqual([head]);
+});
+
+Deno.test("a rewrite that collapses spacing gets the line back as printed", () => {
+  const recap =
+    "localhost                  : ok=4    changed=3    unreachable=0    failed=0    skipped=0";
+  const out = filter([rule(rewrite("^(?P<h>\\S+) +: (?P<r>.*)$", "{h}: {r}"))], ["noise", recap]);
+  expect(out).toEqual([recap]);
+});
+
+Deno.test("a rewrite that moves a word gets the line back as printed", () => {
+  const input = [
+    "noise",
+    "tests/t.py::test_a PASSED                                                [ 50%]",
+    "tests/t.py::test_x FAILED                                                [100%]",
+  ];
+  const out = filter([rule(rewrite("^(?P<id>\\S+) FAILED .*$", "FAILED {id}"))], input, true);
+  expect(out).toEqual(input.slice(1));
+});
+
+Deno.test("a cut of a line's tail gets the whole line back", () => {
+  const frame = "     # ./spec/x_spec.rb:26:in `block (3 levels) in <top (required)>'";
+  const out = filter([rule(rewrite("^(?P<at>\\s*# \\S+:\\d+):in .*$", "{at}"))], ["noise", frame]);
+  expect(out).toEqual([frame]);
+});
+
+Deno.test("a glued line and a join of several lines have no single source: they stay", () => {
+  const input = [
+    "lint/suspicious/noExplicitAny ━━━━━━━━━━━━━━━━━━━━",
+    "  × Unexpected any. Specify a different type.",
+    "  > 1 │ let x: any = 1;",
+    "a.ts",
+    "b.ts",
+  ];
+  const glued = "Unexpected any. > 1 │ let x: any = 1;";
+  const joined = "a.ts, b.ts";
+  const out = filter(
+    [reshaping((lines) => [lines[0], glued, lines.slice(3).join(", ")])],
+    input,
+  );
+  expect(out).toEqual([input[0], glued, joined]);
+});
+
+Deno.test("a group header quoting a message is not made into a second copy of a member", () => {
+  const message = "Type 'number' is not assignable to type 'string'.";
+  const findings = [1, 2, 3].map((n) => `src/m${n}.ts(3,7): error TS2322: ${message}`);
+  const trace = Array.from({ length: 4 }, (_, i) => `    at check (node_modules/tsc.js:${i}:1)`);
+  const input = [...findings, ...trace];
+  const out = filter(
+    [reshaping((
+      lines,
+    ) => [`error TS2322: ${message} (3):`, ...lines.slice(0, 3).map((l) => `  ${l}`)])],
+    input,
+    true,
+  );
+  expect(out).toEqual([`error TS2322: ${message} (3):`, ...findings.map((l) => `  ${l}`)]);
+});
+
+Deno.test("a summary the rules synthesize stays, and so does a rule's own template", () => {
+  const input = ["noise", "noise", "ruff found 3 issues in 2 files", "a.py:1:1: F401 unused"];
+  // Every word of the summary is in an input line: only the rule's template marks it as its own.
+  const out = filter([
+    rule({ type: "strip_noise", patterns: ["^noise", "^ruff found"], summary: "ruff {n} issues" }),
+  ], input);
+  expect(out).toEqual(["a.py:1:1: F401 unused", "ruff 3 issues"]);
+  const listing = ["x.ts", "y.ts", "x.ts: 2 lines", "y.ts: 2 lines"];
+  const made = filter([reshaping((lines) => [...lines.slice(0, 2), "2 files, 4 lines"])], listing);
+  expect(made).toEqual(["x.ts", "y.ts", "2 files, 4 lines"]);
+});
+
+Deno.test("JSON input is exempt: its rendered text does not turn back into raw JSON", () => {
+  const input = [
+    JSON.stringify({ Action: "output", Test: "TestTotal", Output: "--- FAIL: TestTotal\n" }),
+    JSON.stringify({ Action: "fail", Test: "TestTotal" }),
+  ];
+  const out = filter([rule({ type: "json", item_fields: ["Test"] })], input, true);
+  expect(out.some((line) => line.includes("--- FAIL: TestTotal"))).toBe(true);
+  expect(out.some((line) => line.startsWith("{"))).toBe(false);
+});
+
+Deno.test("a rule declaring its output a rendering is exempt", () => {
+  const row = "-rw-r--r--  1 dev  dev    312 Feb 11  2025 .gitignore";
+  const compact = rewrite(
+    "^\\S+ +\\d+ \\S+ +\\S+ +(?P<size>\\d+) .* (?P<name>\\S+)$",
+    "{name}  {size}",
+  );
+  expect(filter([rule(compact, { rendered: true })], ["noise", row])).toEqual([".gitignore  312"]);
+  expect(filter([rule(compact)], ["noise", row])).toEqual([row]);
+});
+
+Deno.test("each input line restores one emitted line; one already shown is not added twice", () => {
+  const input = ["tests/t.py::test_x FAILED   [ 50%]", "E   assert 1 == 2"];
+  const out = filter(
+    [reshaping((lines) => [...lines, "FAILED tests/t.py::test_x"])],
+    input,
+    true,
+  );
+  expect(out).toEqual(input);
+});
+
+Deno.test("past the cap, emitted lines stay as emitted", () => {
+  const input = Array.from({ length: 10 }, (_, i) => `item ${i} ****`);
+  const emitted = input.map((line) => line.replace(" ****", ""));
+  const guard = new KeptLines({ cap: 4 });
+  for (const line of input) guard.input(line);
+  for (const line of emitted) guard.emitted(line);
+  const { text, restored } = guard.restore(
+    emitted.join("\n"),
+    (fn) => input.forEach((line) => fn(line)),
+  );
+  expect(restored.length).toBe(4);
+  expect(text.split("\n")).toEqual([...input.slice(0, 4), ...emitted.slice(4)]);
+});
+
+Deno.test("a rewrite of every one of 200k lines is guarded in linear time", () => {
+  const strategy = rewrite("^(?P<t>line \\d+) \\*+$", "{t}");
+  const time = (n: number) => {
+    const input = Array.from({ length: n }, (_, i) => `line ${i} ****`);
+    const start = performance.now();
+    const out = filter([rule(strategy)], input);
+    const ms = performance.now() - start;
+    return { out, ms, input };
+  };
+  const small = time(20_000);
+  // Under the cap every line comes back as printed.
+  expect(small.out.filter((line, i) => line !== small.input[i]).length).toBe(0);
+  const big = time(200_000);
+  // Past the cap the first 20k come back, the rest stay as emitted (bounded work).
+  expect(big.out.slice(0, 3)).toEqual(big.input.slice(0, 3));
+  expect(big.out.at(-1)).toBe("line 199999");
+  // Ten times the lines: far less than a hundred times the time (quadratic would be ~100×).
+  expect(big.ms).toBeLessThan(Math.max(small.ms, 50) * 30);
+});
+
+Deno.test("--explain lists each line the guard put back", () => {
+  const engine = new FilterEngine([rule(rewrite("^(?P<t>TASK \\[[^\\]]+\\]) \\*+$", "{t}"))], {
+    security: false,
+    generic: false,
+  });
+  const out = explainFilter(engine, "cmd", "noise\nTASK [x] ****\nok", {});
+  expect(out).toContain("guard: 1 emitted line put back as printed (a rule rewrote or cut them)");
+  expect(out).toContain("  ~ TASK [x]");
+  expect(out).toContain("  = TASK [x] ****");
+});
