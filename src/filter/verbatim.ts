@@ -184,9 +184,12 @@ export class KeptLines {
       if (!source) continue;
       used.add(source.at);
       last = source.at;
-      const twice = inOutput.has(source.text);
+      // Said twice only when the output already holds the line as often as the input printed it:
+      // a frame under each of several errors is printed under each and stays under each.
+      const printed = new Set(s.found.filter((f) => f.text === source.text).map((f) => f.at)).size;
+      const twice = (inOutput.get(source.text) ?? 0) >= printed;
       replace.set(s.index, twice ? null : source.line);
-      inOutput.add(source.text);
+      if (!twice) inOutput.set(source.text, (inOutput.get(source.text) ?? 0) + 1);
       restored.push({ emitted: s.line, restored: twice ? null : source.line });
     }
     if (!replace.size) return { text, restored };
@@ -302,17 +305,17 @@ export class KeptLines {
     });
   }
 
-  /** Which of the candidate sources' texts the output already holds (one pass over it). */
-  #inOutput(text: string, open: Suspect[]): Set<string> {
+  /** How often the output already holds each candidate source's text (one pass over it). */
+  #inOutput(text: string, open: Suspect[]): Map<string, number> {
     const wanted = new Set<string>();
     for (const s of open) for (const f of s.found) wanted.add(f.text);
-    const present = new Set<string>();
+    const present = new Map<string, number>();
     if (!wanted.size) return present;
     for (let start = 0; start < text.length;) {
       let end = text.indexOf("\n", start);
       if (end < 0) end = text.length;
       const t = normalLine(text.slice(start, end));
-      if (wanted.has(t)) present.add(t);
+      if (wanted.has(t)) present.set(t, (present.get(t) ?? 0) + 1);
       start = end + 1;
     }
     return present;

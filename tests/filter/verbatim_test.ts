@@ -159,6 +159,18 @@ Deno.test("each input line restores one emitted line; one already shown is not a
   expect(out).toEqual(input);
 });
 
+Deno.test("a line printed under each of several errors is put back under each, not said once", () => {
+  // valgrind prints the same frame in two stacks; a rule cutting its `==pid==` prefix emits it twice.
+  const input = [
+    "==7== Invalid read of size 4",
+    "==7==    by 0x1093CC: polygon_new (polygon.c:6)",
+    "==7== Invalid write of size 4",
+    "==7==    by 0x1093CC: polygon_new (polygon.c:6)",
+  ];
+  const out = filter([rule(rewrite("^==\\d+== (?P<rest>.*)$", "{rest}"))], input, true);
+  expect(out).toEqual(input);
+});
+
 Deno.test("past the cap, emitted lines stay as emitted", () => {
   const input = Array.from({ length: 10 }, (_, i) => `item ${i} ****`);
   const emitted = input.map((line) => line.replace(" ****", ""));
