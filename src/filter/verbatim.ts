@@ -171,7 +171,12 @@ export class KeptLines {
       const free = s.found.length === 1
         ? (used.has(s.found[0].at) ? [] : s.found)
         : s.found.filter((f) => !used.has(f.at));
-      const fresh = free.filter((f) => !inOutput.has(f.text));
+      // A text is shown enough once the output holds it as many times as the input printed it:
+      // a frame under two errors, a file in two directories are two facts, not one said twice.
+      const printed = new Map<string, number>();
+      for (const f of s.found) printed.set(f.text, (printed.get(f.text) ?? 0) + 1);
+      const shown = (f: Found) => (inOutput.get(f.text) ?? 0) >= printed.get(f.text)!;
+      const fresh = free.filter((f) => !shown(f));
       const some = fresh.length ? fresh : free;
       // The fewest words beyond the emitted line's: `agent` comes from `├── agent`, not `agent.ts`.
       const fewest = Math.min(...some.map((f) => f.words));
@@ -184,9 +189,9 @@ export class KeptLines {
       if (!source) continue;
       used.add(source.at);
       last = source.at;
-      const twice = inOutput.has(source.text);
+      const twice = shown(source);
       replace.set(s.index, twice ? null : source.line);
-      inOutput.add(source.text);
+      inOutput.set(source.text, (inOutput.get(source.text) ?? 0) + 1);
       restored.push({ emitted: s.line, restored: twice ? null : source.line });
     }
     if (!replace.size) return { text, restored };
@@ -302,17 +307,17 @@ export class KeptLines {
     });
   }
 
-  /** Which of the candidate sources' texts the output already holds (one pass over it). */
-  #inOutput(text: string, open: Suspect[]): Set<string> {
+  /** How many times the output already holds each candidate source's text (one pass over it). */
+  #inOutput(text: string, open: Suspect[]): Map<string, number> {
     const wanted = new Set<string>();
     for (const s of open) for (const f of s.found) wanted.add(f.text);
-    const present = new Set<string>();
+    const present = new Map<string, number>();
     if (!wanted.size) return present;
     for (let start = 0; start < text.length;) {
       let end = text.indexOf("\n", start);
       if (end < 0) end = text.length;
       const t = normalLine(text.slice(start, end));
-      if (wanted.has(t)) present.add(t);
+      if (wanted.has(t)) present.set(t, (present.get(t) ?? 0) + 1);
       start = end + 1;
     }
     return present;

@@ -203,3 +203,21 @@ Deno.test("--explain lists each line the guard put back", () => {
   expect(out).toContain("  ~ TASK [x]");
   expect(out).toContain("  = TASK [x] ****");
 });
+
+Deno.test("a line printed twice and rewritten twice comes back twice: each copy is its own fact", () => {
+  // valgrind: the same frame under two errors; the rule strips the `==pid==` prefix.
+  const input = [
+    "==7== Invalid read of size 8",
+    "==7==    at 0x10945A: area (polygon.c:15)",
+    "==7==    by 0x109246: main (main.c:10)",
+    "==7== Invalid read of size 8",
+    "==7==    at 0x10945E: area (polygon.c:15)",
+    "==7==    by 0x109246: main (main.c:10)",
+  ];
+  const strip = rule(rewrite("^==\\d+== (?P<rest>.*)$", "{rest}"));
+  expect(filter([strip], input, true)).toEqual(input);
+  // A tree listing two `package.json`, a group listing one location under two rules.
+  const tree = ["a", "├── dist", "└── package.json", "b", "├── build", "└── package.json"];
+  const bare = rule(rewrite("^[├└]── (?P<name>.*)$", "  {name}"));
+  expect(filter([bare], ["noise", ...tree])).toEqual(tree);
+});
