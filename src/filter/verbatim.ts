@@ -26,6 +26,8 @@ export const normalLine = (line: string): string => stripAnsi(line).trim();
 
 /** What a group adds around a kept line: a count after it (`(x3)`, `×3`, `(3)`, `(3):`). */
 const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\):?)$/;
+/** A group's count after a line, set apart by a space: what a restore must not lose. */
+const GROUP_COUNT = /\s(?:\(x?\d+\):?|×\d+)$/;
 /** A long line cut with an ellipsis keeps at least this many characters before it. */
 const CUT_PREFIX = 20;
 
@@ -189,10 +191,15 @@ export class KeptLines {
       if (!source) continue;
       used.add(source.at);
       last = source.at;
-      const twice = shown(source);
-      replace.set(s.index, twice ? null : source.line);
+      // A group line (`TS2554: Expected 2 arguments … (2)`) keeps its count after the line as
+      // printed, even when the line is shown already: the count is what it adds.
+      const count = GROUP_COUNT.exec(s.text)?.[0].trim();
+      const counted = count && !source.text.includes(count) ? `${source.line} ${count}` : null;
+      const twice = !counted && shown(source);
+      const to = twice ? null : counted ?? source.line;
+      replace.set(s.index, to);
       inOutput.set(source.text, (inOutput.get(source.text) ?? 0) + 1);
-      restored.push({ emitted: s.line, restored: twice ? null : source.line });
+      restored.push({ emitted: s.line, restored: to });
     }
     if (!replace.size) return { text, restored };
     const lines: string[] = [];

@@ -221,3 +221,16 @@ Deno.test("a line printed twice and rewritten twice comes back twice: each copy 
   const bare = rule(rewrite("^[├└]── (?P<name>.*)$", "  {name}"));
   expect(filter([bare], ["noise", ...tree])).toEqual(tree);
 });
+
+Deno.test("a group line's count survives when its source line holds the count's number", () => {
+  // Two findings saying `Expected 2 …`: every word of the group line `TS2554: … (2)` is in the
+  // first one's line, `2` included; the count stays after the line as printed.
+  const finding = "TS2554 [ERROR]: Expected 2 arguments, but got 1.";
+  const input = [finding, "    at file:///p/main.ts:3:1", finding, "    at file:///p/main.ts:4:1"];
+  const out = filter(
+    [reshaping((lines) => ["TS2554: Expected 2 arguments, but got 1. (2)", lines[1], lines[3]])],
+    input,
+    true,
+  );
+  expect(out).toEqual([`${finding} (2)`, input[1], input[3]]);
+});
