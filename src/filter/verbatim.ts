@@ -298,10 +298,16 @@ export class KeptLines {
       work += words.length;
       // A short line's words are searched as they are; a long one's through a set.
       let have: { has(w: string): boolean } | null = null;
-      const found = () => ({ text: t, line: line.trimEnd(), at, words: new Set(words).size });
+      // Made once per line: every open line it holds shares it (a long line is not re-counted).
+      let made: Found | null = null;
+      const found = () =>
+        made ??= { text: t, line: line.trimEnd(), at, words: new Set(words).size };
+      // A word the line repeats (`a a a …`) visits the lines waiting on it once.
+      let visited: Set<string> | null = null;
       for (const word of words) {
         const waiting = byKey.get(word);
-        if (!waiting) continue;
+        if (!waiting || visited?.has(word)) continue;
+        (visited ??= new Set()).add(word);
         have ??= words.length <= 16 ? { has: (w) => words.includes(w) } : new Set(words);
         for (const s of waiting) {
           work += s.words!.length;

@@ -234,3 +234,17 @@ Deno.test("a group line's count survives when its source line holds the count's 
   );
   expect(out).toEqual([`${finding} (2)`, input[1], input[3]]);
 });
+
+Deno.test("a long line repeating the word many open lines wait on costs linear time", () => {
+  // 20k rewritten lines `a` (sources `> a`) and a 100 KB line of `a a a …`: each of its words
+  // used to visit every waiting line, 10⁹ steps.
+  const n = 20_000;
+  const input = ["a ".repeat(50_000), ...Array.from({ length: n }, () => "> a")];
+  const emitted = Array.from({ length: n }, () => "a");
+  const guard = new KeptLines();
+  for (const line of input) guard.input(line);
+  for (const line of emitted) guard.emitted(line);
+  const start = performance.now();
+  guard.restore(emitted.join("\n"), (fn) => input.forEach((line) => fn(line)));
+  expect(performance.now() - start).toBeLessThan(1_500);
+});
