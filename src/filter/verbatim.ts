@@ -216,31 +216,44 @@ export class KeptLines {
   #unkept(walk: (fn: (line: string) => void) => void): Suspect[] {
     if (!this.#suspects.length) return [];
     const exact = new Map<string, Suspect[]>();
-    const heads = new Map<string, { head: string; s: Suspect }[]>();
+    // Cut lines by their head, and the heads' lengths by their first characters: an input line
+    // is compared once per length, not once per cut line (log lines share their start).
+    const heads = new Map<string, Suspect[]>();
+    const lengths = new Map<string, Set<number>>();
     const kept = new Set<Suspect>();
-    const add = (key: string, s: Suspect) => {
-      const list = exact.get(key);
+    const add = (map: Map<string, Suspect[]>, key: string, s: Suspect) => {
+      const list = map.get(key);
       if (list) list.push(s);
-      else exact.set(key, [s]);
+      else map.set(key, [s]);
     };
     for (const s of this.#suspects) {
-      add(s.text, s);
+      add(exact, s.text, s);
       const bare = s.text.replace(COUNT, "");
-      if (bare !== s.text) add(bare, s);
+      if (bare !== s.text) add(exact, bare, s);
       const head = cutHead(s.text);
       if (head) {
+        add(heads, head, s);
         const key = head.slice(0, CUT_PREFIX);
-        heads.set(key, [...heads.get(key) ?? [], { head, s }]);
+        const sizes = lengths.get(key);
+        if (sizes) sizes.add(head.length);
+        else lengths.set(key, new Set([head.length]));
       }
     }
+    // Lines found kept leave the maps: a line the input repeats does not visit them again.
+    const keep = (map: Map<string, Suspect[]>, key: string) => {
+      const list = map.get(key);
+      if (!list) return;
+      for (const s of list) kept.add(s);
+      map.delete(key);
+    };
+    let work = 0;
     walk((line) => {
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
-      const same = exact.get(t);
-      if (same) { for (const s of same) kept.add(s); }
-      if (heads.size && t.length >= CUT_PREFIX) {
-        for (const { head, s } of heads.get(t.slice(0, CUT_PREFIX)) ?? []) {
-          if (t.startsWith(head)) kept.add(s);
-        }
+      keep(exact, t);
+      if (!heads.size || t.length < CUT_PREFIX || work > MAX_WORK) return;
+      for (const size of lengths.get(t.slice(0, CUT_PREFIX)) ?? []) {
+        work += size;
+        if (size <= t.length) keep(heads, t.slice(0, size));
       }
     });
     return this.#suspects.filter((s) => !kept.has(s));

@@ -248,3 +248,21 @@ Deno.test("a long line repeating the word many open lines wait on costs linear t
   guard.restore(emitted.join("\n"), (fn) => input.forEach((line) => fn(line)));
   expect(performance.now() - start).toBeLessThan(1_500);
 });
+
+Deno.test("many lines cut with … after one shared start are checked in linear time", () => {
+  // 20k log lines cut to their head, all starting `2026-11-27 01:00:00 `: each input line used
+  // to be compared with every cut line, 4·10⁸ steps.
+  const n = 20_000;
+  const input = Array.from(
+    { length: n },
+    (_, i) => `2026-11-27 01:00:00 INFO request id=${i} path=/api/v1/items/${i} status=200`,
+  );
+  const emitted = input.map((line) => `${line.slice(0, 40)} …`);
+  const guard = new KeptLines();
+  for (const line of emitted) guard.emitted(line);
+  const start = performance.now();
+  const { text } = guard.restore(emitted.join("\n"), (fn) => input.forEach((line) => fn(line)));
+  expect(performance.now() - start).toBeLessThan(1_500);
+  // Each is an input line's head cut with an ellipsis: kept, left as emitted.
+  expect(text.split("\n")).toEqual(emitted);
+});
