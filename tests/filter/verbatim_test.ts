@@ -266,3 +266,17 @@ Deno.test("many lines cut with … after one shared start are checked in linear 
   // Each is an input line's head cut with an ellipsis: kept, left as emitted.
   expect(text.split("\n")).toEqual(emitted);
 });
+
+Deno.test("--explain says when the restored lines outgrow the input and the input is shown", () => {
+  // A file header over members cut to `line:text`: put back whole, the lines and the header are
+  // longer than the input, so the input is what the reader gets — and what --explain says.
+  const input = ["src/a.ts:3:import x from 'y';", "src/a.ts:9:import z from 'w';"];
+  const byFile = reshaping((lines) => ["src/a.ts:", ...lines.map((l) => l.slice(9))]);
+  expect(filter([byFile], input)).toEqual(input);
+  const engine = new FilterEngine([byFile], { security: false, generic: false });
+  const out = explainFilter(engine, "cmd", input.join("\n"), {});
+  expect(out).toContain(
+    "  longer than the input once put back: the input is shown as it came",
+  );
+  expect(engine.trace("cmd", input.join("\n")).at(-1)!.output).toEqual(input);
+});
