@@ -123,7 +123,7 @@ const CASES: {
     name: "valgrind_short",
     command: "valgrind ./a",
     exit: 0,
-    kept: ["Invalid write of size 4"],
+    kept: ["==4084== Invalid write of size 4"],
     gone: ["rerun with: -s", "Rerun with --leak-check=full"],
   },
   {
