@@ -47,6 +47,8 @@ export interface StageTrace {
   confidence: Confidence;
   /** The guard's step: the emitted lines it put back as printed. */
   restored?: Restore[];
+  /** The guard's lines outgrew the input, so the input is shown as it came (as `filter` does). */
+  asInput?: boolean;
 }
 
 export interface FilterOutcome {
@@ -291,13 +293,15 @@ export class FilterEngine {
       const last = out.at(-1)!.output;
       const { lines, restored } = keepAsPrinted(input, last, { markers: markersOf(rules) });
       if (!restored.length) return out;
+      const asInput = lines.join("\n").length > input.join("\n").length;
       return [...out, {
         name: GUARD,
         type: "guard",
         input: last,
-        output: lines,
+        output: asInput ? input : lines,
         confidence: out.at(-1)!.confidence,
         restored,
+        ...(asInput ? { asInput } : {}),
       }];
     };
     const firstTry: StageTrace[] = [];

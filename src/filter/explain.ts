@@ -41,7 +41,7 @@ function explainStage(
   rule: CompiledRule | undefined,
   failed: boolean,
 ): string[] {
-  if (trace.restored) return explainGuard(trace.restored);
+  if (trace.restored) return explainGuard(trace.restored, trace.asInput ?? false);
   const { removed, added } = difference(trace.input, trace.output);
   const isRule = rule !== undefined && trace.type === rule.strategy.type;
   // The generic pass and its folds after the rules are named as they are; a rule with its type,
@@ -132,12 +132,13 @@ function unmatchedRules(engine: FilterEngine, command: string): string[] {
 }
 
 /** The guard's step: each emitted line it put back as printed, or dropped as already shown. */
-function explainGuard(restored: Restore[]): string[] {
+function explainGuard(restored: Restore[], asInput: boolean): string[] {
   const out = [
     `guard: ${restored.length} emitted line${
       restored.length === 1 ? "" : "s"
     } put back as printed (a rule rewrote or cut them)`,
   ];
+  if (asInput) out.push("  longer than the input once put back: the input is shown as it came");
   for (const { emitted, restored: line } of restored.slice(0, MAX_LISTED)) {
     out.push(`  ~ ${emitted}`);
     out.push(

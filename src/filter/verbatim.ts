@@ -26,6 +26,8 @@ export const normalLine = (line: string): string => stripAnsi(line).trim();
 
 /** What a group adds around a kept line: a count after it (`(x3)`, `×3`, `(3)`, `(3):`). */
 const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\):?)$/;
+/** A group's count after a line, set apart by a space: what a restore must not lose. */
+const GROUP_COUNT = /\s(?:\(x?\d+\):?|×\d+)$/;
 /** A long line cut with an ellipsis keeps at least this many characters before it. */
 const CUT_PREFIX = 20;
 
@@ -171,7 +173,12 @@ export class KeptLines {
       const free = s.found.length === 1
         ? (used.has(s.found[0].at) ? [] : s.found)
         : s.found.filter((f) => !used.has(f.at));
-      const fresh = free.filter((f) => !inOutput.has(f.text));
+      // A text is shown enough once the output holds it as many times as the input printed it:
+      // a frame under two errors, a file in two directories are two facts, not one said twice.
+      const printed = new Map<string, number>();
+      for (const f of s.found) printed.set(f.text, (printed.get(f.text) ?? 0) + 1);
+      const shown = (f: Found) => (inOutput.get(f.text) ?? 0) >= printed.get(f.text)!;
+      const fresh = free.filter((f) => !shown(f));
       const some = fresh.length ? fresh : free;
       // The fewest words beyond the emitted line's: `agent` comes from `├── agent`, not `agent.ts`.
       const fewest = Math.min(...some.map((f) => f.words));
@@ -184,13 +191,15 @@ export class KeptLines {
       if (!source) continue;
       used.add(source.at);
       last = source.at;
-      // Said twice only when the output already holds the line as often as the input printed it:
-      // a frame under each of several errors is printed under each and stays under each.
-      const printed = new Set(s.found.filter((f) => f.text === source.text).map((f) => f.at)).size;
-      const twice = (inOutput.get(source.text) ?? 0) >= printed;
-      replace.set(s.index, twice ? null : source.line);
-      if (!twice) inOutput.set(source.text, (inOutput.get(source.text) ?? 0) + 1);
-      restored.push({ emitted: s.line, restored: twice ? null : source.line });
+      // A group line (`TS2554: Expected 2 arguments … (2)`) keeps its count after the line as
+      // printed, even when the line is shown already: the count is what it adds.
+      const count = GROUP_COUNT.exec(s.text)?.[0].trim();
+      const counted = count && !source.text.includes(count) ? `${source.line} ${count}` : null;
+      const twice = !counted && shown(source);
+      const to = twice ? null : counted ?? source.line;
+      replace.set(s.index, to);
+      inOutput.set(source.text, (inOutput.get(source.text) ?? 0) + 1);
+      restored.push({ emitted: s.line, restored: to });
     }
     if (!replace.size) return { text, restored };
     const lines: string[] = [];
@@ -207,31 +216,44 @@ export class KeptLines {
   #unkept(walk: (fn: (line: string) => void) => void): Suspect[] {
     if (!this.#suspects.length) return [];
     const exact = new Map<string, Suspect[]>();
-    const heads = new Map<string, { head: string; s: Suspect }[]>();
+    // Cut lines by their head, and the heads' lengths by their first characters: an input line
+    // is compared once per length, not once per cut line (log lines share their start).
+    const heads = new Map<string, Suspect[]>();
+    const lengths = new Map<string, Set<number>>();
     const kept = new Set<Suspect>();
-    const add = (key: string, s: Suspect) => {
-      const list = exact.get(key);
+    const add = (map: Map<string, Suspect[]>, key: string, s: Suspect) => {
+      const list = map.get(key);
       if (list) list.push(s);
-      else exact.set(key, [s]);
+      else map.set(key, [s]);
     };
     for (const s of this.#suspects) {
-      add(s.text, s);
+      add(exact, s.text, s);
       const bare = s.text.replace(COUNT, "");
-      if (bare !== s.text) add(bare, s);
+      if (bare !== s.text) add(exact, bare, s);
       const head = cutHead(s.text);
       if (head) {
+        add(heads, head, s);
         const key = head.slice(0, CUT_PREFIX);
-        heads.set(key, [...heads.get(key) ?? [], { head, s }]);
+        const sizes = lengths.get(key);
+        if (sizes) sizes.add(head.length);
+        else lengths.set(key, new Set([head.length]));
       }
     }
+    // Lines found kept leave the maps: a line the input repeats does not visit them again.
+    const keep = (map: Map<string, Suspect[]>, key: string) => {
+      const list = map.get(key);
+      if (!list) return;
+      for (const s of list) kept.add(s);
+      map.delete(key);
+    };
+    let work = 0;
     walk((line) => {
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
-      const same = exact.get(t);
-      if (same) { for (const s of same) kept.add(s); }
-      if (heads.size && t.length >= CUT_PREFIX) {
-        for (const { head, s } of heads.get(t.slice(0, CUT_PREFIX)) ?? []) {
-          if (t.startsWith(head)) kept.add(s);
-        }
+      keep(exact, t);
+      if (!heads.size || t.length < CUT_PREFIX || work > MAX_WORK) return;
+      for (const size of lengths.get(t.slice(0, CUT_PREFIX)) ?? []) {
+        work += size;
+        if (size <= t.length) keep(heads, t.slice(0, size));
       }
     });
     return this.#suspects.filter((s) => !kept.has(s));
@@ -289,10 +311,16 @@ export class KeptLines {
       work += words.length;
       // A short line's words are searched as they are; a long one's through a set.
       let have: { has(w: string): boolean } | null = null;
-      const found = () => ({ text: t, line: line.trimEnd(), at, words: new Set(words).size });
+      // Made once per line: every open line it holds shares it (a long line is not re-counted).
+      let made: Found | null = null;
+      const found = () =>
+        made ??= { text: t, line: line.trimEnd(), at, words: new Set(words).size };
+      // A word the line repeats (`a a a …`) visits the lines waiting on it once.
+      let visited: Set<string> | null = null;
       for (const word of words) {
         const waiting = byKey.get(word);
-        if (!waiting) continue;
+        if (!waiting || visited?.has(word)) continue;
+        (visited ??= new Set()).add(word);
         have ??= words.length <= 16 ? { has: (w) => words.includes(w) } : new Set(words);
         for (const s of waiting) {
           work += s.words!.length;
@@ -305,7 +333,7 @@ export class KeptLines {
     });
   }
 
-  /** How often the output already holds each candidate source's text (one pass over it). */
+  /** How many times the output already holds each candidate source's text (one pass over it). */
   #inOutput(text: string, open: Suspect[]): Map<string, number> {
     const wanted = new Set<string>();
     for (const s of open) for (const f of s.found) wanted.add(f.text);

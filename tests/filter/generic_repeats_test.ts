@@ -80,7 +80,7 @@ Deno.test("repeats: a stack repeated under each of several errors stays under ea
   ) {
     const raw = Deno.readTextFileSync(new URL(file, import.meta.url));
     const out = engine.filter(command, raw, { failed: true }).text.split("\n");
-    // As printed: valgrind's lines keep their `==pid==` prefix.
+    // As printed (the guard puts valgrind's `==pid==` prefix back) under each error.
     expect(out.filter((l) => l.endsWith(repeated.trim())).length).toBeGreaterThan(1);
     expect(out.some((l) => REFERENCE.test(l))).toBe(false);
   }

@@ -215,3 +215,80 @@ Deno.test("--explain lists each line the guard put back", () => {
   expect(out).toContain("  ~ TASK [x]");
   expect(out).toContain("  = TASK [x] ****");
 });
+
+Deno.test("a line printed twice and rewritten twice comes back twice: each copy is its own fact", () => {
+  // valgrind: the same frame under two errors; the rule strips the `==pid==` prefix.
+  const input = [
+    "==7== Invalid read of size 8",
+    "==7==    at 0x10945A: area (polygon.c:15)",
+    "==7==    by 0x109246: main (main.c:10)",
+    "==7== Invalid read of size 8",
+    "==7==    at 0x10945E: area (polygon.c:15)",
+    "==7==    by 0x109246: main (main.c:10)",
+  ];
+  const strip = rule(rewrite("^==\\d+== (?P<rest>.*)$", "{rest}"));
+  expect(filter([strip], input, true)).toEqual(input);
+  // A tree listing two `package.json`, a group listing one location under two rules.
+  const tree = ["a", "├── dist", "└── package.json", "b", "├── build", "└── package.json"];
+  const bare = rule(rewrite("^[├└]── (?P<name>.*)$", "  {name}"));
+  expect(filter([bare], ["noise", ...tree])).toEqual(tree);
+});
+
+Deno.test("a group line's count survives when its source line holds the count's number", () => {
+  // Two findings saying `Expected 2 …`: every word of the group line `TS2554: … (2)` is in the
+  // first one's line, `2` included; the count stays after the line as printed.
+  const finding = "TS2554 [ERROR]: Expected 2 arguments, but got 1.";
+  const input = [finding, "    at file:///p/main.ts:3:1", finding, "    at file:///p/main.ts:4:1"];
+  const out = filter(
+    [reshaping((lines) => ["TS2554: Expected 2 arguments, but got 1. (2)", lines[1], lines[3]])],
+    input,
+    true,
+  );
+  expect(out).toEqual([`${finding} (2)`, input[1], input[3]]);
+});
+
+Deno.test("a long line repeating the word many open lines wait on costs linear time", () => {
+  // 20k rewritten lines `a` (sources `> a`) and a 100 KB line of `a a a …`: each of its words
+  // used to visit every waiting line, 10⁹ steps.
+  const n = 20_000;
+  const input = ["a ".repeat(50_000), ...Array.from({ length: n }, () => "> a")];
+  const emitted = Array.from({ length: n }, () => "a");
+  const guard = new KeptLines();
+  for (const line of input) guard.input(line);
+  for (const line of emitted) guard.emitted(line);
+  const start = performance.now();
+  guard.restore(emitted.join("\n"), (fn) => input.forEach((line) => fn(line)));
+  expect(performance.now() - start).toBeLessThan(1_500);
+});
+
+Deno.test("many lines cut with … after one shared start are checked in linear time", () => {
+  // 20k log lines cut to their head, all starting `2026-11-27 01:00:00 `: each input line used
+  // to be compared with every cut line, 4·10⁸ steps.
+  const n = 20_000;
+  const input = Array.from(
+    { length: n },
+    (_, i) => `2026-11-27 01:00:00 INFO request id=${i} path=/api/v1/items/${i} status=200`,
+  );
+  const emitted = input.map((line) => `${line.slice(0, 40)} …`);
+  const guard = new KeptLines();
+  for (const line of emitted) guard.emitted(line);
+  const start = performance.now();
+  const { text } = guard.restore(emitted.join("\n"), (fn) => input.forEach((line) => fn(line)));
+  expect(performance.now() - start).toBeLessThan(1_500);
+  // Each is an input line's head cut with an ellipsis: kept, left as emitted.
+  expect(text.split("\n")).toEqual(emitted);
+});
+
+Deno.test("--explain says when the restored lines outgrow the input and the input is shown", () => {
+  // A file header over members cut to `line:text`: put back whole, the lines and the header are
+  // longer than the input, so the input is what the reader gets — and what --explain says.
+  const input = ["src/a.ts:3:import x from 'y';", "src/a.ts:9:import z from 'w';"];
+  const byFile = reshaping((lines) => ["src/a.ts:", ...lines.map((l) => l.slice(9))]);
+  expect(filter([byFile], input)).toEqual(input);
+  const engine = new FilterEngine([byFile], { security: false, generic: false });
+  const out = explainFilter(engine, "cmd", input.join("\n"), {});
+  expect(out).toContain(
+    "  longer than the input once put back: the input is shown as it came",
+  );
+  expect(engine.trace("cmd", input.join("\n")).at(-1)!.output).toEqual(input);
+});
