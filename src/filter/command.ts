@@ -42,6 +42,32 @@ export function lastSegment(command: string): string {
 const REDIRECT = /^(?:\d*|&)(?:>>?|<<?|>&|<&)(.*)$/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const WRAPPERS = new Set(["env", "time", "command", "exec", "nohup"]);
+/**
+ * Wrappers that run the command after their own options and operands: the options each takes
+ * a value of (`timeout -s KILL`, `sudo -u ann`, `env -u VAR`) and how many operands come before
+ * the command (`timeout 300 cargo test`: the duration).
+ */
+const ARG_WRAPPERS: Record<string, { valued: Set<string>; operands: number }> = {
+  timeout: { valued: new Set(["-s", "--signal", "-k", "--kill-after"]), operands: 1 },
+  nice: { valued: new Set(["-n", "--adjustment"]), operands: 0 },
+  ionice: { valued: new Set(["-c", "--class", "-n", "--classdata", "-p", "--pid"]), operands: 0 },
+  stdbuf: { valued: new Set(["-i", "-o", "-e"]), operands: 0 },
+  sudo: { valued: new Set(["-u", "--user", "-g", "--group", "-C", "-D", "--chdir"]), operands: 0 },
+  env: { valued: new Set(["-u", "--unset", "-C", "--chdir"]), operands: 0 },
+  time: { valued: new Set(["-f", "--format", "-o", "--output"]), operands: 0 },
+};
+
+/** The index of the word after a wrapper's options and operands (`timeout -s KILL 60 make` → make). */
+function afterWrapper(words: string[], at: number): number {
+  const spec = ARG_WRAPPERS[words[at]];
+  let i = at + 1;
+  if (!spec) return i;
+  for (; i < words.length && words[i].startsWith("-") && words[i] !== "--"; i++) {
+    if (spec.valued.has(words[i])) i++;
+  }
+  if (words[i] === "--") i++;
+  return i + spec.operands;
+}
 
 /** One segment: cut at the first pipe, redirections and leading wrappers removed. */
 export function normalizeSegment(segment: string): string {
@@ -62,7 +88,8 @@ export function normalizeSegment(segment: string): string {
   for (;;) {
     const word = kept[start];
     if (word === undefined) break;
-    if (ASSIGNMENT.test(word) || WRAPPERS.has(word)) start++;
+    if (ASSIGNMENT.test(word)) start++;
+    else if (WRAPPERS.has(word) || word in ARG_WRAPPERS) start = afterWrapper(kept, start);
     else if (word === "cd" && kept.length > start + 2) start += 2;
     else break;
   }
