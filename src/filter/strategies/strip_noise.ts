@@ -95,19 +95,23 @@ export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 /** How many distinct `once` lines are remembered; later ones are all shown. */
 const ONCE_CAP = 10_000;
 
+/** The options of strip_noise that are lists of patterns. */
+type PatternListKey = {
+  [K in keyof StripNoiseConfig]-?: StripNoiseConfig[K] extends string[] ? K : never;
+}[keyof StripNoiseConfig];
+
 export function compileStripNoise(
   config: StripNoiseConfig,
   engine: RegexEngine,
 ): CompiledStrategy {
   const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
-  const failedMatches = config.failed_patterns.length
-    ? anyMatcher(patternList(config.failed_patterns, "strategy.failed_patterns", engine))
-    : null;
+  /** The matcher of an optional pattern list, or null when the list is empty. */
+  const optionalMatcher = (key: PatternListKey) =>
+    config[key].length ? anyMatcher(patternList(config[key], `strategy.${key}`, engine)) : null;
+  const failedMatches = optionalMatcher("failed_patterns");
   const minLines = config.min_lines;
   const summary = config.summary;
-  const isMark = config.frame_marks.length
-    ? anyMatcher(patternList(config.frame_marks, "strategy.frame_marks", engine))
-    : null;
+  const isMark = optionalMatcher("frame_marks");
   const rewrites = config.rewrite.map((r, i) => ({
     pattern: patternField(r.pattern, `strategy.rewrite.${i}.pattern`, engine),
     to: r.to,
@@ -124,22 +128,12 @@ export function compileStripNoise(
     }
     return null;
   };
-  const isHeader = config.headers.length
-    ? anyMatcher(patternList(config.headers, "strategy.headers", engine))
-    : null;
+  const isHeader = optionalMatcher("headers");
   const jsonDrop = new Set(config.json_drop);
-  const isFrame = config.frames.length
-    ? anyMatcher(patternList(config.frames, "strategy.frames", engine))
-    : null;
-  const isOnce = config.once.length
-    ? anyMatcher(patternList(config.once, "strategy.once", engine))
-    : null;
-  const isAfterStep = config.keep_before.length
-    ? anyMatcher(patternList(config.keep_before, "strategy.keep_before", engine))
-    : null;
-  const isResult = config.results.length
-    ? anyMatcher(patternList(config.results, "strategy.results", engine))
-    : null;
+  const isFrame = optionalMatcher("frames");
+  const isOnce = optionalMatcher("once");
+  const isAfterStep = optionalMatcher("keep_before");
+  const isResult = optionalMatcher("results");
   const indent = (line: string) => line.length - line.trimStart().length;
   const strategy: CompiledStrategy = {
     type: "strip_noise",
