@@ -33,6 +33,8 @@ export const RuleConfig = z.object({
   ),
 }).strict();
 export type RuleConfig = z.infer<typeof RuleConfig>;
+/** The keys a `[[rules]]` entry takes, for a mistyped one's "did you mean". */
+const RULE_KEYS = Object.keys(RuleConfig.shape);
 
 /** The strategy keys whose text the engine emits as a summary of what a rule removed. */
 const TEMPLATE_KEYS = ["summary", "on_empty", "results_fold"];
@@ -83,7 +85,7 @@ export function compileRule(
   const name = ruleName(raw, index);
   const parsed = RuleConfig.safeParse(raw);
   if (!parsed.success) {
-    const { field, reason } = describeRuleIssues(parsed.error.issues, raw);
+    const { field, reason } = describeRuleIssues(parsed.error.issues, raw, RULE_KEYS);
     throw new RuleError(name, field, reason);
   }
   const config = parsed.data;

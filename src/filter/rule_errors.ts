@@ -9,21 +9,21 @@ import type { z } from "zod";
 import { suggestKey } from "../config/lite.ts";
 import { STRATEGY_TYPES, strategyKeys } from "./strategies/mod.ts";
 
-/** The keys of a `[[rules]]` entry and of its `match` table. */
-const RULE_KEYS = ["name", "match", "strategy", "enabled", "generic"] as const;
+/** The keys of a rule's `match` table. */
 const MATCH_KEYS = ["exact", "prefix", "regex"] as const;
 
 /** The first problem of a rule entry as the field it is in and what to do about it. */
 export function describeRuleIssues(
   issues: readonly z.core.$ZodIssue[],
   raw: unknown,
+  ruleKeys: readonly string[],
 ): { field: string; reason: string } {
   // A mistyped key is the cause of the "missing" issue zod lists before it: say the typo.
   const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0];
   const path = issue.path as (string | number)[];
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0];
-    return { field: keyPath([...path, key]), reason: unknownKey(key, path, raw) };
+    return { field: keyPath([...path, key]), reason: unknownKey(key, path, raw, ruleKeys) };
   }
   const field = path.length ? keyPath(path) : "rule";
   const found = valueAt(raw, path);
@@ -159,11 +159,16 @@ function wrongType(
 }
 
 /** A key the table at `path` does not take: the likely meant key, or the keys it takes. */
-function unknownKey(key: string, path: readonly (string | number)[], raw: unknown): string {
+function unknownKey(
+  key: string,
+  path: readonly (string | number)[],
+  raw: unknown,
+  ruleKeys: readonly string[],
+): string {
   const where = keyPath(path);
   const type = valueAt(raw, ["strategy", "type"]);
   const known: readonly string[] = where === ""
-    ? RULE_KEYS
+    ? ruleKeys
     : where === "match"
     ? MATCH_KEYS
     : where === "strategy" && typeof type === "string"

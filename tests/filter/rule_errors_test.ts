@@ -33,6 +33,11 @@ const CASES: [string, string, string][] = [
     `D/filters.toml:1: rule "#1" skipped: nme: unknown key "nme"; did you mean "name"?`,
   ],
   [
+    "a mistyped key the guard reads",
+    rule(`{ type = "strip_noise", patterns = ['^ok'] }`, "renderd = true\n"),
+    `D/filters.toml:1: rule "mine" skipped: renderd: unknown key "renderd"; did you mean "rendered"?`,
+  ],
+  [
     "a mistyped match key",
     rule(`{ type = "strip_noise", patterns = ['^ok'] }`, "", `{ prefx = "mytool" }`),
     `D/filters.toml:1: rule "mine" skipped: match.prefx: unknown key "prefx"; did you mean "prefix"?`,
