@@ -76,6 +76,23 @@ export const JSON_START = /^(?:\{\s*(?:"|\}|$)|\[\s*(?:\{|\[|"|-?\d|\]|$))/;
 
 /** Words compared, case aside: runs of letters, digits and underscores (`x_spec`, `rb`, `26`). */
 const WORD = /[\p{L}\p{N}_]+/gu;
+/** Numbers in a line, in the order printed. */
+const NUMBER = /\d+/g;
+
+/**
+ * Whether `source` prints the numbers of `emitted` in the same order (other numbers between
+ * them allowed; a group's count after the emitted line aside): words may move, numbers may
+ * not — `1 passed, 3 failed` is no source of `3 passed, 1 failed`.
+ */
+export function numbersInOrder(emitted: string, source: string): boolean {
+  const wanted = emitted.replace(GROUP_COUNT, "").match(NUMBER);
+  if (!wanted) return true;
+  const have = source.match(NUMBER) ?? [];
+  let i = 0;
+  for (const n of have) if (n === wanted[i] && ++i === wanted.length) return true;
+  return false;
+}
+
 /** Emitted lines the guard looks for a source of; past it, lines stay as emitted. */
 export const MAX_GUARDED = 20_000;
 /** Word comparisons the search may make in all; past it, lines stay as emitted. */
@@ -116,8 +133,8 @@ export interface KeptLinesOptions {
  * output's text and a way to walk the input again. An emitted line equal to a recent input line
  * costs nothing; the others are checked against the input in one pass (an input line as printed,
  * with a count after it, or cut with an ellipsis), and those left are looked up by their rarest
- * word in a second pass: the input line containing every word of the emitted line (in any order)
- * replaces it — preferring one not already in the output, then one with the fewest other words,
+ * word in a second pass: the input line containing every word of the emitted line (in any order,
+ * its numbers in the order printed) replaces it — preferring one not already in the output, then one with the fewest other words,
  * then the first after the source of the line restored before it, then the shortest; each input
  * line at most once. A line with no such source (a join of several lines, a summary) stays as emitted.
  */
@@ -170,6 +187,7 @@ export class KeptLines {
     // likeliest (a tree's `mod.ts` under the directory just shown, not under another).
     let last = -1;
     for (const s of open) {
+      s.found = s.found.filter((f) => numbersInOrder(s.text, f.text));
       const free = s.found.length === 1
         ? (used.has(s.found[0].at) ? [] : s.found)
         : s.found.filter((f) => !used.has(f.at));

@@ -11,6 +11,7 @@ import {
   FilterEngine,
   KeptLines,
 } from "../../src/filter/mod.ts";
+import { numbersInOrder } from "../../src/filter/verbatim.ts";
 import type { StageContext } from "../../src/filter/types.ts";
 
 const rule = (strategy: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -115,6 +116,20 @@ Deno.test("a group header quoting a message is not made into a second copy of a 
     true,
   );
   expect(out).toEqual([`error TS2322: ${message} (3):`, ...findings.map((l) => `  ${l}`)]);
+});
+
+Deno.test("a line's numbers must come in the same order in its source: words may move, numbers not", () => {
+  const input = ["noise", "suite a: 1 passed, 3 failed", "suite b: 3 passed, 12 failed"];
+  // Swapped counts have no source; the same counts in order (other numbers between) do.
+  const swap = filter([reshaping(() => ["3 passed, 1 failed", "failed 3 passed 12"])], input);
+  expect(swap).toEqual(["3 passed, 1 failed", "suite b: 3 passed, 12 failed"]);
+  expect([
+    numbersInOrder("3 passed, 1 failed", "suite a: 1 passed, 3 failed"),
+    numbersInOrder("a.ts:3:7 TS2322 (2)", "src/a.ts(3,7): error TS2322: x"),
+    numbersInOrder("a 1 b 1", "1 x 2 y 1"),
+    numbersInOrder("a 1 b 1", "1 x 2"),
+    numbersInOrder("no numbers", "1 2 3"),
+  ]).toEqual([false, true, true, false, true]);
 });
 
 Deno.test("a summary the rules synthesize stays, and so does a rule's own template", () => {
