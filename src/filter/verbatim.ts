@@ -41,7 +41,8 @@ function cutHead(t: string): string | null {
 export type Kind = "kept" | "cut" | "rewritten";
 
 /**
- * `kept`: the line keeps an input line as printed — equal to one (indentation aside), that line
+ * `kept`: the line keeps an input line as printed — equal to one (indentation aside: the audit
+ * does not look at it, the guard puts a lost indentation back), that line
  * with a count after it, a line containing a whole input line (an indented group member, a join
  * of several), or an input line's leading part cut with an ellipsis. `cut`: a part of an input
  * line as printed, the rest dropped (a hint or a timing cut off) — what was kept is verbatim,
@@ -73,6 +74,12 @@ export function templateMarker(template: string): RegExp {
 
 /** The start of a JSON document or of a JSON line: `{"`, `{`, `[`, `[{`, `["`, `[1`. */
 export const JSON_START = /^(?:\{\s*(?:"|\}|$)|\[\s*(?:\{|\[|"|-?\d|\]|$))/;
+
+/** A line's leading whitespace, ANSI escapes removed. */
+function leadOf(line: string): string {
+  const bare = line.includes("\x1b") ? stripAnsi(line) : line;
+  return bare.slice(0, bare.length - bare.trimStart().length);
+}
 
 /** Words compared, case aside: runs of letters, digits and underscores (`x_spec`, `rb`, `26`). */
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -106,6 +113,8 @@ interface Suspect {
   index: number;
   line: string;
   text: string;
+  /** The line's leading whitespace (ANSI escapes removed). */
+  indent: string;
   words?: string[];
   /** The source lines found, in input order (at most `CANDIDATES`). */
   found: Found[];
@@ -165,7 +174,7 @@ export class KeptLines {
     if (this.#recent.includes(line) || isMarker(line)) return;
     const text = normalLine(line);
     if (this.#markers.some((m) => m.test(text))) return;
-    this.#suspects.push({ index, line, text, found: [] });
+    this.#suspects.push({ index, line, text, indent: leadOf(line), found: [] });
   };
 
   /**
@@ -257,21 +266,26 @@ export class KeptLines {
         else lengths.set(key, new Set([head.length]));
       }
     }
-    // Lines found kept leave the maps: a line the input repeats does not visit them again.
-    const keep = (map: Map<string, Suspect[]>, key: string) => {
+    // Lines found kept leave the maps: a line the input repeats does not visit them again. A line
+    // keeps its source as printed only with at least its indentation (a group's members may sit
+    // deeper); one that lost it is left open, and put back as printed.
+    const keep = (map: Map<string, Suspect[]>, key: string, lead: string) => {
       const list = map.get(key);
       if (!list) return;
-      for (const s of list) kept.add(s);
-      map.delete(key);
+      const open = list.filter((s) => !s.indent.endsWith(lead));
+      for (const s of list) if (s.indent.endsWith(lead)) kept.add(s);
+      if (open.length) map.set(key, open);
+      else map.delete(key);
     };
     let work = 0;
     walk((line) => {
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
-      keep(exact, t);
+      const lead = t === "" || line.length === t.length ? "" : leadOf(line);
+      keep(exact, t, lead);
       if (!heads.size || t.length < CUT_PREFIX || work > MAX_WORK) return;
       for (const size of lengths.get(t.slice(0, CUT_PREFIX)) ?? []) {
         work += size;
-        if (size <= t.length) keep(heads, t.slice(0, size));
+        if (size <= t.length) keep(heads, t.slice(0, size), lead);
       }
     });
     return this.#suspects.filter((s) => !kept.has(s));
@@ -351,17 +365,22 @@ export class KeptLines {
     });
   }
 
-  /** How many times the output already holds each candidate source's text (one pass over it). */
+  /**
+   * How many times the output already holds each candidate source's text (one pass over it),
+   * the open lines themselves aside: a line that only lost its indentation is not its own copy.
+   */
   #inOutput(text: string, open: Suspect[]): Map<string, number> {
     const wanted = new Set<string>();
     for (const s of open) for (const f of s.found) wanted.add(f.text);
     const present = new Map<string, number>();
     if (!wanted.size) return present;
-    for (let start = 0; start < text.length;) {
+    const self = new Set(open.map((s) => s.index));
+    let index = 0;
+    for (let start = 0; start < text.length; index++) {
       let end = text.indexOf("\n", start);
       if (end < 0) end = text.length;
       const t = normalLine(text.slice(start, end));
-      if (wanted.has(t)) present.set(t, (present.get(t) ?? 0) + 1);
+      if (wanted.has(t) && !self.has(index)) present.set(t, (present.get(t) ?? 0) + 1);
       start = end + 1;
     }
     return present;

@@ -80,6 +80,26 @@ Deno.test("a rewrite that moves a word gets the line back as printed", () => {
   expect(out).toEqual(input.slice(1));
 });
 
+Deno.test("a line that lost its indentation gets it back; one set deeper under a group header stays", () => {
+  const warning = "  /tmp/app/report.py:6: RuntimeWarning: ratio with zero denominator";
+  const input = ["noise", "tests/test_report.py::test_ratio", warning, "    return a / b"];
+  const out = filter([rule(rewrite("^\\s+(?P<w>/\\S+: \\w+Warning: .*)$", "{w}"))], input);
+  expect(out).toEqual(input.slice(1));
+  // A member set deeper under a group header counts as printed (ANSI colour aside).
+  const deeper = filter(
+    [reshaping((lines) => [
+      "unused_imports (2):",
+      ...lines.filter((l) => !l.startsWith("noise")).map((l) => `  ${l}`),
+    ])],
+    ["\x1b[33m  warning: unused import\x1b[0m", "   --> src/a.rs:1:5", `noise ${"x".repeat(80)}`],
+  );
+  expect(deeper).toEqual([
+    "unused_imports (2):",
+    "    warning: unused import",
+    "     --> src/a.rs:1:5",
+  ]);
+});
+
 Deno.test("a cut of a line's tail gets the whole line back", () => {
   const frame = "     # ./spec/x_spec.rb:26:in `block (3 levels) in <top (required)>'";
   const out = filter([rule(rewrite("^(?P<at>\\s*# \\S+:\\d+):in .*$", "{at}"))], ["noise", frame]);
