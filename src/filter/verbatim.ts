@@ -28,6 +28,12 @@ export const normalLine = (line: string): string => stripAnsi(line).trim();
 const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\):?)$/;
 /** A group's count after a line, set apart by a space: what a restore must not lose. */
 const GROUP_COUNT = /\s(?:\(x?\d+\):?|×\d+)$/;
+/** `source` as printed, with the group count `emitted` carries after it (`(2)`) unless it has it. */
+function withCount(emitted: string, source: string): string {
+  const count = GROUP_COUNT.exec(emitted)?.[0].trim();
+  return count && !source.includes(count) ? `${source} ${count}` : source;
+}
+
 /** A long line cut with an ellipsis keeps at least this many characters before it. */
 const CUT_PREFIX = 20;
 
@@ -115,6 +121,8 @@ interface Suspect {
   text: string;
   /** The line's leading whitespace (ANSI escapes removed). */
   indent: string;
+  /** An input line of the same text printed with an indentation this line lost. */
+  printed?: string;
   words?: string[];
   /** The source lines found, in input order (at most `CANDIDATES`). */
   found: Found[];
@@ -185,13 +193,21 @@ export class KeptLines {
     text: string,
     walk: (fn: (line: string) => void) => void,
   ): { text: string; restored: Restore[] } {
-    const open = this.#unkept(walk);
-    if (!open.length) return { text, restored: [] };
+    const unkept = this.#unkept(walk);
+    if (!unkept.length) return { text, restored: [] };
+    const replace = new Map<number, string | null>();
+    const restored: Restore[] = [];
+    // A line that only lost its indentation gets it back from an input line of its text.
+    for (const s of unkept) {
+      if (s.printed === undefined) continue;
+      const to = withCount(s.text, s.printed);
+      replace.set(s.index, to);
+      restored.push({ emitted: s.line, restored: to });
+    }
+    const open = unkept.filter((s) => s.printed === undefined);
     this.#search(open, walk);
     const inOutput = this.#inOutput(text, open);
     const used = new Set<number>();
-    const replace = new Map<number, string | null>();
-    const restored: Restore[] = [];
     // Outputs keep their input's order: the next source after the previous one restored is the
     // likeliest (a tree's `mod.ts` under the directory just shown, not under another).
     let last = -1;
@@ -220,10 +236,9 @@ export class KeptLines {
       last = source.at;
       // A group line (`TS2554: Expected 2 arguments … (2)`) keeps its count after the line as
       // printed, even when the line is shown already: the count is what it adds.
-      const count = GROUP_COUNT.exec(s.text)?.[0].trim();
-      const counted = count && !source.text.includes(count) ? `${source.line} ${count}` : null;
-      const twice = !counted && shown(source);
-      const to = twice ? null : counted ?? source.line;
+      const counted = withCount(s.text, source.line);
+      const twice = counted === source.line && shown(source);
+      const to = twice ? null : counted;
       replace.set(s.index, to);
       inOutput.set(source.text, (inOutput.get(source.text) ?? 0) + 1);
       restored.push({ emitted: s.line, restored: to });
@@ -242,16 +257,23 @@ export class KeptLines {
   /** The suspects no input line keeps as printed (one pass over the input). */
   #unkept(walk: (fn: (line: string) => void) => void): Suspect[] {
     if (!this.#suspects.length) return [];
-    const exact = new Map<string, Suspect[]>();
+    // Suspects by their text, then by their indentation: an input line keeps those of its text
+    // that have at least its indentation (a group's members may sit deeper); one that lost it
+    // is left open, and put back as printed.
+    type Group = { list: Suspect[]; printed?: string };
+    type ByIndent = Map<string, Group>;
+    const exact = new Map<string, ByIndent>();
     // Cut lines by their head, and the heads' lengths by their first characters: an input line
     // is compared once per length, not once per cut line (log lines share their start).
-    const heads = new Map<string, Suspect[]>();
+    const heads = new Map<string, ByIndent>();
     const lengths = new Map<string, Set<number>>();
     const kept = new Set<Suspect>();
-    const add = (map: Map<string, Suspect[]>, key: string, s: Suspect) => {
-      const list = map.get(key);
-      if (list) list.push(s);
-      else map.set(key, [s]);
+    const add = (map: Map<string, ByIndent>, key: string, s: Suspect) => {
+      let byIndent = map.get(key);
+      if (!byIndent) map.set(key, byIndent = new Map());
+      const group = byIndent.get(s.indent);
+      if (group) group.list.push(s);
+      else byIndent.set(s.indent, { list: [s] });
     };
     for (const s of this.#suspects) {
       add(exact, s.text, s);
@@ -266,28 +288,40 @@ export class KeptLines {
         else lengths.set(key, new Set([head.length]));
       }
     }
-    // Lines found kept leave the maps: a line the input repeats does not visit them again. A line
-    // keeps its source as printed only with at least its indentation (a group's members may sit
-    // deeper); one that lost it is left open, and put back as printed.
-    const keep = (map: Map<string, Suspect[]>, key: string, lead: string) => {
-      const list = map.get(key);
-      if (!list) return;
-      const open = list.filter((s) => !s.indent.endsWith(lead));
-      for (const s of list) if (s.indent.endsWith(lead)) kept.add(s);
-      if (open.length) map.set(key, open);
-      else map.delete(key);
-    };
     let work = 0;
+    // Lines found kept leave the maps: a line the input repeats does not visit them again.
+    const keep = (map: Map<string, ByIndent>, key: string, lead: string, line: string) => {
+      const byIndent = map.get(key);
+      if (!byIndent) return;
+      // Many indentations of one text are compared within the search's budget.
+      if (byIndent.size > 1 && (work += byIndent.size) > MAX_WORK) return;
+      for (const [indent, group] of byIndent) {
+        if (!indent.endsWith(lead)) {
+          if (map === exact) group.printed ??= line.trimEnd();
+          continue;
+        }
+        for (const s of group.list) kept.add(s);
+        byIndent.delete(indent);
+      }
+      if (!byIndent.size) map.delete(key);
+    };
     walk((line) => {
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
       const lead = t === "" || line.length === t.length ? "" : leadOf(line);
-      keep(exact, t, lead);
+      keep(exact, t, lead, line);
       if (!heads.size || t.length < CUT_PREFIX || work > MAX_WORK) return;
       for (const size of lengths.get(t.slice(0, CUT_PREFIX)) ?? []) {
         work += size;
-        if (size <= t.length) keep(heads, t.slice(0, size), lead);
+        if (size <= t.length) keep(heads, t.slice(0, size), lead, line);
       }
     });
+    for (const byIndent of exact.values()) {
+      for (const { list, printed } of byIndent.values()) {
+        if (printed !== undefined) {
+          for (const s of list) if (!kept.has(s)) s.printed ??= printed;
+        }
+      }
+    }
     return this.#suspects.filter((s) => !kept.has(s));
   }
 

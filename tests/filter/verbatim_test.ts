@@ -327,3 +327,20 @@ Deno.test("--explain says when the restored lines outgrow the input and the inpu
   );
   expect(engine.trace("cmd", input.join("\n")).at(-1)!.output).toEqual(input);
 });
+
+Deno.test("many lines that lost their indentation, and one text at many indentations, cost linear time", () => {
+  const n = 20_000;
+  const input = Array.from({ length: n }, (_, i) => `  warning: item ${i % 50}`);
+  const started = performance.now();
+  const out = filter([rule(rewrite("^\\s+(?P<w>warning: .*)$", "{w}"))], ["noise", ...input]);
+  expect(out).toEqual(input);
+  // One text emitted at 2,000 indentations, the input printing it at another one 20k times.
+  const deep = Array.from({ length: 2_000 }, (_, i) => `${" ".repeat(i + 2)}x`);
+  const guard = new KeptLines();
+  for (const line of deep) guard.emitted(line);
+  const { text } = guard.restore(deep.join("\n"), (fn) => {
+    for (let i = 0; i < 20_000; i++) fn("\tx");
+  });
+  expect(text.split("\n").length).toBe(2_000);
+  expect(performance.now() - started).toBeLessThan(20_000);
+});
