@@ -2202,7 +2202,8 @@ fi
 # --- native: a CMake project in C (`geom`: a library, a tool and a ctest suite) -----------------
 # configure with a missing package, a build with a compile error, `make VERBOSE=1` of the fixed
 # tree, ctest with failing tests, the tool under valgrind (an invalid read, leaks) and under
-# gdb (a NULL dereference), a gcc link with undefined references and clang-tidy ---------
+# gdb (a NULL dereference), a gcc link with undefined references, clang-tidy and the tool built
+# with AddressSanitizer ---------
 if sel native; then
   N="$WORK/geom"
   rm -rf "$N" && mkdir -p "$N/src" "$N/tests" "$N/include/geom"
@@ -2404,6 +2405,9 @@ EOF
   capture native ld_undefined "$N" "gcc -Iinclude -o geomtool src/main.c src/point.c -lm" "$(gcc --version | head -1)"
   # clang-tidy (Debian `clang-tidy`, LLVM 14) with the bugprone, analyzer, readability and cert checks
   command -v clang-tidy >/dev/null && capture native clang_tidy "$N" "clang-tidy src/*.c -checks='-*,bugprone-*,clang-analyzer-*,readability-*,cert-*' -- -Iinclude" "$(clang-tidy --version | sed -n 1p)"
+  # the tool built with AddressSanitizer: the invalid read valgrind reports, as ASan's report
+  (cd "$N" && gcc -fsanitize=address -g -Iinclude -o geomtool-asan src/*.c -lm)
+  capture native asan_heap_overflow "$N" "./geomtool-asan" "$(gcc --version | head -1), -fsanitize=address"
 fi
 
 # --- jvm (`jvmbuild`): a three-class library (`shapes`) built offline from the local repository

@@ -3,6 +3,7 @@
  * rules. `zeph filter --command "cargo test" < saved.txt` filters saved output;
  * `zeph filter -- cargo test` runs the command through the bash tool (the same dispatch path the
  * agent uses, so permissions apply) and shows the result, exiting with the command's exit code.
+ * `--explain` shows, for either, which rule and stage removed which lines.
  * The filtered text goes to stdout, the stats line to stderr.
  */
 import { CliError } from "./errors.ts";
@@ -22,7 +23,10 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     )
     .option("--command <cmd>", "filter saved output from stdin as if <cmd> produced it")
     .option("--exit-code <n>", "exit code of the saved run (non-zero marks it failed)", "0")
-    .option("--explain", "with --command: show which rule and stage removed which lines")
+    .option(
+      "--explain",
+      "show which rule and stage removed which lines (of saved output, or of the command run)",
+    )
     .option("--rules", "list the rules loaded (built-in and yours), with their matchers and files")
     .option(
       "--strategies [type]",
@@ -30,7 +34,7 @@ export function register(program: CliProgram, deps: CommandDeps): void {
     )
     .addHelpText(
       "after",
-      '\nYour rules: filters.toml next to config.toml (~/.config/zeph/filters.toml), or\n[tools.filters] filters_path; `zeph config check` validates them (README: "Writing\na filter rule").\n\nExamples:\n  zeph filter --command "cargo test" < cargo-test.txt\n  zeph filter --explain --command "go test -json ./..." < out.jsonl\n  zeph filter -- cargo clippy --workspace\n  zeph filter --strategies strip_noise',
+      '\nYour rules: filters.toml next to config.toml (~/.config/zeph/filters.toml), or\n[tools.filters] filters_path; `zeph config check` validates them (README: "Writing\na filter rule").\n\nExamples:\n  zeph filter --command "cargo test" < cargo-test.txt\n  zeph filter --explain --command "go test -json ./..." < out.jsonl\n  zeph filter -- cargo clippy --workspace\n  zeph filter --explain -- make -k\n  zeph filter --strategies strip_noise',
     )
     .action(async (words, opts, command) => {
       const globals = globalsOf(command);
@@ -55,20 +59,12 @@ export function register(program: CliProgram, deps: CommandDeps): void {
         await filterSaved(opts.command, exitCode, globals, deps, opts.explain === true);
         return;
       }
-      if (opts.explain) {
-        const line = words.length ? commandLine(words) : "cargo test";
-        throw new CliError(
-          `--explain reads saved output; save the command's output, then explain it:\n  ${line} > out.txt 2>&1; zeph filter --explain --command ${
-            shellWord(line)
-          } --exit-code $? < out.txt`,
-        );
-      }
       if (words.length === 0) {
         throw new CliError(
           'Nothing to filter. Run a command (zeph filter -- cargo test) or pass saved output (zeph filter --command "cargo test" < out.txt).',
         );
       }
-      await filterRun(commandLine(words), globals, deps);
+      await filterRun(commandLine(words), globals, deps, opts.explain === true);
     });
 }
 
@@ -117,14 +113,20 @@ async function printStrategies(type: string | null, deps: CommandDeps): Promise<
 
 /** `zeph filter --rules`: name, strategy, matcher and file of each rule, in the order they run. */
 async function printRules(globals: ReturnType<typeof globalsOf>, deps: CommandDeps): Promise<void> {
+  const { engine, filter } = await loadEngine(globals, deps);
+  console.log(filter.describeRules(engine.rules).join("\n"));
+  deps.status.exitCode = 0;
+}
+
+/** The filter engine the configuration makes (built-in rules and the user's), its warnings printed. */
+async function loadEngine(globals: ReturnType<typeof globalsOf>, deps: CommandDeps) {
   const loaded = await deps.loadConfig(globals);
-  const { loadFilterEngine, filtersConfigDir, describeRules } = await import("../filter/mod.ts");
-  const { engine, warnings } = await loadFilterEngine(loaded.config, {
-    configDir: await filtersConfigDir(loaded.path),
+  const filter = await import("../filter/mod.ts");
+  const { engine, warnings } = await filter.loadFilterEngine(loaded.config, {
+    configDir: await filter.filtersConfigDir(loaded.path),
   });
   for (const w of warnings) console.error(`zeph: warning: ${w}`);
-  console.log(describeRules(engine.rules).join("\n"));
-  deps.status.exitCode = 0;
+  return { engine, filter };
 }
 
 async function filterSaved(
@@ -139,15 +141,12 @@ async function filterSaved(
       `No saved output on stdin. Pipe it in: zeph filter --command "${commandText}" < output.txt`,
     );
   }
-  const loaded = await deps.loadConfig(globals);
-  const { explainFilter, loadFilterEngine, filtersConfigDir } = await import("../filter/mod.ts");
-  const { engine, warnings } = await loadFilterEngine(loaded.config, {
-    configDir: await filtersConfigDir(loaded.path),
-  });
-  for (const w of warnings) console.error(`zeph: warning: ${w}`);
+  const { engine, filter } = await loadEngine(globals, deps);
   const raw = await new Response(Deno.stdin.readable).text();
   if (explain) {
-    console.log(explainFilter(engine, commandText, raw, { failed: exitCode !== 0 }).join("\n"));
+    console.log(
+      filter.explainFilter(engine, commandText, raw, { failed: exitCode !== 0 }).join("\n"),
+    );
     deps.status.exitCode = 0;
     return;
   }
@@ -173,6 +172,7 @@ async function filterRun(
   commandText: string,
   globals: ReturnType<typeof globalsOf>,
   deps: CommandDeps,
+  explain: boolean,
 ): Promise<void> {
   const runtime = await deps.buildRuntime(globals);
   try {
@@ -187,7 +187,16 @@ async function filterRun(
       deps.status.exitCode = 1;
       return;
     }
-    report(globals.json, result.text, result.filterStats);
+    if (explain) {
+      // The tool's output before the filter hook (its exit/timeout notices included, as the
+      // hook receives it), explained by an engine loaded from the same configuration.
+      const { engine, filter } = await loadEngine(globals, deps);
+      const raw = result.output?.text ?? result.text;
+      console.log(
+        filter.explainFilter(engine, commandText, raw, { failed: result.output?.failed ?? false })
+          .join("\n"),
+      );
+    } else report(globals.json, result.text, result.filterStats);
     // The command's own exit code passes through, so `zeph filter -- make` fails as make does.
     const code = result.output?.exitCode;
     deps.status.exitCode = typeof code === "number" && code > 0 && code < 256

@@ -5,6 +5,7 @@
  */
 export * from "./bounded_file.ts";
 export * from "./consts.ts";
+export * from "./describe_value.ts";
 export * from "./errors.ts";
 export * from "./load.ts";
 export * from "./providers.ts";

@@ -12,6 +12,7 @@ import { defaultsSnapshot } from "./defaults.ts";
 import type { Config } from "./schema.ts";
 import { suggestKey } from "./suggest.ts";
 import { applyPolicyFile } from "./policy_file.ts";
+import { describeTomlValue } from "./describe_value.ts";
 
 /** Keys an earlier version read, with what replaced them. */
 const RENAMED_KEYS: Record<string, string> = {
@@ -394,20 +395,6 @@ export function formatKeyPath(keys: readonly PropertyKey[]): string {
   return out;
 }
 
-function describeValue(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (Array.isArray(value)) return `an array ${truncate(JSON.stringify(value))}`;
-  if (isTable(value)) return "a table";
-  if (value instanceof Date) return `a date ${value.toISOString()}`;
-  if (typeof value === "number" && !Number.isInteger(value)) return `a float ${value}`;
-  if (typeof value === "number") return `an integer ${value}`;
-  return `a ${typeof value} ${truncate(JSON.stringify(value))}`;
-}
-
-function truncate(s: string): string {
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
-}
-
 const ARTICLE: Record<string, string> = {
   number: "a number",
   string: "a string",
@@ -440,11 +427,11 @@ function validate(
           const expected = Object.hasOwn(ARTICLE, issue.expected)
             ? ARTICLE[issue.expected]
             : issue.expected;
-          message = `expected ${expected}, found ${describeValue(found)}`;
+          message = `expected ${expected}, found ${describeTomlValue(found)}`;
         } else if (issue.code === "invalid_value") {
           message = `expected one of ${
             issue.values.map((v) => JSON.stringify(v)).join(", ")
-          }, found ${describeValue(found)}`;
+          }, found ${describeTomlValue(found)}`;
         } else if (issue.code === "invalid_key") {
           // A user-named table ([modes.<slug>]) with a name its key schema refuses.
           message = `${issue.issues[0]?.message ?? issue.message}, found the name ${
@@ -452,7 +439,7 @@ function validate(
           }`;
         } else {
           message = `${issue.message.replace(/^Too (small|big): /, "")}, found ${
-            describeValue(found)
+            describeTomlValue(found)
           }`;
         }
         return { source: envKeys.get(key) ?? source, key, message };

@@ -407,9 +407,12 @@ function walkLines(body: string, fn: (line: string) => void): void {
     let line = body.slice(start, end);
     start = end + 1;
     if (dirty) line = sanitizeLine(line);
-    if (line.startsWith(STDERR_PREFIX)) line = line.slice(STDERR_PREFIX.length);
-    const kept = blanks.accept(line);
-    if (kept !== null) fn(kept);
+    // A status a redraw overwrote comes back as a line of its own before the redraw.
+    for (let part of dirty && line.includes("\n") ? line.split("\n") : [line]) {
+      if (part.startsWith(STDERR_PREFIX)) part = part.slice(STDERR_PREFIX.length);
+      const kept = blanks.accept(part);
+      if (kept !== null) fn(kept);
+    }
   }
 }
 

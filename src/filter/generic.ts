@@ -8,7 +8,8 @@
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
  * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
  * (generic_advice.ts) and a block printed again later becomes a reference to its first copy
- * (generic_repeats.ts); runs of a repeated line
+ * (generic_repeats.ts); a sanitizer's shadow-memory map and legend fold (generic_sanitizer.ts);
+ * runs of a repeated line
  * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
@@ -36,6 +37,7 @@ import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
 import { foldRoutineLogs } from "./generic_logs.ts";
+import { foldSanitizerMaps } from "./generic_sanitizer.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -204,7 +206,7 @@ export function genericStage(
       // what was folded.
       const advised = foldAdvice(usage, { keepHelp: usage.length !== held.length });
       const logs = foldRoutineLogs(
-        foldRepeatedBlocks(foldCompilerNotes(foldStackFrames(advised))),
+        foldRepeatedBlocks(foldCompilerNotes(foldStackFrames(foldSanitizerMaps(advised)))),
         ctx.failed,
       );
       // A repeat refers to the text above it: only in an output short enough that no cut takes

@@ -1,9 +1,10 @@
 /**
  * Folds the generic pass applies to a whole output before it collapses repeats (generic.ts):
  *
- * - stack traces (Python, JavaScript, Java, Ruby, Go): runs of frames inside a runtime, a
- *   standard library or installed packages (node_modules, site-packages, gems, the JDK, GOROOT)
- *   become one line with their count and libraries; every frame in the user's code stays, and so
+ * - stack traces (Python, JavaScript, Java, Ruby, Go, and native ones as gdb and the sanitizers
+ *   print them): runs of frames inside a runtime, a standard library or installed packages
+ *   (node_modules, site-packages, gems, the JDK, GOROOT, the C library, a sanitizer's runtime,
+ *   shared objects under /lib) become one line with their count and libraries; every frame in the user's code stays, and so
  *   does the innermost frame (where the error was raised) and every line that is not a frame
  *   (the error, `Caused by:`, the messages between chained tracebacks); Python's `^^^^` marks
  *   under a frame's source line go;
@@ -52,7 +53,7 @@ const MIN_FOLDED_FRAMES = 2;
 /** Libraries named on a fold line, at most. */
 const MAX_NAMED = 3;
 
-type FrameKind = "python" | "at" | "ruby" | "go";
+type FrameKind = "python" | "at" | "ruby" | "go" | "native";
 
 interface Frame {
   kind: FrameKind;
@@ -68,6 +69,12 @@ const AT_FRAME = /^(\s+)at (?:async )?(\S.{0,1500})$/;
 const RUBY_FRAME = /^(\s+)from (\S{1,1000}):\d{1,7}:in /;
 const GO_LOCATION = /^\t(\S{1,1000}\.(?:go|s)):\d{1,7}(?: \+0x[0-9a-f]{1,16})?$/;
 const GO_FUNCTION = /^(?:created by )?[\w./*()[\]{}$-]{1,300}/;
+/**
+ * A native frame as gdb, AddressSanitizer and the other sanitizers print it: `#3  0x7f… in
+ * qsort_r (…) at ./stdlib/msort.c:296`, `#1 0x55… in main src/main.c:10`, `#3  msort (…) at …`.
+ */
+const NATIVE_FRAME =
+  /^(\s*)#\d{1,4} {1,2}(0x[0-9a-f]{1,16} .{1,1500}|[\w:~<>$.]{1,300} \(.{0,1500})$/;
 
 /** The library a Python frame's file is in (site-packages → its package; the stdlib), or null. */
 function pythonLibrary(path: string): string | null {
@@ -117,6 +124,22 @@ function goLibrary(path: string): string | null {
   return root ? root[1] : null;
 }
 
+/** The C library's own sources, as glibc's debug info names them (`./stdlib/msort.c`). */
+const LIBC_SOURCE =
+  /(?:^|[\s(])\.{1,2}\/(?:sysdeps|csu|stdlib|nptl|libio|string|posix|malloc|elf|stdio-common|signal|misc|io|dlfcn|assert)\/|\b__libc_start|\/libc\.so/;
+const SANITIZER_RUNTIME =
+  /libsanitizer\/|compiler-rt\/|\b__(?:interceptor|asan|sanitizer|tsan|ubsan|lsan|msan)_/;
+const SHARED_OBJECT = /\((\/(?:usr\/)?lib(?:64)?\/\S{0,200}?([\w.+-]{1,100}\.so)[.\d]{0,20})\+0x/;
+
+/** The library of a native frame (the C library, a sanitizer's runtime, a shared object), or null. */
+function nativeLibrary(rest: string): string | null {
+  if (SANITIZER_RUNTIME.test(rest)) return "sanitizer runtime";
+  if (LIBC_SOURCE.test(rest)) return "libc";
+  const so = SHARED_OBJECT.exec(rest);
+  if (so) return so[2];
+  return / in _start \(|^_start \(/.test(rest) ? "startup" : null;
+}
+
 /** The frame starting at `lines[i]`, or null. */
 function frameAt(lines: readonly string[], i: number): Frame | null {
   const line = lines[i];
@@ -126,7 +149,7 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   const next = lines[i + 1];
   if (
     !line.startsWith('File "', at) && !line.startsWith("at ", at) &&
-    !line.startsWith("from ", at) && !next?.startsWith("\t")
+    !line.startsWith("from ", at) && !line.startsWith("#", at) && !next?.startsWith("\t")
   ) return null;
   let m = PY_FRAME.exec(line);
   if (m) {
@@ -143,6 +166,8 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   if (m) return { kind: "at", end: i + 1, library: atLibrary(m[2]), indent: m[1] };
   m = RUBY_FRAME.exec(line);
   if (m) return { kind: "ruby", end: i + 1, library: rubyLibrary(m[2]), indent: m[1] };
+  m = NATIVE_FRAME.exec(line);
+  if (m) return { kind: "native", end: i + 1, library: nativeLibrary(m[2]), indent: m[1] };
   if (next !== undefined && next.length <= MAX_TESTED && GO_FUNCTION.test(line)) {
     const loc = GO_LOCATION.exec(next);
     if (loc) return { kind: "go", end: i + 2, library: goLibrary(loc[1]), indent: "" };
@@ -182,7 +207,7 @@ function foldLine(indent: string, frames: Frame[]): string {
 
 /**
  * Each stack trace with its library frames folded: the user's frames and the innermost frame
- * (the first of JavaScript, Java, Ruby and Go traces, the last of Python's) stay, and a run of
+ * (the first of JavaScript, Java, Ruby, Go and native traces, the last of Python's) stay, and a run of
  * at least two library frames between them becomes one line.
  */
 export function foldStackFrames(lines: readonly string[]): string[] {

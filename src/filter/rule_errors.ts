@@ -6,7 +6,7 @@
  * undefined") name neither the typo that caused them nor the fix.
  */
 import type { z } from "zod";
-import { suggestKey } from "../config/lite.ts";
+import { describeTomlValue, suggestKey } from "../config/lite.ts";
 import { STRATEGY_TYPES, strategyKeys } from "./strategies/mod.ts";
 
 /** The keys of a rule's `match` table. */
@@ -91,22 +91,6 @@ function valueAt(raw: unknown, path: readonly (string | number)[]): unknown {
   return at;
 }
 
-function describeValue(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (Array.isArray(value)) return `a list ${clip(JSON.stringify(value))}`;
-  if (value !== null && typeof value === "object") return "a table";
-  if (typeof value === "number") {
-    return `${Number.isInteger(value) ? "an integer" : "a float"} ${value}`;
-  }
-  // A string as TOML's literal form where it can be one: a regex reads as it was written.
-  if (typeof value === "string" && !/['\n]/.test(value)) return `a string '${clip(value)}'`;
-  return `a ${typeof value} ${clip(JSON.stringify(value))}`;
-}
-
-function clip(s: string): string {
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
-}
-
 const EXPECTED: Record<string, string> = {
   array: "a list",
   string: "a string",
@@ -155,7 +139,7 @@ function wrongType(
   } else if (issue.expected === "string" && path.some((k) => typeof k === "number")) {
     fix = "; each entry is a regex in quotes";
   }
-  return `expected ${expected}, found ${describeValue(found)}${fix}`;
+  return `expected ${expected}, found ${describeTomlValue(found)}${fix}`;
 }
 
 /** A key the table at `path` does not take: the likely meant key, or the keys it takes. */

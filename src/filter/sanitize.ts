@@ -18,23 +18,46 @@ export function stripAnsi(text: string): string {
 // deno-lint-ignore no-control-regex
 const ERASE = /^\x1b\[[0-2]?K/;
 
+/** What marks a redraw as progress: a percentage, a bar, a spinner frame, a count of bytes. */
+const PROGRESS_MARK = /\d%|[█▓▒░■━#=>]{3}|[⠁-⣿◐◓◑◒◴◷◶◵|/\\-] |\d(?:\.\d+)? ?[kKMG]i?B\b/;
+/** The first word of a status line (`Rebasing`, `Auto-merging`). */
+const FIRST_WORD = /^\s*([\p{L}][\p{L}-]*)/u;
+
+/**
+ * Whether `before`, overwritten by `after` with a plain `\r`, is a status of its own rather than
+ * an earlier state of the same line: it reads as words (no percentage, bar or spinner) and `after`
+ * starts with another word — git's `Rebasing (1/2)\rAuto-merging a.toml` says which commit
+ * conflicted; `Receiving objects: 10%\rReceiving objects: 100%` is one line redrawn.
+ */
+function ownStatus(before: string, after: string): boolean {
+  const word = FIRST_WORD.exec(before)?.[1];
+  if (!word || PROGRESS_MARK.test(before)) return false;
+  return FIRST_WORD.exec(after)?.[1]?.toLowerCase() !== word.toLowerCase();
+}
+
 /**
  * One line (no `\n`): escapes removed, carriage-return redraws collapsed to their last state. A
  * `\r` is a redraw only when what follows it really rewrites the line: it erases it (`\x1b[K`)
  * or is at least as wide as what it covers (a progress bar, a counter). A `\r` inside text (a
- * test diff showing `"qty\r"`) is kept, spelled `\r`, with the text on both sides.
+ * test diff showing `"qty\r"`) is kept, spelled `\r`, with the text on both sides. A status a
+ * plain `\r` lets a message of another kind overwrite stays, as a line of its own before it (the
+ * result then holds a `\n`).
  */
 export function sanitizeLine(line: string): string {
   let text = line.endsWith("\r") ? line.slice(0, -1) : line;
   if (text.includes("\r")) {
     const parts = text.split("\r");
+    const shown: string[] = [];
     text = parts[0];
     for (let i = 1; i < parts.length; i++) {
       const next = parts[i];
       if (next === "") continue;
-      const rewrites = ERASE.test(next) || stripAnsi(next).length >= stripAnsi(text).length;
+      const erases = ERASE.test(next);
+      const rewrites = erases || stripAnsi(next).length >= stripAnsi(text).length;
+      if (rewrites && !erases && ownStatus(stripAnsi(text), stripAnsi(next))) shown.push(text);
       text = rewrites ? next : `${text}\\r${next}`;
     }
+    if (shown.length) text = `${shown.join("\n")}\n${text}`;
   }
   return text.includes("\x1b") ? text.replace(ANSI, "") : text;
 }

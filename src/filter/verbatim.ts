@@ -28,6 +28,12 @@ export const normalLine = (line: string): string => stripAnsi(line).trim();
 const COUNT = /\s*(?:\(x\d+\)|×\d+|\(\d+\):?)$/;
 /** A group's count after a line, set apart by a space: what a restore must not lose. */
 const GROUP_COUNT = /\s(?:\(x?\d+\):?|×\d+)$/;
+/** `source` as printed, with the group count `emitted` carries after it (`(2)`) unless it has it. */
+function withCount(emitted: string, source: string): string {
+  const count = GROUP_COUNT.exec(emitted)?.[0].trim();
+  return count && !source.includes(count) ? `${source} ${count}` : source;
+}
+
 /** A long line cut with an ellipsis keeps at least this many characters before it. */
 const CUT_PREFIX = 20;
 
@@ -41,7 +47,8 @@ function cutHead(t: string): string | null {
 export type Kind = "kept" | "cut" | "rewritten";
 
 /**
- * `kept`: the line keeps an input line as printed — equal to one (indentation aside), that line
+ * `kept`: the line keeps an input line as printed — equal to one (indentation aside: the audit
+ * does not look at it, the guard puts a lost indentation back), that line
  * with a count after it, a line containing a whole input line (an indented group member, a join
  * of several), or an input line's leading part cut with an ellipsis. `cut`: a part of an input
  * line as printed, the rest dropped (a hint or a timing cut off) — what was kept is verbatim,
@@ -74,8 +81,31 @@ export function templateMarker(template: string): RegExp {
 /** The start of a JSON document or of a JSON line: `{"`, `{`, `[`, `[{`, `["`, `[1`. */
 export const JSON_START = /^(?:\{\s*(?:"|\}|$)|\[\s*(?:\{|\[|"|-?\d|\]|$))/;
 
+/** A line's leading whitespace, ANSI escapes removed. */
+function leadOf(line: string): string {
+  const bare = line.includes("\x1b") ? stripAnsi(line) : line;
+  return bare.slice(0, bare.length - bare.trimStart().length);
+}
+
 /** Words compared, case aside: runs of letters, digits and underscores (`x_spec`, `rb`, `26`). */
 const WORD = /[\p{L}\p{N}_]+/gu;
+/** Numbers in a line, in the order printed. */
+const NUMBER = /\d+/g;
+
+/**
+ * Whether `source` prints the numbers of `emitted` in the same order (other numbers between
+ * them allowed; a group's count after the emitted line aside): words may move, numbers may
+ * not — `1 passed, 3 failed` is no source of `3 passed, 1 failed`.
+ */
+export function numbersInOrder(emitted: string, source: string): boolean {
+  const wanted = emitted.replace(GROUP_COUNT, "").match(NUMBER);
+  if (!wanted) return true;
+  const have = source.match(NUMBER) ?? [];
+  let i = 0;
+  for (const n of have) if (n === wanted[i] && ++i === wanted.length) return true;
+  return false;
+}
+
 /** Emitted lines the guard looks for a source of; past it, lines stay as emitted. */
 export const MAX_GUARDED = 20_000;
 /** Word comparisons the search may make in all; past it, lines stay as emitted. */
@@ -89,6 +119,10 @@ interface Suspect {
   index: number;
   line: string;
   text: string;
+  /** The line's leading whitespace (ANSI escapes removed). */
+  indent: string;
+  /** An input line of the same text printed with an indentation this line lost. */
+  printed?: string;
   words?: string[];
   /** The source lines found, in input order (at most `CANDIDATES`). */
   found: Found[];
@@ -116,8 +150,8 @@ export interface KeptLinesOptions {
  * output's text and a way to walk the input again. An emitted line equal to a recent input line
  * costs nothing; the others are checked against the input in one pass (an input line as printed,
  * with a count after it, or cut with an ellipsis), and those left are looked up by their rarest
- * word in a second pass: the input line containing every word of the emitted line (in any order)
- * replaces it — preferring one not already in the output, then one with the fewest other words,
+ * word in a second pass: the input line containing every word of the emitted line (in any order,
+ * its numbers in the order printed) replaces it — preferring one not already in the output, then one with the fewest other words,
  * then the first after the source of the line restored before it, then the shortest; each input
  * line at most once. A line with no such source (a join of several lines, a summary) stays as emitted.
  */
@@ -148,7 +182,7 @@ export class KeptLines {
     if (this.#recent.includes(line) || isMarker(line)) return;
     const text = normalLine(line);
     if (this.#markers.some((m) => m.test(text))) return;
-    this.#suspects.push({ index, line, text, found: [] });
+    this.#suspects.push({ index, line, text, indent: leadOf(line), found: [] });
   };
 
   /**
@@ -159,17 +193,26 @@ export class KeptLines {
     text: string,
     walk: (fn: (line: string) => void) => void,
   ): { text: string; restored: Restore[] } {
-    const open = this.#unkept(walk);
-    if (!open.length) return { text, restored: [] };
+    const unkept = this.#unkept(walk);
+    if (!unkept.length) return { text, restored: [] };
+    const replace = new Map<number, string | null>();
+    const restored: Restore[] = [];
+    // A line that only lost its indentation gets it back from an input line of its text.
+    for (const s of unkept) {
+      if (s.printed === undefined) continue;
+      const to = withCount(s.text, s.printed);
+      replace.set(s.index, to);
+      restored.push({ emitted: s.line, restored: to });
+    }
+    const open = unkept.filter((s) => s.printed === undefined);
     this.#search(open, walk);
     const inOutput = this.#inOutput(text, open);
     const used = new Set<number>();
-    const replace = new Map<number, string | null>();
-    const restored: Restore[] = [];
     // Outputs keep their input's order: the next source after the previous one restored is the
     // likeliest (a tree's `mod.ts` under the directory just shown, not under another).
     let last = -1;
     for (const s of open) {
+      s.found = s.found.filter((f) => numbersInOrder(s.text, f.text));
       const free = s.found.length === 1
         ? (used.has(s.found[0].at) ? [] : s.found)
         : s.found.filter((f) => !used.has(f.at));
@@ -193,10 +236,9 @@ export class KeptLines {
       last = source.at;
       // A group line (`TS2554: Expected 2 arguments … (2)`) keeps its count after the line as
       // printed, even when the line is shown already: the count is what it adds.
-      const count = GROUP_COUNT.exec(s.text)?.[0].trim();
-      const counted = count && !source.text.includes(count) ? `${source.line} ${count}` : null;
-      const twice = !counted && shown(source);
-      const to = twice ? null : counted ?? source.line;
+      const counted = withCount(s.text, source.line);
+      const twice = counted === source.line && shown(source);
+      const to = twice ? null : counted;
       replace.set(s.index, to);
       inOutput.set(source.text, (inOutput.get(source.text) ?? 0) + 1);
       restored.push({ emitted: s.line, restored: to });
@@ -215,16 +257,23 @@ export class KeptLines {
   /** The suspects no input line keeps as printed (one pass over the input). */
   #unkept(walk: (fn: (line: string) => void) => void): Suspect[] {
     if (!this.#suspects.length) return [];
-    const exact = new Map<string, Suspect[]>();
+    // Suspects by their text, then by their indentation: an input line keeps those of its text
+    // that have at least its indentation (a group's members may sit deeper); one that lost it
+    // is left open, and put back as printed.
+    type Group = { list: Suspect[]; printed?: string };
+    type ByIndent = Map<string, Group>;
+    const exact = new Map<string, ByIndent>();
     // Cut lines by their head, and the heads' lengths by their first characters: an input line
     // is compared once per length, not once per cut line (log lines share their start).
-    const heads = new Map<string, Suspect[]>();
+    const heads = new Map<string, ByIndent>();
     const lengths = new Map<string, Set<number>>();
     const kept = new Set<Suspect>();
-    const add = (map: Map<string, Suspect[]>, key: string, s: Suspect) => {
-      const list = map.get(key);
-      if (list) list.push(s);
-      else map.set(key, [s]);
+    const add = (map: Map<string, ByIndent>, key: string, s: Suspect) => {
+      let byIndent = map.get(key);
+      if (!byIndent) map.set(key, byIndent = new Map());
+      const group = byIndent.get(s.indent);
+      if (group) group.list.push(s);
+      else byIndent.set(s.indent, { list: [s] });
     };
     for (const s of this.#suspects) {
       add(exact, s.text, s);
@@ -239,23 +288,40 @@ export class KeptLines {
         else lengths.set(key, new Set([head.length]));
       }
     }
-    // Lines found kept leave the maps: a line the input repeats does not visit them again.
-    const keep = (map: Map<string, Suspect[]>, key: string) => {
-      const list = map.get(key);
-      if (!list) return;
-      for (const s of list) kept.add(s);
-      map.delete(key);
-    };
     let work = 0;
+    // Lines found kept leave the maps: a line the input repeats does not visit them again.
+    const keep = (map: Map<string, ByIndent>, key: string, lead: string, line: string) => {
+      const byIndent = map.get(key);
+      if (!byIndent) return;
+      // Many indentations of one text are compared within the search's budget.
+      if (byIndent.size > 1 && (work += byIndent.size) > MAX_WORK) return;
+      for (const [indent, group] of byIndent) {
+        if (!indent.endsWith(lead)) {
+          if (map === exact) group.printed ??= line.trimEnd();
+          continue;
+        }
+        for (const s of group.list) kept.add(s);
+        byIndent.delete(indent);
+      }
+      if (!byIndent.size) map.delete(key);
+    };
     walk((line) => {
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
-      keep(exact, t);
+      const lead = t === "" || line.length === t.length ? "" : leadOf(line);
+      keep(exact, t, lead, line);
       if (!heads.size || t.length < CUT_PREFIX || work > MAX_WORK) return;
       for (const size of lengths.get(t.slice(0, CUT_PREFIX)) ?? []) {
         work += size;
-        if (size <= t.length) keep(heads, t.slice(0, size));
+        if (size <= t.length) keep(heads, t.slice(0, size), lead, line);
       }
     });
+    for (const byIndent of exact.values()) {
+      for (const { list, printed } of byIndent.values()) {
+        if (printed !== undefined) {
+          for (const s of list) if (!kept.has(s)) s.printed ??= printed;
+        }
+      }
+    }
     return this.#suspects.filter((s) => !kept.has(s));
   }
 
@@ -333,17 +399,22 @@ export class KeptLines {
     });
   }
 
-  /** How many times the output already holds each candidate source's text (one pass over it). */
+  /**
+   * How many times the output already holds each candidate source's text (one pass over it),
+   * the open lines themselves aside: a line that only lost its indentation is not its own copy.
+   */
   #inOutput(text: string, open: Suspect[]): Map<string, number> {
     const wanted = new Set<string>();
     for (const s of open) for (const f of s.found) wanted.add(f.text);
     const present = new Map<string, number>();
     if (!wanted.size) return present;
-    for (let start = 0; start < text.length;) {
+    const self = new Set(open.map((s) => s.index));
+    let index = 0;
+    for (let start = 0; start < text.length; index++) {
       let end = text.indexOf("\n", start);
       if (end < 0) end = text.length;
       const t = normalLine(text.slice(start, end));
-      if (wanted.has(t)) present.set(t, (present.get(t) ?? 0) + 1);
+      if (wanted.has(t) && !self.has(index)) present.set(t, (present.get(t) ?? 0) + 1);
       start = end + 1;
     }
     return present;

@@ -190,12 +190,25 @@ Deno.test("zeph filter --strategies lists the types and describes one; a mistype
   });
 });
 
-Deno.test("zeph filter --explain with a command to run says how to save and explain its output", async () => {
+Deno.test("zeph filter --explain -- <command> runs it and explains its output; its exit code passes through", async () => {
   await withWorkspace(async (ws, home) => {
-    const r = await zeph(["filter", "--explain", "--", "prove", "-v", "t/"], { cwd: ws, home });
-    expect([r.code, r.stdout]).toEqual([2, ""]);
-    expect(r.stderr).toContain(
-      "--explain reads saved output; save the command's output, then explain it:\n  prove -v t/ > out.txt 2>&1; zeph filter --explain --command 'prove -v t/' --exit-code $? < out.txt",
-    );
+    for (let i = 0; i < 150; i++) await Deno.writeTextFile(path.join(ws, `f${1000 + i}.txt`), "");
+    const r = await zeph(["-y", "filter", "--explain", "--", "ls"], { cwd: ws, home });
+    const lines = r.stdout.trimEnd().split("\n");
+    expect([r.code, lines[1], lines[2], lines.filter((l) => l.startsWith("  - ")).length]).toEqual([
+      0,
+      "rule ls (truncate): 150 lines in, 81 out, 70 removed, 1 added (confidence partial)",
+      "  - f1070.txt",
+      70,
+    ]);
+
+    const failed = await zeph(["-y", "filter", "--explain", "--", "ls", "f1000.txt", "nope"], {
+      cwd: ws,
+      home,
+    });
+    expect([failed.code, failed.stdout]).toEqual([
+      2,
+      expect.stringContaining("+ ls: cannot access 'nope': No such file or directory\nrule ls"),
+    ]);
   });
 });

@@ -164,6 +164,46 @@ Deno.test("Go goroutine traces fold GOROOT frames; Ruby backtraces fold gem fram
   ]);
 });
 
+Deno.test("native frames of gdb and the sanitizers fold inside the C library, a sanitizer's runtime and shared objects", () => {
+  const gdb = [
+    "Program received signal SIGSEGV, Segmentation fault.",
+    "#0  0x0000555555555161 in cmp (a=0x7fffffffe5f0, b=0x7fffffffe5f4) at g.c:4",
+    "#1  0x00007ffff7e13bf4 in msort_with_tmp (p=p@entry=0x7fffffffe580, n=n@entry=2) at ./stdlib/msort.c:64",
+    "#2  msort_with_tmp (p=p@entry=0x7fffffffe580, n=n@entry=4) at ./stdlib/msort.c:52",
+    "#3  __GI___qsort_r (b=<optimized out>, n=<optimized out>, s=4, arg=0x0) at ./stdlib/msort.c:296",
+    "#4  0x00005555555551bb in main () at g.c:5",
+  ];
+  expect(foldStackFrames(gdb)).toEqual([...gdb.slice(0, 2), "… 3 frames in libc folded …", gdb[5]]);
+  const asan = [
+    "READ of size 16 at 0x606000000060 thread T0",
+    "    #0 0x55d557fdc5bc in polygon_area src/polygon.c:15",
+    "    #1 0x55d557fdba3a in main src/main.c:10",
+    "    #2 0x7f7b10045249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58",
+    "    #3 0x7f7b10045304 in __libc_start_main_impl ../csu/libc-start.c:360",
+    "    #4 0x555e4a8a61c0 in _start (/tmp/zeph-corpus/geom/geomtool-asan+0x21c0)",
+    "",
+    "allocated by thread T0 here:",
+    "    #0 0x7f7b102b83b7 in __interceptor_calloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:77",
+    "    #1 0x555e4a8a73e6 in polygon_new src/polygon.c:6",
+    "    #2 0x7f7b10045249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58",
+    "    #3 0x7f2a in pthread_once (/lib/x86_64-linux-gnu/libpthread.so.0+0x1234)",
+    "    #4 0x7f2b in uv_run (/usr/lib/x86_64-linux-gnu/libuv.so.1.0.0+0x99)",
+  ];
+  expect(foldStackFrames(asan)).toEqual([
+    ...asan.slice(0, 3),
+    "    … 3 frames in libc, startup folded …",
+    ...asan.slice(6, 10),
+    "    … 3 frames in libc, libpthread.so, libuv.so folded …",
+  ]);
+  // A heading or a comment starting with `#` and a number is no frame.
+  const prose = [
+    "#1 fix the parser (see issue)",
+    "#2 0xdead beef in notes ./stdlib/x.c:1",
+    "#3 done",
+  ];
+  expect(foldStackFrames(prose)).toEqual(prose);
+});
+
 Deno.test("a long path listing folds its biggest directories; small ones and non-path lines stay", () => {
   const lines = ["Archive:  bundle.zip"];
   lines.push(

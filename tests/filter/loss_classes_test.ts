@@ -17,6 +17,29 @@ Deno.test("a CR inside a line is kept; only a CR that rewrites the line is a red
   expect(filter("mytool fetch", "downloading a long file name\r\x1b[Kok")).toBe("ok");
 });
 
+Deno.test("a status a plain CR lets a message of another kind overwrite stays as its own line", () => {
+  // git prints which commit a rebase is at, then the message that overwrites it.
+  const rebase = "Rebasing (1/2)\rAuto-merging settings.toml\nCONFLICT (content): Merge conflict";
+  expect(filter("mytool rebase", rebase, true)).toBe(
+    "Rebasing (1/2)\nAuto-merging settings.toml\nCONFLICT (content): Merge conflict",
+  );
+  // Redraws of one status, and progress overwritten by a message, keep only their last state.
+  const redraws =
+    "Rebasing (1/3)\rRebasing (2/3)\rRebasing (3/3)\rSuccessfully rebased refs/heads/x.";
+  expect(filter("mytool rebase", redraws)).toBe(
+    "Rebasing (3/3)\nSuccessfully rebased refs/heads/x.",
+  );
+  for (const progress of ["Fetching 45%", "Fetching [=====>    ]", "⠋ Fetching", "Got 12.5 MB"]) {
+    expect(filter("mytool fetch", `${progress}\rDone fetching everything`)).toBe(
+      "Done fetching everything",
+    );
+  }
+  // Through the saved-output path too (the fallback shows the input sanitised the same way).
+  expect(filter("cat", "Rebasing (1/2)\rAuto-merging a.toml")).toBe(
+    "Rebasing (1/2)\nAuto-merging a.toml",
+  );
+});
+
 Deno.test("truncation keeps every failure-signal line, wherever it is", () => {
   const lines = Array.from({ length: 3000 }, (_, i) => `src/file_${i}.txt`);
   const errors = Array.from({ length: 120 }, (_, k) => 200 + k * 20);

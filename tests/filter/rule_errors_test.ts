@@ -50,17 +50,17 @@ const CASES: [string, string, string][] = [
   [
     "a quoted boolean",
     rule(`{ type = "strip_noise", patterns = ['^ok'] }`, `enabled = "yes"\n`),
-    `D/filters.toml:1: rule "mine" skipped: enabled: expected a boolean (true or false), found a string 'yes'; write true or false without quotes.`,
+    `D/filters.toml:1: rule "mine" skipped: enabled: expected a boolean (true or false), found a string "yes"; write true or false without quotes.`,
   ],
   [
     "a quoted number",
     rule(`{ type = "truncate", max_lines = "10", head = 2, tail = 2 }`),
-    `D/filters.toml:1: rule "mine" skipped: strategy.max_lines: expected a number, found a string '10'; write the number without quotes.`,
+    `D/filters.toml:1: rule "mine" skipped: strategy.max_lines: expected a number, found a string "10"; write the number without quotes.`,
   ],
   [
     "a bare string as match",
     rule(`{ type = "strip_noise", patterns = ['^ok'] }`, "", `"mytool"`),
-    `D/filters.toml:1: rule "mine" skipped: match: expected a table, found a string 'mytool'; write match = { prefix = "mytool" } (or exact, or regex).`,
+    `D/filters.toml:1: rule "mine" skipped: match: expected a table, found a string "mytool"; write match = { prefix = "mytool" } (or exact, or regex).`,
   ],
   [
     "two matchers",

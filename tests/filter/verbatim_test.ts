@@ -11,6 +11,7 @@ import {
   FilterEngine,
   KeptLines,
 } from "../../src/filter/mod.ts";
+import { numbersInOrder } from "../../src/filter/verbatim.ts";
 import type { StageContext } from "../../src/filter/types.ts";
 
 const rule = (strategy: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -79,6 +80,26 @@ Deno.test("a rewrite that moves a word gets the line back as printed", () => {
   expect(out).toEqual(input.slice(1));
 });
 
+Deno.test("a line that lost its indentation gets it back; one set deeper under a group header stays", () => {
+  const warning = "  /tmp/app/report.py:6: RuntimeWarning: ratio with zero denominator";
+  const input = ["noise", "tests/test_report.py::test_ratio", warning, "    return a / b"];
+  const out = filter([rule(rewrite("^\\s+(?P<w>/\\S+: \\w+Warning: .*)$", "{w}"))], input);
+  expect(out).toEqual(input.slice(1));
+  // A member set deeper under a group header counts as printed (ANSI colour aside).
+  const deeper = filter(
+    [reshaping((lines) => [
+      "unused_imports (2):",
+      ...lines.filter((l) => !l.startsWith("noise")).map((l) => `  ${l}`),
+    ])],
+    ["\x1b[33m  warning: unused import\x1b[0m", "   --> src/a.rs:1:5", `noise ${"x".repeat(80)}`],
+  );
+  expect(deeper).toEqual([
+    "unused_imports (2):",
+    "    warning: unused import",
+    "     --> src/a.rs:1:5",
+  ]);
+});
+
 Deno.test("a cut of a line's tail gets the whole line back", () => {
   const frame = "     # ./spec/x_spec.rb:26:in `block (3 levels) in <top (required)>'";
   const out = filter([rule(rewrite("^(?P<at>\\s*# \\S+:\\d+):in .*$", "{at}"))], ["noise", frame]);
@@ -115,6 +136,20 @@ Deno.test("a group header quoting a message is not made into a second copy of a 
     true,
   );
   expect(out).toEqual([`error TS2322: ${message} (3):`, ...findings.map((l) => `  ${l}`)]);
+});
+
+Deno.test("a line's numbers must come in the same order in its source: words may move, numbers not", () => {
+  const input = ["noise", "suite a: 1 passed, 3 failed", "suite b: 3 passed, 12 failed"];
+  // Swapped counts have no source; the same counts in order (other numbers between) do.
+  const swap = filter([reshaping(() => ["3 passed, 1 failed", "failed 3 passed 12"])], input);
+  expect(swap).toEqual(["3 passed, 1 failed", "suite b: 3 passed, 12 failed"]);
+  expect([
+    numbersInOrder("3 passed, 1 failed", "suite a: 1 passed, 3 failed"),
+    numbersInOrder("a.ts:3:7 TS2322 (2)", "src/a.ts(3,7): error TS2322: x"),
+    numbersInOrder("a 1 b 1", "1 x 2 y 1"),
+    numbersInOrder("a 1 b 1", "1 x 2"),
+    numbersInOrder("no numbers", "1 2 3"),
+  ]).toEqual([false, true, true, false, true]);
 });
 
 Deno.test("a summary the rules synthesize stays, and so does a rule's own template", () => {
@@ -291,4 +326,21 @@ Deno.test("--explain says when the restored lines outgrow the input and the inpu
     "  longer than the input once put back: the input is shown as it came",
   );
   expect(engine.trace("cmd", input.join("\n")).at(-1)!.output).toEqual(input);
+});
+
+Deno.test("many lines that lost their indentation, and one text at many indentations, cost linear time", () => {
+  const n = 20_000;
+  const input = Array.from({ length: n }, (_, i) => `  warning: item ${i % 50}`);
+  const started = performance.now();
+  const out = filter([rule(rewrite("^\\s+(?P<w>warning: .*)$", "{w}"))], ["noise", ...input]);
+  expect(out).toEqual(input);
+  // One text emitted at 2,000 indentations, the input printing it at another one 20k times.
+  const deep = Array.from({ length: 2_000 }, (_, i) => `${" ".repeat(i + 2)}x`);
+  const guard = new KeptLines();
+  for (const line of deep) guard.emitted(line);
+  const { text } = guard.restore(deep.join("\n"), (fn) => {
+    for (let i = 0; i < 20_000; i++) fn("\tx");
+  });
+  expect(text.split("\n").length).toBe(2_000);
+  expect(performance.now() - started).toBeLessThan(20_000);
 });
