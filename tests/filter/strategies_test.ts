@@ -883,36 +883,45 @@ Deno.test("git_diff keeps the end of a cut hunk and cuts a new file's content so
   );
 });
 
-Deno.test("group_by_file says a file's path once per run of its lines; single lines and other lines stay verbatim", () => {
-  const s = { type: "group_by_file", line_pattern: "^(?P<file>[^:]+):(?P<rest>\\d+:.*)$" };
+Deno.test("group_by_file keeps each file's first lines as printed and counts the rest with their line numbers; failure lines and other lines stay", () => {
+  const s = {
+    type: "group_by_file",
+    line_pattern: "^(?P<file>[^:]+):(?P<rest>\\d+:.*)$",
+    max_per_file: 2,
+  };
   const input = [
     "src/a.ts:3:import { x } from './x.ts';",
     "src/a.ts:9:export const y = x;",
+    "src/a.ts:10:const zebra = makeAnimal('zebra', { stripes: true, legs: 4 });",
+    "src/a.ts:11:throw new Error('boom');",
+    "src/a.ts:12:const walrus = makeAnimal('walrus', { tusks: true, legs: 0 });",
     "src/b.ts:1:import 'b';",
     "src/a.ts-10-context line",
     "--",
-    "src/a.ts:12:again",
-    "src/a.ts:14:and again",
+    "my docs/a b.md:4:one",
+    "my docs/a b.md:5:two",
+    "my docs/a b.md:6:three lines of one file past the cap are counted, not shown",
     "grep: gone: No such file or directory",
   ];
   expect(run(s, input.join("\n"))).toEqual({
     text: [
-      "src/a.ts:",
-      "3:import { x } from './x.ts';",
-      "9:export const y = x;",
+      "src/a.ts:3:import { x } from './x.ts';",
+      "src/a.ts:9:export const y = x;",
+      "src/a.ts:11:throw new Error('boom');",
+      "… 2 more matches in src/a.ts (lines 10, 12)",
       "src/b.ts:1:import 'b';",
       "src/a.ts-10-context line",
       "--",
-      "src/a.ts:",
-      "12:again",
-      "14:and again",
+      "my docs/a b.md:4:one",
+      "my docs/a b.md:5:two",
+      "… 1 more matches in my docs/a b.md (line 6)",
       "grep: gone: No such file or directory",
     ].join("\n"),
     confidence: "full",
   });
-  // Nothing to group: unchanged, Fallback.
-  expect(run(s, "src/a.ts:1:x\nsrc/b.ts:2:y")).toEqual({
-    text: "src/a.ts:1:x\nsrc/b.ts:2:y",
+  // Nothing past the cap: unchanged, Fallback.
+  expect(run(s, "src/a.ts:1:x\nsrc/a.ts:2:y\nsrc/b.ts:2:y")).toEqual({
+    text: "src/a.ts:1:x\nsrc/a.ts:2:y\nsrc/b.ts:2:y",
     confidence: "fallback",
   });
   // A pattern without the named groups is refused at compile time, naming the fix.
