@@ -207,7 +207,7 @@ Deno.test("json findings past max_items stay when they name a failure or a locat
   for (let i = 0; i < 30; i++) expect(out).toContain(`'v${i}'`);
 });
 
-Deno.test("group_by_rule lists a rule's findings by message, each keeping its head as printed", () => {
+Deno.test("group_by_rule lists a rule's findings by message as printed, a message said again counted with its location", () => {
   const line = (loc: string, msg: string) => `${loc}: C0103: ${msg} (invalid-name)`;
   const input = [
     line("a.py:1:0", 'Argument name "s" doesn\'t conform to snake_case naming style'),
@@ -223,7 +223,7 @@ Deno.test("group_by_rule lists a rule's findings by message, each keeping its he
   expect(run(s, input, false)).toBe([
     "invalid-name (4):",
     `  ${line("a.py:1:0", 'Argument name "s" doesn\'t conform to snake_case naming style')}`,
-    "  a.py:2:0: C0103:",
+    "  … 1 more saying this at a.py:2:0",
     `  ${line("b.py:3:4", 'Argument name "t" doesn\'t conform to snake_case naming style')}`,
     `  ${line("b.py:5:6", 'Variable name "f" doesn\'t conform to snake_case naming style')}`,
     "(4 diagnostics in 1 groups)",
@@ -270,5 +270,7 @@ Deno.test("a finding reported again at the same place is counted, not listed aga
   };
   const out = run(s, input, false);
   expect(out.length).toBeLessThan(2000);
-  expect(out).toContain("f29.c:2:21: warning: (x300)");
+  expect(out).toContain(`  ${once[0]} (x300)`);
+  expect(out).toContain("  … 29 more saying this at f1.c:2:21 (x300), f2.c:2:21 (x300), ");
+  expect(out).toContain("f29.c:2:21 (x300)");
 });

@@ -461,15 +461,35 @@ function group(
       else same.set(d.head!, { d, n: 1 });
       byMessage.set(d.message, same);
     }
+    // Each member stays as printed (indented under its header: the guard compares lines with
+    // their indentation aside). The first finding of each message is shown whole, up to
+    // max_locations of them; the others of that cap are counted in a marker with their
+    // locations. A finding saying a message already shown is counted under it with its location
+    // (nothing is lost but the message said again), unless lines continue it. A finding whose
+    // line carries a failure signal (an error, a linter's `error` label) is never counted away.
     let shown = 0;
+    const counted: string[] = [];
+    const failure = (d: Diagnostic) => FAILURE_SIGNAL.test(d.lines[0]);
     for (const [message, members] of byMessage) {
+      const same: string[] = [];
       [...members.values()].forEach(({ d, n }, i) => {
-        const whole = i === 0 && shown++ < config.max_locations;
-        out.push(`  ${times(whole && d.oneLine ? d.lines[0].trim() : d.head!, n)}`);
-        if (whole && !d.oneLine && !d.lines[0].includes(message)) out.push(`    ${message}`);
-        out.push(...underLocation(d));
+        const under = underLocation(d);
+        const whole = (i === 0 ? shown++ < config.max_locations : under.length > 0) ||
+          failure(d);
+        if (!whole) {
+          (i === 0 ? counted : same).push(times(d.location!, n));
+          return;
+        }
+        if (d.oneLine) out.push(`  ${times(d.lines[0].trim(), n)}`);
+        else {
+          out.push(`  ${times(d.lines[0].trim(), n)}`);
+          if (!d.lines[0].includes(message)) out.push(...messageLines(d));
+        }
+        out.push(...under);
       });
+      if (same.length) out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
     }
+    if (counted.length) out.push(`  … ${counted.length} more ${key} at ${counted.join(", ")}`);
     // Findings of one message shape (the same message but for quoted names) go together: the
     // ones saying exactly the shape's first message are bare locations, listed compactly
     // (`  a.ts: 12:5 34:1, b.ts:3:4`), the others a location with their names (`a.ts:7:9 'y'`),
@@ -598,6 +618,19 @@ function printedAlone(d: Diagnostic): string[] | null {
   }
   if (d.head === undefined) return null;
   return start.includes(d.message) ? [start] : [start, `  ${d.message}`];
+}
+
+/**
+ * The lines after a diagnostic's start line that hold its message (`message_line_pattern`, and
+ * the lines indented under it), as printed.
+ */
+function messageLines(d: Diagnostic): string[] {
+  const words = d.message.split(/\s+/).filter(Boolean);
+  return d.lines.slice(1).filter((line) => {
+    const t = line.trim();
+    return t !== "" && words.some((w) => t.includes(w)) &&
+      d.message.includes(t.replace(/^[!×i] /, ""));
+  }).map((line) => `  ${line.trim()}`);
 }
 
 /**
