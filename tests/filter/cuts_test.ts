@@ -79,7 +79,7 @@ Deno.test("a location far from any failure line is cut; one right after a failur
   expect(out).toContain("FAIL something\n... (1 line omitted) ...\n  at src/near.ts:7:1");
 });
 
-Deno.test("group_by_rule lists every location of a rule past max_locations, compactly", () => {
+Deno.test("group_by_rule counts a rule's findings past max_locations, every location listed", () => {
   const input = Array.from({ length: 30 }, (_, i) =>
     [
       `warning: unused variable: \`v${i}\``,
@@ -88,10 +88,12 @@ Deno.test("group_by_rule lists every location of a rule past max_locations, comp
       "",
     ].join("\n")).join("\n");
   const out = run({ type: "group_by_rule", max_locations: 5 }, input, false);
-  expect(out).not.toContain("more");
+  // The first five as printed, the others counted with their locations.
+  for (let i = 0; i < 5; i++) expect(out).toContain(`  warning: unused variable: \`v${i}\`\n`);
+  expect(out).toContain("  … 25 more unused variable: `…` at src/f5.rs:6:5, src/same.rs:7:5, ");
   for (let i = 5; i < 30; i++) {
     const file = i % 3 === 0 ? "same" : `f${i}`;
-    expect(out).toMatch(new RegExp(`src/${file}\\.rs(:| \\S+ )?[^\\n]*\\b${i + 1}:5\\b`));
+    expect(out).toContain(`src/${file}.rs:${i + 1}:5`);
   }
   expect(compactLocations(["a.rs:1:2", "b.rs:3", "a.rs:4:5", "Cargo.toml"])).toEqual([
     "  a.rs:1:2, b.rs:3, a.rs:4:5, Cargo.toml",

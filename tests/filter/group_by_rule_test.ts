@@ -187,8 +187,10 @@ Deno.test("group_by_rule shows every location as printed, absolute paths whole",
   ]);
   const own = lintEngine({ line_pattern: undefined }).filter("lint", findings.join("\n")).text;
   expect(own.split("\n")).toEqual([
-    "R1: the same problem with a long enough message (3)",
-    "  /home/dev/app/src/f1.ts:1:1, /home/dev/app/src/f2.ts:2:1, /home/dev/app/src/f3.ts:3:1",
+    "R1 (3):",
+    "  warning[R1]: the same problem with a long enough message",
+    "    --> /home/dev/app/src/f1.ts:1:1",
+    "  … 2 more saying this at /home/dev/app/src/f2.ts:2:1, /home/dev/app/src/f3.ts:3:1",
     "(3 diagnostics in 1 groups)",
   ]);
   const heads = lintEngine({}).filter(
@@ -243,8 +245,10 @@ Deno.test("group_by_rule end_pattern ends the diagnostic before it and keeps the
       .text;
   expect(ended.split("\n")).toEqual([
     "Found 2 warnings and 0 errors.",
-    "eslint(eqeqeq): Expected === and instead saw == (2)",
-    "  a.ts:4:12, b.ts:2:5",
+    "eslint(eqeqeq) (2):",
+    "  ! eslint(eqeqeq): Expected === and instead saw ==",
+    "     ,-[a.ts:4:12]",
+    "  … 1 more saying this at b.ts:2:5",
   ]);
   // Without it the summary is taken for part of the last diagnostic's frame, and goes with it.
   expect(lintEngine(strategy).filter("lint", input).text).not.toContain("Found 2");
@@ -334,11 +338,12 @@ Deno.test("group_by_rule keeps a diagnostic's related information with it, witho
     [...warning(1, true), ...warning(2, false), ...warning(3, false)].join("\n"),
   ).text;
   expect(text.split("\n")).toEqual([
-    "R1: the same problem with a long enough message (3)",
-    "  src/f2.rs:2:1, src/f3.rs:3:1",
-    "  src/f1.rs:1:1",
+    "R1 (3):",
+    "  warning[R1]: the same problem with a long enough message",
+    "    --> src/f1.rs:1:1",
     "    note: the value is declared here",
     "      --> src/decl.rs:9:5",
+    "  … 2 more saying this at src/f2.rs:2:1, src/f3.rs:3:1",
     "(3 diagnostics in 1 groups)",
   ]);
   // deno's shape, alone: the related block's source line and its `~~` marks go, its explanation
@@ -395,16 +400,23 @@ Deno.test("group_by_rule keeps the lines elaborating a message before its locati
     "      Type 'number' is not assignable to type 'string'.",
     "    at file:///p/d.ts:3:14",
   ]);
-  // Grouped: under each location.
+  // Grouped: each as printed under the header (an error is never counted away), its
+  // elaboration before its location line.
+  const start =
+    "  TS1 [ERROR]: Type '(x: string) => string' is not assignable to type '(x: number) => string'.";
+  const elaboration = [
+    "    Types of parameters 'x' and 'x' are incompatible.",
+    "      Type 'number' is not assignable to type 'string'.",
+  ];
   expect(engine.filter("lint", [...diagnostic(3), ...diagnostic(4)].join("\n")).text.split("\n"))
     .toEqual([
-      "TS1: Type '(x: string) => string' is not assignable to type '(x: number) => string'. (2)",
-      "  file:///p/d.ts:3:14",
-      "    Types of parameters 'x' and 'x' are incompatible.",
-      "      Type 'number' is not assignable to type 'string'.",
-      "  file:///p/d.ts:4:14",
-      "    Types of parameters 'x' and 'x' are incompatible.",
-      "      Type 'number' is not assignable to type 'string'.",
+      "TS1 (2):",
+      start,
+      ...elaboration,
+      "      at file:///p/d.ts:3:14",
+      start,
+      ...elaboration,
+      "      at file:///p/d.ts:4:14",
       "(2 diagnostics in 1 groups)",
     ]);
 });

@@ -710,9 +710,11 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       " --> src/lib.rs:3:1",
       "  |     expected `i64`",
       "",
-      "unused_variables: unused variable: `a` (2)",
-      "  src/lib.rs:1:5",
-      "  src/lib.rs:2:5 `b`",
+      "unused_variables (2):",
+      "  warning: unused variable: `a`",
+      "   --> src/lib.rs:1:5",
+      "  warning: unused variable: `b`",
+      "   --> src/lib.rs:2:5",
       // cargo's own total equals ours: no "2 diagnostics in 1 groups" line.
       "warning: `x` (lib) generated 2 warnings",
       'warning: `x` (bin "x") generated 3 warnings (2 duplicates)',
@@ -991,7 +993,7 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     .toBe(`${line("1")} (x3)\n(1 unique lines of 5; capped at 1, 2 later lines not shown)`);
 });
 
-Deno.test("group_by_rule: several names of the group's shape are shown in slot order", () => {
+Deno.test("group_by_rule: findings of one lint saying different names stay as printed, each with its location line", () => {
   const s = { type: "group_by_rule" };
   const input = [
     "warning: writing `&Vec` instead of `&[_]` involves a new object",
@@ -1006,11 +1008,13 @@ Deno.test("group_by_rule: several names of the group's shape are shown in slot o
     "  = note: `#[warn(ptr_arg)]` on by default",
   ].join("\n");
   expect(run(s, input).text).toBe([
-    "ptr_arg: writing `&Vec` instead of `&[_]` involves a new object (3)",
-    "  src/a.rs:1:5",
-    "  src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
-    // Another shape found once: its location, then its message.
-    "  src/a.rs:3:5 writing `&String` instead of `&str`, a new object",
+    "ptr_arg (3):",
+    "  warning: writing `&Vec` instead of `&[_]` involves a new object",
+    "   --> src/a.rs:1:5",
+    "  warning: writing `&mut Vec` instead of `&mut [_]` involves a new object",
+    "   --> src/a.rs:2:5",
+    "  warning: writing `&String` instead of `&str`, a new object",
+    "   --> src/a.rs:3:5",
     "(3 diagnostics in 1 groups)",
   ].join("\n"));
 });
