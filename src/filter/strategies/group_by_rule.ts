@@ -642,11 +642,9 @@ function asPrinted(d: Diagnostic): boolean {
  * the lines indented under it), as printed.
  */
 function messageLines(d: Diagnostic): string[] {
-  const words = d.message.split(/\s+/).filter(Boolean);
   return d.lines.slice(1).filter((line) => {
     const t = line.trim();
-    return t !== "" && words.some((w) => t.includes(w)) &&
-      d.message.includes(t.replace(/^[!×i] /, ""));
+    return t !== "" && d.message.includes(t.replace(/^[!×i] /, ""));
   }).map((line) => `  ${line.trim()}`);
 }
 
