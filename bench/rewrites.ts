@@ -7,6 +7,8 @@
  *   deno task bench:rewrites              table: rule → rewritten lines, cases, 2 examples
  *   deno task bench:rewrites --all        every rewritten line, per rule
  *   deno task bench:rewrites --rule NAME  only that rule, every line
+ *   deno task bench:rewrites --guard      per case (corpus, goldens, held-out): where the guard
+ *                                         shows the input as it came, and where it put lines back
  *
  * It runs every built-in rule's cases: bench/corpus and the goldens under tests/fixtures/filters.
  * What a case's chain finally emits (`FilterEngine.trace`, the engine's guard included) is
@@ -106,6 +108,47 @@ function jsonKindOf(line: string, strings: Set<string>): AuditKind {
   return "rewritten";
 }
 
+/** The held-out proxy set's cases, read only to count what the guard does on them. */
+const HELDOUT = new URL("./heldout/", import.meta.url);
+
+interface GuardCase {
+  source: string;
+  /** The rules' names that ran. */
+  rules: string[];
+  /** Emitted lines the guard put back as printed. */
+  restored: number;
+  /** The guard's lines outgrew the input: the input is shown as it came. */
+  asInput: boolean;
+}
+
+/**
+ * What the guard does on every case: the cases whose input it shows as it came (`asInput`, the
+ * rules' saving lost) and those where it put emitted lines back as printed (a rule rewrote them).
+ */
+export async function guardAudit(): Promise<GuardCase[]> {
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  const cases = [
+    ...(await readCorpus()).map((c) => ({ ...c, source: `corpus ${c.family}/${c.name}` })),
+    ...await readGoldens(),
+    ...(await readCorpus(HELDOUT)).map((c) => ({ ...c, source: `heldout ${c.family}/${c.name}` })),
+  ];
+  const out: GuardCase[] = [];
+  for (const c of cases) {
+    const stages = engine.trace(c.command, c.text, { failed: c.failed });
+    const guard = stages.find((s) => s.type === "guard");
+    if (!guard?.restored?.length) continue;
+    out.push({
+      source: c.source,
+      rules: stages.filter((s) => !["sanitize", "cut", "guard"].includes(s.type)).map((s) =>
+        s.name
+      ),
+      restored: guard.restored.length,
+      asInput: guard.asInput ?? false,
+    });
+  }
+  return out;
+}
+
 export async function audit(): Promise<{ findings: Finding[]; runs: Map<string, number> }> {
   const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
   const corpus = (await readCorpus()).map((c) => ({
@@ -145,7 +188,21 @@ export async function audit(): Promise<{ findings: Finding[]; runs: Map<string, 
   return { findings, runs };
 }
 
-if (import.meta.main) {
+if (import.meta.main && Deno.args.includes("--guard")) {
+  const cases = await guardAudit();
+  console.log("| case | rules | lines put back | input shown as it came |");
+  console.log("|---|---|---:|---|");
+  for (const c of cases) {
+    console.log(
+      `| ${c.source} | ${c.rules.join(", ")} | ${c.restored} | ${c.asInput ? "yes" : ""} |`,
+    );
+  }
+  const fallbacks = cases.filter((c) => c.asInput).length;
+  const lines = cases.reduce((n, c) => n + c.restored, 0);
+  console.log(
+    `\ninput shown as it came ${fallbacks}, lines put back ${lines} in ${cases.length} cases`,
+  );
+} else if (import.meta.main) {
   const args = Deno.args;
   const only = args.includes("--rule") ? args[args.indexOf("--rule") + 1] : null;
   const all = args.includes("--all") || only !== null;

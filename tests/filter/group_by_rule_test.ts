@@ -103,16 +103,17 @@ Deno.test("continuation_pattern keeps a one-line diagnostic's follow-up lines un
     "Found 3 problems in 2 files",
     "  indented summary detail",
   ].join("\n");
-  expect(engine.filter("lint", input, { failed: true }).text.split("\n")).toEqual([
+  // A finding with lines continuing it is never counted away: kept whole with them, the
+  // grouping saves nothing here and the findings stay as printed, in their order.
+  expect(engine.filter("lint", input, { failed: true }).text).toBe(input);
+  // Without continuation lines, the second finding saying R1's message is counted under it.
+  const short = input.split("\n").filter((line) => !line.startsWith("  ")).join("\n");
+  expect(engine.filter("lint", short, { failed: true }).text.split("\n")).toEqual([
     "R1 (2):",
     "  a.x:1: R1 first problem, described at some length so that grouping pays",
-    "    because of this",
-    "      and that",
-    "  a.x:3: R1",
-    "    detail of the second R1",
+    "  … 1 more saying this at a.x:3",
     "b.x:2: R2 other problem",
     "Found 3 problems in 2 files",
-    "  indented summary detail",
   ]);
   // Without the field the follow-up lines are not the diagnostic's: they trail the groups.
   const plain = compileRule({
@@ -186,8 +187,10 @@ Deno.test("group_by_rule shows every location as printed, absolute paths whole",
   ]);
   const own = lintEngine({ line_pattern: undefined }).filter("lint", findings.join("\n")).text;
   expect(own.split("\n")).toEqual([
-    "R1: the same problem with a long enough message (3)",
-    "  /home/dev/app/src/f1.ts:1:1, /home/dev/app/src/f2.ts:2:1, /home/dev/app/src/f3.ts:3:1",
+    "R1 (3):",
+    "  warning[R1]: the same problem with a long enough message",
+    "    --> /home/dev/app/src/f1.ts:1:1",
+    "  … 2 more saying this at /home/dev/app/src/f2.ts:2:1, /home/dev/app/src/f3.ts:3:1",
     "(3 diagnostics in 1 groups)",
   ]);
   const heads = lintEngine({}).filter(
@@ -195,7 +198,9 @@ Deno.test("group_by_rule shows every location as printed, absolute paths whole",
     [1, 2, 3].map((n) => `/home/dev/app/src/f${n}.ts:${n}: R1 the same problem, long enough`)
       .join("\n"),
   ).text;
-  expect(heads).toContain("  /home/dev/app/src/f2.ts:2: R1\n");
+  expect(heads).toContain(
+    "  … 2 more saying this at /home/dev/app/src/f2.ts:2, /home/dev/app/src/f3.ts:3\n",
+  );
 });
 
 Deno.test("group_by_rule drop_context drops the lines around diagnostics but keeps failure lines", () => {
@@ -211,7 +216,7 @@ Deno.test("group_by_rule drop_context drops the lines around diagnostics but kee
   expect(dropped.split("\n")).toEqual([
     "R1 (2):",
     "  a.sh:1: R1 quote this variable to prevent word splitting",
-    "  a.sh:4: R1",
+    "  … 1 more saying this at a.sh:4",
     "(2 diagnostics in 1 groups)",
     "b.sh: openBinaryFile: does not exist (No such file or directory)",
   ]);
@@ -240,8 +245,10 @@ Deno.test("group_by_rule end_pattern ends the diagnostic before it and keeps the
       .text;
   expect(ended.split("\n")).toEqual([
     "Found 2 warnings and 0 errors.",
-    "eslint(eqeqeq): Expected === and instead saw == (2)",
-    "  a.ts:4:12, b.ts:2:5",
+    "eslint(eqeqeq) (2):",
+    "  ! eslint(eqeqeq): Expected === and instead saw ==",
+    "     ,-[a.ts:4:12]",
+    "  … 1 more saying this at b.ts:2:5",
   ]);
   // Without it the summary is taken for part of the last diagnostic's frame, and goes with it.
   expect(lintEngine(strategy).filter("lint", input).text).not.toContain("Found 2");
@@ -262,9 +269,9 @@ Deno.test("group_by_rule frame_pattern drops a quoted code line and its marks, f
   const strategy = { frame_pattern: "^\\s*\\^+$" };
   const lines = lintEngine(strategy).filter("lint", input, { failed: true }).text.split("\n");
   expect(lines).toEqual([
-    "R1 (2):",
-    '  a.rb:3:5: R1 prefer single quotes in "error"',
-    "  a.rb:9:7: R1",
+    // Lines carrying a failure word are never counted away: the grouping saves nothing.
+    'a.rb:3:5: R1 prefer single quotes in "error"',
+    'a.rb:9:7: R1 prefer single quotes in "error"',
     "a.rb:12:1: R2 a finding whose next line is a mark, not a code line",
     "^",
     "2 files inspected, 3 offenses detected",
@@ -305,8 +312,8 @@ Deno.test("group_by_rule: a start line's `loc` is the location, the message come
     "Found 3 errors.",
     "style/noVar (2):",
     "  a.js:1:2 style/noVar",
-    "    ! Use let or const.",
-    "  b.js:3:4 style/noVar",
+    "  ! Use let or const.",
+    "  … 1 more saying this at b.js:3:4",
     "b.js:9:1 correctness/noInner",
     "  × Declare it at the root. To avoid confusion.",
     "c.js format",
@@ -331,11 +338,12 @@ Deno.test("group_by_rule keeps a diagnostic's related information with it, witho
     [...warning(1, true), ...warning(2, false), ...warning(3, false)].join("\n"),
   ).text;
   expect(text.split("\n")).toEqual([
-    "R1: the same problem with a long enough message (3)",
-    "  src/f2.rs:2:1, src/f3.rs:3:1",
-    "  src/f1.rs:1:1",
+    "R1 (3):",
+    "  warning[R1]: the same problem with a long enough message",
+    "    --> src/f1.rs:1:1",
     "    note: the value is declared here",
     "      --> src/decl.rs:9:5",
+    "  … 2 more saying this at src/f2.rs:2:1, src/f3.rs:3:1",
     "(3 diagnostics in 1 groups)",
   ]);
   // deno's shape, alone: the related block's source line and its `~~` marks go, its explanation
@@ -392,16 +400,23 @@ Deno.test("group_by_rule keeps the lines elaborating a message before its locati
     "      Type 'number' is not assignable to type 'string'.",
     "    at file:///p/d.ts:3:14",
   ]);
-  // Grouped: under each location.
+  // Grouped: each as printed under the header (an error is never counted away), its
+  // elaboration before its location line.
+  const start =
+    "  TS1 [ERROR]: Type '(x: string) => string' is not assignable to type '(x: number) => string'.";
+  const elaboration = [
+    "    Types of parameters 'x' and 'x' are incompatible.",
+    "      Type 'number' is not assignable to type 'string'.",
+  ];
   expect(engine.filter("lint", [...diagnostic(3), ...diagnostic(4)].join("\n")).text.split("\n"))
     .toEqual([
-      "TS1: Type '(x: string) => string' is not assignable to type '(x: number) => string'. (2)",
-      "  file:///p/d.ts:3:14",
-      "    Types of parameters 'x' and 'x' are incompatible.",
-      "      Type 'number' is not assignable to type 'string'.",
-      "  file:///p/d.ts:4:14",
-      "    Types of parameters 'x' and 'x' are incompatible.",
-      "      Type 'number' is not assignable to type 'string'.",
+      "TS1 (2):",
+      start,
+      ...elaboration,
+      "      at file:///p/d.ts:3:14",
+      start,
+      ...elaboration,
+      "      at file:///p/d.ts:4:14",
       "(2 diagnostics in 1 groups)",
     ]);
 });

@@ -710,9 +710,11 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       " --> src/lib.rs:3:1",
       "  |     expected `i64`",
       "",
-      "unused_variables: unused variable: `a` (2)",
-      "  src/lib.rs:1:5",
-      "  src/lib.rs:2:5 `b`",
+      "unused_variables (2):",
+      "  warning: unused variable: `a`",
+      "   --> src/lib.rs:1:5",
+      "  warning: unused variable: `b`",
+      "   --> src/lib.rs:2:5",
       // cargo's own total equals ours: no "2 diagnostics in 1 groups" line.
       "warning: `x` (lib) generated 2 warnings",
       'warning: `x` (bin "x") generated 3 warnings (2 duplicates)',
@@ -883,36 +885,45 @@ Deno.test("git_diff keeps the end of a cut hunk and cuts a new file's content so
   );
 });
 
-Deno.test("group_by_file says a file's path once per run of its lines; single lines and other lines stay verbatim", () => {
-  const s = { type: "group_by_file", line_pattern: "^(?P<file>[^:]+):(?P<rest>\\d+:.*)$" };
+Deno.test("group_by_file keeps each file's first lines as printed and counts the rest with their line numbers; failure lines and other lines stay", () => {
+  const s = {
+    type: "group_by_file",
+    line_pattern: "^(?P<file>[^:]+):(?P<rest>\\d+:.*)$",
+    max_per_file: 2,
+  };
   const input = [
     "src/a.ts:3:import { x } from './x.ts';",
     "src/a.ts:9:export const y = x;",
+    "src/a.ts:10:const zebra = makeAnimal('zebra', { stripes: true, legs: 4 });",
+    "src/a.ts:11:throw new Error('boom');",
+    "src/a.ts:12:const walrus = makeAnimal('walrus', { tusks: true, legs: 0 });",
     "src/b.ts:1:import 'b';",
     "src/a.ts-10-context line",
     "--",
-    "src/a.ts:12:again",
-    "src/a.ts:14:and again",
+    "my docs/a b.md:4:one",
+    "my docs/a b.md:5:two",
+    "my docs/a b.md:6:three lines of one file past the cap are counted, not shown",
     "grep: gone: No such file or directory",
   ];
   expect(run(s, input.join("\n"))).toEqual({
     text: [
-      "src/a.ts:",
-      "3:import { x } from './x.ts';",
-      "9:export const y = x;",
+      "src/a.ts:3:import { x } from './x.ts';",
+      "src/a.ts:9:export const y = x;",
+      "src/a.ts:11:throw new Error('boom');",
+      "… 2 more matches in src/a.ts (lines 10, 12)",
       "src/b.ts:1:import 'b';",
       "src/a.ts-10-context line",
       "--",
-      "src/a.ts:",
-      "12:again",
-      "14:and again",
+      "my docs/a b.md:4:one",
+      "my docs/a b.md:5:two",
+      "… 1 more matches in my docs/a b.md (line 6)",
       "grep: gone: No such file or directory",
     ].join("\n"),
     confidence: "full",
   });
-  // Nothing to group: unchanged, Fallback.
-  expect(run(s, "src/a.ts:1:x\nsrc/b.ts:2:y")).toEqual({
-    text: "src/a.ts:1:x\nsrc/b.ts:2:y",
+  // Nothing past the cap: unchanged, Fallback.
+  expect(run(s, "src/a.ts:1:x\nsrc/a.ts:2:y\nsrc/b.ts:2:y")).toEqual({
+    text: "src/a.ts:1:x\nsrc/a.ts:2:y\nsrc/b.ts:2:y",
     confidence: "fallback",
   });
   // A pattern without the named groups is refused at compile time, naming the fix.
@@ -982,7 +993,7 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     .toBe(`${line("1")} (x3)\n(1 unique lines of 5; capped at 1, 2 later lines not shown)`);
 });
 
-Deno.test("group_by_rule: several names of the group's shape are shown in slot order", () => {
+Deno.test("group_by_rule: findings of one lint saying different names stay as printed, each with its location line", () => {
   const s = { type: "group_by_rule" };
   const input = [
     "warning: writing `&Vec` instead of `&[_]` involves a new object",
@@ -997,11 +1008,13 @@ Deno.test("group_by_rule: several names of the group's shape are shown in slot o
     "  = note: `#[warn(ptr_arg)]` on by default",
   ].join("\n");
   expect(run(s, input).text).toBe([
-    "ptr_arg: writing `&Vec` instead of `&[_]` involves a new object (3)",
-    "  src/a.rs:1:5",
-    "  src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
-    // Another shape found once: its location, then its message.
-    "  src/a.rs:3:5 writing `&String` instead of `&str`, a new object",
+    "ptr_arg (3):",
+    "  warning: writing `&Vec` instead of `&[_]` involves a new object",
+    "   --> src/a.rs:1:5",
+    "  warning: writing `&mut Vec` instead of `&mut [_]` involves a new object",
+    "   --> src/a.rs:2:5",
+    "  warning: writing `&String` instead of `&str`, a new object",
+    "   --> src/a.rs:3:5",
     "(3 diagnostics in 1 groups)",
   ].join("\n"));
 });

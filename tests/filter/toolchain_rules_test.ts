@@ -95,7 +95,8 @@ const CASES: Case[] = [
     ],
   },
   {
-    name: "cargo clippy: a lint without quoted names lists its locations alone",
+    name:
+      "cargo clippy: a lint without quoted names shows its first finding as printed, the others' locations counted",
     command: "cargo clippy",
     input: [
       "    Checking calc v0.1.0",
@@ -112,8 +113,10 @@ const CASES: Case[] = [
       "    Finished dev [unoptimized + debuginfo] target(s) in 1.53s",
     ],
     output: [
-      "this function has too many arguments [clippy::too_many_arguments] (2)",
-      "  src/git.rs:16:1, src/main.rs:4:1",
+      "this function has too many arguments [clippy::too_many_arguments] (2):",
+      "  warning: this function has too many arguments [clippy::too_many_arguments]",
+      "   --> src/git.rs:16:1",
+      "  … 1 more saying this at src/main.rs:4:1",
       "warning: `calc` (bin) generated 2 warnings",
     ],
   },

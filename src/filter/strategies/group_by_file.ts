@@ -1,19 +1,27 @@
 /**
  * group_by_file: lines that each start with their file (`grep -rn`'s `path:12:text`, mypy's
- * `path:12: error: …`) say the path once per run of lines of one file: `path:` on its own line,
- * then each line's rest (`12:text`) as printed. A file with one line keeps it verbatim, and
- * lines that do not match (errors, `--` separators, context lines) pass unchanged and end the
- * run. Streams: at most one line is held.
+ * `path:12: error: …`) are kept as printed, at most `max_per_file` per run of lines of one file;
+ * the run's further lines are counted in one marker after it that names the file and the line
+ * numbers they held (`… 5 more matches in src/a.ts (lines 40, 41, 55, 60, 72)`), so every file
+ * matched stays in view and each shown line can be copied whole. A line carrying a failure signal
+ * is never counted away. Lines that do not match (errors, `--` separators, context lines) pass
+ * unchanged and end the run. Streams: nothing is held.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { patternField, requireNamedGroups } from "./_shared.ts";
+import { FAILURE_SIGNAL, patternField, requireNamedGroups } from "./_shared.ts";
+
+/** Line numbers a cap's marker lists at most; past them it says how many it left out. */
+const MAX_LISTED = 20;
 
 export const GroupByFileConfig = z.object({
   type: z.literal("group_by_file"),
   line_pattern: z.string().describe(
     "Regex of a line that names its file, with the named groups `file` and `rest` (the line without the file)",
+  ),
+  max_per_file: z.number().int().min(1).default(10).describe(
+    "Lines of one file shown as printed per run; the rest are counted with their line numbers",
   ),
 }).strict();
 export type GroupByFileConfig = z.infer<typeof GroupByFileConfig>;
@@ -29,17 +37,22 @@ export function compileGroupByFile(
     (name) => `the line's ${name} part`,
   );
   const pattern = patternField(config.line_pattern, "strategy.line_pattern", engine);
+  const cap = config.max_per_file;
   return {
     type: "group_by_file",
     createStage(ctx: StageContext): Stage {
-      // The run's file, its first line while it is the only one, and whether its header is out.
+      // The run's file, how many of its lines were shown, and the line numbers of those counted.
       let file: string | null = null;
-      let first: { line: string; rest: string } | null = null;
-      let grouped = false;
+      let shown = 0;
+      let counted = 0;
+      let numbers: string[] = [];
+      let capped = false;
       const end = () => {
-        if (first) ctx.emit(first.line);
+        if (counted) ctx.emit(moreMarker(file!, counted, numbers));
         file = null;
-        first = null;
+        shown = 0;
+        counted = 0;
+        numbers = [];
       };
       return {
         push(line) {
@@ -54,22 +67,33 @@ export function compileGroupByFile(
           if (name !== file) {
             end();
             file = name;
-            first = { line, rest };
+          }
+          if (shown < cap || FAILURE_SIGNAL.test(line)) {
+            shown++;
+            ctx.emit(line);
             return;
           }
-          if (first) {
-            ctx.emit(`${name}:`);
-            ctx.emit(first.rest);
-            first = null;
-            grouped = true;
-          }
-          ctx.emit(rest);
+          counted++;
+          capped = true;
+          const number = /^\d+/.exec(rest)?.[0];
+          if (number && numbers.length < MAX_LISTED) numbers.push(number);
         },
         finish() {
           end();
-          return grouped ? "full" : "fallback";
+          return capped ? "full" : "fallback";
         },
       };
     },
   };
+}
+
+/** `… 5 more matches in src/a.ts (lines 40, 41, 55)`: an engine marker, the file as printed. */
+function moreMarker(file: string, count: number, numbers: string[]): string {
+  const unlisted = count - numbers.length;
+  const list = numbers.length
+    ? ` (line${numbers.length > 1 ? "s" : ""} ${numbers.join(", ")}${
+      unlisted ? `, … ${unlisted} more` : ""
+    })`
+    : "";
+  return `… ${count} more matches in ${file}${list}`;
 }

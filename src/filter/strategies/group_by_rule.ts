@@ -444,7 +444,7 @@ function group(
     // together: the first whole, the others by their head (`  src/a.ts(9,3): error TS2345:`);
     // past max_locations only heads. The group line is then the rule and count. Else the rule and
     // message as the tool prints them (`eslint(eqeqeq): Expected …`), then the count.
-    const headed = list.every((d) => d.head !== undefined);
+    const headed = list.every(asPrinted);
     out.push(
       headed
         ? `${keyed ? key : stripSeverity(key)} (${list.length}):`
@@ -454,21 +454,49 @@ function group(
     );
     // message → head → its first finding and how often it was printed (a repeated build).
     const byMessage = new Map<string, Map<string, { d: Diagnostic; n: number }>>();
-    for (const d of list.filter((d) => d.head !== undefined)) {
+    for (const d of list.filter(asPrinted)) {
       const same = byMessage.get(d.message) ?? new Map<string, { d: Diagnostic; n: number }>();
-      const seen = same.get(d.head!);
+      const at = d.head ?? d.location!;
+      const seen = same.get(at);
       if (seen) seen.n++;
-      else same.set(d.head!, { d, n: 1 });
+      else same.set(at, { d, n: 1 });
       byMessage.set(d.message, same);
     }
+    // Each member stays as printed (indented under its header: the guard compares lines with
+    // their indentation aside). The first finding of each message is shown whole, up to
+    // max_locations of them; the others of that cap are counted in a marker with their
+    // locations. A finding saying a message already shown is counted under it with its location
+    // (nothing is lost but the message said again), unless lines continue it. A finding whose
+    // line carries a failure signal (an error, a linter's `error` label) is never counted away.
     let shown = 0;
+    const counted: string[] = [];
+    const failure = (d: Diagnostic) => FAILURE_SIGNAL.test(d.lines[0]);
     for (const [message, members] of byMessage) {
+      const same: string[] = [];
       [...members.values()].forEach(({ d, n }, i) => {
-        const whole = i === 0 && shown++ < config.max_locations;
-        out.push(`  ${times(whole && d.oneLine ? d.lines[0].trim() : d.head!, n)}`);
-        if (whole && !d.oneLine && !d.lines[0].includes(message)) out.push(`    ${message}`);
-        out.push(...underLocation(d));
+        const under = underLocation(d);
+        const whole = (i === 0 ? shown++ < config.max_locations : under.length > 0) ||
+          failure(d);
+        if (!whole) {
+          (i === 0 ? counted : same).push(times(d.location!, n));
+          return;
+        }
+        out.push(`  ${times(d.lines[0].trim(), n)}`);
+        if (d.head === undefined) {
+          // rustc's layout: its start line, the lines elaborating it, the line naming its
+          // location (`  --> a.rs:3:9`), its related information.
+          out.push(...indented(d.elaboration ?? []), `  ${d.locationLine}`);
+          out.push(...indented(d.related ?? []));
+          return;
+        }
+        if (!d.oneLine && !d.lines[0].includes(message)) out.push(...messageLines(d));
+        out.push(...under);
       });
+      if (same.length) out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
+    }
+    if (counted.length) {
+      const label = keyed ? key : stripSeverity(key);
+      out.push(`  … ${counted.length} more ${label} at ${counted.join(", ")}`);
     }
     // Findings of one message shape (the same message but for quoted names) go together: the
     // ones saying exactly the shape's first message are bare locations, listed compactly
@@ -477,7 +505,7 @@ function group(
     // Past max_locations only the locations stay.
     const shapes = new Map<string, { d: Diagnostic; i: number }[]>();
     list.forEach((d, i) => {
-      if (d.head !== undefined) return;
+      if (asPrinted(d)) return;
       const shape = elideNames(stripSeverity(d.message));
       const members = shapes.get(shape) ?? [];
       members.push({ d, i });
@@ -598,6 +626,26 @@ function printedAlone(d: Diagnostic): string[] | null {
   }
   if (d.head === undefined) return null;
   return start.includes(d.message) ? [start] : [start, `  ${d.message}`];
+}
+
+/**
+ * Whether a grouped finding is shown by its own lines as printed: its line holds its location
+ * (`head`), or a line of its own names it (rustc's `-->`); not a location joined from a file line
+ * and a position, nor one under quoted code.
+ */
+function asPrinted(d: Diagnostic): boolean {
+  return d.head !== undefined || (d.locationLine !== undefined && !d.quoted && !d.joined);
+}
+
+/**
+ * The lines after a diagnostic's start line that hold its message (`message_line_pattern`, and
+ * the lines indented under it), as printed.
+ */
+function messageLines(d: Diagnostic): string[] {
+  return d.lines.slice(1).filter((line) => {
+    const t = line.trim();
+    return t !== "" && d.message.includes(t.replace(/^[!×i] /, ""));
+  }).map((line) => `  ${line.trim()}`);
 }
 
 /**
