@@ -241,7 +241,7 @@ Deno.test("a verbose success keeps its few result lines as printed and counts ma
   ]);
 });
 
-Deno.test("strip_noise results: each run of result lines is judged apart; noise wins", () => {
+Deno.test("strip_noise results: each run of result lines is judged apart; noise wins; short runs stay", () => {
   const rule = compileRule({
     name: "t",
     match: { prefix: "cmd" },
@@ -255,9 +255,11 @@ Deno.test("strip_noise results: each run of result lines is judged apart; noise 
   }, "test");
   const run = (text: string) =>
     new FilterEngine([rule], { security: false }).filter("cmd", text, { failed: false }).text;
-  expect(run("ok a\nok b\nheader\nok c\nok d\nok e\nok skip f\nend")).toBe(
+  expect(run("ok a\nok b\nheader\nok cc\nok dd\nok ee\nok skip f\nend")).toBe(
     "ok a\nok b\nheader\n… 3 ok lines …\nend",
   );
+  // A run no longer than its fold line stays as printed.
+  expect(run("ok c\nok d\nok e\nend")).toBe("ok c\nok d\nok e\nend");
   // A run is held only up to max_results lines, the rest are counted.
   const long = Array.from({ length: 100_000 }, (_, i) => `ok ${i}`).join("\n");
   expect(run(long)).toBe("… 100000 ok lines …");

@@ -1,8 +1,9 @@
 /**
  * Long runs of lines of one shape in an output that passed (src/filter/generic_shapes.ts), by
  * class: a table of `<prefix> <size> <path>` (npm pack --dry-run), a verbose build's per-item
- * lines with blank lines between (tsc -b --verbose), a diffstat, a graph log. Each folds to its
- * first and last lines around a count; a failed run, a warning or failure line, the output's
+ * lines with blank lines between (tsc -b --verbose), a diffstat, a graph log, and blocks of lines
+ * whose shapes repeat (git bisect run's steps). Each folds to its first and last lines (blocks)
+ * around a count; a failed run, a warning or failure line, the output's
  * last lines, short runs and prose stay as printed.
  */
 import { expect } from "expect";
@@ -67,6 +68,22 @@ for (const { name, lines, kept } of CLASSES) {
   });
 }
 
+Deno.test("shape runs: blocks whose lines' shapes repeat fold to the first and last blocks", () => {
+  const lines = read("shape_git_bisect_run.txt");
+  const out = foldShapeRuns(lines, false);
+  // Five steps of three lines: the first and last steps stay, the three between are counted.
+  expect(out.slice(0, 7)).toEqual([
+    ...lines.slice(0, 3),
+    "… 9 lines like these folded …",
+    ...lines.slice(12, 15),
+  ]);
+  expect(out.slice(7)).toEqual(lines.slice(15));
+  // A block's lines all of one shape are a run of lines, not of blocks; too few blocks stay.
+  expect(foldShapeRuns(lines.slice(0, 9).concat(lines.slice(15)), false)).toEqual(
+    lines.slice(0, 9).concat(lines.slice(15)),
+  );
+});
+
 Deno.test("shape runs: the engine's generic pass folds them on a passing run only", () => {
   const text = read("shape_npm_pack.txt").join("\n");
   const passed = engine.filter("npm pack --dry-run", text, { failed: false }).text;
@@ -107,10 +124,8 @@ Deno.test("shape runs: the last lines, short runs and prose stay as printed", ()
   const short = [...Array.from({ length: MIN_SHAPE_RUN - 1 }, (_, i) => row(i)), "a", "b", "c"];
   expect(foldShapeRuns(short, false)).toEqual(short);
   // Prose: lines that start with different words have different shapes.
-  const prose = Array.from(
-    { length: 30 },
-    (_, i) => `${["The", "A", "Each", "Then"][i % 4]} sentence number ${i} of a paragraph.`,
-  );
+  const starts = "The A Each Then When Some Most It Our This Every No Its Their Such".split(" ");
+  const prose = [...starts, ...starts].map((w, i) => `${w} sentence number ${i} of a paragraph.`);
   expect(foldShapeRuns(prose, false)).toEqual(prose);
 });
 
