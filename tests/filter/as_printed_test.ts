@@ -265,6 +265,41 @@ Deno.test("strip_noise results: each run of result lines is judged apart; noise 
   expect(run(long)).toBe("… 100000 ok lines …");
 });
 
+Deno.test("strip_noise results: results_trusted folds results naming a failure; results_on_failure = false keeps a failed run's", () => {
+  const engineWith = (extra: Record<string, unknown>) =>
+    new FilterEngine([
+      compileRule({
+        name: "t",
+        match: { prefix: "cmd" },
+        strategy: {
+          type: "strip_noise",
+          patterns: ["^\\s*$"],
+          results: ["^ok \\d+ "],
+          max_results: 1,
+          results_fold: "… {n} passing lines …",
+          ...extra,
+        },
+      }, "test"),
+    ], { security: false });
+  const text = [
+    "ok 1 reports an error for a missing file",
+    "ok 2 fails cleanly on bad input",
+    "ok 3 parses the configuration",
+    "not ok 4 broken",
+    "done",
+  ].join("\n");
+  const run = (extra: Record<string, unknown>, failed: boolean) =>
+    engineWith(extra).filter("cmd", text, { failed }).text;
+  // By default a result naming a failure stays and splits the run.
+  expect(run({}, true)).toBe(text);
+  expect(run({ results_trusted: true }, true)).toBe("… 3 passing lines …\nnot ok 4 broken\ndone");
+  // Only a run that passed folds them with results_on_failure = false.
+  expect(run({ results_trusted: true, results_on_failure: false }, true)).toBe(text);
+  expect(run({ results_trusted: true, results_on_failure: false }, false)).toBe(
+    "… 3 passing lines …\nnot ok 4 broken\ndone",
+  );
+});
+
 Deno.test("eslint and yamllint keep each file line and finding line as printed; repeats fold", () => {
   const eslint = [
     "",

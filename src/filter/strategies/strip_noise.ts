@@ -19,7 +19,8 @@
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run;
- * with `results_on_failure = false` only a run that passed folds them. `scopes` names the lines a tool opens and
+ * with `results_on_failure = false` only a run that passed folds them, and with `results_trusted`
+ * a result line folds even when its text names a failure (a passing test called `reports an error`). `scopes` names the lines a tool opens and
  * closes a scope with (make's `Entering directory`/`Leaving directory`): they stay only around a
  * failure, where they say which directory the failing file is in.
  */
@@ -81,6 +82,9 @@ export const StripNoiseConfig = z.object({
   ),
   results_fold: z.string().max(200).default("… {n} result lines folded …").describe(
     "The line a longer run of result lines becomes; {n} is their count",
+  ),
+  results_trusted: z.boolean().default(false).describe(
+    "Whether result lines fold even when their text names a failure or a location: the pattern alone says they passed (TAP's `ok 3 reports an error`)",
   ),
   results_on_failure: z.boolean().default(true).describe(
     "Whether runs of result lines fold when the command failed too (false: only a run that passed folds them; a failed one keeps them around its failure)",
@@ -199,7 +203,8 @@ export function compileStripNoise(
       const strip = (line: string) => {
         // A line carrying a failure or a location is no passing result: it never folds.
         if (
-          isResult?.(line) && !matches(line) && !carriesFailure(line) &&
+          isResult?.(line) && !matches(line) &&
+          (config.results_trusted || !carriesFailure(line)) &&
           (config.results_on_failure || !ctx.failed)
         ) {
           if (above !== null) keep(above);
