@@ -18,6 +18,12 @@ import { MAX_TESTED } from "./generic_folds.ts";
 
 /** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
 export const MIN_SHAPE_RUN = 12;
+/**
+ * A run that passed and printed more lines than this is not read for shapes: the generic pass's
+ * cut to its head and tail decides what shows of it, and reading every line of a huge output
+ * would double the pass's time.
+ */
+export const MAX_SHAPED_LINES = 20_000;
 /** The last non-blank lines of an output never fold: a summary is printed there. */
 const KEPT_TAIL = 3;
 /** Words of a line its shape reads: the first as printed, the next ones by kind. */
@@ -26,38 +32,76 @@ const SHAPE_WORDS = 3;
 const WARNING = /warn|deprecat/i;
 const NUMBER = /^[+-]?[\d.,:]{0,20}\d[\w.,:%/()]{0,20}$/;
 const HEX = /^[0-9a-f]{7,64}$/;
-const PATH = /[/\\]|^[\w.@+-]{1,200}\.[A-Za-z]\w{0,9}$/;
-const QUOTE = /^["'`‘“]/;
+const FILE_NAME = /^[\w.@+-]{1,200}\.[A-Za-z]\w{0,9}$/;
 const WORD = /^[A-Za-z][\w-]{0,100}[:,;.]?$/;
-const SPACE = /\s+/;
+const PUNCTUATION = /^[^\w\s]{1,4}$/;
+const QUOTES = "\"'`‘“";
+
+function isQuote(word: string): boolean {
+  return QUOTES.includes(word[0]);
+}
+
+function isHex(word: string): boolean {
+  return word.length >= 7 && HEX.test(word);
+}
+
+function isNumber(word: string): boolean {
+  const c = word.charCodeAt(0);
+  // A digit, a sign, `.`, `,` or `:` starts one.
+  return ((c >= 48 && c <= 58) || c === 43 || c === 45 || c === 46 || c === 44) &&
+    NUMBER.test(word);
+}
+
+function isPath(word: string): boolean {
+  return word.includes("/") || word.includes("\\") ||
+    (word.includes(".") && FILE_NAME.test(word));
+}
 
 /** The kind of a word after a line's first. */
 function kindOf(word: string): string {
-  if (QUOTE.test(word)) return "Q";
-  if (HEX.test(word)) return "H";
-  if (NUMBER.test(word)) return "N";
-  if (PATH.test(word)) return "P";
+  if (isQuote(word)) return "Q";
+  if (isHex(word)) return "H";
+  if (isNumber(word)) return "N";
+  if (isPath(word)) return "P";
   if (WORD.test(word)) return "W";
   // Punctuation (`|`, `*`, `->`) stays as printed; other mixed words are words.
-  return /^[^\w\s]{1,4}$/.test(word) ? word : "W";
+  return PUNCTUATION.test(word) ? word : "W";
+}
+
+/** A line's first word as its shape reads it: by kind, or as printed with digits masked. */
+function headOf(word: string): string {
+  if (isQuote(word) || isHex(word) || isNumber(word) || isPath(word)) return kindOf(word);
+  return /\d/.test(word) ? word.replace(/[0-9a-f]{7,64}/g, "H").replace(/\d+/g, "0") : word;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 12 || c === 11;
 }
 
 /** A line's shape, or null for a line that never folds (blank, too long, one word, a signal). */
 export function shapeOf(line: string): string | null {
   if (line.length > MAX_TESTED) return null;
-  const indent = /^\s*/.exec(line)![0];
-  const words = line.slice(indent.length).split(SPACE, SHAPE_WORDS + 1).filter((w) => w !== "");
-  if (words.length < 2) return null;
+  const n = line.length;
+  let i = 0;
+  while (i < n && isSpace(line.charCodeAt(i))) i++;
+  const indent = i;
+  let key = "";
+  let words = 0;
+  while (i < n && words < SHAPE_WORDS) {
+    const start = i;
+    while (i < n && !isSpace(line.charCodeAt(i))) i++;
+    const word = line.slice(start, i);
+    key += words === 0 ? headOf(word) : ` ${kindOf(word)}`;
+    words++;
+    while (i < n && isSpace(line.charCodeAt(i))) i++;
+  }
+  if (words < 2) return null;
   if (carriesFailure(line) || WARNING.test(line)) return null;
-  // A first word that is a number, hash, path or quote is read by its kind too.
-  const first = words[0];
-  const head = QUOTE.test(first) || HEX.test(first) || NUMBER.test(first) || PATH.test(first)
-    ? kindOf(first)
-    : first.replace(/[0-9a-f]{7,64}/g, "H").replace(/\d+/g, "0");
-  return [indent + head, ...words.slice(1, SHAPE_WORDS).map(kindOf)].join(" ");
+  return line.slice(0, indent) + key;
 }
 
-const isBlank = (line: string) => line.trim() === "";
+const BLANK = /^\s*$/;
+const isBlank = (line: string) => BLANK.test(line);
 
 /** Blocks of up to this many lines repeat as a whole (`git bisect run`'s three lines a step). */
 const MAX_PERIOD = 4;
@@ -71,7 +115,7 @@ const MIN_BLOCKS = 3;
  * `Bisecting: …`, `[hash] subject`) folds the same way, keeping its first and last blocks.
  */
 export function foldShapeRuns(lines: readonly string[], failed: boolean): string[] {
-  if (failed || lines.length < MIN_SHAPE_RUN) return [...lines];
+  if (failed || lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return [...lines];
   // Where the kept tail starts: the last KEPT_TAIL non-blank lines.
   let tail = lines.length;
   for (let seen = 0; tail > 0 && seen < KEPT_TAIL;) if (!isBlank(lines[--tail])) seen++;
@@ -87,8 +131,10 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
     let last = i;
     let count = 1;
     for (let j = i + 1; j < tail; j++) {
-      if (isBlank(lines[j])) continue;
-      if (shapes[j] !== shape) break;
+      if (shapes[j] !== shape) {
+        if (shapes[j] === null && isBlank(lines[j])) continue;
+        break;
+      }
       last = j;
       count++;
     }
@@ -127,9 +173,13 @@ function blockRunAt(
   at: number,
 ): { period: number; count: number } | null {
   for (let period = 2; period <= MAX_PERIOD; period++) {
-    const block = shapes.slice(at, at + period);
-    if (block.length < period || block.includes(null)) return null;
-    if (block.every((shape) => shape === block[0])) continue;
+    if (at + period > shapes.length) return null;
+    let alike = true;
+    for (let p = at; p < at + period; p++) {
+      if (shapes[p] === null) return null;
+      if (shapes[p] !== shapes[at]) alike = false;
+    }
+    if (alike) continue;
     let end = at + period;
     while (end < shapes.length && shapes[end] !== null && shapes[end] === shapes[end - period]) {
       end++;

@@ -7,10 +7,12 @@
  * lines of `.` progress — fold into one count line. Failing lines, the sections that explain
  * them and the summary stay: nothing but a passing line is ever folded. A run that passed folds
  * them too, but only runs of `MIN_RUN_PASSED` or more: its answer is that it passed and how
- * many, and a few `✓ Compiled` steps of a build are no test run to count.
+ * many, and a few `✓ Compiled` steps of a build are no test run to count (an output of more than
+ * MAX_SHAPED_LINES lines that passed is left to the generic pass's cut).
  */
 
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
+import { MAX_SHAPED_LINES } from "./generic_shapes.ts";
 
 const PASS_SHAPES: RegExp[] = [
   / \.{2,} ok(?: \(\d[\d.]{0,12}m?s\))?$/,
@@ -39,9 +41,12 @@ const FILE_START = /^\S{1,500} \.{2,200} ?$/;
 const FAILING =
   /(?: \.\.\. (?:FAIL|ERROR)\b| FAILED\b|^\s{0,40}not ok \d|--- FAIL: |^\[ {0,4}FAILED {0,4}\] |^\s{0,40}[✗✘×✖] \S| = \d{1,6}\.\d{1,6} s = [FE]$)/;
 
+/** The shapes as one pattern: a line is read once, not once per shape. */
+const PASSING = new RegExp(PASS_SHAPES.map((re) => `(?:${re.source})`).join("|"));
+
 /** Whether a line reports a passing test. */
 export function isPassingTest(line: string): boolean {
-  return line.length <= MAX_TESTED && line.trim() !== "" && PASS_SHAPES.some((re) => re.test(line));
+  return line.length <= MAX_TESTED && PASSING.test(line) && line.trim() !== "";
 }
 
 /**
@@ -51,6 +56,7 @@ export function isPassingTest(line: string): boolean {
 export function foldPassingTests(lines: readonly string[], failed: boolean): string[] {
   const passed = !failed &&
     !lines.some((line) => line.length <= MAX_TESTED && FAILING.test(line));
+  if (passed && lines.length > MAX_SHAPED_LINES) return [...lines];
   const out: string[] = [];
   const run = runFolder(
     out,

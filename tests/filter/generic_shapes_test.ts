@@ -8,7 +8,12 @@
  */
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
-import { foldShapeRuns, MIN_SHAPE_RUN, shapeOf } from "../../src/filter/generic_shapes.ts";
+import {
+  foldShapeRuns,
+  MAX_SHAPED_LINES,
+  MIN_SHAPE_RUN,
+  shapeOf,
+} from "../../src/filter/generic_shapes.ts";
 
 const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
 const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES)).split(/\r?\n/);
@@ -147,4 +152,10 @@ Deno.test("shape runs: long and pathological lines stay linear", () => {
   const started = performance.now();
   foldShapeRuns(Array.from({ length: 200 }, (_, i) => lines[i % lines.length]), false);
   expect(performance.now() - started).toBeLessThan(500);
+});
+
+Deno.test("shape runs: a passing output longer than MAX_SHAPED_LINES is left to the cut", () => {
+  const rows = Array.from({ length: MAX_SHAPED_LINES + 1 }, (_, i) => `Copied asset-${i}.png`);
+  expect(foldShapeRuns(rows, false)).toEqual(rows);
+  expect(foldShapeRuns(rows.slice(0, 100), false)).toHaveLength(3 + 3);
 });
