@@ -3,7 +3,9 @@
  * is not passed through whole. Library frames of stack traces, the biggest directories of long
  * path listings and subtrees of long tree drawings, and runs of hex or base64 data fold
  * (generic_folds.ts), compiler notes in system headers fold (generic_compiler.ts) and, in an
- * output with a failure, so do passing-test lines (generic_tests.ts), long usage listings
+ * output with a failure, so do passing-test lines (generic_tests.ts; long runs of them in one
+ * without), long runs of per-item lines of one shape in an output that passed
+ * (generic_shapes.ts), long usage listings
  * printed after an error (generic_usage.ts) and routine log lines (generic_logs.ts); runs of
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
  * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
@@ -33,6 +35,7 @@ import type { Confidence, Stage, StageContext } from "./types.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
+import { foldShapeRuns } from "./generic_shapes.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
@@ -212,8 +215,8 @@ export function genericStage(
       // A repeat refers to the text above it: only in an output short enough that no cut takes
       // that text away and the reader has it in view.
       const frames = logs.length <= MAX_LINES ? foldRepeatedText(logs) : logs;
-      const folded = after ? frames : foldPassingTests(
-        foldDataRuns(foldTreeListing(foldPathListing(frames))),
+      const folded = after ? frames : foldShapeRuns(
+        foldPassingTests(foldDataRuns(foldTreeListing(foldPathListing(frames))), ctx.failed),
         ctx.failed,
       );
       if (folded.length !== held.length) changed = true;

@@ -27,14 +27,16 @@ export const MAX_TESTED = 2000;
 const MIN_FOLDED_RUN = 2;
 
 /**
- * Collects runs of foldable lines into `out`: `flush` puts a run of at least MIN_FOLDED_RUN lines
- * as its fold line (`fold(count, first line)`) and clears it, unless that line is no shorter than
- * what it replaces (then the run stays as it is).
+ * Collects runs of foldable lines into `out`: `flush` puts a run of at least `min` lines
+ * (MIN_FOLDED_RUN unless given) as its fold line (`fold(count, first line)`) and clears it,
+ * unless that line is no shorter than what it replaces (then the run stays as it is).
  */
 export function runFolder(
   out: string[],
   fold: (count: number, first: string) => string,
+  options: { min?: number } = {},
 ): { add(...lines: string[]): void; flush(): void } {
+  const min = options.min ?? MIN_FOLDED_RUN;
   let run: string[] = [];
   return {
     add(...lines: string[]): void {
@@ -42,7 +44,7 @@ export function runFolder(
     },
     flush(): void {
       const line = fold(run.length, run[0] ?? "");
-      if (run.length >= MIN_FOLDED_RUN && line.length < run.join("\n").length) out.push(line);
+      if (run.length >= min && line.length < run.join("\n").length) out.push(line);
       else out.push(...run);
       run = [];
     },

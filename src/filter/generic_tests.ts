@@ -5,10 +5,14 @@
  * TAP's `ok 12 - name`, `--- PASS: Name` (go), gtest's `[ RUN ] X` + `[ OK ] X`, minitest's
  * `Class#test = 0.00 s = .`, ctest's `Test #1: name .... Passed`, `Passed Name` (dotnet) and
  * lines of `.` progress — fold into one count line. Failing lines, the sections that explain
- * them and the summary stay: nothing but a passing line is ever folded.
+ * them and the summary stay: nothing but a passing line is ever folded. A run that passed folds
+ * them too, but only runs of `MIN_RUN_PASSED` or more: its answer is that it passed and how
+ * many, and a few `✓ Compiled` steps of a build are no test run to count (an output of more than
+ * MAX_SHAPED_LINES lines that passed is left to the generic pass's cut).
  */
 
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
+import { MAX_SHAPED_LINES } from "./generic_shapes.ts";
 
 const PASS_SHAPES: RegExp[] = [
   / \.{2,} ok(?: \(\d[\d.]{0,12}m?s\))?$/,
@@ -25,6 +29,9 @@ const PASS_SHAPES: RegExp[] = [
   /^\s{0,40}1\.\.\d{1,7}$/,
   /^ok$/,
 ];
+/** On a run without a failure, shorter runs of passing lines stay as printed. */
+export const MIN_RUN_PASSED = 5;
+
 /** A test's start line, folded with the passing line right after it. */
 const START = /^(?:\[ RUN {0,12}\] |=== RUN {1,6})\S/;
 /** prove's test file line; it folds when the file's lines below it end in the `ok` verdict. */
@@ -34,20 +41,27 @@ const FILE_START = /^\S{1,500} \.{2,200} ?$/;
 const FAILING =
   /(?: \.\.\. (?:FAIL|ERROR)\b| FAILED\b|^\s{0,40}not ok \d|--- FAIL: |^\[ {0,4}FAILED {0,4}\] |^\s{0,40}[✗✘×✖] \S| = \d{1,6}\.\d{1,6} s = [FE]$)/;
 
+/** The shapes as one pattern: a line is read once, not once per shape. */
+const PASSING = new RegExp(PASS_SHAPES.map((re) => `(?:${re.source})`).join("|"));
+
 /** Whether a line reports a passing test. */
 export function isPassingTest(line: string): boolean {
-  return line.length <= MAX_TESTED && line.trim() !== "" && PASS_SHAPES.some((re) => re.test(line));
+  return line.length <= MAX_TESTED && PASSING.test(line) && line.trim() !== "";
 }
 
-/** The lines with runs of passing-test lines folded, when the output has a failure. */
+/**
+ * The lines with runs of passing-test lines folded: every run when the output has a failure,
+ * runs of at least `MIN_RUN_PASSED` lines when it has none.
+ */
 export function foldPassingTests(lines: readonly string[], failed: boolean): string[] {
-  if (!failed && !lines.some((line) => line.length <= MAX_TESTED && FAILING.test(line))) {
-    return [...lines];
-  }
+  const passed = !failed &&
+    !lines.some((line) => line.length <= MAX_TESTED && FAILING.test(line));
+  if (passed && lines.length > MAX_SHAPED_LINES) return [...lines];
   const out: string[] = [];
   const run = runFolder(
     out,
     (n, first) => `${/^\s*/.exec(first)![0]}… ${n} passing test lines folded …`,
+    { min: passed ? MIN_RUN_PASSED : undefined },
   );
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];

@@ -28,6 +28,18 @@ const NEEDS: readonly Need[] = [
     what: "the regexes of per-item result lines",
   },
   {
+    type: "strip_noise",
+    key: "results_trusted",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
+    type: "strip_noise",
+    key: "results_on_failure",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
     type: "group_by_rule",
     key: "max_repeats",
     needs: "file_layout",

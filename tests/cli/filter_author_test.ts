@@ -80,7 +80,7 @@ Deno.test("the README's prove and stylelint rules load and keep every failure on
       stdin: prove,
     });
     expect(tap.stderr).toBe(
-      "[shell] 138 lines -> 28 lines, 79.7% filtered (prove; confidence full)\n",
+      "[shell] 138 lines -> 28 lines, 79.7% filtered (tap; confidence full)\n",
     );
     expect(examples).toContain("138 lines -> 28");
     for (

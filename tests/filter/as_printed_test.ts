@@ -241,7 +241,7 @@ Deno.test("a verbose success keeps its few result lines as printed and counts ma
   ]);
 });
 
-Deno.test("strip_noise results: each run of result lines is judged apart; noise wins", () => {
+Deno.test("strip_noise results: each run of result lines is judged apart; noise wins; short runs stay", () => {
   const rule = compileRule({
     name: "t",
     match: { prefix: "cmd" },
@@ -255,12 +255,49 @@ Deno.test("strip_noise results: each run of result lines is judged apart; noise 
   }, "test");
   const run = (text: string) =>
     new FilterEngine([rule], { security: false }).filter("cmd", text, { failed: false }).text;
-  expect(run("ok a\nok b\nheader\nok c\nok d\nok e\nok skip f\nend")).toBe(
+  expect(run("ok a\nok b\nheader\nok cc\nok dd\nok ee\nok skip f\nend")).toBe(
     "ok a\nok b\nheader\n… 3 ok lines …\nend",
   );
+  // A run no longer than its fold line stays as printed.
+  expect(run("ok c\nok d\nok e\nend")).toBe("ok c\nok d\nok e\nend");
   // A run is held only up to max_results lines, the rest are counted.
   const long = Array.from({ length: 100_000 }, (_, i) => `ok ${i}`).join("\n");
   expect(run(long)).toBe("… 100000 ok lines …");
+});
+
+Deno.test("strip_noise results: results_trusted folds results naming a failure; results_on_failure = false keeps a failed run's", () => {
+  const engineWith = (extra: Record<string, unknown>) =>
+    new FilterEngine([
+      compileRule({
+        name: "t",
+        match: { prefix: "cmd" },
+        strategy: {
+          type: "strip_noise",
+          patterns: ["^\\s*$"],
+          results: ["^ok \\d+ "],
+          max_results: 1,
+          results_fold: "… {n} passing lines …",
+          ...extra,
+        },
+      }, "test"),
+    ], { security: false });
+  const text = [
+    "ok 1 reports an error for a missing file",
+    "ok 2 fails cleanly on bad input",
+    "ok 3 parses the configuration",
+    "not ok 4 broken",
+    "done",
+  ].join("\n");
+  const run = (extra: Record<string, unknown>, failed: boolean) =>
+    engineWith(extra).filter("cmd", text, { failed }).text;
+  // By default a result naming a failure stays and splits the run.
+  expect(run({}, true)).toBe(text);
+  expect(run({ results_trusted: true }, true)).toBe("… 3 passing lines …\nnot ok 4 broken\ndone");
+  // Only a run that passed folds them with results_on_failure = false.
+  expect(run({ results_trusted: true, results_on_failure: false }, true)).toBe(text);
+  expect(run({ results_trusted: true, results_on_failure: false }, false)).toBe(
+    "… 3 passing lines …\nnot ok 4 broken\ndone",
+  );
 });
 
 Deno.test("eslint and yamllint keep each file line and finding line as printed; repeats fold", () => {

@@ -2,12 +2,12 @@
  * Passing-test lines of runners no rule knows (src/filter/generic_tests.ts), on real outputs of
  * python unittest -v, perl prove (plain and -v), ruby minitest -v, a googletest binary and bats
  * (TAP), each with one failing test among passing ones: the passing lines fold into a count, every
- * failing line, the failure's section and the summary stay. A passing output is left alone.
+ * failing line, the failure's section and the summary stay. A passing output folds only long runs.
  */
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
 import { FAILURE_SIGNAL } from "../../src/filter/strategies/mod.ts";
-import { foldPassingTests, isPassingTest } from "../../src/filter/generic_tests.ts";
+import { foldPassingTests, isPassingTest, MIN_RUN_PASSED } from "../../src/filter/generic_tests.ts";
 
 const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
 const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES));
@@ -66,13 +66,20 @@ for (const { file, failing, summary, folds } of CASES) {
   });
 }
 
-Deno.test("passing tests: an output without a failure keeps its passing lines", () => {
+Deno.test("passing tests: an output without a failure folds only long runs of passing lines", () => {
   const lines = read("unittest_v.txt").split("\n").filter((l) => l.endsWith(" ... ok"));
-  expect(lines.length).toBeGreaterThan(4);
-  expect(foldPassingTests(lines, false)).toEqual(lines);
-  // A failed command folds them, and so does a failing line among them.
-  expect(foldPassingTests(lines, true)).toEqual([`… ${lines.length} passing test lines folded …`]);
-  expect(foldPassingTests([...lines, "test_z (m.T.test_z) ... FAIL"], false)).toHaveLength(2);
+  expect(lines.length).toBeGreaterThanOrEqual(MIN_RUN_PASSED);
+  // A run that passed: a long run folds, a run shorter than MIN_RUN_PASSED stays as printed.
+  expect(foldPassingTests(lines, false)).toEqual([`… ${lines.length} passing test lines folded …`]);
+  const short = lines.slice(0, MIN_RUN_PASSED - 1);
+  expect(foldPassingTests([...short, "Ran 4 tests in 0.001s", "OK"], false)).toEqual([
+    ...short,
+    "Ran 4 tests in 0.001s",
+    "OK",
+  ]);
+  // A failed command folds any run, and so does a failing line among them.
+  expect(foldPassingTests(short, true)).toEqual([`… ${short.length} passing test lines folded …`]);
+  expect(foldPassingTests([...short, "test_z (m.T.test_z) ... FAIL"], false)).toHaveLength(2);
 });
 
 Deno.test("passing tests: a failing prove file keeps its name and lines; a passing one folds", () => {

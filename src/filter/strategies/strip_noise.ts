@@ -18,7 +18,9 @@
  * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
- * becomes one line counting it (`results_fold`). `scopes` names the lines a tool opens and
+ * becomes one line counting it (`results_fold`) unless that line is no shorter than the run;
+ * with `results_on_failure = false` only a run that passed folds them, and with `results_trusted`
+ * a result line folds even when its text names a failure (a passing test called `reports an error`). `scopes` names the lines a tool opens and
  * closes a scope with (make's `Entering directory`/`Leaving directory`): they stay only around a
  * failure, where they say which directory the failing file is in.
  */
@@ -81,6 +83,12 @@ export const StripNoiseConfig = z.object({
   results_fold: z.string().max(200).default("… {n} result lines folded …").describe(
     "The line a longer run of result lines becomes; {n} is their count",
   ),
+  results_trusted: z.boolean().default(false).describe(
+    "Whether result lines fold even when their text names a failure or a location: the pattern alone says they passed (TAP's `ok 3 reports an error`)",
+  ),
+  results_on_failure: z.boolean().default(true).describe(
+    "Whether runs of result lines fold when the command failed too (false: only a run that passed folds them; a failed one keeps them around its failure)",
+  ),
   scopes: z.object({
     open: z.string().describe(
       "Regex (RE2 syntax) of a line opening a scope (make's `Entering directory`)",
@@ -92,6 +100,8 @@ export const StripNoiseConfig = z.object({
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
+/** Result lines held at least, to show a run as printed when it is shorter than its fold line. */
+const HELD_RESULTS = 16;
 /** How many distinct `once` lines are remembered; later ones are all shown. */
 const ONCE_CAP = 10_000;
 
@@ -157,6 +167,8 @@ export function compileStripNoise(
       // With results: the current run of result lines (held up to max_results) and its length.
       let run: string[] = [];
       let runLength = 0;
+      // Held: enough lines to tell whether a short run is shorter than its fold line.
+      const heldResults = Math.max(config.max_results, HELD_RESULTS);
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
@@ -176,21 +188,35 @@ export function compileStripNoise(
       };
       const endRun = () => {
         if (runLength === 0) return;
-        if (runLength <= config.max_results) { for (const result of run) keep(result); }
-        else {
+        const fold = config.results_fold.replaceAll("{n}", String(runLength));
+        // A run no longer than its fold line stays as printed (it is all held then).
+        if (
+          runLength <= config.max_results ||
+          (runLength <= run.length && run.join("\n").length <= fold.length)
+        ) { for (const result of run) keep(result); } else {
           removed += runLength;
-          keep(config.results_fold.replaceAll("{n}", String(runLength)));
+          keep(fold);
         }
         run = [];
         runLength = 0;
       };
       const strip = (line: string) => {
         // A line carrying a failure or a location is no passing result: it never folds.
-        if (isResult?.(line) && !matches(line) && !carriesFailure(line)) {
+        if (
+          isResult?.(line) && !matches(line) &&
+          (config.results_trusted || !carriesFailure(line)) &&
+          (config.results_on_failure || !ctx.failed)
+        ) {
           if (above !== null) keep(above);
           above = null;
           dropped = null;
-          if (runLength++ < config.max_results) run.push(line);
+          if (runLength++ < heldResults) run.push(line);
+          return;
+        }
+        // A blank line the patterns drop between results (a verbose build prints one after
+        // each) belongs to their run.
+        if (runLength > 0 && /^\s*$/.test(line) && matches(line)) {
+          removed++;
           return;
         }
         endRun();

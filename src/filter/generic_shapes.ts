@@ -1,0 +1,191 @@
+/**
+ * Long runs of lines of one shape in an output that passed: a tool's per-item lines (`npm notice
+ * 1.2kB lib/a.js` of a tarball's contents, `Project 'a/tsconfig.json' is up to date …` of a
+ * verbose build, `Skipping x`, `Downloading y`, ` src/a.ts | 12 ++++--` of a diffstat, `* 1a2b3c4
+ * subject` of a graph log) fold to the run's first and last lines around a count. A line's shape
+ * is its indent, its first word as printed (digits masked) and the kinds of the next two words
+ * (number, hex, path, quoted text, word, or the punctuation as printed); blank lines inside a run
+ * belong to it. Blocks of a few lines whose shapes repeat (`git bisect run`'s steps) fold the same
+ * way, to their first and last blocks.
+ *
+ * Only when the command succeeded: a failed run's lines around its failure are its context.
+ * A line that carries a failure, a location or a warning never folds and ends the run, and the
+ * last lines of the output (where a tool prints its summary) never fold either.
+ */
+
+import { carriesFailure } from "./strategies/mod.ts";
+import { MAX_TESTED } from "./generic_folds.ts";
+
+/** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
+export const MIN_SHAPE_RUN = 12;
+/**
+ * A run that passed and printed more lines than this is not read for shapes: the generic pass's
+ * cut to its head and tail decides what shows of it, and reading every line of a huge output
+ * would double the pass's time.
+ */
+export const MAX_SHAPED_LINES = 20_000;
+/** The last non-blank lines of an output never fold: a summary is printed there. */
+const KEPT_TAIL = 3;
+/** Words of a line its shape reads: the first as printed, the next ones by kind. */
+const SHAPE_WORDS = 3;
+
+const WARNING = /warn|deprecat/i;
+const NUMBER = /^[+-]?[\d.,:]{0,20}\d[\w.,:%/()]{0,20}$/;
+const HEX = /^[0-9a-f]{7,64}$/;
+const FILE_NAME = /^[\w.@+-]{1,200}\.[A-Za-z]\w{0,9}$/;
+const WORD = /^[A-Za-z][\w-]{0,100}[:,;.]?$/;
+const PUNCTUATION = /^[^\w\s]{1,4}$/;
+const QUOTES = "\"'`‘“";
+
+function isQuote(word: string): boolean {
+  return QUOTES.includes(word[0]);
+}
+
+function isHex(word: string): boolean {
+  return word.length >= 7 && HEX.test(word);
+}
+
+function isNumber(word: string): boolean {
+  const c = word.charCodeAt(0);
+  // A digit, a sign, `.`, `,` or `:` starts one.
+  return ((c >= 48 && c <= 58) || c === 43 || c === 45 || c === 46 || c === 44) &&
+    NUMBER.test(word);
+}
+
+function isPath(word: string): boolean {
+  return word.includes("/") || word.includes("\\") ||
+    (word.includes(".") && FILE_NAME.test(word));
+}
+
+/** The kind of a word after a line's first. */
+function kindOf(word: string): string {
+  if (isQuote(word)) return "Q";
+  if (isHex(word)) return "H";
+  if (isNumber(word)) return "N";
+  if (isPath(word)) return "P";
+  if (WORD.test(word)) return "W";
+  // Punctuation (`|`, `*`, `->`) stays as printed; other mixed words are words.
+  return PUNCTUATION.test(word) ? word : "W";
+}
+
+/** A line's first word as its shape reads it: by kind, or as printed with digits masked. */
+function headOf(word: string): string {
+  if (isQuote(word) || isHex(word) || isNumber(word) || isPath(word)) return kindOf(word);
+  return /\d/.test(word) ? word.replace(/[0-9a-f]{7,64}/g, "H").replace(/\d+/g, "0") : word;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 12 || c === 11;
+}
+
+/** A line's shape, or null for a line that never folds (blank, too long, one word, a signal). */
+export function shapeOf(line: string): string | null {
+  if (line.length > MAX_TESTED) return null;
+  const n = line.length;
+  let i = 0;
+  while (i < n && isSpace(line.charCodeAt(i))) i++;
+  const indent = i;
+  let key = "";
+  let words = 0;
+  while (i < n && words < SHAPE_WORDS) {
+    const start = i;
+    while (i < n && !isSpace(line.charCodeAt(i))) i++;
+    const word = line.slice(start, i);
+    key += words === 0 ? headOf(word) : ` ${kindOf(word)}`;
+    words++;
+    while (i < n && isSpace(line.charCodeAt(i))) i++;
+  }
+  if (words < 2) return null;
+  if (carriesFailure(line) || WARNING.test(line)) return null;
+  return line.slice(0, indent) + key;
+}
+
+const BLANK = /^\s*$/;
+const isBlank = (line: string) => BLANK.test(line);
+
+/** Blocks of up to this many lines repeat as a whole (`git bisect run`'s three lines a step). */
+const MAX_PERIOD = 4;
+/** A run of blocks has at least this many. */
+const MIN_BLOCKS = 3;
+
+/**
+ * The lines with each run of at least MIN_SHAPE_RUN lines of one shape folded to its first line,
+ * a count of the lines between and its last line, when the command succeeded. A run of blocks
+ * of 2 to MAX_PERIOD lines whose shapes repeat block after block (a step's `running …`,
+ * `Bisecting: …`, `[hash] subject`) folds the same way, keeping its first and last blocks.
+ */
+export function foldShapeRuns(lines: readonly string[], failed: boolean): string[] {
+  if (failed || lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return [...lines];
+  // Where the kept tail starts: the last KEPT_TAIL non-blank lines.
+  let tail = lines.length;
+  for (let seen = 0; tail > 0 && seen < KEPT_TAIL;) if (!isBlank(lines[--tail])) seen++;
+  const shapes = lines.map((line, i) => i < tail ? shapeOf(line) : null);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    const shape = shapes[i];
+    if (shape === null) {
+      out.push(lines[i++]);
+      continue;
+    }
+    // The run: lines of this shape, with blank lines between them; `last` is its last line.
+    let last = i;
+    let count = 1;
+    for (let j = i + 1; j < tail; j++) {
+      if (shapes[j] !== shape) {
+        if (shapes[j] === null && isBlank(lines[j])) continue;
+        break;
+      }
+      last = j;
+      count++;
+    }
+    if (count >= MIN_SHAPE_RUN) {
+      const indent = /^\s*/.exec(lines[i])![0];
+      out.push(lines[i], `${indent}… ${count - 2} lines like these folded …`, lines[last]);
+      i = last + 1;
+      continue;
+    }
+    const blocks = blockRunAt(shapes, i);
+    if (blocks !== null) {
+      const { period, count: n } = blocks;
+      const lastBlock = i + (n - 1) * period;
+      const indent = /^\s*/.exec(lines[i])![0];
+      out.push(
+        ...lines.slice(i, i + period),
+        `${indent}… ${(n - 2) * period} lines like these folded …`,
+        ...lines.slice(lastBlock, lastBlock + period),
+      );
+      i = lastBlock + period;
+      continue;
+    }
+    out.push(...lines.slice(i, last + 1));
+    i = last + 1;
+  }
+  return out;
+}
+
+/**
+ * The run of blocks starting at `at` whose lines' shapes repeat with a period of 2 to MAX_PERIOD
+ * lines (no blank or unshaped line inside, the lines of a block not all of one shape), when it
+ * has MIN_BLOCKS blocks and MIN_SHAPE_RUN lines at least; else null.
+ */
+function blockRunAt(
+  shapes: readonly (string | null)[],
+  at: number,
+): { period: number; count: number } | null {
+  for (let period = 2; period <= MAX_PERIOD; period++) {
+    if (at + period > shapes.length) return null;
+    let alike = true;
+    for (let p = at; p < at + period; p++) {
+      if (shapes[p] === null) return null;
+      if (shapes[p] !== shapes[at]) alike = false;
+    }
+    if (alike) continue;
+    let end = at + period;
+    while (end < shapes.length && shapes[end] !== null && shapes[end] === shapes[end - period]) {
+      end++;
+    }
+    const count = Math.floor((end - at) / period);
+    if (count >= MIN_BLOCKS && count * period >= MIN_SHAPE_RUN) return { period, count };
+  }
+  return null;
+}

@@ -1,0 +1,161 @@
+/**
+ * Long runs of lines of one shape in an output that passed (src/filter/generic_shapes.ts), by
+ * class: a table of `<prefix> <size> <path>` (npm pack --dry-run), a verbose build's per-item
+ * lines with blank lines between (tsc -b --verbose), a diffstat, a graph log, and blocks of lines
+ * whose shapes repeat (git bisect run's steps). Each folds to its first and last lines (blocks)
+ * around a count; a failed run, a warning or failure line, the output's
+ * last lines, short runs and prose stay as printed.
+ */
+import { expect } from "expect";
+import { FilterEngine } from "../../src/filter/mod.ts";
+import {
+  foldShapeRuns,
+  MAX_SHAPED_LINES,
+  MIN_SHAPE_RUN,
+  shapeOf,
+} from "../../src/filter/generic_shapes.ts";
+
+const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
+const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES)).split(/\r?\n/);
+const FOLD = /^\s*… (\d+) lines like these folded …$/;
+const engine = new FilterEngine([], { security: false });
+
+/** Folded counts in `out`, summed. */
+const foldedIn = (out: string[]) =>
+  out.reduce((n, line) => n + Number(FOLD.exec(line)?.[1] ?? 0), 0);
+
+const CLASSES: { name: string; lines: string[]; kept: string[] }[] = [
+  {
+    name: "a tarball's contents table",
+    lines: read("shape_npm_pack.txt"),
+    kept: ["npm notice Tarball Contents", "npm notice 17B lib/m1.js", "npm notice total files: 31"],
+  },
+  {
+    name: "a verbose build's per-project lines with blank lines between",
+    lines: read("shape_tsc_build_verbose.txt"),
+    kept: ["    * p1/tsconfig.json", "    * tsconfig.json"],
+  },
+  {
+    name: "a diffstat",
+    lines: [
+      ...Array.from(
+        { length: 20 },
+        (_, i) => ` src/mod${i}.ts | ${i + 2} ${"+".repeat(i % 5 + 1)}-`,
+      ),
+      " 20 files changed, 230 insertions(+), 20 deletions(-)",
+    ],
+    kept: [" src/mod0.ts | 2 +-", " src/mod19.ts | 21 +++++-"],
+  },
+  {
+    name: "a graph log",
+    lines: [
+      ...Array.from(
+        { length: 16 },
+        (_, i) => `* ${(0x1a2b3c4 + i * 7919).toString(16)} change number ${i} of the parser`,
+      ),
+      "* 0f0f0f1 first commit",
+    ],
+    kept: ["* 1a2b3c4 change number 0 of the parser", "* 0f0f0f1 first commit"],
+  },
+];
+
+for (const { name, lines, kept } of CLASSES) {
+  Deno.test(`shape runs: ${name} folds to its first and last lines and a count`, () => {
+    const out = foldShapeRuns(lines, false);
+    expect(out.length).toBeLessThan(lines.length / 2);
+    for (const line of kept) expect(out).toContain(line);
+    // Every line is either kept as printed or counted by a fold.
+    const nonBlank = (xs: string[]) => xs.filter((l) => l.trim() !== "" && !FOLD.test(l)).length;
+    expect(nonBlank(out) + foldedIn(out)).toBe(nonBlank(lines));
+    for (const line of out) if (!FOLD.test(line)) expect(lines).toContain(line);
+    // A failed run keeps them all.
+    expect(foldShapeRuns(lines, true)).toEqual(lines);
+  });
+}
+
+Deno.test("shape runs: blocks whose lines' shapes repeat fold to the first and last blocks", () => {
+  const lines = read("shape_git_bisect_run.txt");
+  const out = foldShapeRuns(lines, false);
+  // Five steps of three lines: the first and last steps stay, the three between are counted.
+  expect(out.slice(0, 7)).toEqual([
+    ...lines.slice(0, 3),
+    "… 9 lines like these folded …",
+    ...lines.slice(12, 15),
+  ]);
+  expect(out.slice(7)).toEqual(lines.slice(15));
+  // A block's lines all of one shape are a run of lines, not of blocks; too few blocks stay.
+  expect(foldShapeRuns(lines.slice(0, 9).concat(lines.slice(15)), false)).toEqual(
+    lines.slice(0, 9).concat(lines.slice(15)),
+  );
+});
+
+Deno.test("shape runs: the engine's generic pass folds them on a passing run only", () => {
+  const text = read("shape_npm_pack.txt").join("\n");
+  const passed = engine.filter("npm pack --dry-run", text, { failed: false }).text;
+  expect(passed).toMatch(/… 29 lines like these folded …/);
+  const failed = engine.filter("npm pack --dry-run", text, { failed: true }).text;
+  expect(failed).not.toMatch(/lines like these folded/);
+});
+
+Deno.test("shape runs: a warning or failure line stays and splits the run", () => {
+  const rows = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => `Skipping package-${from + i} (already installed)`);
+  const lines = [
+    ...rows(0, 14),
+    "Skipping package-x (warning: checksum mismatch ignored)",
+    ...rows(14, 14),
+    "Done: 29 packages.",
+    "Took 3 seconds.",
+    "Cache size 12 MB.",
+    "",
+  ];
+  const out = foldShapeRuns(lines, false);
+  expect(out).toContain("Skipping package-x (warning: checksum mismatch ignored)");
+  expect(out.filter((l) => FOLD.test(l))).toEqual([
+    "… 12 lines like these folded …",
+    "… 12 lines like these folded …",
+  ]);
+  expect(out.slice(-4)).toEqual(lines.slice(-4));
+});
+
+Deno.test("shape runs: the last lines, short runs and prose stay as printed", () => {
+  const row = (i: number) => `Downloading artifact-${i}.tar.gz`;
+  // A run reaching the end of the output leaves its last three lines alone.
+  const toEnd = Array.from({ length: MIN_SHAPE_RUN + 3 }, (_, i) => row(i));
+  const out = foldShapeRuns(toEnd, false);
+  expect(out.slice(-3)).toEqual(toEnd.slice(-3));
+  expect(out[0]).toBe(row(0));
+  // One line short of a run: nothing folds.
+  const short = [...Array.from({ length: MIN_SHAPE_RUN - 1 }, (_, i) => row(i)), "a", "b", "c"];
+  expect(foldShapeRuns(short, false)).toEqual(short);
+  // Prose: lines that start with different words have different shapes.
+  const starts = "The A Each Then When Some Most It Our This Every No Its Their Such".split(" ");
+  const prose = [...starts, ...starts].map((w, i) => `${w} sentence number ${i} of a paragraph.`);
+  expect(foldShapeRuns(prose, false)).toEqual(prose);
+});
+
+Deno.test("shape runs: a line's shape reads the first word as printed and the next by kind", () => {
+  expect(shapeOf("npm notice 1.2kB lib/index.js")).toBe("npm W N");
+  expect(shapeOf("npm notice 15kB package.json")).toBe("npm W N");
+  expect(shapeOf(" src/a.ts | 12 ++--")).toBe(" P | N");
+  expect(shapeOf("* 1a2b3c4 fix the parser")).toBe("* H W");
+  expect(shapeOf("Skipping 'a b' here")).toBe("Skipping Q W");
+  // Lines that never fold: one word, blank, a failure, a location, a warning, too long.
+  for (
+    const line of ["ok", "", "error: x failed", "at src/a.ts:12:5 here", "npm warn deprecated x"]
+  ) expect(shapeOf(line)).toBeNull();
+  expect(shapeOf("a ".repeat(5000))).toBeNull();
+});
+
+Deno.test("shape runs: long and pathological lines stay linear", () => {
+  const lines = [":".repeat(100_000), " ".repeat(100_000), "a ".repeat(50_000), "9".repeat(1999)];
+  const started = performance.now();
+  foldShapeRuns(Array.from({ length: 200 }, (_, i) => lines[i % lines.length]), false);
+  expect(performance.now() - started).toBeLessThan(500);
+});
+
+Deno.test("shape runs: a passing output longer than MAX_SHAPED_LINES is left to the cut", () => {
+  const rows = Array.from({ length: MAX_SHAPED_LINES + 1 }, (_, i) => `Copied asset-${i}.png`);
+  expect(foldShapeRuns(rows, false)).toEqual(rows);
+  expect(foldShapeRuns(rows.slice(0, 100), false)).toHaveLength(3 + 3);
+});
