@@ -627,7 +627,7 @@ Deno.test("test_summary: line kinds, with leading whitespace of any kind and ind
   expect(lines.map(([line]) => [line, classifyLine(line)])).toEqual(lines);
 });
 
-Deno.test("git_log: one line per commit, body and stat bounded, other formats unchanged", () => {
+Deno.test("git_log: commit and subject lines as printed, body and stat bounded, other formats unchanged", () => {
   const s = { type: "git_log", max_body_lines: 1, max_stat_files: 2 };
   const input = [
     "commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main, origin/main)",
@@ -653,14 +653,17 @@ Deno.test("git_log: one line per commit, body and stat bounded, other formats un
     "",
     "commit 1111111111111111111111111111111111111111",
     "Author: Bob <bob@example.com>",
-    "Date:   2026-11-19T10:00:00+01:00",
+    "Date:   2026-11-20T09:00:00+01:00",
     "",
     "    Before the beginning",
   ].join("\n");
   expect(run(s, input)).toEqual({
     text: [
-      "commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main, origin/main) Parser: accept hex literals (Ada Lovelace, 2026-11-21 22:35 +0000)",
+      "commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main, origin/main)",
       "Merge: aaaaaaa bbbbbbb",
+      "Author: Ada Lovelace <ada@example.com>",
+      "Date:   Sat Nov 21 22:35:12 2026 +0000",
+      "    Parser: accept hex literals",
       "    First body line.",
       "    … (1 more message lines)",
       // Stat lines and totals as printed, past max_stat_files a count.
@@ -668,9 +671,13 @@ Deno.test("git_log: one line per commit, body and stat bounded, other formats un
       " src/b.ts |  4 ++--",
       " … (1 more files)",
       " 3 files changed, 13 insertions(+), 2 deletions(-)",
-      "commit 89abcdef0123456789abcdef0123456789abcdef Initial commit (Bob, 2026-11-20T10:00:00+01:00)",
-      // The same author as the commit before: only the date.
-      "commit 1111111111111111111111111111111111111111 Before the beginning (2026-11-19T10:00:00+01:00)",
+      "commit 89abcdef0123456789abcdef0123456789abcdef",
+      "Author: Bob <bob@example.com>",
+      "Date:   2026-11-20T10:00:00+01:00",
+      "    Initial commit",
+      // The same author and day as the commit above: their lines are not repeated.
+      "commit 1111111111111111111111111111111111111111",
+      "    Before the beginning",
     ].join("\n"),
     confidence: "full",
   });
