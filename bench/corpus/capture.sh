@@ -2655,3 +2655,50 @@ if sel npmengines; then
   echo '{"name":"app","version":"1.0.0"}' >"$E/app/package.json"
   capture node npm_install_engines "$E/app" "npm install --no-audit --no-fund ../pkgs/*" "npm $(npm --version)"
 fi
+
+# --- native (cinclude): gcc and clang on a source whose headers have warnings and an error, so
+# each diagnostic in a header comes after its include chain (`In file included from …`)
+if sel cinclude; then
+  I="$WORK/cinclude"
+  rm -rf "$I" && mkdir -p "$I/include/net" "$I/src"
+  cat >"$I/include/net/types.h" <<'EOF'
+#ifndef NET_TYPES_H
+#define NET_TYPES_H
+typedef struct { int fd; unsigned short port; } endpoint_t;
+static inline int endpoint_valid(endpoint_t e) { int unused_flag; return e.fd >= 0 && e.port > 0 ? 1 : 0; }
+static inline void endpoint_reset(endpoint_t *e) { e->fd = -1; e->port = 70000; }
+#endif
+EOF
+  cat >"$I/include/net/conn.h" <<'EOF'
+#ifndef NET_CONN_H
+#define NET_CONN_H
+#include "net/types.h"
+typedef struct { endpoint_t local; endpoint_t remote; int state; } conn_t;
+int conn_open(conn_t *c, const char *host, int port);
+static inline int conn_state(const conn_t *c) { return c->stat; }
+#endif
+EOF
+  cat >"$I/src/conn.c" <<'EOF'
+#include <stdio.h>
+#include "net/conn.h"
+
+int conn_open(conn_t *c, const char *host, int port) {
+    int tries;
+    endpoint_reset(&c->local);
+    c->remote.port = port;
+    printf("%d\n", host);
+    return tries;
+}
+
+void conn_close(conn_t *c) {
+    c->state = undefined_state;
+}
+EOF
+  cat >"$I/src/server.c" <<'EOF'
+#include "net/conn.h"
+int serve(void) { int unused_a; int unused_b; conn_t c; return conn_open(&c, "x", 1); }
+EOF
+  capture native gcc_include_chain "$I" "gcc -Wall -Wextra -Iinclude -c src/conn.c src/server.c" "$(gcc --version | head -1)"
+  capture native clang_include_chain "$I" "clang -Wall -Wextra -Iinclude -c src/conn.c src/server.c" "$(clang --version | head -1)"
+  rm -f "$I"/*.o
+fi

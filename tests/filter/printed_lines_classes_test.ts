@@ -81,3 +81,59 @@ Deno.test("git log keeps each commit line and subject line as printed, in every 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** gcc 12 and clang 14 on a source whose headers hold a warning and an error (captured here). */
+const GCC_CHAIN = [
+  "In file included from include/net/conn.h:3,",
+  "                 from src/conn.c:2:",
+  "include/net/types.h: In function ‘endpoint_valid’:",
+  "include/net/types.h:4:54: warning: unused variable ‘unused_flag’ [-Wunused-variable]",
+  "    4 | static inline int endpoint_valid(endpoint_t e) { int unused_flag; return e.fd >= 0; }",
+  "      |                                                      ^~~~~~~~~~~",
+  "include/net/conn.h: In function ‘conn_state’:",
+  "include/net/conn.h:6:59: error: ‘conn_t’ has no member named ‘stat’; did you mean ‘state’?",
+  "    6 | static inline int conn_state(const conn_t *c) { return c->stat; }",
+  "      |                                                           ^~~~",
+  "      |                                                           state",
+  "src/conn.c: In function ‘conn_close’:",
+  "src/conn.c:13:16: error: ‘undefined_state’ undeclared (first use in this function)",
+  "   13 |     c->state = undefined_state;",
+  "      |                ^~~~~~~~~~~~~~~",
+  "src/conn.c:13:16: note: each undeclared identifier is reported only once for each function it appears in",
+];
+const CLANG_CHAIN = [
+  "In file included from src/conn.c:2:",
+  "In file included from include/net/conn.h:3:",
+  "include/net/types.h:4:54: warning: unused variable 'unused_flag' [-Wunused-variable]",
+  "static inline int endpoint_valid(endpoint_t e) { int unused_flag; return e.fd >= 0; }",
+  "                                                     ^",
+  "In file included from src/conn.c:2:",
+  "include/net/conn.h:6:59: error: no member named 'stat' in 'conn_t'; did you mean 'state'?",
+  "static inline int conn_state(const conn_t *c) { return c->stat; }",
+  "                                                          ^~~~",
+  "src/conn.c:13:16: error: use of undeclared identifier 'undefined_state'",
+  "    c->state = undefined_state;",
+  "               ^",
+  "1 warning and 2 errors generated.",
+];
+
+Deno.test("a C/C++ diagnostic keeps its include chain as printed, right before it", () => {
+  for (const command of ["gcc -Wall -Iinclude -c src/conn.c", "g++ -c src/conn.c"]) {
+    expect(filter(command, GCC_CHAIN.join("\n"), true)).toEqual([
+      "In file included from include/net/conn.h:3,",
+      "                 from src/conn.c:2:",
+      "include/net/types.h:4:54: warning: unused variable ‘unused_flag’ [-Wunused-variable]",
+      "include/net/conn.h:6:59: error: ‘conn_t’ has no member named ‘stat’; did you mean ‘state’?",
+      "src/conn.c:13:16: error: ‘undefined_state’ undeclared (first use in this function)",
+    ]);
+  }
+  expect(filter("clang -Wall -Iinclude -c src/conn.c", CLANG_CHAIN.join("\n"), true)).toEqual([
+    "In file included from src/conn.c:2:",
+    "In file included from include/net/conn.h:3:",
+    "include/net/types.h:4:54: warning: unused variable 'unused_flag' [-Wunused-variable]",
+    "In file included from src/conn.c:2:",
+    "include/net/conn.h:6:59: error: no member named 'stat' in 'conn_t'; did you mean 'state'?",
+    "src/conn.c:13:16: error: use of undeclared identifier 'undefined_state'",
+    "1 warning and 2 errors generated.",
+  ]);
+});
