@@ -2702,3 +2702,82 @@ EOF
   capture native clang_include_chain "$I" "clang -Wall -Wextra -Iinclude -c src/conn.c src/server.c" "$(clang --version | head -1)"
   rm -f "$I"/*.o
 fi
+
+# --- python (pyxfail): pytest -ra on a module whose tests fail, xfail, pass unexpectedly (strict
+# and not), skip and warn: the failure headers, XPASS lines and warnings summary of a real run
+if sel pyxfail; then
+  P="$WORK/pyxfail"
+  rm -rf "$P" && mkdir -p "$P/tests"
+  cat >"$P/report.py" <<'EOF'
+import warnings
+
+
+def ratio(a, b):
+    if b == 0:
+        warnings.warn("ratio with zero denominator", RuntimeWarning)
+        return 0.0
+    return a / b
+
+
+def percent(part, whole):
+    return round(100 * ratio(part, whole), 1)
+
+
+def render(rows):
+    warnings.warn("render() is deprecated, use render_table()", DeprecationWarning)
+    return "\n".join(f"{k}: {v}" for k, v in rows)
+
+
+def parse_amount(text):
+    return float(text.replace(",", ""))
+EOF
+  cat >"$P/tests/test_report.py" <<'EOF'
+import sys
+import pytest
+from report import percent, ratio, render, parse_amount
+
+
+@pytest.mark.parametrize("part,whole,expected", [(1, 2, 50.0), (1, 8, 12.6), (3, 4, 75.0), (2, 3, 66.6)])
+def test_percent(part, whole, expected):
+    assert percent(part, whole) == expected
+
+
+def test_ratio_zero():
+    assert ratio(1, 0) == 0.0
+
+
+def test_render():
+    assert render([("a", 1)]) == "a: 1"
+
+
+@pytest.mark.xfail(reason="known bug #41")
+def test_negative():
+    assert parse_amount("-1,000") == -1000.0
+
+
+@pytest.mark.xfail(reason="locale parsing not done", strict=True)
+def test_locale_amount():
+    assert parse_amount("1.000,5") == 1000.5
+
+
+@pytest.mark.xfail(reason="rounding mode")
+def test_rounding():
+    assert percent(1, 3) == 33.4
+
+
+@pytest.mark.skipif(sys.platform == "linux", reason="windows paths only")
+def test_windows_paths():
+    pass
+
+
+@pytest.mark.skip(reason="needs the billing service")
+def test_billing():
+    pass
+
+
+@pytest.mark.xfail(reason="thousands separator bug #57", strict=True)
+def test_thousands():
+    assert parse_amount("1,000") == 1000.0
+EOF
+  capture python pytest_xfail_warnings "$P" "python3 -m pytest -ra -p no:cacheprovider tests" "pytest $(python3 -m pytest --version 2>&1 | awk '{print $2}')"
+fi

@@ -131,9 +131,85 @@ Deno.test("a C/C++ diagnostic keeps its include chain as printed, right before i
     "In file included from src/conn.c:2:",
     "In file included from include/net/conn.h:3:",
     "include/net/types.h:4:54: warning: unused variable 'unused_flag' [-Wunused-variable]",
+    // clang's source line stays (as under the earlier rule); its caret goes.
+    "static inline int endpoint_valid(endpoint_t e) { int unused_flag; return e.fd >= 0; }",
     "In file included from src/conn.c:2:",
     "include/net/conn.h:6:59: error: no member named 'stat' in 'conn_t'; did you mean 'state'?",
+    "static inline int conn_state(const conn_t *c) { return c->stat; }",
     "src/conn.c:13:16: error: use of undeclared identifier 'undefined_state'",
+    "    c->state = undefined_state;",
     "1 warning and 2 errors generated.",
   ]);
+});
+
+/** pytest 9 with -ra on failing, xfail, xpass (strict and not), skipped and warning tests (captured here). */
+const PYTEST_RA = [
+  "============================= test session starts ==============================",
+  "collected 12 items",
+  "",
+  "tests/test_report.py .F.F..Xxxss F                                       [100%]",
+  "",
+  "=================================== FAILURES ===================================",
+  "____________________________ test_percent[1-8-12.6] ____________________________",
+  "",
+  "part = 1, whole = 8, expected = 12.6",
+  "",
+  "    def test_percent(part, whole, expected):",
+  ">       assert percent(part, whole) == expected",
+  "E       assert 12.5 == 12.6",
+  "E        +  where 12.5 = percent(1, 8)",
+  "",
+  "tests/test_report.py:8: AssertionError",
+  "________________________________ test_thousands ________________________________",
+  "[XPASS(strict)] thousands separator bug #57",
+  "=============================== warnings summary ===============================",
+  "tests/test_report.py::test_ratio_zero",
+  "  /tmp/pyrep/report.py:6: RuntimeWarning: ratio with zero denominator",
+  '    warnings.warn("ratio with zero denominator", RuntimeWarning)',
+  "",
+  "tests/test_report.py::test_render",
+  "  /tmp/pyrep/report.py:16: DeprecationWarning: render() is deprecated, use render_table()",
+  '    warnings.warn("render() is deprecated, use render_table()", DeprecationWarning)',
+  "",
+  "-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html",
+  "=========================== short test summary info ============================",
+  "SKIPPED [1] tests/test_report.py:34: windows paths only",
+  "XFAIL tests/test_report.py::test_rounding - rounding mode",
+  "XPASS tests/test_report.py::test_negative - known bug #41",
+  "FAILED tests/test_report.py::test_percent[1-8-12.6] - assert 12.5 == 12.6",
+  "FAILED tests/test_report.py::test_thousands - [XPASS(strict)] thousands separ...",
+  "=== 2 failed, 4 passed, 1 skipped, 1 xfailed, 1 xpassed, 2 warnings in 3.96s ===",
+];
+
+Deno.test("pytest keeps failure headers, unexpected passes and indented warnings as printed", () => {
+  const out = filter("python3 -m pytest -ra tests", PYTEST_RA.join("\n"), true);
+  for (
+    const line of [
+      "____________________________ test_percent[1-8-12.6] ____________________________",
+      "________________________________ test_thousands ________________________________",
+      "[XPASS(strict)] thousands separator bug #57",
+      "  /tmp/pyrep/report.py:6: RuntimeWarning: ratio with zero denominator",
+      "  /tmp/pyrep/report.py:16: DeprecationWarning: render() is deprecated, use render_table()",
+      "XPASS tests/test_report.py::test_negative - known bug #41",
+      "FAILED tests/test_report.py::test_percent[1-8-12.6] - assert 12.5 == 12.6",
+      "FAILED tests/test_report.py::test_thousands - [XPASS(strict)] thousands separ...",
+      "E       assert 12.5 == 12.6",
+    ]
+  ) expect(out).toContain(line);
+  // The header heads its failure's trace.
+  expect(out.indexOf("E       assert 12.5 == 12.6")).toBe(
+    out.indexOf(
+      "____________________________ test_percent[1-8-12.6] ____________________________",
+    ) + 1,
+  );
+  // What passed as expected, and the warnings' test ids and source lines, go.
+  expect(out.join("\n")).not.toContain("XFAIL tests/");
+  expect(out.join("\n")).not.toContain("warnings.warn(");
+  // pytest -v names an unexpected pass on its progress line: it stays too.
+  const verbose = [
+    "tests/test_report.py::test_render PASSED                                 [ 50%]",
+    "tests/test_report.py::test_negative XPASS (known bug #41)                [100%]",
+    "=================== 1 passed, 1 xpassed in 0.05s ===================",
+  ];
+  expect(filter("pytest -v", verbose.join("\n"))).toEqual(verbose.slice(1));
 });

@@ -99,7 +99,7 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "pytest",
       "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
-      "FAILED t.py::test_b\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n= 1 failed, 1 passed in 0.01s =",
+      "___ test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "jest",
@@ -181,7 +181,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
       "──── STDOUT:             calc tests::b\n     Summary [   0.2s] 1 tests run: 0 passed, 1 failed, 0 skipped",
     ],
     [
-      "pytest -v: the progress line and the short summary merge into the block; captured output stays",
+      "pytest -v: the progress line goes (the short summary names the test); captured output stays",
       [
         "t.py::test_b FAILED    [ 50%]",
         "___ test_b ___",
@@ -195,7 +195,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "FAILED t.py::test_b - assert 1 == 2",
         "===== 1 failed, 1 passed in 0.01s =====",
       ].join("\n"),
-      "FAILED t.py::test_b\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\n= 1 failed, 1 passed in 0.01s =",
+      "___ test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "pytest: a test name failing in two files keeps both blocks and both short-summary lines",
@@ -369,8 +369,9 @@ Deno.test("test_summary keeps each distinct Python warning once, at its first lo
   // A passing run: the warnings stay, each once, and the counts.
   expect(run(s, `${summary}\n4 passed, 4 warnings in 0.31s`).text).toBe(
     [
-      "/p/io.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper> (3 times)",
-      "/p/api.py:31: UserWarning: retries is ignored without a timeout",
+      // As printed, indented as in pytest's warnings summary.
+      "  /p/io.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper> (3 times)",
+      "  /p/api.py:31: UserWarning: retries is ignored without a timeout",
       "4 passed, 4 warnings in 0.31s",
     ].join("\n"),
   );

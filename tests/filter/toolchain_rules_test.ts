@@ -252,7 +252,7 @@ const CASES: Case[] = [
     output: ["OpenTofu has been successfully initialized!"],
   },
   {
-    name: "gcc: errors and warnings stay, echo, carets, headers and include chains go",
+    name: "gcc: errors, warnings and include chains stay, echo, carets and In function headers go",
     command: "gcc -Wall -c main.c",
     exit: 1,
     input: [
@@ -267,8 +267,9 @@ const CASES: Case[] = [
       "      |     ^~~~~",
       "main.c:20:5: note: each undeclared identifier is reported only once for each function it appears in",
     ],
-    // One finding per flag: grouping would not shorten it, the lines stay as gcc printed them.
+    // The lines stay as gcc printed them, in order: the chain before the header's warning.
     output: [
+      "In file included from main.c:3:",
       "util.h:4:38: warning: unused variable ‘tmp’ [-Wunused-variable]",
       "main.c:20:5: error: ‘total’ undeclared (first use in this function)",
     ],
