@@ -181,7 +181,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
       "──── STDOUT:             calc tests::b\n     Summary [   0.2s] 1 tests run: 0 passed, 1 failed, 0 skipped",
     ],
     [
-      "pytest -v: the progress line goes (the short summary names the test); captured output stays",
+      "pytest -v: the progress line stays, the short summary's line of its test goes; captured output stays",
       [
         "t.py::test_b FAILED    [ 50%]",
         "___ test_b ___",
@@ -195,7 +195,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "FAILED t.py::test_b - assert 1 == 2",
         "===== 1 failed, 1 passed in 0.01s =====",
       ].join("\n"),
-      "___ test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
+      "t.py::test_b FAILED    [ 50%]\n___ test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "pytest: a test name failing in two files keeps both blocks and both short-summary lines",
@@ -730,7 +730,7 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
   });
 });
 
-Deno.test("git_status keeps the long format's lines as printed, without hints; porcelain is grouped", () => {
+Deno.test("git_status keeps the long format's and porcelain lines as printed, without hints, capped", () => {
   const long =
     'On branch dev\nChanges to be committed:\n  (use "git restore --staged <file>..." to unstage)\n\tnew file:   a.ts\n\nChanges not staged for commit:\n\tmodified:   b.ts\n\nUntracked files:\n\tc.ts\n';
   expect(run({ type: "git_status" }, long)).toEqual({
@@ -740,9 +740,8 @@ Deno.test("git_status keeps the long format's lines as printed, without hints; p
   });
   const files = Array.from({ length: 5 }, (_, i) => `?? src/generated/file${i}.ts`).join("\n");
   expect(run({ type: "git_status", max_files: 2 }, files).text).toBe(
-    "untracked (5): src/generated/file0.ts, src/generated/file1.ts, … and 3 more",
+    "?? src/generated/file0.ts\n?? src/generated/file1.ts\n… and 3 more untracked",
   );
-  // A rewrite that would be longer than the input is not used: the input passes unchanged.
   expect(run({ type: "git_status" }, "?? a\n?? b").text).toBe("?? a\n?? b");
   // Long sections past max_files say how many more entries they had.
   const paths = Array.from({ length: 6 }, (_, i) => `src/module_${i}.ts`);
