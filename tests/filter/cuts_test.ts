@@ -240,7 +240,8 @@ Deno.test("git status lists every conflicted path past max_files; other sections
   ].join("\n");
   const out = run({ type: "git_status", max_files: 3 }, input);
   for (let i = 0; i < 8; i++) expect(out).toContain(`UU src/conflict_${i}.rs`);
-  expect(out).toContain("untracked (8): new_0.txt, new_1.txt, new_2.txt, … and 5 more");
+  expect(out).toContain("?? new_0.txt\n?? new_1.txt\n?? new_2.txt\n… and 5 more untracked");
+  expect(out).not.toContain("?? new_3.txt");
 });
 
 Deno.test("a JSON document's elements past max_items stay when they name a failure", () => {

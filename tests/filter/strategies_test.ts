@@ -99,7 +99,7 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "pytest",
       "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
-      "FAILED t.py::test_b\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n= 1 failed, 1 passed in 0.01s =",
+      "___ test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "jest",
@@ -181,7 +181,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
       "──── STDOUT:             calc tests::b\n     Summary [   0.2s] 1 tests run: 0 passed, 1 failed, 0 skipped",
     ],
     [
-      "pytest -v: the progress line and the short summary merge into the block; captured output stays",
+      "pytest -v: the progress line stays, the short summary's line of its test goes; captured output stays",
       [
         "t.py::test_b FAILED    [ 50%]",
         "___ test_b ___",
@@ -195,7 +195,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "FAILED t.py::test_b - assert 1 == 2",
         "===== 1 failed, 1 passed in 0.01s =====",
       ].join("\n"),
-      "FAILED t.py::test_b\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\n= 1 failed, 1 passed in 0.01s =",
+      "t.py::test_b FAILED    [ 50%]\n___ test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "pytest: a test name failing in two files keeps both blocks and both short-summary lines",
@@ -369,8 +369,9 @@ Deno.test("test_summary keeps each distinct Python warning once, at its first lo
   // A passing run: the warnings stay, each once, and the counts.
   expect(run(s, `${summary}\n4 passed, 4 warnings in 0.31s`).text).toBe(
     [
-      "/p/io.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper> (3 times)",
-      "/p/api.py:31: UserWarning: retries is ignored without a timeout",
+      // As printed, indented as in pytest's warnings summary.
+      "  /p/io.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper> (3 times)",
+      "  /p/api.py:31: UserWarning: retries is ignored without a timeout",
       "4 passed, 4 warnings in 0.31s",
     ].join("\n"),
   );
@@ -627,7 +628,7 @@ Deno.test("test_summary: line kinds, with leading whitespace of any kind and ind
   expect(lines.map(([line]) => [line, classifyLine(line)])).toEqual(lines);
 });
 
-Deno.test("git_log: one line per commit, body and stat bounded, other formats unchanged", () => {
+Deno.test("git_log: commit and subject lines as printed, body and stat bounded, other formats unchanged", () => {
   const s = { type: "git_log", max_body_lines: 1, max_stat_files: 2 };
   const input = [
     "commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main, origin/main)",
@@ -653,14 +654,17 @@ Deno.test("git_log: one line per commit, body and stat bounded, other formats un
     "",
     "commit 1111111111111111111111111111111111111111",
     "Author: Bob <bob@example.com>",
-    "Date:   2026-11-19T10:00:00+01:00",
+    "Date:   2026-11-20T09:00:00+01:00",
     "",
     "    Before the beginning",
   ].join("\n");
   expect(run(s, input)).toEqual({
     text: [
-      "commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main, origin/main) Parser: accept hex literals (Ada Lovelace, 2026-11-21 22:35 +0000)",
+      "commit 0123456789abcdef0123456789abcdef01234567 (HEAD -> main, origin/main)",
       "Merge: aaaaaaa bbbbbbb",
+      "Author: Ada Lovelace <ada@example.com>",
+      "Date:   Sat Nov 21 22:35:12 2026 +0000",
+      "    Parser: accept hex literals",
       "    First body line.",
       "    … (1 more message lines)",
       // Stat lines and totals as printed, past max_stat_files a count.
@@ -668,9 +672,13 @@ Deno.test("git_log: one line per commit, body and stat bounded, other formats un
       " src/b.ts |  4 ++--",
       " … (1 more files)",
       " 3 files changed, 13 insertions(+), 2 deletions(-)",
-      "commit 89abcdef0123456789abcdef0123456789abcdef Initial commit (Bob, 2026-11-20T10:00:00+01:00)",
-      // The same author as the commit before: only the date.
-      "commit 1111111111111111111111111111111111111111 Before the beginning (2026-11-19T10:00:00+01:00)",
+      "commit 89abcdef0123456789abcdef0123456789abcdef",
+      "Author: Bob <bob@example.com>",
+      "Date:   2026-11-20T10:00:00+01:00",
+      "    Initial commit",
+      // The same author and day as the commit above: their lines are not repeated.
+      "commit 1111111111111111111111111111111111111111",
+      "    Before the beginning",
     ].join("\n"),
     confidence: "full",
   });
@@ -724,7 +732,7 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
   });
 });
 
-Deno.test("git_status keeps the long format's lines as printed, without hints; porcelain is grouped", () => {
+Deno.test("git_status keeps the long format's and porcelain lines as printed, without hints, capped", () => {
   const long =
     'On branch dev\nChanges to be committed:\n  (use "git restore --staged <file>..." to unstage)\n\tnew file:   a.ts\n\nChanges not staged for commit:\n\tmodified:   b.ts\n\nUntracked files:\n\tc.ts\n';
   expect(run({ type: "git_status" }, long)).toEqual({
@@ -734,9 +742,8 @@ Deno.test("git_status keeps the long format's lines as printed, without hints; p
   });
   const files = Array.from({ length: 5 }, (_, i) => `?? src/generated/file${i}.ts`).join("\n");
   expect(run({ type: "git_status", max_files: 2 }, files).text).toBe(
-    "untracked (5): src/generated/file0.ts, src/generated/file1.ts, … and 3 more",
+    "?? src/generated/file0.ts\n?? src/generated/file1.ts\n… and 3 more untracked",
   );
-  // A rewrite that would be longer than the input is not used: the input passes unchanged.
   expect(run({ type: "git_status" }, "?? a\n?? b").text).toBe("?? a\n?? b");
   // Long sections past max_files say how many more entries they had.
   const paths = Array.from({ length: 6 }, (_, i) => `src/module_${i}.ts`);

@@ -1,13 +1,16 @@
 /**
- * git_log: the default `git log` format (with or without `--stat`) in RTK's one-line-per-commit
- * form: `commit <hash> <subject> (<author>, <date>)`, the body's first `max_body_lines` lines,
- * and the first `max_stat_files` `--stat` lines of each commit and its totals line as printed (an
- * agent copies ` src/a.ts | 3 ++-` whole). The author is shown when it differs from the previous commit's, the date
- * as its time alone when the previous commit's has the same day, and the bodies of the newest
- * `max_bodies` commits only (a long history is read for its subjects). The
- * `commit <hash>` prefix is kept verbatim so the hash can be copied. Anything else (patches of `git log -p`, `--oneline`
- * output, notes) passes unchanged; output without `commit` headers is a Fallback.
- * Streaming: one commit is held at a time.
+ * git_log: the default `git log` formats (medium, full, fuller; with or without `--stat` or `-p`)
+ * with every kept line as printed (an agent copies a hash line or a subject whole): each commit's
+ * `commit <hash>` line (refs included), its subject (the message's first paragraph, at most
+ * `max_body_lines` + 1 lines), the rest of the message for the newest `max_bodies` commits
+ * (bounded by `max_body_lines`), and the first `max_stat_files` `--stat` lines of each commit and
+ * its totals line. Header lines are read for what they tell: `Author:` (and fuller's `Commit:`)
+ * stays where it differs from the previous commit's, `Date:` (`AuthorDate:`, `CommitDate:`) where
+ * the day does (a history is read for its hashes and subjects; who and when matter where they
+ * change, and a run of one author's commits of one day reads them once, above); `Merge:` and
+ * other header lines stay. Patches of `git log -p`
+ * pass, for a cut after the rule. Output without `commit` headers (`--oneline`, `--graph`) passes
+ * unchanged as a Fallback. Streaming: one commit's header is held at a time.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -26,26 +29,16 @@ export const GitLogConfig = z.object({
 }).strict();
 export type GitLogConfig = z.infer<typeof GitLogConfig>;
 
-const HEADER = /^commit ([0-9a-f]{7,64})( \(.*\))?$/;
-const AUTHOR = /^Author:\s+(.*?)(?:\s+<[^>]*>)?$/;
-const DATE = /^(?:Date|AuthorDate):\s+(.*)$/;
-/** git's default date: `Sat Nov 21 22:35:12 2026 +0000`. */
-const DEFAULT_DATE = /^\w{3} (\w{3}) +(\d{1,2}) (\d{2}:\d{2}):\d{2} (\d{4}) ([+-]\d{4})$/;
-/** A short date's day, time and zone: `2026-03-10`, `10:00`, `+0000`. */
-const DAY = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d) ([+-]\d{4})$/;
-const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+const HEADER = /^commit [0-9a-f]{7,64}(?: \(.*\))?$/;
+/** The header fields shown where they change: `Author:`, `Date:` and fuller's four. */
+const FIELD = /^(Author|Date|AuthorDate|Commit|CommitDate):\s+(.*)$/;
+const DATED = /Date$/;
+/** A date's time of day (`10:00:00`, `10:00`): what a commit of the same day differs by. */
+const TIME = /\d{1,2}:\d\d(?::\d\d)?/g;
 /** A `--stat` file line: ` path   |  12 ++++----` or ` a.png | Bin 0 -> 12 bytes`. */
 const STAT_BAR = /^ \S.*? +\| +\d+ [+-]+$/;
 const STAT_BIN = /^ \S.*\|\s+Bin /;
 const STAT_SUMMARY = /^ \d+ files? changed/;
-
-function shortDate(date: string): string {
-  const m = DEFAULT_DATE.exec(date);
-  if (!m) return date;
-  const month = MONTHS.indexOf(m[1]) / 3 + 1;
-  if (month < 1) return date;
-  return `${m[4]}-${String(month).padStart(2, "0")}-${m[2].padStart(2, "0")} ${m[3]} ${m[5]}`;
-}
 
 export function compileGitLog(config: GitLogConfig): CompiledStrategy {
   const maxBody = config.max_body_lines;
@@ -55,82 +48,71 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
     type: "git_log",
     createStage(ctx: StageContext): Stage {
       let commits = 0;
-      // The commit being read: header fields until its message is complete.
-      let head: { line: string; author: string; date: string; extra: string[] } | null = null;
-      let subject: string | null = null;
+      // Between a `commit` line and its message: the header lines.
+      let inHeader = false;
+      let inMessage = false;
+      // In the message's first paragraph (the subject, however many lines it wraps to).
+      let inSubject = false;
       let body = 0;
       let skipped = 0;
-      let inMessage = false;
+      let hiddenLines = 0;
       let statFiles = 0;
       let statHidden = 0;
-      // A history is mostly one author's: the name is shown when it differs from the previous
-      // commit's.
-      let lastAuthor = "";
-      // `2026-03-10 ` and ` +0000` of the previous commit's date: a commit of the same day shows
-      // its time alone.
-      let lastDay = "";
+      // The previous commit's header fields (a date without its time of day).
+      const last = new Map<string, string>();
       let hiddenBodies = 0;
       let bodyHidden = false;
 
-      const flushHead = () => {
-        if (!head) return;
-        const author = head.author === lastAuthor ? "" : head.author;
-        if (head.author) lastAuthor = head.author;
-        const day = DAY.exec(head.date);
-        const date = day && `${day[1]} ${day[3]}` === lastDay ? day[2] : head.date;
-        lastDay = day ? `${day[1]} ${day[3]}` : "";
-        const who = [author, date].filter(Boolean).join(", ");
-        ctx.emit(`${head.line}${subject ? ` ${subject}` : ""}${who ? ` (${who})` : ""}`);
-        for (const line of head.extra) ctx.emit(line);
-        head = null;
-      };
       const endMessage = () => {
-        if (skipped && !bodyHidden) ctx.emit(`    … (${skipped} more message lines)`);
-        if (bodyHidden && (body || skipped)) hiddenBodies++;
+        if (skipped) ctx.emit(`    … (${skipped} more message lines)`);
+        if (hiddenLines) hiddenBodies++;
         skipped = 0;
+        hiddenLines = 0;
         inMessage = false;
       };
 
       return {
         push(line) {
           if (HEADER.test(line)) {
-            flushHead();
             endMessage();
             commits++;
             statFiles = 0;
             statHidden = 0;
-            head = { line, author: "", date: "", extra: [] };
-            subject = null;
             body = 0;
             bodyHidden = commits > maxBodies;
+            inHeader = true;
+            ctx.emit(line);
             return;
           }
-          if (head) {
-            const author = AUTHOR.exec(line);
-            if (author && !head.author) {
-              head.author = author[1];
-              return;
-            }
-            const date = DATE.exec(line);
-            if (date && !head.date) {
-              head.date = shortDate(date[1].trim());
+          if (inHeader) {
+            const field = FIELD.exec(line);
+            if (field) {
+              // A date is compared by its day: a commit of the same day as the one above
+              // shows none.
+              const value = DATED.test(field[1]) ? field[2].replace(TIME, "").trim() : field[2];
+              if (last.get(field[1]) !== value) ctx.emit(line);
+              last.set(field[1], value);
               return;
             }
             if (line.trim() === "") return;
             if (line.startsWith("    ")) {
-              subject = line.trim();
-              flushHead();
+              ctx.emit(line);
+              inHeader = false;
               inMessage = true;
+              inSubject = true;
               return;
             }
-            // `Merge: a b` and other header lines stay, under the commit line.
-            head.extra.push(line);
+            // `Merge: a b` and other header lines stay.
+            ctx.emit(line);
             return;
           }
-          // Blank lines separate paragraphs of the message (they arrive as "").
-          if (inMessage && line.trim() === "") return;
+          // A blank line ends a paragraph of the message (git indents it as "    " or "").
+          if (inMessage && line.trim() === "") {
+            inSubject = false;
+            return;
+          }
           if (inMessage && line.startsWith("    ")) {
-            if (bodyHidden) body++;
+            if (bodyHidden && !inSubject) hiddenLines++;
             else if (body < maxBody) {
               body++;
               ctx.emit(line);
@@ -153,7 +135,6 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
           ctx.emit(line);
         },
         finish() {
-          flushHead();
           endMessage();
           if (hiddenBodies) ctx.emit(`(message bodies of ${hiddenBodies} older commits not shown)`);
           return commits > 0 ? "full" : "fallback";

@@ -3,7 +3,7 @@
  * keeps git's own lines as printed — its labels (`both modified:   a.py`, `Your branch is ahead
  * of …`) are what an agent quotes and looks for — with the hints (`(use "git add <file>..." …)`)
  * and blank lines dropped and each section's entries capped. The short/porcelain format (`XY
- * path`, `## branch...upstream`), already codes, is grouped compactly per section.
+ * path`, `## branch...upstream`), already codes, keeps its lines as printed, each section capped.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -91,73 +91,50 @@ function keepLong(lines: string[], maxFiles: number): string[] {
   return out;
 }
 
-/** The short/porcelain format grouped per section, or null when the lines are not one. */
+/**
+ * The short/porcelain format, its lines as printed (`## main...origin/main`, ` M src/a.ts`: the
+ * codes are what a reader looks for, and a line joining several entries is no line git printed),
+ * past `max_files` entries of a section a line counting the rest; null when the lines are not one.
+ */
 function summarize(lines: string[], maxFiles: number): string[] | null {
-  const files: Record<Section, string[]> = {
-    staged: [],
-    unstaged: [],
-    untracked: [],
-    unmerged: [],
-    ignored: [],
+  const counts: Record<Section, number> = {
+    staged: 0,
+    unstaged: 0,
+    untracked: 0,
+    unmerged: 0,
+    ignored: 0,
   };
-  const head: string[] = [];
-  const other: string[] = [];
+  const out: string[] = [];
   let recognised = false;
   for (const line of lines) {
     if (line.trim() === "") continue;
     if (line.startsWith("## ")) {
-      head.push("branch " + line.slice(3));
+      out.push(line);
       recognised = true;
       continue;
     }
     const short = SHORT_ENTRY.exec(line);
-    if (short) {
-      const [x, y] = short[1];
-      const path = short[2];
-      recognised = true;
-      if (short[1] === "??") files.untracked.push(path);
-      else if (short[1] === "!!") files.ignored.push(path);
-      else if (x === "U" || y === "U" || short[1] === "AA" || short[1] === "DD") {
-        files.unmerged.push(`${short[1]} ${path}`);
-      } else {
-        if (x !== " ") files.staged.push(`${x} ${path}`);
-        if (y !== " ") files.unstaged.push(`${y} ${path}`);
-      }
+    if (!short) {
+      out.push(line);
       continue;
     }
-    other.push(line);
-  }
-  const counted = Object.values(files).some((list) => list.length > 0);
-  if (!recognised && !counted) return null;
-  const out = [...head, ...other];
-  for (const name of ["unmerged", "staged", "unstaged", "untracked", "ignored"] as Section[]) {
-    const list = files[name];
-    if (!list.length) continue;
-    // Staged or unstaged files all of one change say it once (`staged modified (20): a.rs, b.rs`).
-    const change = name === "staged" || name === "unstaged" ? soleChange(list) : null;
-    const paths = change ? list.map((entry) => entry.slice(entry.indexOf(" ") + 1)) : list;
+    recognised = true;
+    const section = sectionOf(short[1]);
     // Conflicts are what blocks the merge: every one is listed, whatever the cap.
-    const cap = name === "unmerged" ? paths.length : maxFiles;
-    const shown = paths.slice(0, cap).join(", ");
-    const more = paths.length > cap ? `, … and ${paths.length - cap} more` : "";
-    out.push(`${name}${change ? ` ${change}` : ""} (${paths.length}): ${shown}${more}`);
+    if (counts[section]++ < maxFiles || section === "unmerged") out.push(line);
+  }
+  if (!recognised) return null;
+  for (const name of ["staged", "unstaged", "untracked", "ignored"] as Section[]) {
+    if (counts[name] > maxFiles) out.push(`… and ${counts[name] - maxFiles} more ${name}`);
   }
   return out;
 }
 
-const CHANGE_NAMES: Record<string, string> = {
-  M: "modified",
-  A: "added",
-  D: "deleted",
-  R: "renamed",
-  C: "copied",
-  T: "typechange",
-};
-
-/** The change every `M a.rs` entry of two or more shares, named (`modified`), else null. */
-function soleChange(entries: string[]): string | null {
-  if (entries.length < 2) return null;
-  const code = entries[0].slice(0, entries[0].indexOf(" "));
-  if (!CHANGE_NAMES[code] || entries.some((entry) => !entry.startsWith(`${code} `))) return null;
-  return CHANGE_NAMES[code];
+/** The section of a short-format entry by its `XY` code (a file staged and changed since: staged). */
+function sectionOf(code: string): Section {
+  const [x, y] = code;
+  if (code === "??") return "untracked";
+  if (code === "!!") return "ignored";
+  if (x === "U" || y === "U" || code === "AA" || code === "DD") return "unmerged";
+  return x !== " " ? "staged" : "unstaged";
 }

@@ -82,7 +82,7 @@ const BLOCK_START = [
 const PASSING = [
   /^test \S.* \.\.\. (ok|ignored)\b/,
   /^\s*PASS \[/,
-  new RegExp(`^${PYTEST_ID}\\S.* (PASSED|SKIPPED|XFAIL|XPASS)\\b`),
+  new RegExp(`^${PYTEST_ID}\\S.* (PASSED|SKIPPED|XFAIL)\\b`),
   /^\s*--- (PASS|SKIP): /,
   /^=== (RUN|PAUSE|CONT|NAME)\s/,
   /^\s*(✓|✔|√) /,
@@ -129,6 +129,12 @@ const looseSignal = (line: string) =>
  * Each distinct warning is kept once, at its first location, with how often it came.
  */
 const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: ([A-Z]\w{0,60}Warning: .{1,1000})$/;
+/**
+ * An unexpected pass: pytest's short summary `XPASS t.py::test_b - reason` (with -rX or -ra) and
+ * -v's `t.py::test_b XPASS (reason)`. It is a result, not a passing test: the bug the xfail marks
+ * is fixed, or the test no longer tests it.
+ */
+const XPASS = new RegExp(`^(?:XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`);
 /** Distinct warnings kept; the runner's count line still says how many there were. */
 const MAX_WARNINGS = 20;
 
@@ -257,6 +263,9 @@ interface Marker {
   id: string | null;
 }
 
+/** pytest -v's line of a failed test: `t.py::test_b FAILED   [ 50%]`. */
+const PYTEST_VERBOSE = new RegExp(`^${PYTEST_ID}\\S+\\s.*\\b(?:FAILED|ERROR)\\b`);
+
 /** Test ids in failed-test lines: cargo/deno `name ... FAILED`, nextest, pytest -v. */
 const MARKER_ID = [
   /^(?:test )?(\S.*?) \.\.\. FAILED\b/,
@@ -305,7 +314,8 @@ const indentOf = (line: string) => line.length - line.trimStart().length;
 const AT_LINE = /^\s+at /;
 const CARET_ONLY = /^\s+\^+\s*$/;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
-const PYTEST_KEEP = /^(>|E |\S+:\d+: )/;
+/** What a pytest failure block keeps: the failing line, the `E` lines, locations, a strict xpass's reason. */
+const PYTEST_KEEP = /^(>|E |\S+:\d+: |\[XPASS\(strict\)\] )/;
 const PYTEST_CAPTURED = /^-{3,} Captured /;
 const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 /** Zero counts of node --test (`# todo 0`): nothing to report. */
@@ -470,9 +480,13 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       const seen = warnings.get(warning[1]);
       if (seen) seen.count++;
       else if (warnings.size < MAX_WARNINGS) {
-        warnings.set(warning[1], { at: out.length, line: line.trim(), count: 1 });
-        out.push(line.trim());
+        warnings.set(warning[1], { at: out.length, line, count: 1 });
+        out.push(line);
       }
+      return;
+    }
+    if ((line.startsWith("XPASS ") || line.includes(" XPASS")) && XPASS.test(line)) {
+      out.push(line);
       return;
     }
     // A run that passed says what it built; one that failed says what failed.
@@ -558,13 +572,16 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         continue;
       }
       if (!("head" in item)) {
-        if (item.id === null || !named(item.id, k)) result.push(item.line);
+        // pytest -v's progress line stays as printed (the short summary's line of its test
+        // goes, in mergeRepeatedFailures).
+        if (item.id === null || !named(item.id, k) || PYTEST_VERBOSE.test(item.line)) {
+          result.push(item.line);
+        }
         continue;
       }
       if (emptyNextest.has(item)) continue;
       item.body = compactCodeFrames(compactFrames(item.body));
-      const pyHead = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
-      result.push(renamed.get(item) ?? (pyHead ? `___ ${pyHead[1]} ___` : item.head));
+      result.push(renamed.get(item) ?? item.head);
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
       // their locations stay (the assertion, `panicked at a.rs:3:5`).
@@ -584,47 +601,42 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   return { push, finish };
 }
 
-const PYTEST_SHORT = new RegExp(`^FAILED (${PYTEST_ID}(\\S+))(?: - .*)?$`);
+/** pytest's short summary line of a failure: `FAILED t.py::test_b - msg` (its id in group 1). */
+const PYTEST_SHORT = /^(?:FAILED|ERROR) (\S+)/;
 const VITEST_FAIL_HEAD = /^ ?FAIL\s+\S+ > (.+)$/;
 const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
 
 /**
- * Failures a runner reports twice, merged into one. pytest: a failure block (`___ test_b ___`)
- * and its short-summary line (`FAILED t.py::test_b - msg`, the message cut) become one block
- * headed by that line as printed up to its message (`FAILED t.py::test_b`: the verdict and the
- * full id are what an agent quotes; the message is the block's `E` line); a test of a class, headed `Class.test_b` where the id says `Class::test_b`,
- * keeps both lines so both spellings stay findable. vitest: the progress tree's `× suite > test`
+ * Failures a runner reports twice, merged into one. vitest: the progress tree's `× suite > test`
  * with its one-line message goes when the failure report (`FAIL file > suite > test`) shows the
- * same test. A name found twice on either side is left alone (which block it means is unknown).
+ * same test. pytest: the block's header (`____ test_b[1-2] ____`) stays as printed, naming the
+ * test where its trace is, and so does the short summary's `FAILED t.py::test_b[1-2] - msg` (its
+ * file and id), unless -v's progress line `t.py::test_b[1-2] FAILED  [ 50%]` named the test
+ * already: the message is the block's `E` line, and pytest does not cut it when no terminal is
+ * attached (a dict's whole repr).
  */
 function mergeRepeatedFailures(
   out: (string | Block | Marker)[],
 ): { renamed: Map<Block, string>; dropped: Set<unknown> } {
   const renamed = new Map<Block, string>();
   const dropped = new Set<unknown>();
-  const pyBlocks = new Map<string, Block | null>();
-  const pyShort = new Map<string, { marker: Marker; id: string } | null>();
   const vitestReported = new Set<string>();
+  const verbose = new Set<string>();
   for (const item of out) {
     if (typeof item === "string") continue;
-    if ("head" in item) {
-      const py = item.pytest ? PYTEST_HEAD.exec(item.head) : null;
-      if (py) pyBlocks.set(py[1], pyBlocks.has(py[1]) ? null : item);
-      const vitest = VITEST_FAIL_HEAD.exec(item.head);
-      if (vitest) vitestReported.add(vitest[1]);
+    if (!("head" in item)) {
+      if (item.id !== null && PYTEST_VERBOSE.test(item.line)) verbose.add(item.id);
       continue;
     }
-    const short = PYTEST_SHORT.exec(item.line);
-    if (!short) continue;
-    const name = short[1].slice(short[1].indexOf("::") + 2).replaceAll("::", ".");
-    pyShort.set(name, pyShort.has(name) ? null : { marker: item, id: short[1] });
+    const vitest = VITEST_FAIL_HEAD.exec(item.head);
+    if (vitest) vitestReported.add(vitest[1]);
   }
-  for (const [name, block] of pyBlocks) {
-    const short = pyShort.get(name);
-    if (!block || !short || !short.id.endsWith(name)) continue;
-    // Its message (` - AssertionError: …`) is the block's `E` line, cut short: the id says it.
-    renamed.set(block, `FAILED ${short.id}`);
-    dropped.add(short.marker);
+  if (verbose.size) {
+    for (const item of out) {
+      if (typeof item === "string" || "head" in item) continue;
+      const short = PYTEST_SHORT.exec(item.line);
+      if (short && verbose.has(short[1])) dropped.add(item);
+    }
   }
   if (vitestReported.size) {
     for (const item of out) {

@@ -1,0 +1,215 @@
+/**
+ * Lines a whole-line reader looks for, each class through the built-in rules on outputs the
+ * real tools print here: a history's commit and subject lines (not joined into one), a C/C++
+ * diagnostic's include chain, pytest's failure headers, unexpected passes and warnings summary.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const filter = (command: string, text: string, failed = false) =>
+  engine.filter(command, text, { failed }).text.split("\n");
+
+async function git(dir: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args,
+    cwd: dir,
+    env: { GIT_CONFIG_NOSYSTEM: "1", HOME: dir, TZ: "UTC" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** A repository of `n` commits by two authors over two days, each touching two files. */
+async function history(n: number): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "zeph-gitlog-" });
+  await git(dir, "init", "-q", "-b", "main");
+  for (let i = 1; i <= n; i++) {
+    await Deno.writeTextFile(`${dir}/handler_${i}.ts`, `export const route = "/v${i}";\n`);
+    await Deno.writeTextFile(`${dir}/routes.ts`, `// ${i} routes\n`, { append: true });
+    await git(dir, "add", "-A");
+    const who = i % 5 === 0 ? "Bob <bob@example.com>" : "Dev <dev@example.com>";
+    const date = `2026-11-${i <= n / 2 ? 23 : 24}T10:${String(i).padStart(2, "0")}:00Z`;
+    await git(
+      dir,
+      "-c",
+      `user.name=${who.split(" <")[0]}`,
+      "-c",
+      `user.email=${who.split("<")[1].slice(0, -1)}`,
+      "commit",
+      "-q",
+      `--date=${date}`,
+      "-m",
+      `handler ${i}: route /v${i}`,
+      "-m",
+      `Adds the /v${i} route.\nIt is served by handler_${i}.ts.`,
+    );
+  }
+  return dir;
+}
+
+Deno.test("git log keeps each commit line and subject line as printed, in every default format", async () => {
+  const dir = await history(16);
+  try {
+    for (const args of [["log"], ["log", "--stat"], ["log", "-p"], ["log", "--format=fuller"]]) {
+      const raw = await git(dir, ...args);
+      const rawLines = raw.split("\n");
+      const out = filter(`git ${args.join(" ")}`, raw);
+      // Every emitted commit/subject line is an input line as printed.
+      for (let i = 1; i <= 16; i++) expect(out).toContain(`    handler ${i}: route /v${i}`);
+      const hashes = rawLines.filter((l) => l.startsWith("commit "));
+      expect(hashes.length).toBe(16);
+      for (const line of hashes) expect(out).toContain(line);
+      // Nothing is joined: each line of the output that names a commit is a line git printed.
+      for (const line of out.filter((l) => l.startsWith("commit "))) {
+        expect(rawLines).toContain(line);
+      }
+      // The author appears where it changes, not for every commit.
+      expect(out.filter((l) => l.startsWith("Author:")).length).toBeLessThan(16);
+      expect(out.some((l) => /^Author: +Bob <bob@example.com>$/.test(l))).toBe(true);
+      expect(out.length).toBeLessThan(rawLines.length);
+    }
+    // One line per commit (--oneline, --graph) passes as printed.
+    const oneline = await git(dir, "log", "--oneline", "--graph");
+    expect(filter("git log --oneline --graph", oneline).join("\n")).toBe(oneline.trimEnd());
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** gcc 12 and clang 14 on a source whose headers hold a warning and an error (captured here). */
+const GCC_CHAIN = [
+  "In file included from include/net/conn.h:3,",
+  "                 from src/conn.c:2:",
+  "include/net/types.h: In function ‘endpoint_valid’:",
+  "include/net/types.h:4:54: warning: unused variable ‘unused_flag’ [-Wunused-variable]",
+  "    4 | static inline int endpoint_valid(endpoint_t e) { int unused_flag; return e.fd >= 0; }",
+  "      |                                                      ^~~~~~~~~~~",
+  "include/net/conn.h: In function ‘conn_state’:",
+  "include/net/conn.h:6:59: error: ‘conn_t’ has no member named ‘stat’; did you mean ‘state’?",
+  "    6 | static inline int conn_state(const conn_t *c) { return c->stat; }",
+  "      |                                                           ^~~~",
+  "      |                                                           state",
+  "src/conn.c: In function ‘conn_close’:",
+  "src/conn.c:13:16: error: ‘undefined_state’ undeclared (first use in this function)",
+  "   13 |     c->state = undefined_state;",
+  "      |                ^~~~~~~~~~~~~~~",
+  "src/conn.c:13:16: note: each undeclared identifier is reported only once for each function it appears in",
+];
+const CLANG_CHAIN = [
+  "In file included from src/conn.c:2:",
+  "In file included from include/net/conn.h:3:",
+  "include/net/types.h:4:54: warning: unused variable 'unused_flag' [-Wunused-variable]",
+  "static inline int endpoint_valid(endpoint_t e) { int unused_flag; return e.fd >= 0; }",
+  "                                                     ^",
+  "In file included from src/conn.c:2:",
+  "include/net/conn.h:6:59: error: no member named 'stat' in 'conn_t'; did you mean 'state'?",
+  "static inline int conn_state(const conn_t *c) { return c->stat; }",
+  "                                                          ^~~~",
+  "src/conn.c:13:16: error: use of undeclared identifier 'undefined_state'",
+  "    c->state = undefined_state;",
+  "               ^",
+  "1 warning and 2 errors generated.",
+];
+
+Deno.test("a C/C++ diagnostic keeps its include chain as printed, right before it", () => {
+  for (const command of ["gcc -Wall -Iinclude -c src/conn.c", "g++ -c src/conn.c"]) {
+    expect(filter(command, GCC_CHAIN.join("\n"), true)).toEqual([
+      "In file included from include/net/conn.h:3,",
+      "                 from src/conn.c:2:",
+      "include/net/types.h:4:54: warning: unused variable ‘unused_flag’ [-Wunused-variable]",
+      "include/net/conn.h:6:59: error: ‘conn_t’ has no member named ‘stat’; did you mean ‘state’?",
+      "src/conn.c:13:16: error: ‘undefined_state’ undeclared (first use in this function)",
+    ]);
+  }
+  expect(filter("clang -Wall -Iinclude -c src/conn.c", CLANG_CHAIN.join("\n"), true)).toEqual([
+    "In file included from src/conn.c:2:",
+    "In file included from include/net/conn.h:3:",
+    "include/net/types.h:4:54: warning: unused variable 'unused_flag' [-Wunused-variable]",
+    // clang's source line stays (as under the earlier rule); its caret goes.
+    "static inline int endpoint_valid(endpoint_t e) { int unused_flag; return e.fd >= 0; }",
+    "In file included from src/conn.c:2:",
+    "include/net/conn.h:6:59: error: no member named 'stat' in 'conn_t'; did you mean 'state'?",
+    "static inline int conn_state(const conn_t *c) { return c->stat; }",
+    "src/conn.c:13:16: error: use of undeclared identifier 'undefined_state'",
+    "    c->state = undefined_state;",
+    "1 warning and 2 errors generated.",
+  ]);
+});
+
+/** pytest 9 with -ra on failing, xfail, xpass (strict and not), skipped and warning tests (captured here). */
+const PYTEST_RA = [
+  "============================= test session starts ==============================",
+  "collected 12 items",
+  "",
+  "tests/test_report.py .F.F..Xxxss F                                       [100%]",
+  "",
+  "=================================== FAILURES ===================================",
+  "____________________________ test_percent[1-8-12.6] ____________________________",
+  "",
+  "part = 1, whole = 8, expected = 12.6",
+  "",
+  "    def test_percent(part, whole, expected):",
+  ">       assert percent(part, whole) == expected",
+  "E       assert 12.5 == 12.6",
+  "E        +  where 12.5 = percent(1, 8)",
+  "",
+  "tests/test_report.py:8: AssertionError",
+  "________________________________ test_thousands ________________________________",
+  "[XPASS(strict)] thousands separator bug #57",
+  "=============================== warnings summary ===============================",
+  "tests/test_report.py::test_ratio_zero",
+  "  /tmp/pyrep/report.py:6: RuntimeWarning: ratio with zero denominator",
+  '    warnings.warn("ratio with zero denominator", RuntimeWarning)',
+  "",
+  "tests/test_report.py::test_render",
+  "  /tmp/pyrep/report.py:16: DeprecationWarning: render() is deprecated, use render_table()",
+  '    warnings.warn("render() is deprecated, use render_table()", DeprecationWarning)',
+  "",
+  "-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html",
+  "=========================== short test summary info ============================",
+  "SKIPPED [1] tests/test_report.py:34: windows paths only",
+  "XFAIL tests/test_report.py::test_rounding - rounding mode",
+  "XPASS tests/test_report.py::test_negative - known bug #41",
+  "FAILED tests/test_report.py::test_percent[1-8-12.6] - assert 12.5 == 12.6",
+  "FAILED tests/test_report.py::test_thousands - [XPASS(strict)] thousands separ...",
+  "=== 2 failed, 4 passed, 1 skipped, 1 xfailed, 1 xpassed, 2 warnings in 3.96s ===",
+];
+
+Deno.test("pytest keeps failure headers, unexpected passes and indented warnings as printed", () => {
+  const out = filter("python3 -m pytest -ra tests", PYTEST_RA.join("\n"), true);
+  for (
+    const line of [
+      "____________________________ test_percent[1-8-12.6] ____________________________",
+      "________________________________ test_thousands ________________________________",
+      "[XPASS(strict)] thousands separator bug #57",
+      "  /tmp/pyrep/report.py:6: RuntimeWarning: ratio with zero denominator",
+      "  /tmp/pyrep/report.py:16: DeprecationWarning: render() is deprecated, use render_table()",
+      "XPASS tests/test_report.py::test_negative - known bug #41",
+      "FAILED tests/test_report.py::test_percent[1-8-12.6] - assert 12.5 == 12.6",
+      "FAILED tests/test_report.py::test_thousands - [XPASS(strict)] thousands separ...",
+      "E       assert 12.5 == 12.6",
+    ]
+  ) expect(out).toContain(line);
+  // The header heads its failure's trace.
+  expect(out.indexOf("E       assert 12.5 == 12.6")).toBe(
+    out.indexOf(
+      "____________________________ test_percent[1-8-12.6] ____________________________",
+    ) + 1,
+  );
+  // What passed as expected, and the warnings' test ids and source lines, go.
+  expect(out.join("\n")).not.toContain("XFAIL tests/");
+  expect(out.join("\n")).not.toContain("warnings.warn(");
+  // pytest -v names an unexpected pass on its progress line: it stays too.
+  const verbose = [
+    "tests/test_report.py::test_render PASSED                                 [ 50%]",
+    "tests/test_report.py::test_negative XPASS (known bug #41)                [100%]",
+    "=================== 1 passed, 1 xpassed in 0.05s ===================",
+  ];
+  expect(filter("pytest -v", verbose.join("\n"))).toEqual(verbose.slice(1));
+});
