@@ -131,14 +131,19 @@ const LIBC_SOURCE =
   /(?:^|[\s(])\.{1,2}\/(?:sysdeps|csu|stdlib|nptl|libio|string|posix|malloc|elf|stdio-common|signal|misc|io|dlfcn|assert)\/|\b__libc_start|\/libc\.so/;
 const SANITIZER_RUNTIME =
   /libsanitizer\/|compiler-rt\/|\b__(?:interceptor|asan|sanitizer|tsan|ubsan|lsan|msan)_/;
-const SHARED_OBJECT = /\((\/(?:usr\/)?lib(?:64)?\/\S{0,200}?([\w.+-]{1,100}\.so)[.\d]{0,20})\+0x/;
+/** A shared object's path in a frame: `(/usr/lib/x86_64-linux-gnu/libstdc++.so.6+0x1a)`. */
+const SHARED_OBJECT = /\((\/(?:usr\/)?lib(?:64)?\/[^\s()]{0,200}?)\+0x/;
+/** A shared object's file name, its version aside: `libstdc++.so` of `libstdc++.so.6`. */
+const SO_NAME = /^([\w.+-]{1,100}?\.so)[.\d]{0,20}$/;
 
 /** The library of a native frame (the C library, a sanitizer's runtime, a shared object), or null. */
 function nativeLibrary(rest: string): string | null {
   if (SANITIZER_RUNTIME.test(rest)) return "sanitizer runtime";
   if (LIBC_SOURCE.test(rest)) return "libc";
-  const so = SHARED_OBJECT.exec(rest);
-  if (so) return so[2];
+  // The path, then its last part: one pattern for both would try every start of the name in it.
+  const path = SHARED_OBJECT.exec(rest)?.[1];
+  const so = path && SO_NAME.exec(path.slice(path.lastIndexOf("/") + 1));
+  if (so) return so[1];
   return / in _start \(|^_start \(/.test(rest) ? "startup" : null;
 }
 

@@ -110,7 +110,8 @@ const MIN_BLOCKS = 3;
 
 /**
  * The lines with each run of at least MIN_SHAPE_RUN lines of one shape folded to its first line,
- * a count of the lines between and its last line, when the command succeeded. A run of blocks
+ * a count of the lines between and its last line, when the command succeeded and the count is
+ * shorter than the lines it replaces. A run of blocks
  * of 2 to MAX_PERIOD lines whose shapes repeat block after block (a step's `running …`,
  * `Bisecting: …`, `[hash] subject`) folds the same way, keeping its first and last blocks.
  */
@@ -138,9 +139,10 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
       last = j;
       count++;
     }
-    if (count >= MIN_SHAPE_RUN) {
-      const indent = /^\s*/.exec(lines[i])![0];
-      out.push(lines[i], `${indent}… ${count - 2} lines like these folded …`, lines[last]);
+    const indent = /^\s*/.exec(lines[i])![0];
+    const fold = (n: number) => `${indent}… ${n} lines like these folded …`;
+    if (count >= MIN_SHAPE_RUN && shorter(fold(count - 2), lines, i + 1, last)) {
+      out.push(lines[i], fold(count - 2), lines[last]);
       i = last + 1;
       continue;
     }
@@ -148,19 +150,27 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
     if (blocks !== null) {
       const { period, count: n } = blocks;
       const lastBlock = i + (n - 1) * period;
-      const indent = /^\s*/.exec(lines[i])![0];
-      out.push(
-        ...lines.slice(i, i + period),
-        `${indent}… ${(n - 2) * period} lines like these folded …`,
-        ...lines.slice(lastBlock, lastBlock + period),
-      );
-      i = lastBlock + period;
-      continue;
+      if (shorter(fold((n - 2) * period), lines, i + period, lastBlock)) {
+        out.push(
+          ...lines.slice(i, i + period),
+          fold((n - 2) * period),
+          ...lines.slice(lastBlock, lastBlock + period),
+        );
+        i = lastBlock + period;
+        continue;
+      }
     }
     out.push(...lines.slice(i, last + 1));
     i = last + 1;
   }
   return out;
+}
+
+/** Whether a fold line is shorter than the lines from `from` up to `to` (excluded) it replaces. */
+function shorter(fold: string, lines: readonly string[], from: number, to: number): boolean {
+  let length = -1;
+  for (let k = from; k < to && length < fold.length; k++) length += lines[k].length + 1;
+  return fold.length < length;
 }
 
 /**

@@ -40,6 +40,12 @@ const NEEDS: readonly Need[] = [
     what: "the regexes of per-item result lines",
   },
   {
+    type: "truncate",
+    key: "keep_pattern_lines",
+    needs: "keep_patterns",
+    what: "the regexes of lines kept from the cut",
+  },
+  {
     type: "group_by_rule",
     key: "max_repeats",
     needs: "file_layout",

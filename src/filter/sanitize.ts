@@ -49,13 +49,18 @@ export function sanitizeLine(line: string): string {
     const parts = text.split("\r");
     const shown: string[] = [];
     text = parts[0];
+    // The width of `text` as shown, kept as it grows: text a `\r` does not cover stays with it,
+    // and measuring it again for every part would be quadratic.
+    let width = stripAnsi(text).length;
     for (let i = 1; i < parts.length; i++) {
       const next = parts[i];
       if (next === "") continue;
       const erases = ERASE.test(next);
-      const rewrites = erases || stripAnsi(next).length >= stripAnsi(text).length;
+      const nextWidth = stripAnsi(next).length;
+      const rewrites = erases || nextWidth >= width;
       if (rewrites && !erases && ownStatus(stripAnsi(text), stripAnsi(next))) shown.push(text);
       text = rewrites ? next : `${text}\\r${next}`;
+      width = rewrites ? nextWidth : width + 2 + nextWidth;
     }
     if (shown.length) text = `${shown.join("\n")}\n${text}`;
   }

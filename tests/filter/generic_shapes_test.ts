@@ -159,3 +159,14 @@ Deno.test("shape runs: a passing output longer than MAX_SHAPED_LINES is left to 
   expect(foldShapeRuns(rows, false)).toEqual(rows);
   expect(foldShapeRuns(rows.slice(0, 100), false)).toHaveLength(3 + 3);
 });
+
+Deno.test("shape runs: a fold no shorter than the lines it replaces leaves them as printed", () => {
+  // Blocks of four tiny lines: the fold line is longer than the one block it would hide.
+  const blocks = Array.from({ length: 3 }, () => ["a 1", "b 1", "c 1", "d 1"]).flat();
+  const lines = [...blocks, "done: a", "done: b", "done: c"];
+  expect(foldShapeRuns(lines, false)).toEqual(lines);
+  // Runs of one shape as well: a twelve-line run of one-character words.
+  const run = [...Array.from({ length: 12 }, (_, i) => `x ${i % 10}`), "e 1", "f 2", "g 3"];
+  const out = foldShapeRuns(run, false);
+  expect(out.join("\n").length).toBeLessThanOrEqual(run.join("\n").length);
+});

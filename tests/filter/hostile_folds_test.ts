@@ -5,6 +5,8 @@
  */
 import { expect } from "expect";
 import { foldRepeatedBlocks } from "../../src/filter/generic_blocks.ts";
+import { foldStackFrames } from "../../src/filter/generic_folds.ts";
+import { fastestMs } from "../_support/timing.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import {
   BUILTIN_FILTERS_DIR,
@@ -135,4 +137,29 @@ Deno.test("a block fold keeps each differing line whole when it does not start a
   const out = foldRepeatedBlocks(input);
   expect(out.length).toBeLessThan(input.length);
   for (const text of ["v2", "abcX", "v3", "abcY"]) expect(out.join("\n")).toContain(text);
+});
+
+Deno.test("native frames naming many /lib paths without a shared object are read in linear time", () => {
+  // Each `(/lib/` starts a path a shared object's name could end: its characters may not be
+  // re-read for each place the name could start.
+  const line = `    #1 0x1 in f ${`(/lib/${"a".repeat(300)}`.repeat(4)}`;
+  const frames = Array.from({ length: 2000 }, (_, i) => `${line}${i}`);
+  let out: string[] = [];
+  const ms = fastestMs(() => out = foldStackFrames(frames), 250);
+  expect(out.length).toBe(frames.length);
+  expect(ms).toBeLessThan(250);
+});
+
+Deno.test("native frames in shared objects under /lib still fold, their libraries named", () => {
+  const out = foldStackFrames([
+    "    #0 0x55 in main /src/a.c:3",
+    "    #1 0x7f in g (/usr/lib/x86_64-linux-gnu/libstdc++.so.6+0x1a)",
+    "    #2 0x7f in h (/lib/x86_64-linux-gnu/libbar.so+0x2b)",
+    "    #3 0x55 in start /src/a.c:9",
+  ]);
+  expect(out).toEqual([
+    "    #0 0x55 in main /src/a.c:3",
+    expect.stringMatching(/2 frames in libstdc\+\+\.so, libbar\.so/),
+    "    #3 0x55 in start /src/a.c:9",
+  ]);
 });

@@ -175,3 +175,16 @@ Deno.test("filters.toml: a rule with max_results = 0 is skipped with a warning n
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("truncate's keep_pattern_lines without keep_patterns is refused at load", () => {
+  expect(() =>
+    compileRule(
+      {
+        name: "mine",
+        match: { prefix: "x" },
+        strategy: { type: "truncate", keep_pattern_lines: 50 },
+      },
+      "test",
+    )
+  ).toThrow(/keep_pattern_lines.*keep_patterns/);
+});

@@ -82,6 +82,28 @@ Deno.test("git log keeps each commit line and subject line as printed, in every 
   }
 });
 
+Deno.test("a history of thousands of commits keeps the newest ones' commit and subject lines, not all of them", () => {
+  const hex = (i: number) => i.toString(16).padStart(40, "0");
+  const log = Array.from({ length: 3_000 }, (_, i) =>
+    [
+      `commit ${hex(3_000 - i)}`,
+      "Author: Ann <ann@example.com>",
+      `Date:   Mon Nov ${(i % 28) + 1} 10:00:00 2026 +0000`,
+      "",
+      `    change ${3_000 - i}: adjust the parser`,
+      "",
+    ].join("\n")).join("\n");
+  for (const command of ["git log", "git log -p"]) {
+    const out = filter(command, log);
+    // The newest commits come whole; about a hundred more keep their commit and subject lines.
+    expect(out).toContain(`commit ${hex(3_000)}`);
+    expect(out).toContain("    change 2950: adjust the parser");
+    expect(out.filter((l) => l.startsWith("commit ")).length).toBeLessThan(150);
+    expect(out.length).toBeLessThan(300);
+    expect(out.some((l) => /^\.\.\. \(\d+ lines omitted\) \.\.\.$/.test(l))).toBe(true);
+  }
+});
+
 /** gcc 12 and clang 14 on a source whose headers hold a warning and an error (captured here). */
 const GCC_CHAIN = [
   "In file included from include/net/conn.h:3,",

@@ -1,5 +1,12 @@
 import { expect } from "expect";
-import { BlankCollapser, countLines, sanitize, stripAnsi } from "../../src/filter/sanitize.ts";
+import { fastestMs } from "../_support/timing.ts";
+import {
+  BlankCollapser,
+  countLines,
+  sanitize,
+  sanitizeLine,
+  stripAnsi,
+} from "../../src/filter/sanitize.ts";
 
 Deno.test("sanitize removes ANSI, collapses CR progress and blank runs", () => {
   const raw = "\x1b[1m\x1b[32m   Compiling\x1b[0m foo\n" +
@@ -53,4 +60,13 @@ Deno.test("blank lines led by non-ASCII whitespace collapse like any blank line"
   }
   expect(kept).toEqual(expected);
   expect(kept).toEqual(["a", "", null, null, null, "b", "\u3000x", "", "c"]);
+});
+
+Deno.test("a line of many carriage returns, each before shorter text, is read in linear time", () => {
+  // Text a `\r` does not cover stays with it (`a\rb` kept whole): its width grows with every part.
+  const line = "Rebasing x\rAuto y\r".repeat(40_000);
+  let out = "";
+  const ms = fastestMs(() => out = sanitizeLine(line), 400);
+  expect(out.startsWith("Rebasing x\\rAuto y\\rRebasing x")).toBe(true);
+  expect(ms).toBeLessThan(400);
 });

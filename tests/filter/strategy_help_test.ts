@@ -32,6 +32,7 @@ Deno.test("one strategy's reference: required, defaults, ranges", () => {
     "  tail (integer ≥ 0, default 20)",
     "  keep_signals (integer ≥ 0, default 10000)",
     "  keep_patterns (list of strings, default [])",
+    "  keep_pattern_lines (integer 1-10000, default 10000)",
   ]);
   expect(describeStrategy("strip_nois")).toBe(null);
 });

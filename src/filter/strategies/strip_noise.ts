@@ -20,7 +20,10 @@
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run;
  * with `results_on_failure = false` only a run that passed folds them, and with `results_trusted`
- * a result line folds even when its text names a failure (a passing test called `reports an error`). `scopes` names the lines a tool opens and
+ * a result line folds even when its text names a failure (a passing test called `reports an error`).
+ * `failure_context` keeps result-shaped lines around a failing result (TAP's `not ok`) as printed:
+ * the run's last line right above it when it is its name (tape's `# name`), and the lines right
+ * under it that are its diagnostics (bats' `# …`). `scopes` names the lines a tool opens and
  * closes a scope with (make's `Entering directory`/`Leaving directory`): they stay only around a
  * failure, where they say which directory the failing file is in.
  */
@@ -89,6 +92,17 @@ export const StripNoiseConfig = z.object({
   results_on_failure: z.boolean().default(true).describe(
     "Whether runs of result lines fold when the command failed too (false: only a run that passed folds them; a failed one keeps them around its failure)",
   ),
+  failure_context: z.object({
+    failure: z.string().describe("Regex (RE2 syntax) of a failing result line (TAP's `not ok`)"),
+    before: z.string().optional().describe(
+      "Regex (RE2 syntax) of a result line that stays right before a failing one: the test's name (tape's `# name`)",
+    ),
+    after: z.string().optional().describe(
+      "Regex (RE2 syntax) of the lines right after a failing one that stay as printed, never folded as results: what the test printed (bats' and perl's `# …`)",
+    ),
+  }).strict().optional().describe(
+    "Result-shaped lines around a failing result that stay: its name before it, its diagnostics after it",
+  ),
   scopes: z.object({
     open: z.string().describe(
       "Regex (RE2 syntax) of a line opening a scope (make's `Entering directory`)",
@@ -144,6 +158,16 @@ export function compileStripNoise(
   const isOnce = optionalMatcher("once");
   const isAfterStep = optionalMatcher("keep_before");
   const isResult = optionalMatcher("results");
+  const context = config.failure_context;
+  const contextMatcher = (key: "failure" | "before" | "after") => {
+    const source = context?.[key];
+    return source === undefined
+      ? null
+      : patternField(source, `strategy.failure_context.${key}`, engine);
+  };
+  const failing = contextMatcher("failure");
+  const failingName = contextMatcher("before");
+  const failingOutput = contextMatcher("after");
   const indent = (line: string) => line.length - line.trimStart().length;
   const strategy: CompiledStrategy = {
     type: "strip_noise",
@@ -167,6 +191,10 @@ export function compileStripNoise(
       // With results: the current run of result lines (held up to max_results) and its length.
       let run: string[] = [];
       let runLength = 0;
+      // With failure_context: the run's last line (held or not), and whether the lines read
+      // since a failing result are all its diagnostics.
+      let lastResult = "";
+      let underFailure = false;
       // Held: enough lines to tell whether a short run is shorter than its fold line.
       const heldResults = Math.max(config.max_results, HELD_RESULTS);
       const emit = (line: string) => {
@@ -201,9 +229,20 @@ export function compileStripNoise(
         runLength = 0;
       };
       const strip = (line: string) => {
+        const diagnostic = underFailure && failingOutput !== null && failingOutput.test(line);
+        underFailure = diagnostic || (failing !== null && failing.test(line));
+        // A failing result's name, the run's last line, stays as printed above it.
+        if (failing !== null && failingName !== null && runLength > 0 && failing.test(line)) {
+          if (failingName.test(lastResult)) {
+            if (run.length === runLength) run.pop();
+            runLength--;
+            endRun();
+            keep(lastResult);
+          }
+        }
         // A line carrying a failure or a location is no passing result: it never folds.
         if (
-          isResult?.(line) && !matches(line) &&
+          !diagnostic && isResult?.(line) && !matches(line) &&
           (config.results_trusted || !carriesFailure(line)) &&
           (config.results_on_failure || !ctx.failed)
         ) {
@@ -211,6 +250,7 @@ export function compileStripNoise(
           above = null;
           dropped = null;
           if (runLength++ < heldResults) run.push(line);
+          lastResult = line;
           return;
         }
         // A blank line the patterns drop between results (a verbose build prints one after

@@ -24,6 +24,10 @@ export const TruncateConfig = z.object({
   keep_patterns: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of other lines kept from the cut (a history's commit lines)",
   ),
+  keep_pattern_lines: z.number().int().min(1).max(MAX_PATTERN_KEPT).default(MAX_PATTERN_KEPT)
+    .describe(
+      "Lines kept from the cut by keep_patterns, at most: the first ones (a long history's newest commits)",
+    ),
 }).strict().refine((c) => c.head + c.tail <= c.max_lines, {
   message: "head + tail must not exceed max_lines",
   path: ["head"],
@@ -32,6 +36,7 @@ export type TruncateConfig = z.infer<typeof TruncateConfig>;
 
 export function compileTruncate(config: TruncateConfig, engine: RegexEngine): CompiledStrategy {
   const { max_lines: max, head, tail, keep_signals: keepSignals } = config;
+  const patternLines = config.keep_pattern_lines;
   const keepPattern = anyMatcher(
     patternList(config.keep_patterns, "strategy.keep_patterns", engine),
   );
@@ -45,12 +50,14 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       // `pattern`: kept by keep_patterns (a listing: the gaps before them are counted together).
       const kept: { index: number; line: string; pattern?: boolean }[] = [];
       let signals = 0;
+      let patterned = 0;
       const keeper = new FailureKeeper();
       const consider = (index: number, line: string) => {
         if (signals < keepSignals && keeper.keep(line)) {
           signals++;
           kept.push({ index, line });
-        } else if (kept.length < keepSignals + MAX_PATTERN_KEPT && keepPattern(line)) {
+        } else if (patterned < patternLines && keepPattern(line)) {
+          patterned++;
           kept.push({ index, line, pattern: true });
         }
       };
