@@ -23,7 +23,8 @@ export function foldSanitizerMaps(lines: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length;) {
     const line = lines[i];
-    const head = line.length <= MAX_TESTED
+    // Both headers start with `Shadow `: most lines are passed over without a pattern.
+    const head = line.startsWith("Shadow ") && line.length <= MAX_TESTED
       ? SHADOW_HEAD.test(line) ? "shadow" : LEGEND_HEAD.test(line) ? "legend" : null
       : null;
     out.push(line);
