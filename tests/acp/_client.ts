@@ -112,12 +112,28 @@ export interface Workspace {
   config: string;
 }
 
-/** A temp workspace, HOME (store, audit, history land there) and a script + config file. */
+/** Workspaces made by this test file, removed when its tests are done (each holds a store). */
+const made: string[] = [];
+addEventListener("unload", () => {
+  for (const dir of made) {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // Gone already, or held open by a process a test left running: nothing to keep.
+    }
+  }
+});
+
+/**
+ * A temp workspace, HOME (store, audit, history land there) and a script + config file, removed
+ * when the test file's tests are done.
+ */
 export async function workspace(
   script: unknown[],
   configToml = "",
 ): Promise<Workspace> {
   const base = await Deno.makeTempDir({ prefix: "zeph_acp_" });
+  made.push(base);
   const dir = path.join(base, "ws");
   const home = path.join(base, "home");
   await Deno.mkdir(dir);
