@@ -15,6 +15,7 @@
 
 import { carriesFailure } from "./strategies/mod.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
+import { isBlank } from "./sanitize.ts";
 
 /** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
 export const MIN_SHAPE_RUN = 12;
@@ -99,9 +100,6 @@ export function shapeOf(line: string): string | null {
   if (carriesFailure(line) || WARNING.test(line)) return null;
   return line.slice(0, indent) + key;
 }
-
-const BLANK = /^\s*$/;
-const isBlank = (line: string) => BLANK.test(line);
 
 /** Blocks of up to this many lines repeat as a whole (`git bisect run`'s three lines a step). */
 const MAX_PERIOD = 4;
