@@ -50,7 +50,7 @@ const RESULT =
 /** The first quoted argument of a call (a path). */
 const QUOTED = /"((?:[^"\\\n]|\\.){0,4096})"/;
 /** The descriptor a call acts on: its first argument (`read(3, …`, `close(3</a/b>)`). */
-const FD_ARG = /^\w{1,40}\((\d{1,6})(?:<[^>\n]{0,4096}>)?[,)]/;
+const FD_ARG = /^\w{1,40}\((\d{1,6})(?:<[^>\n]{0,4096}>)?(?:[,)]| <unfinished)/;
 /** mmap's descriptor: its fifth argument (`mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0)`). */
 const MMAP_FD = /^mmap\([^,\n]{1,40}, [^,\n]{1,40}, [^,\n]{1,100}, [^,\n]{1,200}, (\d{1,6})[,<]/;
 const OPENS = new Set(["open", "openat", "openat2", "creat"]);
