@@ -283,3 +283,34 @@ Deno.test("node crash: under JSON.parse (no file), the dependency's frame that c
     "    … 2 frames in node internals folded …",
   ]);
 });
+
+Deno.test("strace -p: a process strace attached to is past its start-up; its memory calls stay", () => {
+  const lines = [
+    "strace: Process 2573 attached",
+    "brk(0x55ea11d14000)                     = 0x55ea11d14000",
+    "mmap(NULL, 1048576, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f848c065000",
+    'openat(AT_FDCWD, "/var/lib/app/state.db", O_RDWR) = -1 EACCES (Permission denied)',
+    'openat(AT_FDCWD, "/usr/lib/x86_64-linux-gnu/libnss_files.so.2", O_RDONLY|O_CLOEXEC) = 3',
+    "close(3)                                = 0",
+  ];
+  // brk is the C library's housekeeping wherever it is (`always`); mmap of memory is the
+  // program's own after its start-up; a shared object's open and its descriptor fold.
+  expect(filter("strace -p 2573", lines).text.split("\n")).toEqual([
+    lines[0],
+    "… 3 start-up syscalls (loader, libc, locale) folded …",
+    lines[2],
+    lines[3],
+  ]);
+});
+
+Deno.test("strace: adversarial trace lines stay linear (results, quotes, descriptors)", () => {
+  const shapes = [" = 1<", '"\\', 'read(3, "', " = -1 E", 'openat(AT_FDCWD, "/a.so', "[pid 1] "];
+  for (const shape of shapes) {
+    // Lines just under the parser's limit, many of them: a quadratic step per line shows.
+    const line = ("openat(" + shape.repeat(8000)).slice(0, 8000);
+    const input = Array.from({ length: 400 }, () => line).join("\n");
+    const start = performance.now();
+    filter("strace -f ./x", [input]);
+    expect(performance.now() - start).toBeLessThan(2000);
+  }
+});

@@ -1,8 +1,8 @@
 /**
  * syscall_trace: a system-call trace (strace, plain or with `-f`, `-e`, `-tt`, `-T`, `-y`) with
  * each process's start-up folded into one line counting it. A process starts up from a
- * successful `execve` (or the trace's first line) to its first system call that `startup` does
- * not name: the dynamic loader and the C library setting themselves up (`brk`, `mmap`,
+ * successful `execve` to its first system call that `startup` does not name (a process strace
+ * attached to, `-p`, is past its start-up): the dynamic loader and the C library setting themselves up (`brk`, `mmap`,
  * `mprotect`, `arch_prctl`, `rseq` …). Wherever they are, the files named by `startup_files`
  * (`ld.so.cache`, shared objects, locale and gconv files: paths, matched against a call's first
  * quoted argument) fold with every call on the descriptor their open returned, up to its close,
@@ -44,11 +44,11 @@ export type SyscallTraceConfig = z.infer<typeof SyscallTraceConfig>;
  */
 const TRACE_LINE =
   /^(\[pid {1,7}(\d{1,10})\] |(\d{1,10}) {1,7})?( {0,12}\d{1,12}(?:[:.]\d{1,9}){0,3} )?(<\.\.\. (\w{1,40}) resumed>|(\w{1,40})\()/;
-/** A call's result at the end of its line: ` = 3`, ` = -1 ENOENT (…)`, a `-T` time after it. */
-const RESULT =
-  / = (-?\d{1,20}|0x[0-9a-f]{1,16}|\?)(?:<[^>\n]{0,4096}>)?(?: (E[A-Z0-9]{1,20}))?[^=\n]{0,200}$/;
-/** The first quoted argument of a call (a path). */
-const QUOTED = /"((?:[^"\\\n]|\\.){0,4096})"/;
+/**
+ * A call's result, read from the line's last ` = `: ` = 3`, ` = -1 ENOENT (…)`, `-y`'s
+ * ` = 3</etc/ld.so.cache>` (a `-T` time may follow). Anchored there, so a line costs one pass.
+ */
+const RESULT = /^ = (-?\d{1,20}|0x[0-9a-f]{1,16}|\?)(?:<[^>\n]{0,4096}>)?(?: (E[A-Z0-9]{1,20}))?/;
 /** The descriptor a call acts on: its first argument (`read(3, …`, `close(3</a/b>)`). */
 const FD_ARG = /^\w{1,40}\((\d{1,6})(?:<[^>\n]{0,4096}>)?(?:[,)]| <unfinished)/;
 /** mmap's descriptor: its fifth argument (`mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0)`). */
@@ -159,7 +159,7 @@ function foldTrace(lines: readonly string[], tests: Tests): {
         process: keyOf(pid),
         name,
         text: rest,
-        path: QUOTED.exec(rest)?.[1] ?? null,
+        path: firstQuoted(rest),
         fd: Number(FD_ARG.exec(rest)?.[1] ?? (name === "mmap" ? MMAP_FD.exec(rest)?.[1] : NaN)),
         result: null,
         error: null,
@@ -168,7 +168,8 @@ function foldTrace(lines: readonly string[], tests: Tests): {
     }
     if (line.endsWith(UNFINISHED)) pending.set(pid, call);
     else {
-      const r = RESULT.exec(line);
+      const at = line.lastIndexOf(" = ");
+      const r = at < 0 ? null : RESULT.exec(line.slice(at));
       if (r) {
         call.result = r[1];
         call.error = r[2] ?? null;
@@ -191,9 +192,6 @@ function foldTrace(lines: readonly string[], tests: Tests): {
   const perProcess = new Map<string, number>();
   const marker = new Map<number, string>();
   const counted = new Set<Call>();
-  // The trace's first process starts up from its first line.
-  const first = calls.find((c) => c !== null);
-  if (first && first.name !== "execve") starting.add(first.process);
   calls.forEach((call, i) => {
     if (call === null) return;
     let fold = decided.get(call);
@@ -244,6 +242,21 @@ function decide(
   else if (state.starting.has(call.process) && tests.isStartup(call.text)) fold = true;
   if (!fold) state.starting.delete(call.process);
   return fold;
+}
+
+/**
+ * The first quoted argument of a call (a path), as strace prints it (`\"` inside), or null:
+ * one pass from the first quote.
+ */
+function firstQuoted(text: string): string | null {
+  const open = text.indexOf('"');
+  if (open < 0) return null;
+  for (let i = open + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34) return text.slice(open + 1, i);
+  }
+  return null;
 }
 
 function baseName(path: string): string {
