@@ -4424,7 +4424,7 @@ git tag "v$VERSION"
 EOF
   capture batch6 bash_pipefail_abort "$SC" "bash release.sh" "$(bash --version | head -1)"
 
-  # shellcheck -f gcc over many scripts
+  # many scripts checked by shellcheck in its gcc format
   SH="$B/sh_tools"
   mkdir -p "$SH/bin"
   for n in backup deploy rotate-logs sync-assets migrate cleanup seed-db build-images release notify warm-cache prune-tags; do
