@@ -2785,3 +2785,183 @@ def test_thousands():
 EOF
   capture python pytest_xfail_warnings "$P" "python3 -m pytest -ra -p no:cacheprovider tests" "pytest $(python3 -m pytest --version 2>&1 | awk '{print $2}')"
 fi
+
+# --- strace (`strace`): a small C program (config file, permission, a closed port, a segfault), a
+# program whose shared library is missing, and a shell script whose steps run children ----------
+if sel strace; then
+  S="$WORK/strace"
+  rm -rf "$S" && mkdir -p "$S/etc"
+  cat >"$S/app.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+static int load_config(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) { fprintf(stderr, "app: cannot open config %s: %s\n", path, strerror(errno)); return -1; }
+  char buf[256]; size_t n = fread(buf, 1, sizeof buf, f); fclose(f);
+  printf("app: read %zu bytes of config\n", n);
+  return 0;
+}
+
+static int fetch(int port) {
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {0}; a.sin_family = AF_INET; a.sin_port = htons(port);
+  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+  if (connect(s, (struct sockaddr *)&a, sizeof a) < 0) {
+    fprintf(stderr, "app: connect 127.0.0.1:%d: %s\n", port, strerror(errno)); close(s); return -1;
+  }
+  close(s); return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "ok";
+  if (!strcmp(mode, "config")) return load_config("etc/app.conf") ? 1 : 0;
+  if (!strcmp(mode, "perm")) {
+    int fd = open("secret.txt", O_RDONLY);
+    if (fd < 0) { perror("app: open secret.txt"); return 1; }
+    return 0;
+  }
+  if (!strcmp(mode, "net")) return fetch(39917) ? 3 : 0;
+  if (!strcmp(mode, "segv")) { int *p = NULL; printf("app: about to crash\n"); fflush(stdout); return *p; }
+  if (!strcmp(mode, "ok")) {
+    load_config("app.conf");
+    int fd = open("out.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    write(fd, "done\n", 5); close(fd);
+    printf("app: ok\n");
+    return 0;
+  }
+  fprintf(stderr, "app: unknown mode %s\n", mode); return 2;
+}
+EOF
+  echo 'const char *greet(void) { return "hi"; }' >"$S/libgreet.c"
+  printf '#include <stdio.h>\nconst char *greet(void);\nint main(void) { puts(greet()); return 0; }\n' >"$S/usegreet.c"
+  (cd "$S" && gcc -O0 -o app app.c && gcc -shared -fPIC -o libgreet.so.1 libgreet.c &&
+    gcc -o usegreet usegreet.c -L. -l:libgreet.so.1 && rm libgreet.so.1)
+  printf 'port=8080\nname=demo\n' >"$S/app.conf"
+  echo topsecret >"$S/secret.txt" && chmod 600 "$S/secret.txt" && chmod 755 "$S"
+  cat >"$S/build.sh" <<'EOF'
+#!/bin/sh
+# a build script: runs its steps, the last one fails with exit 2
+set -e
+ls app.conf > /dev/null
+cat app.conf | grep -c port
+./app ok
+./app segv || echo "step crashed: $?"
+sh -c 'echo child fails; exit 2'
+EOF
+  chmod +x "$S/build.sh"
+  V="$(strace -V | head -1)"
+  capture native strace_missing_config "$S" "strace ./app config" "$V"
+  capture native strace_f_build_script "$S" "strace -f ./build.sh" "$V"
+  capture native strace_missing_library "$S" "strace ./usegreet" "$V"
+  capture native strace_file_trace "$S" "strace -f -e trace=file ./build.sh" "$V"
+  capture native strace_tt_T_network "$S" "strace -tt -T -f sh -c './app net; ./app ok'" "$V"
+  capture native strace_y_permission "$S" "strace -f -y setpriv --reuid=65534 --regid=65534 --clear-groups ./app perm" "$V"
+fi
+
+# --- node crashes (`nodecrash`): Node 20 dying of an fs ENOENT, of a JSON.parse error inside a
+# dependency-like module, and of a failed assertion; each echoes the line that threw ------------
+if sel nodecrash; then
+  N="$WORK/nodecrash"
+  rm -rf "$N" && mkdir -p "$N/node_modules/confy" "$N/config"
+  cat >"$N/node_modules/confy/package.json" <<'EOF'
+{ "name": "confy", "version": "1.2.0", "main": "index.js" }
+EOF
+  cat >"$N/node_modules/confy/index.js" <<'EOF'
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+
+function readLayer(dir, name) {
+  const text = fs.readFileSync(path.join(dir, name + ".json"), "utf8");
+  return JSON.parse(text);
+}
+
+exports.load = function load(dir, names) {
+  return names.reduce((acc, name) => Object.assign(acc, readLayer(dir, name)), {});
+};
+EOF
+  printf '{ "port": 8080, "name": "demo" }\n' >"$N/config/base.json"
+  printf '{ "port": 9090,\n  "name": "prod",\n}\n' >"$N/config/prod.json"
+  mkdir -p "$N/node_modules/tiny-boot"
+  cat >"$N/node_modules/tiny-boot/index.js" <<'EOF'
+"use strict";
+// Runs an app's start-up steps in order, logging each.
+exports.boot = function boot(steps) {
+  const results = {};
+  for (const [name, step] of Object.entries(steps)) {
+    console.log(`[boot] ${new Date(0).toISOString()} step ${name}: starting`);
+    results[name] = step(results);
+    console.log(`[boot] ${new Date(0).toISOString()} step ${name}: done`);
+  }
+  return results;
+};
+EOF
+  cat >"$N/server.js" <<'EOF'
+const fs = require("node:fs");
+const { boot } = require("tiny-boot");
+
+function loadTemplates(dir) {
+  const index = fs.readFileSync(`${dir}/index.html`, "utf8");
+  return { index };
+}
+
+boot({
+  env: () => ({ mode: "production", port: 8080 }),
+  logger: () => ({ level: "info" }),
+  routes: () => ["/", "/about", "/orders", "/orders/:id", "/health"],
+  cache: () => new Map(),
+  templates: () => loadTemplates("./templates"),
+  listen: (r) => console.log("listening on", r.env.port),
+});
+EOF
+  cat >"$N/start.js" <<'EOF'
+const confy = require("confy");
+
+for (const step of ["env", "flags", "secrets", "layers"]) {
+  console.log(`[start] ${new Date(0).toISOString()} resolving ${step} for service "billing-api"`);
+}
+console.log("starting with layers base, prod");
+const config = confy.load("./config", ["base", "prod"]);
+console.log("listening on", config.port);
+EOF
+  cat >"$N/invoice.mjs" <<'EOF'
+import assert from "node:assert/strict";
+
+function total(lines) {
+  return lines.reduce((sum, l) => sum + l.qty * l.price, 0);
+}
+
+const lines = [{ qty: 2, price: 9.99 }, { qty: 1, price: 0.1 }, { qty: 3, price: 0.2 }];
+for (const [i, l] of lines.entries()) {
+  console.log(`invoice line ${i + 1}: qty=${l.qty} price=${l.price} subtotal=${l.qty * l.price}`);
+}
+console.log("invoice lines:", lines.length);
+assert.deepEqual({ total: total(lines), count: lines.length }, { total: 20.68, count: 3 });
+console.log("ok");
+EOF
+  V="node $(node --version)"
+  capture node node_crash_enoent "$N" "node server.js" "$V"
+  capture node node_crash_json_dependency "$N" "node start.js" "$V"
+  capture node node_crash_assertion "$N" "node invoice.mjs" "$V"
+  cat >"$N/migrate.js" <<'EOF'
+const steps = ["create users", "create orders", "add index on orders.user_id", "backfill totals"];
+
+function apply(step, i) {
+  console.log(`migration ${i + 1}/${steps.length}: ${step}`);
+  if (step.startsWith("backfill")) {
+    throw new RangeError(`backfill totals: order 1042 has a negative total (-12.50)`);
+  }
+}
+
+steps.forEach(apply);
+EOF
+  capture node node_crash_user_throw "$N" "node migrate.js" "$V"
+fi

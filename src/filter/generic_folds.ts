@@ -7,7 +7,8 @@
  *   shared objects under /lib) become one line with their count and libraries; every frame in the user's code stays, and so
  *   does the innermost frame (where the error was raised) and every line that is not a frame
  *   (the error, `Caused by:`, the messages between chained tracebacks); Python's `^^^^` marks
- *   under a frame's source line go;
+ *   under a frame's source line go, and so does Node's echo of the line of its own source that
+ *   threw (`node:fs:448`, the line, its caret) — the echo of a user's file stays;
  * - long listings of paths (tar -v, unzip, dpkg -L, pip show -f): the biggest directories fold
  *   into one line with their count of entries until the listing fits a budget; small
  *   directories stay whole, every line that is not a path stays where it was;
@@ -213,11 +214,43 @@ function foldLine(indent: string, frames: Frame[]): string {
 }
 
 /**
+ * Where Node prints the line that threw when it is in Node's own source: `node:fs:448`,
+ * `node:internal/modules/run_main:123`, `internal/fs/utils.js:347` (before Node 16).
+ */
+const NODE_ECHO_HEAD = /^(?:node:[\w/.-]{1,200}|internal\/[\w/.-]{1,200}\.js):\d{1,7}$/;
+/** A caret line under an echoed source line: spaces, then carets. */
+const ECHO_CARET = /^\s{0,400}\^{1,400}\s{0,10}$/;
+
+/**
+ * Node's echo of its own source above an uncaught error (`node:fs:448`, the source line, a caret
+ * line, a blank line) removed: a line of Node's internals helps nobody, and the frame under the
+ * error names the same place. An echo of the user's file (`/app/server.js:12`,
+ * `file:///app/a.mjs:3`) is where the error was thrown: it stays.
+ */
+export function dropRuntimeEcho(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (
+      line.length <= 220 && line.charCodeAt(0) !== 32 && NODE_ECHO_HEAD.test(line) &&
+      i + 2 < lines.length && lines[i + 2].length <= MAX_TESTED && ECHO_CARET.test(lines[i + 2])
+    ) {
+      i += 2;
+      if (i + 1 < lines.length && isBlankLine(lines[i + 1])) i++;
+      continue;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/**
  * Each stack trace with its library frames folded: the user's frames and the innermost frame
  * (the first of JavaScript, Java, Ruby, Go and native traces, the last of Python's) stay, and a run of
  * at least two library frames between them becomes one line.
  */
-export function foldStackFrames(lines: readonly string[]): string[] {
+export function foldStackFrames(input: readonly string[]): string[] {
+  const lines = dropRuntimeEcho(input);
   const out: string[] = [];
   for (let i = 0; i < lines.length;) {
     const first = frameAt(lines, i);
@@ -232,6 +265,11 @@ export function foldStackFrames(lines: readonly string[]): string[] {
       j = f.end;
     }
     const innermost = first.kind === "python" ? frames.length - 1 : 0;
+    // Under a frame with no file (`at JSON.parse (<anonymous>)`), the first frame with one is
+    // where the failing call was made, whatever library it is in: it stays too.
+    const caller = frames[innermost].frame.library === "native"
+      ? frames.findIndex((f) => f.frame.library !== "native")
+      : -1;
     let run: { frame: Frame; start: number }[] = [];
     const flush = () => {
       if (run.length >= MIN_FOLDED_FRAMES) {
@@ -240,7 +278,7 @@ export function foldStackFrames(lines: readonly string[]): string[] {
       run = [];
     };
     frames.forEach((entry, k) => {
-      if (entry.frame.library !== null && k !== innermost) {
+      if (entry.frame.library !== null && k !== innermost && k !== caller) {
         run.push(entry);
         return;
       }

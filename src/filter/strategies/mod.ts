@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer and join_leaves): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves and syscall_trace): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -23,6 +23,7 @@ import { compileKeepMatching, KeepMatchingConfig } from "./keep_matching.ts";
 import { compileLargest, LargestConfig } from "./largest.ts";
 import { compileStripAnnotated, StripAnnotatedConfig } from "./strip_annotated.ts";
 import { compileStripNoise, StripNoiseConfig } from "./strip_noise.ts";
+import { compileSyscallTrace, SyscallTraceConfig } from "./syscall_trace.ts";
 import { compileTestSummary, TestSummaryConfig } from "./test_summary.ts";
 import { compileTruncate, TruncateConfig } from "./truncate.ts";
 
@@ -57,6 +58,7 @@ const STRATEGIES = [
   [LargestConfig, compileLargest],
   [GitTransferConfig, compileGitTransfer],
   [JoinLeavesConfig, compileJoinLeaves],
+  [SyscallTraceConfig, compileSyscallTrace],
 ] as const;
 
 type Schemas<T> = {
