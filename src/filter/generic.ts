@@ -32,6 +32,7 @@ import {
   omitted,
 } from "./strategies/mod.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
+import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
@@ -103,10 +104,10 @@ const HEAD = 150;
 const TAIL = 150;
 
 /** A progress bar: a run of bar characters next to a percentage. */
-const BAR = /[█▓▒░■━#=>]{4}/;
+const BAR = new RegExp(`[${BAR_CHARS}]{4}`);
 const PERCENT = /\b\d{1,3}(?:\.\d{1,2})?%/;
 /** A spinner frame at the start of a line (braille or block spinners). */
-const SPINNER = /^\s{0,8}[⠁-⣿◐◓◑◒◴◷◶◵]\s/;
+const SPINNER = new RegExp(String.raw`^\s{0,8}[${SPINNER_CHARS}]\s`);
 
 const JSON_DEFAULTS = JsonConfig.parse({ type: "json" });
 

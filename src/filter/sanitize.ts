@@ -3,6 +3,8 @@
  * carriage-return progress collapsed to its last state, runs of blank lines collapsed to one.
  */
 
+import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
+
 // CSI sequences (colours, cursor moves, `?25l`), OSC sequences (titles, hyperlinks) ended by BEL
 // or ST, character-set selections, and the remaining two-byte escapes.
 const ANSI =
@@ -19,7 +21,9 @@ export function stripAnsi(text: string): string {
 const ERASE = /^\x1b\[[0-2]?K/;
 
 /** What marks a redraw as progress: a percentage, a bar, a spinner frame, a count of bytes. */
-const PROGRESS_MARK = /\d%|[█▓▒░■━#=>]{3}|[⠁-⣿◐◓◑◒◴◷◶◵|/\\-] |\d(?:\.\d+)? ?[kKMG]i?B\b/;
+const PROGRESS_MARK = new RegExp(
+  String.raw`\d%|[${BAR_CHARS}]{3}|[${SPINNER_CHARS}|/\\-] |\d(?:\.\d+)? ?[kKMG]i?B\b`,
+);
 /** The first word of a status line (`Rebasing`, `Auto-merging`). */
 const FIRST_WORD = /^\s*([\p{L}][\p{L}-]*)/u;
 
