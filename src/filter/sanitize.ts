@@ -40,10 +40,19 @@ function ownStatus(before: string, after: string): boolean {
 }
 
 /**
+ * How a `\r` kept inside a line shows: one visible character (U+240D, the symbol for a carriage
+ * return) where the `\r` was, so a kept line is no longer than the line printed and a terminal
+ * showing it does not redraw.
+ */
+export const KEPT_CR = "\u240d";
+
+/**
  * One line (no `\n`): escapes removed, carriage-return redraws collapsed to their last state. A
  * `\r` is a redraw only when what follows it really rewrites the line: it erases it (`\x1b[K`)
  * or is at least as wide as what it covers (a progress bar, a counter). A `\r` inside text (a
- * test diff showing `"qty\r"`) is kept, spelled `\r`, with the text on both sides. A status a
+ * test diff showing `"qty\r"`) is kept, shown as `␍` (KEPT_CR), with the text on both sides. A
+ * line never comes out longer than it came in: escapes and redraws only take characters away,
+ * and a kept `\r` takes one character as it did. A status a
  * plain `\r` lets a message of another kind overwrite stays, as a line of its own before it (the
  * result then holds a `\n`).
  */
@@ -63,8 +72,8 @@ export function sanitizeLine(line: string): string {
       const nextWidth = stripAnsi(next).length;
       const rewrites = erases || nextWidth >= width;
       if (rewrites && !erases && ownStatus(stripAnsi(text), stripAnsi(next))) shown.push(text);
-      text = rewrites ? next : `${text}\\r${next}`;
-      width = rewrites ? nextWidth : width + 2 + nextWidth;
+      text = rewrites ? next : `${text}${KEPT_CR}${next}`;
+      width = rewrites ? nextWidth : width + 1 + nextWidth;
     }
     if (shown.length) text = `${shown.join("\n")}\n${text}`;
   }
