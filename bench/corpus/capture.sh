@@ -2707,6 +2707,67 @@ EOF
   rm -f "$I"/*.o
 fi
 
+# --- make (makeinclude): `make -k` of a small C project whose sources reach broken headers
+# through a chain of includes: each header diagnostic after its `In file included from …` lines,
+# between make's recipe echoes and its `make: *** … Error 1` lines
+if sel makeinclude; then
+  M="$WORK/makeinclude"
+  rm -rf "$M" && mkdir -p "$M/include/store" "$M/src"
+  cat >"$M/include/store/item.h" <<'EOF'
+#ifndef STORE_ITEM_H
+#define STORE_ITEM_H
+typedef struct { const char *sku; int qty; unsigned char price_cents; } item_t;
+static inline void item_restock(item_t *it, int n) { int unused_before; it->qty += n; it->price_cents = 1000; }
+static inline int item_total(const item_t *it) { return it->qty * it->price; }
+#endif
+EOF
+  cat >"$M/include/store/cart.h" <<'EOF'
+#ifndef STORE_CART_H
+#define STORE_CART_H
+#include "store/item.h"
+typedef struct { item_t items[16]; int count; } cart_t;
+int cart_add(cart_t *c, item_t it);
+static inline int cart_empty(const cart_t *c) { return c->count == 0 && c->size == 0; }
+#endif
+EOF
+  cat >"$M/include/store/checkout.h" <<'EOF'
+#ifndef STORE_CHECKOUT_H
+#define STORE_CHECKOUT_H
+#include "store/cart.h"
+int checkout(cart_t *c, const char *coupon);
+#endif
+EOF
+  cat >"$M/src/item.c" <<'EOF'
+#include "store/item.h"
+int item_valid(const item_t *it) { return it->qty >= 0; }
+EOF
+  cat >"$M/src/cart.c" <<'EOF'
+#include <stdio.h>
+#include "store/cart.h"
+int cart_add(cart_t *c, item_t it) {
+    if (c->count >= 16) { printf("%d\n", "cart full"); return -1; }
+    c->items[c->count++] = it;
+    return c->count;
+}
+EOF
+  cat >"$M/src/checkout.c" <<'EOF'
+#include "store/checkout.h"
+int checkout(cart_t *c, const char *coupon) {
+    int total = 0;
+    for (int i = 0; i < c->count; i++) total += item_total(&c->items[i]);
+    return total - discount_for(coupon);
+}
+EOF
+  cat >"$M/src/main.c" <<'EOF'
+#include <stdio.h>
+#include "store/checkout.h"
+int main(void) { cart_t c = {0}; printf("%d\n", checkout(&c, NULL)); return 0; }
+EOF
+  printf 'CFLAGS := -Wall -Wextra -Iinclude\nOBJS := src/item.o src/cart.o src/checkout.o src/main.o\nshop: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\nsrc/%%.o: src/%%.c\n\t$(CC) $(CFLAGS) -c $< -o $@\nclean:\n\trm -f src/*.o shop\n' >"$M/Makefile"
+  capture make make_include_chain "$M" "make clean >/dev/null; make -k" "$(make --version | head -1); $(gcc --version | head -1)"
+  rm -f "$M"/src/*.o
+fi
+
 # --- python (pyxfail): pytest -ra on a module whose tests fail, xfail, pass unexpectedly (strict
 # and not), skip and warn: the failure headers, XPASS lines and warnings summary of a real run
 if sel pyxfail; then
