@@ -36,7 +36,7 @@ import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
-import { foldShapeRuns } from "./generic_shapes.ts";
+import { firstWord, foldShapeRuns } from "./generic_shapes.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
@@ -113,7 +113,7 @@ const JSON_DEFAULTS = JsonConfig.parse({ type: "json" });
 
 /** Whether the generic pass applies to a command (false for programs that print content). */
 export function genericApplies(command: string): boolean {
-  const name = /^\s*(\S+)/.exec(command)?.[1] ?? "";
+  const name = firstWord(command);
   const base = name.slice(name.lastIndexOf("/") + 1);
   return !CONTENT_PRINTERS.has(base);
 }

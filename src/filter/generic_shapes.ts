@@ -20,7 +20,7 @@
 
 import { carriesFailure } from "./strategies/mod.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
-import { isBlank } from "./sanitize.ts";
+import { indentOf, isBlank } from "./sanitize.ts";
 
 /** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
 export const MIN_SHAPE_RUN = 12;
@@ -78,12 +78,11 @@ function kindOf(word: string): string {
 /** A line's first word as its shape reads it: by kind, or as printed with digits masked. */
 function headOf(word: string): string {
   if (isQuote(word) || isHex(word) || isNumber(word) || isPath(word)) return kindOf(word);
-  return /\d/.test(word) ? word.replace(HEX_RUN, "H").replace(/\d+/g, "0") : word;
+  return /\d/.test(word) ? unhashed(word).replace(/\d+/g, "0") : word;
 }
 
 /** A clock, a date or a count of a total: digits of a status line that move on, naming no row. */
 const MOVING = /\d:\d|\d-\d\d-\d|\d\/\d/;
-/** A line's first word as printed. */
 const FIRST_WORD = /^\s*(\S+)/;
 
 /** A word with its hashes masked (`[4f608cf…]` of a bisect step is a commit, not a row's name). */
@@ -91,7 +90,8 @@ function unhashed(word: string): string {
   return /\d/.test(word) ? word.replace(HEX_RUN, "H") : word;
 }
 
-function firstWord(line: string): string {
+/** A line's (or a command's) first word as printed; "" for a blank line. */
+export function firstWord(line: string): string {
   return FIRST_WORD.exec(line)?.[1] ?? "";
 }
 
@@ -169,7 +169,7 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
     }
     const last = run.at(-1)!;
     const count = run.length;
-    const indent = /^\s*/.exec(lines[i])![0];
+    const indent = lines[i].slice(0, indentOf(lines[i]));
     const fold = (n: number) => `${indent}… ${n} lines like these folded …`;
     if (
       count >= MIN_SHAPE_RUN && !namesRows(lines, run) &&

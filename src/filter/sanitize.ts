@@ -112,6 +112,11 @@ export function isBlank(line: string): boolean {
   return line.trim() === "";
 }
 
+/** How many whitespace characters a line starts with (its length when it is blank). */
+export function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
 /** Collapses runs of blank (whitespace-only) lines to one, streaming. */
 export class BlankCollapser {
   #lastBlank = false;

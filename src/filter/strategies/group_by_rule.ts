@@ -20,6 +20,7 @@
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
+import { indentOf } from "../sanitize.ts";
 import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import {
   anyMatcher,
@@ -711,10 +712,6 @@ function underLocation(d: Diagnostic): string[] {
 function indented(lines: string[]): string[] {
   const indent = Math.min(...lines.map(indentOf));
   return lines.map((line) => `    ${line.slice(indent)}`);
-}
-
-function indentOf(line: string): number {
-  return line.length - line.trimStart().length;
 }
 
 /** A tool's own error about a file it could not read: `drop_context` keeps these lines. */
