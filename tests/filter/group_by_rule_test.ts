@@ -479,7 +479,7 @@ Deno.test("make with gcc keeps each include chain right before the diagnostic it
     while (/^\s+from /.test(input[end])) end++;
     const chain = input.slice(i, end);
     const error = input.slice(end).find((l) => l.includes(": error: "))!;
-    const start = out.findIndex((l, k) =>
+    const start = out.findIndex((_, k) =>
       out.slice(k, k + chain.length).join("\n") === chain.join("\n")
     );
     expect({ chain, at: start >= 0 }).toEqual({ chain, at: true });
