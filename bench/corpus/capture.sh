@@ -2707,6 +2707,162 @@ EOF
   rm -f "$I"/*.o
 fi
 
+# --- make (makeinclude): `make -k` of a small C project whose sources reach broken headers
+# through a chain of includes: each header diagnostic after its `In file included from …` lines,
+# between make's recipe echoes and its `make: *** … Error 1` lines
+if sel makeinclude; then
+  M="$WORK/makeinclude"
+  rm -rf "$M" && mkdir -p "$M/include/store" "$M/src"
+  cat >"$M/include/store/item.h" <<'EOF'
+#ifndef STORE_ITEM_H
+#define STORE_ITEM_H
+typedef struct { const char *sku; int qty; unsigned char price_cents; } item_t;
+static inline void item_restock(item_t *it, int n) { int unused_before; it->qty += n; it->price_cents = 1000; }
+static inline int item_total(const item_t *it) { return it->qty * it->price; }
+#endif
+EOF
+  cat >"$M/include/store/cart.h" <<'EOF'
+#ifndef STORE_CART_H
+#define STORE_CART_H
+#include "store/item.h"
+typedef struct { item_t items[16]; int count; } cart_t;
+int cart_add(cart_t *c, item_t it);
+static inline int cart_empty(const cart_t *c) { return c->count == 0 && c->size == 0; }
+#endif
+EOF
+  cat >"$M/include/store/checkout.h" <<'EOF'
+#ifndef STORE_CHECKOUT_H
+#define STORE_CHECKOUT_H
+#include "store/cart.h"
+int checkout(cart_t *c, const char *coupon);
+#endif
+EOF
+  cat >"$M/src/item.c" <<'EOF'
+#include "store/item.h"
+int item_valid(const item_t *it) { return it->qty >= 0; }
+EOF
+  cat >"$M/src/cart.c" <<'EOF'
+#include <stdio.h>
+#include "store/cart.h"
+int cart_add(cart_t *c, item_t it) {
+    if (c->count >= 16) { printf("%d\n", "cart full"); return -1; }
+    c->items[c->count++] = it;
+    return c->count;
+}
+EOF
+  cat >"$M/src/checkout.c" <<'EOF'
+#include "store/checkout.h"
+int checkout(cart_t *c, const char *coupon) {
+    int total = 0;
+    for (int i = 0; i < c->count; i++) total += item_total(&c->items[i]);
+    return total - discount_for(coupon);
+}
+EOF
+  cat >"$M/src/main.c" <<'EOF'
+#include <stdio.h>
+#include "store/checkout.h"
+int main(void) { cart_t c = {0}; printf("%d\n", checkout(&c, NULL)); return 0; }
+EOF
+  printf 'CFLAGS := -Wall -Wextra -Iinclude\nOBJS := src/item.o src/cart.o src/checkout.o src/main.o\nshop: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\nsrc/%%.o: src/%%.c\n\t$(CC) $(CFLAGS) -c $< -o $@\nclean:\n\trm -f src/*.o shop\n' >"$M/Makefile"
+  capture make make_include_chain "$M" "make clean >/dev/null; make -k" "$(make --version | head -1); $(gcc --version | head -1)"
+  rm -f "$M"/src/*.o
+fi
+
+# --- tap: prove (Debian perl's TAP::Harness) -v on four Test::More files (a bad plan, two
+# failures, two skips, a TODO) and on the three passing ones; bats (Debian) on three passing files
+# and one with two failures and a skip; tape (npm) on a URL parser, failing and passing. tape's
+# project lives at /tmp/zeph-tape, the path its failure's stack names (the case's signals hold it).
+if sel tap; then
+  P="$WORK/tap"
+  rm -rf "$P" && mkdir -p "$P/t" "$P/pass" "$P/bt" "$P/btp"
+  cat >"$P/t/math.t" <<'EOF'
+use strict; use warnings;
+use Test::More tests => 24;
+sub add { $_[0] + $_[1] }
+for my $i (1..20) { is(add($i, 1), $i + 1, "add $i + 1 gives " . ($i+1)); }
+ok(1, 'identity holds');
+is_deeply([1,2,3], [1,2,3], 'lists compare equal');
+like("hello world", qr/world/, 'greeting mentions world');
+cmp_ok(3, '<', 5, 'three is less than five');
+EOF
+  cat >"$P/t/parse.t" <<'EOF'
+use strict; use warnings;
+use Test::More;
+sub parse_kv { my %h = map { split /=/, $_, 2 } split /;/, shift; \%h }
+for my $k (qw(host port user pass db timeout retries)) { ok(exists parse_kv("$k=1")->{$k}, "parses key $k"); }
+is_deeply(parse_kv("a=1;b=2"), {a=>1, b=>2}, 'two pairs');
+is(parse_kv("a=1=2")->{a}, "1=2", 'value keeps equals sign');
+is(parse_kv("port=80")->{port}, 8080, 'port default applied');
+is_deeply(parse_kv("x=1;y=2"), {x=>1, y=>3}, 'second pair value');
+done_testing(12);
+EOF
+  cat >"$P/t/strings.t" <<'EOF'
+use strict; use warnings;
+use Test::More tests => 18;
+for my $w (qw(alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu)) { is(lc(uc $w), $w, "round trip of $w"); }
+is(length("abc"), 3, 'length of abc');
+is(reverse("abc"), "cba", 'reverse of abc');
+SKIP: { skip "no locale support here", 2; ok(1, 'locale a'); ok(1, 'locale b'); }
+TODO: { local $TODO = "unicode folding not done"; is(lc("\x{130}"), "i", 'dotted capital I folds'); }
+is(join(",", sort qw(c a b)), "a,b,c", 'sorted join');
+EOF
+  sed 's/"add \$i/"add of $i/' "$P/t/math.t" >"$P/t/util.t"
+  cp "$P/t/math.t" "$P/t/strings.t" "$P/t/util.t" "$P/pass/"
+  PV="prove (Test::Harness $(perl -MTAP::Harness -e 'print $TAP::Harness::VERSION'), perl $(perl -e 'printf "%vd", $^V' | cut -d. -f1,2))"
+  capture tap prove_verbose_failing "$P" "prove -v t/" "$PV"
+  capture tap prove_verbose_passing "$P" "prove -v pass/" "$PV"
+  # bats: btp/s1.bats names its tests `set1: …`, s2 and s3 are copies with their own prefix;
+  # bt/cli.bats is s1 without the prefix and with two failing tests (lines 16 and 18).
+  cat >"$P/btp/s1.bats" <<'EOF'
+#!/usr/bin/env bats
+setup() { TMP="$(mktemp -d)"; }
+teardown() { rm -rf "$TMP"; }
+@test "set1: echo prints its argument" { run echo hello; [ "$status" -eq 0 ]; [ "$output" = "hello" ]; }
+@test "set1: printf pads numbers" { run printf '%03d' 7; [ "$output" = "007" ]; }
+@test "set1: mkdir creates a directory" { mkdir "$TMP/a"; [ -d "$TMP/a" ]; }
+@test "set1: touch creates a file" { touch "$TMP/f"; [ -f "$TMP/f" ]; }
+@test "set1: wc counts lines" { printf 'a\nb\nc\n' > "$TMP/l"; run wc -l < "$TMP/l"; [ "$output" -eq 3 ]; }
+@test "set1: sort orders words" { run bash -c "printf 'b\na\n' | sort | head -1"; [ "$output" = "a" ]; }
+@test "set1: grep finds a match" { run grep -c x <<< "xyx"; [ "$status" -eq 0 ]; }
+@test "set1: cut splits fields" { run bash -c "echo a:b:c | cut -d: -f2"; [ "$output" = "b" ]; }
+@test "set1: tr upcases" { run bash -c "echo abc | tr a-z A-Z"; [ "$output" = "ABC" ]; }
+@test "set1: seq counts to five" { run seq 5; [ "${#lines[@]}" -eq 5 ]; }
+@test "set1: basename strips dirs" { run basename /usr/local/bin/tool; [ "$output" = "tool" ]; }
+@test "set1: dirname keeps dirs" { run dirname /usr/local/bin/tool; [ "$output" = "/usr/local/bin" ]; }
+@test "set1: date is formatted" { skip "needs TZ database"; }
+EOF
+  sed 's/set1/set2/' "$P/btp/s1.bats" >"$P/btp/s2.bats"
+  sed 's/set1/set3/' "$P/btp/s1.bats" >"$P/btp/s3.bats"
+  sed -e 's/set1: //' \
+    -e '/"date is formatted"/i @test "config file is parsed" { run bash -c "echo port=80 | cut -d= -f2"; [ "$output" = "8080" ]; }' \
+    -e '/"date is formatted"/a @test "exit status propagates" { run bash -c "exit 3"; [ "$status" -eq 0 ]; }' \
+    "$P/btp/s1.bats" >"$P/bt/cli.bats"
+  BV="$(bats --version | sed 's/^Bats/bats/')"
+  capture tap bats_failing "$P" "bats bt/ btp/" "$BV"
+  capture tap bats_passing "$P" "bats btp/" "$BV"
+  # tape from npm, installed once in its project; the failing deepEqual is at url.js:8:41.
+  T=/tmp/zeph-tape
+  mkdir -p "$T/test"
+  [ -d "$T/node_modules/tape" ] || (cd "$T" && npm init -y >/dev/null && npm install --no-audit --no-fund tape@5.10.2 >/dev/null)
+  cat >"$T/test/url.js" <<'EOF'
+const test = require('tape');
+const parse = (s) => { const u = new URL(s); return { host: u.hostname, port: u.port || '80', path: u.pathname }; };
+for (const h of ['example.com', 'a.example.org', 'localhost', 'svc.internal', 'api.test']) {
+  test(`parses host of http://${h}/x`, (t) => { t.equal(parse(`http://${h}/x`).host, h, 'host matches'); t.equal(parse(`http://${h}/x`).path, '/x', 'path matches'); t.end(); });
+}
+test('default port is 80', (t) => { t.equal(parse('http://a/').port, '80'); t.end(); });
+test('keeps explicit port', (t) => { t.equal(parse('http://a:8080/').port, '8080', 'explicit port'); t.end(); });
+test('parses query strings', (t) => { t.deepEqual(parse('http://a/b?c=1').path, '/b?c=1', 'path includes query'); t.end(); });
+test('skipped test', { skip: true }, (t) => t.end());
+EOF
+  # The passing file: eight more hosts, no query test.
+  sed -e "s/'api.test'\]/'api.test', 'db.local', 'cache.local', 'queue.svc', 'auth.example.net', 'cdn.example.net', 'mail.example.com', 'git.example.com', 'ci.example.com']/" \
+    -e "/parses query strings/d" "$T/test/url.js" >"$T/test/url_pass.js"
+  TV="tape $(cd "$T" && node -p 'require("tape/package.json").version') (node $(node --version))"
+  capture tap tape_failing "$T" "npx tape test/url.js" "$TV"
+  capture tap tape_passing "$T" "npx tape test/url_pass.js" "$TV"
+fi
+
 # --- python (pyxfail): pytest -ra on a module whose tests fail, xfail, pass unexpectedly (strict
 # and not), skip and warn: the failure headers, XPASS lines and warnings summary of a real run
 if sel pyxfail; then

@@ -286,14 +286,16 @@ export class FilterEngine {
       }
       return true;
     };
-    // The guard puts every kept line back as printed, over the whole chain (as filter() does).
-    const guarded = (input: string[], out: StageTrace[]): StageTrace[] => {
+    // The guard puts every kept line back as printed, over the whole chain (as filter() does),
+    // and shows the input as it came when that outgrows `limit`: the length of the text
+    // filter() compares with (the output as it came, or with its huge lines cut).
+    const guarded = (input: string[], out: StageTrace[], limit: number): StageTrace[] => {
       const first = input.find((l) => l.trim() !== "") ?? "";
       if (!this.guard || !rules.length || !out.length || !guards(rules, first)) return out;
       const last = out.at(-1)!.output;
       const { lines, restored } = keepAsPrinted(input, last, { markers: markersOf(rules) });
       if (!restored.length) return out;
-      const asInput = lines.join("\n").length > input.join("\n").length;
+      const asInput = lines.join("\n").length > limit;
       return [...out, {
         name: GUARD,
         type: "guard",
@@ -305,7 +307,7 @@ export class FilterEngine {
       }];
     };
     const firstTry: StageTrace[] = [];
-    if (run(lines, firstTry)) return [...traces, ...guarded(lines, firstTry)];
+    if (run(lines, firstTry)) return [...traces, ...guarded(lines, firstTry, body.length)];
     const cut = lines.map((line) => line.length > HUGE_LINE ? cutMiddle(line) : line);
     const cutTrace: StageTrace = {
       name: "huge lines",
@@ -315,7 +317,9 @@ export class FilterEngine {
       confidence: "partial",
     };
     const secondTry: StageTrace[] = [];
-    if (run(cut, secondTry)) return [...traces, cutTrace, ...guarded(cut, secondTry)];
+    if (run(cut, secondTry)) {
+      return [...traces, cutTrace, ...guarded(cut, secondTry, cutHugeLines(body).length)];
+    }
     const failedAt = stages[secondTry.length];
     traces.push({
       name: failedAt.name,

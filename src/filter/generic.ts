@@ -32,10 +32,11 @@ import {
   omitted,
 } from "./strategies/mod.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
+import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
-import { foldShapeRuns } from "./generic_shapes.ts";
+import { firstWord, foldShapeRuns } from "./generic_shapes.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
@@ -103,16 +104,16 @@ const HEAD = 150;
 const TAIL = 150;
 
 /** A progress bar: a run of bar characters next to a percentage. */
-const BAR = /[█▓▒░■━#=>]{4}/;
+const BAR = new RegExp(`[${BAR_CHARS}]{4}`);
 const PERCENT = /\b\d{1,3}(?:\.\d{1,2})?%/;
 /** A spinner frame at the start of a line (braille or block spinners). */
-const SPINNER = /^\s{0,8}[⠁-⣿◐◓◑◒◴◷◶◵]\s/;
+const SPINNER = new RegExp(String.raw`^\s{0,8}[${SPINNER_CHARS}]\s`);
 
 const JSON_DEFAULTS = JsonConfig.parse({ type: "json" });
 
 /** Whether the generic pass applies to a command (false for programs that print content). */
 export function genericApplies(command: string): boolean {
-  const name = /^\s*(\S+)/.exec(command)?.[1] ?? "";
+  const name = firstWord(command);
   const base = name.slice(name.lastIndexOf("/") + 1);
   return !CONTENT_PRINTERS.has(base);
 }

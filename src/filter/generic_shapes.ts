@@ -8,6 +8,11 @@
  * belong to it. Blocks of a few lines whose shapes repeat (`git bisect run`'s steps) fold the same
  * way, to their first and last blocks.
  *
+ * Only progress and status chatter folds, never rows of data the command was asked to print: a
+ * run whose first words differ only in digits that name each row (`row1 …`, `row2 …` of a table,
+ * `1.`, `2.` of numbered results, `#17`, `4.0K` of a size column) stays as printed; digits that
+ * move on as a clock, a date or a count of a total do (`12:00:01`, `2026-11-27`, `3/40`).
+ *
  * Only when the command succeeded: a failed run's lines around its failure are its context.
  * A line that carries a failure, a location or a warning never folds and ends the run, and the
  * last lines of the output (where a tool prints its summary) never fold either.
@@ -15,7 +20,7 @@
 
 import { carriesFailure } from "./strategies/mod.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
-import { isBlank } from "./sanitize.ts";
+import { indentOf, isBlank } from "./sanitize.ts";
 
 /** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
 export const MIN_SHAPE_RUN = 12;
@@ -33,6 +38,7 @@ const SHAPE_WORDS = 3;
 const WARNING = /warn|deprecat/i;
 const NUMBER = /^[+-]?[\d.,:]{0,20}\d[\w.,:%/()]{0,20}$/;
 const HEX = /^[0-9a-f]{7,64}$/;
+const HEX_RUN = /[0-9a-f]{7,64}/g;
 const FILE_NAME = /^[\w.@+-]{1,200}\.[A-Za-z]\w{0,9}$/;
 const WORD = /^[A-Za-z][\w-]{0,100}[:,;.]?$/;
 const PUNCTUATION = /^[^\w\s]{1,4}$/;
@@ -72,7 +78,33 @@ function kindOf(word: string): string {
 /** A line's first word as its shape reads it: by kind, or as printed with digits masked. */
 function headOf(word: string): string {
   if (isQuote(word) || isHex(word) || isNumber(word) || isPath(word)) return kindOf(word);
-  return /\d/.test(word) ? word.replace(/[0-9a-f]{7,64}/g, "H").replace(/\d+/g, "0") : word;
+  return /\d/.test(word) ? unhashed(word).replace(/\d+/g, "0") : word;
+}
+
+/** A clock, a date or a count of a total: digits of a status line that move on, naming no row. */
+const MOVING = /\d:\d|\d-\d\d-\d|\d\/\d/;
+const FIRST_WORD = /^\s*(\S+)/;
+
+/** A word with its hashes masked (`[4f608cf…]` of a bisect step is a commit, not a row's name). */
+function unhashed(word: string): string {
+  return /\d/.test(word) ? word.replace(HEX_RUN, "H") : word;
+}
+
+/** A line's (or a command's) first word as printed; "" for a blank line. */
+export function firstWord(line: string): string {
+  return FIRST_WORD.exec(line)?.[1] ?? "";
+}
+
+/**
+ * Whether the lines at `at` (one shape) are rows of data: their first words, read by their
+ * digits (neither a path, a hash nor quoted text), differ from one another and their digits name
+ * each row rather than move on as a clock, a date or a counter does.
+ */
+function namesRows(lines: readonly string[], at: readonly number[]): boolean {
+  const first = unhashed(firstWord(lines[at[0]]));
+  if (!/\d/.test(first) || MOVING.test(first)) return false;
+  if (isQuote(first) || (!isNumber(first) && isPath(first))) return false;
+  return at.some((k) => unhashed(firstWord(lines[k])) !== first);
 }
 
 function isSpace(c: number): boolean {
@@ -127,19 +159,22 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
       continue;
     }
     // The run: lines of this shape, with blank lines between them; `last` is its last line.
-    let last = i;
-    let count = 1;
+    const run = [i];
     for (let j = i + 1; j < tail; j++) {
       if (shapes[j] !== shape) {
         if (shapes[j] === null && isBlank(lines[j])) continue;
         break;
       }
-      last = j;
-      count++;
+      run.push(j);
     }
-    const indent = /^\s*/.exec(lines[i])![0];
+    const last = run.at(-1)!;
+    const count = run.length;
+    const indent = lines[i].slice(0, indentOf(lines[i]));
     const fold = (n: number) => `${indent}… ${n} lines like these folded …`;
-    if (count >= MIN_SHAPE_RUN && shorter(fold(count - 2), lines, i + 1, last)) {
+    if (
+      count >= MIN_SHAPE_RUN && !namesRows(lines, run) &&
+      shorter(fold(count - 2), lines, i + 1, last)
+    ) {
       out.push(lines[i], fold(count - 2), lines[last]);
       i = last + 1;
       continue;
@@ -148,7 +183,11 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
     if (blocks !== null) {
       const { period, count: n } = blocks;
       const lastBlock = i + (n - 1) * period;
-      if (shorter(fold((n - 2) * period), lines, i + period, lastBlock)) {
+      const rows = Array.from(
+        { length: period },
+        (_, p) => namesRows(lines, Array.from({ length: n }, (_, b) => i + p + b * period)),
+      );
+      if (!rows.includes(true) && shorter(fold((n - 2) * period), lines, i + period, lastBlock)) {
         out.push(
           ...lines.slice(i, i + period),
           fold((n - 2) * period),

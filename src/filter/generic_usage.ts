@@ -13,6 +13,7 @@
 
 import { matchCandidates } from "./command.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
+import { indentOf } from "./sanitize.ts";
 import { LOCATION } from "./strategies/mod.ts";
 
 /** A listing shorter than this stays whole. */
@@ -50,11 +51,6 @@ const ERROR_START = /^\s*(?:error|fatal|panic|exception)(?:\[[^\]]{0,40}\])?:/i;
  */
 function failureLine(line: string, prefix: string): boolean {
   return ERROR_START.test(withoutPrefix(line, prefix) ?? line) || LOCATION.test(line);
-}
-
-/** Where a line's text starts. */
-function indentOf(rest: string): number {
-  return rest.length - rest.trimStart().length;
 }
 
 /**

@@ -3,6 +3,8 @@
  * carriage-return progress collapsed to its last state, runs of blank lines collapsed to one.
  */
 
+import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
+
 // CSI sequences (colours, cursor moves, `?25l`), OSC sequences (titles, hyperlinks) ended by BEL
 // or ST, character-set selections, and the remaining two-byte escapes.
 const ANSI =
@@ -19,7 +21,9 @@ export function stripAnsi(text: string): string {
 const ERASE = /^\x1b\[[0-2]?K/;
 
 /** What marks a redraw as progress: a percentage, a bar, a spinner frame, a count of bytes. */
-const PROGRESS_MARK = /\d%|[█▓▒░■━#=>]{3}|[⠁-⣿◐◓◑◒◴◷◶◵|/\\-] |\d(?:\.\d+)? ?[kKMG]i?B\b/;
+const PROGRESS_MARK = new RegExp(
+  String.raw`\d%|[${BAR_CHARS}]{3}|[${SPINNER_CHARS}|/\\-] |\d(?:\.\d+)? ?[kKMG]i?B\b`,
+);
 /** The first word of a status line (`Rebasing`, `Auto-merging`). */
 const FIRST_WORD = /^\s*([\p{L}][\p{L}-]*)/u;
 
@@ -36,10 +40,19 @@ function ownStatus(before: string, after: string): boolean {
 }
 
 /**
+ * How a `\r` kept inside a line shows: one visible character (U+240D, the symbol for a carriage
+ * return) where the `\r` was, so a kept line is no longer than the line printed and a terminal
+ * showing it does not redraw.
+ */
+export const KEPT_CR = "\u240d";
+
+/**
  * One line (no `\n`): escapes removed, carriage-return redraws collapsed to their last state. A
  * `\r` is a redraw only when what follows it really rewrites the line: it erases it (`\x1b[K`)
  * or is at least as wide as what it covers (a progress bar, a counter). A `\r` inside text (a
- * test diff showing `"qty\r"`) is kept, spelled `\r`, with the text on both sides. A status a
+ * test diff showing `"qty\r"`) is kept, shown as `␍` (KEPT_CR), with the text on both sides. A
+ * line never comes out longer than it came in: escapes and redraws only take characters away,
+ * and a kept `\r` takes one character as it did. A status a
  * plain `\r` lets a message of another kind overwrite stays, as a line of its own before it (the
  * result then holds a `\n`).
  */
@@ -59,8 +72,8 @@ export function sanitizeLine(line: string): string {
       const nextWidth = stripAnsi(next).length;
       const rewrites = erases || nextWidth >= width;
       if (rewrites && !erases && ownStatus(stripAnsi(text), stripAnsi(next))) shown.push(text);
-      text = rewrites ? next : `${text}\\r${next}`;
-      width = rewrites ? nextWidth : width + 2 + nextWidth;
+      text = rewrites ? next : `${text}${KEPT_CR}${next}`;
+      width = rewrites ? nextWidth : width + 1 + nextWidth;
     }
     if (shown.length) text = `${shown.join("\n")}\n${text}`;
   }
@@ -97,6 +110,11 @@ export function isBlank(line: string): boolean {
   const first = line.charCodeAt(0);
   if (first > 32 && first < 127) return false;
   return line.trim() === "";
+}
+
+/** How many whitespace characters a line starts with (its length when it is blank). */
+export function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
 }
 
 /** Collapses runs of blank (whitespace-only) lines to one, streaming. */

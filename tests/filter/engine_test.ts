@@ -423,3 +423,29 @@ Deno.test("zeph filter --explain on such a line shows the cut and the rules' wor
   expect(last.output.join("\n").length).toBeLessThan(2000);
   expect(explainFilter(engine, "pytest", raw, { failed: true }).join("\n")).toContain("huge lines");
 });
+
+Deno.test("--explain's guard shows the input as it came only when filter() does: both compare with the raw input", () => {
+  // Each line is cut to its first word, which the guard puts back as printed; one line goes and
+  // the summary says so. Put back, the lines and the summary outgrow the input once its colours
+  // are gone, but not the input as it came (with them): filter() keeps them, and so must the trace.
+  const rule = compileRule({
+    name: "cut",
+    match: { prefix: "mytool" },
+    strategy: {
+      type: "strip_noise",
+      patterns: ["^x$"],
+      summary: "({n} lines of x went)",
+      rewrite: [{ pattern: "^(\\w+) .*$", to: "{1}" }],
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false, generic: false });
+  const plain = Array.from({ length: 6 }, (_, i) => `item${i} is ready`);
+  const input = [...plain.map((l) => `\x1b[32m${l}\x1b[0m`), "x"].join("\n");
+  const out = engine.filter("mytool", input).text;
+  expect(out).toBe(
+    [...plain, "(1 lines of x went)"].join("\n"),
+  );
+  const guard = engine.trace("mytool", input).find((s) => s.type === "guard");
+  expect(guard?.output).toEqual(out.split("\n"));
+  expect(guard?.asInput ?? false).toBe(false);
+});

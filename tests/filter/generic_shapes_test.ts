@@ -170,3 +170,41 @@ Deno.test("shape runs: a fold no shorter than the lines it replaces leaves them 
   const out = foldShapeRuns(run, false);
   expect(out.join("\n").length).toBeLessThanOrEqual(run.join("\n").length);
 });
+
+Deno.test("shape runs: rows of data whose first words differ only in digits never fold", () => {
+  const tail = ["(14 rows)", "Time: 3.1 ms", "done"];
+  const tables: string[][] = [
+    // A table's rows keyed by a numbered name, numbered results, ids, a size column.
+    Array.from({ length: 14 }, (_, i) => `row${i + 1} | alice${i} | ${100 + i * 7} | paid`),
+    Array.from({ length: 14 }, (_, i) => `${i + 1}. result title number ${i} matched`),
+    Array.from({ length: 14 }, (_, i) => `#${i * 13 + 4} open fix the parser ${i}`),
+    Array.from({ length: 14 }, (_, i) => `${i + 4}.0K ./pkg${i} directory`),
+  ];
+  for (const rows of tables) {
+    const lines = [...rows, ...tail];
+    expect(foldShapeRuns(lines, false)).toEqual(lines);
+    // Through the engine's generic pass as well (a command with no rule).
+    const out = engine.filter("mytool report", lines.join("\n"), { failed: false }).text;
+    expect(out).not.toMatch(/lines like these folded/);
+    for (const row of rows) expect(out).toContain(row);
+  }
+  // Rows as blocks (a record of two lines) stay too.
+  const records = Array.from({ length: 8 }, (_, i) => [`item${i} name widget`, `  price 1${i} EUR`])
+    .flat();
+  expect(foldShapeRuns([...records, ...tail], false)).toEqual([...records, ...tail]);
+});
+
+Deno.test("shape runs: status chatter whose first words move on as a clock or a counter folds", () => {
+  const tail = ["Build finished.", "Artifacts: 3", "done"];
+  const chatter: string[][] = [
+    Array.from({ length: 14 }, (_, i) => `12:00:${String(i).padStart(2, "0")} fetched chunk ${i}`),
+    Array.from({ length: 14 }, (_, i) => `2026-11-${10 + i} nightly build cached`),
+    Array.from({ length: 14 }, (_, i) => `${i + 1}/14 compiling module${i}.c`),
+    // The same first word on every line, whatever digits follow it.
+    Array.from({ length: 14 }, (_, i) => `Compiling crate${i} v0.${i}.0`),
+  ];
+  for (const run of chatter) {
+    const out = foldShapeRuns([...run, ...tail], false);
+    expect(out).toEqual([run[0], "… 12 lines like these folded …", run[13], ...tail]);
+  }
+});

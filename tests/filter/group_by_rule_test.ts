@@ -420,3 +420,69 @@ Deno.test("group_by_rule keeps the lines elaborating a message before its locati
       "(2 diagnostics in 1 groups)",
     ]);
 });
+
+Deno.test("group_by_rule head_patterns: lines heading the line after them stay right before it", () => {
+  // An include chain heads the header's error after it; grouping the warnings must not move it
+  // away from that error, whether the error leads (a failure) or trails with the rest.
+  const rule = compileRule({
+    name: "cc",
+    match: { prefix: "build" },
+    strategy: {
+      type: "group_by_rule",
+      line_pattern:
+        "^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning): (?P<msg>.+) \\[(?P<rule>-W\\S+)\\]$",
+      noise_patterns: [],
+      grouped_noise_patterns: [],
+      head_patterns: ["^In file included from ", "^\\s+from \\S+[,:]$"],
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false });
+  const input = [
+    "cc -c a.c",
+    "In file included from b.h:3,",
+    "                 from a.c:1:",
+    "b.h:4:5: warning: unused variable ‘x’ [-Wunused-variable]",
+    "b.h:5:9: error: ‘t’ has no member named ‘y’",
+    "cc -c c.c",
+    "In file included from c.c:2:",
+    "b.h:4:5: warning: unused variable ‘x’ [-Wunused-variable]",
+    "d.h:1:1: note: declared here",
+    "make: *** [Makefile:6: a.o] Error 1",
+  ];
+  const out = engine.filter("build", input.join("\n"), { failed: true }).text.split("\n");
+  const at = (line: string) => out.indexOf(line);
+  expect(at("b.h:5:9: error: ‘t’ has no member named ‘y’")).toBe(
+    at("In file included from b.h:3,") + 2,
+  );
+  expect(at("                 from a.c:1:")).toBe(at("In file included from b.h:3,") + 1);
+  expect(at("d.h:1:1: note: declared here")).toBe(at("In file included from c.c:2:") + 1);
+  // The other lines keep their order: the loose failure lines lead, the rest trails.
+  expect(at("make: *** [Makefile:6: a.o] Error 1")).toBeGreaterThan(
+    at("b.h:5:9: error: ‘t’ has no member named ‘y’"),
+  );
+});
+
+Deno.test("make with gcc keeps each include chain right before the diagnostic it heads", async () => {
+  const { loadFilterEngine } = await import("../../src/filter/mod.ts");
+  const { defaultConfig } = await import("../../src/config/schema.ts");
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  const text = await Deno.readTextFile(
+    new URL("../../bench/corpus/make/make_include_chain.txt", import.meta.url),
+  );
+  const input = text.split("\n");
+  const out = engine.filter("make -k", text, { failed: true }).text.split("\n");
+  // Every chain line stays, followed by the chain's next line or by the first error gcc printed
+  // after the chain (its warnings grouped away).
+  for (const [i, line] of input.entries()) {
+    if (!line.startsWith("In file included from ")) continue;
+    let end = i + 1;
+    while (/^\s+from /.test(input[end])) end++;
+    const chain = input.slice(i, end);
+    const error = input.slice(end).find((l) => l.includes(": error: "))!;
+    const start = out.findIndex((_, k) =>
+      out.slice(k, k + chain.length).join("\n") === chain.join("\n")
+    );
+    expect({ chain, at: start >= 0 }).toEqual({ chain, at: true });
+    expect(out[start + chain.length]).toBe(error);
+  }
+});

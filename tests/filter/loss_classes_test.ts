@@ -12,9 +12,30 @@ const filter = (command: string, text: string, failed = false) =>
 
 Deno.test("a CR inside a line is kept; only a CR that rewrites the line is a redraw", () => {
   const diff = '  - expected: "qty\r"\n  + actual:   "qty"';
-  expect(filter("mytool check", diff, true)).toBe('  - expected: "qty\\r"\n  + actual:   "qty"');
+  expect(filter("mytool check", diff, true)).toBe('  - expected: "qty␍"\n  + actual:   "qty"');
   expect(filter("mytool fetch", "10%\r55%\r100%\ndone")).toBe("100%\ndone");
   expect(filter("mytool fetch", "downloading a long file name\r\x1b[Kok")).toBe("ok");
+});
+
+Deno.test("a CR-heavy output never comes out longer than it came in, whatever path it takes", () => {
+  // A test diff with `"qty\r"` on many lines: the kept CRs are shown one character each, so
+  // neither the rules, the generic pass, the guard nor an output shown as it came grow it.
+  const rows = Array.from(
+    { length: 40 },
+    (_, i) => `    + actual: "qty\r" row ${i}\n    - expected: "qty" row ${i}`,
+  );
+  const input = `not ok 1 - parses the order\n  ---\n${rows.join("\n")}\n  ...\n# fail 1\n`;
+  for (const command of ["cat out.txt", "mytool check", "node --test", "prove -v", "pytest"]) {
+    for (const failed of [true, false]) {
+      const out = filter(command, input, failed);
+      expect({ command, failed, longer: out.length > input.length }).toEqual({
+        command,
+        failed,
+        longer: false,
+      });
+      if (failed) expect(out).toContain('    + actual: "qty␍" row 0');
+    }
+  }
 });
 
 Deno.test("a status a plain CR lets a message of another kind overwrite stays as its own line", () => {

@@ -3,6 +3,7 @@ import { fastestMs } from "../_support/timing.ts";
 import {
   BlankCollapser,
   countLines,
+  KEPT_CR,
   sanitize,
   sanitizeLine,
   stripAnsi,
@@ -67,6 +68,31 @@ Deno.test("a line of many carriage returns, each before shorter text, is read in
   const line = "Rebasing x\rAuto y\r".repeat(40_000);
   let out = "";
   const ms = fastestMs(() => out = sanitizeLine(line), 400);
-  expect(out.startsWith("Rebasing x\\rAuto y\\rRebasing x")).toBe(true);
+  expect(out.startsWith("Rebasing x␍Auto y␍Rebasing x")).toBe(true);
   expect(ms).toBeLessThan(400);
+});
+
+Deno.test("a line never comes out longer than it came in, a kept CR taking one character", () => {
+  // A test diff with a CR inside quotes on many lines: each CR is kept, shown as one character.
+  const diff = Array.from({ length: 200 }, (_, i) => `  ${i} + item: "qty\r",`).join("\n");
+  const out = sanitize(diff);
+  expect(out.split("\n")[0]).toBe(`  0 + item: "qty${KEPT_CR}",`);
+  expect(out.length).toBe(diff.length);
+  // Lines of CRs before shorter and longer text, erases, escapes and blank parts, at random.
+  const parts = [
+    '"qty',
+    '"',
+    "10%",
+    "downloading a long name",
+    "\x1b[K",
+    "\x1b[31mred\x1b[0m",
+    "",
+    "ok",
+  ];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % parts.length;
+  for (let n = 0; n < 2000; n++) {
+    const line = Array.from({ length: 1 + n % 9 }, () => parts[next()]).join("\r");
+    expect(sanitizeLine(line).length).toBeLessThanOrEqual(line.length);
+  }
 });

@@ -20,6 +20,7 @@
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
+import { indentOf } from "../sanitize.ts";
 import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import {
   anyMatcher,
@@ -101,6 +102,9 @@ export const GroupByRuleConfig = z.object({
   lead_patterns: z.array(z.string()).default([]).describe(
     "Lines that lead with the loose error lines, in their order, when grouped (make's directory lines around an error)",
   ),
+  head_patterns: z.array(z.string()).default([]).describe(
+    "Lines that head the line kept after them (gcc's `In file included from …` chain): when grouped they stay right before it, leading or trailing with it",
+  ),
   max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
   max_error_lines: z.number().int().min(1).default(40).describe("Lines kept per error"),
   file_layout: z.boolean().default(false).describe(
@@ -159,6 +163,7 @@ interface Compiled {
   noise: (line: string) => boolean;
   groupedNoise: (line: string) => boolean;
   lead: (line: string) => boolean;
+  head: (line: string) => boolean;
 }
 
 export function compileGroupByRule(
@@ -188,6 +193,7 @@ export function compileGroupByRule(
       patternList(config.grouped_noise_patterns, "strategy.grouped_noise_patterns", engine),
     ),
     lead: anyMatcher(patternList(config.lead_patterns, "strategy.lead_patterns", engine)),
+    head: anyMatcher(patternList(config.head_patterns, "strategy.head_patterns", engine)),
   };
   const { line, file } = patterns;
   if (config.file_layout && (!line || !file)) {
@@ -581,10 +587,22 @@ function group(
     out.push(`(${findings} diagnostics in ${groups.size} groups)`);
   }
   // Loose error lines (a linker error, make's `*** Error 2`) lead, with the lines that say where
-  // they happened (`lead_patterns`); the rest trails.
+  // they happened (`lead_patterns`); the rest trails. Lines that head the next one
+  // (`head_patterns`: an include chain before a header's error) go where it goes, right before it.
   const leads = (line: string) => FAILURE_SIGNAL.test(line) || p.lead(line);
-  out.unshift(...rest.filter(leads));
-  out.push(...rest.filter((line) => !leads(line)), ...summaries);
+  const leading: string[] = [];
+  const trailing: string[] = [];
+  let heads: string[] = [];
+  for (const line of rest) {
+    if (p.head(line)) {
+      heads.push(line);
+      continue;
+    }
+    (leads(line) ? leading : trailing).push(...heads, line);
+    heads = [];
+  }
+  out.unshift(...leading);
+  out.push(...trailing, ...heads, ...summaries);
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {
@@ -694,10 +712,6 @@ function underLocation(d: Diagnostic): string[] {
 function indented(lines: string[]): string[] {
   const indent = Math.min(...lines.map(indentOf));
   return lines.map((line) => `    ${line.slice(indent)}`);
-}
-
-function indentOf(line: string): number {
-  return line.length - line.trimStart().length;
 }
 
 /** A tool's own error about a file it could not read: `drop_context` keeps these lines. */

@@ -29,6 +29,7 @@
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
+import { indentOf } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { dropJsonTailFields } from "./_json_tail.ts";
 import { anyMatcher, carriesFailure, LOCATION, patternField, patternList } from "./_shared.ts";
@@ -168,7 +169,6 @@ export function compileStripNoise(
   const failing = contextMatcher("failure");
   const failingName = contextMatcher("before");
   const failingOutput = contextMatcher("after");
-  const indent = (line: string) => line.length - line.trimStart().length;
   const strategy: CompiledStrategy = {
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
@@ -266,11 +266,11 @@ export function compileStripNoise(
           if (isFrame(line)) {
             if (above !== null) keep(above);
             above = null;
-            frameIndent = indent(line);
+            frameIndent = indentOf(line);
             removed++;
             return;
           }
-          if (under >= 0 && indent(line) > under && line.trim() !== "") {
+          if (under >= 0 && indentOf(line) > under && line.trim() !== "") {
             removed++;
             return;
           }

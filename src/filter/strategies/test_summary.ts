@@ -7,7 +7,7 @@
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
  */
 import { z } from "zod";
-import { isBlank } from "../sanitize.ts";
+import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast } from "./_shared.ts";
 import { CoverageReader, coveredFold } from "./_coverage.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
@@ -310,7 +310,6 @@ const FRAME_LINE = /^\s+\d+: /;
 const TAP_VALUE = /^(\s+)(?:expected|actual):(.*)$/;
 /** node:assert's messages that print both values. */
 const TAP_ASSERTION = /^\s+(Expected values to be |\+ actual - expected$)/;
-const indentOf = (line: string) => line.length - line.trimStart().length;
 const AT_LINE = /^\s+at /;
 const CARET_ONLY = /^\s+\^+\s*$/;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
