@@ -174,6 +174,9 @@ const TRACE_NOISE = [
   /^note: run with `RUST_BACKTRACE=/,
   /^stack backtrace:$/,
   /^\s+\d+: \S+::\{\{closure\}\}$/,
+  // A doctest's generated `main` (rustdoc names the crate `rust_out`): the `---- src/lib.rs -
+  // Unit::to (line 34) stdout ----` head names the doctest already.
+  /^\s+\d+: rust_out::main(::_doctest_main_\w+)?$/,
   // TAP YAML bookkeeping (node --test): the block markers and the fields that repeat the error.
   /^\s+(---|\.\.\.)$/,
   /^\s+(code|name|operator): '[^']*'$/,
