@@ -157,6 +157,7 @@ const CASES: Case[] = [
       "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
     ],
     output: [
+      "test a ... FAILED",
       "---- a stdout ----",
       "thread 'a' panicked at 'boom'",
       "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",

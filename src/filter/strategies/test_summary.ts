@@ -137,6 +137,22 @@ const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: ([A-Z]\w{0,60}Warning: .{1,1000})$/;
 const XPASS = new RegExp(`^(?:XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`);
 /** Distinct warnings kept; the runner's count line still says how many there were. */
 const MAX_WARNINGS = 20;
+/**
+ * A result of `go test -bench`: `BenchmarkGet-8  52341234  22.91 ns/op [48 B/op  1 allocs/op]`.
+ * It is what the run was for, so it stays as printed, with the `PASS` that closes its package.
+ */
+const GO_BENCH_RESULT = /^Benchmark\S{1,300}\s{1,40}\d{1,15}\s{1,40}\d[\d.]{0,30} ns\/op\b/;
+/** The machine a benchmark ran on (`goos: linux`, `cpu: …`), printed per package: kept once. */
+const GO_BENCH_HEADER = /^(?:goos|goarch|pkg|cpu): \S/;
+/**
+ * go test -v's line that says which test the log lines after it belong to (`=== CONT` after a
+ * parallel test resumes, `=== NAME` in newer releases).
+ */
+const GO_RUN = /^=== (RUN|CONT|NAME|PAUSE)\s+(\S{1,1000})$/;
+/** go's `--- FAIL: TestX/sub (0.00s)` (and PASS, SKIP): the test it closes. */
+const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000}) \(/;
+/** Log lines held per running go test until its result says whether they are shown. */
+const MAX_GO_LOG = 1000;
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
@@ -158,6 +174,9 @@ const TRACE_NOISE = [
   /^note: run with `RUST_BACKTRACE=/,
   /^stack backtrace:$/,
   /^\s+\d+: \S+::\{\{closure\}\}$/,
+  // A doctest's generated `main` (rustdoc names the crate `rust_out`): the `---- src/lib.rs -
+  // Unit::to (line 34) stdout ----` head names the doctest already.
+  /^\s+\d+: rust_out::main(::_doctest_main_\w+)?$/,
   // TAP YAML bookkeeping (node --test): the block markers and the fields that repeat the error.
   /^\s+(---|\.\.\.)$/,
   /^\s+(code|name|operator): '[^']*'$/,
@@ -281,31 +300,6 @@ function markerId(line: string): string | null {
   return null;
 }
 
-/** Every test id a failed-test line names (its own, or pytest's short summary `FAILED <id> - …`). */
-function markerIds(line: string): string[] {
-  const ids: string[] = [];
-  const own = markerId(line);
-  if (own !== null) ids.push(own);
-  const summary = /^(?:FAILED|ERROR) (\S+)/.exec(line);
-  if (summary && summary[1] !== own) ids.push(summary[1]);
-  return ids;
-}
-
-/** The test id a failure block's head names, for the heads whose shape is known. */
-const HEAD_ID = [
-  /^---- (\S.*?) std(?:out|err) ----$/, // cargo
-  /^\s*(?:---|────) (?:STDOUT|STDERR):\s+(\S.*)$/, // nextest
-  /^(\S.*?) => \S+:\d+:\d+$/, // deno
-];
-
-function headId(head: string): string | null {
-  for (const re of HEAD_ID) {
-    const m = re.exec(head);
-    if (m) return m[1].trim();
-  }
-  return null;
-}
-
 const FRAME_LINE = /^\s+\d+: /;
 const TAP_VALUE = /^(\s+)(?:expected|actual):(.*)$/;
 /** node:assert's messages that print both values. */
@@ -344,8 +338,14 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let loose = 0;
   let block: Block | null = null;
   let lastMarker = "";
-  // go test -v prints a test's log lines before its `--- FAIL:` line.
+  // go test -v prints a test's log lines before its `--- FAIL:` line: each test's lines are held
+  // under its name (the last `=== RUN/CONT` line says which test is printing) until its result.
   let sinceRun: string[] = [];
+  const goLogs = new Map<string, string[]>();
+  let goRunning: string | null = null;
+  // Benchmark results of the package being run, and the header lines already shown.
+  let benchmarks = false;
+  const benchHeaders = new Set<string>();
   // A runtime frame was dropped: its `at file:line` continuation goes too.
   let skipAt = false;
   // Indentation of a TAP `expected:`/`actual:` field being dropped (its deeper lines go too).
@@ -377,7 +377,24 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
+    if (GO_BENCH_RESULT.test(line)) {
+      block = null;
+      benchmarks = true;
+      passing++;
+      out.push(line);
+      return;
+    }
+    if (GO_BENCH_HEADER.test(line) && block === null) {
+      if (!benchHeaders.has(line)) out.push(line);
+      benchHeaders.add(line);
+      return;
+    }
     const kind = classifyLine(line);
+    const run = kind === "passing" ? GO_RUN.exec(line) : null;
+    if (run) {
+      goRunning = run[1] === "PAUSE" ? null : run[2];
+      if (run[1] === "RUN") goLogs.set(run[2], []);
+    }
     // A passing run's tree of suites says what ran: each name over passing tests stays.
     if (kind === "passing" && TREE_PASS.test(line) && suitesShown < MAX_SUITES) {
       for (const head of suiteHeads.slice(0, MAX_SUITES - suitesShown)) out.push(head);
@@ -389,6 +406,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (kind === "summary") {
       block = null;
       summaries++;
+      benchmarks = false;
       out.push(line);
       return;
     }
@@ -404,9 +422,12 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       heads.add(key);
       failures++;
       skipField = -1;
+      const goFail = GO_RESULT.exec(line);
+      const logs = goFail ? goLogs.get(goFail[1]) : undefined;
+      if (goFail) goLogs.delete(goFail[1]);
       block = {
         head: line,
-        body: /^\s*--- FAIL: /.test(line) ? sinceRun : [],
+        body: goFail ? (logs ?? sinceRun) : [],
         pytest: PYTEST_HEAD.test(line),
       };
       sinceRun = [];
@@ -428,6 +449,10 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       block = null;
       passing++;
       sinceRun = [];
+      const done = GO_RESULT.exec(line);
+      if (done) goLogs.delete(done[1]);
+      // The `PASS` that closes a package's benchmark results says they all ran.
+      if (line === "PASS" && benchmarks) out.push(line);
       return;
     }
     if (kind === "section") {
@@ -473,6 +498,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (sinceRun.length < config.truncate_stack_trace && (head || /^\s+\S/.test(line))) {
       sinceRun.push(line);
     }
+    const logs = goRunning === null ? undefined : goLogs.get(goRunning);
+    if (logs && logs.length < MAX_GO_LOG && (head || /^\s+\S/.test(line))) logs.push(line);
     if (head) return;
     const warning = line.includes("Warning: ") ? PY_WARNING.exec(line) : null;
     if (warning) {
@@ -509,8 +536,6 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     // nextest runs each test in its own libtest process; their `test result:` lines repeat what
     // nextest's Summary says.
     const nextest = out.some((item) => typeof item === "string" && /^\s*Summary \[/.test(item));
-    // A failed-test line whose test is named again (by a failure block, or by a later line such
-    // as pytest's short summary) is dropped: the later mention carries more.
     // nextest prints an empty `STDOUT:` block for a test whose output went to stderr: it goes
     // when a non-empty block of the same test exists.
     const fullNextest = new Set<string>();
@@ -525,32 +550,6 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       const m = NEXTEST_HEAD.exec(item.head);
       if (m && fullNextest.has(m[1])) emptyNextest.add(item);
     }
-    // Test ids named by a shown block head, and the last index of each failed-test line's id;
-    // looked up in sets so that thousands of failures stay linear. Heads of a shape without a
-    // known id are searched by substring, only while that stays small.
-    const headIds = new Set<string>();
-    const otherHeads: string[] = [];
-    const lastMarker = new Map<string, number>();
-    out.forEach((item, k) => {
-      if (typeof item === "string") return;
-      if (!("head" in item)) {
-        for (const id of markerIds(item.line)) lastMarker.set(id, k);
-        return;
-      }
-      if (emptyNextest.has(item)) return;
-      const id = headId(item.head);
-      if (id === null) otherHeads.push(item.head);
-      else {
-        headIds.add(id);
-        // nextest names `<binary> <test>`; libtest's own lines inside name only `<test>`.
-        const space = id.indexOf(" ");
-        if (space > 0 && NEXTEST_HEAD.test(item.head)) headIds.add(id.slice(space + 1));
-      }
-    });
-    const searchHeads = otherHeads.length * lastMarker.size <= 1_000_000;
-    const named = (id: string, from: number) =>
-      headIds.has(id) || (lastMarker.get(id) ?? -1) > from ||
-      (searchHeads && otherHeads.some((head) => head.includes(id)));
     const { renamed, dropped } = mergeRepeatedFailures(out);
     const goFailLine = out.some((item) => typeof item === "string" && item.startsWith("FAIL\t"));
     const result: string[] = [];
@@ -571,11 +570,10 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         continue;
       }
       if (!("head" in item)) {
-        // pytest -v's progress line stays as printed (the short summary's line of its test
-        // goes, in mergeRepeatedFailures).
-        if (item.id === null || !named(item.id, k) || PYTEST_VERBOSE.test(item.line)) {
-          result.push(item.line);
-        }
+        // Every failed-test line stays as printed (`test src/lib.rs - Unit::to (line 24) ...
+        // FAILED`), also when a failure block names the test again: it is the line a reader
+        // quotes. pytest's short summary line of a test -v named goes, in mergeRepeatedFailures.
+        result.push(item.line);
         continue;
       }
       if (emptyNextest.has(item)) continue;

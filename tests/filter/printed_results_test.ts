@@ -1,0 +1,272 @@
+/**
+ * What a run printed as its result stays, through the built-in rules: benchmark results, every
+ * failing subtest's messages, a runner's closing status, every failed-test line, and the one-line
+ * linter and debug formats that fold without losing a finding.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const filter = (command: string, text: string, failed = false) =>
+  engine.filter(command, text, { failed }).text;
+
+const BENCH = [
+  "goos: linux",
+  "goarch: arm64",
+  "pkg: example.org/store/cache",
+  "BenchmarkGet-8           \t52341234\t        22.91 ns/op",
+  "BenchmarkGet-8           \t51000000\t        23.40 ns/op",
+  "BenchmarkSet/small-8     \t 9000000\t       131.0 ns/op\t      48 B/op\t       1 allocs/op",
+  "BenchmarkSet/large-8     \t   12000\t     98311 ns/op\t   65600 B/op\t       3 allocs/op",
+  "PASS",
+  "ok  \texample.org/store/cache\t6.210s",
+  "goos: linux",
+  "goarch: arm64",
+  "pkg: example.org/store/index",
+  "BenchmarkLookup-8        \t 3000000\t       402.5 ns/op",
+  "PASS",
+  "ok  \texample.org/store/index\t1.933s",
+];
+
+Deno.test("go test -bench keeps every benchmark result, PASS, and the headers once", () => {
+  for (
+    const command of [
+      "go test -bench .",
+      "go test -bench=. -benchmem ./...",
+      "go test -run=^$ -bench . -count 2 ./...",
+    ]
+  ) {
+    const out = filter(command, BENCH.join("\n")).split("\n");
+    for (const line of BENCH.filter((l) => /^(Benchmark|ok |pkg: )/.test(l))) {
+      expect(out).toContain(line);
+    }
+    expect(out.filter((l) => l === "goos: linux")).toHaveLength(1);
+    expect(out.filter((l) => l === "goarch: arm64")).toHaveLength(1);
+    expect(out).toContain("PASS");
+  }
+  // A test run without benchmarks still says its result in the package line alone.
+  expect(filter("go test ./...", "PASS\nok  \texample.org/store\t0.010s")).toBe(
+    "ok  \texample.org/store\t0.010s",
+  );
+});
+
+Deno.test("go test -v keeps the messages of every failing subtest, with its FAIL line", () => {
+  const input = [
+    "=== RUN   TestRoute",
+    "=== RUN   TestRoute/home",
+    "=== RUN   TestRoute/users",
+    "    router_test.go:41: Match(/users) = 404, want 200",
+    "=== RUN   TestRoute/admin",
+    "    router_test.go:41: Match(/admin) = 404, want 403",
+    "    router_test.go:44: handler = <nil>",
+    "=== RUN   TestRoute/static",
+    "    router_test.go:12: serving from ./public",
+    "--- FAIL: TestRoute (0.00s)",
+    "    --- PASS: TestRoute/home (0.00s)",
+    "    --- FAIL: TestRoute/users (0.00s)",
+    "    --- FAIL: TestRoute/admin (0.00s)",
+    "    --- PASS: TestRoute/static (0.00s)",
+    "=== RUN   TestParse",
+    "=== PAUSE TestParse",
+    "=== RUN   TestQuery",
+    "=== PAUSE TestQuery",
+    "=== CONT  TestParse",
+    "=== CONT  TestQuery",
+    "    query_test.go:9: Query(a=1&a=2) = [1], want [1 2]",
+    "=== CONT  TestParse",
+    "    parse_test.go:20: Parse(%zz) did not fail",
+    "--- FAIL: TestQuery (0.00s)",
+    "--- FAIL: TestParse (0.00s)",
+    "FAIL",
+    "FAIL\texample.org/router\t0.012s",
+    "FAIL",
+  ];
+  const out = filter("go test -v ./...", input.join("\n"), true).split("\n");
+  for (
+    const line of [
+      "    router_test.go:41: Match(/users) = 404, want 200",
+      "    router_test.go:41: Match(/admin) = 404, want 403",
+      "    router_test.go:44: handler = <nil>",
+      "    --- FAIL: TestRoute/users (0.00s)",
+      "    --- FAIL: TestRoute/admin (0.00s)",
+      "    query_test.go:9: Query(a=1&a=2) = [1], want [1 2]",
+      "    parse_test.go:20: Parse(%zz) did not fail",
+      "FAIL\texample.org/router\t0.012s",
+    ]
+  ) expect(out).toContain(line);
+  // Each message goes with its own test, after its FAIL line.
+  expect(out.indexOf("    router_test.go:41: Match(/users) = 404, want 200")).toBe(
+    out.indexOf("    --- FAIL: TestRoute/users (0.00s)") + 1,
+  );
+  expect(out.indexOf("    parse_test.go:20: Parse(%zz) did not fail")).toBe(
+    out.indexOf("--- FAIL: TestParse (0.00s)") + 1,
+  );
+  // A passing subtest's log and the passing lines go.
+  expect(out.join("\n")).not.toContain("serving from ./public");
+  expect(out.join("\n")).not.toContain("--- PASS");
+});
+
+Deno.test("deno's closing status stays; its empty backtrace after it goes", () => {
+  const test = [
+    "running 2 tests from ./a_test.ts",
+    "adds ... ok (1ms)",
+    "splits ... FAILED (2ms)",
+    "",
+    " ERRORS ",
+    "",
+    "splits => ./a_test.ts:4:6",
+    "error: AssertionError: Values are not equal.",
+    "    at file:///w/a_test.ts:5:3",
+    "",
+    " FAILURES ",
+    "",
+    "splits => ./a_test.ts:4:6",
+    "",
+    "FAILED | 1 passed | 1 failed (9ms)",
+    "",
+    "error: Test failed",
+    "",
+    "Stack backtrace:",
+    "   0: <unknown>",
+  ];
+  for (const input of [test, test.slice(0, -3)]) {
+    const out = filter("deno test", input.join("\n"), true).split("\n");
+    expect(out).toContain("error: Test failed");
+    expect(out).toContain("FAILED | 1 passed | 1 failed (9ms)");
+    expect(out).not.toContain("Stack backtrace:");
+  }
+  const check = [
+    "Check a.ts",
+    "TS2322 [ERROR]: Type 'string' is not assignable to type 'number'.",
+    "const n: number = 'x';",
+    "      ^",
+    "    at file:///w/a.ts:1:7",
+    "",
+    "TS2322 [ERROR]: Type 'number' is not assignable to type 'string'.",
+    "const s: string = 1;",
+    "      ^",
+    "    at file:///w/a.ts:2:7",
+    "",
+    "Found 2 errors.",
+    "",
+    "error: Type checking failed.",
+    "",
+    "Stack backtrace:",
+    "   0: <unknown>",
+  ];
+  for (const input of [check, check.slice(0, -3)]) {
+    const out = filter("deno check a.ts", input.join("\n"), true).split("\n");
+    expect(out).toContain("error: Type checking failed.");
+    expect(out).not.toContain("   0: <unknown>");
+  }
+});
+
+Deno.test("every failed-test line stays, also when a failure block names the test again", () => {
+  const cargo = [
+    "running 3 tests",
+    "test src/lib.rs - Money::add (line 12) ... ok",
+    "test src/lib.rs - Money::split (line 40) ... FAILED",
+    "test src/lib.rs - parse (line 7) ... FAILED",
+    "",
+    "failures:",
+    "",
+    "---- src/lib.rs - Money::split (line 40) stdout ----",
+    "thread 'main' panicked at src/lib.rs:44:1:",
+    "assertion failed: parts.len() == 3",
+    "---- src/lib.rs - parse (line 7) stdout ----",
+    "error[E0425]: cannot find value `x` in this scope",
+    "Couldn't compile the test.",
+    "",
+    "failures:",
+    "    src/lib.rs - Money::split (line 40)",
+    "    src/lib.rs - parse (line 7)",
+    "",
+    "test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.31s",
+  ];
+  const out = filter("cargo test --doc", cargo.join("\n"), true).split("\n");
+  expect(out).toContain("test src/lib.rs - Money::split (line 40) ... FAILED");
+  expect(out).toContain("test src/lib.rs - parse (line 7) ... FAILED");
+  expect(out).toContain("---- src/lib.rs - Money::split (line 40) stdout ----");
+  const nextest = [
+    "    Starting 2 tests across 1 binary",
+    "        PASS [   0.004s] money tests::adds",
+    "        FAIL [   0.006s] money tests::splits",
+    "──── STDOUT:             money tests::splits",
+    "",
+    "running 1 test",
+    "test tests::splits ... FAILED",
+    "",
+    "──── STDERR:             money tests::splits",
+    "thread 'tests::splits' panicked at src/lib.rs:30:9:",
+    "assertion `left == right` failed",
+    "  left: 2",
+    " right: 3",
+    "",
+    "     Summary [   0.010s] 2 tests run: 1 passed, 1 failed, 0 skipped",
+    "        FAIL [   0.006s] money tests::splits",
+    "error: test run failed",
+  ];
+  const next = filter("cargo nextest run", nextest.join("\n"), true).split("\n");
+  expect(next).toContain("        FAIL [   0.006s] money tests::splits");
+  expect(next).toContain("  left: 2");
+});
+
+Deno.test("shellcheck -f gcc: warnings and notes grouped by code with locations, errors whole", () => {
+  const findings: string[] = [];
+  for (let i = 1; i <= 30; i++) {
+    findings.push(
+      `bin/run${
+        i % 3
+      }.sh:${i}:7: note: Double quote to prevent globbing and word splitting. [SC2086]`,
+    );
+  }
+  findings.push(
+    "bin/run1.sh:40:1: warning: x appears unused. Verify use (or export if used externally). [SC2034]",
+  );
+  findings.push(
+    "bin/run2.sh:9:3: error: Couldn't parse this if expression. Fix to allow more checks. [SC1073]",
+  );
+  findings.push(
+    "bin/run2.sh:9:3: error: Expected 'then'. Fix any mentioned problems and try again. [SC1050]",
+  );
+  const out = filter("shellcheck -f gcc bin/*.sh", findings.join("\n"), true);
+  const lines = out.split("\n");
+  expect(lines.length).toBeLessThan(findings.length / 2);
+  expect(out).toContain("Double quote to prevent globbing and word splitting");
+  expect(out).toContain("SC2086");
+  for (let i = 1; i <= 30; i++) expect(out).toMatch(new RegExp(`bin/run${i % 3}\\.sh:${i}:7\\b`));
+  expect(lines).toContain(findings[30]);
+  expect(lines).toContain(findings[31]);
+  expect(lines).toContain(findings[32]);
+});
+
+Deno.test("valgrind -v: the --PID-- debug lines fold to a count, the ==PID== report stays", () => {
+  const input = [
+    "==4242== Memcheck, a memory error detector",
+    "==4242== Command: ./app",
+    "--4242-- Valgrind options:",
+    "--4242--    -v",
+    "--4242-- Reading syms from /srv/app/app",
+    "--4242-- REDIR: 0x4023aa0 (ld-linux-x86-64.so.2:strlen) redirected to 0x580bb0e2 (???)",
+    "--4242-- REDIR: 0x4022280 (ld-linux-x86-64.so.2:index) redirected to 0x580bb0fc (???)",
+    "--4242--   Considering /usr/lib/debug/.build-id/7e/bc65.debug ..",
+    "==4242== Conditional jump or move depends on uninitialised value(s)",
+    "==4242==    at 0x109171: parse (parse.c:12)",
+    "==4242==    by 0x1091C2: main (main.c:8)",
+    "==4242== ",
+    "--4242-- Discarding syms at 0x4a5e5c0-0x4a7f5f9 in /usr/lib/x86_64-linux-gnu/libgcc_s.so.1",
+    "==4242== HEAP SUMMARY:",
+    "==4242==     in use at exit: 0 bytes in 0 blocks",
+    "==4242== All heap blocks were freed -- no leaks are possible",
+    "==4242== ERROR SUMMARY: 1 errors from 1 contexts (suppressed: 0 from 0)",
+  ];
+  const out = filter("valgrind -v ./app", input.join("\n"), true);
+  expect(out).not.toContain("--4242--");
+  expect(out).toMatch(/\b7\b.*--PID--|--PID--.*\b7\b/);
+  for (
+    const line of input.slice(8, 11).concat(input.slice(13).filter((l) => /SUMMARY|freed/.test(l)))
+  ) {
+    expect(out.split("\n")).toContain(line);
+  }
+});
