@@ -1,0 +1,192 @@
+/**
+ * The odd ones out of a fold of similar lines. A run of lines of one shape (an access log's
+ * requests, `git branch -vv`'s branches, a `tar -tv` listing) folds because its lines say the same
+ * thing about different items; a line that says something else in a field where the others agree
+ * — a `500` among `200`s, `[origin/x: gone]` among plain tracking, another owner, a size of 0 — is
+ * what the reader looks for, so it stays as printed.
+ *
+ * A line's fields are its words counted from the start and from the end (an access log's status
+ * is the next-to-last word whatever the path holds), the groups in brackets or parentheses with
+ * their paths, hex ids and numbers masked (`[origin/x: gone]` reads `[P: gone]`), and whether a
+ * numeric word is zero (a measure — `17B`, `0.4s` — is read for that only: it varies by degree, not
+ * by kind). Times are masked first: a fast run's lines share a few seconds, which
+ * says nothing. A field is categorical when, over at least MIN_LINES lines, it takes at most
+ * MAX_VALUES values and its most common value holds MODE_SHARE of them: paths, ids and timestamps
+ * take many values and never are. A line whose value there is not the most common one is an
+ * outlier: the first KEEP_FIRST and the last KEEP_LAST lines of each such value stay, the others
+ * are counted on the fold line (`… 40 lines like these folded (12 of them with 500) …`).
+ */
+
+import { withoutTimes } from "./generic_folds.ts";
+import { isBlank } from "./sanitize.ts";
+
+/** A field is read only over at least this many lines. */
+const MIN_LINES = 10;
+/** A categorical field takes at most this many values … */
+const MAX_VALUES = 5;
+/** … and its most common value holds at least this share of the lines. */
+const MODE_SHARE = 0.6;
+/** Of each odd value, its first lines and its last line stay; the others are counted. */
+const KEEP_FIRST = 3;
+const KEEP_LAST = 1;
+/** Words read from each end of a line. */
+const ENDS = 8;
+/** Groups in brackets or parentheses read per line. */
+const GROUPS = 3;
+/** A fold between kept lines has at least this many lines; fewer stay as printed. */
+const MIN_FOLDED = 3;
+/** Longest value shown in a fold line's count of the odd lines it holds. */
+const MAX_LABEL = 40;
+
+const GROUP = /\[[^\][]{1,200}\]|\([^()]{1,200}\)/g;
+const NUMBER = /^[+-]?\d[\d.,]{0,30}[A-Za-z%]{0,3}$/;
+const ZERO = /^[+-]?0+(?:[.,]0+)?[A-Za-z%]{0,3}$/;
+const MEASURE = /^[+-]?\d[\d,]{0,30}(?:\.\d{1,30}[A-Za-z%]{0,3}|[A-Za-z%]{1,3})$/;
+
+/** A group's text with what varies item by item masked: paths, hex ids, numbers. */
+function maskGroup(group: string): string {
+  return group.split(" ").map((word) =>
+    /[/\\]/.test(word)
+      ? "P" + (word.endsWith(":") ? ":" : "")
+      : word.replace(/\b[0-9a-f]{7,64}\b/g, "H").replace(/\d+/g, "0")
+  ).join(" ");
+}
+
+/** Each field's value in a line, keyed by field (`s2`, `e1`, `b0`, `z:e3`). */
+function fieldsOf(line: string): Map<string, string> {
+  const words = withoutTimes(line).trim().split(/\s+/);
+  const fields = new Map<string, string>();
+  const n = words.length;
+  for (let p = 0; p < ENDS; p++) {
+    for (const [key, word] of [[`s${p}`, words[p]], [`e${p}`, words[n - 1 - p]]] as const) {
+      const value = p < n ? word : "";
+      // A measure (a number with a unit or a fraction: `17B`, `0.4s`) varies by degree, not by
+      // kind: only whether it is zero is read. A bare whole number (a status, an exit code) is
+      // read as a code.
+      fields.set(key, MEASURE.test(value) ? "" : value);
+      // Whether a count or a size is zero, where the values themselves are many.
+      fields.set(`z:${key}`, NUMBER.test(value) ? (ZERO.test(value) ? value : "N") : "");
+    }
+  }
+  const groups = line.match(GROUP) ?? [];
+  for (let k = 0; k < GROUPS; k++) {
+    fields.set(`b${k}`, k < groups.length ? maskGroup(groups[k]) : "");
+  }
+  return fields;
+}
+
+/** What `findOutliers` decides for each line of a run. */
+export interface Outliers {
+  /** The lines that stay as printed. */
+  kept: Set<number>;
+  /** The odd lines past the bound, each with the value that makes it odd (as printed). */
+  counted: Map<number, string>;
+}
+
+/**
+ * The outliers of `lines` (lines of one shape; null entries, blank lines between them, are not
+ * read): which stay, and which are counted with the value that makes them odd.
+ */
+export function findOutliers(lines: readonly (string | null)[]): Outliers {
+  const kept = new Set<number>();
+  const counted = new Map<number, string>();
+  const read: { at: number; fields: Map<string, string>; line: string }[] = [];
+  lines.forEach((line, at) => {
+    if (line !== null && !isBlank(line)) read.push({ at, fields: fieldsOf(line), line });
+  });
+  if (read.length < MIN_LINES) return { kept, counted };
+  for (const key of read[0].fields.keys()) {
+    const byValue = new Map<string, number[]>();
+    for (const { at, fields } of read) {
+      const value = fields.get(key)!;
+      const ats = byValue.get(value);
+      if (ats) ats.push(at);
+      else if (byValue.size === MAX_VALUES) break;
+      else byValue.set(value, [at]);
+    }
+    const total = [...byValue.values()].reduce((n, ats) => n + ats.length, 0);
+    if (total < read.length) continue;
+    let mode: string | null = null;
+    for (const [value, ats] of byValue) {
+      if (mode === null || ats.length > byValue.get(mode)!.length) mode = value;
+    }
+    if (mode === null || byValue.get(mode)!.length < MODE_SHARE * read.length) continue;
+    // Of whether a word is zero, only a zero among non-zero numbers is odd.
+    const zeros = key.startsWith("z:");
+    if (zeros && mode !== "N") continue;
+    for (const [value, ats] of byValue) {
+      if (value === mode || (zeros && value === "")) continue;
+      ats.forEach((at, k) => {
+        if (k < KEEP_FIRST || k >= ats.length - KEEP_LAST) kept.add(at);
+        else if (!counted.has(at)) counted.set(at, labelOf(key, value, lines[at]!));
+      });
+    }
+  }
+  for (const at of kept) counted.delete(at);
+  return { kept, counted };
+}
+
+/** The value a counted line is odd by, as the line prints it. */
+function labelOf(key: string, value: string, line: string): string {
+  let label = value;
+  if (key.startsWith("b")) {
+    // The group as printed in this line.
+    const k = Number(key.slice(1));
+    label = (line.match(GROUP) ?? [])[k] ?? value;
+  } else if (value === "") label = "fewer words";
+  return label.length > MAX_LABEL ? label.slice(0, MAX_LABEL) + "…" : label;
+}
+
+/**
+ * A run of units of one shape (a line with the blank lines after it, or a block of lines whose
+ * shapes repeat) folded around its outliers: the first and last units, and every unit holding an
+ * outlier among the lines at its place in the other units, stay; each stretch between them of at
+ * least MIN_FOLDED lines becomes `fold(count, note)` when that is shorter, `note` counting the odd
+ * lines it holds. Null when nothing folds.
+ */
+export function foldAroundOutliers(
+  units: readonly (readonly string[])[],
+  fold: (count: number, note: string) => string,
+): string[] | null {
+  const period = Math.min(...units.map((unit) => unit.length));
+  const keep = new Set<number>([0, units.length - 1]);
+  const counted = new Map<number, string[]>();
+  for (let q = 0; q < period; q++) {
+    const { kept, counted: odd } = findOutliers(units.map((unit) => unit[q]));
+    for (const u of kept) keep.add(u);
+    for (const [u, label] of odd) counted.set(u, [...counted.get(u) ?? [], label]);
+  }
+  const out: string[] = [];
+  let folded = false;
+  for (let u = 0; u < units.length;) {
+    if (keep.has(u)) {
+      out.push(...units[u++]);
+      continue;
+    }
+    let end = u;
+    while (end < units.length && !keep.has(end)) end++;
+    const stretch = units.slice(u, end).flat();
+    const count = stretch.filter((line) => !isBlank(line)).length;
+    const labels = new Map<string, number>();
+    for (let k = u; k < end; k++) {
+      const label = counted.get(k)?.[0];
+      if (label !== undefined) labels.set(label, (labels.get(label) ?? 0) + 1);
+    }
+    const line = fold(count, noteOf(labels));
+    if (count >= MIN_FOLDED && line.length < stretch.join("\n").length) {
+      out.push(line);
+      folded = true;
+    } else out.push(...stretch);
+    u = end;
+  }
+  return folded ? out : null;
+}
+
+/** `(12 of them with 500, 2 with [origin/x: gone])`, or nothing. */
+function noteOf(labels: Map<string, number>): string {
+  if (labels.size === 0) return "";
+  const parts = [...labels].map(([label, n], k) =>
+    k === 0 ? `${n} of them with ${label}` : `${n} with ${label}`
+  );
+  return ` (${parts.join(", ")})`;
+}
