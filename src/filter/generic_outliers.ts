@@ -9,7 +9,8 @@
  * is the next-to-last word whatever the path holds), the groups in brackets or parentheses with
  * their paths, hex ids and numbers masked (`[origin/x: gone]` reads `[P: gone]`), and whether a
  * numeric word is zero (a measure — `17B`, `0.4s` — is read for that only: it varies by degree, not
- * by kind). Times are masked first: a fast run's lines share a few seconds, which
+ * by kind; one that counts up line by line, `tick 0`, `shard 1`, is a place in a sequence and read
+ * for nothing). Times are masked first: a fast run's lines share a few seconds, which
  * says nothing. A field is categorical when, over at least MIN_LINES lines, it takes at most
  * MAX_VALUES values and its most common value holds MODE_SHARE of them: paths, ids and timestamps
  * take many values and never are. A line whose value there is not the most common one is an
@@ -31,16 +32,22 @@ const KEEP_FIRST = 3;
 const KEEP_LAST = 1;
 /** Words read from each end of a line. */
 const ENDS = 8;
+/** Words a template reads. */
+const TEMPLATE_WORDS = 16;
 /** Groups in brackets or parentheses read per line. */
 const GROUPS = 3;
 /** A fold between kept lines has at least this many lines; fewer stay as printed. */
 const MIN_FOLDED = 3;
+/** Share of a sequence's steps that may go down (a counter that restarts once). */
+const MAX_DOWN = 0.1;
 /** Longest value shown in a fold line's count of the odd lines it holds. */
 const MAX_LABEL = 40;
 
 const GROUP = /\[[^\][]{1,200}\]|\([^()]{1,200}\)/g;
 const NUMBER = /^[+-]?\d[\d.,]{0,30}[A-Za-z%]{0,3}$/;
 const ZERO = /^[+-]?0+(?:[.,]0+)?[A-Za-z%]{0,3}$/;
+/** A key before a value in one word (`rows=0`, `size:0`). */
+const KEYED = /^[A-Za-z_][\w.-]{0,40}[=:]/;
 const MEASURE = /^[+-]?\d[\d,]{0,30}(?:\.\d{1,30}[A-Za-z%]{0,3}|[A-Za-z%]{1,3})$/;
 
 /** A group's text with what varies item by item masked: paths, hex ids, numbers. */
@@ -63,9 +70,12 @@ function fieldsOf(line: string): Map<string, string> {
       // A measure (a number with a unit or a fraction: `17B`, `0.4s`) varies by degree, not by
       // kind: only whether it is zero is read. A bare whole number (a status, an exit code) is
       // read as a code.
-      fields.set(key, MEASURE.test(value) ? "" : value);
+      // `rows=0`, `size: 0`: the number is the value's.
+      const number = value.replace(KEYED, "");
+      fields.set(key, MEASURE.test(number) ? "" : value);
       // Whether a count or a size is zero, where the values themselves are many.
-      fields.set(`z:${key}`, NUMBER.test(value) ? (ZERO.test(value) ? value : "N") : "");
+      fields.set(`z:${key}`, NUMBER.test(number) ? (ZERO.test(number) ? value : "N") : "");
+      fields.set(`#${key}`, number);
     }
   }
   const groups = line.match(GROUP) ?? [];
@@ -73,6 +83,17 @@ function fieldsOf(line: string): Map<string, string> {
     fields.set(`b${k}`, k < groups.length ? maskGroup(groups[k]) : "");
   }
   return fields;
+}
+
+/**
+ * What a line says with its items masked: its words (times masked) with numbers as `0`, paths as
+ * `P` and hex ids as `H`. Lines of one template are alike (`processing job 0 for tenant-0`)
+ * however many kinds of line a log mixes.
+ */
+export function templateOf(line: string): string {
+  return withoutTimes(line).trim().split(/\s+/, TEMPLATE_WORDS).map((word) =>
+    /[/\\]/.test(word) ? "P" : word.replace(/\b[0-9a-f]{7,64}\b/g, "H").replace(/\d+/g, "0")
+  ).join(" ");
 }
 
 /** What `findOutliers` decides for each line of a run. */
@@ -96,6 +117,7 @@ export function findOutliers(lines: readonly (string | null)[]): Outliers {
   });
   if (read.length < MIN_LINES) return { kept, counted };
   for (const key of read[0].fields.keys()) {
+    if (key.startsWith("#")) continue;
     const byValue = new Map<string, number[]>();
     for (const { at, fields } of read) {
       const value = fields.get(key)!;
@@ -114,6 +136,10 @@ export function findOutliers(lines: readonly (string | null)[]): Outliers {
     // Of whether a word is zero, only a zero among non-zero numbers is odd.
     const zeros = key.startsWith("z:");
     if (zeros && mode !== "N") continue;
+    // A number that counts up line by line (`tick 0`, `shard 1`) is a place in a sequence.
+    if (countsUp(read.map(({ fields }) => fields.get(`#${key.replace("z:", "")}`) ?? ""))) {
+      continue;
+    }
     for (const [value, ats] of byValue) {
       if (value === mode || (zeros && value === "")) continue;
       ats.forEach((at, k) => {
@@ -124,6 +150,24 @@ export function findOutliers(lines: readonly (string | null)[]): Outliers {
   }
   for (const at of kept) counted.delete(at);
   return { kept, counted };
+}
+
+/**
+ * Whether the numbers among `words` take more than one value and never go down but for the odd
+ * step (MAX_DOWN of them): an index or a sequence number, not a code or a count.
+ */
+function countsUp(words: readonly string[]): boolean {
+  let previous: number | null = null;
+  let up = 0;
+  let down = 0;
+  for (const word of words) {
+    if (!NUMBER.test(word)) continue;
+    const value = parseFloat(word.replace(/,/g, ""));
+    if (previous !== null && value > previous) up++;
+    if (previous !== null && value < previous) down++;
+    previous = value;
+  }
+  return up > 0 && down <= MAX_DOWN * (up + down);
 }
 
 /** The value a counted line is odd by, as the line prints it. */
