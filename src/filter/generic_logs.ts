@@ -23,7 +23,7 @@
 
 import { FAILURE_SIGNAL, LOCATION } from "./strategies/mod.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
-import { findOutliers, templateOf } from "./generic_outliers.ts";
+import { oddLines, templateOf } from "./generic_outliers.ts";
 
 /** An output folds only with at least this many routine log lines. */
 const MIN_ROUTINE = 20;
@@ -116,7 +116,9 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): stri
       if (named) logs[i] = null;
     });
   }
-  const odd = oddLogLines(lines, logs);
+  // A routine line that differs from the others saying the same thing where those agree (a
+  // `status=500` among `status=200`, a count of 0) stays.
+  const odd = oddLines(lines, (line, i) => logs[i] ? templateOf(line) : null);
   const out: string[] = [];
   let levels = new Map<string, number>();
   let first: string | undefined;
@@ -156,27 +158,6 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): stri
     i = end;
   }
   return out;
-}
-
-/**
- * The routine lines that differ from the other lines saying the same thing where those agree (a
- * `status=500` among `status=200`, a count of 0): generic_outliers.ts reads the lines of each
- * template.
- */
-function oddLogLines(lines: readonly string[], logs: readonly (LogLine | null)[]): Set<number> {
-  const byTemplate = new Map<string, number[]>();
-  logs.forEach((log, i) => {
-    if (!log) return;
-    const template = templateOf(lines[i]);
-    const at = byTemplate.get(template);
-    if (at) at.push(i);
-    else byTemplate.set(template, [i]);
-  });
-  const odd = new Set<number>();
-  for (const at of byTemplate.values()) {
-    for (const k of findOutliers(at.map((i) => lines[i])).kept) odd.add(at[k]);
-  }
-  return odd;
 }
 
 /** Whether a parsed line is a log line at ERROR level or above. */

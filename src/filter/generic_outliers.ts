@@ -14,8 +14,9 @@
  * says nothing. A field is categorical when, over at least MIN_LINES lines, it takes at most
  * MAX_VALUES values and its most common value holds MODE_SHARE of them: paths, ids and timestamps
  * take many values and never are. A line whose value there is not the most common one is an
- * outlier: the first KEEP_FIRST and the last KEEP_LAST lines of each such value stay, the others
- * are counted on the fold line (`… 40 lines like these folded (12 of them with 500) …`).
+ * outlier. A value's lines all stay while they are few beside the run (FEW_SHARE of it); past
+ * that its first KEEP_FIRST and last KEEP_LAST lines stay and the others are counted on the fold
+ * line (`… 40 lines like these folded (12 of them with 500) …`).
  */
 
 import { withoutTimes } from "./generic_folds.ts";
@@ -24,10 +25,14 @@ import { isBlank } from "./sanitize.ts";
 /** A field is read only over at least this many lines. */
 const MIN_LINES = 10;
 /** A categorical field takes at most this many values … */
-const MAX_VALUES = 5;
+const MAX_VALUES = 8;
 /** … and its most common value holds at least this share of the lines. */
 const MODE_SHARE = 0.6;
-/** Of each odd value, its first lines and its last line stay; the others are counted. */
+/**
+ * An odd value's lines all stay while they are at most FEW_SHARE of the run (or KEEP_FIRST +
+ * KEEP_LAST); past that its first lines and its last line stay and the others are counted.
+ */
+const FEW_SHARE = 0.05;
 const KEEP_FIRST = 3;
 const KEEP_LAST = 1;
 /** Words read from each end of a line. */
@@ -59,31 +64,60 @@ function maskGroup(group: string): string {
   ).join(" ");
 }
 
-/** Each field's value in a line, keyed by field (`s2`, `e1`, `b0`, `z:e3`). */
-function fieldsOf(line: string): Map<string, string> {
-  const words = withoutTimes(line).trim().split(/\s+/);
-  const fields = new Map<string, string>();
-  const n = words.length;
-  for (let p = 0; p < ENDS; p++) {
-    for (const [key, word] of [[`s${p}`, words[p]], [`e${p}`, words[n - 1 - p]]] as const) {
-      const value = p < n ? word : "";
-      // A measure (a number with a unit or a fraction: `17B`, `0.4s`) varies by degree, not by
-      // kind: only whether it is zero is read. A bare whole number (a status, an exit code) is
-      // read as a code.
-      // `rows=0`, `size: 0`: the number is the value's.
-      const number = value.replace(KEYED, "");
-      fields.set(key, MEASURE.test(number) ? "" : value);
-      // Whether a count or a size is zero, where the values themselves are many.
-      fields.set(`z:${key}`, NUMBER.test(number) ? (ZERO.test(number) ? value : "N") : "");
-      fields.set(`#${key}`, number);
-    }
-  }
-  const groups = line.match(GROUP) ?? [];
-  for (let k = 0; k < GROUPS; k++) {
-    fields.set(`b${k}`, k < groups.length ? maskGroup(groups[k]) : "");
-  }
-  return fields;
+/** A line as its fields are read: its words (times masked) and its bracketed groups. */
+interface ReadLine {
+  at: number;
+  words: string[];
+  groups: string[];
 }
+
+/** A field: how to read its value from a line, and whether it is a zero test. */
+interface Field {
+  key: string;
+  value: (line: ReadLine) => string;
+  /** The number the value holds (`rows=0`: `0`), for telling a sequence. */
+  number?: (line: ReadLine) => string;
+  zeros?: boolean;
+}
+
+/** The word at `p` from the start (`s`) or the end (`e`), or "" past the line's words. */
+function wordAt(line: ReadLine, end: "s" | "e", p: number): string {
+  const n = line.words.length;
+  return p < n ? line.words[end === "s" ? p : n - 1 - p] : "";
+}
+
+/**
+ * The fields read: each end's words as printed (a measure — a number with a unit or a fraction,
+ * `17B`, `0.4s` — varies by degree, not by kind, and reads as nothing there; a bare whole number,
+ * a status or an exit code, is a code), whether each is a zero among numbers, and the groups.
+ */
+const FIELDS: Field[] = [
+  ...["s", "e"].flatMap((end) =>
+    Array.from({ length: ENDS }, (_, p): Field[] => {
+      const number = (line: ReadLine) => wordAt(line, end as "s" | "e", p).replace(KEYED, "");
+      return [
+        {
+          key: `${end}${p}`,
+          value: (line) => MEASURE.test(number(line)) ? "" : wordAt(line, end as "s" | "e", p),
+          number,
+        },
+        {
+          key: `z:${end}${p}`,
+          value: (line) => {
+            const n = number(line);
+            return NUMBER.test(n) ? (ZERO.test(n) ? wordAt(line, end as "s" | "e", p) : "N") : "";
+          },
+          number,
+          zeros: true,
+        },
+      ];
+    }).flat()
+  ),
+  ...Array.from({ length: GROUPS }, (_, k): Field => ({
+    key: `b${k}`,
+    value: (line) => k < line.groups.length ? maskGroup(line.groups[k]) : "",
+  })),
+];
 
 /**
  * What a line says with its items masked: its words (times masked) with numbers as `0`, paths as
@@ -108,48 +142,83 @@ export interface Outliers {
  * The outliers of `lines` (lines of one shape; null entries, blank lines between them, are not
  * read): which stay, and which are counted with the value that makes them odd.
  */
-export function findOutliers(lines: readonly (string | null)[]): Outliers {
+export function findOutliers(
+  lines: readonly (string | null)[],
+  options: { few?: number } = {},
+): Outliers {
   const kept = new Set<number>();
   const counted = new Map<number, string>();
-  const read: { at: number; fields: Map<string, string>; line: string }[] = [];
+  const read: ReadLine[] = [];
   lines.forEach((line, at) => {
-    if (line !== null && !isBlank(line)) read.push({ at, fields: fieldsOf(line), line });
+    if (line === null || isBlank(line)) return;
+    read.push({
+      at,
+      words: withoutTimes(line).trim().split(/\s+/),
+      groups: line.match(GROUP)?.slice(0, GROUPS) ?? [],
+    });
   });
   if (read.length < MIN_LINES) return { kept, counted };
-  for (const key of read[0].fields.keys()) {
-    if (key.startsWith("#")) continue;
+  for (const field of FIELDS) {
     const byValue = new Map<string, number[]>();
-    for (const { at, fields } of read) {
-      const value = fields.get(key)!;
+    let all = true;
+    for (const line of read) {
+      const value = field.value(line);
       const ats = byValue.get(value);
-      if (ats) ats.push(at);
-      else if (byValue.size === MAX_VALUES) break;
-      else byValue.set(value, [at]);
+      if (ats) ats.push(line.at);
+      else if (byValue.size === MAX_VALUES) {
+        all = false;
+        break;
+      } else byValue.set(value, [line.at]);
     }
-    const total = [...byValue.values()].reduce((n, ats) => n + ats.length, 0);
-    if (total < read.length) continue;
+    if (!all) continue;
     let mode: string | null = null;
     for (const [value, ats] of byValue) {
       if (mode === null || ats.length > byValue.get(mode)!.length) mode = value;
     }
     if (mode === null || byValue.get(mode)!.length < MODE_SHARE * read.length) continue;
     // Of whether a word is zero, only a zero among non-zero numbers is odd.
-    const zeros = key.startsWith("z:");
-    if (zeros && mode !== "N") continue;
+    if (field.zeros && mode !== "N") continue;
     // A number that counts up line by line (`tick 0`, `shard 1`) is a place in a sequence.
-    if (countsUp(read.map(({ fields }) => fields.get(`#${key.replace("z:", "")}`) ?? ""))) {
-      continue;
-    }
+    if (field.number && countsUp(read.map(field.number))) continue;
+    // A value's lines all stay while they are few beside the run; else its first and last.
+    const few = options.few ??
+      Math.max(KEEP_FIRST + KEEP_LAST, Math.floor(FEW_SHARE * read.length));
     for (const [value, ats] of byValue) {
-      if (value === mode || (zeros && value === "")) continue;
+      if (value === mode || (field.zeros && value === "")) continue;
       ats.forEach((at, k) => {
-        if (k < KEEP_FIRST || k >= ats.length - KEEP_LAST) kept.add(at);
-        else if (!counted.has(at)) counted.set(at, labelOf(key, value, lines[at]!));
+        if (ats.length <= few || k < KEEP_FIRST || k >= ats.length - KEEP_LAST) kept.add(at);
+        else if (!counted.has(at)) counted.set(at, labelOf(field.key, value, lines[at]!));
       });
     }
   }
   for (const at of kept) counted.delete(at);
   return { kept, counted };
+}
+
+/**
+ * The odd lines of `lines`, read by kind: the lines `kindOf` gives one key (a shape, a template;
+ * null: not read) are read together, each kind of at least MIN_LINES lines. `few`: as in
+ * `findOutliers`.
+ */
+export function oddLines(
+  lines: readonly string[],
+  kindOf: (line: string, at: number) => string | null,
+  options: { few?: number } = {},
+): Set<number> {
+  const byKind = new Map<string, number[]>();
+  lines.forEach((line, at) => {
+    const kind = kindOf(line, at);
+    if (kind === null) return;
+    const ats = byKind.get(kind);
+    if (ats) ats.push(at);
+    else byKind.set(kind, [at]);
+  });
+  const odd = new Set<number>();
+  for (const ats of byKind.values()) {
+    if (ats.length < MIN_LINES) continue;
+    for (const k of findOutliers(ats.map((at) => lines[at]), options).kept) odd.add(ats[k]);
+  }
+  return odd;
 }
 
 /**

@@ -169,3 +169,26 @@ Deno.test("outliers: a failure-looking line never folds, in any fold of similar 
     logs[20],
   );
 });
+
+Deno.test("outliers: a failed run's long output keeps the odd lines of its cut", () => {
+  // A server's access log, then its crash: nothing folds by shape in a failed run, the generic
+  // pass keeps the head and tail, and the 500s in between stay with the failure.
+  const input = lines(new URL("system/http_server_access.txt", CORPUS));
+  const long = [
+    ...input,
+    ...input.slice(1).map((line) => line.replace("/api/", "/v2/")),
+    ...input.slice(1).map((line) => line.replace("/api/", "/v3/")),
+    ...input.slice(1).map((line) => line.replace("/api/", "/v4/")),
+    "Traceback (most recent call last):",
+    "OSError: [Errno 24] Too many open files",
+  ];
+  expect(long.length).toBeGreaterThan(400);
+  const out = filtered("python3 -u serve.py", long, true);
+  expect(out.some((line) => /^\.\.\. \(\d+ lines omitted\) \.\.\.$|omitted/.test(line))).toBe(true);
+  // The 500s and 404s (their request lines) of the cut, fewer than the bound of one value each:
+  // every one stays, in its place among the omitted lines.
+  const odd = long.map((line, i) => / (?:500|404) -$/.test(line) ? i : -1).filter((i) => i >= 0);
+  expect(odd.filter((i) => i >= 150 && i < long.length - 150).length).toBeGreaterThan(10);
+  expect(out.filter((line) => / (?:500|404) -$/.test(line)).length).toBe(odd.length);
+  expect(out).toContain("OSError: [Errno 24] Too many open files");
+});
