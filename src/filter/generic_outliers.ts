@@ -12,8 +12,9 @@
  * by kind; one that counts up line by line, `tick 0`, `shard 1`, is a place in a sequence and read
  * for nothing). Times are masked first: a fast run's lines share a few seconds, which
  * says nothing. A field is categorical when, over at least MIN_LINES lines, it takes at most
- * MAX_VALUES values and its most common value holds MODE_SHARE of them: paths, ids and timestamps
- * take many values and never are. A line whose value there is not the most common one is an
+ * MAX_VALUES values (or one for every LINES_PER_VALUE lines of a long run: an access log's
+ * statuses) and its most common value holds MODE_SHARE of them: paths, ids and timestamps take
+ * many values and never are. A line whose value there is not the most common one is an
  * outlier. A value's lines all stay while they are few beside the run (FEW_SHARE of it); past
  * that its first KEEP_FIRST and last KEEP_LAST lines stay and the others are counted on the fold
  * line (`… 40 lines like these folded (12 of them with 500) …`).
@@ -26,6 +27,7 @@ import { isBlank } from "./sanitize.ts";
 const MIN_LINES = 10;
 /** A categorical field takes at most this many values … */
 const MAX_VALUES = 8;
+const LINES_PER_VALUE = 16;
 /** … and its most common value holds at least this share of the lines. */
 const MODE_SHARE = 0.6;
 /**
@@ -62,6 +64,15 @@ function maskGroup(group: string): string {
       ? "P" + (word.endsWith(":") ? ":" : "")
       : word.replace(/\b[0-9a-f]{7,64}\b/g, "H").replace(/\d+/g, "0")
   ).join(" ");
+}
+
+/** Times of any width (`2:27:05 AM`, `05:02`) and dates (`2026-11-20`, `27/Nov/2026`). */
+const WHEN =
+  /\b\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,9})?(?: ?[AP]M\b)?|\b\d{4}[-/]\d\d[-/]\d\d\b|\b\d{1,2}[-/][A-Z][a-z]{2}[-/]\d{4}\b/g;
+
+/** A line with its times and dates masked: when a line was printed says nothing of its kind. */
+function withoutDates(line: string): string {
+  return withoutTimes(line).replace(WHEN, "<T>");
 }
 
 /** A line as its fields are read: its words (times masked) and its bracketed groups. */
@@ -125,7 +136,7 @@ const FIELDS: Field[] = [
  * however many kinds of line a log mixes.
  */
 export function templateOf(line: string): string {
-  return withoutTimes(line).trim().split(/\s+/, TEMPLATE_WORDS).map((word) =>
+  return withoutDates(line).trim().split(/\s+/, TEMPLATE_WORDS).map((word) =>
     /[/\\]/.test(word) ? "P" : word.replace(/\b[0-9a-f]{7,64}\b/g, "H").replace(/\d+/g, "0")
   ).join(" ");
 }
@@ -153,11 +164,12 @@ export function findOutliers(
     if (line === null || isBlank(line)) return;
     read.push({
       at,
-      words: withoutTimes(line).trim().split(/\s+/),
+      words: withoutDates(line).trim().split(/\s+/),
       groups: line.match(GROUP)?.slice(0, GROUPS) ?? [],
     });
   });
   if (read.length < MIN_LINES) return { kept, counted };
+  const values = Math.max(MAX_VALUES, Math.floor(read.length / LINES_PER_VALUE));
   for (const field of FIELDS) {
     const byValue = new Map<string, number[]>();
     let all = true;
@@ -165,7 +177,7 @@ export function findOutliers(
       const value = field.value(line);
       const ats = byValue.get(value);
       if (ats) ats.push(line.at);
-      else if (byValue.size === MAX_VALUES) {
+      else if (byValue.size === values) {
         all = false;
         break;
       } else byValue.set(value, [line.at]);

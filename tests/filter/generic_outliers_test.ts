@@ -192,3 +192,16 @@ Deno.test("outliers: a failed run's long output keeps the odd lines of its cut",
   expect(out.filter((line) => / (?:500|404) -$/.test(line)).length).toBe(odd.length);
   expect(out).toContain("OSError: [Errno 24] Too many open files");
 });
+
+Deno.test("outliers: a long access log with many kinds of status keeps each rare one", () => {
+  const odd = [201, 204, 301, 302, 304, 400, 401, 403, 404, 500, 503];
+  const run = Array.from({ length: 300 }, (_, i) => {
+    const status = i % 25 === 7 ? odd[Math.floor(i / 25) % odd.length] : 200;
+    return `127.0.0.1 - - [27/Nov/2026 05:${10 + (i >> 6)}:${
+      String(i % 60).padStart(2, "0")
+    }] "GET /api/orders/${i} HTTP/1.1" ${status} -`;
+  });
+  const out = foldShapeRuns([...run, "a", "b", "c"], false);
+  for (const line of run.filter((l) => !l.endsWith(" 200 -"))) expect(out).toContain(line);
+  expect(out.length).toBeLessThan(60);
+});
