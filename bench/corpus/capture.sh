@@ -3121,3 +3121,69 @@ steps.forEach(apply);
 EOF
   capture node node_crash_user_throw "$N" "node migrate.js" "$V"
 fi
+
+# --- outliers: folds of lines of one shape with a few odd ones among them --------------------
+# An HTTP access log (python's http.server, requests from the same process, a few 404 and 500),
+# `git branch -vv` of a clone whose branches are tracked, gone upstream, ahead and behind, and
+# `tar -tvf` of an archive with an empty file and one of another owner among 60 alike.
+if sel outliers; then
+  O="$WORK/outliers"
+  rm -rf "$O" && mkdir -p "$O/www/api"
+  for i in $(seq 1 40); do echo "item $i" >"$O/www/api/$i.json"; done
+  cat >"$O/serve.py" <<'EOF'
+import functools, http.server, threading, urllib.request, urllib.error
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith("/boom"):
+            self.send_response(500); self.end_headers(); self.wfile.write(b"boom"); return
+        return super().do_GET()
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory="www"))
+port = server.server_address[1]
+print(f"Serving HTTP on 127.0.0.1 port {port} (http://127.0.0.1:{port}/) ...", flush=True)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+for r in range(1, 4):
+    for i in range(1, 41):
+        path = {7: "/boom/orders", 23: f"/api/missing-{r}.json", 31: "/boom/cart"}.get(i, f"/api/{i}.json")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{path}").read()
+        except urllib.error.HTTPError:
+            pass
+server.shutdown()
+EOF
+  capture system http_server_access "$O" "python3 -u serve.py" "python $(python3 --version | awk '{print $2}')"
+  G="$O/git"
+  mkdir -p "$G" && cd "$G" || exit 1
+  git init -q -b main --bare up && git clone -q up repo 2>/dev/null
+  (
+    cd repo && git config user.email dev@example.com && git config user.name Dev
+    git checkout -q -b main && git commit -q --allow-empty -m "initial commit" && git push -q -u origin main 2>/dev/null
+    subjects=("add order endpoint" "fix cart rounding" "bump deps" "refactor checkout flow" "tidy logging" "update docs for api" "handle empty basket" "cache product list")
+    for i in $(seq 1 24); do
+      git checkout -q -b "feature/task-$i" main && echo "$i" >"f$i" && git add "f$i"
+      git commit -q -m "${subjects[$((i % 8))]} ($i)" && git push -q -u origin "feature/task-$i" 2>/dev/null
+    done
+    git push -q origin --delete feature/task-5 feature/task-17 2>/dev/null && git fetch -q --prune
+    git checkout -q feature/task-9 && echo x >>f9 && git commit -qam "wip on task 9"
+  )
+  git clone -q up other && (cd other && git config user.email dev@example.com && git config user.name Dev &&
+    git checkout -q feature/task-13 && echo y >>f13 && git commit -qam "remote fix" && git push -q 2>/dev/null)
+  (cd repo && git fetch -q && git checkout -q main && git branch -q spike/search main && git branch -q spike/payments feature/task-3)
+  capture git branch_vv_tracking "$G/repo" "git branch -vv" "$(git --version)"
+  T="$O/tar"
+  mkdir -p "$T/pkg/src" "$T/pkg/assets" && cd "$T" || exit 1
+  for i in $(seq 1 60); do head -c $((100 + i * 37)) /dev/urandom | base64 >"pkg/src/module_$i.py"; done
+  : >pkg/src/__init__.py && : >pkg/src/module_30.py && : >pkg/assets/empty.css
+  for i in 1 2 3 4 5 6; do head -c 900 /dev/urandom >"pkg/assets/img$i.png"; done
+  python3 - <<'EOF'
+import tarfile
+def owner(info):
+    info.uname = info.gname = "root" if info.name.endswith("module_41.py") else "build"
+    return info
+with tarfile.open("pkg.tar", "w") as t:
+    t.add("pkg", filter=owner)
+EOF
+  capture files tar_tv_listing "$T" "tar -tvf pkg.tar" "$(tar --version | head -1)"
+  cd "$ROOT" || exit 1
+fi

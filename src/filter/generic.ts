@@ -14,8 +14,9 @@
  * runs of a repeated line
  * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
- * keeps its head and tail. A line carrying a failure signal is never removed (a cut keeps every
- * one of them, wherever it is; a compiler's note in a system header, a passing test's line and
+ * keeps its head and tail (and the odd ones out of the lines of one shape between, as
+ * generic_outliers.ts finds them). A line carrying a failure signal is never removed (a cut
+ * keeps every one of them, wherever it is; a compiler's note in a system header, a passing test's line and
  * a line of a usage listing under an error are no failure, nor is advice such as `For more
  * information about this error, try …`; a failure printed twice stays in its first copy) and a
  * long one keeps the text around its signal. Output that is
@@ -36,7 +37,8 @@ import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
-import { firstWord, foldShapeRuns } from "./generic_shapes.ts";
+import { firstWord, foldShapeRuns, MAX_SHAPED_LINES, shapeOf } from "./generic_shapes.ts";
+import { oddLines } from "./generic_outliers.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
@@ -102,6 +104,8 @@ const MIN_RUN = 3;
 const MAX_LINES = 400;
 const HEAD = 150;
 const TAIL = 150;
+/** Lines of one odd value a cut keeps when it has more (generic_outliers.ts' bound). */
+const ODD_IN_CUT = 10;
 
 /** A progress bar: a run of bar characters next to a percentage. */
 const BAR = new RegExp(`[${BAR_CHARS}]{4}`);
@@ -267,8 +271,21 @@ function passOn(ctx: StageContext): { push(line: string): void; finish(): boolea
 }
 
 /**
+ * The lines of a cut (`from` up to `to`) that differ from the other lines of their shape there
+ * where those agree (a `500` among `200`s): generic_outliers.ts, at most ODD_IN_CUT lines of each
+ * odd value. A cut too long to read (MAX_SHAPED_LINES) keeps none.
+ */
+function oddInCut(lines: readonly string[], from: number, to: number): Set<number> {
+  if (to - from > MAX_SHAPED_LINES) return new Set();
+  return oddLines(lines, (line, at) => at >= from && at < to ? shapeOf(line) : null, {
+    few: ODD_IN_CUT,
+  });
+}
+
+/**
  * Beyond MAX_LINES, the first HEAD and last TAIL lines and every failure-signal line between
- * them, with a count of what went. Returns from `finish` whether it cut.
+ * them (and the odd ones out of the lines of one shape there), with a count of what went.
+ * Returns from `finish` whether it cut.
  */
 function truncator(
   ctx: StageContext,
@@ -290,9 +307,10 @@ function truncator(
         ctx.emit(line);
       }
       const end = lines.length - TAIL;
+      const odd = oddInCut(lines, HEAD, end);
       let gap = 0;
       for (let i = HEAD; i < end; i++) {
-        if (keeper.keep(lines[i])) {
+        if (keeper.keep(lines[i]) || odd.has(i)) {
           if (gap) ctx.emit(omitted(gap));
           gap = 0;
           ctx.emit(lines[i]);

@@ -14,12 +14,16 @@
  * logger's format (klog's `controller.go:120]`, python's `%(filename)s:%(lineno)d`, Go's
  * `Lshortfile`) and says nothing of its own: those lines fold as the others.
  *
+ * A routine line that differs from the other routine lines of its kind where those agree (a
+ * `status=500` among `status=200`, a count of 0 among counts) stays too (generic_outliers.ts).
+ *
  * A passing run's log is left alone: there the log lines are what the command was run to see. An
  * output with fewer than MIN_ROUTINE routine lines is left alone too: folding would save little.
  */
 
 import { FAILURE_SIGNAL, LOCATION } from "./strategies/mod.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
+import { oddLines, templateOf } from "./generic_outliers.ts";
 
 /** An output folds only with at least this many routine log lines. */
 const MIN_ROUTINE = 20;
@@ -112,6 +116,9 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): stri
       if (named) logs[i] = null;
     });
   }
+  // A routine line that differs from the others saying the same thing where those agree (a
+  // `status=500` among `status=200`, a count of 0) stays.
+  const odd = oddLines(lines, (line, i) => logs[i] ? templateOf(line) : null);
   const out: string[] = [];
   let levels = new Map<string, number>();
   let first: string | undefined;
@@ -131,6 +138,14 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): stri
     first = last = undefined;
     for (let j = i; j < foldEnd; j++) {
       const log = logs[j]!;
+      // An odd one out of its kind of line stays, between the folds of the lines around it.
+      if (odd.has(j)) {
+        run.flush();
+        out.push(lines[j]);
+        levels = new Map();
+        first = last = undefined;
+        continue;
+      }
       levels.set(log.level, (levels.get(log.level) ?? 0) + 1);
       if (log.time) {
         first ??= log.time;

@@ -21,6 +21,7 @@
 import { carriesFailure } from "./strategies/mod.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
+import { foldAroundOutliers } from "./generic_outliers.ts";
 
 /** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
 export const MIN_SHAPE_RUN = 12;
@@ -170,30 +171,31 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
     const last = run.at(-1)!;
     const count = run.length;
     const indent = lines[i].slice(0, indentOf(lines[i]));
-    const fold = (n: number) => `${indent}… ${n} lines like these folded …`;
-    if (
-      count >= MIN_SHAPE_RUN && !namesRows(lines, run) &&
-      shorter(fold(count - 2), lines, i + 1, last)
-    ) {
-      out.push(lines[i], fold(count - 2), lines[last]);
+    const fold = (n: number, note = "") => `${indent}… ${n} lines like these folded${note} …`;
+    // Lines that differ from the others where the others agree stay (generic_outliers.ts).
+    const folded = count >= MIN_SHAPE_RUN && !namesRows(lines, run)
+      ? foldAroundOutliers(unitsOf(lines, i, last), fold)
+      : null;
+    if (folded !== null) {
+      out.push(...folded);
       i = last + 1;
       continue;
     }
     const blocks = blockRunAt(shapes, i);
     if (blocks !== null) {
       const { period, count: n } = blocks;
-      const lastBlock = i + (n - 1) * period;
       const rows = Array.from(
         { length: period },
         (_, p) => namesRows(lines, Array.from({ length: n }, (_, b) => i + p + b * period)),
       );
-      if (!rows.includes(true) && shorter(fold((n - 2) * period), lines, i + period, lastBlock)) {
-        out.push(
-          ...lines.slice(i, i + period),
-          fold((n - 2) * period),
-          ...lines.slice(lastBlock, lastBlock + period),
-        );
-        i = lastBlock + period;
+      const units = Array.from(
+        { length: n },
+        (_, b) => lines.slice(i + b * period, i + (b + 1) * period),
+      );
+      const folded = rows.includes(true) ? null : foldAroundOutliers(units, fold);
+      if (folded !== null) {
+        out.push(...folded);
+        i += n * period;
         continue;
       }
     }
@@ -203,11 +205,14 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
   return out;
 }
 
-/** Whether a fold line is shorter than the lines from `from` up to `to` (excluded) it replaces. */
-function shorter(fold: string, lines: readonly string[], from: number, to: number): boolean {
-  let length = -1;
-  for (let k = from; k < to && length < fold.length; k++) length += lines[k].length + 1;
-  return fold.length < length;
+/** The run from `first` to `last`: each of its lines with the blank lines after it. */
+function unitsOf(lines: readonly string[], first: number, last: number): string[][] {
+  const units: string[][] = [];
+  for (let k = first; k <= last; k++) {
+    if (units.length > 0 && isBlank(lines[k])) units.at(-1)!.push(lines[k]);
+    else units.push([lines[k]]);
+  }
+  return units;
 }
 
 /**

@@ -1,0 +1,317 @@
+/**
+ * The odd ones out of a fold of similar lines. A run of lines of one shape (an access log's
+ * requests, `git branch -vv`'s branches, a `tar -tv` listing) folds because its lines say the same
+ * thing about different items; a line that says something else in a field where the others agree
+ * — a `500` among `200`s, `[origin/x: gone]` among plain tracking, another owner, a size of 0 — is
+ * what the reader looks for, so it stays as printed.
+ *
+ * A line's fields are its words counted from the start and from the end (an access log's status
+ * is the next-to-last word whatever the path holds), the groups in brackets or parentheses with
+ * their paths, hex ids and numbers masked (`[origin/x: gone]` reads `[P: gone]`), and whether a
+ * numeric word is zero (a measure — `17B`, `0.4s` — is read for that only: it varies by degree, not
+ * by kind; one that counts up line by line, `tick 0`, `shard 1`, is a place in a sequence and read
+ * for nothing). Times are masked first: a fast run's lines share a few seconds, which
+ * says nothing. A field is categorical when, over at least MIN_LINES lines, it takes at most
+ * MAX_VALUES values (or one for every LINES_PER_VALUE lines of a long run: an access log's
+ * statuses) and its most common value holds MODE_SHARE of them: paths, ids and timestamps take
+ * many values and never are. A line whose value there is not the most common one is an
+ * outlier. A value's lines all stay while they are few beside the run (FEW_SHARE of it); past
+ * that its first KEEP_FIRST and last KEEP_LAST lines stay and the others are counted on the fold
+ * line (`… 40 lines like these folded (12 of them with 500) …`).
+ */
+
+import { withoutTimes } from "./generic_folds.ts";
+import { isBlank } from "./sanitize.ts";
+
+/** A field is read only over at least this many lines. */
+const MIN_LINES = 10;
+/** A categorical field takes at most this many values … */
+const MAX_VALUES = 8;
+const LINES_PER_VALUE = 16;
+/** … and its most common value holds at least this share of the lines. */
+const MODE_SHARE = 0.6;
+/**
+ * An odd value's lines all stay while they are at most FEW_SHARE of the run (or KEEP_FIRST +
+ * KEEP_LAST); past that its first lines and its last line stay and the others are counted.
+ */
+const FEW_SHARE = 0.05;
+const KEEP_FIRST = 3;
+const KEEP_LAST = 1;
+/** Words read from each end of a line. */
+const ENDS = 8;
+/** Words a template reads. */
+const TEMPLATE_WORDS = 16;
+/** Groups in brackets or parentheses read per line. */
+const GROUPS = 3;
+/** A fold between kept lines has at least this many lines; fewer stay as printed. */
+const MIN_FOLDED = 3;
+/** Share of a sequence's steps that may go down (a counter that restarts once). */
+const MAX_DOWN = 0.1;
+/** Longest value shown in a fold line's count of the odd lines it holds. */
+const MAX_LABEL = 40;
+
+const GROUP = /\[[^\][]{1,200}\]|\([^()]{1,200}\)/g;
+const NUMBER = /^[+-]?\d[\d.,]{0,30}[A-Za-z%]{0,3}$/;
+const ZERO = /^[+-]?0+(?:[.,]0+)?[A-Za-z%]{0,3}$/;
+/** A key before a value in one word (`rows=0`, `size:0`). */
+const KEYED = /^[A-Za-z_][\w.-]{0,40}[=:]/;
+const MEASURE = /^[+-]?\d[\d,]{0,30}(?:\.\d{1,30}[A-Za-z%]{0,3}|[A-Za-z%]{1,3})$/;
+
+/** A group's text with what varies item by item masked: paths, hex ids, numbers. */
+function maskGroup(group: string): string {
+  return group.split(" ").map((word) =>
+    /[/\\]/.test(word)
+      ? "P" + (word.endsWith(":") ? ":" : "")
+      : word.replace(/\b[0-9a-f]{7,64}\b/g, "H").replace(/\d+/g, "0")
+  ).join(" ");
+}
+
+/** Times of any width (`2:27:05 AM`, `05:02`) and dates (`2026-11-20`, `27/Nov/2026`). */
+const WHEN =
+  /\b\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,9})?(?: ?[AP]M\b)?|\b\d{4}[-/]\d\d[-/]\d\d\b|\b\d{1,2}[-/][A-Z][a-z]{2}[-/]\d{4}\b/g;
+
+/** A line with its times and dates masked: when a line was printed says nothing of its kind. */
+function withoutDates(line: string): string {
+  return withoutTimes(line).replace(WHEN, "<T>");
+}
+
+/** A line as its fields are read: its words (times masked) and its bracketed groups. */
+interface ReadLine {
+  at: number;
+  words: string[];
+  groups: string[];
+}
+
+/** A field: how to read its value from a line, and whether it is a zero test. */
+interface Field {
+  key: string;
+  value: (line: ReadLine) => string;
+  /** The number the value holds (`rows=0`: `0`), for telling a sequence. */
+  number?: (line: ReadLine) => string;
+  zeros?: boolean;
+}
+
+/** The word at `p` from the start (`s`) or the end (`e`), or "" past the line's words. */
+function wordAt(line: ReadLine, end: "s" | "e", p: number): string {
+  const n = line.words.length;
+  return p < n ? line.words[end === "s" ? p : n - 1 - p] : "";
+}
+
+/**
+ * The fields read: each end's words as printed (a measure — a number with a unit or a fraction,
+ * `17B`, `0.4s` — varies by degree, not by kind, and reads as nothing there; a bare whole number,
+ * a status or an exit code, is a code), whether each is a zero among numbers, and the groups.
+ */
+const FIELDS: Field[] = [
+  ...["s", "e"].flatMap((end) =>
+    Array.from({ length: ENDS }, (_, p): Field[] => {
+      const number = (line: ReadLine) => wordAt(line, end as "s" | "e", p).replace(KEYED, "");
+      return [
+        {
+          key: `${end}${p}`,
+          value: (line) => MEASURE.test(number(line)) ? "" : wordAt(line, end as "s" | "e", p),
+          number,
+        },
+        {
+          key: `z:${end}${p}`,
+          value: (line) => {
+            const n = number(line);
+            return NUMBER.test(n) ? (ZERO.test(n) ? wordAt(line, end as "s" | "e", p) : "N") : "";
+          },
+          number,
+          zeros: true,
+        },
+      ];
+    }).flat()
+  ),
+  ...Array.from({ length: GROUPS }, (_, k): Field => ({
+    key: `b${k}`,
+    value: (line) => k < line.groups.length ? maskGroup(line.groups[k]) : "",
+  })),
+];
+
+/**
+ * What a line says with its items masked: its words (times masked) with numbers as `0`, paths as
+ * `P` and hex ids as `H`. Lines of one template are alike (`processing job 0 for tenant-0`)
+ * however many kinds of line a log mixes.
+ */
+export function templateOf(line: string): string {
+  return withoutDates(line).trim().split(/\s+/, TEMPLATE_WORDS).map((word) =>
+    /[/\\]/.test(word) ? "P" : word.replace(/\b[0-9a-f]{7,64}\b/g, "H").replace(/\d+/g, "0")
+  ).join(" ");
+}
+
+/** What `findOutliers` decides for each line of a run. */
+export interface Outliers {
+  /** The lines that stay as printed. */
+  kept: Set<number>;
+  /** The odd lines past the bound, each with the value that makes it odd (as printed). */
+  counted: Map<number, string>;
+}
+
+/**
+ * The outliers of `lines` (lines of one shape; null entries, blank lines between them, are not
+ * read): which stay, and which are counted with the value that makes them odd.
+ */
+export function findOutliers(
+  lines: readonly (string | null)[],
+  options: { few?: number } = {},
+): Outliers {
+  const kept = new Set<number>();
+  const counted = new Map<number, string>();
+  const read: ReadLine[] = [];
+  lines.forEach((line, at) => {
+    if (line === null || isBlank(line)) return;
+    read.push({
+      at,
+      words: withoutDates(line).trim().split(/\s+/),
+      groups: line.match(GROUP)?.slice(0, GROUPS) ?? [],
+    });
+  });
+  if (read.length < MIN_LINES) return { kept, counted };
+  const values = Math.max(MAX_VALUES, Math.floor(read.length / LINES_PER_VALUE));
+  for (const field of FIELDS) {
+    const byValue = new Map<string, number[]>();
+    let all = true;
+    for (const line of read) {
+      const value = field.value(line);
+      const ats = byValue.get(value);
+      if (ats) ats.push(line.at);
+      else if (byValue.size === values) {
+        all = false;
+        break;
+      } else byValue.set(value, [line.at]);
+    }
+    if (!all) continue;
+    let mode: string | null = null;
+    for (const [value, ats] of byValue) {
+      if (mode === null || ats.length > byValue.get(mode)!.length) mode = value;
+    }
+    if (mode === null || byValue.get(mode)!.length < MODE_SHARE * read.length) continue;
+    // Of whether a word is zero, only a zero among non-zero numbers is odd.
+    if (field.zeros && mode !== "N") continue;
+    // A number that counts up line by line (`tick 0`, `shard 1`) is a place in a sequence.
+    if (field.number && countsUp(read.map(field.number))) continue;
+    // A value's lines all stay while they are few beside the run; else its first and last.
+    const few = options.few ??
+      Math.max(KEEP_FIRST + KEEP_LAST, Math.floor(FEW_SHARE * read.length));
+    for (const [value, ats] of byValue) {
+      if (value === mode || (field.zeros && value === "")) continue;
+      ats.forEach((at, k) => {
+        if (ats.length <= few || k < KEEP_FIRST || k >= ats.length - KEEP_LAST) kept.add(at);
+        else if (!counted.has(at)) counted.set(at, labelOf(field.key, value, lines[at]!));
+      });
+    }
+  }
+  for (const at of kept) counted.delete(at);
+  return { kept, counted };
+}
+
+/**
+ * The odd lines of `lines`, read by kind: the lines `kindOf` gives one key (a shape, a template;
+ * null: not read) are read together, each kind of at least MIN_LINES lines. `few`: as in
+ * `findOutliers`.
+ */
+export function oddLines(
+  lines: readonly string[],
+  kindOf: (line: string, at: number) => string | null,
+  options: { few?: number } = {},
+): Set<number> {
+  const byKind = new Map<string, number[]>();
+  lines.forEach((line, at) => {
+    const kind = kindOf(line, at);
+    if (kind === null) return;
+    const ats = byKind.get(kind);
+    if (ats) ats.push(at);
+    else byKind.set(kind, [at]);
+  });
+  const odd = new Set<number>();
+  for (const ats of byKind.values()) {
+    if (ats.length < MIN_LINES) continue;
+    for (const k of findOutliers(ats.map((at) => lines[at]), options).kept) odd.add(ats[k]);
+  }
+  return odd;
+}
+
+/**
+ * Whether the numbers among `words` take more than one value and never go down but for the odd
+ * step (MAX_DOWN of them): an index or a sequence number, not a code or a count.
+ */
+function countsUp(words: readonly string[]): boolean {
+  let previous: number | null = null;
+  let up = 0;
+  let down = 0;
+  for (const word of words) {
+    if (!NUMBER.test(word)) continue;
+    const value = parseFloat(word.replace(/,/g, ""));
+    if (previous !== null && value > previous) up++;
+    if (previous !== null && value < previous) down++;
+    previous = value;
+  }
+  return up > 0 && down <= MAX_DOWN * (up + down);
+}
+
+/** The value a counted line is odd by, as the line prints it. */
+function labelOf(key: string, value: string, line: string): string {
+  let label = value;
+  if (key.startsWith("b")) {
+    // The group as printed in this line.
+    const k = Number(key.slice(1));
+    label = (line.match(GROUP) ?? [])[k] ?? value;
+  } else if (value === "") label = "fewer words";
+  return label.length > MAX_LABEL ? label.slice(0, MAX_LABEL) + "…" : label;
+}
+
+/**
+ * A run of units of one shape (a line with the blank lines after it, or a block of lines whose
+ * shapes repeat) folded around its outliers: the first and last units, and every unit holding an
+ * outlier among the lines at its place in the other units, stay; each stretch between them of at
+ * least MIN_FOLDED lines becomes `fold(count, note)` when that is shorter, `note` counting the odd
+ * lines it holds. Null when nothing folds.
+ */
+export function foldAroundOutliers(
+  units: readonly (readonly string[])[],
+  fold: (count: number, note: string) => string,
+): string[] | null {
+  const period = Math.min(...units.map((unit) => unit.length));
+  const keep = new Set<number>([0, units.length - 1]);
+  const counted = new Map<number, string[]>();
+  for (let q = 0; q < period; q++) {
+    const { kept, counted: odd } = findOutliers(units.map((unit) => unit[q]));
+    for (const u of kept) keep.add(u);
+    for (const [u, label] of odd) counted.set(u, [...counted.get(u) ?? [], label]);
+  }
+  const out: string[] = [];
+  let folded = false;
+  for (let u = 0; u < units.length;) {
+    if (keep.has(u)) {
+      out.push(...units[u++]);
+      continue;
+    }
+    let end = u;
+    while (end < units.length && !keep.has(end)) end++;
+    const stretch = units.slice(u, end).flat();
+    const count = stretch.filter((line) => !isBlank(line)).length;
+    const labels = new Map<string, number>();
+    for (let k = u; k < end; k++) {
+      const label = counted.get(k)?.[0];
+      if (label !== undefined) labels.set(label, (labels.get(label) ?? 0) + 1);
+    }
+    const line = fold(count, noteOf(labels));
+    if (count >= MIN_FOLDED && line.length < stretch.join("\n").length) {
+      out.push(line);
+      folded = true;
+    } else out.push(...stretch);
+    u = end;
+  }
+  return folded ? out : null;
+}
+
+/** `(12 of them with 500, 2 with [origin/x: gone])`, or nothing. */
+function noteOf(labels: Map<string, number>): string {
+  if (labels.size === 0) return "";
+  const parts = [...labels].map(([label, n], k) =>
+    k === 0 ? `${n} of them with ${label}` : `${n} with ${label}`
+  );
+  return ` (${parts.join(", ")})`;
+}
