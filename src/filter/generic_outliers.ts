@@ -13,10 +13,12 @@
  * for nothing). Times are masked first: a fast run's lines share a few seconds, which
  * says nothing. A field is categorical when, over at least MIN_LINES lines, it takes at most
  * MAX_VALUES values (or one for every LINES_PER_VALUE lines of a long run: an access log's
- * statuses) and its most common value holds MODE_SHARE of them: paths, ids and timestamps take
- * many values and never are. A line whose value there is not the most common one is an
- * outlier. A value's lines all stay while they are few beside the run (FEW_SHARE of it); past
- * that its first KEEP_FIRST and last KEEP_LAST lines stay and the others are counted on the fold
+ * statuses) and its most common value holds more than MODE_SHARE (half) of them: paths, ids and
+ * timestamps take many values and never are. A line whose value there is not the most common one
+ * is an outlier, unless its value holds KIND_SHARE of the run (a second kind of line, as
+ * `Building project …` after each `Project … is out of date`). A value's lines all stay while
+ * they are few beside the run (FEW_SHARE of it); past that its first KEEP_FIRST and last
+ * KEEP_LAST lines stay and the others are counted on the fold
  * line (`… 40 lines like these folded (12 of them with 500) …`).
  */
 
@@ -28,8 +30,10 @@ const MIN_LINES = 10;
 /** A categorical field takes at most this many values … */
 const MAX_VALUES = 8;
 const LINES_PER_VALUE = 16;
-/** … and its most common value holds at least this share of the lines. */
-const MODE_SHARE = 0.6;
+/** … and its most common value holds more than this share of the lines: the odd ones are a minority. */
+const MODE_SHARE = 0.5;
+/** A value held by this share of the lines or more is a second kind of line, not an odd one. */
+const KIND_SHARE = 1 / 3;
 /**
  * An odd value's lines all stay while they are at most FEW_SHARE of the run (or KEEP_FIRST +
  * KEEP_LAST); past that its first lines and its last line stay and the others are counted.
@@ -187,7 +191,7 @@ export function findOutliers(
     for (const [value, ats] of byValue) {
       if (mode === null || ats.length > byValue.get(mode)!.length) mode = value;
     }
-    if (mode === null || byValue.get(mode)!.length < MODE_SHARE * read.length) continue;
+    if (mode === null || byValue.get(mode)!.length <= MODE_SHARE * read.length) continue;
     // Of whether a word is zero, only a zero among non-zero numbers is odd.
     if (field.zeros && mode !== "N") continue;
     // A number that counts up line by line (`tick 0`, `shard 1`) is a place in a sequence.
@@ -197,6 +201,7 @@ export function findOutliers(
       Math.max(KEEP_FIRST + KEEP_LAST, Math.floor(FEW_SHARE * read.length));
     for (const [value, ats] of byValue) {
       if (value === mode || (field.zeros && value === "")) continue;
+      if (ats.length >= KIND_SHARE * read.length) continue;
       ats.forEach((at, k) => {
         if (ats.length <= few || k < KEEP_FIRST || k >= ats.length - KEEP_LAST) kept.add(at);
         else if (!counted.has(at)) counted.set(at, labelOf(field.key, value, lines[at]!));

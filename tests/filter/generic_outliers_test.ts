@@ -205,3 +205,23 @@ Deno.test("outliers: a long access log with many kinds of status keeps each rare
   for (const line of run.filter((l) => !l.endsWith(" 200 -"))) expect(out).toContain(line);
   expect(out.length).toBeLessThan(60);
 });
+
+Deno.test("outliers: odd values stay when the common one holds a bare majority of the run", () => {
+  // 52% of the requests answer 200, 33% 404 and 15% 500: both minorities are odd.
+  const statuses = [200, 404, 200, 500, 200, 404, 200, 404, 200, 500, 200, 404, 200, 404, 200, 200];
+  const run = Array.from(
+    { length: 200 },
+    (_, i) =>
+      `127.0.0.1 - - [27/Nov/2026 06:${10 + (i >> 6)}:${
+        String(i % 60).padStart(2, "0")
+      }] "GET /api/items/${i} HTTP/1.1" ${statuses[i % statuses.length]} -`,
+  );
+  const out = foldShapeRuns([...run, "a", "b", "c"], false);
+  for (const status of [404, 500]) {
+    const lines = run.filter((line) => line.endsWith(` ${status} -`));
+    // The first lines and the last of each odd status stay as printed; the rest are counted.
+    for (const line of [...lines.slice(0, 3), lines.at(-1)!]) expect(out).toContain(line);
+    expect(out.join("\n")).toMatch(new RegExp(`\\d+ with ${status}|\\d+ of them with ${status}`));
+  }
+  expect(out.length).toBeLessThan(60);
+});
