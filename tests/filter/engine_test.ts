@@ -21,6 +21,8 @@ Deno.test("every matching rule runs in sequence; the worst confidence wins", () 
     filteredLines: 3,
     rawChars: input.length,
     filteredChars: out.text.length,
+    // The two make lines (33) and the three lines cut (3), net of the marker put in their place (25).
+    removedChars: 33 + 3 - 25,
     confidence: "partial",
     rules: ["strip", "cut"],
     inline: "[shell] 7 lines -> 3 lines, 57.1% filtered",
@@ -197,6 +199,7 @@ Deno.test("[tools.filters] enabled = false returns the output untouched", () => 
       filteredLines: 3,
       rawChars: raw.length,
       filteredChars: raw.length,
+      removedChars: 0,
       confidence: "full",
       rules: [],
       inline: "",
