@@ -168,7 +168,7 @@ export class FilterEngine {
   /** Filters one command's output. Never throws for any input. */
   filter(command: string, raw: string, options: { failed?: boolean } = {}): FilterOutcome {
     const failed = options.failed ?? false;
-    if (!this.enabled) return this.#outcome(raw, raw, [], "full", 0);
+    if (!this.enabled) return this.#outcome(raw, raw, [], "full", { removed: 0, elided: false });
     const { body, notices } = splitNotices(raw);
     const rules = this.match(command);
     let text: string;
@@ -218,6 +218,7 @@ export class FilterEngine {
       }
     }
     const removed = fed === null ? 0 : Math.max(0, fed - contentChars(text));
+    const elided = fed !== null && showsElision(text, body);
     if (this.securityEnabled) {
       const scanner = new SecurityScanner({ extraPatterns: this.#extra });
       scanner.scan(body);
@@ -228,7 +229,7 @@ export class FilterEngine {
       if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     }
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
-    return this.#outcome(raw, text, rules.map((r) => r.name), confidence, removed);
+    return this.#outcome(raw, text, rules.map((r) => r.name), confidence, { removed, elided });
   }
 
   /**
@@ -352,7 +353,7 @@ export class FilterEngine {
     text: string,
     rules: string[],
     confidence: Confidence,
-    removedChars: number,
+    { removed, elided }: { removed: number; elided: boolean },
   ): FilterOutcome {
     const rawLines = countLines(raw);
     const filteredLines = countLines(text);
@@ -368,7 +369,8 @@ export class FilterEngine {
         filteredLines,
         rawChars: raw.length,
         filteredChars: text.length,
-        removedChars,
+        removedChars: removed,
+        elided,
         confidence,
         rules,
         inline,
@@ -432,6 +434,25 @@ function walkLines(body: string, fn: (line: string) => void): number {
     }
   }
   return fed;
+}
+
+/** A line that says lines were left out: a fold, a cut, `(+N more)`, `… not shown`. */
+const ELISION = /…|\.\.\.|\b(?:folded|omitted|elided|not shown|not listed)\b|\(\+?\d+ more\b/;
+/** Lines that read as an elision but may be the input's own, checked against it at most. */
+const ELISION_CHECKS = 16;
+
+/**
+ * Whether `text` holds a line that says lines were left out and is not the input's own (each
+ * check searches the input once, so only the first few such lines are checked).
+ */
+function showsElision(text: string, body: string): boolean {
+  let checks = 0;
+  for (const line of splitLines(text)) {
+    if (!ELISION.test(line)) continue;
+    if (!body.includes(line.trim())) return true;
+    if (++checks >= ELISION_CHECKS) return false;
+  }
+  return false;
 }
 
 /**

@@ -23,6 +23,12 @@ export interface FilterStats {
    * a caller can tell an elision worth a recovery path from a tidy-up.
    */
   removedChars: number;
+  /**
+   * The output shows that lines were left out: a line the input does not hold says so (`… 12
+   * lines folded …`, `… (+91 more)`, `... (3 lines omitted) ...`), even where the marker is as
+   * long as what it replaced.
+   */
+  elided: boolean;
   confidence: Confidence;
   rules: string[];
   /** The one-line summary for humans (empty when nothing was removed). */

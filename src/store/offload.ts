@@ -18,6 +18,8 @@ export interface OffloadedCall {
     filteredLines: number;
     /** What the filter removed beyond sanitising; absent: the raw text's length minus the shown one's. */
     removedChars?: number;
+    /** The shown text says lines were left out (a fold marker). */
+    elided?: boolean;
   };
   /** The tool's own output, before the filters. */
   output?: { text: string; failed?: boolean; exitCode?: number | null; skipOverflow?: boolean };
@@ -125,8 +127,9 @@ const SAMPLE_ID = "00000000-0000-0000-0000-000000000000";
 /**
  * Whether the unfiltered output is stored. A failed command's is whenever the filter removed a
  * line or a character beyond sanitising (what it hid may be the cause); a passing one's only in
- * mode "always" and when the removal outweighs the note (a filter that only dropped blank lines
- * or progress redraws removed nothing to recover).
+ * mode "always", and when the text shows a fold (no "… N more" without a way back) or the removal
+ * outweighs the note (a filter that only dropped blank lines or progress redraws removed nothing
+ * to recover; one that dropped a few noise lines, too little to pay for the note).
  */
 function keepsUnfiltered(
   mode: NonNullable<OffloadOptions["keepUnfiltered"]>,
@@ -135,8 +138,9 @@ function keepsUnfiltered(
   removed: number,
 ): boolean {
   if (mode === "never") return false;
-  if (failed) return stats.filteredLines < stats.rawLines || removed > 0;
+  if (failed) return stats.filteredLines < stats.rawLines || removed > 0 || !!stats.elided;
   if (mode !== "always") return false;
+  if (stats.elided) return true;
   const note = unfilteredNote(stats, { id: SAMPLE_ID, truncated: false });
   return removed >= NOTE_COST_FACTOR * note.length;
 }

@@ -48,6 +48,7 @@ Deno.test("Renderer (no TTY): text on stdout; tool title, output, stats and noti
         rawChars: 9000,
         filteredChars: 30,
         removedChars: 8970,
+        elided: false,
         confidence: "full",
         rules: ["cargo-build"],
         inline: "[shell] 342 lines -> 3 lines, 99% filtered",

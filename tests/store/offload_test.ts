@@ -413,19 +413,27 @@ Deno.test("keep_unfiltered: over max_overflow_bytes the first bytes are kept and
   expect(store.loadOverflow(id, conv)).toBe(LISTING.slice(0, 10_000));
 });
 
-Deno.test("keep_unfiltered: a fold smaller than a few notes is not worth one", async () => {
+Deno.test("keep_unfiltered: a fold always gets its way back; lines dropped without a marker only when they outweigh the note", async () => {
   const store = new MemoryStore();
   const conv = store.createConversation();
-  // 16 similar lines: the generic pass folds 11 of them, under 200 characters.
-  const raw = Array.from({ length: 16 }, (_, i) => `wrote out/part-${i}.bin`).join("\n");
-  const call = await filtered(store, conv, "./build.sh", raw);
-  expect(call.text).toContain("… 11 lines like these folded …");
-  expect(call.filterStats!.removedChars).toBeGreaterThan(0);
-  expect(call.filterStats!.removedChars).toBeLessThan(NOTE_COST_FACTOR * 90);
-  expect(call.text).not.toContain("overflow:");
-  // Forty of them are.
-  const more = Array.from({ length: 40 }, (_, i) => `wrote out/part-${i}.bin`).join("\n");
-  const big = await filtered(store, conv, "./build.sh", more);
-  expect(big.text).toContain("lines like these folded");
-  expect(store.loadOverflow(NOTE.exec(big.text)![3], conv)).toBe(more);
+  // 16 similar lines: the generic pass folds 11 of them, under 200 characters, with a marker.
+  const lines = Array.from({ length: 16 }, (_, i) => `wrote out/part-${i}.bin`).join("\n");
+  const fold = await filtered(store, conv, "./build.sh", lines);
+  expect(fold.text).toContain("… 11 lines like these folded …");
+  expect(fold.filterStats!.elided).toBe(true);
+  expect(fold.filterStats!.removedChars).toBeLessThan(NOTE_COST_FACTOR * 90);
+  expect(store.loadOverflow(NOTE.exec(fold.text)![3], conv)).toBe(lines);
+
+  // cargo build drops its `Compiling` lines without a marker: five (130 characters) are not
+  // worth a note of ~105, forty (1,100) are.
+  const build = (n: number) =>
+    Array.from({ length: n }, (_, i) => `   Compiling crate${i} v0.1.${i}`).join("\n") +
+    "\n    Finished `dev` profile [unoptimized + debuginfo] target(s) in 3.21s\n";
+  const few = await filtered(store, conv, "cargo build", build(5));
+  expect(few.text).toBe("    Finished `dev` profile [unoptimized + debuginfo] target(s) in 3.21s");
+  expect(few.filterStats).toMatchObject({ removedChars: 130, elided: false });
+  expect(few.overflowId).toBe(undefined);
+  const many = await filtered(store, conv, "cargo build", build(40));
+  expect(many.filterStats).toMatchObject({ removedChars: 1100, elided: false });
+  expect(store.loadOverflow(NOTE.exec(many.text)![3], conv)).toBe(build(40));
 });
