@@ -74,6 +74,32 @@ Deno.test("Renderer (no TTY): text on stdout; tool title, output, stats and noti
   );
 });
 
+Deno.test("Renderer: the model's note on the unfiltered output is said once, by the lines under the preview", () => {
+  const err = capture();
+  const r = new Renderer({ out: capture(), err, color: false });
+  const id = "161d69b9-dd77-464d-9cc2-56ee93ab746a";
+  const note = `[filtered: 40 → 2 lines; unfiltered output: overflow:${id} (read_overflow)]`;
+  for (const overflowId of [id, undefined]) {
+    r.render({
+      type: "tool_end",
+      result: result({ text: `wrote a\n… 38 lines like these folded …\n\n${note}`, overflowId }),
+    });
+  }
+  expect(err.text).toBe(
+    [
+      "  wrote a",
+      "  … 38 lines like these folded …",
+      `  full output: zeph overflow show ${id}`,
+      // Without the entry's id (another entry's, or none) the text is shown as the model read it.
+      "  wrote a",
+      "  … 38 lines like these folded …",
+      "  ",
+      `  ${note}`,
+      "",
+    ].join("\n"),
+  );
+});
+
 Deno.test("Renderer on a TTY: a spinner line, then a check mark with the duration", () => {
   const out = capture(true);
   const err = capture(true);
