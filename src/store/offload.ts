@@ -49,9 +49,9 @@ export interface OffloadOptions {
  * Decision: the entry holds the text the head + tail were cut from (for bash, the filtered
  * output), so read_overflow offsets match what the model saw. The unfiltered output is a second
  * entry: of a failed command whenever the filter removed anything; of a passing one (mode
- * "always") when what the filter removed is worth the note that points to it (see
- * {@link keepsUnfiltered}) — a fold in a listing or a log hides data the model cannot get back
- * without running the command again, while dropped blank lines and redraws hide nothing.
+ * "always") when the text shows a fold, or what the filter removed is worth the note that points
+ * to it (see {@link keepsUnfiltered}) — a fold in a listing or a log hides data the model cannot
+ * get back without running the command again, while dropped blank lines and redraws hide nothing.
  */
 export function offloadIfLarge(
   store: Pick<Store, "saveOverflow"> | null,
