@@ -302,7 +302,7 @@ export class Renderer {
     }
     // The plan event that follows draws the checklist; the model's copy is not shown twice.
     if (result.ok && result.output?.plan) return;
-    const lines = result.text.replace(/\n+$/, "").split("\n");
+    const lines = withoutUnfilteredNote(result).replace(/\n+$/, "").split("\n");
     const shown = lines.slice(0, this.#maxLines);
     const body = shown.map((l) => `  ${l}`).join("\n");
     if (body.trim()) this.#err.write(this.#paint(result.ok ? dim : red, body) + "\n");
@@ -360,4 +360,17 @@ function oneLine(text: string, max: number): string {
 
 function ms(d: number): string {
   return d >= 1000 ? `${(d / 1000).toFixed(1)}s` : `${Math.round(d)}ms`;
+}
+
+/**
+ * The result's text without the model's note on the stored unfiltered output (`[filtered: 40 → 6
+ * lines; unfiltered output: overflow:<id> (read_overflow)]`): the lines under the preview say the
+ * same to a person (the filter stats and `full output: zeph overflow show <id>`).
+ */
+function withoutUnfilteredNote(result: ToolResult): string {
+  const text = result.text;
+  const id = result.overflowId;
+  if (!id || !text.endsWith(`overflow:${id} (read_overflow)]`)) return text;
+  const start = text.lastIndexOf("\n\n[filtered: ");
+  return start < 0 || text.indexOf("\n", start + 2) >= 0 ? text : text.slice(0, start);
 }

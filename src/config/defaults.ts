@@ -134,6 +134,7 @@ export function defaultsSnapshot(): Config {
         "enabled": true,
         "filters_path": "",
         "generic": true,
+        "keep_unfiltered": "always",
         "security": {
           "enabled": true,
           "extra_patterns": [],

@@ -86,6 +86,12 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
     description: "Turn output filters on or off",
   },
   {
+    name: "ZEPH_TOOLS_FILTERS_KEEP_UNFILTERED",
+    key: "tools.filters.keep_unfiltered",
+    type: "string",
+    description: "Store unfiltered output: always, failures or never",
+  },
+  {
     name: "ZEPH_TOOLS_AUDIT_ENABLED",
     key: "tools.audit.enabled",
     type: "boolean",

@@ -192,6 +192,9 @@ const FiltersConfig = z.object({
   filters_path: z.string().default(""),
   // Outputs no rule matches: repeats collapsed, progress dropped, long lines and outputs cut.
   generic: z.boolean().default(true),
+  // Which commands' unfiltered output is stored for read_overflow when the filter hid lines
+  // (RTK's tee mode): every command's, only failed ones', or none.
+  keep_unfiltered: z.enum(["always", "failures", "never"]).default("always"),
   security: FilterSecurityConfig.prefault({}),
 }).strict();
 

@@ -6,7 +6,14 @@ import { matchCandidates } from "./command.ts";
 import { cutMiddle, genericApplies, genericStage } from "./generic.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 import type { CompiledRule } from "./rule.ts";
-import { BlankCollapser, countLines, isBlank, sanitize, sanitizeLine } from "./sanitize.ts";
+import {
+  BlankCollapser,
+  countLines,
+  isBlank,
+  sanitize,
+  sanitizeLine,
+  splitLines,
+} from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
 import type { Pattern } from "./regex.ts";
 import { JSON_START, keepAsPrinted, KeptLines, type Restore } from "./verbatim.ts";
@@ -161,15 +168,17 @@ export class FilterEngine {
   /** Filters one command's output. Never throws for any input. */
   filter(command: string, raw: string, options: { failed?: boolean } = {}): FilterOutcome {
     const failed = options.failed ?? false;
-    if (!this.enabled) return this.#outcome(raw, raw, [], "full");
+    if (!this.enabled) return this.#outcome(raw, raw, [], "full", { removed: 0, elided: false });
     const { body, notices } = splitNotices(raw);
     const rules = this.match(command);
     let text: string;
     let confidence: Confidence = "full";
+    // The characters of the sanitised lines the stages received (null: only sanitising ran).
+    let fed: number | null = null;
     if (rules.length === 0 && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
       const output = new Output();
       const stage = genericStage({ emit: output.push, failed }, undefined, { command });
-      walkLines(body, (line) => stage.push(line));
+      fed = walkLines(body, (line) => stage.push(line));
       // No rule claimed the output: unchanged is what it always was (Full), changed is Partial.
       confidence = stage.finish() === "fallback" ? "full" : "partial";
       text = output.length > body.length ? sanitize(body) : output.text();
@@ -179,7 +188,7 @@ export class FilterEngine {
         : body.replace(BLANK_RUNS, "\n\n").replace(/\n+$/, "");
     } else {
       try {
-        ({ text, confidence } = runRules(rules, body, {
+        ({ text, confidence, fed } = runRules(rules, body, {
           failed,
           after: this.#after(command, rules),
           command,
@@ -193,7 +202,7 @@ export class FilterEngine {
         if (!(error instanceof RangeError)) throw error;
         try {
           // Cut lines are a change the rules did not make: at best Partial.
-          ({ text } = runRules(rules, cutHugeLines(body), {
+          ({ text, fed } = runRules(rules, cutHugeLines(body), {
             failed,
             after: this.#after(command, rules),
             command,
@@ -204,9 +213,12 @@ export class FilterEngine {
           if (!(again instanceof RangeError)) throw again;
           text = sanitize(body);
           confidence = "fallback";
+          fed = null;
         }
       }
     }
+    const removed = fed === null ? 0 : Math.max(0, fed - contentChars(text));
+    const elided = fed !== null && showsElision(text, body);
     if (this.securityEnabled) {
       const scanner = new SecurityScanner({ extraPatterns: this.#extra });
       scanner.scan(body);
@@ -217,7 +229,7 @@ export class FilterEngine {
       if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     }
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
-    return this.#outcome(raw, text, rules.map((r) => r.name), confidence);
+    return this.#outcome(raw, text, rules.map((r) => r.name), confidence, { removed, elided });
   }
 
   /**
@@ -345,6 +357,7 @@ export class FilterEngine {
     text: string,
     rules: string[],
     confidence: Confidence,
+    { removed, elided }: { removed: number; elided: boolean },
   ): FilterOutcome {
     const rawLines = countLines(raw);
     const filteredLines = countLines(text);
@@ -360,6 +373,8 @@ export class FilterEngine {
         filteredLines,
         rawChars: raw.length,
         filteredChars: text.length,
+        removedChars: removed,
+        elided,
         confidence,
         rules,
         inline,
@@ -402,7 +417,8 @@ function chain(
  * The lines the first stage receives: sanitised (only when the text has something to sanitise),
  * `[stderr] ` prefixes dropped, blank runs collapsed.
  */
-function walkLines(body: string, fn: (line: string) => void): void {
+function walkLines(body: string, fn: (line: string) => void): number {
+  let fed = 0;
   const blanks = new BlankCollapser();
   const dirty = body.includes("\x1b") || body.includes("\r");
   for (let start = 0; start < body.length;) {
@@ -415,9 +431,42 @@ function walkLines(body: string, fn: (line: string) => void): void {
     for (let part of dirty && line.includes("\n") ? line.split("\n") : [line]) {
       if (part.startsWith(STDERR_PREFIX)) part = part.slice(STDERR_PREFIX.length);
       const kept = blanks.accept(part);
-      if (kept !== null) fn(kept);
+      if (kept !== null) {
+        fed += kept.length;
+        fn(kept);
+      }
     }
   }
+  return fed;
+}
+
+/** A line that says lines were left out: a fold, a cut, `(+N more)`, `… not shown`. */
+const ELISION = /…|\.\.\.|\b(?:folded|omitted|elided|not shown|not listed)\b|\(\+?\d+ more\b/;
+/** Lines that read as an elision but may be the input's own, checked against it at most. */
+const ELISION_CHECKS = 16;
+
+/**
+ * Whether `text` holds a line that says lines were left out and is not the input's own (each
+ * check searches the input once, so only the first few such lines are checked).
+ */
+function showsElision(text: string, body: string): boolean {
+  let checks = 0;
+  for (const line of splitLines(text)) {
+    if (!ELISION.test(line)) continue;
+    if (!body.includes(line.trim())) return true;
+    if (++checks >= ELISION_CHECKS) return false;
+  }
+  return false;
+}
+
+/**
+ * The characters of a text's non-blank lines, newlines not counted: what {@link walkLines}
+ * returns for the same lines, so the two subtract to what the stages removed.
+ */
+function contentChars(text: string): number {
+  let chars = 0;
+  for (const line of splitLines(text)) if (!isBlank(line)) chars += line.length;
+  return chars;
 }
 
 /** Lines joined into one piece of the output at a time. */
@@ -495,7 +544,7 @@ function runRules(
   rules: CompiledRule[],
   body: string,
   options: { failed: boolean; after: boolean; command: string; guard: boolean },
-): { text: string; confidence: Confidence } {
+): { text: string; confidence: Confidence; fed: number } {
   const { failed } = options;
   const output = new Output();
   const guard = options.guard && guards(rules, firstLine(body))
@@ -516,7 +565,7 @@ function runRules(
     })
     : null;
   const stages = chain(rules, failed, after ? after.push : sink, passed);
-  walkLines(body, (line) => {
+  const fed = walkLines(body, (line) => {
     guard?.input(line);
     stages[0].push(line);
   });
@@ -532,6 +581,7 @@ function runRules(
   return {
     text: keepEvidence(body, text, failed, passed.findLast((lines) => lines.length)),
     confidence,
+    fed,
   };
 }
 

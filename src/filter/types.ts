@@ -16,6 +16,19 @@ export interface FilterStats {
   filteredLines: number;
   rawChars: number;
   filteredChars: number;
+  /**
+   * Characters of the output's text the filter removed or replaced beyond sanitising (escapes,
+   * carriage-return redraws, runs of blank lines, `[stderr] ` prefixes): folded, cut and dropped
+   * lines, net of the markers put in their place. 0 when only sanitising changed the output, so
+   * a caller can tell an elision worth a recovery path from a tidy-up.
+   */
+  removedChars: number;
+  /**
+   * The output shows that lines were left out: a line the input does not hold says so (`… 12
+   * lines folded …`, `… (+91 more)`, `... (3 lines omitted) ...`), even where the marker is as
+   * long as what it replaced.
+   */
+  elided: boolean;
   confidence: Confidence;
   rules: string[];
   /** The one-line summary for humans (empty when nothing was removed). */

@@ -29,7 +29,12 @@ export { StoreError } from "./errors.ts";
 export { NETWORK_AUDIT_TOOL, networkAuditRecord } from "./network_audit.ts";
 export { MemoryStore } from "./memory_store.ts";
 export { type Migration, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
-export { type OffloadedCall, offloadIfLarge, type OffloadOptions } from "./offload.ts";
+export {
+  NOTE_COST_FACTOR,
+  type OffloadedCall,
+  offloadIfLarge,
+  type OffloadOptions,
+} from "./offload.ts";
 export { openConfiguredStore, openStore, SqliteStore } from "./sqlite_store.ts";
 export type * from "./store.ts";
 export {

@@ -1,8 +1,8 @@
 /**
  * Offloading of large tool outputs, which main.ts runs as the registry's overflow output hook
  * (after the filters). Outputs over the threshold are stored whole and the model reads head +
- * tail with the `overflow:<uuid>` reference; raw output that a filter shortened for a failed
- * command is stored too, so nothing a filter hid is lost.
+ * tail with the `overflow:<uuid>` reference; raw output that a filter shortened is stored too
+ * (`[tools.filters] keep_unfiltered`), so every elision has a way back.
  */
 import type { Config } from "../config/mod.ts";
 import { truncateHeadTail } from "./_text.ts";
@@ -13,7 +13,14 @@ export interface OffloadedCall {
   /** What the model reads: cut to head + tail and given notes here. */
   text: string;
   overflowId?: string;
-  filterStats?: { rawLines: number; filteredLines: number };
+  filterStats?: {
+    rawLines: number;
+    filteredLines: number;
+    /** What the filter removed beyond sanitising; absent: the raw text's length minus the shown one's. */
+    removedChars?: number;
+    /** The shown text says lines were left out (a fold marker). */
+    elided?: boolean;
+  };
   /** The tool's own output, before the filters. */
   output?: { text: string; failed?: boolean; exitCode?: number | null; skipOverflow?: boolean };
 }
@@ -22,6 +29,11 @@ export interface OffloadOptions {
   /** Entries belong to a conversation; without one nothing is stored. */
   conversationId: string | null;
   settings: Config["tools"]["overflow"];
+  /**
+   * `[tools.filters] keep_unfiltered`: whose unfiltered output is stored when a filter shortened
+   * it. @default "always"
+   */
+  keepUnfiltered?: Config["tools"]["filters"]["keep_unfiltered"];
   /**
    * `[tools] summarize_output`: the model's summary of the output, shown instead of the head +
    * tail cut; or why no summary could be had (the cut is shown and the note says why).
@@ -35,9 +47,11 @@ export interface OffloadOptions {
  * note that the full output could not be kept.
  *
  * Decision: the entry holds the text the head + tail were cut from (for bash, the filtered
- * output), so read_overflow offsets match what the model saw. The unfiltered output of a failed
- * command is stored as a second entry; of a successful one it is not (the filter dropped noise
- * from a command that worked, and storing it too would double the writes for every big build).
+ * output), so read_overflow offsets match what the model saw. The unfiltered output is a second
+ * entry: of a failed command whenever the filter removed anything; of a passing one (mode
+ * "always") when the text shows a fold, or what the filter removed is worth the note that points
+ * to it (see {@link keepsUnfiltered}) — a fold in a listing or a log hides data the model cannot
+ * get back without running the command again, while dropped blank lines and redraws hide nothing.
  */
 export function offloadIfLarge(
   store: Pick<Store, "saveOverflow"> | null,
@@ -49,28 +63,19 @@ export function offloadIfLarge(
   const notes: string[] = [];
 
   const stats = call.filterStats;
-  const output = call.output;
-  const raw = output?.text;
-  // The filter hook's own rule for "failed": the flag, else a non-zero exit code.
-  const failed = output?.failed ??
-    (typeof output?.exitCode === "number" && output.exitCode !== 0);
-  if (
-    stats && stats.filteredLines < stats.rawLines && failed && raw !== undefined &&
-    raw !== call.text
-  ) {
-    const saved = trySave(store, conversationId, raw, settings.max_overflow_bytes);
-    if ("id" in saved) {
-      call.overflowId ??= saved.id;
-      notes.push(
-        `[The command failed and filters removed ${
-          stats.rawLines - stats.filteredLines
-        } of ${stats.rawLines} lines; the unfiltered output is stored as overflow:${saved.id} (${saved.byteSize} bytes${
-          saved.truncated ? `, first ${saved.storedBytes} bytes kept` : ""
-        }). Use read_overflow with id "${saved.id}" to read it.]`,
-      );
+  const raw = call.output?.text;
+  if (stats && raw !== undefined && raw !== call.text) {
+    const removed = stats.removedChars ?? Math.max(0, raw.length - call.text.length);
+    const mode = options.keepUnfiltered ?? "always";
+    if (keepsUnfiltered(mode, failedCall(call), stats, removed)) {
+      const saved = trySave(store, conversationId, raw, settings.max_overflow_bytes);
+      // Without a store the filtered text stands: the filter's stats say lines were removed, and
+      // there is nowhere to keep them.
+      if ("id" in saved) {
+        call.overflowId ??= saved.id;
+        notes.push(unfilteredNote(stats, saved));
+      }
     }
-    // Without a store the filtered text stands; the filter stats line already says lines
-    // were removed, and there is nowhere to keep them.
   }
 
   if (call.text.length > settings.threshold) {
@@ -101,6 +106,57 @@ export function offloadIfLarge(
   }
 
   if (notes.length) call.text = `${call.text}\n\n${notes.join("\n")}`;
+}
+
+/** The filter hook's own rule for "failed": the flag, else a non-zero exit code. */
+function failedCall(call: OffloadedCall): boolean {
+  const output = call.output;
+  return output?.failed ?? (typeof output?.exitCode === "number" && output.exitCode !== 0);
+}
+
+/**
+ * A passing command's unfiltered output is stored when the filter removed at least this many
+ * times the length of the note that points to it: the note is then at most a small part of what
+ * the filter saved.
+ */
+export const NOTE_COST_FACTOR = 4;
+
+/** An id as long as a stored entry's, to measure a note before storing. */
+const SAMPLE_ID = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * Whether the unfiltered output is stored. A failed command's is whenever the filter removed a
+ * line or a character beyond sanitising (what it hid may be the cause); a passing one's only in
+ * mode "always", and when the text shows a fold (no "… N more" without a way back) or the removal
+ * outweighs the note (a filter that only dropped blank lines or progress redraws removed nothing
+ * to recover; one that dropped a few noise lines, too little to pay for the note).
+ */
+function keepsUnfiltered(
+  mode: NonNullable<OffloadOptions["keepUnfiltered"]>,
+  failed: boolean,
+  stats: NonNullable<OffloadedCall["filterStats"]>,
+  removed: number,
+): boolean {
+  if (mode === "never") return false;
+  if (failed) return stats.filteredLines < stats.rawLines || removed > 0 || !!stats.elided;
+  if (mode !== "always") return false;
+  if (stats.elided) return true;
+  const note = unfilteredNote(stats, { id: SAMPLE_ID, truncated: false });
+  return removed >= NOTE_COST_FACTOR * note.length;
+}
+
+/**
+ * The one line that says the unfiltered output is kept, the same for failed and passing
+ * commands: `[filtered: 121 → 22 lines; unfiltered output: overflow:<uuid> (read_overflow)]`.
+ */
+function unfilteredNote(
+  stats: NonNullable<OffloadedCall["filterStats"]>,
+  saved: Pick<OverflowSaved, "id" | "truncated"> & Partial<OverflowSaved>,
+): string {
+  const kept = saved.truncated
+    ? `, first ${saved.storedBytes} of ${saved.byteSize} bytes kept (max_overflow_bytes)`
+    : "";
+  return `[filtered: ${stats.rawLines} → ${stats.filteredLines} lines; unfiltered output${kept}: overflow:${saved.id} (read_overflow)]`;
 }
 
 function storedNote(saved: OverflowSaved, maxBytes: number): string {

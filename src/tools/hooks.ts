@@ -37,7 +37,9 @@ export function lazyFilterHook(load: () => Promise<FilterEngine>): OutputHook {
 }
 
 /**
- * The overflow store: output over the threshold goes to `store` (order 20, after the filter).
+ * The overflow store: output over the threshold goes to `store` (order 20, after the filter),
+ * and so does the unfiltered output of a command the filter shortened (`[tools.filters]
+ * keep_unfiltered`).
  * With `[tools] summarize_output` and a caller that can summarise (an agent session), the model
  * reads a summary instead of the head + tail cut; a failed summary falls back to the cut.
  */
@@ -60,6 +62,7 @@ export function overflowHook(store: Store | null, config: Config): OutputHook {
       offloadIfLarge(store, result, {
         conversationId: call.scope.conversationId ?? null,
         settings,
+        keepUnfiltered: config.tools.filters.keep_unfiltered,
         summary,
       });
     },

@@ -15,7 +15,7 @@ export const DEFAULT_LINE_PAGE = 1000;
 
 export const ReadOverflowParams = z.object({
   id: z.string().describe(
-    'The overflow entry to read: the UUID from "Full output stored as overflow:<uuid>", with or without the "overflow:" prefix',
+    'The overflow entry to read: the UUID of an "overflow:<uuid>" reference, with or without the "overflow:" prefix',
   ),
   offset: z.number().int().min(0).optional().describe(
     "Where to start, 0-based, in `unit`s (default 0)",
@@ -29,7 +29,7 @@ export const ReadOverflowParams = z.object({
 }).strict();
 
 const DESCRIPTION =
-  `Read a large tool output that was stored instead of being shown in full (the result said "Full output stored as overflow:<uuid>").
+  `Read a tool output that was stored instead of being shown in full: a large output (the result said "Full output stored as overflow:<uuid>"), or the unfiltered output of a command whose output filters shortened (the result said "unfiltered output: overflow:<uuid>").
 
 Parameters: id (the UUID, "overflow:" prefix optional); offset and limit (optional, in characters, or in lines with unit="lines").
 Returns: the requested part of the stored output, unchanged. Without a limit a long entry is returned one page at a time; a note at the end says how to read the next page.
@@ -96,7 +96,7 @@ function normaliseId(input: string): string {
     throw new ToolError(
       "invalid_parameters",
       `Cannot read overflow ${JSON.stringify(input.slice(0, 80))}: the id is not a UUID`,
-      { hint: 'Copy the id from the "Full output stored as overflow:<uuid>" note.' },
+      { hint: 'Copy the id from the "overflow:<uuid>" reference in the tool result.' },
     );
   }
   return id.toLowerCase();

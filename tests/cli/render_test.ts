@@ -47,6 +47,8 @@ Deno.test("Renderer (no TTY): text on stdout; tool title, output, stats and noti
         filteredLines: 3,
         rawChars: 9000,
         filteredChars: 30,
+        removedChars: 8970,
+        elided: false,
         confidence: "full",
         rules: ["cargo-build"],
         inline: "[shell] 342 lines -> 3 lines, 99% filtered",
@@ -67,6 +69,32 @@ Deno.test("Renderer (no TTY): text on stdout; tool title, output, stats and noti
       "  full output: zeph overflow show 0b6f2c1e-3f7a-4d25-9a7e-5c2d9e1f4b10",
       "[doom_loop] Stopping.",
       "(turn ended: doom_loop)",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("Renderer: the model's note on the unfiltered output is said once, by the lines under the preview", () => {
+  const err = capture();
+  const r = new Renderer({ out: capture(), err, color: false });
+  const id = "161d69b9-dd77-464d-9cc2-56ee93ab746a";
+  const note = `[filtered: 40 → 2 lines; unfiltered output: overflow:${id} (read_overflow)]`;
+  for (const overflowId of [id, undefined]) {
+    r.render({
+      type: "tool_end",
+      result: result({ text: `wrote a\n… 38 lines like these folded …\n\n${note}`, overflowId }),
+    });
+  }
+  expect(err.text).toBe(
+    [
+      "  wrote a",
+      "  … 38 lines like these folded …",
+      `  full output: zeph overflow show ${id}`,
+      // Without the entry's id (another entry's, or none) the text is shown as the model read it.
+      "  wrote a",
+      "  … 38 lines like these folded …",
+      "  ",
+      `  ${note}`,
       "",
     ].join("\n"),
   );

@@ -198,6 +198,7 @@ Deno.test("env overrides apply over file values and are listed", async () => {
       ZEPH_LLM_TIMEOUT: "60",
       ZEPH_TOOLS_SHELL_TIMEOUT: "90",
       ZEPH_TOOLS_FILTERS_ENABLED: "false",
+      ZEPH_TOOLS_FILTERS_KEEP_UNFILTERED: "failures",
       ZEPH_TOOLS_AUDIT_ENABLED: "0",
       ZEPH_TOOLS_AUDIT_PATH: "/tmp/audit.jsonl",
       ZEPH_MEMORY_SQLITE_PATH: "/tmp/z.db",
@@ -211,6 +212,7 @@ Deno.test("env overrides apply over file values and are listed", async () => {
   expected.llm.timeout = 60;
   expected.tools.shell.timeout = 90;
   expected.tools.filters.enabled = false;
+  expected.tools.filters.keep_unfiltered = "failures";
   expected.tools.audit.enabled = false;
   expected.tools.audit.path = "/tmp/audit.jsonl";
   expected.memory.sqlite_path = "/tmp/z.db";
@@ -221,6 +223,7 @@ Deno.test("env overrides apply over file values and are listed", async () => {
     "ZEPH_LLM_TIMEOUT",
     "ZEPH_TOOLS_SHELL_TIMEOUT",
     "ZEPH_TOOLS_FILTERS_ENABLED",
+    "ZEPH_TOOLS_FILTERS_KEEP_UNFILTERED",
     "ZEPH_TOOLS_AUDIT_ENABLED",
     "ZEPH_TOOLS_AUDIT_PATH",
     "ZEPH_MEMORY_SQLITE_PATH",
@@ -263,6 +266,9 @@ Deno.test("a bad env value is an error naming the variable", async () => {
     ]],
     [{ ZEPH_TOOLS_SHELL_TIMEOUT: "1.5" }, [
       'ZEPH_TOOLS_SHELL_TIMEOUT: tools.shell.timeout: expected an integer, found "1.5"',
+    ]],
+    [{ ZEPH_TOOLS_FILTERS_KEEP_UNFILTERED: "sometimes" }, [
+      'ZEPH_TOOLS_FILTERS_KEEP_UNFILTERED: tools.filters.keep_unfiltered: expected one of "always", "failures", "never", found a string "sometimes"',
     ]],
   ];
   for (const [env, messages] of cases) {

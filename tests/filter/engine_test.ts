@@ -21,6 +21,9 @@ Deno.test("every matching rule runs in sequence; the worst confidence wins", () 
     filteredLines: 3,
     rawChars: input.length,
     filteredChars: out.text.length,
+    // The two make lines (33) and the three lines cut (3), net of the marker put in their place (25).
+    removedChars: 33 + 3 - 25,
+    elided: true,
     confidence: "partial",
     rules: ["strip", "cut"],
     inline: "[shell] 7 lines -> 3 lines, 57.1% filtered",
@@ -197,6 +200,8 @@ Deno.test("[tools.filters] enabled = false returns the output untouched", () => 
       filteredLines: 3,
       rawChars: raw.length,
       filteredChars: raw.length,
+      removedChars: 0,
+      elided: false,
       confidence: "full",
       rules: [],
       inline: "",
@@ -448,4 +453,25 @@ Deno.test("--explain's guard shows the input as it came only when filter() does:
   const guard = engine.trace("mytool", input).find((s) => s.type === "guard");
   expect(guard?.output).toEqual(out.split("\n"));
   expect(guard?.asInput ?? false).toBe(false);
+});
+
+Deno.test("stats: removedChars counts what the stages removed beyond sanitising; elided, a marker the input lacks", () => {
+  const engine = new FilterEngine([
+    rule("strip", { prefix: "make" }, { type: "strip_noise", patterns: ["^make\\[\\d\\]: "] }),
+    rule("cut", { prefix: "tail" }, { type: "truncate", max_lines: 4, head: 1, tail: 1 }),
+  ]);
+  // Escapes, `[stderr] ` prefixes, a redrawn progress line and blank-line runs: sanitising only.
+  const tidy = "\x1b[32mok\x1b[0m\n\n\n\n[stderr] warn\n10%\r55%\r100%\n";
+  expect(engine.filter("make", tidy).stats).toMatchObject({ removedChars: 0, elided: false });
+  // A dropped line and the input's own "..." kept as printed: removed, but no elision shown.
+  const own = "make[1]: Entering\nwaiting ...\ndone";
+  expect(engine.filter("make", own).stats).toMatchObject({
+    removedChars: "make[1]: Entering".length,
+    elided: false,
+  });
+  // A cut: four lines of 20 characters gone, a marker of 25 in their place that says so.
+  const lines = ["a", "b", "c", "d", "e", "f"].map((c) => c.repeat(20));
+  const cut = engine.filter("tail x", lines.join("\n"));
+  expect(cut.text).toBe(`${lines[0]}\n... (4 lines omitted) ...\n${lines[5]}`);
+  expect(cut.stats).toMatchObject({ removedChars: 4 * 20 - 25, elided: true });
 });

@@ -88,6 +88,8 @@ Deno.test("the hook filters outputs carrying filterCommand and sets filterStats"
       filteredLines: 2,
       rawChars: output.length + "\n[exit code 101]".length,
       filteredChars: result.text.length,
+      removedChars: "   Compiling a".length * 3,
+      elided: false,
       confidence: "full",
       rules: ["cargo-noise"],
       inline: "[shell] 5 lines -> 2 lines, 60.0% filtered",

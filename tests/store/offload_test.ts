@@ -2,12 +2,20 @@ import { expect } from "expect";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { z } from "zod";
-import { compileRule, FilterEngine, filterToolOutput } from "../../src/filter/mod.ts";
+import {
+  compileRule,
+  FilterEngine,
+  type FilterStats,
+  filterToolOutput,
+  loadFilterEngine,
+} from "../../src/filter/mod.ts";
 import { PermissionPolicy } from "../../src/permission/policy.ts";
 import {
   MemoryStore,
+  NOTE_COST_FACTOR,
   type OffloadedCall,
   offloadIfLarge,
+  type OffloadOptions,
   openStore,
   type Store,
 } from "../../src/store/mod.ts";
@@ -151,7 +159,7 @@ Deno.test("overflow hook: a failed command's unfiltered output is kept when filt
   const id = failed.overflowId!;
   expect(store.loadOverflow(id, conv)).toBe(raw);
   expect(failed.text).toBe(
-    `error: b.ts:3 broken\n\n[The command failed and filters removed 4 of 5 lines; the unfiltered output is stored as overflow:${id} (${raw.length} bytes). Use read_overflow with id "${id}" to read it.]`,
+    `error: b.ts:3 broken\n\n[filtered: 5 → 1 lines; unfiltered output: overflow:${id} (read_overflow)]`,
   );
 
   // A non-zero exit code without the flag counts as failed too (the filter hook's rule).
@@ -161,7 +169,8 @@ Deno.test("overflow hook: a failed command's unfiltered output is kept when filt
   );
   expect(store.loadOverflow(byExit.overflowId!, conv)).toBe(raw);
 
-  // The same output from a command that succeeded: filtered, nothing stored.
+  // The same output from a command that succeeded: filtered, nothing stored (the 37 characters
+  // removed are not worth a note of ~90).
   const ok = await registry.dispatch(
     { id: "c2", name: "print", input: { text: raw } },
     await scopeFor(conv),
@@ -240,7 +249,7 @@ Deno.test("overflow hook with the real filter hook: a failed build's elided line
   expect(result.filterStats?.filteredLines).toBe(2);
   expect(result.text).toBe(
     "error[E0425]: cannot find value `x` in this scope\n[exit code 101]\n\n" +
-      `[The command failed and filters removed 40 of 42 lines; the unfiltered output is stored as overflow:${id} (${raw.length} bytes). Use read_overflow with id "${id}" to read it.]`,
+      `[filtered: 42 → 2 lines; unfiltered output: overflow:${id} (read_overflow)]`,
   );
   const back = await registry.dispatch({ id: "r1", name: "read_overflow", input: { id } }, s);
   expect(back.text).toBe(raw);
@@ -263,4 +272,168 @@ Deno.test("offloadIfLarge: a plain call, no registry; skipOverflow and a missing
   offloadIfLarge(store, orphan, { conversationId: null, settings });
   expect(orphan.overflowId).toBe(undefined);
   expect(orphan.text).toContain("could not be stored: no conversation is active");
+});
+
+// ---- The unfiltered output of passing commands ([tools.filters] keep_unfiltered) ----
+
+/** A path listing the built-in find rule groups by directory, with `… (+91 more)` per directory. */
+const LISTING = Array.from({ length: 3000 }, (_, i) => `src/dir${i % 30}/file${i}.ts`).join("\n") +
+  "\n";
+/** Six distinct lines with runs of blank lines: the filter only collapses the runs. */
+const BLANKS = [
+  "Configuring the project in release mode",
+  "Found compiler gcc 12.2 at /usr/bin/gcc",
+  "Checking for header unistd.h: yes",
+  "Writing Makefile for the tools directory",
+  "All targets are up to date now",
+  "Install prefix is /usr/local",
+].join("\n\n\n\n\n") + "\n\n\n";
+/** One progress line redrawn a hundred times between two status lines. */
+const REDRAWS = "Fetching index\n" +
+  Array.from({ length: 100 }, (_, i) => `Downloading: ${i + 1}%`).join("\r") +
+  "\nFetched 1 index\n";
+
+const builtin = loadFilterEngine(defaultConfig(), { configDir: null }).then((l) => l.engine);
+
+/** One bash-shaped call through the real filter and offloadIfLarge. */
+async function filtered(
+  store: Store | null,
+  conversationId: string | null,
+  command: string,
+  raw: string,
+  options: {
+    exitCode?: number;
+    mode?: OffloadOptions["keepUnfiltered"];
+    settings?: Partial<ReturnType<typeof defaultConfig>["tools"]["overflow"]>;
+  } = {},
+): Promise<OffloadedCall & { filterStats?: FilterStats }> {
+  const exitCode = options.exitCode ?? 0;
+  const call: OffloadedCall & { filterStats?: FilterStats } = {
+    text: raw,
+    output: { text: raw, filterCommand: command, exitCode, failed: exitCode !== 0 } as
+      & NonNullable<OffloadedCall["output"]>
+      & { filterCommand: string },
+  };
+  filterToolOutput(await builtin, call);
+  offloadIfLarge(store, call, {
+    conversationId,
+    settings: { ...defaultConfig().tools.overflow, ...options.settings },
+    ...(options.mode ? { keepUnfiltered: options.mode } : {}),
+  });
+  return call;
+}
+
+const NOTE = new RegExp(
+  `\\n\\n\\[filtered: (\\d+) → (\\d+) lines; unfiltered output: overflow:(${UUID}) \\(read_overflow\\)\\]$`,
+);
+
+Deno.test("keep_unfiltered: a passing command whose listing was folded keeps its raw output, one note says where", async () => {
+  const store = new MemoryStore();
+  const conv = store.createConversation();
+  const call = await filtered(store, conv, "find src -type f", LISTING);
+  expect(call.text).toContain("… (+91 more)");
+  const [, rawLines, shownLines, id] = NOTE.exec(call.text)!;
+  expect([rawLines, shownLines]).toEqual(["3000", String(call.filterStats!.filteredLines)]);
+  expect(call.overflowId).toBe(id);
+  expect(store.loadOverflow(id, conv)).toBe(LISTING);
+  // The note is the only line added, and it is short.
+  expect(call.text.split("\n\n[filtered: ")).toHaveLength(2);
+  expect(call.text.length - call.text.lastIndexOf("\n\n")).toBeLessThan(120);
+});
+
+Deno.test("keep_unfiltered: a passing command that lost only blank lines or progress redraws stores nothing, says nothing", async () => {
+  for (const [command, raw] of [["./configure", BLANKS], ["./fetch.sh", REDRAWS]]) {
+    const store = new MemoryStore();
+    const conv = store.createConversation();
+    const call = await filtered(store, conv, command, raw);
+    // The filter did shorten it (lines or characters), but removed nothing beyond sanitising.
+    expect(call.text.length).toBeLessThan(raw.length);
+    expect(call.filterStats!.removedChars).toBe(0);
+    expect(call.text).not.toContain("overflow:");
+    expect(call.overflowId).toBe(undefined);
+    expect(store.overflowIdsStartingWith("", 10)).toEqual([]);
+  }
+});
+
+Deno.test("keep_unfiltered: a failed command keeps its raw output as before, with the same short note", async () => {
+  const store = new MemoryStore();
+  const conv = store.createConversation();
+  // Even the blank-line runs of a failed command are kept: what a filter hid may be the cause.
+  const call = await filtered(store, conv, "./configure", `${BLANKS}[exit code 1]`, {
+    exitCode: 1,
+  });
+  const [, rawLines, shownLines, id] = NOTE.exec(call.text)!;
+  expect([rawLines, shownLines]).toEqual(["29", "12"]);
+  expect(store.loadOverflow(id, conv)).toBe(`${BLANKS}[exit code 1]`);
+});
+
+Deno.test('keep_unfiltered = "failures" keeps only failed commands\' raw output, "never" none', async () => {
+  for (const mode of ["failures", "never"] as const) {
+    const store = new MemoryStore();
+    const conv = store.createConversation();
+    const passing = await filtered(store, conv, "find src -type f", LISTING, { mode });
+    expect(passing.text).toContain("… (+91 more)");
+    expect(passing.text).not.toContain("overflow:");
+    const failing = await filtered(store, conv, "find src -type f", LISTING, {
+      mode,
+      exitCode: 1,
+    });
+    if (mode === "failures") {
+      expect(store.loadOverflow(NOTE.exec(failing.text)![3], conv)).toBe(LISTING);
+    } else {
+      expect(failing.text).not.toContain("overflow:");
+      expect(store.overflowIdsStartingWith("", 10)).toEqual([]);
+    }
+  }
+});
+
+Deno.test("keep_unfiltered: without a store or a conversation the folded text stands, no note, no error", async () => {
+  const cases: [Store | null, string | null][] = [[null, "c"], [new MemoryStore(), null]];
+  for (const [store, conv] of cases) {
+    const call = await filtered(store, conv, "find src -type f", LISTING);
+    expect(call.text).toContain("… (+91 more)");
+    expect(call.text).not.toContain("overflow:");
+    expect(call.text).not.toContain("could not be stored");
+    expect(call.overflowId).toBe(undefined);
+  }
+});
+
+Deno.test("keep_unfiltered: over max_overflow_bytes the first bytes are kept and the note says so", async () => {
+  const store = new MemoryStore();
+  const conv = store.createConversation();
+  const call = await filtered(store, conv, "find src -type f", LISTING, {
+    settings: { max_overflow_bytes: 10_000 },
+  });
+  const id = call.overflowId!;
+  expect(call.text.split("\n\n").at(-1)).toBe(
+    `[filtered: 3000 → ${
+      call.filterStats!.filteredLines
+    } lines; unfiltered output, first 10000 of ${LISTING.length} bytes kept (max_overflow_bytes): overflow:${id} (read_overflow)]`,
+  );
+  expect(store.loadOverflow(id, conv)).toBe(LISTING.slice(0, 10_000));
+});
+
+Deno.test("keep_unfiltered: a fold always gets its way back; lines dropped without a marker only when they outweigh the note", async () => {
+  const store = new MemoryStore();
+  const conv = store.createConversation();
+  // 16 similar lines: the generic pass folds 11 of them, under 200 characters, with a marker.
+  const lines = Array.from({ length: 16 }, (_, i) => `wrote out/part-${i}.bin`).join("\n");
+  const fold = await filtered(store, conv, "./build.sh", lines);
+  expect(fold.text).toContain("… 11 lines like these folded …");
+  expect(fold.filterStats!.elided).toBe(true);
+  expect(fold.filterStats!.removedChars).toBeLessThan(NOTE_COST_FACTOR * 90);
+  expect(store.loadOverflow(NOTE.exec(fold.text)![3], conv)).toBe(lines);
+
+  // cargo build drops its `Compiling` lines without a marker: five (130 characters) are not
+  // worth a note of ~105, forty (1,100) are.
+  const build = (n: number) =>
+    Array.from({ length: n }, (_, i) => `   Compiling crate${i} v0.1.${i}`).join("\n") +
+    "\n    Finished `dev` profile [unoptimized + debuginfo] target(s) in 3.21s\n";
+  const few = await filtered(store, conv, "cargo build", build(5));
+  expect(few.text).toBe("    Finished `dev` profile [unoptimized + debuginfo] target(s) in 3.21s");
+  expect(few.filterStats).toMatchObject({ removedChars: 130, elided: false });
+  expect(few.overflowId).toBe(undefined);
+  const many = await filtered(store, conv, "cargo build", build(40));
+  expect(many.filterStats).toMatchObject({ removedChars: 1100, elided: false });
+  expect(store.loadOverflow(NOTE.exec(many.text)![3], conv)).toBe(build(40));
 });

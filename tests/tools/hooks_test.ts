@@ -2,9 +2,15 @@
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { type FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
-import { AuditWriter } from "../../src/store/mod.ts";
-import { auditHook, lazyFilterHook } from "../../src/tools/hooks.ts";
-import type { ToolResult } from "../../src/tools/registry.ts";
+import { join } from "node:path";
+import { PermissionPolicy } from "../../src/permission/policy.ts";
+import { Sandbox } from "../../src/sandbox/path.ts";
+import { AuditWriter, openStore } from "../../src/store/mod.ts";
+import { bashTool } from "../../src/tools/bash.ts";
+import { LocalExecutor } from "../../src/tools/executors/mod.ts";
+import { auditHook, filterHook, lazyFilterHook, overflowHook } from "../../src/tools/hooks.ts";
+import { readOverflowTool } from "../../src/tools/read_overflow.ts";
+import { type CallScope, ToolRegistry, type ToolResult } from "../../src/tools/registry.ts";
 import type { OutputHook } from "../../src/tools/registry.ts";
 
 type HookInput = Parameters<OutputHook["apply"]>[1];
@@ -98,6 +104,68 @@ Deno.test("auditHook: a log that cannot be written is one warning with the fix, 
     });
     expect(warnings.length).toBe(1);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bash through the registry: a passing command's folded listing is stored in SQLite and read back whole, only from its conversation", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "zeph_recall_" }));
+  const store = openStore(join(dir, "zeph.db"));
+  try {
+    const config = defaultConfig();
+    const { engine } = await loadFilterEngine(config, { configDir: null });
+    const registry = new ToolRegistry({
+      tools: [bashTool, readOverflowTool],
+      executor: new LocalExecutor(),
+      policy: new PermissionPolicy({ bash: [{ pattern: "*", action: "allow" }] }),
+      config,
+      deps: { overflow: store },
+    });
+    registry.addOutputHook(filterHook(engine));
+    registry.addOutputHook(overflowHook(store, config));
+    const conv = store.createConversation();
+    const other = store.createConversation();
+    const scope = async (conversationId: string): Promise<CallScope> => ({
+      cwd: dir,
+      sandbox: await Sandbox.create(dir),
+      conversationId,
+    });
+    // 2,000 paths in 20 directories: the generic pass folds each directory to `src/dirN/ … (100 entries folded)`.
+    const command = "for i in $(seq 0 1999); do echo src/dir$((i % 20))/file$i.ts; done";
+    const listed = await registry.dispatch(
+      { id: "b1", name: "bash", input: { command: `${command} # find src -type f` } },
+      await scope(conv),
+    );
+    expect(listed.ok).toBe(true);
+    expect(listed.output?.exitCode).toBe(0);
+    const note =
+      /\n\n\[filtered: 2000 → (\d+) lines; unfiltered output: overflow:(\S+) \(read_overflow\)\]$/
+        .exec(listed.text)!;
+    expect(note).not.toBeNull();
+    const id = note[2];
+    expect(listed.overflowId).toBe(id);
+    expect(listed.text).toContain("entries folded)");
+
+    const back = await registry.dispatch(
+      {
+        id: "r1",
+        name: "read_overflow",
+        input: { id: `overflow:${id}`, unit: "lines", limit: 5000 },
+      },
+      await scope(conv),
+    );
+    expect(back.ok).toBe(true);
+    const expected = Array.from({ length: 2000 }, (_, i) => `src/dir${i % 20}/file${i}.ts`);
+    expect(back.text.split("\n").filter((l) => l !== "")).toEqual(expected);
+
+    const elsewhere = await registry.dispatch(
+      { id: "r2", name: "read_overflow", input: { id } },
+      await scope(other),
+    );
+    expect(elsewhere.ok).toBe(false);
+    expect(elsewhere.error).toBe("overflow entry not found or expired");
+  } finally {
+    store.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
