@@ -112,6 +112,11 @@ function shuffle(line: string, random: () => number): string {
   return lead + words.join(" ");
 }
 
+/** Lines of a rule's input followed by a long line in `long_lines`. */
+const LONG_LINE_SLOTS = 32;
+/** What the long lines repeat: symbols and near misses of gutters, locations and lists. */
+const LONG_SHAPES = [" ", "1", ":", "a", " 1", "-", "/", "|", "\t", "a:", "1 ", ". ", "= "];
+
 /** The pathological classes, by name. */
 export const CLASSES: Record<string, Build> = {
   /** The golden inputs repeated: every line printed many times. */
@@ -173,6 +178,20 @@ export const CLASSES: Record<string, Build> = {
         ? `  ${at}  error  ${message.trim()}  rule-${i % 3}`
         : `${at} - error TS2322: ${message.trim()}`;
     });
+  },
+  /**
+   * The rule's own lines with a long line after each of the first 32, of one symbol or a short
+   * shape, its length growing with the size: a pattern that backtracks quadratically on a line
+   * where the rule's state (a diagnostic open, a failure being read) makes it run.
+   */
+  long_lines: (lines, bytes) => {
+    const all = nonBlank(lines).slice(0, LONG_LINE_SLOTS);
+    const length = Math.floor(bytes / all.length);
+    return all.flatMap((line, i) => {
+      const shape = LONG_SHAPES[i % LONG_SHAPES.length];
+      // Ended by another character: a run that fails only at its end makes a pattern retry.
+      return [line, `${shape.repeat(Math.ceil(length / shape.length)).slice(0, length)}x`];
+    }).join("\n");
   },
   /** The lines joined into one line of the whole size. */
   huge_line: (lines, bytes) => {
