@@ -8,10 +8,11 @@
  */
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { loadFilterEngine } from "../../src/filter/mod.ts";
+import { KeptLines, loadFilterEngine } from "../../src/filter/mod.ts";
 import {
   type Build,
   CLASSES,
+  cpuMs,
   filterCpuMs,
   type Target,
   targets,
@@ -62,4 +63,33 @@ Deno.test("the rule chains and the no-rule paths: time linear in the length of l
   // (`\s+.*\(node:`) quadratic in the line's length.
   expect(TARGETS.length).toBeGreaterThan(100);
   expect(superlinear(TARGETS, "long_lines", 128 * KiB)).toEqual([]);
+});
+
+/** CPU ms of the fastest of three runs of `work`. */
+function fastestCpu(work: () => void): number {
+  let best = Infinity;
+  for (let run = 0; run < 3; run++) {
+    const start = cpuMs();
+    work();
+    best = Math.min(best, cpuMs() - start);
+  }
+  return best;
+}
+
+Deno.test("the guard: one long line the candidate source of many rewritten lines costs linear time", () => {
+  // n rewritten lines `wI: I` and one input line holding every one's words and number: each
+  // emitted line used to read all the numbers of that line again (n² steps).
+  const guardRun = (n: number) => {
+    const input = [Array.from({ length: n }, (_, i) => `w${i} ${i}`).join(" ")];
+    const emitted = Array.from({ length: n }, (_, i) => `w${i}: ${i}`);
+    const guard = new KeptLines();
+    for (const line of input) guard.input(line);
+    for (const line of emitted) guard.emitted(line);
+    return guard.restore(emitted.join("\n"), (fn) => input.forEach((line) => fn(line)));
+  };
+  // The line is the source of the first emitted line only: each input line restores one.
+  expect(guardRun(3).restored).toEqual([{ emitted: "w0: 0", restored: "w0 0 w1 1 w2 2" }]);
+  const small = fastestCpu(() => guardRun(2_000));
+  const large = fastestCpu(() => guardRun(2_000 * GROWTH));
+  expect(large / Math.max(small, FLOOR_MS)).toBeLessThan(MAX_RATIO);
 });
