@@ -204,23 +204,32 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const usage = foldUsage(held, { failed: ctx.failed, command: options.command });
+      // Each fold's result replaces the lines before it (one variable, the held lines let go):
+      // a huge output is held once or twice at a time, not once per fold.
+      const count = held.length;
+      let lines = foldUsage(held, { failed: ctx.failed, command: options.command });
+      held.length = 0;
       // Where a usage listing folded, the tool's own pointer to its help stays: it leads back to
       // what was folded.
-      const advised = foldAdvice(usage, { keepHelp: usage.length !== held.length });
-      const logs = foldRoutineLogs(
-        foldRepeatedBlocks(foldCompilerNotes(foldStackFrames(foldSanitizerMaps(advised)))),
-        ctx.failed,
-      );
+      lines = foldAdvice(lines, { keepHelp: lines.length !== count });
+      lines = foldSanitizerMaps(lines);
+      lines = foldStackFrames(lines);
+      lines = foldCompilerNotes(lines);
+      lines = foldRepeatedBlocks(lines);
+      lines = foldRoutineLogs(lines, ctx.failed);
       // A repeat refers to the text above it: only in an output short enough that no cut takes
       // that text away and the reader has it in view.
-      const frames = logs.length <= MAX_LINES ? foldRepeatedText(logs) : logs;
-      const folded = after ? frames : foldShapeRuns(
-        foldPassingTests(foldDataRuns(foldTreeListing(foldPathListing(frames))), ctx.failed),
-        ctx.failed,
-      );
-      if (folded.length !== held.length) changed = true;
-      for (const line of folded) take(line);
+      if (lines.length <= MAX_LINES) lines = foldRepeatedText(lines);
+      if (!after) {
+        lines = foldPathListing(lines);
+        lines = foldTreeListing(lines);
+        lines = foldDataRuns(lines);
+        lines = foldPassingTests(lines, ctx.failed);
+        lines = foldShapeRuns(lines, ctx.failed);
+      }
+      if (lines.length !== count) changed = true;
+      for (const line of lines) take(line);
+      lines.length = 0;
       flushRun();
       const truncated = tail.finish();
       return changed || truncated ? "partial" : "fallback";
@@ -267,41 +276,49 @@ function passOn(ctx: StageContext): { push(line: string): void; finish(): boolea
 
 /**
  * Beyond MAX_LINES, the first HEAD and last TAIL lines and every failure-signal line between
- * them, with a count of what went. Returns from `finish` whether it cut.
+ * them, with a count of what went. Returns from `finish` whether it cut. Streaming: it holds at
+ * most MAX_LINES lines (until the output is known to be longer), then the last TAIL, so a huge
+ * output is not held here a second time.
  */
 function truncator(
   ctx: StageContext,
   onRemove?: (line: string, why: GenericAction) => void,
 ): { push(line: string): void; finish(): boolean } {
-  const lines: string[] = [];
+  const pending: string[] = [];
+  let cutting = false;
+  const keeper = new FailureKeeper();
+  let gap = 0;
+  const consider = (line: string) => {
+    if (keeper.keep(line)) {
+      if (gap) ctx.emit(omitted(gap));
+      gap = 0;
+      ctx.emit(line);
+    } else {
+      gap++;
+      onRemove?.(line, "truncated");
+    }
+  };
   return {
     push(line) {
-      lines.push(line);
-    },
-    finish() {
-      if (lines.length <= MAX_LINES) {
-        for (const line of lines) ctx.emit(line);
-        return false;
-      }
-      const keeper = new FailureKeeper();
-      for (const line of lines.slice(0, HEAD)) {
-        keeper.observe(line);
-        ctx.emit(line);
-      }
-      const end = lines.length - TAIL;
-      let gap = 0;
-      for (let i = HEAD; i < end; i++) {
-        if (keeper.keep(lines[i])) {
-          if (gap) ctx.emit(omitted(gap));
-          gap = 0;
-          ctx.emit(lines[i]);
-        } else {
-          gap++;
-          onRemove?.(lines[i], "truncated");
+      pending.push(line);
+      if (!cutting) {
+        if (pending.length <= MAX_LINES) return;
+        cutting = true;
+        for (const head of pending.splice(0, HEAD)) {
+          keeper.observe(head);
+          ctx.emit(head);
         }
       }
+      // The oldest line leaves the tail window: it is in the cut.
+      while (pending.length > TAIL) consider(pending.shift()!);
+    },
+    finish() {
+      if (!cutting) {
+        for (const line of pending) ctx.emit(line);
+        return false;
+      }
       if (gap) ctx.emit(omitted(gap));
-      for (const line of lines.slice(end)) ctx.emit(line);
+      for (const line of pending) ctx.emit(line);
       return true;
     },
   };
