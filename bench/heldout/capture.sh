@@ -3982,3 +3982,669 @@ EOF
   capture batch5 awk_syntax_error "$AW" "awk -F, 'NR > 1 { sum[\$1] += \$3 } END { for (h in sum) printf \"%s %d\\n\", h, sum[h] }' access.csv | sort; awk -F, '{ if (\$2 >= 500 print \$1 }' access.csv" "$(awk -W version 2>&1 | head -1)"
   capture batch5 jq_parse_error "$AW" "jq .env.LOG svc.json" "$(jq --version)"
 fi
+
+# --- batch6: a sixth blind batch (tools and situations the set lacked), captured and its signals
+# written and committed before any filter ran on it and before any rule file, filter source,
+# filter test, fixture or bench/corpus file was opened. It ran with TERM=xterm, as an agent's
+# shell has it.
+if sel batch6; then
+  B="$WORK/batch6"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  DENO="$ROOT/node_modules/deno/deno"
+
+  # python: compileall over a package with two syntax errors; a script run with -W error
+  PY="$B/pyapp"
+  mkdir -p "$PY/inventory/io" "$PY/scripts"
+  for m in models stock pricing reports; do
+    printf 'def %s_version():\n    return "1.%d"\n' "$m" "${#m}" >"$PY/inventory/$m.py"
+  done
+  : >"$PY/inventory/__init__.py"
+  : >"$PY/inventory/io/__init__.py"
+  printf 'def read_csv(path):\n    with open(path) as fh:\n        return [line.split(",") for line in fh\n\ndef write_csv(path, rows):\n    pass\n' >"$PY/inventory/io/csvfile.py"
+  printf 'def price(item):\n    match item:\n        case {"sku": sku, "price": p}:\n            return p\n    return None if item else\n' >"$PY/inventory/io/prices.py"
+  printf 'import json\n\ndef load(p):\n    return json.load(open(p))\n' >"$PY/inventory/io/jsonfile.py"
+  capture batch6 python_compileall_errors "$PY" "python3 -m compileall -q inventory" "$(python3 --version)"
+  cat >"$PY/scripts/nightly.py" <<'EOF'
+import datetime
+import locale
+import logging
+import re
+
+logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+log = logging.getLogger("nightly")
+
+
+def stamp():
+    return datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%S")
+
+
+def clean(name):
+    return re.sub(r"\d+", "#", name)
+
+
+def main():
+    log.info("starting nightly export")
+    lang, enc = locale.getdefaultlocale()
+    print("export", clean("report-2026-11"), "at", stamp(), lang, enc)
+    log.info("done")
+
+
+if __name__ == "__main__":
+    main()
+EOF
+  capture batch6 python_warnings_as_errors "$PY" "python3 -W error scripts/nightly.py" "$(python3 --version)"
+
+  # pytest --lf after a failing run: only the last failures run again
+  PT="$B/pytest_lf"
+  mkdir -p "$PT/tests"
+  printf 'def parse_duration(s):\n    units = {"s": 1, "m": 60, "h": 3600}\n    return int(s[:-1]) * units[s[-1]]\n\n\ndef human(seconds):\n    if seconds >= 3600:\n        return f"{seconds // 3600}h"\n    if seconds > 60:\n        return f"{seconds // 60}m"\n    return f"{seconds}s"\n' >"$PT/durations.py"
+  {
+    printf 'import pytest\nfrom durations import parse_duration, human\n\n'
+    for i in $(seq 1 30); do printf 'def test_parse_%d():\n    assert parse_duration("%ds") == %d\n\n' "$i" "$i" "$i"; done
+    printf 'def test_parse_days():\n    assert parse_duration("2d") == 172800\n\n'
+    printf 'def test_human_minute():\n    assert human(60) == "1m"\n\n'
+    printf '@pytest.mark.parametrize("s,expected", [("90s", 90), ("1.5m", 90), ("", 0)])\ndef test_parse_edge(s, expected):\n    assert parse_duration(s) == expected\n'
+  } >"$PT/tests/test_durations.py"
+  (cd "$PT" && python3 -m pytest -q -p no:randomly >/dev/null 2>&1)
+  capture batch6 pytest_last_failed "$PT" "python3 -m pytest --lf -q" "$(python3 -m pytest --version 2>&1 | head -1)"
+
+  # mypy on a package that imports libraries without stubs, plus a few type errors
+  MY="$B/mypy_stubs"
+  mkdir -p "$MY/syncer"
+  : >"$MY/syncer/__init__.py"
+  printf 'import yaml\nimport requests\nfrom typing import Any\n\n\ndef load(path: str) -> dict[str, Any]:\n    with open(path) as fh:\n        return yaml.safe_load(fh)\n\n\ndef fetch(url: str) -> str:\n    return requests.get(url, timeout=5).json()\n' >"$MY/syncer/config.py"
+  printf 'import toml_extra\nfrom syncer.config import load, fetch\n\n\ndef run(path: str) -> int:\n    cfg = load(path)\n    body: int = fetch(cfg["url"])\n    return body + "1"\n' >"$MY/syncer/main.py"
+  capture batch6 mypy_missing_stubs "$MY" "mypy syncer" "$(mypy --version)"
+  capture batch6 pip_freeze_long "$MY" "python3 -m pip freeze" "$(python3 -m pip --version | cut -d' ' -f1-2)"
+
+  # go: a build with more type errors than go prints; table-driven subtests with -v; benchmarks
+  GO="$B/go_geo"
+  mkdir -p "$GO/geo" "$GO/cmd/geo"
+  printf 'module example.com/geo\n\ngo 1.19\n' >"$GO/go.mod"
+  cat >"$GO/geo/geo.go" <<'EOF'
+package geo
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+type Point struct{ Lat, Lon float64 }
+
+func Distance(a, b Point) float64 {
+	const r = 6371.0
+	dLat := (b.Lat - a.Lat) * math.Pi / 180
+	dLon := (b.Lon - a.Lon) * math.Pi / 180
+	h := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(a.Lat*math.Pi/180)*math.Cos(b.Lat*math.Pi/180)*math.Sin(dLon/2)*math.Sin(dLon/2)
+	return 2 * r * math.Asin(math.Sqrt(h))
+}
+
+func Parse(s string) (Point, error) {
+	var p Point
+	_, err := fmt.Sscanf(strings.TrimSpace(s), "%f,%f", &p.Lat, &p.Lon)
+	return p, err
+}
+
+func Bearing(a, b Point) float64 {
+	y := math.Sin((b.Lon-a.Lon)*math.Pi/180) * math.Cos(b.Lat*math.Pi/180)
+	x := math.Cos(a.Lat*math.Pi/180)*math.Sin(b.Lat*math.Pi/180) - math.Sin(a.Lat*math.Pi/180)*math.Cos(b.Lat*math.Pi/180)*math.Cos((b.Lon-a.Lon)*math.Pi/180)
+	return math.Mod(math.Atan2(y, x)*180/math.Pi+360, 360)
+}
+EOF
+  cat >"$GO/geo/geo_test.go" <<'EOF'
+package geo
+
+import (
+	"math"
+	"testing"
+)
+
+func TestDistance(t *testing.T) {
+	cases := []struct {
+		name string
+		a, b Point
+		want float64
+	}{
+		{"same point", Point{0, 0}, Point{0, 0}, 0},
+		{"paris-london", Point{48.8566, 2.3522}, Point{51.5074, -0.1278}, 343.5},
+		{"berlin-munich", Point{52.52, 13.405}, Point{48.1351, 11.582}, 504.2},
+		{"equator quarter", Point{0, 0}, Point{0, 90}, 10007.5},
+		{"pole to pole", Point{90, 0}, Point{-90, 0}, 20015.1},
+		{"nyc-la", Point{40.7128, -74.006}, Point{34.0522, -118.2437}, 3935.7},
+		{"tokyo-osaka", Point{35.6762, 139.6503}, Point{34.6937, 135.5023}, 390.0},
+		{"sydney-auckland", Point{-33.8688, 151.2093}, Point{-36.8485, 174.7633}, 2155.7},
+		{"madrid-lisbon", Point{40.4168, -3.7038}, Point{38.7223, -9.1393}, 502.6},
+		{"rome-milan", Point{41.9028, 12.4964}, Point{45.4642, 9.19}, 477.0},
+		{"cairo-nairobi", Point{30.0444, 31.2357}, Point{-1.2921, 36.8219}, 3521.0},
+		{"oslo-stockholm", Point{59.9139, 10.7522}, Point{59.3293, 18.0686}, 415.9},
+		{"delhi-mumbai", Point{28.7041, 77.1025}, Point{19.076, 72.8777}, 1153.0},
+		{"lima-santiago", Point{-12.0464, -77.0428}, Point{-33.4489, -70.6693}, 2461.0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Distance(c.a, c.b)
+			if math.Abs(got-c.want) > 1 {
+				t.Errorf("Distance(%v, %v) = %.1f, want %.1f", c.a, c.b, got, c.want)
+			}
+		})
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, s := range []string{"1,2", " 48.85,2.35 ", "-33.8,151.2", "0,0", "90,180", "1;2", "abc"} {
+		t.Run(s, func(t *testing.T) {
+			if _, err := Parse(s); err != nil {
+				t.Fatalf("Parse(%q): %v", s, err)
+			}
+		})
+	}
+}
+
+func TestBearing(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		a, b Point
+		want float64
+	}{{"north", Point{0, 0}, Point{1, 0}, 0}, {"east", Point{0, 0}, Point{0, 1}, 90}, {"south", Point{1, 0}, Point{0, 0}, 180}, {"west", Point{0, 1}, Point{0, 0}, 270}} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Bearing(c.a, c.b); math.Abs(got-c.want) > 0.01 {
+				t.Errorf("Bearing = %.2f, want %.2f", got, c.want)
+			}
+		})
+	}
+}
+
+func BenchmarkDistance(b *testing.B) {
+	p, q := Point{48.8566, 2.3522}, Point{51.5074, -0.1278}
+	for i := 0; i < b.N; i++ {
+		Distance(p, q)
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Parse("48.8566,2.3522")
+	}
+}
+
+func BenchmarkBearing(b *testing.B) {
+	p, q := Point{48.8566, 2.3522}, Point{51.5074, -0.1278}
+	for i := 0; i < b.N; i++ {
+		Bearing(p, q)
+	}
+}
+EOF
+  cat >"$GO/cmd/geo/main.go" <<'EOF'
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"example.com/geo/geo"
+)
+
+type route struct {
+	stops []geo.Point
+	name  string
+}
+
+func (r route) length() int {
+	total := 0.0
+	for i := 1; i < len(r.stops); i++ {
+		total += geo.Distance(r.stops[i-1], r.stops[i])
+	}
+	return total
+}
+
+func main() {
+	var stops []geo.Point
+	for _, a := range os.Args[1:] {
+		p, err := geo.Parse(a)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		stops = append(stops, &p)
+	}
+	r := route{stops: stops, name: 42}
+	var km string = r.length()
+	limit := strconv.Atoi(os.Getenv("LIMIT"))
+	if r.length() > limit {
+		fmt.Println("too long:", r.Name)
+	}
+	fmt.Println(geo.Distance(stops[0]))
+	fmt.Println(geo.Heading(stops[0], stops[1]), km+1)
+	var unused int
+	for i := range r.stops {
+		r.stops[i].Alt = 0
+	}
+	return 1
+}
+EOF
+  capture batch6 go_build_many_errors "$GO" "GOFLAGS=-mod=mod go build ./..." "$(go version)"
+  capture batch6 go_test_subtests_verbose "$GO" "go test -v ./geo" "$(go version)"
+  capture batch6 go_test_bench "$GO" "go test -run '^\$' -bench . -benchmem -count 3 ./geo" "$(go version)"
+
+  # rust: rustc on one file with errors; cargo doc with broken doc links; failing doctests
+  RS="$B/rust_doc"
+  mkdir -p "$RS/src"
+  cat >"$B/scan.rs" <<'EOF'
+use std::collections::HashMap;
+use std::fs;
+
+struct Token { kind: String, text: String }
+
+fn tokenize(src: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    for word in src.split_whitespace() {
+        out.push(Token { kind: classify(word), text: word });
+    }
+    out
+}
+
+fn classify(w: &str) -> String {
+    if w.parse::<i64>().is_ok() { "num" } else { "word".to_string() }
+}
+
+fn main() {
+    let src = fs::read_to_string("input.txt");
+    let toks = tokenize(&src);
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for t in toks {
+        *counts.entry(&t.kind).or_insert(0) += 1;
+    }
+    println!("{}", counts.len);
+    let first = toks[0];
+}
+EOF
+  capture batch6 rustc_file_errors "$B" "rustc --edition 2021 scan.rs -o /tmp/zeph-heldout/batch6/scan" "$(rustc --version)"
+  printf '[package]\nname = "units"\nversion = "0.2.0"\nedition = "2021"\n\n[dependencies]\n' >"$RS/Cargo.toml"
+  cat >"$RS/src/lib.rs" <<'EOF'
+//! Unit conversions for the [`Converter`] and the [`Registry`] of named units.
+//!
+//! See [`convert_all`] and [`Unit::factor`].
+
+/// A unit with a factor to the base unit. Use [`Unit::new`] or [`parse_unit`].
+pub struct Unit {
+    pub name: String,
+    pub factor: f64,
+}
+
+impl Unit {
+    /// Makes a unit.
+    ///
+    /// ```
+    /// let m = units::Unit::new("m", 1.0);
+    /// assert_eq!(m.factor, 1.0);
+    /// ```
+    pub fn new(name: &str, factor: f64) -> Self {
+        Unit { name: name.to_string(), factor }
+    }
+
+    /// Converts `v` of this unit into `to`.
+    ///
+    /// ```
+    /// use units::Unit;
+    /// let km = Unit::new("km", 1000.0);
+    /// let m = Unit::new("m", 1.0);
+    /// assert_eq!(km.to(&m, 2.0), 2000.0);
+    /// assert_eq!(m.to(&km, 500.0), 0.25);
+    /// ```
+    pub fn to(&self, to: &Unit, v: f64) -> f64 {
+        v * self.factor / to.factor
+    }
+}
+
+/// Parses "km" or "mi" into a [`Unit`]; see [`Registry::lookup`].
+///
+/// ```
+/// let u = units::parse_unit("mi").unwrap();
+/// assert_eq!(u.factor, 1609.344);
+/// let none = units::parse_unit("parsec");
+/// assert!(none.is_some());
+/// ```
+pub fn parse_unit(s: &str) -> Option<Unit> {
+    match s {
+        "km" => Some(Unit::new("km", 1000.0)),
+        "mi" => Some(Unit::new("mi", 1609.344)),
+        "m" => Some(Unit::new("m", 1.0)),
+        _ => None,
+    }
+}
+
+/// Rounds to `places` decimals. Links to <https://example.com/rounding> and [rounding].
+///
+/// ```
+/// assert_eq!(units::round(2.345, 2), 2.35);
+/// ```
+///
+/// ```
+/// let x: u32 = units::round(1.0, 0);
+/// ```
+pub fn round(v: f64, places: i32) -> f64 {
+    let p = 10f64.powi(places);
+    (v * p).round() / p
+}
+
+/// Sums in the base unit.
+///
+/// ```should_panic
+/// assert_eq!(units::sum_base(&[]), 0.0);
+/// ```
+pub fn sum_base(vals: &[(f64, Unit)]) -> f64 {
+    vals.iter().map(|(v, u)| v * u.factor).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn km_to_m() { assert_eq!(parse_unit("km").unwrap().to(&Unit::new("m", 1.0), 1.0), 1000.0); }
+    #[test]
+    fn unknown() { assert!(parse_unit("ly").is_none()); }
+}
+EOF
+  capture batch6 cargo_doc_warnings "$RS" "CARGO_TARGET_DIR=$B/rust_target cargo doc --no-deps" "$(cargo --version)"
+  capture batch6 cargo_test_doctests "$RS" "CARGO_TARGET_DIR=$B/rust_target cargo test" "$(cargo --version)"
+
+  # cmake: a target linking a target that does not exist; ninja stopping on a compile error
+  CM="$B/cmake_app"
+  mkdir -p "$CM/src" "$CM/lib"
+  printf 'cmake_minimum_required(VERSION 3.16)\nproject(telemetry C)\nadd_subdirectory(lib)\nadd_executable(telemetryd src/main.c)\ntarget_link_libraries(telemetryd PRIVATE telemetry::core metrics_export)\n' >"$CM/CMakeLists.txt"
+  printf 'add_library(tcore STATIC core.c)\n' >"$CM/lib/CMakeLists.txt"
+  printf 'int core(void) { return 1; }\n' >"$CM/lib/core.c"
+  printf 'int main(void) { return 0; }\n' >"$CM/src/main.c"
+  capture batch6 cmake_missing_target "$CM" "cmake -S . -B build" "$(cmake --version | head -1)"
+  NJ="$B/ninja_app"
+  mkdir -p "$NJ/src"
+  for m in buffer config event http json log pool queue router timer; do
+    printf '#include <stdlib.h>\nint %s_init(void) { return 0; }\n' "$m" >"$NJ/src/$m.c"
+  done
+  printf '#include <string.h>\nstruct req { const char *path; int len; };\nint router_match(struct req *r, const char *p) {\n  return strncmp(r->path, p, r->length) == 0 && r->method;\n}\n' >"$NJ/src/router.c"
+  printf '#include <stdio.h>\nint main(void) { printf("%%d\\n", undefined_counter); return 0; }\n' >"$NJ/src/main.c"
+  {
+    printf 'cflags = -Wall -O2\nrule cc\n  command = gcc $cflags -c $in -o $out\n  description = CC $out\nrule link\n  command = gcc $in -o $out\n  description = LINK $out\n'
+    objs=""
+    for m in buffer config event http json log pool queue router timer main; do printf 'build obj/%s.o: cc src/%s.c\n' "$m" "$m"; objs="$objs obj/$m.o"; done
+    printf 'build bin/server: link%s\n' "$objs"
+  } >"$NJ/build.ninja"
+  capture batch6 ninja_compile_error "$NJ" "ninja -j1" "ninja $(ninja --version)"
+
+  # valgrind memcheck of a clean program (verbose success)
+  VG="$B/vg_clean"
+  mkdir -p "$VG"
+  printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nint main(void) {\n  for (int i = 0; i < 200; i++) { char *s = malloc(64); snprintf(s, 64, "item-%%d", i); if (i %% 50 == 0) puts(s); free(s); }\n  return 0;\n}\n' >"$VG/alloc.c"
+  gcc -g -O0 -o "$VG/alloc" "$VG/alloc.c"
+  capture batch6 valgrind_clean_run "$VG" "valgrind --leak-check=full --show-leak-kinds=all -v ./alloc" "$(valgrind --version)"
+
+  # scripting languages: perl -c, ruby syntax errors, a lua runtime error with its traceback
+  SC="$B/scripts"
+  mkdir -p "$SC"
+  printf 'use strict;\nuse warnings;\n\nmy %%cfg = (host => "db", port => 5432);\nsub connect_db {\n    my ($h, $p) = @_;\n    if ($p > 1024 {\n        return "$h:$p";\n    }\n}\nprint connect_db($cfg{host}, $cfg{port}), "\\n";\n' >"$SC/deploy.pl"
+  capture batch6 perl_syntax_check "$SC" "perl -c deploy.pl" "$(perl -e 'print $^V')"
+  printf 'class Cart\n  def initialize\n    @items = []\n  end\n\n  def add(item, qty = 1)\n    @items << { item: item, qty: qty }\n  end\n\n  def total\n    @items.sum { |i| i[:item].price * i[:qty] \n  end\nend\n\nputs Cart.new.total\n' >"$SC/cart.rb"
+  capture batch6 ruby_syntax_error "$SC" "ruby cart.rb" "$(ruby --version)"
+  cat >"$SC/config.lua" <<'EOF'
+local M = {}
+
+local function read_section(cfg, name)
+  local s = cfg.sections[name]
+  return s.values
+end
+
+function M.get(cfg, path)
+  local section, key = path:match("([^.]+)%.(.+)")
+  local values = read_section(cfg, section)
+  return values[key]
+end
+
+local cfg = { sections = { server = { values = { port = 8080 } } } }
+print("port", M.get(cfg, "server.port"))
+print("db", M.get(cfg, "database.url"))
+EOF
+  capture batch6 lua_runtime_error "$SC" "lua config.lua" "$(lua -v 2>&1)"
+
+  # bash with set -euo pipefail failing in the middle of a pipeline
+  cat >"$SC/release.sh" <<'EOF'
+#!/usr/bin/env bash
+set -euo pipefail
+echo "==> collecting changed packages"
+printf 'pkg/api\npkg/web\npkg/worker\n' >/tmp/zeph-heldout/batch6/changed.txt
+count=$(wc -l </tmp/zeph-heldout/batch6/changed.txt)
+echo "==> $count packages changed"
+for p in $(cat /tmp/zeph-heldout/batch6/changed.txt); do echo "    - $p"; done
+echo "==> computing versions"
+grep -h '"version"' pkg/*/package.json | sort -u | head -1
+echo "==> tagging"
+git tag "v$VERSION"
+EOF
+  capture batch6 bash_pipefail_abort "$SC" "bash release.sh" "$(bash --version | head -1)"
+
+  # many scripts checked by shellcheck in its gcc format
+  SH="$B/sh_tools"
+  mkdir -p "$SH/bin"
+  for n in backup deploy rotate-logs sync-assets migrate cleanup seed-db build-images release notify warm-cache prune-tags; do
+    cat >"$SH/bin/$n.sh" <<EOF
+#!/bin/bash
+SRC=\$1
+DEST=\$2
+cd \$SRC
+for f in \$(ls *.log); do
+  echo "processing \$f for $n"
+  cp \$f \$DEST/
+done
+if [ \$? == 0 ]; then echo ok; fi
+read name
+rm -rf \$DEST/\$name/*
+EOF
+  done
+  capture batch6 shellcheck_gcc_format "$SH" "shellcheck -f gcc bin/*.sh" "shellcheck $(shellcheck --version | sed -n 2p)"
+
+  # yamllint with many findings over three files
+  YL="$B/yaml_cfg"
+  mkdir -p "$YL/.github/workflows" "$YL/k8s"
+  printf 'name: ci\non:\n  push:\n    branches: [ main ]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci   \n      - run: npm test\n        env:\n          CI: yes\n          CI: true\n' >"$YL/.github/workflows/ci.yml"
+  printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n    name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: "registry.example.com/web:1.4.2-with-a-very-long-tag-name-that-goes-past-eighty-columns"\n        ports:\n          - containerPort: 8080\n\n\n' >"$YL/k8s/deploy.yml"
+  printf -- '---\nservices:\n  db: {image: postgres, ports: ["5432:5432"]}\n  cache:\n   image: redis\n  web:\n    image: web\n    depends_on: [db,cache]\n    environment:\n      - DEBUG=on\n      - DEBUG=off\n' >"$YL/compose.yml"
+  capture batch6 yamllint_findings "$YL" "yamllint ." "$(yamllint --version)"
+
+  # git: submodule with a missing remote, rebase stopping at an edit, a long branch -vv, fsck
+  GS="$B/git_sub"
+  mkdir -p "$GS"
+  for r in proto ui-kit; do
+    git init -q -b main "$GS/$r" && (cd "$GS/$r" && git config user.email dev@example.com && git config user.name Dev && printf '%s\n' "$r" >README && git add -A && git commit -qm "$r v1")
+  done
+  git init -q -b main "$GS/super" && cd "$GS/super" && git config user.email dev@example.com && git config user.name Dev
+  printf 'app\n' >app.txt && git add -A && git commit -qm "app"
+  git -c protocol.file.allow=always submodule add -q "$GS/proto" vendor/proto
+  git -c protocol.file.allow=always submodule add -q "$GS/ui-kit" vendor/ui-kit
+  git commit -qm "vendor: proto and ui-kit"
+  cd "$ROOT"
+  git clone -q "$GS/super" "$GS/checkout"
+  rm -rf "$GS/proto"
+  capture batch6 git_submodule_update_error "$GS/checkout" "git -c protocol.file.allow=always submodule update --init --recursive" "$(git --version)"
+  GB="$B/git_rebase"
+  mkdir -p "$GB" && cd "$GB" && git init -q -b main && git config user.email dev@example.com && git config user.name Dev
+  printf 'v1\n' >app.txt && git add -A && git commit -qm "initial"
+  for i in $(seq 1 6); do printf 'change %d\n' "$i" >>app.txt; printf 'note %d\n' "$i" >"note$i.md"; git add -A && git commit -qm "step $i: extend app"; done
+  cd "$ROOT"
+  capture batch6 git_rebase_edit_stop "$GB" "GIT_SEQUENCE_EDITOR=\"sed -i -e '3s/^pick/edit/' -e '5s/^pick/reword/'\" GIT_EDITOR=true git rebase -i HEAD~6" "$(git --version)"
+  GV="$B/git_branches"
+  mkdir -p "$GV/origin.git" && git init -q --bare -b main "$GV/origin.git"
+  git clone -q "$GV/origin.git" "$GV/work" 2>/dev/null
+  cd "$GV/work" && git config user.email dev@example.com && git config user.name Dev
+  printf 'base\n' >README && git add -A && git commit -qm "base" && git push -q origin main 2>/dev/null
+  for b in feat/login feat/signup feat/billing-v2 fix/timeout fix/null-user fix/csv-export chore/deps chore/ci-cache refactor/store refactor/http docs/api docs/onboarding exp/wasm exp/grpc release/1.4 release/1.5 hotfix/1.4.1 spike/search feat/audit-log feat/rate-limit; do
+    git checkout -qb "$b" main
+    printf '%s\n' "$b" >"${b//\//_}.txt" && git add -A && git commit -qm "$b: first cut"
+    case "$b" in feat/*|fix/*|release/*) git push -q -u origin "$b" 2>/dev/null ;; esac
+    case "$b" in feat/login|fix/timeout|release/1.5) printf 'more\n' >>"${b//\//_}.txt" && git commit -qam "$b: follow-up" ;; esac
+  done
+  git checkout -q main
+  git push -q origin --delete fix/csv-export 2>/dev/null
+  cd "$ROOT"
+  capture batch6 git_branch_vv_long "$GV/work" "git branch -vv" "$(git --version)"
+  GF="$B/git_fsck"
+  git clone -q "$GB" "$GF" 2>/dev/null
+  cd "$GF" && git config user.email dev@example.com && git config user.name Dev
+  git checkout -q -b scratch && printf 'tmp\n' >tmp.txt && git add -A && git commit -qm "scratch" && git checkout -q main && git branch -q -D scratch
+  for o in $(git rev-parse HEAD:app.txt HEAD~3:app.txt HEAD~2:note4.md); do rm -f ".git/objects/${o:0:2}/${o:2}"; done
+  cd "$ROOT"
+  capture batch6 git_fsck_missing_blob "$GF" "git fsck --full --no-reflogs" "$(git --version)"
+
+  # openssl s_client against a local TLS server with a self-signed certificate; curl -v of a 500
+  TL="$B/tls"
+  mkdir -p "$TL"
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TL/key.pem" -out "$TL/cert.pem" -days 30 -subj "/CN=api.internal.test" >/dev/null 2>&1
+  (cd "$TL" && openssl s_server -accept 127.0.0.1:18443 -cert cert.pem -key key.pem -www -quiet >/dev/null 2>&1 & echo $! >"$TL/pid")
+  sleep 1
+  capture batch6 openssl_s_client_selfsigned "$TL" "openssl s_client -connect 127.0.0.1:18443 -servername api.internal.test -verify_return_error </dev/null" "$(openssl version)"
+  kill "$(cat "$TL/pid")" 2>/dev/null
+  HS="$B/http"
+  mkdir -p "$HS"
+  cat >"$HS/server.py" <<'EOF'
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class H(BaseHTTPRequestHandler):
+    def _send(self, code, body):
+        data = json.dumps(body).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        if self.path.startswith("/static/"):
+            return self._send(200, {"ok": True})
+        if self.path.startswith("/api/orders/"):
+            oid = self.path.rsplit("/", 1)[1]
+            if oid.endswith("7"):
+                return self._send(500, {"error": "internal", "detail": f"order {oid}: column \"discount\" does not exist", "request_id": "req-" + oid})
+            if oid.endswith("3"):
+                return self._send(404, {"error": "not_found"})
+            return self._send(200, {"id": oid})
+        return self._send(404, {"error": "no route"})
+
+    def do_POST(self):
+        self._send(500, {"error": "internal", "detail": "payment gateway timeout after 30s", "request_id": "req-9f2c"})
+
+
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+EOF
+  python3 "$HS/server.py" 18480 >/dev/null 2>&1 &
+  HPID=$!
+  sleep 1
+  capture batch6 curl_post_500_json "$HS" "curl -v -sS -X POST -H 'Content-Type: application/json' -d '{\"amount\": 1200, \"currency\": \"EUR\"}' http://127.0.0.1:18480/api/payments --fail-with-body" "$(curl --version | head -1)"
+  kill "$HPID" 2>/dev/null
+  cat >"$HS/load.sh" <<'EOF'
+python3 -u server.py 18481 &
+pid=$!
+sleep 1
+for i in $(seq 1 260); do
+  case $((i % 5)) in
+    0) p="/api/orders/$((i - 2))" ;;
+    1) p="/static/app.$i.js" ;;
+    2) p="/static/style.css" ;;
+    3) p="/api/orders/$((i + 4))" ;;
+    *) p="/health" ;;
+  esac
+  curl -s -o /dev/null "http://127.0.0.1:18481$p"
+done
+kill $pid
+EOF
+  capture batch6 http_server_access_log "$HS" "bash load.sh" "$(python3 --version)"
+
+  # jq over a big document (long success); tar -tvf of a release archive (long success)
+  JQ="$B/jq_big"
+  mkdir -p "$JQ"
+  python3 - "$JQ/events.json" <<'EOF'
+import json, sys
+ev = [{"id": i, "type": ["click", "view", "purchase", "signup"][i % 4], "user": {"id": 1000 + i % 37, "plan": ["free", "pro", "team"][i % 3]}, "ts": f"2026-11-2{i % 7}T1{i % 10}:0{i % 6}:00Z", "amount": (i * 7) % 120 if i % 4 == 2 else None} for i in range(120)]
+json.dump({"source": "web", "count": len(ev), "events": ev}, open(sys.argv[1], "w"))
+EOF
+  capture batch6 jq_big_select "$JQ" "jq '.events[] | select(.type == \"purchase\" or .amount == null) | {id, type, user: .user.id, plan: .user.plan, amount}' events.json" "$(jq --version)"
+  TA="$B/tar_rel"
+  mkdir -p "$TA/app-2.3.0"
+  for d in bin lib lib/plugins share/doc share/locale/de share/locale/fr etc; do mkdir -p "$TA/app-2.3.0/$d"; done
+  for i in $(seq 1 90); do printf 'plugin %d\n' "$i" >"$TA/app-2.3.0/lib/plugins/p$i.so"; done
+  for i in $(seq 1 15); do printf 'doc %d\n' "$i" >"$TA/app-2.3.0/share/doc/chapter$i.html"; done
+  for f in app app-migrate app-worker; do printf '#!/bin/sh\n' >"$TA/app-2.3.0/bin/$f"; done
+  printf 'msg\n' >"$TA/app-2.3.0/share/locale/de/app.mo"; printf 'msg\n' >"$TA/app-2.3.0/share/locale/fr/app.mo"; printf 'port=1\n' >"$TA/app-2.3.0/etc/app.conf"
+  (cd "$TA" && tar --owner=build --group=build --mtime=2026-11-20 -cJf app-2.3.0.tar.xz app-2.3.0)
+  capture batch6 tar_list_verbose "$TA" "tar -tvJf app-2.3.0.tar.xz" "$(tar --version | head -1)"
+
+  # deno check with many type errors; a long deno test run with a few failures
+  DN="$B/deno_svc"
+  mkdir -p "$DN/src" "$DN/tests"
+  printf '{ "compilerOptions": { "strict": true } }\n' >"$DN/deno.json"
+  cat >"$DN/src/cart.ts" <<'EOF'
+export interface Item { sku: string; price: number; qty: number }
+export interface Cart { items: Item[]; coupon?: string }
+
+export function total(cart: Cart): number {
+  return cart.items.reduce((s, i) => s + i.price * i.qty, "0");
+}
+
+export function addItem(cart: Cart, item: Item): Cart {
+  return { ...cart, items: [...cart.items, item], updated: Date.now() };
+}
+
+export function applyCoupon(cart: Cart, code: string | undefined): Cart {
+  const pct: number = code.startsWith("PCT") ? code.slice(3) : 0;
+  return { ...cart, coupon: code, discount: pct };
+}
+
+export function findItem(cart: Cart, sku: string): Item {
+  return cart.items.find((i) => i.sku === sku);
+}
+
+export function removeItem(cart: Cart, sku: number): Cart {
+  return { ...cart, items: cart.items.filter((i) => i.sku !== sku) };
+}
+EOF
+  cat >"$DN/src/api.ts" <<'EOF'
+import { addItem, Cart, total } from "./cart.ts";
+import { formatMoney } from "./money.ts";
+
+export function handle(req: Request): Response {
+  const cart: Cart = { items: [] };
+  const next = addItem(cart, { sku: "A1", price: "9.99", qty: 1 });
+  const body = JSON.stringify({ total: total(next).toFixed(2), label: formatMoney(total(next)) });
+  return new Response(body, { status: "200" });
+}
+
+export async function load(id: string): Promise<Cart> {
+  const res = await fetch(`/carts/${id}`);
+  return res.json().items;
+}
+EOF
+  capture batch6 deno_check_many_errors "$DN" "$DENO check src/api.ts src/cart.ts" "$("$DENO" --version | head -1)"
+  cat >"$DN/src/text.ts" <<'EOF'
+export const slug = (s: string) => s.toLowerCase().trim().replace(/[^a-z0-9]+/g, "-");
+export const title = (s: string) => s.split(" ").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+export const truncate = (s: string, n: number) => (s.length > n ? s.slice(0, n) + "..." : s);
+export const words = (s: string) => s.split(/\s+/).length;
+EOF
+  {
+    printf 'import { assertEquals } from "jsr:@std/assert@1";\n' 
+    printf 'function eq(a: unknown, b: unknown) { if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`Values are not equal: ${JSON.stringify(a)} !== ${JSON.stringify(b)}`); }\n'
+    printf 'import { slug, title, truncate, words } from "../src/text.ts";\n\n'
+    for i in $(seq 1 70); do printf 'Deno.test("slug case %d", () => eq(slug("Hello World %d"), "hello-world-%d"));\n' "$i" "$i" "$i"; done
+    printf 'Deno.test("slug trims dashes", () => eq(slug("  Hi there!  "), "hi-there"));\n'
+    for i in $(seq 1 12); do printf 'Deno.test("title case %d", () => eq(title("item number %d"), "Item Number %d"));\n' "$i" "$i" "$i"; done
+    printf 'Deno.test("title of empty word", () => eq(title("a  b"), "A  B"));\n'
+    printf 'Deno.test("truncate long", () => eq(truncate("abcdefghij", 4), "abc..."));\n'
+    printf 'Deno.test("truncate short", () => eq(truncate("abc", 4), "abc"));\n'
+    printf 'Deno.test("words", () => eq(words(" one two "), 2));\n'
+  } >"$DN/tests/text_test.ts"
+  sed -i '1d' "$DN/tests/text_test.ts"
+  capture batch6 deno_test_long_failures "$DN" "$DENO test --no-check tests/" "$("$DENO" --version | head -1)"
+fi
