@@ -209,23 +209,32 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      const usage = foldUsage(held, { failed: ctx.failed, command: options.command });
+      // Each fold's result replaces the lines before it (one variable, the held lines let go):
+      // a huge output is held once or twice at a time, not once per fold.
+      const count = held.length;
+      let lines = foldUsage(held, { failed: ctx.failed, command: options.command });
+      held.length = 0;
       // Where a usage listing folded, the tool's own pointer to its help stays: it leads back to
       // what was folded.
-      const advised = foldAdvice(usage, { keepHelp: usage.length !== held.length });
-      const logs = foldRoutineLogs(
-        foldRepeatedBlocks(foldCompilerNotes(foldStackFrames(foldSanitizerMaps(advised)))),
-        ctx.failed,
-      );
+      lines = foldAdvice(lines, { keepHelp: lines.length !== count });
+      lines = foldSanitizerMaps(lines);
+      lines = foldStackFrames(lines);
+      lines = foldCompilerNotes(lines);
+      lines = foldRepeatedBlocks(lines);
+      lines = foldRoutineLogs(lines, ctx.failed);
       // A repeat refers to the text above it: only in an output short enough that no cut takes
       // that text away and the reader has it in view.
-      const frames = logs.length <= MAX_LINES ? foldRepeatedText(logs) : logs;
-      const folded = after ? frames : foldShapeRuns(
-        foldPassingTests(foldDataRuns(foldTreeListing(foldPathListing(frames))), ctx.failed),
-        ctx.failed,
-      );
-      if (folded.length !== held.length) changed = true;
-      for (const line of folded) take(line);
+      if (lines.length <= MAX_LINES) lines = foldRepeatedText(lines);
+      if (!after) {
+        lines = foldPathListing(lines);
+        lines = foldTreeListing(lines);
+        lines = foldDataRuns(lines);
+        lines = foldPassingTests(lines, ctx.failed);
+        lines = foldShapeRuns(lines, ctx.failed);
+      }
+      if (lines.length !== count) changed = true;
+      for (const line of lines) take(line);
+      lines.length = 0;
       flushRun();
       const truncated = tail.finish();
       return changed || truncated ? "partial" : "fallback";
@@ -271,56 +280,71 @@ function passOn(ctx: StageContext): { push(line: string): void; finish(): boolea
 }
 
 /**
- * The lines of a cut (`from` up to `to`) that differ from the other lines of their shape there
- * where those agree (a `500` among `200`s): generic_outliers.ts, at most ODD_IN_CUT lines of each
- * odd value. A cut too long to read (MAX_SHAPED_LINES) keeps none.
+ * The lines of a cut that differ from the other lines of their shape there where those agree (a
+ * `500` among `200`s): generic_outliers.ts, at most ODD_IN_CUT lines of each odd value.
  */
-function oddInCut(lines: readonly string[], from: number, to: number): Set<number> {
-  if (to - from > MAX_SHAPED_LINES) return new Set();
-  return oddLines(lines, (line, at) => at >= from && at < to ? shapeOf(line) : null, {
-    few: ODD_IN_CUT,
-  });
+function oddInCut(cut: readonly string[]): Set<number> {
+  return oddLines(cut, (line) => shapeOf(line), { few: ODD_IN_CUT });
 }
 
 /**
  * Beyond MAX_LINES, the first HEAD and last TAIL lines and every failure-signal line between
  * them (and the odd ones out of the lines of one shape there), with a count of what went.
- * Returns from `finish` whether it cut.
+ * Returns from `finish` whether it cut. It holds the lines of a cut up to MAX_SHAPED_LINES, to
+ * find its odd ones; past that it streams (it holds the last TAIL lines only), so a huge output is
+ * not held here a second time, and keeps the failure-signal lines of its cut alone.
  */
 function truncator(
   ctx: StageContext,
   onRemove?: (line: string, why: GenericAction) => void,
 ): { push(line: string): void; finish(): boolean } {
-  const lines: string[] = [];
+  const pending: string[] = [];
+  let cutting = false;
+  let streaming = false;
+  const keeper = new FailureKeeper();
+  let gap = 0;
+  const consider = (line: string, odd = false) => {
+    if (keeper.keep(line) || odd) {
+      if (gap) ctx.emit(omitted(gap));
+      gap = 0;
+      ctx.emit(line);
+    } else {
+      gap++;
+      onRemove?.(line, "truncated");
+    }
+  };
   return {
     push(line) {
-      lines.push(line);
-    },
-    finish() {
-      if (lines.length <= MAX_LINES) {
-        for (const line of lines) ctx.emit(line);
-        return false;
-      }
-      const keeper = new FailureKeeper();
-      for (const line of lines.slice(0, HEAD)) {
-        keeper.observe(line);
-        ctx.emit(line);
-      }
-      const end = lines.length - TAIL;
-      const odd = oddInCut(lines, HEAD, end);
-      let gap = 0;
-      for (let i = HEAD; i < end; i++) {
-        if (keeper.keep(lines[i]) || odd.has(i)) {
-          if (gap) ctx.emit(omitted(gap));
-          gap = 0;
-          ctx.emit(lines[i]);
-        } else {
-          gap++;
-          onRemove?.(lines[i], "truncated");
+      pending.push(line);
+      if (!cutting) {
+        if (pending.length <= MAX_LINES) return;
+        cutting = true;
+        for (const head of pending.splice(0, HEAD)) {
+          keeper.observe(head);
+          ctx.emit(head);
         }
       }
+      if (!streaming) {
+        if (pending.length <= MAX_SHAPED_LINES + TAIL) return;
+        // Too long a cut to read for odd lines: the failure-signal lines alone stay.
+        streaming = true;
+        for (const held of pending.splice(0, pending.length - TAIL)) consider(held);
+      }
+      // The oldest line leaves the tail window: it is in the cut.
+      while (pending.length > TAIL) consider(pending.shift()!);
+    },
+    finish() {
+      if (!cutting) {
+        for (const line of pending) ctx.emit(line);
+        return false;
+      }
+      if (!streaming) {
+        const cut = pending.splice(0, Math.max(0, pending.length - TAIL));
+        const odd = oddInCut(cut);
+        cut.forEach((line, i) => consider(line, odd.has(i)));
+      }
       if (gap) ctx.emit(omitted(gap));
-      for (const line of lines.slice(end)) ctx.emit(line);
+      for (const line of pending) ctx.emit(line);
       return true;
     },
   };

@@ -34,7 +34,7 @@ function alike(a: string, b: string): boolean {
 
 /** A line that counts as the same in every block: not blank, not a lone brace. */
 function substantial(line: string): boolean {
-  return line.trim().length >= 3;
+  return line.length >= 3 && line.trim().length >= 3;
 }
 
 /**
@@ -53,6 +53,11 @@ function runOf(
   let equal = 0;
   for (let p = 0; p < k; p++) if (lines[at + p] === lines[at + k + p]) equal++;
   if (equal * 2 < k) return null;
+  // Only the first block's substantial places can hold the same text in every block: a block
+  // of mostly short lines (a run of one-character lines) starts no run.
+  let places = 0;
+  for (let p = 0; p < k; p++) if (substantial(lines[at + p])) places++;
+  if (places * 2 < k) return null;
   const varies = new Array<boolean>(k).fill(false);
   let count = 1;
   for (; at + (count + 1) * k <= lines.length; count++) {

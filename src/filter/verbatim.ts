@@ -98,12 +98,45 @@ const NUMBER = /\d+/g;
  * not — `1 passed, 3 failed` is no source of `3 passed, 1 failed`.
  */
 export function numbersInOrder(emitted: string, source: string): boolean {
-  const wanted = emitted.replace(GROUP_COUNT, "").match(NUMBER);
-  if (!wanted) return true;
-  const have = source.match(NUMBER) ?? [];
-  let i = 0;
-  for (const n of have) if (n === wanted[i] && ++i === wanted.length) return true;
-  return false;
+  return numbersIn(emittedNumbers(emitted), numberIndex(source));
+}
+
+/** The numbers of an emitted line a source must print in order (a group's count after it aside). */
+const emittedNumbers = (emitted: string): string[] =>
+  emitted.replace(GROUP_COUNT, "").match(NUMBER) ?? [];
+
+/** Each number of a line with the places (in order) it is printed at among the line's numbers. */
+function numberIndex(line: string): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  let at = 0;
+  for (const n of line.match(NUMBER) ?? []) {
+    const places = index.get(n);
+    if (places) places.push(at++);
+    else index.set(n, [at++]);
+  }
+  return index;
+}
+
+/**
+ * Whether `wanted` comes in order among a line's numbers (its `numberIndex`): each the first
+ * place after the previous one's, found by bisection — a line of many numbers that is the
+ * candidate source of many emitted lines is read once, not once per emitted line.
+ */
+function numbersIn(wanted: string[], index: Map<string, number[]>): boolean {
+  let after = -1;
+  for (const n of wanted) {
+    const places = index.get(n);
+    if (!places || places.at(-1)! <= after) return false;
+    let lo = 0;
+    let hi = places.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (places[mid] > after) hi = mid;
+      else lo = mid + 1;
+    }
+    after = places[lo];
+  }
+  return true;
 }
 
 /** Emitted lines the guard looks for a source of; past it, lines stay as emitted. */
@@ -135,6 +168,8 @@ interface Found {
   at: number;
   /** How many distinct words it has. */
   words: number;
+  /** Its numbers' places (`numberIndex`), made when first needed. */
+  numbers?: Map<string, number[]>;
 }
 
 export interface KeptLinesOptions {
@@ -212,7 +247,10 @@ export class KeptLines {
     // likeliest (a tree's `mod.ts` under the directory just shown, not under another).
     let last = -1;
     for (const s of open) {
-      s.found = s.found.filter((f) => numbersInOrder(s.text, f.text));
+      const wanted = emittedNumbers(s.text);
+      if (wanted.length) {
+        s.found = s.found.filter((f) => numbersIn(wanted, f.numbers ??= numberIndex(f.text)));
+      }
       const free = s.found.length === 1
         ? (used.has(s.found[0].at) ? [] : s.found)
         : s.found.filter((f) => !used.has(f.at));

@@ -682,8 +682,11 @@ function codeFrames(lines: string[], p: Compiled): Set<number> {
 
 /** A line of marks under a quoted source line (deno's and tsc's `~~~`, `^`). */
 const MARKS = /^\s*[~^]+[\s~^-]*$/;
-/** A line of rustc's code frame gutter (`  |`, `12 |     let x = 1;`). */
-const GUTTER = /^\s*\d*\s*\|/;
+/**
+ * A line of rustc's code frame gutter (`  |`, `12 |     let x = 1;`). The spaces after the
+ * number are tried only after one (`\s*\d*\s*` splits a run of spaces every way: quadratic).
+ */
+const GUTTER = /^\s*(?:\d+\s*)?\|/;
 
 /**
  * The lines explaining a related location, as printed: without blank lines, code frame gutters,

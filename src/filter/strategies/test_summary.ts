@@ -167,7 +167,9 @@ const TRACE_NOISE = [
   /^\s+at ext:(cli|core|deno_)/,
   /^\s+\d+: <unknown>$/,
   /^Stack backtrace:$/,
-  /^\s+.*\(node:(internal\/|async_hooks:)/,
+  // `\s+.*` would retry the whole rest of a line for every split of its indentation (quadratic
+  // on a long indented line): the rest starts at the first non-space, the same lines match.
+  /^\s+(?:\S.*)?\(node:(internal\/|async_hooks:)/,
   /^\s+(duration_ms|failureType|type): /,
   // RUST_BACKTRACE hint, the backtrace header, and the test's own closure frame (its `at` line
   // goes with it, below): the panic line already names the test and the location.
