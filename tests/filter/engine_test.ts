@@ -489,3 +489,17 @@ Deno.test("stats: the input's own '...' in a coloured line is not an elision (it
   // Without a rule too: the generic pass changes nothing, and says nothing was left out.
   expect(engine.filter("mytool", "\x1b[1mBuilding\x1b[0m x ...\nok").stats.elided).toBe(false);
 });
+
+Deno.test("stats: a cut is an elision however many of the input's own '...' lines come before it", () => {
+  const engine = new FilterEngine([
+    rule("cut", { prefix: "tail" }, { type: "truncate", max_lines: 40, head: 30, tail: 5 }),
+  ]);
+  // Thirty status lines of the input's own that say `...`, then lines the cut leaves out.
+  const lines = [
+    ...Array.from({ length: 30 }, (_, i) => `Resolving dependency ${i} ...`),
+    ...Array.from({ length: 20 }, (_, i) => `row ${i}`),
+  ];
+  const out = engine.filter("tail x", lines.join("\n"));
+  expect(out.text).toContain("... (15 lines omitted) ...");
+  expect(out.stats.elided).toBe(true);
+});
