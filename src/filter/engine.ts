@@ -442,18 +442,33 @@ function walkLines(body: string, fn: (line: string) => void): number {
 
 /** A line that says lines were left out: a fold, a cut, `(+N more)`, `… not shown`. */
 const ELISION = /…|\.\.\.|\b(?:folded|omitted|elided|not shown|not listed)\b|\(\+?\d+ more\b/;
-/** Lines that read as an elision but may be the input's own, checked against it at most. */
+/**
+ * Lines that read as an elision, are no input line as printed and may still be part of one (a
+ * line a rule reshaped), checked against the input at most.
+ */
 const ELISION_CHECKS = 16;
 
 /**
- * Whether `text` holds a line that says lines were left out and is not the input's own (each
- * check searches the input once, so only the first few such lines are checked).
+ * Whether `text` holds a line that says lines were left out and is not the input's own. A line
+ * the input printed (the set of its lines, built once) is its own; any other is searched for in
+ * the input as read by the stages (escapes inside a coloured line, `foo ... \x1b[32mok`, split
+ * the words the raw text holds) — each such search reads the whole input, so only the first few
+ * are made.
  */
 function showsElision(text: string, body: string): boolean {
   let checks = 0;
+  let lines: Set<string> | null = null;
+  let input: string | null = null;
   for (const line of splitLines(text)) {
     if (!ELISION.test(line)) continue;
-    if (!body.includes(line.trim())) return true;
+    const own = line.trim();
+    if (lines === null) {
+      input = body.includes("\x1b") || body.includes("\r") ? sanitize(body) : body;
+      lines = new Set();
+      for (const l of splitLines(input)) lines.add(l.trim());
+    }
+    if (lines.has(own)) continue;
+    if (!body.includes(own) && !input!.includes(own)) return true;
     if (++checks >= ELISION_CHECKS) return false;
   }
   return false;

@@ -5,8 +5,9 @@
  * — a `500` among `200`s, `[origin/x: gone]` among plain tracking, another owner, a size of 0 — is
  * what the reader looks for, so it stays as printed.
  *
- * A line's fields are its words counted from the start and from the end (an access log's status
- * is the next-to-last word whatever the path holds), the groups in brackets or parentheses with
+ * A line's fields are its words counted from the start (far enough to reach the middle of a long
+ * line) and from the end (an access log's status is the next-to-last word whatever the path
+ * holds), the groups in brackets or parentheses with
  * their paths, hex ids and numbers masked (`[origin/x: gone]` reads `[P: gone]`), and whether a
  * numeric word is zero (a measure — `17B`, `0.4s` — is read for that only: it varies by degree, not
  * by kind; one that counts up line by line, `tick 0`, `shard 1`, is a place in a sequence and read
@@ -41,8 +42,12 @@ const KIND_SHARE = 1 / 3;
 const FEW_SHARE = 0.05;
 const KEEP_FIRST = 3;
 const KEEP_LAST = 1;
-/** Words read from each end of a line. */
-const ENDS = 8;
+/**
+ * Words read from each end of a line: from the start far enough to reach the middle of a long
+ * line (a structured log's state word), from the end the last few (a status after a path of
+ * spaces).
+ */
+const ENDS = { s: 24, e: 8 };
 /** Words a template reads. */
 const TEMPLATE_WORDS = 16;
 /** Groups in brackets or parentheses read per line. */
@@ -107,20 +112,20 @@ function wordAt(line: ReadLine, end: "s" | "e", p: number): string {
  * a status or an exit code, is a code), whether each is a zero among numbers, and the groups.
  */
 const FIELDS: Field[] = [
-  ...["s", "e"].flatMap((end) =>
-    Array.from({ length: ENDS }, (_, p): Field[] => {
-      const number = (line: ReadLine) => wordAt(line, end as "s" | "e", p).replace(KEYED, "");
+  ...(["s", "e"] as const).flatMap((end) =>
+    Array.from({ length: ENDS[end] }, (_, p): Field[] => {
+      const number = (line: ReadLine) => wordAt(line, end, p).replace(KEYED, "");
       return [
         {
           key: `${end}${p}`,
-          value: (line) => MEASURE.test(number(line)) ? "" : wordAt(line, end as "s" | "e", p),
+          value: (line) => MEASURE.test(number(line)) ? "" : wordAt(line, end, p),
           number,
         },
         {
           key: `z:${end}${p}`,
           value: (line) => {
             const n = number(line);
-            return NUMBER.test(n) ? (ZERO.test(n) ? wordAt(line, end as "s" | "e", p) : "N") : "";
+            return NUMBER.test(n) ? (ZERO.test(n) ? wordAt(line, end, p) : "N") : "";
           },
           number,
           zeros: true,

@@ -11,7 +11,8 @@
  * Only progress and status chatter folds, never rows of data the command was asked to print: a
  * run whose first words differ only in digits that name each row (`row1 …`, `row2 …` of a table,
  * `1.`, `2.` of numbered results, `#17`, `4.0K` of a size column) stays as printed; digits that
- * move on as a clock, a date or a count of a total do (`12:00:01`, `2026-11-27`, `3/40`).
+ * move on as a clock, a date, a count of a total or a labelled counter do (`12:00:01`,
+ * `2026-11-27`, `3/40`, apt's `Get:12`).
  *
  * Only when the command succeeded: a failed run's lines around its failure are its context.
  * A line that carries a failure, a location or a warning never folds and ends the run, and the
@@ -82,8 +83,11 @@ function headOf(word: string): string {
   return /\d/.test(word) ? unhashed(word).replace(/\d+/g, "0") : word;
 }
 
-/** A clock, a date or a count of a total: digits of a status line that move on, naming no row. */
-const MOVING = /\d:\d|\d-\d\d-\d|\d\/\d/;
+/**
+ * A clock, a date, a count of a total or a labelled counter (apt's `Get:12`): digits of a status
+ * line that move on, naming no row.
+ */
+const MOVING = /\d:\d|\d-\d\d-\d|\d\/\d|^[A-Za-z]{1,20}:\d{1,9}$/;
 const FIRST_WORD = /^\s*(\S+)/;
 
 /** A word with its hashes masked (`[4f608cf…]` of a bisect step is a commit, not a row's name). */

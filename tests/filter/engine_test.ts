@@ -475,3 +475,31 @@ Deno.test("stats: removedChars counts what the stages removed beyond sanitising;
   expect(cut.text).toBe(`${lines[0]}\n... (4 lines omitted) ...\n${lines[5]}`);
   expect(cut.stats).toMatchObject({ removedChars: 4 * 20 - 25, elided: true });
 });
+
+Deno.test("stats: the input's own '...' in a coloured line is not an elision (its escapes split the words)", () => {
+  const engine = new FilterEngine([
+    rule("strip", { prefix: "make" }, { type: "strip_noise", patterns: ["^make\\[\\d\\]: "] }),
+  ]);
+  // deno test and cargo colour the middle of a line: `foo ... ok (2ms)` is not in the raw text.
+  const coloured =
+    "make[1]: Entering\nfoo ... \x1b[32mok\x1b[0m (2ms)\n\x1b[1mBuilding\x1b[0m x ...";
+  const out = engine.filter("make", coloured);
+  expect(out.text).toBe("foo ... ok (2ms)\nBuilding x ...");
+  expect(out.stats).toMatchObject({ removedChars: "make[1]: Entering".length, elided: false });
+  // Without a rule too: the generic pass changes nothing, and says nothing was left out.
+  expect(engine.filter("mytool", "\x1b[1mBuilding\x1b[0m x ...\nok").stats.elided).toBe(false);
+});
+
+Deno.test("stats: a cut is an elision however many of the input's own '...' lines come before it", () => {
+  const engine = new FilterEngine([
+    rule("cut", { prefix: "tail" }, { type: "truncate", max_lines: 40, head: 30, tail: 5 }),
+  ]);
+  // Thirty status lines of the input's own that say `...`, then lines the cut leaves out.
+  const lines = [
+    ...Array.from({ length: 30 }, (_, i) => `Resolving dependency ${i} ...`),
+    ...Array.from({ length: 20 }, (_, i) => `row ${i}`),
+  ];
+  const out = engine.filter("tail x", lines.join("\n"));
+  expect(out.text).toContain("... (15 lines omitted) ...");
+  expect(out.stats.elided).toBe(true);
+});

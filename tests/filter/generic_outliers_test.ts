@@ -225,3 +225,18 @@ Deno.test("outliers: odd values stay when the common one holds a bare majority o
   }
   expect(out.length).toBeLessThan(60);
 });
+
+Deno.test("outliers: an odd word in the middle of a long line (past eight words from each end) stays", () => {
+  // 21 words: the state is the 11th word, the 11th from the end too.
+  const run = Array.from(
+    { length: 60 },
+    (_, i) =>
+      `worker ${i} tenant acme region us-east-1 shard alpha batch b${i} result ${
+        i === 30 ? "degraded" : "healthy"
+      } after retry none cache warm host h${i} pool p${i}`,
+  );
+  expect([...findOutliers(run).kept]).toEqual([30]);
+  const out = foldShapeRuns([...run, "done", "bye", "ok"], false);
+  expect(out).toContain(run[30]);
+  expect(out.length).toBeLessThan(12);
+});

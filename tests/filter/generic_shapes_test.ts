@@ -208,3 +208,25 @@ Deno.test("shape runs: status chatter whose first words move on as a clock or a 
     expect(out).toEqual([run[0], "… 12 lines like these folded …", run[13], ...tail]);
   }
 });
+
+Deno.test("shape runs: apt's labelled request counter (Get:1, Get:2 …) is chatter and folds", () => {
+  // apt-get run where no apt rule matches (sh -c, a build script): its downloads, numbered.
+  const run = Array.from(
+    { length: 30 },
+    (_, i) =>
+      `Get:${i + 1} http://deb.debian.org/debian bookworm/main amd64 lib${i}foo amd64 1.${i}-1 [${
+        100 + i
+      } kB]`,
+  );
+  const tail = [
+    "Fetched 3,000 kB in 1s (3,000 kB/s)",
+    "Selecting previously unselected package x.",
+    "Done",
+  ];
+  expect(foldShapeRuns([...run, ...tail], false)).toEqual([
+    run[0],
+    "… 28 lines like these folded …",
+    run[29],
+    ...tail,
+  ]);
+});

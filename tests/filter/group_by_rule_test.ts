@@ -486,3 +486,38 @@ Deno.test("make with gcc keeps each include chain right before the diagnostic it
     expect(out[start + chain.length]).toBe(error);
   }
 });
+
+Deno.test("make with gcc: an include chain that headed only warnings heads no later file's error", async () => {
+  const { loadFilterEngine } = await import("../../src/filter/mod.ts");
+  const { defaultConfig } = await import("../../src/config/schema.ts");
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  // make -k, gcc 12: a.c's header has only a warning; b.c, compiled next, fails.
+  const input = [
+    "gcc -Wall -Wextra -c a.c -o a.o",
+    "In file included from a.c:1:",
+    "util.h: In function ‘helper’:",
+    "util.h:1:32: warning: unused variable ‘unused’ [-Wunused-variable]",
+    "    1 | static int helper(int x) { int unused; return x; }",
+    "      |                                ^~~~~~",
+    "a.c: In function ‘a’:",
+    "a.c:2:19: warning: unused variable ‘y’ [-Wunused-variable]",
+    "    2 | int a(void) { int y; return helper(1); }",
+    "      |                   ^",
+    "gcc -Wall -Wextra -c b.c -o b.o",
+    "b.c: In function ‘b’:",
+    "b.c:1:22: error: ‘undefined_thing’ undeclared (first use in this function)",
+    "    1 | int b(void) { return undefined_thing; }",
+    "      |                      ^~~~~~~~~~~~~~~",
+    "make: *** [Makefile:3: b.o] Error 1",
+    "make: Target 'all' not remade because of errors.",
+  ];
+  const out = engine.filter("make -k", input.join("\n"), { failed: true }).text.split("\n");
+  expect(out).toContain(
+    "b.c:1:22: error: ‘undefined_thing’ undeclared (first use in this function)",
+  );
+  expect(out).toContain("In file included from a.c:1:");
+  const error = out.indexOf(
+    "b.c:1:22: error: ‘undefined_thing’ undeclared (first use in this function)",
+  );
+  expect(out[error - 1]).not.toBe("In file included from a.c:1:");
+});

@@ -270,3 +270,25 @@ Deno.test("valgrind -v: the --PID-- debug lines fold to a count, the ==PID== rep
     expect(out.split("\n")).toContain(line);
   }
 });
+
+Deno.test("go test -v: the test running when the binary exited (os.Exit, no --- FAIL) stays named", () => {
+  // go 1.22: TestExits calls os.Exit(3); go prints no result line for it.
+  const input = [
+    "=== RUN   TestA",
+    "--- PASS: TestA (0.00s)",
+    "=== RUN   TestB",
+    "--- PASS: TestB (0.00s)",
+    "=== RUN   TestExits",
+    "    x_test.go:5: about to exit",
+    "FAIL\texample.com/gox\t0.002s",
+    "FAIL",
+  ];
+  const out = filter("go test -v ./...", input.join("\n"), true).split("\n");
+  expect(out).toContain("=== RUN   TestExits");
+  expect(out).not.toContain("=== RUN   TestA");
+  // Silent before it exits: its run line is still what names it.
+  const silent = [...input.slice(0, 5), ...input.slice(6)];
+  expect(filter("go test -v ./...", silent.join("\n"), true).split("\n")).toContain(
+    "=== RUN   TestExits",
+  );
+});

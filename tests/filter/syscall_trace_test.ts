@@ -314,3 +314,19 @@ Deno.test("strace: adversarial trace lines stay linear (results, quotes, descrip
     expect(performance.now() - start).toBeLessThan(2000);
   }
 });
+
+Deno.test("strace -f: a process's one folded call, split, stays whole — its result line too", () => {
+  const lines = [
+    'execve("./build.sh", ["./build.sh"], 0x7ffeeadcba68 /* 39 vars */) = 0',
+    "brk(NULL)                               = 0x55ea11cf3000",
+    "getpid()                                = 2045",
+    '[pid  2047] openat(AT_FDCWD, "/usr/lib/locale/C.utf8/LC_CTYPE", O_RDONLY|O_CLOEXEC <unfinished ...>',
+    "[pid  2045] wait4(-1,  <unfinished ...>",
+    "[pid  2047] <... openat resumed>)       = -1 ENOENT (No such file or directory)",
+    '[pid  2047] write(2, "no locale\\n", 10) = 10',
+    "[pid  2047] +++ exited with 1 +++",
+    "<... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 1}], 0, NULL) = 2047",
+    "+++ exited with 1 +++",
+  ];
+  expect(filter("strace -f ./build.sh", lines).text.split("\n")).toEqual(lines);
+});

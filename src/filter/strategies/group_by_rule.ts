@@ -282,6 +282,8 @@ function group(
   let messageIndent = -1;
   // The lines of the current diagnostic since the last line naming a location.
   let sinceLocation: string[] = [];
+  // The file of each finding read, with how many loose lines came before it (see `apart`).
+  const findingFiles: { at: number; file: string }[] = [];
   const frames = codeFrames(lines, p);
   for (const [i, line] of lines.entries()) {
     if (frames.has(i) || p.noise(line) || allDuplicates(line)) {
@@ -308,6 +310,7 @@ function group(
         source = [];
       }
       quoting = false;
+      findingFiles.push({ at: other.length, file: fileOf(loc) });
       const quotes = underFile && source.length > 0 && copies++ < MAX_QUOTE_COPIES;
       continued = {
         lines: [line],
@@ -345,7 +348,10 @@ function group(
         rule: start.group("rule"),
         location: start.group("loc") || undefined,
       };
-      if (current.location) current.head = headOf(line, current.location, msg);
+      if (current.location) {
+        current.head = headOf(line, current.location, msg);
+        findingFiles.push({ at: other.length, file: fileOf(current.location) });
+      }
       // The message is on a later line (`message_line_pattern`) until one is found.
       awaiting = msg === undefined && p.messageLine !== undefined;
       messageIndent = -1;
@@ -573,28 +579,32 @@ function group(
       );
     }
   }
-  const rest = groups.size
-    ? other.filter((line) =>
-      !p.groupedNoise(line) &&
-      !(config.drop_context && !FAILURE_SIGNAL.test(line) && !IO_ERROR.test(line))
+  // Indices into `other`, so a line's neighbours as printed are known.
+  const rest = [...other.keys()].filter((k) =>
+    !groups.size || (
+      !p.groupedNoise(other[k]) &&
+      !(config.drop_context && !FAILURE_SIGNAL.test(other[k]) && !IO_ERROR.test(other[k]))
     )
-    : other;
+  );
+  const orphans = apart(other, findingFiles, p.head);
   if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
   // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`), and
   // only for more than one finding (one is its own count).
   const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic|offense)s?\\b`);
-  if (findings > 1 && ![...rest, ...summaries].some((line) => total.test(line))) {
+  if (findings > 1 && ![...rest.map((k) => other[k]), ...summaries].some((l) => total.test(l))) {
     out.push(`(${findings} diagnostics in ${groups.size} groups)`);
   }
   // Loose error lines (a linker error, make's `*** Error 2`) lead, with the lines that say where
   // they happened (`lead_patterns`); the rest trails. Lines that head the next one
-  // (`head_patterns`: an include chain before a header's error) go where it goes, right before it.
+  // (`head_patterns`: an include chain before a header's error) go where it goes, right before it;
+  // a chain that headed only findings grouped away trails where it was.
   const leads = (line: string) => FAILURE_SIGNAL.test(line) || p.lead(line);
   const leading: string[] = [];
   const trailing: string[] = [];
   let heads: string[] = [];
-  for (const line of rest) {
-    if (p.head(line)) {
+  for (const k of rest) {
+    const line = other[k];
+    if (p.head(line) && !orphans.has(k)) {
       heads.push(line);
       continue;
     }
@@ -612,6 +622,42 @@ function group(
     if (textSize(plain) <= textSize(out)) return { lines: plain, confidence: "full" };
   }
   return { lines: out, confidence: "full" };
+}
+
+/** The file of a finding's location (`util.h:1:32`, `src/a.ts(7,44)`: up to its position). */
+function fileOf(location: string): string {
+  const end = location.search(/[:(]/);
+  return end < 0 ? location : location.slice(0, end);
+}
+
+/**
+ * The lines of `other` (loose lines, in their order) heading (`head`) a line that is not the next
+ * loose one: the findings read between the chain and that line name more than one file, or a
+ * file the next line does not start with (gcc printed the chain over a header's warnings, and
+ * the next loose line is another file's error or another compile).
+ */
+function apart(
+  other: readonly string[],
+  findingFiles: readonly { at: number; file: string }[],
+  head: (line: string) => boolean,
+): Set<number> {
+  const orphans = new Set<number>();
+  const filesAt = new Map<number, string[]>();
+  for (const { at, file } of findingFiles) {
+    const files = filesAt.get(at);
+    if (files) files.push(file);
+    else filesAt.set(at, [file]);
+  }
+  for (let k = 0; k < other.length; k++) {
+    if (!head(other[k]) || (k + 1 < other.length && head(other[k + 1]))) continue;
+    const files = filesAt.get(k + 1) ?? [];
+    const next = other[k + 1];
+    const orphan = files.length > 0 &&
+      (files.some((file) => file !== files[0]) ||
+        (next !== undefined && !next.startsWith(`${files[0]}:`)));
+    for (let j = k; orphan && j >= 0 && head(other[j]); j--) orphans.add(j);
+  }
+  return orphans;
 }
 
 /**

@@ -95,12 +95,13 @@ export function compileSyscallTrace(
             return "fallback";
           }
           lines.forEach((line, i) => {
-            const key = folded.marker.get(i);
-            if (key !== undefined) {
-              const n = folded.perProcess.get(key)!;
+            const key = folded.lines.get(i);
+            // A process's one folded call stays as printed, both lines of a split one.
+            if (key === undefined || folded.perProcess.get(key) === 1) ctx.emit(line);
+            else if (folded.marker.has(i)) {
               const pid = /^\[pid {1,7}\d{1,10}\] /.exec(line)?.[0] ?? "";
-              ctx.emit(n === 1 ? line : pid + config.fold.replaceAll("{n}", String(n)));
-            } else if (!folded.lines.has(i)) ctx.emit(line);
+              ctx.emit(pid + config.fold.replaceAll("{n}", String(folded.perProcess.get(key))));
+            }
           });
           return "full";
         },
@@ -116,14 +117,14 @@ interface Tests {
 }
 
 /**
- * Which lines fold (`lines`), each process's count (`perProcess`, keyed by process and the
- * execve it is in) and where its fold line goes (`marker`: the line index of its first folded
- * call, to its key).
+ * Which lines fold (`lines`, each to its process's key), each process's count (`perProcess`,
+ * keyed by process and the execve it is in) and where its fold line goes (`marker`: the line
+ * index of its first folded call).
  */
 function foldTrace(lines: readonly string[], tests: Tests): {
-  lines: Set<number>;
+  lines: Map<number, string>;
   perProcess: Map<string, number>;
-  marker: Map<number, string>;
+  marker: Set<number>;
   count: number;
 } {
   const calls: (Call | null)[] = [];
@@ -188,9 +189,9 @@ function foldTrace(lines: readonly string[], tests: Tests): {
   const starting = new Set<string>();
   const loaderFds = new Map<string, Set<number>>();
   const decided = new Map<Call, boolean>();
-  const folded = new Set<number>();
+  const folded = new Map<number, string>();
   const perProcess = new Map<string, number>();
-  const marker = new Map<number, string>();
+  const marker = new Set<number>();
   const counted = new Set<Call>();
   calls.forEach((call, i) => {
     if (call === null) return;
@@ -201,12 +202,12 @@ function foldTrace(lines: readonly string[], tests: Tests): {
     }
     if (call.name === "execve" && call.result === "0") starting.add(call.process);
     if (!fold) return;
-    folded.add(i);
+    folded.set(i, call.process);
     // A split call's second line is the same call: it is counted once.
     if (counted.has(call)) return;
     counted.add(call);
     const n = perProcess.get(call.process) ?? 0;
-    if (n === 0) marker.set(i, call.process);
+    if (n === 0) marker.add(i);
     perProcess.set(call.process, n + 1);
   });
   return { lines: folded, perProcess, marker, count: folded.size };
