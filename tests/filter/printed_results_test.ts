@@ -292,3 +292,41 @@ Deno.test("go test -v: the test running when the binary exited (os.Exit, no --- 
     "=== RUN   TestExits",
   );
 });
+
+Deno.test("deno test: a failed step's indented `... FAILED` line stays under its test", () => {
+  // deno 2.9's output of a test whose second step throws (NO_COLOR).
+  const input = [
+    "Check a_test.ts",
+    "running 2 tests from ./a_test.ts",
+    "outer ...",
+    "  first ... ok (0ms)",
+    "  second ... FAILED (0ms)",
+    "outer ... FAILED (due to 1 failed step) (2ms)",
+    "plain ... ok (77µs)",
+    "",
+    " ERRORS ",
+    "",
+    "outer ... second => ./a_test.ts:3:11",
+    "error: Error: Values are not equal: 2 vs 3",
+    '    if (1 + 1 !== 3) throw new Error("Values are not equal: 2 vs 3");',
+    "                           ^",
+    "    at file:///tmp/dstep/a_test.ts:4:28",
+    "    at innerWrapped (ext:cli/40_test.js:300:11)",
+    "    at file:///tmp/dstep/a_test.ts:3:11",
+    "",
+    " FAILURES ",
+    "",
+    "outer ... second => ./a_test.ts:3:11",
+    "",
+    "FAILED | 1 passed (1 step) | 1 failed (1 step) (9ms)",
+    "",
+    "error: Test failed",
+  ];
+  const out = filter("deno test a_test.ts", input.join("\n"), true).split("\n");
+  expect(out).toContain("  second ... FAILED (0ms)");
+  expect(out).toContain("outer ... FAILED (due to 1 failed step) (2ms)");
+  expect(out).not.toContain("  first ... ok (0ms)");
+  expect(out.indexOf("  second ... FAILED (0ms)")).toBeLessThan(
+    out.indexOf("outer ... FAILED (due to 1 failed step) (2ms)"),
+  );
+});

@@ -186,8 +186,9 @@ const TRACE_NOISE = [
 ];
 
 // deno's `name ... ok`, `name ... FAILED`, `name => file:1:2` start with any text, so a regex
-// must scan the whole line; they are only tried on lines holding their literal.
-const DENO_FAILED = /^\S.* \.\.\. FAILED\b/;
+// must scan the whole line; they are only tried on lines holding their literal. A failed step is
+// indented under its test (`  second ... FAILED (0ms)`) and is a failed-test line too.
+const DENO_FAILED = /^\s{0,40}\S.* \.\.\. FAILED\b/;
 const DENO_BLOCK = /^\S.* => \S+:\d+:\d+$/;
 const DENO_OK = /^\S.* \.\.\. ok\b/;
 
