@@ -521,3 +521,24 @@ Deno.test("make with gcc: an include chain that headed only warnings heads no la
   );
   expect(out[error - 1]).not.toBe("In file included from a.c:1:");
 });
+
+Deno.test("group_by_rule: more lines outside the groups than a call takes arguments are placed, not given up on", () => {
+  const rule = compileRule({
+    name: "lint",
+    match: { prefix: "mylint" },
+    strategy: {
+      type: "group_by_rule",
+      line_pattern: "^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning) (?P<rule>R\\d+): (?P<msg>.+)$",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false, generic: false });
+  const lines = ["a.py:1:1: warning R1: bad thing", "a.py:2:1: warning R1: bad thing"];
+  for (let i = 0; i < 300_000; i++) lines.push(`note ${i}`);
+  const out = engine.filter("mylint .", lines.join("\n"));
+  // A spread of 300,000 lines into one call threw a RangeError and the engine showed the input
+  // as it came ("fallback").
+  expect(out.stats.confidence).not.toBe("fallback");
+  const text = out.text.split("\n");
+  expect(text).toContain("note 299999");
+  expect(text).toContain("a.py:1:1: warning R1: bad thing");
+});

@@ -608,11 +608,16 @@ function group(
       heads.push(line);
       continue;
     }
-    (leads(line) ? leading : trailing).push(...heads, line);
+    const to = leads(line) ? leading : trailing;
+    for (const head of heads) to.push(head);
+    to.push(line);
     heads = [];
   }
-  out.unshift(...leading);
-  out.push(...trailing, ...heads, ...summaries);
+  // Loops, not spreads: the lines outside the groups may be more than a call takes arguments.
+  const ordered = leading;
+  for (const list of [out, trailing, heads, summaries]) for (const line of list) ordered.push(line);
+  out.length = 0;
+  for (const line of ordered) out.push(line);
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {
