@@ -66,13 +66,18 @@ const ZERO = /^[+-]?0+(?:[.,]0+)?[A-Za-z%]{0,3}$/;
 const KEYED = /^[A-Za-z_][\w.-]{0,40}[=:]/;
 const MEASURE = /^[+-]?\d[\d,]{0,30}(?:\.\d{1,30}[A-Za-z%]{0,3}|[A-Za-z%]{1,3})$/;
 
+/**
+ * A word with what varies item by item masked: a path as `P` (`P:` when `colon` and the path ends
+ * a label), hex ids as `H`, numbers as `0`.
+ */
+function maskWord(word: string, colon = false): string {
+  if (/[/\\]/.test(word)) return colon && word.endsWith(":") ? "P:" : "P";
+  return word.replace(/\b[0-9a-f]{7,64}\b/g, "H").replace(/\d+/g, "0");
+}
+
 /** A group's text with what varies item by item masked: paths, hex ids, numbers. */
 function maskGroup(group: string): string {
-  return group.split(" ").map((word) =>
-    /[/\\]/.test(word)
-      ? "P" + (word.endsWith(":") ? ":" : "")
-      : word.replace(/\b[0-9a-f]{7,64}\b/g, "H").replace(/\d+/g, "0")
-  ).join(" ");
+  return group.split(" ").map((word) => maskWord(word, true)).join(" ");
 }
 
 /** Times of any width (`2:27:05 AM`, `05:02`) and dates (`2026-11-20`, `27/Nov/2026`). */
@@ -145,9 +150,8 @@ const FIELDS: Field[] = [
  * however many kinds of line a log mixes.
  */
 export function templateOf(line: string): string {
-  return withoutDates(line).trim().split(/\s+/, TEMPLATE_WORDS).map((word) =>
-    /[/\\]/.test(word) ? "P" : word.replace(/\b[0-9a-f]{7,64}\b/g, "H").replace(/\d+/g, "0")
-  ).join(" ");
+  return withoutDates(line).trim().split(/\s+/, TEMPLATE_WORDS).map((word) => maskWord(word))
+    .join(" ");
 }
 
 /** What `findOutliers` decides for each line of a run. */
