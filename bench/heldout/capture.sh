@@ -4648,3 +4648,1042 @@ EOF
   sed -i '1d' "$DN/tests/text_test.ts"
   capture batch6 deno_test_long_failures "$DN" "$DENO test --no-check tests/" "$("$DENO" --version | head -1)"
 fi
+
+# --- batch7: a seventh blind batch (tools and situations the set lacked), captured and its
+# signals written and committed before any filter ran on it and before any rule file, filter
+# source, filter test, fixture, bench/corpus file or bench/README.md was opened. It ran with
+# TERM=xterm, as an agent's shell has it.
+if sel batch7; then
+  B="$WORK/batch7"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+
+  # c: sanitizers (UBSan, TSan, LeakSanitizer), cppcheck, meson, autoreconf, make -n
+  C="$B/cjobs"
+  mkdir -p "$C/src"
+  cat >"$C/src/ring.c" <<'EOF'
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct ring { int cap; int head; int *slots; };
+
+static int scale(int v, int by) { return v * by; }
+static int shift(int v, int n) { return v << n; }
+
+int main(int argc, char **argv) {
+  struct ring r = { 8, 0, calloc(8, sizeof(int)) };
+  int total = 0;
+  for (int i = 0; i < 12; i++) {
+    r.slots[r.head] = i * 3;
+    r.head = (r.head + 1) % r.cap;
+    total += r.slots[i % 8];
+  }
+  printf("ring filled: head=%d total=%d\n", r.head, total);
+  int big = scale(INT_MAX / 2, 3);
+  printf("scaled: %d\n", big);
+  int s = shift(1, 33);
+  printf("shifted: %d\n", s);
+  int idx = argc + 9;
+  int arr[10] = {0};
+  printf("arr[%d] = %d\n", idx, arr[idx]);
+  int zero = argc - 1;
+  printf("ratio: %d\n", total / zero);
+  free(r.slots);
+  return 0;
+}
+EOF
+  gcc -g -fsanitize=undefined -o "$C/ring" "$C/src/ring.c" 2>/dev/null
+  capture batch7 ubsan_runtime_errors "$C" "./ring" "$(gcc --version | head -1)"
+  cat >"$C/src/counter.c" <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+
+static long hits;
+static long misses;
+
+static void *worker(void *arg) {
+  long id = (long)arg;
+  for (int i = 0; i < 100000; i++) {
+    if (i % 7 == id) misses++;
+    else hits++;
+  }
+  return NULL;
+}
+
+int main(void) {
+  pthread_t t[4];
+  for (long i = 0; i < 4; i++) pthread_create(&t[i], NULL, worker, (void *)i);
+  for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+  printf("hits=%ld misses=%ld\n", hits, misses);
+  return 0;
+}
+EOF
+  gcc -g -O1 -fsanitize=thread -o "$C/counter" "$C/src/counter.c" -lpthread 2>/dev/null
+  capture batch7 tsan_data_race "$C" "./counter" "$(gcc --version | head -1)"
+  cat >"$C/src/cache.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+struct entry { char *key; char *value; struct entry *next; };
+
+static struct entry *put(struct entry *head, const char *k, const char *v) {
+  struct entry *e = malloc(sizeof *e);
+  e->key = strdup(k);
+  e->value = strdup(v);
+  e->next = head;
+  return e;
+}
+
+static void drop(struct entry *e) {
+  while (e) { struct entry *n = e->next; free(e->key); free(e); e = n; }
+}
+
+static char *render(struct entry *e) {
+  char *buf = malloc(256);
+  snprintf(buf, 256, "%s=%s", e->key, e->value);
+  return buf;
+}
+
+int main(void) {
+  struct entry *h = NULL;
+  h = put(h, "region", "eu-west-1");
+  h = put(h, "tier", "gold");
+  h = put(h, "owner", "billing");
+  for (struct entry *e = h; e; e = e->next) puts(render(e));
+  drop(h);
+  return 0;
+}
+EOF
+  gcc -g -fsanitize=address -o "$C/cache" "$C/src/cache.c" 2>/dev/null
+  capture batch7 lsan_leaks "$C" "./cache" "$(gcc --version | head -1)"
+  mkdir -p "$C/lib"
+  cat >"$C/lib/parse.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *read_line(FILE *f) {
+  char *buf = malloc(128);
+  if (fgets(buf, 128, f) == NULL) return NULL;
+  return buf;
+}
+
+int parse_ports(const char *s, int out[4]) {
+  int n = 0;
+  char tmp[16];
+  strcpy(tmp, s);
+  for (char *p = strtok(tmp, ","); p; p = strtok(NULL, ",")) out[n++] = atoi(p);
+  return n;
+}
+
+int checksum(const unsigned char *data, int len) {
+  int sum;
+  for (int i = 0; i <= len; i++) sum += data[i];
+  return sum;
+}
+
+void copy_name(char *dst, const char *src) {
+  char local[8];
+  sprintf(local, "%s", src);
+  memcpy(dst, local, sizeof(local));
+}
+
+int unused_helper(int x) { return x * 2; }
+
+int main(void) {
+  int ports[4];
+  FILE *f = fopen("ports.txt", "r");
+  char *line = read_line(f);
+  int n = parse_ports(line, ports);
+  unsigned char data[4] = {1, 2, 3, 4};
+  printf("%d %d\n", n, checksum(data, 4));
+  return 0;
+}
+EOF
+  cat >"$C/lib/table.c" <<'EOF'
+#include <stdlib.h>
+
+struct table { int *cells; int rows; int cols; };
+
+struct table *table_new(int rows, int cols) {
+  struct table *t = malloc(sizeof(struct table));
+  t->cells = malloc(rows * cols);
+  t->rows = rows;
+  t->cols = cols;
+  return t;
+}
+
+int table_get(struct table *t, int r, int c) {
+  if (t == NULL) return -1;
+  return t->cells[r * t->cols + c];
+}
+
+void table_free(struct table *t) {
+  free(t);
+  free(t->cells);
+}
+
+int table_sum(struct table *t) {
+  int s = 0;
+  for (int i = 0; i < t->rows * t->cols; i++) s += t->cells[i];
+  if (t == NULL) return 0;
+  return s;
+}
+EOF
+  capture batch7 cppcheck_findings "$C" "cppcheck --enable=all --inline-suppr --error-exitcode=1 lib/" "$(cppcheck --version)"
+
+  M="$B/mesonproj"
+  mkdir -p "$M/src"
+  cat >"$M/meson.build" <<'EOF'
+project('tiler', 'c', version : '0.3.1', default_options : ['warning_level=2'])
+m = meson.get_compiler('c').find_library('m', required : false)
+threads = dependency('threads')
+png = dependency('libpngxx', version : '>= 1.6')
+executable('tiler', 'src/main.c', 'src/tile.c', dependencies : [m, threads, png])
+EOF
+  printf 'int main(void) { return 0; }\n' >"$M/src/main.c"
+  printf 'int tile(int x) { return x; }\n' >"$M/src/tile.c"
+  capture batch7 meson_setup_missing_dep "$M" "meson setup build" "meson $(meson --version)"
+  sed -i "s/^png = .*//; s/, png\]/]/" "$M/meson.build"
+  cat >"$M/src/tile.c" <<'EOF'
+#include <stdio.h>
+#include "tile.h"
+
+int tile_count(const struct grid *g) {
+  return g->w * g->h;
+}
+
+void tile_print(const struct grid *g, int unused) {
+  for (int i = 0; i < tile_count(g); i++)
+    printf("%d\n", g->cells[i]);
+  return 1;
+}
+
+int tile_area(struct grid *g) {
+  return g->width * g->h;
+}
+EOF
+  printf 'struct grid { int w; int h; int *cells; };\nint tile_count(const struct grid *g);\nvoid tile_print(const struct grid *g, int unused);\n' >"$M/src/tile.h"
+  printf '#include "tile.h"\nint main(int argc, char **argv) { struct grid g = {2, 2, 0}; return tile_count(&g); }\n' >"$M/src/main.c"
+  (cd "$M" && meson setup build >/dev/null 2>&1)
+  capture batch7 meson_compile_error "$M" "meson compile -C build" "meson $(meson --version)"
+
+  A="$B/autoproj"
+  mkdir -p "$A/src"
+  cat >"$A/configure.ac" <<'EOF'
+AC_INIT([stamp], [1.2.0], [dev@example.org])
+AM_INIT_AUTOMAKE([foreign -Wall -Werror])
+AC_PROG_CC
+AX_CHECK_COMPILE_FLAG([-fstack-protector-strong], [CFLAGS="$CFLAGS -fstack-protector-strong"])
+PKG_CHECK_MODULES([JSON], [json-c >= 0.13])
+AC_CONFIG_FILES([Makefile src/Makefile])
+AC_OUTPUT
+EOF
+  printf 'SUBDIRS = src\n' >"$A/Makefile.am"
+  printf 'bin_PROGRAMS = stamp\nstamp_SOURCES = main.c util.c\nstamp_LDADD = $(JSON_LIBS) -lm\nstamp_CFLAGS = $(JSON_CFLAGS)\nlib_LTLIBRARIES = libstamp.la\n' >"$A/src/Makefile.am"
+  printf 'int main(void){return 0;}\n' >"$A/src/main.c"
+  capture batch7 autoreconf_errors "$A" "autoreconf -fi" "$(autoreconf --version | head -1)"
+
+  K="$B/makeproj"
+  mkdir -p "$K/src" "$K/include"
+  for f in app config net store log util auth cache codec crypto dns events http json metrics pool proto queue rpc sched shm sig signal stats str tls timer trace tz uri uuid; do printf 'int %s_x;\n' "$f" >"$K/src/$f.c"; done
+  cat >"$K/Makefile" <<'EOF'
+CC ?= cc
+CFLAGS ?= -O2 -g -Wall -Wextra -Iinclude
+OBJS = $(patsubst src/%.c,build/%.o,$(wildcard src/*.c))
+all: build/app docs/app.1.gz
+build/%.o: src/%.c | build
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+build/app: $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lpthread -lm
+build:
+	mkdir -p build
+docs/app.1.gz: docs/app.1
+	gzip -9 -c $< > $@
+install: all
+	install -d $(DESTDIR)/usr/local/bin
+	install -m 0755 build/app $(DESTDIR)/usr/local/bin/app
+EOF
+  capture batch7 make_dry_run "$K" "make -n all install DESTDIR=/tmp/stage" "$(make --version | head -1)"
+
+  # python: coverage report -m, pytest-cov under a threshold, isort --check --diff, a hypothesis
+  # falsifying example, pytest --durations, a Flask app that fails at boot
+  PY="$B/ledger"
+  mkdir -p "$PY/ledger" "$PY/tests"
+  : >"$PY/ledger/__init__.py"
+  cat >"$PY/ledger/money.py" <<'EOF'
+from decimal import Decimal, ROUND_HALF_UP
+
+
+def to_cents(amount):
+    return int((Decimal(str(amount)) * 100).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+
+
+def from_cents(cents):
+    return Decimal(cents) / 100
+
+
+def split_evenly(cents, parts):
+    if parts <= 0:
+        raise ValueError("parts must be positive")
+    share = cents // parts
+    return [share] * parts
+
+
+def format_amount(cents, currency="EUR"):
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}{cents // 100}.{cents % 100:02d} {currency}"
+
+
+def parse_amount(text):
+    text = text.strip().replace(",", ".")
+    if text.count(".") > 1:
+        raise ValueError(f"bad amount {text!r}")
+    return to_cents(text)
+EOF
+  cat >"$PY/ledger/accounts.py" <<'EOF'
+from .money import format_amount
+
+
+class Account:
+    def __init__(self, name, balance=0):
+        self.name = name
+        self.balance = balance
+        self.history = []
+
+    def deposit(self, cents):
+        if cents <= 0:
+            raise ValueError("deposit must be positive")
+        self.balance += cents
+        self.history.append(("deposit", cents))
+
+    def withdraw(self, cents):
+        if cents > self.balance:
+            raise ValueError("insufficient funds")
+        self.balance -= cents
+        self.history.append(("withdraw", cents))
+
+    def statement(self):
+        lines = [f"Account {self.name}"]
+        for kind, cents in self.history:
+            lines.append(f"  {kind:<8} {format_amount(cents)}")
+        lines.append(f"  balance  {format_amount(self.balance)}")
+        return "\n".join(lines)
+
+
+def transfer(src, dst, cents):
+    src.withdraw(cents)
+    dst.deposit(cents)
+EOF
+  cat >"$PY/ledger/reports.py" <<'EOF'
+import csv
+import io
+
+
+def monthly(rows):
+    out = {}
+    for r in rows:
+        key = r["date"][:7]
+        out[key] = out.get(key, 0) + r["cents"]
+    return out
+
+
+def to_csv(summary):
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["month", "cents"])
+    for k in sorted(summary):
+        w.writerow([k, summary[k]])
+    return buf.getvalue()
+
+
+def top_months(summary, n=3):
+    return sorted(summary.items(), key=lambda kv: kv[1], reverse=True)[:n]
+
+
+def yearly(summary):
+    out = {}
+    for k, v in summary.items():
+        out[k[:4]] = out.get(k[:4], 0) + v
+    return out
+EOF
+  cat >"$PY/ledger/cli.py" <<'EOF'
+import argparse
+import sys
+
+from .accounts import Account
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser()
+    p.add_argument("name")
+    p.add_argument("--deposit", type=int, default=0)
+    args = p.parse_args(argv)
+    acc = Account(args.name)
+    if args.deposit:
+        acc.deposit(args.deposit)
+    print(acc.statement())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+EOF
+  cat >"$PY/tests/test_money.py" <<'EOF'
+import pytest
+from hypothesis import given, strategies as st
+
+from ledger.money import format_amount, parse_amount, split_evenly, to_cents
+
+
+def test_to_cents():
+    assert to_cents("12.345") == 1235
+
+
+def test_format_negative():
+    assert format_amount(-1050) == "-10.50 EUR"
+
+
+def test_parse_comma():
+    assert parse_amount("3,20") == 320
+
+
+def test_parse_rejects_two_dots():
+    with pytest.raises(ValueError):
+        parse_amount("1.2.3")
+
+
+@given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=1, max_value=12))
+def test_split_keeps_total(cents, parts):
+    assert sum(split_evenly(cents, parts)) == cents
+EOF
+  cat >"$PY/tests/test_accounts.py" <<'EOF'
+import pytest
+
+from ledger.accounts import Account, transfer
+
+
+def test_deposit():
+    a = Account("a")
+    a.deposit(500)
+    assert a.balance == 500
+
+
+def test_withdraw_too_much():
+    a = Account("a", 100)
+    with pytest.raises(ValueError, match="insufficient"):
+        a.withdraw(101)
+
+
+def test_transfer():
+    a, b = Account("a", 1000), Account("b")
+    transfer(a, b, 250)
+    assert (a.balance, b.balance) == (750, 250)
+
+
+def test_statement_lists_history():
+    a = Account("alice")
+    a.deposit(1000)
+    a.withdraw(250)
+    assert a.statement().splitlines()[-1] == "  balance  7.50 EUR"
+EOF
+  (cd "$PY" && python3 -m coverage run --branch -m pytest -q -p no:cacheprovider tests/test_accounts.py >/dev/null 2>&1)
+  capture batch7 coverage_report_missing "$PY" "python3 -m coverage report -m --fail-under=90" "$(python3 -m coverage --version 2>/dev/null | sed -n 1p)"
+  capture batch7 pytest_cov_hypothesis_fail "$PY" "python3 -m pytest -p no:cacheprovider --cov=ledger --cov-report=term-missing --cov-fail-under=85 tests/" "$(python3 -m pytest --version 2>&1 | head -1)"
+  cat >"$PY/tests/test_slow.py" <<'EOF'
+import time
+
+import pytest
+
+
+@pytest.mark.parametrize("n", range(1, 25))
+def test_reports_batch(n):
+    time.sleep(0.002 * (n % 5))
+    assert n > 0
+
+
+def test_import_big_fixture():
+    time.sleep(0.21)
+
+
+def test_monthly_rollup():
+    time.sleep(0.12)
+
+
+def test_csv_export():
+    time.sleep(0.05)
+EOF
+  capture batch7 pytest_durations_pass "$PY" "python3 -m pytest -p no:cacheprovider --durations=8 tests/test_slow.py tests/test_accounts.py::test_deposit" "$(python3 -m pytest --version 2>&1 | head -1)"
+  cat >"$PY/ledger/sync.py" <<'EOF'
+import sys
+import os
+from typing import Dict, List
+import json
+from .money import to_cents, format_amount
+import collections
+from .accounts import Account
+import requests
+from pathlib import Path
+import datetime as dt
+
+
+def run(path: Path) -> Dict[str, List[int]]:
+    return json.loads(path.read_text())
+EOF
+  cat >"$PY/ledger/importer.py" <<'EOF'
+from .reports import monthly, to_csv
+import csv
+from ledger.money import parse_amount
+import os, sys
+from . import accounts
+
+
+def load(path):
+    with open(path) as fh:
+        return list(csv.DictReader(fh))
+EOF
+  capture batch7 isort_check_diff "$PY" "isort --check-only --diff ledger" "isort $(isort --version-number)"
+  W="$B/shopweb"
+  mkdir -p "$W/shop"
+  cat >"$W/shop/__init__.py" <<'EOF'
+import os
+
+from flask import Flask
+
+from .config import load_settings
+
+
+def create_app():
+    app = Flask(__name__)
+    settings = load_settings(os.environ)
+    app.config.update(settings)
+    from . import views
+    app.register_blueprint(views.bp)
+    return app
+EOF
+  cat >"$W/shop/config.py" <<'EOF'
+def _require(env, key):
+    try:
+        return env[key]
+    except KeyError as exc:
+        raise RuntimeError(f"missing required setting {key}; set it in .env or the environment") from exc
+
+
+def load_settings(env):
+    return {
+        "SECRET_KEY": _require(env, "SHOP_SECRET_KEY"),
+        "DATABASE_URL": env.get("SHOP_DATABASE_URL", "sqlite:///shop.db"),
+        "PAYMENTS_API": _require(env, "SHOP_PAYMENTS_API"),
+    }
+EOF
+  printf 'from flask import Blueprint\n\nbp = Blueprint("shop", __name__)\n\n\n@bp.get("/")\ndef index():\n    return "ok"\n' >"$W/shop/views.py"
+  capture batch7 flask_boot_missing_setting "$W" "SHOP_SECRET_KEY=dev flask --app 'shop:create_app()' routes" "$(flask --version | head -2 | tr '\n' ' ')"
+
+  # node: an unhandled rejection with a cause chain, a peer-dependency conflict among local
+  # packages (npm ERESOLVE, no registry), a type-stripping run that meets a TypeScript-only construct
+  N="$B/nodesvc"
+  mkdir -p "$N/src/db" "$N/src/jobs"
+  cat >"$N/package.json" <<'EOF'
+{ "name": "nodesvc", "version": "1.0.0", "type": "module", "private": true }
+EOF
+  cat >"$N/src/db/pool.js" <<'EOF'
+export class PoolError extends Error {
+  constructor(message, options) { super(message, options); this.name = "PoolError"; }
+}
+export async function connect(url) {
+  const err = new Error(`connect ECONNREFUSED 127.0.0.1:5433`);
+  err.code = "ECONNREFUSED";
+  err.errno = -111;
+  err.address = "127.0.0.1";
+  err.port = 5433;
+  await new Promise((r) => setTimeout(r, 5));
+  throw new PoolError(`could not open pool for ${url}`, { cause: err });
+}
+EOF
+  cat >"$N/src/jobs/nightly.js" <<'EOF'
+import { connect } from "../db/pool.js";
+
+class JobError extends Error {
+  constructor(job, options) { super(`job ${job} failed`, options); this.name = "JobError"; this.job = job; }
+}
+
+export async function runNightly(jobs) {
+  for (const job of jobs) console.log(`[nightly] scheduling ${job}`);
+  try {
+    await connect("postgres://app@127.0.0.1:5433/ledger");
+  } catch (e) {
+    throw new JobError("rollup-invoices", { cause: e });
+  }
+}
+EOF
+  cat >"$N/src/main.js" <<'EOF'
+import { runNightly } from "./jobs/nightly.js";
+
+console.log("nodesvc 1.0.0 starting (env=staging)");
+runNightly(["rollup-invoices", "expire-sessions", "send-digests"]);
+setTimeout(() => console.log("still alive"), 50);
+EOF
+  capture batch7 node_unhandled_rejection_cause "$N" "node src/main.js" "node $(node --version)"
+  P="$B/peers"
+  mkdir -p "$P/pkgs/ui-kit" "$P/pkgs/react-fake-17" "$P/pkgs/react-fake-18" "$P/app"
+  printf '{ "name": "react", "version": "17.0.2" }\n' >"$P/pkgs/react-fake-17/package.json"
+  printf '{ "name": "react", "version": "18.2.0" }\n' >"$P/pkgs/react-fake-18/package.json"
+  printf '{ "name": "ui-kit", "version": "2.4.0", "peerDependencies": { "react": "^17.0.0" } }\n' >"$P/pkgs/ui-kit/package.json"
+  (cd "$P/pkgs/react-fake-17" && npm pack --silent >/dev/null 2>&1)
+  (cd "$P/pkgs/react-fake-18" && npm pack --silent >/dev/null 2>&1)
+  (cd "$P/pkgs/ui-kit" && npm pack --silent >/dev/null 2>&1)
+  printf '{ "name": "app", "version": "0.1.0", "dependencies": { "react": "file:../pkgs/react-fake-18/react-18.2.0.tgz", "ui-kit": "file:../pkgs/ui-kit/ui-kit-2.4.0.tgz" } }\n' >"$P/app/package.json"
+  capture batch7 npm_eresolve_peer "$P/app" "npm install --offline --no-audit --no-fund" "npm $(npm --version)"
+  cat >"$N/src/index_build.js" <<'EOF2'
+const docs = [];
+console.log("indexing documents for search...");
+for (let i = 0; ; i++) {
+  docs.push({ id: i, body: "lorem ipsum ".repeat(50) + i, tokens: new Array(40).fill(i) });
+  if (i % 20000 === 0) console.log(`indexed ${i} documents`);
+}
+EOF2
+  capture batch7 node_heap_out_of_memory "$N" "node --max-old-space-size=24 src/index_build.js" "node $(node --version)"
+
+  # rust: cargo tree of a path-only workspace, cargo test --nocapture with prints and a failure,
+  # cargo check with warnings across a workspace, a build script that panics
+  R="$B/rustws"
+  mkdir -p "$R"
+  cat >"$R/Cargo.toml" <<'EOF'
+[workspace]
+members = ["model", "store", "http", "cli", "metrics"]
+resolver = "2"
+EOF
+  for c in model store http cli metrics; do
+    mkdir -p "$R/$c/src"
+  done
+  printf '[package]\nname = "model"\nversion = "0.4.0"\nedition = "2021"\n\n[dependencies]\nmetrics = { path = "../metrics" }\n' >"$R/model/Cargo.toml"
+  printf '[package]\nname = "metrics"\nversion = "0.1.2"\nedition = "2021"\n' >"$R/metrics/Cargo.toml"
+  printf '[package]\nname = "store"\nversion = "0.4.0"\nedition = "2021"\n\n[dependencies]\nmodel = { path = "../model" }\nmetrics = { path = "../metrics" }\n' >"$R/store/Cargo.toml"
+  printf '[package]\nname = "http"\nversion = "0.4.0"\nedition = "2021"\n\n[dependencies]\nmodel = { path = "../model" }\nstore = { path = "../store" }\n\n[dev-dependencies]\nmetrics = { path = "../metrics" }\n' >"$R/http/Cargo.toml"
+  printf '[package]\nname = "cli"\nversion = "0.4.0"\nedition = "2021"\n\n[dependencies]\nmodel = { path = "../model" }\nstore = { path = "../store" }\nhttp = { path = "../http" }\n\n[build-dependencies]\nmetrics = { path = "../metrics" }\n' >"$R/cli/Cargo.toml"
+  printf 'pub fn count(n: u64) -> u64 { n }\n' >"$R/metrics/src/lib.rs"
+  cat >"$R/model/src/lib.rs" <<'EOF'
+use std::collections::HashMap;
+
+pub struct Item { pub id: u32, pub name: String, pub qty: i32 }
+
+pub fn parse(line: &str) -> Option<Item> {
+    let parts: Vec<&str> = line.split(',').collect();
+    let unused_len = parts.len();
+    let id = parts.get(0)?.trim().parse().ok()?;
+    let name = parts.get(1)?.trim().to_string();
+    let qty = parts.get(2)?.trim().parse().ok()?;
+    Some(Item { id, name, qty })
+}
+
+pub fn totals(items: &[Item]) -> HashMap<String, i32> {
+    let mut out = HashMap::new();
+    for it in items {
+        *out.entry(it.name.clone()).or_insert(0) += it.qty;
+    }
+    metrics::count(items.len() as u64);
+    out
+}
+
+fn legacy_format(it: &Item) -> String { format!("{}:{}", it.id, it.name) }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_line() {
+        let it = parse("7, widget, 3").unwrap();
+        println!("parsed id={} name={} qty={}", it.id, it.name, it.qty);
+        assert_eq!(it.qty, 3);
+    }
+
+    #[test]
+    fn totals_sum_by_name() {
+        let items: Vec<Item> = ["1,bolt,2", "2,bolt,5", "3,nut,1"].iter().filter_map(|l| parse(l)).collect();
+        let t = totals(&items);
+        println!("totals: bolt={:?} nut={:?}", t.get("bolt"), t.get("nut"));
+        assert_eq!(t["bolt"], 7);
+    }
+
+    #[test]
+    fn rejects_negative_quantities() {
+        let it = parse("9, gear, -4");
+        println!("got: {:?}", it.as_ref().map(|i| i.qty));
+        assert!(it.is_none(), "negative quantity should be rejected, got {:?}", it.map(|i| i.qty));
+    }
+
+    #[test]
+    fn skips_blank_lines() {
+        for l in ["", "  ", ","] {
+            println!("line {:?} -> {}", l, parse(l).is_some());
+            assert!(parse(l).is_none());
+        }
+    }
+}
+EOF
+  cat >"$R/store/src/lib.rs" <<'EOF'
+use model::Item;
+use std::fmt::Write;
+use std::io::Read;
+
+pub struct Store { items: Vec<Item>, dirty: bool }
+
+impl Store {
+    pub fn new() -> Self { Store { items: Vec::new(), dirty: false } }
+    pub fn add(&mut self, it: Item) { let mut n = self.items.len(); self.items.push(it); }
+    pub fn len(&self) -> usize { self.items.len() }
+}
+
+fn checksum(data: &[u8]) -> u32 { data.iter().map(|b| *b as u32).sum() }
+EOF
+  cat >"$R/http/src/lib.rs" <<'EOF'
+use store::Store;
+
+#[derive(Debug)]
+pub enum Route { Items, Item(u32), Health, Metrics }
+
+pub fn handle(route: Route, s: &Store) -> (u16, String) {
+    let x = 5;
+    match route {
+        Route::Items => (200, format!("{} items", s.len())),
+        Route::Item(id) => (404, format!("item {} not found", id)),
+        Route::Health => (200, "ok".into()),
+        _ => (501, "not implemented".into()),
+    }
+}
+
+pub fn old_handler() -> u16 { #[allow(unused)] let y = 1; 200 }
+EOF
+  printf 'fn main() { let s = store::Store::new(); let (code, body) = http::handle(http::Route::Health, &s); println!("{} {}", code, body); let _ = model::parse("1,a,1"); }\n' >"$R/cli/src/main.rs"
+  capture batch7 cargo_tree_workspace "$R" "cargo tree --workspace --offline" "$(cargo --version)"
+  capture batch7 cargo_check_workspace_warnings "$R" "cargo check --workspace --offline" "$(cargo --version)"
+  capture batch7 cargo_test_nocapture "$R" "cargo test --offline -p model -- --nocapture --test-threads=1" "$(cargo --version)"
+  cat >"$R/cli/build.rs" <<'EOF'
+use std::env;
+use std::fs;
+use std::path::Path;
+
+fn main() {
+    println!("cargo:rerun-if-changed=schema/api.json");
+    let out = env::var("OUT_DIR").unwrap();
+    let schema = fs::read_to_string("schema/api.json").expect("schema/api.json must exist; run `make schema` first");
+    fs::write(Path::new(&out).join("api.rs"), schema).unwrap();
+    println!("cargo:warning=generated api.rs from schema ({} bytes)", metrics::count(1));
+}
+EOF
+  capture batch7 cargo_build_script_panic "$R" "RUST_BACKTRACE=1 cargo build --offline -p cli" "$(cargo --version)"
+
+  # go: a goroutine deadlock, go test -cover over packages, a go generate step that fails
+  if command -v go >/dev/null; then
+    G="$B/gosvc"
+    mkdir -p "$G/cmd/worker" "$G/queue" "$G/ratelimit" "$G/store" "$G/api"
+    printf 'module example.com/gosvc\n\ngo 1.19\n' >"$G/go.mod"
+    cat >"$G/cmd/worker/main.go" <<'EOF'
+package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+type job struct{ id int }
+
+func produce(out chan<- job, n int) {
+	for i := 0; i < n; i++ {
+		out <- job{id: i}
+	}
+}
+
+func main() {
+	jobs := make(chan job)
+	results := make(chan string)
+	var wg sync.WaitGroup
+	for w := 0; w < 3; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for j := range jobs {
+				results <- fmt.Sprintf("worker %d did job %d", w, j.id)
+			}
+		}(w)
+	}
+	go produce(jobs, 5)
+	wg.Wait()
+	close(results)
+	for r := range results {
+		fmt.Println(r)
+	}
+}
+EOF
+    capture batch7 go_deadlock "$G" "go run ./cmd/worker" "$(go version)"
+    cat >"$G/queue/queue.go" <<'EOF'
+package queue
+
+type Queue struct{ items []int }
+
+func (q *Queue) Push(v int) { q.items = append(q.items, v) }
+
+func (q *Queue) Pop() (int, bool) {
+	if len(q.items) == 0 {
+		return 0, false
+	}
+	v := q.items[0]
+	q.items = q.items[1:]
+	return v, true
+}
+
+func (q *Queue) Len() int { return len(q.items) }
+
+func (q *Queue) Drain() []int {
+	out := q.items
+	q.items = nil
+	return out
+}
+EOF
+    cat >"$G/queue/queue_test.go" <<'EOF'
+package queue
+
+import "testing"
+
+func TestPushPop(t *testing.T) {
+	q := &Queue{}
+	q.Push(1)
+	q.Push(2)
+	if v, _ := q.Pop(); v != 1 {
+		t.Fatalf("Pop() = %d, want 1", v)
+	}
+}
+EOF
+    cat >"$G/ratelimit/limiter.go" <<'EOF'
+package ratelimit
+
+type Limiter struct {
+	capacity int
+	tokens   int
+}
+
+func New(capacity int) *Limiter { return &Limiter{capacity: capacity, tokens: capacity} }
+
+func (l *Limiter) Allow() bool {
+	if l.tokens <= 0 {
+		return false
+	}
+	l.tokens--
+	return true
+}
+
+func (l *Limiter) Refill(n int) {
+	l.tokens += n
+}
+EOF
+    cat >"$G/ratelimit/limiter_test.go" <<'EOF'
+package ratelimit
+
+import "testing"
+
+func TestAllowUntilEmpty(t *testing.T) {
+	l := New(2)
+	l.Allow()
+	l.Allow()
+	if l.Allow() {
+		t.Fatal("third Allow() should be refused")
+	}
+}
+
+func TestRefillCapsAtCapacity(t *testing.T) {
+	l := New(3)
+	l.Refill(10)
+	if l.tokens != 3 {
+		t.Errorf("tokens after Refill(10) = %d, want 3 (capacity)", l.tokens)
+	}
+}
+EOF
+    printf 'package store\n\nfunc Key(ns, id string) string { return ns + "/" + id }\n' >"$G/store/store.go"
+    printf 'package api\n\nimport "example.com/gosvc/store"\n\nfunc Path(id string) string { return "/v1/" + store.Key("items", id) }\n' >"$G/api/api.go"
+    printf 'package api\n\nimport "testing"\n\nfunc TestPath(t *testing.T) {\n\tif Path("7") != "/v1/items/7" {\n\t\tt.Fatal(Path("7"))\n\t}\n}\n' >"$G/api/api_test.go"
+    capture batch7 go_test_cover "$G" "go test -cover ./..." "$(go version)"
+    cat >"$G/store/gen.go" <<'EOF'
+package store
+
+//go:generate go run ../tools/genkeys -out keys_gen.go -from keys.csv
+//go:generate stringer -type=Kind
+EOF
+    mkdir -p "$G/tools/genkeys"
+    cat >"$G/tools/genkeys/main.go" <<'EOF'
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+)
+
+func main() {
+	out := flag.String("out", "", "output file")
+	from := flag.String("from", "", "csv input")
+	flag.Parse()
+	data, err := os.ReadFile(*from)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "genkeys: %v\n", err)
+		os.Exit(1)
+	}
+	os.WriteFile(*out, data, 0o644)
+}
+EOF
+    capture batch7 go_generate_failure "$G" "go generate -x ./..." "$(go version)"
+  fi
+
+  # git: a worktree for a branch already checked out, clean -n, reflog after resets, blame,
+  # shortlog of many authors
+  GT="$B/gitrepo"
+  mkdir -p "$GT" && cd "$GT" && git init -q -b main . && git config user.email dev@example.org && git config user.name "Dev One"
+  mkdir -p src docs
+  n=0
+  for who in "Ana Souza:ana@example.org" "Bo Chen:bo@example.org" "Carla Reyes:carla@example.org" "Dmitri Volkov:dmitri@example.org" "Eve Martin:eve@example.org" "Farid Haddad:farid@example.org"; do
+    for k in 1 2 3 4; do
+      n=$((n + 1))
+      printf 'def step_%d(x):\n    return x + %d\n\n' "$n" "$n" >>src/pipeline.py
+      printf '* step %d documented\n' "$n" >>docs/steps.md
+      git add -A
+      GIT_AUTHOR_NAME="${who%%:*}" GIT_AUTHOR_EMAIL="${who##*:}" GIT_AUTHOR_DATE="2026-0$((k + 1))-1$k 10:0$k:00 +0000" \
+        GIT_COMMITTER_DATE="2026-0$((k + 1))-1$k 10:0$k:00 +0000" git commit -q -m "pipeline: add step $n"
+    done
+  done
+  sed -i 's/return x + 13/return x * 13  # FIXME: was +13, see incident 4411/' src/pipeline.py
+  GIT_AUTHOR_NAME="Gus Night" GIT_AUTHOR_EMAIL="gus@contractor.example" git commit -qam "hotfix: step 13 multiplies"
+  git branch feature/export && git branch release/1.4
+  git reset -q --hard HEAD~3
+  git checkout -q feature/export && git checkout -q main && git reset -q --hard feature/export
+  git commit -q --allow-empty -m "wip: export schema"
+  git reset -q --soft HEAD~1 && git checkout -q -b spike/cache && git checkout -q main
+  git worktree add -q ../gitrepo-export feature/export >/dev/null 2>&1
+  cd - >/dev/null
+  capture batch7 git_worktree_already_checked_out "$GT" "git worktree add ../export-2 feature/export" "$(git --version)"
+  mkdir -p "$GT/build/obj" "$GT/.cache/pytest" "$GT/tmp"
+  for i in $(seq 1 14); do : >"$GT/build/obj/unit_$i.o"; done
+  for i in $(seq 1 9); do : >"$GT/tmp/scratch_$i.json"; done
+  : >"$GT/src/pipeline.py.orig"; : >"$GT/.env.production"; : >"$GT/docs/steps.md.rej"; : >"$GT/notes.txt"
+  capture batch7 git_clean_dry_run "$GT" "git clean -n -d -x" "$(git --version)"
+  capture batch7 git_reflog "$GT" "git reflog -n 30" "$(git --version)"
+  capture batch7 git_blame_file "$GT" "git blame -w src/pipeline.py" "$(git --version)"
+  capture batch7 git_shortlog_authors "$GT" "git shortlog -sne --all" "$(git --version)"
+
+  # system and others: nginx -t with a broken include, a long sqlite migration that hits a
+  # constraint, an OCaml type error, a Tcl error with its stack
+  NG="$B/nginx"
+  mkdir -p "$NG/conf.d" "$NG/logs"
+  cat >"$NG/nginx.conf" <<EOF
+worker_processes 2;
+pid $NG/nginx.pid;
+error_log $NG/logs/error.log warn;
+events { worker_connections 512; }
+http {
+    access_log $NG/logs/access.log;
+    include $NG/conf.d/*.conf;
+}
+EOF
+  cat >"$NG/conf.d/app.conf" <<EOF
+upstream app_backend {
+    server 127.0.0.1:8080 max_fails=3;
+    server 127.0.0.1:8081 backup;
+}
+server {
+    listen 8088;
+    server_name app.example.org;
+    location / {
+        proxy_pass http://app_backend;
+        proxy_set_header Host \$host;
+    }
+    location /static/ {
+        root $NG/www
+        expires 7d;
+    }
+}
+EOF
+  capture batch7 nginx_config_test "$NG" "nginx -t -c $NG/nginx.conf -p $NG" "$(nginx -v 2>&1)"
+  SQ="$B/sqlmig"
+  mkdir -p "$SQ"
+  {
+    printf 'PRAGMA foreign_keys = ON;\n.bail on\n.echo on\n'
+    printf 'CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT);\n'
+    printf 'CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), total_cents INTEGER NOT NULL CHECK (total_cents >= 0));\n'
+    for i in $(seq 1 160); do printf "INSERT INTO customers (email, name) VALUES ('user%d@example.org', 'User %d');\n" "$i" "$i"; done
+    for i in $(seq 1 150); do printf 'INSERT INTO orders (customer_id, total_cents) VALUES (%d, %d);\n' "$(( (i % 160) + 1 ))" "$((i * 125))"; done
+    printf "INSERT INTO orders (customer_id, total_cents) VALUES (161, 990);\n"
+    printf 'CREATE INDEX orders_by_customer ON orders(customer_id);\n'
+  } >"$SQ/0007_seed.sql"
+  capture batch7 sqlite_migration_fk_error "$SQ" "sqlite3 shop.db < 0007_seed.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+  OC="$B/ocaml"
+  mkdir -p "$OC"
+  cat >"$OC/inventory.ml" <<'EOF'
+type item = { sku : string; qty : int; price : float }
+
+let total items = List.fold_left (fun acc i -> acc +. (float_of_int i.qty *. i.price)) 0.0 items
+
+let restock items sku n =
+  List.map (fun i -> if i.sku = sku then { i with qty = i.qty + n } else i) items
+
+let describe i = Printf.sprintf "%s x%d @ %.2f" i.sku i.qty i.price
+
+let () =
+  let items = [ { sku = "A-1"; qty = 3; price = 2.5 }; { sku = "B-2"; qty = 1; price = 10.0 } ] in
+  let items = restock items "A-1" "4" in
+  List.iter (fun i -> print_endline (describe i)) items;
+  Printf.printf "total: %.2f\n" (total items)
+EOF
+  capture batch7 ocaml_type_error "$OC" "ocamlc -o inventory inventory.ml" "$(ocamlc -version)"
+  TC="$B/tcl"
+  mkdir -p "$TC"
+  cat >"$TC/deploy.tcl" <<'EOF'
+proc read_hosts {path} {
+    set fh [open $path r]
+    set hosts [split [string trim [read $fh]] "\n"]
+    close $fh
+    return $hosts
+}
+
+proc check_host {host} {
+    lassign [split $host :] name port
+    if {$port > 65535} {
+        error "port $port out of range for host $name"
+    }
+    return [list $name $port]
+}
+
+proc deploy {path} {
+    foreach h [read_hosts $path] {
+        puts "checking $h"
+        check_host $h
+    }
+}
+
+deploy hosts.txt
+EOF
+  printf 'web1:443\nweb2:443\ncache1:6379\ndb1:654321\nqueue1:5672\n' >"$TC/hosts.txt"
+  capture batch7 tcl_error_stack "$TC" "tclsh deploy.tcl" "tclsh $(echo 'puts [info patchlevel]' | tclsh)"
+
+  # latex: a pdflatex run in nonstop mode with an undefined control sequence, a missing file,
+  # undefined references and overfull boxes among its page and font chatter
+  if command -v pdflatex >/dev/null; then
+    TX="$B/latex"
+    mkdir -p "$TX"
+    {
+      printf '\\documentclass[11pt]{article}\n\\title{Quarterly Capacity Report}\n\\author{Platform Team}\n\\begin{document}\n\\maketitle\n\\tableofcontents\n'
+      for s in $(seq 1 40); do
+        printf '\\section{Region %d}\\label{sec:r%d}\n' "$s" "$s"
+        printf 'Peak load in region %d reached the planned ceiling; see Section~\\ref{sec:r%d} and Table~\\ref{tab:cap%d}.\n' "$s" "$((s + 1))" "$s"
+        printf 'The identifier \\texttt{eu-west-%d-capacity-reservation-group-primary-ondemand-fleet-0000%d} was over-provisioned.\n\n' "$s" "$s"
+        printf 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.\n\n'
+        if [ "$s" = 9 ]; then printf 'Headroom is \\percentof{42}{180} of the total.\n\n'; fi
+        if [ "$s" = 37 ]; then printf '\\input{tables/region37}\n\n'; fi
+        printf '\\begin{table}[h]\\centering\\begin{tabular}{lrr}Node & CPU & Mem\\\\ node-%d-a & 87\\%% & 91\\%%\\\\\\end{tabular}\\caption{Capacity %d}\\label{tab:cap%d}\\end{table}\n' "$s" "$s" "$s"
+      done
+      printf '\\end{document}\n'
+    } >"$TX/report.tex"
+    capture batch7 pdflatex_undefined_control "$TX" "pdflatex -interaction=nonstopmode -file-line-error report.tex" "$(pdflatex --version | head -1)"
+  fi
+fi
