@@ -10,17 +10,19 @@
  * holds), the groups in brackets or parentheses with
  * their paths, hex ids and numbers masked (`[origin/x: gone]` reads `[P: gone]`), and whether a
  * numeric word is zero (a measure — `17B`, `0.4s` — is read for that only: it varies by degree, not
- * by kind; one that counts up line by line, `tick 0`, `shard 1`, is a place in a sequence and read
- * for nothing). Times are masked first: a fast run's lines share a few seconds, which
- * says nothing. A field is categorical when, over at least MIN_LINES lines, it takes at most
- * MAX_VALUES values (or one for every LINES_PER_VALUE lines of a long run: an access log's
- * statuses) and its most common value holds more than MODE_SHARE (half) of them: paths, ids and
- * timestamps take many values and never are. A line whose value there is not the most common one
- * is an outlier, unless its value holds KIND_SHARE of the run (a second kind of line, as
- * `Building project …` after each `Project … is out of date`). A value's lines all stay while
- * they are few beside the run (FEW_SHARE of it); past that its first KEEP_FIRST and last
- * KEEP_LAST lines stay and the others are counted on the fold
- * line (`… 40 lines like these folded (12 of them with 500) …`).
+ * by kind, and a time of zero, `0ms`, is only fast; one that counts up line by line, `tick 0`,
+ * `shard 1`, is a place in a sequence and read for nothing). Times are masked first: a fast run's
+ * lines share a few seconds, which says nothing. A field is categorical when, over at least
+ * MIN_LINES lines, it takes at most MAX_VALUES values (or one for every LINES_PER_VALUE lines of a
+ * long run: an access log's statuses) and its most common value holds more than MODE_SHARE (half)
+ * of them: paths, ids and timestamps take many values and never are. A line whose value there is
+ * not the most common one is an outlier, unless its value holds KIND_SHARE of the run (a second
+ * kind of line, as `Building project …` after each `Project … is out of date`). A value's lines
+ * all stay while they are few beside the run (FEW_SHARE of it); past that its first KEEP_FIRST
+ * and last KEEP_LAST lines stay and the others are counted on the fold line (`… 40 lines like
+ * these folded (12 of them with 500) …`). The rules' folds read the same way: `truncate`'s cut
+ * (generic_shapes.ts' `oddInCut`) and `dedup`'s counts, which split by every value apart from the
+ * common one (`kinds`).
  */
 
 import { withoutTimes } from "./generic_folds.ts";
@@ -62,9 +64,13 @@ const MAX_LABEL = 40;
 const GROUP = /\[[^\][]{1,200}\]|\([^()]{1,200}\)/g;
 const NUMBER = /^[+-]?\d[\d.,]{0,30}[A-Za-z%]{0,3}$/;
 const ZERO = /^[+-]?0+(?:[.,]0+)?[A-Za-z%]{0,3}$/;
+/** A zero of time (`0ms`, `0.0s`): faster than the clock tells, no empty result. */
+const NO_TIME = /^[+-]?0+(?:[.,]0+)?(?:ns|us|µs|ms|s)$/;
 /** A key before a value in one word (`rows=0`, `size:0`). */
 const KEYED = /^[A-Za-z_][\w.-]{0,40}[=:]/;
 const MEASURE = /^[+-]?\d[\d,]{0,30}(?:\.\d{1,30}[A-Za-z%]{0,3}|[A-Za-z%]{1,3})$/;
+/** A diffstat's bar (`+++--`): how much changed, a degree like a measure. */
+const BAR = /^[+-]{1,200}$/;
 
 /**
  * A word with what varies item by item masked: a path as `P` (`P:` when `colon` and the path ends
@@ -80,9 +86,12 @@ function maskGroup(group: string): string {
   return group.split(" ").map((word) => maskWord(word, true)).join(" ");
 }
 
-/** Times of any width (`2:27:05 AM`, `05:02`) and dates (`2026-11-20`, `27/Nov/2026`). */
+/**
+ * Times of any width (`2:27:05 AM`, `05:02`) and dates (`2026-11-20`, `27/Nov/2026`, and `ls -l`'s
+ * and syslog's `Apr  7  2025`, `Nov 27 05:10`: a month and a day with a year or a time).
+ */
 const WHEN =
-  /\b\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,9})?(?: ?[AP]M\b)?|\b\d{4}[-/]\d\d[-/]\d\d\b|\b\d{1,2}[-/][A-Z][a-z]{2}[-/]\d{4}\b/g;
+  /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}\d{1,2} {1,2}(?:\d{4}\b|\d{1,2}:\d\d(?::\d\d)?\b|<T>)|\b\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,9})?(?: ?[AP]M\b)?|\b\d{4}[-/]\d\d[-/]\d\d\b|\b\d{1,2}[-/][A-Z][a-z]{2}[-/]\d{4}\b/g;
 
 /** A line with its times and dates masked: when a line was printed says nothing of its kind. */
 function withoutDates(line: string): string {
@@ -113,8 +122,9 @@ function wordAt(line: ReadLine, end: "s" | "e", p: number): string {
 
 /**
  * The fields read: each end's words as printed (a measure — a number with a unit or a fraction,
- * `17B`, `0.4s` — varies by degree, not by kind, and reads as nothing there; a bare whole number,
- * a status or an exit code, is a code), whether each is a zero among numbers, and the groups.
+ * `17B`, `0.4s`, or a diffstat's bar — varies by degree, not by kind, and reads as nothing there;
+ * a bare whole number, a status or an exit code, is a code), whether each is a zero among numbers,
+ * and the groups.
  */
 const FIELDS: Field[] = [
   ...(["s", "e"] as const).flatMap((end) =>
@@ -123,14 +133,18 @@ const FIELDS: Field[] = [
       return [
         {
           key: `${end}${p}`,
-          value: (line) => MEASURE.test(number(line)) ? "" : wordAt(line, end, p),
+          value: (line) =>
+            MEASURE.test(number(line)) || BAR.test(wordAt(line, end, p))
+              ? ""
+              : wordAt(line, end, p),
           number,
         },
         {
           key: `z:${end}${p}`,
           value: (line) => {
             const n = number(line);
-            return NUMBER.test(n) ? (ZERO.test(n) ? wordAt(line, end, p) : "N") : "";
+            if (!NUMBER.test(n)) return "";
+            return ZERO.test(n) && !NO_TIME.test(n) ? wordAt(line, end, p) : "N";
           },
           number,
           zeros: true,
@@ -160,18 +174,23 @@ export interface Outliers {
   kept: Set<number>;
   /** The odd lines past the bound, each with the value that makes it odd (as printed). */
   counted: Map<number, string>;
+  /** Every odd line, kept or counted, with the value that makes it odd (as printed). */
+  odd: Map<number, string>;
 }
 
 /**
  * The outliers of `lines` (lines of one shape; null entries, blank lines between them, are not
- * read): which stay, and which are counted with the value that makes them odd.
+ * read): which stay, and which are counted with the value that makes them odd. `few`: the lines
+ * of one odd value that all stay. `kinds`: a value held by KIND_SHARE of the lines or more is odd
+ * too (a count of lines alike splits by it, where a fold would show it as a second kind of line).
  */
 export function findOutliers(
   lines: readonly (string | null)[],
-  options: { few?: number } = {},
+  options: { few?: number; kinds?: boolean } = {},
 ): Outliers {
   const kept = new Set<number>();
   const counted = new Map<number, string>();
+  const odd = new Map<number, string>();
   const read: ReadLine[] = [];
   lines.forEach((line, at) => {
     if (line === null || isBlank(line)) return;
@@ -181,7 +200,7 @@ export function findOutliers(
       groups: line.match(GROUP)?.slice(0, GROUPS) ?? [],
     });
   });
-  if (read.length < MIN_LINES) return { kept, counted };
+  if (read.length < MIN_LINES) return { kept, counted, odd };
   const values = Math.max(MAX_VALUES, Math.floor(read.length / LINES_PER_VALUE));
   for (const field of FIELDS) {
     const byValue = new Map<string, number[]>();
@@ -210,15 +229,16 @@ export function findOutliers(
       Math.max(KEEP_FIRST + KEEP_LAST, Math.floor(FEW_SHARE * read.length));
     for (const [value, ats] of byValue) {
       if (value === mode || (field.zeros && value === "")) continue;
-      if (ats.length >= KIND_SHARE * read.length) continue;
+      if (!options.kinds && ats.length >= KIND_SHARE * read.length) continue;
       ats.forEach((at, k) => {
+        if (!odd.has(at)) odd.set(at, labelOf(field.key, value, lines[at]!));
         if (ats.length <= few || k < KEEP_FIRST || k >= ats.length - KEEP_LAST) kept.add(at);
-        else if (!counted.has(at)) counted.set(at, labelOf(field.key, value, lines[at]!));
+        else if (!counted.has(at)) counted.set(at, odd.get(at)!);
       });
     }
   }
   for (const at of kept) counted.delete(at);
-  return { kept, counted };
+  return { kept, counted, odd };
 }
 
 /**
