@@ -2,7 +2,9 @@
  * The rules' own folds keep their odd lines out (src/filter/generic_outliers.ts, reused by the
  * strategies), on real captures: `ls -la` of a build's output directory whose setuid, world-
  * writable, other-owner and empty entries sit in the middle the `ls` rule's cut removes, `ls -la
- * /usr/bin` whose setuid and setgid binaries do. The must-fold side: the rows alike still go.
+ * /usr/bin` whose setuid and setgid binaries do, and PHP's built-in server log whose `[503]`
+ * requests the log-dedup rule counted with the `[200]`s (its `[<N>]` mask is meant for a pid).
+ * The must-fold side: the rows alike still go, the alike requests are still counted.
  */
 import { expect } from "expect";
 import {
@@ -11,6 +13,7 @@ import {
   FilterEngine,
   loadBuiltinRules,
 } from "../../src/filter/mod.ts";
+import { findOutliers } from "../../src/filter/generic_outliers.ts";
 
 const CORPUS = new URL("../../bench/corpus/", import.meta.url);
 const read = (path: string) => Deno.readTextFileSync(new URL(path, CORPUS)).replace(/\n$/, "");
@@ -40,6 +43,40 @@ Deno.test("rule outliers: ls -la /usr/bin keeps every setuid and setgid binary",
   for (const line of odd) expect(out).toContain(line);
   // Dates are when a file changed, not a kind of file: a year apart from the others is no odd one.
   expect(out.length).toBeLessThan(130);
+});
+
+Deno.test("rule outliers: a log's [503] requests are counted apart from its [200]s", () => {
+  const input = read("logs/php_server_health.txt");
+  const out = filtered("cat server.log", input);
+  const first503 = input.split("\n").find((line) => line.includes(" [503]: "))!;
+  const first200 = input.split("\n").find((line) => line.includes(" [200]: "))!;
+  expect(out).toContain(`${first503} (x4)`);
+  expect(out).toContain(`${first200} (x76)`);
+  expect(out.at(-1)).toBe("(5 unique lines of 241)");
+});
+
+Deno.test("rule outliers: dedup splits a key by a value every third line holds, too", () => {
+  // A fold shows a value a third of the lines hold as a second kind of line; a count of lines
+  // alike must not merge it.
+  const rule = compileRule({
+    name: "t",
+    match: { prefix: "cmd" },
+    strategy: { type: "dedup" },
+  }, "test");
+  const lines = Array.from(
+    { length: 30 },
+    (_, i) => `worker[${i % 3 === 0 ? 500 : 200}] request ${1 + (i % 7)}ms`,
+  );
+  const text = new FilterEngine([rule], { security: false }).filter("cmd", lines.join("\n"), {
+    failed: false,
+  }).text;
+  expect(text).toBe(
+    ["worker[500] request 1ms (x10)", "worker[200] request 2ms (x20)", "(2 unique lines of 30)"]
+      .join("\n"),
+  );
+  // The lines alike stay one count.
+  expect(findOutliers(lines.map((l) => l.replace(/\[500\]/, "[200]")), { kinds: true }).odd.size)
+    .toBe(0);
 });
 
 Deno.test("rule outliers: truncate with keep_odd = false cuts the odd rows too", () => {
