@@ -3192,7 +3192,8 @@ fi
 # `ls -la` of a build's output directory: 150 chunks alike, and among them a setuid script, a
 # world-writable file, one of another owner and an empty chunk (run as root: `chown nobody`);
 # PHP's built-in server (php 8.2) polled for /health.php, which answers 503 four times among 200s,
-# its log read with `cat` (the log-dedup rule: the status is a bracketed number, `[200]`).
+# its log read with `cat` (the log-dedup rule: the status is a bracketed number, `[200]`); `git
+# status` with a deleted file among 79 modified ones.
 if sel ruleodd; then
   R="$WORK/ruleodd"
   rm -rf "$R" && mkdir -p "$R/dist" "$R/www" && cd "$R" || exit 1
@@ -3219,5 +3220,14 @@ EOF
   kill "$PHP_PID"
   wait "$PHP_PID" 2>/dev/null
   capture logs php_server_health "$R" "cat server.log" "$(php --version | head -1)"
+  # `git status` of a repository whose 90 modules all changed: ten staged and one deleted there,
+  # one deleted among the 79 unstaged, past the git-status rule's 50 a section.
+  mkdir -p "$R/repo/src" && cd "$R/repo" || exit 1
+  git init -q && git config user.email dev@example.com && git config user.name Dev
+  for i in $(seq 1 90); do echo "v1 $i" >"src/mod_$i.py"; done
+  git add -A && git commit -qm "initial modules"
+  for i in $(seq 1 90); do echo "v2" >>"src/mod_$i.py"; done
+  git rm -qf src/mod_63.py && rm src/mod_77.py && git add src/mod_2*.py
+  capture git status_many_changes "$R/repo" "git status" "$(git --version)"
   cd "$ROOT" || exit 1
 fi

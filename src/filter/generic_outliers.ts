@@ -341,8 +341,8 @@ export function foldAroundOutliers(
   return folded ? out : null;
 }
 
-/** `(12 of them with 500, 2 with [origin/x: gone])`, or nothing. */
-function noteOf(labels: Map<string, number>): string {
+/** `(12 of them with 500, 2 with [origin/x: gone])`, or nothing: what a fold's count holds. */
+export function noteOf(labels: Map<string, number>): string {
   if (labels.size === 0) return "";
   const parts = [...labels].map(([label, n], k) =>
     k === 0 ? `${n} of them with ${label}` : `${n} with ${label}`

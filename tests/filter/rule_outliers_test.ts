@@ -92,3 +92,20 @@ Deno.test("rule outliers: truncate with keep_odd = false cuts the odd rows too",
   expect(out.some((line) => line.includes(" nobody "))).toBe(false);
   expect(out.length).toBe(81);
 });
+
+Deno.test("rule outliers: git status keeps a deleted file among the modified ones past its cap", () => {
+  const input = read("git/status_many_changes.txt");
+  const out = filtered("git status", input);
+  expect(out).toContain("\tdeleted:    src/mod_77.py");
+  expect(out).toContain("\tdeleted:    src/mod_63.py");
+  expect(out.filter((line) => line.startsWith("\tmodified:")).length).toBe(61);
+  expect(out).toContain("… and 27 more unstaged");
+  // The short format the same way: ` D` among ` M`s.
+  const short = input.split("\n").filter((line) => line.startsWith("\t")).map((line) => {
+    const [state, path] = line.slice(1).split(/:\s+/);
+    return `${state === "deleted" ? " D" : " M"} ${path}`;
+  });
+  const shortOut = filtered("git status -s", short.join("\n"));
+  expect(shortOut).toContain(" D src/mod_77.py");
+  expect(shortOut.at(-1)).toBe("… and 39 more unstaged");
+});
