@@ -69,6 +69,8 @@ const NO_TIME = /^[+-]?0+(?:[.,]0+)?(?:ns|us|µs|ms|s)$/;
 /** A key before a value in one word (`rows=0`, `size:0`). */
 const KEYED = /^[A-Za-z_][\w.-]{0,40}[=:]/;
 const MEASURE = /^[+-]?\d[\d,]{0,30}(?:\.\d{1,30}[A-Za-z%]{0,3}|[A-Za-z%]{1,3})$/;
+/** A count a fold appended to the line it kept (`(x3)`). */
+const COUNTED = / \(x\d{1,12}\)$/;
 /** A diffstat's bar (`+++--`): how much changed, a degree like a measure. */
 const BAR = /^[+-]{1,200}$/;
 
@@ -194,10 +196,12 @@ export function findOutliers(
   const read: ReadLine[] = [];
   lines.forEach((line, at) => {
     if (line === null || isBlank(line)) return;
+    // A count an earlier fold appended (dedup's `(x3)`) says how often, not what.
+    const said = line.replace(COUNTED, "");
     read.push({
       at,
-      words: withoutDates(line).trim().split(/\s+/),
-      groups: line.match(GROUP)?.slice(0, GROUPS) ?? [],
+      words: withoutDates(said).trim().split(/\s+/),
+      groups: said.match(GROUP)?.slice(0, GROUPS) ?? [],
     });
   });
   if (read.length < MIN_LINES) return { kept, counted, odd };

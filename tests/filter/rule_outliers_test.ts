@@ -109,3 +109,16 @@ Deno.test("rule outliers: git status keeps a deleted file among the modified one
   expect(shortOut).toContain(" D src/mod_77.py");
   expect(shortOut.at(-1)).toBe("… and 39 more unstaged");
 });
+
+Deno.test("rule outliers: a count dedup appended (`(x2)`) is no odd value to the cut after it", () => {
+  const lines = Array.from(
+    { length: 30 },
+    (_, i) =>
+      `2025-06-24 14:36:${String(i).padStart(2, "0")} status unpacked lib${i}:amd64 1.${i}-1${
+        i % 9 === 4 ? " (x2)" : ""
+      }`,
+  );
+  expect(findOutliers(lines).kept.size).toBe(0);
+  lines[17] = lines[17].replace("unpacked", "half-configured");
+  expect([...findOutliers(lines).kept]).toEqual([17]);
+});
