@@ -105,6 +105,36 @@ interface ReadLine {
   at: number;
   words: string[];
   groups: string[];
+  /** Per word, read once whatever the fields that read it: see `readWord`. */
+  read: (WordRead | undefined)[];
+}
+
+/** A word as the fields read it: without its key, as a value, as a zero test. */
+interface WordRead {
+  number: string;
+  value: string;
+  zero: string;
+}
+
+/** The word at index `i` of `line` as the fields read it (see FIELDS). */
+function readWord(line: ReadLine, i: number): WordRead {
+  const known = line.read[i];
+  if (known) return known;
+  const word = line.words[i];
+  const number = word.replace(KEYED, "");
+  const read = {
+    number,
+    value: MEASURE.test(number) || BAR.test(word) ? "" : word,
+    zero: !NUMBER.test(number) ? "" : ZERO.test(number) && !NO_TIME.test(number) ? word : "N",
+  };
+  line.read[i] = read;
+  return read;
+}
+
+/** The word at `p` from `end` as the fields read it, or null past the line's words. */
+function readAt(line: ReadLine, end: "s" | "e", p: number): WordRead | null {
+  const n = line.words.length;
+  return p < n ? readWord(line, end === "s" ? p : n - 1 - p) : null;
 }
 
 /** A field: how to read its value from a line, and whether it is a zero test. */
@@ -116,12 +146,6 @@ interface Field {
   zeros?: boolean;
 }
 
-/** The word at `p` from the start (`s`) or the end (`e`), or "" past the line's words. */
-function wordAt(line: ReadLine, end: "s" | "e", p: number): string {
-  const n = line.words.length;
-  return p < n ? line.words[end === "s" ? p : n - 1 - p] : "";
-}
-
 /**
  * The fields read: each end's words as printed (a measure — a number with a unit or a fraction,
  * `17B`, `0.4s`, or a diffstat's bar — varies by degree, not by kind, and reads as nothing there;
@@ -131,23 +155,12 @@ function wordAt(line: ReadLine, end: "s" | "e", p: number): string {
 const FIELDS: Field[] = [
   ...(["s", "e"] as const).flatMap((end) =>
     Array.from({ length: ENDS[end] }, (_, p): Field[] => {
-      const number = (line: ReadLine) => wordAt(line, end, p).replace(KEYED, "");
+      const number = (line: ReadLine) => readAt(line, end, p)?.number ?? "";
       return [
-        {
-          key: `${end}${p}`,
-          value: (line) =>
-            MEASURE.test(number(line)) || BAR.test(wordAt(line, end, p))
-              ? ""
-              : wordAt(line, end, p),
-          number,
-        },
+        { key: `${end}${p}`, value: (line) => readAt(line, end, p)?.value ?? "", number },
         {
           key: `z:${end}${p}`,
-          value: (line) => {
-            const n = number(line);
-            if (!NUMBER.test(n)) return "";
-            return ZERO.test(n) && !NO_TIME.test(n) ? wordAt(line, end, p) : "N";
-          },
+          value: (line) => readAt(line, end, p)?.zero ?? "",
           number,
           zeros: true,
         },
@@ -202,6 +215,7 @@ export function findOutliers(
       at,
       words: withoutDates(said).trim().split(/\s+/),
       groups: said.match(GROUP)?.slice(0, GROUPS) ?? [],
+      read: [],
     });
   });
   if (read.length < MIN_LINES) return { kept, counted, odd };

@@ -150,8 +150,9 @@ const ODD_IN_CUT = 10;
  * of the row, not what kind of line it is.
  */
 export function oddInCut(cut: readonly string[]): Set<number> {
-  const odd = oddLines(cut, (line) => shapeOf(line), { few: ODD_IN_CUT });
-  const columns = oddLines(cut, (line) => columnsOf(line), { few: ODD_IN_CUT });
+  const shapes = cut.map(shapeOf);
+  const odd = oddLines(cut, (_, at) => shapes[at], { few: ODD_IN_CUT });
+  const columns = oddLines(cut, (line, at) => columnsOf(line, shapes[at]), { few: ODD_IN_CUT });
   for (const at of columns) odd.add(at);
   return odd;
 }
@@ -160,8 +161,7 @@ export function oddInCut(cut: readonly string[]): Set<number> {
  * A line's shape with its first word's lowercase letters and dashes masked (`-rwsr-xr-x`: `a`),
  * and its count of words: rows of one layout, whose columns line up from either end.
  */
-function columnsOf(line: string): string | null {
-  const shape = shapeOf(line);
+function columnsOf(line: string, shape: string | null): string | null {
   if (shape === null) return null;
   const words = line.trim().split(/\s+/).length;
   return `${words} ${
