@@ -3187,3 +3187,47 @@ EOF
   capture files tar_tv_listing "$T" "tar -tvf pkg.tar" "$(tar --version | head -1)"
   cd "$ROOT" || exit 1
 fi
+
+# --- rule outliers (`ruleodd`): odd lines inside the rules' own folds and cuts -----------------
+# `ls -la` of a build's output directory: 150 chunks alike, and among them a setuid script, a
+# world-writable file, one of another owner and an empty chunk (run as root: `chown nobody`);
+# PHP's built-in server (php 8.2) polled for /health.php, which answers 503 four times among 200s,
+# its log read with `cat` (the log-dedup rule: the status is a bracketed number, `[200]`); `git
+# status` with a deleted file among 79 modified ones.
+if sel ruleodd; then
+  R="$WORK/ruleodd"
+  rm -rf "$R" && mkdir -p "$R/dist" "$R/www" && cd "$R" || exit 1
+  for i in $(seq 1 150); do
+    name=$(printf 'chunk-%03d-%s.js' "$i" "$(printf '%s' "$i" | sha1sum | cut -c1-8)")
+    head -c $((2000 + (i * 7919) % 90000)) /dev/zero | tr '\0' 'x' >"dist/$name"
+  done
+  chmod 4755 "dist/$(cd dist && ls | sed -n 85p)"
+  chmod 666 "dist/$(cd dist && ls | sed -n 101p)"
+  chown nobody:nogroup "dist/$(cd dist && ls | sed -n 112p)"
+  : >"dist/$(cd dist && ls | sed -n 127p)"
+  capture files ls_la_dist "$R" "ls -la dist" "$(ls --version | head -1)"
+  cat >www/health.php <<'EOF'
+<?php
+$n = (int) @file_get_contents(__DIR__ . '/../count.txt') + 1;
+file_put_contents(__DIR__ . '/../count.txt', $n);
+if (in_array($n, [17, 18, 41, 63])) { http_response_code(503); echo "unavailable"; return; }
+echo "ok";
+EOF
+  php -S 127.0.0.1:18765 -t www 2>server.log &
+  PHP_PID=$!
+  sleep 1
+  for i in $(seq 1 80); do curl -s -o /dev/null http://127.0.0.1:18765/health.php; done
+  kill "$PHP_PID"
+  wait "$PHP_PID" 2>/dev/null
+  capture logs php_server_health "$R" "cat server.log" "$(php --version | head -1)"
+  # `git status` of a repository whose 90 modules all changed: ten staged and one deleted there,
+  # one deleted among the 79 unstaged, past the git-status rule's 50 a section.
+  mkdir -p "$R/repo/src" && cd "$R/repo" || exit 1
+  git init -q && git config user.email dev@example.com && git config user.name Dev
+  for i in $(seq 1 90); do echo "v1 $i" >"src/mod_$i.py"; done
+  git add -A && git commit -qm "initial modules"
+  for i in $(seq 1 90); do echo "v2" >>"src/mod_$i.py"; done
+  git rm -qf src/mod_63.py && rm src/mod_77.py && git add src/mod_2*.py
+  capture git status_many_changes "$R/repo" "git status" "$(git --version)"
+  cd "$ROOT" || exit 1
+fi

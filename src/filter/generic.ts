@@ -37,8 +37,7 @@ import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import { foldCompilerNotes } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
-import { firstWord, foldShapeRuns, MAX_SHAPED_LINES, shapeOf } from "./generic_shapes.ts";
-import { oddLines } from "./generic_outliers.ts";
+import { firstWord, foldShapeRuns, MAX_SHAPED_LINES, oddInCut } from "./generic_shapes.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
@@ -104,8 +103,6 @@ const MIN_RUN = 3;
 const MAX_LINES = 400;
 const HEAD = 150;
 const TAIL = 150;
-/** Lines of one odd value a cut keeps when it has more (generic_outliers.ts' bound). */
-const ODD_IN_CUT = 10;
 
 /** A progress bar: a run of bar characters next to a percentage. */
 const BAR = new RegExp(`[${BAR_CHARS}]{4}`);
@@ -277,14 +274,6 @@ export function cutMiddle(line: string): string {
 /** Every line straight through (the pass after a rule cuts nothing). */
 function passOn(ctx: StageContext): { push(line: string): void; finish(): boolean } {
   return { push: ctx.emit, finish: () => false };
-}
-
-/**
- * The lines of a cut that differ from the other lines of their shape there where those agree (a
- * `500` among `200`s): generic_outliers.ts, at most ODD_IN_CUT lines of each odd value.
- */
-function oddInCut(cut: readonly string[]): Set<number> {
-  return oddLines(cut, (line) => shapeOf(line), { few: ODD_IN_CUT });
 }
 
 /**

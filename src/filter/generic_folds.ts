@@ -21,6 +21,7 @@
  */
 
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
+import { indentOf, isBlank } from "./sanitize.ts";
 
 /** Lines longer than this are never taken for a frame, a path, data, a note or a test line. */
 export const MAX_TESTED = 2000;
@@ -187,18 +188,6 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
 const MARKS = /^\s*[~^]+\s*$/;
 const CARETS = { test: (line: string) => MARKS.test(line) && line.includes("^") };
 
-/** Where a line's first non-blank character is (its length when it is blank). */
-function indentOf(line: string): number {
-  let i = 0;
-  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
-  return i;
-}
-
-function isBlankLine(line: string): boolean {
-  const i = indentOf(line);
-  return i === line.length || (line.charCodeAt(i) <= 32 && line.trim() === "");
-}
-
 /** Whether `line` has a non-blank character at or after `from`. */
 const NON_BLANK = /\S/g;
 function nonBlankFrom(line: string, from: number): boolean {
@@ -236,7 +225,7 @@ export function dropRuntimeEcho(lines: readonly string[]): string[] {
       i + 2 < lines.length && lines[i + 2].length <= MAX_TESTED && ECHO_CARET.test(lines[i + 2])
     ) {
       i += 2;
-      if (i + 1 < lines.length && isBlankLine(lines[i + 1])) i++;
+      if (i + 1 < lines.length && isBlank(lines[i + 1])) i++;
       continue;
     }
     out.push(line);
@@ -457,7 +446,7 @@ function mostly<T>(
 ): T[] | null {
   if (lines.length < MIN_LISTING) return null;
   let nonBlank = 0;
-  for (const line of lines) if (!isBlankLine(line)) nonBlank++;
+  for (const line of lines) if (!isBlank(line)) nonBlank++;
   const allowed = nonBlank * (1 - LISTING_SHARE);
   const values: T[] = [];
   let listed = 0;
@@ -466,7 +455,7 @@ function mostly<T>(
     const value = read(line);
     values.push(value);
     if (counts(value)) listed++;
-    else if (!isBlankLine(line) && ++other > allowed) return null;
+    else if (!isBlank(line) && ++other > allowed) return null;
   }
   return listed >= MIN_LISTING ? values : null;
 }
@@ -483,7 +472,7 @@ const TREE_LINE = /^([│|┃ ]{0,160}(?:[├└┣┗╰]─{1,4}[┬─ ]?|[|`
 export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
   // Each line's depth (the column its text starts at; -1 outside the drawing) and parent.
   const depth = mostly(lines, (line) => {
-    if (line.length > MAX_TESTED || isBlankLine(line)) return -1;
+    if (line.length > MAX_TESTED || isBlank(line)) return -1;
     if (!TREE_START.test(line)) return 0;
     const m = TREE_LINE.exec(line);
     return m ? m[1].length : 0;

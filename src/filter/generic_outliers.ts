@@ -10,17 +10,19 @@
  * holds), the groups in brackets or parentheses with
  * their paths, hex ids and numbers masked (`[origin/x: gone]` reads `[P: gone]`), and whether a
  * numeric word is zero (a measure — `17B`, `0.4s` — is read for that only: it varies by degree, not
- * by kind; one that counts up line by line, `tick 0`, `shard 1`, is a place in a sequence and read
- * for nothing). Times are masked first: a fast run's lines share a few seconds, which
- * says nothing. A field is categorical when, over at least MIN_LINES lines, it takes at most
- * MAX_VALUES values (or one for every LINES_PER_VALUE lines of a long run: an access log's
- * statuses) and its most common value holds more than MODE_SHARE (half) of them: paths, ids and
- * timestamps take many values and never are. A line whose value there is not the most common one
- * is an outlier, unless its value holds KIND_SHARE of the run (a second kind of line, as
- * `Building project …` after each `Project … is out of date`). A value's lines all stay while
- * they are few beside the run (FEW_SHARE of it); past that its first KEEP_FIRST and last
- * KEEP_LAST lines stay and the others are counted on the fold
- * line (`… 40 lines like these folded (12 of them with 500) …`).
+ * by kind, and a time of zero, `0ms`, is only fast; one that counts up line by line, `tick 0`,
+ * `shard 1`, is a place in a sequence and read for nothing). Times are masked first: a fast run's
+ * lines share a few seconds, which says nothing. A field is categorical when, over at least
+ * MIN_LINES lines, it takes at most MAX_VALUES values (or one for every LINES_PER_VALUE lines of a
+ * long run: an access log's statuses) and its most common value holds more than MODE_SHARE (half)
+ * of them: paths, ids and timestamps take many values and never are. A line whose value there is
+ * not the most common one is an outlier, unless its value holds KIND_SHARE of the run (a second
+ * kind of line, as `Building project …` after each `Project … is out of date`). A value's lines
+ * all stay while they are few beside the run (FEW_SHARE of it); past that its first KEEP_FIRST
+ * and last KEEP_LAST lines stay and the others are counted on the fold line (`… 40 lines like
+ * these folded (12 of them with 500) …`). The rules' folds read the same way: `truncate`'s cut
+ * (generic_shapes.ts' `oddInCut`) and `dedup`'s counts, which split by every value apart from the
+ * common one (`kinds`).
  */
 
 import { withoutTimes } from "./generic_folds.ts";
@@ -62,9 +64,15 @@ const MAX_LABEL = 40;
 const GROUP = /\[[^\][]{1,200}\]|\([^()]{1,200}\)/g;
 const NUMBER = /^[+-]?\d[\d.,]{0,30}[A-Za-z%]{0,3}$/;
 const ZERO = /^[+-]?0+(?:[.,]0+)?[A-Za-z%]{0,3}$/;
+/** A zero of time (`0ms`, `0.0s`): faster than the clock tells, no empty result. */
+const NO_TIME = /^[+-]?0+(?:[.,]0+)?(?:ns|us|µs|ms|s)$/;
 /** A key before a value in one word (`rows=0`, `size:0`). */
 const KEYED = /^[A-Za-z_][\w.-]{0,40}[=:]/;
 const MEASURE = /^[+-]?\d[\d,]{0,30}(?:\.\d{1,30}[A-Za-z%]{0,3}|[A-Za-z%]{1,3})$/;
+/** A count a fold appended to the line it kept (`(x3)`). */
+const COUNTED = / \(x\d{1,12}\)$/;
+/** A diffstat's bar (`+++--`): how much changed, a degree like a measure. */
+const BAR = /^[+-]{1,200}$/;
 
 /**
  * A word with what varies item by item masked: a path as `P` (`P:` when `colon` and the path ends
@@ -80,9 +88,12 @@ function maskGroup(group: string): string {
   return group.split(" ").map((word) => maskWord(word, true)).join(" ");
 }
 
-/** Times of any width (`2:27:05 AM`, `05:02`) and dates (`2026-11-20`, `27/Nov/2026`). */
+/**
+ * Times of any width (`2:27:05 AM`, `05:02`) and dates (`2026-11-20`, `27/Nov/2026`, and `ls -l`'s
+ * and syslog's `Apr  7  2025`, `Nov 27 05:10`: a month and a day with a year or a time).
+ */
 const WHEN =
-  /\b\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,9})?(?: ?[AP]M\b)?|\b\d{4}[-/]\d\d[-/]\d\d\b|\b\d{1,2}[-/][A-Z][a-z]{2}[-/]\d{4}\b/g;
+  /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}\d{1,2} {1,2}(?:\d{4}\b|\d{1,2}:\d\d(?::\d\d)?\b|<T>)|\b\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,9})?(?: ?[AP]M\b)?|\b\d{4}[-/]\d\d[-/]\d\d\b|\b\d{1,2}[-/][A-Z][a-z]{2}[-/]\d{4}\b/g;
 
 /** A line with its times and dates masked: when a line was printed says nothing of its kind. */
 function withoutDates(line: string): string {
@@ -94,6 +105,36 @@ interface ReadLine {
   at: number;
   words: string[];
   groups: string[];
+  /** Per word, read once whatever the fields that read it: see `readWord`. */
+  read: (WordRead | undefined)[];
+}
+
+/** A word as the fields read it: without its key, as a value, as a zero test. */
+interface WordRead {
+  number: string;
+  value: string;
+  zero: string;
+}
+
+/** The word at index `i` of `line` as the fields read it (see FIELDS). */
+function readWord(line: ReadLine, i: number): WordRead {
+  const known = line.read[i];
+  if (known) return known;
+  const word = line.words[i];
+  const number = word.replace(KEYED, "");
+  const read = {
+    number,
+    value: MEASURE.test(number) || BAR.test(word) ? "" : word,
+    zero: !NUMBER.test(number) ? "" : ZERO.test(number) && !NO_TIME.test(number) ? word : "N",
+  };
+  line.read[i] = read;
+  return read;
+}
+
+/** The word at `p` from `end` as the fields read it, or null past the line's words. */
+function readAt(line: ReadLine, end: "s" | "e", p: number): WordRead | null {
+  const n = line.words.length;
+  return p < n ? readWord(line, end === "s" ? p : n - 1 - p) : null;
 }
 
 /** A field: how to read its value from a line, and whether it is a zero test. */
@@ -105,33 +146,21 @@ interface Field {
   zeros?: boolean;
 }
 
-/** The word at `p` from the start (`s`) or the end (`e`), or "" past the line's words. */
-function wordAt(line: ReadLine, end: "s" | "e", p: number): string {
-  const n = line.words.length;
-  return p < n ? line.words[end === "s" ? p : n - 1 - p] : "";
-}
-
 /**
  * The fields read: each end's words as printed (a measure — a number with a unit or a fraction,
- * `17B`, `0.4s` — varies by degree, not by kind, and reads as nothing there; a bare whole number,
- * a status or an exit code, is a code), whether each is a zero among numbers, and the groups.
+ * `17B`, `0.4s`, or a diffstat's bar — varies by degree, not by kind, and reads as nothing there;
+ * a bare whole number, a status or an exit code, is a code), whether each is a zero among numbers,
+ * and the groups.
  */
 const FIELDS: Field[] = [
   ...(["s", "e"] as const).flatMap((end) =>
     Array.from({ length: ENDS[end] }, (_, p): Field[] => {
-      const number = (line: ReadLine) => wordAt(line, end, p).replace(KEYED, "");
+      const number = (line: ReadLine) => readAt(line, end, p)?.number ?? "";
       return [
-        {
-          key: `${end}${p}`,
-          value: (line) => MEASURE.test(number(line)) ? "" : wordAt(line, end, p),
-          number,
-        },
+        { key: `${end}${p}`, value: (line) => readAt(line, end, p)?.value ?? "", number },
         {
           key: `z:${end}${p}`,
-          value: (line) => {
-            const n = number(line);
-            return NUMBER.test(n) ? (ZERO.test(n) ? wordAt(line, end, p) : "N") : "";
-          },
+          value: (line) => readAt(line, end, p)?.zero ?? "",
           number,
           zeros: true,
         },
@@ -160,28 +189,36 @@ export interface Outliers {
   kept: Set<number>;
   /** The odd lines past the bound, each with the value that makes it odd (as printed). */
   counted: Map<number, string>;
+  /** Every odd line, kept or counted, with the value that makes it odd (as printed). */
+  odd: Map<number, string>;
 }
 
 /**
  * The outliers of `lines` (lines of one shape; null entries, blank lines between them, are not
- * read): which stay, and which are counted with the value that makes them odd.
+ * read): which stay, and which are counted with the value that makes them odd. `few`: the lines
+ * of one odd value that all stay. `kinds`: a value held by KIND_SHARE of the lines or more is odd
+ * too (a count of lines alike splits by it, where a fold would show it as a second kind of line).
  */
 export function findOutliers(
   lines: readonly (string | null)[],
-  options: { few?: number } = {},
+  options: { few?: number; kinds?: boolean } = {},
 ): Outliers {
   const kept = new Set<number>();
   const counted = new Map<number, string>();
+  const odd = new Map<number, string>();
   const read: ReadLine[] = [];
   lines.forEach((line, at) => {
     if (line === null || isBlank(line)) return;
+    // A count an earlier fold appended (dedup's `(x3)`) says how often, not what.
+    const said = line.replace(COUNTED, "");
     read.push({
       at,
-      words: withoutDates(line).trim().split(/\s+/),
-      groups: line.match(GROUP)?.slice(0, GROUPS) ?? [],
+      words: withoutDates(said).trim().split(/\s+/),
+      groups: said.match(GROUP)?.slice(0, GROUPS) ?? [],
+      read: [],
     });
   });
-  if (read.length < MIN_LINES) return { kept, counted };
+  if (read.length < MIN_LINES) return { kept, counted, odd };
   const values = Math.max(MAX_VALUES, Math.floor(read.length / LINES_PER_VALUE));
   for (const field of FIELDS) {
     const byValue = new Map<string, number[]>();
@@ -210,15 +247,16 @@ export function findOutliers(
       Math.max(KEEP_FIRST + KEEP_LAST, Math.floor(FEW_SHARE * read.length));
     for (const [value, ats] of byValue) {
       if (value === mode || (field.zeros && value === "")) continue;
-      if (ats.length >= KIND_SHARE * read.length) continue;
+      if (!options.kinds && ats.length >= KIND_SHARE * read.length) continue;
       ats.forEach((at, k) => {
+        if (!odd.has(at)) odd.set(at, labelOf(field.key, value, lines[at]!));
         if (ats.length <= few || k < KEEP_FIRST || k >= ats.length - KEEP_LAST) kept.add(at);
-        else if (!counted.has(at)) counted.set(at, labelOf(field.key, value, lines[at]!));
+        else if (!counted.has(at)) counted.set(at, odd.get(at)!);
       });
     }
   }
   for (const at of kept) counted.delete(at);
-  return { kept, counted };
+  return { kept, counted, odd };
 }
 
 /**
@@ -321,8 +359,8 @@ export function foldAroundOutliers(
   return folded ? out : null;
 }
 
-/** `(12 of them with 500, 2 with [origin/x: gone])`, or nothing. */
-function noteOf(labels: Map<string, number>): string {
+/** `(12 of them with 500, 2 with [origin/x: gone])`, or nothing: what a fold's count holds. */
+export function noteOf(labels: Map<string, number>): string {
   if (labels.size === 0) return "";
   const parts = [...labels].map(([label, n], k) =>
     k === 0 ? `${n} of them with ${label}` : `${n} with ${label}`

@@ -22,7 +22,7 @@
 import { carriesFailure } from "./strategies/mod.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
-import { foldAroundOutliers } from "./generic_outliers.ts";
+import { foldAroundOutliers, oddLines } from "./generic_outliers.ts";
 
 /** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
 export const MIN_SHAPE_RUN = 12;
@@ -136,6 +136,37 @@ export function shapeOf(line: string): string | null {
   if (words < 2) return null;
   if (carriesFailure(line) || WARNING.test(line)) return null;
   return line.slice(0, indent) + key;
+}
+
+/** Lines of one odd value a cut keeps, at most (the rest go with the cut). */
+const ODD_IN_CUT = 10;
+
+/**
+ * The lines of a cut (a long output's middle, which goes) that differ from the other lines of
+ * their kind where those agree — a `500` among `200`s, a setuid `-rwsr-xr-x` or another owner
+ * among a listing's rows: generic_outliers.ts, at most ODD_IN_CUT lines of each odd value. Lines
+ * are read by shape and again by their columns: a shape whose first word is read with its
+ * lowercase letters and dashes masked, since a table's first column (a mode string) is a value
+ * of the row, not what kind of line it is.
+ */
+export function oddInCut(cut: readonly string[]): Set<number> {
+  const shapes = cut.map(shapeOf);
+  const odd = oddLines(cut, (_, at) => shapes[at], { few: ODD_IN_CUT });
+  const columns = oddLines(cut, (line, at) => columnsOf(line, shapes[at]), { few: ODD_IN_CUT });
+  for (const at of columns) odd.add(at);
+  return odd;
+}
+
+/**
+ * A line's shape with its first word's lowercase letters and dashes masked (`-rwsr-xr-x`: `a`),
+ * and its count of words: rows of one layout, whose columns line up from either end.
+ */
+function columnsOf(line: string, shape: string | null): string | null {
+  if (shape === null) return null;
+  const words = line.trim().split(/\s+/).length;
+  return `${words} ${
+    shape.replace(/^(\s*)(\S+)/, (_, indent, head) => indent + head.replace(/[a-z-]+/g, "a"))
+  }`;
 }
 
 /** Blocks of up to this many lines repeat as a whole (`git bisect run`'s three lines a step). */

@@ -104,7 +104,10 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
-/** A whitespace-only (or empty) line. */
+/**
+ * A whitespace-only (or empty) line: Unicode's whitespace too (a no-break space, U+3000), as the
+ * regexes' `\s` reads it — a line of them shows nothing, and every fold reads it as blank.
+ */
 export function isBlank(line: string): boolean {
   // Most lines start with a printable ASCII character: no trimmed copy for them.
   const first = line.charCodeAt(0);
@@ -112,7 +115,7 @@ export function isBlank(line: string): boolean {
   return line.trim() === "";
 }
 
-/** How many whitespace characters a line starts with (its length when it is blank). */
+/** How many whitespace characters (`isBlank`'s) a line starts with (its length when it is blank). */
 export function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }

@@ -7,6 +7,7 @@
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
 import {
+  dropRuntimeEcho,
   foldDataRuns,
   foldPathListing,
   foldStackFrames,
@@ -14,6 +15,7 @@ import {
   LISTING_BUDGET,
   withoutTimes,
 } from "../../src/filter/generic_folds.ts";
+import { indentOf, isBlank } from "../../src/filter/sanitize.ts";
 import { fastestMs } from "../_support/timing.ts";
 
 const engine = new FilterEngine([], { security: false });
@@ -374,4 +376,22 @@ Deno.test("the folds stay fast on long pathological lines and on deep or many pa
   }
   const deep = Array.from({ length: 5000 }, (_, i) => "d/".repeat(60) + `f${i}.txt`).join("\n");
   expect(fastestMs(() => generic(deep, false), 400)).toBeLessThan(400);
+});
+
+Deno.test("a line of Unicode whitespace (no-break spaces, U+3000) is blank to the folds, as to the engine", () => {
+  // Node's echo of its internals, then the blank line it prints under the caret: a line of
+  // no-break spaces is that blank line, and goes with the echo as a line of spaces does.
+  for (const blank of ["   ", "\u00a0\u00a0", "\u3000", "\t\u00a0"]) {
+    const input = [
+      "node:internal/modules/cjs/loader:1228",
+      "  throw err;",
+      "  ^",
+      blank,
+      "Error: Cannot find module 'left-pad'",
+    ];
+    expect(dropRuntimeEcho(input)).toEqual(["Error: Cannot find module 'left-pad'"]);
+  }
+  // The same reading of indentation: no-break spaces before a word indent it.
+  expect(indentOf("\u00a0\u00a0at main (/app/a.js:3:5)")).toBe(2);
+  expect(isBlank("\u00a0\u3000")).toBe(true);
 });

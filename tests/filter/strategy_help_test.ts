@@ -31,6 +31,7 @@ Deno.test("one strategy's reference: required, defaults, ranges", () => {
     "  head (integer ≥ 0, default 20)",
     "  tail (integer ≥ 0, default 20)",
     "  keep_signals (integer ≥ 0, default 10000)",
+    "  keep_odd (boolean, default true)",
     "  keep_patterns (list of strings, default [])",
     "  keep_pattern_lines (integer 1-10000, default 10000)",
   ]);

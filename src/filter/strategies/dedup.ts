@@ -2,11 +2,17 @@
  * dedup: normalises the parts of log lines that change on every line (timestamps, UUIDs, IPs
  * and ports, pids, hex ids, durations), then prints each distinct line once, in first-seen
  * order, with `(xN)` when it repeated. Deduplication is global, as in the reference, so memory
- * is bounded by `max_unique_patterns`, not by the input.
+ * is bounded by `max_unique_patterns`, not by the input. What a normaliser masks can be what
+ * tells lines apart (`[503]` among `[200]`s, where `[<N>]` is meant for a pid): the lines of one
+ * key whose field takes another value than most of them do (generic_outliers.ts) are counted
+ * apart, each value under its own first line. They are read while the output holds at most
+ * MAX_SHAPED_LINES lines (memory stays bounded); a longer one is counted by key alone.
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { findOutliers } from "../generic_outliers.ts";
+import { MAX_SHAPED_LINES } from "../generic_shapes.ts";
 import { FAILURE_SIGNAL, patternField } from "./_shared.ts";
 
 /** Failure-looking lines kept past `max_unique_patterns`, at most (memory stays bounded). */
@@ -76,17 +82,25 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
       const first: string[] = [];
       let total = 0;
       let dropped = 0;
+      // Every line and its key's index, to read each key's odd lines, while the output is short.
+      let held: { lines: string[]; keys: number[] } | null = { lines: [], keys: [] };
       return {
         push(line) {
           if (total++ < 2) first.push(line);
           const key = normalize(line);
-          const at = seen.get(key);
+          let at = seen.get(key);
           if (at !== undefined) counts[at]++;
           else if (seen.size < max) {
-            seen.set(key, examples.length);
+            at = examples.length;
+            seen.set(key, at);
             examples.push(line);
             counts.push(1);
-          } else {
+          }
+          if (held && at !== undefined && held.lines.length < MAX_SHAPED_LINES) {
+            held.lines.push(line);
+            held.keys.push(at);
+          } else held = null;
+          if (at === undefined) {
             dropped++;
             if (late.length < MAX_LATE_SIGNALS && FAILURE_SIGNAL.test(line)) late.push(line);
           }
@@ -99,21 +113,55 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
             for (const line of first) ctx.emit(line);
             return "fallback";
           }
-          for (let i = 0; i < examples.length; i++) {
-            const count = counts[i];
-            ctx.emit(collapsed && count > 1 ? `${examples[i]} (x${count})` : examples[i]);
+          const groups = collapsed && held
+            ? splitByOddValues(held)
+            : examples.map((example, i) => ({ example, count: counts[i] }));
+          for (const { example, count } of groups) {
+            ctx.emit(collapsed && count > 1 ? `${example} (x${count})` : example);
           }
           if (!collapsed) return "fallback";
           for (const line of late) ctx.emit(line);
           const cap = dropped
             ? `; capped at ${max}, ${dropped - late.length} later lines not shown`
             : "";
-          ctx.emit(`(${seen.size} unique lines of ${total}${cap})`);
+          ctx.emit(`(${groups.length} unique lines of ${total}${cap})`);
           return "full";
         },
       };
     },
   };
+}
+
+/**
+ * The lines counted by key (their key's index), each key's lines split by the values that make
+ * some of them odd (generic_outliers.ts, every value apart from the common one): groups in
+ * first-seen order, each shown by its first line.
+ */
+function splitByOddValues(
+  held: { lines: readonly string[]; keys: readonly number[] },
+): { example: string; count: number }[] {
+  const byKey = new Map<number, number[]>();
+  held.keys.forEach((at, k) => {
+    const ks = byKey.get(at);
+    if (ks) ks.push(k);
+    else byKey.set(at, [k]);
+  });
+  // The odd value of each held line that has one.
+  const oddValue = new Map<number, string>();
+  for (const ks of byKey.values()) {
+    if (ks.length < 2) continue;
+    const { odd } = findOutliers(ks.map((k) => held.lines[k]), { kinds: true });
+    for (const [i, value] of odd) oddValue.set(ks[i], value);
+  }
+  const groups = new Map<string, { example: string; count: number }>();
+  held.lines.forEach((line, k) => {
+    const value = oddValue.get(k);
+    const group = value === undefined ? `${held.keys[k]}` : `${held.keys[k]}\n${value}`;
+    const seen = groups.get(group);
+    if (seen) seen.count++;
+    else groups.set(group, { example: line, count: 1 });
+  });
+  return [...groups.values()];
 }
 
 /**

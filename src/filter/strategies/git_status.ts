@@ -4,9 +4,12 @@
  * of …`) are what an agent quotes and looks for — with the hints (`(use "git add <file>..." …)`)
  * and blank lines dropped and each section's entries capped. The short/porcelain format (`XY
  * path`, `## branch...upstream`), already codes, keeps its lines as printed, each section capped.
+ * Past a section's cap its odd entries stay (generic_outliers.ts: a `deleted:` among `modified:`
+ * entries, a `D` among `M`s), the rest counted with what the odd ones among them were.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { findOutliers, noteOf } from "../generic_outliers.ts";
 
 export const GitStatusConfig = z.object({
   type: z.literal("git_status"),
@@ -60,25 +63,41 @@ export function compileGitStatus(config: GitStatusConfig): CompiledStrategy {
  * are listed).
  */
 function keepLong(lines: string[], maxFiles: number): string[] {
-  const out: string[] = [];
+  // Each entry's section (null: not an entry), for reading each section's odd entries.
+  const sections: (Section | null)[] = [];
   let section: Section | null = null;
+  for (const line of lines) {
+    const header = SECTION_HEADERS.find(([h]) => line === h);
+    if (header) section = header[1];
+    else if (!line.startsWith("\t") && line.trim() !== "" && !DROPPED.some((p) => p.test(line))) {
+      section = null;
+    }
+    sections.push(section && line.startsWith("\t") ? section : null);
+  }
+  const odd = oddEntries(lines, sections);
+  const out: string[] = [];
   let shown = 0;
   let hidden = 0;
+  const labels = new Map<string, number>();
   const close = () => {
-    if (hidden) out.push(`… and ${hidden} more ${section}`);
+    if (hidden) out.push(`… and ${hidden} more ${section}${noteOf(labels)}`);
     hidden = 0;
+    labels.clear();
   };
-  for (const line of lines) {
-    if (line.trim() === "" || DROPPED.some((p) => p.test(line))) continue;
+  section = null;
+  lines.forEach((line, i) => {
+    if (line.trim() === "" || DROPPED.some((p) => p.test(line))) return;
     const header = SECTION_HEADERS.find(([h]) => line === h);
     if (header) {
       close();
       section = header[1];
       shown = 0;
     } else if (section && line.startsWith("\t")) {
-      if (section !== "unmerged" && shown >= maxFiles) {
+      if (section !== "unmerged" && shown >= maxFiles && !odd.kept.has(i)) {
         hidden++;
-        continue;
+        const label = odd.counted.get(i);
+        if (label !== undefined) labels.set(label, (labels.get(label) ?? 0) + 1);
+        return;
       }
       shown++;
     } else {
@@ -86,9 +105,34 @@ function keepLong(lines: string[], maxFiles: number): string[] {
       section = null;
     }
     out.push(line);
-  }
+  });
   close();
   return out;
+}
+
+/**
+ * The odd entries of each section (generic_outliers.ts): those that stay past the cap, and those
+ * counted with the value that makes them odd. `sections`: each line's section, null for no entry.
+ */
+function oddEntries(
+  lines: readonly string[],
+  sections: readonly (Section | null)[],
+): { kept: Set<number>; counted: Map<number, string> } {
+  const bySection = new Map<Section, number[]>();
+  sections.forEach((section, i) => {
+    if (section === null) return;
+    const at = bySection.get(section);
+    if (at) at.push(i);
+    else bySection.set(section, [i]);
+  });
+  const kept = new Set<number>();
+  const counted = new Map<number, string>();
+  for (const at of bySection.values()) {
+    const found = findOutliers(at.map((i) => lines[i]));
+    for (const k of found.kept) kept.add(at[k]);
+    for (const [k, label] of found.counted) counted.set(at[k], label);
+  }
+  return { kept, counted };
 }
 
 /**
@@ -106,26 +150,41 @@ function summarize(lines: string[], maxFiles: number): string[] | null {
   };
   const out: string[] = [];
   let recognised = false;
-  for (const line of lines) {
-    if (line.trim() === "") continue;
+  const sections = lines.map((line) => {
+    const short = line.startsWith("## ") ? null : SHORT_ENTRY.exec(line);
+    return short ? sectionOf(short[1]) : null;
+  });
+  const odd = oddEntries(lines, sections);
+  // Per section: the entries past the cap not shown, and the odd values among them.
+  const hidden = new Map<Section, { count: number; labels: Map<string, number> }>();
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
     if (line.startsWith("## ")) {
       out.push(line);
       recognised = true;
-      continue;
+      return;
     }
-    const short = SHORT_ENTRY.exec(line);
-    if (!short) {
+    const section = sections[i];
+    if (section === null) {
       out.push(line);
-      continue;
+      return;
     }
     recognised = true;
-    const section = sectionOf(short[1]);
     // Conflicts are what blocks the merge: every one is listed, whatever the cap.
-    if (counts[section]++ < maxFiles || section === "unmerged") out.push(line);
-  }
+    if (counts[section]++ < maxFiles || section === "unmerged" || odd.kept.has(i)) {
+      out.push(line);
+      return;
+    }
+    const more = hidden.get(section) ?? { count: 0, labels: new Map<string, number>() };
+    hidden.set(section, more);
+    more.count++;
+    const label = odd.counted.get(i);
+    if (label !== undefined) more.labels.set(label, (more.labels.get(label) ?? 0) + 1);
+  });
   if (!recognised) return null;
   for (const name of ["staged", "unstaged", "untracked", "ignored"] as Section[]) {
-    if (counts[name] > maxFiles) out.push(`… and ${counts[name] - maxFiles} more ${name}`);
+    const more = hidden.get(name);
+    if (more) out.push(`… and ${more.count} more ${name}${noteOf(more.labels)}`);
   }
   return out;
 }

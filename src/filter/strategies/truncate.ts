@@ -2,12 +2,16 @@
  * truncate: beyond `max_lines`, keeps the first `head` and last `tail` lines. Improvement over
  * the reference: lines in the cut that look like failures (error, FAIL, panic, …) and the
  * location lines right after one stay, in place, wherever they are (up to `keep_signals`, a
- * bound on memory, not a budget), so a cut never hides why a command failed or where. Memory is bounded
- * by max_lines + keep_signals whatever the input size.
+ * bound on memory, not a budget), so a cut never hides why a command failed or where. So do the odd
+ * lines of the cut (generic_shapes.ts' `oddInCut`: a setuid row of a listing, a 500 among 200s),
+ * read while the cut holds at most MAX_SHAPED_LINES lines; a longer cut streams, its
+ * failure-looking lines alone kept. Memory is bounded by max_lines + MAX_SHAPED_LINES +
+ * keep_signals whatever the input size.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { MAX_SHAPED_LINES, oddInCut } from "../generic_shapes.ts";
 import { anyMatcher, FailureKeeper, omitted, patternList } from "./_shared.ts";
 
 /** Lines kept from the cut by `keep_patterns`, at most (memory stays bounded). */
@@ -20,6 +24,9 @@ export const TruncateConfig = z.object({
   tail: z.number().int().min(0).default(20).describe("Lines kept from the end"),
   keep_signals: z.number().int().min(0).default(10_000).describe(
     "Failure-looking lines kept from the cut (every one, up to this many; 0 keeps none)",
+  ),
+  keep_odd: z.boolean().default(true).describe(
+    "Keep the cut's odd lines: a row that differs from the others of its kind where those agree (a 500 among 200s, a setuid file), at most 10 of each odd value",
   ),
   keep_patterns: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of other lines kept from the cut (a history's commit lines)",
@@ -35,7 +42,7 @@ export const TruncateConfig = z.object({
 export type TruncateConfig = z.infer<typeof TruncateConfig>;
 
 export function compileTruncate(config: TruncateConfig, engine: RegexEngine): CompiledStrategy {
-  const { max_lines: max, head, tail, keep_signals: keepSignals } = config;
+  const { max_lines: max, head, tail, keep_signals: keepSignals, keep_odd: keepOdd } = config;
   const patternLines = config.keep_pattern_lines;
   const keepPattern = anyMatcher(
     patternList(config.keep_patterns, "strategy.keep_patterns", engine),
@@ -52,11 +59,16 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       let signals = 0;
       let patterned = 0;
       const keeper = new FailureKeeper();
-      const consider = (index: number, line: string) => {
+      // The cut's lines, held to read its odd lines, until it outgrows MAX_SHAPED_LINES.
+      const cut: string[] = [];
+      let cutStart = -1;
+      let streaming = !keepOdd;
+      const consider = (index: number, line: string, odd = false) => {
         if (signals < keepSignals && keeper.keep(line)) {
           signals++;
           kept.push({ index, line });
-        } else if (patterned < patternLines && keepPattern(line)) {
+        } else if (odd) kept.push({ index, line });
+        else if (patterned < patternLines && keepPattern(line)) {
           patterned++;
           kept.push({ index, line, pattern: true });
         }
@@ -74,7 +86,18 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
           while (cutting && pending.length > tail) {
             // The oldest pending line leaves the tail window: it is in the cut.
             const at = total - pending.length;
-            consider(at, pending.shift()!);
+            const line = pending.shift()!;
+            if (streaming) consider(at, line);
+            else {
+              if (cutStart < 0) cutStart = at;
+              cut.push(line);
+              if (cut.length > MAX_SHAPED_LINES) {
+                // Too long a cut to read for odd lines: its failure-looking lines alone stay.
+                streaming = true;
+                cut.forEach((held, k) => consider(cutStart + k, held));
+                cut.length = 0;
+              }
+            }
           }
         },
         finish() {
@@ -82,6 +105,8 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
             for (const line of pending) ctx.emit(line);
             return "fallback";
           }
+          const odd = oddInCut(cut);
+          cut.forEach((line, k) => consider(cutStart + k, line, odd.has(k)));
           const tailStart = total - pending.length;
           let next = head;
           // Lines omitted before pattern-kept lines, told once before the next signal or the tail.
