@@ -3351,7 +3351,8 @@ lines += [f"INSERT INTO t VALUES ({i}, 'v{i}');" for i in range(51, 70)]
 lines.append("SELECT max(id) FROM t;")
 open(f"{d}/seed.sql", "w").write("\n".join(lines) + "\n")
 EOF
-  capture db sqlite_echo_fk_error "$B/sql" "rm -f shop.db && sqlite3 shop.db < migrate.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
-  capture db sqlite_echo_seed_errors "$B/sql" "rm -f t.db && sqlite3 t.db < seed.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+  rm -f "$B/sql/shop.db" "$B/sql/t.db"
+  capture db sqlite_echo_fk_error "$B/sql" "sqlite3 shop.db < migrate.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+  capture db sqlite_echo_seed_errors "$B/sql" "sqlite3 t.db < seed.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
   cd "$ROOT" || exit 1
 fi
