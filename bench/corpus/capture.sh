@@ -3231,3 +3231,172 @@ EOF
   capture git status_many_changes "$R/repo" "git status" "$(git --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- buildtools: outputs the generic pass used to read alone: pdflatex, cppcheck, meson, a
+# sqlite3 script run with .echo on ------------------------------------------------------------
+if sel buildtools; then
+  B="$WORK/buildtools"
+  rm -rf "$B" && mkdir -p "$B/tex" "$B/cpp/src" "$B/meson/src" "$B/sql"
+  cat >"$B/tex/report.tex" <<'EOF'
+\documentclass[11pt]{article}
+\usepackage[utf8]{inputenc}
+\usepackage[T1]{fontenc}
+\usepackage{fancyhdr}
+\usepackage{amsmath,amssymb,amsthm}
+\usepackage{graphicx}
+\usepackage{color}
+\usepackage{geometry}
+\usepackage{array,longtable,tabularx}
+\usepackage{hyperref}
+\title{Quarterly Throughput Report}
+\author{Build Team}
+\begin{document}
+\maketitle
+\section{Introduction}\label{sec:intro}
+This report summarises throughput, see Section~\ref{sec:results} and Table~\ref{tab:missing}.
+Cited work \cite{knuth84} shows the method.
+\section{Method}
+The rate is $r = \frac{n}{t}$ and the error is \errorterm{r}.
+Averylongunbreakablewordthatcannotpossiblyfitintothelinewidthwithoutoverflowingthemargin and more text.
+\begin{equation}
+  E = \sum_{i=1}^{n} \mathbb{E}[X_i] \label{eq:sum}
+\end{equation}
+\input{appendix-data}
+\section{Results}\label{sec:results}
+\begin{tabular}{ll}
+\hline
+a & b \\
+\hline
+1 & \badmacro \\
+\hline
+\end{tabular}
+\hbox to 2cm{This box is far too narrow for all of this text}
+\end{document}
+EOF
+  sed 's/^\\input{appendix-data}/\\IfFileExists{appendix-data.tex}{\\input{appendix-data}}{}\n\\input{batches}/' \
+    "$B/tex/report.tex" >"$B/tex/report2.tex"
+  for i in 1 2 3 4 5 6; do
+    echo "\\subsection{Batch $i}\\label{sec:b$i} Batch $i measured \\textbf{$i} units; see \\ref{sec:b$((i + 1))}. \\hbox to 3cm{Batch $i has a label that does not fit here at all}"
+  done >"$B/tex/batches.tex"
+  TEXV="$(pdflatex --version | head -1)"
+  capture misc pdflatex_missing_input "$B/tex" "pdflatex -interaction=nonstopmode report.tex" "$TEXV"
+  capture misc pdflatex_warnings "$B/tex" "pdflatex -interaction=nonstopmode report2.tex" "$TEXV"
+  cat >"$B/cpp/src/buffer.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+char *copy_name(const char *name) {
+    char buf[16];
+    strcpy(buf, name);
+    char *out = malloc(strlen(buf) + 1);
+    strcpy(out, buf);
+    return out;
+}
+
+int sum(int *v, int n) {
+    int total;
+    for (int i = 0; i <= n; i++) total += v[i];
+    return total;
+}
+
+void leak(void) {
+    char *p = malloc(32);
+    if (!p) return;
+    p[0] = 'x';
+}
+
+int first(void) {
+    int arr[4] = {1, 2, 3, 4};
+    return arr[4];
+}
+EOF
+  cat >"$B/cpp/src/parse.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+
+int parse_port(const char *s) {
+    int port = atoi(s);
+    if (port = 0) return -1;
+    return port;
+}
+
+void read_config(const char *path) {
+    FILE *f = fopen(path, "r");
+    char line[64];
+    while (fgets(line, sizeof(line), f)) {
+        printf(line);
+    }
+}
+
+static int unused_helper(int x) { return x * 2; }
+
+int divide(int a) {
+    int zero = 0;
+    return a / zero;
+}
+EOF
+  for i in 1 2 3 4 5 6 7 8; do
+    printf '#include <stdio.h>\nint mod%s_value(int x) {\n    int y = x * %s;\n    return y + 1;\n}\nvoid mod%s_print(const char *msg) {\n    char local[8];\n    snprintf(local, sizeof(local), "%%s", msg);\n    puts(local);\n}\n' \
+      "$i" "$i" "$i" >"$B/cpp/src/mod$i.c"
+  done
+  capture native cppcheck_enable_all "$B/cpp" "cppcheck --enable=all src" "$(cppcheck --version)"
+  cat >"$B/meson/meson.build" <<'EOF'
+project('ledger', 'c', version : '0.3.0', default_options : ['warning_level=2'])
+cc = meson.get_compiler('c')
+m = cc.find_library('m', required : false)
+zlib = dependency('zlib', required : false)
+threads = dependency('threads')
+conf = configuration_data()
+conf.set('HAVE_ZLIB', zlib.found())
+configure_file(output : 'config.h', configuration : conf)
+sources = files('src/main.c', 'src/ledger.c', 'src/report.c', 'src/util.c')
+foreach n : ['a', 'b', 'c', 'd', 'e', 'f']
+  sources += files('src/extra_' + n + '.c')
+endforeach
+executable('ledger', sources, dependencies : [m, zlib, threads])
+EOF
+  printf '#include <stdio.h>\nint ledger_total(void);\nint main(void) { printf("%%d\\n", ledger_total()); return 0; }\n' >"$B/meson/src/main.c"
+  echo 'int ledger_total(void) { int unused; return 42; }' >"$B/meson/src/ledger.c"
+  printf '#include <stdio.h>\nvoid report(const char *name) {\n    printf("%%s\\n", name);\n    return undefined_total;\n}\n' >"$B/meson/src/report.c"
+  echo 'int util_add(int a, int b) { return a + b; }' >"$B/meson/src/util.c"
+  for n in a b c d e f; do echo "int extra_$n(int x) { return x + 1; }" >"$B/meson/src/extra_$n.c"; done
+  (cd "$B/meson" && meson setup build >/dev/null 2>&1)
+  capture native meson_compile_error "$B/meson" "meson compile -C build" "meson $(meson --version)"
+  python3 - "$B/meson/meson.build" <<'EOF'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+checks = "".join(f"cc.has_header('{h}')\n" for h in ["stdio.h", "stdlib.h", "string.h", "unistd.h", "fcntl.h", "sys/stat.h"])
+checks += "".join(f"cc.has_function('{f}')\n" for f in ["strndup", "posix_memalign", "clock_gettime"])
+checks += "python = find_program('python3')\nsqlite = dependency('sqlite3', required : false)\n"
+checks += "curl = dependency('libcurl', version : '>=7.80')\n"
+open(p, "w").write(s.replace("threads = dependency('threads')\n", "threads = dependency('threads')\n" + checks))
+EOF
+  capture native meson_setup_missing_dep "$B/meson" "meson setup build-curl" "meson $(meson --version)"
+  python3 - "$B/sql" <<'EOF'
+import sys
+d = sys.argv[1]
+lines = [".echo on", ".bail on", "PRAGMA foreign_keys = ON;", "BEGIN;"]
+lines.append("CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT);")
+lines.append("CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), total_cents INTEGER NOT NULL CHECK (total_cents >= 0));")
+lines.append("CREATE INDEX orders_customer ON orders(customer_id);")
+lines += [f"INSERT INTO customers (id, email, name) VALUES ({i}, 'user{i}@example.com', 'User {i}');" for i in range(1, 61)]
+lines += [f"INSERT INTO orders (id, customer_id, total_cents) VALUES ({i}, {(i % 60) + 1}, {i * 125});" for i in range(1, 81)]
+lines.append("UPDATE orders SET total_cents = total_cents + 50 WHERE customer_id = 7;")
+lines.append("INSERT INTO orders (id, customer_id, total_cents) VALUES (81, 404, 999);")
+lines += [f"INSERT INTO orders (id, customer_id, total_cents) VALUES ({i}, 3, {i});" for i in range(82, 90)]
+lines.append("COMMIT;")
+open(f"{d}/migrate.sql", "w").write("\n".join(lines) + "\n")
+lines = [".echo on", "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT);"]
+lines += [f"INSERT INTO t VALUES ({i}, 'v{i}');" for i in range(1, 50)]
+lines += ["INSERT INTO t VALUES (50, 'v50'", "SELECT count(*) FROM t;", "INSERT INTO t VALUES (1, 'dup');"]
+lines += [f"INSERT INTO t VALUES ({i}, 'v{i}');" for i in range(51, 70)]
+lines.append("SELECT max(id) FROM t;")
+open(f"{d}/seed.sql", "w").write("\n".join(lines) + "\n")
+EOF
+  rm -f "$B/sql/shop.db" "$B/sql/t.db"
+  capture db sqlite_echo_fk_error "$B/sql" "sqlite3 shop.db < migrate.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+  capture db sqlite_echo_seed_errors "$B/sql" "sqlite3 t.db < seed.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+  cd "$ROOT" || exit 1
+fi

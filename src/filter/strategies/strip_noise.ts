@@ -23,7 +23,7 @@
  * a result line folds even when its text names a failure (a passing test called `reports an error`).
  * `failure_context` keeps result-shaped lines around a failing result (TAP's `not ok`) as printed:
  * the run's last line right above it when it is its name (tape's `# name`), and the lines right
- * under it that are its diagnostics (bats' `# …`). `scopes` names the lines a tool opens and
+ * under it that are its diagnostics (bats' `# …`; at most `after_max` of them). `scopes` names the lines a tool opens and
  * closes a scope with (make's `Entering directory`/`Leaving directory`): they stay only around a
  * failure, where they say which directory the failing file is in.
  */
@@ -100,6 +100,9 @@ export const StripNoiseConfig = z.object({
     ),
     after: z.string().optional().describe(
       "Regex (RE2 syntax) of the lines right after a failing one that stay as printed, never folded as results: what the test printed (bats' and perl's `# …`)",
+    ),
+    after_max: z.number().int().min(1).max(1000).optional().describe(
+      "At most this many lines after a failing one stay as its diagnostics (sqlite3 echoes the statement that failed under its error, then the next ones); unset: every matching line",
     ),
   }).strict().optional().describe(
     "Result-shaped lines around a failing result that stay: its name before it, its diagnostics after it",
@@ -195,6 +198,7 @@ export function compileStripNoise(
       // since a failing result are all its diagnostics.
       let lastResult = "";
       let underFailure = false;
+      let diagnostics = 0;
       // Held: enough lines to tell whether a short run is shorter than its fold line.
       const heldResults = Math.max(config.max_results, HELD_RESULTS);
       const emit = (line: string) => {
@@ -229,8 +233,11 @@ export function compileStripNoise(
         runLength = 0;
       };
       const strip = (line: string) => {
-        const diagnostic = underFailure && failingOutput !== null && failingOutput.test(line);
-        underFailure = diagnostic || (failing !== null && failing.test(line));
+        const diagnostic = underFailure && failingOutput !== null &&
+          diagnostics < (context?.after_max ?? Infinity) && failingOutput.test(line);
+        const failed = failing !== null && failing.test(line);
+        diagnostics = failed ? 0 : diagnostics + 1;
+        underFailure = diagnostic || failed;
         // A failing result's name, the run's last line, stays as printed above it.
         if (failing !== null && failingName !== null && runLength > 0 && failing.test(line)) {
           if (failingName.test(lastResult)) {

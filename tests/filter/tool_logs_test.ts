@@ -1,0 +1,142 @@
+/**
+ * Outputs the generic pass read alone until rules were written for them from real captures
+ * (bench/corpus, `capture.sh buildtools`): a TeX engine's log, cppcheck's findings, meson's
+ * configure and compile steps, and a sqlite3 script run with `.echo on`. Each keeps what an
+ * engineer fixing the run reads and drops what the tool printed about itself.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { compileRule, FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const corpus = async (path: string) => {
+  const base = new URL(`../../bench/corpus/${path}`, import.meta.url);
+  const meta = JSON.parse(await Deno.readTextFile(new URL(`${base}.json`)));
+  const text = await Deno.readTextFile(new URL(`${base}.txt`));
+  const signals = (await Deno.readTextFile(new URL(`${base}.signals`))).split("\n")
+    .filter((line) => line !== "");
+  const outcome = engine.filter(meta.command, text, { failed: meta.exit_code !== 0 });
+  return { text, signals, outcome, lines: outcome.text.split("\n") };
+};
+
+Deno.test("strip_noise's failure_context.after_max keeps that many lines under a failing one", () => {
+  const rule = compileRule({
+    name: "t",
+    match: { prefix: "cmd" },
+    strategy: {
+      type: "strip_noise",
+      patterns: ["^\\s*$"],
+      results: ["^do "],
+      max_results: 1,
+      results_fold: "… {n} folded …",
+      failure_context: { failure: "^failed:", after: "^do ", after_max: 1 },
+    },
+  }, "test");
+  const run = new FilterEngine([rule], { security: false, guard: false });
+  const step = (name: string) => `do the step called ${name}`;
+  const input = [step("a"), step("b"), "failed: b", step("b"), step("c"), step("d"), "done"];
+  expect(run.filter("cmd", input.join("\n"), { failed: true }).text.split("\n")).toEqual([
+    "… 2 folded …",
+    "failed: b",
+    step("b"),
+    "… 2 folded …",
+    "done",
+  ]);
+});
+
+Deno.test("pdflatex keeps errors with their l.N lines, warnings and the output line; loading folds", async () => {
+  for (const path of ["misc/pdflatex_warnings", "misc/pdflatex_missing_input"]) {
+    const { text, signals, outcome, lines } = await corpus(path);
+    expect(outcome.rules).toEqual(["latex"]);
+    for (const signal of signals) expect(outcome.text).toContain(signal);
+    // Every error, its context line and every warning stays; no package or font file does.
+    for (const line of text.split("\n")) {
+      if (/^(! |l\.\d+ |LaTeX Warning: |Overfull )/.test(line)) expect(lines).toContain(line);
+    }
+    expect(lines.filter((line) => line.includes("/usr/share/texlive/"))).toEqual([]);
+    expect(lines.length).toBeLessThan(text.split("\n").length / 2);
+  }
+});
+
+Deno.test("a TeX engine's fonts generated on first use (mktexpk, METAFONT) fold", () => {
+  const run = [
+    "[2] (./report2.aux)",
+    "kpathsea: Running mktexpk --mfmode / --bdpi 600 --mag 1+0/600 --dpi 600 ecbx1200",
+    "mktexpk: Running mf-nowin -progname=mf \\mode:=ljfour; mag:=1+0/600; nonstopmode; input ecbx1200",
+    "This is METAFONT, Version 2.71828182 (TeX Live 2022/Debian) (preloaded base=mf)",
+    "",
+    "(/usr/share/texlive/texmf-dist/fonts/source/jknappen/ec/ecbx1200.mf",
+    " Ok (/usr/share/texlive/texmf-dist/fonts/source/jknappen/ec/exaccess.mf",
+    " Ok [192] [193] [194] [195] [196] [197] [198] [199] [200] [201] [202] [203]",
+    "[204] [205] [206] [207] [208] [209] [210] [211] [212] [213] [214] [215]",
+    "[121] [122])",
+    " Ok) ) ) )",
+    "(some charht values had to be adjusted by as much as 0.07599pt)",
+    "Font metrics written on ecbx1200.tfm.",
+    "Output written on ecbx1200.600gf (256 characters, 59220 bytes).",
+    "mktexpk: /root/.texlive2022/texmf-var/fonts/pk/ljfour/jknappen/ec/ecbx1200.600pk: successfully generated.",
+    " </root/.texlive2022/texmf-var/fonts/pk/ljfour/",
+    "jknappen/ec/ecrm1728.600pk></usr/share/texlive/texmf-dist/fonts/type1/public/amsfont",
+    "s/cm/cmex10.pfb></usr/share/texlive/texmf-dist/fonts/type1/public/amsfonts/cm/c",
+    "Output written on report2.pdf (2 pages, 82410 bytes).",
+    "Transcript written on report2.log.",
+  ].join("\n");
+  expect(engine.filter("pdflatex report2.tex", run, { failed: false }).text.split("\n")).toEqual([
+    "[2] (./report2.aux)",
+    "Output written on report2.pdf (2 pages, 82410 bytes).",
+    "Transcript written on report2.log.",
+    "(17 lines of TeX's banner, package and font loading not shown)",
+  ]);
+});
+
+Deno.test("cppcheck keeps each finding and its notes in order; code, carets and progress go", async () => {
+  const { text, signals, outcome, lines } = await corpus("native/cppcheck_enable_all");
+  expect(outcome.rules).toEqual(["cppcheck"]);
+  for (const signal of signals) expect(outcome.text).toContain(signal);
+  const findings = text.split("\n").filter((line) => /^\S+:\d+:\d+: \w+: /.test(line));
+  expect(lines).toEqual(findings);
+});
+
+Deno.test("meson setup keeps the failed check, the error and the log's path; passed checks go", async () => {
+  const { signals, outcome, lines } = await corpus("native/meson_setup_missing_dep");
+  expect(outcome.rules).toEqual(["meson"]);
+  for (const signal of signals) expect(outcome.text).toContain(signal);
+  expect(lines.filter((line) => line.includes(": YES"))).toEqual([]);
+});
+
+Deno.test("meson compile is read by the make/ninja rules: the failed step and its diagnostics stay", async () => {
+  const { signals, outcome, lines } = await corpus("native/meson_compile_error");
+  expect(outcome.rules).toEqual(["make", "meson"]);
+  for (const signal of signals) expect(outcome.text).toContain(signal);
+  expect(lines.filter((line) => line.startsWith("INFO: "))).toEqual([]);
+});
+
+Deno.test("sqlite3 with .echo on folds the echoed statements and keeps the one that failed", async () => {
+  for (const path of ["db/sqlite_echo_fk_error", "db/sqlite_echo_seed_errors"]) {
+    const { text, signals, outcome, lines } = await corpus(path);
+    expect(outcome.rules).toEqual(["sqlite3", "sqlite3-script"]);
+    for (const signal of signals) expect(lines).toContain(signal.trimEnd());
+    expect(lines.length).toBeLessThan(text.split("\n").length / 5);
+  }
+  const { lines } = await corpus("db/sqlite_echo_seed_errors");
+  // The statement after the failed one is no context: it folds with the rest.
+  expect(lines).not.toContain("INSERT INTO t VALUES (51, 'v51');");
+});
+
+Deno.test("sqlite3 without .echo keeps a query's rows whatever they start with", () => {
+  const rows = ["insert|12", "update|3", "delete|0", "create|1", "pragma|2", "select|40"].join(
+    "\n",
+  );
+  expect(engine.filter("sqlite3 app.db 'SELECT kind, n FROM ops'", rows, { failed: false }).text)
+    .toBe(rows);
+});
+
+Deno.test("sqlite3's .schema and .dump print statements as content: none folds", () => {
+  const ddl = Array.from(
+    { length: 6 },
+    (_, i) => `CREATE TABLE t${i} (id INTEGER PRIMARY KEY, name TEXT NOT NULL);`,
+  ).join("\n");
+  for (const command of ["sqlite3 app.db .schema", "sqlite3 app.db .dump"]) {
+    expect(engine.filter(command, ddl, { failed: false }).text).toBe(ddl);
+  }
+});
