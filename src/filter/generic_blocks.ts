@@ -9,6 +9,7 @@
  * look like a failure or name a location stays whole: each failure keeps its own lines.
  */
 
+import { appendAll } from "./_arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { carriesFailure } from "./strategies/mod.ts";
 
@@ -147,7 +148,7 @@ export function foldRepeatedBlocks(lines: readonly string[]): string[] {
       out.push(lines[i++]);
       continue;
     }
-    out.push(...run.out);
+    appendAll(out, run.out);
     i = run.end;
   }
   return out;

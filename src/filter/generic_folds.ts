@@ -20,6 +20,7 @@
  * `MAX_TESTED`, and every pattern here is linear in the line.
  */
 
+import { appendAll } from "./_arrays.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 
 /** Lines longer than this are never taken for a frame, a path, data, a note or a test line. */
@@ -36,17 +37,17 @@ export function runFolder(
   out: string[],
   fold: (count: number, first: string) => string,
   options: { min?: number } = {},
-): { add(...lines: string[]): void; flush(): void } {
+): { add(line: string): void; flush(): void } {
   const min = options.min ?? MIN_FOLDED_RUN;
   let run: string[] = [];
   return {
-    add(...lines: string[]): void {
-      run.push(...lines);
+    add(line: string): void {
+      run.push(line);
     },
     flush(): void {
       const line = fold(run.length, run[0] ?? "");
       if (run.length >= min && line.length < run.join("\n").length) out.push(line);
-      else out.push(...run);
+      else appendAll(out, run);
       run = [];
     },
   };
@@ -274,7 +275,7 @@ export function foldStackFrames(input: readonly string[]): string[] {
     const flush = () => {
       if (run.length >= MIN_FOLDED_FRAMES) {
         out.push(foldLine(run[0].frame.indent, run.map((r) => r.frame)));
-      } else for (const r of run) out.push(...lines.slice(r.start, r.frame.end));
+      } else for (const r of run) appendAll(out, lines, r.start, r.frame.end);
       run = [];
     };
     frames.forEach((entry, k) => {
@@ -285,7 +286,7 @@ export function foldStackFrames(input: readonly string[]): string[] {
       flush();
       const kept = lines.slice(entry.start, entry.frame.end);
       // Python's `^^^^` line under a frame's source repeats the source's span: it goes.
-      out.push(...(entry.frame.kind === "python" ? kept.filter((l) => !CARETS.test(l)) : kept));
+      appendAll(out, entry.frame.kind === "python" ? kept.filter((l) => !CARETS.test(l)) : kept);
     });
     flush();
     i = j;
@@ -534,7 +535,7 @@ export function foldDataRuns(lines: readonly string[]): string[] {
     let j = i + 1;
     if (kind) { while (j < lines.length && dataKind(lines[j]) === kind) j++; }
     if (!kind || j - i < MIN_DATA_RUN) {
-      out.push(...lines.slice(i, j));
+      appendAll(out, lines, i, j);
     } else {
       out.push(lines[i], `${/^\s*/.exec(lines[i])![0]}… (${j - i - 1} more lines of ${kind}) …`);
     }

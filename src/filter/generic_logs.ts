@@ -21,6 +21,7 @@
  * output with fewer than MIN_ROUTINE routine lines is left alone too: folding would save little.
  */
 
+import { appendAll } from "./_arrays.ts";
 import { FAILURE_SIGNAL, LOCATION } from "./strategies/mod.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 import { oddLines, templateOf } from "./generic_outliers.ts";
@@ -154,7 +155,7 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): stri
       run.add(lines[j]);
     }
     run.flush();
-    out.push(...lines.slice(foldEnd, end));
+    appendAll(out, lines, foldEnd, end);
     i = end;
   }
   return out;

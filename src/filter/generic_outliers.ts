@@ -23,6 +23,7 @@
  * line (`… 40 lines like these folded (12 of them with 500) …`).
  */
 
+import { appendAll } from "./_arrays.ts";
 import { withoutTimes } from "./generic_folds.ts";
 import { isBlank } from "./sanitize.ts";
 
@@ -287,7 +288,7 @@ export function foldAroundOutliers(
   units: readonly (readonly string[])[],
   fold: (count: number, note: string) => string,
 ): string[] | null {
-  const period = Math.min(...units.map((unit) => unit.length));
+  const period = units.reduce((least, unit) => Math.min(least, unit.length), Infinity);
   const keep = new Set<number>([0, units.length - 1]);
   const counted = new Map<number, string[]>();
   for (let q = 0; q < period; q++) {
@@ -299,7 +300,7 @@ export function foldAroundOutliers(
   let folded = false;
   for (let u = 0; u < units.length;) {
     if (keep.has(u)) {
-      out.push(...units[u++]);
+      appendAll(out, units[u++]);
       continue;
     }
     let end = u;
@@ -315,7 +316,7 @@ export function foldAroundOutliers(
     if (count >= MIN_FOLDED && line.length < stretch.join("\n").length) {
       out.push(line);
       folded = true;
-    } else out.push(...stretch);
+    } else appendAll(out, stretch);
     u = end;
   }
   return folded ? out : null;

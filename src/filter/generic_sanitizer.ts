@@ -7,6 +7,7 @@
  * legend's entries fold into one line with their count.
  */
 
+import { appendAll } from "./_arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 
 const SHADOW_HEAD = /^Shadow bytes around the buggy address:$/;
@@ -37,10 +38,10 @@ export function foldSanitizerMaps(lines: readonly string[]): string[] {
     const buggy = head === "shadow" ? rows.filter((r) => r.startsWith("=>")) : [];
     const folded = rows.length - buggy.length;
     if (folded < MIN_FOLD) {
-      out.push(...rows);
+      appendAll(out, rows);
     } else {
       const what = head === "shadow" ? "rows of shadow memory" : "entries of the legend";
-      out.push(...buggy, `  … (${folded} ${what}) …`);
+      appendAll(out, buggy).push(`  … (${folded} ${what}) …`);
     }
     i = j;
   }

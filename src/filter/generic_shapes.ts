@@ -19,6 +19,7 @@
  * last lines of the output (where a tool prints its summary) never fold either.
  */
 
+import { appendAll } from "./_arrays.ts";
 import { carriesFailure } from "./strategies/mod.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
@@ -181,7 +182,7 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
       ? foldAroundOutliers(unitsOf(lines, i, last), fold)
       : null;
     if (folded !== null) {
-      out.push(...folded);
+      appendAll(out, folded);
       i = last + 1;
       continue;
     }
@@ -198,12 +199,12 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
       );
       const folded = rows.includes(true) ? null : foldAroundOutliers(units, fold);
       if (folded !== null) {
-        out.push(...folded);
+        appendAll(out, folded);
         i += n * period;
         continue;
       }
     }
-    out.push(...lines.slice(i, last + 1));
+    appendAll(out, lines, i, last + 1);
     i = last + 1;
   }
   return out;

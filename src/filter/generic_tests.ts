@@ -71,7 +71,8 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): str
       line.length <= MAX_TESTED && START.test(line) && i + 1 < lines.length &&
       isPassingTest(lines[i + 1])
     ) {
-      run.add(line, lines[++i]);
+      run.add(line);
+      run.add(lines[++i]);
     } else if (line.length <= MAX_TESTED && FILE_START.test(line)) {
       let end = i + 1;
       while (end < lines.length && lines[end] !== "ok" && isPassingTest(lines[end])) end++;
@@ -80,7 +81,7 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): str
         out.push(line);
         continue;
       }
-      run.add(...lines.slice(i, end + 1));
+      for (let k = i; k <= end; k++) run.add(lines[k]);
       i = end;
     } else {
       run.flush();

@@ -11,6 +11,7 @@
  * listing and a blank line) never folds.
  */
 
+import { appendAll } from "./_arrays.ts";
 import { matchCandidates } from "./command.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf } from "./sanitize.ts";
@@ -180,19 +181,19 @@ export function foldUsage(
   const hint = helpHint(options.command ?? "");
   let next = 0;
   for (const { start, end, kinds, prefix } of listings) {
-    out.push(...lines.slice(next, start));
+    appendAll(out, lines, next, start);
     next = end;
     const listing = lines.slice(start, end);
     const failing = listing.map((line) => failureLine(line, prefix));
     if (!aboutInput) {
-      if (listing.length < MIN_FOLDED_USAGE) out.push(...listing);
+      if (listing.length < MIN_FOLDED_USAGE) appendAll(out, listing);
       else {
         // A failure's lines read into the listing stay, after the fold.
         const kept = listing.filter((_, k) => failing[k]);
         out.push(
           `${prefix}… ${listing.length - kept.length} lines of usage folded; ${hint} to see them …`,
-          ...kept,
         );
+        appendAll(out, kept);
       }
       continue;
     }
@@ -202,15 +203,14 @@ export function foldUsage(
     );
     const dropped = listing.length - kept.length;
     const descriptions = kinds.filter((k, i) => k === "text" && !failing[i]).length;
-    if (descriptions < MIN_FOLDED_DESCRIPTIONS) out.push(...listing);
+    if (descriptions < MIN_FOLDED_DESCRIPTIONS) appendAll(out, listing);
     else {
-      out.push(
-        ...kept,
+      appendAll(out, kept).push(
         `${prefix}… ${dropped} lines of option descriptions folded; ${hint} to see them …`,
       );
     }
   }
-  out.push(...lines.slice(next));
+  appendAll(out, lines, next);
   return out;
 }
 

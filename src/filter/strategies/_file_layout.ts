@@ -56,7 +56,7 @@ export function keepFileLayout(
     for (const f of block) {
       if (f.repeat === undefined || !folds.has(f.repeat)) out.push(f.line);
     }
-    out.push(...folds.values());
+    for (const fold of folds.values()) out.push(fold);
     block = [];
   };
   for (const line of lines) {
