@@ -20,7 +20,7 @@
  * `MAX_TESTED`, and every pattern here is linear in the line.
  */
 
-import { appendAll } from "./_arrays.ts";
+import { appendAll, FoldedLines, type LineSink } from "./_arrays.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 
 /** Lines longer than this are never taken for a frame, a path, data, a note or a test line. */
@@ -34,7 +34,7 @@ const MIN_FOLDED_RUN = 2;
  * unless that line is no shorter than what it replaces (then the run stays as it is).
  */
 export function runFolder(
-  out: string[],
+  out: LineSink<string>,
   fold: (count: number, first: string) => string,
   options: { min?: number } = {},
 ): { add(line: string): void; flush(): void } {
@@ -228,8 +228,8 @@ const ECHO_CARET = /^\s{0,400}\^{1,400}\s{0,10}$/;
  * error names the same place. An echo of the user's file (`/app/server.js:12`,
  * `file:///app/a.mjs:3`) is where the error was thrown: it stays.
  */
-export function dropRuntimeEcho(lines: readonly string[]): string[] {
-  const out: string[] = [];
+export function dropRuntimeEcho(lines: readonly string[]): readonly string[] {
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (
@@ -242,7 +242,7 @@ export function dropRuntimeEcho(lines: readonly string[]): string[] {
     }
     out.push(line);
   }
-  return out;
+  return out.lines();
 }
 
 /**
@@ -250,9 +250,9 @@ export function dropRuntimeEcho(lines: readonly string[]): string[] {
  * (the first of JavaScript, Java, Ruby, Go and native traces, the last of Python's) stay, and a run of
  * at least two library frames between them becomes one line.
  */
-export function foldStackFrames(input: readonly string[]): string[] {
+export function foldStackFrames(input: readonly string[]): readonly string[] {
   const lines = dropRuntimeEcho(input);
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const first = frameAt(lines, i);
     if (!first) {
@@ -291,7 +291,7 @@ export function foldStackFrames(input: readonly string[]): string[] {
     flush();
     i = j;
   }
-  return out;
+  return out.lines();
 }
 
 /** A path listing is folded when it has at least this many path lines … */
@@ -337,9 +337,12 @@ function parentOf(path: string): string {
  * first entry under it was). Lines that are not paths stay in place, and so do failure-looking
  * lines inside a folded directory.
  */
-export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
+export function foldPathListing(
+  lines: readonly string[],
+  budget = LISTING_BUDGET,
+): readonly string[] {
   const paths = mostly(lines, pathOf, (p) => p !== null);
-  if (!paths) return [...lines];
+  if (!paths) return lines;
   // Each directory's children, and the path lines right in it; a new directory links itself to
   // its parent once, so a line costs one step whatever its depth.
   const kids = new Map<string, Set<string>>();
@@ -390,7 +393,7 @@ export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGE
   };
   const closedAbove = (path: string): string | null =>
     closedFrom(parentOf(path)) ?? (kids.has(path) && !open.has(path) ? path : null);
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   const folded = new Set<string>();
   lines.forEach((line, i) => {
     const path = paths[i];
@@ -410,7 +413,7 @@ export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGE
     // A failure-looking line (`error: a/b`, a path named `failed_…`) stays, after its fold line.
     if (FAILURE_SIGNAL.test(line)) out.push(line);
   });
-  return out;
+  return out.lines();
 }
 
 /**
@@ -481,7 +484,10 @@ const TREE_LINE = /^([│|┃ ]{0,160}(?:[├└┣┗╰]─{1,4}[┬─ ]?|[|`
  * within `budget`. Lines that are not part of the drawing, and failure-looking lines inside a
  * folded subtree, stay in place.
  */
-export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
+export function foldTreeListing(
+  lines: readonly string[],
+  budget = LISTING_BUDGET,
+): readonly string[] {
   // Each line's depth (the column its text starts at; -1 outside the drawing) and parent.
   const depth = mostly(lines, (line) => {
     if (line.length > MAX_TESTED || isBlankLine(line)) return -1;
@@ -489,7 +495,7 @@ export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGE
     const m = TREE_LINE.exec(line);
     return m ? m[1].length : 0;
   }, (d) => d > 0);
-  if (!depth) return [...lines];
+  if (!depth) return lines;
   const parent = new Array<number>(lines.length).fill(-1);
   const kids = new Map<number, number[]>();
   const below = new Array<number>(lines.length).fill(0);
@@ -505,7 +511,7 @@ export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGE
     stack.push(i);
   });
   const open = openWithinBudget([-1], (n) => kids.get(n), (n) => below[n], budget);
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   lines.forEach((line, i) => {
     if (depth[i] < 0) return out.push(line);
     let closed = -1;
@@ -518,7 +524,7 @@ export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGE
       kids.has(i) && !open.has(i) ? `${line.trimEnd()} (+${below[i]} entries folded)` : line,
     );
   });
-  return out;
+  return out.lines();
 }
 
 /** Hex bytes (`ab:cd:…` of keys and signatures, `ab cd …`) and base64 lines. */
@@ -528,8 +534,8 @@ const BASE64_LINE = /^\s{0,40}[A-Za-z0-9+/]{40,200}={0,2}$/;
 const MIN_DATA_RUN = 4;
 
 /** Runs of hex or base64 lines: the first line stays, the rest become a count. */
-export function foldDataRuns(lines: readonly string[]): string[] {
-  const out: string[] = [];
+export function foldDataRuns(lines: readonly string[]): readonly string[] {
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const kind = dataKind(lines[i]);
     let j = i + 1;
@@ -537,11 +543,12 @@ export function foldDataRuns(lines: readonly string[]): string[] {
     if (!kind || j - i < MIN_DATA_RUN) {
       appendAll(out, lines, i, j);
     } else {
-      out.push(lines[i], `${/^\s*/.exec(lines[i])![0]}… (${j - i - 1} more lines of ${kind}) …`);
+      out.push(lines[i]);
+      out.push(`${/^\s*/.exec(lines[i])![0]}… (${j - i - 1} more lines of ${kind}) …`);
     }
     i = j;
   }
-  return out;
+  return out.lines();
 }
 
 function dataKind(line: string): "hex" | "base64" | null {

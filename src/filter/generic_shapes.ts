@@ -19,7 +19,7 @@
  * last lines of the output (where a tool prints its summary) never fold either.
  */
 
-import { appendAll } from "./_arrays.ts";
+import { appendAll, FoldedLines } from "./_arrays.ts";
 import { carriesFailure } from "./strategies/mod.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
@@ -151,13 +151,13 @@ const MIN_BLOCKS = 3;
  * of 2 to MAX_PERIOD lines whose shapes repeat block after block (a step's `running …`,
  * `Bisecting: …`, `[hash] subject`) folds the same way, keeping its first and last blocks.
  */
-export function foldShapeRuns(lines: readonly string[], failed: boolean): string[] {
-  if (failed || lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return [...lines];
+export function foldShapeRuns(lines: readonly string[], failed: boolean): readonly string[] {
+  if (failed || lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return lines;
   // Where the kept tail starts: the last KEPT_TAIL non-blank lines.
   let tail = lines.length;
   for (let seen = 0; tail > 0 && seen < KEPT_TAIL;) if (!isBlank(lines[--tail])) seen++;
   const shapes = lines.map((line, i) => i < tail ? shapeOf(line) : null);
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const shape = shapes[i];
     if (shape === null) {
@@ -207,7 +207,7 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
     appendAll(out, lines, i, last + 1);
     i = last + 1;
   }
-  return out;
+  return out.lines();
 }
 
 /** The run from `first` to `last`: each of its lines with the blank lines after it. */

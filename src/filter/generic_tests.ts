@@ -11,6 +11,7 @@
  * MAX_SHAPED_LINES lines that passed is left to the generic pass's cut).
  */
 
+import { FoldedLines } from "./_arrays.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 import { MAX_SHAPED_LINES } from "./generic_shapes.ts";
 
@@ -53,11 +54,11 @@ export function isPassingTest(line: string): boolean {
  * The lines with runs of passing-test lines folded: every run when the output has a failure,
  * runs of at least `MIN_RUN_PASSED` lines when it has none.
  */
-export function foldPassingTests(lines: readonly string[], failed: boolean): string[] {
+export function foldPassingTests(lines: readonly string[], failed: boolean): readonly string[] {
   const passed = !failed &&
     !lines.some((line) => line.length <= MAX_TESTED && FAILING.test(line));
-  if (passed && lines.length > MAX_SHAPED_LINES) return [...lines];
-  const out: string[] = [];
+  if (passed && lines.length > MAX_SHAPED_LINES) return lines;
+  const out = new FoldedLines(lines);
   const run = runFolder(
     out,
     (n, first) => `${/^\s*/.exec(first)![0]}… ${n} passing test lines folded …`,
@@ -89,5 +90,5 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): str
     }
   }
   run.flush();
-  return out;
+  return out.lines();
 }

@@ -11,7 +11,7 @@
  * listing and a blank line) never folds.
  */
 
-import { appendAll } from "./_arrays.ts";
+import { appendAll, FoldedLines } from "./_arrays.ts";
 import { matchCandidates } from "./command.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf } from "./sanitize.ts";
@@ -134,9 +134,9 @@ export function helpHint(command: string): string {
 export function foldUsage(
   lines: readonly string[],
   options: { failed: boolean; command?: string },
-): string[] {
-  if (!options.failed) return [...lines];
-  const out: string[] = [];
+): readonly string[] {
+  if (!options.failed) return lines;
+  const out = new FoldedLines(lines);
   // Where listings start: after each usage line's synopsis, and at each heading.
   const listings: { start: number; end: number; kinds: Kind[]; prefix: string }[] = [];
   let prefix = "";
@@ -172,7 +172,7 @@ export function foldUsage(
     }
     i = Math.max(end, i + 1);
   }
-  if (!listings.length) return [...lines];
+  if (!listings.length) return lines;
   const inListing = new Uint8Array(lines.length);
   for (const { start, end } of listings) inListing.fill(1, start, end);
   const aboutInput = lines.some((line, i) =>
@@ -211,7 +211,7 @@ export function foldUsage(
     }
   }
   appendAll(out, lines, next);
-  return out;
+  return out.lines();
 }
 
 /**
