@@ -6,6 +6,7 @@
  * removed line that reads as a failure and a rule of yours that matched no candidate are said,
  * since each is how a rule that looks right does nothing or hides what went wrong.
  */
+import { appendAll } from "./_arrays.ts";
 import { matchCandidates } from "./command.ts";
 import type { FilterEngine, StageTrace } from "./engine.ts";
 import { compilePattern, type Pattern } from "./regex.ts";
@@ -31,8 +32,8 @@ export function explainFilter(
   else if (traces.some((t) => t.name === "generic")) {
     out.push(`no rule matches "${command}": the generic pass runs`);
   }
-  for (const trace of traces) out.push(...explainStage(trace, byName.get(trace.name), failed));
-  out.push(...unmatchedRules(engine, command));
+  for (const trace of traces) appendAll(out, explainStage(trace, byName.get(trace.name), failed));
+  appendAll(out, unmatchedRules(engine, command));
   return out;
 }
 

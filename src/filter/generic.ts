@@ -206,11 +206,12 @@ export function genericStage(
     },
     finish(): Confidence {
       if (json) return json.finish();
-      // Each fold's result replaces the lines before it (one variable, the held lines let go):
-      // a huge output is held once or twice at a time, not once per fold.
+      // Each fold's result replaces the lines before it (one variable, the held lines let go),
+      // and a fold that changes nothing returns its input: a huge output is held once or twice
+      // at a time, not once per fold.
       const count = held.length;
       let lines = foldUsage(held, { failed: ctx.failed, command: options.command });
-      held.length = 0;
+      if (lines !== held) held.length = 0;
       // Where a usage listing folded, the tool's own pointer to its help stays: it leads back to
       // what was folded.
       lines = foldAdvice(lines, { keepHelp: lines.length !== count });
@@ -231,7 +232,8 @@ export function genericStage(
       }
       if (lines.length !== count) changed = true;
       for (const line of lines) take(line);
-      lines.length = 0;
+      lines = [];
+      held.length = 0;
       flushRun();
       const truncated = tail.finish();
       return changed || truncated ? "partial" : "fallback";

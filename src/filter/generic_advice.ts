@@ -17,6 +17,7 @@
  * a failed command never comes out emptier than what it printed.
  */
 
+import { FoldedLines } from "./_arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 
 /**
@@ -157,13 +158,13 @@ function prefixOnly(line: string): boolean {
 export function foldAdvice(
   lines: readonly string[],
   options: { keepHelp?: boolean } = {},
-): string[] {
+): readonly string[] {
   const gone = new Uint8Array(lines.length);
   let any = false;
   for (let i = 0; i < lines.length; i++) {
     if (isAdvice(lines[i], options) || isDecoration(lines[i])) gone[i] = 1, any = true;
   }
-  if (!any) return [...lines];
+  if (!any) return lines;
   for (let i = 0; i < lines.length; i++) {
     // A `* Try:` heading whose next line goes goes with it.
     if (!gone[i] && TRY_HEADING.test(lines[i])) {
@@ -183,7 +184,7 @@ export function foldAdvice(
     }
     i = j - 1;
   }
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length; i++) {
     if (gone[i]) {
       // A blank line between two that go goes too.
@@ -191,20 +192,22 @@ export function foldAdvice(
     }
     out.push(lines[i]);
   }
-  if (!out.some((line) => line.trim() !== "")) return [...lines];
-  return dropStrandedBlanks(out);
+  const kept = out.lines();
+  if (!kept.some((line) => line.trim() !== "")) return lines;
+  return dropStrandedBlanks(kept);
 }
 
 /** Runs of blank lines left at the start or end, or doubled where a fold was, become none or one. */
-function dropStrandedBlanks(lines: string[]): string[] {
+function dropStrandedBlanks(lines: readonly string[]): readonly string[] {
   let start = 0;
   while (start < lines.length && lines[start].trim() === "") start++;
   let end = lines.length;
   while (end > start && lines[end - 1].trim() === "") end--;
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
+  let last: string | undefined;
   for (let i = start; i < end; i++) {
-    if (lines[i].trim() === "" && out.length && out[out.length - 1].trim() === "") continue;
-    out.push(lines[i]);
+    if (lines[i].trim() === "" && last !== undefined && last.trim() === "") continue;
+    out.push(last = lines[i]);
   }
-  return out;
+  return out.lines();
 }

@@ -9,6 +9,7 @@
  * look like a failure or name a location stays whole: each failure keeps its own lines.
  */
 
+import { appendAll, FoldedLines } from "./_arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { carriesFailure } from "./strategies/mod.ts";
 
@@ -139,16 +140,16 @@ function foldRunAt(lines: readonly string[], at: number): { out: string[]; end: 
 }
 
 /** Each run of blocks of one shape with its later blocks reduced to what differs in them. */
-export function foldRepeatedBlocks(lines: readonly string[]): string[] {
-  const out: string[] = [];
+export function foldRepeatedBlocks(lines: readonly string[]): readonly string[] {
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const run = foldRunAt(lines, i);
     if (!run) {
       out.push(lines[i++]);
       continue;
     }
-    out.push(...run.out);
+    appendAll(out, run.out);
     i = run.end;
   }
-  return out;
+  return out.lines();
 }

@@ -11,6 +11,7 @@
  * a call expects or the declaration a name collides with (the header's line is the explanation).
  */
 
+import { FoldedLines } from "./_arrays.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 
 /** Headers the user did not write: the system's, a toolchain's, installed packages'. */
@@ -54,10 +55,10 @@ function classify(line: string): Kind {
 }
 
 /** The lines with each run of system-header notes (and their snippets) folded into one line. */
-export function foldCompilerNotes(lines: readonly string[]): string[] {
+export function foldCompilerNotes(lines: readonly string[]): readonly string[] {
   // Most outputs have no diagnostic: return early without building anything.
-  if (!lines.some((line) => classify(line) === "fold")) return [...lines];
-  const out: string[] = [];
+  if (!lines.some((line) => classify(line) === "fold")) return lines;
+  const out = new FoldedLines(lines);
   const run = runFolder(out, (n) => `… ${n} lines of notes in system headers folded …`);
   /** What the last diagnostic line did: its snippet lines follow it. */
   let last: Kind = "other";
@@ -82,7 +83,7 @@ export function foldCompilerNotes(lines: readonly string[]): string[] {
     out.push(line);
   }
   run.flush();
-  return out;
+  return out.lines();
 }
 
 /**

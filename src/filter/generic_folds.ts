@@ -20,6 +20,7 @@
  * `MAX_TESTED`, and every pattern here is linear in the line.
  */
 
+import { appendAll, FoldedLines, type LineSink } from "./_arrays.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
 
@@ -34,20 +35,20 @@ const MIN_FOLDED_RUN = 2;
  * unless that line is no shorter than what it replaces (then the run stays as it is).
  */
 export function runFolder(
-  out: string[],
+  out: LineSink<string>,
   fold: (count: number, first: string) => string,
   options: { min?: number } = {},
-): { add(...lines: string[]): void; flush(): void } {
+): { add(line: string): void; flush(): void } {
   const min = options.min ?? MIN_FOLDED_RUN;
   let run: string[] = [];
   return {
-    add(...lines: string[]): void {
-      run.push(...lines);
+    add(line: string): void {
+      run.push(line);
     },
     flush(): void {
       const line = fold(run.length, run[0] ?? "");
       if (run.length >= min && line.length < run.join("\n").length) out.push(line);
-      else out.push(...run);
+      else appendAll(out, run);
       run = [];
     },
   };
@@ -216,8 +217,8 @@ const ECHO_CARET = /^\s{0,400}\^{1,400}\s{0,10}$/;
  * error names the same place. An echo of the user's file (`/app/server.js:12`,
  * `file:///app/a.mjs:3`) is where the error was thrown: it stays.
  */
-export function dropRuntimeEcho(lines: readonly string[]): string[] {
-  const out: string[] = [];
+export function dropRuntimeEcho(lines: readonly string[]): readonly string[] {
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (
@@ -230,7 +231,7 @@ export function dropRuntimeEcho(lines: readonly string[]): string[] {
     }
     out.push(line);
   }
-  return out;
+  return out.lines();
 }
 
 /**
@@ -238,9 +239,9 @@ export function dropRuntimeEcho(lines: readonly string[]): string[] {
  * (the first of JavaScript, Java, Ruby, Go and native traces, the last of Python's) stay, and a run of
  * at least two library frames between them becomes one line.
  */
-export function foldStackFrames(input: readonly string[]): string[] {
+export function foldStackFrames(input: readonly string[]): readonly string[] {
   const lines = dropRuntimeEcho(input);
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const first = frameAt(lines, i);
     if (!first) {
@@ -263,7 +264,7 @@ export function foldStackFrames(input: readonly string[]): string[] {
     const flush = () => {
       if (run.length >= MIN_FOLDED_FRAMES) {
         out.push(foldLine(run[0].frame.indent, run.map((r) => r.frame)));
-      } else for (const r of run) out.push(...lines.slice(r.start, r.frame.end));
+      } else for (const r of run) appendAll(out, lines, r.start, r.frame.end);
       run = [];
     };
     frames.forEach((entry, k) => {
@@ -274,12 +275,12 @@ export function foldStackFrames(input: readonly string[]): string[] {
       flush();
       const kept = lines.slice(entry.start, entry.frame.end);
       // Python's `^^^^` line under a frame's source repeats the source's span: it goes.
-      out.push(...(entry.frame.kind === "python" ? kept.filter((l) => !CARETS.test(l)) : kept));
+      appendAll(out, entry.frame.kind === "python" ? kept.filter((l) => !CARETS.test(l)) : kept);
     });
     flush();
     i = j;
   }
-  return out;
+  return out.lines();
 }
 
 /** A path listing is folded when it has at least this many path lines … */
@@ -325,9 +326,12 @@ function parentOf(path: string): string {
  * first entry under it was). Lines that are not paths stay in place, and so do failure-looking
  * lines inside a folded directory.
  */
-export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
+export function foldPathListing(
+  lines: readonly string[],
+  budget = LISTING_BUDGET,
+): readonly string[] {
   const paths = mostly(lines, pathOf, (p) => p !== null);
-  if (!paths) return [...lines];
+  if (!paths) return lines;
   // Each directory's children, and the path lines right in it; a new directory links itself to
   // its parent once, so a line costs one step whatever its depth.
   const kids = new Map<string, Set<string>>();
@@ -378,7 +382,7 @@ export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGE
   };
   const closedAbove = (path: string): string | null =>
     closedFrom(parentOf(path)) ?? (kids.has(path) && !open.has(path) ? path : null);
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   const folded = new Set<string>();
   lines.forEach((line, i) => {
     const path = paths[i];
@@ -398,7 +402,7 @@ export function foldPathListing(lines: readonly string[], budget = LISTING_BUDGE
     // A failure-looking line (`error: a/b`, a path named `failed_…`) stays, after its fold line.
     if (FAILURE_SIGNAL.test(line)) out.push(line);
   });
-  return out;
+  return out.lines();
 }
 
 /**
@@ -469,7 +473,10 @@ const TREE_LINE = /^([│|┃ ]{0,160}(?:[├└┣┗╰]─{1,4}[┬─ ]?|[|`
  * within `budget`. Lines that are not part of the drawing, and failure-looking lines inside a
  * folded subtree, stay in place.
  */
-export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGET): string[] {
+export function foldTreeListing(
+  lines: readonly string[],
+  budget = LISTING_BUDGET,
+): readonly string[] {
   // Each line's depth (the column its text starts at; -1 outside the drawing) and parent.
   const depth = mostly(lines, (line) => {
     if (line.length > MAX_TESTED || isBlank(line)) return -1;
@@ -477,7 +484,7 @@ export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGE
     const m = TREE_LINE.exec(line);
     return m ? m[1].length : 0;
   }, (d) => d > 0);
-  if (!depth) return [...lines];
+  if (!depth) return lines;
   const parent = new Array<number>(lines.length).fill(-1);
   const kids = new Map<number, number[]>();
   const below = new Array<number>(lines.length).fill(0);
@@ -493,7 +500,7 @@ export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGE
     stack.push(i);
   });
   const open = openWithinBudget([-1], (n) => kids.get(n), (n) => below[n], budget);
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   lines.forEach((line, i) => {
     if (depth[i] < 0) return out.push(line);
     let closed = -1;
@@ -506,7 +513,7 @@ export function foldTreeListing(lines: readonly string[], budget = LISTING_BUDGE
       kids.has(i) && !open.has(i) ? `${line.trimEnd()} (+${below[i]} entries folded)` : line,
     );
   });
-  return out;
+  return out.lines();
 }
 
 /** Hex bytes (`ab:cd:…` of keys and signatures, `ab cd …`) and base64 lines. */
@@ -516,20 +523,21 @@ const BASE64_LINE = /^\s{0,40}[A-Za-z0-9+/]{40,200}={0,2}$/;
 const MIN_DATA_RUN = 4;
 
 /** Runs of hex or base64 lines: the first line stays, the rest become a count. */
-export function foldDataRuns(lines: readonly string[]): string[] {
-  const out: string[] = [];
+export function foldDataRuns(lines: readonly string[]): readonly string[] {
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const kind = dataKind(lines[i]);
     let j = i + 1;
     if (kind) { while (j < lines.length && dataKind(lines[j]) === kind) j++; }
     if (!kind || j - i < MIN_DATA_RUN) {
-      out.push(...lines.slice(i, j));
+      appendAll(out, lines, i, j);
     } else {
-      out.push(lines[i], `${/^\s*/.exec(lines[i])![0]}… (${j - i - 1} more lines of ${kind}) …`);
+      out.push(lines[i]);
+      out.push(`${/^\s*/.exec(lines[i])![0]}… (${j - i - 1} more lines of ${kind}) …`);
     }
     i = j;
   }
-  return out;
+  return out.lines();
 }
 
 function dataKind(line: string): "hex" | "base64" | null {

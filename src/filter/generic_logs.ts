@@ -21,6 +21,7 @@
  * output with fewer than MIN_ROUTINE routine lines is left alone too: folding would save little.
  */
 
+import { appendAll, FoldedLines } from "./_arrays.ts";
 import { FAILURE_SIGNAL, LOCATION } from "./strategies/mod.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 import { oddLines, templateOf } from "./generic_outliers.ts";
@@ -98,28 +99,30 @@ export function parseLogLine(line: string): LogLine | null {
 }
 
 /** The lines with runs of routine log lines folded, when the run failed or the log has an error. */
-export function foldRoutineLogs(lines: readonly string[], failed: boolean): string[] {
+export function foldRoutineLogs(lines: readonly string[], failed: boolean): readonly string[] {
   // Each line is parsed once: whether the log reports an error and which lines are routine both
   // come from this.
-  const parsed = lines.map(parseLogLine);
-  if (!failed && !parsed.some(reportsError)) return [...lines];
-  // A routine line that names a failure or trouble never folds.
-  const logs = parsed.map((log, i) =>
-    log?.routine && !FAILURE_SIGNAL.test(lines[i]) && !TROUBLE.test(lines[i]) ? log : null
-  );
-  const routine = logs.filter((log) => log !== null).length;
-  if (routine < MIN_ROUTINE) return [...lines];
+  const logs = lines.map(parseLogLine);
+  if (!failed && !logs.some(reportsError)) return lines;
+  // A routine line that names a failure or trouble never folds. The parsed lines become the
+  // routine ones in place: one array over a huge output, not one per step.
+  let routine = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (logs[i]?.routine && !FAILURE_SIGNAL.test(lines[i]) && !TROUBLE.test(lines[i])) routine++;
+    else logs[i] = null;
+  }
+  if (routine < MIN_ROUTINE) return lines;
   // Locations on under half of the routine lines are the lines' own: those lines stay.
-  const located = logs.map((log, i) => log !== null && LOCATION.test(lines[i]));
-  if (located.filter(Boolean).length * 2 < routine) {
-    located.forEach((named, i) => {
-      if (named) logs[i] = null;
-    });
+  const located = (i: number) => logs[i] !== null && LOCATION.test(lines[i]);
+  let named = 0;
+  for (let i = 0; i < lines.length; i++) if (located(i)) named++;
+  if (named * 2 < routine) {
+    for (let i = 0; i < lines.length; i++) if (located(i)) logs[i] = null;
   }
   // A routine line that differs from the others saying the same thing where those agree (a
   // `status=500` among `status=200`, a count of 0) stays.
   const odd = oddLines(lines, (line, i) => logs[i] ? templateOf(line) : null);
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   let levels = new Map<string, number>();
   let first: string | undefined;
   let last: string | undefined;
@@ -154,10 +157,10 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): stri
       run.add(lines[j]);
     }
     run.flush();
-    out.push(...lines.slice(foldEnd, end));
+    appendAll(out, lines, foldEnd, end);
     i = end;
   }
-  return out;
+  return out.lines();
 }
 
 /** Whether a parsed line is a log line at ERROR level or above. */

@@ -25,6 +25,7 @@
  * common one (`kinds`).
  */
 
+import { appendAll } from "./_arrays.ts";
 import { withoutTimes } from "./generic_folds.ts";
 import { isBlank } from "./sanitize.ts";
 
@@ -325,7 +326,7 @@ export function foldAroundOutliers(
   units: readonly (readonly string[])[],
   fold: (count: number, note: string) => string,
 ): string[] | null {
-  const period = Math.min(...units.map((unit) => unit.length));
+  const period = units.reduce((least, unit) => Math.min(least, unit.length), Infinity);
   const keep = new Set<number>([0, units.length - 1]);
   const counted = new Map<number, string[]>();
   for (let q = 0; q < period; q++) {
@@ -337,7 +338,7 @@ export function foldAroundOutliers(
   let folded = false;
   for (let u = 0; u < units.length;) {
     if (keep.has(u)) {
-      out.push(...units[u++]);
+      appendAll(out, units[u++]);
       continue;
     }
     let end = u;
@@ -353,7 +354,7 @@ export function foldAroundOutliers(
     if (count >= MIN_FOLDED && line.length < stretch.join("\n").length) {
       out.push(line);
       folded = true;
-    } else out.push(...stretch);
+    } else appendAll(out, stretch);
     u = end;
   }
   return folded ? out : null;

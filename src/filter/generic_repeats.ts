@@ -14,6 +14,7 @@
  * only while it matches and is skipped whole afterwards, so the time is linear in the output.
  */
 
+import { FoldedLines } from "./_arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { carriesFailure } from "./strategies/mod.ts";
 
@@ -44,7 +45,7 @@ function reference(first: string, count: number): string {
 }
 
 /** The lines with each later copy of an earlier block replaced by a reference to it. */
-export function foldRepeatedText(lines: readonly string[]): string[] {
+export function foldRepeatedText(lines: readonly string[]): readonly string[] {
   // Where the last failure-looking line that repeats none above it is.
   let lastNew = -1;
   const shown = new Set<string>();
@@ -57,7 +58,7 @@ export function foldRepeatedText(lines: readonly string[]): string[] {
     if (carriesFailure(line)) lastNew = i;
   });
   const first = new Map<string, number>();
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const line = lines[i];
     const seen = comparable(line) && line.trim() !== "" ? first.get(line) : undefined;
@@ -91,5 +92,5 @@ export function foldRepeatedText(lines: readonly string[]): string[] {
     out.push(line);
     i++;
   }
-  return out;
+  return out.lines();
 }

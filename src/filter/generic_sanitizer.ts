@@ -7,6 +7,7 @@
  * legend's entries fold into one line with their count.
  */
 
+import { appendAll, FoldedLines } from "./_arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 
 const SHADOW_HEAD = /^Shadow bytes around the buggy address:$/;
@@ -19,8 +20,8 @@ const LEGEND_ENTRY = /^\s{1,8}[A-Za-z][\w ]{0,60}:\s{1,40}[0-9a-f]{2}(?: [0-9a-f
 /** Runs shorter than this stay as printed. */
 const MIN_FOLD = 3;
 
-export function foldSanitizerMaps(lines: readonly string[]): string[] {
-  const out: string[] = [];
+export function foldSanitizerMaps(lines: readonly string[]): readonly string[] {
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const line = lines[i];
     // Both headers start with `Shadow `: most lines are passed over without a pattern.
@@ -37,12 +38,12 @@ export function foldSanitizerMaps(lines: readonly string[]): string[] {
     const buggy = head === "shadow" ? rows.filter((r) => r.startsWith("=>")) : [];
     const folded = rows.length - buggy.length;
     if (folded < MIN_FOLD) {
-      out.push(...rows);
+      appendAll(out, rows);
     } else {
       const what = head === "shadow" ? "rows of shadow memory" : "entries of the legend";
-      out.push(...buggy, `  … (${folded} ${what}) …`);
+      appendAll(out, buggy).push(`  … (${folded} ${what}) …`);
     }
     i = j;
   }
-  return out;
+  return out.lines();
 }

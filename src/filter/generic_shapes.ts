@@ -19,6 +19,7 @@
  * last lines of the output (where a tool prints its summary) never fold either.
  */
 
+import { appendAll, FoldedLines } from "./_arrays.ts";
 import { carriesFailure } from "./strategies/mod.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
@@ -181,13 +182,13 @@ const MIN_BLOCKS = 3;
  * of 2 to MAX_PERIOD lines whose shapes repeat block after block (a step's `running …`,
  * `Bisecting: …`, `[hash] subject`) folds the same way, keeping its first and last blocks.
  */
-export function foldShapeRuns(lines: readonly string[], failed: boolean): string[] {
-  if (failed || lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return [...lines];
+export function foldShapeRuns(lines: readonly string[], failed: boolean): readonly string[] {
+  if (failed || lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return lines;
   // Where the kept tail starts: the last KEPT_TAIL non-blank lines.
   let tail = lines.length;
   for (let seen = 0; tail > 0 && seen < KEPT_TAIL;) if (!isBlank(lines[--tail])) seen++;
   const shapes = lines.map((line, i) => i < tail ? shapeOf(line) : null);
-  const out: string[] = [];
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const shape = shapes[i];
     if (shape === null) {
@@ -212,7 +213,7 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
       ? foldAroundOutliers(unitsOf(lines, i, last), fold)
       : null;
     if (folded !== null) {
-      out.push(...folded);
+      appendAll(out, folded);
       i = last + 1;
       continue;
     }
@@ -229,15 +230,15 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): string
       );
       const folded = rows.includes(true) ? null : foldAroundOutliers(units, fold);
       if (folded !== null) {
-        out.push(...folded);
+        appendAll(out, folded);
         i += n * period;
         continue;
       }
     }
-    out.push(...lines.slice(i, last + 1));
+    appendAll(out, lines, i, last + 1);
     i = last + 1;
   }
-  return out;
+  return out.lines();
 }
 
 /** The run from `first` to `last`: each of its lines with the blank lines after it. */

@@ -11,6 +11,7 @@
  * MAX_SHAPED_LINES lines that passed is left to the generic pass's cut).
  */
 
+import { FoldedLines } from "./_arrays.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 import { MAX_SHAPED_LINES } from "./generic_shapes.ts";
 
@@ -53,11 +54,11 @@ export function isPassingTest(line: string): boolean {
  * The lines with runs of passing-test lines folded: every run when the output has a failure,
  * runs of at least `MIN_RUN_PASSED` lines when it has none.
  */
-export function foldPassingTests(lines: readonly string[], failed: boolean): string[] {
+export function foldPassingTests(lines: readonly string[], failed: boolean): readonly string[] {
   const passed = !failed &&
     !lines.some((line) => line.length <= MAX_TESTED && FAILING.test(line));
-  if (passed && lines.length > MAX_SHAPED_LINES) return [...lines];
-  const out: string[] = [];
+  if (passed && lines.length > MAX_SHAPED_LINES) return lines;
+  const out = new FoldedLines(lines);
   const run = runFolder(
     out,
     (n, first) => `${/^\s*/.exec(first)![0]}… ${n} passing test lines folded …`,
@@ -71,7 +72,8 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): str
       line.length <= MAX_TESTED && START.test(line) && i + 1 < lines.length &&
       isPassingTest(lines[i + 1])
     ) {
-      run.add(line, lines[++i]);
+      run.add(line);
+      run.add(lines[++i]);
     } else if (line.length <= MAX_TESTED && FILE_START.test(line)) {
       let end = i + 1;
       while (end < lines.length && lines[end] !== "ok" && isPassingTest(lines[end])) end++;
@@ -80,7 +82,7 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): str
         out.push(line);
         continue;
       }
-      run.add(...lines.slice(i, end + 1));
+      for (let k = i; k <= end; k++) run.add(lines[k]);
       i = end;
     } else {
       run.flush();
@@ -88,5 +90,5 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): str
     }
   }
   run.flush();
-  return out;
+  return out.lines();
 }

@@ -11,6 +11,7 @@
  * listing and a blank line) never folds.
  */
 
+import { appendAll, FoldedLines } from "./_arrays.ts";
 import { matchCandidates } from "./command.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf } from "./sanitize.ts";
@@ -133,9 +134,9 @@ export function helpHint(command: string): string {
 export function foldUsage(
   lines: readonly string[],
   options: { failed: boolean; command?: string },
-): string[] {
-  if (!options.failed) return [...lines];
-  const out: string[] = [];
+): readonly string[] {
+  if (!options.failed) return lines;
+  const out = new FoldedLines(lines);
   // Where listings start: after each usage line's synopsis, and at each heading.
   const listings: { start: number; end: number; kinds: Kind[]; prefix: string }[] = [];
   let prefix = "";
@@ -171,7 +172,7 @@ export function foldUsage(
     }
     i = Math.max(end, i + 1);
   }
-  if (!listings.length) return [...lines];
+  if (!listings.length) return lines;
   const inListing = new Uint8Array(lines.length);
   for (const { start, end } of listings) inListing.fill(1, start, end);
   const aboutInput = lines.some((line, i) =>
@@ -180,19 +181,19 @@ export function foldUsage(
   const hint = helpHint(options.command ?? "");
   let next = 0;
   for (const { start, end, kinds, prefix } of listings) {
-    out.push(...lines.slice(next, start));
+    appendAll(out, lines, next, start);
     next = end;
     const listing = lines.slice(start, end);
     const failing = listing.map((line) => failureLine(line, prefix));
     if (!aboutInput) {
-      if (listing.length < MIN_FOLDED_USAGE) out.push(...listing);
+      if (listing.length < MIN_FOLDED_USAGE) appendAll(out, listing);
       else {
         // A failure's lines read into the listing stay, after the fold.
         const kept = listing.filter((_, k) => failing[k]);
         out.push(
           `${prefix}… ${listing.length - kept.length} lines of usage folded; ${hint} to see them …`,
-          ...kept,
         );
+        appendAll(out, kept);
       }
       continue;
     }
@@ -202,16 +203,15 @@ export function foldUsage(
     );
     const dropped = listing.length - kept.length;
     const descriptions = kinds.filter((k, i) => k === "text" && !failing[i]).length;
-    if (descriptions < MIN_FOLDED_DESCRIPTIONS) out.push(...listing);
+    if (descriptions < MIN_FOLDED_DESCRIPTIONS) appendAll(out, listing);
     else {
-      out.push(
-        ...kept,
+      appendAll(out, kept).push(
         `${prefix}… ${dropped} lines of option descriptions folded; ${hint} to see them …`,
       );
     }
   }
-  out.push(...lines.slice(next));
-  return out;
+  appendAll(out, lines, next);
+  return out.lines();
 }
 
 /**

@@ -262,7 +262,7 @@ export class KeptLines {
       const fresh = free.filter((f) => !shown(f));
       const some = fresh.length ? fresh : free;
       // The fewest words beyond the emitted line's: `agent` comes from `├── agent`, not `agent.ts`.
-      const fewest = Math.min(...some.map((f) => f.words));
+      const fewest = some.reduce((least, f) => Math.min(least, f.words), Infinity);
       const pool = some.filter((f) => f.words === fewest);
       const source = pool.find((f) => f.at > last) ??
         pool.reduce<Found | undefined>(

@@ -115,3 +115,17 @@ Deno.test("foldRepeatedBlocks stays linear on long outputs without and with runs
     expect(performance.now() - start).toBeLessThan(2000);
   }
 });
+
+Deno.test("a run of more blocks than a call takes arguments is placed, not thrown on", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 70_000; i++) {
+    lines.push(
+      "Connecting to db-primary.internal",
+      "error: connection refused by host",
+      `  attempt: ${i}`,
+    );
+  }
+  // A run whose blocks carry a failure stays as printed; its lines were spread into one call:
+  // 210,000 arguments threw a RangeError.
+  expect(foldRepeatedBlocks(lines).join("\n")).toBe(lines.join("\n"));
+});

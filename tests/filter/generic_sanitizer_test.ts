@@ -70,3 +70,25 @@ Deno.test("the engine folds the map with no rule and after a rule that matched",
   const bare = new FilterEngine([], { security: false });
   expect(bare.filter("./t", REPORT.join("\n"), { failed: true }).text.split("\n")).toEqual(FOLDED);
 });
+
+Deno.test("a shadow map of more rows than a call takes arguments folds, not throws", () => {
+  const buggy: string[] = [];
+  for (let i = 0; i < 200_000; i++) {
+    buggy.push(`=>0x0c047fff${(i % 65536).toString(16)}: fa fa 00 00`);
+  }
+  const lines = [
+    "Shadow bytes around the buggy address:",
+    ...buggy,
+    "  0x0c047fff8000: fa fa 00 00",
+    "  0x0c047fff8010: fa fa 00 00",
+    "  0x0c047fff8020: fa fa 00 00",
+    "SUMMARY: AddressSanitizer: heap-buffer-overflow",
+  ];
+  // The buggy rows were spread into one call: 200,000 arguments threw a RangeError.
+  expect(foldSanitizerMaps(lines).join("\n")).toBe([
+    "Shadow bytes around the buggy address:",
+    ...buggy,
+    "  … (3 rows of shadow memory) …",
+    "SUMMARY: AddressSanitizer: heap-buffer-overflow",
+  ].join("\n"));
+});

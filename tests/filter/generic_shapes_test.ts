@@ -21,7 +21,7 @@ const FOLD = /^\s*… (\d+) lines like these folded …$/;
 const engine = new FilterEngine([], { security: false });
 
 /** Folded counts in `out`, summed. */
-const foldedIn = (out: string[]) =>
+const foldedIn = (out: readonly string[]) =>
   out.reduce((n, line) => n + Number(FOLD.exec(line)?.[1] ?? 0), 0);
 
 const CLASSES: { name: string; lines: string[]; kept: string[] }[] = [
@@ -65,7 +65,8 @@ for (const { name, lines, kept } of CLASSES) {
     expect(out.length).toBeLessThan(lines.length / 2);
     for (const line of kept) expect(out).toContain(line);
     // Every line is either kept as printed or counted by a fold.
-    const nonBlank = (xs: string[]) => xs.filter((l) => l.trim() !== "" && !FOLD.test(l)).length;
+    const nonBlank = (xs: readonly string[]) =>
+      xs.filter((l) => l.trim() !== "" && !FOLD.test(l)).length;
     expect(nonBlank(out) + foldedIn(out)).toBe(nonBlank(lines));
     for (const line of out) if (!FOLD.test(line)) expect(lines).toContain(line);
     // A failed run keeps them all.

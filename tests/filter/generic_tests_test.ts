@@ -137,3 +137,16 @@ Deno.test("passing tests: long and pathological lines stay linear", () => {
   expect(foldPassingTests([...long, "not ok 1 - x"], true)).toHaveLength(4);
   expect(performance.now() - started).toBeLessThan(500);
 });
+
+Deno.test("a prove file of more passing lines than a call takes arguments folds, not throws", () => {
+  const lines = ["t/a.t .. "];
+  for (let i = 1; i <= 200_000; i++) lines.push(`ok ${i} - case ${i}`);
+  lines.push("ok", "t/b.t .. ", "not ok 1 - broken", "Result: FAIL");
+  // The file's lines were spread into one call: 200,000 arguments threw a RangeError.
+  expect(foldPassingTests(lines, true)).toEqual([
+    "… 200002 passing test lines folded …",
+    "t/b.t .. ",
+    "not ok 1 - broken",
+    "Result: FAIL",
+  ]);
+});

@@ -303,3 +303,15 @@ Deno.test("foldUsage: under an unknown command, the commands stay and their desc
     "… 13 lines of option descriptions folded; run `app deploi --help` to see them …",
   ]);
 });
+
+Deno.test("a usage listing between more lines than a call takes arguments folds, not throws", () => {
+  const usage = lines(new URL("npm_ci_no_lockfile.txt", CORPUS));
+  const logs: string[] = [];
+  for (let i = 0; i < 200_000; i++) logs.push(`log line ${i}`);
+  const folded = foldUsage(usage, { failed: true, command: "npm ci" });
+  expect(folded.length).toBeLessThan(usage.length);
+  // The lines before and after the listing were spread into one call each: 200,000 arguments
+  // threw a RangeError.
+  const out = foldUsage([...logs, ...usage, ...logs], { failed: true, command: "npm ci" });
+  expect(out.join("\n")).toBe([...logs, ...folded, ...logs].join("\n"));
+});

@@ -2,7 +2,8 @@
 import { expect } from "expect";
 import { prng } from "../_support/random.ts";
 import { parse as parseToml } from "smol-toml";
-import { compilePattern, compileRule, FilterEngine } from "../../src/filter/mod.ts";
+import { compilePattern, compileRule, FilterEngine, StrategyConfig } from "../../src/filter/mod.ts";
+import { compileStrategy } from "../../src/filter/strategies/mod.ts";
 import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
 
 Deno.test("group_by_rule second in a chain falls back to its input: the first stage's output", () => {
@@ -541,4 +542,37 @@ Deno.test("group_by_rule: more lines outside the groups than a call takes argume
   const text = out.text.split("\n");
   expect(text).toContain("note 299999");
   expect(text).toContain("a.py:1:1: warning R1: bad thing");
+});
+
+/** The lines a group_by_rule stage with rustc's defaults emits, and its confidence. */
+function rustcStage(lines: string[]): { lines: string[]; confidence: string } {
+  const out: string[] = [];
+  const strategy = compileStrategy(StrategyConfig.parse({ type: "group_by_rule" }), "v8");
+  const stage = strategy.createStage({ emit: (line) => void out.push(line), failed: true });
+  for (const line of lines) stage.push(line);
+  return { confidence: stage.finish(), lines: out };
+}
+
+Deno.test("group_by_rule: a diagnostic of more failure lines than a call takes arguments is grouped, not given up on", () => {
+  const warnings = Deno.readTextFileSync(
+    new URL("../fixtures/filters/cargo-build/warnings.in.txt", import.meta.url),
+  ).split("\n");
+  const notes: string[] = [];
+  for (let i = 0; i < 200_000; i++) notes.push(`   = note: error: candidate #${i} is defined here`);
+  const input = [
+    ...warnings,
+    "error[E0599]: no method named `foo` found",
+    "  --> src/main.rs:3:5",
+    ...notes,
+    "error: linking with `cc` failed: exit status: 1",
+    ...notes,
+    "error: could not compile `app` due to 2 previous errors",
+  ];
+  // Each diagnostic's kept lines were spread into one call: 200,000 arguments threw a
+  // RangeError and the engine showed the input as it came.
+  const out = rustcStage(input);
+  expect(out.confidence).toBe("full");
+  expect(out.lines.length).toBeLessThan(input.length);
+  // Every line of both errors stays: each is a failure line.
+  expect(out.lines.filter((line) => line.startsWith("   = note: error: ")).length).toBe(400_000);
 });

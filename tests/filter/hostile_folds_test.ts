@@ -144,7 +144,7 @@ Deno.test("native frames naming many /lib paths without a shared object are read
   // re-read for each place the name could start.
   const line = `    #1 0x1 in f ${`(/lib/${"a".repeat(300)}`.repeat(4)}`;
   const frames = Array.from({ length: 2000 }, (_, i) => `${line}${i}`);
-  let out: string[] = [];
+  let out: readonly string[] = [];
   const ms = fastestMs(() => out = foldStackFrames(frames), 250);
   expect(out.length).toBe(frames.length);
   expect(ms).toBeLessThan(250);

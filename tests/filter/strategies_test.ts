@@ -1292,3 +1292,30 @@ Deno.test("git_diff cuts a long run of added lines inside a hunk; a hunk cut cou
     "1 file changed, 20 insertions(+), 1 deletions(-)",
   ].join("\n"));
 });
+
+Deno.test("test_summary: a failure trace of more failure lines than a call takes arguments is summarised, not given up on", () => {
+  const panics: string[] = [];
+  for (let i = 0; i < 200_000; i++) panics.push(`thread 'b' panicked at src/lib.rs:${i + 1}:5:`);
+  const input = [
+    "running 2 tests",
+    "test a ... ok",
+    "test b ... FAILED",
+    "",
+    "failures:",
+    "",
+    "---- b stdout ----",
+    ...panics,
+    "",
+    "failures:",
+    "    b",
+    "",
+    "test result: FAILED. 1 passed; 1 failed; 0 ignored",
+  ].join("\n");
+  // The trace's kept lines were spread into one call: 200,000 arguments threw a RangeError and
+  // the engine showed the input as it came.
+  const out = run({ type: "test_summary", truncate_stack_trace: 50 }, input, true);
+  expect(out.confidence).toBe("full");
+  const lines = out.text.split("\n");
+  expect(lines).not.toContain("test a ... ok");
+  expect(lines.filter((line) => line.startsWith("thread 'b' panicked at ")).length).toBe(200_000);
+});

@@ -31,6 +31,8 @@ export function keepFileLayout(
   p: LayoutPatterns,
   maxRepeats: number,
 ): string[] | null {
+  // No file line, no finding under one: nothing is copied to find that out.
+  if (!lines.some((line) => p.file.test(line))) return null;
   const out: string[] = [];
   const seen = new Map<string, number>();
   // The current file's findings, held until its last one says which repeats fold.
@@ -56,7 +58,7 @@ export function keepFileLayout(
     for (const f of block) {
       if (f.repeat === undefined || !folds.has(f.repeat)) out.push(f.line);
     }
-    out.push(...folds.values());
+    for (const fold of folds.values()) out.push(fold);
     block = [];
   };
   for (const line of lines) {

@@ -3,6 +3,7 @@
  * and `Leaving directory`): the opening and closing lines stay only around a failure, where they
  * say which directory the failing file is in; around work that went well they are chatter.
  */
+import { appendAll } from "../_arrays.ts";
 import type { Pattern } from "../regex.ts";
 import type { CompiledStrategy, Stage } from "../types.ts";
 
@@ -61,7 +62,7 @@ export function keepingFailedScopes(
         const lines = scope.held ?? [];
         scope.held = null;
         const outer = stack.at(stack.indexOf(scope) - 1);
-        if (stack.indexOf(scope) > 0 && outer!.held !== null) outer!.held.push(...lines);
+        if (stack.indexOf(scope) > 0 && outer!.held !== null) appendAll(outer!.held, lines);
         else for (const line of lines) ctx.emit(line);
       };
       // The strategy sees the scope lines too (its patterns may count them as dropped: make's

@@ -18,6 +18,7 @@
  * With `file_layout`, findings under a file line (eslint's stylish) are not regrouped: the tool's
  * layout stays as printed and only repeats fold (_file_layout.ts).
  */
+import { appendAll } from "../_arrays.ts";
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import { indentOf } from "../sanitize.ts";
@@ -306,7 +307,7 @@ function group(
       // Under a file line (`file_pattern`) the line holds only a position: no head of its own.
       const underFile = file !== "" && !loc.includes(file);
       if (quoting && source.length > MAX_QUOTED_LINES) {
-        other.push(...source);
+        appendAll(other, source);
         source = [];
       }
       quoting = false;
@@ -332,7 +333,7 @@ function group(
       file = fileMatch.group(1) ?? "";
       current = null;
       // Code quoted under a file line without a finding stays where it was.
-      if (quoting) other.push(...source);
+      if (quoting) appendAll(other, source);
       source = [];
       copies = 0;
       quoting = config.quoted_source;
@@ -382,13 +383,13 @@ function group(
       const elaboration = explanation(sinceLocation);
       if (elaboration.length) current.elaboration = elaboration;
     } else if (loc && current.locationLine !== undefined) {
-      (current.related ??= []).push(...explanation(sinceLocation), line);
+      appendAll(current.related ??= [], explanation(sinceLocation)).push(line);
     } else if (current.locationLine !== undefined || !current.location) sinceLocation.push(line);
     if (loc) sinceLocation = [];
     const rule = current.rule ? undefined : p.rule.exec(line);
     if (rule) current.rule = firstGroup(rule);
   }
-  if (quoting) other.push(...source);
+  if (quoting) appendAll(other, source);
   const located = diagnostics.filter((d) => d.location);
   if (located.length === 0) {
     if (noise === 0) return null;
@@ -409,11 +410,11 @@ function group(
     // Past the cap of lines per diagnostic, its failure lines and every location stay.
     const cut = { marker: (n: number) => `... (${n} more lines)`, everyLocation: true };
     if (!d.location) {
-      summaries.push(...keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut));
+      appendAll(summaries, keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut));
       continue;
     }
     if (d.error) {
-      out.push(...keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut), "");
+      appendAll(out, keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut)).push("");
       continue;
     }
     const key = d.rule ?? elideNames(d.message);
@@ -439,12 +440,13 @@ function group(
     if (list.length === 1) {
       const single = printedAlone(list[0]);
       if (single) {
-        out.push(...single);
+        appendAll(out, single);
         continue;
       }
       // One with the code it quotes: as printed, its file line, that code and its finding line.
       if (list[0].quoted) {
-        out.push(list[0].location!, ...list[0].quoted, list[0].lines[0]);
+        out.push(list[0].location!);
+        appendAll(out, list[0].quoted).push(list[0].lines[0]);
         continue;
       }
       if (underLocation(list[0]).length === 0) {
@@ -497,12 +499,12 @@ function group(
         if (d.head === undefined) {
           // rustc's layout: its start line, the lines elaborating it, the line naming its
           // location (`  --> a.rs:3:9`), its related information.
-          out.push(...indented(d.elaboration ?? []), `  ${d.locationLine}`);
-          out.push(...indented(d.related ?? []));
+          appendAll(out, indented(d.elaboration ?? [])).push(`  ${d.locationLine}`);
+          appendAll(out, indented(d.related ?? []));
           return;
         }
-        if (!d.oneLine && !d.lines[0].includes(message)) out.push(...messageLines(d));
-        out.push(...under);
+        if (!d.oneLine && !d.lines[0].includes(message)) appendAll(out, messageLines(d));
+        appendAll(out, under);
       });
       if (same.length) out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
     }
@@ -553,7 +555,8 @@ function group(
           }`;
           quoted.set(line, (quoted.get(line) ?? 0) + 1);
         } else if (under.length) {
-          continued.push(`  ${d.location}${same ? "" : `  ${differing(message, lead)}`}`, ...under);
+          continued.push(`  ${d.location}${same ? "" : `  ${differing(message, lead)}`}`);
+          appendAll(continued, under);
         } else if (i >= config.max_locations || same) bare.push(d.location!);
         else named.push({ location: d.location!, names: differing(message, lead) });
       }
@@ -568,7 +571,10 @@ function group(
       for (const [names, locations] of byNames) {
         if (new Set(locations).size === 1) {
           singles.push(times(`${locations[0]} ${names}`, locations.length));
-        } else shared.push(`  ${names} (${locations.length}):`, ...compactLocations(locations));
+        } else {
+          shared.push(`  ${names} (${locations.length}):`);
+          appendAll(shared, compactLocations(locations));
+        }
       }
       out.push(
         ...compactLocations(bare),
@@ -764,7 +770,7 @@ function underLocation(d: Diagnostic): string[] {
 
 /** Lines indented by four spaces, their own indentation below the least of them kept. */
 function indented(lines: string[]): string[] {
-  const indent = Math.min(...lines.map(indentOf));
+  const indent = lines.reduce((least, line) => Math.min(least, indentOf(line)), Infinity);
   return lines.map((line) => `    ${line.slice(indent)}`);
 }
 

@@ -9,6 +9,7 @@
  * of findings is found (rubocop's `files.offenses`, golangci-lint's `Issues`) is shown as one line
  * per finding (`app/x.rb:3 Style/Foo message`) and a summary line instead.
  */
+import { appendAll } from "../_arrays.ts";
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { carriesFailure } from "./_shared.ts";
@@ -212,7 +213,7 @@ class JsonReader {
       }
       const text = this.#text(record);
       if (text !== null) {
-        out.push(...text);
+        appendAll(out, text);
         continue;
       }
       // A record of an item whose text is shown adds only its status.
@@ -455,8 +456,11 @@ function groupFindings(lines: { key: string; line: string }[]): string[] {
   const out: string[] = [];
   for (const [id, list] of byKey) {
     const key = id.slice(2);
-    if (list.length < 2 || id.startsWith("u:")) out.push(...list);
-    else out.push(key, ...list.map((line) => `  ${line.slice(key.length).trimStart()}`));
+    if (list.length < 2 || id.startsWith("u:")) appendAll(out, list);
+    else {
+      out.push(key);
+      for (const line of list) out.push(`  ${line.slice(key.length).trimStart()}`);
+    }
   }
   return out;
 }

@@ -6,6 +6,7 @@
  * Improvement over the reference (cargo only): every runner above, failures kept whatever the
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
  */
+import { appendAll } from "../_arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast } from "./_shared.ts";
@@ -588,12 +589,12 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       const cut = { marker: (n: number) => `... (${n} more lines)` };
       if (shown >= config.max_failures) {
         hidden++;
-        result.push(...keepFailuresPast([item.head, ...item.body], 1, cut).slice(1));
+        appendAll(result, keepFailuresPast([item.head, ...item.body], 1, cut), 1);
         continue;
       }
       shown++;
       const limit = config.truncate_stack_trace;
-      result.push(...keepFailuresPast([item.head, ...item.body], limit + 1, cut).slice(1));
+      appendAll(result, keepFailuresPast([item.head, ...item.body], limit + 1, cut), 1);
     }
     if (hidden) result.push(`... (${hidden} more failure traces cut to their failure lines)`);
     return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
@@ -708,7 +709,7 @@ function compactCodeFrames(body: string[]): string[] {
       CODE_FRAME.test(line) && k + 1 < frame.length && CODE_CARET.test(frame[k + 1])
     );
     const failing = marked.length ? marked : overCaret;
-    out.push(...(failing.length ? failing : frame));
+    appendAll(out, failing.length ? failing : frame);
   }
   return out;
 }
