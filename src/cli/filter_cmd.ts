@@ -223,5 +223,8 @@ export function statsLine(stats: FilterStats | undefined): string {
   if (!stats) return "[shell] not filtered (output filters disabled)";
   const rules = stats.rules.length ? stats.rules.join(", ") : "no rule matched";
   const head = stats.inline || `[shell] ${stats.rawLines} lines, nothing removed`;
-  return `${head} (${rules}; confidence ${stats.confidence})`;
+  const failed = stats.failure
+    ? `; a stage failed (${stats.failure}), so the output is shown as it came: please report it`
+    : "";
+  return `${head} (${rules}; confidence ${stats.confidence}${failed})`;
 }

@@ -175,13 +175,57 @@ export class FilterEngine {
     let confidence: Confidence = "full";
     // The characters of the sanitised lines the stages received (null: only sanitising ran).
     let fed: number | null = null;
+    let failure: string | undefined;
+    try {
+      ({ text, confidence, fed } = this.#stages(command, body, rules, failed));
+    } catch (error) {
+      // A stage that throws (a bug, or memory) must not cost the caller the output: it is shown as
+      // it came, sanitised, and the outcome names the failure.
+      text = sanitize(body);
+      confidence = "fallback";
+      fed = null;
+      failure = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+    const removed = fed === null ? 0 : Math.max(0, fed - contentChars(text));
+    const elided = fed !== null && showsElision(text, body);
+    if (this.securityEnabled) {
+      const scanner = new SecurityScanner({ extraPatterns: this.#extra });
+      scanner.scan(body);
+      // A program may print a last line that reads as a notice: it is shown, so a key on it
+      // must be reported.
+      if (notices.length) scanner.scanCredentials(notices.join("\n"));
+      const appendix = scanner.appendix(text);
+      if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
+    }
+    if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
+    return this.#outcome(raw, text, rules.map((r) => r.name), confidence, {
+      removed,
+      elided,
+      failure,
+    });
+  }
+
+  /** The rules' stages (or the generic pass, or only sanitising) over one output's body. */
+  #stages(
+    command: string,
+    body: string,
+    rules: CompiledRule[],
+    failed: boolean,
+  ): { text: string; confidence: Confidence; fed: number | null } {
+    let text: string;
+    let confidence: Confidence = "full";
+    let fed: number | null = null;
     if (rules.length === 0 && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
       const output = new Output();
       const stage = genericStage({ emit: output.push, failed }, undefined, { command });
       fed = walkLines(body, (line) => stage.push(line));
       // No rule claimed the output: unchanged is what it always was (Full), changed is Partial.
       confidence = stage.finish() === "fallback" ? "full" : "partial";
-      text = output.length > body.length ? sanitize(body) : output.text();
+      return {
+        text: output.length > body.length ? sanitize(body) : output.text(),
+        confidence,
+        fed,
+      };
     } else if (rules.length === 0) {
       text = body.includes("\x1b") || body.includes("\r")
         ? sanitize(body)
@@ -217,19 +261,7 @@ export class FilterEngine {
         }
       }
     }
-    const removed = fed === null ? 0 : Math.max(0, fed - contentChars(text));
-    const elided = fed !== null && showsElision(text, body);
-    if (this.securityEnabled) {
-      const scanner = new SecurityScanner({ extraPatterns: this.#extra });
-      scanner.scan(body);
-      // A program may print a last line that reads as a notice: it is shown, so a key on it
-      // must be reported.
-      if (notices.length) scanner.scanCredentials(notices.join("\n"));
-      const appendix = scanner.appendix(text);
-      if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
-    }
-    if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
-    return this.#outcome(raw, text, rules.map((r) => r.name), confidence, { removed, elided });
+    return { text, confidence, fed };
   }
 
   /**
@@ -357,7 +389,7 @@ export class FilterEngine {
     text: string,
     rules: string[],
     confidence: Confidence,
-    { removed, elided }: { removed: number; elided: boolean },
+    { removed, elided, failure }: { removed: number; elided: boolean; failure?: string },
   ): FilterOutcome {
     const rawLines = countLines(raw);
     const filteredLines = countLines(text);
@@ -378,6 +410,7 @@ export class FilterEngine {
         confidence,
         rules,
         inline,
+        ...(failure === undefined ? {} : { failure }),
       },
     };
   }

@@ -33,6 +33,8 @@ export interface FilterStats {
   rules: string[];
   /** The one-line summary for humans (empty when nothing was removed). */
   inline: string;
+  /** A stage threw (`TypeError: …`), so the output is shown as it came. Absent when none did. */
+  failure?: string;
 }
 
 export interface StageContext {

@@ -2,7 +2,7 @@
 import { expect } from "expect";
 import * as path from "node:path";
 import { withWorkspace, zeph } from "./_run.ts";
-import { commandLine, framed } from "../../src/cli/filter_cmd.ts";
+import { commandLine, framed, statsLine } from "../../src/cli/filter_cmd.ts";
 
 Deno.test("zeph filter --command filters saved output and prints the stats line", async () => {
   await withWorkspace(async (ws, home) => {
@@ -143,4 +143,23 @@ Deno.test("zeph filter without input explains both forms (exit 2)", async () => 
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Nothing to filter. Run a command (zeph filter -- cargo test)");
   });
+});
+
+Deno.test("the stats line says when a stage failed and the output is shown as it came", () => {
+  const stats = {
+    rawLines: 2,
+    filteredLines: 2,
+    rawChars: 9,
+    filteredChars: 9,
+    removedChars: 0,
+    elided: false,
+    confidence: "fallback" as const,
+    rules: ["broken"],
+    inline: "",
+  };
+  expect(statsLine(stats)).toBe("[shell] 2 lines, nothing removed (broken; confidence fallback)");
+  expect(statsLine({ ...stats, failure: "TypeError: x is undefined" })).toBe(
+    "[shell] 2 lines, nothing removed (broken; confidence fallback; a stage failed " +
+      "(TypeError: x is undefined), so the output is shown as it came: please report it)",
+  );
 });

@@ -503,3 +503,34 @@ Deno.test("stats: a cut is an elision however many of the input's own '...' line
   expect(out.text).toContain("... (15 lines omitted) ...");
   expect(out.stats.elided).toBe(true);
 });
+
+Deno.test("a stage that throws costs nothing: the output as it came, Fallback, the failure named", () => {
+  const throwing = (at: "push" | "finish"): CompiledStrategy => ({
+    type: "broken",
+    createStage: () => ({
+      push() {
+        if (at === "push") throw new TypeError("cannot read properties of undefined");
+      },
+      finish() {
+        if (at === "finish") throw new Error("stage bug");
+        return "full";
+      },
+    }),
+  });
+  for (const at of ["push", "finish"] as const) {
+    const broken = { name: "broken", source: "test", strategy: throwing(at), matches: () => true };
+    const engine = new FilterEngine([broken], { security: false });
+    const input = "error: \x1b[31mfailed\x1b[0m at a.ts:3\n1 failed";
+    const out = engine.filter("tool run", input, { failed: true });
+    expect(out.text).toBe("error: failed at a.ts:3\n1 failed");
+    expect(out.stats.confidence).toBe("fallback");
+    expect(out.stats.failure).toBe(
+      at === "push" ? "TypeError: cannot read properties of undefined" : "Error: stage bug",
+    );
+  }
+  const ok = new FilterEngine([rule("strip", { prefix: "make" }, {
+    type: "strip_noise",
+    patterns: ["^x"],
+  })]);
+  expect(ok.filter("make", "x\ny").stats.failure).toBeUndefined();
+});
