@@ -542,3 +542,44 @@ Deno.test("group_by_rule: more lines outside the groups than a call takes argume
   expect(text).toContain("note 299999");
   expect(text).toContain("a.py:1:1: warning R1: bad thing");
 });
+
+Deno.test("group_by_rule: findings saying a shown message but for its quoted names are their location and names, the first of each file whole", () => {
+  const rule = compileRule({
+    name: "lint",
+    match: { prefix: "lint" },
+    strategy: {
+      type: "group_by_rule",
+      noise_patterns: [],
+      line_pattern:
+        "^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning|error): (?P<msg>.+?) \\[(?P<rule>[\\w-]+)\\]$",
+      continuation_pattern: "^\\S+:\\d+:\\d+: note: ",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false, guard: false });
+  const input = [
+    "a.c:3:7: warning: parameter name 'x' is too short [identifier-length]",
+    "a.c:3:14: warning: parameter name 'y' is too short [identifier-length]",
+    "a.c:9:2: warning: parameter name 'x' is too short [identifier-length]",
+    "b.c:1:5: warning: parameter name 'q' is too short [identifier-length]",
+    "b.c:2:5: warning: parameter name 'r' is too short [identifier-length]",
+    "a.c:4:1: warning: parameter name 'z' is too short [identifier-length]",
+    "a.c:4:1: note: declared here",
+    "a.c:5:1: error: parameter name 'e' is too short [identifier-length]",
+    "a.c:6:1: warning: variable name 'v' is too short [identifier-length]",
+  ].join("\n");
+  expect(engine.filter("lint", input, { failed: true }).text.split("\n")).toEqual([
+    "a.c:5:1: error: parameter name 'e' is too short [identifier-length]",
+    "",
+    "identifier-length (7):",
+    "  a.c:3:7: warning: parameter name 'x' is too short [identifier-length]",
+    "  … 1 more saying this at a.c:9:2",
+    // b.c's first of the shape is shown whole; a finding with a note stays whole with it.
+    "  b.c:1:5: warning: parameter name 'q' is too short [identifier-length]",
+    "  a.c:4:1: warning: parameter name 'z' is too short [identifier-length]",
+    "  a.c:4:1: note: declared here",
+    "  … 2 more like this at a.c:3:14 'y', b.c:2:5 'r'",
+    // Another shape (other words than the quoted names) is no repeat.
+    "  a.c:6:1: warning: variable name 'v' is too short [identifier-length]",
+    "(7 diagnostics in 1 groups)",
+  ]);
+});
