@@ -9,6 +9,9 @@
  * `from main.cpp:1:`), and so does `required from here` (where an instantiation chain starts, in
  * whatever file), so the innermost user location is never lost, and so does a note naming the type
  * a call expects or the declaration a name collides with (the header's line is the explanation).
+ * A note that says its diagnostic's message again at the diagnostic's own location (clang's
+ * static analyzer ends each path, and explains each insecure call, with one) goes, with its
+ * source snippet: the diagnostic's line says all of it.
  */
 
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
@@ -53,8 +56,60 @@ function classify(line: string): Kind {
     : "keep";
 }
 
-/** The lines with each run of system-header notes (and their snippets) folded into one line. */
-export function foldCompilerNotes(lines: readonly string[]): string[] {
+/** A diagnostic (`PATH:12:5: warning: message [check]`), indented when a rule grouped it. */
+const DIAGNOSTIC = /^\s*([^\s:]{1,1000}:\d{1,7}:\d{1,7}): (?:warning|error|fatal error|remark): /;
+/** A note at a location: `PATH:12:5: note: text`. */
+const LOCATED_NOTE = /^\s*([^\s:]{1,1000}:\d{1,7}:\d{1,7}): note: /;
+/** A check's or flag's name after a message: ` [clang-analyzer-unix.Malloc]`, ` [-Wformat=]`. */
+const CHECK = / \[[\w.,=+-]{1,200}\]$/;
+
+/**
+ * The lines without the notes that repeat their diagnostic: a note at the location of the
+ * diagnostic it follows saying that diagnostic's message (its check's name aside), with the
+ * source snippet under it.
+ */
+function dropRestatedNotes(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  /** The location and message of the diagnostic the notes read belong to. */
+  let last: { at: string; message: string } | null = null;
+  /** Whether the last line went (a dropped note or its snippet); the snippet lines still due. */
+  let dropping = false;
+  let loose = 0;
+  for (const line of lines) {
+    if (line.length > MAX_TESTED) {
+      dropping = false;
+      out.push(line);
+      continue;
+    }
+    const diagnostic = DIAGNOSTIC.exec(line);
+    const note = diagnostic ? null : LOCATED_NOTE.exec(line);
+    if (diagnostic) {
+      const message = line.slice(diagnostic[0].length);
+      last = { at: diagnostic[1], message: message.replace(CHECK, "") };
+    } else if (
+      note && last && note[1] === last.at && line.slice(note[0].length) === last.message
+    ) {
+      dropping = true;
+      loose = 2;
+      continue;
+    } else if (dropping && !note && isSnippet(line, loose)) {
+      if (!GCC_SNIPPET.test(line)) loose--;
+      continue;
+    }
+    dropping = false;
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The lines with the notes that repeat their diagnostic dropped and each run of system-header
+ * notes (and their snippets) folded into one line.
+ */
+export function foldCompilerNotes(input: readonly string[]): string[] {
+  const lines = input.some((line) => line.length <= MAX_TESTED && LOCATED_NOTE.test(line))
+    ? dropRestatedNotes(input)
+    : input;
   // Most outputs have no diagnostic: return early without building anything.
   if (!lines.some((line) => classify(line) === "fold")) return [...lines];
   const out: string[] = [];

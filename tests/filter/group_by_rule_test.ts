@@ -583,3 +583,39 @@ Deno.test("group_by_rule: findings saying a shown message but for its quoted nam
     "(7 diagnostics in 1 groups)",
   ]);
 });
+
+Deno.test("group_by_rule per_file: a message's first finding in each file is shown as printed, its repeats in a file fold", () => {
+  const strategy = {
+    type: "group_by_rule",
+    noise_patterns: [],
+    line_pattern:
+      "^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning): (?P<msg>.+?) \\[(?P<rule>[\\w-]+)\\]$",
+  };
+  const input = [
+    "a.c:1:1: warning: statement should be inside braces [braces]",
+    "b.c:2:1: warning: statement should be inside braces [braces]",
+    "a.c:3:1: warning: statement should be inside braces [braces]",
+    "b.c:4:1: warning: statement should be inside braces [braces]",
+  ].join("\n");
+  const run = (perFile: boolean) =>
+    new FilterEngine([
+      compileRule({
+        name: "lint",
+        match: { prefix: "lint" },
+        strategy: { ...strategy, per_file: perFile },
+      }, "t"),
+    ], { security: false, guard: false }).filter("lint", input, { failed: true }).text.split("\n");
+  expect(run(true)).toEqual([
+    "braces (4):",
+    "  a.c:1:1: warning: statement should be inside braces [braces]",
+    "  b.c:2:1: warning: statement should be inside braces [braces]",
+    "  … 2 more saying this at a.c:3:1, b.c:4:1",
+    "(4 diagnostics in 1 groups)",
+  ]);
+  expect(run(false)).toEqual([
+    "braces (4):",
+    "  a.c:1:1: warning: statement should be inside braces [braces]",
+    "  … 3 more saying this at b.c:2:1, a.c:3:1, b.c:4:1",
+    "(4 diagnostics in 1 groups)",
+  ]);
+});
