@@ -144,3 +144,32 @@ Deno.test("a note saying its diagnostic's message at its location again goes: cl
   ];
   expect(foldCompilerNotes(kept)).toEqual(kept);
 });
+
+const CORPUS = new URL("../../bench/corpus/native/", import.meta.url);
+
+for (const [name, command] of [["gcc_include_chain", "gcc"], ["clang_include_chain", "clang"]]) {
+  Deno.test(`${name}: a header's diagnostics printed again for the next source become one line; each source's include chain stays`, () => {
+    const input = Deno.readTextFileSync(new URL(`${name}.txt`, CORPUS));
+    const cmd = `${command} -Wall -Wextra -Iinclude -c src/conn.c src/server.c`;
+    const out = engine.filter(cmd, input, { failed: true }).text.split("\n");
+    const again = out.filter((l) => l.includes("again, as shown above"));
+    expect(again.length).toBe(command === "gcc" ? 1 : 2);
+    for (const line of again) {
+      expect(line).toMatch(
+        /^… \d+ diagnostics?( \(\d+ lines\))? again, as shown above: include\/net\/(types|conn)\.h:\d+:\d+/,
+      );
+    }
+    // Each diagnostic stays once, as printed; every include chain line stays.
+    const lines = input.split("\n");
+    const diagnostics = [
+      ...new Set(lines.filter((l) => /^\S+:\d+:\d+: (warning|error): /.test(l))),
+    ];
+    for (const d of diagnostics) expect(out.filter((l) => l === d).length).toBe(1);
+    const chains = lines.filter((l) => /^(In file included from |\s+from )/.test(l));
+    expect(out.filter((l) => chains.includes(l))).toEqual(chains);
+    // server.c's own warnings follow its chain and the fold.
+    expect(out.indexOf(lines.find((l) => l.startsWith("src/server.c:2:23:"))!)).toBeGreaterThan(
+      out.indexOf(again.at(-1)!),
+    );
+  });
+}
