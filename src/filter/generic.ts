@@ -35,7 +35,7 @@ import {
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
-import { foldCompilerNotes } from "./generic_compiler.ts";
+import { foldCompilerNotes, foldRepeatedDiagnostics } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
 import { firstWord, foldShapeRuns, MAX_SHAPED_LINES, oddInCut } from "./generic_shapes.ts";
 import { foldUsage } from "./generic_usage.ts";
@@ -218,6 +218,7 @@ export function genericStage(
       lines = foldSanitizerMaps(lines);
       lines = foldStackFrames(lines);
       lines = foldCompilerNotes(lines);
+      lines = foldRepeatedDiagnostics(lines);
       lines = foldRepeatedBlocks(lines);
       lines = foldRoutineLogs(lines, ctx.failed);
       // A repeat refers to the text above it: only in an output short enough that no cut takes

@@ -9,6 +9,11 @@
  * `from main.cpp:1:`), and so does `required from here` (where an instantiation chain starts, in
  * whatever file), so the innermost user location is never lost, and so does a note naming the type
  * a call expects or the declaration a name collides with (the header's line is the explanation).
+ * A note that says its diagnostic's message again at the diagnostic's own location (clang's
+ * static analyzer ends each path, and explains each insecure call, with one) goes, with its
+ * source snippet: the diagnostic's line says all of it. A header's diagnostics printed again for
+ * the next source that includes it (the same lines, after that source's include chain) become one
+ * line naming their locations: the chain stays, and says the header is that source's too.
  */
 
 import { FoldedLines } from "./_arrays.ts";
@@ -54,8 +59,60 @@ function classify(line: string): Kind {
     : "keep";
 }
 
-/** The lines with each run of system-header notes (and their snippets) folded into one line. */
-export function foldCompilerNotes(lines: readonly string[]): readonly string[] {
+/** A diagnostic (`PATH:12:5: warning: message [check]`), indented when a rule grouped it. */
+const DIAGNOSTIC = /^\s*([^\s:]{1,1000}:\d{1,7}:\d{1,7}): (?:warning|error|fatal error|remark): /;
+/** A note at a location: `PATH:12:5: note: text`. */
+const LOCATED_NOTE = /^\s*([^\s:]{1,1000}:\d{1,7}:\d{1,7}): note: /;
+/** A check's or flag's name after a message: ` [clang-analyzer-unix.Malloc]`, ` [-Wformat=]`. */
+const CHECK = / \[[\w.,=+-]{1,200}\]$/;
+
+/**
+ * The lines without the notes that repeat their diagnostic: a note at the location of the
+ * diagnostic it follows saying that diagnostic's message (its check's name aside), with the
+ * source snippet under it.
+ */
+function dropRestatedNotes(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  /** The location and message of the diagnostic the notes read belong to. */
+  let last: { at: string; message: string } | null = null;
+  /** Whether the last line went (a dropped note or its snippet); the snippet lines still due. */
+  let dropping = false;
+  let loose = 0;
+  for (const line of lines) {
+    if (line.length > MAX_TESTED) {
+      dropping = false;
+      out.push(line);
+      continue;
+    }
+    const diagnostic = DIAGNOSTIC.exec(line);
+    const note = diagnostic ? null : LOCATED_NOTE.exec(line);
+    if (diagnostic) {
+      const message = line.slice(diagnostic[0].length);
+      last = { at: diagnostic[1], message: message.replace(CHECK, "") };
+    } else if (
+      note && last && note[1] === last.at && line.slice(note[0].length) === last.message
+    ) {
+      dropping = true;
+      loose = 2;
+      continue;
+    } else if (dropping && !note && isSnippet(line, loose)) {
+      if (!GCC_SNIPPET.test(line)) loose--;
+      continue;
+    }
+    dropping = false;
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The lines with the notes that repeat their diagnostic dropped and each run of system-header
+ * notes (and their snippets) folded into one line.
+ */
+export function foldCompilerNotes(input: readonly string[]): readonly string[] {
+  const lines = input.some((line) => line.length <= MAX_TESTED && LOCATED_NOTE.test(line))
+    ? dropRestatedNotes(input)
+    : input;
   // Most outputs have no diagnostic: return early without building anything.
   if (!lines.some((line) => classify(line) === "fold")) return lines;
   const out = new FoldedLines(lines);
@@ -94,4 +151,58 @@ function isSnippet(line: string, loose: number): boolean {
   if (line.length > MAX_TESTED) return false;
   if (GCC_SNIPPET.test(line)) return true;
   return loose > 0 && line.trim() !== "" && (/^\s/.test(line) || MARKS.test(line));
+}
+
+/** A diagnostic at the start of a line, as a compiler prints it (not one a rule indented). */
+const TOP_DIAGNOSTIC = /^([^\s:]{1,1000}:\d{1,7}:\d{1,7}): (?:warning|error|fatal error): /;
+/** `In file included from a.h:3:`, gcc's `                 from a.c:2:` */
+const CHAIN = /^(?:In file included from |\s{1,40}from )\S/;
+
+/**
+ * The lines with each block that repeats an earlier one from a compiler diagnostic on (a header's
+ * warnings and errors, printed for each source including it) replaced by one line naming the
+ * block's diagnostics. A block ends before an include chain line, which stays: it says which
+ * source the repeat is for. The first copy stays as printed, so no diagnostic is lost.
+ */
+export function foldRepeatedDiagnostics(lines: readonly string[]): string[] {
+  const first = new Map<string, number>();
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    const line = lines[i];
+    const top = line.length <= MAX_TESTED ? TOP_DIAGNOSTIC.exec(line) : null;
+    if (!top) {
+      out.push(line);
+      i++;
+      continue;
+    }
+    const seen = first.get(line);
+    if (seen === undefined) {
+      first.set(line, i);
+      out.push(line);
+      i++;
+      continue;
+    }
+    let k = 0;
+    let chars = 0;
+    const locations: string[] = [];
+    while (
+      i + k < lines.length && seen + k < i && lines[seen + k] === lines[i + k] &&
+      lines[i + k].length <= MAX_TESTED && !CHAIN.test(lines[i + k])
+    ) {
+      const at = TOP_DIAGNOSTIC.exec(lines[i + k]);
+      if (at) locations.push(at[1]);
+      chars += lines[i + k].length + 1;
+      k++;
+    }
+    const n = locations.length;
+    // The lines are counted when more than the diagnostics (their snippets, notes).
+    const size = k > n ? ` (${k} lines)` : "";
+    const marker = `… ${n} diagnostic${n === 1 ? "" : "s"}${size} again, as shown above: ${
+      locations.join(", ")
+    } …`;
+    if (marker.length < chars) out.push(marker);
+    else for (let j = i; j < i + k; j++) out.push(lines[j]);
+    i += k;
+  }
+  return out;
 }

@@ -113,3 +113,63 @@ Deno.test("compiler notes: a header note that says the expected type or the prev
     for (const note of notes) expect(out).toContain(note);
   }
 });
+
+Deno.test("a note saying its diagnostic's message at its location again goes: clang-tidy's analyzer, through its rules and with no rule", () => {
+  const input = read("clang_tidy_analyzer.txt");
+  const restating = [
+    "/tmp/zeph-tidy/src/leak.c:6:3: note: Call to function 'sprintf' is insecure as it does not provide security checks introduced in the C11 standard. Replace with analogous functions that support length arguments or provides boundary checks such as 'sprintf_s' in case of C11",
+    "/tmp/zeph-tidy/src/leak.c:12:26: note: Potential leak of memory pointed to by 'l'",
+    "/tmp/zeph-tidy/src/leak.c:17:3: note: Call to function 'strcpy' is insecure as it does not provide bounding of the memory buffer. Replace unbounded copy functions with analogous functions that support length arguments such as 'strlcpy'. CWE-119",
+  ];
+  for (const line of restating) expect(input.split("\n")).toContain(line);
+  const notes = input.split("\n").filter((l) => / note: /.test(l) && !restating.includes(l));
+  expect(notes.length).toBe(7);
+  const command = "clang-tidy src/leak.c -checks='-*,clang-analyzer-*' --";
+  for (const [cmd, filter] of [[command, engine], ["./lint-wrapper", bare]] as const) {
+    const out = filter.filter(cmd, input, { failed: false }).text.split("\n").map((l) => l.trim());
+    for (const line of restating) expect(out).not.toContain(line);
+    // The analyzer's path steps (other text, or another location) and every warning stay.
+    for (const line of notes) expect(out).toContain(line);
+    for (const line of input.split("\n").filter((l) => / warning: /.test(l))) {
+      expect(out).toContain(line);
+    }
+  }
+  // A note at another location, or saying more than the diagnostic, stays.
+  const kept = [
+    "a.c:3:1: warning: Potential leak of memory pointed to by 'p' [unix.Malloc]",
+    "a.c:2:1: note: Potential leak of memory pointed to by 'p'",
+    "a.c:3:1: note: Potential leak of memory pointed to by 'q'",
+    "b.c:1:1: error: use of undeclared identifier 'x'",
+    "a.c:3:1: note: Potential leak of memory pointed to by 'p'",
+  ];
+  expect(foldCompilerNotes(kept)).toEqual(kept);
+});
+
+const CORPUS = new URL("../../bench/corpus/native/", import.meta.url);
+
+for (const [name, command] of [["gcc_include_chain", "gcc"], ["clang_include_chain", "clang"]]) {
+  Deno.test(`${name}: a header's diagnostics printed again for the next source become one line; each source's include chain stays`, () => {
+    const input = Deno.readTextFileSync(new URL(`${name}.txt`, CORPUS));
+    const cmd = `${command} -Wall -Wextra -Iinclude -c src/conn.c src/server.c`;
+    const out = engine.filter(cmd, input, { failed: true }).text.split("\n");
+    const again = out.filter((l) => l.includes("again, as shown above"));
+    expect(again.length).toBe(command === "gcc" ? 1 : 2);
+    for (const line of again) {
+      expect(line).toMatch(
+        /^… \d+ diagnostics?( \(\d+ lines\))? again, as shown above: include\/net\/(types|conn)\.h:\d+:\d+/,
+      );
+    }
+    // Each diagnostic stays once, as printed; every include chain line stays.
+    const lines = input.split("\n");
+    const diagnostics = [
+      ...new Set(lines.filter((l) => /^\S+:\d+:\d+: (warning|error): /.test(l))),
+    ];
+    for (const d of diagnostics) expect(out.filter((l) => l === d).length).toBe(1);
+    const chains = lines.filter((l) => /^(In file included from |\s+from )/.test(l));
+    expect(out.filter((l) => chains.includes(l))).toEqual(chains);
+    // server.c's own warnings follow its chain and the fold.
+    expect(out.indexOf(lines.find((l) => l.startsWith("src/server.c:2:23:"))!)).toBeGreaterThan(
+      out.indexOf(again.at(-1)!),
+    );
+  });
+}

@@ -473,7 +473,8 @@ Deno.test("make with gcc keeps each include chain right before the diagnostic it
   const input = text.split("\n");
   const out = engine.filter("make -k", text, { failed: true }).text.split("\n");
   // Every chain line stays, followed by the chain's next line or by the first error gcc printed
-  // after the chain (its warnings grouped away).
+  // after the chain (its warnings grouped away), or, when that error was printed for an earlier
+  // source, by the line saying so with its location.
   for (const [i, line] of input.entries()) {
     if (!line.startsWith("In file included from ")) continue;
     let end = i + 1;
@@ -484,7 +485,10 @@ Deno.test("make with gcc keeps each include chain right before the diagnostic it
       out.slice(k, k + chain.length).join("\n") === chain.join("\n")
     );
     expect({ chain, at: start >= 0 }).toEqual({ chain, at: true });
-    expect(out[start + chain.length]).toBe(error);
+    const next = out[start + chain.length];
+    const location = error.slice(0, error.indexOf(": error: "));
+    if (next !== error) expect(next).toMatch(/^… \d+ diagnostics?.* again, as shown above: /);
+    expect(next.includes(location)).toBe(true);
   }
 });
 
@@ -575,4 +579,81 @@ Deno.test("group_by_rule: a diagnostic of more failure lines than a call takes a
   expect(out.lines.length).toBeLessThan(input.length);
   // Every line of both errors stays: each is a failure line.
   expect(out.lines.filter((line) => line.startsWith("   = note: error: ")).length).toBe(400_000);
+});
+
+Deno.test("group_by_rule: findings saying a shown message but for its quoted names are their location and names, the first of each file whole", () => {
+  const rule = compileRule({
+    name: "lint",
+    match: { prefix: "lint" },
+    strategy: {
+      type: "group_by_rule",
+      noise_patterns: [],
+      line_pattern:
+        "^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning|error): (?P<msg>.+?) \\[(?P<rule>[\\w-]+)\\]$",
+      continuation_pattern: "^\\S+:\\d+:\\d+: note: ",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false, guard: false });
+  const input = [
+    "a.c:3:7: warning: parameter name 'x' is too short [identifier-length]",
+    "a.c:3:14: warning: parameter name 'y' is too short [identifier-length]",
+    "a.c:9:2: warning: parameter name 'x' is too short [identifier-length]",
+    "b.c:1:5: warning: parameter name 'q' is too short [identifier-length]",
+    "b.c:2:5: warning: parameter name 'r' is too short [identifier-length]",
+    "a.c:4:1: warning: parameter name 'z' is too short [identifier-length]",
+    "a.c:4:1: note: declared here",
+    "a.c:5:1: error: parameter name 'e' is too short [identifier-length]",
+    "a.c:6:1: warning: variable name 'v' is too short [identifier-length]",
+  ].join("\n");
+  expect(engine.filter("lint", input, { failed: true }).text.split("\n")).toEqual([
+    "a.c:5:1: error: parameter name 'e' is too short [identifier-length]",
+    "",
+    "identifier-length (7):",
+    "  a.c:3:7: warning: parameter name 'x' is too short [identifier-length]",
+    "  … 1 more saying this at a.c:9:2",
+    // b.c's first of the shape is shown whole; a finding with a note stays whole with it.
+    "  b.c:1:5: warning: parameter name 'q' is too short [identifier-length]",
+    "  a.c:4:1: warning: parameter name 'z' is too short [identifier-length]",
+    "  a.c:4:1: note: declared here",
+    "  … 2 more like this at a.c:3:14 'y', b.c:2:5 'r'",
+    // Another shape (other words than the quoted names) is no repeat.
+    "  a.c:6:1: warning: variable name 'v' is too short [identifier-length]",
+    "(7 diagnostics in 1 groups)",
+  ]);
+});
+
+Deno.test("group_by_rule per_file: a message's first finding in each file is shown as printed, its repeats in a file fold", () => {
+  const strategy = {
+    type: "group_by_rule",
+    noise_patterns: [],
+    line_pattern:
+      "^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning): (?P<msg>.+?) \\[(?P<rule>[\\w-]+)\\]$",
+  };
+  const input = [
+    "a.c:1:1: warning: statement should be inside braces [braces]",
+    "b.c:2:1: warning: statement should be inside braces [braces]",
+    "a.c:3:1: warning: statement should be inside braces [braces]",
+    "b.c:4:1: warning: statement should be inside braces [braces]",
+  ].join("\n");
+  const run = (perFile: boolean) =>
+    new FilterEngine([
+      compileRule({
+        name: "lint",
+        match: { prefix: "lint" },
+        strategy: { ...strategy, per_file: perFile },
+      }, "t"),
+    ], { security: false, guard: false }).filter("lint", input, { failed: true }).text.split("\n");
+  expect(run(true)).toEqual([
+    "braces (4):",
+    "  a.c:1:1: warning: statement should be inside braces [braces]",
+    "  b.c:2:1: warning: statement should be inside braces [braces]",
+    "  … 2 more saying this at a.c:3:1, b.c:4:1",
+    "(4 diagnostics in 1 groups)",
+  ]);
+  expect(run(false)).toEqual([
+    "braces (4):",
+    "  a.c:1:1: warning: statement should be inside braces [braces]",
+    "  … 3 more saying this at b.c:2:1, a.c:3:1, b.c:4:1",
+    "(4 diagnostics in 1 groups)",
+  ]);
 });

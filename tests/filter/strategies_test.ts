@@ -721,8 +721,8 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       "unused_variables (2):",
       "  warning: unused variable: `a`",
       "   --> src/lib.rs:1:5",
-      "  warning: unused variable: `b`",
-      "   --> src/lib.rs:2:5",
+      // Its message but for the name, in the same file: its location and name.
+      "  … 1 more like this at src/lib.rs:2:5 `b`",
       // cargo's own total equals ours: no "2 diagnostics in 1 groups" line.
       "warning: `x` (lib) generated 2 warnings",
       'warning: `x` (bin "x") generated 3 warnings (2 duplicates)',
@@ -1000,7 +1000,7 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     .toBe(`${line("1")} (x3)\n(1 unique lines of 5; capped at 1, 2 later lines not shown)`);
 });
 
-Deno.test("group_by_rule: findings of one lint saying different names stay as printed, each with its location line", () => {
+Deno.test("group_by_rule: a finding of one lint saying another's message but for its names is its location and names; another message stays as printed", () => {
   const s = { type: "group_by_rule" };
   const input = [
     "warning: writing `&Vec` instead of `&[_]` involves a new object",
@@ -1018,8 +1018,7 @@ Deno.test("group_by_rule: findings of one lint saying different names stay as pr
     "ptr_arg (3):",
     "  warning: writing `&Vec` instead of `&[_]` involves a new object",
     "   --> src/a.rs:1:5",
-    "  warning: writing `&mut Vec` instead of `&mut [_]` involves a new object",
-    "   --> src/a.rs:2:5",
+    "  … 1 more like this at src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
     "  warning: writing `&String` instead of `&str`, a new object",
     "   --> src/a.rs:3:5",
     "(3 diagnostics in 1 groups)",

@@ -111,6 +111,9 @@ export const GroupByRuleConfig = z.object({
   file_layout: z.boolean().default(false).describe(
     "Findings under a file line (`file_pattern`) stay as printed, in the tool's order (eslint's stylish format); only findings of one rule and message past max_repeats fold, with their positions",
   ),
+  per_file: z.boolean().default(false).describe(
+    "A message's first finding in each file is shown as printed; only its findings within a file fold into `… more saying this`",
+  ),
   max_repeats: z.number().int().min(1).default(3).describe(
     "With file_layout: findings of one rule saying one message shown as printed before the rest fold",
   ),
@@ -484,13 +487,48 @@ function group(
     // line carries a failure signal (an error, a linter's `error` label) is never counted away.
     let shown = 0;
     const counted: string[] = [];
+    /** The findings of the current shape said by their location and names (`a.c:3:7 ‘b’`). */
+    const like: string[] = [];
     const failure = (d: Diagnostic) => FAILURE_SIGNAL.test(d.lines[0]);
-    for (const [message, members] of byMessage) {
+    // Messages of one shape (the same words but for quoted names: `unused variable ‘a’`, `‘b’`)
+    // go together: the first in each file is shown, the others said again only by their names.
+    const byShape = new Map<string, string[]>();
+    /** The files of the current shape with a finding shown whole. */
+    const files = new Set<string>();
+    for (const message of byMessage.keys()) {
+      const shape = elideNames(message);
+      byShape.set(shape, [...byShape.get(shape) ?? [], message]);
+    }
+    for (
+      const [message, members] of [...byShape.values()].flat().map((m) =>
+        [m, byMessage.get(m)!] as const
+      )
+    ) {
       const same: string[] = [];
+      /** The files this message was found in so far. */
+      const said = new Set<string>();
+      const lead = byShape.get(elideNames(message))![0];
+      // The shape's first message is said, whole or by its location, in each of its files.
+      if (message === lead) {
+        for (const { d } of members.values()) files.add(fileOf(d.location!));
+      }
       [...members.values()].forEach(({ d, n }, i) => {
         const under = underLocation(d);
-        const whole = (i === 0 ? shown++ < config.max_locations : under.length > 0) ||
+        const file = fileOf(d.location!);
+        // A finding saying its shape's first message but for its names, in a file where that
+        // shape was said, is that message's location and names (nothing is lost but the words
+        // said again), unless lines continue it or it carries a failure signal. In another
+        // file it is the first of its shape there, shown whole.
+        if (message !== lead && files.has(file) && under.length === 0 && !failure(d)) {
+          like.push(times(`${d.location} ${differing(message, lead)}`, n));
+          return;
+        }
+        // With `per_file`, a message's first finding in each file is shown too.
+        const first = i === 0 || (config.per_file && !said.has(file));
+        said.add(file);
+        const whole = (first ? shown++ < config.max_locations : under.length > 0) ||
           failure(d);
+        files.add(file);
         if (!whole) {
           (i === 0 ? counted : same).push(times(d.location!, n));
           return;
@@ -507,6 +545,12 @@ function group(
         appendAll(out, under);
       });
       if (same.length) out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
+      const shape = byShape.get(elideNames(message))!;
+      if (message === shape.at(-1)) {
+        if (like.length) out.push(`  … ${like.length} more like this at ${like.join(", ")}`);
+        like.length = 0;
+        files.clear();
+      }
     }
     if (counted.length) {
       const label = keyed ? key : stripSeverity(key);
