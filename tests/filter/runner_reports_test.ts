@@ -272,6 +272,25 @@ Deno.test("pytest keeps the statement of the test's frame and of the frame that 
   expect(auto).toContain(">       assert parse_amount(fmt(cents)) == cents");
   expect(auto).toContain(">       out = render(rows)");
   expect(auto).toContain(">       return int(units) * 100 + int(cents or 0)");
+  // A statement the E line repeats word for word says nothing the E line does not.
+  const literal = [
+    "_________________________________ test_lists _________________________________",
+    "",
+    "    def test_lists():",
+    ">       assert [1, 2, 3] == [1, 2, 4]",
+    "E       assert [1, 2, 3] == [1, 2, 4]",
+    "E         At index 2 diff: 3 != 4",
+    "",
+    "tests/test_shop.py:21: AssertionError",
+    "============================== 1 failed in 0.02s ===============================",
+  ].join("\n");
+  expect(lines(filter("pytest", literal, true))).toEqual([
+    "_________________________________ test_lists _________________________________",
+    "E       assert [1, 2, 3] == [1, 2, 4]",
+    "E         At index 2 diff: 3 != 4",
+    "tests/test_shop.py:21: AssertionError",
+    "============================== 1 failed in 0.02s ===============================",
+  ]);
 });
 
 Deno.test("pytest-cov's threshold met on a passing run stays under its table", () => {

@@ -695,8 +695,10 @@ const PYTEST_FRAME_END = /^\S{1,1000}:\d{1,7}: /;
 /**
  * pytest marks with `>` the statement each long frame was running. Of those the test's own (the
  * first frame) and the one that raised (the last) stay: they are what pytest's default `--tb=auto`
- * prints in full; the frames between keep their locations, as `--tb=auto` shows them. Lines of
- * a `Captured` section are the program's output, not the traceback's.
+ * prints in full; the frames between keep their locations, as `--tb=auto` shows them. A
+ * statement the `E` line under it repeats word for word (`assert [1, 2] == [1, 3]`: nothing in it
+ * to evaluate) goes: the `E` line says it. Lines of a `Captured` section are the program's output,
+ * not the traceback's.
  */
 function endStatements(body: string[]): string[] {
   const captured = body.findIndex((line) => PYTEST_CAPTURED.test(line));
@@ -708,12 +710,15 @@ function endStatements(body: string[]): string[] {
     if (PYTEST_FRAME_END.test(body[i])) frame++;
   }
   const marked = frameOf.filter((_, i) => body[i].startsWith(">"));
-  if (marked.length < 3) return body;
   const first = marked[0];
   const last = marked[marked.length - 1];
-  return body.filter((line, i) =>
-    i >= end || !line.startsWith(">") || frameOf[i] === first || frameOf[i] === last
-  );
+  return body.filter((line, i) => {
+    if (i >= end || !line.startsWith(">")) return true;
+    if (frameOf[i] !== first && frameOf[i] !== last) return false;
+    const next = body.slice(i + 1, end).find((l) => !l.startsWith(">") && !PYTEST_VALUES.test(l));
+    return next === undefined || !next.startsWith("E ") ||
+      next.slice(1).trim() !== line.slice(1).trim();
+  });
 }
 
 /** pytest's short summary line of a failure: `FAILED t.py::test_b - msg` (its id in group 1). */
