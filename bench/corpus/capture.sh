@@ -3400,3 +3400,204 @@ EOF
   capture db sqlite_echo_seed_errors "$B/sql" "sqlite3 t.db < seed.sql" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
   cd "$ROOT" || exit 1
 fi
+
+# --- runner reports (`runreports`): what a test run reports besides its tests: pytest's slowest
+# durations on a passing run, coverage tables under a threshold that fails the run (pytest-cov
+# with a failing hypothesis test and -l locals; jest and vitest). PY: a python with pytest,
+# pytest-cov and hypothesis in ZEPH_CORPUS_PY (a bin directory, a virtualenv's); jest 29, vitest 4 and @vitest/coverage-v8 come from
+# npm (ZEPH_CORPUS_NPM) ---------------------------------------------------------------------------
+if sel runreports; then
+  PYBIN="${ZEPH_CORPUS_PY:-/usr/bin}"
+  PY="$PYBIN/python3"
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  R="$WORK/runreports"
+  rm -rf "$R" && mkdir -p "$R/slow/tests" "$R/ledger/ledger" "$R/ledger/tests" "$R/jest/src" "$R/jest/test" "$R/vitest/src" "$R/vitest/test"
+  cat >"$R/slow/tests/test_queue.py" <<'EOF'
+import time
+import pytest
+
+DELAYS = [0.0, 0.31, 0.0, 0.12, 0.0, 0.07, 0.0, 0.0, 0.22, 0.0, 0.015, 0.0]
+
+
+@pytest.fixture
+def broker():
+    time.sleep(0.04)
+    yield {"queue": []}
+    time.sleep(0.02)
+
+
+@pytest.mark.parametrize("n", range(len(DELAYS)))
+def test_enqueue(broker, n):
+    time.sleep(DELAYS[n])
+    broker["queue"].append(n)
+    assert broker["queue"] == [n]
+
+
+def test_drain_empty():
+    assert [] == []
+
+
+def test_retry_backoff():
+    time.sleep(0.45)
+    assert 2 ** 3 == 8
+EOF
+  cat >"$R/slow/tests/test_store.py" <<'EOF'
+import time
+
+
+def test_snapshot_roundtrip():
+    time.sleep(0.18)
+    assert {"a": 1} == {"a": 1}
+
+
+def test_compaction():
+    time.sleep(0.09)
+    assert sorted([3, 1, 2]) == [1, 2, 3]
+
+
+def test_keys():
+    assert list({"x": 1}) == ["x"]
+EOF
+  V="pytest $("$PY" -m pytest --version 2>&1 | awk '{print $2}')"
+  PATH="$PYBIN:$PATH" capture python pytest_durations_verbose "$R/slow" "python3 -m pytest -v -p no:cacheprovider --durations=8 tests" "$V"
+  : >"$R/ledger/ledger/__init__.py"
+  cat >"$R/ledger/ledger/money.py" <<'EOF'
+def allocate(total, weights):
+    """Split total cents by weights; the remainder goes to the first shares."""
+    whole = sum(weights)
+    shares = [total * w // whole for w in weights]
+    left = total - sum(shares)
+    for i in range(left):
+        shares[i] += 1
+    return shares
+
+
+def parse_amount(text):
+    units, _, cents = text.partition(".")
+    return int(units) * 100 + int(cents or 0)
+
+
+def fmt(cents):
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}{cents // 100}.{cents % 100:02d}"
+
+
+def unused_branch(x):
+    if x > 10:
+        return "big"
+    if x > 5:
+        return "medium"
+    return "small"
+EOF
+  cat >"$R/ledger/ledger/report.py" <<'EOF'
+from ledger.money import fmt, parse_amount
+
+
+def total_line(rows):
+    amounts = [parse_amount(r["amount"]) for r in rows]
+    return f"TOTAL {fmt(sum(amounts))}"
+
+
+def render(rows):
+    lines = [f"{r['name']:<10} {r['amount']:>8}" for r in rows]
+    lines.append(total_line(rows))
+    return "\n".join(lines)
+
+
+def never_called():
+    a = 1
+    b = 2
+    return a + b
+EOF
+  cat >"$R/ledger/tests/test_money.py" <<'EOF'
+import time
+import pytest
+from hypothesis import given, strategies as st
+from ledger.money import allocate, parse_amount, fmt
+
+
+@pytest.mark.parametrize("total,weights", [(100, [1, 1]), (7, [1, 2]), (0, [3])])
+def test_allocate_keeps_total(total, weights):
+    assert sum(allocate(total, weights)) == total
+
+
+@pytest.mark.parametrize("text,cents", [("1.50", 150), ("2", 200), ("0.5", 50)])
+def test_parse_amount(text, cents):
+    assert parse_amount(text) == cents
+
+
+@given(st.integers(min_value=-10**6, max_value=10**6))
+def test_fmt_roundtrip(cents):
+    assert parse_amount(fmt(cents)) == cents
+
+
+def test_fmt_negative():
+    time.sleep(0.05)
+    assert fmt(-5) == "-0.05"
+EOF
+  cat >"$R/ledger/tests/test_report.py" <<'EOF'
+import time
+from ledger.report import render, total_line
+
+
+def test_total_line():
+    time.sleep(0.12)
+    rows = [{"name": "tea", "amount": "3.20"}, {"name": "cake", "amount": "4.05"}]
+    assert total_line(rows) == "TOTAL 7.25"
+
+
+def test_render_bad_amount():
+    rows = [{"name": "tea", "amount": "3.x"}]
+    out = render(rows)
+    assert out.startswith("tea")
+EOF
+  PATH="$PYBIN:$PATH" capture python pytest_cov_threshold_locals "$R/ledger" "python3 -m pytest -p no:cacheprovider --cov=ledger --cov-report=term-missing --cov-fail-under=90 -l" "$V, pytest-cov $("$PY" -c 'import pytest_cov; print(pytest_cov.__version__)'), hypothesis $("$PY" -c 'import hypothesis; print(hypothesis.__version__)')"
+  # The same modules for jest (CommonJS) and vitest (ESM, globals: the runner comes from npm).
+  for m in cart price tax ship coupon refund stock invoice order; do
+    printf 'function %sSum(xs) {\n  let t = 0;\n  for (const x of xs) t += x;\n  return t;\n}\nfunction %sCheck(x) {\n  if (x < 0) throw new Error("negative");\n  if (x > 1000) return "large";\n  return "ok";\n}\nmodule.exports = { %sSum, %sCheck };\n' "$m" "$m" "$m" "$m" >"$R/jest/src/$m.js"
+    sed -e 's/^function/export function/' -e '/^module.exports/d' "$R/jest/src/$m.js" >"$R/vitest/src/$m.js"
+  done
+  cat >"$R/jest/jest.config.js" <<'EOF'
+module.exports = { collectCoverageFrom: ["src/**/*.js"], coverageThreshold: { global: { lines: 90, branches: 80 } } };
+EOF
+  cat >"$R/jest/test/all.test.js" <<'EOF'
+const { cartSum, cartCheck } = require("../src/cart");
+const { priceSum } = require("../src/price");
+const { taxSum, taxCheck } = require("../src/tax");
+test("cart sums", () => expect(cartSum([1, 2])).toBe(3));
+test("cart checks", () => { expect(cartCheck(5)).toBe("ok"); expect(cartCheck(5000)).toBe("large"); expect(() => cartCheck(-1)).toThrow(); });
+test("price sums", () => expect(priceSum([1, 2])).toBe(3));
+test("tax sums", () => expect(taxSum([1, 2])).toBe(3));
+test("tax checks", () => expect(taxCheck(5)).toBe("ok"));
+EOF
+  cat >"$R/jest/test/more.test.js" <<'EOF'
+const { couponSum, couponCheck } = require("../src/coupon");
+const { refundSum } = require("../src/refund");
+const { stockSum, stockCheck } = require("../src/stock");
+const { orderSum, orderCheck } = require("../src/order");
+test("coupon sums", () => expect(couponSum([1, 2])).toBe(3));
+test("coupon checks", () => { expect(couponCheck(5)).toBe("ok"); expect(couponCheck(5000)).toBe("large"); expect(() => couponCheck(-1)).toThrow(); });
+test("order checks", () => { expect(orderSum([2])).toBe(2); expect(orderCheck(5)).toBe("ok"); expect(orderCheck(5000)).toBe("large"); expect(() => orderCheck(-1)).toThrow(); });
+test("refund sums negative amounts", () => expect(refundSum([-1, -2])).toBe(3));
+test("stock checks", () => expect(stockCheck(2000)).toBe("ok"));
+EOF
+  PATH="$NPMBIN:$PATH" capture node jest_coverage_threshold "$R/jest" "jest --ci --coverage" "jest $("$NPMBIN/jest" --version)"
+  cat >"$R/vitest/vitest.config.mjs" <<'EOF'
+export default { test: { globals: true, coverage: { provider: "v8", include: ["src/**"], reporter: ["text"], thresholds: { lines: 90, branches: 80 } } } };
+EOF
+  cat >"$R/vitest/test/all.test.js" <<'EOF'
+import { cartSum, cartCheck } from "../src/cart.js";
+import { priceSum } from "../src/price.js";
+import { taxSum, taxCheck } from "../src/tax.js";
+import { couponSum } from "../src/coupon.js";
+test("cart sums", () => expect(cartSum([1, 2])).toBe(3));
+test("cart checks", () => { expect(cartCheck(5)).toBe("ok"); expect(cartCheck(5000)).toBe("large"); expect(() => cartCheck(-1)).toThrow(); });
+test("price sums", () => expect(priceSum([1, 2])).toBe(3));
+test("tax sums", () => expect(taxSum([1, 2])).toBe(3));
+test("tax checks", () => expect(taxCheck(5)).toBe("ok"));
+test("coupon sums", () => expect(couponSum([4])).toBe(4));
+EOF
+  PATH="$NPMBIN:$PATH" capture node vitest_coverage_threshold "$R/vitest" "vitest run --coverage" "vitest $("$NPMBIN/vitest" --version | awk '{print $NF}')"
+  cd "$ROOT" || exit 1
+fi

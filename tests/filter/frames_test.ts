@@ -279,7 +279,7 @@ Deno.test("turbo: npm's echo of the failed script goes, its verdict stays", () =
   ].join("\n"));
 });
 
-Deno.test("pytest: the traceback's copied source lines go, the E lines and the counts stay as printed", () => {
+Deno.test("pytest: the traceback's source context goes; its statement, E lines and counts stay as printed", () => {
   const input = [
     "=================================== FAILURES ===================================",
     "_______________________________ test_coupon _______________________________",
@@ -308,7 +308,10 @@ Deno.test("pytest: the traceback's copied source lines go, the E lines and the c
       "\n========================= 1 failed, 1 passed in 2.12s ==========================",
     ]
   ) expect(out).toContain(kept);
-  expect(out).not.toContain(">       assert");
+  // The statement that raised stays: the E lines show only what it evaluated to.
+  expect(out.split("\n")).toContain('>       assert got == 6, f"coupon applied wrong: {got}"');
+  expect(out).not.toContain("def test_coupon():");
+  expect(out).not.toContain("got = checkout(");
   expect(out.split("\n")).not.toContain("E         ");
   expect(filter("pytest -q", "43 passed, 1 deselected in 3.39s", false)).toBe(
     "43 passed, 1 deselected in 3.39s",

@@ -214,9 +214,10 @@ Deno.test("a pytest class test's failure keeps its name as printed beside its id
   const out = filter("pytest", input, true);
   expect(out).toContain("CartTests.test_total");
   expect(out).toContain("tests/test_cart.py::CartTests::test_total");
-  // The header, as printed, heads the failure; the short summary's line stays as printed too.
+  // The header, as printed, heads the failure (its statement and E line under it); the short
+  // summary's line stays as printed too.
   expect(out).toContain(
-    "____________________ test_empty ____________________\nE       assert 0 == 1",
+    "____________________ test_empty ____________________\n>       assert total([]) == 1\nE       assert 0 == 1",
   );
   expect(out).toContain("FAILED tests/test_cart.py::test_empty - assert 0 == 1");
 });

@@ -218,12 +218,16 @@ Deno.test("pytest keeps failure headers, unexpected passes and indented warnings
       "E       assert 12.5 == 12.6",
     ]
   ) expect(out).toContain(line);
-  // The header heads its failure's trace.
-  expect(out.indexOf("E       assert 12.5 == 12.6")).toBe(
-    out.indexOf(
-      "____________________________ test_percent[1-8-12.6] ____________________________",
-    ) + 1,
+  // The header heads its failure's trace: the test's arguments and statement, then its E line.
+  const head = out.indexOf(
+    "____________________________ test_percent[1-8-12.6] ____________________________",
   );
+  expect(
+    out.slice(head + 1, out.indexOf("E       assert 12.5 == 12.6")).every((line) =>
+      /^(>|\w+ = )/.test(line)
+    ),
+  ).toBe(true);
+  expect(out.indexOf("E       assert 12.5 == 12.6")).toBeGreaterThan(head);
   // What passed as expected, and the warnings' test ids and source lines, go.
   expect(out.join("\n")).not.toContain("XFAIL tests/");
   expect(out.join("\n")).not.toContain("warnings.warn(");

@@ -99,7 +99,7 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "pytest",
       "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
-      "___ test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
+      "___ test_b ___\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "jest",
@@ -212,7 +212,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "FAILED b.py::test_b - assert 3 == 4",
         "===== 2 failed in 0.01s =====",
       ].join("\n"),
-      "___ test_b ___\n>       assert 1 == 2\nE       assert 1 == 2\na.py:5: AssertionError\n___ test_b ___\n>       assert 3 == 4\nE       assert 3 == 4\nb.py:7: AssertionError\nFAILED a.py::test_b - assert 1 == 2\nFAILED b.py::test_b - assert 3 == 4\n= 2 failed in 0.01s =",
+      "___ test_b ___\nE       assert 1 == 2\na.py:5: AssertionError\n___ test_b ___\nE       assert 3 == 4\nb.py:7: AssertionError\nFAILED a.py::test_b - assert 1 == 2\nFAILED b.py::test_b - assert 3 == 4\n= 2 failed in 0.01s =",
     ],
     [
       "vitest: the progress tree's `×` line goes when the failure report shows the same test",

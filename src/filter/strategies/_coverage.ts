@@ -1,9 +1,10 @@
 /**
  * Coverage reports a test run prints after its counts: the result of a passing run, so they stay,
- * cut to what can be acted on (a failed run's result is its failures: there they go). Of a table (istanbul's text reporter under jest, vitest, c8 and nyc;
- * pytest-cov's `Name Stmts Miss Cover`) the header, the total row and every row that is not fully
- * covered stay as printed; the fully covered rows fold into one line counting them, and the
- * separator rules go. A one-line total (go's `coverage: 85.0% of statements`, simplecov's
+ * cut to what can be acted on (a failed run's result is its failures: there they go, unless a
+ * missed coverage threshold is one of them). Of a table (istanbul's text reporter under jest,
+ * vitest, c8 and nyc; pytest-cov's `Name Stmts Miss Cover`) the header, the total row and every row
+ * that is not fully covered stay as printed; the fully covered rows fold into one line counting
+ * them, and the separator rules go. A one-line total (go's `coverage: 85.0% of statements`, simplecov's
  * `12 / 20 LOC (60.0%) covered.`) stays.
  */
 
@@ -18,16 +19,23 @@ const ISTANBUL_RULE = /^\s*[-=:]{2,}(?:\|[-=:]{2,})+\|?\s*$/;
 const ISTANBUL_TITLE = /^\s*% Coverage report from \w+\s*$/;
 /** pytest-cov's header, with or without its `Branch BrPart` and `Missing` columns. */
 const PYTEST_HEADER = /^Name\s+Stmts\s+Miss\s+(?:Branch\s+BrPart\s+)?Cover(?:\s+Missing)?\s*$/;
-/** pytest-cov's title: `---------- coverage: platform linux, python 3.11.2-final-0 -----------`. */
-const PYTEST_TITLE = /^-{3,} coverage: .{1,200} -{3,}$/;
+/**
+ * pytest-cov's title: `---------- coverage: platform linux, python 3.11.2-final-0 -----------`,
+ * ruled with `_` since pytest-cov 5, under its `==== tests coverage ====` section.
+ */
+const PYTEST_TITLE = /^(?:-{3,}|_{3,}) coverage: .{1,200} (?:-{3,}|_{3,})$/;
 const PYTEST_RULE = /^-{5,}\s*$/;
 /** A pytest-cov row: the name, counts, `NN%` and the missing lines. */
 const PYTEST_ROW =
   /^(\S.{0,400}?)\s+\d{1,9}\s+\d{1,9}\s+(?:\d{1,9}\s+\d{1,9}\s+)?(\d{1,3})%(\s+\S.*)?$/;
-/** A total on one line: go's, simplecov's, and the per-package `coverage:` go prints. */
+/**
+ * A total on one line: go's, simplecov's, the per-package `coverage:` go prints, and pytest-cov's
+ * `Required test coverage of 90% reached. Total coverage: 92.50%` under its table.
+ */
 const ONE_LINE_TOTAL = [
   /^\s*(?:\S{1,400}\s+)?coverage: \d{1,3}(?:\.\d{1,4})?% of statements\b/,
   /^\d{1,9} \/ \d{1,9} LOC \([\d.]{1,8}%\) covered\.$/,
+  /^Required test coverage of [\d.]{1,8}% reached\. Total coverage: [\d.]{1,8}%$/,
 ];
 
 /** Reads a test run's lines one by one, in order, and says what becomes of each. */

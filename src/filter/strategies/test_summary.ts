@@ -5,6 +5,9 @@
  * cargo nextest, pytest, go test (plain and -v), jest, vitest, deno test, node --test, mocha.
  * Improvement over the reference (cargo only): every runner above, failures kept whatever the
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
+ * A passing run also keeps what it reports besides its tests (a coverage table, pytest's
+ * `slowest 8 durations` and other sections an option adds); a failed run keeps its coverage table
+ * when a missed coverage threshold is one of its failures.
  */
 import { appendAll } from "../_arrays.ts";
 import { z } from "zod";
@@ -278,6 +281,8 @@ interface Block {
   pytest: boolean;
   /** Inside a pytest `Captured stdout/stderr/log` section: kept as is. */
   captured?: boolean;
+  /** Inside a multi-line hypothesis example, until its closing `)`. */
+  example?: boolean;
 }
 
 /** A failed-test line and the test id it names (null when no id can be read from it). */
@@ -327,6 +332,39 @@ const MAX_SUITES = 20;
 const RUN_TIMING = /^(?:Time:|\s*Duration)\s+[\d.]+ ?m?s\b/;
 /** jest's snapshot count when every snapshot matched: nothing to act on. */
 const SNAPSHOTS_ALL_PASSED = /^Snapshots:\s+(\d+) passed, \1 total$/;
+/**
+ * pytest's own sections, whose lines the rest of the summary reads (failures, warnings, failed-test
+ * lines, the coverage table) or drops (the session header, progress). Any other `=== title ===` is
+ * a report an option or a plugin adds (`slowest 8 durations`, `Hypothesis Statistics`): the run
+ * printed it because it was asked to, so on a passing run it stays.
+ */
+const PYTEST_OWN_SECTION =
+  /^(?:test session starts|FAILURES|ERRORS|PASSES|warnings summary(?: \(final\))?|short test summary info|tests coverage)$/;
+/** Lines of a report kept as printed; a line of ours counts the rest. */
+const MAX_REPORT_LINES = 20;
+/**
+ * A coverage threshold the run missed: pytest-cov's and coverage.py's `--fail-under`, jest's
+ * `coverageThreshold`, vitest's and nyc's thresholds. It is one of the run's failures, and the table
+ * above it says which files to cover, so a failed run with one keeps its table.
+ */
+const COVERAGE_THRESHOLD = [
+  /^FAIL Required test coverage of [\d.]{1,8}% not reached\. Total coverage: [\d.]{1,8}%$/,
+  /^(?:ERROR: )?Coverage failure: total of [\d.]{1,8} is less than fail-under=[\d.]{1,8}$/,
+  /^Jest: ".{1,1000}" coverage threshold for \w{1,20} \([\d.]{1,8}%?\) not met: [\d.]{1,8}%?$/,
+  /^ERROR: Coverage for \w{1,20} \([\d.]{1,8}%\) does not meet (?:global|".{1,1000}") threshold \([\d.]{1,8}%\)$/,
+];
+/**
+ * A pytest failure block's `name = value` lines, at column 0: the test's arguments
+ * (`cents = 1, parts = 2`: parametrize, hypothesis, fixtures) and, with `-l`, each long frame's
+ * locals (`cents      = 'x'`). Source lines are indented, so an assignment in them is not one; a
+ * comprehension's `.0 = <list_iterator object at 0x…>` names no variable of the code and goes.
+ */
+const PYTEST_VALUES = /^[A-Za-z_]\w{0,200} {0,60}= \S/;
+/**
+ * hypothesis' falsifying example, as it prints it under the test (`Falsifying example:
+ * test_x(cents=1, parts=2)`), opened over several lines when long: kept to its closing `)`.
+ */
+const HYPOTHESIS_EXAMPLE = /^(?:Falsifying(?: explicit)? example|Failing test case): \S/;
 
 /** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
 function summarizer(config: TestSummaryConfig, failed: boolean): {
@@ -360,6 +398,13 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   const coverage = new CoverageReader();
   const folds: { at: number; n: number; first: string }[] = [];
   let folding = false;
+  // Where each coverage line went in `out`: a failed run drops them unless a threshold failed it.
+  const coverageAt: number[] = [];
+  let thresholdMissed = false;
+  // The report section being read (a passing pytest run's `slowest 8 durations`), and where the
+  // line counting its cut rows goes.
+  let report: { kept: number; cut: number } | null = null;
+  const reportCuts: { at: number; n: number }[] = [];
 
   // The suite names over the passing tests now coming (mocha's `  math` over `    ✔ adds`).
   let suiteHeads: string[] = [];
@@ -370,15 +415,28 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (covered !== "fold") folding = false;
     if (covered !== null) {
       block = null;
-      // Coverage is the result of a passing run; a failed run's result is its failures.
-      if (failed) return;
-      if (covered === "keep") out.push(line);
+      report = null;
+      // Coverage is the result of a passing run; a failed run's result is its failures, unless
+      // a coverage threshold is one of them (known only once its line comes, after the table).
+      if (covered === "keep") {
+        coverageAt.push(out.length);
+        out.push(line);
+      }
       if (covered === "fold" && folding) folds[folds.length - 1].n++;
       else if (covered === "fold") {
         folding = true;
         folds.push({ at: out.length, n: 1, first: line });
+        coverageAt.push(out.length);
         out.push(line);
       }
+      return;
+    }
+    if (COVERAGE_THRESHOLD.some((re) => re.test(line))) {
+      block = null;
+      report = null;
+      thresholdMissed = true;
+      failures++;
+      out.push(line);
       return;
     }
     if (GO_BENCH_RESULT.test(line)) {
@@ -394,6 +452,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       return;
     }
     const kind = classifyLine(line);
+    if (kind !== null) report = null;
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
     if (run) {
       goRunning = run[1] === "PAUSE" ? null : run[2];
@@ -461,6 +520,11 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     }
     if (kind === "section") {
       block = null;
+      const title = PYTEST_SUMMARY.exec(line);
+      if (!failed && title && !PYTEST_OWN_SECTION.test(title[1])) {
+        report = { kept: 0, cut: 0 };
+        out.push(line);
+      }
       return;
     }
     if (block) {
@@ -491,9 +555,23 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       if (block.pytest && !block.captured) {
         if (PYTEST_CAPTURED.test(line)) block.captured = true;
-        else if (!PYTEST_KEEP.test(line)) return;
+        else if (block.example) block.example = line !== ")";
+        else if (HYPOTHESIS_EXAMPLE.test(line)) block.example = line.endsWith("(");
+        else if (!PYTEST_KEEP.test(line) && !PYTEST_VALUES.test(line)) return;
       }
       block.body.push(line);
+      return;
+    }
+    if (report) {
+      if (isBlank(line)) return;
+      if (report.kept < MAX_REPORT_LINES) {
+        report.kept++;
+        out.push(line);
+      } else if (report.cut++ === 0) {
+        reportCuts.push({ at: out.length, n: 0 });
+        out.push(line);
+      }
+      if (report.cut) reportCuts[reportCuts.length - 1].n = report.cut;
       return;
     }
     // A runtime's report (go's race detector, a sanitizer) heads its frames without indenting:
@@ -533,8 +611,16 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
 
     // A single fully covered row stays as printed: its fold line would say no less.
     for (const { at, n } of folds) if (n > 1) out[at] = coveredFold(n);
+    for (const { at, n } of reportCuts) out[at] = `… ${n} more lines of this report …`;
     for (const { at, line, count } of warnings.values()) {
       if (count > 1) out[at] = `${line} (${count} times)`;
+    }
+    // Last of the edits by index: it moves what follows the table.
+    if (failed && !thresholdMissed && coverageAt.length) {
+      const drop = new Set(coverageAt);
+      const kept = out.filter((_, k) => !drop.has(k));
+      out.length = 0;
+      for (const item of kept) out.push(item);
     }
     aggregateCargoResults(out);
     // nextest runs each test in its own libtest process; their `test result:` lines repeat what
@@ -581,7 +667,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         continue;
       }
       if (emptyNextest.has(item)) continue;
-      item.body = compactCodeFrames(compactFrames(item.body));
+      item.body = compactCodeFrames(
+        compactFrames(item.pytest ? endStatements(item.body) : item.body),
+      );
       result.push(renamed.get(item) ?? item.head);
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
@@ -600,6 +688,38 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
   };
   return { push, finish };
+}
+
+/** A pytest traceback's line that ends a frame: `tests/test_a.py:12: ` or `a.py:3: in f`. */
+const PYTEST_FRAME_END = /^\S{1,1000}:\d{1,7}: /;
+
+/**
+ * pytest marks with `>` the statement each long frame was running. Of those the test's own (the
+ * first frame) and the one that raised (the last) stay: they are what pytest's default `--tb=auto`
+ * prints in full; the frames between keep their locations, as `--tb=auto` shows them. A
+ * statement the `E` line under it repeats word for word (`assert [1, 2] == [1, 3]`: nothing in it
+ * to evaluate) goes: the `E` line says it. Lines of a `Captured` section are the program's output,
+ * not the traceback's.
+ */
+function endStatements(body: string[]): string[] {
+  const captured = body.findIndex((line) => PYTEST_CAPTURED.test(line));
+  const end = captured < 0 ? body.length : captured;
+  const frameOf: number[] = [];
+  let frame = 0;
+  for (let i = 0; i < end; i++) {
+    frameOf.push(frame);
+    if (PYTEST_FRAME_END.test(body[i])) frame++;
+  }
+  const marked = frameOf.filter((_, i) => body[i].startsWith(">"));
+  const first = marked[0];
+  const last = marked[marked.length - 1];
+  return body.filter((line, i) => {
+    if (i >= end || !line.startsWith(">")) return true;
+    if (frameOf[i] !== first && frameOf[i] !== last) return false;
+    const next = body.slice(i + 1, end).find((l) => !l.startsWith(">") && !PYTEST_VALUES.test(l));
+    return next === undefined || !next.startsWith("E ") ||
+      next.slice(1).trim() !== line.slice(1).trim();
+  });
 }
 
 /** pytest's short summary line of a failure: `FAILED t.py::test_b - msg` (its id in group 1). */
