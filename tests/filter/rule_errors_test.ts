@@ -132,6 +132,21 @@ const CASES: [string, string, string][] = [
     `D/filters.toml: unknown top-level key "name" ignored; a rule's keys go under a [[rules]] header.`,
   ],
   [
+    "a strategy's name where its table goes",
+    rule(`"strip_noise"`),
+    'D/filters.toml:1: rule "mine" skipped: strategy: expected a table, found a string "strip_noise"; write strategy = { type = "strip_noise", … } with its options (`zeph filter --strategies strip_noise` lists them).',
+  ],
+  [
+    "switching a rule off with a quoted false",
+    `[[rules]]\nname = "gcc"\nenabled = "false"\n`,
+    'D/filters.toml:1: rule "gcc" skipped: enabled: expected a boolean (true or false), found a string "false"; write true or false without quotes.',
+  ],
+  [
+    "a description key",
+    rule(`{ type = "truncate" }`, `description = "cppcheck's findings"\n`),
+    'D/filters.toml:1: rule "mine" skipped: description: unknown key "description"; a rule takes name, match, strategy, enabled, generic, rendered; a note on the rule goes in a # comment above it.',
+  ],
+  [
     "switching off a mistyped built-in",
     `[[rules]]\nname = "hadolnt"\nenabled = false\n`,
     'D/filters.toml:1: rule "hadolnt" has enabled = false but no rule has that name, so nothing was switched off (did you mean "hadolint"?); `zeph filter --rules` lists the names.',
