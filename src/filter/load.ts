@@ -181,7 +181,11 @@ export function ruleHeaderLines(text: string): number[] {
   return out;
 }
 
-function userFilePath(
+/**
+ * The user's filters file for a `filters_path` setting and the config's directory (the setting
+ * as written: a directory there holds `filters.toml`), and whether it was set.
+ */
+export function userFilePath(
   setting: string,
   configDir: string | null,
 ): { path: string; explicit: boolean } | null {

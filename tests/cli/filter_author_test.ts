@@ -119,7 +119,9 @@ Deno.test("zeph config check reports a broken filters.toml by file, line, rule, 
   await withWorkspace(async (ws, home) => {
     const none = await zeph(["config", "check"], { cwd: ws, home });
     expect(none.stdout.split("\n")[2]).toMatch(
-      /^# Filter rules: \d+ built-in, none of yours \(filters\.toml beside the config file\)$/,
+      new RegExp(
+        `^# Filter rules: \\d+ built-in, none of yours \\(no file ${home}/\\.config/zeph/filters\\.toml\\)$`,
+      ),
     );
     const file = await writeRules(
       home,
