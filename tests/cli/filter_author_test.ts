@@ -132,7 +132,7 @@ Deno.test("zeph config check reports a broken filters.toml by file, line, rule, 
     const r = await zeph(["config", "check"], { cwd: ws, home });
     expect(r.code).toBe(0);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
-      `zeph: warning: ${file}:1: rule "prove" skipped: strategy.paterns: unknown key "paterns"; did you mean "patterns"?`,
+      `zeph: warning: ${file}:4: rule "prove" skipped: strategy.paterns: unknown key "paterns"; did you mean "patterns"?`,
       `zeph: warning: ${file}:6: rule "hadolnt" has enabled = false but no rule has that name, so nothing was switched off (did you mean "hadolint"?); \`zeph filter --rules\` lists the names.`,
     ]);
     expect(r.stdout.split("\n")[2]).toMatch(
