@@ -98,6 +98,11 @@ const CASES: [string, string, string][] = [
     'D/filters.toml:4: rule "mine" skipped: strategy.patterns[0]: invalid RE2 regex: error parsing regexp: invalid or unsupported Perl syntax: `(?=`; RE2 has no lookahead or lookbehind: match the text itself (`^ok \\d+ ` rather than `^ok(?= )`), or leave the condition out and add a narrower pattern.',
   ],
   [
+    "lookbehind",
+    rule(`{ type = "strip_noise", patterns = ['(?<=Checking )src'] }`),
+    'D/filters.toml:4: rule "mine" skipped: strategy.patterns[0]: invalid RE2 regex: error parsing regexp: lookbehind `(?<=` is not RE2 syntax; RE2 has no lookahead or lookbehind: match the text itself (`^ok \\d+ ` rather than `^ok(?= )`), or leave the condition out and add a narrower pattern.',
+  ],
+  [
     "a backreference",
     rule(`{ type = "strip_noise", patterns = ['(\\w)\\1'] }`),
     'D/filters.toml:4: rule "mine" skipped: strategy.patterns[0]: invalid RE2 regex: error parsing regexp: invalid escape sequence: `\\1`; RE2 has no backreferences (`\\1`): match the repeated text with its own pattern.',
