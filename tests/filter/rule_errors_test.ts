@@ -171,3 +171,26 @@ Deno.test("a broken rule is skipped and the good ones beside it still load", asy
   const { warnings, names } = await warningsFor(toml);
   expect([warnings.length, names.includes("mine"), names.at(-1)]).toEqual([1, false, "good"]);
 });
+
+Deno.test("the README's table of mistakes quotes what the loader says", async () => {
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const start = readme.indexOf("**Mistakes and what zeph says.**");
+  const table = readme.slice(start, readme.indexOf("\n\n", readme.indexOf("\n|", start)));
+  const said: string[] = [];
+  for (const [, toml] of CASES) said.push(...(await warningsFor(toml)).warnings);
+  const rows = table.split("\n").filter((line) =>
+    line.startsWith("| ") && !/^\| (mistake|-)/.test(line)
+  );
+  expect(rows.length).toBeGreaterThanOrEqual(11);
+  for (const row of rows) {
+    const cell = row.split(" | ").at(-1)!;
+    // Each quoted warning up to its first elision is a part of one the loader gives.
+    for (const [, quote] of cell.matchAll(/`([^`]+)`/g)) {
+      const part = quote.split("…")[0];
+      expect({ row: row.slice(0, 40), found: said.some((w) => w.includes(part)) }).toEqual({
+        row: row.slice(0, 40),
+        found: true,
+      });
+    }
+  }
+});
