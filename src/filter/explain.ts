@@ -12,6 +12,7 @@ import type { FilterEngine, StageTrace } from "./engine.ts";
 import { compilePattern, type Pattern } from "./regex.ts";
 import type { CompiledRule } from "./rule.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
+import { GroupByRuleConfig } from "./strategies/group_by_rule.ts";
 import type { Restore } from "./verbatim.ts";
 
 /** Lines listed per stage and direction; the rest are counted. */
@@ -33,8 +34,38 @@ export function explainFilter(
     out.push(`no rule matches "${command}": the generic pass runs`);
   }
   for (const trace of traces) appendAll(out, explainStage(trace, byName.get(trace.name), failed));
+  if (traces.some((t) => byName.has(t.name))) appendAll(out, evidenceNote(traces, failed));
   appendAll(out, unmatchedRules(engine, command));
   return out;
+}
+
+/**
+ * What the engine adds back after the rules, said where the stages alone would mislead: rules
+ * that removed every line leave the output's last lines (a rule never empties an output), and
+ * a failed command the rules left without a failure-looking line gets its failure lines back.
+ */
+function evidenceNote(traces: StageTrace[], failed: boolean): string[] {
+  const input = traces[0].output.filter((line) => line.trim() !== "");
+  const left = traces.at(-1)!.output.filter((line) => line.trim() !== "");
+  if (!input.length) return [];
+  if (!left.length) {
+    return [
+      "! every line went, so the output is its last lines as they came (rules never empty an output); " +
+      `${
+        failed ? "on a clean run, " : ""
+      }strip_noise's on_empty = "…" is the line a clean run shows instead`,
+    ];
+  }
+  if (!failed || left.length > 2 || left.some((line) => FAILURE_SIGNAL.test(line))) return [];
+  const back = input.filter((line) => FAILURE_SIGNAL.test(line)).length;
+  if (!back) return [];
+  return [
+    `! the command failed and the rules left no line that reads as a failure: its ${
+      Math.min(back, 20)
+    } failure-looking line${back === 1 ? "" : "s"} come${
+      back === 1 ? "s" : ""
+    } back after what they left`,
+  ];
 }
 
 function explainStage(
@@ -56,13 +87,24 @@ function explainStage(
   const out = [
     `${what}: ${trace.input.length} lines in, ${trace.output.length} out, ${removed.length} removed, ${added.length} added (confidence ${trace.confidence})`,
   ];
-  const fields = isRule ? patternFields(rule, failed) : [];
+  const fields = isRule ? patternFields(rule, failed) : NO_FIELDS;
+  // The lines right above a frame mark: the code line a mark goes with.
+  const aboveMark = new Set<string>();
+  if (fields.marks.length) {
+    trace.input.forEach((line, i) => {
+      if (i > 0 && fields.marks.some((f) => f.pattern.test(line))) {
+        aboveMark.add(trace.input[i - 1]);
+      }
+    });
+  }
   const why = (line: string): string => {
     const notes: string[] = [];
-    if (fields.length) {
-      const hit = fields.find((f) => f.pattern.test(line));
-      if (hit && rule!.strategy.type === "strip_noise") notes.push(hit.label);
-      else if (!hit && rule!.strategy.type === "keep_matching") notes.push("matches no pattern");
+    const hit = fields.removers.find((f) => f.pattern.test(line));
+    if (hit) notes.push(hit.label);
+    else if (fields.keeps.length && !fields.keeps.some((f) => f.pattern.test(line))) {
+      notes.push("matches no pattern");
+    } else if (aboveMark.has(line)) {
+      notes.push(`the code line above a ${fields.marks[0].label} mark`);
     }
     if (isRule && FAILURE_SIGNAL.test(line)) notes.push("looks like a failure");
     return notes.length ? `   [${notes.join("; ")}]` : "";
@@ -73,7 +115,7 @@ function explainStage(
   };
   list("-", removed, why);
   list("+", added, () => "");
-  for (const field of fields) {
+  for (const field of fields.checks) {
     if (!trace.input.some((line) => field.pattern.test(line))) {
       out.push(`  ! ${field.label} matches no line of this output`);
     }
@@ -96,40 +138,130 @@ interface PatternField {
 }
 
 /**
- * The line patterns of a `strip_noise` or `keep_matching` rule that decide whether a line goes
- * (`failed_patterns` only when the command failed), in the order the strategy tries them. They
- * run on re2js here whatever engine the rule uses: every rule pattern is valid RE2.
+ * The patterns of a rule that `--explain` reads: `removers` name why a removed line went (the
+ * first that matches it), `keeps` are keep_matching's (a removed line matching none went for
+ * that), `marks` are code-frame marks (the line above one goes with it), and `checks` are said
+ * when they match no line of the output — a pattern that never matches is a rule doing less
+ * than it looks.
  */
-function patternFields(rule: CompiledRule, failed: boolean): PatternField[] {
+interface RuleFields {
+  removers: PatternField[];
+  keeps: PatternField[];
+  marks: PatternField[];
+  checks: PatternField[];
+}
+
+const NO_FIELDS: RuleFields = { removers: [], keeps: [], marks: [], checks: [] };
+
+/** group_by_rule's options as the schema fills them in, to tell a default from a setting. */
+const GROUP_DEFAULTS = GroupByRuleConfig.parse({ type: "group_by_rule" });
+
+/**
+ * The patterns of a `strip_noise`, `keep_matching` or `group_by_rule` rule that decide whether a
+ * line goes (`failed_patterns` only when the command failed), in the order the strategy tries
+ * them. They run on re2js here whatever engine the rule uses: every rule pattern is valid RE2.
+ */
+function patternFields(rule: CompiledRule, failed: boolean): RuleFields {
   const config = rule.config;
-  if (config?.type !== "strip_noise" && config?.type !== "keep_matching") return [];
-  const lists: [string, string[]][] = [["patterns", config.patterns]];
-  if (config.type === "strip_noise" && failed) {
-    lists.push(["failed_patterns", config.failed_patterns]);
-  }
-  return lists.flatMap(([field, sources]) =>
+  const fields = (field: string, sources: readonly string[]): PatternField[] =>
     sources.map((source, i) => ({
       label: `${field}[${i}] '${source}'`,
       pattern: compilePattern(source, "re2"),
-    }))
-  );
+    }));
+  const one = (field: string, source: string | undefined, note = ""): PatternField[] =>
+    source === undefined
+      ? []
+      : [{ label: `${field} '${source}'${note}`, pattern: compilePattern(source, "re2") }];
+  if (config?.type === "keep_matching") {
+    const keeps = fields("patterns", config.patterns);
+    return { ...NO_FIELDS, keeps, checks: keeps };
+  }
+  if (config?.type === "strip_noise") {
+    const removers = [
+      ...fields("patterns", config.patterns),
+      ...(failed ? fields("failed_patterns", config.failed_patterns) : []),
+    ];
+    const marks = fields("frame_marks", config.frame_marks);
+    return { removers: [...removers, ...marks], keeps: [], marks, checks: [...removers, ...marks] };
+  }
+  if (config?.type === "group_by_rule") {
+    const noise = fields("noise_patterns", config.noise_patterns);
+    const mine = (key: "noise_patterns" | "grouped_noise_patterns") =>
+      config[key].join("\n") !== GROUP_DEFAULTS[key].join("\n");
+    const file = one(
+      "file_pattern",
+      config.file_pattern,
+      ": the file goes into its findings' locations",
+    );
+    const frame = one("frame_pattern", config.frame_pattern);
+    const grouped = fields("grouped_noise_patterns", config.grouped_noise_patterns);
+    return {
+      removers: [...noise, ...grouped, ...file],
+      keeps: [],
+      marks: frame,
+      // Only what the rule sets: the defaults are cargo's, and match no other tool's output.
+      checks: [
+        ...(mine("noise_patterns") ? noise : []),
+        ...one("line_pattern", config.line_pattern),
+        ...one("file_pattern", config.file_pattern),
+        ...one("continuation_pattern", config.continuation_pattern),
+        ...one("message_line_pattern", config.message_line_pattern),
+        ...frame,
+      ],
+    };
+  }
+  return NO_FIELDS;
 }
 
 /**
  * Your rules (loaded from a file, not built in) that no candidate of the command matched, with
- * the candidates: a rule that never runs is otherwise invisible here.
+ * the candidates and, where a matcher nearly matches, why it does not: a rule that never runs is
+ * otherwise invisible here. When a rule of yours ran, the others are for other commands.
  */
 function unmatchedRules(engine: FilterEngine, command: string): string[] {
   const candidates = matchCandidates(command);
-  const mine = engine.rules.filter((rule) =>
-    rule.at !== undefined && !rule.at.startsWith("built-in") &&
-    !candidates.some((c) => rule.matches(c))
+  const yours = engine.rules.filter((rule) =>
+    rule.at !== undefined && !rule.at.startsWith("built-in")
   );
-  if (!mine.length) return [];
+  const mine = yours.filter((rule) => !candidates.some((c) => rule.matches(c)));
+  if (!mine.length || mine.length < yours.length) return [];
   return [
     `your rules that do not match ${candidates.map((c) => JSON.stringify(c)).join(" or ")}:`,
-    ...mine.map((rule) => `  ${rule.name}: ${rule.matchText ?? "?"} (${rule.at})`),
+    ...mine.flatMap((rule) => [
+      `  ${rule.name}: ${rule.matchText ?? "?"} (${rule.at})`,
+      ...nearMiss(rule, candidates).map((hint) => `    ${hint}`),
+    ]),
   ];
+}
+
+/**
+ * Why a matcher that nearly matches a candidate does not: `exact` compares the whole command
+ * (its arguments too), `prefix` its start (not a program found after a path or a launcher).
+ */
+function nearMiss(rule: CompiledRule, candidates: string[]): string[] {
+  const m = /^(exact|prefix) (?:'(.*)'|(".*"))$/.exec(rule.matchText ?? "");
+  if (!m) return [];
+  const [, kind, literal, quoted] = m;
+  const text: string = literal ?? JSON.parse(quoted);
+  if (kind === "exact" && candidates.some((c) => c.startsWith(`${text} `))) {
+    return [
+      `exact compares the whole command, arguments too: prefix = ${
+        JSON.stringify(text)
+      } matches it with any`,
+    ];
+  }
+  if (kind === "prefix" && candidates.some((c) => c.includes(text))) {
+    return [
+      `prefix compares the command's start, and ${
+        JSON.stringify(text)
+      } comes later in it: match = { regex = '\\b${escapeRegex(text)}\\b' } finds it anywhere`,
+    ];
+  }
+  return [];
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The guard's step: each emitted line it put back as printed, or dropped as already shown. */

@@ -134,14 +134,58 @@ export function parseRuleFile(
       });
     } catch (error) {
       if (!(error instanceof RuleError)) throw error;
+      const line = lines.length === entries.length
+        ? fieldLine(text.split("\n"), lines[index], lines[index + 1], error.field, raw)
+        : undefined;
       warnings.push(
-        `${at}: rule "${error.rule}" skipped: ${error.field}: ${error.reason}${
+        `${
+          line ? `${source}:${line}` : at
+        }: rule "${error.rule}" skipped: ${error.field}: ${error.reason}${
           /[.?]$/.test(error.reason) ? "" : "."
         }`,
       );
     }
   });
   return out;
+}
+
+/**
+ * The 1-based line where a rule's `field` (`strategy.patterns[1]`) is written, between the
+ * rule's header line and the next rule's: the line of its last key (`patterns = [`, or a
+ * `[rules.strategy]` header), then, for a list entry, the first line from there holding that
+ * entry's text (a list written one entry a line). Undefined when the key is not written (a
+ * missing key is reported at the header).
+ */
+export function fieldLine(
+  text: readonly string[],
+  header: number,
+  next: number | undefined,
+  field: string,
+  raw: unknown,
+): number | undefined {
+  const path = [...field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map(([, key, i]) => key ?? Number(i));
+  const keyAt = path.findLastIndex((k) => typeof k === "string");
+  if (keyAt < 0) return undefined;
+  const key = path[keyAt] as string;
+  const end = Math.min(next ? next - 1 : text.length, text.length);
+  const quoted = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const written = new RegExp(
+    `(^|[{,\\s])("${quoted}"|'${quoted}'|${quoted})\\s*=|^\\s*\\[\\s*rules\\.${quoted}\\s*\\]`,
+  );
+  let at = -1;
+  for (let i = header - 1; i < end; i++) {
+    if (written.test(text[i])) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) return undefined;
+  if (keyAt === path.length - 1) return at + 1;
+  let value: unknown = raw;
+  for (const k of path) value = (value as Record<string | number, unknown> | null)?.[k];
+  if (typeof value !== "string" || value === "") return at + 1;
+  for (let i = at; i < end; i++) if (text[i].includes(value)) return i + 1;
+  return at + 1;
 }
 
 /**
@@ -181,7 +225,11 @@ export function ruleHeaderLines(text: string): number[] {
   return out;
 }
 
-function userFilePath(
+/**
+ * The user's filters file for a `filters_path` setting and the config's directory (the setting
+ * as written: a directory there holds `filters.toml`), and whether it was set.
+ */
+export function userFilePath(
   setting: string,
   configDir: string | null,
 ): { path: string; explicit: boolean } | null {

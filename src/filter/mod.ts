@@ -26,6 +26,7 @@ export {
   MAX_FILTERS_FILE_BYTES,
   mergeUserRules,
   parseRuleFile,
+  userFilePath,
 } from "./load.ts";
 export {
   type CompiledRule,

@@ -83,7 +83,7 @@ export function compilePattern(source: string, engine: RegexEngine = "re2"): Pat
   } catch (error) {
     throw new PatternError(
       source,
-      `invalid RE2 regex: ${(error as Error).message}${re2Hint(source)}`,
+      `invalid RE2 regex: ${parserMessage(source, (error as Error).message)}${re2Hint(source)}`,
     );
   }
   const ambiguous = ambiguousRepeat(source);
@@ -99,6 +99,16 @@ export function compilePattern(source: string, engine: RegexEngine = "re2"): Pat
     throw new PatternError(source, `a built-in pattern must run on V8 in linear time: ${form}`);
   }
   return new V8Pattern(source, form);
+}
+
+/**
+ * The parser's message, but where it misreads a lookbehind: RE2's parser takes `(?<` for the start
+ * of a named group and says "invalid named capture", which sends the writer to the wrong construct.
+ */
+function parserMessage(source: string, message: string): string {
+  const lookbehind = /\(\?<[=!]/.exec(source);
+  if (!lookbehind || !/invalid named capture/.test(message)) return message;
+  return `error parsing regexp: lookbehind \`${lookbehind[0]}\` is not RE2 syntax`;
 }
 
 /**

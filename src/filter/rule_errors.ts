@@ -9,6 +9,9 @@ import type { z } from "zod";
 import { describeTomlValue, suggestKey } from "../config/lite.ts";
 import { STRATEGY_TYPES, strategyKeys } from "./strategies/mod.ts";
 
+/** Keys a rule's writer reaches for to describe it. */
+const NOTE_KEYS = ["description", "desc", "comment", "comments", "note", "notes", "doc", "about"];
+
 /** The keys of a rule's `match` table. */
 const MATCH_KEYS = ["exact", "prefix", "regex"] as const;
 
@@ -18,8 +21,11 @@ export function describeRuleIssues(
   raw: unknown,
   ruleKeys: readonly string[],
 ): { field: string; reason: string } {
-  // A mistyped key is the cause of the "missing" issue zod lists before it: say the typo.
-  const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0];
+  // A mistyped key is the cause of the "missing" issue zod lists before it: say the typo. A
+  // quoted `enabled = "false"` comes next: a rule switched off needs no match or strategy, so
+  // their "missing" would send the writer the wrong way.
+  const issue = issues.find((i) => i.code === "unrecognized_keys") ??
+    issues.find((i) => i.path.length === 1 && i.path[0] === "enabled") ?? issues[0];
   const path = issue.path as (string | number)[];
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0];
@@ -136,6 +142,16 @@ function wrongType(
     issue.expected === "object" && keyPath(path) === "match" && typeof found === "string"
   ) {
     fix = `; write match = { prefix = ${JSON.stringify(found)} } (or exact, or regex)`;
+  } else if (
+    issue.expected === "object" && keyPath(path) === "strategy" && typeof found === "string"
+  ) {
+    // The strategy's name alone: it goes in the table's `type`, beside the options it needs.
+    const type = (STRATEGY_TYPES as readonly string[]).includes(found)
+      ? found
+      : suggestKey(found, STRATEGY_TYPES);
+    fix = type
+      ? `; write strategy = { type = "${type}", … } with its options (\`zeph filter --strategies ${type}\` lists them)`
+      : `; write strategy = { type = "strip_noise", patterns = ['^DEBUG '] } (\`zeph filter --strategies\` lists the types)`;
   } else if (issue.expected === "string" && path.some((k) => typeof k === "number")) {
     fix = "; each entry is a regex in quotes";
   }
@@ -173,8 +189,14 @@ function unknownKey(
     }
     return `unknown key "${key}"; ${takes} (\`zeph filter --strategies ${type}\` describes each)`;
   }
+  // A note on what the rule is for has no key: TOML has comments.
+  const note = where === "" && NOTE_KEYS.includes(key.toLowerCase())
+    ? "; a note on the rule goes in a # comment above it"
+    : "";
   return known.length
-    ? `unknown key "${key}"; ${where ? `${where} takes` : "a rule takes"} ${known.join(", ")}`
+    ? `unknown key "${key}"; ${where ? `${where} takes` : "a rule takes"} ${
+      known.join(", ")
+    }${note}`
     : `unknown key "${key}"`;
 }
 

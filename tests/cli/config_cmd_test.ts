@@ -188,7 +188,7 @@ Deno.test("a filters.toml rule refused at load is a warning of config check nami
     const r = await zeph(["config", "check", "--config", config], { cwd: ws, home });
     expect([r.code, r.stderr]).toEqual([
       0,
-      `zeph: warning: ${filters}:1: rule "mine" skipped: strategy.max_results: acts only with results (the regexes of per-item result lines), which is not set; set results or remove max_results.\n`,
+      `zeph: warning: ${filters}:4: rule "mine" skipped: strategy.max_results: acts only with results (the regexes of per-item result lines), which is not set; set results or remove max_results.\n`,
     ]);
   });
 });

@@ -130,3 +130,107 @@ Deno.test("explain lists the rules of yours that match neither the command nor i
     "  perl-prove: prefix 'perl-prove' (/u/filters.toml:1)",
   ]);
 });
+
+Deno.test("explain names what took a line for frame_marks and group_by_rule, and a line_pattern that matches nothing", () => {
+  const chktex = userRule({
+    name: "chktex",
+    match: { prefix: "chktex" },
+    strategy: { type: "strip_noise", patterns: ["^ChkTeX v"], frame_marks: ["^\\s*\\^+$"] },
+  }, "/u/filters.toml:1");
+  const frames = new FilterEngine([chktex], { security: false, generic: false });
+  const tex = [
+    "ChkTeX v1.7.8 - Copyright 1995-96 Jens T. Berger Thielemann.",
+    "Warning 26 in paper.tex line 8: You ought to remove spaces in front of punctuation.",
+    "Let $x=1$ , then $(a+b]$.",
+    "         ^",
+  ].join("\n");
+  expect(explainFilter(frames, "chktex paper.tex", tex, { failed: true }).slice(2)).toEqual([
+    "  - ChkTeX v1.7.8 - Copyright 1995-96 Jens T. Berger Thielemann.   [patterns[0] '^ChkTeX v']",
+    "  - Let $x=1$ , then $(a+b]$.   [the code line above a frame_marks[0] '^\\s*\\^+$' mark]",
+    "  -          ^   [frame_marks[0] '^\\s*\\^+$']",
+  ]);
+
+  const sqlfluff = userRule({
+    name: "sqlfluff",
+    match: { prefix: "sqlfluff" },
+    strategy: {
+      type: "group_by_rule",
+      noise_patterns: ["^All Finished!$", "^NOPE"],
+      file_pattern: "^== \\[(\\S+)\\] FAIL$",
+      // Written for one space after `L:`; sqlfluff pads the line number.
+      line_pattern: "^L: (?P<loc>\\d+ \\| P: \\d+) \\| (?P<rule>\\w+) \\| (?P<msg>.+)$",
+    },
+  }, "/u/filters.toml:5");
+  const grouped = new FilterEngine([sqlfluff], { security: false, generic: false });
+  const lint = [
+    "== [sql/orders.sql] FAIL",
+    "L:   2 | P:  13 | L011 | Implicit/explicit aliasing of table.",
+    "All Finished!",
+  ].join("\n");
+  expect(explainFilter(grouped, "sqlfluff lint sql", lint, { failed: true }).slice(2)).toEqual([
+    "  - == [sql/orders.sql] FAIL   [file_pattern '^== \\[(\\S+)\\] FAIL$': the file goes into its findings' locations; looks like a failure]",
+    "  - All Finished!   [noise_patterns[0] '^All Finished!$']",
+    "  ! noise_patterns[1] '^NOPE' matches no line of this output",
+    "  ! line_pattern '^L: (?P<loc>\\d+ \\| P: \\d+) \\| (?P<rule>\\w+) \\| (?P<msg>.+)$' matches no line of this output",
+    "  ! 1 removed line reads as a failure: make sure the rule means to drop it",
+    "! the command failed and the rules left no line that reads as a failure: its 1 failure-looking line comes back after what they left",
+  ]);
+  expect(grouped.filter("sqlfluff lint sql", lint, { failed: true }).text.split("\n")).toEqual([
+    "L:   2 | P:  13 | L011 | Implicit/explicit aliasing of table.",
+    "== [sql/orders.sql] FAIL",
+  ]);
+});
+
+Deno.test("explain says when every line went and the output's last lines come back instead", () => {
+  const cppcheck = userRule({
+    name: "cppcheck",
+    match: { prefix: "cppcheck" },
+    strategy: { type: "strip_noise", patterns: ["^Checking ", "files checked"] },
+  }, "/u/filters.toml:1");
+  const engine = new FilterEngine([cppcheck], { security: false, generic: false });
+  const raw = "Checking a.c ...\n1/1 files checked 100% done";
+  // The stage emits nothing, yet the output is the two lines: the explanation says why.
+  expect(engine.filter("cppcheck a.c", raw).text).toBe(raw);
+  expect(explainFilter(engine, "cppcheck a.c", raw).at(-1)).toBe(
+    '! every line went, so the output is its last lines as they came (rules never empty an output); strip_noise\'s on_empty = "…" is the line a clean run shows instead',
+  );
+  // With on_empty set, nothing comes back and nothing is said.
+  const quiet = userRule({
+    name: "cppcheck",
+    match: { prefix: "cppcheck" },
+    strategy: { type: "strip_noise", patterns: ["^Checking ", "files checked"], on_empty: "ok" },
+  }, "/u/filters.toml:1");
+  const said = explainFilter(
+    new FilterEngine([quiet], { security: false, generic: false }),
+    "cppcheck a.c",
+    raw,
+  );
+  expect(said.some((line) => line.startsWith("!"))).toBe(false);
+});
+
+Deno.test("explain says why a rule of yours nearly matching the command does not, and only when none of yours ran", () => {
+  const exact = userRule({
+    name: "cppcheck",
+    match: { exact: "cppcheck" },
+    strategy: { type: "strip_noise", patterns: ["^Checking "] },
+  }, "/u/filters.toml:1");
+  const prefix = userRule({
+    name: "sqlfluff",
+    match: { prefix: "sqlfluff" },
+    strategy: { type: "strip_noise", patterns: ["PASS$"] },
+  }, "/u/filters.toml:5");
+  const engine = new FilterEngine([exact, prefix], { security: false });
+  expect(explainFilter(engine, "cppcheck --enable=all src", "x").slice(-4)).toEqual([
+    'your rules that do not match "cppcheck --enable=all src":',
+    "  cppcheck: exact 'cppcheck' (/u/filters.toml:1)",
+    '    exact compares the whole command, arguments too: prefix = "cppcheck" matches it with any',
+    "  sqlfluff: prefix 'sqlfluff' (/u/filters.toml:5)",
+  ]);
+  expect(explainFilter(engine, "python3 -m sqlfluff lint sql", "x").slice(-1)).toEqual([
+    "    prefix compares the command's start, and \"sqlfluff\" comes later in it: match = { regex = '\\bsqlfluff\\b' } finds it anywhere",
+  ]);
+  // sqlfluff's rule ran: the cppcheck rule is for another command, not a rule that failed to match.
+  expect(explainFilter(engine, "sqlfluff lint sql", "x").join("\n")).not.toContain(
+    "your rules that do not match",
+  );
+});

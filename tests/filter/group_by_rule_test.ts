@@ -657,3 +657,86 @@ Deno.test("group_by_rule per_file: a message's first finding in each file is sho
     "(4 diagnostics in 1 groups)",
   ]);
 });
+
+/** sqlfluff 1.4.5 `lint --dialect ansi sql` (a real run, cut to two files): no severity printed. */
+const SQLFLUFF = [
+  "== [sql/orders.sql] FAIL",
+  "L:   1 | P:   1 | L036 | Select targets should be on a new line unless there is",
+  "                       | only one select target.",
+  "L:   2 | P:  13 | L011 | Implicit/explicit aliasing of table.",
+  "L:   3 | P:  19 | L011 | Implicit/explicit aliasing of table.",
+  "L:   4 | P:  19 | L010 | Keywords must be consistently upper case.",
+  "L:   5 | P:   1 | L010 | Keywords must be consistently upper case.",
+  "== [sql/report.sql] FAIL",
+  "L:   1 | P:   1 | L036 | Select targets should be on a new line unless there is",
+  "                       | only one select target.",
+  "L:   2 | P:  15 | L011 | Implicit/explicit aliasing of table.",
+  "All Finished!",
+].join("\n");
+
+Deno.test("group_by_rule: a line_pattern without a sev group groups its findings, each with its file", () => {
+  const rule = compileRule({
+    name: "sqlfluff",
+    match: { prefix: "sqlfluff" },
+    strategy: {
+      type: "group_by_rule",
+      noise_patterns: ["^All Finished!$"],
+      file_pattern: "^== \\[(\\S+)\\] FAIL$",
+      line_pattern: "^L:\\s+(?P<loc>\\d+ \\| P:\\s+\\d+) \\| (?P<rule>\\w+) \\| (?P<msg>.+)$",
+      continuation_pattern: "^\\s+\\| ",
+    },
+  }, "t");
+  const out = new FilterEngine([rule], { security: false, generic: false })
+    .filter("sqlfluff lint sql", SQLFLUFF, { failed: true }).text.split("\n");
+  // Grouped by rule, not kept one by one as errors (set apart by blank lines, their files gone).
+  expect(out.filter((line) => /L011.*\(3\)$/.test(line)).length).toBe(1);
+  expect(out).not.toContain("");
+  // Every finding's file is said with its position.
+  const text = out.join("\n");
+  for (
+    const at of [
+      "sql/orders.sql:1 | P:   1",
+      "sql/orders.sql:2 | P:  13",
+      "sql/orders.sql:3 | P:  19",
+      "sql/orders.sql:4 | P:  19",
+      "sql/orders.sql:5 | P:   1",
+      "sql/report.sql:1 | P:   1",
+      "sql/report.sql:2 | P:  15",
+    ]
+  ) expect(text).toContain(at);
+});
+
+Deno.test("group_by_rule: errors under a file line keep that file line above them", () => {
+  const rule = compileRule({
+    name: "stylish",
+    match: { prefix: "mylint" },
+    strategy: {
+      type: "group_by_rule",
+      noise_patterns: ["^\\s*$"],
+      file_pattern: "^(\\S+\\.js)$",
+      line_pattern:
+        "^\\s+(?P<loc>\\d+:\\d+)\\s+(?P<sev>error|warning)\\s+(?P<msg>.+?)\\s{2,}(?P<rule>\\S+)$",
+    },
+  }, "t");
+  const input = [
+    "",
+    "/work/app/src/a.js",
+    "  1:1  error  Unexpected var, use let or const instead  no-var",
+    "  2:5  error  Missing semicolon                         semi",
+    "",
+    "/work/app/src/b.js",
+    "  3:1  error  Unexpected var, use let or const instead  no-var",
+    "",
+    "✖ 3 problems (3 errors, 0 warnings)",
+  ].join("\n");
+  const out = new FilterEngine([rule], { security: false, generic: false })
+    .filter("mylint src", input, { failed: true }).text.split("\n");
+  const at = (line: string) => out.indexOf(line);
+  // Each error stays as printed, below its file's line: the position alone names no file.
+  expect(at("/work/app/src/a.js")).toBeGreaterThanOrEqual(0);
+  expect(at("/work/app/src/a.js")).toBeLessThan(at(input.split("\n")[2]));
+  expect(at(input.split("\n")[2])).toBeLessThan(at(input.split("\n")[3]));
+  expect(at("/work/app/src/b.js")).toBeGreaterThan(at(input.split("\n")[3]));
+  expect(at("/work/app/src/b.js")).toBeLessThan(at(input.split("\n")[6]));
+  expect(out).toContain("✖ 3 problems (3 errors, 0 warnings)");
+});

@@ -88,7 +88,7 @@ Deno.test("quoted_source without a file_pattern is an error naming the file, the
   ].join("\n");
   expect(parseRuleFile(text, "/cfg/filters/mine.toml", warnings)).toEqual([]);
   expect(warnings.join("\n")).toMatch(
-    /mine\.toml:1: rule "mine" skipped: strategy\.quoted_source: needs line_pattern and file_pattern/,
+    /mine\.toml:4: rule "mine" skipped: strategy\.quoted_source: needs line_pattern and file_pattern/,
   );
 });
 

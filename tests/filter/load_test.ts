@@ -4,6 +4,7 @@ import {
   loadBuiltinRules,
   loadFilterEngine,
   MAX_FILTERS_FILE_BYTES,
+  mergeUserRules,
 } from "../../src/filter/mod.ts";
 import { ruleHeaderLines } from "../../src/filter/load.ts";
 
@@ -91,11 +92,11 @@ strategy = { type = "strip_noise", patterns = ["^x"] }
     const { engine, warnings } = await loadFilterEngine(defaultConfig(), { configDir: dir });
     const file = `${dir}/filters.toml`;
     expect(warnings).toEqual([
-      `${file}:2: rule "bad-regex" skipped: match.regex: invalid RE2 regex: error parsing regexp: missing closing ): \`(unclosed\`.`,
-      `${file}:7: rule "two-matchers" skipped: match: set exactly one of exact, prefix or regex; found exact and prefix: split them into two rules or keep one.`,
-      `${file}:12: rule "bad-pattern" skipped: strategy.patterns[1]: the pattern is 513 characters long; the limit is 512.`,
-      `${file}:17: rule "bad-type" skipped: strategy.type: unknown strategy type "summarise"; use one of strip_noise, truncate, keep_matching, strip_annotated, test_summary, group_by_rule, git_status, git_diff, dedup, group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace.`,
-      `${file}:22: rule "bad-truncate" skipped: strategy.head: head + tail must not exceed max_lines.`,
+      `${file}:4: rule "bad-regex" skipped: match.regex: invalid RE2 regex: error parsing regexp: missing closing ): \`(unclosed\`.`,
+      `${file}:9: rule "two-matchers" skipped: match: set exactly one of exact, prefix or regex; found exact and prefix: split them into two rules or keep one.`,
+      `${file}:15: rule "bad-pattern" skipped: strategy.patterns[1]: the pattern is 513 characters long; the limit is 512.`,
+      `${file}:20: rule "bad-type" skipped: strategy.type: unknown strategy type "summarise"; use one of strip_noise, truncate, keep_matching, strip_annotated, test_summary, group_by_rule, git_status, git_diff, dedup, group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace.`,
+      `${file}:25: rule "bad-truncate" skipped: strategy.head: head + tail must not exceed max_lines.`,
     ]);
     expect(engine.rules.at(-1)!.name).toBe("good");
   });
@@ -117,7 +118,7 @@ strategy = { type = "strip_noise", patterns = ['^\\s*Compiling '] }
     const warnings: string[] = [];
     const builtin = await loadBuiltinRules(dir, warnings);
     expect([builtin.map((r) => r.name), warnings]).toEqual([["linear"], [
-      `built-in filters/filters.toml:2: rule "nested" skipped: strategy.patterns[1]: a built-in pattern must run on V8 in linear time: a repeat over a group.`,
+      `built-in filters/filters.toml:5: rule "nested" skipped: strategy.patterns[1]: a built-in pattern must run on V8 in linear time: a repeat over a group.`,
     ]]);
     const user = await loadFilterEngine(defaultConfig(), { configDir: dir });
     expect(user.warnings).toEqual([]);
@@ -219,4 +220,40 @@ Deno.test("ruleHeaderLines: each [[rules]] header's line; not inside multi-line 
   for (const [name, text, lines] of cases) {
     expect([name, ruleHeaderLines(text)]).toEqual([name, lines]);
   }
+});
+
+Deno.test("a skipped rule's warning names the line its key at fault is written on", () => {
+  const toml = [
+    "# my rules",
+    "",
+    "[[rules]]",
+    'name = "cppcheck"',
+    'match = { prefix = "cppcheck" }',
+    "",
+    "[rules.strategy]",
+    'type = "strip_noise"',
+    "patterns = [",
+    "  '^Checking ',",
+    "  '^\\d+/\\d+ files (checked',",
+    "]",
+    "",
+    "[[rules]]",
+    'name = "chktex"',
+    'match = { prefix = "chktex" }',
+    "strategy = { type = \"strip_noise\", paterns = ['^ChkTeX v'] }",
+    "",
+    "[[rules]]",
+    'name = "sqlfluff"',
+    "[rules.match]",
+    'prefix = "sqlfluff"',
+  ].join("\n");
+  const warnings: string[] = [];
+  mergeUserRules([], toml, "D/filters.toml", warnings);
+  expect(warnings).toEqual([
+    // The entry of the list, not the rule's header (line 3) nor the list's key (line 9).
+    'D/filters.toml:11: rule "cppcheck" skipped: strategy.patterns[1]: invalid RE2 regex: error parsing regexp: missing closing ): `^\\d+/\\d+ files (checked`.',
+    'D/filters.toml:17: rule "chktex" skipped: strategy.paterns: unknown key "paterns"; did you mean "patterns"?',
+    // A missing key is written nowhere: the rule's header.
+    'D/filters.toml:19: rule "sqlfluff" skipped: strategy: missing; say what the rule does: strategy = { type = "strip_noise", patterns = [\'^DEBUG \'] }.',
+  ]);
 });

@@ -168,7 +168,7 @@ Deno.test("filters.toml: a rule with max_results = 0 is skipped with a warning n
     );
     const { engine, warnings } = await loadFilterEngine(defaultConfig(), { configDir: dir });
     expect(warnings).toEqual([
-      `${dir}/filters.toml:1: rule "mytool-results" skipped: strategy.max_results: must be at least 1 (got 0); set a whole number of at least 1, or remove max_results for its default.`,
+      `${dir}/filters.toml:4: rule "mytool-results" skipped: strategy.max_results: must be at least 1 (got 0); set a whole number of at least 1, or remove max_results for its default.`,
     ]);
     expect(engine.match("mytool run").map((r) => r.name)).not.toContain("mytool-results");
   } finally {

@@ -141,6 +141,8 @@ interface Diagnostic {
   quoted?: string[];
   /** Whether its location joins a file line's file and its own position (eslint's stylish). */
   joined?: boolean;
+  /** The file line it stands under, as printed, when its location is joined from it. */
+  fileLine?: string;
   /**
    * Its related information: each later line naming a location (deno's `    at a.ts:1:15` under
    * `The expected type comes from …`, rustc's `-->` under `note: …`) with the explanation lines
@@ -164,6 +166,8 @@ interface Compiled {
   continuation?: Pattern;
   end?: Pattern;
   frame?: Pattern;
+  /** Whether `line` has a `sev` group: without one, no finding of it is an error. */
+  lineSeverity: boolean;
   noise: (line: string) => boolean;
   groupedNoise: (line: string) => boolean;
   lead: (line: string) => boolean;
@@ -184,6 +188,7 @@ export function compileGroupByRule(
       engine,
     ),
     line: optionalPatternField(config.line_pattern, "strategy.line_pattern", engine),
+    lineSeverity: /\(\?P?<sev>/.test(config.line_pattern ?? ""),
     file: optionalPatternField(config.file_pattern, "strategy.file_pattern", engine),
     end: optionalPatternField(config.end_pattern, "strategy.end_pattern", engine),
     frame: optionalPatternField(config.frame_pattern, "strategy.frame_pattern", engine),
@@ -275,6 +280,7 @@ function group(
   // The last one-line diagnostic, while the lines after it continue it.
   let continued: Diagnostic | null = null;
   let file = "";
+  let fileLine = "";
   // The code quoted under the last file line (`quoted_source`), and whether it is still being read.
   let source: string[] = [];
   let quoting = false;
@@ -321,10 +327,14 @@ function group(
         // Shared, not copied: a quote is read whole before its first finding.
         ...(quotes ? { quoted: source } : {}),
         message: (one.group("msg") ?? line).trim(),
-        error: config.group_errors ? false : (one.group("sev") ?? "error") === "error",
+        // A format that prints no severity (sqlfluff) has no errors to keep apart: only a
+        // finding whose `sev` reads `error` stays ungrouped.
+        error: !config.group_errors && p.lineSeverity &&
+          (one.group("sev") ?? "error") === "error",
         rule: one.group("rule"),
         location: underFile ? `${file}:${loc}` : loc,
         joined: underFile,
+        ...(underFile ? { fileLine } : {}),
         head: underFile ? undefined : headOf(line, loc, one.group("msg")),
         oneLine: !underFile,
       };
@@ -334,6 +344,7 @@ function group(
     const fileMatch = p.file?.exec(line);
     if (fileMatch) {
       file = fileMatch.group(1) ?? "";
+      fileLine = line;
       current = null;
       // Code quoted under a file line without a finding stays where it was.
       if (quoting) appendAll(other, source);
@@ -409,6 +420,8 @@ function group(
   const out: string[] = [];
   const groups = new Map<string, Diagnostic[]>();
   let summaries: string[] = [];
+  // The file line of the last error shown under one, while errors of that file follow.
+  let errorFile: string | undefined;
   for (const d of diagnostics) {
     // Past the cap of lines per diagnostic, its failure lines and every location stay.
     const cut = { marker: (n: number) => `... (${n} more lines)`, everyLocation: true };
@@ -417,6 +430,16 @@ function group(
       continue;
     }
     if (d.error) {
+      // An error under a file line holds only its position: its file line stays above it, once
+      // for the errors of that file that follow one another.
+      if (d.fileLine !== undefined) {
+        if (d.fileLine !== errorFile) out.push(d.fileLine);
+        errorFile = d.fileLine;
+        appendAll(out, keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut));
+        continue;
+      }
+      if (errorFile !== undefined) out.push("");
+      errorFile = undefined;
       appendAll(out, keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut)).push("");
       continue;
     }
