@@ -6,13 +6,13 @@
  * removed line that reads as a failure and a rule of yours that matched no candidate are said,
  * since each is how a rule that looks right does nothing or hides what went wrong.
  */
-import { appendAll } from "./_arrays.ts";
+import { appendAll } from "./arrays.ts";
 import { matchCandidates } from "./command.ts";
 import type { FilterEngine, StageTrace } from "./engine.ts";
 import { compilePattern, type Pattern } from "./regex.ts";
 import type { CompiledRule } from "./rule.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
-import { GroupByRuleConfig } from "./strategies/group_by_rule.ts";
+import { GroupByRuleConfig } from "./strategies/mod.ts";
 import type { Restore } from "./verbatim.ts";
 
 /** Lines listed per stage and direction; the rest are counted. */

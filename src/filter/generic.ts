@@ -42,13 +42,13 @@ import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
 import { foldRoutineLogs } from "./generic_logs.ts";
+import { withoutTimes } from "./generic_outliers.ts";
 import { foldSanitizerMaps } from "./generic_sanitizer.ts";
 import {
   foldDataRuns,
   foldPathListing,
   foldStackFrames,
   foldTreeListing,
-  withoutTimes,
 } from "./generic_folds.ts";
 
 /** Programs whose output is content to be read as it is. */

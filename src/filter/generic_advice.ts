@@ -17,7 +17,7 @@
  * a failed command never comes out emptier than what it printed.
  */
 
-import { FoldedLines } from "./_arrays.ts";
+import { FoldedLines } from "./arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 
 /**

@@ -9,7 +9,7 @@
  * look like a failure or name a location stays whole: each failure keeps its own lines.
  */
 
-import { appendAll, FoldedLines } from "./_arrays.ts";
+import { appendAll, FoldedLines } from "./arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { carriesFailure } from "./strategies/mod.ts";
 

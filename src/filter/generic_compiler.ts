@@ -16,7 +16,7 @@
  * line naming their locations: the chain stays, and says the header is that source's too.
  */
 
-import { FoldedLines } from "./_arrays.ts";
+import { FoldedLines } from "./arrays.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 
 /** Headers the user did not write: the system's, a toolchain's, installed packages'. */

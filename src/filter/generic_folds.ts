@@ -20,12 +20,11 @@
  * `MAX_TESTED`, and every pattern here is linear in the line.
  */
 
-import { appendAll, FoldedLines, type LineSink } from "./_arrays.ts";
+import { appendAll, FoldedLines, type LineSink } from "./arrays.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
-import { indentOf, isBlank } from "./sanitize.ts";
+import { indentOf, isBlank, MAX_TESTED } from "./sanitize.ts";
 
-/** Lines longer than this are never taken for a frame, a path, data, a note or a test line. */
-export const MAX_TESTED = 2000;
+export { MAX_TESTED };
 /** Runs of foldable lines shorter than this stay as they are (`runFolder`). */
 const MIN_FOLDED_RUN = 2;
 
@@ -555,15 +554,6 @@ function dataKind(line: string): "hex" | "base64" | null {
     return "base64";
   }
   return null;
-}
-
-/** Times and dates in a line, for telling lines apart that differ only in when they were printed. */
-const TIMES =
-  /\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?|\b\d\d:\d\d:\d\d(?:[.,]\d{1,9})?\b|^[IWEF]\d{4}\b/g;
-
-/** A line with its times and dates masked (klog's `E1126` prefix too). */
-export function withoutTimes(line: string): string {
-  return line.length > MAX_TESTED ? line : line.replace(TIMES, "<T>");
 }
 
 /** A binary min-heap keyed by `key`. */

@@ -21,7 +21,7 @@
  * output with fewer than MIN_ROUTINE routine lines is left alone too: folding would save little.
  */
 
-import { appendAll, FoldedLines } from "./_arrays.ts";
+import { appendAll, FoldedLines } from "./arrays.ts";
 import { FAILURE_SIGNAL, LOCATION } from "./strategies/mod.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 import { oddLines, templateOf } from "./generic_outliers.ts";

@@ -14,7 +14,7 @@
  * only while it matches and is skipped whole afterwards, so the time is linear in the output.
  */
 
-import { FoldedLines } from "./_arrays.ts";
+import { FoldedLines } from "./arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { carriesFailure } from "./strategies/mod.ts";
 

@@ -7,7 +7,7 @@
  * legend's entries fold into one line with their count.
  */
 
-import { appendAll, FoldedLines } from "./_arrays.ts";
+import { appendAll, FoldedLines } from "./arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 
 const SHADOW_HEAD = /^Shadow bytes around the buggy address:$/;

@@ -19,7 +19,7 @@
  * last lines of the output (where a tool prints its summary) never fold either.
  */
 
-import { appendAll, FoldedLines } from "./_arrays.ts";
+import { appendAll, FoldedLines } from "./arrays.ts";
 import { carriesFailure } from "./strategies/mod.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf, isBlank } from "./sanitize.ts";

@@ -11,7 +11,7 @@
  * MAX_SHAPED_LINES lines that passed is left to the generic pass's cut).
  */
 
-import { FoldedLines } from "./_arrays.ts";
+import { FoldedLines } from "./arrays.ts";
 import { MAX_TESTED, runFolder } from "./generic_folds.ts";
 import { MAX_SHAPED_LINES } from "./generic_shapes.ts";
 

@@ -11,7 +11,7 @@
  * listing and a blank line) never folds.
  */
 
-import { appendAll, FoldedLines } from "./_arrays.ts";
+import { appendAll, FoldedLines } from "./arrays.ts";
 import { matchCandidates } from "./command.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf } from "./sanitize.ts";

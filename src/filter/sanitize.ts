@@ -5,6 +5,9 @@
 
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 
+/** Lines longer than this are never taken for a frame, a path, data, a note or a test line. */
+export const MAX_TESTED = 2000;
+
 // CSI sequences (colours, cursor moves, `?25l`), OSC sequences (titles, hyperlinks) ended by BEL
 // or ST, character-set selections, and the remaining two-byte escapes.
 const ANSI =

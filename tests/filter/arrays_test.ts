@@ -1,10 +1,10 @@
 /**
- * src/filter/_arrays.ts and the generic folds that put their lines out through it: a fold that
+ * src/filter/arrays.ts and the generic folds that put their lines out through it: a fold that
  * changes nothing returns its input (no second array of a huge output), one that changes returns
  * exactly the lines it put out.
  */
 import { expect } from "expect";
-import { appendAll, FoldedLines } from "../../src/filter/_arrays.ts";
+import { appendAll, FoldedLines } from "../../src/filter/arrays.ts";
 import { foldAdvice } from "../../src/filter/generic_advice.ts";
 import { foldRepeatedBlocks } from "../../src/filter/generic_blocks.ts";
 import { foldCompilerNotes } from "../../src/filter/generic_compiler.ts";

@@ -3,7 +3,7 @@
  * and `Leaving directory`): the opening and closing lines stay only around a failure, where they
  * say which directory the failing file is in; around work that went well they are chatter.
  */
-import { appendAll } from "../_arrays.ts";
+import { appendAll } from "../arrays.ts";
 import type { Pattern } from "../regex.ts";
 import type { CompiledStrategy, Stage } from "../types.ts";
 

@@ -18,7 +18,7 @@
  * With `file_layout`, findings under a file line (eslint's stylish) are not regrouped: the tool's
  * layout stays as printed and only repeats fold (_file_layout.ts).
  */
-import { appendAll } from "../_arrays.ts";
+import { appendAll } from "../arrays.ts";
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import { indentOf } from "../sanitize.ts";

@@ -9,7 +9,7 @@
  * of findings is found (rubocop's `files.offenses`, golangci-lint's `Issues`) is shown as one line
  * per finding (`app/x.rb:3 Style/Foo message`) and a summary line instead.
  */
-import { appendAll } from "../_arrays.ts";
+import { appendAll } from "../arrays.ts";
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { carriesFailure } from "./_shared.ts";

@@ -35,6 +35,7 @@ export {
   omitted,
   patternField,
 } from "./_shared.ts";
+export { GroupByRuleConfig } from "./group_by_rule.ts";
 export { JsonConfig, looksLikeJson } from "./json.ts";
 
 /** Every strategy: its config schema (a zod object with a literal `type`) and compile step. */

@@ -9,7 +9,7 @@
  * `slowest 8 durations` and other sections an option adds); a failed run keeps its coverage table
  * when a missed coverage threshold is one of its failures.
  */
-import { appendAll } from "../_arrays.ts";
+import { appendAll } from "../arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast } from "./_shared.ts";
