@@ -313,7 +313,7 @@ function fewOf(n: number): number {
  * each odd line, in order, the nearest line before it, within REACH lines and in the fold, whose
  * content is less indented (`leads`); at most `limit` of them.
  */
-export function whereOf(
+function whereOf(
   lines: readonly (string | null)[],
   odd: ReadonlySet<number>,
   limit: number,
