@@ -23,6 +23,14 @@
  * these folded (12 of them with 500) …`). The rules' folds read the same way: `truncate`'s cut
  * (generic_shapes.ts' `oddInCut`) and `dedup`'s counts, which split by every value apart from the
  * common one (`kinds`).
+ *
+ * An odd line kept alone does not say where it is: a changed `return` line of a `git blame` or a
+ * numbered listing is in the function its `def` line names. So the nearest line before a kept odd
+ * line (within REACH lines of the fold) whose content is less indented stays with it, as
+ * `grep -B` would show it: a line's content starts at its beginning or after a gutter both lines
+ * print at one column (`git blame`'s `) `, `cat -n`'s tab, `grep -n`'s `:`). Rows of one level (an
+ * access log's requests, a listing's files) lead nothing. Such lines are bounded as one value's
+ * lines are: a listing of many odd lines keeps no more of them than of the odd lines themselves.
  */
 
 import { appendAll } from "./arrays.ts";
@@ -69,6 +77,12 @@ const MIN_FOLDED = 3;
 const MAX_DOWN = 0.1;
 /** Longest value shown in a fold line's count of the odd lines it holds. */
 const MAX_LABEL = 40;
+/** Lines before a kept odd line read for the less indented one that says where it is. */
+const REACH = 8;
+/** Columns of a line read for a gutter's end. */
+const MAX_GUTTER = 120;
+/** Characters that end a gutter before a line's content: `git blame`'s `)`, `cat -n`'s tab, `:`, `|`. */
+const GUTTER_END = /[)\t:|]/;
 
 const GROUP = /\[[^\][]{1,200}\]|\([^()]{1,200}\)/g;
 const NUMBER = /^[+-]?\d[\d.,]{0,30}[A-Za-z%]{0,3}$/;
@@ -94,7 +108,7 @@ function maskWord(word: string, colon = false): string {
 
 /** A group's text with what varies item by item masked: paths, hex ids, numbers. */
 function maskGroup(group: string): string {
-  return group.split(" ").map((word) => maskWord(word, true)).join(" ");
+  return group.split(/ +/).map((word) => maskWord(word, true)).join(" ");
 }
 
 /**
@@ -252,8 +266,7 @@ export function findOutliers(
     // A number that counts up line by line (`tick 0`, `shard 1`) is a place in a sequence.
     if (field.number && countsUp(read.map(field.number))) continue;
     // A value's lines all stay while they are few beside the run; else its first and last.
-    const few = options.few ??
-      Math.max(KEEP_FIRST + KEEP_LAST, Math.floor(FEW_SHARE * read.length));
+    const few = options.few ?? fewOf(read.length);
     for (const [value, ats] of byValue) {
       if (value === mode || (field.zeros && value === "")) continue;
       if (!options.kinds && ats.length >= KIND_SHARE * read.length) continue;
@@ -289,9 +302,67 @@ export function oddLines(
   const odd = new Set<number>();
   for (const ats of byKind.values()) {
     if (ats.length < MIN_LINES) continue;
-    for (const k of findOutliers(ats.map((at) => lines[at]), options).kept) odd.add(ats[k]);
+    const kept = findOutliers(ats.map((at) => lines[at]), options).kept;
+    const found = new Set([...kept].map((k) => ats[k]));
+    const where = whereOf(lines, found, options.few ?? fewOf(ats.length));
+    for (const at of found) odd.add(at);
+    for (const at of where) odd.add(at);
   }
   return odd;
+}
+
+/** The lines of one odd value that all stay, in a run of `n` lines read. */
+function fewOf(n: number): number {
+  return Math.max(KEEP_FIRST + KEEP_LAST, Math.floor(FEW_SHARE * n));
+}
+
+/**
+ * The lines that say where the `odd` lines of `lines` are (null entries: not in the fold): for
+ * each odd line, in order, the nearest line before it, within REACH lines and in the fold, whose
+ * content is less indented (`leads`); at most `limit` of them.
+ */
+function whereOf(
+  lines: readonly (string | null)[],
+  odd: ReadonlySet<number>,
+  limit: number,
+): Set<number> {
+  const where = new Set<number>();
+  for (const at of [...odd].sort((a, b) => a - b)) {
+    if (where.size >= limit) break;
+    const line = lines[at];
+    if (line === null || line === undefined) continue;
+    for (let j = at - 1; j >= 0 && j >= at - REACH; j--) {
+      const before = lines[j];
+      if (before === null || odd.has(j) || where.has(j)) break;
+      if (isBlank(before)) continue;
+      if (leads(before, line)) {
+        where.add(j);
+        break;
+      }
+    }
+  }
+  return where;
+}
+
+/**
+ * Whether `before` is less indented in its content than `line`: at the start of the lines, or after
+ * a gutter both lines end with one character at one column (`) `, a tab, `:`).
+ */
+function leads(before: string, line: string): boolean {
+  const end = Math.min(before.length, line.length, MAX_GUTTER);
+  for (let p = -1; p < end; p++) {
+    if (p >= 0 && (before[p] !== line[p] || !GUTTER_END.test(line[p]))) continue;
+    const outer = indentFrom(before, p + 1);
+    if (outer >= 0 && indentFrom(line, p + 1) > outer) return true;
+  }
+  return false;
+}
+
+/** The spaces and tabs from `from` to the next character, or -1 when none follows. */
+function indentFrom(line: string, from: number): number {
+  let i = from;
+  while (i < line.length && (line[i] === " " || line[i] === "\t")) i++;
+  return i < line.length ? i - from : -1;
 }
 
 /**
@@ -337,11 +408,18 @@ export function foldAroundOutliers(
   const period = units.reduce((least, unit) => Math.min(least, unit.length), Infinity);
   const keep = new Set<number>([0, units.length - 1]);
   const counted = new Map<number, string[]>();
+  const outliers = new Set<number>();
   for (let q = 0; q < period; q++) {
     const { kept, counted: odd } = findOutliers(units.map((unit) => unit[q]));
-    for (const u of kept) keep.add(u);
+    for (const u of kept) outliers.add(u);
     for (const [u, label] of odd) counted.set(u, [...counted.get(u) ?? [], label]);
   }
+  // A unit of one line: the line before an odd one that says where it is stays too (a block
+  // of lines holds its own).
+  const where = period === 1
+    ? whereOf(units.map((unit) => unit[0]), outliers, fewOf(units.length))
+    : new Set<number>();
+  for (const u of [...outliers, ...where]) keep.add(u);
   const out: string[] = [];
   let folded = false;
   for (let u = 0; u < units.length;) {

@@ -240,3 +240,56 @@ Deno.test("outliers: an odd word in the middle of a long line (past eight words 
   expect(out).toContain(run[30]);
   expect(out.length).toBeLessThan(12);
 });
+
+Deno.test("outliers: an odd line of a code listing keeps the less indented line that says where it is", () => {
+  // `git blame` of templated functions, one `return` line changed by another author: the fold
+  // keeps that line and the `def` line just before it (which function the change is in).
+  const input = lines(new URL("git_blame_templated.txt", FIXTURES));
+  const odd = input.findIndex((line) => line.includes("# FIXME"));
+  expect(input[odd - 1]).toMatch(/\) def step_13\(x\):$/);
+  const out = filtered("git blame app.py", input);
+  expect(out.some((line) => FOLD.test(line))).toBe(true);
+  const at = out.indexOf(input[odd]);
+  expect(at).toBeGreaterThan(0);
+  expect(out[at - 1]).toBe(input[odd - 1]);
+  // The `return` line after it says nothing of where the change is: it folds.
+  expect(out).not.toContain(input[odd + 1]);
+  // A line number's padding (`  99)`, ` 100)`) is how wide the number is, not another kind.
+  expect(out.join("\n")).not.toMatch(/of them with/);
+});
+
+Deno.test("outliers: an odd line in a long output's cut keeps the line that says where it is", () => {
+  const input = lines(new URL("git_blame_templated_long.txt", FIXTURES));
+  const odd = input.findIndex((line) => line.includes("# FIXME"));
+  const out = filtered("git blame steps.py", input, true);
+  expect(out.some((line) => /lines omitted/.test(line))).toBe(true);
+  const at = out.indexOf(input[odd]);
+  expect(at).toBeGreaterThan(0);
+  expect(out[at - 1]).toBe(input[odd - 1]);
+});
+
+Deno.test("outliers: the lines kept for where odd lines are stay within the bound of one value", () => {
+  // A blame of 200 functions where 40 `return` lines are by eight other authors, five each: every
+  // odd line stays (few of each value), but no more `def` lines than one value's bound (20).
+  const others = ["Bob Jones  ", "Carol King ", "Dan Brown  ", "Eve Adams  "];
+  const authors = [...others, ...others.map((name) => name.toUpperCase())];
+  const row = (author: string, n: number, code: string) =>
+    `5281e9e9 (${author} 2026-02-11 10:01:00 +0000 ${String(n).padStart(4)}) ${code}`;
+  const run = Array.from({ length: 400 }, (_, k) => {
+    const i = k >> 1;
+    if (k % 2 === 0) return row("Alice Smith", k + 1, `def step_${i}(x):`);
+    return row(
+      i % 5 === 3 ? authors[Math.floor(i / 5) % 8] : "Alice Smith",
+      k + 1,
+      `    return x * ${i}`,
+    );
+  });
+  const out = foldAroundOutliers(
+    run.map((line) => [line]),
+    (n, note) => `… ${n} lines like these folded${note} …`,
+  )!;
+  const odd = (line: string) => !line.includes("Alice Smith") && !FOLD.test(line);
+  expect(out.filter(odd).length).toBe(40);
+  const headers = out.filter((line, k) => line.includes(") def ") && odd(out[k + 1] ?? ""));
+  expect(headers.length).toBe(20);
+});
