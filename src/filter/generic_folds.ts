@@ -21,7 +21,7 @@
  */
 
 import { appendAll, FoldedLines, type LineSink } from "./arrays.ts";
-import { FAILURE_SIGNAL } from "./strategies/mod.ts";
+import { FAILURE_SIGNAL } from "./signals.ts";
 import { indentOf, isBlank, MAX_TESTED } from "./sanitize.ts";
 
 export { MAX_TESTED };

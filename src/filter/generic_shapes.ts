@@ -20,8 +20,8 @@
  */
 
 import { appendAll, FoldedLines } from "./arrays.ts";
-import { carriesFailure } from "./strategies/mod.ts";
-import { MAX_TESTED } from "./generic_folds.ts";
+import { carriesFailure } from "./signals.ts";
+import { MAX_TESTED } from "./sanitize.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
 import { foldAroundOutliers, oddLines } from "./generic_outliers.ts";
 

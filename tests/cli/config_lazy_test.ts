@@ -95,6 +95,12 @@ Deno.test("no file and no variable: the defaults, the same as the schema's", asy
     // An empty file (comments only) sets no key either.
     const [fromFile] = await both(ws, home, "# nothing set\n");
     expect(fromFile.code).toBe(0);
-    expect(fromFile.stdout.split("\n").slice(1)).toEqual(check.stdout.split("\n").slice(1));
+    // The same but for where the filter rules were looked for: beside the file given.
+    const rules = (out: string) => out.split("\n").find((l) => l.startsWith("# Filter rules:"));
+    const others = (out: string) =>
+      out.split("\n").slice(1).filter((l) => !l.startsWith("# Filter rules:"));
+    expect(others(fromFile.stdout)).toEqual(others(check.stdout));
+    expect(rules(check.stdout)).toContain(path.join(home, ".config", "zeph", "filters.toml"));
+    expect(rules(fromFile.stdout)).toContain(path.join(ws, "filters.toml"));
   });
 });

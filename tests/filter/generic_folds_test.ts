@@ -13,8 +13,8 @@ import {
   foldStackFrames,
   foldTreeListing,
   LISTING_BUDGET,
-  withoutTimes,
 } from "../../src/filter/generic_folds.ts";
+import { withoutTimes } from "../../src/filter/generic_outliers.ts";
 import { indentOf, isBlank } from "../../src/filter/sanitize.ts";
 import { fastestMs } from "../_support/timing.ts";
 

@@ -1,6 +1,9 @@
 /** Helpers the strategy files share: pattern fields with named errors, failure signals. */
 import { compilePattern, type Pattern, PatternError, type RegexEngine } from "../regex.ts";
 import { RuleFieldError } from "../types.ts";
+import { carriesFailure, FAILURE_SIGNAL, LOCATION } from "../signals.ts";
+
+export { carriesFailure, FAILURE_SIGNAL, LOCATION } from "../signals.ts";
 
 /**
  * Refuses, naming `field`, a pattern that lacks one of the named groups a strategy reads (RE2
@@ -83,31 +86,6 @@ export function anyMatcher(patterns: Pattern[]): (line: string) => boolean {
     return (line) => re.test(line);
   }
   return (line) => patterns.some((p) => p.test(line));
-}
-
-/**
- * Lines that look like a failure and must not silently vanish in a cut (errors, failed tests,
- * panics, tracebacks).
- */
-export const FAILURE_SIGNAL = patternField(
-  "(?i)(error|fail|fatal|panic|exception|traceback|segmentation fault|abort|denied|cannot |could not|not found|undefined reference|assert|backoff|oomkilled|evicted|crashloop|unhealthy)",
-  "failure_signal",
-  "v8",
-);
-
-/**
- * A source location: `name.ext:12` (`:12:5`, `(src/a.ts:12:5)`, `a.rs:3`), `name.ext(12,5)`
- * (tsc, MSBuild) and Python's `"a.py", line 12`.
- */
-export const LOCATION = patternField(
-  '\\w\\.[A-Za-z][\\w]{0,9}(?::\\d{1,7}\\b|\\(\\d{1,7},\\d{1,7}\\))|\\.\\w{1,10}", line \\d',
-  "location",
-  "v8",
-);
-
-/** A failure-looking line or one naming a source location. */
-export function carriesFailure(line: string): boolean {
-  return FAILURE_SIGNAL.test(line) || LOCATION.test(line);
 }
 
 /** Lines after a failure-looking line whose locations belong to it (its `--> a.rs:3:5`). */
