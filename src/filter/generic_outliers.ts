@@ -47,6 +47,8 @@ export function withoutTimes(line: string): string {
 
 /** A field is read only over at least this many lines. */
 const MIN_LINES = 10;
+/** Lines of a longer run a field is first read over (`sampledMajority`). */
+const SAMPLE_LINES = 256;
 /** A categorical field takes at most this many values … */
 const MAX_VALUES = 8;
 const LINES_PER_VALUE = 16;
@@ -243,7 +245,12 @@ export function findOutliers(
   });
   if (read.length < MIN_LINES) return { kept, counted, odd };
   const values = Math.max(MAX_VALUES, Math.floor(read.length / LINES_PER_VALUE));
+  // A long run's fields are first read over a sample of its lines, spread evenly: a field whose
+  // most common value holds no majority there holds none over the run, and is not read whole.
+  const stride = Math.floor(read.length / SAMPLE_LINES);
+  const sample = stride > 1 ? read.filter((_, i) => i % stride === 0) : null;
   for (const field of FIELDS) {
+    if (sample && !sampledMajority(sample, field)) continue;
     const byValue = new Map<string, number[]>();
     let all = true;
     for (const line of read) {
@@ -279,6 +286,20 @@ export function findOutliers(
   }
   for (const at of kept) counted.delete(at);
   return { kept, counted, odd };
+}
+
+/** Whether `field`'s most common value over `sample` holds a majority (for zeros: the non-zeros). */
+function sampledMajority(sample: readonly ReadLine[], field: Field): boolean {
+  const counts = new Map<string, number>();
+  let mode = "";
+  let most = 0;
+  for (const line of sample) {
+    const value = field.value(line);
+    const n = (counts.get(value) ?? 0) + 1;
+    counts.set(value, n);
+    if (n > most) [mode, most] = [value, n];
+  }
+  return most > MODE_SHARE * sample.length && (!field.zeros || mode === "N");
 }
 
 /**
