@@ -1,7 +1,7 @@
 /** Helpers the strategy files share: pattern fields with named errors, failure signals. */
 import { compilePattern, type Pattern, PatternError, type RegexEngine } from "../regex.ts";
 import { RuleFieldError } from "../types.ts";
-import { carriesFailure, FAILURE_SIGNAL, LOCATION } from "../signals.ts";
+import { FAILURE_SIGNAL, LOCATION } from "../signals.ts";
 
 export { carriesFailure, FAILURE_SIGNAL, LOCATION } from "../signals.ts";
 
