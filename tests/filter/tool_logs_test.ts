@@ -89,6 +89,28 @@ Deno.test("a TeX engine's fonts generated on first use (mktexpk, METAFONT) fold"
   ]);
 });
 
+Deno.test("a TeX run's page numbers before a file it opens keep that line: an error names no file", () => {
+  // pdflatex on a 21-page main.tex inputting ch2.tex, where l.3 is an undefined macro.
+  const run = [
+    "(./main.aux) [1{/var/lib/texmf/fonts/map/pdftex/updmap/pdftex.map}] [2]",
+    "[3] [4] [5] [6] [7] [8] [9] [10] [11] [12] [13] [14] [15] [16] [17] [18]",
+    "[19] [20] [21] (./ch2.tex",
+    "! Undefined control sequence.",
+    "l.3 \\undefinedmacro",
+    "                   ",
+    ") [22] (./main.aux) )",
+    "(see the transcript file for additional information)",
+    "Output written on main.pdf (22 pages, 31462 bytes).",
+    "Transcript written on main.log.",
+  ].join("\n");
+  const lines = engine.filter("pdflatex -interaction=nonstopmode main.tex", run, { failed: true })
+    .text.split("\n");
+  expect(lines).toContain("[19] [20] [21] (./ch2.tex");
+  expect(lines).not.toContain(
+    "[3] [4] [5] [6] [7] [8] [9] [10] [11] [12] [13] [14] [15] [16] [17] [18]",
+  );
+});
+
 Deno.test("cppcheck keeps each finding and its notes in order; code, carets and progress go", async () => {
   const { text, signals, outcome, lines } = await corpus("native/cppcheck_enable_all");
   expect(outcome.rules).toEqual(["cppcheck"]);
