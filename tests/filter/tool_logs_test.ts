@@ -134,6 +134,30 @@ Deno.test("meson setup keeps the failed check, the error and the log's path; pas
   expect(lines.filter((line) => line.includes(": YES"))).toEqual([]);
 });
 
+Deno.test("meson setup keeps a tool it did not find: only the ones found go", () => {
+  // meson 1.0.1 setup with neither pkg-config nor cmake on PATH.
+  const run = [
+    "Host machine cpu: x86_64",
+    "Found pkg-config: /usr/bin/pkg-config (1.8.1)",
+    "Found CMake: /usr/bin/cmake (3.25.1)",
+    "Found ninja-1.11.1 at /usr/bin/ninja",
+    "Did not find pkg-config by name 'pkg-config'",
+    "Found Pkg-config: NO",
+    "Did not find CMake 'cmake'",
+    "Found CMake: NO",
+    "Run-time dependency zlib-nothere found: NO ",
+  ].join("\n");
+  const { text, rules } = engine.filter("meson setup build", run, { failed: true });
+  expect(rules).toEqual(["meson"]);
+  expect(text.split("\n")).toEqual([
+    "Did not find pkg-config by name 'pkg-config'",
+    "Found Pkg-config: NO",
+    "Did not find CMake 'cmake'",
+    "Found CMake: NO",
+    "Run-time dependency zlib-nothere found: NO ",
+  ]);
+});
+
 Deno.test("meson compile is read by the make/ninja rules: the failed step and its diagnostics stay", async () => {
   const { signals, outcome, lines } = await corpus("native/meson_compile_error");
   expect(outcome.rules).toEqual(["make", "meson"]);
