@@ -185,6 +185,36 @@ Deno.test("sqlite3 without .echo keeps a query's rows whatever they start with",
     .toBe(rows);
 });
 
+Deno.test("sqlite3 reading a query from input keeps rows that start with a dot: no dot-command", () => {
+  // `sqlite3 files.db < small.sql`, small.sql a SELECT of file names: rows, not echoed commands.
+  const rows = [".editorconfig", ".env", ".gitignore", ".profile", "main.ts"].join("\n");
+  for (
+    const command of [
+      "sqlite3 files.db < small.sql",
+      'sqlite3 files.db "SELECT name FROM files WHERE size < 1024 ORDER BY name"',
+    ]
+  ) {
+    expect(engine.filter(command, rows, { failed: false }).text).toBe(rows);
+  }
+  // Echoed dot-commands still fold with the statements.
+  const echoed = [".bail on", ".mode csv", ".headers on", "INSERT INTO t VALUES (1);", "done"];
+  expect(engine.filter("sqlite3 t.db < seed.sql", echoed.join("\n"), { failed: false }).text)
+    .toBe(["… 4 echoed statements …", "done"].join("\n"));
+});
+
+Deno.test("sqlite3 with a '<' inside its quoted query reads no script: the query's rows stay", () => {
+  const command =
+    "sqlite3 app.db \"SELECT printf('INSERT INTO t2 VALUES (%d)', id) FROM t WHERE id < 9\"";
+  expect(engine.match(command).map((rule) => rule.name)).toEqual(["sqlite3"]);
+  for (
+    const script of [
+      "sqlite3 t.db < seed.sql",
+      "sqlite3 -cmd '.echo on' t.db < seed.sql",
+      "sqlite3 -echo t.db <seed.sql",
+    ]
+  ) expect(engine.match(script).map((rule) => rule.name)).toEqual(["sqlite3", "sqlite3-script"]);
+});
+
 Deno.test("sqlite3's .schema and .dump print statements as content: none folds", () => {
   const ddl = Array.from(
     { length: 6 },
