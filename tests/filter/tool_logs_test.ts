@@ -111,6 +111,30 @@ Deno.test("a TeX run's page numbers before a file it opens keep that line: an er
   );
 });
 
+Deno.test("a TeX run given an absolute path keeps the project's files it opens: TeX's own go", () => {
+  // `pdflatex /tmp/r11/tex/main.tex` (editors pass the absolute path), main.tex inputting ch2.tex.
+  const run = [
+    "(/tmp/r11/tex/main.tex",
+    "LaTeX2e <2022-11-01> patch level 1",
+    "(/usr/share/texlive/texmf-dist/tex/latex/base/article.cls",
+    "Document Class: article 2022/07/02 v1.4n Standard LaTeX document class",
+    "(/usr/share/texlive/texmf-dist/tex/latex/base/size10.clo))",
+    "(/usr/share/texlive/texmf-dist/tex/latex/l3backend/l3backend-pdftex.def)",
+    "No file main.aux.",
+    "(/tmp/r11/tex/ch2.tex",
+    "! Undefined control sequence.",
+    "l.3 \\undefinedmacro",
+    ") [1{/var/lib/texmf/fonts/map/pdftex/updmap/pdftex.map}] (./main.aux) )",
+    "Output written on main.pdf (1 page, 21587 bytes).",
+  ].join("\n");
+  const lines = engine.filter("pdflatex -interaction=nonstopmode /tmp/r11/tex/main.tex", run, {
+    failed: true,
+  }).text.split("\n");
+  expect(lines).toContain("(/tmp/r11/tex/ch2.tex");
+  expect(lines).toContain("(/tmp/r11/tex/main.tex");
+  expect(lines.filter((line) => line.includes("/usr/share/texlive/"))).toEqual([]);
+});
+
 Deno.test("cppcheck keeps each finding and its notes in order; code, carets and progress go", async () => {
   const { text, signals, outcome, lines } = await corpus("native/cppcheck_enable_all");
   expect(outcome.rules).toEqual(["cppcheck"]);
