@@ -310,7 +310,8 @@ export class FilterEngine {
     }
     // As in filter(): when a pattern's backtracking outgrows V8's stack on a huge line, the
     // stages run again on the lines with such lines cut, and when that fails too the output
-    // stays as it came (the sanitised lines) and no later stage runs.
+    // stays as it came (the sanitised lines) and no later stage runs; so does a stage that throws
+    // anything else (a bug), as filter() shows the output as it came.
     const run = (first: string[], out: StageTrace[]): boolean => {
       let input = first;
       for (const { name, type, create } of stages) {
@@ -322,8 +323,7 @@ export class FilterEngine {
           // The folds after the rules show only when they changed something.
           if (name === AFTER_RULES && confidence === "fallback") continue;
           out.push({ name, type, input, output, confidence });
-        } catch (error) {
-          if (!(error instanceof RangeError)) throw error;
+        } catch {
           return false;
         }
         input = output;

@@ -534,3 +534,24 @@ Deno.test("a stage that throws costs nothing: the output as it came, Fallback, t
   })]);
   expect(ok.filter("make", "x\ny").stats.failure).toBeUndefined();
 });
+
+Deno.test("trace (--explain) of a stage that throws shows the output as it came, as filter does", () => {
+  const broken = {
+    name: "broken",
+    source: "test",
+    strategy: {
+      type: "broken",
+      createStage: () => ({
+        push() {
+          throw new TypeError("cannot read properties of undefined");
+        },
+        finish: () => "full" as const,
+      }),
+    },
+    matches: () => true,
+  };
+  const engine = new FilterEngine([broken], { security: false });
+  const traces = engine.trace("tool run", "error: failed at a.ts:3\n1 failed", { failed: true });
+  expect(traces.at(-1)).toMatchObject({ name: "broken", confidence: "fallback" });
+  expect(traces.at(-1)!.output).toEqual(["error: failed at a.ts:3", "1 failed"]);
+});

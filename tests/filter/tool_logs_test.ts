@@ -89,6 +89,52 @@ Deno.test("a TeX engine's fonts generated on first use (mktexpk, METAFONT) fold"
   ]);
 });
 
+Deno.test("a TeX run's page numbers before a file it opens keep that line: an error names no file", () => {
+  // pdflatex on a 21-page main.tex inputting ch2.tex, where l.3 is an undefined macro.
+  const run = [
+    "(./main.aux) [1{/var/lib/texmf/fonts/map/pdftex/updmap/pdftex.map}] [2]",
+    "[3] [4] [5] [6] [7] [8] [9] [10] [11] [12] [13] [14] [15] [16] [17] [18]",
+    "[19] [20] [21] (./ch2.tex",
+    "! Undefined control sequence.",
+    "l.3 \\undefinedmacro",
+    "                   ",
+    ") [22] (./main.aux) )",
+    "(see the transcript file for additional information)",
+    "Output written on main.pdf (22 pages, 31462 bytes).",
+    "Transcript written on main.log.",
+  ].join("\n");
+  const lines = engine.filter("pdflatex -interaction=nonstopmode main.tex", run, { failed: true })
+    .text.split("\n");
+  expect(lines).toContain("[19] [20] [21] (./ch2.tex");
+  expect(lines).not.toContain(
+    "[3] [4] [5] [6] [7] [8] [9] [10] [11] [12] [13] [14] [15] [16] [17] [18]",
+  );
+});
+
+Deno.test("a TeX run given an absolute path keeps the project's files it opens: TeX's own go", () => {
+  // `pdflatex /tmp/r11/tex/main.tex` (editors pass the absolute path), main.tex inputting ch2.tex.
+  const run = [
+    "(/tmp/r11/tex/main.tex",
+    "LaTeX2e <2022-11-01> patch level 1",
+    "(/usr/share/texlive/texmf-dist/tex/latex/base/article.cls",
+    "Document Class: article 2022/07/02 v1.4n Standard LaTeX document class",
+    "(/usr/share/texlive/texmf-dist/tex/latex/base/size10.clo))",
+    "(/usr/share/texlive/texmf-dist/tex/latex/l3backend/l3backend-pdftex.def)",
+    "No file main.aux.",
+    "(/tmp/r11/tex/ch2.tex",
+    "! Undefined control sequence.",
+    "l.3 \\undefinedmacro",
+    ") [1{/var/lib/texmf/fonts/map/pdftex/updmap/pdftex.map}] (./main.aux) )",
+    "Output written on main.pdf (1 page, 21587 bytes).",
+  ].join("\n");
+  const lines = engine.filter("pdflatex -interaction=nonstopmode /tmp/r11/tex/main.tex", run, {
+    failed: true,
+  }).text.split("\n");
+  expect(lines).toContain("(/tmp/r11/tex/ch2.tex");
+  expect(lines).toContain("(/tmp/r11/tex/main.tex");
+  expect(lines.filter((line) => line.includes("/usr/share/texlive/"))).toEqual([]);
+});
+
 Deno.test("cppcheck keeps each finding and its notes in order; code, carets and progress go", async () => {
   const { text, signals, outcome, lines } = await corpus("native/cppcheck_enable_all");
   expect(outcome.rules).toEqual(["cppcheck"]);
@@ -110,6 +156,30 @@ Deno.test("meson setup keeps the failed check, the error and the log's path; pas
   expect(outcome.rules).toEqual(["meson"]);
   for (const signal of signals) expect(outcome.text).toContain(signal);
   expect(lines.filter((line) => line.includes(": YES"))).toEqual([]);
+});
+
+Deno.test("meson setup keeps a tool it did not find: only the ones found go", () => {
+  // meson 1.0.1 setup with neither pkg-config nor cmake on PATH.
+  const run = [
+    "Host machine cpu: x86_64",
+    "Found pkg-config: /usr/bin/pkg-config (1.8.1)",
+    "Found CMake: /usr/bin/cmake (3.25.1)",
+    "Found ninja-1.11.1 at /usr/bin/ninja",
+    "Did not find pkg-config by name 'pkg-config'",
+    "Found Pkg-config: NO",
+    "Did not find CMake 'cmake'",
+    "Found CMake: NO",
+    "Run-time dependency zlib-nothere found: NO ",
+  ].join("\n");
+  const { text, rules } = engine.filter("meson setup build", run, { failed: true });
+  expect(rules).toEqual(["meson"]);
+  expect(text.split("\n")).toEqual([
+    "Did not find pkg-config by name 'pkg-config'",
+    "Found Pkg-config: NO",
+    "Did not find CMake 'cmake'",
+    "Found CMake: NO",
+    "Run-time dependency zlib-nothere found: NO ",
+  ]);
 });
 
 Deno.test("meson compile is read by the make/ninja rules: the failed step and its diagnostics stay", async () => {
@@ -137,6 +207,36 @@ Deno.test("sqlite3 without .echo keeps a query's rows whatever they start with",
   );
   expect(engine.filter("sqlite3 app.db 'SELECT kind, n FROM ops'", rows, { failed: false }).text)
     .toBe(rows);
+});
+
+Deno.test("sqlite3 reading a query from input keeps rows that start with a dot: no dot-command", () => {
+  // `sqlite3 files.db < small.sql`, small.sql a SELECT of file names: rows, not echoed commands.
+  const rows = [".editorconfig", ".env", ".gitignore", ".profile", "main.ts"].join("\n");
+  for (
+    const command of [
+      "sqlite3 files.db < small.sql",
+      'sqlite3 files.db "SELECT name FROM files WHERE size < 1024 ORDER BY name"',
+    ]
+  ) {
+    expect(engine.filter(command, rows, { failed: false }).text).toBe(rows);
+  }
+  // Echoed dot-commands still fold with the statements.
+  const echoed = [".bail on", ".mode csv", ".headers on", "INSERT INTO t VALUES (1);", "done"];
+  expect(engine.filter("sqlite3 t.db < seed.sql", echoed.join("\n"), { failed: false }).text)
+    .toBe(["… 4 echoed statements …", "done"].join("\n"));
+});
+
+Deno.test("sqlite3 with a '<' inside its quoted query reads no script: the query's rows stay", () => {
+  const command =
+    "sqlite3 app.db \"SELECT printf('INSERT INTO t2 VALUES (%d)', id) FROM t WHERE id < 9\"";
+  expect(engine.match(command).map((rule) => rule.name)).toEqual(["sqlite3"]);
+  for (
+    const script of [
+      "sqlite3 t.db < seed.sql",
+      "sqlite3 -cmd '.echo on' t.db < seed.sql",
+      "sqlite3 -echo t.db <seed.sql",
+    ]
+  ) expect(engine.match(script).map((rule) => rule.name)).toEqual(["sqlite3", "sqlite3-script"]);
 });
 
 Deno.test("sqlite3's .schema and .dump print statements as content: none folds", () => {

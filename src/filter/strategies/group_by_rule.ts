@@ -520,7 +520,9 @@ function group(
     const files = new Set<string>();
     for (const message of byMessage.keys()) {
       const shape = elideNames(message);
-      byShape.set(shape, [...byShape.get(shape) ?? [], message]);
+      const messages = byShape.get(shape);
+      if (messages) messages.push(message);
+      else byShape.set(shape, [message]);
     }
     for (
       const [message, members] of [...byShape.values()].flat().map((m) =>
