@@ -5687,3 +5687,672 @@ EOF
     capture batch7 pdflatex_undefined_control "$TX" "pdflatex -interaction=nonstopmode -file-line-error report.tex" "$(pdflatex --version | head -1)"
   fi
 fi
+
+# --- batch8: an eighth blind batch (tools and situations the set lacked: long passing runs, Python
+# and web tooling, JVM cause chains, git hooks, archives, databases), captured and its signals
+# written and committed before any filter ran on it and before any rule file, filter source,
+# filter test, fixture, bench/corpus file or bench/README.md was opened. TERM=xterm as in batch7.
+if sel batch8; then
+  B="$WORK/batch8"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+
+  # go: many packages with one failing, the same as -json, a build with modules it cannot fetch
+  G="$B/shop"
+  mkdir -p "$G/cmd/shop"
+  printf 'module example.com/shop\n\ngo 1.19\n' >"$G/go.mod"
+  printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("shop") }\n' >"$G/cmd/shop/main.go"
+  for p in auth cart catalog coupon invoice mail order payment report search shipping stock tax user; do
+    mkdir -p "$G/internal/$p"
+    cat >"$G/internal/$p/$p.go" <<EOF
+package $p
+
+// Round returns cents rounded to the nearest multiple of step.
+func Round(cents, step int) int { return (cents + step/2) / step * step }
+
+// Sum adds up amounts.
+func Sum(xs ...int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+EOF
+    cat >"$G/internal/$p/${p}_test.go" <<EOF
+package $p
+
+import "testing"
+
+func TestRound(t *testing.T) {
+	if got := Round(149, 10); got != 150 {
+		t.Fatalf("Round(149, 10) = %d", got)
+	}
+}
+
+func TestSum(t *testing.T) {
+	if got := Sum(1, 2, 3); got != 6 {
+		t.Fatalf("Sum = %d", got)
+	}
+}
+EOF
+  done
+  cat >"$G/internal/tax/vat_test.go" <<'EOF'
+package tax
+
+import "testing"
+
+func vat(cents int, rate float64) int { return int(float64(cents) * rate) }
+
+func TestVAT(t *testing.T) {
+	cases := []struct {
+		name  string
+		cents int
+		rate  float64
+		want  int
+	}{
+		{"standard", 10000, 0.20, 2000},
+		{"reduced", 999, 0.055, 55},
+		{"zero", 500, 0, 0},
+		{"rounding", 333, 0.21, 70},
+	}
+	for _, c := range cases {
+		if got := vat(c.cents, c.rate); got != c.want {
+			t.Errorf("%s: vat(%d, %v) = %d, want %d", c.name, c.cents, c.rate, got, c.want)
+		}
+	}
+}
+EOF
+  capture batch8 go_test_packages_one_fail "$G" "go test -count=1 ./..." "$(go version)"
+  capture batch8 go_test_json_fail "$G" "go test -count=1 -json ./internal/..." "$(go version)"
+  GM="$B/notify"
+  mkdir -p "$GM/cmd/notify" "$GM/internal/queue"
+  printf 'module example.com/notify\n\ngo 1.19\n' >"$GM/go.mod"
+  printf 'package main\n\nimport (\n\t"fmt"\n\n\t"github.com/google/uuid"\n\t"example.com/notify/internal/queue"\n)\n\nfunc main() { fmt.Println(uuid.NewString(), queue.Name) }\n' >"$GM/cmd/notify/main.go"
+  printf 'package queue\n\nimport (\n\t"github.com/nats-io/nats.go"\n\t"go.uber.org/zap"\n)\n\nvar Name = nats.DefaultURL\n\nvar _ = zap.NewNop\n' >"$GM/internal/queue/queue.go"
+  capture batch8 go_build_module_lookup_disabled "$GM" "GOFLAGS=-mod=mod GOPROXY=off go build ./..." "$(go version)"
+
+  # cargo: a twelve-crate workspace built from clean, then tested with one failure, and a
+  # binary's panic with a full backtrace
+  R="$B/ledger"
+  mkdir -p "$R"
+  crates="core money account journal ledger report import export audit fx tax cli"
+  {
+    printf '[workspace]\nresolver = "2"\nmembers = ['
+    for c in $crates; do printf '"crates/%s", ' "$c"; done
+    printf ']\n'
+  } >"$R/Cargo.toml"
+  for c in $crates; do
+    mkdir -p "$R/crates/$c/src"
+    printf '[package]\nname = "ledger-%s"\nversion = "0.3.1"\nedition = "2021"\n\n[dependencies]\n' "$c" >"$R/crates/$c/Cargo.toml"
+    {
+      printf '/// Adds two amounts in cents.\n///\n/// ```\n/// assert_eq!(ledger_%s::add(2, 3), 5);\n/// ```\npub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n\n' "$c"
+      printf 'pub fn split(total: i64, parts: i64) -> Vec<i64> {\n    let share = total / parts;\n    let mut v = vec![share; parts as usize];\n    v[0] += total - share * parts;\n    v\n}\n\n'
+      printf '#[cfg(test)]\nmod tests {\n    use super::*;\n\n'
+      for i in 1 2 3 4 5 6 7 8 9; do
+        printf '    #[test]\n    fn add_case_%d() {\n        assert_eq!(add(%d, %d), %d);\n    }\n\n' "$i" "$i" "$((i * 10))" "$((i * 11))"
+      done
+      if [ "$c" = fx ]; then
+        printf '    #[test]\n    fn split_keeps_total() {\n        let v = split(100, 3);\n        assert_eq!(v, vec![33, 33, 34], "remainder goes to the last share");\n    }\n'
+      else
+        printf '    #[test]\n    fn split_keeps_total() {\n        assert_eq!(split(100, 3).iter().sum::<i64>(), 100);\n    }\n'
+      fi
+      printf '}\n'
+    } >"$R/crates/$c/src/lib.rs"
+  done
+  (cd "$R" && cargo generate-lockfile --offline >/dev/null 2>&1)
+  capture batch8 cargo_build_workspace_twelve_crates "$R" "cargo build --workspace" "$(cargo --version)"
+  capture batch8 cargo_test_workspace_one_fail "$R" "cargo test --workspace --no-fail-fast" "$(cargo --version)"
+  RP="$B/importer"
+  mkdir -p "$RP/src"
+  printf '[package]\nname = "importer"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$RP/Cargo.toml"
+  cat >"$RP/src/main.rs" <<'EOF'
+use std::collections::HashMap;
+
+struct Row {
+    account: String,
+    cents: i64,
+}
+
+fn parse_line(line: &str) -> Row {
+    let mut parts = line.split(',');
+    let account = parts.next().unwrap().to_string();
+    let cents = parts.next().unwrap().trim().parse::<i64>().expect("amount column must be an integer");
+    Row { account, cents }
+}
+
+fn load(text: &str) -> Vec<Row> {
+    text.lines().skip(1).map(parse_line).collect()
+}
+
+fn balances(rows: &[Row]) -> HashMap<&str, i64> {
+    let mut m = HashMap::new();
+    for r in rows {
+        *m.entry(r.account.as_str()).or_insert(0) += r.cents;
+    }
+    m
+}
+
+fn main() {
+    let text = "account,cents\nacme,1200\nglobex,-300\ninitech,12.50\n";
+    println!("importing {} bytes", text.len());
+    let rows = load(text);
+    for (k, v) in balances(&rows) {
+        println!("{k}: {v}");
+    }
+}
+EOF
+  (cd "$RP" && cargo build -q 2>/dev/null)
+  capture batch8 cargo_run_panic_full_backtrace "$RP" "RUST_BACKTRACE=full cargo run" "$(cargo --version)"
+
+  # python: a long passing pytest -q with warnings, py_compile, bandit, pydocstyle, sphinx -W,
+  # a JSON-lines service log ending in a traceback, a cProfile table, pip's resolver giving up
+  PY="$B/inventory"
+  mkdir -p "$PY/inventory" "$PY/tests" "$PY/docs"
+  cat >"$PY/inventory/__init__.py" <<'EOF'
+EOF
+  cat >"$PY/inventory/stock.py" <<'EOF'
+import hashlib
+import pickle
+import subprocess
+import warnings
+
+
+def reorder_level(daily, lead_days, safety=0):
+    return daily * lead_days + safety
+
+
+def legacy_level(daily, lead_days):
+    warnings.warn("legacy_level() is deprecated; use reorder_level()", DeprecationWarning, stacklevel=2)
+    return reorder_level(daily, lead_days)
+
+
+def fingerprint(sku):
+    return hashlib.md5(sku.encode()).hexdigest()
+
+
+def load_snapshot(blob):
+    return pickle.loads(blob)
+
+
+def export(path):
+    subprocess.call("tar czf " + path + " data/", shell=True)
+
+
+def connect(host="0.0.0.0", password="hunter2"):
+    return {"host": host, "password": password}
+
+
+class Warehouse:
+    def __init__(self, name, bins):
+        self.name = name
+        self.bins = bins
+
+    def capacity(self):
+        assert self.bins > 0
+        return self.bins * 40
+EOF
+  {
+    printf 'import pytest\nimport warnings\nfrom inventory.stock import reorder_level, legacy_level, Warehouse\n\n'
+    printf '@pytest.mark.parametrize("daily,lead,want", [(d, l, d * l) for d in range(1, 11) for l in range(1, 16)])\ndef test_reorder(daily, lead, want):\n    assert reorder_level(daily, lead) == want\n\n'
+    printf '@pytest.mark.parametrize("bins", range(1, 51))\ndef test_capacity(bins):\n    assert Warehouse("w", bins).capacity() == bins * 40\n\n'
+    printf 'def test_legacy():\n    assert legacy_level(2, 3) == 6\n\n'
+    printf 'def test_legacy_again():\n    assert legacy_level(4, 5) == 20\n\n'
+    printf 'def test_user_warning():\n    warnings.warn("bin 17 has no label", UserWarning)\n'
+  } >"$PY/tests/test_stock.py"
+  capture batch8 pytest_q_long_pass_warnings "$PY" "python3 -m pytest -q -p no:cacheprovider tests" "$(python3 -m pytest --version 2>&1)"
+  mkdir -p "$PY/app"
+  printf 'def handler(event):\n    return {"ok": True}\n' >"$PY/app/handlers.py"
+  printf 'class Order:\n    def __init__(self, id, lines):\n        self.id = id\n        self.lines = lines\n\n    def total(self):\n        return sum(l.price * l.qty for l in self.lines\n\n    def __repr__(self):\n        return f"Order({self.id})"\n' >"$PY/app/models.py"
+  printf 'import json\n\n\ndef render(order):\n    return json.dumps({"id": order.id})\n' >"$PY/app/views.py"
+  printf 'def chunks(xs, n):\n    for i in range(0, len(xs), n):\n\tyield xs[i:i + n]\n' >"$PY/app/utils.py"
+  printf 'MAX = 10\nprint "max is", MAX\n' >"$PY/app/legacy.py"
+  capture batch8 py_compile_errors "$PY" "rc=0; for f in app/*.py; do python3 -m py_compile \"\$f\" || rc=1; done; exit \$rc" "$(python3 --version)"
+  if command -v bandit >/dev/null; then
+    capture batch8 bandit_findings "$PY" "bandit -r inventory" "$(bandit --version 2>&1 | head -1)"
+  fi
+  if command -v pydocstyle >/dev/null; then
+    capture batch8 pydocstyle_findings "$PY" "pydocstyle inventory" "pydocstyle $(pydocstyle --version 2>&1)"
+  fi
+  if command -v sphinx-build >/dev/null; then
+    cat >"$PY/docs/conf.py" <<'EOF'
+project = "inventory"
+extensions = []
+html_theme = "alabaster"
+EOF
+    cat >"$PY/docs/index.rst" <<'EOF'
+Inventory
+=========
+
+.. toctree::
+   :maxdepth: 2
+
+   install
+   usage
+   api
+
+See :ref:`reorder-rules` for how levels are computed.
+EOF
+    printf 'Install\n=======\n\nRun ``pip install .``.\n' >"$PY/docs/install.rst"
+    printf 'Usage\n====\n\nCall :func:`reorder_level` with the daily demand.\n\n.. code-block:: pythn\n\n   reorder_level(3, 7)\n\nSee `the dashboard <http://dash>`_ and `the dashboard <http://dash2>`_.\n' >"$PY/docs/usage.rst"
+    capture batch8 sphinx_build_warnings_as_errors "$PY" "sphinx-build -W --keep-going -b html docs docs/_build" "$(sphinx-build --version 2>&1)"
+  fi
+  cat >"$PY/worker.py" <<'EOF'
+import json
+import logging
+import sys
+import time
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record):
+        out = {"ts": "2026-11-27T09:%02d:%02dZ" % (record.lineno % 60, int(record.msecs) % 60),
+               "level": record.levelname, "logger": record.name, "msg": record.getMessage()}
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out)
+
+
+h = logging.StreamHandler(sys.stdout)
+h.setFormatter(JsonFormatter())
+log = logging.getLogger("inventory.sync")
+log.addHandler(h)
+log.setLevel(logging.INFO)
+
+stock = {f"SKU-{i:04d}": (i * 7) % 23 for i in range(1, 61)}
+stock["SKU-0042"] = None
+log.info("sync started", extra={})
+for sku, qty in stock.items():
+    if qty == 0:
+        log.warning("sku %s is out of stock", sku)
+    try:
+        log.info("synced %s qty=%d", sku, qty)
+    except TypeError:
+        log.exception("could not sync %s", sku)
+        raise SystemExit(2)
+log.info("sync finished")
+EOF
+  capture batch8 python_json_log_logging_error "$PY" "python3 worker.py" "$(python3 --version)"
+  cat >"$PY/profile_me.py" <<'EOF'
+import json
+import re
+from collections import Counter
+
+
+def tokenize(text):
+    return re.findall(r"[a-z]+", text.lower())
+
+
+def build(n):
+    docs = [{"id": i, "body": "stock level reorder warehouse bin %d sku %d" % (i, i * 3)} for i in range(n)]
+    return json.loads(json.dumps(docs))
+
+
+def index(docs):
+    c = Counter()
+    for d in docs:
+        c.update(tokenize(d["body"]))
+    return c
+
+
+print(index(build(20000)).most_common(3))
+EOF
+  capture batch8 python_cprofile_cumulative "$PY" "python3 -m cProfile -s cumulative profile_me.py" "$(python3 --version)"
+  W="$B/wheels"
+  mkdir -p "$W/dist"
+  python3 - "$W/dist" <<'EOF'
+import sys, zipfile
+out = sys.argv[1]
+pkgs = [("acme-api", "2.4.0", ["acme-models>=3.0", "acme-http>=1.2"]),
+        ("acme-models", "2.9.1", ["pydantic-lite<2"]), ("acme-models", "3.1.0", ["pydantic-lite>=2.1"]),
+        ("acme-http", "1.2.0", []), ("acme-cli", "1.0.0", ["acme-api", "acme-legacy==0.9"]),
+        ("acme-legacy", "0.9.0", ["pydantic-lite<2"]), ("pydantic-lite", "1.10.2", []), ("pydantic-lite", "2.1.0", [])]
+for name, ver, reqs in pkgs:
+    mod = name.replace("-", "_")
+    with zipfile.ZipFile(f"{out}/{mod}-{ver}-py3-none-any.whl", "w") as z:
+        z.writestr(f"{mod}/__init__.py", "")
+        meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {ver}\n" + "".join(f"Requires-Dist: {r}\n" for r in reqs)
+        z.writestr(f"{mod}-{ver}.dist-info/METADATA", meta)
+        z.writestr(f"{mod}-{ver}.dist-info/WHEEL", "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        z.writestr(f"{mod}-{ver}.dist-info/RECORD", "")
+EOF
+  capture batch8 pip_resolution_impossible "$W" "pip install --dry-run --no-index --find-links dist acme-cli" "$(pip --version)"
+
+  # node: jest over 32 passing files, webpack with many assets and with missing modules, eslint
+  # --format unix, ts-node on a type error
+  N="$B/web"
+  mkdir -p "$N/src/pages" "$N/src/assets" "$N/tests" "$N/broken"
+  printf '{\n  "name": "web",\n  "version": "1.0.0",\n  "private": true,\n  "scripts": {"build": "webpack --mode production"}\n}\n' >"$N/package.json"
+  (cd "$N" && npm i --no-audit --no-fund --prefer-offline jest@29 webpack@5 webpack-cli@5 typescript@5 eslint@8 ts-node@10 @types/node >/dev/null 2>&1)
+  for f in auth basket catalog checkout coupon currency date email filter format geo i18n image invoice layout locale money nav order pager payment price profile rating router search session shipping sort stock tax; do
+    printf 'const %s = (x) => String(x).trim().toLowerCase();\nmodule.exports = { %s };\n' "$f" "$f" >"$N/src/$f.js"
+    {
+      printf 'const { %s } = require("../src/%s");\n\ndescribe("%s", () => {\n' "$f" "$f" "$f"
+      for i in 1 2 3 4 5 6; do printf '  test("normalises input %d", () => {\n    expect(%s("  Value%d ")).toBe("value%d");\n  });\n' "$i" "$f" "$i" "$i"; done
+      printf '});\n'
+    } >"$N/tests/$f.test.js"
+  done
+  capture batch8 jest_verbose_many_files_pass "$N" "npx jest --ci --verbose tests" "jest $(cd "$N" && npx jest --version)"
+  for p in home about pricing blog contact careers docs status faq login signup account; do
+    printf 'import "../assets/%s.txt";\nimport { format } from "../lib";\nconsole.log(format("%s"));\n' "$p" "$p" >"$N/src/pages/$p.js"
+    head -c $((RANDOM % 9000 + 500)) /dev/zero | tr '\0' 'x' >"$N/src/assets/$p.txt"
+  done
+  printf 'export function format(s) {\n  return `[${s}]`;\n}\n' >"$N/src/lib.js"
+  cat >"$N/webpack.config.js" <<'EOF'
+const path = require("path");
+const pages = ["home", "about", "pricing", "blog", "contact", "careers", "docs", "status", "faq", "login", "signup", "account"];
+module.exports = {
+  entry: Object.fromEntries(pages.map((p) => [p, `./src/pages/${p}.js`])),
+  output: { path: path.resolve(__dirname, "dist"), filename: "[name].[contenthash:8].js", clean: true },
+  module: { rules: [{ test: /\.txt$/, type: "asset/resource" }] },
+  optimization: { splitChunks: { chunks: "all", minSize: 0 } },
+  stats: { modules: true, assets: true },
+};
+EOF
+  capture batch8 webpack_build_many_assets "$N" "npm run build" "webpack $(cd "$N" && npx webpack --version 2>/dev/null | tr '\n' ' ')"
+  printf 'import { chart } from "chart.js/auto";\nimport { api } from "./api/client";\nimport styles from "./styles.module.css";\nconsole.log(chart, api, styles);\n' >"$N/broken/index.js"
+  printf 'module.exports = { entry: "./broken/index.js", output: { path: require("path").resolve(__dirname, "dist-broken") } };\n' >"$N/webpack.broken.js"
+  capture batch8 webpack_module_not_found "$N" "npx webpack --mode development -c webpack.broken.js" "webpack 5"
+  cat >"$N/.eslintrc.json" <<'EOF'
+{
+  "root": true,
+  "env": { "browser": true, "es2022": true },
+  "parserOptions": { "sourceType": "module" },
+  "extends": "eslint:recommended",
+  "rules": { "eqeqeq": "error", "no-console": "warn", "prefer-const": "error" }
+}
+EOF
+  mkdir -p "$N/lint"
+  printf 'export function total(items) {\n  let sum = 0;\n  for (var i = 0; i < items.length; i++) {\n    if (items[i].qty == 0) continue;\n    sum += items[i].price * items[i].qty;\n  }\n  console.log(sum);\n  return sum;\n}\n' >"$N/lint/cart.js"
+  printf 'import { total } from "./cart";\nimport { unused } from "./util";\n\nexport function render(el, items) {\n  let html = "<ul>";\n  items.forEach((it) => { html += `<li>${it.name}</li>`; });\n  el.innerHTML = html + "</ul>" + totl(items);\n}\n' >"$N/lint/view.js"
+  printf 'export const unused = 1;\nexport function debounce(fn, ms) {\n  let t;\n  return (...a) => { clearTimeout(t); t = setTimeout(() => fn(...a), ms); };\n}\nexport function same(a, b) { return a == b || a != a && b != b; }\n' >"$N/lint/util.js"
+  capture batch8 eslint_format_unix "$N" "npx eslint --format unix lint" "eslint $(cd "$N" && npx eslint --version)"
+  mkdir -p "$N/ts"
+  printf '{\n  "compilerOptions": { "strict": true, "target": "ES2020", "module": "commonjs", "esModuleInterop": true }\n}\n' >"$N/ts/tsconfig.json"
+  printf 'export interface User {\n  id: number;\n  email: string;\n  roles: string[];\n}\n\nexport function isAdmin(u: User): boolean {\n  return u.roles.includes("admin");\n}\n' >"$N/ts/user.ts"
+  printf 'import { User, isAdmin } from "./user";\n\nconst users: User[] = [\n  { id: 1, email: "a@example.com", roles: ["admin"] },\n  { id: "2", email: "b@example.com", roles: [] },\n];\n\nfor (const u of users) {\n  console.log(u.email, isAdmin(u), u.name.toUpperCase());\n}\n' >"$N/ts/main.ts"
+  capture batch8 ts_node_type_error "$N/ts" "../node_modules/.bin/ts-node main.ts" "ts-node $(cd "$N" && npx ts-node --version)"
+
+  # jvm: an application start-up failing under a five-level cause chain
+  J="$B/jvm"
+  mkdir -p "$J/src/com/acme/boot"
+  cat >"$J/src/com/acme/boot/App.java" <<'EOF'
+package com.acme.boot;
+
+import java.util.HashMap;
+import java.util.Map;
+
+public class App {
+    static class BeanCreationException extends RuntimeException {
+        BeanCreationException(String m, Throwable c) { super(m, c); }
+    }
+    static class ApplicationContextException extends RuntimeException {
+        ApplicationContextException(String m, Throwable c) { super(m, c); }
+    }
+
+    static Map<String, String> env = new HashMap<>();
+
+    static int parsePort(String raw) {
+        return Integer.parseInt(raw.trim());
+    }
+
+    static Object dataSource() {
+        try {
+            return "jdbc:postgresql://db:" + parsePort(env.getOrDefault("DB_PORT", "54 32"));
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("Invalid property 'spring.datasource.port'", e);
+        }
+    }
+
+    static Object repository() {
+        try {
+            return dataSource();
+        } catch (RuntimeException e) {
+            throw new BeanCreationException("Error creating bean with name 'orderRepository': Unsatisfied dependency expressed through field 'dataSource'", e);
+        }
+    }
+
+    static Object service() {
+        try {
+            return repository();
+        } catch (RuntimeException e) {
+            throw new BeanCreationException("Error creating bean with name 'orderService' defined in class path resource [com/acme/boot/ServiceConfig.class]", e);
+        }
+    }
+
+    static void refresh() {
+        for (String bean : new String[] {"webServer", "jacksonMapper", "orderService"}) {
+            System.out.println("INFO  o.s.b.f.s.DefaultListableBeanFactory : Creating bean '" + bean + "'");
+            if (bean.equals("orderService")) {
+                try {
+                    service();
+                } catch (RuntimeException e) {
+                    throw new ApplicationContextException("Unable to start web server", e);
+                }
+            }
+        }
+    }
+
+    public static void main(String[] args) {
+        System.out.println("INFO  com.acme.boot.App : Starting App using Java " + System.getProperty("java.version"));
+        System.out.println("INFO  com.acme.boot.App : No active profile set, falling back to 1 default profile: \"default\"");
+        refresh();
+    }
+}
+EOF
+  (cd "$J" && javac -d out src/com/acme/boot/App.java)
+  capture batch8 java_nested_cause_chain "$J" "java -cp out com.acme.boot.App" "$(java -version 2>&1 | head -1)"
+
+  # php: php -l over thirty-one files, one with a syntax error
+  PH="$B/php"
+  mkdir -p "$PH/src/Controller" "$PH/src/Entity" "$PH/src/Service"
+  for n in Account Address Basket Category Coupon Customer Invoice Order Payment Product Refund Review Shipment Stock Tax; do
+    printf '<?php\n\nnamespace App\\Entity;\n\nfinal class %s\n{\n    public function __construct(public readonly int $id) {}\n}\n' "$n" >"$PH/src/Entity/$n.php"
+    printf '<?php\n\nnamespace App\\Service;\n\nfinal class %sService\n{\n    public function find(int $id): ?array\n    {\n        return null;\n    }\n}\n' "$n" >"$PH/src/Service/${n}Service.php"
+  done
+  printf '<?php\n\nnamespace App\\Controller;\n\nfinal class CheckoutController\n{\n    public function pay(array $req): array\n    {\n        $total = array_sum(array_column($req["lines"], "price"))\n        return ["total" => $total];\n    }\n}\n' >"$PH/src/Controller/CheckoutController.php"
+  capture batch8 php_lint_many_files "$PH" "rc=0; for f in \$(find src -name '*.php' | sort); do php -l \"\$f\" || rc=1; done; exit \$rc" "$(php --version | head -1)"
+
+  # ruby: rake aborted with its trace
+  if command -v rake >/dev/null; then
+    RK="$B/rake"
+    mkdir -p "$RK/db"
+    cat >"$RK/Rakefile" <<'EOF'
+require "json"
+
+namespace :db do
+  desc "Load seed data"
+  task :seed do
+    rows = JSON.parse(File.read("db/seeds.json"))
+    rows.each_with_index do |r, i|
+      puts "seeding #{r.fetch("sku")}"
+      Integer(r.fetch("qty"))
+    end
+  end
+end
+
+task default: "db:seed"
+EOF
+    printf '[{"sku": "A-1", "qty": "4"}, {"sku": "A-2", "qty": "12"}, {"sku": "A-3", "qty": "twelve"}]\n' >"$RK/db/seeds.json"
+    capture batch8 rake_aborted_trace "$RK" "rake --trace db:seed" "$(ruby --version)"
+  fi
+
+  # git: a big log --stat, a push refused by a pre-receive hook, an empty cherry-pick, a status
+  # after a big refactor
+  GT="$B/git"
+  mkdir -p "$GT"
+  git init -q -b main "$GT/repo"
+  (
+    cd "$GT/repo" || exit 1
+    git config user.name "Dana Reyes" && git config user.email dana@example.com
+    mkdir -p src/api src/db src/ui docs
+    for i in $(seq 1 45); do
+      for f in src/api/routes.py src/db/models.py src/ui/app.js docs/guide.md; do
+        if [ $((i % 3)) = 0 ] || [ "$f" = src/api/routes.py ]; then printf 'line %d of %s\n' "$i" "$f" >>"$f"; fi
+      done
+      printf 'x = %d\n' "$i" >"src/db/migration_$(printf %03d "$i").py"
+      d="2026-10-$(printf %02d $(((i % 28) + 1)))T10:00:00Z"
+      git add -A && GIT_AUTHOR_DATE="$d" GIT_COMMITTER_DATE="$d" git commit -q -m "Change $i: migration $(printf %03d "$i") and routes"
+    done
+  )
+  capture batch8 git_log_stat_big "$GT/repo" "git log --stat -n 40" "$(git --version)"
+  git init -q --bare "$GT/origin.git"
+  cat >"$GT/origin.git/hooks/pre-receive" <<'EOF'
+#!/bin/sh
+status=0
+while read old new ref; do
+  for c in $(git rev-list "$old..$new" 2>/dev/null || git rev-list "$new"); do
+    subj=$(git log -1 --format=%s "$c")
+    case "$subj" in
+      WIP*|wip*) echo "ERROR: commit ${c%${c#???????}} is marked WIP: $subj"; status=1 ;;
+    esac
+    if git diff-tree --no-commit-id --name-only -r "$c" | grep -q '\.env$'; then
+      echo "ERROR: commit ${c%${c#???????}} adds a .env file"; status=1
+    fi
+  done
+done
+[ $status = 0 ] || echo "Push rejected by policy: fix the commits above and push again."
+exit $status
+EOF
+  chmod +x "$GT/origin.git/hooks/pre-receive"
+  (
+    cd "$GT/repo" || exit 1
+    git remote add origin "$GT/origin.git" && git push -q origin main 2>/dev/null
+    printf 'DB_PASSWORD=changeme\n' >.env && git add .env && git commit -q -m "Add local settings"
+    printf 'todo\n' >>docs/guide.md && git commit -qam "WIP half-done export"
+    printf 'done\n' >>docs/guide.md && git commit -qam "Finish export docs"
+  )
+  capture batch8 git_push_pre_receive_rejected "$GT/repo" "git push origin main" "$(git --version)"
+  (
+    cd "$GT/repo" || exit 1
+    git checkout -q -b hotfix HEAD~3 && printf 'fixed\n' >>src/ui/app.js && git commit -qam "Fix banner overflow"
+    git checkout -q main && git cherry-pick hotfix >/dev/null 2>&1
+    git checkout -q hotfix
+  )
+  capture batch8 git_cherry_pick_empty "$GT/repo" "git checkout -q main && git cherry-pick hotfix" "$(git --version)"
+  (
+    cd "$GT/repo" || exit 1
+    git cherry-pick --abort >/dev/null 2>&1; git checkout -q main
+    mkdir -p src/storage && git mv src/db/migration_0* src/storage/ 2>/dev/null
+    for i in $(seq 1 20); do printf 'y = %d\n' "$i" >>"src/storage/migration_$(printf %03d "$i").py"; done
+    printf 'changed\n' >>src/api/routes.py
+    git rm -q docs/guide.md
+    mkdir -p src/cache && for i in $(seq 1 12); do printf 'c\n' >"src/cache/shard_$i.py"; done
+    printf 'secret\n' >credentials.json
+    git add src/cache/shard_1.py src/cache/shard_2.py
+  )
+  capture batch8 git_status_big_refactor "$GT/repo" "git status" "$(git --version)"
+
+  # archives: zip -r with a name that does not exist, unzip -l of a big archive
+  Z="$B/zip"
+  mkdir -p "$Z/site/static/img" "$Z/site/pages"
+  for i in $(seq 1 60); do printf 'page %d\n' "$i" >"$Z/site/pages/page_$i.html"; done
+  for i in $(seq 1 25); do head -c 3000 /dev/urandom >"$Z/site/static/img/photo_$i.jpg"; done
+  capture batch8 zip_recursive_name_not_matched "$Z" "zip -r site.zip site CHANGELOG.md LICENSE" "$(zip -v | sed -n 2p)"
+  mkdir -p "$Z/big/app/lib" "$Z/big/app/vendor"
+  for i in $(seq 1 320); do printf 'module %d\n' "$i" >"$Z/big/app/lib/mod_$(printf %03d "$i").py"; done
+  head -c 6000000 /dev/zero >"$Z/big/app/vendor/core.dump"
+  (cd "$Z/big" && zip -qr ../release.zip app)
+  capture batch8 unzip_list_big "$Z" "unzip -l release.zip" "$(unzip -v | head -1)"
+
+  # shell: xargs over a checker that fails for some hosts and aborts on one
+  X="$B/xargs"
+  mkdir -p "$X"
+  cat >"$X/check.sh" <<'EOF'
+#!/bin/sh
+case "$1" in
+  *db*) echo "check $1: connection refused" >&2; exit 1 ;;
+  *legacy*) echo "check $1: unsupported protocol, giving up" >&2; exit 255 ;;
+  *) echo "check $1: ok" ;;
+esac
+EOF
+  chmod +x "$X/check.sh"
+  printf '%s\n' web1 web2 db1 web3 cache1 db2 api1 api2 legacy1 web4 web5 >"$X/hosts.txt"
+  capture batch8 xargs_child_failures "$X" "xargs -n1 ./check.sh < hosts.txt" "$(xargs --version | head -1)"
+
+  # db: a long sqlite3 .dump, a CSV import with bad rows
+  D="$B/db"
+  mkdir -p "$D"
+  {
+    printf 'CREATE TABLE warehouse(id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n'
+    printf 'CREATE TABLE item(id INTEGER PRIMARY KEY, sku TEXT UNIQUE NOT NULL, warehouse_id INTEGER REFERENCES warehouse(id), qty INTEGER NOT NULL CHECK (qty >= 0));\n'
+    printf 'CREATE INDEX item_wh ON item(warehouse_id);\n'
+    printf "INSERT INTO warehouse VALUES(1,'Leeds'),(2,'Lyon'),(3,'Lodz');\n"
+    for i in $(seq 1 300); do printf "INSERT INTO item(sku, warehouse_id, qty) VALUES('SKU-%04d', %d, %d);\n" "$i" $((i % 3 + 1)) $((i * 7 % 50)); done
+    printf "CREATE VIEW low_stock AS SELECT sku, qty FROM item WHERE qty < 5;\n"
+  } | sqlite3 "$D/stock.db"
+  capture batch8 sqlite_dump_long "$D" "sqlite3 stock.db .dump" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+  {
+    printf 'sku,warehouse_id,qty\n'
+    for i in $(seq 301 340); do
+      case $i in
+        307) printf 'SKU-%04d,2\n' "$i" ;;
+        315) printf 'SKU-0305,1,4\n' ;;
+        322) printf 'SKU-%04d,1,-3\n' "$i" ;;
+        331) printf 'SKU-%04d,3,5,extra\n' "$i" ;;
+        *) printf 'SKU-%04d,%d,%d\n' "$i" $((i % 3 + 1)) $((i % 20)) ;;
+      esac
+    done
+  } >"$D/new_items.csv"
+  sqlite3 "$D/stock.db" 'CREATE TABLE item_staging(sku TEXT UNIQUE NOT NULL, warehouse_id INTEGER, qty INTEGER NOT NULL CHECK (qty >= 0));'
+  capture batch8 sqlite_csv_import_errors "$D" "sqlite3 stock.db '.import --csv --skip 1 new_items.csv item_staging' 'SELECT count(*) FROM item_staging;'" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+
+  # diff -u of two generated configs
+  DF="$B/diff"
+  mkdir -p "$DF"
+  for side in a b; do
+    {
+      printf '# generated by confgen\n[server]\nlisten = 0.0.0.0:8080\nworkers = %s\n' "$([ $side = a ] && echo 4 || echo 8)"
+      for i in $(seq 1 60); do
+        printf '\n[upstream.svc%02d]\nhost = svc%02d.internal\nport = %d\ntimeout = %s\n' "$i" "$i" $((9000 + i)) "$([ $side = b ] && [ "$i" = 23 ] && echo 5s || echo 30s)"
+        if [ $side = b ] && [ "$i" = 41 ]; then printf 'tls = off\n'; fi
+      done
+      if [ $side = a ]; then printf '\n[upstream.svc61]\nhost = svc61.internal\nport = 9061\ntimeout = 30s\n'; fi
+    } >"$DF/$side.conf"
+  done
+  capture batch8 diff_unified_configs "$DF" "diff -u a.conf b.conf" "$(diff --version | head -1)"
+
+  # gcc -fanalyzer with -Werror: double free, use after free, leak, NULL dereference
+  GA="$B/analyzer"
+  mkdir -p "$GA"
+  cat >"$GA/pool.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+
+struct conn { char *buf; int fd; };
+
+struct conn *conn_open(int fd) {
+  struct conn *c = malloc(sizeof *c);
+  c->fd = fd;
+  c->buf = malloc(256);
+  return c;
+}
+
+void conn_close(struct conn *c) {
+  free(c->buf);
+  free(c);
+}
+
+int conn_reset(struct conn *c, int hard) {
+  if (hard) {
+    conn_close(c);
+  }
+  return c->fd;
+}
+
+char *conn_name(int fd) {
+  char *name = malloc(32);
+  if (fd < 0)
+    return NULL;
+  strcpy(name, "conn");
+  return name;
+}
+
+void drain(struct conn *c) {
+  char *tmp = c->buf;
+  free(tmp);
+  free(c->buf);
+}
+EOF
+  capture batch8 gcc_fanalyzer_werror "$GA" "gcc -c -fanalyzer -Werror -O0 pool.c" "$(gcc --version | head -1)"
+fi
