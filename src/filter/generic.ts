@@ -19,8 +19,9 @@
  * keeps every one of them, wherever it is; a compiler's note in a system header, a passing test's line and
  * a line of a usage listing under an error are no failure, nor is advice such as `For more
  * information about this error, try …`; a failure printed twice stays in its first copy) and a
- * long one keeps the text around its signal. Output that is
- * JSON goes to the json strategy's defaults instead. Commands that print content rather than a
+ * long one keeps the text around its signal. A JSON-lines log folds its runs of alike routine
+ * records (generic_jsonl.ts), every record it keeps as printed; other output that is JSON goes to
+ * the json strategy's defaults instead, its kept JSON lines as printed. Commands that print content rather than a
  * report (`cat`, `head`, `sed`, `diff` …) are left alone: the model may edit what it read.
  */
 import {

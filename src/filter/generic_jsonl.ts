@@ -187,10 +187,17 @@ function foldLine(records: Record[], level: string, labels: Map<string, number>)
     const ordered = names.filter((name) => differ.includes(name));
     notes.push(`${ordered.join(", ")} ${ordered.length === 1 ? "differs" : "differ"}`);
   }
-  const odd = [...labels].map(([label, n]) => `${n} with ${label}`);
+  const odd = [...labels].map(([label, n]) => `${n} with ${unbracketed(label)}`);
   if (odd.length) notes.push(odd.join(", "));
   const note = notes.length ? ` (${notes.join("; ")})` : "";
   return `… ${records.length} records like these folded${note} …`;
+}
+
+/** An odd value as a word of the record holds it, without a bracket it does not close (`(480`). */
+function unbracketed(label: string): string {
+  if (label.startsWith("(") && !label.includes(")")) return label.slice(1);
+  if (label.endsWith(")") && !label.includes("(")) return label.slice(0, -1);
+  return label;
 }
 
 /** A record's values as words (strings as they are, the rest as JSON), time fields aside. */

@@ -48,6 +48,10 @@ Deno.test("generic jsonl: python's WARNING and ERROR records stay whole, with th
   }
   expect(lines[0]).toBe(input[0]);
   expect(lines.at(-1)).toBe(input.at(-1));
+  // The odd value among the folded records is counted, as the record prints it.
+  expect(lines).toContain(
+    "… 13 records like these folded (level INFO; message differs; 1 with 480) …",
+  );
   // The ERROR record carries its exception field.
   expect(lines.some((line) => line.includes('"exc_info": "Traceback'))).toBe(true);
 });
