@@ -85,6 +85,10 @@ interface Read {
  */
 export function foldJsonLogs(lines: readonly string[]): readonly string[] | null {
   if (lines.length < MIN_RECORDS || lines.length > MAX_SHAPED_LINES) return null;
+  // Most outputs hold no JSON object line at all: they are not parsed.
+  let objects = 0;
+  for (const line of lines) if (line.trimStart().startsWith("{")) objects++;
+  if (objects < MIN_RECORDS) return null;
   const reads = lines.map(readLine);
   let records = 0;
   let logLike = 0;
