@@ -3621,3 +3621,61 @@ if sel gitblame; then
   commit_as "Bob Jones" b@example.invalid "2026-03-02T14:22:10+0000" "step 13: hotfix"
   capture git blame_templated "$R" "git blame app.py" "$(git --version)"
 fi
+
+# --- logs (jsonlogs): JSON-lines logs with no rule: python logging with a JSON formatter, pino ---
+# pino comes from npm (ZEPH_CORPUS_NPM, like biome).
+if sel jsonlogs; then
+  R="$WORK/jsonlogs"
+  rm -rf "$R" && mkdir -p "$R"
+  cat >"$R/sync.py" <<'EOF'
+import json, logging, sys
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record):
+        out = {"asctime": self.formatTime(record), "levelname": record.levelname,
+               "name": record.name, "message": record.getMessage()}
+        if record.exc_info:
+            out["exc_info"] = self.formatException(record.exc_info)
+        return json.dumps(out)
+
+handler = logging.StreamHandler(sys.stdout)
+handler.setFormatter(JsonFormatter())
+log = logging.getLogger("sync")
+log.addHandler(handler)
+log.setLevel(logging.INFO)
+
+log.info("sync started: source=s3://acme-exports/2026-11-27 target=postgres://db/warehouse")
+log.info("loaded 4 table mappings from sync.toml")
+rows = 0
+for batch in range(1, 61):
+    n = 500 if batch % 7 else 480
+    rows += n
+    log.info("synced batch %d/60 of orders (%d rows)", batch, n)
+    if batch == 23:
+        log.warning("batch 23: 20 rows had a null customer_id; written with customer_id=0")
+try:
+    prices = {"SKU-1": "12.50", "SKU-2": "n/a"}
+    total = sum(float(v) for v in prices.values())
+except ValueError:
+    log.error("cannot reconcile price table", exc_info=True)
+log.info("sync finished: %d rows in 60 batches, 1 warning, 1 error", rows)
+sys.exit(1)
+EOF
+  capture logs jsonl_python_sync "$R" "python3 sync.py" "$(python3 --version), logging with a JSON formatter"
+  cat >"$R/worker.js" <<'EOF'
+const pino = require("pino");
+const log = pino({ base: { pid: 4242, hostname: "build-7" }, timestamp: pino.stdTimeFunctions.epochTime });
+log.info({ queue: "thumbnails" }, "worker started");
+for (let i = 1; i <= 45; i++) {
+  log.info({ job: 1000 + i, ms: 40 + (i * 7) % 23 }, `resized image ${1000 + i}.jpg to 3 sizes`);
+  if (i === 19) log.warn({ job: 1019 }, "image 1019.jpg has no EXIF orientation; assuming upright");
+}
+log.error({ job: 1046, err: { type: "Error", message: "EACCES: permission denied, open '/srv/media/1046.jpg'", stack: "Error: EACCES: permission denied, open '/srv/media/1046.jpg'\n    at Object.openSync (node:fs:573:18)" } }, "cannot read source image");
+for (let i = 47; i <= 58; i++) log.info({ job: 1000 + i, ms: 41 + (i * 5) % 19 }, `resized image ${1000 + i}.jpg to 3 sizes`);
+log.info({ done: 57, failed: 1 }, "queue drained");
+setTimeout(() => { const cfg = undefined; console.error("shutting down"); cfg.flush(); }, 10);
+EOF
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules"
+  NODE_PATH="$NPMDIR" capture logs jsonl_pino_worker "$R" "node worker.js" \
+    "node $(node --version), pino $(node -p "require('$NPMDIR/pino/package.json').version")"
+fi

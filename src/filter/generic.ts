@@ -19,15 +19,16 @@
  * keeps every one of them, wherever it is; a compiler's note in a system header, a passing test's line and
  * a line of a usage listing under an error are no failure, nor is advice such as `For more
  * information about this error, try …`; a failure printed twice stays in its first copy) and a
- * long one keeps the text around its signal. Output that is
- * JSON goes to the json strategy's defaults instead. Commands that print content rather than a
+ * long one keeps the text around its signal. A JSON-lines log folds its runs of alike routine
+ * records (generic_jsonl.ts), every record it keeps as printed; other output that is JSON goes to
+ * the json strategy's defaults instead, its kept JSON lines as printed. Commands that print content rather than a
  * report (`cat`, `head`, `sed`, `diff` …) are left alone: the model may edit what it read.
  */
 import {
   carriesFailure,
-  compileStrategy,
   FAILURE_SIGNAL,
   FailureKeeper,
+  jsonAsPrinted,
   JsonConfig,
   looksLikeJson,
   omitted,
@@ -42,6 +43,7 @@ import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
 import { foldRoutineLogs } from "./generic_logs.ts";
+import { foldJsonLogs } from "./generic_jsonl.ts";
 import { withoutTimes } from "./generic_outliers.ts";
 import { foldSanitizerMaps } from "./generic_sanitizer.ts";
 import {
@@ -139,7 +141,11 @@ export function genericStage(
 ): Stage {
   const after = options.after ?? false;
   let first: string | null = null;
-  let json: Stage | null = null;
+  // Output whose first line is JSON: a JSON-lines log folds here, other JSON goes to the json
+  // strategy (kept records as printed).
+  let json = false;
+  // A JSON-lines log: a record that names a failure is never cut (it is kept as printed).
+  let logs = false;
   const tail = after ? passOn(ctx) : truncator(ctx, onRemove);
   const held: string[] = [];
   let run: string | null = null;
@@ -150,7 +156,7 @@ export function genericStage(
   const cut = (line: string): string => {
     if (line.length <= LONG_LINE) return line;
     // After a rule, a long line it kept that names a failure or a location stays whole.
-    if (after && carriesFailure(line)) return line;
+    if ((after || logs) && carriesFailure(line)) return line;
     changed = true;
     onRemove?.(line, "cut");
     return cutMiddle(line);
@@ -199,17 +205,32 @@ export function genericStage(
     push(line) {
       if (!after && first === null && line.trim() !== "") {
         first = line;
-        if (looksLikeJson(line)) json = compileStrategy(JSON_DEFAULTS, "v8").createStage(ctx);
+        json = looksLikeJson(line);
       }
-      if (json) json.push(line);
-      else held.push(line);
+      held.push(line);
     },
     finish(): Confidence {
-      if (json) return json.finish();
+      const count = held.length;
+      const logLines = after ? null : foldJsonLogs(held);
+      if (logLines !== null) {
+        // A JSON-lines log: its records are read as records, not by the line folds for text.
+        logs = true;
+        if (logLines !== held) changed = true;
+        for (const line of logLines) take(line);
+        held.length = 0;
+        flushRun();
+        const truncated = tail.finish();
+        return changed || truncated ? "partial" : "fallback";
+      }
+      if (json) {
+        const stage = jsonAsPrinted(JSON_DEFAULTS).createStage(ctx);
+        for (const line of held) stage.push(line);
+        held.length = 0;
+        return stage.finish();
+      }
       // Each fold's result replaces the lines before it (one variable, the held lines let go),
       // and a fold that changes nothing returns its input: a huge output is held once or twice
       // at a time, not once per fold.
-      const count = held.length;
       let lines = foldUsage(held, { failed: ctx.failed, command: options.command });
       if (lines !== held) held.length = 0;
       // Where a usage listing folded, the tool's own pointer to its help stays: it leads back to

@@ -87,7 +87,19 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 const MAX_DOCUMENT_CHARS = 16 * 1024 * 1024;
 
 export function compileJson(config: JsonConfig): CompiledStrategy {
-  const reader = new JsonReader(config);
+  return compileReader(new JsonReader(config));
+}
+
+/**
+ * The json strategy where no rule asked for it (the generic pass): a JSON line kept is the line as
+ * printed, never the record re-written; records still go (passing, progress) or show their
+ * rendered text as with a rule.
+ */
+export function jsonAsPrinted(config: JsonConfig): CompiledStrategy {
+  return compileReader(new JsonReader(config, { asPrinted: true }));
+}
+
+function compileReader(reader: JsonReader): CompiledStrategy {
   return {
     type: "json",
     createStage(ctx: StageContext): Stage {
@@ -118,8 +130,10 @@ class JsonReader {
   #pass: Set<string>;
   #quiet: Set<string>;
   #drop: Set<string>;
+  #asPrinted: boolean;
 
-  constructor(readonly config: JsonConfig) {
+  constructor(readonly config: JsonConfig, options: { asPrinted?: boolean } = {}) {
+    this.#asPrinted = options.asPrinted ?? false;
     this.#pass = new Set(config.pass_values.map((v) => v.toLowerCase()));
     this.#quiet = new Set(config.quiet_values.map((v) => v.toLowerCase()));
     this.#drop = new Set(config.drop_fields);
@@ -166,7 +180,7 @@ class JsonReader {
 
   /** JSON lines: records grouped by item; passing items and progress records go. */
   #jsonLines(lines: string[]): string[] | null {
-    type Entry = { text: string } | { record: Json; item: string | null };
+    type Entry = { text: string } | { record: Json; item: string | null; line: string };
     const entries: Entry[] = [];
     const last = new Map<string, string | null>();
     let records = 0;
@@ -189,7 +203,7 @@ class JsonReader {
       // An item that started and never reported (a test killed by a timeout) did not pass.
       if (item !== null && !last.has(item)) last.set(item, null);
       if (item !== null && status !== null && !this.#quiet.has(status)) last.set(item, status);
-      entries.push({ record, item });
+      entries.push({ record, item, line });
     }
     if (records === 0) return null;
     const out: string[] = [];
@@ -200,7 +214,7 @@ class JsonReader {
         out.push(entry.text);
         continue;
       }
-      const { record, item } = entry;
+      const { record, item, line } = entry;
       const status = this.#status(record);
       const itemStatus = item === null ? status : last.get(item) ?? status;
       if (
@@ -219,7 +233,7 @@ class JsonReader {
       // A record of an item whose text is shown adds only its status.
       if (item !== null && this.config.text_fields.length && status !== null) continue;
       const pruned = this.#prune(record);
-      if (pruned !== undefined) out.push(JSON.stringify(pruned));
+      if (pruned !== undefined) out.push(this.#asPrinted ? line : JSON.stringify(pruned));
     }
     const summary = this.#summary(last);
     if (summary) out.push(summary);
