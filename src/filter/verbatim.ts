@@ -148,6 +148,32 @@ const CANDIDATES = 64;
 /** Recent input lines an emitted line is compared with as it streams by. */
 const RECENT = 8;
 
+/** A 32-bit FNV-1a hash of `text.slice(start, end)`, read in place. */
+function hashOf(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Line positions in order, in a typed array grown by doubling: no object per position. */
+class Positions {
+  #items = new Int32Array(64);
+  length = 0;
+
+  push(position: number): void {
+    if (this.length === this.#items.length) {
+      const grown = new Int32Array(this.#items.length * 2);
+      grown.set(this.#items);
+      this.#items = grown;
+    }
+    this.#items[this.length++] = position;
+  }
+
+  at(i: number): number {
+    return this.#items[i];
+  }
+}
+
 interface Suspect {
   index: number;
   line: string;
@@ -183,9 +209,10 @@ export interface KeptLinesOptions {
  * The guard over one chain's output. Streaming: `input` receives each line the rules receive,
  * `emitted` each line they emit (in order), and `restore` runs once at the end, given the
  * output's text and a way to walk the input again. An emitted line equal to a recent input line
- * costs nothing; the others are checked against the input in one pass (an input line as printed,
- * with a count after it, or cut with an ellipsis), and those left are looked up by their rarest
- * word in a second pass: the input line containing every word of the emitted line (in any order,
+ * costs nothing; of the others only the place in the output is held, and a first pass over the
+ * input drops those equal to an input line. Those left are checked against the input in a second
+ * pass (an input line as printed but for its indentation, with a count after it, or cut with an
+ * ellipsis), and those left then are looked up by their rarest word in a third pass: the input line containing every word of the emitted line (in any order,
  * its numbers in the order printed) replaces it — preferring one not already in the output, then one with the fewest other words,
  * then the first after the source of the line restored before it, then the shortest; each input
  * line at most once. A line with no such source (a join of several lines, a summary) stays as emitted.
@@ -194,7 +221,8 @@ export class KeptLines {
   #recent: string[] = [];
   #inputs = 0;
   #count = 0;
-  #suspects: Suspect[] = [];
+  /** Where the emitted lines that may not be input lines as printed are in the output. */
+  #suspects = new Positions();
   #markers: RegExp[];
   #cap: number;
 
@@ -217,7 +245,7 @@ export class KeptLines {
     if (this.#recent.includes(line) || isMarker(line)) return;
     const text = normalLine(line);
     if (this.#markers.some((m) => m.test(text))) return;
-    this.#suspects.push({ index, line, text, indent: leadOf(line), found: [] });
+    this.#suspects.push(index);
   };
 
   /**
@@ -228,7 +256,7 @@ export class KeptLines {
     text: string,
     walk: (fn: (line: string) => void) => void,
   ): { text: string; restored: Restore[] } {
-    const unkept = this.#unkept(walk);
+    const unkept = this.#unkept(this.#differing(text, walk), walk);
     if (!unkept.length) return { text, restored: [] };
     const replace = new Map<number, string | null>();
     const restored: Restore[] = [];
@@ -292,9 +320,85 @@ export class KeptLines {
     return { text: lines.join("\n"), restored };
   }
 
+  /**
+   * The suspects equal to no input line (one pass over the input), read from the output's text
+   * at their positions: a line a holding stage passes on as printed is kept whatever its
+   * indentation or its place, so only the lines that differ get a record. The lines are
+   * compared through a table of their hashes and places in the text, not a set of line strings.
+   */
+  #differing(text: string, walk: (fn: (line: string) => void) => void): Suspect[] {
+    const positions = this.#suspects;
+    const n = positions.length;
+    if (!n) return [];
+    // Where each suspect's line starts and ends in the text.
+    const starts = new Int32Array(n);
+    const ends = new Int32Array(n);
+    let k = 0;
+    for (let start = 0, index = 0; start <= text.length && k < n; index++) {
+      let end = text.indexOf("\n", start);
+      if (end < 0) end = text.length;
+      if (index === positions.at(k)) {
+        starts[k] = start;
+        ends[k++] = end;
+      }
+      start = end + 1;
+    }
+    // The distinct lines in an open-addressed table of their first suspect: `first[k]` is the
+    // suspect of the same line entered, `found` says which of those the input prints.
+    const size = 1 << Math.ceil(Math.log2(2 * k + 2));
+    const table = new Int32Array(size).fill(-1);
+    const first = new Int32Array(k);
+    const hashes = new Uint32Array(k);
+    const same = (a: number, hash: number, line: string) =>
+      hashes[a] === hash && ends[a] - starts[a] === line.length &&
+      text.startsWith(line, starts[a]);
+    for (let i = 0; i < k; i++) {
+      const hash = hashes[i] = hashOf(text, starts[i], ends[i]);
+      let slot = hash & (size - 1);
+      first[i] = i;
+      for (; table[slot] >= 0; slot = (slot + 1) & (size - 1)) {
+        const other = table[slot];
+        // Compared only when the hashes agree: the slice is made for a likely equal line.
+        if (hashes[other] === hash && same(other, hash, text.slice(starts[i], ends[i]))) {
+          first[i] = other;
+          break;
+        }
+      }
+      if (first[i] === i) table[slot] = i;
+    }
+    const found = new Uint8Array(k);
+    let left = k;
+    walk((line) => {
+      if (!left) return;
+      const hash = hashOf(line, 0, line.length);
+      for (let slot = hash & (size - 1); table[slot] >= 0;) {
+        const entry = table[slot];
+        if (same(entry, hash, line)) {
+          if (!found[entry]) left--;
+          found[entry] = 1;
+          return;
+        }
+        slot = (slot + 1) & (size - 1);
+      }
+    });
+    const differing: Suspect[] = [];
+    for (let i = 0; i < k; i++) {
+      if (found[first[i]]) continue;
+      const line = text.slice(starts[i], ends[i]);
+      differing.push({
+        index: positions.at(i),
+        line,
+        text: normalLine(line),
+        indent: leadOf(line),
+        found: [],
+      });
+    }
+    return differing;
+  }
+
   /** The suspects no input line keeps as printed (one pass over the input). */
-  #unkept(walk: (fn: (line: string) => void) => void): Suspect[] {
-    if (!this.#suspects.length) return [];
+  #unkept(suspects: Suspect[], walk: (fn: (line: string) => void) => void): Suspect[] {
+    if (!suspects.length) return [];
     // Suspects by their text, then by their indentation: an input line keeps those of its text
     // that have at least its indentation (a group's members may sit deeper); one that lost it
     // is left open, and put back as printed.
@@ -313,7 +417,7 @@ export class KeptLines {
       if (group) group.list.push(s);
       else byIndent.set(s.indent, { list: [s] });
     };
-    for (const s of this.#suspects) {
+    for (const s of suspects) {
       add(exact, s.text, s);
       const bare = s.text.replace(COUNT, "");
       if (bare !== s.text) add(exact, bare, s);
@@ -360,7 +464,7 @@ export class KeptLines {
         }
       }
     }
-    return this.#suspects.filter((s) => !kept.has(s));
+    return suspects.filter((s) => !kept.has(s));
   }
 
   /** Finds each open line's candidate sources (a second pass over the input, bounded). */
