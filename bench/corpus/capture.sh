@@ -3678,4 +3678,162 @@ EOF
   NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules"
   NODE_PATH="$NPMDIR" capture logs jsonl_pino_worker "$R" "node worker.js" \
     "node $(node --version), pino $(node -p "require('$NPMDIR/pino/package.json').version")"
+  cd "$ROOT" || exit 1
+fi
+
+# --- runner closings (`runclose`): what a test run prints after its counts and per location:
+# `cargo test --workspace --no-fail-fast` with a failing lib test and a failing integration test
+# (cargo's `error: 2 targets failed:` and the list under it); `npm test -- tests` running jest,
+# which ends with `Ran all test suites matching /tests/i.`; pytest whose warnings summary has the
+# same warning at several locations. jest comes from ZEPH_CORPUS_NPM.
+if sel runclose; then
+  R="$WORK/runclose"
+  rm -rf "$R" && mkdir -p "$R/ws/ledger-core/src" "$R/ws/ledger-core/tests" "$R/ws/ledger-fx/src"
+  cat >"$R/ws/Cargo.toml" <<'EOF'
+[workspace]
+members = ["ledger-core", "ledger-fx"]
+resolver = "2"
+EOF
+  for crate in ledger-core ledger-fx; do
+    printf '[package]\nname = "%s"\nversion = "0.1.0"\nedition = "2024"\n\n[dependencies]\n' \
+      "$crate" >"$R/ws/$crate/Cargo.toml"
+  done
+  cat >"$R/ws/ledger-core/src/lib.rs" <<'EOF'
+pub fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds() {
+        assert_eq!(add(2, 2), 4);
+    }
+}
+EOF
+  cat >"$R/ws/ledger-core/tests/rounding.rs" <<'EOF'
+use ledger_core::add;
+
+#[test]
+fn adds_negative() {
+    assert_eq!(add(-2, 1), -1);
+}
+
+#[test]
+fn adds_overflowing_total() {
+    assert!(add(i64::MAX - 1, 1) < 0, "total wrapped");
+}
+EOF
+  cat >"$R/ws/ledger-fx/src/lib.rs" <<'EOF'
+pub fn convert(cents: i64, rate_bp: i64) -> i64 {
+    cents * rate_bp / 1000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_at_par() {
+        assert_eq!(convert(100, 10_000), 100);
+    }
+
+    #[test]
+    fn converts_zero() {
+        assert_eq!(convert(0, 12_345), 0);
+    }
+}
+EOF
+  capture cargo cargo_workspace_targets_failed "$R/ws" \
+    "env -u RUST_BACKTRACE CARGO_NET_OFFLINE=true cargo test --workspace --no-fail-fast" "$(cargo --version)"
+
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  mkdir -p "$R/js/src" "$R/js/tests"
+  printf '{\n  "name": "cart",\n  "version": "1.0.0",\n  "scripts": { "test": "jest" }\n}\n' >"$R/js/package.json"
+  cat >"$R/js/src/cart.js" <<'EOF'
+function total(items) {
+  return items.reduce((sum, item) => sum + item.price * item.qty, 0);
+}
+function discount(amount, pct) {
+  return Math.round(amount * (1 - pct / 100));
+}
+module.exports = { total, discount };
+EOF
+  cat >"$R/js/tests/cart.test.js" <<'EOF'
+const { total, discount } = require("../src/cart");
+
+describe("cart", () => {
+  test("totals items", () => {
+    expect(total([{ price: 2, qty: 3 }, { price: 5, qty: 1 }])).toBe(11);
+  });
+  test("applies a discount", () => {
+    expect(discount(200, 15)).toBe(175);
+  });
+});
+EOF
+  cat >"$R/js/tests/empty.test.js" <<'EOF'
+const { total } = require("../src/cart");
+test("empty cart is zero", () => {
+  expect(total([])).toBe(0);
+});
+EOF
+  PATH="$NPMBIN:$PATH" capture node jest_npm_test_pattern "$R/js" "npm test -- tests" \
+    "jest $("$NPMBIN/jest" --version), npm $(npm --version)"
+
+  mkdir -p "$R/py/stock" "$R/py/tests" && touch "$R/py/stock/__init__.py"
+  cat >"$R/py/stock/levels.py" <<'EOF'
+import warnings
+
+
+def reorder_point(daily, lead_days, safety=None):
+    if safety is None:
+        warnings.warn("safety stock defaults to zero; pass safety= explicitly", DeprecationWarning, stacklevel=2)
+        safety = 0
+    return daily * lead_days + safety
+
+
+def units(value):
+    if isinstance(value, float):
+        warnings.warn("float quantities are rounded down", UserWarning, stacklevel=2)
+    return int(value)
+EOF
+  cat >"$R/py/tests/test_stock.py" <<'EOF'
+from stock.levels import reorder_point, units
+
+
+def test_reorder_point_basic():
+    assert reorder_point(4, 3, safety=2) == 14
+
+
+def test_reorder_point_default_safety():
+    assert reorder_point(4, 3) == 12
+
+
+def test_reorder_point_long_lead():
+    assert reorder_point(2, 10) == 20
+
+
+def test_units_float():
+    assert units(3.7) == 3
+
+
+def test_units_rounds_half():
+    assert units(2.5) == 3
+EOF
+  cat >"$R/py/tests/test_orders.py" <<'EOF'
+from stock.levels import reorder_point, units
+
+
+def test_order_for_week():
+    assert reorder_point(5, 7) == 35
+
+
+def test_order_units():
+    assert units(4.0) == 4
+EOF
+  capture python pytest_warnings_locations "$R/py" "python3 -m pytest -p no:cacheprovider tests" \
+    "pytest $(python3 -m pytest --version 2>&1 | awk '{print $2}')"
+  cd "$ROOT" || exit 1
 fi

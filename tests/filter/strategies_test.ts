@@ -337,7 +337,7 @@ Deno.test("test_summary: a code frame keeps its failing line; a frame with no ma
   );
 });
 
-Deno.test("test_summary keeps each distinct Python warning once, at its first location, with its count", () => {
+Deno.test("test_summary keeps each distinct Python warning once per location, with its count", () => {
   const s = { type: "test_summary", max_failures: 10, truncate_stack_trace: 20 };
   const entry = (test: string, where: string, text: string) =>
     `${test}\n  ${where}: ${text}\n    do_it()\n`;

@@ -130,9 +130,10 @@ const looseSignal = (line: string) =>
 /**
  * A warning in Python's format (`path:12: DeprecationWarning: text`), as pytest's warnings summary
  * lists it under each test that raised it: the run passes, but the warning is what to act on.
- * Each distinct warning is kept once, at its first location, with how often it came.
+ * Each location is a place to fix: a warning is kept once per location and message, with how
+ * often it came there.
  */
-const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: ([A-Z]\w{0,60}Warning: .{1,1000})$/;
+const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: (?:[A-Z]\w{0,60}Warning: .{1,1000})$/;
 /**
  * An unexpected pass: pytest's short summary `XPASS t.py::test_b - reason` (with -rX or -ra) and
  * -v's `t.py::test_b XPASS (reason)`. It is a result, not a passing test: the bug the xfail marks
@@ -141,6 +142,22 @@ const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: ([A-Z]\w{0,60}Warning: .{1,1000})$/;
 const XPASS = new RegExp(`^(?:XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`);
 /** Distinct warnings kept; the runner's count line still says how many there were. */
 const MAX_WARNINGS = 20;
+/**
+ * A closing status line that introduces a list (cargo's `error: 2 targets failed:` over the
+ * targets to rerun): kept lines ending in a colon keep the indented lines right under them.
+ */
+const LIST_HEAD = /:\s*$/;
+const LIST_ITEM = /^\s+\S/;
+/** Lines of such a list kept. */
+const MAX_LIST_LINES = 20;
+/**
+ * A run's closing lines after its last counts (jest's `Ran all test suites matching /tests/i.`)
+ * stay when they are few and none of them is a test, a failure or a section: more than this is
+ * further output, not a closing.
+ */
+const MAX_TAIL_LINES = 5;
+/** node --test's run time after its counts: timing, not a closing line. */
+const TAIL_TIMING = /^[ℹ#] duration_ms [\d.]+$/;
 /**
  * A result of `go test -bench`: `BenchmarkGet-8  52341234  22.91 ns/op [48 B/op  1 allocs/op]`.
  * It is what the run was for, so it stays as printed, with the `PASS` that closes its package.
@@ -291,6 +308,11 @@ interface Marker {
   id: string | null;
 }
 
+/** A line after the run's counts, kept at the end if the run's tail turns out to be its closing. */
+interface Tail {
+  tail: string;
+}
+
 /** pytest -v's line of a failed test: `t.py::test_b FAILED   [ 50%]`. */
 const PYTEST_VERBOSE = new RegExp(`^${PYTEST_ID}\\S+\\s.*\\b(?:FAILED|ERROR)\\b`);
 
@@ -371,7 +393,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   push(line: string): void;
   finish(): { lines: string[]; confidence: "full" | "partial" } | null;
 } {
-  const out: (string | Block | Marker)[] = [];
+  const out: (string | Block | Marker | Tail)[] = [];
   const markers = new Set<string>();
   const heads = new Set<string>();
   let summaries = 0;
@@ -410,7 +432,22 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let suiteHeads: string[] = [];
   let suitesShown = 0;
 
+  // Indented lines still to keep under a kept line ending in a colon (0: none).
+  let listing = 0;
+  // Where the last counts line went in `out`, and the lines after it: how many, and whether all
+  // are plain (no test, failure or section).
+  let lastSummaryAt = -1;
+  let tailLines = 0;
+  let tailPlain = true;
+
   const push = (line: string): void => {
+    const listed = listing > 0 && LIST_ITEM.test(line);
+    listing = listed ? listing - 1 : 0;
+    if (listed && block === null) {
+      out.push(line);
+      return;
+    }
+    if (lastSummaryAt >= 0 && !isBlank(line)) tailLines++;
     const covered = coverage.read(line);
     if (covered !== "fold") folding = false;
     if (covered !== null) {
@@ -453,6 +490,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     }
     const kind = classifyLine(line);
     if (kind !== null) report = null;
+    if (kind !== null && kind !== "summary") tailPlain = false;
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
     if (run) {
       goRunning = run[1] === "PAUSE" ? null : run[2];
@@ -470,6 +508,10 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       block = null;
       summaries++;
       benchmarks = false;
+      lastSummaryAt = out.length;
+      tailLines = 0;
+      tailPlain = true;
+      if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
       out.push(line);
       return;
     }
@@ -585,10 +627,11 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (head) return;
     const warning = line.includes("Warning: ") ? PY_WARNING.exec(line) : null;
     if (warning) {
-      const seen = warnings.get(warning[1]);
+      const key = line.trim();
+      const seen = warnings.get(key);
       if (seen) seen.count++;
       else if (warnings.size < MAX_WARNINGS) {
-        warnings.set(warning[1], { at: out.length, line, count: 1 });
+        warnings.set(key, { at: out.length, line, count: 1 });
         out.push(line);
       }
       return;
@@ -600,7 +643,10 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     // A run that passed says what it built; one that failed says what failed.
     if (loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)))) {
       loose++;
+      if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
       out.push(line);
+    } else if (lastSummaryAt >= 0 && !isBlank(line) && !TAIL_TIMING.test(line)) {
+      out.push({ tail: line });
     }
   };
 
@@ -615,38 +661,43 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     for (const { at, line, count } of warnings.values()) {
       if (count > 1) out[at] = `${line} (${count} times)`;
     }
-    // Last of the edits by index: it moves what follows the table.
-    if (failed && !thresholdMissed && coverageAt.length) {
-      const drop = new Set(coverageAt);
-      const kept = out.filter((_, k) => !drop.has(k));
-      out.length = 0;
-      for (const item of kept) out.push(item);
-    }
-    aggregateCargoResults(out);
+    // Last of the edits by index, in one pass: a failed run's coverage table goes (unless a missed
+    // threshold failed it), and the lines held after the last counts stay when they are the run's
+    // closing.
+    const dropCoverage = new Set(failed && !thresholdMissed ? coverageAt : []);
+    const closing = tailPlain && tailLines <= MAX_TAIL_LINES;
+    const items: (string | Block | Marker)[] = [];
+    out.forEach((item, k) => {
+      if (dropCoverage.has(k)) return;
+      if (typeof item !== "string" && "tail" in item) {
+        if (closing && k > lastSummaryAt) items.push(item.tail);
+      } else items.push(item);
+    });
+    aggregateCargoResults(items);
     // nextest runs each test in its own libtest process; their `test result:` lines repeat what
     // nextest's Summary says.
-    const nextest = out.some((item) => typeof item === "string" && /^\s*Summary \[/.test(item));
+    const nextest = items.some((item) => typeof item === "string" && /^\s*Summary \[/.test(item));
     // nextest prints an empty `STDOUT:` block for a test whose output went to stderr: it goes
     // when a non-empty block of the same test exists.
     const fullNextest = new Set<string>();
-    for (const item of out) {
+    for (const item of items) {
       if (typeof item === "string" || !("head" in item) || !item.body.length) continue;
       const m = NEXTEST_HEAD.exec(item.head);
       if (m) fullNextest.add(m[1]);
     }
     const emptyNextest = new Set<Block>();
-    for (const item of out) {
+    for (const item of items) {
       if (typeof item === "string" || !("head" in item) || item.body.length) continue;
       const m = NEXTEST_HEAD.exec(item.head);
       if (m && fullNextest.has(m[1])) emptyNextest.add(item);
     }
-    const { renamed, dropped } = mergeRepeatedFailures(out);
-    const goFailLine = out.some((item) => typeof item === "string" && item.startsWith("FAIL\t"));
+    const { renamed, dropped } = mergeRepeatedFailures(items);
+    const goFailLine = items.some((item) => typeof item === "string" && item.startsWith("FAIL\t"));
     const result: string[] = [];
     let shown = 0;
     let hidden = 0;
-    for (let k = 0; k < out.length; k++) {
-      const item = out[k];
+    for (let k = 0; k < items.length; k++) {
+      const item = items[k];
       if (dropped.has(item)) continue;
       if (typeof item === "string") {
         if (nextest && item.startsWith("test result: ")) continue;

@@ -1,0 +1,137 @@
+/**
+ * What a test run says per location and after its counts, lost by test_summary on real runs: each
+ * location of a warning raised at several places (pytest's warnings summary), the list a closing
+ * status line introduces (cargo's `error: 2 targets failed:` and the targets under it) and the
+ * run's last lines after its counts (jest's `Ran all test suites matching /tests/i.`). Tested
+ * through the built-in rules on real captures (bench/corpus) and on shapes of each class.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const filter = (command: string, text: string, failed = false) =>
+  engine.filter(command, text, { failed }).text;
+const corpus = (path: string) =>
+  Deno.readTextFile(new URL(`../../bench/corpus/${path}`, import.meta.url));
+const lines = (text: string) => text.split("\n");
+
+Deno.test("pytest keeps each location of a warning raised at several places", async () => {
+  const out = lines(
+    filter("python3 -m pytest tests", await corpus("python/pytest_warnings_locations.txt"), true),
+  );
+  const root = "/tmp/zeph-corpus/runclose/py/tests";
+  const deprecation = "DeprecationWarning: safety stock defaults to zero; pass safety= explicitly";
+  const rounded = "UserWarning: float quantities are rounded down";
+  for (
+    const where of [
+      `test_orders.py:5: ${deprecation}`,
+      `test_stock.py:9: ${deprecation}`,
+      `test_stock.py:13: ${deprecation}`,
+      `test_orders.py:9: ${rounded}`,
+      `test_stock.py:17: ${rounded}`,
+      `test_stock.py:21: ${rounded}`,
+    ]
+  ) expect(out).toContain(`  ${root}/${where}`);
+  // The source line under each warning and the test ids still go.
+  expect(out).not.toContain("    assert units(3.7) == 3");
+  expect(out).not.toContain("tests/test_stock.py::test_units_float");
+});
+
+Deno.test("a warning repeated at one location stays once, with its count", () => {
+  const entry = (test: string, where: string) =>
+    `${test}\n  ${where}: ResourceWarning: unclosed file\n    do_it()\n`;
+  const text = [
+    "============ warnings summary ============",
+    entry("t/test_io.py::test_read", "/p/io.py:8"),
+    entry("t/test_io.py::test_write", "/p/io.py:8"),
+    entry("t/test_io.py::test_seek", "/p/io.py:12"),
+    "-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html",
+    "3 passed, 3 warnings in 0.31s",
+  ].join("\n");
+  expect(lines(filter("pytest", text))).toEqual([
+    "  /p/io.py:8: ResourceWarning: unclosed file (2 times)",
+    "  /p/io.py:12: ResourceWarning: unclosed file",
+    "3 passed, 3 warnings in 0.31s",
+  ]);
+});
+
+Deno.test("cargo keeps the failed targets listed under `error: N targets failed:`", async () => {
+  const command = "cargo test --workspace --no-fail-fast";
+  const out = lines(
+    filter(command, await corpus("cargo/cargo_workspace_targets_failed.txt"), true),
+  );
+  expect(out.slice(-3)).toEqual([
+    "error: 2 targets failed:",
+    "    `-p ledger-core --test rounding`",
+    "    `-p ledger-fx --lib`",
+  ]);
+});
+
+Deno.test("a closing list longer than the run's tail keeps its indented lines", () => {
+  const targets = Array.from({ length: 8 }, (_, i) => `    \`-p crate-${i} --lib\``);
+  const text = [
+    "running 1 test",
+    "test a ... FAILED",
+    "",
+    "failures:",
+    "",
+    "---- a stdout ----",
+    "thread 'a' panicked at src/lib.rs:3:5:",
+    "boom",
+    "",
+    "test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+    "",
+    "error: 8 targets failed:",
+    ...targets,
+  ].join("\n");
+  const out = lines(filter("cargo test --workspace --no-fail-fast", text, true));
+  expect(out.slice(-9)).toEqual(["error: 8 targets failed:", ...targets]);
+});
+
+Deno.test("jest run from npm test keeps the line after its counts", async () => {
+  const out = lines(
+    filter("npm test -- tests", await corpus("node/jest_npm_test_pattern.txt"), true),
+  );
+  expect(out[out.length - 1]).toBe("Ran all test suites matching /tests/i.");
+  expect(out).toContain("Tests:       1 failed, 2 passed, 3 total");
+});
+
+Deno.test("a passing jest run keeps its closing line; a long tail after the counts is not one", () => {
+  const counts = [
+    "PASS tests/a.test.js",
+    "",
+    "Test Suites: 1 passed, 1 total",
+    "Tests:       2 passed, 2 total",
+    "Snapshots:   0 total",
+    "Time:        0.5 s",
+  ];
+  expect(lines(filter("npx jest", [...counts, "Ran all test suites."].join("\n")))).toEqual([
+    "Test Suites: 1 passed, 1 total",
+    "Tests:       2 passed, 2 total",
+    "Snapshots:   0 total",
+    "Time:        0.5 s",
+    "Ran all test suites.",
+  ]);
+  // A tail of many lines is more output, not the run's closing line: it goes as before.
+  const chatter = Array.from({ length: 12 }, (_, i) => `watcher: idle ${i}`);
+  const out = lines(filter("npx jest", [...counts, ...chatter].join("\n")));
+  expect(out.some((line) => line.startsWith("watcher:"))).toBe(false);
+});
+
+Deno.test("node --test's duration after its counts is not a closing line", () => {
+  const text = [
+    "TAP version 13",
+    "ok 1 - adds",
+    "1..1",
+    "# tests 1",
+    "# suites 0",
+    "# pass 1",
+    "# fail 0",
+    "# cancelled 0",
+    "# skipped 0",
+    "# todo 0",
+    "# duration_ms 61.2",
+  ].join("\n");
+  expect(filter("node --test", text)).not.toContain("duration_ms");
+});
