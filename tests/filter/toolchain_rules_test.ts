@@ -324,6 +324,48 @@ const CASES: Case[] = [
     ],
     output: ["0 findings"],
   },
+  {
+    name:
+      "cargo run: a panic's runtime frames go counted; the message, notes and the crate's frames stay",
+    command: "cargo run -- app.toml",
+    exit: 101,
+    input: [
+      "     Running `target/debug/app app.toml`",
+      "thread 'main' (7) panicked at src/config.rs:7:52:",
+      "called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }",
+      "stack backtrace:",
+      "   0:     0x55d0 - std[e282]::backtrace_rs::backtrace::libunwind::trace",
+      "                               at /rustc/5980761/library/std/src/../../backtrace/src/backtrace/libunwind.rs:117:9",
+      "   3:     0x55d1 - <<std[e282]::sys::backtrace::BacktraceLock>::print::DisplayBacktrace as core[c1f1]::fmt::Display>::fmt",
+      "   5:     0x55d2 - core[c1f1]::fmt::write",
+      "  17: core::result::Result<T,E>::unwrap",
+      "             at /rustc/5980761/library/core/src/result.rs:1233:23",
+      "  18: app::config::parse_port",
+      "             at ./src/config.rs:7:52",
+      "  19:     0x55d3 - <app::Port as core::str::FromStr>::from_str",
+      "                               at /p/app/src/main.rs:5:15",
+      "  24:     0x55d4 - <&dyn core[c1f1]::ops::function::Fn<(), Output = i32> as core[c1f1]::ops::function::FnOnce<()>>::call_once",
+      "  33: std::rt::lang_start",
+      "  34:     0x55d5 - main",
+      "  35:     0x7f95 - __libc_start_call_main",
+      "                               at ./csu/../sysdeps/nptl/libc_start_call_main.h:58:16",
+      "  37:     0x55d6 - _start",
+      "  38:                0x0 - <unknown>",
+      "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+    ],
+    // The note goes as advice (generic_advice), after the rules.
+    output: [
+      "     Running `target/debug/app app.toml`",
+      "thread 'main' (7) panicked at src/config.rs:7:52:",
+      "called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }",
+      "stack backtrace:",
+      "  18: app::config::parse_port",
+      "             at ./src/config.rs:7:52",
+      "  19:     0x55d3 - <app::Port as core::str::FromStr>::from_str",
+      "                               at /p/app/src/main.rs:5:15",
+      "(13 lines of Rust runtime frames not shown)",
+    ],
+  },
 ];
 
 for (const c of CASES) {
