@@ -366,6 +366,39 @@ const CASES: Case[] = [
       "(13 lines of Rust runtime frames not shown)",
     ],
   },
+  {
+    name:
+      "rake --trace: the task graph's trace lines go counted; the failing task, the error and its frames stay",
+    command: "rake --trace db:seed",
+    exit: 1,
+    input: [
+      "** Invoke db:seed (first_time)",
+      "** Invoke db:migrate (first_time, not_needed)",
+      "** Execute db:migrate",
+      "** Invoke db:migrate ",
+      "** Execute db:seed",
+      "rake aborted!",
+      'KeyError: key not found: "users"',
+      "/srv/app/lib/seeds.rb:9:in `fetch'",
+      "/srv/app/lib/seeds.rb:9:in `apply'",
+      "/usr/lib/ruby/gems/3.1.0/gems/rake-13.0.6/lib/rake/task.rb:281:in `block in execute'",
+      "/usr/lib/ruby/gems/3.1.0/gems/rake-13.0.6/lib/rake/task.rb:281:in `each'",
+      "/usr/lib/ruby/gems/3.1.0/gems/rake-13.0.6/lib/rake/task.rb:281:in `execute'",
+      "/usr/bin/rake:25:in `<main>'",
+      "Tasks: TOP => db:seed",
+    ],
+    output: [
+      "** Execute db:seed",
+      "rake aborted!",
+      'KeyError: key not found: "users"',
+      "/srv/app/lib/seeds.rb:9:in `fetch'",
+      "/srv/app/lib/seeds.rb:9:in `apply'",
+      "… 3 frames in rake folded …",
+      "/usr/bin/rake:25:in `<main>'",
+      "Tasks: TOP => db:seed",
+      "(4 rake --trace lines of invoked and executed tasks not shown)",
+    ],
+  },
 ];
 
 for (const c of CASES) {
