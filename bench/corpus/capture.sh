@@ -3837,3 +3837,232 @@ EOF
     "pytest $(python3 -m pytest --version 2>&1 | awk '{print $2}')"
   cd "$ROOT" || exit 1
 fi
+
+# --- traces (`traces`): a push a pre-receive hook refuses with free text, a Rust panic with a full
+# backtrace, a JVM exception wrapped four times, `rake --trace` aborted --------------------------
+if sel traces; then
+  R="$WORK/traces"
+  rm -rf "$R" && mkdir -p "$R" && cd "$R" || exit 1
+  git init -q --bare hooked.git
+  cat >hooked.git/hooks/pre-receive <<'EOF'
+#!/bin/sh
+while read -r old new ref; do
+  branch=${ref#refs/heads/}
+  for c in $(git rev-list "$new" --not --all); do
+    git log -1 --format='%s' "$c" | grep -q 'ABC-[0-9]' ||
+      echo "ERROR: commit $(git rev-parse --short "$c") ($(git log -1 --format=%s "$c")) names no ticket"
+  done
+done
+echo "Push rejected by policy: every commit on $branch must name a ticket (ABC-123)."
+echo "Reword the commits with: git rebase -i origin/main, then push again."
+echo "Exemptions: ask #release in chat; the policy lives in ops/push-policy.md."
+exit 1
+EOF
+  chmod +x hooked.git/hooks/pre-receive
+  git init -q -b main pusher && (
+    cd pusher && git config user.email dev@example.invalid && git config user.name Dev
+    for i in $(seq 1 6); do seq 1 $((i * 400)) >"data$i.txt" && git add . && git commit -qm "update data set $i"; done
+    git remote add origin ../hooked.git
+  )
+  capture git push_hook_rejected "$R/pusher" "git push --progress origin main 2>&1" "$(git --version)"
+
+  mkdir -p panicky/src && cd panicky || exit 1
+  printf '[package]\nname = "panicky"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >Cargo.toml
+  cat >src/main.rs <<'EOF'
+mod config;
+
+fn main() {
+    let path = std::env::args().nth(1).unwrap_or_else(|| "app.toml".to_string());
+    let cfg = config::load(&path);
+    println!("listening on port {}", cfg.port);
+}
+EOF
+  cat >src/config.rs <<'EOF'
+pub struct Config {
+    pub port: u16,
+}
+
+fn parse_port(text: &str) -> u16 {
+    let line = text.lines().find(|l| l.starts_with("port")).expect("no port line");
+    line.split('=').nth(1).unwrap().trim().parse().unwrap()
+}
+
+pub fn load(path: &str) -> Config {
+    let text = format!("name = \"demo\"\nport = \"{}\"\n", path.len() * 10000);
+    Config { port: parse_port(&text) }
+}
+EOF
+  CARGO_NET_OFFLINE=true CARGO_TERM_COLOR=never cargo build -q 2>/dev/null
+  CARGO_NET_OFFLINE=true CARGO_TERM_COLOR=never RUST_BACKTRACE=full \
+    capture cargo run_panic_backtrace "$R/panicky" "cargo run -- service.toml 2>&1" "$(cargo --version)"
+  cd "$R" || exit 1
+
+  mkdir -p jvm/com/acme/orders && cd jvm || exit 1
+  cat >com/acme/orders/App.java <<'EOF'
+package com.acme.orders;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+public class App {
+    static class RepositoryException extends RuntimeException {
+        RepositoryException(String m, Throwable c) { super(m, c); }
+    }
+    static class ServiceException extends RuntimeException {
+        ServiceException(String m, Throwable c) { super(m, c); }
+    }
+
+    static int parseQuantity(String field) {
+        return Integer.parseInt(field.trim());
+    }
+
+    static List<Integer> readRows(List<String> rows) {
+        try {
+            return rows.stream().map(r -> parseQuantity(r.split(",")[1])).collect(Collectors.toList());
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("Row quantity is not a number", e);
+        }
+    }
+
+    public static List<Integer> loadOrders() {
+        try {
+            return readRows(List.of("a-1, 3", "a-2, 4", "a-3, four"));
+        } catch (IllegalStateException e) {
+            throw new RepositoryException("Cannot load orders from orders.csv", e);
+        }
+    }
+
+    static Object invokeLoader() throws Exception {
+        Method m = App.class.getMethod("loadOrders");
+        return m.invoke(null);
+    }
+
+    static Object importOrders() {
+        try {
+            return CompletableFuture.supplyAsync(() -> {
+                try { return invokeLoader(); } catch (Exception e) { throw new ServiceException("Order import failed", e); }
+            }).join();
+        } catch (RuntimeException e) {
+            throw new RuntimeException("Nightly job 'import-orders' aborted", e);
+        }
+    }
+
+    public static void main(String[] args) {
+        System.out.println("import-orders: starting");
+        importOrders();
+    }
+}
+EOF
+  javac -d out com/acme/orders/App.java
+  capture jvm java_cause_chain "$R/jvm" "java -cp out com.acme.orders.App 2>&1" "$(java -version 2>&1 | head -1)"
+  cd "$R" || exit 1
+
+  # A start-up through Guice 4.2 (Debian `libguice-java`), whose cglib cannot define classes on
+  # Java 17: the injector fails under a chain of causes, printed twice (logged, then thrown).
+  GCP=/usr/share/java/guice.jar:/usr/share/java/guava.jar:/usr/share/java/atinject-jsr330-api.jar:/usr/share/java/aopalliance.jar
+  mkdir -p guice/com/acme/shop && cd guice || exit 1
+  cat >com/acme/shop/Main.java <<'EOF'
+package com.acme.shop;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Guice;
+import com.google.inject.Inject;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+public class Main {
+    static class Settings {
+        final String dsn;
+        Settings(String dsn) { this.dsn = dsn; }
+    }
+
+    static class Database {
+        @Inject
+        Database(Settings settings) { }
+    }
+
+    static class ShopService {
+        @Inject
+        ShopService(Database db) { }
+    }
+
+    static class ShopModule extends AbstractModule {
+        @Provides
+        @Singleton
+        Settings settings() {
+            try {
+                return new Settings(readDsn(Path.of("conf/shop.properties")));
+            } catch (UncheckedIOException e) {
+                throw new IllegalStateException("Cannot read settings for profile 'prod'", e);
+            }
+        }
+    }
+
+    static String readDsn(Path path) {
+        try {
+            return Files.readString(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot open " + path, e);
+        }
+    }
+
+    public static void main(String[] args) {
+        System.out.println("shop: starting");
+        try {
+            Guice.createInjector(new ShopModule()).getInstance(ShopService.class);
+        } catch (RuntimeException e) {
+            throw new RuntimeException("Application start-up failed", e);
+        }
+    }
+}
+EOF
+  javac -cp "$GCP" -d out com/acme/shop/Main.java
+  capture jvm java_guice_startup "$R/guice" "java -cp out:$GCP com.acme.shop.Main 2>&1" "$(java -version 2>&1 | head -1), guice 4.2.3"
+  cd "$R" || exit 1
+
+  mkdir -p raketrace/lib && cd raketrace || exit 1
+  cat >lib/seeds.rb <<'EOF'
+require "json"
+
+module Seeds
+  def self.load(path)
+    JSON.parse(File.read(path))
+  end
+
+  def self.apply(path)
+    load(path).fetch("users").each { |u| puts "seed user #{u.fetch('name')}" }
+  end
+end
+EOF
+  printf '{"users": [{"name": "ada"}, {"name": "bob",}]}\n' >seeds.json
+  cat >Rakefile <<'EOF'
+require_relative "lib/seeds"
+
+namespace :db do
+  task :environment do
+    puts "environment: development"
+  end
+  task config: :environment
+  task create: :config
+  task migrate: %i[create config] do
+    puts "migrated 3 tables"
+  end
+  task schema: :migrate
+  desc "Load the seed data"
+  task seed: %i[migrate schema] do
+    Seeds.apply("seeds.json")
+  end
+  task setup: %i[create migrate schema seed]
+end
+
+task default: "db:setup"
+EOF
+  capture ruby rake_trace_aborted "$R/raketrace" "rake --trace 2>&1" "rake $(rake --version | awk '{print $3}'), $(ruby -v | awk '{print $1, $2}')"
+  cd "$ROOT" || exit 1
+fi

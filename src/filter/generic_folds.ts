@@ -71,6 +71,13 @@ interface Frame {
 const PY_FRAME = /^(\s*)File "([^"]{1,1000})", line \d{1,7}(?:, in .{0,500})?$/;
 const AT_FRAME = /^(\s+)at (?:async )?(\S.{0,1500})$/;
 const RUBY_FRAME = /^(\s+)from (\S{1,1000}):\d{1,7}:in /;
+/**
+ * A Ruby frame alone on its line, as rake and `e.backtrace.join("\n")` print them:
+ * `/usr/lib/ruby/3.1.0/json/common.rb:216:in `parse'` (Ruby 3.4 quotes `'Kernel#load'`). The
+ * line ends with the method: an uncaught exception's first line, which goes on with the
+ * message, is not one.
+ */
+const RUBY_BARE_FRAME = /^()(\S{1,1000}):\d{1,7}:in [`'][^`']{1,300}'$/;
 const GO_LOCATION = /^\t(\S{1,1000}\.(?:go|s)):\d{1,7}(?: \+0x[0-9a-f]{1,16})?$/;
 const GO_FUNCTION = /^(?:created by )?[\w./*()[\]{}$-]{1,300}/;
 /**
@@ -90,9 +97,13 @@ function pythonLibrary(path: string): string | null {
   return null;
 }
 
-/** Java classes of the platform and of the usual frameworks and test runners. */
+/**
+ * Java classes of the platform, of the usual frameworks (dependency injection, persistence,
+ * serialization, servers, logging, drivers) and of the test runners: a project's own classes are
+ * under its own package, so its frames stay.
+ */
 const JAVA_LIBRARY =
-  /^(?:[\w.]{1,100}\/)?(java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|groovy|org\.junit|junit|org\.apache\.maven|org\.gradle|org\.springframework|org\.testng)\./;
+  /^(?:[\w.]{1,100}\/)?(java|javax|jakarta|jdk|sun|com\.sun|kotlin|kotlinx|scala|groovy|org\.junit|junit|org\.testng|org\.mockito|org\.assertj|org\.apache|org\.gradle|org\.springframework|com\.google|org\.hibernate|com\.fasterxml|io\.netty|org\.eclipse|org\.glassfish|org\.jboss|io\.micronaut|io\.quarkus|io\.dropwizard|io\.grpc|io\.reactivex|reactor|akka|com\.zaxxer|org\.postgresql|com\.mysql|org\.h2|org\.flywaydb|liquibase|ch\.qos\.logback|org\.slf4j|org\.aspectj|net\.bytebuddy|org\.yaml|okhttp3|retrofit2|picocli)\./;
 
 /** The library of an `at …` frame (JavaScript or Java), or null for the user's code. */
 function atLibrary(rest: string): string | null {
@@ -158,7 +169,8 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   const next = lines[i + 1];
   if (
     !line.startsWith('File "', at) && !line.startsWith("at ", at) &&
-    !line.startsWith("from ", at) && !line.startsWith("#", at) && !next?.startsWith("\t")
+    !line.startsWith("from ", at) && !line.startsWith("#", at) && !next?.startsWith("\t") &&
+    !(at === 0 && line.includes(":in "))
   ) return null;
   let m = PY_FRAME.exec(line);
   if (m) {
@@ -173,7 +185,7 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   }
   m = AT_FRAME.exec(line);
   if (m) return { kind: "at", end: i + 1, library: atLibrary(m[2]), indent: m[1] };
-  m = RUBY_FRAME.exec(line);
+  m = RUBY_FRAME.exec(line) ?? RUBY_BARE_FRAME.exec(line);
   if (m) return { kind: "ruby", end: i + 1, library: rubyLibrary(m[2]), indent: m[1] };
   m = NATIVE_FRAME.exec(line);
   if (m) return { kind: "native", end: i + 1, library: nativeLibrary(m[2]), indent: m[1] };

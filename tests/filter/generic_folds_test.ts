@@ -166,6 +166,56 @@ Deno.test("Go goroutine traces fold GOROOT frames; Ruby backtraces fold gem fram
   ]);
 });
 
+Deno.test("a Ruby backtrace printed one frame a line (rake --trace) folds its gem frames", () => {
+  const rake = [
+    "rake aborted!",
+    'JSON::ParserError: 451: unexpected token at \'{"name": "bob",}]}',
+    "/usr/lib/ruby/3.1.0/json/common.rb:216:in `parse'",
+    "/srv/app/lib/seeds.rb:5:in `load'",
+    "/srv/app/Rakefile:15:in `block (2 levels) in <top (required)>'",
+    "/usr/lib/ruby/gems/3.1.0/gems/rake-13.0.6/lib/rake/task.rb:281:in `block in execute'",
+    "/usr/lib/ruby/gems/3.1.0/gems/rake-13.0.6/lib/rake/task.rb:281:in `each'",
+    "/usr/lib/ruby/gems/3.1.0/gems/rake-13.0.6/lib/rake/task.rb:281:in `execute'",
+    "/usr/bin/rake:25:in 'Kernel#load'",
+    "Tasks: TOP => default => db:seed",
+  ];
+  expect(foldStackFrames(rake)).toEqual([
+    ...rake.slice(0, 5),
+    "… 3 frames in rake folded …",
+    ...rake.slice(8),
+  ]);
+  // The line that carries the message (an uncaught exception's first line) is no bare frame.
+  const uncaught = [
+    "/srv/app/a.rb:4:in `+': nil can't be coerced into Integer (TypeError)",
+    "/var/lib/gems/3.1.0/gems/x-1.0/lib/x.rb:1:in `a'",
+  ];
+  expect(foldStackFrames(uncaught)).toEqual(uncaught);
+});
+
+Deno.test("Java frames of the usual third-party frameworks (Guice, Hibernate, Jackson, Netty) fold like the JDK's", () => {
+  const trace = [
+    "Caused by: com.google.inject.CreationException: Unable to create injector",
+    "\tat com.google.inject.internal.Errors.throwCreationExceptionIfErrorsExist(Errors.java:554)",
+    "\tat com.google.inject.internal.InternalInjectorCreator.build(InternalInjectorCreator.java:108)",
+    "\tat com.google.inject.Guice.createInjector(Guice.java:87)",
+    "\tat com.acme.shop.Main.main(Main.java:52)",
+    "Caused by: java.lang.IllegalStateException: Cannot map row",
+    "\tat com.acme.shop.Rows.map(Rows.java:9)",
+    "\tat org.hibernate.loader.Loader.getRow(Loader.java:1579)",
+    "\tat com.fasterxml.jackson.databind.ObjectMapper.readValue(ObjectMapper.java:3548)",
+    "\tat io.netty.channel.AbstractChannelHandlerContext.invokeChannelRead(AbstractChannelHandlerContext.java:379)",
+    "\tat com.acme.shop.Server.start(Server.java:20)",
+  ];
+  expect(foldStackFrames(trace)).toEqual([
+    trace[0],
+    trace[1],
+    "\t… 2 frames in com.google folded …",
+    ...trace.slice(4, 7),
+    "\t… 3 frames in org.hibernate, com.fasterxml, io.netty folded …",
+    trace[10],
+  ]);
+});
+
 Deno.test("native frames of gdb and the sanitizers fold inside the C library, a sanitizer's runtime and shared objects", () => {
   const gdb = [
     "Program received signal SIGSEGV, Segmentation fault.",

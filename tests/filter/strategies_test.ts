@@ -64,6 +64,36 @@ Deno.test("keep_matching keeps matches, failure lines when failed, else passes u
   expect(run(s, "x\ny")).toEqual({ text: "x\ny", confidence: "fallback" });
 });
 
+Deno.test("keep_matching keeps a failure line's block of lines with its tag on a failing run", () => {
+  const s = { type: "keep_matching", patterns: ["->", "^error"] };
+  const input = [
+    "Writing objects: 100% (3/3), done.",
+    "remote: Resolving deltas: 100% (2/2), done.",
+    "remote: ERROR: commit 1a2b names no ticket",
+    "remote: Push rejected by policy: name a ticket",
+    "remote:",
+    "remote: Ask #release for an exemption.",
+    "To ../bare.git",
+    " ! [remote rejected] main -> main (pre-receive hook declined)",
+    "error: failed to push some refs",
+  ].join("\n");
+  // The hook's free text around its ERROR line stays; progress and empty tagged lines go.
+  expect(run(s, input, true).text).toBe([
+    "remote: ERROR: commit 1a2b names no ticket",
+    "remote: Push rejected by policy: name a ticket",
+    "remote: Ask #release for an exemption.",
+    " ! [remote rejected] main -> main (pre-receive hook declined)",
+    "error: failed to push some refs",
+  ].join("\n"));
+  // Text before the failure line with the same tag stays too; another tag ends the block.
+  expect(run(s, "remote: policy says\nremote: fatal: no ticket\nnote: x\nmain -> main", true).text)
+    .toBe("remote: policy says\nremote: fatal: no ticket\nmain -> main");
+  // A passing run, or lines without a tag (a source echo under a diagnostic), keep the allow-list.
+  expect(run(s, "remote: ERROR: x\nremote: more\nmain -> main").text).toBe("main -> main");
+  expect(run(s, "a.c:1:2: error: x\n  1 | int x\n    ^\nmain -> main", true).text)
+    .toBe("a.c:1:2: error: x\nmain -> main");
+});
+
 Deno.test("strip_annotated reports removed noise and keeps the summary", () => {
   const s = {
     type: "strip_annotated",

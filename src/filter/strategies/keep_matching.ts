@@ -2,6 +2,12 @@
  * keep_matching: keeps only lines matching a pattern. When the command failed, lines that look
  * like failures are kept too (a filter must never hide a failure). Nothing kept → Fallback with
  * the input unchanged.
+ *
+ * On a failing run a failure line that speaks through a tag (`remote: ERROR: …`, the text a git
+ * hook prints) brings the contiguous lines with the same tag around it: a hook's or a server's
+ * explanation of a refusal is free text no allow-list names. Progress lines (a percentage, a
+ * closing `, done.`) and tagged lines with nothing after the tag stay out; untagged lines (a
+ * diagnostic's source echo and carets) never join a block.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -14,6 +20,21 @@ export const KeepMatchingConfig = z.object({
 }).strict();
 export type KeepMatchingConfig = z.infer<typeof KeepMatchingConfig>;
 
+/** A speaker's tag: a word and a colon opening the line (`remote:`), the line's only text or before a space. */
+const TAG = /^([A-Za-z][\w-]{0,39}):(?: |$)/;
+/** Transfer progress under a tag: a percentage or a closing `, done.`. */
+const PROGRESS = /\d{1,3}%|, done\.\s*$/;
+
+function tagOf(line: string): string | null {
+  return TAG.exec(line)?.[1] ?? null;
+}
+
+/** Whether a tagged line says something: not progress, not the tag alone. */
+function says(line: string, tag: string): boolean {
+  const rest = line.slice(tag.length + 1).trim();
+  return rest !== "" && !PROGRESS.test(rest);
+}
+
 export function compileKeepMatching(
   config: KeepMatchingConfig,
   engine: RegexEngine,
@@ -25,17 +46,45 @@ export function compileKeepMatching(
       // Held until the first match proves the output has the expected shape.
       let held: string[] | null = [];
       let kept = 0;
+      // On a failing run: the tagged lines not kept since the last kept line, all with `blockTag`,
+      // and the tag of a failure line whose block is still open.
+      let block: string[] = [];
+      let blockTag: string | null = null;
+      let openTag: string | null = null;
+      const emit = (line: string) => {
+        kept++;
+        held = null;
+        ctx.emit(line);
+      };
       return {
         push(line) {
-          const keep = matches(line) || (ctx.failed && FAILURE_SIGNAL.test(line));
+          const failure = ctx.failed && FAILURE_SIGNAL.test(line);
+          const keep = matches(line) || failure;
           if (held) held.push(line);
-          if (!keep) return;
-          kept++;
-          if (held) {
-            // First match: the lines held before it are dropped unless they were kept.
-            held = null;
+          const tag = ctx.failed ? tagOf(line) : null;
+          if (!keep) {
+            if (tag !== null && tag === openTag) {
+              if (says(line, tag)) emit(line);
+              return;
+            }
+            openTag = null;
+            if (tag === null || tag !== blockTag) block = [];
+            blockTag = tag;
+            if (tag !== null) block.push(line);
+            return;
           }
-          ctx.emit(line);
+          if (failure && tag !== null) {
+            if (tag === blockTag) {
+              for (const before of block) if (says(before, tag)) emit(before);
+            }
+            openTag = tag;
+          } else if (tag === null || tag !== openTag) {
+            openTag = null;
+          }
+          block = [];
+          blockTag = null;
+          // The first match drops the lines held before it unless they were kept.
+          emit(line);
         },
         finish() {
           if (kept > 0) return "full";
