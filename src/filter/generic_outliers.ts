@@ -125,49 +125,75 @@ function withoutDates(line: string): string {
   return withoutTimes(line).replace(WHEN, "<T>");
 }
 
-/** A line as its fields are read: its words (times masked) and its bracketed groups. */
-interface ReadLine {
-  at: number;
+/**
+ * A line as its fields read it: its words (times masked) and its bracketed groups, each word and
+ * group read once whatever the fields and runs that read it (`readWord`, `maskedGroup`).
+ */
+interface LineRead {
   words: string[];
   groups: string[];
-  /** Per word, read once whatever the fields that read it: see `readWord`. */
   read: (WordRead | undefined)[];
+  masked: (string | undefined)[];
 }
 
-/** A word as the fields read it: without its key, as a value, as a zero test. */
+/** A word as the fields read it: without its key, as a value, as a zero test, as a count. */
 interface WordRead {
   number: string;
   value: string;
   zero: string;
+  /** The number the word holds, for telling a sequence (`countsUp`); null when it holds none. */
+  count: number | null;
+}
+
+/** A line of a run, read for its fields. */
+function readLine(line: string): LineRead {
+  // A count an earlier fold appended (dedup's `(x3)`) says how often, not what.
+  const said = line.replace(COUNTED, "");
+  return {
+    words: withoutDates(said).trim().split(/\s+/),
+    groups: said.match(GROUP)?.slice(0, GROUPS) ?? [],
+    read: [],
+    masked: [],
+  };
 }
 
 /** The word at index `i` of `line` as the fields read it (see FIELDS). */
-function readWord(line: ReadLine, i: number): WordRead {
+function readWord(line: LineRead, i: number): WordRead {
   const known = line.read[i];
   if (known) return known;
   const word = line.words[i];
   const number = word.replace(KEYED, "");
+  const numeric = NUMBER.test(number);
   const read = {
     number,
     value: MEASURE.test(number) || BAR.test(word) ? "" : word,
-    zero: !NUMBER.test(number) ? "" : ZERO.test(number) && !NO_TIME.test(number) ? word : "N",
+    zero: !numeric ? "" : ZERO.test(number) && !NO_TIME.test(number) ? word : "N",
+    count: numeric ? parseFloat(number.replace(/,/g, "")) : null,
   };
   line.read[i] = read;
   return read;
 }
 
 /** The word at `p` from `end` as the fields read it, or null past the line's words. */
-function readAt(line: ReadLine, end: "s" | "e", p: number): WordRead | null {
+function readAt(line: LineRead, end: "s" | "e", p: number): WordRead | null {
   const n = line.words.length;
   return p < n ? readWord(line, end === "s" ? p : n - 1 - p) : null;
+}
+
+/** The `k`th group of `line` masked (see `maskGroup`), "" past its groups. */
+function maskedGroup(line: LineRead, k: number): string {
+  if (k >= line.groups.length) return "";
+  return line.masked[k] ??= maskGroup(line.groups[k]);
 }
 
 /** A field: how to read its value from a line, and whether it is a zero test. */
 interface Field {
   key: string;
-  value: (line: ReadLine) => string;
+  value: (line: LineRead) => string;
+  /** A word's field: the word's place from its end (a line of fewer words reads "" there). */
+  word?: { end: "s" | "e"; p: number };
   /** The number the value holds (`rows=0`: `0`), for telling a sequence. */
-  number?: (line: ReadLine) => string;
+  count?: (line: LineRead) => number | null;
   zeros?: boolean;
 }
 
@@ -180,13 +206,15 @@ interface Field {
 const FIELDS: Field[] = [
   ...(["s", "e"] as const).flatMap((end) =>
     Array.from({ length: ENDS[end] }, (_, p): Field[] => {
-      const number = (line: ReadLine) => readAt(line, end, p)?.number ?? "";
+      const count = (line: LineRead) => readAt(line, end, p)?.count ?? null;
+      const word = { end, p };
       return [
-        { key: `${end}${p}`, value: (line) => readAt(line, end, p)?.value ?? "", number },
+        { key: `${end}${p}`, value: (line) => readAt(line, end, p)?.value ?? "", word, count },
         {
           key: `z:${end}${p}`,
           value: (line) => readAt(line, end, p)?.zero ?? "",
-          number,
+          word,
+          count,
           zeros: true,
         },
       ];
@@ -194,7 +222,7 @@ const FIELDS: Field[] = [
   ),
   ...Array.from({ length: GROUPS }, (_, k): Field => ({
     key: `b${k}`,
-    value: (line) => k < line.groups.length ? maskGroup(line.groups[k]) : "",
+    value: (line) => maskedGroup(line, k),
   })),
 ];
 
@@ -228,55 +256,84 @@ export function findOutliers(
   lines: readonly (string | null)[],
   options: { few?: number; kinds?: boolean } = {},
 ): Outliers {
+  return outliersOf(lines, (at) => readLine(lines[at]!), options);
+}
+
+/**
+ * `findOutliers` with the lines read by `readingOf` (at: the index in `lines`), which may hand out
+ * a line already read for another run.
+ */
+function outliersOf(
+  lines: readonly (string | null)[],
+  readingOf: (at: number) => LineRead,
+  options: { few?: number; kinds?: boolean },
+): Outliers {
   const kept = new Set<number>();
   const counted = new Map<number, string>();
   const odd = new Map<number, string>();
-  const read: ReadLine[] = [];
+  // The lines read (their indexes in `lines`, and their reads) and the most words one holds.
+  const ats: number[] = [];
+  const read: LineRead[] = [];
+  let most = 0;
   lines.forEach((line, at) => {
     if (line === null || isBlank(line)) return;
-    // A count an earlier fold appended (dedup's `(x3)`) says how often, not what.
-    const said = line.replace(COUNTED, "");
-    read.push({
-      at,
-      words: withoutDates(said).trim().split(/\s+/),
-      groups: said.match(GROUP)?.slice(0, GROUPS) ?? [],
-      read: [],
-    });
+    const reading = readingOf(at);
+    ats.push(at);
+    read.push(reading);
+    most = Math.max(most, reading.words.length);
   });
-  if (read.length < MIN_LINES) return { kept, counted, odd };
-  const values = Math.max(MAX_VALUES, Math.floor(read.length / LINES_PER_VALUE));
+  const n = read.length;
+  if (n < MIN_LINES) return { kept, counted, odd };
+  const values = Math.max(MAX_VALUES, Math.floor(n / LINES_PER_VALUE));
   // A long run's fields are first read over a sample of its lines, spread evenly: a field whose
   // most common value holds no majority there holds none over the run, and is not read whole.
-  const stride = Math.floor(read.length / SAMPLE_LINES);
+  const stride = Math.floor(n / SAMPLE_LINES);
   const sample = stride > 1 ? read.filter((_, i) => i % stride === 0) : null;
+  // Whether a word's numbers count up, per word place (its value and zero fields read the same).
+  const sequences = new Map<string, boolean>();
   for (const field of FIELDS) {
+    // Past every line's words each line reads "": one value, no line odd by it.
+    if (field.word && field.word.p >= most) continue;
     if (sample && !sampledMajority(sample, field)) continue;
-    const byValue = new Map<string, number[]>();
+    // Of whether a word is zero, only a zero among non-zero numbers is odd: the non-zeros must
+    // hold the majority.
+    if (field.zeros && !nonZeroMajority(read, field)) continue;
+    // The lines before the first that reads another value than the first line: one value over
+    // the run leaves no line odd by it.
+    const first = field.value(read[0]);
+    let i = 1;
+    while (i < n && field.value(read[i]) === first) i++;
+    if (i === n) continue;
+    const byValue = new Map<string, number[]>([[first, ats.slice(0, i)]]);
     let all = true;
-    for (const line of read) {
-      const value = field.value(line);
-      const ats = byValue.get(value);
-      if (ats) ats.push(line.at);
+    for (; i < n; i++) {
+      const value = field.value(read[i]);
+      const same = byValue.get(value);
+      if (same) same.push(ats[i]);
       else if (byValue.size === values) {
         all = false;
         break;
-      } else byValue.set(value, [line.at]);
+      } else byValue.set(value, [ats[i]]);
     }
     if (!all) continue;
     let mode: string | null = null;
     for (const [value, ats] of byValue) {
       if (mode === null || ats.length > byValue.get(mode)!.length) mode = value;
     }
-    if (mode === null || byValue.get(mode)!.length <= MODE_SHARE * read.length) continue;
-    // Of whether a word is zero, only a zero among non-zero numbers is odd.
+    if (mode === null || byValue.get(mode)!.length <= MODE_SHARE * n) continue;
     if (field.zeros && mode !== "N") continue;
     // A number that counts up line by line (`tick 0`, `shard 1`) is a place in a sequence.
-    if (field.number && countsUp(read.map(field.number))) continue;
+    if (field.count) {
+      const place = `${field.word!.end}${field.word!.p}`;
+      let up = sequences.get(place);
+      if (up === undefined) sequences.set(place, up = countsUp(read.map(field.count)));
+      if (up) continue;
+    }
     // A value's lines all stay while they are few beside the run; else its first and last.
-    const few = options.few ?? fewOf(read.length);
+    const few = options.few ?? fewOf(n);
     for (const [value, ats] of byValue) {
       if (value === mode || (field.zeros && value === "")) continue;
-      if (!options.kinds && ats.length >= KIND_SHARE * read.length) continue;
+      if (!options.kinds && ats.length >= KIND_SHARE * n) continue;
       ats.forEach((at, k) => {
         if (!odd.has(at)) odd.set(at, labelOf(field.key, value, lines[at]!));
         if (ats.length <= few || k < KEEP_FIRST || k >= ats.length - KEEP_LAST) kept.add(at);
@@ -288,8 +345,15 @@ export function findOutliers(
   return { kept, counted, odd };
 }
 
+/** Whether more than MODE_SHARE of `read` hold a non-zero number in the zero test `field`. */
+function nonZeroMajority(read: readonly LineRead[], field: Field): boolean {
+  let nonZero = 0;
+  for (const line of read) if (field.value(line) === "N") nonZero++;
+  return nonZero > MODE_SHARE * read.length;
+}
+
 /** Whether `field`'s most common value over `sample` holds a majority (for zeros: the non-zeros). */
-function sampledMajority(sample: readonly ReadLine[], field: Field): boolean {
+function sampledMajority(sample: readonly LineRead[], field: Field): boolean {
   const counts = new Map<string, number>();
   let mode = "";
   let most = 0;
@@ -303,31 +367,38 @@ function sampledMajority(sample: readonly ReadLine[], field: Field): boolean {
 }
 
 /**
- * The odd lines of `lines`, read by kind: the lines `kindOf` gives one key (a shape, a template;
- * null: not read) are read together, each kind of at least MIN_LINES lines. `few`: as in
- * `findOutliers`.
+ * The odd lines of `lines`, read by kind: the lines a `kindOf` gives one key (a shape, a template;
+ * null: not read) are read together, each kind of at least MIN_LINES lines; with several `kindOf`s,
+ * the odd lines by each (a line is read once for all of them). `few`: as in `findOutliers`.
  */
 export function oddLines(
   lines: readonly string[],
-  kindOf: (line: string, at: number) => string | null,
+  kindsOf: readonly ((line: string, at: number) => string | null)[],
   options: { few?: number } = {},
 ): Set<number> {
-  const byKind = new Map<string, number[]>();
-  lines.forEach((line, at) => {
-    const kind = kindOf(line, at);
-    if (kind === null) return;
-    const ats = byKind.get(kind);
-    if (ats) ats.push(at);
-    else byKind.set(kind, [at]);
-  });
+  const reads: (LineRead | undefined)[] = [];
   const odd = new Set<number>();
-  for (const ats of byKind.values()) {
-    if (ats.length < MIN_LINES) continue;
-    const kept = findOutliers(ats.map((at) => lines[at]), options).kept;
-    const found = new Set([...kept].map((k) => ats[k]));
-    const where = whereOf(lines, found, options.few ?? fewOf(ats.length));
-    for (const at of found) odd.add(at);
-    for (const at of where) odd.add(at);
+  for (const kindOf of kindsOf) {
+    const byKind = new Map<string, number[]>();
+    lines.forEach((line, at) => {
+      const kind = kindOf(line, at);
+      if (kind === null) return;
+      const ats = byKind.get(kind);
+      if (ats) ats.push(at);
+      else byKind.set(kind, [at]);
+    });
+    for (const ats of byKind.values()) {
+      if (ats.length < MIN_LINES) continue;
+      const kept = outliersOf(
+        ats.map((at) => lines[at]),
+        (k) => reads[ats[k]] ??= readLine(lines[ats[k]]),
+        options,
+      ).kept;
+      const found = new Set([...kept].map((k) => ats[k]));
+      const where = whereOf(lines, found, options.few ?? fewOf(ats.length));
+      for (const at of found) odd.add(at);
+      for (const at of where) odd.add(at);
+    }
   }
   return odd;
 }
@@ -387,16 +458,16 @@ function indentFrom(line: string, from: number): number {
 }
 
 /**
- * Whether the numbers among `words` take more than one value and never go down but for the odd
- * step (MAX_DOWN of them): an index or a sequence number, not a code or a count.
+ * Whether the numbers among `counts` (null: a word that holds none) take more than one value and
+ * never go down but for the odd step (MAX_DOWN of them): an index or a sequence number, not a code
+ * or a count.
  */
-function countsUp(words: readonly string[]): boolean {
+function countsUp(counts: readonly (number | null)[]): boolean {
   let previous: number | null = null;
   let up = 0;
   let down = 0;
-  for (const word of words) {
-    if (!NUMBER.test(word)) continue;
-    const value = parseFloat(word.replace(/,/g, ""));
+  for (const value of counts) {
+    if (value === null) continue;
     if (previous !== null && value > previous) up++;
     if (previous !== null && value < previous) down++;
     previous = value;

@@ -152,23 +152,40 @@ const ODD_IN_CUT = 10;
  */
 export function oddInCut(cut: readonly string[]): Set<number> {
   const shapes = cut.map(shapeOf);
-  const odd = oddLines(cut, (_, at) => shapes[at], { few: ODD_IN_CUT });
-  const columns = oddLines(cut, (line, at) => columnsOf(line, shapes[at]), { few: ODD_IN_CUT });
-  for (const at of columns) odd.add(at);
-  return odd;
+  // Shapes repeat line after line: each is masked for its columns once.
+  const masked = new Map<string, string>();
+  const columnsOf = (line: string, at: number) => {
+    const shape = shapes[at];
+    if (shape === null) return null;
+    let head = masked.get(shape);
+    if (head === undefined) masked.set(shape, head = columnsHead(shape));
+    return `${wordCount(line)} ${head}`;
+  };
+  return oddLines(cut, [(_, at) => shapes[at], columnsOf], { few: ODD_IN_CUT });
 }
 
 /**
- * A line's shape with its first word's lowercase letters and dashes masked (`-rwsr-xr-x`: `a`),
- * and its count of words: rows of one layout, whose columns line up from either end.
+ * A line's shape with its first word's lowercase letters and dashes masked (`-rwsr-xr-x`: `a`):
+ * with its count of words, the layout of a table's rows, whose columns line up from either end.
  */
-function columnsOf(line: string, shape: string | null): string | null {
-  if (shape === null) return null;
-  const words = line.trim().split(/\s+/).length;
-  return `${words} ${
-    shape.replace(/^(\s*)(\S+)/, (_, indent, head) => indent + head.replace(/[a-z-]+/g, "a"))
-  }`;
+function columnsHead(shape: string): string {
+  return shape.replace(/^(\s*)(\S+)/, (_, indent, head) => indent + head.replace(/[a-z-]+/g, "a"));
 }
+
+/** The words of a line (split at whitespace as `\s` reads it), for a line of at least one. */
+function wordCount(line: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    const space = c < 128 ? c === 32 || (c >= 9 && c <= 13) : WHITE.test(line[i]);
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
+const WHITE = /\s/;
 
 /** Blocks of up to this many lines repeat as a whole (`git bisect run`'s three lines a step). */
 const MAX_PERIOD = 4;
