@@ -47,7 +47,7 @@ export function withoutTimes(line: string): string {
 
 /** A field is read only over at least this many lines. */
 const MIN_LINES = 10;
-/** Lines of a longer run a field is first read over (`sampledMajority`). */
+/** Lines of a longer run a field is first read over (`majorityOf` a sample). */
 const SAMPLE_LINES = 256;
 /** A categorical field takes at most this many values … */
 const MAX_VALUES = 8;
@@ -132,13 +132,13 @@ function withoutDates(line: string): string {
 interface LineRead {
   words: string[];
   groups: string[];
-  read: (WordRead | undefined)[];
+  /** Per word: undefined until read, null for a word that reads as itself (see `readWord`). */
+  read: (WordRead | null | undefined)[];
   masked: (string | undefined)[];
 }
 
-/** A word as the fields read it: without its key, as a value, as a zero test, as a count. */
+/** A word as the fields read it: as a value, as a zero test, as a count. */
 interface WordRead {
-  number: string;
   value: string;
   zero: string;
   /** The number the word holds, for telling a sequence (`countsUp`); null when it holds none. */
@@ -157,27 +157,51 @@ function readLine(line: string): LineRead {
   };
 }
 
-/** The word at index `i` of `line` as the fields read it (see FIELDS). */
-function readWord(line: LineRead, i: number): WordRead {
+/**
+ * The word at index `i` of `line` as the fields read it (see FIELDS); null for a word that reads
+ * as itself, no number (most words: nothing is made for them).
+ */
+function readWord(line: LineRead, i: number): WordRead | null {
   const known = line.read[i];
-  if (known) return known;
+  if (known !== undefined) return known;
   const word = line.words[i];
-  const number = word.replace(KEYED, "");
+  // Only a word holding `=` or `:` has a key; only one starting with a digit or a sign is a
+  // number, a measure or a bar: any other reads as itself.
+  const number = word.includes("=") || word.includes(":") ? word.replace(KEYED, "") : word;
+  const c = number.charCodeAt(0);
+  if (!(c >= 48 && c <= 57) && c !== 43 && c !== 45) return line.read[i] = null;
   const numeric = NUMBER.test(number);
-  const read = {
-    number,
+  return line.read[i] = {
     value: MEASURE.test(number) || BAR.test(word) ? "" : word,
     zero: !numeric ? "" : ZERO.test(number) && !NO_TIME.test(number) ? word : "N",
     count: numeric ? parseFloat(number.replace(/,/g, "")) : null,
   };
-  line.read[i] = read;
-  return read;
 }
 
-/** The word at `p` from `end` as the fields read it, or null past the line's words. */
-function readAt(line: LineRead, end: "s" | "e", p: number): WordRead | null {
+/** The index of the word at `p` from `end` of `line`, or -1 past its words. */
+function wordAt(line: LineRead, end: "s" | "e", p: number): number {
   const n = line.words.length;
-  return p < n ? readWord(line, end === "s" ? p : n - 1 - p) : null;
+  return p >= n ? -1 : end === "s" ? p : n - 1 - p;
+}
+
+/** The word at `p` from `end` as a value ("" past the line's words). */
+function valueAt(line: LineRead, end: "s" | "e", p: number): string {
+  const i = wordAt(line, end, p);
+  if (i < 0) return "";
+  const read = readWord(line, i);
+  return read === null ? line.words[i] : read.value;
+}
+
+/** Whether the word at `p` from `end` is a zero among numbers (see WordRead.zero). */
+function zeroAt(line: LineRead, end: "s" | "e", p: number): string {
+  const i = wordAt(line, end, p);
+  return i < 0 ? "" : readWord(line, i)?.zero ?? "";
+}
+
+/** The number the word at `p` from `end` holds, or null. */
+function countAt(line: LineRead, end: "s" | "e", p: number): number | null {
+  const i = wordAt(line, end, p);
+  return i < 0 ? null : readWord(line, i)?.count ?? null;
 }
 
 /** The `k`th group of `line` masked (see `maskGroup`), "" past its groups. */
@@ -206,13 +230,13 @@ interface Field {
 const FIELDS: Field[] = [
   ...(["s", "e"] as const).flatMap((end) =>
     Array.from({ length: ENDS[end] }, (_, p): Field[] => {
-      const count = (line: LineRead) => readAt(line, end, p)?.count ?? null;
+      const count = (line: LineRead) => countAt(line, end, p);
       const word = { end, p };
       return [
-        { key: `${end}${p}`, value: (line) => readAt(line, end, p)?.value ?? "", word, count },
+        { key: `${end}${p}`, value: (line) => valueAt(line, end, p), word, count },
         {
           key: `z:${end}${p}`,
-          value: (line) => readAt(line, end, p)?.zero ?? "",
+          value: (line) => zeroAt(line, end, p),
           word,
           count,
           zeros: true,
@@ -256,7 +280,24 @@ export function findOutliers(
   lines: readonly (string | null)[],
   options: { few?: number; kinds?: boolean } = {},
 ): Outliers {
-  return outliersOf(lines, (at) => readLine(lines[at]!), options);
+  return outliersOf(lines, readerOf(lines), options);
+}
+
+/**
+ * The reads of `lines` by index, each line read once however many runs and kinds read it, and
+ * identical lines sharing one read.
+ */
+function readerOf(lines: readonly (string | null)[]): (at: number) => LineRead {
+  const reads: (LineRead | undefined)[] = [];
+  const byText = new Map<string, LineRead>();
+  return (at) => {
+    const known = reads[at];
+    if (known) return known;
+    const line = lines[at]!;
+    let reading = byText.get(line);
+    if (!reading) byText.set(line, reading = readLine(line));
+    return reads[at] = reading;
+  };
 }
 
 /**
@@ -291,23 +332,24 @@ function outliersOf(
   const sample = stride > 1 ? read.filter((_, i) => i % stride === 0) : null;
   // Whether a word's numbers count up, per word place (its value and zero fields read the same).
   const sequences = new Map<string, boolean>();
+  // The values of the field being read, line by line (and over the sample).
+  const column: string[] = new Array(n);
+  const sampled: string[] = sample ? new Array(sample.length) : [];
   for (const field of FIELDS) {
     // Past every line's words each line reads "": one value, no line odd by it.
     if (field.word && field.word.p >= most) continue;
-    if (sample && !sampledMajority(sample, field)) continue;
-    // Of whether a word is zero, only a zero among non-zero numbers is odd: the non-zeros must
-    // hold the majority.
-    if (field.zeros && !nonZeroMajority(read, field)) continue;
-    // The lines before the first that reads another value than the first line: one value over
-    // the run leaves no line odd by it.
-    const first = field.value(read[0]);
-    let i = 1;
-    while (i < n && field.value(read[i]) === first) i++;
-    if (i === n) continue;
-    const byValue = new Map<string, number[]>([[first, ats.slice(0, i)]]);
+    if (sample) {
+      for (let i = 0; i < sample.length; i++) sampled[i] = field.value(sample[i]);
+      if (majorityOf(sampled, field) === null) continue;
+    }
+    for (let i = 0; i < n; i++) column[i] = field.value(read[i]);
+    // A value held by no majority leaves no line odd; one held by every line neither.
+    const major = majorityOf(column, field);
+    if (major === null || major.count === n) continue;
+    const byValue = new Map<string, number[]>();
     let all = true;
-    for (; i < n; i++) {
-      const value = field.value(read[i]);
+    for (let i = 0; i < n; i++) {
+      const value = column[i];
       const same = byValue.get(value);
       if (same) same.push(ats[i]);
       else if (byValue.size === values) {
@@ -316,12 +358,7 @@ function outliersOf(
       } else byValue.set(value, [ats[i]]);
     }
     if (!all) continue;
-    let mode: string | null = null;
-    for (const [value, ats] of byValue) {
-      if (mode === null || ats.length > byValue.get(mode)!.length) mode = value;
-    }
-    if (mode === null || byValue.get(mode)!.length <= MODE_SHARE * n) continue;
-    if (field.zeros && mode !== "N") continue;
+    const mode = major.value;
     // A number that counts up line by line (`tick 0`, `shard 1`) is a place in a sequence.
     if (field.count) {
       const place = `${field.word!.end}${field.word!.p}`;
@@ -345,25 +382,26 @@ function outliersOf(
   return { kept, counted, odd };
 }
 
-/** Whether more than MODE_SHARE of `read` hold a non-zero number in the zero test `field`. */
-function nonZeroMajority(read: readonly LineRead[], field: Field): boolean {
-  let nonZero = 0;
-  for (const line of read) if (field.value(line) === "N") nonZero++;
-  return nonZero > MODE_SHARE * read.length;
-}
-
-/** Whether `field`'s most common value over `sample` holds a majority (for zeros: the non-zeros). */
-function sampledMajority(sample: readonly LineRead[], field: Field): boolean {
-  const counts = new Map<string, number>();
-  let mode = "";
-  let most = 0;
-  for (const line of sample) {
-    const value = field.value(line);
-    const n = (counts.get(value) ?? 0) + 1;
-    counts.set(value, n);
-    if (n > most) [mode, most] = [value, n];
+/**
+ * The value more than MODE_SHARE of `column` (a field's values) hold, with its count; null when
+ * none does (for a zero test: when the non-zero numbers do not). A majority is the one value
+ * left standing when each value is paired off against a different one (Boyer and Moore's vote).
+ */
+function majorityOf(
+  column: readonly string[],
+  field: Field,
+): { value: string; count: number } | null {
+  let value = "N";
+  if (!field.zeros) {
+    let lead = 0;
+    for (const v of column) {
+      if (lead === 0) value = v;
+      lead += v === value ? 1 : -1;
+    }
   }
-  return most > MODE_SHARE * sample.length && (!field.zeros || mode === "N");
+  let count = 0;
+  for (const v of column) if (v === value) count++;
+  return count > MODE_SHARE * column.length ? { value, count } : null;
 }
 
 /**
@@ -376,8 +414,11 @@ export function oddLines(
   kindsOf: readonly ((line: string, at: number) => string | null)[],
   options: { few?: number } = {},
 ): Set<number> {
-  const reads: (LineRead | undefined)[] = [];
+  const readingOf = readerOf(lines);
   const odd = new Set<number>();
+  // The kinds read, by their first line: a kind of the same lines by another `kindOf` finds
+  // the same odd lines.
+  const readKinds = new Map<number, number[][]>();
   for (const kindOf of kindsOf) {
     const byKind = new Map<string, number[]>();
     lines.forEach((line, at) => {
@@ -389,9 +430,13 @@ export function oddLines(
     });
     for (const ats of byKind.values()) {
       if (ats.length < MIN_LINES) continue;
+      const same = readKinds.get(ats[0]);
+      if (same?.some((other) => sameLines(other, ats))) continue;
+      if (same) same.push(ats);
+      else readKinds.set(ats[0], [ats]);
       const kept = outliersOf(
         ats.map((at) => lines[at]),
-        (k) => reads[ats[k]] ??= readLine(lines[ats[k]]),
+        (k) => readingOf(ats[k]),
         options,
       ).kept;
       const found = new Set([...kept].map((k) => ats[k]));
@@ -401,6 +446,12 @@ export function oddLines(
     }
   }
   return odd;
+}
+
+function sameLines(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The lines of one odd value that all stay, in a run of `n` lines read. */
