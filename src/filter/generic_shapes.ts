@@ -165,6 +165,38 @@ export function oddInCut(cut: readonly string[]): Set<number> {
 }
 
 /**
+ * What goes of a long output between its head and its tail, read for what stays: the lines come
+ * in order as they leave the tail's window (`push`) and each is handed to `consider` with whether
+ * it is odd (`oddInCut`), which keeps it or counts it gone: the keep rule of the one who cuts (the
+ * generic pass's truncator, the `truncate` strategy). The cut is held to be read for its odd lines
+ * while it holds at most MAX_SHAPED_LINES lines; a longer one (or any, when `odd` is false) is
+ * handed on line by line as it comes, none of its lines odd, so a huge output is not held twice.
+ */
+export function cutReader(
+  consider: (line: string, odd: boolean) => void,
+  options: { odd?: boolean } = {},
+): { push(line: string): void; finish(): void } {
+  const held: string[] = [];
+  let streaming = options.odd === false;
+  return {
+    push(line) {
+      if (streaming) return consider(line, false);
+      held.push(line);
+      if (held.length <= MAX_SHAPED_LINES) return;
+      // Too long a cut to read for odd lines: the keep rule alone decides.
+      streaming = true;
+      for (const line of held) consider(line, false);
+      held.length = 0;
+    },
+    finish() {
+      const odd = oddInCut(held);
+      held.forEach((line, k) => consider(line, odd.has(k)));
+      held.length = 0;
+    },
+  };
+}
+
+/**
  * A line's shape with its first word's lowercase letters and dashes masked (`-rwsr-xr-x`: `a`):
  * with its count of words, the layout of a table's rows, whose columns line up from either end.
  */
