@@ -210,14 +210,18 @@ function wordCount(line: string): number {
   let inWord = false;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    const space = c < 128 ? c === 32 || (c >= 9 && c <= 13) : WHITE.test(line[i]);
+    const space = c < 128 ? c === 32 || (c >= 9 && c <= 13) : isWideSpace(c);
     if (!space && !inWord) words++;
     inWord = !space;
   }
   return words;
 }
 
-const WHITE = /\s/;
+/** Whether `c`, past ASCII, is a space as `\s` reads it (Unicode's Zs, U+2028/9, U+FEFF). */
+function isWideSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
+    c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
 
 /** Blocks of up to this many lines repeat as a whole (`git bisect run`'s three lines a step). */
 const MAX_PERIOD = 4;
