@@ -7,6 +7,9 @@
  *   FILTER_BENCH_ROUNDS=N              rounds of the size runs (default 5)
  *   FILTER_BENCH_BEFORE=/other/checkout  also time that checkout's engine on the corpus, in child
  *                                      processes alternating with this one's, and print both
+ *   deno task bench:filters --only logs/dpkg_log,make
+ *                                      only the corpus cases (family/name) and size workloads
+ *                                      (label) holding one of these strings, the comparison's too
  *
  * Tokens are bytes/4 (the RTK-comparable estimate). Retention = share of a case's `.signals`
  * lines found verbatim in the filtered text. Targets: median reduction ≥ 85% with every signal
@@ -22,6 +25,11 @@ const CORPUS = new URL("./corpus/", import.meta.url);
 const README = new URL("./README.md", import.meta.url);
 const encoder = new TextEncoder();
 const ROUNDS = Number(Deno.env.get("FILTER_BENCH_ROUNDS") ?? 5);
+/** `--only a,b`: the corpus cases and size workloads whose name holds one of these. */
+const ONLY = Deno.args.includes("--only")
+  ? Deno.args[Deno.args.indexOf("--only") + 1]?.split(",").filter(Boolean) ?? []
+  : null;
+const selected = (name: string) => ONLY === null || ONLY.some((part) => name.includes(part));
 /** Repeats of each corpus case for its latency. */
 const CASE_REPEATS = 40;
 const SIZES_MIB = [4, 8, 16];
@@ -286,7 +294,14 @@ const COMPARE_ROUNDS = 3;
  */
 async function childLatencies(root: string): Promise<Map<string, { p95: number; cpu: number }>> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, "--latencies", root],
+    args: [
+      "run",
+      "-A",
+      new URL(import.meta.url).pathname,
+      "--latencies",
+      root,
+      ...(ONLY ? ["--only", ONLY.join(",")] : []),
+    ],
     stderr: "inherit",
   }).output();
   if (!out.success) throw new Error(`Cannot time the engine of ${root}: the child failed`);
@@ -374,7 +389,10 @@ if (import.meta.main && Deno.args[0] === "--latencies") {
   const { defaultConfig } = await import(`${root}/src/config/schema.ts`);
   const { loadFilterEngine } = await import(`${root}/src/filter/mod.ts`);
   const { engine } = await loadFilterEngine(defaultConfig(), { configDir: "/nonexistent" });
-  const latencies = caseLatencies(engine, await readCorpus());
+  const latencies = caseLatencies(
+    engine,
+    (await readCorpus()).filter((c) => selected(`${c.family}/${c.name}`)),
+  );
   console.log(JSON.stringify(
     Object.fromEntries(
       latencies.map((l) => [`${l.case.family}/${l.case.name}`, { p95: l.p95, cpu: l.cpu }]),
@@ -384,11 +402,15 @@ if (import.meta.main && Deno.args[0] === "--latencies") {
   const startedAt = new Date();
   const write = Deno.args.includes("--write");
   const quick = Deno.args.includes("--quick");
+  if (write && ONLY) {
+    console.error("Cannot --write with --only: the tables would hold some cases only");
+    Deno.exit(2);
+  }
   const { engine, warnings } = await loadFilterEngine(defaultConfig(), {
     configDir: "/nonexistent",
   });
   for (const w of warnings) console.error(`warning: ${w}`);
-  const cases = await readCorpus();
+  const cases = (await readCorpus()).filter((c) => selected(`${c.family}/${c.name}`));
   const results = runCorpus(engine, cases);
   const corpus = corpusTables(results);
   console.log(corpus);
@@ -404,33 +426,36 @@ if (import.meta.main && Deno.args[0] === "--latencies") {
   let sizes: SizeRow[] = [];
   if (!quick) {
     const read = (p: string) => Deno.readTextFile(new URL(p, CORPUS));
-    sizes = await sizeRuns(engine, [
-      {
-        label: "cargo test (test_summary)",
-        command: "cargo test",
-        unit: await read("cargo/test_failing.txt"),
-        failed: true,
-      },
-      {
-        label: "docker logs (dedup)",
-        command: "docker logs api",
-        unit: await read("logs/docker_logs_api.txt"),
-        failed: false,
-      },
-      {
-        label: "make (3 rules)",
-        command: "make",
-        unit: await read("make/build_warnings.txt"),
-        failed: false,
-      },
-      {
-        label: "no rule (generic pass + security)",
-        command: "some-tool",
-        unit: await read("files/ls_la_usr_bin.txt"),
-        failed: false,
-      },
-    ]);
-    console.log("\n" + sizeTable(sizes));
+    sizes = await sizeRuns(
+      engine,
+      ([
+        {
+          label: "cargo test (test_summary)",
+          command: "cargo test",
+          unit: await read("cargo/test_failing.txt"),
+          failed: true,
+        },
+        {
+          label: "docker logs (dedup)",
+          command: "docker logs api",
+          unit: await read("logs/docker_logs_api.txt"),
+          failed: false,
+        },
+        {
+          label: "make (3 rules)",
+          command: "make",
+          unit: await read("make/build_warnings.txt"),
+          failed: false,
+        },
+        {
+          label: "no rule (generic pass + security)",
+          command: "some-tool",
+          unit: await read("files/ls_la_usr_bin.txt"),
+          failed: false,
+        },
+      ] as Workload[]).filter((w) => selected(w.label)),
+    );
+    if (sizes.length) console.log("\n" + sizeTable(sizes));
   }
   const summary = verdict(results, latencies, sizes);
   console.log("\n" + summary);

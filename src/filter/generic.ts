@@ -38,7 +38,7 @@ import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import { foldCompilerNotes, foldRepeatedDiagnostics } from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
-import { firstWord, foldShapeRuns, MAX_SHAPED_LINES, oddInCut } from "./generic_shapes.ts";
+import { cutReader, firstWord, foldShapeRuns } from "./generic_shapes.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
@@ -302,10 +302,8 @@ function passOn(ctx: StageContext): { push(line: string): void; finish(): boolea
 
 /**
  * Beyond MAX_LINES, the first HEAD and last TAIL lines and every failure-signal line between
- * them (and the odd ones out of the lines of one shape there), with a count of what went.
- * Returns from `finish` whether it cut. It holds the lines of a cut up to MAX_SHAPED_LINES, to
- * find its odd ones; past that it streams (it holds the last TAIL lines only), so a huge output is
- * not held here a second time, and keeps the failure-signal lines of its cut alone.
+ * them (and the odd ones out of the lines of one shape there: `cutReader`), with a count of what
+ * went. Returns from `finish` whether it cut.
  */
 function truncator(
   ctx: StageContext,
@@ -313,10 +311,9 @@ function truncator(
 ): { push(line: string): void; finish(): boolean } {
   const pending: string[] = [];
   let cutting = false;
-  let streaming = false;
   const keeper = new FailureKeeper();
   let gap = 0;
-  const consider = (line: string, odd = false) => {
+  const cut = cutReader((line, odd) => {
     if (keeper.keep(line) || odd) {
       if (gap) ctx.emit(omitted(gap));
       gap = 0;
@@ -325,7 +322,7 @@ function truncator(
       gap++;
       onRemove?.(line, "truncated");
     }
-  };
+  });
   return {
     push(line) {
       pending.push(line);
@@ -336,26 +333,18 @@ function truncator(
           keeper.observe(head);
           ctx.emit(head);
         }
-      }
-      if (!streaming) {
-        if (pending.length <= MAX_SHAPED_LINES + TAIL) return;
-        // Too long a cut to read for odd lines: the failure-signal lines alone stay.
-        streaming = true;
-        for (const held of pending.splice(0, pending.length - TAIL)) consider(held);
+        // The lines past the tail's window are in the cut.
+        for (const line of pending.splice(0, pending.length - TAIL)) cut.push(line);
       }
       // The oldest line leaves the tail window: it is in the cut.
-      while (pending.length > TAIL) consider(pending.shift()!);
+      if (pending.length > TAIL) cut.push(pending.shift()!);
     },
     finish() {
       if (!cutting) {
         for (const line of pending) ctx.emit(line);
         return false;
       }
-      if (!streaming) {
-        const cut = pending.splice(0, Math.max(0, pending.length - TAIL));
-        const odd = oddInCut(cut);
-        cut.forEach((line, i) => consider(line, odd.has(i)));
-      }
+      cut.finish();
       if (gap) ctx.emit(omitted(gap));
       for (const line of pending) ctx.emit(line);
       return true;

@@ -121,7 +121,7 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): read
   }
   // A routine line that differs from the others saying the same thing where those agree (a
   // `status=500` among `status=200`, a count of 0) stays.
-  const odd = oddLines(lines, (line, i) => logs[i] ? templateOf(line) : null);
+  const odd = oddLines(lines, [(line, i) => logs[i] ? templateOf(line) : null]);
   const out = new FoldedLines(lines);
   let levels = new Map<string, number>();
   let first: string | undefined;

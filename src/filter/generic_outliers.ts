@@ -47,7 +47,7 @@ export function withoutTimes(line: string): string {
 
 /** A field is read only over at least this many lines. */
 const MIN_LINES = 10;
-/** Lines of a longer run a field is first read over (`sampledMajority`). */
+/** Lines of a longer run a field is first read over (`majorityOf` a sample). */
 const SAMPLE_LINES = 256;
 /** A categorical field takes at most this many values … */
 const MAX_VALUES = 8;
@@ -125,49 +125,99 @@ function withoutDates(line: string): string {
   return withoutTimes(line).replace(WHEN, "<T>");
 }
 
-/** A line as its fields are read: its words (times masked) and its bracketed groups. */
-interface ReadLine {
-  at: number;
+/**
+ * A line as its fields read it: its words (times masked) and its bracketed groups, each word and
+ * group read once whatever the fields and runs that read it (`readWord`, `maskedGroup`).
+ */
+interface LineRead {
   words: string[];
   groups: string[];
-  /** Per word, read once whatever the fields that read it: see `readWord`. */
-  read: (WordRead | undefined)[];
+  /** Per word: undefined until read, null for a word that reads as itself (see `readWord`). */
+  read: (WordRead | null | undefined)[];
+  masked: (string | undefined)[];
 }
 
-/** A word as the fields read it: without its key, as a value, as a zero test. */
+/** A word as the fields read it: as a value, as a zero test, as a count. */
 interface WordRead {
-  number: string;
   value: string;
   zero: string;
+  /** The number the word holds, for telling a sequence (`countsUp`); null when it holds none. */
+  count: number | null;
 }
 
-/** The word at index `i` of `line` as the fields read it (see FIELDS). */
-function readWord(line: ReadLine, i: number): WordRead {
-  const known = line.read[i];
-  if (known) return known;
-  const word = line.words[i];
-  const number = word.replace(KEYED, "");
-  const read = {
-    number,
-    value: MEASURE.test(number) || BAR.test(word) ? "" : word,
-    zero: !NUMBER.test(number) ? "" : ZERO.test(number) && !NO_TIME.test(number) ? word : "N",
+/** A line of a run, read for its fields. */
+function readLine(line: string): LineRead {
+  // A count an earlier fold appended (dedup's `(x3)`) says how often, not what.
+  const said = line.replace(COUNTED, "");
+  return {
+    words: withoutDates(said).trim().split(/\s+/),
+    groups: said.match(GROUP)?.slice(0, GROUPS) ?? [],
+    read: [],
+    masked: [],
   };
-  line.read[i] = read;
-  return read;
 }
 
-/** The word at `p` from `end` as the fields read it, or null past the line's words. */
-function readAt(line: ReadLine, end: "s" | "e", p: number): WordRead | null {
+/**
+ * The word at index `i` of `line` as the fields read it (see FIELDS); null for a word that reads
+ * as itself, no number (most words: nothing is made for them).
+ */
+function readWord(line: LineRead, i: number): WordRead | null {
+  const known = line.read[i];
+  if (known !== undefined) return known;
+  const word = line.words[i];
+  // Only a word holding `=` or `:` has a key; only one starting with a digit or a sign is a
+  // number, a measure or a bar: any other reads as itself.
+  const number = word.includes("=") || word.includes(":") ? word.replace(KEYED, "") : word;
+  const c = number.charCodeAt(0);
+  if (!(c >= 48 && c <= 57) && c !== 43 && c !== 45) return line.read[i] = null;
+  const numeric = NUMBER.test(number);
+  return line.read[i] = {
+    value: MEASURE.test(number) || BAR.test(word) ? "" : word,
+    zero: !numeric ? "" : ZERO.test(number) && !NO_TIME.test(number) ? word : "N",
+    count: numeric ? parseFloat(number.replace(/,/g, "")) : null,
+  };
+}
+
+/** The index of the word at `p` from `end` of `line`, or -1 past its words. */
+function wordAt(line: LineRead, end: "s" | "e", p: number): number {
   const n = line.words.length;
-  return p < n ? readWord(line, end === "s" ? p : n - 1 - p) : null;
+  return p >= n ? -1 : end === "s" ? p : n - 1 - p;
+}
+
+/** The word at `p` from `end` as a value ("" past the line's words). */
+function valueAt(line: LineRead, end: "s" | "e", p: number): string {
+  const i = wordAt(line, end, p);
+  if (i < 0) return "";
+  const read = readWord(line, i);
+  return read === null ? line.words[i] : read.value;
+}
+
+/** Whether the word at `p` from `end` is a zero among numbers (see WordRead.zero). */
+function zeroAt(line: LineRead, end: "s" | "e", p: number): string {
+  const i = wordAt(line, end, p);
+  return i < 0 ? "" : readWord(line, i)?.zero ?? "";
+}
+
+/** The number the word at `p` from `end` holds, or null. */
+function countAt(line: LineRead, end: "s" | "e", p: number): number | null {
+  const i = wordAt(line, end, p);
+  return i < 0 ? null : readWord(line, i)?.count ?? null;
+}
+
+/** The `k`th group of `line` masked (see `maskGroup`), "" past its groups. */
+function maskedGroup(line: LineRead, k: number): string {
+  if (k >= line.groups.length) return "";
+  return line.masked[k] ??= maskGroup(line.groups[k]);
 }
 
 /** A field: how to read its value from a line, and whether it is a zero test. */
 interface Field {
   key: string;
-  value: (line: ReadLine) => string;
+  value: (line: LineRead) => string;
+  /** A word's field: the word's place from its end (a line of fewer words reads "" there). */
+  word?: { end: "s" | "e"; p: number };
   /** The number the value holds (`rows=0`: `0`), for telling a sequence. */
-  number?: (line: ReadLine) => string;
+  count?: (line: LineRead) => number | null;
   zeros?: boolean;
 }
 
@@ -180,13 +230,15 @@ interface Field {
 const FIELDS: Field[] = [
   ...(["s", "e"] as const).flatMap((end) =>
     Array.from({ length: ENDS[end] }, (_, p): Field[] => {
-      const number = (line: ReadLine) => readAt(line, end, p)?.number ?? "";
+      const count = (line: LineRead) => countAt(line, end, p);
+      const word = { end, p };
       return [
-        { key: `${end}${p}`, value: (line) => readAt(line, end, p)?.value ?? "", number },
+        { key: `${end}${p}`, value: (line) => valueAt(line, end, p), word, count },
         {
           key: `z:${end}${p}`,
-          value: (line) => readAt(line, end, p)?.zero ?? "",
-          number,
+          value: (line) => zeroAt(line, end, p),
+          word,
+          count,
           zeros: true,
         },
       ];
@@ -194,7 +246,7 @@ const FIELDS: Field[] = [
   ),
   ...Array.from({ length: GROUPS }, (_, k): Field => ({
     key: `b${k}`,
-    value: (line) => k < line.groups.length ? maskGroup(line.groups[k]) : "",
+    value: (line) => maskedGroup(line, k),
   })),
 ];
 
@@ -228,55 +280,97 @@ export function findOutliers(
   lines: readonly (string | null)[],
   options: { few?: number; kinds?: boolean } = {},
 ): Outliers {
+  return outliersOf(lines, readerOf(lines), options);
+}
+
+/**
+ * The reads of `lines` by index, each line read once however many runs and kinds read it, and
+ * identical lines sharing one read.
+ */
+function readerOf(lines: readonly (string | null)[]): (at: number) => LineRead {
+  const reads: (LineRead | undefined)[] = [];
+  const byText = new Map<string, LineRead>();
+  return (at) => {
+    const known = reads[at];
+    if (known) return known;
+    const line = lines[at]!;
+    let reading = byText.get(line);
+    if (!reading) byText.set(line, reading = readLine(line));
+    return reads[at] = reading;
+  };
+}
+
+/**
+ * `findOutliers` with the lines read by `readingOf` (at: the index in `lines`), which may hand out
+ * a line already read for another run.
+ */
+function outliersOf(
+  lines: readonly (string | null)[],
+  readingOf: (at: number) => LineRead,
+  options: { few?: number; kinds?: boolean },
+): Outliers {
   const kept = new Set<number>();
   const counted = new Map<number, string>();
   const odd = new Map<number, string>();
-  const read: ReadLine[] = [];
+  // The lines read (their indexes in `lines`, and their reads) and the most words one holds.
+  const ats: number[] = [];
+  const read: LineRead[] = [];
+  let most = 0;
   lines.forEach((line, at) => {
     if (line === null || isBlank(line)) return;
-    // A count an earlier fold appended (dedup's `(x3)`) says how often, not what.
-    const said = line.replace(COUNTED, "");
-    read.push({
-      at,
-      words: withoutDates(said).trim().split(/\s+/),
-      groups: said.match(GROUP)?.slice(0, GROUPS) ?? [],
-      read: [],
-    });
+    const reading = readingOf(at);
+    ats.push(at);
+    read.push(reading);
+    most = Math.max(most, reading.words.length);
   });
-  if (read.length < MIN_LINES) return { kept, counted, odd };
-  const values = Math.max(MAX_VALUES, Math.floor(read.length / LINES_PER_VALUE));
+  const n = read.length;
+  if (n < MIN_LINES) return { kept, counted, odd };
+  const values = Math.max(MAX_VALUES, Math.floor(n / LINES_PER_VALUE));
   // A long run's fields are first read over a sample of its lines, spread evenly: a field whose
   // most common value holds no majority there holds none over the run, and is not read whole.
-  const stride = Math.floor(read.length / SAMPLE_LINES);
+  const stride = Math.floor(n / SAMPLE_LINES);
   const sample = stride > 1 ? read.filter((_, i) => i % stride === 0) : null;
+  // Whether a word's numbers count up, per word place (its value and zero fields read the same).
+  const sequences = new Map<string, boolean>();
+  // The values of the field being read, line by line (and over the sample).
+  const column: string[] = new Array(n);
+  const sampled: string[] = sample ? new Array(sample.length) : [];
   for (const field of FIELDS) {
-    if (sample && !sampledMajority(sample, field)) continue;
+    // Past every line's words each line reads "": one value, no line odd by it.
+    if (field.word && field.word.p >= most) continue;
+    if (sample) {
+      for (let i = 0; i < sample.length; i++) sampled[i] = field.value(sample[i]);
+      if (majorityOf(sampled, field) === null) continue;
+    }
+    for (let i = 0; i < n; i++) column[i] = field.value(read[i]);
+    // A value held by no majority leaves no line odd; one held by every line neither.
+    const major = majorityOf(column, field);
+    if (major === null || major.count === n) continue;
     const byValue = new Map<string, number[]>();
     let all = true;
-    for (const line of read) {
-      const value = field.value(line);
-      const ats = byValue.get(value);
-      if (ats) ats.push(line.at);
+    for (let i = 0; i < n; i++) {
+      const value = column[i];
+      const same = byValue.get(value);
+      if (same) same.push(ats[i]);
       else if (byValue.size === values) {
         all = false;
         break;
-      } else byValue.set(value, [line.at]);
+      } else byValue.set(value, [ats[i]]);
     }
     if (!all) continue;
-    let mode: string | null = null;
-    for (const [value, ats] of byValue) {
-      if (mode === null || ats.length > byValue.get(mode)!.length) mode = value;
-    }
-    if (mode === null || byValue.get(mode)!.length <= MODE_SHARE * read.length) continue;
-    // Of whether a word is zero, only a zero among non-zero numbers is odd.
-    if (field.zeros && mode !== "N") continue;
+    const mode = major.value;
     // A number that counts up line by line (`tick 0`, `shard 1`) is a place in a sequence.
-    if (field.number && countsUp(read.map(field.number))) continue;
+    if (field.count) {
+      const place = `${field.word!.end}${field.word!.p}`;
+      let up = sequences.get(place);
+      if (up === undefined) sequences.set(place, up = countsUp(read.map(field.count)));
+      if (up) continue;
+    }
     // A value's lines all stay while they are few beside the run; else its first and last.
-    const few = options.few ?? fewOf(read.length);
+    const few = options.few ?? fewOf(n);
     for (const [value, ats] of byValue) {
       if (value === mode || (field.zeros && value === "")) continue;
-      if (!options.kinds && ats.length >= KIND_SHARE * read.length) continue;
+      if (!options.kinds && ats.length >= KIND_SHARE * n) continue;
       ats.forEach((at, k) => {
         if (!odd.has(at)) odd.set(at, labelOf(field.key, value, lines[at]!));
         if (ats.length <= few || k < KEEP_FIRST || k >= ats.length - KEEP_LAST) kept.add(at);
@@ -288,48 +382,76 @@ export function findOutliers(
   return { kept, counted, odd };
 }
 
-/** Whether `field`'s most common value over `sample` holds a majority (for zeros: the non-zeros). */
-function sampledMajority(sample: readonly ReadLine[], field: Field): boolean {
-  const counts = new Map<string, number>();
-  let mode = "";
-  let most = 0;
-  for (const line of sample) {
-    const value = field.value(line);
-    const n = (counts.get(value) ?? 0) + 1;
-    counts.set(value, n);
-    if (n > most) [mode, most] = [value, n];
+/**
+ * The value more than MODE_SHARE of `column` (a field's values) hold, with its count; null when
+ * none does (for a zero test: when the non-zero numbers do not). A majority is the one value
+ * left standing when each value is paired off against a different one (Boyer and Moore's vote).
+ */
+function majorityOf(
+  column: readonly string[],
+  field: Field,
+): { value: string; count: number } | null {
+  let value = "N";
+  if (!field.zeros) {
+    let lead = 0;
+    for (const v of column) {
+      if (lead === 0) value = v;
+      lead += v === value ? 1 : -1;
+    }
   }
-  return most > MODE_SHARE * sample.length && (!field.zeros || mode === "N");
+  let count = 0;
+  for (const v of column) if (v === value) count++;
+  return count > MODE_SHARE * column.length ? { value, count } : null;
 }
 
 /**
- * The odd lines of `lines`, read by kind: the lines `kindOf` gives one key (a shape, a template;
- * null: not read) are read together, each kind of at least MIN_LINES lines. `few`: as in
- * `findOutliers`.
+ * The odd lines of `lines`, read by kind: the lines a `kindOf` gives one key (a shape, a template;
+ * null: not read) are read together, each kind of at least MIN_LINES lines; with several `kindOf`s,
+ * the odd lines by each (a line is read once for all of them). `few`: as in `findOutliers`.
  */
 export function oddLines(
   lines: readonly string[],
-  kindOf: (line: string, at: number) => string | null,
+  kindsOf: readonly ((line: string, at: number) => string | null)[],
   options: { few?: number } = {},
 ): Set<number> {
-  const byKind = new Map<string, number[]>();
-  lines.forEach((line, at) => {
-    const kind = kindOf(line, at);
-    if (kind === null) return;
-    const ats = byKind.get(kind);
-    if (ats) ats.push(at);
-    else byKind.set(kind, [at]);
-  });
+  const readingOf = readerOf(lines);
   const odd = new Set<number>();
-  for (const ats of byKind.values()) {
-    if (ats.length < MIN_LINES) continue;
-    const kept = findOutliers(ats.map((at) => lines[at]), options).kept;
-    const found = new Set([...kept].map((k) => ats[k]));
-    const where = whereOf(lines, found, options.few ?? fewOf(ats.length));
-    for (const at of found) odd.add(at);
-    for (const at of where) odd.add(at);
+  // The kinds read, by their first line: a kind of the same lines by another `kindOf` finds
+  // the same odd lines.
+  const readKinds = new Map<number, number[][]>();
+  for (const kindOf of kindsOf) {
+    const byKind = new Map<string, number[]>();
+    lines.forEach((line, at) => {
+      const kind = kindOf(line, at);
+      if (kind === null) return;
+      const ats = byKind.get(kind);
+      if (ats) ats.push(at);
+      else byKind.set(kind, [at]);
+    });
+    for (const ats of byKind.values()) {
+      if (ats.length < MIN_LINES) continue;
+      const same = readKinds.get(ats[0]);
+      if (same?.some((other) => sameLines(other, ats))) continue;
+      if (same) same.push(ats);
+      else readKinds.set(ats[0], [ats]);
+      const kept = outliersOf(
+        ats.map((at) => lines[at]),
+        (k) => readingOf(ats[k]),
+        options,
+      ).kept;
+      const found = new Set([...kept].map((k) => ats[k]));
+      const where = whereOf(lines, found, options.few ?? fewOf(ats.length));
+      for (const at of found) odd.add(at);
+      for (const at of where) odd.add(at);
+    }
   }
   return odd;
+}
+
+function sameLines(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The lines of one odd value that all stay, in a run of `n` lines read. */
@@ -387,16 +509,16 @@ function indentFrom(line: string, from: number): number {
 }
 
 /**
- * Whether the numbers among `words` take more than one value and never go down but for the odd
- * step (MAX_DOWN of them): an index or a sequence number, not a code or a count.
+ * Whether the numbers among `counts` (null: a word that holds none) take more than one value and
+ * never go down but for the odd step (MAX_DOWN of them): an index or a sequence number, not a code
+ * or a count.
  */
-function countsUp(words: readonly string[]): boolean {
+function countsUp(counts: readonly (number | null)[]): boolean {
   let previous: number | null = null;
   let up = 0;
   let down = 0;
-  for (const word of words) {
-    if (!NUMBER.test(word)) continue;
-    const value = parseFloat(word.replace(/,/g, ""));
+  for (const value of counts) {
+    if (value === null) continue;
     if (previous !== null && value > previous) up++;
     if (previous !== null && value < previous) down++;
     previous = value;

@@ -152,22 +152,75 @@ const ODD_IN_CUT = 10;
  */
 export function oddInCut(cut: readonly string[]): Set<number> {
   const shapes = cut.map(shapeOf);
-  const odd = oddLines(cut, (_, at) => shapes[at], { few: ODD_IN_CUT });
-  const columns = oddLines(cut, (line, at) => columnsOf(line, shapes[at]), { few: ODD_IN_CUT });
-  for (const at of columns) odd.add(at);
-  return odd;
+  // Shapes repeat line after line: each is masked for its columns once.
+  const masked = new Map<string, string>();
+  const columnsOf = (line: string, at: number) => {
+    const shape = shapes[at];
+    if (shape === null) return null;
+    let head = masked.get(shape);
+    if (head === undefined) masked.set(shape, head = columnsHead(shape));
+    return `${wordCount(line)} ${head}`;
+  };
+  return oddLines(cut, [(_, at) => shapes[at], columnsOf], { few: ODD_IN_CUT });
 }
 
 /**
- * A line's shape with its first word's lowercase letters and dashes masked (`-rwsr-xr-x`: `a`),
- * and its count of words: rows of one layout, whose columns line up from either end.
+ * What goes of a long output between its head and its tail, read for what stays: the lines come
+ * in order as they leave the tail's window (`push`) and each is handed to `consider` with whether
+ * it is odd (`oddInCut`), which keeps it or counts it gone: the keep rule of the one who cuts (the
+ * generic pass's truncator, the `truncate` strategy). The cut is held to be read for its odd lines
+ * while it holds at most MAX_SHAPED_LINES lines; a longer one (or any, when `odd` is false) is
+ * handed on line by line as it comes, none of its lines odd, so a huge output is not held twice.
  */
-function columnsOf(line: string, shape: string | null): string | null {
-  if (shape === null) return null;
-  const words = line.trim().split(/\s+/).length;
-  return `${words} ${
-    shape.replace(/^(\s*)(\S+)/, (_, indent, head) => indent + head.replace(/[a-z-]+/g, "a"))
-  }`;
+export function cutReader(
+  consider: (line: string, odd: boolean) => void,
+  options: { odd?: boolean } = {},
+): { push(line: string): void; finish(): void } {
+  const held: string[] = [];
+  let streaming = options.odd === false;
+  return {
+    push(line) {
+      if (streaming) return consider(line, false);
+      held.push(line);
+      if (held.length <= MAX_SHAPED_LINES) return;
+      // Too long a cut to read for odd lines: the keep rule alone decides.
+      streaming = true;
+      for (const line of held) consider(line, false);
+      held.length = 0;
+    },
+    finish() {
+      const odd = oddInCut(held);
+      held.forEach((line, k) => consider(line, odd.has(k)));
+      held.length = 0;
+    },
+  };
+}
+
+/**
+ * A line's shape with its first word's lowercase letters and dashes masked (`-rwsr-xr-x`: `a`):
+ * with its count of words, the layout of a table's rows, whose columns line up from either end.
+ */
+function columnsHead(shape: string): string {
+  return shape.replace(/^(\s*)(\S+)/, (_, indent, head) => indent + head.replace(/[a-z-]+/g, "a"));
+}
+
+/** The words of a line (split at whitespace as `\s` reads it), for a line of at least one. */
+function wordCount(line: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    const space = c < 128 ? c === 32 || (c >= 9 && c <= 13) : isWideSpace(c);
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
+/** Whether `c`, past ASCII, is a space as `\s` reads it (Unicode's Zs, U+2028/9, U+FEFF). */
+function isWideSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
+    c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** Blocks of up to this many lines repeat as a whole (`git bisect run`'s three lines a step). */

@@ -9,7 +9,7 @@
  */
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
-import { findOutliers, foldAroundOutliers } from "../../src/filter/generic_outliers.ts";
+import { findOutliers, foldAroundOutliers, oddLines } from "../../src/filter/generic_outliers.ts";
 import { foldShapeRuns } from "../../src/filter/generic_shapes.ts";
 import { foldRoutineLogs } from "../../src/filter/generic_logs.ts";
 
@@ -305,4 +305,24 @@ Deno.test("findOutliers: a long run's fields are chosen on a sample, its odd lin
   const odd = [...findOutliers(lines).kept].sort((a, b) => a - b);
   expect(odd.map((at) => lines[at].split(" ").at(-2))).toEqual(Array(7).fill("500"));
   expect(odd.every((at) => at % 11 !== 0)).toBe(true);
+});
+
+Deno.test("outliers: lines read by several kinds find the odd lines of each kind", () => {
+  // A listing's rows: by their first word (the mode) the setuid row is a kind of its own; by
+  // their layout it is odd among the others, and the other owner is odd by either.
+  const rows = Array.from(
+    { length: 30 },
+    (_, i) =>
+      `${i === 7 ? "-rwsr-xr-x" : "-rwxr-xr-x"} 1 ${i === 20 ? "alice" : "root"} root ${
+        1000 + i
+      } Nov 27 05:10 tool${i}`,
+  );
+  const byMode = (line: string) => line.split(" ")[0];
+  const byLayout = (line: string) => String(line.split(" ").length);
+  const each = [...oddLines(rows, [byMode]), ...oddLines(rows, [byLayout])];
+  const both = oddLines(rows, [byMode, byLayout]);
+  expect([...both].sort((a, b) => a - b)).toEqual([...new Set(each)].sort((a, b) => a - b));
+  expect([...both].sort((a, b) => a - b)).toEqual([7, 20]);
+  // Identical lines read as one: a run of one line repeated has no odd line.
+  expect(oddLines(Array(40).fill(rows[0]), [byMode, byLayout]).size).toBe(0);
 });

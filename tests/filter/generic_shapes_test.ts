@@ -9,9 +9,11 @@
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
 import {
+  cutReader,
   foldShapeRuns,
   MAX_SHAPED_LINES,
   MIN_SHAPE_RUN,
+  oddInCut,
   shapeOf,
 } from "../../src/filter/generic_shapes.ts";
 
@@ -230,4 +232,45 @@ Deno.test("shape runs: apt's labelled request counter (Get:1, Get:2 …) is chat
     run[29],
     ...tail,
   ]);
+});
+
+/** An access log's requests, all `200` but the ones at `odd` (`500`). */
+const requests = (n: number, odd: number[]) =>
+  Array.from(
+    { length: n },
+    (_, i) => `10.0.0.${i % 250} - - "GET /item/${i} HTTP/1.1" ${odd.includes(i) ? 500 : 200} ${i}`,
+  );
+
+Deno.test("cut reader: a cut is handed on whole at its end, each line with whether it is odd", () => {
+  const cut = requests(300, [40, 200]);
+  const seen: [string, boolean][] = [];
+  const reader = cutReader((line, odd) => seen.push([line, odd]));
+  for (const line of cut) reader.push(line);
+  // Held to be read: nothing is decided before the cut ends.
+  expect(seen).toEqual([]);
+  reader.finish();
+  expect(seen.map(([line]) => line)).toEqual(cut);
+  expect(seen.flatMap(([, odd], i) => odd ? [i] : [])).toEqual([40, 200]);
+  expect([...oddInCut(cut)].sort((a, b) => a - b)).toEqual([40, 200]);
+});
+
+Deno.test("cut reader: past MAX_SHAPED_LINES, or without odd lines asked, the cut streams", () => {
+  const cut = requests(MAX_SHAPED_LINES + 5, [40]);
+  const seen: boolean[] = [];
+  const reader = cutReader((_, odd) => seen.push(odd));
+  cut.forEach((line) => reader.push(line));
+  // Each line is handed on as it comes once the cut outgrew what is read: none is odd.
+  expect(seen.length).toBe(cut.length);
+  reader.finish();
+  expect(seen.length).toBe(cut.length);
+  expect(seen.includes(true)).toBe(false);
+
+  const streamed: boolean[] = [];
+  const plain = cutReader((_, odd) => streamed.push(odd), { odd: false });
+  requests(300, [40]).forEach((line, i) => {
+    plain.push(line);
+    expect(streamed.length).toBe(i + 1);
+  });
+  plain.finish();
+  expect(streamed.includes(true)).toBe(false);
 });

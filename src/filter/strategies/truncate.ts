@@ -3,7 +3,7 @@
  * the reference: lines in the cut that look like failures (error, FAIL, panic, …) and the
  * location lines right after one stay, in place, wherever they are (up to `keep_signals`, a
  * bound on memory, not a budget), so a cut never hides why a command failed or where. So do the odd
- * lines of the cut (generic_shapes.ts' `oddInCut`: a setuid row of a listing, a 500 among 200s),
+ * lines of the cut (generic_shapes.ts' `cutReader`: a setuid row of a listing, a 500 among 200s),
  * read while the cut holds at most MAX_SHAPED_LINES lines; a longer cut streams, its
  * failure-looking lines alone kept. Memory is bounded by max_lines + MAX_SHAPED_LINES +
  * keep_signals whatever the input size.
@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { MAX_SHAPED_LINES, oddInCut } from "../generic_shapes.ts";
+import { cutReader } from "../generic_shapes.ts";
 import { anyMatcher, FailureKeeper, omitted, patternList } from "./_shared.ts";
 
 /** Lines kept from the cut by `keep_patterns`, at most (memory stays bounded). */
@@ -59,11 +59,10 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       let signals = 0;
       let patterned = 0;
       const keeper = new FailureKeeper();
-      // The cut's lines, held to read its odd lines, until it outgrows MAX_SHAPED_LINES.
-      const cut: string[] = [];
-      let cutStart = -1;
-      let streaming = !keepOdd;
-      const consider = (index: number, line: string, odd = false) => {
+      // The cut's lines come in order from the first after the head (see `cutReader`).
+      let cutAt = head;
+      const cut = cutReader((line, odd) => {
+        const index = cutAt++;
         if (signals < keepSignals && keeper.keep(line)) {
           signals++;
           kept.push({ index, line });
@@ -72,7 +71,7 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
           patterned++;
           kept.push({ index, line, pattern: true });
         }
-      };
+      }, { odd: keepOdd });
       return {
         push(line) {
           const index = total++;
@@ -83,30 +82,15 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
           }
           pending.push(line);
           if (!cutting && total > max) cutting = true;
-          while (cutting && pending.length > tail) {
-            // The oldest pending line leaves the tail window: it is in the cut.
-            const at = total - pending.length;
-            const line = pending.shift()!;
-            if (streaming) consider(at, line);
-            else {
-              if (cutStart < 0) cutStart = at;
-              cut.push(line);
-              if (cut.length > MAX_SHAPED_LINES) {
-                // Too long a cut to read for odd lines: its failure-looking lines alone stay.
-                streaming = true;
-                cut.forEach((held, k) => consider(cutStart + k, held));
-                cut.length = 0;
-              }
-            }
-          }
+          // The oldest pending line leaves the tail window: it is in the cut.
+          while (cutting && pending.length > tail) cut.push(pending.shift()!);
         },
         finish() {
           if (!cutting) {
             for (const line of pending) ctx.emit(line);
             return "fallback";
           }
-          const odd = oddInCut(cut);
-          cut.forEach((line, k) => consider(cutStart + k, line, odd.has(k)));
+          cut.finish();
           const tailStart = total - pending.length;
           let next = head;
           // Lines omitted before pattern-kept lines, told once before the next signal or the tail.
