@@ -22,7 +22,7 @@ export async function filterRulesCheck(
   }
   const mine = engine.rules.filter((r) => !r.source.startsWith("built-in"));
   const files = [...new Set(mine.map((r) => r.source))];
-  const skipped = errors.filter((w) => / skipped: /.test(w)).length;
+  const skipped = errors.filter((w) => /: rule ".*" skipped: /.test(w)).length;
   const setting = config.tools.filters.filters_path;
   // Where zeph looked, so a file written elsewhere (or not loaded at all) is seen to be so.
   const file = userFilePath(setting, configDir)?.path;
@@ -31,6 +31,8 @@ export async function filterRulesCheck(
   const exists = file !== undefined && await Deno.stat(file).then(() => true, () => false);
   const where = unloadable
     ? `${file} did not load: see the error`
+    : skipped
+    ? `${file}: ${skipped} skipped, see the errors`
     : exists
     ? `${file} has no rules`
     : file
@@ -50,7 +52,7 @@ export async function filterRulesCheck(
     errors,
     warnings,
     summary: `Filter rules: ${engine.rules.length - mine.length} built-in${yours}${
-      skipped ? `; ${skipped} skipped (see the errors)` : ""
+      skipped && files.length ? `; ${skipped} skipped (see the errors)` : ""
     }`,
   };
 }
