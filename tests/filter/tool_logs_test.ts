@@ -289,6 +289,16 @@ Deno.test("sqlite3 script folds statements only on evidence of echo", () => {
     ]],
     // Statements as typed (sqlite3 prints its own in upper case): echo.
     ["sqlite3 t.db < seed.sql", ["create table t(a, b);", ...inserts], ["… 6 echoed statements …"]],
+    // An error: a script without echo prints it alone, so statements around it were echoed (the
+    // one right above it, which may be the one that failed, stays).
+    ["sqlite3 t.db < seed.sql", [
+      ...inserts,
+      "Runtime error near line 7: FOREIGN KEY constraint failed (19)",
+    ], [
+      "… 4 echoed statements …",
+      inserts[4],
+      "Runtime error near line 7: FOREIGN KEY constraint failed (19)",
+    ]],
     // `-echo` on the command line says so itself.
     ["sqlite3 -echo t.db < seed.sql", inserts, ["… 5 echoed statements …"]],
     ["sqlite3 -cmd '.echo on' t.db < seed.sql", inserts, ["… 5 echoed statements …"]],
