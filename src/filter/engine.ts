@@ -308,13 +308,15 @@ export class FilterEngine {
         create: (ctx) => genericStage(ctx, undefined, { after: true, command }),
       });
     }
-    // As in filter(): when a pattern's backtracking outgrows V8's stack on a huge line, the
-    // stages run again on the lines with such lines cut, and when that fails too the output
-    // stays as it came (the sanitised lines) and no later stage runs; so does a stage that throws
-    // anything else (a bug), as filter() shows the output as it came.
-    const run = (first: string[], out: StageTrace[]): boolean => {
+    // As in filter(): when a pattern's backtracking outgrows V8's stack on a huge line (a
+    // RangeError), the stages run again on the lines with such lines cut, and when that fails too
+    // the output stays as it came (the sanitised lines) and no later stage runs; so does a stage
+    // that throws anything else (a bug), at once, as filter() shows the output as it came. A run
+    // that fails says which stage did (by its place in the chain: a stage that changed nothing
+    // is left out of the trace) and whether a retry on cut lines may help.
+    const run = (first: string[], out: StageTrace[]): { at: number; overflow: boolean } | null => {
       let input = first;
-      for (const { name, type, create } of stages) {
+      for (const [at, { name, type, create }] of stages.entries()) {
         const output: string[] = [];
         try {
           const stage = create({ emit: (line) => output.push(line), failed });
@@ -323,12 +325,12 @@ export class FilterEngine {
           // The folds after the rules show only when they changed something.
           if (name === AFTER_RULES && confidence === "fallback") continue;
           out.push({ name, type, input, output, confidence });
-        } catch {
-          return false;
+        } catch (error) {
+          return { at, overflow: error instanceof RangeError };
         }
         input = output;
       }
-      return true;
+      return null;
     };
     // The guard puts every kept line back as printed, over the whole chain (as filter() does),
     // and shows the input as it came when that outgrows `limit`: the length of the text
@@ -351,20 +353,25 @@ export class FilterEngine {
       }];
     };
     const firstTry: StageTrace[] = [];
-    if (run(lines, firstTry)) return [...traces, ...guarded(lines, firstTry, body.length)];
-    const cut = lines.map((line) => line.length > HUGE_LINE ? cutMiddle(line) : line);
-    const cutTrace: StageTrace = {
-      name: "huge lines",
-      type: "cut",
-      input: lines,
-      output: cut,
-      confidence: "partial",
-    };
-    const secondTry: StageTrace[] = [];
-    if (run(cut, secondTry)) {
-      return [...traces, cutTrace, ...guarded(cut, secondTry, cutHugeLines(body).length)];
+    let failure = run(lines, firstTry);
+    if (failure === null) return [...traces, ...guarded(lines, firstTry, body.length)];
+    // filter() retries only the rules: the generic pass alone cuts huge lines itself.
+    if (failure.overflow && rules.length) {
+      const cut = lines.map((line) => line.length > HUGE_LINE ? cutMiddle(line) : line);
+      const cutTrace: StageTrace = {
+        name: "huge lines",
+        type: "cut",
+        input: lines,
+        output: cut,
+        confidence: "partial",
+      };
+      const secondTry: StageTrace[] = [];
+      failure = run(cut, secondTry);
+      if (failure === null) {
+        return [...traces, cutTrace, ...guarded(cut, secondTry, cutHugeLines(body).length)];
+      }
     }
-    const failedAt = stages[secondTry.length];
+    const failedAt = stages[failure.at];
     traces.push({
       name: failedAt.name,
       type: failedAt.type,

@@ -120,6 +120,17 @@ function explainStage(
       out.push(`  ! ${field.label} matches no line of this output`);
     }
   }
+  // Without a line showing results are an echo, strip_noise folds none: said once, for all of them.
+  if (
+    fields.evidence.length &&
+    !trace.input.some((line) => fields.evidence.some((field) => field.pattern.test(line)))
+  ) {
+    out.push(
+      `  ! results_evidence (${fields.evidence.length} pattern${
+        fields.evidence.length === 1 ? "" : "s"
+      }) matches no line of this output: the result lines stay as printed, none folds`,
+    );
+  }
   const failures = isRule ? removed.filter((line) => FAILURE_SIGNAL.test(line)).length : 0;
   if (failures) {
     out.push(
@@ -149,9 +160,11 @@ interface RuleFields {
   keeps: PatternField[];
   marks: PatternField[];
   checks: PatternField[];
+  /** strip_noise's results_evidence: said when none of them matches a line. */
+  evidence: PatternField[];
 }
 
-const NO_FIELDS: RuleFields = { removers: [], keeps: [], marks: [], checks: [] };
+const NO_FIELDS: RuleFields = { removers: [], keeps: [], marks: [], checks: [], evidence: [] };
 
 /** group_by_rule's options as the schema fills them in, to tell a default from a setting. */
 const GROUP_DEFAULTS = GroupByRuleConfig.parse({ type: "group_by_rule" });
@@ -182,7 +195,13 @@ function patternFields(rule: CompiledRule, failed: boolean): RuleFields {
       ...(failed ? fields("failed_patterns", config.failed_patterns) : []),
     ];
     const marks = fields("frame_marks", config.frame_marks);
-    return { removers: [...removers, ...marks], keeps: [], marks, checks: [...removers, ...marks] };
+    return {
+      removers: [...removers, ...marks],
+      keeps: [],
+      marks,
+      checks: [...removers, ...marks],
+      evidence: fields("results_evidence", config.results_evidence),
+    };
   }
   if (config?.type === "group_by_rule") {
     const noise = fields("noise_patterns", config.noise_patterns);
@@ -196,6 +215,7 @@ function patternFields(rule: CompiledRule, failed: boolean): RuleFields {
     const frame = one("frame_pattern", config.frame_pattern);
     const grouped = fields("grouped_noise_patterns", config.grouped_noise_patterns);
     return {
+      ...NO_FIELDS,
       removers: [...noise, ...grouped, ...file],
       keeps: [],
       marks: frame,

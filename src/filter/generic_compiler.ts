@@ -78,7 +78,8 @@ function dropRestatedNotes(lines: readonly string[]): string[] {
   /** Whether the last line went (a dropped note or its snippet); the snippet lines still due. */
   let dropping = false;
   let loose = 0;
-  for (const line of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (line.length > MAX_TESTED) {
       dropping = false;
       out.push(line);
@@ -95,8 +96,8 @@ function dropRestatedNotes(lines: readonly string[]): string[] {
       dropping = true;
       loose = 2;
       continue;
-    } else if (dropping && !note && isSnippet(line, loose)) {
-      if (!GCC_SNIPPET.test(line)) loose--;
+    } else if (dropping && !note && isSnippet(lines, i, loose)) {
+      loose = GCC_SNIPPET.test(line) ? 0 : loose - 1;
       continue;
     }
     dropping = false;
@@ -124,9 +125,9 @@ export function foldCompilerNotes(input: readonly string[]): readonly string[] {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const kind = classify(line);
-    if (kind === "other" && last === "fold" && isSnippet(line, loose)) {
+    if (kind === "other" && last === "fold" && isSnippet(lines, i, loose)) {
       // A snippet of a folded note folds with it.
-      if (!GCC_SNIPPET.test(line)) loose--;
+      loose = GCC_SNIPPET.test(line) ? 0 : loose - 1;
       run.add(line);
       continue;
     }
@@ -144,13 +145,27 @@ export function foldCompilerNotes(input: readonly string[]): readonly string[] {
 }
 
 /**
- * Whether a line is a source snippet under a diagnostic: gcc's (`  45 | code`), or, while `loose`
- * allows, clang's indented source line and its marks (a rule may have dropped the marks).
+ * Whether the line at `i` is a source snippet under a diagnostic: gcc's (`  45 | code`), or, while
+ * `loose` allows, clang's marks (`  ^~~~`) and the indented source line above them. A rule may
+ * have dropped the marks (the gcc rule does), so a source line is also one when the next
+ * diagnostic line follows it. After gcc's snippet lines no clang line is due. An indented line followed by anything else is what
+ * the build printed next (kbuild's `  CC foo.o` lines), never a snippet.
  */
-function isSnippet(line: string, loose: number): boolean {
+function isSnippet(lines: readonly string[], i: number, loose: number): boolean {
+  const line = lines[i];
   if (line.length > MAX_TESTED) return false;
   if (GCC_SNIPPET.test(line)) return true;
-  return loose > 0 && line.trim() !== "" && (/^\s/.test(line) || MARKS.test(line));
+  if (loose <= 0 || line.trim() === "") return false;
+  if (isMarks(line)) return true;
+  if (!/^\s/.test(line)) return false;
+  const next = lines[i + 1];
+  return next !== undefined && (isMarks(next) || classify(next) !== "other" ||
+    (next.length <= MAX_TESTED && DIAGNOSTIC.test(next)));
+}
+
+/** Whether a line is clang's position marks (`^`, `~~~^~~`): marks and spaces, at least one mark. */
+function isMarks(line: string): boolean {
+  return line.length <= MAX_TESTED && MARKS.test(line) && /[~^]/.test(line);
 }
 
 /** A diagnostic at the start of a line, as a compiler prints it (not one a rule indented). */

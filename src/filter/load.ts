@@ -48,6 +48,18 @@ export async function loadFilterEngine(
   return { engine, warnings };
 }
 
+/**
+ * Whether a load warning says that something the user configured does not apply: a rule skipped,
+ * a rules file that did not load (or was not found where `filters_path` says), an extra security
+ * pattern skipped. The commands a skipped rule was for run unfiltered or under the built-in it
+ * meant to replace, so `zeph config check` fails on these; the other warnings (a key ignored, a
+ * rule defined twice) change nothing the user relies on.
+ */
+export function dropsConfigured(warning: string): boolean {
+  return / skipped: |Its rules were skipped\.|No rules loaded\.|^Cannot read filters file |Using the built-in rules only\./
+    .test(warning);
+}
+
 /** The built-in rules, file by file in name order, rules in file order. */
 export async function loadBuiltinRules(
   dir: URL | string,

@@ -19,6 +19,7 @@ export { describeStrategy, listStrategies } from "./strategy_help.ts";
 export { type FilterableResult, filterToolOutput } from "./hook.ts";
 export {
   BUILTIN_FILTERS_DIR,
+  dropsConfigured,
   filtersConfigDir,
   loadBuiltinRules,
   loadFilterEngine,

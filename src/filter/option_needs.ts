@@ -35,6 +35,12 @@ const NEEDS: readonly Need[] = [
   },
   {
     type: "strip_noise",
+    key: "results_evidence",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
+    type: "strip_noise",
     key: "results_on_failure",
     needs: "results",
     what: "the regexes of per-item result lines",

@@ -4,6 +4,9 @@ import * as path from "node:path";
 import { parse } from "smol-toml";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { withWorkspace, zeph } from "./_run.ts";
+import { BUILTIN_FILTERS_DIR, loadBuiltinRules } from "../../src/filter/mod.ts";
+
+const BUILTINS = (await loadBuiltinRules(BUILTIN_FILTERS_DIR)).length;
 
 Deno.test("no config file: the defaults, as TOML, exit 0", async () => {
   await withWorkspace(async (ws, home) => {
@@ -29,7 +32,9 @@ Deno.test("file + env, as JSON; unknown keys warned on stderr; --config beats ZE
     const expected = defaultConfig();
     expected.agent.max_tool_iterations = 7;
     expected.tools.shell.timeout = 45;
-    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(expected)));
+    // The config, and beside it what config check found in the filter rules.
+    const { filter_rules: _, ...resolved } = JSON.parse(r.stdout);
+    expect(resolved).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(r.stderr).toBe(`zeph: warning: ${file}: unknown key "agent.colour" ignored\n`);
   });
 });
@@ -175,7 +180,10 @@ Deno.test("config check warns about shadowed rules and sidestepped deny globs, e
   });
 });
 
-Deno.test("a filters.toml rule refused at load is a warning of config check naming the rule, key and fix", async () => {
+// A skipped rule is a mistake in a file the user wrote, and the commands it was for run unfiltered
+// (or filtered by a built-in the user meant to replace): config check fails (exit 2), so CI that
+// runs it sees the rule, its file, line and key and the fix, and the config still prints.
+Deno.test("a filters.toml rule refused at load fails config check (exit 2), naming the rule, key and fix", async () => {
   await withWorkspace(async (ws, home) => {
     const config = path.join(home, "c.toml");
     await Deno.writeTextFile(config, "");
@@ -187,8 +195,46 @@ Deno.test("a filters.toml rule refused at load is a warning of config check nami
     );
     const r = await zeph(["config", "check", "--config", config], { cwd: ws, home });
     expect([r.code, r.stderr]).toEqual([
-      0,
-      `zeph: warning: ${filters}:4: rule "mine" skipped: strategy.max_results: acts only with results (the regexes of per-item result lines), which is not set; set results or remove max_results.\n`,
+      2,
+      `zeph: error: ${filters}:4: rule "mine" skipped: strategy.max_results: acts only with results (the regexes of per-item result lines), which is not set; set results or remove max_results.\n` +
+      `zeph: error: 1 filter rule error above: a skipped rule's commands are filtered by the built-in rules only. Fix it, or switch the rule off with enabled = false.\n`,
     ]);
+    // The summary does not say the file has no rules: it says they were skipped.
+    expect(r.stdout.split("\n")[2]).toBe(
+      `# Filter rules: ${BUILTINS} built-in, none of yours (${filters}: 1 skipped, see the errors)`,
+    );
+    // A filters.toml that does not parse: every rule in it is skipped.
+    await Deno.writeTextFile(filters, '[[rules]]\nname = "mine\n');
+    const broken = await zeph(["config", "check", "--config", config], { cwd: ws, home });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(new RegExp(`^zeph: error: Cannot load ${filters}: invalid TOML`));
+  });
+});
+
+Deno.test("config check --json carries the filter rules' summary, errors and warnings", async () => {
+  await withWorkspace(async (ws, home) => {
+    const config = path.join(home, "c.toml");
+    await Deno.writeTextFile(config, "");
+    const filters = path.join(home, "filters.toml");
+    await Deno.writeTextFile(
+      filters,
+      'colour = 1\n[[rules]]\nname = "mine"\nmatch = { prefix = "mytool" }\n' +
+        "strategy = { type = \"strip_noise\", patterns = ['^x'], max_results = 3 }\n",
+    );
+    const r = await zeph(["config", "check", "--json", "--config", config], { cwd: ws, home });
+    expect(r.code).toBe(2);
+    const { filter_rules } = JSON.parse(r.stdout);
+    expect(filter_rules.summary).toBe(
+      `Filter rules: ${BUILTINS} built-in, none of yours (${filters}: 1 skipped, see the errors)`,
+    );
+    expect(filter_rules.errors).toEqual([
+      `${filters}:5: rule "mine" skipped: strategy.max_results: acts only with results (the regexes of per-item result lines), which is not set; set results or remove max_results.`,
+    ]);
+    expect(filter_rules.warnings).toEqual([
+      `${filters}: unknown top-level key "colour" ignored; a filters file holds only [[rules]] tables.`,
+    ]);
+    const clean = await zeph(["config", "check", "--json"], { cwd: ws, home: ws });
+    expect(clean.code).toBe(0);
+    expect(JSON.parse(clean.stdout).filter_rules).toMatchObject({ errors: [], warnings: [] });
   });
 });

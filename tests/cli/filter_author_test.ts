@@ -130,14 +130,16 @@ Deno.test("zeph config check reports a broken filters.toml by file, line, rule, 
         `[[rules]]\nname = "mine"\nmatch = { prefix = "mytool" }\nstrategy = { type = "keep_matching", patterns = ['^RESULT'] }\n`,
     );
     const r = await zeph(["config", "check"], { cwd: ws, home });
-    expect(r.code).toBe(0);
+    // The skipped rule fails the check; the switch naming no rule is a warning.
+    expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
-      `zeph: warning: ${file}:4: rule "prove" skipped: strategy.paterns: unknown key "paterns"; did you mean "patterns"?`,
       `zeph: warning: ${file}:6: rule "hadolnt" has enabled = false but no rule has that name, so nothing was switched off (did you mean "hadolint"?); \`zeph filter --rules\` lists the names.`,
+      `zeph: error: ${file}:4: rule "prove" skipped: strategy.paterns: unknown key "paterns"; did you mean "patterns"?`,
+      "zeph: error: 1 filter rule error above: a skipped rule's commands are filtered by the built-in rules only. Fix it, or switch the rule off with enabled = false.",
     ]);
     expect(r.stdout.split("\n")[2]).toMatch(
       new RegExp(
-        `^# Filter rules: \\d+ built-in, 1 from ${file}; 1 skipped \\(see the warnings\\)$`,
+        `^# Filter rules: \\d+ built-in, 1 from ${file}; 1 skipped \\(see the errors\\)$`,
       ),
     );
   });

@@ -29,9 +29,9 @@ Deno.test("config check names the filters.toml it looked for when none of your r
     // A file that is not TOML loads no rule: the summary says so, not that there are none.
     await Deno.writeTextFile(`${dir}/filters.toml`, '[[rules]]\nname = "x\n');
     const broken = await filterRulesCheck(defaultConfig(), config);
-    expect(broken.warnings[0]).toMatch(/^Cannot load .*filters\.toml: invalid TOML at line 2/);
+    expect(broken.errors[0]).toMatch(/^Cannot load .*filters\.toml: invalid TOML at line 2/);
     expect(broken.summary).toMatch(
-      new RegExp(`, none of yours \\(${dir}/filters\\.toml did not load: see the warning\\)$`),
+      new RegExp(`, none of yours \\(${dir}/filters\\.toml did not load: see the error\\)$`),
     );
   });
 });

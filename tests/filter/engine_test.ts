@@ -1,6 +1,6 @@
 import { expect } from "expect";
 import { compileRule, countLines, FilterCounters, FilterEngine } from "../../src/filter/mod.ts";
-import type { CompiledStrategy } from "../../src/filter/types.ts";
+import type { CompiledStrategy, StageContext } from "../../src/filter/types.ts";
 import { prng } from "../_support/random.ts";
 
 const rule = (name: string, match: Record<string, string>, strategy: Record<string, unknown>) =>
@@ -554,4 +554,52 @@ Deno.test("trace (--explain) of a stage that throws shows the output as it came,
   const traces = engine.trace("tool run", "error: failed at a.ts:3\n1 failed", { failed: true });
   expect(traces.at(-1)).toMatchObject({ name: "broken", confidence: "fallback" });
   expect(traces.at(-1)!.output).toEqual(["error: failed at a.ts:3", "1 failed"]);
+});
+
+Deno.test("trace (--explain) retries with huge lines cut only after a RangeError, as filter does", () => {
+  // A stage that fails on a huge line with anything but V8's stack overflow is a bug: filter()
+  // shows the output as it came and does not retry on the lines cut, so neither does the trace.
+  const broken = {
+    name: "broken-on-huge",
+    source: "test",
+    strategy: {
+      type: "broken",
+      createStage: (ctx: StageContext) => ({
+        push(line: string) {
+          if (line.length > 100_000) throw new TypeError("cannot read properties of undefined");
+          ctx.emit(line);
+        },
+        finish: () => "full" as const,
+      }),
+    },
+    matches: () => true,
+  };
+  const engine = new FilterEngine([broken], { security: false, generic: false });
+  const raw = `error: x\n${"-".repeat(2_000_000)}\ndone`;
+  expect(engine.filter("tool", raw, { failed: true }).stats.confidence).toBe("fallback");
+  const traces = engine.trace("tool", raw, { failed: true });
+  expect(traces.map((t) => t.type)).toEqual(["sanitize", "broken"]);
+  expect(traces.at(-1)).toMatchObject({ name: "broken-on-huge", confidence: "fallback" });
+  expect(traces.at(-1)!.output).toEqual(raw.split("\n"));
+});
+
+Deno.test("trace (--explain) names the stage that failed, after stages that ran", () => {
+  const passing = rule("strip", { prefix: "tool" }, { type: "strip_noise", patterns: ["^x$"] });
+  const overflowing = {
+    name: "overflow",
+    source: "test",
+    strategy: {
+      type: "overflowing",
+      createStage: () => ({
+        push() {
+          throw new RangeError("Maximum call stack size exceeded");
+        },
+        finish: () => "full" as const,
+      }),
+    },
+    matches: () => true,
+  };
+  const engine = new FilterEngine([passing, overflowing], { security: false });
+  const traces = engine.trace("tool", "error: x\nx\ndone", { failed: true });
+  expect(traces.at(-1)).toMatchObject({ name: "overflow", confidence: "fallback" });
 });

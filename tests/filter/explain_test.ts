@@ -234,3 +234,23 @@ Deno.test("explain says why a rule of yours nearly matching the command does not
     "your rules that do not match",
   );
 });
+
+Deno.test("explain says when no line shows the results are an echo: none folds", () => {
+  const rule = compileRule({
+    name: "script",
+    match: { prefix: "sqlite3" },
+    strategy: {
+      type: "strip_noise",
+      patterns: ["^\\s*$"],
+      results: ["^INSERT "],
+      results_evidence: ["^\\.mode "],
+      max_results: 1,
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false, generic: false });
+  const rows = "INSERT INTO t VALUES(1);\nINSERT INTO t VALUES(2);\nINSERT INTO t VALUES(3);";
+  const said =
+    "  ! results_evidence (1 pattern) matches no line of this output: the result lines stay as printed, none folds";
+  expect(explainFilter(engine, "sqlite3 t.db", rows)).toContain(said);
+  expect(explainFilter(engine, "sqlite3 t.db", `.mode insert t\n${rows}`)).not.toContain(said);
+});

@@ -173,3 +173,36 @@ for (const [name, command] of [["gcc_include_chain", "gcc"], ["clang_include_cha
     );
   });
 }
+
+Deno.test("a dropped or folded note takes only its own snippet: indented lines after it stay", () => {
+  // A restated note printed without its snippet (a rule dropped it, or the tool printed none),
+  // then kbuild's next steps: `  CC` lines are indented, and no source line.
+  const restated = [
+    "drivers/x/leak.c:12:26: warning: Potential leak of memory pointed to by 'l' [unix.Malloc]",
+    "drivers/x/leak.c:12:26: note: Potential leak of memory pointed to by 'l'",
+    "  CC      drivers/x/next.o",
+    "  CC      drivers/x/other.o",
+  ];
+  expect(foldCompilerNotes(restated)).toEqual([restated[0], restated[2], restated[3]]);
+  // With its clang snippet (a source line and the marks under it) the note takes both.
+  const snippet = [
+    restated[0],
+    restated[1],
+    "   12 |   l = malloc(4);",
+    "      |   ^",
+    restated[2],
+  ];
+  expect(foldCompilerNotes(snippet)).toEqual([restated[0], restated[2]]);
+  const clang = [restated[0], restated[1], "  l = malloc(4);", "  ^~~~~~", restated[2]];
+  expect(foldCompilerNotes(clang)).toEqual([restated[0], restated[2]]);
+  // A note in a system header that folds takes no `  CC` line with it either.
+  const header = [
+    "main.cpp:8:12: error: no match for 'operator<'",
+    "/usr/include/c++/12/bits/stl_algo.h:81:17: note: candidate: 'template<class T> bool f(T)'",
+    "  CC      next.o",
+    "  LD      vmlinux",
+  ];
+  const folded = foldCompilerNotes(header);
+  expect(folded).toContain("  CC      next.o");
+  expect(folded).toContain("  LD      vmlinux");
+});

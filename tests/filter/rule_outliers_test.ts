@@ -122,3 +122,32 @@ Deno.test("rule outliers: a count dedup appended (`(x2)`) is no odd value to the
   lines[17] = lines[17].replace("unpacked", "half-configured");
   expect([...findOutliers(lines).kept]).toEqual([17]);
 });
+
+Deno.test("rule outliers: dedup splits odd values in an output of any length, not only the first lines held", () => {
+  // Past the lines one reading holds, dedup reads the output in windows, each seeded with lines
+  // its keys held in common before: a lone [503] late in a long log, a service that turns to
+  // [503] half way through, still count apart from the [200]s.
+  const rule = compileRule(
+    { name: "t", match: { prefix: "cmd" }, strategy: { type: "dedup" } },
+    "t",
+  );
+  const run = new FilterEngine([rule], { security: false });
+  const line = (i: number, status: number) =>
+    `[Fri Nov 27 10:${String(i % 60).padStart(2, "0")}:00 2026] 127.0.0.1:${
+      40000 + (i % 9000)
+    } [${status}]: GET /health`;
+  const cases: [number, number][] = [[30_000, 25_000], [50_000, 45_001], [100, 60]];
+  for (const [n, odd] of cases) {
+    const lines = Array.from({ length: n }, (_, i) => line(i, i === odd ? 503 : 200));
+    const out = run.filter("cmd", lines.join("\n"), { failed: false }).text.split("\n");
+    expect(out).toEqual([`${lines[0]} (x${n - 1})`, lines[odd], `(2 unique lines of ${n})`]);
+  }
+  // Half the output [200], then half [503]: two counts, each shown by its first line.
+  const flip = Array.from({ length: 50_000 }, (_, i) => line(i, i < 25_000 ? 200 : 503));
+  const out = run.filter("cmd", flip.join("\n"), { failed: false }).text.split("\n");
+  expect(out).toEqual([
+    `${flip[0]} (x25000)`,
+    `${flip[25_000]} (x25000)`,
+    "(2 unique lines of 50000)",
+  ]);
+});

@@ -230,13 +230,21 @@ Deno.test("sqlite3 with a '<' inside its quoted query reads no script: the query
   const command =
     "sqlite3 app.db \"SELECT printf('INSERT INTO t2 VALUES (%d)', id) FROM t WHERE id < 9\"";
   expect(engine.match(command).map((rule) => rule.name)).toEqual(["sqlite3"]);
+  expect(engine.match("sqlite3 t.db < seed.sql").map((rule) => rule.name))
+    .toEqual(["sqlite3", "sqlite3-script"]);
+  // Echo turned on on the command line: `sqlite3-echo` folds without waiting for an echoed line.
   for (
     const script of [
-      "sqlite3 t.db < seed.sql",
       "sqlite3 -cmd '.echo on' t.db < seed.sql",
       "sqlite3 -echo t.db <seed.sql",
+      "sqlite3 --echo t.db < seed.sql",
     ]
-  ) expect(engine.match(script).map((rule) => rule.name)).toEqual(["sqlite3", "sqlite3-script"]);
+  ) {
+    expect(engine.match(script).map((rule) => rule.name))
+      .toEqual(["sqlite3", "sqlite3-script", "sqlite3-echo"]);
+  }
+  expect(engine.match("sqlite3 -echoes t.db < seed.sql").map((rule) => rule.name))
+    .toEqual(["sqlite3", "sqlite3-script"]);
 });
 
 Deno.test("sqlite3's .schema and .dump print statements as content: none folds", () => {
@@ -246,5 +254,57 @@ Deno.test("sqlite3's .schema and .dump print statements as content: none folds",
   ).join("\n");
   for (const command of ["sqlite3 app.db .schema", "sqlite3 app.db .dump"]) {
     expect(engine.filter(command, ddl, { failed: false }).text).toBe(ddl);
+  }
+});
+
+Deno.test("sqlite3 script without echo keeps `.mode insert` rows: they are the answer", () => {
+  // sqlite3 3.40.1, `sqlite3 t.db < dump.sql`, dump.sql creating t, inserting five rows, then
+  // `.mode insert t` and `select * from t;` — no `.echo on`: every line printed is a row.
+  const rows = [1, 2, 3, 4, 5].map((n) => `INSERT INTO t VALUES(${n},'r${n}');`);
+  for (const command of ["sqlite3 t.db < dump.sql", "sqlite3 t.db < export.sql > /dev/tty"]) {
+    expect(engine.filter(command, rows.join("\n"), { failed: false }).text).toBe(rows.join("\n"));
+  }
+});
+
+Deno.test("sqlite3 script folds statements only on evidence of echo", () => {
+  const inserts = [1, 2, 3, 4, 5].map((n) => `INSERT INTO t VALUES (${n}, 'r${n}');`);
+  const cases: [string, string[], string[]][] = [
+    // `.dump` in a script without echo prints statements as content: they stay.
+    ["sqlite3 t.db < dump.sql", [
+      "PRAGMA foreign_keys=OFF;",
+      "BEGIN TRANSACTION;",
+      ...inserts,
+      "COMMIT;",
+    ], [
+      "PRAGMA foreign_keys=OFF;",
+      "BEGIN TRANSACTION;",
+      ...inserts,
+      "COMMIT;",
+    ]],
+    // An echoed query above its rows: echo is on, the statements before it fold.
+    ["sqlite3 t.db < seed.sql", [...inserts, "SELECT count(*) FROM t;", "5"], [
+      "… 5 echoed statements …",
+      "SELECT count(*) FROM t;",
+      "5",
+    ]],
+    // Statements as typed (sqlite3 prints its own in upper case): echo.
+    ["sqlite3 t.db < seed.sql", ["create table t(a, b);", ...inserts], ["… 6 echoed statements …"]],
+    // An error: a script without echo prints it alone, so statements around it were echoed (the
+    // one right above it, which may be the one that failed, stays).
+    ["sqlite3 t.db < seed.sql", [
+      ...inserts,
+      "Runtime error near line 7: FOREIGN KEY constraint failed (19)",
+    ], [
+      "… 4 echoed statements …",
+      inserts[4],
+      "Runtime error near line 7: FOREIGN KEY constraint failed (19)",
+    ]],
+    // `-echo` on the command line says so itself.
+    ["sqlite3 -echo t.db < seed.sql", inserts, ["… 5 echoed statements …"]],
+    ["sqlite3 -cmd '.echo on' t.db < seed.sql", inserts, ["… 5 echoed statements …"]],
+  ];
+  for (const [command, input, expected] of cases) {
+    expect([command, engine.filter(command, input.join("\n"), { failed: false }).text.split("\n")])
+      .toEqual([command, expected]);
   }
 });

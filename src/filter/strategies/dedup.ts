@@ -5,8 +5,10 @@
  * is bounded by `max_unique_patterns`, not by the input. What a normaliser masks can be what
  * tells lines apart (`[503]` among `[200]`s, where `[<N>]` is meant for a pid): the lines of one
  * key whose field takes another value than most of them do (generic_outliers.ts) are counted
- * apart, each value under its own first line. They are read while the output holds at most
- * MAX_SHAPED_LINES lines (memory stays bounded); a longer one is counted by key alone.
+ * apart, each value under its own first line. They are read in windows of MAX_SHAPED_LINES lines
+ * (memory stays bounded), each window seeded with a few lines its keys held in common before, so
+ * a lone odd line of a later window is odd against them, and a window whose lines all turned to
+ * another value (a service that fails half way through) counts them apart from the earlier ones.
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
@@ -17,6 +19,10 @@ import { FAILURE_SIGNAL, patternField } from "./_shared.ts";
 
 /** Failure-looking lines kept past `max_unique_patterns`, at most (memory stays bounded). */
 const MAX_LATE_SIGNALS = 10_000;
+/** Lines of a key's common value carried into the next window: enough for a majority to show. */
+const SEEDS_PER_KEY = 16;
+/** Seed lines kept over all keys, at most (memory stays bounded). */
+const MAX_SEED_LINES = 4_096;
 
 const NormalizePattern = z.object({
   pattern: z.string().describe("Regex (RE2 syntax) of a varying part"),
@@ -82,8 +88,8 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
       const first: string[] = [];
       let total = 0;
       let dropped = 0;
-      // Every line and its key's index, to read each key's odd lines, while the output is short.
-      let held: { lines: string[]; keys: number[] } | null = { lines: [], keys: [] };
+      // The counts by key and odd value, read window by window.
+      const windows = new WindowedGroups();
       return {
         push(line) {
           if (total++ < 2) first.push(line);
@@ -96,10 +102,7 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
             examples.push(line);
             counts.push(1);
           }
-          if (held && at !== undefined && held.lines.length < MAX_SHAPED_LINES) {
-            held.lines.push(line);
-            held.keys.push(at);
-          } else held = null;
+          if (at !== undefined) windows.push(line, at);
           if (at === undefined) {
             dropped++;
             if (late.length < MAX_LATE_SIGNALS && FAILURE_SIGNAL.test(line)) late.push(line);
@@ -113,8 +116,8 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
             for (const line of first) ctx.emit(line);
             return "fallback";
           }
-          const groups = collapsed && held
-            ? splitByOddValues(held)
+          const groups = collapsed
+            ? windows.groups()
             : examples.map((example, i) => ({ example, count: counts[i] }));
           for (const { example, count } of groups) {
             ctx.emit(collapsed && count > 1 ? `${example} (x${count})` : example);
@@ -133,35 +136,97 @@ export function compileDedup(config: DedupConfig, engine: RegexEngine): Compiled
 }
 
 /**
- * The lines counted by key (their key's index), each key's lines split by the values that make
- * some of them odd (generic_outliers.ts, every value apart from the common one): groups in
- * first-seen order, each shown by its first line.
+ * Lines counted by key (their key's index) and by the value that makes some of a key's lines odd
+ * (generic_outliers.ts): groups in first-seen order, each shown by its first line. Lines are read
+ * in windows of MAX_SHAPED_LINES. A key's first line in a window brings in, uncounted, up to
+ * SEEDS_PER_KEY lines the key held in common in earlier windows: against them a lone odd line of
+ * the window is odd, and when they are the odd ones (the key's lines turned to another value) the
+ * window's common lines are counted apart, as "not the seeds' value".
  */
-function splitByOddValues(
-  held: { lines: readonly string[]; keys: readonly number[] },
-): { example: string; count: number }[] {
-  const byKey = new Map<number, number[]>();
-  held.keys.forEach((at, k) => {
-    const ks = byKey.get(at);
-    if (ks) ks.push(k);
-    else byKey.set(at, [k]);
-  });
-  // The odd value of each held line that has one.
-  const oddValue = new Map<number, string>();
-  for (const ks of byKey.values()) {
-    if (ks.length < 2) continue;
-    const { odd } = findOutliers(ks.map((k) => held.lines[k]), { kinds: true });
-    for (const [i, value] of odd) oddValue.set(ks[i], value);
+class WindowedGroups {
+  #lines: string[] = [];
+  #keys: number[] = [];
+  #seed: boolean[] = [];
+  /** The window's lines that count (not seeds). */
+  #counted = 0;
+  #inWindow = new Set<number>();
+  #seeds = new Map<number, string[]>();
+  #seedLines = 0;
+  #groups = new Map<string, { example: string; count: number }>();
+
+  push(line: string, key: number): void {
+    if (!this.#inWindow.has(key)) {
+      this.#inWindow.add(key);
+      for (const seed of this.#seeds.get(key) ?? []) this.#add(seed, key, true);
+    }
+    this.#add(line, key, false);
+    if (this.#counted >= MAX_SHAPED_LINES) this.#flush();
   }
-  const groups = new Map<string, { example: string; count: number }>();
-  held.lines.forEach((line, k) => {
-    const value = oddValue.get(k);
-    const group = value === undefined ? `${held.keys[k]}` : `${held.keys[k]}\n${value}`;
-    const seen = groups.get(group);
-    if (seen) seen.count++;
-    else groups.set(group, { example: line, count: 1 });
-  });
-  return [...groups.values()];
+
+  groups(): { example: string; count: number }[] {
+    this.#flush();
+    return [...this.#groups.values()];
+  }
+
+  #add(line: string, key: number, seed: boolean): void {
+    this.#lines.push(line);
+    this.#keys.push(key);
+    this.#seed.push(seed);
+    if (!seed) this.#counted++;
+  }
+
+  #flush(): void {
+    if (this.#lines.length === 0) return;
+    const lines = this.#lines;
+    const keys = this.#keys;
+    const byKey = new Map<number, number[]>();
+    keys.forEach((at, k) => {
+      const ks = byKey.get(at);
+      if (ks) ks.push(k);
+      else byKey.set(at, [k]);
+    });
+    // The odd value of each line that has one.
+    const oddValue = new Map<number, string>();
+    // Per key, the value its seeds (its earlier common lines) are odd by, if they are.
+    const seedsOdd = new Map<number, string>();
+    for (const [at, ks] of byKey) {
+      if (ks.length < 2) continue;
+      const { odd } = findOutliers(ks.map((k) => lines[k]), { kinds: true });
+      for (const [i, value] of odd) oddValue.set(ks[i], value);
+      const seed = ks.find((k) => this.#seed[k]);
+      const value = seed === undefined ? undefined : oddValue.get(seed);
+      if (value !== undefined) seedsOdd.set(at, value);
+    }
+    lines.forEach((line, k) => {
+      if (this.#seed[k]) return;
+      const at = keys[k];
+      const value = oddValue.get(k);
+      const turned = seedsOdd.get(at);
+      // The key's common lines are labelled by the key alone; with the seeds odd, the lines of
+      // the seeds' value are those, and the window's own common ones are "not that value".
+      const label = turned === undefined
+        ? value === undefined ? `${at}` : `${at}\n${value}`
+        : value === turned
+        ? `${at}`
+        : value === undefined
+        ? `${at}\n!${turned}`
+        : `${at}\n${value}`;
+      const group = this.#groups.get(label);
+      if (group) group.count++;
+      else this.#groups.set(label, { example: line, count: 1 });
+      if (label !== `${at}` || this.#seedLines >= MAX_SEED_LINES) return;
+      const seeds = this.#seeds.get(at);
+      if (seeds && seeds.length >= SEEDS_PER_KEY) return;
+      if (seeds) seeds.push(line);
+      else this.#seeds.set(at, [line]);
+      this.#seedLines++;
+    });
+    this.#lines = [];
+    this.#keys = [];
+    this.#seed = [];
+    this.#counted = 0;
+    this.#inWindow.clear();
+  }
 }
 
 /**

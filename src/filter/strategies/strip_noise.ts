@@ -21,6 +21,9 @@
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run;
  * with `results_on_failure = false` only a run that passed folds them, and with `results_trusted`
  * a result line folds even when its text names a failure (a passing test called `reports an error`).
+ * `results_evidence` names lines that show the results are an echo, not the answer (sqlite3
+ * prints statements as rows in `.mode insert` and `.dump`, and echoes them with `.echo on`): runs
+ * read before one of them stay as printed.
  * `failure_context` keeps result-shaped lines around a failing result (TAP's `not ok`) as printed:
  * the run's last line right above it when it is its name (tape's `# name`), and the lines right
  * under it that are its diagnostics (bats' `# …`; at most `after_max` of them). `scopes` names the lines a tool opens and
@@ -86,6 +89,9 @@ export const StripNoiseConfig = z.object({
   ),
   results_fold: z.string().max(200).default("… {n} result lines folded …").describe(
     "The line a longer run of result lines becomes; {n} is their count",
+  ),
+  results_evidence: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of lines that show the result lines are an echo (sqlite3's echoed dot-commands and queries): until one is read, runs of results stay as printed",
   ),
   results_trusted: z.boolean().default(false).describe(
     "Whether result lines fold even when their text names a failure or a location: the pattern alone says they passed (TAP's `ok 3 reports an error`)",
@@ -162,6 +168,7 @@ export function compileStripNoise(
   const isOnce = optionalMatcher("once");
   const isAfterStep = optionalMatcher("keep_before");
   const isResult = optionalMatcher("results");
+  const isEvidence = optionalMatcher("results_evidence");
   const context = config.failure_context;
   const contextMatcher = (key: "failure" | "before" | "after") => {
     const source = context?.[key];
@@ -197,6 +204,11 @@ export function compileStripNoise(
       // With failure_context: the run's last line (held or not), and whether the lines read
       // since a failing result are all its diagnostics.
       let lastResult = "";
+      // With results_evidence: whether a line has shown the results are an echo, and the lines
+      // held until one does (it may come after the runs it says are echoed). Read without one,
+      // runs are held whole and stay.
+      let evidenced = isEvidence === null;
+      let awaiting: string[] | null = isEvidence === null ? null : [];
       let underFailure = false;
       let diagnostics = 0;
       // Held: enough lines to tell whether a short run is shorter than its fold line.
@@ -221,9 +233,10 @@ export function compileStripNoise(
       const endRun = () => {
         if (runLength === 0) return;
         const fold = config.results_fold.replaceAll("{n}", String(runLength));
-        // A run no longer than its fold line stays as printed (it is all held then).
+        // A run no longer than its fold line stays as printed (it is all held then), and so does
+        // one read before any evidence that results are an echo (held whole then).
         if (
-          runLength <= config.max_results ||
+          !evidenced || runLength <= config.max_results ||
           (runLength <= run.length && run.join("\n").length <= fold.length)
         ) { for (const result of run) keep(result); } else {
           removed += runLength;
@@ -256,7 +269,7 @@ export function compileStripNoise(
           if (above !== null) keep(above);
           above = null;
           dropped = null;
-          if (runLength++ < heldResults) run.push(line);
+          if (runLength++ < heldResults || !evidenced) run.push(line);
           lastResult = line;
           return;
         }
@@ -316,17 +329,31 @@ export function compileStripNoise(
         if (above !== null) keep(above);
         above = line;
       };
+      const feed = (line: string) => {
+        if (held === null) return strip(line);
+        held.push(line);
+        if (held.length > minLines) {
+          const lines = held;
+          held = null;
+          for (const l of lines) strip(l);
+        }
+      };
       return {
         push(line) {
-          if (held === null) return strip(line);
-          held.push(line);
-          if (held.length > minLines) {
-            const lines = held;
-            held = null;
-            for (const l of lines) strip(l);
-          }
+          if (awaiting === null) return feed(line);
+          awaiting.push(line);
+          if (!isEvidence!(line)) return;
+          const lines = awaiting;
+          awaiting = null;
+          evidenced = true;
+          for (const l of lines) feed(l);
         },
         finish() {
+          if (awaiting !== null) {
+            const lines = awaiting;
+            awaiting = null;
+            for (const l of lines) feed(l);
+          }
           if (held !== null) {
             for (const line of held) ctx.emit(line);
             return "fallback";
