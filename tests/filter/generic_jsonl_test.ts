@@ -193,3 +193,18 @@ Deno.test("generic jsonl: a log after a plain first line is read as a log too", 
   expect(out).toContain("… 28 records like these folded (level 30; msg differs) …");
   expect(out.at(-1)).toBe(lines.at(-1));
 });
+
+Deno.test("generic jsonl: an info record whose field says it failed stays (not in a fold)", () => {
+  // zap, slog and pino log a job's outcome in a field: the message alone is alike.
+  const lines = records(30, (i) => ({
+    level: "info",
+    ts: 1700000000 + i,
+    msg: "job finished",
+    job: `build-${i}`,
+    result: i >= 5 && i < 17 ? "failed" : "ok",
+  }));
+  const out = engine.filter("node scheduler.js", lines.join("\n")).text.split("\n");
+  for (const line of lines) if (line.includes('"failed"')) expect(out).toContain(line);
+  // The ok records still fold.
+  expect(out.length).toBeLessThan(lines.length);
+});
