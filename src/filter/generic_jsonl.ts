@@ -62,6 +62,18 @@ const SOURCE_FIELDS = new Set([
   "function",
   "file",
 ]);
+/** Fields holding an HTTP response's status (pino-http's `res.statusCode`, ECS's nesting). */
+const STATUS_FIELDS = [
+  "status",
+  "status_code",
+  "statusCode",
+  "http_status",
+  "res.statusCode",
+  "http.status_code",
+  "http.response.status_code",
+];
+/** A server error's status: an access log logs it at info like every request. */
+const SERVER_ERROR = /^5\d\d$/;
 /** Level names below warning (slog's `DEBUG-4` is read without its offset). */
 const ROUTINE = new Set([
   "trace",
@@ -248,7 +260,8 @@ function readLine(line: string): Read {
     : "";
   if (level === "" && typeof message !== "string") return { ...NOT_A_RECORD, record };
   const routine = isRoutine(levelValue) && !hasErrorField(record) &&
-    !(typeof message === "string" && carriesFailure(message)) && !fieldFails(record);
+    !(typeof message === "string" && carriesFailure(message)) && !fieldFails(record) &&
+    !serverError(record);
   const logger = firstOf(record, LOGGER_FIELDS);
   const key = [
     level,
@@ -277,6 +290,19 @@ function fieldFails(record: Record): boolean {
     if (typeof value !== "string" || TIME_FIELDS.has(key) || SOURCE_FIELDS.has(key)) continue;
     if (LOGGER_FIELDS.includes(key) || MESSAGE_FIELDS.includes(key)) continue;
     if (FAILURE_SIGNAL.test(value)) return true;
+  }
+  return false;
+}
+
+/** Whether a record logs a response with a server error's status (`"status": 503`). */
+function serverError(record: Record): boolean {
+  for (const field of STATUS_FIELDS) {
+    const status = firstOf(record, [field]);
+    if (
+      (typeof status === "number" || typeof status === "string") && SERVER_ERROR.test(`${status}`)
+    ) {
+      return true;
+    }
   }
   return false;
 }
