@@ -15,7 +15,7 @@
  */
 
 import { FoldedLines } from "./arrays.ts";
-import { carriesFailure } from "./strategies/mod.ts";
+import { carriesFailure, FAILURE_SIGNAL } from "./strategies/mod.ts";
 import { findOutliers, templateOf } from "./generic_outliers.ts";
 import { MAX_SHAPED_LINES } from "./generic_shapes.ts";
 
@@ -48,6 +48,32 @@ const TIME_FIELDS = new Set([
 /** A field holding an error, an exception or a stack: its record stays. */
 const ERROR_FIELD =
   /^(?:err|error|errors|exception|exc_info|exc_text|stack|stacktrace|stack_trace|traceback|panic|error\.[\w.]+)$/i;
+/**
+ * Fields naming where in the source a record was written (zap's `caller`, python's `funcName`):
+ * a function named `handle_error` says nothing of how things went.
+ */
+const SOURCE_FIELDS = new Set([
+  "caller",
+  "source",
+  "pathname",
+  "filename",
+  "funcName",
+  "func",
+  "function",
+  "file",
+]);
+/** Fields holding an HTTP response's status (pino-http's `res.statusCode`, ECS's nesting). */
+const STATUS_FIELDS = [
+  "status",
+  "status_code",
+  "statusCode",
+  "http_status",
+  "res.statusCode",
+  "http.status_code",
+  "http.response.status_code",
+];
+/** A server error's status: an access log logs it at info like every request. */
+const SERVER_ERROR = /^5\d\d$/;
 /** Level names below warning (slog's `DEBUG-4` is read without its offset). */
 const ROUTINE = new Set([
   "trace",
@@ -234,7 +260,8 @@ function readLine(line: string): Read {
     : "";
   if (level === "" && typeof message !== "string") return { ...NOT_A_RECORD, record };
   const routine = isRoutine(levelValue) && !hasErrorField(record) &&
-    !(typeof message === "string" && carriesFailure(message));
+    !(typeof message === "string" && carriesFailure(message)) && !fieldFails(record) &&
+    !serverError(record);
   const logger = firstOf(record, LOGGER_FIELDS);
   const key = [
     level,
@@ -251,6 +278,33 @@ function isRoutine(level: Json | undefined): boolean {
   if (typeof level === "number") return level >= NUMERIC_TRACE && level < NUMERIC_WARN;
   if (typeof level !== "string") return false;
   return ROUTINE.has(level.trim().toLowerCase().replace(/[+-]\d+$/, ""));
+}
+
+/**
+ * Whether a field's text names a failure (`"result": "failed"`, `"state": "aborted"`): an outcome
+ * logged in a field of an alike message is no routine record. The logger's name, the time and
+ * where in the source the record was written are no outcome.
+ */
+function fieldFails(record: Record): boolean {
+  for (const [key, value] of Object.entries(record)) {
+    if (typeof value !== "string" || TIME_FIELDS.has(key) || SOURCE_FIELDS.has(key)) continue;
+    if (LOGGER_FIELDS.includes(key) || MESSAGE_FIELDS.includes(key)) continue;
+    if (FAILURE_SIGNAL.test(value)) return true;
+  }
+  return false;
+}
+
+/** Whether a record logs a response with a server error's status (`"status": 503`). */
+function serverError(record: Record): boolean {
+  for (const field of STATUS_FIELDS) {
+    const status = firstOf(record, [field]);
+    if (
+      (typeof status === "number" || typeof status === "string") && SERVER_ERROR.test(`${status}`)
+    ) {
+      return true;
+    }
+  }
+  return false;
 }
 
 function hasErrorField(record: Record): boolean {

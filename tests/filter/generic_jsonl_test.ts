@@ -193,3 +193,43 @@ Deno.test("generic jsonl: a log after a plain first line is read as a log too", 
   expect(out).toContain("… 28 records like these folded (level 30; msg differs) …");
   expect(out.at(-1)).toBe(lines.at(-1));
 });
+
+Deno.test("generic jsonl: an info record whose field says it failed stays (not in a fold)", () => {
+  // zap, slog and pino log a job's outcome in a field: the message alone is alike.
+  const lines = records(30, (i) => ({
+    level: "info",
+    ts: 1700000000 + i,
+    msg: "job finished",
+    job: `build-${i}`,
+    result: i >= 5 && i < 17 ? "failed" : "ok",
+  }));
+  const out = engine.filter("node scheduler.js", lines.join("\n")).text.split("\n");
+  for (const line of lines) if (line.includes('"failed"')) expect(out).toContain(line);
+  // The ok records still fold.
+  expect(out.length).toBeLessThan(lines.length);
+});
+
+Deno.test("generic jsonl: an info access record answering 5xx stays (not in a fold)", () => {
+  // An access log logs every request at info: a server error is told by its status alone,
+  // at the top (zap, slog) or under `res` (pino-http).
+  const top = records(30, (i) => ({
+    level: "info",
+    time: 1000 + i,
+    msg: "request completed",
+    path: `/api/items/${i}`,
+    status: i >= 8 && i < 20 ? 503 : 200,
+  }));
+  const pino = records(30, (i) => ({
+    level: 30,
+    time: 1000 + i,
+    msg: "request completed",
+    res: { statusCode: i >= 8 && i < 20 ? 500 : 200 },
+  }));
+  for (const lines of [top, pino]) {
+    const out = engine.filter("node server.js", lines.join("\n")).text.split("\n");
+    for (const line of lines) {
+      if (/"(?:status|statusCode)":50\d/.test(line)) expect(out).toContain(line);
+    }
+    expect(out.length).toBeLessThan(lines.length);
+  }
+});

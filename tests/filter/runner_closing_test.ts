@@ -135,3 +135,33 @@ Deno.test("node --test's duration after its counts is not a closing line", () =>
   ].join("\n");
   expect(filter("node --test", text)).not.toContain("duration_ms");
 });
+
+Deno.test("a long Traceback after the counts keeps its innermost frames and its exception", () => {
+  // An atexit handler failing after pytest's counts: Python prints the innermost frame last, and
+  // the exception under the frames, at column 0.
+  const frames = Array.from({ length: 12 }, (_, i) => [
+    `  File "/app/.venv/lib/python3.12/site-packages/cleanup/step${i}.py", line ${10 + i}, in run`,
+    `    return step${i + 1}.run(path)`,
+  ]).flat();
+  const text = [
+    "============================= test session starts ==============================",
+    "collected 3 items",
+    "",
+    "tests/test_a.py ...                                                      [100%]",
+    "",
+    "============================== 3 passed in 0.05s ===============================",
+    "Exception ignored in atexit callback: <function cleanup at 0x7f3a2c1b8e00>",
+    "Traceback (most recent call last):",
+    ...frames,
+    '  File "/app/tests/conftest.py", line 31, in remove_cache',
+    "    shutil.rmtree(CACHE)",
+    "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-cache-x'",
+  ].join("\n");
+  const out = lines(filter("python -m pytest", text));
+  expect(out).toContain("Traceback (most recent call last):");
+  expect(out.slice(-3)).toEqual([
+    '  File "/app/tests/conftest.py", line 31, in remove_cache',
+    "    shutil.rmtree(CACHE)",
+    "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-cache-x'",
+  ]);
+});

@@ -94,6 +94,25 @@ Deno.test("keep_matching keeps a failure line's block of lines with its tag on a
     .toBe("a.c:1:2: error: x\nmain -> main");
 });
 
+Deno.test("keep_matching's tagged block leaves out Gerrit's progress closing without a period", () => {
+  const s = { type: "keep_matching", patterns: ["->", "^error"] };
+  // Gerrit closes its progress with `, done` and padding, no period.
+  const input = [
+    "remote: Processing changes: refs: 1, done    ",
+    "remote: ERROR: commit 1a2b3c4: missing Change-Id in message footer",
+    "remote: Hint: install the commit-msg hook, then amend the commit.",
+    "To ssh://gerrit:29418/shop",
+    " ! [remote rejected] HEAD -> refs/for/main (commit 1a2b3c4: missing Change-Id in message footer)",
+    "error: failed to push some refs to 'ssh://gerrit:29418/shop'",
+  ].join("\n");
+  expect(run(s, input, true).text.split("\n")).toEqual([
+    "remote: ERROR: commit 1a2b3c4: missing Change-Id in message footer",
+    "remote: Hint: install the commit-msg hook, then amend the commit.",
+    " ! [remote rejected] HEAD -> refs/for/main (commit 1a2b3c4: missing Change-Id in message footer)",
+    "error: failed to push some refs to 'ssh://gerrit:29418/shop'",
+  ]);
+});
+
 Deno.test("strip_annotated reports removed noise and keeps the summary", () => {
   const s = {
     type: "strip_annotated",

@@ -6,7 +6,7 @@
  * On a failing run a failure line that speaks through a tag (`remote: ERROR: …`, the text a git
  * hook prints) brings the contiguous lines with the same tag around it: a hook's or a server's
  * explanation of a refusal is free text no allow-list names. Progress lines (a percentage, a
- * closing `, done.`) and tagged lines with nothing after the tag stay out; untagged lines (a
+ * closing `, done.` or `, done`) and tagged lines with nothing after the tag stay out; untagged lines (a
  * diagnostic's source echo and carets) never join a block.
  */
 import { z } from "zod";
@@ -22,8 +22,8 @@ export type KeepMatchingConfig = z.infer<typeof KeepMatchingConfig>;
 
 /** A speaker's tag: a word and a colon opening the line (`remote:`), the line's only text or before a space. */
 const TAG = /^([A-Za-z][\w-]{0,39}):(?: |$)/;
-/** Transfer progress under a tag: a percentage or a closing `, done.`. */
-const PROGRESS = /\d{1,3}%|, done\.\s*$/;
+/** Transfer progress under a tag: a percentage or a closing `, done.` (Gerrit's has no period). */
+const PROGRESS = /\d{1,3}%|, done\.?\s*$/;
 
 function tagOf(line: string): string | null {
   return TAG.exec(line)?.[1] ?? null;

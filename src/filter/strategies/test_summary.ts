@@ -12,7 +12,7 @@
 import { appendAll } from "../arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
-import { keepFailuresPast } from "./_shared.ts";
+import { keepFailuresPast, omitted } from "./_shared.ts";
 import { CoverageReader, coveredFold } from "./_coverage.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -150,6 +150,13 @@ const LIST_HEAD = /:\s*$/;
 const LIST_ITEM = /^\s+\S/;
 /** Lines of such a list kept. */
 const MAX_LIST_LINES = 20;
+/**
+ * Python's traceback head: its list is frames, the innermost (where the error is) last, and the
+ * exception under them at column 0, so its last MAX_LIST_LINES lines stay, with the exception.
+ */
+const TRACEBACK_HEAD = /^Traceback \(most recent call last\):\s*$/;
+/** The exception ending a traceback: `ValueError: bad`, `pkg.mod.Failed: x`, `KeyboardInterrupt`. */
+const PY_EXCEPTION = /^[A-Za-z_][\w.]{0,200}(?:: .*|Error|Exception|Interrupt|Exit)$/;
 /**
  * A run's closing lines after its last counts (jest's `Ran all test suites matching /tests/i.`)
  * stay when they are few and none of them is a test, a failure or a section: more than this is
@@ -434,6 +441,17 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
 
   // Indented lines still to keep under a kept line ending in a colon (0: none).
   let listing = 0;
+  // The indented lines under a kept Traceback head, its last MAX_LIST_LINES (null: none open),
+  // and how many went before them.
+  let traceback: string[] | null = null;
+  let tracebackCut = 0;
+  const endTraceback = () => {
+    if (traceback === null) return;
+    if (tracebackCut) out.push(omitted(tracebackCut));
+    appendAll(out, traceback);
+    traceback = null;
+    tracebackCut = 0;
+  };
   // Where the last counts line went in `out`, and the lines after it: how many, and whether all
   // are plain (no test, failure or section).
   let lastSummaryAt = -1;
@@ -441,6 +459,21 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let tailPlain = true;
 
   const push = (line: string): void => {
+    if (traceback !== null) {
+      if (LIST_ITEM.test(line)) {
+        traceback.push(line);
+        if (traceback.length > MAX_LIST_LINES) {
+          traceback.shift();
+          tracebackCut++;
+        }
+        return;
+      }
+      endTraceback();
+      if (PY_EXCEPTION.test(line)) {
+        out.push(line);
+        return;
+      }
+    }
     const listed = listing > 0 && LIST_ITEM.test(line);
     listing = listed ? listing - 1 : 0;
     if (listed && block === null) {
@@ -643,7 +676,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     // A run that passed says what it built; one that failed says what failed.
     if (loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)))) {
       loose++;
-      if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
+      if (TRACEBACK_HEAD.test(line)) traceback = [];
+      else if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
       out.push(line);
     } else if (lastSummaryAt >= 0 && !isBlank(line) && !TAIL_TIMING.test(line)) {
       out.push({ tail: line });
@@ -651,6 +685,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   };
 
   const finish = (): { lines: string[]; confidence: "full" | "partial" } | null => {
+    endTraceback();
     if (summaries === 0 && passing === 0 && failures === 0) return null;
     // A failed run with nothing we recognise as a failure: the structure was unexpected.
     if (failed && failures === 0) return null;
