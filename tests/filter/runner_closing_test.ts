@@ -56,6 +56,36 @@ Deno.test("a warning repeated at one location stays once, with its count", () =>
   ]);
 });
 
+Deno.test("one warning raised at many places keeps its first locations and counts the rest", () => {
+  const text = [
+    "============ warnings summary ============",
+    ...Array.from(
+      { length: 40 },
+      (_, k) =>
+        `tests/test_bulk_${k}.py::test_total\n  /p/tests/test_bulk_${k}.py:5: DeprecationWarning: total rounding is deprecated\n    cart.total()\n`,
+    ),
+    "  /p/io.py:8: ResourceWarning: unclosed file",
+    ...[19, 24, 30].map((n) =>
+      `  /venv/lib/python3.11/site-packages/lib/types.py:${n}: DeprecationWarning: Typed is old`
+    ),
+    "-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html",
+    "46 passed, 44 warnings in 0.56s",
+  ].join("\n");
+  const warning = (k: number) =>
+    `  /p/tests/test_bulk_${k}.py:5: DeprecationWarning: total rounding is deprecated`;
+  expect(lines(filter("pytest", text))).toEqual([
+    `${warning(0)} (and at 35 more locations)`,
+    warning(1),
+    warning(2),
+    warning(3),
+    warning(4),
+    "  /p/io.py:8: ResourceWarning: unclosed file",
+    // An installed package's warning is not the project's to fix: its first place is enough.
+    "  /venv/lib/python3.11/site-packages/lib/types.py:19: DeprecationWarning: Typed is old (and at 2 more locations)",
+    "46 passed, 44 warnings in 0.56s",
+  ]);
+});
+
 Deno.test("cargo keeps the failed targets listed under `error: N targets failed:`", async () => {
   const command = "cargo test --workspace --no-fail-fast";
   const out = lines(

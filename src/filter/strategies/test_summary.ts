@@ -133,7 +133,7 @@ const looseSignal = (line: string) =>
  * Each location is a place to fix: a warning is kept once per location and message, with how
  * often it came there.
  */
-const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: (?:[A-Z]\w{0,60}Warning: .{1,1000})$/;
+const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: ([A-Z]\w{0,60}Warning: .{1,1000})$/;
 /**
  * An unexpected pass: pytest's short summary `XPASS t.py::test_b - reason` (with -rX or -ra) and
  * -v's `t.py::test_b XPASS (reason)`. It is a result, not a passing test: the bug the xfail marks
@@ -142,6 +142,13 @@ const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: (?:[A-Z]\w{0,60}Warning: .{1,1000})$/
 const XPASS = new RegExp(`^(?:XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`);
 /** Distinct warnings kept; the runner's count line still says how many there were. */
 const MAX_WARNINGS = 20;
+/**
+ * Locations kept of one warning message: the same deprecation raised by forty test files is one
+ * thing to fix, shown at its first places, with how many more places raised it.
+ */
+const MAX_WARNING_LOCATIONS = 5;
+/** A location in an installed package: not the project's to fix, so its first place is enough. */
+const INSTALLED = /[/\\](?:site|dist)-packages[/\\]/;
 /**
  * A closing status line that introduces a list (cargo's `error: 2 targets failed:` over the
  * targets to rerun): kept lines ending in a colon keep the indented lines right under them.
@@ -423,6 +430,11 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let skipField = -1;
   // Each distinct warning's place in `out` and how often it came.
   const warnings = new Map<string, { at: number; line: string; count: number }>();
+  /** Per warning message: its first kept entry, how many locations were kept and how many not. */
+  const warningMessages = new Map<
+    string,
+    { first: { at: number; line: string; count: number }; kept: number; more: number }
+  >();
   // A coverage report's table, and where each run of fully covered rows folds, with its count.
   const coverage = new CoverageReader();
   const folds: { at: number; n: number; first: string }[] = [];
@@ -662,9 +674,16 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (warning) {
       const key = line.trim();
       const seen = warnings.get(key);
+      const message = warningMessages.get(warning[1]);
       if (seen) seen.count++;
+      else if (
+        message && message.kept >= (INSTALLED.test(line) ? 1 : MAX_WARNING_LOCATIONS)
+      ) message.more++;
       else if (warnings.size < MAX_WARNINGS) {
-        warnings.set(key, { at: out.length, line, count: 1 });
+        const entry = { at: out.length, line, count: 1 };
+        warnings.set(key, entry);
+        if (message) message.kept++;
+        else warningMessages.set(warning[1], { first: entry, kept: 1, more: 0 });
         out.push(line);
       }
       return;
@@ -695,6 +714,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     for (const { at, n } of reportCuts) out[at] = `… ${n} more lines of this report …`;
     for (const { at, line, count } of warnings.values()) {
       if (count > 1) out[at] = `${line} (${count} times)`;
+    }
+    for (const { first, more } of warningMessages.values()) {
+      if (more > 0) out[first.at] = `${out[first.at]} (and at ${more} more locations)`;
     }
     // Last of the edits by index, in one pass: a failed run's coverage table goes (unless a missed
     // threshold failed it), and the lines held after the last counts stay when they are the run's
