@@ -1,9 +1,10 @@
 /**
  * JSON-lines logs with no rule (python's logging with a JSON formatter, Go's zap, slog and logrus,
  * Node's pino and bunyan, Rust's tracing-subscriber, the logs of such programs through docker or
- * kubectl): each record is read for its level (`level`, `levelname`, `severity`, `lvl`, `@l`,
- * `log.level`; pino's and bunyan's numbers 10 to 60) and its message (`msg`, `message`, `@m`,
- * `event`, tracing's `fields.message`). Runs of alike routine records — below warning, no error,
+ * kubectl, hclog, `journalctl -o json`): each record is read for its level (`level`, `levelname`,
+ * `severity`, `lvl`, `@l`, `@level`, `log.level`; pino's and bunyan's numbers 10 to 60; journald's
+ * syslog `PRIORITY`) and its message (`msg`, `message`, `@m`, `@message`, `MESSAGE`, `event`,
+ * tracing's `fields.message`). Runs of alike routine records — below warning, no error,
  * exception or stack field, no failure in their text, one logger and one message with its numbers,
  * paths and ids masked — fold around their outliers (generic_outliers.ts) to their first and last
  * records and one line saying how many records went and which fields differ among them.
@@ -29,10 +30,44 @@ const MIN_RUN = 5;
 /** Stretches of fewer records between kept ones stay as printed (a fold line saves nothing). */
 const MIN_FOLDED = 3;
 
-const LEVEL_FIELDS = ["level", "levelname", "severity", "lvl", "@l", "log.level", "loglevel"];
-const MESSAGE_FIELDS = ["msg", "message", "@m", "event", "fields.message", "@mt"];
+const LEVEL_FIELDS = [
+  "level",
+  "levelname",
+  "severity",
+  "lvl",
+  "@l",
+  "@level",
+  "log.level",
+  "loglevel",
+];
+const MESSAGE_FIELDS = [
+  "msg",
+  "message",
+  "@m",
+  "@message",
+  "event",
+  "fields.message",
+  "@mt",
+  "MESSAGE",
+];
+/**
+ * journald's level (`journalctl -o json`): a syslog priority as a string, `0` (emerg) to `7`
+ * (debug); below warning (`4`) is routine.
+ */
+const PRIORITY_FIELD = "PRIORITY";
+const SYSLOG_PRIORITY = /^[0-7]$/;
+const SYSLOG_WARNING = 4;
 /** Fields naming the logger: records of two loggers are not alike. */
-const LOGGER_FIELDS = ["name", "logger", "logger_name", "target", "component", "module"];
+const LOGGER_FIELDS = [
+  "name",
+  "logger",
+  "logger_name",
+  "target",
+  "component",
+  "module",
+  "@module",
+  "SYSLOG_IDENTIFIER",
+];
 /** Fields of a record that say when it was written: their values differ, and say nothing. */
 const TIME_FIELDS = new Set([
   "asctime",
@@ -44,6 +79,11 @@ const TIME_FIELDS = new Set([
   "created",
   "msecs",
   "relativeCreated",
+  "__CURSOR",
+  "__REALTIME_TIMESTAMP",
+  "__MONOTONIC_TIMESTAMP",
+  "_SOURCE_REALTIME_TIMESTAMP",
+  "_SOURCE_MONOTONIC_TIMESTAMP",
 ]);
 /** A field holding an error, an exception or a stack: its record stays. */
 const ERROR_FIELD =
@@ -253,7 +293,9 @@ function readLine(line: string): Read {
     return NOT_A_RECORD;
   }
   if (!isRecord(record)) return NOT_A_RECORD;
-  const levelValue = firstOf(record, LEVEL_FIELDS);
+  const priority = record[PRIORITY_FIELD];
+  const levelValue = firstOf(record, LEVEL_FIELDS) ??
+    (typeof priority === "string" && SYSLOG_PRIORITY.test(priority) ? priority : undefined);
   const message = firstOf(record, MESSAGE_FIELDS);
   const level = typeof levelValue === "string" || typeof levelValue === "number"
     ? String(levelValue)
@@ -277,6 +319,7 @@ function isRoutine(level: Json | undefined): boolean {
   if (level === undefined || level === null) return true;
   if (typeof level === "number") return level >= NUMERIC_TRACE && level < NUMERIC_WARN;
   if (typeof level !== "string") return false;
+  if (SYSLOG_PRIORITY.test(level)) return Number(level) > SYSLOG_WARNING;
   return ROUTINE.has(level.trim().toLowerCase().replace(/[+-]\d+$/, ""));
 }
 

@@ -104,6 +104,29 @@ Deno.test("generic jsonl: the level and message fields of each logger are read",
       loud: JSON.stringify({ "@timestamp": "t", "log.level": "error", message: "GET /b" }),
     },
     {
+      name: "hclog",
+      routine: (i) => ({ "@level": "debug", "@message": `plugin ${i} started`, "@module": "core" }),
+      loud: JSON.stringify({ "@level": "error", "@message": "backend refused", "@module": "core" }),
+    },
+    {
+      // journalctl -o json: every value a string, the level a syslog priority (0 emerg … 7 debug).
+      name: "journald",
+      routine: (i) => ({
+        __CURSOR: `s=ab;i=${i}`,
+        __REALTIME_TIMESTAMP: `${1.7e15 + i}`,
+        PRIORITY: "6",
+        SYSLOG_IDENTIFIER: "web",
+        MESSAGE: `served /page/${i}`,
+      }),
+      loud: JSON.stringify({
+        __CURSOR: "s=ab;i=99",
+        __REALTIME_TIMESTAMP: "1800000000000000",
+        PRIORITY: "3",
+        SYSLOG_IDENTIFIER: "web",
+        MESSAGE: "cannot bind port 80",
+      }),
+    },
+    {
       name: "bunyan",
       routine: (i) => ({ name: "api", level: 20, msg: `query ${i} done`, v: 0 }),
       loud: JSON.stringify({ name: "api", level: 60, msg: "out of memory", v: 0 }),
