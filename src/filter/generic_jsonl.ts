@@ -16,11 +16,10 @@
  */
 
 import { FoldedLines } from "./arrays.ts";
-import { carriesFailure, FAILURE_SIGNAL } from "./strategies/mod.ts";
+import { carriesFailure, FAILURE_SIGNAL, isObject, type Json, pathOf } from "./strategies/mod.ts";
 import { findOutliers, templateOf } from "./generic_outliers.ts";
 import { MAX_SHAPED_LINES } from "./generic_shapes.ts";
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Record = { [key: string]: Json };
 
 /** An output is a JSON-lines log with at least this many records. */
@@ -292,7 +291,7 @@ function readLine(line: string): Read {
   } catch {
     return NOT_A_RECORD;
   }
-  if (!isRecord(record)) return NOT_A_RECORD;
+  if (!isObject(record)) return NOT_A_RECORD;
   const priority = record[PRIORITY_FIELD];
   const levelValue = firstOf(record, LEVEL_FIELDS) ??
     (typeof priority === "string" && SYSLOG_PRIORITY.test(priority) ? priority : undefined);
@@ -362,20 +361,14 @@ function firstOf(record: Record, fields: readonly string[]): Json | undefined {
   for (const field of fields) {
     if (field in record) return record[field];
     if (!field.includes(".")) continue;
-    let at: Json | undefined = record;
-    for (const part of field.split(".")) at = isRecord(at) ? at[part] : undefined;
+    const at = pathOf(record, field);
     if (at !== undefined) return at;
   }
   return undefined;
 }
 
-function isRecord(value: Json | undefined): value is Record {
-  return value !== null && value !== undefined && typeof value === "object" &&
-    !Array.isArray(value);
-}
-
 function isEmpty(value: Json): boolean {
   return value === null || value === "" || value === false ||
     (Array.isArray(value) && value.length === 0) ||
-    (isRecord(value) && Object.keys(value).length === 0);
+    (isObject(value) && Object.keys(value).length === 0);
 }

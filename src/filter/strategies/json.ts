@@ -81,7 +81,8 @@ export const JsonConfig = z.object({
 }).strict();
 export type JsonConfig = z.infer<typeof JsonConfig>;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A parsed JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** A document above this size is not parsed: it passes unchanged. */
 const MAX_DOCUMENT_CHARS = 16 * 1024 * 1024;
@@ -504,7 +505,8 @@ function fill(template: string, scopes: Json[]): string {
   return shape.replace(/\0(\d+)\0/g, (_, i: string) => values[Number(i)]);
 }
 
-function isObject(value: Json | undefined): value is { [key: string]: Json } {
+/** A JSON object (not null, not a list). */
+export function isObject(value: Json | undefined): value is { [key: string]: Json } {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
@@ -518,7 +520,7 @@ function hasNested(value: Json | undefined): boolean {
 }
 
 /** The value at a dotted path (`message.rendered`), or undefined. */
-function pathOf(value: Json, path: string): Json | undefined {
+export function pathOf(value: Json, path: string): Json | undefined {
   let at: Json | undefined = value;
   for (const key of path.split(".")) {
     if (!isObject(at)) return undefined;
