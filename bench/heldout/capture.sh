@@ -6356,3 +6356,1222 @@ void drain(struct conn *c) {
 EOF
   capture batch8 gcc_fanalyzer_werror "$GA" "gcc -c -fanalyzer -Werror -O0 pool.c" "$(gcc --version | head -1)"
 fi
+# --- batch9: a ninth blind batch (new variants of mainstream families: pytest's reporting flags,
+# unittest subTest, jest/vitest/node --test/mocha, tsc and eslint over many files, go, cargo,
+# gcc/make -k, mypy/ruff/pylint, rspec/rubocop, git), captured and its signals written and
+# committed before any filter ran on it and before any rule file, filter source, filter test,
+# fixture, bench/corpus file or bench/README.md was opened. TERM=xterm as in batch7.
+if sel batch9; then
+  B="$WORK/batch9"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  PYV="$(python3 -m pytest --version 2>&1)"
+
+  # pytest: -v over 300 parametrised tests with three failing, --tb=short with ids, --tb=line,
+  # a setup error and a teardown error under -rA, a long list diff; unittest subTest failures
+  P="$B/ledger"
+  mkdir -p "$P/ledger" "$P/tests"
+  : >"$P/ledger/__init__.py"
+  cat >"$P/ledger/money.py" <<'EOF'
+from decimal import Decimal, ROUND_HALF_UP
+
+
+def to_cents(text):
+    value = Decimal(text.replace(",", ""))
+    return int((value * 100).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+
+
+def fmt(cents, currency="EUR"):
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}{cents // 100}.{cents % 100:02d} {currency}"
+
+
+def split(cents, parts):
+    base, rest = divmod(cents, parts)
+    return [base + (1 if i < rest else 0) for i in range(parts)]
+
+
+def tax(cents, rate):
+    return int(cents * rate)
+EOF
+  cat >"$P/tests/test_money.py" <<'EOF'
+import pytest
+from ledger.money import fmt, split, tax, to_cents
+
+AMOUNTS = [(f"{i}.{i % 100:02d}", i * 100 + i % 100) for i in range(1, 101)]
+
+
+@pytest.mark.parametrize("text,cents", AMOUNTS)
+def test_to_cents(text, cents):
+    assert to_cents(text) == cents
+
+
+@pytest.mark.parametrize("cents", range(0, 10000, 100))
+def test_fmt_roundtrip(cents):
+    assert to_cents(fmt(cents).split()[0]) == cents
+
+
+@pytest.mark.parametrize("parts", range(1, 101))
+def test_split_sums(parts):
+    assert sum(split(1000, parts)) == 1000
+
+
+@pytest.mark.parametrize("cents,rate,want", [
+    (1000, 0.2, 200),
+    (999, 0.055, 55),
+    (333, 0.21, 70),
+    (1, 0.5, 1),
+], ids=["standard", "reduced", "odd", "half-cent"])
+def test_tax(cents, rate, want):
+    assert tax(cents, rate) == want
+
+
+def test_thousands_separator():
+    assert to_cents("1,234.5") == 123450
+EOF
+  capture batch9 pytest_v_three_hundred_three_fail "$P" "python3 -m pytest -v -p no:cacheprovider tests/test_money.py" "$PYV"
+  capture batch9 pytest_tb_short_param_ids "$P" "python3 -m pytest --tb=short -q -p no:cacheprovider tests/test_money.py -k 'tax or thousands'" "$PYV"
+  cat >"$P/tests/test_report.py" <<'EOF'
+import pytest
+from ledger.money import fmt, split
+
+
+def test_fmt_negative():
+    assert fmt(-5) == "-0.05 EUR"
+
+
+def test_fmt_currency():
+    assert fmt(12345, "USD") == "123.45 $"
+
+
+def test_split_three():
+    assert split(100, 3) == [34, 33, 33]
+
+
+def test_split_zero():
+    assert split(100, 0) == []
+
+
+def test_monthly_totals():
+    months = [split(12000 + m, 12) for m in range(12)]
+    assert [sum(m) for m in months] == [12000, 12001, 12002, 12003, 12004, 12005, 12006, 12007, 12008, 12009, 12010, 12011]
+
+
+@pytest.mark.parametrize("n", range(20))
+def test_split_many(n):
+    assert len(split(n * 7 + 1, 7)) == 7
+EOF
+  capture batch9 pytest_tb_line "$P" "python3 -m pytest --tb=line -p no:cacheprovider tests/test_report.py" "$PYV"
+  cat >"$P/tests/test_db.py" <<'EOF'
+import pytest
+
+
+class FakeDB:
+    def __init__(self, url):
+        if not url.startswith("sqlite://"):
+            raise ConnectionError(f"unsupported database url: {url}")
+        self.url = url
+        self.rows = []
+
+    def close(self):
+        if self.rows:
+            raise RuntimeError(f"{len(self.rows)} uncommitted rows at close")
+
+
+@pytest.fixture
+def db():
+    conn = FakeDB("sqlite://:memory:")
+    yield conn
+    conn.close()
+
+
+@pytest.fixture
+def remote_db():
+    return FakeDB("postgres://ledger@db:5432/ledger")
+
+
+def test_insert(db):
+    db.rows.append(("2026-11", 1200))
+    assert len(db.rows) == 1
+
+
+def test_empty(db):
+    assert db.rows == []
+
+
+def test_remote_count(remote_db):
+    assert remote_db.rows == []
+
+
+def test_url(db):
+    assert db.url.endswith(":memory:")
+
+
+@pytest.mark.skip(reason="needs the staging database")
+def test_staging(db):
+    pass
+
+
+def test_balance(db):
+    assert sum(r[1] for r in db.rows) == 0
+    assert db.url == "sqlite://ledger.db"
+EOF
+  capture batch9 pytest_rA_setup_teardown_errors "$P" "python3 -m pytest -rA -p no:cacheprovider tests/test_db.py" "$PYV"
+  cat >"$P/tests/test_export.py" <<'EOF'
+from ledger.money import split
+
+
+def export_rows(n):
+    return [f"row-{i:03d}" for i in range(n) if i != 57]
+
+
+def test_export_rows():
+    assert export_rows(90) == [f"row-{i:03d}" for i in range(90)]
+
+
+def test_split_matrix():
+    got = [split(1000 + k, 9) for k in range(6)]
+    want = [[112, 111, 111, 111, 111, 111, 111, 111, 111]] * 6
+    assert got == want
+EOF
+  capture batch9 pytest_long_list_diff "$P" "python3 -m pytest -p no:cacheprovider tests/test_export.py" "$PYV"
+  cat >"$P/tests/test_units.py" <<'EOF'
+import unittest
+from ledger.money import fmt, split, to_cents
+
+
+class TestParsing(unittest.TestCase):
+    def test_to_cents_cases(self):
+        cases = {"1": 100, "1.5": 150, "0.005": 1, "1,000": 100000, "2.675": 268, "-0.015": -2}
+        for text, want in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(to_cents(text), want)
+
+    def test_bad_input(self):
+        for text in ["", "abc", "1.2.3"]:
+            with self.subTest(text=text):
+                with self.assertRaises(ValueError):
+                    to_cents(text)
+
+
+class TestFormatting(unittest.TestCase):
+    def test_fmt(self):
+        for cents, want in [(0, "0.00 EUR"), (5, "0.05 EUR"), (-150, "-1.50 EUR"), (100000, "1,000.00 EUR")]:
+            with self.subTest(cents=cents):
+                self.assertEqual(fmt(cents), want)
+
+    def test_split(self):
+        self.assertEqual(split(10, 4), [3, 3, 2, 2])
+
+
+if __name__ == "__main__":
+    unittest.main()
+EOF
+  capture batch9 unittest_subtest_failures "$P" "python3 -m unittest -v tests.test_units" "$(python3 --version)"
+
+  # pylint over a package with a score line; mypy with errors over eleven modules; ruff
+  L="$B/inventory"
+  mkdir -p "$L/inventory"
+  : >"$L/inventory/__init__.py"
+  for m in stock orders pricing suppliers reports alerts sync cli audit export warehouse; do
+    cat >"$L/inventory/$m.py" <<EOF
+"""The $m module."""
+import os
+import json
+from typing import Optional
+
+
+class ${m^}Store:
+    def __init__(self, path: str, limit: int = 10) -> None:
+        self.path = path
+        self.limit = limit
+        self.items: dict[str, int] = {}
+
+    def load(self) -> dict[str, int]:
+        with open(self.path) as fh:
+            data = json.load(fh)
+        self.items = data
+        return data
+
+    def get(self, key: str) -> Optional[int]:
+        return self.items.get(key)
+
+    def total(self) -> int:
+        return sum(self.items.values()) + self.get("reserved")
+
+    def label(self, key: str) -> str:
+        count: int = self.get(key)
+        return key + ": " + count
+
+    def save(self, path=None):
+        l = self.items
+        with open(path or self.path, "w") as fh:
+            json.dump(l, fh)
+        return len(l) > self.limit and True or False
+
+
+def find(store: ${m^}Store, prefix: str) -> list[str]:
+    return [k for k in store.items if k.startswith(prefix)].sort()
+EOF
+  done
+  capture batch9 pylint_package_score "$L" "pylint inventory" "$(pylint --version | head -1)"
+  capture batch9 mypy_package_errors "$L" "python3 -m mypy --no-incremental inventory" "$(python3 -m mypy --version)"
+  capture batch9 ruff_check_fixable "$L" "python3 -m ruff check --no-cache --select E,F,W,I,UP,B,SIM inventory" "$(python3 -m ruff --version)"
+  capture batch9 ruff_format_check "$L" "python3 -m ruff format --check --no-cache inventory" "$(python3 -m ruff --version)"
+
+  # pip install of a local project whose setup.py raises
+  PI="$B/pdfgen"
+  mkdir -p "$PI/pdfgen"
+  : >"$PI/pdfgen/__init__.py"
+  cat >"$PI/setup.py" <<'EOF'
+import os
+import sys
+from setuptools import setup
+
+
+def find_freetype():
+    for d in ("/usr/include/freetype2", "/opt/freetype/include"):
+        if os.path.exists(os.path.join(d, "ft2build-missing.h")):
+            return d
+    raise RuntimeError("freetype headers not found; install libfreetype-dev or set FREETYPE_ROOT")
+
+
+print("running setup for pdfgen 0.4.1 on", sys.platform)
+setup(name="pdfgen", version="0.4.1", packages=["pdfgen"], include_dirs=[find_freetype()])
+EOF
+  capture batch9 pip_install_setup_raises "$PI" "python3 -m pip install --no-index --no-build-isolation ." "$(python3 -m pip --version | cut -d' ' -f1-2)"
+
+  # node: jest --ci with a snapshot and a timeout through npm test, vitest expect.soft verbose,
+  # node --test spec reporter with nested suites, mocha with a hook failure, tsc over ten files,
+  # eslint stylish with many warnings under --max-warnings 0 through npm run lint
+  NPM9="$WORK/npm9"
+  if [ ! -x "$NPM9/node_modules/.bin/jest" ]; then
+    mkdir -p "$NPM9" && (cd "$NPM9" && npm init -y >/dev/null &&
+      npm install jest@29 vitest@2 mocha eslint@9 @eslint/js@9 typescript >/dev/null 2>&1)
+  fi
+  J="$B/cart-web"
+  mkdir -p "$J/src" "$J/src/__snapshots__"
+  ln -s "$NPM9/node_modules" "$J/node_modules"
+  cat >"$J/package.json" <<'EOF'
+{
+  "name": "cart-web",
+  "version": "1.2.0",
+  "private": true,
+  "scripts": {
+    "test": "jest --ci",
+    "lint": "eslint --max-warnings 0 src"
+  }
+}
+EOF
+  cat >"$J/src/cart.js" <<'EOF'
+function total(items) {
+  return items.reduce((s, i) => s + i.price * i.qty, 0);
+}
+function summary(items) {
+  return { count: items.length, total: total(items), currency: "EUR", updated: "2026-11-27" };
+}
+async function fetchPrices(ids, delay = 50) {
+  await new Promise((r) => setTimeout(r, delay));
+  return ids.map((id) => ({ id, price: id * 100 }));
+}
+module.exports = { total, summary, fetchPrices };
+EOF
+  for n in 1 2 3 4 5 6; do
+    cat >"$J/src/util$n.test.js" <<EOF
+const { total } = require("./cart");
+describe("util$n", () => {
+  test.each([[1, 2], [2, 3], [3, 4]])("total of %i item(s) at %i", (q, p) => {
+    expect(total([{ price: p, qty: q }])).toBe(p * q);
+  });
+});
+EOF
+  done
+  cat >"$J/src/cart.test.js" <<'EOF'
+const { total, summary, fetchPrices } = require("./cart");
+
+describe("cart", () => {
+  test("total sums price times qty", () => {
+    expect(total([{ price: 250, qty: 2 }, { price: 100, qty: 1 }])).toBe(600);
+  });
+  test("summary matches snapshot", () => {
+    expect(summary([{ price: 250, qty: 2 }])).toMatchSnapshot();
+  });
+  test("fetchPrices resolves quickly", async () => {
+    const prices = await fetchPrices([1, 2, 3], 8000);
+    expect(prices).toHaveLength(3);
+  }, 1000);
+  test("empty cart total is zero", () => {
+    expect(total([])).toBe(0);
+  });
+});
+EOF
+  cat >"$J/src/__snapshots__/cart.test.js.snap" <<'EOF'
+// Jest Snapshot v1, https://goo.gl/fbAQLP
+
+exports[`cart summary matches snapshot 1`] = `
+{
+  "count": 1,
+  "currency": "EUR",
+  "total": 500,
+  "updated": "2026-11-20",
+}
+`;
+EOF
+  capture batch9 npm_test_jest_ci_snapshot_timeout "$J" "npm test" "jest $("$NPM9/node_modules/.bin/jest" --version), npm $(npm --version)"
+
+  E="$B/dash"
+  mkdir -p "$E/src"
+  ln -s "$NPM9/node_modules" "$E/node_modules"
+  cat >"$E/package.json" <<'EOF'
+{
+  "name": "dash",
+  "version": "0.3.0",
+  "private": true,
+  "type": "module",
+  "scripts": {
+    "lint": "eslint --max-warnings 0 src"
+  }
+}
+EOF
+  cat >"$E/eslint.config.js" <<'EOF'
+import js from "@eslint/js";
+export default [
+  js.configs.recommended,
+  {
+    languageOptions: { globals: { console: "readonly", document: "readonly", window: "readonly" } },
+    rules: {
+      "no-unused-vars": "warn",
+      "no-console": "warn",
+      "prefer-const": "warn",
+      "eqeqeq": "warn",
+      "no-var": "warn",
+    },
+  },
+];
+EOF
+  for w in header sidebar chart table filters modal toast footer navbar tabs tooltip badge avatar pager search form upload menu card banner; do
+    cat >"$E/src/$w.js" <<EOF
+var state = { open: false };
+let count = 0;
+let label = "$w";
+export function render$w(el, opts) {
+  var unused = 1;
+  console.log("render $w", label);
+  if (opts.size == 2) {
+    console.warn("size two");
+  }
+  let items = [];
+  for (var i = 0; i < 3; i++) {
+    items.push(i);
+  }
+  if (state.open != true) {
+    console.log("closed");
+  }
+  return items;
+}
+EOF
+  done
+  cat >>"$E/src/chart.js" <<'EOF'
+export function scale(v) {
+  return v * ratio;
+}
+EOF
+  cat >>"$E/src/modal.js" <<'EOF'
+export function close(el) {
+  el.remove();
+  return;
+  el.dispatchEvent(new Event("close"));
+  switch (el.id) {
+    case "a":
+      count++;
+    case "b":
+      count--;
+  }
+}
+EOF
+  capture batch9 npm_run_lint_eslint_max_warnings "$E" "npm run lint" "eslint $("$NPM9/node_modules/.bin/eslint" --version), npm $(npm --version)"
+
+  V="$B/units"
+  mkdir -p "$V/src"
+  ln -s "$NPM9/node_modules" "$V/node_modules"
+  printf '{ "name": "units", "private": true, "type": "module" }\n' >"$V/package.json"
+  cat >"$V/src/convert.js" <<'EOF'
+export const toKm = (mi) => Math.round(mi * 1.609 * 100) / 100;
+export const toF = (c) => c * 9 / 5 + 32;
+export const parse = (s) => {
+  const m = /^(-?\d+(?:\.\d+)?)\s*(km|mi|c|f)$/.exec(s.trim());
+  if (!m) throw new Error(`cannot parse "${s}"`);
+  return { value: Number(m[1]), unit: m[2] };
+};
+EOF
+  cat >"$V/src/convert.test.js" <<'EOF'
+import { describe, expect, it } from "vitest";
+import { parse, toF, toKm } from "./convert.js";
+
+describe("toKm", () => {
+  it("converts one mile", () => expect(toKm(1)).toBe(1.61));
+  it("converts ten miles", () => expect(toKm(10)).toBe(16.09));
+  it("converts a marathon", () => {
+    expect.soft(toKm(26.2)).toBe(42.2);
+    expect.soft(toKm(13.1)).toBe(21.1);
+    expect.soft(toKm(0)).toBe(0);
+  });
+});
+
+describe("toF", () => {
+  for (const [c, f] of [[0, 32], [100, 212], [-40, -40], [37, 98.6], [20, 68]]) {
+    it(`converts ${c}C`, () => expect(toF(c)).toBe(f));
+  }
+});
+
+describe("parse", () => {
+  it("parses km", () => expect(parse("12 km")).toEqual({ value: 12, unit: "km" }));
+  it("parses negative c", () => expect(parse("-3.5c")).toEqual({ value: -3.5, unit: "c" }));
+  it("parses upper case", () => {
+    expect.soft(parse("5 KM")).toEqual({ value: 5, unit: "km" });
+  });
+  it.skip("parses feet", () => {});
+  it.todo("parses yards");
+});
+EOF
+  capture batch9 vitest_soft_verbose "$V" "npx vitest run --reporter=verbose" "vitest $("$NPM9/node_modules/.bin/vitest" --version | cut -d' ' -f1)"
+
+  NT="$B/router"
+  mkdir -p "$NT/test"
+  printf '{ "name": "router", "private": true, "type": "module" }\n' >"$NT/package.json"
+  cat >"$NT/router.js" <<'EOF'
+export function match(pattern, path) {
+  const p = pattern.split("/"), q = path.split("/");
+  if (p.length !== q.length) return null;
+  const params = {};
+  for (let i = 0; i < p.length; i++) {
+    if (p[i].startsWith(":")) params[p[i].slice(1)] = q[i];
+    else if (p[i] !== q[i]) return null;
+  }
+  return params;
+}
+EOF
+  for g in users orders products admin; do
+    cat >"$NT/test/$g.test.js" <<EOF
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { match } from "../router.js";
+
+describe("$g routes", () => {
+  describe("static", () => {
+    for (let i = 0; i < 16; i++) {
+      it(\`matches /$g/list/\${i}\`, () => {
+        assert.deepEqual(match(\`/$g/list/\${i}\`, \`/$g/list/\${i}\`), {});
+      });
+    }
+  });
+  describe("params", () => {
+    for (let i = 0; i < 16; i++) {
+      it(\`extracts id \${i}\`, () => {
+        assert.deepEqual(match("/$g/:id", \`/$g/\${i}\`), { id: String(i) });
+      });
+    }
+  });
+});
+EOF
+  done
+  cat >"$NT/test/edge.test.js" <<'EOF'
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { match } from "../router.js";
+
+describe("edge cases", () => {
+  describe("trailing slash", () => {
+    it("ignores a trailing slash", () => {
+      assert.deepEqual(match("/users/:id", "/users/7/"), { id: "7" });
+    });
+  });
+  describe("wildcards", () => {
+    it("matches a star segment", () => {
+      assert.deepEqual(match("/files/*", "/files/a/b/c"), { "*": "a/b/c" });
+    });
+    it("keeps static segments", () => {
+      assert.equal(match("/files/x", "/files/x") !== null, true);
+    });
+  });
+  it("decodes params", () => {
+    assert.equal(match("/q/:term", "/q/a%20b").term, "a b");
+  });
+});
+EOF
+  capture batch9 node_test_spec_nested_fail "$NT" "node --test --test-reporter=spec test/" "node $(node --version)"
+
+  M="$B/queue"
+  mkdir -p "$M/test"
+  ln -s "$NPM9/node_modules" "$M/node_modules"
+  cat >"$M/test/queue.spec.js" <<'EOF'
+const assert = require("assert");
+
+class Queue {
+  constructor(limit) { this.items = []; this.limit = limit; }
+  push(x) { if (this.items.length >= this.limit) throw new Error("queue full"); this.items.push(x); }
+  pop() { return this.items.shift(); }
+}
+
+describe("Queue", function () {
+  let q;
+  beforeEach(function () { q = new Queue(3); });
+  it("pushes and pops in order", function () { q.push(1); q.push(2); assert.strictEqual(q.pop(), 1); });
+  it("throws when full", function () { q.push(1); q.push(2); q.push(3); assert.throws(() => q.push(4), /full/); });
+  it("returns undefined when empty", function () { assert.strictEqual(q.pop(), undefined); });
+});
+
+describe("Queue persistence", function () {
+  let store;
+  before(function () {
+    store = require("fs").readFileSync("/var/lib/queue/state.json", "utf8");
+  });
+  it("restores items", function () { assert.ok(store); });
+  it("restores limit", function () { assert.ok(store); });
+});
+
+describe("Queue drain", function () {
+  afterEach(function () { if (this.currentTest.title.includes("twice")) throw new Error("drain left 1 pending job"); });
+  it("drains all items", function () { const q = new Queue(2); q.push(1); q.pop(); assert.strictEqual(q.items.length, 0); });
+  it("drains twice", function () { assert.ok(true); });
+  it("reports drained count", function () { assert.strictEqual(new Queue(1).items.length, 1); });
+});
+EOF
+  capture batch9 mocha_hook_failures "$M" "npx mocha" "mocha $("$NPM9/node_modules/.bin/mocha" --version)"
+
+  T="$B/api-client"
+  mkdir -p "$T/src"
+  ln -s "$NPM9/node_modules" "$T/node_modules"
+  cat >"$T/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ES2022", "moduleResolution": "bundler", "noEmit": true }, "include": ["src"] }
+EOF
+  cat >"$T/src/types.ts" <<'EOF'
+export interface User { id: number; name: string; email: string; roles: string[] }
+export interface Order { id: string; userId: number; total: number; items: { sku: string; qty: number }[] }
+export type Status = "open" | "paid" | "shipped";
+EOF
+  i=0
+  for f in users orders payments shipping search auth cache retry logger index; do
+    i=$((i + 1))
+    cat >"$T/src/$f.ts" <<EOF
+import type { User, Order, Status } from "./types";
+
+export function get${f^}User(id: number): User {
+  return { id, name: "n$i", email: 42 };
+}
+
+export function ${f}Status(o: Order): Status {
+  return o.total > 0 ? "paid" : "pending";
+}
+
+export function ${f}Total(orders: Order[]): number {
+  return orders.reduce((s, o) => s + o.total, "0");
+}
+
+export function ${f}Name(u: User | undefined): string {
+  return u.name.toUpperCase();
+}
+EOF
+  done
+  capture batch9 tsc_noemit_ten_files "$T" "npx tsc --noEmit -p ." "tsc $("$NPM9/node_modules/.bin/tsc" --version)"
+
+  # go: a table test failing with t.Log output under -v, go vet with several analyzers, an import cycle
+  G="$B/billing"
+  mkdir -p "$G/internal/rates" "$G/internal/invoice" "$G/internal/notify" "$G/cmd/billing"
+  printf 'module example.com/billing\n\ngo 1.19\n' >"$G/go.mod"
+  cat >"$G/internal/rates/rates.go" <<'EOF'
+package rates
+
+// Convert converts cents between currencies at a fixed rate table.
+func Convert(cents int, from, to string) int {
+	table := map[string]float64{"EUR": 1, "USD": 1.08, "GBP": 0.86, "JPY": 161.2}
+	return int(float64(cents) / table[from] * table[to])
+}
+EOF
+  cat >"$G/internal/rates/rates_test.go" <<'EOF'
+package rates
+
+import "testing"
+
+func TestConvert(t *testing.T) {
+	cases := []struct {
+		name     string
+		cents    int
+		from, to string
+		want     int
+	}{
+		{"eur-eur", 1000, "EUR", "EUR", 1000},
+		{"eur-usd", 1000, "EUR", "USD", 1080},
+		{"usd-eur", 1080, "USD", "EUR", 1000},
+		{"eur-gbp", 1000, "EUR", "GBP", 860},
+		{"gbp-usd", 860, "GBP", "USD", 1080},
+		{"eur-jpy", 100, "EUR", "JPY", 16120},
+		{"unknown", 100, "EUR", "CHF", 100},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Convert(c.cents, c.from, c.to)
+			t.Logf("Convert(%d, %s, %s) = %d", c.cents, c.from, c.to, got)
+			if got != c.want {
+				t.Errorf("got %d, want %d", got, c.want)
+			}
+		})
+	}
+}
+
+func TestConvertMany(t *testing.T) {
+	for i := 0; i < 180; i++ {
+		i := i
+		t.Run("cents-"+string(rune('a'+i%26))+string(rune('a'+i/26)), func(t *testing.T) {
+			if Convert(i*100, "EUR", "EUR") != i*100 {
+				t.Fatal("identity failed")
+			}
+		})
+	}
+}
+EOF
+  capture batch9 go_test_v_table_tlog "$G" "go test -count=1 -v ./internal/rates/" "$(go version)"
+  cat >"$G/internal/invoice/invoice.go" <<'EOF'
+package invoice
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+)
+
+type Invoice struct {
+	mu    sync.Mutex
+	ID    string
+	Lines []int
+}
+
+func (i Invoice) Total() int {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	t := 0
+	for _, l := range i.Lines {
+		t += l
+	}
+	return t
+}
+
+func Describe(i *Invoice) string {
+	return fmt.Sprintf("invoice %d with %s lines", i.ID, len(i.Lines))
+}
+
+func Check(i *Invoice) error {
+	if i.Total() < 0 {
+		return errors.New(fmt.Sprintf("negative total"))
+	}
+	if i == nil {
+		return nil
+	}
+	return fmt.Errorf("unchecked %v", i.ID, i.Lines)
+}
+
+func Save(i *Invoice) error {
+	var err error
+	err = nil
+	if i.ID == "" {
+		err = errors.New("no id")
+	}
+	return nil
+	fmt.Println("saved", i.ID)
+	return err
+}
+EOF
+  capture batch9 go_vet_several_analyzers "$G" "go vet ./internal/invoice/" "$(go version)"
+  cat >"$G/internal/notify/notify.go" <<'EOF'
+package notify
+
+import "example.com/billing/internal/invoice2"
+
+func Send(id string) string { return invoice2.Label(id) }
+EOF
+  mkdir -p "$G/internal/invoice2"
+  cat >"$G/internal/invoice2/label.go" <<'EOF'
+package invoice2
+
+import "example.com/billing/internal/notify"
+
+func Label(id string) string { return "inv-" + id }
+
+func Notify(id string) string { return notify.Send(id) }
+EOF
+  cat >"$G/cmd/billing/main.go" <<'EOF'
+package main
+
+import (
+	"fmt"
+
+	"example.com/billing/internal/notify"
+)
+
+func main() { fmt.Println(notify.Send("1")) }
+EOF
+  capture batch9 go_build_import_cycle "$G" "go build ./..." "$(go version)"
+
+  # cargo: should_panic with the wrong message and a failing doctest, clippy -D warnings over
+  # several files, a generic type mismatch with note chains
+  R="$B/geo"
+  mkdir -p "$R/src"
+  cat >"$R/Cargo.toml" <<'EOF'
+[package]
+name = "geo"
+version = "0.2.0"
+edition = "2021"
+
+[dependencies]
+EOF
+  cat >"$R/src/lib.rs" <<'EOF'
+//! Small geometry helpers.
+pub mod shapes;
+pub mod units;
+
+/// Distance between two points.
+///
+/// ```
+/// assert_eq!(geo::distance((0.0, 0.0), (3.0, 4.0)), 5.0);
+/// assert_eq!(geo::distance((1.0, 1.0), (1.0, 1.0)), 1.0);
+/// ```
+pub fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+/// Parses "x,y".
+///
+/// ```
+/// let p = geo::parse_point("2,3").unwrap();
+/// assert_eq!(p, (2.0, 3.0));
+/// ```
+pub fn parse_point(s: &str) -> Option<(f64, f64)> {
+    let (x, y) = s.split_once(',')?;
+    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
+
+pub fn checked_area(w: f64, h: f64) -> f64 {
+    if w < 0.0 || h < 0.0 {
+        panic!("negative side: {}x{}", w, h);
+    }
+    w * h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distance_is_symmetric() {
+        assert_eq!(distance((1.0, 2.0), (4.0, 6.0)), distance((4.0, 6.0), (1.0, 2.0)));
+    }
+
+    #[test]
+    #[should_panic(expected = "negative width")]
+    fn rejects_negative_width() {
+        checked_area(-1.0, 2.0);
+    }
+
+    #[test]
+    #[should_panic]
+    fn rejects_zero() {
+        checked_area(0.0, 2.0);
+    }
+
+    #[test]
+    fn parses_spaces() {
+        assert_eq!(parse_point(" 1 , 2 "), Some((1.0, 2.0)));
+    }
+}
+EOF
+  cat >"$R/src/shapes.rs" <<'EOF'
+pub struct Rect {
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Rect {
+    pub fn new(w: f64, h: f64) -> Rect {
+        return Rect { w: w, h: h };
+    }
+
+    pub fn area(&self) -> f64 {
+        let a = self.w * self.h;
+        return a;
+    }
+
+    pub fn is_square(&self) -> bool {
+        if self.w == self.h { true } else { false }
+    }
+
+    pub fn labels(&self, names: &Vec<String>) -> usize {
+        let mut n = 0;
+        for i in 0..names.len() {
+            if names[i].len() > 0 {
+                n = n + 1;
+            }
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn square() {
+        assert!(super::Rect::new(2.0, 2.0).is_square());
+    }
+}
+EOF
+  cat >"$R/src/units.rs" <<'EOF'
+pub fn to_meters(feet: f64) -> f64 {
+    feet * 0.3048
+}
+
+pub fn describe(v: Option<f64>) -> String {
+    match v {
+        Some(x) => format!("{}", x),
+        None => format!("none"),
+    }
+}
+
+pub fn sum_all(xs: &Vec<f64>) -> f64 {
+    let mut total = 0.0;
+    for x in xs.iter() {
+        total += *x;
+    }
+    let result = total;
+    result
+}
+
+pub fn first_pos(xs: &[i32]) -> Option<i32> {
+    xs.iter().filter(|x| **x > 0).next().map(|x| *x)
+}
+
+pub fn flag(b: bool) -> bool {
+    b == true
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn feet() {
+        assert_eq!(super::to_meters(10.0), 3.048);
+    }
+}
+EOF
+  capture batch9 cargo_test_should_panic_doctest "$R" "cargo test --no-fail-fast" "$(cargo --version)"
+  capture batch9 cargo_clippy_deny_warnings "$R" "cargo clippy --all-targets -- -D warnings" "$(cargo clippy --version)"
+  RG="$B/store"
+  mkdir -p "$RG/src"
+  printf '[package]\nname = "store"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$RG/Cargo.toml"
+  cat >"$RG/src/main.rs" <<'EOF'
+use std::collections::HashMap;
+use std::fmt::Display;
+use std::hash::Hash;
+
+struct Cache<K, V> {
+    map: HashMap<K, V>,
+}
+
+impl<K: Eq + Hash, V: Clone> Cache<K, V> {
+    fn new() -> Self {
+        Cache { map: HashMap::new() }
+    }
+    fn put(&mut self, k: K, v: V) {
+        self.map.insert(k, v);
+    }
+    fn get(&self, k: &K) -> Option<V> {
+        self.map.get(k).cloned()
+    }
+}
+
+fn show<T: Display>(items: &[T]) -> String {
+    items.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+struct Sku(u32);
+
+fn main() {
+    let mut c: Cache<String, u32> = Cache::new();
+    c.put("a", 1);
+    let v: Option<String> = c.get(&"a".to_string());
+    let mut prices: Cache<Sku, f64> = Cache::new();
+    prices.put(Sku(1), 2.5);
+    println!("{}", show(&[Sku(1), Sku(2)]));
+    let total: u32 = vec![1u64, 2, 3].iter().sum();
+    println!("{:?} {}", v, total);
+}
+EOF
+  capture batch9 cargo_build_generic_mismatch "$RG" "cargo build" "$(cargo --version)"
+
+  # C: make -k over ten files with -Wall -Wextra warnings, two compile errors and a link that
+  # does not happen; then a link with several undefined references
+  C="$B/netd"
+  mkdir -p "$C/src" "$C/include"
+  cat >"$C/include/netd.h" <<'EOF'
+#ifndef NETD_H
+#define NETD_H
+#include <stddef.h>
+struct peer { int fd; unsigned port; char name[32]; };
+int peer_open(struct peer *p, const char *host, unsigned port);
+void peer_close(struct peer *p);
+size_t peer_send(struct peer *p, const char *buf, size_t len);
+int config_load(const char *path);
+void log_msg(int level, const char *fmt, ...);
+#endif
+EOF
+  for f in peer config log buffer timer dns tls route stats main; do
+    cat >"$C/src/$f.c" <<EOF
+#include <stdio.h>
+#include <string.h>
+#include "netd.h"
+
+static int ${f}_state;
+
+int ${f}_init(int flags, const char *name) {
+  int i;
+  unsigned n = 0;
+  for (i = 0; i < flags; i++) {
+    if (n < i) n++;
+  }
+  char buf[8];
+  sprintf(buf, "%s-%d", name, flags);
+  return n;
+}
+
+int ${f}_check(struct peer *p) {
+  if (p->port = 0) return -1;
+  printf("%d\n", p->name);
+}
+EOF
+  done
+  cat >>"$C/src/dns.c" <<'EOF'
+int dns_resolve(const char *host) {
+  struct addrinfo *res;
+  return getaddrinfo(host, NULL, NULL, &res);
+}
+EOF
+  cat >>"$C/src/tls.c" <<'EOF'
+int tls_handshake(struct peer *p) {
+  return p->session->state;
+}
+EOF
+  cat >"$C/Makefile" <<'EOF'
+CFLAGS = -Wall -Wextra -O2 -Iinclude
+SRC = $(wildcard src/*.c)
+OBJ = $(SRC:.c=.o)
+
+netd: $(OBJ)
+	$(CC) -o $@ $(OBJ)
+
+clean:
+	rm -f netd src/*.o
+EOF
+  capture batch9 make_k_wall_wextra_ten_files "$C" "make -k" "$(gcc --version | head -1), $(make --version | head -1)"
+  CL="$B/netd-link"
+  mkdir -p "$CL"
+  cp -r "$C/include" "$CL/"
+  cat >"$CL/main.c" <<'EOF'
+#include "netd.h"
+int route_add(const char *dst, int metric);
+int stats_flush(void);
+int main(int argc, char **argv) {
+  struct peer p;
+  (void)argv;
+  if (config_load("/etc/netd.conf") < 0) return 1;
+  log_msg(1, "starting with %d args", argc);
+  peer_open(&p, "localhost", 8080);
+  peer_send(&p, "hello", 5);
+  route_add("10.0.0.0/8", argc);
+  stats_flush();
+  peer_close(&p);
+  return 0;
+}
+EOF
+  cat >"$CL/peer.c" <<'EOF'
+#include "netd.h"
+int peer_open(struct peer *p, const char *host, unsigned port) { (void)host; p->port = port; return 0; }
+EOF
+  capture batch9 gcc_link_undefined_many "$CL" "gcc -Wall -Iinclude -o netd main.c peer.c" "$(gcc --version | head -1)"
+
+  # ruby: rspec with failures and pending, rubocop over ten files
+  RB="$B/shelf"
+  mkdir -p "$RB/lib/shelf" "$RB/spec"
+  cat >"$RB/lib/shelf.rb" <<'EOF'
+module Shelf
+  class Book
+    attr_reader :title, :isbn, :copies
+
+    def initialize(title, isbn, copies = 1)
+      @title = title
+      @isbn = isbn
+      @copies = copies
+    end
+
+    def lend!
+      raise ArgumentError, "no copies left of #{title}" if copies.zero?
+      @copies -= 1
+    end
+
+    def valid_isbn?
+      digits = isbn.delete("-").chars.map(&:to_i)
+      digits.size == 13 && (digits.each_with_index.sum { |d, i| i.even? ? d : d * 3 } % 10).zero?
+    end
+
+    def slug
+      title.downcase.gsub(/[^a-z0-9]+/, "-")
+    end
+  end
+end
+EOF
+  cat >"$RB/spec/book_spec.rb" <<'EOF'
+require_relative "../lib/shelf"
+
+RSpec.describe Shelf::Book do
+  let(:book) { described_class.new("The Pragmatic Programmer", "978-0-13-595705-9", 2) }
+
+  describe "#lend!" do
+    it "decrements copies" do
+      book.lend!
+      expect(book.copies).to eq(1)
+    end
+
+    it "raises when none left" do
+      b = described_class.new("Dune", "978-0-441-17271-9", 0)
+      expect { b.lend! }.to raise_error(ArgumentError, "no copies left")
+    end
+  end
+
+  describe "#valid_isbn?" do
+    it "accepts a valid ISBN-13" do
+      expect(book.valid_isbn?).to be true
+    end
+
+    it "rejects a short one" do
+      expect(described_class.new("x", "123").valid_isbn?).to be false
+    end
+  end
+
+  describe "#slug" do
+    it "dasherizes the title" do
+      expect(book.slug).to eq("the-pragmatic-programmer")
+    end
+
+    it "strips trailing punctuation" do
+      expect(described_class.new("Why?", "1").slug).to eq("why")
+    end
+
+    it "handles unicode" do
+      pending "transliteration not implemented"
+      expect(described_class.new("Café", "1").slug).to eq("cafe")
+    end
+  end
+
+  describe "#reserve" do
+    it "reserves a copy" do
+      expect(book.reserve("ana")).to eq(true)
+    end
+
+    xit "notifies the reader"
+  end
+end
+EOF
+  capture batch9 rspec_failures_pending "$RB" "rspec" "$(rspec --version | head -1)"
+  for f in catalog loans members fines search reports mailer export import admin; do
+    cat >"$RB/lib/shelf/$f.rb" <<EOF
+module Shelf
+  class ${f^}
+    def initialize(db, opts={})
+      @db = db
+      @opts = opts
+    end
+
+    def run(items)
+      result = []
+      items.each do |i|
+        if i != nil and i.size > 0
+          result << i.upcase()
+        end
+      end
+      return result
+    end
+
+    def find(id)
+      begin
+        @db.find(id)
+      rescue Exception => e
+        puts "failed: " + e.message
+      end
+    end
+
+    def label; "${f}" end
+  end
+end
+EOF
+  done
+  capture batch9 rubocop_ten_files "$RB" "rubocop lib" "rubocop $(rubocop --version)"
+
+  # git: merge with conflicts of several kinds in six files, status mid-merge, log -p --follow of
+  # a renamed file, diff with binary files, rebase stopped on a conflict then status
+  GT="$B/site"
+  mkdir -p "$GT" && cd "$GT" && git init -q -b main && git config user.email dev@example.com &&
+    git config user.name Dev && mkdir -p src docs assets &&
+    for f in app router store api; do
+      printf 'export const %s = {\n  name: "%s",\n  version: 1,\n  retries: 3,\n  timeout: 30,\n};\n' "$f" "$f" >"src/$f.js"
+    done &&
+    printf '# Site\n\nIntro.\n\n## Setup\n\nnpm ci\n' >README.md &&
+    printf 'guide v1\n' >docs/guide.md && printf 'legacy helpers\n' >src/legacy.js &&
+    head -c 2048 /dev/urandom >assets/logo.png && git add -A && git commit -qm "initial site" &&
+    git checkout -qb feature/retry &&
+    for f in app router store api; do sed -i 's/retries: 3/retries: 5/; s/timeout: 30/timeout: 60/' "src/$f.js"; done &&
+    printf '# Site\n\nIntro with retries.\n\n## Setup\n\npnpm install\n' >README.md &&
+    printf 'legacy helpers, used by retry\n' >src/legacy.js &&
+    git mv docs/guide.md docs/handbook.md && printf 'handbook v2\n' >docs/handbook.md &&
+    head -c 3000 /dev/urandom >assets/logo.png && git add -A && git commit -qm "retry: raise limits" &&
+    git checkout -q main &&
+    for f in app router store api; do sed -i 's/retries: 3/retries: 2/; s/timeout: 30/timeout: 10/' "src/$f.js"; done &&
+    printf '# Site\n\nIntro, fast.\n\n## Setup\n\nyarn\n' >README.md && git rm -q src/legacy.js &&
+    printf 'guide v1, main edits\n' >docs/guide.md &&
+    head -c 2500 /dev/urandom >assets/logo.png && git add -A && git commit -qm "main: lower limits" &&
+    cd - >/dev/null
+  capture batch9 git_merge_six_conflicts "$GT" "git merge feature/retry" "$(git --version)"
+  capture batch9 git_status_mid_merge "$GT" "git status" "$(git --version)"
+  (cd "$GT" && git merge --abort)
+  GL="$B/lib"
+  mkdir -p "$GL" && cd "$GL" && git init -q -b main && git config user.email dev@example.com &&
+    git config user.name Dev &&
+    python3 -c '
+for i in range(40): print(f"def helper_{i}(x):\n    return x + {i}\n")' >utils.py &&
+    git add -A && git commit -qm "add utils" &&
+    for k in 1 2 3 4 5 6; do
+      sed -i "s/return x + $((k * 3))\$/return x * $k + $((k * 3))/" utils.py 2>/dev/null || true
+      f=utils.py; [ -f helpers/text.py ] && f=helpers/text.py
+      sed -i "s/return x + $((k * 5))\$/return x - $((k * 5))/" "$f"
+      printf 'def added_%d(s):\n    return s.strip()[:%d]\n\n' "$k" "$((k * 10))" >>"$f"
+      git add -A && git commit -qm "text helpers: step $k"
+      if [ $k = 3 ]; then mkdir -p helpers && git mv utils.py helpers/text.py && git commit -qm "move utils.py to helpers/text.py"; fi
+    done &&
+    cd - >/dev/null
+  capture batch9 git_log_p_follow_rename "$GL" "git log -p --follow -- helpers/text.py" "$(git --version)"
+  (cd "$GT" && git checkout -q feature/retry)
+  capture batch9 git_diff_binary_stat "$GT" "git diff --stat -p main -- assets src/app.js docs README.md" "$(git --version)"
+  (cd "$GT" && git checkout -q main)
+  GR="$B/svc"
+  mkdir -p "$GR" && cd "$GR" && git init -q -b main && git config user.email dev@example.com &&
+    git config user.name Dev && printf 'port = 8080\nworkers = 4\nlog = "info"\n' >config.toml &&
+    printf 'def main():\n    print("svc")\n' >svc.py && git add -A && git commit -qm "svc skeleton" &&
+    git checkout -qb topic && printf 'port = 9090\nworkers = 4\nlog = "info"\n' >config.toml &&
+    git commit -qam "topic: move to port 9090" && printf 'def main():\n    print("svc v2")\n' >svc.py &&
+    git commit -qam "topic: v2 banner" && printf 'port = 9090\nworkers = 8\nlog = "debug"\n' >config.toml &&
+    git commit -qam "topic: more workers, debug log" &&
+    git checkout -q main && printf 'port = 8443\nworkers = 4\nlog = "warn"\n' >config.toml &&
+    git commit -qam "main: tls port, quieter log" && git checkout -q topic && cd - >/dev/null
+  capture batch9 git_rebase_stopped_conflict "$GR" "git rebase main" "$(git --version)"
+  capture batch9 git_status_mid_rebase "$GR" "git status" "$(git --version)"
+  (cd "$GR" && git rebase --abort)
+
+  # pytest-xdist: -n 2 with failures spread over workers
+  capture batch9 pytest_xdist_n2_failures "$P" "python3 -m pytest -n 2 -p no:cacheprovider tests/test_money.py tests/test_report.py" "$PYV, $(python3 -m pip show pytest-xdist 2>/dev/null | sed -n 's/^Version: /pytest-xdist /p')"
+fi
