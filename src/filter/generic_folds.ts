@@ -5,8 +5,10 @@
  *   print them): runs of frames inside a runtime, a standard library or installed packages
  *   (node_modules, site-packages, gems, the JDK, GOROOT, the C library, a sanitizer's runtime,
  *   shared objects under /lib) become one line with their count and libraries; every frame in the user's code stays, and so
- *   does the innermost frame (where the error was raised) and every line that is not a frame
- *   (the error, `Caused by:`, the messages between chained tracebacks); Python's `^^^^` marks
+ *   does the innermost frame (where the error was raised; in a Java chain of causes only the root
+ *   cause's, as a wrapper's is where a library wrapped it) and every line that is not a frame
+ *   (the error, `Caused by:` with its message, Java's `... N more` — one short line saying the
+ *   rest is the enclosing trace's — and the messages between chained tracebacks); Python's `^^^^` marks
  *   under a frame's source line go, and so does Node's echo of the line of its own source that
  *   threw (`node:fs:448`, the line, its caret) — the echo of a user's file stays;
  * - long listings of paths (tar -v, unzip, dpkg -L, pip show -f): the biggest directories fold
@@ -103,7 +105,7 @@ function pythonLibrary(path: string): string | null {
  * under its own package, so its frames stay.
  */
 const JAVA_LIBRARY =
-  /^(?:[\w.]{1,100}\/)?(java|javax|jakarta|jdk|sun|com\.sun|kotlin|kotlinx|scala|groovy|org\.junit|junit|org\.testng|org\.mockito|org\.assertj|org\.apache|org\.gradle|org\.springframework|com\.google|org\.hibernate|com\.fasterxml|io\.netty|org\.eclipse|org\.glassfish|org\.jboss|io\.micronaut|io\.quarkus|io\.dropwizard|io\.grpc|io\.reactivex|reactor|akka|com\.zaxxer|org\.postgresql|com\.mysql|org\.h2|org\.flywaydb|liquibase|ch\.qos\.logback|org\.slf4j|org\.aspectj|net\.bytebuddy|org\.yaml|okhttp3|retrofit2|picocli)\./;
+  /^(java|javax|jakarta|jdk|sun|com\.sun|kotlin|kotlinx|scala|groovy|org\.junit|junit|org\.testng|org\.mockito|org\.assertj|org\.apache|org\.gradle|org\.springframework|com\.google|org\.hibernate|com\.fasterxml|io\.netty|org\.eclipse|org\.glassfish|org\.jboss|io\.micronaut|io\.quarkus|io\.dropwizard|io\.grpc|io\.reactivex|reactor|akka|com\.zaxxer|org\.postgresql|com\.mysql|org\.h2|org\.flywaydb|liquibase|ch\.qos\.logback|org\.slf4j|org\.aspectj|net\.bytebuddy|org\.yaml|okhttp3|retrofit2|picocli)\./;
 
 /** The library of an `at …` frame (JavaScript or Java), or null for the user's code. */
 function atLibrary(rest: string): string | null {
@@ -117,12 +119,24 @@ function atLibrary(rest: string): string | null {
   }
   if (/\((?:<anonymous>|native)\)$|^<anonymous>$|^native$/.test(rest)) return "native";
   if (/^ext:/.test(rest) || /\(ext:/.test(rest)) return "deno internals";
-  const java = JAVA_LIBRARY.exec(rest);
-  if (java) {
-    const module = /^([\w.]{1,100})\//.exec(rest);
-    return module ? module[1] : java[1];
-  }
-  return null;
+  return javaLibrary(rest);
+}
+
+/**
+ * The library of a Java frame (`java.base/java.lang.Thread.run(…)`), read by its class: a class
+ * loader's and a module's names may come first (`app//org.x.Y.z(…)`, `loader/mod@1.2/org.x…`),
+ * and the module, when there is one, names the library.
+ */
+function javaLibrary(rest: string): string | null {
+  const open = rest.indexOf("(");
+  const head = open > 0 ? rest.slice(0, open) : rest;
+  if (head.includes(" ") || head.includes(":")) return null;
+  const slash = head.lastIndexOf("/");
+  const java = JAVA_LIBRARY.exec(slash >= 0 ? head.slice(slash + 1) : head);
+  if (!java) return null;
+  const prefix = slash > 0 ? head.slice(0, slash) : "";
+  const module = prefix.slice(prefix.lastIndexOf("/") + 1).replace(/@.{0,100}$/, "");
+  return module || java[1];
 }
 
 function rubyLibrary(path: string): string | null {
@@ -245,6 +259,16 @@ export function dropRuntimeEcho(lines: readonly string[]): readonly string[] {
   return out.lines();
 }
 
+/** Java's `... 13 more` (frames in common with the enclosing trace) and a chain's next cause. */
+const MORE_FRAMES = /^\s{1,40}\.\.\. \d{1,9} more$/;
+const CAUSED_BY = /^\s{0,40}Caused by: /;
+
+/** Whether a `Caused by:` starts at `lines[j]`, after a `... N more` line at most. */
+function causeFollows(lines: readonly string[], j: number): boolean {
+  if (j < lines.length && lines[j].length <= MAX_TESTED && MORE_FRAMES.test(lines[j])) j++;
+  return j < lines.length && lines[j].length <= MAX_TESTED && CAUSED_BY.test(lines[j]);
+}
+
 /**
  * Each stack trace with its library frames folded: the user's frames and the innermost frame
  * (the first of JavaScript, Java, Ruby, Go and native traces, the last of Python's) stay, and a run of
@@ -265,10 +289,12 @@ export function foldStackFrames(input: readonly string[]): readonly string[] {
       frames.push({ frame: f, start: j });
       j = f.end;
     }
-    const innermost = first.kind === "python" ? frames.length - 1 : 0;
+    // A trace followed by `Caused by:` is a wrapper's: its innermost frame is where a library
+    // wrapped the cause, whose own trace below shows where the error was raised.
+    const innermost = first.kind === "python" ? frames.length - 1 : causeFollows(lines, j) ? -1 : 0;
     // Under a frame with no file (`at JSON.parse (<anonymous>)`), the first frame with one is
     // where the failing call was made, whatever library it is in: it stays too.
-    const caller = frames[innermost].frame.library === "native"
+    const caller = innermost >= 0 && frames[innermost].frame.library === "native"
       ? frames.findIndex((f) => f.frame.library !== "native")
       : -1;
     let run: { frame: Frame; start: number }[] = [];

@@ -180,19 +180,29 @@ Deno.test("config check warns about shadowed rules and sidestepped deny globs, e
   });
 });
 
-// A skipped rule is a mistake in a file the user wrote, and the commands it was for run unfiltered
-// (or filtered by a built-in the user meant to replace): config check fails (exit 2), so CI that
-// runs it sees the rule, its file, line and key and the fix, and the config still prints.
-Deno.test("a filters.toml rule refused at load fails config check (exit 2), naming the rule, key and fix", async () => {
+/** A rule the loader refuses (`max_results` acts only with `results`), its strategy on line 4. */
+const REFUSED_RULE = '[[rules]]\nname = "mine"\nmatch = { prefix = "mytool" }\n' +
+  "strategy = { type = \"strip_noise\", patterns = ['^x'], max_results = 3 }\n";
+
+/** `fn` in a workspace whose home holds an empty config file and a filters.toml of `text`. */
+async function withFiltersFile(
+  text: string,
+  fn: (ws: string, home: string, files: { config: string; filters: string }) => Promise<void>,
+): Promise<void> {
   await withWorkspace(async (ws, home) => {
     const config = path.join(home, "c.toml");
     await Deno.writeTextFile(config, "");
     const filters = path.join(home, "filters.toml");
-    await Deno.writeTextFile(
-      filters,
-      '[[rules]]\nname = "mine"\nmatch = { prefix = "mytool" }\n' +
-        "strategy = { type = \"strip_noise\", patterns = ['^x'], max_results = 3 }\n",
-    );
+    await Deno.writeTextFile(filters, text);
+    await fn(ws, home, { config, filters });
+  });
+}
+
+// A skipped rule is a mistake in a file the user wrote, and the commands it was for run unfiltered
+// (or filtered by a built-in the user meant to replace): config check fails (exit 2), so CI that
+// runs it sees the rule, its file, line and key and the fix, and the config still prints.
+Deno.test("a filters.toml rule refused at load fails config check (exit 2), naming the rule, key and fix", async () => {
+  await withFiltersFile(REFUSED_RULE, async (ws, home, { config, filters }) => {
     const r = await zeph(["config", "check", "--config", config], { cwd: ws, home });
     expect([r.code, r.stderr]).toEqual([
       2,
@@ -212,15 +222,7 @@ Deno.test("a filters.toml rule refused at load fails config check (exit 2), nami
 });
 
 Deno.test("config check --json carries the filter rules' summary, errors and warnings", async () => {
-  await withWorkspace(async (ws, home) => {
-    const config = path.join(home, "c.toml");
-    await Deno.writeTextFile(config, "");
-    const filters = path.join(home, "filters.toml");
-    await Deno.writeTextFile(
-      filters,
-      'colour = 1\n[[rules]]\nname = "mine"\nmatch = { prefix = "mytool" }\n' +
-        "strategy = { type = \"strip_noise\", patterns = ['^x'], max_results = 3 }\n",
-    );
+  await withFiltersFile(`colour = 1\n${REFUSED_RULE}`, async (ws, home, { config, filters }) => {
     const r = await zeph(["config", "check", "--json", "--config", config], { cwd: ws, home });
     expect(r.code).toBe(2);
     const { filter_rules } = JSON.parse(r.stdout);

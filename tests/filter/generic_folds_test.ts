@@ -131,6 +131,66 @@ Deno.test("Java frames of the JDK and test runners fold; Caused by and user fram
   ]);
 });
 
+Deno.test("a Java cause chain keeps only its root cause's innermost frame: a wrapper's library frames fold", () => {
+  // Captured from a program whose start-up fails under four causes, through a thread pool,
+  // framework-named packages (stand-ins for Guice and Spring), a stream and reflection.
+  const input = [
+    'Exception in thread "main" java.lang.IllegalStateException: Order service failed to start',
+    "\tat com.acme.shop.Main.main(Main.java:14)",
+    "Caused by: java.util.concurrent.ExecutionException: com.google.inject.internal.ProvisionException: Unable to provision",
+    "\tat java.base/java.util.concurrent.FutureTask.report(FutureTask.java:122)",
+    "\tat java.base/java.util.concurrent.FutureTask.get(FutureTask.java:191)",
+    "\tat com.acme.shop.Main.main(Main.java:12)",
+    "Caused by: com.google.inject.internal.ProvisionException: Unable to provision",
+    "\tat com.google.inject.internal.InjectorImpl.provision(InjectorImpl.java:15)",
+    "\tat com.google.inject.internal.InjectorImpl.getInstance(InjectorImpl.java:9)",
+    "\tat org.springframework.web.servlet.DispatcherServlet.doDispatch(DispatcherServlet.java:9)",
+    "\tat com.acme.shop.Main.lambda$main$0(Main.java:10)",
+    "\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)",
+    "\tat java.base/java.lang.Thread.run(Thread.java:840)",
+    "Caused by: com.google.inject.internal.ProvisionException: Error injecting constructor",
+    "\tat com.google.inject.internal.InjectorImpl$ConstructorInjector.construct(InjectorImpl.java:26)",
+    "\tat com.google.inject.internal.InjectorImpl.provision(InjectorImpl.java:13)",
+    "\t... 13 more",
+    'Caused by: java.lang.NumberFormatException: For input string: "12,50"',
+    "\tat java.base/java.lang.NumberFormatException.forInputString(NumberFormatException.java:67)",
+    "\tat java.base/java.lang.Integer.parseInt(Integer.java:668)",
+    "\tat java.base/java.lang.Integer.parseInt(Integer.java:786)",
+    "\tat com.acme.shop.OrderController.parse(OrderController.java:13)",
+    "\t... 28 more",
+  ];
+  expect(foldStackFrames(input)).toEqual([
+    ...input.slice(0, 3),
+    "\t… 2 frames in java.base folded …",
+    input[5],
+    input[6],
+    "\t… 3 frames in com.google, org.springframework folded …",
+    input[10],
+    "\t… 2 frames in java.base folded …",
+    input[13],
+    "\t… 2 frames in com.google folded …",
+    ...input.slice(16, 19),
+    "\t… 2 frames in java.base folded …",
+    ...input.slice(21),
+  ]);
+});
+
+Deno.test("Java frames behind a class loader's or a module's name (app//, name@version/) are read by their class", () => {
+  const input = [
+    "java.lang.IllegalStateException: Cannot map row",
+    "\tat app//com.acme.shop.Rows.map(Rows.java:9)",
+    "\tat app//org.hibernate.loader.Loader.getRow(Loader.java:1579)",
+    "\tat app//com.fasterxml.jackson.databind.ObjectMapper.readValue(ObjectMapper.java:3548)",
+    "\tat com.foo.loader/netty@4.1/io.netty.channel.Ctx.invoke(Ctx.java:379)",
+    "\tat app//com.acme.shop.Server.start(Server.java:20)",
+  ];
+  expect(foldStackFrames(input)).toEqual([
+    ...input.slice(0, 2),
+    "\t… 3 frames in org.hibernate, com.fasterxml, netty folded …",
+    input[5],
+  ]);
+});
+
 Deno.test("Go goroutine traces fold GOROOT frames; Ruby backtraces fold gem frames", () => {
   const go = [
     "panic: runtime error: index out of range [3] with length 3",
@@ -208,8 +268,8 @@ Deno.test("Java frames of the usual third-party frameworks (Guice, Hibernate, Ja
   ];
   expect(foldStackFrames(trace)).toEqual([
     trace[0],
-    trace[1],
-    "\t… 2 frames in com.google folded …",
+    // A wrapper's trace (a cause follows): its innermost library frame folds too.
+    "\t… 3 frames in com.google folded …",
     ...trace.slice(4, 7),
     "\t… 3 frames in org.hibernate, com.fasterxml, io.netty folded …",
     trace[10],
