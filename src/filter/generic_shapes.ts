@@ -78,6 +78,28 @@ function kindOf(word: string): string {
   return PUNCTUATION.test(word) ? word : "W";
 }
 
+/**
+ * The kinds (`kindOf`) and heads (`headOf`) of the words read so far, by word: the lines of a log
+ * repeat their words. Each holds at most MAX_REMEMBERED words (then starts again).
+ */
+const KINDS = new Map<string, string>();
+const HEADS = new Map<string, string>();
+const MAX_REMEMBERED = 4096;
+
+/** `read(word)`, remembered in `known`. */
+function remembered(
+  known: Map<string, string>,
+  word: string,
+  read: (word: string) => string,
+): string {
+  let value = known.get(word);
+  if (value === undefined) {
+    if (known.size >= MAX_REMEMBERED) known.clear();
+    known.set(word, value = read(word));
+  }
+  return value;
+}
+
 /** A line's first word as its shape reads it: by kind, or as printed with digits masked. */
 function headOf(word: string): string {
   if (isQuote(word) || isHex(word) || isNumber(word) || isPath(word)) return kindOf(word);
@@ -130,7 +152,7 @@ export function shapeOf(line: string): string | null {
     const start = i;
     while (i < n && !isSpace(line.charCodeAt(i))) i++;
     const word = line.slice(start, i);
-    key += words === 0 ? headOf(word) : ` ${kindOf(word)}`;
+    key += words === 0 ? remembered(HEADS, word, headOf) : ` ${remembered(KINDS, word, kindOf)}`;
     words++;
     while (i < n && isSpace(line.charCodeAt(i))) i++;
   }
