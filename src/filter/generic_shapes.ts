@@ -173,17 +173,32 @@ const ODD_IN_CUT = 10;
  * of the row, not what kind of line it is.
  */
 export function oddInCut(cut: readonly string[]): Set<number> {
-  const shapes = cut.map(shapeOf);
-  // Shapes repeat line after line: each is masked for its columns once.
-  const masked = new Map<string, string>();
-  const columnsOf = (line: string, at: number) => {
-    const shape = shapes[at];
+  // Shapes repeat line after line: each is one string, masked for its columns once, and each kind
+  // by columns (a count of words and a masked shape) is one string, made once.
+  const kinds = new Map<string, CutKind>();
+  const ofLine = cut.map((line) => {
+    const shape = shapeOf(line);
     if (shape === null) return null;
-    let head = masked.get(shape);
-    if (head === undefined) masked.set(shape, head = columnsHead(shape));
-    return `${wordCount(line)} ${head}`;
+    let kind = kinds.get(shape);
+    if (kind === undefined) {
+      kinds.set(shape, kind = { shape, head: columnsHead(shape), byCount: [] });
+    }
+    return kind;
+  });
+  const columnsOf = (line: string, at: number) => {
+    const kind = ofLine[at];
+    if (kind === null) return null;
+    const count = wordCount(line);
+    return kind.byCount[count] ??= `${count} ${kind.head}`;
   };
-  return oddLines(cut, [(_, at) => shapes[at], columnsOf], { few: ODD_IN_CUT });
+  return oddLines(cut, [(_, at) => ofLine[at]?.shape ?? null, columnsOf], { few: ODD_IN_CUT });
+}
+
+/** A shape of a cut's lines: as printed, its head masked for columns, its kinds by columns. */
+interface CutKind {
+  shape: string;
+  head: string;
+  byCount: string[];
 }
 
 /**
