@@ -180,22 +180,37 @@ function readWord(line: LineRead, i: number): WordRead | null {
   const c = keyed ? -1 : word.charCodeAt(0);
   if (c >= 0 && !(c >= 48 && c <= 57) && c !== 43 && c !== 45) return line.read[i] = null;
   // A number's reading depends on the word alone, and a log's numbers repeat (`200`, `0ms`).
-  let read = WORDS.get(word);
-  if (read === undefined) {
-    if (WORDS.size >= MAX_WORDS) WORDS.clear();
-    WORDS.set(word, read = numberOf(word, keyed ? word.replace(KEYED, "") : word));
-  }
-  return line.read[i] = read;
+  return line.read[i] = remembered(NUMBERS, word, numberOf);
 }
 
-/** Groups masked so far (at most MAX_WORDS: then it starts again). */
+/** Words read by `numberOf` so far, and groups masked (see `remembered`). */
+const NUMBERS = new Map<string, WordRead | null>();
 const GROUPS_MASKED = new Map<string, string>();
-/** Words read by `numberOf` so far (at most MAX_WORDS: then it starts again). */
-const WORDS = new Map<string, WordRead | null>();
-const MAX_WORDS = 4096;
+/** Texts a table of `remembered` holds at most (then it starts again). */
+const MAX_REMEMBERED = 4096;
+/**
+ * Longest text remembered: V8 copies a substring shorter than 13 characters, and a longer one may
+ * be a slice that keeps its whole input alive for as long as the table holds it.
+ */
+const MAX_REMEMBERED_LENGTH = 12;
 
-/** `word` as the fields read it, `number` its value past a key (see `readWord`). */
-function numberOf(word: string, number: string): WordRead | null {
+/**
+ * `read(text)`, remembered in `known` for the next lines (whose words and groups repeat) when
+ * `text` is short (MAX_REMEMBERED_LENGTH); `read` depends on `text` alone.
+ */
+export function remembered<T>(known: Map<string, T>, text: string, read: (text: string) => T): T {
+  if (text.length > MAX_REMEMBERED_LENGTH) return read(text);
+  let value = known.get(text);
+  if (value === undefined) {
+    if (known.size >= MAX_REMEMBERED) known.clear();
+    known.set(text, value = read(text));
+  }
+  return value;
+}
+
+/** `word` as the fields read it (see `readWord`): null when it holds no number past its key. */
+function numberOf(word: string): WordRead | null {
+  const number = word.includes("=") || word.includes(":") ? word.replace(KEYED, "") : word;
   const c = number.charCodeAt(0);
   if (!(c >= 48 && c <= 57) && c !== 43 && c !== 45) return null;
   const numeric = NUMBER.test(number);
@@ -239,12 +254,7 @@ function maskedGroup(line: LineRead, k: number): string {
   if (known !== undefined) return known;
   // A group's masked form depends on its text alone, and a log's groups repeat (`[http]`).
   const group = line.groups![k];
-  let masked = GROUPS_MASKED.get(group);
-  if (masked === undefined) {
-    if (GROUPS_MASKED.size >= MAX_WORDS) GROUPS_MASKED.clear();
-    GROUPS_MASKED.set(group, masked = maskGroup(group));
-  }
-  return line.masked[k] = masked;
+  return line.masked[k] = remembered(GROUPS_MASKED, group, maskGroup);
 }
 
 /** A field: how to read its value from a line, and whether it is a zero test. */

@@ -23,7 +23,7 @@ import { appendAll, FoldedLines } from "./arrays.ts";
 import { carriesFailure } from "./signals.ts";
 import { MAX_TESTED } from "./sanitize.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
-import { foldAroundOutliers, oddLines } from "./generic_outliers.ts";
+import { foldAroundOutliers, oddLines, remembered } from "./generic_outliers.ts";
 
 /** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
 export const MIN_SHAPE_RUN = 12;
@@ -78,27 +78,9 @@ function kindOf(word: string): string {
   return PUNCTUATION.test(word) ? word : "W";
 }
 
-/**
- * The kinds (`kindOf`) and heads (`headOf`) of the words read so far, by word: the lines of a log
- * repeat their words. Each holds at most MAX_REMEMBERED words (then starts again).
- */
+/** The kinds (`kindOf`) and heads (`headOf`) of the words read so far (see `remembered`). */
 const KINDS = new Map<string, string>();
 const HEADS = new Map<string, string>();
-const MAX_REMEMBERED = 4096;
-
-/** `read(word)`, remembered in `known`. */
-function remembered(
-  known: Map<string, string>,
-  word: string,
-  read: (word: string) => string,
-): string {
-  let value = known.get(word);
-  if (value === undefined) {
-    if (known.size >= MAX_REMEMBERED) known.clear();
-    known.set(word, value = read(word));
-  }
-  return value;
-}
 
 /** A line's first word as its shape reads it: by kind, or as printed with digits masked. */
 function headOf(word: string): string {
