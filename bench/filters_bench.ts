@@ -325,7 +325,9 @@ async function compareWith(before: string): Promise<string> {
   const p95 = (maps: Round[], key: string) => median(maps.map((m) => m.get(key)!.p95));
   const cpu = (maps: Round[], key: string) => median(maps.map((m) => m.get(key)!.cpu));
   const keys = [...rounds.before[0].keys()].filter((k) => rounds.after[0].has(k));
-  const slowest = keys.sort((a, b) => p95(rounds.before, b) - p95(rounds.before, a)).slice(0, 3);
+  // The slowest three, or every case `--only` named.
+  const slowest = keys.sort((a, b) => p95(rounds.before, b) - p95(rounds.before, a))
+    .slice(0, ONLY ? keys.length : 3);
   const lines = [
     "| case | before p95 ms | after p95 ms | after / before | before CPU ms | after CPU ms |",
     "|---|---:|---:|---:|---:|---:|",

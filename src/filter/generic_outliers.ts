@@ -131,7 +131,10 @@ function withoutDates(line: string): string {
  */
 interface LineRead {
   words: string[];
-  groups: string[];
+  /** The line as printed, its count dropped (see `readLine`), for its groups. */
+  said: string;
+  /** Undefined until a group field reads them (`groupsOf`). */
+  groups: string[] | undefined;
   /** Per word: undefined until read, null for a word that reads as itself (see `readWord`). */
   read: (WordRead | null | undefined)[];
   masked: (string | undefined)[];
@@ -148,13 +151,19 @@ interface WordRead {
 /** A line of a run, read for its fields. */
 function readLine(line: string): LineRead {
   // A count an earlier fold appended (dedup's `(x3)`) says how often, not what.
-  const said = line.replace(COUNTED, "");
+  const said = line.endsWith(")") ? line.replace(COUNTED, "") : line;
   return {
     words: withoutDates(said).trim().split(/\s+/),
-    groups: said.match(GROUP)?.slice(0, GROUPS) ?? [],
+    said,
+    groups: undefined,
     read: [],
     masked: [],
   };
+}
+
+/** The groups of `line` (GROUPS of them at most), found when first read. */
+function groupsOf(line: LineRead): string[] {
+  return line.groups ??= line.said.match(GROUP)?.slice(0, GROUPS) ?? [];
 }
 
 /**
@@ -167,11 +176,45 @@ function readWord(line: LineRead, i: number): WordRead | null {
   const word = line.words[i];
   // Only a word holding `=` or `:` has a key; only one starting with a digit or a sign is a
   // number, a measure or a bar: any other reads as itself.
+  const keyed = word.includes("=") || word.includes(":");
+  const c = keyed ? -1 : word.charCodeAt(0);
+  if (c >= 0 && !(c >= 48 && c <= 57) && c !== 43 && c !== 45) return line.read[i] = null;
+  // A number's reading depends on the word alone, and a log's numbers repeat (`200`, `0ms`).
+  return line.read[i] = remembered(NUMBERS, word, numberOf);
+}
+
+/** Words read by `numberOf` so far, and groups masked (see `remembered`). */
+const NUMBERS = new Map<string, WordRead | null>();
+const GROUPS_MASKED = new Map<string, string>();
+/** Texts a table of `remembered` holds at most (then it starts again). */
+const MAX_REMEMBERED = 4096;
+/**
+ * Longest text remembered: V8 copies a substring shorter than 13 characters, and a longer one may
+ * be a slice that keeps its whole input alive for as long as the table holds it.
+ */
+const MAX_REMEMBERED_LENGTH = 12;
+
+/**
+ * `read(text)`, remembered in `known` for the next lines (whose words and groups repeat) when
+ * `text` is short (MAX_REMEMBERED_LENGTH); `read` depends on `text` alone.
+ */
+export function remembered<T>(known: Map<string, T>, text: string, read: (text: string) => T): T {
+  if (text.length > MAX_REMEMBERED_LENGTH) return read(text);
+  let value = known.get(text);
+  if (value === undefined) {
+    if (known.size >= MAX_REMEMBERED) known.clear();
+    known.set(text, value = read(text));
+  }
+  return value;
+}
+
+/** `word` as the fields read it (see `readWord`): null when it holds no number past its key. */
+function numberOf(word: string): WordRead | null {
   const number = word.includes("=") || word.includes(":") ? word.replace(KEYED, "") : word;
   const c = number.charCodeAt(0);
-  if (!(c >= 48 && c <= 57) && c !== 43 && c !== 45) return line.read[i] = null;
+  if (!(c >= 48 && c <= 57) && c !== 43 && c !== 45) return null;
   const numeric = NUMBER.test(number);
-  return line.read[i] = {
+  return {
     value: MEASURE.test(number) || BAR.test(word) ? "" : word,
     zero: !numeric ? "" : ZERO.test(number) && !NO_TIME.test(number) ? word : "N",
     count: numeric ? parseFloat(number.replace(/,/g, "")) : null,
@@ -206,8 +249,12 @@ function countAt(line: LineRead, end: "s" | "e", p: number): number | null {
 
 /** The `k`th group of `line` masked (see `maskGroup`), "" past its groups. */
 function maskedGroup(line: LineRead, k: number): string {
-  if (k >= line.groups.length) return "";
-  return line.masked[k] ??= maskGroup(line.groups[k]);
+  if (k >= groupsOf(line).length) return "";
+  const known = line.masked[k];
+  if (known !== undefined) return known;
+  // A group's masked form depends on its text alone, and a log's groups repeat (`[http]`).
+  const group = line.groups![k];
+  return line.masked[k] = remembered(GROUPS_MASKED, group, maskGroup);
 }
 
 /** A field: how to read its value from a line, and whether it is a zero test. */
@@ -314,17 +361,30 @@ function outliersOf(
   const odd = new Map<number, string>();
   // The lines read (their indexes in `lines`, and their reads) and the most words one holds.
   const ats: number[] = [];
-  const read: LineRead[] = [];
-  let most = 0;
-  lines.forEach((line, at) => {
-    if (line === null || isBlank(line)) return;
-    const reading = readingOf(at);
-    ats.push(at);
-    read.push(reading);
-    most = Math.max(most, reading.words.length);
-  });
-  const n = read.length;
+  for (let at = 0; at < lines.length; at++) {
+    const line = lines[at];
+    if (line !== null && !isBlank(line)) ats.push(at);
+  }
+  const n = ats.length;
+  // Too few lines to read: none is read.
   if (n < MIN_LINES) return { kept, counted, odd };
+  const read: LineRead[] = new Array(n);
+  // The distinct reads (identical lines share one) and each line's place among them: a field is
+  // first read once per distinct line.
+  const distinct: LineRead[] = [];
+  const slots = new Int32Array(n);
+  const slotOf = new Map<LineRead, number>();
+  let most = 0;
+  for (let i = 0; i < n; i++) {
+    const reading = read[i] = readingOf(ats[i]);
+    let slot = slotOf.get(reading);
+    if (slot === undefined) {
+      slotOf.set(reading, slot = distinct.length);
+      distinct.push(reading);
+    }
+    slots[i] = slot;
+    if (reading.words.length > most) most = reading.words.length;
+  }
   const values = Math.max(MAX_VALUES, Math.floor(n / LINES_PER_VALUE));
   // A long run's fields are first read over a sample of its lines, spread evenly: a field whose
   // most common value holds no majority there holds none over the run, and is not read whole.
@@ -334,16 +394,19 @@ function outliersOf(
   const sequences = new Map<string, boolean>();
   // The values of the field being read, line by line (and over the sample).
   const column: string[] = new Array(n);
+  const once: string[] = distinct.length < n ? new Array(distinct.length) : column;
   const sampled: string[] = sample ? new Array(sample.length) : [];
   for (const field of FIELDS) {
     // Past every line's words each line reads "": one value, no line odd by it.
     if (field.word && field.word.p >= most) continue;
     if (sample) {
-      for (let i = 0; i < sample.length; i++) sampled[i] = field.value(sample[i]);
+      fill(sampled, sample, field);
       if (majorityOf(sampled, field) === null) continue;
     }
-    for (let i = 0; i < n; i++) column[i] = field.value(read[i]);
-    // A value held by no majority leaves no line odd; one held by every line neither.
+    // A value held by every line leaves no line odd.
+    if (fill(once, distinct, field)) continue;
+    if (once !== column) { for (let i = 0; i < n; i++) column[i] = once[slots[i]]; }
+    // A value held by no majority leaves no line odd either.
     const major = majorityOf(column, field);
     if (major === null || major.count === n) continue;
     const byValue = new Map<string, number[]>();
@@ -363,7 +426,7 @@ function outliersOf(
     if (field.count) {
       const place = `${field.word!.end}${field.word!.p}`;
       let up = sequences.get(place);
-      if (up === undefined) sequences.set(place, up = countsUp(read.map(field.count)));
+      if (up === undefined) sequences.set(place, up = countsUp(countsAt(read, field.word!)));
       if (up) continue;
     }
     // A value's lines all stay while they are few beside the run; else its first and last.
@@ -380,6 +443,40 @@ function outliersOf(
   }
   for (const at of kept) counted.delete(at);
   return { kept, counted, odd };
+}
+
+/**
+ * `column` filled with `field`'s value of each line of `read`; whether every line holds the same
+ * one. A word's field reads the word in place (`readWord`), the same value as `field.value`.
+ */
+function fill(column: string[], read: readonly LineRead[], field: Field): boolean {
+  const n = read.length;
+  const word = field.word;
+  let same = true;
+  if (word === undefined) {
+    for (let i = 0; i < n; i++) {
+      const value = column[i] = field.value(read[i]);
+      if (same && i > 0 && value !== column[0]) same = false;
+    }
+    return same;
+  }
+  const { p } = word;
+  const fromEnd = word.end === "e";
+  const zeros = field.zeros === true;
+  for (let i = 0; i < n; i++) {
+    const line = read[i];
+    const words = line.words;
+    let value = "";
+    if (p < words.length) {
+      const k = fromEnd ? words.length - 1 - p : p;
+      let known = line.read[k];
+      if (known === undefined) known = readWord(line, k);
+      value = zeros ? known?.zero ?? "" : known === null ? words[k] : known.value;
+    }
+    column[i] = value;
+    if (same && i > 0 && value !== column[0]) same = false;
+  }
+  return same;
 }
 
 /**
@@ -506,6 +603,24 @@ function indentFrom(line: string, from: number): number {
   let i = from;
   while (i < line.length && (line[i] === " " || line[i] === "\t")) i++;
   return i < line.length ? i - from : -1;
+}
+
+/** The number each line of `read` holds in the word at `p` from `end` (`countAt`), or null. */
+function countsAt(
+  read: readonly LineRead[],
+  { end, p }: { end: "s" | "e"; p: number },
+): (number | null)[] {
+  const counts: (number | null)[] = new Array(read.length);
+  for (let i = 0; i < read.length; i++) {
+    const line = read[i];
+    const n = line.words.length;
+    if (p >= n) counts[i] = null;
+    else {
+      const k = end === "s" ? p : n - 1 - p;
+      counts[i] = (line.read[k] === undefined ? readWord(line, k) : line.read[k])?.count ?? null;
+    }
+  }
+  return counts;
 }
 
 /**

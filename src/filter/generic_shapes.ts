@@ -23,7 +23,7 @@ import { appendAll, FoldedLines } from "./arrays.ts";
 import { carriesFailure } from "./signals.ts";
 import { MAX_TESTED } from "./sanitize.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
-import { foldAroundOutliers, oddLines } from "./generic_outliers.ts";
+import { foldAroundOutliers, oddLines, remembered } from "./generic_outliers.ts";
 
 /** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
 export const MIN_SHAPE_RUN = 12;
@@ -78,6 +78,10 @@ function kindOf(word: string): string {
   return PUNCTUATION.test(word) ? word : "W";
 }
 
+/** The kinds (`kindOf`) and heads (`headOf`) of the words read so far (see `remembered`). */
+const KINDS = new Map<string, string>();
+const HEADS = new Map<string, string>();
+
 /** A line's first word as its shape reads it: by kind, or as printed with digits masked. */
 function headOf(word: string): string {
   if (isQuote(word) || isHex(word) || isNumber(word) || isPath(word)) return kindOf(word);
@@ -130,7 +134,7 @@ export function shapeOf(line: string): string | null {
     const start = i;
     while (i < n && !isSpace(line.charCodeAt(i))) i++;
     const word = line.slice(start, i);
-    key += words === 0 ? headOf(word) : ` ${kindOf(word)}`;
+    key += words === 0 ? remembered(HEADS, word, headOf) : ` ${remembered(KINDS, word, kindOf)}`;
     words++;
     while (i < n && isSpace(line.charCodeAt(i))) i++;
   }
@@ -151,17 +155,32 @@ const ODD_IN_CUT = 10;
  * of the row, not what kind of line it is.
  */
 export function oddInCut(cut: readonly string[]): Set<number> {
-  const shapes = cut.map(shapeOf);
-  // Shapes repeat line after line: each is masked for its columns once.
-  const masked = new Map<string, string>();
-  const columnsOf = (line: string, at: number) => {
-    const shape = shapes[at];
+  // Shapes repeat line after line: each is one string, masked for its columns once, and each kind
+  // by columns (a count of words and a masked shape) is one string, made once.
+  const kinds = new Map<string, CutKind>();
+  const ofLine = cut.map((line) => {
+    const shape = shapeOf(line);
     if (shape === null) return null;
-    let head = masked.get(shape);
-    if (head === undefined) masked.set(shape, head = columnsHead(shape));
-    return `${wordCount(line)} ${head}`;
+    let kind = kinds.get(shape);
+    if (kind === undefined) {
+      kinds.set(shape, kind = { shape, head: columnsHead(shape), byCount: [] });
+    }
+    return kind;
+  });
+  const columnsOf = (line: string, at: number) => {
+    const kind = ofLine[at];
+    if (kind === null) return null;
+    const count = wordCount(line);
+    return kind.byCount[count] ??= `${count} ${kind.head}`;
   };
-  return oddLines(cut, [(_, at) => shapes[at], columnsOf], { few: ODD_IN_CUT });
+  return oddLines(cut, [(_, at) => ofLine[at]?.shape ?? null, columnsOf], { few: ODD_IN_CUT });
+}
+
+/** A shape of a cut's lines: as printed, its head masked for columns, its kinds by columns. */
+interface CutKind {
+  shape: string;
+  head: string;
+  byCount: string[];
 }
 
 /**

@@ -153,6 +153,8 @@ class WindowedGroups {
   #seeds = new Map<number, string[]>();
   #seedLines = 0;
   #groups = new Map<string, { example: string; count: number }>();
+  /** Each key's group of its common lines (the one labelled by the key alone), by key. */
+  #common: ({ example: string; count: number } | undefined)[] = [];
 
   push(line: string, key: number): void {
     if (!this.#inWindow.has(key)) {
@@ -205,16 +207,22 @@ class WindowedGroups {
       // The key's common lines are labelled by the key alone; with the seeds odd, the lines of
       // the seeds' value are those, and the window's own common ones are "not that value".
       const label = turned === undefined
-        ? value === undefined ? `${at}` : `${at}\n${value}`
+        ? value === undefined ? null : `${at}\n${value}`
         : value === turned
-        ? `${at}`
+        ? null
         : value === undefined
         ? `${at}\n!${turned}`
         : `${at}\n${value}`;
-      const group = this.#groups.get(label);
-      if (group) group.count++;
-      else this.#groups.set(label, { example: line, count: 1 });
-      if (label !== `${at}` || this.#seedLines >= MAX_SEED_LINES) return;
+      if (label === null) {
+        const group = this.#common[at];
+        if (group) group.count++;
+        else this.#groups.set(`${at}`, this.#common[at] = { example: line, count: 1 });
+      } else {
+        const group = this.#groups.get(label);
+        if (group) group.count++;
+        else this.#groups.set(label, { example: line, count: 1 });
+      }
+      if (label !== null || this.#seedLines >= MAX_SEED_LINES) return;
       const seeds = this.#seeds.get(at);
       if (seeds && seeds.length >= SEEDS_PER_KEY) return;
       if (seeds) seeds.push(line);
