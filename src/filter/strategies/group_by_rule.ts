@@ -295,8 +295,13 @@ function group(
   // The file of each finding read, with how many loose lines came before it (see `apart`).
   const findingFiles: { at: number; file: string }[] = [];
   const frames = codeFrames(lines, p);
-  for (const [i, line] of lines.entries()) {
+  // Which lines are noise, read once: the plain form at the end leaves them out without
+  // matching every line again.
+  const isNoise = new Uint8Array(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (frames.has(i) || p.noise(line) || allDuplicates(line)) {
+      isNoise[i] = 1;
       noise++;
       continue;
     }
@@ -696,10 +701,11 @@ function group(
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {
-    const plain = lines.filter((line, i) =>
-      !frames.has(i) && !p.noise(line) && !allDuplicates(line)
-    );
-    if (textSize(plain) <= textSize(out)) return { lines: plain, confidence: "full" };
+    let plainSize = 0;
+    for (let i = 0; i < lines.length; i++) if (!isNoise[i]) plainSize += lines[i].length + 1;
+    if (plainSize <= textSize(out)) {
+      return { lines: lines.filter((_, i) => !isNoise[i]), confidence: "full" };
+    }
   }
   return { lines: out, confidence: "full" };
 }
