@@ -430,13 +430,18 @@ export class FilterEngine {
 function chain(
   rules: CompiledRule[],
   failed: boolean,
-  sink: (line: string) => void,
+  sink: Pick<Stage, "push" | "pushAll">,
   passed: string[][],
 ): Stage[] {
   const stages: Stage[] = [];
-  let emit = sink;
+  let emit = sink.push;
+  // The last rule hands what it held to the folds after the rules whole (no copy of a huge
+  // output); between rules lines go one at a time, as `passed` records them.
+  const pushAll = sink.pushAll;
+  const emitAll = pushAll ? (lines: string[]) => pushAll.call(sink, lines) : undefined;
   for (let i = rules.length - 1; i >= 0; i--) {
-    const ctx: StageContext = { emit, failed };
+    const last = i === rules.length - 1;
+    const ctx: StageContext = last && emitAll ? { emit, emitAll, failed } : { emit, failed };
     const stage = rules[i].strategy.createStage(ctx);
     stages.unshift(stage);
     const kept = i > 0 ? passed[i - 1] : null;
@@ -656,7 +661,7 @@ function runRules(
       command: options.command,
     })
     : null;
-  const stages = chain(rules, failed, after ? after.push : sink, passed);
+  const stages = chain(rules, failed, after ?? { push: sink }, passed);
   const fed = walkLines(body, (line) => {
     guard?.input(line);
     stages[0].push(line);

@@ -459,17 +459,20 @@ export class KeptLines {
       }
       if (!byIndent.size) map.delete(key);
     };
-    // The walk ends once every suspect is kept (both maps empty: no later line can do anything).
+    // The walk ends once every suspect is kept: a later line could only keep them again or give
+    // an indentation to suspects already kept.
     walk((line) => {
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
       const lead = t === "" || line.length === t.length ? "" : leadOf(line);
       keep(exact, t, lead, line);
-      if (!heads.size) return !exact.size;
-      if (t.length < CUT_PREFIX || work > MAX_WORK) return;
+      if (!heads.size || t.length < CUT_PREFIX || work > MAX_WORK) {
+        return kept.size === suspects.length;
+      }
       for (const size of lengths.get(t.slice(0, CUT_PREFIX)) ?? []) {
         work += size;
         if (size <= t.length) keep(heads, t.slice(0, size), lead, line);
       }
+      return kept.size === suspects.length;
     });
     for (const byIndent of exact.values()) {
       for (const { list, printed } of byIndent.values()) {
