@@ -280,7 +280,7 @@ export class FilterEngine {
       start = end + 1;
     }
     const lines: string[] = [];
-    walkLines(body, (line) => lines.push(line));
+    walkLines(body, (line) => void lines.push(line));
     const traces: StageTrace[] = [{
       name: "sanitize",
       type: "sanitize",
@@ -430,13 +430,18 @@ export class FilterEngine {
 function chain(
   rules: CompiledRule[],
   failed: boolean,
-  sink: (line: string) => void,
+  sink: Pick<Stage, "push" | "pushAll">,
   passed: string[][],
 ): Stage[] {
   const stages: Stage[] = [];
-  let emit = sink;
+  let emit = sink.push;
+  // The last rule hands what it held to the folds after the rules whole (no copy of a huge
+  // output); between rules lines go one at a time, as `passed` records them.
+  const pushAll = sink.pushAll;
+  const emitAll = pushAll ? (lines: string[]) => pushAll.call(sink, lines) : undefined;
   for (let i = rules.length - 1; i >= 0; i--) {
-    const ctx: StageContext = { emit, failed };
+    const last = i === rules.length - 1;
+    const ctx: StageContext = last && emitAll ? { emit, emitAll, failed } : { emit, failed };
     const stage = rules[i].strategy.createStage(ctx);
     stages.unshift(stage);
     const kept = i > 0 ? passed[i - 1] : null;
@@ -455,9 +460,10 @@ function chain(
 
 /**
  * The lines the first stage receives: sanitised (only when the text has something to sanitise),
- * `[stderr] ` prefixes dropped, blank runs collapsed.
+ * `[stderr] ` prefixes dropped, blank runs collapsed. `fn` returning `true` ends the walk (the
+ * guard's passes stop once nothing they look for is left); the characters fed so far are returned.
  */
-function walkLines(body: string, fn: (line: string) => void): number {
+function walkLines(body: string, fn: (line: string) => boolean | void): number {
   let fed = 0;
   const blanks = new BlankCollapser();
   const dirty = body.includes("\x1b") || body.includes("\r");
@@ -468,17 +474,26 @@ function walkLines(body: string, fn: (line: string) => void): number {
     start = end + 1;
     if (dirty) line = sanitizeLine(line);
     // A status a redraw overwrote comes back as a line of its own before the redraw.
-    for (let part of dirty && line.includes("\n") ? line.split("\n") : [line]) {
-      if (part.startsWith(STDERR_PREFIX)) part = part.slice(STDERR_PREFIX.length);
-      const kept = blanks.accept(part);
-      if (kept !== null) {
+    if (dirty && line.includes("\n")) {
+      for (const part of line.split("\n")) {
+        const kept = blanks.accept(withoutStderrPrefix(part));
+        if (kept === null) continue;
         fed += kept.length;
-        fn(kept);
+        if (fn(kept) === true) return fed;
       }
+      continue;
     }
+    // One line: no array of its parts (this loop runs once per input line, several times).
+    const kept = blanks.accept(withoutStderrPrefix(line));
+    if (kept === null) continue;
+    fed += kept.length;
+    if (fn(kept) === true) return fed;
   }
   return fed;
 }
+
+const withoutStderrPrefix = (line: string) =>
+  line.startsWith(STDERR_PREFIX) ? line.slice(STDERR_PREFIX.length) : line;
 
 /** A line that says lines were left out: a fold, a cut, `(+N more)`, `… not shown`. */
 const ELISION = /…|\.\.\.|\b(?:folded|omitted|elided|not shown|not listed)\b|\(\+?\d+ more\b/;
@@ -490,27 +505,54 @@ const ELISION_CHECKS = 16;
 
 /**
  * Whether `text` holds a line that says lines were left out and is not the input's own. A line
- * the input printed (the set of its lines, built once) is its own; any other is searched for in
- * the input as read by the stages (escapes inside a coloured line, `foo ... \x1b[32mok`, split
- * the words the raw text holds) — each such search reads the whole input, so only the first few
- * are made.
+ * the input printed (a line of it with the same text, whitespace aside) is its own; any other is
+ * searched for in the input as read by the stages (escapes inside a coloured line, `foo ...
+ * \x1b[32mok`, split the words the raw text holds) — each such search reads the whole input, so
+ * only the first few are made. An elision line is looked for in the input as a whole line where
+ * it occurs; only when those searches have read a few times the input is a set of its lines built
+ * (a set of millions of lines costs more than the few lines a filtered output holds).
  */
 function showsElision(text: string, body: string): boolean {
   let checks = 0;
   let lines: Set<string> | null = null;
   let input: string | null = null;
+  let read = 0;
   for (const line of splitLines(text)) {
     if (!ELISION.test(line)) continue;
     const own = line.trim();
-    if (lines === null) {
-      input = body.includes("\x1b") || body.includes("\r") ? sanitize(body) : body;
+    input ??= body.includes("\x1b") || body.includes("\r") ? sanitize(body) : body;
+    if (lines === null && read > WHOLE_LINE_READS * input.length) {
       lines = new Set();
       for (const l of splitLines(input)) lines.add(l.trim());
     }
-    if (lines.has(own)) continue;
-    if (!body.includes(own) && !input!.includes(own)) return true;
+    if (lines !== null ? lines.has(own) : isWholeLine(input, own, (n) => read += n)) continue;
+    if (!body.includes(own) && !input.includes(own)) return true;
     if (++checks >= ELISION_CHECKS) return false;
   }
+  return false;
+}
+
+/** Input lengths the whole-line searches of {@link showsElision} read before it builds a set. */
+const WHOLE_LINE_READS = 4;
+const SPACE = /\s/;
+
+/**
+ * Whether some line of `text` is `own` with only whitespace (`trim()`'s) around it; `read` hears
+ * how many characters the search went over.
+ */
+function isWholeLine(text: string, own: string, read: (n: number) => void): boolean {
+  let from = 0;
+  for (let at = text.indexOf(own); at >= 0; at = text.indexOf(own, from)) {
+    read(at + own.length - from);
+    from = at + 1;
+    let before = at - 1;
+    while (before >= 0 && text[before] !== "\n" && SPACE.test(text[before])) before--;
+    if (before >= 0 && text[before] !== "\n") continue;
+    let after = at + own.length;
+    while (after < text.length && text[after] !== "\n" && SPACE.test(text[after])) after++;
+    if (after === text.length || text[after] === "\n") return true;
+  }
+  read(text.length - from);
   return false;
 }
 
@@ -619,7 +661,7 @@ function runRules(
       command: options.command,
     })
     : null;
-  const stages = chain(rules, failed, after ? after.push : sink, passed);
+  const stages = chain(rules, failed, after ?? { push: sink }, passed);
   const fed = walkLines(body, (line) => {
     guard?.input(line);
     stages[0].push(line);

@@ -147,7 +147,7 @@ export function genericStage(
   // A JSON-lines log: a record that names a failure is never cut (it is kept as printed).
   let logs = false;
   const tail = after ? passOn(ctx) : truncator(ctx, onRemove);
-  const held: string[] = [];
+  let held: string[] = [];
   let run: string | null = null;
   let runKey: string | null = null;
   let runTimed = false;
@@ -208,6 +208,21 @@ export function genericStage(
         json = looksLikeJson(line);
       }
       held.push(line);
+    },
+    // A stage before that emits what it held hands its array over: it is held as it is.
+    pushAll(lines) {
+      if (held.length) {
+        for (const line of lines) this.push(line);
+        return;
+      }
+      if (!after && first === null) {
+        const head = lines.find((line) => line.trim() !== "");
+        if (head !== undefined) {
+          first = head;
+          json = looksLikeJson(head);
+        }
+      }
+      held = lines;
     },
     finish(): Confidence {
       const count = held.length;

@@ -179,9 +179,10 @@ const CHAIN = /^(?:In file included from |\s{1,40}from )\S/;
  * block's diagnostics. A block ends before an include chain line, which stays: it says which
  * source the repeat is for. The first copy stays as printed, so no diagnostic is lost.
  */
-export function foldRepeatedDiagnostics(lines: readonly string[]): string[] {
+export function foldRepeatedDiagnostics(lines: readonly string[]): readonly string[] {
   const first = new Map<string, number>();
-  const out: string[] = [];
+  // Copied only from the first block that folds: an output without one is handed on as it came.
+  const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const line = lines[i];
     const top = line.length <= MAX_TESTED ? TOP_DIAGNOSTIC.exec(line) : null;
@@ -219,5 +220,5 @@ export function foldRepeatedDiagnostics(lines: readonly string[]): string[] {
     else for (let j = i; j < i + k; j++) out.push(lines[j]);
     i += k;
   }
-  return out;
+  return out.lines();
 }

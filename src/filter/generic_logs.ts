@@ -100,18 +100,25 @@ export function parseLogLine(line: string): LogLine | null {
 
 /** The lines with runs of routine log lines folded, when the run failed or the log has an error. */
 export function foldRoutineLogs(lines: readonly string[], failed: boolean): readonly string[] {
-  // Each line is parsed once: whether the log reports an error and which lines are routine both
-  // come from this.
-  const logs = lines.map(parseLogLine);
-  if (!failed && !logs.some(reportsError)) return lines;
-  // A routine line that names a failure or trouble never folds. The parsed lines become the
-  // routine ones in place: one array over a huge output, not one per step.
+  // A first pass without an array of the parsed lines says whether the log reports an error and
+  // how many lines are routine (a routine line that names a failure or trouble never folds): an
+  // output that does not fold (most are no log) holds no parsed line per line.
+  let errors = failed;
   let routine = 0;
   for (let i = 0; i < lines.length; i++) {
-    if (logs[i]?.routine && !FAILURE_SIGNAL.test(lines[i]) && !TROUBLE.test(lines[i])) routine++;
-    else logs[i] = null;
+    const log = parseLogLine(lines[i]);
+    if (log === null) continue;
+    if (!errors && reportsError(log)) errors = true;
+    if (log.routine && !FAILURE_SIGNAL.test(lines[i]) && !TROUBLE.test(lines[i])) routine++;
   }
-  if (routine < MIN_ROUTINE) return lines;
+  if (!errors || routine < MIN_ROUTINE) return lines;
+  // The routine lines, parsed, in place of the lines (one array over a huge output).
+  const logs = lines.map(parseLogLine);
+  for (let i = 0; i < lines.length; i++) {
+    if (!logs[i]?.routine || FAILURE_SIGNAL.test(lines[i]) || TROUBLE.test(lines[i])) {
+      logs[i] = null;
+    }
+  }
   // Locations on under half of the routine lines are the lines' own: those lines stay.
   const located = (i: number) => logs[i] !== null && LOCATION.test(lines[i]);
   let named = 0;

@@ -40,6 +40,13 @@ export interface FilterStats {
 export interface StageContext {
   /** Hands one output line to the next stage (or the collector). */
   emit(line: string): void;
+  /**
+   * Hands a whole array of output lines on at once, the same as `emit` of each in order; the
+   * array is the receiver's from then on (it may keep or clear it), so a stage that emits what
+   * it held in `finish` lets the next hold it without a copy. Absent where the receiver takes
+   * lines one at a time: use `emitLines`.
+   */
+  emitAll?(lines: string[]): void;
   /** The command exited non-zero: a stage must never hide the failure. */
   failed: boolean;
 }
@@ -51,7 +58,18 @@ export interface StageContext {
  */
 export interface Stage {
   push(line: string): void;
+  /** Optional: takes a whole array of lines, as `push` of each would (see `emitAll`). */
+  pushAll?(lines: string[]): void;
   finish(): Confidence;
+}
+
+/**
+ * Emits `lines` in order: handed on whole when the receiver takes arrays (the caller must not use
+ * the array afterwards), else line by line.
+ */
+export function emitLines(ctx: StageContext, lines: string[]): void {
+  if (ctx.emitAll) ctx.emitAll(lines);
+  else for (const line of lines) ctx.emit(line);
 }
 
 /** A strategy after validation: creating a stage never fails. */

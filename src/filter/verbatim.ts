@@ -250,11 +250,13 @@ export class KeptLines {
 
   /**
    * The output with emitted lines restored (`text` split on newlines is the emitted lines in
-   * order, trailing blank ones left out), and what was restored.
+   * order, trailing blank ones left out), and what was restored. `walk` calls its callback with
+   * each input line in order and stops when the callback returns `true` (a pass with nothing left
+   * to look for).
    */
   restore(
     text: string,
-    walk: (fn: (line: string) => void) => void,
+    walk: (fn: (line: string) => boolean | void) => void,
   ): { text: string; restored: Restore[] } {
     const unkept = this.#unkept(this.#differing(text, walk), walk);
     if (!unkept.length) return { text, restored: [] };
@@ -326,7 +328,7 @@ export class KeptLines {
    * indentation or its place, so only the lines that differ get a record. The lines are
    * compared through a table of their hashes and places in the text, not a set of line strings.
    */
-  #differing(text: string, walk: (fn: (line: string) => void) => void): Suspect[] {
+  #differing(text: string, walk: (fn: (line: string) => boolean | void) => void): Suspect[] {
     const positions = this.#suspects;
     const n = positions.length;
     if (!n) return [];
@@ -366,17 +368,27 @@ export class KeptLines {
       }
       if (first[i] === i) table[slot] = i;
     }
+    // The lengths of the distinct lines: an input line of another length is hashed for nothing.
+    let longest = 0;
+    for (let i = 0; i < k; i++) longest = Math.max(longest, ends[i] - starts[i]);
+    const lengths = new Uint8Array(longest + 1);
+    let left = 0;
+    for (let i = 0; i < k; i++) {
+      if (first[i] !== i) continue;
+      lengths[ends[i] - starts[i]] = 1;
+      left++;
+    }
     const found = new Uint8Array(k);
-    let left = k;
+    // The walk ends once every distinct line is found.
     walk((line) => {
-      if (!left) return;
+      if (line.length > longest || !lengths[line.length]) return;
       const hash = hashOf(line, 0, line.length);
       for (let slot = hash & (size - 1); table[slot] >= 0;) {
         const entry = table[slot];
         if (same(entry, hash, line)) {
           if (!found[entry]) left--;
           found[entry] = 1;
-          return;
+          return left === 0;
         }
         slot = (slot + 1) & (size - 1);
       }
@@ -397,7 +409,7 @@ export class KeptLines {
   }
 
   /** The suspects no input line keeps as printed (one pass over the input). */
-  #unkept(suspects: Suspect[], walk: (fn: (line: string) => void) => void): Suspect[] {
+  #unkept(suspects: Suspect[], walk: (fn: (line: string) => boolean | void) => void): Suspect[] {
     if (!suspects.length) return [];
     // Suspects by their text, then by their indentation: an input line keeps those of its text
     // that have at least its indentation (a group's members may sit deeper); one that lost it
@@ -447,15 +459,20 @@ export class KeptLines {
       }
       if (!byIndent.size) map.delete(key);
     };
+    // The walk ends once every suspect is kept: a later line could only keep them again or give
+    // an indentation to suspects already kept.
     walk((line) => {
       const t = line.includes("\x1b") ? normalLine(line) : line.trim();
       const lead = t === "" || line.length === t.length ? "" : leadOf(line);
       keep(exact, t, lead, line);
-      if (!heads.size || t.length < CUT_PREFIX || work > MAX_WORK) return;
+      if (!heads.size || t.length < CUT_PREFIX || work > MAX_WORK) {
+        return kept.size === suspects.length;
+      }
       for (const size of lengths.get(t.slice(0, CUT_PREFIX)) ?? []) {
         work += size;
         if (size <= t.length) keep(heads, t.slice(0, size), lead, line);
       }
+      return kept.size === suspects.length;
     });
     for (const byIndent of exact.values()) {
       for (const { list, printed } of byIndent.values()) {
@@ -468,7 +485,7 @@ export class KeptLines {
   }
 
   /** Finds each open line's candidate sources (a second pass over the input, bounded). */
-  #search(open: Suspect[], walk: (fn: (line: string) => void) => void): void {
+  #search(open: Suspect[], walk: (fn: (line: string) => boolean | void) => void): void {
     // Each line is looked up by its word the fewest other open lines share (the longest of
     // those): lines differing only in a number do not all wait on their common word.
     const searched = open.slice(0, this.#cap);
@@ -576,7 +593,9 @@ export function keepAsPrinted(
   while (end > 0 && output[end - 1].trim() === "") end--;
   const { text, restored } = guard.restore(
     output.slice(0, end).join("\n"),
-    (fn) => input.forEach((line) => fn(line)),
+    (fn) => {
+      for (const line of input) if (fn(line) === true) return;
+    },
   );
   return { lines: end ? text.split("\n") : [], restored };
 }

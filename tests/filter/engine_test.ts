@@ -603,3 +603,54 @@ Deno.test("trace (--explain) names the stage that failed, after stages that ran"
   const traces = engine.trace("tool", "error: x\nx\ndone", { failed: true });
   expect(traces.at(-1)).toMatchObject({ name: "overflow", confidence: "fallback" });
 });
+
+Deno.test("stats: an elision line is the input's own only as a whole line, whitespace aside", () => {
+  // A stage that emits given lines (the guard off, so they stay as emitted).
+  const emitting = (lines: string[]) =>
+    new FilterEngine([{
+      name: "emit",
+      source: "test",
+      matches: (c: string) => c.startsWith("tool"),
+      strategy: {
+        type: "emit",
+        createStage: (ctx: StageContext) => ({
+          push: () => {},
+          finish: () => {
+            for (const line of lines) ctx.emit(line);
+            return "full" as const;
+          },
+        }),
+      },
+    }], { security: false, generic: false, guard: false });
+  const marker = "… 5 lines folded …";
+  // The input's own lines, indented and with trailing spaces: not counted, the marker is seen.
+  const own = Array.from({ length: 20 }, (_, i) => `step ${i} ...`);
+  const input = [...own.map((l) => `  ${l}  `), "row"].join("\n");
+  expect(emitting([...own, marker]).filter("tool", input).stats.elided).toBe(true);
+  // Parts of longer input lines are checked against the input, at most 16 of them: past that
+  // the marker is not looked at.
+  const parts = [...own.map((l) => `at ${l} now`), "row"].join("\n");
+  expect(emitting([...own, marker]).filter("tool", parts).stats.elided).toBe(false);
+});
+
+Deno.test("the last rule hands the lines it held to the folds after the rules as one array", () => {
+  for (
+    const strategy of [
+      { type: "group_by_rule", noise_patterns: ["^noise"] },
+      { type: "test_summary" },
+    ]
+  ) {
+    const stage = rule("r", { prefix: "x" }, strategy).strategy;
+    const emitted: string[] = [];
+    const handed: string[][] = [];
+    const s = stage.createStage({
+      emit: (line) => emitted.push(line),
+      emitAll: (lines) => handed.push(lines),
+      failed: false,
+    });
+    const input = ["one", "two", "three"];
+    for (const line of input) s.push(line);
+    expect(s.finish()).toBe("fallback");
+    expect({ emitted, handed }).toEqual({ emitted: [], handed: [input] });
+  }
+});

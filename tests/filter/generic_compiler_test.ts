@@ -8,7 +8,7 @@
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
-import { foldCompilerNotes } from "../../src/filter/generic_compiler.ts";
+import { foldCompilerNotes, foldRepeatedDiagnostics } from "../../src/filter/generic_compiler.ts";
 
 const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
 const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES));
@@ -205,4 +205,15 @@ Deno.test("a dropped or folded note takes only its own snippet: indented lines a
   const folded = foldCompilerNotes(header);
   expect(folded).toContain("  CC      next.o");
   expect(folded).toContain("  LD      vmlinux");
+});
+
+Deno.test("repeated diagnostics: an output without a repeated block is handed on as it came, not copied", () => {
+  const lines = ["a.c:1:2: warning: unused ‘x’", "b.c:3:4: warning: unused ‘y’", "done"];
+  expect(foldRepeatedDiagnostics(lines)).toBe(lines);
+  // A repeat folds into a new array, the input left as it was.
+  const again = [...lines.slice(0, 2), "In file included from c.c:1:", ...lines.slice(0, 2)];
+  const folded = foldRepeatedDiagnostics(again);
+  expect(folded).not.toBe(again);
+  expect(folded.length).toBe(4);
+  expect(again.length).toBe(5);
 });

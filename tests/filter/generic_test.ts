@@ -1,7 +1,7 @@
 /** The generic pass over outputs no rule matches. */
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
-import { cutMiddle, isProgress, LONG_LINE } from "../../src/filter/generic.ts";
+import { cutMiddle, genericStage, isProgress, LONG_LINE } from "../../src/filter/generic.ts";
 
 const engine = new FilterEngine([], { security: false });
 
@@ -77,4 +77,34 @@ Deno.test("JSON output with no rule goes through the json strategy's defaults", 
   expect(engine.filter("mylint --json", input).text).toBe(
     '{"file":"b.py","errors":[{"line":3,"message":"undefined name \'x\'"}]}\n(1 passing items not shown)',
   );
+});
+
+Deno.test("the generic pass takes an array handed over whole as it takes its lines one by one", () => {
+  const outputs = [
+    // A JSON document after a blank line: the json strategy reads it either way.
+    ["", '{"level": "info", "items": [1, 2, 3]}'],
+    // A repeated line and a long run of one shape, before and after a rule.
+    [...Array.from({ length: 500 }, (_, i) => `item ${i} ok`), "same", "same", "same", "done"],
+  ];
+  for (const lines of outputs) {
+    for (const after of [false, true]) {
+      const run = (give: (stage: ReturnType<typeof genericStage>) => void) => {
+        const out: string[] = [];
+        const stage = genericStage({ emit: (l) => out.push(l), failed: false }, undefined, {
+          after,
+        });
+        give(stage);
+        return { confidence: stage.finish(), out };
+      };
+      const one = run((stage) => lines.forEach((line) => stage.push(line)));
+      const whole = run((stage) => stage.pushAll!([...lines]));
+      // Lines pushed before an array: the array's lines follow them.
+      const both = run((stage) => {
+        stage.push(lines[0]);
+        stage.pushAll!(lines.slice(1));
+      });
+      expect(whole).toEqual(one);
+      expect(both).toEqual(one);
+    }
+  }
 });

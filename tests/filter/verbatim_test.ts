@@ -378,3 +378,25 @@ Deno.test("lines a holding stage passes on as printed get no record of their own
   // Positions, hashes and a table of them: tens of bytes a line, not an object with maps.
   expect(most).toBeLessThan(n * 64);
 });
+
+Deno.test("the guard's passes over the input stop once nothing is left to look for", () => {
+  const input = Array.from({ length: 1000 }, (_, i) => `line ${i}`);
+  const run = (emitted: string[]) => {
+    const guard = new KeptLines();
+    for (const line of input) guard.input(line);
+    for (const line of emitted) guard.emitted(line);
+    let read = 0;
+    const { text } = guard.restore(emitted.join("\n"), (fn) => {
+      for (const line of input) {
+        read++;
+        if (fn(line) === true) return;
+      }
+    });
+    return { text, read };
+  };
+  // Input lines as printed: the first pass ends at the last of them.
+  expect(run(["line 1", "line 2"])).toEqual({ text: "line 1\nline 2", read: 3 });
+  // A line indented deeper (a group's member): no input line as printed (a whole pass), then
+  // kept by the second pass at its source.
+  expect(run(["  line 5"])).toEqual({ text: "  line 5", read: 1000 + 6 });
+});

@@ -22,7 +22,13 @@ import { appendAll } from "../arrays.ts";
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import { indentOf } from "../sanitize.ts";
-import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
+import {
+  type CompiledStrategy,
+  emitLines,
+  RuleFieldError,
+  type Stage,
+  type StageContext,
+} from "../types.ts";
 import {
   anyMatcher,
   FAILURE_SIGNAL,
@@ -222,7 +228,7 @@ export function compileGroupByRule(
   return {
     type: "group_by_rule",
     createStage(ctx: StageContext): Stage {
-      const input: string[] = [];
+      let input: string[] = [];
       return {
         push: (line) => void input.push(line),
         finish() {
@@ -230,7 +236,10 @@ export function compileGroupByRule(
           const result = kept
             ? { lines: kept, confidence: "full" as const }
             : group(input, patterns, config);
-          for (const line of result?.lines ?? input) ctx.emit(line);
+          const lines = result?.lines ?? input;
+          // The input is let go before the next stage reads what this one emits.
+          input = [];
+          emitLines(ctx, lines);
           return result?.confidence ?? "fallback";
         },
       };
@@ -295,8 +304,13 @@ function group(
   // The file of each finding read, with how many loose lines came before it (see `apart`).
   const findingFiles: { at: number; file: string }[] = [];
   const frames = codeFrames(lines, p);
-  for (const [i, line] of lines.entries()) {
+  // Which lines are noise, read once: the plain form at the end leaves them out without
+  // matching every line again.
+  const isNoise = new Uint8Array(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     if (frames.has(i) || p.noise(line) || allDuplicates(line)) {
+      isNoise[i] = 1;
       noise++;
       continue;
     }
@@ -411,11 +425,18 @@ function group(
     return { lines: kept, confidence: "partial" };
   }
 
+  // A message repeats (one warning in every file of a build): its shape is made once.
+  const shapeByMessage = new Map<string, string>();
+  const shapeOf = (message: string): string => {
+    let shape = shapeByMessage.get(message);
+    if (shape === undefined) shapeByMessage.set(message, shape = elideNames(message));
+    return shape;
+  };
   // rustc names a lint only on its first occurrence; later ones with the same message shape
   // inherit it.
   const ruleByShape = new Map<string, string>();
-  for (const d of diagnostics) if (d.rule) ruleByShape.set(elideNames(d.message), d.rule);
-  for (const d of diagnostics) d.rule ??= ruleByShape.get(elideNames(d.message));
+  for (const d of diagnostics) if (d.rule) ruleByShape.set(shapeOf(d.message), d.rule);
+  for (const d of diagnostics) d.rule ??= ruleByShape.get(shapeOf(d.message));
 
   const out: string[] = [];
   const groups = new Map<string, Diagnostic[]>();
@@ -443,7 +464,7 @@ function group(
       appendAll(out, keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut)).push("");
       continue;
     }
-    const key = d.rule ?? elideNames(d.message);
+    const key = d.rule ?? shapeOf(d.message);
     const list = groups.get(key) ?? [];
     list.push(d);
     groups.set(key, list);
@@ -519,7 +540,7 @@ function group(
     /** The files of the current shape with a finding shown whole. */
     const files = new Set<string>();
     for (const message of byMessage.keys()) {
-      const shape = elideNames(message);
+      const shape = shapeOf(message);
       const messages = byShape.get(shape);
       if (messages) messages.push(message);
       else byShape.set(shape, [message]);
@@ -532,7 +553,7 @@ function group(
       const same: string[] = [];
       /** The files this message was found in so far. */
       const said = new Set<string>();
-      const lead = byShape.get(elideNames(message))![0];
+      const lead = byShape.get(shapeOf(message))![0];
       // The shape's first message is said, whole or by its location, in each of its files.
       if (message === lead) {
         for (const { d } of members.values()) files.add(fileOf(d.location!));
@@ -570,7 +591,7 @@ function group(
         appendAll(out, under);
       });
       if (same.length) out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
-      const shape = byShape.get(elideNames(message))!;
+      const shape = byShape.get(shapeOf(message))!;
       if (message === shape.at(-1)) {
         if (like.length) out.push(`  … ${like.length} more like this at ${like.join(", ")}`);
         like.length = 0;
@@ -589,7 +610,7 @@ function group(
     const shapes = new Map<string, { d: Diagnostic; i: number }[]>();
     list.forEach((d, i) => {
       if (asPrinted(d)) return;
-      const shape = elideNames(stripSeverity(d.message));
+      const shape = shapeOf(stripSeverity(d.message));
       const members = shapes.get(shape) ?? [];
       members.push({ d, i });
       shapes.set(shape, members);
@@ -616,7 +637,7 @@ function group(
       for (const { d, i } of members) {
         const message = stripSeverity(d.message);
         // Unkeyed, a message without quoted names is the group's line itself: the location says it.
-        const same = keyed ? message === lead : elideNames(message) === message;
+        const same = keyed ? message === lead : shapeOf(message) === message;
         const under = underLocation(d);
         if (d.quoted) {
           const line = `  ${d.location}${same ? "" : `  ${differing(message, lead)}`} ${
@@ -696,10 +717,11 @@ function group(
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {
-    const plain = lines.filter((line, i) =>
-      !frames.has(i) && !p.noise(line) && !allDuplicates(line)
-    );
-    if (textSize(plain) <= textSize(out)) return { lines: plain, confidence: "full" };
+    let plainSize = 0;
+    for (let i = 0; i < lines.length; i++) if (!isNoise[i]) plainSize += lines[i].length + 1;
+    if (plainSize <= textSize(out)) {
+      return { lines: lines.filter((_, i) => !isNoise[i]), confidence: "full" };
+    }
   }
   return { lines: out, confidence: "full" };
 }

@@ -15,7 +15,7 @@ import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast, omitted } from "./_shared.ts";
 import { CoverageReader, coveredFold } from "./_coverage.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
-import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
   type: z.literal("test_summary"),
@@ -288,7 +288,7 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
     type: "test_summary",
     createStage(ctx: StageContext): Stage {
       // Held for the unchanged pass-through (Fallback).
-      const input: string[] = [];
+      let input: string[] = [];
       const s = summarizer(config, ctx.failed);
       return {
         push(line) {
@@ -297,7 +297,10 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
         },
         finish() {
           const result = s.finish();
-          for (const line of result?.lines ?? input) ctx.emit(line);
+          const lines = result?.lines ?? input;
+          // The input is let go before the next stage reads what this one emits.
+          input = [];
+          emitLines(ctx, lines);
           return result?.confidence ?? "fallback";
         },
       };
