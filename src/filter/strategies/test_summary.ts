@@ -340,33 +340,14 @@ interface Block {
   repeats?: Block;
 }
 
-/** A failed-test line and the test id it names (null when no id can be read from it). */
+/** A failed-test line. */
 interface Marker {
   line: string;
-  id: string | null;
 }
 
 /** A line after the run's counts, kept at the end if the run's tail turns out to be its closing. */
 interface Tail {
   tail: string;
-}
-
-/** pytest -v's line of a failed test: `t.py::test_b FAILED   [ 50%]`. */
-const PYTEST_VERBOSE = new RegExp(`^${PYTEST_ID}\\S+\\s.*\\b(?:FAILED|ERROR)\\b`);
-
-/** Test ids in failed-test lines: cargo/deno `name ... FAILED`, nextest, pytest -v. */
-const MARKER_ID = [
-  /^(?:test )?(\S.*?) \.\.\. FAILED\b/,
-  /^\s*(?:FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[[^\]]*\] (\S.*)$/,
-  new RegExp(`^(${PYTEST_ID}\\S+)\\s.*\\b(?:FAILED|ERROR)\\b`),
-];
-
-function markerId(line: string): string | null {
-  for (const re of MARKER_ID) {
-    const m = re.exec(line);
-    if (m) return m[1].trim();
-  }
-  return null;
 }
 
 const FRAME_LINE = /^\s+\d+: /;
@@ -628,7 +609,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       failures++;
       if (!markers.has(line.trim())) {
         markers.add(line.trim());
-        out.push({ line, id: markerId(line) });
+        out.push({ line });
       }
       return;
     }
@@ -843,8 +824,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (!("head" in item)) {
         // Every failed-test line stays as printed (`test src/lib.rs - Unit::to (line 24) ...
         // FAILED`), also when a failure block names the test again: it is the line a reader
-        // quotes. pytest -v's progress line of a test its short summary names goes, in
-        // mergeRepeatedFailures.
+        // quotes.
         result.push(item.line);
         continue;
       }
@@ -924,21 +904,15 @@ function repeatsBody(block: Block, earlier: Block): boolean {
   return relative(block).every((line) => seen.has(line));
 }
 
-/**
- * pytest's short summary line of a failure: `FAILED t.py::test_b - msg`, and of a unittest subTest
- * `SUBFAILED(i=3) t.py::T::test_b - msg` (its id in group 1).
- */
-const PYTEST_SHORT = /^(?:SUB)?(?:FAILED|ERROR)(?:\([^)]{0,300}\))? (\S+)/;
 const VITEST_FAIL_HEAD = /^ ?FAIL\s+\S+ > (.+)$/;
 const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
 
 /**
  * Failures a runner reports twice, merged into one. vitest: the progress tree's `× suite > test`
  * with its one-line message goes when the failure report (`FAIL file > suite > test`) shows the
- * same test. pytest: the block's header (`____ test_b[1-2] ____`) stays as printed, naming the
- * test where its trace is, and so does the short summary's `FAILED t.py::test_b[1-2] - msg` (its
- * file, id and message); -v's progress line `t.py::test_b[1-2] FAILED  [ 50%]` goes when the short
- * summary names the same test: it says less.
+ * same test. pytest's copies all stay, as they differ: the block's header (`____ test_b[1-2] ____`)
+ * names the test where its trace is, -v's progress line (`t.py::test_b[1-2] FAILED  [ 50%]`) its
+ * file and id in run order, the short summary's `FAILED t.py::test_b[1-2] - msg` its message.
  */
 function mergeRepeatedFailures(
   out: (string | Block | Marker)[],
@@ -946,24 +920,10 @@ function mergeRepeatedFailures(
   const renamed = new Map<Block, string>();
   const dropped = new Set<unknown>();
   const vitestReported = new Set<string>();
-  const summarized = new Set<string>();
   for (const item of out) {
-    if (typeof item === "string") continue;
-    if (!("head" in item)) {
-      const short = PYTEST_SHORT.exec(item.line);
-      if (short) summarized.add(short[1]);
-      continue;
-    }
+    if (typeof item === "string" || !("head" in item)) continue;
     const vitest = VITEST_FAIL_HEAD.exec(item.head);
     if (vitest) vitestReported.add(vitest[1]);
-  }
-  if (summarized.size) {
-    for (const item of out) {
-      if (typeof item === "string" || "head" in item) continue;
-      if (item.id !== null && PYTEST_VERBOSE.test(item.line) && summarized.has(item.id)) {
-        dropped.add(item);
-      }
-    }
   }
   if (vitestReported.size) {
     for (const item of out) {
