@@ -3838,6 +3838,138 @@ EOF
   cd "$ROOT" || exit 1
 fi
 
+# --- runner repeats (`runrepeat`): what a test run reports twice, the copies differing, and the
+# lines of its report besides tests: `pytest -v -rA` (progress lines and the short summary name the
+# same failures; SKIPPED/XFAIL reasons, setup and teardown errors, many PASSED lines), `pytest -n 2`
+# (pytest-xdist's `2 workers [51 items]`), vitest's verbose reporter on a test with two failing
+# `expect.soft` calls, `node --test --test-reporter=spec` (each failure printed again under
+# `failing tests:`) with one-line `expected:`/`actual:` values under a diff. PY: a python with
+# pytest and pytest-xdist in ZEPH_CORPUS_PY (a bin directory); vitest 4 from ZEPH_CORPUS_NPM.
+if sel runrepeat; then
+  PYBIN="${ZEPH_CORPUS_PY:-/usr/bin}"
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  R="$WORK/runrepeat"
+  rm -rf "$R" && mkdir -p "$R/py/tests" "$R/vitest/test" "$R/nodetest"
+  cat >"$R/py/tests/test_calc.py" <<'EOF'
+import pytest
+
+
+def total(items):
+    return sum(items) + (1 if len(items) > 2 else 0)
+
+
+@pytest.mark.parametrize("items,expected", [([1], 1), ([1, 2], 3), ([1, 2, 3], 6), ([4, 5, 6], 15)])
+def test_total(items, expected):
+    assert total(items) == expected
+
+
+def test_ratio():
+    assert {"rate": 0.5, "unit": "s"} == {"rate": 0.25, "unit": "s"}
+
+
+@pytest.mark.skip(reason="needs a database")
+def test_db():
+    pass
+
+
+@pytest.mark.skipif(True, reason="windows only")
+def test_windows():
+    pass
+
+
+@pytest.mark.xfail(reason="rounding bug #12")
+def test_rounding():
+    assert round(2.675, 2) == 2.68
+
+
+@pytest.mark.xfail(reason="fixed upstream")
+def test_fixed():
+    assert True
+
+
+@pytest.fixture
+def broken_setup():
+    raise RuntimeError("cannot open config.toml")
+
+
+@pytest.fixture
+def broken_teardown():
+    yield 1
+    raise OSError("temp dir still in use")
+
+
+def test_with_setup(broken_setup):
+    assert broken_setup
+
+
+def test_with_teardown(broken_teardown):
+    assert broken_teardown == 1
+
+
+@pytest.mark.parametrize("n", range(40))
+def test_many(n):
+    assert n >= 0
+EOF
+  PYV="pytest $("$PYBIN/python3" -m pytest --version 2>&1 | awk '{print $2}')"
+  PATH="$PYBIN:$PATH" capture python pytest_verbose_ra "$R/py" "python3 -m pytest -v -rA tests" "$PYV"
+  PATH="$PYBIN:$PATH" capture python pytest_xdist_workers "$R/py" "python3 -m pytest -n 2 -rs tests" "$PYV, pytest-xdist"
+  printf '{ "type": "module" }\n' >"$R/vitest/package.json"
+  cat >"$R/vitest/test/cart.test.js" <<'EOF'
+import { describe, it, expect } from "vitest";
+
+function cart(items) {
+  return { count: items.length, total: items.reduce((a, b) => a + b, 0) + 1 };
+}
+
+describe("cart", () => {
+  it("adds items", () => {
+    expect(cart([1]).count).toBe(1);
+  });
+  it("totals and counts", () => {
+    const c = cart([2, 3]);
+    expect.soft(c.total).toBe(5);
+    expect.soft(c.count).toBe(3);
+  });
+  it("is empty", () => {
+    expect(cart([]).total).toBe(0);
+  });
+});
+EOF
+  PATH="$NPMBIN:$PATH" NO_COLOR=1 capture node vitest_soft_verbose "$R/vitest" "vitest run --reporter=verbose" "vitest $("$NPMBIN/vitest" --version | awk '{print $NF}')"
+  cat >"$R/nodetest/price.test.mjs" <<'EOF'
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+
+const price = (n) => n * 3 + 1;
+const tags = (n) => Array.from({ length: n }, (_, i) => `tag-${i}`);
+
+describe("pricing", () => {
+  it("adds tax", () => {
+    assert.equal(price(2), 6);
+  });
+  it("lists tags", () => {
+    assert.deepEqual(tags(12), [...tags(11), "tag-x"]);
+  });
+  it("maps routes", () => {
+    assert.deepEqual({ "*": "a/b/d", home: "/" }, { "*": "a/b/c", home: "/" });
+  });
+  describe("rounding", () => {
+    it("rounds down", () => {
+      assert.strictEqual(Math.round(2.5), 2);
+    });
+    it("keeps zero", () => {
+      assert.ok(price(0) === 0, "price of nothing is zero");
+    });
+  });
+  it("passes", () => {
+    assert.equal(1, 1);
+  });
+});
+EOF
+  capture node node_test_spec_repeats "$R/nodetest" "node --test --test-reporter=spec" "node $(node --version)"
+  cd "$ROOT" || exit 1
+fi
+
 # --- traces (`traces`): a push a pre-receive hook refuses with free text, a Rust panic with a full
 # backtrace, a JVM exception wrapped four times, `rake --trace` aborted --------------------------
 if sel traces; then

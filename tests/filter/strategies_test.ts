@@ -230,7 +230,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
       "        FAIL [   0.004s] calc tests::b\n──── STDOUT:             calc tests::b\n     Summary [   0.2s] 1 tests run: 0 passed, 1 failed, 0 skipped",
     ],
     [
-      "pytest -v: the progress line stays, the short summary's line of its test goes; captured output stays",
+      "pytest -v: the progress line and the short summary's line of a test both stay; captured output stays",
       [
         "t.py::test_b FAILED    [ 50%]",
         "___ test_b ___",
@@ -244,7 +244,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "FAILED t.py::test_b - assert 1 == 2",
         "===== 1 failed, 1 passed in 0.01s =====",
       ].join("\n"),
-      "t.py::test_b FAILED    [ 50%]\n___ test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\n= 1 failed, 1 passed in 0.01s =",
+      "t.py::test_b FAILED    [ 50%]\n___ test_b ___\n>       assert x == 2\nE       assert 1 == 2\nt.py:5: AssertionError\n----- Captured stdout call -----\n    indented print\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "pytest: a test name failing in two files keeps both blocks and both short-summary lines",

@@ -61,6 +61,7 @@ const FAILED_MARKER = [
   /^\s*(FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[/, // nextest
   new RegExp(`^${PYTEST_ID}\\S.* (FAILED|ERROR)\\b`), // pytest -v
   /^(FAILED|ERROR) \S+/, // pytest short summary
+  /^SUBFAILED(\([^)]{0,300}\))? \S/, // pytest short summary of a failed unittest subTest
   /^FAIL\s+\S/, // jest file, vitest
   /^\s*(✕|×|✗|✖) /, // jest, vitest, node --test
   /^\s*❯ .*\bfailed\b/, // vitest file
@@ -96,6 +97,7 @@ const PASSING = [
   /^running \d+ tests?\b/,
   /^\s*Running \S/,
   /^\s*Starting \d+ tests? across/,
+  /^PASSED \S/, // pytest -rA's short summary
 ];
 
 /** Section headers: they end a block without being kept. */
@@ -140,6 +142,26 @@ const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: ([A-Z]\w{0,60}Warning: .{1,1000})$/;
  * is fixed, or the test no longer tests it.
  */
 const XPASS = new RegExp(`^(?:XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`);
+/**
+ * pytest's short summary lines of tests that did not run or were expected to fail, with their
+ * reason (`SKIPPED [1] tests/t.py:12: needs a database`, `XFAIL t.py::test_b - bug #12`, with -rs,
+ * -rx, -ra or -rA): why a test did not count is a result, and there are few of them.
+ */
+const PYTEST_OUTCOME = /^(?:SKIPPED \[\d{1,9}\] \S|XFAIL \S)/;
+/** Outcome lines kept; a line of ours counts the rest. */
+const MAX_OUTCOMES = 20;
+/**
+ * pytest-xdist's collection line, `2 workers [51 items]`: the one line saying the tests ran in
+ * parallel (an order- or state-dependent failure reads differently), and how many. pytest's own
+ * `collected 51 items` goes: the counts line gives the same number.
+ */
+const XDIST_WORKERS = /^\d{1,4} workers? \[\d{1,9} items?\]$/;
+/**
+ * node --test's spec reporter names each test of its closing `✖ failing tests:` list by its
+ * location (`test at price.test.mjs:8:3`) over the failure, printed again: the location line ends
+ * the failure before it and stays.
+ */
+const NODE_TEST_AT = /^test at \S{1,1000}:\d{1,7}:\d{1,7}$/;
 /** Distinct warnings kept; the runner's count line still says how many there were. */
 const MAX_WARNINGS = 20;
 /**
@@ -317,12 +339,13 @@ interface Block {
   captured?: boolean;
   /** Inside a multi-line hypothesis example, until its closing `)`. */
   example?: boolean;
+  /** The earlier block of the same head (a runner's second report of a failure). */
+  repeats?: Block;
 }
 
-/** A failed-test line and the test id it names (null when no id can be read from it). */
+/** A failed-test line. */
 interface Marker {
   line: string;
-  id: string | null;
 }
 
 /** A line after the run's counts, kept at the end if the run's tail turns out to be its closing. */
@@ -330,26 +353,18 @@ interface Tail {
   tail: string;
 }
 
-/** pytest -v's line of a failed test: `t.py::test_b FAILED   [ 50%]`. */
-const PYTEST_VERBOSE = new RegExp(`^${PYTEST_ID}\\S+\\s.*\\b(?:FAILED|ERROR)\\b`);
-
-/** Test ids in failed-test lines: cargo/deno `name ... FAILED`, nextest, pytest -v. */
-const MARKER_ID = [
-  /^(?:test )?(\S.*?) \.\.\. FAILED\b/,
-  /^\s*(?:FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[[^\]]*\] (\S.*)$/,
-  new RegExp(`^(${PYTEST_ID}\\S+)\\s.*\\b(?:FAILED|ERROR)\\b`),
-];
-
-function markerId(line: string): string | null {
-  for (const re of MARKER_ID) {
-    const m = re.exec(line);
-    if (m) return m[1].trim();
-  }
-  return null;
-}
-
 const FRAME_LINE = /^\s+\d+: /;
 const TAP_VALUE = /^(\s+)(?:expected|actual):(.*)$/;
+/**
+ * A TAP `expected:`/`actual:` value that opens a block (YAML `|-`, `>`) rather than being one: its
+ * lines repeat the assertion's diff.
+ */
+const TAP_BLOCK_VALUE = /^\s*[|>][-+]?\s*$/;
+/**
+ * Longest one-line TAP value kept under an assertion message: a short value names what was compared
+ * even when the diff above it is long or cut; a long one repeats the diff.
+ */
+const MAX_TAP_VALUE = 200;
 /** node:assert's messages that print both values. */
 const TAP_ASSERTION = /^\s+(Expected values to be |\+ actual - expected$)/;
 const AT_LINE = /^\s+at /;
@@ -412,7 +427,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
 } {
   const out: (string | Block | Marker | Tail)[] = [];
   const markers = new Set<string>();
-  const heads = new Set<string>();
+  // Each failure block's head, trimmed (a runner re-lists its failures at another indentation).
+  const heads = new Map<string, Block>();
   let summaries = 0;
   let passing = 0;
   let failures = 0;
@@ -449,6 +465,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   // line counting its cut rows goes.
   let report: { kept: number; cut: number } | null = null;
   const reportCuts: { at: number; n: number }[] = [];
+  // pytest's short summary outcome lines kept, and where the line counting the rest goes.
+  const outcomes = { kept: 0, cut: 0, at: -1 };
 
   // The suite names over the passing tests now coming (mocha's `  math` over `    ✔ adds`).
   let suiteHeads: string[] = [];
@@ -565,14 +583,12 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     }
     if (kind === "block") {
       // nextest's `stderr ───` names no test: the failed-test line before it does.
-      const key = NEXTEST_SECTION.test(line) ? `${line}\n${lastMarker}` : line;
-      // pytest names a block by the test's name only: two files' `test_b` are two failures.
-      if (heads.has(key) && !PYTEST_HEAD.test(line)) {
-        // deno lists each failure again under FAILURES: the name is already shown.
-        block = null;
-        return;
-      }
-      heads.add(key);
+      const key = NEXTEST_SECTION.test(line) ? `${line}\n${lastMarker}` : line.trim();
+      // pytest names a block by the test's name only: two files' `test_b` are two failures. A
+      // block whose head came before is kept until its body is read: a runner's re-listing of a
+      // failure (deno's FAILURES, node's `failing tests:`, jest's summary) repeats it, vitest's
+      // second `expect.soft` failure of a test does not.
+      const repeats = PYTEST_HEAD.test(line) ? undefined : heads.get(key);
       failures++;
       skipField = -1;
       const goFail = GO_RESULT.exec(line);
@@ -582,7 +598,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         head: line,
         body: goFail ? (logs ?? sinceRun) : [],
         pytest: PYTEST_HEAD.test(line),
+        repeats,
       };
+      if (!repeats) heads.set(key, block);
       sinceRun = [];
       out.push(block);
       if (MARKER.test(line)) markers.add(line.trim());
@@ -594,7 +612,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       failures++;
       if (!markers.has(line.trim())) {
         markers.add(line.trim());
-        out.push({ line, id: markerId(line) });
+        out.push({ line });
       }
       return;
     }
@@ -617,6 +635,11 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
+    if (kind === null && line.startsWith("test at ") && NODE_TEST_AT.test(line)) {
+      block = null;
+      out.push(line);
+      return;
+    }
     if (block) {
       if (skipField >= 0) {
         if (indentOf(line) > skipField) return;
@@ -624,10 +647,17 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       // node --test repeats an assertion's values as YAML `expected:`/`actual:` after the
       // assertion message that already shows them (`Infinity !== 0`, or the +/- diff).
+      // A short one-line value stays unless a line above quotes it (`7 !== 6`): it names the
+      // value when the diff is long or cut.
       const field = TAP_VALUE.exec(line);
       if (field && block.body.some((l) => TAP_ASSERTION.test(l))) {
-        if (field[2].trim() === "") skipField = field[1].length;
-        return;
+        const value = field[2].trim();
+        if (value === "" || TAP_BLOCK_VALUE.test(value)) {
+          skipField = field[1].length;
+          return;
+        }
+        const quoted = value.endsWith(",") ? value.slice(0, -1) : value;
+        if (value.length > MAX_TAP_VALUE || block.body.some((l) => l.includes(quoted))) return;
       }
       if (skipAt && AT_LINE.test(line)) {
         skipAt = false;
@@ -691,6 +721,20 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
+    if (PYTEST_OUTCOME.test(line)) {
+      if (outcomes.kept < MAX_OUTCOMES) {
+        outcomes.kept++;
+        out.push(line);
+      } else if (outcomes.cut++ === 0) {
+        outcomes.at = out.length;
+        out.push(line);
+      }
+      return;
+    }
+    if (XDIST_WORKERS.test(line)) {
+      out.push(line);
+      return;
+    }
     if ((line.startsWith("XPASS ") || line.includes(" XPASS")) && XPASS.test(line)) {
       out.push(line);
       return;
@@ -715,6 +759,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     // A single fully covered row stays as printed: its fold line would say no less.
     for (const { at, n } of folds) if (n > 1) out[at] = coveredFold(n);
     for (const { at, n } of reportCuts) out[at] = `… ${n} more lines of this report …`;
+    if (outcomes.cut) out[outcomes.at] = `… ${outcomes.cut} more skipped or xfailed tests …`;
     for (const { at, line, count } of warnings.values()) {
       if (count > 1) out[at] = `${line} (${count} times)`;
     }
@@ -752,6 +797,15 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (m && fullNextest.has(m[1])) emptyNextest.add(item);
     }
     const { renamed, dropped } = mergeRepeatedFailures(items);
+    // A failure reported again with nothing new under its head: its head stays (it names the test
+    // where the re-listing names it), its body goes; an empty re-listing (deno's) goes whole.
+    const folded = new Set<Block>();
+    for (const item of items) {
+      if (typeof item === "string" || !("head" in item) || !item.repeats) continue;
+      if (!repeatsBody(item, item.repeats)) continue;
+      if (item.body.length) folded.add(item);
+      else dropped.add(item);
+    }
     const goFailLine = items.some((item) => typeof item === "string" && item.startsWith("FAIL\t"));
     const result: string[] = [];
     let shown = 0;
@@ -773,11 +827,15 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (!("head" in item)) {
         // Every failed-test line stays as printed (`test src/lib.rs - Unit::to (line 24) ...
         // FAILED`), also when a failure block names the test again: it is the line a reader
-        // quotes. pytest's short summary line of a test -v named goes, in mergeRepeatedFailures.
+        // quotes.
         result.push(item.line);
         continue;
       }
       if (emptyNextest.has(item)) continue;
+      if (folded.has(item)) {
+        result.push(item.head);
+        continue;
+      }
       item.body = compactCodeFrames(
         compactFrames(item.pytest ? endStatements(item.body) : item.body),
       );
@@ -833,19 +891,31 @@ function endStatements(body: string[]): string[] {
   });
 }
 
-/** pytest's short summary line of a failure: `FAILED t.py::test_b - msg` (its id in group 1). */
-const PYTEST_SHORT = /^(?:FAILED|ERROR) (\S+)/;
+/** The indentation a line starts with. */
+const INDENT = /^\s*/;
+
+/**
+ * Whether a block says nothing its earlier copy did not: each line of its body, taken relative to
+ * its head's indentation, is a line of the earlier body taken relative to that one's head.
+ */
+function repeatsBody(block: Block, earlier: Block): boolean {
+  const relative = (b: Block) => {
+    const indent = INDENT.exec(b.head)![0];
+    return b.body.map((line) => line.startsWith(indent) ? line.slice(indent.length) : `\n${line}`);
+  };
+  const seen = new Set(relative(earlier));
+  return relative(block).every((line) => seen.has(line));
+}
+
 const VITEST_FAIL_HEAD = /^ ?FAIL\s+\S+ > (.+)$/;
 const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
 
 /**
  * Failures a runner reports twice, merged into one. vitest: the progress tree's `× suite > test`
  * with its one-line message goes when the failure report (`FAIL file > suite > test`) shows the
- * same test. pytest: the block's header (`____ test_b[1-2] ____`) stays as printed, naming the
- * test where its trace is, and so does the short summary's `FAILED t.py::test_b[1-2] - msg` (its
- * file and id), unless -v's progress line `t.py::test_b[1-2] FAILED  [ 50%]` named the test
- * already: the message is the block's `E` line, and pytest does not cut it when no terminal is
- * attached (a dict's whole repr).
+ * same test. pytest's copies all stay, as they differ: the block's header (`____ test_b[1-2] ____`)
+ * names the test where its trace is, -v's progress line (`t.py::test_b[1-2] FAILED  [ 50%]`) its
+ * file and id in run order, the short summary's `FAILED t.py::test_b[1-2] - msg` its message.
  */
 function mergeRepeatedFailures(
   out: (string | Block | Marker)[],
@@ -853,22 +923,10 @@ function mergeRepeatedFailures(
   const renamed = new Map<Block, string>();
   const dropped = new Set<unknown>();
   const vitestReported = new Set<string>();
-  const verbose = new Set<string>();
   for (const item of out) {
-    if (typeof item === "string") continue;
-    if (!("head" in item)) {
-      if (item.id !== null && PYTEST_VERBOSE.test(item.line)) verbose.add(item.id);
-      continue;
-    }
+    if (typeof item === "string" || !("head" in item)) continue;
     const vitest = VITEST_FAIL_HEAD.exec(item.head);
     if (vitest) vitestReported.add(vitest[1]);
-  }
-  if (verbose.size) {
-    for (const item of out) {
-      if (typeof item === "string" || "head" in item) continue;
-      const short = PYTEST_SHORT.exec(item.line);
-      if (short && verbose.has(short[1])) dropped.add(item);
-    }
   }
   if (vitestReported.size) {
     for (const item of out) {
