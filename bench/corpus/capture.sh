@@ -4071,7 +4071,7 @@ fi
 # and rebase stopping on conflicts (`Auto-merging x` before `CONFLICT … in x`, git's hints),
 # `cargo clippy -- -D warnings` over three files (each lint's page address under every finding, a
 # suggestion's copy of its source line), `cargo build` with trait-bound errors (one source line
-# under two errors) ----------------------------------------------------------------------------
+# under two errors), `ruff check` whose fixes' diffs repeat their frames' lines ----------------
 if sel repeats; then
   R="$WORK/repeats"
   rm -rf "$R" && mkdir -p "$R" && cd "$R" || exit 1
@@ -4187,5 +4187,49 @@ pub struct Order { pub sku: Sku, pub qty: u32 }
 EOF
   CARGO_NET_OFFLINE=true CARGO_TERM_COLOR=never \
     capture cargo build_trait_bounds "$R/traits" "cargo build 2>&1" "$(cargo --version)"
+  cd "$R" || exit 1
+
+  mkdir -p inv/inv && cd inv || exit 1
+  : >inv/__init__.py
+  cat >inv/models.py <<'EOF'
+from dataclasses import dataclass
+from typing import Optional
+import os, sys, json
+
+
+@dataclass
+class Item:
+    sku: str
+    qty: int
+    price: float
+
+
+def find(items: list[Item], sku: str) -> Optional[Item]:
+    for i in items:
+        if i.sku == sku:
+            return i
+
+
+def label(i: Optional[Item]) -> str:
+    return i.sku.upper()
+EOF
+  cat >inv/store.py <<'EOF'
+from inv.models import Item, find
+import yaml
+import re, csv
+
+
+def load(path: str) -> list[Item]:
+    rows = yaml.safe_load(open(path))
+    return [Item(r["sku"], r["qty"], r["price"]) for r in rows if r != None]
+
+
+def get(items, sku):
+    l = find(items, sku)
+    if l == None:
+        raise KeyError(sku)
+    return l
+EOF
+  capture lint ruff_check_fixes "$R/inv" "ruff check --isolated --select E,F,I,UP,SIM inv 2>&1" "$(ruff --version)"
   cd "$ROOT" || exit 1
 fi
