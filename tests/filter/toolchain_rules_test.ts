@@ -401,7 +401,7 @@ const CASES: Case[] = [
   },
   {
     name:
-      "git rebase stopping on conflicts: each CONFLICT line names its file; the Auto-merging before it, the hints and the closing repeat go",
+      "git rebase stopping on conflicts: each CONFLICT line names its file; the Auto-merging before it, hint prose and the closing repeat go",
     command: "git rebase main",
     exit: 1,
     input: [
@@ -419,13 +419,17 @@ const CASES: Case[] = [
       "Could not apply 76d8706... feat",
     ],
     // README.md merged cleanly: its Auto-merging line is all that says it was merged. The
-    // closing `Could not apply` says the error line again.
+    // hints quoting the commands to run next stay; the closing `Could not apply` says the error
+    // line again.
     output: [
       "Rebasing (1/1)",
       "CONFLICT (content): Merge conflict in app.py",
       "Auto-merging README.md",
       "CONFLICT (content): Merge conflict in util.py",
       "error: could not apply 76d8706... feat",
+      'hint: "git add/rm <conflicted_files>", then run "git rebase --continue".',
+      'hint: You can instead skip this commit: run "git rebase --skip".',
+      'hint: To abort and get back to the state before "git rebase", run "git rebase --abort".',
     ],
   },
   {
