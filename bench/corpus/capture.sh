@@ -4198,3 +4198,170 @@ EOF
   capture ruby rake_trace_aborted "$R/raketrace" "rake --trace 2>&1" "rake $(rake --version | awk '{print $3}'), $(ruby -v | awk '{print $1, $2}')"
   cd "$ROOT" || exit 1
 fi
+
+# --- repeats (`repeats`): failing runs whose lines say again what another line says: git merge
+# and rebase stopping on conflicts (`Auto-merging x` before `CONFLICT … in x`, git's hints),
+# `cargo clippy -- -D warnings` over three files (each lint's page address under every finding, a
+# suggestion's copy of its source line), `cargo build` with trait-bound errors (one source line
+# under two errors), `ruff check` whose fixes' diffs repeat their frames' lines ----------------
+if sel repeats; then
+  R="$WORK/repeats"
+  rm -rf "$R" && mkdir -p "$R" && cd "$R" || exit 1
+  export GIT_AUTHOR_DATE="2026-11-27T12:00:00Z" GIT_COMMITTER_DATE="2026-11-27T12:00:00Z"
+  git init -q -b main shop && cd shop || exit 1
+  git config user.email dev@example.invalid && git config user.name Dev
+  for f in app.py cart.py tax.py config.toml README.md; do
+    seq 1 40 | sed "s/^/# $f line /" >"$f"
+  done
+  git add . && git commit -qm "initial layout"
+  git checkout -qb feature
+  sed -i 's/line 5$/line 5 (feature: discounts)/' app.py cart.py tax.py config.toml
+  git commit -qam "discounts in cart and tax"
+  sed -i 's/line 20$/line 20 (feature: currency)/' cart.py README.md
+  git commit -qam "currency in cart"
+  git checkout -q main
+  sed -i 's/line 5$/line 5 (main: rounding)/' app.py cart.py tax.py
+  sed -i 's/line 38$/line 38 (main: release notes)/' README.md config.toml
+  git commit -qam "rounding fix"
+  capture git merge_conflicts "$R/shop" "git merge feature 2>&1" "$(git --version)"
+  git merge --abort
+  git checkout -q feature
+  capture git rebase_conflicts "$R/shop" "git rebase main 2>&1" "$(git --version)"
+  git rebase --abort
+  unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+  cd "$R" || exit 1
+
+  mkdir -p shapes/src && cd shapes || exit 1
+  printf '[package]\nname = "shapes"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >Cargo.toml
+  printf 'pub mod geo;\npub mod text;\npub mod store;\n' >src/lib.rs
+  cat >src/geo.rs <<'EOF'
+pub struct Point { pub x: f64, pub y: f64 }
+
+pub fn len(v: &Vec<Point>) -> usize {
+    let mut n = 0;
+    for i in 0..v.len() { n = n + 1; let _ = &v[i]; }
+    return n;
+}
+
+pub fn is_origin(p: &Point) -> bool { if p.x == 0.0 && p.y == 0.0 { true } else { false } }
+
+pub fn total(v: &Vec<f64>) -> f64 {
+    let mut t = 0.0;
+    for i in 0..v.len() { t = t + v[i]; }
+    return t;
+}
+
+pub fn names(v: &Vec<String>) -> usize { v.len() }
+EOF
+  cat >src/text.rs <<'EOF'
+pub fn shout(s: &String) -> String { return s.to_uppercase(); }
+
+pub fn count(words: &Vec<&str>) -> usize {
+    let mut c = 0;
+    for i in 0..words.len() { if words[i].len() > 0 { c = c + 1; } }
+    return c;
+}
+
+pub fn first(s: &String) -> Option<char> { return s.chars().next(); }
+
+pub fn empty(s: &str) -> bool { if s.len() == 0 { true } else { false } }
+EOF
+  cat >src/store.rs <<'EOF'
+use std::collections::HashMap;
+
+pub fn get(m: &HashMap<String, i32>, k: &String) -> i32 {
+    match m.get(k) { Some(v) => *v, None => 0 }
+}
+
+pub fn keys(m: &HashMap<String, i32>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, _) in m.iter() { out.push(k.clone()); }
+    return out;
+}
+
+pub fn bump(v: &mut Vec<i32>) { for i in 0..v.len() { v[i] = v[i] + 1; } }
+EOF
+  CARGO_NET_OFFLINE=true CARGO_TERM_COLOR=never \
+    capture cargo clippy_deny_warnings "$R/shapes" "cargo clippy -q -- -D warnings 2>&1" "$(cargo clippy --version)"
+  cd "$R" || exit 1
+
+  mkdir -p traits/src && cd traits || exit 1
+  printf '[package]\nname = "traits"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >Cargo.toml
+  cat >src/main.rs <<'EOF'
+mod model;
+use std::collections::HashMap;
+use model::{Order, Sku};
+
+fn index(orders: &[Order]) -> HashMap<Sku, u32> {
+    let mut m = HashMap::new();
+    for o in orders { *m.entry(o.sku.clone()).or_insert(0) += o.qty; }
+    m
+}
+
+fn show<T: std::fmt::Display>(t: T) -> String { format!("{}", t) }
+
+fn main() {
+    let orders = vec![Order { sku: Sku(1), qty: 2 }];
+    let idx = index(&orders);
+    println!("{:?}", idx);
+    println!("{}", show(orders[0].clone()));
+    let sorted: Vec<Order> = { let mut v = orders.clone(); v.sort(); v };
+    let total: u32 = orders.iter().map(|o| o.qty).sum::<u64>();
+    let s: String = 5;
+}
+EOF
+  cat >src/model.rs <<'EOF'
+#[derive(Clone)]
+pub struct Sku(pub u32);
+
+#[derive(Clone)]
+pub struct Order { pub sku: Sku, pub qty: u32 }
+EOF
+  CARGO_NET_OFFLINE=true CARGO_TERM_COLOR=never \
+    capture cargo build_trait_bounds "$R/traits" "cargo build 2>&1" "$(cargo --version)"
+  cd "$R" || exit 1
+
+  mkdir -p inv/inv && cd inv || exit 1
+  : >inv/__init__.py
+  cat >inv/models.py <<'EOF'
+from dataclasses import dataclass
+from typing import Optional
+import os, sys, json
+
+
+@dataclass
+class Item:
+    sku: str
+    qty: int
+    price: float
+
+
+def find(items: list[Item], sku: str) -> Optional[Item]:
+    for i in items:
+        if i.sku == sku:
+            return i
+
+
+def label(i: Optional[Item]) -> str:
+    return i.sku.upper()
+EOF
+  cat >inv/store.py <<'EOF'
+from inv.models import Item, find
+import yaml
+import re, csv
+
+
+def load(path: str) -> list[Item]:
+    rows = yaml.safe_load(open(path))
+    return [Item(r["sku"], r["qty"], r["price"]) for r in rows if r != None]
+
+
+def get(items, sku):
+    l = find(items, sku)
+    if l == None:
+        raise KeyError(sku)
+    return l
+EOF
+  capture lint ruff_check_fixes "$R/inv" "ruff check --isolated --select E,F,I,UP,SIM inv 2>&1" "$(ruff --version)"
+  cd "$ROOT" || exit 1
+fi

@@ -73,6 +73,106 @@ Deno.test("once: a line matching once shows the first time only; other lines and
   ).toThrow(/strategy\.once/);
 });
 
+Deno.test("once: a later line of the same text goes however it is indented", () => {
+  // rustc indents its `= help:` lines by the width of the line number above them.
+  const s = { type: "strip_noise", patterns: ["^noise$"], once: ["^\\s*= help: see "] };
+  const input = [
+    "error: a",
+    " --> a.rs:6:5",
+    "  = help: see https://x/#lint",
+    "error: b",
+    "  --> a.rs:14:5",
+    "   = help: see https://x/#lint",
+    "   = help: see https://x/#other",
+  ].join("\n");
+  expect(run(s, input)).toBe([
+    "error: a",
+    " --> a.rs:6:5",
+    "  = help: see https://x/#lint",
+    "error: b",
+    "  --> a.rs:14:5",
+    "   = help: see https://x/#other",
+  ].join("\n"));
+});
+
+Deno.test("said_by_next: a line goes when the next one names the same thing, else it stays", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^noise$"],
+    said_by_next: [{
+      line: "^Auto-merging (?P<name>.+)$",
+      next: "^CONFLICT \\([\\w/-]+\\): Merge conflict in (?P<name>.+)$",
+    }],
+  };
+  const input = [
+    "Auto-merging a.py",
+    "CONFLICT (content): Merge conflict in a.py",
+    // Merged cleanly: nothing after it names it.
+    "Auto-merging b.py",
+    "Auto-merging c.py",
+    // Another file's conflict does not say this one.
+    "CONFLICT (content): Merge conflict in d.py",
+    "noise",
+    // The last line, with nothing after it.
+    "Auto-merging e.py",
+  ].join("\n");
+  expect(run(s, input)).toBe([
+    "CONFLICT (content): Merge conflict in a.py",
+    "Auto-merging b.py",
+    "Auto-merging c.py",
+    "CONFLICT (content): Merge conflict in d.py",
+    "Auto-merging e.py",
+  ].join("\n"));
+  expect(() =>
+    compileRule(
+      {
+        name: "t",
+        match: { prefix: "cmd" },
+        strategy: { ...s, said_by_next: [{ line: "(", next: "x" }] },
+      },
+      "test",
+    )
+  ).toThrow(/strategy\.said_by_next\.0\.line/);
+});
+
+Deno.test("said_before: a line goes when an earlier line of its block gave the same name", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^noise$"],
+    said_before: [{
+      line: "^\\s*\\d+ - (?P<name>.+)$",
+      before: "^\\s*\\d+ \\| (?P<name>.+)$",
+    }],
+  };
+  const input = [
+    "error: unneeded `return` statement",
+    "6 |     return n;",
+    "help: remove `return`",
+    "6 -     return n;",
+    "6 +     n",
+    "",
+    // A new block: what the last one said does not count.
+    "error: unneeded `return` statement",
+    "9 |     return m;",
+    "help: remove `return`",
+    "9 -     return n;",
+    "9 -     return m;",
+    "9 +     m",
+  ].join("\n");
+  expect(run(s, input)).toBe([
+    "error: unneeded `return` statement",
+    "6 |     return n;",
+    "help: remove `return`",
+    "6 +     n",
+    "",
+    "error: unneeded `return` statement",
+    "9 |     return m;",
+    "help: remove `return`",
+    "9 -     return n;",
+    "9 +     m",
+  ].join("\n"));
+});
+
 Deno.test("code_frames: each label stays, quoting the code its mark spans; the copied source goes", () => {
   const s = { type: "code_frames" };
   const input = [

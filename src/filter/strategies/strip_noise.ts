@@ -13,8 +13,15 @@
  * `headers` name section headers (ansible's `TASK [name]`) that stay only when a line of their
  * section stays, and `json_drop` names fields that go from the JSON object a kept line ends with
  * (`=> {"stdout_lines": …}`, the twin of `stdout`). `once` names lines shown the first time only:
- * a later line of the same text (the assertion helper's stack frame under every failing test)
- * says nothing the first did not, so it goes. `keep_before` names lines (configure's
+ * a later line of the same text (the assertion helper's stack frame under every failing test),
+ * indented alike or not (rustc indents its `= help:` lines by the width of the line number
+ * above), says nothing the first did not, so it goes. `said_by_next` names lines the next line
+ * says again: a line matching one entry's `line` goes when the line right after it matches its
+ * `next` and both patterns' `name` groups read the same (git's `Auto-merging a.py` right before
+ * `CONFLICT (content): Merge conflict in a.py`). `said_before` names lines an earlier line of their
+ * block (the lines since the last blank one) already said: a line matching one entry's `line`
+ * goes when a line read before it in the block matched its `before` with the same `name` group
+ * (rustc's suggestion `6 -     return n;` under the source line `6 |     return n;`). `keep_before` names lines (configure's
  * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
@@ -77,6 +84,26 @@ export const StripNoiseConfig = z.object({
   ),
   once: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of lines shown the first time only: a later line of the same text goes",
+  ),
+  said_by_next: z.array(
+    z.object({
+      line: z.string().describe("Regex (RE2 syntax) of the line that may go, with a `name` group"),
+      next: z.string().describe(
+        "Regex (RE2 syntax) of the line right after it that says it again, with a `name` group",
+      ),
+    }).strict(),
+  ).default([]).describe(
+    "Lines that go when the line right after them names the same thing (`Auto-merging a.py` before `CONFLICT …: Merge conflict in a.py`)",
+  ),
+  said_before: z.array(
+    z.object({
+      line: z.string().describe("Regex (RE2 syntax) of the line that may go, with a `name` group"),
+      before: z.string().describe(
+        "Regex (RE2 syntax) of an earlier line of its block that says it, with a `name` group",
+      ),
+    }).strict(),
+  ).default([]).describe(
+    "Lines that go when an earlier line of their block (since the last blank line) gave the same name (a suggestion's `6 -     return n;` under the source line `6 |     return n;`)",
   ),
   keep_before: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of kept lines (an error) before which the line dropped just before stays",
@@ -167,6 +194,10 @@ export function compileStripNoise(
   const isFrame = optionalMatcher("frames");
   const isOnce = optionalMatcher("once");
   const isAfterStep = optionalMatcher("keep_before");
+  const saidByNext = config.said_by_next.map((pair, i) => ({
+    line: patternField(pair.line, `strategy.said_by_next.${i}.line`, engine),
+    next: patternField(pair.next, `strategy.said_by_next.${i}.next`, engine),
+  }));
   const isResult = optionalMatcher("results");
   const isEvidence = optionalMatcher("results_evidence");
   const context = config.failure_context;
@@ -179,6 +210,10 @@ export function compileStripNoise(
   const failing = contextMatcher("failure");
   const failingName = contextMatcher("before");
   const failingOutput = contextMatcher("after");
+  const saidBefore = config.said_before.map((pair, i) => ({
+    line: patternField(pair.line, `strategy.said_before.${i}.line`, engine),
+    before: patternField(pair.before, `strategy.said_before.${i}.before`, engine),
+  }));
   const strategy: CompiledStrategy = {
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
@@ -226,8 +261,9 @@ export function compileStripNoise(
         emit(line);
       };
       const showFirst = (line: string) => {
-        if (shown.has(line)) return false;
-        if (shown.size < ONCE_CAP) shown.add(line);
+        const text = line.trimStart();
+        if (shown.has(text)) return false;
+        if (shown.size < ONCE_CAP) shown.add(text);
         return true;
       };
       const endRun = () => {
@@ -245,7 +281,31 @@ export function compileStripNoise(
         run = [];
         runLength = 0;
       };
+      // With said_before: per entry, the names its `before` lines gave in the current block
+      // (bounded: past the cap, later lines all stay).
+      const block = saidBefore.map(() => new Set<string>());
+      /** Whether an earlier line of the block said this one; notes the names this one gives. */
+      const saidEarlier = (line: string) => {
+        if (/^\s*$/.test(line)) {
+          for (const names of block) names.clear();
+          return false;
+        }
+        let again = false;
+        saidBefore.forEach(({ line: pattern, before }, i) => {
+          const name = pattern.exec(line)?.group("name");
+          if (name !== undefined && block[i].has(name)) again = true;
+          const said = before.exec(line)?.group("name");
+          if (said !== undefined && block[i].size < ONCE_CAP) block[i].add(said);
+        });
+        return again;
+      };
       const strip = (line: string) => {
+        if (saidBefore.length && saidEarlier(line)) {
+          if (above !== null) keep(above);
+          above = null;
+          removed++;
+          return;
+        }
         const diagnostic = underFailure && failingOutput !== null &&
           diagnostics < (context?.after_max ?? Infinity) && failingOutput.test(line);
         const failed = failing !== null && failing.test(line);
@@ -329,13 +389,37 @@ export function compileStripNoise(
         if (above !== null) keep(above);
         above = line;
       };
+      // With said_by_next: a line held until the next one says whether it says it again, and
+      // the name it gives, per entry whose `line` it matches.
+      let pending: { line: string; names: (string | undefined)[] } | null = null;
+      const said = (line: string) => {
+        if (pending !== null) {
+          const { names } = pending;
+          const again = saidByNext.some(({ next }, i) => {
+            if (names[i] === undefined) return false;
+            const match = next.exec(line);
+            return match !== null && match.group("name") === names[i];
+          });
+          if (again) removed++;
+          else strip(pending.line);
+          pending = null;
+        }
+        const names = saidByNext.map(({ line: pattern }) => pattern.exec(line)?.group("name"));
+        if (names.some((name) => name !== undefined)) pending = { line, names };
+        else strip(line);
+      };
+      const flushSaid = () => {
+        if (pending !== null) strip(pending.line);
+        pending = null;
+      };
+      const pass = saidByNext.length ? said : strip;
       const feed = (line: string) => {
-        if (held === null) return strip(line);
+        if (held === null) return pass(line);
         held.push(line);
         if (held.length > minLines) {
           const lines = held;
           held = null;
-          for (const l of lines) strip(l);
+          for (const l of lines) pass(l);
         }
       };
       return {
@@ -358,6 +442,7 @@ export function compileStripNoise(
             for (const line of held) ctx.emit(line);
             return "fallback";
           }
+          flushSaid();
           endRun();
           if (above !== null) keep(above);
           // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
