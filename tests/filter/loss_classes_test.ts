@@ -121,6 +121,95 @@ Deno.test("git log -p keeps every commit, not only the newest ones", () => {
   }
 });
 
+/** A commit of `git log -p` as git prints it: its header, subject and patch lines. */
+const commit = (n: number, subject: string, patch: string[]) => [
+  `commit ${String(n).padStart(2, "0")}${"b".repeat(38)}`,
+  "Author: Dev <dev@example.com>",
+  "Date:   Fri Nov 20 10:00:00 2026 +0000",
+  "",
+  `    ${subject}`,
+  "",
+  ...patch,
+  "",
+];
+/** A hunk of `n` changed lines in `file`, each a line removed and its replacement. */
+const hunk = (file: string, n: number) => [
+  `diff --git a/${file} b/${file}`,
+  "index 69fe833..6c54dd5 100644",
+  `--- a/${file}`,
+  `+++ b/${file}`,
+  `@@ -1,${2 * n} +1,${2 * n} @@`,
+  ...Array.from(
+    { length: n },
+    (_, i) => [`-    return respond(req, ${i})`, `+    return respond(req, ${i}00)`],
+  )
+    .flat(),
+];
+
+Deno.test("git log -p keeps each commit's diff header lines and its first hunk lines", () => {
+  // Captured from `git log -p --follow` across a rename, a mode change and binary files: the
+  // middle commits' headers and first changed lines are what the log is read for.
+  const log = [
+    ...commit(9, "Add health check", hunk("app/http_server.py", 40)),
+    ...commit(8, "Rename server module to http_server", [
+      "diff --git a/app/server.py b/app/http_server.py",
+      "similarity index 86%",
+      "rename from app/server.py",
+      "rename to app/http_server.py",
+      "index d310331..69fe833 100755",
+      "--- a/app/server.py",
+      "+++ b/app/http_server.py",
+      "@@ -2,7 +2,7 @@ def handler_0(req):",
+      "-def handler_2(req):",
+      "+def handle_index(req):",
+    ]),
+    ...commit(7, "Make server executable", [
+      "diff --git a/app/server.py b/app/server.py",
+      "old mode 100644",
+      "new mode 100755",
+    ]),
+    ...commit(6, "Add logo", [
+      "diff --git a/logo.png b/logo.png",
+      "new file mode 100644",
+      "index 0000000..e48c0ed",
+      "Binary files /dev/null and b/logo.png differ",
+    ]),
+    ...commit(5, "Drop README", [
+      "diff --git a/README.md b/README.md",
+      "deleted file mode 100644",
+      "index 2c1e0d3..0000000",
+      "--- a/README.md",
+      "+++ /dev/null",
+      "@@ -1,3 +0,0 @@",
+      "-# demo",
+    ]),
+    ...commit(4, "Pass status by keyword", hunk("server.py", 30)),
+    ...commit(3, "Add server", hunk("server.py", 40)),
+  ];
+  const out = filter("git log -p --follow app/http_server.py", log.join("\n")).split("\n");
+  for (
+    const line of [
+      "rename from app/server.py",
+      "rename to app/http_server.py",
+      "similarity index 86%",
+      "+def handle_index(req):",
+      "old mode 100644",
+      "new mode 100755",
+      "new file mode 100644",
+      "Binary files /dev/null and b/logo.png differ",
+      "deleted file mode 100644",
+      "-# demo",
+      // Each commit's first changed lines, the oldest's too.
+      "+    return respond(req, 100)",
+    ]
+  ) expect(out).toContain(line);
+  expect(out.filter((l) => l === "+    return respond(req, 300)").length).toBe(3);
+  // Past a commit's budget its hunk lines are counted, not shown.
+  expect(out).not.toContain("+    return respond(req, 3900)");
+  expect(out).toContain("... (61 more diff lines: +31 -30) ...");
+  expect(out.length).toBeLessThan(log.length / 2);
+});
+
 Deno.test("npm install keeps engine warnings and skipped install scripts", () => {
   const input = [
     "npm warn deprecated inflight@1.0.6: This module is not supported",
