@@ -210,6 +210,95 @@ Deno.test("git log -p keeps each commit's diff header lines and its first hunk l
   expect(out.length).toBeLessThan(log.length / 2);
 });
 
+/**
+ * `make -k -j4` over C files with -Wall -Wextra and two errors (captured with gcc 12; trimmed to
+ * three files): the compiles are echoed before their diagnostics, warnings and errors mixed.
+ */
+const MAKE_J4 = [
+  "gcc -Wall -Wextra -O2 -Isrc -c src/net.c -o src/net.o",
+  "gcc -Wall -Wextra -O2 -Isrc -c src/tls.c -o src/tls.o",
+  "gcc -Wall -Wextra -O2 -Isrc -c src/conf.c -o src/conf.o",
+  "src/net.c: In function 'net_open':",
+  "src/net.c:2:41: warning: unused variable 'unused' [-Wunused-variable]",
+  "    2 | int net_open(int port, int flags) { int unused; return port; }",
+  "      |                                         ^~~~~~",
+  "src/net.c:2:28: warning: unused parameter 'flags' [-Wunused-parameter]",
+  "    2 | int net_open(int port, int flags) { int unused; return port; }",
+  "      |                        ~~~~^~~~~",
+  "src/tls.c: In function 'tls_state':",
+  "src/tls.c:5:13: error: 'struct conn' has no member named 'session'; did you mean 'sess'?",
+  "    5 |   return p->session->state;",
+  "      |             ^~~~~~~",
+  "      |             sess",
+  "src/tls.c:4:7: warning: unused variable 'unused' [-Wunused-variable]",
+  "    4 |   int unused;",
+  "      |       ^~~~~~",
+  "make: *** [Makefile:9: src/tls.o] Error 1",
+  "src/conf.c: At top level:",
+  "src/conf.c:2:37: warning: unused parameter 'mode' [-Wunused-parameter]",
+  "    2 | int conf_load(const char *path, int mode) { return 0; }",
+  "      |                                 ~~~~^~~~",
+  "src/conf.c: In function 'conf_bad':",
+  "src/conf.c:3:29: error: 'undefined_var' undeclared (first use in this function)",
+  "    3 | int conf_bad(void) { return undefined_var + 1; }",
+  "      |                             ^~~~~~~~~~~~~",
+  "src/conf.c:3:29: note: each undeclared identifier is reported only once for each function it appears in",
+  "make: *** [Makefile:9: src/conf.o] Error 1",
+  "make: Target 'app' not remade because of errors.",
+];
+
+Deno.test("make + gcc keeps each failed object's compile command and its errors' code frames", () => {
+  const out = filter("make -k -j4", MAKE_J4.join("\n"), true).split("\n");
+  // The failed objects' compiles stay, leading with the errors; the others go.
+  expect(out.slice(0, 2)).toEqual([MAKE_J4[1], MAKE_J4[2]]);
+  expect(out).not.toContain(MAKE_J4[0]);
+  // An error keeps its code frame, right under it; a warning's goes.
+  const at = out.indexOf(MAKE_J4[11]);
+  expect(out.slice(at, at + 5)).toEqual(MAKE_J4.slice(11, 15).concat(MAKE_J4[18]));
+  expect(out).toContain("    3 | int conf_bad(void) { return undefined_var + 1; }");
+  expect(out).not.toContain("    4 |   int unused;");
+  expect(out).not.toContain(
+    "    2 | int net_open(int port, int flags) { int unused; return port; }",
+  );
+  // No function or `At top level` header is left without its diagnostics.
+  expect(out.filter((l) => /: (In function|At top level)/.test(l))).toEqual([]);
+});
+
+/** More of that capture: warnings of the files compiled after them (grouping pays off). */
+const MORE_WARNINGS = [
+  "src/log.c: In function 'log_level':",
+  "src/log.c:2:28: warning: unused parameter 'other' [-Wunused-parameter]",
+  "    2 | int log_level(int lvl, int other) { return lvl; }",
+  "      |                        ~~~~^~~~~",
+  "src/main.c: In function 'main':",
+  "src/main.c:2:14: warning: unused parameter 'argc' [-Wunused-parameter]",
+  "    2 | int main(int argc, char **argv) { return util_len(argv[0]); }",
+  "      |          ~~~~^~~~",
+];
+
+Deno.test("make with a quiet echo (kbuild's `  CC x.o`) or ninja keeps the failed step's line", async () => {
+  const quiet = await Deno.readTextFile(
+    new URL("../../bench/corpus/make/make_k_quiet_echo.txt", import.meta.url),
+  );
+  const out = filter("make -k -f Makefile.quiet", quiet, true).split("\n");
+  expect(out.slice(0, 2)).toEqual([
+    "  CC      src/tls.o",
+    "src/tls.c:5:13: error: 'struct conn' has no member named 'session'; did you mean 'sess'?",
+  ]);
+  expect(out).toContain("  CC      src/conf.o");
+  expect(out).not.toContain("  CC      src/util.o");
+  const ninja = [
+    "[1/3] Building C object CMakeFiles/app.dir/src/net.c.o",
+    "[2/3] Building C object CMakeFiles/app.dir/src/tls.c.o",
+    "FAILED: CMakeFiles/app.dir/src/tls.c.o ",
+    ...MAKE_J4.slice(3, 18),
+    ...MORE_WARNINGS,
+    "ninja: build stopped: subcommand failed.",
+  ];
+  const built = filter("ninja", ninja.join("\n"), true).split("\n");
+  expect(built.slice(0, 3)).toEqual(ninja.slice(1, 3).concat(MAKE_J4[11]));
+});
+
 Deno.test("npm install keeps engine warnings and skipped install scripts", () => {
   const input = [
     "npm warn deprecated inflight@1.0.6: This module is not supported",
