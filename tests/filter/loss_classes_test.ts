@@ -210,6 +210,53 @@ Deno.test("git log -p keeps each commit's diff header lines and its first hunk l
   expect(out.length).toBeLessThan(log.length / 2);
 });
 
+Deno.test("git show of several commits keeps every commit and its renames past the diff budget", () => {
+  // `git show A..B`: the newest commit's patch spends the budget; the older ones still say
+  // which commit, what for, and which files they renamed or added, under their own commit.
+  const show = [
+    ...commit(
+      9,
+      "Add health checks",
+      ["a", "b", "c", "d", "e", "f"].flatMap((m) => hunk(`app/${m}.py`, 100)),
+    ),
+    ...commit(8, "Rename server module to http_server", [
+      "diff --git a/app/server.py b/app/http_server.py",
+      "similarity index 86%",
+      "rename from app/server.py",
+      "rename to app/http_server.py",
+      "index d310331..69fe833 100755",
+      "--- a/app/server.py",
+      "+++ b/app/http_server.py",
+      "@@ -2,7 +2,7 @@ def handler_0(req):",
+      "-def handler_2(req):",
+      "+def handle_index(req):",
+    ]),
+    ...commit(6, "Add logo", [
+      "diff --git a/logo.png b/logo.png",
+      "new file mode 100644",
+      "index 0000000..e48c0ed",
+      "Binary files /dev/null and b/logo.png differ",
+    ]),
+  ];
+  const out = filter("git show HEAD~3..HEAD", show.join("\n")).split("\n");
+  const at = (line: string) => out.indexOf(line);
+  for (
+    const line of [
+      `commit 08${"b".repeat(38)}`,
+      "    Rename server module to http_server",
+      "rename from app/server.py",
+      "rename to app/http_server.py",
+      `commit 06${"b".repeat(38)}`,
+      "    Add logo",
+      "Binary files /dev/null and b/logo.png differ",
+    ]
+  ) expect(out).toContain(line);
+  // Each listed file is under its own commit, before the next one.
+  expect(at("rename from app/server.py")).toBeGreaterThan(at(`commit 08${"b".repeat(38)}`));
+  expect(at("rename from app/server.py")).toBeLessThan(at(`commit 06${"b".repeat(38)}`));
+  expect(out).not.toContain("+def handle_index(req):");
+});
+
 /**
  * `make -k -j4` over C files with -Wall -Wextra and two errors (captured with gcc 12; trimmed to
  * three files): the compiles are echoed before their diagnostics, warnings and errors mixed.
