@@ -206,7 +206,7 @@ Deno.test("git log -p keeps each commit's diff header lines and its first hunk l
   expect(out.filter((l) => l === "+    return respond(req, 300)").length).toBe(3);
   // Past a commit's budget its hunk lines are counted, not shown.
   expect(out).not.toContain("+    return respond(req, 3900)");
-  expect(out).toContain("... (61 more diff lines: +31 -30) ...");
+  expect(out).toContain("... (69 more diff lines: +35 -34) ...");
   expect(out.length).toBeLessThan(log.length / 2);
 });
 
