@@ -4365,3 +4365,76 @@ EOF
   capture lint ruff_check_fixes "$R/inv" "ruff check --isolated --select E,F,I,UP,SIM inv 2>&1" "$(ruff --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- make and git, several parts each (`multipart`): `make -k -j4` and a kbuild-style quiet
+# `  CC x.o` echo over six C files with -Wall -Wextra, two of which do not compile (each failed
+# object's compile and its errors' code frames among many warnings); `git log -p --follow` of a
+# file across two renames, a mode change and its neighbours' binary and deleted files, and `git
+# log -p --stat` of that history (every commit's diff headers, not only the newest's)
+if sel multipart; then
+  M="$WORK/multipart/c"
+  rm -rf "$WORK/multipart" && mkdir -p "$M/src"
+  cat >"$M/src/app.h" <<'EOF'
+struct session { int state; };
+struct conn { struct session *sess; int fd; };
+int util_len(const char *s);
+EOF
+  cat >"$M/src/util.c" <<'EOF'
+#include "app.h"
+int util_len(const char *s) { int n = 0; unsigned u = 0; while (s[n]) n++; if (n < u) return -1; return n; }
+static int helper(int x, int y) { return x; }
+int util_pub(int a) { return helper(a, 2); }
+EOF
+  cat >"$M/src/net.c" <<'EOF'
+#include "app.h"
+int net_open(int port, int flags) { int unused; return port; }
+int net_cmp(int a, unsigned b) { return a < b; }
+EOF
+  cat >"$M/src/tls.c" <<'EOF'
+#include "app.h"
+int tls_state(struct conn *p)
+{
+  int unused;
+  return p->session->state;
+}
+EOF
+  cat >"$M/src/conf.c" <<'EOF'
+#include "app.h"
+int conf_load(const char *path, int mode) { int x; return util_len(path); }
+int conf_bad(void) { return undefined_var + 1; }
+EOF
+  printf '#include "app.h"\nint log_level(int lvl, int other) { return lvl; }\n' >"$M/src/log.c"
+  printf '#include "app.h"\nint main(int argc, char **argv) { return util_len(argv[0]); }\n' >"$M/src/main.c"
+  printf 'CC = gcc\nCFLAGS = -Wall -Wextra -O2 -Isrc\nOBJS = src/util.o src/net.o src/tls.o src/conf.o src/log.o src/main.o\n\napp: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\n\nsrc/%%.o: src/%%.c src/app.h\n\t$(CC) $(CFLAGS) -c $< -o $@\n\nclean:\n\trm -f src/*.o app\n' >"$M/Makefile"
+  printf 'CC = gcc\nCFLAGS = -Wall -Wextra -O2 -Isrc\nOBJS = src/util.o src/net.o src/tls.o src/conf.o src/log.o src/main.o\napp: $(OBJS)\n\t@echo "  LD      $@"\n\t@$(CC) -o $@ $(OBJS)\nsrc/%%.o: src/%%.c src/app.h\n\t@echo "  CC      $@"\n\t@$(CC) $(CFLAGS) -c $< -o $@\n' >"$M/Makefile.quiet"
+  V="$(make --version | head -1); $(gcc --version | head -1)"
+  capture make make_k_j4_two_errors "$M" "make clean >/dev/null; LANG=C make -k -j4" "$V"
+  capture make make_k_quiet_echo "$M" "make clean >/dev/null; LANG=C make -k -f Makefile.quiet" "$V"
+  rm -f "$M"/src/*.o
+  G="$WORK/multipart/repo"
+  mkdir -p "$G" && cd "$G" || exit 1
+  git init -q . && git config user.email dev@example.com && git config user.name Dev
+  export GIT_AUTHOR_DATE="2026-11-20T10:00:00Z" GIT_COMMITTER_DATE="2026-11-20T10:00:00Z"
+  python3 -c 'open("server.py","w").write("".join(f"def handler_{i}(req):\n    return respond(req, {i})\n" for i in range(40)))'
+  printf '# demo\n\nA small server.\n' >README.md
+  git add -A && git commit -qm "Add server with handlers"
+  sed -i 's/respond(req, 5)/respond(req, status=5)/; s/respond(req, 30)/respond(req, status=30)/' server.py && git commit -qam "Pass status by keyword"
+  mkdir app && git mv server.py app/server.py && git commit -qm "Move server into app package"
+  sed -i 's/handler_7/handle_login/; s/handler_8/handle_logout/' app/server.py && printf 'extra\n' >>app/server.py && git commit -qam "Rename login handlers"
+  head -c 300 /dev/urandom >logo.png && git add logo.png && git commit -qm "Add logo"
+  chmod +x app/server.py && git commit -qam "Make server executable"
+  git mv app/server.py app/http_server.py && sed -i 's/handler_2/handle_index/' app/http_server.py && git commit -qam "Rename server module to http_server"
+  head -c 200 /dev/urandom >logo.png && git commit -qam "Update logo"
+  git rm -q README.md && git commit -qm "Drop README"
+  python3 - <<'EOF'
+src = open("app/http_server.py").read()
+src = src.replace("return respond(req, 1", "return respond(req, 100").replace("def handler_3(", "def handle_health(")
+src += "".join(f"def extra_{i}():\n    pass\n" for i in range(15))
+open("app/http_server.py", "w").write(src)
+EOF
+  git commit -qam "Add health check and extra hooks"
+  unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+  capture git log_p_follow_renames "$G" "git log -p --follow app/http_server.py" "$(git --version)"
+  capture git log_p_stat_history "$G" "git log -p --stat" "$(git --version)"
+  cd "$ROOT" || exit 1
+fi

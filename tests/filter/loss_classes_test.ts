@@ -121,6 +121,231 @@ Deno.test("git log -p keeps every commit, not only the newest ones", () => {
   }
 });
 
+/** A commit of `git log -p` as git prints it: its header, subject and patch lines. */
+const commit = (n: number, subject: string, patch: string[]) => [
+  `commit ${String(n).padStart(2, "0")}${"b".repeat(38)}`,
+  "Author: Dev <dev@example.com>",
+  "Date:   Fri Nov 20 10:00:00 2026 +0000",
+  "",
+  `    ${subject}`,
+  "",
+  ...patch,
+  "",
+];
+/** A hunk of `n` changed lines in `file`, each a line removed and its replacement. */
+const hunk = (file: string, n: number) => [
+  `diff --git a/${file} b/${file}`,
+  "index 69fe833..6c54dd5 100644",
+  `--- a/${file}`,
+  `+++ b/${file}`,
+  `@@ -1,${2 * n} +1,${2 * n} @@`,
+  ...Array.from(
+    { length: n },
+    (_, i) => [`-    return respond(req, ${i})`, `+    return respond(req, ${i}00)`],
+  )
+    .flat(),
+];
+
+Deno.test("git log -p keeps each commit's diff header lines and its first hunk lines", () => {
+  // Captured from `git log -p --follow` across a rename, a mode change and binary files: the
+  // middle commits' headers and first changed lines are what the log is read for.
+  const log = [
+    ...commit(9, "Add health check", hunk("app/http_server.py", 40)),
+    ...commit(8, "Rename server module to http_server", [
+      "diff --git a/app/server.py b/app/http_server.py",
+      "similarity index 86%",
+      "rename from app/server.py",
+      "rename to app/http_server.py",
+      "index d310331..69fe833 100755",
+      "--- a/app/server.py",
+      "+++ b/app/http_server.py",
+      "@@ -2,7 +2,7 @@ def handler_0(req):",
+      "-def handler_2(req):",
+      "+def handle_index(req):",
+    ]),
+    ...commit(7, "Make server executable", [
+      "diff --git a/app/server.py b/app/server.py",
+      "old mode 100644",
+      "new mode 100755",
+    ]),
+    ...commit(6, "Add logo", [
+      "diff --git a/logo.png b/logo.png",
+      "new file mode 100644",
+      "index 0000000..e48c0ed",
+      "Binary files /dev/null and b/logo.png differ",
+    ]),
+    ...commit(5, "Drop README", [
+      "diff --git a/README.md b/README.md",
+      "deleted file mode 100644",
+      "index 2c1e0d3..0000000",
+      "--- a/README.md",
+      "+++ /dev/null",
+      "@@ -1,3 +0,0 @@",
+      "-# demo",
+    ]),
+    ...commit(4, "Pass status by keyword", hunk("server.py", 30)),
+    ...commit(3, "Add server", hunk("server.py", 40)),
+  ];
+  const out = filter("git log -p --follow app/http_server.py", log.join("\n")).split("\n");
+  for (
+    const line of [
+      "rename from app/server.py",
+      "rename to app/http_server.py",
+      "similarity index 86%",
+      "+def handle_index(req):",
+      "old mode 100644",
+      "new mode 100755",
+      "new file mode 100644",
+      "Binary files /dev/null and b/logo.png differ",
+      "deleted file mode 100644",
+      "-# demo",
+      // Each commit's first changed lines, the oldest's too.
+      "+    return respond(req, 100)",
+    ]
+  ) expect(out).toContain(line);
+  expect(out.filter((l) => l === "+    return respond(req, 300)").length).toBe(3);
+  // Past a commit's budget its hunk lines are counted, not shown.
+  expect(out).not.toContain("+    return respond(req, 3900)");
+  expect(out).toContain("... (69 more diff lines: +35 -34) ...");
+  expect(out.length).toBeLessThan(log.length / 2);
+});
+
+Deno.test("git show of several commits keeps every commit and its renames past the diff budget", () => {
+  // `git show A..B`: the newest commit's patch spends the budget; the older ones still say
+  // which commit, what for, and which files they renamed or added, under their own commit.
+  const show = [
+    ...commit(
+      9,
+      "Add health checks",
+      ["a", "b", "c", "d", "e", "f"].flatMap((m) => hunk(`app/${m}.py`, 100)),
+    ),
+    ...commit(8, "Rename server module to http_server", [
+      "diff --git a/app/server.py b/app/http_server.py",
+      "similarity index 86%",
+      "rename from app/server.py",
+      "rename to app/http_server.py",
+      "index d310331..69fe833 100755",
+      "--- a/app/server.py",
+      "+++ b/app/http_server.py",
+      "@@ -2,7 +2,7 @@ def handler_0(req):",
+      "-def handler_2(req):",
+      "+def handle_index(req):",
+    ]),
+    ...commit(6, "Add logo", [
+      "diff --git a/logo.png b/logo.png",
+      "new file mode 100644",
+      "index 0000000..e48c0ed",
+      "Binary files /dev/null and b/logo.png differ",
+    ]),
+  ];
+  const out = filter("git show HEAD~3..HEAD", show.join("\n")).split("\n");
+  const at = (line: string) => out.indexOf(line);
+  for (
+    const line of [
+      `commit 08${"b".repeat(38)}`,
+      "    Rename server module to http_server",
+      "rename from app/server.py",
+      "rename to app/http_server.py",
+      `commit 06${"b".repeat(38)}`,
+      "    Add logo",
+      "Binary files /dev/null and b/logo.png differ",
+    ]
+  ) expect(out).toContain(line);
+  // Each listed file is under its own commit, before the next one.
+  expect(at("rename from app/server.py")).toBeGreaterThan(at(`commit 08${"b".repeat(38)}`));
+  expect(at("rename from app/server.py")).toBeLessThan(at(`commit 06${"b".repeat(38)}`));
+  expect(out).not.toContain("+def handle_index(req):");
+});
+
+/**
+ * `make -k -j4` over C files with -Wall -Wextra and two errors (captured with gcc 12; trimmed to
+ * three files): the compiles are echoed before their diagnostics, warnings and errors mixed.
+ */
+const MAKE_J4 = [
+  "gcc -Wall -Wextra -O2 -Isrc -c src/net.c -o src/net.o",
+  "gcc -Wall -Wextra -O2 -Isrc -c src/tls.c -o src/tls.o",
+  "gcc -Wall -Wextra -O2 -Isrc -c src/conf.c -o src/conf.o",
+  "src/net.c: In function 'net_open':",
+  "src/net.c:2:41: warning: unused variable 'unused' [-Wunused-variable]",
+  "    2 | int net_open(int port, int flags) { int unused; return port; }",
+  "      |                                         ^~~~~~",
+  "src/net.c:2:28: warning: unused parameter 'flags' [-Wunused-parameter]",
+  "    2 | int net_open(int port, int flags) { int unused; return port; }",
+  "      |                        ~~~~^~~~~",
+  "src/tls.c: In function 'tls_state':",
+  "src/tls.c:5:13: error: 'struct conn' has no member named 'session'; did you mean 'sess'?",
+  "    5 |   return p->session->state;",
+  "      |             ^~~~~~~",
+  "      |             sess",
+  "src/tls.c:4:7: warning: unused variable 'unused' [-Wunused-variable]",
+  "    4 |   int unused;",
+  "      |       ^~~~~~",
+  "make: *** [Makefile:9: src/tls.o] Error 1",
+  "src/conf.c: At top level:",
+  "src/conf.c:2:37: warning: unused parameter 'mode' [-Wunused-parameter]",
+  "    2 | int conf_load(const char *path, int mode) { return 0; }",
+  "      |                                 ~~~~^~~~",
+  "src/conf.c: In function 'conf_bad':",
+  "src/conf.c:3:29: error: 'undefined_var' undeclared (first use in this function)",
+  "    3 | int conf_bad(void) { return undefined_var + 1; }",
+  "      |                             ^~~~~~~~~~~~~",
+  "src/conf.c:3:29: note: each undeclared identifier is reported only once for each function it appears in",
+  "make: *** [Makefile:9: src/conf.o] Error 1",
+  "make: Target 'app' not remade because of errors.",
+];
+
+Deno.test("make + gcc keeps each failed object's compile command and its errors' code frames", () => {
+  const out = filter("make -k -j4", MAKE_J4.join("\n"), true).split("\n");
+  // The failed objects' compiles stay, leading with the errors; the others go.
+  expect(out.slice(0, 2)).toEqual([MAKE_J4[1], MAKE_J4[2]]);
+  expect(out).not.toContain(MAKE_J4[0]);
+  // An error keeps its code frame, right under it; a warning's goes.
+  const at = out.indexOf(MAKE_J4[11]);
+  expect(out.slice(at, at + 5)).toEqual(MAKE_J4.slice(11, 15).concat(MAKE_J4[18]));
+  expect(out).toContain("    3 | int conf_bad(void) { return undefined_var + 1; }");
+  expect(out).not.toContain("    4 |   int unused;");
+  expect(out).not.toContain(
+    "    2 | int net_open(int port, int flags) { int unused; return port; }",
+  );
+  // No function or `At top level` header is left without its diagnostics.
+  expect(out.filter((l) => /: (In function|At top level)/.test(l))).toEqual([]);
+});
+
+/** More of that capture: warnings of the files compiled after them (grouping pays off). */
+const MORE_WARNINGS = [
+  "src/log.c: In function 'log_level':",
+  "src/log.c:2:28: warning: unused parameter 'other' [-Wunused-parameter]",
+  "    2 | int log_level(int lvl, int other) { return lvl; }",
+  "      |                        ~~~~^~~~~",
+  "src/main.c: In function 'main':",
+  "src/main.c:2:14: warning: unused parameter 'argc' [-Wunused-parameter]",
+  "    2 | int main(int argc, char **argv) { return util_len(argv[0]); }",
+  "      |          ~~~~^~~~",
+];
+
+Deno.test("make with a quiet echo (kbuild's `  CC x.o`) or ninja keeps the failed step's line", async () => {
+  const quiet = await Deno.readTextFile(
+    new URL("../../bench/corpus/make/make_k_quiet_echo.txt", import.meta.url),
+  );
+  const out = filter("make -k -f Makefile.quiet", quiet, true).split("\n");
+  expect(out.slice(0, 2)).toEqual([
+    "  CC      src/tls.o",
+    "src/tls.c:5:13: error: 'struct conn' has no member named 'session'; did you mean 'sess'?",
+  ]);
+  expect(out).toContain("  CC      src/conf.o");
+  expect(out).not.toContain("  CC      src/util.o");
+  const ninja = [
+    "[1/3] Building C object CMakeFiles/app.dir/src/net.c.o",
+    "[2/3] Building C object CMakeFiles/app.dir/src/tls.c.o",
+    "FAILED: CMakeFiles/app.dir/src/tls.c.o ",
+    ...MAKE_J4.slice(3, 18),
+    ...MORE_WARNINGS,
+    "ninja: build stopped: subcommand failed.",
+  ];
+  const built = filter("ninja", ninja.join("\n"), true).split("\n");
+  expect(built.slice(0, 3)).toEqual(ninja.slice(1, 3).concat(MAKE_J4[11]));
+});
+
 Deno.test("npm install keeps engine warnings and skipped install scripts", () => {
   const input = [
     "npm warn deprecated inflight@1.0.6: This module is not supported",

@@ -7,7 +7,11 @@
  * new file's hunk is its whole content, which the working tree holds: it is cut at
  * `max_new_file_lines` the same way, and so is a long run of added lines inside a hunk (new text
  * the working tree holds too: `... (N more added lines) ...`, its first and last lines stay).
- * Text before the first `diff --git` (a `git show` commit header) is kept.
+ * Text before the first `diff --git` (a `git show` commit header) is kept, and so is every later
+ * commit's (`git show A B`, `git show A..B`): its `commit` line, header and message stay whatever
+ * the budget, and the files of a commit shown past the budget are listed right after it. A listed
+ * file keeps its header lines that say more than its name (a rename, a mode change, a new,
+ * deleted or binary file) under its `path | +A -D` line.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -33,7 +37,15 @@ interface FileStat {
   name: string;
   add: number;
   del: number;
+  /** Its header lines past `diff --git` that say more than its name, when it is listed. */
+  headers?: string[];
 }
+
+/** A `git show` commit line (refs included). */
+const COMMIT = /^commit [0-9a-f]{7,64}(?: \(.*\))?$/;
+/** File header lines that say more than the file's name. */
+const TELLING_HEADER =
+  /^(similarity index |dissimilarity index |rename (from|to) |copy (from|to) |(new|deleted) file mode |(old|new) mode |Binary files )/;
 
 export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
   const budget = config.max_diff_lines;
@@ -45,7 +57,10 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       // Held until the first `diff --git` proves the shape; afterwards the stage streams.
       let held: string[] | null = [];
       const files: FileStat[] = [];
-      const summarized: FileStat[] = [];
+      let summarized: FileStat[] = [];
+      let listed = 0;
+      // Between a later commit's line and its first `diff --git`: its header and message.
+      let inCommit = false;
       let current: FileStat | null = null;
       let shown = 0;
       let total = 0;
@@ -124,10 +139,36 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       const closeFile = () => {
         closeHunk();
         if (current && !inFull) summarized.push(current);
+        current = null;
+      };
+      /** The files shown past the budget since the last commit line, listed. */
+      const listSummarized = () => {
+        if (!summarized.length) return;
+        ctx.emit("");
+        ctx.emit(`Not shown (over max_diff_lines = ${budget}):`);
+        for (const f of summarized) {
+          ctx.emit(`${f.name} | +${f.add} -${f.del}`);
+          for (const header of f.headers ?? []) ctx.emit(header);
+        }
+        listed += summarized.length;
+        summarized = [];
       };
       return {
         push(line) {
+          if (!held && COMMIT.test(line)) {
+            closeFile();
+            listSummarized();
+            hunk = false;
+            inCommit = true;
+            ctx.emit(line);
+            return;
+          }
+          if (inCommit && !line.startsWith("diff --git ")) {
+            ctx.emit(line);
+            return;
+          }
           if (line.startsWith("diff --git ")) {
+            inCommit = false;
             closeFile();
             if (held) {
               for (const h of held) ctx.emit(h);
@@ -154,7 +195,10 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
               hunk = true;
               openHunk();
             } else if (/^(index [0-9a-f]|--- |\+\+\+ )/.test(line)) return;
-            else if (line.startsWith("new file mode ")) newFile = true;
+            else {
+              if (line.startsWith("new file mode ")) newFile = true;
+              if (!inFull && TELLING_HEADER.test(line)) (current.headers ??= []).push(line);
+            }
           } else if (line.startsWith("@@")) {
             closeHunk();
             openHunk();
@@ -186,14 +230,10 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             return "fallback";
           }
           closeFile();
-          if (summarized.length) {
-            ctx.emit("");
-            ctx.emit(`Not shown (over max_diff_lines = ${budget}):`);
-            for (const f of summarized) ctx.emit(`${f.name} | +${f.add} -${f.del}`);
-          }
+          listSummarized();
           const add = files.reduce((n, f) => n + f.add, 0);
           const del = files.reduce((n, f) => n + f.del, 0);
-          const cut = summarized.length ? ` (showed ${shown} of ${total} diff lines)` : "";
+          const cut = listed ? ` (showed ${shown} of ${total} diff lines)` : "";
           ctx.emit(
             `${files.length} file${
               files.length === 1 ? "" : "s"

@@ -8,9 +8,15 @@
  * stays where it differs from the previous commit's, `Date:` (`AuthorDate:`, `CommitDate:`) where
  * the day does (a history is read for its hashes and subjects; who and when matter where they
  * change, and a run of one author's commits of one day reads them once, above); `Merge:` and
- * other header lines stay. Patches of `git log -p`
- * pass, for a cut after the rule. Output without `commit` headers (`--oneline`, `--graph`) passes
- * unchanged as a Fallback. Streaming: one commit's header is held at a time.
+ * other header lines stay. A patch (`git log -p`, `--follow`, `--stat -p`) is budgeted per
+ * commit, not once for the whole log: each file's diff header lines stay (`diff --git`, `rename
+ * from`/`rename to`, `similarity index`, `new file mode`, `deleted file mode`, `old mode`/`new
+ * mode`, `Binary files … differ`; the `index` line and the `---`/`+++` pair repeat the `diff --git`
+ * names and go), and the first `max_patch_lines` hunk lines of each of the newest `max_patches`
+ * commits; each file's hunk lines past that are counted where they went (`... (N more diff lines:
+ * +A -D) ...`), so an older commit still says what it renamed, added, deleted or changed the mode
+ * of. Output without `commit` headers (`--oneline`, `--graph`) passes unchanged as a Fallback.
+ * Streaming: one commit's header is held at a time.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -26,6 +32,12 @@ export const GitLogConfig = z.object({
   max_stat_files: z.number().int().min(1).default(10).describe(
     "`--stat` file lines shown per commit (the summary line always stays)",
   ),
+  max_patch_lines: z.number().int().min(0).default(25).describe(
+    "Hunk lines (`@@` lines included) shown of each commit's patch; its diff header lines always stay",
+  ),
+  max_patches: z.number().int().min(0).default(10).describe(
+    "Commits (newest first) whose hunk lines are shown; older ones show their diff header lines and counts",
+  ),
 }).strict();
 export type GitLogConfig = z.infer<typeof GitLogConfig>;
 
@@ -39,11 +51,19 @@ const TIME = /\d{1,2}:\d\d(?::\d\d)?/g;
 const STAT_BAR = /^ \S.*? +\| +\d+ [+-]+$/;
 const STAT_BIN = /^ \S.*\|\s+Bin /;
 const STAT_SUMMARY = /^ \d+ files? changed/;
+/** The line starting a file's diff (`--cc` and `--combined` for merges). */
+const FILE_DIFF = /^diff --(git|cc|combined) /;
+/** Header lines that repeat the `diff --git` names: the blob ids and the `---`/`+++` pair. */
+const REPEATED_HEADER = /^(index [0-9a-f]|--- |\+\+\+ )/;
+/** Where a file's hunk lines start: its first `@@` (`@@@` merged) or a binary patch's literal. */
+const HUNKS = /^(@@|GIT binary patch$)/;
 
 export function compileGitLog(config: GitLogConfig): CompiledStrategy {
   const maxBody = config.max_body_lines;
   const maxStat = config.max_stat_files;
   const maxBodies = config.max_bodies;
+  const maxPatchLines = config.max_patch_lines;
+  const maxPatches = config.max_patches;
   return {
     type: "git_log",
     createStage(ctx: StageContext): Stage {
@@ -62,6 +82,41 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
       const last = new Map<string, string>();
       let hiddenBodies = 0;
       let bodyHidden = false;
+      // In a commit's patch (since its first file diff line), in a file's header lines (before
+      // its first hunk), the hunk lines shown of this commit and the current file's lines cut.
+      let inPatch = false;
+      let inFileHeader = false;
+      let patchShown = 0;
+      let cut = { lines: 0, add: 0, del: 0 };
+
+      const endFile = () => {
+        if (cut.lines) {
+          ctx.emit(`... (${cut.lines} more diff lines: +${cut.add} -${cut.del}) ...`);
+        }
+        cut = { lines: 0, add: 0, del: 0 };
+      };
+      /** A line of a commit's patch: header lines stay, hunk lines within the commit's budget. */
+      const patchLine = (line: string) => {
+        if (FILE_DIFF.test(line)) {
+          endFile();
+          inFileHeader = true;
+          ctx.emit(line);
+          return;
+        }
+        if (inFileHeader && HUNKS.test(line)) inFileHeader = false;
+        else if (inFileHeader) {
+          if (!REPEATED_HEADER.test(line)) ctx.emit(line);
+          return;
+        }
+        if (commits <= maxPatches && patchShown < maxPatchLines) {
+          patchShown++;
+          ctx.emit(line);
+          return;
+        }
+        cut.lines++;
+        if (line.startsWith("+")) cut.add++;
+        else if (line.startsWith("-")) cut.del++;
+      };
 
       const endMessage = () => {
         if (skipped) ctx.emit(`    … (${skipped} more message lines)`);
@@ -75,6 +130,9 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
         push(line) {
           if (HEADER.test(line)) {
             endMessage();
+            endFile();
+            inPatch = false;
+            patchShown = 0;
             commits++;
             statFiles = 0;
             statHidden = 0;
@@ -120,6 +178,8 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
             return;
           }
           if (inMessage) endMessage();
+          if (FILE_DIFF.test(line)) inPatch = true;
+          if (inPatch && line !== "") return patchLine(line);
           if (line.trim() === "") return;
           if (STAT_BAR.test(line) || STAT_BIN.test(line)) {
             if (statFiles++ < maxStat) ctx.emit(line);
@@ -136,6 +196,7 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
         },
         finish() {
           endMessage();
+          endFile();
           if (hiddenBodies) ctx.emit(`(message bodies of ${hiddenBodies} older commits not shown)`);
           return commits > 0 ? "full" : "fallback";
         },

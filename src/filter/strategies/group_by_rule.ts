@@ -93,6 +93,12 @@ export const GroupByRuleConfig = z.object({
   frame_pattern: z.string().optional().describe(
     "Regex of the mark under a quoted code line (rubocop's `^^^^`): the mark and the code line above it are dropped",
   ),
+  error_frame_pattern: z.string().optional().describe(
+    "Regex of a code frame's lines (gcc's `    5 |   return x;` and its caret line): right after a loose error line they stay with it, elsewhere (a warning's) they are dropped",
+  ),
+  failed_file_patterns: z.array(z.string()).default([]).describe(
+    "Regexes whose group `file` names what failed (make's `*** [Makefile:9: src/a.o] Error 1`, an error's `src/a.c`): a grouped_noise line with that name as a word (its compile command) stays, leading with the failures",
+  ),
   noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe(
     "Lines dropped outright (the default drops cargo's progress lines: set [] or your tool's own)",
   ),
@@ -172,6 +178,8 @@ interface Compiled {
   continuation?: Pattern;
   end?: Pattern;
   frame?: Pattern;
+  errorFrame?: Pattern;
+  failedFiles: Pattern[];
   /** Whether `line` has a `sev` group: without one, no finding of it is an error. */
   lineSeverity: boolean;
   noise: (line: string) => boolean;
@@ -198,6 +206,12 @@ export function compileGroupByRule(
     file: optionalPatternField(config.file_pattern, "strategy.file_pattern", engine),
     end: optionalPatternField(config.end_pattern, "strategy.end_pattern", engine),
     frame: optionalPatternField(config.frame_pattern, "strategy.frame_pattern", engine),
+    errorFrame: optionalPatternField(
+      config.error_frame_pattern,
+      "strategy.error_frame_pattern",
+      engine,
+    ),
+    failedFiles: patternList(config.failed_file_patterns, "strategy.failed_file_patterns", engine),
     continuation: optionalPatternField(
       config.continuation_pattern,
       "strategy.continuation_pattern",
@@ -254,6 +268,11 @@ export function compileGroupByRule(
  */
 function checkGroups(config: GroupByRuleConfig): void {
   refuseUnknownGroups(config.message_pattern, "strategy.message_pattern", ["rule", "msg", "loc"]);
+  config.failed_file_patterns.forEach((source, i) => {
+    const field = `strategy.failed_file_patterns[${i}]`;
+    refuseUnknownGroups(source, field, ["file"]);
+    requireNamedGroups(source, field, ["file"], () => "the failed file (`src/a.o`)");
+  });
   if (config.message_line_pattern !== undefined) {
     refuseUnknownGroups(config.message_line_pattern, "strategy.message_line_pattern", ["msg"]);
   }
@@ -307,8 +326,23 @@ function group(
   // Which lines are noise, read once: the plain form at the end leaves them out without
   // matching every line again.
   const isNoise = new Uint8Array(lines.length);
+  // The code frame lines kept under a loose error (`error_frame_pattern`): their `other`
+  // indices; `framing` while the lines read since that error are its frame.
+  const framedOther = new Set<number>();
+  let framing = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    if (p.errorFrame?.test(line)) {
+      if (framing && !current) {
+        framedOther.add(other.length);
+        other.push(line);
+      } else {
+        isNoise[i] = 1;
+        noise++;
+      }
+      continue;
+    }
+    framing = false;
     if (frames.has(i) || p.noise(line) || allDuplicates(line)) {
       isNoise[i] = 1;
       noise++;
@@ -391,7 +425,10 @@ function group(
     if (p.end?.test(line)) current = null;
     if (!current) {
       if (quoting && line.trim()) source.push(line);
-      else if (line.trim()) other.push(line);
+      else if (line.trim()) {
+        other.push(line);
+        framing = FAILURE_SIGNAL.test(line);
+      }
       continue;
     }
     current.lines.push(line);
@@ -675,13 +712,21 @@ function group(
       );
     }
   }
+  // What failed (`failed_file_patterns`): the grouped-noise lines naming it stay, leading.
+  const failed = failedFiles(other, diagnostics, p);
+  const namesFailed = (line: string) =>
+    failed.size > 0 && line.split(/\s+/).some((word) => failed.has(word));
+  const named = new Set<number>();
   // Indices into `other`, so a line's neighbours as printed are known.
-  const rest = [...other.keys()].filter((k) =>
-    !groups.size || (
-      !p.groupedNoise(other[k]) &&
-      !(config.drop_context && !FAILURE_SIGNAL.test(other[k]) && !IO_ERROR.test(other[k]))
-    )
-  );
+  const rest = [...other.keys()].filter((k) => {
+    if (!groups.size || framedOther.has(k)) return true;
+    if (p.groupedNoise(other[k])) {
+      if (!namesFailed(other[k])) return false;
+      named.add(k);
+      return true;
+    }
+    return !(config.drop_context && !FAILURE_SIGNAL.test(other[k]) && !IO_ERROR.test(other[k]));
+  });
   const orphans = apart(other, findingFiles, p.head);
   if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
   // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`), and
@@ -698,16 +743,19 @@ function group(
   const leading: string[] = [];
   const trailing: string[] = [];
   let heads: string[] = [];
+  // A code frame goes where the error above it went.
+  let last = trailing;
   for (const k of rest) {
     const line = other[k];
     if (p.head(line) && !orphans.has(k)) {
       heads.push(line);
       continue;
     }
-    const to = leads(line) ? leading : trailing;
+    const to = framedOther.has(k) ? last : leads(line) || named.has(k) ? leading : trailing;
     for (const head of heads) to.push(head);
     to.push(line);
     heads = [];
+    last = to;
   }
   // Loops, not spreads: the lines outside the groups may be more than a call takes arguments.
   const ordered = leading;
@@ -724,6 +772,23 @@ function group(
     }
   }
   return { lines: out, confidence: "full" };
+}
+
+/**
+ * The names of what failed: each `file` group of `failed_file_patterns` in the loose lines (make's
+ * failed target, an error's source), and the file of each error kept apart.
+ */
+function failedFiles(other: string[], diagnostics: Diagnostic[], p: Compiled): Set<string> {
+  const files = new Set<string>();
+  if (p.failedFiles.length === 0) return files;
+  for (const line of other) {
+    for (const pattern of p.failedFiles) {
+      const file = pattern.exec(line)?.group("file");
+      if (file) files.add(file);
+    }
+  }
+  for (const d of diagnostics) if (d.error && d.location) files.add(fileOf(d.location));
+  return files;
 }
 
 /** The file of a finding's location (`util.h:1:32`, `src/a.ts(7,44)`: up to its position). */
