@@ -146,23 +146,27 @@ const hunk = (file: string, n: number) => [
     .flat(),
 ];
 
+// A commit that renames a file and changes a line of it, as `git log -p` prints it.
+const renameCommit = () =>
+  commit(8, "Rename server module to http_server", [
+    "diff --git a/app/server.py b/app/http_server.py",
+    "similarity index 86%",
+    "rename from app/server.py",
+    "rename to app/http_server.py",
+    "index d310331..69fe833 100755",
+    "--- a/app/server.py",
+    "+++ b/app/http_server.py",
+    "@@ -2,7 +2,7 @@ def handler_0(req):",
+    "-def handler_2(req):",
+    "+def handle_index(req):",
+  ]);
+
 Deno.test("git log -p keeps each commit's diff header lines and its first hunk lines", () => {
   // Captured from `git log -p --follow` across a rename, a mode change and binary files: the
   // middle commits' headers and first changed lines are what the log is read for.
   const log = [
     ...commit(9, "Add health check", hunk("app/http_server.py", 40)),
-    ...commit(8, "Rename server module to http_server", [
-      "diff --git a/app/server.py b/app/http_server.py",
-      "similarity index 86%",
-      "rename from app/server.py",
-      "rename to app/http_server.py",
-      "index d310331..69fe833 100755",
-      "--- a/app/server.py",
-      "+++ b/app/http_server.py",
-      "@@ -2,7 +2,7 @@ def handler_0(req):",
-      "-def handler_2(req):",
-      "+def handle_index(req):",
-    ]),
+    ...renameCommit(),
     ...commit(7, "Make server executable", [
       "diff --git a/app/server.py b/app/server.py",
       "old mode 100644",
@@ -219,18 +223,7 @@ Deno.test("git show of several commits keeps every commit and its renames past t
       "Add health checks",
       ["a", "b", "c", "d", "e", "f"].flatMap((m) => hunk(`app/${m}.py`, 100)),
     ),
-    ...commit(8, "Rename server module to http_server", [
-      "diff --git a/app/server.py b/app/http_server.py",
-      "similarity index 86%",
-      "rename from app/server.py",
-      "rename to app/http_server.py",
-      "index d310331..69fe833 100755",
-      "--- a/app/server.py",
-      "+++ b/app/http_server.py",
-      "@@ -2,7 +2,7 @@ def handler_0(req):",
-      "-def handler_2(req):",
-      "+def handle_index(req):",
-    ]),
+    ...renameCommit(),
     ...commit(6, "Add logo", [
       "diff --git a/logo.png b/logo.png",
       "new file mode 100644",
