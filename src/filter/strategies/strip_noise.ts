@@ -15,14 +15,14 @@
  * (`=> {"stdout_lines": …}`, the twin of `stdout`). `once` names lines shown the first time only:
  * a later line of the same text (the assertion helper's stack frame under every failing test),
  * indented alike or not (rustc indents its `= help:` lines by the width of the line number
- * above), says nothing the first did not, so it goes. `once_in` names lines shown once per scope: a line
- * matching one entry's `line` goes when a line of the same text came before it within the scope
- * the last line matching its `scope` opened, scopes being the same when their `name` groups
- * read the same; before any scope, or after a scope line with no `name`, such lines all stay
- * (rustc's source line `3 | }` is said once per file its `--> src/a.rs:3:1` names, not once for
- * two files, and a program's own output after cargo's `Running` keeps its repeated rows).
- * `said_by_next` names lines the next line
- * says again: a line matching one entry's `line` goes when the line right after it matches its
+ * above), says nothing the first did not, so it goes. `once_in` names lines shown once per
+ * scope: a line matching one entry's `line` goes when a line of the same text came before it
+ * within the scope the last line matching its `scope` opened, scopes being the same when their
+ * `name` groups read the same (wherever they come again); before any scope, or after a scope
+ * line with no `name`, such lines all stay (rustc's source line `3 | }` is said once per file
+ * its `--> src/a.rs:3:1` names, not once for two files, and a program's own output after
+ * cargo's `Running` keeps its repeated rows). `said_by_next` names lines the next line says
+ * again: a line matching one entry's `line` goes when the line right after it matches its
  * `next` and both patterns' `name` groups read the same (git's `Auto-merging a.py` right before
  * `CONFLICT (content): Merge conflict in a.py`). `said_before` names lines an earlier line of their
  * block (the lines since the last blank one) already said: a line matching one entry's `line`
@@ -287,15 +287,18 @@ export function compileStripNoise(
         return true;
       };
       // With once_in: per entry, the scope the last scope line named (null: none) and the texts
-      // shown in it (bounded: past the cap, later lines all stay).
-      const scopes = onceIn.map(() => ({ name: null as string | null, shown: new Set<string>() }));
+      // shown in each scope named so far (bounded: past the cap, later lines all stay). A scope
+      // named again (a diagnostic back in a file after a note in another) goes on with its texts.
+      const scopes = onceIn.map(() => ({
+        name: null as string | null,
+        shown: new Map<string, Set<string>>(),
+        size: 0,
+      }));
       /** Notes the scope a line opens (every line is read, dropped or not). */
       const noteScope = (line: string) => {
         onceIn.forEach(({ scope }, i) => {
           const open = scope.exec(line);
-          if (open === null) return;
-          const name = open.group("name") || null;
-          if (name !== scopes[i].name) scopes[i] = { name, shown: new Set() };
+          if (open !== null) scopes[i].name = open.group("name") || null;
         });
       };
       /** Whether a line once_in names came before within its scope (noting it when not). */
@@ -305,8 +308,13 @@ export function compileStripNoise(
           const at = scopes[i];
           if (at.name === null || !pattern.test(line)) return;
           const text = line.trimStart();
-          if (at.shown.has(text)) again = true;
-          else if (at.shown.size < ONCE_CAP) at.shown.add(text);
+          let shown = at.shown.get(at.name);
+          if (shown?.has(text)) again = true;
+          else if (at.size < ONCE_CAP) {
+            if (shown === undefined) at.shown.set(at.name, shown = new Set());
+            shown.add(text);
+            at.size++;
+          }
         });
         return again;
       };
