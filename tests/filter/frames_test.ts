@@ -95,6 +95,41 @@ Deno.test("once: a later line of the same text goes however it is indented", () 
   ].join("\n"));
 });
 
+Deno.test("once_in: a line goes once per scope, a scope named again keeping its texts", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^noise$"],
+    once_in: [{ line: "^\\d+ \\| ", scope: "^ --> (?P<name>\\S+):\\d+$|^Running " }],
+  };
+  const input = [
+    "9 | }",
+    "9 | }",
+    " --> a.rs:9",
+    "9 | }",
+    " --> b.rs:9",
+    "9 | }",
+    " --> a.rs:9",
+    "9 | }",
+    "Running app",
+    "9 | }",
+    "9 | }",
+  ].join("\n");
+  // Before any scope and after one with no name every line stays; a.rs's line is shown once
+  // though b.rs came between, and b.rs's own copy stays.
+  expect(run(s, input)).toBe([
+    "9 | }",
+    "9 | }",
+    " --> a.rs:9",
+    "9 | }",
+    " --> b.rs:9",
+    "9 | }",
+    " --> a.rs:9",
+    "Running app",
+    "9 | }",
+    "9 | }",
+  ].join("\n"));
+});
+
 Deno.test("said_by_next: a line goes when the next one names the same thing, else it stays", () => {
   const s = {
     type: "strip_noise",

@@ -87,6 +87,24 @@ Deno.test("pytest short summary outcome lines past twenty are counted", () => {
   expect(out).toContain("… 5 more skipped or xfailed tests …");
 });
 
+Deno.test("pytest's count of cut skip lines counts the tests each line groups", () => {
+  // -rs groups skips of one reason at one place: `SKIPPED [3] …` is three tests.
+  const skipped = Array.from(
+    { length: 23 },
+    (_, i) => `SKIPPED [${i < 20 ? 1 : 4}] tests/t.py:${i + 1}: needs service ${i}`,
+  );
+  const input = [
+    "tests/t.py::test_a FAILED                                                 [100%]",
+    "=========================== short test summary info ============================",
+    ...skipped,
+    "XFAIL tests/t.py::test_x - flaky on ci",
+    "FAILED tests/t.py::test_a - assert 1 == 2",
+    "=================== 1 failed, 32 skipped, 1 xfailed in 0.10s ===================",
+  ].join("\n");
+  const out = filter("pytest -rsx", input);
+  expect(out).toContain("… 13 more skipped or xfailed tests …");
+});
+
 Deno.test("vitest keeps each expect.soft failure of one test, with its location", async () => {
   const out = filter("vitest run --reporter=verbose", await corpus("node/vitest_soft_verbose.txt"));
   for (

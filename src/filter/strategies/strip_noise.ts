@@ -15,8 +15,14 @@
  * (`=> {"stdout_lines": …}`, the twin of `stdout`). `once` names lines shown the first time only:
  * a later line of the same text (the assertion helper's stack frame under every failing test),
  * indented alike or not (rustc indents its `= help:` lines by the width of the line number
- * above), says nothing the first did not, so it goes. `said_by_next` names lines the next line
- * says again: a line matching one entry's `line` goes when the line right after it matches its
+ * above), says nothing the first did not, so it goes. `once_in` names lines shown once per
+ * scope: a line matching one entry's `line` goes when a line of the same text came before it
+ * within the scope the last line matching its `scope` opened, scopes being the same when their
+ * `name` groups read the same (wherever they come again); before any scope, or after a scope
+ * line with no `name`, such lines all stay (rustc's source line `3 | }` is said once per file
+ * its `--> src/a.rs:3:1` names, not once for two files, and a program's own output after
+ * cargo's `Running` keeps its repeated rows). `said_by_next` names lines the next line says
+ * again: a line matching one entry's `line` goes when the line right after it matches its
  * `next` and both patterns' `name` groups read the same (git's `Auto-merging a.py` right before
  * `CONFLICT (content): Merge conflict in a.py`). `said_before` names lines an earlier line of their
  * block (the lines since the last blank one) already said: a line matching one entry's `line`
@@ -84,6 +90,16 @@ export const StripNoiseConfig = z.object({
   ),
   once: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of lines shown the first time only: a later line of the same text goes",
+  ),
+  once_in: z.array(
+    z.object({
+      line: z.string().describe("Regex (RE2 syntax) of the line shown once per scope"),
+      scope: z.string().describe(
+        "Regex (RE2 syntax) of the line opening a scope, its `name` group naming it (no name: no scope)",
+      ),
+    }).strict(),
+  ).default([]).describe(
+    "Lines shown the first time only within the scope a `scope` line names (rustc's `3 | }` per file its `--> src/a.rs:3:1` names); outside any scope they all stay",
   ),
   said_by_next: z.array(
     z.object({
@@ -194,6 +210,10 @@ export function compileStripNoise(
   const isFrame = optionalMatcher("frames");
   const isOnce = optionalMatcher("once");
   const isAfterStep = optionalMatcher("keep_before");
+  const onceIn = config.once_in.map((pair, i) => ({
+    line: patternField(pair.line, `strategy.once_in.${i}.line`, engine),
+    scope: patternField(pair.scope, `strategy.once_in.${i}.scope`, engine),
+  }));
   const saidByNext = config.said_by_next.map((pair, i) => ({
     line: patternField(pair.line, `strategy.said_by_next.${i}.line`, engine),
     next: patternField(pair.next, `strategy.said_by_next.${i}.next`, engine),
@@ -266,6 +286,38 @@ export function compileStripNoise(
         if (shown.size < ONCE_CAP) shown.add(text);
         return true;
       };
+      // With once_in: per entry, the scope the last scope line named (null: none) and the texts
+      // shown in each scope named so far (bounded: past the cap, later lines all stay). A scope
+      // named again (a diagnostic back in a file after a note in another) goes on with its texts.
+      const scopes = onceIn.map(() => ({
+        name: null as string | null,
+        shown: new Map<string, Set<string>>(),
+        size: 0,
+      }));
+      /** Notes the scope a line opens (every line is read, dropped or not). */
+      const noteScope = (line: string) => {
+        onceIn.forEach(({ scope }, i) => {
+          const open = scope.exec(line);
+          if (open !== null) scopes[i].name = open.group("name") || null;
+        });
+      };
+      /** Whether a line once_in names came before within its scope (noting it when not). */
+      const shownInScope = (line: string) => {
+        let again = false;
+        onceIn.forEach(({ line: pattern }, i) => {
+          const at = scopes[i];
+          if (at.name === null || !pattern.test(line)) return;
+          const text = line.trimStart();
+          let shown = at.shown.get(at.name);
+          if (shown?.has(text)) again = true;
+          else if (at.size < ONCE_CAP) {
+            if (shown === undefined) at.shown.set(at.name, shown = new Set());
+            shown.add(text);
+            at.size++;
+          }
+        });
+        return again;
+      };
       const endRun = () => {
         if (runLength === 0) return;
         const fold = config.results_fold.replaceAll("{n}", String(runLength));
@@ -300,6 +352,7 @@ export function compileStripNoise(
         return again;
       };
       const strip = (line: string) => {
+        if (onceIn.length) noteScope(line);
         if (saidBefore.length && saidEarlier(line)) {
           if (above !== null) keep(above);
           above = null;
@@ -372,7 +425,7 @@ export function compileStripNoise(
         }
         if (
           matches(line) || (ctx.failed && failedMatches?.(line)) ||
-          (isOnce?.(line) && !showFirst(line))
+          (isOnce?.(line) && !showFirst(line)) || (onceIn.length > 0 && shownInScope(line))
         ) {
           if (above !== null) keep(above);
           above = null;

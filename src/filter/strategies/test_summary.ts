@@ -148,6 +148,8 @@ const XPASS = new RegExp(`^(?:XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`);
  * -rx, -ra or -rA): why a test did not count is a result, and there are few of them.
  */
 const PYTEST_OUTCOME = /^(?:SKIPPED \[\d{1,9}\] \S|XFAIL \S)/;
+/** The number of tests a `SKIPPED [3] …` line stands for. */
+const SKIPPED_COUNT = /^SKIPPED \[(\d{1,9})\]/;
 /** Outcome lines kept; a line of ours counts the rest. */
 const MAX_OUTCOMES = 20;
 /**
@@ -725,9 +727,13 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (outcomes.kept < MAX_OUTCOMES) {
         outcomes.kept++;
         out.push(line);
-      } else if (outcomes.cut++ === 0) {
-        outcomes.at = out.length;
-        out.push(line);
+      } else {
+        if (outcomes.cut === 0) {
+          outcomes.at = out.length;
+          out.push(line);
+        }
+        // `SKIPPED [3] …` stands for three tests skipped for one reason at one place.
+        outcomes.cut += Number(SKIPPED_COUNT.exec(line)?.[1] ?? 1);
       }
       return;
     }
