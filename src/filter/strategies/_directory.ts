@@ -60,7 +60,12 @@ export function sayingDirectoryOnce(strategy: CompiledStrategy): CompiledStrateg
     type: strategy.type,
     createStage(ctx): Stage {
       const lines: string[] = [];
-      const inner = strategy.createStage({ ...ctx, emit: (line) => void lines.push(line) });
+      // `emitAll` goes with `emit`: the inner stage's lines are this wrapper's to read first.
+      const inner = strategy.createStage({
+        ...ctx,
+        emit: (line) => void lines.push(line),
+        emitAll: undefined,
+      });
       return {
         push: (line) => inner.push(line),
         finish() {

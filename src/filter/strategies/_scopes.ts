@@ -70,6 +70,8 @@ export function keepingFailedScopes(
       const inner = strategy.createStage({
         ...ctx,
         emit: (line) => open.test(line) || close.test(line) ? undefined : place(line),
+        // `emitAll` goes with `emit`: every line passes through `place`.
+        emitAll: undefined,
       });
       return {
         push(line) {
