@@ -20,7 +20,7 @@
  */
 
 import { appendAll, FoldedLines } from "./arrays.ts";
-import { carriesFailure } from "./signals.ts";
+import { carriesFailure, FAILURE_SIGNAL, LOCATION } from "./signals.ts";
 import { MAX_TESTED } from "./sanitize.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
 import { foldAroundOutliers, oddLines, remembered } from "./generic_outliers.ts";
@@ -39,6 +39,19 @@ const KEPT_TAIL = 3;
 const SHAPE_WORDS = 3;
 
 const WARNING = /warn|deprecat/i;
+/**
+ * Whether a line carries a failure, a location or a warning (`carriesFailure` or WARNING): one
+ * scan of the line, each part with its own flags (`(?i:…)`), where three scans took longer.
+ */
+const neverFolds: (line: string) => boolean = (() => {
+  const forms = [FAILURE_SIGNAL.v8, LOCATION.v8];
+  if (!forms.every((f) => f !== undefined && /^i?$/.test(f.flags))) {
+    return (line: string) => carriesFailure(line) || WARNING.test(line);
+  }
+  const parts = forms.map((f) => f!.flags ? `(?i:${f!.bare})` : `(?:${f!.bare})`);
+  const any = new RegExp([...parts, `(?i:${WARNING.source})`].join("|"));
+  return (line: string) => any.test(line);
+})();
 const NUMBER = /^[+-]?[\d.,:]{0,20}\d[\w.,:%/()]{0,20}$/;
 const HEX = /^[0-9a-f]{7,64}$/;
 const HEX_RUN = /[0-9a-f]{7,64}/g;
@@ -121,6 +134,17 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 13 || c === 12 || c === 11;
 }
 
+/**
+ * Whether a word of `length` characters starting with `first`, holding no `/`, `\\` or `.`, is
+ * a word by `kindOf` (`W`), read from its first character alone: a letter starts no quote, number
+ * or punctuation, and no hex id unless it is one of `a`–`f` and the word is long enough.
+ */
+function isPlainWord(first: number, length: number): boolean {
+  const upper = first >= 65 && first <= 90;
+  const lower = first >= 97 && first <= 122;
+  return upper || (lower && (first > 102 || length < 7));
+}
+
 /** A line's shape, or null for a line that never folds (blank, too long, one word, a signal). */
 export function shapeOf(line: string): string | null {
   if (line.length > MAX_TESTED) return null;
@@ -132,14 +156,19 @@ export function shapeOf(line: string): string | null {
   let words = 0;
   while (i < n && words < SHAPE_WORDS) {
     const start = i;
-    while (i < n && !isSpace(line.charCodeAt(i))) i++;
-    const word = line.slice(start, i);
-    key += words === 0 ? remembered(HEADS, word, headOf) : ` ${remembered(KINDS, word, kindOf)}`;
+    // Whether the word holds a character that may make it a path (`/`, `\\`, `.`).
+    let pathy = false;
+    for (let c = line.charCodeAt(i); i < n && !isSpace(c); c = line.charCodeAt(++i)) {
+      if (c === 47 || c === 92 || c === 46) pathy = true;
+    }
+    if (words === 0) key += remembered(HEADS, line.slice(start, i), headOf);
+    else if (!pathy && isPlainWord(line.charCodeAt(start), i - start)) key += " W";
+    else key += ` ${remembered(KINDS, line.slice(start, i), kindOf)}`;
     words++;
     while (i < n && isSpace(line.charCodeAt(i))) i++;
   }
   if (words < 2) return null;
-  if (carriesFailure(line) || WARNING.test(line)) return null;
+  if (neverFolds(line)) return null;
   return line.slice(0, indent) + key;
 }
 
