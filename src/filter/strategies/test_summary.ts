@@ -15,6 +15,7 @@ import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast, omitted } from "./_shared.ts";
 import { CoverageReader, coveredFold } from "./_coverage.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
+import { StartIndex } from "./_line_start.ts";
 import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -253,23 +254,14 @@ const DENO_OK = /^\S.* \.\.\. ok\b/;
 
 const join = (list: RegExp[]) => list.map((re) => `(?:${re.source})`).join("|");
 const KINDS = ["summary", "block", "marker", "passing", "section"] as const;
-const LISTS = [SUMMARY, BLOCK_START, FAILED_MARKER, PASSING, SECTION];
 /**
- * One sticky regex of every shape, all anchored at column 0, each kind's in a group of its own,
- * in precedence order summary > block start > failed marker > passing > section.
+ * Every shape, all anchored at column 0, kind by kind in precedence order summary > block start >
+ * failed marker > passing > section; a line is tried only on the shapes its first non-whitespace
+ * character can start.
  */
-const CLASSIFY = new RegExp(LISTS.map((list) => `(${join(list)})`).join("|"), "y");
-/** Capture index of each kind's wrapper group (the lists have groups of their own). */
-const GROUP_AT: number[] = [];
-{
-  let next = 1;
-  for (const list of LISTS) {
-    GROUP_AT.push(next);
-    next += 1 + (new RegExp(`${join(list)}|`).exec("")!.length - 1);
-  }
-}
+const CLASSIFY = new StartIndex([SUMMARY, BLOCK_START, FAILED_MARKER, PASSING, SECTION]);
 const MARKER = new RegExp(join([...FAILED_MARKER, DENO_FAILED]));
-const NOISE_FRAME = new RegExp(join(TRACE_NOISE));
+const NOISE_FRAME = new StartIndex([TRACE_NOISE]);
 
 type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
 
@@ -293,10 +285,8 @@ function pytestSummary(line: string): boolean {
 /** The line's kind (exported for tests). */
 export function classifyLine(line: string): LineKind {
   if (pytestSummary(line)) return "summary";
-  let kind: LineKind = null;
-  CLASSIFY.lastIndex = 0;
-  const m = CLASSIFY.exec(line);
-  if (m) kind = KINDS[GROUP_AT.findIndex((at) => m[at] !== undefined)];
+  const at = CLASSIFY.which(line);
+  const kind: LineKind = at < 0 ? null : KINDS[at];
   if (kind === "summary" || kind === "block") return kind;
   // deno's whole-line shapes, checked by their literal first.
   if (line.includes(" => ") && DENO_BLOCK.test(line)) return "block";
@@ -422,6 +412,11 @@ const PYTEST_VALUES = /^[A-Za-z_]\w{0,200} {0,60}= \S/;
  */
 const HYPOTHESIS_EXAMPLE = /^(?:Falsifying(?: explicit)? example|Failing test case): \S/;
 
+/** The shapes looked for before a line is classified, in the order they are looked for. */
+const BEFORE_KINDS = new StartIndex([COVERAGE_THRESHOLD, [GO_BENCH_RESULT], [GO_BENCH_HEADER]]);
+/** pytest's outcome lines and xdist's workers line, looked for outside a failure block. */
+const OUTCOMES = new StartIndex([[PYTEST_OUTCOME], [XDIST_WORKERS]]);
+
 /** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
 function summarizer(config: TestSummaryConfig, failed: boolean): {
   push(line: string): void;
@@ -536,7 +531,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
-    if (COVERAGE_THRESHOLD.some((re) => re.test(line))) {
+    const before = BEFORE_KINDS.which(line);
+    if (before === 0) {
       block = null;
       report = null;
       thresholdMissed = true;
@@ -544,14 +540,14 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       out.push(line);
       return;
     }
-    if (GO_BENCH_RESULT.test(line)) {
+    if (before === 1) {
       block = null;
       benchmarks = true;
       passing++;
       out.push(line);
       return;
     }
-    if (GO_BENCH_HEADER.test(line) && block === null) {
+    if (before === 2 && block === null) {
       if (!benchHeaders.has(line)) out.push(line);
       benchHeaders.add(line);
       return;
@@ -671,7 +667,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (isBlank(line)) return;
       // A caret under a quoted source line: its column is in the `at file:line:col` frame.
       if (CARET_ONLY.test(line)) return;
-      if (NOISE_FRAME.test(line)) {
+      if (NOISE_FRAME.which(line) === 0) {
         skipAt = FRAME_LINE.test(line);
         return;
       }
@@ -723,7 +719,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
-    if (PYTEST_OUTCOME.test(line)) {
+    const outcome = OUTCOMES.which(line);
+    if (outcome === 0) {
       if (outcomes.kept < MAX_OUTCOMES) {
         outcomes.kept++;
         out.push(line);
@@ -737,7 +734,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
-    if (XDIST_WORKERS.test(line)) {
+    if (outcome === 1) {
       out.push(line);
       return;
     }
