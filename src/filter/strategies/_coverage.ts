@@ -54,9 +54,9 @@ const REPORT_LINES = new StartIndex([[
 export class CoverageReader {
   #table: "istanbul" | "pytest" | null = null;
 
-  /** The verdict for the next line. */
-  read(line: string): CoverageVerdict {
-    if (this.#table === null && REPORT_LINES.which(line) < 0) return null;
+  /** The verdict for the next line (`first`: its `firstNonSpace`, when the caller has it). */
+  read(line: string, first?: string): CoverageVerdict {
+    if (this.#table === null && REPORT_LINES.which(line, first) < 0) return null;
     if (ONE_LINE_TOTAL.some((re) => re.test(line))) return "keep";
     if (ISTANBUL_HEADER.test(line)) {
       this.#table = "istanbul";

@@ -202,6 +202,37 @@ class Reader {
 }
 
 /**
+ * `source` with its capturing groups made non-capturing: only whether a pattern matches is asked,
+ * and a match's captures are copied out on every call.
+ */
+export function withoutCaptures(source: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      out += c + source[++i];
+      continue;
+    }
+    if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(" && source[i + 1] !== "?") {
+      out += "(?:";
+      continue;
+    } else if (c === "(" && source[i + 2] === "<" && /\w/.test(source[i + 3] ?? "")) {
+      out += "(?:";
+      i = source.indexOf(">", i);
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/** Characters no pattern names that are remembered as such (a line may start with any). */
+const MAX_UNNAMED = 512;
+
+/**
  * Lists of patterns, each list one pattern per shape: `which(line)` is the index of the first list
  * with a pattern matching the line, or -1 (the answer of trying each pattern in turn). A pattern
  * anchored at `^` is tried only on lines whose first non-whitespace character it may start with;
@@ -212,8 +243,10 @@ export class StartIndex {
   #lists: { source: string; starts: Set<string> | null }[][];
   /** Every character some pattern names as its start. */
   #named = new Set<string>();
-  /** Per first character ("" for one no pattern names), each list's patterns it may start. */
-  #byStart = new Map<string, (RegExp | null)[]>();
+  /** Per first character, the patterns it may start (those of no start for the others). */
+  #byStart = new Map<string, Tries>();
+  /** The patterns of no start: what a character no pattern names may start. */
+  #unnamed: Tries | null = null;
 
   constructor(lists: RegExp[][]) {
     this.#lists = lists.map((list) =>
@@ -224,26 +257,53 @@ export class StartIndex {
         }
         const starts = startsOf(re.source);
         for (const c of starts ?? []) this.#named.add(c);
-        return { source: re.source, starts };
+        return { source: withoutCaptures(re.source), starts };
       })
     );
   }
 
-  which(line: string): number {
-    const first = firstNonSpace(line);
-    const key = this.#named.has(first) ? first : "";
-    let tries = this.#byStart.get(key);
-    if (!tries) {
-      tries = this.#lists.map((list) => {
-        const kept = list.filter((p) => p.starts === null || p.starts.has(key));
-        return kept.length ? new RegExp(kept.map((p) => `(?:${p.source})`).join("|")) : null;
-      });
-      this.#byStart.set(key, tries);
-    }
-    for (let i = 0; i < tries.length; i++) {
-      const re = tries[i];
+  /** `first`: the line's `firstNonSpace`, when the caller has it. */
+  which(line: string, first: string = firstNonSpace(line)): number {
+    const tries = this.#byStart.get(first) ?? this.#triesFor(first);
+    // Most lines match nothing: one alternation of every list says so in one call.
+    if (tries.all === null || !tries.all.test(line)) return -1;
+    const { lists } = tries;
+    if (tries.only >= 0) return tries.only;
+    for (let i = 0; i < lists.length; i++) {
+      const re = lists[i];
       if (re !== null && re.test(line)) return i;
     }
     return -1;
   }
+
+  #triesFor(first: string): Tries {
+    const named = this.#named.has(first);
+    if (!named && this.#unnamed) {
+      if (this.#byStart.size < MAX_UNNAMED) this.#byStart.set(first, this.#unnamed);
+      return this.#unnamed;
+    }
+    const sources = this.#lists.map((list) =>
+      list.filter((p) => p.starts === null || (named && p.starts.has(first)))
+        .map((p) => `(?:${p.source})`).join("|")
+    );
+    const tried = sources.filter((source) => source !== "");
+    const tries: Tries = {
+      all: tried.length ? new RegExp(tried.join("|")) : null,
+      lists: sources.map((source) => source === "" ? null : new RegExp(source)),
+      only: tried.length === 1 ? sources.findIndex((source) => source !== "") : -1,
+    };
+    if (!named) this.#unnamed = tries;
+    if (named || this.#byStart.size < MAX_UNNAMED) this.#byStart.set(first, tries);
+    return tries;
+  }
+}
+
+/** The patterns a line of one first character is tried on. */
+interface Tries {
+  /** Every list's, as one alternation (null: none). */
+  all: RegExp | null;
+  /** Each list's (null: none of it). */
+  lists: (RegExp | null)[];
+  /** The one list with patterns to try, or -1 when there are several. */
+  only: number;
 }

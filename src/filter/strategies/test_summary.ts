@@ -15,7 +15,7 @@ import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast, omitted } from "./_shared.ts";
 import { CoverageReader, coveredFold } from "./_coverage.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
-import { StartIndex } from "./_line_start.ts";
+import { firstNonSpace, StartIndex } from "./_line_start.ts";
 import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -251,6 +251,8 @@ const TRACE_NOISE = [
 const DENO_FAILED = /^\s{0,40}\S.* \.\.\. FAILED\b/;
 const DENO_BLOCK = /^\S.* => \S+:\d+:\d+$/;
 const DENO_OK = /^\S.* \.\.\. ok\b/;
+/** A line holding one of the literals above. */
+const DENO_LITERALS = / => | \.\.\. (?:FAILED|ok)/;
 
 const join = (list: RegExp[]) => list.map((re) => `(?:${re.source})`).join("|");
 const KINDS = ["summary", "block", "marker", "passing", "section"] as const;
@@ -283,12 +285,13 @@ function pytestSummary(line: string): boolean {
 }
 
 /** The line's kind (exported for tests). */
-export function classifyLine(line: string): LineKind {
+export function classifyLine(line: string, first?: string): LineKind {
   if (pytestSummary(line)) return "summary";
-  const at = CLASSIFY.which(line);
+  const at = CLASSIFY.which(line, first);
   const kind: LineKind = at < 0 ? null : KINDS[at];
   if (kind === "summary" || kind === "block") return kind;
-  // deno's whole-line shapes, checked by their literal first.
+  // deno's whole-line shapes, checked by their literals first (one search for all three).
+  if (!DENO_LITERALS.test(line)) return kind;
   if (line.includes(" => ") && DENO_BLOCK.test(line)) return "block";
   if (kind === "marker") return kind;
   if (line.includes(" ... FAILED") && DENO_FAILED.test(line)) return "marker";
@@ -511,7 +514,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       return;
     }
     if (lastSummaryAt >= 0 && !isBlank(line)) tailLines++;
-    const covered = coverage.read(line);
+    const first = firstNonSpace(line);
+    const covered = coverage.read(line, first);
     if (covered !== "fold") folding = false;
     if (covered !== null) {
       block = null;
@@ -531,7 +535,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
-    const before = BEFORE_KINDS.which(line);
+    const before = BEFORE_KINDS.which(line, first);
     if (before === 0) {
       block = null;
       report = null;
@@ -552,7 +556,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       benchHeaders.add(line);
       return;
     }
-    const kind = classifyLine(line);
+    const kind = classifyLine(line, first);
     if (kind !== null) report = null;
     if (kind !== null && kind !== "summary") tailPlain = false;
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
@@ -667,7 +671,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (isBlank(line)) return;
       // A caret under a quoted source line: its column is in the `at file:line:col` frame.
       if (CARET_ONLY.test(line)) return;
-      if (NOISE_FRAME.which(line) === 0) {
+      if (NOISE_FRAME.which(line, first) === 0) {
         skipAt = FRAME_LINE.test(line);
         return;
       }
@@ -719,7 +723,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
-    const outcome = OUTCOMES.which(line);
+    const outcome = OUTCOMES.which(line, first);
     if (outcome === 0) {
       if (outcomes.kept < MAX_OUTCOMES) {
         outcomes.kept++;
