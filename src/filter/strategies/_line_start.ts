@@ -122,6 +122,7 @@ class Reader {
       if (e === "b" || e === "B") return { chars: new Set(), passes: true };
       if (e in CLASS_ESCAPES) return this.#set(new Set(CLASS_ESCAPES[e]));
       if (e in CHAR_ESCAPES) return this.#set(new Set(CHAR_ESCAPES[e]));
+      if (e === "S" || e === "D" || e === "W") return { chars: null, passes: false };
       if (/[\w]/.test(e)) throw new Error(`escape \\${e}`);
       return this.#set(new Set(e));
     }
