@@ -9,7 +9,7 @@
  * `slowest 8 durations` and other sections an option adds); a failed run keeps its coverage table
  * when a missed coverage threshold is one of its failures.
  */
-import { appendAll } from "../arrays.ts";
+import { appendAll, HeldLines } from "../arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast, omitted } from "./_shared.ts";
@@ -305,7 +305,7 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
     type: "test_summary",
     createStage(ctx: StageContext): Stage {
       // Held for the unchanged pass-through (Fallback).
-      let input: string[] = [];
+      const input = new HeldLines();
       const s = summarizer(config, ctx.failed);
       return {
         push(line) {
@@ -314,10 +314,12 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
         },
         finish() {
           const result = s.finish();
-          const lines = result?.lines ?? input;
-          // The input is let go before the next stage reads what this one emits.
-          input = [];
-          emitLines(ctx, lines);
+          // The input is let go before the next stage reads what this one emits, or as it reads it.
+          if (result) {
+            input.clear();
+            emitLines(ctx, result.lines);
+          } else if (ctx.emitAll) ctx.emitAll(input.take());
+          else input.drain((line) => ctx.emit(line));
           return result?.confidence ?? "fallback";
         },
       };
