@@ -60,3 +60,63 @@ export class FoldedLines implements LineSink<string> {
     return this.#copy;
   }
 }
+
+/** Lines per chunk of `HeldLines`: each chunk's store is made once at this size. */
+const CHUNK = 16_384;
+
+/**
+ * Lines a stage holds until it finishes, in chunks made once at their size: an array grown by
+ * `push` is reallocated as it grows, and a huge one is held about twice over while its store is
+ * copied (and half again of it is spare). The lines are taken out once, in order, each chunk let
+ * go as soon as it is read.
+ */
+export class HeldLines {
+  #chunks: string[][] = [];
+  #last: string[] = [];
+  #filled = CHUNK;
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(line: string): void {
+    if (this.#filled === CHUNK) {
+      this.#last = new Array<string>(CHUNK);
+      this.#chunks.push(this.#last);
+      this.#filled = 0;
+    }
+    this.#last[this.#filled++] = line;
+    this.#length++;
+  }
+
+  /** Lets every line go. */
+  clear(): void {
+    this.#chunks = [];
+    this.#last = [];
+    this.#filled = CHUNK;
+    this.#length = 0;
+  }
+
+  /** The lines as one array made at their number; the chunks are let go as they are copied. */
+  take(): string[] {
+    const lines = new Array<string>(this.#length);
+    let at = 0;
+    this.drain((line) => void (lines[at++] = line));
+    return lines;
+  }
+
+  /** Calls `fn` with each line in order; each chunk is let go once read. Nothing is held after. */
+  drain(fn: (line: string) => void): void {
+    const chunks = this.#chunks;
+    const last = chunks.length - 1;
+    const filled = this.#filled;
+    this.clear();
+    for (let c = 0; c <= last; c++) {
+      const chunk = chunks[c];
+      chunks[c] = [];
+      const end = c === last ? filled : CHUNK;
+      for (let i = 0; i < end; i++) fn(chunk[i]);
+    }
+  }
+}

@@ -33,6 +33,7 @@ import {
   looksLikeJson,
   omitted,
 } from "./strategies/mod.ts";
+import { HeldLines } from "./arrays.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
@@ -147,6 +148,8 @@ export function genericStage(
   // A JSON-lines log: a record that names a failure is never cut (it is kept as printed).
   let logs = false;
   const tail = after ? passOn(ctx) : truncator(ctx, onRemove);
+  // Lines pushed one by one; an array handed over whole is held as it is.
+  const pushed = new HeldLines();
   let held: string[] = [];
   let run: string | null = null;
   let runKey: string | null = null;
@@ -207,11 +210,11 @@ export function genericStage(
         first = line;
         json = looksLikeJson(line);
       }
-      held.push(line);
+      pushed.push(line);
     },
     // A stage before that emits what it held hands its array over: it is held as it is.
     pushAll(lines) {
-      if (held.length) {
+      if (held.length || pushed.length) {
         for (const line of lines) this.push(line);
         return;
       }
@@ -225,6 +228,8 @@ export function genericStage(
       held = lines;
     },
     finish(): Confidence {
+      if (pushed.length && held.length) pushed.drain((line) => held.push(line));
+      else if (pushed.length) held = pushed.take();
       const count = held.length;
       const logLines = after ? null : foldJsonLogs(held);
       if (logLines !== null) {

@@ -4,7 +4,7 @@
  * exactly the lines it put out.
  */
 import { expect } from "expect";
-import { appendAll, FoldedLines } from "../../src/filter/arrays.ts";
+import { appendAll, FoldedLines, HeldLines } from "../../src/filter/arrays.ts";
 import { foldAdvice } from "../../src/filter/generic_advice.ts";
 import { foldRepeatedBlocks } from "../../src/filter/generic_blocks.ts";
 import { foldCompilerNotes } from "../../src/filter/generic_compiler.ts";
@@ -72,4 +72,21 @@ Deno.test("a generic fold that folds nothing returns its input, not a copy", () 
   ];
   const copied = folds.filter(([, fold]) => fold(lines) !== lines).map(([name]) => name);
   expect(copied).toEqual([]);
+});
+
+Deno.test("HeldLines gives its lines back in order, across chunks, once", () => {
+  const lines = Array.from({ length: 40_000 }, (_, i) => `line ${i}`);
+  const held = new HeldLines();
+  for (const line of lines) held.push(line);
+  expect(held.length).toBe(lines.length);
+  expect(held.take()).toEqual(lines);
+  // Taken: nothing is held any more.
+  expect(held.length).toBe(0);
+  expect(held.take()).toEqual([]);
+  for (const line of lines.slice(0, 16_385)) held.push(line);
+  const drained: string[] = [];
+  held.drain((line) => drained.push(line));
+  expect(drained).toEqual(lines.slice(0, 16_385));
+  held.push("again");
+  expect(held.take()).toEqual(["again"]);
 });

@@ -8,6 +8,8 @@
  * `12 / 20 LOC (60.0%) covered.`) stays.
  */
 
+import { StartIndex } from "./_line_start.ts";
+
 /** What becomes of a line of a coverage report; null: the line is no part of one. */
 export type CoverageVerdict = "keep" | "drop" | "fold" | null;
 
@@ -38,12 +40,23 @@ const ONE_LINE_TOTAL = [
   /^Required test coverage of [\d.]{1,8}% reached\. Total coverage: [\d.]{1,8}%$/,
 ];
 
+/** Every line `read` looks at outside a table: no other line can start or be part of one. */
+const REPORT_LINES = new StartIndex([[
+  ...ONE_LINE_TOTAL,
+  ISTANBUL_HEADER,
+  PYTEST_HEADER,
+  ISTANBUL_TITLE,
+  PYTEST_TITLE,
+  ISTANBUL_RULE,
+]]);
+
 /** Reads a test run's lines one by one, in order, and says what becomes of each. */
 export class CoverageReader {
   #table: "istanbul" | "pytest" | null = null;
 
-  /** The verdict for the next line. */
-  read(line: string): CoverageVerdict {
+  /** The verdict for the next line (`first`: its `firstNonSpace`, when the caller has it). */
+  read(line: string, first?: string): CoverageVerdict {
+    if (this.#table === null && REPORT_LINES.which(line, first) < 0) return null;
     if (ONE_LINE_TOTAL.some((re) => re.test(line))) return "keep";
     if (ISTANBUL_HEADER.test(line)) {
       this.#table = "istanbul";

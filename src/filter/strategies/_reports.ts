@@ -1,3 +1,5 @@
+import { StartIndex } from "./_line_start.ts";
+
 /**
  * The heads of a report a runtime prints when it catches a bug as the program runs: go's race
  * detector (`WARNING: DATA RACE`, `Read at 0x… by goroutine 7:`, `Previous write at …`,
@@ -19,7 +21,9 @@ const HEADS = [
   /^Found \d{1,9} data race\(s\)$/,
 ];
 
+const HEAD_INDEX = new StartIndex([HEADS]);
+
 /** Whether `line` heads a runtime's bug report or one of its sections. */
 export function isRuntimeReportHead(line: string): boolean {
-  return HEADS.some((re) => re.test(line));
+  return HEAD_INDEX.which(line) === 0;
 }

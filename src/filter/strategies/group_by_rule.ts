@@ -18,7 +18,7 @@
  * With `file_layout`, findings under a file line (eslint's stylish) are not regrouped: the tool's
  * layout stays as printed and only repeats fold (_file_layout.ts).
  */
-import { appendAll } from "../arrays.ts";
+import { appendAll, HeldLines } from "../arrays.ts";
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import { indentOf } from "../sanitize.ts";
@@ -242,10 +242,11 @@ export function compileGroupByRule(
   return {
     type: "group_by_rule",
     createStage(ctx: StageContext): Stage {
-      let input: string[] = [];
+      const held = new HeldLines();
       return {
-        push: (line) => void input.push(line),
+        push: (line) => held.push(line),
         finish() {
+          let input = held.take();
           const kept = layout ? keepFileLayout(input, layout, config.max_repeats) : null;
           const result = kept
             ? { lines: kept, confidence: "full" as const }
@@ -458,8 +459,9 @@ function group(
   const located = diagnostics.filter((d) => d.location);
   if (located.length === 0) {
     if (noise === 0) return null;
-    const kept = [...other, ...diagnostics.flatMap((d) => d.lines)];
-    return { lines: kept, confidence: "partial" };
+    // `other` is let go here: the diagnostics' lines go after it, with no copy of it.
+    for (const d of diagnostics) appendAll(other, d.lines);
+    return { lines: other, confidence: "partial" };
   }
 
   // A message repeats (one warning in every file of a build): its shape is made once.

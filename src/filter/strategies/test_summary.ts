@@ -9,12 +9,13 @@
  * `slowest 8 durations` and other sections an option adds); a failed run keeps its coverage table
  * when a missed coverage threshold is one of its failures.
  */
-import { appendAll } from "../arrays.ts";
+import { appendAll, HeldLines } from "../arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast, omitted } from "./_shared.ts";
 import { CoverageReader, coveredFold } from "./_coverage.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
+import { firstNonSpace, StartIndex } from "./_line_start.ts";
 import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({
@@ -250,26 +251,19 @@ const TRACE_NOISE = [
 const DENO_FAILED = /^\s{0,40}\S.* \.\.\. FAILED\b/;
 const DENO_BLOCK = /^\S.* => \S+:\d+:\d+$/;
 const DENO_OK = /^\S.* \.\.\. ok\b/;
+/** A line holding one of the literals above. */
+const DENO_LITERALS = / => | \.\.\. (?:FAILED|ok)/;
 
 const join = (list: RegExp[]) => list.map((re) => `(?:${re.source})`).join("|");
 const KINDS = ["summary", "block", "marker", "passing", "section"] as const;
-const LISTS = [SUMMARY, BLOCK_START, FAILED_MARKER, PASSING, SECTION];
 /**
- * One sticky regex of every shape, all anchored at column 0, each kind's in a group of its own,
- * in precedence order summary > block start > failed marker > passing > section.
+ * Every shape, all anchored at column 0, kind by kind in precedence order summary > block start >
+ * failed marker > passing > section; a line is tried only on the shapes its first non-whitespace
+ * character can start.
  */
-const CLASSIFY = new RegExp(LISTS.map((list) => `(${join(list)})`).join("|"), "y");
-/** Capture index of each kind's wrapper group (the lists have groups of their own). */
-const GROUP_AT: number[] = [];
-{
-  let next = 1;
-  for (const list of LISTS) {
-    GROUP_AT.push(next);
-    next += 1 + (new RegExp(`${join(list)}|`).exec("")!.length - 1);
-  }
-}
+const CLASSIFY = new StartIndex([SUMMARY, BLOCK_START, FAILED_MARKER, PASSING, SECTION]);
 const MARKER = new RegExp(join([...FAILED_MARKER, DENO_FAILED]));
-const NOISE_FRAME = new RegExp(join(TRACE_NOISE));
+const NOISE_FRAME = new StartIndex([TRACE_NOISE]);
 
 type LineKind = "summary" | "block" | "marker" | "passing" | "section" | null;
 
@@ -291,14 +285,13 @@ function pytestSummary(line: string): boolean {
 }
 
 /** The line's kind (exported for tests). */
-export function classifyLine(line: string): LineKind {
+export function classifyLine(line: string, first?: string): LineKind {
   if (pytestSummary(line)) return "summary";
-  let kind: LineKind = null;
-  CLASSIFY.lastIndex = 0;
-  const m = CLASSIFY.exec(line);
-  if (m) kind = KINDS[GROUP_AT.findIndex((at) => m[at] !== undefined)];
+  const at = CLASSIFY.which(line, first);
+  const kind: LineKind = at < 0 ? null : KINDS[at];
   if (kind === "summary" || kind === "block") return kind;
-  // deno's whole-line shapes, checked by their literal first.
+  // deno's whole-line shapes, checked by their literals first (one search for all three).
+  if (!DENO_LITERALS.test(line)) return kind;
   if (line.includes(" => ") && DENO_BLOCK.test(line)) return "block";
   if (kind === "marker") return kind;
   if (line.includes(" ... FAILED") && DENO_FAILED.test(line)) return "marker";
@@ -312,7 +305,7 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
     type: "test_summary",
     createStage(ctx: StageContext): Stage {
       // Held for the unchanged pass-through (Fallback).
-      let input: string[] = [];
+      const input = new HeldLines();
       const s = summarizer(config, ctx.failed);
       return {
         push(line) {
@@ -321,10 +314,12 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
         },
         finish() {
           const result = s.finish();
-          const lines = result?.lines ?? input;
-          // The input is let go before the next stage reads what this one emits.
-          input = [];
-          emitLines(ctx, lines);
+          // The input is let go before the next stage reads what this one emits, or as it reads it.
+          if (result) {
+            input.clear();
+            emitLines(ctx, result.lines);
+          } else if (ctx.emitAll) ctx.emitAll(input.take());
+          else input.drain((line) => ctx.emit(line));
           return result?.confidence ?? "fallback";
         },
       };
@@ -422,6 +417,11 @@ const PYTEST_VALUES = /^[A-Za-z_]\w{0,200} {0,60}= \S/;
  */
 const HYPOTHESIS_EXAMPLE = /^(?:Falsifying(?: explicit)? example|Failing test case): \S/;
 
+/** The shapes looked for before a line is classified, in the order they are looked for. */
+const BEFORE_KINDS = new StartIndex([COVERAGE_THRESHOLD, [GO_BENCH_RESULT], [GO_BENCH_HEADER]]);
+/** pytest's outcome lines and xdist's workers line, looked for outside a failure block. */
+const OUTCOMES = new StartIndex([[PYTEST_OUTCOME], [XDIST_WORKERS]]);
+
 /** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
 function summarizer(config: TestSummaryConfig, failed: boolean): {
   push(line: string): void;
@@ -516,7 +516,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       return;
     }
     if (lastSummaryAt >= 0 && !isBlank(line)) tailLines++;
-    const covered = coverage.read(line);
+    const first = firstNonSpace(line);
+    const covered = coverage.read(line, first);
     if (covered !== "fold") folding = false;
     if (covered !== null) {
       block = null;
@@ -536,7 +537,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
-    if (COVERAGE_THRESHOLD.some((re) => re.test(line))) {
+    const before = BEFORE_KINDS.which(line, first);
+    if (before === 0) {
       block = null;
       report = null;
       thresholdMissed = true;
@@ -544,19 +546,19 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       out.push(line);
       return;
     }
-    if (GO_BENCH_RESULT.test(line)) {
+    if (before === 1) {
       block = null;
       benchmarks = true;
       passing++;
       out.push(line);
       return;
     }
-    if (GO_BENCH_HEADER.test(line) && block === null) {
+    if (before === 2 && block === null) {
       if (!benchHeaders.has(line)) out.push(line);
       benchHeaders.add(line);
       return;
     }
-    const kind = classifyLine(line);
+    const kind = classifyLine(line, first);
     if (kind !== null) report = null;
     if (kind !== null && kind !== "summary") tailPlain = false;
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
@@ -671,7 +673,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (isBlank(line)) return;
       // A caret under a quoted source line: its column is in the `at file:line:col` frame.
       if (CARET_ONLY.test(line)) return;
-      if (NOISE_FRAME.test(line)) {
+      if (NOISE_FRAME.which(line, first) === 0) {
         skipAt = FRAME_LINE.test(line);
         return;
       }
@@ -723,7 +725,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
-    if (PYTEST_OUTCOME.test(line)) {
+    const outcome = OUTCOMES.which(line, first);
+    if (outcome === 0) {
       if (outcomes.kept < MAX_OUTCOMES) {
         outcomes.kept++;
         out.push(line);
@@ -737,7 +740,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       }
       return;
     }
-    if (XDIST_WORKERS.test(line)) {
+    if (outcome === 1) {
       out.push(line);
       return;
     }
