@@ -4490,3 +4490,32 @@ EOF
   (cd "$N/bmake" && make clean >/dev/null)
   capture native make_verbose_cmake_two_failures "$N/bmake" "make -k VERBOSE=1" "$(make --version | head -1)"
 fi
+
+# --- ldrefs: a link whose undefined references repeat (`foo` called four times from main, twice
+# from helper and from util, `bar` once between them), by gcc on the sources and by make on the
+# objects --------------------------------------------------------------------------------------
+if sel ldrefs; then
+  N="$WORK/ldrefs"
+  rm -rf "$N" && mkdir -p "$N"
+  cat >"$N/main.c" <<'EOF'
+int foo(int);
+int bar(void);
+int helper(int x) { return foo(x) + foo(x + 1); }
+int main(void) {
+    int a = foo(1);
+    a += foo(2);
+    a += foo(3);
+    a += bar();
+    a += foo(4);
+    return a + helper(a);
+}
+EOF
+  cat >"$N/util.c" <<'EOF'
+int foo(int);
+int util(int x) { return foo(x) * foo(x); }
+EOF
+  printf 'app: main.o util.o\n\tgcc -o app main.o util.o\n' >"$N/Makefile"
+  GV="$(gcc --version | head -1)"
+  capture native ld_repeated_refs "$N" "gcc -o app main.c util.c" "$GV"
+  capture make make_ld_repeated_refs "$N" "make" "$(make --version | head -1)"
+fi
