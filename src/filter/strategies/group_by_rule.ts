@@ -115,6 +115,9 @@ export const GroupByRuleConfig = z.object({
     "Drop the lines outside diagnostics (shellcheck's source echo and suggested fix) when grouped; loose failure lines stay",
   ),
   group_errors: z.boolean().default(false).describe("Group errors too instead of keeping them"),
+  blank_ends: z.boolean().default(false).describe(
+    "A blank line ends the diagnostic before it (rustc ends each with one): the lines after it up to the next diagnostic are the command's own (`cargo run -q`'s program output)",
+  ),
   lead_patterns: z.array(z.string()).default([]).describe(
     "Lines that lead with the loose error lines, in their order, when grouped (make's directory lines around an error)",
   ),
@@ -427,7 +430,9 @@ function group(
       diagnostics.push(current);
       continue;
     }
-    if (p.end?.test(line)) current = null;
+    if (p.end?.test(line) || (config.blank_ends && current?.location && line.trim() === "")) {
+      current = null;
+    }
     if (!current) {
       if (quoting && line.trim()) source.push(line);
       else if (line.trim()) {
