@@ -21,7 +21,8 @@
  * `name` groups read the same (wherever they come again); before any scope, or after a scope
  * line with no `name`, such lines all stay (rustc's source line `3 | }` is said once per file
  * its `--> src/a.rs:3:1` names, not once for two files, and a program's own output after
- * cargo's `Running` keeps its repeated rows). `said_by_next` names lines the next line says
+ * cargo's `Running` keeps its repeated rows); `once` is read as a `once_in` entry whose one scope
+ * is always open. `said_by_next` names lines the next line says
  * again: a line matching one entry's `line` goes when the line right after it matches its
  * `next` and both patterns' `name` groups read the same (git's `Auto-merging a.py` right before
  * `CONFLICT (content): Merge conflict in a.py`). `said_before` names lines an earlier line of their
