@@ -4438,3 +4438,84 @@ EOF
   capture git log_p_stat_history "$G" "git log -p --stat" "$(git --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- cmake2: a CMake project in C with two targets that fail to compile (`app`: an error gcc 14
+# makes of an int-conversion warning, `tool`: an undeclared name) and warnings in a library built
+# before them, through `cmake --build` with the Makefile and the Ninja generator, and through
+# `ninja` and `make` run in those build trees; -k so both failures are printed ----------------
+if sel cmake2; then
+  N="$WORK/twofail"
+  rm -rf "$N" && mkdir -p "$N/src"
+  cat >"$N/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.10)
+project(demo C)
+add_compile_options(-Wall -Wextra)
+add_library(util STATIC src/util.c src/warn.c)
+add_executable(app src/a.c)
+add_executable(tool src/b.c)
+target_link_libraries(app util)
+target_compile_options(app PRIVATE -Werror=int-conversion)
+EOF
+  cat >"$N/src/util.c" <<'EOF'
+int util(int a) { int unused; return a * 2; }
+EOF
+  cat >"$N/src/warn.c" <<'EOF'
+int w(int a, int b) { int z; return a; }
+EOF
+  cat >"$N/src/a.c" <<'EOF'
+#include <stdio.h>
+
+int main(void) {
+    int x = "a";
+    printf("%d\n", x);
+    return 0;
+}
+EOF
+  cat >"$N/src/b.c" <<'EOF'
+#include <stdio.h>
+
+int main(void) {
+    undeclared_fn(3);
+    return missing_var;
+}
+EOF
+  CV="$(cmake --version | head -1)"
+  (cd "$N" && cmake -S . -B bmake >/dev/null && cmake -S . -B bninja -G Ninja >/dev/null)
+  capture native cmake_build_make_two_failures "$N" "cmake --build bmake -- -k" "$CV"
+  capture native cmake_build_ninja_two_failures "$N" "cmake --build bninja -- -k 0" "$CV"
+  (cd "$N/bninja" && ninja -t clean >/dev/null)
+  capture native ninja_cmake_two_failures "$N/bninja" "ninja -k 0" "ninja $(ninja --version)"
+  (cd "$N/bmake" && make clean >/dev/null)
+  capture native make_cmake_two_failures "$N/bmake" "make -k" "$(make --version | head -1)"
+  (cd "$N/bmake" && make clean >/dev/null)
+  capture native make_verbose_cmake_two_failures "$N/bmake" "make -k VERBOSE=1" "$(make --version | head -1)"
+fi
+
+# --- ldrefs: a link whose undefined references repeat (`foo` called four times from main, twice
+# from helper and from util, `bar` once between them), by gcc on the sources and by make on the
+# objects --------------------------------------------------------------------------------------
+if sel ldrefs; then
+  N="$WORK/ldrefs"
+  rm -rf "$N" && mkdir -p "$N"
+  cat >"$N/main.c" <<'EOF'
+int foo(int);
+int bar(void);
+int helper(int x) { return foo(x) + foo(x + 1); }
+int main(void) {
+    int a = foo(1);
+    a += foo(2);
+    a += foo(3);
+    a += bar();
+    a += foo(4);
+    return a + helper(a);
+}
+EOF
+  cat >"$N/util.c" <<'EOF'
+int foo(int);
+int util(int x) { return foo(x) * foo(x); }
+EOF
+  printf 'app: main.o util.o\n\tgcc -o app main.o util.o\n' >"$N/Makefile"
+  GV="$(gcc --version | head -1)"
+  capture native ld_repeated_refs "$N" "gcc -o app main.c util.c" "$GV"
+  capture make make_ld_repeated_refs "$N" "make" "$(make --version | head -1)"
+fi

@@ -2,7 +2,8 @@
  * The generic pass: what an output no rule matches goes through, so that an unknown tool's output
  * is not passed through whole. Library frames of stack traces, the biggest directories of long
  * path listings and subtrees of long tree drawings, and runs of hex or base64 data fold
- * (generic_folds.ts), compiler notes in system headers fold (generic_compiler.ts) and, in an
+ * (generic_folds.ts), compiler notes in system headers and a linker's repeated undefined
+ * references fold (generic_compiler.ts) and, in an
  * output with a failure, so do passing-test lines (generic_tests.ts; long runs of them in one
  * without), long runs of per-item lines of one shape in an output that passed
  * (generic_shapes.ts), long usage listings
@@ -37,7 +38,11 @@ import { HeldLines } from "./arrays.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
-import { foldCompilerNotes, foldRepeatedDiagnostics } from "./generic_compiler.ts";
+import {
+  foldCompilerNotes,
+  foldRepeatedDiagnostics,
+  foldRepeatedReferences,
+} from "./generic_compiler.ts";
 import { foldPassingTests } from "./generic_tests.ts";
 import { cutReader, firstWord, foldShapeRuns } from "./generic_shapes.ts";
 import { foldUsage } from "./generic_usage.ts";
@@ -260,6 +265,7 @@ export function genericStage(
       lines = foldStackFrames(lines);
       lines = foldCompilerNotes(lines);
       lines = foldRepeatedDiagnostics(lines);
+      lines = foldRepeatedReferences(lines);
       lines = foldRepeatedBlocks(lines);
       lines = foldRoutineLogs(lines, ctx.failed);
       // A repeat refers to the text above it: only in an output short enough that no cut takes

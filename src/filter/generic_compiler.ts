@@ -13,7 +13,9 @@
  * static analyzer ends each path, and explains each insecure call, with one) goes, with its
  * source snippet: the diagnostic's line says all of it. A header's diagnostics printed again for
  * the next source that includes it (the same lines, after that source's include chain) become one
- * line naming their locations: the chain stays, and says the header is that source's too.
+ * line naming their locations: the chain stays, and says the header is that source's too. The
+ * linker's undefined references to one symbol from one function, at several offsets, keep the
+ * first and a count.
  */
 
 import { FoldedLines } from "./arrays.ts";
@@ -222,3 +224,75 @@ export function foldRepeatedDiagnostics(lines: readonly string[]): readonly stri
   }
   return out.lines();
 }
+
+/** The linker's `[/usr/bin/ld: ]main.o: in function `main':` over the references it made. */
+const LINK_FUNCTION = /^(?:\S{0,300}ld(?:\.\w{1,10})?: )?(\S{1,1000}): in function `(.{1,1000})':$/;
+/** `[/usr/bin/ld: ]main.c:(.text+0x3b): undefined reference to `foo'`. */
+const UNDEFINED_REFERENCE =
+  /^(?:\S{0,300}ld(?:\.\w{1,10})?: )?([^\s:]{1,1000}):\([\w.$]{1,200}\+0x[0-9a-f]{1,16}\): undefined reference to `(.{1,1000})'$/;
+
+/**
+ * The lines with the linker's repeated undefined references folded: under one `in function`
+ * header, the references to one symbol from one file that differ only in their offset keep the
+ * first as printed, followed by `… N more references to `foo' in main`. A reference to another
+ * symbol, or from another function or object, is its own; a single repeat stays as printed, in
+ * its place (its count would be no shorter).
+ */
+export function foldRepeatedReferences(lines: readonly string[]): readonly string[] {
+  const out = new FoldedLines(lines);
+  /** The function the references now read were made in (`main`), or their file without a header. */
+  let scope = "";
+  /** The lines of the current block, and for each symbol's later references the first's tally. */
+  let block: (string | { first: Tally } | { again: string; of: Tally })[] = [];
+  let tallies = new Map<string, Tally>();
+  let folds = false;
+  const flush = () => {
+    for (const item of block) {
+      if (typeof item === "string") out.push(item);
+      else if ("first" in item) {
+        const n = item.first.more;
+        if (n > 1) {
+          out.push(`… ${n} more references to \`${item.first.symbol}' in ${item.first.scope}`);
+        }
+      } else if (item.of.more === 1) out.push(item.again);
+    }
+    block = [];
+    tallies = new Map();
+  };
+  for (const line of lines) {
+    const header = line.length <= MAX_TESTED && line.endsWith("':")
+      ? LINK_FUNCTION.exec(line)
+      : null;
+    if (header) {
+      flush();
+      scope = header[2];
+      block.push(line);
+      continue;
+    }
+    const ref = line.length <= MAX_TESTED && line.includes("undefined reference to `")
+      ? UNDEFINED_REFERENCE.exec(line)
+      : null;
+    if (!ref) {
+      flush();
+      scope = "";
+      out.push(line);
+      continue;
+    }
+    const key = `${ref[1]}\n${ref[2]}`;
+    const tally = tallies.get(key);
+    if (tally) {
+      tally.more++;
+      if (tally.more > 1) folds = true;
+      block.push({ again: line, of: tally });
+      continue;
+    }
+    const first: Tally = { symbol: ref[2], scope: scope || ref[1], more: 0 };
+    tallies.set(key, first);
+    block.push(line, { first });
+  }
+  flush();
+  return folds ? out.lines() : lines;
+}
+
+/** A symbol's references in one block: the first's, and how many more. */
+type Tally = { symbol: string; scope: string; more: number };

@@ -455,3 +455,46 @@ Deno.test("pytest: the traceback's source context goes; its statement, E lines a
     "==== 2 failed, 9 passed in 83.21s (0:01:23) ====",
   );
 });
+
+Deno.test("once and once_in together: once holds everywhere, once_in per scope, one line never both", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^noise$"],
+    once: ["^  = help: "],
+    once_in: [{ line: "^\\d+ \\| |^  = help: ", scope: "^ --> (?P<name>\\S+):\\d+$|^Running " }],
+  };
+  const input = [
+    "  = help: a",
+    "9 | }",
+    " --> a.rs:9",
+    "9 | }",
+    "  = help: a",
+    "  = help: b",
+    "9 | }",
+    " --> b.rs:9",
+    "9 | }",
+    "  = help: b",
+    "  = help: c",
+    "Running app",
+    "9 | }",
+    "  = help: c",
+    "  = help: d",
+    "  = help: d",
+  ].join("\n");
+  // `once` drops a help said before wherever (before any scope, across files, after Running);
+  // `once_in` drops a source line said before in its file only; a help first shown in b.rs is
+  // noted there as well as everywhere.
+  expect(run(s, input)).toBe([
+    "  = help: a",
+    "9 | }",
+    " --> a.rs:9",
+    "9 | }",
+    "  = help: b",
+    " --> b.rs:9",
+    "9 | }",
+    "  = help: c",
+    "Running app",
+    "9 | }",
+    "  = help: d",
+  ].join("\n"));
+});

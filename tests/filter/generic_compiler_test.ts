@@ -8,7 +8,11 @@
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
-import { foldCompilerNotes, foldRepeatedDiagnostics } from "../../src/filter/generic_compiler.ts";
+import {
+  foldCompilerNotes,
+  foldRepeatedDiagnostics,
+  foldRepeatedReferences,
+} from "../../src/filter/generic_compiler.ts";
 
 const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
 const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES));
@@ -216,4 +220,68 @@ Deno.test("repeated diagnostics: an output without a repeated block is handed on
   expect(folded).not.toBe(again);
   expect(folded.length).toBe(4);
   expect(again.length).toBe(5);
+});
+
+Deno.test("ld's repeated undefined references of one symbol from one function fold to the first and a count", () => {
+  const refs = (file: string, symbol: string, offsets: string[]) =>
+    offsets.map((at, i) =>
+      `${i ? "/usr/bin/ld: " : ""}${file}:(.text+0x${at}): undefined reference to \`${symbol}'`
+    );
+  const input = [
+    "/usr/bin/ld: main.o: in function `main':",
+    ...refs("main.c", "foo", ["3b", "48", "55"]),
+    "/usr/bin/ld: main.c:(.text+0x5d): undefined reference to `bar'",
+    "/usr/bin/ld: main.c:(.text+0x6a): undefined reference to `foo'",
+    "/usr/bin/ld: main.o: in function `helper':",
+    ...refs("main.c", "foo", ["12", "21"]),
+    "/usr/bin/ld: util.o: in function `main':",
+    ...refs("util.c", "foo", ["12", "1e", "2a"]),
+    "collect2: error: ld returned 1 exit status",
+  ];
+  expect(foldRepeatedReferences(input)).toEqual([
+    input[0],
+    input[1],
+    "… 3 more references to `foo' in main",
+    // Another symbol of the same function stays, in its place.
+    input[4],
+    // Another function's references to the same symbol: its own fold (one more stays as printed).
+    ...input.slice(6, 9),
+    // Another object's function of the same name: its own fold.
+    input[9],
+    input[10],
+    "… 2 more references to `foo' in main",
+    input[13],
+  ]);
+  // Without a repeat the lines are handed on as they came.
+  const once = [input[0], input[1], input[4], input[13]];
+  expect(foldRepeatedReferences(once)).toBe(once);
+});
+
+Deno.test("a link's repeated undefined references fold through the gcc and make rules and with no rule", async () => {
+  for (
+    const [path, command] of [
+      ["native/ld_repeated_refs", "gcc -o app main.c util.c"],
+      ["make/make_ld_repeated_refs", "make"],
+      ["native/ld_repeated_refs", "./link.sh"],
+    ]
+  ) {
+    const at = (ext: string) => new URL(`../../bench/corpus/${path}.${ext}`, import.meta.url);
+    const input = await Deno.readTextFile(at("txt"));
+    const signals = (await Deno.readTextFile(at("signals"))).split("\n").filter(Boolean);
+    const out = engine.filter(command, input, { failed: true }).text.split("\n");
+    for (const signal of signals) {
+      expect({ command, signal, kept: out.includes(signal) }).toEqual({
+        command,
+        signal,
+        kept: true,
+      });
+    }
+    expect({ command, count: out.includes("… 3 more references to `foo' in main") }).toEqual({
+      command,
+      count: true,
+    });
+    // The kept references stay in the order printed, each under its own function's header.
+    const kept = input.split("\n").filter((line) => out.includes(line));
+    expect(out.filter((line) => !line.startsWith("… "))).toEqual(kept);
+  }
 });

@@ -339,6 +339,42 @@ Deno.test("make with a quiet echo (kbuild's `  CC x.o`) or ninja keeps the faile
   expect(built.slice(0, 3)).toEqual(ninja.slice(1, 3).concat(MAKE_J4[11]));
 });
 
+Deno.test("cmake --build, ninja and make over a CMake tree keep each failed compile's command and error frame", async () => {
+  // Two targets failing to compile with warnings before and between them (real captures): the
+  // Makefile and Ninja generators through `cmake --build`, and ninja and make run in their trees.
+  for (
+    const name of [
+      "cmake_build_make_two_failures",
+      "cmake_build_ninja_two_failures",
+      "ninja_cmake_two_failures",
+      "make_cmake_two_failures",
+      "make_verbose_cmake_two_failures",
+    ]
+  ) {
+    const read = (ext: string) =>
+      Deno.readTextFile(new URL(`../../bench/corpus/native/${name}.${ext}`, import.meta.url));
+    const input = await read("txt");
+    const { command } = JSON.parse(await read("json"));
+    const out = filter(command, input, true).split("\n");
+    const kept = (line: string) => out.includes(line);
+    const printed = input.split("\n");
+    for (const object of ["app.dir/src/a.c.o", "tool.dir/src/b.c.o"]) {
+      // The failed object's compile command (ninja prints it under `FAILED:`; make under VERBOSE).
+      const echoed = printed.find((l) =>
+        l.startsWith("/usr/bin/cc ") && l.includes(`-o CMakeFiles/${object}`)
+      );
+      if (echoed) expect({ name, kept: kept(echoed) }).toEqual({ name, kept: true });
+    }
+    // Each error keeps its code frame (the source line and the caret under it).
+    for (const frame of ['    4 |     int x = "a";', "    5 |     return missing_var;"]) {
+      expect({ name, frame, kept: kept(frame) }).toEqual({ name, frame, kept: true });
+    }
+    // A compile that passed: its command goes.
+    const passed = printed.find((l) => l.startsWith("/usr/bin/cc ") && l.includes("util.c.o"));
+    if (passed) expect({ name, passed: kept(passed) }).toEqual({ name, passed: false });
+  }
+});
+
 Deno.test("npm install keeps engine warnings and skipped install scripts", () => {
   const input = [
     "npm warn deprecated inflight@1.0.6: This module is not supported",

@@ -270,3 +270,19 @@ Deno.test("a passing run's tree keeps the suite names over its passing tests", a
   expect(out).not.toContain("  parse");
   expect(out).toContain("     AssertionError: 4 == 3");
 });
+
+Deno.test("a failed run's tree keeps the suite names over each failing test, the first suite's too", async () => {
+  // mocha (real capture): `  Cart` heads `1) computes the total`, then the nested `discounts`
+  // heads `2) rejects an expired coupon`; no failure was open when `  Cart` was printed.
+  const input = await fixture("jest-vitest/mocha_failing.in.txt");
+  const out = lines(filter("npx mocha", input, true));
+  const tree = out.slice(0, out.indexOf("  4 passing (32ms)"));
+  expect(tree.slice(0, 4)).toEqual([
+    "  Cart",
+    "    1) computes the total",
+    "    discounts",
+    "      2) rejects an expired coupon",
+  ]);
+  // Each name once: the failure report's `  1) Cart` heads are no tree lines.
+  expect(out.filter((line) => line === "  Cart")).toHaveLength(1);
+});

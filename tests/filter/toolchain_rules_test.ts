@@ -845,3 +845,19 @@ Deno.test("ps aux rows and header stay as printed, kernel threads go counted; ps
     "UID          PID    PPID  C STIME TTY          TIME CMD\nroot           1       0  0 14:05 ?        00:00:00 bash";
   expect(engine.filter("ps -ef", ef).text).toBe(ef);
 });
+
+Deno.test("cargo run -q: the program's output after a warning is its own, not the warning's", async () => {
+  // A real `cargo run -q`: no Finished or Running line between rustc's warning (ended by its
+  // blank line) and the program's table, printed twice with `again:` between.
+  const input = await Deno.readTextFile(
+    new URL("../fixtures/filters/cargo-build/run_quiet_table.in.txt", import.meta.url),
+  );
+  const out = engine.filter("cargo run -q", input, { failed: false }).text.split("\n");
+  expect(out.slice(0, 2)).toEqual([
+    "warning: unused variable: `unused`  [unused_variables]",
+    " --> src/main.rs:8:9",
+  ]);
+  for (const line of ["  1 | apples", "  2 | pears", "  3 | total", "again:"]) {
+    expect({ line, kept: out.includes(line) }).toEqual({ line, kept: true });
+  }
+});

@@ -99,6 +99,9 @@ export const GroupByRuleConfig = z.object({
   failed_file_patterns: z.array(z.string()).default([]).describe(
     "Regexes whose group `file` names what failed (make's `*** [Makefile:9: src/a.o] Error 1`, an error's `src/a.c`): a grouped_noise line with that name as a word (its compile command) stays, leading with the failures",
   ),
+  command_patterns: z.array(z.string()).default([]).describe(
+    "Regexes of echoed commands (CMake's `/usr/bin/cc … -c src/a.c`) dropped, grouped or not, except those naming what failed (`failed_file_patterns`), which lead with the failures",
+  ),
   noise_patterns: z.array(z.string()).default(CARGO_NOISE).describe(
     "Lines dropped outright (the default drops cargo's progress lines: set [] or your tool's own)",
   ),
@@ -112,6 +115,9 @@ export const GroupByRuleConfig = z.object({
     "Drop the lines outside diagnostics (shellcheck's source echo and suggested fix) when grouped; loose failure lines stay",
   ),
   group_errors: z.boolean().default(false).describe("Group errors too instead of keeping them"),
+  blank_ends: z.boolean().default(false).describe(
+    "A blank line ends the diagnostic before it (rustc ends each with one): the lines after it up to the next diagnostic are the command's own (`cargo run -q`'s program output)",
+  ),
   lead_patterns: z.array(z.string()).default([]).describe(
     "Lines that lead with the loose error lines, in their order, when grouped (make's directory lines around an error)",
   ),
@@ -184,6 +190,7 @@ interface Compiled {
   lineSeverity: boolean;
   noise: (line: string) => boolean;
   groupedNoise: (line: string) => boolean;
+  command: (line: string) => boolean;
   lead: (line: string) => boolean;
   head: (line: string) => boolean;
 }
@@ -221,6 +228,7 @@ export function compileGroupByRule(
     groupedNoise: anyMatcher(
       patternList(config.grouped_noise_patterns, "strategy.grouped_noise_patterns", engine),
     ),
+    command: anyMatcher(patternList(config.command_patterns, "strategy.command_patterns", engine)),
     lead: anyMatcher(patternList(config.lead_patterns, "strategy.lead_patterns", engine)),
     head: anyMatcher(patternList(config.head_patterns, "strategy.head_patterns", engine)),
   };
@@ -423,7 +431,9 @@ function group(
       diagnostics.push(current);
       continue;
     }
-    if (p.end?.test(line)) current = null;
+    if (p.end?.test(line) || (config.blank_ends && current?.location && line.trim() === "")) {
+      current = null;
+    }
     if (!current) {
       if (quoting && line.trim()) source.push(line);
       else if (line.trim()) {
@@ -458,10 +468,17 @@ function group(
   if (quoting) appendAll(other, source);
   const located = diagnostics.filter((d) => d.location);
   if (located.length === 0) {
-    if (noise === 0) return null;
-    // `other` is let go here: the diagnostics' lines go after it, with no copy of it.
-    for (const d of diagnostics) appendAll(other, d.lines);
-    return { lines: other, confidence: "partial" };
+    const failed = failedFiles(other, diagnostics, p);
+    const commands = other.filter((line) => p.command(line) && !namesAny(line, failed)).length;
+    if (noise + commands === 0) return null;
+    const kept = commands
+      ? other.filter((line) => !p.command(line) || namesAny(line, failed))
+      : other;
+    // Only echoed commands dropped (a clean verbose build) is a shape read in full.
+    const confidence = noise ? "partial" : "full";
+    // `kept` may be `other` itself: the diagnostics' lines go after it, with no copy of it.
+    for (const d of diagnostics) appendAll(kept, d.lines);
+    return { lines: kept, confidence };
   }
 
   // A message repeats (one warning in every file of a build): its shape is made once.
@@ -716,11 +733,16 @@ function group(
   }
   // What failed (`failed_file_patterns`): the grouped-noise lines naming it stay, leading.
   const failed = failedFiles(other, diagnostics, p);
-  const namesFailed = (line: string) =>
-    failed.size > 0 && line.split(/\s+/).some((word) => failed.has(word));
+  const namesFailed = (line: string) => namesAny(line, failed);
   const named = new Set<number>();
   // Indices into `other`, so a line's neighbours as printed are known.
   const rest = [...other.keys()].filter((k) => {
+    // An echoed command goes, grouped or not, unless it is the one that failed.
+    if (p.command(other[k])) {
+      if (!namesFailed(other[k])) return false;
+      named.add(k);
+      return true;
+    }
     if (!groups.size || framedOther.has(k)) return true;
     if (p.groupedNoise(other[k])) {
       if (!namesFailed(other[k])) return false;
@@ -768,10 +790,12 @@ function group(
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {
     let plainSize = 0;
-    for (let i = 0; i < lines.length; i++) if (!isNoise[i]) plainSize += lines[i].length + 1;
-    if (plainSize <= textSize(out)) {
-      return { lines: lines.filter((_, i) => !isNoise[i]), confidence: "full" };
+    const plain = (line: string, i: number) =>
+      !isNoise[i] && !(p.command(line) && !namesFailed(line));
+    for (let i = 0; i < lines.length; i++) {
+      if (plain(lines[i], i)) plainSize += lines[i].length + 1;
     }
+    if (plainSize <= textSize(out)) return { lines: lines.filter(plain), confidence: "full" };
   }
   return { lines: out, confidence: "full" };
 }
@@ -791,6 +815,11 @@ function failedFiles(other: string[], diagnostics: Diagnostic[], p: Compiled): S
   }
   for (const d of diagnostics) if (d.error && d.location) files.add(fileOf(d.location));
   return files;
+}
+
+/** Whether one of the line's words (split at whitespace) is one of `names`. */
+function namesAny(line: string, names: Set<string>): boolean {
+  return names.size > 0 && line.split(/\s+/).some((word) => names.has(word));
 }
 
 /** The file of a finding's location (`util.h:1:32`, `src/a.ts(7,44)`: up to its position). */

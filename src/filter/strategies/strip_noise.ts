@@ -21,7 +21,8 @@
  * `name` groups read the same (wherever they come again); before any scope, or after a scope
  * line with no `name`, such lines all stay (rustc's source line `3 | }` is said once per file
  * its `--> src/a.rs:3:1` names, not once for two files, and a program's own output after
- * cargo's `Running` keeps its repeated rows). `said_by_next` names lines the next line says
+ * cargo's `Running` keeps its repeated rows); `once` is read as a `once_in` entry whose one scope
+ * is always open. `said_by_next` names lines the next line says
  * again: a line matching one entry's `line` goes when the line right after it matches its
  * `next` and both patterns' `name` groups read the same (git's `Auto-merging a.py` right before
  * `CONFLICT (content): Merge conflict in a.py`). `said_before` names lines an earlier line of their
@@ -44,7 +45,7 @@
  * failure, where they say which directory the failing file is in.
  */
 import { z } from "zod";
-import type { RegexEngine } from "../regex.ts";
+import type { Pattern, RegexEngine } from "../regex.ts";
 import { indentOf } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { dropJsonTailFields } from "./_json_tail.ts";
@@ -169,7 +170,13 @@ export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
 /** Result lines held at least, to show a run as printed when it is shorter than its fold line. */
 const HELD_RESULTS = 16;
-/** How many distinct `once` lines are remembered; later ones are all shown. */
+/** A line shown once per scope: `scope` opens a named one; null for `once` (always open). */
+type OnceEntry = {
+  line: (text: string) => boolean;
+  scope: Pattern | null;
+};
+
+/** How many distinct `once`/`once_in` lines are remembered per entry; later ones are all shown. */
 const ONCE_CAP = 10_000;
 
 /** The options of strip_noise that are lists of patterns. */
@@ -208,12 +215,20 @@ export function compileStripNoise(
   const isHeader = optionalMatcher("headers");
   const jsonDrop = new Set(config.json_drop);
   const isFrame = optionalMatcher("frames");
-  const isOnce = optionalMatcher("once");
   const isAfterStep = optionalMatcher("keep_before");
-  const onceIn = config.once_in.map((pair, i) => ({
-    line: patternField(pair.line, `strategy.once_in.${i}.line`, engine),
-    scope: patternField(pair.scope, `strategy.once_in.${i}.scope`, engine),
-  }));
+  // `once` is a `once_in` entry whose scope is always open (one scope, never named again):
+  // first, so that a line it drops is noted by no other entry, as `once` reads before `once_in`.
+  const isOnce = optionalMatcher("once");
+  const onceIn: OnceEntry[] = [
+    ...(isOnce ? [{ line: isOnce, scope: null }] : []),
+    ...config.once_in.map((pair, i) => {
+      const line = patternField(pair.line, `strategy.once_in.${i}.line`, engine);
+      return {
+        line: (text: string) => line.test(text),
+        scope: patternField(pair.scope, `strategy.once_in.${i}.scope`, engine),
+      };
+    }),
+  ];
   const saidByNext = config.said_by_next.map((pair, i) => ({
     line: patternField(pair.line, `strategy.said_by_next.${i}.line`, engine),
     next: patternField(pair.next, `strategy.said_by_next.${i}.next`, engine),
@@ -249,8 +264,6 @@ export function compileStripNoise(
       let header: string | null = null;
       // With frames: the indent of a dropped frame line, whose more indented source line goes too.
       let frameIndent = -1;
-      // With once: the texts of the `once` lines shown so far (bounded: past the cap, all stay).
-      const shown = new Set<string>();
       // With keep_before: the line dropped just before, while no line has been kept since.
       let dropped: string | null = null;
       // With results: the current run of result lines (held up to max_results) and its length.
@@ -280,42 +293,42 @@ export function compileStripNoise(
         header = null;
         emit(line);
       };
-      const showFirst = (line: string) => {
-        const text = line.trimStart();
-        if (shown.has(text)) return false;
-        if (shown.size < ONCE_CAP) shown.add(text);
-        return true;
-      };
-      // With once_in: per entry, the scope the last scope line named (null: none) and the texts
-      // shown in each scope named so far (bounded: past the cap, later lines all stay). A scope
-      // named again (a diagnostic back in a file after a note in another) goes on with its texts.
-      const scopes = onceIn.map(() => ({
-        name: null as string | null,
+      // With once and once_in: per entry, the scope the last scope line named (null: none; an
+      // entry of `once` is always in its one scope, "") and the texts shown in each scope named
+      // so far (bounded: past the cap, later lines all stay). A scope named again (a diagnostic
+      // back in a file after a note in another) goes on with its texts.
+      const scopes = onceIn.map(({ scope }) => ({
+        name: scope === null ? "" : null as string | null,
         shown: new Map<string, Set<string>>(),
         size: 0,
       }));
       /** Notes the scope a line opens (every line is read, dropped or not). */
       const noteScope = (line: string) => {
         onceIn.forEach(({ scope }, i) => {
-          const open = scope.exec(line);
-          if (open !== null) scopes[i].name = open.group("name") || null;
+          const open = scope?.exec(line);
+          if (open) scopes[i].name = open.group("name") || null;
         });
       };
-      /** Whether a line once_in names came before within its scope (noting it when not). */
+      /**
+       * Whether a line an entry names came before within its scope (noting it in each entry's
+       * scope where it did not). A line `once` drops is noted by no other entry.
+       */
       const shownInScope = (line: string) => {
         let again = false;
-        onceIn.forEach(({ line: pattern }, i) => {
+        for (let i = 0; i < onceIn.length; i++) {
           const at = scopes[i];
-          if (at.name === null || !pattern.test(line)) return;
+          if (at.name === null || !onceIn[i].line(line)) continue;
           const text = line.trimStart();
           let shown = at.shown.get(at.name);
-          if (shown?.has(text)) again = true;
-          else if (at.size < ONCE_CAP) {
+          if (shown?.has(text)) {
+            if (onceIn[i].scope === null) return true;
+            again = true;
+          } else if (at.size < ONCE_CAP) {
             if (shown === undefined) at.shown.set(at.name, shown = new Set());
             shown.add(text);
             at.size++;
           }
-        });
+        }
         return again;
       };
       const endRun = () => {
@@ -425,7 +438,7 @@ export function compileStripNoise(
         }
         if (
           matches(line) || (ctx.failed && failedMatches?.(line)) ||
-          (isOnce?.(line) && !showFirst(line)) || (onceIn.length > 0 && shownInScope(line))
+          (onceIn.length > 0 && shownInScope(line))
         ) {
           if (above !== null) keep(above);
           above = null;

@@ -377,6 +377,8 @@ const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
 const TREE_PASS = /^\s*(✓|✔|√) /;
 /** A suite's name in that tree: indented, no mark, no location. */
 const SUITE_HEAD = /^\s{2,40}[^\s✓✔√✕×✗✖●❯#\d].{0,300}$/;
+/** A failing test in a runner's tree (mocha's `    1) adds`): indented, numbered. */
+const TREE_FAIL = /^\s{2,40}\d{1,5}\) \S/;
 /** Suite names kept per run. */
 const MAX_SUITES = 20;
 /** jest's and vitest's closing timing lines. */
@@ -473,6 +475,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   // The suite names over the passing tests now coming (mocha's `  math` over `    ✔ adds`).
   let suiteHeads: string[] = [];
   let suitesShown = 0;
+  // On a failed run, the suites enclosing the tree line now read (by indent) and whether each
+  // was shown: a failing test's suites stay right before it.
+  let openSuites: { indent: number; line: string; shown: boolean }[] = [];
 
   // Indented lines still to keep under a kept line ending in a colon (0: none).
   let listing = 0;
@@ -574,6 +579,21 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (!failed && kind === null && block === null && SUITE_HEAD.test(line)) {
       if (suiteHeads.length < MAX_SUITES) suiteHeads.push(line);
     } else suiteHeads = [];
+    if (
+      failed && (kind === null ? block === null && SUITE_HEAD.test(line) : TREE_FAIL.test(line))
+    ) {
+      const indent = indentOf(line);
+      openSuites = openSuites.filter((suite) => suite.indent < indent);
+      if (kind === null) openSuites.push({ indent, line, shown: false });
+      else if (suitesShown < MAX_SUITES) {
+        for (const suite of openSuites) {
+          if (suite.shown) continue;
+          suite.shown = true;
+          suitesShown++;
+          out.push(suite.line);
+        }
+      }
+    }
     if (kind === "summary") {
       block = null;
       summaries++;
