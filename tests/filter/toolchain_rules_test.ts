@@ -788,6 +788,8 @@ const CASES: Case[] = [
       "\t/usr/local/go/src/runtime/panic.go:914 +0x21f",
       "example.com/gorace/counter.TestBoom(0x0?)",
       "\t/tmp/gorace/counter/counter_test.go:21 +0x25",
+      "testing.example.com/helpers.Check(0x0?)",
+      "\t/tmp/helpers/check.go:4 +0x1d",
       "created by testing.(*T).Run in goroutine 1",
       "\t/usr/local/go/src/testing/testing.go:1648 +0x3ad",
       "FAIL\texample.com/gorace/counter\t0.025s",
@@ -808,6 +810,9 @@ const CASES: Case[] = [
       "goroutine 7 [running]:",
       "example.com/gorace/counter.TestBoom(0x0?)",
       "\t/tmp/gorace/counter/counter_test.go:21 +0x25",
+      // A module whose path starts with `testing.` is no standard package: its frame stays.
+      "testing.example.com/helpers.Check(0x0?)",
+      "\t/tmp/helpers/check.go:4 +0x1d",
       "FAIL\texample.com/gorace/counter\t0.025s",
     ],
   },
