@@ -633,6 +633,56 @@ EOF
   capture go vet_findings "$G" "go vet ./store/" "$V"
 fi
 
+# --- gopanic: go test on a module where one test panics (an index out of range in the code it
+# tests) and one fails plainly: the panic's stack runs through the testing package and the runtime
+if sel gopanic && command -v go >/dev/null; then
+  P="$WORK/gopanic"
+  rm -rf "$P" && mkdir -p "$P/ring"
+  printf 'module example.com/gopanic\n\ngo 1.19\n' >"$P/go.mod"
+  cat >"$P/ring/ring.go" <<'EOF'
+package ring
+
+// Ring is a fixed-size buffer of ints.
+type Ring struct{ items []int; next int }
+
+func New(n int) *Ring { return &Ring{items: make([]int, n)} }
+
+func (r *Ring) Push(v int) {
+	r.items[r.next] = v
+	r.next++
+}
+
+func (r *Ring) Sum() int {
+	total := 0
+	for _, v := range r.items { total += v }
+	return total
+}
+EOF
+  cat >"$P/ring/ring_test.go" <<'EOF'
+package ring
+
+import "testing"
+
+func TestPushWraps(t *testing.T) {
+	r := New(3)
+	for i := 1; i <= 5; i++ { r.Push(i) }
+	if r.Sum() != 12 { t.Errorf("Sum() = %d, want 12", r.Sum()) }
+}
+
+func TestSum(t *testing.T) {
+	r := New(2)
+	r.Push(2)
+	if got := r.Sum(); got != 3 { t.Errorf("Sum() = %d, want 3", got) }
+}
+
+func TestNew(t *testing.T) {
+	if len(New(4).items) != 4 { t.Fatal("size") }
+}
+EOF
+  export GOFLAGS=-mod=mod GOTOOLCHAIN=local GOCACHE="$WORK/gocache"
+  capture go test_panic "$P" "go test -count=1 ./..." "$(go version)"
+fi
+
 # --- jvm: maven offline (-o) with the machine's local repository, which lacks a plugin's
 # dependencies: the resolution failure a sandboxed agent meets ----------------------------------
 if sel jvm; then
