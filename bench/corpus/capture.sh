@@ -462,6 +462,34 @@ EOF
   capture node vitest_failing "$N" "npx vitest run --reporter=default" "vitest $(cd "$N" && npx vitest --version)"
 fi
 
+# --- pnpm: an install with missing peers, an install whose own dependency's postinstall fails ----
+if sel pnpm; then
+  P="$WORK/pnpm"
+  rm -rf "$P" && mkdir -p "$P/peers" "$P/native" "$P/api"
+  command -v pnpm >/dev/null || npm i -g --prefix "$WORK/pnpm-cli" pnpm@9 >/dev/null 2>&1
+  export PATH="$WORK/pnpm-cli/bin:$PATH"
+  cat >"$P/peers/package.json" <<'EOF'
+{ "name": "shop-web", "version": "1.0.0", "private": true,
+  "dependencies": { "express": "4.18.2", "react-dom": "18.2.0", "eslint-plugin-react": "7.33.2", "uuid": "3.4.0" } }
+EOF
+  printf 'auto-install-peers=false\nstrict-peer-dependencies=false\n' >"$P/peers/.npmrc"
+  capture node pnpm_install_peers "$P/peers" "pnpm install" "pnpm $(pnpm --version)"
+  cat >"$P/native/package.json" <<'EOF'
+{ "name": "shop-native", "version": "0.3.1", "scripts": { "postinstall": "node install.js" } }
+EOF
+  cat >"$P/native/install.js" <<'EOF'
+console.log("shop-native: building binding for linux-x64");
+console.error("gyp ERR! stack Error: not found: make");
+console.error("shop-native: prebuilt binary for node-v22 not found");
+process.exit(1);
+EOF
+  cat >"$P/api/package.json" <<'EOF'
+{ "name": "shop-api", "version": "2.0.0", "private": true,
+  "dependencies": { "shop-native": "file:../native", "lodash": "4.17.21", "chalk": "4.1.2", "debug": "4.3.4" } }
+EOF
+  capture node pnpm_install_postinstall_fail "$P/api" "pnpm install" "pnpm $(pnpm --version)"
+fi
+
 # --- deno: test, lint, check on a small project -----------------------------------------------
 if sel deno; then
   D="$WORK/denoproj"
