@@ -10,7 +10,7 @@ const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
 const lines = (command: string, input: string[]) =>
   engine.filter(command, input.join("\n"), { failed: true }).text.split("\n");
 
-Deno.test("manage.py test: database setup, migrations and passing tests go; failures stay", () => {
+Deno.test("manage.py test: database setup, migrations and passing tests go; failures and their verdicts stay", () => {
   const failure = [
     "FAIL: test_str (orders.tests.OrderTests.test_str)",
     '  File "/p/orders/tests.py", line 131, in test_str',
@@ -48,8 +48,14 @@ Deno.test("manage.py test: database setup, migrations and passing tests go; fail
   ];
   for (const command of ["python manage.py test -v 2", "./manage.py test orders"]) {
     const out = lines(command, input);
-    expect(out.slice(0, 6)).toEqual([...failure, "Ran 31 tests in 0.345s", "FAILED (failures=1)"]);
-    expect(out.length).toBe(7);
+    // A failed test's verdict line stays; passing ones go.
+    expect(out.slice(0, 7)).toEqual([
+      "test_str (orders.tests.OrderTests.test_str) ... FAIL",
+      ...failure,
+      "Ran 31 tests in 0.345s",
+      "FAILED (failures=1)",
+    ]);
+    expect(out.length).toBe(8);
   }
 });
 
