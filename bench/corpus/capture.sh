@@ -462,6 +462,116 @@ EOF
   capture node vitest_failing "$N" "npx vitest run --reporter=default" "vitest $(cd "$N" && npx vitest --version)"
 fi
 
+# --- pnpm: an install with missing peers, an install whose own dependency's postinstall fails ----
+if sel pnpm; then
+  P="$WORK/pnpm"
+  rm -rf "$P" && mkdir -p "$P/peers" "$P/native" "$P/api"
+  command -v pnpm >/dev/null || npm i -g --prefix "$WORK/pnpm-cli" pnpm@9 >/dev/null 2>&1
+  export PATH="$WORK/pnpm-cli/bin:$PATH"
+  cat >"$P/peers/package.json" <<'EOF'
+{ "name": "shop-web", "version": "1.0.0", "private": true,
+  "dependencies": { "express": "4.18.2", "react-dom": "18.2.0", "eslint-plugin-react": "7.33.2", "uuid": "3.4.0" } }
+EOF
+  printf 'auto-install-peers=false\nstrict-peer-dependencies=false\n' >"$P/peers/.npmrc"
+  capture node pnpm_install_peers "$P/peers" "pnpm install" "pnpm $(pnpm --version)"
+  cat >"$P/native/package.json" <<'EOF'
+{ "name": "shop-native", "version": "0.3.1", "scripts": { "postinstall": "node install.js" } }
+EOF
+  cat >"$P/native/install.js" <<'EOF'
+console.log("shop-native: building binding for linux-x64");
+console.error("gyp ERR! stack Error: not found: make");
+console.error("shop-native: prebuilt binary for node-v22 not found");
+process.exit(1);
+EOF
+  cat >"$P/api/package.json" <<'EOF'
+{ "name": "shop-api", "version": "2.0.0", "private": true,
+  "dependencies": { "shop-native": "file:../native", "lodash": "4.17.21", "chalk": "4.1.2", "debug": "4.3.4" } }
+EOF
+  capture node pnpm_install_postinstall_fail "$P/api" "pnpm install" "pnpm $(pnpm --version)"
+fi
+
+# --- django: the test runner (-v 2) on a small app with a failure and two errors --------------
+if sel django; then
+  D="$WORK/django"
+  rm -rf "$D" && mkdir -p "$D" && cd "$D" && django-admin startproject shop . && python3 manage.py startapp orders
+  cat >orders/models.py <<'EOF'
+from django.db import models
+
+class Customer(models.Model):
+    name = models.CharField(max_length=100)
+    email = models.EmailField(unique=True)
+
+class Order(models.Model):
+    customer = models.ForeignKey(Customer, on_delete=models.CASCADE)
+    total = models.DecimalField(max_digits=8, decimal_places=2)
+    created = models.DateTimeField(auto_now_add=True)
+    def __str__(self):
+        return f"Order {self.pk}"
+EOF
+  sed -i "s/'django.contrib.staticfiles',/'django.contrib.staticfiles',\n    'orders',/" shop/settings.py
+  python3 manage.py makemigrations orders >/dev/null
+  cat >orders/tests.py <<'EOF'
+from decimal import Decimal
+from django.test import TestCase
+from .models import Customer, Order
+
+class OrderTests(TestCase):
+    def setUp(self):
+        self.c = Customer.objects.create(name="Ann", email="ann@example.com")
+
+EOF
+  for i in $(seq 1 30); do
+    printf '    def test_total_%s(self):\n        o = Order.objects.create(customer=self.c, total=Decimal("%s.50"))\n        self.assertEqual(o.total, Decimal("%s.50"))\n\n' "$i" "$i" "$i" >>orders/tests.py
+  done
+  cat >>orders/tests.py <<'EOF'
+    def test_str(self):
+        o = Order.objects.create(customer=self.c, total=Decimal("1"))
+        self.assertEqual(str(o), "Order #%d" % o.pk)
+
+    def test_unique_email(self):
+        Customer.objects.create(name="Bob", email="ann@example.com")
+
+    def test_sum(self):
+        self.assertEqual(sum(o.total for o in Order.objects.all()), Decimal("0.00") + missing)
+EOF
+  cd "$ROOT"
+  capture python django_test_v2_failures "$D" "python3 manage.py test -v 2" "django $(python3 -c 'import django; print(django.__version__)')"
+fi
+
+# --- tox: two environments (pytest with two failures, flake8 with findings), tox 3 -----------
+if sel tox; then
+  T="$WORK/tox"
+  rm -rf "$T" && mkdir -p "$T/tests"
+  cat >"$T/tox.ini" <<'EOF'
+[tox]
+envlist = py, lint
+skipsdist = true
+
+[testenv]
+deps = pytest
+commands = pytest -q tests
+
+[testenv:lint]
+deps = flake8
+commands = flake8 calc.py
+EOF
+  printf 'import os, sys\ndef add(a, b):\n    return a+b\ndef div(a, b):\n  return a / b\n' >"$T/calc.py"
+  cat >"$T/tests/test_calc.py" <<'EOF'
+import sys, os
+sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+from calc import add, div
+import pytest
+@pytest.mark.parametrize("i", range(20))
+def test_add(i):
+    assert add(i, 1) == i + 1
+def test_div():
+    assert div(1, 0) == 0
+def test_add_str():
+    assert add("a", "b") == "ba"
+EOF
+  capture python tox_pytest_flake8 "$T" "tox" "tox $(tox --version | cut -d' ' -f1)"
+fi
+
 # --- deno: test, lint, check on a small project -----------------------------------------------
 if sel deno; then
   D="$WORK/denoproj"

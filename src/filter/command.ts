@@ -3,13 +3,74 @@
  * rules are written for `cargo clippy …`. Matching therefore tries the whole command and its
  * normalised last segment: after the last `&&`, `||` or `;` outside quotes, cut at the first
  * pipe, redirections removed, leading `cd …`, `VAR=value`, `env`, `time` and `command` removed.
+ * A program given by path (`./node_modules/.bin/jest`, `.venv/bin/pytest`, `~/go/bin/golangci-lint`)
+ * or through a package runner (`pnpm exec`, `uv run`, `poetry run`, `bundle exec`) is also tried
+ * by its bare name, so one rule written for `jest …` covers every way of starting it.
  */
 
 /** The strings a rule's matcher is tried against, most literal first, without duplicates. */
 export function matchCandidates(command: string): string[] {
   const whole = command.trim();
-  const last = normalizeSegment(lastSegment(whole));
-  return last && last !== whole ? [whole, last] : [whole];
+  const candidates = [whole];
+  const last = lastCommand(whole);
+  if (last) candidates.push(last);
+  const program = programForm(last);
+  if (program) candidates.push(program);
+  return [...new Set(candidates)];
+}
+
+/** The command's normalised last segment: what it runs, as written (for `--help` hints). */
+export function lastCommand(command: string): string {
+  return normalizeSegment(lastSegment(command.trim()));
+}
+
+/**
+ * Runners that start a project's own tool, by their words before it (`pnpm exec jest`,
+ * `uv run pytest`): the tool's rule is written for its bare name.
+ */
+const RUNNERS: readonly string[][] = [
+  ["npx"],
+  ["bunx"],
+  ["uvx"],
+  ["npm", "exec"],
+  ["pnpm", "exec"],
+  ["pnpm", "dlx"],
+  ["yarn", "exec"],
+  ["yarn", "dlx"],
+  ["uv", "run"],
+  ["poetry", "run"],
+  ["pdm", "run"],
+  ["pipenv", "run"],
+  ["hatch", "run"],
+  ["bundle", "exec"],
+];
+/** Runner options that take no value and may come before the tool (`npx -y jest`). */
+const RUNNER_FLAGS = new Set(["-y", "--yes", "--no-install", "-q", "--quiet", "--silent", "--"]);
+
+/**
+ * The command with its program by base name and without a package runner in front
+ * (`.venv/bin/pytest -q` → `pytest -q`, `pnpm exec ./node_modules/.bin/vitest` → `vitest`);
+ * empty when that is the command as written.
+ */
+function programForm(command: string): string {
+  const words = shellWords(command);
+  let at = 0;
+  const runner = RUNNERS.find((r) => r.every((w, k) => baseName(words[k] ?? "") === w));
+  if (runner) {
+    at = runner.length;
+    while (at < words.length - 1 && RUNNER_FLAGS.has(words[at])) at++;
+  }
+  if (at >= words.length) return "";
+  const rest = [baseName(words[at]), ...words.slice(at + 1)];
+  const form = rest.join(" ");
+  return form === command ? "" : form;
+}
+
+/** A program's name without its directory or quotes (`"$HOME/.cargo/bin/cargo"` → `cargo`). */
+function baseName(word: string): string {
+  const bare = /^(["'])(.*)\1$/.exec(word)?.[2] ?? word;
+  const slash = bare.lastIndexOf("/");
+  return slash < 0 || slash === bare.length - 1 ? word : bare.slice(slash + 1);
 }
 
 /** The text after the last top-level `&&`, `||`, `;` or newline (quotes respected). */
@@ -88,9 +149,13 @@ export function normalizeSegment(segment: string): string {
   for (;;) {
     const word = kept[start];
     if (word === undefined) break;
+    const base = baseName(word);
     if (ASSIGNMENT.test(word)) start++;
-    else if (WRAPPERS.has(word) || word in ARG_WRAPPERS) start = afterWrapper(kept, start);
-    else if (word === "cd" && kept.length > start + 2) start += 2;
+    else if (WRAPPERS.has(base) || base in ARG_WRAPPERS) {
+      // `/usr/bin/time -v make` is `time -v make`.
+      kept[start] = base;
+      start = afterWrapper(kept, start);
+    } else if (word === "cd" && kept.length > start + 2) start += 2;
     else break;
   }
   return kept.slice(start).join(" ");

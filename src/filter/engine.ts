@@ -2,7 +2,7 @@
  * The engine: picks the rules matching a command, runs them in sequence over the sanitised
  * output line by line, appends the security pass, and reports stats and confidence.
  */
-import { matchCandidates } from "./command.ts";
+import { lastCommand, matchCandidates } from "./command.ts";
 import { cutMiddle, genericApplies, genericStage } from "./generic.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 import type { CompiledRule } from "./rule.ts";
@@ -215,7 +215,7 @@ export class FilterEngine {
     let text: string;
     let confidence: Confidence = "full";
     let fed: number | null = null;
-    if (rules.length === 0 && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
+    if (rules.length === 0 && this.generic && genericApplies(lastCommand(command))) {
       const output = new Output();
       const stage = genericStage({ emit: output.push, failed }, undefined, { command });
       fed = walkLines(body, (line) => stage.push(line));
@@ -295,7 +295,7 @@ export class FilterEngine {
         type: rule.strategy.type,
         create: (ctx) => rule.strategy.createStage(ctx),
       }));
-    if (!rules.length && this.generic && genericApplies(matchCandidates(command).at(-1)!)) {
+    if (!rules.length && this.generic && genericApplies(lastCommand(command))) {
       stages.push({
         name: "generic",
         type: "generic",
@@ -388,7 +388,7 @@ export class FilterEngine {
    */
   #after(command: string, rules: CompiledRule[]): boolean {
     return this.generic && rules.every((rule) => rule.generic !== false) &&
-      genericApplies(matchCandidates(command).at(-1)!);
+      genericApplies(lastCommand(command));
   }
 
   #outcome(

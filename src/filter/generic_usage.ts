@@ -12,7 +12,7 @@
  */
 
 import { appendAll, FoldedLines } from "./arrays.ts";
-import { matchCandidates } from "./command.ts";
+import { lastCommand } from "./command.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { indentOf } from "./sanitize.ts";
 import { LOCATION } from "./strategies/mod.ts";
@@ -118,7 +118,7 @@ function looksLikeListing(kinds: readonly Kind[], underUsage: boolean): boolean 
 
 /** The `--help` call that shows what a fold hides: the command's words before its first flag. */
 export function helpHint(command: string): string {
-  const last = command.trim() === "" ? "" : matchCandidates(command).at(-1)!;
+  const last = lastCommand(command);
   const words: string[] = [];
   for (const word of last.split(/\s+/)) {
     if (word === "" || word.startsWith("-") || words.length === MAX_HELP_WORDS) break;

@@ -126,3 +126,45 @@ Deno.test("an error among a group's members is never counted away, past any cap"
     "src/a.ts:40:throw new Error('load failed');",
   );
 });
+
+/** shellcheck's default (tty) format: `n` scripts, each with the same three findings. */
+function shellcheck(n: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    lines.push(
+      "",
+      `In s${i}.sh line 2:`,
+      "for f in $(ls *.txt); do",
+      "         ^---------^ SC2045 (error): Iterating over ls output is fragile. Use globs.",
+      "              ^-- SC2035 (info): Use ./*glob* or -- *glob* so names with dashes won't become options.",
+      "",
+      "",
+      `In s${i}.sh line 3:`,
+      `v${i}=0`,
+      `^${
+        "-".repeat(String(i).length)
+      }^ SC2034 (warning): v${i} appears unused. Verify use (or export if used externally).`,
+      "",
+      "For more information:",
+      "  https://www.shellcheck.net/wiki/SC2045 -- Iterating over ls output is fragile. Use globs.",
+    );
+  }
+  return lines.join("\n");
+}
+
+Deno.test("shellcheck's grouped findings keep each code's caret line as printed, severity and all", () => {
+  const input = shellcheck(12);
+  const { text } = engine.filter("shellcheck s*.sh", input, { failed: true });
+  expect(rewritten(input, text)).toEqual([]);
+  const out = text.split("\n");
+  // Each code's head is its first finding's caret line as printed, counted.
+  expect(out).toContain(
+    "         ^---------^ SC2045 (error): Iterating over ls output is fragile. Use globs. (12)",
+  );
+  // A second message under one code keeps its code and severity.
+  for (const name of ["v1", "v11"]) {
+    expect(out.some((line) => line.includes(`SC2034 (warning): ${name} appears unused.`)))
+      .toBe(true);
+  }
+  expect(out).toContain("  In s7.sh line 2: for f in $(ls *.txt); do");
+});

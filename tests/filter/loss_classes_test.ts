@@ -395,6 +395,47 @@ Deno.test("npm install keeps engine warnings and skipped install scripts", () =>
   expect(filter("pnpm install", pnpm)).toContain("Ignored build scripts: esbuild.");
 });
 
+Deno.test("pnpm install keeps its last progress line, what it added and its warnings", () => {
+  const progress = [
+    "Progress: resolved 1, reused 0, downloaded 0, added 0",
+    "Progress: resolved 40, reused 0, downloaded 3, added 0",
+    "Progress: resolved 59, reused 0, downloaded 51, added 0",
+  ];
+  const kept = [
+    "Progress: resolved 59, reused 0, downloaded 59, added 59, done",
+    "dependencies:",
+    "+ react-dom 18.2.0 (19.3.1 is available)",
+    "\u2009WARN\u2009 Issues with peer dependencies found",
+    ".",
+    "└─┬ react-dom 18.2.0",
+    "  └── ✕ missing peer react@^18.2.0",
+    "Done in 4.2s using pnpm v9.15.9",
+  ];
+  const input = [
+    ...progress,
+    "Packages: +59",
+    "+".repeat(59),
+    "Progress: resolved 59, reused 0, downloaded 58, added 12",
+    kept[0],
+    "",
+    ...kept.slice(1, 3),
+    "",
+    ...kept.slice(3, 7),
+    "",
+    kept[7],
+  ];
+  for (const command of ["pnpm install", "pnpm add react-dom@18.2.0", "pnpm -r install"]) {
+    expect(filter(command, input.join("\n"))).toBe(kept.join("\n"));
+  }
+  const failed = [
+    ".../node_modules/shop-native postinstall$ node install.js",
+    ".../node_modules/shop-native postinstall: gyp ERR! stack Error: not found: make",
+    ".../node_modules/shop-native postinstall: Failed",
+    "\u2009ELIFECYCLE\u2009 Command failed with exit code 1.",
+  ];
+  expect(filter("pnpm install", [...progress, ...failed].join("\n"), true)).toBe(failed.join("\n"));
+});
+
 Deno.test("the security pass does not flag lint wording; HTTP 403 and RBAC refusals it does", () => {
   const flagged = (text: string) => {
     const scanner = new SecurityScanner();

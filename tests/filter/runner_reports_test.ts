@@ -317,3 +317,33 @@ Deno.test("pytest-cov's threshold met on a passing run stays under its table", (
     "============================== 3 passed in 0.20s ===============================",
   ]);
 });
+
+Deno.test("vitest: a file that failed outside its tests keeps its FAIL line, error and location", () => {
+  const suite = [
+    " FAIL  test/repo.test.js [ test/repo.test.js ]",
+    "Error: connect ECONNREFUSED 127.0.0.1:5432",
+    " ❯ test/repo.test.js:3:25",
+  ];
+  const input = [
+    "",
+    " RUN  v2.1.9 /p",
+    "",
+    " ❯ test/repo.test.js (3 tests | 3 skipped) 12ms",
+    "",
+    "⎯⎯⎯⎯⎯⎯ Failed Suites 1 ⎯⎯⎯⎯⎯⎯⎯",
+    "",
+    ...suite,
+    '      1| import { beforeAll, it, expect } from "vitest";',
+    '      3| beforeAll(() => { throw new Error("connect ECONNREFUSED 127.0.0.1:5432");',
+    "       |                         ^",
+    "",
+    "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯",
+    "",
+    " Test Files  1 failed (1)",
+    "      Tests  3 skipped (3)",
+  ];
+  for (const command of ["npx vitest run --reporter=dot", "./node_modules/.bin/vitest run"]) {
+    const out = filter(command, input.join("\n"), true).split("\n");
+    expect(out.slice(0, 3)).toEqual(suite);
+  }
+});

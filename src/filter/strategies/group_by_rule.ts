@@ -562,9 +562,15 @@ function group(
     // past max_locations only heads. The group line is then the rule and count. Else the rule and
     // message as the tool prints them (`eslint(eqeqeq): Expected …`), then the count.
     const headed = list.every(asPrinted);
+    // Else the group's head is its first finding's line as printed (shellcheck's
+    // `^--^ SC2045 (error): …` under the code it marks), then the count: a head rebuilt from the
+    // rule and message would say the finding in other words, or cut it.
+    const printed = keyed ? findingLine(list[0], key, first) : null;
     out.push(
       headed
         ? `${keyed ? key : stripSeverity(key)} (${list.length}):`
+        : printed !== null
+        ? `${printed} (${list.length})`
         : keyed
         ? `${key}: ${first} (${list.length})`
         : `${stripSeverity(key)} (${list.length})`,
@@ -681,7 +687,16 @@ function group(
         out.push(`  ${members[0].d.location} ${lead}`);
         continue;
       }
-      if (!own && keyed) out.push(`  ${lead} (${members.length}):`);
+      if (!own && keyed) {
+        // Another message under the rule: its first finding's line as printed (the rule and
+        // severity with it), counted when it is said more than once.
+        const line = findingLine(members[0].d, key, lead);
+        out.push(
+          line === null
+            ? `  ${lead} (${members.length}):`
+            : `  ${line}${members.length > 1 ? ` (${members.length}):` : ""}`,
+        );
+      }
       const bare: string[] = [];
       const named: { location: string; names: string }[] = [];
       // A diagnostic with continuation lines or related information keeps its own line, them
@@ -922,6 +937,15 @@ function codeFrames(lines: string[], p: Compiled): Set<number> {
     frames.add(i - 1).add(i);
   }
   return frames;
+}
+
+/**
+ * A finding's own line as printed (trimmed: a group's members are indented under it) when it
+ * says its rule and message, else null (the line holds only a position or a start).
+ */
+function findingLine(d: Diagnostic, rule: string, message: string): string | null {
+  const line = d.lines[0]?.trim();
+  return line && line.includes(rule) && line.includes(message) ? line : null;
 }
 
 /** A line of marks under a quoted source line (deno's and tsc's `~~~`, `^`). */

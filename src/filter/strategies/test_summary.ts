@@ -79,6 +79,7 @@ const BLOCK_START = [
   /^panic: /, // go
   /^\s*● /, // jest
   /^ ?FAIL\s+\S.* > /, // vitest
+  /^ ?FAIL\s+\S+ \[ \S.{0,600} \]$/, // vitest: a file that failed outside its tests (beforeAll, an import)
   /^\s*(✖|×) /, // node --test, vitest
   /^\s*not ok \d+ /, // TAP (subtests indented)
   /^\s*\d+\) \S/, // mocha

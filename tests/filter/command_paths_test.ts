@@ -1,0 +1,80 @@
+/**
+ * A tool started by path or through a runner matches the rules its bare name matches: every
+ * form in a row selects the same rules as the row's first, and at least one.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
+import { helpHint } from "../../src/filter/generic_usage.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const names = (command: string) => engine.match(command).map((rule) => rule.name);
+
+const FORMS: string[][] = [
+  [
+    "npx jest",
+    "./node_modules/.bin/jest",
+    "node_modules/.bin/jest --ci",
+    "/tmp/p/node_modules/.bin/jest",
+    "cd /tmp/p && ./node_modules/.bin/jest 2>&1 | tail -40",
+    "env CI=1 ./node_modules/.bin/jest",
+    "pnpm exec ./node_modules/.bin/jest",
+    "npx -y jest",
+  ],
+  ["vitest run", "/tmp/p/node_modules/.bin/vitest run", "time node_modules/.bin/vitest run"],
+  ["tsc --noEmit", "./node_modules/.bin/tsc --noEmit", "bunx tsc --noEmit"],
+  ["eslint src", "node_modules/.bin/eslint src", "pnpm exec eslint src"],
+  [
+    "pytest -q",
+    ".venv/bin/pytest -q",
+    "/home/u/p/.venv/bin/pytest -q",
+    "poetry run pytest -q",
+    "uv run .venv/bin/pytest -q",
+    ".venv/bin/python -m pytest -q",
+    "nice -n 5 .venv/bin/pytest -q",
+    "pipenv run pytest -q",
+  ],
+  ["ruff check .", ".venv/bin/ruff check .", "pdm run ruff check ."],
+  ["mypy src", "~/.local/bin/mypy src", "hatch run mypy src"],
+  [
+    "cargo test",
+    "/usr/local/bin/cargo test",
+    "~/.cargo/bin/cargo test",
+    '"$HOME/.cargo/bin/cargo" test',
+    "/usr/bin/time -v ~/.cargo/bin/cargo test",
+    "/usr/bin/env RUST_BACKTRACE=1 cargo test",
+  ],
+  ["golangci-lint run", "~/go/bin/golangci-lint run", "$GOPATH/bin/golangci-lint run"],
+  ["go test ./...", "/usr/local/go/bin/go test ./..."],
+  ["rspec", "bundle exec rspec", "bin/rspec", "bundle exec bin/rspec"],
+  ["make", "/usr/bin/make"],
+];
+
+for (const [bare, ...forms] of FORMS) {
+  Deno.test(`a program by path or runner matches what \`${bare}\` matches`, () => {
+    const expected = names(bare);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(forms.map((form) => [form, names(form)])).toEqual(
+      forms.map((form) => [form, expected]),
+    );
+  });
+}
+
+Deno.test("rules that match a path on purpose still do", () => {
+  expect(names("./configure --prefix=/usr")).toContain("autoconf-configure");
+  expect(names("./gradlew build")[0]).toBe(names("gradle build")[0]);
+  expect(names("./mvnw -q verify")[0]).toBe(names("mvn -q verify")[0]);
+});
+
+Deno.test("a program's base name does not match a rule its path's directory names", () => {
+  // `jest/` is a folder here: the program is `run.sh`.
+  expect(names("./jest/run.sh")).toEqual([]);
+  expect(names("cat node_modules/.bin/jest")).toEqual(names("cat x"));
+});
+
+Deno.test("a --help hint keeps the program as written", () => {
+  expect(helpHint("./node_modules/.bin/jest --wat")).toBe(
+    "run `./node_modules/.bin/jest --help`",
+  );
+  expect(helpHint("npx jest --wat")).toBe("run `npx jest --help`");
+});
