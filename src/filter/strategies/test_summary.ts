@@ -190,8 +190,8 @@ const PY_STDLIB = /[/\\]lib[/\\]python\d[\d.]{0,8}[/\\]/;
  * (`tests/test_a.py::test_b`) or a file's count (`tests/test_agg.py: 160 warnings`).
  */
 const WARNING_HEAD = /^(?!-- Docs: )\S/;
-/** Such lines kept over one warning, the nearest; a line of ours counts the rest. */
-const MAX_WARNING_HEADS = 3;
+/** Such lines kept over one warning: the nearest; a line of ours counts the rest. */
+const MAX_WARNING_HEADS = 1;
 /**
  * node --test's spec reporter names each test of its closing `✖ failing tests:` list by its
  * location (`test at price.test.mjs:8:3`) over the failure, printed again: the location line ends
