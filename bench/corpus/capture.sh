@@ -4679,3 +4679,91 @@ EOF
   capture native ld_repeated_refs "$N" "gcc -o app main.c util.c" "$GV"
   capture make make_ld_repeated_refs "$N" "make" "$(make --version | head -1)"
 fi
+
+# --- runner heads (`runheads`): the lines around a test run's failures that say how it ran and
+# why it stopped: pytest 9 on a package whose conftest imports a missing module (`collected 162
+# items / 1 error`, the `ERROR collecting` block's short frames, `!!! Interrupted: 1 error during
+# collection !!!`), pytest `--lf --tb=short` after a failing run (`run-last-failure: rerun previous
+# 2 failures`, each short frame's statement, warnings under the test ids that raised them), and
+# vitest 2's dot reporter with a failing `beforeAll` (` ❯ test/repo.test.js (3 tests | 3 skipped)`,
+# `× util > rounds down`, the suite's ` FAIL  test/repo.test.js [ test/repo.test.js ]`). PY: a
+# python with pytest in ZEPH_CORPUS_PY (a bin directory); vitest 2 from ZEPH_CORPUS_NPM_VITEST2
+# (`npm i vitest@2` there).
+if sel runheads; then
+  PYBIN="${ZEPH_CORPUS_PY:-/usr/bin}"
+  NPMBIN="${ZEPH_CORPUS_NPM_VITEST2:-/tmp/zeph-corpus-npm-vitest2}/node_modules/.bin"
+  R="$WORK/runheads"
+  rm -rf "$R" && mkdir -p "$R/py/tests/api" "$R/py/metrics" "$R/vitest/test"
+  touch "$R/py/tests/__init__.py" "$R/py/metrics/__init__.py"
+  cat >"$R/py/metrics/agg.py" <<'EOF'
+import warnings
+
+
+def total(xs):
+    warnings.warn("total() is deprecated, use sum()", DeprecationWarning)
+    return sum(xs)
+
+
+def mean(xs):
+    warnings.warn("mean() of ints rounds", UserWarning)
+    return _div(sum(xs), len(xs))
+
+
+def _div(a, b):
+    return a / b
+EOF
+  cat >"$R/py/tests/test_agg.py" <<'EOF'
+import pytest
+from metrics.agg import total, mean
+
+
+@pytest.mark.parametrize("n", range(80))
+def test_total(n):
+    assert total([n, 1]) == n + 1
+
+
+@pytest.mark.parametrize("n", range(80))
+def test_mean(n):
+    assert mean([n, n]) == n
+
+
+def test_fail_a():
+    assert total([1, 2]) == 4
+
+
+def test_fail_b():
+    assert mean([]) == 0
+EOF
+  printf 'def test_get():\n    assert True\n' >"$R/py/tests/api/test_api.py"
+  printf 'import os\nfrom metrics.client import ApiClient\n' >"$R/py/tests/api/conftest.py"
+  V="pytest $("$PYBIN/python3" -m pytest --version 2>&1 | awk '{print $2}')"
+  PATH="$PYBIN:$PATH" capture python pytest_collect_error "$R/py" "python3 -m pytest -p no:cacheprovider tests" "$V"
+  rm "$R/py/tests/api/conftest.py"
+  (cd "$R/py" && PATH="$PYBIN:$PATH" python3 -m pytest -q tests >/dev/null 2>&1)
+  PATH="$PYBIN:$PATH" capture python pytest_lf_short "$R/py" "python3 -m pytest --lf --tb=short tests" "$V"
+  cat >"$R/vitest/package.json" <<'EOF'
+{ "name": "vt", "private": true, "type": "module" }
+EOF
+  cat >"$R/vitest/test/repo.test.js" <<'EOF'
+import { beforeAll, describe, it, expect } from "vitest";
+let db;
+beforeAll(() => { throw new Error("connect ECONNREFUSED 127.0.0.1:5432"); });
+describe("repo", () => {
+  it("finds a user", () => { expect(db.find(1)).toBeTruthy(); });
+  it("lists users", () => { expect(db.list()).toHaveLength(2); });
+  it("counts users", () => { expect(db.count()).toBe(2); });
+});
+EOF
+  cat >"$R/vitest/test/util.test.js" <<'EOF'
+import { describe, it, expect } from "vitest";
+const round = (x) => Math.round(x * 10) / 10;
+describe("util", () => {
+  it("rounds 24", () => { expect(round(2.45)).toBe(2.5); });
+  it("rounds down", () => { expect(round(2.41)).toBe(2.5); });
+  it("rounds up", () => { expect(round(2.46)).toBe(2.5); });
+});
+EOF
+  printf 'import { it, expect } from "vitest";\nit("adds", () => { expect(1 + 1).toBe(2); });\n' >"$R/vitest/test/ok.test.js"
+  PATH="$NPMBIN:$PATH" NO_COLOR=1 CI=1 capture node vitest_dot_before_all "$R/vitest" "vitest run --reporter=dot" "vitest $("$NPMBIN/vitest" --version | awk '{print $1}' | cut -d/ -f2)"
+  cd "$ROOT" || exit 1
+fi

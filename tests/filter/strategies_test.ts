@@ -264,7 +264,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
       "___ test_b ___\nE       assert 1 == 2\na.py:5: AssertionError\n___ test_b ___\nE       assert 3 == 4\nb.py:7: AssertionError\nFAILED a.py::test_b - assert 1 == 2\nFAILED b.py::test_b - assert 3 == 4\n= 2 failed in 0.01s =",
     ],
     [
-      "vitest: the progress tree's `×` line goes when the failure report shows the same test",
+      "vitest: the progress tree's `×` line loses its message when the failure report shows the same test",
       [
         " ❯ a.test.ts (2 tests | 1 failed) 3ms",
         "   × s > t 2ms",
@@ -274,7 +274,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         " ❯ a.test.ts:3:9",
         "      Tests  1 failed | 1 passed (2)",
       ].join("\n"),
-      " ❯ a.test.ts (2 tests | 1 failed) 3ms\n FAIL  a.test.ts > s > t\nAssertionError: expected 1 to be 2\n ❯ a.test.ts:3:9\n      Tests  1 failed | 1 passed (2)",
+      " ❯ a.test.ts (2 tests | 1 failed) 3ms\n   × s > t 2ms\n FAIL  a.test.ts > s > t\nAssertionError: expected 1 to be 2\n ❯ a.test.ts:3:9\n      Tests  1 failed | 1 passed (2)",
     ],
     [
       "node --test TAP: YAML bookkeeping and zero counts go",
@@ -418,8 +418,10 @@ Deno.test("test_summary keeps each distinct Python warning once per location, wi
   // A passing run: the warnings stay, each once, and the counts.
   expect(run(s, `${summary}\n4 passed, 4 warnings in 0.31s`).text).toBe(
     [
-      // As printed, indented as in pytest's warnings summary.
+      // As printed, indented as in pytest's warnings summary, under the test that raised it first.
+      "t/test_io.py::test_read",
       "  /p/io.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper> (3 times)",
+      "t/test_api.py::test_get",
       "  /p/api.py:31: UserWarning: retries is ignored without a timeout",
       "4 passed, 4 warnings in 0.31s",
     ].join("\n"),
@@ -442,7 +444,7 @@ Deno.test("test_summary keeps each distinct Python warning once per location, wi
   expect(out).toContain("E   AssertionError: assert 500 == 200");
   expect(out).toContain("/p/api.py:31: UserWarning: retries is ignored without a timeout");
   expect(out).not.toContain("(1 times)");
-  // The test ids and the source line under a warning still go.
+  // The source line under a warning still goes.
   expect(out).not.toContain("do_it()");
 });
 

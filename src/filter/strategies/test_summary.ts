@@ -65,7 +65,11 @@ const FAILED_MARKER = [
   /^SUBFAILED(\([^)]{0,300}\))? \S/, // pytest short summary of a failed unittest subTest
   /^FAIL\s+\S/, // jest file, vitest
   /^\s*(✕|×|✗|✖) /, // jest, vitest, node --test
+  // vitest's file line: `❯` marks a file with a failure, also one whose tests a failed `beforeAll`
+  // skipped (`❯ a.test.js (3 tests | 3 skipped) 7ms`), where that line is all that names the file's
+  // tests as not run.
   /^\s*❯ .*\bfailed\b/, // vitest file
+  /^\s*❯ (?:\|[^|\s]{1,100}\| )?\S{1,1000} \(\d{1,9} tests?\b/, // vitest file
   /^\s*not ok \d+ /, // TAP (subtests indented)
 ];
 
@@ -79,7 +83,7 @@ const BLOCK_START = [
   /^panic: /, // go
   /^\s*● /, // jest
   /^ ?FAIL\s+\S.* > /, // vitest
-  /^ ?FAIL\s+\S+ \[ \S.{0,600} \]$/, // vitest: a file that failed outside its tests (beforeAll, an import)
+  /^ ?FAIL {1,4}(?:\|[^|\s]{1,100}\| )?\S{1,1000} \[ \S{1,1000} \]$/, // vitest's failed suite (a hook)
   /^\s*(✖|×) /, // node --test, vitest
   /^\s*not ok \d+ /, // TAP (subtests indented)
   /^\s*\d+\) \S/, // mocha
@@ -160,6 +164,35 @@ const MAX_OUTCOMES = 20;
  * `collected 51 items` goes: the counts line gives the same number.
  */
 const XDIST_WORKERS = /^\d{1,4} workers? \[\d{1,9} items?\]$/;
+/**
+ * pytest's collection line when it says more than the count the final line repeats: `collected
+ * 244 items / 1 error`, `collecting ... collected 27 items / 21 deselected / 6 selected`.
+ */
+const PYTEST_COLLECTED_MORE = /^(?:collecting \.\.\. )?collected \d{1,9} items? \/ \S/;
+/** A `name: value` line of pytest's session header, its own or a plugin's. */
+const PYTEST_HEADER_FIELD = /^[A-Za-z][\w .-]{0,60}: \S/;
+/**
+ * The header's lines about the machine and the project's setup, the same on every run: they go.
+ * The other fields say how this run runs (`run-last-failure: rerun previous 6 failures`,
+ * `stepwise: skipping 4 already passed items.`) and stay, with a plugin's `Using --randomly-seed=12`.
+ */
+const PYTEST_SETUP_FIELD =
+  /^(?:platform|cachedir|rootdir|configfile|inifile|testpaths|plugins|benchmark|asyncio|django|metadata|created|timeout(?: method| func_only)?):/;
+const PYTEST_RUN_OPTION = /^Using --[\w-]{1,60}=\S{1,200}$/;
+/**
+ * A frame of pytest's short traceback style (`--tb=short`, the middle frames of `auto`, a
+ * collection error): `tests/conftest.py:2: in <module>`, the statement it ran indented under it.
+ */
+const PYTEST_SHORT_FRAME = /^(\S{1,1000}):\d{1,7}: in \S/;
+/** Python's own library: a frame there is not the project's to fix. */
+const PY_STDLIB = /[/\\]lib[/\\]python\d[\d.]{0,8}[/\\]/;
+/**
+ * A line over a warning in pytest's warnings summary saying where it was raised: a test id
+ * (`tests/test_a.py::test_b`) or a file's count (`tests/test_agg.py: 160 warnings`).
+ */
+const WARNING_HEAD = /^(?!-- Docs: )\S/;
+/** Such lines kept over one warning: the nearest; a line of ours counts the rest. */
+const MAX_WARNING_HEADS = 1;
 /**
  * node --test's spec reporter names each test of its closing `✖ failing tests:` list by its
  * location (`test at price.test.mjs:8:3`) over the failure, printed again: the location line ends
@@ -285,9 +318,19 @@ function pytestSummary(line: string): boolean {
   return PYTEST_COUNTS.test(inner) && PYTEST_TIME.test(inner);
 }
 
+/**
+ * pytest's banner saying why a run ended early: `!!!! Interrupted: 1 error during collection !!!!`,
+ * `!!!! stopping after 2 failures !!!!`, `!!!! KeyboardInterrupt !!!!`. A closing status line,
+ * checked piece by piece as `pytestSummary` is.
+ */
+function pytestBanner(line: string): boolean {
+  return line.endsWith("!!!") && /^!{3,} [^\s!]/.test(line) && /[^\s!] !{3,}$/.test(line);
+}
+
 /** The line's kind (exported for tests). */
 export function classifyLine(line: string, first?: string): LineKind {
   if (pytestSummary(line)) return "summary";
+  if (line.startsWith("!!!") && pytestBanner(line)) return "summary";
   const at = CLASSIFY.which(line, first);
   const kind: LineKind = at < 0 ? null : KINDS[at];
   if (kind === "summary" || kind === "block") return kind;
@@ -337,6 +380,10 @@ interface Block {
   captured?: boolean;
   /** Inside a multi-line hypothesis example, until its closing `)`. */
   example?: boolean;
+  /** The line before was a short frame of the project's: the statement under it stays. */
+  statement?: boolean;
+  /** The last such statement kept: a comprehension's frame repeats its caller's line. */
+  lastStatement?: string;
   /** The earlier block of the same head (a runner's second report of a failure). */
   repeats?: Block;
 }
@@ -472,6 +519,12 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   const reportCuts: { at: number; n: number }[] = [];
   // pytest's short summary outcome lines kept, and where the line counting the rest goes.
   const outcomes = { kept: 0, cut: 0, at: -1 };
+  // Inside pytest's session header (up to its first blank line) and its warnings summary, and the
+  // lines naming where the next warning was raised, with how many went before them.
+  let header = false;
+  let warningsSection = false;
+  let warningHeads: string[] = [];
+  let warningHeadsCut = 0;
 
   // The suite names over the passing tests now coming (mocha's `  math` over `    ✔ adds`).
   let suiteHeads: string[] = [];
@@ -597,6 +650,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     }
     if (kind === "summary") {
       block = null;
+      warningsSection = false;
       summaries++;
       benchmarks = false;
       lastSummaryAt = out.length;
@@ -654,6 +708,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (kind === "section") {
       block = null;
       const title = PYTEST_SUMMARY.exec(line);
+      header = title?.[1] === "test session starts";
+      warningsSection = title !== null && title[1].startsWith("warnings summary");
       if (!failed && title && !PYTEST_OWN_SECTION.test(title[1])) {
         report = { kept: 0, cut: 0 };
         out.push(line);
@@ -699,10 +755,19 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         return;
       }
       if (block.pytest && !block.captured) {
+        const statement = block.statement;
+        block.statement = false;
+        if (statement && /^\s+\S/.test(line) && line.trim() !== "???") {
+          if (line !== block.lastStatement) block.body.push(line);
+          block.lastStatement = line;
+          return;
+        }
         if (PYTEST_CAPTURED.test(line)) block.captured = true;
         else if (block.example) block.example = line !== ")";
         else if (HYPOTHESIS_EXAMPLE.test(line)) block.example = line.endsWith("(");
         else if (!PYTEST_KEEP.test(line) && !PYTEST_VALUES.test(line)) return;
+        const frame = PYTEST_SHORT_FRAME.exec(line);
+        block.statement = frame !== null && !INSTALLED.test(frame[1]) && !PY_STDLIB.test(frame[1]);
       }
       block.body.push(line);
       return;
@@ -728,8 +793,21 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     const logs = goRunning === null ? undefined : goLogs.get(goRunning);
     if (logs && logs.length < MAX_GO_LOG && (head || /^\s+\S/.test(line))) logs.push(line);
     if (head) return;
+    if (header && !isBlank(line)) {
+      const field = PYTEST_HEADER_FIELD.test(line);
+      if (field ? !PYTEST_SETUP_FIELD.test(line) : PYTEST_RUN_OPTION.test(line)) {
+        out.push(line);
+        return;
+      }
+    } else header = false;
     const warning = line.includes("Warning: ") ? PY_WARNING.exec(line) : null;
     if (warning) {
+      // The lines over a warning say where it was raised: a test's or a file's, kept over the
+      // warning's first entry.
+      const heads = warningsSection && /^\s/.test(line) ? warningHeads : [];
+      const headsCut = heads.length ? warningHeadsCut : 0;
+      warningHeads = [];
+      warningHeadsCut = 0;
       const key = line.trim();
       const seen = warnings.get(key);
       const message = warningMessages.get(warning[1]);
@@ -738,12 +816,28 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         message && message.kept >= (INSTALLED.test(line) ? 1 : MAX_WARNING_LOCATIONS)
       ) message.more++;
       else if (warnings.size < MAX_WARNINGS) {
+        if (headsCut) out.push(`… ${headsCut} more tests or files above …`);
+        appendAll(out, heads);
         const entry = { at: out.length, line, count: 1 };
         warnings.set(key, entry);
         if (message) message.kept++;
         else warningMessages.set(warning[1], { first: entry, kept: 1, more: 0 });
         out.push(line);
       }
+      return;
+    }
+    if (warningsSection && WARNING_HEAD.test(line) && !looseSignal(line)) {
+      warningHeads.push(line);
+      if (warningHeads.length > MAX_WARNING_HEADS) {
+        warningHeads.shift();
+        warningHeadsCut++;
+      }
+      return;
+    }
+    warningHeads = [];
+    warningHeadsCut = 0;
+    if (PYTEST_COLLECTED_MORE.test(line)) {
+      out.push(line);
       return;
     }
     const outcome = OUTCOMES.which(line, first);
@@ -826,10 +920,10 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       const m = NEXTEST_HEAD.exec(item.head);
       if (m && fullNextest.has(m[1])) emptyNextest.add(item);
     }
-    const { renamed, dropped } = mergeRepeatedFailures(items);
+    const { renamed, dropped, headOnly } = mergeRepeatedFailures(items);
     // A failure reported again with nothing new under its head: its head stays (it names the test
     // where the re-listing names it), its body goes; an empty re-listing (deno's) goes whole.
-    const folded = new Set<Block>();
+    const folded = new Set<Block>(headOnly);
     for (const item of items) {
       if (typeof item === "string" || !("head" in item) || !item.repeats) continue;
       if (!repeatsBody(item, item.repeats)) continue;
@@ -942,16 +1036,18 @@ const VITEST_CROSS_HEAD = /^\s*× (.+?)(?: \d+(?:\.\d+)?m?s)?$/;
 
 /**
  * Failures a runner reports twice, merged into one. vitest: the progress tree's `× suite > test`
- * with its one-line message goes when the failure report (`FAIL file > suite > test`) shows the
- * same test. pytest's copies all stay, as they differ: the block's header (`____ test_b[1-2] ____`)
+ * keeps its line (the file's tests in run order, under the file's line, the one place a dot
+ * reporter names them) and loses its one-line message when the failure report (`FAIL file >
+ * suite > test`) shows the same test. pytest's copies all stay, as they differ: the block's header (`____ test_b[1-2] ____`)
  * names the test where its trace is, -v's progress line (`t.py::test_b[1-2] FAILED  [ 50%]`) its
  * file and id in run order, the short summary's `FAILED t.py::test_b[1-2] - msg` its message.
  */
 function mergeRepeatedFailures(
   out: (string | Block | Marker)[],
-): { renamed: Map<Block, string>; dropped: Set<unknown> } {
+): { renamed: Map<Block, string>; dropped: Set<unknown>; headOnly: Set<Block> } {
   const renamed = new Map<Block, string>();
   const dropped = new Set<unknown>();
+  const headOnly = new Set<Block>();
   const vitestReported = new Set<string>();
   for (const item of out) {
     if (typeof item === "string" || !("head" in item)) continue;
@@ -962,10 +1058,10 @@ function mergeRepeatedFailures(
     for (const item of out) {
       if (typeof item === "string" || !("head" in item)) continue;
       const cross = VITEST_CROSS_HEAD.exec(item.head);
-      if (cross && vitestReported.has(cross[1])) dropped.add(item);
+      if (cross && vitestReported.has(cross[1])) headOnly.add(item);
     }
   }
-  return { renamed, dropped };
+  return { renamed, dropped, headOnly };
 }
 
 const NEXTEST_HEAD = /^\s*(?:---|────) (?:STDOUT|STDERR):\s+(\S.*)$/;
