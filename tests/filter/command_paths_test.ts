@@ -78,3 +78,14 @@ Deno.test("a --help hint keeps the program as written", () => {
   );
   expect(helpHint("npx jest --wat")).toBe("run `npx jest --help`");
 });
+
+Deno.test("a script started by path is not the tool its file name starts with", () => {
+  // `task.sh`, `turbo.js`, `mypy-check.sh` are the project's scripts, not go-task, turbo or mypy;
+  // as a bare name `task.sh` still reads as `task` to a rule's `\b`.
+  for (const script of ["./task.sh build", "./scripts/task.py", "./turbo.js run build"]) {
+    expect([script, names(script)]).toEqual([script, names("./scripts/run.sh")]);
+  }
+  expect(names("./scripts/nx-build.sh")).toEqual([]);
+  expect(names("./scripts/mypy-check.sh")).toEqual([]);
+  expect(names("uv run ./tools/just.py")).toEqual([]);
+});
