@@ -15,7 +15,13 @@ export function matchCandidates(command: string): string[] {
   const last = lastCommand(whole);
   if (last) candidates.push(last);
   const program = programForm(last);
-  if (program) candidates.push(program);
+  if (program) {
+    candidates.push(program);
+    // The same with the segment's redirections (`/usr/bin/sqlite3 t.db < seed.sql`): a rule
+    // may read them, and normalising drops them.
+    const redirected = programForm(lastSegment(whole).trim());
+    if (redirected) candidates.push(redirected);
+  }
   return [...new Set(candidates)];
 }
 

@@ -89,3 +89,11 @@ Deno.test("a script started by path is not the tool its file name starts with", 
   expect(names("./scripts/mypy-check.sh")).toEqual([]);
   expect(names("uv run ./tools/just.py")).toEqual([]);
 });
+
+Deno.test("a program by path keeps the rules that read its redirections", () => {
+  // sqlite3-script reads `< file.sql`, which the normalised segment no longer holds.
+  expect(names("/usr/bin/sqlite3 shop.db < seed.sql")).toEqual(names("sqlite3 shop.db < seed.sql"));
+  expect(names("cd /srv && ~/bin/sqlite3 -bail t.db < audit.sql")).toEqual(
+    names("sqlite3 -bail t.db < audit.sql"),
+  );
+});
