@@ -15,7 +15,13 @@ export function matchCandidates(command: string): string[] {
   const last = lastCommand(whole);
   if (last) candidates.push(last);
   const program = programForm(last);
-  if (program) candidates.push(program);
+  if (program) {
+    candidates.push(program);
+    // The same with the segment's redirections (`/usr/bin/sqlite3 t.db < seed.sql`): a rule
+    // may read them, and normalising drops them.
+    const redirected = programForm(lastSegment(whole).trim());
+    if (redirected) candidates.push(redirected);
+  }
   return [...new Set(candidates)];
 }
 
@@ -44,6 +50,8 @@ const RUNNERS: readonly string[][] = [
   ["hatch", "run"],
   ["bundle", "exec"],
 ];
+/** A file name ending in an extension (`run.sh`, `build.py`); `python3.12`'s digits are a version. */
+const SCRIPT_FILE = /\.[A-Za-z]\w*$/;
 /** Runner options that take no value and may come before the tool (`npx -y jest`). */
 const RUNNER_FLAGS = new Set(["-y", "--yes", "--no-install", "-q", "--quiet", "--silent", "--"]);
 
@@ -61,7 +69,10 @@ function programForm(command: string): string {
     while (at < words.length - 1 && RUNNER_FLAGS.has(words[at])) at++;
   }
   if (at >= words.length) return "";
-  const rest = [baseName(words[at]), ...words.slice(at + 1)];
+  // A file with a script's extension (`./task.sh`, `scripts/turbo.js`) is the project's own
+  // script, not the tool its name starts with: it stays as written.
+  const program = baseName(words[at]);
+  const rest = [SCRIPT_FILE.test(program) ? words[at] : program, ...words.slice(at + 1)];
   const form = rest.join(" ");
   return form === command ? "" : form;
 }

@@ -78,3 +78,22 @@ Deno.test("a --help hint keeps the program as written", () => {
   );
   expect(helpHint("npx jest --wat")).toBe("run `npx jest --help`");
 });
+
+Deno.test("a script started by path is not the tool its file name starts with", () => {
+  // `task.sh`, `turbo.js`, `mypy-check.sh` are the project's scripts, not go-task, turbo or mypy;
+  // as a bare name `task.sh` still reads as `task` to a rule's `\b`.
+  for (const script of ["./task.sh build", "./scripts/task.py", "./turbo.js run build"]) {
+    expect([script, names(script)]).toEqual([script, names("./scripts/run.sh")]);
+  }
+  expect(names("./scripts/nx-build.sh")).toEqual([]);
+  expect(names("./scripts/mypy-check.sh")).toEqual([]);
+  expect(names("uv run ./tools/just.py")).toEqual([]);
+});
+
+Deno.test("a program by path keeps the rules that read its redirections", () => {
+  // sqlite3-script reads `< file.sql`, which the normalised segment no longer holds.
+  expect(names("/usr/bin/sqlite3 shop.db < seed.sql")).toEqual(names("sqlite3 shop.db < seed.sql"));
+  expect(names("cd /srv && ~/bin/sqlite3 -bail t.db < audit.sql")).toEqual(
+    names("sqlite3 -bail t.db < audit.sql"),
+  );
+});
