@@ -5,17 +5,7 @@
  * built-in rules on real captures of several tools and on shapes of the class.
  */
 import { expect } from "expect";
-import { defaultConfig } from "../../src/config/schema.ts";
-import { loadFilterEngine } from "../../src/filter/mod.ts";
-
-const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
-const filter = (command: string, text: string, failed = false) =>
-  engine.filter(command, text, { failed }).text;
-const corpus = (path: string) =>
-  Deno.readTextFile(new URL(`../../bench/corpus/${path}`, import.meta.url));
-const fixture = (path: string) =>
-  Deno.readTextFile(new URL(`../fixtures/filters/${path}`, import.meta.url));
-const lines = (text: string) => text.split("\n");
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 /** One row of an istanbul text table. */
 const row = ([name, pct, uncovered]: [string, string, string]) =>

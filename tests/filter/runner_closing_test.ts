@@ -6,15 +6,7 @@
  * through the built-in rules on real captures (bench/corpus) and on shapes of each class.
  */
 import { expect } from "expect";
-import { defaultConfig } from "../../src/config/schema.ts";
-import { loadFilterEngine } from "../../src/filter/mod.ts";
-
-const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
-const filter = (command: string, text: string, failed = false) =>
-  engine.filter(command, text, { failed }).text;
-const corpus = (path: string) =>
-  Deno.readTextFile(new URL(`../../bench/corpus/${path}`, import.meta.url));
-const lines = (text: string) => text.split("\n");
+import { corpus, filter, lines } from "./_builtin.ts";
 
 Deno.test("pytest keeps each location of a warning raised at several places", async () => {
   const out = lines(

@@ -8,15 +8,7 @@
  * (bench/corpus) and on shapes of each class.
  */
 import { expect } from "expect";
-import { defaultConfig } from "../../src/config/schema.ts";
-import { loadFilterEngine } from "../../src/filter/mod.ts";
-
-const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
-const filter = (command: string, text: string, failed = false) =>
-  engine.filter(command, text, { failed }).text;
-const corpus = (path: string) =>
-  Deno.readTextFile(new URL(`../../bench/corpus/${path}`, import.meta.url));
-const lines = (text: string) => text.split("\n");
+import { corpus, filter, lines } from "./_builtin.ts";
 
 const SESSION = "============================= test session starts ==============================";
 const HEADER = [

@@ -7,17 +7,7 @@
  * rules on real captures (tests/fixtures/filters, bench/corpus) and on shapes of each class.
  */
 import { expect } from "expect";
-import { defaultConfig } from "../../src/config/schema.ts";
-import { loadFilterEngine } from "../../src/filter/mod.ts";
-
-const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
-const filter = (command: string, text: string, failed = false) =>
-  engine.filter(command, text, { failed }).text;
-const fixture = (path: string) =>
-  Deno.readTextFile(new URL(`../fixtures/filters/${path}`, import.meta.url));
-const corpus = (path: string) =>
-  Deno.readTextFile(new URL(`../../bench/corpus/${path}`, import.meta.url));
-const lines = (text: string) => text.split("\n");
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 Deno.test("a passing pytest run keeps a report section an option adds, with its rows", async () => {
   for (
