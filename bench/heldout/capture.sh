@@ -8733,3 +8733,1249 @@ EOF
   done
   capture batch10 shellcheck_tty_scripts "$SC" "shellcheck bin/*.sh" "shellcheck $(shellcheck --version | sed -n 's/^version: //p')"
 fi
+
+# --- batch12: a twelfth blind batch (Go, Rust, C/C++, JVM, Ruby, git, build systems and shell in
+# situations the set lacked: go example output mismatch, test timeout goroutine dump, -shuffle, fuzz
+# seed corpus, generics, vet printf/copylocks; cargo struct diffs, 220 tests, lifetimes, clippy
+# pedantic, workspace unresolved import; gcc -fsanitize=address use-after-free, make -j4 -Werror, make
+# -j4 -k long build, cmake find_package, ctest many failures, valgrind uninitialised values, g++
+# concepts; javac -Xlint:all, suppressed exceptions; rspec documentation, rubocop -a,
+# minitest errors; git log --graph, diff of many files, merge --no-ff conflicts, rebase --exec,
+# status with submodules, clean -ndx; make -C recursion, bash -x pipefail, shellcheck -x), captured
+# and its signals written and committed before any filter ran on it and before any rule file,
+# filter source, filter test, fixture, bench/corpus file or bench/README.md was opened.
+if sel batch12; then
+  B="$WORK/batch12"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  export GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local
+  GOV="$(go version)"
+  unset RUST_BACKTRACE
+
+  # Go: one module, several packages, each run its own way
+  G="$B/gokit"
+  mkdir -p "$G/fmtx" "$G/waiter" "$G/order" "$G/parse/testdata/fuzz/FuzzParseSize" "$G/generic" "$G/vetme"
+  printf 'module example.com/gokit\n\ngo 1.19\n' >"$G/go.mod"
+  cat >"$G/fmtx/fmtx.go" <<'EOF'
+package fmtx
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Table renders rows as an aligned table.
+func Table(rows [][]string) string {
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(strings.Join(r, " | "))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// Money formats cents as a currency string.
+func Money(cents int) string {
+	return fmt.Sprintf("$%d.%d", cents/100, cents%100)
+}
+EOF
+  cat >"$G/fmtx/example_test.go" <<'EOF'
+package fmtx_test
+
+import (
+	"fmt"
+
+	"example.com/gokit/fmtx"
+)
+
+func ExampleTable() {
+	fmt.Print(fmtx.Table([][]string{{"id", "name"}, {"1", "ada"}}))
+	// Output:
+	// id | name
+	// 1 | ada
+}
+
+func ExampleMoney() {
+	fmt.Println(fmtx.Money(1999))
+	fmt.Println(fmtx.Money(1005))
+	fmt.Println(fmtx.Money(7))
+	// Output:
+	// $19.99
+	// $10.05
+	// $0.07
+}
+
+func ExampleMoney_negative() {
+	fmt.Println(fmtx.Money(-250))
+	// Output: -$2.50
+}
+EOF
+  capture batch12 go_test_example_output_mismatch "$G" "go test -count=1 -v ./fmtx" "$GOV"
+
+  cat >"$G/waiter/waiter.go" <<'EOF'
+package waiter
+
+import "sync"
+
+// Pool runs jobs on n workers and waits for all of them.
+type Pool struct {
+	jobs chan func()
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	done int
+}
+
+func New(n int) *Pool {
+	p := &Pool{jobs: make(chan func())}
+	for i := 0; i < n; i++ {
+		go p.worker()
+	}
+	return p
+}
+
+func (p *Pool) worker() {
+	for j := range p.jobs {
+		j()
+		p.mu.Lock()
+		p.done++
+		p.mu.Unlock()
+		p.wg.Done()
+	}
+}
+
+func (p *Pool) Submit(j func()) {
+	p.wg.Add(1)
+	p.jobs <- j
+}
+
+// Wait waits for every submitted job; it forgets to close the channel.
+func (p *Pool) Wait() int {
+	p.wg.Wait()
+	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.done
+}
+EOF
+  cat >"$G/waiter/waiter_test.go" <<'EOF'
+package waiter
+
+import (
+	"testing"
+	"time"
+)
+
+func TestPoolQuick(t *testing.T) {
+	p := New(2)
+	p.Submit(func() {})
+	if n := p.Wait(); n != 1 {
+		t.Fatalf("done = %d, want 1", n)
+	}
+}
+
+func TestPoolDrain(t *testing.T) {
+	p := New(64)
+	block := make(chan struct{})
+	for i := 0; i < 6; i++ {
+		go p.Submit(func() { <-block })
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := p.Wait(); n != 6 {
+		t.Fatalf("done = %d, want 6", n)
+	}
+}
+EOF
+  capture batch12 go_test_timeout_goroutine_dump "$G" "go test -count=1 -timeout 2s ./waiter" "$GOV"
+
+  cat >"$G/order/order.go" <<'EOF'
+package order
+
+var registry = map[string]int{}
+
+func Register(name string, prio int) { registry[name] = prio }
+
+func Count() int { return len(registry) }
+
+func Prio(name string) (int, bool) { p, ok := registry[name]; return p, ok }
+EOF
+  cat >"$G/order/order_test.go" <<'EOF'
+package order
+
+import (
+	"os"
+	"testing"
+)
+
+func TestRegisterDefaults(t *testing.T) {
+	Register("http", 10)
+	Register("grpc", 20)
+	if Count() != 2 {
+		t.Errorf("Count() = %d after defaults, want 2", Count())
+	}
+}
+
+func TestPrioLookup(t *testing.T) {
+	if p, ok := Prio("http"); !ok || p != 10 {
+		t.Errorf("Prio(http) = %d, %v; want 10, true", p, ok)
+	}
+}
+
+func TestRegisterExtra(t *testing.T) {
+	Register("amqp", 5)
+	if Count() != 3 {
+		t.Errorf("Count() = %d after extra, want 3", Count())
+	}
+}
+
+func TestNetworkSmoke(t *testing.T) {
+	if os.Getenv("NETWORK_TESTS") == "" {
+		t.Skip("NETWORK_TESTS not set; skipping smoke test against staging")
+	}
+}
+
+func TestPrioUnknown(t *testing.T) {
+	if _, ok := Prio("smtp"); ok {
+		t.Error("Prio(smtp) found, want missing")
+	}
+	t.Log("unknown names stay unknown")
+}
+
+func TestRegisterOverwrite(t *testing.T) {
+	Register("grpc", 30)
+	if p, _ := Prio("grpc"); p != 30 {
+		t.Errorf("Prio(grpc) = %d, want 30", p)
+	}
+}
+EOF
+  capture batch12 go_test_shuffle_on_order_dependent "$G" "go test -count=1 -shuffle 1700000000 -v ./order" "$GOV"
+  capture batch12 go_test_run_v_skip_and_error "$G" "go test -count=1 -run 'Prio|Network' -v ./order" "$GOV"
+
+  cat >"$G/parse/parse.go" <<'EOF'
+package parse
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Size parses "10k", "3M", "512" into bytes.
+func Size(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, fmt.Errorf("empty size")
+	}
+	mult := int64(1)
+	switch s[len(s)-1] {
+	case 'k', 'K':
+		mult = 1 << 10
+		s = s[:len(s)-1]
+	case 'M':
+		mult = 1 << 20
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad size %q: %w", s, err)
+	}
+	return n * mult, nil
+}
+EOF
+  cat >"$G/parse/parse_test.go" <<'EOF'
+package parse
+
+import "testing"
+
+func FuzzParseSize(f *testing.F) {
+	f.Add("10k")
+	f.Add("3M")
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := Size(s)
+		if err != nil {
+			return
+		}
+		if n < 0 {
+			t.Fatalf("Size(%q) = %d, negative size accepted", s, n)
+		}
+	})
+}
+EOF
+  printf 'go test fuzz v1\nstring("-4k")\n' >"$G/parse/testdata/fuzz/FuzzParseSize/5b1c0a9e2f7d3c41"
+  printf 'go test fuzz v1\nstring("k")\n' >"$G/parse/testdata/fuzz/FuzzParseSize/a04e7d2c19b8f6e3"
+  capture batch12 go_test_fuzz_seed_corpus_fail "$G" "go test -count=1 -v ./parse" "$GOV"
+
+  cat >"$G/generic/generic.go" <<'EOF'
+package generic
+
+import "fmt"
+
+type Number interface {
+	~int | ~int64 | ~float64
+}
+
+func Sum[T Number](xs []T) T {
+	var s T
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+func Map[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
+
+type Stack[T any] struct{ items []T }
+
+func (s *Stack[T]) Push(v T) { s.items = append(s.items, v) }
+
+func (s *Stack[T]) Pop() T {
+	v := s.items[len(s.items)-1]
+	s.items = s.items[:len(s.items)-1]
+	return v
+}
+
+func Max[T comparable](a, b T) T {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func Report() {
+	fmt.Println(Sum([]string{"a", "b"}))
+	var s Stack
+	s.Push(1)
+	labels := Map([]int{1, 2}, func(i int) string { return fmt.Sprint(i) })
+	var total int = Sum(labels)
+	fmt.Println(total, Sum[uint]([]uint{1}))
+}
+EOF
+  capture batch12 go_build_generics_type_errors "$G" "go build ./generic" "$GOV"
+
+  cat >"$G/vetme/vetme.go" <<'EOF'
+package vetme
+
+import (
+	"fmt"
+	"log"
+	"sync"
+)
+
+type Counter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c Counter) Get(k string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[k]
+}
+
+func Snapshot(c *Counter) Counter {
+	return *c
+}
+
+func Report(c *Counter, name string, hits int, ratio float64) {
+	fmt.Printf("%s: %d hits (%.2f%%)\n", name, ratio, hits)
+	log.Printf("counter %d", name)
+	fmt.Println("done: %d", hits)
+	fmt.Sprintf("%s", name)
+	fmt.Errorf("missing %s %s", name)
+}
+EOF
+  capture batch12 go_vet_printf_copylocks "$G" "go vet ./vetme" "$GOV"
+
+  # cargo: a workspace with a struct-diff test, a crate of 220 tests, lifetimes, clippy pedantic,
+  # and a member importing what another does not export
+  R="$B/rustkit"
+  mkdir -p "$R/crates/model/src" "$R/crates/bulk/src" "$R/crates/bulk/tests" "$R/crates/borrow/src" "$R/crates/lint/src" "$R/crates/lint/src/bin" "$R/crates/app/src"
+  printf '[workspace]\nmembers = ["crates/model", "crates/bulk", "crates/borrow", "crates/lint", "crates/app"]\nresolver = "2"\n' >"$R/Cargo.toml"
+  for c in model bulk borrow lint; do
+    printf '[package]\nname = "%s"\nversion = "0.1.0"\nedition = "2021"\n' "$c" >"$R/crates/$c/Cargo.toml"
+  done
+  for c in model bulk borrow lint; do : >"$R/crates/$c/src/lib.rs"; done
+  printf 'fn main() {}\n' >"$R/crates/app/src/main.rs"
+  printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nmodel = { path = "../model" }\n' >"$R/crates/app/Cargo.toml"
+  cat >"$R/crates/model/src/lib.rs" <<'EOF'
+#[derive(Debug, Clone, PartialEq)]
+pub struct Address {
+    pub street: String,
+    pub city: String,
+    pub zip: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Customer {
+    pub id: u32,
+    pub name: String,
+    pub email: Option<String>,
+    pub tags: Vec<String>,
+    pub address: Address,
+    pub balance_cents: i64,
+}
+
+mod parse {
+    pub fn normalize_zip(z: &str) -> String {
+        z.trim().replace(' ', "")
+    }
+}
+
+pub fn from_csv(line: &str) -> Customer {
+    let f: Vec<&str> = line.split(',').collect();
+    Customer {
+        id: f[0].parse().unwrap(),
+        name: f[1].trim().to_string(),
+        email: if f[2].is_empty() { None } else { Some(f[2].to_string()) },
+        tags: f[3].split(';').map(|s| s.to_string()).collect(),
+        address: Address { street: f[4].to_string(), city: f[5].to_uppercase(), zip: parse::normalize_zip(f[6]) },
+        balance_cents: (f[7].parse::<f64>().unwrap() * 100.0) as i64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_full_line() {
+        let got = from_csv("42, Ada Lovelace,ada@example.org,vip;early,12 Analytical St,London,NW1 6XE,19.99");
+        let want = Customer {
+            id: 42,
+            name: "Ada Lovelace".into(),
+            email: Some("ada@example.org".into()),
+            tags: vec!["vip".into(), "early".into()],
+            address: Address { street: "12 Analytical St".into(), city: "London".into(), zip: "NW1 6XE".into() },
+            balance_cents: 1999,
+        };
+        assert_eq!(got, want, "customer parsed from CSV differs");
+    }
+
+    #[test]
+    fn empty_email_is_none() {
+        let got = from_csv("7,Bob,,,1 Main,Paris,75001,0");
+        assert_eq!(got.email, None);
+    }
+}
+EOF
+  capture batch12 cargo_test_struct_debug_diff "$R" "cargo test --offline -p model" "$(cargo --version)"
+
+  {
+    echo 'pub fn checksum(n: u64) -> u64 { (n * 2654435761) % 1000003 }'
+    echo
+    echo '#[cfg(test)]'
+    echo 'mod tests {'
+    echo '    use super::checksum;'
+    for i in $(seq 1 220); do
+      want=$(( (i * 2654435761) % 1000003 ))
+      case $i in 57) want=$((want + 1)) ;; 123) want=0 ;; 188) want=$((want * 2)) ;; esac
+      printf '    #[test]\n    fn checksum_case_%03d() {\n        assert_eq!(checksum(%d), %d, "checksum of %d");\n    }\n' "$i" "$i" "$want" "$i"
+    done
+    echo '}'
+  } >"$R/crates/bulk/src/lib.rs"
+  capture batch12 cargo_test_220_tests_3_fail "$R" "cargo test --offline -p bulk" "$(cargo --version)"
+
+  cat >"$R/crates/borrow/src/lib.rs" <<'EOF'
+pub struct Config {
+    pub name: String,
+    pub paths: Vec<String>,
+}
+
+pub fn longest(a: &str, b: &str) -> &str {
+    if a.len() > b.len() { a } else { b }
+}
+
+pub struct Parser {
+    input: &str,
+}
+
+pub fn first_path(cfg: &Config) -> &String {
+    let local = cfg.clone_paths();
+    &local[0]
+}
+
+impl Config {
+    fn clone_paths(&self) -> Vec<String> {
+        self.paths.clone()
+    }
+}
+
+pub fn names() -> Vec<&'static str> {
+    let owned = String::from("temp");
+    vec![owned.as_str()]
+}
+EOF
+  capture batch12 cargo_build_lifetime_errors_help "$R" "cargo build --offline -p borrow" "$(cargo --version)"
+
+  for m in config store net report cli; do
+    cat >"$R/crates/lint/src/$m.rs" <<'EOF'
+pub fn parse_port(s: &str) -> u16 {
+    let n: u64 = s.parse().unwrap();
+    n as u16
+}
+
+pub fn ratio(a: u64, b: u64) -> f32 {
+    a as f32 / b as f32
+}
+
+pub fn describe(items: &Vec<String>) -> String {
+    let mut out = String::new();
+    for i in 0..items.len() {
+        out = out + &format!("{}", items[i]);
+    }
+    return out;
+}
+
+pub fn is_empty_name(name: &String) -> bool {
+    name.len() == 0
+}
+
+pub fn maybe(x: Option<u32>) -> u32 {
+    match x {
+        Some(v) => v,
+        None => 0,
+    }
+}
+EOF
+  done
+  printf 'pub mod config;\npub mod store;\npub mod net;\npub mod report;\npub mod cli;\n' >"$R/crates/lint/src/lib.rs"
+  printf 'fn main() {\n    let v = vec![1, 2, 3];\n    let total: i32 = v.iter().map(|x| x * 1).sum();\n    if total == 6 { println!("{}", format!("total {}", total)); }\n}\n' >"$R/crates/lint/src/bin/lintcli.rs"
+  capture batch12 cargo_clippy_all_targets_pedantic "$R" "cargo clippy --offline -p lint --all-targets -- -W clippy::pedantic" "$(cargo clippy --version)"
+
+  cat >"$R/crates/app/src/main.rs" <<'EOF'
+use model::{from_csv, Customer};
+use model::parse::normalize_zip;
+use model::Invoice;
+
+fn main() {
+    let c: Customer = from_csv("1,a,,x,s,c,z,1");
+    println!("{} {}", c.name, normalize_zip(" 1 2 "));
+}
+EOF
+  capture batch12 cargo_check_workspace_unresolved_import "$R" "cargo check --offline --workspace --exclude lint --exclude borrow" "$(cargo --version)"
+
+  # C/C++: ASan use-after-free, make -j4 with -Werror over several files, a long make -j4 -k build
+  # with one broken file, cmake find_package failure, ctest with many failing tests, valgrind
+  # uninitialised values, g++ concepts not satisfied
+  CC_="$B/cproj"
+  mkdir -p "$CC_/asan" "$CC_/werr/src" "$CC_/big/src" "$CC_/cm" "$CC_/ct" "$CC_/vg" "$CC_/cpp"
+  cat >"$CC_/asan/cache.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry { char *key; int value; struct entry *next; } entry;
+
+static entry *head;
+
+static void put(const char *k, int v) {
+    entry *e = malloc(sizeof *e);
+    e->key = strdup(k);
+    e->value = v;
+    e->next = head;
+    head = e;
+}
+
+static void evict_all(void) {
+    for (entry *e = head; e; e = e->next) {
+        free(e->key);
+        free(e);
+    }
+}
+
+int main(void) {
+    put("alpha", 1);
+    put("beta", 2);
+    evict_all();
+    printf("done\n");
+    return 0;
+}
+EOF
+  capture batch12 gcc_asan_use_after_free "$CC_/asan" "gcc -g -O0 -fsanitize=address -o cache cache.c && ./cache" "$(gcc --version | head -1)"
+
+  for m in net util parse store log; do
+    cat >"$CC_/werr/src/$m.c" <<EOF
+#include <stdio.h>
+#include <string.h>
+
+int ${m}_count(const char *s) {
+    int n;
+    unsigned len = strlen(s);
+    for (int i = 0; i < len; i++) {
+        if (s[i] == ',') n++;
+    }
+    return n;
+}
+
+static int ${m}_unused(int x) { return x * 2; }
+
+void ${m}_print(long v) {
+    printf("%d\n", v);
+}
+EOF
+  done
+  cat >"$CC_/werr/Makefile" <<'EOF'
+CFLAGS = -Wall -Wextra -Werror -O2
+SRCS = $(wildcard src/*.c)
+OBJS = $(SRCS:.c=.o)
+
+libwerr.a: $(OBJS)
+	ar rcs $@ $^
+
+%.o: %.c
+	$(CC) $(CFLAGS) -c $< -o $@
+EOF
+  capture batch12 make_j4_werror_several_files "$CC_/werr" "make -j4" "$(make --version | head -1)"
+
+  for i in $(seq -w 1 300); do
+    printf '#include "common.h"\n\nint mod%s_run(int x) {\n    return common_scale(x) + %d;\n}\n' "$i" "$((10#$i))" >"$CC_/big/src/mod$i.c"
+  done
+  printf '#ifndef COMMON_H\n#define COMMON_H\nstatic inline int common_scale(int x) { return x * 3; }\n#endif\n' >"$CC_/big/src/common.h"
+  printf '#include "common.h"\n\nint mod167_run(int x) {\n    struct point p = { .x = x };\n    return common_scale(p.x) + undefined_offset;\n}\n' >"$CC_/big/src/mod167.c"
+  cat >"$CC_/big/Makefile" <<'EOF'
+CFLAGS = -O2 -Wall
+SRCS = $(sort $(wildcard src/*.c))
+OBJS = $(SRCS:src/%.c=build/%.o)
+
+all: libbig.so
+
+libbig.so: $(OBJS)
+	$(CC) -shared -o $@ $^
+
+build/%.o: src/%.c src/common.h | build
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+build:
+	mkdir -p build
+EOF
+  capture batch12 make_j4_k_long_build_one_error "$CC_/big" "make -j4 -k" "$(make --version | head -1)"
+
+  cat >"$CC_/cm/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.10)
+project(imgconv VERSION 0.3 LANGUAGES C)
+set(CMAKE_C_STANDARD 11)
+find_package(PkgConfig)
+find_package(Threads REQUIRED)
+find_package(ZLIB)
+option(WITH_WEBP "webp support" ON)
+if(WITH_WEBP)
+  find_package(WebP 1.2 REQUIRED)
+endif()
+add_executable(imgconv main.c)
+EOF
+  printf 'int main(void) { return 0; }\n' >"$CC_/cm/main.c"
+  capture batch12 cmake_find_package_missing_config "$CC_/cm" "cmake -S . -B build" "$(cmake --version | head -1)"
+
+  cat >"$CC_/ct/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.10)
+project(calc C)
+enable_testing()
+add_executable(calc_test calc_test.c)
+foreach(op add sub mul div mod pow sqrt abs min max clamp lerp avg median round floor ceil trunc sign gcd)
+  add_test(NAME calc_${op} COMMAND calc_test ${op})
+endforeach()
+set_tests_properties(calc_pow PROPERTIES TIMEOUT 1)
+EOF
+  cat >"$CC_/ct/calc_test.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+    const char *op = argv[1];
+    printf("running %s\n", op);
+    if (strcmp(op, "div") == 0) {
+        fprintf(stderr, "calc_test.c:12: div(7, 0): expected error EDOM, got 0\n");
+        return 1;
+    }
+    if (strcmp(op, "median") == 0) {
+        fprintf(stderr, "calc_test.c:16: median({1,2,3,4}) = 2, want 2.5\n");
+        return 1;
+    }
+    if (strcmp(op, "pow") == 0) { sleep(3); }
+    if (strcmp(op, "gcd") == 0) { int *p = 0; return *p; }
+    if (strcmp(op, "round") == 0) {
+        fprintf(stderr, "calc_test.c:21: round(-2.5) = -3, want -2\n");
+        return 2;
+    }
+    printf("ok %s\n", op);
+    return 0;
+}
+EOF
+  (cd "$CC_/ct" && cmake -S . -B build >/dev/null && cmake --build build >/dev/null)
+  capture batch12 ctest_many_tests_several_fail "$CC_/ct/build" "ctest --output-on-failure" "$(ctest --version | head -1)"
+
+  cat >"$CC_/vg/stats.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+
+static double mean(const int *xs, int n) {
+    long sum;
+    for (int i = 0; i < n; i++) sum += xs[i];
+    return (double)sum / n;
+}
+
+int main(void) {
+    int *xs = malloc(8 * sizeof *xs);
+    for (int i = 0; i < 6; i++) xs[i] = i * 3;
+    int max = xs[0];
+    for (int i = 1; i < 8; i++) if (xs[i] > max) max = xs[i];
+    printf("mean=%.2f max=%d\n", mean(xs, 6), max);
+    free(xs);
+    return 0;
+}
+EOF
+  capture batch12 valgrind_uninitialised_values "$CC_/vg" "gcc -g -O0 -o stats stats.c && valgrind --track-origins=yes ./stats" "$(valgrind --version)"
+
+  cat >"$CC_/cpp/shapes.cpp" <<'EOF'
+#include <concepts>
+#include <string>
+#include <vector>
+#include <map>
+
+template <typename T>
+concept Shape = requires(const T& s) {
+    { s.area() } -> std::convertible_to<double>;
+    { s.name() } -> std::same_as<std::string>;
+};
+
+struct Circle { double r; double area() const { return 3.14159 * r * r; } std::string name() const { return "circle"; } };
+struct Square { double a; double area() const { return a * a; } const char* name() const { return "square"; } };
+struct Label { std::string text; };
+
+template <Shape S>
+double total_area(const std::vector<S>& shapes) {
+    double t = 0;
+    for (const auto& s : shapes) t += s.area();
+    return t;
+}
+
+int main() {
+    std::vector<Circle> cs{{1.0}, {2.0}};
+    std::vector<Square> ss{{3.0}};
+    std::vector<Label> ls{{"x"}};
+    std::map<std::string, int> counts;
+    counts.insert(std::string("a"), 1);
+    return static_cast<int>(total_area(cs) + total_area(ss) + total_area(ls));
+}
+EOF
+  capture batch12 gxx_concepts_not_satisfied "$CC_/cpp" "g++ -std=c++20 -c shapes.cpp" "$(g++ --version | head -1)"
+
+  # JVM: javac -Xlint:all warnings over a small package, a program dying with suppressed exceptions
+  J="$B/jvm"
+  mkdir -p "$J/src/com/acme/inv" "$J/out"
+  cat >"$J/src/com/acme/inv/Stock.java" <<'EOF'
+package com.acme.inv;
+
+import java.io.Serializable;
+import java.util.*;
+
+public class Stock implements Serializable, Cloneable {
+    private List items = new ArrayList();
+    private Map<String, Integer> counts = new HashMap();
+
+    public void add(String sku) {
+        items.add(sku);
+        Integer n = new Integer(counts.getOrDefault(sku, 0) + 1);
+        counts.put(sku, n);
+    }
+
+    @Override
+    public Stock clone() {
+        try {
+            return (Stock) super.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    public String describe(int kind) {
+        String s = "";
+        switch (kind) {
+            case 1:
+                s = "single";
+            case 2:
+                s = "double";
+                break;
+            default:
+                s = "many";
+        }
+        return s;
+    }
+
+    @Deprecated
+    public int legacyCount() { return items.size(); }
+
+    @SuppressWarnings("finally")
+    public int risky() {
+        try { return 1; } finally { return 2; }
+    }
+}
+EOF
+  cat >"$J/src/com/acme/inv/Report.java" <<'EOF'
+package com.acme.inv;
+
+import java.util.List;
+import java.util.Arrays;
+
+public class Report {
+    @SafeVarargs
+    static <T> List<T> of(T... xs) { return Arrays.asList(xs); }
+
+    public static void main(String[] args) {
+        Stock s = new Stock();
+        s.add("A-1");
+        System.out.println(s.legacyCount());
+        List raw = of("x", "y");
+        List<String> typed = raw;
+        Object o = (String) typed.get(0);
+        System.out.println(o);
+        int len = ((String) (Object) "abc").length();
+        System.out.println(len);
+    }
+}
+EOF
+  capture batch12 javac_xlint_all_warnings "$J" "javac -Xlint:all -d out src/com/acme/inv/*.java" "$(javac -version 2>&1)"
+
+  mkdir -p "$J/res/src/com/acme/sync" "$J/res/out"
+  cat >"$J/res/src/com/acme/sync/Sync.java" <<'EOF'
+package com.acme.sync;
+
+import java.io.IOException;
+
+public class Sync {
+    static class Conn implements AutoCloseable {
+        final String name;
+        Conn(String name) { this.name = name; }
+        void send(String what) throws IOException {
+            throw new IOException("connection reset by peer while sending " + what + " to " + name);
+        }
+        @Override
+        public void close() throws IOException {
+            throw new IOException("failed to flush " + name + " on close");
+        }
+    }
+
+    static void push(String batch) throws Exception {
+        try (Conn primary = new Conn("replica-1:5432"); Conn audit = new Conn("audit-log:9000")) {
+            primary.send(batch);
+        } catch (IOException e) {
+            throw new IllegalStateException("sync of " + batch + " aborted", e);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.out.println("syncing 3 batches");
+        push("batch-0001");
+        System.out.println("unreachable");
+    }
+}
+EOF
+  capture batch12 java_suppressed_exceptions_trace "$J/res" "javac -d out src/com/acme/sync/Sync.java && java -cp out com.acme.sync.Sync" "$(java -version 2>&1 | head -1)"
+
+  # Ruby: rspec documentation format with many examples and failures, rubocop -a, minitest
+  RB="$B/rb"
+  mkdir -p "$RB/lib" "$RB/spec" "$RB/test"
+  cat >"$RB/lib/cart.rb" <<'EOF'
+class Cart
+  Item = Struct.new(:sku, :price, :qty)
+
+  attr_reader :items
+
+  def initialize(tax_rate: 0.2)
+    @items = []
+    @tax_rate = tax_rate
+  end
+
+  def add(sku, price, qty = 1)
+    raise ArgumentError, "qty must be positive" if qty <= 0
+    existing = @items.find { |i| i.sku == sku }
+    if existing
+      existing.qty += qty
+    else
+      @items << Item.new(sku, price, qty)
+    end
+    self
+  end
+
+  def remove(sku)
+    @items.reject! { |i| i.sku == sku }
+  end
+
+  def subtotal
+    @items.sum { |i| i.price * i.qty }
+  end
+
+  def tax
+    (subtotal * @tax_rate).round(2)
+  end
+
+  def total
+    subtotal + tax
+  end
+
+  def discount(code)
+    case code
+    when "TEN" then subtotal * 0.1
+    when "HALF" then subtotal / 2
+    end
+  end
+end
+EOF
+  {
+    echo 'require_relative "../lib/cart"'
+    echo
+    echo 'RSpec.describe Cart do'
+    for grp in adding removing totals pricing shipping; do
+      echo "  describe \"$grp\" do"
+      for i in $(seq 1 50); do
+        echo "    it \"keeps case $i consistent for $grp\" do"
+        echo "      cart = Cart.new.add(\"sku-$i\", $i, 2)"
+        echo "      expect(cart.subtotal).to eq($((i * 2)))"
+        echo "    end"
+      done
+      echo "  end"
+    done
+    cat <<'EOF'
+  describe "#tax" do
+    it "rounds to cents" do
+      expect(Cart.new.add("a", 9.99, 3).tax).to eq(5.99)
+    end
+  end
+  describe "#discount" do
+    it "returns zero for unknown codes" do
+      expect(Cart.new.add("a", 10).discount("NOPE")).to eq(0)
+    end
+    it "halves with HALF" do
+      expect(Cart.new.add("a", 10).discount("HALF")).to eq(5)
+    end
+  end
+  describe "#add" do
+    it "rejects zero quantity" do
+      expect { Cart.new.add("a", 1, 0) }.to raise_error(ArgumentError, "quantity must be positive")
+    end
+    it "merges the same sku" do
+      cart = Cart.new.add("a", 1).add("a", 1)
+      expect(cart.items.map(&:to_h)).to eq([{ sku: "a", price: 1, qty: 2 }, { sku: "b", price: 1, qty: 1 }])
+    end
+  end
+  describe "#remove" do
+    it "returns the cart" do
+      cart = Cart.new.add("a", 1)
+      expect(cart.remove("z")).to be(cart)
+    end
+  end
+end
+EOF
+  } >"$RB/spec/cart_spec.rb"
+  capture batch12 rspec_format_documentation_long "$RB" "rspec --format documentation --no-color spec/cart_spec.rb" "$(rspec --version | head -1)"
+
+  mkdir -p "$RB/style/app"
+  for m in invoice payment refund; do
+    cat >"$RB/style/app/$m.rb" <<'EOF'
+class Thing
+    def initialize(name,amount)
+        @name=name
+        @amount = amount
+    end
+
+    def label()
+      return "#{@name}: " + @amount.to_s
+    end
+
+    def big?
+      if @amount > 100 then true else false end
+    end
+
+    def tags
+      [ 'a','b' ].map { |t| t.upcase }
+    end
+end
+EOF
+  done
+  printf 'AllCops:\n  NewCops: enable\n  SuggestExtensions: false\n' >"$RB/style/.rubocop.yml"
+  capture batch12 rubocop_autocorrect_applied "$RB/style" "rubocop -a --format progress app" "$(rubocop --version)"
+
+  cat >"$RB/test/cart_test.rb" <<'EOF'
+require "minitest/autorun"
+require_relative "../lib/cart"
+
+class CartTest < Minitest::Test
+  def setup
+    @cart = Cart.new(tax_rate: 0.1)
+  end
+
+  def test_subtotal
+    @cart.add("a", 2, 3)
+    assert_equal 6, @cart.subtotal
+  end
+
+  def test_discount_unknown
+    @cart.add("a", 10)
+    assert_equal 0, @cart.discount("NOPE").round
+  end
+
+  def test_total_with_tax
+    @cart.add("a", 10)
+    assert_in_delta 11.0, @cart.total, 0.001
+  end
+
+  def test_coupon_apply
+    @cart.add("a", 10)
+    @cart.apply_coupon("TEN")
+    assert_equal 9, @cart.total
+  end
+
+  def test_remove_returns_items
+    @cart.add("a", 1).add("b", 2)
+    assert_equal ["b"], @cart.remove("a").map(&:sku)
+  end
+
+  def test_items_frozen
+    @cart.items << nil
+    assert_predicate @cart.items, :frozen?
+  end
+end
+EOF
+  capture batch12 minitest_errors_and_failures "$RB" "ruby -Ilib test/cart_test.rb --seed 4242" "$(ruby -v)"
+
+  # git: a big branchy history, a diff across many files, merge --no-ff with three conflicts and
+  # the diff during it, rebase --exec stopping at a failing commit, status with submodules and
+  # untracked directories, clean -ndx of a built tree
+  export GIT_AUTHOR_NAME="Dana Dev" GIT_AUTHOR_EMAIL="dana@example.org"
+  export GIT_COMMITTER_NAME="Dana Dev" GIT_COMMITTER_EMAIL="dana@example.org"
+  export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+  GITV="$(git --version)"
+  gcommit() { GIT_AUTHOR_DATE="2026-10-01T10:00:00 +0000" GIT_COMMITTER_DATE="2026-10-01T10:00:00 +0000" git commit -q "${@:2}"; }
+  GH="$B/githist"
+  mkdir -p "$GH" && cd "$GH" && git init -q -b main . && git config commit.gpgsign false
+  n=0
+  echo "# service" >README.md && git add README.md && gcommit 0 -m "initial commit"
+  for f in $(seq 1 40); do
+    git checkout -q -b "feature/f$f"
+    for c in 1 2 3 4; do
+      n=$((n + 1)); echo "change $f.$c" >>"mod$f.txt"; git add "mod$f.txt"
+      gcommit 0 -m "f$f: step $c of the $( [ $c = 4 ] && echo final || echo partial ) rework of module $f"
+    done
+    git checkout -q main
+    echo "main $f" >>CHANGELOG && git add CHANGELOG && gcommit 0 -m "changelog: note for release 1.$f"
+    git merge -q --no-ff -m "Merge branch 'feature/f$f'" "feature/f$f"
+    [ $((f % 10)) = 0 ] && git tag "v1.$f"
+  done
+  git checkout -q -b hotfix/crash main~3
+  echo fix >hotfix.txt && git add hotfix.txt && gcommit 0 -m "hotfix: guard against nil session on reconnect"
+  git checkout -q main
+  cd - >/dev/null
+  capture batch12 git_log_oneline_graph_big "$GH" "git log --oneline --graph --decorate --all" "$GITV"
+
+  GD="$B/gitdiff"
+  mkdir -p "$GD/src/handlers" "$GD/src/models" "$GD/docs" && cd "$GD" && git init -q -b main . && git config commit.gpgsign false
+  for i in $(seq 1 18); do
+    printf 'export function handle%s(req) {\n  const id = req.params.id;\n  if (!id) {\n    return { status: 400 };\n  }\n  return { status: 200, body: lookup%s(id) };\n}\n\nfunction lookup%s(id) {\n  return db.find("t%s", id);\n}\n' "$i" "$i" "$i" "$i" >"src/handlers/h$i.js"
+  done
+  for i in $(seq 1 8); do printf 'export class Model%s {\n  constructor(row) {\n    this.id = row.id;\n    this.name = row.name;\n  }\n}\n' "$i" >"src/models/m$i.js"; done
+  printf '# API\n\nAll handlers return status codes.\n' >docs/api.md
+  git add . && gcommit 0 -m "base"
+  for i in $(seq 1 18); do
+    sed -i 's/return { status: 400 };/throw new HttpError(400, `missing id in ${req.path}`);/; s/const id = req.params.id;/const id = req.params.id ?? req.query.id;/' "src/handlers/h$i.js"
+    sed -i '1i import { HttpError } from "../errors.js";\n' "src/handlers/h$i.js"
+  done
+  sed -i 's/return db.find("t7", id);/return db.findOrFail("t7", id, { timeoutMs: 500 });/' src/handlers/h7.js
+  for i in $(seq 1 8); do sed -i 's/this.name = row.name;/this.name = row.name;\n    this.createdAt = new Date(row.created_at);/' "src/models/m$i.js"; done
+  git rm -qf src/models/m8.js
+  printf 'export class HttpError extends Error {\n  constructor(status, message) {\n    super(message);\n    this.status = status;\n  }\n}\n' >src/errors.js
+  printf '\nHandlers throw HttpError on bad input.\n' >>docs/api.md
+  git add -N src/errors.js
+  cd - >/dev/null
+  capture batch12 git_diff_many_files_long "$GD" "git diff" "$GITV"
+
+  GM="$B/gitmerge"
+  mkdir -p "$GM/src" && cd "$GM" && git init -q -b main . && git config commit.gpgsign false
+  printf 'port = 8080\nworkers = 4\ntimeout = 30\nlog_level = "info"\n' >config.toml
+  printf 'def retry(fn, attempts=3):\n    for i in range(attempts):\n        try:\n            return fn()\n        except IOError:\n            pass\n    raise RuntimeError("gave up")\n' >src/retry.py
+  printf '# Changelog\n\n## 1.4.0\n- initial\n' >CHANGELOG.md
+  printf 'unchanged\n' >src/other.py
+  git add . && gcommit 0 -m "base"
+  git checkout -q -b feature/backoff
+  sed -i 's/workers = 4/workers = 8/; s/timeout = 30/timeout = 60/' config.toml
+  sed -i 's/            pass/            time.sleep(2 ** i)/' src/retry.py
+  sed -i 's/## 1.4.0/## 1.5.0 (unreleased)\n- exponential backoff in retry\n\n## 1.4.0/' CHANGELOG.md
+  printf 'backoff notes\n' >NOTES.md
+  git add . && gcommit 0 -m "retry: exponential backoff, more workers"
+  git checkout -q main
+  sed -i 's/workers = 4/workers = 2/; s/log_level = "info"/log_level = "debug"/' config.toml
+  sed -i 's/            pass/            log.warning("attempt %%d failed", i)/' src/retry.py
+  sed -i 's/## 1.4.0/## 1.4.1\n- log failed attempts\n\n## 1.4.0/' CHANGELOG.md
+  echo "changed" >src/other.py
+  git add . && gcommit 0 -m "retry: log each failed attempt"
+  cd - >/dev/null
+  capture batch12 git_merge_no_ff_three_conflicts "$GM" "git merge --no-ff feature/backoff" "$GITV"
+  capture batch12 git_diff_during_merge_conflict "$GM" "git diff" "$GITV"
+
+  GR="$B/gitrebase"
+  mkdir -p "$GR" && cd "$GR" && git init -q -b main . && git config commit.gpgsign false
+  printf '#!/bin/sh\nset -e\nfor f in src/*.sh; do sh -n "$f" || { echo "syntax check failed: $f"; exit 1; }; done\necho "checked $(ls src/*.sh | wc -l) scripts"\n' >check.sh && chmod +x check.sh
+  mkdir src && printf 'echo base\n' >src/a.sh && git add . && gcommit 0 -m "base"
+  git checkout -q -b topic
+  printf 'echo two\n' >src/b.sh && git add . && gcommit 0 -m "add b.sh"
+  printf 'if [ -n "$1" ]; then\n  echo three\n' >src/c.sh && git add . && gcommit 0 -m "add c.sh (WIP)"
+  printf 'echo four\n' >src/d.sh && git add . && gcommit 0 -m "add d.sh"
+  printf 'fi\n' >>src/c.sh && git add . && gcommit 0 -m "fix c.sh"
+  git checkout -q main && printf 'echo main\n' >src/m.sh && git add . && gcommit 0 -m "main: add m.sh" && git checkout -q topic
+  cd - >/dev/null
+  capture batch12 git_rebase_exec_failure "$GR" "git rebase --exec ./check.sh main" "$GITV"
+
+  GS="$B/gitsub"
+  mkdir -p "$GS/libs" && cd "$GS"
+  for s in proto ui-kit; do
+    git init -q -b main "$B/sub-$s" && (cd "$B/sub-$s" && git config commit.gpgsign false && echo "$s" >README && git add . && gcommit 0 -m "init $s" && echo more >>README && git add . && gcommit 0 -m "second")
+  done
+  git init -q -b main . && git config commit.gpgsign false
+  echo app >README.md && git add . && gcommit 0 -m "app"
+  git -c protocol.file.allow=always submodule add -q "$B/sub-proto" libs/proto
+  git -c protocol.file.allow=always submodule add -q "$B/sub-ui-kit" libs/ui-kit
+  gcommit 0 -m "add submodules"
+  (cd libs/proto && git checkout -q HEAD~1)
+  echo "local edit" >>libs/ui-kit/README
+  mkdir -p scratch/out tmp/cache && touch scratch/out/a.bin scratch/notes.txt tmp/cache/x
+  echo "changed" >>README.md
+  printf 'node_modules\n' >.dockerignore
+  cd - >/dev/null
+  capture batch12 git_status_submodules_untracked "$GS" "git status" "$GITV"
+
+  GC="$B/gitclean"
+  mkdir -p "$GC" && cd "$GC" && git init -q -b main . && git config commit.gpgsign false
+  printf 'build/\n*.o\n*.log\n.cache/\n' >.gitignore && mkdir src && echo 'int main(){}' >src/main.c && git add . && gcommit 0 -m base
+  mkdir -p build/obj build/gen .cache/clangd/index
+  for i in $(seq 1 120); do touch "build/obj/unit$i.o" ; done
+  for i in $(seq 1 60); do touch ".cache/clangd/index/f$i.idx"; done
+  for i in $(seq 1 300); do touch "src/gen_$i.o"; done
+  touch build/gen/config.h test.log debug.log src/scratch.c notes.txt
+  cd - >/dev/null
+  capture batch12 git_clean_ndx_long "$GC" "git clean -ndx" "$GITV"
+
+  # build/shell: make -C three levels deep with a failing recipe, bash -x of a set -euo pipefail
+  # script failing inside a function, shellcheck -x following sourced files
+  MK="$B/mkrec"
+  mkdir -p "$MK/libs/codec/tables" "$MK/libs/net" "$MK/app"
+  printf 'SUBDIRS = libs app\n\nall:\n\tfor d in $(SUBDIRS); do $(MAKE) -C $$d || exit 1; done\n' >"$MK/Makefile"
+  printf 'all:\n\t$(MAKE) -C net\n\t$(MAKE) -C codec\n' >"$MK/libs/Makefile"
+  printf 'all:\n\t@echo "net: building libnet.a"\n\t@echo "net: 12 objects up to date"\n' >"$MK/libs/net/Makefile"
+  printf '.PHONY: all gen-tables\nall: gen-tables\n\t@echo "codec: linking"\n\ngen-tables:\n\t$(MAKE) -C tables gen\n' >"$MK/libs/codec/Makefile"
+  cat >"$MK/libs/codec/tables/Makefile" <<'EOF'
+gen: huffman.h crc32.h
+
+huffman.h: huffman.def
+	python3 gen_table.py huffman.def > $@
+
+crc32.h:
+	python3 gen_table.py crc32.def > $@
+EOF
+  printf 'sym 0 bits 2\nsym 1 bits 3\n' >"$MK/libs/codec/tables/huffman.def"
+  cat >"$MK/libs/codec/tables/gen_table.py" <<'EOF'
+import sys
+
+src = sys.argv[1]
+with open(src) as fh:
+    rows = [line.split() for line in fh if line.strip()]
+print("/* generated from %s */" % src)
+for r in rows:
+    print("#define SYM_%s_BITS %d" % (r[1], int(r[3])))
+EOF
+  printf 'all:\n\t@echo "app: building"\n' >"$MK/app/Makefile"
+  capture batch12 make_C_recursive_deep_failure "$MK" "make" "$(make --version | head -1)"
+
+  SH="$B/deploy"
+  mkdir -p "$SH/lib" "$SH/releases"
+  cat >"$SH/deploy.sh" <<'EOF'
+#!/usr/bin/env bash
+set -euo pipefail
+shopt -s inherit_errexit
+
+source "$(dirname "$0")/lib/common.sh"
+
+RELEASE_DIR=releases
+KEEP=3
+
+prune_releases() {
+  local count
+  count=$(ls "$RELEASE_DIR" | wc -l)
+  log "found $count releases, keeping $KEEP"
+  ls -1t "$RELEASE_DIR" | tail -n +$((KEEP + 1)) | while read -r old; do
+    log "removing $old"
+  done
+}
+
+read_manifest() {
+  local version
+  version=$(grep '^version=' "$RELEASE_DIR/current/manifest" | cut -d= -f2)
+  echo "$version"
+}
+
+main() {
+  log "deploy started"
+  prune_releases
+  local v
+  v=$(read_manifest)
+  log "deploying version $v"
+  upload "$v"
+}
+
+main "$@"
+EOF
+  printf 'log() { printf "[deploy] %%s\\n" "$*"; }\nupload() { log "uploading $1"; }\n' >"$SH/lib/common.sh"
+  for r in 2026.11.01 2026.11.08 2026.11.15 2026.11.22 2026.11.26; do mkdir -p "$SH/releases/$r"; done
+  capture batch12 bash_x_pipefail_function_failure "$SH" "bash -x ./deploy.sh" "$(bash --version | head -1)"
+
+  SC="$B/shx"
+  mkdir -p "$SC/scripts/lib"
+  cat >"$SC/scripts/lib/env.sh" <<'EOF'
+# shellcheck shell=bash
+APP_HOME=/opt/app
+DATA_DIR=$APP_HOME/data
+export PATH=$APP_HOME/bin:$PATH
+retries=3
+function with_retry {
+  for i in $(seq 1 $retries); do
+    $@ && return 0
+    sleep $i
+  done
+  return 1
+}
+EOF
+  cat >"$SC/scripts/lib/db.sh" <<'EOF'
+# shellcheck shell=bash
+db_dump() {
+  local out=$1
+  pg_dump $DB_NAME > $out
+  echo "dumped to $out at `date`"
+}
+EOF
+  cat >"$SC/scripts/backup.sh" <<'EOF'
+#!/bin/bash
+source scripts/lib/env.sh
+. scripts/lib/db.sh
+source scripts/lib/missing.sh
+
+cd $DATA_DIR
+for f in $(find . -name '*.dump'); do
+  with_retry gzip $f
+done
+db_dump $DATA_DIR/latest.dump
+echo "backup of $DB_NAME done, retries=$retries, dir=$DATADIR"
+EOF
+  cat >"$SC/scripts/restore.sh" <<'EOF'
+#!/bin/bash
+source scripts/lib/env.sh
+file=$1
+[ -f $file ] || { echo "no file"; exit 1; }
+cat $file | gunzip | psql
+if [ $? -ne 0 ]; then echo "restore failed"; fi
+EOF
+  capture batch12 shellcheck_x_sourced_files "$SC" "shellcheck -x scripts/backup.sh scripts/restore.sh" "shellcheck $(shellcheck --version | sed -n 's/^version: //p')"
+fi
