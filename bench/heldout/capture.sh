@@ -1108,7 +1108,7 @@ def main():
     print(build_report(rows, fmt="json"))
     print(undefined_name)
 EOF
-  capture batch2 pylint_findings "$L" "pylint report.py" "$(pylint --version | head -1)"
+  capture batch2 pylint_findings "$L" "pylint report.py" "$(pylint --version 2>/dev/null | sed -n 1p)"
   cat >"$L/deploy.sh" <<'EOF'
 #!/bin/bash
 TARGET=$1
@@ -6615,7 +6615,7 @@ def find(store: ${m^}Store, prefix: str) -> list[str]:
     return [k for k in store.items if k.startswith(prefix)].sort()
 EOF
   done
-  capture batch9 pylint_package_score "$L" "pylint inventory" "$(pylint --version | head -1)"
+  capture batch9 pylint_package_score "$L" "pylint inventory" "$(pylint --version 2>/dev/null | sed -n 1p)"
   capture batch9 mypy_package_errors "$L" "python3 -m mypy --no-incremental inventory" "$(python3 -m mypy --version)"
   capture batch9 ruff_check_fixable "$L" "python3 -m ruff check --no-cache --select E,F,W,I,UP,B,SIM inventory" "$(python3 -m ruff --version)"
   capture batch9 ruff_format_check "$L" "python3 -m ruff format --check --no-cache inventory" "$(python3 -m ruff --version)"
@@ -8732,6 +8732,1481 @@ EOF
     printf '#!/bin/bash\nSRC=$1\nfor f in $(ls $SRC/*.csv); do\n  cat $f | grep -v "^#" > /tmp/job%d.$$\ndone\ncd $SRC\nif [ $? = 0 ] ; then echo "job %d done in $SRC" ; fi\n' "$n" "$n" >"$SC/bin/job$n.sh"
   done
   capture batch10 shellcheck_tty_scripts "$SC" "shellcheck bin/*.sh" "shellcheck $(shellcheck --version | sed -n 's/^version: //p')"
+fi
+
+# --- batch11: an eleventh blind batch (Python and JavaScript/TypeScript in situations the set
+# lacked: pytest -ra with many skips/xfails, --tb=native, -W error::DeprecationWarning, asyncio
+# tests, a failing fixture finaliser, --co -q of a large suite, --maxfail, --doctest-modules, long
+# dataclass diffs; unittest -b with setUpClass errors; an ExceptionGroup from a TaskGroup; mypy
+# --pretty, pyright, ruff full/statistics, pylint parseable, flake8 with complexity, black --diff;
+# pip with an in-tree build backend that fails and a post-install dependency conflict; jest
+# --verbose over many suites and a suite that fails to run, vitest verbose and snapshots, node
+# --test spec reporter, tsc --listFiles and deep generic errors, eslint --max-warnings 0 and a
+# parsing error, prettier on a syntax error, esbuild through npm run build, node --trace-warnings),
+# captured and its signals written and committed before any filter ran on it and before any rule
+# file, filter source, filter test, fixture, bench/corpus file or bench/README.md was opened.
+# Run with ZEPH_HELDOUT_WORK=/tmp/zeph-heldout11; the node tools come from one npm install below.
+if sel batch11; then
+  B="$WORK/batch11"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  PYV="pytest $(python3 -m pytest --version 2>&1 | sed 's/^pytest //')"
+
+  # pytest: a suite with many skips and xfails and three failures, run with -ra
+  P="$B/inventory"
+  mkdir -p "$P/inventory" "$P/tests"
+  : >"$P/inventory/__init__.py"
+  cat >"$P/inventory/stock.py" <<'EOF'
+class OutOfStock(Exception):
+    pass
+
+
+class Stock:
+    def __init__(self):
+        self.items = {}
+
+    def add(self, sku, qty):
+        if qty <= 0:
+            raise ValueError(f"quantity must be positive, got {qty}")
+        self.items[sku] = self.items.get(sku, 0) + qty
+
+    def take(self, sku, qty):
+        have = self.items.get(sku, 0)
+        if have < qty:
+            raise OutOfStock(sku)
+        self.items[sku] = have - qty
+        return self.items[sku]
+
+    def value(self, prices):
+        return sum(prices[s] * q for s, q in self.items.items())
+
+    def reorder(self, threshold):
+        return sorted(s for s, q in self.items.items() if q < threshold)
+EOF
+  cat >"$P/tests/test_stock.py" <<'EOF'
+import sys
+import pytest
+from inventory.stock import Stock, OutOfStock
+
+
+@pytest.fixture
+def stock():
+    s = Stock()
+    s.add("A-1", 5)
+    s.add("B-2", 2)
+    s.add("C-3", 9)
+    return s
+
+
+def test_add(stock):
+    stock.add("A-1", 1)
+    assert stock.items["A-1"] == 6
+
+
+def test_take(stock):
+    assert stock.take("C-3", 4) == 5
+
+
+def test_take_too_many(stock):
+    with pytest.raises(OutOfStock):
+        stock.take("B-2", 3)
+
+
+def test_value(stock):
+    prices = {"A-1": 2.0, "B-2": 10.0, "C-3": 0.5}
+    assert stock.value(prices) == 34.0
+
+
+def test_reorder(stock):
+    assert stock.reorder(5) == ["B-2", "C-3"]
+
+
+@pytest.mark.skip(reason="warehouse API not mocked yet")
+def test_sync_remote(stock):
+    pass
+
+
+@pytest.mark.skipif(sys.platform == "linux", reason="label printer only on macOS")
+def test_print_labels(stock):
+    pass
+
+
+@pytest.mark.parametrize("region", ["eu", "us", "apac", "latam"])
+def test_tax_tables(region):
+    pytest.skip(f"tax table for {region} not loaded")
+
+
+@pytest.mark.xfail(reason="negative adjustments not supported (#212)")
+def test_negative_add(stock):
+    stock.add("A-1", -2)
+
+
+@pytest.mark.xfail(reason="rounding of fractional stock", strict=False)
+def test_fractional(stock):
+    stock.add("A-1", 0.5)
+    assert stock.items["A-1"] == 5
+
+
+@pytest.mark.xfail(reason="bulk discount not implemented")
+def test_bulk_value(stock):
+    assert stock.value({"A-1": 1, "B-2": 1, "C-3": 1}) == 15
+
+
+def test_add_zero(stock):
+    stock.add("D-4", 0)
+    assert stock.items["D-4"] == 0
+
+
+@pytest.mark.parametrize("sku", ["A-1", "B-2", "C-3"])
+def test_take_one(stock, sku):
+    before = stock.items[sku]
+    assert stock.take(sku, 1) == before - 1
+EOF
+  capture batch11 pytest_ra_skips_xfails_three_fail "$P" "python3 -m pytest -ra -p no:cacheprovider tests" "$PYV"
+
+  # pytest --tb=native with failures from several modules
+  cat >"$P/inventory/pricing.py" <<'EOF'
+from decimal import Decimal
+
+
+def parse_price(text):
+    amount, currency = text.split(" ")
+    return Decimal(amount), currency
+
+
+def convert(amount, rate_table, frm, to):
+    return amount * rate_table[(frm, to)]
+
+
+def price_with_vat(text, vat):
+    amount, currency = parse_price(text)
+    return (amount * (1 + Decimal(vat))).quantize(Decimal("0.01")), currency
+EOF
+  cat >"$P/tests/test_pricing.py" <<'EOF'
+from decimal import Decimal
+from inventory.pricing import parse_price, convert, price_with_vat
+
+
+def test_parse():
+    assert parse_price("12.50 EUR") == (Decimal("12.50"), "EUR")
+
+
+def test_parse_no_space():
+    assert parse_price("12.50EUR") == (Decimal("12.50"), "EUR")
+
+
+def test_convert():
+    rates = {("EUR", "USD"): Decimal("1.08")}
+    assert convert(Decimal("10"), rates, "USD", "EUR") == Decimal("9.26")
+
+
+def test_vat():
+    assert price_with_vat("10.00 EUR", "0.2") == (Decimal("12.00"), "EUR")
+
+
+def test_vat_float():
+    assert price_with_vat("10.00 EUR", 0.19) == (Decimal("11.90"), "EUR")
+EOF
+  capture batch11 pytest_tb_native "$P" "python3 -m pytest --tb=native -p no:cacheprovider tests/test_pricing.py" "$PYV"
+
+  # pytest -W error::DeprecationWarning: a deprecated call turns into errors
+  W="$B/legacy"
+  mkdir -p "$W/legacy" "$W/tests"
+  : >"$W/legacy/__init__.py"
+  cat >"$W/legacy/dates.py" <<'EOF'
+import datetime
+import warnings
+
+
+def now_stamp():
+    return datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%S")
+
+
+def old_parse(text):
+    warnings.warn("old_parse() is deprecated, use parse()", DeprecationWarning, stacklevel=2)
+    return parse(text)
+
+
+def parse(text):
+    return datetime.date.fromisoformat(text)
+EOF
+  cat >"$W/tests/test_dates.py" <<'EOF'
+import datetime
+from legacy.dates import now_stamp, old_parse, parse
+
+
+def test_parse():
+    assert parse("2026-11-27") == datetime.date(2026, 11, 27)
+
+
+def test_stamp_len():
+    assert len(now_stamp()) == 15
+
+
+def test_old_parse():
+    assert old_parse("2026-01-02").month == 1
+
+
+def test_parse_bad():
+    try:
+        parse("27/11/2026")
+    except ValueError:
+        pass
+EOF
+  capture batch11 pytest_W_error_deprecation "$W" "python3 -m pytest -p no:cacheprovider -W error::DeprecationWarning tests" "$PYV"
+
+  # pytest-asyncio: async tests failing with a timeout and an exception from a task
+  A="$B/fetcher"
+  mkdir -p "$A/fetcher" "$A/tests"
+  : >"$A/fetcher/__init__.py"
+  cat >"$A/fetcher/pool.py" <<'EOF'
+import asyncio
+
+
+class FetchError(Exception):
+    pass
+
+
+async def fetch(url, delay=0.01):
+    await asyncio.sleep(delay)
+    if "bad" in url:
+        raise FetchError(f"GET {url}: 503 Service Unavailable")
+    return {"url": url, "status": 200}
+
+
+async def fetch_all(urls, limit=2):
+    sem = asyncio.Semaphore(limit)
+
+    async def one(u):
+        async with sem:
+            return await fetch(u)
+
+    return await asyncio.gather(*(one(u) for u in urls))
+
+
+async def first_ok(urls, timeout):
+    return await asyncio.wait_for(fetch(urls[0], delay=1.0), timeout)
+EOF
+  cat >"$A/pytest.ini" <<'EOF'
+[pytest]
+asyncio_mode = auto
+asyncio_default_fixture_loop_scope = function
+EOF
+  cat >"$A/tests/test_pool.py" <<'EOF'
+import asyncio
+import pytest
+from fetcher.pool import fetch, fetch_all, first_ok, FetchError
+
+
+async def test_fetch_ok():
+    r = await fetch("https://example.test/a")
+    assert r["status"] == 200
+
+
+async def test_fetch_all_order():
+    urls = [f"https://example.test/{i}" for i in range(5)]
+    res = await fetch_all(urls)
+    assert [r["url"] for r in res] == urls
+
+
+async def test_fetch_all_with_bad():
+    res = await fetch_all(["https://example.test/1", "https://bad.example.test/2"])
+    assert len(res) == 2
+
+
+async def test_first_ok_timeout():
+    r = await first_ok(["https://example.test/slow"], timeout=0.05)
+    assert r["status"] == 200
+
+
+async def test_error_type():
+    with pytest.raises(FetchError):
+        await fetch("https://bad.example.test/")
+
+
+async def test_background_task_error():
+    task = asyncio.create_task(fetch("https://bad.example.test/bg"))
+    await asyncio.sleep(0.05)
+    assert task.result()["status"] == 200
+EOF
+  capture batch11 pytest_asyncio_failures "$A" "python3 -m pytest -p no:cacheprovider tests" "$PYV, pytest-asyncio $(python3 -c 'import pytest_asyncio;print(pytest_asyncio.__version__)')"
+
+  # pytest: a yield fixture whose finaliser fails (teardown errors) besides passing tests
+  F="$B/tmpstore"
+  mkdir -p "$F/tests"
+  cat >"$F/tests/conftest.py" <<'EOF'
+import os
+import pytest
+
+
+class Store:
+    def __init__(self, root):
+        self.root = root
+        self.open_handles = []
+
+    def put(self, name, data):
+        path = os.path.join(self.root, name)
+        fh = open(path, "w")
+        fh.write(data)
+        self.open_handles.append(fh)
+        return path
+
+    def close(self):
+        leaked = [h.name for h in self.open_handles if not h.closed]
+        for h in self.open_handles:
+            h.close()
+        if leaked:
+            raise RuntimeError(f"store closed with {len(leaked)} open handle(s): {leaked}")
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(str(tmp_path))
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def registry():
+    reg = {"users": 0}
+    yield reg
+    assert reg["users"] == 0, f"registry not cleaned up: {reg}"
+EOF
+  cat >"$F/tests/test_store.py" <<'EOF'
+def test_put_returns_path(store):
+    p = store.put("a.txt", "hello")
+    store.open_handles[-1].close()
+    assert p.endswith("a.txt")
+
+
+def test_put_leaks(store):
+    store.put("b.txt", "data")
+    assert len(store.open_handles) == 1
+
+
+def test_nothing(store):
+    assert store.open_handles == []
+
+
+def test_register(registry):
+    registry["users"] += 1
+    assert registry["users"] == 1
+
+
+def test_register_again(registry):
+    registry["users"] += 1
+    assert registry["users"] == 2
+EOF
+  capture batch11 pytest_fixture_finalizer_errors "$F" "python3 -m pytest -p no:cacheprovider -v tests" "$PYV"
+
+  # pytest --co -q over a large parametrised suite with one module that fails to import
+  C="$B/geo"
+  mkdir -p "$C/geo" "$C/tests"
+  : >"$C/geo/__init__.py"
+  printf 'def dist(a, b):\n    return ((a[0]-b[0])**2 + (a[1]-b[1])**2) ** 0.5\n' >"$C/geo/core.py"
+  for m in shapes grid routes tiles; do
+    cat >"$C/tests/test_$m.py" <<EOF
+import pytest
+from geo.core import dist
+
+
+@pytest.mark.parametrize("x", range(40))
+@pytest.mark.parametrize("y", [0, 1])
+def test_${m}_dist(x, y):
+    assert dist((x, y), (x, y)) == 0
+
+
+@pytest.mark.parametrize("name", ["north", "south", "east", "west", "centre"])
+def test_${m}_named(name):
+    assert name
+EOF
+  done
+  cat >"$C/tests/test_projection.py" <<'EOF'
+from geo.projection import mercator
+
+
+def test_mercator():
+    assert mercator(0, 0) == (0, 0)
+EOF
+  capture batch11 pytest_collect_only_q_import_error "$C" "python3 -m pytest --co -q -p no:cacheprovider tests" "$PYV"
+
+  # pytest --maxfail=3 over a suite with many failures
+  M="$B/textutil"
+  mkdir -p "$M/textutil" "$M/tests"
+  : >"$M/textutil/__init__.py"
+  cat >"$M/textutil/slug.py" <<'EOF'
+import re
+
+
+def slugify(text):
+    text = text.lower().strip()
+    text = re.sub(r"[^a-z0-9]+", "-", text)
+    return text
+
+
+def truncate(text, n):
+    return text[:n] + "..." if len(text) > n else text
+EOF
+  cat >"$M/tests/test_slug.py" <<'EOF'
+import pytest
+from textutil.slug import slugify, truncate
+
+CASES = [
+    ("Hello World", "hello-world"),
+    ("  spaced  out  ", "spaced-out"),
+    ("Ünïcödé text", "unicode-text"),
+    ("already-slugged", "already-slugged"),
+    ("trailing!", "trailing"),
+    ("multiple---dashes", "multiple-dashes"),
+    ("C++ & Rust", "c-rust"),
+    ("2026 plan", "2026-plan"),
+    ("end.", "end"),
+    ("MiXeD CaSe", "mixed-case"),
+]
+
+
+@pytest.mark.parametrize("text,want", CASES)
+def test_slugify(text, want):
+    assert slugify(text) == want
+
+
+def test_truncate_short():
+    assert truncate("abc", 5) == "abc"
+
+
+def test_truncate_long():
+    assert truncate("abcdefgh", 5) == "ab..."
+EOF
+  capture batch11 pytest_maxfail_3 "$M" "python3 -m pytest --maxfail=3 -p no:cacheprovider tests" "$PYV"
+
+  # pytest --doctest-modules with failing examples in two modules
+  cat >"$M/textutil/numbers.py" <<'EOF'
+def human_size(n):
+    """Format a byte count.
+
+    >>> human_size(512)
+    '512 B'
+    >>> human_size(2048)
+    '2.0 KiB'
+    >>> human_size(5 * 1024 ** 3)
+    '5.0 GiB'
+    """
+    for unit in ["B", "KiB", "MiB"]:
+        if n < 1024:
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} MiB"
+
+
+def ordinal(n):
+    """
+    >>> ordinal(1)
+    '1st'
+    >>> ordinal(12)
+    '12th'
+    >>> ordinal(22)
+    '22nd'
+    """
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+EOF
+  cat >"$M/textutil/wrap.py" <<'EOF'
+def wrap_words(text, width):
+    """
+    >>> wrap_words("the quick brown fox", 10)
+    ['the quick', 'brown fox']
+    >>> wrap_words("", 5)
+    []
+    >>> wrap_words("supercalifragilistic", 5)
+    ['super', 'calif', 'ragil', 'istic']
+    """
+    lines, cur = [], ""
+    for w in text.split():
+        if cur and len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}".strip()
+    if cur:
+        lines.append(cur)
+    return lines
+EOF
+  capture batch11 pytest_doctest_modules_failures "$M" "python3 -m pytest --doctest-modules -p no:cacheprovider textutil" "$PYV"
+
+  # pytest -vv: a long assertion diff between nested dataclasses / dicts
+  D="$B/orders"
+  mkdir -p "$D/orders" "$D/tests"
+  : >"$D/orders/__init__.py"
+  cat >"$D/orders/model.py" <<'EOF'
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Line:
+    sku: str
+    qty: int
+    price: float
+
+
+@dataclass
+class Address:
+    street: str
+    city: str
+    zip: str
+    country: str = "DE"
+
+
+@dataclass
+class Order:
+    id: int
+    customer: str
+    ship_to: Address
+    lines: list = field(default_factory=list)
+    meta: dict = field(default_factory=dict)
+
+
+def build(raw):
+    return Order(
+        id=raw["id"],
+        customer=raw["customer"],
+        ship_to=Address(**raw["address"]),
+        lines=[Line(l["sku"], int(l["qty"]), float(l["price"])) for l in raw["lines"]],
+        meta={k: v for k, v in raw.get("meta", {}).items() if not k.startswith("_")},
+    )
+EOF
+  cat >"$D/tests/test_model.py" <<'EOF'
+from orders.model import Address, Line, Order, build
+
+RAW = {
+    "id": 7001,
+    "customer": "acme-gmbh",
+    "address": {"street": "Hauptstr. 5", "city": "Berlin", "zip": "10115", "country": "DE"},
+    "lines": [{"sku": f"SKU-{i:03d}", "qty": str(i % 4 + 1), "price": f"{i * 1.25:.2f}"} for i in range(18)],
+    "meta": {"channel": "web", "_trace": "abc", "coupon": "WINTER", "gift": True, "notes": "leave at door"},
+}
+
+
+def expected():
+    return Order(
+        id=7001,
+        customer="acme-gmbh",
+        ship_to=Address("Hauptstr. 5", "Berlin", "10115", "DE"),
+        lines=[Line(f"SKU-{i:03d}", i % 4 + 1, round(i * 1.25, 2)) for i in range(18) if i != 11]
+        + [Line("SKU-011", 3, 13.75)],
+        meta={"channel": "web", "coupon": "WINTER", "gift": True, "notes": "leave at door", "_trace": "abc"},
+    )
+
+
+def test_build_order():
+    assert build(RAW) == expected()
+
+
+def test_build_meta():
+    assert build(RAW).meta == {
+        "channel": "web", "coupon": "WINTER20", "gift": True, "notes": "leave at door",
+        "priority": "normal", "_trace": "abc",
+    }
+
+
+def test_address():
+    assert build(RAW).ship_to == Address("Hauptstr. 5", "Berlin", "10115")
+EOF
+  capture batch11 pytest_vv_dataclass_long_diff "$D" "python3 -m pytest -vv -p no:cacheprovider tests" "$PYV"
+
+  # unittest -b: buffered output shown for failures, a setUpClass error
+  U="$B/mailer"
+  mkdir -p "$U/mailer" "$U/tests"
+  : >"$U/mailer/__init__.py"; : >"$U/tests/__init__.py"
+  cat >"$U/mailer/render.py" <<'EOF'
+import string
+
+
+def render(template, **ctx):
+    print(f"rendering template with keys {sorted(ctx)}")
+    return string.Template(template).substitute(ctx)
+
+
+def subject(user, count):
+    print(f"subject for {user!r}: {count} new")
+    return f"{count} new messages for {user}"
+EOF
+  cat >"$U/tests/test_render.py" <<'EOF'
+import sys
+import unittest
+from mailer.render import render, subject
+
+
+class RenderTest(unittest.TestCase):
+    def test_basic(self):
+        self.assertEqual(render("Hi $name", name="Ana"), "Hi Ana")
+
+    def test_missing_key(self):
+        print("about to render without 'name'")
+        self.assertEqual(render("Hi $name"), "Hi ")
+
+    def test_subject(self):
+        print("debug: checking plural", file=sys.stderr)
+        self.assertEqual(subject("ana", 1), "1 new message for ana")
+
+    def test_subject_many(self):
+        self.assertEqual(subject("bo", 3), "3 new messages for bo")
+
+
+class SmtpTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        print("connecting to smtp://localhost:2525")
+        import socket
+        cls.sock = socket.create_connection(("127.0.0.1", 2525), timeout=1)
+
+    def test_send(self):
+        self.assertTrue(self.sock)
+
+    def test_quit(self):
+        self.assertTrue(self.sock)
+
+
+class FormatTest(unittest.TestCase):
+    def test_upper(self):
+        self.assertEqual("abc".upper(), "ABC")
+
+    def test_strip(self):
+        self.assertEqual("  x ".strip(), "x")
+EOF
+  capture batch11 unittest_buffer_setupclass_error "$U" "python3 -m unittest -b -v" "$(python3 --version)"
+
+  # python: asyncio.TaskGroup failing with an ExceptionGroup through several modules
+  G="$B/syncer"
+  mkdir -p "$G/syncer"
+  : >"$G/syncer/__init__.py"
+  cat >"$G/syncer/remote.py" <<'EOF'
+import asyncio
+import json
+
+
+class RemoteError(Exception):
+    pass
+
+
+async def get(path):
+    await asyncio.sleep(0.01)
+    if path.endswith("/teams"):
+        raise RemoteError(f"GET {path}: 502 Bad Gateway")
+    if path.endswith("/users"):
+        return json.loads('{"users": [1, 2, }')
+    return {"ok": True}
+EOF
+  cat >"$G/syncer/jobs.py" <<'EOF'
+from .remote import get
+
+
+async def sync_users(db):
+    data = await get("/api/v2/users")
+    db["users"] = data["users"]
+
+
+async def sync_teams(db):
+    try:
+        data = await get("/api/v2/teams")
+    except Exception as exc:
+        raise RuntimeError("team sync failed") from exc
+    db["teams"] = data
+
+
+async def sync_projects(db):
+    db["projects"] = await get("/api/v2/projects")
+EOF
+  cat >"$G/syncer/main.py" <<'EOF'
+import asyncio
+from .jobs import sync_users, sync_teams, sync_projects
+
+
+async def run():
+    db = {}
+    async with asyncio.TaskGroup() as tg:
+        tg.create_task(sync_users(db))
+        tg.create_task(sync_teams(db))
+        tg.create_task(sync_projects(db))
+    return db
+
+
+def main():
+    print("starting sync")
+    db = asyncio.run(run())
+    print("synced", sorted(db))
+
+
+if __name__ == "__main__":
+    main()
+EOF
+  capture batch11 python_taskgroup_exception_group "$G" "python3 -m syncer.main" "$(python3 --version)"
+
+  # a package with typing and style problems for mypy --pretty, pyright, ruff, pylint, flake8, black
+  L="$B/ledger"
+  mkdir -p "$L/ledger/io" "$L/ledger/core"
+  : >"$L/ledger/__init__.py"; : >"$L/ledger/io/__init__.py"; : >"$L/ledger/core/__init__.py"
+  cat >"$L/ledger/core/accounts.py" <<'EOF'
+import os, sys
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass
+class Account:
+    id: int
+    name: str
+    balance: float
+    parent: Optional["Account"] = None
+
+    def path(self) -> str:
+        if self.parent:
+            return self.parent.path() + ":" + self.name
+        return self.name
+
+    def depth(self) -> int:
+        return len(self.path().split(":"))
+
+
+def find(accounts: list[Account], name: str) -> Account:
+    for a in accounts:
+        if a.name == name:
+            return a
+
+
+def total(accounts: list[Account]) -> int:
+    return sum(a.balance for a in accounts)
+
+
+def rename(acc: Account, new) -> None:
+    acc.name = new.strip()
+    return acc
+EOF
+  cat >"$L/ledger/core/journal.py" <<'EOF'
+from datetime import date
+from typing import Iterable
+from .accounts import Account, find
+
+
+class Entry:
+    def __init__(self, when: date, debit: Account, credit: Account, amount: float, memo=None):
+        self.when = when
+        self.debit = debit
+        self.credit = credit
+        self.amount = amount
+        self.memo = memo
+
+    def post(self) -> None:
+        self.debit.balance += self.amount
+        self.credit.balance -= self.amount
+
+
+def post_all(entries: Iterable[Entry]) -> int:
+    n = 0
+    for e in entries:
+        e.post()
+        n += 1
+    return n
+
+
+def from_row(row: dict[str, str], accounts: list[Account]) -> Entry:
+    when = date.fromisoformat(row["date"])
+    return Entry(when, find(accounts, row["debit"]), find(accounts, row["credit"]), row["amount"], row.get("memo"))
+
+
+def by_month(entries: list[Entry]) -> dict[str, list[Entry]]:
+    out = {}
+    for e in entries:
+        key = e.when.strftime("%Y-%m")
+        out.setdefault(key, []).append(e)
+    return out
+
+
+def memo_upper(e: Entry) -> str:
+    return e.memo.upper()
+EOF
+  cat >"$L/ledger/io/csvio.py" <<'EOF'
+import csv
+import json
+from pathlib import Path
+from ledger.core.journal import Entry, from_row
+from ledger.core.accounts import Account
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with open(path) as fh:
+        return list(csv.DictReader(fh))
+
+
+def load(path: str, accounts: list[Account]) -> list[Entry]:
+    rows = read_rows(path)
+    return [from_row(r, accounts) for r in rows]
+
+
+def dump(entries: list[Entry], path: Path) -> None:
+    with open(path, "w") as fh:
+        w = csv.writer(fh)
+        for e in entries:
+            w.writerow([e.when, e.debit.name, e.credit.name, e.amount, e.memo])
+
+
+def to_json(entries: list[Entry]) -> str:
+    return json.dumps([{"when": e.when, "amount": e.amount} for e in entries], indent=2, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def count_lines(path: Path) -> int:
+    l = 0
+    for line in open(path):
+        l += 1
+    return l
+EOF
+  cat >"$L/ledger/io/report.py" <<'EOF'
+from ledger.core.accounts import Account, total
+from ledger.core.journal import Entry, by_month
+
+
+def summary(accounts: list[Account]) -> str:
+    lines = []
+    for a in accounts:
+        lines.append("%-20s %10.2f" % (a.path(), a.balance))
+    lines.append("TOTAL %s" % total(accounts))
+    return "\n".join(lines)
+
+
+def monthly(entries: list[Entry]) -> dict[str, float]:
+    result: dict[str, float] = {}
+    for month, es in by_month(entries).items():
+        result[month] = sum(e.amount for e in es)
+    return result
+
+
+def biggest(entries: list[Entry]) -> Entry:
+    return max(entries, key=lambda e: e.amount, default=None)
+
+
+def render(entries, accounts, fmt="text", width=80, show_zero=False, currency="EUR", title=None, footer=None, color=False):
+    if fmt == "text":
+        out = summary(accounts)
+    elif fmt == "monthly":
+        out = "\n".join(f"{k}: {v}" for k, v in monthly(entries).items())
+    elif fmt == "json":
+        import json
+        out = json.dumps(monthly(entries))
+    elif fmt == "csv":
+        out = "\n".join(f"{k},{v}" for k, v in monthly(entries).items())
+    elif fmt == "html":
+        out = "<table>" + "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in monthly(entries).items()) + "</table>"
+    else:
+        raise ValueError(fmt)
+    if title:
+        out = title + "\n" + out
+    if footer:
+        out = out + "\n" + footer
+    if color:
+        out = "\033[1m" + out + "\033[0m"
+    return out
+EOF
+  cat >"$L/ledger/cli.py" <<'EOF'
+import argparse
+import sys
+from ledger.io.csvio import load
+from ledger.io.report import render
+from ledger.core.accounts import Account
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("file")
+    p.add_argument("--fmt", default="text")
+    args = p.parse_args(argv)
+    accounts = [Account(1, "assets", 0.0), Account(2, "income", 0.0)]
+    entries = load(args.file, accounts)
+    print(render(entries, accounts, args.fmt))
+    try:
+        return 0
+    except:
+        return 1
+EOF
+  MYV="$(python3 -m mypy --version)"
+  capture batch11 mypy_pretty_error_codes "$L" "python3 -m mypy --pretty --show-error-codes --strict-optional ledger" "$MYV"
+  capture batch11 ruff_output_full "$L" "ruff check --output-format=full --select E,F,W,I,B,UP,SIM,PL,N,ANN ledger" "$(ruff --version)"
+  capture batch11 ruff_statistics "$L" "ruff check --statistics --select ALL ledger" "$(ruff --version)"
+  capture batch11 pylint_parseable "$L" "pylint --output-format=parseable ledger" "$(pylint --version 2>/dev/null | sed -n 1p)"
+  capture batch11 flake8_max_complexity "$L" "python3 -m flake8 --max-complexity 5 --max-line-length 100 ledger" "flake8 $(python3 -m flake8 --version | head -1)"
+  capture batch11 black_diff_check "$L" "python3 -m black --check --diff --color ledger" "$(python3 -m black --version | head -1)"
+
+  # pip: a project whose in-tree build backend raises while building the wheel
+  PB="$B/fastcsv"
+  mkdir -p "$PB/_build" "$PB/fastcsv"
+  printf '__version__ = "0.3.0"\n' >"$PB/fastcsv/__init__.py"
+  cat >"$PB/pyproject.toml" <<'EOF'
+[build-system]
+requires = []
+build-backend = "backend"
+backend-path = ["_build"]
+
+[project]
+name = "fastcsv"
+version = "0.3.0"
+EOF
+  cat >"$PB/_build/backend.py" <<'EOF'
+import os
+import shutil
+import subprocess
+
+
+def get_requires_for_build_wheel(config_settings=None):
+    return []
+
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    d = os.path.join(metadata_directory, "fastcsv-0.3.0.dist-info")
+    os.makedirs(d)
+    with open(os.path.join(d, "METADATA"), "w") as fh:
+        fh.write("Metadata-Version: 2.1\nName: fastcsv\nVersion: 0.3.0\n")
+    return "fastcsv-0.3.0.dist-info"
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    print("fastcsv: compiling C accelerator (_speedups.c)")
+    cc = shutil.which("cc-fastcsv") or "cc-fastcsv"
+    try:
+        subprocess.run([cc, "-O2", "-shared", "-o", "_speedups.so", "src/_speedups.c"], check=True)
+    except FileNotFoundError as exc:
+        raise RuntimeError("fastcsv: C compiler 'cc-fastcsv' not found; set FASTCSV_PURE=1 to build without it") from exc
+EOF
+  capture batch11 pip_install_backend_fails "$PB" "python3 -m pip install --no-index --no-cache-dir ." "$(python3 -m pip --version | cut -d' ' -f1-2)"
+
+  # pip: installing an older wheel that breaks an installed package's requirement (post-install conflict)
+  PC="$B/wheels"
+  mkdir -p "$PC/dist"
+  mkwheel() { # name version requires: writes a minimal pure-python wheel by hand (no wheel package here)
+    python3 - "$PC/dist" "$1" "$2" "$3" <<'EOF'
+import base64, hashlib, sys, zipfile
+dist, name, version, req = sys.argv[1:]
+mod = name.replace("-", "_")
+di = f"{mod}-{version}.dist-info"
+meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" + "".join(
+    f"Requires-Dist: {r.strip()}\n" for r in req.split(";") if r.strip())
+files = {f"{mod}/__init__.py": f"__version__ = '{version}'\n", f"{di}/METADATA": meta,
+         f"{di}/WHEEL": "Wheel-Version: 1.0\nGenerator: handmade\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+rec = []
+with zipfile.ZipFile(f"{dist}/{mod}-{version}-py3-none-any.whl", "w") as z:
+    for n, t in files.items():
+        z.writestr(n, t)
+        h = base64.urlsafe_b64encode(hashlib.sha256(t.encode()).digest()).rstrip(b"=").decode()
+        rec.append(f"{n},sha256={h},{len(t.encode())}")
+    z.writestr(f"{di}/RECORD", "\n".join(rec + [f"{di}/RECORD,,"]) + "\n")
+EOF
+  }
+  mkwheel corelib 1.4.0 ''
+  mkwheel corelib 2.1.0 ''
+  mkwheel httpkit 3.0.0 'corelib>=2.0'
+  mkwheel authkit 1.2.0 'corelib<3,>=2.1'
+  mkwheel legacy-report 0.9.0 'corelib<1.5'
+  python3 -m venv "$PC/venv"
+  "$PC/venv/bin/pip" install -q --no-index --find-links "$PC/dist" httpkit authkit >/dev/null 2>&1
+  capture batch11 pip_post_install_conflict "$PC" "venv/bin/pip install --no-index --find-links dist legacy-report corelib==1.4.0" "$("$PC/venv/bin/pip" --version | cut -d' ' -f1-2)"
+
+  # node tools from one npm install (jest, vitest, eslint, typescript, prettier, pyright, esbuild)
+  NPM11="$WORK/npm11"
+  if [ ! -x "$NPM11/node_modules/.bin/pyright" ]; then
+    mkdir -p "$NPM11" && (cd "$NPM11" && npm init -y >/dev/null &&
+      npm install jest@29 vitest@2 eslint@9 @eslint/js@9 typescript@5 prettier@3 pyright esbuild >/dev/null 2>&1)
+  fi
+  NB="$NPM11/node_modules/.bin"
+  capture batch11 pyright_package_errors "$L" "$NB/pyright ledger" "$($NB/pyright --version)"
+
+  # jest --verbose over twenty-four suites, three failing in the middle
+  J="$B/jest-app"
+  mkdir -p "$J/src" "$J/__tests__"
+  ln -s "$NPM11/node_modules" "$J/node_modules"
+  printf '{ "name": "jest-app", "version": "1.0.0", "private": true, "scripts": { "test": "jest --verbose" } }\n' >"$J/package.json"
+  cat >"$J/src/cart.js" <<'EOF'
+function addItem(cart, item) {
+  const found = cart.items.find((i) => i.sku === item.sku);
+  if (found) found.qty += item.qty;
+  else cart.items.push({ ...item });
+  return cart;
+}
+function total(cart) {
+  return cart.items.reduce((s, i) => s + i.price * i.qty, 0);
+}
+function applyCoupon(cart, coupon) {
+  if (coupon.kind === "percent") return total(cart) * (1 - coupon.value / 100);
+  return total(cart) - coupon.value;
+}
+module.exports = { addItem, total, applyCoupon };
+EOF
+  for s in alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega; do
+    cat >"$J/__tests__/$s.test.js" <<EOF
+const { addItem, total, applyCoupon } = require("../src/cart");
+
+describe("$s cart", () => {
+  const mk = () => ({ items: [] });
+  test("adds a new item", () => {
+    expect(addItem(mk(), { sku: "a", qty: 1, price: 2 }).items).toHaveLength(1);
+  });
+  test("merges same sku", () => {
+    const c = addItem(addItem(mk(), { sku: "a", qty: 1, price: 2 }), { sku: "a", qty: 2, price: 2 });
+    expect(c.items[0].qty).toBe(3);
+  });
+  test("totals", () => {
+    expect(total(addItem(mk(), { sku: "b", qty: 3, price: 1.5 }))).toBe(4.5);
+  });
+  describe("coupons", () => {
+    test("percent", () => {
+      expect(applyCoupon(addItem(mk(), { sku: "c", qty: 1, price: 10 }), { kind: "percent", value: 10 })).toBe(9);
+    });
+    test("fixed", () => {
+      expect(applyCoupon(addItem(mk(), { sku: "c", qty: 1, price: 10 }), { kind: "fixed", value: 3 })).toBe(7);
+    });
+  });
+});
+EOF
+  done
+  cat >>"$J/__tests__/epsilon.test.js" <<'EOF'
+
+test("fixed coupon never goes below zero", () => {
+  expect(applyCoupon({ items: [{ sku: "x", qty: 1, price: 2 }] }, { kind: "fixed", value: 5 })).toBe(0);
+});
+EOF
+  cat >>"$J/__tests__/eta.test.js" <<'EOF'
+
+test("float totals are rounded to cents", () => {
+  expect(total({ items: [{ sku: "x", qty: 3, price: 0.1 }] })).toBe(0.3);
+});
+test("keeps item order", () => {
+  const c = addItem(addItem({ items: [] }, { sku: "z", qty: 1, price: 1 }), { sku: "y", qty: 1, price: 1 });
+  expect(c.items.map((i) => i.sku)).toEqual(["y", "z"]);
+});
+EOF
+  cat >>"$J/__tests__/iota.test.js" <<'EOF'
+
+test("unknown coupon kind throws", () => {
+  expect(() => applyCoupon({ items: [] }, { kind: "bogo", value: 1 })).toThrow("unknown coupon");
+});
+EOF
+  capture batch11 jest_verbose_24_suites_three_fail "$J" "npm test" "jest $($NB/jest --version)"
+
+  # jest: a TypeError thrown while a describe block is defined (test suite failed to run)
+  J2="$B/jest-describe"
+  mkdir -p "$J2/src" "$J2/test"
+  ln -s "$NPM11/node_modules" "$J2/node_modules"
+  printf '{ "name": "jest-describe", "version": "1.0.0", "private": true }\n' >"$J2/package.json"
+  cat >"$J2/src/config.js" <<'EOF'
+const defaults = { retries: 3, endpoints: { api: "http://localhost:8080" } };
+function load(env) {
+  return env === "test" ? null : defaults;
+}
+module.exports = { load, defaults };
+EOF
+  cat >"$J2/test/config.test.js" <<'EOF'
+const { load } = require("../src/config");
+
+describe("config for test env", () => {
+  const cfg = load("test");
+  const { api } = cfg.endpoints;
+
+  test("has an api endpoint", () => {
+    expect(api).toMatch(/^http/);
+  });
+});
+EOF
+  cat >"$J2/test/defaults.test.js" <<'EOF'
+const { defaults } = require("../src/config");
+
+test("retries default", () => {
+  expect(defaults.retries).toBe(3);
+});
+test("api default", () => {
+  expect(defaults.endpoints.api).toBe("http://localhost:8080");
+});
+EOF
+  capture batch11 jest_describe_typeerror_suite_failed "$J2" "$NB/jest" "jest $($NB/jest --version)"
+
+  # vitest --reporter=verbose: a long passing run with two failures
+  V="$B/vitest-app"
+  mkdir -p "$V/src" "$V/test"
+  ln -s "$NPM11/node_modules" "$V/node_modules"
+  printf '{ "name": "vitest-app", "version": "1.0.0", "private": true, "type": "module" }\n' >"$V/package.json"
+  cat >"$V/src/strings.js" <<'EOF'
+export const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+export const camel = (s) => s.replace(/[-_](\w)/g, (_, c) => c.toUpperCase());
+export const pad = (s, n) => s.padStart(n, " ");
+export const words = (s) => s.split(" ");
+EOF
+  for m in capitalize camel pad words; do
+    {
+      printf 'import { describe, it, expect } from "vitest";\nimport { capitalize, camel, pad, words } from "../src/strings.js";\n\n'
+      for g in basics unicode edge; do
+        printf 'describe("%s %s", () => {\n' "$m" "$g"
+        for i in $(seq 1 22); do
+          printf '  it("case %d", () => { expect(typeof %s("x-y", 3)).not.toBe("undefined"); });\n' "$i" "$m"
+        done
+        printf '});\n'
+      done
+    } >"$V/test/$m.test.js"
+  done
+  cat >>"$V/test/camel.test.js" <<'EOF'
+describe("camel regressions", () => {
+  it("handles leading dash", () => { expect(camel("-moz-box")).toBe("mozBox"); });
+});
+EOF
+  cat >>"$V/test/words.test.js" <<'EOF'
+describe("words regressions", () => {
+  it("collapses repeated spaces", () => { expect(words("a  b   c")).toEqual(["a", "b", "c"]); });
+});
+EOF
+  capture batch11 vitest_verbose_long_two_fail "$V" "$NB/vitest run --reporter=verbose" "vitest $($NB/vitest --version 2>&1 | tail -1)"
+
+  # vitest: inline and file snapshot mismatches
+  VS="$B/vitest-snap"
+  mkdir -p "$VS/src" "$VS/test/__snapshots__"
+  ln -s "$NPM11/node_modules" "$VS/node_modules"
+  printf '{ "name": "vitest-snap", "version": "1.0.0", "private": true, "type": "module" }\n' >"$VS/package.json"
+  cat >"$VS/src/render.js" <<'EOF'
+export function card(user) {
+  return { title: user.name.toUpperCase(), subtitle: `${user.role} since ${user.since}`, badges: user.badges.slice(0, 3) };
+}
+export function menu(items) {
+  return items.map((i, n) => `${n + 1}. ${i}`).join("\n");
+}
+EOF
+  cat >"$VS/test/render.test.js" <<'EOF'
+import { it, expect } from "vitest";
+import { card, menu } from "../src/render.js";
+
+const user = { name: "Ada", role: "admin", since: 2019, badges: ["a", "b", "c", "d"] };
+
+it("renders a card", () => {
+  expect(card(user)).toMatchSnapshot();
+});
+
+it("renders a menu", () => {
+  expect(menu(["Open", "Save", "Quit"])).toMatchInlineSnapshot(`
+    "1) Open
+    2) Save
+    3) Quit"
+  `);
+});
+
+it("renders a card for a guest", () => {
+  expect(card({ ...user, role: "guest" })).toMatchSnapshot();
+});
+EOF
+  cat >"$VS/test/__snapshots__/render.test.js.snap" <<'EOF'
+// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html
+
+exports[`renders a card 1`] = `
+{
+  "badges": [
+    "a",
+    "b",
+  ],
+  "subtitle": "admin since 2019",
+  "title": "ADA",
+}
+`;
+
+exports[`renders a card for a guest 1`] = `
+{
+  "badges": [
+    "a",
+    "b",
+    "c",
+  ],
+  "subtitle": "guest since 2019",
+  "title": "ADA",
+}
+`;
+EOF
+  capture batch11 vitest_snapshot_mismatch "$VS" "CI=1 NO_COLOR=1 $NB/vitest run" "vitest $($NB/vitest --version 2>&1 | tail -1)"
+
+  # node --test with the spec reporter: failures, a todo, a skip and diagnostics
+  NT="$B/node-spec"
+  mkdir -p "$NT/lib" "$NT/test"
+  cat >"$NT/lib/queue.js" <<'EOF'
+export class Queue {
+  constructor(limit) { this.limit = limit; this.items = []; }
+  push(x) { if (this.items.length > this.limit) throw new RangeError(`queue full (${this.limit})`); this.items.push(x); }
+  pop() { return this.items.pop(); }
+  get size() { return this.items.length; }
+}
+EOF
+  printf '{ "type": "module" }\n' >"$NT/package.json"
+  cat >"$NT/test/queue.test.js" <<'EOF'
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { Queue } from "../lib/queue.js";
+
+describe("Queue", () => {
+  it("starts empty", () => { assert.equal(new Queue(2).size, 0); });
+  it("pushes", () => { const q = new Queue(2); q.push(1); assert.equal(q.size, 1); });
+  it("is FIFO", () => {
+    const q = new Queue(3); q.push("a"); q.push("b");
+    assert.equal(q.pop(), "a");
+  });
+  it("rejects when full", () => {
+    const q = new Queue(1); q.push(1);
+    assert.throws(() => q.push(2), RangeError);
+  });
+  it("drains in order", { todo: "drain() not written" }, () => {});
+  it("persists", { skip: "needs redis" }, () => {});
+  describe("stats", () => {
+    it("reports sizes", () => {
+      const q = new Queue(5); [1, 2, 3].forEach((x) => q.push(x));
+      assert.deepEqual({ size: q.size, limit: q.limit }, { size: 3, limit: 4 });
+    });
+  });
+});
+EOF
+  cat >"$NT/test/misc.test.js" <<'EOF'
+import { test } from "node:test";
+import assert from "node:assert/strict";
+test("sum", () => assert.equal([1, 2, 3].reduce((a, b) => a + b), 6));
+test("json", () => assert.deepEqual(JSON.parse('{"a":1}'), { a: 1 }));
+EOF
+  capture batch11 node_test_spec_reporter_failures "$NT" "node --test --test-reporter=spec" "node $(node --version)"
+
+  # node --trace-warnings: a deprecation and an experimental warning with stack traces
+  NW="$B/node-warn"
+  mkdir -p "$NW"
+  cat >"$NW/legacy.js" <<'EOF'
+const url = require("url");
+const util = require("util");
+function parseTarget(s) {
+  return url.parse(s);
+}
+function makeBuffer(n) {
+  return new Buffer(n);
+}
+const t = parseTarget("http://user:pw@example.test:8080/a?b=1");
+console.log("host:", t.host);
+console.log("buffer:", makeBuffer(4).length);
+console.log("isArray:", util.isArray([1]));
+process.emitWarning("cache directory /tmp/x is world-writable", "SecurityWarning");
+EOF
+  capture batch11 node_trace_warnings_deprecations "$NW" "node --trace-warnings legacy.js" "node $(node --version)"
+
+  # tsc --listFiles --pretty false: the file list (lib files too) and errors across eighteen files
+  T="$B/ts-app"
+  mkdir -p "$T/src"
+  ln -s "$NPM11/node_modules" "$T/node_modules"
+  cat >"$T/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true, "noEmit": true, "lib": ["ES2022", "DOM"] }, "include": ["src"] }
+EOF
+  printf '{ "name": "ts-app", "version": "1.0.0", "type": "module" }\n' >"$T/package.json"
+  cat >"$T/src/types.ts" <<'EOF'
+export interface User { id: number; name: string; email?: string; roles: string[] }
+export type Handler<T> = (input: T) => Promise<void>;
+EOF
+  i=0
+  for f in audit auth billing cache config db events export files health import jobs mail metrics quota search tenant users; do
+    i=$((i + 1))
+    cat >"$T/src/$f.ts" <<EOF
+import type { User, Handler } from "./types.js";
+
+export function ${f}Name(u: User): string {
+  return u.email.toLowerCase();
+}
+
+export const ${f}Count: number = "$i";
+
+export const ${f}Handler: Handler<User> = async (u) => {
+  return u.roles.length;
+};
+EOF
+  done
+  capture batch11 tsc_listfiles_pretty_false_errors "$T" "$NB/tsc -p . --listFiles --pretty false" "tsc $($NB/tsc --version)"
+
+  # tsc: deep generic mismatches with long elaborations (TS2345, TS2322)
+  TG="$B/ts-generic"
+  mkdir -p "$TG/src"
+  ln -s "$NPM11/node_modules" "$TG/node_modules"
+  cat >"$TG/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler", "strict": true, "noEmit": true }, "include": ["src"] }
+EOF
+  cat >"$TG/src/store.ts" <<'EOF'
+type Reducer<S, A> = (state: S, action: A) => S;
+type Middleware<S, A> = (api: { getState(): S; dispatch(a: A): void }) => (next: (a: A) => void) => (a: A) => void;
+
+interface StoreOptions<S, A extends { type: string }> {
+  reducer: Reducer<S, A>;
+  initial: S;
+  middleware?: Middleware<S, A>[];
+  persist?: { key: string; version: number; migrate: (old: unknown) => S };
+}
+
+export function createStore<S, A extends { type: string }>(opts: StoreOptions<S, A>) {
+  let state = opts.initial;
+  return { getState: () => state, dispatch: (a: A) => { state = opts.reducer(state, a); } };
+}
+
+interface TodoState { todos: { id: number; title: string; done: boolean; tags: string[] }[]; filter: "all" | "open" | "done" }
+type TodoAction = { type: "add"; title: string } | { type: "toggle"; id: number } | { type: "filter"; filter: TodoState["filter"] };
+
+const reducer: Reducer<TodoState, TodoAction> = (s, a) => s;
+
+const logger: Middleware<TodoState, { type: string; payload: unknown }> = (api) => (next) => (a) => { next(a); };
+
+export const store = createStore({
+  reducer,
+  initial: { todos: [{ id: 1, title: "write", done: "no", tags: [] }], filter: "all" },
+  middleware: [logger],
+  persist: { key: "todos", version: "2", migrate: (old) => old },
+});
+
+export const store2 = createStore<TodoState, TodoAction>({
+  reducer: (s: TodoState, a: { type: "add"; title: number }) => s,
+  initial: { todos: [], filter: "archived" },
+});
+
+function mapValues<T extends Record<string, unknown>, R>(obj: T, fn: <K extends keyof T>(v: T[K], k: K) => R): { [K in keyof T]: R } {
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, fn(v as T[keyof T], k)])) as { [K in keyof T]: R };
+}
+
+export const lens: { a: string; b: string } = mapValues({ a: 1, b: 2 }, (v) => v + 1);
+EOF
+  capture batch11 tsc_deep_generic_errors "$TG" "$NB/tsc -p ." "tsc $($NB/tsc --version)"
+
+  # eslint --max-warnings 0: many warnings (and one error) over many files, stylish output
+  E="$B/eslint-app"
+  mkdir -p "$E/src/routes" "$E/src/lib"
+  ln -s "$NPM11/node_modules" "$E/node_modules"
+  printf '{ "name": "eslint-app", "version": "1.0.0", "type": "module", "scripts": { "lint": "eslint --max-warnings 0 src" } }\n' >"$E/package.json"
+  cat >"$E/eslint.config.js" <<'EOF'
+import js from "@eslint/js";
+export default [
+  js.configs.recommended,
+  {
+    languageOptions: { globals: { console: "readonly", process: "readonly" } },
+    rules: {
+      "no-unused-vars": "warn",
+      "no-console": "warn",
+      "prefer-const": "warn",
+      eqeqeq: "warn",
+      "no-var": "warn",
+    },
+  },
+];
+EOF
+  for f in users orders invoices products carts search auth admin reports health billing coupons tenants webhooks exports imports audit quotas sessions teams labels; do
+    cat >"$E/src/routes/$f.js" <<EOF
+import { db } from "../lib/db.js";
+import { format, parse } from "../lib/util.js";
+
+var cache = {};
+export async function list${f}(req) {
+  let rows = await db.query("select * from $f");
+  let unused = 1;
+  console.log("listing $f", rows.length);
+  if (req.query.limit == null) return rows;
+  return rows.slice(0, req.query.limit);
+}
+
+export function get${f}(id) {
+  let key = "$f:" + id;
+  if (cache[key] != undefined) return cache[key];
+  console.debug("miss", key);
+  return null;
+}
+EOF
+  done
+  cat >"$E/src/lib/db.js" <<'EOF'
+export const db = { query: async (sql) => { console.log(sql); return []; } };
+EOF
+  cat >"$E/src/lib/util.js" <<'EOF'
+export function format(x) { return String(x); }
+export function parse(x) { return JSON.parse(x); }
+export function retry(fn, n) {
+  for (var i = 0; i < n; i++) {
+    try { return fn(); } catch (e) {}
+  }
+  return undefinedThing;
+}
+EOF
+  capture batch11 eslint_max_warnings_zero_many "$E" "npm run lint" "eslint $($NB/eslint --version)"
+
+  # eslint: a parsing error in one file among clean ones
+  EP="$B/eslint-parse"
+  mkdir -p "$EP/src"
+  ln -s "$NPM11/node_modules" "$EP/node_modules"
+  printf '{ "name": "eslint-parse", "version": "1.0.0", "type": "module" }\n' >"$EP/package.json"
+  printf 'import js from "@eslint/js";\nexport default [js.configs.recommended];\n' >"$EP/eslint.config.js"
+  printf 'export const a = 1;\nexport function f(x) {\n  return x * 2;\n}\n' >"$EP/src/ok.js"
+  cat >"$EP/src/broken.js" <<'EOF'
+export function total(items) {
+  return items.reduce((s, i) => {
+    return s + i.price * i.qty;
+  }, 0;
+}
+
+export const fmt = (n) => n.toFixed(2);
+EOF
+  cat >"$EP/src/types.js" <<'EOF'
+export function check(x: number): boolean {
+  return x > 0;
+}
+EOF
+  capture batch11 eslint_parsing_errors "$EP" "$NB/eslint src" "eslint $($NB/eslint --version)"
+
+  # prettier --check over files of which two do not parse
+  PR="$B/prettier-app"
+  mkdir -p "$PR/src/components"
+  cp "$EP/src/broken.js" "$PR/src/broken.js"
+  printf 'export const a = {b:1,\n  c:2}\n' >"$PR/src/messy.js"
+  printf 'export const ok = 1;\n' >"$PR/src/ok.js"
+  cat >"$PR/src/components/Card.jsx" <<'EOF'
+export function Card({ title }) {
+  return (
+    <div className="card">
+      <h2>{title}</h2>
+    </div
+  );
+}
+EOF
+  printf '{\n  "name": "x",\n  "version": "1.0.0",\n}\n' >"$PR/src/settings.json"
+  capture batch11 prettier_check_syntax_errors "$PR" "$NB/prettier --check src" "prettier $($NB/prettier --version)"
+
+  # npm run build: esbuild bundling with several errors (missing module, bad syntax, missing export)
+  EB="$B/esb-app"
+  mkdir -p "$EB/src/lib"
+  ln -s "$NPM11/node_modules" "$EB/node_modules"
+  printf '{ "name": "esb-app", "version": "1.0.0", "scripts": { "prebuild": "echo cleaning dist && rm -rf dist", "build": "esbuild src/main.ts --bundle --platform=node --outfile=dist/app.js --log-limit=0" } }\n' >"$EB/package.json"
+  cat >"$EB/src/main.ts" <<'EOF'
+import { start } from "./server";
+import { loadConfig } from "./lib/config";
+import chalk from "chalk";
+import { formatBytes } from "./lib/format";
+
+const cfg = loadConfig(process.env);
+console.log(chalk.green("starting"), formatBytes(cfg.maxBody));
+start(cfg);
+EOF
+  cat >"$EB/src/server.ts" <<'EOF'
+import http from "node:http";
+export function start(cfg: { port: number }) {
+  http.createServer((req, res) => { res.end("ok") }).listen(cfg.port);
+}
+EOF
+  cat >"$EB/src/lib/config.ts" <<'EOF'
+export function loadConfig(env: Record<string, string | undefined>) {
+  return {
+    port: Number(env.PORT ?? 3000),
+    maxBody: Number(env.MAX_BODY ?? 1024 * 1024),
+  }
+}
+EOF
+  cat >"$EB/src/lib/format.ts" <<'EOF'
+export function formatSize(n: number): string {
+  const units = ["B", "KB", "MB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++ }
+  return `${n.toFixed(1)} ${units[i]}`;
+}
+export const helper = (x: number) => x +;
+EOF
+  capture batch11 npm_run_build_esbuild_errors "$EB" "npm run build" "esbuild $($NB/esbuild --version)"
 fi
 
 # --- batch12: a twelfth blind batch (Go, Rust, C/C++, JVM, Ruby, git, build systems and shell in
