@@ -2,26 +2,30 @@
  * Which command a rule sees. LLMs write `cd /p && cargo clippy -- -D warnings 2>&1 | tail -80`;
  * rules are written for `cargo clippy …`. Matching therefore tries the whole command and its
  * normalised last segment: after the last `&&`, `||` or `;` outside quotes, cut at the first
- * pipe, redirections removed, leading `cd …`, `VAR=value`, `env`, `time` and `command` removed.
- * A program given by path (`./node_modules/.bin/jest`, `.venv/bin/pytest`, `~/go/bin/golangci-lint`)
- * or through a package runner (`pnpm exec`, `uv run`, `poetry run`, `bundle exec`) is also tried
- * by its bare name, so one rule written for `jest …` covers every way of starting it.
+ * pipe, redirections removed, leading `cd …`, `VAR=value` and wrappers that run the command
+ * they are given (`env`, `time`, `timeout 60`, `nice -n 5`, `sudo`, `xvfb-run -a`, …) removed;
+ * the same with its redirections kept, for the rules that read them (`sqlite3 t.db < seed.sql`).
+ * A program given by path (`./node_modules/.bin/jest`, `.venv/bin/pytest`, `~/go/bin/golangci-lint`),
+ * through a package runner (`pnpm exec`, `uv run`, `poetry run`, `bundle exec`) or by a versioned
+ * name (`python3.11`, `pip3.12`, `gcc-12`, `go1.22.5`) is also tried by its bare name, and a
+ * script handed to a shell (`bash -c "make 2>&1"`) by its own candidates, so one rule written for
+ * `jest …` covers every way of starting it.
  */
 
 /** The strings a rule's matcher is tried against, most literal first, without duplicates. */
 export function matchCandidates(command: string): string[] {
   const whole = command.trim();
   const candidates = [whole];
-  const last = lastCommand(whole);
-  if (last) candidates.push(last);
-  const program = programForm(last);
-  if (program) {
-    candidates.push(program);
-    // The same with the segment's redirections (`/usr/bin/sqlite3 t.db < seed.sql`): a rule
-    // may read them, and normalising drops them.
-    const redirected = programForm(lastSegment(whole).trim());
-    if (redirected) candidates.push(redirected);
+  const segment = lastSegment(whole);
+  const plain = normalizeSegment(segment);
+  // The same with the segment's redirections (`env X=1 /usr/bin/sqlite3 t.db < seed.sql`): a
+  // rule may read them, and normalising drops them.
+  const redirected = normalizeSegment(segment, { redirections: true });
+  for (const form of [plain, redirected]) {
+    if (form) candidates.push(form, ...programForms(form));
   }
+  const script = shellScript(plain);
+  if (script) candidates.push(...matchCandidates(script));
   return [...new Set(candidates)];
 }
 
@@ -56,11 +60,21 @@ const SCRIPT_FILE = /\.[A-Za-z]\w*$/;
 const RUNNER_FLAGS = new Set(["-y", "--yes", "--no-install", "-q", "--quiet", "--silent", "--"]);
 
 /**
- * The command with its program by base name and without a package runner in front
- * (`.venv/bin/pytest -q` → `pytest -q`, `pnpm exec ./node_modules/.bin/vitest` → `vitest`);
- * empty when that is the command as written.
+ * A name's version suffix: `-12` (`gcc-12`, `clang-tidy-15`, `pytest-3`) or a dotted version
+ * (`python3.11`, `pip3.12`, `ruby3.1`, `go1.22.5`). Digits alone are part of the name
+ * (`sqlite3`, `base64`, `x264`).
  */
-function programForm(command: string): string {
+const VERSIONED = /^([A-Za-z][\w+.-]*?[A-Za-z+])(?:-\d+(?:\.\d+)*|(\d+)(?:\.\d+)+)$/;
+/** Programs installed under another name for the same tool. */
+const ALIASES: Record<string, string> = { nodejs: "node" };
+
+/**
+ * The command with its program by base name and without a package runner in front
+ * (`.venv/bin/pytest -q` → `pytest -q`, `pnpm exec ./node_modules/.bin/vitest` → `vitest`),
+ * then by its name without a version (`python3.11 -m pytest` → `python3 -m pytest`,
+ * `python -m pytest`); none that is the command as written.
+ */
+function programForms(command: string): string[] {
   const words = shellWords(command);
   let at = 0;
   const runner = RUNNERS.find((r) => r.every((w, k) => baseName(words[k] ?? "") === w));
@@ -68,13 +82,44 @@ function programForm(command: string): string {
     at = runner.length;
     while (at < words.length - 1 && RUNNER_FLAGS.has(words[at])) at++;
   }
-  if (at >= words.length) return "";
+  if (at >= words.length) return [];
+  const rest = words.slice(at + 1);
   // A file with a script's extension (`./task.sh`, `scripts/turbo.js`) is the project's own
   // script, not the tool its name starts with: it stays as written.
   const program = baseName(words[at]);
-  const rest = [SCRIPT_FILE.test(program) ? words[at] : program, ...words.slice(at + 1)];
-  const form = rest.join(" ");
-  return form === command ? "" : form;
+  if (SCRIPT_FILE.test(program)) return without([words[at], ...rest].join(" "), command);
+  const names = [program];
+  const version = VERSIONED.exec(program);
+  if (version) names.push(...(version[2] ? [version[1] + version[2]] : []), version[1]);
+  if (program in ALIASES) names.push(ALIASES[program]);
+  return without(names.map((name) => [name, ...rest].join(" ")), command);
+}
+
+function without(forms: string | string[], command: string): string[] {
+  return [forms].flat().filter((form) => form !== command);
+}
+
+/** Shells that run the script after `-c` (`bash -lc "cd /p && make"`). */
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
+
+/** The script a shell is handed with `-c`, unquoted; empty when the command is not that. */
+function shellScript(command: string): string {
+  const words = shellWords(command);
+  if (!SHELLS.has(baseName(words[0] ?? ""))) return "";
+  for (let i = 1; i < words.length - 1; i++) {
+    const word = words[i];
+    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(word)) return unquote(words[i + 1]);
+    if (word === "-o" || word === "+o" || word === "-O" || word === "+O") i++;
+    else if (!/^[-+]/.test(word)) return "";
+  }
+  return "";
+}
+
+/** A shell word's text: single quotes verbatim, double quotes with their escapes undone. */
+function unquote(word: string): string {
+  if (/^'.*'$/s.test(word)) return word.slice(1, -1);
+  if (/^".*"$/s.test(word)) return word.slice(1, -1).replace(/\\([\\"$`])/g, "$1");
+  return word;
 }
 
 /** A program's name without its directory or quotes (`"$HOME/.cargo/bin/cargo"` → `cargo`). */
@@ -112,6 +157,7 @@ export function lastSegment(command: string): string {
 }
 
 const REDIRECT = /^(?:\d*|&)(?:>>?|<<?|>&|<&)(.*)$/;
+const DUPLICATION = /^\d*[<>]&(\d+|-)$/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const WRAPPERS = new Set(["env", "time", "command", "exec", "nohup"]);
 /**
@@ -127,6 +173,20 @@ const ARG_WRAPPERS: Record<string, { valued: Set<string>; operands: number }> = 
   sudo: { valued: new Set(["-u", "--user", "-g", "--group", "-C", "-D", "--chdir"]), operands: 0 },
   env: { valued: new Set(["-u", "--unset", "-C", "--chdir"]), operands: 0 },
   time: { valued: new Set(["-f", "--format", "-o", "--output"]), operands: 0 },
+  doas: { valued: new Set(["-u", "-C"]), operands: 0 },
+  "xvfb-run": {
+    valued: new Set(["-n", "--server-num", "-s", "--server-args", "-e", "--error-file"]),
+    operands: 0,
+  },
+  // `chrt -b 0 make`: the priority; `taskset -c 0-3 make`: the CPU list; `flock /tmp/l make`:
+  // the lock file.
+  chrt: { valued: new Set(["-T", "-P", "-D"]), operands: 1 },
+  taskset: { valued: new Set(), operands: 1 },
+  flock: { valued: new Set(["-w", "--timeout", "-E", "--conflict-exit-code"]), operands: 1 },
+  setsid: { valued: new Set(), operands: 0 },
+  unbuffer: { valued: new Set(), operands: 0 },
+  ccache: { valued: new Set(), operands: 0 },
+  sccache: { valued: new Set(), operands: 0 },
 };
 
 /** The index of the word after a wrapper's options and operands (`timeout -s KILL 60 make` → make). */
@@ -141,17 +201,27 @@ function afterWrapper(words: string[], at: number): number {
   return i + spec.operands;
 }
 
-/** One segment: cut at the first pipe, redirections and leading wrappers removed. */
-export function normalizeSegment(segment: string): string {
+/**
+ * One segment: cut at the first pipe, redirections removed (kept with `redirections`) and
+ * leading wrappers removed. A wrapper left with nothing to run is the program (`env`, `ccache -s`).
+ */
+export function normalizeSegment(
+  segment: string,
+  options: { redirections?: boolean } = {},
+): string {
   const words = shellWords(segment);
   const kept: string[] = [];
+  // The redirections that name a file, each with the index in `kept` of the word after it.
+  const redirections: [number, string][] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
     if (word === "|" || word === "|&") break;
     const redirect = REDIRECT.exec(word);
     if (redirect) {
       // `> file` names its target in the next word; `>file` and `2>&1` carry it.
-      if (redirect[1] === "") i++;
+      const target = redirect[1] === "" && i + 1 < words.length ? ` ${words[++i]}` : "";
+      // `2>&1` joins two streams the filter reads as one: it names no file a rule could read.
+      if (!DUPLICATION.test(word)) redirections.push([kept.length, word + target]);
       continue;
     }
     kept.push(word);
@@ -163,13 +233,24 @@ export function normalizeSegment(segment: string): string {
     const base = baseName(word);
     if (ASSIGNMENT.test(word)) start++;
     else if (WRAPPERS.has(base) || base in ARG_WRAPPERS) {
+      const next = afterWrapper([...kept.slice(0, start), base, ...kept.slice(start + 1)], start);
+      if (next >= kept.length) break;
       // `/usr/bin/time -v make` is `time -v make`.
       kept[start] = base;
-      start = afterWrapper(kept, start);
+      start = next;
     } else if (word === "cd" && kept.length > start + 2) start += 2;
     else break;
   }
-  return kept.slice(start).join(" ");
+  if (!options.redirections) return kept.slice(start).join(" ");
+  const out: string[] = [];
+  let r = 0;
+  for (let k = 0; k <= kept.length; k++) {
+    for (; r < redirections.length && redirections[r][0] === k; r++) {
+      if (k > start) out.push(redirections[r][1]);
+    }
+    if (k >= start && k < kept.length) out.push(kept[k]);
+  }
+  return out.join(" ");
 }
 
 /** Splits on unquoted whitespace and pipes, keeping each word's quotes as written. */

@@ -112,9 +112,17 @@ const MAX_LINES = 400;
 const HEAD = 150;
 const TAIL = 150;
 
-/** A progress bar: a run of bar characters next to a percentage. */
+/** A progress bar: a run of bar characters next to a percentage or an amount moved. */
 const BAR = new RegExp(`[${BAR_CHARS}]{4}`);
 const PERCENT = /\b\d{1,3}(?:\.\d{1,2})?%/;
+/** An amount moved or a rate (`30.0/30.0 MB`, `12.3MB/45.6MB`, `258.7 MB/s`): pip's bar has no percentage. */
+const AMOUNT =
+  /\b\d{1,9}(?:\.\d{1,3})? ?(?:[kKMGT]i?)?B(?:\/s\b| ?\/ ?\d)|\b\d{1,9}(?:\.\d{1,3})?\/\d{1,9}(?:\.\d{1,3})? ?(?:[kKMGT]i?)?B\b/;
+/**
+ * A tool's message (`curl: (18) transfer closed…`, `abc123: Downloading`): curl prints its error
+ * right after the last frame of its `-#` bar, with no newline between.
+ */
+const MESSAGE = /[A-Za-z][\w.-]{0,40}: \S/;
 /** A spinner frame at the start of a line (braille or block spinners). */
 const SPINNER = new RegExp(String.raw`^\s{0,8}[${SPINNER_CHARS}]\s`);
 
@@ -292,7 +300,11 @@ export function genericStage(
 /** Whether a line is a progress bar or spinner frame (never one that carries a failure). */
 export function isProgress(line: string): boolean {
   if (FAILURE_SIGNAL.test(line)) return false;
-  return SPINNER.test(line) || (BAR.test(line) && PERCENT.test(line));
+  if (SPINNER.test(line)) return true;
+  if (!BAR.test(line)) return false;
+  const percent = line.lastIndexOf("%");
+  if (percent < 0 || !PERCENT.test(line)) return AMOUNT.test(line) && !MESSAGE.test(line);
+  return !MESSAGE.test(line.slice(percent + 1));
 }
 
 /**

@@ -33,9 +33,15 @@ const FORMS: string[][] = [
     ".venv/bin/python -m pytest -q",
     "nice -n 5 .venv/bin/pytest -q",
     "pipenv run pytest -q",
+    "python3.11 -m pytest -q",
+    "/usr/bin/python3.12 -m pytest -q",
+    ".venv/bin/python3.11 -m pytest -q",
+    "xvfb-run -a pytest -q",
   ],
   ["ruff check .", ".venv/bin/ruff check .", "pdm run ruff check ."],
-  ["mypy src", "~/.local/bin/mypy src", "hatch run mypy src"],
+  ["mypy src", "~/.local/bin/mypy src", "hatch run mypy src", "python3.12 -m mypy src"],
+  ["pip install -r r.txt", "pip3.11 install -r r.txt", ".venv/bin/pip3.12 install -r r.txt"],
+  ["node --test", "nodejs --test", "/usr/bin/nodejs --test"],
   [
     "cargo test",
     "/usr/local/bin/cargo test",
@@ -45,9 +51,33 @@ const FORMS: string[][] = [
     "/usr/bin/env RUST_BACKTRACE=1 cargo test",
   ],
   ["golangci-lint run", "~/go/bin/golangci-lint run", "$GOPATH/bin/golangci-lint run"],
-  ["go test ./...", "/usr/local/go/bin/go test ./..."],
+  [
+    "go test ./...",
+    "/usr/local/go/bin/go test ./...",
+    "timeout 60 go test ./...",
+    "go1.22.5 test ./...",
+    "taskset -c 0 go test ./...",
+  ],
   ["rspec", "bundle exec rspec", "bin/rspec", "bundle exec bin/rspec"],
-  ["make", "/usr/bin/make"],
+  [
+    "make",
+    "/usr/bin/make",
+    "time make",
+    "chrt -b 0 make",
+    "flock -w 10 /tmp/build.lock make",
+    "setsid make",
+    "unbuffer make",
+    "sh -c 'cd /p && make'",
+    'bash -lc "make 2>&1"',
+  ],
+  [
+    "sqlite3 t.db < seed.sql",
+    "env X=1 /opt/bin/sqlite3 t.db < seed.sql",
+    "cd /p && sqlite3 t.db < seed.sql",
+    "time sqlite3 t.db < seed.sql 2>&1 | tail",
+  ],
+  ["gcc -c a.c", "ccache gcc -c a.c"],
+  ["ruby -Itest test/a_test.rb", "ruby3.1 -Itest test/a_test.rb"],
 ];
 
 for (const [bare, ...forms] of FORMS) {
@@ -64,6 +94,14 @@ Deno.test("rules that match a path on purpose still do", () => {
   expect(names("./configure --prefix=/usr")).toContain("autoconf-configure");
   expect(names("./gradlew build")[0]).toBe(names("gradle build")[0]);
   expect(names("./mvnw -q verify")[0]).toBe(names("mvn -q verify")[0]);
+  expect(names("gcc-12 -c a.c")).toEqual(names("gcc -c a.c"));
+  expect(names("pytest-3 -q")).toEqual(names("pytest -q"));
+});
+
+Deno.test("a name ending in digits that are not a version keeps them", () => {
+  // `sqlite3` is not version 3 of `sqlite`, nor `base64` of `base`.
+  expect(names("sqlite3 t.db .tables")).toContain("sqlite3");
+  expect(names("x264 in.y4m")).toEqual(names("cat x"));
 });
 
 Deno.test("a program's base name does not match a rule its path's directory names", () => {

@@ -26,10 +26,36 @@ Deno.test("matchCandidates: whole command and normalised last segment", () => {
     ["stdbuf -oL go test ./...", ["stdbuf -oL go test ./...", "go test ./..."]],
     ["env -u CI FOO=1 time -p cargo build", ["env -u CI FOO=1 time -p cargo build", "cargo build"]],
     ["echo 'a && b; c'", ["echo 'a && b; c'"]],
-    ['echo "x; y" && git diff > out.txt', ['echo "x; y" && git diff > out.txt', "git diff"]],
+    ['echo "x; y" && git diff > out.txt', [
+      'echo "x; y" && git diff > out.txt',
+      "git diff",
+      "git diff > out.txt",
+    ]],
     ["pytest -q 2> err.log < /dev/null", ["pytest -q 2> err.log < /dev/null", "pytest -q"]],
     ["npm test |& tee log", ["npm test |& tee log", "npm test"]],
     ["  ls -la  ", ["ls -la"]],
+    [
+      "env X=1 /opt/bin/sqlite3 t.db < s.sql",
+      [
+        "env X=1 /opt/bin/sqlite3 t.db < s.sql",
+        "/opt/bin/sqlite3 t.db",
+        "sqlite3 t.db",
+        "/opt/bin/sqlite3 t.db < s.sql",
+        "sqlite3 t.db < s.sql",
+      ],
+    ],
+    [
+      "python3.11 -m pytest -q",
+      ["python3.11 -m pytest -q", "python3 -m pytest -q", "python -m pytest -q"],
+    ],
+    ["gcc-12 -c a.c", ["gcc-12 -c a.c", "gcc -c a.c"]],
+    [
+      "bash -lc 'cd /p && make -j2 2>&1'",
+      ["bash -lc 'cd /p && make -j2 2>&1'", "cd /p && make -j2 2>&1", "make -j2"],
+    ],
+    ["env", ["env"]],
+    ["ccache -s", ["ccache -s"]],
+    ["time", ["time"]],
   ];
   expect(table.map(([c]) => [c, matchCandidates(c)])).toEqual(table);
 });

@@ -31,6 +31,38 @@ Deno.test("a progress-looking line that carries a failure stays", () => {
   expect(isProgress("Coverage: 85%")).toBe(false);
 });
 
+const generic = (name: string) =>
+  Deno.readTextFile(new URL(`../fixtures/generic/${name}`, import.meta.url));
+
+Deno.test("a message printed after a progress bar without a newline stays", async () => {
+  // curl -# redraws its bar with `\r` and prints its error right after the last frame.
+  expect(
+    isProgress("######      16.0%curl: (18) transfer closed with 42000000 bytes remaining to read"),
+  )
+    .toBe(false);
+  const raw = await generic("progress_curl_bar_closed.txt");
+  const out = engine.filter("curl -# -o /dev/null http://127.0.0.1:18765/big.bin", raw, {
+    failed: true,
+  });
+  expect(out.text).toContain("curl: (18) transfer closed with 42000000 bytes remaining to read");
+});
+
+Deno.test("a failed run's finished transfer bar goes; the failure stays", async () => {
+  // pip's bar has no percentage: its amounts (`30.0/30.0 MB`, `258.7 MB/s`) say it is one.
+  expect(
+    isProgress("     ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 30.0/30.0 MB 258.7 MB/s 0:00:00"),
+  )
+    .toBe(true);
+  expect(isProgress("abc123: Downloading [=====>     ] 12.3MB/45.6MB")).toBe(false);
+  const raw = await generic("progress_pip_download_invalid.txt");
+  const out = engine.filter("pip download -d dl bigpkg", raw, { failed: true }).text.split("\n");
+  expect(out.filter((line) => line.includes("━━━━"))).toEqual([]);
+  expect(out).toContain(raw.split("\n").find((line) => line.startsWith("ERROR: Wheel 'bigpkg'")));
+  expect(out).toContain(
+    "  Downloading http://127.0.0.1:18766/bigpkg/bigpkg-1.0-py3-none-any.whl (30.0 MB)",
+  );
+});
+
 Deno.test("a very long line is cut in the middle; the text around a failure signal stays", () => {
   const plain = "x".repeat(5000);
   const cut = cutMiddle(plain);

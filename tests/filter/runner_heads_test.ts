@@ -8,7 +8,7 @@
  * (bench/corpus) and on shapes of each class.
  */
 import { expect } from "expect";
-import { corpus, filter, lines } from "./_builtin.ts";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 const SESSION = "============================= test session starts ==============================";
 const HEADER = [
@@ -209,4 +209,53 @@ Deno.test("vitest's failed suite head and file line, with a project name", () =>
     " Test Files  1 failed | 1 passed (2)",
     "      Tests  1 passed | 2 skipped (3)",
   ]);
+});
+
+/** mocha's spec report: the tree (up to the counts), then one numbered block per failure. */
+function mochaReport(text: string): { tree: string[]; details: string[][] } {
+  const all = lines(text);
+  const counts = all.findIndex((line) => /^\s*\d+ passing\b/.test(line));
+  const tree = all.slice(0, counts);
+  const details: string[][] = [];
+  for (const line of all.slice(counts)) {
+    if (/^\s{2}\d+\) \S/.test(line)) details.push([line]);
+    else if (details.length) details[details.length - 1].push(line);
+  }
+  return { tree, details };
+}
+
+Deno.test("mocha keeps every suite title that heads a failing test, wherever it falls", async () => {
+  const text = await fixture("jest-vitest/mocha_nested_failures.in.txt");
+  const out = lines(filter("npx mocha", text, true));
+  const { tree, details } = mochaReport(text);
+  // In the tree: each failing test's enclosing suites (a suite printed after a failing test,
+  // `#checkout()` included), as often as the tree prints them.
+  const heads = new Set<number>();
+  tree.forEach((line, i) => {
+    if (!/^\s+\d+\) /.test(line)) return;
+    let indent = line.search(/\S/);
+    for (let k = i - 1; k >= 0 && indent > 2; k--) {
+      const at = tree[k].search(/\S/);
+      if (at >= 0 && at < indent) {
+        heads.add(k);
+        indent = at;
+      }
+    }
+  });
+  const count = (all: string[], line: string) => all.filter((l) => l === line).length;
+  const treeOut = out.slice(0, out.findIndex((line) => /^\s*\d+ passing\b/.test(line)));
+  expect(heads.size).toBe(15);
+  expect([...heads].map((k) => tree[k]).filter((line) => count(treeOut, line) < count(tree, line)))
+    .toEqual([]);
+  // In each failure's block: its suites and the test's title, down to the `title:` line.
+  const titles = details.flatMap((block) =>
+    block.slice(0, block.findIndex((l) => l.endsWith(":")) + 1)
+  );
+  expect(titles.length).toBeGreaterThan(30);
+  expect(titles.filter((line) => !out.includes(line))).toEqual([]);
+  // The tree's failing-test lines do not use up the failures shown in full.
+  const tenth = out.indexOf(details[9][0]);
+  const eleventh = out.indexOf(details[10][0]);
+  expect(out.slice(0, eleventh).filter((line) => line.startsWith("... ("))).toEqual([]);
+  expect(tenth).toBeGreaterThan(0);
 });

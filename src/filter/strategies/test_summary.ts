@@ -423,8 +423,11 @@ const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
 /** A passing test in a runner's tree (mocha, jest and vitest verbose). */
 const TREE_PASS = /^\s*(✓|✔|√) /;
-/** A suite's name in that tree: indented, no mark, no location. */
-const SUITE_HEAD = /^\s{2,40}[^\s✓✔√✕×✗✖●❯#\d].{0,300}$/;
+/**
+ * A suite's name in that tree: indented, no mark, no location; mocha's `#method()` and `2xx`
+ * titles are names, TAP's `# Subtest:` comment, `1..3` plan and a numbered failure are not.
+ */
+const SUITE_HEAD = /^\s{2,40}(?!# |\d{1,5}\) |\d{1,9}\.\.\d)[^\s✓✔√✕×✗✖●❯].{0,300}$/;
 /** A failing test in a runner's tree (mocha's `    1) adds`): indented, numbered. */
 const TREE_FAIL = /^\s{2,40}\d{1,5}\) \S/;
 /** Suite names kept per run. */
@@ -630,6 +633,13 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       for (const head of suiteHeads.slice(0, MAX_SUITES - suitesShown)) out.push(head);
       suitesShown += suiteHeads.length;
     }
+    // mocha's tree: a suite's name after a failing test (`    1) adds`, then `    rounding`) is
+    // the tree's next node, not that test's output: it ends the test's block, and stays if it
+    // heads a failing test. Before the counts only: a failure's report indents its own lines.
+    if (
+      block !== null && kind === null && summaries === 0 && TREE_FAIL.test(block.head) &&
+      SUITE_HEAD.test(line) && indentOf(line) <= indentOf(block.head)
+    ) block = null;
     if (!failed && kind === null && block === null && SUITE_HEAD.test(line)) {
       if (suiteHeads.length < MAX_SUITES) suiteHeads.push(line);
     } else suiteHeads = [];
@@ -968,19 +978,45 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
       // their locations stay (the assertion, `panicked at a.rs:3:5`).
       const cut = { marker: (n: number) => `... (${n} more lines)` };
+      // A failure whose block is its head alone (mocha's tree line) cuts nothing.
+      if (item.body.length === 0) continue;
+      const title = 1 + titleLines(item);
       if (shown >= config.max_failures) {
         hidden++;
-        appendAll(result, keepFailuresPast([item.head, ...item.body], 1, cut), 1);
+        appendAll(result, keepFailuresPast([item.head, ...item.body], title, cut), 1);
         continue;
       }
       shown++;
       const limit = config.truncate_stack_trace;
-      appendAll(result, keepFailuresPast([item.head, ...item.body], limit + 1, cut), 1);
+      appendAll(
+        result,
+        keepFailuresPast([item.head, ...item.body], Math.max(limit + 1, title), cut),
+        1,
+      );
     }
     if (hidden) result.push(`... (${hidden} more failure traces cut to their failure lines)`);
     return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
   };
   return { push, finish };
+}
+
+/** mocha's failure head: `  3) Store`, its suites and title under it down to `prices:`. */
+const MOCHA_DETAIL_HEAD = /^\s{0,40}\d{1,5}\) \S/;
+const TITLE_LINES = 20;
+
+/**
+ * How many of a failure's first body lines continue its head's name: mocha prints a failure's
+ * suites and title one a line, each indented more, the title ending in a colon.
+ */
+function titleLines(block: Block): number {
+  if (!MOCHA_DETAIL_HEAD.test(block.head) || block.head.endsWith(":")) return 0;
+  const indent = indentOf(block.head);
+  for (let i = 0; i < Math.min(block.body.length, TITLE_LINES); i++) {
+    const line = block.body[i];
+    if (indentOf(line) <= indent) return 0;
+    if (line.endsWith(":")) return i + 1;
+  }
+  return 0;
 }
 
 /** A pytest traceback's line that ends a frame: `tests/test_a.py:12: ` or `a.py:3: in f`. */
