@@ -4767,3 +4767,159 @@ EOF
   PATH="$NPMBIN:$PATH" NO_COLOR=1 CI=1 capture node vitest_dot_before_all "$R/vitest" "vitest run --reporter=dot" "vitest $("$NPMBIN/vitest" --version | awk '{print $1}' | cut -d/ -f2)"
   cd "$ROOT" || exit 1
 fi
+
+# --- runners11: failures in a form the summaries did not read ----------------------------------
+# pytest `--tb=native` (plain Python tracebacks: the project's `File "…"` frames and the exception
+# under pytest's and the stdlib's frames) and `--doctest-modules` (`Expected:`/`Got:` over the
+# values, an `UNEXPECTED EXCEPTION` with its traceback), go test -v with `-shuffle` (the seed's
+# `-test.shuffle 2` line, an order-dependent failure, a `t.Skip` with its reason) and the same run
+# as `-json`, vitest's failed snapshots (`Snapshots  2 failed`) and jest's suite that failed to run
+# on a `TypeError` (the `> 3 |` line of its code frame). PY: a python with pytest in ZEPH_CORPUS_PY
+# (a bin directory); jest and vitest from ZEPH_CORPUS_NPM (`npm i jest vitest` there).
+if sel runners11; then
+  PYBIN="${ZEPH_CORPUS_PY:-/usr/bin}"
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  R="$WORK/runners11"
+  rm -rf "$R" && mkdir -p "$R/py/pkg" "$R/py/tests" "$R/go" "$R/vitest/test/__snapshots__" "$R/jest"
+  touch "$R/py/pkg/__init__.py"
+  cat >"$R/py/pkg/pricing.py" <<'EOF'
+def split_price(text):
+    """Split a price into amount and currency.
+
+    >>> split_price("12.50 EUR")
+    ('12.50', 'EUR')
+    >>> sorted({"EUR": 1, "USD": 2}.items())
+    [('EUR', 1),
+     ('USD', 3)]
+    """
+    amount, currency = text.split(" ")
+    return (amount, currency)
+
+
+def parse_price(text):
+    return split_price(text)
+
+
+def per_unit(total, units):
+    """
+    >>> per_unit(10, 0)
+    0
+    """
+    return total / units
+
+
+def label(size):
+    """
+    >>> label(5)
+    '5 MiB'
+    """
+    print(f"{size:.1f} MiB")
+EOF
+  cat >"$R/py/tests/test_pricing.py" <<'EOF'
+import json
+import unittest
+from pkg.pricing import parse_price
+
+
+def test_parse():
+    assert parse_price("1 EUR") == ("1", "EUR")
+
+
+def test_parse_no_space():
+    parse_price("12.50EUR")
+
+
+def test_rates():
+    json.loads("{rates: 1}")
+
+
+class TestPricing(unittest.TestCase):
+    def test_currency(self):
+        self.assertEqual(parse_price("3 USD"), ("3", "EUR"))
+EOF
+  V="pytest $(cd "$R/py" && PATH="$PYBIN:$PATH" python3 -m pytest --version 2>&1 | awk '{print $2}')"
+  PATH="$PYBIN:$PATH" capture python pytest_tb_native "$R/py" "python3 -m pytest -p no:cacheprovider --tb=native tests" "$V"
+  PATH="$PYBIN:$PATH" capture python pytest_doctest_modules "$R/py" "python3 -m pytest -p no:cacheprovider --doctest-modules pkg" "$V"
+  printf 'module example.com/orders\n\ngo 1.19\n' >"$R/go/go.mod"
+  cat >"$R/go/order.go" <<'EOF'
+package orders
+
+var total int
+
+// Add adds n to a running total: state shared between tests, so their order matters.
+func Add(n int) int { total += n; return total }
+EOF
+  cat >"$R/go/order_test.go" <<'EOF'
+package orders
+
+import (
+	"os"
+	"testing"
+)
+
+func TestAddFirst(t *testing.T) {
+	if got := Add(2); got != 2 {
+		t.Errorf("Add(2) = %d, want 2", got)
+	}
+}
+
+func TestAddSecond(t *testing.T) {
+	if got := Add(3); got != 5 {
+		t.Errorf("Add(3) = %d, want 5", got)
+	}
+}
+
+func TestNetworkSmoke(t *testing.T) {
+	if os.Getenv("NETWORK_TESTS") == "" {
+		t.Skip("NETWORK_TESTS not set; skipping smoke test against staging")
+	}
+}
+
+func TestOK(t *testing.T) {}
+EOF
+  GV="$(go version | awk '{print $3}')"
+  capture go test_v_shuffle_skip "$R/go" "go test -v -shuffle 2 ./..." "$GV"
+  capture go test_json_shuffle_skip "$R/go" "go test -json -shuffle 2 ./..." "$GV"
+  printf '{ "name": "vt", "private": true, "type": "module" }\n' >"$R/vitest/package.json"
+  cat >"$R/vitest/test/size.test.js" <<'EOF'
+import { describe, it, expect } from "vitest";
+const size = (n) => `${n.toFixed(1)} MiB`;
+describe("size", () => {
+  it("formats one size", () => { expect(size(5)).toMatchSnapshot(); });
+  it("formats a list", () => { expect([size(1), size(2)]).toMatchSnapshot(); });
+  it("adds", () => { expect(1 + 1).toBe(2); });
+});
+EOF
+  cat >"$R/vitest/test/__snapshots__/size.test.js.snap" <<'EOF'
+// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html
+
+exports[`size > formats a list 1`] = `
+[
+  "1 MiB",
+  "2 MiB",
+]
+`;
+
+exports[`size > formats one size 1`] = `"5 MiB"`;
+EOF
+  PATH="$NPMBIN:$PATH" NO_COLOR=1 CI=1 capture node vitest_snapshot_failed "$R/vitest" "vitest run" "vitest $("$NPMBIN/vitest" --version | awk '{print $1}' | cut -d/ -f2)"
+  printf '{ "name": "jt", "private": true }\n' >"$R/jest/package.json"
+  printf 'module.exports = { endpoints: undefined };\n' >"$R/jest/config.js"
+  cat >"$R/jest/api.test.js" <<'EOF'
+const cfg = require("./config");
+
+const { api } = cfg.endpoints;
+
+test("calls the api", () => {
+  expect(api).toBe("https://api.example.com");
+});
+EOF
+  cat >"$R/jest/sum.test.js" <<'EOF'
+const sum = (a, b) => a + b;
+test("adds", () => {
+  expect(sum(1, 2)).toBe(4);
+});
+EOF
+  PATH="$NPMBIN:$PATH" FORCE_COLOR=0 CI=1 capture node jest_suite_failed_to_run "$R/jest" "jest" "jest $("$NPMBIN/jest" --version)"
+  cd "$ROOT" || exit 1
+fi

@@ -303,7 +303,7 @@ Deno.test("deno test: the code frame and Deno's runtime frames go, the message a
   expect(out).not.toContain("ext:cli");
 });
 
-Deno.test("jest/vitest: the code frame goes; the assertion, expected/received and counts stay as printed", () => {
+Deno.test("jest/vitest: the code frame goes but jest's marked line; the assertion, expected/received and counts stay as printed", () => {
   const input = [
     "FAIL src/a.test.ts",
     "  ● total › adds tax",
@@ -331,7 +331,10 @@ Deno.test("jest/vitest: the code frame goes; the assertion, expected/received an
       "Tests:       1 failed, 3 passed, 4 total",
     ]
   ) expect(out).toContain(kept);
-  expect(out).not.toContain("> 13 |");
+  // The line jest marks stays as pytest's `>` statement does; the context and the caret go.
+  expect(out).toContain("    > 13 |     expect(total(10.345)).toBe('10.35');");
+  expect(out).not.toContain("12 |");
+  expect(out).not.toMatch(/^\s+\|\s+\^$/m);
   const vitest = filter(
     "npx vitest run",
     [

@@ -38,6 +38,9 @@ export const JsonConfig = z.object({
     "compiler-artifact",
     "build-script-executed",
   ]).describe("Statuses of items that passed: their records go"),
+  skip_values: z.array(z.string()).default([]).describe(
+    "Statuses of items that did not run: their text stays (the reason), counted as skipped",
+  ),
   quiet_values: z.array(z.string()).default(["run", "start", "pause", "cont", "bench"]).describe(
     "Statuses of records that only mark progress: they go whatever the item's status",
   ),
@@ -130,6 +133,7 @@ export function looksLikeJson(firstLine: string): boolean {
 class JsonReader {
   #pass: Set<string>;
   #quiet: Set<string>;
+  #skip: Set<string>;
   #drop: Set<string>;
   #asPrinted: boolean;
 
@@ -137,6 +141,7 @@ class JsonReader {
     this.#asPrinted = options.asPrinted ?? false;
     this.#pass = new Set(config.pass_values.map((v) => v.toLowerCase()));
     this.#quiet = new Set(config.quiet_values.map((v) => v.toLowerCase()));
+    this.#skip = new Set(config.skip_values.map((v) => v.toLowerCase()));
     this.#drop = new Set(config.drop_fields);
   }
 
@@ -251,16 +256,21 @@ class JsonReader {
     const fields = this.config.item_fields.length;
     if (!fields) return null;
     let passed = 0;
+    let skipped = 0;
     const failed: string[] = [];
     for (const [item, status] of last) {
       const parts = JSON.parse(item) as (Json | undefined)[];
       if (parts.length !== fields || parts.some((p) => p === null || p === undefined)) continue;
       if (status !== null && this.#pass.has(status)) passed++;
+      else if (status !== null && this.#skip.has(status)) skipped++;
       else failed.push(String(parts[fields - 1]));
     }
-    if (passed + failed.length === 0) return null;
+    if (passed + skipped + failed.length === 0) return null;
     const names = failed.slice(0, 20).join(", ") + (failed.length > 20 ? ", …" : "");
-    return `[json] ${passed} passed, ${failed.length} failed${failed.length ? `: ${names}` : ""}`;
+    const skips = skipped ? `, ${skipped} skipped` : "";
+    return `[json] ${passed} passed, ${failed.length} failed${skips}${
+      failed.length ? `: ${names}` : ""
+    }`;
   }
 
   #itemOf(record: Json): string | null {

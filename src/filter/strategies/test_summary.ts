@@ -14,6 +14,7 @@ import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast, omitted } from "./_shared.ts";
 import { CoverageReader, coveredFold } from "./_coverage.ts";
+import { foldStackFrames } from "../generic_folds.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
 import { firstNonSpace, StartIndex } from "./_line_start.ts";
 import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "../types.ts";
@@ -37,6 +38,9 @@ const SUMMARY = [
   /^(Tests|Test Suites|Snapshots):\s+\d/, // jest
   /^Time:\s+[\d.]+ ?m?s\b/, // jest
   /^\s*(Test Files|Tests)\s+\d+ (passed|failed|skipped)/, // vitest
+  // vitest's snapshot counts (printed when one failed, was written or is obsolete) and its
+  // count of errors outside tests
+  /^\s*(Snapshots|Errors)\s+\d+ (failed|obsolete|written|updated|removed|passed|errors?)\b/,
   /^\s*Duration\s+[\d.]+m?s\b/, // vitest
   /^(ok|FAILED) \| \d+ passed/, // deno
   /^[ℹ#] (tests|suites|pass|fail|cancelled|skipped|todo) \d+$/, // node --test
@@ -94,7 +98,7 @@ const PASSING = [
   /^test \S.* \.\.\. (ok|ignored)\b/,
   /^\s*PASS \[/,
   new RegExp(`^${PYTEST_ID}\\S.* (PASSED|SKIPPED|XFAIL)\\b`),
-  /^\s*--- (PASS|SKIP): /,
+  /^\s*--- (PASS|SKIP): /, // a skip is kept as an outcome (`GO_SKIP`), not a failure
   /^=== (RUN|PAUSE|CONT|NAME)\s/,
   /^\s*(✓|✔|√) /,
   /^PASS\s/,
@@ -247,6 +251,19 @@ const GO_RUN = /^=== (RUN|CONT|NAME|PAUSE)\s+(\S{1,1000})$/;
 const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000}) \(/;
 /** Log lines held per running go test until its result says whether they are shown. */
 const MAX_GO_LOG = 1000;
+/**
+ * go's `--- SKIP: TestX (0.00s)`: a test that did not run is an outcome, with its reason (the
+ * `t.Skip` message, logged before the line under -v, indented under it otherwise), as pytest's
+ * `SKIPPED [1] t.py:3: reason` is.
+ */
+const GO_SKIP = /^(\s*)--- SKIP: \S/;
+/** Log lines kept of a skipped go test, its last: `t.Skip` logs the reason as it ends the test. */
+const MAX_SKIP_LOG = 3;
+/**
+ * `go test -shuffle on` prints the seed it shuffled with (`-test.shuffle 1700000000`): the run
+ * option that reproduces the order, as pytest's `Using --randomly-seed=12` is.
+ */
+const GO_SHUFFLE = /^-test\.shuffle -?\d{1,20}$/;
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
@@ -384,6 +401,15 @@ interface Block {
   statement?: boolean;
   /** The last such statement kept: a comprehension's frame repeats its caller's line. */
   lastStatement?: string;
+  /**
+   * A plain Python traceback (`--tb=native`, a doctest's unexpected exception) was opened: its
+   * frames, its exception and the message under it stay; the library frames fold at the end.
+   */
+  native?: boolean;
+  /** Indented lines still kept under a doctest's `Expected:` or `Got:` (0: none). */
+  doctestValues?: number;
+  /** The last numbered source line of a doctest read: the example that failed, once its result comes. */
+  doctestExample?: string;
   /** The earlier block of the same head (a runner's second report of a failure). */
   repeats?: Block;
 }
@@ -418,6 +444,20 @@ const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
 /** What a pytest failure block keeps: the failing line, the `E` lines, locations, a strict xpass's reason. */
 const PYTEST_KEEP = /^(>|E |\S+:\d+: |\[XPASS\(strict\)\] )/;
 const PYTEST_CAPTURED = /^-{3,} Captured /;
+/**
+ * doctest's report of an example's result (`Expected:` and `Got:` over the values, indented;
+ * `Got nothing`; `UNEXPECTED EXCEPTION: ZeroDivisionError(…)` over a traceback): what the example
+ * printed is the failure's message.
+ */
+const DOCTEST_RESULT = /^(?:Expected:|Got:|Got nothing$|UNEXPECTED EXCEPTION: )/;
+/** The head of a doctest's failure block: `____ [doctest] pkg.mod.func ____`. */
+const DOCTEST_HEAD = /^_{3,} \[doctest\] /;
+/** A doctest's source line as pytest numbers it (`006     >>> sorted(d.items())`). */
+const DOCTEST_SOURCE = /^\d{3,7} /;
+/** Indented lines kept under one `Expected:` or `Got:`; the block's own limit cuts the rest. */
+const MAX_DOCTEST_VALUES = 20;
+/** A line of only position marks under a traceback's source line (`~~^~~`, `^^^^`). */
+const POSITION_MARKS = /^\s+[~^]+\s*$/;
 const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 /** Zero counts of node --test (`# todo 0`): nothing to report. */
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
@@ -555,7 +595,33 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let tailLines = 0;
   let tailPlain = true;
 
+  /** An outcome's lines (a skip with its reason), or past MAX_OUTCOMES its count of tests. */
+  const keepOutcome = (lines: string[], tests: number) => {
+    if (outcomes.kept < MAX_OUTCOMES) {
+      outcomes.kept++;
+      appendAll(out, lines);
+      return;
+    }
+    if (outcomes.cut === 0) {
+      outcomes.at = out.length;
+      out.push(lines[0]);
+    }
+    outcomes.cut += tests;
+  };
+  // The indentation of the last `--- SKIP:` line, and how many lines deeper under it still stay
+  // (its reason, when go prints a test's log under its result).
+  let skipIndent = 0;
+  let skipLog = 0;
+
   const push = (line: string): void => {
+    if (skipLog > 0) {
+      if (indentOf(line) > skipIndent && /\S/.test(line)) {
+        skipLog--;
+        if (outcomes.cut === 0) out.push(line);
+        return;
+      }
+      skipLog = 0;
+    }
     if (traceback !== null) {
       if (LIST_ITEM.test(line)) {
         traceback.push(line);
@@ -618,6 +684,10 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     if (before === 2 && block === null) {
       if (!benchHeaders.has(line)) out.push(line);
       benchHeaders.add(line);
+      return;
+    }
+    if (line.startsWith("-test.shuffle ") && GO_SHUFFLE.test(line)) {
+      out.push(line);
       return;
     }
     const kind = classifyLine(line, first);
@@ -710,7 +780,15 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       passing++;
       sinceRun = [];
       const done = GO_RESULT.exec(line);
+      const logs = done ? goLogs.get(done[1]) : undefined;
       if (done) goLogs.delete(done[1]);
+      const skip = done ? GO_SKIP.exec(line) : null;
+      if (skip) {
+        keepOutcome([...(logs ?? []).slice(-MAX_SKIP_LOG), line], 1);
+        skipIndent = skip[1].length;
+        skipLog = MAX_SKIP_LOG;
+        return;
+      }
       // The `PASS` that closes a package's benchmark results says they all ran.
       if (line === "PASS" && benchmarks) out.push(line);
       return;
@@ -772,10 +850,26 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
           block.lastStatement = line;
           return;
         }
+        const value = (block.doctestValues ?? 0) > 0 && /^\s+\S/.test(line);
+        block.doctestValues = value ? block.doctestValues! - 1 : 0;
         if (PYTEST_CAPTURED.test(line)) block.captured = true;
-        else if (block.example) block.example = line !== ")";
+        else if (value) {
+          // A value under doctest's `Expected:` or `Got:`.
+        } else if (TRACEBACK_HEAD.test(line)) block.native = true;
+        else if (block.native) {
+          // Every line of a plain traceback stays but its marks: the frames, the exception and
+          // its message (unittest's diff); `foldStackFrames` folds the library frames at the end.
+          if (POSITION_MARKS.test(line)) return;
+        } else if (DOCTEST_HEAD.test(block.head) && DOCTEST_RESULT.test(line)) {
+          block.doctestValues = MAX_DOCTEST_VALUES;
+          if (block.doctestExample !== undefined) block.body.push(block.doctestExample);
+          block.doctestExample = undefined;
+        } else if (block.example) block.example = line !== ")";
         else if (HYPOTHESIS_EXAMPLE.test(line)) block.example = line.endsWith("(");
-        else if (!PYTEST_KEEP.test(line) && !PYTEST_VALUES.test(line)) return;
+        else if (!PYTEST_KEEP.test(line) && !PYTEST_VALUES.test(line)) {
+          if (DOCTEST_SOURCE.test(line)) block.doctestExample = line;
+          return;
+        }
         const frame = PYTEST_SHORT_FRAME.exec(line);
         block.statement = frame !== null && !INSTALLED.test(frame[1]) && !PY_STDLIB.test(frame[1]);
       }
@@ -852,17 +946,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     }
     const outcome = OUTCOMES.which(line, first);
     if (outcome === 0) {
-      if (outcomes.kept < MAX_OUTCOMES) {
-        outcomes.kept++;
-        out.push(line);
-      } else {
-        if (outcomes.cut === 0) {
-          outcomes.at = out.length;
-          out.push(line);
-        }
-        // `SKIPPED [3] …` stands for three tests skipped for one reason at one place.
-        outcomes.cut += Number(SKIPPED_COUNT.exec(line)?.[1] ?? 1);
-      }
+      // `SKIPPED [3] …` stands for three tests skipped for one reason at one place.
+      keepOutcome([line], Number(SKIPPED_COUNT.exec(line)?.[1] ?? 1));
       return;
     }
     if (outcome === 1) {
@@ -970,9 +1055,8 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         result.push(item.head);
         continue;
       }
-      item.body = compactCodeFrames(
-        compactFrames(item.pytest ? endStatements(item.body) : item.body),
-      );
+      const body = item.pytest ? endStatements(item.body) : item.body;
+      item.body = compactCodeFrames(compactFrames(item.native ? [...foldStackFrames(body)] : body));
       result.push(renamed.get(item) ?? item.head);
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
