@@ -4767,3 +4767,51 @@ EOF
   PATH="$NPMBIN:$PATH" NO_COLOR=1 CI=1 capture node vitest_dot_before_all "$R/vitest" "vitest run --reporter=dot" "vitest $("$NPMBIN/vitest" --version | awk '{print $1}' | cut -d/ -f2)"
   cd "$ROOT" || exit 1
 fi
+
+# --- coverage reports (`coverage`): tables where most files are fully covered, printed by a
+# command no test-runner rule reads or under a wrapper: `coverage report -m --fail-under=99`
+# (coverage.py 7, after `coverage run -m pytest`) over 60 modules, 55 of them fully covered;
+# `c8 --check-coverage` (npm) around `node --test` (node 20) over 43 files, thresholds missed;
+# `go tool cover -func` (go 1.19) of a three-package module. PY: a python with pytest and
+# coverage in ZEPH_CORPUS_PY (a bin directory); c8 from npm (ZEPH_CORPUS_NPM) ------------------
+if sel coverage; then
+  PYBIN="${ZEPH_CORPUS_PY:-/usr/bin}"
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  R="$WORK/coverage"
+  rm -rf "$R" && mkdir -p "$R/py/shop" "$R/py/tests" "$R/js/src" "$R/js/test" "$R/go"
+  : >"$R/py/shop/__init__.py"
+  printf '[tool.pytest.ini_options]\npythonpath = ["."]\n' >"$R/py/pyproject.toml"
+  for i in $(seq -w 1 55); do
+    printf 'def add_%s(a, b):\n    return a + b\n\n\ndef scale_%s(x):\n    if x < 0:\n        return 0\n    return x * %d\n' "$i" "$i" "$((10#$i))" >"$R/py/shop/mod$i.py"
+    printf 'from shop.mod%s import add_%s, scale_%s\n\n\ndef test_add():\n    assert add_%s(1, 2) == 3\n\n\ndef test_scale():\n    assert scale_%s(-1) == 0\n    assert scale_%s(2) == 2 * %d\n' "$i" "$i" "$i" "$i" "$i" "$i" "$((10#$i))" >"$R/py/tests/test_mod$i.py"
+  done
+  for n in cart invoice pricing refund tax; do
+    printf 'def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\n\ndef discount(x, pct):\n    if pct > 100:\n        raise ValueError("pct")\n    if pct == 0:\n        return x\n    return x * (100 - pct) / 100\n\n\ndef unused():\n    return "never"\n' >"$R/py/shop/$n.py"
+    printf 'from shop.%s import total, discount\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\ndef test_discount():\n    assert discount(100, 10) == 90\n' "$n" >"$R/py/tests/test_$n.py"
+  done
+  (cd "$R/py" && "$PYBIN/coverage" run -m pytest -q >/dev/null 2>&1)
+  PATH="$PYBIN:$PATH" capture python coverage_report_fail_under "$R/py" "coverage report -m --fail-under=99" "coverage $("$PYBIN/coverage" --version | awk 'NR==1{print $3}' | tr -d ',')"
+  printf '{"name": "shop", "version": "1.0.0", "private": true}\n' >"$R/js/package.json"
+  for i in $(seq 1 40); do
+    printf 'exports.f%d = (a) => a + %d;\nexports.g%d = (a) => (a > 0 ? a : -a);\n' "$i" "$i" "$i" >"$R/js/src/m$i.js"
+    printf 'const test = require("node:test");\nconst assert = require("node:assert");\nconst m = require("../src/m%d.js");\ntest("m%d", () => { assert.equal(m.f%d(1), %d); assert.equal(m.g%d(-2), 2); assert.equal(m.g%d(2), 2); });\n' "$i" "$i" "$i" "$((i + 1))" "$i" "$i" >"$R/js/test/m$i.test.js"
+  done
+  for n in cart order price; do
+    printf 'exports.total = (xs) => {\n  let s = 0;\n  for (const x of xs) s += x;\n  return s;\n};\nexports.discount = (x, p) => {\n  if (p > 100) throw new Error("p");\n  if (p === 0) return x;\n  return (x * (100 - p)) / 100;\n};\nexports.unused = () => "never";\n' >"$R/js/src/$n.js"
+    printf 'const test = require("node:test");\nconst assert = require("node:assert");\nconst m = require("../src/%s.js");\ntest("%s", () => { assert.equal(m.total([1, 2]), 3); assert.equal(m.discount(100, 10), 90); });\n' "$n" "$n" >"$R/js/test/$n.test.js"
+  done
+  PATH="$NPMBIN:$PATH" capture node c8_node_test_threshold "$R/js" "c8 --check-coverage --branches 99 --functions 99 node --test" "c8 $(node -p "require(\"$NPMBIN/../c8/package.json\").version")"
+  (cd "$R/go" && go mod init example.com/shop >/dev/null 2>&1)
+  mkdir -p "$R/go/cart" "$R/go/tax" "$R/go/util"
+  for i in $(seq 1 30); do
+    printf 'package util\n\n// F%d adds.\nfunc F%d(a int) int { return a + %d }\n' "$i" "$i" "$i" >"$R/go/util/f$i.go"
+    printf 'package util\n\nimport "testing"\n\nfunc TestF%d(t *testing.T) {\n\tif F%d(1) != %d {\n\t\tt.Fatal("bad")\n\t}\n}\n' "$i" "$i" "$((i + 1))" >"$R/go/util/f${i}_test.go"
+  done
+  for p in cart tax; do
+    printf 'package %s\n\nfunc Total(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n\nfunc Discount(x, p int) int {\n\tif p > 100 {\n\t\tpanic("p")\n\t}\n\tif p == 0 {\n\t\treturn x\n\t}\n\treturn x * (100 - p) / 100\n}\n\nfunc Unused() string { return "never" }\n' "$p" >"$R/go/$p/$p.go"
+    printf 'package %s\n\nimport "testing"\n\nfunc TestTotal(t *testing.T) {\n\tif Total([]int{1, 2}) != 3 {\n\t\tt.Fatal("bad")\n\t}\n\tif Discount(100, 10) != 90 {\n\t\tt.Fatal("bad")\n\t}\n}\n' "$p" >"$R/go/$p/${p}_test.go"
+  done
+  (cd "$R/go" && go test -coverprofile=c.out ./... >/dev/null 2>&1)
+  capture go cover_func "$R/go" "go tool cover -func=c.out" "$(go version | awk '{print $3}')"
+  cd "$ROOT" || exit 1
+fi
