@@ -4815,3 +4815,50 @@ if sel coverage; then
   capture go cover_func "$R/go" "go tool cover -func=c.out" "$(go version | awk '{print $3}')"
   cd "$ROOT" || exit 1
 fi
+
+# --- formatter checks (`fmtcheck`): what a formatter's check mode prints for a project where
+# four files of six are not formatted, each in two or three places: `cargo fmt --check` (rustfmt
+# 1.8), `black --check --diff` (Debian black 23.1), `isort --check --diff`, `gofmt -d` (go 1.19),
+# `clang-format --dry-run -Werror` (Debian clang-format 14), `prettier --check` (npm) and
+# `deno fmt --check` (the repository's deno). isort is found on PATH, prettier in
+# ZEPH_CORPUS_NPM ---------------------------------------------------------------------------------
+if sel fmtcheck; then
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  R="$WORK/fmtcheck"
+  rm -rf "$R" && mkdir -p "$R/rs/src" "$R/py/app" "$R/go" "$R/c" "$R/js/src"
+  printf '[package]\nname = "shapes"\nversion = "0.1.0"\nedition = "2021"\n' >"$R/rs/Cargo.toml"
+  printf 'pub mod alpha;\npub mod beta;\npub mod delta;\npub mod fine;\npub mod gamma;\n' >"$R/rs/src/lib.rs"
+  printf 'pub fn fine() -> i32 {\n    1\n}\n' >"$R/rs/src/fine.rs"
+  for m in alpha beta gamma delta; do
+    M="$(printf '%s' "${m:0:1}" | tr a-z A-Z)${m:1}"
+    printf 'pub fn %s_add(a:i32,b:i32)->i32{a+b}\n\npub fn %s_ok(a: i32) -> i32 {\n    a\n}\n\npub struct %sPoint{pub x:i32,pub y:i32}\n\nimpl %sPoint {\n    pub fn new(x: i32, y: i32) -> Self {\n        Self { x, y }\n    }\n\n    pub fn norm(&self)->i32{ self.x*self.x+self.y*self.y }\n}\n' "$m" "$m" "$M" "$M" >"$R/rs/src/$m.rs"
+  done
+  # rustfmt and deno print a backtrace of their own exit under RUST_BACKTRACE: not what a run shows.
+  (unset RUST_BACKTRACE && capture cargo fmt_check "$R/rs" "cargo fmt --check" "$(rustfmt --version | awk '{print $1, $2}')")
+  : >"$R/py/app/__init__.py"
+  printf 'def fine(a, b):\n    return a + b\n' >"$R/py/app/fine.py"
+  for m in orders billing users stock; do
+    printf 'import sys\nimport os\nfrom typing import List,Dict\nimport json\n\n\ndef load_%s(path:str)->Dict:\n    with open(path) as f: return json.load(f)\n\ndef save_%s(path, data ,indent = 2):\n    json.dump(data,open(path,"w"),indent = indent)\n\n\nclass %sStore :\n    def __init__(self,items:List[str]=[]):\n        self.items=items\n    def names(self): return [ i.upper() for i in self.items ]\n' "$m" "$m" "$m" >"$R/py/app/$m.py"
+  done
+  capture python black_check_diff "$R/py" "black --check --diff app" "black $(black --version | awk 'NR==1{print $2}')"
+  capture python isort_check_diff "$R/py" "isort --check --diff app" "isort $(isort --version-number 2>/dev/null)"
+  printf 'module example.com/shapes\n\ngo 1.19\n' >"$R/go/go.mod"
+  printf 'package shapes\n\n// Fine is formatted.\nfunc Fine() int { return 1 }\n' >"$R/go/fine.go"
+  for m in alpha beta gamma delta; do
+    printf 'package shapes\n\nimport "fmt"\n\ntype %sPoint struct{\n  X int\n  Y    int\n}\n\nfunc (p %sPoint) String() string {\n    return fmt.Sprintf("%%d,%%d",p.X,p.Y)\n}\n\n\n\nfunc %sNorm(p %sPoint) int { return p.X*p.X+p.Y*p.Y\n}\n' "$m" "$m" "$m" "$m" >"$R/go/$m.go"
+  done
+  capture go gofmt_diff "$R/go" "gofmt -d ." "$(go version | awk '{print $3}')"
+  printf 'int fine(int a) { return a; }\n' >"$R/c/fine.c"
+  for m in alpha beta gamma delta; do
+    printf '#include <stdio.h>\nstruct %s_point{int x;int y;};\nint %s_norm(struct %s_point p){\n  return p.x*p.x+p.y*p.y;\n}\nvoid %s_print(struct %s_point p) {\n    printf("%%d,%%d\\n",p.x,p.y);\n}\n' "$m" "$m" "$m" "$m" "$m" >"$R/c/$m.c"
+  done
+  capture native clang_format_dry_run "$R/c" "clang-format --dry-run -Werror alpha.c beta.c delta.c fine.c gamma.c" "$(clang-format --version | awk '{print $1, $2, $3}')"
+  printf '{"name": "shapes", "version": "1.0.0", "private": true}\n' >"$R/js/package.json"
+  printf 'export const fine = (a) => a + 1;\n' >"$R/js/src/fine.js"
+  for m in alpha beta gamma delta; do
+    printf 'export function %sNorm(p){ return p.x*p.x+p.y*p.y }\n\nexport const %sPoint = {x:1,\n  y:2}\n\nexport   function %sPrint(p) {\n    console.log( `${p.x},${p.y}` )\n}\n' "$m" "$m" "$m" >"$R/js/src/$m.js"
+  done
+  PATH="$NPMBIN:$PATH" capture node prettier_check "$R/js" "prettier --check src" "prettier $("$NPMBIN/prettier" --version)"
+  (unset RUST_BACKTRACE && NO_COLOR=1 PATH="$(dirname "$DENO"):$PATH" capture deno fmt_check "$R/js" "deno fmt --check src" "deno $("$DENO" --version | awk 'NR==1{print $2}')")
+  cd "$ROOT" || exit 1
+fi
