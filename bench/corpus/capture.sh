@@ -4862,3 +4862,56 @@ if sel fmtcheck; then
   (unset RUST_BACKTRACE && NO_COLOR=1 PATH="$(dirname "$DENO"):$PATH" capture deno fmt_check "$R/js" "deno fmt --check src" "deno $("$DENO" --version | awk 'NR==1{print $2}')")
   cd "$ROOT" || exit 1
 fi
+
+# --- security linters (`bandit`): `bandit -r app` (Debian bandit 1.6) on a three-module package
+# with nine findings (shell=True, pickle, md5, verify=False, yaml.load, eval, assert, two imports)
+# and its metrics footer ------------------------------------------------------------------------
+if sel bandit; then
+  R="$WORK/bandit"
+  rm -rf "$R" && mkdir -p "$R/app"
+  : >"$R/app/__init__.py"
+  printf 'def fine(a):\n    return a + 1\n' >"$R/app/fine.py"
+  cat >"$R/app/db.py" <<'PY'
+import sqlite3
+import subprocess
+import pickle
+import hashlib
+
+
+def find_user(conn, name):
+    return conn.execute("SELECT * FROM users WHERE name = '%s'" % name).fetchall()
+
+
+def backup(path):
+    subprocess.call("tar czf backup.tgz " + path, shell=True)
+
+
+def load_session(blob):
+    return pickle.loads(blob)
+
+
+def token(user):
+    return hashlib.md5(user.encode()).hexdigest()
+PY
+  cat >"$R/app/web.py" <<'PY'
+import requests
+import yaml
+
+SECRET_KEY = "hunter2"
+
+
+def fetch(url):
+    return requests.get(url, verify=False)
+
+
+def config(text):
+    return yaml.load(text)
+
+
+def debug(code):
+    assert code, "empty"
+    return eval(code)
+PY
+  capture lint bandit_findings "$R" "bandit -r app" "bandit $(bandit --version 2>/dev/null | awk 'NR==1{print $2}')"
+  cd "$ROOT" || exit 1
+fi
