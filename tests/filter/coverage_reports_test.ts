@@ -98,3 +98,29 @@ Deno.test("foldCoverageTables: istanbul's rules go with its table; a markdown ta
   const markdown = ["a  | b", "---|---", "1  | 2"];
   expect(foldCoverageTables(markdown)).toBe(markdown);
 });
+
+Deno.test("coverage report with no rule: forty rows not fully covered are no run to fold", () => {
+  const partial = Array.from(
+    { length: 40 },
+    (_, i) => `shop/mod${i + 10}.py              13      3    ${i + 50}%   10, 12, 17`,
+  );
+  const full = Array.from(
+    { length: 31 },
+    (_, i) => `shop/full${i + 10}.py              6      0   100%`,
+  );
+  const rule = "-----------------------------------------------------";
+  const raw = [
+    "Name                    Stmts   Miss  Cover   Missing",
+    rule,
+    ...partial,
+    ...full,
+    rule,
+    "TOTAL                     750     15    98%",
+  ];
+  expect(lines(filter("coverage report -m", raw.join("\n")))).toEqual([
+    "Name                    Stmts   Miss  Cover   Missing",
+    ...partial,
+    "… 31 fully covered rows folded …",
+    "TOTAL                     750     15    98%",
+  ]);
+});
