@@ -4923,3 +4923,151 @@ EOF
   PATH="$NPMBIN:$PATH" FORCE_COLOR=0 CI=1 capture node jest_suite_failed_to_run "$R/jest" "jest" "jest $("$NPMBIN/jest" --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- coverage reports (`coverage`): tables where most files are fully covered, printed by a
+# command no test-runner rule reads or under a wrapper: `coverage report -m --fail-under=99`
+# (coverage.py 7, after `coverage run -m pytest`) over 60 modules, 55 of them fully covered;
+# `c8 --check-coverage` (npm) around `node --test` (node 20) over 43 files, thresholds missed;
+# `go tool cover -func` (go 1.19) of a three-package module. PY: a python with pytest and
+# coverage in ZEPH_CORPUS_PY (a bin directory); c8 from npm (ZEPH_CORPUS_NPM) ------------------
+if sel coverage; then
+  PYBIN="${ZEPH_CORPUS_PY:-/usr/bin}"
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  R="$WORK/coverage"
+  rm -rf "$R" && mkdir -p "$R/py/shop" "$R/py/tests" "$R/js/src" "$R/js/test" "$R/go"
+  : >"$R/py/shop/__init__.py"
+  printf '[tool.pytest.ini_options]\npythonpath = ["."]\n' >"$R/py/pyproject.toml"
+  for i in $(seq -w 1 55); do
+    printf 'def add_%s(a, b):\n    return a + b\n\n\ndef scale_%s(x):\n    if x < 0:\n        return 0\n    return x * %d\n' "$i" "$i" "$((10#$i))" >"$R/py/shop/mod$i.py"
+    printf 'from shop.mod%s import add_%s, scale_%s\n\n\ndef test_add():\n    assert add_%s(1, 2) == 3\n\n\ndef test_scale():\n    assert scale_%s(-1) == 0\n    assert scale_%s(2) == 2 * %d\n' "$i" "$i" "$i" "$i" "$i" "$i" "$((10#$i))" >"$R/py/tests/test_mod$i.py"
+  done
+  for n in cart invoice pricing refund tax; do
+    printf 'def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\n\ndef discount(x, pct):\n    if pct > 100:\n        raise ValueError("pct")\n    if pct == 0:\n        return x\n    return x * (100 - pct) / 100\n\n\ndef unused():\n    return "never"\n' >"$R/py/shop/$n.py"
+    printf 'from shop.%s import total, discount\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\ndef test_discount():\n    assert discount(100, 10) == 90\n' "$n" >"$R/py/tests/test_$n.py"
+  done
+  (cd "$R/py" && "$PYBIN/coverage" run -m pytest -q >/dev/null 2>&1)
+  PATH="$PYBIN:$PATH" capture python coverage_report_fail_under "$R/py" "coverage report -m --fail-under=99" "coverage $("$PYBIN/coverage" --version | awk 'NR==1{print $3}' | tr -d ',')"
+  printf '{"name": "shop", "version": "1.0.0", "private": true}\n' >"$R/js/package.json"
+  for i in $(seq 1 40); do
+    printf 'exports.f%d = (a) => a + %d;\nexports.g%d = (a) => (a > 0 ? a : -a);\n' "$i" "$i" "$i" >"$R/js/src/m$i.js"
+    printf 'const test = require("node:test");\nconst assert = require("node:assert");\nconst m = require("../src/m%d.js");\ntest("m%d", () => { assert.equal(m.f%d(1), %d); assert.equal(m.g%d(-2), 2); assert.equal(m.g%d(2), 2); });\n' "$i" "$i" "$i" "$((i + 1))" "$i" "$i" >"$R/js/test/m$i.test.js"
+  done
+  for n in cart order price; do
+    printf 'exports.total = (xs) => {\n  let s = 0;\n  for (const x of xs) s += x;\n  return s;\n};\nexports.discount = (x, p) => {\n  if (p > 100) throw new Error("p");\n  if (p === 0) return x;\n  return (x * (100 - p)) / 100;\n};\nexports.unused = () => "never";\n' >"$R/js/src/$n.js"
+    printf 'const test = require("node:test");\nconst assert = require("node:assert");\nconst m = require("../src/%s.js");\ntest("%s", () => { assert.equal(m.total([1, 2]), 3); assert.equal(m.discount(100, 10), 90); });\n' "$n" "$n" >"$R/js/test/$n.test.js"
+  done
+  PATH="$NPMBIN:$PATH" capture node c8_node_test_threshold "$R/js" "c8 --check-coverage --branches 99 --functions 99 node --test" "c8 $(node -p "require(\"$NPMBIN/../c8/package.json\").version")"
+  (cd "$R/go" && go mod init example.com/shop >/dev/null 2>&1)
+  mkdir -p "$R/go/cart" "$R/go/tax" "$R/go/util"
+  for i in $(seq 1 30); do
+    printf 'package util\n\n// F%d adds.\nfunc F%d(a int) int { return a + %d }\n' "$i" "$i" "$i" >"$R/go/util/f$i.go"
+    printf 'package util\n\nimport "testing"\n\nfunc TestF%d(t *testing.T) {\n\tif F%d(1) != %d {\n\t\tt.Fatal("bad")\n\t}\n}\n' "$i" "$i" "$((i + 1))" >"$R/go/util/f${i}_test.go"
+  done
+  for p in cart tax; do
+    printf 'package %s\n\nfunc Total(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n\nfunc Discount(x, p int) int {\n\tif p > 100 {\n\t\tpanic("p")\n\t}\n\tif p == 0 {\n\t\treturn x\n\t}\n\treturn x * (100 - p) / 100\n}\n\nfunc Unused() string { return "never" }\n' "$p" >"$R/go/$p/$p.go"
+    printf 'package %s\n\nimport "testing"\n\nfunc TestTotal(t *testing.T) {\n\tif Total([]int{1, 2}) != 3 {\n\t\tt.Fatal("bad")\n\t}\n\tif Discount(100, 10) != 90 {\n\t\tt.Fatal("bad")\n\t}\n}\n' "$p" >"$R/go/$p/${p}_test.go"
+  done
+  (cd "$R/go" && go test -coverprofile=c.out ./... >/dev/null 2>&1)
+  capture go cover_func "$R/go" "go tool cover -func=c.out" "$(go version | awk '{print $3}')"
+  cd "$ROOT" || exit 1
+fi
+
+# --- formatter checks (`fmtcheck`): what a formatter's check mode prints for a project where
+# four files of six are not formatted, each in two or three places: `cargo fmt --check` (rustfmt
+# 1.8), `black --check --diff` (Debian black 23.1), `isort --check --diff`, `gofmt -d` (go 1.19),
+# `clang-format --dry-run -Werror` (Debian clang-format 14), `prettier --check` (npm) and
+# `deno fmt --check` (the repository's deno). isort is found on PATH, prettier in
+# ZEPH_CORPUS_NPM ---------------------------------------------------------------------------------
+if sel fmtcheck; then
+  NPMBIN="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}/node_modules/.bin"
+  R="$WORK/fmtcheck"
+  rm -rf "$R" && mkdir -p "$R/rs/src" "$R/py/app" "$R/go" "$R/c" "$R/js/src"
+  printf '[package]\nname = "shapes"\nversion = "0.1.0"\nedition = "2021"\n' >"$R/rs/Cargo.toml"
+  printf 'pub mod alpha;\npub mod beta;\npub mod delta;\npub mod fine;\npub mod gamma;\n' >"$R/rs/src/lib.rs"
+  printf 'pub fn fine() -> i32 {\n    1\n}\n' >"$R/rs/src/fine.rs"
+  for m in alpha beta gamma delta; do
+    M="$(printf '%s' "${m:0:1}" | tr a-z A-Z)${m:1}"
+    printf 'pub fn %s_add(a:i32,b:i32)->i32{a+b}\n\npub fn %s_ok(a: i32) -> i32 {\n    a\n}\n\npub struct %sPoint{pub x:i32,pub y:i32}\n\nimpl %sPoint {\n    pub fn new(x: i32, y: i32) -> Self {\n        Self { x, y }\n    }\n\n    pub fn norm(&self)->i32{ self.x*self.x+self.y*self.y }\n}\n' "$m" "$m" "$M" "$M" >"$R/rs/src/$m.rs"
+  done
+  # rustfmt and deno print a backtrace of their own exit under RUST_BACKTRACE: not what a run shows.
+  (unset RUST_BACKTRACE && capture cargo fmt_check "$R/rs" "cargo fmt --check" "$(rustfmt --version | awk '{print $1, $2}')")
+  : >"$R/py/app/__init__.py"
+  printf 'def fine(a, b):\n    return a + b\n' >"$R/py/app/fine.py"
+  for m in orders billing users stock; do
+    printf 'import sys\nimport os\nfrom typing import List,Dict\nimport json\n\n\ndef load_%s(path:str)->Dict:\n    with open(path) as f: return json.load(f)\n\ndef save_%s(path, data ,indent = 2):\n    json.dump(data,open(path,"w"),indent = indent)\n\n\nclass %sStore :\n    def __init__(self,items:List[str]=[]):\n        self.items=items\n    def names(self): return [ i.upper() for i in self.items ]\n' "$m" "$m" "$m" >"$R/py/app/$m.py"
+  done
+  capture python black_check_diff "$R/py" "black --check --diff app" "black $(black --version | awk 'NR==1{print $2}')"
+  capture python isort_check_diff "$R/py" "isort --check --diff app" "isort $(isort --version-number 2>/dev/null)"
+  printf 'module example.com/shapes\n\ngo 1.19\n' >"$R/go/go.mod"
+  printf 'package shapes\n\n// Fine is formatted.\nfunc Fine() int { return 1 }\n' >"$R/go/fine.go"
+  for m in alpha beta gamma delta; do
+    printf 'package shapes\n\nimport "fmt"\n\ntype %sPoint struct{\n  X int\n  Y    int\n}\n\nfunc (p %sPoint) String() string {\n    return fmt.Sprintf("%%d,%%d",p.X,p.Y)\n}\n\n\n\nfunc %sNorm(p %sPoint) int { return p.X*p.X+p.Y*p.Y\n}\n' "$m" "$m" "$m" "$m" >"$R/go/$m.go"
+  done
+  capture go gofmt_diff "$R/go" "gofmt -d ." "$(go version | awk '{print $3}')"
+  printf 'int fine(int a) { return a; }\n' >"$R/c/fine.c"
+  for m in alpha beta gamma delta; do
+    printf '#include <stdio.h>\nstruct %s_point{int x;int y;};\nint %s_norm(struct %s_point p){\n  return p.x*p.x+p.y*p.y;\n}\nvoid %s_print(struct %s_point p) {\n    printf("%%d,%%d\\n",p.x,p.y);\n}\n' "$m" "$m" "$m" "$m" "$m" >"$R/c/$m.c"
+  done
+  capture native clang_format_dry_run "$R/c" "clang-format --dry-run -Werror alpha.c beta.c delta.c fine.c gamma.c" "$(clang-format --version | awk '{print $1, $2, $3}')"
+  printf '{"name": "shapes", "version": "1.0.0", "private": true}\n' >"$R/js/package.json"
+  printf 'export const fine = (a) => a + 1;\n' >"$R/js/src/fine.js"
+  for m in alpha beta gamma delta; do
+    printf 'export function %sNorm(p){ return p.x*p.x+p.y*p.y }\n\nexport const %sPoint = {x:1,\n  y:2}\n\nexport   function %sPrint(p) {\n    console.log( `${p.x},${p.y}` )\n}\n' "$m" "$m" "$m" >"$R/js/src/$m.js"
+  done
+  PATH="$NPMBIN:$PATH" capture node prettier_check "$R/js" "prettier --check src" "prettier $("$NPMBIN/prettier" --version)"
+  (unset RUST_BACKTRACE && NO_COLOR=1 PATH="$(dirname "$DENO"):$PATH" capture deno fmt_check "$R/js" "deno fmt --check src" "deno $("$DENO" --version | awk 'NR==1{print $2}')")
+  cd "$ROOT" || exit 1
+fi
+
+# --- security linters (`bandit`): `bandit -r app` (Debian bandit 1.6) on a three-module package
+# with nine findings (shell=True, pickle, md5, verify=False, yaml.load, eval, assert, two imports)
+# and its metrics footer ------------------------------------------------------------------------
+if sel bandit; then
+  R="$WORK/bandit"
+  rm -rf "$R" && mkdir -p "$R/app"
+  : >"$R/app/__init__.py"
+  printf 'def fine(a):\n    return a + 1\n' >"$R/app/fine.py"
+  cat >"$R/app/db.py" <<'PY'
+import sqlite3
+import subprocess
+import pickle
+import hashlib
+
+
+def find_user(conn, name):
+    return conn.execute("SELECT * FROM users WHERE name = '%s'" % name).fetchall()
+
+
+def backup(path):
+    subprocess.call("tar czf backup.tgz " + path, shell=True)
+
+
+def load_session(blob):
+    return pickle.loads(blob)
+
+
+def token(user):
+    return hashlib.md5(user.encode()).hexdigest()
+PY
+  cat >"$R/app/web.py" <<'PY'
+import requests
+import yaml
+
+SECRET_KEY = "hunter2"
+
+
+def fetch(url):
+    return requests.get(url, verify=False)
+
+
+def config(text):
+    return yaml.load(text)
+
+
+def debug(code):
+    assert code, "empty"
+    return eval(code)
+PY
+  capture lint bandit_findings "$R" "bandit -r app" "bandit $(bandit --version 2>/dev/null | awk 'NR==1{print $2}')"
+  cd "$ROOT" || exit 1
+fi

@@ -11,7 +11,8 @@
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
  * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
  * (generic_advice.ts) and a block printed again later becomes a reference to its first copy
- * (generic_repeats.ts); a sanitizer's shadow-memory map and legend fold (generic_sanitizer.ts);
+ * (generic_repeats.ts); a sanitizer's shadow-memory map and legend fold (generic_sanitizer.ts), as
+ * do the fully covered rows of a coverage table (generic_coverage.ts);
  * runs of a repeated line
  * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
@@ -52,6 +53,7 @@ import { foldRoutineLogs } from "./generic_logs.ts";
 import { foldJsonLogs } from "./generic_jsonl.ts";
 import { withoutTimes } from "./generic_outliers.ts";
 import { foldSanitizerMaps } from "./generic_sanitizer.ts";
+import { foldCoverageTables } from "./generic_coverage.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -270,6 +272,7 @@ export function genericStage(
       // what was folded.
       lines = foldAdvice(lines, { keepHelp: lines.length !== count });
       lines = foldSanitizerMaps(lines);
+      lines = foldCoverageTables(lines);
       lines = foldStackFrames(lines);
       lines = foldCompilerNotes(lines);
       lines = foldRepeatedDiagnostics(lines);

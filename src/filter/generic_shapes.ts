@@ -24,6 +24,7 @@ import { carriesFailure, FAILURE_SIGNAL, LOCATION } from "./signals.ts";
 import { MAX_TESTED } from "./sanitize.ts";
 import { indentOf, isBlank } from "./sanitize.ts";
 import { foldAroundOutliers, oddLines, remembered } from "./generic_outliers.ts";
+import { coverageRows } from "./generic_coverage.ts";
 
 /** Runs of fewer lines of one shape (blank lines not counted) stay as printed. */
 export const MIN_SHAPE_RUN = 12;
@@ -288,7 +289,9 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
   // Where the kept tail starts: the last KEPT_TAIL non-blank lines.
   let tail = lines.length;
   for (let seen = 0; tail > 0 && seen < KEPT_TAIL;) if (!isBlank(lines[--tail])) seen++;
-  const shapes = lines.map((line, i) => i < tail ? shapeOf(line) : null);
+  // A coverage table's kept rows each name a file and its uncovered lines: none folds.
+  const covered = coverageRows(lines);
+  const shapes = lines.map((line, i) => i < tail && !covered?.[i] ? shapeOf(line) : null);
   const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const shape = shapes[i];

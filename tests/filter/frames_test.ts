@@ -208,6 +208,39 @@ Deno.test("said_before: a line goes when an earlier line of its block gave the s
   ].join("\n"));
 });
 
+Deno.test("said_before with keep_said: only the line an earlier line of its block named stays", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^$"],
+    said_before: [{
+      line: "^(?P<name>\\d+)\\t",
+      before: "^\\s*Location: \\S+:(?P<name>\\d+)$",
+      keep_said: true,
+    }],
+  };
+  const input = [
+    ">> Issue: [B602:subprocess_popen_with_shell_equals_true] subprocess call with shell=True",
+    "   Location: app/db.py:12",
+    "11\tdef backup(path):",
+    "12\t    subprocess.call(cmd, shell=True)",
+    "13\t",
+    "",
+    // A new block: line 12 of the last one is not named in this one.
+    ">> Issue: [B307:blacklist] Use of possibly insecure function",
+    "   Location: app/web.py:17",
+    "12\t    x = 1",
+    "17\t    return eval(code)",
+  ].join("\n");
+  expect(run(s, input)).toBe([
+    ">> Issue: [B602:subprocess_popen_with_shell_equals_true] subprocess call with shell=True",
+    "   Location: app/db.py:12",
+    "12\t    subprocess.call(cmd, shell=True)",
+    ">> Issue: [B307:blacklist] Use of possibly insecure function",
+    "   Location: app/web.py:17",
+    "17\t    return eval(code)",
+  ].join("\n"));
+});
+
 Deno.test("code_frames: each label stays, quoting the code its mark spans; the copied source goes", () => {
   const s = { type: "code_frames" };
   const input = [

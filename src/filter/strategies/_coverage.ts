@@ -40,6 +40,9 @@ const ONE_LINE_TOTAL = [
   /^Required test coverage of [\d.]{1,8}% reached\. Total coverage: [\d.]{1,8}%$/,
 ];
 
+/** The line fully covered rows fold into (`coveredFold`). */
+const FOLDED = /^… \d{1,9} fully covered rows? folded …$/;
+
 /** Every line `read` looks at outside a table: no other line can start or be part of one. */
 const REPORT_LINES = new StartIndex([[
   ...ONE_LINE_TOTAL,
@@ -57,6 +60,8 @@ export class CoverageReader {
   /** The verdict for the next line (`first`: its `firstNonSpace`, when the caller has it). */
   read(line: string, first?: string): CoverageVerdict {
     if (this.#table === null && REPORT_LINES.which(line, first) < 0) return null;
+    // A table folded before (the generic pass reads what a rule kept) goes on past its fold line.
+    if (this.#table !== null && FOLDED.test(line)) return "keep";
     if (ONE_LINE_TOTAL.some((re) => re.test(line))) return "keep";
     if (ISTANBUL_HEADER.test(line)) {
       this.#table = "istanbul";

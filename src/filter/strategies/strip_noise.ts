@@ -28,7 +28,9 @@
  * `CONFLICT (content): Merge conflict in a.py`). `said_before` names lines an earlier line of their
  * block (the lines since the last blank one) already said: a line matching one entry's `line`
  * goes when a line read before it in the block matched its `before` with the same `name` group
- * (rustc's suggestion `6 -     return n;` under the source line `6 |     return n;`). `keep_before` names lines (configure's
+ * (rustc's suggestion `6 -     return n;` under the source line `6 |     return n;`); with
+ * `keep_said` the other way round: such a line stays only when an earlier line said it (bandit's
+ * code line `12\t…` under `Location: a.py:12` stays, the context lines around it go). `keep_before` names lines (configure's
  * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
@@ -117,6 +119,9 @@ export const StripNoiseConfig = z.object({
       line: z.string().describe("Regex (RE2 syntax) of the line that may go, with a `name` group"),
       before: z.string().describe(
         "Regex (RE2 syntax) of an earlier line of its block that says it, with a `name` group",
+      ),
+      keep_said: z.boolean().default(false).describe(
+        "The other way round: the line stays only when an earlier line of its block said it, and goes otherwise (the code line a `Location: a.py:12` names stays, the context around it goes)",
       ),
     }).strict(),
   ).default([]).describe(
@@ -248,6 +253,7 @@ export function compileStripNoise(
   const saidBefore = config.said_before.map((pair, i) => ({
     line: patternField(pair.line, `strategy.said_before.${i}.line`, engine),
     before: patternField(pair.before, `strategy.said_before.${i}.before`, engine),
+    keepSaid: pair.keep_said,
   }));
   const strategy: CompiledStrategy = {
     type: "strip_noise",
@@ -356,9 +362,11 @@ export function compileStripNoise(
           return false;
         }
         let again = false;
-        saidBefore.forEach(({ line: pattern, before }, i) => {
+        saidBefore.forEach(({ line: pattern, before, keepSaid }, i) => {
           const name = pattern.exec(line)?.group("name");
-          if (name !== undefined && block[i].has(name)) again = true;
+          // Past the cap a block's names are no longer noted: its `keep_said` lines all stay.
+          const known = block[i].has(name ?? "") || (keepSaid && block[i].size >= ONCE_CAP);
+          if (name !== undefined && known !== keepSaid) again = true;
           const said = before.exec(line)?.group("name");
           if (said !== undefined && block[i].size < ONCE_CAP) block[i].add(said);
         });

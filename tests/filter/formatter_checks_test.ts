@@ -1,0 +1,109 @@
+/**
+ * Formatters' check modes on real captures (bench/corpus): the lines naming each file or place
+ * that is not formatted, the tool's errors and its counts stay as printed; the diffs go, counted
+ * (running the formatter applies them, and the unfiltered output keeps them), but isort's: it is
+ * a few lines of imports that say which import moved.
+ */
+import { expect } from "expect";
+import { corpus, filter, lines } from "./_builtin.ts";
+
+const DIR = "/tmp/zeph-corpus/fmtcheck";
+
+const CASES: { path: string; command: string; want: string[] }[] = [
+  {
+    path: "cargo/fmt_check.txt",
+    command: "cargo fmt --check",
+    want: [
+      ...["alpha", "beta", "delta", "gamma"].flatMap((m) =>
+        [1, 5, 11].map((at) => `Diff in ${DIR}/rs/src/${m}.rs:${at}:`)
+      ),
+      "(104 lines of rustfmt's diff not shown: `cargo fmt` applies it)",
+    ],
+  },
+  {
+    path: "python/black_check_diff.txt",
+    command: "black --check --diff app",
+    want: [
+      ...["billing", "orders", "stock", "users"].map((m) => `would reformat ${DIR}/py/app/${m}.py`),
+      "Oh no! 💥 💔 💥",
+      "4 files would be reformatted, 2 files would be left unchanged.",
+      "(129 lines of black's diff not shown: running black without --check applies it)",
+    ],
+  },
+  {
+    path: "go/gofmt_diff.txt",
+    command: "gofmt -d .",
+    want: [
+      ...["alpha", "beta", "delta", "gamma"].map((m) => `diff ${m}.go.orig ${m}.go`),
+      "(108 lines of gofmt's diff not shown: `gofmt -w` applies it)",
+    ],
+  },
+  {
+    path: "deno/fmt_check.txt",
+    command: "deno fmt --check src",
+    want: [
+      ...["beta", "delta", "gamma", "alpha"].map((m) => `from ${DIR}/js/src/${m}.js:`),
+      "error: Found 4 not formatted files in 5 files",
+      "(57 lines of deno fmt's changes not shown: `deno fmt` applies them)",
+    ],
+  },
+];
+
+for (const { path, command, want } of CASES) {
+  Deno.test(`${command}: the files and counts stay, the diff goes`, async () => {
+    expect(lines(filter(command, await corpus(path), true))).toEqual(want);
+  });
+}
+
+Deno.test("clang-format --dry-run: every place stays, its source line and caret go", async () => {
+  const raw = lines(await corpus("native/clang_format_dry_run.txt"));
+  const places = raw.filter((line) => /^\w+\.c:\d+:\d+: error: /.test(line));
+  const out = filter(
+    "clang-format --dry-run -Werror alpha.c beta.c delta.c fine.c gamma.c",
+    raw.join("\n"),
+    true,
+  );
+  expect(places.length).toBe(68);
+  expect(lines(out)).toEqual([...places, "(136 quoted source and caret lines not shown)"]);
+});
+
+Deno.test("cargo fmt --check: a file rustfmt cannot parse keeps its error and location", () => {
+  const raw = [
+    "error: this file contains an unclosed delimiter",
+    " --> /p/src/fine.rs:1:18",
+    "  |",
+    "1 | pub fn broken( {",
+    "  |               -  ^",
+    "  |               |",
+    "  |               unclosed delimiter",
+    "",
+    "Error writing files: failed to resolve mod `fine`: cannot parse /p/src/fine.rs",
+  ];
+  expect(lines(filter("cargo fmt --check", raw.join("\n"), true))).toEqual([
+    "error: this file contains an unclosed delimiter",
+    " --> /p/src/fine.rs:1:18",
+    "1 | pub fn broken( {",
+    "Error writing files: failed to resolve mod `fine`: cannot parse /p/src/fine.rs",
+    "(5 lines of rustfmt's diff not shown: `cargo fmt` applies it)",
+  ]);
+});
+
+Deno.test("isort --check --diff: each file's import diff stays, its ---/+++ header pair goes", async () => {
+  const raw = lines(await corpus("python/isort_check_diff.txt"));
+  const kept = lines(filter("isort --check --diff app", raw.join("\n"), true));
+  expect(kept.filter((line) => line.startsWith("ERROR: "))).toEqual(
+    raw.filter((line) => line.startsWith("ERROR: ")),
+  );
+  expect(kept.some((line) => /^(---|\+\+\+) /.test(line))).toBe(false);
+  expect(kept.slice(0, 9)).toEqual([
+    `ERROR: ${DIR}/py/app/users.py Imports are incorrectly sorted and/or formatted.`,
+    "@@ -1,7 +1,7 @@",
+    "+import json",
+    "+import os",
+    " import sys",
+    "-import os",
+    "-from typing import List,Dict",
+    "-import json",
+    "+from typing import Dict, List",
+  ]);
+});
