@@ -138,6 +138,8 @@ interface LineRead {
   /** Per word: undefined until read, null for a word that reads as itself (see `readWord`). */
   read: (WordRead | null | undefined)[];
   masked: (string | undefined)[];
+  /** Undefined until the path field reads it (`pathTemplateOf`). */
+  path: string | undefined;
 }
 
 /** A word as the fields read it: as a value, as a zero test, as a count. */
@@ -158,6 +160,7 @@ function readLine(line: string): LineRead {
     groups: undefined,
     read: [],
     masked: [],
+    path: undefined,
   };
 }
 
@@ -257,6 +260,39 @@ function maskedGroup(line: LineRead, k: number): string {
   return line.masked[k] = remembered(GROUPS_MASKED, group, maskGroup);
 }
 
+/**
+ * A word naming a file: one holding a `/` (`src/gen_1.o`, `build/`), or a name with an extension
+ * (`debug.log`), a diagnostic's `:line:col` dropped; a number (`0.4s`, `1.2.3`) is none.
+ */
+const PATH_WORD = /\/|^[\w@+~-][\w.@+~-]*\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+const PATH_QUOTES = /^["'`(<]+|["'`)>,;]+$|(?::\d+){1,2}:?$/g;
+
+/**
+ * The template of the first word of `line` that names a file: its folder with its numbers masked,
+ * its extension and whether it names a folder (`src/*.o`, `./*.log`, a trailing `/`); "" when none
+ * does. A listing's paths take as many values as it has lines, but their templates few: the file
+ * of another folder or kind among them (`build/`, `debug.log` among `src/gen_N.o`) is odd by it.
+ */
+function pathTemplateOf(line: LineRead): string {
+  if (line.path !== undefined) return line.path;
+  let template = "";
+  for (const word of line.words) {
+    if (word.length > 200) continue;
+    const path = word.replace(PATH_QUOTES, "");
+    if (!PATH_WORD.test(path)) continue;
+    const folder = path.endsWith("/");
+    const bare = folder ? path.replace(/\/+$/, "") : path;
+    const slash = bare.lastIndexOf("/");
+    const dir = slash < 0 ? "." : bare.slice(0, slash).replace(/\d+/g, "0");
+    const name = bare.slice(slash + 1);
+    const dot = name.lastIndexOf(".");
+    const extension = dot > 0 ? name.slice(dot).replace(/\d+/g, "0") : "";
+    template = `${dir}/*${extension}${folder ? "/" : ""}`;
+    break;
+  }
+  return line.path = template;
+}
+
 /** A field: how to read its value from a line, and whether it is a zero test. */
 interface Field {
   key: string;
@@ -295,6 +331,7 @@ const FIELDS: Field[] = [
     key: `b${k}`,
     value: (line) => maskedGroup(line, k),
   })),
+  { key: "p", value: pathTemplateOf },
 ];
 
 /**
