@@ -344,7 +344,9 @@ Deno.test("outliers: a listing's file of another folder or kind stays among path
   // `git clean -ndx`: 120 objects of obj/ and, among them, a folder and files of other kinds.
   const input = lines(new URL("git_clean_ndx.txt", FIXTURES));
   const out = filtered("git clean -ndx", input);
-  for (const odd of ["Would remove coverage.xml", "Would remove dist/", "Would remove server.log"]) {
+  for (
+    const odd of ["Would remove coverage.xml", "Would remove dist/", "Would remove server.log"]
+  ) {
     expect(input).toContain(odd);
     expect(out).toContain(odd);
   }
@@ -357,4 +359,11 @@ Deno.test("outliers: a listing's file of another folder or kind stays among path
   expect(findOutliers(shards).kept.size).toBe(0);
   shards[17] = "removed shard_17/part_17.parquet.tmp";
   expect([...findOutliers(shards).kept]).toEqual([17]);
+  // Names without an extension (a bin folder): a dot in one name makes no other kind.
+  const bins = Array.from(
+    { length: 30 },
+    (_, i) => `-rwxr-xr-x 1 root root ${1000 + i * 37} tool${i}`,
+  );
+  bins[9] = "-rwxr-xr-x 1 root root 1333 vim.basic";
+  expect(findOutliers(bins).kept.size).toBe(0);
 });
