@@ -635,7 +635,7 @@ function group(
         // said again), unless lines continue it or it carries a failure signal. In another
         // file it is the first of its shape there, shown whole.
         if (saying !== leading && files.has(file) && under.length === 0 && !failure(d)) {
-          like.push(times(`${d.location} ${differing(message, lead)}`, n));
+          like.push(times(`${d.location} ${differing(spoken(saying), spoken(leading))}`, n));
           return;
         }
         // With `per_file`, a message's first finding in each file is shown too.
@@ -858,6 +858,11 @@ function sayingOf(d: Diagnostic): string {
     : line.slice(0, at) + line.slice(at + d.location!.length);
   const m = rest.indexOf(d.message);
   return `${d.message}\u0000${m < 0 ? rest : rest.slice(0, m) + rest.slice(m + d.message.length)}`;
+}
+
+/** A saying (`sayingOf`) as one text, for the names in it that differ from another's. */
+function spoken(saying: string): string {
+  return saying.replace("\u0000", " ");
 }
 
 function fileOf(location: string): string {
