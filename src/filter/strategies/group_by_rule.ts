@@ -622,7 +622,6 @@ function group(
       /** The files this message was found in so far. */
       const said = new Set<string>();
       const leading = byShape.get(shapeOf(saying))![0];
-      const lead = messageOf(leading);
       // The shape's first message is said, whole or by its location, in each of its files.
       if (saying === leading) {
         for (const { d } of members.values()) files.add(fileOf(d.location!));
