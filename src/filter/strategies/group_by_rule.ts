@@ -850,11 +850,11 @@ function namesAny(line: string, names: Set<string>): boolean {
  */
 function sayingOf(d: Diagnostic): string {
   const line = d.lines[0];
-  const at = d.location === undefined ? -1 : line.indexOf(d.location);
-  // A position joined to its file line (eslint's stylish) is read with its numbers masked.
-  const rest = at < 0
-    ? line.replace(/\d+/g, "0")
-    : line.slice(0, at) + line.slice(at + d.location!.length);
+  const location = d.location ?? "";
+  // A position joined to its file line (eslint's stylish) is printed without the file.
+  const at = d.joined ? location.slice(fileOf(location).length + 1) : location;
+  const where = at === "" ? -1 : line.indexOf(at);
+  const rest = where < 0 ? line : line.slice(0, where) + line.slice(where + at.length);
   const m = rest.indexOf(d.message);
   return `${d.message}\u0000${m < 0 ? rest : rest.slice(0, m) + rest.slice(m + d.message.length)}`;
 }
