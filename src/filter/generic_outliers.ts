@@ -284,7 +284,8 @@ function pathTemplatesOf(line: LineRead): [string, string] {
   if (line.path !== undefined) return line.path;
   let templates: [string, string] = ["", ""];
   for (const word of line.words) {
-    if (word.length > 200) continue;
+    // Cheap test first: a word naming a file holds a `/` or a `.`.
+    if (word.length > 200 || (!word.includes("/") && !word.includes("."))) continue;
     const path = word.replace(PATH_QUOTES, "");
     if (!PATH_WORD.test(path)) continue;
     const folder = path.endsWith("/");
