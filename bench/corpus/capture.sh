@@ -307,6 +307,58 @@ EOF
   capture python pylint_package "$L" "pylint inventory" "$(pylint --version 2>&1 | head -1)"
 fi
 
+# --- python (flake8): four modules of one template with style, pyflakes and complexity findings
+# and a syntax error, with --statistics and --count ------------------------------------------------
+if sel python && command -v flake8 >/dev/null; then
+  L="$WORK/flake8proj"
+  rm -rf "$L" && mkdir -p "$L/inventory"
+  cat >"$L/inventory/pricing.py" <<'EOF'
+import os, sys
+import json
+from typing import List,Dict
+def parse_price(text):
+    value,unit = text.split( " " )
+    if unit=="EUR": return float(value)
+    elif unit == "USD":
+        return float(value)*0.9
+    else:
+        if value == None:
+            return 0
+        return  float(value)
+def convert(prices:List[str])->Dict[str,float]:
+    result={}
+    for p in prices :
+        try:
+            result[p]=parse_price(p)
+        except:
+            pass
+    l = 1
+    return result
+def grade(n):
+    if n > 90:
+        return "A"
+    elif n > 80:
+        return "B"
+    elif n > 70:
+        return "C"
+    elif n > 60:
+        if n > 65:
+            return "D+"
+        return "D"
+    elif n > 50:
+        return "E"
+    else:
+        for i in range(3):
+            if i == n:
+                return "F"
+        return "F-"
+x = 1 # comment
+EOF
+  for m in cli store report; do sed "s/parse_price/parse_${m}/g" "$L/inventory/pricing.py" >"$L/inventory/$m.py"; done
+  echo "def broken(:" >"$L/inventory/syntax.py"
+  capture python flake8_statistics "$L" "flake8 --max-complexity 8 --statistics --count inventory" "$(flake8 --version 2>&1 | head -1)"
+fi
+
 # --- go: a module with passing and failing tests, plain and -v ---------------------------------
 if sel go && command -v go >/dev/null; then
   M="$WORK/gomod"

@@ -70,7 +70,13 @@ interface Frame {
   indent: string;
 }
 
-const PY_FRAME = /^(\s*)File "([^"]{1,1000})", line \d{1,7}(?:, in .{0,500})?$/;
+/**
+ * A Python frame; its indent holds the `| ` gutter of an exception group's sub-traceback (`  |
+ * File …` under `+ Exception Group Traceback`, `    | File …` under `+---- 1 ----`).
+ */
+const PY_FRAME = /^(\s*(?:\| {0,40})?)File "([^"]{1,1000})", line \d{1,7}(?:, in .{0,500})?$/;
+/** A line's indent with an exception group's `| ` gutter in it. */
+const PY_INDENT = /^\s*(?:\|\s*)?/;
 const AT_FRAME = /^(\s+)at (?:async )?(\S.{0,1500})$/;
 const RUBY_FRAME = /^(\s+)from (\S{1,1000}):\d{1,7}:in /;
 /**
@@ -183,6 +189,7 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   const next = lines[i + 1];
   if (
     !line.startsWith('File "', at) && !line.startsWith("at ", at) &&
+    !(line[at] === "|" && line.includes('File "')) &&
     !line.startsWith("from ", at) && !line.startsWith("#", at) && !next?.startsWith("\t") &&
     !(at === 0 && line.includes(":in "))
   ) return null;
@@ -192,7 +199,7 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
     let end = i + 1;
     while (
       end < lines.length && end < i + 4 && lines[end].length <= MAX_TESTED &&
-      /^\s/.test(lines[end]) && indentOf(lines[end]) > m[1].length &&
+      /^\s/.test(lines[end]) && PY_INDENT.exec(lines[end])![0].length > m[1].length &&
       !PY_FRAME.test(lines[end])
     ) end++;
     return { kind: "python", end, library: pythonLibrary(m[2]), indent: m[1] };
@@ -211,7 +218,7 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
 }
 
 /** A line of only position marks (`^^^^`, `~~~^^^~~`). */
-const MARKS = /^\s*[~^]+\s*$/;
+const MARKS = /^\s*(?:\|\s*)?[~^]+\s*$/;
 const CARETS = { test: (line: string) => MARKS.test(line) && line.includes("^") };
 
 /** Whether `line` has a non-blank character at or after `from`. */

@@ -54,6 +54,13 @@ const MAX_VALUES = 8;
 const LINES_PER_VALUE = 16;
 /** … and its most common value holds more than this share of the lines: the odd ones are a minority. */
 const MODE_SHARE = 0.5;
+/**
+ * A path's template is read only where one template holds this share of the lines and the lines
+ * hold at most MAX_VALUES templates, however long the run: a listing of one folder's files of one
+ * kind, whose few others are out of place (a `/usr/bin` whose names have no extension but for a
+ * tenth of them, of many extensions, is a mixed listing, each kind as usual as the next).
+ */
+const PATH_MODE_SHARE = 0.9;
 /** A value held by this share of the lines or more is a second kind of line, not an odd one. */
 const KIND_SHARE = 1 / 3;
 /**
@@ -138,6 +145,8 @@ interface LineRead {
   /** Per word: undefined until read, null for a word that reads as itself (see `readWord`). */
   read: (WordRead | null | undefined)[];
   masked: (string | undefined)[];
+  /** Undefined until a path field reads them (`pathTemplatesOf`): with and without extension. */
+  path: [string, string] | undefined;
 }
 
 /** A word as the fields read it: as a value, as a zero test, as a count. */
@@ -158,6 +167,7 @@ function readLine(line: string): LineRead {
     groups: undefined,
     read: [],
     masked: [],
+    path: undefined,
   };
 }
 
@@ -257,6 +267,41 @@ function maskedGroup(line: LineRead, k: number): string {
   return line.masked[k] = remembered(GROUPS_MASKED, group, maskGroup);
 }
 
+/**
+ * A word naming a file: one holding a `/` (`src/gen_1.o`, `build/`), or a name with an extension
+ * (`debug.log`), a diagnostic's `:line:col` dropped; a number (`0.4s`, `1.2.3`) is none.
+ */
+const PATH_WORD = /\/|^[\w@+~-][\w.@+~-]*\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+const PATH_QUOTES = /^["'`(<]+|["'`)>,;]+$|(?::\d+){1,2}:?$/g;
+
+/**
+ * The template of the first word of `line` that names a file: its folder with its numbers masked,
+ * its extension and whether it names a folder (`src/*.o`, `./*.log`, a trailing `/`); "" when none
+ * does. A listing's paths take as many values as it has lines, but their templates few: the file
+ * of another folder or kind among them (`build/`, `debug.log` among `src/gen_N.o`) is odd by it.
+ */
+function pathTemplatesOf(line: LineRead): [string, string] {
+  if (line.path !== undefined) return line.path;
+  let templates: [string, string] = ["", ""];
+  for (const word of line.words) {
+    // Cheap test first: a word naming a file holds a `/` or a `.`.
+    if (word.length > 200 || (!word.includes("/") && !word.includes("."))) continue;
+    const path = word.replace(PATH_QUOTES, "");
+    if (!PATH_WORD.test(path)) continue;
+    const folder = path.endsWith("/");
+    const bare = folder ? path.replace(/\/+$/, "") : path;
+    const slash = bare.lastIndexOf("/");
+    const dir = slash < 0 ? "." : bare.slice(0, slash).replace(/\d+/g, "0");
+    const name = bare.slice(slash + 1);
+    const dot = name.lastIndexOf(".");
+    const extension = dot > 0 ? name.slice(dot).replace(/\d+/g, "0") : "";
+    const end = folder ? "/" : "";
+    templates = [`${dir}/*${extension}${end}`, `${dir}/*${end}`];
+    break;
+  }
+  return line.path = templates;
+}
+
 /** A field: how to read its value from a line, and whether it is a zero test. */
 interface Field {
   key: string;
@@ -266,6 +311,10 @@ interface Field {
   /** The number the value holds (`rows=0`: `0`), for telling a sequence. */
   count?: (line: LineRead) => number | null;
   zeros?: boolean;
+  /** The share of the lines the most common value holds at least (MODE_SHARE when unset). */
+  mode?: number;
+  /** Whether the most common value leaves no line odd by this field. */
+  skip?: (mode: string) => boolean;
 }
 
 /**
@@ -295,6 +344,21 @@ const FIELDS: Field[] = [
     key: `b${k}`,
     value: (line) => maskedGroup(line, k),
   })),
+  // A path's folder, and its extension where the common one has one: in a listing of names
+  // without one (`/usr/bin`), a dot in a name (`vim.basic`, `perl5.36.0`) makes no other kind. Where
+  // most lines name no file, one that does is no odd one.
+  {
+    key: "p",
+    value: (line) => pathTemplatesOf(line)[1],
+    mode: PATH_MODE_SHARE,
+    skip: (mode) => mode === "",
+  },
+  {
+    key: "x",
+    value: (line) => pathTemplatesOf(line)[0],
+    mode: PATH_MODE_SHARE,
+    skip: (mode) => !mode.includes("*."),
+  },
 ];
 
 /**
@@ -409,13 +473,17 @@ function outliersOf(
     // A value held by no majority leaves no line odd either.
     const major = majorityOf(column, field);
     if (major === null || major.count === n) continue;
+    if (field.mode !== undefined && major.count < field.mode * n) continue;
+    if (field.skip?.(major.value)) continue;
     const byValue = new Map<string, number[]>();
     let all = true;
+    // A path's templates are few in a listing of one template but for a few, however long.
+    const limit = field.mode === undefined ? values : MAX_VALUES;
     for (let i = 0; i < n; i++) {
       const value = column[i];
       const same = byValue.get(value);
       if (same) same.push(ats[i]);
-      else if (byValue.size === values) {
+      else if (byValue.size === limit) {
         all = false;
         break;
       } else byValue.set(value, [ats[i]]);

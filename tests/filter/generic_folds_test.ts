@@ -505,3 +505,23 @@ Deno.test("a line of Unicode whitespace (no-break spaces, U+3000) is blank to th
   expect(indentOf("\u00a0\u00a0at main (/app/a.js:3:5)")).toBe(2);
   expect(isBlank("\u00a0\u3000")).toBe(true);
 });
+
+Deno.test("an exception group's sub-tracebacks fold their library frames and carets behind the | gutter", () => {
+  // Python 3.11: `raise ExceptionGroup(…)` over five failed rows, one through json's decoder.
+  const input = Deno.readTextFileSync(
+    new URL("../fixtures/generic/python_exception_group.txt", import.meta.url),
+  ).trimEnd().split("\n");
+  const out = foldStackFrames(input);
+  expect(out.length).toBeLessThan(input.length - 10);
+  // Every sub-exception's final line, every project frame and its source line stay.
+  const kept = input.filter((line) =>
+    /^\s*\| [\w.]+(?:Error|Operation|Group): /.test(line) || line.includes('File "/tmp/') ||
+    /^\s*\|\s+(?:run|load|return price_of|row =|return json|return decimal)/.test(line)
+  );
+  expect(kept.length).toBeGreaterThan(20);
+  expect(kept.filter((line) => !out.includes(line))).toEqual([]);
+  // The stdlib frames before the innermost one fold behind the gutter; the innermost stays.
+  expect(out).toContain("    |   … 2 frames in stdlib folded …");
+  expect(out.some((line) => line.includes('json/decoder.py", line 353'))).toBe(true);
+  expect(out.filter((line) => /^\s*\|\s+[~^]+$/.test(line))).toEqual([]);
+});

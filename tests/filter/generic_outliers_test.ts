@@ -339,3 +339,31 @@ Deno.test("outliers: lines read by several kinds find the odd lines of each kind
   // Identical lines read as one: a run of one line repeated has no odd line.
   expect(oddLines(Array(40).fill(rows[0]), [byMode, byLayout]).size).toBe(0);
 });
+
+Deno.test("outliers: a listing's file of another folder or kind stays among paths of one template", () => {
+  // `git clean -ndx`: 120 objects of obj/ and, among them, a folder and files of other kinds.
+  const input = lines(new URL("git_clean_ndx.txt", FIXTURES));
+  const out = filtered("git clean -ndx", input);
+  for (
+    const odd of ["Would remove coverage.xml", "Would remove dist/", "Would remove server.log"]
+  ) {
+    expect(input).toContain(odd);
+    expect(out).toContain(odd);
+  }
+  expect(out.length).toBeLessThan(12);
+  // Paths of one folder and kind that differ in their names fold whole.
+  const objects = input.filter((line) => line.startsWith("Would remove obj/"));
+  expect(findOutliers(objects).kept.size).toBe(0);
+  // A numbered folder among numbered folders is alike; another folder is odd.
+  const shards = Array.from({ length: 30 }, (_, i) => `removed shard_${i}/part_${i}.parquet`);
+  expect(findOutliers(shards).kept.size).toBe(0);
+  shards[17] = "removed shard_17/part_17.parquet.tmp";
+  expect([...findOutliers(shards).kept]).toEqual([17]);
+  // Names without an extension (a bin folder): a dot in one name makes no other kind.
+  const bins = Array.from(
+    { length: 30 },
+    (_, i) => `-rwxr-xr-x 1 root root ${1000 + i * 37} tool${i}`,
+  );
+  bins[9] = "-rwxr-xr-x 1 root root 1333 vim.basic";
+  expect(findOutliers(bins).kept.size).toBe(0);
+});

@@ -772,3 +772,23 @@ Deno.test("group_by_rule: messages of one shape are gathered in time linear in t
   // A busy machine slows one run, a superlinear path every run: measured again before failing.
   expect(Math.min(ratio(), ratio())).toBeLessThan(10);
 });
+
+Deno.test("group_by_rule folds only findings equal but for their location: a mark beside the message stays", async () => {
+  const { loadFilterEngine } = await import("../../src/filter/mod.ts");
+  const { defaultConfig } = await import("../../src/config/schema.ts");
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  // rubocop -a: one cop's message, two offences still `[Correctable]`, one `[Corrected]`.
+  const text = await Deno.readTextFile(
+    new URL("../fixtures/group_by_rule/rubocop_autocorrect_marks.txt", import.meta.url),
+  );
+  const out = engine.filter("bundle exec rubocop -a", text, { failed: true }).text.split("\n");
+  expect(out).toContain(
+    "  app/refund.rb:20:17: C: [Corrected] Style/SymbolProc: Pass &:upcase as an argument to map instead of a block.",
+  );
+  expect(out).toContain(
+    "  app/refund.rb:12:17: C: [Correctable] Style/SymbolProc: Pass &:upcase as an argument to map instead of a block.",
+  );
+  // Findings that differ only in their location still fold.
+  expect(out).toContain("  … 1 more saying this at app/refund.rb:16:17");
+  expect(out).toContain("  … 2 more saying this at app/refund.rb:7:9, app/order.rb:2:11");
+});

@@ -82,6 +82,73 @@ Deno.test("git log keeps each commit line and subject line as printed, in every 
   }
 });
 
+Deno.test("git log --oneline/--graph keeps every ref decoration and merge from its cut", async () => {
+  // Ten feature branches of six commits each, merged into main with --no-ff, every third tagged.
+  const dir = await Deno.makeTempDir({ prefix: "zeph-gitlog-" });
+  try {
+    await git(dir, "init", "-q", "-b", "main");
+    const commit = (message: string) =>
+      git(
+        dir,
+        "-c",
+        "user.name=Dev",
+        "-c",
+        "user.email=dev@example.com",
+        "commit",
+        "-q",
+        "-m",
+        message,
+      );
+    await Deno.writeTextFile(`${dir}/main.txt`, "0\n");
+    await git(dir, "add", "-A");
+    await commit("initial layout");
+    for (let f = 1; f <= 10; f++) {
+      await git(dir, "checkout", "-q", "-b", `feature/f${f}`, "main");
+      for (let c = 1; c <= 6; c++) {
+        await Deno.writeTextFile(`${dir}/f${f}.txt`, `${c}\n`, { append: true });
+        await git(dir, "add", "-A");
+        await commit(`f${f}: step ${c} of the feature`);
+      }
+      await git(dir, "checkout", "-q", "main");
+      await Deno.writeTextFile(`${dir}/main.txt`, `${f}\n`, { append: true });
+      await git(dir, "add", "-A");
+      await commit(`main: fix ${f}`);
+      await git(
+        dir,
+        "-c",
+        "user.name=Dev",
+        "-c",
+        "user.email=dev@example.com",
+        "merge",
+        "-q",
+        "--no-ff",
+        "-m",
+        `Merge branch 'feature/f${f}'`,
+        `feature/f${f}`,
+      );
+      if (f % 3 === 0) await git(dir, "tag", `v1.${f}`);
+    }
+    for (const args of [["--oneline", "--graph", "--decorate"], ["--oneline", "--decorate"]]) {
+      const raw = await git(dir, "log", ...args);
+      const lines = raw.trimEnd().split("\n");
+      const out = filter(`git log ${args.join(" ")}`, raw);
+      expect(out.length).toBeLessThan(lines.length);
+      const wanted = lines.filter((line) => /[0-9a-f]{7} (?:\(|Merge )/.test(line));
+      expect(wanted.length).toBeGreaterThan(15);
+      expect(wanted.filter((line) => !out.includes(line))).toEqual([]);
+    }
+    // The long format under --graph keeps each commit and subject line as without it.
+    const graph = await git(dir, "log", "--graph", "--stat", "--decorate");
+    const lines = graph.trimEnd().split("\n");
+    const out = filter("git log --graph --stat --decorate", graph);
+    expect(out.length).toBeLessThan(lines.length / 2);
+    const wanted = lines.filter((line) => /^[*|\\/ ]*commit [0-9a-f]{40}|^[|* ]*    \S/.test(line));
+    expect(wanted.filter((line) => !out.includes(line))).toEqual([]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a history of thousands of commits keeps the newest ones' commit and subject lines, not all of them", () => {
   const hex = (i: number) => i.toString(16).padStart(40, "0");
   const log = Array.from({ length: 3_000 }, (_, i) =>

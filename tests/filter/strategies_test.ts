@@ -895,6 +895,49 @@ Deno.test("git_diff shows hunks up to the budget, then a per-file summary", () =
   });
 });
 
+Deno.test("git_diff reads a combined diff (a merge's conflicts) as it reads a normal one", () => {
+  // `git diff` during a merge: `diff --cc`, `@@@` hunks, one mark column per parent.
+  const diff = [
+    "diff --cc app.py",
+    "index 84cc76e,2d1a45f..0000000",
+    "--- a/app.py",
+    "+++ b/app.py",
+    "@@@ -7,3 -7,3 +7,9 @@@ def main():",
+    "  setup()",
+    "++<<<<<<< HEAD",
+    " +    run(fast=True)",
+    "++=======",
+    "+     run(safe=True)",
+    "++>>>>>>> other",
+    "- removed_by_ours()",
+    "  teardown()",
+    ...Array.from({ length: 30 }, (_, i) => `++generated_${i} = ${i}`),
+    "  done()",
+  ].join("\n");
+  expect(run({ type: "git_diff", max_new_file_lines: 4 }, diff)).toEqual({
+    text: [
+      "diff --cc app.py",
+      "@@@ -7,3 -7,3 +7,9 @@@ def main():",
+      "  setup()",
+      "++<<<<<<< HEAD",
+      " +    run(fast=True)",
+      "++=======",
+      "+     run(safe=True)",
+      "++>>>>>>> other",
+      "- removed_by_ours()",
+      "  teardown()",
+      "++generated_0 = 0",
+      "++generated_1 = 1",
+      "... (26 more added lines) ...",
+      "++generated_28 = 28",
+      "++generated_29 = 29",
+      "  done()",
+      "1 file changed, 35 insertions(+), 1 deletions(-)",
+    ].join("\n"),
+    confidence: "full",
+  });
+});
+
 Deno.test("git_diff keeps the end of a cut hunk and cuts a new file's content sooner", () => {
   const body = (n: number, sign: string) => Array.from({ length: n }, (_, i) => `${sign}line ${i}`);
   const diff = [

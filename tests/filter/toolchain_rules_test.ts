@@ -1076,3 +1076,28 @@ Deno.test("cargo run -q: the program's output after a warning is its own, not th
     expect({ line, kept: out.includes(line) }).toEqual({ line, kept: true });
   }
 });
+
+Deno.test("flake8 groups findings by code with every location; its syntax error, statistics and count stay", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../../bench/corpus/python/flake8_statistics.txt", import.meta.url),
+  );
+  const command = "flake8 --max-complexity 8 --statistics --count inventory";
+  const result = engine.filter(command, text, { failed: true });
+  expect(result.stats.rules).toEqual(["flake8"]);
+  const input = text.trimEnd().split("\n");
+  const out = result.text.split("\n");
+  expect(out.length).toBeLessThan(input.length * 0.7);
+  const findings = input.filter((line) => /^\S+:\d+:\d+: [A-Z]\d+ /.test(line));
+  const rest = input.filter((line) => !findings.includes(line));
+  // Every line that is no finding (statistics, the count) stays as printed.
+  expect(rest.filter((line) => !out.includes(line))).toEqual([]);
+  // Each code's first finding stays whole, every other finding by its location.
+  const shown = out.join("\n");
+  for (const line of findings) {
+    const [location, code] = line.split(/: | /);
+    const first = findings.find((f) => f.includes(`: ${code} `));
+    expect(first === line ? out.includes(`  ${line}`) || out.includes(line) : true).toBe(true);
+    expect(shown.includes(location)).toBe(true);
+  }
+  expect(out).toContain("inventory/syntax.py:1:13: E999 SyntaxError: invalid syntax");
+});

@@ -11,7 +11,10 @@
  * commit's (`git show A B`, `git show A..B`): its `commit` line, header and message stay whatever
  * the budget, and the files of a commit shown past the budget are listed right after it. A listed
  * file keeps its header lines that say more than its name (a rename, a mode change, a new,
- * deleted or binary file) under its `path | +A -D` line.
+ * deleted or binary file) under its `path | +A -D` line. A combined diff (`git diff` during a
+ * merge: `diff --cc path`, `@@@` hunks, a column of `+`/`-` per parent) reads the same way, a line
+ * added or removed when any of its columns says so; a conflict's marker lines (`<<<<<<< HEAD`,
+ * `=======`) end a run of added lines, so each stays.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -41,6 +44,10 @@ interface FileStat {
   headers?: string[];
 }
 
+/** A combined diff's file line (`git diff` during a merge, `git show` of a merge): its path. */
+const COMBINED = /^diff --(?:cc|combined) (.+)$/;
+/** A merge conflict's marker line (past its diff marks). */
+const CONFLICT_MARK = /^(?:<{7}|={7}$|>{7}|\|{7})/;
 /** A `git show` commit line (refs included). */
 const COMMIT = /^commit [0-9a-f]{7,64}(?: \(.*\))?$/;
 /** File header lines that say more than the file's name. */
@@ -67,6 +74,14 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       let inFull = true;
       let hunk = false;
       let newFile = false;
+      // The current file's columns of `+`/`-` marks: 1, or one per parent of a combined diff.
+      let columns = 1;
+      /** The mark a body line carries: `+`, `-` or none (a context line). */
+      const markOf = (line: string) => {
+        if (columns === 1) return line[0];
+        const marks = line.slice(0, columns);
+        return marks.includes("+") ? "+" : marks.includes("-") ? "-" : " ";
+      };
       // Lines of the current hunk, its limit and how many of them lead; past the lead, the
       // latest `tail.length` lines are held, those before them are not shown (with their +/-
       // counts).
@@ -113,8 +128,9 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             cut.lines += Number(mark[1]);
             cut.add += Number(mark[1]);
           } else cut.lines++;
-          if (gone.startsWith("+")) cut.add++;
-          else if (gone.startsWith("-")) cut.del++;
+          const goneMark = markOf(gone);
+          if (goneMark === "+") cut.add++;
+          else if (goneMark === "-") cut.del++;
           return;
         }
         if (shown >= budget) {
@@ -163,11 +179,12 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             ctx.emit(line);
             return;
           }
-          if (inCommit && !line.startsWith("diff --git ")) {
+          const combined = COMBINED.exec(line);
+          if (inCommit && !combined && !line.startsWith("diff --git ")) {
             ctx.emit(line);
             return;
           }
-          if (line.startsWith("diff --git ")) {
+          if (combined || line.startsWith("diff --git ")) {
             inCommit = false;
             closeFile();
             if (held) {
@@ -175,7 +192,9 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
               held = null;
             }
             const m = /^diff --git a\/(.*) b\/(.*)$/.exec(line);
-            current = { name: m ? m[2] : line.slice(11), add: 0, del: 0 };
+            const name = combined ? combined[1] : m ? m[2] : line.slice(11);
+            current = { name, add: 0, del: 0 };
+            columns = 1;
             files.push(current);
             hunk = false;
             newFile = false;
@@ -193,6 +212,8 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             // File header: `index`, `---` and `+++` repeat what `diff --git` said.
             if (line.startsWith("@@")) {
               hunk = true;
+              // A combined diff's hunk line opens with one `@` more than its parents.
+              columns = Math.max(1, /^@+/.exec(line)![0].length - 1);
               openHunk();
             } else if (/^(index [0-9a-f]|--- |\+\+\+ )/.test(line)) return;
             else {
@@ -207,13 +228,15 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             hunk = false;
           } else {
             body = true;
-            if (line.startsWith("+")) current.add++;
-            else if (line.startsWith("-")) current.del++;
+            const mark = markOf(line);
+            if (mark === "+") current.add++;
+            else if (mark === "-") current.del++;
           }
           total++;
           if (!inFull) return;
           if (!body || newFile) return show(line, body);
-          if (!line.startsWith("+")) {
+          // A conflict's markers stay: they say where each side's text is.
+          if (markOf(line) !== "+" || CONFLICT_MARK.test(line.slice(columns))) {
             endRun();
             return show(line, true);
           }

@@ -576,14 +576,18 @@ function group(
         : `${stripSeverity(key)} (${list.length})`,
     );
     // message → head → its first finding and how often it was printed (a repeated build).
+    // Findings fold together only when their lines are equal in everything but their location:
+    // a mark beside the message (rubocop's `[Corrected]` among `[Correctable]`, another
+    // severity) keeps them apart (`sayingOf`).
     const byMessage = new Map<string, Map<string, { d: Diagnostic; n: number }>>();
     for (const d of list.filter(asPrinted)) {
-      const same = byMessage.get(d.message) ?? new Map<string, { d: Diagnostic; n: number }>();
+      const saying = sayingOf(d);
+      const same = byMessage.get(saying) ?? new Map<string, { d: Diagnostic; n: number }>();
       const at = d.head ?? d.location!;
       const seen = same.get(at);
       if (seen) seen.n++;
       else same.set(at, { d, n: 1 });
-      byMessage.set(d.message, same);
+      byMessage.set(saying, same);
     }
     // Each member stays as printed (indented under its header: the guard compares lines with
     // their indentation aside). The first finding of each message is shown whole, up to
@@ -601,23 +605,25 @@ function group(
     const byShape = new Map<string, string[]>();
     /** The files of the current shape with a finding shown whole. */
     const files = new Set<string>();
-    for (const message of byMessage.keys()) {
-      const shape = shapeOf(message);
-      const messages = byShape.get(shape);
-      if (messages) messages.push(message);
-      else byShape.set(shape, [message]);
+    for (const saying of byMessage.keys()) {
+      const shape = shapeOf(saying);
+      const sayings = byShape.get(shape);
+      if (sayings) sayings.push(saying);
+      else byShape.set(shape, [saying]);
     }
+    const messageOf = (saying: string) => byMessage.get(saying)!.values().next().value!.d.message;
     for (
-      const [message, members] of [...byShape.values()].flat().map((m) =>
+      const [saying, members] of [...byShape.values()].flat().map((m) =>
         [m, byMessage.get(m)!] as const
       )
     ) {
+      const message = messageOf(saying);
       const same: string[] = [];
       /** The files this message was found in so far. */
       const said = new Set<string>();
-      const lead = byShape.get(shapeOf(message))![0];
+      const leading = byShape.get(shapeOf(saying))![0];
       // The shape's first message is said, whole or by its location, in each of its files.
-      if (message === lead) {
+      if (saying === leading) {
         for (const { d } of members.values()) files.add(fileOf(d.location!));
       }
       [...members.values()].forEach(({ d, n }, i) => {
@@ -627,8 +633,8 @@ function group(
         // shape was said, is that message's location and names (nothing is lost but the words
         // said again), unless lines continue it or it carries a failure signal. In another
         // file it is the first of its shape there, shown whole.
-        if (message !== lead && files.has(file) && under.length === 0 && !failure(d)) {
-          like.push(times(`${d.location} ${differing(message, lead)}`, n));
+        if (saying !== leading && files.has(file) && under.length === 0 && !failure(d)) {
+          like.push(times(`${d.location} ${differing(spoken(saying), spoken(leading))}`, n));
           return;
         }
         // With `per_file`, a message's first finding in each file is shown too.
@@ -653,8 +659,8 @@ function group(
         appendAll(out, under);
       });
       if (same.length) out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
-      const shape = byShape.get(shapeOf(message))!;
-      if (message === shape.at(-1)) {
+      const shape = byShape.get(shapeOf(saying))!;
+      if (saying === shape.at(-1)) {
         if (like.length) out.push(`  … ${like.length} more like this at ${like.join(", ")}`);
         like.length = 0;
         files.clear();
@@ -838,6 +844,26 @@ function namesAny(line: string, names: Set<string>): boolean {
 }
 
 /** The file of a finding's location (`util.h:1:32`, `src/a.ts(7,44)`: up to its position). */
+/**
+ * A finding's message with what its line says beside its location and message (`: C:
+ * [Corrected] Style/X: `, eslint's `error`, a severity letter): findings alike in it say the same.
+ */
+function sayingOf(d: Diagnostic): string {
+  const line = d.lines[0];
+  const location = d.location ?? "";
+  // A position joined to its file line (eslint's stylish) is printed without the file.
+  const at = d.joined ? location.slice(fileOf(location).length + 1) : location;
+  const where = at === "" ? -1 : line.indexOf(at);
+  const rest = where < 0 ? line : line.slice(0, where) + line.slice(where + at.length);
+  const m = rest.indexOf(d.message);
+  return `${d.message}\u0000${m < 0 ? rest : rest.slice(0, m) + rest.slice(m + d.message.length)}`;
+}
+
+/** A saying (`sayingOf`) as one text, for the names in it that differ from another's. */
+function spoken(saying: string): string {
+  return saying.replace("\u0000", " ");
+}
+
 function fileOf(location: string): string {
   const end = location.search(/[:(]/);
   return end < 0 ? location : location.slice(0, end);
