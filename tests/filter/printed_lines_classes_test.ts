@@ -142,7 +142,7 @@ Deno.test("git log --oneline/--graph keeps every ref decoration from its cut", a
     const lines = graph.trimEnd().split("\n");
     const out = filter("git log --graph --stat --decorate", graph);
     expect(out.length).toBeLessThan(lines.length / 2);
-    const wanted = lines.filter((line) => /^[*|\\/ ]*commit [0-9a-f]{40}|^[|* ]*    \S/.test(line));
+    const wanted = lines.filter((line) => /^[*|\\/ ]*commit [0-9a-f]{40}|^[|* ]* {4}\S/.test(line));
     expect(wanted.filter((line) => !out.includes(line))).toEqual([]);
   } finally {
     await Deno.remove(dir, { recursive: true });
