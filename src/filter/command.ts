@@ -102,9 +102,13 @@ function without(forms: string | string[], command: string): string[] {
 /** Shells that run the script after `-c` (`bash -lc "cd /p && make"`). */
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
 
-/** The script a shell is handed with `-c`, unquoted; empty when the command is not that. */
+/** The script a shell (or flock) is handed with `-c`, unquoted; empty when the command is not that. */
 function shellScript(command: string): string {
   const words = shellWords(command);
+  // `flock /tmp/l -c "make test"`: past the lock file, flock leaves its own -c script.
+  if ((words[0] === "-c" || words[0] === "--command") && words.length === 2) {
+    return unquote(words[1]);
+  }
   if (!SHELLS.has(baseName(words[0] ?? ""))) return "";
   for (let i = 1; i < words.length - 1; i++) {
     const word = words[i];
