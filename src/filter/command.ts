@@ -102,9 +102,13 @@ function without(forms: string | string[], command: string): string[] {
 /** Shells that run the script after `-c` (`bash -lc "cd /p && make"`). */
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
 
-/** The script a shell is handed with `-c`, unquoted; empty when the command is not that. */
+/** The script a shell (or flock) is handed with `-c`, unquoted; empty when the command is not that. */
 function shellScript(command: string): string {
   const words = shellWords(command);
+  // `flock /tmp/l -c "make test"`: past the lock file, flock leaves its own -c script.
+  if ((words[0] === "-c" || words[0] === "--command") && words.length === 2) {
+    return unquote(words[1]);
+  }
   if (!SHELLS.has(baseName(words[0] ?? ""))) return "";
   for (let i = 1; i < words.length - 1; i++) {
     const word = words[i];
@@ -189,9 +193,12 @@ const ARG_WRAPPERS: Record<string, { valued: Set<string>; operands: number }> = 
   sccache: { valued: new Set(), operands: 0 },
 };
 
-/** The index of the word after a wrapper's options and operands (`timeout -s KILL 60 make` → make). */
-function afterWrapper(words: string[], at: number): number {
-  const spec = ARG_WRAPPERS[words[at]];
+/**
+ * The index of the word after a wrapper's options and operands (`timeout -s KILL 60 make` → make);
+ * `name` is the wrapper's base name (`/usr/bin/timeout` is `timeout`).
+ */
+function afterWrapper(words: string[], at: number, name = words[at]): number {
+  const spec = ARG_WRAPPERS[name];
   let i = at + 1;
   if (!spec) return i;
   for (; i < words.length && words[i].startsWith("-") && words[i] !== "--"; i++) {
@@ -233,7 +240,7 @@ export function normalizeSegment(
     const base = baseName(word);
     if (ASSIGNMENT.test(word)) start++;
     else if (WRAPPERS.has(base) || base in ARG_WRAPPERS) {
-      const next = afterWrapper([...kept.slice(0, start), base, ...kept.slice(start + 1)], start);
+      const next = afterWrapper(kept, start, base);
       if (next >= kept.length) break;
       // `/usr/bin/time -v make` is `time -v make`.
       kept[start] = base;

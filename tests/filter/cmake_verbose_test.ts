@@ -38,3 +38,22 @@ for (const [name, command, failed] of CASES) {
     }
   });
 }
+
+Deno.test("cmake --build -v keeps a failed custom command (cmake -E copy) with its error", async () => {
+  // A custom command runs through `cmake -E`: ninja prints it again under its FAILED: line, make
+  // before its error; it is what failed, no helper of CMake's.
+  for (const [name, command] of [["ninja", "bn"], ["make", "bm"]]) {
+    const out = lines(
+      filter(
+        `cmake --build ${command} -v`,
+        await fixture(`cmake-build/verbose_${name}_custom_error.in.txt`),
+        true,
+      ),
+    );
+    expect(out.some((line) => line.includes("cmake -E copy /home/dev/cm/missing.h gen.h"))).toBe(
+      true,
+    );
+    expect(out).toContain('Error copying file "/home/dev/cm/missing.h" to "gen.h".');
+    expect(out.some((line) => /cmake -E cmake_(depends|progress_start)/.test(line))).toBe(false);
+  }
+});

@@ -65,6 +65,7 @@ const FORMS: string[][] = [
     "time make",
     "chrt -b 0 make",
     "flock -w 10 /tmp/build.lock make",
+    "flock /tmp/build.lock -c 'make'",
     "setsid make",
     "unbuffer make",
     "sh -c 'cd /p && make'",

@@ -1,5 +1,6 @@
 import { expect } from "expect";
 import { lastSegment, matchCandidates, normalizeSegment } from "../../src/filter/command.ts";
+import { cpuMs } from "../../bench/_fuzz_inputs.ts";
 
 Deno.test("matchCandidates: whole command and normalised last segment", () => {
   const table: [string, string[]][] = [
@@ -65,4 +66,21 @@ Deno.test("lastSegment ignores separators inside quotes and escapes", () => {
   expect(lastSegment("a \\; b")).toBe("a \\; b");
   expect(lastSegment("a; b\nc")).toBe("c");
   expect(normalizeSegment("cd /x")).toBe("cd /x");
+});
+
+Deno.test("matchCandidates: a long run of wrappers costs about as much as its length", () => {
+  // Each wrapper was read on a copy of the command's words: `nice nice … make` was quadratic.
+  const cpu = (n: number) => {
+    const command = "nice ".repeat(n) + "make";
+    let best = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const start = cpuMs();
+      expect(matchCandidates(command)).toContain("make");
+      best = Math.min(best, cpuMs() - start);
+    }
+    return Math.max(best, 5);
+  };
+  cpu(1000);
+  // Linear: 4 times the words take about 4 times as long; quadratic: 16.
+  expect(cpu(16_000) / cpu(4_000)).toBeLessThan(10);
 });

@@ -6,7 +6,7 @@
  * rules on real captures (bench/corpus) and on shapes of each class.
  */
 import { expect } from "expect";
-import { corpus, filter, lines } from "./_builtin.ts";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 Deno.test("pytest --tb=native keeps the project's frames and the exception, folds the rest", async () => {
   const out = lines(
@@ -143,4 +143,29 @@ Deno.test("jest keeps the line its code frame points at, not the frame's context
   ]);
   expect(out).toContain("    > 3 |   expect(sum(1, 2)).toBe(4);");
   expect(out).not.toContain('      1 | const cfg = require("./config");');
+});
+
+Deno.test("pytest keeps an exception group's tracebacks, nested two deep, with each sub-exception", async () => {
+  // pytest prints an ExceptionGroup (asyncio's TaskGroup, anyio, trio) as Python does, with
+  // `  + Exception Group Traceback` heads and `| ` gutters, whatever --tb says.
+  const out = lines(
+    filter(
+      "python3 -m pytest -p no:cacheprovider test_chain.py -k test_eg",
+      await fixture("pytest/exception_group.in.txt"),
+      true,
+    ),
+  );
+  for (
+    const kept of [
+      '  |   File "/home/dev/proj/test_chain.py", line 23, in inner',
+      '  |     raise ExceptionGroup("inner", [ValueError("v1"), TypeError("t1")])',
+      '  |   File "/home/dev/proj/test_chain.py", line 27, in test_eg',
+      "  | ExceptionGroup: outer (2 sub-exceptions)",
+      "    | ValueError: v1",
+      "      | TypeError: t1",
+      "    | KeyError: 'k'",
+      "During handling of the above exception, another exception occurred:",
+    ]
+  ) expect(out).toContain(kept);
+  expect(out.some((line) => line.includes("site-packages"))).toBe(false);
 });

@@ -225,6 +225,12 @@ const MAX_LIST_LINES = 20;
  * exception under them at column 0, so its last MAX_LIST_LINES lines stay, with the exception.
  */
 const TRACEBACK_HEAD = /^Traceback \(most recent call last\):\s*$/;
+/**
+ * The head of an exception group's traceback (`  + Exception Group Traceback (most recent call
+ * last):`), its frames and sub-exceptions behind `| ` gutters: pytest prints it so whatever --tb
+ * says, and it reads as a plain traceback.
+ */
+const GROUP_TRACEBACK_HEAD = /^\s*\+ Exception Group Traceback \(most recent call last\):\s*$/;
 /** The exception ending a traceback: `ValueError: bad`, `pkg.mod.Failed: x`, `KeyboardInterrupt`. */
 const PY_EXCEPTION = /^[A-Za-z_][\w.]{0,200}(?:: .*|Error|Exception|Interrupt|Exit)$/;
 /**
@@ -456,8 +462,11 @@ const DOCTEST_HEAD = /^_{3,} \[doctest\] /;
 const DOCTEST_SOURCE = /^\d{3,7} /;
 /** Indented lines kept under one `Expected:` or `Got:`; the block's own limit cuts the rest. */
 const MAX_DOCTEST_VALUES = 20;
-/** A line of only position marks under a traceback's source line (`~~^~~`, `^^^^`). */
-const POSITION_MARKS = /^\s+[~^]+\s*$/;
+/**
+ * A line of only position marks under a traceback's source line (`~~^~~`, `^^^^`), also behind an
+ * exception group's `| ` gutter.
+ */
+const POSITION_MARKS = /^\s+(?:\|\s+)?[~^]+\s*$/;
 const PYTEST_SUMMARY = /^=+ (.+?) =+$/;
 /** Zero counts of node --test (`# todo 0`): nothing to report. */
 const ZERO_COUNT = /^[ℹ#] (suites|cancelled|skipped|todo) 0$/;
@@ -855,8 +864,9 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
         if (PYTEST_CAPTURED.test(line)) block.captured = true;
         else if (value) {
           // A value under doctest's `Expected:` or `Got:`.
-        } else if (TRACEBACK_HEAD.test(line)) block.native = true;
-        else if (block.native) {
+        } else if (TRACEBACK_HEAD.test(line) || GROUP_TRACEBACK_HEAD.test(line)) {
+          block.native = true;
+        } else if (block.native) {
           // Every line of a plain traceback stays but its marks: the frames, the exception and
           // its message (unittest's diff); `foldStackFrames` folds the library frames at the end.
           if (POSITION_MARKS.test(line)) return;
