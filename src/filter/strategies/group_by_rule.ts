@@ -843,7 +843,6 @@ function namesAny(line: string, names: Set<string>): boolean {
   return names.size > 0 && line.split(/\s+/).some((word) => names.has(word));
 }
 
-/** The file of a finding's location (`util.h:1:32`, `src/a.ts(7,44)`: up to its position). */
 /**
  * A finding's message with what its line says beside its location and message (`: C:
  * [Corrected] Style/X: `, eslint's `error`, a severity letter): findings alike in it say the same.
@@ -864,6 +863,7 @@ function spoken(saying: string): string {
   return saying.replace("\u0000", " ");
 }
 
+/** The file of a finding's location (`util.h:1:32`, `src/a.ts(7,44)`: up to its position). */
 function fileOf(location: string): string {
   const end = location.search(/[:(]/);
   return end < 0 ? location : location.slice(0, end);
