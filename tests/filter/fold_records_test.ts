@@ -61,6 +61,34 @@ Deno.test("records whose frames or kind differ all stay", () => {
   expect(run(S, input)).toEqual(input);
 });
 
+Deno.test("a frame with no symbol keeps its address: records of a stripped binary fold only at the same place", () => {
+  const unmasked = { ...S, unmasked: ["\\?\\?\\? \\(in "] };
+  const stripped = (at: string, after: number) => [
+    "Invalid read of size 4",
+    `   at ${at}: ??? (in /usr/bin/app)`,
+    `   by 0x1090B3: ??? (in /usr/bin/app)`,
+    ` Address 0x4a400${80 + after} is ${after} bytes after a block of size 64 alloc'd`,
+  ];
+  // Two places of the binary: both stay; the first place again (another block) folds.
+  const input = [
+    ...stripped("0x10927D", 0),
+    ...stripped("0x10A11C", 0),
+    ...stripped("0x10927D", 4),
+  ];
+  expect(run(unmasked, input)).toEqual([
+    ...stripped("0x10927D", 0),
+    ...stripped("0x10A11C", 0),
+    "… 1 more",
+  ]);
+  // The built-in rule reads them so too.
+  const out = filter(
+    "valgrind ./app",
+    ["==7== Memcheck", ...input.map((l) => `==7== ${l}`)].join("\n"),
+    true,
+  );
+  expect(out).toContain("==7==    at 0x10A11C: ??? (in /usr/bin/app)");
+});
+
 Deno.test("a record one line longer than another is another record", () => {
   const short = record("Invalid read of size 4", "0x1", "f (a.c:1)", 0).slice(0, 3);
   const input = [...record("Invalid read of size 4", "0x1", "f (a.c:1)", 0), ...short];

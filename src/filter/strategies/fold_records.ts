@@ -4,7 +4,9 @@
  * one after another are counted on one `summary` line where they were. memcheck reports one loop's
  * `Invalid read of size 4` once per instruction, each record differing from the first only in
  * its addresses and how far past the block it read: one stays. Only what `mask` matches is
- * ignored, so records whose frames (a function, a `file:line`) differ all stay. Streaming:
+ * ignored, so records whose frames (a function, a `file:line`) differ all stay; a line matching
+ * `unmasked` (a frame with no symbol: its address is its only location) is compared as printed.
+ * Streaming:
  * memory is the open record and the distinct records seen, at most `max_records` of them.
  */
 import { z } from "zod";
@@ -19,6 +21,9 @@ export const FoldRecordsConfig = z.object({
   within: z.string().describe("Regex (RE2 syntax) of the lines that continue a record"),
   mask: z.array(z.string()).min(1).describe(
     "Regexes (RE2 syntax) of the parts that may differ between records that fold (addresses)",
+  ),
+  unmasked: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of record lines compared as printed, masks not applied (a frame whose address is its only location)",
   ),
   summary: z.string().max(200).default(
     '… {n} more "{first}" like a record above, at other addresses',
@@ -42,6 +47,10 @@ export function compileFoldRecords(
     pattern: patternField(source, `strategy.mask[${i}]`, engine),
     replacement: "\u0000",
   })));
+  const unmasked = config.unmasked.map((source, i) =>
+    patternField(source, `strategy.unmasked[${i}]`, engine)
+  );
+  const keyOf = (line: string) => unmasked.some((p) => p.test(line)) ? line : mask(line);
   return {
     type: "fold_records",
     createStage(ctx: StageContext): Stage {
@@ -66,7 +75,7 @@ export function compileFoldRecords(
       };
       const close = () => {
         if (record === null) return;
-        const key = record.map(mask).join("\n");
+        const key = record.map(keyOf).join("\n");
         if (seen.has(key)) {
           if (key !== foldedKey) count();
           foldedKey = key;
