@@ -653,6 +653,22 @@ Deno.test("group_paths groups by directory, keeps the first path whole and non-p
   expect(run(s, "a/b\na/c\nd")).toEqual({ text: "a/b\na/c\nd", confidence: "fallback" });
 });
 
+Deno.test("group_paths names a directory's entry of a kind none of those shown has", () => {
+  const s = { type: "group_paths", min_lines: 10, max_items: 3 };
+  const input = [
+    ...Array.from({ length: 200 }, (_, i) => `./build/obj/file_${i}.o`),
+    "./build/obj/core.dump",
+    ...Array.from({ length: 200 }, (_, i) => `./build/obj/file_${200 + i}.o`),
+    "./build/obj/README",
+    "./build/obj/core.old.dump",
+  ].join("\n");
+  expect(run(s, input, true).text.split("\n")).toEqual([
+    "(403 paths grouped by directory: names after the first path are in its directory)",
+    // core.old.dump is a second entry of core.dump's kind: counted, not named.
+    "./build/obj/file_0.o, file_1.o, file_2.o, file_3.o, core.dump, README, … (+397 more)",
+  ]);
+});
+
 Deno.test("test_summary: line kinds, with leading whitespace of any kind and indentation", () => {
   const lines: [string, string | null][] = [
     [" ERRORS ", "section"],

@@ -1,7 +1,9 @@
 /**
  * group_paths: a long listing of paths (find, fd, git ls-files) grouped by directory, as RTK
  * does for find. The first path of each directory stays verbatim (it can still be copied); the
- * other entries of that directory follow as bare names, at most `max_items`, then a count.
+ * other entries of that directory follow as bare names, at most `max_items`, then a count; an
+ * entry of a kind none of those shown has (`core.dump` among hundreds of `file_N.o`, a name
+ * without an extension among `.ts` files) follows them by name too, the first of each kind.
  * Lines that are not paths (errors such as `find: ‘x’: Permission denied`) stay, in order.
  * Memory is bounded by `max_groups` × `max_items` whatever the input size.
  */
@@ -12,6 +14,8 @@ import { FAILURE_SIGNAL } from "./_shared.ts";
 /** Lines that are not paths kept verbatim, at most; failure-looking ones up to the second bound. */
 const MAX_LOOSE = 100;
 const MAX_LOOSE_FAILURES = 10_000;
+/** Kinds of entry (extensions) told apart per directory, at most: past them one is no odd one. */
+const MAX_KINDS = 8;
 
 export const GroupPathsConfig = z.object({
   type: z.literal("group_paths"),
@@ -25,6 +29,25 @@ interface Group {
   first: string;
   items: string[];
   more: number;
+  /** Per kind (`kindOf`): null when an entry shown has it, else its first entry's name. */
+  kinds: Map<string, string | null>;
+}
+
+/** An entry's kind: its extension with digits masked (`.o`, `.d.ts` is `.ts`), "" for none. */
+function kindOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot).replace(/\d+/g, "0") : "";
+}
+
+/** Notes `name` under its kind: shown, or the first of a kind not shown yet. */
+function noteKind(group: Group, name: string, shown: boolean): void {
+  const kind = kindOf(name);
+  const known = group.kinds.get(kind);
+  if (shown) {
+    if (known !== null && (known !== undefined || group.kinds.size < MAX_KINDS)) {
+      group.kinds.set(kind, null);
+    }
+  } else if (known === undefined && group.kinds.size < MAX_KINDS) group.kinds.set(kind, name);
 }
 
 export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
@@ -62,15 +85,19 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
         }
         const group = groups.get(key);
         if (group) {
-          if (group.items.length < maxItems) group.items.push(rest);
+          const shown = group.items.length < maxItems;
+          if (shown) group.items.push(rest);
           else group.more++;
+          noteKind(group, rest, shown);
           return;
         }
         if (groups.size >= maxGroups) {
           unshown++;
           return;
         }
-        groups.set(key, { first: line, items: [], more: 0 });
+        const created: Group = { first: line, items: [], more: 0, kinds: new Map() };
+        noteKind(created, rest, true);
+        groups.set(key, created);
         order.push({ key });
       };
 
@@ -99,9 +126,12 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
               continue;
             }
             const g = groups.get(entry.key)!;
+            const odd = [...g.kinds.values()].filter((name) => name !== null);
+            const more = g.more - odd.length;
             let text = g.first;
             if (g.items.length) text += sep + g.items.join(sep);
-            if (g.more) text += `${sep}… (+${g.more} more)`;
+            if (odd.length) text += sep + odd.join(sep);
+            if (more) text += `${sep}… (+${more} more)`;
             ctx.emit(text);
           }
           if (unshown) {
