@@ -68,3 +68,19 @@ Deno.test("bandit 1.7's finding: the CWE stays, More Info goes, the column-led l
     '12\t    subprocess.call("tar czf backup.tgz " + path, shell=True)',
   ]);
 });
+
+Deno.test("bandit: a location whose path holds spaces still names its flagged line", () => {
+  const raw = [
+    "Test results:",
+    ">> Issue: [B307:blacklist] Use of possibly insecure function - consider using safer ast.literal_eval.",
+    "   Severity: Medium   Confidence: High",
+    "   Location: ./my project/app/calc.py:7:11",
+    "6\tdef run(code):",
+    "7\t    return eval(code)",
+    "8\t",
+  ];
+  expect(lines(filter("bandit -r 'my project'", raw.join("\n"), true))).toEqual([
+    ...raw.slice(0, 4),
+    "7\t    return eval(code)",
+  ]);
+});
