@@ -1,7 +1,7 @@
 /**
  * Coverage tables printed by a command no rule matches: `coverage report -m`, `c8 report`,
  * `nyc report`, an `npm run coverage` script, a make target. They are read as the test runners'
- * rules read them (strategies/_coverage.ts): the header, the totals, every row that is not fully
+ * rules read them (coverage.ts): the header, the totals, every row that is not fully
  * covered (with its uncovered lines) and every line around the table stay as printed; a run of
  * fully covered rows folds into one line counting them and the table's separator rules go. A
  * threshold's failure is a line outside the table: it stays, so this is the same in a failed run.
@@ -11,7 +11,7 @@
 
 import { FoldedLines } from "./arrays.ts";
 import { MAX_TESTED } from "./sanitize.ts";
-import { CoverageReader, type CoverageVerdict, coveredFold } from "./strategies/mod.ts";
+import { CoverageReader, type CoverageVerdict, coveredFold } from "./coverage.ts";
 
 /** A run this short stays as printed: one fully covered row says as much as its fold line. */
 const MIN_FOLD = 2;

@@ -1,4 +1,4 @@
-import { StartIndex } from "./_line_start.ts";
+import { StartIndex } from "../line_start.ts";
 
 /**
  * The heads of a report a runtime prints when it catches a bug as the program runs: go's race

@@ -36,7 +36,6 @@ export {
   omitted,
   patternField,
 } from "./_shared.ts";
-export { CoverageReader, type CoverageVerdict, coveredFold } from "./_coverage.ts";
 export { GroupByRuleConfig } from "./group_by_rule.ts";
 export { isObject, type Json, jsonAsPrinted, JsonConfig, looksLikeJson, pathOf } from "./json.ts";
 

@@ -13,10 +13,10 @@ import { appendAll, HeldLines } from "../arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { keepFailuresPast, omitted } from "./_shared.ts";
-import { CoverageReader, coveredFold } from "./_coverage.ts";
+import { CoverageReader, coveredFold } from "../coverage.ts";
 import { foldStackFrames } from "../generic_folds.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
-import { firstNonSpace, StartIndex } from "./_line_start.ts";
+import { firstNonSpace, StartIndex } from "../line_start.ts";
 import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "../types.ts";
 
 export const TestSummaryConfig = z.object({

@@ -8,7 +8,7 @@
  * `12 / 20 LOC (60.0%) covered.`) stays.
  */
 
-import { StartIndex } from "./_line_start.ts";
+import { StartIndex } from "./line_start.ts";
 
 /** What becomes of a line of a coverage report; null: the line is no part of one. */
 export type CoverageVerdict = "keep" | "drop" | "fold" | null;

@@ -1,5 +1,5 @@
 /**
- * `_line_start.ts`: what an anchored pattern's line may start with, read from its source, and
+ * `line_start.ts`: what an anchored pattern's line may start with, read from its source, and
  * `StartIndex`, which tries a line only on the patterns its first non-whitespace character can
  * start: its answers are those of trying every pattern of every list in turn.
  */
@@ -9,7 +9,7 @@ import {
   StartIndex,
   startsOf,
   withoutCaptures,
-} from "../../../src/filter/strategies/_line_start.ts";
+} from "../../src/filter/line_start.ts";
 
 const chars = (set: Set<string> | null) => set === null ? null : [...set].sort().join("");
 
