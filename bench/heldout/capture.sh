@@ -11454,3 +11454,1024 @@ if [ $? -ne 0 ]; then echo "restore failed"; fi
 EOF
   capture batch12 shellcheck_x_sourced_files "$SC" "shellcheck -x scripts/backup.sh scripts/restore.sh" "shellcheck $(shellcheck --version | sed -n 's/^version: //p')"
 fi
+
+# --- batch14: a fourteenth blind batch (Go, Rust, C/C++, JVM, Ruby, git, build systems and shell in
+# situations the set lacked: go test ./... over 16 packages, go build -x failing, go run panicking with
+# a wrapped error, -coverprofile + go tool cover -func; cargo tests printing captured stdout, a
+# workspace with dead-code warnings, cargo run logging then panicking, --offline without the
+# dependency; multiple definitions at link, gcc -Wconversion -Wshadow over several files, cmake
+# configure checks ending in an error, ctest -V, make VERBOSE=1; Java ExceptionInInitializerError
+# then NoClassDefFoundError; rake failing task, rspec progress with pending and failures, ruby -wc;
+# git log --all --decorate --stat, show of a merge, diff --word-diff, grep -n, blame -L, range-diff,
+# status --porcelain=v2, rebase --continue conflicting again, cherry -v, tag -l), captured and its
+# signals written and committed before any filter ran on it and before any rule file, filter source,
+# filter test, fixture, bench/corpus file or bench/README.md was opened.
+if sel batch14; then
+  B="$WORK/batch14"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  export GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local
+  GOV="$(go version)"
+  unset RUST_BACKTRACE
+
+  # Go: a module of sixteen packages, one with a failing test, one that does not compile
+  G="$B/shop"
+  mkdir -p "$G"
+  printf 'module example.com/shop\n\ngo 1.19\n' >"$G/go.mod"
+  for p in auth billing cart catalog config events geo httpx inventory ledger mail orders pricing search tax users; do
+    mkdir -p "$G/$p"
+    printf 'package %s\n\n// Name returns the package name.\nfunc Name() string { return "%s" }\n\n// Double doubles n.\nfunc Double(n int) int { return n * 2 }\n' "$p" "$p" >"$G/$p/$p.go"
+  done
+  for p in auth billing cart catalog events inventory ledger orders search users; do
+    printf 'package %s\n\nimport "testing"\n\nfunc TestName(t *testing.T) {\n\tif Name() != "%s" {\n\t\tt.Fatal("bad name")\n\t}\n}\n\nfunc TestDouble(t *testing.T) {\n\tfor i := 0; i < 5; i++ {\n\t\tif Double(i) != i*2 {\n\t\t\tt.Fatalf("Double(%%d)", i)\n\t\t}\n\t}\n}\n' "$p" "$p" >"$G/$p/${p}_test.go"
+  done
+  cat >"$G/pricing/pricing.go" <<'EOF'
+package pricing
+
+import "math"
+
+// Name returns the package name.
+func Name() string { return "pricing" }
+
+// Double doubles n.
+func Double(n int) int { return n * 2 }
+
+// Discount applies a percentage discount and rounds to cents.
+func Discount(cents int, pct float64) int {
+	return int(math.Floor(float64(cents) * (1 - pct/100)))
+}
+
+// Bulk returns the unit price for a quantity.
+func Bulk(unit, qty int) int {
+	switch {
+	case qty >= 100:
+		return Discount(unit, 15)
+	case qty > 10:
+		return Discount(unit, 5)
+	}
+	return unit
+}
+EOF
+  cat >"$G/pricing/pricing_test.go" <<'EOF'
+package pricing
+
+import "testing"
+
+func TestDiscount(t *testing.T) {
+	cases := []struct {
+		cents int
+		pct   float64
+		want  int
+	}{{1000, 10, 900}, {999, 33, 669}, {1, 50, 1}, {250, 0, 250}}
+	for _, c := range cases {
+		if got := Discount(c.cents, c.pct); got != c.want {
+			t.Errorf("Discount(%d, %v) = %d, want %d", c.cents, c.pct, got, c.want)
+		}
+	}
+}
+
+func TestBulk(t *testing.T) {
+	if got := Bulk(1000, 10); got != 950 {
+		t.Errorf("Bulk(1000, 10) = %d, want 950 (ten units get the 5%% tier)", got)
+	}
+	if got := Bulk(1000, 100); got != 850 {
+		t.Errorf("Bulk(1000, 100) = %d, want 850", got)
+	}
+}
+EOF
+  capture batch14 go_test_sixteen_packages_one_fail "$G" "go test -count=1 ./..." "$GOV"
+
+  # go build -x of the module with a type error in one package
+  cp -r "$G" "$B/shopx"
+  cat >"$B/shopx/tax/rates.go" <<'EOF'
+package tax
+
+import "strconv"
+
+// Rate returns the VAT rate of a country in percent.
+func Rate(country string) float64 {
+	rates := map[string]float64{"DE": 19, "FR": 20, "NL": 21}
+	return rates[country]
+}
+
+// Label formats a rate.
+func Label(country string) string {
+	return country + " " + strconv.Itoa(Rate(country)) + "%"
+}
+EOF
+  capture batch14 go_build_x_type_error "$B/shopx" "GOCACHE=$B/shopx-cache go build -x ./..." "$GOV"
+
+  # go run of a program that panics on a wrapped error chain
+  R="$B/runner"
+  mkdir -p "$R"
+  printf 'module example.com/runner\n\ngo 1.19\n' >"$R/go.mod"
+  cat >"$R/main.go" <<'EOF'
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"os"
+)
+
+type Config struct {
+	Path string
+	Port int
+}
+
+func readConfig(path string) (*Config, error) {
+	_, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config %q: %w", path, err)
+	}
+	return &Config{Path: path}, nil
+}
+
+func loadLayers(paths ...string) (*Config, error) {
+	var last *Config
+	for i, p := range paths {
+		c, err := readConfig(p)
+		if err != nil {
+			return nil, fmt.Errorf("layer %d: %w", i, err)
+		}
+		last = c
+	}
+	return last, nil
+}
+
+func mustStart() *Config {
+	cfg, err := loadLayers("/etc/runner/base.toml", "./runner.local.toml")
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			log.Printf("config missing: %v", err)
+		}
+		panic(fmt.Errorf("start runner: %w", err))
+	}
+	return cfg
+}
+
+func main() {
+	log.SetFlags(0)
+	log.Println("runner 0.4.2 starting")
+	log.Println("workers: 4, queue: jobs")
+	cfg := mustStart()
+	fmt.Println("listening on", cfg.Port)
+}
+EOF
+  printf 'port = 8080\n' >"$R/runner.local.toml"
+  capture batch14 go_run_panic_wrapped_error "$R" "go run ." "$GOV"
+
+  # go test -coverprofile over three packages, one failing, then go tool cover -func
+  C="$B/covkit"
+  mkdir -p "$C/textx" "$C/mathx" "$C/slug"
+  printf 'module example.com/covkit\n\ngo 1.19\n' >"$C/go.mod"
+  cat >"$C/textx/textx.go" <<'EOF'
+package textx
+
+import "strings"
+
+func Title(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, " ")
+}
+
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+func Reverse(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
+}
+
+func Count(s, sub string) int { return strings.Count(s, sub) }
+EOF
+  cat >"$C/textx/textx_test.go" <<'EOF'
+package textx
+
+import "testing"
+
+func TestTitle(t *testing.T) {
+	if got := Title("hello big world"); got != "Hello Big World" {
+		t.Fatal(got)
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	if got := Truncate("abcdef", 3); got != "abc..." {
+		t.Fatal(got)
+	}
+}
+EOF
+  cat >"$C/mathx/mathx.go" <<'EOF'
+package mathx
+
+func Clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return lo
+	}
+	return v
+}
+
+func Abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func Sum(xs ...int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+func Mean(xs ...int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return float64(Sum(xs...)) / float64(len(xs))
+}
+EOF
+  cat >"$C/mathx/mathx_test.go" <<'EOF'
+package mathx
+
+import "testing"
+
+func TestClamp(t *testing.T) {
+	if got := Clamp(5, 0, 10); got != 5 {
+		t.Errorf("Clamp(5, 0, 10) = %d", got)
+	}
+	if got := Clamp(15, 0, 10); got != 10 {
+		t.Errorf("Clamp(15, 0, 10) = %d, want 10", got)
+	}
+}
+
+func TestSum(t *testing.T) {
+	if Sum(1, 2, 3) != 6 {
+		t.Fail()
+	}
+}
+EOF
+  cat >"$C/slug/slug.go" <<'EOF'
+package slug
+
+import (
+	"regexp"
+	"strings"
+)
+
+var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+
+func Make(s string) string {
+	s = strings.ToLower(s)
+	s = nonAlnum.ReplaceAllString(s, "-")
+	return strings.Trim(s, "-")
+}
+
+func Valid(s string) bool { return s == Make(s) }
+EOF
+  cat >"$C/slug/slug_test.go" <<'EOF'
+package slug
+
+import "testing"
+
+func TestMake(t *testing.T) {
+	if got := Make("Hello, World!"); got != "hello-world" {
+		t.Fatal(got)
+	}
+}
+
+func TestValid(t *testing.T) {
+	if !Valid("a-b") || Valid("A b") {
+		t.Fatal("valid")
+	}
+}
+EOF
+  capture batch14 go_test_coverprofile_cover_func "$C" "go test -count=1 -coverprofile=cover.out ./...; go tool cover -func=cover.out" "$GOV"
+
+  # Rust: tests that print a lot to captured stdout and fail
+  RV="$(cargo --version)"
+  RS="$B/ledger"
+  mkdir -p "$RS/src"
+  printf '[package]\nname = "ledger"\nversion = "0.3.0"\nedition = "2021"\n\n[dependencies]\n' >"$RS/Cargo.toml"
+  cat >"$RS/src/lib.rs" <<'EOF'
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub account: String,
+    pub cents: i64,
+}
+
+pub fn balance(entries: &[Entry], account: &str) -> i64 {
+    entries.iter().filter(|e| e.account == account).map(|e| e.cents).sum()
+}
+
+pub fn parse(line: &str) -> Option<Entry> {
+    let mut parts = line.split(',');
+    let account = parts.next()?.trim().to_string();
+    let cents = parts.next()?.trim().parse().ok()?;
+    Some(Entry { account, cents })
+}
+
+pub fn interest(cents: i64, rate_bp: i64, months: u32) -> i64 {
+    let mut c = cents;
+    for _ in 0..months {
+        c += c * rate_bp / 10_000 / 12;
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<Entry> {
+        (0..240)
+            .map(|i| Entry { account: format!("acct-{}", i % 4), cents: (i as i64) * 125 - 900 })
+            .collect()
+    }
+
+    #[test]
+    fn balances_per_account() {
+        let entries = sample();
+        for e in &entries {
+            println!("posting {:>8} {:>7}", e.account, e.cents);
+        }
+        for a in 0..4 {
+            println!("balance acct-{} = {}", a, balance(&entries, &format!("acct-{}", a)));
+        }
+        assert_eq!(balance(&entries, "acct-0"), 3_500_000);
+    }
+
+    #[test]
+    fn parse_lines() {
+        let lines = ["cash, 100", "bank,250", "card, -75", "cash,abc", "bank"];
+        for l in lines {
+            println!("parse {:?} -> {:?}", l, parse(l));
+        }
+        assert_eq!(parse("cash, 100").unwrap().cents, 100);
+        assert!(parse("bank").is_none());
+    }
+
+    #[test]
+    fn interest_over_two_years() {
+        let mut c = 100_000;
+        for m in 1..=24 {
+            c = interest(c, 450, 1);
+            println!("month {:>2}: {}", m, c);
+        }
+        assert_eq!(interest(100_000, 450, 24), 109_380, "compound interest after 24 months");
+    }
+
+    #[test]
+    fn empty_account_is_zero() {
+        assert_eq!(balance(&[], "x"), 0);
+    }
+}
+EOF
+  capture batch14 cargo_test_captured_stdout_failures "$RS" "cargo test 2>&1" "$RV"
+
+  # a workspace of four crates full of dead code (exit 0)
+  W="$B/depot"
+  mkdir -p "$W"
+  printf '[workspace]\nmembers = ["core", "store", "api", "cli"]\nresolver = "2"\n' >"$W/Cargo.toml"
+  for c in core store api cli; do
+    mkdir -p "$W/$c/src"
+    printf '[package]\nname = "depot-%s"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' "$c" >"$W/$c/Cargo.toml"
+    {
+      echo "use std::collections::HashMap;"
+      echo "use std::fmt::Write;"
+      for i in $(seq 1 9); do
+        cat <<EOF
+struct ${c^}Item$i {
+    id: u64,
+    name: String,
+    tags: Vec<String>,
+}
+
+enum ${c^}State$i {
+    Draft,
+    Live(u32),
+    Gone,
+}
+
+fn ${c}_helper_$i(x: u64) -> u64 {
+    let unused_$i = x * 2;
+    x + $i
+}
+
+EOF
+      done
+      echo "pub fn run() -> u64 { 42 }"
+    } >"$W/$c/src/lib.rs"
+  done
+  capture batch14 cargo_build_workspace_dead_code "$W" "cargo build --workspace 2>&1" "$RV"
+
+  # cargo run: a service logging, then panicking on a bad record
+  RL="$B/ingest"
+  mkdir -p "$RL/src"
+  printf '[package]\nname = "ingest"\nversion = "0.2.1"\nedition = "2021"\n\n[dependencies]\n' >"$RL/Cargo.toml"
+  cat >"$RL/src/main.rs" <<'EOF'
+use std::collections::HashMap;
+
+fn log(level: &str, target: &str, msg: String) {
+    eprintln!("[2026-11-27T22:{:02}:{:02}Z {:<5} {}] {}", 14, msg.len() % 60, level, target, msg);
+}
+
+#[derive(Debug)]
+struct Record {
+    id: u32,
+    sku: String,
+    qty: u32,
+}
+
+fn parse(line: &str) -> Result<Record, String> {
+    let f: Vec<&str> = line.split(';').collect();
+    if f.len() != 3 {
+        return Err(format!("expected 3 fields, got {}", f.len()));
+    }
+    Ok(Record {
+        id: f[0].parse().map_err(|e| format!("id {:?}: {}", f[0], e))?,
+        sku: f[1].to_string(),
+        qty: f[2].parse().map_err(|e| format!("qty {:?}: {}", f[2], e))?,
+    })
+}
+
+fn main() {
+    log("INFO", "ingest", "starting ingest v0.2.1".into());
+    log("INFO", "ingest::source", "reading batch-2026-11-27.csv".into());
+    let mut totals: HashMap<String, u32> = HashMap::new();
+    let mut lines: Vec<String> = (1..=300).map(|i| format!("{};SKU-{:03};{}", i, i % 7, i * 3)).collect();
+    lines[267] = "268;SKU-002;-3".to_string();
+    for (n, line) in lines.iter().enumerate() {
+        log("DEBUG", "ingest::parse", format!("line {}: {}", n + 1, line));
+        let rec = parse(line).expect("batch file is validated upstream");
+        *totals.entry(rec.sku.clone()).or_default() += rec.qty;
+        if rec.id % 10 == 0 {
+            log("INFO", "ingest", format!("{} records, {} skus", rec.id, totals.len()));
+        }
+    }
+    log("INFO", "ingest", "done".into());
+}
+EOF
+  capture batch14 cargo_run_log_then_panic "$RL" "cargo run -q 2>&1" "$RV"
+
+  # cargo build --offline with a dependency that is not in the local registry
+  RO="$B/fetcher"
+  mkdir -p "$RO/src"
+  printf '[package]\nname = "fetcher"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nserde = { version = "1.0", features = ["derive"] }\nureq = "2.9"\n' >"$RO/Cargo.toml"
+  printf 'fn main() {}\n' >"$RO/src/main.rs"
+  capture batch14 cargo_build_offline_missing_dependency "$RO" "CARGO_HOME=$B/cargo-home cargo build --offline 2>&1" "$RV"
+
+  # C: a link with multiple definitions (globals defined in a header, a function defined twice)
+  GCCV="$(gcc --version | head -1)"
+  L="$B/mdef"
+  mkdir -p "$L/src" "$L/include"
+  cat >"$L/include/config.h" <<'EOF'
+#ifndef CONFIG_H
+#define CONFIG_H
+int verbose = 0;
+const char *log_path = "/var/log/app.log";
+int config_load(const char *path);
+#endif
+EOF
+  for f in main parser net store; do
+    printf '#include "config.h"\n#include <stdio.h>\nint %s_init(void) { return verbose; }\n' "$f" >"$L/src/$f.c"
+  done
+  printf 'int strlcpy_local(char *d, const char *s, unsigned n) { (void)d; (void)s; return (int)n; }\n' >>"$L/src/net.c"
+  printf 'int strlcpy_local(char *d, const char *s, unsigned n) { (void)d; (void)s; return (int)n + 1; }\n' >>"$L/src/store.c"
+  printf 'int main(void) { return parser_init() + net_init() + store_init(); }\n' >>"$L/src/main.c"
+  sed -i '1i int parser_init(void); int net_init(void); int store_init(void);' "$L/src/main.c"
+  capture batch14 gcc_link_multiple_definition "$L" "gcc -fcommon -O0 -Iinclude -o app src/main.c src/parser.c src/net.c src/store.c 2>&1; gcc -fno-common -Iinclude -o app src/*.c" "$GCCV"
+
+  # gcc with -Wconversion -Wshadow -Wsign-compare etc. over nine files (exit 0)
+  WC="$B/wconv"
+  mkdir -p "$WC"
+  for f in audio buffer codec mixer resample wav fft filter meter; do
+    cat >"$WC/$f.c" <<EOF
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+static int count = 0;
+
+int ${f}_scale(int sample, double gain) {
+    int count = (int)gain;
+    short s = sample * gain;
+    unsigned char c = sample;
+    return s + c + count;
+}
+
+size_t ${f}_copy(char *dst, const char *src, int n) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        dst[i] = src[i];
+    }
+    return i - 1;
+}
+
+uint16_t ${f}_pack(uint32_t v, float f) {
+    uint16_t r = v >> 4;
+    int trunc = f;
+    long big = v * 1000;
+    return r + trunc + big;
+}
+
+int ${f}_find(const int *xs, unsigned len, int x) {
+    for (int i = 0; i < len; i++) {
+        if (xs[i] == x) return i;
+    }
+    return -1;
+}
+EOF
+  done
+  capture batch14 gcc_wconversion_nine_files "$WC" "gcc -c -Wall -Wextra -Wconversion -Wshadow -Wsign-compare audio.c buffer.c codec.c mixer.c resample.c wav.c fft.c filter.c meter.c" "$GCCV"
+
+  # cmake configure with many checks, ending in an error
+  CM="$B/cmcheck"
+  mkdir -p "$CM"
+  cat >"$CM/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(netd C)
+include(CheckIncludeFile)
+include(CheckFunctionExists)
+include(CheckSymbolExists)
+include(CheckTypeSize)
+foreach(h stdio.h stdlib.h string.h unistd.h fcntl.h poll.h sys/epoll.h sys/event.h sys/socket.h netinet/in.h arpa/inet.h netdb.h pthread.h signal.h syslog.h sys/sendfile.h linux/io_uring.h sys/inotify.h)
+  string(MAKE_C_IDENTIFIER "HAVE_${h}" var)
+  string(TOUPPER "${var}" var)
+  check_include_file(${h} ${var})
+endforeach()
+foreach(f accept4 epoll_create1 kqueue sendfile splice pipe2 getaddrinfo strlcpy memfd_create arc4random)
+  string(TOUPPER "HAVE_${f}" var)
+  check_function_exists(${f} ${var})
+endforeach()
+check_type_size("off_t" SIZEOF_OFF_T)
+check_type_size("socklen_t" SIZEOF_SOCKLEN_T)
+check_symbol_exists(SO_REUSEPORT "sys/socket.h" HAVE_SO_REUSEPORT)
+find_package(Threads REQUIRED)
+find_library(URING_LIB uring)
+if(NOT URING_LIB)
+  message(FATAL_ERROR "liburing not found: install liburing-dev or configure with -DNETD_BACKEND=epoll")
+endif()
+EOF
+  capture batch14 cmake_configure_checks_fatal_error "$CM" "cmake -S . -B build" "$(cmake --version | head -1)"
+
+  # cmake project with tests, then ctest -V with one failing test
+  CT="$B/ctestv"
+  mkdir -p "$CT"
+  cat >"$CT/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(ringbuf C)
+enable_testing()
+add_executable(t_ring t_ring.c)
+add_test(NAME ring_push COMMAND t_ring push)
+add_test(NAME ring_pop COMMAND t_ring pop)
+add_test(NAME ring_wrap COMMAND t_ring wrap)
+add_test(NAME ring_full COMMAND t_ring full)
+EOF
+  cat >"$CT/t_ring.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#define CAP 4
+static int buf[CAP], head, tail, len;
+static int push(int v) { if (len == CAP) return -1; buf[tail] = v; tail = (tail + 1) % CAP; len++; return 0; }
+static int pop(int *v) { if (!len) return -1; *v = buf[head]; head = (head + 1) % CAP; len--; return 0; }
+int main(int argc, char **argv) {
+    const char *t = argc > 1 ? argv[1] : "";
+    int v, fails = 0;
+    for (int i = 0; i < 3; i++) { push(i * 10); printf("push %d -> len %d\n", i * 10, len); }
+    if (!strcmp(t, "pop")) { pop(&v); printf("pop -> %d\n", v); fails += v != 0; }
+    if (!strcmp(t, "wrap")) {
+        for (int i = 0; i < 250; i++) { pop(&v); push(100 + i % 6); printf("cycle %d head %d tail %d\n", i, head, tail); }
+        pop(&v);
+        if (v != 104) { fprintf(stderr, "t_ring.c:17: wrap: expected 104, got %d\n", v); fails++; }
+    }
+    if (!strcmp(t, "full")) { push(1); fails += push(2) != -1; }
+    printf("%s: %s\n", t, fails ? "FAILED" : "ok");
+    return fails;
+}
+EOF
+  (cd "$CT" && cmake -S . -B build >/dev/null && cmake --build build >/dev/null)
+  capture batch14 ctest_verbose_one_failure "$CT/build" "ctest -V" "$(ctest --version | head -1)"
+
+  # a CMake-generated Makefile build with VERBOSE=1 stopping on a C++ error
+  MV="$B/mkverbose"
+  mkdir -p "$MV/src"
+  cat >"$MV/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(geom CXX)
+set(CMAKE_CXX_STANDARD 17)
+add_library(geom STATIC src/point.cpp src/polygon.cpp src/bbox.cpp src/hull.cpp src/area.cpp)
+add_executable(geomtool src/main.cpp)
+target_link_libraries(geomtool geom)
+EOF
+  printf 'struct Point { double x, y; };\n' >"$MV/src/point.h"
+  for f in point polygon bbox area; do printf '#include "point.h"\ndouble %s_fn(Point p) { return p.x + p.y; }\n' "$f" >"$MV/src/$f.cpp"; done
+  cat >"$MV/src/hull.cpp" <<'EOF'
+#include "point.h"
+#include <vector>
+#include <algorithm>
+
+std::vector<Point> hull(std::vector<Point> pts) {
+    std::sort(pts.begin(), pts.end());
+    std::vector<Point> out;
+    for (const auto &p : pts) out.push_back(p);
+    return out.size();
+}
+EOF
+  printf 'int main() { return 0; }\n' >"$MV/src/main.cpp"
+  (cd "$MV" && cmake -S . -B build >/dev/null)
+  capture batch14 make_verbose_cmake_cxx_error "$MV/build" "make VERBOSE=1" "$(make --version | head -1)"
+
+  # Java: a static initializer failing, then the class unusable (ExceptionInInitializerError, NoClassDefFoundError)
+  J="$B/jinit"
+  mkdir -p "$J/src/com/acme/pay"
+  cat >"$J/src/com/acme/pay/Currencies.java" <<'EOF'
+package com.acme.pay;
+
+import java.util.HashMap;
+import java.util.Map;
+
+public final class Currencies {
+    static final Map<String, Integer> DIGITS = new HashMap<>();
+    static {
+        String table = "EUR:2,USD:2,JPY:0,BHD:3,XAU";
+        for (String e : table.split(",")) {
+            String[] kv = e.split(":");
+            DIGITS.put(kv[0], Integer.parseInt(kv[1]));
+        }
+    }
+    public static int digits(String code) { return DIGITS.get(code); }
+}
+EOF
+  cat >"$J/src/com/acme/pay/Main.java" <<'EOF'
+package com.acme.pay;
+
+public class Main {
+    static String format(long minor, String code) {
+        int d = Currencies.digits(code);
+        return String.format("%d.%0" + d + "d %s", minor / 100, minor % 100, code);
+    }
+    public static void main(String[] args) {
+        for (String c : new String[] {"EUR", "USD"}) {
+            try {
+                System.out.println(format(12345, c));
+            } catch (Throwable t) {
+                System.err.println("format failed for " + c);
+                t.printStackTrace();
+            }
+        }
+        System.out.println(format(1, "JPY"));
+    }
+}
+EOF
+  (cd "$J" && javac -d out src/com/acme/pay/*.java)
+  capture batch14 java_exception_in_initializer_then_noclassdef "$J" "java -cp out com.acme.pay.Main" "$(java -version 2>&1 | head -1)"
+
+  # Ruby: rake with a failing task chain, rspec progress with pending and failures, ruby -wc
+  RBV="$(ruby -v)"
+  RK="$B/rakeproj"
+  mkdir -p "$RK/lib" "$RK/spec"
+  cat >"$RK/Rakefile" <<'EOF'
+task :clean do
+  puts "rm -rf pkg"
+end
+
+task :assets do
+  %w[app.css app.js vendor.js].each { |f| puts "compiled #{f}" }
+end
+
+task :check_env do
+  missing = %w[DATABASE_URL SECRET_KEY_BASE].reject { |k| ENV.key?(k) }
+  raise "missing environment: #{missing.join(', ')}" unless missing.empty?
+end
+
+task :migrate => :check_env do
+  puts "migrating"
+end
+
+task :build => [:clean, :assets] do
+  sh "ruby -e 'puts %(packing 3 files); exit 3'"
+end
+
+task :release => [:build, :migrate]
+task :default => :release
+EOF
+  capture batch14 rake_failing_sh_task "$RK" "rake release" "rake $(rake --version | sed 's/.*version //')"
+
+  cat >"$RK/lib/inventory.rb" <<'EOF'
+class Inventory
+  def initialize
+    @items = Hash.new(0)
+  end
+
+  def add(sku, qty = 1)
+    raise ArgumentError, "qty must be positive" if qty <= 0
+    @items[sku] += qty
+  end
+
+  def remove(sku, qty = 1)
+    @items[sku] -= qty
+  end
+
+  def count(sku) = @items[sku]
+  def total = @items.values.sum
+  def skus = @items.keys.sort
+end
+EOF
+  {
+    echo 'require_relative "../lib/inventory"'
+    echo 'RSpec.describe Inventory do'
+    echo '  let(:inv) { Inventory.new }'
+    for i in $(seq 1 120); do
+      echo "  it \"adds sku #$i\" do"
+      echo "    inv.add(\"S$i\", $i)"
+      echo "    expect(inv.count(\"S$i\")).to eq($i)"
+      echo "  end"
+    done
+    for i in $(seq 1 70); do echo "  it \"handles bulk import case $i\""; done
+    for i in 1 2 3; do echo "  xit(\"reserves stock $i\") { expect(inv.reserve(\"S1\")).to be true }"; done
+    cat <<'EOF'
+  it "does not go below zero" do
+    inv.add("A", 2)
+    inv.remove("A", 5)
+    expect(inv.count("A")).to eq(0)
+  end
+
+  it "lists skus sorted" do
+    %w[b c a].each { |s| inv.add(s) }
+    expect(inv.skus).to eq(%w[a b c d])
+  end
+
+  it "rejects a zero quantity" do
+    expect { inv.add("A", 0) }.to raise_error(ArgumentError, "quantity must be positive")
+  end
+
+  it "totals by category" do
+    inv.add("A", 3)
+    expect(inv.total_by(:category)).to eq({})
+  end
+end
+EOF
+  } >"$RK/spec/inventory_spec.rb"
+  capture batch14 rspec_progress_pending_failures "$RK" "rspec --format progress" "$(rspec --version | head -1 | tr -d '\n')"
+
+  cat >"$RK/lib/report.rb" <<'EOF'
+class Report
+  attr_reader :rows, :rows
+
+  def initialize(rows)
+    @rows = rows
+    @title = nil
+  end
+
+  def render(width = 80)
+    out = []
+    rows.each do |row|
+      width = row.size
+      line = row.map { |c| c.to_s.ljust(10) }.join
+      out << line
+    end
+    total = rows.size
+    if total = 0
+      out << "(empty)"
+    end
+    out.join("\n")
+  end
+
+  def summary
+    count = rows.count
+    rows.map { |r| r.first }.uniq
+  end
+
+  def header(title)
+    @titel = title
+    puts *rows
+  end
+
+  def render(width = 80)
+    "x"
+  end
+end
+EOF
+  capture batch14 ruby_wc_warnings "$RK" "ruby -wc lib/report.rb lib/inventory.rb" "$RBV"
+
+  # git: one repository with branches, tags, a merge, then several looks at it
+  GV="$(git --version)"
+  export GIT_AUTHOR_NAME="Dana Reyes" GIT_AUTHOR_EMAIL="dana@example.com"
+  export GIT_COMMITTER_NAME="Dana Reyes" GIT_COMMITTER_EMAIL="dana@example.com"
+  export GIT_AUTHOR_DATE="2026-11-20T10:00:00Z" GIT_COMMITTER_DATE="2026-11-20T10:00:00Z"
+  R="$B/webshop"
+  mkdir -p "$R" && cd "$R" && git init -q -b main . && git config commit.gpgsign false
+  mkdir -p app/models app/views lib config
+  for m in user order cart product invoice payment shipment coupon review address; do
+    printf 'class %s:\n    """A %s."""\n\n    def __init__(self, id, name):\n        self.id = id\n        self.name = name\n\n    def validate(self):\n        return bool(self.name)\n' "${m^}" "$m" >"app/models/$m.py"
+  done
+  printf 'DEBUG = False\nDATABASE = "postgres://db/shop"\nTIMEOUT = 30\nRETRIES = 3\n' >config/settings.py
+  printf 'def render(template, ctx):\n    return template.format(**ctx)\n' >app/views/render.py
+  git add -A && git commit -q -m "Initial import of the shop models"
+  git tag v0.1.0
+  n=0
+  for m in user order cart product invoice payment shipment coupon review address; do
+    n=$((n + 1))
+    export GIT_AUTHOR_DATE="2026-11-20T1$((n % 10)):$((10 + n)):00Z" GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
+    printf '\n    def to_dict(self):\n        return {"id": self.id, "name": self.name}\n' >>"app/models/$m.py"
+    printf 'from app.models.%s import %s\n' "$m" "${m^}" >>lib/registry.py
+    git add -A && git commit -q -m "Add to_dict to ${m^} and register it"
+    [ $((n % 3)) -eq 0 ] && git tag "v0.1.$n"
+  done
+  for i in $(seq 1 26); do
+    export GIT_AUTHOR_DATE="2026-11-21T$((10 + i % 10)):$((10 + i)):00Z" GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
+    for m in $(printf '%s\n' user order cart product invoice payment shipment coupon review address | shuf -n 3 --random-source=<(yes $i)); do
+      printf '# note %d: keep %s fields stable\n' "$i" "$m" >>"app/models/$m.py"
+    done
+    printf 'CHANGE_%d = "%s"\n' "$i" "$(date -u -d "2026-11-21 +$i hours" +%H%M)" >>config/changes.py
+    git add -A && git commit -q -m "Model notes, batch $i"
+  done
+  for i in $(seq 1 24); do git tag "build-2026.11.$i" HEAD~$((i % 8)); done
+  git checkout -q -b feature/timeouts main~4
+  sed -i 's/TIMEOUT = 30/TIMEOUT = 60/; s/RETRIES = 3/RETRIES = 5/' config/settings.py
+  git commit -qam "Raise timeout and retries for slow payment provider"
+  printf 'def backoff(n):\n    return min(2 ** n, 60)\n' >lib/backoff.py
+  git add -A && git commit -qm "Add exponential backoff helper"
+  sed -i 's/return bool(self.name)/return bool(self.name) and self.id > 0/' app/models/payment.py app/models/order.py
+  git commit -qam "Validate ids of payments and orders"
+  git checkout -q main
+  sed -i 's/TIMEOUT = 30/TIMEOUT = 15/' config/settings.py
+  git commit -qam "Lower the default timeout"
+  git merge -q --no-ff feature/timeouts -m "Merge branch 'feature/timeouts'" >/dev/null 2>&1
+  sed -i 's/^TIMEOUT = .*/TIMEOUT = 45/; /^<<<<<<<\|^=======\|^>>>>>>>/d' config/settings.py
+  printf 'DEBUG = False\nDATABASE = "postgres://db/shop"\nTIMEOUT = 45\nRETRIES = 5\n' >config/settings.py
+  git add -A && git commit -q --no-edit
+  cd - >/dev/null
+  capture batch14 git_log_all_decorate_stat "$R" "git log --all --decorate --stat" "$GV"
+  capture batch14 git_show_merge_resolution "$R" "git show HEAD" "$GV"
+  capture batch14 git_tag_list_long "$R" "git tag -l -n1" "$GV"
+
+  # a working-tree edit seen word by word
+  (cd "$R" && sed -i 's/return {"id": self.id, "name": self.name}/return {"id": self.id, "name": self.name.strip(), "kind": "order"}/' app/models/order.py \
+    && sed -i 's/TIMEOUT = 45/TIMEOUT = 40/; s/postgres:\/\/db\/shop/postgres:\/\/db-primary\/shop?sslmode=require/' config/settings.py \
+    && printf '    """A cart; holds line items."""\n' >>app/models/cart.py)
+  capture batch14 git_diff_word_diff "$R" "git diff --word-diff" "$GV"
+  capture batch14 git_status_porcelain_v2_branch "$R" "touch notes.txt app/models/tmp.swp; git status --porcelain=v2 --branch --untracked-files=all" "$GV"
+  (cd "$R" && git checkout -q -- . && rm -f notes.txt app/models/tmp.swp)
+
+  capture batch14 git_grep_n_many_hits "$R" "git grep -n -e self -e return -e note -- '*.py'" "$GV"
+  capture batch14 git_blame_line_range "$R" "git blame -L 1,12 app/models/order.py; git blame -L 20,30 app/models/order.py" "$GV"
+
+  # range-diff of a rebased branch, and cherry -v
+  (cd "$R" && git checkout -q -b topic/audit main~6 \
+    && for i in 1 2 3 4; do printf 'AUDIT_%d = True\n' "$i" >>config/audit.py; git add -A; git commit -qm "Audit flag $i"; done \
+    && git branch topic/audit-old \
+    && git rebase -q main >/dev/null 2>&1; git reset -q --hard HEAD~2 \
+    && printf 'AUDIT_3 = "strict"  # strict mode logs every read\n' >>config/audit.py && git commit -qam "Audit flag 3 (strict)" \
+    && printf 'AUDIT_4 = True\nAUDIT_SINK = "syslog"\n' >>config/audit.py && git commit -qam "Audit flag 4 and sink" \
+    && sed -i 's/AUDIT_1 = True/AUDIT_1 = False/' config/audit.py && git commit -qam "Audit flag 1 off by default" && git checkout -q main)
+  (cd "$R" && git checkout -q -b release/1.2 main && git cherry-pick topic/audit~4 >/dev/null 2>&1; git checkout -q main)
+  capture batch14 git_range_diff_rebased "$R" "git range-diff main~6..topic/audit-old main..topic/audit" "$GV"
+  capture batch14 git_cherry_v "$R" "git cherry -v release/1.2 topic/audit" "$GV"
+
+  # a rebase whose --continue meets the next conflict
+  RB="$B/rebase2"
+  mkdir -p "$RB" && cd "$RB" && git init -q -b main . && git config commit.gpgsign false
+  printf 'name: api\nreplicas: 2\nimage: api:1.0\nport: 8080\nlog: info\n' >deploy.yaml
+  printf '# API\nRun with make run.\n' >README.md
+  git add -A && git commit -qm "Deploy manifest"
+  git checkout -q -b feature/scale
+  sed -i 's/replicas: 2/replicas: 6/' deploy.yaml && git commit -qam "Scale to six replicas"
+  sed -i 's/image: api:1.0/image: api:1.1/' deploy.yaml && git commit -qam "Bump image to 1.1"
+  printf '# API\nRun with make run.\nScale with kubectl.\n' >README.md && git commit -qam "Document scaling"
+  git checkout -q main
+  sed -i 's/replicas: 2/replicas: 3/; s/image: api:1.0/image: api:2.0/' deploy.yaml && git commit -qam "Replicas 3, image 2.0"
+  git checkout -q feature/scale
+  git rebase main >/dev/null 2>&1
+  printf 'name: api\nreplicas: 6\nimage: api:2.0\nport: 8080\nlog: info\n' >deploy.yaml
+  git add deploy.yaml
+  cd - >/dev/null
+  capture batch14 git_rebase_continue_conflicts_again "$RB" "GIT_EDITOR=true git rebase --continue" "$GV"
+
+  # Java: unbounded recursion (StackOverflowError, 1024 frames)
+  JS="$B/jstack"
+  mkdir -p "$JS/src/com/acme/tree"
+  cat >"$JS/src/com/acme/tree/Node.java" <<'EOF'
+package com.acme.tree;
+
+import java.util.ArrayList;
+import java.util.List;
+
+public class Node {
+    final String name;
+    Node parent;
+    final List<Node> children = new ArrayList<>();
+
+    Node(String name) { this.name = name; }
+
+    void add(Node c) { c.parent = this; children.add(c); }
+
+    String path() {
+        return parent == null ? name : parent.path() + "/" + name;
+    }
+
+    int depth() { return parent == null ? 0 : 1 + parent.depth(); }
+
+    public static void main(String[] args) {
+        Node root = new Node("root");
+        Node a = new Node("a");
+        Node b = new Node("b");
+        root.add(a);
+        a.add(b);
+        System.out.println("path of b: " + b.path() + " (depth " + b.depth() + ")");
+        b.add(root);
+        System.out.println("re-parented root under b");
+        System.out.println("path of a: " + a.path());
+    }
+}
+EOF
+  (cd "$JS" && javac -d out src/com/acme/tree/Node.java)
+  capture batch14 java_stackoverflow_recursion "$JS" "java -cp out com.acme.tree.Node" "$(java -version 2>&1 | head -1)"
+
+  # make check running 40 shell tests, two failing
+  MC="$B/mkcheck"
+  mkdir -p "$MC/tests"
+  for i in $(seq -w 1 300); do
+    if [ "$i" = 117 ]; then
+      printf '#!/bin/sh\necho "  expected: 200 OK"\necho "  actual:   404 Not Found (GET /api/v2/items?page=2)"\nexit 1\n' >"$MC/tests/t$i.sh"
+    elif [ "$i" = 233 ]; then
+      printf '#!/bin/sh\necho "  tests/t233.sh: line 4: jq: command not found" >&2\nexit 127\n' >"$MC/tests/t$i.sh"
+    else
+      printf '#!/bin/sh\nexit 0\n' >"$MC/tests/t$i.sh"
+    fi
+  done
+  cat >"$MC/Makefile" <<'EOF'
+TESTS := $(sort $(wildcard tests/t*.sh))
+
+.PHONY: check
+check:
+	@pass=0; fail=0; failed=; \
+	for t in $(TESTS); do \
+	  if sh $$t >$$t.log 2>&1; then echo "PASS: $$t"; pass=$$((pass+1)); \
+	  else echo "FAIL: $$t (exit $$?)"; cat $$t.log; fail=$$((fail+1)); failed="$$failed $$t"; fi; \
+	done; \
+	echo "============================================"; \
+	echo "# TOTAL: $$((pass+fail))"; echo "# PASS:  $$pass"; echo "# FAIL:  $$fail"; \
+	echo "============================================"; \
+	if [ $$fail -ne 0 ]; then echo "failed:$$failed"; exit 1; fi
+EOF
+  capture batch14 make_check_300_shell_tests_two_fail "$MC" "make check" "$(make --version | head -1)"
+
+  # du of a project's directories, sorted
+  DU="$B/diskuse"
+  mkdir -p "$DU"
+  for d in src docs assets/img assets/video node_modules/.cache target/debug/deps target/release build/tmp logs .git/objects/pack; do
+    mkdir -p "$DU/$d"
+  done
+  head -c 4000000 /dev/zero >"$DU/assets/video/intro.mp4"
+  head -c 90000000 /dev/zero >"$DU/target/debug/deps/libapp-3f9a.rlib" 2>/dev/null || true
+  head -c 25000000 /dev/zero >"$DU/logs/app.log"
+  head -c 120000 /dev/zero >"$DU/src/main.rs"
+  head -c 30000000 /dev/zero >"$DU/node_modules/.cache/babel.bin"
+  head -c 60000000 /dev/zero >"$DU/.git/objects/pack/pack-1.pack"
+  capture batch14 du_sh_sorted_project "$DU" "du -sh * .[a-z]* target/* assets/* | sort -h" "$(du --version | head -1)"
+  rm -f "$DU/target/debug/deps/libapp-3f9a.rlib" "$DU/logs/app.log"
+
+  # a bash deploy script with an ERR trap reporting where it failed
+  SH="$B/deploysh"
+  mkdir -p "$SH/releases"
+  cat >"$SH/deploy.sh" <<'EOF'
+#!/usr/bin/env bash
+set -Eeuo pipefail
+trap 'echo "ERROR: ${BASH_SOURCE[0]}:${LINENO}: \"${BASH_COMMAND}\" exited with $?" >&2' ERR
+
+log() { printf '[deploy] %s\n' "$*"; }
+
+release=releases/$(date -u +%Y%m%d)-abc123
+log "creating $release"
+mkdir -p "$release"
+for f in app.tar.gz config.env migrations.sql; do
+  log "staging $f"
+  touch "$release/$f"
+done
+log "checking config"
+grep -q '^DATABASE_URL=' "$release/config.env"
+log "linking current"
+ln -sfn "$release" current
+EOF
+  capture batch14 bash_err_trap_deploy "$SH" "bash deploy.sh" "$(bash --version | head -1)"
+fi
