@@ -11455,6 +11455,1121 @@ EOF
   capture batch12 shellcheck_x_sourced_files "$SC" "shellcheck -x scripts/backup.sh scripts/restore.sh" "shellcheck $(shellcheck --version | sed -n 's/^version: //p')"
 fi
 
+# --- batch13: a thirteenth blind batch (Python, JavaScript/TypeScript, their package managers and web
+# tooling in situations the set lacked: pytest -l locals, -s prints, --setup-show, --stepwise, collection
+# SyntaxErrors, many failing parameter ids, pytest-timeout, a hypothesis falsifying example, coverage
+# --fail-under, tox envs, mypy error context, ruff grouped/concise, pylint text over many modules, pip -r
+# with a failing build, python -m build, sphinx warnings, a Flask import crash, a long INFO log with a
+# traceback; jest console noise, open handles, vitest inline snapshots, node --test coverage, babel code
+# frames, tsc --extendedDiagnostics, eslint warnings/json, npm deprecations, npm ls problems, pnpm -r,
+# yarn classic, webpack warnings), captured and its signals written and committed before any filter ran
+# on it and before any rule file, filter source, filter test, fixture, bench/corpus file or
+# bench/README.md was opened.
+if sel batch13; then
+  B="$WORK/batch13"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  PYV="$(python3 --version)"
+  PTV="pytest $(python3 -m pytest --version 2>&1 | sed 's/^pytest //')"
+
+  # Python: one package, several test modules, run many ways
+  P="$B/inventory"
+  mkdir -p "$P/inventory" "$P/tests" "$P/broken"
+  : >"$P/inventory/__init__.py"
+  cat >"$P/inventory/stock.py" <<'EOF'
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Item:
+    sku: str
+    qty: int
+    price_cents: int
+    tags: list = field(default_factory=list)
+
+
+class Warehouse:
+    def __init__(self, name):
+        self.name = name
+        self.items = {}
+
+    def add(self, item):
+        if item.sku in self.items:
+            self.items[item.sku].qty += item.qty
+        else:
+            self.items[item.sku] = item
+
+    def remove(self, sku, qty):
+        item = self.items[sku]
+        if qty > item.qty:
+            raise ValueError(f"cannot remove {qty} of {sku}: only {item.qty} left")
+        item.qty -= qty
+
+    def value(self):
+        return sum(i.qty * i.price_cents for i in self.items.values())
+
+    def restock_plan(self, threshold, batch):
+        plan = {}
+        for sku, item in self.items.items():
+            if item.qty < threshold:
+                plan[sku] = batch - item.qty % batch
+        return plan
+
+
+def parse_line(line):
+    sku, qty, price = line.split(",")
+    return Item(sku.strip(), int(qty), int(round(float(price) * 100)))
+
+
+def discount(price_cents, percent):
+    return price_cents - price_cents * percent // 100
+EOF
+  cat >"$P/tests/test_stock.py" <<'EOF'
+import pytest
+from inventory.stock import Item, Warehouse, parse_line, discount
+
+
+@pytest.fixture
+def wh():
+    w = Warehouse("north")
+    for n in range(12):
+        w.add(Item(f"SKU-{n:03d}", n * 3, 150 + n, ["bulk"] if n % 4 == 0 else []))
+    return w
+
+
+def test_value(wh):
+    expected = sum(n * 3 * (150 + n) for n in range(12))
+    assert wh.value() == expected
+
+
+def test_remove_too_many(wh):
+    with pytest.raises(ValueError, match="only 9 left"):
+        wh.remove("SKU-003", 10)
+
+
+def test_restock_plan(wh):
+    plan = wh.restock_plan(threshold=10, batch=12)
+    inventory_snapshot = {s: i.qty for s, i in wh.items.items()}
+    assert plan == {"SKU-000": 12, "SKU-001": 9, "SKU-002": 6, "SKU-003": 12}
+
+
+def test_parse_line_rounding():
+    item = parse_line("AB-1, 4, 19.99")
+    assert item.price_cents == 1999
+    item = parse_line("AB-2, 1, 0.285")
+    assert item.price_cents == 29
+
+
+def test_remove_then_value(wh):
+    before = wh.value()
+    wh.remove("SKU-010", 5)
+    removed_value = 5 * 150
+    assert wh.value() == before - removed_value + 0
+EOF
+  cat >"$P/tests/test_discount.py" <<'EOF'
+import pytest
+from inventory.stock import discount
+
+CASES = [(price, pct, price - price * pct // 100) for price in (100, 199, 250, 999, 1000, 1234, 1999, 2500, 4999, 10000) for pct in (0, 5, 10, 12, 15, 20, 25, 33, 50, 75)]
+CASES[7] = (199, 5, 190)
+CASES[13] = (250, 10, 226)
+CASES[22] = (250, 12, 221)
+CASES[48] = (999, 75, 250)
+CASES[61] = (1234, 5, 1173)
+CASES[77] = (2500, 33, 1676)
+CASES[87] = (4999, 33, 3349)
+
+
+@pytest.mark.parametrize("price,pct,expected", CASES)
+def test_discount(price, pct, expected):
+    assert discount(price, pct) == expected
+
+
+@pytest.mark.parametrize("pct", [-5, 101, 250])
+def test_discount_out_of_range(pct):
+    with pytest.raises(ValueError):
+        discount(100, pct)
+EOF
+  cat >"$P/tests/test_report.py" <<'EOF'
+from inventory.stock import Item, Warehouse
+
+
+def build(n):
+    w = Warehouse("bulk")
+    for i in range(n):
+        w.add(Item(f"R-{i}", i % 7, 100 + i))
+    return w
+
+
+def test_report_lines():
+    w = build(150)
+    for sku, item in w.items.items():
+        print(f"report: {sku} qty={item.qty} value={item.qty * item.price_cents}")
+    assert len(w.items) == 150
+
+
+def test_report_totals():
+    w = build(140)
+    total = 0
+    for sku, item in w.items.items():
+        total += item.qty * item.price_cents
+        print(f"running total after {sku}: {total}")
+    assert total == w.value() + 1
+
+
+def test_report_empty():
+    print("empty warehouse report")
+    assert build(0).value() == 0
+EOF
+  cat >"$P/conftest.py" <<'EOF'
+import pytest
+
+
+@pytest.fixture(scope="session")
+def db_url():
+    return "sqlite:///:memory:"
+
+
+@pytest.fixture(autouse=True)
+def audit(db_url):
+    yield
+EOF
+  capture batch13 pytest_l_showlocals_long "$P" "python3 -m pytest -l tests/test_stock.py" "$PTV"
+  capture batch13 pytest_s_prints_interleaved "$P" "python3 -m pytest -s -v tests/test_report.py tests/test_stock.py" "$PTV"
+  capture batch13 pytest_setup_show_one_fail "$P" "python3 -m pytest --setup-show tests/test_stock.py -k 'value or remove'" "$PTV"
+  capture batch13 pytest_parametrize_many_ids_failing "$P" "python3 -m pytest -v tests/test_discount.py" "$PTV"
+  capture batch13 pytest_stepwise_stops "$P" "python3 -m pytest --stepwise tests/test_discount.py tests/test_stock.py" "$PTV"
+
+  # collection errors in several files
+  cat >"$P/broken/test_a.py" <<'EOF'
+def test_ok():
+    assert True
+
+def test_bad(:
+    pass
+EOF
+  cat >"$P/broken/test_b.py" <<'EOF'
+from inventory.stock import Warehouse, restock
+
+
+def test_restock():
+    assert restock(Warehouse("x")) == {}
+EOF
+  cat >"$P/broken/test_c.py" <<'EOF'
+import json
+
+
+def test_json():
+    data = {"a": 1,
+            "b": [1, 2, 3}
+    assert json.dumps(data)
+EOF
+  cat >"$P/broken/test_d.py" <<'EOF'
+def test_fine():
+    assert 1 + 1 == 2
+EOF
+  capture batch13 pytest_collection_syntax_errors "$P" "python3 -m pytest broken" "$PTV"
+
+  # pytest-timeout
+  mkdir -p "$P/slow"
+  cat >"$P/slow/test_slow.py" <<'EOF'
+import time
+import threading
+
+
+def wait_for(flag, poll):
+    while not flag.is_set():
+        time.sleep(poll)
+
+
+def test_quick():
+    assert sum(range(10)) == 45
+
+
+def test_hangs_on_event():
+    flag = threading.Event()
+    wait_for(flag, 0.05)
+
+
+def test_after():
+    assert True
+EOF
+  capture batch13 pytest_timeout_signal_method "$P" "python3 -m pytest -p no:cacheprovider --timeout=2 --timeout-method=signal slow" "$PTV, pytest-timeout $(python3 -c 'import importlib.metadata as m;print(m.version("pytest-timeout"))')"
+
+  # hypothesis falsifying example
+  mkdir -p "$P/prop"
+  cat >"$P/prop/test_prop.py" <<'EOF'
+from hypothesis import given, settings, strategies as st
+from inventory.stock import discount
+
+
+@settings(derandomize=True, database=None)
+@given(st.integers(min_value=0, max_value=10_000), st.integers(min_value=0, max_value=100))
+def test_discount_never_negative_and_monotone(price, pct):
+    d = discount(price, pct)
+    assert 0 <= d <= price
+    assert discount(price, pct) >= discount(price, min(pct + 1, 100)) - 0
+    assert d == round(price * (100 - pct) / 100)
+EOF
+  capture batch13 hypothesis_falsifying_example "$P" "python3 -m pytest -p no:cacheprovider prop" "$PTV, hypothesis $(python3 -c 'import hypothesis;print(hypothesis.__version__)')"
+
+  # coverage report --fail-under
+  capture batch13 coverage_report_fail_under "$P" "python3 -m coverage run --source=inventory -m pytest -q -p no:cacheprovider tests/test_report.py >/dev/null 2>&1; python3 -m coverage report -m --fail-under=90" "coverage $(python3 -m coverage --version | sed -n 's/^Coverage.py, version \([^ ]*\).*/\1/p')"
+
+  # mypy with error context, columns, notes and reveal_type
+  M="$B/typed"
+  mkdir -p "$M/shop"
+  : >"$M/shop/__init__.py"
+  cat >"$M/shop/models.py" <<'EOF'
+from dataclasses import dataclass
+from typing import Optional, Protocol
+
+
+@dataclass
+class Product:
+    name: str
+    price: float
+    stock: int = 0
+
+
+class Repo(Protocol):
+    def get(self, name: str) -> Optional[Product]: ...
+    def put(self, product: Product) -> None: ...
+
+
+class MemoryRepo:
+    def __init__(self) -> None:
+        self.data: dict[str, Product] = {}
+
+    def get(self, name: str) -> Optional[Product]:
+        return self.data.get(name)
+
+    def put(self, product: Product, overwrite: bool) -> None:
+        self.data[product.name] = product
+EOF
+  cat >"$M/shop/service.py" <<'EOF'
+from typing import Iterable
+from shop.models import MemoryRepo, Product, Repo
+
+
+def price_of(repo: Repo, name: str) -> float:
+    product = repo.get(name)
+    return product.price
+
+
+def restock(repo: Repo, names: Iterable[str], qty: int) -> list[Product]:
+    out = []
+    for name in names:
+        p = repo.get(name)
+        if p is None:
+            continue
+        p.stock += qty
+        out.append(p)
+    reveal_type(out)
+    return out
+
+
+def total(products: list[Product]) -> int:
+    return sum(p.price * p.stock for p in products)
+
+
+def make_repo() -> Repo:
+    return MemoryRepo()
+
+
+class Cart:
+    def __init__(self, repo: Repo) -> None:
+        self.repo = repo
+        self.lines: dict[str, int] = {}
+
+    def add(self, name: str, qty: str) -> None:
+        self.lines[name] = self.lines.get(name, 0) + qty
+
+    def checkout(self) -> float:
+        amount = 0
+        for name, qty in self.lines.items():
+            amount += price_of(self.repo, name) * qty
+        reveal_type(amount)
+        return amount
+EOF
+  capture batch13 mypy_error_context_columns_reveal "$M" "python3 -m mypy --show-error-context --show-column-numbers --no-incremental shop" "$(python3 -m mypy --version)"
+
+  # ruff over a small messy project, two output formats
+  R="$B/ruffy"
+  mkdir -p "$R/app/api" "$R/app/core"
+  cat >"$R/app/__init__.py" <<'EOF'
+import os, sys
+EOF
+  cat >"$R/app/api/handlers.py" <<'EOF'
+import json
+import re
+from typing import List, Dict
+
+
+def handle(request, cache={}):
+    try:
+        payload = json.loads(request.body)
+    except:
+        return None
+    if payload == None:
+        return {}
+    l = []
+    for k in payload.keys():
+        if type(payload[k]) == str:
+            l.append(k)
+    unused = re.compile("x")
+    return {"keys": l, "ok": True if l else False}
+
+
+def lookup(d: Dict, key) -> List:
+    return d.get(key) if key in d.keys() else []
+EOF
+  cat >"$R/app/core/util.py" <<'EOF'
+import subprocess
+from os import path
+from .missing import *
+
+
+def run(cmd):
+    out = subprocess.call(cmd, shell=True)
+    f = open(path.join("/tmp", "log"))
+    data = f.read()
+    print("ran %s" % cmd)
+    return out
+
+
+def compare(a, b):
+    if not a == b:
+        return False
+    elif a is not None:
+        return True
+    else:
+        return False
+
+
+lambda_fn = lambda x: x * 2
+EOF
+  RV="$(ruff --version)"
+  capture batch13 ruff_check_grouped_select_all "$R" "ruff check --no-cache --select E,F,W,B,SIM,UP,S,PTH,E722,RET --output-format=grouped app" "$RV"
+  capture batch13 ruff_check_concise "$R" "ruff check --no-cache --select E,F,B,SIM --output-format=concise app" "$RV"
+
+  # pylint, text output over many modules
+  L="$B/pyl"
+  mkdir -p "$L/reports"
+  : >"$L/reports/__init__.py"
+  for m in alpha beta gamma delta epsilon zeta eta theta; do
+    cat >"$L/reports/$m.py" <<EOF
+import os
+import sys
+from collections import *
+
+
+class ${m^}Report(object):
+    def __init__(self, rows, title, width, height, color, border):
+        self.rows = rows
+        self.title = title
+        self.width = width
+
+    def render(self, fmt="txt"):
+        out = ""
+        for i in range(len(self.rows)):
+            row = self.rows[i]
+            if fmt == "txt":
+                out = out + str(row) + "\n"
+            elif fmt == "csv":
+                out = out + ",".join(row) + "\n"
+            else:
+                pass
+        return out
+
+    def save(self, path):
+        f = open(path, "w")
+        f.write(self.render())
+
+    def count(self):
+        try:
+            return len(self.rows)
+        except Exception as e:
+            pass
+
+
+def helper_$m(x, y=[]):
+    y.append(x)
+    unused_$m = 1
+    return y
+EOF
+  done
+  cat >>"$L/reports/delta.py" <<'EOF'
+
+
+def broken_call():
+    return undefined_name + DeltaReport.missing_method()
+EOF
+  capture batch13 pylint_text_many_modules "$L" "python3 -m pylint --output-format=text reports" "$(python3 -m pylint --version | sed -n 1p)"
+
+  # pip install -r with one local package whose build fails
+  W="$B/wheels"
+  mkdir -p "$W/pkgs"
+  for name in alpha_utils beta_client gamma_core; do
+    mkdir -p "$W/pkgs/$name/$name"
+    echo "VERSION = '1.0'" >"$W/pkgs/$name/$name/__init__.py"
+    printf 'from setuptools import setup\nsetup(name="%s", version="1.0", packages=["%s"])\n' "$name" "$name" >"$W/pkgs/$name/setup.py"
+  done
+  mkdir -p "$W/pkgs/fastmath/fastmath"
+  echo "" >"$W/pkgs/fastmath/fastmath/__init__.py"
+  cat >"$W/pkgs/fastmath/setup.py" <<'EOF'
+from setuptools import setup, Extension
+
+setup(
+    name="fastmath",
+    version="0.3.1",
+    packages=["fastmath"],
+    ext_modules=[Extension("fastmath._speedups", ["src/speedups.c"], include_dirs=["include"])],
+)
+EOF
+  mkdir -p "$W/pkgs/fastmath/src"
+  cat >"$W/pkgs/fastmath/src/speedups.c" <<'EOF'
+#include <Python.h>
+#include "fastmath_config.h"
+
+static PyObject *dot(PyObject *self, PyObject *args) { return PyLong_FromLong(0); }
+EOF
+  printf './pkgs/alpha_utils\n./pkgs/beta_client\n./pkgs/fastmath\n./pkgs/gamma_core\n' >"$W/requirements.txt"
+  python3 -m venv --system-site-packages "$W/.venv"
+  capture batch13 pip_install_r_extension_build_fails "$W" ".venv/bin/pip install --no-index --no-build-isolation -r requirements.txt" "$(pip3 --version | cut -d' ' -f1-2)"
+
+  # python -m build that fails in the backend
+  BD="$B/buildme"
+  mkdir -p "$BD/src/buildme"
+  echo "__version__ = '0.1'" >"$BD/src/buildme/__init__.py"
+  cat >"$BD/pyproject.toml" <<'EOF'
+[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "buildme"
+version = "0.1.0"
+description = "demo"
+readme = "README.rst"
+requires-python = ">=3.9"
+license = {file = "LICENSE"}
+dependencies = ["requests>=2", "urllib3 (<3"]
+
+[project.scripts]
+buildme = "buildme.cli:main"
+
+[tool.setuptools.packages.find]
+where = ["src"]
+EOF
+  capture batch13 python_m_build_invalid_dependency "$BD" "python3 -m build --no-isolation" "build $(python3 -c 'import importlib.metadata as m;print(m.version("build"))')"
+
+  # sphinx-build with warnings
+  S="$B/docs"
+  mkdir -p "$S/source" "$S/pkg"
+  cat >"$S/pkg/calc.py" <<'EOF'
+def add(a, b):
+    """Add two numbers.
+
+    :param a: first
+    :param b: second
+    :returns: the sum
+    """
+    return a + b
+
+
+def div(a, b):
+    """Divide.
+
+    Args:
+        a: numerator
+      b: denominator
+    """
+    return a / b
+EOF
+  cat >"$S/source/conf.py" <<'EOF'
+import os, sys
+sys.path.insert(0, os.path.abspath("../pkg"))
+project = "calc"
+extensions = ["sphinx.ext.autodoc"]
+html_static_path = ["_static"]
+EOF
+  cat >"$S/source/index.rst" <<'EOF'
+Calc
+====
+
+.. toctree::
+   :maxdepth: 2
+
+   usage
+   api
+   changelog
+
+See :ref:`install-guide` and :doc:`tutorial`.
+
+Title
+---
+EOF
+  cat >"$S/source/usage.rst" <<'EOF'
+Usage
+=====
+
+Call :func:`calc.add` like this::
+
+    add(1, 2)
+
+.. code-block:: pyhton
+
+   print(add(1, 2))
+
+.. note::
+This note has no indented body.
+
+`broken link <http://example.invalid`_
+EOF
+  cat >"$S/source/api.rst" <<'EOF'
+API
+===
+
+.. automodule:: calc
+   :members:
+
+.. automodule:: calc_missing
+   :members:
+
+.. autofunction:: calc.mul
+EOF
+  cat >"$S/source/orphan.rst" <<'EOF'
+Orphan
+======
+
+Nobody links here.
+EOF
+  capture batch13 sphinx_build_warnings "$S" "python3 -m sphinx -b html -q -W --keep-going source _build/html" "$(python3 -m sphinx --version)"
+
+  # Flask app that dies at import, through site-packages
+  F="$B/flaskapp"
+  mkdir -p "$F/app"
+  cat >"$F/app/__init__.py" <<'EOF'
+from flask import Flask
+from .config import load_config
+
+
+def create_app():
+    app = Flask(__name__)
+    app.config.update(load_config())
+    from . import views
+    app.register_blueprint(views.bp)
+    return app
+EOF
+  cat >"$F/app/config.py" <<'EOF'
+import os
+
+
+def load_config():
+    return {"SECRET_KEY": os.environ["APP_SECRET"], "DEBUG": False}
+EOF
+  cat >"$F/app/views.py" <<'EOF'
+from flask import Blueprint, jsonify
+
+bp = Blueprint("api", __name__)
+
+
+@bp.route("/health")
+def health():
+    return jsonify(ok=True)
+EOF
+  capture batch13 flask_routes_missing_env_at_import "$F" "env -u APP_SECRET FLASK_APP=app:create_app python3 -m flask routes" "Flask $(python3 -c 'import importlib.metadata as m;print(m.version("flask"))')"
+
+  # a long INFO log with one traceback in the middle
+  J="$B/jobs"
+  mkdir -p "$J"
+  cat >"$J/sync.py" <<'EOF'
+import logging
+import sys
+
+logging.basicConfig(stream=sys.stdout, level=logging.INFO,
+                    format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+log = logging.getLogger("sync")
+
+
+def fetch(i):
+    if i == 173:
+        record = {"id": i, "email": None}
+        return record["email"].lower()
+    return f"user{i}@example.com"
+
+
+def main():
+    log.info("starting sync of 320 accounts from crm to billing")
+    failed = 0
+    for i in range(320):
+        try:
+            email = fetch(i)
+            logging.getLogger("sync.account").info("account %d synced (%s)", i, email)
+        except Exception:
+            failed += 1
+            log.exception("account %d failed", i)
+        if i % 50 == 49:
+            log.info("progress: %d/320", i + 1)
+    log.warning("sync finished with %d failure(s)", failed)
+    return 1 if failed else 0
+
+
+sys.exit(main())
+EOF
+  capture batch13 python_logging_exception_mid_log "$J" "python3 sync.py" "$PYV"
+
+  # nox: several sessions, one fails
+  NX="$B/noxproj"
+  mkdir -p "$NX/tests"
+  cp -r "$P/inventory" "$NX/"
+  cp "$P/tests/test_discount.py" "$NX/tests/"
+  cat >"$NX/noxfile.py" <<'EOF'
+import nox
+
+nox.options.default_venv_backend = "none"
+
+
+@nox.session
+def lint(session):
+    session.run("ruff", "check", "--no-cache", "--select", "F", "inventory")
+
+
+@nox.session
+def typecheck(session):
+    session.run("python3", "-m", "mypy", "--no-incremental", "inventory")
+
+
+@nox.session
+def tests(session):
+    session.run("python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
+@nox.session
+def docs(session):
+    session.run("python3", "-c", "print('docs built')")
+EOF
+  capture batch13 nox_sessions_one_fails "$NX" "python3 -m nox" "nox $(python3 -c 'import importlib.metadata as m;print(m.version("nox"))')"
+
+  # JavaScript/TypeScript: one dev toolchain shared by several small projects
+  JS="$B/js"
+  mkdir -p "$JS"
+  (cd "$JS" && npm init -y >/dev/null && npm i --no-audit --no-fund jest@29 vitest@1 typescript@5 eslint@8 webpack@5 webpack-cli@5 @babel/core@7 @babel/preset-env@7 babel-jest@29 >/dev/null 2>&1)
+  NODEV="node $(node --version)"
+
+  # jest: tests that print a lot between results, two failures
+  JN="$JS/cartjs"
+  mkdir -p "$JN/src" "$JN/test"
+  printf '{"name":"cartjs","version":"1.0.0","private":true}\n' >"$JN/package.json"
+  cat >"$JN/src/cart.js" <<'EOF'
+class Cart {
+  constructor(logger = console) { this.items = []; this.log = logger; }
+  add(sku, qty, price) {
+    this.log.log(`[cart] add ${sku} x${qty} @ ${price}`);
+    if (qty <= 0) { this.log.error(`[cart] rejected ${sku}: qty ${qty}`); return false; }
+    this.items.push({ sku, qty, price });
+    return true;
+  }
+  total() {
+    const t = this.items.reduce((s, i) => s + i.qty * i.price, 0);
+    this.log.log(`[cart] total ${t}`);
+    return t;
+  }
+  applyCoupon(code) {
+    this.log.warn(`[cart] coupon ${code} applied`);
+    return code === "HALF" ? this.total() / 2 : this.total();
+  }
+}
+module.exports = { Cart };
+EOF
+  for f in add total coupon bulk; do
+    cat >"$JN/test/$f.test.js" <<EOF
+const { Cart } = require("../src/cart");
+
+describe("cart $f", () => {
+  for (let n = 1; n <= 12; n++) {
+    test("case " + n, () => {
+      const c = new Cart();
+      c.add("SKU-" + n, n, 2.5);
+      c.add("SKU-" + (n + 100), n % 3 === 0 ? 0 : 1, 10);
+      const expected = n * 2.5 + (n % 3 === 0 ? 0 : 10);
+      if ("$f" === "coupon") {
+        expect(c.applyCoupon("HALF")).toBe(n === 7 ? 99 : expected / 2);
+      } else if ("$f" === "bulk" && n === 11) {
+        expect(c.items).toEqual([{ sku: "SKU-11", qty: 11, price: 2.5 }, { sku: "SKU-111", qty: 1, price: 12 }]);
+      } else {
+        expect(c.total()).toBeCloseTo(expected);
+      }
+    });
+  }
+});
+EOF
+  done
+  JV="jest $("$JS/node_modules/.bin/jest" --version)"
+  capture batch13 jest_console_noise_two_failures "$JN" "npx jest --ci" "$JV"
+
+  # jest: a test leaves a server and a timer open
+  JH="$JS/handles"
+  mkdir -p "$JH"
+  printf '{"name":"handles","version":"1.0.0","private":true}\n' >"$JH/package.json"
+  cat >"$JH/server.test.js" <<'EOF'
+const http = require("http");
+
+let server;
+beforeAll((done) => {
+  server = http.createServer((req, res) => res.end("ok")).listen(0, done);
+});
+
+test("responds", async () => {
+  const port = server.address().port;
+  const body = await new Promise((resolve) => http.get(`http://127.0.0.1:${port}/`, (r) => {
+    let b = ""; r.on("data", (d) => (b += d)); r.on("end", () => resolve(b));
+  }));
+  expect(body).toBe("ok");
+});
+
+test("polls", () => {
+  setInterval(() => {}, 1000);
+  expect(1).toBe(1);
+});
+EOF
+  capture batch13 jest_detect_open_handles "$JH" "timeout 20 npx jest --detectOpenHandles --forceExit" "$JV"
+
+  # vitest: console output and a failing inline snapshot
+  VT="$JS/vt"
+  mkdir -p "$VT/src"
+  printf '{"name":"vt","version":"1.0.0","private":true,"type":"module"}\n' >"$VT/package.json"
+  cat >"$VT/src/format.js" <<'EOF'
+export function formatUser(u) {
+  console.log("formatting", u.id);
+  return { id: u.id, name: `${u.first} ${u.last}`.trim(), roles: [...u.roles].sort(), active: !u.disabled };
+}
+export function slug(s) {
+  console.warn("slug input:", JSON.stringify(s));
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+}
+EOF
+  cat >"$VT/src/format.test.js" <<'EOF'
+import { describe, expect, it } from "vitest";
+import { formatUser, slug } from "./format.js";
+
+describe("formatUser", () => {
+  it("formats a full user", () => {
+    expect(formatUser({ id: 7, first: "Ada", last: "Lovelace", roles: ["admin", "dev"], disabled: false }))
+      .toMatchInlineSnapshot(`
+        {
+          "active": true,
+          "id": 7,
+          "name": "Ada Lovelace",
+          "roles": [
+            "admin",
+            "dev",
+          ],
+        }
+      `);
+  });
+  it("formats a user without last name", () => {
+    expect(formatUser({ id: 8, first: "Grace", last: "", roles: ["ops", "dev"], disabled: true }))
+      .toMatchInlineSnapshot(`
+        {
+          "active": true,
+          "id": 8,
+          "name": "Grace",
+          "roles": [
+            "ops",
+            "dev",
+          ],
+        }
+      `);
+  });
+});
+
+describe("slug", () => {
+  it("slugs titles", () => {
+    expect(slug("Hello, World!")).toMatchInlineSnapshot(`"hello-world"`);
+  });
+  it("keeps digits", () => {
+    expect(slug("Top 10 Tips")).toBe("top-10-tips");
+  });
+});
+EOF
+  capture batch13 vitest_inline_snapshot_console "$VT" "npx vitest run" "vitest $("$JS/node_modules/.bin/vitest" --version | sed 's/.*vitest\///;s/ .*//')"
+
+  # node --test with coverage and a failure
+  NT="$JS/nodecov"
+  mkdir -p "$NT/lib" "$NT/test"
+  printf '{"name":"nodecov","version":"1.0.0","private":true}\n' >"$NT/package.json"
+  cat >"$NT/lib/money.js" <<'EOF'
+function parse(str) {
+  const m = /^(-?\d+)(?:\.(\d{1,2}))?$/.exec(str.trim());
+  if (!m) throw new TypeError(`not a money amount: ${str}`);
+  return Number(m[1]) * 100 + Number((m[2] || "0").padEnd(2, "0"));
+}
+function format(cents) {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+function split(cents, parts) {
+  if (parts <= 0) throw new RangeError("parts must be positive");
+  const base = Math.floor(cents / parts);
+  return Array.from({ length: parts }, (_, i) => base + (i < cents % parts ? 1 : 0));
+}
+function convert(cents, rate) {
+  if (rate === 0) return 0;
+  return Math.round(cents * rate);
+}
+module.exports = { parse, format, split, convert };
+EOF
+  cat >"$NT/test/money.test.js" <<'EOF'
+const test = require("node:test");
+const assert = require("node:assert");
+const { parse, format, split } = require("../lib/money");
+
+test("parse", async (t) => {
+  await t.test("whole", () => assert.strictEqual(parse("12"), 1200));
+  await t.test("cents", () => assert.strictEqual(parse("12.5"), 1250));
+  await t.test("negative", () => assert.strictEqual(parse("-3.25"), -325));
+});
+
+test("format", () => {
+  assert.strictEqual(format(1250), "12.50");
+  assert.strictEqual(format(-5), "-0.05");
+});
+
+test("split keeps the total", () => {
+  assert.deepStrictEqual(split(100, 3), [34, 33, 33]);
+  assert.deepStrictEqual(split(-100, 3), [-33, -33, -34]);
+});
+EOF
+  capture batch13 node_test_coverage_failure "$NT" "node --test --experimental-test-coverage test/" "$NODEV"
+
+  # babel-jest: a syntax error with a code frame
+  BJ="$JS/babelapp"
+  mkdir -p "$BJ/src" "$BJ/__tests__"
+  printf '{"name":"babelapp","version":"1.0.0","private":true}\n' >"$BJ/package.json"
+  printf 'module.exports = { presets: [["@babel/preset-env", { targets: { node: "current" } }]] };\n' >"$BJ/babel.config.js"
+  cat >"$BJ/src/router.js" <<'EOF'
+export function match(routes, path) {
+  for (const r of routes) {
+    const params = {};
+    const ok = r.pattern.split("/").every((seg, i) => {
+      const part = path.split("/")[i];
+      if (seg.startsWith(":")) { params[seg.slice(1)] = part; return true; }
+      return seg === part;
+    });
+    if (ok) return { route: r, params };
+  }
+  return null
+}
+
+export const routes = [
+  { pattern: "/users/:id", name: "user" },
+  { pattern: "/posts/:slug", name: "post" }
+  { pattern: "/", name: "home" },
+];
+EOF
+  cat >"$BJ/src/util.js" <<'EOF'
+export const clamp = (n, lo, hi) => Math.min(hi, Math.max(lo, n));
+EOF
+  cat >"$BJ/__tests__/router.test.js" <<'EOF'
+import { match, routes } from "../src/router";
+
+test("matches a user", () => {
+  expect(match(routes, "/users/42").params).toEqual({ id: "42" });
+});
+EOF
+  cat >"$BJ/__tests__/util.test.js" <<'EOF'
+import { clamp } from "../src/util";
+
+test("clamps", () => {
+  expect(clamp(5, 0, 3)).toBe(3);
+  expect(clamp(-1, 0, 3)).toBe(0);
+});
+EOF
+  capture batch13 jest_babel_syntax_error_code_frame "$BJ" "npx jest" "$JV"
+
+  # tsc --extendedDiagnostics with two errors
+  TS="$JS/tsdiag"
+  mkdir -p "$TS/src"
+  cat >"$TS/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true, "outDir": "dist", "types": [] }, "include": ["src"] }
+EOF
+  cat >"$TS/src/queue.ts" <<'EOF'
+export interface Job<T> { id: string; payload: T; attempts: number }
+
+export class Queue<T> {
+  private jobs: Job<T>[] = [];
+  push(payload: T): Job<T> {
+    const job = { id: crypto.randomUUID(), payload, attempts: 0 };
+    this.jobs.push(job);
+    return job;
+  }
+  next(): Job<T> {
+    return this.jobs.shift();
+  }
+}
+EOF
+  cat >"$TS/src/main.ts" <<'EOF'
+import { Queue } from "./queue.js";
+
+const q = new Queue<{ url: string }>();
+q.push({ url: "https://example.com", retries: 3 });
+console.log(q.next().payload.url);
+EOF
+  cat >"$TS/tsconfig.ok.json" <<'EOF'
+{ "extends": "./tsconfig.json", "compilerOptions": { "types": [] }, "include": ["ok"] }
+EOF
+  mkdir -p "$TS/ok/lib"
+  cat >"$TS/ok/index.ts" <<'EOF'
+import type { CompilerOptions } from "typescript";
+import { parse } from "./lib/parse.js";
+import { fmt } from "./lib/fmt.js";
+import { clamp } from "./lib/math.js";
+import { cache } from "./lib/cache.js";
+import { retry } from "./lib/retry.js";
+import { Config } from "./config/index.js";
+
+export function load(text: string, opts: CompilerOptions, cfg: Config): string {
+  return cache(() => retry(() => fmt(parse(text).slice(0, clamp(cfg.limit, 1, 10)))), String(opts.target));
+}
+EOF
+  mkdir -p "$TS/ok/config"
+  printf 'export const parse = (s: string): string[] => s.split(",");\n' >"$TS/ok/lib/parse.ts"
+  printf 'export const fmt = (xs: string[]): string => xs.join(", ");\n' >"$TS/ok/lib/fmt.ts"
+  printf 'export const clamp = (n: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, n));\n' >"$TS/ok/lib/math.ts"
+  printf 'const m = new Map<string, string>();\nexport const cache = (f: () => string, k: string): string => m.get(k) ?? (m.set(k, f()), m.get(k)!);\n' >"$TS/ok/lib/cache.ts"
+  printf 'import { clamp } from "./math.js";\nexport const retry = (f: () => string, n = 3): string => { for (let i = 0; i < clamp(n, 1, 5) - 1; i++) { try { return f(); } catch { continue; } } return f(); };\n' >"$TS/ok/lib/retry.ts"
+  printf 'export interface Config { limit: number }\n' >"$TS/ok/config/index.ts"
+  capture batch13 tsc_extended_diagnostics_errors "$TS" "npx tsc --noEmit --extendedDiagnostics" "tsc $("$JS/node_modules/.bin/tsc" --version | sed 's/Version //')"
+
+  capture batch13 tsc_trace_resolution_pass "$TS" "npx tsc --noEmit --traceResolution -p tsconfig.ok.json" "tsc $("$JS/node_modules/.bin/tsc" --version | sed 's/Version //')"
+
+  # eslint: warnings only, over many files
+  ES="$JS/lintme"
+  mkdir -p "$ES/src/components" "$ES/src/lib"
+  cat >"$ES/.eslintrc.json" <<'EOF'
+{
+  "root": true,
+  "env": { "browser": true, "es2022": true, "node": true },
+  "parserOptions": { "ecmaVersion": 2022, "sourceType": "module" },
+  "rules": {
+    "no-unused-vars": "warn", "no-console": "warn", "eqeqeq": "warn", "prefer-const": "warn",
+    "no-var": "warn", "curly": "warn", "no-else-return": "warn", "no-debugger": "warn"
+  }
+}
+EOF
+  for n in header footer sidebar modal table form card list avatar badge banner button chart dialog drawer dropdown grid icon input menu navbar pager popover progress select slider tabs toast tooltip; do
+    cat >"$ES/src/components/$n.js" <<EOF
+import { clamp } from "../lib/math.js";
+
+export function render_$n(props, unused) {
+  var el = document.createElement("div");
+  let title = props.title;
+  if (props.count == 0) return null;
+  console.log("render $n", props);
+  if (props.open) { el.className = "open"; } else { return el; }
+  el.textContent = title;
+  return el;
+}
+EOF
+  done
+  cat >"$ES/src/lib/math.js" <<'EOF'
+export const clamp = (n, lo, hi) => Math.min(hi, Math.max(lo, n));
+export function avg(xs) {
+  let sum = 0;
+  for (const x of xs) if (x != null) sum += x;
+  debugger;
+  return sum / xs.length;
+}
+EOF
+  EV="eslint $("$JS/node_modules/.bin/eslint" --version)"
+  capture batch13 eslint_stylish_warnings_only "$ES" "ESLINT_USE_FLAT_CONFIG=false npx eslint src" "$EV"
+  capture batch13 eslint_fix_dry_run_json "$ES" "ESLINT_USE_FLAT_CONFIG=false npx eslint --fix-dry-run --format json src/lib src/components/modal.js" "$EV"
+
+  # webpack: a require of an expression (a critical dependency warning)
+  WP="$JS/wp"
+  mkdir -p "$WP/src"
+  printf '{"name":"wp","version":"1.0.0","private":true}\n' >"$WP/package.json"
+  node -e 'let s="export const table = [\n";for(let i=0;i<6000;i++)s+=`  { id: ${i}, name: "item-${i}-${"x".repeat(40)}" },\n`;s+="];\n";require("fs").writeFileSync(process.argv[1],s)' "$WP/src/data.js"
+  cat >"$WP/src/index.js" <<'EOF'
+import { table } from "./data.js";
+import { helper } from "./helpers.js";
+
+const lang = process.env.LANG_PACK || "en";
+const pack = require(lang);
+export default function main() {
+  return helper(table.length) + pack;
+}
+EOF
+  cat >"$WP/src/helpers.js" <<'EOF'
+export function helper(n) { return n * 2; }
+EOF
+  cat >"$WP/src/admin.js" <<'EOF'
+import { table } from "./data.js";
+export default () => table.slice(0, 10).map((r) => r.id.toFixed(2));
+EOF
+  cat >"$WP/webpack.config.js" <<'EOF'
+module.exports = {
+  mode: "production",
+  entry: { main: "./src/index.js", admin: "./src/admin.js" },
+  performance: { hints: "warning", maxAssetSize: 100000, maxEntrypointSize: 100000 },
+  stats: { warnings: true, errors: true, assets: true, modules: true },
+};
+EOF
+  capture batch13 webpack_build_critical_dependency "$WP" "npx webpack --no-color" "webpack $(node -p "require('$JS/node_modules/webpack/package.json').version")"
+
+  # npm ls with invalid, extraneous and missing packages
+  NL="$B/lsapp"
+  mkdir -p "$NL"
+  printf '{"name":"lsapp","version":"1.0.0","private":true,"dependencies":{"ms":"^2.1.3","debug":"^4.3.4","left-pad":"^1.3.0"}}\n' >"$NL/package.json"
+  (cd "$NL" && npm install --no-audit --no-fund >/dev/null 2>&1)
+  (cd "$NL" && npm install --no-save --no-audit --no-fund ms@2.0.0 is-number@7.0.0 >/dev/null 2>&1)
+  rm -rf "$NL/node_modules/left-pad"
+  capture batch13 npm_ls_invalid_extraneous_missing "$NL" "npm ls --all" "npm $(npm --version)"
+
+  # pnpm -r run build, one package of four fails
+  PN="$B/mono"
+  mkdir -p "$PN/packages"
+  printf '{"name":"mono","version":"1.0.0","private":true}\n' >"$PN/package.json"
+  printf 'packages:\n  - "packages/*"\n' >"$PN/pnpm-workspace.yaml"
+  for p in core utils config logger db auth api web; do
+    mkdir -p "$PN/packages/$p"
+    printf '{"name":"@mono/%s","version":"1.0.0","scripts":{"build":"node build.js"}}\n' "$p" >"$PN/packages/$p/package.json"
+    cat >"$PN/packages/$p/build.js" <<EOF
+for (let i = 1; i <= 30; i++) console.log("[$p] compiling src/module" + i + ".ts (" + (i * 37 % 900) + " ms)");
+if ("$p" === "api") {
+  console.error("src/routes/orders.ts(41,7): error TS2322: Type 'string' is not assignable to type 'number'.");
+  process.exit(2);
+}
+console.log("[$p] wrote dist/index.js");
+EOF
+  done
+  printf '{"name":"@mono/web","version":"1.0.0","scripts":{"build":"node build.js"},"dependencies":{"@mono/api":"workspace:*"}}\n' >"$PN/packages/web/package.json"
+  (cd "$PN" && pnpm install --offline >/dev/null 2>&1)
+  capture batch13 pnpm_r_run_build_one_fails "$PN" "pnpm -r run build" "pnpm $(pnpm --version)"
+  printf '{"name":"@mono/db","version":"1.0.0","scripts":{"build":"node build.js"},"dependencies":{"ms":"^2.1.3","@mono/config":"workspace:*"}}\n' >"$PN/packages/db/package.json"
+  capture batch13 pnpm_install_frozen_lockfile_outdated "$PN" "pnpm install --frozen-lockfile --offline" "pnpm $(pnpm --version)"
+
+  # yarn classic: run a script that fails
+  YN="$B/yarnapp"
+  mkdir -p "$YN/scripts"
+  printf '{"name":"yarnapp","version":"1.0.0","private":true,"scripts":{"migrate":"node scripts/migrate.js --env staging"}}\n' >"$YN/package.json"
+  cat >"$YN/scripts/migrate.js" <<'EOF'
+const steps = ["001_users", "002_orders", "003_invoices", "004_index_orders"];
+for (const s of steps) {
+  if (s === "003_invoices") {
+    const err = new Error(`migration ${s} failed: column "total_cents" of relation "invoices" already exists`);
+    err.code = "42701";
+    throw err;
+  }
+  console.log(`applied ${s}`);
+}
+EOF
+  capture batch13 yarn_run_script_fails "$YN" "yarn run migrate" "yarn $(yarn --version)"
+fi
+
 # --- batch14: a fourteenth blind batch (Go, Rust, C/C++, JVM, Ruby, git, build systems and shell in
 # situations the set lacked: go test ./... over 16 packages, go build -x failing, go run panicking with
 # a wrapped error, -coverprofile + go tool cover -func; cargo tests printing captured stdout, a
