@@ -1,5 +1,8 @@
 /**
- * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed).
+ * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed),
+ * but a line matching `keep` (a parse error's caret lines among a diff's context lines); a line
+ * matching `uncounted` goes too without being counted in the summary (blank lines, a diff's
+ * context when the summary counts changed lines).
  * Full when something went, else Fallback.
  * Optional: `min_lines` leaves short outputs alone (the first `min_lines` lines are held, so
  * memory stays bounded), `summary` adds one line saying how many lines went (`on_empty` is the
@@ -58,6 +61,12 @@ import { keepingFailedScopes } from "./_scopes.ts";
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
   patterns: z.array(z.string()).min(1).describe("Regexes (RE2 syntax) of lines to drop"),
+  keep: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of lines that stay though a pattern matches them (a parse error's caret lines among a diff's context lines)",
+  ),
+  uncounted: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of lines that go like `patterns` but are not counted in the summary's {n} (blank lines, a diff's context lines when it counts changed lines)",
+  ),
   failed_patterns: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of lines dropped only when the command failed (what a build made: a result on success, progress beside its errors)",
   ),
@@ -193,10 +202,14 @@ export function compileStripNoise(
   config: StripNoiseConfig,
   engine: RegexEngine,
 ): CompiledStrategy {
-  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
   /** The matcher of an optional pattern list, or null when the list is empty. */
   const optionalMatcher = (key: PatternListKey) =>
     config[key].length ? anyMatcher(patternList(config[key], `strategy.${key}`, engine)) : null;
+  const dropsLine = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
+  const isKept = optionalMatcher("keep");
+  const isUncounted = optionalMatcher("uncounted");
+  const matches = (line: string) =>
+    (dropsLine(line) || isUncounted?.(line) === true) && isKept?.(line) !== true;
   const failedMatches = optionalMatcher("failed_patterns");
   const minLines = config.min_lines;
   const summary = config.summary;
@@ -259,6 +272,8 @@ export function compileStripNoise(
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
       let removed = 0;
+      /** Lines gone that `uncounted` names: not in the summary's count. */
+      let uncounted = 0;
       let rewritten = 0;
       let emitted = 0;
       // Lines held until the output is known to be longer than min_lines.
@@ -450,7 +465,8 @@ export function compileStripNoise(
         ) {
           if (above !== null) keep(above);
           above = null;
-          removed++;
+          if (isUncounted?.(line)) uncounted++;
+          else removed++;
           if (isAfterStep !== null) dropped = line;
           return;
         }
@@ -522,10 +538,10 @@ export function compileStripNoise(
           // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
           if (header !== null) emit(header);
           // A failed command is never summarised as fine: the engine shows its evidence.
-          if (removed > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
+          if (removed + uncounted > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
             ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));
           } else if (removed > 0 && summary) ctx.emit(summary.replaceAll("{n}", String(removed)));
-          return removed > 0 || rewritten > 0 ? "full" : "fallback";
+          return removed + uncounted > 0 || rewritten > 0 ? "full" : "fallback";
         },
       };
     },
