@@ -182,14 +182,18 @@ export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
  * run, text printed twice, repeated lines, long lines
  * cut in the middle unless they name a failure or a location); no progress line goes, no path or
  * tree listing folds, nothing is truncated, and JSON is left to the rule. `command` names the
- * `--help` call a usage fold points to.
+ * `--help` call a usage fold points to; `rulesPassedOn` says, once the rules finished, whether
+ * they all passed the output on (then rows numbered by a counter fold as with no rule).
  */
 export function genericStage(
   ctx: StageContext,
   onRemove?: (line: string, why: GenericAction) => void,
-  options: { after?: boolean; command?: string } = {},
+  options: { after?: boolean; command?: string; rulesPassedOn?: () => boolean } = {},
 ): Stage {
   const after = options.after ?? false;
+  // Rows numbered by a counter fold in a program's own output: with no rule, or after rules
+  // that all passed it on (cargo's rules on `cargo run`), not in what a rule chose to keep.
+  const counters = () => !after || options.rulesPassedOn?.() === true;
   let first: string | null = null;
   // Output whose first line is JSON: a JSON-lines log folds here, other JSON goes to the json
   // strategy (kept records as printed).
@@ -252,7 +256,7 @@ export function genericStage(
     }
     // A row that differs from the last only in a counter one higher goes on a run of such rows
     // (a program's `  7 | polling: empty`), unless the run is of equal lines.
-    const counted = run !== null && (runCount === 1 || runCounter !== null)
+    const counted = run !== null && (runCount === 1 || runCounter !== null) && counters()
       ? countedOn(runLast, line)
       : null;
     if (counted !== null) {
