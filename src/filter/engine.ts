@@ -655,10 +655,12 @@ function runRules(
     : output.push;
   const passed: string[][] = rules.map(() => []);
   // The generic folds after the rules change no rule's verdict (only a Fallback, below).
+  let confidence: Confidence | null = null;
   const after = options.after
     ? genericStage({ emit: sink, failed }, undefined, {
       after: true,
       command: options.command,
+      rulesPassedOn: () => confidence === "fallback",
     })
     : null;
   const stages = chain(rules, failed, after ?? { push: sink }, passed);
@@ -666,7 +668,7 @@ function runRules(
     guard?.input(line);
     stages[0].push(line);
   });
-  let confidence = chainConfidence(stages.map((stage) => stage.finish()));
+  confidence = chainConfidence(stages.map((stage) => stage.finish()));
   // Rules that all passed their input on leave a Fallback; folds after them make it Partial.
   if (after?.finish() === "partial" && confidence === "fallback") confidence = "partial";
   // A filter must never make the output bigger than what it replaces.

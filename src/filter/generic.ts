@@ -14,7 +14,8 @@
  * (generic_repeats.ts); a sanitizer's shadow-memory map and legend fold (generic_sanitizer.ts), as
  * do the fully covered rows of a coverage table (generic_coverage.ts);
  * runs of a repeated line
- * (or of lines that differ only in their timestamps) collapse to one with a count, progress and
+ * (or of lines that differ only in their timestamps, or only in a counter one higher each line:
+ * `  7 | polling: empty`) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail (and the odd ones out of the lines of one shape between, as
  * generic_outliers.ts finds them). A line carrying a failure signal is never removed (a cut
@@ -138,6 +139,39 @@ export function genericApplies(command: string): boolean {
 }
 
 /** One line's verdict, for `--explain`: why the generic pass removed or rewrote it. */
+/**
+ * When `line` is `last` with one number in it one higher (the rest as printed, a right-aligned
+ * number's padding aside) and that number stands apart as a counter does, the two values; else
+ * null. A line carrying a failure never counts on:
+ * each attempt of a failing retry stays.
+ */
+export function countedOn(last: string, line: string): { from: number; to: number } | null {
+  if (line.trim() === "" || line === last || Math.abs(line.length - last.length) > 1) return null;
+  let start = 0;
+  const max = Math.min(last.length, line.length);
+  while (start < max && last[start] === line[start]) start++;
+  let end = 0;
+  while (
+    end < max - start && last[last.length - 1 - end] === line[line.length - 1 - end]
+  ) end++;
+  // Widen the difference to whole numbers (`10` → `11` differ in their last digit only).
+  while (start > 0 && isDigit(line[start - 1])) start--;
+  while (end > 0 && isDigit(line[line.length - end])) end--;
+  const a = last.slice(start, last.length - end).trimStart();
+  const b = line.slice(start, line.length - end).trimStart();
+  if (!/^\d{1,9}$/.test(a) || !/^\d{1,9}$/.test(b) || Number(b) !== Number(a) + 1) return null;
+  // A counter stands apart (`  7 | …`, `[7]`, `#7:`, `attempt 7 of 9`): a number inside a word
+  // or a path (`/products/7`, `p7/tsconfig.json`) names a row of data.
+  const before = line[start - 1];
+  const after = line[line.length - end];
+  if (before !== undefined && !/[\s(\[#:=]/.test(before)) return null;
+  if (after !== undefined && !/[\s)\]:|.,;/]/.test(after)) return null;
+  if (carriesFailure(line)) return null;
+  return { from: Number(a), to: Number(b) };
+}
+
+const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
+
 export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
 
 /**
@@ -148,14 +182,18 @@ export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
  * run, text printed twice, repeated lines, long lines
  * cut in the middle unless they name a failure or a location); no progress line goes, no path or
  * tree listing folds, nothing is truncated, and JSON is left to the rule. `command` names the
- * `--help` call a usage fold points to.
+ * `--help` call a usage fold points to; `rulesPassedOn` says, once the rules finished, whether
+ * they all passed the output on (then rows numbered by a counter fold as with no rule).
  */
 export function genericStage(
   ctx: StageContext,
   onRemove?: (line: string, why: GenericAction) => void,
-  options: { after?: boolean; command?: string } = {},
+  options: { after?: boolean; command?: string; rulesPassedOn?: () => boolean } = {},
 ): Stage {
   const after = options.after ?? false;
+  // Rows numbered by a counter fold in a program's own output: with no rule, or after rules
+  // that all passed it on (cargo's rules on `cargo run`), not in what a rule chose to keep.
+  const counters = () => !after || options.rulesPassedOn?.() === true;
   let first: string | null = null;
   // Output whose first line is JSON: a JSON-lines log folds here, other JSON goes to the json
   // strategy (kept records as printed).
@@ -170,6 +208,9 @@ export function genericStage(
   let runKey: string | null = null;
   let runTimed = false;
   let runCount = 0;
+  /** A run of rows that differ only in a counter: its first and last values (null: equal lines). */
+  let runCounter: { from: number; to: number } | null = null;
+  let runLast = "";
   let changed = false;
   const cut = (line: string): string => {
     if (line.length <= LONG_LINE) return line;
@@ -184,12 +225,18 @@ export function genericStage(
     if (runCount >= MIN_RUN) {
       changed = true;
       for (let i = 1; i < runCount; i++) onRemove?.(run, "repeat");
-      tail.push(`${cut(run)} (x${runCount}${runTimed ? ", at different times" : ""})`);
+      const how = runCounter
+        ? `, numbered ${runCounter.from} to ${runCounter.to}`
+        : runTimed
+        ? ", at different times"
+        : "";
+      tail.push(`${cut(run)} (x${runCount}${how})`);
     } else {
       for (const line of runLines) tail.push(cut(line));
     }
     run = null;
     runCount = 0;
+    runCounter = null;
     runLines.length = 0;
   };
   // A run's lines, while it is too short to collapse (lines whose times differ are not equal).
@@ -198,11 +245,23 @@ export function genericStage(
     // Lines that differ in their times only are as long as each other (times have fixed widths).
     // Blank lines never collapse (the pass after a rule may receive several in a row).
     if (
-      line.trim() !== "" && run !== null &&
+      line.trim() !== "" && run !== null && runCounter === null &&
       (line === run ||
         (line.length === run.length && withoutTimes(line) === (runKey ??= withoutTimes(run))))
     ) {
       if (line !== run) runTimed = true;
+      runCount++;
+      if (runLines.length < MIN_RUN) runLines.push(line);
+      return;
+    }
+    // A row that differs from the last only in a counter one higher goes on a run of such rows
+    // (a program's `  7 | polling: empty`), unless the run is of equal lines.
+    const counted = run !== null && (runCount === 1 || runCounter !== null) && counters()
+      ? countedOn(runLast, line)
+      : null;
+    if (counted !== null) {
+      runCounter = { from: runCounter?.from ?? counted.from, to: counted.to };
+      runLast = line;
       runCount++;
       if (runLines.length < MIN_RUN) runLines.push(line);
       return;
@@ -214,6 +273,7 @@ export function genericStage(
       return;
     }
     run = line;
+    runLast = line;
     runKey = null;
     runTimed = false;
     runCount = 1;

@@ -5,7 +5,8 @@
  * and the others differ only after a shared start (`package: '…'`), keeps its first block whole
  * and then one line per block: the lines that differ, joined (blocks alike in those too are
  * counted, `(x2)`). A line that goes is the same as one that stays, so no text is lost but
- * the repetition; a run of identical blocks keeps one with its count. A run whose repeated lines
+ * the repetition; a run of identical blocks keeps one and a marker counting the repeats folded
+ * (`… 3 repeats of the 2 lines above folded …`). A run whose repeated lines
  * look like a failure or name a location stays whole: each failure keeps its own lines.
  */
 
@@ -107,14 +108,14 @@ function foldRunAt(lines: readonly string[], at: number): { out: string[]; end: 
     // The run stays as it is, and is not searched again from its second line.
     if (run.failing) return { out: lines.slice(at, end), end };
     const block = lines.slice(at, at + k);
+    if (!run.varies.includes(true)) {
+      // Under the block's indent only: after the start its lines share, the marker would read
+      // as one of them cut short.
+      const marker = `… ${run.count - 1} repeats of the ${k} lines above folded …`;
+      return { out: [...block, `${/^\s*/.exec(block[0])![0]}${marker}`], end };
+    }
     const start = sharedStart(block);
     const indent = /^\s*/.exec(block[0].slice(start.length))![0];
-    if (!run.varies.includes(true)) {
-      return {
-        out: [...block, `${start}${indent}… the ${k} lines above, ${run.count} times in all …`],
-        end,
-      };
-    }
     // One line per block: its differing lines, the later ones without the block's shared start.
     const counts = new Map<string, number>();
     for (let b = 0; b < run.count; b++) {

@@ -15,6 +15,8 @@ function run(strategy: Record<string, unknown>, input: string[]) {
   return out.text.split("\n");
 }
 
+const alternating = await fixture("valgrind-records/alternating.in.txt");
+
 const S = {
   type: "fold_records",
   start: "^Invalid ",
@@ -40,14 +42,52 @@ Deno.test("records differing only in masked parts fold into the first and a coun
     ...record("Invalid read of size 4", "0x1092AF", "checksum (c.c:7)", 12),
     "end",
   ];
+  // One count for the kind, at the end (no `counts_before`).
   expect(run(S, input)).toEqual([
     "start",
     ...record("Invalid read of size 4", "0x10927D", "checksum (c.c:7)", 0),
-    "… 2 more",
     "program output",
-    "… 1 more",
     "end",
+    "… 3 more",
   ]);
+});
+
+Deno.test("records that recur alternating fold wherever they recur: one count per kind, in first-come order", () => {
+  const a = (at: string, after: number) =>
+    record("Invalid read of size 4", at, "checksum (c.c:7)", after);
+  const b = (at: string, after: number) =>
+    record("Invalid read of size 4", at, "total (c.c:9)", after);
+  const c = (at: string) => record("Invalid write of size 1", at, "mark (c.c:11)", 0);
+  const input = [
+    ...a("0x10", 0),
+    ...b("0x20", 0),
+    ...c("0x30"),
+    ...a("0x11", 4),
+    ...b("0x21", 4),
+    ...c("0x31"),
+    ...a("0x12", 8),
+    ...b("0x22", 8),
+    "HEAP SUMMARY:",
+    ...c("0x32"),
+  ];
+  const before = { ...S, counts_before: "^HEAP SUMMARY:" };
+  expect(run(before, input)).toEqual([
+    ...a("0x10", 0),
+    ...b("0x20", 0),
+    ...c("0x30"),
+    "… 2 more",
+    "… 2 more",
+    "… 1 more",
+    "HEAP SUMMARY:",
+    "… 1 more",
+  ]);
+  // The real capture: two inlined reads alternate four times over (unrolled by hand, -O1).
+  const out = lines(filter("valgrind ./c", alternating, false));
+  expect(out.filter((l) => l.endsWith("== Invalid read of size 4")).length).toBe(2);
+  expect(out.filter((l) => l.startsWith("… 3 more")).length).toBe(2);
+  expect(out.indexOf("==1178== HEAP SUMMARY:")).toBeGreaterThan(
+    out.findLastIndex((l) => l.startsWith("… 3 more")),
+  );
 });
 
 Deno.test("records whose frames or kind differ all stay", () => {

@@ -5,7 +5,7 @@
  * a few lines of imports that say which import moved.
  */
 import { expect } from "expect";
-import { corpus, filter, lines } from "./_builtin.ts";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 const DIR = "/tmp/zeph-corpus/fmtcheck";
 
@@ -17,7 +17,7 @@ const CASES: { path: string; command: string; want: string[] }[] = [
       ...["alpha", "beta", "delta", "gamma"].flatMap((m) =>
         [1, 5, 11].map((at) => `Diff in ${DIR}/rs/src/${m}.rs:${at}:`)
       ),
-      "(104 lines of rustfmt's diff not shown: `cargo fmt` applies it)",
+      "(52 changed lines of rustfmt's diff not shown: `cargo fmt` applies it)",
     ],
   },
   {
@@ -27,7 +27,7 @@ const CASES: { path: string; command: string; want: string[] }[] = [
       ...["billing", "orders", "stock", "users"].map((m) => `would reformat ${DIR}/py/app/${m}.py`),
       "Oh no! 💥 💔 💥",
       "4 files would be reformatted, 2 files would be left unchanged.",
-      "(129 lines of black's diff not shown: running black without --check applies it)",
+      "(96 changed lines of black's diff not shown: running black without --check applies it)",
     ],
   },
   {
@@ -67,7 +67,7 @@ Deno.test("clang-format --dry-run: every place stays, its source line and caret 
   expect(lines(out)).toEqual([...places, "(136 quoted source and caret lines not shown)"]);
 });
 
-Deno.test("cargo fmt --check: a file rustfmt cannot parse keeps its error and location", () => {
+Deno.test("cargo fmt --check: a file rustfmt cannot parse keeps its error, location and excerpt", () => {
   const raw = [
     "error: this file contains an unclosed delimiter",
     " --> /p/src/fine.rs:1:18",
@@ -82,9 +82,41 @@ Deno.test("cargo fmt --check: a file rustfmt cannot parse keeps its error and lo
   expect(lines(filter("cargo fmt --check", raw.join("\n"), true))).toEqual([
     "error: this file contains an unclosed delimiter",
     " --> /p/src/fine.rs:1:18",
+    "  |",
     "1 | pub fn broken( {",
+    "  |               -  ^",
+    "  |               |",
+    "  |               unclosed delimiter",
     "Error writing files: failed to resolve mod `fine`: cannot parse /p/src/fine.rs",
-    "(5 lines of rustfmt's diff not shown: `cargo fmt` applies it)",
+  ]);
+});
+
+Deno.test("cargo fmt --check: a parse error stays whole, the count is of the changed lines", async () => {
+  const raw = lines(await fixture("cargo-fmt-check/error_and_diffs.in.txt"));
+  const out = lines(filter("cargo fmt --check -- --color never", raw.join("\n"), true));
+  // The error, its location and its whole excerpt (source, label and caret lines) as printed.
+  expect(out.slice(0, 8)).toEqual(raw.slice(0, 7).concat(raw[8]));
+  expect(out.slice(8)).toEqual([
+    "Diff in /tmp/l5/rs/p/src/main.rs:1:",
+    "Diff in /tmp/l5/rs/p/src/ugly.rs:1:",
+    // 6 + 10 `-`/`+` lines; context and blank lines are no changed lines.
+    `(${
+      raw.filter((l) => /^[-+]/.test(l)).length
+    } changed lines of rustfmt's diff not shown: \`cargo fmt\` applies it)`,
+  ]);
+  expect(out.at(-1)).toContain("(16 changed lines");
+});
+
+Deno.test("black --check --diff: the count is of the changed lines, not headers, context or blanks", async () => {
+  const raw = lines(await fixture("black-diff/cannot_parse.in.txt"));
+  const out = lines(filter("black --check --diff app", raw.join("\n"), true));
+  expect(out).toEqual([
+    "would reformat /tmp/l5/py/app/a.py",
+    "would reformat /tmp/l5/py/app/b.py",
+    "error: cannot format /tmp/l5/py/app/d.py: Cannot parse: 1:11: def broken(:",
+    "Oh no! 💥 💔 💥",
+    "2 files would be reformatted, 1 file would be left unchanged, 1 file would fail to reformat.",
+    "(14 changed lines of black's diff not shown: running black without --check applies it)",
   ]);
 });
 

@@ -37,8 +37,15 @@ Deno.test("identical blocks keep one copy and their count", () => {
   expect(foldRepeatedBlocks(["start", ...block, ...block, ...block, ...block, "done"])).toEqual([
     "start",
     ...block,
-    "… the 2 lines above, 4 times in all …",
+    "… 3 repeats of the 2 lines above folded …",
     "done",
+  ]);
+  // The marker starts with the block's indent only: the start its lines share would read as a
+  // line of the tool's own cut short.
+  const shared = ["  retry: fetching a.tgz", "  retry: fetching b.tgz"];
+  expect(foldRepeatedBlocks([...shared, ...shared, ...shared])).toEqual([
+    ...shared,
+    "  … 2 repeats of the 2 lines above folded …",
   ]);
 });
 

@@ -2,6 +2,7 @@
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
 import { cutMiddle, genericStage, isProgress, LONG_LINE } from "../../src/filter/generic.ts";
+import { filter } from "./_builtin.ts";
 
 const engine = new FilterEngine([], { security: false });
 
@@ -21,6 +22,31 @@ Deno.test("repeated lines collapse with a count; progress and spinner lines go",
   const out = engine.filter("mytool sync", input);
   expect(out.text).toBe("starting sync\nretrying connection (x4)\ndone: 3 files\n}\n}");
   expect(out.stats.confidence).toBe("partial");
+});
+
+Deno.test("rows that differ only in a counter collapse with a count; a row whose text differs stays", async () => {
+  // A program's rows `  1 | polling queue: empty` … numbered by a counter (`cargo run -q`).
+  const input = await Deno.readTextFile(
+    new URL("../fixtures/generic/counter_rows_cargo_run.txt", import.meta.url),
+  );
+  const expected = [
+    "  1 | polling queue: empty (x40, numbered 1 to 40)",
+    " 41 | polling queue: got job 7",
+    " 42 | polling queue: empty (x19, numbered 42 to 60)",
+    "done",
+  ].join("\n");
+  expect(engine.filter("./poll", input).text).toBe(expected);
+  // The pass after a rule that left them (cargo's rules match `cargo run`) folds them too.
+  expect(filter("cargo run -q", input)).toBe(expected);
+  // Numbers that do not count up one by one, and rows whose text differs, are data: they stay.
+  const data = ["1 | a", "2 | b", "3 | c", "5 | x", "9 | x", "12 | x"].join("\n");
+  expect(engine.filter("./t", data).text).toBe(data);
+  // A number inside a path or a word names a row of data, not a count.
+  const paths = [1, 2, 3, 4].map((n) => `    ├ /products/${n}`).join("\n");
+  expect(engine.filter("./t", paths).text).toBe(paths);
+  // A failure-looking row stays each time it is printed.
+  const failing = [1, 2, 3].map((n) => `attempt ${n} failed: connection refused`).join("\n");
+  expect(engine.filter("./t", failing).text).toBe(failing);
 });
 
 Deno.test("a progress-looking line that carries a failure stays", () => {
@@ -76,7 +102,8 @@ Deno.test("a very long line is cut in the middle; the text around a failure sign
 });
 
 Deno.test("a long output keeps head, tail and every failure-signal line, wherever it is", () => {
-  const lines = Array.from({ length: 2000 }, (_, i) => `step ${i} fine`);
+  // Each step's own time: no counter run (those collapse before any cut).
+  const lines = Array.from({ length: 2000 }, (_, i) => `step ${i} fine in ${(i * 37) % 101}ms`);
   const signals = [160, 700, 701, 1500, 1849];
   for (const i of signals) lines[i] = `step ${i} error: unit ${i} failed`;
   const out = engine.filter("mytool run", lines.join("\n"), { failed: true });

@@ -1,7 +1,9 @@
 /**
  * The linearity check, tried as an adversary would: random patterns built from repeats of
  * overlapping classes, alternations and anchors; every one the check lets run on V8 must stay
- * within a time budget on long lines built from the characters it names.
+ * within a budget of thread CPU time on long lines built from the characters it names (a
+ * quadratic one, `\d+x`, takes several times the budget on the line of digits; a loaded machine
+ * adds waiting, not CPU time).
  */
 import { fastestMs } from "../_support/timing.ts";
 import { expect } from "expect";

@@ -169,3 +169,30 @@ Deno.test("pytest keeps an exception group's tracebacks, nested two deep, with e
   ) expect(out).toContain(kept);
   expect(out.some((line) => line.includes("site-packages"))).toBe(false);
 });
+
+Deno.test("pytest --tb=long and short: a chained exception keeps its separator and each block's last exception line", async () => {
+  for (const tb of ["long", "short"]) {
+    const raw = lines(await fixture(`pytest/chained_${tb}.in.txt`));
+    const out = lines(filter(`pytest --tb=${tb} test_chain.py`, raw.join("\n"), true));
+    const kept = (pattern: RegExp) => out.filter((line) => pattern.test(line));
+    expect(kept(/^(The above|During handling)/)).toEqual([
+      "The above exception was the direct cause of the following exception:",
+      "During handling of the above exception, another exception occurred:",
+    ]);
+    // The cause before the separator, the exception after it.
+    const cause = out.indexOf(
+      "The above exception was the direct cause of the following exception:",
+    );
+    expect(out.slice(0, cause).some((l) => l.includes("JSONDecodeError: Expecting property name")))
+      .toBe(true);
+    expect(out.slice(cause).some((l) => /^E\s+RuntimeError: config unreadable$/.test(l))).toBe(
+      true,
+    );
+    const context = out.indexOf(
+      "During handling of the above exception, another exception occurred:",
+    );
+    expect(out.slice(cause, context).some((l) => /^E\s+KeyError: 'port'$/.test(l))).toBe(true);
+    expect(out.slice(context).some((l) => /^E\s+LookupError: missing setting port$/.test(l)))
+      .toBe(true);
+  }
+});

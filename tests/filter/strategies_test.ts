@@ -646,7 +646,9 @@ Deno.test("group_paths groups by directory, keeps the first path whole and non-p
       "src/components/widgets/a.tsx, b.tsx, c.tsx, … (+7 more)",
       "find: ‘src/private’: Permission denied",
       "lib/x/y.ts",
-      "… (+2 more paths in further directories)",
+      // top.txt is of a kind no shown entry has; other/z.ts is counted.
+      "top.txt",
+      "… (+1 more paths in further directories)",
     ].join("\n"),
     confidence: "full",
   });
@@ -666,6 +668,27 @@ Deno.test("group_paths names a directory's entry of a kind none of those shown h
     "(403 paths grouped by directory: names after the first path are in its directory)",
     // core.old.dump is a second entry of core.dump's kind: counted, not named.
     "./build/obj/file_0.o, file_1.o, file_2.o, file_3.o, core.dump, README, … (+397 more)",
+  ]);
+});
+
+Deno.test("group_paths names a further directory's entry of a kind no shown entry has", () => {
+  const s = { type: "group_paths", min_lines: 10, max_groups: 2, max_items: 2 };
+  const input = [
+    ...Array.from({ length: 6 }, (_, d) => ["a", "b", "c"].map((f) => `tree/pkg${d}/mod_${f}.py`))
+      .flat(),
+    "tree/pkg4/core",
+    "tree/pkg5/notes.txt",
+    "tree/pkg5/todo.txt",
+    "tree/pkg5/vmcore",
+  ].join("\n");
+  expect(run(s, input, true).text.split("\n")).toEqual([
+    "(22 paths grouped by directory: names after the first path are in its directory)",
+    "tree/pkg0/mod_a.py, mod_b.py, mod_c.py",
+    "tree/pkg1/mod_a.py, mod_b.py, mod_c.py",
+    // The first entry of each kind the shown names lack, as printed; the others counted.
+    "tree/pkg4/core",
+    "tree/pkg5/notes.txt",
+    "… (+14 more paths in further directories)",
   ]);
 });
 

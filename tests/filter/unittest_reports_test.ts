@@ -45,3 +45,23 @@ for (const command of ["python3 -m unittest -v", "python manage.py test -v 2"]) 
     expect(lines.filter((line) => line.endsWith(" ... ok") && out.has(line))).toEqual([]);
   });
 }
+
+Deno.test("python -m unittest -v: the first skip of each reason stays, a few reasons at most", async () => {
+  const raw = await Deno.readTextFile(
+    new URL("../fixtures/filters/python-unittest/skip_reasons.in.txt", import.meta.url),
+  );
+  const out = engine.filter("python -m unittest -v test_m", raw, { failed: true }).text
+    .split("\n");
+  const skips = out.filter((line) => / \.\.\. skipped /.test(line));
+  // 9 skips with 8 reasons: the first of the first 5 reasons stay as printed, the rest counted.
+  expect(skips).toEqual([
+    "test_db (test_m.C.test_db) ... skipped 'needs db'",
+    "test_net (test_m.C.test_net) ... skipped 'network disabled in CI'",
+    "test_s0 (test_m.C.test_s0) ... skipped 'reason 0'",
+    "test_s1 (test_m.C.test_s1) ... skipped 'reason 1'",
+    "test_s2 (test_m.C.test_s2) ... skipped 'reason 2'",
+  ]);
+  expect(out).toContain("test_fail (test_m.C.test_fail) ... FAIL");
+  expect(out).toContain("FAILED (failures=1, skipped=9)");
+  expect(out.some((line) => / \.\.\. ok$/.test(line))).toBe(false);
+});

@@ -1,7 +1,9 @@
 /**
  * fold_records: a record (a line matching `start` and the lines after it matching `within`) that
- * repeats an earlier one once every `mask` match is set aside goes, and the like records that went
- * one after another are counted on one `summary` line where they were. memcheck reports one loop's
+ * repeats an earlier one once every `mask` match is set aside goes, wherever it recurs; each kind
+ * of record that went is counted on one `summary` line, in the order the kinds first came, before
+ * the first line matching `counts_before` (the end of a record section) or at the end (records
+ * A, B, A, B… are two records and two counts, not a count per recurrence). memcheck reports one loop's
  * `Invalid read of size 4` once per instruction, each record differing from the first only in
  * its addresses and how far past the block it read: one stays. Only what `mask` matches is
  * ignored, so records whose frames (a function, a `file:line`) differ all stay; a line matching
@@ -12,7 +14,7 @@
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { patternField } from "./_shared.ts";
+import { optionalPatternField, patternField } from "./_shared.ts";
 import { combineNormalizers } from "./dedup.ts";
 
 export const FoldRecordsConfig = z.object({
@@ -31,6 +33,9 @@ export const FoldRecordsConfig = z.object({
     .describe(
       "The line standing for like records that went one after another; {n} is their count, {first} the first line of one",
     ),
+  counts_before: z.string().optional().describe(
+    "Regex (RE2 syntax) of a line before which the counts of the records folded so far are shown (the end of a record section); without it they come at the end",
+  ),
   max_records: z.number().int().min(1).max(100_000).default(10_000).describe(
     "Distinct records remembered at most (bounds memory); past it new records all stay",
   ),
@@ -50,41 +55,38 @@ export function compileFoldRecords(
   const unmasked = config.unmasked.map((source, i) =>
     patternField(source, `strategy.unmasked[${i}]`, engine)
   );
+  const countsBefore = optionalPatternField(
+    config.counts_before,
+    "strategy.counts_before",
+    engine,
+  );
   const keyOf = (line: string) => unmasked.some((p) => p.test(line)) ? line : mask(line);
   return {
     type: "fold_records",
     createStage(ctx: StageContext): Stage {
       const seen = new Set<string>();
       let record: string[] | null = null;
-      // The records folded since the last line shown: how many, their key and first line.
-      let folded = 0;
-      let foldedKey = "";
-      let foldedFirst = "";
+      // Per kind folded and not counted yet (in the order the kinds first came): how many, and
+      // the first line of one. Its keys are among `seen`, so it is bounded by `max_records`.
+      const folded = new Map<string, { n: number; first: string }>();
       let changed = false;
       const count = () => {
-        if (folded) {
-          ctx.emit(
-            config.summary.replaceAll("{n}", String(folded)).replaceAll("{first}", foldedFirst),
-          );
+        for (const { n, first } of folded.values()) {
+          ctx.emit(config.summary.replaceAll("{n}", String(n)).replaceAll("{first}", first));
         }
-        folded = 0;
-      };
-      const show = (line: string) => {
-        count();
-        ctx.emit(line);
+        folded.clear();
       };
       const close = () => {
         if (record === null) return;
         const key = record.map(keyOf).join("\n");
         if (seen.has(key)) {
-          if (key !== foldedKey) count();
-          foldedKey = key;
-          foldedFirst = record[0].trim();
-          folded++;
+          const kind = folded.get(key);
+          if (kind) kind.n++;
+          else folded.set(key, { n: 1, first: record[0].trim() });
           changed = true;
         } else {
           if (seen.size < config.max_records) seen.add(key);
-          for (const line of record) show(line);
+          for (const line of record) ctx.emit(line);
         }
         record = null;
       };
@@ -96,7 +98,8 @@ export function compileFoldRecords(
           } else if (record !== null && within.test(line)) record.push(line);
           else {
             close();
-            show(line);
+            if (countsBefore?.test(line)) count();
+            ctx.emit(line);
           }
         },
         finish() {

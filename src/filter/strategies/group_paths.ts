@@ -4,6 +4,8 @@
  * other entries of that directory follow as bare names, at most `max_items`, then a count; an
  * entry of a kind none of those shown has (`core.dump` among hundreds of `file_N.o`, a name
  * without an extension among `.ts` files) follows them by name too, the first of each kind.
+ * Past `max_groups` directories the further entries are counted, except the first entry of each
+ * kind no shown entry has (a `core` among `.py` modules), which stays as printed.
  * Lines that are not paths (errors such as `find: ‘x’: Permission denied`) stay, in order.
  * Memory is bounded by `max_groups` × `max_items` whatever the input size.
  */
@@ -62,6 +64,10 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
       let loose = 0;
       let total = 0;
       let unshown = 0;
+      /** Kinds of the entries shown in any group (bounded by `max_groups` × `max_items`). */
+      const shownKinds = new Set<string>();
+      /** Per kind no shown entry had when it came, the first further-directory path of it. */
+      const further = new Map<string, string>();
       let unshownLoose = 0;
 
       const add = (line: string) => {
@@ -86,17 +92,24 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
         const group = groups.get(key);
         if (group) {
           const shown = group.items.length < maxItems;
-          if (shown) group.items.push(rest);
-          else group.more++;
+          if (shown) {
+            group.items.push(rest);
+            shownKinds.add(kindOf(rest));
+          } else group.more++;
           noteKind(group, rest, shown);
           return;
         }
         if (groups.size >= maxGroups) {
           unshown++;
+          const kind = kindOf(rest);
+          if (!shownKinds.has(kind) && !further.has(kind) && further.size < MAX_KINDS) {
+            further.set(kind, line);
+          }
           return;
         }
         const created: Group = { first: line, items: [], more: 0, kinds: new Map() };
         noteKind(created, rest, true);
+        shownKinds.add(kindOf(rest));
         groups.set(key, created);
         order.push({ key });
       };
@@ -134,8 +147,14 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
             if (more) text += `${sep}… (+${more} more)`;
             ctx.emit(text);
           }
-          if (unshown) {
-            ctx.emit(`… (+${unshown} more paths in further directories)`);
+          // A kind shown (or named in a group) after its further entry came is no odd one any more.
+          for (const g of groups.values()) {
+            for (const [kind, name] of g.kinds) if (name !== null) shownKinds.add(kind);
+          }
+          const odd = [...further].filter(([kind]) => !shownKinds.has(kind));
+          for (const [, path] of odd) ctx.emit(path);
+          if (unshown > odd.length) {
+            ctx.emit(`… (+${unshown - odd.length} more paths in further directories)`);
           }
           if (unshownLoose) ctx.emit(`… (+${unshownLoose} more lines that are not paths)`);
           return "full";

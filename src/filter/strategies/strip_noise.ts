@@ -1,5 +1,10 @@
 /**
- * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed).
+ * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed),
+ * but a line matching `keep` (a parse error's caret lines among a diff's context lines); a line
+ * matching `uncounted` goes too without being counted in the summary (blank lines, a diff's
+ * context when the summary counts changed lines). With `keep_distinct` a line the patterns drop
+ * stays when its `name` group gives a name no earlier one gave, for the first `max` names (the
+ * first skipped test of each reason): the reasons stay, bounded, the rest are counted.
  * Full when something went, else Fallback.
  * Optional: `min_lines` leaves short outputs alone (the first `min_lines` lines are held, so
  * memory stays bounded), `summary` adds one line saying how many lines went (`on_empty` is the
@@ -58,6 +63,18 @@ import { keepingFailedScopes } from "./_scopes.ts";
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
   patterns: z.array(z.string()).min(1).describe("Regexes (RE2 syntax) of lines to drop"),
+  keep: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of lines that stay though a pattern matches them (a parse error's caret lines among a diff's context lines)",
+  ),
+  uncounted: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of lines that go like `patterns` but are not counted in the summary's {n} (blank lines, a diff's context lines when it counts changed lines)",
+  ),
+  keep_distinct: z.object({
+    line: z.string().describe("Regex (RE2 syntax) of the lines, with a `name` group"),
+    max: z.number().int().min(1).max(100).default(5).describe("Names kept at most"),
+  }).strict().optional().describe(
+    "Lines a pattern drops that stay when their `name` group reads a name no earlier one gave, for the first `max` names (a skipped test's reason); the others go, counted",
+  ),
   failed_patterns: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of lines dropped only when the command failed (what a build made: a result on success, progress beside its errors)",
   ),
@@ -193,10 +210,18 @@ export function compileStripNoise(
   config: StripNoiseConfig,
   engine: RegexEngine,
 ): CompiledStrategy {
-  const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
   /** The matcher of an optional pattern list, or null when the list is empty. */
   const optionalMatcher = (key: PatternListKey) =>
     config[key].length ? anyMatcher(patternList(config[key], `strategy.${key}`, engine)) : null;
+  const dropsLine = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
+  const isKept = optionalMatcher("keep");
+  const isUncounted = optionalMatcher("uncounted");
+  const distinct = config.keep_distinct && {
+    line: patternField(config.keep_distinct.line, "strategy.keep_distinct.line", engine),
+    max: config.keep_distinct.max,
+  };
+  const matches = (line: string) =>
+    (dropsLine(line) || isUncounted?.(line) === true) && isKept?.(line) !== true;
   const failedMatches = optionalMatcher("failed_patterns");
   const minLines = config.min_lines;
   const summary = config.summary;
@@ -259,6 +284,18 @@ export function compileStripNoise(
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
       let removed = 0;
+      /** Lines gone that `uncounted` names: not in the summary's count. */
+      let uncounted = 0;
+      /** With keep_distinct: the names kept so far (at most its `max`). */
+      const distinctNames = new Set<string>();
+      /** Whether a line keep_distinct names gives a name not kept yet, with room left (noted). */
+      const newName = (line: string) => {
+        if (!distinct || distinctNames.size >= distinct.max) return false;
+        const name = distinct.line.exec(line)?.group("name");
+        if (name === undefined || distinctNames.has(name)) return false;
+        distinctNames.add(name);
+        return true;
+      };
       let rewritten = 0;
       let emitted = 0;
       // Lines held until the output is known to be longer than min_lines.
@@ -445,12 +482,13 @@ export function compileStripNoise(
           return;
         }
         if (
-          matches(line) || (ctx.failed && failedMatches?.(line)) ||
-          (onceIn.length > 0 && shownInScope(line))
+          (matches(line) || (ctx.failed && failedMatches?.(line)) ||
+            (onceIn.length > 0 && shownInScope(line))) && !newName(line)
         ) {
           if (above !== null) keep(above);
           above = null;
-          removed++;
+          if (isUncounted?.(line)) uncounted++;
+          else removed++;
           if (isAfterStep !== null) dropped = line;
           return;
         }
@@ -522,10 +560,10 @@ export function compileStripNoise(
           // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
           if (header !== null) emit(header);
           // A failed command is never summarised as fine: the engine shows its evidence.
-          if (removed > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
+          if (removed + uncounted > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
             ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));
           } else if (removed > 0 && summary) ctx.emit(summary.replaceAll("{n}", String(removed)));
-          return removed > 0 || rewritten > 0 ? "full" : "fallback";
+          return removed + uncounted > 0 || rewritten > 0 ? "full" : "fallback";
         },
       };
     },

@@ -447,8 +447,13 @@ const TAP_ASSERTION = /^\s+(Expected values to be |\+ actual - expected$)/;
 const AT_LINE = /^\s+at /;
 const CARET_ONLY = /^\s+\^+\s*$/;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
-/** What a pytest failure block keeps: the failing line, the `E` lines, locations, a strict xpass's reason. */
-const PYTEST_KEEP = /^(>|E |\S+:\d+: |\[XPASS\(strict\)\] )/;
+/**
+ * Lines of a pytest failure that stay: the statements, the `E` lines, the locations, a strict
+ * xpass, and the separators of a chained exception (its cause or the exception it happened
+ * while handling is the block above).
+ */
+const PYTEST_KEEP =
+  /^(>|E |\S+:\d+: |\[XPASS\(strict\)\] |The above exception was the direct cause of the following exception:$|During handling of the above exception, another exception occurred:$)/;
 const PYTEST_CAPTURED = /^-{3,} Captured /;
 /**
  * doctest's report of an example's result (`Expected:` and `Got:` over the values, indented;
