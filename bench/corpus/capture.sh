@@ -490,6 +490,7 @@ EOF
   done
   printf 'export const ok = 1;\n' >"$N/src/clean.ts"
   capture node tsc_errors "$N" "npx tsc -p ." "tsc $(cd "$N" && npx tsc --version)"
+  capture node tsc_explain_files "$N" "npx tsc -p . --explainFiles" "tsc $(cd "$N" && npx tsc --version)"
   cat >"$N/test/math.test.mjs" <<'EOF'
 import { test } from "node:test";
 import assert from "node:assert/strict";

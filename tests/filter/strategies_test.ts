@@ -653,6 +653,51 @@ Deno.test("group_paths groups by directory, keeps the first path whole and non-p
   expect(run(s, "a/b\na/c\nd")).toEqual({ text: "a/b\na/c\nd", confidence: "fallback" });
 });
 
+Deno.test("group_paths reads prefixed paths, and folds a path's quiet details with it", () => {
+  // tsc --listEmittedFiles: `TSFILE: ` before each path (a line holding ": " is no path else).
+  const emitted = { type: "group_paths", min_lines: 3, path_prefix: "^TSFILE: " };
+  const files = Array.from({ length: 12 }, (_, i) => `TSFILE: /p/dist/m${i}.js`);
+  expect(run(emitted, ["a.ts(1,2): error TS2322: x", ...files].join("\n"), true).text.split("\n"))
+    .toEqual([
+      "(13 paths grouped by directory: names after the first path are in its directory)",
+      "a.ts(1,2): error TS2322: x",
+      "TSFILE: /p/dist/m0.js, m1.js, m2.js, m3.js, m4.js, m5.js, m6.js, m7.js, m8.js, … (+3 more)",
+    ]);
+  // tsc --explainFiles: a path whose reasons all name node_modules files is grouped, its reasons
+  // counted; a path with another reason stays whole in its place with that reason under it.
+  const explain = {
+    type: "group_paths",
+    min_lines: 3,
+    max_items: 1,
+    details: "^  \\S",
+    quiet_details: "^  Library referenced via \\S+ from file 'node_modules/",
+  };
+  const input = [
+    ...["es5", "es2015", "es2016"].flatMap((lib, i) => [
+      `node_modules/typescript/lib/lib.${lib}.d.ts`,
+      `  Library referenced via '${lib}' from file 'node_modules/typescript/lib/lib.es${i}.d.ts'`,
+    ]),
+    "node_modules/typescript/lib/lib.es2022.full.d.ts",
+    "  Default library for target 'es2022'",
+    "src/a.ts",
+    "  Matched by include pattern 'src' in 'tsconfig.json'",
+    "src/b.ts",
+    "  Library referenced via 'x' from file 'node_modules/y.d.ts'",
+    "  Imported via './b' from file 'src/a.ts'",
+  ];
+  expect(run(explain, input.join("\n"), true).text.split("\n")).toEqual([
+    "(6 paths grouped by directory: names after the first path are in its directory)",
+    "node_modules/typescript/lib/lib.es5.d.ts, lib.es2015.d.ts, … (+1 more)",
+    "node_modules/typescript/lib/lib.es2022.full.d.ts",
+    "  Default library for target 'es2022'",
+    "src/a.ts",
+    "  Matched by include pattern 'src' in 'tsconfig.json'",
+    "src/b.ts",
+    "  Imported via './b' from file 'src/a.ts'",
+    "… (+4 lines about grouped paths not shown)",
+  ]);
+});
+
 Deno.test("group_paths names a directory's entry of a kind none of those shown has", () => {
   const s = { type: "group_paths", min_lines: 10, max_items: 3 };
   const input = [

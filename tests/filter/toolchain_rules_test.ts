@@ -1101,3 +1101,45 @@ Deno.test("flake8 groups findings by code with every location; its syntax error,
   }
   expect(out).toContain("inventory/syntax.py:1:13: E999 SyntaxError: invalid syntax");
 });
+
+Deno.test("tsc --explainFiles: lib files grouped by directory, the project's files with their reasons, every diagnostic", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../../bench/corpus/node/tsc_explain_files.txt", import.meta.url),
+  );
+  const result = engine.filter("npx tsc -p . --explainFiles", text, { failed: true });
+  expect(result.stats.rules).toContain("tsc-files");
+  const input = text.trimEnd().split("\n");
+  const shown = result.text;
+  expect(result.text.split("\n").length).toBeLessThan(input.length / 3);
+  // Every diagnostic's location and message, and each of the project's files, stay.
+  for (const line of input.filter((l) => / error TS\d+: /.test(l) || l.startsWith("src/"))) {
+    expect({ line, kept: shown.includes(line) }).toEqual({ line, kept: true });
+  }
+  expect(shown).toContain("\n  Matched by include pattern 'src' in 'tsconfig.json'\n");
+  expect(shown).toContain(
+    "node_modules/typescript/lib/lib.es2022.full.d.ts\n  Default library for target 'es2022'\n",
+  );
+  // One line for the lib directory, its reasons (each naming a file under node_modules) counted.
+  expect(shown.match(/^node_modules\/typescript\/lib\/lib\.[^\n]*, … \(\+\d+ more\)$/gm)?.length)
+    .toBe(1);
+  expect(shown).not.toContain("Library referenced via");
+  expect(shown).toMatch(/… \(\+\d+ lines about grouped paths not shown\)/);
+});
+
+Deno.test("tsc --listEmittedFiles: TSFILE lines grouped by directory, the diagnostics as printed", () => {
+  const input = [
+    "src/a.ts(2,14): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ...Array.from({ length: 60 }, (_, i) => `TSFILE: /p/dist/m${i}.js`),
+    ...Array.from({ length: 12 }, (_, i) => `TSFILE: /p/dist/lib/w${i}.js`),
+  ];
+  const out = engine.filter("npx tsc --listEmittedFiles", input.join("\n"), { failed: true }).text
+    .split("\n");
+  expect(out).toContain(input[0]);
+  expect(out).toContain(
+    "TSFILE: /p/dist/m0.js, m1.js, m2.js, m3.js, m4.js, m5.js, m6.js, m7.js, m8.js, … (+51 more)",
+  );
+  expect(out).toContain(
+    "TSFILE: /p/dist/lib/w0.js, w1.js, w2.js, w3.js, w4.js, w5.js, w6.js, w7.js, w8.js, … (+3 more)",
+  );
+  expect(out.length).toBeLessThan(10);
+});

@@ -5,11 +5,16 @@
  * entry of a kind none of those shown has (`core.dump` among hundreds of `file_N.o`, a name
  * without an extension among `.ts` files) follows them by name too, the first of each kind.
  * Lines that are not paths (errors such as `find: ‘x’: Permission denied`) stay, in order.
+ * A line `path_prefix` matches is a path though it holds ": " (tsc's `TSFILE: dist/a.js`). Lines
+ * `details` matches say something about the path above them (tsc --explainFiles' indented reasons
+ * a file is in the program): those `quiet_details` also matches go, counted, and a path keeping
+ * one stays whole in its place with its kept details under it, rather than grouped.
  * Memory is bounded by `max_groups` × `max_items` whatever the input size.
  */
 import { z } from "zod";
+import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { FAILURE_SIGNAL } from "./_shared.ts";
+import { FAILURE_SIGNAL, optionalPatternField } from "./_shared.ts";
 
 /** Lines that are not paths kept verbatim, at most; failure-looking ones up to the second bound. */
 const MAX_LOOSE = 100;
@@ -22,6 +27,15 @@ export const GroupPathsConfig = z.object({
   min_lines: z.number().int().min(0).default(40).describe("Outputs up to this many lines pass"),
   max_groups: z.number().int().min(1).default(40).describe("Directories or files shown"),
   max_items: z.number().int().min(0).default(8).describe("Entries shown per group after the first"),
+  path_prefix: z.string().optional().describe(
+    "Regex (RE2 syntax) of a prefix before a path on its line (`^TSFILE: `): such a line is a path",
+  ),
+  details: z.string().optional().describe(
+    "Regex (RE2 syntax) of lines about the path above them (indented reasons); they follow it",
+  ),
+  quiet_details: z.string().optional().describe(
+    "Regex (RE2 syntax) of detail lines that go, counted; a path with only these is grouped",
+  ),
 }).strict();
 export type GroupPathsConfig = z.infer<typeof GroupPathsConfig>;
 
@@ -50,8 +64,14 @@ function noteKind(group: Group, name: string, shown: boolean): void {
   } else if (known === undefined && group.kinds.size < MAX_KINDS) group.kinds.set(kind, name);
 }
 
-export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
+export function compileGroupPaths(
+  config: GroupPathsConfig,
+  engine: RegexEngine,
+): CompiledStrategy {
   const { min_lines: minLines, max_groups: maxGroups, max_items: maxItems } = config;
+  const prefix = optionalPatternField(config.path_prefix, "strategy.path_prefix", engine);
+  const details = optionalPatternField(config.details, "strategy.details", engine);
+  const quiet = optionalPatternField(config.quiet_details, "strategy.quiet_details", engine);
   return {
     type: "group_paths",
     createStage(ctx: StageContext): Stage {
@@ -63,13 +83,49 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
       let total = 0;
       let unshown = 0;
       let unshownLoose = 0;
+      let quieted = 0;
+      /** With `details`: the last path read, until the line after it says whether details follow. */
+      let pending: string | null = null;
+
+      const keepLoose = (line: string) => {
+        if (loose < MAX_LOOSE || (loose < MAX_LOOSE_FAILURES && FAILURE_SIGNAL.test(line))) {
+          loose++;
+          order.push({ line });
+        } else unshownLoose++;
+      };
+
+      const isPath = (line: string) =>
+        line.length > 0 && (prefix?.test(line) || (!line.includes(": ") && !line.endsWith(":")));
 
       const add = (line: string) => {
+        if (!details) return addLine(line);
+        if (details.test(line)) {
+          if (quiet?.test(line)) {
+            quieted++;
+            return;
+          }
+          // A detail kept: its path stays whole above it (while loose lines may still be shown).
+          if (pending !== null) {
+            if (loose < MAX_LOOSE) {
+              total++;
+              keepLoose(pending);
+            } else addLine(pending);
+            pending = null;
+          }
+          return keepLoose(line);
+        }
+        if (pending !== null) addLine(pending);
+        pending = null;
+        if (isPath(line)) pending = line;
+        else addLine(line);
+      };
+
+      const addLine = (line: string) => {
         total++;
         let key: string | null = null;
         let rest = "";
         // `find: ‘x’: Permission denied` and other messages are not paths.
-        if (line.length > 0 && !line.includes(": ") && !line.endsWith(":")) {
+        if (isPath(line)) {
           const slash = line.lastIndexOf("/", line.length - 2);
           key = slash < 0 ? "" : line.slice(0, slash + 1);
           rest = line.slice(slash + 1);
@@ -77,11 +133,7 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
         if (key === null) {
           // Errors and anything unexpected stay verbatim (bounded; failure lines always).
           if (line.trim() === "") return;
-          if (loose < MAX_LOOSE || (loose < MAX_LOOSE_FAILURES && FAILURE_SIGNAL.test(line))) {
-            loose++;
-            order.push({ line });
-          } else unshownLoose++;
-          return;
+          return keepLoose(line);
         }
         const group = groups.get(key);
         if (group) {
@@ -112,6 +164,8 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
           }
         },
         finish() {
+          if (pending !== null) addLine(pending);
+          pending = null;
           if (held !== null) {
             for (const line of held) ctx.emit(line);
             return "fallback";
@@ -138,6 +192,7 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
             ctx.emit(`… (+${unshown} more paths in further directories)`);
           }
           if (unshownLoose) ctx.emit(`… (+${unshownLoose} more lines that are not paths)`);
+          if (quieted) ctx.emit(`… (+${quieted} lines about grouped paths not shown)`);
           return "full";
         },
       };
