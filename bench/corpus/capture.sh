@@ -491,6 +491,8 @@ EOF
   printf 'export const ok = 1;\n' >"$N/src/clean.ts"
   capture node tsc_errors "$N" "npx tsc -p ." "tsc $(cd "$N" && npx tsc --version)"
   capture node tsc_explain_files "$N" "npx tsc -p . --explainFiles" "tsc $(cd "$N" && npx tsc --version)"
+  rm -f "$N/ts-lib.zip" && (cd "$N" && zip -qr ts-lib.zip node_modules/typescript)
+  capture files unzip_list "$N" "unzip -l ts-lib.zip" "$(unzip -v | head -n 1)"
   cat >"$N/test/math.test.mjs" <<'EOF'
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -654,12 +654,12 @@ Deno.test("group_paths groups by directory, keeps the first path whole and non-p
 });
 
 Deno.test("group_paths reads prefixed paths, and folds a path's quiet details with it", () => {
-  // tsc --listEmittedFiles: `TSFILE: ` before each path (a line holding ": " is no path else).
-  const emitted = { type: "group_paths", min_lines: 3, path_prefix: "^TSFILE: " };
+  // tsc --listEmittedFiles: `TSFILE: ` before each path, read by `entry`.
+  const emitted = { type: "group_paths", min_lines: 3, entry: "^(TSFILE: )?(?P<path>\\S+)$" };
   const files = Array.from({ length: 12 }, (_, i) => `TSFILE: /p/dist/m${i}.js`);
   expect(run(emitted, ["a.ts(1,2): error TS2322: x", ...files].join("\n"), true).text.split("\n"))
     .toEqual([
-      "(13 paths grouped by directory: names after the first path are in its directory)",
+      "(12 paths grouped by directory: names after the first path are in its directory)",
       "a.ts(1,2): error TS2322: x",
       "TSFILE: /p/dist/m0.js, m1.js, m2.js, m3.js, m4.js, m5.js, m6.js, m7.js, m8.js, … (+3 more)",
     ]);

@@ -1143,3 +1143,48 @@ Deno.test("tsc --listEmittedFiles: TSFILE lines grouped by directory, the diagno
   );
   expect(out.length).toBeLessThan(10);
 });
+
+Deno.test("archive listings (unzip -l, unzip -v, zipinfo) group their rows by directory; header, totals and messages stay", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../../bench/corpus/files/unzip_list.txt", import.meta.url),
+  );
+  const input = text.trimEnd().split("\n");
+  const out = engine.filter("unzip -l ts-lib.zip", text, { failed: false }).text.split("\n");
+  expect(out.length).toBeLessThan(input.length / 4);
+  // Every line that is no entry row stays as printed, and each directory's first row whole.
+  for (const line of input.filter((l) => !/ \d\d:\d\d   \S/.test(l))) expect(out).toContain(line);
+  expect(out).toContain(
+    "   295909  2026-11-27 22:17   node_modules/typescript/lib/zh-cn/diagnosticMessages.generated.json",
+  );
+  // unzip -v's and zipinfo's rows, with a message among them.
+  const rows = (row: (i: number) => string) => Array.from({ length: 50 }, (_, i) => row(i));
+  const verbose = [
+    "Archive:  a.zip",
+    " Length   Method    Size  Cmpr    Date    Time   CRC-32   Name",
+    "--------  ------  ------- ---- ---------- ----- --------  ----",
+    ...rows((i) =>
+      `    ${1000 + i}  Defl:N      ${500 + i}  50% 2026-11-27 22:13 0badc0de  lib/f${i}.js`
+    ),
+    "--------          -------  ---                            -------",
+    "   51225            25725  50%                            50 files",
+  ];
+  const v = engine.filter("unzip -v a.zip", verbose.join("\n"), { failed: false }).text.split("\n");
+  expect(v).toEqual([
+    "(50 paths grouped by directory: names after the first path are in its directory)",
+    ...verbose.slice(0, 3),
+    `${verbose[3]}, f1.js, f2.js, f3.js, f4.js, f5.js, f6.js, f7.js, f8.js, … (+41 more)`,
+    ...verbose.slice(-2),
+  ]);
+  const zipinfo = [
+    "Archive:  a.zip",
+    "Zip file size: 9000 bytes, number of entries: 50",
+    ...rows((i) => `-rw-r--r--  3.0 unx     ${1000 + i} tx defN 26-Nov-27 22:13 lib/f${i}.js`),
+    "error:  expected central file header signature not found (file #51).",
+    "50 files, 51225 bytes uncompressed, 25725 bytes compressed:  49.8%",
+  ];
+  const z = engine.filter("zipinfo a.zip", zipinfo.join("\n"), { failed: true }).text.split("\n");
+  expect(z.length).toBe(6);
+  for (const line of [...zipinfo.slice(0, 3), ...zipinfo.slice(-2)]) {
+    expect(z.some((l) => l.startsWith(line))).toBe(true);
+  }
+});

@@ -5,7 +5,8 @@
  * entry of a kind none of those shown has (`core.dump` among hundreds of `file_N.o`, a name
  * without an extension among `.ts` files) follows them by name too, the first of each kind.
  * Lines that are not paths (errors such as `find: ‘x’: Permission denied`) stay, in order.
- * A line `path_prefix` matches is a path though it holds ": " (tsc's `TSFILE: dist/a.js`). Lines
+ * With `entry`, a path is a line it matches, its `path` group the path (tsc's `TSFILE: dist/a.js`,
+ * an archive listing's row: size, date and time, then the path), and every other line is not. Lines
  * `details` matches say something about the path above them (tsc --explainFiles' indented reasons
  * a file is in the program): those `quiet_details` also matches go, counted, and a path keeping
  * one stays whole in its place with its kept details under it, rather than grouped.
@@ -14,7 +15,7 @@
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { FAILURE_SIGNAL, optionalPatternField } from "./_shared.ts";
+import { FAILURE_SIGNAL, optionalPatternField, requireNamedGroups } from "./_shared.ts";
 
 /** Lines that are not paths kept verbatim, at most; failure-looking ones up to the second bound. */
 const MAX_LOOSE = 100;
@@ -27,8 +28,8 @@ export const GroupPathsConfig = z.object({
   min_lines: z.number().int().min(0).default(40).describe("Outputs up to this many lines pass"),
   max_groups: z.number().int().min(1).default(40).describe("Directories or files shown"),
   max_items: z.number().int().min(0).default(8).describe("Entries shown per group after the first"),
-  path_prefix: z.string().optional().describe(
-    "Regex (RE2 syntax) of a prefix before a path on its line (`^TSFILE: `): such a line is a path",
+  entry: z.string().optional().describe(
+    "Regex (RE2 syntax) of the lines that are paths, the path in its `path` group; others are not",
   ),
   details: z.string().optional().describe(
     "Regex (RE2 syntax) of lines about the path above them (indented reasons); they follow it",
@@ -69,7 +70,10 @@ export function compileGroupPaths(
   engine: RegexEngine,
 ): CompiledStrategy {
   const { min_lines: minLines, max_groups: maxGroups, max_items: maxItems } = config;
-  const prefix = optionalPatternField(config.path_prefix, "strategy.path_prefix", engine);
+  const entryPattern = optionalPatternField(config.entry, "strategy.entry", engine);
+  if (config.entry !== undefined) {
+    requireNamedGroups(config.entry, "strategy.entry", ["path"], () => "the path");
+  }
   const details = optionalPatternField(config.details, "strategy.details", engine);
   const quiet = optionalPatternField(config.quiet_details, "strategy.quiet_details", engine);
   return {
@@ -94,8 +98,12 @@ export function compileGroupPaths(
         } else unshownLoose++;
       };
 
-      const isPath = (line: string) =>
-        line.length > 0 && (prefix?.test(line) || (!line.includes(": ") && !line.endsWith(":")));
+      // `find: ‘x’: Permission denied` and other messages are not paths.
+      const pathOf = (line: string): string | undefined => {
+        if (entryPattern) return entryPattern.exec(line)?.group("path") || undefined;
+        return line.length > 0 && !line.includes(": ") && !line.endsWith(":") ? line : undefined;
+      };
+      const isPath = (line: string) => pathOf(line) !== undefined;
 
       const add = (line: string) => {
         if (!details) return addLine(line);
@@ -121,14 +129,15 @@ export function compileGroupPaths(
       };
 
       const addLine = (line: string) => {
-        total++;
         let key: string | null = null;
         let rest = "";
-        // `find: ‘x’: Permission denied` and other messages are not paths.
-        if (isPath(line)) {
-          const slash = line.lastIndexOf("/", line.length - 2);
-          key = slash < 0 ? "" : line.slice(0, slash + 1);
-          rest = line.slice(slash + 1);
+        const path = pathOf(line);
+        // With `entry`, only its lines are counted as paths: a listing's header and totals are not.
+        if (path !== undefined || !entryPattern) total++;
+        if (path !== undefined) {
+          const slash = path.lastIndexOf("/", path.length - 2);
+          key = slash < 0 ? "" : path.slice(0, slash + 1);
+          rest = path.slice(slash + 1);
         }
         if (key === null) {
           // Errors and anything unexpected stay verbatim (bounded; failure lines always).
