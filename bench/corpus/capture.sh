@@ -2173,6 +2173,7 @@ for i in range(1, 301):
     db.execute("INSERT INTO sales VALUES (?, ?, ?, ?)", (i, rng.randint(1, 12), rng.randint(1, 5), f"2026-{rng.randint(1, 6):02d}-{rng.randint(1, 28):02d}"))
 db.commit()
 EOF
+  capture db sqlite_dump "$Q" "sqlite3 shop.db .dump" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
   cat >"$Q/report.sql" <<'EOF'
 .headers on
 .mode column

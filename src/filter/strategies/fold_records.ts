@@ -6,6 +6,7 @@
  * its addresses and how far past the block it read: one stays. Only what `mask` matches is
  * ignored, so records whose frames (a function, a `file:line`) differ all stay; a line matching
  * `unmasked` (a frame with no symbol: its address is its only location) is compared as printed.
+ * The first `max_like` records of a kind stay (a dump's first rows of a table show its data).
  * Streaming:
  * memory is the open record and the distinct records seen, at most `max_records` of them.
  */
@@ -31,6 +32,9 @@ export const FoldRecordsConfig = z.object({
     .describe(
       "The line standing for like records that went one after another; {n} is their count, {first} the first line of one",
     ),
+  max_like: z.number().int().min(1).max(1000).default(1).describe(
+    "Records of one kind (alike once masked) shown before the further ones fold",
+  ),
   max_records: z.number().int().min(1).max(100_000).default(10_000).describe(
     "Distinct records remembered at most (bounds memory); past it new records all stay",
   ),
@@ -54,7 +58,8 @@ export function compileFoldRecords(
   return {
     type: "fold_records",
     createStage(ctx: StageContext): Stage {
-      const seen = new Set<string>();
+      /** Per distinct record: how many of its kind were shown. */
+      const seen = new Map<string, number>();
       let record: string[] | null = null;
       // The records folded since the last line shown: how many, their key and first line.
       let folded = 0;
@@ -76,14 +81,18 @@ export function compileFoldRecords(
       const close = () => {
         if (record === null) return;
         const key = record.map(keyOf).join("\n");
-        if (seen.has(key)) {
+        const shown = seen.get(key);
+        if (shown !== undefined && shown < config.max_like) {
+          seen.set(key, shown + 1);
+          for (const line of record) show(line);
+        } else if (shown !== undefined) {
           if (key !== foldedKey) count();
           foldedKey = key;
           foldedFirst = record[0].trim();
           folded++;
           changed = true;
         } else {
-          if (seen.size < config.max_records) seen.add(key);
+          if (seen.size < config.max_records) seen.set(key, 1);
           for (const line of record) show(line);
         }
         record = null;
