@@ -5127,3 +5127,28 @@ PY
   capture lint bandit_findings "$R" "bandit -r app" "bandit $(bandit --version 2>/dev/null | awk 'NR==1{print $2}')"
   cd "$ROOT" || exit 1
 fi
+
+# --- profilers (`profile`): `python3 -m cProfile -s cumulative` on a script that tokenises and
+# counts words, then round-trips the counts through json: a table of a few hundred rows.
+if sel profile; then
+  P="$WORK/profile"
+  rm -rf "$P" && mkdir -p "$P"
+  cat >"$P/work.py" <<'PY'
+import json, re, collections, statistics
+def tokenize(s): return re.findall(r"\w+", s)
+def count(words): return collections.Counter(words)
+def build(n):
+    docs = [" ".join(f"word{i % 97} item{j % 13}" for j in range(40)) for i in range(n)]
+    return docs
+def main():
+    docs = build(300)
+    c = collections.Counter()
+    for d in docs:
+        c.update(count(tokenize(d)))
+    data = json.dumps(c)
+    back = json.loads(data)
+    print("distinct", len(back), "mean", statistics.mean(back.values()))
+main()
+PY
+  capture python cprofile_cumulative "$P" "python3 -m cProfile -s cumulative work.py" "$(python3 --version)"
+fi

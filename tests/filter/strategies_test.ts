@@ -1473,3 +1473,28 @@ Deno.test("test_summary: a failure trace of more failure lines than a call takes
   expect(lines).not.toContain("test a ... ok");
   expect(lines.filter((line) => line.startsWith("thread 'b' panicked at ")).length).toBe(200_000);
 });
+
+Deno.test("strip_noise: results_head keeps a long run's first results above its fold line", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^\\s*$"],
+    results: ["^row \\d+$"],
+    max_results: 4,
+    results_head: 2,
+    results_fold: "… {n} more rows",
+  };
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => `row ${i}`);
+  expect(run(s, ["head", ...rows(30), "end"].join("\n")).text.split("\n")).toEqual([
+    "head",
+    "row 0",
+    "row 1",
+    "… 28 more rows",
+    "end",
+  ]);
+  // A run no longer than max_results stays whole.
+  expect(run(s, ["head", ...rows(4), "end"].join("\n")).text.split("\n")).toEqual([
+    "head",
+    ...rows(4),
+    "end",
+  ]);
+});

@@ -1188,3 +1188,29 @@ Deno.test("archive listings (unzip -l, unzip -v, zipinfo) group their rows by di
     expect(z.some((l) => l.startsWith(line))).toBe(true);
   }
 });
+
+Deno.test("python -m cProfile: the program's output, the header and the top 30 rows stay; the tail is counted", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../../bench/corpus/python/cprofile_cumulative.txt", import.meta.url),
+  );
+  const input = text.trimEnd().split("\n");
+  const result = engine.filter("python3 -m cProfile -s cumulative work.py", text, {
+    failed: false,
+  });
+  expect(result.stats.rules).toEqual(["python-profile"]);
+  const out = result.text.split("\n");
+  const rows = input.filter((l) => /^\s*\d+(\/\d+)?(\s+\d+\.\d{3}){4} \S/.test(l));
+  expect(out).toEqual([
+    ...input.slice(0, input.indexOf(rows[0])).filter((l) => l.trim() !== ""),
+    ...rows.slice(0, 30),
+    `… ${rows.length - 30} more rows of the profile (the smallest by its sort key)`,
+  ]);
+  // A crash under the profiler (no table) passes as printed.
+  const crash = [
+    "Traceback (most recent call last):",
+    '  File "work.py", line 3, in <module>',
+    "ZeroDivisionError: division by zero",
+  ];
+  expect(engine.filter("python -m cProfile work.py", crash.join("\n"), { failed: true }).text)
+    .toBe(crash.join("\n"));
+});
