@@ -133,7 +133,7 @@ Deno.test("max_like: the first records of a kind stay, the further ones fold", (
   ]);
 });
 
-Deno.test("a dump's rows keep their first three per table; schema and errors stay", async () => {
+Deno.test("a dump's rows keep their first three and last per table; schema and errors stay", async () => {
   const text = await Deno.readTextFile(
     new URL("../../bench/corpus/db/sqlite_dump.txt", import.meta.url),
   );
@@ -142,10 +142,18 @@ Deno.test("a dump's rows keep their first three per table; schema and errors sta
   // Every line that is no row stays as printed, each table's first three rows too.
   for (const line of input.filter((l) => !l.startsWith("INSERT "))) expect(out).toContain(line);
   for (const table of ["products", "sales"]) {
-    const first = input.filter((l) => l.startsWith(`INSERT INTO ${table} `)).slice(0, 3);
-    expect(out.filter((l) => l.startsWith(`INSERT INTO ${table} `))).toEqual(first);
+    const rows = input.filter((l) => l.startsWith(`INSERT INTO ${table} `));
+    expect(out.filter((l) => l.startsWith(`INSERT INTO ${table} `))).toEqual([
+      ...rows.slice(0, 3),
+      rows.at(-1),
+    ]);
   }
-  expect(out).toContain("… 297 more rows inserted like those above");
+  // The last row of each table (its last id) stays under the count of those between.
+  expect(out.slice(-3)).toEqual([
+    "… 296 more rows inserted like those above",
+    "INSERT INTO sales VALUES(300,2,1,'2026-04-18');",
+    "COMMIT;",
+  ]);
   // A failing dump's error stays, between rows that fold around it.
   const failing = [
     ...input.slice(0, 12),

@@ -1214,3 +1214,22 @@ Deno.test("python -m cProfile: the program's output, the header and the top 30 r
   expect(engine.filter("python -m cProfile work.py", crash.join("\n"), { failed: true }).text)
     .toBe(crash.join("\n"));
 });
+
+Deno.test("tsc --listFiles: node_modules files grouped by directory, the project's own files whole", () => {
+  const lib = Array.from(
+    { length: 60 },
+    (_, i) => `/p/node_modules/typescript/lib/lib.es${i}.d.ts`,
+  );
+  const own = Array.from({ length: 12 }, (_, i) => `/p/src/m${i}.ts`);
+  const input = [
+    "src/m1.ts(2,14): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ...lib,
+    ...own,
+  ];
+  const out = engine.filter("npx tsc --listFiles", input.join("\n"), { failed: true }).text.split(
+    "\n",
+  );
+  for (const line of [input[0], ...own]) expect(out).toContain(line);
+  expect(out.filter((l) => l.includes("node_modules")).length).toBe(1);
+  expect(out.length).toBeLessThan(20);
+});

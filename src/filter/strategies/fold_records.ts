@@ -6,7 +6,8 @@
  * its addresses and how far past the block it read: one stays. Only what `mask` matches is
  * ignored, so records whose frames (a function, a `file:line`) differ all stay; a line matching
  * `unmasked` (a frame with no symbol: its address is its only location) is compared as printed.
- * The first `max_like` records of a kind stay (a dump's first rows of a table show its data).
+ * The first `max_like` records of a kind stay (a dump's first rows of a table show its data), and
+ * with `show_last` the last record of a folded run stays under its count (a table's last row).
  * Streaming:
  * memory is the open record and the distinct records seen, at most `max_records` of them.
  */
@@ -34,6 +35,9 @@ export const FoldRecordsConfig = z.object({
     ),
   max_like: z.number().int().min(1).max(1000).default(1).describe(
     "Records of one kind (alike once masked) shown before the further ones fold",
+  ),
+  show_last: z.boolean().default(false).describe(
+    "Show the last record of each folded run under its count line (a table's last row)",
   ),
   max_records: z.number().int().min(1).max(100_000).default(10_000).describe(
     "Distinct records remembered at most (bounds memory); past it new records all stay",
@@ -65,13 +69,17 @@ export function compileFoldRecords(
       let folded = 0;
       let foldedKey = "";
       let foldedFirst = "";
+      /** With show_last: the last record folded, shown under the count. */
+      let foldedLast: string[] = [];
       let changed = false;
       const count = () => {
-        if (folded) {
+        const counted = config.show_last ? folded - 1 : folded;
+        if (counted > 0) {
           ctx.emit(
-            config.summary.replaceAll("{n}", String(folded)).replaceAll("{first}", foldedFirst),
+            config.summary.replaceAll("{n}", String(counted)).replaceAll("{first}", foldedFirst),
           );
         }
+        if (folded && config.show_last) { for (const line of foldedLast) ctx.emit(line); }
         folded = 0;
       };
       const show = (line: string) => {
@@ -89,6 +97,7 @@ export function compileFoldRecords(
           if (key !== foldedKey) count();
           foldedKey = key;
           foldedFirst = record[0].trim();
+          if (config.show_last) foldedLast = record;
           folded++;
           changed = true;
         } else {

@@ -10,6 +10,8 @@
  * `details` matches say something about the path above them (tsc --explainFiles' indented reasons
  * a file is in the program): those `quiet_details` also matches go, counted, and a path keeping
  * one stays whole in its place with its kept details under it, rather than grouped.
+ * With `grouped`, only the paths it matches are grouped (a program's node_modules files), the
+ * others stay whole in their place (the project's own files) while non-path lines may.
  * Memory is bounded by `max_groups` × `max_items` whatever the input size.
  */
 import { z } from "zod";
@@ -30,6 +32,9 @@ export const GroupPathsConfig = z.object({
   max_items: z.number().int().min(0).default(8).describe("Entries shown per group after the first"),
   entry: z.string().optional().describe(
     "Regex (RE2 syntax) of the lines that are paths, the path in its `path` group; others are not",
+  ),
+  grouped: z.string().optional().describe(
+    "Regex (RE2 syntax) of the path lines grouped; other paths stay whole in their place (while few)",
   ),
   details: z.string().optional().describe(
     "Regex (RE2 syntax) of lines about the path above them (indented reasons); they follow it",
@@ -74,6 +79,7 @@ export function compileGroupPaths(
   if (config.entry !== undefined) {
     requireNamedGroups(config.entry, "strategy.entry", ["path"], () => "the path");
   }
+  const grouped = optionalPatternField(config.grouped, "strategy.grouped", engine);
   const details = optionalPatternField(config.details, "strategy.details", engine);
   const quiet = optionalPatternField(config.quiet_details, "strategy.quiet_details", engine);
   return {
@@ -134,6 +140,9 @@ export function compileGroupPaths(
         const path = pathOf(line);
         // With `entry`, only its lines are counted as paths: a listing's header and totals are not.
         if (path !== undefined || !entryPattern) total++;
+        if (path !== undefined && grouped && !grouped.test(line) && loose < MAX_LOOSE) {
+          return keepLoose(line);
+        }
         if (path !== undefined) {
           const slash = path.lastIndexOf("/", path.length - 2);
           key = slash < 0 ? "" : path.slice(0, slash + 1);
