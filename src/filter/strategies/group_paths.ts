@@ -11,7 +11,7 @@
  * a file is in the program): those `quiet_details` also matches go, counted, and a path keeping
  * one stays whole in its place with its kept details under it, rather than grouped.
  * With `grouped`, only the paths it matches are grouped (a program's node_modules files), the
- * others stay whole in their place (the project's own files) while non-path lines may.
+ * others stay whole in their place (the project's own files), up to a bound of their own.
  * Memory is bounded by `max_groups` × `max_items` whatever the input size.
  */
 import { z } from "zod";
@@ -22,6 +22,8 @@ import { FAILURE_SIGNAL, optionalPatternField, requireNamedGroups } from "./_sha
 /** Lines that are not paths kept verbatim, at most; failure-looking ones up to the second bound. */
 const MAX_LOOSE = 100;
 const MAX_LOOSE_FAILURES = 10_000;
+/** Paths `grouped` leaves whole, at most (their own bound: many errors do not use it up). */
+const MAX_WHOLE = 200;
 /** Kinds of entry (extensions) told apart per directory, at most: past them one is no odd one. */
 const MAX_KINDS = 8;
 
@@ -94,6 +96,7 @@ export function compileGroupPaths(
       let unshown = 0;
       let unshownLoose = 0;
       let quieted = 0;
+      let whole = 0;
       /** With `details`: the last path read, until the line after it says whether details follow. */
       let pending: string | null = null;
 
@@ -140,8 +143,10 @@ export function compileGroupPaths(
         const path = pathOf(line);
         // With `entry`, only its lines are counted as paths: a listing's header and totals are not.
         if (path !== undefined || !entryPattern) total++;
-        if (path !== undefined && grouped && !grouped.test(line) && loose < MAX_LOOSE) {
-          return keepLoose(line);
+        if (path !== undefined && grouped && !grouped.test(line) && whole < MAX_WHOLE) {
+          whole++;
+          order.push({ line });
+          return;
         }
         if (path !== undefined) {
           const slash = path.lastIndexOf("/", path.length - 2);
