@@ -490,6 +490,9 @@ EOF
   done
   printf 'export const ok = 1;\n' >"$N/src/clean.ts"
   capture node tsc_errors "$N" "npx tsc -p ." "tsc $(cd "$N" && npx tsc --version)"
+  capture node tsc_explain_files "$N" "npx tsc -p . --explainFiles" "tsc $(cd "$N" && npx tsc --version)"
+  rm -f "$N/ts-lib.zip" && (cd "$N" && zip -qr ts-lib.zip node_modules/typescript)
+  capture files unzip_list "$N" "unzip -l ts-lib.zip" "$(unzip -v | head -n 1)"
   cat >"$N/test/math.test.mjs" <<'EOF'
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -2170,6 +2173,7 @@ for i in range(1, 301):
     db.execute("INSERT INTO sales VALUES (?, ?, ?, ?)", (i, rng.randint(1, 12), rng.randint(1, 5), f"2026-{rng.randint(1, 6):02d}-{rng.randint(1, 28):02d}"))
 db.commit()
 EOF
+  capture db sqlite_dump "$Q" "sqlite3 shop.db .dump" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
   cat >"$Q/report.sql" <<'EOF'
 .headers on
 .mode column
@@ -5122,4 +5126,29 @@ def debug(code):
 PY
   capture lint bandit_findings "$R" "bandit -r app" "bandit $(bandit --version 2>/dev/null | awk 'NR==1{print $2}')"
   cd "$ROOT" || exit 1
+fi
+
+# --- profilers (`profile`): `python3 -m cProfile -s cumulative` on a script that tokenises and
+# counts words, then round-trips the counts through json: a table of a few hundred rows.
+if sel profile; then
+  P="$WORK/profile"
+  rm -rf "$P" && mkdir -p "$P"
+  cat >"$P/work.py" <<'PY'
+import json, re, collections, statistics
+def tokenize(s): return re.findall(r"\w+", s)
+def count(words): return collections.Counter(words)
+def build(n):
+    docs = [" ".join(f"word{i % 97} item{j % 13}" for j in range(40)) for i in range(n)]
+    return docs
+def main():
+    docs = build(300)
+    c = collections.Counter()
+    for d in docs:
+        c.update(count(tokenize(d)))
+    data = json.dumps(c)
+    back = json.loads(data)
+    print("distinct", len(back), "mean", statistics.mean(back.values()))
+main()
+PY
+  capture python cprofile_cumulative "$P" "python3 -m cProfile -s cumulative work.py" "$(python3 --version)"
 fi

@@ -29,6 +29,18 @@ const NEEDS: readonly Need[] = [
   },
   {
     type: "strip_noise",
+    key: "results_head",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
+    type: "group_paths",
+    key: "quiet_details",
+    needs: "details",
+    what: "the regex of the lines about the path above them",
+  },
+  {
+    type: "strip_noise",
     key: "results_trusted",
     needs: "results",
     what: "the regexes of per-item result lines",

@@ -150,3 +150,57 @@ Deno.test("valgrind: one loop's unrolled reads and each child process's copy fol
   // Each process's leak record and summary stay: their counts differ.
   expect(kept.filter((l) => l.includes("are definitely lost in loss record")).length).toBe(5);
 });
+
+Deno.test("max_like: the first records of a kind stay, the further ones fold", () => {
+  const rows = (table: string, n: number) =>
+    Array.from({ length: n }, (_, i) => `INSERT INTO ${table} VALUES(${i},'v${i}');`);
+  const s = {
+    type: "fold_records",
+    start: "^INSERT ",
+    within: "^\\s+\\(",
+    mask: ["'[^']*'", "\\b\\d+\\b"],
+    max_like: 2,
+    summary: "… {n} more",
+  };
+  expect(run(s, ["CREATE TABLE a(x);", ...rows("a", 5), ...rows("b", 2), "COMMIT;"])).toEqual([
+    "CREATE TABLE a(x);",
+    "INSERT INTO a VALUES(0,'v0');",
+    "INSERT INTO a VALUES(1,'v1');",
+    "… 3 more",
+    "INSERT INTO b VALUES(0,'v0');",
+    "INSERT INTO b VALUES(1,'v1');",
+    "COMMIT;",
+  ]);
+});
+
+Deno.test("a dump's rows keep their first three and last per table; schema and errors stay", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../../bench/corpus/db/sqlite_dump.txt", import.meta.url),
+  );
+  const out = lines(filter("sqlite3 shop.db .dump", text));
+  const input = lines(text.trimEnd());
+  // Every line that is no row stays as printed, each table's first three rows too.
+  for (const line of input.filter((l) => !l.startsWith("INSERT "))) expect(out).toContain(line);
+  for (const table of ["products", "sales"]) {
+    const rows = input.filter((l) => l.startsWith(`INSERT INTO ${table} `));
+    expect(out.filter((l) => l.startsWith(`INSERT INTO ${table} `))).toEqual([
+      ...rows.slice(0, 3),
+      rows.at(-1),
+    ]);
+  }
+  // The last row of each table (its last id) stays under the count of those between.
+  expect(out.slice(-3)).toEqual([
+    "… 296 more rows inserted like those above",
+    "INSERT INTO sales VALUES(300,2,1,'2026-04-18');",
+    "COMMIT;",
+  ]);
+  // A failing dump's error stays, between rows that fold around it.
+  const failing = [
+    ...input.slice(0, 12),
+    "Error: database disk image is malformed",
+    ...input.slice(12),
+  ];
+  expect(lines(filter("sqlite3 shop.db .dump", failing.join("\n"), true))).toContain(
+    "Error: database disk image is malformed",
+  );
+});

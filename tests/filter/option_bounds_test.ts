@@ -188,3 +188,13 @@ Deno.test("truncate's keep_pattern_lines without keep_patterns is refused at loa
     )
   ).toThrow(/keep_pattern_lines.*keep_patterns/);
 });
+
+Deno.test("results_head without results, quiet_details without details: refused at load", () => {
+  const compile = (strategy: Record<string, unknown>) => () =>
+    compileRule({ name: "mine", match: { prefix: "x" }, strategy }, "test");
+  expect(compile({ type: "strip_noise", patterns: ["^x"], results_head: 5 })).toThrow(
+    /results_head.*results/,
+  );
+  expect(compile({ type: "group_paths", quiet_details: "^  " })).toThrow(/quiet_details.*details/);
+  expect(compile({ type: "group_paths", entry: "^(\\S+)$" })).toThrow(/entry.*"path"/);
+});

@@ -655,6 +655,51 @@ Deno.test("group_paths groups by directory, keeps the first path whole and non-p
   expect(run(s, "a/b\na/c\nd")).toEqual({ text: "a/b\na/c\nd", confidence: "fallback" });
 });
 
+Deno.test("group_paths reads prefixed paths, and folds a path's quiet details with it", () => {
+  // tsc --listEmittedFiles: `TSFILE: ` before each path, read by `entry`.
+  const emitted = { type: "group_paths", min_lines: 3, entry: "^(TSFILE: )?(?P<path>\\S+)$" };
+  const files = Array.from({ length: 12 }, (_, i) => `TSFILE: /p/dist/m${i}.js`);
+  expect(run(emitted, ["a.ts(1,2): error TS2322: x", ...files].join("\n"), true).text.split("\n"))
+    .toEqual([
+      "(12 paths grouped by directory: names after the first path are in its directory)",
+      "a.ts(1,2): error TS2322: x",
+      "TSFILE: /p/dist/m0.js, m1.js, m2.js, m3.js, m4.js, m5.js, m6.js, m7.js, m8.js, … (+3 more)",
+    ]);
+  // tsc --explainFiles: a path whose reasons all name node_modules files is grouped, its reasons
+  // counted; a path with another reason stays whole in its place with that reason under it.
+  const explain = {
+    type: "group_paths",
+    min_lines: 3,
+    max_items: 1,
+    details: "^  \\S",
+    quiet_details: "^  Library referenced via \\S+ from file 'node_modules/",
+  };
+  const input = [
+    ...["es5", "es2015", "es2016"].flatMap((lib, i) => [
+      `node_modules/typescript/lib/lib.${lib}.d.ts`,
+      `  Library referenced via '${lib}' from file 'node_modules/typescript/lib/lib.es${i}.d.ts'`,
+    ]),
+    "node_modules/typescript/lib/lib.es2022.full.d.ts",
+    "  Default library for target 'es2022'",
+    "src/a.ts",
+    "  Matched by include pattern 'src' in 'tsconfig.json'",
+    "src/b.ts",
+    "  Library referenced via 'x' from file 'node_modules/y.d.ts'",
+    "  Imported via './b' from file 'src/a.ts'",
+  ];
+  expect(run(explain, input.join("\n"), true).text.split("\n")).toEqual([
+    "(6 paths grouped by directory: names after the first path are in its directory)",
+    "node_modules/typescript/lib/lib.es5.d.ts, lib.es2015.d.ts, … (+1 more)",
+    "node_modules/typescript/lib/lib.es2022.full.d.ts",
+    "  Default library for target 'es2022'",
+    "src/a.ts",
+    "  Matched by include pattern 'src' in 'tsconfig.json'",
+    "src/b.ts",
+    "  Imported via './b' from file 'src/a.ts'",
+    "… (+4 lines about grouped paths not shown)",
+  ]);
+});
+
 Deno.test("group_paths names a directory's entry of a kind none of those shown has", () => {
   const s = { type: "group_paths", min_lines: 10, max_items: 3 };
   const input = [
@@ -1450,4 +1495,29 @@ Deno.test("test_summary: a failure trace of more failure lines than a call takes
   const lines = out.text.split("\n");
   expect(lines).not.toContain("test a ... ok");
   expect(lines.filter((line) => line.startsWith("thread 'b' panicked at ")).length).toBe(200_000);
+});
+
+Deno.test("strip_noise: results_head keeps a long run's first results above its fold line", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^\\s*$"],
+    results: ["^row \\d+$"],
+    max_results: 4,
+    results_head: 2,
+    results_fold: "… {n} more rows",
+  };
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => `row ${i}`);
+  expect(run(s, ["head", ...rows(30), "end"].join("\n")).text.split("\n")).toEqual([
+    "head",
+    "row 0",
+    "row 1",
+    "… 28 more rows",
+    "end",
+  ]);
+  // A run no longer than max_results stays whole.
+  expect(run(s, ["head", ...rows(4), "end"].join("\n")).text.split("\n")).toEqual([
+    "head",
+    ...rows(4),
+    "end",
+  ]);
 });

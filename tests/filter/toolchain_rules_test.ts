@@ -1101,3 +1101,138 @@ Deno.test("flake8 groups findings by code with every location; its syntax error,
   }
   expect(out).toContain("inventory/syntax.py:1:13: E999 SyntaxError: invalid syntax");
 });
+
+Deno.test("tsc --explainFiles: lib files grouped by directory, the project's files with their reasons, every diagnostic", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../../bench/corpus/node/tsc_explain_files.txt", import.meta.url),
+  );
+  const result = engine.filter("npx tsc -p . --explainFiles", text, { failed: true });
+  expect(result.stats.rules).toContain("tsc-files");
+  const input = text.trimEnd().split("\n");
+  const shown = result.text;
+  expect(result.text.split("\n").length).toBeLessThan(input.length / 3);
+  // Every diagnostic's location and message, and each of the project's files, stay.
+  for (const line of input.filter((l) => / error TS\d+: /.test(l) || l.startsWith("src/"))) {
+    expect({ line, kept: shown.includes(line) }).toEqual({ line, kept: true });
+  }
+  expect(shown).toContain("\n  Matched by include pattern 'src' in 'tsconfig.json'\n");
+  expect(shown).toContain(
+    "node_modules/typescript/lib/lib.es2022.full.d.ts\n  Default library for target 'es2022'\n",
+  );
+  // One line for the lib directory, its reasons (each naming a file under node_modules) counted.
+  expect(shown.match(/^node_modules\/typescript\/lib\/lib\.[^\n]*, … \(\+\d+ more\)$/gm)?.length)
+    .toBe(1);
+  expect(shown).not.toContain("Library referenced via");
+  expect(shown).toMatch(/… \(\+\d+ lines about grouped paths not shown\)/);
+});
+
+Deno.test("tsc --listEmittedFiles: TSFILE lines grouped by directory, the diagnostics as printed", () => {
+  const input = [
+    "src/a.ts(2,14): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ...Array.from({ length: 60 }, (_, i) => `TSFILE: /p/dist/m${i}.js`),
+    ...Array.from({ length: 12 }, (_, i) => `TSFILE: /p/dist/lib/w${i}.js`),
+  ];
+  const out = engine.filter("npx tsc --listEmittedFiles", input.join("\n"), { failed: true }).text
+    .split("\n");
+  expect(out).toContain(input[0]);
+  expect(out).toContain(
+    "TSFILE: /p/dist/m0.js, m1.js, m2.js, m3.js, m4.js, m5.js, m6.js, m7.js, m8.js, … (+51 more)",
+  );
+  expect(out).toContain(
+    "TSFILE: /p/dist/lib/w0.js, w1.js, w2.js, w3.js, w4.js, w5.js, w6.js, w7.js, w8.js, … (+3 more)",
+  );
+  expect(out.length).toBeLessThan(10);
+});
+
+Deno.test("archive listings (unzip -l, unzip -v, zipinfo) group their rows by directory; header, totals and messages stay", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../../bench/corpus/files/unzip_list.txt", import.meta.url),
+  );
+  const input = text.trimEnd().split("\n");
+  const out = engine.filter("unzip -l ts-lib.zip", text, { failed: false }).text.split("\n");
+  expect(out.length).toBeLessThan(input.length / 4);
+  // Every line that is no entry row stays as printed, and each directory's first row whole.
+  for (const line of input.filter((l) => !/ \d\d:\d\d   \S/.test(l))) expect(out).toContain(line);
+  expect(out).toContain(
+    "   295909  2026-11-27 22:17   node_modules/typescript/lib/zh-cn/diagnosticMessages.generated.json",
+  );
+  // unzip -v's and zipinfo's rows, with a message among them.
+  const rows = (row: (i: number) => string) => Array.from({ length: 50 }, (_, i) => row(i));
+  const verbose = [
+    "Archive:  a.zip",
+    " Length   Method    Size  Cmpr    Date    Time   CRC-32   Name",
+    "--------  ------  ------- ---- ---------- ----- --------  ----",
+    ...rows((i) =>
+      `    ${1000 + i}  Defl:N      ${500 + i}  50% 2026-11-27 22:13 0badc0de  lib/f${i}.js`
+    ),
+    "--------          -------  ---                            -------",
+    "   51225            25725  50%                            50 files",
+  ];
+  const v = engine.filter("unzip -v a.zip", verbose.join("\n"), { failed: false }).text.split("\n");
+  expect(v).toEqual([
+    "(50 paths grouped by directory: names after the first path are in its directory)",
+    ...verbose.slice(0, 3),
+    `${verbose[3]}, f1.js, f2.js, f3.js, f4.js, f5.js, f6.js, f7.js, f8.js, … (+41 more)`,
+    ...verbose.slice(-2),
+  ]);
+  const zipinfo = [
+    "Archive:  a.zip",
+    "Zip file size: 9000 bytes, number of entries: 50",
+    ...rows((i) => `-rw-r--r--  3.0 unx     ${1000 + i} tx defN 26-Nov-27 22:13 lib/f${i}.js`),
+    "error:  expected central file header signature not found (file #51).",
+    "50 files, 51225 bytes uncompressed, 25725 bytes compressed:  49.8%",
+  ];
+  const z = engine.filter("zipinfo a.zip", zipinfo.join("\n"), { failed: true }).text.split("\n");
+  expect(z.length).toBe(6);
+  for (const line of [...zipinfo.slice(0, 3), ...zipinfo.slice(-2)]) {
+    expect(z.some((l) => l.startsWith(line))).toBe(true);
+  }
+});
+
+Deno.test("python -m cProfile: the program's output, the header and the top 30 rows stay; the tail is counted", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../../bench/corpus/python/cprofile_cumulative.txt", import.meta.url),
+  );
+  const input = text.trimEnd().split("\n");
+  const result = engine.filter("python3 -m cProfile -s cumulative work.py", text, {
+    failed: false,
+  });
+  expect(result.stats.rules).toEqual(["python-profile"]);
+  const out = result.text.split("\n");
+  const rows = input.filter((l) => /^\s*\d+(\/\d+)?(\s+\d+\.\d{3}){4} \S/.test(l));
+  expect(out).toEqual([
+    ...input.slice(0, input.indexOf(rows[0])).filter((l) => l.trim() !== ""),
+    ...rows.slice(0, 30),
+    `… ${rows.length - 30} more rows of the profile (the smallest by its sort key)`,
+  ]);
+  // A crash under the profiler (no table) passes as printed.
+  const crash = [
+    "Traceback (most recent call last):",
+    '  File "work.py", line 3, in <module>',
+    "ZeroDivisionError: division by zero",
+  ];
+  expect(engine.filter("python -m cProfile work.py", crash.join("\n"), { failed: true }).text)
+    .toBe(crash.join("\n"));
+});
+
+Deno.test("tsc --listFiles: node_modules files grouped by directory, the project's own files whole", () => {
+  const lib = Array.from(
+    { length: 60 },
+    (_, i) => `/p/node_modules/typescript/lib/lib.es${i}.d.ts`,
+  );
+  const own = Array.from({ length: 12 }, (_, i) => `/p/src/m${i}.ts`);
+  // Many errors before the list: the project's files stay whole all the same.
+  const errors = Array.from(
+    { length: 150 },
+    (_, i) =>
+      `src/m1.ts(${i + 1},14): error TS2322: Type 'string' is not assignable to type 'number'.`,
+  );
+  const input = [...errors, ...lib, ...own];
+  const out = engine.filter("npx tsc --listFiles", input.join("\n"), { failed: true }).text.split(
+    "\n",
+  );
+  for (const line of own) expect(out).toContain(line);
+  expect(out.join("\n")).toContain(errors[149]);
+  expect(out.filter((l) => l.includes("node_modules")).length).toBe(1);
+  expect(out.length).toBeLessThan(200);
+});

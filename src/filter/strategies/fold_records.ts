@@ -8,6 +8,8 @@
  * its addresses and how far past the block it read: one stays. Only what `mask` matches is
  * ignored, so records whose frames (a function, a `file:line`) differ all stay; a line matching
  * `unmasked` (a frame with no symbol: its address is its only location) is compared as printed.
+ * The first `max_like` records of a kind stay (a dump's first rows of a table show its data), and
+ * with `show_last` the last record of a folded kind stays under its count (a table's last row).
  * Streaming:
  * memory is the open record and the distinct records seen, at most `max_records` of them.
  */
@@ -31,10 +33,16 @@ export const FoldRecordsConfig = z.object({
     '… {n} more "{first}" like a record above, at other addresses',
   )
     .describe(
-      "The line standing for like records that went one after another; {n} is their count, {first} the first line of one",
+      "The line standing for the like records of a kind that went; {n} is their count, {first} the first line of one",
     ),
   counts_before: z.string().optional().describe(
     "Regex (RE2 syntax) of a line before which the counts of the records folded so far are shown (the end of a record section); without it they come at the end",
+  ),
+  max_like: z.number().int().min(1).max(1000).default(1).describe(
+    "Records of one kind (alike once masked) shown before the further ones fold",
+  ),
+  show_last: z.boolean().default(false).describe(
+    "Show the last record of each folded kind under its count line (a table's last row)",
   ),
   max_records: z.number().int().min(1).max(100_000).default(10_000).describe(
     "Distinct records remembered at most (bounds memory); past it new records all stay",
@@ -64,28 +72,44 @@ export function compileFoldRecords(
   return {
     type: "fold_records",
     createStage(ctx: StageContext): Stage {
-      const seen = new Set<string>();
+      /** Per distinct record: how many of its kind were shown. */
+      const seen = new Map<string, number>();
       let record: string[] | null = null;
-      // Per kind folded and not counted yet (in the order the kinds first came): how many, and
-      // the first line of one. Its keys are among `seen`, so it is bounded by `max_records`.
-      const folded = new Map<string, { n: number; first: string }>();
+      // Per kind folded and not counted yet (in the order the kinds first came): how many, the
+      // first line of one and, with show_last, the last record. Its keys are among `seen`, so it
+      // is bounded by `max_records`.
+      const folded = new Map<string, { n: number; first: string; last: string[] }>();
       let changed = false;
       const count = () => {
-        for (const { n, first } of folded.values()) {
-          ctx.emit(config.summary.replaceAll("{n}", String(n)).replaceAll("{first}", first));
+        for (const { n, first, last } of folded.values()) {
+          const counted = config.show_last ? n - 1 : n;
+          if (counted > 0) {
+            ctx.emit(
+              config.summary.replaceAll("{n}", String(counted)).replaceAll("{first}", first),
+            );
+          }
+          if (config.show_last) { for (const line of last) ctx.emit(line); }
         }
         folded.clear();
       };
       const close = () => {
         if (record === null) return;
         const key = record.map(keyOf).join("\n");
-        if (seen.has(key)) {
+        const shown = seen.get(key);
+        if (shown !== undefined && shown < config.max_like) {
+          seen.set(key, shown + 1);
+          count();
+          for (const line of record) ctx.emit(line);
+        } else if (shown !== undefined) {
           const kind = folded.get(key);
-          if (kind) kind.n++;
-          else folded.set(key, { n: 1, first: record[0].trim() });
+          if (kind) {
+            kind.n++;
+            kind.last = record;
+          } else folded.set(key, { n: 1, first: record[0].trim(), last: record });
           changed = true;
         } else {
-          if (seen.size < config.max_records) seen.add(key);
+          if (seen.size < config.max_records) seen.set(key, 1);
+          count();
           for (const line of record) ctx.emit(line);
         }
         record = null;

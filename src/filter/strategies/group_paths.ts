@@ -7,15 +7,25 @@
  * Past `max_groups` directories the further entries are counted, except the first entry of each
  * kind no shown entry has (a `core` among `.py` modules), which stays as printed.
  * Lines that are not paths (errors such as `find: ‘x’: Permission denied`) stay, in order.
+ * With `entry`, a path is a line it matches, its `path` group the path (tsc's `TSFILE: dist/a.js`,
+ * an archive listing's row: size, date and time, then the path), and every other line is not. Lines
+ * `details` matches say something about the path above them (tsc --explainFiles' indented reasons
+ * a file is in the program): those `quiet_details` also matches go, counted, and a path keeping
+ * one stays whole in its place with its kept details under it, rather than grouped.
+ * With `grouped`, only the paths it matches are grouped (a program's node_modules files), the
+ * others stay whole in their place (the project's own files), up to a bound of their own.
  * Memory is bounded by `max_groups` × `max_items` whatever the input size.
  */
 import { z } from "zod";
+import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
-import { FAILURE_SIGNAL } from "./_shared.ts";
+import { FAILURE_SIGNAL, optionalPatternField, requireNamedGroups } from "./_shared.ts";
 
 /** Lines that are not paths kept verbatim, at most; failure-looking ones up to the second bound. */
 const MAX_LOOSE = 100;
 const MAX_LOOSE_FAILURES = 10_000;
+/** Paths `grouped` leaves whole, at most (their own bound: many errors do not use it up). */
+const MAX_WHOLE = 200;
 /** Kinds of entry (extensions) told apart per directory, at most: past them one is no odd one. */
 const MAX_KINDS = 8;
 
@@ -24,6 +34,18 @@ export const GroupPathsConfig = z.object({
   min_lines: z.number().int().min(0).default(40).describe("Outputs up to this many lines pass"),
   max_groups: z.number().int().min(1).default(40).describe("Directories or files shown"),
   max_items: z.number().int().min(0).default(8).describe("Entries shown per group after the first"),
+  entry: z.string().optional().describe(
+    "Regex (RE2 syntax) of the lines that are paths, the path in its `path` group; others are not",
+  ),
+  grouped: z.string().optional().describe(
+    "Regex (RE2 syntax) of the path lines grouped; other paths stay whole in their place (while few)",
+  ),
+  details: z.string().optional().describe(
+    "Regex (RE2 syntax) of lines about the path above them (indented reasons); they follow it",
+  ),
+  quiet_details: z.string().optional().describe(
+    "Regex (RE2 syntax) of detail lines that go, counted; a path with only these is grouped",
+  ),
 }).strict();
 export type GroupPathsConfig = z.infer<typeof GroupPathsConfig>;
 
@@ -52,8 +74,18 @@ function noteKind(group: Group, name: string, shown: boolean): void {
   } else if (known === undefined && group.kinds.size < MAX_KINDS) group.kinds.set(kind, name);
 }
 
-export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
+export function compileGroupPaths(
+  config: GroupPathsConfig,
+  engine: RegexEngine,
+): CompiledStrategy {
   const { min_lines: minLines, max_groups: maxGroups, max_items: maxItems } = config;
+  const entryPattern = optionalPatternField(config.entry, "strategy.entry", engine);
+  if (config.entry !== undefined) {
+    requireNamedGroups(config.entry, "strategy.entry", ["path"], () => "the path");
+  }
+  const grouped = optionalPatternField(config.grouped, "strategy.grouped", engine);
+  const details = optionalPatternField(config.details, "strategy.details", engine);
+  const quiet = optionalPatternField(config.quiet_details, "strategy.quiet_details", engine);
   return {
     type: "group_paths",
     createStage(ctx: StageContext): Stage {
@@ -69,25 +101,68 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
       /** Per kind no shown entry had when it came, the first further-directory path of it. */
       const further = new Map<string, string>();
       let unshownLoose = 0;
+      let quieted = 0;
+      let whole = 0;
+      /** With `details`: the last path read, until the line after it says whether details follow. */
+      let pending: string | null = null;
+
+      const keepLoose = (line: string) => {
+        if (loose < MAX_LOOSE || (loose < MAX_LOOSE_FAILURES && FAILURE_SIGNAL.test(line))) {
+          loose++;
+          order.push({ line });
+        } else unshownLoose++;
+      };
+
+      // `find: ‘x’: Permission denied` and other messages are not paths.
+      const pathOf = (line: string): string | undefined => {
+        if (entryPattern) return entryPattern.exec(line)?.group("path") || undefined;
+        return line.length > 0 && !line.includes(": ") && !line.endsWith(":") ? line : undefined;
+      };
+      const isPath = (line: string) => pathOf(line) !== undefined;
 
       const add = (line: string) => {
-        total++;
+        if (!details) return addLine(line);
+        if (details.test(line)) {
+          if (quiet?.test(line)) {
+            quieted++;
+            return;
+          }
+          // A detail kept: its path stays whole above it (while loose lines may still be shown).
+          if (pending !== null) {
+            if (loose < MAX_LOOSE) {
+              total++;
+              keepLoose(pending);
+            } else addLine(pending);
+            pending = null;
+          }
+          return keepLoose(line);
+        }
+        if (pending !== null) addLine(pending);
+        pending = null;
+        if (isPath(line)) pending = line;
+        else addLine(line);
+      };
+
+      const addLine = (line: string) => {
         let key: string | null = null;
         let rest = "";
-        // `find: ‘x’: Permission denied` and other messages are not paths.
-        if (line.length > 0 && !line.includes(": ") && !line.endsWith(":")) {
-          const slash = line.lastIndexOf("/", line.length - 2);
-          key = slash < 0 ? "" : line.slice(0, slash + 1);
-          rest = line.slice(slash + 1);
+        const path = pathOf(line);
+        // With `entry`, only its lines are counted as paths: a listing's header and totals are not.
+        if (path !== undefined || !entryPattern) total++;
+        if (path !== undefined && grouped && !grouped.test(line) && whole < MAX_WHOLE) {
+          whole++;
+          order.push({ line });
+          return;
+        }
+        if (path !== undefined) {
+          const slash = path.lastIndexOf("/", path.length - 2);
+          key = slash < 0 ? "" : path.slice(0, slash + 1);
+          rest = path.slice(slash + 1);
         }
         if (key === null) {
           // Errors and anything unexpected stay verbatim (bounded; failure lines always).
           if (line.trim() === "") return;
-          if (loose < MAX_LOOSE || (loose < MAX_LOOSE_FAILURES && FAILURE_SIGNAL.test(line))) {
-            loose++;
-            order.push({ line });
-          } else unshownLoose++;
-          return;
+          return keepLoose(line);
         }
         const group = groups.get(key);
         if (group) {
@@ -125,6 +200,8 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
           }
         },
         finish() {
+          if (pending !== null) addLine(pending);
+          pending = null;
           if (held !== null) {
             for (const line of held) ctx.emit(line);
             return "fallback";
@@ -157,6 +234,7 @@ export function compileGroupPaths(config: GroupPathsConfig): CompiledStrategy {
             ctx.emit(`… (+${unshown - odd.length} more paths in further directories)`);
           }
           if (unshownLoose) ctx.emit(`… (+${unshownLoose} more lines that are not paths)`);
+          if (quieted) ctx.emit(`… (+${quieted} lines about grouped paths not shown)`);
           return "full";
         },
       };

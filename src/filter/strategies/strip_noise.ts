@@ -39,7 +39,8 @@
  * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
- * becomes one line counting it (`results_fold`) unless that line is no shorter than the run;
+ * becomes one line counting it (`results_fold`) unless that line is no shorter than the run
+ * (with `results_head`, the run's first lines stay above it: a profile's top rows by its sort key);
  * with `results_on_failure = false` only a run that passed folds them, and with `results_trusted`
  * a result line folds even when its text names a failure (a passing test called `reports an error`).
  * `results_evidence` names lines that show the results are an echo, not the answer (sqlite3
@@ -155,6 +156,9 @@ export const StripNoiseConfig = z.object({
   ),
   results_fold: z.string().max(200).default("… {n} result lines folded …").describe(
     "The line a longer run of result lines becomes; {n} is their count",
+  ),
+  results_head: z.number().int().min(0).max(1000).default(0).describe(
+    "Result lines a longer run keeps as printed above its fold line (a table's top rows); {n} counts the rest",
   ),
   results_evidence: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of lines that show the result lines are an echo (sqlite3's echoed dot-commands and queries): until one is read, runs of results stay as printed",
@@ -323,7 +327,7 @@ export function compileStripNoise(
       let underFailure = false;
       let diagnostics = 0;
       // Held: enough lines to tell whether a short run is shorter than its fold line.
-      const heldResults = Math.max(config.max_results, HELD_RESULTS);
+      const heldResults = Math.max(config.max_results, config.results_head, HELD_RESULTS);
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
@@ -376,14 +380,16 @@ export function compileStripNoise(
       };
       const endRun = () => {
         if (runLength === 0) return;
-        const fold = config.results_fold.replaceAll("{n}", String(runLength));
+        const head = Math.min(config.results_head, runLength);
+        const fold = config.results_fold.replaceAll("{n}", String(runLength - head));
         // A run no longer than its fold line stays as printed (it is all held then), and so does
         // one read before any evidence that results are an echo (held whole then).
         if (
           !evidenced || runLength <= config.max_results ||
-          (runLength <= run.length && run.join("\n").length <= fold.length)
+          (runLength <= run.length && run.slice(head).join("\n").length <= fold.length)
         ) { for (const result of run) keep(result); } else {
-          removed += runLength;
+          for (const result of run.slice(0, head)) keep(result);
+          removed += runLength - head;
           keep(fold);
         }
         run = [];
