@@ -3,9 +3,8 @@
  * repeats an earlier one once every `mask` match is set aside goes, wherever it recurs; each kind
  * of record that went is counted on one `summary` line, in the order the kinds first came, before
  * the next record shown, the first line matching `counts_before` (the end of a record section)
- * or the end (records
- * A, B, A, B… are two records and two counts, not a count per recurrence). memcheck reports one loop's
- * `Invalid read of size 4` once per instruction, each record differing from the first only in
+ * or the end (records A, B, A, B… are two records and two counts, not a count per recurrence).
+ * memcheck reports one loop's `Invalid read of size 4` once per instruction, each record differing from the first only in
  * its addresses and how far past the block it read: one stays. Only what `mask` matches is
  * ignored, so records whose frames (a function, a `file:line`) differ all stay; a line matching
  * `unmasked` (a frame with no symbol: its address is its only location) is compared as printed.
