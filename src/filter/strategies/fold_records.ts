@@ -4,14 +4,14 @@
  * of record that went is counted on one `summary` line, in the order the kinds first came, before
  * the next record shown, the first line matching `counts_before` (the end of a record section)
  * or the end (records A, B, A, B… are two records and two counts, not a count per recurrence).
- * memcheck reports one loop's `Invalid read of size 4` once per instruction, each record differing from the first only in
- * its addresses and how far past the block it read: one stays. Only what `mask` matches is
- * ignored, so records whose frames (a function, a `file:line`) differ all stay; a line matching
- * `unmasked` (a frame with no symbol: its address is its only location) is compared as printed.
- * The first `max_like` records of a kind stay (a dump's first rows of a table show its data), and
- * with `show_last` the last record of a folded kind stays under its count (a table's last row).
- * Streaming:
- * memory is the open record and the distinct records seen, at most `max_records` of them.
+ * memcheck reports one loop's `Invalid read of size 4` once per instruction, each record
+ * differing from the first only in its addresses and how far past the block it read: one stays.
+ * Only what `mask` matches is ignored, so records whose frames (a function, a `file:line`) differ
+ * all stay; a line matching `unmasked` (a frame with no symbol: its address is its only location)
+ * is compared as printed. The first `max_like` records of a kind stay (a dump's first rows of a
+ * table show its data), and with `show_last` the last record of a folded kind stays under its
+ * count (a table's last row). Streaming: memory is the open record, the distinct records seen
+ * (at most `max_records` of them) and the last record of each kind folded.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
