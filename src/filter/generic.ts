@@ -110,6 +110,11 @@ const LONG_TAIL = 250;
 const SIGNAL_WINDOW = 150;
 /** Runs of at least this many identical lines collapse. */
 const MIN_RUN = 3;
+/**
+ * Rows that differ only in a counter collapse from this many on: a loop printing one row, not a
+ * short numbered list whose rows a reader may quote one by one.
+ */
+const MIN_COUNTER_RUN = 6;
 /** Outputs longer than this keep their head and tail (and every failure-signal line). */
 const MAX_LINES = 400;
 const HEAD = 150;
@@ -222,7 +227,7 @@ export function genericStage(
   };
   const flushRun = () => {
     if (run === null) return;
-    if (runCount >= MIN_RUN) {
+    if (runCount >= (runCounter ? MIN_COUNTER_RUN : MIN_RUN)) {
       changed = true;
       for (let i = 1; i < runCount; i++) onRemove?.(run, "repeat");
       const how = runCounter
@@ -263,7 +268,7 @@ export function genericStage(
       runCounter = { from: runCounter?.from ?? counted.from, to: counted.to };
       runLast = line;
       runCount++;
-      if (runLines.length < MIN_RUN) runLines.push(line);
+      if (runLines.length < MIN_COUNTER_RUN) runLines.push(line);
       return;
     }
     flushRun();

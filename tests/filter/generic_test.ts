@@ -42,11 +42,16 @@ Deno.test("rows that differ only in a counter collapse with a count; a row whose
   const data = ["1 | a", "2 | b", "3 | c", "5 | x", "9 | x", "12 | x"].join("\n");
   expect(engine.filter("./t", data).text).toBe(data);
   // A number inside a path or a word names a row of data, not a count.
-  const paths = [1, 2, 3, 4].map((n) => `    ├ /products/${n}`).join("\n");
+  const paths = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `    ├ /products/${n}`).join("\n");
   expect(engine.filter("./t", paths).text).toBe(paths);
   // A failure-looking row stays each time it is printed.
-  const failing = [1, 2, 3].map((n) => `attempt ${n} failed: connection refused`).join("\n");
+  const failing = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `attempt ${n} failed: connection refused`)
+    .join("\n");
   expect(engine.filter("./t", failing).text).toBe(failing);
+  // A short numbered list (fewer than six rows) is read row by row: it stays.
+  const list = [1, 2, 3, 4, 5].map((n) => `item ${n} ok`).join("\n");
+  expect(engine.filter("./t", list).text).toBe(list);
+  expect(engine.filter("./t", `${list}\nitem 6 ok`).text).toBe("item 1 ok (x6, numbered 1 to 6)");
 });
 
 Deno.test("a progress-looking line that carries a failure stays", () => {
