@@ -10,6 +10,7 @@ import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { loadFilterEngine } from "../../src/filter/mod.ts";
 import { foldRepeatedText } from "../../src/filter/generic_repeats.ts";
+import { threadCpuMs } from "../_support/timing.ts";
 
 const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
 const CORPUS = new URL("../../bench/corpus/", import.meta.url);
@@ -113,12 +114,12 @@ Deno.test("repeats: hostile inputs take linear time", () => {
   const short = Array.from({ length: 100_000 }, (_, i) => `x${i % 7}`);
   const big = Array.from({ length: 150_000 }, (_, i) => `error: line ${i}`);
   big[75_000] = "3 errors";
-  const start = performance.now();
+  const start = threadCpuMs();
   expect(foldRepeatedText([long, "a", long])).toEqual([long, "a", long]);
   expect(foldRepeatedText(short).length).toBeLessThan(short.length);
   expect(foldRepeatedText([...big, "between", ...big]).length).toBe(300_001);
   const text = engine.filter("some-tool", [...block, "x", ...block].join("\n"), { failed: true })
     .text;
   expect(text.split("\n").filter((l) => REFERENCE.test(l)).length).toBe(1);
-  expect(performance.now() - start).toBeLessThan(3000);
+  expect(threadCpuMs() - start).toBeLessThan(3000);
 });
