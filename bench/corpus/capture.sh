@@ -845,6 +845,57 @@ EOF
   capture go test_panic "$P" "go test -count=1 ./..." "$(go version)"
 fi
 
+# --- goecho: go's own echo and per-package lines over a 24-package module: `go build -x` and
+# `go build -a -v` from a cold build cache (one package does not compile), `go test -x` of three
+# packages (a failing test, a test file that does not compile), `go test ./...` over all of them
+if sel goecho && command -v go >/dev/null; then
+  E="$WORK/goecho"
+  rm -rf "$E" && mkdir -p "$E"
+  printf 'module example.com/shop\n\ngo 1.19\n' >"$E/go.mod"
+  for p in cart price stock order invoice tax audit billing coupon customer delivery discount \
+    export fraud gift ledger loyalty payment refund report review search shipping vendor; do
+    mkdir -p "$E/$p"
+    cat >"$E/$p/$p.go" <<EOF
+package $p
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Join sorts the names and joins them.
+func Join(xs []string) string { sort.Strings(xs); return fmt.Sprint(strings.Join(xs, ",")) }
+EOF
+    case "$p" in audit | export | gift | report | review | vendor) continue ;; esac
+    cat >"$E/$p/${p}_test.go" <<EOF
+package $p
+
+import "testing"
+
+func TestJoin(t *testing.T) {
+	if got := Join([]string{"b", "a"}); got != "a,b" {
+		t.Fatalf("Join = %q", got)
+	}
+}
+EOF
+  done
+  sed -i 's/"a,b"/"b,a"/' "$E/tax/tax_test.go"
+  printf '\nfunc TestCount(t *testing.T) { var n int = "three"; _ = n }\n' >>"$E/stock/stock_test.go"
+  V="$(go version)"
+  export GOFLAGS=-mod=mod GOTOOLCHAIN=local GOCACHE="$WORK/goecho-cache"
+  cp "$E/ledger/ledger.go" "$WORK/ledger.go.bak"
+  printf '\nfunc Balance(entries []int) int { return total(entries) + "0" }\n' >>"$E/ledger/ledger.go"
+  rm -rf "$GOCACHE"
+  capture go build_x "$E" "go build -x ./..." "$V"
+  rm -rf "$GOCACHE"
+  capture go build_v "$E" "go build -a -v ./..." "$V"
+  cp "$WORK/ledger.go.bak" "$E/ledger/ledger.go"
+  (cd "$E" && go vet ./... >/dev/null 2>&1)
+  capture go test_x "$E" "go test -x ./cart ./stock ./tax" "$V"
+  capture go test_packages "$E" "go test -count=1 ./..." "$V"
+fi
+
 # --- jvm: maven offline (-o) with the machine's local repository, which lacks a plugin's
 # dependencies: the resolution failure a sandboxed agent meets ----------------------------------
 if sel jvm; then
