@@ -2673,6 +2673,27 @@ EOF
   capture native asan_heap_overflow "$N" "./geomtool-asan" "$(gcc --version | head -1), -fsanitize=address"
 fi
 
+# --- linkrepeat: a C program of six objects whose shared header defines a variable and a function
+# (a multiple definition per object) and declares three functions no object defines (undefined
+# references from every object): the linker repeats each diagnostic per object
+if sel linkrepeat; then
+  L="$WORK/linkrepeat"
+  rm -rf "$L" && mkdir -p "$L"
+  cat >"$L/common.h" <<'EOF'
+int counter = 0;
+int helper(int x) { return x + 1; }
+void log_msg(const char *m);
+int missing_a(int);
+int missing_b(void);
+EOF
+  for f in main cart price stock order invoice; do
+    printf '#include "common.h"\nint use_%s(void) { log_msg("%s"); return missing_a(counter) + missing_b() + helper(1); }\n' "$f" "$f" >"$L/$f.c"
+  done
+  echo 'int main(void) { return use_main(); }' >>"$L/main.c"
+  (cd "$L" && for f in main cart price stock order invoice; do gcc -fcommon -c "$f.c" -o "$f.o"; done)
+  capture native link_repeated "$L" "gcc -o shop main.o cart.o price.o stock.o order.o invoice.o" "$(gcc --version | head -1)"
+fi
+
 # --- jvm (`jvmbuild`): a three-class library (`shapes`) built offline from the local repository
 # (~/.m2, which holds the plugins and JUnit): `mvn -o -B test` with a compile error, then with two
 # failing JUnit 5 tests; Debian's gradle 4.4 (`gradle --offline`) on the same sources: a compile

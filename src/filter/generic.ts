@@ -41,6 +41,7 @@ import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import {
   foldCompilerNotes,
+  foldLinkerRepeats,
   foldRepeatedDiagnostics,
   foldRepeatedReferences,
 } from "./generic_compiler.ts";
@@ -276,6 +277,7 @@ export function genericStage(
       lines = foldStackFrames(lines);
       lines = foldCompilerNotes(lines);
       lines = foldRepeatedDiagnostics(lines);
+      lines = foldLinkerRepeats(lines);
       lines = foldRepeatedReferences(lines);
       lines = foldRepeatedBlocks(lines);
       lines = foldRoutineLogs(lines, ctx.failed);
