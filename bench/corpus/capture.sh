@@ -2694,6 +2694,38 @@ EOF
   capture native link_repeated "$L" "gcc -o shop main.o cart.o price.o stock.o order.o invoice.o" "$(gcc --version | head -1)"
 fi
 
+# --- ctestverbose: `ctest -V` and `ctest -V -j2` (cmake 3.25) of ten tests of one checker, two
+# failing: every line a test prints, and its command, directory and timeout, prefixed by its number
+if sel ctestverbose; then
+  T="$WORK/ctestverbose"
+  rm -rf "$T" && mkdir -p "$T"
+  cat >"$T/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.13)
+project(geom C)
+enable_testing()
+add_executable(check check.c)
+foreach(t area perimeter scale rotate translate clip merge split hull bounds)
+  add_test(NAME ${t} COMMAND check ${t})
+endforeach()
+EOF
+  cat >"$T/check.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  const char *t = argv[1];
+  printf("running %s\n", t);
+  for (int i = 0; i < 3; i++) printf("  case %d of %s: ok\n", i, t);
+  if (strcmp(t, "clip") == 0) { printf("  case 3 of clip: expected 4 points, got 3\n"); fprintf(stderr, "check.c:7: assertion failed: n == 4\n"); return 1; }
+  if (strcmp(t, "hull") == 0) { printf("  hull: expected area 12.5, got 12.0\n"); return 2; }
+  printf("%s: all passed\n", t);
+  return 0;
+}
+EOF
+  (mkdir -p "$T/build" && cd "$T/build" && cmake .. >/dev/null && make >/dev/null)
+  capture native ctest_verbose "$T/build" "ctest -V" "$(ctest --version | head -1)"
+  capture native ctest_verbose_parallel "$T/build" "ctest -V -j2" "$(ctest --version | head -1)"
+fi
+
 # --- jvm (`jvmbuild`): a three-class library (`shapes`) built offline from the local repository
 # (~/.m2, which holds the plugins and JUnit): `mvn -o -B test` with a compile error, then with two
 # failing JUnit 5 tests; Debian's gradle 4.4 (`gradle --offline`) on the same sources: a compile

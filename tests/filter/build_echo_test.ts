@@ -109,3 +109,58 @@ Deno.test("go test ./...: a long run of passing and test-less packages folds, fa
     "ok  \ta/w\t0.01s\tcoverage: 80.0% of statements",
   );
 });
+
+Deno.test("verdicts: a test's lines are held until its verdict and go with a passing one", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^noise$"],
+    verdicts: {
+      line: "^(?P<id>\\d+): ",
+      verdict: "^Test #(?P<id>\\d+): ",
+      passed: " Passed$",
+      summary: "({n} passing lines)",
+    },
+  };
+  const input = [
+    "1: running a",
+    "2: running b",
+    "1: a ok",
+    "2: b.c:3: expected 4, got 3",
+    "Test #1: a Passed",
+    "noise",
+    "3: running c",
+    "Test #2: b ***Failed",
+  ];
+  // A failing test's lines come whole before its verdict; one the run ended inside stays too.
+  expect(lines(run(s, input.join("\n")))).toEqual([
+    "Test #1: a Passed",
+    "2: running b",
+    "2: b.c:3: expected 4, got 3",
+    "Test #2: b ***Failed",
+    "3: running c",
+    "(2 passing lines)",
+  ]);
+});
+
+Deno.test("ctest -V: passing tests' verbose output goes, failing tests stay whole, in parallel too", async () => {
+  for (
+    const [name, command] of [["ctest_verbose", "ctest -V"], [
+      "ctest_verbose_parallel",
+      "ctest -V -j2",
+    ]]
+  ) {
+    const input = await corpus(`native/${name}.txt`);
+    const out = lines(filter(command, input, true));
+    // Each failing test's every line stays, in its order.
+    for (const id of ["6", "9"]) {
+      const own = lines(input).filter((line) =>
+        line.startsWith(`${id}: `) || line === `test ${id}`
+      );
+      expect(out.filter((line) => own.includes(line))).toEqual(own);
+    }
+    expect(out.some((line) => /^(1|2|3|4|5|7|8|10): /.test(line))).toBe(false);
+    expect(out).toContain("80% tests passed, 2 tests failed out of 10");
+    expect(out).toContain("\t  9 - hull (Failed)");
+    expect(out.at(-1)).toBe("(72 lines of passing tests' verbose output not shown)");
+  }
+});

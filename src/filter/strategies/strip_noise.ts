@@ -60,6 +60,7 @@ import { dropJsonTailFields } from "./_json_tail.ts";
 import { anyMatcher, carriesFailure, LOCATION, patternField, patternList } from "./_shared.ts";
 import { sayingDirectoryOnce } from "./_directory.ts";
 import { keepingFailedScopes } from "./_scopes.ts";
+import { droppingPassedTests } from "./_verdicts.ts";
 
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
@@ -177,6 +178,20 @@ export const StripNoiseConfig = z.object({
     }).strict(),
   ).default([]).describe(
     "Dropped lines that come back right before a later kept line naming the same thing (the compile step echoed before its package's `# example.com/a` and errors)",
+  ),
+  verdicts: z.object({
+    line: z.string().describe(
+      "Regex (RE2 syntax) of a line of one test, its `id` group naming the test (`3: case 0: ok`)",
+    ),
+    verdict: z.string().describe(
+      "Regex (RE2 syntax) of a test's verdict line, its `id` group naming the test",
+    ),
+    passed: z.string().describe("Regex (RE2 syntax) of a verdict line that says the test passed"),
+    summary: z.string().max(200).default("").describe(
+      "The line saying how many lines of passing tests went; {n} is their count",
+    ),
+  }).strict().optional().describe(
+    "A verbose test run whose lines name their test: each test's lines are held until its verdict, and go with it when the test passed",
   ),
   blocks: z.array(
     z.object({
@@ -623,5 +638,14 @@ export function compileStripNoise(
       patternField(config.scopes.close, "strategy.scopes.close", engine),
     )
     : strategy;
-  return config.common_directory ? sayingDirectoryOnce(scoped) : scoped;
+  const verdicts = config.verdicts;
+  const judged = verdicts
+    ? droppingPassedTests(scoped, {
+      line: patternField(verdicts.line, "strategy.verdicts.line", engine),
+      verdict: patternField(verdicts.verdict, "strategy.verdicts.verdict", engine),
+      passed: patternField(verdicts.passed, "strategy.verdicts.passed", engine),
+      summary: verdicts.summary,
+    })
+    : scoped;
+  return config.common_directory ? sayingDirectoryOnce(judged) : judged;
 }
