@@ -1499,6 +1499,41 @@ EOF
   capture ruby bundle_install_local "$BL" "bundle install --local" "$(bundle --version)"
 fi
 
+# --- rspecpending: `rspec --format progress` (RSpec 3.12, Debian) on a spec with a failure and 74
+# pending examples: `pending` blocks, `skip`, `xit` and an example with no body
+if sel rspecpending; then
+  R="$WORK/rspecpending"
+  rm -rf "$R" && mkdir -p "$R/spec"
+  cat >"$R/spec/shop_spec.rb" <<'EOF'
+RSpec.describe "Shop" do
+  it "adds items" do
+    expect(1 + 1).to eq(2)
+  end
+  it "computes tax" do
+    expect(0.2 * 100).to eq(21)
+  end
+  (1..30).each do |i|
+    it "exports format #{i}" do
+      pending "exporter not written yet"
+      expect(i).to eq(0)
+    end
+  end
+  (1..25).each do |i|
+    it "syncs store #{i}" do
+      skip "needs the sync service"
+    end
+  end
+  (1..18).each do |i|
+    xit "rounds currency #{i}" do
+      expect(i).to eq(i)
+    end
+  end
+  it "applies coupons"
+end
+EOF
+  capture ruby rspec_pending_many "$R" "rspec --format progress" "rspec $(rspec --version | head -1 | tr -d '\n')"
+fi
+
 # --- php: composer install with no route to packagist.org -----------------------------------
 if sel php; then
   H="$WORK/phpapp"

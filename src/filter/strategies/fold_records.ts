@@ -6,7 +6,8 @@
  * its addresses and how far past the block it read: one stays. Only what `mask` matches is
  * ignored, so records whose frames (a function, a `file:line`) differ all stay; a line matching
  * `unmasked` (a frame with no symbol: its address is its only location) is compared as printed.
- * Streaming:
+ * With `section`, records are read only between an `open` line and the next `close` line (rspec's
+ * `Pending:` list, not its `Failures:`); lines outside pass as printed. Streaming:
  * memory is the open record and the distinct records seen, at most `max_records` of them.
  */
 import { z } from "zod";
@@ -31,6 +32,14 @@ export const FoldRecordsConfig = z.object({
     .describe(
       "The line standing for like records that went one after another; {n} is their count, {first} the first line of one",
     ),
+  section: z.object({
+    open: z.string().describe(
+      "Regex (RE2 syntax) of the line opening the section records are read in",
+    ),
+    close: z.string().describe("Regex (RE2 syntax) of the line closing it"),
+  }).strict().optional().describe(
+    "Where records are read (rspec's `Pending:` list up to `Failures:`); unset: everywhere",
+  ),
   max_records: z.number().int().min(1).max(100_000).default(10_000).describe(
     "Distinct records remembered at most (bounds memory); past it new records all stay",
   ),
@@ -50,6 +59,12 @@ export function compileFoldRecords(
   const unmasked = config.unmasked.map((source, i) =>
     patternField(source, `strategy.unmasked[${i}]`, engine)
   );
+  const section = config.section
+    ? {
+      open: patternField(config.section.open, "strategy.section.open", engine),
+      close: patternField(config.section.close, "strategy.section.close", engine),
+    }
+    : null;
   const keyOf = (line: string) => unmasked.some((p) => p.test(line)) ? line : mask(line);
   return {
     type: "fold_records",
@@ -88,8 +103,19 @@ export function compileFoldRecords(
         }
         record = null;
       };
+      let inSection = section === null;
       return {
         push(line) {
+          // Outside the section lines pass; its opening and closing lines stay.
+          if (section !== null && !inSection) {
+            inSection = section.open.test(line);
+            return show(line);
+          }
+          if (section !== null && section.close.test(line)) {
+            close();
+            inSection = false;
+            return show(line);
+          }
           if (start.test(line)) {
             close();
             record = [line];
