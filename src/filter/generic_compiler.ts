@@ -306,6 +306,8 @@ const MULTIPLE_DEFINITION =
   /^(?:\S{0,300}ld(?:\.\w{1,10})?: )?([^\s:]{1,1000}):(?:[^\s:(]{1,1000}:)?\([\w.$]{1,200}\+0x[0-9a-f]{1,16}\): multiple definition of `(.{1,1000})'; (\S{1,1000}): first defined here$/;
 /** An object file or an archive member (`a.o`, `libx.a(b.o)`), not a source file. */
 const OBJECT = /\.(?:o|obj|so)$|\.a\(|\)$/;
+/** What every line the linker folds says. */
+const LINKER_WORDS = /undefined reference to `|multiple definition of `|in function `/;
 /** Places a fold names before it says how many more there are. */
 const NAMED_PLACES = 12;
 
@@ -330,6 +332,8 @@ type LinkSite = {
  * and the repeats foldRepeatedReferences counts).
  */
 export function foldLinkerRepeats(lines: readonly string[]): readonly string[] {
+  // Most outputs hold no linker diagnostic: they are handed on before anything is allocated.
+  if (!lines.some((line) => line.length <= MAX_TESTED && LINKER_WORDS.test(line))) return lines;
   const sites: (LinkSite | null)[] = new Array(lines.length).fill(null);
   /** Per line, the index of the `in function` header it is under (-1: none). */
   const under: number[] = new Array(lines.length).fill(-1);
@@ -339,10 +343,7 @@ export function foldLinkerRepeats(lines: readonly string[]): readonly string[] {
   let any = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (
-      line.length > MAX_TESTED ||
-      !/undefined reference to `|multiple definition of `|in function `/.test(line)
-    ) {
+    if (line.length > MAX_TESTED || !LINKER_WORDS.test(line)) {
       header = -1;
       scope = "";
       continue;
