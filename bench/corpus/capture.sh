@@ -848,6 +848,57 @@ EOF
   capture go test_panic "$P" "go test -count=1 ./..." "$(go version)"
 fi
 
+# --- goecho: go's own echo and per-package lines over a 24-package module: `go build -x` and
+# `go build -a -v` from a cold build cache (one package does not compile), `go test -x` of three
+# packages (a failing test, a test file that does not compile), `go test ./...` over all of them
+if sel goecho && command -v go >/dev/null; then
+  E="$WORK/goecho"
+  rm -rf "$E" && mkdir -p "$E"
+  printf 'module example.com/shop\n\ngo 1.19\n' >"$E/go.mod"
+  for p in cart price stock order invoice tax audit billing coupon customer delivery discount \
+    export fraud gift ledger loyalty payment refund report review search shipping vendor; do
+    mkdir -p "$E/$p"
+    cat >"$E/$p/$p.go" <<EOF
+package $p
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Join sorts the names and joins them.
+func Join(xs []string) string { sort.Strings(xs); return fmt.Sprint(strings.Join(xs, ",")) }
+EOF
+    case "$p" in audit | export | gift | report | review | vendor) continue ;; esac
+    cat >"$E/$p/${p}_test.go" <<EOF
+package $p
+
+import "testing"
+
+func TestJoin(t *testing.T) {
+	if got := Join([]string{"b", "a"}); got != "a,b" {
+		t.Fatalf("Join = %q", got)
+	}
+}
+EOF
+  done
+  sed -i 's/"a,b"/"b,a"/' "$E/tax/tax_test.go"
+  printf '\nfunc TestCount(t *testing.T) { var n int = "three"; _ = n }\n' >>"$E/stock/stock_test.go"
+  V="$(go version)"
+  export GOFLAGS=-mod=mod GOTOOLCHAIN=local GOCACHE="$WORK/goecho-cache"
+  cp "$E/ledger/ledger.go" "$WORK/ledger.go.bak"
+  printf '\nfunc Balance(entries []int) int { return total(entries) + "0" }\n' >>"$E/ledger/ledger.go"
+  rm -rf "$GOCACHE"
+  capture go build_x "$E" "go build -x ./..." "$V"
+  rm -rf "$GOCACHE"
+  capture go build_v "$E" "go build -a -v ./..." "$V"
+  cp "$WORK/ledger.go.bak" "$E/ledger/ledger.go"
+  (cd "$E" && go vet ./... >/dev/null 2>&1)
+  capture go test_x "$E" "go test -x ./cart ./stock ./tax" "$V"
+  capture go test_packages "$E" "go test -count=1 ./..." "$V"
+fi
+
 # --- jvm: maven offline (-o) with the machine's local repository, which lacks a plugin's
 # dependencies: the resolution failure a sandboxed agent meets ----------------------------------
 if sel jvm; then
@@ -1449,6 +1500,41 @@ EOF
   rm -rf "$BL" && mkdir -p "$BL"
   printf 'source "https://rubygems.org"\n\ngem "sinatra"\ngem "webrick"\ngem "rake"\n\ngroup :development, :test do\n  gem "minitest"\n  gem "rack-test"\n  gem "webmock"\n  gem "rspec"\n  gem "rubocop", require: false\n  gem "debug"\nend\n' >"$BL/Gemfile"
   capture ruby bundle_install_local "$BL" "bundle install --local" "$(bundle --version)"
+fi
+
+# --- rspecpending: `rspec --format progress` (RSpec 3.12, Debian) on a spec with a failure and 74
+# pending examples: `pending` blocks, `skip`, `xit` and an example with no body
+if sel rspecpending; then
+  R="$WORK/rspecpending"
+  rm -rf "$R" && mkdir -p "$R/spec"
+  cat >"$R/spec/shop_spec.rb" <<'EOF'
+RSpec.describe "Shop" do
+  it "adds items" do
+    expect(1 + 1).to eq(2)
+  end
+  it "computes tax" do
+    expect(0.2 * 100).to eq(21)
+  end
+  (1..30).each do |i|
+    it "exports format #{i}" do
+      pending "exporter not written yet"
+      expect(i).to eq(0)
+    end
+  end
+  (1..25).each do |i|
+    it "syncs store #{i}" do
+      skip "needs the sync service"
+    end
+  end
+  (1..18).each do |i|
+    xit "rounds currency #{i}" do
+      expect(i).to eq(i)
+    end
+  end
+  it "applies coupons"
+end
+EOF
+  capture ruby rspec_pending_many "$R" "rspec --format progress" "rspec $(rspec --version | head -1 | tr -d '\n')"
 fi
 
 # --- php: composer install with no route to packagist.org -----------------------------------
@@ -2624,6 +2710,59 @@ EOF
   # the tool built with AddressSanitizer: the invalid read valgrind reports, as ASan's report
   (cd "$N" && gcc -fsanitize=address -g -Iinclude -o geomtool-asan src/*.c -lm)
   capture native asan_heap_overflow "$N" "./geomtool-asan" "$(gcc --version | head -1), -fsanitize=address"
+fi
+
+# --- linkrepeat: a C program of six objects whose shared header defines a variable and a function
+# (a multiple definition per object) and declares three functions no object defines (undefined
+# references from every object): the linker repeats each diagnostic per object
+if sel linkrepeat; then
+  L="$WORK/linkrepeat"
+  rm -rf "$L" && mkdir -p "$L"
+  cat >"$L/common.h" <<'EOF'
+int counter = 0;
+int helper(int x) { return x + 1; }
+void log_msg(const char *m);
+int missing_a(int);
+int missing_b(void);
+EOF
+  for f in main cart price stock order invoice; do
+    printf '#include "common.h"\nint use_%s(void) { log_msg("%s"); return missing_a(counter) + missing_b() + helper(1); }\n' "$f" "$f" >"$L/$f.c"
+  done
+  echo 'int main(void) { return use_main(); }' >>"$L/main.c"
+  (cd "$L" && for f in main cart price stock order invoice; do gcc -fcommon -c "$f.c" -o "$f.o"; done)
+  capture native link_repeated "$L" "gcc -o shop main.o cart.o price.o stock.o order.o invoice.o" "$(gcc --version | head -1)"
+fi
+
+# --- ctestverbose: `ctest -V` and `ctest -V -j2` (cmake 3.25) of ten tests of one checker, two
+# failing: every line a test prints, and its command, directory and timeout, prefixed by its number
+if sel ctestverbose; then
+  T="$WORK/ctestverbose"
+  rm -rf "$T" && mkdir -p "$T"
+  cat >"$T/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.13)
+project(geom C)
+enable_testing()
+add_executable(check check.c)
+foreach(t area perimeter scale rotate translate clip merge split hull bounds)
+  add_test(NAME ${t} COMMAND check ${t})
+endforeach()
+EOF
+  cat >"$T/check.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  const char *t = argv[1];
+  printf("running %s\n", t);
+  for (int i = 0; i < 3; i++) printf("  case %d of %s: ok\n", i, t);
+  if (strcmp(t, "clip") == 0) { printf("  case 3 of clip: expected 4 points, got 3\n"); fprintf(stderr, "check.c:7: assertion failed: n == 4\n"); return 1; }
+  if (strcmp(t, "hull") == 0) { printf("  hull: expected area 12.5, got 12.0\n"); return 2; }
+  printf("%s: all passed\n", t);
+  return 0;
+}
+EOF
+  (mkdir -p "$T/build" && cd "$T/build" && cmake .. >/dev/null && make >/dev/null)
+  capture native ctest_verbose "$T/build" "ctest -V" "$(ctest --version | head -1)"
+  capture native ctest_verbose_parallel "$T/build" "ctest -V -j2" "$(ctest --version | head -1)"
 fi
 
 # --- jvm (`jvmbuild`): a three-class library (`shapes`) built offline from the local repository

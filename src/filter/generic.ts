@@ -42,6 +42,7 @@ import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import {
   foldCompilerNotes,
+  foldLinkerRepeats,
   foldRepeatedDiagnostics,
   foldRepeatedReferences,
 } from "./generic_compiler.ts";
@@ -341,6 +342,7 @@ export function genericStage(
       lines = foldStackFrames(lines);
       lines = foldCompilerNotes(lines);
       lines = foldRepeatedDiagnostics(lines);
+      lines = foldLinkerRepeats(lines);
       lines = foldRepeatedReferences(lines);
       lines = foldRepeatedBlocks(lines);
       lines = foldRoutineLogs(lines, ctx.failed);

@@ -296,3 +296,140 @@ export function foldRepeatedReferences(lines: readonly string[]): readonly strin
 
 /** A symbol's references in one block: the first's, and how many more. */
 type Tally = { symbol: string; scope: string; more: number };
+
+/**
+ * `[/usr/bin/ld: ]b.o:(.bss+0x0): multiple definition of `counter'; a.o:(.bss+0x0): first
+ * defined here` (the object, or under an `in function` header the source, then the symbol and
+ * where it was first defined).
+ */
+const MULTIPLE_DEFINITION =
+  /^(?:\S{0,300}ld(?:\.\w{1,10})?: )?([^\s:]{1,1000}):(?:[^\s:(]{1,1000}:)?\([\w.$]{1,200}\+0x[0-9a-f]{1,16}\): multiple definition of `(.{1,1000})'; (\S{1,1000}): first defined here$/;
+/** An object file or an archive member (`a.o`, `libx.a(b.o)`), not a source file. */
+const OBJECT = /\.(?:o|obj|so)$|\.a\(|\)$/;
+/** What every line the linker folds says. */
+const LINKER_WORDS = /undefined reference to `|multiple definition of `|in function `/;
+/** Places a fold names before it says how many more there are. */
+const NAMED_PLACES = 12;
+
+/** One linker diagnostic: what it is about (kind and symbol) and where it was made. */
+type LinkSite = {
+  key: string;
+  symbol: string;
+  kind: "undefined" | "multiple";
+  /** The object or source named, and with the function it is in. */
+  file: string;
+  at: string;
+};
+
+/**
+ * The linker's diagnostics repeated per object folded across objects: an undefined reference to
+ * one symbol, or a multiple definition of one symbol first defined in one place, made from three
+ * or more places (objects or functions) stays whole the first time, followed by one line naming
+ * the other places (`… the same undefined reference to `log_msg' from 2 more places: b.c
+ * (use_b), c.c (use_c)`);
+ * the `in function` headers whose every line went, go with them. Each distinct symbol stays,
+ * and so do repeats from the first one's own file (another function's first reference there,
+ * and the repeats foldRepeatedReferences counts).
+ */
+export function foldLinkerRepeats(lines: readonly string[]): readonly string[] {
+  // Most outputs hold no linker diagnostic: they are handed on before anything is allocated.
+  if (!lines.some((line) => line.length <= MAX_TESTED && LINKER_WORDS.test(line))) return lines;
+  const sites: (LinkSite | null)[] = new Array(lines.length).fill(null);
+  /** Per line, the index of the `in function` header it is under (-1: none). */
+  const under: number[] = new Array(lines.length).fill(-1);
+  let header = -1;
+  let headerObject = "";
+  let scope = "";
+  let any = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.length > MAX_TESTED || !LINKER_WORDS.test(line)) {
+      header = -1;
+      scope = "";
+      continue;
+    }
+    const head = line.endsWith("':") ? LINK_FUNCTION.exec(line) : null;
+    if (head) {
+      header = i;
+      headerObject = head[1];
+      scope = head[2];
+      continue;
+    }
+    const ref = UNDEFINED_REFERENCE.exec(line);
+    const multiple = ref ? null : MULTIPLE_DEFINITION.exec(line);
+    const match = ref ?? multiple;
+    if (!match) {
+      header = -1;
+      scope = "";
+      continue;
+    }
+    // A line naming another object than its header's is not in that header's function (a
+    // variable's multiple definition right after a function's).
+    if (header >= 0 && OBJECT.test(match[1]) && match[1] !== headerObject) {
+      header = -1;
+      scope = "";
+    }
+    const at = scope ? `${match[1]} (${scope})` : match[1];
+    sites[i] = ref
+      ? { key: `u\n${ref[2]}`, symbol: ref[2], kind: "undefined", file: match[1], at }
+      : {
+        key: `m\n${match[2]}\n${match[3]}`,
+        symbol: match[2],
+        kind: "multiple",
+        file: match[1],
+        at,
+      };
+    under[i] = header;
+    any = true;
+  }
+  if (!any) return lines;
+  // Per symbol: its first line, and the lines made from another place than the first's.
+  const first = new Map<string, number>();
+  const others = new Map<string, number[]>();
+  sites.forEach((site, i) => {
+    if (site === null) return;
+    const at = first.get(site.key);
+    if (at === undefined) first.set(site.key, i);
+    else if (sites[at]!.file !== site.file) {
+      others.set(site.key, [...others.get(site.key) ?? [], i]);
+    }
+  });
+  const dropped = new Set<number>();
+  const folds = new Map<number, string>();
+  for (const [key, at] of others) {
+    const places = new Map<string, number>();
+    for (const i of at) places.set(sites[i]!.at, (places.get(sites[i]!.at) ?? 0) + 1);
+    if (places.size < 2) continue;
+    for (const i of at) dropped.add(i);
+    const site = sites[first.get(key)!]!;
+    const named = [...places].slice(0, NAMED_PLACES).map(([place, n]) =>
+      n > 1 ? `${place} ×${n}` : place
+    );
+    const rest = places.size - named.length;
+    const list = named.join(", ") + (rest > 0 ? `, and ${rest} more` : "");
+    folds.set(
+      first.get(key)!,
+      site.kind === "undefined"
+        ? `… the same undefined reference to \`${site.symbol}' from ${places.size} more places: ${list}`
+        : `… the same multiple definition of \`${site.symbol}' in ${places.size} more places: ${list}`,
+    );
+  }
+  if (dropped.size === 0) return lines;
+  // A header goes when every diagnostic under it went.
+  const kept = new Set<number>();
+  sites.forEach((site, i) => {
+    if (site !== null && !dropped.has(i) && under[i] >= 0) kept.add(under[i]);
+  });
+  const headers = new Set<number>();
+  sites.forEach((site, i) => {
+    if (site !== null && under[i] >= 0 && !kept.has(under[i])) headers.add(under[i]);
+  });
+  const out = new FoldedLines(lines);
+  for (let i = 0; i < lines.length; i++) {
+    if (dropped.has(i) || headers.has(i)) continue;
+    out.push(lines[i]);
+    const fold = folds.get(i);
+    if (fold !== undefined) out.push(fold);
+  }
+  return out.lines();
+}

@@ -4,7 +4,7 @@
  */
 import { expect } from "expect";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
-import { filter, fixture, lines } from "./_builtin.ts";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 function run(strategy: Record<string, unknown>, input: string[]) {
   const rule = compileRule({ name: "t", match: { prefix: "cmd" }, strategy }, "test");
@@ -203,4 +203,44 @@ Deno.test("a dump's rows keep their first three and last per table; schema and e
   expect(lines(filter("sqlite3 shop.db .dump", failing.join("\n"), true))).toContain(
     "Error: database disk image is malformed",
   );
+});
+
+Deno.test("fold_records with a section: records fold only between its open and close lines", () => {
+  const s = { ...S, section: { open: "^Pending:", close: "^Failures:" } };
+  const twice = [
+    ...record("Invalid read", "0x1", "f (c.c:3)", 4),
+    ...record("Invalid read", "0x2", "f (c.c:3)", 8),
+  ];
+  const input = ["Pending:", ...twice, "Failures:", ...twice];
+  // Outside the section the same records stay as printed.
+  expect(run(s, input)).toEqual([
+    "Pending:",
+    ...twice.slice(0, 4),
+    "… 1 more",
+    "Failures:",
+    ...twice,
+  ]);
+});
+
+Deno.test("rspec's Pending list: pending examples of one reason fold under the first, failures stay whole", async () => {
+  const input = await corpus("ruby/rspec_pending_many.txt");
+  const out = lines(filter("rspec --format progress", input, true));
+  expect(out.filter((line) => line.startsWith("… "))).toEqual([
+    "… 29 more pending examples like the one above, for the same reason",
+    "… 24 more pending examples like the one above, for the same reason",
+    "… 17 more pending examples like the one above, for the same reason",
+  ]);
+  for (
+    const line of [
+      "     # exporter not written yet",
+      "     # needs the sync service",
+      "     # Temporarily skipped with xit",
+      "     # Not yet implemented",
+      "Failures:",
+      "  1) Shop computes tax",
+      "            got: 20.0",
+      "76 examples, 1 failure, 74 pending",
+    ]
+  ) expect(out).toContain(line);
+  expect(out.length).toBeLessThan(30);
 });

@@ -10,6 +10,7 @@ import { defaultConfig } from "../../src/config/schema.ts";
 import { FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
 import {
   foldCompilerNotes,
+  foldLinkerRepeats,
   foldRepeatedDiagnostics,
   foldRepeatedReferences,
 } from "../../src/filter/generic_compiler.ts";
@@ -285,4 +286,66 @@ Deno.test("a link's repeated undefined references fold through the gcc and make 
     const kept = input.split("\n").filter((line) => out.includes(line));
     expect(out.filter((line) => !line.startsWith("… "))).toEqual(kept);
   }
+});
+
+Deno.test("ld's diagnostics repeated per object fold across objects: the first whole, the other places named", () => {
+  const input = [
+    "/usr/bin/ld: b.o:(.bss+0x0): multiple definition of `counter'; a.o:(.bss+0x0): first defined here",
+    "/usr/bin/ld: b.o: in function `helper':",
+    "b.c:(.text+0x0): multiple definition of `helper'; a.o:a.c:(.text+0x0): first defined here",
+    "/usr/bin/ld: c.o:(.bss+0x0): multiple definition of `counter'; a.o:(.bss+0x0): first defined here",
+    "/usr/bin/ld: c.o: in function `helper':",
+    "c.c:(.text+0x0): multiple definition of `helper'; a.o:a.c:(.text+0x0): first defined here",
+    "/usr/bin/ld: d.o:(.bss+0x0): multiple definition of `counter'; a.o:(.bss+0x0): first defined here",
+    "/usr/bin/ld: a.o: in function `use_a':",
+    "a.c:(.text+0x23): undefined reference to `log_msg'",
+    "/usr/bin/ld: a.c:(.text+0x30): undefined reference to `missing'",
+    "/usr/bin/ld: b.o: in function `use_b':",
+    "b.c:(.text+0x23): undefined reference to `log_msg'",
+    "/usr/bin/ld: c.o: in function `use_c':",
+    "c.c:(.text+0x23): undefined reference to `log_msg'",
+    "/usr/bin/ld: d.o: in function `use_d':",
+    "d.c:(.text+0x23): undefined reference to `log_msg'",
+    "/usr/bin/ld: d.c:(.text+0x30): undefined reference to `other'",
+    "collect2: error: ld returned 1 exit status",
+  ];
+  expect(foldLinkerRepeats(input)).toEqual([
+    input[0],
+    "… the same multiple definition of `counter' in 2 more places: c.o, d.o",
+    input[1],
+    input[2],
+    // Made from one more place only: it stays as printed.
+    input[4],
+    input[5],
+    input[7],
+    input[8],
+    "… the same undefined reference to `log_msg' from 3 more places: b.c (use_b), c.c (use_c), d.c (use_d)",
+    input[9],
+    // A header stays above a distinct symbol under it.
+    input[14],
+    input[16],
+    input[17],
+  ]);
+  // Without a repeat from two more places the lines are handed on as they came.
+  const once = input.slice(0, 6);
+  expect(foldLinkerRepeats(once)).toBe(once);
+});
+
+Deno.test("a link repeating each diagnostic per object folds through the gcc rule, each symbol kept", async () => {
+  const input = await Deno.readTextFile(
+    new URL("../../bench/corpus/native/link_repeated.txt", import.meta.url),
+  );
+  const out = engine.filter("gcc -o shop main.o cart.o price.o stock.o order.o invoice.o", input, {
+    failed: true,
+  }).text.split("\n");
+  expect(out.length).toBe(13);
+  for (const symbol of ["counter", "helper", "log_msg", "missing_a", "missing_b"]) {
+    expect(
+      out.filter((line) => line.includes(`\`${symbol}'`) && !/^… |in function/.test(line)).length,
+    )
+      .toBe(1);
+  }
+  expect(out).toContain(
+    "… the same undefined reference to `missing_b' from 5 more places: cart.c (use_cart), price.c (use_price), stock.c (use_stock), order.c (use_order), invoice.c (use_invoice)",
+  );
 });

@@ -10,8 +10,10 @@
  * all stay; a line matching `unmasked` (a frame with no symbol: its address is its only location)
  * is compared as printed. The first `max_like` records of a kind stay (a dump's first rows of a
  * table show its data), and with `show_last` the last record of a folded kind stays under its
- * count (a table's last row). Streaming: memory is the open record, the distinct records seen
- * (at most `max_records` of them) and the last record of each kind folded.
+ * count (a table's last row). With `section`, records are read only between an `open` line and
+ * the next `close` line (rspec's `Pending:` list, not its `Failures:`); lines outside pass as
+ * printed, and the counts come before the `close` line. Streaming: memory is the open record, the
+ * distinct records seen (at most `max_records` of them) and the last record of each kind folded.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -44,6 +46,14 @@ export const FoldRecordsConfig = z.object({
   show_last: z.boolean().default(false).describe(
     "Show the last record of each folded kind under its count line (a table's last row)",
   ),
+  section: z.object({
+    open: z.string().describe(
+      "Regex (RE2 syntax) of the line opening the section records are read in",
+    ),
+    close: z.string().describe("Regex (RE2 syntax) of the line closing it"),
+  }).strict().optional().describe(
+    "Where records are read (rspec's `Pending:` list up to `Failures:`); unset: everywhere",
+  ),
   max_records: z.number().int().min(1).max(100_000).default(10_000).describe(
     "Distinct records remembered at most (bounds memory); past it new records all stay",
   ),
@@ -68,6 +78,12 @@ export function compileFoldRecords(
     "strategy.counts_before",
     engine,
   );
+  const section = config.section
+    ? {
+      open: patternField(config.section.open, "strategy.section.open", engine),
+      close: patternField(config.section.close, "strategy.section.close", engine),
+    }
+    : null;
   const keyOf = (line: string) => unmasked.some((p) => p.test(line)) ? line : mask(line);
   return {
     type: "fold_records",
@@ -114,8 +130,20 @@ export function compileFoldRecords(
         }
         record = null;
       };
+      let inSection = section === null;
       return {
         push(line) {
+          // Outside the section lines pass; its opening and closing lines stay.
+          if (section !== null && !inSection) {
+            inSection = section.open.test(line);
+            return ctx.emit(line);
+          }
+          if (section !== null && section.close.test(line)) {
+            close();
+            count();
+            inSection = false;
+            return ctx.emit(line);
+          }
           if (start.test(line)) {
             close();
             record = [line];

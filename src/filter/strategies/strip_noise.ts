@@ -51,6 +51,12 @@
  * under it that are its diagnostics (bats' `# …`; at most `after_max` of them). `scopes` names the lines a tool opens and
  * closes a scope with (make's `Entering directory`/`Leaving directory`): they stay only around a
  * failure, where they say which directory the failing file is in.
+ * `blocks` name multi-line passages that go whole: from a `start` line through the next `end`
+ * line (a heredoc `go build -x` echoes: `cat >$WORK/b001/importcfg << 'EOF'` … `EOF`). A block
+ * the output ends inside, or one longer than BLOCK_CAP lines, is read as lines after all.
+ * `recall` names dropped lines that come back before a later kept line giving the same name:
+ * the step that failed, echoed before other steps ran beside it (`go build -x`'s compile line
+ * `… -p example.com/a …` before `# example.com/a` and its errors).
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
@@ -60,6 +66,7 @@ import { dropJsonTailFields } from "./_json_tail.ts";
 import { anyMatcher, carriesFailure, LOCATION, patternField, patternList } from "./_shared.ts";
 import { sayingDirectoryOnce } from "./_directory.ts";
 import { keepingFailedScopes } from "./_scopes.ts";
+import { droppingPassedTests } from "./_verdicts.ts";
 
 export const StripNoiseConfig = z.object({
   type: z.literal("strip_noise"),
@@ -183,6 +190,38 @@ export const StripNoiseConfig = z.object({
   }).strict().optional().describe(
     "Result-shaped lines around a failing result that stay: its name before it, its diagnostics after it",
   ),
+  recall: z.array(
+    z.object({
+      line: z.string().describe("Regex (RE2 syntax) of a dropped line, with a `name` group"),
+      by: z.string().describe(
+        "Regex (RE2 syntax) of a later kept line that brings it back, with a `name` group",
+      ),
+    }).strict(),
+  ).default([]).describe(
+    "Dropped lines that come back right before a later kept line naming the same thing (the compile step echoed before its package's `# example.com/a` and errors)",
+  ),
+  verdicts: z.object({
+    line: z.string().describe(
+      "Regex (RE2 syntax) of a line of one test, its `id` group naming the test (`3: case 0: ok`)",
+    ),
+    verdict: z.string().describe(
+      "Regex (RE2 syntax) of a test's verdict line, its `id` group naming the test",
+    ),
+    passed: z.string().describe("Regex (RE2 syntax) of a verdict line that says the test passed"),
+    summary: z.string().max(200).default("").describe(
+      "The line saying how many lines of passing tests went; {n} is their count",
+    ),
+  }).strict().optional().describe(
+    "A verbose test run whose lines name their test: each test's lines are held until its verdict, and go with it when the test passed",
+  ),
+  blocks: z.array(
+    z.object({
+      start: z.string().describe("Regex (RE2 syntax) of a block's first line"),
+      end: z.string().describe("Regex (RE2 syntax) of the line closing it (read after the start)"),
+    }).strict(),
+  ).default([]).describe(
+    "Multi-line passages that go whole, from a `start` line through the next `end` line (a heredoc a command echo writes: `cat >$WORK/b001/importcfg << 'EOF'` … `EOF`)",
+  ),
   scopes: z.object({
     open: z.string().describe(
       "Regex (RE2 syntax) of a line opening a scope (make's `Entering directory`)",
@@ -204,6 +243,9 @@ type OnceEntry = {
 
 /** How many distinct `once`/`once_in` lines are remembered per entry; later ones are all shown. */
 const ONCE_CAP = 10_000;
+
+/** Lines a block may hold before it is read as lines after all (its end never came). */
+const BLOCK_CAP = 5_000;
 
 /** The options of strip_noise that are lists of patterns. */
 type PatternListKey = {
@@ -284,6 +326,14 @@ export function compileStripNoise(
     before: patternField(pair.before, `strategy.said_before.${i}.before`, engine),
     keepSaid: pair.keep_said,
   }));
+  const recall = config.recall.map((pair, i) => ({
+    line: patternField(pair.line, `strategy.recall.${i}.line`, engine),
+    by: patternField(pair.by, `strategy.recall.${i}.by`, engine),
+  }));
+  const blocks = config.blocks.map((pair, i) => ({
+    start: patternField(pair.start, `strategy.blocks.${i}.start`, engine),
+    end: patternField(pair.end, `strategy.blocks.${i}.end`, engine),
+  }));
   const strategy: CompiledStrategy = {
     type: "strip_noise",
     createStage(ctx: StageContext): Stage {
@@ -335,9 +385,32 @@ export function compileStripNoise(
         if (!/^\s*$/.test(line)) emitted++;
         ctx.emit(reshaped ?? line);
       };
+      // With recall: per entry, the last dropped line giving each name (bounded: past the cap,
+      // later ones are not remembered).
+      const recalled = recall.map(() => new Map<string, string>());
+      /** Notes a dropped line an entry may bring back. */
+      const remember = (line: string) => {
+        recall.forEach(({ line: pattern }, i) => {
+          const name = pattern.exec(line)?.group("name");
+          if (name === undefined) return;
+          if (recalled[i].has(name) || recalled[i].size < ONCE_CAP) recalled[i].set(name, line);
+        });
+      };
+      /** Emits the dropped lines a kept line brings back, each once. */
+      const bringBack = (line: string) => {
+        recall.forEach(({ by }, i) => {
+          const name = by.exec(line)?.group("name");
+          const step = name === undefined ? undefined : recalled[i].get(name);
+          if (step === undefined) return;
+          recalled[i].delete(name!);
+          removed--;
+          emit(step);
+        });
+      };
       const keep = (line: string) => {
         if (header !== null) emit(header);
         header = null;
+        if (recall.length) bringBack(line);
         emit(line);
       };
       // With once and once_in: per entry, the scope the last scope line named (null: none; an
@@ -496,6 +569,7 @@ export function compileStripNoise(
           if (isUncounted?.(line)) uncounted++;
           else removed++;
           if (isAfterStep !== null) dropped = line;
+          if (recall.length) remember(line);
           return;
         }
         if (dropped !== null && isAfterStep!(line)) {
@@ -530,7 +604,33 @@ export function compileStripNoise(
         if (pending !== null) strip(pending.line);
         pending = null;
       };
-      const pass = saidByNext.length ? said : strip;
+      const lineByLine = saidByNext.length ? said : strip;
+      // With blocks: the open block's lines (held until its end comes) and the pattern of its end.
+      let blockLines: string[] = [];
+      let blockEnd: Pattern | null = null;
+      /** Reads the held block's lines one by one: its end did not come. */
+      const unblock = () => {
+        const lines = blockLines;
+        blockLines = [];
+        blockEnd = null;
+        for (const l of lines) lineByLine(l);
+      };
+      const inBlocks = (line: string) => {
+        if (blockEnd !== null) {
+          blockLines.push(line);
+          if (blockEnd.test(line)) {
+            removed += blockLines.length;
+            blockLines = [];
+            blockEnd = null;
+          } else if (blockLines.length > BLOCK_CAP) unblock();
+          return;
+        }
+        const opened = blocks.find(({ start }) => start.test(line));
+        if (opened === undefined) return lineByLine(line);
+        blockEnd = opened.end;
+        blockLines.push(line);
+      };
+      const pass = blocks.length ? inBlocks : lineByLine;
       const feed = (line: string) => {
         if (held === null) return pass(line);
         held.push(line);
@@ -560,6 +660,7 @@ export function compileStripNoise(
             for (const line of held) ctx.emit(line);
             return "fallback";
           }
+          if (blockEnd !== null) unblock();
           flushSaid();
           endRun();
           if (above !== null) keep(above);
@@ -581,5 +682,14 @@ export function compileStripNoise(
       patternField(config.scopes.close, "strategy.scopes.close", engine),
     )
     : strategy;
-  return config.common_directory ? sayingDirectoryOnce(scoped) : scoped;
+  const verdicts = config.verdicts;
+  const judged = verdicts
+    ? droppingPassedTests(scoped, {
+      line: patternField(verdicts.line, "strategy.verdicts.line", engine),
+      verdict: patternField(verdicts.verdict, "strategy.verdicts.verdict", engine),
+      passed: patternField(verdicts.passed, "strategy.verdicts.passed", engine),
+      summary: verdicts.summary,
+    })
+    : scoped;
+  return config.common_directory ? sayingDirectoryOnce(judged) : judged;
 }
