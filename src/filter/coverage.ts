@@ -40,6 +40,20 @@ const ONE_LINE_TOTAL = [
   /^Required test coverage of [\d.]{1,8}% reached\. Total coverage: [\d.]{1,8}%$/,
 ];
 
+/**
+ * node --test's own table (`--experimental-test-coverage`), behind the reporter's prefix (TAP's
+ * `# `, spec's `ℹ `): `file | line % | branch % | funcs % | uncovered lines`, opened by `start of
+ * coverage report` and closed by `end of coverage report`, its total row `all files`.
+ */
+const NODE_HEADER = /^[#ℹ] file\s*\| line % \| branch % \| funcs % \| uncovered lines\s*$/;
+const NODE_TITLE = /^[#ℹ] start of coverage report$/;
+const NODE_END = /^[#ℹ] end of coverage report$/;
+const NODE_RULE = /^[#ℹ] -{5,}$/;
+/** A row's prefix, taken off before its cells are read. */
+const NODE_PREFIX = /^[#ℹ] /;
+/** A node row's percentage; a directory's row in node's tree of files has none. */
+const NODE_PERCENT = /^(?:\d{1,3}(?:\.\d{1,4})?)?$/;
+
 /** The line fully covered rows fold into (`coveredFold`). */
 const FOLDED = /^… \d{1,9} fully covered rows? folded …$/;
 
@@ -51,11 +65,18 @@ const REPORT_LINES = new StartIndex([[
   ISTANBUL_TITLE,
   PYTEST_TITLE,
   ISTANBUL_RULE,
+  NODE_HEADER,
+  NODE_TITLE,
 ]]);
 
 /** Reads a test run's lines one by one, in order, and says what becomes of each. */
 export class CoverageReader {
-  #table: "istanbul" | "pytest" | null = null;
+  #table: "istanbul" | "pytest" | "node" | null = null;
+
+  /** Whether the table being read is node --test's own (a failed run keeps it: `isNodeTable`). */
+  get node(): boolean {
+    return this.#table === "node";
+  }
 
   /** The verdict for the next line (`first`: its `firstNonSpace`, when the caller has it). */
   read(line: string, first?: string): CoverageVerdict {
@@ -71,12 +92,42 @@ export class CoverageReader {
       this.#table = "pytest";
       return "keep";
     }
+    if (NODE_HEADER.test(line)) {
+      this.#table = "node";
+      return "keep";
+    }
     if (ISTANBUL_TITLE.test(line) || PYTEST_TITLE.test(line)) return "keep";
+    if (NODE_TITLE.test(line)) {
+      this.#table = "node";
+      return "keep";
+    }
     // The rule above istanbul's header comes before the table is known to start.
     if (ISTANBUL_RULE.test(line)) return "drop";
     if (this.#table === "istanbul") return this.#istanbul(line);
     if (this.#table === "pytest") return this.#pytest(line);
+    if (this.#table === "node") return this.#node(line);
     return null;
+  }
+
+  #node(line: string): CoverageVerdict {
+    if (NODE_RULE.test(line)) return "drop";
+    if (NODE_END.test(line)) {
+      this.#table = null;
+      return "drop";
+    }
+    if (!NODE_PREFIX.test(line)) {
+      this.#table = null;
+      return null;
+    }
+    const cells = line.slice(2).split("|");
+    const numbers = cells.slice(1, 4).map((cell) => cell.trim());
+    if (cells.length < 5 || !numbers.every((cell) => NODE_PERCENT.test(cell))) {
+      this.#table = null;
+      return null;
+    }
+    if (cells[0].trim() === "all files") return "keep";
+    const uncovered = cells.slice(4).join("|").trim();
+    return numbers.every((cell) => cell === "100.00") && uncovered === "" ? "fold" : "keep";
   }
 
   #istanbul(line: string): CoverageVerdict {

@@ -198,10 +198,16 @@ export class FilterEngine {
       if (appendix.length) text += (text ? "\n" : "") + appendix.join("\n").replace(/^\n/, "");
     }
     if (notices.length) text += (text ? "\n" : "") + notices.join("\n");
+    // The rules changed what they kept without keeping fewer lines: a rendering (a JSON report
+    // read into lines, a rule that declares it) or lines reshaped.
+    const reshaped = fed !== null && rules.length > 0 && contentChars(text) !== fed
+      ? guards(rules, firstLine(body)) ? "reshaped" : "rendered"
+      : undefined;
     return this.#outcome(raw, text, rules.map((r) => r.name), confidence, {
       removed,
       elided,
       failure,
+      reshaped,
     });
   }
 
@@ -396,13 +402,22 @@ export class FilterEngine {
     text: string,
     rules: string[],
     confidence: Confidence,
-    { removed, elided, failure }: { removed: number; elided: boolean; failure?: string },
+    { removed, elided, failure, reshaped }: {
+      removed: number;
+      elided: boolean;
+      failure?: string;
+      reshaped?: "reshaped" | "rendered";
+    },
   ): FilterOutcome {
     const rawLines = countLines(raw);
     const filteredLines = countLines(text);
     const pct = rawLines === 0 ? 0 : (1 - filteredLines / rawLines) * 100;
+    const counts = `[${this.#label}] ${rawLines} lines -> ${filteredLines} lines`;
+    // No fewer lines, but not the lines that came: the line says what the rules did instead.
     const inline = filteredLines < rawLines
-      ? `[${this.#label}] ${rawLines} lines -> ${filteredLines} lines, ${pct.toFixed(1)}% filtered`
+      ? `${counts}, ${pct.toFixed(1)}% filtered`
+      : reshaped
+      ? `${counts}, ${reshaped}`
       : "";
     return {
       text,

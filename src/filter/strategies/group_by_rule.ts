@@ -121,6 +121,9 @@ export const GroupByRuleConfig = z.object({
   lead_patterns: z.array(z.string()).default([]).describe(
     "Lines that lead with the loose error lines, in their order, when grouped (make's directory lines around an error)",
   ),
+  module_patterns: z.array(z.string()).default([]).describe(
+    "Lines naming the module of the findings under them (pylint's `************* Module pkg.mod`): when grouped one stays right before the first of its findings kept as printed, and goes when they all grouped away",
+  ),
   head_patterns: z.array(z.string()).default([]).describe(
     "Lines that head the line kept after them (gcc's `In file included from …` chain): when grouped they stay right before it, leading or trailing with it",
   ),
@@ -153,6 +156,8 @@ interface Diagnostic {
   head?: string;
   /** Whether `lines[0]` is the whole diagnostic as printed (a one-line format). */
   oneLine?: boolean;
+  /** The module line (`module_patterns`) it stands under, as printed. */
+  module?: string;
   /** The line its location was read from, when that is not the start line (rustc's `-->`). */
   locationLine?: string;
   /** The code lines the tool quoted above it (`quoted_source`), as printed. */
@@ -193,6 +198,7 @@ interface Compiled {
   command: (line: string) => boolean;
   lead: (line: string) => boolean;
   head: (line: string) => boolean;
+  module: (line: string) => boolean;
 }
 
 export function compileGroupByRule(
@@ -231,6 +237,7 @@ export function compileGroupByRule(
     command: anyMatcher(patternList(config.command_patterns, "strategy.command_patterns", engine)),
     lead: anyMatcher(patternList(config.lead_patterns, "strategy.lead_patterns", engine)),
     head: anyMatcher(patternList(config.head_patterns, "strategy.head_patterns", engine)),
+    module: anyMatcher(patternList(config.module_patterns, "strategy.module_patterns", engine)),
   };
   const { line, file } = patterns;
   if (config.file_layout && (!line || !file)) {
@@ -339,8 +346,18 @@ function group(
   // indices; `framing` while the lines read since that error are its frame.
   const framedOther = new Set<number>();
   let framing = false;
+  // The module line the findings now read stand under (`module_patterns`), and which lines are one.
+  let module: string | undefined;
+  const isModule = new Uint8Array(lines.length);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    if (p.module(line)) {
+      module = line;
+      isModule[i] = 1;
+      isNoise[i] = 1;
+      noise++;
+      continue;
+    }
     if (p.errorFrame?.test(line)) {
       if (framing && !current) {
         framedOther.add(other.length);
@@ -394,6 +411,7 @@ function group(
         ...(underFile ? { fileLine } : {}),
         head: underFile ? undefined : headOf(line, loc, one.group("msg")),
         oneLine: !underFile,
+        module,
       };
       diagnostics.push(continued);
       continue;
@@ -419,6 +437,7 @@ function group(
         error: !config.group_errors && line.startsWith("error"),
         rule: start.group("rule"),
         location: start.group("loc") || undefined,
+        module,
       };
       if (current.location) {
         current.head = headOf(line, current.location, msg);
@@ -806,13 +825,27 @@ function group(
   const ordered = leading;
   for (const list of [out, trailing, heads, summaries]) for (const line of list) ordered.push(line);
   out.length = 0;
-  for (const line of ordered) out.push(line);
+  // A module line goes right before the first of its findings still printed as it was, also
+  // where a group lists it indented.
+  const moduleOf = new Map<string, string>();
+  for (const d of diagnostics) if (d.module !== undefined) moduleOf.set(d.lines[0], d.module);
+  const modulesShown = new Set<string>();
+  for (const line of ordered) {
+    const module = moduleOf.size === 0
+      ? undefined
+      : moduleOf.get(line) ?? (line.startsWith(" ") ? moduleOf.get(line.trimStart()) : undefined);
+    if (module !== undefined && !modulesShown.has(module)) {
+      modulesShown.add(module);
+      out.push(module);
+    }
+    out.push(line);
+  }
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {
     let plainSize = 0;
     const plain = (line: string, i: number) =>
-      !isNoise[i] && !(p.command(line) && !namesFailed(line));
+      isModule[i] === 1 || (!isNoise[i] && !(p.command(line) && !namesFailed(line)));
     for (let i = 0; i < lines.length; i++) {
       if (plain(lines[i], i)) plainSize += lines[i].length + 1;
     }

@@ -77,6 +77,27 @@ const FAILED_MARKER = [
   /^\s*not ok \d+ /, // TAP (subtests indented)
 ];
 
+/**
+ * A pytest result line whose status comes later: with `-s` a test's prints follow its id
+ * (`tests/t.py::test_a connecting db`), its status word on a line of its own after them; with
+ * `--setup-show -v` the id line stands alone over the fixtures' `SETUP` lines. Only a `.py` file's
+ * id: the line is held until a status says what it was.
+ */
+const PYTEST_PENDING = /^\s{0,8}[^\s:]{1,1000}\.py::\S/;
+/** pytest's status word alone on a line, the result of the last id line (`FAILED`, `PASSED [ 50%]`). */
+const PYTEST_LATE_STATUS =
+  /^(FAILED|ERROR|PASSED|SKIPPED|XFAIL|XPASS)(?: \([^()]{0,300}\))?(?:\s{1,100}\[\s{0,3}\d{1,3}%\])?$/;
+/**
+ * `--setup-show`'s result line, indented under the fixtures' `SETUP` lines, its status glued to
+ * its end: a letter after the fixtures it used (`tests/t.py::test_a (fixtures used: db)F`), a word
+ * with -v (`…(fixtures used: db)FAILED`, `tests/t.py::test_bERROR`); and a fixture's own failed
+ * setup or teardown (`SETUP    F brokenERROR`, `TEARDOWN F db (fixtures used: x)E`).
+ */
+const PYTEST_SETUP_SHOW_FAILED = new RegExp(
+  `^\\s{0,12}(?:${PYTEST_ID}\\S|(?:SETUP|TEARDOWN) {1,8}[SMCPF] \\S)[^()]{0,1000}?` +
+    `(?: \\(fixtures used: [^)]{0,1000}\\))?(?:FAILED|ERROR|(?<=\\))[FE])$`,
+);
+
 /** Lines that open a failure's message/trace block. */
 const BLOCK_START = [
   /^---- \S.* std(out|err) ----$/, // cargo
@@ -239,6 +260,13 @@ const PY_EXCEPTION = /^[A-Za-z_][\w.]{0,200}(?:: .*|Error|Exception|Interrupt|Ex
  * further output, not a closing.
  */
 const MAX_TAIL_LINES = 5;
+/**
+ * Whether an item of the summary is a failure block or a failed-test line: a plain line after the
+ * counts right over one is the headline of a block the run printed after them (jest's `Jest has
+ * detected the following 2 open handles …:` over its `●` items), kept with the items it heads.
+ */
+const headsBlock = (item: unknown): boolean =>
+  typeof item === "object" && item !== null && ("head" in item || "line" in item);
 /** node --test's run time after its counts: timing, not a closing line. */
 const TAIL_TIMING = /^[ℹ#] duration_ms [\d.]+$/;
 /**
@@ -510,6 +538,8 @@ const COVERAGE_THRESHOLD = [
   /^(?:ERROR: )?Coverage failure: total of [\d.]{1,8} is less than fail-under=[\d.]{1,8}$/,
   /^Jest: ".{1,1000}" coverage threshold for \w{1,20} \([\d.]{1,8}%?\) not met: [\d.]{1,8}%?$/,
   /^ERROR: Coverage for \w{1,20} \([\d.]{1,8}%\) does not meet (?:global|".{1,1000}") threshold \([\d.]{1,8}%\)$/,
+  // node --test's `--test-coverage-lines=90` (and branches, functions), behind its reporter's prefix
+  /^[#ℹ] Error: [\d.]{1,8}% \w{1,20} coverage does not meet threshold of [\d.]{1,8}%\.$/,
 ];
 /**
  * A pytest failure block's `name = value` lines, at column 0: the test's arguments
@@ -627,6 +657,52 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let skipIndent = 0;
   let skipLog = 0;
 
+  // The last pytest id line whose status is still to come (`-s`, `--setup-show`), or null.
+  let pytestPending: string | null = null;
+  /** A failed-test line kept once. */
+  const keepMarker = (line: string) => {
+    if (markers.has(line.trim())) return;
+    markers.add(line.trim());
+    out.push({ line });
+  };
+  /**
+   * Reads a pytest result split over lines: the status that comes after an id line is that test's
+   * result, and a failed one keeps both lines. True when the line was such a status.
+   */
+  const pytestResult = (line: string, kind: LineKind): boolean => {
+    const pending = pytestPending;
+    const last = line.charCodeAt(line.length - 1);
+    // `F`, `E`, `D` (FAILED), `R` (ERROR): the only ends of a glued failed status.
+    const glued = (last === 70 || last === 69 || last === 68 || last === 82) &&
+      PYTEST_SETUP_SHOW_FAILED.test(line);
+    const late = !glued && pending !== null ? PYTEST_LATE_STATUS.exec(line) : null;
+    if (glued || late) {
+      pytestPending = null;
+      if (late && late[1] !== "FAILED" && late[1] !== "ERROR") {
+        passing++;
+        return true;
+      }
+      failures++;
+      tailPlain = false;
+      lastMarker = line;
+      // The status line alone repeats for every test: it is kept under its id line. A glued
+      // status ends a line naming its test, or a fixture's under the bare id line of -v.
+      if (late) {
+        keepMarker(pending!);
+        out.push(line);
+        return true;
+      }
+      if (pending !== null && /^\S+\s+$/.test(pending) && !line.trim().startsWith(pending.trim())) {
+        keepMarker(pending);
+      }
+      keepMarker(line);
+      return true;
+    }
+    if (kind === null && PYTEST_PENDING.test(line)) pytestPending = line;
+    else if (kind !== null) pytestPending = null;
+    return false;
+  };
+
   const push = (line: string): void => {
     if (skipLog > 0) {
       if (indentOf(line) > skipIndent && /\S/.test(line)) {
@@ -666,15 +742,18 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       report = null;
       // Coverage is the result of a passing run; a failed run's result is its failures, unless
       // a coverage threshold is one of them (known only once its line comes, after the table).
+      // node's table is printed only when the command asks for it (`--experimental-test-coverage`,
+      // no config turns it on): it is what the run was for, also when a test failed.
+      const droppable = coverage.node ? [] : coverageAt;
       if (covered === "keep") {
-        coverageAt.push(out.length);
+        droppable.push(out.length);
         out.push(line);
       }
       if (covered === "fold" && folding) folds[folds.length - 1].n++;
       else if (covered === "fold") {
         folding = true;
         folds.push({ at: out.length, n: 1, first: line });
-        coverageAt.push(out.length);
+        droppable.push(out.length);
         out.push(line);
       }
       return;
@@ -705,6 +784,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       return;
     }
     const kind = classifyLine(line, first);
+    if (block === null && pytestResult(line, kind)) return;
     if (kind !== null) report = null;
     if (kind !== null && kind !== "summary") tailPlain = false;
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
@@ -1010,6 +1090,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       if (dropCoverage.has(k)) return;
       if (typeof item !== "string" && "tail" in item) {
         if (closing && k > lastSummaryAt) items.push(item.tail);
+        else if (headsBlock(out[k + 1])) items.push(item.tail);
       } else items.push(item);
     });
     aggregateCargoResults(items);
