@@ -401,7 +401,7 @@ const CASES: Case[] = [
   },
   {
     name:
-      "git rebase stopping on conflicts: each CONFLICT line names its file; the Auto-merging before it, hint prose and the closing repeat go",
+      "git rebase stopping on conflicts: each CONFLICT line names its file; the Auto-merging before it and hint prose go, the closing repeat stays",
     command: "git rebase main",
     exit: 1,
     input: [
@@ -420,7 +420,7 @@ const CASES: Case[] = [
     ],
     // README.md merged cleanly: its Auto-merging line is all that says it was merged. The
     // hints quoting the commands to run next stay; the closing `Could not apply` says the error
-    // line again.
+    // line again, once: a reader may quote either.
     output: [
       "Rebasing (1/1)",
       "CONFLICT (content): Merge conflict in app.py",
@@ -430,6 +430,7 @@ const CASES: Case[] = [
       'hint: "git add/rm <conflicted_files>", then run "git rebase --continue".',
       'hint: You can instead skip this commit: run "git rebase --skip".',
       'hint: To abort and get back to the state before "git rebase", run "git rebase --abort".',
+      "Could not apply 76d8706... feat",
     ],
   },
   {
