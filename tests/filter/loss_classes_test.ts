@@ -300,8 +300,14 @@ Deno.test("make + gcc keeps each failed object's compile command and its errors'
   expect(out).not.toContain(
     "    2 | int net_open(int port, int flags) { int unused; return port; }",
   );
-  // No function or `At top level` header is left without its diagnostics.
-  expect(out.filter((l) => /: (In function|At top level)/.test(l))).toEqual([]);
+  // An error's function header stays right before it (it says which function the error is in);
+  // no header is left over warnings alone.
+  expect(out.filter((l) => /: (In function|At top level)/.test(l))).toEqual([
+    MAKE_J4[10],
+    MAKE_J4[23],
+  ]);
+  expect(out[out.indexOf(MAKE_J4[11]) - 1]).toBe(MAKE_J4[10]);
+  expect(out[out.indexOf(MAKE_J4[24]) - 1]).toBe(MAKE_J4[23]);
 });
 
 /** More of that capture: warnings of the files compiled after them (grouping pays off). */
@@ -321,8 +327,9 @@ Deno.test("make with a quiet echo (kbuild's `  CC x.o`) or ninja keeps the faile
     new URL("../../bench/corpus/make/make_k_quiet_echo.txt", import.meta.url),
   );
   const out = filter("make -k -f Makefile.quiet", quiet, true).split("\n");
-  expect(out.slice(0, 2)).toEqual([
+  expect(out.slice(0, 3)).toEqual([
     "  CC      src/tls.o",
+    "src/tls.c: In function 'tls_state':",
     "src/tls.c:5:13: error: 'struct conn' has no member named 'session'; did you mean 'sess'?",
   ]);
   expect(out).toContain("  CC      src/conf.o");
@@ -336,7 +343,7 @@ Deno.test("make with a quiet echo (kbuild's `  CC x.o`) or ninja keeps the faile
     "ninja: build stopped: subcommand failed.",
   ];
   const built = filter("ninja", ninja.join("\n"), true).split("\n");
-  expect(built.slice(0, 3)).toEqual(ninja.slice(1, 3).concat(MAKE_J4[11]));
+  expect(built.slice(0, 4)).toEqual(ninja.slice(1, 3).concat(MAKE_J4[10], MAKE_J4[11]));
 });
 
 Deno.test("cmake --build, ninja and make over a CMake tree keep each failed compile's command and error frame", async () => {
@@ -537,4 +544,20 @@ Deno.test("a clean make build keeps its compiler commands, the link step include
     "cc -Wall -o app build/a.o",
   ].join("\n");
   expect(filter("make", warned)).not.toContain("cc -Wall -c");
+});
+
+Deno.test("gcc keeps the function header right over an error; over a warning it goes", () => {
+  // g++ 12 on two files (captured), one error and one warning.
+  const input = [
+    "hull.cpp: In function ‘std::vector<Point> hull(std::vector<Point>)’:",
+    "hull.cpp:10:19: error: could not convert ‘(h.std::vector<Point>::size() + ((std::vector<Point>::size_type)n))’ from ‘std::vector<Point>::size_type’ {aka ‘long unsigned int’} to ‘std::vector<Point>’",
+    "   10 |   return h.size() + n;",
+    "      |          ~~~~~~~~~^~~",
+    "util.cpp: In function ‘int offset(int)’:",
+    "util.cpp:2:25: warning: unused variable ‘z’ [-Wunused-variable]",
+    "    2 | int offset(int v) { int z; return v; }",
+    "      |                         ^",
+  ];
+  const out = filter("g++ -Wall -c hull.cpp util.cpp", input.join("\n"), true).split("\n");
+  expect(out).toEqual([input[0], input[1], input[5]]);
 });

@@ -256,7 +256,8 @@ const CASES: Case[] = [
     output: ["OpenTofu has been successfully initialized!"],
   },
   {
-    name: "gcc: errors, warnings and include chains stay, echo, carets and In function headers go",
+    name:
+      "gcc: errors, warnings, include chains and an error's In function header stay, echo, carets and a warning's header go",
     command: "gcc -Wall -c main.c",
     exit: 1,
     input: [
@@ -275,6 +276,7 @@ const CASES: Case[] = [
     output: [
       "In file included from main.c:3:",
       "util.h:4:38: warning: unused variable ‘tmp’ [-Wunused-variable]",
+      "main.c: In function ‘main’:",
       "main.c:20:5: error: ‘total’ undeclared (first use in this function)",
     ],
   },
