@@ -561,3 +561,121 @@ Deno.test("gcc keeps the function header right over an error; over a warning it 
   const out = filter("g++ -Wall -c hull.cpp util.cpp", input.join("\n"), true).split("\n");
   expect(out).toEqual([input[0], input[1], input[5]]);
 });
+
+/** `go test -coverprofile=c.out ./...; go tool cover -func=c.out` over two packages (go 1.2x, captured). */
+const GO_TEST_THEN_COVER = [
+  "--- FAIL: TestAdd (0.00s)",
+  "    mathx_test.go:5: bad",
+  "FAIL",
+  "coverage: 42.9% of statements",
+  "FAIL\texample.com/covkit/mathx\t0.004s",
+  "ok  \texample.com/covkit/textx\t0.003s\tcoverage: 20.0% of statements",
+  "FAIL",
+  "example.com/covkit/mathx/mathx.go:3:\tAdd\t\t100.0%",
+  "example.com/covkit/mathx/mathx.go:5:\tMax\t\t66.7%",
+  "example.com/covkit/mathx/mathx.go:12:\tAbs\t\t0.0%",
+  "example.com/covkit/textx/textx.go:5:\tUpper\t\t100.0%",
+  "example.com/covkit/textx/textx.go:7:\tReverse\t\t0.0%",
+  "total:\t\t\t\t\t(statements)\t33.3%",
+];
+
+/** `cargo clippy && cargo test` on a small crate (captured; clippy's help blocks trimmed). */
+const CLIPPY_THEN_TEST = [
+  "warning: unneeded `return` statement",
+  " --> src/lib.rs:6:5",
+  "  |",
+  "6 |     return t;",
+  "  |     ^^^^^^^^",
+  "  |",
+  "  = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#needless_return",
+  "  = note: `#[warn(clippy::needless_return)]` on by default",
+  "  |",
+  "6 -     return t;",
+  "6 +     t",
+  "  |",
+  "",
+  "warning: the loop variable `i` is only used to index `xs`",
+  " --> src/lib.rs:3:14",
+  "  |",
+  "3 |     for i in 0..xs.len() {",
+  "  |              ^^^^^^^^^^^",
+  "  |",
+  "  = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#needless_range_loop",
+  "  = note: `#[warn(clippy::needless_range_loop)]` on by default",
+  "  |",
+  "3 -     for i in 0..xs.len() {",
+  "3 +     for <item> in &xs {",
+  "  |",
+  "",
+  "warning: manual implementation of an assign operation",
+  " --> src/lib.rs:4:9",
+  "  |",
+  "4 |         t = t + xs[i];",
+  "  |         ^^^^^^^^^^^^^ help: replace it with: `t += xs[i]`",
+  "  |",
+  "  = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#assign_op_pattern",
+  "  = note: `#[warn(clippy::assign_op_pattern)]` on by default",
+  "",
+  "warning: writing `&String` instead of `&str` involves a new object where a slice will do",
+  " --> src/lib.rs:9:25",
+  "  |",
+  "9 | pub fn is_empty_name(s: &String) -> bool {",
+  "  |                         ^^^^^^^",
+  "  |",
+  "  = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#ptr_arg",
+  "  = note: `#[warn(clippy::ptr_arg)]` on by default",
+  "  |",
+  "9 - pub fn is_empty_name(s: &String) -> bool {",
+  "9 + pub fn is_empty_name(s: &str) -> bool {",
+  "  |",
+  "",
+  "warning: length comparison to zero",
+  "  --> src/lib.rs:10:5",
+  "   |",
+  "10 |     s.len() == 0",
+  "   |     ^^^^^^^^^^^^ help: using `is_empty` is clearer and more explicit: `s.is_empty()`",
+  "   |",
+  "   = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#len_zero",
+  "   = note: `#[warn(clippy::len_zero)]` on by default",
+  "",
+  "warning: `ledger` (lib) generated 5 warnings (run `cargo clippy --fix --lib -p ledger -- ` to apply 3 suggestions)",
+  "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.38s",
+  "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.61s",
+  "     Running unittests src/lib.rs (target/debug/deps/ledger-6bc935356f631c94)",
+  "",
+  "running 3 tests",
+  "test tests::empty ... ok",
+  "test tests::one ... ok",
+  "test tests::sums ... ok",
+  "",
+  "test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+  "",
+  "   Doc-tests ledger",
+  "",
+  "running 0 tests",
+  "",
+  "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+];
+
+Deno.test("a compound command's other output survives a test run's summary, before and after it", () => {
+  // go test's summary keeps only what it knows; the coverage report printed after its last
+  // package result is go tool cover's, for its own rule.
+  const cover = filter(
+    "go test -coverprofile=c.out ./...; go tool cover -func=c.out",
+    GO_TEST_THEN_COVER.join("\n"),
+    true,
+  ).split("\n");
+  for (const line of GO_TEST_THEN_COVER.filter((l) => / 0\.0%$| 66\.7%$|^total:/.test(l))) {
+    expect(cover).toContain(line);
+  }
+  expect(cover).toContain("    mathx_test.go:5: bad");
+  // clippy's warnings come before cargo test's run: they stay for the clippy rule, which groups
+  // them; the tests' counts stay too.
+  for (const command of ["cargo clippy && cargo test", "cargo clippy; cargo test"]) {
+    const out = filter(command, CLIPPY_THEN_TEST.join("\n")).split("\n");
+    for (const line of CLIPPY_THEN_TEST.filter((l) => /^(warning: |test result: )/.test(l))) {
+      expect({ command, kept: out.some((l) => l.startsWith(line.replace(/  \[.*$/, ""))) })
+        .toEqual({ command, kept: true });
+    }
+  }
+});
