@@ -679,3 +679,52 @@ Deno.test("a compound command's other output survives a test run's summary, befo
     }
   }
 });
+
+Deno.test("a failure cut past its trace limit keeps the assertion's compared values", () => {
+  // cargo test (captured, rust 1.95): a test printing 240 lines before its assertion fails.
+  const orders = Array.from({ length: 240 }, (_, i) => {
+    const total = 7 * i * (i + 1) / 2;
+    return `order ${i} settled, running total ${total}`;
+  });
+  const input = [
+    "running 4 tests",
+    "test tests::sums ... ok",
+    "test noisy::settles_orders ... FAILED",
+    "",
+    "failures:",
+    "",
+    "---- noisy::settles_orders stdout ----",
+    ...orders,
+    "",
+    "thread 'noisy::settles_orders' (16026) panicked at src/lib.rs:33:9:",
+    "assertion `left == right` failed",
+    "  left: 200760",
+    " right: 3500000",
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+    "",
+    "failures:",
+    "    noisy::settles_orders",
+    "",
+    "test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.59s",
+  ];
+  const out = filter("cargo test", input.join("\n"), true).split("\n");
+  expect(out).toContain("  left: 200760");
+  expect(out).toContain(" right: 3500000");
+  expect(out).not.toContain(orders[120]);
+  // pytest's `E` lines under an assertion and go's got/want lines, past the limit, the same way.
+  const pytest = [
+    "=================================== FAILURES ===================================",
+    "__________________________________ test_sum ___________________________________",
+    ...Array.from({ length: 80 }, (_, i) => `    x${i} = step(${i})`),
+    ">       assert total(rows) == 42",
+    "E       assert 41 == 42",
+    "E        +  where 41 = total([1, 2, 3])",
+    "",
+    "tests/test_sum.py:90: AssertionError",
+    "=========================== short test summary info ============================",
+    "FAILED tests/test_sum.py::test_sum - assert 41 == 42",
+    "============================== 1 failed in 0.03s ===============================",
+  ];
+  const py = filter("pytest --tb=long", pytest.join("\n"), true).split("\n");
+  expect(py).toContain("E        +  where 41 = total([1, 2, 3])");
+});
