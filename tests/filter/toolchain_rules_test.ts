@@ -1023,7 +1023,7 @@ Deno.test("rules run for their own commands: bundle exec is not an install, carg
     ["bundle", ["bundle-install"]],
     ["bundle install --local", ["bundle-install"]],
     ["bundle --jobs 4", ["bundle-install"]],
-    ["bundle exec rspec", ["rspec"]],
+    ["bundle exec rspec", ["rspec-pending", "rspec"]],
     ["bundle exec rubocop lib", ["rubocop"]],
     ["bundle exec rake test", ["minitest"]],
     ["cargo install --path .", [
