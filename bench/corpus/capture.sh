@@ -5123,3 +5123,34 @@ PY
   capture lint bandit_findings "$R" "bandit -r app" "bandit $(bandit --version 2>/dev/null | awk 'NR==1{print $2}')"
   cd "$ROOT" || exit 1
 fi
+
+# --- tsc --traceResolution (`tstrace`): typescript from this repository's node_modules on a
+# four-file node16 project importing zod 3 and left-pad (npm), a relative module that does not
+# exist and a type error: 35 resolutions, each with its probing lines --------------------------
+if sel tstrace; then
+  R="$WORK/tstrace"
+  rm -rf "$R" && mkdir -p "$R/src/lib"
+  cat >"$R/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "target": "es2020", "module": "node16", "strict": true, "noEmit": true, "types": [] }, "include": ["src"] }
+EOF
+  printf '{ "name": "tstrace", "type": "module" }\n' >"$R/package.json"
+  (cd "$R" && npm i --no-audit --no-fund zod@3 left-pad@1 >/dev/null 2>&1)
+  printf 'export function add(a: number, b: number): number { return a + b; }\n' >"$R/src/util.ts"
+  printf 'import { add } from "./util.js";\nexport interface User { id: number; name: string }\nexport const total = add(1, 2);\n' >"$R/src/model.ts"
+  printf 'export const helper = 1;\n' >"$R/src/lib/helper.ts"
+  printf 'export const sep = "/";\n' >"$R/src/lib/path.ts"
+  cat >"$R/src/index.ts" <<'EOF'
+import { add } from "./util.js";
+import type { User } from "./model.js";
+import { missing } from "./nothere.js";
+import { z } from "zod";
+import leftPad from "left-pad";
+import * as path from "./lib/path.js";
+import { helper } from "./lib/helper.js";
+const u: User = { id: add(1, 2), name: "x" };
+const n: string = add(1, 2);
+console.log(u, missing, leftPad, path, z.string(), helper, n);
+EOF
+  PATH="$ROOT/node_modules/.bin:$PATH" capture node tsc_trace_resolution "$R" "tsc -p . --traceResolution" "tsc $("$ROOT/node_modules/.bin/tsc" -v | awk '{print $2}')"
+  cd "$ROOT" || exit 1
+fi

@@ -2,7 +2,8 @@
  * fold_blocks: inside a block that opens with a `start` line and closes with an `end` line (a
  * resource terraform destroys, whose every attribute goes to null), the inner lines fold into one
  * `summary` line before the block's end, `{n}` their count. Lines matching `keep`, failure-looking
- * ones and the locations right after them stay, in place. A block of at most `min_lines` inner
+ * ones and the locations right after them stay, in place, unless they match `fold` (a probe line
+ * whose only failure-look is a name it quotes: tsc's `File '…/errors.ts' does not exist.`). A block of at most `min_lines` inner
  * lines stays whole, one the output ends inside gets its summary at the end; lines outside blocks
  * pass. Streaming: memory is one block's first `min_lines` lines.
  */
@@ -16,6 +17,9 @@ export const FoldBlocksConfig = z.object({
   start: z.string().describe("Regex (RE2 syntax) of a block's first line (it stays)"),
   end: z.string().describe("Regex (RE2 syntax) of a block's last line (it stays)"),
   keep: z.array(z.string()).default([]).describe("Regexes of lines inside a block that stay"),
+  fold: z.array(z.string()).default([]).describe(
+    "Regexes of lines inside a block that fold even when they read as failures (a name they quote)",
+  ),
   summary: z.string().max(200).default("  … ({n} lines)").describe(
     "The line standing for a block's folded lines; {n} is their count",
   ),
@@ -29,6 +33,7 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
   const start = patternField(config.start, "strategy.start", engine);
   const end = patternField(config.end, "strategy.end", engine);
   const keep = anyMatcher(patternList(config.keep, "strategy.keep", engine));
+  const foldAnyway = anyMatcher(patternList(config.fold, "strategy.fold", engine));
   const minLines = config.min_lines;
   return {
     type: "fold_blocks",
@@ -41,7 +46,7 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
       let changed = false;
       // Past min_lines an inner line stays when kept, else it is counted.
       const fold = (line: string) => {
-        if (keep(line) || keeper.keep(line)) ctx.emit(line);
+        if (keep(line) || (!foldAnyway(line) && keeper.keep(line))) ctx.emit(line);
         else folded++;
       };
       const close = () => {
