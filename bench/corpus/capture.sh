@@ -5154,3 +5154,32 @@ EOF
   PATH="$ROOT/node_modules/.bin:$PATH" capture node tsc_trace_resolution "$R" "tsc -p . --traceResolution" "tsc $("$ROOT/node_modules/.bin/tsc" -v | awk '{print $2}')"
   cd "$ROOT" || exit 1
 fi
+
+# --- pnpm recursive runs (`pnpmws`): `pnpm -r run build` (pnpm from the system, offline install
+# of the workspace links) over five packages whose build scripts print a line per file; `web`'s
+# fails with a tsc-style error after the other four passed -------------------------------------
+if sel pnpmws; then
+  R="$WORK/pnpmws"
+  rm -rf "$R" && mkdir -p "$R"
+  printf '{ "name": "ws", "private": true }\n' >"$R/package.json"
+  printf 'packages:\n  - "packages/*"\n' >"$R/pnpm-workspace.yaml"
+  for p in core utils api cli web; do
+    mkdir -p "$R/packages/$p"
+    printf '{ "name": "@ws/%s", "version": "1.0.0", "scripts": { "build": "node build.js" } }\n' "$p" >"$R/packages/$p/package.json"
+  done
+  for p in core utils api cli; do
+    cat >"$R/packages/$p/build.js" <<EOF
+for (let i = 1; i <= 8; i++) console.log(\`[$p] compiled src/mod\${i}.ts -> dist/mod\${i}.js\`);
+console.log("[$p] wrote 8 files in 0.4s");
+EOF
+  done
+  cat >"$R/packages/web/build.js" <<'EOF'
+for (let i = 1; i <= 3; i++) console.log(`[web] compiled src/page${i}.tsx -> dist/page${i}.js`);
+console.error("src/page4.tsx(12,5): error TS2322: Type 'string' is not assignable to type 'number'.");
+console.error("Build failed with 1 error.");
+process.exit(2);
+EOF
+  (cd "$R" && pnpm install --offline >/dev/null 2>&1)
+  capture node pnpm_recursive_build "$R" "pnpm -r run build" "pnpm $(pnpm -v)"
+  cd "$ROOT" || exit 1
+fi

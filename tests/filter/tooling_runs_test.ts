@@ -19,3 +19,37 @@ Deno.test("tsc --traceResolution keeps each resolution's head and result and cou
   expect(out.filter((l) => /^… \d+ lookup lines$/.test(l)).length).toBeGreaterThan(20);
   expect(out.length).toBeLessThan(lines(input).length / 2);
 });
+
+Deno.test("pnpm -r run build folds each passed package to a count and keeps the failed one whole", async () => {
+  const input = await corpus("node/pnpm_recursive_build.txt");
+  const out = lines(filter("pnpm -r run build", input, true));
+  for (const l of lines(input).filter((l) => /^packages\/web |ERR_PNPM|^Exit status/.test(l))) {
+    expect(out).toContain(l);
+  }
+  for (const pkg of ["api", "cli", "core", "utils"]) {
+    expect(out).toContain(`packages/${pkg} build: Done`);
+    expect(out).toContain(`… 10 lines of packages/${pkg} build folded`);
+    expect(out.filter((l) => l.startsWith(`packages/${pkg} build: [`))).toEqual([]);
+  }
+});
+
+Deno.test("pnpm -r keeps a package whose lines end without a verdict whole", () => {
+  const input = [
+    "packages/a test$ node --test",
+    "packages/a test: ok 1 - adds",
+    "packages/a test: ok 2 - joins",
+    "packages/a test: Done",
+    "packages/b test$ node --test",
+    "packages/b test: ok 1 - parses",
+    "packages/b test: ok 2 - formats",
+    "packages/c test$ node --test",
+    "packages/c test: not ok 1 - rounds",
+    "packages/c test: Failed",
+    " ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  @x/c@1.0.0 test: `node --test`",
+  ];
+  const out = lines(filter("pnpm -r test", input.join("\n"), true));
+  expect(out).toEqual([
+    "… 3 lines of packages/a test folded",
+    ...input.slice(3),
+  ]);
+});
