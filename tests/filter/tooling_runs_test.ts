@@ -53,3 +53,36 @@ Deno.test("pnpm -r keeps a package whose lines end without a verdict whole", () 
     ...input.slice(3),
   ]);
 });
+
+Deno.test("ruff's concise format groups findings by code and names every location", async () => {
+  const input = await corpus("lint/ruff_concise_email.txt");
+  const text = filter("ruff check --output-format=concise email", input, true);
+  const findings = lines(input).filter((l) => /^\S+:\d+:\d+: [A-Z]+\d+ /.test(l));
+  for (const finding of findings) expect(text).toContain(finding.split(": ")[0]);
+  expect(text).toContain("UP032 (84):");
+  expect(text).toContain("Found 147 errors.");
+  expect(lines(text).length).toBeLessThan(findings.length / 2);
+});
+
+Deno.test("ruff's grouped format keeps each file and row as printed, a file's repeats counted with their positions", async () => {
+  const input = await corpus("lint/ruff_grouped_email.txt");
+  const out = lines(filter("ruff check --output-format=grouped email", input, true));
+  let file = "";
+  const more = new Map<string, string>();
+  for (const l of out) {
+    if (/^\S+:$/.test(l)) file = l;
+    else if (l.startsWith("  … ")) more.set(file, (more.get(file) ?? "") + l);
+  }
+  for (const l of lines(input)) {
+    if (/^\S+:$/.test(l)) {
+      expect(out).toContain(l);
+      file = l;
+      continue;
+    }
+    const row = /^\s+(\d+:\d+)\s+[A-Z]+\d+ /.exec(l);
+    if (row && !out.includes(l)) {
+      expect(more.get(file) ?? "").toMatch(new RegExp(`[ ,]${row[1]}\\b`));
+    }
+  }
+  expect(out.length).toBeLessThan(lines(input).length / 2);
+});
