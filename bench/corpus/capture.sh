@@ -5197,3 +5197,59 @@ if sel ruffmodes; then
   done
   cd "$ROOT" || exit 1
 fi
+
+# --- nox (`nox`): nox (pip) with four virtualenv sessions on a small package; pyflakes and pytest
+# come from PyPI. `fast` runs the passing tests verbosely, `tests` all of them (one fails) --------
+if sel nox; then
+  R="$WORK/nox"
+  rm -rf "$R" && mkdir -p "$R/calc" "$R/tests"
+  printf 'def add(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a / b\n' >"$R/calc/__init__.py"
+  cat >"$R/tests/test_calc.py" <<'PY'
+import pytest
+from calc import add, div
+
+
+@pytest.mark.parametrize("a,b,c", [(1, 2, 3), (2, 2, 4), (0, 0, 0), (-1, 1, 0), (5, -7, -2), (10, 20, 30)])
+def test_add(a, b, c):
+    assert add(a, b) == c
+
+
+def test_div():
+    assert div(6, 3) == 2
+
+
+def test_div_zero():
+    assert div(1, 0) == 0
+PY
+  cat >"$R/noxfile.py" <<'PY'
+import nox
+
+nox.options.sessions = ["lint", "fast", "tests", "docs"]
+
+
+@nox.session
+def lint(session):
+    session.install("pyflakes")
+    session.run("python", "-m", "pyflakes", "calc")
+
+
+@nox.session
+def fast(session):
+    session.install("pytest")
+    session.run("pytest", "-v", "-p", "no:cacheprovider", "-k", "not zero", "tests", env={"PYTHONPATH": "."})
+
+
+@nox.session
+def tests(session):
+    session.install("pytest")
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests", env={"PYTHONPATH": "."})
+
+
+@nox.session
+def docs(session):
+    session.install("pyflakes")
+    session.run("python", "-c", "print('docs built: 12 pages')")
+PY
+  capture python nox_sessions_one_failing "$R" "nox" "nox $(nox --version 2>&1)"
+  cd "$ROOT" || exit 1
+fi
