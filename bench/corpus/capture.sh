@@ -5253,3 +5253,19 @@ PY
   capture python nox_sessions_one_failing "$R" "nox" "nox $(nox --version 2>&1)"
   cd "$ROOT" || exit 1
 fi
+
+# --- npm ls with problems (`npmls`): `npm ls --all` (npm 11) of express 4, left-pad and zod 3 after
+# the install was damaged: body-parser's version edited (invalid), ms and object-inspect removed
+# (UNMET DEPENDENCY, one at the top of qs's deep subtree), a package no one depends on (extraneous)
+if sel npmls; then
+  R="$WORK/npmls"
+  rm -rf "$R" && mkdir -p "$R"
+  printf '{ "name": "shop", "version": "1.0.0", "dependencies": { "express": "^4.21.0", "left-pad": "^1.3.0", "zod": "^3.23.0" } }\n' >"$R/package.json"
+  (cd "$R" && npm i --no-audit --no-fund >/dev/null 2>&1)
+  sed -i 's/"version": "1\.20\.[0-9]*"/"version": "1.10.0"/' "$R/node_modules/body-parser/package.json"
+  rm -rf "$R/node_modules/ms" "$R/node_modules/object-inspect"
+  mkdir -p "$R/node_modules/stray-pkg"
+  printf '{ "name": "stray-pkg", "version": "0.0.1" }\n' >"$R/node_modules/stray-pkg/package.json"
+  capture node npm_ls_all_problems "$R" "npm ls --all" "npm $(npm -v)"
+  cd "$ROOT" || exit 1
+fi

@@ -86,3 +86,25 @@ Deno.test("ruff's grouped format keeps each file and row as printed, a file's re
   }
   expect(out.length).toBeLessThan(lines(input).length / 2);
 });
+
+Deno.test("npm ls --all keeps each problem entry with the entries that lead to it", async () => {
+  const input = lines(await corpus("node/npm_ls_all_problems.txt"));
+  const out = lines(filter("npm ls --all", input.join("\n"), true));
+  const column = (l: string) => l.search(/[\w@]/);
+  const shown = (l: string) => out.some((o) => o === l || o.startsWith(`${l} (+`));
+  input.forEach((line, i) => {
+    if (!/ (invalid|extraneous)\b|UNMET DEPENDENCY/.test(line)) return;
+    expect(shown(line)).toBe(true);
+    // Every ancestor: the nearest line above at a smaller column, up to the root.
+    for (let j = i - 1, c = column(line); j >= 0 && c > 0; j--) {
+      if (column(input[j]) >= 0 && column(input[j]) < c) {
+        expect(shown(input[j])).toBe(true);
+        c = column(input[j]);
+      }
+    }
+  });
+  for (const line of input.filter((l) => l.startsWith("npm error "))) {
+    if (!line.includes("A complete log")) expect(out).toContain(line);
+  }
+  expect(out.length).toBeLessThan(input.length / 2);
+});
