@@ -674,7 +674,7 @@ Deno.test("a compound command's other output survives a test run's summary, befo
   for (const command of ["cargo clippy && cargo test", "cargo clippy; cargo test"]) {
     const out = filter(command, CLIPPY_THEN_TEST.join("\n")).split("\n");
     for (const line of CLIPPY_THEN_TEST.filter((l) => /^(warning: |test result: )/.test(l))) {
-      expect({ command, kept: out.some((l) => l.startsWith(line.replace(/  \[.*$/, ""))) })
+      expect({ command, kept: out.some((l) => l.startsWith(line.replace(/ {2}\[.*$/, ""))) })
         .toEqual({ command, kept: true });
     }
   }
