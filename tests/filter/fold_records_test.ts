@@ -244,3 +244,19 @@ Deno.test("rspec's Pending list: pending examples of one reason fold under the f
   ) expect(out).toContain(line);
   expect(out.length).toBeLessThan(30);
 });
+
+Deno.test("pg_dump --inserts: a row whose text value spans lines folds or stays whole, never its first line alone", () => {
+  const input = ["INSERT INTO public.mail VALUES (0, 'x');"];
+  for (let i = 1; i <= 7; i++) {
+    input.push(`INSERT INTO public.mail VALUES (${i}, 'Dear user,`, `  your order ${i} shipped');`);
+  }
+  input.push("", "--", "-- PostgreSQL database dump complete", "--");
+  const out = lines(filter("pg_dump --inserts shop", input.join("\n")));
+  // Each continuation line kept is right under its own INSERT line.
+  out.forEach((line, i) => {
+    const m = line.match(/^ {2}your order (\d) shipped/);
+    if (m) expect(out[i - 1]).toBe(`INSERT INTO public.mail VALUES (${m[1]}, 'Dear user,`);
+  });
+  expect(out).toContain("… 3 more rows inserted like those above");
+  expect(out).toContain("  your order 7 shipped');");
+});

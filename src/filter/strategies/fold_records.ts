@@ -12,7 +12,8 @@
  * table show its data), and with `show_last` the last record of a folded kind stays under its
  * count (a table's last row). With `section`, records are read only between an `open` line and
  * the next `close` line (rspec's `Pending:` list, not its `Failures:`); lines outside pass as
- * printed, and the counts come before the `close` line. Streaming: memory is the open record, the
+ * printed, and the counts come before the `close` line. With `ends`, a record goes on until a
+ * line matching it (a row whose quoted text spans lines ends at its `;`). Streaming: memory is the open record, the
  * distinct records seen (at most `max_records` of them) and the last record of each kind folded.
  */
 import { z } from "zod";
@@ -25,6 +26,9 @@ export const FoldRecordsConfig = z.object({
   type: z.literal("fold_records"),
   start: z.string().describe("Regex (RE2 syntax) of a record's first line"),
   within: z.string().describe("Regex (RE2 syntax) of the lines that continue a record"),
+  ends: z.string().optional().describe(
+    "Regex (RE2 syntax) of a record's last line: until a line matches it, every line continues the record (a SQL row whose text value spans lines)",
+  ),
   mask: z.array(z.string()).min(1).describe(
     "Regexes (RE2 syntax) of the parts that may differ between records that fold (addresses)",
   ),
@@ -66,6 +70,7 @@ export function compileFoldRecords(
 ): CompiledStrategy {
   const start = patternField(config.start, "strategy.start", engine);
   const within = patternField(config.within, "strategy.within", engine);
+  const ends = optionalPatternField(config.ends, "strategy.ends", engine);
   const mask = combineNormalizers(config.mask.map((source, i) => ({
     pattern: patternField(source, `strategy.mask[${i}]`, engine),
     replacement: "\u0000",
@@ -144,7 +149,9 @@ export function compileFoldRecords(
             inSection = false;
             return ctx.emit(line);
           }
-          if (start.test(line)) {
+          if (record !== null && ends !== undefined && !ends.test(record[record.length - 1])) {
+            record.push(line);
+          } else if (start.test(line)) {
             close();
             record = [line];
           } else if (record !== null && within.test(line)) record.push(line);
