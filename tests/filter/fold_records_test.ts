@@ -260,3 +260,13 @@ Deno.test("pg_dump --inserts: a row whose text value spans lines folds or stays 
   expect(out).toContain("… 3 more rows inserted like those above");
   expect(out).toContain("  your order 7 shipped');");
 });
+
+Deno.test("a dump's last row shown under its count stays where it was printed, above the blank lines after it", () => {
+  const input = ["SET client_encoding = 'UTF8';", ""];
+  for (let i = 1; i <= 8; i++) input.push(`INSERT INTO public.t VALUES (${i}, 'v${i}');`);
+  input.push("", "", "--", "-- PostgreSQL database dump complete", "--");
+  const out = lines(filter("pg_dump --inserts shop", input.join("\n")));
+  const at = out.indexOf("INSERT INTO public.t VALUES (8, 'v8');");
+  expect(out[at - 1]).toBe("… 4 more rows inserted like those above");
+  expect(out.slice(at + 1, at + 3)).toEqual(["", "--"]);
+});

@@ -2,19 +2,20 @@
  * fold_records: a record (a line matching `start` and the lines after it matching `within`) that
  * repeats an earlier one once every `mask` match is set aside goes, wherever it recurs; each kind
  * of record that went is counted on one `summary` line, in the order the kinds first came, before
- * the next record shown, the first line matching `counts_before` (the end of a record section)
- * or the end (records A, B, A, B… are two records and two counts, not a count per recurrence).
- * memcheck reports one loop's `Invalid read of size 4` once per instruction, each record
- * differing from the first only in its addresses and how far past the block it read: one stays.
- * Only what `mask` matches is ignored, so records whose frames (a function, a `file:line`) differ
- * all stay; a line matching `unmasked` (a frame with no symbol: its address is its only location)
- * is compared as printed. The first `max_like` records of a kind stay (a dump's first rows of a
- * table show its data), and with `show_last` the last record of a folded kind stays under its
- * count (a table's last row). With `section`, records are read only between an `open` line and
- * the next `close` line (rspec's `Pending:` list, not its `Failures:`); lines outside pass as
- * printed, and the counts come before the `close` line. With `ends`, a record goes on until a
- * line matching it (a row whose quoted text spans lines ends at its `;`). Streaming: memory is the open record, the
- * distinct records seen (at most `max_records` of them) and the last record of each kind folded.
+ * the next record shown, the first line matching `counts_before` (the end of a record section) or
+ * the end (records A, B, A, B… are two records and two counts, not a count per recurrence).
+ * memcheck reports one loop's `Invalid read of size 4` once per instruction, each record differing
+ * from the first only in its addresses and how far past the block it read: one stays. Only what
+ * `mask` matches is ignored, so records whose frames (a function, a `file:line`) differ all stay; a
+ * line matching `unmasked` (a frame with no symbol: its address is its only location) is compared
+ * as printed. The first `max_like` records of a kind stay (a dump's first rows of a table show its
+ * data), and with `show_last` the last record of a folded kind stays under its count (a table's
+ * last row), the counts then coming before any line that is no record. With `section`, records are
+ * read only between an `open` line and the next `close` line (rspec's `Pending:` list, not its
+ * `Failures:`); lines outside pass as printed, and the counts come before the `close` line. With
+ * `ends`, a record goes on until a line matching it (a row whose quoted text spans lines ends at
+ * its `;`). Streaming: memory is the open record, the distinct records seen (at most `max_records`
+ * of them) and the last record of each kind folded.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -157,7 +158,8 @@ export function compileFoldRecords(
           } else if (record !== null && within.test(line)) record.push(line);
           else {
             close();
-            if (countsBefore?.test(line)) count();
+            // A last record shown stays above the lines printed after it.
+            if (config.show_last || countsBefore?.test(line)) count();
             ctx.emit(line);
           }
         },
