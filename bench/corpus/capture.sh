@@ -5290,4 +5290,151 @@ def main():
 main()
 PY
   capture python cprofile_cumulative "$P" "python3 -m cProfile -s cumulative work.py" "$(python3 --version)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- tsc --traceResolution (`tstrace`): typescript from this repository's node_modules on a
+# four-file node16 project importing zod 3 and left-pad (npm), a relative module that does not
+# exist and a type error: 35 resolutions, each with its probing lines --------------------------
+if sel tstrace; then
+  R="$WORK/tstrace"
+  rm -rf "$R" && mkdir -p "$R/src/lib"
+  cat >"$R/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "target": "es2020", "module": "node16", "strict": true, "noEmit": true, "types": [] }, "include": ["src"] }
+EOF
+  printf '{ "name": "tstrace", "type": "module" }\n' >"$R/package.json"
+  (cd "$R" && npm i --no-audit --no-fund zod@3 left-pad@1 >/dev/null 2>&1)
+  printf 'export function add(a: number, b: number): number { return a + b; }\n' >"$R/src/util.ts"
+  printf 'import { add } from "./util.js";\nexport interface User { id: number; name: string }\nexport const total = add(1, 2);\n' >"$R/src/model.ts"
+  printf 'export const helper = 1;\n' >"$R/src/lib/helper.ts"
+  printf 'export const sep = "/";\n' >"$R/src/lib/path.ts"
+  cat >"$R/src/index.ts" <<'EOF'
+import { add } from "./util.js";
+import type { User } from "./model.js";
+import { missing } from "./nothere.js";
+import { z } from "zod";
+import leftPad from "left-pad";
+import * as path from "./lib/path.js";
+import { helper } from "./lib/helper.js";
+const u: User = { id: add(1, 2), name: "x" };
+const n: string = add(1, 2);
+console.log(u, missing, leftPad, path, z.string(), helper, n);
+EOF
+  PATH="$ROOT/node_modules/.bin:$PATH" capture node tsc_trace_resolution "$R" "tsc -p . --traceResolution" "tsc $("$ROOT/node_modules/.bin/tsc" -v | awk '{print $2}')"
+  cd "$ROOT" || exit 1
+fi
+
+# --- pnpm recursive runs (`pnpmws`): `pnpm -r run build` (pnpm from the system, offline install
+# of the workspace links) over five packages whose build scripts print a line per file; `web`'s
+# fails with a tsc-style error after the other four passed -------------------------------------
+if sel pnpmws; then
+  R="$WORK/pnpmws"
+  rm -rf "$R" && mkdir -p "$R"
+  printf '{ "name": "ws", "private": true }\n' >"$R/package.json"
+  printf 'packages:\n  - "packages/*"\n' >"$R/pnpm-workspace.yaml"
+  for p in core utils api cli web; do
+    mkdir -p "$R/packages/$p"
+    printf '{ "name": "@ws/%s", "version": "1.0.0", "scripts": { "build": "node build.js" } }\n' "$p" >"$R/packages/$p/package.json"
+  done
+  for p in core utils api cli; do
+    cat >"$R/packages/$p/build.js" <<EOF
+for (let i = 1; i <= 8; i++) console.log(\`[$p] compiled src/mod\${i}.ts -> dist/mod\${i}.js\`);
+console.log("[$p] wrote 8 files in 0.4s");
+EOF
+  done
+  cat >"$R/packages/web/build.js" <<'EOF'
+for (let i = 1; i <= 3; i++) console.log(`[web] compiled src/page${i}.tsx -> dist/page${i}.js`);
+console.error("src/page4.tsx(12,5): error TS2322: Type 'string' is not assignable to type 'number'.");
+console.error("Build failed with 1 error.");
+process.exit(2);
+EOF
+  (cd "$R" && pnpm install --offline >/dev/null 2>&1)
+  capture node pnpm_recursive_build "$R" "pnpm -r run build" "pnpm $(pnpm -v)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- ruff's concise and grouped formats (`ruffmodes`): `ruff check --isolated` (ruff from pip) with
+# pyflakes, pycodestyle's E7/E9, bugbear and pyupgrade on a copy of the running python's `email`
+# package: 147 findings, 84 of them one pyupgrade message ---------------------------------------
+if sel ruffmodes; then
+  R="$WORK/ruffmodes"
+  rm -rf "$R" && mkdir -p "$R"
+  cp -r "$(python3 -c 'import email, os; print(os.path.dirname(email.__file__))')" "$R/email"
+  rm -rf "$R/email/__pycache__"
+  for f in concise grouped; do
+    capture lint "ruff_${f}_email" "$R" "ruff check --isolated --select F,E7,E9,B,UP --output-format=$f email" "$(ruff --version)"
+  done
+  cd "$ROOT" || exit 1
+fi
+
+# --- nox (`nox`): nox (pip) with four virtualenv sessions on a small package; pyflakes and pytest
+# come from PyPI. `fast` runs the passing tests verbosely, `tests` all of them (one fails) --------
+if sel nox; then
+  R="$WORK/nox"
+  rm -rf "$R" && mkdir -p "$R/calc" "$R/tests"
+  printf 'def add(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a / b\n' >"$R/calc/__init__.py"
+  cat >"$R/tests/test_calc.py" <<'PY'
+import pytest
+from calc import add, div
+
+
+@pytest.mark.parametrize("a,b,c", [(1, 2, 3), (2, 2, 4), (0, 0, 0), (-1, 1, 0), (5, -7, -2), (10, 20, 30)])
+def test_add(a, b, c):
+    assert add(a, b) == c
+
+
+def test_div():
+    assert div(6, 3) == 2
+
+
+def test_div_zero():
+    assert div(1, 0) == 0
+PY
+  cat >"$R/noxfile.py" <<'PY'
+import nox
+
+nox.options.sessions = ["lint", "fast", "tests", "docs"]
+
+
+@nox.session
+def lint(session):
+    session.install("pyflakes")
+    session.run("python", "-m", "pyflakes", "calc")
+
+
+@nox.session
+def fast(session):
+    session.install("pytest")
+    session.run("pytest", "-v", "-p", "no:cacheprovider", "-k", "not zero", "tests", env={"PYTHONPATH": "."})
+
+
+@nox.session
+def tests(session):
+    session.install("pytest")
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests", env={"PYTHONPATH": "."})
+
+
+@nox.session
+def docs(session):
+    session.install("pyflakes")
+    session.run("python", "-c", "print('docs built: 12 pages')")
+PY
+  capture python nox_sessions_one_failing "$R" "nox" "nox $(nox --version 2>&1)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- npm ls with problems (`npmls`): `npm ls --all` (npm 11) of express 4, left-pad and zod 3 after
+# the install was damaged: body-parser's version edited (invalid), ms and object-inspect removed
+# (UNMET DEPENDENCY, one at the top of qs's deep subtree), a package no one depends on (extraneous)
+if sel npmls; then
+  R="$WORK/npmls"
+  rm -rf "$R" && mkdir -p "$R"
+  printf '{ "name": "shop", "version": "1.0.0", "dependencies": { "express": "^4.21.0", "left-pad": "^1.3.0", "zod": "^3.23.0" } }\n' >"$R/package.json"
+  (cd "$R" && npm i --no-audit --no-fund >/dev/null 2>&1)
+  sed -i 's/"version": "1\.20\.[0-9]*"/"version": "1.10.0"/' "$R/node_modules/body-parser/package.json"
+  rm -rf "$R/node_modules/ms" "$R/node_modules/object-inspect"
+  mkdir -p "$R/node_modules/stray-pkg"
+  printf '{ "name": "stray-pkg", "version": "0.0.1" }\n' >"$R/node_modules/stray-pkg/package.json"
+  capture node npm_ls_all_problems "$R" "npm ls --all" "npm $(npm -v)"
+  cd "$ROOT" || exit 1
 fi

@@ -2,7 +2,7 @@
  * The engine: picks the rules matching a command, runs them in sequence over the sanitised
  * output line by line, appends the security pass, and reports stats and confidence.
  */
-import { lastCommand, matchCandidates } from "./command.ts";
+import { lastCommand, lastSegment, matchCandidates } from "./command.ts";
 import { cutMiddle, genericApplies, genericStage } from "./generic.ts";
 import { FAILURE_SIGNAL } from "./strategies/mod.ts";
 import type { CompiledRule } from "./rule.ts";
@@ -295,11 +295,15 @@ export class FilterEngine {
       confidence: "full",
     }];
     const rules = this.match(command);
+    const shared = sharedOutput(command, rules);
     const stages: { name: string; type: string; create: (ctx: StageContext) => Stage }[] = rules
       .map((rule) => ({
         name: rule.name,
         type: rule.strategy.type,
-        create: (ctx) => rule.strategy.createStage(ctx),
+        create: (ctx) => {
+          const others = shared.get(rule);
+          return rule.strategy.createStage(others ? { ...ctx, shared: others } : ctx);
+        },
       }));
     if (!rules.length && this.generic && genericApplies(lastCommand(command))) {
       stages.push({
@@ -438,6 +442,29 @@ export class FilterEngine {
   }
 }
 
+type SharedOutput = NonNullable<StageContext["shared"]>;
+
+/**
+ * Which rules share the output with other commands of a compound command (`go test ./...; go
+ * tool cover -func=c.out`): a rule the last segment does not match is for an earlier command,
+ * and the later ones print after it; a rule for the last command shares it with the earlier
+ * commands other matched rules are for (an earlier command no rule knows, such as `cd`, prints
+ * nothing a rule would need to leave alone).
+ */
+function sharedOutput(command: string, rules: CompiledRule[]): Map<CompiledRule, SharedOutput> {
+  const shared = new Map<CompiledRule, SharedOutput>();
+  const segment = lastSegment(command.trim());
+  if (segment === command.trim()) return shared;
+  const forms = matchCandidates(segment);
+  const last = new Set(rules.filter((rule) => forms.some((form) => rule.matches(form))));
+  const earlier = rules.some((rule) => !last.has(rule));
+  for (const rule of rules) {
+    if (!last.has(rule)) shared.set(rule, { before: false, after: true });
+    else if (earlier) shared.set(rule, { before: true, after: false });
+  }
+  return shared;
+}
+
 /**
  * One stage per rule, wired so that each emits into the next and the last into `sink`. The last
  * few non-blank lines each stage but the last passed on go into `passed[i]`.
@@ -447,6 +474,7 @@ function chain(
   failed: boolean,
   sink: Pick<Stage, "push" | "pushAll">,
   passed: string[][],
+  shared: Map<CompiledRule, SharedOutput>,
 ): Stage[] {
   const stages: Stage[] = [];
   let emit = sink.push;
@@ -457,6 +485,8 @@ function chain(
   for (let i = rules.length - 1; i >= 0; i--) {
     const last = i === rules.length - 1;
     const ctx: StageContext = last && emitAll ? { emit, emitAll, failed } : { emit, failed };
+    const others = shared.get(rules[i]);
+    if (others) ctx.shared = others;
     const stage = rules[i].strategy.createStage(ctx);
     stages.unshift(stage);
     const kept = i > 0 ? passed[i - 1] : null;
@@ -678,7 +708,13 @@ function runRules(
       rulesPassedOn: () => confidence === "fallback",
     })
     : null;
-  const stages = chain(rules, failed, after ?? { push: sink }, passed);
+  const stages = chain(
+    rules,
+    failed,
+    after ?? { push: sink },
+    passed,
+    sharedOutput(options.command, rules),
+  );
   const fed = walkLines(body, (line) => {
     guard?.input(line);
     stages[0].push(line);

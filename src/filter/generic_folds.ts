@@ -514,8 +514,12 @@ const TREE_LINE = /^([│|┃ ]{0,160}(?:[├└┣┗╰]─{1,4}[┬─ ]?|[|`
 /**
  * A long tree drawing (npm ls, tree, cargo tree, pstree) with its biggest subtrees folded into
  * their top line and a count, opened smallest first from the top while the lines shown stay
- * within `budget`. Lines that are not part of the drawing, and failure-looking lines inside a
- * folded subtree, stay in place.
+ * within `budget`. Lines that are not part of the drawing stay in place. An entry that reports a
+ * problem after its name (npm's `invalid: "~1.20.5" from …`, `extraneous`, `UNMET DEPENDENCY`,
+ * `missing`, or a failure word) stays with the entries that lead to it, so it is read in its
+ * place: an entry the budget left folded opens for it, its other children folding in runs
+ * (`│ … (40 entries folded)`); a failure word in an entry's name alone (`es-errors@1.3.0
+ * deduped`) is a name.
  */
 export function foldTreeListing(
   lines: readonly string[],
@@ -544,20 +548,71 @@ export function foldTreeListing(
     stack.push(i);
   });
   const open = openWithinBudget([-1], (n) => kids.get(n), (n) => below[n], budget);
+  // The problems and the entries above them; an entry the budget left closed opens for them
+  // (forced), its children off that way folding in runs.
+  const onPath = new Set<number>();
+  const forced = new Set<number>();
+  depth.forEach((d, i) => {
+    if (d < 0 || !treeProblem(lines[i], d)) return;
+    onPath.add(i);
+    for (let a = parent[i]; a >= 0 && !onPath.has(a); a = parent[a]) {
+      onPath.add(a);
+      if (!open.has(a)) forced.add(a);
+    }
+  });
+  for (const a of forced) open.add(a);
+  const hidden = new Set<number>();
   const out = new FoldedLines(lines);
+  // A run of folded children: its entries (with what is under them), its first line and how
+  // many lines it spans; a run of one line stays as the budget shows it.
+  let run = 0;
+  let first = -1;
+  let runLines = 0;
+  const shown = (i: number) =>
+    kids.has(i) && !open.has(i) ? `${lines[i].trimEnd()} (+${below[i]} entries folded)` : lines[i];
+  const flush = () => {
+    if (runLines === 1) out.push(shown(first));
+    else if (runLines > 1) {
+      const rails = lines[first].slice(0, depth[first]).replace(/(?:[├└┣┗╰]|[|`+\\]-).*$/, "");
+      out.push(`${rails}… (${run} entries folded)`);
+    }
+    run = runLines = 0;
+  };
   lines.forEach((line, i) => {
-    if (depth[i] < 0) return out.push(line);
+    if (depth[i] < 0) {
+      flush();
+      return out.push(line);
+    }
     let closed = -1;
-    for (let a = parent[i]; a >= 0; a = parent[a]) if (!open.has(a)) closed = a;
-    if (closed >= 0) {
-      if (FAILURE_SIGNAL.test(line)) out.push(line);
+    for (let a = parent[i]; a >= 0; a = parent[a]) {
+      if (!open.has(a) || hidden.has(a)) closed = a;
+    }
+    if (closed >= 0) return;
+    if (forced.has(parent[i]) && !onPath.has(i)) {
+      if (!runLines) first = i;
+      run += 1 + below[i];
+      runLines++;
+      hidden.add(i);
       return;
     }
-    out.push(
-      kids.has(i) && !open.has(i) ? `${line.trimEnd()} (+${below[i]} entries folded)` : line,
-    );
+    flush();
+    out.push(shown(i));
   });
+  flush();
   return out.lines();
+}
+
+/** A problem npm ls (or a tree like it) reports after an entry's name. */
+const TREE_PROBLEM =
+  /\b(?:invalid|extraneous|UNMET (?:OPTIONAL |PEER )?DEPENDENCY|missing|overridden)\b/;
+
+/** Whether a tree entry (its text from column `depth`) reports a problem after its name. */
+function treeProblem(line: string, depth: number): boolean {
+  const text = line.slice(depth);
+  const rest = text.slice(text.search(/\s|$/));
+  if (FAILURE_SIGNAL.test(rest) || TREE_PROBLEM.test(rest)) return true;
+  // `UNMET DEPENDENCY ms@2.0.0`: the problem comes first.
+  return /^UNMET /.test(text);
 }
 
 /** Hex bytes (`ab:cd:…` of keys and signatures, `ab cd …`) and base64 lines. */

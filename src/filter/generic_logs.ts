@@ -6,8 +6,10 @@
  * with their count, their levels and their time span. Every line at WARN or above stays, so does
  * every line that is not such a log line (a traceback, a stack trace, a panic, a plain print), every
  * routine line that names a failure or trouble (a refused connection, a killed process) or holds
- * a higher level word too (`[config] WARN …`), and the few routine lines right before each line
- * that stays (what the program did just before the warning or the failure).
+ * a higher level word too (`[config] WARN …`), the few routine lines right before each line
+ * that stays (what the program did just before the warning or the failure) and, before it, the
+ * last line of each routine level above DEBUG (an INFO line saying how far the run got, when
+ * DEBUG lines came after it).
  *
  * A routine line that names a source location (`loaded rules from conf/auth.py:42`) stays when
  * few routine lines do: the place may be the failure's. When most of them do, the location is the
@@ -66,6 +68,8 @@ const ROUTINE = new Set([
   "config",
   "verbose",
 ]);
+/** The levels of detail below INFO: their lines fold whatever comes after them. */
+const DETAIL = /^(?:TRACE|DEBUG|FINE|FINER|FINEST|VERBOSE)$/;
 /** klog's level letters (`I1126 …`). */
 const KLOG_ROUTINE = /^[ID]\d{4} /;
 /** How far after the time stamp the level may be (past a thread name or a process id). */
@@ -144,12 +148,21 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): read
     // The last routine lines before a line that stays stay too (the end of the output is the
     // failure's place when the program died without a log line).
     const foldEnd = Math.max(i, end - CONTEXT);
+    // The last line of each level above DEBUG (INFO, NOTICE) stays: how far the run got.
+    const lastOfLevel = new Set<number>();
+    const seen = new Set<string>();
+    for (let j = end - 1; j >= i; j--) {
+      const level = logs[j]!.level;
+      if (seen.has(level) || DETAIL.test(level)) continue;
+      seen.add(level);
+      if (j < foldEnd) lastOfLevel.add(j);
+    }
     levels = new Map();
     first = last = undefined;
     for (let j = i; j < foldEnd; j++) {
       const log = logs[j]!;
       // An odd one out of its kind of line stays, between the folds of the lines around it.
-      if (odd.has(j)) {
+      if (odd.has(j) || lastOfLevel.has(j)) {
         run.flush();
         out.push(lines[j]);
         levels = new Map();

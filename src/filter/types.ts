@@ -49,6 +49,13 @@ export interface StageContext {
   emitAll?(lines: string[]): void;
   /** The command exited non-zero: a stage must never hide the failure. */
   failed: boolean;
+  /**
+   * The command is compound and other commands' output may come with this rule's: `after`, a
+   * later command's follows it (`go test ./...; go tool cover -func=c.out`); `before`, an earlier
+   * command's precedes it (`cargo clippy && cargo test`). A stage that keeps only the lines it
+   * knows passes theirs on as printed, for their own rules.
+   */
+  shared?: { before: boolean; after: boolean };
 }
 
 /**

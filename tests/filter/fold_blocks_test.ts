@@ -88,3 +88,62 @@ Deno.test("terraform: a destroyed resource's attributes fold; an update's remova
     '  - resource "aws_db_instance" "old" {\n      … (12 attribute lines removed with it)\n    }',
   );
 });
+
+Deno.test("only_when: a block folds only when its end says so; others and an unclosed one stay whole", () => {
+  const strategy = {
+    type: "fold_blocks",
+    start: "^run ",
+    end: "^(ok|failed) ",
+    only_when: "^ok ",
+    summary: "… {n}",
+  };
+  const input = [
+    "run a",
+    "a1",
+    "a2",
+    "a3",
+    "a4",
+    "ok a",
+    "run b",
+    "b1",
+    "b2",
+    "b3",
+    "b4",
+    "failed b",
+    "run c",
+    "c1",
+    "c2",
+    "c3",
+    "c4",
+  ];
+  expect(run(strategy, input).lines).toEqual(["run a", "… 4", "ok a", ...input.slice(6)]);
+});
+
+Deno.test("fold: probe lines that only quote a failure-looking name fold with the rest", () => {
+  const strategy = { ...S, fold: ["^  probe '[^']+'$"] };
+  const input = ["begin x", "  probe 'errors.ts'", "  a", "  b", "  error: real", "end"];
+  expect(run(strategy, input).lines).toEqual(["begin x", "  error: real", "  … (3 lines)", "end"]);
+});
+
+Deno.test("nox: a passing session folds to its head and verdict; the failing one and the summary stay", async () => {
+  const input = await Deno.readTextFile(
+    new URL("../../bench/corpus/python/nox_sessions_one_failing.txt", import.meta.url),
+  );
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  const out = engine.filter("nox", input, { failed: true }).text.split("\n");
+  const all = input.split("\n");
+  expect(out).not.toContain(
+    "tests/test_calc.py::test_div PASSED                                      [100%]",
+  );
+  expect(out).toContain("nox > … 17 lines of a passing session");
+  const failing = all.slice(
+    all.indexOf("nox > Running session tests"),
+    all.indexOf("nox > Session tests failed.") + 1,
+  );
+  for (const line of failing.filter((l) => /\S/.test(l) && !/^(_ )+_?\s*$/.test(l))) {
+    expect(out).toContain(line);
+  }
+  for (const line of all.filter((l) => /^nox > (\* |Ran |Running session |Session )/.test(l))) {
+    expect(out).toContain(line);
+  }
+});

@@ -394,7 +394,7 @@ Deno.test("a path listing keeps its failure-looking path lines inside a folded d
   expect(shown).toContain("pkg/d1/failed_test.txt");
 });
 
-Deno.test("a long tree drawing folds its biggest subtrees into their top line; failure lines stay", () => {
+Deno.test("a long tree drawing folds its biggest subtrees into their top line; a problem stays under its parent", () => {
   const lines = ["app@1.0.0 /srv/app", "├─┬ small@1.0.0", "│ └── leaf@1.0.0"];
   lines.push("├─┬ big@2.0.0");
   for (let i = 0; i < 40; i++) lines.push(`│ ├─┬ dep${i}@1.0.0`, `│ │ └── sub${i}@0.1.0`);
@@ -404,9 +404,13 @@ Deno.test("a long tree drawing folds its biggest subtrees into their top line; f
   const out = foldTreeListing(lines);
   expect(out.length).toBeLessThanOrEqual(LISTING_BUDGET + 5);
   expect(out.slice(0, 3)).toEqual(lines.slice(0, 3));
-  expect(out).toContain("├─┬ big@2.0.0 (+81 entries folded)");
-  // A failure-looking line inside the folded subtree stays, and so does what follows the tree.
-  expect(out).toContain("│ └── UNMET DEPENDENCY broken-error@^3.0.0");
+  // The problem inside the subtree the budget folds stays under its parent, the parent's other
+  // children counted in one line; what follows the tree stays.
+  expect(out.slice(3, 6)).toEqual([
+    "├─┬ big@2.0.0",
+    "│ … (80 entries folded)",
+    "│ └── UNMET DEPENDENCY broken-error@^3.0.0",
+  ]);
   expect(out.slice(-3)).toEqual(["└── last@1.0.0", "", "npm error code ELSPROBLEMS"]);
   expect(out.filter((l) => l.includes("dep1"))).toEqual([]);
   // ASCII drawings (tree --charset ascii, mvn dependency:tree) fold the same way.
@@ -524,4 +528,17 @@ Deno.test("an exception group's sub-tracebacks fold their library frames and car
   expect(out).toContain("    |   … 2 frames in stdlib folded …");
   expect(out.some((line) => line.includes('json/decoder.py", line 353'))).toBe(true);
   expect(out.filter((line) => /^\s*\|\s+[~^]+$/.test(line))).toEqual([]);
+});
+
+Deno.test("a tree entry whose name alone reads as a failure folds with its subtree", () => {
+  const lines = ["app@1.0.0 /srv/app"];
+  // 45 children of three entries each: the budget opens one of them.
+  for (let i = 0; i < 45; i++) {
+    lines.push(`├─┬ mod${i}@1.0.0`, `│ ├── es-errors@1.3.0 deduped`);
+    lines.push(`│ ├── http-errors@2.0.1`, `│ └── ms@2.0.0`);
+  }
+  lines.push("└── last@1.0.0");
+  const out = foldTreeListing(lines);
+  expect(out).toContain("├─┬ mod44@1.0.0 (+3 entries folded)");
+  expect(out.filter((l) => l.includes("errors@")).length).toBe(2);
 });

@@ -193,3 +193,29 @@ Deno.test("generic logs: a routine line naming a location amid routine lines tha
   expect(out.filter((line) => FOLD.test(line)).length).toBe(3);
   expect(out.at(-1)).toBe("Traceback (most recent call last):");
 });
+
+Deno.test("the last INFO line before the failure stays when DEBUG lines came after it", () => {
+  // python logging at DEBUG (captured): an INFO count every 40 rows among the DEBUG rows, then
+  // an ERROR. The last count says how far the run got.
+  const python = read("log_python_ingest_debug.txt").trimEnd().split("\n");
+  const out = foldRoutineLogs(python, true);
+  expect(out).toContain(python.findLast((l) => / INFO ingest: \d+ records/.test(l)));
+  expect(out.filter((l) => / INFO /.test(l))).toHaveLength(1);
+  expect(out.at(-1)).toBe(python.at(-1));
+  // env_logger's format, the same shape: DEBUG lines fold whatever follows them, the last INFO
+  // stays before the panic.
+  const rust = [
+    "[2026-11-27T22:14:19Z INFO  ingest] starting",
+    ...Array.from({ length: 60 }, (_, i) => [
+      `[2026-11-27T22:14:19Z DEBUG ingest::parse] row ${i} ok`,
+      ...(i % 20 === 19 ? [`[2026-11-27T22:14:19Z INFO  ingest] ${i + 1} records`] : []),
+    ]).flat(),
+    ...Array.from({ length: 5 }, (_, i) => `[2026-11-27T22:14:19Z DEBUG ingest::db] flush ${i}`),
+    "thread 'main' panicked at src/main.rs:40:9:",
+    "unknown sku",
+  ];
+  const folded = foldRoutineLogs(rust, true);
+  expect(folded).toContain("[2026-11-27T22:14:19Z INFO  ingest] 60 records");
+  expect(folded).not.toContain("[2026-11-27T22:14:19Z INFO  ingest] 40 records");
+  expect(folded).not.toContain("[2026-11-27T22:14:19Z DEBUG ingest::parse] row 30 ok");
+});

@@ -473,8 +473,8 @@ Deno.test("make with gcc keeps each include chain right before the diagnostic it
   const input = text.split("\n");
   const out = engine.filter("make -k", text, { failed: true }).text.split("\n");
   // Every chain line stays, followed by the chain's next line or by the first error gcc printed
-  // after the chain (its warnings grouped away), or, when that error was printed for an earlier
-  // source, by the line saying so with its location.
+  // after the chain (its warnings grouped away, its function header kept), or, when that error
+  // was printed for an earlier source, by the line saying so with its location.
   for (const [i, line] of input.entries()) {
     if (!line.startsWith("In file included from ")) continue;
     let end = i + 1;
@@ -485,7 +485,8 @@ Deno.test("make with gcc keeps each include chain right before the diagnostic it
       out.slice(k, k + chain.length).join("\n") === chain.join("\n")
     );
     expect({ chain, at: start >= 0 }).toEqual({ chain, at: true });
-    const next = out[start + chain.length];
+    const header = /^\S+: In function /.test(out[start + chain.length]) ? 1 : 0;
+    const next = out[start + chain.length + header];
     const location = error.slice(0, error.indexOf(": error: "));
     if (next !== error) expect(next).toMatch(/^… \d+ diagnostics?.* again, as shown above: /);
     expect(next.includes(location)).toBe(true);

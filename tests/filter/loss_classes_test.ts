@@ -300,8 +300,14 @@ Deno.test("make + gcc keeps each failed object's compile command and its errors'
   expect(out).not.toContain(
     "    2 | int net_open(int port, int flags) { int unused; return port; }",
   );
-  // No function or `At top level` header is left without its diagnostics.
-  expect(out.filter((l) => /: (In function|At top level)/.test(l))).toEqual([]);
+  // An error's function header stays right before it (it says which function the error is in);
+  // no header is left over warnings alone.
+  expect(out.filter((l) => /: (In function|At top level)/.test(l))).toEqual([
+    MAKE_J4[10],
+    MAKE_J4[23],
+  ]);
+  expect(out[out.indexOf(MAKE_J4[11]) - 1]).toBe(MAKE_J4[10]);
+  expect(out[out.indexOf(MAKE_J4[24]) - 1]).toBe(MAKE_J4[23]);
 });
 
 /** More of that capture: warnings of the files compiled after them (grouping pays off). */
@@ -321,8 +327,9 @@ Deno.test("make with a quiet echo (kbuild's `  CC x.o`) or ninja keeps the faile
     new URL("../../bench/corpus/make/make_k_quiet_echo.txt", import.meta.url),
   );
   const out = filter("make -k -f Makefile.quiet", quiet, true).split("\n");
-  expect(out.slice(0, 2)).toEqual([
+  expect(out.slice(0, 3)).toEqual([
     "  CC      src/tls.o",
+    "src/tls.c: In function 'tls_state':",
     "src/tls.c:5:13: error: 'struct conn' has no member named 'session'; did you mean 'sess'?",
   ]);
   expect(out).toContain("  CC      src/conf.o");
@@ -336,7 +343,7 @@ Deno.test("make with a quiet echo (kbuild's `  CC x.o`) or ninja keeps the faile
     "ninja: build stopped: subcommand failed.",
   ];
   const built = filter("ninja", ninja.join("\n"), true).split("\n");
-  expect(built.slice(0, 3)).toEqual(ninja.slice(1, 3).concat(MAKE_J4[11]));
+  expect(built.slice(0, 4)).toEqual(ninja.slice(1, 3).concat(MAKE_J4[10], MAKE_J4[11]));
 });
 
 Deno.test("cmake --build, ninja and make over a CMake tree keep each failed compile's command and error frame", async () => {
@@ -537,4 +544,187 @@ Deno.test("a clean make build keeps its compiler commands, the link step include
     "cc -Wall -o app build/a.o",
   ].join("\n");
   expect(filter("make", warned)).not.toContain("cc -Wall -c");
+});
+
+Deno.test("gcc keeps the function header right over an error; over a warning it goes", () => {
+  // g++ 12 on two files (captured), one error and one warning.
+  const input = [
+    "hull.cpp: In function ‘std::vector<Point> hull(std::vector<Point>)’:",
+    "hull.cpp:10:19: error: could not convert ‘(h.std::vector<Point>::size() + ((std::vector<Point>::size_type)n))’ from ‘std::vector<Point>::size_type’ {aka ‘long unsigned int’} to ‘std::vector<Point>’",
+    "   10 |   return h.size() + n;",
+    "      |          ~~~~~~~~~^~~",
+    "util.cpp: In function ‘int offset(int)’:",
+    "util.cpp:2:25: warning: unused variable ‘z’ [-Wunused-variable]",
+    "    2 | int offset(int v) { int z; return v; }",
+    "      |                         ^",
+  ];
+  const out = filter("g++ -Wall -c hull.cpp util.cpp", input.join("\n"), true).split("\n");
+  expect(out).toEqual([input[0], input[1], input[5]]);
+});
+
+/** `go test -coverprofile=c.out ./...; go tool cover -func=c.out` over two packages (go 1.2x, captured). */
+const GO_TEST_THEN_COVER = [
+  "--- FAIL: TestAdd (0.00s)",
+  "    mathx_test.go:5: bad",
+  "FAIL",
+  "coverage: 42.9% of statements",
+  "FAIL\texample.com/covkit/mathx\t0.004s",
+  "ok  \texample.com/covkit/textx\t0.003s\tcoverage: 20.0% of statements",
+  "FAIL",
+  "example.com/covkit/mathx/mathx.go:3:\tAdd\t\t100.0%",
+  "example.com/covkit/mathx/mathx.go:5:\tMax\t\t66.7%",
+  "example.com/covkit/mathx/mathx.go:12:\tAbs\t\t0.0%",
+  "example.com/covkit/textx/textx.go:5:\tUpper\t\t100.0%",
+  "example.com/covkit/textx/textx.go:7:\tReverse\t\t0.0%",
+  "total:\t\t\t\t\t(statements)\t33.3%",
+];
+
+/** `cargo clippy && cargo test` on a small crate (captured; clippy's help blocks trimmed). */
+const CLIPPY_THEN_TEST = [
+  "warning: unneeded `return` statement",
+  " --> src/lib.rs:6:5",
+  "  |",
+  "6 |     return t;",
+  "  |     ^^^^^^^^",
+  "  |",
+  "  = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#needless_return",
+  "  = note: `#[warn(clippy::needless_return)]` on by default",
+  "  |",
+  "6 -     return t;",
+  "6 +     t",
+  "  |",
+  "",
+  "warning: the loop variable `i` is only used to index `xs`",
+  " --> src/lib.rs:3:14",
+  "  |",
+  "3 |     for i in 0..xs.len() {",
+  "  |              ^^^^^^^^^^^",
+  "  |",
+  "  = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#needless_range_loop",
+  "  = note: `#[warn(clippy::needless_range_loop)]` on by default",
+  "  |",
+  "3 -     for i in 0..xs.len() {",
+  "3 +     for <item> in &xs {",
+  "  |",
+  "",
+  "warning: manual implementation of an assign operation",
+  " --> src/lib.rs:4:9",
+  "  |",
+  "4 |         t = t + xs[i];",
+  "  |         ^^^^^^^^^^^^^ help: replace it with: `t += xs[i]`",
+  "  |",
+  "  = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#assign_op_pattern",
+  "  = note: `#[warn(clippy::assign_op_pattern)]` on by default",
+  "",
+  "warning: writing `&String` instead of `&str` involves a new object where a slice will do",
+  " --> src/lib.rs:9:25",
+  "  |",
+  "9 | pub fn is_empty_name(s: &String) -> bool {",
+  "  |                         ^^^^^^^",
+  "  |",
+  "  = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#ptr_arg",
+  "  = note: `#[warn(clippy::ptr_arg)]` on by default",
+  "  |",
+  "9 - pub fn is_empty_name(s: &String) -> bool {",
+  "9 + pub fn is_empty_name(s: &str) -> bool {",
+  "  |",
+  "",
+  "warning: length comparison to zero",
+  "  --> src/lib.rs:10:5",
+  "   |",
+  "10 |     s.len() == 0",
+  "   |     ^^^^^^^^^^^^ help: using `is_empty` is clearer and more explicit: `s.is_empty()`",
+  "   |",
+  "   = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#len_zero",
+  "   = note: `#[warn(clippy::len_zero)]` on by default",
+  "",
+  "warning: `ledger` (lib) generated 5 warnings (run `cargo clippy --fix --lib -p ledger -- ` to apply 3 suggestions)",
+  "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.38s",
+  "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.61s",
+  "     Running unittests src/lib.rs (target/debug/deps/ledger-6bc935356f631c94)",
+  "",
+  "running 3 tests",
+  "test tests::empty ... ok",
+  "test tests::one ... ok",
+  "test tests::sums ... ok",
+  "",
+  "test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+  "",
+  "   Doc-tests ledger",
+  "",
+  "running 0 tests",
+  "",
+  "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+];
+
+Deno.test("a compound command's other output survives a test run's summary, before and after it", () => {
+  // go test's summary keeps only what it knows; the coverage report printed after its last
+  // package result is go tool cover's, for its own rule.
+  const cover = filter(
+    "go test -coverprofile=c.out ./...; go tool cover -func=c.out",
+    GO_TEST_THEN_COVER.join("\n"),
+    true,
+  ).split("\n");
+  for (const line of GO_TEST_THEN_COVER.filter((l) => / 0\.0%$| 66\.7%$|^total:/.test(l))) {
+    expect(cover).toContain(line);
+  }
+  expect(cover).toContain("    mathx_test.go:5: bad");
+  // clippy's warnings come before cargo test's run: they stay for the clippy rule, which groups
+  // them; the tests' counts stay too.
+  for (const command of ["cargo clippy && cargo test", "cargo clippy; cargo test"]) {
+    const out = filter(command, CLIPPY_THEN_TEST.join("\n")).split("\n");
+    for (const line of CLIPPY_THEN_TEST.filter((l) => /^(warning: |test result: )/.test(l))) {
+      expect({ command, kept: out.some((l) => l.startsWith(line.replace(/ {2}\[.*$/, ""))) })
+        .toEqual({ command, kept: true });
+    }
+  }
+});
+
+Deno.test("a failure cut past its trace limit keeps the assertion's compared values", () => {
+  // cargo test (captured, rust 1.95): a test printing 240 lines before its assertion fails.
+  const orders = Array.from({ length: 240 }, (_, i) => {
+    const total = 7 * i * (i + 1) / 2;
+    return `order ${i} settled, running total ${total}`;
+  });
+  const input = [
+    "running 4 tests",
+    "test tests::sums ... ok",
+    "test noisy::settles_orders ... FAILED",
+    "",
+    "failures:",
+    "",
+    "---- noisy::settles_orders stdout ----",
+    ...orders,
+    "",
+    "thread 'noisy::settles_orders' (16026) panicked at src/lib.rs:33:9:",
+    "assertion `left == right` failed",
+    "  left: 200760",
+    " right: 3500000",
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+    "",
+    "failures:",
+    "    noisy::settles_orders",
+    "",
+    "test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.59s",
+  ];
+  const out = filter("cargo test", input.join("\n"), true).split("\n");
+  expect(out).toContain("  left: 200760");
+  expect(out).toContain(" right: 3500000");
+  expect(out).not.toContain(orders[120]);
+  // pytest's `E` lines under an assertion and go's got/want lines, past the limit, the same way.
+  const pytest = [
+    "=================================== FAILURES ===================================",
+    "__________________________________ test_sum ___________________________________",
+    ...Array.from({ length: 80 }, (_, i) => `    x${i} = step(${i})`),
+    ">       assert total(rows) == 42",
+    "E       assert 41 == 42",
+    "E        +  where 41 = total([1, 2, 3])",
+    "",
+    "tests/test_sum.py:90: AssertionError",
+    "=========================== short test summary info ============================",
+    "FAILED tests/test_sum.py::test_sum - assert 41 == 42",
+    "============================== 1 failed in 0.03s ===============================",
+  ];
+  const py = filter("pytest --tb=long", pytest.join("\n"), true).split("\n");
+  expect(py).toContain("E        +  where 41 = total([1, 2, 3])");
 });

@@ -212,7 +212,10 @@ Deno.test("a C/C++ diagnostic keeps its include chain as printed, right before i
       "In file included from include/net/conn.h:3,",
       "                 from src/conn.c:2:",
       "include/net/types.h:4:54: warning: unused variable ‘unused_flag’ [-Wunused-variable]",
+      // An error's function header stays: it says which function the error is in.
+      "include/net/conn.h: In function ‘conn_state’:",
       "include/net/conn.h:6:59: error: ‘conn_t’ has no member named ‘stat’; did you mean ‘state’?",
+      "src/conn.c: In function ‘conn_close’:",
       "src/conn.c:13:16: error: ‘undefined_state’ undeclared (first use in this function)",
     ]);
   }

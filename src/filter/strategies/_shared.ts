@@ -91,10 +91,21 @@ export function anyMatcher(patterns: Pattern[]): (line: string) => boolean {
 /** Lines after a failure-looking line whose locations belong to it (its `--> a.rs:3:5`). */
 const LOCATION_WINDOW = 5;
 
+/** Lines after a failure-looking line whose compared values belong to it (`  left: 3`). */
+const VALUE_WINDOW = 8;
 /**
- * Decides, line by line in order, which lines a cut must keep: every failure-looking line, and
- * a line with a location among the few after one (where the failure happened). `observe` the
- * lines a cut keeps anyway (a head), so a failure there lends its window to the cut after it.
+ * A line that continues an assertion with a value it compared: cargo's `  left: 3` / ` right: 4`,
+ * go's `got:` / `want:`, jest's `Expected:` / `Received:`, TAP's `expected:` / `actual:`, and
+ * pytest's `E   ` lines under its assertion.
+ */
+const ASSERTION_VALUE =
+  /^(?:\s{0,40}(?:left|right|got|want|wanted|expected|actual|received|diff)\s{0,8}:|E\s)/i;
+
+/**
+ * Decides, line by line in order, which lines a cut must keep: every failure-looking line, the
+ * compared values right under one (an assertion's `left:` and `right:`), and a line with a
+ * location among the few after one (where the failure happened). `observe` the lines a cut keeps
+ * anyway (a head), so a failure there lends its window to the cut after it.
  */
 export class FailureKeeper {
   #since = Infinity;
@@ -111,7 +122,9 @@ export class FailureKeeper {
       this.#since = 0;
       return true;
     }
-    return (this.#everyLocation || ++this.#since <= LOCATION_WINDOW) && LOCATION.test(line);
+    const since = ++this.#since;
+    if (since <= VALUE_WINDOW && ASSERTION_VALUE.test(line)) return true;
+    return (this.#everyLocation || since <= LOCATION_WINDOW) && LOCATION.test(line);
   }
 
   /** A line shown anyway: only moves the window. */

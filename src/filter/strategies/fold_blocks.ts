@@ -2,9 +2,12 @@
  * fold_blocks: inside a block that opens with a `start` line and closes with an `end` line (a
  * resource terraform destroys, whose every attribute goes to null), the inner lines fold into one
  * `summary` line before the block's end, `{n}` their count. Lines matching `keep`, failure-looking
- * ones and the locations right after them stay, in place. A block of at most `min_lines` inner
+ * ones and the locations right after them stay, in place, unless they match `fold` (a probe line
+ * whose only failure-look is a name it quotes: tsc's `File '…/errors.ts' does not exist.`). A block of at most `min_lines` inner
  * lines stays whole, one the output ends inside gets its summary at the end; lines outside blocks
- * pass. Streaming: memory is one block's first `min_lines` lines.
+ * pass. With `only_when`, a block folds only when its end line matches it (a nox session that
+ * passed); any other block, and one the output ends inside, stays whole. Streaming: memory is
+ * one block's first `min_lines` lines, or with `only_when` the open block.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -16,8 +19,14 @@ export const FoldBlocksConfig = z.object({
   start: z.string().describe("Regex (RE2 syntax) of a block's first line (it stays)"),
   end: z.string().describe("Regex (RE2 syntax) of a block's last line (it stays)"),
   keep: z.array(z.string()).default([]).describe("Regexes of lines inside a block that stay"),
+  fold: z.array(z.string()).default([]).describe(
+    "Regexes of lines inside a block that fold even when they read as failures (a name they quote)",
+  ),
   summary: z.string().max(200).default("  … ({n} lines)").describe(
     "The line standing for a block's folded lines; {n} is their count",
+  ),
+  only_when: z.string().optional().describe(
+    "Regex (RE2 syntax) of the end lines of the blocks that fold; other blocks stay whole",
   ),
   min_lines: z.number().int().min(0).max(10_000).default(3).describe(
     "Blocks of at most this many inner lines stay whole",
@@ -29,7 +38,11 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
   const start = patternField(config.start, "strategy.start", engine);
   const end = patternField(config.end, "strategy.end", engine);
   const keep = anyMatcher(patternList(config.keep, "strategy.keep", engine));
+  const foldAnyway = anyMatcher(patternList(config.fold, "strategy.fold", engine));
   const minLines = config.min_lines;
+  const onlyWhen = config.only_when === undefined
+    ? null
+    : patternField(config.only_when, "strategy.only_when", engine);
   return {
     type: "fold_blocks",
     createStage(ctx: StageContext): Stage {
@@ -41,7 +54,7 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
       let changed = false;
       // Past min_lines an inner line stays when kept, else it is counted.
       const fold = (line: string) => {
-        if (keep(line) || keeper.keep(line)) ctx.emit(line);
+        if (keep(line) || (!foldAnyway(line) && keeper.keep(line))) ctx.emit(line);
         else folded++;
       };
       const close = () => {
@@ -66,11 +79,19 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
             return;
           }
           if (end.test(line)) {
+            if (
+              onlyWhen !== null && held !== null && held.length > minLines && onlyWhen.test(line)
+            ) {
+              const lines = held;
+              held = null;
+              for (const l of lines) fold(l);
+            }
             close();
             ctx.emit(line);
             return;
           }
           if (held === null) return fold(line);
+          if (onlyWhen !== null) return void held.push(line);
           held.push(line);
           if (held.length > minLines) {
             const lines = held;

@@ -127,6 +127,9 @@ export const GroupByRuleConfig = z.object({
   head_patterns: z.array(z.string()).default([]).describe(
     "Lines that head the line kept after them (gcc's `In file included from …` chain): when grouped they stay right before it, leading or trailing with it",
   ),
+  context_patterns: z.array(z.string()).default([]).describe(
+    "Lines that say where the diagnostic right after them is (gcc's `In function …:`): noise before a finding that `line_pattern` reads (it is grouped, and names its file), a head (see head_patterns) before any other line (an error)",
+  ),
   max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
   max_error_lines: z.number().int().min(1).default(40).describe("Lines kept per error"),
   file_layout: z.boolean().default(false).describe(
@@ -199,6 +202,7 @@ interface Compiled {
   lead: (line: string) => boolean;
   head: (line: string) => boolean;
   module: (line: string) => boolean;
+  context: (line: string) => boolean;
 }
 
 export function compileGroupByRule(
@@ -238,6 +242,9 @@ export function compileGroupByRule(
     lead: anyMatcher(patternList(config.lead_patterns, "strategy.lead_patterns", engine)),
     head: anyMatcher(patternList(config.head_patterns, "strategy.head_patterns", engine)),
     module: anyMatcher(patternList(config.module_patterns, "strategy.module_patterns", engine)),
+    context: anyMatcher(
+      patternList(config.context_patterns, "strategy.context_patterns", engine),
+    ),
   };
   const { line, file } = patterns;
   if (config.file_layout && (!line || !file)) {
@@ -339,6 +346,7 @@ function group(
   // The file of each finding read, with how many loose lines came before it (see `apart`).
   const findingFiles: { at: number; file: string }[] = [];
   const frames = codeFrames(lines, p);
+  const inContext = contextKept(lines, p);
   // Which lines are noise, read once: the plain form at the end leaves them out without
   // matching every line again.
   const isNoise = new Uint8Array(lines.length);
@@ -369,7 +377,8 @@ function group(
       continue;
     }
     framing = false;
-    if (frames.has(i) || p.noise(line) || allDuplicates(line)) {
+    const context = p.context(line) && inContext[i] === 1;
+    if (!context && (frames.has(i) || p.noise(line) || p.context(line) || allDuplicates(line))) {
       isNoise[i] = 1;
       noise++;
       continue;
@@ -791,7 +800,8 @@ function group(
     }
     return !(config.drop_context && !FAILURE_SIGNAL.test(other[k]) && !IO_ERROR.test(other[k]));
   });
-  const orphans = apart(other, findingFiles, p.head);
+  const heading = (line: string) => p.head(line) || p.context(line);
+  const orphans = apart(other, findingFiles, heading);
   if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
   // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`), and
   // only for more than one finding (one is its own count).
@@ -811,7 +821,7 @@ function group(
   let last = trailing;
   for (const k of rest) {
     const line = other[k];
-    if (p.head(line) && !orphans.has(k)) {
+    if (heading(line) && !orphans.has(k)) {
       heads.push(line);
       continue;
     }
@@ -852,6 +862,29 @@ function group(
     if (plainSize <= textSize(out)) return { lines: lines.filter(plain), confidence: "full" };
   }
   return { lines: out, confidence: "full" };
+}
+
+/**
+ * The context lines (`context_patterns`, gcc's `a.c: In function …:`) that stay: those with an
+ * error of their file under them, before the next context line (a failure line starting with the
+ * file that `line_pattern` does not read: it is kept apart, and the context says which function it
+ * is in). One over grouped findings alone goes: each finding names its file.
+ */
+function contextKept(lines: readonly string[], p: Compiled): Uint8Array {
+  const kept = new Uint8Array(lines.length);
+  // The files of the failures read (backwards) since the last context line.
+  let failed = new Set<string>();
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i];
+    const file = line.slice(0, Math.max(0, line.indexOf(":")));
+    if (p.context(line)) {
+      kept[i] = failed.has(file) ? 1 : 0;
+      failed = new Set();
+    } else if (file && FAILURE_SIGNAL.test(line) && !p.line?.test(line) && !p.noise(line)) {
+      failed.add(file);
+    }
+  }
+  return kept;
 }
 
 /**

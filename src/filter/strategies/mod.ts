@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace and fold_records): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace, fold_records and fold_passed): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -9,6 +9,7 @@ import type { CompiledStrategy } from "../types.ts";
 import { CodeFramesConfig, compileCodeFrames } from "./code_frames.ts";
 import { compileDedup, DedupConfig } from "./dedup.ts";
 import { compileFoldBlocks, FoldBlocksConfig } from "./fold_blocks.ts";
+import { compileFoldPassed, FoldPassedConfig } from "./fold_passed.ts";
 import { compileFoldRecords, FoldRecordsConfig } from "./fold_records.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
 import { compileGitLog, GitLogConfig } from "./git_log.ts";
@@ -62,6 +63,7 @@ const STRATEGIES = [
   [JoinLeavesConfig, compileJoinLeaves],
   [SyscallTraceConfig, compileSyscallTrace],
   [FoldRecordsConfig, compileFoldRecords],
+  [FoldPassedConfig, compileFoldPassed],
 ] as const;
 
 type Schemas<T> = {

@@ -401,7 +401,7 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
     createStage(ctx: StageContext): Stage {
       // Held for the unchanged pass-through (Fallback).
       const input = new HeldLines();
-      const s = summarizer(config, ctx.failed);
+      const s = summarizer(config, ctx.failed, ctx.shared);
       return {
         push(line) {
           input.push(line);
@@ -560,7 +560,11 @@ const BEFORE_KINDS = new StartIndex([COVERAGE_THRESHOLD, [GO_BENCH_RESULT], [GO_
 const OUTCOMES = new StartIndex([[PYTEST_OUTCOME], [XDIST_WORKERS]]);
 
 /** Test output, read as a stream: lines are classified as they arrive, the summary built at the end. */
-function summarizer(config: TestSummaryConfig, failed: boolean): {
+function summarizer(
+  config: TestSummaryConfig,
+  failed: boolean,
+  shared?: StageContext["shared"],
+): {
   push(line: string): void;
   finish(): { lines: string[]; confidence: "full" | "partial" } | null;
 } {
@@ -638,6 +642,12 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   let lastSummaryAt = -1;
   let tailLines = 0;
   let tailPlain = true;
+  // In a compound command's output (`shared`): the lines before the run's first line of a test
+  // runner when an earlier command printed them, and those after its last counts line when a
+  // later one did. They are the other commands' output, passed on as printed for their rules.
+  const earlier: string[] | null = shared?.before ? [] : null;
+  let runStart = -1;
+  let later: string[] | null = shared?.after ? [] : null;
 
   /** An outcome's lines (a skip with its reason), or past MAX_OUTCOMES its count of tests. */
   const keepOutcome = (lines: string[], tests: number) => {
@@ -704,6 +714,11 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
   };
 
   const push = (line: string): void => {
+    if (earlier !== null && runStart < 0) {
+      if (classifyLine(line) === null) earlier.push(line);
+      else runStart = out.length;
+    }
+    later?.push(line);
     if (skipLog > 0) {
       if (indentOf(line) > skipIndent && /\S/.test(line)) {
         skipLog--;
@@ -830,6 +845,7 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
       lastSummaryAt = out.length;
       tailLines = 0;
       tailPlain = true;
+      if (later !== null) later = [];
       if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
       out.push(line);
       return;
@@ -1086,13 +1102,28 @@ function summarizer(config: TestSummaryConfig, failed: boolean): {
     const dropCoverage = new Set(failed && !thresholdMissed ? coverageAt : []);
     const closing = tailPlain && tailLines <= MAX_TAIL_LINES;
     const items: (string | Block | Marker)[] = [];
+    // Other commands' lines around the run (`shared`) stand for what was read of them.
+    const from = earlier !== null && runStart >= 0 ? runStart : 0;
+    const to = later !== null && lastSummaryAt >= 0 ? lastSummaryAt : out.length - 1;
+    if (earlier !== null && runStart >= 0) {
+      appendAll(
+        items,
+        earlier!.filter((line) => !isBlank(line)),
+      );
+    }
     out.forEach((item, k) => {
-      if (dropCoverage.has(k)) return;
+      if (dropCoverage.has(k) || k < from || k > to) return;
       if (typeof item !== "string" && "tail" in item) {
         if (closing && k > lastSummaryAt) items.push(item.tail);
         else if (headsBlock(out[k + 1])) items.push(item.tail);
       } else items.push(item);
     });
+    if (later !== null && lastSummaryAt >= 0) {
+      appendAll(
+        items,
+        later!.filter((line) => !isBlank(line)),
+      );
+    }
     aggregateCargoResults(items);
     // nextest runs each test in its own libtest process; their `test result:` lines repeat what
     // nextest's Summary says.

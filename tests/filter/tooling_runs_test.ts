@@ -1,0 +1,110 @@
+/**
+ * JS and Python tooling whose runs print much of one shape around a few lines that matter, on real
+ * captures in bench/corpus: `tsc --traceResolution` (each resolution's head and result, its probing
+ * counted), workspace runs of pnpm (the passing packages' lines counted per package), nox sessions,
+ * ruff's grouped and concise formats and `npm ls --all` with problems.
+ */
+import { expect } from "expect";
+import { corpus, filter, lines } from "./_builtin.ts";
+
+Deno.test("tsc --traceResolution keeps each resolution's head and result and counts its probing", async () => {
+  const input = await corpus("node/tsc_trace_resolution.txt");
+  const out = lines(filter("tsc -p . --traceResolution", input, true));
+  const heads = lines(input).filter((l) =>
+    /^======== (Resolving|Module name|Type reference)/.test(l)
+  );
+  for (const head of heads) expect(out).toContain(head);
+  for (const l of lines(input).filter((l) => /error TS\d+/.test(l))) expect(out).toContain(l);
+  expect(out.filter((l) => /^File '[^']*' does not exist\.$/.test(l))).toEqual([]);
+  expect(out.filter((l) => /^… \d+ lookup lines$/.test(l)).length).toBeGreaterThan(20);
+  expect(out.length).toBeLessThan(lines(input).length / 2);
+});
+
+Deno.test("pnpm -r run build folds each passed package to a count and keeps the failed one whole", async () => {
+  const input = await corpus("node/pnpm_recursive_build.txt");
+  const out = lines(filter("pnpm -r run build", input, true));
+  for (const l of lines(input).filter((l) => /^packages\/web |ERR_PNPM|^Exit status/.test(l))) {
+    expect(out).toContain(l);
+  }
+  for (const pkg of ["api", "cli", "core", "utils"]) {
+    expect(out).toContain(`packages/${pkg} build: Done`);
+    expect(out).toContain(`… 10 lines of packages/${pkg} build folded`);
+    expect(out.filter((l) => l.startsWith(`packages/${pkg} build: [`))).toEqual([]);
+  }
+});
+
+Deno.test("pnpm -r keeps a package whose lines end without a verdict whole", () => {
+  const input = [
+    "packages/a test$ node --test",
+    "packages/a test: ok 1 - adds",
+    "packages/a test: ok 2 - joins",
+    "packages/a test: Done",
+    "packages/b test$ node --test",
+    "packages/b test: ok 1 - parses",
+    "packages/b test: ok 2 - formats",
+    "packages/c test$ node --test",
+    "packages/c test: not ok 1 - rounds",
+    "packages/c test: Failed",
+    " ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  @x/c@1.0.0 test: `node --test`",
+  ];
+  const out = lines(filter("pnpm -r test", input.join("\n"), true));
+  expect(out).toEqual([
+    "… 3 lines of packages/a test folded",
+    ...input.slice(3),
+  ]);
+});
+
+Deno.test("ruff's concise format groups findings by code and names every location", async () => {
+  const input = await corpus("lint/ruff_concise_email.txt");
+  const text = filter("ruff check --output-format=concise email", input, true);
+  const findings = lines(input).filter((l) => /^\S+:\d+:\d+: [A-Z]+\d+ /.test(l));
+  for (const finding of findings) expect(text).toContain(finding.split(": ")[0]);
+  expect(text).toContain("UP032 (84):");
+  expect(text).toContain("Found 147 errors.");
+  expect(lines(text).length).toBeLessThan(findings.length / 2);
+});
+
+Deno.test("ruff's grouped format keeps each file and row as printed, a file's repeats counted with their positions", async () => {
+  const input = await corpus("lint/ruff_grouped_email.txt");
+  const out = lines(filter("ruff check --output-format=grouped email", input, true));
+  let file = "";
+  const more = new Map<string, string>();
+  for (const l of out) {
+    if (/^\S+:$/.test(l)) file = l;
+    else if (l.startsWith("  … ")) more.set(file, (more.get(file) ?? "") + l);
+  }
+  for (const l of lines(input)) {
+    if (/^\S+:$/.test(l)) {
+      expect(out).toContain(l);
+      file = l;
+      continue;
+    }
+    const row = /^\s+(\d+:\d+)\s+[A-Z]+\d+ /.exec(l);
+    if (row && !out.includes(l)) {
+      expect(more.get(file) ?? "").toMatch(new RegExp(`[ ,]${row[1]}\\b`));
+    }
+  }
+  expect(out.length).toBeLessThan(lines(input).length / 2);
+});
+
+Deno.test("npm ls --all keeps each problem entry with the entries that lead to it", async () => {
+  const input = lines(await corpus("node/npm_ls_all_problems.txt"));
+  const out = lines(filter("npm ls --all", input.join("\n"), true));
+  const column = (l: string) => l.search(/[\w@]/);
+  const shown = (l: string) => out.some((o) => o === l || o.startsWith(`${l} (+`));
+  input.forEach((line, i) => {
+    if (!/ (invalid|extraneous)\b|UNMET DEPENDENCY/.test(line)) return;
+    expect(shown(line)).toBe(true);
+    // Every ancestor: the nearest line above at a smaller column, up to the root.
+    for (let j = i - 1, c = column(line); j >= 0 && c > 0; j--) {
+      if (column(input[j]) >= 0 && column(input[j]) < c) {
+        expect(shown(input[j])).toBe(true);
+        c = column(input[j]);
+      }
+    }
+  });
+  for (const line of input.filter((l) => l.startsWith("npm error "))) {
+    if (!line.includes("A complete log")) expect(out).toContain(line);
+  }
+  expect(out.length).toBeLessThan(input.length / 2);
+});
