@@ -40,7 +40,7 @@ export const FoldRecordsConfig = z.object({
     '… {n} more "{first}" like a record above, at other addresses',
   )
     .describe(
-      "The line standing for the like records of a kind that went; {n} is their count, {first} the first line of one",
+      "The line standing for the like records of a kind that went; {n} is their count, {first} the first line of one, {like} the first line of the first record of the kind shown",
     ),
   counts_before: z.string().optional().describe(
     "Regex (RE2 syntax) of a line before which the counts of the records folded so far are shown (the end of a record section); without it they come at the end",
@@ -96,6 +96,8 @@ export function compileFoldRecords(
     createStage(ctx: StageContext): Stage {
       /** Per distinct record: how many of its kind were shown. */
       const seen = new Map<string, number>();
+      /** Per distinct record: the first line of the first one shown (`{like}`). */
+      const likeOf = new Map<string, string>();
       let record: string[] | null = null;
       // Per kind folded and not counted yet (in the order the kinds first came): how many, the
       // first line of one and, with show_last, the last record. Its keys are among `seen`, so it
@@ -103,11 +105,12 @@ export function compileFoldRecords(
       const folded = new Map<string, { n: number; first: string; last: string[] }>();
       let changed = false;
       const count = () => {
-        for (const { n, first, last } of folded.values()) {
+        for (const [key, { n, first, last }] of folded) {
           const counted = config.show_last ? n - 1 : n;
           if (counted > 0) {
             ctx.emit(
-              config.summary.replaceAll("{n}", String(counted)).replaceAll("{first}", first),
+              config.summary.replaceAll("{n}", String(counted)).replaceAll("{first}", first)
+                .replaceAll("{like}", likeOf.get(key) ?? first),
             );
           }
           if (config.show_last) { for (const line of last) ctx.emit(line); }
@@ -130,7 +133,10 @@ export function compileFoldRecords(
           } else folded.set(key, { n: 1, first: record[0].trim(), last: record });
           changed = true;
         } else {
-          if (seen.size < config.max_records) seen.set(key, 1);
+          if (seen.size < config.max_records) {
+            seen.set(key, 1);
+            likeOf.set(key, record[0].trim());
+          }
           count();
           for (const line of record) ctx.emit(line);
         }
