@@ -153,6 +153,9 @@ export function genericApplies(command: string): boolean {
  */
 export function countedOn(last: string, line: string): { from: number; to: number } | null {
   if (line.trim() === "" || line === last || Math.abs(line.length - last.length) > 1) return null;
+  // A JSON record's numbers are its fields' values (a time, an id): the JSON lines pass reads
+  // its records, a server error told by its status field among them.
+  if (line.trimStart().startsWith("{") && line.trimEnd().endsWith("}")) return null;
   let start = 0;
   const max = Math.min(last.length, line.length);
   while (start < max && last[start] === line[start]) start++;

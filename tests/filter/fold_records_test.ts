@@ -226,9 +226,9 @@ Deno.test("rspec's Pending list: pending examples of one reason fold under the f
   const input = await corpus("ruby/rspec_pending_many.txt");
   const out = lines(filter("rspec --format progress", input, true));
   expect(out.filter((line) => line.startsWith("… "))).toEqual([
-    "… 29 more pending examples like the one above, for the same reason",
-    "… 24 more pending examples like the one above, for the same reason",
-    "… 17 more pending examples like the one above, for the same reason",
+    "… 29 more pending examples for the same reason as 1) Shop exports format 1",
+    "… 24 more pending examples for the same reason as 31) Shop syncs store 1",
+    "… 17 more pending examples for the same reason as 56) Shop rounds currency 1",
   ]);
   for (
     const line of [
@@ -243,4 +243,57 @@ Deno.test("rspec's Pending list: pending examples of one reason fold under the f
     ]
   ) expect(out).toContain(line);
   expect(out.length).toBeLessThan(30);
+});
+
+Deno.test("pg_dump --inserts: a row whose text value spans lines folds or stays whole, never its first line alone", () => {
+  const input = ["INSERT INTO public.mail VALUES (0, 'x');"];
+  for (let i = 1; i <= 7; i++) {
+    input.push(`INSERT INTO public.mail VALUES (${i}, 'Dear user,`, `  your order ${i} shipped');`);
+  }
+  input.push("", "--", "-- PostgreSQL database dump complete", "--");
+  const out = lines(filter("pg_dump --inserts shop", input.join("\n")));
+  // Each continuation line kept is right under its own INSERT line.
+  out.forEach((line, i) => {
+    const m = line.match(/^ {2}your order (\d) shipped/);
+    if (m) expect(out[i - 1]).toBe(`INSERT INTO public.mail VALUES (${m[1]}, 'Dear user,`);
+  });
+  expect(out).toContain("… 3 more rows inserted like those above");
+  expect(out).toContain("  your order 7 shipped');");
+});
+
+Deno.test("a dump's last row shown under its count stays where it was printed, above the blank lines after it", () => {
+  const input = ["SET client_encoding = 'UTF8';", ""];
+  for (let i = 1; i <= 8; i++) input.push(`INSERT INTO public.t VALUES (${i}, 'v${i}');`);
+  input.push("", "", "--", "-- PostgreSQL database dump complete", "--");
+  const out = lines(filter("pg_dump --inserts shop", input.join("\n")));
+  const at = out.indexOf("INSERT INTO public.t VALUES (8, 'v8');");
+  expect(out[at - 1]).toBe("… 4 more rows inserted like those above");
+  expect(out.slice(at + 1, at + 3)).toEqual(["", "--"]);
+});
+
+Deno.test("rspec's Pending list: a reason that recurs after another's example is counted under its own, not 'the one above'", () => {
+  const input = [
+    "Pending: (Failures listed here are expected and do not affect your suite's status)",
+    "",
+  ];
+  [1, 2, 3, 4, 5].forEach((i) => {
+    const reason = i === 4 ? "Waiting on API v2" : "Not yet implemented";
+    input.push(
+      `  ${i}) Cart totals case ${i}`,
+      `     # ${reason}`,
+      `     # ./spec/cart_spec.rb:${i * 10}`,
+      "",
+    );
+  });
+  input.push(
+    "Finished in 0.01 seconds (files took 0.1 seconds to load)",
+    "5 examples, 0 failures, 5 pending",
+  );
+  const out = lines(filter("bundle exec rspec", input.join("\n")));
+  const at = out.indexOf("     # Waiting on API v2");
+  // What follows case 4 counts the examples like case 1, and says so.
+  for (const line of out.slice(at).filter((l) => l.startsWith("… "))) {
+    expect(line).toContain("1) Cart totals case 1");
+  }
+  expect(out.join("\n")).toMatch(/… 1 more pending examples[^\n]*1\) Cart totals case 1/);
 });

@@ -148,3 +148,18 @@ Deno.test("the footer says a rule rendered its input when no line was removed", 
   const outcome = engine.filter("npx eslint --format json .", json, { failed: true });
   expect(statsLine(outcome.stats)).toMatch(/^\[shell\] 1 lines -> \d+ lines, rendered \(/);
 });
+
+Deno.test("pytest -n: a worker's crash keeps its failure block's lines (no E line or location in it)", async () => {
+  // Captured: `pytest -v -s -n 2` where a test calls os._exit(1).
+  const out = lines(
+    filter("pytest -v -s -n 2 test_b.py", await fixture("pytest/xdist_crash.in.txt"), true),
+  );
+  const at = out.indexOf(
+    "__________________________________ test_b.py ___________________________________",
+  );
+  expect(out.slice(at, at + 3)).toEqual([
+    "__________________________________ test_b.py ___________________________________",
+    "[gw1] linux -- Python 3.11.7 /usr/bin/python3",
+    "worker 'gw1' crashed while running 'test_b.py::test_zcrash'",
+  ]);
+});

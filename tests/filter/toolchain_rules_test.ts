@@ -1218,6 +1218,21 @@ Deno.test("python -m cProfile: the program's output, the header and the top 30 r
     .toBe(crash.join("\n"));
 });
 
+Deno.test("python -m cProfile -s name: a table in name order keeps every row that took time (the top rows are no top)", async () => {
+  // Captured with `python3 -m cProfile -s name prof.py` (3.11): the hot function sorts last.
+  const text = await Deno.readTextFile(
+    new URL("../fixtures/filters/python-profile-by-name/cprofile_by_name.in.txt", import.meta.url),
+  );
+  const out = engine.filter("python3 -m cProfile -s name prof.py", text, { failed: false }).text;
+  expect(out).toContain("        1    0.029    0.029    0.029    0.029 prof2.py:2(zzz_hot)");
+  expect(out).not.toContain("the smallest by its sort key");
+  const timed = text.split("\n").filter((l) =>
+    /^\s*\d+(\/\d+)?(\s+\d+\.\d{3}){4} \S/.test(l) && !/(\s+0\.000){4} /.test(l)
+  );
+  for (const row of timed) expect(out).toContain(row);
+  expect(out.split("\n").length).toBeLessThan(text.split("\n").length / 2);
+});
+
 Deno.test("tsc --listFiles: node_modules files grouped by directory, the project's own files whole", () => {
   const lib = Array.from(
     { length: 60 },

@@ -2,18 +2,20 @@
  * fold_records: a record (a line matching `start` and the lines after it matching `within`) that
  * repeats an earlier one once every `mask` match is set aside goes, wherever it recurs; each kind
  * of record that went is counted on one `summary` line, in the order the kinds first came, before
- * the next record shown, the first line matching `counts_before` (the end of a record section)
- * or the end (records A, B, A, B… are two records and two counts, not a count per recurrence).
- * memcheck reports one loop's `Invalid read of size 4` once per instruction, each record
- * differing from the first only in its addresses and how far past the block it read: one stays.
- * Only what `mask` matches is ignored, so records whose frames (a function, a `file:line`) differ
- * all stay; a line matching `unmasked` (a frame with no symbol: its address is its only location)
- * is compared as printed. The first `max_like` records of a kind stay (a dump's first rows of a
- * table show its data), and with `show_last` the last record of a folded kind stays under its
- * count (a table's last row). With `section`, records are read only between an `open` line and
- * the next `close` line (rspec's `Pending:` list, not its `Failures:`); lines outside pass as
- * printed, and the counts come before the `close` line. Streaming: memory is the open record, the
- * distinct records seen (at most `max_records` of them) and the last record of each kind folded.
+ * the next record shown, the first line matching `counts_before` (the end of a record section) or
+ * the end (records A, B, A, B… are two records and two counts, not a count per recurrence).
+ * memcheck reports one loop's `Invalid read of size 4` once per instruction, each record differing
+ * from the first only in its addresses and how far past the block it read: one stays. Only what
+ * `mask` matches is ignored, so records whose frames (a function, a `file:line`) differ all stay; a
+ * line matching `unmasked` (a frame with no symbol: its address is its only location) is compared
+ * as printed. The first `max_like` records of a kind stay (a dump's first rows of a table show its
+ * data), and with `show_last` the last record of a folded kind stays under its count (a table's
+ * last row), the counts then coming before any line that is no record. With `section`, records are
+ * read only between an `open` line and the next `close` line (rspec's `Pending:` list, not its
+ * `Failures:`); lines outside pass as printed, and the counts come before the `close` line. With
+ * `ends`, a record goes on until a line matching it (a row whose quoted text spans lines ends at
+ * its `;`). Streaming: memory is the open record, the distinct records seen (at most `max_records`
+ * of them) and the last record of each kind folded.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -25,6 +27,9 @@ export const FoldRecordsConfig = z.object({
   type: z.literal("fold_records"),
   start: z.string().describe("Regex (RE2 syntax) of a record's first line"),
   within: z.string().describe("Regex (RE2 syntax) of the lines that continue a record"),
+  ends: z.string().optional().describe(
+    "Regex (RE2 syntax) of a record's last line: until a line matches it, every line continues the record (a SQL row whose text value spans lines)",
+  ),
   mask: z.array(z.string()).min(1).describe(
     "Regexes (RE2 syntax) of the parts that may differ between records that fold (addresses)",
   ),
@@ -35,7 +40,7 @@ export const FoldRecordsConfig = z.object({
     '… {n} more "{first}" like a record above, at other addresses',
   )
     .describe(
-      "The line standing for the like records of a kind that went; {n} is their count, {first} the first line of one",
+      "The line standing for the like records of a kind that went; {n} is their count, {first} the first line of one, {like} the first line of the first record of the kind shown",
     ),
   counts_before: z.string().optional().describe(
     "Regex (RE2 syntax) of a line before which the counts of the records folded so far are shown (the end of a record section); without it they come at the end",
@@ -66,6 +71,7 @@ export function compileFoldRecords(
 ): CompiledStrategy {
   const start = patternField(config.start, "strategy.start", engine);
   const within = patternField(config.within, "strategy.within", engine);
+  const ends = optionalPatternField(config.ends, "strategy.ends", engine);
   const mask = combineNormalizers(config.mask.map((source, i) => ({
     pattern: patternField(source, `strategy.mask[${i}]`, engine),
     replacement: "\u0000",
@@ -90,6 +96,8 @@ export function compileFoldRecords(
     createStage(ctx: StageContext): Stage {
       /** Per distinct record: how many of its kind were shown. */
       const seen = new Map<string, number>();
+      /** Per distinct record: the first line of the first one shown (`{like}`). */
+      const likeOf = new Map<string, string>();
       let record: string[] | null = null;
       // Per kind folded and not counted yet (in the order the kinds first came): how many, the
       // first line of one and, with show_last, the last record. Its keys are among `seen`, so it
@@ -97,11 +105,12 @@ export function compileFoldRecords(
       const folded = new Map<string, { n: number; first: string; last: string[] }>();
       let changed = false;
       const count = () => {
-        for (const { n, first, last } of folded.values()) {
+        for (const [key, { n, first, last }] of folded) {
           const counted = config.show_last ? n - 1 : n;
           if (counted > 0) {
             ctx.emit(
-              config.summary.replaceAll("{n}", String(counted)).replaceAll("{first}", first),
+              config.summary.replaceAll("{n}", String(counted)).replaceAll("{first}", first)
+                .replaceAll("{like}", likeOf.get(key) ?? first),
             );
           }
           if (config.show_last) { for (const line of last) ctx.emit(line); }
@@ -124,7 +133,10 @@ export function compileFoldRecords(
           } else folded.set(key, { n: 1, first: record[0].trim(), last: record });
           changed = true;
         } else {
-          if (seen.size < config.max_records) seen.set(key, 1);
+          if (seen.size < config.max_records) {
+            seen.set(key, 1);
+            likeOf.set(key, record[0].trim());
+          }
           count();
           for (const line of record) ctx.emit(line);
         }
@@ -144,13 +156,16 @@ export function compileFoldRecords(
             inSection = false;
             return ctx.emit(line);
           }
-          if (start.test(line)) {
+          if (record !== null && ends !== undefined && !ends.test(record[record.length - 1])) {
+            record.push(line);
+          } else if (start.test(line)) {
             close();
             record = [line];
           } else if (record !== null && within.test(line)) record.push(line);
           else {
             close();
-            if (countsBefore?.test(line)) count();
+            // A last record shown stays above the lines printed after it.
+            if (config.show_last || countsBefore?.test(line)) count();
             ctx.emit(line);
           }
         },

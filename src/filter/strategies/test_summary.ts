@@ -446,7 +446,15 @@ interface Block {
   doctestExample?: string;
   /** The earlier block of the same head (a runner's second report of a failure). */
   repeats?: Block;
+  /**
+   * pytest's lines that went as source context (at most MAX_UNREAD_LINES): a block that kept
+   * nothing else (xdist's `worker 'gw1' crashed while running …`) shows them.
+   */
+  unread?: string[];
 }
+
+/** Lines a pytest block with no kept line shows of what it printed. */
+const MAX_UNREAD_LINES = 20;
 
 /** A failed-test line. */
 interface Marker {
@@ -979,6 +987,8 @@ function summarizer(
         else if (HYPOTHESIS_EXAMPLE.test(line)) block.example = line.endsWith("(");
         else if (!PYTEST_KEEP.test(line) && !PYTEST_VALUES.test(line)) {
           if (DOCTEST_SOURCE.test(line)) block.doctestExample = line;
+          block.unread ??= [];
+          if (block.unread.length < MAX_UNREAD_LINES) block.unread.push(line);
           return;
         }
         const frame = PYTEST_SHORT_FRAME.exec(line);
@@ -1182,6 +1192,8 @@ function summarizer(
         result.push(item.head);
         continue;
       }
+      // A pytest block none of whose lines read as a failure's keeps what it printed.
+      if (item.pytest && item.body.length === 0 && item.unread) item.body = item.unread;
       const body = item.pytest ? endStatements(item.body) : item.body;
       item.body = compactCodeFrames(compactFrames(item.native ? [...foldStackFrames(body)] : body));
       result.push(renamed.get(item) ?? item.head);
