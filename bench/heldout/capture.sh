@@ -13590,3 +13590,811 @@ ln -sfn "$release" current
 EOF
   capture batch14 bash_err_trap_deploy "$SH" "bash deploy.sh" "$(bash --version | head -1)"
 fi
+
+# --- batch16: a sixteenth blind batch (git, C/C++ and build systems, JVM, Ruby, PHP, containers/infra
+# and system tools in situations the set lacked: git revert / stash apply / am -3 conflicts, switch
+# refused over local changes, a failing pre-commit hook, apply --check rejected, diff --check
+# whitespace errors, log --numstat long, log -G pickaxe, bisect run with skips, submodule update
+# failing; cmake -G Ninja over twenty files with warnings and one error, meson test --verbose,
+# autoreconf + configure + make failing late, pkg-config missing, a bad linker version script, nm
+# of objects then undefined references, gcov, make install DESTDIR= long; JUnit 5 console launcher
+# with failures; rspec --format json, rubocop --format json, bundle install offline, phpunit
+# failures, PHP deprecations under E_ALL; terraform validate / plan errors, kubectl --dry-run=client
+# without a cluster, logrotate -d, strace -c, ssh -v refused, rsync -avn long), captured and its
+# signals written and committed before any filter ran on it and before any rule file, filter source,
+# filter test, fixture, bench/corpus file or bench/README.md was opened.
+if sel batch16; then
+  B="$WORK/batch16"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  GITV="$(git --version)"
+  gitinit() { git init -q -b main "$1" && git -C "$1" config user.email dev@example.com && git -C "$1" config user.name Dev; }
+  export GIT_AUTHOR_DATE="2026-11-20T10:00:00Z" GIT_COMMITTER_DATE="2026-11-20T10:00:00Z"
+
+  # git: a service repository with some history
+  GR="$B/svc"
+  gitinit "$GR"
+  mkdir -p "$GR/src" "$GR/docs"
+  for i in $(seq 1 12); do
+    printf 'def handler_%d(req):\n    """Handle route %d."""\n    return {"route": %d, "ok": True}\n' "$i" "$i" "$i" >"$GR/src/route_$i.py"
+  done
+  printf 'TIMEOUT = 30\nRETRIES = 3\nBACKOFF = 1.5\nHOST = "0.0.0.0"\nPORT = 8080\n' >"$GR/src/config.py"
+  printf '# svc\n\nA small service.\n' >"$GR/README.md"
+  git -C "$GR" add -A && git -C "$GR" commit -qm "initial service skeleton"
+  for i in $(seq 1 100); do
+    f=$(( (i % 12) + 1 ))
+    printf '# change %d\ndef helper_%d():\n    return %d\n' "$i" "$i" "$i" >>"$GR/src/route_$f.py"
+    printf 'note %d\n' "$i" >>"$GR/docs/notes_$(( i % 5 )).md"
+    [ $(( i % 7 )) -eq 0 ] && printf 'FEATURE_%d = True\n' "$i" >>"$GR/src/config.py"
+    git -C "$GR" add -A && GIT_AUTHOR_DATE="2026-$(printf %02d $(( i / 27 + 8 )))-$(printf %02d $(( i % 27 + 1 )))T10:00:00Z" git -C "$GR" commit -qm "route $f: add helper $i"
+  done
+  sed -i 's/TIMEOUT = 30/TIMEOUT = 45/' "$GR/src/config.py"
+  git -C "$GR" commit -qam "config: raise timeout to 45s"
+  sed -i 's/TIMEOUT = 45/TIMEOUT = 60  # slow upstream/' "$GR/src/config.py"
+  git -C "$GR" commit -qam "config: timeout 60s for the slow upstream"
+  capture batch16 git_log_numstat_long "$GR" "git log --format='%h %an %ad %s' --date=short --numstat" "$GITV"
+  capture batch16 git_log_pickaxe_g "$GR" "git log -G'^TIMEOUT' --oneline --stat -p -- src/config.py" "$GITV"
+
+  # git revert of a commit whose lines changed later
+  cp -r "$GR" "$B/svc-revert"
+  capture batch16 git_revert_conflict "$B/svc-revert" "git revert --no-edit HEAD~1" "$GITV"
+
+  # git stash apply onto changed lines
+  cp -r "$GR" "$B/svc-stash"
+  sed -i 's/RETRIES = 3/RETRIES = 5/' "$B/svc-stash/src/config.py"
+  printf 'def handler_1(req):\n    raise NotImplementedError\n' >"$B/svc-stash/src/route_1.py"
+  git -C "$B/svc-stash" stash -q
+  sed -i 's/RETRIES = 3/RETRIES = 4/' "$B/svc-stash/src/config.py"
+  git -C "$B/svc-stash" commit -qam "config: four retries"
+  capture batch16 git_stash_apply_conflict "$B/svc-stash" "git stash apply; rc=\$?; git status; exit \$rc" "$GITV"
+
+  # git switch refused because local changes would be overwritten
+  cp -r "$GR" "$B/svc-switch"
+  git -C "$B/svc-switch" switch -qc feature/retry
+  sed -i 's/RETRIES = 3/RETRIES = 10/' "$B/svc-switch/src/config.py"
+  printf 'def handler_2(req):\n    return None\n' >"$B/svc-switch/src/route_2.py"
+  git -C "$B/svc-switch" commit -qam "retry: ten retries, stub route 2"
+  git -C "$B/svc-switch" switch -q main
+  sed -i 's/RETRIES = 3/RETRIES = 7/' "$B/svc-switch/src/config.py"
+  echo '# wip' >>"$B/svc-switch/src/route_2.py"
+  echo 'scratch' >"$B/svc-switch/scratch.txt"
+  capture batch16 git_switch_local_changes "$B/svc-switch" "git switch feature/retry" "$GITV"
+
+  # git commit with a pre-commit hook running a linter
+  cp -r "$GR" "$B/svc-hook"
+  cat >"$B/svc-hook/.git/hooks/pre-commit" <<'EOF'
+#!/bin/sh
+echo "pre-commit: checking staged files"
+status=0
+for f in $(git diff --cached --name-only --diff-filter=ACM -- '*.py'); do
+  echo "  lint $f"
+  grep -n 'print(' "$f" | sed "s|^|$f:|; s|\$|: T201 print found|" && status=1
+  awk -v f="$f" 'length($0) > 79 { printf "%s:%d:%d: E501 line too long (%d > 79 characters)\n", f, NR, 80, length($0); bad=1 } END { exit bad }' "$f" || status=1
+done
+if [ $status -ne 0 ]; then
+  echo "pre-commit: lint failed, commit aborted (use --no-verify to bypass)"
+fi
+exit $status
+EOF
+  chmod +x "$B/svc-hook/.git/hooks/pre-commit"
+  printf 'def handler_3(req):\n    print("debug", req)\n    return {"route": 3, "ok": True, "payload": req.get("payload"), "trace": req.get("trace_id")}\n' >"$B/svc-hook/src/route_3.py"
+  for i in 4 5 6 7; do printf 'def handler_%d(req):\n    return {"route": %d}\n' $i $i >"$B/svc-hook/src/route_$i.py"; done
+  printf 'import logging\nlog = logging.getLogger(__name__)\n\n\ndef audit(event):\n    print(event)\n' >"$B/svc-hook/src/audit.py"
+  git -C "$B/svc-hook" add -A
+  capture batch16 git_commit_pre_commit_hook_fails "$B/svc-hook" "git commit -m 'routes: simplify handlers, add audit'" "$GITV"
+
+  # git format-patch on a branch, git am -3 onto a main that moved
+  cp -r "$GR" "$B/svc-am"
+  A="$B/svc-am"
+  git -C "$A" switch -qc topic HEAD~5
+  sed -i 's/RETRIES = 3/RETRIES = 6/' "$A/src/config.py" && git -C "$A" commit -qam "config: six retries"
+  printf 'def handler_9(req):\n    return {"route": 9, "ok": False}\n' >"$A/src/route_9.py" && git -C "$A" commit -qam "route 9: report failure"
+  echo 'more docs' >>"$A/README.md" && git -C "$A" commit -qam "readme: more docs"
+  git -C "$A" format-patch -q -3 -o "$B/patches"
+  git -C "$A" switch -q main
+  sed -i 's/RETRIES = 3/RETRIES = 2/' "$A/src/config.py" && git -C "$A" commit -qam "config: two retries"
+  capture batch16 git_am_3way_conflict "$A" "git am -3 $B/patches/*.patch" "$GITV"
+
+  # git apply --check of a patch made against another version
+  cp -r "$GR" "$B/svc-apply"
+  git -C "$B/svc-apply" diff HEAD~30 HEAD~25 >"$B/old.patch"
+  capture batch16 git_apply_check_rejected "$B/svc-apply" "git apply --check -v $B/old.patch" "$GITV"
+
+  # git diff --check with whitespace errors
+  cp -r "$GR" "$B/svc-ws"
+  printf 'def handler_4(req):   \n\treturn {"route": 4}  \n \t# mixed\n\n\n' >"$B/svc-ws/src/route_4.py"
+  printf '# svc \n\nA small service.\n\n\n' >"$B/svc-ws/README.md"
+  printf 'note\t\nconflict marker below\n<<<<<<< HEAD\n' >>"$B/svc-ws/docs/notes_1.md"
+  capture batch16 git_diff_check_whitespace "$B/svc-ws" "git diff --check" "$GITV"
+
+  # git bisect run with a test script that skips untestable commits
+  cp -r "$GR" "$B/svc-bisect"
+  cat >"$B/bisect.sh" <<'EOF'
+#!/bin/sh
+n=$(grep -c '^def helper_' src/route_5.py)
+if grep -q 'helper_16' src/route_5.py && ! grep -q 'helper_28' src/route_5.py; then echo "cannot build this revision"; exit 125; fi
+echo "route_5 helpers: $n"
+[ "$n" -lt 3 ]
+EOF
+  chmod +x "$B/bisect.sh"
+  capture batch16 git_bisect_run_skip "$B/svc-bisect" "git bisect start HEAD \$(git rev-list --max-parents=0 HEAD) && git bisect run $B/bisect.sh; git bisect log; git bisect reset" "$GITV"
+
+  # git submodule update with a missing submodule repository
+  SM="$B/app-sub"
+  gitinit "$B/libfoo"
+  echo 'int foo(void) { return 1; }' >"$B/libfoo/foo.c" && git -C "$B/libfoo" add -A && git -C "$B/libfoo" commit -qm "libfoo"
+  gitinit "$SM"
+  echo app >"$SM/README" && git -C "$SM" add -A && git -C "$SM" commit -qm app
+  git -C "$SM" -c protocol.file.allow=always submodule -q add "$B/libfoo" vendor/libfoo
+  git -C "$SM" commit -qm "add libfoo"
+  rm -rf "$B/app-clone" && git clone -q "$SM" "$B/app-clone"
+  mv "$B/libfoo" "$B/libfoo-moved"
+  capture batch16 git_submodule_update_missing "$B/app-clone" "git -c protocol.file.allow=always submodule update --init --recursive" "$GITV"
+
+  # C: cmake -G Ninja over twenty files with warnings and one error
+  CN="$B/cgeo"
+  mkdir -p "$CN/src"
+  names="vec mat quat ray plane sphere aabb obb frustum hull mesh grid noise spline bezier path rng stats hash arena tri poly edge cell"
+  for n in $names; do
+    cat >"$CN/src/$n.c" <<EOF
+#include <stddef.h>
+#include <string.h>
+
+int ${n}_count(const int *v, size_t n) {
+  int c = 0;
+  for (int i = 0; i < n; i++) {
+    if (v[i] > 0) c++;
+  }
+  return c;
+}
+
+double ${n}_scale(double x, int unused) {
+  double y;
+  return x * 2.0;
+}
+
+void ${n}_copy(char *dst, const char *src) {
+  strcpy(dst, src);
+}
+EOF
+  done
+  cat >>"$CN/src/spline.c" <<'EOF'
+
+double spline_eval(const double *k, int n, double t) {
+  return k[0] + t * knot_weight * spline_missing_helper(k, n);
+}
+struct knot { double t };
+EOF
+  printf 'cmake_minimum_required(VERSION 3.16)\nproject(cgeo C)\nset(CMAKE_C_STANDARD 11)\nadd_compile_options(-Wall -Wextra)\nfile(GLOB SRC src/*.c)\nadd_library(cgeo STATIC ${SRC})\n' >"$CN/CMakeLists.txt"
+  capture batch16 cmake_ninja_twenty_files_warnings_error "$CN" "cmake -S . -B build -G Ninja && cmake --build build -j1 -- -k 0" "$(cmake --version | head -1); $(ninja --version)"
+
+  # meson test --verbose with failing tests
+  MS="$B/mstr"
+  mkdir -p "$MS"
+  cat >"$MS/meson.build" <<'EOF'
+project('mstr', 'c')
+lib = static_library('mstr', 'mstr.c')
+foreach t : ['trim', 'split', 'upper', 'join', 'pad']
+  exe = executable('test_' + t, 'test_' + t + '.c', link_with : lib)
+  test(t, exe)
+endforeach
+EOF
+  cat >"$MS/mstr.c" <<'EOF'
+#include <ctype.h>
+#include <string.h>
+size_t mstr_trim(char *s) { size_t n = strlen(s); while (n && s[n-1] == ' ') s[--n] = 0; return n; }
+int mstr_split(const char *s, char c) { int k = 1; for (; *s; s++) if (*s == c) k++; return k; }
+void mstr_upper(char *s) { for (; *s; s++) *s = toupper((unsigned char)*s); }
+size_t mstr_join(char *dst, const char *a, const char *b) { strcpy(dst, a); strcat(dst, b); return strlen(dst); }
+size_t mstr_pad(char *s, size_t w) { size_t n = strlen(s); while (n < w - 1) s[n++] = ' '; s[n] = 0; return n; }
+EOF
+  for t in trim split upper join pad; do
+    case $t in
+      trim) body='char s[] = "abc  "; size_t n = mstr_trim(s); printf("trim: n=%zu s=[%s]\n", n, s); CHECK(n == 3);' ;;
+      split) body='int k = mstr_split("a,b,,c", 0x2c); printf("split: %d fields\n", k); CHECK(k == 3);' ;;
+      upper) body='char s[] = "hello"; mstr_upper(s); printf("upper: %s\n", s); CHECK(strcmp(s, "HELLO") == 0);' ;;
+      join) body='char d[16]; size_t n = mstr_join(d, "ab", "cd"); printf("join: %s (%zu)\n", d, n); CHECK(n == 4);' ;;
+      pad) body='char s[8] = "ab"; size_t n = mstr_pad(s, 6); printf("pad: [%s] %zu\n", s, n); CHECK(n == 6);' ;;
+    esac
+    printf '#include <stdio.h>\n#include <string.h>\n#include <stddef.h>\nsize_t mstr_trim(char*); int mstr_split(const char*, char); void mstr_upper(char*); size_t mstr_join(char*, const char*, const char*); size_t mstr_pad(char*, size_t);\n#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%%s:%%d: check failed: %%s\\n", __FILE__, __LINE__, #c); return 1; } } while (0)\nint main(void) { %s return 0; }\n' "$body" >"$MS/test_$t.c"
+  done
+  capture batch16 meson_test_verbose_failures "$MS" "meson setup build >/dev/null && meson test -C build --verbose" "meson $(meson --version)"
+
+  # autoreconf + configure + make: long, failing late
+  AC="$B/actool"
+  mkdir -p "$AC/src"
+  cat >"$AC/configure.ac" <<'EOF'
+AC_INIT([actool], [0.3.1], [dev@example.com])
+AM_INIT_AUTOMAKE([foreign -Wall])
+AC_PROG_CC
+AC_CHECK_HEADERS([stdlib.h string.h unistd.h fcntl.h sys/time.h])
+AC_CHECK_FUNCS([strdup strndup gettimeofday memset])
+AC_CONFIG_HEADERS([config.h])
+AC_CONFIG_FILES([Makefile src/Makefile])
+AC_OUTPUT
+EOF
+  printf 'SUBDIRS = src\n' >"$AC/Makefile.am"
+  srcs=""
+  for n in main args buf cfg fmt io log map net opt path str sys tbl util cmd_add cmd_rm cmd_mv cmd_ls cmd_cat cmd_find cmd_grep cmd_sort cmd_uniq cmd_head cmd_tail cmd_cut cmd_join cmd_diff cmd_patch cmd_stat cmd_sum cmd_tee cmd_wc cmd_date cmd_env cmd_kill cmd_ps cmd_top cmd_df; do
+    printf '#include "config.h"\n#include <string.h>\nint %s_init(void) { return (int)strlen("%s"); }\n' "$n" "$n" >"$AC/src/$n.c"
+    srcs="$srcs $n.c"
+  done
+  printf '#include "config.h"\nint main(void) { return 0; }\n' >>"$AC/src/main.c"
+  sed -i 's/int main_init/static int main_init/' "$AC/src/main.c"
+  printf '#include "config.h"\n#include "tbl_private.h"\nint tbl2_init(void) { return TBL_SIZE; }\n' >"$AC/src/tbl2.c"
+  printf 'bin_PROGRAMS = actool\nactool_SOURCES =%s tbl2.c\n' "$srcs" >"$AC/src/Makefile.am"
+  capture batch16 autoreconf_configure_make_late_error "$AC" "autoreconf -fi && ./configure && make" "$(autoreconf --version | head -1); $(gcc --version | head -1)"
+
+  # pkg-config for a library that is not installed
+  capture batch16 pkg_config_missing "$B" "pkg-config --cflags --libs gtk4 libsoup-3.0 zlib" "pkg-config $(pkg-config --version)"
+
+  # a linker version script with errors
+  VS="$B/vscript"
+  mkdir -p "$VS"
+  printf 'int api_open(void) { return 1; }\nint api_close(void) { return 0; }\nint internal_helper(void) { return 2; }\n' >"$VS/api.c"
+  printf 'LIBAPI_1.0 {\n  global:\n    api_open;\n    api_close\n  local:\n    *;\n};\nLIBAPI_2.0 {\n  global: api_read;\n} LIBAPI_1.1;\n' >"$VS/libapi.map"
+  capture batch16 ld_version_script_error "$VS" "gcc -shared -fPIC -o libapi.so api.c -Wl,--version-script=libapi.map" "$(gcc --version | head -1); $(ld --version | head -1)"
+
+  # nm of the objects, then the link failing on undefined references
+  NM="$B/nmproj"
+  mkdir -p "$NM"
+  for n in alpha beta gamma delta epsilon zeta eta theta iota mu nu xi omicron pi rho sigma; do
+    printf 'static int %s_state;\nint %s_counter = 1;\nconst char %s_name[] = "%s";\nint %s_get(void) { return %s_state + %s_counter; }\nvoid %s_set(int v) { %s_state = v; }\nint %s_twice(void) { return 2 * %s_get(); }\n' $n $n $n $n $n $n $n $n $n $n $n >"$NM/$n.c"
+  done
+  printf 'int alpha_get(void); int beta_get(void); int kappa_get(void); void lambda_reset(int);\nint main(void) { lambda_reset(0); return alpha_get() + beta_get() + kappa_get(); }\n' >"$NM/main.c"
+  capture batch16 nm_objects_then_undefined "$NM" "gcc -c *.c && nm -A *.o && gcc -o app *.o" "$(nm --version | head -1)"
+
+  # gcov over a test run
+  GC="$B/gcovp"
+  mkdir -p "$GC"
+  cat >"$GC/calc.c" <<'EOF'
+#include <stdio.h>
+int classify(int x) {
+  if (x < 0) return -1;
+  if (x == 0) return 0;
+  if (x > 1000) return 2;
+  return 1;
+}
+int safe_div(int a, int b) {
+  if (b == 0) {
+    fprintf(stderr, "division by zero\n");
+    return 0;
+  }
+  return a / b;
+}
+int main(void) {
+  printf("%d %d %d\n", classify(5), classify(-3), safe_div(10, 2));
+  return 0;
+}
+EOF
+  capture batch16 gcov_branches_report "$GC" "gcc --coverage -O0 -o calc calc.c && ./calc && gcov -b -c calc.c && cat calc.c.gcov" "$(gcov --version | head -1)"
+
+  # make install DESTDIR= over many files, one missing at the end
+  MI="$B/mkinst"
+  mkdir -p "$MI/share/templates" "$MI/man" "$MI/bin"
+  for i in $(seq 1 250); do echo "tpl $i" >"$MI/share/templates/page_$i.html"; done
+  for i in $(seq 1 30); do echo "man $i" >"$MI/man/tool-sub$i.1"; done
+  for i in $(seq 1 25); do printf '#!/bin/sh\necho %d\n' $i >"$MI/bin/tool-sub$i"; done
+  cat >"$MI/Makefile" <<'EOF'
+PREFIX ?= /usr/local
+TEMPLATES := $(wildcard share/templates/*.html)
+MANS := $(wildcard man/*.1)
+BINS := $(wildcard bin/*)
+
+install: install-bin install-share install-man install-completion
+
+install-bin:
+	install -d $(DESTDIR)$(PREFIX)/bin
+	for f in $(BINS); do install -v -m 755 $$f $(DESTDIR)$(PREFIX)/bin/; done
+
+install-share:
+	install -d $(DESTDIR)$(PREFIX)/share/tool/templates
+	for f in $(TEMPLATES); do install -v -m 644 $$f $(DESTDIR)$(PREFIX)/share/tool/templates/; done
+
+install-man:
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	for f in $(MANS); do install -v -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man1/; done
+
+install-completion:
+	install -v -m 644 completion/tool.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tool
+EOF
+  capture batch16 make_install_destdir_long "$MI" "make install DESTDIR=$B/stage" "$(make --version | head -1)"
+
+  # JUnit 5 console launcher with failures
+  JU="$B/junit"
+  mkdir -p "$JU/src/com/example/cart" "$JU/test/com/example/cart" "$JU/out"
+  cat >"$JU/src/com/example/cart/Cart.java" <<'EOF'
+package com.example.cart;
+
+import java.util.ArrayList;
+import java.util.List;
+
+public class Cart {
+  private final List<Integer> prices = new ArrayList<>();
+
+  public void add(int cents) {
+    if (cents < 0) throw new IllegalArgumentException("negative price: " + cents);
+    prices.add(cents);
+  }
+
+  public int total() {
+    int t = 0;
+    for (int p : prices) t += p;
+    return t;
+  }
+
+  public int discounted(int pct) {
+    return total() - total() * pct / 100 + 1;
+  }
+
+  public int item(int i) {
+    return prices.get(i);
+  }
+}
+EOF
+  cat >"$JU/test/com/example/cart/CartTest.java" <<'EOF'
+package com.example.cart;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class CartTest {
+  @Test
+  void emptyCartTotalsZero() {
+    assertEquals(0, new Cart().total());
+  }
+
+  @Test
+  void addsPrices() {
+    Cart c = new Cart();
+    c.add(250);
+    c.add(100);
+    assertEquals(350, c.total());
+  }
+
+  @Test
+  void rejectsNegativePrice() {
+    Cart c = new Cart();
+    assertThrows(IllegalStateException.class, () -> c.add(-1));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"1000, 10, 900", "1000, 0, 1000", "999, 50, 500"})
+  void discount(int price, int pct, int expected) {
+    Cart c = new Cart();
+    c.add(price);
+    assertEquals(expected, c.discounted(pct), "discounted total");
+  }
+
+  @Test
+  void itemOutOfRange() {
+    assertEquals(0, new Cart().item(3));
+  }
+
+  @Test
+  @Disabled("pricing service not wired yet")
+  void remotePricing() {
+  }
+}
+EOF
+  for cls in Catalog Shipping Tax; do
+    {
+      printf 'package com.example.cart;\n\nimport static org.junit.jupiter.api.Assertions.*;\n\nimport org.junit.jupiter.api.Test;\n\nclass %sTest {\n' "$cls"
+      for k in $(seq 1 18); do printf '  @Test\n  void case%02d() {\n    assertEquals(%d, %d + 0);\n  }\n\n' "$k" "$k" "$k"; done
+      printf '}\n'
+    } >"$JU/test/com/example/cart/${cls}Test.java"
+  done
+  sed -i 's/assertEquals(13, 13 + 0);/assertEquals(13, Integer.parseInt("0x0d"));/' "$JU/test/com/example/cart/ShippingTest.java"
+  JAR=$(ls /usr/share/java/junit-platform-console-standalone*.jar 2>/dev/null | head -1)
+  if [ -n "$JAR" ]; then
+    javac -d "$JU/out" -cp "$JAR" $(find "$JU/src" "$JU/test" -name '*.java')
+    capture batch16 junit5_console_failures "$JU" "java -jar $JAR --class-path out --scan-class-path --disable-banner" "$(java -version 2>&1 | head -1); $(basename "$JAR")"
+  fi
+
+  # Ruby: rspec --format json and rubocop --format json
+  RB="$B/rbinv"
+  mkdir -p "$RB/lib" "$RB/spec"
+  cat >"$RB/lib/inventory.rb" <<'EOF'
+class Inventory
+  def initialize
+    @items = Hash.new(0)
+  end
+
+  def add(sku, qty)
+    raise ArgumentError, "qty must be positive" if qty <= 0
+    @items[sku] += qty
+  end
+
+  def remove(sku, qty)
+    @items[sku] -= qty
+  end
+
+  def count(sku)
+    @items[sku]
+  end
+
+  def skus
+    @items.keys.sort
+  end
+end
+EOF
+  cat >"$RB/spec/inventory_spec.rb" <<'EOF'
+require_relative "../lib/inventory"
+
+RSpec.describe Inventory do
+  subject(:inv) { described_class.new }
+
+  it "adds stock" do
+    inv.add("A1", 3)
+    expect(inv.count("A1")).to eq(3)
+  end
+
+  it "rejects zero quantities" do
+    expect { inv.add("A1", 0) }.to raise_error(ArgumentError)
+  end
+
+  it "never goes below zero" do
+    inv.add("A1", 1)
+    inv.remove("A1", 5)
+    expect(inv.count("A1")).to eq(0)
+  end
+
+  it "lists skus sorted" do
+    inv.add("b", 1)
+    inv.add("a", 1)
+    expect(inv.skus).to eq(%w[a b c])
+  end
+
+  it "reports totals" do
+    expect(inv.total).to eq(0)
+  end
+end
+EOF
+  capture batch16 rspec_format_json_failures "$RB" "rspec --format json | jq .; exit \${PIPESTATUS[0]}" "$(rspec --version | tr '\n' ' ')"
+  cat >"$RB/lib/report.rb" <<'EOF'
+class Report
+  def initialize(inv)
+    @inv = inv
+  end
+  def render()
+    lines = []
+    @inv.skus.each do |sku|
+      lines << "%s: %d" % [sku, @inv.count(sku)]
+    end
+    return lines.join("\n")
+  end
+
+  def csv
+    out = ""
+    @inv.skus.each { |s| out = out + s + "," + @inv.count(s).to_s + "\n" }
+    out
+  end
+end
+EOF
+  cat >"$RB/lib/pricing.rb" <<'EOF'
+module Pricing
+  TAX = 0.2
+  def self.gross(net)
+    return net + net * TAX
+  end
+  def self.round_cents(x) ; (x * 100).round / 100.0 ; end
+  def self.tiers(qty)
+    if qty > 100 then :bulk
+    elsif qty > 10 then :volume
+    else :unit
+    end
+  end
+end
+EOF
+  capture batch16 rubocop_format_json "$RB" "rubocop --format json lib | jq .; exit \${PIPESTATUS[0]}" "rubocop $(rubocop --version)"
+
+  # bundle install offline with a Gemfile the machine cannot satisfy
+  BU="$B/bundleapp"
+  mkdir -p "$BU"
+  printf 'source "https://rubygems.org"\n\ngem "rake", "~> 13.0"\ngem "sinatra", "~> 4.0"\ngem "pg", "~> 1.5"\n\ngroup :test do\n  gem "rspec", "~> 3.12"\nend\n' >"$BU/Gemfile"
+  if command -v bundle >/dev/null; then
+    capture batch16 bundle_install_local_missing_gems "$BU" "bundle install --local" "$(bundle --version)"
+  fi
+
+  # phpunit with failures, errors and a warning
+  PU="$B/phpcart"
+  mkdir -p "$PU/src" "$PU/tests"
+  cat >"$PU/src/Money.php" <<'EOF'
+<?php
+declare(strict_types=1);
+
+final class Money
+{
+    public function __construct(private int $cents, private string $currency = 'EUR') {}
+
+    public function add(Money $o): Money
+    {
+        return new Money($this->cents + $o->cents, $this->currency);
+    }
+
+    public function split(int $parts): array
+    {
+        $share = intdiv($this->cents, $parts);
+        return array_fill(0, $parts, new Money($share, $this->currency));
+    }
+
+    public function cents(): int { return $this->cents; }
+
+    public function format(): string
+    {
+        return sprintf('%.2f %s', $this->cents / 100, $this->currency);
+    }
+}
+EOF
+  cat >"$PU/tests/MoneyTest.php" <<'EOF'
+<?php
+declare(strict_types=1);
+
+require_once __DIR__ . '/../src/Money.php';
+
+use PHPUnit\Framework\TestCase;
+
+final class MoneyTest extends TestCase
+{
+    public function testAdd(): void
+    {
+        $this->assertSame(300, (new Money(100))->add(new Money(200))->cents());
+    }
+
+    public function testSplitKeepsRemainder(): void
+    {
+        $parts = (new Money(100))->split(3);
+        $sum = array_sum(array_map(fn ($m) => $m->cents(), $parts));
+        $this->assertSame(100, $sum, 'split must not lose cents');
+    }
+
+    public function testSplitByZero(): void
+    {
+        $this->assertSame([], (new Money(100))->split(0));
+    }
+
+    public function testFormat(): void
+    {
+        $this->assertEquals('1,50 EUR', (new Money(150))->format());
+    }
+
+    public function testCurrencies(): void
+    {
+        $this->assertEquals(['EUR', 'USD'], ['EUR', 'GBP', 'USD']);
+    }
+
+    public function testIncomplete(): void
+    {
+        $this->markTestIncomplete('rounding rules pending');
+    }
+}
+EOF
+  if command -v phpunit >/dev/null; then
+    capture batch16 phpunit_failures_errors "$PU" "phpunit --colors=never tests" "$(phpunit --version | head -1)"
+  fi
+
+  # PHP under E_ALL: deprecations and warnings over a long import, then a fatal error
+  PH="$B/phpimport"
+  mkdir -p "$PH"
+  cat >"$PH/import.php" <<'EOF'
+<?php
+class Row { public $id; }
+function parse_row(string $line, int $n) {
+    $r = new Row();
+    $r->id = $n;
+    $r->sku = strtoupper(trim($line));
+    $parts = explode(';', $line);
+    $qty = $parts[2];
+    $price = strlen(null) + (int)$parts[1];
+    return $r;
+}
+$rows = [];
+for ($i = 1; $i <= 150; $i++) {
+    $line = $i % 20 == 0 ? "sku$i;9" : "sku$i;9;3";
+    $rows[] = parse_row($line, $i);
+    if ($i % 10 == 0) echo "imported $i rows\n";
+}
+echo "total: " . count($rows) . "\n";
+$summary = null;
+echo $summary->count() . "\n";
+EOF
+  capture batch16 php_e_all_deprecations_then_fatal "$PH" "php -d error_reporting=E_ALL -d display_errors=stderr -d log_errors=0 import.php" "$(php -v | head -1)"
+
+  # terraform validate and plan without providers
+  TF="$B/tfnet"
+  mkdir -p "$TF"
+  cat >"$TF/main.tf" <<'EOF'
+terraform {
+  required_version = ">= 1.5"
+}
+
+variable "env" {
+  type    = string
+  default = "staging"
+}
+
+variable "cidrs" {
+  type = list(string)
+  default = ["10.0.0.0/24", "10.0.1.0/24"]
+}
+
+locals {
+  name    = "svc-${var.env}"
+  subnets = [for c in var.cidrs : cidrsubnet(c, 4, 1)]
+  ports   = { http = 80, https = 443 }
+}
+
+output "name" {
+  value = local.name
+}
+
+output "subnets" {
+  value = local.subnets
+}
+
+output "region" {
+  value = var.region
+}
+
+output "admin_port" {
+  value = local.ports.admin
+}
+
+output "first" {
+  value = local.subnet[0]
+}
+EOF
+  export TF_CLI_CONFIG_FILE=/dev/null TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
+  capture batch16 terraform_validate_errors "$TF" "terraform init -input=false -no-color && terraform validate -no-color" "$(terraform version | head -1)"
+  TP="$B/tfplan"
+  mkdir -p "$TP"
+  cat >"$TP/main.tf" <<'EOF'
+variable "replicas" {
+  type = number
+  validation {
+    condition     = var.replicas >= 1 && var.replicas <= 5
+    error_message = "replicas must be between 1 and 5."
+  }
+}
+
+locals {
+  settings = jsondecode(file("${path.module}/settings.json"))
+  hosts    = [for i in range(var.replicas) : format("web-%02d.internal", i)]
+}
+
+output "hosts" {
+  value = local.hosts
+}
+
+output "tier" {
+  value = local.settings.tier
+}
+EOF
+  capture batch16 terraform_plan_var_and_file_errors "$TP" "terraform init -input=false -no-color >/dev/null && terraform plan -input=false -no-color -var replicas=8" "$(terraform version | head -1)"
+
+  TL="$B/tffleet"
+  mkdir -p "$TL"
+  cat >"$TL/main.tf" <<'EOF'
+variable "regions" {
+  type    = list(string)
+  default = ["eu-west-1", "eu-central-1", "us-east-1", "us-west-2"]
+}
+
+variable "per_region" {
+  type    = number
+  default = 12
+}
+
+locals {
+  hosts = flatten([for r in var.regions : [for i in range(var.per_region) : "${r}-web-${format("%02d", i)}.internal"]])
+  inventory = { for h in local.hosts : h => { role = "web", port = 8080 } }
+}
+
+output "hosts" {
+  value = local.hosts
+}
+
+output "inventory" {
+  value = local.inventory
+}
+EOF
+  printf 'per_region = 16\nregion_count = 4\nenvironment = "prod"\n' >"$TL/terraform.tfvars"
+  capture batch16 terraform_plan_long_outputs_warnings "$TL" "terraform init -input=false -no-color >/dev/null && terraform plan -input=false -no-color" "$(terraform version | head -1)"
+
+  # kubectl apply --dry-run=client without a cluster
+  KB="$B/k8s"
+  mkdir -p "$KB"
+  cat >"$KB/deploy.yaml" <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: nginx:1.27
+          ports:
+            - containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector: {app: web}
+  ports:
+    - port: 80
+      targetPort: 80
+EOF
+  printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\ndata:\n  LOG_LEVEL: debug\n  replicas: 3\n' >"$KB/config.yaml"
+  capture batch16 kubectl_apply_dry_run_client_no_cluster "$KB" "kubectl apply --dry-run=client --validate=false -f . -o name" "$(kubectl version --client 2>&1 | head -1)"
+
+  # logrotate -d over a config with problems
+  if command -v logrotate >/dev/null; then
+    LR="$B/logrot"
+    mkdir -p "$LR/log/app" "$LR/log/worker"
+    for i in 1 2 3; do echo x >"$LR/log/app/app-$i.log"; echo y >"$LR/log/worker/w-$i.log"; done
+    cat >"$LR/app.conf" <<EOF
+$LR/log/app/*.log {
+    daily
+    rotate 7
+    compress
+    delaycompress
+    missingok
+    notifempty
+    create 0640 root root
+    postrotate
+        kill -HUP \$(cat /run/app.pid)
+    endscript
+}
+$LR/log/worker/*.log $LR/log/missing/*.log {
+    weekly
+    rotate 4
+    size 10M
+    su nobody nogroup
+    compresscmd /usr/bin/zstdx
+}
+$LR/log/app/app-1.log {
+    monthly
+    rotat 3
+}
+EOF
+    capture batch16 logrotate_debug_config_errors "$LR" "logrotate -d -s $LR/status app.conf" "$(logrotate --version 2>&1 | head -1)"
+  fi
+
+  # strace -c summary of a small workload
+  capture batch16 strace_c_summary "$B" "strace -f -c -o /dev/stdout sh -c 'ls -R /usr/share/doc/git >/dev/null; cat /etc/hostname-missing; python3 -c \"import json\"'" "$(strace -V | head -1)"
+
+  # ssh -v to a port nothing listens on
+  capture batch16 ssh_v_connection_refused "$B" "ssh -v -o BatchMode=yes -o StrictHostKeyChecking=no -p 2222 deploy@127.0.0.1 true" "$(ssh -V 2>&1)"
+
+  # rsync -avn of a project tree to a stale copy
+  if command -v rsync >/dev/null; then
+    RS="$B/site"
+    mkdir -p "$RS/src/assets/img" "$RS/src/pages" "$RS/dst/pages" "$RS/dst/old"
+    for i in $(seq 1 220); do echo "page $i" >"$RS/src/pages/p$i.html"; done
+    for i in $(seq 1 110); do echo "img $i" >"$RS/src/assets/img/i$i.png"; done
+    for i in $(seq 1 60); do echo "page $i" >"$RS/dst/pages/p$i.html"; done
+    for i in $(seq 1 20); do echo "old $i" >"$RS/dst/old/o$i.html"; done
+    touch -d '2026-01-01' "$RS"/dst/pages/*.html
+    chmod 000 "$RS/src/pages/p77.html"
+    capture batch16 rsync_avn_delete_long "$RS" "rsync -avn --delete src/ dst/" "$(rsync --version | head -1)"
+  fi
+
+  # docker build without a daemon, with BuildKit's flags
+  DK="$B/dockapp"
+  mkdir -p "$DK"
+  printf 'FROM python:3.12-slim\nWORKDIR /app\nCOPY requirements.txt .\nRUN pip install -r requirements.txt\nCOPY . .\nCMD ["python", "app.py"]\n' >"$DK/Dockerfile"
+  capture batch16 docker_build_no_daemon_tagged "$DK" "docker build -t registry.example.com/app:1.4.2 --build-arg PYVER=3.12 ." "$(docker --version)"
+fi
