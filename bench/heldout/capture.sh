@@ -13591,6 +13591,1123 @@ EOF
   capture batch14 bash_err_trap_deploy "$SH" "bash deploy.sh" "$(bash --version | head -1)"
 fi
 
+# --- batch15: a fifteenth blind batch (Python, JavaScript/TypeScript, Go and Rust in situations the set
+# lacked: Django makemigrations --check, pytest -n 2 --dist loadfile, -q --junitxml, --co -q over ~500
+# tests with an import error, unittest -k, python -X dev warnings, mypy --strict on an untyped package,
+# pyright --outputjson, ruff and pylint JSON output; jest --json, --listTests, --shard, vitest tap-flat and
+# junit reporters, vitest projects, node --test nested subtests with retries, tsc --pretty false with
+# ~120 errors and with --explainFiles, tsc -b --verbose with a failing referenced project, eslint -f json
+# through jq; go test -v with t.Parallel subtests, gofmt -l -d, a failing TestMain, cgo errors, a panic
+# in a subtest; cargo test --test-threads=1 --nocapture, clippy --message-format=short, a release
+# workspace build with one error, cargo check --message-format=json, --include-ignored), captured and its
+# signals written and committed before any filter ran on it and before any rule file, filter source,
+# filter test, fixture, bench/corpus file or bench/README.md was opened.
+if sel batch15; then
+  B="$WORK/batch15"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  export GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local
+  GOV="$(go version)"
+  RV="$(cargo --version)"
+  unset RUST_BACKTRACE
+  # JavaScript tools live in a scratch package of their own (jest, vitest, typescript, eslint)
+  NT="$WORK/tools/node/node_modules/.bin"
+  [ -x "$NT/jest" ] || { mkdir -p "$WORK/tools/node" && (cd "$WORK/tools/node" && npm init -y >/dev/null && npm i -D jest vitest typescript eslint @eslint/js pyright >/dev/null 2>&1); }
+  export NODE_PATH="$WORK/tools/node/node_modules"
+  JV="node $(node --version); jest $("$NT/jest" --version)"
+  VV="node $(node --version); $("$NT/vitest" --version)"
+  TV="$("$NT/tsc" --version)"
+
+  # jest project: eight suites, two failing
+  J="$B/jestapp"
+  mkdir -p "$J/src" "$J/__tests__"
+  printf '{"name":"jestapp","private":true}\n' >"$J/package.json"
+  printf 'module.exports = { testEnvironment: "node", rootDir: "." };\n' >"$J/jest.config.js"
+  cat >"$J/src/cart.js" <<'EOF'
+function total(items) {
+  return items.reduce((s, i) => s + i.price * i.qty, 0);
+}
+function applyCoupon(sum, coupon) {
+  if (coupon.kind === "percent") return sum * (1 - coupon.value / 100);
+  return sum - coupon.value;
+}
+module.exports = { total, applyCoupon };
+EOF
+  for s in auth catalog checkout inventory orders search shipping users; do
+    cat >"$J/__tests__/$s.test.js" <<EOF
+describe("$s", () => {
+  test("loads", () => { expect("$s".length).toBeGreaterThan(0); });
+  test("has a name", () => { expect(typeof "$s").toBe("string"); });
+});
+EOF
+  done
+  cat >>"$J/__tests__/checkout.test.js" <<'EOF'
+const { total, applyCoupon } = require("../src/cart");
+describe("checkout totals", () => {
+  test("sums quantities", () => {
+    expect(total([{ price: 2.5, qty: 2 }, { price: 1, qty: 3 }])).toBe(8);
+  });
+  test("fixed coupon never goes below zero", () => {
+    expect(applyCoupon(5, { kind: "fixed", value: 10 })).toBe(0);
+  });
+});
+EOF
+  cat >>"$J/__tests__/shipping.test.js" <<'EOF'
+describe("shipping quotes", () => {
+  test("quote object", () => {
+    expect({ carrier: "dhl", days: 3, price: 4.99 }).toEqual({ carrier: "dhl", days: 2, price: 4.99 });
+  });
+});
+EOF
+  capture batch15 jest_json_reporter_failures "$J" "$NT/jest --ci --json" "$JV"
+  capture batch15 jest_list_tests "$J" "$NT/jest --listTests" "$JV"
+  capture batch15 jest_shard_two_of_two "$J" "$NT/jest --ci --shard=2/2" "$JV"
+
+  # vitest project: five files, two failing; tap-flat and junit reporters
+  V="$B/vitestapp"
+  mkdir -p "$V/test"
+  printf '{"name":"vitestapp","private":true,"type":"module"}\n' >"$V/package.json"
+  for s in dates money slug text urls; do
+    cat >"$V/test/$s.test.js" <<EOF
+import { describe, it, expect } from "vitest";
+describe("$s", () => {
+  it("works", () => { expect("$s").toMatch(/^[a-z]+\$/); });
+  it("is short", () => { expect("$s".length).toBeLessThan(10); });
+  it("round trips", () => { expect(JSON.parse(JSON.stringify("$s"))).toBe("$s"); });
+});
+EOF
+  done
+  cat >>"$V/test/money.test.js" <<'EOF'
+describe("money formatting", () => {
+  it("formats cents", () => {
+    expect((1234.5).toFixed(2)).toBe("1,234.50");
+  });
+});
+EOF
+  cat >>"$V/test/slug.test.js" <<'EOF'
+describe("slugify", () => {
+  it("strips accents", () => {
+    const slug = "Crème Brûlée".toLowerCase().replace(/\s+/g, "-");
+    expect(slug).toBe("creme-brulee");
+  });
+});
+EOF
+  capture batch15 vitest_reporter_tap_flat_failures "$V" "$NT/vitest run --reporter=tap-flat" "$VV"
+  capture batch15 vitest_reporter_junit_failures "$V" "$NT/vitest run --reporter=junit" "$VV"
+
+  # vitest with two projects (server, web), one failing test in each
+  W="$B/vitestws"
+  mkdir -p "$W/packages/server/test" "$W/packages/web/test"
+  printf '{"name":"vitestws","private":true,"type":"module"}\n' >"$W/package.json"
+  ln -s "$WORK/tools/node/node_modules" "$W/node_modules"
+  cat >"$W/vitest.config.js" <<'EOF'
+import { defineConfig } from "vitest/config";
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: "server", root: "./packages/server", environment: "node" } },
+      { test: { name: "web", root: "./packages/web", environment: "node" } },
+    ],
+  },
+});
+EOF
+  cat >"$W/packages/server/test/routes.test.js" <<'EOF'
+import { describe, it, expect } from "vitest";
+const routes = { "/health": 200, "/login": 302, "/admin": 403 };
+describe("routes", () => {
+  it("health is up", () => expect(routes["/health"]).toBe(200));
+  it("admin redirects to login", () => expect(routes["/admin"]).toBe(302));
+  it("login redirects", () => expect(routes["/login"]).toBe(302));
+});
+EOF
+  cat >"$W/packages/web/test/store.test.js" <<'EOF'
+import { describe, it, expect } from "vitest";
+describe("store", () => {
+  it("starts empty", () => expect([]).toHaveLength(0));
+  it("adds an item", () => {
+    const items = ["a"];
+    items.push("b");
+    expect(items).toEqual(["a", "b", "c"]);
+  });
+});
+EOF
+  capture batch15 vitest_projects_two_failing "$W" "$NT/vitest run" "$VV"
+
+  # node --test: a suite of 30 describe blocks with subtests, one nested failure and a retry helper
+  N="$B/nodesub"
+  mkdir -p "$N/test"
+  cat >"$N/test/api.test.mjs" <<'EOF'
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+
+async function retry(fn, times) {
+  let last;
+  for (let i = 1; i <= times; i++) {
+    try { return await fn(i); } catch (e) { last = e; console.log(`# attempt ${i} failed: ${e.message}`); }
+  }
+  throw last;
+}
+
+const resources = ["users", "orders", "invoices", "products", "carts", "reviews", "coupons",
+  "shipments", "refunds", "payments", "addresses", "sessions", "tokens", "webhooks", "exports"];
+for (const r of resources) {
+  describe(`GET /${r}`, () => {
+    it("returns 200", () => assert.equal(200, 200));
+    it("paginates", () => assert.ok([1, 2, 3].slice(0, 2).length === 2));
+    it("filters by id", () => assert.deepEqual({ id: 1 }, { id: 1 }));
+    describe("auth", () => {
+      it("rejects anonymous", () => assert.equal(401, 401));
+      it("accepts a token", async () => {
+        await retry(async (n) => {
+          if (r === "refunds") throw new Error(`token rejected by /${r} (attempt ${n})`);
+          return true;
+        }, 3);
+      });
+    });
+  });
+}
+EOF
+  capture batch15 node_test_nested_subtests_retry_fail "$N" "node --test test/" "node $(node --version)"
+
+  # tsc -p --pretty false: one module with a hundred-odd errors
+  T="$B/tsmany"
+  mkdir -p "$T/src"
+  printf '{"compilerOptions":{"strict":true,"target":"es2020","module":"commonjs","noEmit":true},"include":["src"]}\n' >"$T/tsconfig.json"
+  {
+    echo "interface Order { id: number; total: number; status: 'open' | 'paid' }"
+    for i in $(seq 1 40); do
+      echo "export function handler$i(o: Order): string {"
+      echo "  const n: number = o.id + '$i';"
+      echo "  o.status = 'shipped';"
+      echo "  return o.total;"
+      echo "}"
+    done
+  } >"$T/src/handlers.ts"
+  cat >"$T/src/index.ts" <<'EOF'
+import { handler1 } from "./handlers";
+export const out = handler1({ id: 1, total: 2, status: "open" });
+EOF
+  capture batch15 tsc_pretty_false_many_errors "$T" "$NT/tsc -p . --pretty false" "$TV"
+
+  # tsc --explainFiles on the project with a hundred-odd errors: why each lib file is included, then the errors
+  capture batch15 tsc_explain_files_with_errors "$T" "$NT/tsc -p . --pretty false --explainFiles" "$TV"
+
+  # tsc -b --verbose in a monorepo: core builds, api has errors, app is skipped
+  M="$B/tsmono"
+  mkdir -p "$M/packages/core/src" "$M/packages/api/src" "$M/packages/app/src"
+  printf '{"files":[],"references":[{"path":"packages/core"},{"path":"packages/api"},{"path":"packages/app"}]}\n' >"$M/tsconfig.json"
+  printf '{"compilerOptions":{"composite":true,"strict":true,"outDir":"dist","rootDir":"src","declaration":true},"include":["src"]}\n' >"$M/packages/core/tsconfig.json"
+  printf '{"compilerOptions":{"composite":true,"strict":true,"outDir":"dist","rootDir":"src","declaration":true},"include":["src"],"references":[{"path":"../core"}]}\n' >"$M/packages/api/tsconfig.json"
+  printf '{"compilerOptions":{"composite":true,"strict":true,"outDir":"dist","rootDir":"src","declaration":true},"include":["src"],"references":[{"path":"../api"}]}\n' >"$M/packages/app/tsconfig.json"
+  cat >"$M/packages/core/src/index.ts" <<'EOF'
+export interface User { id: string; email: string; roles: string[] }
+export function isAdmin(u: User): boolean { return u.roles.includes("admin"); }
+EOF
+  cat >"$M/packages/api/src/index.ts" <<'EOF'
+import { User, isAdmin } from "../../core/src/index";
+export function serialize(u: User) {
+  return { id: Number(u.id), mail: u.mail, admin: isAdmin(u, true) };
+}
+export const guest: User = { id: "0", email: "guest@example.com" };
+EOF
+  cat >"$M/packages/app/src/index.ts" <<'EOF'
+import { serialize, guest } from "../../api/src/index";
+console.log(serialize(guest));
+EOF
+  capture batch15 tsc_build_verbose_referenced_errors "$M" "$NT/tsc -b --verbose" "$TV"
+
+  # eslint -f json over a dozen files with findings, pretty-printed by jq
+  E="$B/eslintjson"
+  mkdir -p "$E/src"
+  printf '{"name":"eslintjson","private":true,"type":"module"}\n' >"$E/package.json"
+  cat >"$E/eslint.config.js" <<'EOF'
+import js from "@eslint/js";
+export default [js.configs.recommended, { rules: { "no-unused-vars": "error", eqeqeq: "error", "no-console": "warn" } }];
+EOF
+  for f in api auth cache db events jobs mail routes; do
+    cat >"$E/src/$f.js" <<EOF
+export function ${f}Handler(req, res) {
+  const unused${f} = 1;
+  if (req.id == null) { console.log("missing id in $f"); }
+  return res;
+}
+EOF
+  done
+  for f in util config; do
+    printf 'export const %s = () => 1;\n' "$f" >"$E/src/$f.js"
+  done
+  ln -s "$WORK/tools/node/node_modules" "$E/node_modules"
+  capture batch15 eslint_format_json_piped_jq "$E" "set -o pipefail; $NT/eslint -f json src | jq ." "eslint $("$NT/eslint" --version)"
+  # Python tools live in a venv of their own (pytest, xdist, mypy, ruff, pylint, Django)
+  PV="$WORK/tools/venv/bin"
+  [ -x "$PV/pytest" ] || { python3 -m venv "$WORK/tools/venv" && "$PV/pip" install -q pytest pytest-xdist pytest-asyncio mypy ruff pylint django; }
+  PYV="$("$PV/python" --version 2>&1); $("$PV/pytest" --version 2>&1 | head -1)"
+
+  # Django makemigrations --check --dry-run -v 3: models changed without their migration
+  P="$B/djshop"
+  mkdir -p "$P/shop" "$P/orders/migrations"
+  touch "$P/shop/__init__.py" "$P/orders/__init__.py" "$P/orders/migrations/__init__.py"
+  cat >"$P/manage.py" <<'EOF'
+import os
+import sys
+
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)
+EOF
+  cat >"$P/shop/settings.py" <<'EOF'
+SECRET_KEY = "test"
+INSTALLED_APPS = ["django.contrib.contenttypes", "django.contrib.auth", "orders"]
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+USE_TZ = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+EOF
+  cat >"$P/orders/models.py" <<'EOF'
+from django.db import models
+
+
+class Customer(models.Model):
+    email = models.EmailField(unique=True)
+    name = models.CharField(max_length=120)
+    created = models.DateTimeField(auto_now_add=True)
+
+
+class Order(models.Model):
+    customer = models.ForeignKey(Customer, on_delete=models.CASCADE, related_name="orders")
+    total = models.DecimalField(max_digits=10, decimal_places=2)
+    status = models.CharField(max_length=16, default="open")
+EOF
+  cat >"$P/orders/migrations/0001_initial.py" <<'EOF'
+from django.db import migrations, models
+import django.db.models.deletion
+
+
+class Migration(migrations.Migration):
+    initial = True
+    dependencies = []
+    operations = [
+        migrations.CreateModel(
+            name="Customer",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("email", models.EmailField(max_length=254, unique=True)),
+                ("name", models.CharField(max_length=80)),
+            ],
+        ),
+        migrations.CreateModel(
+            name="Order",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("total", models.DecimalField(decimal_places=2, max_digits=10)),
+                ("customer", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="orders", to="orders.customer")),
+            ],
+        ),
+    ]
+EOF
+  capture batch15 django_makemigrations_check_dry_run "$P" "$PV/python manage.py makemigrations --check --dry-run -v 3" "$PYV; Django $("$PV/python" -m django --version)"
+
+  # pytest -n 2 --dist loadfile -v over twelve modules of ~25 tests, three failing
+  P="$B/catalog"
+  mkdir -p "$P/tests"
+  for m in accounts addresses billing carts coupons exports imports inventory orders payments shipping taxes; do
+    {
+      echo "import pytest"
+      echo
+      echo "@pytest.mark.parametrize('n', range(24))"
+      echo "def test_${m}_roundtrip(n):"
+      echo "    assert int(str(n)) == n"
+      echo
+      echo "def test_${m}_schema():"
+      echo "    assert '${m}'.isidentifier()"
+    } >"$P/tests/test_$m.py"
+  done
+  cat >>"$P/tests/test_coupons.py" <<'EOF'
+
+def test_coupons_stacking_limit():
+    applied = [10, 15, 20]
+    assert sum(applied) <= 30, f"stacked discount {sum(applied)}% over the 30% cap"
+EOF
+  cat >>"$P/tests/test_shipping.py" <<'EOF'
+
+def test_shipping_zone_lookup():
+    zones = {"DE": 1, "FR": 1, "US": 3}
+    assert zones["CH"] == 2
+EOF
+  cat >>"$P/tests/test_taxes.py" <<'EOF'
+
+def test_taxes_rounding():
+    assert round(2.675, 2) == 2.68
+EOF
+  capture batch15 pytest_xdist_loadfile_long "$P" "$PV/pytest -p no:cacheprovider -n 2 --dist loadfile -v tests" "$PYV"
+
+  # pytest -q --junitxml: two failures and an error, the report path at the end
+  P="$B/reports"
+  mkdir -p "$P/tests"
+  cat >"$P/tests/test_report.py" <<'EOF'
+import json
+
+import pytest
+
+
+@pytest.fixture
+def db():
+    raise ConnectionError("could not connect to postgres at localhost:5432")
+
+
+def render(rows):
+    return "\n".join(f"{r['name']:<10}{r['total']:>8.2f}" for r in rows)
+
+
+def test_render_empty():
+    assert render([]) == ""
+
+
+def test_render_rows():
+    rows = [{"name": "alice", "total": 12.5}, {"name": "bob", "total": 3}]
+    assert render(rows).splitlines()[1] == "bob           3.0"
+
+
+def test_render_json_roundtrip():
+    data = json.loads('{"name": "carol", "total": "7.25"}')
+    assert render([data])
+
+
+def test_persist_report(db):
+    db.save("report")
+
+
+@pytest.mark.parametrize("n", range(20))
+def test_render_many(n):
+    assert render([{"name": str(n), "total": n}])
+EOF
+  capture batch15 pytest_junitxml_q "$P" "$PV/pytest -p no:cacheprovider -q --junitxml=build/junit.xml tests" "$PYV"
+
+  # python -m unittest -k: only the matching tests run, two of them fail
+  P="$B/unittestk"
+  mkdir -p "$P/tests"
+  touch "$P/tests/__init__.py"
+  cat >"$P/tests/test_parser.py" <<'EOF'
+import unittest
+
+
+def parse_duration(text):
+    units = {"s": 1, "m": 60, "h": 3600}
+    return int(text[:-1]) * units[text[-1]]
+
+
+class ParseDurationTest(unittest.TestCase):
+    def test_parse_seconds(self):
+        self.assertEqual(parse_duration("45s"), 45)
+
+    def test_parse_minutes(self):
+        self.assertEqual(parse_duration("2m"), 120)
+
+    def test_parse_days(self):
+        self.assertEqual(parse_duration("1d"), 86400)
+
+    def test_parse_compound(self):
+        self.assertEqual(parse_duration("1h30m"), 5400)
+
+    def test_format_seconds(self):
+        self.assertEqual(str(45), "45")
+
+
+class ParseSizeTest(unittest.TestCase):
+    def test_parse_size_bytes(self):
+        self.assertEqual(int("512"), 512)
+
+    def test_parse_size_suffix(self):
+        self.assertEqual(int("4k".rstrip("k")) * 1024, 4096)
+EOF
+  capture batch15 unittest_k_pattern_failures "$P" "$PV/python -m unittest -v -k parse_ tests.test_parser" "$PYV"
+
+  # python -X dev: ResourceWarnings and a DeprecationWarning from a script that succeeds
+  P="$B/xdev"
+  mkdir -p "$P/data"
+  for i in 1 2 3 4 5 6; do printf 'id,amount\n%d,%d.50\n' "$i" "$((i * 7))" >"$P/data/part$i.csv"; done
+  cat >"$P/merge.py" <<'EOF'
+import csv
+import datetime
+import glob
+import socket
+
+
+def read_part(path):
+    fh = open(path, newline="")
+    return list(csv.DictReader(fh))
+
+
+def probe():
+    s = socket.socket()
+    s.settimeout(0.01)
+    return s.family
+
+
+rows = []
+for path in sorted(glob.glob("data/*.csv")):
+    rows.extend(read_part(path))
+    print(f"merged {path}: {len(rows)} rows so far")
+probe()
+stamp = datetime.datetime.utcnow().isoformat()
+print(f"wrote {len(rows)} rows at {stamp}")
+EOF
+  capture batch15 python_x_dev_resource_warnings "$P" "$PV/python -X dev merge.py" "$PYV"
+
+  # mypy --strict over a small untyped package: forty-odd errors in five modules
+  P="$B/strictpkg"
+  mkdir -p "$P/inventory"
+  touch "$P/inventory/__init__.py"
+  cat >"$P/inventory/models.py" <<'EOF'
+from dataclasses import dataclass
+
+
+@dataclass
+class Item:
+    sku: str
+    qty: int
+    price: float
+
+    def total(self):
+        return self.qty * self.price
+
+    def restock(self, n):
+        self.qty += n
+        return self
+
+
+def make_item(sku, qty=0, price=0.0):
+    return Item(sku, qty, price)
+
+
+def parse_items(rows):
+    return [make_item(**r) for r in rows]
+EOF
+  cat >"$P/inventory/store.py" <<'EOF'
+import json
+from typing import Any
+
+from .models import Item, make_item
+
+
+class Store:
+    def __init__(self, path):
+        self.path = path
+        self.items = {}
+
+    def load(self):
+        with open(self.path) as fh:
+            data = json.load(fh)
+        for row in data:
+            self.items[row["sku"]] = make_item(**row)
+
+    def get(self, sku: str) -> Item:
+        return self.items.get(sku)
+
+    def value(self) -> int:
+        return sum(i.total() for i in self.items.values())
+
+    def export(self, fmt):
+        if fmt == "json":
+            return json.dumps([vars(i) for i in self.items.values()])
+        return None
+
+    def find(self, pred) -> list:
+        return [i for i in self.items.values() if pred(i)]
+
+    def raw(self) -> Any:
+        return self.items
+
+
+def open_store(path: str):
+    s = Store(path)
+    s.load()
+    return s
+EOF
+  cat >"$P/inventory/report.py" <<'EOF'
+from .store import Store, open_store
+
+
+def low_stock(store: Store, threshold=5):
+    return [i for i in store.items.values() if i.qty < threshold]
+
+
+def summary(path):
+    store = open_store(path)
+    lines = []
+    for item in low_stock(store):
+        lines.append(item.sku + ": " + item.qty)
+    return "\n".join(lines)
+
+
+def grand_total(store: Store) -> str:
+    return store.value()
+
+
+def by_prefix(store, prefix):
+    out = {}
+    for sku, item in store.items.items():
+        out.setdefault(sku[:prefix], []).append(item)
+    return out
+EOF
+  cat >"$P/inventory/cli.py" <<'EOF'
+import sys
+
+from .report import grand_total, summary
+from .store import open_store
+
+
+def main(argv=None):
+    argv = argv or sys.argv[1:]
+    if not argv:
+        print("usage: inventory PATH")
+        return 2
+    store = open_store(argv[0])
+    print(summary(argv[0]))
+    print("total:", grand_total(store))
+    return 0
+
+
+def entry():
+    sys.exit(main())
+
+
+def parse_flags(args):
+    flags = {}
+    for a in args:
+        k, _, v = a.partition("=")
+        flags[k] = v
+    return flags
+EOF
+  cat >"$P/inventory/pricing.py" <<'EOF'
+import math
+
+
+def round_price(p, places=2):
+    return math.floor(p * 10**places + 0.5) / 10**places
+
+
+def apply_tax(price: float, rate) -> float:
+    return round_price(price * (1 + rate))
+
+
+def discounts(prices, pct):
+    return [round_price(p * (1 - pct / 100)) for p in prices]
+
+
+def cheapest(prices: list) -> float:
+    return min(prices)
+
+
+def price_table(items):
+    return {i.sku: i.price for i in items}
+EOF
+  capture batch15 mypy_strict_package_many_errors "$P" "$PV/mypy --strict --no-incremental inventory" "$PYV; $("$PV/mypy" --version)"
+
+  # pyright --outputjson on the same package
+  capture batch15 pyright_outputjson "$P" "$NT/pyright --outputjson inventory" "$("$NT/pyright" --version 2>/dev/null | tail -1)"
+
+  # ruff check --output-format=json over a messy module
+  P="$B/ruffjson"
+  mkdir -p "$P/app"
+  cat >"$P/app/views.py" <<'EOF'
+import os, sys
+import json
+from typing import *
+
+
+def handler(request, cache={}):
+    try:
+        body = json.loads(request.body)
+    except:
+        return None
+    user = body.get("user")
+    if user == None:
+        return {"error": "no user"}
+    unused = os.getcwd()
+    l = [x for x in body["items"]]
+    return {"user": user, "count": len(l)}
+
+
+def render(template, **kw):
+    return eval(template.format(**kw))
+EOF
+  capture batch15 ruff_check_output_format_json "$P" "$PV/ruff check --no-cache --select E,F,W,B,S --output-format=json app" "$("$PV/ruff" --version)"
+
+  # pytest --co -q of ~500 tests with one module that fails to import
+  P="$B/collect"
+  mkdir -p "$P/tests"
+  for m in api auth cache cli config db events files http jobs mail search; do
+    {
+      echo "import pytest"
+      echo
+      echo "@pytest.mark.parametrize('case', range(40))"
+      echo "def test_${m}_case(case):"
+      echo "    assert case >= 0"
+      echo
+      echo "def test_${m}_smoke():"
+      echo "    pass"
+    } >"$P/tests/test_$m.py"
+  done
+  cat >"$P/tests/test_webhooks.py" <<'EOF'
+from app.webhooks import verify_signature
+
+
+def test_verify():
+    assert verify_signature(b"", "")
+EOF
+  capture batch15 pytest_collect_only_500_one_error "$P" "$PV/pytest -p no:cacheprovider --co -q tests" "$PYV"
+
+  # pylint --output-format=json over the strict package
+  capture batch15 pylint_output_format_json "$B/strictpkg" "$PV/pylint --output-format=json inventory" "$("$PV/pylint" --version 2>/dev/null | sed -n 1p)"
+  # Go: t.Parallel subtests logging as they go, one failing, in a -v run of two packages
+  G="$B/gopar"
+  mkdir -p "$G/fetch" "$G/parse"
+  printf 'module example.com/gopar\n\ngo 1.19\n' >"$G/go.mod"
+  cat >"$G/fetch/fetch.go" <<'EOF'
+package fetch
+
+import "fmt"
+
+// URL builds the URL of a mirror for a resource.
+func URL(mirror, resource string) string { return fmt.Sprintf("https://%s/%s", mirror, resource) }
+EOF
+  cat >"$G/fetch/fetch_test.go" <<'EOF'
+package fetch
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMirrors(t *testing.T) {
+	mirrors := []string{"eu1", "eu2", "us1", "us2", "ap1", "ap2", "sa1", "af1"}
+	resources := []string{"index.json", "pkg.tar.gz", "sig.asc", "manifest.yaml", "notes.txt"}
+	for _, m := range mirrors {
+		m := m
+		t.Run(m, func(t *testing.T) {
+			t.Parallel()
+			for i, r := range resources {
+				time.Sleep(time.Millisecond * time.Duration(1+i))
+				u := URL(m+".example.org", r)
+				t.Logf("GET %s -> 200 (%d bytes)", u, 1000+len(u)*i)
+				if m == "ap2" && r == "sig.asc" {
+					t.Errorf("GET %s: signature mismatch: want key 0x4AA4767BBC9C4B1D, got 0x1F2E3D4C5B6A7980", u)
+				}
+			}
+		})
+	}
+}
+
+func TestURLJoin(t *testing.T) {
+	for i := 0; i < 12; i++ {
+		i := i
+		t.Run(fmt.Sprintf("case%02d", i), func(t *testing.T) {
+			t.Parallel()
+			u := URL("m", strings.Repeat("a/", i))
+			t.Logf("joined %q", u)
+		})
+	}
+}
+EOF
+  cat >"$G/parse/parse.go" <<'EOF'
+package parse
+
+import "strings"
+
+// Fields splits a header line.
+func Fields(s string) []string { return strings.Split(s, ";") }
+EOF
+  cat >"$G/parse/parse_test.go" <<'EOF'
+package parse
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestFields(t *testing.T) {
+	for i := 0; i < 30; i++ {
+		i := i
+		t.Run(fmt.Sprintf("header%02d", i), func(t *testing.T) {
+			t.Parallel()
+			got := Fields(fmt.Sprintf("a=%d;b=%d;c", i, i*2))
+			t.Logf("fields: %v", got)
+			if len(got) != 3 {
+				t.Fatalf("want 3 fields, got %d", len(got))
+			}
+		})
+	}
+}
+EOF
+  capture batch15 go_test_v_parallel_subtests_interleaved "$G" "go test -count=1 -v ./..." "$GOV"
+
+  # gofmt -l -d over a package: two files need formatting, one does not parse
+  F="$B/gofmtd"
+  mkdir -p "$F/store"
+  printf 'module example.com/gofmtd\n\ngo 1.19\n' >"$F/go.mod"
+  cat >"$F/store/store.go" <<'EOF'
+package store
+
+import (
+    "errors"
+    "sync"
+)
+
+type Store struct{
+  mu sync.Mutex
+  items map[string]int
+}
+
+func New() *Store { return &Store{items:map[string]int{}} }
+
+func (s *Store) Get(k string) (int,error) {
+  s.mu.Lock(); defer s.mu.Unlock()
+  v,ok := s.items[k]
+  if !ok { return 0, errors.New("not found") }
+  return v,nil
+}
+EOF
+  cat >"$F/store/keys.go" <<'EOF'
+package store
+
+func (s *Store) Keys() []string {
+	out := make([]string,0,len(s.items))
+	for k := range s.items { out = append(out,k) }
+	return out
+}
+EOF
+  cat >"$F/store/ok.go" <<'EOF'
+package store
+
+// Len returns the number of items.
+func (s *Store) Len() int { return len(s.items) }
+EOF
+  cat >"$F/store/broken.go" <<'EOF'
+package store
+
+func (s *Store) Put(k string, v int) {
+	s.items[k] = v
+EOF
+  capture batch15 gofmt_l_d_diffs_and_parse_error "$F" "gofmt -l -d ." "$GOV"
+
+  # TestMain whose setup fails, in one of three packages
+  M="$B/gomain"
+  mkdir -p "$M/db" "$M/api" "$M/util"
+  printf 'module example.com/gomain\n\ngo 1.19\n' >"$M/go.mod"
+  for p in api util; do
+    printf 'package %s\n\nimport "testing"\n\nfunc TestOK(t *testing.T) {}\n' "$p" >"$M/$p/${p}_test.go"
+  done
+  cat >"$M/db/db_test.go" <<'EOF'
+package db
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	dsn := os.Getenv("TEST_DATABASE_URL")
+	if dsn == "" {
+		dsn = "postgres://app@127.0.0.1:5432/app_test?sslmode=disable"
+	}
+	log.Printf("connecting to %s", dsn)
+	if err := connect(dsn); err != nil {
+		log.Printf("setup failed: %v", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+func connect(dsn string) error {
+	return fmt.Errorf("dial tcp 127.0.0.1:5432: connect: connection refused")
+}
+
+func TestQuery(t *testing.T) {}
+EOF
+  capture batch15 go_test_testmain_setup_fails "$M" "go test -count=1 ./..." "$GOV"
+
+  # cgo: the C preamble does not compile
+  C="$B/gocgo"
+  mkdir -p "$C"
+  printf 'module example.com/gocgo\n\ngo 1.19\n' >"$C/go.mod"
+  cat >"$C/main.go" <<'EOF'
+package main
+
+/*
+#include <stdlib.h>
+#include <string.h>
+
+static int checksum(const char *s, size_t n) {
+	int sum = 0;
+	for (size_t i = 0; i < n; i++) sum += s[i];
+	return sum
+}
+
+static char *dup_upper(const char *s) {
+	char *out = strdup(s);
+	for (char *p = out; *p; p++) *p = toupper(*p);
+	return out;
+}
+*/
+import "C"
+
+import "fmt"
+
+func main() {
+	s := C.CString("hello")
+	fmt.Println(C.checksum(s, 5))
+}
+EOF
+  capture batch15 go_build_cgo_c_errors "$C" "go build ./..." "$GOV"
+
+  # a panic inside a subtest: go test prints the panic and the goroutine's stack
+  P="$B/gopanic"
+  mkdir -p "$P/ledger"
+  printf 'module example.com/gopanic\n\ngo 1.19\n' >"$P/go.mod"
+  cat >"$P/ledger/ledger.go" <<'EOF'
+package ledger
+
+// Entry is one booking.
+type Entry struct {
+	Account string
+	Amount  int64
+}
+
+// Balance sums the entries per account.
+func Balance(entries []*Entry) map[string]int64 {
+	out := map[string]int64{}
+	for _, e := range entries {
+		out[e.Account] += e.Amount
+	}
+	return out
+}
+EOF
+  cat >"$P/ledger/ledger_test.go" <<'EOF'
+package ledger
+
+import "testing"
+
+func TestBalance(t *testing.T) {
+	t.Run("single", func(t *testing.T) {
+		got := Balance([]*Entry{{"cash", 10}})
+		if got["cash"] != 10 {
+			t.Fatalf("cash = %d", got["cash"])
+		}
+	})
+	t.Run("with gap", func(t *testing.T) {
+		entries := make([]*Entry, 3)
+		entries[0] = &Entry{"cash", 5}
+		entries[2] = &Entry{"bank", 7}
+		Balance(entries)
+	})
+	t.Run("never reached", func(t *testing.T) {})
+}
+EOF
+  capture batch15 go_test_panic_in_subtest "$P" "go test -count=1 -v ./..." "$GOV"
+  # Rust: eighty tests run one at a time with --nocapture, each printing its steps, two failing
+  R="$B/rsnocap"
+  mkdir -p "$R/src"
+  printf '[package]\nname = "rsnocap"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$R/Cargo.toml"
+  {
+    echo 'pub fn parse_version(s: &str) -> Option<(u32, u32, u32)> {'
+    echo '    let mut it = s.split(".").map(|p| p.parse::<u32>().ok());'
+    echo '    Some((it.next()??, it.next()??, it.next()??))'
+    echo '}'
+    echo
+    echo '#[cfg(test)]'
+    echo 'mod tests {'
+    echo '    use super::*;'
+    for i in $(seq 1 80); do
+      echo "    #[test]"
+      echo "    fn version_case_$(printf %02d "$i")() {"
+      echo "        let input = format!(\"{}.{}.{}\", $i / 10, $i % 10, $i);"
+      echo "        println!(\"case $i: parsing {input}\");"
+      echo "        let v = parse_version(&input).expect(\"parses\");"
+      echo "        println!(\"case $i: got {v:?}\");"
+      echo "        println!(\"case $i: checking major, minor and patch\");"
+      if [ "$i" = 37 ]; then
+        echo "        assert_eq!(v, (3, 7, 36), \"patch level of {input}\");"
+      elif [ "$i" = 64 ]; then
+        echo "        assert!(parse_version(\"6.4\").is_some(), \"two-part versions should parse\");"
+      else
+        echo "        assert_eq!(v.2, $i);"
+      fi
+      echo "    }"
+    done
+    echo '}'
+  } >"$R/src/lib.rs"
+  capture batch15 cargo_test_single_thread_nocapture_long "$R" "cargo test -q 2>/dev/null >/dev/null; cargo test -- --test-threads=1 --nocapture 2>&1" "$RV"
+
+  # cargo clippy --message-format=short: warnings in three files and one error
+  C="$B/rsclippy"
+  mkdir -p "$C/src"
+  printf '[package]\nname = "rsclippy"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$C/Cargo.toml"
+  cat >"$C/src/lib.rs" <<'EOF'
+pub mod config;
+pub mod report;
+
+pub fn total(xs: &Vec<i64>) -> i64 {
+    let mut sum = 0;
+    for i in 0..xs.len() {
+        sum = sum + xs[i];
+    }
+    return sum;
+}
+EOF
+  cat >"$C/src/config.rs" <<'EOF'
+pub struct Config {
+    pub name: String,
+    pub retries: u32,
+}
+
+impl Config {
+    pub fn new() -> Config {
+        Config { name: String::from(""), retries: 3 }
+    }
+
+    pub fn is_named(&self) -> bool {
+        if self.name.len() == 0 { false } else { true }
+    }
+}
+EOF
+  cat >"$C/src/report.rs" <<'EOF'
+pub fn render(rows: &[(String, f64)]) -> String {
+    let mut out = String::new();
+    for (name, value) in rows.iter() {
+        out.push_str(&format!("{}: {}\n", name, value));
+    }
+    if out.len() > 0 {
+        out = out.clone();
+    }
+    out
+}
+
+pub fn ratio(a: f64, b: f64) -> bool {
+    a / b == 0.5
+}
+EOF
+  capture batch15 cargo_clippy_message_format_short "$C" "cargo clippy --message-format=short 2>&1" "$RV; $(cargo clippy --version 2>/dev/null)"
+
+  # cargo build --release of a workspace of fourteen crates, one with a type error
+  W="$B/rsrelease"
+  mkdir -p "$W"
+  members=""
+  prev=""
+  for c in base codec config crypto db events geo http jobs mail metrics search storage server; do
+    mkdir -p "$W/$c/src"
+    deps=""
+    [ -n "$prev" ] && deps="$prev = { path = \"../$prev\" }"
+    printf '[package]\nname = "%s"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n%s\n' "$c" "$deps" >"$W/$c/Cargo.toml"
+    printf 'pub fn name() -> &'"'"'static str { "%s" }\n' "$c" >"$W/$c/src/lib.rs"
+    members="$members\"$c\", "
+    prev="$c"
+  done
+  printf '[workspace]\nresolver = "2"\nmembers = [%s]\n' "$members" >"$W/Cargo.toml"
+  cat >>"$W/search/src/lib.rs" <<'EOF'
+
+pub struct Hit { pub doc: u64, pub score: f32 }
+
+pub fn top(hits: &mut Vec<Hit>, n: usize) -> Vec<u64> {
+    hits.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap());
+    hits.iter().take(n).map(|h| h.doc).collect::<Vec<u32>>()
+}
+EOF
+  capture batch15 cargo_build_release_workspace_one_error "$W" "cargo build --release --workspace 2>&1" "$RV"
+
+  # cargo check --message-format=json: compiler messages as JSON lines, two errors
+  J="$B/rsjson"
+  mkdir -p "$J/src"
+  printf '[package]\nname = "rsjson"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$J/Cargo.toml"
+  cat >"$J/src/main.rs" <<'EOF'
+use std::collections::HashMap;
+
+fn count(words: &[&str]) -> HashMap<String, usize> {
+    let mut m = HashMap::new();
+    for w in words {
+        *m.entry(w).or_insert(0) += 1;
+    }
+    m
+}
+
+fn main() {
+    let unused = 5;
+    let c = count(&["a", "b", "a"]);
+    println!("{}", c.get("a").unwrap_or(0));
+}
+EOF
+  capture batch15 cargo_check_message_format_json "$J" "cargo check --message-format=json 2>&1" "$RV"
+
+  # cargo test -- --include-ignored: the slow ignored tests run and two fail, doctests too
+  I="$B/rsignored"
+  mkdir -p "$I/src" "$I/tests"
+  printf '[package]\nname = "rsignored"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$I/Cargo.toml"
+  cat >"$I/src/lib.rs" <<'EOF'
+/// Rounds a price to cents.
+///
+/// ```
+/// assert_eq!(rsignored::cents(1.005), 101);
+/// ```
+pub fn cents(x: f64) -> i64 {
+    (x * 100.0).round() as i64
+}
+
+/// Splits an amount into n parts.
+///
+/// ```
+/// assert_eq!(rsignored::split(10, 3), vec![4, 3, 3]);
+/// ```
+pub fn split(total: i64, n: i64) -> Vec<i64> {
+    (0..n).map(|i| total / n + if i < total % n { 1 } else { 0 }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cents_basic() {
+        assert_eq!(cents(1.5), 150);
+    }
+
+    #[test]
+    #[ignore = "slow: sweeps a million values"]
+    fn cents_sweep() {
+        for i in 0..1_000_000i64 {
+            let x = i as f64 / 100.0;
+            assert_eq!(cents(x), i, "cents({x})");
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn split_large() {
+        let parts = split(1_000_003, 7);
+        assert_eq!(parts.iter().sum::<i64>(), 1_000_003);
+    }
+}
+EOF
+  cat >"$I/tests/contract.rs" <<'EOF'
+#[test]
+fn split_sums() {
+    assert_eq!(rsignored::split(9, 3).iter().sum::<i64>(), 9);
+}
+
+#[test]
+#[ignore = "needs the pricing service"]
+fn live_prices() {
+    let resp: Result<u16, String> = Err("connection refused (os error 111)".into());
+    assert_eq!(resp.expect("pricing service reachable"), 200);
+}
+EOF
+  capture batch15 cargo_test_include_ignored_failures "$I" "cargo test -- --include-ignored 2>&1" "$RV"
+fi
+
 # --- batch16: a sixteenth blind batch (git, C/C++ and build systems, JVM, Ruby, PHP, containers/infra
 # and system tools in situations the set lacked: git revert / stash apply / am -3 conflicts, switch
 # refused over local changes, a failing pre-commit hook, apply --check rejected, diff --check
