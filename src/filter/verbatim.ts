@@ -325,31 +325,51 @@ export class KeptLines {
   /**
    * The suspects equal to no input line (one pass over the input), read from the output's text
    * at their positions: a line a holding stage passes on as printed is kept whatever its
-   * indentation or its place, so only the lines that differ get a record. The lines are
-   * compared through a table of their hashes and places in the text, not a set of line strings.
+   * indentation or its place, so only the lines that differ get a record. A suspect with a
+   * group's count after it (`… (x3)`, no escapes in it) is looked up without the count as well:
+   * an input line that prints the rest as it is keeps it, as the next pass would find. The lines
+   * are compared through a table of their hashes and places in the text, not a set of line
+   * strings.
    */
   #differing(text: string, walk: (fn: (line: string) => boolean | void) => void): Suspect[] {
     const positions = this.#suspects;
     const n = positions.length;
     if (!n) return [];
-    // Where each suspect's line starts and ends in the text.
-    const starts = new Int32Array(n);
-    const ends = new Int32Array(n);
+    // The texts looked up: key i < k is suspect i's line; the keys after them are the lines of
+    // suspects with a count, without it (`owner`: the suspect each key is of).
+    const starts = new Int32Array(2 * n);
+    const ends = new Int32Array(2 * n);
+    const owner = new Int32Array(2 * n);
     let k = 0;
     for (let start = 0, index = 0; start <= text.length && k < n; index++) {
       let end = text.indexOf("\n", start);
       if (end < 0) end = text.length;
       if (index === positions.at(k)) {
         starts[k] = start;
-        ends[k++] = end;
+        ends[k] = end;
+        owner[k] = k++;
       }
       start = end + 1;
     }
-    // The distinct lines in an open-addressed table of their first suspect: `first[k]` is the
-    // suspect of the same line entered, `found` says which of those the input prints.
+    const suspects = k;
+    for (let i = 0; i < suspects; i++) {
+      // A count ends in `)`, `:` or a digit (`×3`): other lines are not sliced.
+      const last = text.charCodeAt(ends[i] - 1);
+      if (last !== 41 && last !== 58 && !(last >= 48 && last <= 57)) continue;
+      const line = text.slice(starts[i], ends[i]);
+      const count = line.includes("\x1b") ? null : COUNT.exec(line);
+      if (!count) continue;
+      starts[k] = starts[i];
+      ends[k] = starts[i] + count.index;
+      owner[k++] = i;
+    }
+    // The distinct texts in an open-addressed table of their first key: `first[i]` is the key of
+    // the same text entered, `found` says which of those the input prints.
     const size = 1 << Math.ceil(Math.log2(2 * k + 2));
     const table = new Int32Array(size).fill(-1);
     const first = new Int32Array(k);
+    // The other keys of a text, linked from its first key (-1: no more).
+    const next = new Int32Array(k).fill(-1);
     const hashes = new Uint32Array(k);
     const same = (a: number, hash: number, line: string) =>
       hashes[a] === hash && ends[a] - starts[a] === line.length &&
@@ -363,39 +383,44 @@ export class KeptLines {
         // Compared only when the hashes agree: the slice is made for a likely equal line.
         if (hashes[other] === hash && same(other, hash, text.slice(starts[i], ends[i]))) {
           first[i] = other;
+          next[i] = next[other];
+          next[other] = i;
           break;
         }
       }
       if (first[i] === i) table[slot] = i;
     }
-    // The lengths of the distinct lines: an input line of another length is hashed for nothing.
+    // The lengths of the distinct texts: an input line of another length is hashed for nothing.
     let longest = 0;
     for (let i = 0; i < k; i++) longest = Math.max(longest, ends[i] - starts[i]);
     const lengths = new Uint8Array(longest + 1);
-    let left = 0;
-    for (let i = 0; i < k; i++) {
-      if (first[i] !== i) continue;
-      lengths[ends[i] - starts[i]] = 1;
-      left++;
-    }
+    for (let i = 0; i < k; i++) if (first[i] === i) lengths[ends[i] - starts[i]] = 1;
+    // Suspects not yet kept: the walk ends once every one is (by its line or its line's rest).
+    const kept = new Uint8Array(suspects);
+    let left = suspects;
     const found = new Uint8Array(k);
-    // The walk ends once every distinct line is found.
     walk((line) => {
       if (line.length > longest || !lengths[line.length]) return;
       const hash = hashOf(line, 0, line.length);
       for (let slot = hash & (size - 1); table[slot] >= 0;) {
         const entry = table[slot];
         if (same(entry, hash, line)) {
-          if (!found[entry]) left--;
+          if (found[entry]) return;
           found[entry] = 1;
+          // Every key of this text keeps its suspect.
+          for (let i = entry; i >= 0; i = next[i]) {
+            if (kept[owner[i]]) continue;
+            kept[owner[i]] = 1;
+            left--;
+          }
           return left === 0;
         }
         slot = (slot + 1) & (size - 1);
       }
     });
     const differing: Suspect[] = [];
-    for (let i = 0; i < k; i++) {
-      if (found[first[i]]) continue;
+    for (let i = 0; i < suspects; i++) {
+      if (kept[i]) continue;
       const line = text.slice(starts[i], ends[i]);
       differing.push({
         index: positions.at(i),

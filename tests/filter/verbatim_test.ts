@@ -400,4 +400,11 @@ Deno.test("the guard's passes over the input stop once nothing is left to look f
   // A line indented deeper (a group's member): no input line as printed (a whole pass), then
   // kept by the second pass at its source.
   expect(run(["  line 5"])).toEqual({ text: "  line 5", read: 1000 + 6 });
+  // An input line with a group's count after it (dedup's `(x3)`): found by the first pass.
+  expect(run(["line 1 (x3)", "line 2 ×2", "line 3 (4)"])).toEqual({
+    text: "line 1 (x3)\nline 2 ×2\nline 3 (4)",
+    read: 4,
+  });
+  // One whose rest is no input line as printed is looked for on.
+  expect(run(["  line 5 (x3)"]).read).toBe(1000 + 6);
 });
