@@ -34,6 +34,7 @@ import {
   FAILURE_SIGNAL,
   keepFailuresPast,
   optionalPatternField,
+  ownPart,
   patternField,
   patternList,
   refuseUnknownGroups,
@@ -261,6 +262,9 @@ export function compileGroupByRule(
   }
   checkGroups(config);
   const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
+  // The lines that say a finding is this tool's: where its part of a shared output starts and ends.
+  const ownLine = line ?? patterns.message;
+  const owns = (text: string) => ownLine.test(text) || (file?.test(text) ?? false);
   return {
     type: "group_by_rule",
     createStage(ctx: StageContext): Stage {
@@ -268,7 +272,9 @@ export function compileGroupByRule(
       return {
         push: (line) => held.push(line),
         finish() {
-          let input = held.take();
+          // In a compound command's output the other commands' lines pass as printed.
+          const { before, own, after } = ownPart(held.take(), ctx.shared, owns);
+          let input = own;
           const kept = layout ? keepFileLayout(input, layout, config.max_repeats) : null;
           const result = kept
             ? { lines: kept, confidence: "full" as const }
@@ -276,7 +282,9 @@ export function compileGroupByRule(
           const lines = result?.lines ?? input;
           // The input is let go before the next stage reads what this one emits.
           input = [];
-          emitLines(ctx, lines);
+          for (const line of before) ctx.emit(line);
+          if (after.length === 0) emitLines(ctx, lines);
+          else for (const line of [...lines, ...after]) ctx.emit(line);
           return result?.confidence ?? "fallback";
         },
       };
