@@ -364,3 +364,14 @@ Deno.test("rspec's Pending list: a reason that recurs after another's example is
   }
   expect(out.join("\n")).toMatch(/… 1 more pending examples[^\n]*1\) Cart totals case 1/);
 });
+
+Deno.test("a dump's tables whose quoted names differ by a number keep their own rows and counts", async () => {
+  // sqlite3 3.40 `.dump` of tables "order-2" and "order-3": the number is the name's, not a value.
+  const dump = await fixture("sql-dump-inserts/hyphen_names.in.txt");
+  const out = lines(filter("sqlite3 s.db .dump", dump));
+  for (const table of ['"order-2"', '"order-3"']) {
+    expect(out.filter((l) => l.startsWith(`INSERT INTO ${table} `)).length).toBe(4);
+  }
+  expect(out).toContain(`INSERT INTO "order-3" VALUES(1,'sku-1',5);`);
+  expect(out.filter((l) => l === "… 4 more rows inserted like those above").length).toBe(2);
+});
