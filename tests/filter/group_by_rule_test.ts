@@ -836,3 +836,13 @@ Deno.test("ownPart: the lines before a tool's first own line and after its last 
   expect(ownPart(input, undefined, owns).own).toBe(input);
   expect(ownPart(["x", "y"], { before: true, after: false }, owns).before).toEqual(["x", "y"]);
 });
+
+Deno.test("a line that is only a path naming 'error' stays with the other paths, not above the findings", async () => {
+  // tsc 5 --listFiles: src/errors.ts and src/error-handler.ts are files it read, not failures.
+  const listed = await fixture("tsc-files/list_files_error_names.in.txt");
+  const out = lines(filter("npx tsc --noEmit --listFiles -p .", listed, true));
+  const findings = out.indexOf("(3 diagnostics in 2 groups)");
+  expect(out.indexOf("/tmp/lo6/js/ts/src/errors.ts")).toBeGreaterThan(findings);
+  expect(out.indexOf("/tmp/lo6/js/ts/src/error-handler.ts")).toBeGreaterThan(findings);
+  expect(out.indexOf("/tmp/lo6/js/ts/src/main.ts")).toBeGreaterThan(findings);
+});

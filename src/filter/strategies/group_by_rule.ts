@@ -320,6 +320,12 @@ const LINE_GROUPS: Record<string, string> = {
   msg: "the message",
 };
 
+/** A line that is one path and nothing else: one word naming a directory or with an extension. */
+function barePath(line: string): boolean {
+  const word = line.trim();
+  return !/[\s:()]/.test(word) && (word.includes("/") || /\.[A-Za-z]\w{0,9}$/.test(word));
+}
+
 function firstGroup(match: { group(i: number | string): string | undefined }): string | undefined {
   for (let i = 1; i < 10; i++) {
     const g = match.group(i);
@@ -821,7 +827,8 @@ function group(
   // they happened (`lead_patterns`); the rest trails. Lines that head the next one
   // (`head_patterns`: an include chain before a header's error) go where it goes, right before it;
   // a chain that headed only findings grouped away trails where it was.
-  const leads = (line: string) => FAILURE_SIGNAL.test(line) || p.lead(line);
+  // A line that is only a path (tsc --listFiles' `src/errors.ts`) names a file, not a failure.
+  const leads = (line: string) => (FAILURE_SIGNAL.test(line) && !barePath(line)) || p.lead(line);
   const leading: string[] = [];
   const trailing: string[] = [];
   let heads: string[] = [];
