@@ -846,3 +846,36 @@ Deno.test("a line that is only a path naming 'error' stays with the other paths,
   expect(out.indexOf("/tmp/lo6/js/ts/src/error-handler.ts")).toBeGreaterThan(findings);
   expect(out.indexOf("/tmp/lo6/js/ts/src/main.ts")).toBeGreaterThan(findings);
 });
+
+Deno.test("in a compound command's output a clean verbose build's echoed commands are still its own", () => {
+  const rules = [
+    compileRule({
+      name: "conf",
+      match: { prefix: "conf" },
+      strategy: { type: "strip_noise", patterns: ["^-- Detecting "] },
+    }, "t"),
+    compileRule({
+      name: "build",
+      match: { prefix: "build" },
+      strategy: {
+        type: "group_by_rule",
+        line_pattern:
+          "^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning|error): (?P<msg>.+) \\[(?P<rule>\\S+)\\]$",
+        command_patterns: ["^/usr/bin/cc "],
+      },
+    }, "t"),
+  ];
+  const engine = new FilterEngine(rules, { security: false, generic: false });
+  const input = [
+    "-- Detecting C compiler ABI info",
+    "-- Build files have been written to: /p/build",
+    ...Array.from({ length: 6 }, (_, i) => `/usr/bin/cc -O2 -o src/f${i}.o -c /p/src/f${i}.c`),
+    "[100%] Built target app",
+  ];
+  const out =
+    engine.filter("conf -S . -B build && build -C build VERBOSE=1", input.join("\n")).text;
+  expect(out.split("\n")).toEqual([
+    "-- Build files have been written to: /p/build",
+    "[100%] Built target app",
+  ]);
+});

@@ -264,7 +264,10 @@ export function compileGroupByRule(
   const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
   // The lines that say a finding is this tool's: where its part of a shared output starts and ends.
   const ownLine = line ?? patterns.message;
-  const owns = (text: string) => ownLine.test(text) || (file?.test(text) ?? false);
+  // Its echoed compile commands and noise are its own too (a verbose build after a configure).
+  const owns = (text: string) =>
+    ownLine.test(text) || (file?.test(text) ?? false) ||
+    (text.trim() !== "" && (patterns.command(text) || patterns.noise(text)));
   return {
     type: "group_by_rule",
     createStage(ctx: StageContext): Stage {
