@@ -5,6 +5,8 @@ import { parse as parseToml } from "smol-toml";
 import { compilePattern, compileRule, FilterEngine, StrategyConfig } from "../../src/filter/mod.ts";
 import { compileStrategy } from "../../src/filter/strategies/mod.ts";
 import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
+import { ownPart } from "../../src/filter/strategies/_shared.ts";
+import { filter, fixture, lines } from "./_builtin.ts";
 
 Deno.test("group_by_rule second in a chain falls back to its input: the first stage's output", () => {
   const rules = [
@@ -792,4 +794,88 @@ Deno.test("group_by_rule folds only findings equal but for their location: a mar
   // Findings that differ only in their location still fold.
   expect(out).toContain("  … 1 more saying this at app/refund.rb:16:17");
   expect(out).toContain("  … 2 more saying this at app/refund.rb:7:9, app/order.rb:2:11");
+});
+
+Deno.test("in a compound command's output the other commands' lines pass in their places", async () => {
+  // `ruff check . ; mypy .`: ruff's report, its count and advice come first, as printed; mypy's
+  // findings after them are grouped.
+  const ruffFirst = await fixture("mypy-by-code/ruff_then_mypy.in.txt");
+  const out = lines(filter("ruff check . ; mypy .", ruffFirst, true));
+  const ruffCount = out.indexOf("Found 10 errors.");
+  expect(ruffCount).toBeGreaterThan(out.indexOf("help: Remove assignment to unused variable `x`"));
+  expect(out.indexOf(" --> util.py:1:8")).toBeGreaterThan(out.indexOf(" --> app.py:1:1"));
+  expect(out.indexOf("return-value (3):")).toBeGreaterThan(ruffCount);
+  // Alone, mypy's grouping lets its other lines lead: in a shared output nothing of ruff's does.
+  expect(out.slice(0, 2)).toEqual([
+    "I001 [*] Import block is un-sorted or un-formatted",
+    " --> app.py:1:1",
+  ]);
+  // `mypy . ; ruff …`: mypy's findings first, then ruff's, each in its own place.
+  const mypyFirst = await fixture("mypy-by-code/mypy_then_ruff_concise.in.txt");
+  const both = lines(filter("mypy . ; ruff check --output-format concise .", mypyFirst, true));
+  expect(both.indexOf("Found 7 errors in 2 files (checked 2 source files)")).toBeLessThan(
+    both.indexOf("app.py:1:1: I001 [*] Import block is un-sorted or un-formatted"),
+  );
+  expect(both.indexOf("util.py:10: error: No return value expected  [return-value]"))
+    .toBeLessThan(both.indexOf("app.py:1:8: F401 [*] `os` imported but unused"));
+});
+
+Deno.test("ownPart: the lines before a tool's first own line and after its last own block are the others'", () => {
+  const owns = (l: string) => l.startsWith("E ");
+  const input = ["a", "E 1", "  under 1", "b", "E 2", "  under 2", "c", ""];
+  expect(ownPart(input, { before: true, after: false }, owns)).toEqual({
+    before: ["a"],
+    own: input.slice(1),
+    after: [],
+  });
+  expect(ownPart(input, { before: false, after: true }, owns)).toEqual({
+    before: [],
+    own: input.slice(0, 6),
+    after: ["c", ""],
+  });
+  expect(ownPart(input, undefined, owns).own).toBe(input);
+  expect(ownPart(["x", "y"], { before: true, after: false }, owns).before).toEqual(["x", "y"]);
+});
+
+Deno.test("a line that is only a path naming 'error' stays with the other paths, not above the findings", async () => {
+  // tsc 5 --listFiles: src/errors.ts and src/error-handler.ts are files it read, not failures.
+  const listed = await fixture("tsc-files/list_files_error_names.in.txt");
+  const out = lines(filter("npx tsc --noEmit --listFiles -p .", listed, true));
+  const findings = out.indexOf("(3 diagnostics in 2 groups)");
+  expect(out.indexOf("/tmp/lo6/js/ts/src/errors.ts")).toBeGreaterThan(findings);
+  expect(out.indexOf("/tmp/lo6/js/ts/src/error-handler.ts")).toBeGreaterThan(findings);
+  expect(out.indexOf("/tmp/lo6/js/ts/src/main.ts")).toBeGreaterThan(findings);
+});
+
+Deno.test("in a compound command's output a clean verbose build's echoed commands are still its own", () => {
+  const rules = [
+    compileRule({
+      name: "conf",
+      match: { prefix: "conf" },
+      strategy: { type: "strip_noise", patterns: ["^-- Detecting "] },
+    }, "t"),
+    compileRule({
+      name: "build",
+      match: { prefix: "build" },
+      strategy: {
+        type: "group_by_rule",
+        line_pattern:
+          "^(?P<loc>\\S+:\\d+:\\d+): (?P<sev>warning|error): (?P<msg>.+) \\[(?P<rule>\\S+)\\]$",
+        command_patterns: ["^/usr/bin/cc "],
+      },
+    }, "t"),
+  ];
+  const engine = new FilterEngine(rules, { security: false, generic: false });
+  const input = [
+    "-- Detecting C compiler ABI info",
+    "-- Build files have been written to: /p/build",
+    ...Array.from({ length: 6 }, (_, i) => `/usr/bin/cc -O2 -o src/f${i}.o -c /p/src/f${i}.c`),
+    "[100%] Built target app",
+  ];
+  const out =
+    engine.filter("conf -S . -B build && build -C build VERBOSE=1", input.join("\n")).text;
+  expect(out.split("\n")).toEqual([
+    "-- Build files have been written to: /p/build",
+    "[100%] Built target app",
+  ]);
 });

@@ -281,6 +281,33 @@ const CASES: Case[] = [
     ],
   },
   {
+    name:
+      "gcc: a function's header stays over a warning when an error follows under it, and goes when none does",
+    command: "gcc -Wall -Wextra -c m.c",
+    exit: 1,
+    // gcc 12, as printed (source echo and carets cut).
+    input: [
+      "m.c: In function ‘helper’:",
+      "m.c:3:7: warning: unused variable ‘unused’ [-Wunused-variable]",
+      "m.c: In function ‘main’:",
+      "m.c:8:13: warning: initialization of ‘char *’ from ‘int’ makes pointer from integer without a cast [-Wint-conversion]",
+      "m.c:10:3: warning: implicit declaration of function ‘undefined_fn’ [-Wimplicit-function-declaration]",
+      "m.c:11:10: error: ‘y’ undeclared (first use in this function)",
+      "m.c:8:9: warning: unused variable ‘p’ [-Wunused-variable]",
+      "m.c: In function ‘tail’:",
+      "m.c:14:7: warning: unused variable ‘z’ [-Wunused-variable]",
+    ],
+    output: [
+      "m.c:3:7: warning: unused variable ‘unused’ [-Wunused-variable]",
+      "m.c: In function ‘main’:",
+      "m.c:8:13: warning: initialization of ‘char *’ from ‘int’ makes pointer from integer without a cast [-Wint-conversion]",
+      "m.c:10:3: warning: implicit declaration of function ‘undefined_fn’ [-Wimplicit-function-declaration]",
+      "m.c:11:10: error: ‘y’ undeclared (first use in this function)",
+      "m.c:8:9: warning: unused variable ‘p’ [-Wunused-variable]",
+      "m.c:14:7: warning: unused variable ‘z’ [-Wunused-variable]",
+    ],
+  },
+  {
     name: "xcodebuild test: the failing case and the counts stay, passing cases and suites go",
     command: "xcodebuild test",
     exit: 65,

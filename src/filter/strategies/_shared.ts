@@ -1,6 +1,6 @@
 /** Helpers the strategy files share: pattern fields with named errors, failure signals. */
 import { compilePattern, type Pattern, PatternError, type RegexEngine } from "../regex.ts";
-import { RuleFieldError } from "../types.ts";
+import { RuleFieldError, type StageContext } from "../types.ts";
 import { FAILURE_SIGNAL, LOCATION } from "../signals.ts";
 
 export { carriesFailure, FAILURE_SIGNAL, LOCATION } from "../signals.ts";
@@ -86,6 +86,37 @@ export function anyMatcher(patterns: Pattern[]): (line: string) => boolean {
     return (line) => re.test(line);
   }
   return (line) => patterns.some((p) => p.test(line));
+}
+
+/**
+ * A holding stage's own part of a compound command's output (`ruff check . ; mypy .`): with
+ * `shared.before`, the lines before the first one `owns` matches are an earlier command's; with
+ * `shared.after`, those after the last one `owns` matches and the indented lines right under it
+ * (its location, its frame) are a later command's. A stage reads `own` and passes `before` and `after` on
+ * as printed, in their places, for those commands' rules. Without `shared` everything is its own;
+ * when no line is its own, all of it passes.
+ */
+export function ownPart(
+  lines: string[],
+  shared: StageContext["shared"],
+  owns: (line: string) => boolean,
+): { before: string[]; own: string[]; after: string[] } {
+  if (!shared || (!shared.before && !shared.after)) return { before: [], own: lines, after: [] };
+  let first = 0;
+  if (shared.before) {
+    first = lines.findIndex(owns);
+    if (first < 0) return { before: lines, own: [], after: [] };
+  }
+  let end = lines.length;
+  if (shared.after) {
+    let last = lines.length - 1;
+    while (last >= first && !owns(lines[last])) last--;
+    if (last < first) return { before: lines, own: [], after: [] };
+    end = last + 1;
+    while (end < lines.length && /^\s+\S/.test(lines[end])) end++;
+  }
+  if (first === 0 && end === lines.length) return { before: [], own: lines, after: [] };
+  return { before: lines.slice(0, first), own: lines.slice(first, end), after: lines.slice(end) };
 }
 
 /** Lines after a failure-looking line whose locations belong to it (its `--> a.rs:3:5`). */

@@ -14,14 +14,21 @@
  * read only between an `open` line and the next `close` line (rspec's `Pending:` list, not its
  * `Failures:`); lines outside pass as printed, and the counts come before the `close` line. With
  * `ends`, a record goes on until a line matching it (a row whose quoted text spans lines ends at
- * its `;`). Streaming: memory is the open record, the distinct records seen (at most `max_records`
- * of them) and the last record of each kind folded.
+ * its `;`). With `places`, records whose frames differ only in where (a loop's `file:line`s in one
+ * function) fold too, and the count names the places the folded records had that the record shown
+ * did not; with `name`, the count names the record it counts (its top frame), so two kinds that
+ * share a first line get counts that tell them apart. Streaming: memory is the open record, the
+ * distinct records seen (at most `max_records` of them) and the last record and places of each kind
+ * folded.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { optionalPatternField, patternField } from "./_shared.ts";
 import { combineNormalizers } from "./dedup.ts";
+
+/** Places one count lists at most (an ellipsis stands for the rest). */
+const MAX_PLACES = 8;
 
 export const FoldRecordsConfig = z.object({
   type: z.literal("fold_records"),
@@ -36,11 +43,17 @@ export const FoldRecordsConfig = z.object({
   unmasked: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of record lines compared as printed, masks not applied (a frame whose address is its only location)",
   ),
+  places: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of the parts of a record's lines that may differ between records that fold though they say where (a frame's `file:line`: one loop's lines); the count lists the ones the record shown did not have as {places}, each the pattern's `place` group or its whole match",
+  ),
+  name: z.string().optional().describe(
+    "Regex (RE2 syntax) with a `name` group, read from the first line of the record shown that matches it (its top frame): {name} on the count line",
+  ),
   summary: z.string().max(200).default(
     '… {n} more "{first}" like a record above, at other addresses',
   )
     .describe(
-      "The line standing for the like records of a kind that went; {n} is their count, {first} the first line of one, {like} the first line of the first record of the kind shown",
+      "The line standing for the like records of a kind that went; {n} is their count, {first} the first line of one, {like} the first line of the first record of the kind shown, {name} what `name` read from that record, {places} ` (also at A, B)` for the places of `places` only the folded records had (empty when none)",
     ),
   counts_before: z.string().optional().describe(
     "Regex (RE2 syntax) of a line before which the counts of the records folded so far are shown (the end of a record section); without it they come at the end",
@@ -72,10 +85,17 @@ export function compileFoldRecords(
   const start = patternField(config.start, "strategy.start", engine);
   const within = patternField(config.within, "strategy.within", engine);
   const ends = optionalPatternField(config.ends, "strategy.ends", engine);
-  const mask = combineNormalizers(config.mask.map((source, i) => ({
-    pattern: patternField(source, `strategy.mask[${i}]`, engine),
-    replacement: "\u0000",
-  })));
+  const places = config.places.map((source, i) =>
+    patternField(source, `strategy.places[${i}]`, engine)
+  );
+  const name = optionalPatternField(config.name, "strategy.name", engine);
+  const mask = combineNormalizers([
+    ...config.mask.map((source, i) => ({
+      pattern: patternField(source, `strategy.mask[${i}]`, engine),
+      replacement: "\u0000",
+    })),
+    ...places.map((pattern) => ({ pattern, replacement: "\u0001" })),
+  ]);
   const unmasked = config.unmasked.map((source, i) =>
     patternField(source, `strategy.unmasked[${i}]`, engine)
   );
@@ -91,26 +111,57 @@ export function compileFoldRecords(
     }
     : null;
   const keyOf = (line: string) => unmasked.some((p) => p.test(line)) ? line : mask(line);
+  /** The places a record's lines name (a line's first match of each `places` pattern). */
+  const placesOf = (record: string[]): string[] => {
+    const found: string[] = [];
+    if (places.length === 0) return found;
+    for (const line of record) {
+      if (unmasked.some((p) => p.test(line))) continue;
+      for (const pattern of places) {
+        const m = pattern.exec(line);
+        if (m) found.push(m.group("place") ?? m.group(0) ?? "");
+      }
+    }
+    return found;
+  };
+  const nameOf = (record: string[]): string => {
+    if (name === undefined) return "";
+    for (const line of record) {
+      const m = name.exec(line);
+      if (m) return m.group("name") ?? m.group(0) ?? "";
+    }
+    return "";
+  };
   return {
     type: "fold_records",
     createStage(ctx: StageContext): Stage {
       /** Per distinct record: how many of its kind were shown. */
       const seen = new Map<string, number>();
-      /** Per distinct record: the first line of the first one shown (`{like}`). */
+      /** Per distinct record: the first line of the first one shown (`{like}`) and its `{name}`. */
       const likeOf = new Map<string, string>();
+      const namedOf = new Map<string, string>();
+      /** Per distinct record, with `places`: the places the first one shown names. */
+      const placesShown = new Map<string, Set<string>>();
       let record: string[] | null = null;
       // Per kind folded and not counted yet (in the order the kinds first came): how many, the
       // first line of one and, with show_last, the last record. Its keys are among `seen`, so it
       // is bounded by `max_records`.
-      const folded = new Map<string, { n: number; first: string; last: string[] }>();
+      const folded = new Map<
+        string,
+        { n: number; first: string; last: string[]; places: Set<string>; more: boolean }
+      >();
       let changed = false;
       const count = () => {
-        for (const [key, { n, first, last }] of folded) {
+        for (const [key, { n, first, last, places, more }] of folded) {
           const counted = config.show_last ? n - 1 : n;
           if (counted > 0) {
+            const also = places.size === 0
+              ? ""
+              : ` (also at ${[...places].join(", ")}${more ? ", …" : ""})`;
             ctx.emit(
               config.summary.replaceAll("{n}", String(counted)).replaceAll("{first}", first)
-                .replaceAll("{like}", likeOf.get(key) ?? first),
+                .replaceAll("{like}", likeOf.get(key) ?? first)
+                .replaceAll("{name}", namedOf.get(key) ?? "").replaceAll("{places}", also),
             );
           }
           if (config.show_last) { for (const line of last) ctx.emit(line); }
@@ -126,16 +177,27 @@ export function compileFoldRecords(
           count();
           for (const line of record) ctx.emit(line);
         } else if (shown !== undefined) {
-          const kind = folded.get(key);
+          let kind = folded.get(key);
           if (kind) {
             kind.n++;
             kind.last = record;
-          } else folded.set(key, { n: 1, first: record[0].trim(), last: record });
+          } else {
+            kind = { n: 1, first: record[0].trim(), last: record, places: new Set(), more: false };
+            folded.set(key, kind);
+          }
+          const shownPlaces = placesShown.get(key);
+          for (const place of placesOf(record)) {
+            if (shownPlaces?.has(place) || kind.places.has(place)) continue;
+            if (kind.places.size < MAX_PLACES) kind.places.add(place);
+            else kind.more = true;
+          }
           changed = true;
         } else {
           if (seen.size < config.max_records) {
             seen.set(key, 1);
             likeOf.set(key, record[0].trim());
+            if (name !== undefined) namedOf.set(key, nameOf(record));
+            if (places.length > 0) placesShown.set(key, new Set(placesOf(record)));
           }
           count();
           for (const line of record) ctx.emit(line);

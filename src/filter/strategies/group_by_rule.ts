@@ -34,6 +34,7 @@ import {
   FAILURE_SIGNAL,
   keepFailuresPast,
   optionalPatternField,
+  ownPart,
   patternField,
   patternList,
   refuseUnknownGroups,
@@ -261,6 +262,12 @@ export function compileGroupByRule(
   }
   checkGroups(config);
   const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
+  // The lines that say a finding is this tool's: where its part of a shared output starts and ends.
+  const ownLine = line ?? patterns.message;
+  // Its echoed compile commands and noise are its own too (a verbose build after a configure).
+  const owns = (text: string) =>
+    ownLine.test(text) || (file?.test(text) ?? false) ||
+    (text.trim() !== "" && (patterns.command(text) || patterns.noise(text)));
   return {
     type: "group_by_rule",
     createStage(ctx: StageContext): Stage {
@@ -268,7 +275,9 @@ export function compileGroupByRule(
       return {
         push: (line) => held.push(line),
         finish() {
-          let input = held.take();
+          // In a compound command's output the other commands' lines pass as printed.
+          const { before, own, after } = ownPart(held.take(), ctx.shared, owns);
+          let input = own;
           const kept = layout ? keepFileLayout(input, layout, config.max_repeats) : null;
           const result = kept
             ? { lines: kept, confidence: "full" as const }
@@ -276,7 +285,9 @@ export function compileGroupByRule(
           const lines = result?.lines ?? input;
           // The input is let go before the next stage reads what this one emits.
           input = [];
-          emitLines(ctx, lines);
+          for (const line of before) ctx.emit(line);
+          if (after.length === 0) emitLines(ctx, lines);
+          else for (const line of [...lines, ...after]) ctx.emit(line);
           return result?.confidence ?? "fallback";
         },
       };
@@ -311,6 +322,12 @@ const LINE_GROUPS: Record<string, string> = {
   rule: "the rule's id (`no-unused-vars`)",
   msg: "the message",
 };
+
+/** A line that is one path and nothing else: one word naming a directory or with an extension. */
+function barePath(line: string): boolean {
+  const word = line.trim();
+  return !/[\s:()]/.test(word) && (word.includes("/") || /\.[A-Za-z]\w{0,9}$/.test(word));
+}
 
 function firstGroup(match: { group(i: number | string): string | undefined }): string | undefined {
   for (let i = 1; i < 10; i++) {
@@ -813,7 +830,8 @@ function group(
   // they happened (`lead_patterns`); the rest trails. Lines that head the next one
   // (`head_patterns`: an include chain before a header's error) go where it goes, right before it;
   // a chain that headed only findings grouped away trails where it was.
-  const leads = (line: string) => FAILURE_SIGNAL.test(line) || p.lead(line);
+  // A line that is only a path (tsc --listFiles' `src/errors.ts`) names a file, not a failure.
+  const leads = (line: string) => (FAILURE_SIGNAL.test(line) && !barePath(line)) || p.lead(line);
   const leading: string[] = [];
   const trailing: string[] = [];
   let heads: string[] = [];

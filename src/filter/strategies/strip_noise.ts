@@ -30,7 +30,9 @@
  * is always open. `said_by_next` names lines the next line says
  * again: a line matching one entry's `line` goes when the line right after it matches its
  * `next` and both patterns' `name` groups read the same (git's `Auto-merging a.py` right before
- * `CONFLICT (content): Merge conflict in a.py`). `said_before` names lines an earlier line of their
+ * `CONFLICT (content): Merge conflict in a.py`); with `kept_by` it stays after all when a line
+ * matching that comes before the next line matching `line` (gcc's `In function` header over a
+ * warning, an error further under it). `said_before` names lines an earlier line of their
  * block (the lines since the last blank one) already said: a line matching one entry's `line`
  * goes when a line read before it in the block matched its `before` with the same `name` group
  * (rustc's suggestion `6 -     return n;` under the source line `6 |     return n;`); with
@@ -63,7 +65,14 @@ import type { Pattern, RegexEngine } from "../regex.ts";
 import { indentOf } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { dropJsonTailFields } from "./_json_tail.ts";
-import { anyMatcher, carriesFailure, LOCATION, patternField, patternList } from "./_shared.ts";
+import {
+  anyMatcher,
+  carriesFailure,
+  LOCATION,
+  optionalPatternField,
+  patternField,
+  patternList,
+} from "./_shared.ts";
 import { sayingDirectoryOnce } from "./_directory.ts";
 import { keepingFailedScopes } from "./_scopes.ts";
 import { droppingPassedTests } from "./_verdicts.ts";
@@ -134,6 +143,9 @@ export const StripNoiseConfig = z.object({
       line: z.string().describe("Regex (RE2 syntax) of the line that may go, with a `name` group"),
       next: z.string().describe(
         "Regex (RE2 syntax) of the line right after it that says it again, with a `name` group",
+      ),
+      kept_by: z.string().optional().describe(
+        "Regex (RE2 syntax) of a later line that keeps it after all when it comes before the next line matching `line` (gcc's `error:` further under an `In function` header over a warning)",
       ),
     }).strict(),
   ).default([]).describe(
@@ -246,6 +258,8 @@ const ONCE_CAP = 10_000;
 
 /** Lines a block may hold before it is read as lines after all (its end never came). */
 const BLOCK_CAP = 5_000;
+/** Lines held under a `said_by_next` line waiting for its `kept_by`; past them it stays. */
+const KEPT_BY_CAP = 2_000;
 
 /** The options of strip_noise that are lists of patterns. */
 type PatternListKey = {
@@ -308,6 +322,7 @@ export function compileStripNoise(
   const saidByNext = config.said_by_next.map((pair, i) => ({
     line: patternField(pair.line, `strategy.said_by_next.${i}.line`, engine),
     next: patternField(pair.next, `strategy.said_by_next.${i}.next`, engine),
+    keptBy: optionalPatternField(pair.kept_by, `strategy.said_by_next.${i}.kept_by`, engine),
   }));
   const isResult = optionalMatcher("results");
   const isEvidence = optionalMatcher("results_evidence");
@@ -584,15 +599,44 @@ export function compileStripNoise(
       // With said_by_next: a line held until the next one says whether it says it again, and
       // the name it gives, per entry whose `line` it matches.
       let pending: { line: string; names: (string | undefined)[] } | null = null;
+      // A line the next said again whose entry has `kept_by`: held with the lines after it
+      // until one of them keeps it, the next line matching an entry's `line` (or the end) lets it
+      // go, or past KEPT_BY_CAP lines it stays.
+      let undecided: { line: string; keptBy: Pattern; after: string[] } | null = null;
+      const decide = (keep: boolean) => {
+        const { line, after } = undecided!;
+        undecided = null;
+        if (keep) strip(line);
+        else removed++;
+        for (const l of after) strip(l);
+      };
       const said = (line: string) => {
+        if (undecided !== null) {
+          if (undecided.keptBy.test(line)) {
+            undecided.after.push(line);
+            return decide(true);
+          }
+          if (saidByNext.some(({ line: pattern }) => pattern.test(line))) decide(false);
+          else {
+            undecided.after.push(line);
+            if (undecided.after.length > KEPT_BY_CAP) decide(true);
+            return;
+          }
+        }
         if (pending !== null) {
           const { names } = pending;
-          const again = saidByNext.some(({ next }, i) => {
+          const again = saidByNext.findIndex(({ next }, i) => {
             if (names[i] === undefined) return false;
             const match = next.exec(line);
             return match !== null && match.group("name") === names[i];
           });
-          if (again) removed++;
+          const keptBy = again >= 0 ? saidByNext[again].keptBy : undefined;
+          if (keptBy !== undefined) {
+            undecided = { line: pending.line, keptBy, after: [] };
+            pending = null;
+            return said(line);
+          }
+          if (again >= 0) removed++;
           else strip(pending.line);
           pending = null;
         }
@@ -601,6 +645,7 @@ export function compileStripNoise(
         else strip(line);
       };
       const flushSaid = () => {
+        if (undecided !== null) decide(false);
         if (pending !== null) strip(pending.line);
         pending = null;
       };
