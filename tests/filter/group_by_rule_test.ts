@@ -793,3 +793,28 @@ Deno.test("group_by_rule folds only findings equal but for their location: a mar
   expect(out).toContain("  … 1 more saying this at app/refund.rb:16:17");
   expect(out).toContain("  … 2 more saying this at app/refund.rb:7:9, app/order.rb:2:11");
 });
+
+Deno.test("group_by_rule: nothing grouped and nothing dropped leaves the lines in their order", () => {
+  const rule = compileRule({
+    name: "mypy",
+    match: { prefix: "cmd" },
+    strategy: {
+      type: "group_by_rule",
+      group_errors: true,
+      noise_patterns: [],
+      line_pattern:
+        "^(?P<loc>[^\\s:]{1,300}:\\d{1,7}): (?P<sev>error|warning): (?P<msg>[^\\n]{1,500})  \\[(?P<rule>[\\w-]{1,60})\\]$",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false, guard: false });
+  // mypy --pretty wraps a long message: its head alone reads as a loose error line.
+  const input = [
+    'a.py:1: error: Argument 1 to "add" has incompatible type "str"; expected',
+    '"int"  [arg-type]',
+    '    add("1", 2)',
+    'a.py:2: error: "Repo" has no attribute "missing"  [attr-defined]',
+    "    r.missing()",
+    "Found 2 errors in 1 file (checked 1 source file)",
+  ].join("\n");
+  expect(engine.filter("cmd", input, { failed: true }).text).toBe(input);
+});
