@@ -5438,3 +5438,88 @@ if sel npmls; then
   capture node npm_ls_all_problems "$R" "npm ls --all" "npm $(npm -v)"
   cd "$ROOT" || exit 1
 fi
+
+# --- ruff's full format and mypy --pretty (`frames`): each finding's code frame under its header,
+# one code recurring (F401, F841, assignment, arg-type) so that the later frames fold --------------
+if sel frames; then
+  R="$WORK/frames"
+  rm -rf "$R" && mkdir -p "$R"
+  cat >"$R/app.py" <<'EOF'
+import os
+import sys
+import json
+import re
+from typing import List, Dict
+
+
+def load(path):
+    f = open(path)
+    data = json.load(f)
+    unused = 1
+    return data
+
+
+def check(x: int) -> str:
+    if x == None:
+        return 1
+    l = [i for i in range(10)]
+    try:
+        pass
+    except:
+        pass
+    return str(x) + undefined_name
+
+
+def other(a: List[int]) -> Dict[str, int]:
+    tmp = 5
+    return {"a": "b"}
+EOF
+  cat >"$R/util.py" <<'EOF'
+import subprocess
+import collections
+from os import path
+
+
+def run(cmd: str) -> int:
+    result = subprocess.run(cmd, shell=True)
+    value = 3
+    if result.returncode != None:
+        return "x"
+    return result.returncode
+EOF
+  cat >"$R/typed.py" <<'EOF'
+from typing import List, Optional
+
+
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+def first(xs: List[str]) -> Optional[str]:
+    return xs[0] if xs else None
+
+
+class Repo:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def size(self) -> int:
+        return len(self.name)
+
+
+x: int = add("1", 2)
+y: str = add(1, 2)
+z: int = first(["a"])
+r = Repo(3)
+w: str = r.size()
+v: int = "hello"
+u: List[int] = [1, "2", 3]
+reveal_type(r)
+r.missing()
+t: str = add(4, "5")
+s: str = len([1])
+EOF
+  capture lint ruff_full_frames "$R" "ruff check --isolated --select F,E,W app.py util.py" "$(ruff --version)"
+  capture python mypy_pretty_frames "$R" "mypy --pretty --show-error-context --no-incremental typed.py" "$(mypy --version)"
+  cd "$ROOT" || exit 1
+fi
