@@ -5523,3 +5523,18 @@ EOF
   capture python mypy_pretty_frames "$R" "mypy --pretty --show-error-context --no-incremental typed.py" "$(mypy --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- php's syntax check over a project (`phplint`): `php -l` (Debian php-cli) run by find on 30
+# classes that parse and two that do not ---------------------------------------------------------
+if sel phplint; then
+  R="$WORK/phplint"
+  rm -rf "$R" && mkdir -p "$R/src/Controller" "$R/src/Model"
+  for i in $(seq 1 15); do
+    printf '<?php\nnamespace App\\Controller;\n\nclass Page%dController\n{\n    public function show(int $id): string { return "page %d:" . $id; }\n}\n' "$i" "$i" >"$R/src/Controller/Page${i}Controller.php"
+    printf '<?php\nnamespace App\\Model;\n\nfinal class Record%d\n{\n    public function __construct(public readonly int $id) {}\n}\n' "$i" >"$R/src/Model/Record${i}.php"
+  done
+  printf '<?php\nnamespace App\\Controller;\n\nclass BrokenController\n{\n    public function index( { return []; }\n}\n' >"$R/src/Controller/BrokenController.php"
+  printf '<?php\nnamespace App\\Model;\n\n$defaults = [1, 2;\n' >"$R/src/Model/Defaults.php"
+  capture php php_lint_find "$R" "find src -name '*.php' -exec php -l {} \\;" "$(php -v | head -1)"
+  cd "$ROOT" || exit 1
+fi
