@@ -5438,3 +5438,103 @@ if sel npmls; then
   capture node npm_ls_all_problems "$R" "npm ls --all" "npm $(npm -v)"
   cd "$ROOT" || exit 1
 fi
+
+# --- ruff's full format and mypy --pretty (`frames`): each finding's code frame under its header,
+# one code recurring (F401, F841, assignment, arg-type) so that the later frames fold --------------
+if sel frames; then
+  R="$WORK/frames"
+  rm -rf "$R" && mkdir -p "$R"
+  cat >"$R/app.py" <<'EOF'
+import os
+import sys
+import json
+import re
+from typing import List, Dict
+
+
+def load(path):
+    f = open(path)
+    data = json.load(f)
+    unused = 1
+    return data
+
+
+def check(x: int) -> str:
+    if x == None:
+        return 1
+    l = [i for i in range(10)]
+    try:
+        pass
+    except:
+        pass
+    return str(x) + undefined_name
+
+
+def other(a: List[int]) -> Dict[str, int]:
+    tmp = 5
+    return {"a": "b"}
+EOF
+  cat >"$R/util.py" <<'EOF'
+import subprocess
+import collections
+from os import path
+
+
+def run(cmd: str) -> int:
+    result = subprocess.run(cmd, shell=True)
+    value = 3
+    if result.returncode != None:
+        return "x"
+    return result.returncode
+EOF
+  cat >"$R/typed.py" <<'EOF'
+from typing import List, Optional
+
+
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+def first(xs: List[str]) -> Optional[str]:
+    return xs[0] if xs else None
+
+
+class Repo:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def size(self) -> int:
+        return len(self.name)
+
+
+x: int = add("1", 2)
+y: str = add(1, 2)
+z: int = first(["a"])
+r = Repo(3)
+w: str = r.size()
+v: int = "hello"
+u: List[int] = [1, "2", 3]
+reveal_type(r)
+r.missing()
+t: str = add(4, "5")
+s: str = len([1])
+EOF
+  capture lint ruff_full_frames "$R" "ruff check --isolated --select F,E,W app.py util.py" "$(ruff --version)"
+  capture python mypy_pretty_frames "$R" "mypy --pretty --show-error-context --no-incremental typed.py" "$(mypy --version)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- php's syntax check over a project (`phplint`): `php -l` (Debian php-cli) run by find on 30
+# classes that parse and two that do not ---------------------------------------------------------
+if sel phplint; then
+  R="$WORK/phplint"
+  rm -rf "$R" && mkdir -p "$R/src/Controller" "$R/src/Model"
+  for i in $(seq 1 15); do
+    printf '<?php\nnamespace App\\Controller;\n\nclass Page%dController\n{\n    public function show(int $id): string { return "page %d:" . $id; }\n}\n' "$i" "$i" >"$R/src/Controller/Page${i}Controller.php"
+    printf '<?php\nnamespace App\\Model;\n\nfinal class Record%d\n{\n    public function __construct(public readonly int $id) {}\n}\n' "$i" >"$R/src/Model/Record${i}.php"
+  done
+  printf '<?php\nnamespace App\\Controller;\n\nclass BrokenController\n{\n    public function index( { return []; }\n}\n' >"$R/src/Controller/BrokenController.php"
+  printf '<?php\nnamespace App\\Model;\n\n$defaults = [1, 2;\n' >"$R/src/Model/Defaults.php"
+  capture php php_lint_find "$R" "find src -name '*.php' -exec php -l {} \\;" "$(php -v | head -1)"
+  cd "$ROOT" || exit 1
+fi

@@ -9,6 +9,7 @@ import { compileStrategy, patternField, StrategyConfig } from "./strategies/mod.
 import { type CompiledStrategy, RuleFieldError } from "./types.ts";
 import { checkOptionNeeds } from "./option_needs.ts";
 import { templateMarker } from "./verbatim.ts";
+import { compileFrames, FramesConfig, withFrames } from "./repeated_frames.ts";
 
 export const MatchConfig = z.object({
   exact: z.string().min(1).optional().describe("The command equals this string"),
@@ -24,6 +25,9 @@ export const RuleConfig = z.object({
   name: z.string().min(1).describe("Unique name; a user rule with a built-in's name replaces it"),
   match: MatchConfig,
   strategy: StrategyConfig,
+  frames: FramesConfig.optional().describe(
+    "Fold the code frames of the later findings of each recurring code before the strategy runs (repeated_frames.ts)",
+  ),
   enabled: z.boolean().default(true),
   generic: z.boolean().default(true).describe(
     "Run the safe generic folds (repeated lines, library stack frames, system-header notes, long lines) after the rule",
@@ -92,7 +96,10 @@ export function compileRule(
   try {
     checkOptionNeeds((raw as { strategy?: unknown }).strategy);
     const matcher = compileMatcher(config.match);
-    const strategy = compileStrategy(config.strategy, engine);
+    const compiled = compileStrategy(config.strategy, engine);
+    const strategy = config.frames
+      ? withFrames(compiled, compileFrames(config.frames, engine))
+      : compiled;
     const [kind, text] = Object.entries(config.match).find(([, v]) => v !== undefined)!;
     return {
       name: config.name,

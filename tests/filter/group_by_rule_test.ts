@@ -879,3 +879,28 @@ Deno.test("in a compound command's output a clean verbose build's echoed command
     "[100%] Built target app",
   ]);
 });
+
+Deno.test("group_by_rule: nothing grouped and nothing dropped leaves the lines in their order", () => {
+  const rule = compileRule({
+    name: "mypy",
+    match: { prefix: "cmd" },
+    strategy: {
+      type: "group_by_rule",
+      group_errors: true,
+      noise_patterns: [],
+      line_pattern:
+        "^(?P<loc>[^\\s:]{1,300}:\\d{1,7}): (?P<sev>error|warning): (?P<msg>[^\\n]{1,500})  \\[(?P<rule>[\\w-]{1,60})\\]$",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false, guard: false });
+  // mypy --pretty wraps a long message: its head alone reads as a loose error line.
+  const input = [
+    'a.py:1: error: Argument 1 to "add" has incompatible type "str"; expected',
+    '"int"  [arg-type]',
+    '    add("1", 2)',
+    'a.py:2: error: "Repo" has no attribute "missing"  [attr-defined]',
+    "    r.missing()",
+    "Found 2 errors in 1 file (checked 1 source file)",
+  ].join("\n");
+  expect(engine.filter("cmd", input, { failed: true }).text).toBe(input);
+});

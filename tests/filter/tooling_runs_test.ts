@@ -2,7 +2,7 @@
  * JS and Python tooling whose runs print much of one shape around a few lines that matter, on real
  * captures in bench/corpus: `tsc --traceResolution` (each resolution's head and result, its probing
  * counted), workspace runs of pnpm (the passing packages' lines counted per package), nox sessions,
- * ruff's grouped and concise formats and `npm ls --all` with problems.
+ * ruff's grouped and concise formats, `npm ls --all` with problems and `php -l` over a project.
  */
 import { expect } from "expect";
 import { corpus, filter, lines } from "./_builtin.ts";
@@ -107,4 +107,17 @@ Deno.test("npm ls --all keeps each problem entry with the entries that lead to i
     if (!line.includes("A complete log")) expect(out).toContain(line);
   }
   expect(out.length).toBeLessThan(input.length / 2);
+});
+
+Deno.test("php -l over a project: the files that parse fold to a count, each parse error stays", async () => {
+  const input = await corpus("php/php_lint_find.txt");
+  const out = lines(filter("find src -name '*.php' -exec php -l {} \\;", input));
+  for (const line of lines(input)) {
+    if (line && !line.startsWith("No syntax errors detected in ")) expect(out).toContain(line);
+  }
+  expect(out.filter((l) => l.startsWith("No syntax errors detected in "))).toEqual([]);
+  expect(out).toContain("(30 files without syntax errors)");
+  // One file checked: its line is the answer, and stays.
+  const one = "No syntax errors detected in index.php";
+  expect(filter("php -l index.php", one)).toBe(one);
 });

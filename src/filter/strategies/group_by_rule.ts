@@ -879,6 +879,11 @@ function group(
     }
     if (plainSize <= textSize(out)) return { lines: lines.filter(plain), confidence: "full" };
   }
+  // Nothing grouped and nothing dropped: reordering alone would part a wrapped message (mypy
+  // --pretty's) from its head, so the output stays as printed.
+  if (![...groups.values()].some((list) => list.length > 1) && textSize(out) >= textSize(lines)) {
+    return null;
+  }
   return { lines: out, confidence: "full" };
 }
 

@@ -1,0 +1,124 @@
+/**
+ * A rule's `frames` option (src/filter/repeated_frames.ts): the code frames of a recurring code's
+ * later findings fold, each header stays as printed, one count line per code; short lists, a
+ * code's only finding and the lines `keep` names stay whole. Then the rules that use it (ruff's
+ * full format, mypy --pretty) on real captures of bench/corpus.
+ */
+import { expect } from "expect";
+import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
+import { corpus, filter, lines } from "./_builtin.ts";
+
+const FRAMES = {
+  header: "^(?P<code>[A-Z]\\d{3}) ",
+  frame: ["^\\s*\\d* \\|", "^help: "],
+  keep: ["^\\s*--> "],
+};
+
+function run(input: string, frames: Record<string, unknown> = FRAMES) {
+  const rule = compileRule(
+    {
+      name: "t",
+      match: { prefix: "cmd" },
+      frames,
+      generic: false,
+      strategy: { type: "strip_noise", patterns: ["^$"] },
+    },
+    "test",
+  );
+  return new FilterEngine([rule], { security: false }).filter("cmd", input, { failed: true }).text;
+}
+
+/** A finding of `code` at line `n`: header, location, a two-line frame and a help line. */
+const finding = (code: string, n: number) =>
+  `${code} message ${n}\n --> a.py:${n}:1\n${n} | source ${n}\n  | ^^^\nhelp: fix ${n}`;
+
+Deno.test("frames: a recurring code keeps its first frame, the later ones fold with a count", () => {
+  const input = [1, 2, 3, 4, 5].map((n) => finding("F401", n)).concat(
+    finding("E711", 6),
+    "Found 6 errors.",
+  )
+    .join("\n");
+  const out = lines(run(input));
+  expect(out).toEqual([
+    ...finding("F401", 1).split("\n"),
+    ...[2, 3, 4, 5].flatMap((n) => [`F401 message ${n}`, ` --> a.py:${n}:1`]),
+    "… frames of 4 more F401 findings folded",
+    // A code's only finding keeps its frame.
+    ...finding("E711", 6).split("\n"),
+    "Found 6 errors.",
+  ]);
+});
+
+Deno.test("frames: fewer findings than min_findings, or no code recurring, stay whole", () => {
+  const few = [1, 2, 3].map((n) => finding("F401", n)).join("\n");
+  expect(run(few)).toBe(few);
+  const distinct = ["A100", "B200", "C300", "D400", "E500", "F600"].map((c, i) => finding(c, i + 1))
+    .join("\n");
+  expect(run(distinct)).toBe(distinct);
+  // min_findings lowers the threshold.
+  expect(lines(run(few, { ...FRAMES, min_findings: 2 }))).toContain(
+    "… frames of 2 more F401 findings folded",
+  );
+});
+
+Deno.test("frames: a line that is no frame ends the fold and stays; a wrapped header's code is read", () => {
+  const input = [1, 2, 3, 4, 5, 6].map((n) => finding("F401", n)).join("\n") +
+    "\nsummary line\n  | not a frame any more";
+  const out = lines(run(input));
+  expect(out.slice(-3)).toEqual([
+    "… frames of 5 more F401 findings folded",
+    "summary line",
+    "  | not a frame any more",
+  ]);
+  // `code`: the code on the line continuing a wrapped header (mypy --pretty).
+  const wrapped = [1, 2, 3, 4, 5, 6].map((n) =>
+    `a.py:${n}: error: Incompatible types\n"int")  [assignment]\n    x = ${n}\n    ^~~`
+  ).join("\n");
+  const frames = {
+    header: "^\\S+:\\d+: error: ",
+    code: "\\[(?P<code>[\\w-]+)\\]$",
+    frame: ["^ {4}"],
+  };
+  const folded = lines(run(wrapped, frames));
+  expect(folded.filter((l) => l.startsWith("a.py:")).length).toBe(6);
+  expect(folded.filter((l) => l === '"int")  [assignment]').length).toBe(6);
+  expect(folded.filter((l) => l.startsWith("    ")).length).toBe(2);
+  expect(folded).toContain("… frames of 5 more assignment findings folded");
+});
+
+Deno.test("frames: a header pattern without a code group is refused", () => {
+  expect(() => run("x", { header: "^[A-Z]\\d{3} ", frame: ["^ "] })).toThrow(/code/);
+});
+
+Deno.test("ruff full format: later frames of a recurring code fold, every finding's header and location stay", async () => {
+  const text = await corpus("lint/ruff_full_frames.txt");
+  const out = filter("ruff check --isolated --select F,E,W app.py util.py", text, true);
+  const kept = new Set(lines(out));
+  for (const line of lines(text)) {
+    if (/^[A-Z]\d{3} |^\s*--> |^Found /.test(line)) expect(kept).toContain(line);
+  }
+  // The first F401 keeps its frame; the later ones' quoted lines go.
+  expect(kept).toContain("1 | import os");
+  expect(kept).not.toContain("2 | import collections");
+  // The fix a help line names stays with each finding.
+  expect(kept).toContain("help: Remove unused import: `collections`");
+  expect(kept).toContain("… frames of 4 more F401 findings folded");
+  // Without the fold, 89 of its 175 lines stay.
+  expect(lines(out).length).toBeLessThan(70);
+});
+
+Deno.test("mypy --pretty: wrapped messages stay under their heads, in order; later frames fold", async () => {
+  const text = await corpus("python/mypy_pretty_frames.txt");
+  const out = lines(
+    filter("mypy --pretty --show-error-context --no-incremental typed.py", text, true),
+  );
+  const heads = lines(text).filter((l) => /^typed\.py:\d+: /.test(l));
+  // Each head in the order printed, the line continuing it right after.
+  expect(out.filter((l) => /^typed\.py:\d+: /.test(l))).toEqual(heads);
+  const at = out.indexOf(
+    "typed.py:22: error: Incompatible types in assignment (expression has type",
+  );
+  expect(out[at + 1]).toBe('"str | None", variable has type "int")  [assignment]');
+  expect(out).toContain("… frames of 5 more assignment findings folded");
+  expect(out).toContain("Found 11 errors in 1 file (checked 1 source file)");
+});
