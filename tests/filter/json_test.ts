@@ -82,12 +82,8 @@ Deno.test("a JSON document: items that passed go, bookkeeping fields go, locatio
     ].join("\n"),
     confidence: "full",
   });
-  // A listing with nothing nested (gh --json): every element stays, only pretty-printing goes.
-  const listing = JSON.stringify(
-    [{ number: 1, title: "Fix" }, { number: 2, title: "Add" }],
-    null,
-    2,
-  );
+  // A listing with nothing nested (gh --json): every element stays.
+  const listing = JSON.stringify([{ number: 1, title: "Fix" }, { number: 2, title: "Add" }]);
   expect(run({ type: "json" }, listing).text).toBe(
     '{"number":1,"title":"Fix"}\n{"number":2,"title":"Add"}',
   );
@@ -125,7 +121,7 @@ Deno.test("json findings: one line per finding through nested lists, passing one
     ],
     summary: { files: 3 },
   };
-  expect(run({ type: "json", findings }, JSON.stringify(doc, null, 2))).toEqual({
+  expect(run({ type: "json", findings }, JSON.stringify(doc))).toEqual({
     text:
       "config warning: old key\na.rb:3:t1 X/Y bad\n  thing\nc.rb:: Q q\nlint: 2 findings in 3 files",
     confidence: "full",
