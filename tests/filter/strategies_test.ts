@@ -763,6 +763,38 @@ Deno.test("test_summary: line kinds, with leading whitespace of any kind and ind
   expect(lines.map(([line]) => [line, classifyLine(line)])).toEqual(lines);
 });
 
+Deno.test("git_log: with --oneline or --format and -p, a commit's line ends the patch above and gets a budget of its own", () => {
+  const s = { type: "git_log", max_patch_lines: 2, max_patches: 10 };
+  const patch = (file: string, n: number) => [
+    `diff --git a/${file} b/${file}`,
+    `index 1111111..2222222 100644`,
+    `--- a/${file}`,
+    `+++ b/${file}`,
+    `@@ -1,${n} +1,${n} @@`,
+    ...Array.from({ length: n }, (_, i) => `+line ${i}`),
+  ];
+  const input = [
+    "be963b1 change 2: update parser",
+    "",
+    ...patch("parser.ts", 4),
+    "33d1edc change 1: add parser",
+    "",
+    ...patch("lexer.ts", 3),
+  ].join("\n");
+  expect(run(s, input).text.split("\n")).toEqual([
+    "be963b1 change 2: update parser",
+    "diff --git a/parser.ts b/parser.ts",
+    "@@ -1,4 +1,4 @@",
+    "+line 0",
+    "... (3 more diff lines: +3 -0) ...",
+    "33d1edc change 1: add parser",
+    "diff --git a/lexer.ts b/lexer.ts",
+    "@@ -1,3 +1,3 @@",
+    "+line 0",
+    "... (2 more diff lines: +2 -0) ...",
+  ]);
+});
+
 Deno.test("git_log: commit and subject lines as printed, body and stat bounded, other formats unchanged", () => {
   const s = { type: "git_log", max_body_lines: 1, max_stat_files: 2 };
   const input = [
