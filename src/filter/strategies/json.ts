@@ -137,8 +137,11 @@ class JsonReader {
   #skip: Set<string>;
   #drop: Set<string>;
   #asPrinted: boolean;
-  /** Fields a finding's line shows: their printed lines stay though `drop_fields` names them. */
-  #shown: Set<string>;
+  /**
+   * The fields a finding's line shows, as a tree of their paths (`exception` → `class`, …) with a
+   * status field: a printed finding keeps the lines of these (`drop_fields` or not), no others.
+   */
+  #shown: Shown;
 
   constructor(readonly config: JsonConfig, options: { asPrinted?: boolean } = {}) {
     this.#asPrinted = options.asPrinted ?? false;
@@ -146,9 +149,16 @@ class JsonReader {
     this.#quiet = new Set(config.quiet_values.map((v) => v.toLowerCase()));
     this.#skip = new Set(config.skip_values.map((v) => v.toLowerCase()));
     this.#drop = new Set(config.drop_fields);
-    this.#shown = new Set(
-      [...(config.findings?.format ?? "").matchAll(/\{([\w.-]+)/g)].flatMap((m) => m[1].split(".")),
-    );
+    this.#shown = new Map();
+    const paths = [...(config.findings?.format ?? "").matchAll(/\{([\w.-]+)/g)].map((m) => m[1]);
+    for (const path of [...paths, ...config.status_fields]) {
+      let at = this.#shown;
+      for (const key of path.split(".")) {
+        const next: Shown = at.get(key) ?? new Map();
+        at.set(key, next);
+        at = next;
+      }
+    }
   }
 
   /** The kept lines, or null when the input is not JSON. */
@@ -233,14 +243,14 @@ class JsonReader {
         unshown++;
         continue;
       }
-      this.#pick(at.span, at.value, picked);
-      // The fields of the objects holding it (a file's path), not their other lists.
+      this.#pickShown(at.span, at.value, this.#shown, picked);
+      // The fields of the objects holding it that its line shows (a file's path).
       for (const scope of at.scopes.slice(0, -1)) {
         if (scope.span.kind !== "object" || !isObject(scope.value)) continue;
         for (const member of scope.span.members) {
           const value = scope.value[member.key];
           if (value !== null && typeof value === "object") continue;
-          if (this.#kept(member.key, value) !== undefined) {
+          if (this.#shown.has(member.key) && !isEmpty(value)) {
             picked.add(member.line);
             this.#pick(member.value, value, picked);
           }
@@ -331,9 +341,28 @@ class JsonReader {
 
   /** A member's value as #prune keeps it (undefined: the member goes). */
   #kept(key: string, value: Json | undefined): Json | undefined {
-    if (value === undefined || (this.#drop.has(key) && !this.#shown.has(key))) return undefined;
+    if (value === undefined || this.#drop.has(key)) return undefined;
     if (value === 0 && /count$/i.test(key)) return undefined;
     return this.#prune(value);
+  }
+
+  /**
+   * The lines of a finding's fields its line shows; a list its line shows an element of (a
+   * backtrace's first frame) is picked as #pick picks lists; a finding that is no object whole.
+   */
+  #pickShown(span: Span, value: Json, shown: Shown, picked: Picked): void {
+    if (span.kind !== "object" || !isObject(value) || shown.size === 0) {
+      this.#pick(span, value, picked);
+      return;
+    }
+    for (const member of span.members) {
+      const inner = shown.get(member.key);
+      const child = value[member.key];
+      if (inner === undefined || child === undefined || isEmpty(child)) continue;
+      picked.add(member.line);
+      if (Array.isArray(child)) this.#pick(member.value, child, picked);
+      else this.#pickShown(member.value, child, inner, picked);
+    }
   }
 
   /**
@@ -649,6 +678,9 @@ class JsonReader {
     return isEmpty(value) ? undefined : value;
   }
 }
+
+/** Paths of fields as a tree: a key's fields under it (none: the whole value). */
+type Shown = Map<string, Shown>;
 
 /** A list of strings longer than this is a trace: its library frames are counted. */
 const MAX_FRAMES = 8;
