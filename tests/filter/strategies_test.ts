@@ -34,6 +34,35 @@ Deno.test("strip_noise keep_before keeps the line dropped just before a matching
   expect(run(s, "step 1 ok\nwarning: x\nstep 2 ok").text).toBe("warning: x");
 });
 
+Deno.test("truncate with record_start: a tail that would cut into a record starts at the record's first line", () => {
+  const s = {
+    type: "truncate",
+    max_lines: 10,
+    head: 3,
+    tail: 3,
+    keep_signals: 0,
+    keep_odd: false,
+    record_start: "^[0-9a-f]{7,40} ",
+  };
+  const records = ["aaaaaaa", "bbbbbbb", "ccccccc", "ddddddd", "eeeeeee"].flatMap((h, i) => [
+    `${h} Ann Dev change ${i}`,
+    ...Array.from({ length: i === 4 ? 4 : 3 }, (_, n) => `${n + 1}\t0\tsrc/f${i}${n}.ts`),
+  ]);
+  const out = run(s, records.join("\n")).text.split("\n");
+  // The last three lines are the root commit's numstat lines: its commit line comes with them.
+  expect(out.slice(-5)).toEqual([
+    "eeeeeee Ann Dev change 4",
+    "1\t0\tsrc/f40.ts",
+    "2\t0\tsrc/f41.ts",
+    "3\t0\tsrc/f42.ts",
+    "4\t0\tsrc/f43.ts",
+  ]);
+  expect(out.slice(0, 4)).toEqual([...records.slice(0, 3), "... (13 lines omitted) ..."]);
+  // A tail starting at a record's line takes nothing more.
+  const even = run({ ...s, tail: 5 }, records.join("\n")).text.split("\n");
+  expect(even.slice(-6)).toEqual(["... (13 lines omitted) ...", ...records.slice(-5)]);
+});
+
 Deno.test("truncate keeps head, tail and failure-looking lines from the cut", () => {
   const lines = Array.from({ length: 30 }, (_, i) => `line ${i}`);
   lines[15] = "error: boom at 15";
