@@ -7,7 +7,9 @@
  * Lines that are not JSON (a build error printed before the reporter started) stay in place.
  * Output that is not JSON passes unchanged (Fallback). With `findings`, a document whose list
  * of findings is found (rubocop's `files.offenses`, golangci-lint's `Issues`) is shown as one line
- * per finding (`app/x.rb:3 Style/Foo message`) and a summary line instead.
+ * per finding (`app/x.rb:3 Style/Foo message`) and a summary line instead. A document printed
+ * over several lines (`| jq .`, `npm audit --json`) is not rendered: the lines as printed of what
+ * a rendering shows stay (see #printedLines), so a line copied from the report is found whole.
  */
 import { appendAll } from "../arrays.ts";
 import { z } from "zod";
