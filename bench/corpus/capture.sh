@@ -5538,3 +5538,90 @@ if sel phplint; then
   capture php php_lint_find "$R" "find src -name '*.php' -exec php -l {} \\;" "$(php -v | head -1)"
   cd "$ROOT" || exit 1
 fi
+
+# --- JUnit 5's console launcher (`junit5`): a class with a parameterized test (20 passing cases),
+# three failing tests (an assertion with a message, a NullPointerException, a NumberFormatException
+# in a nested class), a disabled one; the tree is coloured though no terminal is attached.
+if sel junit5; then
+  R="$WORK/junit5"
+  rm -rf "$R" && mkdir -p "$R/src"
+  J=/usr/share/java/junit-platform-console-standalone.jar
+  cat >"$R/src/CalcTest.java" <<'EOF2'
+import org.junit.jupiter.api.*;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import static org.junit.jupiter.api.Assertions.*;
+class CalcTest {
+  @ParameterizedTest @ValueSource(ints = {1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20})
+  void addsZero(int n) { assertEquals(n, n + 0); }
+  @Test void divides() { assertEquals(3, 7 / 2); }
+  @Test void wrongSum() { assertEquals(5, 2 + 2, "sum of 2 and 2"); }
+  @Test void nullPointer() { String s = null; s.length(); }
+  @Nested class Parsing {
+    @Test void parsesInt() { assertEquals(42, Integer.parseInt("42")); }
+    @Test void parsesBad() { Integer.parseInt("x42"); }
+    @Test @Disabled("flaky") void skipped() {}
+  }
+}
+EOF2
+  (cd "$R" && javac -d out -cp "$J" src/CalcTest.java)
+  capture jvm junit_console_failing "$R" "java -jar $J -cp out --select-class CalcTest" "junit-platform-console-standalone 1.9.1, $(java -version 2>&1 | head -1)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- pretty-printed JSON reports (`prettyjson`): rspec's and rubocop's JSON through `jq .`, as
+# an agent reads them; a calculator with two failing examples (an expectation, a
+# ZeroDivisionError), a pending one, eleven passing, and rubocop's offences in it.
+if sel prettyjson; then
+  R="$WORK/prettyjson"
+  rm -rf "$R" && mkdir -p "$R/spec" "$R/lib"
+  cat >"$R/lib/calc.rb" <<'EOF2'
+class Calc
+  def add(a,b)
+    a+b
+  end
+  def div(a, b)
+    a / b
+  end
+  def unused_method( x )
+    y = 1
+    return x
+  end
+end
+EOF2
+  cat >"$R/spec/calc_spec.rb" <<'EOF2'
+require_relative "../lib/calc"
+RSpec.describe Calc do
+  let(:c) { Calc.new }
+  it("adds") { expect(c.add(1, 2)).to eq(3) }
+  it("adds negatives") { expect(c.add(-1, -2)).to eq(-3) }
+  it("adds wrong") { expect(c.add(2, 2)).to eq(5) }
+  it("divides") { expect(c.div(6, 3)).to eq(2) }
+  it("divides by zero") { expect(c.div(1, 0)).to eq(0) }
+  it("is pending") { pending("later"); expect(1).to eq(2) }
+  (1..8).each { |i| it("adds #{i}") { expect(c.add(i, 0)).to eq(i) } }
+end
+EOF2
+  capture ruby rspec_json_pretty "$R" "rspec --format json | jq ." "rspec $(rspec --version | head -1), $(jq --version)"
+  capture ruby rubocop_json_pretty "$R" "rubocop --format json lib | jq ." "rubocop $(rubocop --version), $(jq --version)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- git log records without `commit` lines (`gitrecords`): a history of 30 commits of one author
+# (fixed dates) over a handful of files, read with `--oneline -p` and `--numstat --format`.
+if sel gitrecords; then
+  R="$WORK/gitrecords"
+  rm -rf "$R" && mkdir -p "$R"
+  (
+    cd "$R" && git init -q && git config user.email ann@example.com && git config user.name "Ann Dev"
+    for i in $(seq 1 30); do
+      export GIT_AUTHOR_DATE="2026-11-$(printf %02d $((i / 2 + 1)))T10:00:00Z" GIT_COMMITTER_DATE="2026-11-$(printf %02d $((i / 2 + 1)))T10:00:00Z"
+      seq 1 $((i % 7 + 2)) | sed "s/^/row $i /" >"data$((i % 3)).txt"
+      echo "entry $i" >>log.txt
+      git add -A && git commit -qm "step $i: update data$((i % 3))"
+    done
+  )
+  capture git log_oneline_patch "$R" "git log --oneline -p -n 12" "$(git --version)"
+  capture git log_numstat_format "$R" "git log --numstat --format='%h %an %ad %s'" "$(git --version)"
+  cd "$ROOT" || exit 1
+fi

@@ -20,6 +20,9 @@ const MAX_BLOCK = 8;
 /** Runs of fewer blocks stay. */
 const MIN_BLOCKS = 3;
 
+/** A member of a JSON object printed on its own line (`  "line": 3,`, `"location": {`). */
+const JSON_MEMBER = /^\s*"[^"\n]{0,200}": /;
+
 /** Lines that differ between blocks must share their start up to a key (`package:`). */
 const KEY = /^\s*[^\s:=]{1,80}(?: [^\s:=]{1,80}){0,3}\s?[:=]/;
 
@@ -116,6 +119,17 @@ function foldRunAt(lines: readonly string[], at: number): { out: string[]; end: 
     }
     const start = sharedStart(block);
     const indent = /^\s*/.exec(block[0].slice(start.length))![0];
+    const marker =
+      `${start}${indent}… ${run.count} blocks like the one above; the lines that differ:`;
+    // A printed JSON document's members (`"message": "…",`) are lines to copy whole: each
+    // block's differing members stay as printed, one a line, not joined.
+    if (block.every((line) => JSON_MEMBER.test(line))) {
+      const out = [...block, marker];
+      for (let b = 1; b < run.count; b++) {
+        run.varies.forEach((varies, p) => varies && out.push(lines[at + b * k + p]));
+      }
+      return out.length < end - at ? { out, end } : { out: lines.slice(at, end), end };
+    }
     // One line per block: its differing lines, the later ones without the block's shared start.
     const counts = new Map<string, number>();
     for (let b = 0; b < run.count; b++) {
@@ -132,7 +146,7 @@ function foldRunAt(lines: readonly string[], at: number): { out: string[]; end: 
     }
     const out = [
       ...block,
-      `${start}${indent}… ${run.count} blocks like the one above; the lines that differ:`,
+      marker,
       ...[...counts].map(([line, n]) => n > 1 ? `${line} (x${n})` : line),
     ];
     return out.length < end - at ? { out, end } : { out: lines.slice(at, end), end };

@@ -137,3 +137,45 @@ Deno.test("a run of more blocks than a call takes arguments is placed, not throw
   // 210,000 arguments threw a RangeError.
   expect(foldRepeatedBlocks(lines).join("\n")).toBe(lines.join("\n"));
 });
+
+Deno.test("a printed JSON document's blocks keep their differing members as printed, one a line", () => {
+  const offense = (cop: string, message: string, column: number) => [
+    '          "severity": "convention",',
+    `          "message": "${message}",`,
+    `          "cop_name": "${cop}",`,
+    '          "location": {',
+    '            "start_line": 2,',
+    `            "start_column": ${column},`,
+  ];
+  const input = [
+    ...offense(
+      "Naming/MethodParameterName",
+      "Method parameter must be at least 3 characters long.",
+      9,
+    ),
+    ...offense("Layout/SpaceAfterComma", "Space missing after comma.", 11),
+    ...offense(
+      "Naming/MethodParameterName",
+      "Method parameter must be at least 3 characters long.",
+      12,
+    ),
+    ...offense(
+      "Naming/MethodParameterName",
+      "Method parameter must be at least 3 characters long.",
+      13,
+    ),
+  ];
+  const out = foldRepeatedBlocks(input);
+  expect(out.length).toBeLessThan(input.length);
+  // Every line kept is a line of the input but the marker; each member that differs stays.
+  expect(out.filter((l) => !input.includes(l))).toEqual([
+    "          … 4 blocks like the one above; the lines that differ:",
+  ]);
+  for (
+    const line of [
+      '          "message": "Space missing after comma.",',
+      '          "cop_name": "Layout/SpaceAfterComma",',
+      '            "start_column": 13,',
+    ]
+  ) expect(out).toContain(line);
+});

@@ -138,7 +138,18 @@ Deno.test("JSON output with no rule goes through the json strategy's defaults", 
     null,
     2,
   );
+  // Printed over several lines: its lines as printed.
   expect(engine.filter("mylint --json", input).text).toBe(
+    [
+      '    "file": "b.py",',
+      '    "errors": [',
+      '        "line": 3,',
+      '        "message": "undefined name \'x\'"',
+      "(1 passing items not shown)",
+    ].join("\n"),
+  );
+  // On one line: rendered.
+  expect(engine.filter("mylint --json", JSON.stringify(JSON.parse(input))).text).toBe(
     '{"file":"b.py","errors":[{"line":3,"message":"undefined name \'x\'"}]}\n(1 passing items not shown)',
   );
 });

@@ -12,8 +12,9 @@ import { audit } from "../../bench/rewrites.ts";
 const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
 
 /** The lines the named rule's stage emits for `doc` (later rules may group them further). */
+/** A rule's output for a document on one line (a pretty one keeps its lines: json_test.ts). */
 function rendered(command: string, rule: string, doc: unknown): string[] {
-  const text = typeof doc === "string" ? doc : JSON.stringify(doc, null, 2);
+  const text = typeof doc === "string" ? doc : JSON.stringify(doc);
   const stage = engine.trace(command, text, { failed: true }).find((s) => s.name === rule);
   if (!stage) throw new Error(`rule ${rule} did not run for ${command}`);
   return stage.output;
@@ -265,4 +266,209 @@ Deno.test("the rewrites audit counts the JSON reporters' lines as rendered from 
   // string of the JSON.
   const rewritten = ofRules.filter((f) => f.kind === "rewritten");
   expect(rewritten.filter((f) => !/^(\S+: )?\d+ \w+|^\d+ examples?,/.test(f.line))).toEqual([]);
+});
+
+/**
+ * The built-in rules with `printed = true` on every json strategy (a copy of filters/ with that
+ * option added): what a user who wants a report's lines as printed sets.
+ */
+const printedEngine = await (async () => {
+  const dir = await Deno.makeTempDir();
+  const builtin = new URL("../../filters/", import.meta.url);
+  for await (const entry of Deno.readDir(builtin)) {
+    if (!entry.name.endsWith(".toml")) continue;
+    const text = await Deno.readTextFile(new URL(entry.name, builtin));
+    await Deno.writeTextFile(
+      `${dir}/${entry.name}`,
+      text.replaceAll('{ type = "json"', '{ type = "json", printed = true'),
+    );
+  }
+  const loaded = await loadFilterEngine(defaultConfig(), { configDir: null, builtinDir: dir });
+  await Deno.remove(dir, { recursive: true });
+  return loaded.engine;
+})();
+
+/** The whole output of the built-in rules, each json strategy with `printed = true`. */
+function filtered(command: string, text: string): string[] {
+  return printedEngine.filter(command, text, { failed: true }).text.split("\n");
+}
+
+Deno.test("by default a rule renders a pretty-printed report: one line per finding, shorter than the document's", () => {
+  const doc = JSON.stringify(
+    {
+      files: [
+        { path: "lib/a.rb", offenses: [] },
+        {
+          path: "lib/b.rb",
+          offenses: [{
+            severity: "warning",
+            message: "Lint/UselessAssignment: Useless assignment to variable - `x`.",
+            cop_name: "Lint/UselessAssignment",
+            location: { start_line: 3, start_column: 5 },
+          }],
+        },
+      ],
+      summary: { offense_count: 1, inspected_file_count: 2 },
+    },
+    null,
+    2,
+  );
+  const out = engine.filter("rubocop --format json lib | jq .", doc, { failed: true }).text;
+  expect(out.split("\n")[0]).toBe(
+    "lib/b.rb:3:5: warning: Lint/UselessAssignment: Lint/UselessAssignment: Useless assignment to variable - `x`.",
+  );
+  expect(out.length).toBeLessThan(doc.length / 2);
+  // With `printed = true` the lines of the same finding stay as printed.
+  expect(filtered("rubocop --format json lib | jq .", doc)).toContain(
+    '          "cop_name": "Lint/UselessAssignment",',
+  );
+});
+
+Deno.test("a pretty-printed report (`| jq .`) keeps its failing findings' and summary's lines as printed", () => {
+  const example = (n: number, status: string, extra: Record<string, unknown> = {}) => ({
+    id: `./spec/calc_spec.rb[1:${n}]`,
+    description: `case ${n}`,
+    full_description: `Calc case ${n}`,
+    status,
+    file_path: "./spec/calc_spec.rb",
+    line_number: n + 3,
+    run_time: 0.0004,
+    pending_message: null,
+    ...extra,
+  });
+  const frames = [
+    ...Array.from(
+      { length: 9 },
+      (_, i) =>
+        `/usr/share/rubygems-integration/all/gems/rspec-core-3.12.0/lib/rspec/core/x${i}.rb:1:in \`run'`,
+    ),
+    "/tmp/p/spec/calc_spec.rb:6:in `block (2 levels) in <top (required)>'",
+    "/usr/bin/rspec:4:in `<main>'",
+  ];
+  const rspec = JSON.stringify(
+    {
+      version: "3.12.0",
+      examples: [
+        example(1, "passed"),
+        example(2, "failed", {
+          exception: {
+            class: "RSpec::Expectations::ExpectationNotMetError",
+            message: "\nexpected: 5\n     got: 4\n\n(compared using ==)\n",
+            backtrace: frames,
+          },
+        }),
+        ...[3, 4, 5, 6].map((n) => example(n, "passed")),
+      ],
+      summary: { duration: 0.03, example_count: 6, failure_count: 1, pending_count: 0 },
+      summary_line: "6 examples, 1 failure",
+    },
+    null,
+    2,
+  );
+  const input = rspec.split("\n");
+  const out = filtered("rspec --format json | jq .", rspec);
+  for (
+    const kept of [
+      '      "full_description": "Calc case 2",',
+      '      "status": "failed",',
+      '      "file_path": "./spec/calc_spec.rb",',
+      '      "line_number": 5,',
+      '        "class": "RSpec::Expectations::ExpectationNotMetError",',
+      '        "message": "\\nexpected: 5\\n     got: 4\\n\\n(compared using ==)\\n",',
+      `          "${frames[0]}",`,
+      `          "${frames[9]}",`,
+      '    "failure_count": 1,',
+      '  "summary_line": "6 examples, 1 failure"',
+    ]
+  ) {
+    expect({ kept, input: input.includes(kept), output: out.includes(kept) })
+      .toEqual({ kept, input: true, output: true });
+  }
+  // Every line but the counts is a line of the input; the passing examples and library frames go.
+  expect(out.filter((l) => !input.includes(l))).toEqual([
+    "(8 more lines not shown)",
+    "(5 passing items not shown)",
+  ]);
+  expect(out.some((l) => l.includes("Calc case 3"))).toBe(false);
+  expect(out.some((l) => l.includes("run_time"))).toBe(false);
+
+  // rubocop's offenses through files.offenses: a file's path with its offenses, clean files counted.
+  const offense = (line: number, cop: string, message: string) => ({
+    severity: "convention",
+    message,
+    cop_name: cop,
+    corrected: false,
+    correctable: false,
+    location: {
+      start_line: line,
+      start_column: 1,
+      last_line: line,
+      last_column: 9,
+      length: 9,
+      line,
+      column: 1,
+    },
+  });
+  const rubocop = JSON.stringify(
+    {
+      metadata: { rubocop_version: "1.39.0", ruby_engine: "ruby" },
+      files: [
+        { path: "lib/a.rb", offenses: [] },
+        {
+          path: "lib/calc.rb",
+          offenses: [offense(2, "Layout/SpaceAfterComma", "Space missing after comma.")],
+        },
+        { path: "lib/b.rb", offenses: [] },
+      ],
+      summary: { offense_count: 1, target_file_count: 3, inspected_file_count: 3 },
+    },
+    null,
+    2,
+  );
+  const rubo = filtered("rubocop --format json lib | jq .", rubocop);
+  const printed = rubocop.split("\n");
+  expect(rubo.filter((l) => !printed.includes(l))).toEqual(["(2 passing items not shown)"]);
+  for (
+    const kept of [
+      '      "path": "lib/calc.rb",',
+      '          "message": "Space missing after comma.",',
+      '          "cop_name": "Layout/SpaceAfterComma",',
+      '    "offense_count": 1,',
+    ]
+  ) expect({ kept, found: rubo.includes(kept) }).toEqual({ kept, found: true });
+  expect(rubo.some((l) => l.includes("lib/a.rb") || l.includes("rubocop_version"))).toBe(false);
+});
+
+Deno.test("a pretty-printed document without findings (eslint -f json, npm audit --json) keeps its lines as printed", () => {
+  const file = (path: string, messages: unknown[]) => ({
+    filePath: path,
+    messages,
+    errorCount: messages.length,
+    warningCount: 0,
+    source: messages.length ? "let x = 1;\nlet y = 2;" : undefined,
+  });
+  const eslint = JSON.stringify(
+    [
+      file("/p/a.js", []),
+      file("/p/bad.js", [{
+        ruleId: "no-undef",
+        severity: 2,
+        message: "'q' is not defined.",
+        line: 6,
+        column: 3,
+      }]),
+      file("/p/b.js", []),
+    ],
+    null,
+    2,
+  );
+  const out = filtered("npx eslint -f json . | jq .", eslint);
+  const printed = eslint.split("\n");
+  expect(out.filter((l) => !printed.includes(l))).toEqual(["(2 passing items not shown)"]);
+  expect(out).toContain('    "filePath": "/p/bad.js",');
+  expect(out).toContain('        "message": "\'q\' is not defined.",');
+  expect(out.some((l) => l.includes("let x") || l.includes("/p/a.js"))).toBe(false);
+  // On one line the same document is rendered: no line of it could stay.
+  const compact = filtered("npx eslint -f json .", JSON.stringify(JSON.parse(eslint)));
+  expect(compact[0]).toContain('"filePath":"/p/bad.js"');
 });

@@ -34,6 +34,35 @@ Deno.test("strip_noise keep_before keeps the line dropped just before a matching
   expect(run(s, "step 1 ok\nwarning: x\nstep 2 ok").text).toBe("warning: x");
 });
 
+Deno.test("truncate with record_start: a tail that would cut into a record starts at the record's first line", () => {
+  const s = {
+    type: "truncate",
+    max_lines: 10,
+    head: 3,
+    tail: 3,
+    keep_signals: 0,
+    keep_odd: false,
+    record_start: "^[0-9a-f]{7,40} ",
+  };
+  const records = ["aaaaaaa", "bbbbbbb", "ccccccc", "ddddddd", "eeeeeee"].flatMap((h, i) => [
+    `${h} Ann Dev change ${i}`,
+    ...Array.from({ length: i === 4 ? 4 : 3 }, (_, n) => `${n + 1}\t0\tsrc/f${i}${n}.ts`),
+  ]);
+  const out = run(s, records.join("\n")).text.split("\n");
+  // The last three lines are the root commit's numstat lines: its commit line comes with them.
+  expect(out.slice(-5)).toEqual([
+    "eeeeeee Ann Dev change 4",
+    "1\t0\tsrc/f40.ts",
+    "2\t0\tsrc/f41.ts",
+    "3\t0\tsrc/f42.ts",
+    "4\t0\tsrc/f43.ts",
+  ]);
+  expect(out.slice(0, 4)).toEqual([...records.slice(0, 3), "... (13 lines omitted) ..."]);
+  // A tail starting at a record's line takes nothing more.
+  const even = run({ ...s, tail: 5 }, records.join("\n")).text.split("\n");
+  expect(even.slice(-6)).toEqual(["... (13 lines omitted) ...", ...records.slice(-5)]);
+});
+
 Deno.test("truncate keeps head, tail and failure-looking lines from the cut", () => {
   const lines = Array.from({ length: 30 }, (_, i) => `line ${i}`);
   lines[15] = "error: boom at 15";
@@ -761,6 +790,38 @@ Deno.test("test_summary: line kinds, with leading whitespace of any kind and ind
     ["name => ./a_test.ts:3:6", "block"],
   ];
   expect(lines.map(([line]) => [line, classifyLine(line)])).toEqual(lines);
+});
+
+Deno.test("git_log: with --oneline or --format and -p, a commit's line ends the patch above and gets a budget of its own", () => {
+  const s = { type: "git_log", max_patch_lines: 2, max_patches: 10 };
+  const patch = (file: string, n: number) => [
+    `diff --git a/${file} b/${file}`,
+    `index 1111111..2222222 100644`,
+    `--- a/${file}`,
+    `+++ b/${file}`,
+    `@@ -1,${n} +1,${n} @@`,
+    ...Array.from({ length: n }, (_, i) => `+line ${i}`),
+  ];
+  const input = [
+    "be963b1 change 2: update parser",
+    "",
+    ...patch("parser.ts", 4),
+    "33d1edc change 1: add parser",
+    "",
+    ...patch("lexer.ts", 3),
+  ].join("\n");
+  expect(run(s, input).text.split("\n")).toEqual([
+    "be963b1 change 2: update parser",
+    "diff --git a/parser.ts b/parser.ts",
+    "@@ -1,4 +1,4 @@",
+    "+line 0",
+    "... (3 more diff lines: +3 -0) ...",
+    "33d1edc change 1: add parser",
+    "diff --git a/lexer.ts b/lexer.ts",
+    "@@ -1,3 +1,3 @@",
+    "+line 0",
+    "... (2 more diff lines: +2 -0) ...",
+  ]);
 });
 
 Deno.test("git_log: commit and subject lines as printed, body and stat bounded, other formats unchanged", () => {

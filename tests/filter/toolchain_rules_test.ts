@@ -19,6 +19,51 @@ interface Case {
 
 const CASES: Case[] = [
   {
+    name:
+      "JUnit 5's console launcher: passing rows of the tree fold, failing and skipped rows, the failures' project frames and the non-zero counts stay",
+    command: "java -jar junit-platform-console-standalone.jar -cp out --select-class CalcTest",
+    exit: 1,
+    input: [
+      "",
+      "Thanks for using JUnit! Support its development at https://junit.org/sponsoring",
+      "",
+      "\x1b[36m╷\x1b[0m",
+      "\x1b[36m└─\x1b[0m \x1b[36mJUnit Jupiter\x1b[0m \x1b[32m✔\x1b[0m",
+      "\x1b[36m   └─\x1b[0m \x1b[36mCalcTest\x1b[0m \x1b[32m✔\x1b[0m",
+      "\x1b[36m      ├─\x1b[0m \x1b[31mwrongSum()\x1b[0m \x1b[31m✘\x1b[0m \x1b[31msum ==> expected: <5> but was: <4>\x1b[0m",
+      ...[1, 2, 3, 4, 5].map((n) =>
+        `\x1b[36m      ├─\x1b[0m \x1b[34madds${n}()\x1b[0m \x1b[32m✔\x1b[0m`
+      ),
+      "\x1b[36m      └─\x1b[0m \x1b[35mskipped()\x1b[0m \x1b[35m↷\x1b[0m \x1b[35mflaky\x1b[0m",
+      "",
+      "Failures (1):",
+      "  JUnit Jupiter:CalcTest:wrongSum()",
+      "    => org.opentest4j.AssertionFailedError: sum ==> expected: <5> but was: <4>",
+      "       org.junit.jupiter.api.AssertEquals.failNotEqual(AssertEquals.java:197)",
+      "       CalcTest.wrongSum(CalcTest.java:9)",
+      "       java.base/java.lang.reflect.Method.invoke(Method.java:569)",
+      "       [...]",
+      "",
+      "[         0 tests aborted         ]",
+      "[         6 tests successful      ]",
+      "[         1 tests failed          ]",
+    ],
+    output: [
+      "└─ JUnit Jupiter ✔",
+      "   └─ CalcTest ✔",
+      "      ├─ wrongSum() ✘ sum ==> expected: <5> but was: <4>",
+      "… 5 passing rows of the test tree folded …",
+      "      └─ skipped() ↷ flaky",
+      "Failures (1):",
+      "  JUnit Jupiter:CalcTest:wrongSum()",
+      "    => org.opentest4j.AssertionFailedError: sum ==> expected: <5> but was: <4>",
+      "       CalcTest.wrongSum(CalcTest.java:9)",
+      "       [...]",
+      "[         6 tests successful      ]",
+      "[         1 tests failed          ]",
+    ],
+  },
+  {
     name: "cargo test: a passing run keeps its workspace crate and its one result line as printed",
     command: "cargo test",
     input: [

@@ -15,7 +15,9 @@
  * names and go), and the first `max_patch_lines` hunk lines of each of the newest `max_patches`
  * commits; each file's hunk lines past that are counted where they went (`... (N more diff lines:
  * +A -D) ...`), so an older commit still says what it renamed, added, deleted or changed the mode
- * of. Output without `commit` headers (`--oneline`, `--graph`) passes unchanged as a Fallback.
+ * of. Output without `commit` headers (`--oneline`, `--graph`, `--format`) passes unchanged as a
+ * Fallback but for its patches: a line a patch cannot hold (`abc1234 subject`) ends the patch and
+ * starts the next commit's record, whose patch has a budget of its own.
  * Streaming: one commit's header is held at a time.
  */
 import { z } from "zod";
@@ -57,6 +59,13 @@ const FILE_DIFF = /^diff --(git|cc|combined) /;
 const REPEATED_HEADER = /^(index [0-9a-f]|--- |\+\+\+ )/;
 /** Where a file's hunk lines start: its first `@@` (`@@@` merged) or a binary patch's literal. */
 const HUNKS = /^(@@|GIT binary patch$)/;
+/** A file diff's header lines before its hunks. */
+const FILE_HEADER =
+  /^(index [0-9a-f]|--- |\+\+\+ |(new|deleted) file mode |(old|new) mode |(dis)?similarity index |(rename|copy) (from|to) |Binary files )/;
+/** A hunk's lines (`\ No newline at end of file` too). */
+const HUNK_LINE = /^[ +\-@\\]/;
+/** A binary patch's lines: `literal 12`/`delta 12` and its base85 data. */
+const BINARY_LINE = /^((literal|delta) \d+|[A-Za-z][!-~]*)$/;
 
 export function compileGitLog(config: GitLogConfig): CompiledStrategy {
   const maxBody = config.max_body_lines;
@@ -86,7 +95,10 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
       // its first hunk), the hunk lines shown of this commit and the current file's lines cut.
       let inPatch = false;
       let inFileHeader = false;
+      let inBinary = false;
       let patchShown = 0;
+      // Records without a `commit` header (`--oneline -p`): each line outside a patch starts one.
+      let records = 0;
       let cut = { lines: 0, add: 0, del: 0 };
 
       const endFile = () => {
@@ -103,12 +115,14 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
           ctx.emit(line);
           return;
         }
-        if (inFileHeader && HUNKS.test(line)) inFileHeader = false;
-        else if (inFileHeader) {
+        if (inFileHeader && HUNKS.test(line)) {
+          inFileHeader = false;
+          inBinary = line === "GIT binary patch";
+        } else if (inFileHeader) {
           if (!REPEATED_HEADER.test(line)) ctx.emit(line);
           return;
         }
-        if (commits <= maxPatches && patchShown < maxPatchLines) {
+        if ((commits || records) <= maxPatches && patchShown < maxPatchLines) {
           patchShown++;
           ctx.emit(line);
           return;
@@ -117,6 +131,12 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
         if (line.startsWith("+")) cut.add++;
         else if (line.startsWith("-")) cut.del++;
       };
+
+      /** Whether a patch can hold the line: a file's diff, header, hunk or binary patch line. */
+      const inPatchAlphabet = (line: string) =>
+        FILE_DIFF.test(line) ||
+        (inFileHeader ? FILE_HEADER.test(line) || HUNKS.test(line) : false) ||
+        (inBinary ? BINARY_LINE.test(line) : HUNK_LINE.test(line));
 
       const endMessage = () => {
         if (skipped) ctx.emit(`    … (${skipped} more message lines)`);
@@ -179,7 +199,14 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
           }
           if (inMessage) endMessage();
           if (FILE_DIFF.test(line)) inPatch = true;
-          if (inPatch && line !== "") return patchLine(line);
+          if (inPatch && line !== "") {
+            if (inPatchAlphabet(line)) return patchLine(line);
+            // A line no patch holds: the next commit's (`abc1234 subject` of `--oneline -p`).
+            endFile();
+            inPatch = false;
+            inFileHeader = false;
+            inBinary = false;
+          }
           if (line.trim() === "") return;
           if (STAT_BAR.test(line) || STAT_BIN.test(line)) {
             if (statFiles++ < maxStat) ctx.emit(line);
@@ -191,6 +218,10 @@ export function compileGitLog(config: GitLogConfig): CompiledStrategy {
             statHidden = 0;
             ctx.emit(line);
             return;
+          }
+          if (commits === 0 && !inPatch) {
+            records++;
+            patchShown = 0;
           }
           ctx.emit(line);
         },

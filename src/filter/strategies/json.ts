@@ -7,12 +7,17 @@
  * Lines that are not JSON (a build error printed before the reporter started) stay in place.
  * Output that is not JSON passes unchanged (Fallback). With `findings`, a document whose list
  * of findings is found (rubocop's `files.offenses`, golangci-lint's `Issues`) is shown as one line
- * per finding (`app/x.rb:3 Style/Foo message`) and a summary line instead.
+ * per finding (`app/x.rb:3 Style/Foo message`) and a summary line instead. A rule renders: its
+ * lines are shorter than the document's and say the same. Where no rule knows the format (the
+ * generic pass), or a rule sets `printed`, a document printed over several lines (`| jq .`, `npm
+ * audit --json`) is not rendered: the lines as printed of what a rendering shows stay (see
+ * #printedLines), so a line copied from the report is found whole.
  */
 import { appendAll } from "../arrays.ts";
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { carriesFailure } from "./_shared.ts";
+import { type Span, spansOf } from "./_json_spans.ts";
 
 export const JsonConfig = z.object({
   type: z.literal("json"),
@@ -64,6 +69,9 @@ export const JsonConfig = z.object({
     "endColumn",
   ]).describe("Field names dropped wherever they occur"),
   max_items: z.number().int().min(1).default(200).describe("Kept items shown; the rest counted"),
+  printed: z.boolean().default(false).describe(
+    "A document printed over several lines keeps its kept lines as printed instead of a rendering",
+  ),
   findings: z.object({
     at: z.string().min(1).describe(
       "Dotted path of the findings through nested lists (`files.offenses`, `Issues`; `[]`: the document's own list)",
@@ -136,6 +144,11 @@ class JsonReader {
   #skip: Set<string>;
   #drop: Set<string>;
   #asPrinted: boolean;
+  /**
+   * The fields a finding's line shows, as a tree of their paths (`exception` → `class`, …) with a
+   * status field: a printed finding keeps the lines of these (`drop_fields` or not), no others.
+   */
+  #shown: Shown;
 
   constructor(readonly config: JsonConfig, options: { asPrinted?: boolean } = {}) {
     this.#asPrinted = options.asPrinted ?? false;
@@ -143,6 +156,16 @@ class JsonReader {
     this.#quiet = new Set(config.quiet_values.map((v) => v.toLowerCase()));
     this.#skip = new Set(config.skip_values.map((v) => v.toLowerCase()));
     this.#drop = new Set(config.drop_fields);
+    this.#shown = new Map();
+    const paths = [...(config.findings?.format ?? "").matchAll(/\{([\w.-]+)/g)].map((m) => m[1]);
+    for (const path of [...paths, ...config.status_fields]) {
+      let at = this.#shown;
+      for (const key of path.split(".")) {
+        const next: Shown = at.get(key) ?? new Map();
+        at.set(key, next);
+        at = next;
+      }
+    }
   }
 
   /** The kept lines, or null when the input is not JSON. */
@@ -152,7 +175,10 @@ class JsonReader {
     if (looksLikeJson(lines[first])) {
       const document = this.#document(lines);
       if (document !== undefined) {
-        return this.#showFindings(document) ?? this.#showDocument(document);
+        const printed = this.#asPrinted || this.config.printed
+          ? this.#printedLines(lines, document)
+          : null;
+        return printed ?? this.#showFindings(document) ?? this.#showDocument(document);
       }
       return this.#jsonLines(lines);
     }
@@ -165,6 +191,217 @@ class JsonReader {
       else if (t !== "") text++;
     }
     return objects > text ? this.#jsonLines(lines) : null;
+  }
+
+  /**
+   * A document printed over several lines (`| jq .`, `npm audit --json`): the lines as printed
+   * of what a rendering would show (the failing findings and the fields around them, the
+   * summary), the passing elements' lines counted; null for a document on one line, where no
+   * printed line could stay.
+   */
+  #printedLines(lines: string[], document: Json): string[] | null {
+    let printed = 0;
+    for (const line of lines) if (line.trim() !== "" && ++printed > 1) break;
+    if (printed < 2) return null;
+    const span = spansOf(lines.join("\n"));
+    if (span === null) return null;
+    const picked = new Picked(lines.length);
+    if (!this.#pickFindings(span, document, picked)) this.#pickDocument(span, document, picked, 0);
+    return picked.lines(lines);
+  }
+
+  /** The findings' lines picked; false when the document has no such list. */
+  #pickFindings(span: Span, document: Json, picked: Picked): boolean {
+    const spec = this.config.findings;
+    if (!spec) return false;
+    type At = { span: Span; value: Json; scopes: At[]; top: At | null };
+    let items: At[] = [{ span, value: document, scopes: [], top: null }];
+    const segments = spec.at.split(".");
+    segments.forEach((segment, depth) => {
+      let found = items.length === 0;
+      const next: At[] = [];
+      for (const at of items) {
+        const child = segment === "[]"
+          ? (Array.isArray(at.value) ? at : undefined)
+          : childAt(at, segment);
+        if (child === undefined || child.value === null) continue;
+        found = true;
+        const scopes = [at, ...at.scopes];
+        const top = depth === 0 ? null : at.top ?? at;
+        if (Array.isArray(child.value) && child.span.kind === "array") {
+          const spans = child.span.elements;
+          child.value.forEach((el, i) => next.push({ span: spans[i], value: el, scopes, top }));
+        } else next.push({ span: child.span, value: child.value, scopes, top });
+      }
+      items = found ? next : [];
+      if (!found) segments.length = 0;
+    });
+    if (segments.length === 0) return false;
+    // The elements of the first list (rubocop's files) that hold no finding passed.
+    const holders = new Set<At>();
+    let shown = 0;
+    let unshown = 0;
+    for (const at of items) {
+      if (at.top) holders.add(at.top);
+      const status = this.#status(at.value);
+      if (status !== null && this.#pass.has(status)) {
+        picked.passed++;
+        continue;
+      }
+      if (++shown > this.config.max_items && !carriesFailure(JSON.stringify(at.value))) {
+        unshown++;
+        continue;
+      }
+      this.#pickShown(at.span, at.value, this.#shown, picked);
+      // The fields of the objects holding it that its line shows (a file's path).
+      for (const scope of at.scopes.slice(0, -1)) {
+        if (scope.span.kind !== "object" || !isObject(scope.value)) continue;
+        for (const member of scope.span.members) {
+          const value = scope.value[member.key];
+          if (value !== null && typeof value === "object") continue;
+          if (this.#shown.has(member.key) && !isEmpty(value)) {
+            picked.add(member.line);
+            this.#pick(member.value, value, picked);
+          }
+        }
+      }
+    }
+    if (segments.length > 1 && span.kind === "object" && isObject(document)) {
+      const first = childAt({ span, value: document }, segments[0]);
+      if (first && Array.isArray(first.value)) {
+        for (const el of first.value) if (isObject(el)) picked.passed++;
+        picked.passed -= holders.size;
+      }
+    }
+    if (unshown) picked.tail.push(`(${unshown} more findings not shown)`);
+    // The document's fields a rendering shows: `keep`, the summary's and a `summary` object.
+    const fields = new Set([...spec.keep, "summary"].map((f) => f.split(".")[0]));
+    for (const m of (spec.summary ?? "").matchAll(/\{([\w-]+)/g)) fields.add(m[1]);
+    if (span.kind === "object" && isObject(document)) {
+      for (const member of span.members) {
+        if (!fields.has(member.key)) continue;
+        const value = document[member.key];
+        if (this.#kept(member.key, value) === undefined) continue;
+        picked.add(member.line);
+        this.#pick(member.value, value, picked);
+      }
+    }
+    return true;
+  }
+
+  /** As #keep, the lines of what it keeps picked. */
+  #pickDocument(span: Span, value: Json, picked: Picked, depth: number): void {
+    if (span.kind === "object" && isObject(value)) {
+      this.#pickMembers(span, value, picked, depth + 1);
+      return;
+    }
+    if (span.kind !== "array" || !Array.isArray(value)) {
+      this.#pick(span, value, picked);
+      return;
+    }
+    if (depth > 1 && value.every((el) => typeof el === "string")) {
+      this.#pick(span, value, picked);
+      return;
+    }
+    const pruned = value.map((el) => this.#prune(el));
+    const containers = depth <= 1 && pruned.some((el) => hasNested(el));
+    let shown = 0;
+    let unshown = 0;
+    value.forEach((el, i) => {
+      const kept = pruned[i];
+      if (kept === undefined) return;
+      const status = this.#status(el);
+      if (
+        (status !== null && this.#pass.has(status)) ||
+        (containers && isObject(kept) && !hasNested(kept))
+      ) {
+        picked.passed++;
+        return;
+      }
+      if (
+        depth <= 1 && ++shown > this.config.max_items && !carriesFailure(JSON.stringify(kept))
+      ) {
+        unshown++;
+        return;
+      }
+      const at = span.elements[i];
+      if (at.kind === "object" && isObject(el)) this.#pickMembers(at, el, picked, depth + 2);
+      else this.#pick(at, el, picked);
+    });
+    if (unshown) picked.note(span.end, `(${unshown} more items not shown)`);
+  }
+
+  #pickMembers(
+    span: Span & { kind: "object" },
+    object: { [key: string]: Json },
+    picked: Picked,
+    depth: number,
+  ): void {
+    for (const member of span.members) {
+      const value = object[member.key];
+      if (this.#kept(member.key, value) === undefined) continue;
+      picked.add(member.line);
+      if (Array.isArray(value)) this.#pickDocument(member.value, value, picked, depth);
+      else if (member.value.kind === "object" && isObject(value)) {
+        this.#pickMembers(member.value, value, picked, depth);
+      } else this.#pick(member.value, value, picked);
+    }
+  }
+
+  /** A member's value as #prune keeps it (undefined: the member goes). */
+  #kept(key: string, value: Json | undefined): Json | undefined {
+    if (value === undefined || this.#drop.has(key)) return undefined;
+    if (value === 0 && /count$/i.test(key)) return undefined;
+    return this.#prune(value);
+  }
+
+  /**
+   * The lines of a finding's fields its line shows; a list its line shows an element of (a
+   * backtrace's first frame) is picked as #pick picks lists; a finding that is no object whole.
+   */
+  #pickShown(span: Span, value: Json, shown: Shown, picked: Picked): void {
+    if (span.kind !== "object" || !isObject(value) || shown.size === 0) {
+      this.#pick(span, value, picked);
+      return;
+    }
+    for (const member of span.members) {
+      const inner = shown.get(member.key);
+      const child = value[member.key];
+      if (inner === undefined || child === undefined || isEmpty(child)) continue;
+      picked.add(member.line);
+      if (Array.isArray(child)) this.#pick(member.value, child, picked);
+      else this.#pickShown(member.value, child, inner, picked);
+    }
+  }
+
+  /**
+   * The lines of a value but its bookkeeping; a long list of strings (a backtrace) keeps its
+   * first and the frames outside libraries, the rest counted.
+   */
+  #pick(span: Span, value: Json, picked: Picked): void {
+    if (span.kind === "scalar") {
+      if (!isEmpty(value)) picked.range(span.start, span.end);
+    } else if (span.kind === "object" && isObject(value)) {
+      for (const member of span.members) {
+        const child = value[member.key];
+        if (this.#kept(member.key, child) === undefined) continue;
+        picked.add(member.line);
+        this.#pick(member.value, child!, picked);
+      }
+    } else if (span.kind === "array" && Array.isArray(value)) {
+      const frames = value.length > MAX_FRAMES && value.every((el) => typeof el === "string");
+      let kept = 0;
+      let folded = 0;
+      value.forEach((el, i) => {
+        if (frames && i > 0 && (kept >= MAX_FRAMES || LIBRARY_FRAME.test(el as string))) {
+          folded++;
+          return;
+        }
+        kept++;
+        this.#pick(span.elements[i], el, picked);
+      });
+      if (folded) picked.note(span.end, `(${folded} more lines not shown)`);
+    }
   }
 
   #document(lines: string[]): Json | undefined {
@@ -448,6 +685,65 @@ class JsonReader {
       return Object.keys(out).length ? out : undefined;
     }
     return isEmpty(value) ? undefined : value;
+  }
+}
+
+/** Paths of fields as a tree: a key's fields under it (none: the whole value). */
+type Shown = Map<string, Shown>;
+
+/** A list of strings longer than this is a trace: its library frames are counted. */
+const MAX_FRAMES = 8;
+
+/** A frame in a library or the runtime, not the project's code. */
+const LIBRARY_FRAME =
+  /\/(gems|rubygems[\w-]*|site-packages|dist-packages|node_modules|vendor)\/|\(node:|^\s*at (java|jdk|sun|org\.junit)\./;
+
+/** An object's member by key (the last of that name, as JSON.parse reads it), with its span. */
+function childAt(
+  at: { span: Span; value: Json },
+  key: string,
+): { span: Span; value: Json } | undefined {
+  if (at.span.kind !== "object" || !isObject(at.value) || !(key in at.value)) return undefined;
+  const member = at.span.members.findLast((m) => m.key === key);
+  return member && { span: member.value, value: at.value[key] };
+}
+
+/** Lines of a printed document picked to stay, and the counts shown after them. */
+class Picked {
+  passed = 0;
+  readonly tail: string[] = [];
+  #kept: Uint8Array;
+  #notes = new Map<number, string[]>();
+
+  constructor(lines: number) {
+    this.#kept = new Uint8Array(lines);
+  }
+
+  add(line: number): void {
+    this.#kept[line] = 1;
+  }
+
+  range(start: number, end: number): void {
+    for (let i = start; i <= end; i++) this.#kept[i] = 1;
+  }
+
+  /** A count shown after a line (kept or not). */
+  note(line: number, text: string): void {
+    const list = this.#notes.get(line) ?? [];
+    list.push(text);
+    this.#notes.set(line, list);
+  }
+
+  lines(input: string[]): string[] {
+    const out: string[] = [];
+    input.forEach((line, i) => {
+      if (this.#kept[i]) out.push(line);
+      const notes = this.#notes.get(i);
+      if (notes) appendAll(out, notes);
+    });
+    appendAll(out, this.tail);
+    if (this.passed > 0) out.push(`(${this.passed} passing items not shown)`);
+    return out;
   }
 }
 

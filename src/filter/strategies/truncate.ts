@@ -6,13 +6,18 @@
  * lines of the cut (generic_shapes.ts' `cutReader`: a setuid row of a listing, a 500 among 200s),
  * read while the cut holds at most MAX_SHAPED_LINES lines; a longer cut streams, its
  * failure-looking lines alone kept. Memory is bounded by max_lines + MAX_SHAPED_LINES +
- * keep_signals whatever the input size.
+ * keep_signals whatever the input size. With `record_start`, the tail starts where a record does:
+ * a tail that would cut into one (a commit's `--numstat` lines without its commit line) reaches
+ * back to the record's first line, at most MAX_RECORD_LINES lines back.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { cutReader } from "../generic_shapes.ts";
 import { anyMatcher, FailureKeeper, omitted, patternList } from "./_shared.ts";
+
+/** Lines a tail reaches back for its record's start, at most. */
+const MAX_RECORD_LINES = 100;
 
 /** Lines kept from the cut by `keep_patterns`, at most (memory stays bounded). */
 const MAX_PATTERN_KEPT = 10_000;
@@ -35,6 +40,9 @@ export const TruncateConfig = z.object({
     .describe(
       "Lines kept from the cut by keep_patterns, at most: the first ones (a long history's newest commits)",
     ),
+  record_start: z.string().optional().describe(
+    "Regex (RE2 syntax) of a record's first line: the tail starts at one, reaching back into the cut for the record it would cut into",
+  ),
 }).strict().refine((c) => c.head + c.tail <= c.max_lines, {
   message: "head + tail must not exceed max_lines",
   path: ["head"],
@@ -47,10 +55,16 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
   const keepPattern = anyMatcher(
     patternList(config.keep_patterns, "strategy.keep_patterns", engine),
   );
+  const recordStart = config.record_start === undefined
+    ? null
+    : anyMatcher(patternList([config.record_start], "strategy.record_start", engine));
   return {
     type: "truncate",
     createStage(ctx: StageContext): Stage {
       let total = 0;
+      // Lines that left the tail window since the last record start (with it): the tail reaches
+      // back to them when it starts inside that record.
+      let held: string[] = [];
       // Lines after the head, until we know the output is long; then the last `tail` of them.
       const pending: string[] = [];
       let cutting = false;
@@ -72,6 +86,19 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
           kept.push({ index, line, pattern: true });
         }
       }, { odd: keepOdd });
+      /** A line out of the tail window: into the cut, or held as part of a record's start. */
+      const leave = (line: string) => {
+        if (recordStart === null) return cut.push(line);
+        if (recordStart(line)) {
+          for (const h of held) cut.push(h);
+          held = [line];
+        } else if (held.length > 0 && held.length < MAX_RECORD_LINES) held.push(line);
+        else {
+          for (const h of held) cut.push(h);
+          held = [];
+          cut.push(line);
+        }
+      };
       return {
         push(line) {
           const index = total++;
@@ -83,13 +110,18 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
           pending.push(line);
           if (!cutting && total > max) cutting = true;
           // The oldest pending line leaves the tail window: it is in the cut.
-          while (cutting && pending.length > tail) cut.push(pending.shift()!);
+          while (cutting && pending.length > tail) leave(pending.shift()!);
         },
         finish() {
           if (!cutting) {
             for (const line of pending) ctx.emit(line);
             return "fallback";
           }
+          // A tail that starts inside a record reaches back to the record's held lines.
+          if (recordStart !== null && pending.length > 0 && !recordStart(pending[0])) {
+            pending.unshift(...held);
+          } else for (const h of held) cut.push(h);
+          held = [];
           cut.finish();
           const tailStart = total - pending.length;
           let next = head;
