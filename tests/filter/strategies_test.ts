@@ -138,7 +138,7 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "cargo",
       "running 2 tests\ntest a ... ok\ntest b ... FAILED\n\nfailures:\n\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\n\nfailures:\n    b\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
-      "test b ... FAILED\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+      "test b ... FAILED\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\nfailures:\n    b\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
     ],
     [
       "go -v",

@@ -1,0 +1,91 @@
+/**
+ * Lines of a test run or a file listing that a rule read as noise and lost on real runs:
+ * pytest-xdist's `-v` result lines (status before the id), a collection error's message, node
+ * --test's TAP comments of a test's own output that read as a failure, cargo's closing `failures:`
+ * list, and tsc --explainFiles' reasons under the project's own files when the libraries are a
+ * system package's. Tested through the built-in rules on real captures (tests/fixtures/filters).
+ */
+import { expect } from "expect";
+import { filter, fixture, lines } from "./_builtin.ts";
+
+Deno.test("pytest-xdist -v keeps its failed result lines, status before the id", async () => {
+  const out = lines(
+    filter("python3 -m pytest -v -n 2 tests", await fixture("pytest/xdist_verbose.in.txt"), true),
+  );
+  expect(out).toContain("[gw0] [ 57%] FAILED tests/test_a.py::test_bad ");
+  expect(out).toContain("[gw1] [100%] FAILED tests/test_c.py::test_c3 ");
+  // Passing, skipped and xfailed results go, as with the id first.
+  expect(out.some((line) => /PASSED|SKIPPED|XFAIL/.test(line))).toBe(false);
+});
+
+Deno.test("pytest-xdist -v: both orders of the status read alike", () => {
+  const text = [
+    "tests/t.py::test_c ",
+    "[gw1] [ 33%] PASSED tests/t.py::test_c ",
+    "tests/t.py::test_a ",
+    "[gw0] [ 66%] ERROR tests/t.py::test_a ",
+    "[gw1] [100%] XPASS tests/t.py::test_b ",
+    "=== 1 passed, 1 error, 1 xpassed in 0.20s ===",
+  ].join("\n");
+  const out = lines(filter("pytest -v -n 2", text, true));
+  expect(out).toContain("[gw0] [ 66%] ERROR tests/t.py::test_a ");
+  expect(out).toContain("[gw1] [100%] XPASS tests/t.py::test_b ");
+  expect(out.some((line) => line.includes("test_c"))).toBe(false);
+});
+
+Deno.test("pytest keeps a collection error's message lines over its traceback", async () => {
+  const out = lines(
+    filter("python3 -m pytest tests", await fixture("pytest/collect_import_error.in.txt"), true),
+  );
+  const head = out.findIndex((line) => / ERROR collecting tests\/test_b\.py _+$/.test(line));
+  expect(out.slice(head + 1, head + 3)).toEqual([
+    "ImportError while importing test module '/tmp/r13/py/tests/test_b.py'.",
+    "Hint: make sure your test modules/packages have valid Python names.",
+  ]);
+  expect(out).toContain("E   ModuleNotFoundError: No module named 'missing_mod_xyz'");
+  expect(out).not.toContain("Traceback:");
+});
+
+Deno.test("node --test TAP keeps the last of a run of a test's output lines that read as a failure", async () => {
+  const out = lines(
+    filter(
+      "node --test --test-reporter=tap",
+      await fixture("node-test/tap_retry_output.in.txt"),
+      true,
+    ),
+  );
+  expect(out).toContain("# \\# attempt 3 failed: ECONNREFUSED 127.0.0.1:8080");
+  expect(out).toContain("# attempt 1 failed: timeout");
+  // The run's first attempt is counted, not shown: its last few say what kept failing.
+  expect(out).not.toContain("# \\# attempt 1 failed: ECONNREFUSED 127.0.0.1:8080");
+  expect(out).toContain("not ok 1 - fetches prices with retry");
+});
+
+Deno.test("cargo test keeps the closing failures: list of names", async () => {
+  const out = lines(filter("cargo test", await fixture("cargo-test/printed_output.in.txt"), true));
+  const at = out.lastIndexOf("failures:");
+  expect(out.slice(at, at + 3)).toEqual([
+    "failures:",
+    "    tests::live_prices",
+    "    tests::stale_cache",
+  ]);
+  // The `failures:` head over the failure blocks, with no list under it, goes.
+  expect(out.filter((line) => line === "failures:").length).toBe(1);
+});
+
+Deno.test("tsc --explainFiles keeps the project's reasons when its libraries are a system package's", async () => {
+  const out = lines(
+    filter("tsc --explainFiles", await fixture("tsc-files/explain_system_lib.in.txt"), true),
+  );
+  const own = out.indexOf("src/handlers.ts");
+  expect(out.slice(own, own + 5)).toEqual([
+    "src/handlers.ts",
+    "  Matched by include pattern 'src' in 'tsconfig.json'",
+    "  Imported via \"./handlers\" from file 'src/index.ts'",
+    "src/index.ts",
+    "  Matched by include pattern 'src' in 'tsconfig.json'",
+  ]);
+  // A library's reason that names no other library file stays; the lib chain goes, counted.
+  expect(out).toContain("  Default library for target 'es2020'");
+  expect(out.some((line) => line.startsWith("  Library referenced via"))).toBe(false);
+});
