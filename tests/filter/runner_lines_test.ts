@@ -89,3 +89,31 @@ Deno.test("tsc --explainFiles keeps the project's reasons when its libraries are
   expect(out).toContain("  Default library for target 'es2020'");
   expect(out.some((line) => line.startsWith("  Library referenced via"))).toBe(false);
 });
+
+Deno.test("cargo build keeps the Compiling line of the crate that could not compile", async () => {
+  const out = lines(
+    filter(
+      "cargo build --release",
+      await fixture("cargo-build-tidy/workspace_one_error.in.txt"),
+      true,
+    ),
+  );
+  const failed = out.indexOf("error: could not compile `search` (lib) due to 2 previous errors");
+  expect(out[failed - 1]).toBe("   Compiling search v0.1.0 (/tmp/r13/ws/search)");
+  // The crates that compiled say nothing beside the errors.
+  expect(out.some((line) => /Compiling (core|app) /.test(line))).toBe(false);
+});
+
+Deno.test("cargo test keeps the Compiling line of a test target that could not compile", () => {
+  const text = [
+    "   Compiling core v0.1.0 (/w/core)",
+    "   Compiling search v0.1.0 (/w/search)",
+    "error[E0425]: cannot find value `x` in this scope",
+    " --> search/src/lib.rs:3:5",
+    "",
+    "error: could not compile `search` (lib test) due to 1 previous error",
+  ].join("\n");
+  const out = lines(filter("cargo test", text, true));
+  expect(out).toContain("   Compiling search v0.1.0 (/w/search)");
+  expect(out).not.toContain("   Compiling core v0.1.0 (/w/core)");
+});
