@@ -117,3 +117,22 @@ Deno.test("cargo test keeps the Compiling line of a test target that could not c
   expect(out).toContain("   Compiling search v0.1.0 (/w/search)");
   expect(out).not.toContain("   Compiling core v0.1.0 (/w/core)");
 });
+
+Deno.test("cargo test --nocapture: a passing test's printed output goes, a failing one's stays", async () => {
+  const out = lines(
+    filter("cargo test -- --nocapture", await fixture("cargo-test/nocapture.in.txt"), true),
+  );
+  expect(out.some((line) => line.includes("parsing"))).toBe(false);
+  const failed = out.indexOf("test tests::live_prices ... fetching");
+  expect(out.slice(failed, failed + 4)).toEqual([
+    "test tests::live_prices ... fetching",
+    "got 3 rows",
+    "thread 'tests::live_prices' (7110) panicked at src/lib.rs:6:70:",
+    "assertion `left == right` failed",
+  ]);
+  expect(out).toContain("test tests::stale_cache ... cache miss");
+  expect(out).toContain("cache stale");
+  expect(out).toContain(
+    "test result: FAILED. 2 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.55s",
+  );
+});

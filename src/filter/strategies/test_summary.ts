@@ -146,6 +146,15 @@ const SECTION = [
   /^\s*1\.\.\d+$/,
 ];
 
+/**
+ * cargo test's result split by the test's own output (`-- --nocapture`): `test a ... ` and what
+ * the test printed first on one line, more of its output under it, then its status alone on a
+ * line. The output is held as a failure's block until the status says whether the test passed
+ * (its output goes, as captured output of a passing test does) or failed (it stays).
+ */
+const CARGO_PENDING = /^test \S.* \.\.\. (?!(?:ok|FAILED|ignored)(?: |$))\S/;
+const CARGO_LATE_STATUS = /^(?:ok|FAILED|ignored)$/;
+
 /** Lines outside any block that still matter (a crash outside a test, a collection error). */
 const LOOSE_SIGNAL_START =
   /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)/;
@@ -449,6 +458,8 @@ interface Block {
   doctestValues?: number;
   /** The last numbered source line of a doctest read: the example that failed, once its result comes. */
   doctestExample?: string;
+  /** A cargo test whose printed output this is passed after all (`--nocapture`): it goes. */
+  passed?: boolean;
   /** The earlier block of the same head (a runner's second report of a failure). */
   repeats?: Block;
   /**
@@ -707,6 +718,9 @@ function summarizer(
     tapNotesCut = 0;
   };
 
+  // The cargo test whose output is being read, its status still to come (`--nocapture`).
+  let cargoPending: Block | null = null;
+
   // The last pytest id line whose status is still to come (`-s`, `--setup-show`), or null.
   let pytestPending: string | null = null;
   /** A failed-test line kept once. */
@@ -844,6 +858,23 @@ function summarizer(
     }
     const kind = classifyLine(line, first);
     if (block === null && pytestResult(line, kind)) return;
+    if (kind === null && cargoPending !== null && CARGO_LATE_STATUS.test(line)) {
+      if (line === "FAILED") failures++;
+      else {
+        passing++;
+        cargoPending.passed = true;
+      }
+      cargoPending = null;
+      block = null;
+      return;
+    }
+    if (kind !== null) cargoPending = null;
+    if (kind === null && line.startsWith("test ") && CARGO_PENDING.test(line)) {
+      block = { head: line, body: [], pytest: false };
+      cargoPending = block;
+      out.push(block);
+      return;
+    }
     if (kind !== null) report = null;
     if (kind !== null && kind !== "summary") tailPlain = false;
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
@@ -1176,6 +1207,7 @@ function summarizer(
     }
     out.forEach((item, k) => {
       if (dropCoverage.has(k) || k < from || k > to) return;
+      if (typeof item !== "string" && "head" in item && item.passed) return;
       if (typeof item !== "string" && "tail" in item) {
         if (closing && k > lastSummaryAt) items.push(item.tail);
         else if (headsBlock(out[k + 1])) items.push(item.tail);
