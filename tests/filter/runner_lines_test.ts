@@ -136,3 +136,25 @@ Deno.test("cargo test --nocapture: a passing test's printed output goes, a faili
     "test result: FAILED. 2 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.55s",
   );
 });
+
+Deno.test("tsc --explainFiles reads a reason indented deeper as a reason too", async () => {
+  const raw = (await fixture("tsc-files/explain_system_lib.in.txt")).replace(
+    /^ {2}(?=\S)/gm,
+    "   ",
+  );
+  const out = lines(filter("tsc --explainFiles", raw, true));
+  expect(out).toContain("   Imported via \"./handlers\" from file 'src/index.ts'");
+  expect(out).toContain("   Default library for target 'es2020'");
+  expect(out.some((line) => line.startsWith("   Library referenced via"))).toBe(false);
+});
+
+Deno.test("cargo test keeps a project frame of a panic's backtrace as printed, its at line under it", async () => {
+  // The test calls a helper that panics: the test's own frame is not the panic's location.
+  const raw = (await fixture("cargo-test/nocapture.in.txt")).replace(
+    /at \.\/src\/lib\.rs:6:70$/m,
+    "at ./src/lib.rs:48:9",
+  );
+  const out = lines(filter("cargo test -- --nocapture", raw, true));
+  const frame = out.indexOf("   4: crs::tests::live_prices");
+  expect(out[frame + 1]).toBe("             at ./src/lib.rs:48:9");
+});

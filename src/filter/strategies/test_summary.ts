@@ -1415,7 +1415,8 @@ const AT_LOCATION = /^\s+at (?:\.\/)?(\S+)$/;
 
 /**
  * Rust backtrace frames come as `N: function` + `at file:line:col`. A frame whose location is
- * the panic location says nothing new and goes; the others are joined onto one line.
+ * the panic location says nothing new and goes; the others stay as printed, their `at` line the
+ * one a reader quotes to open the file.
  */
 function compactFrames(body: string[]): string[] {
   let panicAt: string | undefined;
@@ -1436,7 +1437,7 @@ function compactFrames(body: string[]): string[] {
       continue;
     }
     i++;
-    if (at[1] !== panicAt) out.push(`${line} at ${at[1]}`);
+    if (at[1] !== panicAt) out.push(line, next);
   }
   return out;
 }
