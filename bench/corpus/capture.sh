@@ -5464,3 +5464,23 @@ if sel cargonocap; then
   capture cargo test_nocapture "$R" "CARGO_NET_OFFLINE=true cargo test -- --nocapture --test-threads=1" "$(cargo --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- vitest's JUnit reporter on stdout (`vitestjunit`): vitest 3 (npm, installed in the project) on
+# three files of 13 tests each, one failing per file (a float compared with toBe)
+if sel vitestjunit; then
+  R="$WORK/vitestjunit"
+  rm -rf "$R" && mkdir -p "$R/test"
+  printf '{ "name": "calc", "version": "1.0.0", "type": "module" }\n' >"$R/package.json"
+  (cd "$R" && npm i --no-audit --no-fund vitest@3 >/dev/null 2>&1)
+  for i in 1 2 3; do
+    cat >"$R/test/m$i.test.js" <<EOF2
+import { describe, it, expect } from 'vitest';
+describe('module $i', () => {
+  for (let k = 0; k < 12; k++) it('computes case ' + k, () => { expect(k + $i).toBe(k + $i); });
+  it('rounds prices $i', () => { expect(0.1 + 0.2).toBe(0.3); });
+});
+EOF2
+  done
+  capture node vitest_junit "$R" "npx vitest run --reporter=junit" "vitest $(cd "$R" && npx vitest --version 2>/dev/null)"
+  cd "$ROOT" || exit 1
+fi

@@ -6,7 +6,7 @@
  * system package's. Tested through the built-in rules on real captures (tests/fixtures/filters).
  */
 import { expect } from "expect";
-import { filter, fixture, lines } from "./_builtin.ts";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 Deno.test("pytest-xdist -v keeps its failed result lines, status before the id", async () => {
   const out = lines(
@@ -157,4 +157,17 @@ Deno.test("cargo test keeps a project frame of a panic's backtrace as printed, i
   const out = lines(filter("cargo test -- --nocapture", raw, true));
   const frame = out.indexOf("   4: crs::tests::live_prices");
   expect(out[frame + 1]).toBe("             at ./src/lib.rs:48:9");
+});
+
+Deno.test("vitest --reporter=junit: passing test cases fold to a count, a failing one stays with its failure", async () => {
+  const raw = await corpus("node/vitest_junit.txt");
+  const out = lines(filter("npx vitest run --reporter=junit", raw, true));
+  expect(out.filter((line) => line.includes("computes case"))).toEqual([]);
+  expect(out.filter((line) => line.includes("lines of passing test cases folded")).length).toBe(3);
+  const failing = out.findIndex((line) => line.includes('name="module 1 &gt; rounds prices 1"'));
+  expect(out[failing + 1]).toBe(
+    '            <failure message="expected 0.30000000000000004 to be 0.3 // Object.is equality" type="AssertionError">',
+  );
+  expect(out).toContain(" ❯ test/m1.test.js:4:51");
+  expect(out.filter((line) => line.includes("<testsuite name=")).length).toBe(3);
 });
