@@ -171,3 +171,16 @@ Deno.test("vitest --reporter=junit: passing test cases fold to a count, a failin
   expect(out).toContain(" ❯ test/m1.test.js:4:51");
   expect(out.filter((line) => line.includes("<testsuite name=")).length).toBe(3);
 });
+
+Deno.test("tsc --explainFiles keeps every kept reason when many errors come before the listing", async () => {
+  const errors = Array.from(
+    { length: 120 },
+    (_, i) =>
+      `src/index.ts(${i + 3},7): error TS2322: Type 'string' is not assignable to type 'number'.`,
+  );
+  const raw = [...errors, await fixture("tsc-files/explain_system_lib.in.txt")].join("\n");
+  const out = lines(filter("tsc --explainFiles", raw, true));
+  const lib = out.indexOf("../../../usr/share/nodejs/typescript/lib/lib.es2020.full.d.ts");
+  expect(out[lib + 1]).toBe("  Default library for target 'es2020'");
+  expect(out).toContain("  Imported via \"./handlers\" from file 'src/index.ts'");
+});

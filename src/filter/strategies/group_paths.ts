@@ -13,8 +13,8 @@
  * a file is in the program): those `quiet_details` also matches go, counted, and a path keeping
  * one stays whole in its place with its kept details under it, rather than grouped.
  * With `grouped`, only the paths it matches are grouped (a program's node_modules files), the
- * others stay whole in their place (the project's own files), up to a bound of their own, and
- * so do their kept details.
+ * others stay whole in their place (the project's own files), up to a bound of their own. A path
+ * with kept details and those details have a bound of their own too.
  * Memory is bounded by `max_groups` × `max_items` whatever the input size.
  */
 import { z } from "zod";
@@ -28,10 +28,10 @@ const MAX_LOOSE_FAILURES = 10_000;
 /** Paths `grouped` leaves whole, at most (their own bound: many errors do not use it up). */
 const MAX_WHOLE = 200;
 /**
- * Details kept under the paths `grouped` leaves whole, at most: their own bound, so that a long
- * run of library paths' details does not use up what the project's own files' reasons are shown by.
+ * Kept details and the paths over them, at most: their own bound, so that many errors or other
+ * lines that are not paths do not use up what the reasons a file is in the program are shown by.
  */
-const MAX_OWN_DETAILS = 2000;
+const MAX_DETAILS = 2000;
 /** Kinds of entry (extensions) told apart per directory, at most: past them one is no odd one. */
 const MAX_KINDS = 8;
 
@@ -111,9 +111,9 @@ export function compileGroupPaths(
       let whole = 0;
       /** With `details`: the last path read, until the line after it says whether details follow. */
       let pending: string | null = null;
-      /** The details being read are under a path `grouped` leaves whole, and how many such stayed. */
+      /** The details being read are shown by their own bound, and how many lines it showed. */
       let underOwn = false;
-      let ownDetails = 0;
+      let detailLines = 0;
 
       const keepLoose = (line: string) => {
         if (loose < MAX_LOOSE || (loose < MAX_LOOSE_FAILURES && FAILURE_SIGNAL.test(line))) {
@@ -136,20 +136,22 @@ export function compileGroupPaths(
             quieted++;
             return;
           }
-          // A detail kept: its path stays whole above it (while loose lines may still be shown).
-          // A path of the project's own (one `grouped` leaves whole) keeps its details by their
-          // own bound.
+          // A detail kept: its path stays whole above it, both by their own bound (then while
+          // loose lines may still be shown).
           if (pending !== null) {
-            underOwn = grouped !== undefined && !grouped.test(pending) && whole < MAX_WHOLE;
-            if (underOwn) addLine(pending);
-            else if (loose < MAX_LOOSE) {
+            underOwn = detailLines < MAX_DETAILS;
+            if (underOwn) {
+              detailLines++;
+              total++;
+              order.push({ line: pending });
+            } else if (loose < MAX_LOOSE) {
               total++;
               keepLoose(pending);
             } else addLine(pending);
             pending = null;
           }
-          if (underOwn && ownDetails < MAX_OWN_DETAILS) {
-            ownDetails++;
+          if (underOwn && detailLines < MAX_DETAILS) {
+            detailLines++;
             order.push({ line });
             return;
           }
