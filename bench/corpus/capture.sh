@@ -5625,3 +5625,49 @@ if sel gitrecords; then
   capture git log_numstat_format "$R" "git log --numstat --format='%h %an %ad %s'" "$(git --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- cargo test --nocapture (`cargonocap`): a parser crate (cargo 1.95, offline) whose 12 tests print
+# their progress (`case N: parsing`); two fail. With --nocapture (one thread, so the output stays in
+# order) each test's prints come between its `test x ... ` and its status, on a line of its own.
+if sel cargonocap; then
+  R="$WORK/cargonocap"
+  rm -rf "$R" && mkdir -p "$R/src"
+  printf '[package]\nname = "tokens"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$R/Cargo.toml"
+  {
+    echo 'pub fn parse(s: &str) -> Result<Vec<i64>, String> {'
+    echo '    s.split(",").map(|t| t.trim().parse::<i64>().map_err(|e| format!("{t:?}: {e}"))).collect()'
+    echo '}'
+    echo '#[cfg(test)]'
+    echo 'mod tests {'
+    echo '    use super::*;'
+    for t in ints negatives spaces singles pairs triples zeros large padded mixed; do
+      echo "    #[test] fn parses_$t() { for i in 0..8 { println!(\"case {i}: parsing\"); assert!(parse(&format!(\"{i},{}\", i + 1)).is_ok()); } }"
+    done
+    echo '    #[test] fn parses_hex() { for i in 0..3 { println!("case {i}: parsing"); } assert_eq!(parse("0x10"), Ok(vec![16]), "hex literals"); }'
+    echo '    #[test] fn rejects_empty() { println!("case 0: parsing"); assert!(parse("").is_err(), "an empty list must be an error"); }'
+    echo '}'
+  } >"$R/src/lib.rs"
+  (cd "$R" && CARGO_NET_OFFLINE=true cargo build --tests -q >/dev/null 2>&1)
+  capture cargo test_nocapture "$R" "CARGO_NET_OFFLINE=true cargo test -- --nocapture --test-threads=1" "$(cargo --version)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- vitest's JUnit reporter on stdout (`vitestjunit`): vitest 3 (npm, installed in the project) on
+# three files of 13 tests each, one failing per file (a float compared with toBe)
+if sel vitestjunit; then
+  R="$WORK/vitestjunit"
+  rm -rf "$R" && mkdir -p "$R/test"
+  printf '{ "name": "calc", "version": "1.0.0", "type": "module" }\n' >"$R/package.json"
+  (cd "$R" && npm i --no-audit --no-fund vitest@3 >/dev/null 2>&1)
+  for i in 1 2 3; do
+    cat >"$R/test/m$i.test.js" <<EOF2
+import { describe, it, expect } from 'vitest';
+describe('module $i', () => {
+  for (let k = 0; k < 12; k++) it('computes case ' + k, () => { expect(k + $i).toBe(k + $i); });
+  it('rounds prices $i', () => { expect(0.1 + 0.2).toBe(0.3); });
+});
+EOF2
+  done
+  capture node vitest_junit "$R" "npx vitest run --reporter=junit" "vitest $(cd "$R" && npx vitest --version 2>/dev/null)"
+  cd "$ROOT" || exit 1
+fi

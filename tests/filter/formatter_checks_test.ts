@@ -2,7 +2,9 @@
  * Formatters' check modes on real captures (bench/corpus): the lines naming each file or place
  * that is not formatted, the tool's errors and its counts stay as printed; the diffs go, counted
  * (running the formatter applies them, and the unfiltered output keeps them), but isort's: it is
- * a few lines of imports that say which import moved.
+ * a few lines of imports that say which import moved. A short output (80 lines at most, one
+ * threshold for gofmt, black, rustfmt and deno fmt) stays whole: its diff says in a few lines
+ * what changes.
  */
 import { expect } from "expect";
 import { corpus, filter, fixture, lines } from "./_builtin.ts";
@@ -38,16 +40,42 @@ const CASES: { path: string; command: string; want: string[] }[] = [
       "(108 lines of gofmt's diff not shown: `gofmt -w` applies it)",
     ],
   },
-  {
-    path: "deno/fmt_check.txt",
-    command: "deno fmt --check src",
-    want: [
-      ...["beta", "delta", "gamma", "alpha"].map((m) => `from ${DIR}/js/src/${m}.js:`),
-      "error: Found 4 not formatted files in 5 files",
-      "(57 lines of deno fmt's changes not shown: `deno fmt` applies them)",
-    ],
-  },
 ];
+
+/** `n` changed lines of a further file's diff, in `format`'s shape: they make an output long. */
+const filler = (format: "black" | "rustfmt", n: number): string[] => {
+  const changed = Array.from({ length: n }, (_, i) => `${i % 2 ? "+" : "-"}x${i} = 1`);
+  return format === "black"
+    ? [
+      "--- /p/app/z.py\t2026-11-27 00:00:00 +0000",
+      "+++ /p/app/z.py\t2026-11-27 00:00:01 +0000",
+      "@@ -1,40 +1,40 @@",
+      ...changed,
+    ]
+    : ["Diff in /p/src/z.rs:1:", ...changed];
+};
+
+Deno.test("every formatter's short check output stays whole, diff included", async () => {
+  const cases: [string, string][] = [
+    ["gofmt -l -d .", "gofmt-diff/small_diff_parse_error.in.txt"],
+    ["black --check --diff app", "black-diff/cannot_parse.in.txt"],
+    ["cargo fmt --check", "cargo-fmt-check/error_and_diffs.in.txt"],
+    ["deno fmt --check src", "deno-fmt-check/check.in.txt"],
+  ];
+  for (const [command, path] of cases) {
+    const raw = await fixture(path);
+    // Every line as printed (the sanitizer empties blank context lines and joins runs of them).
+    const printed = (text: string) => lines(text).filter((line) => line.trim() !== "");
+    expect(printed(filter(command, raw, true))).toEqual(printed(raw));
+  }
+  // A small gofmt diff keeps the lines a reader quotes.
+  const out = lines(
+    filter("gofmt -l -d .", await fixture("gofmt-diff/small_diff_parse_error.in.txt"), true),
+  );
+  expect(out).toContain("-\tout := make([]string,0,len(s.items))");
+  expect(out).toContain("+\tout := make([]string, 0, len(s.items))");
+  expect(out).toContain("-type Store struct{");
+});
 
 for (const { path, command, want } of CASES) {
   Deno.test(`${command}: the files and counts stay, the diff goes`, async () => {
@@ -68,6 +96,7 @@ Deno.test("clang-format --dry-run: every place stays, its source line and caret 
 });
 
 Deno.test("cargo fmt --check: a file rustfmt cannot parse keeps its error, location and excerpt", () => {
+  const tail = filler("rustfmt", 80);
   const raw = [
     "error: this file contains an unclosed delimiter",
     " --> /p/src/fine.rs:1:18",
@@ -78,6 +107,7 @@ Deno.test("cargo fmt --check: a file rustfmt cannot parse keeps its error, locat
     "  |               unclosed delimiter",
     "",
     "Error writing files: failed to resolve mod `fine`: cannot parse /p/src/fine.rs",
+    ...tail,
   ];
   expect(lines(filter("cargo fmt --check", raw.join("\n"), true))).toEqual([
     "error: this file contains an unclosed delimiter",
@@ -88,35 +118,46 @@ Deno.test("cargo fmt --check: a file rustfmt cannot parse keeps its error, locat
     "  |               |",
     "  |               unclosed delimiter",
     "Error writing files: failed to resolve mod `fine`: cannot parse /p/src/fine.rs",
+    "Diff in /p/src/z.rs:1:",
+    "(80 changed lines of rustfmt's diff not shown: `cargo fmt` applies it)",
   ]);
 });
 
 Deno.test("cargo fmt --check: a parse error stays whole, the count is of the changed lines", async () => {
   const raw = lines(await fixture("cargo-fmt-check/error_and_diffs.in.txt"));
-  const out = lines(filter("cargo fmt --check -- --color never", raw.join("\n"), true));
+  const out = lines(
+    filter(
+      "cargo fmt --check -- --color never",
+      [...raw, ...filler("rustfmt", 60)].join("\n"),
+      true,
+    ),
+  );
   // The error, its location and its whole excerpt (source, label and caret lines) as printed.
   expect(out.slice(0, 8)).toEqual(raw.slice(0, 7).concat(raw[8]));
   expect(out.slice(8)).toEqual([
     "Diff in /tmp/l5/rs/p/src/main.rs:1:",
     "Diff in /tmp/l5/rs/p/src/ugly.rs:1:",
-    // 6 + 10 `-`/`+` lines; context and blank lines are no changed lines.
+    "Diff in /p/src/z.rs:1:",
+    // 6 + 10 `-`/`+` lines and the filler's; context and blank lines are no changed lines.
     `(${
-      raw.filter((l) => /^[-+]/.test(l)).length
+      raw.filter((l) => /^[-+]/.test(l)).length + 60
     } changed lines of rustfmt's diff not shown: \`cargo fmt\` applies it)`,
   ]);
-  expect(out.at(-1)).toContain("(16 changed lines");
+  expect(out.at(-1)).toContain("(76 changed lines");
 });
 
 Deno.test("black --check --diff: the count is of the changed lines, not headers, context or blanks", async () => {
   const raw = lines(await fixture("black-diff/cannot_parse.in.txt"));
-  const out = lines(filter("black --check --diff app", raw.join("\n"), true));
+  const out = lines(
+    filter("black --check --diff app", [...filler("black", 60), ...raw].join("\n"), true),
+  );
   expect(out).toEqual([
     "would reformat /tmp/l5/py/app/a.py",
     "would reformat /tmp/l5/py/app/b.py",
     "error: cannot format /tmp/l5/py/app/d.py: Cannot parse: 1:11: def broken(:",
     "Oh no! 💥 💔 💥",
     "2 files would be reformatted, 1 file would be left unchanged, 1 file would fail to reformat.",
-    "(14 changed lines of black's diff not shown: running black without --check applies it)",
+    "(74 changed lines of black's diff not shown: running black without --check applies it)",
   ]);
 });
 

@@ -429,6 +429,8 @@ Deno.test("cargo: a type error's source line and labels survive the whole chain 
       "  |                expected due to this",
       "",
       "warning: `calc` (lib) generated 1 warning (run `cargo fix --lib -p calc` to apply 1 suggestion)",
+      // The crate that could not compile: its Compiling line comes back right before that line.
+      "   Compiling calc v0.1.0 (/tmp/calc)",
       "error: could not compile `calc` (lib) due to 1 previous error; 1 warning emitted",
     ].join("\n"));
   }

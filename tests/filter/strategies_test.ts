@@ -167,7 +167,7 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "cargo",
       "running 2 tests\ntest a ... ok\ntest b ... FAILED\n\nfailures:\n\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\n\nfailures:\n    b\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
-      "test b ... FAILED\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+      "test b ... FAILED\n---- b stdout ----\nthread 'b' panicked at src/lib.rs:1:1:\nboom\nfailures:\n    b\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
     ],
     [
       "go -v",
@@ -234,7 +234,7 @@ Deno.test("test_summary compacts traces: rust frames, nextest, pytest source, TA
         "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
         "test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
       ].join("\n"),
-      "---- t stdout ----\nthread 't' panicked at src/lib.rs:17:35:\nattempt to add with overflow\n   4: calc::tests::t at src/lib.rs:33:82\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+      "---- t stdout ----\nthread 't' panicked at src/lib.rs:17:35:\nattempt to add with overflow\n   4: calc::tests::t\n             at ./src/lib.rs:33:82\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s",
     ],
     [
       "nextest: empty STDOUT block goes; the FAIL line and libtest's FAILED line stay as printed",

@@ -110,6 +110,8 @@ const CASES: Case[] = [
       "3 |     let _ = x;",
       "  |             ^ not found in this scope",
       "",
+      // The crate that could not compile: its Compiling line comes back right before that line.
+      "   Compiling calc v0.1.0 (/p)",
       'error: could not compile `calc` (test "t") due to 2 previous errors',
     ],
   },
@@ -205,6 +207,8 @@ const CASES: Case[] = [
       "test a ... FAILED",
       "---- a stdout ----",
       "thread 'a' panicked at 'boom'",
+      "failures:",
+      "    a",
       "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
     ],
   },

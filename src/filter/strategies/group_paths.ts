@@ -13,7 +13,8 @@
  * a file is in the program): those `quiet_details` also matches go, counted, and a path keeping
  * one stays whole in its place with its kept details under it, rather than grouped.
  * With `grouped`, only the paths it matches are grouped (a program's node_modules files), the
- * others stay whole in their place (the project's own files), up to a bound of their own.
+ * others stay whole in their place (the project's own files), up to a bound of their own. A path
+ * with kept details and those details have a bound of their own too.
  * Memory is bounded by `max_groups` × `max_items` whatever the input size.
  */
 import { z } from "zod";
@@ -26,6 +27,11 @@ const MAX_LOOSE = 100;
 const MAX_LOOSE_FAILURES = 10_000;
 /** Paths `grouped` leaves whole, at most (their own bound: many errors do not use it up). */
 const MAX_WHOLE = 200;
+/**
+ * Kept details and the paths over them, at most: their own bound, so that many errors or other
+ * lines that are not paths do not use up what the reasons a file is in the program are shown by.
+ */
+const MAX_DETAILS = 2000;
 /** Kinds of entry (extensions) told apart per directory, at most: past them one is no odd one. */
 const MAX_KINDS = 8;
 
@@ -105,6 +111,9 @@ export function compileGroupPaths(
       let whole = 0;
       /** With `details`: the last path read, until the line after it says whether details follow. */
       let pending: string | null = null;
+      /** The details being read are shown by their own bound, and how many lines it showed. */
+      let underOwn = false;
+      let detailLines = 0;
 
       const keepLoose = (line: string) => {
         if (loose < MAX_LOOSE || (loose < MAX_LOOSE_FAILURES && FAILURE_SIGNAL.test(line))) {
@@ -127,18 +136,30 @@ export function compileGroupPaths(
             quieted++;
             return;
           }
-          // A detail kept: its path stays whole above it (while loose lines may still be shown).
+          // A detail kept: its path stays whole above it, both by their own bound (then while
+          // loose lines may still be shown).
           if (pending !== null) {
-            if (loose < MAX_LOOSE) {
+            underOwn = detailLines < MAX_DETAILS;
+            if (underOwn) {
+              detailLines++;
+              total++;
+              order.push({ line: pending });
+            } else if (loose < MAX_LOOSE) {
               total++;
               keepLoose(pending);
             } else addLine(pending);
             pending = null;
           }
+          if (underOwn && detailLines < MAX_DETAILS) {
+            detailLines++;
+            order.push({ line });
+            return;
+          }
           return keepLoose(line);
         }
         if (pending !== null) addLine(pending);
         pending = null;
+        underOwn = false;
         if (isPath(line)) pending = line;
         else addLine(line);
       };

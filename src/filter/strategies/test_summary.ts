@@ -12,7 +12,7 @@
 import { appendAll, HeldLines } from "../arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
-import { keepFailuresPast, omitted } from "./_shared.ts";
+import { FAILURE_SIGNAL, keepFailuresPast, omitted } from "./_shared.ts";
 import { CoverageReader, coveredFold } from "../coverage.ts";
 import { foldStackFrames } from "../generic_folds.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
@@ -65,6 +65,8 @@ const FAILED_MARKER = [
   /^test \S.* \.\.\. FAILED$/, // cargo
   /^\s*(FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[/, // nextest
   new RegExp(`^${PYTEST_ID}\\S.* (FAILED|ERROR)\\b`), // pytest -v
+  // pytest-xdist -v: the worker and progress, then the status before the id
+  /^\[gw\d{1,4}\] \[\s{0,3}\d{1,3}%\] (FAILED|ERROR) \S/,
   /^(FAILED|ERROR) \S+/, // pytest short summary
   /^SUBFAILED(\([^)]{0,300}\))? \S/, // pytest short summary of a failed unittest subTest
   /^FAIL\s+\S/, // jest file, vitest
@@ -119,6 +121,7 @@ const PASSING = [
   /^test \S.* \.\.\. (ok|ignored)\b/,
   /^\s*PASS \[/,
   new RegExp(`^${PYTEST_ID}\\S.* (PASSED|SKIPPED|XFAIL)\\b`),
+  /^\[gw\d{1,4}\] \[\s{0,3}\d{1,3}%\] (PASSED|SKIPPED|XFAIL) \S/, // pytest-xdist -v
   /^\s*--- (PASS|SKIP): /, // a skip is kept as an outcome (`GO_SKIP`), not a failure
   /^=== (RUN|PAUSE|CONT|NAME)\s/,
   /^\s*(✓|✔|√) /,
@@ -142,6 +145,15 @@ const SECTION = [
   /^\s*# Subtest: /,
   /^\s*1\.\.\d+$/,
 ];
+
+/**
+ * cargo test's result split by the test's own output (`-- --nocapture`): `test a ... ` and what
+ * the test printed first on one line, more of its output under it, then its status alone on a
+ * line. The output is held as a failure's block until the status says whether the test passed
+ * (its output goes, as captured output of a passing test does) or failed (it stays).
+ */
+const CARGO_PENDING = /^test \S.* \.\.\. (?!(?:ok|FAILED|ignored)(?: |$))\S/;
+const CARGO_LATE_STATUS = /^(?:ok|FAILED|ignored)$/;
 
 /** Lines outside any block that still matter (a crash outside a test, a collection error). */
 const LOOSE_SIGNAL_START =
@@ -172,7 +184,9 @@ const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: ([A-Z]\w{0,60}Warning: .{1,1000})$/;
  * -v's `t.py::test_b XPASS (reason)`. It is a result, not a passing test: the bug the xfail marks
  * is fixed, or the test no longer tests it.
  */
-const XPASS = new RegExp(`^(?:XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`);
+const XPASS = new RegExp(
+  `^(?:XPASS \\S|\\[gw\\d{1,4}\\] \\[\\s{0,3}\\d{1,3}%\\] XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`,
+);
 /**
  * pytest's short summary lines of tests that did not run or were expected to fail, with their
  * reason (`SKIPPED [1] tests/t.py:12: needs a database`, `XFAIL t.py::test_b - bug #12`, with -rs,
@@ -444,6 +458,8 @@ interface Block {
   doctestValues?: number;
   /** The last numbered source line of a doctest read: the example that failed, once its result comes. */
   doctestExample?: string;
+  /** A cargo test whose printed output this is passed after all (`--nocapture`): it goes. */
+  passed?: boolean;
   /** The earlier block of the same head (a runner's second report of a failure). */
   repeats?: Block;
   /**
@@ -491,6 +507,21 @@ const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
 const PYTEST_KEEP =
   /^(>|E |\S+:\d+: |\[XPASS\(strict\)\] |The above exception was the direct cause of the following exception:$|During handling of the above exception, another exception occurred:$)/;
 const PYTEST_CAPTURED = /^-{3,} Captured /;
+/** The head of a module's collection error: `____ ERROR collecting tests/test_a.py ____`. */
+const COLLECT_HEAD = /^_{3,} ERROR collecting \S/;
+/**
+ * A collection error's own message, at column 0 over its traceback: `ImportError while importing
+ * test module '…'.`, `Hint: make sure …`, `import file mismatch:`. The error is the module's, not a
+ * test's, and these lines say what to fix; the `Traceback:` word over the frames says nothing.
+ */
+const COLLECT_PROSE = /^(?!Traceback:$)[^\s>]/;
+/**
+ * node --test's TAP reporter prints a test's own output as `# ` comments before the test's result
+ * (`# \\# attempt 3 failed: token rejected`): lines of it that read as a failure are what the test
+ * saw, and a run of them (a retry loop's attempts) keeps its last few.
+ */
+const TAP_NOTE = /^\s{0,40}# (?!Subtest: )\S/;
+const MAX_TAP_NOTES = 3;
 /**
  * doctest's report of an example's result (`Expected:` and `Got:` over the values, indented;
  * `Got nothing`; `UNEXPECTED EXCEPTION: ZeroDivisionError(…)` over a traceback): what the example
@@ -634,6 +665,8 @@ function summarizer(
 
   // Indented lines still to keep under a kept line ending in a colon (0: none).
   let listing = 0;
+  // A section head over such a list (cargo's closing `failures:`), kept when an item comes.
+  let listHead: string | null = null;
   // The indented lines under a kept Traceback head, its last MAX_LIST_LINES (null: none open),
   // and how many went before them.
   let traceback: string[] | null = null;
@@ -674,6 +707,19 @@ function summarizer(
   // (its reason, when go prints a test's log under its result).
   let skipIndent = 0;
   let skipLog = 0;
+
+  // A run of TAP comments that read as a failure, its last MAX_TAP_NOTES, and how many went.
+  let tapNotes: string[] = [];
+  let tapNotesCut = 0;
+  const endTapNotes = () => {
+    if (tapNotesCut) out.push(omitted(tapNotesCut));
+    appendAll(out, tapNotes);
+    tapNotes = [];
+    tapNotesCut = 0;
+  };
+
+  // The cargo test whose output is being read, its status still to come (`--nocapture`).
+  let cargoPending: Block | null = null;
 
   // The last pytest id line whose status is still to come (`-s`, `--setup-show`), or null.
   let pytestPending: string | null = null;
@@ -727,6 +773,7 @@ function summarizer(
       else runStart = out.length;
     }
     later?.push(line);
+    if (tapNotes.length && !TAP_NOTE.test(line)) endTapNotes();
     if (skipLog > 0) {
       if (indentOf(line) > skipIndent && /\S/.test(line)) {
         skipLog--;
@@ -752,7 +799,10 @@ function summarizer(
     }
     const listed = listing > 0 && LIST_ITEM.test(line);
     listing = listed ? listing - 1 : 0;
+    const opened = listHead;
+    listHead = null;
     if (listed && block === null) {
+      if (opened !== null) out.push(opened);
       out.push(line);
       return;
     }
@@ -808,6 +858,23 @@ function summarizer(
     }
     const kind = classifyLine(line, first);
     if (block === null && pytestResult(line, kind)) return;
+    if (kind === null && cargoPending !== null && CARGO_LATE_STATUS.test(line)) {
+      if (line === "FAILED") failures++;
+      else {
+        passing++;
+        cargoPending.passed = true;
+      }
+      cargoPending = null;
+      block = null;
+      return;
+    }
+    if (kind !== null) cargoPending = null;
+    if (kind === null && line.startsWith("test ") && CARGO_PENDING.test(line)) {
+      block = { head: line, body: [], pytest: false };
+      cargoPending = block;
+      out.push(block);
+      return;
+    }
     if (kind !== null) report = null;
     if (kind !== null && kind !== "summary") tailPlain = false;
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
@@ -916,12 +983,26 @@ function summarizer(
       const title = PYTEST_SUMMARY.exec(line);
       header = title?.[1] === "test session starts";
       warningsSection = title !== null && title[1].startsWith("warnings summary");
+      // cargo's closing `failures:` lists the failed tests' names, indented under it.
+      if (line === "failures:") {
+        listing = MAX_LIST_LINES;
+        listHead = line;
+      }
       if (!failed && title && !PYTEST_OWN_SECTION.test(title[1])) {
         report = { kept: 0, cut: 0 };
         out.push(line);
       }
       return;
     }
+    if (block === null && kind === null && TAP_NOTE.test(line) && FAILURE_SIGNAL.test(line)) {
+      tapNotes.push(line);
+      if (tapNotes.length > MAX_TAP_NOTES) {
+        tapNotes.shift();
+        tapNotesCut++;
+      }
+      return;
+    }
+    if (tapNotes.length) endTapNotes();
     if (kind === null && line.startsWith("test at ") && NODE_TEST_AT.test(line)) {
       block = null;
       out.push(line);
@@ -983,6 +1064,8 @@ function summarizer(
           block.doctestValues = MAX_DOCTEST_VALUES;
           if (block.doctestExample !== undefined) block.body.push(block.doctestExample);
           block.doctestExample = undefined;
+        } else if (COLLECT_HEAD.test(block.head) && COLLECT_PROSE.test(line)) {
+          // A collection error's message: kept as printed.
         } else if (block.example) block.example = line !== ")";
         else if (HYPOTHESIS_EXAMPLE.test(line)) block.example = line.endsWith("(");
         else if (!PYTEST_KEEP.test(line) && !PYTEST_VALUES.test(line)) {
@@ -1092,6 +1175,7 @@ function summarizer(
 
   const finish = (): { lines: string[]; confidence: "full" | "partial" } | null => {
     endTraceback();
+    endTapNotes();
     if (summaries === 0 && passing === 0 && failures === 0) return null;
     // A failed run with nothing we recognise as a failure: the structure was unexpected.
     if (failed && failures === 0) return null;
@@ -1123,6 +1207,7 @@ function summarizer(
     }
     out.forEach((item, k) => {
       if (dropCoverage.has(k) || k < from || k > to) return;
+      if (typeof item !== "string" && "head" in item && item.passed) return;
       if (typeof item !== "string" && "tail" in item) {
         if (closing && k > lastSummaryAt) items.push(item.tail);
         else if (headsBlock(out[k + 1])) items.push(item.tail);
@@ -1330,7 +1415,8 @@ const AT_LOCATION = /^\s+at (?:\.\/)?(\S+)$/;
 
 /**
  * Rust backtrace frames come as `N: function` + `at file:line:col`. A frame whose location is
- * the panic location says nothing new and goes; the others are joined onto one line.
+ * the panic location says nothing new and goes; the others stay as printed, their `at` line the
+ * one a reader quotes to open the file.
  */
 function compactFrames(body: string[]): string[] {
   let panicAt: string | undefined;
@@ -1351,7 +1437,7 @@ function compactFrames(body: string[]): string[] {
       continue;
     }
     i++;
-    if (at[1] !== panicAt) out.push(`${line} at ${at[1]}`);
+    if (at[1] !== panicAt) out.push(line, next);
   }
   return out;
 }
