@@ -29,6 +29,7 @@
  */
 import {
   carriesFailure,
+  documentAmid,
   FAILURE_SIGNAL,
   FailureKeeper,
   jsonAsPrinted,
@@ -326,7 +327,8 @@ export function genericStage(
         const truncated = tail.finish();
         return changed || truncated ? "partial" : "fallback";
       }
-      if (json) {
+      // A document printed amid text (`npm run`'s echo before it) is read as one too.
+      if (json || (!after && documentAmid(held) !== null)) {
         const stage = jsonAsPrinted(JSON_DEFAULTS).createStage(ctx);
         for (const line of held) stage.push(line);
         held.length = 0;

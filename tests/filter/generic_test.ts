@@ -2,7 +2,7 @@
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
 import { cutMiddle, genericStage, isProgress, LONG_LINE } from "../../src/filter/generic.ts";
-import { filter } from "./_builtin.ts";
+import { filter, lines } from "./_builtin.ts";
 
 const engine = new FilterEngine([], { security: false });
 
@@ -152,6 +152,40 @@ Deno.test("JSON output with no rule goes through the json strategy's defaults", 
   expect(engine.filter("mylint --json", JSON.stringify(JSON.parse(input))).text).toBe(
     '{"file":"b.py","errors":[{"line":3,"message":"undefined name \'x\'"}]}\n(1 passing items not shown)',
   );
+});
+
+Deno.test("a JSON document printed amid text: the text stays in place, the document is read", () => {
+  const doc = JSON.stringify(
+    {
+      success: false,
+      testResults: [
+        { name: "a.test.js", status: "passed", message: "" },
+        { name: "b.test.js", status: "passed", message: "" },
+        { name: "c.test.js", status: "failed", message: 'Expected: {"a": 1}\nReceived: "}"' },
+      ],
+    },
+    null,
+    2,
+  );
+  const kept = [
+    '  "success": false,',
+    '  "testResults": [',
+    '      "name": "c.test.js",',
+    '      "status": "failed",',
+    '      "message": "Expected: {\\"a\\": 1}\\nReceived: \\"}\\""',
+    "(2 passing items not shown)",
+  ];
+  // `npm run` echoes its script before the document; npm's failure lines come after it.
+  const before = ["", "> app@1.0.0 test:json", "> jest --json", ""];
+  const after = ["npm ERR! Test failed.  See above for more details."];
+  expect(lines(engine.filter("npm run test:json", [...before, doc].join("\n")).text)).toEqual([
+    ...before,
+    ...kept,
+  ]);
+  expect(lines(engine.filter("npm run test:json", [doc, ...after].join("\n")).text)).toEqual([
+    ...kept,
+    ...after,
+  ]);
 });
 
 Deno.test("the generic pass takes an array handed over whole as it takes its lines one by one", () => {

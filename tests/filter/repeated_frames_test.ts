@@ -122,3 +122,74 @@ Deno.test("mypy --pretty: wrapped messages stay under their heads, in order; lat
   expect(out).toContain("… frames of 5 more assignment findings folded");
   expect(out).toContain("Found 11 errors in 1 file (checked 1 source file)");
 });
+
+Deno.test("mypy --pretty: a one-line code grouped leaves the wrapped heads with their lines", () => {
+  // mypy 1.x --pretty at 80 columns: `empty-body` recurs on one-line heads, so mypy-by-code
+  // groups it once the frames fold; the wrapped heads must not part from their `[code]` lines.
+  const text = [
+    'a.py:5: error: Incompatible types in assignment (expression has type "int",',
+    'variable has type "str")  [assignment]',
+    "    x: str = 1",
+    "             ^",
+    'a.py:6: error: Incompatible types in assignment (expression has type "int",',
+    'variable has type "str")  [assignment]',
+    "    y: str = 2",
+    "             ^",
+    'a.py:7: error: Incompatible types in assignment (expression has type "str",',
+    'variable has type "int")  [assignment]',
+    '    z: int = "a"',
+    "             ^~~",
+    'a.py:8: error: Incompatible types in assignment (expression has type "int",',
+    'variable has type "str")  [assignment]',
+    "    w: str = 3",
+    "             ^",
+    'a.py:9: error: Argument 1 to "f" has incompatible type "str"; expected "int" ',
+    "[arg-type]",
+    '    f("a")',
+    "      ^~~",
+    'a.py:10: error: Argument 1 to "f" has incompatible type "str"; expected "int" ',
+    "[arg-type]",
+    '    f("b")',
+    "      ^~~",
+    'a.py:11: error: Argument 1 to "f" has incompatible type "str"; expected "int" ',
+    "[arg-type]",
+    '    f("c")',
+    "      ^~~",
+    'a.py:12: error: Argument 1 to "g" has incompatible type "str"; expected "int" ',
+    "[arg-type]",
+    '    g("a", 1)',
+    "      ^~~",
+    'a.py:12: error: Argument 2 to "g" has incompatible type "int"; expected "str" ',
+    "[arg-type]",
+    '    g("a", 1)',
+    "           ^",
+    'a.py:13: note: Revealed type is "str"',
+    'a.py:15: error: Argument 1 to "append" of "list" has incompatible type "str";',
+    'expected "int"  [arg-type]',
+    '        l.append("very long string argument that will make the message lon...',
+    "                 ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~...",
+    "a.py:17: error: Missing return statement  [empty-body]",
+    "        def m(self) -> int: ...",
+    "        ^~~~~~~~~~~~~~~~~~~~~~~",
+    "a.py:19: error: Missing return statement  [empty-body]",
+    "        def m(self) -> str: ...",
+    "        ^~~~~~~~~~~~~~~~~~~~~~~",
+    'a.py:19: error: Return type "str" of "m" incompatible with return type "int" in',
+    'supertype "A"  [override]',
+    "        def m(self) -> str: ...",
+    "        ^~~~~~~~~~~~~~~~~~~~~~~",
+    'a.py:20: error: Incompatible types in assignment (expression has type "int",',
+    'variable has type "str")  [assignment]',
+    "    v: str = 4",
+    "             ^",
+    "Found 14 errors in 1 file (checked 1 source file)",
+  ].join("\n");
+  const out = lines(filter("mypy --pretty a.py", text, true));
+  for (const [i, line] of lines(text).entries()) {
+    // A wrapped head kept as printed has the line continuing it right after it.
+    if (!/^a\.py:\d+: error: .*[^\]]$/.test(line) || !out.includes(line)) continue;
+    expect(out[out.indexOf(line) + 1]).toBe(lines(text)[i + 1]);
+  }
+  expect(out.indexOf('a.py:5: error: Incompatible types in assignment (expression has type "int",'))
+    .toBeGreaterThan(out.indexOf("empty-body (2):"));
+});

@@ -33,6 +33,24 @@ Deno.test("pytest-xdist -v: both orders of the status read alike", () => {
   expect(out.some((line) => line.includes("test_c"))).toBe(false);
 });
 
+Deno.test("pytest-xdist -v with console_output_style=classic: no progress, the failed lines stay", () => {
+  // pytest 9, pytest-xdist 3.8 `-v -n 2 -o console_output_style=classic`: `[gw0] FAILED id`.
+  const text = [
+    "2 workers [41 items]",
+    "",
+    "[gw0] PASSED test_a.py::test_n[0] ",
+    "[gw1] PASSED test_a.py::test_n[1] ",
+    "[gw0] FAILED test_a.py::test_n[5] ",
+    "[gw1] ERROR test_a.py::test_db ",
+    "[gw0] SKIPPED test_a.py::test_n[7] ",
+    "=== 1 failed, 2 passed, 1 skipped, 1 error in 0.50s ===",
+  ].join("\n");
+  const out = lines(filter("pytest -v -n 2 test_a.py", text, true));
+  expect(out).toContain("[gw0] FAILED test_a.py::test_n[5] ");
+  expect(out).toContain("[gw1] ERROR test_a.py::test_db ");
+  expect(out.some((line) => /PASSED|SKIPPED/.test(line))).toBe(false);
+});
+
 Deno.test("pytest keeps a collection error's message lines over its traceback", async () => {
   const out = lines(
     filter("python3 -m pytest tests", await fixture("pytest/collect_import_error.in.txt"), true),

@@ -138,6 +138,39 @@ export function looksLikeJson(firstLine: string): boolean {
   return t.startsWith("{") || (t.startsWith("[") && !/^\[[\w\s./:-]*\]/.test(t));
 }
 
+/** Lines of text around a document printed amid text, at most. */
+const MAX_AROUND = 20;
+
+/**
+ * A document printed over several lines amid text: its first line a bare `{` or `[` and its last
+ * a bare `}` or `]`, at the line's start, with a few lines of text before or after it; null when
+ * there is none or the lines between do not parse.
+ */
+export function documentAmid(
+  lines: string[],
+): { open: number; close: number; document: Json } | null {
+  const bare = (line: string, chars: string) => {
+    const t = line.trimEnd();
+    return t.length === 1 && chars.includes(t);
+  };
+  const open = lines.findIndex((line) => bare(line, "{["));
+  if (open < 0) return null;
+  let close = lines.length - 1;
+  while (close > open && !bare(lines[close], lines[open][0] === "{" ? "}" : "]")) close--;
+  if (close <= open) return null;
+  // A few lines around it (an echo, a failure's lines): a long log around a document is a log.
+  let around = 0;
+  for (let i = 0; i < lines.length && around <= MAX_AROUND; i++) {
+    if ((i < open || i > close) && lines[i].trim() !== "") around++;
+  }
+  if (around === 0 || around > MAX_AROUND) return null;
+  try {
+    return { open, close, document: JSON.parse(lines.slice(open, close + 1).join("\n")) as Json };
+  } catch {
+    return null;
+  }
+}
+
 class JsonReader {
   #pass: Set<string>;
   #quiet: Set<string>;
@@ -180,8 +213,10 @@ class JsonReader {
           : null;
         return printed ?? this.#showFindings(document) ?? this.#showDocument(document);
       }
-      return this.#jsonLines(lines);
+      return this.#printedAmid(lines) ?? this.#jsonLines(lines);
     }
+    const amid = this.#printedAmid(lines);
+    if (amid !== null) return amid;
     // JSON lines after a few plain ones (go vet's errors before `go test -json`'s records).
     let objects = 0;
     let text = 0;
@@ -191,6 +226,24 @@ class JsonReader {
       else if (t !== "") text++;
     }
     return objects > text ? this.#jsonLines(lines) : null;
+  }
+
+  /**
+   * Where printed lines are kept (see #printedLines), a document printed over several lines amid
+   * text (`npm run` echoing its script before it, `npm ERR!` lines after it): the text stays in
+   * its place and the document's lines are read; null when there is no such document.
+   */
+  #printedAmid(lines: string[]): string[] | null {
+    if (!this.#asPrinted && !this.config.printed) return null;
+    const amid = documentAmid(lines);
+    if (amid === null) return null;
+    const { open, close, document } = amid;
+    const printed = this.#printedLines(lines.slice(open, close + 1), document);
+    if (printed === null) return null;
+    const out = lines.slice(0, open);
+    appendAll(out, printed);
+    appendAll(out, lines.slice(close + 1));
+    return out;
   }
 
   /**

@@ -38,7 +38,15 @@ export {
   patternField,
 } from "./_shared.ts";
 export { GroupByRuleConfig } from "./group_by_rule.ts";
-export { isObject, type Json, jsonAsPrinted, JsonConfig, looksLikeJson, pathOf } from "./json.ts";
+export {
+  documentAmid,
+  isObject,
+  type Json,
+  jsonAsPrinted,
+  JsonConfig,
+  looksLikeJson,
+  pathOf,
+} from "./json.ts";
 
 /** Every strategy: its config schema (a zod object with a literal `type`) and compile step. */
 const STRATEGIES = [

@@ -65,8 +65,9 @@ const FAILED_MARKER = [
   /^test \S.* \.\.\. FAILED$/, // cargo
   /^\s*(FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK) \[/, // nextest
   new RegExp(`^${PYTEST_ID}\\S.* (FAILED|ERROR)\\b`), // pytest -v
-  // pytest-xdist -v: the worker and progress, then the status before the id
-  /^\[gw\d{1,4}\] \[\s{0,3}\d{1,3}%\] (FAILED|ERROR) \S/,
+  // pytest-xdist -v: the worker and progress (none in the classic style), then the status
+  // before the id
+  /^\[gw\d{1,4}\] (\[\s{0,3}\d{1,3}%\] )?(FAILED|ERROR) \S/,
   /^(FAILED|ERROR) \S+/, // pytest short summary
   /^SUBFAILED(\([^)]{0,300}\))? \S/, // pytest short summary of a failed unittest subTest
   /^FAIL\s+\S/, // jest file, vitest
@@ -121,7 +122,7 @@ const PASSING = [
   /^test \S.* \.\.\. (ok|ignored)\b/,
   /^\s*PASS \[/,
   new RegExp(`^${PYTEST_ID}\\S.* (PASSED|SKIPPED|XFAIL)\\b`),
-  /^\[gw\d{1,4}\] \[\s{0,3}\d{1,3}%\] (PASSED|SKIPPED|XFAIL) \S/, // pytest-xdist -v
+  /^\[gw\d{1,4}\] (\[\s{0,3}\d{1,3}%\] )?(PASSED|SKIPPED|XFAIL) \S/, // pytest-xdist -v
   /^\s*--- (PASS|SKIP): /, // a skip is kept as an outcome (`GO_SKIP`), not a failure
   /^=== (RUN|PAUSE|CONT|NAME)\s/,
   /^\s*(✓|✔|√) /,
@@ -185,7 +186,7 @@ const PY_WARNING = /^\s*\S{1,300}:\d{1,7}: ([A-Z]\w{0,60}Warning: .{1,1000})$/;
  * is fixed, or the test no longer tests it.
  */
 const XPASS = new RegExp(
-  `^(?:XPASS \\S|\\[gw\\d{1,4}\\] \\[\\s{0,3}\\d{1,3}%\\] XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`,
+  `^(?:XPASS \\S|\\[gw\\d{1,4}\\] (?:\\[\\s{0,3}\\d{1,3}%\\] )?XPASS \\S|${PYTEST_ID}\\S.* XPASS\\b)`,
 );
 /**
  * pytest's short summary lines of tests that did not run or were expected to fail, with their
