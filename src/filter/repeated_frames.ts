@@ -17,7 +17,7 @@ import {
   patternList,
   refuseUnknownGroups,
   requireNamedGroups,
-} from "./strategies/_shared.ts";
+} from "./strategies/mod.ts";
 import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "./types.ts";
 
 export const FramesConfig = z.object({

@@ -30,12 +30,16 @@ import { compileTestSummary, TestSummaryConfig } from "./test_summary.ts";
 import { compileTruncate, TruncateConfig } from "./truncate.ts";
 
 export {
+  anyMatcher,
   carriesFailure,
   FAILURE_SIGNAL,
   FailureKeeper,
   LOCATION,
   omitted,
   patternField,
+  patternList,
+  refuseUnknownGroups,
+  requireNamedGroups,
 } from "./_shared.ts";
 export { GroupByRuleConfig } from "./group_by_rule.ts";
 export {
