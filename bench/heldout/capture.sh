@@ -15515,3 +15515,656 @@ EOF
   printf 'FROM python:3.12-slim\nWORKDIR /app\nCOPY requirements.txt .\nRUN pip install -r requirements.txt\nCOPY . .\nCMD ["python", "app.py"]\n' >"$DK/Dockerfile"
   capture batch16 docker_build_no_daemon_tagged "$DK" "docker build -t registry.example.com/app:1.4.2 --build-arg PYVER=3.12 ." "$(docker --version)"
 fi
+
+# --- batch18: an eighteenth blind batch (git, C/C++ and build systems, JVM, Ruby, PHP, databases,
+# containers and system tools in situations the set lacked: rebase -i --autosquash conflict,
+# cherry-pick -x of a merge refused, merge --squash conflicts, log --graph over many merges long,
+# shortlog -sne, fsck --full with dangling objects and a corrupt one, show --stat of a big commit,
+# diff --name-status long; g++ -std=c++20 ranges errors,
+# cppcheck --enable=all long, helgrind race, massif + ms_print, gdb thread apply all bt of an
+# abort, cmake --preset build then ctest, ctest --rerun-failed; ant build with javac errors, junit
+# failures and javadoc doclint, javac -Xlint then java -ea assertion; ruby -w warnings then a crash, rake multitask
+# failure, phpcs findings, php -S access log; psql migration with notices and
+# errors, pg_dump long, sqlite3 script with many errors; dpkg -i dependency problems,
+# find -L -ls long with a loop, curl -v -L redirects to a 500), captured and its
+# signals written and committed before any filter ran on it and before any rule file, filter
+# source, filter test, fixture, bench/corpus file or bench/README.md was opened.
+if sel batch18; then
+  B="$WORK/batch18"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  GITV="$(git --version)"
+  gitinit() { git init -q -b main "$1" && git -C "$1" config user.email dev@example.com && git -C "$1" config user.name Dev; }
+  export GIT_AUTHOR_DATE="2026-11-21T09:00:00Z" GIT_COMMITTER_DATE="2026-11-21T09:00:00Z"
+
+  # git: an inventory service with feature branches merged back (many merges)
+  GR="$B/inv"
+  gitinit "$GR"
+  mkdir -p "$GR/inv" "$GR/tests"
+  printf 'MAX_ITEMS = 100\nTIMEOUT = 30\n' >"$GR/inv/settings.py"
+  printf '# inventory\n' >"$GR/README.md"
+  git -C "$GR" add -A && git -C "$GR" commit -qm "init inventory service"
+  people=("Ana Lima <ana@example.com>" "Bo Chen <bo@example.com>" "Cy Park <cy@example.com>" "Dee Roy <dee@example.com>")
+  for f in $(seq 1 60); do
+    who="${people[$((f % 4))]}"
+    git -C "$GR" switch -qc "feat/item-$f"
+    for s in 1 2 3; do
+      printf 'def item_%d_step_%d(stock):\n    return stock - %d\n' "$f" "$s" "$s" >>"$GR/inv/item_$f.py"
+      git -C "$GR" add -A && git -C "$GR" commit -q --author="$who" -m "item $f: step $s of stock handling"
+    done
+    git -C "$GR" switch -q main
+    git -C "$GR" merge -q --no-ff -m "Merge branch 'feat/item-$f'" "feat/item-$f"
+  done
+  git -C "$GR" tag v1.0
+  capture batch18 git_log_graph_format_merges_long "$GR" "git log --graph --format='%h %an %s'" "$GITV"
+  capture batch18 git_shortlog_sne "$GR" "git shortlog -sne --all" "$GITV"
+
+  # a big refactor commit: show --stat and diff --name-status
+  cp -r "$GR" "$B/inv-big"
+  BG="$B/inv-big"
+  mkdir -p "$BG/inventory/items"
+  for f in $(seq 1 30); do git -C "$BG" mv "inv/item_$f.py" "inventory/items/item_$f.py"; done
+  for f in $(seq 1 30 | shuf --random-source=<(yes)); do [ $((f % 3)) = 0 ] && sed -i 's/stock - /stock - 2 * /' "$BG/inventory/items/item_$f.py"; done
+  for f in $(seq 1 200); do printf 'def test_item_%d():\n    assert True\n' "$f" >"$BG/tests/test_item_$f.py"; done
+  git -C "$BG" rm -q inv/settings.py
+  printf 'MAX_ITEMS = 500\n' >"$BG/inventory/settings.py"
+  git -C "$BG" add -A && git -C "$BG" commit -qm "restructure: move items into inventory/items, add tests"
+  capture batch18 git_show_stat_big_commit "$BG" "git show --stat=120 HEAD" "$GITV"
+  capture batch18 git_diff_name_status_long "$BG" "git diff --name-status -M v1.0 HEAD" "$GITV"
+
+  # rebase -i --autosquash where the fixup no longer applies
+  cp -r "$GR" "$B/inv-squash"
+  SQ="$B/inv-squash"
+  git -C "$SQ" switch -qc topic
+  sed -i 's/TIMEOUT = 30/TIMEOUT = 45/' "$SQ/inv/settings.py" && git -C "$SQ" commit -qam "settings: longer timeout"
+  printf 'def restock(n):\n    return n + 10\n' >"$SQ/inv/restock.py" && git -C "$SQ" add -A && git -C "$SQ" commit -qm "restock helper"
+  sed -i 's/TIMEOUT = 45/TIMEOUT = 60/' "$SQ/inv/settings.py" && git -C "$SQ" commit -qam "fixup! settings: longer timeout"
+  sed -i 's/n + 10/n + 20/' "$SQ/inv/restock.py" && git -C "$SQ" commit -qam "fixup! restock helper"
+  git -C "$SQ" switch -q main
+  sed -i 's/TIMEOUT = 30/TIMEOUT = 15/' "$SQ/inv/settings.py" && git -C "$SQ" commit -qam "settings: shorter timeout for health checks"
+  git -C "$SQ" switch -q topic
+  capture batch18 git_rebase_autosquash_conflict "$SQ" "GIT_SEQUENCE_EDITOR=: git rebase -i --autosquash main; rc=\$?; git status; exit \$rc" "$GITV"
+
+  # cherry-pick -x of a merge commit without -m
+  cp -r "$GR" "$B/inv-cp"
+  git -C "$B/inv-cp" switch -qc release HEAD~6
+  capture batch18 git_cherry_pick_merge_refused "$B/inv-cp" "git cherry-pick -x main~2 main; rc=\$?; git status; exit \$rc" "$GITV"
+
+  # merge --squash with conflicts in several files
+  cp -r "$GR" "$B/inv-msq"
+  MS="$B/inv-msq"
+  git -C "$MS" switch -qc feat/rework
+  for f in 2 5 9 14; do sed -i 's/return stock - /return max(0, stock) - /' "$MS/inv/item_$f.py"; done
+  sed -i 's/MAX_ITEMS = 100/MAX_ITEMS = 250/' "$MS/inv/settings.py"
+  printf 'def audit(x):\n    return x\n' >"$MS/inv/audit.py"
+  git -C "$MS" add -A && git -C "$MS" commit -qm "rework: clamp stock, more items, audit"
+  git -C "$MS" switch -q main
+  for f in 5 14; do sed -i 's/return stock - /return abs(stock) - /' "$MS/inv/item_$f.py"; done
+  sed -i 's/MAX_ITEMS = 100/MAX_ITEMS = 120/' "$MS/inv/settings.py"
+  git -C "$MS" commit -qam "items: abs stock, 120 items"
+  capture batch18 git_merge_squash_conflicts "$MS" "git merge --squash feat/rework; rc=\$?; git status; exit \$rc" "$GITV"
+
+  # fsck --full with many dangling objects and one corrupt loose object
+  cp -r "$GR" "$B/inv-fsck"
+  FK="$B/inv-fsck"
+  for i in $(seq 1 60); do echo "scratch blob $i" | git -C "$FK" hash-object -w --stdin >/dev/null; done
+  for i in $(seq 1 12); do t=$(git -C "$FK" write-tree); echo "$t" >/dev/null; c=$(echo "wip $i" | git -C "$FK" commit-tree "$t" -p HEAD); echo "$c" >/dev/null; done
+  bad=$(echo "important blob" | git -C "$FK" hash-object -w --stdin)
+  printf 'x' >"$FK/.git/objects/${bad:0:2}/${bad:2}.tmp" && chmod u+w "$FK/.git/objects/${bad:0:2}/${bad:2}" && printf 'garbage' >"$FK/.git/objects/${bad:0:2}/${bad:2}"
+  rm -f "$FK/.git/objects/${bad:0:2}/${bad:2}.tmp"
+  capture batch18 git_fsck_full_dangling_corrupt "$FK" "git fsck --full --no-reflogs --no-progress" "$GITV"
+
+  # C++20 ranges misuse
+  CX="$B/cxx"
+  mkdir -p "$CX"
+  cat >"$CX/report.cpp" <<'EOF'
+#include <algorithm>
+#include <list>
+#include <map>
+#include <ranges>
+#include <string>
+#include <vector>
+
+struct Order { std::string id; int qty; double price; };
+
+double total(const std::vector<Order>& orders) {
+  auto big = orders | std::views::filter([](const Order& o) { return o.qty > 10; })
+                    | std::views::transform([](const Order& o) { return o.qty * o.price; });
+  return std::ranges::fold_left(big, 0.0, std::plus<>{});
+}
+
+void sort_ids(std::list<std::string>& ids) {
+  std::ranges::sort(ids);
+}
+
+std::vector<std::string> keys(const std::map<std::string, int>& m) {
+  auto ks = m | std::views::keys;
+  return std::vector<std::string>(ks);
+}
+
+int first_big(const std::vector<Order>& orders) {
+  auto it = std::ranges::find_if(orders, [](Order& o) { return o.qty > 100; });
+  return it->qty;
+}
+EOF
+  capture batch18 gxx_cxx20_ranges_errors "$CX" "g++ -std=c++20 -Wall -c report.cpp" "$(g++ --version | head -1)"
+
+  # cppcheck --enable=all over a small C library
+  CC="$B/clib"
+  mkdir -p "$CC/src" "$CC/include"
+  printf '#ifndef BUF_H\n#define BUF_H\nint buf_fill(char *dst, int n);\n#endif\n' >"$CC/include/buf.h"
+  for i in $(seq 1 14); do
+    cat >"$CC/src/mod$i.c" <<EOF
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "buf.h"
+
+static int unused_helper_$i(int x) { return x * $i; }
+
+int mod${i}_run(int n) {
+    char buf[16];
+    int *p = malloc(sizeof(int) * n);
+    int i;
+    for (i = 0; i <= 16; i++) buf[i] = 'a';
+    if (n > $i) return n;
+    p[0] = buf[0];
+    printf("%d\n", p[0]);
+    free(p);
+    return 0;
+}
+
+void mod${i}_copy(char *dst, const char *src) {
+    strcpy(dst, src);
+    int len = strlen(src);
+}
+EOF
+  done
+  cat >>"$CC/src/mod7.c" <<'EOF'
+
+char *mod7_dup(const char *s) {
+    char *d = malloc(strlen(s) + 1);
+    if (!s[0]) return NULL;
+    strcpy(d, s);
+    free(d);
+    return d;
+}
+EOF
+  capture batch18 cppcheck_enable_all_long "$CC" "cppcheck --enable=all --inconclusive -I include src" "$(cppcheck --version)"
+
+  # helgrind on a racy counter
+  VG="$B/vg"
+  mkdir -p "$VG"
+  cat >"$VG/race.c" <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+static long counter;
+static void *work(void *arg) {
+    for (int i = 0; i < 1000; i++) counter++;
+    return arg;
+}
+int main(void) {
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++) pthread_create(&t[i], NULL, work, NULL);
+    for (int i = 0; i < 3; i++) pthread_join(t[i], NULL);
+    printf("counter=%ld\n", counter);
+    return 0;
+}
+EOF
+  gcc -g -O0 -pthread -o "$VG/race" "$VG/race.c"
+  capture batch18 valgrind_helgrind_race "$VG" "valgrind --tool=helgrind --error-exitcode=3 ./race" "$(valgrind --version)"
+  cat >"$VG/grow.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+static char *chunks[200];
+static void fill(int n) { for (int i = 0; i < n; i++) { chunks[i] = malloc(4096 * (i % 7 + 1)); memset(chunks[i], 1, 4096); } }
+static void drop(int n) { for (int i = 0; i < n; i += 2) free(chunks[i]); }
+int main(void) { fill(200); drop(200); char *big = malloc(1 << 20); memset(big, 0, 1 << 20); free(big); return 0; }
+EOF
+  gcc -g -O0 -o "$VG/grow" "$VG/grow.c"
+  capture batch18 valgrind_massif_ms_print "$VG" "valgrind --tool=massif --massif-out-file=massif.out ./grow && ms_print massif.out" "$(valgrind --version)"
+
+  # gdb: an assertion abort in a worker thread
+  cat >"$VG/worker.c" <<'EOF'
+#include <assert.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+struct job { int id; int size; };
+static int check_job(const struct job *j) { assert(j->size > 0 && "job size must be positive"); return j->size; }
+static void *worker(void *arg) { struct job *j = arg; printf("worker %d\n", j->id); fflush(stdout); return (void *)(long)check_job(j); }
+static void *idle(void *arg) { sleep(5); return arg; }
+int main(void) {
+    pthread_t a, b, c;
+    struct job good = {1, 4}, bad = {2, 0};
+    pthread_create(&c, NULL, idle, NULL);
+    pthread_create(&a, NULL, worker, &good);
+    pthread_join(a, NULL);
+    pthread_create(&b, NULL, worker, &bad);
+    pthread_join(b, NULL);
+    return 0;
+}
+EOF
+  gcc -g -O0 -pthread -o "$VG/worker" "$VG/worker.c"
+  capture batch18 gdb_batch_thread_apply_all_bt_abort "$VG" "gdb -q -batch -ex run -ex 'thread apply all bt' ./worker" "$(gdb --version | head -1)"
+
+  # cmake --preset with a broken preset, then a build whose tests fail and are rerun
+  CM="$B/cmk"
+  mkdir -p "$CM/src" "$CM/tests"
+  cat >"$CM/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(calc C)
+enable_testing()
+add_compile_options(-Wall -Wextra)
+add_library(calc src/calc.c)
+foreach(t add sub mul div mod neg)
+  add_executable(test_${t} tests/test_${t}.c)
+  target_link_libraries(test_${t} calc)
+  add_test(NAME ${t} COMMAND test_${t})
+endforeach()
+EOF
+  printf 'int add(int a,int b){return a+b;}\nint sub(int a,int b){return a-b;}\nint mul(int a,int b){return a*b;}\nint dv(int a,int b){int q; return a/b;}\nint md(int a,int b){return a%%b;}\nint neg(int a){return a;}\n' >"$CM/src/calc.c"
+  for t in add:add:2,3:5 sub:sub:5,3:2 mul:mul:2,4:8 div:dv:8,2:4 mod:md:7,3:1; do
+    IFS=: read -r n fn args want <<<"$t"
+    printf '#include <stdio.h>\nint %s(int,int);\nint main(void){int r=%s(%s); if(r!=%s){printf("FAIL %s(%s) = %%d, want %s\\n", r); return 1;} printf("ok %s\\n"); return 0;}\n' "$fn" "$fn" "$args" "$want" "$fn" "$args" "$want" "$n" >"$CM/tests/test_$n.c"
+  done
+  sed -i 's/want 1/want 2/; s/r!=1/r!=2/' "$CM/tests/test_mod.c"
+  printf '#include <stdio.h>\nint neg(int);\nint main(void){int r=neg(4); if(r!=-4){printf("FAIL neg(4) = %%d, want -4\\n", r); return 1;} return 0;}\n' >"$CM/tests/test_neg.c"
+  cat >"$CM/CMakePresets.json" <<'EOF'
+{
+  "version": 6,
+  "configurePresets": [
+    { "name": "base", "hidden": true, "generator": "Unix Makefiles", "binaryDir": "${sourceDir}/build/${presetName}" },
+    { "name": "dev", "inherits": "base", "cacheVariables": { "CMAKE_BUILD_TYPE": "Debug" } },
+    { "name": "asan", "inherits": ["dev", "sanitizers"], "cacheVariables": { "CMAKE_C_FLAGS": "-fsanitize=address" } }
+  ],
+  "buildPresets": [ { "name": "dev", "configurePreset": "dev" } ]
+}
+EOF
+  sed -i 's/\["dev", "sanitizers"\]/"dev"/; s/"version": 6/"version": 5/' "$CM/CMakePresets.json"
+  capture batch18 cmake_preset_build_ctest_failures "$CM" "cmake --preset dev && cmake --build --preset dev && ctest --test-dir build/dev" "$(cmake --version | head -1)"
+  capture batch18 ctest_rerun_failed_output "$CM/build/dev" "ctest --rerun-failed --output-on-failure" "$(ctest --version | head -1)"
+
+  # ant: a library whose build fails to compile, then (fixed) whose junit tests fail
+  AN="$B/antlib"
+  mkdir -p "$AN/src/com/acme/ledger" "$AN/test/com/acme/ledger"
+  cat >"$AN/build.xml" <<'EOF'
+<project name="ledger" default="test" basedir=".">
+  <property name="build" location="build"/>
+  <path id="cp.test">
+    <pathelement location="${build}/classes"/>
+    <pathelement location="${build}/test-classes"/>
+    <pathelement location="/usr/share/java/junit4.jar"/>
+    <pathelement location="/usr/share/java/hamcrest-core.jar"/>
+  </path>
+  <target name="compile">
+    <mkdir dir="${build}/classes"/>
+    <javac srcdir="src" destdir="${build}/classes" includeantruntime="false" debug="true">
+      <compilerarg value="-Xlint:all"/>
+    </javac>
+  </target>
+  <target name="compile-tests" depends="compile">
+    <mkdir dir="${build}/test-classes"/>
+    <javac srcdir="test" destdir="${build}/test-classes" classpathref="cp.test" includeantruntime="false"/>
+  </target>
+  <target name="test" depends="compile-tests">
+    <junit printsummary="yes" haltonfailure="no" failureproperty="tests.failed" fork="yes">
+      <classpath refid="cp.test"/>
+      <formatter type="plain" usefile="false"/>
+      <batchtest><fileset dir="test" includes="**/*Test.java"/></batchtest>
+    </junit>
+    <fail if="tests.failed" message="Unit tests failed"/>
+  </target>
+</project>
+EOF
+  cat >"$AN/src/com/acme/ledger/Ledger.java" <<'EOF'
+package com.acme.ledger;
+
+import java.util.ArrayList;
+import java.util.List;
+
+public class Ledger {
+    private final List entries = new ArrayList();
+
+    public void add(Entry e) {
+        entries.add(e);
+    }
+
+    public long balance() {
+        long sum = 0;
+        for (Object o : entries) {
+            sum += ((Entry) o).cents();
+        }
+        return sum;
+    }
+
+    public int size() {
+        return entries.size();
+    }
+
+    public Entry largest() {
+        Entry best = null;
+        for (Object o : entries) {
+            Entry e = (Entry) o;
+            if (best == null || e.cents() > best.cents()) best = e;
+        }
+        return best;
+    }
+}
+EOF
+  cat >"$AN/src/com/acme/ledger/Entry.java" <<'EOF'
+package com.acme.ledger;
+
+public class Entry {
+    private final String memo;
+    private final long cents;
+
+    public Entry(String memo, long cents) {
+        this.memo = memo;
+        this.cents = cents;
+    }
+
+    public long cents() {
+        return cents;
+    }
+
+    public String memo() {
+        return memo
+    }
+
+    public Entry negate() {
+        return new Entry(memo, -cent);
+    }
+}
+EOF
+  cat >"$AN/test/com/acme/ledger/LedgerTest.java" <<'EOF'
+package com.acme.ledger;
+
+import static org.junit.Assert.*;
+import org.junit.Test;
+
+public class LedgerTest {
+    @Test public void emptyBalanceIsZero() { assertEquals(0, new Ledger().balance()); }
+    @Test public void balanceSumsEntries() {
+        Ledger l = new Ledger();
+        l.add(new Entry("rent", -120000));
+        l.add(new Entry("salary", 350000));
+        assertEquals(230000, l.balance());
+    }
+    @Test public void negateFlipsSign() { assertEquals(-500, new Entry("x", 500).negate().cents()); }
+    @Test public void largestOfEmptyIsNull() { assertNull(new Ledger().largest()); }
+    @Test public void largestPicksBiggest() {
+        Ledger l = new Ledger();
+        l.add(new Entry("a", 10));
+        l.add(new Entry("b", 30));
+        assertEquals("b", l.largest().memo());
+    }
+    @Test public void memoIsTrimmed() { assertEquals("coffee", new Entry("  coffee ", 300).memo()); }
+    @Test public void sizeCountsEntries() {
+        Ledger l = new Ledger();
+        l.add(new Entry("a", 1));
+        assertEquals(2, l.size());
+    }
+}
+EOF
+  cat >"$AN/test/com/acme/ledger/EntryTest.java" <<'EOF'
+package com.acme.ledger;
+
+import static org.junit.Assert.*;
+import org.junit.Test;
+
+public class EntryTest {
+    @Test public void keepsCents() { assertEquals(42, new Entry("m", 42).cents()); }
+    @Test public void negateTwice() { assertEquals(42, new Entry("m", 42).negate().negate().cents()); }
+    @Test public void nullMemoRejected() {
+        Entry e = new Entry(null, 1);
+        assertTrue(e.memo().isEmpty());
+    }
+}
+EOF
+  ANTV="$(ant -version 2>&1 | head -1)"
+  capture batch18 ant_javac_errors_xlint "$AN" "ant compile" "$ANTV"
+  sed -i 's/return memo$/return memo;/; s/-cent)/-cents)/' "$AN/src/com/acme/ledger/Entry.java"
+  capture batch18 ant_junit_failures "$AN" "ant test" "$ANTV"
+  capture batch18 javadoc_doclint_warnings "$AN" "javadoc -Xdoclint:all -d build/doc -sourcepath src com.acme.ledger" "$(javadoc --version 2>&1)"
+
+  # javac -Xlint:all warnings, then java -ea hitting an assertion
+  JA="$B/jassert"
+  mkdir -p "$JA"
+  cat >"$JA/Scheduler.java" <<'EOF'
+import java.util.*;
+
+public class Scheduler {
+    static class Task implements java.io.Serializable {
+        final String name; final int priority;
+        Task(String name, int priority) { this.name = name; this.priority = priority; }
+    }
+
+    @SuppressWarnings("deprecation")
+    static Integer boxed(int v) { return new Integer(v); }
+
+    static List order(List tasks) {
+        List out = new ArrayList(tasks);
+        Collections.sort(out, (a, b) -> ((Task) b).priority - ((Task) a).priority);
+        return out;
+    }
+
+    static void check(List ordered) {
+        for (int i = 1; i < ordered.size(); i++) {
+            Task prev = (Task) ordered.get(i - 1), cur = (Task) ordered.get(i);
+            assert prev.priority >= cur.priority : "out of order at " + i + ": " + prev.name + " before " + cur.name;
+        }
+        Task last = (Task) ordered.get(ordered.size() - 1);
+        assert last.priority > 0 : "task " + last.name + " has non-positive priority " + last.priority;
+    }
+
+    public static void main(String[] args) {
+        List tasks = new ArrayList();
+        tasks.add(new Task("backup", 3));
+        tasks.add(new Task("index", 5));
+        tasks.add(new Task("cleanup", 0));
+        switch (args.length) {
+            case 0: System.out.println("no args");
+            case 1: System.out.println("one arg"); break;
+        }
+        List ordered = order(tasks);
+        for (Object t : ordered) System.out.println("scheduled " + ((Task) t).name);
+        check(ordered);
+        System.out.println("ok " + boxed(ordered.size()));
+    }
+}
+EOF
+  capture batch18 javac_xlint_then_java_ea_assertion "$JA" "javac -Xlint:all Scheduler.java && java -ea Scheduler" "$(javac -version 2>&1)"
+
+  # ruby -w: a script loading a library full of warnings, then failing
+  RB="$B/rbapp"
+  mkdir -p "$RB/lib/shop"
+  for i in $(seq 1 80); do
+    cat >"$RB/lib/shop/part_$i.rb" <<EOF
+module Shop
+  class Part$i
+    attr_accessor :sku
+    def price(qty)
+      unused_$i = qty * 2
+      if qty = 0 then return 0 end
+      qty * $i
+    end
+    def price(qty)
+      qty * $i + 1
+    end
+    def label; "part-#{@missing_ivar_$i}" end
+  end
+end
+EOF
+  done
+  printf 'module Shop\n  class Part57\n    def check(n)\n      puts -n\n    end\n  end\nend\n' >>"$RB/lib/shop/part_57.rb"
+  cat >"$RB/app.rb" <<'EOF'
+$LOAD_PATH.unshift File.join(__dir__, "lib")
+(1..80).each { |i| require "shop/part_#{i}" }
+total = (1..80).sum { |i| Shop.const_get("Part#{i}").new.price(2) }
+puts "subtotal #{total}"
+cart = { "widget" => 2, "gadget" => nil }
+cart.each { |name, qty| puts "#{name}: #{qty * 3}" }
+EOF
+  capture batch18 ruby_w_warnings_then_crash "$RB" "ruby -w app.rb" "$(ruby -v)"
+
+  # rake multitask with sh steps, one failing
+  RK="$B/rakeproj"
+  mkdir -p "$RK"
+  cat >"$RK/Rakefile" <<'EOF'
+def step(name, ok)
+  sh "echo building #{name}; for i in 1 2 3; do echo \"  #{name}: stage $i\"; done; #{ok ? 'true' : "echo '#{name}: error: missing input assets/#{name}.yml' >&2; exit 2"}"
+end
+
+task(:css) { step("css", true) }
+task(:js) { step("js", true) }
+task(:icons) { step("icons", false) }
+task(:fonts) { step("fonts", true) }
+task(:docs) { step("docs", true) }
+multitask assets: %i[css js icons fonts docs]
+task build: :assets do
+  puts "packaging"
+end
+task default: :build
+EOF
+  capture batch18 rake_multitask_failure "$RK" "rake -m -j 1 build" "$(rake --version)"
+
+  # phpcs over a small PHP app
+  PC="$B/phpapp"
+  mkdir -p "$PC/src"
+  for n in Cart Order Invoice Customer Payment Shipping Coupon; do
+    cat >"$PC/src/$n.php" <<EOF
+<?php
+namespace App;
+class $n {
+    var \$items = array();
+    public function add(\$item, \$qty=1) {
+        if(\$qty<1){ return false; }
+        \$this->items[]=array('item'=>\$item,'qty'=>\$qty);
+        return true;
+    }
+    function total() {
+      \$t = 0;
+      foreach(\$this->items as \$i) { \$t += \$i['qty'] * \$i['item']->price; }
+      return \$t;
+    }
+    public function describe_$n() { return "$n with " . count(\$this->items) . " items and a very long description string that goes past the limit"; }
+}
+EOF
+  done
+  capture batch18 phpcs_psr12_findings_long "$PC" "phpcs --standard=PSR12 src" "$(phpcs --version)"
+
+  # php -S: the built-in server's log while a client hits good, missing and failing routes
+  PS="$B/phpsrv"
+  mkdir -p "$PS"
+  cat >"$PS/router.php" <<'EOF'
+<?php
+$path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
+if ($path === '/health') { echo "ok"; return true; }
+if ($path === '/orders') { header('Content-Type: application/json'); echo json_encode([['id' => 1]]); return true; }
+if ($path === '/report') { $rows = null; foreach ($rows as $r) {} echo count($rows); return true; }
+if ($path === '/checkout') { require 'missing_checkout.php'; }
+return false;
+EOF
+  capture batch18 php_builtin_server_log "$PS" "php -S 127.0.0.1:8765 router.php & srv=\$!; sleep 1; for p in /health /orders /missing.css /report /health /checkout /orders /favicon.ico; do curl -s -o /dev/null 127.0.0.1:8765\$p; done; sleep 0.5; kill \$srv; wait \$srv" "$(php -v | head -1)"
+
+  # PostgreSQL: a local cluster under $B, a migration with notices and errors, then pg_dump
+  if command -v initdb >/dev/null && id postgres >/dev/null 2>&1; then
+    PG="$B/pg"
+    mkdir -p "$PG" && chown postgres "$PG"
+    runuser -u postgres -- initdb -D "$PG/data" >/dev/null 2>&1
+    runuser -u postgres -- pg_ctl -D "$PG/data" -o "-p 54318 -k $PG -c listen_addresses=''" -l "$PG/log" -w start >/dev/null 2>&1
+    runuser -u postgres -- createdb -h "$PG" -p 54318 shop
+    cat >"$PG/001_init.sql" <<'EOF'
+CREATE TABLE IF NOT EXISTS customers (id serial PRIMARY KEY, email text UNIQUE NOT NULL, name text);
+CREATE TABLE IF NOT EXISTS customers (id serial PRIMARY KEY);
+CREATE TABLE orders (id serial PRIMARY KEY, customer_id int REFERENCES customers(id), total numeric(10,2) NOT NULL, placed_at timestamptz DEFAULT now());
+INSERT INTO customers (email, name) VALUES ('ana@example.com', 'Ana'), ('bo@example.com', 'Bo');
+INSERT INTO customers (email, name) VALUES ('ana@example.com', 'Ana again');
+INSERT INTO orders (customer_id, total) VALUES (1, 19.90), (2, 5.00), (7, 12.00);
+ALTER TABLE orders ADD COLUMN status text DEFAULT 'new';
+ALTER TABLE orders ADD CONSTRAINT total_positive CHECK (total > 0);
+UPDATE orders SET total = -1 WHERE id = 2;
+DROP INDEX IF EXISTS orders_status_idx;
+CREATE INDEX orders_status_idx ON orders (statuss);
+CREATE VIEW big_orders AS SELECT o.id, c.email, o.total FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.total > 10;
+SELECT id, email, total FROM big_orders ORDER BY id;
+DO $$ BEGIN RAISE NOTICE 'backfilled % rows', (SELECT count(*) FROM orders); END $$;
+ALTER TABLE customers ALTER COLUMN name SET NOT NULL;
+INSERT INTO customers (email) VALUES ('cy@example.com');
+EOF
+    chown postgres "$PG/001_init.sql"
+    capture batch18 psql_migration_notices_errors "$PG" "runuser -u postgres -- psql -h $PG -p 54318 -d shop -f 001_init.sql" "$(psql --version)"
+    for t in $(seq 1 6); do
+      echo "CREATE TABLE audit_$t (id bigserial PRIMARY KEY, actor text NOT NULL, action text, at timestamptz DEFAULT now(), payload jsonb); CREATE INDEX audit_${t}_actor_idx ON audit_$t (actor);"
+    done | runuser -u postgres -- psql -q -h "$PG" -p 54318 -d shop >/dev/null 2>&1
+    capture batch18 pg_dump_schema_long "$PG" "runuser -u postgres -- pg_dump -h $PG -p 54318 --schema-only shop" "$(pg_dump --version)"
+    runuser -u postgres -- pg_ctl -D "$PG/data" -m fast stop >/dev/null 2>&1
+  fi
+
+  # sqlite3 fed a script with many errors (it goes on after each one)
+  SL="$B/sqlite"
+  mkdir -p "$SL"
+  {
+    echo "CREATE TABLE items (id INTEGER PRIMARY KEY, sku TEXT UNIQUE NOT NULL, qty INTEGER CHECK (qty >= 0));"
+    for i in $(seq 1 40); do echo "INSERT INTO items (sku, qty) VALUES ('SKU-$i', $i);"; done
+    echo "INSERT INTO items (sku, qty) VALUES ('SKU-7', 1);"
+    echo "INSERT INTO items (sku, qty) VALUES ('SKU-99', -3);"
+    echo "INSERT INTO itemz (sku, qty) VALUES ('SKU-100', 1);"
+    echo "UPDATE items SET qty = qty - 50 WHERE sku = 'SKU-12';"
+    echo "SELECT sku, qty FROM items WHERE qty > 35 ORDER BY qty DESC;"
+    echo "SELEC count(*) FROM items;"
+    echo "ALTER TABLE items ADD COLUMN price REAL NOT NULL;"
+    echo "CREATE INDEX items_sku ON items (sku);"
+    echo "CREATE INDEX items_sku ON items (qty);"
+    echo "SELECT count(*), sum(qty) FROM items;"
+  } >"$SL/load.sql"
+  capture batch18 sqlite3_script_many_errors "$SL" "sqlite3 -header -column shop.db < load.sql" "$(sqlite3 --version | cut -d' ' -f1)"
+
+  # dpkg-deb with a bad control file, then dpkg -i of packages with unmet dependencies
+  DB="$B/debs"
+  mkdir -p "$DB/tool/DEBIAN" "$DB/tool/usr/bin" "$DB/plug/DEBIAN" "$DB/plug/usr/lib/zephtool"
+  printf 'Package: zephtool-demo\nVersion: 2.1-1\nArchitecture: all\nMaintainer: Dev <dev@example.com>\nDepends: libzeph-core (>= 3.0), python3 (>= 9.0), coreutils\nDescription: demo tool\n' >"$DB/tool/DEBIAN/control"
+  printf '#!/bin/sh\necho demo\n' >"$DB/tool/usr/bin/zephtool-demo" && chmod 755 "$DB/tool/usr/bin/zephtool-demo"
+  printf 'Package: zephtool-demo-plugin\nVersion: 2.1-1\nArchitecture: all\nMaintainer: Dev <dev@example.com>\nDepends: zephtool-demo (= 2.1-1), zephtool-missing-runtime\nDescription: demo plugin\n' >"$DB/plug/DEBIAN/control"
+  echo plugin >"$DB/plug/usr/lib/zephtool/plugin.txt"
+  dpkg-deb --build "$DB/tool" "$DB/zephtool-demo_2.1-1_all.deb" >/dev/null
+  dpkg-deb --build "$DB/plug" "$DB/zephtool-demo-plugin_2.1-1_all.deb" >/dev/null
+  capture batch18 dpkg_i_dependency_problems "$DB" "dpkg -i zephtool-demo_2.1-1_all.deb zephtool-demo-plugin_2.1-1_all.deb" "$(dpkg --version | head -1)"
+  dpkg -r zephtool-demo-plugin zephtool-demo >/dev/null 2>&1
+
+  # find -L -ls over a tree with a symlink loop and a dangling link
+  FD="$B/tree"
+  mkdir -p "$FD/assets/img" "$FD/assets/css" "$FD/src/lib" "$FD/docs"
+  for i in $(seq 1 120); do echo "x$i" >"$FD/assets/img/icon_$i.svg"; done
+  for i in $(seq 1 60); do echo "c$i" >"$FD/assets/css/part_$i.css"; done
+  for i in $(seq 1 100); do echo "s$i" >"$FD/src/lib/mod_$i.js"; done
+  for i in $(seq 1 30); do echo "d$i" >"$FD/docs/page_$i.md"; done
+  ln -s .. "$FD/src/lib/parent"
+  ln -s ../missing/config.json "$FD/docs/config.json"
+  touch -d '2026-11-20 10:00' $(find "$FD" -not -type l)
+  capture batch18 find_L_ls_loop_long "$FD" "find -L . -ls" "$(find --version | head -1)"
+
+  # curl -v -L against a local server: two redirects, then a 500
+  CU="$B/curl"
+  mkdir -p "$CU"
+  cat >"$CU/srv.py" <<'EOF'
+from http.server import BaseHTTPRequestHandler, HTTPServer
+class H(BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/api/v1/report":
+            self.send_response(301); self.send_header("Location", "/api/v2/report"); self.end_headers()
+        elif self.path == "/api/v2/report":
+            self.send_response(302); self.send_header("Location", "/api/v2/report?format=json"); self.end_headers()
+        else:
+            body = b'{"error":"report generator failed","detail":"KeyError: \'region\'","request_id":"r-7f3a"}'
+            self.send_response(500); self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
+    def log_message(self, *a): pass
+HTTPServer(("127.0.0.1", 8766), H).serve_forever()
+EOF
+  python3 "$CU/srv.py" & CSRV=$!
+  sleep 1
+  capture batch18 curl_v_redirects_then_500 "$CU" "curl -v -L --fail-with-body http://127.0.0.1:8766/api/v1/report" "$(curl --version | head -1)"
+  kill "$CSRV"; wait "$CSRV" 2>/dev/null
+fi
