@@ -79,8 +79,10 @@ export async function readCorpus(root: URL = CORPUS): Promise<Case[]> {
         exit_code: number;
         synthetic: boolean;
       };
+      // One signal per line; a line-final CR is the line's ending (a signal copied from CRLF
+      // output), not part of the text the filter must keep.
       const signals = (await Deno.readTextFile(new URL(`${name}.signals`, dir)).catch(() => ""))
-        .split("\n").filter((s) => s.trim() !== "");
+        .split("\n").map((s) => s.replace(/\r$/, "")).filter((s) => s.trim() !== "");
       cases.push({
         family,
         name,
