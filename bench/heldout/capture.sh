@@ -15516,6 +15516,882 @@ EOF
   capture batch16 docker_build_no_daemon_tagged "$DK" "docker build -t registry.example.com/app:1.4.2 --build-arg PYVER=3.12 ." "$(docker --version)"
 fi
 
+# --- batch17: a seventeenth blind batch (Python, JavaScript/TypeScript, Go and Rust with their package
+# managers and frameworks, in situations the set lacked: pytest --cov-fail-under with term-missing,
+# pytest -k deselecting most, a RecursionError with a teardown error, a long captured log, unittest
+# --locals, mypy --warn-unreachable, ruff check --fix leaving unfixable findings, black with a parse
+# error, pip install -e of an invalid pyproject.toml, tox -p, pre-commit with local hooks failing,
+# alembic upgrade stopping on an IntegrityError, uvicorn with a failing FastAPI lifespan; tsc -b with
+# circular references, typescript-eslint type-aware rules over 30 files, mocha spec long, c8
+# --check-coverage, rollup circular warnings then a missing export, oxlint, npm ETARGET, pnpm -r test,
+# deno test --coverage, deno task of a missing task; go test -fuzz crashing, go build -gcflags=-m,
+# go test -count=3 -failfast, a go.work with a missing member, go test -v over 18 packages; a build.rs
+# warning storm, compile_error! under --all-features, an integration test that does not compile,
+# failing doctests, rustc --explain), captured and its signals written and committed before any
+# filter ran on it and before any rule file, filter source, filter test, fixture, bench/corpus file
+# or bench/README.md was opened.
+if sel batch17; then
+  B="$WORK/batch17"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+
+  # --- Python ---
+  PY="$B/pyproj"
+  mkdir -p "$PY/inventory" "$PY/tests"
+  PYV="$(python3 --version 2>&1)"
+  cat >"$PY/inventory/__init__.py" <<'EOF'
+EOF
+  for i in $(seq 1 60); do
+    cat >"$PY/inventory/mod_$i.py" <<EOF
+def stock_$i(items):
+    total = 0
+    for it in items:
+        if it < 0:
+            raise ValueError("negative stock in module $i")
+        total += it
+    return total
+
+
+def reorder_$i(level, threshold=$i):
+    if level < threshold:
+        return threshold * 2 - level
+    if level > threshold * 10:
+        return -1
+    return 0
+
+
+def audit_$i(rows):
+    bad = [r for r in rows if r.get("sku") is None]
+    if bad:
+        return {"module": $i, "missing_sku": len(bad)}
+    return None
+EOF
+    cat >"$PY/tests/test_mod_$i.py" <<EOF
+from inventory.mod_$i import stock_$i, reorder_$i
+
+
+def test_stock_$i():
+    assert stock_$i([1, 2, 3]) == 6
+
+
+def test_reorder_low_$i():
+    assert reorder_$i(0) == $(( i * 2 ))
+EOF
+  done
+  # one failing test among the coverage run
+  cat >>"$PY/tests/test_mod_17.py" <<'EOF'
+
+
+def test_reorder_high_17():
+    assert reorder_17(500) == 0
+EOF
+  capture batch17 pytest_cov_fail_under_term_missing "$PY" "python3 -m pytest -q -p no:cacheprovider --cov=inventory --cov-report=term-missing --cov-fail-under=90 tests" "$(python3 -m pytest --version 2>&1)"
+
+  # pytest -k selecting a few of many tests, one of them failing
+  capture batch17 pytest_k_deselect_most "$PY" "python3 -m pytest -p no:cacheprovider -v -k 'reorder and (high or 1)' tests" "$(python3 -m pytest --version 2>&1)"
+
+  # pytest: RecursionError deep in a recursive helper, and a teardown error with a warning plugin
+  PR="$B/pyrec"
+  mkdir -p "$PR/tests"
+  cat >"$PR/tree.py" <<'EOF'
+def depth(node):
+    # a cycle in the parent links makes this recurse forever
+    return 1 + depth(node["parent"])
+
+
+def build_cycle():
+    a = {"name": "a"}
+    b = {"name": "b", "parent": a}
+    a["parent"] = b
+    return a
+EOF
+  cat >"$PR/tests/test_tree.py" <<'EOF'
+import warnings
+
+import pytest
+
+from tree import build_cycle, depth
+
+
+@pytest.fixture
+def db():
+    conn = {"open": True}
+    yield conn
+    if conn["open"]:
+        raise RuntimeError("connection left open by the test")
+
+
+def test_depth_cycle():
+    assert depth(build_cycle()) == 2
+
+
+def test_uses_db(db):
+    warnings.warn("db.execute() without a transaction is deprecated", DeprecationWarning)
+    assert db["open"]
+
+
+def test_plain():
+    assert build_cycle()["parent"]["name"] == "b"
+EOF
+  capture batch17 pytest_recursion_and_teardown_error "$PR" "python3 -m pytest -p no:cacheprovider -q tests" "$(python3 -m pytest --version 2>&1)"
+
+  # unittest --locals with failures showing locals
+  PU="$B/pyunit"
+  mkdir -p "$PU"
+  cat >"$PU/test_pricing.py" <<'EOF'
+import unittest
+
+
+def price(base, qty, discount):
+    subtotal = base * qty
+    return round(subtotal - subtotal * discount / 100, 2)
+
+
+class PricingTest(unittest.TestCase):
+    def test_bulk(self):
+        items = [("widget", 3.5, 10), ("gadget", 12.0, 4)]
+        totals = {name: price(b, q, 5) for name, b, q in items}
+        self.assertEqual(totals["widget"], 33.0)
+
+    def test_zero_qty(self):
+        result = price(9.99, 0, 0)
+        self.assertEqual(result, 0)
+
+    def test_negative_discount(self):
+        cfg = {"base": 10, "qty": 2, "discount": -5}
+        value = price(cfg["base"], cfg["qty"], cfg["discount"])
+        self.assertLessEqual(value, 20, "discount must never raise the price")
+
+    def test_missing_key(self):
+        cfg = {"base": 10}
+        self.assertEqual(price(cfg["base"], cfg["qty"], 0), 10)
+
+
+if __name__ == "__main__":
+    unittest.main()
+EOF
+  capture batch17 unittest_locals_failures "$PU" "python3 -m unittest --locals -v test_pricing" "$PYV"
+
+  # mypy --warn-unreachable with notes
+  PM="$B/pymypy"
+  mkdir -p "$PM/app"
+  touch "$PM/app/__init__.py"
+  cat >"$PM/app/orders.py" <<'EOF'
+from typing import Literal, Optional, Union
+
+Status = Literal["new", "paid", "shipped"]
+
+
+def label(status: Status) -> str:
+    if status == "new":
+        return "New"
+    elif status == "paid":
+        return "Paid"
+    elif status == "shipped":
+        return "Shipped"
+    else:
+        return "Unknown"  # never reached
+
+
+def amount(value: Union[int, str]) -> int:
+    if isinstance(value, int):
+        return value
+    elif isinstance(value, str):
+        return int(value)
+    raise TypeError(value)
+    print("done")
+
+
+def find(user_id: int) -> Optional[str]:
+    if user_id > 0:
+        return "user"
+    return None
+
+
+def greet(user_id: int) -> str:
+    name = find(user_id)
+    if isinstance(name, int):
+        return f"id {name}"
+    return "Hello " + name
+
+
+def total(xs: list[int]) -> int:
+    s = 0
+    for x in xs:
+        if x is None:
+            continue
+        s += x
+    return s
+EOF
+  cat >"$PM/app/shipping.py" <<'EOF'
+from app.orders import label, amount
+
+
+def ship(order: dict[str, object]) -> str:
+    cost: int = amount(order["cost"])
+    return label(order["status"]) + str(cost)
+
+
+def weight(grams: float) -> int:
+    if isinstance(grams, float):
+        return round(grams)
+    return grams // 1000
+EOF
+  capture batch17 mypy_warn_unreachable_notes "$PM" "python3 -m mypy --warn-unreachable --strict-equality app" "$(python3 -m mypy --version)"
+
+  # ruff check --fix with some findings left unfixable
+  PF="$B/pyruff"
+  mkdir -p "$PF/src"
+  for i in $(seq 1 6); do
+    cat >"$PF/src/job_$i.py" <<EOF
+import os, sys
+import json
+from typing import List
+
+
+def run_$i(paths: List[str] = []):
+    try:
+        data = json.load(open(paths[0]))
+    except:
+        pass
+    l = lambda x: x * $i
+    if data == None:
+        return
+    print(f"done")
+    return l(len(data))
+EOF
+  done
+  printf '[tool.ruff.lint]\nselect = ["E", "F", "W", "UP", "B", "SIM"]\n' >"$PF/pyproject.toml"
+  capture batch17 ruff_check_fix_unfixable_left "$PF" "ruff check --fix src" "$(ruff --version)"
+
+  # black over a package where one file does not parse
+  PB="$B/pyblack"
+  mkdir -p "$PB/pkg"
+  for i in $(seq 1 9); do
+    printf 'def f_%d( a,b ):\n  return {"a":a,"b":b}\n' "$i" >"$PB/pkg/m$i.py"
+  done
+  printf 'def broken(:\n    return 1\n' >"$PB/pkg/m5.py"
+  printf 'x = 1\n' >"$PB/pkg/ok.py"
+  capture batch17 black_parse_error_among_reformat "$PB" "black pkg" "$(black --version | head -1)"
+
+  # pip install -e . with an invalid pyproject.toml
+  PE="$B/pyedit"
+  mkdir -p "$PE/src/ledger"
+  touch "$PE/src/ledger/__init__.py"
+  cat >"$PE/pyproject.toml" <<'EOF'
+[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "ledger"
+version = "0.3.0"
+requires-python = ">=3.9"
+dependencies = "requests>=2"
+license = {file = "LICENSE", text = "MIT"}
+
+[tool.setuptools.packages.find]
+where = ["src"]
+EOF
+  capture batch17 pip_install_editable_bad_pyproject "$PE" "python3 -m pip install --no-build-isolation --no-deps -e ." "$(python3 -m pip --version)"
+
+  # tox -p with two of four envs failing
+  PT="$B/pytox"
+  mkdir -p "$PT"
+  cat >"$PT/tox.ini" <<'EOF'
+[tox]
+envlist = unit, lint, types, docs
+skipsdist = true
+
+[testenv]
+skip_install = true
+allowlist_externals = python3, sh
+
+[testenv:unit]
+commands = python3 -c "import sys; print('ran 42 tests'); sys.exit(0)"
+
+[testenv:lint]
+commands = sh -c "echo 'src/app.py:3:1: F401 os imported but unused'; echo 'src/app.py:9:80: E501 line too long (96 > 79 characters)'; exit 1"
+
+[testenv:types]
+commands = sh -c "echo 'src/app.py:12: error: Incompatible return value type (got \"str\", expected \"int\")  [return-value]'; echo 'Found 1 error in 1 file (checked 4 source files)'; exit 1"
+
+[testenv:docs]
+commands = python3 -c "print('build succeeded, 3 warnings.')"
+EOF
+  capture batch17 tox_parallel_two_envs_fail "$PT" "tox -p 2" "$(tox --version 2>&1 | head -1)"
+
+  # pytest with log capture: a failing test whose captured log is long
+  PL="$B/pylog"
+  mkdir -p "$PL"
+  cat >"$PL/test_sync.py" <<'EOF'
+import logging
+
+log = logging.getLogger("sync")
+
+
+def sync(records):
+    done = 0
+    for i, r in enumerate(records):
+        log.info("syncing record %d id=%s", i, r["id"])
+        if r.get("stale"):
+            log.warning("record %s is stale, skipping", r["id"])
+            continue
+        done += 1
+    log.error("remote rejected batch: 409 Conflict (etag mismatch on id=%s)", records[-1]["id"])
+    return done
+
+
+def test_sync_all():
+    records = [{"id": f"r{i:03d}", "stale": i % 37 == 0} for i in range(320)]
+    assert sync(records) == 320
+
+
+def test_sync_empty_ok():
+    assert sync([{"id": "only"}]) == 1
+EOF
+  capture batch17 pytest_captured_log_long "$PL" "python3 -m pytest -p no:cacheprovider --log-level=INFO -q test_sync.py" "$(python3 -m pytest --version 2>&1)"
+
+  # pre-commit run --all-files with local hooks, three of five failing
+  PC="$B/pyprecommit"
+  mkdir -p "$PC/src"
+  git init -q -b main "$PC" && git -C "$PC" config user.email dev@example.com && git -C "$PC" config user.name Dev
+  printf 'import os\n\n\ndef main():\n    print("hi")   \n    breakpoint()\n' >"$PC/src/app.py"
+  printf 'TODO = 1\npassword = "hunter2"\n' >"$PC/src/settings.py"
+  for i in $(seq 1 8); do
+    printf 'import sys, json\n\n\ndef task_%d(x=[]):\n    try:\n        return json.loads(x)\n    except:\n        return None\n' "$i" >"$PC/src/task_$i.py"
+  done
+  printf 'key: [unclosed\n' >"$PC/config.yaml"
+  printf 'no newline at end' >"$PC/README.md"
+  cat >"$PC/.pre-commit-config.yaml" <<'EOF'
+repos:
+  - repo: local
+    hooks:
+      - id: no-breakpoints
+        name: forbid breakpoint()
+        entry: 'breakpoint\(\)'
+        language: pygrep
+        types: [python]
+      - id: no-secrets
+        name: forbid hard-coded passwords
+        entry: '(?i)password\s*=\s*"'
+        language: pygrep
+      - id: yaml-parse
+        name: yaml parses
+        entry: python3 -c 'import sys,yaml; [yaml.safe_load(open(f)) for f in sys.argv[1:]]'
+        language: system
+        types: [yaml]
+      - id: ruff
+        name: ruff
+        entry: ruff check --select E,F,B
+        language: system
+        types: [python]
+      - id: compile
+        name: python compiles
+        entry: python3 -m py_compile
+        language: system
+        types: [python]
+EOF
+  git -C "$PC" add -A
+  capture batch17 pre_commit_run_all_files_local_hooks "$PC" "PRE_COMMIT_HOME=$B/pre-commit-home pre-commit run --all-files" "$(pre-commit --version)"
+
+  # alembic upgrade head failing in the third revision (sqlite)
+  PA="$B/pyalembic"
+  rm -rf "$PA" && mkdir -p "$PA" && (cd "$PA" && alembic init migrations >/dev/null 2>&1)
+  sed -i 's|^sqlalchemy.url = .*|sqlalchemy.url = sqlite:///app.db|' "$PA/alembic.ini"
+  mkdir -p "$PA/migrations/versions"
+  cat >"$PA/migrations/versions/0001_users.py" <<'EOF'
+"""users"""
+from alembic import op
+import sqlalchemy as sa
+
+revision = "0001"
+down_revision = None
+
+
+def upgrade():
+    op.create_table("users", sa.Column("id", sa.Integer, primary_key=True), sa.Column("email", sa.String(200), nullable=False))
+
+
+def downgrade():
+    op.drop_table("users")
+EOF
+  cat >"$PA/migrations/versions/0002_orders.py" <<'EOF'
+"""orders"""
+from alembic import op
+import sqlalchemy as sa
+
+revision = "0002"
+down_revision = "0001"
+
+
+def upgrade():
+    op.create_table("orders", sa.Column("id", sa.Integer, primary_key=True), sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id")))
+
+
+def downgrade():
+    op.drop_table("orders")
+EOF
+  cat >"$PA/migrations/versions/0003_email_unique.py" <<'EOF'
+"""email unique"""
+from alembic import op
+
+revision = "0003"
+down_revision = "0002"
+
+
+def upgrade():
+    op.execute("INSERT INTO users (id, email) VALUES (1, 'a@example.com'), (2, 'a@example.com')")
+    op.create_index("ix_users_email", "users", ["email"], unique=True)
+
+
+def downgrade():
+    op.drop_index("ix_users_email")
+EOF
+  capture batch17 alembic_upgrade_head_integrity_error "$PA" "alembic upgrade head" "alembic $(python3 -c 'import alembic;print(alembic.__version__)')"
+
+  # uvicorn: a FastAPI app whose lifespan start-up fails
+  PV="$B/pyfastapi"
+  mkdir -p "$PV"
+  cat >"$PV/main.py" <<'EOF'
+import os
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+
+def connect(url):
+    if not url:
+        raise RuntimeError("DATABASE_URL is not set")
+    return url
+
+
+@asynccontextmanager
+async def lifespan(app):
+    app.state.db = connect(os.environ.get("DATABASE_URL"))
+    yield
+
+
+app = FastAPI(lifespan=lifespan)
+
+
+@app.get("/health")
+def health():
+    return {"ok": True}
+EOF
+  capture batch17 uvicorn_fastapi_lifespan_startup_fails "$PV" "env -u DATABASE_URL timeout 20 uvicorn main:app --port 18765" "uvicorn $(python3 -c 'import uvicorn;print(uvicorn.__version__)'), fastapi $(python3 -c 'import fastapi;print(fastapi.__version__)')"
+
+  # --- JavaScript / TypeScript ---
+  # dev tools installed once from the npm registry into a scratch directory
+  JD="$WORK/jsdeps"
+  if [ ! -d "$JD/node_modules/typescript" ]; then
+    mkdir -p "$JD" && (cd "$JD" && npm init -y >/dev/null && npm i typescript@5 eslint@9 typescript-eslint@8 mocha@10 c8@10 rollup@4 oxlint >/dev/null 2>&1)
+  fi
+  NB="$JD/node_modules/.bin"
+
+  # tsc -b with project references that form a cycle
+  TR="$B/tsrefs"
+  mkdir -p "$TR/core/src" "$TR/api/src" "$TR/web/src"
+  for p in core api web; do
+    printf 'export const %s = "%s";\n' "$p" "$p" >"$TR/$p/src/index.ts"
+  done
+  printf '{ "compilerOptions": { "composite": true, "outDir": "dist", "rootDir": "src" }, "include": ["src"], "references": [{ "path": "../web" }] }\n' >"$TR/core/tsconfig.json"
+  printf '{ "compilerOptions": { "composite": true, "outDir": "dist", "rootDir": "src" }, "include": ["src"], "references": [{ "path": "../core" }] }\n' >"$TR/api/tsconfig.json"
+  printf '{ "compilerOptions": { "composite": true, "outDir": "dist", "rootDir": "src" }, "include": ["src"], "references": [{ "path": "../api" }] }\n' >"$TR/web/tsconfig.json"
+  printf '{ "files": [], "references": [{ "path": "core" }, { "path": "api" }, { "path": "web" }] }\n' >"$TR/tsconfig.json"
+  capture batch17 tsc_build_circular_references "$TR" "$NB/tsc -b --verbose" "tsc $($NB/tsc -v)"
+
+  # eslint with typescript-eslint type-aware rules over 30 files
+  TE="$B/tslint"
+  mkdir -p "$TE/src"
+  cat >"$TE/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler", "noEmit": true }, "include": ["src"] }
+EOF
+  cat >"$TE/eslint.config.mjs" <<EOF
+import tseslint from "$JD/node_modules/typescript-eslint/dist/index.js";
+export default tseslint.config(
+  ...tseslint.configs.recommendedTypeChecked,
+  { languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } } },
+);
+EOF
+  for i in $(seq 1 30); do
+    cat >"$TE/src/svc$i.ts" <<EOF
+export async function fetchUser$i(id: number): Promise<any> {
+  const res = await fetch("/api/users/" + id);
+  return res.json();
+}
+
+export function load$i(ids: number[]) {
+  ids.forEach(async (id) => {
+    const user = await fetchUser$i(id);
+    console.log(user.name.toUpperCase());
+  });
+  fetchUser$i(0);
+  const raw: any = JSON.parse("{}");
+  return raw.items.length + "$i";
+}
+EOF
+  done
+  cat >>"$TE/src/svc13.ts" <<'EOF'
+
+export function broken(x: number): string {
+  return x.toFixed(2) as unknown as number;
+}
+EOF
+  capture batch17 eslint_typescript_type_aware_thirty_files "$TE" "$NB/eslint src" "eslint $($NB/eslint --version)"
+
+  # mocha --reporter spec, long, with failures at the end
+  MO="$B/mochaproj"
+  mkdir -p "$MO/test"
+  for s in $(seq 1 12); do
+    {
+      echo "const assert = require('node:assert');"
+      echo "describe('catalog module $s', function () {"
+      for t in $(seq 1 22); do
+        echo "  it('computes price table row $t', function () { assert.strictEqual($t * 2, $(( t * 2 ))); });"
+      done
+      echo "});"
+    } >"$MO/test/catalog$s.spec.js"
+  done
+  cat >"$MO/test/checkout.spec.js" <<'EOF'
+const assert = require('node:assert');
+describe('checkout', function () {
+  it('applies the coupon once', function () {
+    const total = [10, 20, 30].reduce((a, b) => a + b, 0) * 0.9 * 0.9;
+    assert.strictEqual(total, 54);
+  });
+  it('rejects an expired card', async function () {
+    const err = await Promise.resolve(null);
+    assert.ok(err, 'expected a CardExpired error');
+  });
+  it('rounds tax per line', function () {
+    assert.deepStrictEqual({ net: 10, tax: 1.9, lines: [1.9] }, { net: 10, tax: 1.9, lines: [1.90, 0] });
+  });
+});
+EOF
+  capture batch17 mocha_spec_long_failures_at_end "$MO" "$NB/mocha --reporter spec 'test/*.spec.js'" "mocha $($NB/mocha --version)"
+
+  # c8 with --check-coverage under node --test
+  C8="$B/c8proj"
+  mkdir -p "$C8/lib" "$C8/test"
+  for i in $(seq 1 20); do
+    cat >"$C8/lib/util$i.js" <<EOF
+exports.clamp$i = (v, lo, hi) => (v < lo ? lo : v > hi ? hi : v);
+exports.parse$i = (s) => {
+  if (typeof s !== 'string') throw new TypeError('expected string');
+  const n = Number(s);
+  if (Number.isNaN(n)) return null;
+  return n * $i;
+};
+exports.unused$i = () => {
+  return 'never called $i';
+};
+EOF
+    printf "const test = require('node:test');\nconst assert = require('node:assert');\nconst u = require('../lib/util%d.js');\ntest('clamp %d', () => { assert.strictEqual(u.clamp%d(5, 0, 3), 3); });\n" "$i" "$i" "$i" >"$C8/test/util$i.test.js"
+  done
+  capture batch17 c8_check_coverage_node_test "$C8" "$NB/c8 --check-coverage --lines 90 --branches 80 --reporter=text node --test test/" "c8 $($NB/c8 --version)"
+
+  # rollup: circular dependency warnings, then a missing export error
+  RO="$B/rollupproj"
+  mkdir -p "$RO/src"
+  printf "import { b } from './b.js';\nexport const a = () => b() + 1;\n" >"$RO/src/a.js"
+  printf "import { a } from './a.js';\nexport const b = () => 2;\nexport const c = () => a();\n" >"$RO/src/b.js"
+  printf "import { a } from './a.js';\nimport { c } from './b.js';\nimport { format } from './fmt.js';\nimport lodash from 'lodash';\nconsole.log(format(a() + c()), this, lodash);\n" >"$RO/src/main.js"
+  printf "export const formatNumber = (n) => n.toFixed(2);\n" >"$RO/src/fmt.js"
+  capture batch17 rollup_circular_then_missing_export "$RO" "$NB/rollup src/main.js --file dist/bundle.js --format es" "rollup $($NB/rollup --version)"
+
+  # oxlint over a small app
+  OX="$B/oxproj"
+  mkdir -p "$OX/src"
+  for i in $(seq 1 10); do
+    cat >"$OX/src/page$i.js" <<EOF
+import { useState } from "react";
+export function Page$i(props) {
+  var count = 0;
+  if (props.id == null) { debugger; }
+  const [x, setX] = useState(0);
+  for (let i = 0; i < 10; i--) { count++; }
+  if (typeof props.name === "strng") return null;
+  return props.items.map(item => item.id === NaN ? null : item);
+}
+EOF
+  done
+  capture batch17 oxlint_findings_ten_files "$OX" "$NB/oxlint src" "$($NB/oxlint --version)"
+
+  # npm install of a version that does not exist
+  NT="$B/npmtarget"
+  mkdir -p "$NT"
+  printf '{ "name": "npmtarget", "version": "1.0.0", "dependencies": { "left-pad": "^1.3.0", "is-odd": "^99.0.0" } }\n' >"$NT/package.json"
+  capture batch17 npm_install_etarget_no_version "$NT" "npm install --no-audit --no-fund" "npm $(npm --version)"
+
+  # pnpm -r test: three workspace packages, two failing
+  PW="$B/pnpmws"
+  mkdir -p "$PW/packages/auth/test" "$PW/packages/billing/test" "$PW/packages/ui/test"
+  printf 'packages:\n  - "packages/*"\n' >"$PW/pnpm-workspace.yaml"
+  printf '{ "name": "ws-root", "private": true }\n' >"$PW/package.json"
+  for p in auth billing ui; do
+    printf '{ "name": "@ws/%s", "version": "1.0.0", "scripts": { "test": "node --test test/" } }\n' "$p" >"$PW/packages/$p/package.json"
+  done
+  printf "const test = require('node:test');\nconst assert = require('node:assert');\ntest('token expires', () => { assert.strictEqual(3600, 3600); });\n" >"$PW/packages/auth/test/a.test.js"
+  printf "const test = require('node:test');\nconst assert = require('node:assert');\ntest('invoice total', () => { assert.strictEqual(0.1 + 0.2, 0.3); });\ntest('currency', () => { assert.strictEqual('EUR', 'EUR'); });\n" >"$PW/packages/billing/test/b.test.js"
+  printf "const test = require('node:test');\nconst assert = require('node:assert');\ntest('button label', () => { assert.match('Sbumit', /Submit/); });\n" >"$PW/packages/ui/test/u.test.js"
+  capture batch17 pnpm_r_test_two_packages_fail "$PW" "pnpm -r --no-bail test" "pnpm $(pnpm --version)"
+
+  # deno test --coverage with a failure, and deno task of a missing task
+  DN="$B/denoproj"
+  mkdir -p "$DN"
+  DENO="$ROOT/node_modules/deno/deno"
+  cat >"$DN/math.ts" <<'EOF'
+export function mean(xs: number[]): number {
+  if (xs.length === 0) throw new RangeError("mean of empty list");
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+export function median(xs: number[]): number {
+  const s = [...xs].sort();
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+export function mode(xs: number[]): number | undefined {
+  return xs[0];
+}
+EOF
+  cat >"$DN/math_test.ts" <<'EOF'
+import { mean, median } from "./math.ts";
+Deno.test("mean", () => {
+  if (mean([1, 2, 3]) !== 2) throw new Error("mean wrong");
+});
+Deno.test("median sorts numerically", () => {
+  const got = median([10, 9, 2]);
+  if (got !== 9) throw new Error(`median: expected 9, got ${got}`);
+});
+EOF
+  printf '{ "tasks": { "test": "deno test --coverage=cov", "lint": "deno lint" } }\n' >"$DN/deno.json"
+  capture batch17 deno_test_coverage_failure "$DN" "$DENO test --coverage=cov && $DENO coverage cov" "$($DENO --version | head -1)"
+  capture batch17 deno_task_missing_task "$DN" "$DENO task build" "$($DENO --version | head -1)"
+
+  # --- Go ---
+  GV="$(go version)"
+  export GOPROXY=off
+  GF="$B/gofuzz"
+  mkdir -p "$GF"
+  printf 'module example.com/parse\n\ngo 1.19\n' >"$GF/go.mod"
+  cat >"$GF/parse.go" <<'EOF'
+package parse
+
+import "strings"
+
+// Header splits "Key: Value" and panics on a value that starts with a colon.
+func Header(s string) (string, string) {
+	i := strings.Index(s, ":")
+	if i < 0 {
+		return s, ""
+	}
+	v := strings.TrimSpace(s[i+1:])
+	if len(v) > 1 && v[0] == ':' {
+		var m map[string]int
+		m[v] = 1
+	}
+	return s[:i], v
+}
+EOF
+  cat >"$GF/parse_test.go" <<'EOF'
+package parse
+
+import "testing"
+
+func FuzzHeader(f *testing.F) {
+	f.Add("Host: example.com")
+	f.Add("Accept: */*")
+	f.Fuzz(func(t *testing.T, s string) {
+		k, _ := Header(s)
+		if len(k) > len(s) {
+			t.Fatalf("key longer than input")
+		}
+	})
+}
+EOF
+  capture batch17 go_test_fuzz_crash_input "$GF" "go test -run '^$' -fuzz FuzzHeader -fuzztime 60s ." "$GV"
+
+  # go build -gcflags=-m over a package: escape analysis (long, exit 0)
+  GE="$B/goescape"
+  mkdir -p "$GE"
+  printf 'module example.com/esc\n\ngo 1.19\n' >"$GE/go.mod"
+  for i in $(seq 1 14); do
+    cat >"$GE/f$i.go" <<EOF
+package esc
+
+import "fmt"
+
+type Rec$i struct{ ID int; Name string; Tags []string }
+
+func New$i(id int, name string) *Rec$i { return &Rec$i{ID: id, Name: name, Tags: make([]string, 0, 4)} }
+
+func (r *Rec$i) String() string { return fmt.Sprintf("%d:%s:%v", r.ID, r.Name, r.Tags) }
+
+func Sum$i(xs []int) int { s := 0; for _, x := range xs { s += x }; return s }
+
+func Closure$i() func() int { n := $i; return func() int { n++; return n } }
+
+func Log$i(v interface{}) { fmt.Println("rec", $i, v) }
+EOF
+  done
+  capture batch17 go_build_gcflags_m_escape "$GE" "go build -gcflags=-m ./..." "$GV"
+
+  # go test -count=3 -failfast with a flaky-by-state test
+  GC="$B/gocount"
+  mkdir -p "$GC"
+  printf 'module example.com/cache\n\ngo 1.19\n' >"$GC/go.mod"
+  cat >"$GC/cache.go" <<'EOF'
+package cache
+
+var store = map[string]int{}
+
+func Put(k string, v int) { store[k] = v }
+func Len() int            { return len(store) }
+EOF
+  cat >"$GC/cache_test.go" <<'EOF'
+package cache
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestPutOne(t *testing.T) {
+	Put(fmt.Sprint("k", Len()), 1)
+	if Len() != 1 {
+		t.Fatalf("Len() = %d after one Put, want 1 (state leaks between runs)", Len())
+	}
+}
+
+func TestLater(t *testing.T) {
+	t.Log("later test runs")
+}
+EOF
+  capture batch17 go_test_count3_failfast "$GC" "go test -count=3 -failfast -v ." "$GV"
+
+  # go work: a workspace whose member module moved, then a build across members
+  GW="$B/gowork"
+  mkdir -p "$GW/api" "$GW/lib" "$GW/worker"
+  printf 'module example.com/api\n\ngo 1.19\n\nrequire example.com/lib v0.0.0\n' >"$GW/api/go.mod"
+  printf 'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/lib"\n)\n\nfunc main() { fmt.Println(lib.Greet("api", 2)) }\n' >"$GW/api/main.go"
+  printf 'module example.com/lib\n\ngo 1.19\n' >"$GW/lib/go.mod"
+  printf 'package lib\n\nfunc Greet(name string) string { return "hi " + name }\n' >"$GW/lib/lib.go"
+  printf 'module example.com/worker\n\ngo 1.19\n\nrequire example.com/lib v0.0.0\n' >"$GW/worker/go.mod"
+  printf 'package main\n\nimport "example.com/lib"\n\nfunc main() { var n int = lib.Greet("w"); _ = n }\n' >"$GW/worker/main.go"
+  printf 'go 1.19\n\nuse (\n\t./api\n\t./lib\n\t./tools\n)\n' >"$GW/go.work"
+  capture batch17 go_work_missing_member_then_build_errors "$GW" "go build ./api/... ; go work edit -dropuse=./tools && go work use ./worker && go build ./api/... ./worker/..." "$GV"
+
+  # go test ./... with a build failure in one test file among passing packages, -v noisy
+  GT="$B/gopkgs"
+  mkdir -p "$GT"
+  printf 'module example.com/shop\n\ngo 1.19\n' >"$GT/go.mod"
+  for p in audit auth cart catalog checkout coupons invoice ledger mail orders pricing refunds search shipping stock tax users wishlist; do
+    mkdir -p "$GT/$p"
+    printf 'package %s\n\nfunc Double(x int) int { return x * 2 }\n' "$p" >"$GT/$p/$p.go"
+    {
+      printf 'package %s\n\nimport "testing"\n\n' "$p"
+      for t in $(seq 1 8); do printf 'func TestDouble%d(t *testing.T) {\n\tif Double(%d) != %d {\n\t\tt.Fatal("bad")\n\t}\n}\n\n' "$t" "$t" $(( t * 2 )); done
+    } >"$GT/$p/${p}_test.go"
+  done
+  printf 'package pricing\n\nimport "testing"\n\nfunc TestRound(t *testing.T) {\n\tvar got int = Round(2.5)\n\tif got != 3 {\n\t\tt.Errorf("Round(2.5) = %%d, want 3", got)\n\t}\n}\n' >"$GT/pricing/round_test.go"
+  printf 'package tax\n\nimport "testing"\n\nfunc TestVAT(t *testing.T) {\n\tfor _, c := range []struct{ in, want int }{{100, 119}, {0, 0}, {50, 60}} {\n\t\tif got := Double(c.in)/2 + c.in*19/100; got != c.want {\n\t\t\tt.Errorf("VAT(%%d) = %%d, want %%d", c.in, got, c.want)\n\t\t}\n\t}\n}\n' >"$GT/tax/vat_test.go"
+  capture batch17 go_test_v_packages_build_fail_and_fail "$GT" "go test -v ./..." "$GV"
+
+  # --- Rust ---
+  RV="$(cargo --version)"
+  # build.rs printing a storm of cargo:warning lines, then an error in the crate
+  RB="$B/rsbuild"
+  mkdir -p "$RB/src"
+  printf '[package]\nname = "gen"\nversion = "0.1.0"\nedition = "2021"\n' >"$RB/Cargo.toml"
+  cat >"$RB/build.rs" <<'EOF'
+fn main() {
+    for i in 0..160 {
+        println!("cargo:warning=schema field `field_{i}` has no doc comment; generated accessor is undocumented");
+    }
+    println!("cargo:warning=schema table `orders` references unknown table `customers_v2`");
+    println!("cargo:rerun-if-changed=schema.sql");
+}
+EOF
+  printf 'pub fn total(xs: &[u32]) -> u32 {\n    xs.iter().sum::<u64>()\n}\n' >"$RB/src/lib.rs"
+  capture batch17 cargo_build_build_rs_warning_storm "$RB" "cargo build 2>&1" "$RV"
+
+  # compile_error! from mutually exclusive features, plus cfg warnings
+  RF="$B/rsfeat"
+  mkdir -p "$RF/src"
+  printf '[package]\nname = "tls"\nversion = "0.1.0"\nedition = "2021"\n\n[features]\ndefault = ["rustls"]\nrustls = []\nnative = []\n' >"$RF/Cargo.toml"
+  cat >"$RF/src/lib.rs" <<'EOF'
+#[cfg(all(feature = "rustls", feature = "native"))]
+compile_error!("features `rustls` and `native` are mutually exclusive; pick one TLS backend");
+
+#[cfg(feature = "openssl")]
+pub fn backend() -> &'static str { "openssl" }
+
+#[cfg(feature = "rustls")]
+pub fn backend() -> &'static str { "rustls" }
+EOF
+  capture batch17 cargo_check_all_features_compile_error "$RF" "cargo check --all-features 2>&1" "$RV"
+
+  # cargo test where the lib tests pass but an integration test does not compile
+  RT="$B/rstests"
+  mkdir -p "$RT/src" "$RT/tests"
+  printf '[package]\nname = "queue"\nversion = "0.1.0"\nedition = "2021"\n' >"$RT/Cargo.toml"
+  {
+    echo 'pub struct Queue { items: Vec<u32> }'
+    echo 'impl Queue { pub fn new() -> Self { Queue { items: Vec::new() } } pub fn push(&mut self, x: u32) { self.items.push(x) } pub fn len(&self) -> usize { self.items.len() } }'
+    echo '#[cfg(test)] mod tests { use super::*;'
+    for t in $(seq 1 40); do echo "  #[test] fn push_$t() { let mut q = Queue::new(); for i in 0..$t { q.push(i) } assert_eq!(q.len(), $t); }"; done
+    echo '}'
+  } >"$RT/src/lib.rs"
+  cat >"$RT/tests/api.rs" <<'EOF'
+use queue::Queue;
+
+#[test]
+fn pop_returns_first() {
+    let mut q = Queue::new();
+    q.push(1);
+    assert_eq!(q.pop(), Some(1));
+    let n: u32 = q.len();
+}
+EOF
+  capture batch17 cargo_test_integration_compile_error "$RT" "cargo test 2>&1" "$RV"
+
+  # cargo test --doc with failing doc examples
+  RD="$B/rsdoc"
+  mkdir -p "$RD/src"
+  printf '[package]\nname = "units"\nversion = "0.1.0"\nedition = "2021"\n' >"$RD/Cargo.toml"
+  cat >"$RD/src/lib.rs" <<'EOF'
+/// Converts kilometres to miles.
+///
+/// ```
+/// assert_eq!(units::km_to_miles(10.0), 6.21);
+/// ```
+pub fn km_to_miles(km: f64) -> f64 { km * 0.621371 }
+
+/// Parses "12kg".
+///
+/// ```
+/// let g = units::parse_grams("12kg").unwrap();
+/// assert_eq!(g, 12000);
+/// ```
+pub fn parse_grams(s: &str) -> Option<u64> { s.strip_suffix("kg")?.parse::<u64>().ok().map(|k| k * 1000) }
+
+/// Celsius to Fahrenheit.
+///
+/// ```
+/// let f = units::c_to_f(100);
+/// ```
+pub fn c_to_f(c: f64) -> f64 { c * 9.0 / 5.0 + 32.0 }
+EOF
+  for i in $(seq 1 40); do
+    printf '\n/// Scales by %d.\n///\n/// ```\n/// assert_eq!(units::scale_%d(2), %d);\n/// ```\npub fn scale_%d(x: u64) -> u64 { x * %d }\n' "$i" "$i" $(( i * 2 )) "$i" "$i" >>"$RD/src/lib.rs"
+  done
+  capture batch17 cargo_test_doc_failures "$RD" "cargo test --doc 2>&1" "$RV"
+
+  # rustc --explain (exit 0, reference text)
+  capture batch17 rustc_explain_e0502 "$B" "rustc --explain E0502" "$(rustc --version)"
+fi
+
 # --- batch18: an eighteenth blind batch (git, C/C++ and build systems, JVM, Ruby, PHP, databases,
 # containers and system tools in situations the set lacked: rebase -i --autosquash conflict,
 # cherry-pick -x of a merge refused, merge --squash conflicts, log --graph over many merges long,
