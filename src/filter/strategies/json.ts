@@ -17,7 +17,7 @@ import { appendAll } from "../arrays.ts";
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { carriesFailure } from "./_shared.ts";
-import { type Span, spansOf } from "./_json_spans.ts";
+import { MAX_SPAN_DEPTH, type Span, spansOf } from "./_json_spans.ts";
 
 export const JsonConfig = z.object({
   type: z.literal("json"),
@@ -688,6 +688,7 @@ class JsonReader {
    * files, rubocop's `files`); deeper lists (a file's messages) are kept whole.
    */
   #keep(value: Json, counter: { passed: number }, depth: number): Json | undefined {
+    if (depth >= MAX_SPAN_DEPTH) return this.#prune(value);
     if (Array.isArray(value)) {
       const pruned = value.map((el) => this.#prune(el));
       // In a list of containers, an element left with nothing nested (an eslint file without
@@ -721,10 +722,17 @@ class JsonReader {
     return out;
   }
 
-  /** Bookkeeping fields, empty values and zero counts removed; undefined when nothing is left. */
-  #prune(value: Json): Json | undefined {
+  /**
+   * Bookkeeping fields, empty values and zero counts removed; undefined when nothing is left. A
+   * value nested deeper than MAX_SPAN_DEPTH below the one pruned is one opaque value, as its span
+   * is: kept as it is unless empty.
+   */
+  #prune(value: Json, depth = 0): Json | undefined {
+    if (depth >= MAX_SPAN_DEPTH) return isEmpty(value) ? undefined : value;
     if (Array.isArray(value)) {
-      const out = value.map((el) => this.#prune(el)).filter((el) => el !== undefined) as Json[];
+      const out = value.map((el) => this.#prune(el, depth + 1)).filter((el) =>
+        el !== undefined
+      ) as Json[];
       return out.length ? out : undefined;
     }
     if (isObject(value)) {
@@ -732,7 +740,7 @@ class JsonReader {
       for (const [key, child] of Object.entries(value)) {
         if (this.#drop.has(key)) continue;
         if (child === 0 && /count$/i.test(key)) continue;
-        const pruned = this.#prune(child);
+        const pruned = this.#prune(child, depth + 1);
         if (pruned !== undefined) out[key] = pruned;
       }
       return Object.keys(out).length ? out : undefined;
