@@ -188,6 +188,23 @@ Deno.test("a JSON document printed amid text: the text stays in place, the docum
   ]);
 });
 
+Deno.test("a JSON document printed amid text is parsed once", () => {
+  const doc = JSON.stringify({ ok: false, failures: [{ test: "b", error: "boom" }] }, null, 2);
+  const input = ["> app@1.0.0 report", "", doc, "npm ERR! Lifecycle script failed"].join("\n");
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
+    if (text === doc) parsed++;
+    return parse(text, reviver);
+  };
+  try {
+    expect(engine.filter("npm run report", input).text).toContain('"error": "boom"');
+  } finally {
+    JSON.parse = parse;
+  }
+  expect(parsed).toBe(1);
+});
+
 Deno.test("a JSON document nested 10,000 levels deep is still read, alone or amid text", () => {
   // One level a line (a pretty printer's indentation left out): 20,000 lines.
   const levels = 10_000;

@@ -105,10 +105,12 @@ export function compileJson(config: JsonConfig): CompiledStrategy {
 /**
  * The json strategy where no rule asked for it (the generic pass): a JSON line kept is the line as
  * printed, never the record re-written; records still go (passing, progress) or show their
- * rendered text as with a rule.
+ * rendered text as with a rule. `found` is the document amid text (documentAmid) of the lines the
+ * stage will be given, when the caller has already found it: the stage reads it instead of
+ * searching and parsing those lines again.
  */
-export function jsonAsPrinted(config: JsonConfig): CompiledStrategy {
-  return compileReader(new JsonReader(config, { asPrinted: true }));
+export function jsonAsPrinted(config: JsonConfig, found?: DocumentAmid): CompiledStrategy {
+  return compileReader(new JsonReader(config, { asPrinted: true, found }));
 }
 
 function compileReader(reader: JsonReader): CompiledStrategy {
@@ -141,22 +143,20 @@ export function looksLikeJson(firstLine: string): boolean {
 /** Lines of text around a document printed amid text, at most. */
 const MAX_AROUND = 20;
 
+/** A document printed amid text: its first and last lines and its value. */
+export type DocumentAmid = { open: number; close: number; document: Json };
+
 /**
  * A document printed over several lines amid text: its first line a bare `{` or `[` and its last
  * a bare `}` or `]`, at the line's start, with a few lines of text before or after it; null when
  * there is none or the lines between do not parse.
  */
-export function documentAmid(
-  lines: string[],
-): { open: number; close: number; document: Json } | null {
-  const bare = (line: string, chars: string) => {
-    const t = line.trimEnd();
-    return t.length === 1 && chars.includes(t);
-  };
-  const open = lines.findIndex((line) => bare(line, "{["));
+export function documentAmid(lines: string[]): DocumentAmid | null {
+  const open = lines.findIndex((line) => bare(line, OPENING));
   if (open < 0) return null;
+  const closing = lines[open][0] === "{" ? CLOSING_OBJECT : CLOSING_ARRAY;
   let close = lines.length - 1;
-  while (close > open && !bare(lines[close], lines[open][0] === "{" ? "}" : "]")) close--;
+  while (close > open && !bare(lines[close], closing)) close--;
   if (close <= open) return null;
   // A few lines around it (an echo, a failure's lines): a long log around a document is a log.
   let around = 0;
@@ -171,20 +171,38 @@ export function documentAmid(
   }
 }
 
+const OPENING = [123, 91]; // `{`, `[`
+const CLOSING_OBJECT = [125]; // `}`
+const CLOSING_ARRAY = [93]; // `]`
+
+/**
+ * Whether a line is one of these brackets (char codes) at its start, blanks after it aside. The
+ * first character is tested first: the generic pass asks this of every line no rule read, and
+ * trimming each would allocate a string.
+ */
+function bare(line: string, codes: number[]): boolean {
+  return codes.includes(line.charCodeAt(0)) && line.trimEnd().length === 1;
+}
+
 class JsonReader {
   #pass: Set<string>;
   #quiet: Set<string>;
   #skip: Set<string>;
   #drop: Set<string>;
   #asPrinted: boolean;
+  #found: DocumentAmid | undefined;
   /**
    * The fields a finding's line shows, as a tree of their paths (`exception` → `class`, …) with a
    * status field: a printed finding keeps the lines of these (`drop_fields` or not), no others.
    */
   #shown: Shown;
 
-  constructor(readonly config: JsonConfig, options: { asPrinted?: boolean } = {}) {
+  constructor(
+    readonly config: JsonConfig,
+    options: { asPrinted?: boolean; found?: DocumentAmid } = {},
+  ) {
     this.#asPrinted = options.asPrinted ?? false;
+    this.#found = options.found;
     this.#pass = new Set(config.pass_values.map((v) => v.toLowerCase()));
     this.#quiet = new Set(config.quiet_values.map((v) => v.toLowerCase()));
     this.#skip = new Set(config.skip_values.map((v) => v.toLowerCase()));
@@ -235,7 +253,7 @@ class JsonReader {
    */
   #printedAmid(lines: string[]): string[] | null {
     if (!this.#asPrinted && !this.config.printed) return null;
-    const amid = documentAmid(lines);
+    const amid = this.#found ?? documentAmid(lines);
     if (amid === null) return null;
     const { open, close, document } = amid;
     const printed = this.#printedLines(lines.slice(open, close + 1), document);
