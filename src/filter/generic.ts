@@ -327,9 +327,11 @@ export function genericStage(
         const truncated = tail.finish();
         return changed || truncated ? "partial" : "fallback";
       }
-      // A document printed amid text (`npm run`'s echo before it) is read as one too.
-      if (json || (!after && documentAmid(held) !== null)) {
-        const stage = jsonAsPrinted(JSON_DEFAULTS).createStage(ctx);
+      // A document printed amid text (`npm run`'s echo before it) is read as one too; the stage
+      // is handed the document found so that it is parsed once.
+      const amid = json || after ? null : documentAmid(held);
+      if (json || amid !== null) {
+        const stage = jsonAsPrinted(JSON_DEFAULTS, amid ?? undefined).createStage(ctx);
         for (const line of held) stage.push(line);
         held.length = 0;
         return stage.finish();

@@ -188,6 +188,46 @@ Deno.test("a JSON document printed amid text: the text stays in place, the docum
   ]);
 });
 
+Deno.test("a JSON document printed amid text is parsed once", () => {
+  const doc = JSON.stringify({ ok: false, failures: [{ test: "b", error: "boom" }] }, null, 2);
+  const input = ["> app@1.0.0 report", "", doc, "npm ERR! Lifecycle script failed"].join("\n");
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
+    if (text === doc) parsed++;
+    return parse(text, reviver);
+  };
+  try {
+    expect(engine.filter("npm run report", input).text).toContain('"error": "boom"');
+  } finally {
+    JSON.parse = parse;
+  }
+  expect(parsed).toBe(1);
+});
+
+Deno.test("a JSON document nested 10,000 levels deep is still read, alone or amid text", () => {
+  // One level a line (a pretty printer's indentation left out): 20,000 lines.
+  const levels = 10_000;
+  const documents = [
+    ["[", ...Array(levels - 1).fill("["), "1", ...Array(levels).fill("]")],
+    ["{", ...Array(levels - 1).fill('"a": {'), '"a": 1', ...Array(levels).fill("}")],
+  ];
+  const before = ["> app@1.0.0 report", ""];
+  const after = ["npm ERR! Lifecycle script `report` failed"];
+  for (const doc of documents) {
+    for (const input of [doc, [...before, ...doc, ...after]]) {
+      const out = engine.filter("npm run report", input.join("\n"));
+      const kept = lines(out.text);
+      expect(kept.length).toBeLessThan(input.length);
+      expect(kept).toContain(doc[levels]);
+      if (input.length > doc.length) {
+        expect(kept.slice(0, 2)).toEqual(before);
+        expect(kept.at(-1)).toBe(after[0]);
+      }
+    }
+  }
+});
+
 Deno.test("the generic pass takes an array handed over whole as it takes its lines one by one", () => {
   const outputs = [
     // A JSON document after a blank line: the json strategy reads it either way.

@@ -15,6 +15,13 @@ export type Span =
 export type Member = { key: string; line: number; value: Span };
 
 /**
+ * Nesting past which an array or object is one opaque value (a scalar span over its lines): the
+ * scan recurses once per level, and a document nested thousands of levels deep would overflow
+ * the stack. The readers of spans recurse with them, so they stop at this depth too.
+ */
+export const MAX_SPAN_DEPTH = 128;
+
+/**
  * The spans of a document the caller has already parsed (so the text is valid JSON), or null
  * when the scan finds something else (it then reads no further).
  */
@@ -32,6 +39,7 @@ export function spansOf(text: string): Span | null {
 class Scanner {
   at = 0;
   line = 0;
+  depth = 0;
 
   constructor(readonly text: string) {}
 
@@ -49,9 +57,13 @@ class Scanner {
     this.space();
     const start = this.line;
     const c = this.text[this.at];
-    if (c === "{") return this.#object(start);
-    if (c === "[") return this.#array(start);
-    if (c === '"') this.#string();
+    if ((c === "{" || c === "[") && this.depth >= MAX_SPAN_DEPTH) this.#skipContainer();
+    else if (c === "{" || c === "[") {
+      this.depth++;
+      const span = c === "{" ? this.#object(start) : this.#array(start);
+      this.depth--;
+      return span;
+    } else if (c === '"') this.#string();
     else {
       // A number, true, false or null: it ends at a delimiter.
       const m = /[^\s,\]}]+/y;
@@ -60,6 +72,27 @@ class Scanner {
       this.at = m.lastIndex;
     }
     return { kind: "scalar", start, end: this.line };
+  }
+
+  /**
+   * Past an array or object without reading its values (the text is valid JSON: brackets outside
+   * strings balance), counting its lines.
+   */
+  #skipContainer(): void {
+    const text = this.text;
+    let depth = 0;
+    for (;;) {
+      const c = text.charCodeAt(this.at);
+      if (Number.isNaN(c)) throw new Error("container");
+      if (c === 34) {
+        this.#string();
+        continue;
+      }
+      this.at++;
+      if (c === 10) this.line++;
+      else if (c === 123 || c === 91) depth++;
+      else if ((c === 125 || c === 93) && --depth === 0) return;
+    }
   }
 
   /** Past a string; its text (escapes read). */

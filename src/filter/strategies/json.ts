@@ -17,7 +17,7 @@ import { appendAll } from "../arrays.ts";
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { carriesFailure } from "./_shared.ts";
-import { type Span, spansOf } from "./_json_spans.ts";
+import { MAX_SPAN_DEPTH, type Span, spansOf } from "./_json_spans.ts";
 
 export const JsonConfig = z.object({
   type: z.literal("json"),
@@ -105,10 +105,12 @@ export function compileJson(config: JsonConfig): CompiledStrategy {
 /**
  * The json strategy where no rule asked for it (the generic pass): a JSON line kept is the line as
  * printed, never the record re-written; records still go (passing, progress) or show their
- * rendered text as with a rule.
+ * rendered text as with a rule. `found` is the document amid text (documentAmid) of the lines the
+ * stage will be given, when the caller has already found it: the stage reads it instead of
+ * searching and parsing those lines again.
  */
-export function jsonAsPrinted(config: JsonConfig): CompiledStrategy {
-  return compileReader(new JsonReader(config, { asPrinted: true }));
+export function jsonAsPrinted(config: JsonConfig, found?: DocumentAmid): CompiledStrategy {
+  return compileReader(new JsonReader(config, { asPrinted: true, found }));
 }
 
 function compileReader(reader: JsonReader): CompiledStrategy {
@@ -141,22 +143,20 @@ export function looksLikeJson(firstLine: string): boolean {
 /** Lines of text around a document printed amid text, at most. */
 const MAX_AROUND = 20;
 
+/** A document printed amid text: its first and last lines and its value. */
+export type DocumentAmid = { open: number; close: number; document: Json };
+
 /**
  * A document printed over several lines amid text: its first line a bare `{` or `[` and its last
  * a bare `}` or `]`, at the line's start, with a few lines of text before or after it; null when
  * there is none or the lines between do not parse.
  */
-export function documentAmid(
-  lines: string[],
-): { open: number; close: number; document: Json } | null {
-  const bare = (line: string, chars: string) => {
-    const t = line.trimEnd();
-    return t.length === 1 && chars.includes(t);
-  };
-  const open = lines.findIndex((line) => bare(line, "{["));
+export function documentAmid(lines: string[]): DocumentAmid | null {
+  const open = lines.findIndex((line) => bare(line, OPENING));
   if (open < 0) return null;
+  const closing = lines[open][0] === "{" ? CLOSING_OBJECT : CLOSING_ARRAY;
   let close = lines.length - 1;
-  while (close > open && !bare(lines[close], lines[open][0] === "{" ? "}" : "]")) close--;
+  while (close > open && !bare(lines[close], closing)) close--;
   if (close <= open) return null;
   // A few lines around it (an echo, a failure's lines): a long log around a document is a log.
   let around = 0;
@@ -171,20 +171,38 @@ export function documentAmid(
   }
 }
 
+const OPENING = [123, 91]; // `{`, `[`
+const CLOSING_OBJECT = [125]; // `}`
+const CLOSING_ARRAY = [93]; // `]`
+
+/**
+ * Whether a line is one of these brackets (char codes) at its start, blanks after it aside. The
+ * first character is tested first: the generic pass asks this of every line no rule read, and
+ * trimming each would allocate a string.
+ */
+function bare(line: string, codes: number[]): boolean {
+  return codes.includes(line.charCodeAt(0)) && line.trimEnd().length === 1;
+}
+
 class JsonReader {
   #pass: Set<string>;
   #quiet: Set<string>;
   #skip: Set<string>;
   #drop: Set<string>;
   #asPrinted: boolean;
+  #found: DocumentAmid | undefined;
   /**
    * The fields a finding's line shows, as a tree of their paths (`exception` → `class`, …) with a
    * status field: a printed finding keeps the lines of these (`drop_fields` or not), no others.
    */
   #shown: Shown;
 
-  constructor(readonly config: JsonConfig, options: { asPrinted?: boolean } = {}) {
+  constructor(
+    readonly config: JsonConfig,
+    options: { asPrinted?: boolean; found?: DocumentAmid } = {},
+  ) {
     this.#asPrinted = options.asPrinted ?? false;
+    this.#found = options.found;
     this.#pass = new Set(config.pass_values.map((v) => v.toLowerCase()));
     this.#quiet = new Set(config.quiet_values.map((v) => v.toLowerCase()));
     this.#skip = new Set(config.skip_values.map((v) => v.toLowerCase()));
@@ -235,7 +253,7 @@ class JsonReader {
    */
   #printedAmid(lines: string[]): string[] | null {
     if (!this.#asPrinted && !this.config.printed) return null;
-    const amid = documentAmid(lines);
+    const amid = this.#found ?? documentAmid(lines);
     if (amid === null) return null;
     const { open, close, document } = amid;
     const printed = this.#printedLines(lines.slice(open, close + 1), document);
@@ -688,6 +706,7 @@ class JsonReader {
    * files, rubocop's `files`); deeper lists (a file's messages) are kept whole.
    */
   #keep(value: Json, counter: { passed: number }, depth: number): Json | undefined {
+    if (depth >= MAX_SPAN_DEPTH) return this.#prune(value);
     if (Array.isArray(value)) {
       const pruned = value.map((el) => this.#prune(el));
       // In a list of containers, an element left with nothing nested (an eslint file without
@@ -721,10 +740,17 @@ class JsonReader {
     return out;
   }
 
-  /** Bookkeeping fields, empty values and zero counts removed; undefined when nothing is left. */
-  #prune(value: Json): Json | undefined {
+  /**
+   * Bookkeeping fields, empty values and zero counts removed; undefined when nothing is left. A
+   * value nested deeper than MAX_SPAN_DEPTH below the one pruned is one opaque value, as its span
+   * is: kept as it is unless empty.
+   */
+  #prune(value: Json, depth = 0): Json | undefined {
+    if (depth >= MAX_SPAN_DEPTH) return isEmpty(value) ? undefined : value;
     if (Array.isArray(value)) {
-      const out = value.map((el) => this.#prune(el)).filter((el) => el !== undefined) as Json[];
+      const out = value.map((el) => this.#prune(el, depth + 1)).filter((el) =>
+        el !== undefined
+      ) as Json[];
       return out.length ? out : undefined;
     }
     if (isObject(value)) {
@@ -732,7 +758,7 @@ class JsonReader {
       for (const [key, child] of Object.entries(value)) {
         if (this.#drop.has(key)) continue;
         if (child === 0 && /count$/i.test(key)) continue;
-        const pruned = this.#prune(child);
+        const pruned = this.#prune(child, depth + 1);
         if (pruned !== undefined) out[key] = pruned;
       }
       return Object.keys(out).length ? out : undefined;
