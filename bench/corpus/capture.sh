@@ -5671,3 +5671,119 @@ EOF2
   capture node vitest_junit "$R" "npx vitest run --reporter=junit" "vitest $(cd "$R" && npx vitest --version 2>/dev/null)"
   cd "$ROOT" || exit 1
 fi
+
+# --- phpunit (Debian's phpunit 9) on a small cart class: 30 passing tests, two failed assertions
+# (one with an array diff), two errors, a risky, an incomplete and a skipped test and a data
+# provider with one failing set, run with --testdox ------------------------------------------------
+if sel phpunit; then
+  R="$WORK/phpunit"
+  rm -rf "$R" && mkdir -p "$R/src" "$R/tests"
+  cat >"$R/src/Cart.php" <<'EOF'
+<?php
+namespace Shop;
+
+class Cart
+{
+    private array $items = [];
+
+    public function add(string $sku, int $qty, float $price): void
+    {
+        if ($qty <= 0) {
+            throw new \InvalidArgumentException("Quantity must be positive, got $qty");
+        }
+        $this->items[$sku] = ['qty' => $qty, 'price' => $price];
+    }
+
+    public function total(): float
+    {
+        $sum = 0.0;
+        foreach ($this->items as $item) {
+            $sum += $item['qty'] * $item['price'];
+        }
+        return round($sum * 1.1, 2);
+    }
+
+    public function skus(): array
+    {
+        return array_keys($this->items);
+    }
+
+    public function discount(string $code): float
+    {
+        $codes = ['SAVE10' => 0.1];
+        return $codes[$code];
+    }
+}
+EOF
+  printf '<?php\nuse PHPUnit\\Framework\\TestCase;\nuse Shop\\Cart;\n\nfinal class CartTest extends TestCase\n{\n' >"$R/tests/CartTest.php"
+  for i in $(seq 1 30); do
+    printf '    public function testAddsItem%d(): void\n    {\n        $cart = new Cart();\n        $cart->add('"'"'sku-%d'"'"', %d, 2.0);\n        $this->assertSame(['"'"'sku-%d'"'"'], $cart->skus());\n    }\n\n' "$i" "$i" "$i" "$i" >>"$R/tests/CartTest.php"
+  done
+  cat >>"$R/tests/CartTest.php" <<'EOF'
+    public function testTotalIncludesTax(): void
+    {
+        $cart = new Cart();
+        $cart->add('a', 2, 10.0);
+        $this->assertSame(20.0, $cart->total(), 'total should not include tax');
+    }
+
+    public function testSkusInOrder(): void
+    {
+        $cart = new Cart();
+        $cart->add('b', 1, 1.0);
+        $cart->add('a', 1, 1.0);
+        $this->assertEquals(['a', 'b', 'c'], $cart->skus());
+    }
+
+    public function testRejectsZeroQuantity(): void
+    {
+        $cart = new Cart();
+        $cart->add('a', 0, 1.0);
+    }
+
+    public function testUnknownDiscount(): void
+    {
+        $cart = new Cart();
+        $this->assertSame(0.0, $cart->discount('NOPE'));
+    }
+
+    public function testNothing(): void
+    {
+        $cart = new Cart();
+    }
+
+    public function testIncomplete(): void
+    {
+        $this->markTestIncomplete('discount stacking not written yet');
+    }
+
+    public function testSkipped(): void
+    {
+        $this->markTestSkipped('needs the payment gateway');
+    }
+
+    /** @dataProvider quantities */
+    public function testQuantities(int $qty, float $expected): void
+    {
+        $cart = new Cart();
+        $cart->add('x', $qty, 1.0);
+        $this->assertSame($expected, $cart->total());
+    }
+
+    public function quantities(): array
+    {
+        return [
+            'one' => [1, 1.1],
+            'two' => [2, 2.2],
+            'three' => [3, 3.3],
+            'ten' => [10, 10.0],
+        ];
+    }
+}
+EOF
+  printf '<?php\nrequire __DIR__ . '"'"'/src/Cart.php'"'"';\n' >"$R/bootstrap.php"
+  printf '<?xml version="1.0" encoding="UTF-8"?>\n<phpunit bootstrap="bootstrap.php" colors="false">\n  <testsuites><testsuite name="shop"><directory>tests</directory></testsuite></testsuites>\n</phpunit>\n' >"$R/phpunit.xml"
+  capture php phpunit_testdox "$R" "phpunit --testdox" "$(phpunit --version | head -1)"
+  capture php phpunit_verbose "$R" "phpunit -v" "$(phpunit --version | head -1)"
+  cd "$ROOT" || exit 1
+fi

@@ -1,0 +1,60 @@
+/**
+ * Rules for tool families whose output matched no rule before, on real captures in bench/corpus:
+ * phpunit (its default and `--testdox` reports).
+ */
+import { expect } from "expect";
+import { corpus, filter, lines } from "./_builtin.ts";
+
+/** The lines of `text` that are not blank. */
+const printed = (text: string): string[] => lines(text).filter((l) => l.trim() !== "");
+
+Deno.test("phpunit -v: every numbered failure, error, risky, incomplete and skipped test stays whole; banner, progress and timing go", async () => {
+  const input = await corpus("php/phpunit_verbose.txt");
+  const out = lines(filter("phpunit -v", input, true));
+  const noise = /^(PHPUnit \d|Runtime:|Configuration:|\.{10}|Time: |--$)/;
+  for (const line of printed(input)) {
+    if (!noise.test(line)) expect(out).toContain(line);
+    else expect(out).not.toContain(line);
+  }
+});
+
+Deno.test("phpunit --testdox: passing rows fold to a count, each failing row keeps its message, diff and frames once", async () => {
+  const input = await corpus("php/phpunit_testdox.txt");
+  const out = lines(filter("vendor/bin/phpunit --testdox", input, true));
+  expect(out).toContain("… 30 lines of passing tests folded …");
+  for (const line of printed(input)) {
+    if (/^ {1,4}[✘☢∅↩] |^ {1,4}│ .|^Tests: /.test(line)) expect(out).toContain(line);
+  }
+  // The summary of non-successful tests repeats every failing row: each is shown once.
+  expect(out.filter((l) => l === " ✘ Skus in order")).toHaveLength(1);
+  expect(out.filter((l) => l === "   │ -    2 => 'c'")).toHaveLength(1);
+  expect(out.filter((l) => l === "   │")).toEqual([]);
+});
+
+Deno.test("phpunit: a failure's frames under vendor/ go but the first, where it was thrown; the project's stay", () => {
+  const input = [
+    "There was 1 error:",
+    "",
+    "1) Tests\\Feature\\OrderTest::testCheckout",
+    "Illuminate\\Database\\QueryException: SQLSTATE[HY000]: General error: 1 no such table: orders",
+    "",
+    "/app/vendor/laravel/framework/src/Illuminate/Database/Connection.php:760",
+    "/app/vendor/laravel/framework/src/Illuminate/Database/Connection.php:720",
+    "/app/app/Models/Order.php:41",
+    "/app/vendor/laravel/framework/src/Illuminate/Support/helpers.php:12",
+    "/app/tests/Feature/OrderTest.php:22",
+    "",
+    "ERRORS!",
+    "Tests: 3, Assertions: 2, Errors: 1.",
+  ].join("\n");
+  expect(printed(filter("php vendor/bin/phpunit", input, true))).toEqual([
+    "There was 1 error:",
+    "1) Tests\\Feature\\OrderTest::testCheckout",
+    "Illuminate\\Database\\QueryException: SQLSTATE[HY000]: General error: 1 no such table: orders",
+    "/app/vendor/laravel/framework/src/Illuminate/Database/Connection.php:760",
+    "/app/app/Models/Order.php:41",
+    "/app/tests/Feature/OrderTest.php:22",
+    "ERRORS!",
+    "Tests: 3, Assertions: 2, Errors: 1.",
+  ]);
+});
