@@ -5787,3 +5787,37 @@ EOF
   capture php phpunit_verbose "$R" "phpunit -v" "$(phpunit --version | head -1)"
   cd "$ROOT" || exit 1
 fi
+
+# --- git apply and git submodule update that fail (`gitapply`): a patch touching 20 files, two
+# of them changed since and one deleted, applied with `--reject -v`; a superproject with 14
+# submodules cloned, one of them pinned to a commit its remote never had -----------------------
+if sel gitapply; then
+  R="$WORK/gitapply"
+  rm -rf "$R" && mkdir -p "$R"
+  export GIT_AUTHOR_NAME=zeph GIT_AUTHOR_EMAIL=zeph@example.invalid GIT_COMMITTER_NAME=zeph GIT_COMMITTER_EMAIL=zeph@example.invalid
+  git init -q "$R/repo" && cd "$R/repo" || exit 1
+  mkdir src
+  for i in $(seq 1 20); do seq 1 40 | sed "s/^/item $i /" >"src/part$i.txt"; done
+  git add . && git commit -qm init
+  for i in $(seq 1 20); do sed -i "s/^item $i 7$/item $i seven/; s/^item $i 30$/item $i thirty/" "src/part$i.txt"; done
+  git diff >"$R/change.patch" && git checkout -q .
+  sed -i 's/^item 4 7$/edited 4 7/' src/part4.txt
+  sed -i 's/^item 13 30$/edited 13 30/' src/part13.txt
+  git rm -q src/part17.txt
+  capture git git_apply_reject "$R/repo" "git apply --reject -v ../change.patch" "$(git --version)"
+  mkdir -p "$R/subs" && cd "$R/subs" || exit 1
+  for n in json log http yaml cli fmt cache crypto db mail queue auth metrics trace; do
+    git init -q "$n" && (cd "$n" && echo "$n" >README && git add . && git commit -qm "init $n")
+  done
+  git init -q super && cd super || exit 1
+  for n in json log http yaml cli fmt cache crypto db mail queue auth metrics trace; do
+    git -c protocol.file.allow=always submodule add -q "../$n" "deps/$n"
+  done
+  git commit -qm submodules
+  (cd deps/mail && echo local >>README && git commit -qam "never pushed")
+  git add deps/mail && git commit -qm "bump mail"
+  cd .. && git clone -q super clone
+  capture git git_submodule_update "$R/subs/clone" "git -c protocol.file.allow=always submodule update --init --recursive" "$(git --version)"
+  unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+  cd "$ROOT" || exit 1
+fi

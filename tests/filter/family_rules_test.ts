@@ -1,6 +1,6 @@
 /**
  * Rules for tool families whose output matched no rule before, on real captures in bench/corpus:
- * phpunit (its default and `--testdox` reports).
+ * phpunit (its default and `--testdox` reports), `git apply` and `git submodule update` that fail.
  */
 import { expect } from "expect";
 import { corpus, filter, lines } from "./_builtin.ts";
@@ -57,4 +57,35 @@ Deno.test("phpunit: a failure's frames under vendor/ go but the first, where it 
     "ERRORS!",
     "Tests: 3, Assertions: 2, Errors: 1.",
   ]);
+});
+
+Deno.test("git apply --reject -v: progress goes, every error with the lines searched for and every rejected hunk stay", async () => {
+  const input = await corpus("git/git_apply_reject.txt");
+  const out = lines(filter("git apply --reject -v ../change.patch", input, true));
+  const progress = /^(Checking patch |Hunk #\d+ applied cleanly\.$|Applied patch .* cleanly\.$)/;
+  for (const line of lines(input)) {
+    if (progress.test(line)) expect(out).not.toContain(line);
+    else expect(out).toContain(line);
+  }
+  expect(out).toContain("… 8 patches applied cleanly …");
+});
+
+Deno.test("git submodule update: submodules that went as planned fold to a count, each fatal and error line stays", async () => {
+  const input = await corpus("git/git_submodule_update.txt");
+  const out = lines(
+    filter("git -c protocol.file.allow=always submodule update --init --recursive", input, true),
+  );
+  expect(out).toEqual([
+    "… 51 lines of submodules registered, cloned and checked out …",
+    ...lines(input).filter((l) => l.startsWith("fatal: ")),
+  ]);
+  // Local changes in the way of a checkout: git's lines all stay.
+  const blocked = [
+    "error: Your local changes to the following files would be overwritten by checkout:",
+    "\tREADME",
+    "Please commit your changes or stash them before you switch branches.",
+    "Aborting",
+    "fatal: Unable to checkout 'f190894d75f03f6c50e5e7a1e8c92b220e251e3a' in submodule path 'deps/json'",
+  ].join("\n");
+  expect(filter("git submodule update", blocked, true)).toBe(blocked);
 });
