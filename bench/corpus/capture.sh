@@ -5821,3 +5821,39 @@ if sel gitapply; then
   unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
   cd "$ROOT" || exit 1
 fi
+
+# --- meson test --verbose (`mesontest`, meson 1.0, gcc 12) on a C library with 15 tests: 11 pass
+# printing four lines each (one prints nothing), one dies of SIGFPE, one fails an assertion, one
+# is skipped (exit 77) and one should fail but passes ------------------------------------------
+if sel mesontest; then
+  R="$WORK/mesontest"
+  rm -rf "$R" && mkdir -p "$R" && cd "$R" || exit 1
+  cat >meson.build <<'EOF'
+project('calc', 'c')
+lib = static_library('calc', 'calc.c')
+foreach n : ['add', 'sub', 'mul', 'div', 'mod', 'pow', 'neg', 'abs', 'min', 'max', 'clamp', 'sign']
+  exe = executable('test_' + n, 'test_' + n + '.c', link_with : lib)
+  test(n, exe)
+endforeach
+test('quiet', executable('test_quiet', 'test_quiet.c'))
+test('skipme', executable('test_skip', 'test_skip.c'))
+test('xfail', executable('test_xfail', 'test_quiet.c'), should_fail : true)
+EOF
+  cat >calc.c <<'EOF'
+int calc_add(int a, int b) { return a + b; }
+int calc_sub(int a, int b) { return a - b; }
+int calc_div(int a, int b) { return a / b; }
+int calc_clamp(int x, int lo, int hi) { return x < lo ? lo : x > hi ? lo : x; }
+EOF
+  for n in add sub mul div mod pow neg abs min max clamp sign; do
+    printf '#include <stdio.h>\nint calc_add(int, int); int calc_sub(int, int); int calc_div(int, int); int calc_clamp(int, int, int);\nint main(void) {\n  int fails = 0;\n  for (int i = 0; i < 4; i++) {\n    printf("checking %s case %%d ... ok\\n", i);\n  }\n' "$n" >"test_$n.c"
+  done
+  printf '  fprintf(stderr, "test_div.c:9: dividing 7 by 0\\n");\n  return calc_div(7, 0);\n}\n' >>test_div.c
+  printf '  if (calc_clamp(12, 0, 10) != 10) { fprintf(stderr, "test_clamp.c:9: expected clamp(12, 0, 10) == 10, got %%d\\n", calc_clamp(12, 0, 10)); fails++; }\n  printf("1 of 5 checks failed\\n");\n  return fails;\n}\n' >>test_clamp.c
+  for n in add sub mul mod pow neg abs min max sign; do echo '  return fails; }' >>"test_$n.c"; done
+  printf 'int main(void) { return 0; }\n' >test_quiet.c
+  printf '#include <stdio.h>\nint main(void) { printf("no network here\\n"); return 77; }\n' >test_skip.c
+  meson setup build >/dev/null 2>&1
+  capture native meson_test_verbose "$R/build" "meson test --verbose" "meson $(meson --version)"
+  cd "$ROOT" || exit 1
+fi

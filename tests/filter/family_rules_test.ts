@@ -1,6 +1,7 @@
 /**
  * Rules for tool families whose output matched no rule before, on real captures in bench/corpus:
- * phpunit (its default and `--testdox` reports), `git apply` and `git submodule update` that fail.
+ * phpunit (its default and `--testdox` reports), `git apply` and `git submodule update` that fail,
+ * `meson test --verbose`.
  */
 import { expect } from "expect";
 import { corpus, filter, lines } from "./_builtin.ts";
@@ -88,4 +89,38 @@ Deno.test("git submodule update: submodules that went as planned fold to a count
     "fatal: Unable to checkout 'f190894d75f03f6c50e5e7a1e8c92b220e251e3a' in submodule path 'deps/json'",
   ].join("\n");
   expect(filter("git submodule update", blocked, true)).toBe(blocked);
+});
+
+Deno.test("meson test --verbose: a passing test's output folds, a failing, skipped or unexpectedly passing test's stays whole", async () => {
+  const input = await corpus("native/meson_test_verbose.txt");
+  const out = lines(filter("meson test --verbose", input, true));
+  const kept = (l: string) => out.includes(l);
+  // Each test that did not pass keeps its verdict line and every line of its output.
+  const verdicts = lines(input).filter((l) =>
+    /^ ?\d+\/15 \S+ +(FAIL|SKIP|UNEXPECTEDPASS) /.test(l)
+  );
+  expect(verdicts.length).toBeGreaterThanOrEqual(4);
+  for (const verdict of verdicts) expect(out).toContain(verdict);
+  for (
+    const line of [
+      "stdout:",
+      "checking clamp case 3 ... ok",
+      "1 of 5 checks failed",
+      "no network here",
+    ]
+  ) {
+    expect(kept(line)).toBe(true);
+  }
+  expect(out.filter((l) => l.startsWith("test_div.c:9: ") || l.startsWith("test_clamp.c:9: ")))
+    .toHaveLength(2);
+  // Passing tests' output and the progress go; the counts stay.
+  expect(out.some((l) => /^checking (add|sub|sign) case/.test(l))).toBe(false);
+  expect(out.some((l) => / RUNNING *$/.test(l) || l.startsWith(">>> ") || l.startsWith("――"))).toBe(
+    false,
+  );
+  for (const line of lines(input).filter((l) => /^(Ok|Fail|Unexpected Pass|Skipped):/.test(l))) {
+    expect(out).toContain(line);
+  }
+  expect(out.filter((l) => l.includes(" lines of a passing test's output folded …")).length)
+    .toBeGreaterThan(0);
 });
