@@ -5857,3 +5857,58 @@ EOF
   capture native meson_test_verbose "$R/build" "meson test --verbose" "meson $(meson --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- terraform plan that fails (`tfplan`, terraform 1.11, its built-in terraform_data resources,
+# no provider to download): 13 resources applied, then a configuration adding five more whose plan
+# fails a precondition and indexes past a list; terraform colours its output (no terminal) and
+# draws a box around each diagnostic ---------------------------------------------------------------
+if sel tfplan; then
+  R="$WORK/tfplan"
+  rm -rf "$R" && mkdir -p "$R" && cd "$R" || exit 1
+  cat >main.tf <<'EOF'
+variable "replicas" {
+  type    = number
+  default = 3
+}
+
+resource "terraform_data" "node" {
+  count = 12
+  input = "node-${count.index}"
+}
+
+resource "terraform_data" "lb" {
+  input = terraform_data.node[*].output
+}
+EOF
+  env -u TF_CLI_CONFIG_FILE terraform init -input=false >/dev/null 2>&1
+  env -u TF_CLI_CONFIG_FILE terraform apply -auto-approve -input=false >/dev/null 2>&1
+  cat >>main.tf <<'EOF'
+
+resource "terraform_data" "lb_checked" {
+  input = terraform_data.node[*].output
+
+  lifecycle {
+    precondition {
+      condition     = var.replicas >= 5
+      error_message = "The load balancer needs at least 5 replicas, got ${var.replicas}."
+    }
+  }
+}
+
+resource "terraform_data" "config" {
+  input = jsondecode(file("${path.module}/settings.json"))
+}
+
+resource "terraform_data" "extra" {
+  count = 4
+  input = "extra-${count.index}"
+}
+
+output "first" {
+  value = terraform_data.node[20].output
+}
+EOF
+  echo '{"region": "eu-west-1", "tier": "small"}' >settings.json
+  (unset TF_CLI_CONFIG_FILE && capture infra terraform_plan_errors "$R" "terraform plan -input=false" "$(terraform version | head -1)")
+  cd "$ROOT" || exit 1
+fi

@@ -1,10 +1,11 @@
 /**
  * Rules for tool families whose output matched no rule before, on real captures in bench/corpus:
  * phpunit (its default and `--testdox` reports), `git apply` and `git submodule update` that fail,
- * `meson test --verbose`.
+ * `meson test --verbose`, `terraform plan` that fails.
  */
 import { expect } from "expect";
 import { corpus, filter, lines } from "./_builtin.ts";
+import { sanitize } from "../../src/filter/mod.ts";
 
 /** The lines of `text` that are not blank. */
 const printed = (text: string): string[] => lines(text).filter((l) => l.trim() !== "");
@@ -123,4 +124,15 @@ Deno.test("meson test --verbose: a passing test's output folds, a failing, skipp
   }
   expect(out.filter((l) => l.includes(" lines of a passing test's output folded …")).length)
     .toBeGreaterThan(0);
+});
+
+Deno.test("terraform plan with errors: each error box keeps every row with text; its empty rows, refresh progress and the wrapped legend go", async () => {
+  const input = sanitize(await corpus("infra/terraform_plan_errors.txt"));
+  const out = lines(filter("terraform plan -input=false", input, true));
+  const box = lines(input).filter((l) => /^│ .*\S/.test(l) && !/^│ +├─+$/.test(l));
+  expect(box.length).toBeGreaterThanOrEqual(10);
+  for (const line of box) expect(out).toContain(line);
+  expect(out).toContain("Plan: 5 to add, 0 to change, 0 to destroy.");
+  expect(out.filter((l) => /^│ ?$/.test(l) || l.includes("Refreshing state..."))).toEqual([]);
+  expect(out).not.toContain("plan. Resource actions are indicated with the following symbols:");
 });
