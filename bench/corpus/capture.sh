@@ -5912,3 +5912,27 @@ EOF
   (unset TF_CLI_CONFIG_FILE && capture infra terraform_plan_errors "$R" "terraform plan -input=false" "$(terraform version | head -1)")
   cd "$ROOT" || exit 1
 fi
+
+# --- gcov -b -c (`gcov`, gcc 12) over a program of 15 files built with --coverage: main calls ten
+# of its 14 modules (the same code but for a constant), four are never called, one is main --------
+if sel gcov; then
+  R="$WORK/gcov"
+  rm -rf "$R" && mkdir -p "$R" && cd "$R" || exit 1
+  for i in $(seq 1 14); do
+    printf '#include <stdio.h>\nint mod%d_f(int x) {\n  if (x > %d) { printf("big %%d\\n", x); return x * 2; }\n  for (int k = 0; k < 3; k++) { if (k == x) return k; }\n  return x;\n}\n' "$i" "$i" >"mod$i.c"
+  done
+  {
+    echo '#include <stdio.h>'
+    for i in $(seq 1 14); do echo "int mod${i}_f(int);"; done
+    echo 'int main(void) {'
+    echo '  int s = 0;'
+    for i in $(seq 1 10); do echo "  s += mod${i}_f($((i + 5))); s += mod${i}_f(1);"; done
+    echo '  printf("%d\n", s);'
+    echo '  return 0;'
+    echo '}'
+  } >main.c
+  for f in main.c mod*.c; do gcc --coverage -O0 -c "$f"; done
+  gcc --coverage -o prog ./*.o && ./prog >/dev/null
+  capture native gcov_branches "$R" "gcov -b -c main.c mod*.c" "$(gcov --version | head -1)"
+  cd "$ROOT" || exit 1
+fi

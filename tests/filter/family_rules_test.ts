@@ -1,7 +1,7 @@
 /**
  * Rules for tool families whose output matched no rule before, on real captures in bench/corpus:
  * phpunit (its default and `--testdox` reports), `git apply` and `git submodule update` that fail,
- * `meson test --verbose`, `terraform plan` that fails.
+ * `meson test --verbose`, `terraform plan` that fails, `gcov -b -c`.
  */
 import { expect } from "expect";
 import { corpus, filter, lines } from "./_builtin.ts";
@@ -135,4 +135,21 @@ Deno.test("terraform plan with errors: each error box keeps every row with text;
   expect(out).toContain("Plan: 5 to add, 0 to change, 0 to destroy.");
   expect(out.filter((l) => /^│ ?$/.test(l) || l.includes("Refreshing state..."))).toEqual([]);
   expect(out).not.toContain("plan. Resource actions are indicated with the following symbols:");
+});
+
+Deno.test("gcov -b -c: files with the figures of a file shown fold into a count naming them; the others and the total stay", async () => {
+  const input = await corpus("native/gcov_branches.txt");
+  const out = lines(filter("gcov -b -c main.c mod*.c", input));
+  // Every file is named: shown with its figures, or on a count line.
+  for (const file of lines(input).filter((l) => l.startsWith("File '"))) {
+    const name = file.slice(6, -1);
+    expect(out.some((l) => l === file || (l.startsWith("… ") && l.includes(name)))).toBe(true);
+  }
+  expect(out).toContain("File 'mod11.c'");
+  expect(out).toContain(
+    "… 3 more with the figures of File 'mod11.c' (also at mod12.c, mod13.c, mod14.c)",
+  );
+  expect(out.at(-1)).toBe(lines(input).filter((l) => l.startsWith("Lines executed:")).at(-1));
+  expect(out.filter((l) => l.startsWith("Creating '") || l === "")).toEqual([]);
+  expect(out.length).toBeLessThan(lines(input).length / 4);
 });
