@@ -5936,3 +5936,21 @@ if sel gcov; then
   capture native gcov_branches "$R" "gcov -b -c main.c mod*.c" "$(gcov --version | head -1)"
   cd "$ROOT" || exit 1
 fi
+
+# --- tsc --extendedDiagnostics (`tscdiag`, Debian's tsc 4.8) on two files with three type errors:
+# the errors, then its table of counts, sizes and times ----------------------------------------------
+if sel tscdiag; then
+  R="$WORK/tscdiag"
+  rm -rf "$R" && mkdir -p "$R/src" && cd "$R" || exit 1
+  echo '{ "compilerOptions": { "strict": true, "target": "es2020", "module": "commonjs", "noEmit": true }, "include": ["src"] }' >tsconfig.json
+  cat >src/a.ts <<'EOF'
+export function total(items: { price: number; qty: number }[]): number {
+  return items.reduce((s, i) => s + i.price * i.qty, 0);
+}
+const n: number = "three";
+export const t = total([{ price: 1, qty: "2" }]);
+EOF
+  printf 'import { total } from "./a";\nexport const x = total(null);\n' >src/b.ts
+  capture node tsc_extended_diagnostics "$R" "tsc -p . --extendedDiagnostics" "tsc $(tsc --version)"
+  cd "$ROOT" || exit 1
+fi

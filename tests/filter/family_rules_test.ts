@@ -1,7 +1,8 @@
 /**
  * Rules for tool families whose output matched no rule before, on real captures in bench/corpus:
  * phpunit (its default and `--testdox` reports), `git apply` and `git submodule update` that fail,
- * `meson test --verbose`, `terraform plan` that fails, `gcov -b -c`.
+ * `meson test --verbose`, `terraform plan` that fails, `gcov -b -c`,
+ * `tsc --extendedDiagnostics`.
  */
 import { expect } from "expect";
 import { corpus, filter, lines } from "./_builtin.ts";
@@ -152,4 +153,23 @@ Deno.test("gcov -b -c: files with the figures of a file shown fold into a count 
   expect(out.at(-1)).toBe(lines(input).filter((l) => l.startsWith("Lines executed:")).at(-1));
   expect(out.filter((l) => l.startsWith("Creating '") || l === "")).toEqual([]);
   expect(out.length).toBeLessThan(lines(input).length / 4);
+});
+
+Deno.test("tsc --extendedDiagnostics: the errors and the table's headline rows stay, its other rows are counted", async () => {
+  const input = await corpus("node/tsc_extended_diagnostics.txt");
+  const out = lines(filter("tsc -p . --extendedDiagnostics", input, true));
+  const rows = lines(input).filter((l) => /^[A-Za-z][\w /]+: +\d/.test(l));
+  const headline =
+    /^(Files|Lines of (Library|TypeScript)|Identifiers|Symbols|Types|Instantiations|Memory used|Check time|Total time):/;
+  for (const row of rows) {
+    if (headline.test(row)) expect(out).toContain(row);
+    else expect(out).not.toContain(row);
+  }
+  for (const line of lines(input).filter((l) => l.includes(": error TS"))) {
+    expect(out.some((l) => l.trim() === line)).toBe(true);
+  }
+  const dropped = rows.filter((r) => !headline.test(r)).length;
+  expect(out).toContain(
+    `(${dropped} more rows of the diagnostics table not shown: zero, node counts, caches, other phases' times)`,
+  );
 });
