@@ -5954,3 +5954,17 @@ EOF
   capture node tsc_extended_diagnostics "$R" "tsc -p . --extendedDiagnostics" "tsc $(tsc --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- git tag -l (`gittags`, git 2.39) in a repository with 186 tags: semver runs of one to nine
+# patch releases per minor, three release candidates and two tags that are no versions -------------
+if sel gittags; then
+  R="$WORK/gittags"
+  rm -rf "$R" && git init -q "$R" && cd "$R" || exit 1
+  export GIT_AUTHOR_NAME=zeph GIT_AUTHOR_EMAIL=zeph@example.invalid GIT_COMMITTER_NAME=zeph GIT_COMMITTER_EMAIL=zeph@example.invalid
+  git commit -q --allow-empty -m init
+  for M in 0 1 2 3; do for m in $(seq 0 9); do for p in $(seq 0 $(((m * 3 + M) % 9))); do git tag "v$M.$m.$p"; done; done; done
+  for t in v4.0.0-rc.1 v4.0.0-rc.2 v4.0.0 nightly release-2024-01; do git tag "$t"; done
+  unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+  capture git git_tag_list "$R" "git tag -l" "$(git --version)"
+  cd "$ROOT" || exit 1
+fi

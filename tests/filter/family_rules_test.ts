@@ -2,7 +2,7 @@
  * Rules for tool families whose output matched no rule before, on real captures in bench/corpus:
  * phpunit (its default and `--testdox` reports), `git apply` and `git submodule update` that fail,
  * `meson test --verbose`, `terraform plan` that fails, `gcov -b -c`,
- * `tsc --extendedDiagnostics`.
+ * `tsc --extendedDiagnostics`, `git tag -l`.
  */
 import { expect } from "expect";
 import { corpus, filter, lines } from "./_builtin.ts";
@@ -172,4 +172,18 @@ Deno.test("tsc --extendedDiagnostics: the errors and the table's headline rows s
   expect(out).toContain(
     `(${dropped} more rows of the diagnostics table not shown: zero, node counts, caches, other phases' times)`,
   );
+});
+
+Deno.test("git tag -l: tags differing only in their last number join on one line naming each; other tags stay", async () => {
+  const input = await corpus("git/git_tag_list.txt");
+  const out = lines(filter("git tag -l", input));
+  expect(out).toContain("v1.2.{0, 1, 2, 3, 4, 5, 6, 7}");
+  expect(out).toContain("v4.0.{0, 0-rc.1, 0-rc.2}");
+  for (const tag of ["nightly", "release-2024-01", "v0.0.0"]) expect(out).toContain(tag);
+  // Every tag can be read back from the joined lines.
+  const named = out.flatMap((l) => {
+    const m = /^(.+)\.\{(.+)\}$/.exec(l);
+    return m ? m[2].split(", ").map((item) => `${m[1]}.${item}`) : [l];
+  });
+  expect(named.sort()).toEqual(lines(input).filter((l) => l !== "").sort());
 });
