@@ -5671,3 +5671,300 @@ EOF2
   capture node vitest_junit "$R" "npx vitest run --reporter=junit" "vitest $(cd "$R" && npx vitest --version 2>/dev/null)"
   cd "$ROOT" || exit 1
 fi
+
+# --- phpunit (Debian's phpunit 9) on a small cart class: 30 passing tests, two failed assertions
+# (one with an array diff), two errors, a risky, an incomplete and a skipped test and a data
+# provider with one failing set, run with --testdox ------------------------------------------------
+if sel phpunit; then
+  R="$WORK/phpunit"
+  rm -rf "$R" && mkdir -p "$R/src" "$R/tests"
+  cat >"$R/src/Cart.php" <<'EOF'
+<?php
+namespace Shop;
+
+class Cart
+{
+    private array $items = [];
+
+    public function add(string $sku, int $qty, float $price): void
+    {
+        if ($qty <= 0) {
+            throw new \InvalidArgumentException("Quantity must be positive, got $qty");
+        }
+        $this->items[$sku] = ['qty' => $qty, 'price' => $price];
+    }
+
+    public function total(): float
+    {
+        $sum = 0.0;
+        foreach ($this->items as $item) {
+            $sum += $item['qty'] * $item['price'];
+        }
+        return round($sum * 1.1, 2);
+    }
+
+    public function skus(): array
+    {
+        return array_keys($this->items);
+    }
+
+    public function discount(string $code): float
+    {
+        $codes = ['SAVE10' => 0.1];
+        return $codes[$code];
+    }
+}
+EOF
+  printf '<?php\nuse PHPUnit\\Framework\\TestCase;\nuse Shop\\Cart;\n\nfinal class CartTest extends TestCase\n{\n' >"$R/tests/CartTest.php"
+  for i in $(seq 1 30); do
+    printf '    public function testAddsItem%d(): void\n    {\n        $cart = new Cart();\n        $cart->add('"'"'sku-%d'"'"', %d, 2.0);\n        $this->assertSame(['"'"'sku-%d'"'"'], $cart->skus());\n    }\n\n' "$i" "$i" "$i" "$i" >>"$R/tests/CartTest.php"
+  done
+  cat >>"$R/tests/CartTest.php" <<'EOF'
+    public function testTotalIncludesTax(): void
+    {
+        $cart = new Cart();
+        $cart->add('a', 2, 10.0);
+        $this->assertSame(20.0, $cart->total(), 'total should not include tax');
+    }
+
+    public function testSkusInOrder(): void
+    {
+        $cart = new Cart();
+        $cart->add('b', 1, 1.0);
+        $cart->add('a', 1, 1.0);
+        $this->assertEquals(['a', 'b', 'c'], $cart->skus());
+    }
+
+    public function testRejectsZeroQuantity(): void
+    {
+        $cart = new Cart();
+        $cart->add('a', 0, 1.0);
+    }
+
+    public function testUnknownDiscount(): void
+    {
+        $cart = new Cart();
+        $this->assertSame(0.0, $cart->discount('NOPE'));
+    }
+
+    public function testNothing(): void
+    {
+        $cart = new Cart();
+    }
+
+    public function testIncomplete(): void
+    {
+        $this->markTestIncomplete('discount stacking not written yet');
+    }
+
+    public function testSkipped(): void
+    {
+        $this->markTestSkipped('needs the payment gateway');
+    }
+
+    /** @dataProvider quantities */
+    public function testQuantities(int $qty, float $expected): void
+    {
+        $cart = new Cart();
+        $cart->add('x', $qty, 1.0);
+        $this->assertSame($expected, $cart->total());
+    }
+
+    public function quantities(): array
+    {
+        return [
+            'one' => [1, 1.1],
+            'two' => [2, 2.2],
+            'three' => [3, 3.3],
+            'ten' => [10, 10.0],
+        ];
+    }
+}
+EOF
+  printf '<?php\nrequire __DIR__ . '"'"'/src/Cart.php'"'"';\n' >"$R/bootstrap.php"
+  printf '<?xml version="1.0" encoding="UTF-8"?>\n<phpunit bootstrap="bootstrap.php" colors="false">\n  <testsuites><testsuite name="shop"><directory>tests</directory></testsuite></testsuites>\n</phpunit>\n' >"$R/phpunit.xml"
+  capture php phpunit_testdox "$R" "phpunit --testdox" "$(phpunit --version | head -1)"
+  capture php phpunit_verbose "$R" "phpunit -v" "$(phpunit --version | head -1)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- git apply and git submodule update that fail (`gitapply`): a patch touching 20 files, two
+# of them changed since and one deleted, applied with `--reject -v`; a superproject with 14
+# submodules cloned, one of them pinned to a commit its remote never had -----------------------
+if sel gitapply; then
+  R="$WORK/gitapply"
+  rm -rf "$R" && mkdir -p "$R"
+  export GIT_AUTHOR_NAME=zeph GIT_AUTHOR_EMAIL=zeph@example.invalid GIT_COMMITTER_NAME=zeph GIT_COMMITTER_EMAIL=zeph@example.invalid
+  git init -q "$R/repo" && cd "$R/repo" || exit 1
+  mkdir src
+  for i in $(seq 1 20); do seq 1 40 | sed "s/^/item $i /" >"src/part$i.txt"; done
+  git add . && git commit -qm init
+  for i in $(seq 1 20); do sed -i "s/^item $i 7$/item $i seven/; s/^item $i 30$/item $i thirty/" "src/part$i.txt"; done
+  git diff >"$R/change.patch" && git checkout -q .
+  sed -i 's/^item 4 7$/edited 4 7/' src/part4.txt
+  sed -i 's/^item 13 30$/edited 13 30/' src/part13.txt
+  git rm -q src/part17.txt
+  capture git git_apply_reject "$R/repo" "git apply --reject -v ../change.patch" "$(git --version)"
+  mkdir -p "$R/subs" && cd "$R/subs" || exit 1
+  for n in json log http yaml cli fmt cache crypto db mail queue auth metrics trace; do
+    git init -q "$n" && (cd "$n" && echo "$n" >README && git add . && git commit -qm "init $n")
+  done
+  git init -q super && cd super || exit 1
+  for n in json log http yaml cli fmt cache crypto db mail queue auth metrics trace; do
+    git -c protocol.file.allow=always submodule add -q "../$n" "deps/$n"
+  done
+  git commit -qm submodules
+  (cd deps/mail && echo local >>README && git commit -qam "never pushed")
+  git add deps/mail && git commit -qm "bump mail"
+  cd .. && git clone -q super clone
+  capture git git_submodule_update "$R/subs/clone" "git -c protocol.file.allow=always submodule update --init --recursive" "$(git --version)"
+  unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+  cd "$ROOT" || exit 1
+fi
+
+# --- meson test --verbose (`mesontest`, meson 1.0, gcc 12) on a C library with 15 tests: 11 pass
+# printing four lines each (one prints nothing), one dies of SIGFPE, one fails an assertion, one
+# is skipped (exit 77) and one should fail but passes ------------------------------------------
+if sel mesontest; then
+  R="$WORK/mesontest"
+  rm -rf "$R" && mkdir -p "$R" && cd "$R" || exit 1
+  cat >meson.build <<'EOF'
+project('calc', 'c')
+lib = static_library('calc', 'calc.c')
+foreach n : ['add', 'sub', 'mul', 'div', 'mod', 'pow', 'neg', 'abs', 'min', 'max', 'clamp', 'sign']
+  exe = executable('test_' + n, 'test_' + n + '.c', link_with : lib)
+  test(n, exe)
+endforeach
+test('quiet', executable('test_quiet', 'test_quiet.c'))
+test('skipme', executable('test_skip', 'test_skip.c'))
+test('xfail', executable('test_xfail', 'test_quiet.c'), should_fail : true)
+EOF
+  cat >calc.c <<'EOF'
+int calc_add(int a, int b) { return a + b; }
+int calc_sub(int a, int b) { return a - b; }
+int calc_div(int a, int b) { return a / b; }
+int calc_clamp(int x, int lo, int hi) { return x < lo ? lo : x > hi ? lo : x; }
+EOF
+  for n in add sub mul div mod pow neg abs min max clamp sign; do
+    printf '#include <stdio.h>\nint calc_add(int, int); int calc_sub(int, int); int calc_div(int, int); int calc_clamp(int, int, int);\nint main(void) {\n  int fails = 0;\n  for (int i = 0; i < 4; i++) {\n    printf("checking %s case %%d ... ok\\n", i);\n  }\n' "$n" >"test_$n.c"
+  done
+  printf '  fprintf(stderr, "test_div.c:9: dividing 7 by 0\\n");\n  return calc_div(7, 0);\n}\n' >>test_div.c
+  printf '  if (calc_clamp(12, 0, 10) != 10) { fprintf(stderr, "test_clamp.c:9: expected clamp(12, 0, 10) == 10, got %%d\\n", calc_clamp(12, 0, 10)); fails++; }\n  printf("1 of 5 checks failed\\n");\n  return fails;\n}\n' >>test_clamp.c
+  for n in add sub mul mod pow neg abs min max sign; do echo '  return fails; }' >>"test_$n.c"; done
+  printf 'int main(void) { return 0; }\n' >test_quiet.c
+  printf '#include <stdio.h>\nint main(void) { printf("no network here\\n"); return 77; }\n' >test_skip.c
+  meson setup build >/dev/null 2>&1
+  capture native meson_test_verbose "$R/build" "meson test --verbose" "meson $(meson --version)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- terraform plan that fails (`tfplan`, terraform 1.11, its built-in terraform_data resources,
+# no provider to download): 13 resources applied, then a configuration adding five more whose plan
+# fails a precondition and indexes past a list; terraform colours its output (no terminal) and
+# draws a box around each diagnostic ---------------------------------------------------------------
+if sel tfplan; then
+  R="$WORK/tfplan"
+  rm -rf "$R" && mkdir -p "$R" && cd "$R" || exit 1
+  cat >main.tf <<'EOF'
+variable "replicas" {
+  type    = number
+  default = 3
+}
+
+resource "terraform_data" "node" {
+  count = 12
+  input = "node-${count.index}"
+}
+
+resource "terraform_data" "lb" {
+  input = terraform_data.node[*].output
+}
+EOF
+  env -u TF_CLI_CONFIG_FILE terraform init -input=false >/dev/null 2>&1
+  env -u TF_CLI_CONFIG_FILE terraform apply -auto-approve -input=false >/dev/null 2>&1
+  cat >>main.tf <<'EOF'
+
+resource "terraform_data" "lb_checked" {
+  input = terraform_data.node[*].output
+
+  lifecycle {
+    precondition {
+      condition     = var.replicas >= 5
+      error_message = "The load balancer needs at least 5 replicas, got ${var.replicas}."
+    }
+  }
+}
+
+resource "terraform_data" "config" {
+  input = jsondecode(file("${path.module}/settings.json"))
+}
+
+resource "terraform_data" "extra" {
+  count = 4
+  input = "extra-${count.index}"
+}
+
+output "first" {
+  value = terraform_data.node[20].output
+}
+EOF
+  echo '{"region": "eu-west-1", "tier": "small"}' >settings.json
+  (unset TF_CLI_CONFIG_FILE && capture infra terraform_plan_errors "$R" "terraform plan -input=false" "$(terraform version | head -1)")
+  cd "$ROOT" || exit 1
+fi
+
+# --- gcov -b -c (`gcov`, gcc 12) over a program of 15 files built with --coverage: main calls ten
+# of its 14 modules (the same code but for a constant), four are never called, one is main --------
+if sel gcov; then
+  R="$WORK/gcov"
+  rm -rf "$R" && mkdir -p "$R" && cd "$R" || exit 1
+  for i in $(seq 1 14); do
+    printf '#include <stdio.h>\nint mod%d_f(int x) {\n  if (x > %d) { printf("big %%d\\n", x); return x * 2; }\n  for (int k = 0; k < 3; k++) { if (k == x) return k; }\n  return x;\n}\n' "$i" "$i" >"mod$i.c"
+  done
+  {
+    echo '#include <stdio.h>'
+    for i in $(seq 1 14); do echo "int mod${i}_f(int);"; done
+    echo 'int main(void) {'
+    echo '  int s = 0;'
+    for i in $(seq 1 10); do echo "  s += mod${i}_f($((i + 5))); s += mod${i}_f(1);"; done
+    echo '  printf("%d\n", s);'
+    echo '  return 0;'
+    echo '}'
+  } >main.c
+  for f in main.c mod*.c; do gcc --coverage -O0 -c "$f"; done
+  gcc --coverage -o prog ./*.o && ./prog >/dev/null
+  capture native gcov_branches "$R" "gcov -b -c main.c mod*.c" "$(gcov --version | head -1)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- tsc --extendedDiagnostics (`tscdiag`, Debian's tsc 4.8) on two files with three type errors:
+# the errors, then its table of counts, sizes and times ----------------------------------------------
+if sel tscdiag; then
+  R="$WORK/tscdiag"
+  rm -rf "$R" && mkdir -p "$R/src" && cd "$R" || exit 1
+  echo '{ "compilerOptions": { "strict": true, "target": "es2020", "module": "commonjs", "noEmit": true }, "include": ["src"] }' >tsconfig.json
+  cat >src/a.ts <<'EOF'
+export function total(items: { price: number; qty: number }[]): number {
+  return items.reduce((s, i) => s + i.price * i.qty, 0);
+}
+const n: number = "three";
+export const t = total([{ price: 1, qty: "2" }]);
+EOF
+  printf 'import { total } from "./a";\nexport const x = total(null);\n' >src/b.ts
+  capture node tsc_extended_diagnostics "$R" "tsc -p . --extendedDiagnostics" "tsc $(tsc --version)"
+  cd "$ROOT" || exit 1
+fi
+
+# --- git tag -l (`gittags`, git 2.39) in a repository with 186 tags: semver runs of one to nine
+# patch releases per minor, three release candidates and two tags that are no versions -------------
+if sel gittags; then
+  R="$WORK/gittags"
+  rm -rf "$R" && git init -q "$R" && cd "$R" || exit 1
+  export GIT_AUTHOR_NAME=zeph GIT_AUTHOR_EMAIL=zeph@example.invalid GIT_COMMITTER_NAME=zeph GIT_COMMITTER_EMAIL=zeph@example.invalid
+  git commit -q --allow-empty -m init
+  for M in 0 1 2 3; do for m in $(seq 0 9); do for p in $(seq 0 $(((m * 3 + M) % 9))); do git tag "v$M.$m.$p"; done; done; done
+  for t in v4.0.0-rc.1 v4.0.0-rc.2 v4.0.0 nightly release-2024-01; do git tag "$t"; done
+  unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+  capture git git_tag_list "$R" "git tag -l" "$(git --version)"
+  cd "$ROOT" || exit 1
+fi

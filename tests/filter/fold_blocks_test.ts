@@ -147,3 +147,44 @@ Deno.test("nox: a passing session folds to its head and verdict; the failing one
     expect(out).toContain(line);
   }
 });
+
+Deno.test("after: a start line opens a block only right under a line matching it", () => {
+  const strategy = {
+    type: "fold_blocks",
+    start: "^-- out$",
+    end: "^--$",
+    after: " OK$",
+    summary: "… {n}",
+  };
+  const input = [
+    "1/3 a OK",
+    "-- out",
+    "a1",
+    "a2",
+    "a3",
+    "a4",
+    "--",
+    "2/3 b FAIL",
+    "-- out",
+    "b1",
+    "b2",
+    "b3",
+    "b4",
+    "--",
+    "3/3 c OK",
+    "c has no block: the next start line is under another line",
+    "-- out",
+    "c1",
+    "c2",
+    "c3",
+    "c4",
+    "--",
+  ];
+  expect(run(strategy, input).lines).toEqual([
+    "1/3 a OK",
+    "-- out",
+    "… 4",
+    "--",
+    ...input.slice(7),
+  ]);
+});

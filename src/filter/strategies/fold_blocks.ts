@@ -6,8 +6,11 @@
  * whose only failure-look is a name it quotes: tsc's `File '…/errors.ts' does not exist.`). A block of at most `min_lines` inner
  * lines stays whole, one the output ends inside gets its summary at the end; lines outside blocks
  * pass. With `only_when`, a block folds only when its end line matches it (a nox session that
- * passed); any other block, and one the output ends inside, stays whole. Streaming: memory is
- * one block's first `min_lines` lines, or with `only_when` the open block.
+ * passed); any other block, and one the output ends inside, stays whole. With `after`, a start
+ * line opens a block only right under a line matching it (meson's verbose `3/12 mul OK 0.02s`
+ * above the `✀` line its output opens with: a failing test's output, under its FAIL line, is no
+ * block). Streaming: memory is one block's first `min_lines` lines, or with `only_when` the open
+ * block.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -28,6 +31,9 @@ export const FoldBlocksConfig = z.object({
   only_when: z.string().optional().describe(
     "Regex (RE2 syntax) of the end lines of the blocks that fold; other blocks stay whole",
   ),
+  after: z.string().optional().describe(
+    "Regex (RE2 syntax) of the line right before a block's start line: a start line under any other line opens no block",
+  ),
   min_lines: z.number().int().min(0).max(10_000).default(3).describe(
     "Blocks of at most this many inner lines stay whole",
   ),
@@ -43,6 +49,9 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
   const onlyWhen = config.only_when === undefined
     ? null
     : patternField(config.only_when, "strategy.only_when", engine);
+  const after = config.after === undefined
+    ? null
+    : patternField(config.after, "strategy.after", engine);
   return {
     type: "fold_blocks",
     createStage(ctx: StageContext): Stage {
@@ -52,6 +61,8 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
       let folded = 0;
       let keeper = new FailureKeeper();
       let changed = false;
+      // With after: the line read before the current one, outside a block.
+      let previous = "";
       // Past min_lines an inner line stays when kept, else it is counted.
       const fold = (line: string) => {
         if (keep(line) || (!foldAnyway(line) && keeper.keep(line))) ctx.emit(line);
@@ -69,7 +80,9 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
         push(line) {
           if (!open) {
             ctx.emit(line);
-            if (start.test(line)) {
+            const under = previous;
+            previous = line;
+            if (start.test(line) && (after === null || after.test(under))) {
               open = true;
               held = [];
               folded = 0;
