@@ -7,7 +7,10 @@
  * lines stays whole, one the output ends inside gets its summary at the end; lines outside blocks
  * pass. With `only_when`, a block folds only when its end line matches it (a nox session that
  * passed); any other block, and one the output ends inside, stays whole. Streaming: memory is
- * one block's first `min_lines` lines, or with `only_when` the open block.
+ * one block's first `min_lines` lines, or with `only_when` the open block. In a compound
+ * command's output its own part ends at the last block line `start` or `end` matches and the
+ * indented lines under it (`owns`): a later command's lines after a block left open (a run cut
+ * short) pass as printed.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -45,6 +48,9 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
     : patternField(config.only_when, "strategy.only_when", engine);
   return {
     type: "fold_blocks",
+    // A block's first and last lines are its tool's: in a compound command's output a later
+    // command's lines after a block the output ends inside are not folded as its inner lines.
+    owns: (line) => start.test(line) || end.test(line),
     createStage(ctx: StageContext): Stage {
       /** The open block's inner lines while it is short enough to stay whole, else null. */
       let held: string[] | null = null;

@@ -20,6 +20,9 @@
  * share a first line get counts that tell them apart. Streaming: memory is the open record, the
  * distinct records seen (at most `max_records` of them) and the last record and places of each kind
  * folded.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: only a record
+ * `start` opens folds, and only as a repeat of one shown; any other line passes as printed.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";

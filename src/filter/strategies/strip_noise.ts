@@ -349,8 +349,14 @@ export function compileStripNoise(
     start: patternField(pair.start, `strategy.blocks.${i}.start`, engine),
     end: patternField(pair.end, `strategy.blocks.${i}.end`, engine),
   }));
+  // The lines it recognises (drops, reshapes or reads as frames) are its tool's: in a compound
+  // command's output the other commands' lines pass as printed, whatever its patterns say of them.
+  const recognisers = [dropsLine, failedMatches, isFrame, isMark, isOnce, isResult, isHeader];
+  for (const { pattern } of rewrites) recognisers.push((line) => pattern.test(line));
+  const known = recognisers.filter((r): r is (line: string) => boolean => r !== null);
   const strategy: CompiledStrategy = {
     type: "strip_noise",
+    owns: (line) => known.some((r) => r(line)),
     createStage(ctx: StageContext): Stage {
       let removed = 0;
       /** Lines gone that `uncounted` names: not in the summary's count. */
