@@ -191,7 +191,13 @@ Deno.test("mypy --pretty: a one-line code grouped leaves the wrapped heads with 
     expect(out[out.indexOf(line) + 1]).toBe(lines(text)[i + 1]);
   }
   expect(out.indexOf('a.py:5: error: Incompatible types in assignment (expression has type "int",'))
-    .toBeGreaterThan(out.indexOf("empty-body (2):"));
+    .toBeGreaterThan(out.indexOf("empty-body (2):")); // The grouped code's first finding keeps its frame right under it, not trailing another's.
+  const first = out.indexOf("  a.py:17: error: Missing return statement  [empty-body]");
+  expect(out.slice(first + 1, first + 3).map((l) => l.trim())).toEqual([
+    "def m(self) -> int: ...",
+    "^~~~~~~~~~~~~~~~~~~~~~~",
+  ]);
+  expect(out.filter((l) => l.trim() === "def m(self) -> int: ...")).toHaveLength(1);
 });
 
 Deno.test("ruff: a source line a finding of another code quoted before stays in each frame", async () => {
