@@ -4,7 +4,7 @@
  */
 import { lastCommand, lastSegment, matchCandidates } from "./command.ts";
 import { cutMiddle, genericApplies, genericStage } from "./generic.ts";
-import { FAILURE_SIGNAL } from "./strategies/mod.ts";
+import { FAILURE_SIGNAL, sharedStage } from "./strategies/mod.ts";
 import type { CompiledRule } from "./rule.ts";
 import {
   BlankCollapser,
@@ -302,7 +302,7 @@ export class FilterEngine {
         type: rule.strategy.type,
         create: (ctx) => {
           const others = shared.get(rule);
-          return rule.strategy.createStage(others ? { ...ctx, shared: others } : ctx);
+          return sharedStage(rule.strategy, others ? { ...ctx, shared: others } : ctx);
         },
       }));
     if (!rules.length && this.generic && genericApplies(lastCommand(command))) {
@@ -487,7 +487,7 @@ function chain(
     const ctx: StageContext = last && emitAll ? { emit, emitAll, failed } : { emit, failed };
     const others = shared.get(rules[i]);
     if (others) ctx.shared = others;
-    const stage = rules[i].strategy.createStage(ctx);
+    const stage = sharedStage(rules[i].strategy, ctx);
     stages.unshift(stage);
     const kept = i > 0 ? passed[i - 1] : null;
     emit = kept

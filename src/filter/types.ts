@@ -83,6 +83,14 @@ export function emitLines(ctx: StageContext, lines: string[]): void {
 export interface CompiledStrategy {
   readonly type: string;
   createStage(ctx: StageContext): Stage;
+  /**
+   * The lines this strategy recognises as its tool's (a row of its listing, a line its patterns
+   * keep or drop). Declared by a strategy that drops, folds or cuts lines it does not know: in a
+   * compound command's output (`StageContext.shared`) `sharedStage` then gives its stage only
+   * its own part and passes the other commands' lines through as printed, in their places. A
+   * strategy that reads `shared` itself, or leaves every line it does not know alone, has none.
+   */
+  readonly owns?: (line: string) => boolean;
 }
 
 /** A rule field that failed validation; the loader turns it into a warning naming the rule. */

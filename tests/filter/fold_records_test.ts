@@ -375,3 +375,16 @@ Deno.test("a dump's tables whose quoted names differ by a number keep their own 
   expect(out).toContain(`INSERT INTO "order-3" VALUES(1,'sku-1',5);`);
   expect(out.filter((l) => l === "… 4 more rows inserted like those above").length).toBe(2);
 });
+
+Deno.test("valgrind: two kinds shown with one top frame are counted by the frame that differs", async () => {
+  // peek() reads past the block, called from from_left and from_right: both kept records have
+  // `at 0x109178: peek (v.c:4)` on top, so each count names its caller.
+  const out = lines(
+    filter("valgrind ./v", await fixture("valgrind-records/shared_top_frame.in.txt")),
+  );
+  const counts = out.filter((l) => l.startsWith("… 2 more "));
+  expect(counts).toEqual([
+    '… 2 more "Invalid read of size 4" like the one by 0x1091E0: from_left (v.c:6), at other addresses',
+    '… 2 more "Invalid read of size 4" like the one by 0x10921F: from_right (v.c:7), at other addresses',
+  ]);
+});

@@ -103,8 +103,8 @@ Deno.test("ruff full format: later frames of a recurring code fold, every findin
   // The fix a help line names stays with each finding.
   expect(kept).toContain("help: Remove unused import: `collections`");
   expect(kept).toContain("… frames of 4 more F401 findings folded");
-  // Without the fold, 89 of its 175 lines stay.
-  expect(lines(out).length).toBeLessThan(70);
+  // The fold bounds what stays; each code's frames keep the lines another code's quoted before.
+  expect(lines(out).length).toBeLessThan(80);
 });
 
 Deno.test("mypy --pretty: wrapped messages stay under their heads, in order; later frames fold", async () => {
@@ -191,5 +191,30 @@ Deno.test("mypy --pretty: a one-line code grouped leaves the wrapped heads with 
     expect(out[out.indexOf(line) + 1]).toBe(lines(text)[i + 1]);
   }
   expect(out.indexOf('a.py:5: error: Incompatible types in assignment (expression has type "int",'))
-    .toBeGreaterThan(out.indexOf("empty-body (2):"));
+    .toBeGreaterThan(out.indexOf("empty-body (2):")); // The grouped code's first finding keeps its frame right under it, not trailing another's.
+  const first = out.indexOf("  a.py:17: error: Missing return statement  [empty-body]");
+  expect(out.slice(first + 1, first + 3).map((l) => l.trim())).toEqual([
+    "def m(self) -> int: ...",
+    "^~~~~~~~~~~~~~~~~~~~~~~",
+  ]);
+  expect(out.filter((l) => l.trim() === "def m(self) -> int: ...")).toHaveLength(1);
+});
+
+Deno.test("ruff: a source line a finding of another code quoted before stays in each frame", async () => {
+  // F841 at a.py:10 and F821 at a.py:11 quote the same three lines: F821's frame keeps its own
+  // quote of the line its marks point into.
+  const input = await Deno.readTextFile(
+    new URL("../fixtures/filters/ruff/codes_sharing_lines.in.txt", import.meta.url),
+  );
+  const out = lines(filter("ruff check .", input, true));
+  const f821 = out.indexOf("  --> a.py:11:11");
+  expect(out.slice(f821 + 1, f821 + 5)).toEqual([
+    " 9 | def g() -> None:",
+    '10 |     y: int = "s"',
+    "11 |     print(undefined_name)",
+    "   |           ^^^^^^^^^^^^^^",
+  ]);
+  // Findings of one code on one file still say a line once (`1 | import os` of F401 twice).
+  const f401 = out.indexOf(" --> a.py:2:8");
+  expect(out[f401 + 1]).toBe("help: Remove unused import: `sys`");
 });

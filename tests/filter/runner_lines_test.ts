@@ -202,3 +202,34 @@ Deno.test("tsc --explainFiles keeps every kept reason when many errors come befo
   expect(out[lib + 1]).toBe("  Default library for target 'es2020'");
   expect(out).toContain("  Imported via \"./handlers\" from file 'src/index.ts'");
 });
+
+Deno.test("cargo test --nocapture with several threads keeps the lines no passing test owns", async () => {
+  // Four tests on four threads: what they print interleaves and no `test a ... ` line names it.
+  const out = lines(
+    filter(
+      "cargo test -- --nocapture --test-threads=4",
+      await fixture("cargo-test/nocapture_threads.in.txt"),
+      true,
+    ),
+  );
+  for (
+    const line of [
+      "beta: about to check the total",
+      "assertion `left == right` failed: total is wrong",
+      "  left: 4",
+      " right: 5",
+      "delta: connection refused by 127.0.0.1:5432",
+      "delta could not connect",
+      "             at ./src/lib.rs:24:9",
+    ]
+  ) expect(out).toContain(line);
+  // The panic's message stays right under it.
+  const panic = out.indexOf("thread 'tests::delta_fails' (27513) panicked at src/lib.rs:24:9:");
+  expect(out[panic + 1]).toBe("delta could not connect");
+  // A run whose every test passed owns all it printed: it goes.
+  const passed = filter(
+    "cargo test -- --nocapture --test-threads=4 _passes",
+    await fixture("cargo-test/nocapture_threads_passed.in.txt"),
+  );
+  expect(passed).not.toContain("alpha: step");
+});

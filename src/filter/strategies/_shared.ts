@@ -1,6 +1,6 @@
 /** Helpers the strategy files share: pattern fields with named errors, failure signals. */
 import { compilePattern, type Pattern, PatternError, type RegexEngine } from "../regex.ts";
-import { RuleFieldError, type StageContext } from "../types.ts";
+import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import { FAILURE_SIGNAL, LOCATION } from "../signals.ts";
 
 export { carriesFailure, FAILURE_SIGNAL, LOCATION } from "../signals.ts";
@@ -117,6 +117,53 @@ export function ownPart(
   }
   if (first === 0 && end === lines.length) return { before: [], own: lines, after: [] };
   return { before: lines.slice(0, first), own: lines.slice(first, end), after: lines.slice(end) };
+}
+
+/**
+ * The stage of `strategy` for one output: in a compound command's output (`ctx.shared`) of a
+ * strategy that declares `owns`, its stage reads only its own part (`ownPart`) and the other
+ * commands' lines pass as printed, in their places, for their own rules. The lines are held
+ * until the own part's end is known (the first own line with `shared.before` alone: then the
+ * stage streams); without `shared` or `owns` the stage is the strategy's own.
+ */
+export function sharedStage(strategy: CompiledStrategy, ctx: StageContext): Stage {
+  const declared = strategy.owns;
+  const shared = ctx.shared;
+  if (!declared || !shared || (!shared.before && !shared.after)) return strategy.createStage(ctx);
+  // A blank line says nothing of whose it is.
+  const owns = (line: string) => line.trim() !== "" && declared(line);
+  const { emit, emitAll, failed } = ctx;
+  if (!shared.after) {
+    // Only earlier commands' lines come first: they pass until the first own line, then the
+    // stage reads the rest as it comes.
+    let inner: Stage | null = null;
+    return {
+      push(line) {
+        if (inner) inner.push(line);
+        else if (owns(line)) {
+          inner = strategy.createStage(emitAll ? { emit, emitAll, failed } : { emit, failed });
+          inner.push(line);
+        } else emit(line);
+      },
+      finish: () => inner?.finish() ?? "fallback",
+    };
+  }
+  const held: string[] = [];
+  return {
+    push: (line) => void held.push(line),
+    finish() {
+      const { before, own, after } = ownPart(held.splice(0), shared, owns);
+      for (const line of before) emit(line);
+      let confidence: ReturnType<Stage["finish"]> = "fallback";
+      if (own.length > 0) {
+        const inner = strategy.createStage({ emit, failed });
+        for (const line of own) inner.push(line);
+        confidence = inner.finish();
+      }
+      for (const line of after) emit(line);
+      return confidence;
+    },
+  };
 }
 
 /** Lines after a failure-looking line whose locations belong to it (its `--> a.rs:3:5`). */

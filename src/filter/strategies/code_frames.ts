@@ -11,6 +11,9 @@
  * mark spans. Marks without a label go with their source line. A frame this cannot read (a
  * multi-line span drawn with `_` and `/`, a suggestion marked with `+` or `~`, a label that
  * stands under no mark) passes unchanged.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: only a
+ * rustc-style frame it reads whole folds, and any other line passes as printed.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";

@@ -9,6 +9,9 @@
  * (memory stays bounded), each window seeded with a few lines its keys held in common before, so
  * a lone odd line of a later window is odd against them, and a window whose lines all turned to
  * another value (a service that fails half way through) counts them apart from the earlier ones.
+ *
+ * In a compound command's output the other commands' lines are read with its own: a line goes only
+ * as a repeat of one shown, counted under it, so no command's line is lost unsaid.
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";

@@ -10,7 +10,9 @@
  * line opens a block only right under a line matching it (meson's verbose `3/12 mul OK 0.02s`
  * above the `✀` line its output opens with: a failing test's output, under its FAIL line, is no
  * block). Streaming: memory is one block's first `min_lines` lines, or with `only_when` the open
- * block.
+ * block. In a compound command's output its own part ends at the last block line `start` or `end`
+ * matches and the indented lines under it (`owns`): a later command's lines after a block left
+ * open (a run cut short) pass as printed.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -54,6 +56,9 @@ export function compileFoldBlocks(config: FoldBlocksConfig, engine: RegexEngine)
     : patternField(config.after, "strategy.after", engine);
   return {
     type: "fold_blocks",
+    // A block's first and last lines are its tool's: in a compound command's output a later
+    // command's lines after a block the output ends inside are not folded as its inner lines.
+    owns: (line) => start.test(line) || end.test(line),
     createStage(ctx: StageContext): Stage {
       /** The open block's inner lines while it is short enough to stay whole, else null. */
       let held: string[] | null = null;

@@ -6,6 +6,9 @@
  * right after them stay, in place. A package that failed, or whose lines end without a verdict
  * (the run stopped), stays whole; lines naming no package (the tool's own error and exit status)
  * pass. The whole output is held: a package's verdict comes after its lines.
+ *
+ * In a compound command's output the other commands' lines name no package of its run, so they pass
+ * as printed in their places: it needs no part of its own.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";

@@ -17,9 +17,13 @@
  * its `;`). With `places`, records whose frames differ only in where (a loop's `file:line`s in one
  * function) fold too, and the count names the places the folded records had that the record shown
  * did not; with `name`, the count names the record it counts (its top frame), so two kinds that
- * share a first line get counts that tell them apart. Streaming: memory is the open record, the
+ * share a first line get counts that tell them apart; where two kinds shown share their top frame
+ * too, the count names its record's first frame the other's lacks at that place (the caller). Streaming: memory is the open record, the
  * distinct records seen (at most `max_records` of them) and the last record and places of each kind
  * folded.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: only a record
+ * `start` opens folds, and only as a repeat of one shown; any other line passes as printed.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -47,7 +51,7 @@ export const FoldRecordsConfig = z.object({
     "Regexes (RE2 syntax) of the parts of a record's lines that may differ between records that fold though they say where (a frame's `file:line`: one loop's lines); the count lists the ones the record shown did not have as {places}, each the pattern's `place` group or its whole match",
   ),
   name: z.string().optional().describe(
-    "Regex (RE2 syntax) with a `name` group, read from the first line of the record shown that matches it (its top frame): {name} on the count line",
+    "Regex (RE2 syntax) with a `name` group, read from the first line of the record shown that matches it (its top frame), or the first matching line no other kind shown with that first line and top frame has at its place: {name} on the count line",
   ),
   summary: z.string().max(200).default(
     '… {n} more "{first}" like a record above, at other addresses',
@@ -124,13 +128,15 @@ export function compileFoldRecords(
     }
     return found;
   };
-  const nameOf = (record: string[]): string => {
-    if (name === undefined) return "";
+  /** What `name` reads from each line of a record it matches (its frames), in order. */
+  const namesOf = (record: string[]): string[] => {
+    const found: string[] = [];
+    if (name === undefined) return found;
     for (const line of record) {
       const m = name.exec(line);
-      if (m) return m.group("name") ?? m.group(0) ?? "";
+      if (m) found.push(m.group("name") ?? m.group(0) ?? "");
     }
-    return "";
+    return found;
   };
   return {
     type: "fold_records",
@@ -139,7 +145,19 @@ export function compileFoldRecords(
       const seen = new Map<string, number>();
       /** Per distinct record: the first line of the first one shown (`{like}`) and its `{name}`. */
       const likeOf = new Map<string, string>();
-      const namedOf = new Map<string, string>();
+      const namedOf = new Map<string, string[]>();
+      /**
+       * The name of the record `key` stands for: its first frame, or where another kind shown
+       * has that first line and frame too, its first frame no such kind has at that place.
+       */
+      const nameFor = (key: string): string => {
+        const names = namedOf.get(key) ?? [];
+        const twins = [...namedOf].filter(([other, theirs]) =>
+          other !== key && theirs[0] === names[0] && likeOf.get(other) === likeOf.get(key)
+        ).map(([, theirs]) => theirs);
+        if (twins.length === 0) return names[0] ?? "";
+        return names.find((n, i) => twins.every((theirs) => theirs[i] !== n)) ?? names[0] ?? "";
+      };
       /** Per distinct record, with `places`: the places the first one shown names. */
       const placesShown = new Map<string, Set<string>>();
       let record: string[] | null = null;
@@ -161,7 +179,7 @@ export function compileFoldRecords(
             ctx.emit(
               config.summary.replaceAll("{n}", String(counted)).replaceAll("{first}", first)
                 .replaceAll("{like}", likeOf.get(key) ?? first)
-                .replaceAll("{name}", namedOf.get(key) ?? "").replaceAll("{places}", also),
+                .replaceAll("{name}", nameFor(key)).replaceAll("{places}", also),
             );
           }
           if (config.show_last) { for (const line of last) ctx.emit(line); }
@@ -196,7 +214,7 @@ export function compileFoldRecords(
           if (seen.size < config.max_records) {
             seen.set(key, 1);
             likeOf.set(key, record[0].trim());
-            if (name !== undefined) namedOf.set(key, nameOf(record));
+            if (name !== undefined) namedOf.set(key, namesOf(record));
             if (places.length > 0) placesShown.set(key, new Set(placesOf(record)));
           }
           count();

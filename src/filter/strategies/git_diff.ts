@@ -14,7 +14,9 @@
  * deleted or binary file) under its `path | +A -D` line. A combined diff (`git diff` during a
  * merge: `diff --cc path`, `@@@` hunks, a column of `+`/`-` per parent) reads the same way, a line
  * added or removed when any of its columns says so; a conflict's marker lines (`<<<<<<< HEAD`,
- * `=======`) end a run of added lines, so each stays.
+ * `=======`) end a run of added lines, so each stays. In a compound command's output with later commands' lines after it (`git diff ; npm test`), the
+ * diff ends where its last hunk has all the lines its `@@ -a,b +c,d @@` line counts: the totals
+ * come there, and the lines after it pass as printed, not read as that hunk's.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -98,7 +100,17 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       let run = 0;
       let runTail: string[] = [];
       let runCut = 0;
-      const openHunk = () => {
+      // The lines the current hunk's `@@ -a,b +c,d @@` line says are still to come, old and new
+      // (unknown for a combined diff); and, in a compound command's output, whether the diff is
+      // over: a line after a complete hunk that opens no hunk, file or commit is a later command's.
+      let oldLeft = Infinity;
+      let newLeft = Infinity;
+      let over = false;
+      const ends = ctx.shared?.after === true;
+      const openHunk = (line: string) => {
+        const counts = columns === 1 ? /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line) : null;
+        oldLeft = counts ? Number(counts[1] ?? 1) : Infinity;
+        newLeft = counts ? Number(counts[2] ?? 1) : Infinity;
         limit = newFile ? maxNew : maxHunk;
         tailSize = Math.min(config.hunk_tail_lines, Math.floor(limit / 2));
         lead = limit - tailSize;
@@ -169,8 +181,29 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
         listed += summarized.length;
         summarized = [];
       };
+      const totals = () => {
+        const add = files.reduce((n, f) => n + f.add, 0);
+        const del = files.reduce((n, f) => n + f.del, 0);
+        const cut = listed ? ` (showed ${shown} of ${total} diff lines)` : "";
+        ctx.emit(
+          `${files.length} file${
+            files.length === 1 ? "" : "s"
+          } changed, ${add} insertions(+), ${del} deletions(-)${cut}`,
+        );
+      };
       return {
         push(line) {
+          if (over) return ctx.emit(line);
+          if (
+            ends && hunk && oldLeft <= 0 && newLeft <= 0 && !/^(@@|diff |commit )/.test(line)
+          ) {
+            // The diff is over: its totals, then the later commands' lines as printed.
+            closeFile();
+            listSummarized();
+            totals();
+            over = true;
+            return ctx.emit(line);
+          }
           if (!held && COMMIT.test(line)) {
             closeFile();
             listSummarized();
@@ -214,7 +247,7 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
               hunk = true;
               // A combined diff's hunk line opens with one `@` more than its parents.
               columns = Math.max(1, /^@+/.exec(line)![0].length - 1);
-              openHunk();
+              openHunk(line);
             } else if (/^(index [0-9a-f]|--- |\+\+\+ )/.test(line)) return;
             else {
               if (line.startsWith("new file mode ")) newFile = true;
@@ -222,7 +255,7 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             }
           } else if (line.startsWith("@@")) {
             closeHunk();
-            openHunk();
+            openHunk(line);
           } else if (line.startsWith("diff ") || line.startsWith("commit ")) {
             closeHunk();
             hunk = false;
@@ -231,6 +264,12 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             const mark = markOf(line);
             if (mark === "+") current.add++;
             else if (mark === "-") current.del++;
+            if (mark === "+") newLeft--;
+            else if (mark === "-") oldLeft--;
+            else if (mark !== "\\") {
+              oldLeft--;
+              newLeft--;
+            }
           }
           total++;
           if (!inFull) return;
@@ -252,16 +291,10 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
             for (const h of held) ctx.emit(h);
             return "fallback";
           }
+          if (over) return "full";
           closeFile();
           listSummarized();
-          const add = files.reduce((n, f) => n + f.add, 0);
-          const del = files.reduce((n, f) => n + f.del, 0);
-          const cut = listed ? ` (showed ${shown} of ${total} diff lines)` : "";
-          ctx.emit(
-            `${files.length} file${
-              files.length === 1 ? "" : "s"
-            } changed, ${add} insertions(+), ${del} deletions(-)${cut}`,
-          );
+          totals();
           return "full";
         },
       };

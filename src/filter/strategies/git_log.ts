@@ -19,6 +19,9 @@
  * Fallback but for its patches: a line a patch cannot hold (`abc1234 subject`) ends the patch and
  * starts the next commit's record, whose patch has a budget of its own.
  * Streaming: one commit's header is held at a time.
+ *
+ * In a compound command's output a later command's lines need no part of their own: a line no patch
+ * can hold ends the patch and stays, and lines it does not read stay as printed.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";

@@ -6,6 +6,10 @@
  * path`, `## branch...upstream`), already codes, keeps its lines as printed, each section capped.
  * Past a section's cap its odd entries stay (generic_outliers.ts: a `deleted:` among `modified:`
  * entries, a `D` among `M`s), the rest counted with what the odd ones among them were.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: only git's
+ * hint lines and blank lines go, and entries are capped by section; any other line stays as
+ * printed.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";

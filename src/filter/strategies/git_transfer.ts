@@ -10,6 +10,9 @@
  * - A run of ` create mode 100644 a` lines says the kind and mode once: `create mode 100644 a, b`.
  * Anything else passes unchanged. At most `max_names` names a group, then a count. Output without
  * any of these shapes is a Fallback.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: anything but
+ * the shapes above passes unchanged.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";

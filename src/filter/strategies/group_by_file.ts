@@ -6,6 +6,10 @@
  * matched stays in view and each shown line can be copied whole. A line carrying a failure signal
  * is never counted away. Lines that do not match (errors, `--` separators, context lines) pass
  * unchanged and end the run. Streams: nothing is held.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: a line it
+ * does not match passes and ends the run, and a matched line carrying a failure signal is never
+ * counted away.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";

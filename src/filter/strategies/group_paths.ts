@@ -15,7 +15,9 @@
  * With `grouped`, only the paths it matches are grouped (a program's node_modules files), the
  * others stay whole in their place (the project's own files), up to a bound of their own. A path
  * with kept details and those details have a bound of their own too.
- * Memory is bounded by `max_groups` × `max_items` whatever the input size.
+ * Memory is bounded by `max_groups` × `max_items` whatever the input size. In a compound
+ * command's output (`find src -type f && npm test`) its own lines are entries, or without `entry`
+ * lines that read as paths for sure (`owns`): the other commands' lines pass as printed.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -92,8 +94,21 @@ export function compileGroupPaths(
   const grouped = optionalPatternField(config.grouped, "strategy.grouped", engine);
   const details = optionalPatternField(config.details, "strategy.details", engine);
   const quiet = optionalPatternField(config.quiet_details, "strategy.quiet_details", engine);
+  // `find: ‘x’: Permission denied` and other messages are not paths.
+  const pathOf = (line: string): string | undefined => {
+    if (entryPattern) return entryPattern.exec(line)?.group("path") || undefined;
+    return line.length > 0 && !line.includes(": ") && !line.endsWith(":") ? line : undefined;
+  };
   return {
     type: "group_paths",
+    // Its own lines in a compound command's output: an entry, or without `entry` a line that
+    // reads as a path for sure (a `/` in it, or a file name with an extension), not any line
+    // without `: ` (`> app@1.0.0 test`, `TAP version 13`, `1..2` of a later test run).
+    owns: (line) =>
+      entryPattern
+        ? entryPattern.test(line)
+        : pathOf(line) !== undefined && !/^[\s>#]/.test(line) &&
+          (line.includes("/") || /^[\w~@+-][\w.~@+-]*\.[A-Za-z]\w{0,9}$/.test(line)),
     createStage(ctx: StageContext): Stage {
       let held: string[] | null = [];
       const groups = new Map<string, Group>();
@@ -122,11 +137,6 @@ export function compileGroupPaths(
         } else unshownLoose++;
       };
 
-      // `find: ‘x’: Permission denied` and other messages are not paths.
-      const pathOf = (line: string): string | undefined => {
-        if (entryPattern) return entryPattern.exec(line)?.group("path") || undefined;
-        return line.length > 0 && !line.includes(": ") && !line.endsWith(":") ? line : undefined;
-      };
       const isPath = (line: string) => pathOf(line) !== undefined;
 
       const add = (line: string) => {

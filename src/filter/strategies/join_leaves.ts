@@ -4,7 +4,9 @@
  * under them are joined with `, ` after the first one's indentation, `per_line` names a line; a
  * directory (an entry the next line is deeper than) keeps its own line. Every name stays, in
  * order. The depth is the length of the line's indentation (spaces and tree's connectors).
- * Streams: the current run of names and one line are held.
+ * Streams: the current run of names and one line are held. In a compound command's output
+ * (`tree src && npm test`) its own lines are those with a connector (`├── `, `` `-- ``): the
+ * other commands' lines pass as printed, not joined as leaves at depth 0.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -33,6 +35,9 @@ interface Entry {
  */
 const MAX_INDENT = 4096;
 
+/** A line with tree's connector art before its name: the listing's own. */
+const CONNECTED = /^[\s│|\u00a0]{0,400}[├└|`](?:──|--)[ \u00a0]/;
+
 function entry(line: string): Entry {
   const prefix = INDENT.exec(line.slice(0, MAX_INDENT))![0];
   return { prefix, name: line.slice(prefix.length), line };
@@ -42,6 +47,7 @@ export function compileJoinLeaves(config: JoinLeavesConfig): CompiledStrategy {
   const perLine = config.per_line;
   return {
     type: "join_leaves",
+    owns: (line) => CONNECTED.test(line),
     createStage(ctx: StageContext): Stage {
       let joined = false;
       // The line read last (a leaf or a directory: the next line decides) and the leaf run.

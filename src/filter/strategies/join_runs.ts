@@ -5,6 +5,9 @@
  * the items joined with ", " and `{name}` for the first line's groups. Lines join only when `to`
  * renders them the same but for `{items}`; a run of one line stays as printed. A run is cut at
  * `max_items` (memory stays bounded) and the next one starts.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: only a run of
+ * lines `pattern` matches and `to` renders alike joins; any other line stays as printed.
  */
 import { z } from "zod";
 import type { PatternMatch, RegexEngine } from "../regex.ts";

@@ -12,6 +12,9 @@
  * generic pass), or a rule sets `printed`, a document printed over several lines (`| jq .`, `npm
  * audit --json`) is not rendered: the lines as printed of what a rendering shows stay (see
  * #printedLines), so a line copied from the report is found whole.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: lines that
+ * are not JSON stay in place.
  */
 import { appendAll } from "../arrays.ts";
 import { z } from "zod";

@@ -8,6 +8,9 @@
  * explanation of a refusal is free text no allow-list names. Progress lines (a percentage, a
  * closing `, done.` or `, done`) and tagged lines with nothing after the tag stay out; untagged lines (a
  * diagnostic's source echo and carets) never join a block.
+ *
+ * In a compound command's output (`git push && npm test`) the lines the patterns match are its
+ * own (`owns`): the other commands' lines pass as printed, for their own rules.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -42,6 +45,8 @@ export function compileKeepMatching(
   const matches = anyMatcher(patternList(config.patterns, "strategy.patterns", engine));
   return {
     type: "keep_matching",
+    // The lines it keeps are its tool's: in a compound command's output the others' pass.
+    owns: matches,
     createStage(ctx: StageContext): Stage {
       // Held until the first match proves the output has the expected shape.
       let held: string[] | null = [];

@@ -6,6 +6,9 @@
  * (`… (54 more entries, each at most 1.4M)`) after the listing's last row. Lines that are not rows (`du: cannot read
  * directory …`) all stay, in place; blank lines go. Sizes compare across units (`K` < `M`, `1.5G`, plain block
  * counts); a row whose size cannot be read stays.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: a line that
+ * is no row stays in place (only blank lines go), and only rows compete for the kept places.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";

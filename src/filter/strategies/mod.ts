@@ -40,6 +40,7 @@ export {
   patternList,
   refuseUnknownGroups,
   requireNamedGroups,
+  sharedStage,
 } from "./_shared.ts";
 export { GroupByRuleConfig } from "./group_by_rule.ts";
 export {

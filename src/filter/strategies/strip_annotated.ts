@@ -2,6 +2,8 @@
  * strip_annotated: a noise stripper that reports what it removed. A `summary_pattern` line
  * (cargo's `Finished …`) is kept as the heading; kept lines beyond `long_output_threshold` are
  * cut to head/tail on success only: after a failure the kept lines are the errors, all kept.
+ * In a compound command's output its own lines are those its patterns and `summary_pattern` match
+ * (`owns`): the other commands' lines pass as printed, neither cut nor put under its heading.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
@@ -35,6 +37,7 @@ export function compileStripAnnotated(
   const { long_output_threshold: threshold, keep_head: head, keep_tail: tail } = config;
   return {
     type: "strip_annotated",
+    owns: (line) => matches(line) || (summary?.test(line) ?? false),
     createStage(ctx: StageContext): Stage {
       const kept: string[] = [];
       let noise = 0;

@@ -26,8 +26,10 @@
  * `name` groups read the same (wherever they come again); before any scope, or after a scope
  * line with no `name`, such lines all stay (rustc's source line `3 | }` is said once per file
  * its `--> src/a.rs:3:1` names, not once for two files, and a program's own output after
- * cargo's `Running` keeps its repeated rows); `once` is read as a `once_in` entry whose one scope
- * is always open. `said_by_next` names lines the next line says
+ * cargo's `Running` keeps its repeated rows); with its `kind`, scopes are apart by the kind the
+ * last line `kind` matches names too (a ruff frame line said again by a finding of another code
+ * stays with each; three findings of one code on one line say it once); `once` is read as a
+ * `once_in` entry whose one scope is always open. `said_by_next` names lines the next line says
  * again: a line matching one entry's `line` goes when the line right after it matches its
  * `next` and both patterns' `name` groups read the same (git's `Auto-merging a.py` right before
  * `CONFLICT (content): Merge conflict in a.py`); with `kept_by` it stays after all when a line
@@ -72,6 +74,7 @@ import {
   optionalPatternField,
   patternField,
   patternList,
+  requireNamedGroups,
 } from "./_shared.ts";
 import { sayingDirectoryOnce } from "./_directory.ts";
 import { keepingFailedScopes } from "./_scopes.ts";
@@ -133,6 +136,9 @@ export const StripNoiseConfig = z.object({
       line: z.string().describe("Regex (RE2 syntax) of the line shown once per scope"),
       scope: z.string().describe(
         "Regex (RE2 syntax) of the line opening a scope, its `name` group naming it (no name: no scope)",
+      ),
+      kind: z.string().optional().describe(
+        "Regex (RE2 syntax) of a line whose `name` group names the kind of what follows (a finding's code): scopes of one name but different kinds are apart",
       ),
     }).strict(),
   ).default([]).describe(
@@ -251,6 +257,7 @@ const HELD_RESULTS = 16;
 type OnceEntry = {
   line: (text: string) => boolean;
   scope: Pattern | null;
+  kind?: Pattern;
 };
 
 /** How many distinct `once`/`once_in` lines are remembered per entry; later ones are all shown. */
@@ -309,6 +316,11 @@ export function compileStripNoise(
   // `once` is a `once_in` entry whose scope is always open (one scope, never named again):
   // first, so that a line it drops is noted by no other entry, as `once` reads before `once_in`.
   const isOnce = optionalMatcher("once");
+  const kindField = (source: string, i: number) => {
+    const field = `strategy.once_in.${i}.kind`;
+    requireNamedGroups(source, field, ["name"], () => "the kind");
+    return patternField(source, field, engine);
+  };
   const onceIn: OnceEntry[] = [
     ...(isOnce ? [{ line: isOnce, scope: null }] : []),
     ...config.once_in.map((pair, i) => {
@@ -316,6 +328,7 @@ export function compileStripNoise(
       return {
         line: (text: string) => line.test(text),
         scope: patternField(pair.scope, `strategy.once_in.${i}.scope`, engine),
+        kind: pair.kind === undefined ? undefined : kindField(pair.kind, i),
       };
     }),
   ];
@@ -349,8 +362,14 @@ export function compileStripNoise(
     start: patternField(pair.start, `strategy.blocks.${i}.start`, engine),
     end: patternField(pair.end, `strategy.blocks.${i}.end`, engine),
   }));
+  // The lines it recognises (drops, reshapes or reads as frames) are its tool's: in a compound
+  // command's output the other commands' lines pass as printed, whatever its patterns say of them.
+  const recognisers = [dropsLine, failedMatches, isFrame, isMark, isOnce, isResult, isHeader];
+  for (const { pattern } of rewrites) recognisers.push((line) => pattern.test(line));
+  const known = recognisers.filter((r): r is (line: string) => boolean => r !== null);
   const strategy: CompiledStrategy = {
     type: "strip_noise",
+    owns: (line) => known.some((r) => r(line)),
     createStage(ctx: StageContext): Stage {
       let removed = 0;
       /** Lines gone that `uncounted` names: not in the summary's count. */
@@ -432,16 +451,23 @@ export function compileStripNoise(
       // entry of `once` is always in its one scope, "") and the texts shown in each scope named
       // so far (bounded: past the cap, later lines all stay). A scope named again (a diagnostic
       // back in a file after a note in another) goes on with its texts.
+      // With `kind`, a scope's name is the kind the last kind line named with the scope line's
+      // name: a ruff F821's frame line is not the F841 frame's above it of the same file.
       const scopes = onceIn.map(({ scope }) => ({
         name: scope === null ? "" : null as string | null,
+        kind: "",
         shown: new Map<string, Set<string>>(),
         size: 0,
       }));
       /** Notes the scope a line opens (every line is read, dropped or not). */
       const noteScope = (line: string) => {
-        onceIn.forEach(({ scope }, i) => {
+        onceIn.forEach(({ scope, kind }, i) => {
+          const named = kind?.exec(line)?.group("name");
+          if (named !== undefined) scopes[i].kind = named;
           const open = scope?.exec(line);
-          if (open) scopes[i].name = open.group("name") || null;
+          if (!open) return;
+          const name = open.group("name");
+          scopes[i].name = name ? (kind ? `${scopes[i].kind}\u0000${name}` : name) : null;
         });
       };
       /**

@@ -16,6 +16,9 @@
  * that process (the loader's `cannot open shared object file`) is the failure, not a probe: its
  * failed opens stay. A call split by `-f` (`read(3, <unfinished ...>` … `<... read resumed>…`)
  * folds or stays as a whole.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: a line that
+ * is no system call of a trace stays as printed.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";

@@ -155,6 +155,9 @@ const SECTION = [
  */
 const CARGO_PENDING = /^test \S.* \.\.\. (?!(?:ok|FAILED|ignored)(?: |$))\S/;
 const CARGO_LATE_STATUS = /^(?:ok|FAILED|ignored)$/;
+/** A libtest run's first line, and its result when every test passed. */
+const LIBTEST_RUNNING = /^running \d+ tests?$/;
+const LIBTEST_PASSED = /^test result: ok\. /;
 
 /** Lines outside any block that still matter (a crash outside a test, a collection error). */
 const LOOSE_SIGNAL_START =
@@ -721,6 +724,13 @@ function summarizer(
 
   // The cargo test whose output is being read, its status still to come (`--nocapture`).
   let cargoPending: Block | null = null;
+  // Inside a libtest run (`running 4 tests` up to its `test result:` or `failures:`): the lines
+  // its tests printed that no `test a ... ` line before them names. With several test threads
+  // (`--nocapture`) they interleave, so none can be told to be a passing test's: each stays as
+  // printed, unless the run's result says every test passed. A `panicked at` line heads what
+  // follows it (the message, the trace) as a failure's block does.
+  let cargoRun = false;
+  let printed: Block[] = [];
 
   // The last pytest id line whose status is still to come (`-s`, `--setup-show`), or null.
   let pytestPending: string | null = null;
@@ -870,6 +880,14 @@ function summarizer(
       return;
     }
     if (kind !== null) cargoPending = null;
+    if (kind === "passing" && LIBTEST_RUNNING.test(line)) {
+      cargoRun = true;
+      printed = [];
+    } else if (cargoRun && (kind === "summary" || kind === "section")) {
+      cargoRun = false;
+      if (LIBTEST_PASSED.test(line)) { for (const b of printed) b.passed = true; }
+      printed = [];
+    }
     if (kind === null && line.startsWith("test ") && CARGO_PENDING.test(line)) {
       block = { head: line, body: [], pytest: false };
       cargoPending = block;
@@ -962,7 +980,9 @@ function summarizer(
       return;
     }
     if (kind === "passing") {
-      block = null;
+      // A passing test's line between a panic and its trace (another thread's) leaves the
+      // trace with the panic.
+      if (!(cargoRun && block !== null && printed.includes(block))) block = null;
       passing++;
       sinceRun = [];
       const done = GO_RESULT.exec(line);
@@ -1008,6 +1028,10 @@ function summarizer(
       block = null;
       out.push(line);
       return;
+    }
+    // Another test's panic ends the printed block of the one before.
+    if (cargoRun && kind === null && block !== null && line.includes("panicked at")) {
+      if (printed.includes(block)) block = null;
     }
     if (block) {
       if (skipField >= 0) {
@@ -1079,6 +1103,14 @@ function summarizer(
         block.statement = frame !== null && !INSTALLED.test(frame[1]) && !PY_STDLIB.test(frame[1]);
       }
       block.body.push(line);
+      return;
+    }
+    if (cargoRun && kind === null) {
+      if (isBlank(line)) return;
+      const own: Block = { head: line, body: [], pytest: false };
+      printed.push(own);
+      out.push(own);
+      if (line.includes("panicked at")) block = own;
       return;
     }
     if (report) {

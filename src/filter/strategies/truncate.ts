@@ -10,6 +10,10 @@
  * keep_signals whatever the input size. With `record_start`, the tail starts where a record does:
  * a tail that would cut into one (a commit's `--numstat` lines without its commit line) reaches
  * back to the record's first line, at most MAX_RECORD_LINES lines back.
+ *
+ * In a compound command's output it cannot tell whose a line is and needs not: the head and the
+ * tail keep the first command's start and the last one's end, and every failure-looking line of any
+ * command in the cut stays in place.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";

@@ -1,0 +1,169 @@
+/**
+ * Compound commands (`A && B`, `A; B`): each strategy that drops, folds or cuts lines it does not
+ * know reads only its own part of the shared output (`owns`, `sharedStage`), and every strategy
+ * file says how it treats the other commands' lines. Inputs are real captures.
+ */
+import { expect } from "expect";
+import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
+import { sharedStage } from "../../src/filter/strategies/mod.ts";
+import type { CompiledStrategy, StageContext } from "../../src/filter/types.ts";
+import { filter, fixture, lines } from "./_builtin.ts";
+
+const STRATEGIES = new URL("../../src/filter/strategies/", import.meta.url);
+
+/** Runs `strategy`'s shared stage over `input` with `shared`, returning what it emitted. */
+function run(
+  strategy: CompiledStrategy,
+  input: string[],
+  shared: StageContext["shared"],
+): { out: string[]; confidence: string } {
+  const out: string[] = [];
+  const stage = sharedStage(strategy, { emit: (l) => void out.push(l), failed: true, shared });
+  for (const line of input) stage.push(line);
+  return { out, confidence: stage.finish() };
+}
+
+Deno.test("sharedStage: only the own part reaches the stage, the others' lines keep their places", () => {
+  const seen: string[] = [];
+  const strategy: CompiledStrategy = {
+    type: "t",
+    owns: (l) => l.startsWith("own"),
+    createStage: (ctx) => ({
+      push: (l) => void seen.push(l),
+      finish: () => {
+        ctx.emit(`(${seen.length} own lines)`);
+        return "full";
+      },
+    }),
+  };
+  const input = ["a", "", "own 1", "  under", "own 2", "  under 2", "b", "", "c"];
+  expect(run(strategy, input, { before: false, after: true })).toEqual({
+    out: ["(6 own lines)", "b", "", "c"],
+    confidence: "full",
+  });
+  seen.length = 0;
+  expect(run(strategy, input, { before: true, after: false }).out).toEqual([
+    "a",
+    "",
+    "(7 own lines)",
+  ]);
+  seen.length = 0;
+  // No own line: everything is the other commands', as printed.
+  expect(run(strategy, ["x", "y"], { before: false, after: true })).toEqual({
+    out: ["x", "y"],
+    confidence: "fallback",
+  });
+  // Without `shared` the stage reads everything.
+  seen.length = 0;
+  expect(run(strategy, input, undefined).out).toEqual(["(9 own lines)"]);
+});
+
+Deno.test("keep_matching: `git push && npm test` keeps the failing test's lines and counts", async () => {
+  const input = await fixture("git-push/then_npm_test.in.txt");
+  const out = lines(filter("git push origin HEAD:main && npm test", input, true));
+  expect(out).toContain("   f1b3c3a..71ac4f1  HEAD -> main");
+  expect(out).toContain("not ok 1 - adds");
+  expect(out).toContain("    2 !== 3");
+  expect(out).toContain("# tests 2");
+  expect(out).toContain("# pass 1");
+});
+
+Deno.test("strip_noise: `cargo fmt --check ; cargo clippy` keeps clippy's indented location", async () => {
+  // rustfmt's diff context lines (a leading space) go uncounted; clippy's ` --> ` line is no
+  // context line of the diff, and its error's place stays under it.
+  const input = await fixture("cargo-fmt-check/then_clippy.in.txt");
+  const out = lines(filter("cargo fmt --check ; cargo clippy", input, true));
+  expect(out).toContain("  --> src/main.rs:32:18");
+  expect(out.indexOf("(120 changed lines of rustfmt's diff not shown: `cargo fmt` applies it)"))
+    .toBeLessThan(out.indexOf("error[E0308]: mismatched types"));
+});
+
+Deno.test("git_diff: `git diff ; npm test` ends the diff where its last hunk's counted lines do", async () => {
+  const input = await fixture("git-diff/then_npm_test.in.txt");
+  const out = lines(filter("git diff ; npm test", input, true));
+  const totals = out.indexOf("3 files changed, 701 insertions(+), 302 deletions(-)");
+  expect(totals).toBeGreaterThan(0);
+  // The test run's lines come after the diff's totals, as printed, not cut as hunk lines.
+  expect(out.indexOf("not ok 1 - adds")).toBeGreaterThan(totals);
+  expect(out).toContain("    2 !== 3");
+  expect(out).toContain("# fail 1");
+  expect(out).toContain("... (270 more lines in this hunk: +270 -0) ...");
+});
+
+Deno.test("group_paths: `find src -type f && npm test` does not group the test run's lines", async () => {
+  const input = await fixture("find/then_npm_test.in.txt");
+  const out = lines(filter("find src -type f && npm test", input, true));
+  expect(out).toContain("not ok 1 - adds");
+  expect(out).toContain("> nd@1.0.0 test");
+  expect(out).toContain("# pass 1");
+  expect(out[0]).toBe(
+    "(60 paths grouped by directory: names after the first path are in its directory)",
+  );
+});
+
+Deno.test("join_leaves: `tree src/a && npm test` joins the tree's leaves, not the test run's lines", async () => {
+  const input = await fixture("tree-leaves/then_npm_test.in.txt");
+  const out = lines(filter("tree src/a && npm test", input, true));
+  expect(out).toContain("> nd@1.0.0 test");
+  expect(out).toContain("not ok 1 - adds");
+  expect(out).toContain("# tests 2");
+  expect(out.some((l) => l.startsWith("├── m1.js, m10.js, "))).toBe(true);
+});
+
+Deno.test("fold_blocks: a later command's lines after a block the output ends inside are not folded", async () => {
+  // A plan cut short inside a resource block (the run was stopped), then a test run's report.
+  const plan = lines(await fixture("terraform-destroyed/destroy.in.txt")).slice(0, 30);
+  const tests = lines(await fixture("git-push/then_npm_test.in.txt")).slice(2);
+  const out = lines(filter("terraform plan ; npm test", [...plan, ...tests].join("\n"), true));
+  expect(out).toContain("# tests 2");
+  expect(out).toContain("# pass 1");
+  expect(out.indexOf("      … (9 attribute lines removed with it)")).toBeLessThan(
+    out.indexOf("not ok 1 - adds"),
+  );
+});
+
+Deno.test("strip_annotated: another command's lines are neither cut nor put under its heading", async () => {
+  const rules = [
+    compileRule({
+      name: "build",
+      match: { prefix: "cargo build" },
+      strategy: {
+        type: "strip_annotated",
+        patterns: ["^\\s*(Compiling|Checking) "],
+        summary_pattern: "^\\s*Finished ",
+        long_output_threshold: 3,
+        keep_head: 1,
+        keep_tail: 1,
+      },
+    }, "t"),
+    compileRule({ name: "run", match: { prefix: "npm" }, strategy: { type: "truncate" } }, "t"),
+  ];
+  const engine = new FilterEngine(rules, { security: false, generic: false, guard: false });
+  const tests = lines(await fixture("git-push/then_npm_test.in.txt")).slice(2);
+  const input = [
+    "   Compiling rs v0.1.0 (/tmp/zeph-compound/rs)",
+    "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.20s",
+    ...tests,
+  ];
+  const out = lines(engine.filter("cargo build && npm test", input.join("\n")).text);
+  expect(out.slice(0, 2)).toEqual([
+    "Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.20s",
+    "(2 noise lines removed)",
+  ]);
+  expect(out).toContain("  location: '/tmp/zeph-compound/gp/test/a.test.js:2:1'");
+  expect(out).toContain("# pass 1");
+});
+
+Deno.test("every strategy honours a compound command's output or says why it need not", async () => {
+  const missing: string[] = [];
+  for await (const entry of Deno.readDir(STRATEGIES)) {
+    if (entry.name.startsWith("_") || entry.name === "mod.ts") continue;
+    const text = await Deno.readTextFile(new URL(entry.name, STRATEGIES));
+    const doc = /^\/\*\*[\s\S]*?\*\//.exec(text)?.[0] ?? "";
+    const honours = /\n\s+owns[:,]/.test(text) || text.includes("ctx.shared");
+    if (!honours && !/compound command/i.test(doc.replace(/\s+\*\s+/g, " "))) {
+      missing.push(entry.name);
+    }
+  }
+  expect(missing.sort()).toEqual([]);
+});
