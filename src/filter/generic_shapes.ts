@@ -175,13 +175,6 @@ export function shapeOf(line: string): string | null {
 
 /** Lines of one odd value a cut keeps, at most (the rest go with the cut). */
 const ODD_IN_CUT = 10;
-/**
- * Lines of a cut read for odd lines, at most: a longer cut is read in blocks of CUT_BLOCK lines
- * spread evenly over it (its kinds and their common values show in any few hundred of its lines),
- * the lines between them not read. The keep rule still tests every line of the cut for a failure.
- */
-export const MAX_READ_CUT = 1_024;
-const CUT_BLOCK = 64;
 
 /**
  * The lines of a cut (a long output's middle, which goes) that differ from the other lines of
@@ -189,16 +182,13 @@ const CUT_BLOCK = 64;
  * among a listing's rows: generic_outliers.ts, at most ODD_IN_CUT lines of each odd value. Lines
  * are read by shape and again by their columns: a shape whose first word is read with its
  * lowercase letters and dashes masked, since a table's first column (a mode string) is a value
- * of the row, not what kind of line it is. A cut of more than MAX_READ_CUT lines is read over
- * blocks of it (`readsLine`).
+ * of the row, not what kind of line it is.
  */
 export function oddInCut(cut: readonly string[]): Set<number> {
   // Shapes repeat line after line: each is one string, masked for its columns once, and each kind
   // by columns (a count of words and a masked shape) is one string, made once.
   const kinds = new Map<string, CutKind>();
-  const reads = readsLine(cut.length);
-  const ofLine = cut.map((line, at) => {
-    if (!reads(at)) return null;
+  const ofLine = cut.map((line) => {
     const shape = shapeOf(line);
     if (shape === null) return null;
     let kind = kinds.get(shape);
@@ -214,22 +204,6 @@ export function oddInCut(cut: readonly string[]): Set<number> {
     return kind.byCount[count] ??= `${count} ${kind.head}`;
   };
   return oddLines(cut, [(_, at) => ofLine[at]?.shape ?? null, columnsOf], { few: ODD_IN_CUT });
-}
-
-/**
- * Whether the line at `at` of a cut of `n` lines is read for odd lines: every line of a cut of at
- * most MAX_READ_CUT; else the lines of MAX_READ_CUT / CUT_BLOCK blocks of CUT_BLOCK lines, spread
- * evenly from the first block to the last. A block is read whole, so a line's neighbours (the
- * line that says where an odd one is) are read with it.
- */
-export function readsLine(n: number): (at: number) => boolean {
-  if (n <= MAX_READ_CUT) return () => true;
-  const blocks = Math.ceil(n / CUT_BLOCK);
-  const read = MAX_READ_CUT / CUT_BLOCK;
-  // The blocks read: `read` of them, spread evenly from the first to the last.
-  const chosen = new Uint8Array(blocks);
-  for (let i = 0; i < read; i++) chosen[Math.round(i * (blocks - 1) / (read - 1))] = 1;
-  return (at) => chosen[Math.floor(at / CUT_BLOCK)] === 1;
 }
 
 /** A shape of a cut's lines: as printed, its head masked for columns, its kinds by columns. */

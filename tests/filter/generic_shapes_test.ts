@@ -11,7 +11,6 @@ import { FilterEngine } from "../../src/filter/mod.ts";
 import {
   cutReader,
   foldShapeRuns,
-  MAX_READ_CUT,
   MAX_SHAPED_LINES,
   MIN_SHAPE_RUN,
   oddInCut,
@@ -254,21 +253,6 @@ Deno.test("cut reader: a cut is handed on whole at its end, each line with wheth
   expect(seen.map(([line]) => line)).toEqual(cut);
   expect(seen.flatMap(([, odd], i) => odd ? [i] : [])).toEqual([40, 200]);
   expect([...oddInCut(cut)].sort((a, b) => a - b)).toEqual([40, 200]);
-});
-
-Deno.test("cut reader: a cut past MAX_READ_CUT lines is read over blocks spread over it; a failure anywhere stays", () => {
-  // 4,000 lines, blocks of 64: lines 10 and 3,999 are in the first and last blocks, read; line
-  // 133 (the third block) is not.
-  const cut = requests(4_000, [10, 133, 3_999]);
-  expect(cut.length).toBeGreaterThan(MAX_READ_CUT);
-  expect([...oddInCut(cut)].sort((a, b) => a - b)).toEqual([10, 3_999]);
-  // The generic pass cuts the same lines after its head: a failure line is kept wherever it is,
-  // read for odd lines or not.
-  const failure = "ERROR: upstream timed out while reading response header";
-  const output = [...cut.slice(0, 1_000), failure, ...cut.slice(1_000)];
-  const kept = engine.filter("myserver --log", output.join("\n")).text.split("\n");
-  expect(kept).toContain(failure);
-  expect(kept.length).toBeLessThan(output.length / 10);
 });
 
 Deno.test("cut reader: past MAX_SHAPED_LINES, or without odd lines asked, the cut streams", () => {

@@ -4,9 +4,8 @@
  * location lines right after one stay, in place, wherever they are (up to `keep_signals`, a
  * bound on memory, not a budget), so a cut never hides why a command failed or where. So do the odd
  * lines of the cut (generic_shapes.ts' `cutReader`: a setuid row of a listing, a 500 among 200s),
- * read while the cut holds at most MAX_SHAPED_LINES lines (past MAX_READ_CUT lines, over blocks
- * of it; every line is still tested for a failure); a longer cut streams, its failure-looking
- * lines alone kept. Memory is bounded by max_lines + MAX_SHAPED_LINES +
+ * read while the cut holds at most MAX_SHAPED_LINES lines; a longer cut streams, its
+ * failure-looking lines alone kept. Memory is bounded by max_lines + MAX_SHAPED_LINES +
  * keep_signals whatever the input size. With `record_start`, the tail starts where a record does:
  * a tail that would cut into one (a commit's `--numstat` lines without its commit line) reaches
  * back to the record's first line, at most MAX_RECORD_LINES lines back.
