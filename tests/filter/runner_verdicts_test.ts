@@ -109,3 +109,55 @@ for (const family of [...Deno.readDirSync(root)].filter((e) => e.isDirectory)) {
     });
   }
 }
+
+Deno.test("deno test keeps a quoted source line that throws, over its caret", async () => {
+  const out = lines(
+    filter(
+      "deno test stats_test.ts",
+      await fixture("deno-test-frames/throw_source.in.txt"),
+      true,
+    ),
+  );
+  expect(out).toContain(
+    "  if (got !== 9) throw new Error(`median: expected 9, got ${got}`);",
+  );
+  expect(out).toContain("  if (a !== b) throw new Error(`expected ${b}, got ${a}`);");
+  expect(out.filter((line) => /^\s+\^\s*$/.test(line))).toEqual([]);
+});
+
+Deno.test("oxlint keeps its closing `Finished in … on N files` line", async () => {
+  const out = lines(filter("npx oxlint src", await fixture("oxlint/finished_summary.in.txt")));
+  expect(out).toContain("Finished in 79ms on 10 files with 96 rules using 2 threads.");
+  expect(out).toContain("Found 30 warnings and 0 errors.");
+});
+
+Deno.test("pre-commit keeps a short list of passed hooks and folds a long one", async () => {
+  const few = lines(
+    filter(
+      "pre-commit run --all-files",
+      await fixture("pre-commit/local_hooks_few.in.txt"),
+      true,
+    ),
+  );
+  expect(few).toContain(
+    "check yaml...............................................................Passed",
+  );
+  expect(few).toContain(
+    "python compiles..........................................................Failed",
+  );
+  const many = lines(
+    filter(
+      "pre-commit run --all-files",
+      await fixture("pre-commit/local_hooks_many.in.txt"),
+      true,
+    ),
+  );
+  expect(many).toContain("… 10 hooks passed or skipped …");
+  expect(many).toContain(
+    "python compiles..........................................................Failed",
+  );
+  expect(many).toContain("SyntaxError: invalid syntax");
+  expect(many).toContain(
+    "rust fmt.............................................(no files to check)Skipped",
+  );
+});
