@@ -5712,3 +5712,64 @@ EOF
   capture go go_test_v_build_failed "$R/go" "go test -v ./..." "$(go version | awk '{print $3}')"
   cd "$ROOT" || exit 1
 fi
+
+# --- go's escape analysis (`gcflags`): `go build -gcflags=-m ./...` (go from the system) on a small
+# package whose functions inline, leak their parameters, box values and move a closure's variable
+# to the heap.
+if sel gcflags && command -v go >/dev/null; then
+  R="$WORK/gcflags"
+  rm -rf "$R" && mkdir -p "$R"
+  printf 'module example.com/esc\n\ngo 1.19\n' >"$R/go.mod"
+  cat >"$R/esc.go" <<'EOF'
+package esc
+
+import (
+	"fmt"
+	"strings"
+)
+
+type Item struct {
+	Name  string
+	Price int
+}
+
+func NewItem(name string, price int) *Item { return &Item{Name: name, Price: price} }
+
+func Total(items []*Item) int {
+	t := 0
+	for _, it := range items {
+		t += it.Price
+	}
+	return t
+}
+
+func Describe(it *Item) string { return fmt.Sprintf("%s: %d", it.Name, it.Price) }
+
+func Join(items []*Item) string {
+	parts := make([]string, 0, len(items))
+	for _, it := range items {
+		parts = append(parts, Describe(it))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func Upper(s string) string { return strings.ToUpper(s) }
+
+func Keep(xs []int) func() int {
+	n := 0
+	return func() int { n++; return xs[n%len(xs)] }
+}
+
+func Box(v int) interface{} { return v }
+
+func Many() []*Item {
+	out := []*Item{}
+	for i := 0; i < 10; i++ {
+		out = append(out, NewItem(fmt.Sprint("item", i), i))
+	}
+	return out
+}
+EOF
+  capture go go_build_gcflags_m "$R" "go build -gcflags=-m ./..." "$(go version | awk '{print $3}')"
+  cd "$ROOT" || exit 1
+fi

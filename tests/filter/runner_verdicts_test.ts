@@ -161,3 +161,14 @@ Deno.test("pre-commit keeps a short list of passed hooks and folds a long one", 
     "rust fmt.............................................(no files to check)Skipped",
   );
 });
+
+Deno.test("go build -gcflags=-m keeps what allocates and counts the free decisions", async () => {
+  const text = await corpus("go/go_build_gcflags_m.txt");
+  const out = lines(filter("go build -gcflags=-m ./...", text));
+  expect(out).toContain("./esc.go:36:2: moved to heap: n");
+  expect(out).toContain("./esc.go:26:15: make([]string, 0, len(items)) escapes to heap");
+  expect(out).toContain("./esc.go:35:11: leaking param: xs");
+  expect(out.filter((line) => line.endsWith(" does not escape"))).toEqual([]);
+  expect(out.filter((line) => line.includes(": inlining call to "))).toEqual([]);
+  expect(out.length).toBeLessThan(lines(text).length);
+});
