@@ -51,6 +51,13 @@ Deno.test("a long captured log is cut by level: warnings and errors stay, info a
   expect(out.filter((line) => /^(INFO|DEBUG) /.test(line))).toEqual([]);
 });
 
+Deno.test("a warning record past a failure's trace limit stays", async () => {
+  const text = await fixture("pytest/captured_stdout_then_log.in.txt");
+  const out = lines(filter("python3 -m pytest test_sync.py", text, true));
+  expect(out).toContain("WARNING  sync:test_sync.py:9 record r148 is stale, skipping");
+  expect(out.length).toBeLessThan(lines(text).length / 2);
+});
+
 Deno.test("a short captured log stays as printed", () => {
   const input = [
     "=================================== FAILURES ===================================",

@@ -1320,7 +1320,8 @@ function summarizer(
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
       // their locations stay (the assertion, `panicked at a.rs:3:5`).
-      const cut = { marker: (n: number) => `... (${n} more lines)` };
+      // A log record of a warning or an error stays past the cut, as the level cut keeps it.
+      const cut = { marker: (n: number) => `... (${n} more lines)`, keep: isLogFinding };
       // A failure whose block is its head alone (mocha's tree line) cuts nothing.
       if (item.body.length === 0) continue;
       const title = 1 + titleLines(item);
@@ -1352,6 +1353,11 @@ const LOG_RECORD =
   /^(?:\s{0,8}[^\s:]{1,300}\.go:\d{1,7}: )?\[?(?:\d[\d:.,TZ+-]{7,40} ){0,2}(TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|CRITICAL|FATAL)(?=[\s:\]])/;
 /** Levels that report progress: counted. The others report a finding: kept. */
 const LOG_PROGRESS = new Set(["TRACE", "DEBUG", "INFO", "NOTICE"]);
+/** A log record of a warning or an error: a finding, kept past a failure's trace limit. */
+const isLogFinding = (line: string): boolean => {
+  const record = LOG_RECORD.exec(line);
+  return record !== null && !LOG_PROGRESS.has(record[1]);
+};
 /** Records of a failure below which its captured log stays as printed. */
 const MIN_LOG_RECORDS = 10;
 /** The variable parts of a record (numbers, hex ids): records differing only there are one. */
