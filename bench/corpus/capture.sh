@@ -5671,3 +5671,44 @@ EOF2
   capture node vitest_junit "$R" "npx vitest run --reporter=junit" "vitest $(cd "$R" && npx vitest --version 2>/dev/null)"
   cd "$ROOT" || exit 1
 fi
+
+# --- git histories and lists (`gitlists`, git 2.39): a scratch repository of 60 feature branches
+# merged with --no-ff (three commits each), five authors, direct commits between merges, a tag
+# every ten merges; one-line logs of it with and without the graph.
+if sel gitlists; then
+  R="$WORK/gitlists"
+  rm -rf "$R" && mkdir -p "$R"
+  (
+    cd "$R" && git init -q -b main && git config user.email ann@example.com && git config user.name "Ann Dev"
+    authors=("Ann Dev:ann@example.com" "Bo Lin:bo@example.com" "Cy Park:cy@example.com" "Dee Roy:dee@example.com" "Eli Sato:eli@example.com")
+    t=1764000000
+    commit() {
+      t=$((t + 3600))
+      local a="${authors[$(($1 % 5))]}"
+      GIT_AUTHOR_NAME="${a%%:*}" GIT_AUTHOR_EMAIL="${a#*:}" GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" \
+        git commit -q "${@:2}"
+    }
+    mkdir -p src/core src/api src/ui docs tests
+    echo "# app" >README.md && git add -A && commit 0 -m "Initial commit"
+    for i in $(seq 1 60); do
+      git checkout -q -b "feature/f$i"
+      for k in 1 2 3; do
+        d=(core api ui)
+        echo "value $i $k" >>"src/${d[$((k - 1))]}/mod$i.txt"
+        git add -A && commit "$i" -m "f$i: step $k of feature $i"
+      done
+      git checkout -q main
+      if [ $((i % 2)) = 0 ]; then echo "note $i" >>"docs/notes$((i % 4)).md" && git add -A && commit $((i + 2)) -m "docs: note $i"; fi
+      t=$((t + 60))
+      GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" git merge -q --no-ff -m "Merge branch 'feature/f$i'" "feature/f$i"
+      if [ $((i % 10)) = 0 ]; then git tag "v0.$((i / 10)).0"; fi
+    done
+  )
+  capture git log_graph_format "$R" "git log --graph --format='%h %an %s'" "$(git --version)"
+  capture git log_oneline_graph_all "$R" "git log --oneline --graph --all" "$(git --version)"
+  capture git log_format_nograph "$R" "git log --format='%h %s'" "$(git --version)"
+  capture_golden git-log-truncate graph_format_short "$R" "git log --graph --format='%h %an %s' -n 50"
+  capture_golden git-log-truncate format_nograph "$R" "git log --format='%h %s' -n 120"
+  capture_golden git-log-truncate oneline_graph_long "$R" "git log --oneline --graph -n 150"
+  cd "$ROOT" || exit 1
+fi
