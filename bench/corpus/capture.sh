@@ -5760,3 +5760,26 @@ SQL
   asdb "$PGBIN/pg_ctl -D $PG/data -m fast stop >/dev/null"
   cd "$ROOT" || exit 1
 fi
+
+# --- git fsck (`gitfsck`, git 2.39): a scratch repository with 60 dangling blobs (written and
+# never added), 12 commits reset away and their trees, and one blob of a kept commit deleted from
+# the object store: `git fsck --full` lists the dangling objects, the broken link and the missing blob.
+if sel gitfsck; then
+  R="$WORK/gitfsck"
+  rm -rf "$R" && mkdir -p "$R"
+  (
+    cd "$R" && git init -q -b main && git config user.email ann@example.com && git config user.name "Ann Dev"
+    export GIT_AUTHOR_DATE="2026-11-01T10:00:00Z" GIT_COMMITTER_DATE="2026-11-01T10:00:00Z"
+    for i in $(seq 1 8); do echo "line $i" >"f$i.txt"; git add -A && git commit -qm "add f$i"; done
+    for i in $(seq 1 60); do echo "scratch $i" | git hash-object -w --stdin >/dev/null; done
+    git checkout -q -b tmp
+    for i in $(seq 1 12); do echo "tmp $i" >"t$i.txt"; git add -A && git commit -qm "tmp $i"; done
+    git checkout -q main && git branch -q -D tmp
+    git reflog expire --expire=now --all
+    obj=$(git rev-parse HEAD~3:f2.txt)
+    rm -f ".git/objects/${obj:0:2}/${obj:2}"
+  )
+  capture git fsck_full_dangling "$R" "git fsck --full" "$(git --version)"
+  capture_golden git-fsck unreachable "$R" "git fsck --unreachable"
+  cd "$ROOT" || exit 1
+fi
