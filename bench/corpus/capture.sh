@@ -6070,3 +6070,115 @@ EOF
   capture go go_build_gcflags_m "$R" "go build -gcflags=-m ./..." "$(go version | awk '{print $3}')"
   cd "$ROOT" || exit 1
 fi
+
+# --- git histories and lists (`gitlists`, git 2.39): a scratch repository of 60 feature branches
+# merged with --no-ff (three commits each), five authors, direct commits between merges, a tag
+# every ten merges; one-line logs of it with and without the graph.
+if sel gitlists; then
+  R="$WORK/gitlists"
+  rm -rf "$R" && mkdir -p "$R"
+  (
+    cd "$R" && git init -q -b main && git config user.email ann@example.com && git config user.name "Ann Dev"
+    authors=("Ann Dev:ann@example.com" "Bo Lin:bo@example.com" "Cy Park:cy@example.com" "Dee Roy:dee@example.com" "Eli Sato:eli@example.com")
+    t=1764000000
+    commit() {
+      t=$((t + 3600))
+      local a="${authors[$(($1 % 5))]}"
+      GIT_AUTHOR_NAME="${a%%:*}" GIT_AUTHOR_EMAIL="${a#*:}" GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" \
+        git commit -q "${@:2}"
+    }
+    mkdir -p src/core src/api src/ui docs tests
+    echo "# app" >README.md && git add -A && commit 0 -m "Initial commit"
+    for i in $(seq 1 60); do
+      git checkout -q -b "feature/f$i"
+      for k in 1 2 3; do
+        d=(core api ui)
+        echo "value $i $k" >>"src/${d[$((k - 1))]}/mod$i.txt"
+        git add -A && commit "$i" -m "f$i: step $k of feature $i"
+      done
+      git checkout -q main
+      if [ $((i % 2)) = 0 ]; then echo "note $i" >>"docs/notes$((i % 4)).md" && git add -A && commit $((i + 2)) -m "docs: note $i"; fi
+      t=$((t + 60))
+      GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" git merge -q --no-ff -m "Merge branch 'feature/f$i'" "feature/f$i"
+      if [ $((i % 10)) = 0 ]; then git tag "v0.$((i / 10)).0"; fi
+    done
+  )
+  capture git log_graph_format "$R" "git log --graph --format='%h %an %s'" "$(git --version)"
+  capture git log_oneline_graph_all "$R" "git log --oneline --graph --all" "$(git --version)"
+  capture git log_format_nograph "$R" "git log --format='%h %s'" "$(git --version)"
+  capture_golden git-log-truncate graph_format_short "$R" "git log --graph --format='%h %an %s' -n 50"
+  capture_golden git-log-truncate format_nograph "$R" "git log --format='%h %s' -n 120"
+  capture_golden git-log-truncate oneline_graph_long "$R" "git log --oneline --graph -n 150"
+  cd "$ROOT" || exit 1
+fi
+
+# --- SQL dumps (`sqldump`): a PostgreSQL 15 cluster started in $WORK on a unix socket (as the
+# postgres user when run as root) holding a shop schema (8 tables with CHECK, UNIQUE and foreign
+# key constraints, views, a function, a trigger, comments, 1,200 rows); `pg_dump` of it (plain
+# format: COPY blocks) and `pg_dump --schema-only`.
+if sel sqldump && [ -x /usr/lib/postgresql/15/bin/initdb ]; then
+  PG="$WORK/sqldump"
+  PGBIN=/usr/lib/postgresql/15/bin
+  asdb() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$1"; else bash -c "$1"; fi; }
+  rm -rf "$PG" && mkdir -p "$PG/sock" && chmod 777 "$PG" "$PG/sock"
+  asdb "$PGBIN/initdb -D $PG/data -A trust -U postgres >/dev/null 2>&1 && $PGBIN/pg_ctl -D $PG/data -o '-k $PG/sock -p 54331 -c listen_addresses=' -l $PG/log -w start >/dev/null"
+  cat >"$PG/schema.sql" <<'SQL'
+CREATE TABLE customers (id serial PRIMARY KEY, email text NOT NULL UNIQUE, name text NOT NULL, created_at timestamptz NOT NULL DEFAULT '2026-01-01', CONSTRAINT email_has_at CHECK (position('@' in email) > 1));
+CREATE TABLE categories (id serial PRIMARY KEY, parent_id int REFERENCES categories(id), name text NOT NULL UNIQUE);
+CREATE TABLE products (id serial PRIMARY KEY, sku text NOT NULL UNIQUE, category_id int NOT NULL REFERENCES categories(id), name text NOT NULL, price numeric(10,2) NOT NULL, stock int NOT NULL DEFAULT 0, CONSTRAINT price_positive CHECK (price > 0), CONSTRAINT stock_not_negative CHECK (stock >= 0));
+CREATE TABLE orders (id serial PRIMARY KEY, customer_id int NOT NULL REFERENCES customers(id) ON DELETE RESTRICT, status text NOT NULL DEFAULT 'new', placed_at date NOT NULL, CONSTRAINT status_known CHECK (status IN ('new', 'paid', 'shipped', 'cancelled')));
+CREATE TABLE order_items (order_id int NOT NULL REFERENCES orders(id) ON DELETE CASCADE, product_id int NOT NULL REFERENCES products(id), quantity int NOT NULL, unit_price numeric(10,2) NOT NULL, PRIMARY KEY (order_id, product_id), CONSTRAINT quantity_positive CHECK (quantity > 0));
+CREATE TABLE payments (id serial PRIMARY KEY, order_id int NOT NULL REFERENCES orders(id), amount numeric(10,2) NOT NULL, method text NOT NULL, paid_at timestamptz NOT NULL, CONSTRAINT amount_positive CHECK (amount > 0));
+CREATE TABLE audit_log (id bigserial PRIMARY KEY, at timestamptz NOT NULL, actor text NOT NULL, action text NOT NULL, detail text);
+CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);
+CREATE INDEX orders_customer_idx ON orders (customer_id);
+CREATE INDEX orders_placed_idx ON orders (placed_at DESC);
+CREATE INDEX products_category_idx ON products (category_id);
+CREATE UNIQUE INDEX payments_order_method_idx ON payments (order_id, method);
+COMMENT ON TABLE orders IS 'One row per checkout';
+COMMENT ON COLUMN products.price IS 'Price in EUR, VAT included';
+CREATE VIEW order_totals AS SELECT o.id, o.customer_id, sum(i.quantity * i.unit_price) AS total FROM orders o JOIN order_items i ON i.order_id = o.id GROUP BY o.id;
+CREATE VIEW customer_revenue AS SELECT c.id, c.email, coalesce(sum(t.total), 0) AS revenue FROM customers c LEFT JOIN order_totals t ON t.customer_id = c.id GROUP BY c.id;
+CREATE FUNCTION log_status() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO audit_log (at, actor, action, detail) VALUES (now(), current_user, 'status', NEW.id || ': ' || NEW.status); RETURN NEW; END $$;
+CREATE TRIGGER orders_status_log AFTER UPDATE OF status ON orders FOR EACH ROW EXECUTE FUNCTION log_status();
+INSERT INTO categories (parent_id, name) VALUES (NULL, 'Hardware'), (1, 'Tools'), (1, 'Fasteners'), (NULL, 'Garden'), (4, 'Seeds');
+INSERT INTO customers (email, name) SELECT 'user' || g || '@example.com', 'User ' || g FROM generate_series(1, 150) g;
+INSERT INTO products (sku, category_id, name, price, stock) SELECT 'SKU-' || lpad(g::text, 4, '0'), 1 + g % 5, 'Product ' || g, (g % 40) + 0.99, g % 17 FROM generate_series(1, 120) g;
+INSERT INTO orders (customer_id, status, placed_at) SELECT 1 + g % 150, (ARRAY['new','paid','shipped','cancelled'])[1 + g % 4], date '2026-01-01' + g % 300 FROM generate_series(1, 300) g;
+INSERT INTO order_items SELECT o, 1 + (o * 7 + k) % 120, 1 + k, ((o + k) % 40) + 0.99 FROM generate_series(1, 300) o, generate_series(0, 1) k;
+INSERT INTO payments (order_id, amount, method, paid_at) SELECT g, (g % 90) + 5.50, (ARRAY['card','transfer'])[1 + g % 2], timestamptz '2026-01-02 10:00+00' + g * interval '1 day' FROM generate_series(1, 200) g;
+INSERT INTO settings VALUES ('currency', 'EUR'), ('vat', '0.21'), ('shipping_free_above', '50');
+UPDATE orders SET status = 'paid' WHERE id <= 20;
+SQL
+  PSQL="psql -X -q -h $PG/sock -p 54331 -U postgres"
+  $PSQL -c "CREATE DATABASE shop" >/dev/null && $PSQL -d shop -f "$PG/schema.sql" >/dev/null
+  capture db pg_dump_shop "$PG" "pg_dump -h $PG/sock -p 54331 -U postgres shop" "$(pg_dump --version)"
+  capture db pg_dump_schema_only "$PG" "pg_dump -h $PG/sock -p 54331 -U postgres --schema-only shop" "$(pg_dump --version)"
+  capture_golden sql-dump data_small "$PG" "pg_dump -h $PG/sock -p 54331 -U postgres -t settings -t categories shop"
+  capture_golden sql-dump-copy data_only "$PG" "pg_dump -h $PG/sock -p 54331 -U postgres --data-only -t orders -t settings shop"
+  asdb "$PGBIN/pg_ctl -D $PG/data -m fast stop >/dev/null"
+  cd "$ROOT" || exit 1
+fi
+
+# --- git fsck (`gitfsck`, git 2.39): a scratch repository with 60 dangling blobs (written and
+# never added), 12 commits reset away and their trees, and one blob of a kept commit deleted from
+# the object store: `git fsck --full` lists the dangling objects, the broken link and the missing blob.
+if sel gitfsck; then
+  R="$WORK/gitfsck"
+  rm -rf "$R" && mkdir -p "$R"
+  (
+    cd "$R" && git init -q -b main && git config user.email ann@example.com && git config user.name "Ann Dev"
+    export GIT_AUTHOR_DATE="2026-11-01T10:00:00Z" GIT_COMMITTER_DATE="2026-11-01T10:00:00Z"
+    for i in $(seq 1 8); do echo "line $i" >"f$i.txt"; git add -A && git commit -qm "add f$i"; done
+    for i in $(seq 1 60); do echo "scratch $i" | git hash-object -w --stdin >/dev/null; done
+    git checkout -q -b tmp
+    for i in $(seq 1 12); do echo "tmp $i" >"t$i.txt"; git add -A && git commit -qm "tmp $i"; done
+    git checkout -q main && git branch -q -D tmp
+    git reflog expire --expire=now --all
+    obj=$(git rev-parse HEAD~3:f2.txt)
+    rm -f ".git/objects/${obj:0:2}/${obj:2}"
+  )
+  capture git fsck_full_dangling "$R" "git fsck --full" "$(git --version)"
+  capture_golden git-fsck unreachable "$R" "git fsck --unreachable"
+  cd "$ROOT" || exit 1
+fi

@@ -8,8 +8,9 @@
  * A program given by path (`./node_modules/.bin/jest`, `.venv/bin/pytest`, `~/go/bin/golangci-lint`),
  * through a package runner (`pnpm exec`, `uv run`, `poetry run`, `bundle exec`) or by a versioned
  * name (`python3.11`, `pip3.12`, `gcc-12`, `go1.22.5`) is also tried by its bare name, and a
- * script handed to a shell (`bash -c "make 2>&1"`) by its own candidates, so one rule written for
- * `jest …` covers every way of starting it.
+ * script handed to a shell (`bash -c "make 2>&1"`), to another user (`su postgres -c "pg_dump
+ * shop"`, `runuser -u postgres -- pg_dump shop`) or to a container (`docker exec db pg_dump shop`)
+ * by its own candidates, so one rule written for `jest …` covers every way of starting it.
  */
 
 /** The strings a rule's matcher is tried against, most literal first, without duplicates. */
@@ -109,7 +110,10 @@ function shellScript(command: string): string {
   if ((words[0] === "-c" || words[0] === "--command") && words.length === 2) {
     return unquote(words[1]);
   }
-  if (!SHELLS.has(baseName(words[0] ?? ""))) return "";
+  const program = baseName(words[0] ?? "");
+  if (program === "su" || program === "runuser") return userCommand(words);
+  if (program === "docker" || program === "podman") return containerCommand(words);
+  if (!SHELLS.has(program)) return "";
   for (let i = 1; i < words.length - 1; i++) {
     const word = words[i];
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(word)) return unquote(words[i + 1]);
@@ -117,6 +121,44 @@ function shellScript(command: string): string {
     else if (!/^[-+]/.test(word)) return "";
   }
   return "";
+}
+
+/**
+ * What `su` or `runuser` runs as another user: its `-c` script (`su postgres -c 'pg_dump shop'`,
+ * `runuser -l postgres -c "psql -f x.sql"`) or the command after `--` (`runuser -u postgres --
+ * pg_dump shop`).
+ */
+function userCommand(words: string[]): string {
+  for (let i = 1; i < words.length - 1; i++) {
+    if (words[i] === "-c" || words[i] === "--command") return unquote(words[i + 1]);
+    if (words[i] === "--") return words.slice(i + 1).join(" ");
+  }
+  return "";
+}
+
+/** `docker exec`'s options that take a value (`-u postgres`, `-w /app`, `-e K=V`). */
+const EXEC_VALUED = new Set([
+  "-u",
+  "--user",
+  "-w",
+  "--workdir",
+  "-e",
+  "--env",
+  "--env-file",
+  "--detach-keys",
+]);
+
+/**
+ * What `docker exec` or `podman exec` runs in a container: the words after its options and the
+ * container's name (`docker exec -i -u postgres db pg_dump shop` → `pg_dump shop`).
+ */
+function containerCommand(words: string[]): string {
+  if (words[1] !== "exec") return "";
+  let i = 2;
+  for (; i < words.length && words[i].startsWith("-"); i++) {
+    if (EXEC_VALUED.has(words[i])) i++;
+  }
+  return words.slice(i + 1).join(" ");
 }
 
 /** A shell word's text: single quotes verbatim, double quotes with their escapes undone. */

@@ -64,6 +64,12 @@ const NEEDS: readonly Need[] = [
     what: "the regexes of lines kept from the cut",
   },
   {
+    type: "truncate",
+    key: "keep_pattern_unit",
+    needs: "keep_patterns",
+    what: "the regexes of lines kept from the cut",
+  },
+  {
     type: "group_by_rule",
     key: "max_repeats",
     needs: "file_layout",

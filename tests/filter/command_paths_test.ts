@@ -77,6 +77,16 @@ const FORMS: string[][] = [
     "cd /p && sqlite3 t.db < seed.sql",
     "time sqlite3 t.db < seed.sql 2>&1 | tail",
   ],
+  [
+    "pg_dump shop",
+    "su postgres -c 'pg_dump shop'",
+    'su - postgres -c "pg_dump shop"',
+    "runuser -u postgres -- pg_dump shop",
+    "runuser -l postgres -c 'pg_dump shop'",
+    "docker exec db pg_dump shop",
+    "docker exec -i -u postgres -e PGPASSWORD=x db pg_dump shop",
+    "podman exec db pg_dump shop",
+  ],
   ["gcc -c a.c", "ccache gcc -c a.c"],
   ["ruby -Itest test/a_test.rb", "ruby3.1 -Itest test/a_test.rb"],
 ];

@@ -82,7 +82,7 @@ Deno.test("git log keeps each commit line and subject line as printed, in every 
   }
 });
 
-Deno.test("git log --oneline/--graph keeps every ref decoration from its cut", async () => {
+Deno.test("git log --oneline/--graph keeps every commit line and ref decoration from its cut", async () => {
   // Ten feature branches of six commits each, merged into main with --no-ff, each merge tagged.
   const dir = await Deno.makeTempDir({ prefix: "zeph-gitlog-" });
   try {
@@ -132,9 +132,10 @@ Deno.test("git log --oneline/--graph keeps every ref decoration from its cut", a
       const raw = await git(dir, "log", ...args);
       const lines = raw.trimEnd().split("\n");
       const out = filter(`git log ${args.join(" ")}`, raw);
-      expect(out.length).toBeLessThan(lines.length);
-      const wanted = lines.filter((line) => /[0-9a-f]{7} \(/.test(line));
-      expect(wanted.length).toBeGreaterThan(10);
+      // A history of 81 commits keeps every commit line; the graph's lines without one go.
+      if (args.includes("--graph")) expect(out.length).toBeLessThan(lines.length);
+      const wanted = lines.filter((line) => /[0-9a-f]{7} /.test(line));
+      expect(wanted.filter((line) => /[0-9a-f]{7} \(/.test(line)).length).toBeGreaterThan(10);
       expect(wanted.filter((line) => !out.includes(line))).toEqual([]);
     }
     // The long format under --graph keeps each commit and subject line as without it.
@@ -162,11 +163,11 @@ Deno.test("a history of thousands of commits keeps the newest ones' commit and s
     ].join("\n")).join("\n");
   for (const command of ["git log", "git log -p"]) {
     const out = filter(command, log);
-    // The newest commits come whole; about a hundred more keep their commit and subject lines.
+    // The newest commits come whole; a hundred or more keep their commit and subject lines.
     expect(out).toContain(`commit ${hex(3_000)}`);
-    expect(out).toContain("    change 2950: adjust the parser");
-    expect(out.filter((l) => l.startsWith("commit ")).length).toBeLessThan(150);
-    expect(out.length).toBeLessThan(300);
+    expect(out).toContain("    change 2900: adjust the parser");
+    expect(out.filter((l) => l.startsWith("commit ")).length).toBeLessThan(200);
+    expect(out.length).toBeLessThan(400);
     expect(out.some((l) => /^\.\.\. \(\d+ lines omitted\) \.\.\.$/.test(l))).toBe(true);
   }
 });

@@ -63,6 +63,49 @@ Deno.test("truncate with record_start: a tail that would cut into a record start
   expect(even.slice(-6)).toEqual(["... (13 lines omitted) ...", ...records.slice(-5)]);
 });
 
+Deno.test("truncate with keep_pattern_unit: the budget counts units, the lines after one stay with it", () => {
+  const s = {
+    type: "truncate",
+    max_lines: 10,
+    head: 2,
+    tail: 1,
+    keep_signals: 0,
+    keep_odd: false,
+    keep_patterns: ["^[0-9a-f]{7} ", "^    \\S"],
+    keep_pattern_lines: 3,
+    keep_pattern_unit: "^[0-9a-f]{7} ",
+  };
+  // Ten commits of three lines: a commit line, its subject and a stat line.
+  const lines = Array.from({ length: 10 }, (_, i) => [
+    `${String(i).repeat(7)} change ${i}`,
+    `    subject ${i}`,
+    ` ${i} file changed`,
+  ]).flat();
+  const out = run(s, lines.join("\n")).text.split("\n");
+  // Three commits of the cut stay with their subjects (the budget counts commits, not lines);
+  // the stat lines and the later commits go.
+  expect(out).toEqual([
+    "0000000 change 0",
+    "    subject 0",
+    "1111111 change 1",
+    "    subject 1",
+    "2222222 change 2",
+    "    subject 2",
+    "3333333 change 3",
+    "    subject 3",
+    "... (21 lines omitted) ...",
+    " 9 file changed",
+  ]);
+  // Without a unit the same budget counts lines.
+  const lines3 = run({ ...s, keep_pattern_unit: undefined }, lines.join("\n")).text.split("\n");
+  expect(lines3.slice(2, 6)).toEqual([
+    "1111111 change 1",
+    "    subject 1",
+    "2222222 change 2",
+    "... (24 lines omitted) ...",
+  ]);
+});
+
 Deno.test("truncate keeps head, tail and failure-looking lines from the cut", () => {
   const lines = Array.from({ length: 30 }, (_, i) => `line ${i}`);
   lines[15] = "error: boom at 15";

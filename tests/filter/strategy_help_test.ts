@@ -34,6 +34,7 @@ Deno.test("one strategy's reference: required, defaults, ranges", () => {
     "  keep_odd (boolean, default true)",
     "  keep_patterns (list of strings, default [])",
     "  keep_pattern_lines (integer 1-10000, default 10000)",
+    "  keep_pattern_unit (string, optional)",
     "  record_start (string, optional)",
   ]);
   expect(describeStrategy("strip_nois")).toBe(null);

@@ -8,7 +8,10 @@
  * failure-looking lines alone kept. Memory is bounded by max_lines + MAX_SHAPED_LINES +
  * keep_signals whatever the input size. With `record_start`, the tail starts where a record does:
  * a tail that would cut into one (a commit's `--numstat` lines without its commit line) reaches
- * back to the record's first line, at most MAX_RECORD_LINES lines back.
+ * back to the record's first line, at most MAX_RECORD_LINES lines back. With `keep_pattern_unit`,
+ * the keep_patterns budget counts units (a commit's line), not lines: the pattern lines after a
+ * unit (its subject) stay with it, so a one-line log and a log of commits and subjects keep as
+ * many commits.
  *
  * In a compound command's output it cannot tell whose a line is and needs not: the head and the
  * tail keep the first command's start and the last one's end, and every failure-looking line of any
@@ -42,8 +45,11 @@ export const TruncateConfig = z.object({
   ),
   keep_pattern_lines: z.number().int().min(1).max(MAX_PATTERN_KEPT).default(MAX_PATTERN_KEPT)
     .describe(
-      "Lines kept from the cut by keep_patterns, at most: the first ones (a long history's newest commits)",
+      "Lines kept from the cut by keep_patterns, at most: the first ones (a long history's newest commits); with keep_pattern_unit, units",
     ),
+  keep_pattern_unit: z.string().optional().describe(
+    "Regex (RE2 syntax) of the kept lines keep_pattern_lines counts (a commit's line): the pattern lines after one stay with it until the budget is spent",
+  ),
   record_start: z.string().optional().describe(
     "Regex (RE2 syntax) of a record's first line: the tail starts at one, reaching back into the cut for the record it would cut into",
   ),
@@ -59,6 +65,9 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
   const keepPattern = anyMatcher(
     patternList(config.keep_patterns, "strategy.keep_patterns", engine),
   );
+  const unit = config.keep_pattern_unit === undefined
+    ? null
+    : anyMatcher(patternList([config.keep_pattern_unit], "strategy.keep_pattern_unit", engine));
   const recordStart = config.record_start === undefined
     ? null
     : anyMatcher(patternList([config.record_start], "strategy.record_start", engine));
@@ -76,6 +85,9 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       const kept: { index: number; line: string; pattern?: boolean }[] = [];
       let signals = 0;
       let patterned = 0;
+      let keptByPattern = 0;
+      // The budget is spent: a line it would count was read past it, so no more pattern lines stay.
+      let spent = false;
       const keeper = new FailureKeeper();
       // The cut's lines come in order from the first after the head (see `cutReader`).
       let cutAt = head;
@@ -85,8 +97,19 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
           signals++;
           kept.push({ index, line });
         } else if (odd) kept.push({ index, line });
-        else if (patterned < patternLines && keepPattern(line)) {
-          patterned++;
+        else if (
+          !spent && keptByPattern < MAX_PATTERN_KEPT && keepPattern(line)
+        ) {
+          // Without a unit every kept line counts; with one, a unit's line counts and the lines
+          // after it stay with it. The first unit past the budget ends the keeping.
+          if (unit === null || unit(line)) {
+            if (patterned === patternLines) {
+              spent = true;
+              return;
+            }
+            patterned++;
+          }
+          keptByPattern++;
           kept.push({ index, line, pattern: true });
         }
       }, { odd: keepOdd });
