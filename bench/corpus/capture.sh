@@ -5671,3 +5671,42 @@ EOF2
   capture node vitest_junit "$R" "npx vitest run --reporter=junit" "vitest $(cd "$R" && npx vitest --version 2>/dev/null)"
   cd "$ROOT" || exit 1
 fi
+
+if sel warnstorm; then
+  # ruby -w on a script that loads its settings file three times (every constant and method
+  # redefined, an unused variable per method) and requires a gem that warns, then crashes.
+  W="$WORK/warnstorm"
+  rm -rf "$W" && mkdir -p "$W/lib"
+  python3 - "$W/lib/settings.rb" <<'EOF'
+import sys
+consts = ["TIMEOUT","RETRIES","HOST","PORT","POOL","REGION","BUCKET","QUEUE","TOPIC","LEVEL","FORMAT","PREFIX","SUFFIX","LIMIT","OFFSET","BATCH","WORKERS","THREADS","CACHE_TTL","LOCALE"]
+meths = ["load","save","validate","normalize","render","parse","dump","reset","fetch_all","sync","merge","diff","export","import","prune"]
+with open(sys.argv[1], "w") as f:
+    f.write("module Settings\n")
+    for i, c in enumerate(consts): f.write(f"  {c} = {i}\n")
+    f.write("end\n\nclass Store\n")
+    for m in meths: f.write(f"  def {m}(x)\n    unused = x * 2\n    x\n  end\n\n")
+    f.write("end\n")
+EOF
+  cat >"$W/app.rb" <<'EOF'
+require "rubocop"
+$LOAD_PATH.unshift File.join(__dir__, "lib")
+load File.join(__dir__, "lib/settings.rb")
+load File.join(__dir__, "lib/settings.rb")
+load File.join(__dir__, "lib/settings.rb")
+
+class Inventory
+  def initialize(items)
+    @items = items
+  end
+
+  def total
+    @items.sum { |i| i.fetch(:price) * i.fetch(:qty) }
+  end
+end
+
+inv = Inventory.new([{ price: 3, qty: 2 }, { price: 5 }])
+puts inv.total
+EOF
+  capture ruby ruby_w_warning_storm "$W" "ruby -w app.rb" "$(ruby -v)"
+fi
