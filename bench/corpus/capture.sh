@@ -5710,3 +5710,72 @@ puts inv.total
 EOF
   capture ruby ruby_w_warning_storm "$W" "ruby -w app.rb" "$(ruby -v)"
 fi
+
+if sel phpcs; then
+  # PHP_CodeSniffer 3.7 (Debian php-codesniffer), PSR12 over four files, two of them clean.
+  P="$WORK/phpcs"
+  rm -rf "$P" && mkdir -p "$P/src"
+  cat >"$P/src/Cart.php" <<'EOF'
+<?php
+namespace App;
+class Cart {
+    private $items = array();
+    public function add( $item, $qty=1 ){
+        if($qty<1) return false;
+        $this->items[] = array('item'=>$item,'qty'=>$qty);
+        return true;
+    }
+    public function total() {
+      $t = 0;
+      foreach($this->items as $i){ $t += $i['item']->price * $i['qty']; }
+      return $t;
+    }
+    function clear() { $this->items = array(); }
+}
+EOF
+  cat >"$P/src/helpers.php" <<'EOF'
+<?php
+function format_price($p){ return number_format($p,2).' EUR'; }
+function slugify($s){
+  $s = strtolower(trim($s));
+  $s = preg_replace('/[^a-z0-9]+/','-',$s);
+  return $s;
+}
+define('APP_VERSION','1.0'); echo "loaded";
+EOF
+  cat >"$P/src/Order.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+namespace App;
+
+final class Order
+{
+    public function __construct(private array $lines, private string $customerEmailAddressForInvoicesAndReceipts = '')
+    {
+    }
+
+    public function count(): int
+    {
+        return count($this->lines);
+    }
+}
+EOF
+  cat >"$P/src/Clean.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+namespace App;
+
+final class Clean
+{
+    public function ok(): bool
+    {
+        return true;
+    }
+}
+EOF
+  capture lint phpcs_psr12 "$P" "phpcs --standard=PSR12 src" "$(phpcs --version)"
+fi
