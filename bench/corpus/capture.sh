@@ -5779,3 +5779,76 @@ final class Clean
 EOF
   capture lint phpcs_psr12 "$P" "phpcs --standard=PSR12 src" "$(phpcs --version)"
 fi
+
+if sel ant; then
+  # Apache Ant 1.10 with ant-junit4: five classes and their JUnit 4 tests, two classes failing
+  # (`ant test`).
+  A="$WORK/ant"
+  rm -rf "$A" && mkdir -p "$A/src/com/acme" "$A/test/com/acme"
+  cat >"$A/build.xml" <<'EOF'
+<project name="acme" default="compile" basedir=".">
+  <property name="build" location="build"/>
+  <path id="test.cp">
+    <pathelement location="${build}/classes"/>
+    <pathelement location="${build}/test-classes"/>
+    <pathelement location="/usr/share/java/junit4.jar"/>
+    <pathelement location="/usr/share/java/hamcrest-core.jar"/>
+  </path>
+  <target name="init">
+    <echo message="Building ${ant.project.name}"/>
+    <mkdir dir="${build}/classes"/>
+    <mkdir dir="${build}/test-classes"/>
+    <mkdir dir="${build}/reports"/>
+    <copy todir="${build}/classes"><fileset dir="src" includes="**/*.properties"/></copy>
+  </target>
+  <target name="compile" depends="init">
+    <javac srcdir="src" destdir="${build}/classes" includeantruntime="false"/>
+  </target>
+  <target name="compile-tests" depends="compile">
+    <javac srcdir="test" destdir="${build}/test-classes" classpathref="test.cp" includeantruntime="false"/>
+  </target>
+  <target name="test" depends="compile-tests">
+    <junit printsummary="yes" haltonfailure="no" failureproperty="tests.failed">
+      <classpath refid="test.cp"/>
+      <formatter type="plain" usefile="false"/>
+      <batchtest todir="${build}/reports"><fileset dir="test" includes="**/*Test.java"/></batchtest>
+    </junit>
+    <fail if="tests.failed" message="Some tests failed"/>
+  </target>
+</project>
+EOF
+  for n in Money Cart Tax Invoice Stock; do
+    cat >"$A/src/com/acme/$n.java" <<EOF
+package com.acme;
+public class $n {
+    public int add(int a, int b) { return a + b; }
+    public int div(int a, int b) { return a / b; }
+    public String label(String s) { return s.trim().toUpperCase(); }
+}
+EOF
+    cat >"$A/test/com/acme/${n}Test.java" <<EOF
+package com.acme;
+import org.junit.Test;
+import static org.junit.Assert.*;
+public class ${n}Test {
+    @Test public void adds() { assertEquals(4, new $n().add(2, 2)); }
+    @Test public void labels() { assertEquals("X", new $n().label(" x ")); }
+    @Test public void divides() { assertEquals(2, new $n().div(4, 2)); }
+}
+EOF
+  done
+  echo "app.name=acme" >"$A/src/com/acme/app.properties"
+  cat >"$A/test/com/acme/CartTest.java" <<'EOF'
+package com.acme;
+import org.junit.Test;
+import static org.junit.Assert.*;
+public class CartTest {
+    @Test public void adds() { assertEquals(5, new Cart().add(2, 2)); }
+    @Test public void labels() { assertEquals("X", new Cart().label(null)); }
+    @Test public void divides() { assertEquals(2, new Cart().div(4, 0)); }
+    @Test public void passes() { assertTrue(true); }
+}
+EOF
+  sed -i 's/assertEquals("X", new Tax().label(" x "))/assertEquals("Y", new Tax().label(" x "))/' "$A/test/com/acme/TaxTest.java"
+  capture jvm ant_junit_failures "$A" "ant test" "$(ant -version)"
+fi
