@@ -5852,3 +5852,28 @@ EOF
   sed -i 's/assertEquals("X", new Tax().label(" x "))/assertEquals("Y", new Tax().label(" x "))/' "$A/test/com/acme/TaxTest.java"
   capture jvm ant_junit_failures "$A" "ant test" "$(ant -version)"
 fi
+
+if sel javadoc; then
+  # javadoc -Xdoclint:all (OpenJDK 17) on seven classes: a broken link and an unclosed tag
+  # (errors), missing comments, @param and @return (warnings).
+  J="$WORK/javadoc"
+  rm -rf "$J" && mkdir -p "$J/src/com/acme"
+  for n in Money Cart Tax Invoice Stock Ledger Report; do
+    cat >"$J/src/com/acme/$n.java" <<EOF
+package com.acme;
+/** The $n type. */
+public class $n {
+    public int total;
+    public $n() {}
+    /**
+     * Adds.
+     * @param a first
+     */
+    public int add(int a, int b) { return a + b; }
+    public String label(String s) { return s; }
+}
+EOF
+  done
+  sed -i 's|/\*\* The Money type. \*/|/** The Money type, see {@link Wallet}. <b>bold */|' "$J/src/com/acme/Money.java"
+  capture jvm javadoc_doclint "$J" "javadoc -Xdoclint:all -d out -sourcepath src com.acme" "$(javadoc --version 2>&1)"
+fi
