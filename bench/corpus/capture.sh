@@ -5877,3 +5877,18 @@ EOF
   sed -i 's|/\*\* The Money type. \*/|/** The Money type, see {@link Wallet}. <b>bold */|' "$J/src/com/acme/Money.java"
   capture jvm javadoc_doclint "$J" "javadoc -Xdoclint:all -d out -sourcepath src com.acme" "$(javadoc --version 2>&1)"
 fi
+
+if sel dpkgdeps; then
+  # dpkg -i of eight local packages into an empty dpkg database (--root): seven are configured,
+  # one depends on a newer version of one of them and on packages that are not installed.
+  K="$WORK/dpkgdeps"
+  rm -rf "$K" && mkdir -p "$K/root/var/lib/dpkg/info" "$K/root/var/lib/dpkg/updates"
+  touch "$K/root/var/lib/dpkg/status"
+  for p in zeph-tool zeph-lib zeph-cli zeph-docs zeph-data zeph-fonts zeph-themes zeph-locales; do
+    mkdir -p "$K/$p/DEBIAN" "$K/$p/usr/share/doc/$p" && echo hi >"$K/$p/usr/share/doc/$p/README"
+    printf 'Package: %s\nVersion: 1.0.0\nArchitecture: all\nMaintainer: Z <z@example.org>\nDescription: test package\n' "$p" >"$K/$p/DEBIAN/control"
+  done
+  printf 'Package: zeph-tool\nVersion: 1.2.0\nArchitecture: all\nMaintainer: Z <z@example.org>\nDepends: zeph-lib (>= 2.0), libzephcore3, python3-zeph-plugins | python3-zeph-legacy\nDescription: test tool\n' >"$K/zeph-tool/DEBIAN/control"
+  (cd "$K" && for p in zeph-*/; do dpkg-deb -b "${p%/}" >/dev/null; done)
+  capture system dpkg_install_unmet_deps "$K" "dpkg --root=$K/root --force-not-root -i zeph-*.deb" "$(dpkg --version | head -1)"
+fi
