@@ -5892,3 +5892,29 @@ if sel dpkgdeps; then
   (cd "$K" && for p in zeph-*/; do dpkg-deb -b "${p%/}" >/dev/null; done)
   capture system dpkg_install_unmet_deps "$K" "dpkg --root=$K/root --force-not-root -i zeph-*.deb" "$(dpkg --version | head -1)"
 fi
+
+if sel phpserve; then
+  # PHP's built-in server: 30 requests (mostly 200s), a script warning, a 404 and a fatal error
+  # (500); the server stops after eight seconds.
+  S="$WORK/phpserve"
+  rm -rf "$S" && mkdir -p "$S/public"
+  cat >"$S/public/index.php" <<'EOF'
+<?php
+$page = $_GET['page'] ?? 'home';
+if ($page === 'report') { $rows = null; echo count($rows); }
+if ($page === 'user') { echo $user['name']; }
+echo "ok $page\n";
+EOF
+  echo '{"ok":true}' >"$S/public/health.json"
+  (
+    sleep 1
+    u=http://127.0.0.1:18799
+    for i in $(seq 1 12); do curl -s -o /dev/null "$u/?page=home"; curl -s -o /dev/null "$u/health.json"; done
+    curl -s -o /dev/null "$u/?page=user"; curl -s -o /dev/null "$u/missing.css"; curl -s -o /dev/null "$u/?page=report"
+    for i in 1 2 3; do curl -s -o /dev/null "$u/?page=home"; done
+  ) &
+  capture logs php_server_requests "$S" "timeout 8 php -S 127.0.0.1:18799 -t public" "$(php -v | head -1)"
+  # The command the agent ran; timeout only bounds the capture.
+  sed -i 's/"timeout 8 php -S/"php -S/' "$CORPUS/logs/php_server_requests.json"
+  wait
+fi
