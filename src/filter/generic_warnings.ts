@@ -4,16 +4,17 @@
  * (a file loaded twice redefines every constant and method in it), before the output that
  * matters (the crash, the result).
  *
- * In a run of consecutive warnings (each with the deeper-indented lines under it, as Python's
- * echo of the source line), warnings located in a library (a gem, the standard library,
- * site-packages, node_modules, a Composer vendor tree, Perl's own modules) fold to one line per
- * library with their count and kinds: they are not the project's to fix. Of the project's
- * warnings, a kind that recurs at least `MIN_KIND` times keeps its first warning as printed and
- * the rest fold to one line that names the kind and every location, by file with its line numbers:
- * a location is where the reader goes to fix it, so none is dropped, only the repeated text. A
- * kind is the message's first words up to a word that names something (a quote, a sigil, a
- * digit), so `already initialized constant PORT` and `… HOST` are one kind. Kinds seen fewer
- * times, and every line that is not a warning, stay as printed.
+ * Each warning is its line and the deeper-indented lines under it (Python's echo of the source
+ * line, javac-style carets), unless one of them reads as a failure: then it ends the warning and
+ * stays. Warnings located in a library (a gem, the standard library, site-packages, node_modules,
+ * a Composer vendor tree, Perl's own modules) fold to one line per library with their count and
+ * kinds: they are not the project's to fix. Of the project's warnings, a kind that recurs at
+ * least `MIN_KIND` times keeps its first warning as printed and the rest fold to one line that
+ * names the kind and every location, by file with its line numbers: a location is where the
+ * reader goes to fix it, so none is dropped, only the repeated text. A kind is the message's first
+ * words, a word that names something (a quote, a sigil, a digit, a call) standing as `…`, so
+ * `already initialized constant PORT` and `… HOST` are one kind. Kinds seen fewer times, and
+ * every line that is not a warning, stay as printed.
  *
  * One pass over the lines; each line is tested only when shorter than MAX_TESTED, with patterns
  * linear in the line.
@@ -21,10 +22,11 @@
 
 import { FoldedLines } from "./arrays.ts";
 import { MAX_TESTED, pythonLibrary, rubyLibrary } from "./generic_folds.ts";
+import { FAILURE_SIGNAL } from "./signals.ts";
 
-/** A kind folds when it recurs at least this many times in a run. */
+/** A kind folds when it recurs at least this many times. */
 const MIN_KIND = 6;
-/** Library warnings fold when a library has at least this many in a run. */
+/** Library warnings fold when a library has at least this many. */
 const MIN_LIBRARY = 3;
 /** Words of a message that name its kind, at most. */
 const KIND_WORDS = 3;
@@ -185,7 +187,10 @@ export function foldWarningStorms(lines: readonly string[]): readonly string[] {
     };
     entries.set(i, entry);
     i++;
-    while (i < lines.length && lines[i].length <= MAX_TESTED && /^\s+\S/.test(lines[i])) {
+    while (
+      i < lines.length && lines[i].length <= MAX_TESTED && /^\s+\S/.test(lines[i]) &&
+      !FAILURE_SIGNAL.test(lines[i])
+    ) {
       entry.lines.push(lines[i]);
       i++;
     }

@@ -83,3 +83,19 @@ Deno.test("a warning's kind is its first words, a word that names something stan
   );
   expect(warningKind("'x' \"y\"")).toBe("");
 });
+
+Deno.test("an indented line under a folded warning that reads as a failure stays", () => {
+  const input = [
+    ...Array.from(
+      { length: 6 },
+      (_, i) => `lib/a.rb:${i + 1}: warning: method redefined; discarding old m${i}`,
+    ),
+    "  Error: connection refused",
+  ];
+  const out = foldWarningStorms(input);
+  expect(out).toEqual([
+    "lib/a.rb:1: warning: method redefined; discarding old m0",
+    `… 5 more warnings "method redefined; discarding …" at lib/a.rb lines 2-6 …`,
+    "  Error: connection refused",
+  ]);
+});
