@@ -6182,3 +6182,250 @@ if sel gitfsck; then
   capture_golden git-fsck unreachable "$R" "git fsck --unreachable"
   cd "$ROOT" || exit 1
 fi
+
+if sel warnstorm; then
+  # ruby -w on a script that loads its settings file three times (every constant and method
+  # redefined, an unused variable per method) and requires a gem that warns, then crashes.
+  W="$WORK/warnstorm"
+  rm -rf "$W" && mkdir -p "$W/lib"
+  python3 - "$W/lib/settings.rb" <<'EOF'
+import sys
+consts = ["TIMEOUT","RETRIES","HOST","PORT","POOL","REGION","BUCKET","QUEUE","TOPIC","LEVEL","FORMAT","PREFIX","SUFFIX","LIMIT","OFFSET","BATCH","WORKERS","THREADS","CACHE_TTL","LOCALE"]
+meths = ["load","save","validate","normalize","render","parse","dump","reset","fetch_all","sync","merge","diff","export","import","prune"]
+with open(sys.argv[1], "w") as f:
+    f.write("module Settings\n")
+    for i, c in enumerate(consts): f.write(f"  {c} = {i}\n")
+    f.write("end\n\nclass Store\n")
+    for m in meths: f.write(f"  def {m}(x)\n    unused = x * 2\n    x\n  end\n\n")
+    f.write("end\n")
+EOF
+  cat >"$W/app.rb" <<'EOF'
+require "rubocop"
+$LOAD_PATH.unshift File.join(__dir__, "lib")
+load File.join(__dir__, "lib/settings.rb")
+load File.join(__dir__, "lib/settings.rb")
+load File.join(__dir__, "lib/settings.rb")
+
+class Inventory
+  def initialize(items)
+    @items = items
+  end
+
+  def total
+    @items.sum { |i| i.fetch(:price) * i.fetch(:qty) }
+  end
+end
+
+inv = Inventory.new([{ price: 3, qty: 2 }, { price: 5 }])
+puts inv.total
+EOF
+  capture ruby ruby_w_warning_storm "$W" "ruby -w app.rb" "$(ruby -v)"
+fi
+
+if sel phpcs; then
+  # PHP_CodeSniffer 3.7 (Debian php-codesniffer), PSR12 over four files, two of them clean.
+  P="$WORK/phpcs"
+  rm -rf "$P" && mkdir -p "$P/src"
+  cat >"$P/src/Cart.php" <<'EOF'
+<?php
+namespace App;
+class Cart {
+    private $items = array();
+    public function add( $item, $qty=1 ){
+        if($qty<1) return false;
+        $this->items[] = array('item'=>$item,'qty'=>$qty);
+        return true;
+    }
+    public function total() {
+      $t = 0;
+      foreach($this->items as $i){ $t += $i['item']->price * $i['qty']; }
+      return $t;
+    }
+    function clear() { $this->items = array(); }
+}
+EOF
+  cat >"$P/src/helpers.php" <<'EOF'
+<?php
+function format_price($p){ return number_format($p,2).' EUR'; }
+function slugify($s){
+  $s = strtolower(trim($s));
+  $s = preg_replace('/[^a-z0-9]+/','-',$s);
+  return $s;
+}
+define('APP_VERSION','1.0'); echo "loaded";
+EOF
+  cat >"$P/src/Order.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+namespace App;
+
+final class Order
+{
+    public function __construct(private array $lines, private string $customerEmailAddressForInvoicesAndReceipts = '')
+    {
+    }
+
+    public function count(): int
+    {
+        return count($this->lines);
+    }
+}
+EOF
+  cat >"$P/src/Clean.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+namespace App;
+
+final class Clean
+{
+    public function ok(): bool
+    {
+        return true;
+    }
+}
+EOF
+  capture lint phpcs_psr12 "$P" "phpcs --standard=PSR12 src" "$(phpcs --version)"
+fi
+
+if sel ant; then
+  # Apache Ant 1.10 with ant-junit4: five classes and their JUnit 4 tests, two classes failing
+  # (`ant test`).
+  A="$WORK/ant"
+  rm -rf "$A" && mkdir -p "$A/src/com/acme" "$A/test/com/acme"
+  cat >"$A/build.xml" <<'EOF'
+<project name="acme" default="compile" basedir=".">
+  <property name="build" location="build"/>
+  <path id="test.cp">
+    <pathelement location="${build}/classes"/>
+    <pathelement location="${build}/test-classes"/>
+    <pathelement location="/usr/share/java/junit4.jar"/>
+    <pathelement location="/usr/share/java/hamcrest-core.jar"/>
+  </path>
+  <target name="init">
+    <echo message="Building ${ant.project.name}"/>
+    <mkdir dir="${build}/classes"/>
+    <mkdir dir="${build}/test-classes"/>
+    <mkdir dir="${build}/reports"/>
+    <copy todir="${build}/classes"><fileset dir="src" includes="**/*.properties"/></copy>
+  </target>
+  <target name="compile" depends="init">
+    <javac srcdir="src" destdir="${build}/classes" includeantruntime="false"/>
+  </target>
+  <target name="compile-tests" depends="compile">
+    <javac srcdir="test" destdir="${build}/test-classes" classpathref="test.cp" includeantruntime="false"/>
+  </target>
+  <target name="test" depends="compile-tests">
+    <junit printsummary="yes" haltonfailure="no" failureproperty="tests.failed">
+      <classpath refid="test.cp"/>
+      <formatter type="plain" usefile="false"/>
+      <batchtest todir="${build}/reports"><fileset dir="test" includes="**/*Test.java"/></batchtest>
+    </junit>
+    <fail if="tests.failed" message="Some tests failed"/>
+  </target>
+</project>
+EOF
+  for n in Money Cart Tax Invoice Stock; do
+    cat >"$A/src/com/acme/$n.java" <<EOF
+package com.acme;
+public class $n {
+    public int add(int a, int b) { return a + b; }
+    public int div(int a, int b) { return a / b; }
+    public String label(String s) { return s.trim().toUpperCase(); }
+}
+EOF
+    cat >"$A/test/com/acme/${n}Test.java" <<EOF
+package com.acme;
+import org.junit.Test;
+import static org.junit.Assert.*;
+public class ${n}Test {
+    @Test public void adds() { assertEquals(4, new $n().add(2, 2)); }
+    @Test public void labels() { assertEquals("X", new $n().label(" x ")); }
+    @Test public void divides() { assertEquals(2, new $n().div(4, 2)); }
+}
+EOF
+  done
+  echo "app.name=acme" >"$A/src/com/acme/app.properties"
+  cat >"$A/test/com/acme/CartTest.java" <<'EOF'
+package com.acme;
+import org.junit.Test;
+import static org.junit.Assert.*;
+public class CartTest {
+    @Test public void adds() { assertEquals(5, new Cart().add(2, 2)); }
+    @Test public void labels() { assertEquals("X", new Cart().label(null)); }
+    @Test public void divides() { assertEquals(2, new Cart().div(4, 0)); }
+    @Test public void passes() { assertTrue(true); }
+}
+EOF
+  sed -i 's/assertEquals("X", new Tax().label(" x "))/assertEquals("Y", new Tax().label(" x "))/' "$A/test/com/acme/TaxTest.java"
+  capture jvm ant_junit_failures "$A" "ant test" "$(ant -version)"
+fi
+
+if sel javadoc; then
+  # javadoc -Xdoclint:all (OpenJDK 17) on seven classes: a broken link and an unclosed tag
+  # (errors), missing comments, @param and @return (warnings).
+  J="$WORK/javadoc"
+  rm -rf "$J" && mkdir -p "$J/src/com/acme"
+  for n in Money Cart Tax Invoice Stock Ledger Report; do
+    cat >"$J/src/com/acme/$n.java" <<EOF
+package com.acme;
+/** The $n type. */
+public class $n {
+    public int total;
+    public $n() {}
+    /**
+     * Adds.
+     * @param a first
+     */
+    public int add(int a, int b) { return a + b; }
+    public String label(String s) { return s; }
+}
+EOF
+  done
+  sed -i 's|/\*\* The Money type. \*/|/** The Money type, see {@link Wallet}. <b>bold */|' "$J/src/com/acme/Money.java"
+  capture jvm javadoc_doclint "$J" "javadoc -Xdoclint:all -d out -sourcepath src com.acme" "$(javadoc --version 2>&1)"
+fi
+
+if sel dpkgdeps; then
+  # dpkg -i of eight local packages into an empty dpkg database (--root): seven are configured,
+  # one depends on a newer version of one of them and on packages that are not installed.
+  K="$WORK/dpkgdeps"
+  rm -rf "$K" && mkdir -p "$K/root/var/lib/dpkg/info" "$K/root/var/lib/dpkg/updates"
+  touch "$K/root/var/lib/dpkg/status"
+  for p in zeph-tool zeph-lib zeph-cli zeph-docs zeph-data zeph-fonts zeph-themes zeph-locales; do
+    mkdir -p "$K/$p/DEBIAN" "$K/$p/usr/share/doc/$p" && echo hi >"$K/$p/usr/share/doc/$p/README"
+    printf 'Package: %s\nVersion: 1.0.0\nArchitecture: all\nMaintainer: Z <z@example.org>\nDescription: test package\n' "$p" >"$K/$p/DEBIAN/control"
+  done
+  printf 'Package: zeph-tool\nVersion: 1.2.0\nArchitecture: all\nMaintainer: Z <z@example.org>\nDepends: zeph-lib (>= 2.0), libzephcore3, python3-zeph-plugins | python3-zeph-legacy\nDescription: test tool\n' >"$K/zeph-tool/DEBIAN/control"
+  (cd "$K" && for p in zeph-*/; do dpkg-deb -b "${p%/}" >/dev/null; done)
+  capture system dpkg_install_unmet_deps "$K" "dpkg --root=$K/root --force-not-root -i zeph-*.deb" "$(dpkg --version | head -1)"
+fi
+
+if sel phpserve; then
+  # PHP's built-in server: 30 requests (mostly 200s), a script warning, a 404 and a fatal error
+  # (500); the server stops after eight seconds.
+  S="$WORK/phpserve"
+  rm -rf "$S" && mkdir -p "$S/public"
+  cat >"$S/public/index.php" <<'EOF'
+<?php
+$page = $_GET['page'] ?? 'home';
+if ($page === 'report') { $rows = null; echo count($rows); }
+if ($page === 'user') { echo $user['name']; }
+echo "ok $page\n";
+EOF
+  echo '{"ok":true}' >"$S/public/health.json"
+  (
+    sleep 1
+    u=http://127.0.0.1:18799
+    for i in $(seq 1 12); do curl -s -o /dev/null "$u/?page=home"; curl -s -o /dev/null "$u/health.json"; done
+    curl -s -o /dev/null "$u/?page=user"; curl -s -o /dev/null "$u/missing.css"; curl -s -o /dev/null "$u/?page=report"
+    for i in 1 2 3; do curl -s -o /dev/null "$u/?page=home"; done
+  ) &
+  capture logs php_server_requests "$S" "timeout 8 php -S 127.0.0.1:18799 -t public" "$(php -v | head -1)"
+  # The command the agent ran; timeout only bounds the capture.
+  sed -i 's/"timeout 8 php -S/"php -S/' "$CORPUS/logs/php_server_requests.json"
+  wait
+fi

@@ -52,6 +52,7 @@ import { cutReader, firstWord, foldShapeRuns } from "./generic_shapes.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
+import { foldWarningStorms } from "./generic_warnings.ts";
 import { foldRoutineLogs } from "./generic_logs.ts";
 import { foldJsonLogs } from "./generic_jsonl.ts";
 import { withoutTimes } from "./generic_outliers.ts";
@@ -346,6 +347,8 @@ export function genericStage(
       lines = foldAdvice(lines, { keepHelp: lines.length !== count });
       lines = foldSanitizerMaps(lines);
       lines = foldCoverageTables(lines);
+      // Before the stack folds: a crash after a warning storm keeps its frames as they fold.
+      if (!after) lines = foldWarningStorms(lines);
       lines = foldStackFrames(lines);
       lines = foldCompilerNotes(lines);
       lines = foldRepeatedDiagnostics(lines);

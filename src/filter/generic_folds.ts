@@ -96,7 +96,7 @@ const NATIVE_FRAME =
   /^(\s*)#\d{1,4} {1,2}(0x[0-9a-f]{1,16} .{1,1500}|[\w:~<>$.]{1,300} \(.{0,1500})$/;
 
 /** The library a Python frame's file is in (site-packages → its package; the stdlib), or null. */
-function pythonLibrary(path: string): string | null {
+export function pythonLibrary(path: string): string | null {
   const pkg = /[/\\](?:site|dist)-packages[/\\]([^/\\]{1,200})/.exec(path);
   if (pkg) return pkg[1].replace(/\.py$/, "");
   if (/[/\\]lib[/\\]python\d[\d.]{0,5}[/\\]/.test(path) || path.startsWith("<frozen ")) {
@@ -145,7 +145,7 @@ function javaLibrary(rest: string): string | null {
   return module || java[1];
 }
 
-function rubyLibrary(path: string): string | null {
+export function rubyLibrary(path: string): string | null {
   const gem = /\/gems\/([A-Za-z][\w-]{0,100}?)-\d[\w.]{0,30}\//.exec(path);
   if (gem) return gem[1];
   if (/\/lib\/ruby\/|\/rubygems\/|^<internal:/.test(path)) return "ruby stdlib";

@@ -1,0 +1,212 @@
+/**
+ * Warning storms: an interpreter run with its warnings on (`ruby -w`, `python -W always`, `perl
+ * -w`, PHP with E_ALL) prints one line per place a warning fires, often hundreds of a few kinds
+ * (a file loaded twice redefines every constant and method in it), before the output that
+ * matters (the crash, the result).
+ *
+ * Each warning is its line and the deeper-indented lines under it (Python's echo of the source
+ * line, javac-style carets), unless one of them reads as a failure: then it ends the warning and
+ * stays. Warnings located in a library (a gem, the standard library, site-packages, node_modules,
+ * a Composer vendor tree, Perl's own modules) fold to one line per library with their count and
+ * kinds: they are not the project's to fix. Of the project's warnings, a kind that recurs at
+ * least `MIN_KIND` times keeps its first warning as printed and the rest fold to one line that
+ * names the kind and every location, by file with its line numbers: a location is where the
+ * reader goes to fix it, so none is dropped, only the repeated text. A kind is the message's first
+ * words, a word that names something (a quote, a sigil, a digit, a call) standing as `…`, so
+ * `already initialized constant PORT` and `… HOST` are one kind. Kinds seen fewer times, and
+ * every line that is not a warning, stay as printed.
+ *
+ * One pass over the lines; each line is tested only when shorter than MAX_TESTED, with patterns
+ * linear in the line.
+ */
+
+import { FoldedLines } from "./arrays.ts";
+import { MAX_TESTED, pythonLibrary, rubyLibrary } from "./generic_folds.ts";
+import { FAILURE_SIGNAL } from "./signals.ts";
+
+/** A kind folds when it recurs at least this many times. */
+const MIN_KIND = 6;
+/** Library warnings fold when a library has at least this many. */
+const MIN_LIBRARY = 3;
+/** Words of a message that name its kind, at most. */
+const KIND_WORDS = 3;
+
+interface Warning {
+  path: string;
+  line: string;
+  message: string;
+}
+
+/** `path:12: warning: …` (Ruby, and gcc-style tools), `path:12: DeprecationWarning: …` (Python). */
+const LOCATED =
+  /^(\S{1,1000}?):(\d{1,7})(?::\d{1,5})?: (?:warning: (.{1,2000})|([A-Z]\w{0,60}Warning: .{1,2000}))$/;
+/** Perl: `Use of uninitialized value $x in concatenation (.) or string at t.pl line 12.` */
+const PERL =
+  /^(.{1,2000}) at (\S{1,1000}) line (\d{1,7})(?:, <[^>]{1,200}> (?:line|chunk) \d{1,9})?\.$/;
+/** PHP: `PHP Warning:  Undefined variable $x in /app/a.php on line 3` (the CLI's forms). */
+const PHP =
+  /^(?:PHP )?((?:Warning|Notice|Deprecated|Strict Standards):)\s{1,4}(.{1,2000}) in (\S{1,1000}) on line (\d{1,7})$/;
+
+function warningOf(text: string): Warning | null {
+  if (text.length > MAX_TESTED) return null;
+  let m = LOCATED.exec(text);
+  if (m) return { path: m[1], line: m[2], message: m[3] ?? m[4] };
+  if (text.includes(" line ")) {
+    m = PHP.exec(text);
+    if (m) return { path: m[3], line: m[4], message: `${m[1]} ${m[2]}` };
+    // Perl's form ends a sentence: only lines that read as a warning, not `die`'s message.
+    m = PERL.exec(text);
+    if (
+      m &&
+      /^(Use of |Useless |Name "|Possible |Scalar value |Argument "|Odd number |Unquoted |Found = |Deprecated |Subroutine \S+ redefined|"my" variable )/
+        .test(m[1])
+    ) {
+      return { path: m[2], line: m[3], message: m[1] };
+    }
+  }
+  return null;
+}
+
+/**
+ * The kind of a message: its first words, a word that names something (a quote, a sigil, a
+ * digit, a call) standing as `…`.
+ */
+export function warningKind(message: string): string {
+  const words: string[] = [];
+  let counted = 0;
+  for (const word of message.split(" ")) {
+    if (counted === KIND_WORDS) break;
+    if (word === "") continue;
+    if (/["'`$@%\d(<\[{]/.test(word)) {
+      if (words.at(-1) !== "…") words.push("…");
+      continue;
+    }
+    words.push(word);
+    counted++;
+  }
+  return counted === 0 ? "" : words.join(" ");
+}
+
+/** The library a warning's file is in, or null for the project's own. */
+function libraryOf(path: string): string | null {
+  const modules = /node_modules\/(@[^/]{1,100}\/[^/]{1,100}|[^/]{1,100})\//.exec(path);
+  if (modules) return modules[1];
+  const vendor = /\/vendor\/([^/]{1,100}\/[^/]{1,100})\//.exec(path);
+  if (vendor) return vendor[1];
+  if (/^\/usr\/(?:share|lib)\/(?:\S{1,100}\/)?perl5?\//.test(path)) return "perl library";
+  if (/^\/usr\/share\/php\//.test(path)) return "php library";
+  return rubyLibrary(path) ?? pythonLibrary(path);
+}
+
+/** Line numbers, each once, ascending, consecutive ones as a range: `2-21, 25, 30`. */
+function lineList(numbers: readonly string[]): string {
+  const sorted = [...new Set(numbers.map(Number))].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : `${sorted[i]}`);
+    i = j + 1;
+  }
+  return parts.join(", ");
+}
+
+/** `a.rb lines 2-9, 14; b.rb line 3`: the locations by file, in the order first seen. */
+function locations(warnings: readonly Warning[]): string {
+  const byFile = new Map<string, string[]>();
+  for (const w of warnings) {
+    const lines = byFile.get(w.path);
+    if (lines) lines.push(w.line);
+    else byFile.set(w.path, [w.line]);
+  }
+  return [...byFile].map(([path, lines]) => {
+    const list = lineList(lines);
+    return `${path} ${/^\d+$/.test(list) ? "line" : "lines"} ${list}`;
+  }).join("; ");
+}
+
+interface Entry {
+  warning: Warning;
+  /** The warning's line and the deeper-indented ones under it. */
+  lines: string[];
+  library: string | null;
+  kind: string;
+}
+
+/** What each warning's place puts out: its own lines, a fold line, or nothing (folded). */
+function foldEntries(entries: readonly Entry[]): Map<Entry, readonly string[]> {
+  const libraries = new Map<string, Entry[]>();
+  const kinds = new Map<string, Entry[]>();
+  for (const e of entries) {
+    const group = e.library === null ? kinds : libraries;
+    const key = e.library ?? e.kind;
+    const list = group.get(key);
+    if (list) list.push(e);
+    else group.set(key, [e]);
+  }
+  const put = new Map<Entry, readonly string[]>();
+  for (const [library, all] of libraries) {
+    if (all.length < MIN_LIBRARY) continue;
+    const named = [...new Set(all.map((x) => x.kind))].filter((k) => k !== "");
+    const what = named.length ? ` (${named.map((k) => `"${k} …"`).join(", ")})` : "";
+    put.set(all[0], [`… ${all.length} warnings in ${library}'s files${what} folded …`]);
+    for (const e of all.slice(1)) put.set(e, []);
+  }
+  for (const [kind, all] of kinds) {
+    if (kind === "" || all.length < MIN_KIND) continue;
+    const rest = all.slice(1);
+    put.set(all[0], [
+      ...all[0].lines,
+      `… ${rest.length} more warnings "${kind} …" at ${locations(rest.map((x) => x.warning))} …`,
+    ]);
+    for (const e of rest) put.set(e, []);
+  }
+  for (const e of entries) if (!put.has(e)) put.set(e, e.lines);
+  return put;
+}
+
+/**
+ * Folds the warning storms of an output (see the module's comment). The warnings of a kind or a
+ * library need not be consecutive (PHP prints its notices amid the script's output): each
+ * folds at the place of its first.
+ */
+export function foldWarningStorms(lines: readonly string[]): readonly string[] {
+  // The warnings and the lines under each, by the index of the warning's line.
+  const entries = new Map<number, Entry>();
+  for (let i = 0; i < lines.length;) {
+    const warning = warningOf(lines[i]);
+    if (warning === null) {
+      i++;
+      continue;
+    }
+    const entry: Entry = {
+      warning,
+      lines: [lines[i]],
+      library: libraryOf(warning.path),
+      kind: warningKind(warning.message),
+    };
+    entries.set(i, entry);
+    i++;
+    while (
+      i < lines.length && lines[i].length <= MAX_TESTED && /^\s+\S/.test(lines[i]) &&
+      !FAILURE_SIGNAL.test(lines[i])
+    ) {
+      entry.lines.push(lines[i]);
+      i++;
+    }
+  }
+  if (entries.size < MIN_LIBRARY) return lines;
+  const out = new FoldedLines(lines);
+  const put = foldEntries([...entries.values()]);
+  for (let i = 0; i < lines.length;) {
+    const entry = entries.get(i);
+    if (entry === undefined) {
+      out.push(lines[i]);
+      i++;
+      continue;
+    }
+    for (const line of put.get(entry) ?? []) out.push(line);
+    i += entry.lines.length;
+  }
+  return out.lines();
+}

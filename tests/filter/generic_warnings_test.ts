@@ -1,0 +1,101 @@
+/**
+ * Warning storms with no rule (src/filter/generic_warnings.ts), on real runs of `ruby -w`,
+ * `python3 -W always`, `perl -w` and PHP with E_ALL (tests/fixtures/generic/warnings_*): a
+ * library's warnings fold to a count, a project's kind that recurs keeps its first warning and
+ * every location, and the crash after the storm stays.
+ */
+import { expect } from "expect";
+import { FilterEngine } from "../../src/filter/mod.ts";
+import { foldWarningStorms, warningKind } from "../../src/filter/generic_warnings.ts";
+
+const engine = new FilterEngine([], { security: false });
+const fixture = (name: string) =>
+  Deno.readTextFile(new URL(`../fixtures/generic/${name}`, import.meta.url));
+
+Deno.test("ruby -w: a file loaded three times folds by kind with every line; the gem's warnings fold; the crash stays", async () => {
+  const input = await fixture("warnings_ruby_w.txt");
+  const out = engine.filter("ruby -w app.rb", input, { failed: true }).text;
+  const lines = out.split("\n");
+  expect(lines.length).toBeLessThan(20);
+  expect(lines).toContain(
+    `… 3 warnings in rubocop-ast's files ("mismatched indentations at …") folded …`,
+  );
+  // The first of each kind as printed, then the rest by location.
+  expect(lines).toContain(
+    "/tmp/zeph-r15/rb/lib/settings.rb:2: warning: already initialized constant Settings::TIMEOUT",
+  );
+  expect(lines).toContain(
+    `… 39 more warnings "already initialized constant …" at /tmp/zeph-r15/rb/lib/settings.rb lines 2-21 …`,
+  );
+  expect(out).toContain(
+    `… 29 more warnings "method redefined; discarding …" at /tmp/zeph-r15/rb/lib/settings.rb lines 25, 30, 35,`,
+  );
+  // Every place the unused variable is assigned is named.
+  for (let n = 26; n <= 96; n += 5) expect(out).toMatch(new RegExp(`lines [\\d, ]*\\b${n}\\b`));
+  expect(out).toContain("app.rb:13:in `fetch': key not found: :qty (KeyError)");
+  expect(out).toContain("\tfrom app.rb:18:in `<main>'");
+});
+
+Deno.test("python -W, perl -w and PHP's notices fold by kind; the traceback, die's message and the fatal error stay", async () => {
+  const py = engine.filter("python3 -W always app.py", await fixture("warnings_python_w.txt"), {
+    failed: true,
+  }).text;
+  expect(py).toContain(
+    `… 7 more warnings "DeprecationWarning: … is deprecated, …" at /tmp/zeph-r15/py/app.py line 5 …`,
+  );
+  expect(py).toContain("ZeroDivisionError: division by zero");
+  const pl = engine.filter("perl -w app.pl", await fixture("warnings_perl_w.txt"), {
+    failed: true,
+  }).text;
+  expect(pl).toContain(`… 5 more warnings "Use of uninitialized …" at app.pl line 3 …`);
+  expect(pl).toContain("cannot open config: No such file or directory");
+  const php = engine.filter("php app.php", await fixture("warnings_php_e_all.txt"), {
+    failed: true,
+  }).text;
+  expect(php).toContain(
+    `… 13 more warnings "Warning: Undefined variable …" at /tmp/zeph-r15/php/app.php line 7 …`,
+  );
+  expect(php).toContain(
+    "PHP Fatal error:  Uncaught DivisionByZeroError: Division by zero in /tmp/zeph-r15/php/app.php:9",
+  );
+});
+
+Deno.test("a kind seen fewer than six times, errors and lines that only look located stay as printed", () => {
+  const input = [
+    "a.rb:1: warning: assigned but unused variable - x",
+    "a.rb:2: warning: assigned but unused variable - y",
+    "a.rb:3: warning: assigned but unused variable - z",
+    "a.rb:4: warning: assigned but unused variable - w",
+    "a.rb:5: warning: assigned but unused variable - v",
+    "src/a.c:9: error: expected ';'",
+    "notes.txt:12: warning signs everywhere",
+  ];
+  expect(foldWarningStorms(input)).toBe(input);
+});
+
+Deno.test("a warning's kind is its first words, a word that names something standing as …", () => {
+  expect(warningKind("already initialized constant Settings::TIMEOUT")).toBe(
+    "already initialized constant",
+  );
+  expect(warningKind("Warning: Undefined variable $total")).toBe("Warning: Undefined variable");
+  expect(warningKind("DeprecationWarning: legacy() is deprecated, item 3")).toBe(
+    "DeprecationWarning: … is deprecated,",
+  );
+  expect(warningKind("'x' \"y\"")).toBe("");
+});
+
+Deno.test("an indented line under a folded warning that reads as a failure stays", () => {
+  const input = [
+    ...Array.from(
+      { length: 6 },
+      (_, i) => `lib/a.rb:${i + 1}: warning: method redefined; discarding old m${i}`,
+    ),
+    "  Error: connection refused",
+  ];
+  const out = foldWarningStorms(input);
+  expect(out).toEqual([
+    "lib/a.rb:1: warning: method redefined; discarding old m0",
+    `… 5 more warnings "method redefined; discarding …" at lib/a.rb lines 2-6 …`,
+    "  Error: connection refused",
+  ]);
+});
