@@ -90,6 +90,37 @@ Deno.test("git_diff: `git diff ; npm test` ends the diff where its last hunk's c
   expect(out).toContain("... (270 more lines in this hunk: +270 -0) ...");
 });
 
+Deno.test("git_diff: in `git diff ; npm test`, a file's `\\ No newline at end of file` after its last hunk does not end the diff", () => {
+  // Real `git diff` of a file without a final newline, then another file's change.
+  const diff = [
+    "diff --git a/a.txt b/a.txt",
+    "index 9ed40b4..530cc72 100644",
+    "--- a/a.txt",
+    "+++ b/a.txt",
+    "@@ -1,2 +1,2 @@",
+    " one",
+    "-two",
+    "\\ No newline at end of file",
+    "+TWO",
+    "\\ No newline at end of file",
+    "diff --git a/b.txt b/b.txt",
+    "index 7b5d34d..3927efa 100644",
+    "--- a/b.txt",
+    "+++ b/b.txt",
+    "@@ -1,3 +1,3 @@",
+    " 1",
+    "-2",
+    "+X2",
+    " 3",
+  ];
+  const tests = ["not ok 1 - adds", "# tests 1", "# fail 1"];
+  const out = lines(filter("git diff ; npm test", [...diff, ...tests].join("\n"), true));
+  const totals = out.indexOf("2 files changed, 2 insertions(+), 2 deletions(-)");
+  expect(totals).toBeGreaterThan(out.indexOf("+X2"));
+  expect(out.indexOf("not ok 1 - adds")).toBeGreaterThan(totals);
+  expect(out.filter((l) => l.endsWith(" changed, 1 insertions(+), 1 deletions(-)"))).toEqual([]);
+});
+
 Deno.test("group_paths: `find src -type f && npm test` does not group the test run's lines", async () => {
   const input = await fixture("find/then_npm_test.in.txt");
   const out = lines(filter("find src -type f && npm test", input, true));

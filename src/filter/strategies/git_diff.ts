@@ -102,7 +102,8 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       let runCut = 0;
       // The lines the current hunk's `@@ -a,b +c,d @@` line says are still to come, old and new
       // (unknown for a combined diff); and, in a compound command's output, whether the diff is
-      // over: a line after a complete hunk that opens no hunk, file or commit is a later command's.
+      // over: a line after a complete hunk that opens no hunk, file or commit is a later command's
+      // (git's `\ No newline at end of file` under a hunk's last line is the diff's own).
       let oldLeft = Infinity;
       let newLeft = Infinity;
       let over = false;
@@ -195,7 +196,7 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
         push(line) {
           if (over) return ctx.emit(line);
           if (
-            ends && hunk && oldLeft <= 0 && newLeft <= 0 && !/^(@@|diff |commit )/.test(line)
+            ends && hunk && oldLeft <= 0 && newLeft <= 0 && !/^(@@|diff |commit |\\)/.test(line)
           ) {
             // The diff is over: its totals, then the later commands' lines as printed.
             closeFile();
