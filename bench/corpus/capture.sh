@@ -5968,3 +5968,105 @@ if sel gittags; then
   capture git git_tag_list "$R" "git tag -l" "$(git --version)"
   cd "$ROOT" || exit 1
 fi
+
+# --- pytest's verdicts and captured logs, go test over a package that did not build (`runverdicts`):
+# a pytest test that fails after logging 160 records at DEBUG, INFO, WARNING and ERROR
+# (`--log-level=DEBUG`: a long `Captured log call` section); `go test -v ./...` (go from the system)
+# over a module of three packages: one passes, one's test file does not compile, one's test fails
+# after logging its message. PY: a python with pytest in ZEPH_CORPUS_PY (a bin directory).
+if sel runverdicts; then
+  PYBIN="${ZEPH_CORPUS_PY:-/usr/bin}"
+  R="$WORK/runverdicts"
+  rm -rf "$R" && mkdir -p "$R/py/tests" "$R/go/aaa" "$R/go/broken" "$R/go/tax"
+  cat >"$R/py/tests/test_batch.py" <<'EOF'
+import logging
+
+log = logging.getLogger("mod")
+
+
+def process(n):
+    for i in range(n):
+        log.info("processing record r%d of batch b%d", i, n)
+        if i % 50 == 48:
+            log.warning("record r%d is stale, skipping", i)
+        log.debug("record r%d done", i)
+    log.error("batch failed after %d records", n)
+    return 1
+
+
+def test_batch():
+    assert process(160) == 2
+EOF
+  PYV="pytest $("$PYBIN/python3" -m pytest --version 2>&1 | awk '{print $NF}')"
+  PATH="$PYBIN:$PATH" capture python pytest_captured_log_levels "$R/py" "python3 -m pytest --log-level=DEBUG tests" "$PYV"
+  printf 'module example.com/shop\n\ngo 1.21\n' >"$R/go/go.mod"
+  printf 'package aaa\n\nfunc Add(a, b int) int { return a + b }\n' >"$R/go/aaa/a.go"
+  printf 'package aaa\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n' >"$R/go/aaa/a_test.go"
+  printf 'package broken\n\nfunc B() int { return 1 }\n' >"$R/go/broken/b.go"
+  printf 'package broken\n\nimport "testing"\n\nfunc TestB(t *testing.T) {\n\tvar unused int\n\tif B() != 1 {\n\t\tt.Fatal("x")\n\t}\n}\n' >"$R/go/broken/b_test.go"
+  printf 'package tax\n\nfunc VAT(x int) int { return x + x/5 + 9 }\n' >"$R/go/tax/vat.go"
+  printf 'package tax\n\nimport "testing"\n\nfunc TestVAT(t *testing.T) {\n\tgot := VAT(50)\n\tif got != 60 {\n\t\tt.Errorf("VAT(50) = %%d, want 60", got)\n\t}\n}\n' >"$R/go/tax/vat_test.go"
+  capture go go_test_v_build_failed "$R/go" "go test -v ./..." "$(go version | awk '{print $3}')"
+  cd "$ROOT" || exit 1
+fi
+
+# --- go's escape analysis (`gcflags`): `go build -gcflags=-m ./...` (go from the system) on a small
+# package whose functions inline, leak their parameters, box values and move a closure's variable
+# to the heap.
+if sel gcflags && command -v go >/dev/null; then
+  R="$WORK/gcflags"
+  rm -rf "$R" && mkdir -p "$R"
+  printf 'module example.com/esc\n\ngo 1.19\n' >"$R/go.mod"
+  cat >"$R/esc.go" <<'EOF'
+package esc
+
+import (
+	"fmt"
+	"strings"
+)
+
+type Item struct {
+	Name  string
+	Price int
+}
+
+func NewItem(name string, price int) *Item { return &Item{Name: name, Price: price} }
+
+func Total(items []*Item) int {
+	t := 0
+	for _, it := range items {
+		t += it.Price
+	}
+	return t
+}
+
+func Describe(it *Item) string { return fmt.Sprintf("%s: %d", it.Name, it.Price) }
+
+func Join(items []*Item) string {
+	parts := make([]string, 0, len(items))
+	for _, it := range items {
+		parts = append(parts, Describe(it))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func Upper(s string) string { return strings.ToUpper(s) }
+
+func Keep(xs []int) func() int {
+	n := 0
+	return func() int { n++; return xs[n%len(xs)] }
+}
+
+func Box(v int) interface{} { return v }
+
+func Many() []*Item {
+	out := []*Item{}
+	for i := 0; i < 10; i++ {
+		out = append(out, NewItem(fmt.Sprint("item", i), i))
+	}
+	return out
+}
+EOF
+  capture go go_build_gcflags_m "$R" "go build -gcflags=-m ./..." "$(go version | awk '{print $3}')"
+  cd "$ROOT" || exit 1
+fi

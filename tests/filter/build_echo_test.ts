@@ -93,6 +93,7 @@ Deno.test("go test ./...: a long run of passing and test-less packages folds, fa
   const out = filter("go test -count=1 ./...", await corpus("go/test_packages.txt"), true);
   expect(lines(out)).toEqual([
     "… 20 packages passed or have no test files (ok, ?) …",
+    "# example.com/shop/stock [example.com/shop/stock.test]",
     'stock/stock_test.go:11:44: cannot use "three" (untyped string constant) as int value in variable declaration',
     expect.stringMatching(/^ok {2}\texample\.com\/shop\/shipping\t[\d.]+s$/),
     "FAIL\texample.com/shop/stock [build failed]",

@@ -332,7 +332,11 @@ Deno.test("deno test: the code frame and Deno's runtime frames go, the message a
   ) expect(out).toContain(kept);
   // The counts stay as printed, their run time with them.
   expect(out).toContain("FAILED | 0 passed | 1 failed (19ms)");
-  expect(out).not.toContain("await t.step");
+  // The quoted source line throws: it says what failed and stays; the caret under it goes.
+  expect(out).toContain(
+    '  await t.step("inner fails", () => { throw new RangeError("step went wrong"); });',
+  );
+  expect(out).not.toContain("                                            ^");
   expect(out).not.toContain("ext:cli");
 });
 

@@ -219,7 +219,12 @@ export class FailureKeeper {
 export function keepFailuresPast(
   lines: readonly string[],
   cap: number,
-  options: { marker?: (n: number) => string; everyLocation?: boolean } = {},
+  options: {
+    marker?: (n: number) => string;
+    everyLocation?: boolean;
+    /** Lines that stay besides the ones a `FailureKeeper` keeps. */
+    keep?: (line: string) => boolean;
+  } = {},
 ): string[] {
   const marker = options.marker ?? omitted;
   const keeper = new FailureKeeper(options);
@@ -227,7 +232,7 @@ export function keepFailuresPast(
   for (const line of out) keeper.observe(line);
   let gap = 0;
   for (let i = cap; i < lines.length; i++) {
-    if (keeper.keep(lines[i])) {
+    if (keeper.keep(lines[i]) || options.keep?.(lines[i])) {
       if (gap) out.push(marker(gap));
       gap = 0;
       out.push(lines[i]);

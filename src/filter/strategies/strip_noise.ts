@@ -12,7 +12,8 @@
  * lines kept (`ls -la`'s rows to `name size`): the first entry whose pattern matches a line
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
- * the line just above it, the copy of a source line that the diagnostic's location already names.
+ * the line just above it, the copy of a source line that the diagnostic's location already names,
+ * unless that line reads as a failure (it says what failed: a `throw`, an assertion).
  * `frames` name stack frames that go with the source line printed under them (Python's
  * `File "/usr/lib/python3.11/json/decoder.py", line 337, in decode` and its more indented code line).
  * `headers` name section headers (ansible's `TASK [name]`) that stay only when a line of their
@@ -70,6 +71,7 @@ import { dropJsonTailFields } from "./_json_tail.ts";
 import {
   anyMatcher,
   carriesFailure,
+  FAILURE_SIGNAL,
   LOCATION,
   optionalPatternField,
   patternField,
@@ -595,7 +597,9 @@ export function compileStripNoise(
         }
         if (isMark?.(line)) {
           // A line naming a location is the diagnostic itself, not a copy of the source: it stays.
-          if (above !== null && LOCATION.test(above)) keep(above);
+          // So does a source line that reads as a failure (a `throw new Error("…")`, an
+          // `assert…(` call): the frame under it names the place, the line says what failed.
+          if (above !== null && (LOCATION.test(above) || FAILURE_SIGNAL.test(above))) keep(above);
           else if (above !== null) removed++;
           removed++;
           above = null;

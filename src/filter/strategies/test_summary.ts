@@ -159,14 +159,18 @@ const CARGO_LATE_STATUS = /^(?:ok|FAILED|ignored)$/;
 const LIBTEST_RUNNING = /^running \d+ tests?$/;
 const LIBTEST_PASSED = /^test result: ok\. /;
 
-/** Lines outside any block that still matter (a crash outside a test, a collection error). */
+/**
+ * Lines outside any block that still matter (a crash outside a test, a collection error, pytest's
+ * `!!!` verdicts).
+ */
 const LOOSE_SIGNAL_START =
-  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback)/;
+  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback|!{3,} \S)/;
 /**
  * A compiler's or vet's `file:line[:col]: message` at column 0, and go's `# package` header over
- * them: `go test` prints go vet's and the build's errors before (or instead of) any test.
+ * them (`# example.com/pkg [example.com/pkg.test]` when the package's test build failed): `go test` prints go vet's and the build's errors before (or instead of) any test.
  */
-const LOOSE_LOCATION = /^(?:[^\s:]{1,300}:\d{1,7}(?::\d{1,7})?: \S|# [^\s]{1,300}$)/;
+const LOOSE_LOCATION =
+  /^(?:[^\s:]{1,300}:\d{1,7}(?::\d{1,7})?: \S|# [^\s]{1,300}(?: \[[^\s\]]{1,300}\])?$)/;
 /**
  * What a passing test run's build made, as cargo prints it: a workspace crate's `Compiling app v0.1.0
  * (/src/app)` (a dependency's has no path: it is progress) and `Finished \`test\` profile …`.
@@ -428,16 +432,45 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
         finish() {
           const result = s.finish();
           // The input is let go before the next stage reads what this one emits, or as it reads it.
-          if (result) {
-            input.clear();
-            emitLines(ctx, result.lines);
-          } else if (ctx.emitAll) ctx.emitAll(input.take());
+          if (result) emitLines(ctx, keptOnce(result.lines, input));
+          else if (ctx.emitAll) ctx.emitAll(input.take());
           else input.drain((line) => ctx.emit(line));
           return result?.confidence ?? "fallback";
         },
       };
     },
   };
+}
+
+/**
+ * The summary's lines, each input line in it no more often than the input has it: a line read
+ * twice (a go test's log line held as the closing after a package's counts, and again as the log
+ * of the `--- FAIL` under it) is shown once, where it is last, the failure it belongs to. Lets the
+ * input go.
+ */
+function keptOnce(lines: string[], input: HeldLines): string[] {
+  const seen = new Map<string, number>();
+  for (const line of lines) seen.set(line, (seen.get(line) ?? 0) + 1);
+  // Per line shown more than once, how many times the input has it; a line of ours (a count, a
+  // fold) is in no input and stays as often as it comes.
+  const printed = new Map<string, number>();
+  for (const [line, n] of seen) if (n > 1) printed.set(line, 0);
+  if (printed.size === 0) {
+    input.clear();
+    return lines;
+  }
+  input.drain((line) => {
+    const n = printed.get(line);
+    if (n !== undefined) printed.set(line, n + 1);
+  });
+  const excess = new Map<string, number>();
+  for (const [line, n] of printed) if (n > 0) excess.set(line, seen.get(line)! - n);
+  return lines.filter((line) => {
+    const n = excess.get(line) ?? 0;
+    if (n <= 0) return true;
+    excess.set(line, n - 1);
+    return false;
+  });
 }
 
 interface Block {
@@ -504,12 +537,13 @@ const AT_LINE = /^\s+at /;
 const CARET_ONLY = /^\s+\^+\s*$/;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
 /**
- * Lines of a pytest failure that stay: the statements, the `E` lines, the locations, a strict
- * xpass, and the separators of a chained exception (its cause or the exception it happened
+ * Lines of a pytest failure that stay: the statements, the `E` lines, the locations, pytest's own
+ * verdicts behind `!!!` (`!!! Recursion detected (same locals & position)`), a strict xpass, and
+ * the separators of a chained exception (its cause or the exception it happened
  * while handling is the block above).
  */
 const PYTEST_KEEP =
-  /^(>|E |\S+:\d+: |\[XPASS\(strict\)\] |The above exception was the direct cause of the following exception:$|During handling of the above exception, another exception occurred:$)/;
+  /^(>|E |\S+:\d+: |!{3,} \S|\[XPASS\(strict\)\] |The above exception was the direct cause of the following exception:$|During handling of the above exception, another exception occurred:$)/;
 const PYTEST_CAPTURED = /^-{3,} Captured /;
 /** The head of a module's collection error: `____ ERROR collecting tests/test_a.py ____`. */
 const COLLECT_HEAD = /^_{3,} ERROR collecting \S/;
@@ -1312,13 +1346,14 @@ function summarizer(
       }
       // A pytest block none of whose lines read as a failure's keeps what it printed.
       if (item.pytest && item.body.length === 0 && item.unread) item.body = item.unread;
-      const body = item.pytest ? endStatements(item.body) : item.body;
+      const body = cutLogRecords(item.pytest ? endStatements(item.body) : item.body);
       item.body = compactCodeFrames(compactFrames(item.native ? [...foldStackFrames(body)] : body));
       result.push(renamed.get(item) ?? item.head);
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
       // their locations stay (the assertion, `panicked at a.rs:3:5`).
-      const cut = { marker: (n: number) => `... (${n} more lines)` };
+      // A log record of a warning or an error stays past the cut, as the level cut keeps it.
+      const cut = { marker: (n: number) => `... (${n} more lines)`, keep: isLogFinding };
       // A failure whose block is its head alone (mocha's tree line) cuts nothing.
       if (item.body.length === 0) continue;
       const title = 1 + titleLines(item);
@@ -1339,6 +1374,70 @@ function summarizer(
     return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
   };
   return { push, finish };
+}
+
+/**
+ * A log record as a failure's captured output prints it: pytest's `WARNING  mod:a.py:11 text`,
+ * logging's default `WARNING:mod:text`, env_logger's `[2026-11-28T04:00:00Z WARN  app] text` (a
+ * cargo test's stdout), a go test's `    a_test.go:8: INFO text` (`t.Log`); group 1 its level.
+ */
+const LOG_RECORD =
+  /^(?:\s{0,8}[^\s:]{1,300}\.go:\d{1,7}: )?\[?(?:\d[\d:.,TZ+-]{7,40} ){0,2}(TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|CRITICAL|FATAL)(?=[\s:\]])/;
+/** Levels that report progress: counted. The others report a finding: kept. */
+const LOG_PROGRESS = new Set(["TRACE", "DEBUG", "INFO", "NOTICE"]);
+/** A log record of a warning or an error: a finding, kept past a failure's trace limit. */
+const isLogFinding = (line: string): boolean => {
+  const record = LOG_RECORD.exec(line);
+  return record !== null && !LOG_PROGRESS.has(record[1]);
+};
+/** Records of a failure below which its captured log stays as printed. */
+const MIN_LOG_RECORDS = 10;
+/** The variable parts of a record (numbers, hex ids): records differing only there are one. */
+const LOG_VARIABLE = /\b0x[0-9a-f]+\b|\b[0-9a-f]*\d[0-9a-f]*\b|\d+/gi;
+
+/**
+ * A failure's captured log, cut by level rather than at the trace limit (where a warning past the
+ * limit went): of its records the warnings and errors stay, one per message (numbers and ids
+ * masked) with how often it came, and its last record when it came again (the record that was
+ * last written before the failure, and which ids it ranged over); the debug and info records are
+ * counted where the first was.
+ * Lines that are no record (a print, a record's traceback) stay; a short log stays whole.
+ */
+function cutLogRecords(body: string[]): string[] {
+  let records = 0;
+  for (const line of body) if (LOG_RECORD.test(line)) records++;
+  if (records < MIN_LOG_RECORDS) return body;
+  const out: string[] = [];
+  // Per message its first record, how many came, and where its latest shows (-1: none yet).
+  const findings = new Map<string, { at: number; n: number; last: number }>();
+  const progress = { at: -1, n: 0, levels: new Set<string>() };
+  for (const line of body) {
+    const record = LOG_RECORD.exec(line);
+    if (!record) {
+      out.push(line);
+      continue;
+    }
+    if (LOG_PROGRESS.has(record[1])) {
+      if (progress.at < 0) progress.at = out.push("") - 1;
+      progress.n++;
+      progress.levels.add(record[1]);
+      continue;
+    }
+    const key = line.replace(LOG_VARIABLE, "#");
+    const seen = findings.get(key);
+    if (!seen) findings.set(key, { at: out.push(line) - 1, n: 1, last: -1 });
+    else {
+      seen.n++;
+      if (seen.last < 0) seen.last = out.push("") - 1;
+      out[seen.last] = line;
+    }
+  }
+  for (const { at, n } of findings.values()) if (n > 1) out[at] = `${out[at]} (x${n})`;
+  if (progress.at >= 0) {
+    const levels = [...progress.levels].join(" and ");
+    out[progress.at] = `… ${progress.n} ${levels} log records …`;
+  }
+  return out;
 }
 
 /** mocha's failure head: `  3) Store`, its suites and title under it down to `prices:`. */
