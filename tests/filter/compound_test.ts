@@ -90,6 +90,75 @@ Deno.test("git_diff: `git diff ; npm test` ends the diff where its last hunk's c
   expect(out).toContain("... (270 more lines in this hunk: +270 -0) ...");
 });
 
+Deno.test("git_diff: in `git diff ; npm test`, a file's `\\ No newline at end of file` after its last hunk does not end the diff", () => {
+  // Real `git diff` of a file without a final newline, then another file's change.
+  const diff = [
+    "diff --git a/a.txt b/a.txt",
+    "index 9ed40b4..530cc72 100644",
+    "--- a/a.txt",
+    "+++ b/a.txt",
+    "@@ -1,2 +1,2 @@",
+    " one",
+    "-two",
+    "\\ No newline at end of file",
+    "+TWO",
+    "\\ No newline at end of file",
+    "diff --git a/b.txt b/b.txt",
+    "index 7b5d34d..3927efa 100644",
+    "--- a/b.txt",
+    "+++ b/b.txt",
+    "@@ -1,3 +1,3 @@",
+    " 1",
+    "-2",
+    "+X2",
+    " 3",
+  ];
+  const tests = ["not ok 1 - adds", "# tests 1", "# fail 1"];
+  const out = lines(filter("git diff ; npm test", [...diff, ...tests].join("\n"), true));
+  const totals = out.indexOf("2 files changed, 2 insertions(+), 2 deletions(-)");
+  expect(totals).toBeGreaterThan(out.indexOf("+X2"));
+  expect(out.indexOf("not ok 1 - adds")).toBeGreaterThan(totals);
+  expect(out.filter((l) => l.endsWith(" changed, 1 insertions(+), 1 deletions(-)"))).toEqual([]);
+});
+
+Deno.test("git_diff: in `git show A B ; npm test`, the blank line before the second commit does not end the diff", () => {
+  // Real `git show HEAD~1 HEAD` lines: a blank line between the first commit's last hunk and the
+  // second commit's header.
+  const commit = (hash: string, subject: string, from: string, to: string) => [
+    `commit ${hash}`,
+    "Author: x <x@y>",
+    "Date:   Sat Nov 28 05:20:11 2026 +0000",
+    "",
+    `    ${subject}`,
+    "",
+    "diff --git a/b.txt b/b.txt",
+    "index 7b5d34d..3927efa 100644",
+    "--- a/b.txt",
+    "+++ b/b.txt",
+    "@@ -1,3 +1,3 @@",
+    " 1",
+    `-${from}`,
+    `+${to}`,
+    " 3",
+  ];
+  const input = [
+    ...commit("91ac259f176befe217aae7b221d884ab22bcbacb", "second", "2", "X2"),
+    "",
+    ...commit("efd2bf2066ea8b3cf8144ba976cb48505f322445", "init", "two", "2"),
+    "not ok 1 - adds",
+    "# tests 1",
+    "# fail 1",
+  ];
+  const out = lines(filter("git show HEAD~1 HEAD ; npm test", input.join("\n"), true));
+  // One count of both commits' files, after the second commit's diff, before the test run.
+  const totals = out.indexOf("2 files changed, 2 insertions(+), 2 deletions(-)");
+  expect(totals).toBeGreaterThan(out.indexOf("+2"));
+  expect(out.indexOf("not ok 1 - adds")).toBeGreaterThan(totals);
+  expect(out.filter((l) => / changed, /.test(l))).toHaveLength(1);
+  // The second commit's file header is read as the diff's, as in `git show A B` alone.
+  expect(out).not.toContain("index 7b5d34d..3927efa 100644");
+});
+
 Deno.test("group_paths: `find src -type f && npm test` does not group the test run's lines", async () => {
   const input = await fixture("find/then_npm_test.in.txt");
   const out = lines(filter("find src -type f && npm test", input, true));

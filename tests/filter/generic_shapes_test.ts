@@ -255,6 +255,22 @@ Deno.test("cut reader: a cut is handed on whole at its end, each line with wheth
   expect([...oddInCut(cut)].sort((a, b) => a - b)).toEqual([40, 200]);
 });
 
+Deno.test("cut reader: a long cut is read at every line: the only setuid row of a 3,000-row listing is odd wherever it sits", () => {
+  // `ls -la /usr/bin`'s rows: the one setuid row is the only line of its shape, at a line a read
+  // over blocks of the cut (16 blocks of 64 lines spread over it) would not reach.
+  const rows = Array.from(
+    { length: 3_000 },
+    (_, i) =>
+      `-rwxr-xr-x 1 root root ${String(10_000 + i * 37).padStart(8)} Mar  3 12:${
+        String(i % 60).padStart(2, "0")
+      } tool${String(i).padStart(4, "0")}`,
+  );
+  rows[1_700] = "-rwsr-xr-x 1 root root   232416 Mar  3 12:20 sudo";
+  expect([...oddInCut(rows)]).toEqual([1_700]);
+  const kept = engine.filter("ls -la /usr/bin", ["total 123456", ...rows].join("\n")).text;
+  expect(kept).toContain(rows[1_700]);
+});
+
 Deno.test("cut reader: past MAX_SHAPED_LINES, or without odd lines asked, the cut streams", () => {
   const cut = requests(MAX_SHAPED_LINES + 5, [40]);
   const seen: boolean[] = [];

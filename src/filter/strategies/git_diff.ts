@@ -102,7 +102,8 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       let runCut = 0;
       // The lines the current hunk's `@@ -a,b +c,d @@` line says are still to come, old and new
       // (unknown for a combined diff); and, in a compound command's output, whether the diff is
-      // over: a line after a complete hunk that opens no hunk, file or commit is a later command's.
+      // over: a line after a complete hunk that opens no hunk, file or commit is a later command's
+      // (git's `\ No newline at end of file` under a hunk's last line is the diff's own).
       let oldLeft = Infinity;
       let newLeft = Infinity;
       let over = false;
@@ -181,6 +182,13 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
         listed += summarized.length;
         summarized = [];
       };
+      // The diff is over: its totals, then the later commands' lines as printed.
+      const end = () => {
+        closeFile();
+        listSummarized();
+        totals();
+        over = true;
+      };
       const totals = () => {
         const add = files.reduce((n, f) => n + f.add, 0);
         const del = files.reduce((n, f) => n + f.del, 0);
@@ -191,17 +199,32 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
           } changed, ${add} insertions(+), ${del} deletions(-)${cut}`,
         );
       };
-      return {
+      // A blank line after a complete hunk, in a compound command's output: the line between two
+      // commits of `git show A B` when a `diff` or `commit` line follows (it is then read as the
+      // diff's), else the diff is over before it.
+      let blank: string | null = null;
+      let ours = false;
+      const stage: Stage = {
         push(line) {
+          if (blank !== null) {
+            const under = blank;
+            blank = null;
+            if (!/^(diff |commit )/.test(line)) {
+              end();
+              ctx.emit(under);
+            } else {
+              ours = true;
+              stage.push(under);
+              ours = false;
+            }
+          }
           if (over) return ctx.emit(line);
           if (
-            ends && hunk && oldLeft <= 0 && newLeft <= 0 && !/^(@@|diff |commit )/.test(line)
+            ends && !ours && hunk && oldLeft <= 0 && newLeft <= 0 &&
+            !/^(@@|diff |commit |\\)/.test(line)
           ) {
-            // The diff is over: its totals, then the later commands' lines as printed.
-            closeFile();
-            listSummarized();
-            totals();
-            over = true;
+            if (line.trim() === "") return void (blank = line);
+            end();
             return ctx.emit(line);
           }
           if (!held && COMMIT.test(line)) {
@@ -287,6 +310,12 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
           }
         },
         finish() {
+          if (blank !== null) {
+            // The output ends with it: the diff's, as without later commands.
+            ours = true;
+            stage.push(blank);
+            blank = null;
+          }
           if (held) {
             for (const h of held) ctx.emit(h);
             return "fallback";
@@ -298,6 +327,7 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
           return "full";
         },
       };
+      return stage;
     },
   };
 }
