@@ -764,7 +764,7 @@ const CASES: Case[] = [
   },
   {
     name:
-      "ruff: a frame line an earlier finding in the same file showed goes; another file's stays",
+      "ruff: a frame line an earlier finding of another code showed stays with each finding, in either file",
     command: "ruff check inv",
     exit: 1,
     input: [
@@ -823,6 +823,9 @@ const CASES: Case[] = [
       "5 + import json",
       "F401 [*] `os` imported but unused",
       " --> inv/models.py:3:8",
+      "1 | from dataclasses import dataclass",
+      "2 | from typing import Optional",
+      "3 | import os, sys, json",
       "  |        ^^",
       "help: Remove unused import",
       "F401 [*] `os` imported but unused",
