@@ -764,7 +764,7 @@ function summarizer(
   // printed, unless the run's result says every test passed. A `panicked at` line heads what
   // follows it (the message, the trace) as a failure's block does.
   let cargoRun = false;
-  let printed: Block[] = [];
+  let printed = new Set<Block>();
 
   // The last pytest id line whose status is still to come (`-s`, `--setup-show`), or null.
   let pytestPending: string | null = null;
@@ -916,11 +916,11 @@ function summarizer(
     if (kind !== null) cargoPending = null;
     if (kind === "passing" && LIBTEST_RUNNING.test(line)) {
       cargoRun = true;
-      printed = [];
+      printed = new Set();
     } else if (cargoRun && (kind === "summary" || kind === "section")) {
       cargoRun = false;
       if (LIBTEST_PASSED.test(line)) { for (const b of printed) b.passed = true; }
-      printed = [];
+      printed = new Set();
     }
     if (kind === null && line.startsWith("test ") && CARGO_PENDING.test(line)) {
       block = { head: line, body: [], pytest: false };
@@ -1016,7 +1016,7 @@ function summarizer(
     if (kind === "passing") {
       // A passing test's line between a panic and its trace (another thread's) leaves the
       // trace with the panic.
-      if (!(cargoRun && block !== null && printed.includes(block))) block = null;
+      if (!(cargoRun && block !== null && printed.has(block))) block = null;
       passing++;
       sinceRun = [];
       const done = GO_RESULT.exec(line);
@@ -1065,7 +1065,7 @@ function summarizer(
     }
     // Another test's panic ends the printed block of the one before.
     if (cargoRun && kind === null && block !== null && line.includes("panicked at")) {
-      if (printed.includes(block)) block = null;
+      if (printed.has(block)) block = null;
     }
     if (block) {
       if (skipField >= 0) {
@@ -1142,7 +1142,7 @@ function summarizer(
     if (cargoRun && kind === null) {
       if (isBlank(line)) return;
       const own: Block = { head: line, body: [], pytest: false };
-      printed.push(own);
+      printed.add(own);
       out.push(own);
       if (line.includes("panicked at")) block = own;
       return;
