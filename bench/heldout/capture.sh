@@ -17189,7 +17189,7 @@ EOF
   ( cat "$BL/src/core.py"; for i in $(seq 1 30); do printf 'def extra_%d():\n    return %d\n\n' "$i" "$i"; done ) >"$BL/src/core.tmp" && mv "$BL/src/core.tmp" "$BL/src/core.py"
   sed -i 's/    return y + 1/    return y + 2  # off-by-one fix/' "$BL/src/core.py"
   GIT_AUTHOR_NAME=Cy GIT_AUTHOR_EMAIL=cy@example.com GIT_AUTHOR_DATE="2026-11-24T09:00:00Z" bash -c "cd $BL && git commit -qam 'core: extras, off-by-one fix'"
-  capture batch20 git_blame_wMC_long "$BL" "git blame -w -M -C -C src/core.py" "$GITV"
+  capture batch20 git_blame_wMC_long "$BL" "git blame -w -M -C src/core.py" "$GITV"
 
   # git status --ignored with many ignored build artefacts
   GI="$B/ignored"
