@@ -17044,3 +17044,692 @@ EOF
   capture batch18 curl_v_redirects_then_500 "$CU" "curl -v -L --fail-with-body http://127.0.0.1:8766/api/v1/report" "$(curl --version | head -1)"
   kill "$CSRV"; wait "$CSRV" 2>/dev/null
 fi
+
+# --- batch20: a twentieth blind batch (git, C/C++ and build systems, JVM, Ruby, PHP, databases,
+# containers/infra and system tools in situations the set lacked: git push to a bare repository whose
+# pre-receive hook rejects with a long report, git clone with a failing post-checkout hook, a
+# commit-msg hook rejecting, git rebase --onto stopping on a conflict, git submodule foreach failing
+# in one submodule, git blame -w -M -C long, git status --ignored long; clang-format --dry-run
+# --Werror, objdump -d long, make distcheck failing, cmake --build --verbose failing at the link,
+# make with a missing header prerequisite, ltrace of a crashing program; jshell script errors, jdeps
+# with missing classes, java -verbose:class then ClassNotFoundException, JUnit 5 console launcher
+# long pass with one failure; gem build errors, rspec --profile with pending and failures, ruby -c
+# over many files, erb syntax errors; phpunit --testdox long with one failure, PHP warnings in a
+# loop then an uncaught exception; psql \d+ long, sqlite3 foreign_key_check / integrity_check,
+# redis-cli errors; haproxy -c errors, nginx -T long with a warning, lintian on a local .deb,
+# dpkg-buildpackage with unmet build dependencies), captured and its signals written and committed
+# before any filter ran on it and before any rule file, filter source, filter test, fixture,
+# bench/corpus file or bench/README.md was opened.
+if sel batch20; then
+  B="$WORK/batch20"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  GITV="$(git --version)"
+  gitinit() { git init -q -b main "$1" && git -C "$1" config user.email dev@example.com && git -C "$1" config user.name Dev; }
+  export GIT_AUTHOR_DATE="2026-11-21T10:00:00Z" GIT_COMMITTER_DATE="2026-11-21T10:00:00Z"
+
+  # git push to a bare repository whose pre-receive hook rejects with a long policy report
+  PB="$B/push"
+  git init -q --bare -b main "$PB/origin.git"
+  cat >"$PB/origin.git/hooks/pre-receive" <<'EOF'
+#!/bin/sh
+echo "== policy check (repo: billing-api) =="
+fail=0
+while read old new ref; do
+  echo "checking $ref"
+  for c in $(git rev-list "$new" --not --all); do
+    msg=$(git log -1 --format=%s "$c")
+    echo "  commit $(git rev-parse --short "$c"): $msg"
+    case "$msg" in
+      *JIRA-*) echo "    ok: ticket reference found";;
+      *) echo "    ERROR: commit message lacks a ticket reference (JIRA-1234)"; fail=1;;
+    esac
+    for f in $(git diff-tree --no-commit-id --name-only -r "$c"); do
+      echo "    file $f"
+      case "$f" in *.pem|*.key) echo "    ERROR: $f looks like a private key; secrets must not be pushed"; fail=1;; esac
+    done
+  done
+done
+if [ $fail -ne 0 ]; then
+  echo "== push rejected: 2 policy violations; see https://wiki.example.com/git-policy =="
+  exit 1
+fi
+EOF
+  chmod +x "$PB/origin.git/hooks/pre-receive"
+  gitinit "$PB/work"
+  git -C "$PB/work" remote add origin "$PB/origin.git"
+  mkdir -p "$PB/work/src" "$PB/work/deploy"
+  for i in $(seq 1 6); do printf 'def f%d():\n    return %d\n' "$i" "$i" >"$PB/work/src/mod_$i.py"; done
+  git -C "$PB/work" add -A && git -C "$PB/work" commit -qm "JIRA-101 initial modules"
+  for i in $(seq 1 100); do
+    printf 'def g%d():\n    return %d\n' "$i" "$i" >>"$PB/work/src/mod_$(( i % 6 + 1 )).py"
+    git -C "$PB/work" commit -qam "JIRA-$(( 200 + i )) extend module $(( i % 6 + 1 ))"
+  done
+  printf -- '-----BEGIN PRIVATE KEY-----\nMIIEv\n-----END PRIVATE KEY-----\n' >"$PB/work/deploy/server.key"
+  git -C "$PB/work" add -A && git -C "$PB/work" commit -qm "JIRA-120 add deploy key"
+  printf 'TIMEOUT = 5\n' >"$PB/work/src/settings.py"
+  git -C "$PB/work" add -A && git -C "$PB/work" commit -qm "tweak timeout"
+  capture batch20 git_push_pre_receive_policy_long "$PB/work" "git push -u origin main" "$GITV"
+
+  # git clone with a template whose post-checkout hook fails
+  CL="$B/clone"
+  gitinit "$CL/src"
+  for i in $(seq 1 4); do echo "v$i" >"$CL/src/file_$i.txt"; done
+  printf 'lockfileVersion: 6\n' >"$CL/src/pnpm-lock.yaml"
+  git -C "$CL/src" add -A && git -C "$CL/src" commit -qm init
+  mkdir -p "$CL/tpl/hooks"
+  printf '#!/bin/sh\necho "post-checkout: installing dependencies"\necho "post-checkout: pnpm install --frozen-lockfile"\necho "sh: 1: pnpm: not found" >&2\necho "post-checkout: dependency install failed (exit 127)" >&2\nexit 127\n' >"$CL/tpl/hooks/post-checkout"
+  chmod +x "$CL/tpl/hooks/post-checkout"
+  capture batch20 git_clone_post_checkout_hook_fails "$CL" "git clone --template=tpl src app" "$GITV"
+
+  # a commit-msg hook rejecting the message
+  CM="$B/commitmsg"
+  gitinit "$CM"
+  echo a >"$CM/a.txt" && git -C "$CM" add -A && git -C "$CM" commit -qm "chore: init"
+  cat >"$CM/.git/hooks/commit-msg" <<'EOF'
+#!/bin/sh
+msg=$(head -1 "$1")
+echo "commitlint: checking \"$msg\""
+err=0
+echo "$msg" | grep -Eq '^(feat|fix|chore|docs|refactor|test)(\([a-z-]+\))?: ' || { echo "✖   type must be one of [feat, fix, chore, docs, refactor, test] [type-enum]"; err=$((err+1)); }
+[ ${#msg} -le 72 ] || { echo "✖   header must not be longer than 72 characters, current length is ${#msg} [header-max-length]"; err=$((err+1)); }
+echo "$msg" | grep -q '\.$' && { echo "✖   subject may not end with full stop [subject-full-stop]"; err=$((err+1)); }
+echo
+echo "✖   found $err problems, 0 warnings"
+echo "ⓘ   Get help: https://github.com/conventional-changelog/commitlint/#what-is-commitlint"
+[ $err -eq 0 ]
+EOF
+  chmod +x "$CM/.git/hooks/commit-msg"
+  echo b >>"$CM/a.txt"
+  capture batch20 git_commit_msg_hook_rejects "$CM" "git commit -am 'Updated the retry logic of the payment client so that it backs off exponentially.'" "$GITV"
+
+  # git rebase --onto stopping on a conflict
+  RO="$B/onto"
+  gitinit "$RO"
+  mkdir -p "$RO/src"
+  printf 'MAX_RETRIES = 3\nTIMEOUT = 30\n\ndef connect(host):\n    return host\n' >"$RO/src/client.py"
+  for i in 1 2 3; do echo "doc $i" >"$RO/README_$i.md"; done
+  git -C "$RO" add -A && git -C "$RO" commit -qm "client: initial"
+  git -C "$RO" checkout -qb release
+  sed -i 's/MAX_RETRIES = 3/MAX_RETRIES = 5/' "$RO/src/client.py" && git -C "$RO" commit -qam "release: more retries"
+  git -C "$RO" checkout -qb feature/backoff
+  echo "doc x" >>"$RO/README_1.md" && git -C "$RO" commit -qam "docs: note backoff"
+  sed -i 's/MAX_RETRIES = 5/MAX_RETRIES = 8\nBACKOFF = 2.0/' "$RO/src/client.py" && git -C "$RO" commit -qam "client: exponential backoff"
+  echo "doc y" >>"$RO/README_2.md" && git -C "$RO" commit -qam "docs: backoff table"
+  git -C "$RO" checkout -q main
+  sed -i 's/MAX_RETRIES = 3/MAX_RETRIES = 4  # main/' "$RO/src/client.py" && git -C "$RO" commit -qam "main: four retries"
+  git -C "$RO" checkout -q feature/backoff
+  capture batch20 git_rebase_onto_conflict "$RO" "git rebase --onto main release feature/backoff" "$GITV"
+
+  # git submodule foreach failing in one submodule
+  SM="$B/subm"
+  for n in auth billing notify; do
+    gitinit "$SM/$n"
+    printf 'name = "%s"\n' "$n" >"$SM/$n/pkg.toml"
+    git -C "$SM/$n" add -A && git -C "$SM/$n" commit -qm "$n: init"
+  done
+  git -C "$SM/billing" tag v1.2.0
+  git -C "$SM/auth" tag v1.2.0
+  gitinit "$SM/app"
+  echo app >"$SM/app/README.md" && git -C "$SM/app" add -A && git -C "$SM/app" commit -qm init
+  for n in auth billing notify; do git -C "$SM/app" -c protocol.file.allow=always submodule add -q "$SM/$n" "libs/$n"; done
+  git -C "$SM/app" commit -qm "add libs"
+  capture batch20 git_submodule_foreach_fails "$SM/app" "git -c protocol.file.allow=always submodule foreach 'git fetch -q --tags && git checkout -q v1.2.0 && git log -1 --oneline'" "$GITV"
+
+  # git blame -w -M -C over a file assembled from moved code (long)
+  BL="$B/blame"
+  gitinit "$BL"
+  mkdir -p "$BL/src"
+  for i in $(seq 1 70); do printf 'def util_%d(x):\n    y = x * %d\n    return y + 1\n\n' "$i" "$i"; done >"$BL/src/utils.py"
+  for i in $(seq 1 30); do printf 'def view_%d(req):\n    data = load(req, %d)\n    return render(data)\n\n' "$i" "$i"; done >"$BL/src/views.py"
+  git -C "$BL" add -A && git -C "$BL" commit -qm "initial utils and views"
+  GIT_AUTHOR_NAME=Ana GIT_AUTHOR_EMAIL=ana@example.com GIT_AUTHOR_DATE="2026-11-22T09:00:00Z" bash -c "cd $BL && sed -i 's/    y = x \* 7$/    y = x * 7 + offset(x)/' src/utils.py && git commit -qam 'utils: offset for util_7'"
+  ( head -160 "$BL/src/utils.py"; head -100 "$BL/src/views.py" | sed 's/    /\t/' ) >"$BL/src/core.py"
+  GIT_AUTHOR_NAME=Bo GIT_AUTHOR_EMAIL=bo@example.com GIT_AUTHOR_DATE="2026-11-23T09:00:00Z" bash -c "cd $BL && git add -A && git commit -qm 'core: gather helpers'"
+  ( cat "$BL/src/core.py"; for i in $(seq 1 30); do printf 'def extra_%d():\n    return %d\n\n' "$i" "$i"; done ) >"$BL/src/core.tmp" && mv "$BL/src/core.tmp" "$BL/src/core.py"
+  sed -i 's/    return y + 1/    return y + 2  # off-by-one fix/' "$BL/src/core.py"
+  GIT_AUTHOR_NAME=Cy GIT_AUTHOR_EMAIL=cy@example.com GIT_AUTHOR_DATE="2026-11-24T09:00:00Z" bash -c "cd $BL && git commit -qam 'core: extras, off-by-one fix'"
+  capture batch20 git_blame_wMC_long "$BL" "git blame -w -M -C src/core.py" "$GITV"
+
+  # git status --ignored with many ignored build artefacts
+  GI="$B/ignored"
+  gitinit "$GI"
+  printf 'build/\n*.pyc\n.env\nnode_modules/\n*.log\n' >"$GI/.gitignore"
+  mkdir -p "$GI/src/pkg"
+  for i in $(seq 1 20); do echo "x=$i" >"$GI/src/pkg/m$i.py"; done
+  git -C "$GI" add -A && git -C "$GI" commit -qm init
+  for i in $(seq 1 20); do echo "y" >"$GI/src/pkg/m$i.pyc"; mkdir -p "$GI/src/pkg/__pycache__"; echo z >"$GI/src/pkg/__pycache__/m$i.cpython-311.pyc"; done
+  for i in $(seq 1 60); do echo "log $i" >"$GI/src/pkg/run_$i.log"; done
+  mkdir -p "$GI/build/lib" && for i in $(seq 1 80); do echo o >"$GI/build/lib/obj_$i.o"; done
+  for i in $(seq 1 190); do echo t >"$GI/src/pkg/trace_$i.log"; done
+  echo "SECRET_KEY=abc" >"$GI/.env"
+  echo "x=99" >>"$GI/src/pkg/m3.py"
+  echo "new" >"$GI/src/pkg/m21.py"
+  capture batch20 git_status_ignored_long "$GI" "git status --ignored=matching --untracked-files=all" "$GITV"
+
+  # clang-format --dry-run --Werror over a dozen badly formatted files
+  CF="$B/cfmt"
+  mkdir -p "$CF/src"
+  printf 'BasedOnStyle: LLVM\nIndentWidth: 4\nColumnLimit: 100\n' >"$CF/.clang-format"
+  for i in $(seq 1 12); do
+    if [ $((i % 4)) -eq 0 ]; then
+      printf '#include <stdio.h>\n\nint f%d(int x) {\n    return x + %d;\n}\n' "$i" "$i" >"$CF/src/unit_$i.c"
+    else
+      printf '#include <stdio.h>\n#include <stdlib.h>\nint f%d(int x){ if(x>%d){return x*2;}\n  else { return  x+1; }\n}\nstatic int  table_%d[] = {1,2,3,\n4,5};\nint main(void){printf("%%d\\n",f%d(table_%d[0]));return 0;}\n' "$i" "$i" "$i" "$i" "$i" >"$CF/src/unit_$i.c"
+    fi
+  done
+  capture batch20 clang_format_dry_run_werror "$CF" "clang-format --dry-run --Werror src/*.c" "$(clang-format --version)"
+
+  # objdump -d of a small object (long, exit 0)
+  OD="$B/objdump"
+  mkdir -p "$OD"
+  cat >"$OD/calc.c" <<'EOF'
+#include <string.h>
+extern int audit_log(const char *msg, int code);
+static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+int checksum(const unsigned char *p, unsigned long n) {
+  int s = 0;
+  for (unsigned long i = 0; i < n; i++) s = (s * 31) ^ p[i];
+  return s;
+}
+int parse_level(const char *s) {
+  if (strcmp(s, "debug") == 0) return 0;
+  if (strcmp(s, "info") == 0) return 1;
+  if (strcmp(s, "warn") == 0) return 2;
+  if (strcmp(s, "error") == 0) return 3;
+  audit_log(s, -1);
+  return -1;
+}
+long scale(long *xs, int n, int k) {
+  long t = 0;
+  for (int i = 0; i < n; i++) { xs[i] = clamp((int)xs[i] * k, -1000, 1000); t += xs[i]; }
+  return t;
+}
+void copy_name(char *dst, const char *src) { strcpy(dst, src); }
+int dispatch(int op, int a, int b);
+int route(const char *path, int verb) {
+  if (strncmp(path, "/api/", 5) == 0) return dispatch(verb, (int)strlen(path), 2);
+  if (strncmp(path, "/static/", 8) == 0) return parse_level(path + 8);
+  return audit_log(path, 404);
+}
+unsigned long hash_str(const char *s) { unsigned long h = 5381; while (*s) h = h * 33 + (unsigned char)*s++; return h; }
+int dispatch(int op, int a, int b) {
+  switch (op) { case 0: return a + b; case 1: return a - b; case 2: return a * b; case 3: return b ? a / b : 0;
+  case 4: return a % (b ? b : 1); case 5: return a << b; case 6: return a >> b; default: return audit_log("bad op", op); }
+}
+EOF
+  gcc -O0 -g0 -c -o "$OD/calc.o" "$OD/calc.c"
+  capture batch20 objdump_d_object_long "$OD" "objdump -d -r calc.o" "$(objdump --version | head -1)"
+
+  # make distcheck failing: a header missing from the distribution
+  DC="$B/distcheck"
+  mkdir -p "$DC/src"
+  printf 'AC_INIT([meter], [0.3.1])\nAM_INIT_AUTOMAKE([foreign -Wall])\nAC_PROG_CC\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n' >"$DC/configure.ac"
+  printf 'bin_PROGRAMS = meter\nmeter_SOURCES = src/main.c src/read.c\n' >"$DC/Makefile.am"
+  printf '#include "read.h"\nint main(void) { return read_meter() > 0 ? 0 : 1; }\n' >"$DC/src/main.c"
+  printf '#include "read.h"\nint read_meter(void) { return METER_DEFAULT; }\n' >"$DC/src/read.c"
+  printf '#define METER_DEFAULT 42\nint read_meter(void);\n' >"$DC/src/read.h"
+  capture batch20 make_distcheck_missing_header "$DC" "autoreconf -fi >/dev/null 2>&1 && ./configure >/dev/null && make distcheck" "$(automake --version | head -1); $(make --version | head -1)"
+
+  # cmake --build --verbose failing at the link step
+  CV="$B/cmakev"
+  mkdir -p "$CV/src" "$CV/lib"
+  cat >"$CV/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.16)
+project(ledger C)
+add_library(store STATIC lib/store.c lib/index.c lib/codec.c)
+target_include_directories(store PUBLIC lib)
+add_executable(ledger src/main.c src/cli.c src/report.c)
+target_link_libraries(ledger PRIVATE store m)
+EOF
+  printf 'int store_open(const char *p);\nint store_put(int h, const char *k, const char *v);\nint store_flush(int h);\nint index_rebuild(int h);\nint codec_encode(const char *s, char *out);\n' >"$CV/lib/store.h"
+  printf '#include "store.h"\nint store_open(const char *p) { return p ? 3 : -1; }\nint store_put(int h, const char *k, const char *v) { return h + (k != v); }\n' >"$CV/lib/store.c"
+  printf '#include "store.h"\nint index_rebuild(int h) { return h * 2; }\n' >"$CV/lib/index.c"
+  printf '#include "store.h"\nint codec_encode(const char *s, char *out) { out[0] = s[0]; return 1; }\n' >"$CV/lib/codec.c"
+  printf '#include "store.h"\nint cli_run(int argc, char **argv);\nint main(int argc, char **argv) { return cli_run(argc, argv); }\n' >"$CV/src/main.c"
+  printf '#include "store.h"\nint report_print(int h);\nint cli_run(int argc, char **argv) { int h = store_open(argv[0]); store_put(h, "a", "b"); store_flush(h); return report_print(h) + argc; }\n' >"$CV/src/cli.c"
+  printf '#include <math.h>\n#include "store.h"\nint report_print(int h) { char b[8]; codec_encode("x", b); return (int)sqrt(index_rebuild(h)) + store_compact(h); }\n' >"$CV/src/report.c"
+  capture batch20 cmake_build_verbose_link_error "$CV" "cmake -S . -B build >/dev/null && cmake --build build --verbose" "$(cmake --version | head -1); $(gcc --version | head -1)"
+
+  # make with a missing header prerequisite in a generated dependency file
+  MH="$B/makehdr"
+  mkdir -p "$MH/src"
+  cat >"$MH/Makefile" <<'EOF'
+CC = gcc
+CFLAGS = -O2 -Wall -MMD -MP
+SRCS = $(wildcard src/*.c)
+OBJS = $(SRCS:.c=.o)
+app: $(OBJS)
+	$(CC) -o $@ $^
+-include $(OBJS:.o=.d)
+EOF
+  for n in auth cache codec db http log main metrics net proto queue render; do printf '#include <stdio.h>\nint %s_init(void) { return printf("%s\\n"); }\n' "$n" "$n" >"$MH/src/$n.c"; done
+  printf '#include "config.h"\nint report_init(void) { return CONFIG_REPORT; }\n' >"$MH/src/report.c"
+  printf 'int main(void) { return 0; }\n' >>"$MH/src/main.c"
+  printf '#define CONFIG_REPORT 2\n' >"$MH/src/config.h"
+  (cd "$MH" && make -s >/dev/null 2>&1)
+  rm "$MH/src/config.h"; touch "$MH"/src/*.c
+  # -MP gives phony header targets; an old .d without them shows the classic error
+  sed -i '/^src\/config.h:$/d' "$MH"/src/*.d
+  capture batch20 make_missing_header_prereq "$MH" "make" "$(make --version | head -1)"
+
+  # ltrace of a program that crashes
+  if command -v ltrace >/dev/null; then
+    LT="$B/ltrace"
+    mkdir -p "$LT"
+    cat >"$LT/cfg.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(void) {
+  const char *keys[] = {"HOME", "APP_MODE", "APP_PORT", "APP_DB_URL"};
+  for (int i = 0; i < 4; i++) {
+    char *v = getenv(keys[i]);
+    printf("%s=%s\n", keys[i], v ? "set" : "unset");
+  }
+  char *port = getenv("APP_PORT");
+  char *buf = malloc(16);
+  strcpy(buf, "port:");
+  strcat(buf, port);
+  printf("%s %zu\n", buf, strlen(buf));
+  free(buf);
+  return 0;
+}
+EOF
+    gcc -O0 -o "$LT/cfg" "$LT/cfg.c"
+    capture batch20 ltrace_crash_null_getenv "$LT" "env -i HOME=/root APP_MODE=prod ltrace ./cfg" "$(ltrace -V | head -1)"
+  fi
+
+  # jshell fed a script with errors
+  JS="$B/jshell"
+  mkdir -p "$JS"
+  cat >"$JS/explore.jsh" <<'EOF'
+import java.util.*;
+import java.util.stream.*;
+record Order(String id, int qty, double price) {}
+var orders = List.of(new Order("a1", 2, 9.5), new Order("b2", 1, 120.0), new Order("c3", 5, 3.25));
+double total = orders.stream().mapToDouble(o -> o.qty() * o.price()).sum();
+System.out.println("total=" + total);
+Map<String, Integer> byId = orders.stream().collect(Collectors.toMap(Order::id, Order::qty));
+System.out.println(byId.get("b2"));
+int big = orders.stream().filter(o -> o.price() > 100).count();
+String label = orders.get(0).name();
+var top = orders.stream().sorted(Comparator.comparing(Order::price).reversed()).findFirst().get();
+System.out.println("top=" + top);
+Object o = orders.get(5);
+System.out.println(Integer.parseInt("12x"));
+/exit
+EOF
+  capture batch20 jshell_script_errors "$JS" "jshell -q explore.jsh" "$(java -version 2>&1 | head -1)"
+
+  # jdeps over a jar whose dependencies are not on the class path
+  JD="$B/jdeps"
+  mkdir -p "$JD/src/com/acme/report" "$JD/stub/org/apache/commons/csv" "$JD/stub/com/fasterxml/jackson/databind" "$JD/out" "$JD/stubout"
+  printf 'package org.apache.commons.csv;\npublic class CSVFormat { public static final CSVFormat DEFAULT = new CSVFormat(); }\n' >"$JD/stub/org/apache/commons/csv/CSVFormat.java"
+  printf 'package org.apache.commons.csv;\npublic class CSVPrinter { public CSVPrinter(Appendable a, CSVFormat f) {} public void printRecord(Object... r) {} }\n' >"$JD/stub/org/apache/commons/csv/CSVPrinter.java"
+  printf 'package com.fasterxml.jackson.databind;\npublic class ObjectMapper { public String writeValueAsString(Object o) { return ""; } }\n' >"$JD/stub/com/fasterxml/jackson/databind/ObjectMapper.java"
+  for c in Report Exporter Summary Formatter; do
+    cat >"$JD/src/com/acme/report/$c.java" <<EOF
+package com.acme.report;
+import java.util.*;
+import java.util.logging.Logger;
+import org.apache.commons.csv.*;
+import com.fasterxml.jackson.databind.ObjectMapper;
+public class $c {
+  private static final Logger LOG = Logger.getLogger("$c");
+  public String run(List<String> rows) throws Exception {
+    StringBuilder sb = new StringBuilder();
+    new CSVPrinter(sb, CSVFormat.DEFAULT).printRecord(rows.toArray());
+    LOG.info(sb.toString());
+    return new ObjectMapper().writeValueAsString(new HashMap<String, Object>());
+  }
+}
+EOF
+  done
+  javac -d "$JD/stubout" "$JD"/stub/org/apache/commons/csv/*.java "$JD"/stub/com/fasterxml/jackson/databind/*.java 2>/dev/null
+  javac -cp "$JD/stubout" -d "$JD/out" "$JD"/src/com/acme/report/*.java 2>/dev/null
+  (cd "$JD/out" && jar cf ../report.jar .)
+  capture batch20 jdeps_verbose_class_not_found "$JD" "jdeps -verbose:class report.jar" "$(java -version 2>&1 | head -1)"
+
+  # java -verbose:class then a ClassNotFoundException at the end (long)
+  VC="$B/verbosecls"
+  mkdir -p "$VC/src/app" "$VC/out"
+  cat >"$VC/src/app/Main.java" <<'EOF'
+package app;
+public class Main {
+  public static void main(String[] args) throws Exception {
+    System.out.println("loading plugins");
+    for (String n : new String[] {"app.plugins.Audit", "app.plugins.Metrics"}) {
+      Class<?> c = Class.forName(n);
+      System.out.println("loaded " + c.getName());
+    }
+  }
+}
+EOF
+  javac -d "$VC/out" "$VC/src/app/Main.java"
+  capture batch20 java_verbose_class_then_cnfe "$VC" "java -Xshare:off -verbose:class -cp out app.Main" "$(java -version 2>&1 | head -1)"
+
+  # JUnit 5 console launcher: a long passing run with one failure
+  JU="$B/junitlong"
+  JAR=$(ls /usr/share/java/junit-platform-console-standalone*.jar 2>/dev/null | head -1)
+  if [ -n "$JAR" ]; then
+    mkdir -p "$JU/src/com/acme/pricing" "$JU/test/com/acme/pricing" "$JU/out"
+    cat >"$JU/src/com/acme/pricing/Pricer.java" <<'EOF'
+package com.acme.pricing;
+public class Pricer {
+  public static long net(long gross, int taxPercent) { return gross * 100 / (100 + taxPercent); }
+  public static long discount(long cents, int pct) { return cents - cents * pct / 100; }
+  public static String format(long cents) { return String.format("%d.%02d EUR", cents / 100, cents % 100); }
+}
+EOF
+    {
+      echo 'package com.acme.pricing;'
+      echo 'import static org.junit.jupiter.api.Assertions.*;'
+      echo 'import org.junit.jupiter.api.*;'
+      echo 'import org.junit.jupiter.params.ParameterizedTest;'
+      echo 'import org.junit.jupiter.params.provider.ValueSource;'
+      echo 'class PricerTest {'
+      for i in $(seq 1 150); do echo "  @Test void discount_$i() { assertEquals($((1000 - 1000 * (i % 50) / 100)), Pricer.discount(1000, $((i % 50)))); }"; done
+      for i in $(seq 1 90); do echo "  @Test void format_$i() { assertEquals(\"$i.0$((i % 10)) EUR\", Pricer.format($((i * 100 + i % 10)))); }"; done
+      echo '  @ParameterizedTest @ValueSource(ints = {0, 7, 10, 19, 20, 25}) void netNeverExceedsGross(int tax) { assertTrue(Pricer.net(1000, tax) <= 1000); }'
+      echo '  @Test void netRoundsHalfUp() { assertEquals(841, Pricer.net(1000, 19), "net of 10.00 at 19% tax"); }'
+      echo '}'
+    } >"$JU/test/com/acme/pricing/PricerTest.java"
+    javac -d "$JU/out" -cp "$JAR" "$JU/src/com/acme/pricing/Pricer.java" "$JU/test/com/acme/pricing/PricerTest.java"
+    capture batch20 junit5_console_long_pass_one_failure "$JU" "java -jar $JAR --class-path out --select-class com.acme.pricing.PricerTest --details=tree --disable-banner --disable-ansi-colors" "$(java -version 2>&1 | head -1); junit-platform-console-standalone 1.9.1"
+  fi
+
+  # gem build of an invalid gemspec
+  GB="$B/gembuild"
+  mkdir -p "$GB/lib/ledger_sync"
+  printf 'module LedgerSync\n  VERSION = "0.4.0"\nend\n' >"$GB/lib/ledger_sync/version.rb"
+  cat >"$GB/ledger_sync.gemspec" <<'EOF'
+require_relative "lib/ledger_sync/version"
+Gem::Specification.new do |s|
+  s.name = "ledger_sync"
+  s.version = LedgerSync::VERSION
+  s.summary = "FIXME: write summary"
+  s.authors = ["Dev"]
+  s.files = Dir["lib/**/*.rb"] + ["README.md", "CHANGELOG.md"]
+  s.required_ruby_version = ">= 2.7"
+  s.add_dependency "faraday"
+  s.add_development_dependency "rspec", ">= 3"
+  s.metadata["homepage_uri"] = "TODO: put your homepage here"
+end
+EOF
+  printf '# ledger_sync\n' >"$GB/README.md"
+  capture batch20 gem_build_invalid_gemspec "$GB" "gem build ledger_sync.gemspec" "$(gem --version); $(ruby --version)"
+
+  # rspec --profile with pending examples and failures
+  RS="$B/rspecprof"
+  mkdir -p "$RS/lib" "$RS/spec"
+  cat >"$RS/lib/cart.rb" <<'EOF'
+class Cart
+  attr_reader :items
+  def initialize; @items = []; end
+  def add(sku, qty, price) = @items << { sku: sku, qty: qty, price: price }
+  def total = @items.sum { |i| i[:qty] * i[:price] }
+  def discount(code) = code == "TEN" ? total * 0.9 : total
+  def count = @items.size
+end
+EOF
+  {
+    echo 'require_relative "../lib/cart"'
+    echo 'RSpec.describe Cart do'
+    echo '  let(:cart) { Cart.new }'
+    for i in $(seq 1 24); do echo "  it \"adds item $i\" do cart.add(\"s$i\", $i, 2); sleep 0.0$((i % 4)); expect(cart.total).to eq($((i * 2))) end"; done
+    echo '  it "applies TEN" do cart.add("a", 1, 100); expect(cart.discount("TEN")).to eq(90) end'
+    echo '  it "rounds the discount to cents" do cart.add("a", 3, 3.33); expect(cart.discount("TEN")).to eq(8.99) end'
+    echo '  it "merges the same sku" do cart.add("a", 1, 5); cart.add("a", 2, 5); expect(cart.count).to eq(1) end'
+    echo '  it "supports coupons", pending: "coupon service not wired" do expect(cart.discount("WELCOME")).to eq(0) end'
+    echo '  xit "exports to CSV" do end'
+    echo '  it "slow tax lookup" do sleep 0.3; expect(cart.total).to be_zero end'
+    echo 'end'
+  } >"$RS/spec/cart_spec.rb"
+  capture batch20 rspec_profile_pending_failures "$RS" "rspec --profile 5" "$(rspec --version | head -1); $(ruby --version)"
+
+  # ruby -c over many files, two with syntax errors
+  RC="$B/rubyc"
+  mkdir -p "$RC/app/models" "$RC/app/services"
+  for i in $(seq 1 14); do printf 'class Model%d\n  def total(xs)\n    xs.sum { |x| x * %d }\n  end\nend\n' "$i" "$i" >"$RC/app/models/model_$i.rb"; done
+  printf 'class Billing\n  def charge(amount)\n    if amount > 0\n      gateway.charge(amount)\n  end\nend\n' >"$RC/app/services/billing.rb"
+  printf 'class Notify\n  def send(to, body)\n    mail(to: to, body: body,)\n    log "sent to #{to"\n  end\nend\n' >"$RC/app/services/notify.rb"
+  printf 'class Export\n  def run = rows.map(&:to_csv).join("\\n")\nend\n' >"$RC/app/services/export.rb"
+  capture batch20 ruby_c_many_files "$RC" "rc=0; for f in app/models/*.rb app/services/*.rb; do printf '%s: ' \$f; ruby -c \$f || rc=1; done; exit \$rc" "$(ruby --version)"
+
+  # erb template with a syntax error rendered through erb -T -
+  ER="$B/erb"
+  mkdir -p "$ER"
+  cat >"$ER/nginx.conf.erb" <<'EOF'
+upstream app {
+<% servers.each do |s| %>
+  server <%= s[:host] %>:<%= s[:port] %>;
+<% end %>
+}
+server {
+  listen <%= port %>;
+  <% if ssl %>
+  ssl_certificate <%= cert_path %>;
+  location / { proxy_pass http://app; }
+}
+EOF
+  printf 'require "erb"\nservers = [{host: "10.0.0.1", port: 8080}, {host: "10.0.0.2", port: 8080}]\nport = 443\nssl = true\ncert_path = "/etc/ssl/app.pem"\nputs ERB.new(File.read("nginx.conf.erb"), trim_mode: "-").result(binding)\n' >"$ER/render.rb"
+  capture batch20 erb_render_syntax_error "$ER" "ruby render.rb" "$(ruby --version)"
+
+  # phpunit --testdox: a long run with one failure
+  PT="$B/phptestdox"
+  mkdir -p "$PT/src" "$PT/tests"
+  cat >"$PT/src/Slug.php" <<'EOF'
+<?php
+declare(strict_types=1);
+final class Slug
+{
+    public static function make(string $s): string
+    {
+        $s = strtolower(trim($s));
+        $s = preg_replace('/[^a-z0-9]+/', '-', $s);
+        return trim($s, '-');
+    }
+}
+EOF
+  {
+    echo '<?php'
+    echo 'declare(strict_types=1);'
+    echo "require_once __DIR__ . '/../src/Slug.php';"
+    echo 'use PHPUnit\Framework\TestCase;'
+    echo 'final class SlugTest extends TestCase'
+    echo '{'
+    for i in $(seq 1 45); do echo "    public function testWordsNumber$i(): void { \$this->assertSame('post-$i-title', Slug::make('Post $i Title')); }"; done
+    echo "    public function testTransliteratesUmlauts(): void { \$this->assertSame('uber-cafe', Slug::make('Über Café')); }"
+    for i in $(seq 1 20); do echo "    public function testTrimsDashes$i(): void { \$this->assertSame('x$i', Slug::make('--x$i--')); }"; done
+    echo '}'
+  } >"$PT/tests/SlugTest.php"
+  capture batch20 phpunit_testdox_long_one_failure "$PT" "phpunit --testdox tests" "$(phpunit --version | head -1)"
+
+  # PHP warnings in a loop, then an uncaught exception (long)
+  PW="$B/phpwarn"
+  mkdir -p "$PW"
+  cat >"$PW/import.php" <<'EOF'
+<?php
+$rows = [];
+for ($i = 1; $i <= 240; $i++) {
+    $rows[] = $i % 3 !== 0 ? ['id' => $i, 'email' => "u$i@example.com"] : ['id' => $i, 'email' => "u$i@example.com", 'name' => "User $i"];
+}
+$imported = 0;
+foreach ($rows as $row) {
+    $name = $row['name'];
+    $label = ucfirst($name ?? '') . " <{$row['email']}>";
+    $imported++;
+}
+echo "imported $imported rows\n";
+function totals(array $rows): int {
+    $sum = 0;
+    foreach ($rows as $r) { $sum += $r['amount']; }
+    return $sum;
+}
+echo "total: " . totals(array_slice($rows, 0, 5)) . "\n";
+$cfg = json_decode(file_get_contents(__DIR__ . '/import.json'), true, 512, JSON_THROW_ON_ERROR);
+echo "done\n";
+EOF
+  capture batch20 php_warnings_loop_then_uncaught "$PW" "php -d display_errors=stderr -d error_reporting=E_ALL import.php" "$(php -v | head -1)"
+
+  # PostgreSQL: \d+ of wide tables (long), the last relation missing
+  PGB=/usr/lib/postgresql/15/bin
+  if [ -x "$PGB/initdb" ] && id postgres >/dev/null 2>&1; then
+    PG="$B/pg"
+    mkdir -p "$PG" && chown postgres "$PG"
+    runuser -u postgres -- "$PGB/initdb" -D "$PG/data" >/dev/null 2>&1
+    runuser -u postgres -- "$PGB/pg_ctl" -D "$PG/data" -o "-p 54320 -k $PG -c listen_addresses=''" -l "$PG/log" -w start >/dev/null 2>&1
+    runuser -u postgres -- createdb -h "$PG" -p 54320 shop
+    {
+      echo "CREATE TABLE customers (id bigserial PRIMARY KEY, email text UNIQUE NOT NULL, name text, created_at timestamptz DEFAULT now());"
+      printf 'CREATE TABLE orders (id bigserial PRIMARY KEY, customer_id bigint NOT NULL REFERENCES customers(id) ON DELETE CASCADE, status text NOT NULL DEFAULT '"'"'new'"'"' CHECK (status IN ('"'"'new'"'"','"'"'paid'"'"','"'"'shipped'"'"')), total numeric(12,2) NOT NULL'
+      for i in $(seq 1 90); do printf ', attr_%d varchar(%d)' "$i" "$((i * 8))"; done
+      echo ");"
+      echo "COMMENT ON COLUMN orders.total IS 'gross, in EUR';"
+      for i in 1 5 9 13; do echo "CREATE INDEX orders_attr_${i}_idx ON orders (attr_$i);"; done
+      echo "CREATE INDEX orders_open_idx ON orders (customer_id) WHERE status <> 'shipped';"
+      printf 'CREATE TABLE order_items (id bigserial PRIMARY KEY, order_id bigint NOT NULL REFERENCES orders(id), sku text NOT NULL, qty int NOT NULL CHECK (qty > 0), price numeric(10,2) NOT NULL'
+      for i in $(seq 1 70); do printf ', opt_%d jsonb' "$i"; done
+      echo ");"
+      echo "CREATE UNIQUE INDEX order_items_order_sku ON order_items (order_id, sku);"
+    } | runuser -u postgres -- psql -q -h "$PG" -p 54320 -d shop >/dev/null 2>&1
+    capture batch20 psql_describe_plus_long "$PG" "runuser -u postgres -- psql -h $PG -p 54320 -d shop -c '\\d+ orders' -c '\\d+ order_items' -c '\\d+ shipments'" "$(psql --version)"
+    runuser -u postgres -- "$PGB/pg_ctl" -D "$PG/data" -m fast stop >/dev/null 2>&1
+  fi
+
+  # sqlite3: foreign_key_check and integrity_check reporting problems
+  SQ="$B/sqlite"
+  mkdir -p "$SQ"
+  {
+    echo "CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE);"
+    echo "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), total REAL);"
+    echo "CREATE TABLE items (id INTEGER PRIMARY KEY, order_id INTEGER REFERENCES orders(id), sku TEXT);"
+    echo "CREATE INDEX items_sku ON items(sku);"
+    for i in $(seq 1 30); do echo "INSERT INTO customers VALUES ($i, 'c$i@example.com');"; done
+    for i in $(seq 1 60); do echo "INSERT INTO orders VALUES ($i, $(( i % 7 == 0 ? 100 + i : i % 30 + 1 )), $i.5);"; done
+    for i in $(seq 1 120); do echo "INSERT INTO items VALUES ($i, $(( i % 25 == 0 ? 500 + i : i % 60 + 1 )), 'sku-$i');"; done
+  } | sqlite3 "$SQ/shop.db"
+  capture batch20 sqlite3_foreign_key_check "$SQ" "sqlite3 shop.db 'PRAGMA foreign_keys=ON;' 'PRAGMA foreign_key_check;' 'PRAGMA integrity_check;' 'SELECT count(*) FROM orders;' 'DELETE FROM customers WHERE id = 3;'" "$(sqlite3 --version | cut -c1-40)"
+
+  # redis-cli: a script of commands with wrong types and bad arguments
+  if command -v redis-server >/dev/null; then
+    RD="$B/redis"
+    mkdir -p "$RD"
+    redis-server --port 56379 --save '' --appendonly no --dir "$RD" --daemonize yes --pidfile "$RD/redis.pid" --logfile "$RD/redis.log"
+    sleep 1
+    cat >"$RD/seed.txt" <<'EOF'
+SET session:42 "active"
+HSET user:42 name Ana email ana@example.com
+LPUSH queue:mail job1 job2 job3
+INCR session:42
+HGET user:42 name
+LRANGE queue:mail 0 -1
+HGETALL session:42
+EXPIRE user:42 notanumber
+ZADD leaderboard 10 ana 20 bo
+ZRANGE leaderboard 0 -1 WITHSCORES
+SADD tags:42 a b c
+SMEMBERS queue:mail
+GET missing:key
+EVAL "return redis.call('INCR', KEYS[1])" 1 user:42
+CONFIG SET maxmemory-policy sometimes
+DEL session:42 queue:mail
+EOF
+    capture batch20 redis_cli_script_errors "$RD" "redis-cli -p 56379 < seed.txt" "$(redis-cli --version)"
+    kill "$(cat "$RD/redis.pid")" 2>/dev/null
+  fi
+
+  # haproxy -c of a configuration with errors and warnings
+  if command -v haproxy >/dev/null; then
+    HA="$B/haproxy"
+    mkdir -p "$HA"
+    cat >"$HA/haproxy.cfg" <<'EOF'
+global
+    maxconn 4096
+    log stdout format raw local0
+
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 30s
+
+frontend www
+    bind :8080
+    acl is_api path_beg /api
+    use_backend api if is_api
+    use_backend admin if { path_beg /admin }
+    default_backend web
+
+backend web
+    balance roundrobin
+    server web1 10.0.0.11:80 check
+    server web2 10.0.0.12:80 check inter 2s
+    server web3 10.0.0.13:80 chek
+
+backend api
+    balance leastconn
+    option httpchk GET /health
+    server api1 10.0.1.11:9000 check
+    server api1 10.0.1.12:9000 check
+    http-request set-header X-Forwarded-Proto https if { ssl_fc }
+    timeout queue 10s
+    stick-table type ip size 100k expire 30m
+    http-request track-sc0 src
+    http-request deny if { sc_http_req_rate(0) gt 100 }
+    retry-on all-retryable-errors conn-failure
+    redispatch 1
+EOF
+    capture batch20 haproxy_check_config_errors "$HA" "haproxy -c -f haproxy.cfg" "$(haproxy -v | head -1)"
+  fi
+
+  # nginx -T: the whole configuration dumped (long), with a conflicting server name warning
+  NX="$B/nginx"
+  mkdir -p "$NX/conf/sites" "$NX/logs"
+  cat >"$NX/conf/nginx.conf" <<'EOF'
+pid logs/nginx.pid;
+error_log logs/error.log;
+events { worker_connections 256; }
+http {
+    access_log logs/access.log;
+    client_body_temp_path logs/body;
+    proxy_temp_path logs/proxy;
+    fastcgi_temp_path logs/fastcgi;
+    uwsgi_temp_path logs/uwsgi;
+    scgi_temp_path logs/scgi;
+    include sites/*.conf;
+}
+EOF
+  for s in shop api admin docs status billing search auth; do
+    {
+      printf 'upstream %s_backend {\n' "$s"
+      for n in 1 2 3; do printf '    server 10.0.%d.%d:8080 max_fails=3 fail_timeout=10s;\n' "$n" "$((RANDOM % 200 + 10))"; done
+      printf '}\nserver {\n    listen 80;\n    server_name %s.example.com;\n' "$s"
+      [ "$s" = docs ] && printf '    server_name shop.example.com;\n'
+      for l in / /static/ /media/ /healthz /metrics; do
+        printf '    location %s {\n        proxy_pass http://%s_backend;\n        proxy_set_header Host $host;\n        proxy_set_header X-Real-IP $remote_addr;\n        proxy_read_timeout 30s;\n    }\n' "$l" "$s"
+      done
+      printf '}\n'
+    } >"$NX/conf/sites/$s.conf"
+  done
+  capture batch20 nginx_T_long_warning "$NX" "nginx -T -p $NX -c conf/nginx.conf" "$(nginx -v 2>&1)"
+
+  # lintian on a hand-built .deb
+  LN="$B/lintian"
+  mkdir -p "$LN/pkg/DEBIAN" "$LN/pkg/usr/bin" "$LN/pkg/usr/share/meterd" "$LN/pkg/etc/meterd"
+  printf 'Package: meterd\nVersion: 0.3-1\nArchitecture: all\nMaintainer: dev\nDepends: python3\nDescription: meter daemon\n' >"$LN/pkg/DEBIAN/control"
+  printf '#!/usr/bin/python\nprint("meterd")\n' >"$LN/pkg/usr/bin/meterd" && chmod 777 "$LN/pkg/usr/bin/meterd"
+  printf 'port=9100\n' >"$LN/pkg/etc/meterd/meterd.conf"
+  for i in $(seq 1 5); do echo "data $i" >"$LN/pkg/usr/share/meterd/table_$i.dat"; done
+  dpkg-deb --root-owner-group -b "$LN/pkg" "$LN/meterd_0.3-1_all.deb" >/dev/null 2>&1
+  capture batch20 lintian_local_deb "$LN" "lintian --no-tag-display-limit meterd_0.3-1_all.deb" "$(lintian --version)"
+
+  # dpkg-buildpackage with unmet build dependencies
+  DB="$B/dpkgbp/meterd-0.3"
+  mkdir -p "$DB/debian/source"
+  printf 'meterd (0.3-1) unstable; urgency=medium\n\n  * Initial release.\n\n -- Dev <dev@example.com>  Sat, 21 Nov 2026 10:00:00 +0000\n' >"$DB/debian/changelog"
+  printf 'Source: meterd\nSection: utils\nPriority: optional\nMaintainer: Dev <dev@example.com>\nBuild-Depends: debhelper-compat (= 13), dh-python, python3-all, python3-setuptools, libsystemd-dev (>= 252)\nStandards-Version: 4.6.2\n\nPackage: meterd\nArchitecture: all\nDepends: ${misc:Depends}, ${python3:Depends}\nDescription: meter daemon\n reads meters\n' >"$DB/debian/control"
+  printf '#!/usr/bin/make -f\n%%:\n\tdh $@ --with python3 --buildsystem=pybuild\n' >"$DB/debian/rules" && chmod +x "$DB/debian/rules"
+  printf '3.0 (native)\n' >"$DB/debian/source/format"
+  capture batch20 dpkg_buildpackage_unmet_build_deps "$DB" "dpkg-buildpackage -us -uc -b" "$(dpkg-buildpackage --version | head -1)"
+fi
