@@ -17045,6 +17045,1622 @@ EOF
   kill "$CSRV"; wait "$CSRV" 2>/dev/null
 fi
 
+# --- batch19: a nineteenth blind batch (Python, JavaScript/TypeScript, Go, Rust and Deno in situations
+# the set lacked: pytest -n 2 with a crashed worker, pytest --lf --ff after a refactor, pytest -W
+# error::DeprecationWarning raised inside a dependency, a hypothesis state machine failing, a
+# SQLAlchemy script with echo on dying on an IntegrityError, mypy --no-incremental over 40 modules,
+# coverage combine + report under its floor, python -X importtime then an ImportError, Django test
+# -v 2 with a broken migration, manage.py check --deploy, pip install --require-hashes mismatch, a
+# FastAPI TestClient suite failing; tsc -b && vite build of a React app, jest --ci --coverage
+# --verbose over 40 files under thresholds, ts-jest diagnostics, vitest --coverage thresholds, biome
+# ci over 8 files, knip, node --test --test-reporter=dot, npm run dev crashing on a used port,
+# pyright --verbose, next build with a type error, yarn workspaces run build with one failing; go
+# test -v with t.Cleanup failures, go test -short -v over 20 packages, go run of a migration tool
+# ending in log.Fatalf; cargo doc broken intra-doc links, cargo test --show-output single-threaded,
+# a proc-macro derive panicking, cargo run with RUST_LOG=debug then an error, cargo clippy --fix
+# leaving warnings; deno lint over many files, deno check many errors, deno test --doc), captured and
+# its signals written and committed before any filter ran on it and before any rule file, filter
+# source, filter test, fixture, bench/corpus file or bench/README.md was opened.
+if sel batch19; then
+  B="$WORK/batch19"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  PYV="$(python3 --version 2>&1)"
+  PTV="$(python3 -m pytest --version 2>&1)"
+
+  # --- Python ---
+  # pytest -n 2 -v over 320 tests where one test kills its worker
+  PX="$B/pyxdist"
+  mkdir -p "$PX/ledger" "$PX/tests"
+  printf '' >"$PX/ledger/__init__.py"
+  cat >"$PX/ledger/entries.py" <<'EOF'
+import os
+
+
+def balance(entries):
+    return sum(e["amount"] for e in entries)
+
+
+def post(book, entry):
+    if entry["amount"] == 0:
+        raise ValueError("zero-amount entry")
+    book.append(entry)
+    return len(book)
+
+
+def flush(book, path):
+    if path.startswith("/proc"):
+        os._exit(3)
+    return len(book)
+EOF
+  for f in accounts journal payments refunds reports taxes transfers vendors; do
+    {
+      echo "import pytest"
+      echo "from ledger.entries import balance, post, flush"
+      echo
+      for i in $(seq 1 40); do
+        echo "def test_${f}_balance_$i():"
+        echo "    assert balance([{\"amount\": $i}, {\"amount\": -$i}]) == 0"
+        echo
+      done
+    } >"$PX/tests/test_$f.py"
+  done
+  cat >>"$PX/tests/test_payments.py" <<'EOF'
+def test_payments_flush_to_proc():
+    assert flush([], "/proc/ledger") == 0
+
+
+def test_payments_post_zero():
+    book = []
+    assert post(book, {"amount": 0}) == 1
+EOF
+  capture batch19 pytest_n2_worker_crashed "$PX" "python3 -m pytest -p no:cacheprovider -n 2 -v tests" "$PTV"
+
+  # pytest --lf --ff after a refactor renamed a failing test and moved another
+  PL="$B/pylf"
+  mkdir -p "$PL/shop" "$PL/tests"
+  printf '' >"$PL/shop/__init__.py"
+  cat >"$PL/shop/cart.py" <<'EOF'
+def subtotal(items):
+    return sum(price * qty for price, qty in items)
+
+
+def shipping(total):
+    return 0 if total > 50 else 4.99
+
+
+def coupon(total, code):
+    if code == "HALF":
+        return total / 2
+    if code == "TEN":
+        return total - 10
+    raise KeyError(code)
+EOF
+  cat >"$PL/tests/test_cart.py" <<'EOF'
+import pytest
+from shop.cart import subtotal, shipping, coupon
+
+
+def test_subtotal_empty():
+    assert subtotal([]) == 0
+
+
+def test_subtotal_two():
+    assert subtotal([(2.5, 2), (1, 3)]) == 8
+
+
+def test_shipping_free_at_fifty():
+    assert shipping(50) == 0
+
+
+def test_coupon_ten_not_negative():
+    assert coupon(5, "TEN") == 0
+
+
+@pytest.mark.parametrize("code,total,want", [("HALF", 10, 5), ("TEN", 30, 20), ("ZERO", 10, 10)])
+def test_coupon_codes(code, total, want):
+    assert coupon(total, code) == want
+EOF
+  for i in $(seq 1 12); do
+    printf 'from shop.cart import subtotal\n\n\ndef test_subtotal_line_%s():\n    assert subtotal([(%s, 1)]) == %s\n' "$i" "$i" "$i" >"$PL/tests/test_lines_$i.py"
+  done
+  (cd "$PL" && python3 -m pytest -q tests >/dev/null 2>&1)
+  sed -i 's/def test_coupon_ten_not_negative/def test_coupon_ten_floor_at_zero/' "$PL/tests/test_cart.py"
+  cat >"$PL/shop/cart.py" <<'EOF'
+def subtotal(items):
+    return round(sum(price * qty for price, qty in items), 2)
+
+
+def shipping(total):
+    return 0 if total >= 50 else 4.99
+
+
+def coupon(total, code):
+    codes = {"HALF": lambda t: t / 2, "TEN": lambda t: max(t - 10, 0)}
+    return codes[code](total)
+EOF
+  capture batch19 pytest_lf_ff_after_refactor "$PL" "python3 -m pytest --lf --ff -v tests" "$PTV"
+
+  # pytest -W error::DeprecationWarning where the warning comes from a vendored dependency
+  PW="$B/pywarn"
+  mkdir -p "$PW/vendor/legacyfmt" "$PW/report" "$PW/tests"
+  cat >"$PW/vendor/legacyfmt/__init__.py" <<'EOF'
+import warnings
+
+
+def money(value, places=2):
+    warnings.warn("legacyfmt.money() is deprecated; use format_money(value, places=...)", DeprecationWarning, stacklevel=2)
+    return f"{value:.{places}f}"
+
+
+def format_money(value, places=2):
+    return f"{value:,.{places}f}"
+
+
+def percent(value):
+    warnings.warn("legacyfmt.percent() is deprecated and will be removed in 3.0", DeprecationWarning, stacklevel=1)
+    return f"{value * 100:.1f}%"
+EOF
+  printf '' >"$PW/report/__init__.py"
+  cat >"$PW/report/render.py" <<'EOF'
+from legacyfmt import format_money, money, percent
+
+
+def line(label, amount):
+    return f"{label}: {money(amount)}"
+
+
+def header(total):
+    return f"TOTAL {format_money(total)}"
+
+
+def ratio(part, whole):
+    return percent(part / whole)
+EOF
+  cat >"$PW/tests/test_render.py" <<'EOF'
+from report.render import header, line, ratio
+
+
+def test_header():
+    assert header(1234.5) == "TOTAL 1,234.50"
+
+
+def test_line():
+    assert line("rent", 900) == "rent: 900.00"
+
+
+def test_ratio():
+    assert ratio(1, 4) == "25.0%"
+
+
+def test_ratio_zero_whole():
+    assert ratio(1, 0) == "n/a"
+EOF
+  printf '[pytest]\npythonpath = vendor .\n' >"$PW/pytest.ini"
+  capture batch19 pytest_w_error_deprecation_in_dependency "$PW" "python3 -m pytest -p no:cacheprovider -W error::DeprecationWarning tests" "$PTV"
+
+  # a hypothesis RuleBasedStateMachine finding a bug in an LRU cache
+  PH="$B/pyhyp"
+  mkdir -p "$PH"
+  cat >"$PH/lru.py" <<'EOF'
+class LRU:
+    def __init__(self, capacity):
+        self.capacity = capacity
+        self.data = {}
+        self.order = []
+
+    def get(self, key):
+        if key in self.data:
+            return self.data[key]
+        return None
+
+    def put(self, key, value):
+        if key not in self.data and len(self.data) >= self.capacity:
+            oldest = self.order.pop(0)
+            del self.data[oldest]
+        self.data[key] = value
+        self.order.append(key)
+EOF
+  cat >"$PH/test_lru_state.py" <<'EOF'
+from collections import OrderedDict
+
+from hypothesis import settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from lru import LRU
+
+keys = st.integers(min_value=0, max_value=4)
+
+
+class LRUMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.cache = LRU(3)
+        self.model = OrderedDict()
+
+    @rule(key=keys, value=st.integers())
+    def put(self, key, value):
+        self.cache.put(key, value)
+        self.model[key] = value
+        self.model.move_to_end(key)
+        while len(self.model) > 3:
+            self.model.popitem(last=False)
+
+    @rule(key=keys)
+    def get(self, key):
+        expected = self.model.get(key)
+        if key in self.model:
+            self.model.move_to_end(key)
+        assert self.cache.get(key) == expected
+
+    @invariant()
+    def size_bounded(self):
+        assert len(self.cache.data) <= 3
+
+
+TestLRU = LRUMachine.TestCase
+TestLRU.settings = settings(max_examples=300, stateful_step_count=30, deadline=None, database=None)
+EOF
+  capture batch19 hypothesis_stateful_lru_failure "$PH" "python3 -m pytest -p no:cacheprovider test_lru_state.py" "$PTV; hypothesis $(python3 -c 'import hypothesis;print(hypothesis.__version__)')"
+
+  # a SQLAlchemy script with echo=True that dies on a unique constraint
+  PS="$B/pysqla"
+  mkdir -p "$PS"
+  cat >"$PS/seed.py" <<'EOF'
+import logging
+
+from sqlalchemy import ForeignKey, String, create_engine, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Team(Base):
+    __tablename__ = "teams"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(40), unique=True)
+
+
+class Member(Base):
+    __tablename__ = "members"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(80), unique=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id"))
+
+
+engine = create_engine("sqlite:///seed.db", echo=True)
+Base.metadata.drop_all(engine)
+Base.metadata.create_all(engine)
+
+with Session(engine) as session:
+    teams = [Team(slug=f"team-{i}") for i in range(1, 9)]
+    session.add_all(teams)
+    session.commit()
+    for t in teams:
+        for n in range(1, 6):
+            session.add(Member(email=f"user{n}@team-{t.id}.example", team_id=t.id))
+        session.commit()
+    print("teams:", len(session.scalars(select(Team)).all()))
+    session.add(Member(email="user3@team-4.example", team_id=2))
+    session.commit()
+    print("done")
+EOF
+  capture batch19 sqlalchemy_seed_echo_integrity_error "$PS" "python3 seed.py" "$PYV; SQLAlchemy $(python3 -c 'import sqlalchemy;print(sqlalchemy.__version__)')"
+
+  # mypy --no-incremental over a 40-module package with errors spread through it
+  PM="$B/pymypy"
+  mkdir -p "$PM/fleet"
+  printf '' >"$PM/fleet/__init__.py"
+  for i in $(seq 1 40); do
+    {
+      echo "from dataclasses import dataclass"
+      echo "from typing import Optional"
+      echo
+      echo
+      echo "@dataclass"
+      echo "class Truck$i:"
+      echo "    plate: str"
+      echo "    load_kg: int"
+      echo "    driver: Optional[str] = None"
+      echo
+      echo
+      echo "def capacity_$i(t: Truck$i) -> int:"
+      echo "    return 12000 - t.load_kg"
+      echo
+      echo
+      echo "def driver_name_$i(t: Truck$i) -> str:"
+      case $((i % 7)) in
+        0) echo "    return t.driver.upper()" ;;
+        3) echo "    return t.driver" ;;
+        *) echo "    return t.driver or \"unassigned\"" ;;
+      esac
+      echo
+      echo
+      echo "def plates_$i(ts: list[Truck$i]) -> list[str]:"
+      if [ $((i % 9)) -eq 4 ]; then echo "    return [t.load_kg for t in ts]"; else echo "    return [t.plate for t in ts]"; fi
+    } >"$PM/fleet/truck_$i.py"
+  done
+  cat >"$PM/fleet/dispatch.py" <<'EOF'
+from fleet.truck_1 import Truck1, capacity_1
+from fleet.truck_2 import Truck2, capacity_2
+
+
+def assign(t: Truck1, kg: int) -> bool:
+    return capacity_1(t) >= kg
+
+
+def assign_other(t: Truck2, kg: str) -> bool:
+    return capacity_2(t) >= kg
+
+
+def first_free(ts: list[Truck1]) -> Truck1:
+    for t in ts:
+        if t.driver is None:
+            return t
+EOF
+  capture batch19 mypy_no_incremental_forty_modules "$PM" "python3 -m mypy --no-incremental --strict fleet" "$(python3 -m mypy --version)"
+
+  # coverage run -p of two entry points, combine, report under --fail-under
+  PC="$B/pycov"
+  mkdir -p "$PC/etl"
+  printf '' >"$PC/etl/__init__.py"
+  for i in $(seq 1 45); do
+    {
+      echo "def extract_$i(rows):"
+      echo "    return [r for r in rows if r]"
+      echo
+      echo
+      echo "def transform_$i(rows):"
+      echo "    out = []"
+      echo "    for r in rows:"
+      echo "        if r < 0:"
+      echo "            out.append(0)"
+      echo "        elif r > 100:"
+      echo "            out.append(100)"
+      echo "        else:"
+      echo "            out.append(r)"
+      echo "    return out"
+      echo
+      echo
+      echo "def load_$i(rows, sink):"
+      echo "    if sink is None:"
+      echo "        raise ValueError('no sink')"
+      echo "    sink.extend(rows)"
+      echo "    return len(rows)"
+    } >"$PC/etl/stage_$i.py"
+  done
+  cat >"$PC/run_daily.py" <<'EOF'
+import importlib
+
+for i in range(1, 46, 2):
+    m = importlib.import_module(f"etl.stage_{i}")
+    rows = getattr(m, f"extract_{i}")([1, 0, 150, -3])
+    getattr(m, f"transform_{i}")(rows)
+EOF
+  cat >"$PC/run_backfill.py" <<'EOF'
+import importlib
+
+for i in range(2, 46, 3):
+    m = importlib.import_module(f"etl.stage_{i}")
+    sink = []
+    getattr(m, f"load_{i}")([1, 2], sink)
+EOF
+  (cd "$PC" && python3 -m coverage run -p run_daily.py && python3 -m coverage run -p run_backfill.py) >/dev/null 2>&1
+  capture batch19 coverage_combine_report_fail_under "$PC" "python3 -m coverage combine && python3 -m coverage report -m --fail-under=80" "coverage $(python3 -c 'import coverage;print(coverage.__version__)')"
+
+  # python -X importtime of an app whose last import fails
+  PI="$B/pyimport"
+  mkdir -p "$PI/webapp"
+  cat >"$PI/webapp/__init__.py" <<'EOF'
+import asyncio
+import email.mime.multipart
+import http.client
+import json
+import logging.handlers
+import sqlite3
+import xml.etree.ElementTree
+import urllib.request
+import decimal
+import csv
+
+from webapp.settings import DATABASE_URL, SECRET_KEY
+EOF
+  printf 'DATABASE_URL = "sqlite:///app.db"\nSECRETKEY = "dev"\n' >"$PI/webapp/settings.py"
+  capture batch19 python_x_importtime_then_import_error "$PI" "python3 -X importtime -c 'import webapp'" "$PYV"
+
+  # Django (the system python's) test -v 2 where a migration fails while creating the test database
+  DJ="$B/djsite"
+  DJPY=/usr/bin/python3
+  mkdir -p "$DJ" && (cd "$DJ" && $DJPY -m django startproject site_cfg . && $DJPY manage.py startapp orders) >/dev/null 2>&1
+  sed -i "s/'django.contrib.staticfiles',/'django.contrib.staticfiles',\n    'orders',/" "$DJ/site_cfg/settings.py"
+  cat >"$DJ/orders/models.py" <<'EOF'
+from django.db import models
+
+
+class Customer(models.Model):
+    name = models.CharField(max_length=100)
+    email = models.EmailField(unique=True)
+
+
+class Order(models.Model):
+    customer = models.ForeignKey(Customer, on_delete=models.CASCADE)
+    total = models.DecimalField(max_digits=10, decimal_places=2)
+    placed_at = models.DateTimeField(auto_now_add=True)
+EOF
+  (cd "$DJ" && $DJPY manage.py makemigrations orders) >/dev/null 2>&1
+  cat >"$DJ/orders/migrations/0002_backfill_emails.py" <<'EOF'
+from django.db import migrations
+
+
+def lowercase_emails(apps, schema_editor):
+    Customer = apps.get_model("orders", "Customer")
+    for c in Customer.objects.all():
+        c.email = c.email.lower()
+        c.save()
+    Customer.objects.filter(legacy_id__isnull=True).update(name="")
+
+
+class Migration(migrations.Migration):
+    dependencies = [("orders", "0001_initial")]
+    operations = [migrations.RunPython(lowercase_emails, migrations.RunPython.noop)]
+EOF
+  cat >"$DJ/orders/tests.py" <<'EOF'
+from django.test import TestCase
+
+from .models import Customer
+
+
+class CustomerTests(TestCase):
+    def test_create(self):
+        c = Customer.objects.create(name="Ada", email="ada@example.com")
+        self.assertEqual(Customer.objects.count(), 1)
+        self.assertEqual(c.email, "ada@example.com")
+EOF
+  DJV="$($DJPY --version 2>&1); Django $($DJPY -m django --version)"
+  capture batch19 django_test_v2_migration_fails "$DJ" "$DJPY manage.py test -v 2" "$DJV"
+
+  # manage.py check --deploy on the same project's development settings
+  capture batch19 django_check_deploy_warnings "$DJ" "$DJPY manage.py check --deploy" "$DJV"
+
+  # pip install --require-hashes with one wrong and one missing hash
+  PR="$B/pyhash"
+  mkdir -p "$PR" && python3 -m venv "$PR/venv"
+  cat >"$PR/requirements.txt" <<'EOF'
+idna==3.20 \
+    --hash=sha256:0c4b3bd2b6b8f2a6d2e1f77c0b1e0c8a3e2d9b27f1a6d0d6b3c7d4e5f6a7b8c9
+six \
+    --hash=sha256:1e61c37477a1626458e36f7b1d82aa5c9b094fa4802892072e49de9c60c4c926
+certifi==2024.8.30
+EOF
+  capture batch19 pip_install_require_hashes_mismatch "$PR" "venv/bin/pip install --require-hashes -r requirements.txt" "$("$PR/venv/bin/pip" --version)"
+
+  # pytest of a FastAPI app with TestClient: validation errors and a wrong status
+  PF="$B/pyfastapi"
+  mkdir -p "$PF/tests"
+  if [ ! -x "$WORK/pyvenv/bin/python" ]; then
+    python3 -m venv --system-site-packages "$WORK/pyvenv" && "$WORK/pyvenv/bin/pip" install -q httpx >/dev/null 2>&1
+  fi
+  cat >"$PF/app.py" <<'EOF'
+from fastapi import FastAPI, HTTPException
+from pydantic import BaseModel, Field
+
+app = FastAPI()
+BOOKS = {1: {"id": 1, "title": "Dune", "year": 1965}}
+
+
+class BookIn(BaseModel):
+    title: str = Field(min_length=1)
+    year: int = Field(ge=1450, le=2100)
+
+
+@app.get("/books/{book_id}")
+def get_book(book_id: int):
+    if book_id not in BOOKS:
+        raise HTTPException(status_code=404, detail="book not found")
+    return BOOKS[book_id]
+
+
+@app.post("/books", status_code=201)
+def create_book(book: BookIn):
+    new_id = max(BOOKS) + 1
+    BOOKS[new_id] = {"id": new_id, **book.model_dump()}
+    return BOOKS[new_id]
+EOF
+  cat >"$PF/tests/test_books.py" <<'EOF'
+from fastapi.testclient import TestClient
+
+from app import app
+
+client = TestClient(app)
+
+
+def test_get_book():
+    r = client.get("/books/1")
+    assert r.status_code == 200
+    assert r.json()["title"] == "Dune"
+
+
+def test_get_missing_book():
+    r = client.get("/books/99")
+    assert r.status_code == 404
+
+
+def test_create_book():
+    r = client.post("/books", json={"title": "Emma", "year": 1815})
+    assert r.status_code == 201, r.json()
+
+
+def test_create_book_as_string_year():
+    r = client.post("/books", json={"title": "Solaris", "year": "nineteen sixty-one"})
+    assert r.status_code == 201, r.json()
+
+
+def test_get_book_bad_id():
+    r = client.get("/books/abc")
+    assert r.json() == {"detail": "book not found"}
+EOF
+  printf '[pytest]\npythonpath = .\n' >"$PF/pytest.ini"
+  capture batch19 pytest_fastapi_testclient_failures "$PF" "$WORK/pyvenv/bin/python -m pytest -p no:cacheprovider tests" "$PTV; fastapi $(python3 -c 'import fastapi;print(fastapi.__version__)')"
+
+  # --- JavaScript / TypeScript ---
+  # dev tools installed once from the npm registry into a scratch directory; projects link to them
+  JD="$WORK/jsdeps"
+  if [ ! -d "$JD/node_modules/next" ]; then
+    mkdir -p "$JD" && (cd "$JD" && npm init -y >/dev/null && npm i typescript@5 vite@5 @vitejs/plugin-react@4 react@18 react-dom@18 @types/react@18 @types/react-dom@18 jest@29 ts-jest@29 @types/jest@29 vitest@2 @vitest/coverage-v8@2 @biomejs/biome@1 knip@5 pyright@1 next@14 >/dev/null 2>&1)
+  fi
+  NB="$JD/node_modules/.bin"
+  TV="tsc $("$NB/tsc" -v)"
+
+  # tsc -b && vite build of a React app whose components have type errors
+  VR="$B/vitereact"
+  mkdir -p "$VR/src/components"
+  ln -s "$JD/node_modules" "$VR/node_modules"
+  printf '{ "compilerOptions": { "target": "ES2020", "module": "ESNext", "moduleResolution": "bundler", "jsx": "react-jsx", "strict": true, "noEmit": true, "noUnusedLocals": true, "skipLibCheck": true }, "include": ["src"] }\n' >"$VR/tsconfig.json"
+  printf 'import { defineConfig } from "vite";\nimport react from "@vitejs/plugin-react";\n\nexport default defineConfig({ plugins: [react()] });\n' >"$VR/vite.config.ts"
+  printf '<!doctype html>\n<html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>\n' >"$VR/index.html"
+  cat >"$VR/src/main.tsx" <<'EOF'
+import { createRoot } from "react-dom/client";
+import { App } from "./App";
+
+createRoot(document.getElementById("root")).render(<App />);
+EOF
+  cat >"$VR/src/App.tsx" <<'EOF'
+import { useState } from "react";
+import { TodoList } from "./components/TodoList";
+import { Header } from "./components/Header";
+
+export type Todo = { id: number; title: string; done: boolean };
+
+export function App() {
+  const [todos, setTodos] = useState<Todo[]>([]);
+  const [filter, setFilter] = useState("all");
+  const add = (title: string) => setTodos([...todos, { id: Date.now(), title }]);
+  return (
+    <main>
+      <Header count={todos.length} onAdd={add} />
+      <TodoList todos={todos} onToggle={(id) => setTodos(todos.map((t) => (t.id === id ? { ...t, done: !t.done } : t)))} />
+    </main>
+  );
+}
+EOF
+  cat >"$VR/src/components/Header.tsx" <<'EOF'
+type Props = { count: number; title: string; onAdd: (title: string) => void };
+
+export function Header({ count, title, onAdd }: Props) {
+  return (
+    <header>
+      <h1>{title} ({count})</h1>
+      <button onClick={() => onAdd(prompt("title"))}>add</button>
+    </header>
+  );
+}
+EOF
+  cat >"$VR/src/components/TodoList.tsx" <<'EOF'
+import type { Todo } from "../App";
+
+type Props = { todos: Todo[]; onToggle: (id: number) => void };
+
+export function TodoList({ todos, onToggle }: Props) {
+  return (
+    <ul>
+      {todos.map((t) => (
+        <li key={t.id} onClick={() => onToggle(t.title)}>
+          {t.done ? <s>{t.title}</s> : t.title}
+        </li>
+      ))}
+    </ul>
+  );
+}
+EOF
+  capture batch19 tsc_b_then_vite_build_react_errors "$VR" "$NB/tsc -b && $NB/vite build" "$TV; vite $("$NB/vite" --version | awk '{print $1}')"
+
+  # jest --ci --coverage --verbose over 40 modules with coverage thresholds and one failing test
+  JC="$B/jestcov"
+  mkdir -p "$JC/src" "$JC/test"
+  ln -s "$JD/node_modules" "$JC/node_modules"
+  for i in $(seq 1 40); do
+    cat >"$JC/src/rate_$i.js" <<EOF
+function net_$i(gross) {
+  return Math.round(gross * 0.8 * 100) / 100;
+}
+
+function band_$i(amount) {
+  if (amount < 100) return "low";
+  if (amount < 1000) return "mid";
+  return "high";
+}
+
+function fee_$i(amount, express) {
+  if (express) {
+    return amount * 0.05 + $i;
+  }
+  return amount * 0.02;
+}
+
+module.exports = { net_$i, band_$i, fee_$i };
+EOF
+    {
+      echo "const { net_$i, band_$i, fee_$i } = require(\"../src/rate_$i\");"
+      echo
+      echo "describe(\"rate_$i\", () => {"
+      echo "  test(\"net of 100\", () => expect(net_$i(100)).toBe(80));"
+      echo "  test(\"low band\", () => expect(band_$i(5)).toBe(\"low\"));"
+      if [ $((i % 3)) -eq 0 ]; then
+        echo "  test(\"express fee\", () => expect(fee_$i(100, true)).toBe(5 + $i));"
+        echo "  test(\"mid band\", () => expect(band_$i(500)).toBe(\"mid\"));"
+      fi
+      if [ "$i" -eq 27 ]; then
+        echo "  test(\"high band boundary\", () => expect(band_$i(1000)).toBe(\"mid\"));"
+      fi
+      echo "});"
+    } >"$JC/test/rate_$i.test.js"
+  done
+  printf '{ "name": "jestcov", "private": true, "jest": { "coverageThreshold": { "global": { "lines": 90, "branches": 80 }, "./src/rate_12.js": { "lines": 100 } } } }\n' >"$JC/package.json"
+  capture batch19 jest_ci_coverage_verbose_thresholds "$JC" "$NB/jest --ci --coverage --verbose" "jest $("$NB/jest" --version)"
+
+  # ts-jest: one suite does not type-check, the other passes
+  TJ="$B/tsjest"
+  mkdir -p "$TJ/src" "$TJ/test"
+  ln -s "$JD/node_modules" "$TJ/node_modules"
+  printf '{ "name": "tsjest", "private": true, "jest": { "preset": "ts-jest", "testEnvironment": "node" } }\n' >"$TJ/package.json"
+  printf '{ "compilerOptions": { "target": "ES2020", "module": "commonjs", "strict": true, "esModuleInterop": true, "types": ["jest"] }, "include": ["src", "test"] }\n' >"$TJ/tsconfig.json"
+  cat >"$TJ/src/queue.ts" <<'EOF'
+export interface Job {
+  id: string;
+  priority: number;
+  payload: Record<string, unknown>;
+}
+
+export class Queue {
+  private jobs: Job[] = [];
+
+  push(job: Job): number {
+    this.jobs.push(job);
+    this.jobs.sort((a, b) => b.priority - a.priority);
+    return this.jobs.length;
+  }
+
+  pop(): Job | undefined {
+    return this.jobs.shift();
+  }
+}
+EOF
+  cat >"$TJ/test/queue.test.ts" <<'EOF'
+import { Queue } from "../src/queue";
+
+describe("Queue", () => {
+  it("pops the highest priority first", () => {
+    const q = new Queue();
+    q.push({ id: "a", priority: 1, payload: {} });
+    q.push({ id: "b", priority: "5", payload: {} });
+    expect(q.pop().id).toBe("b");
+  });
+
+  it("counts jobs", () => {
+    const q = new Queue();
+    expect(q.push({ id: "c", priority: 2 })).toBe(1);
+  });
+});
+EOF
+  cat >"$TJ/test/empty.test.ts" <<'EOF'
+import { Queue } from "../src/queue";
+
+test("empty queue pops undefined", () => {
+  expect(new Queue().pop()).toBeUndefined();
+});
+EOF
+  capture batch19 ts_jest_diagnostics_suite_fails "$TJ" "$NB/jest --ci" "jest $("$NB/jest" --version), ts-jest 29"
+
+  # vitest run --coverage: every test passes but the thresholds do not
+  VC="$B/vitestcov"
+  mkdir -p "$VC/src" "$VC/test"
+  ln -s "$JD/node_modules" "$VC/node_modules"
+  printf '{ "name": "vitestcov", "private": true, "type": "module" }\n' >"$VC/package.json"
+  cat >"$VC/vitest.config.js" <<'EOF'
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    coverage: {
+      provider: "v8",
+      reporter: ["text"],
+      include: ["src/**"],
+      thresholds: { lines: 85, functions: 90, branches: 75, statements: 85 },
+    },
+  },
+});
+EOF
+  for m in auth billing cart catalog checkout inventory orders search shipping users; do
+    cat >"$VC/src/$m.js" <<EOF
+export function create_$m(input) {
+  if (!input) throw new Error("$m: empty input");
+  return { ...input, kind: "$m" };
+}
+
+export function validate_$m(item) {
+  if (item.kind !== "$m") return false;
+  if (item.id === undefined) return false;
+  return true;
+}
+
+export function describe_$m(item) {
+  return item.name ? \`$m \${item.name}\` : "$m (unnamed)";
+}
+EOF
+    printf 'import { expect, test } from "vitest";\nimport { create_%s } from "../src/%s.js";\n\ntest("create %s", () => {\n  expect(create_%s({ id: 1 }).kind).toBe("%s");\n});\n' "$m" "$m" "$m" "$m" "$m" >"$VC/test/$m.test.js"
+  done
+  capture batch19 vitest_coverage_thresholds_not_met "$VC" "$NB/vitest run --coverage" "vitest $("$NB/vitest" --version | awk '{print $1}')"
+
+  # biome ci over 8 files with formatting and lint findings
+  BI="$B/biomeci"
+  mkdir -p "$BI/src"
+  printf '{ "linter": { "enabled": true, "rules": { "recommended": true } }, "formatter": { "enabled": true, "indentStyle": "space" } }\n' >"$BI/biome.json"
+  for i in $(seq 1 8); do
+    {
+      echo "import { readFileSync } from 'fs'"
+      echo "export function parse_$i(text){"
+      echo "  var rows = text.split('\\n')"
+      echo "  let out = []"
+      echo "  for (var i = 0; i < rows.length; i++) { if (rows[i] == '') continue; out.push(rows[i].trim()) }"
+      if [ $((i % 4)) -eq 0 ]; then echo "  debugger"; fi
+      if [ $((i % 5)) -eq 0 ]; then echo "  if (out.length = 0) return null"; fi
+      echo "  return out"
+      echo "}"
+    } >"$BI/src/parser_$i.js"
+  done
+  capture batch19 biome_ci_eight_files "$BI" "$NB/biome ci src" "biome $("$NB/biome" --version | awk '{print $2}')"
+
+  # knip: unused files, exports and dependencies of a small TypeScript service
+  KN="$B/knip"
+  mkdir -p "$KN/src/lib" "$KN/src/legacy"
+  ln -s "$JD/node_modules" "$KN/node_modules"
+  cat >"$KN/package.json" <<'EOF'
+{
+  "name": "orders-service",
+  "private": true,
+  "type": "module",
+  "main": "src/index.ts",
+  "dependencies": { "react": "18", "react-dom": "18", "vite": "5" },
+  "devDependencies": { "typescript": "5", "jest": "29", "@types/jest": "29" }
+}
+EOF
+  printf '{ "compilerOptions": { "module": "ESNext", "moduleResolution": "bundler", "strict": true }, "include": ["src"] }\n' >"$KN/tsconfig.json"
+  cat >"$KN/src/index.ts" <<'EOF'
+import { total } from "./lib/money";
+import { formatOrder } from "./lib/format";
+
+console.log(formatOrder({ id: 1, lines: [2, 3] }, total([2, 3])));
+EOF
+  cat >"$KN/src/lib/money.ts" <<'EOF'
+export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+export const vat = (x: number) => x * 0.2;
+export function roundCents(x: number) {
+  return Math.round(x * 100) / 100;
+}
+EOF
+  cat >"$KN/src/lib/format.ts" <<'EOF'
+export type Order = { id: number; lines: number[] };
+export type Draft = Partial<Order>;
+export function formatOrder(o: Order, sum: number) {
+  return `#${o.id}: ${sum}`;
+}
+export function formatDraft(d: Draft) {
+  return JSON.stringify(d);
+}
+EOF
+  printf 'export function oldTotal(xs) {\n  return xs.length;\n}\n' >"$KN/src/legacy/old_total.ts"
+  printf 'import dayjs from "dayjs";\nexport const stamp = () => dayjs().format();\n' >"$KN/src/legacy/stamp.ts"
+  capture batch19 knip_unused_files_exports_deps "$KN" "$NB/knip" "knip $("$NB/knip" --version)"
+
+  # node --test --test-reporter=dot over 150 tests with three failures
+  ND="$B/nodedot"
+  mkdir -p "$ND/test"
+  for f in slug tokens paths; do
+    {
+      echo "import { test } from \"node:test\";"
+      echo "import assert from \"node:assert/strict\";"
+      echo
+      for i in $(seq 1 50); do
+        if [ "$f" = slug ] && [ "$i" -eq 17 ]; then
+          echo "test(\"slug $i keeps unicode\", () => assert.equal(\"Crème Brûlée\".toLowerCase().replace(/[^a-z0-9]+/g, \"-\"), \"crème-brûlée\"));"
+        elif [ "$f" = paths ] && [ "$i" -eq 33 ]; then
+          echo "test(\"paths $i joins\", () => assert.deepEqual(\"a//b/c\".split(\"/\"), [\"a\", \"b\", \"c\"]));"
+        elif [ "$f" = tokens ] && [ "$i" -eq 48 ]; then
+          echo "test(\"tokens $i parse\", () => { JSON.parse(\"{'bad': 1}\"); });"
+        else
+          echo "test(\"$f $i\", () => assert.equal($i + $i, $((i * 2))));"
+        fi
+      done
+    } >"$ND/test/$f.test.mjs"
+  done
+  capture batch19 node_test_reporter_dot_failures "$ND" "node --test --test-reporter=dot test/" "node $(node --version)"
+
+  # npm run dev: the dev server crashes at start because its port is taken
+  NS="$B/npmdev"
+  mkdir -p "$NS/src"
+  cat >"$NS/package.json" <<'EOF'
+{
+  "name": "inventory-api",
+  "version": "0.3.0",
+  "private": true,
+  "scripts": { "predev": "node src/check-env.js", "dev": "node src/server.js" }
+}
+EOF
+  printf 'console.log("env ok: NODE_ENV=%%s", process.env.NODE_ENV || "development");\n' >"$NS/src/check-env.js"
+  cat >"$NS/src/server.js" <<'EOF'
+const http = require("node:http");
+
+const routes = ["/health", "/items", "/items/:id", "/stock", "/stock/:sku", "/reports/daily"];
+console.log("[inventory-api] loading routes");
+for (const r of routes) console.log(`[inventory-api]   GET ${r}`);
+const server = http.createServer((req, res) => res.end("ok"));
+server.listen(18719, () => console.log("[inventory-api] listening on http://localhost:18719"));
+EOF
+  node -e 'require("node:http").createServer(() => {}).listen(18719); setTimeout(() => process.exit(0), 15000)' & NPORT=$!
+  sleep 1
+  capture batch19 npm_run_dev_port_in_use "$NS" "npm run dev" "npm $(npm --version), node $(node --version)"
+  kill "$NPORT" 2>/dev/null; wait "$NPORT" 2>/dev/null
+
+  # pyright --verbose over a small Python package with type errors
+  PY2="$B/pyrightpkg"
+  mkdir -p "$PY2/routes"
+  printf '' >"$PY2/routes/__init__.py"
+  cat >"$PY2/routes/graph.py" <<'EOF'
+from dataclasses import dataclass
+
+
+@dataclass
+class Edge:
+    src: str
+    dst: str
+    km: float
+
+
+def neighbours(edges: list[Edge], node: str) -> list[str]:
+    return [e.dst for e in edges if e.src == node]
+
+
+def distance(edges: list[Edge], a: str, b: str) -> float:
+    for e in edges:
+        if e.src == a and e.dst == b:
+            return e.km
+
+
+def heaviest(edges: list[Edge]) -> Edge:
+    return max(edges, key=lambda e: e.weight)
+EOF
+  cat >"$PY2/routes/plan.py" <<'EOF'
+from routes.graph import Edge, distance, neighbours
+
+
+def plan(edges: list[Edge], start: str) -> dict[str, float]:
+    seen: dict[str, float] = {start: 0}
+    for n in neighbours(edges, start):
+        seen[n] = distance(edges, start, n) + "km"
+    return seen
+
+
+def first_hop(edges: list[Edge], start: str) -> str:
+    return neighbours(edges, start)[0].upper(1)
+EOF
+  printf '{ "include": ["routes"], "pythonVersion": "3.11" }\n' >"$PY2/pyrightconfig.json"
+  capture batch19 pyright_verbose_errors "$PY2" "$NB/pyright --verbose" "pyright $("$NB/pyright" --version | awk '{print $2}')"
+
+  # next build of an app-router page with a type error
+  NX="$B/nextapp"
+  mkdir -p "$NX/app/products"
+  ln -s "$JD/node_modules" "$NX/node_modules"
+  printf '{ "name": "shopfront", "private": true, "scripts": { "build": "next build" } }\n' >"$NX/package.json"
+  printf '{ "compilerOptions": { "target": "ES2017", "lib": ["dom", "esnext"], "strict": true, "noEmit": true, "module": "esnext", "moduleResolution": "bundler", "jsx": "preserve", "isolatedModules": true, "esModuleInterop": true, "skipLibCheck": true, "incremental": true, "plugins": [{ "name": "next" }] }, "include": ["next-env.d.ts", "**/*.ts", "**/*.tsx"], "exclude": ["node_modules"] }\n' >"$NX/tsconfig.json"
+  cat >"$NX/app/layout.tsx" <<'EOF'
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body>{children}</body>
+    </html>
+  );
+}
+EOF
+  printf 'export default function Home() {\n  return <h1>Shop</h1>;\n}\n' >"$NX/app/page.tsx"
+  cat >"$NX/app/products/page.tsx" <<'EOF'
+type Product = { sku: string; name: string; price: number };
+
+const products: Product[] = [
+  { sku: "A1", name: "Lamp", price: 30 },
+  { sku: "B2", name: "Desk", price: "120" },
+];
+
+export default function Products() {
+  return (
+    <ul>
+      {products.map((p) => (
+        <li key={p.sku}>{p.name}: {p.price.toFixed(2)}</li>
+      ))}
+    </ul>
+  );
+}
+EOF
+  capture batch19 next_build_type_error "$NX" "NEXT_TELEMETRY_DISABLED=1 $NB/next build" "next $(node -p 'require(process.argv[1]).version' "$JD/node_modules/next/package.json")"
+
+  # yarn (classic) workspaces run build where one workspace's build fails
+  YW="$B/yarnws"
+  mkdir -p "$YW/packages/core/src" "$YW/packages/api/src" "$YW/packages/cli/src"
+  printf '{ "name": "yarnws", "private": true, "workspaces": ["packages/*"] }\n' >"$YW/package.json"
+  for p in core api cli; do
+    printf '{ "name": "@yw/%s", "version": "1.0.0", "scripts": { "build": "tsc -p ." } }\n' "$p" >"$YW/packages/$p/package.json"
+    printf '{ "compilerOptions": { "strict": true, "outDir": "dist", "module": "commonjs", "target": "ES2020" }, "include": ["src"] }\n' >"$YW/packages/$p/tsconfig.json"
+    ln -s "$JD/node_modules" "$YW/packages/$p/node_modules"
+  done
+  printf 'export const VERSION = "1.0.0";\nexport function id(x: string): string {\n  return x;\n}\n' >"$YW/packages/core/src/index.ts"
+  cat >"$YW/packages/api/src/index.ts" <<'EOF'
+export interface Req {
+  path: string;
+  query: Record<string, string>;
+}
+
+export function route(req: Req): number {
+  const page = req.query.page ?? 1;
+  return page * 10;
+}
+
+export function limit(req: Req): number {
+  return parseInt(req.query.limit, "10");
+}
+EOF
+  printf 'export function main(argv: string[]): number {\n  return argv.length;\n}\n' >"$YW/packages/cli/src/index.ts"
+  capture batch19 yarn_workspaces_run_build_one_fails "$YW" "PATH=$NB:\$PATH yarn workspaces run build" "yarn $(yarn --version)"
+
+  # --- Deno (the repo's binary, on projects outside the repo) ---
+  DENO="$ROOT/node_modules/deno/deno"
+  DV="$($DENO --version | head -1)"
+  DL="$B/denolint"
+  mkdir -p "$DL/src"
+  for i in $(seq 1 10); do
+    {
+      echo "import { join } from \"node:path\";"
+      echo
+      echo "export async function load$i(dir: string): Promise<any> {"
+      echo "  let text = await Deno.readTextFile(join(dir, \"part$i.json\"));"
+      echo "  try {"
+      echo "    return JSON.parse(text);"
+      echo "  } catch (e) {"
+      echo "  }"
+      if [ $((i % 6)) -eq 0 ]; then echo "  if (text == null) { return undefined; }"; fi
+      if [ $((i % 8)) -eq 0 ]; then echo "  const unused$i = 1;"; fi
+      echo "}"
+    } >"$DL/src/part_$i.ts"
+  done
+  capture batch19 deno_lint_many_files "$DL" "$DENO lint src" "$DV"
+
+  DC="$B/denocheck"
+  mkdir -p "$DC/lib"
+  cat >"$DC/lib/types.ts" <<'EOF'
+export interface Sensor {
+  id: string;
+  unit: "C" | "F";
+  readings: number[];
+}
+
+export type Summary = { id: string; min: number; max: number; mean: number };
+EOF
+  cat >"$DC/lib/stats.ts" <<'EOF'
+import type { Sensor, Summary } from "./types.ts";
+
+export function summarize(s: Sensor): Summary {
+  const min = Math.min(...s.readings);
+  const max = Math.max(...s.readings);
+  const mean = s.readings.reduce((a, b) => a + b) / s.readings.length;
+  return { id: s.id, min, max, mean: mean.toFixed(2) };
+}
+
+export function toCelsius(s: Sensor): Sensor {
+  if (s.unit === "C") return s;
+  return { ...s, unit: "K", readings: s.readings.map((f) => (f - 32) * 5 / 9) };
+}
+
+export function hottest(all: Sensor[]): Sensor {
+  return all.sort((a, b) => summarize(b).max - summarize(a).max)[0].id;
+}
+EOF
+  cat >"$DC/main.ts" <<'EOF'
+import { hottest, summarize, toCelsius } from "./lib/stats.ts";
+import type { Sensor } from "./lib/types.ts";
+import { parseArgs } from "./lib/args.ts";
+
+const sensors: Sensor[] = JSON.parse(await Deno.readTextFile(Deno.args[0]));
+for (const s of sensors) {
+  const c = toCelsius(s);
+  console.log(summarize(c).mean.toFixed(1));
+}
+console.log(hottest(sensors).readings.length);
+const port: number = Deno.env.get("PORT");
+summarize({ id: "x", unit: "C" });
+EOF
+  capture batch19 deno_check_several_errors "$DC" "$DENO check main.ts" "$DV"
+
+  DT="$B/denodoc"
+  mkdir -p "$DT"
+  cat >"$DT/mod.ts" <<'EOF'
+/**
+ * Splits a duration string into seconds.
+ *
+ * ```ts
+ * import { parseDuration } from "./mod.ts";
+ * if (parseDuration("1m30s") !== 90) throw new Error("1m30s");
+ * ```
+ */
+export function parseDuration(text: string): number {
+  let total = 0;
+  for (const [, n, u] of text.matchAll(/(\d+)([hms])/g)) {
+    total += Number(n) * (u === "h" ? 3600 : u === "m" ? 60 : 1);
+  }
+  return total;
+}
+
+/**
+ * Formats seconds back into a duration string.
+ *
+ * ```ts
+ * import { formatDuration } from "./mod.ts";
+ * const s: string = formatDuration(3725);
+ * if (s !== "1h2m5s") throw new Error(`got ${s}`);
+ * ```
+ */
+export function formatDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return `${h}h${m}m`;
+}
+
+/**
+ * Clamps a duration.
+ *
+ * ```ts
+ * import { clampDuration } from "./mod.ts";
+ * if (clampDuration(10, 5) !== 10) throw new Error("clamped");
+ * ```
+ */
+export function clampDuration(seconds: number, max: number): number {
+  return Math.min(seconds, max);
+}
+EOF
+  capture batch19 deno_test_doc_failures "$DT" "$DENO test --doc mod.ts" "$DV"
+
+  # --- Go (no module downloads: standard library only) ---
+  GV="$(go version)"
+  export GOFLAGS=-mod=mod GOPROXY=off
+  # go test -run TestStore -v where t.Cleanup functions fail after the tests themselves
+  GC="$B/gocleanup"
+  mkdir -p "$GC"
+  printf 'module example.com/kvstore\n\ngo 1.19\n' >"$GC/go.mod"
+  cat >"$GC/store.go" <<'EOF'
+package kvstore
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+type Store struct {
+	dir  string
+	open map[string]*os.File
+}
+
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return &Store{dir: dir, open: map[string]*os.File{}}, nil
+}
+
+func (s *Store) Put(key, value string) error {
+	if strings.Contains(key, "/") {
+		return errors.New("kvstore: key contains a slash")
+	}
+	f, err := os.Create(filepath.Join(s.dir, key))
+	if err != nil {
+		return err
+	}
+	s.open[key] = f
+	_, err = f.WriteString(value)
+	return err
+}
+
+func (s *Store) Get(key string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(s.dir, key))
+	return string(b), err
+}
+
+func (s *Store) Close() error {
+	if len(s.open) > 2 {
+		return errors.New("kvstore: " + itoa(len(s.open)) + " files still open")
+	}
+	for _, f := range s.open {
+		f.Close()
+	}
+	return nil
+}
+
+func itoa(n int) string {
+	return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+n)))
+}
+EOF
+  cat >"$GC/store_test.go" <<'EOF'
+package kvstore
+
+import (
+	"os"
+	"testing"
+)
+
+func newStore(t *testing.T) *Store {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("cleanup: close store: %v", err)
+		}
+	})
+	return s
+}
+
+func TestStorePutGet(t *testing.T) {
+	s := newStore(t)
+	if err := s.Put("a", "1"); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Get("a")
+	if got != "1" {
+		t.Errorf("Get(a) = %q, want %q", got, "1")
+	}
+}
+
+func TestStoreMany(t *testing.T) {
+	s := newStore(t)
+	for _, k := range []string{"a", "b", "c", "d"} {
+		t.Run("put_"+k, func(t *testing.T) {
+			if err := s.Put(k, k+k); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("stored %s", k)
+		})
+	}
+}
+
+func TestStoreSlashKey(t *testing.T) {
+	s := newStore(t)
+	t.Cleanup(func() {
+		if _, err := os.Stat(s.dir + "/x"); err == nil {
+			t.Error("cleanup: stray file x left behind")
+		}
+	})
+	if err := s.Put("x/y", "1"); err == nil {
+		t.Fatal("Put(x/y) succeeded, want error")
+	}
+	if err := s.Put("x", "1"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStoreFlaky(t *testing.T) {
+	t.Skip("needs a network filesystem")
+}
+EOF
+  capture batch19 go_test_v_cleanup_failures "$GC" "go test -run TestStore -v ." "$GV"
+
+  # go test -short -v over 20 packages: long tests skipped, one package fails
+  GS="$B/goshort"
+  mkdir -p "$GS"
+  printf 'module example.com/platform\n\ngo 1.19\n' >"$GS/go.mod"
+  for p in auth billing cache config cron db events flags geo httpx ids mail metrics queue ratelimit search storage tenants users webhooks; do
+    mkdir -p "$GS/$p"
+    cat >"$GS/$p/$p.go" <<EOF
+package $p
+
+// Normalize trims and lowercases a $p identifier.
+func Normalize(s string) string {
+	out := []rune{}
+	for _, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if r != ' ' {
+			out = append(out, r)
+		}
+	}
+	return string(out)
+}
+
+// Chunk splits n items into pages of size.
+func Chunk(n, size int) int {
+	return (n + size - 1) / size
+}
+EOF
+    {
+      echo "package $p"
+      echo
+      echo "import \"testing\""
+      echo
+      for c in Empty Upper Spaces Mixed; do
+        echo "func TestNormalize$c(t *testing.T) {"
+        echo "	if got := Normalize(\" A b \"); got != \"ab\" {"
+        echo "		t.Fatalf(\"Normalize = %q\", got)"
+        echo "	}"
+        echo "}"
+        echo
+      done
+      echo "func TestChunkIntegration(t *testing.T) {"
+      echo "	if testing.Short() {"
+      echo "		t.Skip(\"skipping integration test in -short mode\")"
+      echo "	}"
+      echo "}"
+      echo
+      echo "func TestChunk(t *testing.T) {"
+      echo "	for _, tc := range []struct{ n, size, want int }{{0, 10, 0}, {1, 10, 1}, {10, 10, 1}, {11, 10, 2}} {"
+      echo "		t.Run(\"\", func(t *testing.T) {"
+      echo "			if got := Chunk(tc.n, tc.size); got != tc.want {"
+      echo "				t.Errorf(\"Chunk(%d, %d) = %d, want %d\", tc.n, tc.size, got, tc.want)"
+      echo "			}"
+      echo "		})"
+      echo "	}"
+      echo "}"
+    } >"$GS/$p/${p}_test.go"
+  done
+  cat >>"$GS/ratelimit/ratelimit_test.go" <<'EOF'
+
+func TestChunkZeroSize(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("Chunk(5, 0) did not panic")
+		}
+	}()
+	t.Logf("Chunk(5, -1) = %d", Chunk(5, -1))
+	if Chunk(5, -1) >= 0 {
+		t.Errorf("Chunk(5, -1) = %d, want a negative page count", Chunk(5, -1))
+	}
+}
+EOF
+  capture batch19 go_test_short_v_twenty_packages "$GS" "go test -short -v ./..." "$GV"
+
+  # go run of a migration tool: a long log, then log.Fatalf
+  GR="$B/gorun"
+  mkdir -p "$GR/cmd/migrate"
+  printf 'module example.com/migrator\n\ngo 1.19\n' >"$GR/go.mod"
+  cat >"$GR/cmd/migrate/main.go" <<'EOF'
+package main
+
+import (
+	"fmt"
+	"log"
+	"os"
+)
+
+type migration struct {
+	version int
+	name    string
+	stmts   int
+}
+
+func apply(m migration) error {
+	if m.version == 87 {
+		return fmt.Errorf("migration %04d_%s: statement 3 of %d: ALTER TABLE invoices ADD CONSTRAINT invoices_customer_fk: referenced table \"customers_v2\" does not exist", m.version, m.name, m.stmts)
+	}
+	return nil
+}
+
+func main() {
+	log.SetFlags(log.Ldate | log.Ltime | log.Lmicroseconds)
+	log.Printf("migrate: connecting to %s", os.Getenv("DB_DSN"))
+	log.Printf("migrate: current version 0, target 120")
+	names := []string{"create_users", "add_email_index", "create_orders", "backfill_totals", "add_invoices", "split_names"}
+	for v := 1; v <= 120; v++ {
+		m := migration{version: v, name: names[v%len(names)], stmts: v%5 + 1}
+		log.Printf("migrate: applying %04d_%s (%d statements)", m.version, m.name, m.stmts)
+		if err := apply(m); err != nil {
+			log.Printf("migrate: rolling back %04d_%s", m.version, m.name)
+			log.Fatalf("migrate: %v", err)
+		}
+		log.Printf("migrate: applied %04d_%s", m.version, m.name)
+	}
+}
+EOF
+  capture batch19 go_run_migrate_long_log_then_fatal "$GR" "DB_DSN=postgres://app@localhost/app go run ./cmd/migrate" "$GV"
+  unset GOFLAGS GOPROXY
+
+  # --- Rust (no crates.io: std and proc_macro only) ---
+  RV="$(cargo --version)"
+  # cargo doc with broken intra-doc links and other rustdoc warnings (exit 0)
+  RD="$B/rsdoc"
+  mkdir -p "$RD/src"
+  printf '[package]\nname = "geo_index"\nversion = "0.2.0"\nedition = "2021"\n\n[dependencies]\n' >"$RD/Cargo.toml"
+  cat >"$RD/src/lib.rs" <<'EOF'
+//! A tiny spatial index. See [`Index::query`] and [`Grid`] for details.
+//!
+//! Points are stored in a [`BTreeMap`] keyed by cell; the [`Cell::neighbours`] helper
+//! walks adjacent cells. <https://example.com/spec> explains the layout.
+
+use std::collections::BTreeMap;
+
+/// A point in the plane, see [`Point::dist`].
+#[derive(Debug, Clone, Copy)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Point {
+    /// Euclidean distance to another point. Prefer [`Point::distance`] in hot loops.
+    pub fn dist(&self, o: &Point) -> f64 {
+        ((self.x - o.x).powi(2) + (self.y - o.y).powi(2)).sqrt()
+    }
+}
+
+/// A cell of the grid, produced by [`Index::cell_of`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Cell(pub i64, pub i64);
+
+/// The index. Insert with [`Index::insert`], query with [`Index::query`].
+///
+/// Use [crate::Index::remove] to delete and [`Config`] to tune it.
+pub struct Index {
+    cells: BTreeMap<Cell, Vec<Point>>,
+    size: f64,
+}
+
+impl Index {
+    /// Creates an index whose cells are `size` wide. Panics if size is not positive (see [`Error::BadSize`]).
+    pub fn new(size: f64) -> Self {
+        assert!(size > 0.0);
+        Index { cells: BTreeMap::new(), size }
+    }
+
+    /// The cell containing `p`.
+    pub fn cell_of(&self, p: &Point) -> Cell {
+        Cell((p.x / self.size).floor() as i64, (p.y / self.size).floor() as i64)
+    }
+
+    /// Inserts a point. Returns the number of points in its cell, as [`usize`].
+    pub fn insert(&mut self, p: Point) -> usize {
+        let c = self.cell_of(&p);
+        let v = self.cells.entry(c).or_default();
+        v.push(p);
+        v.len()
+    }
+
+    /// Points within `r` of `p`, see also [`Index::nearest`] and [`query_all`].
+    pub fn query(&self, p: &Point, r: f64) -> Vec<Point> {
+        self.cells.values().flatten().filter(|q| q.dist(p) <= r).copied().collect()
+    }
+
+    /// Returns the points in `<cell>`. Bare URL: https://example.com/cells
+    pub fn in_cell(&self, c: Cell) -> &[Point] {
+        self.cells.get(&c).map(|v| v.as_slice()).unwrap_or(&[])
+    }
+}
+EOF
+  capture batch19 cargo_doc_broken_intra_doc_links "$RD" "cargo doc --no-deps 2>&1" "$RV"
+
+  # cargo test -- --test-threads=1 --show-output: 120 tests printing lines, two failing
+  RT="$B/rsshow"
+  mkdir -p "$RT/src"
+  printf '[package]\nname = "tariffs"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$RT/Cargo.toml"
+  {
+    echo "pub fn tariff(kwh: u32, peak: bool) -> u32 {"
+    echo "    let base = kwh * 12;"
+    echo "    if peak { base + base / 4 } else { base }"
+    echo "}"
+    echo
+    echo "pub fn band(kwh: u32) -> &'static str {"
+    echo "    match kwh { 0..=99 => \"low\", 100..=499 => \"mid\", _ => \"high\" }"
+    echo "}"
+    echo
+    echo "#[cfg(test)]"
+    echo "mod tests {"
+    echo "    use super::*;"
+    for i in $(seq 1 120); do
+      echo
+      echo "    #[test]"
+      echo "    fn tariff_case_$i() {"
+      echo "        let t = tariff($i, $i % 2 == 0);"
+      echo "        println!(\"case $i: kwh=$i peak={} tariff={}\", $i % 2 == 0, t);"
+      if [ "$i" -eq 57 ]; then
+        echo "        assert_eq!(t, 684, \"peak surcharge for case 57\");"
+      elif [ "$i" -eq 100 ]; then
+        echo "        assert_eq!(band($i), \"high\");"
+      else
+        echo "        assert!(t >= $i * 12);"
+      fi
+      echo "    }"
+    done
+    echo "}"
+  } >"$RT/src/lib.rs"
+  capture batch19 cargo_test_single_thread_show_output "$RT" "cargo test -- --test-threads=1 --show-output 2>&1" "$RV"
+
+  # a derive proc-macro that panics on an enum it does not support
+  RP="$B/rsmacro"
+  mkdir -p "$RP/builder_derive/src" "$RP/app/src"
+  printf '[workspace]\nmembers = ["builder_derive", "app"]\nresolver = "2"\n' >"$RP/Cargo.toml"
+  printf '[package]\nname = "builder_derive"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\nproc-macro = true\n' >"$RP/builder_derive/Cargo.toml"
+  cat >"$RP/builder_derive/src/lib.rs" <<'EOF'
+use proc_macro::{TokenStream, TokenTree};
+
+#[proc_macro_derive(Builder)]
+pub fn derive_builder(input: TokenStream) -> TokenStream {
+    let mut tokens = input.into_iter();
+    let mut kind = String::new();
+    let mut name = String::new();
+    while let Some(t) = tokens.next() {
+        if let TokenTree::Ident(i) = t {
+            let s = i.to_string();
+            if s == "struct" || s == "enum" {
+                kind = s;
+                name = tokens.next().expect("type name").to_string();
+                break;
+            }
+        }
+    }
+    if kind != "struct" {
+        panic!("#[derive(Builder)] only supports structs, but `{}` is an {}", name, kind);
+    }
+    format!("impl {name} {{ pub fn builder() -> {name}Builder {{ {name}Builder }} }} pub struct {name}Builder;")
+        .parse()
+        .unwrap()
+}
+EOF
+  printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nbuilder_derive = { path = "../builder_derive" }\n' >"$RP/app/Cargo.toml"
+  cat >"$RP/app/src/main.rs" <<'EOF'
+use builder_derive::Builder;
+
+#[derive(Builder)]
+pub struct Server {
+    host: String,
+    port: u16,
+}
+
+#[derive(Builder)]
+pub enum Mode {
+    Dev,
+    Prod,
+}
+
+fn main() {
+    let _ = Server::builder();
+    let _ = Mode::builder();
+}
+EOF
+  capture batch19 cargo_build_proc_macro_derive_panics "$RP" "cargo build 2>&1" "$RV"
+
+  # cargo run with RUST_LOG=debug: a long debug log, then main returns an error
+  RL="$B/rslog"
+  mkdir -p "$RL/src"
+  printf '[package]\nname = "reconcile"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$RL/Cargo.toml"
+  cat >"$RL/src/main.rs" <<'EOF'
+use std::fmt;
+
+#[derive(Debug)]
+enum ReconcileError {
+    Mismatch { account: u32, ledger: i64, bank: i64 },
+}
+
+impl fmt::Display for ReconcileError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            ReconcileError::Mismatch { account, ledger, bank } => {
+                write!(f, "account {account}: ledger balance {ledger} does not match bank balance {bank}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReconcileError {}
+
+fn level() -> u8 {
+    match std::env::var("RUST_LOG").as_deref() {
+        Ok("trace") => 4,
+        Ok("debug") => 3,
+        Ok("info") => 2,
+        _ => 1,
+    }
+}
+
+macro_rules! log {
+    ($lvl:expr, $name:expr, $($arg:tt)*) => {
+        if level() >= $lvl {
+            eprintln!("[2026-11-28T07:30:{:02}Z {:5} reconcile] {}", 0, $name, format!($($arg)*));
+        }
+    };
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    log!(2, "INFO", "starting reconciliation of 160 accounts");
+    for account in 1000..1160u32 {
+        let ledger = (account as i64 % 97) * 1000;
+        let bank = if account == 1143 { ledger - 2500 } else { ledger };
+        log!(3, "DEBUG", "account {account}: fetched {} ledger entries", account % 13 + 1);
+        log!(3, "DEBUG", "account {account}: ledger={ledger} bank={bank}");
+        if ledger != bank {
+            log!(2, "WARN", "account {account}: difference of {}", ledger - bank);
+            return Err(Box::new(ReconcileError::Mismatch { account, ledger, bank }));
+        }
+    }
+    log!(2, "INFO", "all accounts reconciled");
+    Ok(())
+}
+EOF
+  (cd "$RL" && cargo build -q 2>/dev/null)
+  capture batch19 cargo_run_rust_log_debug_then_error "$RL" "RUST_LOG=debug cargo run 2>&1" "$RV"
+
+  # cargo clippy --fix --allow-dirty --allow-no-vcs: what it fixed, then warnings it cannot fix
+  RC="$B/rsclippy"
+  mkdir -p "$RC/src"
+  printf '[package]\nname = "csvtool"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$RC/Cargo.toml"
+  cat >"$RC/src/main.rs" <<'EOF'
+fn parse_line(line: &String) -> Vec<String> {
+    let mut out = Vec::new();
+    for field in line.split(',') {
+        out.push(field.trim().to_string());
+    }
+    return out;
+}
+
+fn width(rows: &Vec<Vec<String>>, col: usize) -> usize {
+    let mut w = 0;
+    for i in 0..rows.len() {
+        if rows[i][col].len() > w {
+            w = rows[i][col].len();
+        }
+    }
+    w
+}
+
+fn is_empty(rows: &Vec<Vec<String>>) -> bool {
+    rows.len() == 0
+}
+
+fn main() {
+    let text = String::from("a, b ,c\n1,22,333\n");
+    let rows: Vec<Vec<String>> = text.lines().map(|l| parse_line(&l.to_string())).collect();
+    if is_empty(&rows) == false {
+        println!("{}", width(&rows, 1));
+    }
+    let total = rows.iter().map(|r| r.len()).fold(0, |a, b| a + b);
+    let x = 3.14159;
+    println!("{} {}", total, x);
+}
+EOF
+  capture batch19 cargo_clippy_fix_leftover_warnings "$RC" "cargo clippy --fix --allow-dirty --allow-no-vcs 2>&1" "$(cargo clippy --version)"
+fi
+
 # --- batch20: a twentieth blind batch (git, C/C++ and build systems, JVM, Ruby, PHP, databases,
 # containers/infra and system tools in situations the set lacked: git push to a bare repository whose
 # pre-receive hook rejects with a long report, git clone with a failing post-checkout hook, a
