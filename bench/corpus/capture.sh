@@ -6109,6 +6109,11 @@ if sel gitlists; then
   capture_golden git-log-truncate graph_format_short "$R" "git log --graph --format='%h %an %s' -n 50"
   capture_golden git-log-truncate format_nograph "$R" "git log --format='%h %s' -n 120"
   capture_golden git-log-truncate oneline_graph_long "$R" "git log --oneline --graph -n 150"
+  # Custom one-line formats: a leading hash, abbreviated or full, then a tab, a blank or nothing.
+  capture git log_format_tabs "$R" "git log --format='%h%x09%an%x09%s'" "$(git --version)"
+  capture_golden git-log-truncate format_tab "$R" "git log --format='%h%x09%s'"
+  capture_golden git-log-truncate format_full_hash "$R" "git log --format=%H"
+  capture_golden git-log-truncate pretty_author "$R" "git log --pretty=format:'%h %an %s'"
   cd "$ROOT" || exit 1
 fi
 
