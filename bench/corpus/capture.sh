@@ -3975,6 +3975,8 @@ if sel gitblame; then
   sed -i 's/^    return x \* 13$/    return x * 13  # FIXME/' "$R/app.py"
   commit_as "Bob Jones" b@example.invalid "2026-03-02T14:22:10+0000" "step 13: hotfix"
   capture git blame_templated "$R" "git blame app.py" "$(git --version)"
+  capture git blame_line_porcelain "$R" "git blame --line-porcelain -w -M app.py" "$(git --version)"
+  capture_golden git-blame-porcelain line_porcelain_range "$R" "git blame --line-porcelain -L 30,45 app.py"
 fi
 
 # --- logs (jsonlogs): JSON-lines logs with no rule: python logging with a JSON formatter, pino ---
