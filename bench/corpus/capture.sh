@@ -6119,6 +6119,60 @@ if sel gitlists; then
   cd "$ROOT" || exit 1
 fi
 
+# --- git lists (`gitlong`, git 2.39): a scratch repository of five regular authors and forty
+# one-time contributors, a release whose diff adds, changes, deletes and renames files across
+# directories, and a topic branch of twelve commits whose rebase stops on a conflict.
+if sel gitlong; then
+  R="$WORK/gitlong"
+  rm -rf "$R" && mkdir -p "$R"
+  (
+    cd "$R" && git init -q -b main && git config user.email ann@example.com && git config user.name "Ann Dev"
+    t=1764000000
+    commit() {
+      t=$((t + 3600))
+      GIT_AUTHOR_NAME="$1" GIT_AUTHOR_EMAIL="$2" GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" git commit -q -m "$3"
+    }
+    mkdir -p src/core src/api src/ui docs tests
+    for i in $(seq 1 30); do printf 'core %d\nline two\n' "$i" >"src/core/mod$i.py"; done
+    for i in $(seq 1 12); do printf 'ui %d\n' "$i" >"src/ui/view$i.tsx"; done
+    for i in $(seq 1 8); do printf 'test %d\n' "$i" >"tests/test_$i.py"; done
+    echo "# app" >README.md && echo "guide" >docs/guide.md && echo "old" >docs/legacy.md && echo "conf" >setup.cfg
+    git add -A && commit "Ann Dev" ann@example.com "Initial import" && git tag v1.0
+    # Five regular authors, then forty one-time contributors.
+    regulars=("Ann Dev:ann@example.com" "Bo Lin:bo@example.com" "Cy Park:cy@example.com" "Dee Roy:dee@example.com" "Eli Sato:eli@example.com")
+    for k in $(seq 1 60); do
+      a="${regulars[$(( (k * k + k / 3) % 5 ))]}"
+      echo "change $k" >>"src/core/mod$(( k % 30 + 1 )).py" && git add -A && commit "${a%%:*}" "${a#*:}" "core: change $k"
+    done
+    for n in Fay Gus Hal Ida Jon Kai Lea Max Ned Oli Pia Quin Ray Sol Tia Uma Vic Wes Xia Yan Zoe Abe Bea Cal Dan Eva Fox Gia Hob Ivy Jay Kim Lou Mia Nia Oto Pam Rex Sue Ted; do
+      echo "$n" >>docs/guide.md && git add -A && commit "$n Contributor" "$(echo "$n" | tr A-Z a-z)@example.org" "docs: thanks $n"
+    done
+    # Between v1.0 and HEAD: files added under src/api, deleted, renamed, a mode change.
+    for i in $(seq 1 20); do printf 'api %d\n' "$i" >"src/api/route$i.py"; done
+    git rm -q docs/legacy.md tests/test_7.py tests/test_8.py && git mv setup.cfg pyproject.cfg && git mv src/ui/view12.tsx src/ui/panel12.tsx
+    for i in $(seq 1 11); do echo "style" >>"src/ui/view$i.tsx"; done
+    chmod +x tests/test_1.py
+    git add -A && commit "Ann Dev" ann@example.com "api routes, ui styles, cleanup"
+    # A topic branch of twelve commits, the fifth of which edits a line main changes too.
+    git checkout -q -b topic v1.0~0 2>/dev/null || git checkout -q -b topic v1.0
+    for k in $(seq 1 12); do
+      if [ "$k" = 5 ]; then sed -i 's/^line two$/line two (topic)/' src/core/mod3.py; else echo "topic $k" >"src/ui/topic$k.tsx"; fi
+      git add -A && commit "Bo Lin" bo@example.com "topic: step $k"
+    done
+    git checkout -q main
+    sed -i 's/^line two$/line two (main)/' src/core/mod3.py && git add -A && commit "Ann Dev" ann@example.com "core: reword mod3"
+    git checkout -q topic
+  )
+  V="$(git --version)"
+  capture git shortlog_sne "$R" "git shortlog -sne HEAD main" "$V"
+  capture git diff_name_status "$R" "git diff --name-status v1.0 main" "$V"
+  capture git diff_name_only "$R" "git diff --name-only v1.0 main" "$V"
+  capture_golden git-shortlog-summary sn "$R" "git shortlog -sn main"
+  capture_golden git-diff-name-status show_commit "$R" "git show --name-status main~1"
+  capture_golden git-diff-name-only show_commit "$R" "git show --name-only main~1"
+  cd "$ROOT" || exit 1
+fi
+
 # --- SQL dumps (`sqldump`): a PostgreSQL 15 cluster started in $WORK on a unix socket (as the
 # postgres user when run as root) holding a shop schema (8 tables with CHECK, UNIQUE and foreign
 # key constraints, views, a function, a trigger, comments, 1,200 rows); `pg_dump` of it (plain

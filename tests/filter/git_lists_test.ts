@@ -1,6 +1,7 @@
 /**
  * git's long lists on real captures (tests/fixtures/filters, bench/corpus): logs in a custom
- * one-line format, `git blame --line-porcelain`.
+ * one-line format, `git blame --line-porcelain`, `git shortlog -sn`, `git diff --name-status` and
+ * `--name-only`.
  */
 import { expect } from "expect";
 import { corpus, filter, fixture, lines } from "./_builtin.ts";
@@ -45,4 +46,56 @@ Deno.test("git blame --line-porcelain: a commit's fields are said once, every li
   expect(out).toEqual(expected);
   expect(out.filter((l) => l === "author Alice Smith")).toHaveLength(1);
   expect(out.filter((l) => header.test(l))).toHaveLength(132);
+});
+
+Deno.test("git shortlog -sne: every author of several commits stays, a long run of one-time authors folds to a count", async () => {
+  const input = lines((await corpus("git/shortlog_sne.txt")).trimEnd());
+  const out = lines(filter("git shortlog -sne HEAD main", input.join("\n")).trimEnd());
+  const once = input.filter((l) => /^ +1\t/.test(l));
+  expect(once).toHaveLength(40);
+  expect(out).toEqual([
+    ...input.filter((l) => !/^ +1\t/.test(l)),
+    ...once.slice(0, 3),
+    "… 37 more authors with one commit each …",
+  ]);
+});
+
+Deno.test("git diff --name-status: past three, the added or modified files of one directory fold to a count; D and R lines all stay", async () => {
+  const input = lines((await corpus("git/diff_name_status.txt")).trimEnd());
+  const out = lines(filter("git diff --name-status v1.0 main", input.join("\n")).trimEnd());
+  // Each line that is not an added or modified file stays, in order.
+  const others = input.filter((l) => !/^[AM]\t/.test(l));
+  expect(out.filter((l) => !/^[AM]\t|^… /.test(l))).toEqual(others);
+  expect(out).toEqual([
+    "M\tdocs/guide.md",
+    "D\tdocs/legacy.md",
+    "R100\tsetup.cfg\tpyproject.cfg",
+    "A\tsrc/api/route1.py",
+    "A\tsrc/api/route10.py",
+    "A\tsrc/api/route11.py",
+    "… 17 more src/api/* files with this status …",
+    "M\tsrc/core/mod1.py",
+    "M\tsrc/core/mod10.py",
+    "M\tsrc/core/mod11.py",
+    "… 27 more src/core/* files with this status …",
+    "R100\tsrc/ui/view12.tsx\tsrc/ui/panel12.tsx",
+    "M\tsrc/ui/view1.tsx",
+    "M\tsrc/ui/view10.tsx",
+    "M\tsrc/ui/view11.tsx",
+    "… 8 more src/ui/* files with this status …",
+    "M\ttests/test_1.py",
+    "D\ttests/test_7.py",
+    "D\ttests/test_8.py",
+  ]);
+});
+
+Deno.test("git show --name-only: paths group by directory, the commit's header and message stay as printed", async () => {
+  const input = await fixture("git-diff-name-only/show_commit.in.txt");
+  const out = lines(filter("git show --name-only main~1", input));
+  for (const line of lines(input).filter((l) => /\s/.test(l))) expect(out).toContain(line);
+  expect(out).toContain("docs/legacy.md");
+  expect(out).toContain(
+    "src/api/route1.py, route10.py, route11.py, route12.py, route13.py, route14.py, route15.py, route16.py, route17.py, … (+11 more)",
+  );
+  expect(out).toContain("tests/test_1.py, test_7.py, test_8.py");
 });
