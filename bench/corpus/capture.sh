@@ -6173,6 +6173,28 @@ if sel gitlong; then
   cd "$ROOT" || exit 1
 fi
 
+# --- pnpm recursive node --test (`pnpmtap`, pnpm 9, node 20): a three-package workspace whose
+# packages' `test` script is `node --test` (TAP when not on a terminal); one test of `tax` fails,
+# so pnpm stops the others' runs.
+if sel pnpmtap; then
+  R="$WORK/pnpmws"
+  rm -rf "$R" && mkdir -p "$R"
+  printf 'packages:\n  - "packages/*"\n' >"$R/pnpm-workspace.yaml"
+  printf '{"name":"ws","private":true}\n' >"$R/package.json"
+  for p in cart tax ledger; do
+    mkdir -p "$R/packages/$p/test"
+    printf '{"name":"@shop/%s","version":"1.0.0","scripts":{"test":"node --test"}}\n' "$p" >"$R/packages/$p/package.json"
+    {
+      echo 'const test = require("node:test"); const assert = require("node:assert");'
+      for i in $(seq 1 8); do echo "test('$p computes case $i', () => { assert.strictEqual($i + 1, $((i + 1))); });"; done
+      if [ "$p" = tax ]; then echo "test('tax sums rates exactly', () => { assert.strictEqual(0.1 + 0.2, 0.3); });"; fi
+    } >"$R/packages/$p/test/$p.test.js"
+  done
+  capture node pnpm_recursive_node_test "$R" "pnpm -r test" "pnpm $(pnpm --version), node $(node --version)"
+  capture_golden pnpm-recursive-tap first_fail "$R" "pnpm -r test"
+  cd "$ROOT" || exit 1
+fi
+
 # --- SQL dumps (`sqldump`): a PostgreSQL 15 cluster started in $WORK on a unix socket (as the
 # postgres user when run as root) holding a shop schema (8 tables with CHECK, UNIQUE and foreign
 # key constraints, views, a function, a trigger, comments, 1,200 rows); `pg_dump` of it (plain
