@@ -6195,6 +6195,46 @@ if sel pnpmtap; then
   cd "$ROOT" || exit 1
 fi
 
+# --- go test -fuzz (`gofuzz`, go 1.19): a fuzz target over a key=value parser that indexes past
+# a pair without `=`: the fuzzer finds it at once, and the panic's goroutine trace is printed
+# inside testing's log line, indented, with the failing input's file and the command to re-run it.
+if sel gofuzz; then
+  R="$WORK/gofuzz"
+  rm -rf "$R" && mkdir -p "$R"
+  printf 'module example.com/ring\n\ngo 1.19\n' >"$R/go.mod"
+  cat >"$R/parse.go" <<'EOF'
+package ring
+
+import "strings"
+
+// Parse reads "key=value" pairs separated by commas.
+func Parse(s string) map[string]string {
+	out := map[string]string{}
+	for _, part := range strings.Split(s, ",") {
+		kv := strings.SplitN(part, "=", 2)
+		out[kv[0]] = kv[1]
+	}
+	return out
+}
+EOF
+  cat >"$R/parse_test.go" <<'EOF'
+package ring
+
+import "testing"
+
+func FuzzParse(f *testing.F) {
+	f.Add("a=1,b=2")
+	f.Fuzz(func(t *testing.T, s string) {
+		Parse(s)
+	})
+}
+EOF
+  capture go go_test_fuzz_panic "$R" "go test -fuzz=FuzzParse -fuzztime=60s ." "$(go version | awk '{print $3}')"
+  rm -rf "$R/testdata"
+  capture_golden go-test-tidy fuzz_panic "$R" "go test -fuzz=FuzzParse -fuzztime=60s ."
+  cd "$ROOT" || exit 1
+fi
+
 # --- SQL dumps (`sqldump`): a PostgreSQL 15 cluster started in $WORK on a unix socket (as the
 # postgres user when run as root) holding a shop schema (8 tables with CHECK, UNIQUE and foreign
 # key constraints, views, a function, a trigger, comments, 1,200 rows); `pg_dump` of it (plain
