@@ -1,0 +1,101 @@
+/**
+ * git's long lists on real captures (tests/fixtures/filters, bench/corpus): logs in a custom
+ * one-line format, `git blame --line-porcelain`, `git shortlog -sn`, `git diff --name-status` and
+ * `--name-only`.
+ */
+import { expect } from "expect";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
+import { sanitize } from "../../src/filter/mod.ts";
+
+// The same 271-commit history in three formats: a leading hash, abbreviated or full, then a tab,
+// a blank or the line's end. Each keeps its first 150 commits, whatever the format, and the last
+// five after the count of those between.
+for (
+  const [name, command] of [
+    ["format_tab", "git log --format='%h%x09%s'"],
+    ["format_full_hash", "git log --format=%H"],
+    ["pretty_author", "git log --pretty=format:'%h %an %s'"],
+  ]
+) {
+  Deno.test(`${command}: the commit budget counts commits, not lines`, async () => {
+    const input = lines((await fixture(`git-log-truncate/${name}.in.txt`)).trimEnd());
+    const out = lines(filter(command, input.join("\n")).trimEnd());
+    const head = input.slice(0, 200);
+    const tail = input.slice(-5);
+    expect(out).toEqual([...head, `... (${input.length - 205} lines omitted) ...`, ...tail]);
+  });
+}
+
+Deno.test("git blame --line-porcelain: a commit's fields are said once, every line keeps its header and text", async () => {
+  // Sanitised as the engine reads it: a blank line's tab goes with its trailing blanks.
+  const input = lines(sanitize(await corpus("git/blame_line_porcelain.txt")).trimEnd());
+  const out = lines(filter("git blame --line-porcelain -w -M app.py", input.join("\n")).trimEnd());
+  // What --porcelain prints: the fields the first time a commit comes, wherever it comes again.
+  const header = /^([0-9a-f]{40}) \d+ \d+( \d+)?$/;
+  const said = new Set<string>();
+  let commit = "";
+  const expected = input.filter((line) => {
+    const h = header.exec(line);
+    if (h) commit = h[1];
+    if (h || line.startsWith("\t") || line === "") return true;
+    const key = `${commit} ${line}`;
+    if (said.has(key)) return false;
+    said.add(key);
+    return true;
+  });
+  expect(out).toEqual(expected);
+  expect(out.filter((l) => l === "author Alice Smith")).toHaveLength(1);
+  expect(out.filter((l) => header.test(l))).toHaveLength(132);
+});
+
+Deno.test("git shortlog -sne: every author of several commits stays, a long run of one-time authors folds to a count", async () => {
+  const input = lines((await corpus("git/shortlog_sne.txt")).trimEnd());
+  const out = lines(filter("git shortlog -sne HEAD main", input.join("\n")).trimEnd());
+  const once = input.filter((l) => /^ +1\t/.test(l));
+  expect(once).toHaveLength(40);
+  expect(out).toEqual([
+    ...input.filter((l) => !/^ +1\t/.test(l)),
+    ...once.slice(0, 3),
+    "… 37 more authors with one commit each …",
+  ]);
+});
+
+Deno.test("git diff --name-status: past three, the added or modified files of one directory fold to a count; D and R lines all stay", async () => {
+  const input = lines((await corpus("git/diff_name_status.txt")).trimEnd());
+  const out = lines(filter("git diff --name-status v1.0 main", input.join("\n")).trimEnd());
+  // Each line that is not an added or modified file stays, in order.
+  const others = input.filter((l) => !/^[AM]\t/.test(l));
+  expect(out.filter((l) => !/^[AM]\t|^… /.test(l))).toEqual(others);
+  expect(out).toEqual([
+    "M\tdocs/guide.md",
+    "D\tdocs/legacy.md",
+    "R100\tsetup.cfg\tpyproject.cfg",
+    "A\tsrc/api/route1.py",
+    "A\tsrc/api/route10.py",
+    "A\tsrc/api/route11.py",
+    "… 17 more src/api/* files with this status …",
+    "M\tsrc/core/mod1.py",
+    "M\tsrc/core/mod10.py",
+    "M\tsrc/core/mod11.py",
+    "… 27 more src/core/* files with this status …",
+    "R100\tsrc/ui/view12.tsx\tsrc/ui/panel12.tsx",
+    "M\tsrc/ui/view1.tsx",
+    "M\tsrc/ui/view10.tsx",
+    "M\tsrc/ui/view11.tsx",
+    "… 8 more src/ui/* files with this status …",
+    "M\ttests/test_1.py",
+    "D\ttests/test_7.py",
+    "D\ttests/test_8.py",
+  ]);
+});
+
+Deno.test("git show --name-only: paths group by directory, the commit's header and message stay as printed", async () => {
+  const input = await fixture("git-diff-name-only/show_commit.in.txt");
+  const out = lines(filter("git show --name-only main~1", input));
+  for (const line of lines(input).filter((l) => /\s/.test(l))) expect(out).toContain(line);
+  expect(out).toContain("docs/legacy.md");
+  expect(out).toContain(
+    "src/api/route1.py, route10.py, route11.py, route12.py, route13.py, route14.py, route15.py, route16.py, route17.py, … (+11 more)",
+  );
+  expect(out).toContain("tests/test_1.py, test_7.py, test_8.py");
+});
