@@ -236,3 +236,71 @@ Deno.test("every strategy honours a compound command's output or says why it nee
   }
   expect(missing.sort()).toEqual([]);
 });
+
+/** A command's real captured output (tests/fixtures/compound), with lines it printed when failing. */
+const HALVES: Record<string, { command: string; file: string; failure: string[] }> = {
+  vite: {
+    command: "npm run build",
+    file: "vite_build_failed.txt",
+    failure: [
+      "✗ Build failed in 252ms",
+      "error during build:",
+      "Could not resolve './missing.js' in src/main.js",
+    ],
+  },
+  node: {
+    command: "npm test",
+    file: "node_test_failed.txt",
+    failure: ["not ok 2 - adds wrong", "4 !== 5", "# fail 1"],
+  },
+  meson: {
+    command: "meson test",
+    file: "meson_test_failed.txt",
+    failure: ["2/2 subtracts FAIL", "Fail:               1"],
+  },
+  go: {
+    command: "go test ./...",
+    file: "go_test_failed.txt",
+    failure: ["--- FAIL: TestSubtracts (0.00s)", "a_test.go:13: 3-1 = 2, want 1"],
+  },
+  cargo: {
+    command: "cargo test",
+    file: "cargo_test_failed.txt",
+    failure: ["test tests::adds_wrong ... FAILED", "panicked at src/lib.rs:17:9:", "  left: 4"],
+  },
+  make: {
+    command: "make",
+    file: "make_failed.txt",
+    failure: ["‘undefined_x’ undeclared", "make: *** [Makefile:3: prog] Error 1"],
+  },
+  pytest: {
+    command: "pytest",
+    file: "pytest_failed.txt",
+    failure: ["E       assert 2 == 1", "FAILED test_a.py::test_subtracts - assert 2 == 1"],
+  },
+};
+
+const half = (path: string): Promise<string> =>
+  Deno.readTextFile(new URL(`../fixtures/compound/${path}`, import.meta.url));
+
+for (
+  const [first, second] of [
+    ["vite", "node"],
+    ["node", "vite"],
+    ["meson", "go"],
+    ["go", "meson"],
+    ["make", "pytest"],
+    ["pytest", "make"],
+    ["make", "cargo"],
+    ["cargo", "make"],
+  ]
+) {
+  const a = HALVES[first];
+  const b = HALVES[second];
+  Deno.test(`test runners: \`${a.command} ; ${b.command}\` keeps both failed commands' failure lines`, async () => {
+    // Composed as a shell prints `A ; B`: the first command's output, then the second's.
+    const input = (await half(a.file)) + (await half(b.file));
+    const out = filter(`${a.command} ; ${b.command}`, input, true);
+    for (const line of [...a.failure, ...b.failure]) expect(out).toContain(line);
+  });
+}
