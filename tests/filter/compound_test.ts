@@ -304,3 +304,14 @@ for (
     for (const line of [...a.failure, ...b.failure]) expect(out).toContain(line);
   });
 }
+
+for (const runner of ["pytest", "cargo", "go", "node", "make"]) {
+  const { command, file, failure } = HALVES[runner];
+  Deno.test(`a command no rule knows: \`./seed.sh && ${command}\` keeps the script's failure line`, async () => {
+    // `sh` goes on past a command not found: the script's exit code is 0 and the runner runs.
+    const input = (await half("seed_sh_failed.txt")) + (await half(file));
+    const out = filter(`./seed.sh && ${command}`, input, true);
+    expect(out).toContain("./seed.sh: 3: ./tools/load-fixtures: not found");
+    for (const line of failure) expect(out).toContain(line);
+  });
+}
