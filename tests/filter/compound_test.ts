@@ -58,6 +58,44 @@ Deno.test("sharedStage: only the own part reaches the stage, the others' lines k
   expect(run(strategy, input, undefined).out).toEqual(["(9 own lines)"]);
 });
 
+Deno.test("sharedStage: the inner stage hands its lines on whole in both branches, in their places", () => {
+  // A summarising stage that emits its own part whole when the receiver takes arrays.
+  const strategy: CompiledStrategy = {
+    type: "t",
+    owns: (l) => l.startsWith("own"),
+    createStage: (ctx) => {
+      const held: string[] = [];
+      return {
+        push: (l) => void held.push(l),
+        finish: () => {
+          if (ctx.emitAll) ctx.emitAll(held.map((l) => `whole ${l}`));
+          else for (const l of held) ctx.emit(l);
+          return "full";
+        },
+      };
+    },
+  };
+  const input = ["a", "own 1", "own 2", "b"];
+  for (
+    const [shared, expected] of [
+      [{ before: true, after: false }, ["a", "whole own 1", "whole own 2", "whole b"]],
+      [{ before: false, after: true }, ["whole a", "whole own 1", "whole own 2", "b"]],
+      [{ before: true, after: true }, ["a", "whole own 1", "whole own 2", "b"]],
+    ] as const
+  ) {
+    const out: string[] = [];
+    const stage = sharedStage(strategy, {
+      emit: (l) => void out.push(l),
+      emitAll: (lines) => void out.push(...lines),
+      failed: true,
+      shared,
+    });
+    for (const line of input) stage.push(line);
+    stage.finish();
+    expect(out).toEqual(expected);
+  }
+});
+
 Deno.test("keep_matching: `git push && npm test` keeps the failing test's lines and counts", async () => {
   const input = await fixture("git-push/then_npm_test.in.txt");
   const out = lines(filter("git push origin HEAD:main && npm test", input, true));
