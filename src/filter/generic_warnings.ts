@@ -21,7 +21,7 @@
  */
 
 import { FoldedLines } from "./arrays.ts";
-import { MAX_TESTED, pythonLibrary, rubyLibrary } from "./generic_folds.ts";
+import { MAX_TESTED, nodePackage, pythonLibrary, rubyLibrary } from "./generic_folds.ts";
 import { FAILURE_SIGNAL } from "./signals.ts";
 
 /** A kind folds when it recurs at least this many times. */
@@ -89,8 +89,8 @@ export function warningKind(message: string): string {
 
 /** The library a warning's file is in, or null for the project's own. */
 function libraryOf(path: string): string | null {
-  const modules = /node_modules\/(@[^/]{1,100}\/[^/]{1,100}|[^/]{1,100})\//.exec(path);
-  if (modules) return modules[1];
+  const modules = nodePackage(path);
+  if (modules !== null) return modules;
   const vendor = /\/vendor\/([^/]{1,100}\/[^/]{1,100})\//.exec(path);
   if (vendor) return vendor[1];
   if (/^\/usr\/(?:share|lib)\/(?:\S{1,100}\/)?perl5?\//.test(path)) return "perl library";
