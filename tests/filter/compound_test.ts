@@ -357,15 +357,12 @@ for (const runner of ["pytest", "cargo", "go", "node", "make"]) {
 /**
  * Golden cases whose rule still loses another command's failure lines in a compound command's
  * output: truncate cuts what a later command prints between its head and tail (its listing
- * cannot tell its rows from the others' lines), and the json strategy drops the lines a later
- * command prints after a `go test -json` stream.
+ * cannot tell its rows from the others' lines).
  */
 const STILL_LOST = [
   "pytest after grep-rg/many_matches",
   "pytest after git-diff-stat/long",
   "pytest after ls/usr_bin",
-  "./seed.sh after go-test-json/vet",
-  "./seed.sh after go-test-json/failing",
 ];
 
 Deno.test("every golden case's rules keep a failed command's failure lines before or after it", async () => {
