@@ -21,7 +21,7 @@
  */
 
 import { FoldedLines } from "./arrays.ts";
-import { MAX_TESTED, pythonLibrary, rubyLibrary } from "./generic_folds.ts";
+import { MAX_TESTED, nodePackage, pythonLibrary, rubyLibrary } from "./generic_folds.ts";
 import { FAILURE_SIGNAL } from "./signals.ts";
 
 /** A kind folds when it recurs at least this many times. */
@@ -47,8 +47,18 @@ const PERL =
 const PHP =
   /^(?:PHP )?((?:Warning|Notice|Deprecated|Strict Standards):)\s{1,4}(.{1,2000}) in (\S{1,1000}) on line (\d{1,7})$/;
 
+/**
+ * What every form above holds: `arning: ` (LOCATED's) or ` line ` (PHP's and Perl's). One
+ * search of two literals: a line that holds neither is let go without trying the forms.
+ */
+const MAY_WARN = /arning: | line /;
+
+function mayWarn(text: string): boolean {
+  return MAY_WARN.test(text);
+}
+
 function warningOf(text: string): Warning | null {
-  if (text.length > MAX_TESTED) return null;
+  if (text.length > MAX_TESTED || !mayWarn(text)) return null;
   let m = LOCATED.exec(text);
   if (m) return { path: m[1], line: m[2], message: m[3] ?? m[4] };
   if (text.includes(" line ")) {
@@ -89,8 +99,8 @@ export function warningKind(message: string): string {
 
 /** The library a warning's file is in, or null for the project's own. */
 function libraryOf(path: string): string | null {
-  const modules = /node_modules\/(@[^/]{1,100}\/[^/]{1,100}|[^/]{1,100})\//.exec(path);
-  if (modules) return modules[1];
+  const modules = nodePackage(path);
+  if (modules !== null) return modules;
   const vendor = /\/vendor\/([^/]{1,100}\/[^/]{1,100})\//.exec(path);
   if (vendor) return vendor[1];
   if (/^\/usr\/(?:share|lib)\/(?:\S{1,100}\/)?perl5?\//.test(path)) return "perl library";
@@ -171,6 +181,13 @@ function foldEntries(entries: readonly Entry[]): Map<Entry, readonly string[]> {
  * folds at the place of its first.
  */
 export function foldWarningStorms(lines: readonly string[]): readonly string[] {
+  // Fewer lines that may be warnings than the least that fold: nothing to read further (the
+  // pass runs on every output no rule matches).
+  let candidates = 0;
+  for (const line of lines) {
+    if (mayWarn(line) && ++candidates === MIN_LIBRARY) break;
+  }
+  if (candidates < MIN_LIBRARY) return lines;
   // The warnings and the lines under each, by the index of the warning's line.
   const entries = new Map<number, Entry>();
   for (let i = 0; i < lines.length;) {

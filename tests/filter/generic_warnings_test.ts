@@ -99,3 +99,11 @@ Deno.test("an indented line under a folded warning that reads as a failure stays
     "  Error: connection refused",
   ]);
 });
+
+Deno.test("gcc in nested node_modules: each package's warnings fold under the package whose code it is", async () => {
+  // Real gcc -Wall runs over node_modules/a/src/*.c and node_modules/a/node_modules/b/src/*.c.
+  const input = await fixture("warnings_gcc_nested_node_modules.txt");
+  const out = engine.filter("node-gyp rebuild", input).text;
+  expect(out).toContain(`… 6 warnings in b's files ("unused variable … …") folded …`);
+  expect(out).toContain(`… 6 warnings in a's files ("unused variable … …") folded …`);
+});

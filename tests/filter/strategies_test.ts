@@ -1625,3 +1625,11 @@ Deno.test("strip_noise: results_head keeps a long run's first results above its 
     "end",
   ]);
 });
+
+Deno.test("truncate: a bad record_start or keep_pattern_unit is named as the one pattern it is", () => {
+  for (const field of ["record_start", "keep_pattern_unit"]) {
+    const strategy = { type: "truncate", [field]: "(" };
+    expect(() => compileRule({ name: "t", match: { prefix: "x" }, strategy }, "test"))
+      .toThrow(new RegExp(`: strategy\\.${field}: `));
+  }
+});
