@@ -1,8 +1,8 @@
 /**
- * Long runs of lines of one shape in an output that passed: a tool's per-item lines (`npm notice
- * 1.2kB lib/a.js` of a tarball's contents, `Project 'a/tsconfig.json' is up to date …` of a
- * verbose build, `Skipping x`, `Downloading y`, ` src/a.ts | 12 ++++--` of a diffstat, `* 1a2b3c4
- * subject` of a graph log) fold to the run's first and last lines around a count. A line's shape
+ * Long runs of lines of one shape: a tool's per-item lines (`npm notice 1.2kB lib/a.js` of a
+ * tarball's contents, `Project 'a/tsconfig.json' is up to date …` of a verbose build, `Skipping
+ * x`, `Downloading y`, ` src/a.ts | 12 ++++--` of a diffstat, `* 1a2b3c4 subject` of a graph log)
+ * fold to the run's first and last lines around a count. A line's shape
  * is its indent, its first word as printed (digits masked) and the kinds of the next two words
  * (number, hex, path, quoted text, word, or the punctuation as printed); blank lines inside a run
  * belong to it. Blocks of a few lines whose shapes repeat (`git bisect run`'s steps) fold the same
@@ -14,9 +14,11 @@
  * move on as a clock, a date, a count of a total or a labelled counter do (`12:00:01`,
  * `2026-11-27`, `3/40`, apt's `Get:12`).
  *
- * Only when the command succeeded: a failed run's lines around its failure are its context.
- * A line that carries a failure, a location or a warning never folds and ends the run, and the
- * last lines of the output (where a tool prints its summary) never fold either.
+ * In a failed run a run folds too, but its last FAILED_RUN_TAIL lines stay as printed: what the
+ * tool did just before it failed is the failure's context (`Compiling 'pkg/mod_25.py'...` over
+ * its syntax error); blocks of lines fold only in a run that passed. A line that carries a
+ * failure, a location or a warning never folds and ends the run, and the last lines of the output
+ * (where a tool prints its summary) never fold either.
  */
 
 import { appendAll, FoldedLines } from "./arrays.ts";
@@ -34,6 +36,11 @@ export const MIN_SHAPE_RUN = 12;
  * would double the pass's time.
  */
 export const MAX_SHAPED_LINES = 20_000;
+/**
+ * In a failed run, the last lines of a run that stay as printed: what the tool did just before it
+ * failed.
+ */
+const FAILED_RUN_TAIL = 3;
 /** The last non-blank lines of an output never fold: a summary is printed there. */
 const KEPT_TAIL = 3;
 /** Words of a line its shape reads: the first as printed, the next ones by kind. */
@@ -279,13 +286,14 @@ const MIN_BLOCKS = 3;
 
 /**
  * The lines with each run of at least MIN_SHAPE_RUN lines of one shape folded to its first line,
- * a count of the lines between and its last line, when the command succeeded and the count is
- * shorter than the lines it replaces. A run of blocks
- * of 2 to MAX_PERIOD lines whose shapes repeat block after block (a step's `running …`,
- * `Bisecting: …`, `[hash] subject`) folds the same way, keeping its first and last blocks.
+ * a count of the lines between and its last line (its last FAILED_RUN_TAIL lines when the
+ * command failed), when the count is shorter than the lines it replaces. In a run that passed, a
+ * run of blocks of 2 to MAX_PERIOD lines whose shapes repeat block after block (a step's
+ * `running …`, `Bisecting: …`, `[hash] subject`) folds the same way, keeping its first and last
+ * blocks.
  */
 export function foldShapeRuns(lines: readonly string[], failed: boolean): readonly string[] {
-  if (failed || lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return lines;
+  if (lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return lines;
   // Where the kept tail starts: the last KEPT_TAIL non-blank lines.
   let tail = lines.length;
   for (let seen = 0; tail > 0 && seen < KEPT_TAIL;) if (!isBlank(lines[--tail])) seen++;
@@ -313,15 +321,17 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
     const indent = lines[i].slice(0, indentOf(lines[i]));
     const fold = (n: number, note = "") => `${indent}… ${n} lines like these folded${note} …`;
     // Lines that differ from the others where the others agree stay (generic_outliers.ts).
-    const folded = count >= MIN_SHAPE_RUN && !namesRows(lines, run)
-      ? foldAroundOutliers(unitsOf(lines, i, last), fold)
-      : null;
+    // In a failed run, the run's last lines (what it did just before failing) stay as printed.
+    const units = count >= MIN_SHAPE_RUN && !namesRows(lines, run) ? unitsOf(lines, i, last) : [];
+    const lastKept = failed ? units.splice(units.length - FAILED_RUN_TAIL + 1) : [];
+    const folded = units.length ? foldAroundOutliers(units, fold) : null;
     if (folded !== null) {
       appendAll(out, folded);
+      for (const unit of lastKept) appendAll(out, unit);
       i = last + 1;
       continue;
     }
-    const blocks = blockRunAt(shapes, i);
+    const blocks = failed ? null : blockRunAt(shapes, i);
     if (blocks !== null) {
       const { period, count: n } = blocks;
       const rows = Array.from(
