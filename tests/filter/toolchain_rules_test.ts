@@ -257,26 +257,6 @@ const CASES: Case[] = [
     output: ["[INFO] Building app 1.0-SNAPSHOT", "[INFO] BUILD SUCCESS"],
   },
   {
-    name:
-      "mvn offline: the first missing-POM warning stays, the others go (the failure names what it could not resolve)",
-    command: "mvn -o compile",
-    exit: 1,
-    input: [
-      "[INFO] Building shop 1.0-SNAPSHOT",
-      "[WARNING] The POM for org.apache.maven:maven-project:jar:2.0.6 is missing, no dependency information available",
-      "[WARNING] The POM for org.apache.maven:maven-core:jar:2.0.6 is missing, no dependency information available",
-      "[WARNING] The POM for org.codehaus.plexus:plexus-utils:jar:1.4.1 is missing, no dependency information available",
-      "[INFO] BUILD FAILURE",
-      "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-resources-plugin:2.6:resources (default-resources) on project shop: Plugin org.apache.maven.plugins:maven-resources-plugin:2.6 or one of its dependencies could not be resolved: The following artifacts could not be resolved: org.apache.maven:maven-project:jar:2.0.6, org.apache.maven:maven-core:jar:2.0.6: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode",
-    ],
-    output: [
-      "[INFO] Building shop 1.0-SNAPSHOT",
-      "[WARNING] The POM for org.apache.maven:maven-project:jar:2.0.6 is missing, no dependency information available",
-      "[INFO] BUILD FAILURE",
-      "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-resources-plugin:2.6:resources (default-resources) on project shop: Plugin org.apache.maven.plugins:maven-resources-plugin:2.6 or one of its dependencies could not be resolved: The following artifacts could not be resolved: org.apache.maven:maven-project:jar:2.0.6, org.apache.maven:maven-core:jar:2.0.6: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode",
-    ],
-  },
-  {
     name: "gradle: a run of only configure lines says ok",
     command: "./gradlew build",
     input: ["> Configure project :app", "> Task :app:compileJava UP-TO-DATE"],
