@@ -60,6 +60,30 @@ Deno.test("git shortlog -sne: every author of several commits stays, a long run 
   ]);
 });
 
+Deno.test("git diff --name-status: a count after a deleted file's line names the status it counts", () => {
+  // git sorts by path, so a directory's modified files come on both sides of a deleted one: the
+  // ones after it are counted below the D line, and the count says they are modified, not deleted.
+  const input = [
+    ...Array.from({ length: 8 }, (_, i) => `M\tsrc/core/a${i + 1}.py`),
+    "D\tsrc/core/b.py",
+    ...Array.from({ length: 8 }, (_, i) => `M\tsrc/core/c${i + 1}.py`),
+    ...Array.from({ length: 8 }, (_, i) => `A\tsrc/core/d${i + 1}.py`),
+  ];
+  const out = lines(filter("git diff --name-status main", input.join("\n")).trimEnd());
+  expect(out).toEqual([
+    "M\tsrc/core/a1.py",
+    "M\tsrc/core/a2.py",
+    "M\tsrc/core/a3.py",
+    "… 5 more M\tsrc/core/* files …",
+    "D\tsrc/core/b.py",
+    "… 8 more M\tsrc/core/* files …",
+    "A\tsrc/core/d1.py",
+    "A\tsrc/core/d2.py",
+    "A\tsrc/core/d3.py",
+    "… 5 more A\tsrc/core/* files …",
+  ]);
+});
+
 Deno.test("git diff --name-status: past three, the added or modified files of one directory fold to a count; D and R lines all stay", async () => {
   const input = lines((await corpus("git/diff_name_status.txt")).trimEnd());
   const out = lines(filter("git diff --name-status v1.0 main", input.join("\n")).trimEnd());
@@ -73,16 +97,16 @@ Deno.test("git diff --name-status: past three, the added or modified files of on
     "A\tsrc/api/route1.py",
     "A\tsrc/api/route10.py",
     "A\tsrc/api/route11.py",
-    "… 17 more src/api/* files with this status …",
+    "… 17 more A\tsrc/api/* files …",
     "M\tsrc/core/mod1.py",
     "M\tsrc/core/mod10.py",
     "M\tsrc/core/mod11.py",
-    "… 27 more src/core/* files with this status …",
+    "… 27 more M\tsrc/core/* files …",
     "R100\tsrc/ui/view12.tsx\tsrc/ui/panel12.tsx",
     "M\tsrc/ui/view1.tsx",
     "M\tsrc/ui/view10.tsx",
     "M\tsrc/ui/view11.tsx",
-    "… 8 more src/ui/* files with this status …",
+    "… 8 more M\tsrc/ui/* files …",
     "M\ttests/test_1.py",
     "D\ttests/test_7.py",
     "D\ttests/test_8.py",
