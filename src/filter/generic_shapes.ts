@@ -308,10 +308,25 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
       }
       run.push(j);
     }
-    const last = run.at(-1)!;
-    const count = run.length;
     const indent = lines[i].slice(0, indentOf(lines[i]));
     const fold = (n: number, note = "") => `${indent}… ${n} lines like these folded${note} …`;
+    // A run whose lines group by a leading name (a blame's commit, a listing's owner) folds
+    // group by group: the first line after each change of that name stays.
+    const groups = run.length >= MIN_SHAPE_RUN ? groupsByKey(lines, run) : null;
+    if (groups !== null) {
+      groups.forEach((group, g) => {
+        const end = g + 1 < groups.length ? groups[g + 1][0] - 1 : run.at(-1)!;
+        const folded = group.length >= MIN_SHAPE_RUN && !namesRows(lines, group)
+          ? foldAroundOutliers(unitsOf(lines, group[0], end), fold)
+          : null;
+        if (folded !== null) appendAll(out, folded);
+        else appendAll(out, lines, group[0], end + 1);
+      });
+      i = run.at(-1)! + 1;
+      continue;
+    }
+    const last = run.at(-1)!;
+    const count = run.length;
     // Lines that differ from the others where the others agree stay (generic_outliers.ts).
     const folded = count >= MIN_SHAPE_RUN && !namesRows(lines, run)
       ? foldAroundOutliers(unitsOf(lines, i, last), fold)
@@ -344,6 +359,49 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
   }
   return out.lines();
 }
+
+/** A mode string of a listing (`-rw-r--r--`, `drwxr-xr-x.`): a value of the row, not its name. */
+const MODE = /^[-dlcbps][-rwxsStT]{9}[.+@]?$/;
+/** Leading words of a line read for its key, at most. */
+const KEY_WORDS = 3;
+
+/**
+ * A line's key: its first leading word that names something (a hash, a path, a name), past
+ * numbers, clocks, dates, quotes, punctuation and mode strings; null when none of the first
+ * KEY_WORDS does.
+ */
+function keyOf(line: string): string | null {
+  const words = line.trimStart().split(/\s+/, KEY_WORDS);
+  for (const word of words) {
+    if (word === "" || isNumber(word) || isQuote(word) || MOVING.test(word)) continue;
+    if (PUNCTUATION.test(word) || MODE.test(word)) continue;
+    return word;
+  }
+  return null;
+}
+
+/**
+ * The run's lines in groups of one key (`keyOf`), when the key groups them: every line has one
+ * and it changes at most once in MIN_GROUP lines on average (a blame's few commits, not a
+ * diffstat's path per line); null otherwise.
+ */
+function groupsByKey(lines: readonly string[], run: readonly number[]): number[][] | null {
+  const groups: number[][] = [];
+  let key: string | null = null;
+  for (const k of run) {
+    const next = keyOf(lines[k]);
+    if (next === null) return null;
+    if (next !== key) {
+      if (groups.length * MIN_GROUP >= run.length) return null;
+      groups.push([]);
+      key = next;
+    }
+    groups.at(-1)!.push(k);
+  }
+  return groups.length > 1 ? groups : null;
+}
+/** A key groups a run when its lines change it at most once in this many, on average. */
+const MIN_GROUP = 4;
 
 /** The run from `first` to `last`: each of its lines with the blank lines after it. */
 function unitsOf(lines: readonly string[], first: number, last: number): string[][] {
