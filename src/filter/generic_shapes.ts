@@ -6,7 +6,9 @@
  * is its indent, its first word as printed (digits masked) and the kinds of the next two words
  * (number, hex, path, quoted text, word, or the punctuation as printed); blank lines inside a run
  * belong to it. Blocks of a few lines whose shapes repeat (`git bisect run`'s steps) fold the same
- * way, to their first and last blocks.
+ * way, to their first and last blocks. A run whose lines group by a leading name (a blame's
+ * commit, a listing's owner, a log's logger) folds group by group: the first line after each
+ * change of that name is what a reader looks for, and a fold note names no such name.
  *
  * Only progress and status chatter folds, never rows of data the command was asked to print: a
  * run whose first words differ only in digits that name each row (`row1 …`, `row2 …` of a table,
