@@ -15,7 +15,9 @@
  * kind is the message's first words, a word that names something (a quote, a sigil, a digit, a
  * call) standing as `…`, so `already initialized constant PORT` and `… HOST` are one kind; a
  * message is the whole text with its numbers masked, so `Undefined array key "name"` and `…
- * "amount"` are two messages (each a different thing to fix) and `… key 3` and `… key 4` one.
+ * "amount"` are two messages (each a different thing to fix) and `… key 3` and `… key 4` one;
+ * warnings from a place already shown fold whatever their message (a loop's line warning of each
+ * file it leaves open).
  * Kinds seen fewer times, and every line that is not a warning, stay as printed.
  *
  * One pass over the lines; each line is tested only when shorter than MAX_TESTED, with patterns
@@ -156,15 +158,17 @@ function foldEntries(entries: readonly Entry[]): Map<Entry, readonly string[]> {
   }
   for (const [kind, all] of kinds) {
     if (kind === "" || all.length < MIN_KIND) continue;
-    // The first warning of each distinct message stays; only repeats of a message fold.
+    // The first warning of each distinct message stays; a repeat of a message, or of a place
+    // already shown (one line of code warning of each value it meets), folds.
     const messages = new Set<string>();
+    const places = new Set<string>();
     const rest = all.filter((e) => {
-      const message = e.warning.message.replace(/\b\d+\b/g, "#");
-      if (!messages.has(message)) {
-        messages.add(message);
-        return false;
-      }
-      return true;
+      const message = e.warning.message.replace(/\b(?:0x[0-9a-f]+|\d+)\b/gi, "#");
+      const place = `${e.warning.path}:${e.warning.line}`;
+      if (messages.has(message) || places.has(place)) return true;
+      messages.add(message);
+      places.add(place);
+      return false;
     });
     if (rest.length < 2) continue;
     put.set(all[0], [

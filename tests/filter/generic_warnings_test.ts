@@ -144,3 +144,15 @@ Deno.test("a message's numbers do not make it distinct; its names do", () => {
     'a.php:9: warning: Undefined array key "k"',
   ]);
 });
+
+Deno.test("warnings from one place fold whatever names their messages quote: a loop's line warns of each value", async () => {
+  const input = await fixture("warnings_one_place_python.txt");
+  const lines = engine.filter("python3 -X dev res.py", input).text.split("\n");
+  expect(lines).toContain(
+    "/tmp/zeph-r16/py/res.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper name='data_0.txt' mode='r' encoding='UTF-8'>",
+  );
+  expect(lines).toContain(
+    `… 9 more warnings "ResourceWarning: unclosed file …" at /tmp/zeph-r16/py/res.py line 8 …`,
+  );
+  expect(lines.filter((line) => line.includes("unclosed file"))).toHaveLength(2);
+});
