@@ -314,13 +314,14 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
     const fold = (n: number, note = "") => `${indent}… ${n} lines like these folded${note} …`;
     // A run whose lines group by a leading name (a blame's commit, a listing's owner) folds
     // group by group: the first line after each change of that name stays.
-    const groups = run.length >= MIN_SHAPE_RUN ? groupsByKey(lines, run) : null;
+    // A group too short to be a run of its own still folds its middle.
+    const groups = run.length >= MIN_SHAPE_RUN && !namesRows(lines, run)
+      ? groupsByKey(lines, run)
+      : null;
     if (groups !== null) {
       groups.forEach((group, g) => {
         const end = g + 1 < groups.length ? groups[g + 1][0] - 1 : run.at(-1)!;
-        const folded = group.length >= MIN_SHAPE_RUN && !namesRows(lines, group)
-          ? foldAroundOutliers(unitsOf(lines, group[0], end), fold)
-          : null;
+        const folded = foldAroundOutliers(unitsOf(lines, group[0], end), fold);
         if (folded !== null) appendAll(out, folded);
         else appendAll(out, lines, group[0], end + 1);
       });

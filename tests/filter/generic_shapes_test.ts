@@ -105,6 +105,19 @@ Deno.test("shape runs: a run grouped by a leading name folds group by group, the
   }
 });
 
+Deno.test("shape runs: groups too short to be runs of their own fold their middles, each first line kept", () => {
+  const commits = ["1f3a9c2e (Ann", "7bb71d77 (Cy ", "89d69d72 (Dee", "a04c5e11 (Bo "];
+  const lines = commits.flatMap((who, c) =>
+    Array.from(
+      { length: 6 },
+      (_, k) => `${who} 2026-11-2${c} 09:00:00 +0000 ${c * 6 + k + 1}) LIMIT_${c}_${k} = ${k}`,
+    )
+  );
+  const out = foldShapeRuns([...lines, "", "three lines", "after the", "listing"], false);
+  for (let c = 0; c < commits.length; c++) expect(out).toContain(lines[c * 6]);
+  expect(out.filter((line) => FOLD.test(line))).toHaveLength(4);
+});
+
 Deno.test("shape runs: a leading name that changes line after line (a diffstat's paths) is no group", () => {
   const lines = Array.from(
     { length: 20 },
