@@ -386,22 +386,26 @@ function keyOf(line: string): string | null {
 /**
  * The run's lines in groups of one key (`keyOf`), when the key groups them: every line has one
  * and it changes at most once in MIN_GROUP lines on average (a blame's few commits, not a
- * diffstat's path per line); null otherwise.
+ * diffstat's path per line); null otherwise. A line alone with its key (another author's one
+ * line amid a commit's) is no group: it stays in the group around it, for the outliers' reading
+ * (generic_outliers.ts) to keep it and the line that says where it is.
  */
 function groupsByKey(lines: readonly string[], run: readonly number[]): number[][] | null {
-  const groups: number[][] = [];
-  let key: string | null = null;
+  const keys: string[] = [];
   for (const k of run) {
-    const next = keyOf(lines[k]);
-    if (next === null) return null;
-    if (next !== key) {
-      if (groups.length * MIN_GROUP >= run.length) return null;
-      groups.push([]);
-      key = next;
-    }
-    groups.at(-1)!.push(k);
+    const key = keyOf(lines[k]);
+    if (key === null) return null;
+    keys.push(key);
   }
-  return groups.length > 1 ? groups : null;
+  const groups: { key: string; at: number[] }[] = [];
+  for (let r = 0; r < run.length; r++) {
+    const last = groups.at(-1);
+    const alone = r + 1 < run.length && keys[r + 1] !== keys[r] && last !== undefined;
+    if (last !== undefined && (last.key === keys[r] || alone)) last.at.push(run[r]);
+    else groups.push({ key: keys[r], at: [run[r]] });
+    if (groups.length * MIN_GROUP > run.length) return null;
+  }
+  return groups.length > 1 ? groups.map((g) => g.at) : null;
 }
 /** A key groups a run when its lines change it at most once in this many, on average. */
 const MIN_GROUP = 4;
