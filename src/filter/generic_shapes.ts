@@ -408,7 +408,7 @@ function groupsByKey(lines: readonly string[], run: readonly number[]): number[]
   return groups.length > 1 ? groups.map((g) => g.at) : null;
 }
 /** A key groups a run when its lines change it at most once in this many, on average. */
-const MIN_GROUP = 4;
+const MIN_GROUP = 8;
 
 /** The run from `first` to `last`: each of its lines with the blank lines after it. */
 function unitsOf(lines: readonly string[], first: number, last: number): string[][] {

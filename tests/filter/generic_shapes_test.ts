@@ -109,12 +109,12 @@ Deno.test("shape runs: groups too short to be runs of their own fold their middl
   const commits = ["1f3a9c2e (Ann", "7bb71d77 (Cy ", "89d69d72 (Dee", "a04c5e11 (Bo "];
   const lines = commits.flatMap((who, c) =>
     Array.from(
-      { length: 6 },
-      (_, k) => `${who} 2026-11-2${c} 09:00:00 +0000 ${c * 6 + k + 1}) LIMIT_${c}_${k} = ${k}`,
+      { length: 8 },
+      (_, k) => `${who} 2026-11-2${c} 09:00:00 +0000 ${c * 8 + k + 1}) LIMIT_${c}_${k} = ${k}`,
     )
   );
   const out = foldShapeRuns([...lines, "", "three lines", "after the", "listing"], false);
-  for (let c = 0; c < commits.length; c++) expect(out).toContain(lines[c * 6]);
+  for (let c = 0; c < commits.length; c++) expect(out).toContain(lines[c * 8]);
   expect(out.filter((line) => FOLD.test(line))).toHaveLength(4);
 });
 
