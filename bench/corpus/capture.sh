@@ -6552,3 +6552,24 @@ EOF
   sed -i 's/"timeout 8 php -S/"php -S/' "$CORPUS/logs/php_server_requests.json"
   wait
 fi
+
+# --- jvm (`jvmverbose`): `java -verbose:class` of a two-class program (a TreeMap, a stream with a
+# lambda): the JDK's class loads around the program's output and its own classes' loads.
+if sel jvmverbose; then
+  V="$WORK/jvmverbose"
+  rm -rf "$V" && mkdir -p "$V"
+  cat >"$V/Main.java" <<'EOF'
+import java.util.*;
+public class Main {
+  public static void main(String[] a) {
+    Map<String, Integer> stock = new TreeMap<>();
+    stock.put("apple", 3); stock.put("pear", 0);
+    for (var e : stock.entrySet()) System.out.println(e.getKey() + "=" + e.getValue());
+    System.out.println("total " + new Inventory(stock).total());
+  }
+}
+class Inventory { final Map<String, Integer> m; Inventory(Map<String, Integer> m) { this.m = m; } int total() { return m.values().stream().mapToInt(Integer::intValue).sum(); } }
+EOF
+  (cd "$V" && javac Main.java)
+  capture jvm java_verbose_class "$V" "java -verbose:class -cp . Main" "$(java -version 2>&1 | head -1)"
+fi

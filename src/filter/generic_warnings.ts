@@ -9,12 +9,16 @@
  * stays. Warnings located in a library (a gem, the standard library, site-packages, node_modules,
  * a Composer vendor tree, Perl's own modules) fold to one line per library with their count and
  * kinds: they are not the project's to fix. Of the project's warnings, a kind that recurs at
- * least `MIN_KIND` times keeps its first warning as printed and the rest fold to one line that
- * names the kind and every location, by file with its line numbers: a location is where the
- * reader goes to fix it, so none is dropped, only the repeated text. A kind is the message's first
- * words, a word that names something (a quote, a sigil, a digit, a call) standing as `…`, so
- * `already initialized constant PORT` and `… HOST` are one kind. Kinds seen fewer times, and
- * every line that is not a warning, stay as printed.
+ * least `MIN_KIND` times keeps the first warning of each distinct message as printed and the
+ * repeats fold to one line that names the kind and every location, by file with its line numbers:
+ * a location is where the reader goes to fix it, so none is dropped, only the repeated text. A
+ * kind is the message's first words, a word that names something (a quote, a sigil, a digit, a
+ * call) standing as `…`, so `already initialized constant PORT` and `… HOST` are one kind; a
+ * message is the whole text with its numbers masked, so `Undefined array key "name"` and `…
+ * "amount"` are two messages (each a different thing to fix) and `… key 3` and `… key 4` one;
+ * warnings from a place already shown fold whatever their message (a loop's line warning of each
+ * file it leaves open).
+ * Kinds seen fewer times, and every line that is not a warning, stay as printed.
  *
  * One pass over the lines; each line is tested only when shorter than MAX_TESTED, with patterns
  * linear in the line.
@@ -164,7 +168,19 @@ function foldEntries(entries: readonly Entry[]): Map<Entry, readonly string[]> {
   }
   for (const [kind, all] of kinds) {
     if (kind === "" || all.length < MIN_KIND) continue;
-    const rest = all.slice(1);
+    // The first warning of each distinct message stays; a repeat of a message, or of a place
+    // already shown (one line of code warning of each value it meets), folds.
+    const messages = new Set<string>();
+    const places = new Set<string>();
+    const rest = all.filter((e) => {
+      const message = e.warning.message.replace(/\b(?:0x[0-9a-f]+|\d+)\b/gi, "#");
+      const place = `${e.warning.path}:${e.warning.line}`;
+      if (messages.has(message) || places.has(place)) return true;
+      messages.add(message);
+      places.add(place);
+      return false;
+    });
+    if (rest.length < 2) continue;
     put.set(all[0], [
       ...all[0].lines,
       `… ${rest.length} more warnings "${kind} …" at ${locations(rest.map((x) => x.warning))} …`,

@@ -24,6 +24,9 @@ const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
 const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES)).split(/\r?\n/);
 const FOLD = /^\s*… (\d+) lines like these folded …$/;
 const engine = new FilterEngine([], { security: false });
+/** The lines of `xs` neither blank nor a fold's count. */
+const nonBlank = (xs: readonly string[]) =>
+  xs.filter((l) => l.trim() !== "" && !FOLD.test(l)).length;
 
 /** Folded counts in `out`, summed. */
 const foldedIn = (out: readonly string[]) =>
@@ -70,8 +73,6 @@ for (const { name, lines, kept } of CLASSES) {
     expect(out.length).toBeLessThan(lines.length / 2);
     for (const line of kept) expect(out).toContain(line);
     // Every line is either kept as printed or counted by a fold.
-    const nonBlank = (xs: readonly string[]) =>
-      xs.filter((l) => l.trim() !== "" && !FOLD.test(l)).length;
     expect(nonBlank(out) + foldedIn(out)).toBe(nonBlank(lines));
     for (const line of out) if (!FOLD.test(line)) expect(lines).toContain(line);
     // A failed run folds them too, keeping the run's last lines.
@@ -81,6 +82,55 @@ for (const { name, lines, kept } of CLASSES) {
     expect(nonBlank(failed) + foldedIn(failed)).toBe(nonBlank(lines));
   });
 }
+
+Deno.test("shape runs: a run grouped by a leading name folds group by group, the first line after each change kept", () => {
+  for (
+    const [name, firsts] of [
+      // A blame's commits (and authors), a listing's owners, a log's loggers.
+      ["shape_groups_blame.txt", [
+        "7bb71d77 (Cy  2026-11-24 09:00:00 +0000  2) LIMIT_1 = 10",
+        "89d69d72 (Dee 2026-11-26 15:30:00 +0000 47) TIMEOUT_1 = 3",
+      ]],
+      ["shape_groups_ls.txt", [
+        "-rw-r--r-- 1 root   root    7 2026-11-28 07:42 app_01.conf",
+        "-rw-r--r-- 1 nobody nogroup 4 2026-11-28 07:42 cache_01.db",
+      ]],
+      ["shape_groups_log.txt", [
+        "2026-11-28 07:42:21,694 sync.fetch INFO fetched page 1 of 18 (50 records)",
+        "2026-11-28 07:42:21,860 sync.store INFO stored batch 1 of 14",
+      ]],
+    ] as const
+  ) {
+    const lines = read(name);
+    const out = foldShapeRuns(lines, false);
+    for (const line of firsts) expect(out).toContain(line);
+    // Each group still folds.
+    expect(out.filter((line) => FOLD.test(line))).toHaveLength(2);
+    expect(nonBlank(out) + foldedIn(out)).toBe(nonBlank(lines));
+  }
+});
+
+Deno.test("shape runs: groups too short to be runs of their own fold their middles, each first line kept", () => {
+  const commits = ["1f3a9c2e (Ann", "7bb71d77 (Cy ", "89d69d72 (Dee", "a04c5e11 (Bo "];
+  const lines = commits.flatMap((who, c) =>
+    Array.from(
+      { length: 8 },
+      (_, k) => `${who} 2026-11-2${c} 09:00:00 +0000 ${c * 8 + k + 1}) LIMIT_${c}_${k} = ${k}`,
+    )
+  );
+  const out = foldShapeRuns([...lines, "", "three lines", "after the", "listing"], false);
+  for (let c = 0; c < commits.length; c++) expect(out).toContain(lines[c * 8]);
+  expect(out.filter((line) => FOLD.test(line))).toHaveLength(4);
+});
+
+Deno.test("shape runs: a leading name that changes line after line (a diffstat's paths) is no group", () => {
+  const lines = Array.from(
+    { length: 20 },
+    (_, i) => ` src/mod_${"abcdefghijklmnopqrst"[i]}.ts | ${i + 2} ++-`,
+  );
+  const out = foldShapeRuns([...lines, " 20 files changed"], false);
+  expect(out.filter((line) => FOLD.test(line))).toHaveLength(1);
+});
 
 Deno.test("shape runs: blocks whose lines' shapes repeat fold to the first and last blocks", () => {
   const lines = read("shape_git_bisect_run.txt");
