@@ -26,19 +26,41 @@ for (
   });
 }
 
+Deno.test("git blame -C -C --line-porcelain: each line's file stays named when one commit's lines come from several files", async () => {
+  // c.txt's lines copied from a.txt, b.txt and a.txt again, all added by one commit: git names the
+  // file on each line; the last filename line shown above a line of text must still be its own.
+  const input = lines((await fixture("git-blame-porcelain/copied_paths.in.txt")).trimEnd());
+  const out = lines(filter("git blame -C -C --line-porcelain c.txt", input.join("\n")).trimEnd());
+  /** Each text line (tab-indented) with the file the last filename line above it names. */
+  const files = (text: string[]) => {
+    let file = "";
+    const seen: string[] = [];
+    for (const line of text) {
+      if (line.startsWith("filename ")) file = line.slice(9);
+      else if (line.startsWith("\t")) seen.push(`${file}: ${line}`);
+    }
+    return seen;
+  };
+  expect(files(input)).toContain("a.txt: \talpha line 5 with enough text to be copied around");
+  expect(files(out)).toEqual(files(input));
+});
+
 Deno.test("git blame --line-porcelain: a commit's fields are said once, every line keeps its header and text", async () => {
   // Sanitised as the engine reads it: a blank line's tab goes with its trailing blanks.
   const input = lines(sanitize(await corpus("git/blame_line_porcelain.txt")).trimEnd());
   const out = lines(filter("git blame --line-porcelain -w -M app.py", input.join("\n")).trimEnd());
-  // What --porcelain prints: the fields the first time a commit comes, wherever it comes again.
+  // What --porcelain prints: the fields the first time a commit comes, wherever it comes again;
+  // the file (filename, previous) once per group of lines, under its header with a count.
   const header = /^([0-9a-f]{40}) \d+ \d+( \d+)?$/;
   const said = new Set<string>();
   let commit = "";
+  let group = "";
   const expected = input.filter((line) => {
     const h = header.exec(line);
     if (h) commit = h[1];
+    if (h?.[2]) group = line;
     if (h || line.startsWith("\t") || line === "") return true;
-    const key = `${commit} ${line}`;
+    const key = /^(filename|previous) /.test(line) ? `${group} ${line}` : `${commit} ${line}`;
     if (said.has(key)) return false;
     said.add(key);
     return true;
