@@ -237,6 +237,26 @@ export function printsOutput(segment: string): boolean {
   return first !== undefined && !SILENT.has(baseName(first));
 }
 
+/**
+ * Whether a compound command's segments before its last may print before it runs: one that
+ * prints when it works (`printsOutput`), or one that prints nothing when it works (`cd`, `cp`)
+ * that `;`, `||` or a newline follows, since the next command runs after it failed and it prints
+ * its failure (`cd build; pytest`: `cd: can't cd to build`); after `&&` a failure ends the
+ * command. A segment told to be quiet or sent to a file (`make clean >/dev/null; make`) shares
+ * nothing either way.
+ */
+export function earlierSegmentsPrint(command: string): boolean {
+  const bounds = segmentBounds(command).filter(([start, end]) =>
+    command.slice(start, end).trim() !== ""
+  );
+  return bounds.slice(0, -1).some(([start, end]) => {
+    const segment = command.slice(start, end).trim();
+    if (printsOutput(segment)) return true;
+    return command[end] !== "&" &&
+      !shellWords(segment).some((word) => STDOUT_TO_FILE.test(word) || QUIET.has(word));
+  });
+}
+
 /** Where each top-level segment of the command starts and ends (quotes respected). */
 function segmentBounds(command: string): [number, number][] {
   const bounds: [number, number][] = [];

@@ -1,5 +1,6 @@
 import { expect } from "expect";
 import {
+  earlierSegmentsPrint,
   lastSegment,
   matchCandidates,
   normalizeSegment,
@@ -103,6 +104,20 @@ Deno.test("printsOutput: a segment that prints nothing when it works shares no o
     ["cargo clean -q", false],
   ];
   expect(table.map(([s]) => [s, printsOutput(s)])).toEqual(table);
+});
+
+Deno.test("earlierSegmentsPrint: a quiet command that `;` follows may print its failure", () => {
+  const table: [string, boolean][] = [
+    ["cd build && pytest", false],
+    ["cd build; pytest", true],
+    ["cd build || exit 1\npytest", true],
+    ["export CI=1 && cd x && pytest", false],
+    ["./seed.sh && pytest", true],
+    ["make clean >/dev/null; make", false],
+    ["cargo clean -q; cargo build", false],
+    ["pytest", false],
+  ];
+  expect(table.map(([s]) => [s, earlierSegmentsPrint(s)])).toEqual(table);
 });
 
 Deno.test("matchCandidates: a long run of wrappers costs about as much as its length", () => {

@@ -354,6 +354,19 @@ for (const runner of ["pytest", "cargo", "go", "node", "make"]) {
   });
 }
 
+for (const runner of ["pytest", "cargo", "go", "node", "make"]) {
+  const { command, file, failure } = HALVES[runner];
+  Deno.test(`a quiet command's failure: \`cd build; cp config.example.py config.py; ${command}\` keeps it`, async () => {
+    // After `;` the next command runs even when `cd` or `cp` failed, so their errors (which they
+    // print only then) come before the runner's output.
+    const input = (await half("cd_cp_failed.txt")) + (await half(file));
+    const out = filter(`cd build; cp config.example.py config.py; ${command}`, input, true);
+    expect(out).toContain("sh: 1: cd: can't cd to build");
+    expect(out).toContain("cp: cannot stat 'config.example.py': No such file or directory");
+    for (const line of failure) expect(out).toContain(line);
+  });
+}
+
 /**
  * Golden cases whose rule still loses another command's failure lines in a compound command's
  * output: truncate cuts what a later command prints between its head and tail (its listing

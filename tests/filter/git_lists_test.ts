@@ -26,19 +26,41 @@ for (
   });
 }
 
+Deno.test("git blame -C -C --line-porcelain: each line's file stays named when one commit's lines come from several files", async () => {
+  // c.txt's lines copied from a.txt, b.txt and a.txt again, all added by one commit: git names the
+  // file on each line; the last filename line shown above a line of text must still be its own.
+  const input = lines((await fixture("git-blame-porcelain/copied_paths.in.txt")).trimEnd());
+  const out = lines(filter("git blame -C -C --line-porcelain c.txt", input.join("\n")).trimEnd());
+  /** Each text line (tab-indented) with the file the last filename line above it names. */
+  const files = (text: string[]) => {
+    let file = "";
+    const seen: string[] = [];
+    for (const line of text) {
+      if (line.startsWith("filename ")) file = line.slice(9);
+      else if (line.startsWith("\t")) seen.push(`${file}: ${line}`);
+    }
+    return seen;
+  };
+  expect(files(input)).toContain("a.txt: \talpha line 5 with enough text to be copied around");
+  expect(files(out)).toEqual(files(input));
+});
+
 Deno.test("git blame --line-porcelain: a commit's fields are said once, every line keeps its header and text", async () => {
   // Sanitised as the engine reads it: a blank line's tab goes with its trailing blanks.
   const input = lines(sanitize(await corpus("git/blame_line_porcelain.txt")).trimEnd());
   const out = lines(filter("git blame --line-porcelain -w -M app.py", input.join("\n")).trimEnd());
-  // What --porcelain prints: the fields the first time a commit comes, wherever it comes again.
+  // What --porcelain prints: the fields the first time a commit comes, wherever it comes again;
+  // the file (filename, previous) once per group of lines, under its header with a count.
   const header = /^([0-9a-f]{40}) \d+ \d+( \d+)?$/;
   const said = new Set<string>();
   let commit = "";
+  let group = "";
   const expected = input.filter((line) => {
     const h = header.exec(line);
     if (h) commit = h[1];
+    if (h?.[2]) group = line;
     if (h || line.startsWith("\t") || line === "") return true;
-    const key = `${commit} ${line}`;
+    const key = /^(filename|previous) /.test(line) ? `${group} ${line}` : `${commit} ${line}`;
     if (said.has(key)) return false;
     said.add(key);
     return true;
@@ -60,6 +82,30 @@ Deno.test("git shortlog -sne: every author of several commits stays, a long run 
   ]);
 });
 
+Deno.test("git diff --name-status: a count after a deleted file's line names the status it counts", () => {
+  // git sorts by path, so a directory's modified files come on both sides of a deleted one: the
+  // ones after it are counted below the D line, and the count says they are modified, not deleted.
+  const input = [
+    ...Array.from({ length: 8 }, (_, i) => `M\tsrc/core/a${i + 1}.py`),
+    "D\tsrc/core/b.py",
+    ...Array.from({ length: 8 }, (_, i) => `M\tsrc/core/c${i + 1}.py`),
+    ...Array.from({ length: 8 }, (_, i) => `A\tsrc/core/d${i + 1}.py`),
+  ];
+  const out = lines(filter("git diff --name-status main", input.join("\n")).trimEnd());
+  expect(out).toEqual([
+    "M\tsrc/core/a1.py",
+    "M\tsrc/core/a2.py",
+    "M\tsrc/core/a3.py",
+    "… 5 more M\tsrc/core/* files …",
+    "D\tsrc/core/b.py",
+    "… 8 more M\tsrc/core/* files …",
+    "A\tsrc/core/d1.py",
+    "A\tsrc/core/d2.py",
+    "A\tsrc/core/d3.py",
+    "… 5 more A\tsrc/core/* files …",
+  ]);
+});
+
 Deno.test("git diff --name-status: past three, the added or modified files of one directory fold to a count; D and R lines all stay", async () => {
   const input = lines((await corpus("git/diff_name_status.txt")).trimEnd());
   const out = lines(filter("git diff --name-status v1.0 main", input.join("\n")).trimEnd());
@@ -73,16 +119,16 @@ Deno.test("git diff --name-status: past three, the added or modified files of on
     "A\tsrc/api/route1.py",
     "A\tsrc/api/route10.py",
     "A\tsrc/api/route11.py",
-    "… 17 more src/api/* files with this status …",
+    "… 17 more A\tsrc/api/* files …",
     "M\tsrc/core/mod1.py",
     "M\tsrc/core/mod10.py",
     "M\tsrc/core/mod11.py",
-    "… 27 more src/core/* files with this status …",
+    "… 27 more M\tsrc/core/* files …",
     "R100\tsrc/ui/view12.tsx\tsrc/ui/panel12.tsx",
     "M\tsrc/ui/view1.tsx",
     "M\tsrc/ui/view10.tsx",
     "M\tsrc/ui/view11.tsx",
-    "… 8 more src/ui/* files with this status …",
+    "… 8 more M\tsrc/ui/* files …",
     "M\ttests/test_1.py",
     "D\ttests/test_7.py",
     "D\ttests/test_8.py",
