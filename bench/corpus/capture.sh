@@ -3975,6 +3975,8 @@ if sel gitblame; then
   sed -i 's/^    return x \* 13$/    return x * 13  # FIXME/' "$R/app.py"
   commit_as "Bob Jones" b@example.invalid "2026-03-02T14:22:10+0000" "step 13: hotfix"
   capture git blame_templated "$R" "git blame app.py" "$(git --version)"
+  capture git blame_line_porcelain "$R" "git blame --line-porcelain -w -M app.py" "$(git --version)"
+  capture_golden git-blame-porcelain line_porcelain_range "$R" "git blame --line-porcelain -L 30,45 app.py"
 fi
 
 # --- logs (jsonlogs): JSON-lines logs with no rule: python logging with a JSON formatter, pino ---
@@ -6109,6 +6111,127 @@ if sel gitlists; then
   capture_golden git-log-truncate graph_format_short "$R" "git log --graph --format='%h %an %s' -n 50"
   capture_golden git-log-truncate format_nograph "$R" "git log --format='%h %s' -n 120"
   capture_golden git-log-truncate oneline_graph_long "$R" "git log --oneline --graph -n 150"
+  # Custom one-line formats: a leading hash, abbreviated or full, then a tab, a blank or nothing.
+  capture git log_format_tabs "$R" "git log --format='%h%x09%an%x09%s'" "$(git --version)"
+  capture_golden git-log-truncate format_tab "$R" "git log --format='%h%x09%s'"
+  capture_golden git-log-truncate format_full_hash "$R" "git log --format=%H"
+  capture_golden git-log-truncate pretty_author "$R" "git log --pretty=format:'%h %an %s'"
+  cd "$ROOT" || exit 1
+fi
+
+# --- git lists (`gitlong`, git 2.39): a scratch repository of five regular authors and forty
+# one-time contributors, a release whose diff adds, changes, deletes and renames files across
+# directories, and a topic branch of twelve commits whose rebase stops on a conflict.
+if sel gitlong; then
+  R="$WORK/gitlong"
+  rm -rf "$R" && mkdir -p "$R"
+  (
+    cd "$R" && git init -q -b main && git config user.email ann@example.com && git config user.name "Ann Dev"
+    t=1764000000
+    commit() {
+      t=$((t + 3600))
+      GIT_AUTHOR_NAME="$1" GIT_AUTHOR_EMAIL="$2" GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" git commit -q -m "$3"
+    }
+    mkdir -p src/core src/api src/ui docs tests
+    for i in $(seq 1 30); do printf 'core %d\nline two\n' "$i" >"src/core/mod$i.py"; done
+    for i in $(seq 1 12); do printf 'ui %d\n' "$i" >"src/ui/view$i.tsx"; done
+    for i in $(seq 1 8); do printf 'test %d\n' "$i" >"tests/test_$i.py"; done
+    echo "# app" >README.md && echo "guide" >docs/guide.md && echo "old" >docs/legacy.md && echo "conf" >setup.cfg
+    git add -A && commit "Ann Dev" ann@example.com "Initial import" && git tag v1.0
+    # Five regular authors, then forty one-time contributors.
+    regulars=("Ann Dev:ann@example.com" "Bo Lin:bo@example.com" "Cy Park:cy@example.com" "Dee Roy:dee@example.com" "Eli Sato:eli@example.com")
+    for k in $(seq 1 60); do
+      a="${regulars[$(( (k * k + k / 3) % 5 ))]}"
+      echo "change $k" >>"src/core/mod$(( k % 30 + 1 )).py" && git add -A && commit "${a%%:*}" "${a#*:}" "core: change $k"
+    done
+    for n in Fay Gus Hal Ida Jon Kai Lea Max Ned Oli Pia Quin Ray Sol Tia Uma Vic Wes Xia Yan Zoe Abe Bea Cal Dan Eva Fox Gia Hob Ivy Jay Kim Lou Mia Nia Oto Pam Rex Sue Ted; do
+      echo "$n" >>docs/guide.md && git add -A && commit "$n Contributor" "$(echo "$n" | tr A-Z a-z)@example.org" "docs: thanks $n"
+    done
+    # Between v1.0 and HEAD: files added under src/api, deleted, renamed, a mode change.
+    for i in $(seq 1 20); do printf 'api %d\n' "$i" >"src/api/route$i.py"; done
+    git rm -q docs/legacy.md tests/test_7.py tests/test_8.py && git mv setup.cfg pyproject.cfg && git mv src/ui/view12.tsx src/ui/panel12.tsx
+    for i in $(seq 1 11); do echo "style" >>"src/ui/view$i.tsx"; done
+    chmod +x tests/test_1.py
+    git add -A && commit "Ann Dev" ann@example.com "api routes, ui styles, cleanup"
+    # A topic branch of twelve commits, the fifth of which edits a line main changes too.
+    git checkout -q -b topic v1.0~0 2>/dev/null || git checkout -q -b topic v1.0
+    for k in $(seq 1 12); do
+      if [ "$k" = 5 ]; then sed -i 's/^line two$/line two (topic)/' src/core/mod3.py; else echo "topic $k" >"src/ui/topic$k.tsx"; fi
+      git add -A && commit "Bo Lin" bo@example.com "topic: step $k"
+    done
+    git checkout -q main
+    sed -i 's/^line two$/line two (main)/' src/core/mod3.py && git add -A && commit "Ann Dev" ann@example.com "core: reword mod3"
+    git checkout -q topic
+  )
+  V="$(git --version)"
+  capture git shortlog_sne "$R" "git shortlog -sne HEAD main" "$V"
+  capture git diff_name_status "$R" "git diff --name-status v1.0 main" "$V"
+  capture git diff_name_only "$R" "git diff --name-only v1.0 main" "$V"
+  capture_golden git-shortlog-summary sn "$R" "git shortlog -sn main"
+  capture_golden git-diff-name-status show_commit "$R" "git show --name-status main~1"
+  capture_golden git-diff-name-only show_commit "$R" "git show --name-only main~1"
+  cd "$ROOT" || exit 1
+fi
+
+# --- pnpm recursive node --test (`pnpmtap`, pnpm 9, node 20): a three-package workspace whose
+# packages' `test` script is `node --test` (TAP when not on a terminal); one test of `tax` fails,
+# so pnpm stops the others' runs.
+if sel pnpmtap; then
+  R="$WORK/pnpmws"
+  rm -rf "$R" && mkdir -p "$R"
+  printf 'packages:\n  - "packages/*"\n' >"$R/pnpm-workspace.yaml"
+  printf '{"name":"ws","private":true}\n' >"$R/package.json"
+  for p in cart tax ledger; do
+    mkdir -p "$R/packages/$p/test"
+    printf '{"name":"@shop/%s","version":"1.0.0","scripts":{"test":"node --test"}}\n' "$p" >"$R/packages/$p/package.json"
+    {
+      echo 'const test = require("node:test"); const assert = require("node:assert");'
+      for i in $(seq 1 8); do echo "test('$p computes case $i', () => { assert.strictEqual($i + 1, $((i + 1))); });"; done
+      if [ "$p" = tax ]; then echo "test('tax sums rates exactly', () => { assert.strictEqual(0.1 + 0.2, 0.3); });"; fi
+    } >"$R/packages/$p/test/$p.test.js"
+  done
+  capture node pnpm_recursive_node_test "$R" "pnpm -r test" "pnpm $(pnpm --version), node $(node --version)"
+  capture_golden pnpm-recursive-tap first_fail "$R" "pnpm -r test"
+  cd "$ROOT" || exit 1
+fi
+
+# --- go test -fuzz (`gofuzz`, go 1.19): a fuzz target over a key=value parser that indexes past
+# a pair without `=`: the fuzzer finds it at once, and the panic's goroutine trace is printed
+# inside testing's log line, indented, with the failing input's file and the command to re-run it.
+if sel gofuzz; then
+  R="$WORK/gofuzz"
+  rm -rf "$R" && mkdir -p "$R"
+  printf 'module example.com/ring\n\ngo 1.19\n' >"$R/go.mod"
+  cat >"$R/parse.go" <<'EOF'
+package ring
+
+import "strings"
+
+// Parse reads "key=value" pairs separated by commas.
+func Parse(s string) map[string]string {
+	out := map[string]string{}
+	for _, part := range strings.Split(s, ",") {
+		kv := strings.SplitN(part, "=", 2)
+		out[kv[0]] = kv[1]
+	}
+	return out
+}
+EOF
+  cat >"$R/parse_test.go" <<'EOF'
+package ring
+
+import "testing"
+
+func FuzzParse(f *testing.F) {
+	f.Add("a=1,b=2")
+	f.Fuzz(func(t *testing.T, s string) {
+		Parse(s)
+	})
+}
+EOF
+  capture go go_test_fuzz_panic "$R" "go test -fuzz=FuzzParse -fuzztime=60s ." "$(go version | awk '{print $3}')"
+  rm -rf "$R/testdata"
+  capture_golden go-test-tidy fuzz_panic "$R" "go test -fuzz=FuzzParse -fuzztime=60s ."
   cd "$ROOT" || exit 1
 fi
 
@@ -6428,4 +6551,25 @@ EOF
   # The command the agent ran; timeout only bounds the capture.
   sed -i 's/"timeout 8 php -S/"php -S/' "$CORPUS/logs/php_server_requests.json"
   wait
+fi
+
+# --- jvm (`jvmverbose`): `java -verbose:class` of a two-class program (a TreeMap, a stream with a
+# lambda): the JDK's class loads around the program's output and its own classes' loads.
+if sel jvmverbose; then
+  V="$WORK/jvmverbose"
+  rm -rf "$V" && mkdir -p "$V"
+  cat >"$V/Main.java" <<'EOF'
+import java.util.*;
+public class Main {
+  public static void main(String[] a) {
+    Map<String, Integer> stock = new TreeMap<>();
+    stock.put("apple", 3); stock.put("pear", 0);
+    for (var e : stock.entrySet()) System.out.println(e.getKey() + "=" + e.getValue());
+    System.out.println("total " + new Inventory(stock).total());
+  }
+}
+class Inventory { final Map<String, Integer> m; Inventory(Map<String, Integer> m) { this.m = m; } int total() { return m.values().stream().mapToInt(Integer::intValue).sum(); } }
+EOF
+  (cd "$V" && javac Main.java)
+  capture jvm java_verbose_class "$V" "java -verbose:class -cp . Main" "$(java -version 2>&1 | head -1)"
 fi

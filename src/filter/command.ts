@@ -177,8 +177,91 @@ function baseName(word: string): string {
 
 /** The text after the last top-level `&&`, `||`, `;` or newline (quotes respected). */
 export function lastSegment(command: string): string {
+  const [start, end] = segmentBounds(command).at(-1)!;
+  return command.slice(start, end).trim();
+}
+
+/** The command's segments: the texts between top-level `&&`, `||`, `;` and newlines, trimmed. */
+export function segments(command: string): string[] {
+  return segmentBounds(command).map(([start, end]) => command.slice(start, end).trim())
+    .filter((segment) => segment !== "");
+}
+
+/**
+ * Commands that print nothing when they succeed (`cd build`, `export CI=1`, `source .venv/bin/activate`,
+ * `mkdir -p out`): a segment of them shares no output with the others.
+ */
+const SILENT = new Set([
+  "cd",
+  "export",
+  "set",
+  "unset",
+  "source",
+  ".",
+  "true",
+  ":",
+  "mkdir",
+  "rm",
+  "cp",
+  "mv",
+  "touch",
+  "ln",
+  "chmod",
+  "chown",
+  "sleep",
+  "umask",
+  "shopt",
+  "ulimit",
+  "trap",
+  "alias",
+  "unalias",
+  "declare",
+  "local",
+  "readonly",
+]);
+
+/** A redirection of standard output to a file (`>/dev/null`, `> build.log`, `&>>log`, `1>x`). */
+const STDOUT_TO_FILE = /^(?:1|&)?>>?(?!&)/;
+/** Options that quiet a command (`cargo clean -q`, `npm ci --silent`). */
+const QUIET = new Set(["-q", "-qq", "--quiet", "--silent"]);
+
+/**
+ * Whether a segment runs a command that may print: not one that prints nothing when it works
+ * (`cd x`, `export A=1`, `A=1` alone), is told to be quiet (`cargo clean -q`) or sends what it
+ * prints to a file (`make clean >/dev/null`).
+ */
+export function printsOutput(segment: string): boolean {
+  const words = shellWords(segment);
+  if (words.some((word) => STDOUT_TO_FILE.test(word) || QUIET.has(word))) return false;
+  const first = shellWords(normalizeSegment(segment))[0];
+  return first !== undefined && !SILENT.has(baseName(first));
+}
+
+/**
+ * Whether a compound command's segments before its last may print before it runs: one that
+ * prints when it works (`printsOutput`), or one that prints nothing when it works (`cd`, `cp`)
+ * that `;`, `||` or a newline follows, since the next command runs after it failed and it prints
+ * its failure (`cd build; pytest`: `cd: can't cd to build`); after `&&` a failure ends the
+ * command. A segment told to be quiet or sent to a file (`make clean >/dev/null; make`) shares
+ * nothing either way.
+ */
+export function earlierSegmentsPrint(command: string): boolean {
+  const bounds = segmentBounds(command).filter(([start, end]) =>
+    command.slice(start, end).trim() !== ""
+  );
+  return bounds.slice(0, -1).some(([start, end]) => {
+    const segment = command.slice(start, end).trim();
+    if (printsOutput(segment)) return true;
+    return command[end] !== "&" &&
+      !shellWords(segment).some((word) => STDOUT_TO_FILE.test(word) || QUIET.has(word));
+  });
+}
+
+/** Where each top-level segment of the command starts and ends (quotes respected). */
+function segmentBounds(command: string): [number, number][] {
+  const bounds: [number, number][] = [];
+  let start = 0;
   let quote: string | null = null;
-  let cut = 0;
   for (let i = 0; i < command.length; i++) {
     const c = command[i];
     if (c === "\\" && quote !== "'") {
@@ -193,13 +276,17 @@ export function lastSegment(command: string): string {
       quote = c;
       continue;
     }
-    if (c === ";" || c === "\n") cut = i + 1;
-    else if ((c === "&" || c === "|") && command[i + 1] === c) {
-      cut = i + 2;
+    if (c === ";" || c === "\n") {
+      bounds.push([start, i]);
+      start = i + 1;
+    } else if ((c === "&" || c === "|") && command[i + 1] === c) {
+      bounds.push([start, i]);
+      start = i + 2;
       i++;
     }
   }
-  return command.slice(cut).trim();
+  bounds.push([start, command.length]);
+  return bounds;
 }
 
 const REDIRECT = /^(?:\d*|&)(?:>>?|<<?|>&|<&)(.*)$/;

@@ -2,7 +2,7 @@
  * The engine: picks the rules matching a command, runs them in sequence over the sanitised
  * output line by line, appends the security pass, and reports stats and confidence.
  */
-import { lastCommand, lastSegment, matchCandidates } from "./command.ts";
+import { earlierSegmentsPrint, lastCommand, matchCandidates, segments } from "./command.ts";
 import { cutMiddle, genericApplies, genericStage } from "./generic.ts";
 import { FAILURE_SIGNAL, sharedStage } from "./strategies/mod.ts";
 import type { CompiledRule } from "./rule.ts";
@@ -448,16 +448,17 @@ type SharedOutput = NonNullable<StageContext["shared"]>;
  * Which rules share the output with other commands of a compound command (`go test ./...; go
  * tool cover -func=c.out`): a rule the last segment does not match is for an earlier command,
  * and the later ones print after it; a rule for the last command shares it with the earlier
- * commands other matched rules are for (an earlier command no rule knows, such as `cd`, prints
- * nothing a rule would need to leave alone).
+ * commands that print, whether a rule knows them or not (`./seed.sh && pytest`: the script's
+ * `not found` is no test's line to drop); one that prints nothing when it works (`cd`, `export`)
+ * shares nothing, unless `;` follows it (its failure, printed before the next runs).
  */
 function sharedOutput(command: string, rules: CompiledRule[]): Map<CompiledRule, SharedOutput> {
   const shared = new Map<CompiledRule, SharedOutput>();
-  const segment = lastSegment(command.trim());
-  if (segment === command.trim()) return shared;
-  const forms = matchCandidates(segment);
+  const parts = segments(command.trim());
+  if (parts.length < 2) return shared;
+  const forms = matchCandidates(parts.at(-1)!);
   const last = new Set(rules.filter((rule) => forms.some((form) => rule.matches(form))));
-  const earlier = rules.some((rule) => !last.has(rule));
+  const earlier = rules.some((rule) => !last.has(rule)) || earlierSegmentsPrint(command.trim());
   for (const rule of rules) {
     if (!last.has(rule)) shared.set(rule, { before: false, after: true });
     else if (earlier) shared.set(rule, { before: true, after: false });

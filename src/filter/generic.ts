@@ -5,8 +5,8 @@
  * (generic_folds.ts), compiler notes in system headers and a linker's repeated undefined
  * references fold (generic_compiler.ts) and, in an
  * output with a failure, so do passing-test lines (generic_tests.ts; long runs of them in one
- * without), long runs of per-item lines of one shape in an output that passed
- * (generic_shapes.ts), long usage listings
+ * without), long runs of per-item lines of one shape (generic_shapes.ts; in a failed run their
+ * last lines stay, and they fold after rules that all passed the output on), long usage listings
  * printed after an error (generic_usage.ts) and routine log lines (generic_logs.ts); runs of
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
  * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
@@ -190,7 +190,8 @@ export type GenericAction = "progress" | "repeat" | "cut" | "truncated";
  * With `after` set it is the pass after a rule: only the folds that keep every failure-looking
  * line run (usage listings under an error, advice and decoration, library stack frames,
  * system-header notes of compiler diagnostics, blocks of one shape, routine log lines of a failed
- * run, text printed twice, repeated lines, long lines
+ * run, runs of lines of one shape in a failed run's output the rules all passed on (their last
+ * lines stay), text printed twice, repeated lines, long lines
  * cut in the middle unless they name a failure or a location); no progress line goes, no path or
  * tree listing folds, nothing is truncated, and JSON is left to the rule. `command` names the
  * `--help` call a usage fold points to; `rulesPassedOn` says, once the rules finished, whether
@@ -364,8 +365,10 @@ export function genericStage(
         lines = foldTreeListing(lines);
         lines = foldDataRuns(lines);
         lines = foldPassingTests(lines, ctx.failed);
-        lines = foldShapeRuns(lines, ctx.failed);
       }
+      // After rules, only in a failed run's output the rules all passed on: what a rule chose to
+      // keep (a linter's locations, a runner's failing names) is not progress.
+      if (!after || (ctx.failed && counters())) lines = foldShapeRuns(lines, ctx.failed);
       if (lines.length !== count) changed = true;
       for (const line of lines) take(line);
       lines = [];

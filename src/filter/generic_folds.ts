@@ -113,16 +113,26 @@ export function pythonLibrary(path: string): string | null {
 const JAVA_LIBRARY =
   /^(java|javax|jakarta|jdk|sun|com\.sun|kotlin|kotlinx|scala|groovy|org\.junit|junit|org\.testng|org\.mockito|org\.assertj|org\.apache|org\.gradle|org\.springframework|com\.google|org\.hibernate|com\.fasterxml|io\.netty|org\.eclipse|org\.glassfish|org\.jboss|io\.micronaut|io\.quarkus|io\.dropwizard|io\.grpc|io\.reactivex|reactor|akka|com\.zaxxer|org\.postgresql|com\.mysql|org\.h2|org\.flywaydb|liquibase|ch\.qos\.logback|org\.slf4j|org\.aspectj|net\.bytebuddy|org\.yaml|okhttp3|retrofit2|picocli)\./;
 
+/**
+ * The package whose code a path (or a frame's text) is in, by its innermost `node_modules/`
+ * segment: `node_modules/a/node_modules/b/x.js` is b's code (the copy of b that a depends on),
+ * and a scoped package keeps its scope (`@babel/core`). Null when no `node_modules/` is in it;
+ * `node_modules` when no name follows.
+ */
+export function nodePackage(path: string): string | null {
+  const modules = path.lastIndexOf("node_modules/");
+  if (modules < 0) return null;
+  const name = /^(@[^/\s]{1,100}\/[^/\s)]{1,100}|[^/\s)]{1,100})/.exec(
+    path.slice(modules + "node_modules/".length),
+  );
+  return name ? name[1] : "node_modules";
+}
+
 /** The library of an `at …` frame (JavaScript or Java), or null for the user's code. */
 function atLibrary(rest: string): string | null {
   if (/\(node:|^node:|\(internal\/|^internal\//.test(rest)) return "node internals";
-  const modules = rest.lastIndexOf("node_modules/");
-  if (modules >= 0) {
-    const name = /^(@[^/\s]{1,100}\/[^/\s)]{1,100}|[^/\s)]{1,100})/.exec(
-      rest.slice(modules + "node_modules/".length),
-    );
-    return name ? name[1] : "node_modules";
-  }
+  const modules = nodePackage(rest);
+  if (modules !== null) return modules;
   if (/\((?:<anonymous>|native)\)$|^<anonymous>$|^native$/.test(rest)) return "native";
   if (/^ext:/.test(rest) || /\(ext:/.test(rest)) return "deno internals";
   return javaLibrary(rest);

@@ -1,12 +1,14 @@
 /**
- * Long runs of lines of one shape in an output that passed: a tool's per-item lines (`npm notice
- * 1.2kB lib/a.js` of a tarball's contents, `Project 'a/tsconfig.json' is up to date …` of a
- * verbose build, `Skipping x`, `Downloading y`, ` src/a.ts | 12 ++++--` of a diffstat, `* 1a2b3c4
- * subject` of a graph log) fold to the run's first and last lines around a count. A line's shape
+ * Long runs of lines of one shape: a tool's per-item lines (`npm notice 1.2kB lib/a.js` of a
+ * tarball's contents, `Project 'a/tsconfig.json' is up to date …` of a verbose build, `Skipping
+ * x`, `Downloading y`, ` src/a.ts | 12 ++++--` of a diffstat, `* 1a2b3c4 subject` of a graph log)
+ * fold to the run's first and last lines around a count. A line's shape
  * is its indent, its first word as printed (digits masked) and the kinds of the next two words
  * (number, hex, path, quoted text, word, or the punctuation as printed); blank lines inside a run
  * belong to it. Blocks of a few lines whose shapes repeat (`git bisect run`'s steps) fold the same
- * way, to their first and last blocks.
+ * way, to their first and last blocks. A run whose lines group by a leading name (a blame's
+ * commit, a listing's owner, a log's logger) folds group by group: the first line after each
+ * change of that name is what a reader looks for, and a fold note names no such name.
  *
  * Only progress and status chatter folds, never rows of data the command was asked to print: a
  * run whose first words differ only in digits that name each row (`row1 …`, `row2 …` of a table,
@@ -14,9 +16,11 @@
  * move on as a clock, a date, a count of a total or a labelled counter do (`12:00:01`,
  * `2026-11-27`, `3/40`, apt's `Get:12`).
  *
- * Only when the command succeeded: a failed run's lines around its failure are its context.
- * A line that carries a failure, a location or a warning never folds and ends the run, and the
- * last lines of the output (where a tool prints its summary) never fold either.
+ * In a failed run a run folds too, but its last FAILED_RUN_TAIL lines stay as printed: what the
+ * tool did just before it failed is the failure's context (`Compiling 'pkg/mod_25.py'...` over
+ * its syntax error); blocks of lines fold only in a run that passed. A line that carries a
+ * failure, a location or a warning never folds and ends the run, and the last lines of the output
+ * (where a tool prints its summary) never fold either.
  */
 
 import { appendAll, FoldedLines } from "./arrays.ts";
@@ -34,6 +38,11 @@ export const MIN_SHAPE_RUN = 12;
  * would double the pass's time.
  */
 export const MAX_SHAPED_LINES = 20_000;
+/**
+ * In a failed run, the last lines of a run that stay as printed: what the tool did just before it
+ * failed.
+ */
+const FAILED_RUN_TAIL = 3;
 /** The last non-blank lines of an output never fold: a summary is printed there. */
 const KEPT_TAIL = 3;
 /** Words of a line its shape reads: the first as printed, the next ones by kind. */
@@ -279,13 +288,14 @@ const MIN_BLOCKS = 3;
 
 /**
  * The lines with each run of at least MIN_SHAPE_RUN lines of one shape folded to its first line,
- * a count of the lines between and its last line, when the command succeeded and the count is
- * shorter than the lines it replaces. A run of blocks
- * of 2 to MAX_PERIOD lines whose shapes repeat block after block (a step's `running …`,
- * `Bisecting: …`, `[hash] subject`) folds the same way, keeping its first and last blocks.
+ * a count of the lines between and its last line (its last FAILED_RUN_TAIL lines when the
+ * command failed), when the count is shorter than the lines it replaces. In a run that passed, a
+ * run of blocks of 2 to MAX_PERIOD lines whose shapes repeat block after block (a step's
+ * `running …`, `Bisecting: …`, `[hash] subject`) folds the same way, keeping its first and last
+ * blocks.
  */
 export function foldShapeRuns(lines: readonly string[], failed: boolean): readonly string[] {
-  if (failed || lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return lines;
+  if (lines.length < MIN_SHAPE_RUN || lines.length > MAX_SHAPED_LINES) return lines;
   // Where the kept tail starts: the last KEPT_TAIL non-blank lines.
   let tail = lines.length;
   for (let seen = 0; tail > 0 && seen < KEPT_TAIL;) if (!isBlank(lines[--tail])) seen++;
@@ -308,20 +318,38 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
       }
       run.push(j);
     }
-    const last = run.at(-1)!;
-    const count = run.length;
     const indent = lines[i].slice(0, indentOf(lines[i]));
     const fold = (n: number, note = "") => `${indent}… ${n} lines like these folded${note} …`;
-    // Lines that differ from the others where the others agree stay (generic_outliers.ts).
-    const folded = count >= MIN_SHAPE_RUN && !namesRows(lines, run)
-      ? foldAroundOutliers(unitsOf(lines, i, last), fold)
+    // A run whose lines group by a leading name (a blame's commit, a listing's owner) folds
+    // group by group: the first line after each change of that name stays.
+    // A group too short to be a run of its own still folds its middle.
+    const groups = run.length >= MIN_SHAPE_RUN && !namesRows(lines, run)
+      ? groupsByKey(lines, run)
       : null;
+    if (groups !== null) {
+      groups.forEach((group, g) => {
+        const end = g + 1 < groups.length ? groups[g + 1][0] - 1 : run.at(-1)!;
+        const folded = foldAroundOutliers(unitsOf(lines, group[0], end), fold);
+        if (folded !== null) appendAll(out, folded);
+        else appendAll(out, lines, group[0], end + 1);
+      });
+      i = run.at(-1)! + 1;
+      continue;
+    }
+    const last = run.at(-1)!;
+    const count = run.length;
+    // Lines that differ from the others where the others agree stay (generic_outliers.ts).
+    // In a failed run, the run's last lines (what it did just before failing) stay as printed.
+    const units = count >= MIN_SHAPE_RUN && !namesRows(lines, run) ? unitsOf(lines, i, last) : [];
+    const lastKept = failed ? units.splice(units.length - FAILED_RUN_TAIL + 1) : [];
+    const folded = units.length ? foldAroundOutliers(units, fold) : null;
     if (folded !== null) {
       appendAll(out, folded);
+      for (const unit of lastKept) appendAll(out, unit);
       i = last + 1;
       continue;
     }
-    const blocks = blockRunAt(shapes, i);
+    const blocks = failed ? null : blockRunAt(shapes, i);
     if (blocks !== null) {
       const { period, count: n } = blocks;
       const rows = Array.from(
@@ -344,6 +372,53 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
   }
   return out.lines();
 }
+
+/** A mode string of a listing (`-rw-r--r--`, `drwxr-xr-x.`): a value of the row, not its name. */
+const MODE = /^[-dlcbps][-rwxsStT]{9}[.+@]?$/;
+/** Leading words of a line read for its key, at most. */
+const KEY_WORDS = 3;
+
+/**
+ * A line's key: its first leading word that names something (a hash, a path, a name), past
+ * numbers, clocks, dates, quotes, punctuation and mode strings; null when none of the first
+ * KEY_WORDS does.
+ */
+function keyOf(line: string): string | null {
+  const words = line.trimStart().split(/\s+/, KEY_WORDS);
+  for (const word of words) {
+    if (word === "" || isNumber(word) || isQuote(word) || MOVING.test(word)) continue;
+    if (PUNCTUATION.test(word) || MODE.test(word)) continue;
+    return word;
+  }
+  return null;
+}
+
+/**
+ * The run's lines in groups of one key (`keyOf`), when the key groups them: every line has one
+ * and it changes at most once in MIN_GROUP lines on average (a blame's few commits, not a
+ * diffstat's path per line); null otherwise. A line alone with its key (another author's one
+ * line amid a commit's) is no group: it stays in the group around it, for the outliers' reading
+ * (generic_outliers.ts) to keep it and the line that says where it is.
+ */
+function groupsByKey(lines: readonly string[], run: readonly number[]): number[][] | null {
+  const keys: string[] = [];
+  for (const k of run) {
+    const key = keyOf(lines[k]);
+    if (key === null) return null;
+    keys.push(key);
+  }
+  const groups: { key: string; at: number[] }[] = [];
+  for (let r = 0; r < run.length; r++) {
+    const last = groups.at(-1);
+    const alone = r + 1 < run.length && keys[r + 1] !== keys[r] && last !== undefined;
+    if (last !== undefined && (last.key === keys[r] || alone)) last.at.push(run[r]);
+    else groups.push({ key: keys[r], at: [run[r]] });
+    if (groups.length * MIN_GROUP > run.length) return null;
+  }
+  return groups.length > 1 ? groups.map((g) => g.at) : null;
+}
+/** A key groups a run when its lines change it at most once in this many, on average. */
+const MIN_GROUP = 8;
 
 /** The run from `first` to `last`: each of its lines with the blank lines after it. */
 function unitsOf(lines: readonly string[], first: number, last: number): string[][] {

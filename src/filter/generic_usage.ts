@@ -8,7 +8,10 @@
  * the answer to a wrong flag. Lines may carry a program's prefix (`npm error `): the prefix of
  * the `Usage:` line is taken off the lines below it before they are read. A line read into a
  * listing that starts an error (`Error: …`) or names a source location (a stack frame after the
- * listing and a blank line) never folds.
+ * listing and a blank line) never folds. When the error names the word the caller mistyped (git's
+ * ``unknown option `ammend'``) and a long listing holds entries whose names are near it
+ * (`--amend`), those entries are the answer: they stay and the rest of the listing folds; with no
+ * entry near the word, every entry stays.
  */
 
 import { appendAll, FoldedLines } from "./arrays.ts";
@@ -29,9 +32,12 @@ const MAX_HELP_WORDS = 4;
  * lowercase `usage:` only at the start, so that `memory usage: 4 MB` is none).
  */
 const USAGE = /^(.{0,24}?)\b(usage|Usage|USAGE)(?: of \S{1,200})?:(.*)$/;
-/** A section heading of a help text: `Options:`, `Global Flags:`, git's `Commit message options`. */
+/**
+ * A section heading of a help text: `Options:`, `Global Flags:`, git's `Commit message options`
+ * and `Specific git-branch actions:`.
+ */
 const HEADING =
-  /^(?:[A-Z][\w -]{0,40} )?(?:options|flags|arguments|positionals|commands|subcommands)(?::| \(.{1,60}\):)?$/i;
+  /^(?:[A-Z][\w -]{0,40} )?(?:options|flags|arguments|positionals|commands|subcommands|actions)(?::| \(.{1,60}\):)?$/i;
 /** The error is about what the caller wrote: the listing is then the answer. */
 const UNKNOWN_INPUT =
   /\b(?:unknown|unrecognized|unrecognised|unexpected|invalid|no such|not defined|did you mean|similar)\b.{0,80}\b(?:option|argument|flag|command|subcommand|switch|choice|value)|\b(?:option|flag|argument|command)s? .{0,80}\b(?:unknown|unrecognized|not (?:recognized|defined|allowed|supported))\b|flag provided but not defined|did you mean/i;
@@ -42,6 +48,64 @@ const UNKNOWN_INPUT =
  * deeper than that (a description, a wrapped line).
  */
 type Kind = "blank" | "heading" | "entry" | "item" | "text";
+
+/**
+ * The word an error about the caller's input names: quoted (`` `ammend' ``, `'--colour'`, a value
+ * after `=` left out) or last after a colon (`Unknown argument: prio`, `not defined: -port`).
+ */
+const NAMED_WORD =
+  /[`'"‘“]-{0,2}([A-Za-z][\w-]{1,40})(?:=[^`'"’”]{0,80})?[`'"’”]|:\s+-{0,2}([A-Za-z][\w-]{1,40})\s*$/;
+/** The names of an option entry (`-l, --list`, `--[no-]verify`, `-addr string`), dashes off. */
+const OPTION_NAME = /(?:^|[\s,|[(])-{1,2}(?:\[no-\])?([A-Za-z][\w-]*)/g;
+
+/** The word the caller mistyped, lowercase, from the error lines outside the listings. */
+function mistypedWord(lines: readonly string[], inListing: Uint8Array): string | null {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (inListing[i] || line.length > MAX_TESTED || !UNKNOWN_INPUT.test(line)) continue;
+    const m = NAMED_WORD.exec(line);
+    if (m) return (m[1] ?? m[2]).toLowerCase();
+  }
+  return null;
+}
+
+/** Whether an option entry (its prefix taken off) has a name near `word`. */
+function entryNear(entry: string, word: string): boolean {
+  // The entry's head: up to the gap before its description.
+  const head = entry.trimStart().split(/\s{2,}|\t/, 1)[0];
+  for (const m of head.matchAll(OPTION_NAME)) {
+    if (near(m[1].toLowerCase(), word)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether an option's name is near a mistyped word: the same, one the start of the other (of 3
+ * characters at least), or a few edits apart (1, or 2 when the longer has 6 characters or more).
+ */
+function near(name: string, word: string): boolean {
+  if (name === word) return true;
+  const [short, long] = name.length <= word.length ? [name, word] : [word, name];
+  if (short.length >= 3 && long.startsWith(short)) return true;
+  const limit = long.length >= 6 ? 2 : 1;
+  if (long.length - short.length > limit) return false;
+  return editDistance(short, long, limit) <= limit;
+}
+
+/** Levenshtein distance of two short words, or `limit + 1` once it is past `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+    }
+    if (Math.min(...row) > limit) return limit + 1;
+    previous = row;
+  }
+  return previous[b.length];
+}
 
 /** An error's own line (`Error: …`, `fatal: …`, `error[E0425]:`), its prefix taken off. */
 const ERROR_START = /^\s*(?:error|fatal|panic|exception)(?:\[[^\]]{0,40}\])?:/i;
@@ -179,6 +243,14 @@ export function foldUsage(
     !inListing[i] && line.length <= MAX_TESTED && UNKNOWN_INPUT.test(line)
   );
   const hint = helpHint(options.command ?? "");
+  const wrong = aboutInput ? mistypedWord(lines, inListing) : null;
+  // Listings long enough to fold, one of them with an entry near the mistyped word: each keeps
+  // only such entries (a listing of none folds whole).
+  const nearFound = wrong !== null &&
+    listings.reduce((n, { start, end }) => n + end - start, 0) >= MIN_FOLDED_USAGE &&
+    listings.some(({ start, end, kinds, prefix }) =>
+      nearEntries(lines.slice(start, end), kinds, prefix, wrong, []).some(Boolean)
+    );
   let next = 0;
   for (const { start, end, kinds, prefix } of listings) {
     appendAll(out, lines, next, start);
@@ -197,6 +269,15 @@ export function foldUsage(
       }
       continue;
     }
+    // Entries near the mistyped word, with their descriptions, and failure lines stay.
+    const nearKept = nearFound ? nearEntries(listing, kinds, prefix, wrong!, failing) : null;
+    if (nearKept !== null) {
+      const kept = listing.filter((_, k) => nearKept[k]);
+      appendAll(out, kept).push(
+        `${prefix}… ${listing.length - kept.length} lines of usage folded; ${hint} to see them …`,
+      );
+      continue;
+    }
     // Entries, items, headings and failure lines stay; the descriptions and blank lines go.
     const kept = listing.filter((_, k) =>
       failing[k] || (kinds[k] !== "text" && kinds[k] !== "blank")
@@ -212,6 +293,28 @@ export function foldUsage(
   }
   appendAll(out, lines, next);
   return out.lines();
+}
+
+/**
+ * Which lines of a listing stay when the error names a mistyped word: the entries with a name
+ * near it, the description lines under each, and failure lines.
+ */
+function nearEntries(
+  listing: readonly string[],
+  kinds: readonly Kind[],
+  prefix: string,
+  word: string,
+  failing: readonly boolean[],
+): boolean[] {
+  const kept = listing.map((_, k) => failing[k] ?? false);
+  let under = false;
+  for (let k = 0; k < listing.length; k++) {
+    if (kinds[k] === "entry") {
+      under = entryNear(withoutPrefix(listing[k], prefix) ?? listing[k], word);
+    } else if (kinds[k] !== "text") under = false;
+    if (under) kept[k] = true;
+  }
+  return kept;
 }
 
 /**

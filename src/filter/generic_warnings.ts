@@ -9,19 +9,23 @@
  * stays. Warnings located in a library (a gem, the standard library, site-packages, node_modules,
  * a Composer vendor tree, Perl's own modules) fold to one line per library with their count and
  * kinds: they are not the project's to fix. Of the project's warnings, a kind that recurs at
- * least `MIN_KIND` times keeps its first warning as printed and the rest fold to one line that
- * names the kind and every location, by file with its line numbers: a location is where the
- * reader goes to fix it, so none is dropped, only the repeated text. A kind is the message's first
- * words, a word that names something (a quote, a sigil, a digit, a call) standing as `…`, so
- * `already initialized constant PORT` and `… HOST` are one kind. Kinds seen fewer times, and
- * every line that is not a warning, stay as printed.
+ * least `MIN_KIND` times keeps the first warning of each distinct message as printed and the
+ * repeats fold to one line that names the kind and every location, by file with its line numbers:
+ * a location is where the reader goes to fix it, so none is dropped, only the repeated text. A
+ * kind is the message's first words, a word that names something (a quote, a sigil, a digit, a
+ * call) standing as `…`, so `already initialized constant PORT` and `… HOST` are one kind; a
+ * message is the whole text with its numbers masked, so `Undefined array key "name"` and `…
+ * "amount"` are two messages (each a different thing to fix) and `… key 3` and `… key 4` one;
+ * warnings from a place already shown fold whatever their message (a loop's line warning of each
+ * file it leaves open).
+ * Kinds seen fewer times, and every line that is not a warning, stay as printed.
  *
  * One pass over the lines; each line is tested only when shorter than MAX_TESTED, with patterns
  * linear in the line.
  */
 
 import { FoldedLines } from "./arrays.ts";
-import { MAX_TESTED, pythonLibrary, rubyLibrary } from "./generic_folds.ts";
+import { MAX_TESTED, nodePackage, pythonLibrary, rubyLibrary } from "./generic_folds.ts";
 import { FAILURE_SIGNAL } from "./signals.ts";
 
 /** A kind folds when it recurs at least this many times. */
@@ -47,8 +51,18 @@ const PERL =
 const PHP =
   /^(?:PHP )?((?:Warning|Notice|Deprecated|Strict Standards):)\s{1,4}(.{1,2000}) in (\S{1,1000}) on line (\d{1,7})$/;
 
+/**
+ * What every form above holds: `arning: ` (LOCATED's) or ` line ` (PHP's and Perl's). One
+ * search of two literals: a line that holds neither is let go without trying the forms.
+ */
+const MAY_WARN = /arning: | line /;
+
+function mayWarn(text: string): boolean {
+  return MAY_WARN.test(text);
+}
+
 function warningOf(text: string): Warning | null {
-  if (text.length > MAX_TESTED) return null;
+  if (text.length > MAX_TESTED || !mayWarn(text)) return null;
   let m = LOCATED.exec(text);
   if (m) return { path: m[1], line: m[2], message: m[3] ?? m[4] };
   if (text.includes(" line ")) {
@@ -89,8 +103,8 @@ export function warningKind(message: string): string {
 
 /** The library a warning's file is in, or null for the project's own. */
 function libraryOf(path: string): string | null {
-  const modules = /node_modules\/(@[^/]{1,100}\/[^/]{1,100}|[^/]{1,100})\//.exec(path);
-  if (modules) return modules[1];
+  const modules = nodePackage(path);
+  if (modules !== null) return modules;
   const vendor = /\/vendor\/([^/]{1,100}\/[^/]{1,100})\//.exec(path);
   if (vendor) return vendor[1];
   if (/^\/usr\/(?:share|lib)\/(?:\S{1,100}\/)?perl5?\//.test(path)) return "perl library";
@@ -154,7 +168,19 @@ function foldEntries(entries: readonly Entry[]): Map<Entry, readonly string[]> {
   }
   for (const [kind, all] of kinds) {
     if (kind === "" || all.length < MIN_KIND) continue;
-    const rest = all.slice(1);
+    // The first warning of each distinct message stays; a repeat of a message, or of a place
+    // already shown (one line of code warning of each value it meets), folds.
+    const messages = new Set<string>();
+    const places = new Set<string>();
+    const rest = all.filter((e) => {
+      const message = e.warning.message.replace(/\b(?:0x[0-9a-f]+|\d+)\b/gi, "#");
+      const place = `${e.warning.path}:${e.warning.line}`;
+      if (messages.has(message) || places.has(place)) return true;
+      messages.add(message);
+      places.add(place);
+      return false;
+    });
+    if (rest.length < 2) continue;
     put.set(all[0], [
       ...all[0].lines,
       `… ${rest.length} more warnings "${kind} …" at ${locations(rest.map((x) => x.warning))} …`,
@@ -171,6 +197,13 @@ function foldEntries(entries: readonly Entry[]): Map<Entry, readonly string[]> {
  * folds at the place of its first.
  */
 export function foldWarningStorms(lines: readonly string[]): readonly string[] {
+  // Fewer lines that may be warnings than the least that fold: nothing to read further (the
+  // pass runs on every output no rule matches).
+  let candidates = 0;
+  for (const line of lines) {
+    if (mayWarn(line) && ++candidates === MIN_LIBRARY) break;
+  }
+  if (candidates < MIN_LIBRARY) return lines;
   // The warnings and the lines under each, by the index of the warning's line.
   const entries = new Map<number, Entry>();
   for (let i = 0; i < lines.length;) {

@@ -1,5 +1,12 @@
 import { expect } from "expect";
-import { lastSegment, matchCandidates, normalizeSegment } from "../../src/filter/command.ts";
+import {
+  earlierSegmentsPrint,
+  lastSegment,
+  matchCandidates,
+  normalizeSegment,
+  printsOutput,
+  segments,
+} from "../../src/filter/command.ts";
 import { cpuMs } from "../../bench/_fuzz_inputs.ts";
 
 Deno.test("matchCandidates: whole command and normalised last segment", () => {
@@ -66,6 +73,51 @@ Deno.test("lastSegment ignores separators inside quotes and escapes", () => {
   expect(lastSegment("a \\; b")).toBe("a \\; b");
   expect(lastSegment("a; b\nc")).toBe("c");
   expect(normalizeSegment("cd /x")).toBe("cd /x");
+});
+
+Deno.test("segments splits at top-level separators only", () => {
+  expect(segments(`a && echo "1 && 2"; b || c\nd`)).toEqual([
+    "a",
+    `echo "1 && 2"`,
+    "b",
+    "c",
+    "d",
+  ]);
+  expect(segments("a \\; b ;")).toEqual(["a \\; b"]);
+  expect(segments("make | tail -5")).toEqual(["make | tail -5"]);
+});
+
+Deno.test("printsOutput: a segment that prints nothing when it works shares no output", () => {
+  const table: [string, boolean][] = [
+    ["./seed.sh", true],
+    ["npm run build", true],
+    ["echo done", true],
+    ["cd build", false],
+    ["export CI=1", false],
+    ["source .venv/bin/activate", false],
+    ["mkdir -p out", false],
+    ["CI=1", false],
+    ["make clean >/dev/null", false],
+    ["make clean > clean.log 2>&1", false],
+    ["make clean 2>/dev/null", true],
+    ["make 2>&1", true],
+    ["cargo clean -q", false],
+  ];
+  expect(table.map(([s]) => [s, printsOutput(s)])).toEqual(table);
+});
+
+Deno.test("earlierSegmentsPrint: a quiet command that `;` follows may print its failure", () => {
+  const table: [string, boolean][] = [
+    ["cd build && pytest", false],
+    ["cd build; pytest", true],
+    ["cd build || exit 1\npytest", true],
+    ["export CI=1 && cd x && pytest", false],
+    ["./seed.sh && pytest", true],
+    ["make clean >/dev/null; make", false],
+    ["cargo clean -q; cargo build", false],
+    ["pytest", false],
+  ];
+  expect(table.map(([s]) => [s, earlierSegmentsPrint(s)])).toEqual(table);
 });
 
 Deno.test("matchCandidates: a long run of wrappers costs about as much as its length", () => {

@@ -13,6 +13,7 @@ import {
   foldStackFrames,
   foldTreeListing,
   LISTING_BUDGET,
+  nodePackage,
 } from "../../src/filter/generic_folds.ts";
 import { withoutTimes } from "../../src/filter/generic_outliers.ts";
 import { indentOf, isBlank } from "../../src/filter/sanitize.ts";
@@ -566,4 +567,11 @@ Deno.test("a tree entry whose name alone reads as a failure folds with its subtr
   const out = foldTreeListing(lines);
   expect(out).toContain("├─┬ mod44@1.0.0 (+3 entries folded)");
   expect(out.filter((l) => l.includes("errors@")).length).toBe(2);
+});
+
+Deno.test("nodePackage names the innermost package, with its scope", () => {
+  expect(nodePackage("node_modules/a/node_modules/b/src/x.c")).toBe("b");
+  expect(nodePackage("/app/node_modules/@s/a/node_modules/@t/b/i.js")).toBe("@t/b");
+  expect(nodePackage("at f (/app/node_modules/a/lib/i.js:4:2)")).toBe("a");
+  expect(nodePackage("/app/src/node_modules.js")).toBe(null);
 });

@@ -1,13 +1,15 @@
 /**
- * Long runs of lines of one shape in an output that passed (src/filter/generic_shapes.ts), by
- * class: a table of `<prefix> <size> <path>` (npm pack --dry-run), a verbose build's per-item
- * lines with blank lines between (tsc -b --verbose), a diffstat, a graph log, and blocks of lines
- * whose shapes repeat (git bisect run's steps). Each folds to its first and last lines (blocks)
- * around a count; a failed run, a warning or failure line, the output's
- * last lines, short runs and prose stay as printed.
+ * Long runs of lines of one shape (src/filter/generic_shapes.ts), by class: a table of
+ * `<prefix> <size> <path>` (npm pack --dry-run), a verbose build's per-item lines with blank
+ * lines between (tsc -b --verbose), a diffstat, a graph log, and blocks of lines whose shapes
+ * repeat (git bisect run's steps). Each folds to its first and last lines (blocks) around a
+ * count; in a failed run a run folds too but its last lines, what the tool did just before
+ * failing, stay (python's compileall), unless a rule chose the lines (npm run); a warning or
+ * failure line, the output's last lines, short runs and prose stay as printed.
  */
 import { expect } from "expect";
-import { FilterEngine } from "../../src/filter/mod.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
 import {
   cutReader,
   foldShapeRuns,
@@ -22,6 +24,9 @@ const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
 const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES)).split(/\r?\n/);
 const FOLD = /^\s*… (\d+) lines like these folded …$/;
 const engine = new FilterEngine([], { security: false });
+/** The lines of `xs` neither blank nor a fold's count. */
+const nonBlank = (xs: readonly string[]) =>
+  xs.filter((l) => l.trim() !== "" && !FOLD.test(l)).length;
 
 /** Folded counts in `out`, summed. */
 const foldedIn = (out: readonly string[]) =>
@@ -68,14 +73,64 @@ for (const { name, lines, kept } of CLASSES) {
     expect(out.length).toBeLessThan(lines.length / 2);
     for (const line of kept) expect(out).toContain(line);
     // Every line is either kept as printed or counted by a fold.
-    const nonBlank = (xs: readonly string[]) =>
-      xs.filter((l) => l.trim() !== "" && !FOLD.test(l)).length;
     expect(nonBlank(out) + foldedIn(out)).toBe(nonBlank(lines));
     for (const line of out) if (!FOLD.test(line)) expect(lines).toContain(line);
-    // A failed run keeps them all.
-    expect(foldShapeRuns(lines, true)).toEqual(lines);
+    // A failed run folds them too, keeping the run's last lines.
+    const failed = foldShapeRuns(lines, true);
+    expect(failed.length).toBeLessThan(lines.length / 2);
+    for (const line of kept) expect(failed).toContain(line);
+    expect(nonBlank(failed) + foldedIn(failed)).toBe(nonBlank(lines));
   });
 }
+
+Deno.test("shape runs: a run grouped by a leading name folds group by group, the first line after each change kept", () => {
+  for (
+    const [name, firsts] of [
+      // A blame's commits (and authors), a listing's owners, a log's loggers.
+      ["shape_groups_blame.txt", [
+        "7bb71d77 (Cy  2026-11-24 09:00:00 +0000  2) LIMIT_1 = 10",
+        "89d69d72 (Dee 2026-11-26 15:30:00 +0000 47) TIMEOUT_1 = 3",
+      ]],
+      ["shape_groups_ls.txt", [
+        "-rw-r--r-- 1 root   root    7 2026-11-28 07:42 app_01.conf",
+        "-rw-r--r-- 1 nobody nogroup 4 2026-11-28 07:42 cache_01.db",
+      ]],
+      ["shape_groups_log.txt", [
+        "2026-11-28 07:42:21,694 sync.fetch INFO fetched page 1 of 18 (50 records)",
+        "2026-11-28 07:42:21,860 sync.store INFO stored batch 1 of 14",
+      ]],
+    ] as const
+  ) {
+    const lines = read(name);
+    const out = foldShapeRuns(lines, false);
+    for (const line of firsts) expect(out).toContain(line);
+    // Each group still folds.
+    expect(out.filter((line) => FOLD.test(line))).toHaveLength(2);
+    expect(nonBlank(out) + foldedIn(out)).toBe(nonBlank(lines));
+  }
+});
+
+Deno.test("shape runs: groups too short to be runs of their own fold their middles, each first line kept", () => {
+  const commits = ["1f3a9c2e (Ann", "7bb71d77 (Cy ", "89d69d72 (Dee", "a04c5e11 (Bo "];
+  const lines = commits.flatMap((who, c) =>
+    Array.from(
+      { length: 8 },
+      (_, k) => `${who} 2026-11-2${c} 09:00:00 +0000 ${c * 8 + k + 1}) LIMIT_${c}_${k} = ${k}`,
+    )
+  );
+  const out = foldShapeRuns([...lines, "", "three lines", "after the", "listing"], false);
+  for (let c = 0; c < commits.length; c++) expect(out).toContain(lines[c * 8]);
+  expect(out.filter((line) => FOLD.test(line))).toHaveLength(4);
+});
+
+Deno.test("shape runs: a leading name that changes line after line (a diffstat's paths) is no group", () => {
+  const lines = Array.from(
+    { length: 20 },
+    (_, i) => ` src/mod_${"abcdefghijklmnopqrst"[i]}.ts | ${i + 2} ++-`,
+  );
+  const out = foldShapeRuns([...lines, " 20 files changed"], false);
+  expect(out.filter((line) => FOLD.test(line))).toHaveLength(1);
+});
 
 Deno.test("shape runs: blocks whose lines' shapes repeat fold to the first and last blocks", () => {
   const lines = read("shape_git_bisect_run.txt");
@@ -93,12 +148,38 @@ Deno.test("shape runs: blocks whose lines' shapes repeat fold to the first and l
   );
 });
 
-Deno.test("shape runs: the engine's generic pass folds them on a passing run only", () => {
-  const text = read("shape_npm_pack.txt").join("\n");
+Deno.test("shape runs: the engine's generic pass folds them; a failed run keeps its last lines", () => {
+  const lines = read("shape_npm_pack.txt");
+  const text = lines.join("\n");
   const passed = engine.filter("npm pack --dry-run", text, { failed: false }).text;
   expect(passed).toMatch(/… 29 lines like these folded …/);
-  const failed = engine.filter("npm pack --dry-run", text, { failed: true }).text;
-  expect(failed).not.toMatch(/lines like these folded/);
+  const failed = engine.filter("npm pack --dry-run", text, { failed: true }).text.split("\n");
+  expect(failed).toContain("… 27 lines like these folded …");
+  const last = lines.indexOf("npm notice 241B package.json");
+  expect(failed.slice(failed.indexOf(lines[last - 2]), failed.indexOf(lines[last]) + 1)).toEqual(
+    lines.slice(last - 2, last + 1),
+  );
+});
+
+Deno.test("shape runs: a failed run's progress folds, the lines before the failure stay", async () => {
+  // python3 -m compileall over 28 modules, the 25th with a syntax error (no rule matches).
+  const lines = read("shape_compileall_failed.txt");
+  const out = engine.filter("python3 -m compileall -f pkg", lines.join("\n"), { failed: true })
+    .text.split("\n");
+  const before = lines.indexOf("Compiling 'pkg/mod_23.py'...");
+  expect(out.slice(0, 3)).toEqual([
+    "Listing 'pkg'...",
+    "Compiling 'pkg/mod_01.py'...",
+    "… 21 lines like these folded …",
+  ]);
+  // The run's last three lines, before the error, and everything after them stay as printed.
+  expect(out.slice(3)).toEqual(lines.slice(before).filter((l, k, a) => k < a.length - 1 || l));
+  // After a rule that chose what to keep (npm run's), its lines stay: they are not progress.
+  const { engine: builtin } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  const corpus = new URL("../../bench/corpus/node/npm_run_failing.txt", import.meta.url);
+  const run = builtin.filter("npm run build", Deno.readTextFileSync(corpus), { failed: true }).text;
+  expect(run).toContain("rendering src/blog.md -> dist/blog.html");
+  expect(run).not.toMatch(/lines like these folded/);
 });
 
 Deno.test("shape runs: a warning or failure line stays and splits the run", () => {

@@ -107,8 +107,11 @@ Deno.test("a very long line is cut in the middle; the text around a failure sign
 });
 
 Deno.test("a long output keeps head, tail and every failure-signal line, wherever it is", () => {
-  // Each step's own time: no counter run (those collapse before any cut).
-  const lines = Array.from({ length: 2000 }, (_, i) => `step ${i} fine in ${(i * 37) % 101}ms`);
+  // Each step's own time: no counter run (those collapse before any cut); seven verbs in turn, so
+  // that no run of lines of one shape folds before the cut either.
+  const verbs = ["step", "check", "build", "copy", "link", "test", "pack"];
+  const line = (i: number) => `${verbs[i % verbs.length]} ${i} fine in ${(i * 37) % 101}ms`;
+  const lines = Array.from({ length: 2000 }, (_, i) => line(i));
   const signals = [160, 700, 701, 1500, 1849];
   for (const i of signals) lines[i] = `step ${i} error: unit ${i} failed`;
   const out = engine.filter("mytool run", lines.join("\n"), { failed: true });

@@ -3,8 +3,9 @@
  * npm ci (`npm error ` prefixed EUSAGE), commander, yargs, Go's flag package, git, argparse,
  * clap (cargo) and click: a long listing under an error that is not about the caller's input
  * folds into one line naming the `--help` call; under an unknown or invalid option its entries
- * stay and only their descriptions fold; short usage, the error lines, the usage line and the
- * synopsis always stay; nothing changes when the command did not fail.
+ * stay and only their descriptions fold, or, when the error names a word some entries are near
+ * (git's ``unknown option `ammend'``), those entries alone stay; short usage, the error lines,
+ * the usage line and the synopsis always stay; nothing changes when the command did not fail.
  */
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
@@ -103,12 +104,35 @@ const CASES: {
     gone: ["    \tnumber of background workers (default 4)"],
   },
   {
-    name: "git, an unknown option: one-line entries stay whole",
+    name: "git, a mistyped option: the entry near it stays, the rest of the listing folds",
     file: new URL("git_commit_unknown_option.txt", CORPUS),
     command: "git commit --ammend",
-    fold: "none",
-    kept: ["error: unknown option `ammend'", "    --amend               amend previous commit"],
-    gone: [],
+    fold: "usage",
+    kept: [
+      "error: unknown option `ammend'",
+      "                  [--] [<pathspec>...]",
+      "    --amend               amend previous commit",
+    ],
+    gone: [
+      "    -q, --quiet           suppress summary after successful commit",
+      "Commit message options",
+    ],
+  },
+  {
+    name: "git branch, a mistyped option under two headed sections",
+    file: new URL("usage_git_branch_unknown.txt", GENERIC),
+    command: "git branch --lst",
+    fold: "usage",
+    kept: [
+      "error: unknown option `lst'",
+      "   or: git branch [<options>] [-r | -a] [--format]",
+      "    -l, --list            list branch names",
+    ],
+    gone: [
+      "Generic options",
+      "    -a, --all             list both remote-tracking and local branches",
+      "    --column[=<style>]    list branches in columns",
+    ],
   },
   {
     name: "git checkout, an unknown option",
@@ -122,15 +146,15 @@ const CASES: {
     gone: [],
   },
   {
-    name: "yargs, an unknown argument: the listing is the answer",
+    name: "yargs, an unknown argument: the entry it abbreviates stays",
     file: new URL("usage_yargs_unknown.txt", GENERIC),
     command: "node jobs.js run nightly --prio 3",
-    fold: "none",
+    fold: "usage",
     kept: [
       "Unknown argument: prio",
       "  -p, --priority  job priority (0-9)                       [number] [default: 5]",
     ],
-    gone: [],
+    gone: ['  -q, --queue     queue to put the job on                   [default: "default"]'],
   },
   {
     name: "commander, an unknown option",

@@ -12,23 +12,27 @@ const engine = new FilterEngine([], { security: false });
 const fixture = (name: string) =>
   Deno.readTextFile(new URL(`../fixtures/generic/${name}`, import.meta.url));
 
-Deno.test("ruby -w: a file loaded three times folds by kind with every line; the gem's warnings fold; the crash stays", async () => {
+Deno.test("ruby -w: a file loaded three times keeps each redefined name once, its repeats by line; the gem's warnings fold; the crash stays", async () => {
   const input = await fixture("warnings_ruby_w.txt");
   const out = engine.filter("ruby -w app.rb", input, { failed: true }).text;
   const lines = out.split("\n");
-  expect(lines.length).toBeLessThan(20);
+  expect(lines.length).toBeLessThan(input.split("\n").length / 2);
   expect(lines).toContain(
     `… 3 warnings in rubocop-ast's files ("mismatched indentations at …") folded …`,
   );
-  // The first of each kind as printed, then the rest by location.
+  // Each constant and method redefined is named once as printed, the repeats by location.
+  for (const name of ["TIMEOUT", "PORT", "LOCALE"]) {
+    expect(lines.filter((line) => line.endsWith(`already initialized constant Settings::${name}`)))
+      .toHaveLength(1);
+  }
+  for (const name of ["load", "prune"]) {
+    expect(lines.filter((line) => line.endsWith(`discarding old ${name}`))).toHaveLength(1);
+  }
   expect(lines).toContain(
-    "/tmp/zeph-r15/rb/lib/settings.rb:2: warning: already initialized constant Settings::TIMEOUT",
-  );
-  expect(lines).toContain(
-    `… 39 more warnings "already initialized constant …" at /tmp/zeph-r15/rb/lib/settings.rb lines 2-21 …`,
+    `… 20 more warnings "already initialized constant …" at /tmp/zeph-r15/rb/lib/settings.rb lines 2-21 …`,
   );
   expect(out).toContain(
-    `… 29 more warnings "method redefined; discarding …" at /tmp/zeph-r15/rb/lib/settings.rb lines 25, 30, 35,`,
+    `… 15 more warnings "method redefined; discarding …" at /tmp/zeph-r15/rb/lib/settings.rb lines 25, 30, 35,`,
   );
   // Every place the unused variable is assigned is named.
   for (let n = 26; n <= 96; n += 5) expect(out).toMatch(new RegExp(`lines [\\d, ]*\\b${n}\\b`));
@@ -88,14 +92,75 @@ Deno.test("an indented line under a folded warning that reads as a failure stays
   const input = [
     ...Array.from(
       { length: 6 },
-      (_, i) => `lib/a.rb:${i + 1}: warning: method redefined; discarding old m${i}`,
+      (_, i) => `lib/a.rb:${i + 1}: warning: method redefined; discarding old m`,
     ),
     "  Error: connection refused",
   ];
   const out = foldWarningStorms(input);
   expect(out).toEqual([
-    "lib/a.rb:1: warning: method redefined; discarding old m0",
+    "lib/a.rb:1: warning: method redefined; discarding old m",
     `… 5 more warnings "method redefined; discarding …" at lib/a.rb lines 2-6 …`,
     "  Error: connection refused",
   ]);
+});
+
+Deno.test("gcc in nested node_modules: each package's warnings fold under the package whose code it is", async () => {
+  // Real gcc -Wall runs over node_modules/a/src/*.c and node_modules/a/node_modules/b/src/*.c.
+  const input = await fixture("warnings_gcc_nested_node_modules.txt");
+  const out = engine.filter("node-gyp rebuild", input).text;
+  expect(out).toContain(`… 6 warnings in b's files ("unused variable … …") folded …`);
+  expect(out).toContain(`… 6 warnings in a's files ("unused variable … …") folded …`);
+});
+
+Deno.test("a kind keeps one warning per distinct message: a quoted key, a variable or a call names its own", async () => {
+  const php = engine.filter("php app.php", await fixture("warnings_distinct_php.txt")).text;
+  for (
+    const line of [
+      'PHP Warning:  Undefined array key "name" in /tmp/zeph-r16/php/app.php on line 6',
+      'PHP Warning:  Undefined array key "amount" in /tmp/zeph-r16/php/app.php on line 7',
+      "PHP Warning:  Undefined array key 12 in /tmp/zeph-r16/php/app.php on line 10",
+    ]
+  ) expect(php.split("\n")).toContain(line);
+  const perl = engine.filter("perl -w app.pl", await fixture("warnings_distinct_perl.txt")).text;
+  for (
+    const line of [
+      "Use of uninitialized value $name in concatenation (.) or string at app.pl line 5.",
+      "Use of uninitialized value $city in concatenation (.) or string at app.pl line 6.",
+    ]
+  ) expect(perl.split("\n")).toContain(line);
+  const py =
+    engine.filter("python3 -W always app.py", await fixture("warnings_distinct_python.txt"))
+      .text;
+  for (
+    const line of [
+      "/tmp/zeph-r16/py/app.py:7: DeprecationWarning: old_fetch() is deprecated, use fetch()",
+      "/tmp/zeph-r16/py/app.py:8: DeprecationWarning: old_store() is deprecated, use store()",
+    ]
+  ) expect(py.split("\n")).toContain(line);
+  // The repeats of each message still fold, every location named.
+  for (const out of [php, perl, py]) expect(out.split("\n").length).toBeLessThan(12);
+});
+
+Deno.test("a message's numbers do not make it distinct; its names do", () => {
+  const input = [
+    ...Array.from({ length: 4 }, (_, i) => `a.php:${i + 1}: warning: Undefined array key ${i}`),
+    ...Array.from({ length: 4 }, (_, i) => `a.php:${i + 9}: warning: Undefined array key "k"`),
+  ];
+  expect(foldWarningStorms(input)).toEqual([
+    "a.php:1: warning: Undefined array key 0",
+    `… 6 more warnings "Undefined array key …" at a.php lines 2-4, 10-12 …`,
+    'a.php:9: warning: Undefined array key "k"',
+  ]);
+});
+
+Deno.test("warnings from one place fold whatever names their messages quote: a loop's line warns of each value", async () => {
+  const input = await fixture("warnings_one_place_python.txt");
+  const lines = engine.filter("python3 -X dev res.py", input).text.split("\n");
+  expect(lines).toContain(
+    "/tmp/zeph-r16/py/res.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper name='data_0.txt' mode='r' encoding='UTF-8'>",
+  );
+  expect(lines).toContain(
+    `… 9 more warnings "ResourceWarning: unclosed file …" at /tmp/zeph-r16/py/res.py line 8 …`,
+  );
+  expect(lines.filter((line) => line.includes("unclosed file"))).toHaveLength(2);
 });

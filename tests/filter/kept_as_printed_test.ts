@@ -67,8 +67,17 @@ Deno.test("git status keeps git's printed labels and state lines, without the hi
     "\tmodified:   README.md",
     "\ttypechange: link",
   ];
-  for (const input of [merging, rebasing, ahead]) {
-    const kept = input.filter((line) => line.trim() && !/^\s*\(|^no changes added/.test(line));
+  // The closing line is the one that says nothing is staged: it stays, its hint in parentheses too.
+  const untracked = [
+    "On branch main",
+    "Untracked files:",
+    '  (use "git add <file>..." to include in what will be committed)',
+    "\tb",
+    "",
+    'nothing added to commit but untracked files present (use "git add" to track)',
+  ];
+  for (const input of [merging, rebasing, ahead, untracked]) {
+    const kept = input.filter((line) => line.trim() && !/^\s*\(/.test(line));
     expect(filter("git status", input).split("\n")).toEqual(kept);
   }
 });

@@ -6,7 +6,7 @@
  * through the built-in rules on real captures (bench/corpus) and on shapes of each class.
  */
 import { expect } from "expect";
-import { corpus, filter, lines } from "./_builtin.ts";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 Deno.test("pytest keeps each location of a warning raised at several places", async () => {
   const out = lines(
@@ -187,4 +187,22 @@ Deno.test("a long Traceback after the counts keeps its innermost frames and its 
     "    shutil.rmtree(CACHE)",
     "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-cache-x'",
   ]);
+});
+
+Deno.test("phpunit --testdox keeps its closing verdict after the summary of non-successful tests goes", async () => {
+  for (
+    const [name, verdict, counts] of [
+      ["testdox_failures", "FAILURES!", "Tests: 5, Assertions: 5, Failures: 3."],
+      [
+        "testdox",
+        "ERRORS!",
+        "Tests: 41, Assertions: 36, Errors: 2, Failures: 3, Skipped: 1, Incomplete: 1, Risky: 1.",
+      ],
+    ]
+  ) {
+    const out = lines(filter("phpunit --testdox", await fixture(`phpunit/${name}.in.txt`), true));
+    expect(out.slice(-2)).toEqual([verdict, counts]);
+    // The summary, a copy of the failures above it, still goes.
+    expect(out).not.toContain("Summary of non-successful tests:");
+  }
 });

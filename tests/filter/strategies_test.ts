@@ -1625,3 +1625,35 @@ Deno.test("strip_noise: results_head keeps a long run's first results above its 
     "end",
   ]);
 });
+
+Deno.test("truncate: a bad record_start or keep_pattern_unit is named as the one pattern it is", () => {
+  for (const field of ["record_start", "keep_pattern_unit"]) {
+    const strategy = { type: "truncate", [field]: "(" };
+    expect(() => compileRule({ name: "t", match: { prefix: "x" }, strategy }, "test"))
+      .toThrow(new RegExp(`: strategy\\.${field}: `));
+  }
+});
+
+Deno.test("keep_matching folds a long tagged block's runs of one shape, its failure and closing lines as printed", async () => {
+  // A real push whose pre-receive hook reports every file it checked, then refuses it.
+  const input = await Deno.readTextFile(
+    new URL("../fixtures/filters/git-push/hook_report_long.in.txt", import.meta.url),
+  );
+  const s = {
+    type: "keep_matching",
+    patterns: ["->", "^To ", "^(error|fatal|hint|remote: error)"],
+  };
+  const out = run(s, input, true).text.split("\n");
+  expect(out.length).toBeLessThan(input.split("\n").length / 3);
+  for (
+    const line of [
+      "remote: [lint] checking src/pkg/report.py ... FAILED        ",
+      "remote: ERROR: src/pkg/report.py:14: line too long (131 > 100 characters)        ",
+      "remote: [lint] 49 files checked, 1 failed        ",
+      "remote: [tests] 20 passed        ",
+      "remote: Push rejected: fix the lint errors above and push again.        ",
+      " ! [remote rejected] main -> main (pre-receive hook declined)",
+    ]
+  ) expect(out).toContain(line);
+  expect(out.filter((line) => /^… \d+ lines like these folded …$/.test(line))).toHaveLength(2);
+});

@@ -1053,6 +1053,55 @@ for (const c of CASES) {
   });
 }
 
+Deno.test("cargo -v: each crate's rustc command line goes; a failing crate's error, location, could-not-compile and Caused-by command stay", () => {
+  // Real `cargo build --offline -v` runs (cargo 1.9x) of a one-file crate, passing and failing.
+  const pass = [
+    "   Compiling ringbuf v0.1.0 (/tmp/lead-cv/ringbuf)",
+    "     Running `/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin/rustc --crate-name ringbuf --edition=2024 src/lib.rs --error-format=json --json=diagnostic-rendered-ansi,artifacts,future-incompat --crate-type lib --emit=dep-info,metadata,link -C embed-bitcode=no -C debuginfo=2 --check-cfg 'cfg(docsrs,test)' --check-cfg 'cfg(feature, values())' -C metadata=0625378c0679b035 -C extra-filename=-cfb1ebba4b3a59e8 --out-dir /tmp/lead-cv/ringbuf/target/debug/deps -C incremental=/tmp/lead-cv/ringbuf/target/debug/incremental -L dependency=/tmp/lead-cv/ringbuf/target/debug/deps`",
+    "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.34s",
+  ];
+  const fail = [
+    "       Dirty ringbuf v0.1.0 (/tmp/lead-cv/ringbuf): the file `src/lib.rs` has changed (1795855210.152322639s, 92000006ns after last build at 1795855210.060322633s)",
+    "   Compiling ringbuf v0.1.0 (/tmp/lead-cv/ringbuf)",
+    "     Running `/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin/rustc --crate-name ringbuf --edition=2024 src/lib.rs --error-format=json --json=diagnostic-rendered-ansi,artifacts,future-incompat --crate-type lib --emit=dep-info,metadata,link -C embed-bitcode=no -C debuginfo=2 --check-cfg 'cfg(docsrs,test)' --check-cfg 'cfg(feature, values())' -C metadata=0625378c0679b035 -C extra-filename=-cfb1ebba4b3a59e8 --out-dir /tmp/lead-cv/ringbuf/target/debug/deps -C incremental=/tmp/lead-cv/ringbuf/target/debug/incremental -L dependency=/tmp/lead-cv/ringbuf/target/debug/deps`",
+    "error[E0308]: mismatched types",
+    " --> src/lib.rs:1:21",
+    "  |",
+    '1 | pub fn f() -> u32 { "x" }',
+    "  |               ---   ^^^ expected `u32`, found `&str`",
+    "  |               |",
+    "  |               expected `u32` because of return type",
+    "",
+    "For more information about this error, try `rustc --explain E0308`.",
+    "error: could not compile `ringbuf` (lib) due to 1 previous error",
+    "",
+    "Caused by:",
+    "  process didn't exit successfully: `/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin/rustc --crate-name ringbuf --edition=2024 src/lib.rs --error-format=json --json=diagnostic-rendered-ansi,artifacts,future-incompat --crate-type lib --emit=dep-info,metadata,link -C embed-bitcode=no -C debuginfo=2 --check-cfg 'cfg(docsrs,test)' --check-cfg 'cfg(feature, values())' -C metadata=0625378c0679b035 -C extra-filename=-cfb1ebba4b3a59e8 --out-dir /tmp/lead-cv/ringbuf/target/debug/deps -C incremental=/tmp/lead-cv/ringbuf/target/debug/incremental -L dependency=/tmp/lead-cv/ringbuf/target/debug/deps` (exit status: 1)",
+  ];
+  const passed = engine.filter("cargo build --offline -v", pass.join("\n"), { failed: false });
+  expect(passed.text.split("\n").filter((l) => l.includes("--crate-name"))).toEqual([]);
+  expect(passed.text).toContain(pass[2]);
+  const failed = engine.filter("cargo build --offline -v", fail.join("\n"), { failed: true });
+  const kept = failed.text.split("\n");
+  for (const line of fail.filter((l) => /^error|-->|Caused by:|process didn't exit/.test(l))) {
+    expect(kept).toContain(line);
+  }
+  expect(kept.filter((l) => l.trimStart().startsWith("Running `"))).toEqual([]);
+  // The same build before a test run: its rustc line goes there too.
+  const both = engine.filter(
+    "cargo build -v && cargo test -q",
+    [
+      ...pass,
+      "",
+      "running 0 tests",
+      "",
+      "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+    ].join("\n"),
+    { failed: false },
+  );
+  expect(both.text).not.toContain("--crate-name");
+});
+
 /** `git log` of `n` commits, one author, the same day, each with a one-line body. */
 function gitLog(n: number): string {
   const lines: string[] = [];

@@ -156,7 +156,9 @@ export function sharedStage(strategy: CompiledStrategy, ctx: StageContext): Stag
       for (const line of before) emit(line);
       let confidence: ReturnType<Stage["finish"]> = "fallback";
       if (own.length > 0) {
-        const inner = strategy.createStage({ emit, failed });
+        // The own part's stage hands its lines on whole when the receiver takes arrays (the
+        // last rule's, into the folds after the rules), as without `shared`.
+        const inner = strategy.createStage(emitAll ? { emit, emitAll, failed } : { emit, failed });
         for (const line of own) inner.push(line);
         confidence = inner.finish();
       }

@@ -2,7 +2,9 @@
  * git_status: branch plus file names. The long format (`On branch`, `Changes to be committed:` …)
  * keeps git's own lines as printed — its labels (`both modified:   a.py`, `Your branch is ahead
  * of …`) are what an agent quotes and looks for — with the hints (`(use "git add <file>..." …)`)
- * and blank lines dropped and each section's entries capped. The short/porcelain format (`XY
+ * and blank lines dropped and each section's entries capped. The closing line (`nothing to
+ * commit`, `no changes added to commit (use "git add" …)`, `nothing added to commit but untracked
+ * files present …`) stays: it is the one line that says whether anything is staged. The short/porcelain format (`XY
  * path`, `## branch...upstream`), already codes, keeps its lines as printed, each section capped.
  * Past a section's cap its odd entries stay (generic_outliers.ts: a `deleted:` among `modified:`
  * entries, a `D` among `M`s), the rest counted with what the odd ones among them were.
@@ -38,8 +40,6 @@ const DROPPED = [
   /^\s*\(commit or discard /,
   /^\s*\(fix conflicts /,
   /^\s*\(all conflicts fixed/,
-  /^no changes added to commit/,
-  /^nothing added to commit but untracked/,
 ];
 
 export function compileGitStatus(config: GitStatusConfig): CompiledStrategy {

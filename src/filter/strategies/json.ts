@@ -526,7 +526,10 @@ class JsonReader {
     const out: string[] = [];
     const passed = new Set<string>();
     let dropped = 0;
-    for (const entry of entries) {
+    // The count goes right after the last record: the text after it (a later command's output
+    // in a compound command's, `go test -json ./... ; ./seed.sh`) stays after it, in its place.
+    const lastRecord = entries.findLastIndex((entry) => !("text" in entry));
+    for (const entry of entries.slice(0, lastRecord + 1)) {
       if ("text" in entry) {
         out.push(entry.text);
         continue;
@@ -556,6 +559,7 @@ class JsonReader {
     if (summary) out.push(summary);
     else if (passed.size) out.push(`(${passed.size} passing items not shown)`);
     else if (dropped && out.length === 0) out.push(`(${dropped} passing records not shown)`);
+    for (const entry of entries.slice(lastRecord + 1)) if ("text" in entry) out.push(entry.text);
     return out;
   }
 

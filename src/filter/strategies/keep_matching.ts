@@ -7,7 +7,10 @@
  * hook prints) brings the contiguous lines with the same tag around it: a hook's or a server's
  * explanation of a refusal is free text no allow-list names. Progress lines (a percentage, a
  * closing `, done.` or `, done`) and tagged lines with nothing after the tag stay out; untagged lines (a
- * diagnostic's source echo and carets) never join a block.
+ * diagnostic's source echo and carets) never join a block. A long block (a hook's report of every
+ * file it checked) folds its runs of lines of one shape as the generic pass does
+ * (generic_shapes.ts): the failure lines, the first and last of each run and the block's last
+ * lines stay as printed.
  *
  * In a compound command's output (`git push && npm test`) the lines the patterns match are its
  * own (`owns`): the other commands' lines pass as printed, for their own rules.
@@ -16,6 +19,7 @@ import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { anyMatcher, FAILURE_SIGNAL, patternList } from "./_shared.ts";
+import { foldShapeRuns } from "../generic_shapes.ts";
 
 export const KeepMatchingConfig = z.object({
   type: z.literal("keep_matching"),
@@ -56,10 +60,23 @@ export function compileKeepMatching(
       let block: string[] = [];
       let blockTag: string | null = null;
       let openTag: string | null = null;
+      // The tagged lines kept since the last other kept line, folded when the block ends.
+      let tagged: string[] = [];
+      const flushTagged = () => {
+        if (tagged.length === 0) return;
+        for (const line of foldShapeRuns(tagged, false)) ctx.emit(line);
+        tagged = [];
+      };
       const emit = (line: string) => {
         kept++;
         held = null;
+        flushTagged();
         ctx.emit(line);
+      };
+      const emitTagged = (line: string) => {
+        kept++;
+        held = null;
+        tagged.push(line);
       };
       return {
         push(line) {
@@ -69,7 +86,7 @@ export function compileKeepMatching(
           const tag = ctx.failed ? tagOf(line) : null;
           if (!keep) {
             if (tag !== null && tag === openTag) {
-              if (says(line, tag)) emit(line);
+              if (says(line, tag)) emitTagged(line);
               return;
             }
             openTag = null;
@@ -80,7 +97,7 @@ export function compileKeepMatching(
           }
           if (failure && tag !== null) {
             if (tag === blockTag) {
-              for (const before of block) if (says(before, tag)) emit(before);
+              for (const before of block) if (says(before, tag)) emitTagged(before);
             }
             openTag = tag;
           } else if (tag === null || tag !== openTag) {
@@ -89,9 +106,11 @@ export function compileKeepMatching(
           block = [];
           blockTag = null;
           // The first match drops the lines held before it unless they were kept.
-          emit(line);
+          if (tag !== null && tag === openTag) emitTagged(line);
+          else emit(line);
         },
         finish() {
+          flushTagged();
           if (kept > 0) return "full";
           for (const line of held ?? []) ctx.emit(line);
           return "fallback";

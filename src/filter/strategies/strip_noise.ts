@@ -57,7 +57,8 @@
  * closes a scope with (make's `Entering directory`/`Leaving directory`): they stay only around a
  * failure, where they say which directory the failing file is in.
  * `blocks` name multi-line passages that go whole: from a `start` line through the next `end`
- * line (a heredoc `go build -x` echoes: `cat >$WORK/b001/importcfg << 'EOF'` … `EOF`). A block
+ * line (a heredoc `go build -x` echoes: `cat >$WORK/b001/importcfg << 'EOF'` … `EOF`), or up to
+ * the `end` line with `keep_end` (a summary closed by the run's verdict, which stays). A block
  * the output ends inside, or one longer than BLOCK_CAP lines, is read as lines after all.
  * `recall` names dropped lines that come back before a later kept line giving the same name:
  * the step that failed, echoed before other steps ran beside it (`go build -x`'s compile line
@@ -238,6 +239,9 @@ export const StripNoiseConfig = z.object({
     z.object({
       start: z.string().describe("Regex (RE2 syntax) of a block's first line"),
       end: z.string().describe("Regex (RE2 syntax) of the line closing it (read after the start)"),
+      keep_end: z.boolean().default(false).describe(
+        "The end line is no part of the block: it is read as any other line (a run's closing verdict, `FAILURES!`, that ends a summary)",
+      ),
     }).strict(),
   ).default([]).describe(
     "Multi-line passages that go whole, from a `start` line through the next `end` line (a heredoc a command echo writes: `cat >$WORK/b001/importcfg << 'EOF'` … `EOF`)",
@@ -363,6 +367,7 @@ export function compileStripNoise(
   const blocks = config.blocks.map((pair, i) => ({
     start: patternField(pair.start, `strategy.blocks.${i}.start`, engine),
     end: patternField(pair.end, `strategy.blocks.${i}.end`, engine),
+    keepEnd: pair.keep_end,
   }));
   // The lines it recognises (drops, reshapes or reads as frames) are its tool's: in a compound
   // command's output the other commands' lines pass as printed, whatever its patterns say of them.
@@ -683,6 +688,7 @@ export function compileStripNoise(
       // With blocks: the open block's lines (held until its end comes) and the pattern of its end.
       let blockLines: string[] = [];
       let blockEnd: Pattern | null = null;
+      let blockKeepsEnd = false;
       /** Reads the held block's lines one by one: its end did not come. */
       const unblock = () => {
         const lines = blockLines;
@@ -692,17 +698,21 @@ export function compileStripNoise(
       };
       const inBlocks = (line: string) => {
         if (blockEnd !== null) {
-          blockLines.push(line);
           if (blockEnd.test(line)) {
-            removed += blockLines.length;
+            removed += blockLines.length + (blockKeepsEnd ? 0 : 1);
             blockLines = [];
             blockEnd = null;
-          } else if (blockLines.length > BLOCK_CAP) unblock();
+            if (blockKeepsEnd) lineByLine(line);
+            return;
+          }
+          blockLines.push(line);
+          if (blockLines.length > BLOCK_CAP) unblock();
           return;
         }
         const opened = blocks.find(({ start }) => start.test(line));
         if (opened === undefined) return lineByLine(line);
         blockEnd = opened.end;
+        blockKeepsEnd = opened.keepEnd;
         blockLines.push(line);
       };
       const pass = blocks.length ? inBlocks : lineByLine;

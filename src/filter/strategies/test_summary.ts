@@ -417,13 +417,45 @@ export function classifyLine(line: string, first?: string): LineKind {
   return kind;
 }
 
+/**
+ * Shapes a test runner prints that other tools print too, so a line of them is not for sure a
+ * runner's: a check mark without a test's duration or count (vite's `✓ 4 modules transformed.`,
+ * `✗ Build failed in 252ms`), a numbered list item (mocha's `1) adds`), a `Running …` step that is
+ * not cargo's `Running unittests src/lib.rs (…)`, a `=== … ===` banner that is not one of pytest's
+ * sections, and a rule of box-drawing dashes.
+ */
+const NOT_ONLY_RUNNERS = [
+  /^\s*[✓✔√✕×✗✖] (?!.*(?:\(\d[\d.]* ?m?s\)|\(\d+ (?:tests?|subtests?)\b))/,
+  /^\s*\d+\) \S/,
+  /^\s*Running (?!(?:unittests )?\S+ \()/,
+  /^=+ (?!test session starts|FAILURES|ERRORS|short test summary info|warnings summary|PASSES|slowest)/,
+  /^\s*─{5,}\s*$/,
+];
+
+/**
+ * Whether a line is, for sure, a test runner's (a count, a failure's head or marker, a test's
+ * result, a runner's section): the lines a compound command's other commands print are not.
+ */
+export function runnerLine(line: string): boolean {
+  const kind = classifyLine(line);
+  if (kind === null) return false;
+  return kind === "summary" || !NOT_ONLY_RUNNERS.some((shape) => shape.test(line));
+}
+
+/**
+ * In a compound command's output (`npm run build ; npm test`) the run is its part from its first
+ * line that is for sure a runner's (`runnerLine`) to its last and the indented lines under it; the
+ * other commands' lines pass as printed in their places (a build's failure after its `✓` progress
+ * line is no test's to drop).
+ */
 export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy {
   return {
     type: "test_summary",
+    owns: runnerLine,
     createStage(ctx: StageContext): Stage {
       // Held for the unchanged pass-through (Fallback).
       const input = new HeldLines();
-      const s = summarizer(config, ctx.failed, ctx.shared);
+      const s = summarizer(config, ctx.failed);
       return {
         push(line) {
           input.push(line);
@@ -640,7 +672,6 @@ const OUTCOMES = new StartIndex([[PYTEST_OUTCOME], [XDIST_WORKERS]]);
 function summarizer(
   config: TestSummaryConfig,
   failed: boolean,
-  shared?: StageContext["shared"],
 ): {
   push(line: string): void;
   finish(): { lines: string[]; confidence: "full" | "partial" } | null;
@@ -721,12 +752,6 @@ function summarizer(
   let lastSummaryAt = -1;
   let tailLines = 0;
   let tailPlain = true;
-  // In a compound command's output (`shared`): the lines before the run's first line of a test
-  // runner when an earlier command printed them, and those after its last counts line when a
-  // later one did. They are the other commands' output, passed on as printed for their rules.
-  const earlier: string[] | null = shared?.before ? [] : null;
-  let runStart = -1;
-  let later: string[] | null = shared?.after ? [] : null;
 
   /** An outcome's lines (a skip with its reason), or past MAX_OUTCOMES its count of tests. */
   const keepOutcome = (lines: string[], tests: number) => {
@@ -813,11 +838,6 @@ function summarizer(
   };
 
   const push = (line: string): void => {
-    if (earlier !== null && runStart < 0) {
-      if (classifyLine(line) === null) earlier.push(line);
-      else runStart = out.length;
-    }
-    later?.push(line);
     if (tapNotes.length && !TAP_NOTE.test(line)) endTapNotes();
     if (skipLog > 0) {
       if (indentOf(line) > skipIndent && /\S/.test(line)) {
@@ -973,7 +993,6 @@ function summarizer(
       lastSummaryAt = out.length;
       tailLines = 0;
       tailPlain = true;
-      if (later !== null) later = [];
       if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
       out.push(line);
       return;
@@ -1263,29 +1282,14 @@ function summarizer(
     const dropCoverage = new Set(failed && !thresholdMissed ? coverageAt : []);
     const closing = tailPlain && tailLines <= MAX_TAIL_LINES;
     const items: (string | Block | Marker)[] = [];
-    // Other commands' lines around the run (`shared`) stand for what was read of them.
-    const from = earlier !== null && runStart >= 0 ? runStart : 0;
-    const to = later !== null && lastSummaryAt >= 0 ? lastSummaryAt : out.length - 1;
-    if (earlier !== null && runStart >= 0) {
-      appendAll(
-        items,
-        earlier!.filter((line) => !isBlank(line)),
-      );
-    }
     out.forEach((item, k) => {
-      if (dropCoverage.has(k) || k < from || k > to) return;
+      if (dropCoverage.has(k)) return;
       if (typeof item !== "string" && "head" in item && item.passed) return;
       if (typeof item !== "string" && "tail" in item) {
         if (closing && k > lastSummaryAt) items.push(item.tail);
         else if (headsBlock(out[k + 1])) items.push(item.tail);
       } else items.push(item);
     });
-    if (later !== null && lastSummaryAt >= 0) {
-      appendAll(
-        items,
-        later!.filter((line) => !isBlank(line)),
-      );
-    }
     aggregateCargoResults(items);
     // nextest runs each test in its own libtest process; their `test result:` lines repeat what
     // nextest's Summary says.

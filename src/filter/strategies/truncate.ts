@@ -21,7 +21,13 @@ import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { cutReader } from "../generic_shapes.ts";
-import { anyMatcher, FailureKeeper, omitted, patternList } from "./_shared.ts";
+import {
+  anyMatcher,
+  FailureKeeper,
+  omitted,
+  optionalPatternField,
+  patternList,
+} from "./_shared.ts";
 
 /** Lines a tail reaches back for its record's start, at most. */
 const MAX_RECORD_LINES = 100;
@@ -65,12 +71,12 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
   const keepPattern = anyMatcher(
     patternList(config.keep_patterns, "strategy.keep_patterns", engine),
   );
-  const unit = config.keep_pattern_unit === undefined
-    ? null
-    : anyMatcher(patternList([config.keep_pattern_unit], "strategy.keep_pattern_unit", engine));
-  const recordStart = config.record_start === undefined
-    ? null
-    : anyMatcher(patternList([config.record_start], "strategy.record_start", engine));
+  const unit = optionalPatternField(
+    config.keep_pattern_unit,
+    "strategy.keep_pattern_unit",
+    engine,
+  );
+  const recordStart = optionalPatternField(config.record_start, "strategy.record_start", engine);
   return {
     type: "truncate",
     createStage(ctx: StageContext): Stage {
@@ -102,7 +108,7 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
         ) {
           // Without a unit every kept line counts; with one, a unit's line counts and the lines
           // after it stay with it. The first unit past the budget ends the keeping.
-          if (unit === null || unit(line)) {
+          if (unit === undefined || unit.test(line)) {
             if (patterned === patternLines) {
               spent = true;
               return;
@@ -115,8 +121,8 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       }, { odd: keepOdd });
       /** A line out of the tail window: into the cut, or held as part of a record's start. */
       const leave = (line: string) => {
-        if (recordStart === null) return cut.push(line);
-        if (recordStart(line)) {
+        if (recordStart === undefined) return cut.push(line);
+        if (recordStart.test(line)) {
           for (const h of held) cut.push(h);
           held = [line];
         } else if (held.length > 0 && held.length < MAX_RECORD_LINES) held.push(line);
@@ -145,7 +151,7 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
             return "fallback";
           }
           // A tail that starts inside a record reaches back to the record's held lines.
-          if (recordStart !== null && pending.length > 0 && !recordStart(pending[0])) {
+          if (recordStart !== undefined && pending.length > 0 && !recordStart.test(pending[0])) {
             pending.unshift(...held);
           } else for (const h of held) cut.push(h);
           held = [];
