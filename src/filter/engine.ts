@@ -450,7 +450,8 @@ type SharedOutput = NonNullable<StageContext["shared"]>;
  * and the later ones print after it; a rule for the last command shares it with the earlier
  * commands that print, whether a rule knows them or not (`./seed.sh && pytest`: the script's
  * `not found` is no test's line to drop); one that prints nothing when it works (`cd`, `export`)
- * shares nothing, unless `;` follows it (its failure, printed before the next runs).
+ * shares nothing, unless `;`, `||` or a newline follows it (its failure, printed before the next
+ * runs).
  */
 function sharedOutput(command: string, rules: CompiledRule[]): Map<CompiledRule, SharedOutput> {
   const shared = new Map<CompiledRule, SharedOutput>();
