@@ -19349,3 +19349,848 @@ EOF
   printf '3.0 (native)\n' >"$DB/debian/source/format"
   capture batch20 dpkg_buildpackage_unmet_build_deps "$DB" "dpkg-buildpackage -us -uc -b" "$(dpkg-buildpackage --version | head -1)"
 fi
+
+# --- batch21: a twenty-first blind batch (Python, JavaScript/TypeScript, Go, Rust and git in
+# situations the set lacked: wrong paths and flags given to pytest, mypy, unittest, tsc, eslint,
+# prettier, go test and cargo; pytest's import-file mismatch of duplicate basenames, --pdb with no
+# terminal, --strict-markers, --durations over a long -v run, pytest-timeout's thread method; mypy
+# --strict over generated code; jest snapshots under --ci, vitest -u, jest --watch without git, a
+# jest test timeout with an open handle, mocha timeouts and retries; tsc over a generated client,
+# eslint over generated code, esbuild --log-limit=0; npm workspaces and turbo monorepo runs, a
+# lock-file merge conflict; go -race without cgo, build tags, a failing benchmark among 300 results,
+# inconsistent vendoring; cargo features, workspace members chosen with -p, a stable-channel
+# #![feature]; git sparse-checkout, an LFS pre-push hook without git-lfs, git add -p without a
+# terminal, an ambiguous path), captured and its signals written and committed before any filter ran
+# on it and before any rule file, filter source, filter test, fixture, bench/corpus file or
+# bench/README.md was opened. The Python tools are Debian's (python3-pytest, python3-mypy,
+# pytest-xdist, pytest-timeout) run by /usr/bin/python3; the JavaScript tools live in a scratch npm
+# package under $WORK/js.
+if sel batch21; then
+  B="$WORK/batch21"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  SPY=/usr/bin/python3
+  PTV="$($SPY -m pytest --version 2>&1)"
+  JS="$WORK/js"
+  if [ ! -x "$JS/node_modules/.bin/turbo" ]; then
+    mkdir -p "$JS" && (cd "$JS" && npm init -y >/dev/null && npm i typescript@5 eslint@9 jest@29 vitest@2 prettier@3 mocha@10 esbuild@0.24 turbo@2 >/dev/null 2>&1)
+  fi
+  NB="$JS/node_modules/.bin"
+  GOV="$(go version)"
+  CARGOV="$(cargo --version)"
+  GITV="$(git --version)"
+  gitinit() { git init -q -b main "$1" && git -C "$1" config user.email dev@example.com && git -C "$1" config user.name Dev; }
+  export GIT_AUTHOR_DATE="2026-11-21T10:00:00Z" GIT_COMMITTER_DATE="2026-11-21T10:00:00Z"
+
+  # --- Python ---
+  # pytest given a plugin's flag that is not installed
+  PA="$B/pyargs"
+  mkdir -p "$PA/app" "$PA/tests/unit"
+  printf '' >"$PA/app/__init__.py"
+  printf 'def ping():\n    return "pong"\n' >"$PA/app/api.py"
+  printf 'from app.api import ping\n\n\ndef test_ping():\n    assert ping() == "pong"\n' >"$PA/tests/unit/test_api.py"
+  printf '[pytest]\ntestpaths = tests\n' >"$PA/pytest.ini"
+  capture batch21 pytest_unknown_plugin_flag "$PA" "$SPY -m pytest --cov=app --cov-report=term-missing tests/unit/test_api.py" "$PTV"
+  # pytest given a node id whose file does not exist
+  capture batch21 pytest_node_id_file_not_found "$PA" "$SPY -m pytest -p no:cacheprovider tests/test_api.py::test_ping tests/unit/test_api.py" "$PTV"
+
+  # duplicate test basenames without __init__.py: import file mismatch
+  PD="$B/pydup"
+  mkdir -p "$PD/shop" "$PD/tests/unit" "$PD/tests/integration"
+  printf '' >"$PD/shop/__init__.py"
+  printf 'def slug(s):\n    return s.lower().replace(" ", "-")\n\n\ndef price(c):\n    return c / 100\n' >"$PD/shop/utils.py"
+  for d in unit integration; do
+    {
+      echo "from shop.utils import slug, price"
+      echo
+      for i in $(seq 1 12); do
+        echo "def test_${d}_slug_$i():"
+        echo "    assert slug(\"A B $i\") == \"a-b-$i\""
+        echo
+      done
+    } >"$PD/tests/$d/test_utils.py"
+    printf 'from shop.utils import price\n\n\ndef test_%s_price():\n    assert price(250) == 2.5\n' "$d" >"$PD/tests/$d/test_prices.py"
+  done
+  capture batch21 pytest_import_file_mismatch "$PD" "$SPY -m pytest -p no:cacheprovider tests" "$PTV"
+
+  # pytest --pdb with stdin closed: the debugger prompt meets end of input
+  PP="$B/pypdb"
+  mkdir -p "$PP/tests"
+  cat >"$PP/inventory.py" <<'EOF'
+def reserve(stock, sku, qty):
+    have = stock.get(sku, 0)
+    if qty > have:
+        raise ValueError(f"cannot reserve {qty} of {sku}: only {have} left")
+    stock[sku] = have - qty
+    return stock[sku]
+
+
+def restock(stock, sku, qty):
+    stock[sku] = stock.get(sku, 0) + qty
+    return stock
+EOF
+  cat >"$PP/tests/test_inventory.py" <<'EOF'
+import sys
+sys.path.insert(0, ".")
+from inventory import reserve, restock
+
+
+def test_reserve_ok():
+    assert reserve({"A1": 5}, "A1", 2) == 3
+
+
+def test_reserve_too_many():
+    stock = {"A1": 1}
+    assert reserve(stock, "A1", 4) == 0
+
+
+def test_restock_new_sku():
+    assert restock({}, "B7", 3) == {"B7": 4}
+
+
+def test_restock_existing():
+    assert restock({"C2": 1}, "C2", 1) == {"C2": 2}
+EOF
+  capture batch21 pytest_pdb_without_terminal "$PP" "$SPY -m pytest -p no:cacheprovider --pdb tests" "$PTV"
+
+  # --strict-markers with markers the configuration does not register
+  PM="$B/pymarkers"
+  mkdir -p "$PM/tests"
+  printf '[pytest]\nmarkers =\n    slow: long-running tests\n' >"$PM/pytest.ini"
+  for f in orders users; do
+    {
+      echo "import pytest"
+      echo
+      echo "@pytest.mark.slow"
+      echo "def test_${f}_bulk():"
+      echo "    assert sum(range(10)) == 45"
+      echo
+      echo "@pytest.mark.integration"
+      echo "def test_${f}_db():"
+      echo "    assert True"
+      echo
+      echo "def test_${f}_plain():"
+      echo "    assert 1 + 1 == 2"
+    } >"$PM/tests/test_$f.py"
+  done
+  printf 'import pytest\n\n\n@pytest.mark.smoke\ndef test_health():\n    assert True\n' >"$PM/tests/test_health.py"
+  capture batch21 pytest_strict_markers_unregistered "$PM" "$SPY -m pytest -p no:cacheprovider --strict-markers -m 'not slow' tests" "$PTV"
+
+  # pytest -v --durations=15 over 330 tests with one failure (long)
+  PL="$B/pydur"
+  mkdir -p "$PL/tests"
+  cat >"$PL/rates.py" <<'EOF'
+def convert(amount, rate):
+    return round(amount * rate, 2)
+
+
+def spread(bid, ask):
+    return round(ask - bid, 4)
+EOF
+  for f in eur usd gbp jpy chf cad; do
+    {
+      echo "import sys, time"
+      echo "sys.path.insert(0, '.')"
+      echo "from rates import convert, spread"
+      echo
+      for i in $(seq 1 55); do
+        echo "def test_${f}_convert_$i():"
+        if [ $((i % 11)) -eq 0 ]; then echo "    time.sleep(0.0$((i % 7 + 2)))"; fi
+        if [ "$f" = jpy ] && [ "$i" -eq 37 ]; then
+          echo "    assert convert($i, 0.0064) == 0.23"
+        else
+          echo "    assert convert($i, 1.0) == $i"
+        fi
+        echo
+      done
+    } >"$PL/tests/test_$f.py"
+  done
+  capture batch21 pytest_v_durations_long_one_failure "$PL" "$SPY -m pytest -p no:cacheprovider -v --durations=15 tests" "$PTV"
+
+  # pytest-timeout's thread method dumping every thread's stack
+  PT="$B/pytimeout"
+  mkdir -p "$PT/tests"
+  cat >"$PT/poller.py" <<'EOF'
+import threading
+import time
+
+
+class Poller:
+    def __init__(self, interval):
+        self.interval = interval
+        self.events = []
+        self._stop = threading.Event()
+        self._threads = []
+
+    def start(self, n):
+        for i in range(n):
+            t = threading.Thread(target=self._run, name=f"poller-{i}", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def _run(self):
+        while not self._stop.is_set():
+            time.sleep(self.interval)
+
+    def wait_for(self, count):
+        while len(self.events) < count:
+            time.sleep(0.05)
+        return self.events[:count]
+EOF
+  cat >"$PT/tests/test_poller.py" <<'EOF'
+import sys
+sys.path.insert(0, ".")
+from poller import Poller
+
+
+def test_start_threads():
+    p = Poller(0.1)
+    p.start(2)
+    assert len(p._threads) == 2
+
+
+def test_wait_for_events():
+    p = Poller(0.1)
+    p.start(2)
+    assert p.wait_for(3) == ["a", "b", "c"]
+
+
+def test_never_reached():
+    assert True
+EOF
+  capture batch21 pytest_timeout_thread_method "$PT" "$SPY -m pytest -p no:cacheprovider --timeout=2 --timeout-method=thread tests" "$PTV; pytest-timeout $(dpkg-query -W -f='${Version}' python3-pytest-timeout)"
+
+  # mypy --strict over a package whose generated module is untyped (long), with real errors by hand
+  PY="$B/pygen"
+  mkdir -p "$PY/telemetry/gen"
+  printf '' >"$PY/telemetry/__init__.py"
+  printf '' >"$PY/telemetry/gen/__init__.py"
+  {
+    echo "# Code generated by schema-gen 2.4.1 from telemetry.schema.json. DO NOT EDIT."
+    echo
+    for i in $(seq 1 150); do
+      echo "def encode_field_$i(msg, buf):"
+      echo "    buf.append(msg.get('f$i'))"
+      echo "    return buf"
+      echo
+    done
+  } >"$PY/telemetry/gen/messages_pb.py"
+  cat >"$PY/telemetry/client.py" <<'EOF'
+from typing import Optional
+
+from telemetry.gen.messages_pb import encode_field_1, encode_field_2
+
+
+class Client:
+    def __init__(self, endpoint: str, retries: int = 3) -> None:
+        self.endpoint = endpoint
+        self.retries = retries
+        self.sent: list[bytes] = []
+
+    def send(self, payload: dict[str, int]) -> int:
+        buf: list[int] = []
+        encode_field_1(payload, buf)
+        encode_field_2(payload, buf)
+        self.sent.append(buf)
+        return len(buf)
+
+    def last(self) -> Optional[bytes]:
+        return self.sent[-1] if self.sent else None
+
+    def endpoint_port(self) -> int:
+        return self.endpoint.split(":")[1]
+EOF
+  capture batch21 mypy_strict_generated_module_long "$PY" "$SPY -m mypy --strict telemetry" "$($SPY -m mypy --version)"
+  # mypy given a flag that does not exist
+  capture batch21 mypy_unknown_flag "$PY" "$SPY -m mypy --strict-optional-off --disallow-any-generics telemetry" "$($SPY -m mypy --version)"
+
+  # unittest discover pointed at a start directory that does not exist
+  PU="$B/pyunit"
+  mkdir -p "$PU/tests"
+  printf 'import unittest\n\n\nclass T(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n' >"$PU/tests/test_basic.py"
+  capture batch21 unittest_discover_wrong_start_dir "$PU" "$SPY -m unittest discover -s src/tests -p 'test_*.py' -v" "$($SPY --version 2>&1)"
+
+
+  # --- JavaScript / TypeScript ---
+  # jest --ci: new snapshots not written, one mismatch, an obsolete snapshot file
+  JS1="$B/jestsnap"
+  mkdir -p "$JS1/src/__tests__/__snapshots__"
+  printf '{ "name": "render", "version": "1.0.0", "private": true }\n' >"$JS1/package.json"
+  cat >"$JS1/src/render.js" <<'EOF'
+function renderInvoice(inv) {
+  return {
+    title: `Invoice #${inv.id}`,
+    lines: inv.items.map((i) => `${i.qty} x ${i.name} @ ${i.price.toFixed(2)}`),
+    total: inv.items.reduce((s, i) => s + i.qty * i.price, 0).toFixed(2),
+    currency: inv.currency || "EUR",
+  };
+}
+function renderBadge(user) {
+  return `<span class="badge badge-${user.role}">${user.name}</span>`;
+}
+module.exports = { renderInvoice, renderBadge };
+EOF
+  cat >"$JS1/src/__tests__/render.test.js" <<'EOF'
+const { renderInvoice, renderBadge } = require("../render");
+
+const inv = { id: 42, items: [{ qty: 2, name: "bolt", price: 0.5 }, { qty: 1, name: "nut", price: 0.25 }] };
+
+test("invoice renders", () => {
+  expect(renderInvoice(inv)).toMatchSnapshot();
+});
+
+test("badge renders admin", () => {
+  expect(renderBadge({ role: "admin", name: "Ana" })).toMatchSnapshot();
+});
+
+test("badge renders guest", () => {
+  expect(renderBadge({ role: "guest", name: "Bo" })).toMatchSnapshot();
+});
+EOF
+  cat >"$JS1/src/__tests__/__snapshots__/render.test.js.snap" <<'EOF'
+// Jest Snapshot v1, https://goo.gl/fbAQLP
+
+exports[`invoice renders 1`] = `
+{
+  "currency": "EUR",
+  "lines": [
+    "2 x bolt @ 0.50",
+    "1 x nut @ 0.25",
+  ],
+  "title": "Invoice 42",
+  "total": "1.25",
+}
+`;
+EOF
+  cat >"$JS1/src/__tests__/__snapshots__/legacy.test.js.snap" <<'EOF'
+// Jest Snapshot v1, https://goo.gl/fbAQLP
+
+exports[`legacy header 1`] = `"<h1>Old</h1>"`;
+EOF
+  capture batch21 jest_ci_snapshots_not_written "$JS1" "$NB/jest --ci" "jest $("$NB/jest" --version)"
+
+  # vitest run -u: snapshots written, updated and obsolete ones removed (exit 0)
+  JS2="$B/vitestu"
+  mkdir -p "$JS2/test/__snapshots__"
+  printf '{ "name": "fmt", "version": "1.0.0", "private": true, "type": "module" }\n' >"$JS2/package.json"
+  printf 'export const fmtMoney = (c, cur = "EUR") => `${(c / 100).toFixed(2)} ${cur}`;\nexport const fmtDate = (d) => d.toISOString().slice(0, 10);\n' >"$JS2/fmt.js"
+  cat >"$JS2/test/fmt.test.js" <<'EOF'
+import { expect, test } from "vitest";
+import { fmtMoney, fmtDate } from "../fmt.js";
+
+test("money", () => {
+  expect(fmtMoney(12345)).toMatchSnapshot();
+  expect(fmtMoney(5, "USD")).toMatchSnapshot();
+});
+
+test("date", () => {
+  expect(fmtDate(new Date("2026-01-02T03:04:05Z"))).toMatchSnapshot();
+});
+EOF
+  cat >"$JS2/test/__snapshots__/fmt.test.js.snap" <<'EOF'
+// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html
+
+exports[`money 1`] = `"123.45 €"`;
+
+exports[`old helper 1`] = `"x"`;
+EOF
+  capture batch21 vitest_run_update_snapshots "$JS2" "$NB/vitest run -u" "vitest $("$NB/vitest" --version | awk '{print $1}')"
+
+  # jest --watch outside a git repository
+  capture batch21 jest_watch_without_git "$JS1" "$NB/jest --watch" "jest $("$NB/jest" --version)"
+
+  # a jest test that exceeds its timeout and leaves an interval running (--forceExit)
+  JS3="$B/jesttimeout"
+  mkdir -p "$JS3/test"
+  printf '{ "name": "queue", "version": "1.0.0", "private": true }\n' >"$JS3/package.json"
+  cat >"$JS3/queue.js" <<'EOF'
+class Queue {
+  constructor() { this.items = []; this.timer = null; }
+  push(x) { this.items.push(x); }
+  drainEvery(ms, fn) { this.timer = setInterval(() => { while (this.items.length) fn(this.items.shift()); }, ms); }
+  waitEmpty() { return new Promise((resolve) => { if (this.items.length === 0 && this.done) resolve(); }); }
+}
+module.exports = { Queue };
+EOF
+  cat >"$JS3/test/queue.test.js" <<'EOF'
+const { Queue } = require("../queue");
+
+describe("Queue", () => {
+  test("push adds items", () => {
+    const q = new Queue();
+    q.push(1);
+    expect(q.items).toEqual([1]);
+  });
+
+  test("drains to the handler", async () => {
+    const q = new Queue();
+    const seen = [];
+    q.push("a");
+    q.drainEvery(10, (x) => seen.push(x));
+    await q.waitEmpty();
+    expect(seen).toEqual(["a"]);
+  }, 300);
+
+  test("keeps order", () => {
+    const q = new Queue();
+    q.push(1); q.push(2);
+    expect(q.items).toEqual([2, 1]);
+  });
+});
+EOF
+  capture batch21 jest_test_timeout_force_exit "$JS3" "$NB/jest --ci --forceExit" "jest $("$NB/jest" --version)"
+
+  # mocha with --timeout and --retries: a flaky test passing on retry, two timeouts, one failure
+  JS4="$B/mocharetry"
+  mkdir -p "$JS4/test"
+  printf '{ "name": "fetcher", "version": "1.0.0", "private": true }\n' >"$JS4/package.json"
+  cat >"$JS4/test/fetch.spec.js" <<'EOF'
+const assert = require("assert");
+let attempts = 0;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+describe("fetcher", function () {
+  it("parses a response", function () {
+    assert.deepStrictEqual(JSON.parse('{"ok":true}'), { ok: true });
+  });
+  it("retries a flaky upstream", async function () {
+    attempts += 1;
+    await sleep(20);
+    assert.ok(attempts >= 2, `upstream flaked on attempt ${attempts}`);
+  });
+  it("fetches the catalogue", async function () {
+    await sleep(400);
+  });
+  it("streams a large export", function (done) {
+    setTimeout(done, 500);
+  });
+  it("maps status codes", function () {
+    assert.strictEqual({ 200: "ok", 404: "missing" }[503] || "unknown", "unavailable");
+  });
+  it("builds the query string", function () {
+    assert.strictEqual(new URLSearchParams({ a: 1, b: "x y" }).toString(), "a=1&b=x+y");
+  });
+});
+EOF
+  capture batch21 mocha_timeouts_and_retries "$JS4" "$NB/mocha --timeout 150 --retries 2 test" "mocha $("$NB/mocha" --version)"
+
+  # tsc given a compiler option that does not exist
+  JS5="$B/tscflag"
+  mkdir -p "$JS5/src"
+  printf '{ "compilerOptions": { "target": "es2022", "module": "commonjs", "strict": true, "outDir": "dist" }, "include": ["src"] }\n' >"$JS5/tsconfig.json"
+  printf 'export const add = (a: number, b: number): number => a + b;\n' >"$JS5/src/index.ts"
+  capture batch21 tsc_unknown_compiler_option "$JS5" "$NB/tsc --noEmit --strictNullCheck --noUnusedLocal -p ." "tsc $("$NB/tsc" --version)"
+
+  # tsc --pretty over a generated API client whose models were renamed (long, coloured)
+  JS6="$B/tscgen"
+  mkdir -p "$JS6/src/generated"
+  printf '{ "compilerOptions": { "target": "es2022", "module": "esnext", "moduleResolution": "bundler", "strict": true, "noEmit": true }, "include": ["src"] }\n' >"$JS6/tsconfig.json"
+  {
+    echo "// Generated by openapi-gen 7.3.0 from api.yaml. Do not edit by hand."
+    echo "export interface CustomerDto { id: string; email: string; createdAt: string }"
+    echo "export interface OrderDto { id: string; customerId: string; total: number }"
+    echo "export type Fetcher = (path: string, init?: { method?: string; body?: string }) => Promise<unknown>;"
+    echo
+    for i in $(seq 1 48); do
+      echo "export async function getCustomer$i(f: Fetcher, id: string): Promise<Customer> {"
+      echo "  return (await f(\`/v1/customers/\${id}/r$i\`)) as Customer;"
+      echo "}"
+    done
+  } >"$JS6/src/generated/client.ts"
+  cat >"$JS6/src/service.ts" <<'EOF'
+import { getCustomer1, type CustomerDto, type Fetcher } from "./generated/client";
+
+export async function customerEmail(f: Fetcher, id: number): Promise<string> {
+  const c: CustomerDto = await getCustomer1(f, id);
+  return c.mail;
+}
+EOF
+  capture batch21 tsc_pretty_generated_client_long "$JS6" "$NB/tsc --pretty -p ." "tsc $("$NB/tsc" --version)"
+
+  # eslint (flat config) over a tree with generated code that is not ignored (long)
+  JS7="$B/eslintgen"
+  mkdir -p "$JS7/src/gen"
+  printf '{ "name": "widgets", "version": "1.0.0", "private": true, "type": "module" }\n' >"$JS7/package.json"
+  cat >"$JS7/eslint.config.js" <<'EOF'
+export default [
+  {
+    files: ["**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { console: "readonly" } },
+    rules: { "no-var": "error", "eqeqeq": "error", "no-unused-vars": "warn", "prefer-const": "warn", "no-undef": "error" },
+  },
+];
+EOF
+  {
+    echo "// generated by protoc-gen-js 3.21.0; DO NOT EDIT"
+    for i in $(seq 1 110); do
+      echo "var Field$i = function (v) { if (v == null) return 0; var out = v; return out; };"
+      echo "export { Field$i };"
+    done
+  } >"$JS7/src/gen/widgets_pb.js"
+  cat >"$JS7/src/widget.js" <<'EOF'
+import { Field1 } from "./gen/widgets_pb.js";
+
+export function widgetLabel(w) {
+  let label = w.name;
+  if (w.count == 0) return "empty";
+  const unused = Field1(w.id);
+  return label + " (" + w.count + ")" + suffix;
+}
+EOF
+  capture batch21 eslint_generated_code_not_ignored_long "$JS7" "$NB/eslint src" "eslint $("$NB/eslint" --version)"
+
+  # eslint 9 in a project that still has only .eslintrc.json
+  JS8="$B/eslintrc"
+  mkdir -p "$JS8/src"
+  printf '{ "name": "legacy", "version": "1.0.0", "private": true }\n' >"$JS8/package.json"
+  printf '{ "root": true, "extends": "eslint:recommended", "env": { "node": true } }\n' >"$JS8/.eslintrc.json"
+  printf 'var x = 1;\nmodule.exports = x;\n' >"$JS8/src/index.js"
+  capture batch21 eslint9_without_flat_config "$JS8" "$NB/eslint src" "eslint $("$NB/eslint" --version)"
+  # eslint 9 given flags of the eslintrc era that flat config removed
+  capture batch21 eslint9_removed_eslintrc_flags "$JS7" "$NB/eslint --no-eslintrc --rulesdir tools/rules src" "eslint $("$NB/eslint" --version)"
+
+  # prettier --check with one glob matching nothing and two files unformatted
+  JS9="$B/prettier"
+  mkdir -p "$JS9/src"
+  printf '{ "name": "ui", "version": "1.0.0", "private": true }\n' >"$JS9/package.json"
+  printf 'export const a = 1;\n' >"$JS9/src/a.ts"
+  printf 'export const b = {x:1,y:2}\n' >"$JS9/src/b.ts"
+  printf 'export function c( n:number ){return n*2}\n' >"$JS9/src/c.ts"
+  printf 'export const d = "d";\n' >"$JS9/src/d.ts"
+  capture batch21 prettier_check_glob_matches_nothing "$JS9" "$NB/prettier --check 'src/**/*.ts' 'lib/**/*.js'" "prettier $("$NB/prettier" --version)"
+
+  # esbuild --bundle --log-limit=0 with many unresolved imports (long)
+  JS10="$B/esbuild"
+  mkdir -p "$JS10/src/pages"
+  for i in $(seq 1 45); do
+    printf 'import { Layout } from "../components/Layout";\nimport { t } from "@app/i18n";\nexport const page%d = () => Layout(t("page.%d"));\n' "$i" "$i" >"$JS10/src/pages/page$i.ts"
+  done
+  { for i in $(seq 1 45); do echo "export { page$i } from \"./pages/page$i\";"; done; echo 'import "./styles/main.css";'; } >"$JS10/src/index.ts"
+  capture batch21 esbuild_bundle_log_limit_zero_long "$JS10" "$NB/esbuild src/index.ts --bundle --log-limit=0 --outfile=dist/app.js" "esbuild $("$NB/esbuild" --version)"
+
+  # npm test across workspaces with node --test, one workspace failing
+  MW="$B/npmws"
+  mkdir -p "$MW"
+  printf '{ "name": "shop-mono", "version": "1.0.0", "private": true, "workspaces": ["packages/*"] }\n' >"$MW/package.json"
+  for p in cart catalog checkout pricing; do
+    mkdir -p "$MW/packages/$p/test"
+    printf '{ "name": "@shop/%s", "version": "0.1.0", "scripts": { "test": "node --test test/" } }\n' "$p" >"$MW/packages/$p/package.json"
+    {
+      echo "const test = require('node:test');"
+      echo "const assert = require('node:assert');"
+      for i in 1 2 3 4; do
+        echo "test('$p case $i', () => {"
+        if [ "$p" = pricing ] && [ "$i" = 3 ]; then
+          echo "  assert.strictEqual(0.1 + 0.2, 0.3);"
+        else
+          echo "  assert.strictEqual($i + $i, $((i * 2)));"
+        fi
+        echo "});"
+      done
+    } >"$MW/packages/$p/test/$p.test.js"
+  done
+  (cd "$MW" && npm install --offline --no-audit --no-fund >/dev/null 2>&1)
+  capture batch21 npm_test_workspaces_one_fails "$MW" "npm test --workspaces --if-present" "npm $(npm --version); node $(node --version)"
+
+  # turbo run test over the same kind of monorepo with one package failing
+  TM="$B/turbo"
+  mkdir -p "$TM"
+  printf '{ "name": "acme", "version": "1.0.0", "private": true, "packageManager": "npm@%s", "workspaces": ["apps/*", "packages/*"] }\n' "$(npm --version)" >"$TM/package.json"
+  printf '{ "$schema": "https://turbo.build/schema.json", "tasks": { "build": { "dependsOn": ["^build"], "outputs": ["dist/**"] }, "test": { "dependsOn": ["build"] } } }\n' >"$TM/turbo.json"
+  for p in packages/utils packages/ui apps/web apps/admin; do
+    n="${p#*/}"
+    mkdir -p "$TM/$p/test"
+    dep=""
+    [ "$p" != packages/utils ] && dep=', "dependencies": { "@acme/utils": "*" }'
+    printf '{ "name": "@acme/%s", "version": "0.0.1", "scripts": { "build": "echo built %s", "test": "node --test test/" }%s }\n' "$n" "$n" "$dep" >"$TM/$p/package.json"
+    {
+      echo "const test = require('node:test');"
+      echo "const assert = require('node:assert');"
+      echo "test('$n renders', () => assert.ok(true));"
+      if [ "$n" = admin ]; then
+        echo "test('$n permissions', () => { assert.deepStrictEqual(['read', 'write'].sort(), ['read', 'admin', 'write'].sort()); });"
+      else
+        echo "test('$n permissions', () => assert.ok(true));"
+      fi
+    } >"$TM/$p/test/$n.test.js"
+  done
+  gitinit "$TM" && printf 'node_modules\n.turbo\n' >"$TM/.gitignore"
+  (cd "$TM" && npm install --offline --no-audit --no-fund >/dev/null 2>&1 && git add -A && git commit -qm init)
+  capture batch21 turbo_run_test_one_package_fails "$TM" "$NB/turbo run test --continue" "turbo $("$NB/turbo" --version 2>/dev/null)"
+
+
+  # git merge with a conflict inside package-lock.json, then the conflicted diff (long)
+  LC="$B/lockmerge"
+  gitinit "$LC"
+  mkdir -p "$LC"
+  lock() {
+    {
+      echo '{'
+      echo '  "name": "web",'
+      echo '  "version": "1.0.0",'
+      echo '  "lockfileVersion": 3,'
+      echo '  "requires": true,'
+      echo '  "packages": {'
+      for i in $(seq 1 60); do
+        v="1.$i.0"; [ "$i" -ge "$1" ] && [ "$i" -lt "$2" ] && v="$3.$i.0"
+        echo "    \"node_modules/dep-$i\": {"
+        echo "      \"version\": \"$v\","
+        echo "      \"resolved\": \"https://registry.npmjs.org/dep-$i/-/dep-$i-$v.tgz\","
+        echo "      \"integrity\": \"sha512-$(printf '%s' "dep-$i-$v" | sha256sum | cut -c1-40)\""
+        echo "    },"
+      done
+      echo '    "": { "name": "web" }'
+      echo '  }'
+      echo '}'
+    } >"$LC/package-lock.json"
+  }
+  lock 0 0 1 && printf '{ "name": "web", "version": "1.0.0" }\n' >"$LC/package.json"
+  git -C "$LC" add -A && git -C "$LC" commit -qm "lock: initial"
+  git -C "$LC" checkout -qb deps/bump-minor
+  lock 10 40 2 && sed -i 's/"1.0.0" }/"1.0.0", "dependencies": { "dep-12": "^2.12.0" } }/' "$LC/package.json"
+  git -C "$LC" commit -qam "deps: bump dep-10..dep-39"
+  git -C "$LC" checkout -q main
+  lock 25 55 3 && git -C "$LC" commit -qam "deps: bump dep-25..dep-54 to 3.x"
+  capture batch21 git_merge_lockfile_conflict_long "$LC" "git merge deps/bump-minor; git diff" "$GITV"
+
+  # --- Go (Debian's golang) ---
+  export GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE="$WORK/gocache"
+  # a counter package whose test is meant for the race detector
+  GR="$B/gorace"
+  mkdir -p "$GR/metrics"
+  printf 'module example.com/svc\n\ngo 1.19\n' >"$GR/go.mod"
+  cat >"$GR/metrics/counter.go" <<'EOF'
+package metrics
+
+import "sync"
+
+// Counter counts events by name.
+type Counter struct {
+	mu     sync.Mutex
+	counts map[string]int
+	total  int
+}
+
+func New() *Counter { return &Counter{counts: map[string]int{}} }
+
+func (c *Counter) Inc(name string) {
+	c.mu.Lock()
+	c.counts[name]++
+	c.mu.Unlock()
+	c.total++
+}
+
+func (c *Counter) Total() int { return c.total }
+EOF
+  cat >"$GR/metrics/counter_test.go" <<'EOF'
+package metrics
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestIncSequential(t *testing.T) {
+	c := New()
+	c.Inc("a")
+	c.Inc("b")
+	if c.Total() != 2 {
+		t.Fatalf("total = %d, want 2", c.Total())
+	}
+}
+
+func TestIncConcurrent(t *testing.T) {
+	c := New()
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 100; j++ {
+				c.Inc("req")
+			}
+		}()
+	}
+	wg.Wait()
+	if c.Total() != 800 {
+		t.Errorf("total = %d, want 800", c.Total())
+	}
+}
+EOF
+  # -race asked for with cgo disabled
+  capture batch21 go_test_race_without_cgo "$GR" "CGO_ENABLED=0 go test -race ./..." "$GOV"
+  # go test given a flag it does not define
+  capture batch21 go_test_unknown_flag "$GR" "go test -verbose ./..." "$GOV"
+
+  # build tags: integration-tagged tests that do not compile, and a command excluded on this OS
+  GT="$B/gotags"
+  mkdir -p "$GT/store" "$GT/cmd/winsvc"
+  printf 'module example.com/store\n\ngo 1.19\n' >"$GT/go.mod"
+  printf 'package store\n\ntype Store struct{ DSN string }\n\nfunc Open(dsn string) (*Store, error) { return &Store{DSN: dsn}, nil }\n\nfunc (s *Store) Close() error { return nil }\n' >"$GT/store/store.go"
+  printf 'package store\n\nimport "testing"\n\nfunc TestOpen(t *testing.T) {\n\tif _, err := Open("mem"); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n' >"$GT/store/store_test.go"
+  cat >"$GT/store/store_integration_test.go" <<'EOF'
+//go:build integration
+
+package store
+
+import (
+	"context"
+	"testing"
+)
+
+func TestOpenPostgres(t *testing.T) {
+	s, err := Open(context.Background(), "postgres://localhost/test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Ping() != nil {
+		t.Fatal("ping failed")
+	}
+}
+EOF
+  printf '//go:build windows\n\npackage main\n\nfunc main() {}\n' >"$GT/cmd/winsvc/main.go"
+  capture batch21 go_test_tags_integration_compile_errors "$GT" "go test -tags integration ./store/" "$GOV"
+  capture batch21 go_build_constraints_exclude_all "$GT" "go build ./cmd/winsvc" "$GOV"
+
+  # go test -bench with -count over 50 benchmarks, one failing (long)
+  GB="$B/gobench"
+  mkdir -p "$GB/codec"
+  printf 'module example.com/codec\n\ngo 1.19\n' >"$GB/go.mod"
+  printf 'package codec\n\nimport "strings"\n\nfunc Encode(s string, n int) string { return strings.Repeat(s, n) }\n' >"$GB/codec/codec.go"
+  {
+    echo "package codec"
+    echo
+    echo "import \"testing\""
+    for i in $(seq 1 50); do
+      echo
+      echo "func BenchmarkEncode$i(b *testing.B) {"
+      echo "	b.ReportAllocs()"
+      if [ "$i" -eq 33 ]; then
+        echo "	if got := Encode(\"ab\", $i); len(got) != $((i * 2 + 1)) {"
+        echo "		b.Fatalf(\"len(Encode) = %d, want %d\", len(got), $((i * 2 + 1)))"
+        echo "	}"
+      fi
+      echo "	for n := 0; n < b.N; n++ {"
+      echo "		_ = Encode(\"ab\", $i)"
+      echo "	}"
+      echo "}"
+    done
+  } >"$GB/codec/codec_test.go"
+  capture batch21 go_bench_count_long_one_fails "$GB" "go test -run '^\$' -bench . -benchmem -benchtime=200x -count=6 ./..." "$GOV"
+
+
+  # inconsistent vendoring: go.mod and vendor/modules.txt disagree
+  GV="$B/govendor"
+  mkdir -p "$GV/vendor/example.com/lib" "$GV/lib"
+  printf 'package lib\n\nfunc Hello() string { return "hi" }\n' >"$GV/lib/lib.go"
+  printf 'module example.com/lib\n\ngo 1.19\n' >"$GV/lib/go.mod"
+  printf 'module example.com/app\n\ngo 1.19\n\nrequire (\n\texample.com/lib v1.2.0\n\tgolang.org/x/text v0.14.0\n)\n\nreplace example.com/lib => ./lib\n' >"$GV/go.mod"
+  printf '# example.com/lib v1.1.0 => ./lib\n## explicit; go 1.19\nexample.com/lib\n# example.com/lib => ./lib\n' >"$GV/vendor/modules.txt"
+  cp "$GV/lib/lib.go" "$GV/vendor/example.com/lib/"
+  printf 'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/lib"\n)\n\nfunc main() { fmt.Println(lib.Hello()) }\n' >"$GV/main.go"
+  capture batch21 go_build_inconsistent_vendoring "$GV" "GOFLAGS=-mod=vendor go build ./..." "$GOV"
+
+  # --- Rust (cargo, std only, offline) ---
+  export CARGO_NET_OFFLINE=true CARGO_TERM_COLOR=never
+  RW="$B/rustws"
+  mkdir -p "$RW/core/src" "$RW/api/src" "$RW/cli/src"
+  printf '[workspace]\nmembers = ["core", "api", "cli"]\nresolver = "2"\n' >"$RW/Cargo.toml"
+  printf '[package]\nname = "ledger-core"\nversion = "0.3.0"\nedition = "2021"\n\n[features]\ndefault = ["serde-lite"]\nserde-lite = []\n' >"$RW/core/Cargo.toml"
+  printf '[package]\nname = "ledger-api"\nversion = "0.3.0"\nedition = "2021"\n\n[dependencies]\nledger-core = { path = "../core" }\n' >"$RW/api/Cargo.toml"
+  printf '[package]\nname = "ledger-cli"\nversion = "0.3.0"\nedition = "2021"\n\n[dependencies]\nledger-core = { path = "../core", default-features = false }\n' >"$RW/cli/Cargo.toml"
+  {
+    echo "#[cfg(feature = \"serde-lite\")]"
+    echo "pub mod wire {"
+    echo "    pub fn encode(v: i64) -> String { format!(\"i{}e\", v) }"
+    echo "}"
+    echo
+    echo "pub fn round_cents(v: f64) -> i64 { (v * 100.0).round() as i64 }"
+    echo
+    echo "macro_rules! case { (\$name:ident, \$input:expr, \$want:expr) => { #[test] fn \$name() { assert_eq!(round_cents(\$input), \$want, \"round_cents({})\", \$input); } }; }"
+    echo
+    echo "#[cfg(test)]"
+    echo "mod tests {"
+    echo "    use super::*;"
+    for i in $(seq 1 160); do
+      want=$((i * 100 + 1))
+      [ "$i" -eq 57 ] && want=5710
+      [ "$i" -eq 131 ] && want=13110
+      echo "    case!(round_$i, $i.01, $want);"
+    done
+    echo "}"
+  } >"$RW/core/src/lib.rs"
+  {
+    echo "use ledger_core::{round_cents, wire};"
+    echo
+    echo "pub fn render(v: f64) -> String { wire::encode(round_cents(v)) }"
+    echo
+    echo "#[cfg(test)]"
+    echo "mod tests {"
+    echo "    use super::*;"
+    for i in $(seq 1 150); do
+      echo "    #[test] fn render_$i() { assert_eq!(render($i.0), \"i${i}00e\"); }"
+    done
+    echo "    #[test] fn render_negative() { assert_eq!(render(-1.5), \"i-150e\"); }"
+    echo "    #[test] fn render_tiny() { assert_eq!(render(0.004), \"i1e\"); }"
+    echo "}"
+  } >"$RW/api/src/lib.rs"
+  printf 'use ledger_core::wire;\n\nfn main() {\n    println!("{}", wire::encode(ledger_core::round_cents(1.5)));\n}\n' >"$RW/cli/src/main.rs"
+  # a package id that names no workspace member
+  capture batch21 cargo_test_p_unknown_member "$RW" "cargo test -p ledger-billing" "$CARGOV"
+  # a feature no selected package has
+  capture batch21 cargo_build_unknown_feature "$RW" "cargo build -p ledger-api --features metrics" "$CARGOV"
+  # long test run of two workspace members selected with -p, three failures, --no-fail-fast
+  capture batch21 cargo_test_workspace_members_long "$RW" "cargo test -p ledger-core -p ledger-api --no-fail-fast" "$CARGOV"
+  # the cli member builds its dependency without default features: the cfg-gated module is gone
+  capture batch21 cargo_build_member_without_default_features "$RW" "cargo build -p ledger-cli" "$CARGOV"
+
+  # cargo bench of #[bench] benchmarks on the stable channel
+  RB="$B/rustbench"
+  mkdir -p "$RB/src" "$RB/benches"
+  printf '[package]\nname = "hashbench"\nversion = "0.1.0"\nedition = "2021"\n' >"$RB/Cargo.toml"
+  printf 'pub fn fnv1a(data: &[u8]) -> u64 {\n    let mut h: u64 = 0xcbf29ce484222325;\n    for b in data {\n        h ^= *b as u64;\n        h = h.wrapping_mul(0x100000001b3);\n    }\n    h\n}\n' >"$RB/src/lib.rs"
+  printf '#![feature(test)]\nextern crate test;\n\nuse test::Bencher;\n\n#[bench]\nfn bench_fnv_1k(b: &mut Bencher) {\n    let data = vec![7u8; 1024];\n    b.iter(|| hashbench::fnv1a(&data));\n}\n' >"$RB/benches/fnv.rs"
+  capture batch21 cargo_bench_feature_on_stable "$RB" "cargo bench" "$CARGOV"
+
+  # --- git ---
+
+  # sparse-checkout in cone mode, then adding a path outside it
+  SC="$B/sparse"
+  gitinit "$SC/src"
+  for s in api web worker billing; do mkdir -p "$SC/src/services/$s" && echo "$s" >"$SC/src/services/$s/main.py"; done
+  mkdir -p "$SC/src/libs/common" && echo c >"$SC/src/libs/common/util.py"
+  git -C "$SC/src" add -A && git -C "$SC/src" commit -qm init
+  git clone -q "$SC/src" "$SC/work" && git -C "$SC/work" config user.email dev@example.com && git -C "$SC/work" config user.name Dev
+  git -C "$SC/work" sparse-checkout set --cone services/api libs/common
+  mkdir -p "$SC/work/services/web" && echo "changed" >"$SC/work/services/web/main.py"
+  capture batch21 git_sparse_checkout_add_outside_cone "$SC/work" "git sparse-checkout list && git add services/web/main.py services/api/main.py" "$GITV"
+
+  # git push through git-lfs's pre-push hook on a machine without git-lfs
+  LF="$B/lfs"
+  git init -q --bare -b main "$LF/origin.git"
+  gitinit "$LF/work"
+  git -C "$LF/work" remote add origin "$LF/origin.git"
+  printf '*.psd filter=lfs diff=lfs merge=lfs -text\n' >"$LF/work/.gitattributes"
+  echo "art" >"$LF/work/logo.psd"
+  git -C "$LF/work" add -A && git -C "$LF/work" commit -qm "add logo"
+  printf '#!/bin/sh\ncommand -v git-lfs >/dev/null 2>&1 || { printf >&2 "\\n%%s\\n\\n" "This repository is configured for Git LFS but '"'"'git-lfs'"'"' was not found on your path. If you no longer wish to use Git LFS, remove this hook by deleting the '"'"'pre-push'"'"' file in the hooks directory (set by '"'"'core.hookspath'"'"'; usually '"'"'.git/hooks'"'"')."; exit 2; }\ngit lfs pre-push "$@"\n' >"$LF/work/.git/hooks/pre-push"
+  chmod +x "$LF/work/.git/hooks/pre-push"
+  capture batch21 git_push_lfs_hook_without_git_lfs "$LF/work" "git push -u origin main" "$GITV"
+
+  # git add -p with stdin closed: the first hunk is shown, then end of input (long)
+  AP="$B/addp"
+  gitinit "$AP"
+  for i in $(seq 1 200); do echo "setting_$i = $i"; done >"$AP/settings.conf"
+  git -C "$AP" add -A && git -C "$AP" commit -qm init
+  for i in $(seq 1 200); do if [ $((i % 2)) -eq 0 ]; then echo "setting_$i = $((i * 10))"; else echo "setting_$i = $i"; fi; done >"$AP/settings.conf"
+  echo "notes" >>"$AP/README.md"
+  capture batch21 git_add_patch_without_terminal_long "$AP" "git add -p" "$GITV"
+
+  # git log with a path that no longer exists and no -- separator
+  GL="$B/logpath"
+  gitinit "$GL"
+  mkdir -p "$GL/src" && echo a >"$GL/src/old_name.py" && git -C "$GL" add -A && git -C "$GL" commit -qm "add module"
+  git -C "$GL" mv src/old_name.py src/new_name.py && git -C "$GL" commit -qm "rename module"
+  capture batch21 git_log_ambiguous_removed_path "$GL" "git log --oneline src/old_name.py" "$GITV"
+fi
