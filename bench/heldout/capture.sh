@@ -20194,3 +20194,1237 @@ EOF
   git -C "$GL" mv src/old_name.py src/new_name.py && git -C "$GL" commit -qm "rename module"
   capture batch21 git_log_ambiguous_removed_path "$GL" "git log --oneline src/old_name.py" "$GITV"
 fi
+
+# --- batch22: other languages' test runners and compilers, docs and config tools, local ops tools
+# Debian packages: gfortran nim tcllib ocaml-dune ocaml-findlib lua-check libxml2-utils bats shfmt doxygen
+# erlang-base erlang-eunit elixir pandoc python3-sphinx r-base-core r-cran-testthat ansible-core ansible-lint ghc jq yq
+if sel batch22; then
+  B="$WORK/batch22"
+  rm -rf "$B" && mkdir -p "$B"
+
+  # Perl: prove -r -j2 over a small library's tests, three files failing in different ways
+  PL="$B/perl"
+  mkdir -p "$PL/lib/Invoice" "$PL/t/unit" "$PL/t/integration"
+  cat >"$PL/lib/Invoice/Calc.pm" <<'EOF'
+package Invoice::Calc;
+use strict; use warnings;
+sub new { my ($c, %a) = @_; return bless { rate => $a{rate} // 0.2, lines => [] }, $c }
+sub add { my ($s, $name, $qty, $price) = @_; push @{$s->{lines}}, { name => $name, qty => $qty, price => $price }; return $s }
+sub net { my $s = shift; my $t = 0; $t += $_->{qty} * $_->{price} for @{$s->{lines}}; return $t }
+sub tax { my $s = shift; return sprintf('%.2f', $s->net * $s->{rate}) }
+sub lines_by_name { my $s = shift; return [ map { $_->{name} } sort { $a->{name} cmp $b->{name} } @{$s->{lines}} ] }
+sub parse_line { my ($s, $l) = @_; my ($n, $q, $p) = split /;/, $l; die "bad quantity '$q' in line '$l'\n" unless $q =~ /^\d+$/; return { name => $n, qty => $q, price => $p } }
+1;
+EOF
+  cat >"$PL/t/unit/01-net.t" <<'EOF'
+use strict; use warnings; use Test::More tests => 4;
+use lib 'lib'; use Invoice::Calc;
+my $c = Invoice::Calc->new->add('pen', 2, 1.5)->add('ink', 1, 4);
+is($c->net, 7, 'net of two lines');
+is($c->tax, '1.40', 'tax at 20%');
+is(Invoice::Calc->new(rate => 0.07)->add('x', 1, 10)->tax, '0.70', 'tax at 7%');
+ok(Invoice::Calc->new->net == 0, 'empty invoice');
+EOF
+  cat >"$PL/t/unit/02-sort.t" <<'EOF'
+use strict; use warnings; use Test::More;
+use lib 'lib'; use Invoice::Calc;
+my $c = Invoice::Calc->new->add('pen', 2, 1.5)->add('Ink', 1, 4)->add('box', 3, 2);
+is_deeply($c->lines_by_name, ['box', 'Ink', 'pen'], 'names sorted case-insensitively');
+is_deeply($c->{lines}[0], { name => 'pen', qty => 2, price => '1.50' }, 'first line kept as given');
+done_testing;
+EOF
+  cat >"$PL/t/unit/03-parse.t" <<'EOF'
+use strict; use warnings; use Test::More tests => 3;
+use lib 'lib'; use Invoice::Calc;
+my $c = Invoice::Calc->new;
+is($c->parse_line('pen;2;1.5')->{qty}, 2, 'quantity parsed');
+is($c->parse_line('ink;1;4')->{name}, 'ink', 'name parsed');
+is($c->parse_line('box;three;2')->{qty}, 3, 'word quantity');
+EOF
+  cat >"$PL/t/integration/10-file.t" <<'EOF'
+use strict; use warnings; use Test::More tests => 5;
+use lib 'lib'; use Invoice::Calc;
+for my $i (1..3) { ok(Invoice::Calc->new->add("item$i", $i, 1)->net == $i, "item $i") }
+EOF
+  for i in 11 12 13 14 15 16; do
+    printf 'use strict; use warnings; use Test::More;\nuse lib q(lib); use Invoice::Calc;\nfor my $i (1..12) { is(Invoice::Calc->new->add("x", $i, 2)->net, 2*$i, "case %s.$i") }\ndone_testing;\n' "$i" >"$PL/t/integration/$i-bulk.t"
+  done
+  capture batch22 perl_prove_recursive_parallel "$PL" "prove -r -j2 t/" "$(perl -e 'print "perl $^V"'), $(prove --version)"
+
+  # Perl: prove -v of one long table-driven test file with two failures among 320 checks
+  PV="$B/perl-long"
+  mkdir -p "$PV/t" "$PV/lib"
+  cat >"$PV/lib/Slug.pm" <<'EOF'
+package Slug; use strict; use warnings;
+sub slugify { my $s = lc shift; $s =~ s/[^a-z0-9]+/-/g; $s =~ s/^-|-$//g; return $s }
+1;
+EOF
+  {
+    echo 'use strict; use warnings; use Test::More; use lib "lib"; use Slug;'
+    echo 'my @cases = ('
+    for i in $(seq 1 318); do echo "  [\"Post number $i: Hello World\", \"post-number-$i-hello-world\"],"; done
+    echo '  ["Crème brûlée recipe", "creme-brulee-recipe"],'
+    echo '  ["  --Already--slugged--  ", "already--slugged"],'
+    echo ');'
+    echo 'is(Slug::slugify($_->[0]), $_->[1], "slugify: $_->[0]") for @cases;'
+    echo 'done_testing;'
+  } >"$PV/t/slug.t"
+  capture batch22 perl_prove_verbose_long "$PV" "prove -v t/slug.t" "$(prove --version)"
+
+  # Tcl: tcltest suite with failures (result mismatch, an error, a skip by constraint)
+  TC="$B/tcl"
+  mkdir -p "$TC/tests"
+  cat >"$TC/queue.tcl" <<'EOF'
+namespace eval queue {
+    variable items {}
+    proc push {x} { variable items; lappend items $x; return [llength $items] }
+    proc pop {} { variable items; set x [lindex $items end]; set items [lrange $items 0 end-1]; return $x }
+    proc size {} { variable items; return [llength $items] }
+    proc clear {} { variable items; set items {} }
+    proc peek {} { variable items; return [lindex $items 0] }
+    proc drain {n} { variable items; if {$n > [llength $items]} { error "cannot drain $n items from a queue of [llength $items]" }; set r [lrange $items 0 [expr {$n-1}]]; set items [lrange $items $n end]; return $r }
+}
+EOF
+  cat >"$TC/tests/queue.test" <<'EOF'
+package require tcltest
+namespace import ::tcltest::*
+source [file join [file dirname [info script]] .. queue.tcl]
+test queue-1.1 {push returns size} -setup queue::clear -body { queue::push a; queue::push b } -result 2
+test queue-1.2 {pop is FIFO} -setup { queue::clear; queue::push a; queue::push b } -body { queue::pop } -result a
+test queue-1.3 {size after pops} -setup { queue::clear; queue::push a } -body { queue::pop; queue::size } -result 0
+test queue-2.1 {peek on empty} -setup queue::clear -body { queue::peek } -result {}
+test queue-2.2 {drain too many} -setup { queue::clear; queue::push a } -body { queue::drain 3 } -returnCodes error -result {cannot drain 3 items from a queue of 2}
+test queue-2.3 {drain two} -setup { queue::clear; foreach x {a b c} { queue::push $x } } -body { queue::drain 2 } -result {a b}
+test queue-3.1 {drain negative} -setup queue::clear -body { queue::drain -1; queue::size } -result 0
+testConstraint bigMemory 0
+test queue-4.1 {million items} -constraints bigMemory -body { for {set i 0} {$i < 1000000} {incr i} { queue::push $i }; queue::size } -result 1000000
+test queue-4.2 {clear resets} -body { queue::push z; queue::clear; queue::size } -result 0
+test queue-4.3 {pop empty} -setup queue::clear -body { queue::pop; queue::frobnicate } -result {}
+cleanupTests
+EOF
+  capture batch22 tcltest_failures "$TC" "tclsh tests/queue.test" "tcl $(echo 'puts [info patchlevel]' | tclsh)"
+
+  # make -j4 -k of a docs/data pipeline whose recipes are scripts; two fail, outputs interleave
+  MK="$B/make-pipeline"
+  mkdir -p "$MK/data" "$MK/scripts"
+  for r in north south east west central; do
+    { echo "id,region,amount"; for i in $(seq 1 20); do echo "$i,$r,$((i * 7 % 50))"; done; } >"$MK/data/$r.csv"
+  done
+  sed -i '12s/.*/12,south,N\/A/' "$MK/data/south.csv"
+  cat >"$MK/scripts/summarise.sh" <<'EOF'
+#!/bin/sh
+# summarise.sh IN OUT: sums the amount column, failing on a non-numeric amount
+in="$1"; out="$2"; n=0; sum=0
+echo "summarise: reading $in"
+while IFS=, read -r id region amount; do
+  [ "$id" = id ] && continue
+  n=$((n + 1))
+  case "$amount" in ''|*[!0-9]*) echo "summarise: $in:$((n + 1)): amount '$amount' is not a number" >&2; exit 3;; esac
+  sum=$((sum + amount))
+  sleep 0.01
+done <"$in"
+echo "$region,$n,$sum" >"$out"
+echo "summarise: wrote $out ($n rows)"
+EOF
+  chmod +x "$MK/scripts/summarise.sh"
+  cat >"$MK/Makefile" <<'EOF'
+REGIONS := north south east west central
+SUMS := $(REGIONS:%=build/%.sum)
+all: build/report.txt
+build:
+	mkdir -p build
+build/%.sum: data/%.csv scripts/summarise.sh | build
+	./scripts/summarise.sh $< $@
+build/report.txt: $(SUMS) build/rates.txt
+	cat $^ > $@
+build/rates.txt: | build
+	@echo "fetching rates from rates.json"
+	jq -r '.rates | to_entries[] | "\(.key),\(.value)"' rates.json > $@
+.PHONY: all
+EOF
+  printf '{"rates": {"EUR": 1, "USD": 1.08,}}\n' >"$MK/rates.json"
+  capture batch22 make_j4_k_script_pipeline "$MK" "make -j4 -k" "$(make --version | head -1)"
+
+  # shfmt -d over a scripts directory (a diff per file, exit 1)
+  SF="$B/shfmt"
+  mkdir -p "$SF/scripts"
+  cat >"$SF/scripts/deploy.sh" <<'EOF'
+#!/usr/bin/env bash
+set -euo pipefail
+deploy(){
+  local env=$1
+    if [ "$env" == "prod" ]
+    then
+      echo "deploying to prod"
+    fi
+  for host in $(cat hosts.txt) ; do
+     ssh $host "systemctl restart app"
+  done
+}
+deploy "$@"
+EOF
+  cat >"$SF/scripts/backup.sh" <<'EOF'
+#!/bin/sh
+DEST=/var/backups
+tar czf $DEST/app.tgz /srv/app &&echo done||echo failed
+case "$1" in
+  full) echo full;;
+    incr)
+  echo incr
+  ;;
+esac
+EOF
+  cat >"$SF/scripts/ok.sh" <<'EOF'
+#!/bin/sh
+echo "already formatted"
+EOF
+  cat >"$SF/scripts/broken.sh" <<'EOF'
+#!/bin/bash
+if [ -f x ]; then
+  echo "missing fi"
+for f in *.txt; do echo "$f"; done
+EOF
+  capture batch22 shfmt_diff_scripts "$SF" "shfmt -d -i 2 scripts/" "shfmt $(shfmt --version)"
+
+  # Erlang: erlc over four modules with errors and warnings
+  ER="$B/erlang"
+  mkdir -p "$ER/src" "$ER/ebin" "$ER/test"
+  cat >"$ER/src/cart.erl" <<'EOF'
+-module(cart).
+-export([new/0, add/3, total/1, remove/2]).
+
+new() -> #{items => [], currency => eur}.
+
+add(Cart = #{items := Items}, Sku, Qty) when Qty > 0 ->
+    Cart#{items := [{Sku, Qty} | Items]};
+add(_Cart, _Sku, Qty) ->
+    erlang:error({bad_quantity, Qty}).
+
+total(#{items := Items}) ->
+    lists:sum([Qty * price(Sku) || {Sku, Qty} <- Items]).
+
+remove(Cart = #{items := Items}, Sku) ->
+    Unused = 42,
+    Cart#{items := lists:keydelete(Sku, 1, Items)}.
+
+price(apple) -> 3;
+price(pear) -> 4;
+price(plum) -> 2.
+EOF
+  cat >"$ER/src/inventory.erl" <<'EOF'
+-module(inventory).
+-export([stock/1, reserve/2]).
+
+stock(Sku) ->
+    case ets:lookup(stock, Sku) of
+        [{Sku, N}] -> N;
+        [] -> 0
+    end.
+
+reserve(Sku, N) ->
+    Have = stock(Sku),
+    if Have >= N -> {ok, Have - N};
+       true -> {error, {insufficient, Sku, Have}}
+    end
+    io:format("reserved ~p~n", [Sku]).
+EOF
+  cat >"$ER/src/pricing.erl" <<'EOF'
+-module(pricing).
+-export([discount/2, vat/1]).
+
+discount(Amount, Percent) when Percent =< 100 ->
+    Amount - Amount * Percent / 100.
+
+vat(Amount) ->
+    round2(Amount * 1.2).
+
+format(Amount) -> io_lib:format("~.2f", [Amount]).
+EOF
+  cat >"$ER/src/orders.erl" <<'EOF'
+-module(orders).
+-export([place/2]).
+-record(order, {id, cart, status = new}).
+
+place(Id, Cart) ->
+    Total = cart:total(Cart),
+    O = #order{id = Id, cart = Cart, state = placed},
+    {ok, O, Totl}.
+EOF
+  capture batch22 erlc_errors_warnings "$ER" "erlc -Wall -o ebin src/*.erl" "$(erl -noshell -eval 'io:format("erlang ~s", [erlang:system_info(otp_release)]), halt().')"
+
+  # Erlang: eunit with failing assertions and a crash, verbose
+  EU="$B/eunit"
+  mkdir -p "$EU/src" "$EU/ebin"
+  cat >"$EU/src/textutil.erl" <<'EOF'
+-module(textutil).
+-export([words/1, capitalize/1, truncate/2, parse_kv/1]).
+words(S) -> string:lexemes(S, " ").
+capitalize([C | Rest]) when C >= $a, C =< $z -> [C - 32 | Rest];
+capitalize(S) -> S.
+truncate(S, N) when length(S) =< N -> S;
+truncate(S, N) -> lists:sublist(S, N - 3) ++ "...".
+parse_kv(S) ->
+    [K, V] = string:split(S, "="),
+    {list_to_atom(K), list_to_integer(V)}.
+EOF
+  cat >"$EU/src/textutil_tests.erl" <<'EOF'
+-module(textutil_tests).
+-include_lib("eunit/include/eunit.hrl").
+words_test() -> ?assertEqual(["a", "b", "c"], textutil:words("a b  c")).
+capitalize_test_() -> [?_assertEqual("Hello", textutil:capitalize("hello")),
+                       ?_assertEqual("Élan", textutil:capitalize("élan")),
+                       ?_assertEqual("", textutil:capitalize(""))].
+truncate_test_() -> [?_assertEqual("abc", textutil:truncate("abc", 5)),
+                     ?_assertEqual("ab...", textutil:truncate("abcdefgh", 5)),
+                     ?_assertEqual("abcdefgh", textutil:truncate("abcdefgh", 8))].
+parse_kv_test_() -> [?_assertEqual({port, 8080}, textutil:parse_kv("port=8080")),
+                     ?_assertEqual({timeout, 30}, textutil:parse_kv("timeout = 30")),
+                     ?_assertMatch({retries, _}, textutil:parse_kv("retries"))].
+EOF
+  capture batch22 erlang_eunit_verbose_failures "$EU" "erlc -o ebin src/*.erl && erl -noshell -pa ebin -eval 'case eunit:test(textutil, [verbose]) of ok -> halt(0); _ -> halt(1) end.'" "$(erl -noshell -eval 'io:format("erlang ~s", [erlang:system_info(otp_release)]), halt().')"
+
+  # Elixir: mix test (no deps) with assertion failures, a raise and a compile warning
+  EX="$B/elixir"
+  mkdir -p "$EX"
+  (cd "$EX" && MIX_HOME="$EX/.mix" mix new ledger >/dev/null 2>&1)
+  L="$EX/ledger"
+  cat >"$L/lib/ledger.ex" <<'EOF'
+defmodule Ledger do
+  @moduledoc "A tiny double-entry ledger."
+
+  def new, do: %{accounts: %{}, entries: []}
+
+  def open(ledger, name, balance \\ 0) do
+    put_in(ledger, [:accounts, name], balance)
+  end
+
+  def transfer(ledger, from, to, amount) when amount > 0 do
+    unused = :debug
+    with {:ok, fb} <- fetch(ledger, from),
+         {:ok, _tb} <- fetch(ledger, to),
+         :ok <- check_funds(fb, amount) do
+      ledger
+      |> update_in([:accounts, from], &(&1 - amount))
+      |> update_in([:accounts, to], &(&1 + amount))
+      |> Map.update!(:entries, &[{from, to, amount} | &1])
+    end
+  end
+
+  def balance(ledger, name), do: Map.fetch!(ledger.accounts, name)
+
+  def statement(ledger, name) do
+    ledger.entries
+    |> Enum.filter(fn {f, t, _} -> f == name or t == name end)
+    |> Enum.map(fn {f, t, a} -> if f == name, do: -a, else: a end)
+  end
+
+  defp fetch(ledger, name) do
+    case Map.fetch(ledger.accounts, name) do
+      {:ok, b} -> {:ok, b}
+      :error -> {:error, {:no_account, name}}
+    end
+  end
+
+  defp check_funds(balance, amount) when balance >= amount, do: :ok
+  defp check_funds(balance, amount), do: {:error, {:insufficient_funds, balance, amount}}
+end
+EOF
+  cat >"$L/test/ledger_test.exs" <<'EOF'
+defmodule LedgerTest do
+  use ExUnit.Case
+  doctest Ledger
+
+  setup do
+    {:ok, ledger: Ledger.new() |> Ledger.open("alice", 100) |> Ledger.open("bob", 20)}
+  end
+
+  test "transfer moves money", %{ledger: l} do
+    l = Ledger.transfer(l, "alice", "bob", 30)
+    assert Ledger.balance(l, "alice") == 70
+    assert Ledger.balance(l, "bob") == 50
+  end
+
+  test "insufficient funds", %{ledger: l} do
+    assert Ledger.transfer(l, "bob", "alice", 50) == {:error, {:insufficient_funds, 20, 50}}
+  end
+
+  test "unknown account", %{ledger: l} do
+    assert {:error, :no_account} = Ledger.transfer(l, "carol", "bob", 5)
+  end
+
+  test "statement lists signed amounts", %{ledger: l} do
+    l = l |> Ledger.transfer("alice", "bob", 10) |> Ledger.transfer("bob", "alice", 5)
+    assert Ledger.statement(l, "alice") == [-10, 5]
+  end
+
+  test "balance of a missing account", %{ledger: l} do
+    assert Ledger.balance(l, "dave") == 0
+  end
+
+  test "zero transfer is rejected", %{ledger: l} do
+    assert_raise ArgumentError, fn -> Ledger.transfer(l, "alice", "bob", 0) end
+  end
+
+  for n <- 1..30 do
+    test "small transfer #{n}", %{ledger: l} do
+      l = Ledger.transfer(l, "alice", "bob", unquote(n))
+      assert Ledger.balance(l, "bob") == 20 + unquote(n)
+    end
+  end
+end
+EOF
+  capture batch22 mix_test_failures "$L" "MIX_HOME=$EX/.mix mix test --seed 0" "$(elixir --version 2>/dev/null | tail -1)"
+
+  # Elixir: mix compile with undefined functions and a syntax error in another module
+  MC="$EX/shop"
+  (cd "$EX" && MIX_HOME="$EX/.mix" mix new shop >/dev/null 2>&1)
+  cat >"$MC/lib/shop.ex" <<'EOF'
+defmodule Shop do
+  def checkout(cart) do
+    cart
+    |> Shop.Cart.total()
+    |> Shop.Tax.apply_vat()
+    |> format_price()
+  end
+
+  def format(amount), do: :erlang.float_to_binary(amount, decimals: 2)
+end
+EOF
+  mkdir -p "$MC/lib/shop"
+  cat >"$MC/lib/shop/cart.ex" <<'EOF'
+defmodule Shop.Cart do
+  def total(items), do: Enum.reduce(items, 0, fn {_, q, p}, acc -> acc + q * p end)
+  def count(items), do: Enum.count(items, fn {_, q, _} -> q > 0 end)
+  def skus(items), do: Enum.map(items, &elem(&1, 0)) |> Enum.uniq_by()
+end
+EOF
+  cat >"$MC/lib/shop/tax.ex" <<'EOF'
+defmodule Shop.Tax do
+  @rate 0.2
+  def apply_vat(amount), do: amount * (1 + @rate)
+  def rate(country) do
+    case country do
+      :de -> 0.19
+      :fr -> 0.2
+      _ -> @rate
+    end
+  end
+  def round(amount), do: Float.round(amount 2)
+end
+EOF
+  capture batch22 mix_compile_errors "$MC" "MIX_HOME=$EX/.mix mix compile --warnings-as-errors" "$(elixir --version 2>/dev/null | tail -1)"
+
+  # Elixir: mix test --trace over 320 tests with one failure (long)
+  MT="$EX/codec"
+  (cd "$EX" && MIX_HOME="$EX/.mix" mix new codec >/dev/null 2>&1)
+  cat >"$MT/lib/codec.ex" <<'EOF'
+defmodule Codec do
+  def encode(n) when is_integer(n) and n >= 0, do: Integer.to_string(n, 36) |> String.downcase()
+  def decode(s), do: String.to_integer(s, 36)
+end
+EOF
+  cat >"$MT/test/codec_test.exs" <<'EOF'
+defmodule CodecTest do
+  use ExUnit.Case, async: false
+  for n <- 0..319 do
+    test "round trip #{n * 997}" do
+      assert Codec.decode(Codec.encode(unquote(n * 997))) == unquote(n * 997)
+    end
+  end
+  test "encode of a negative number" do
+    assert Codec.encode(-5) == "-5"
+  end
+end
+EOF
+  capture batch22 mix_test_trace_long "$MT" "MIX_HOME=$EX/.mix mix test --trace --seed 0" "$(elixir --version 2>/dev/null | tail -1)"
+
+  # Haskell: ghc -Wall on a two-module program with type errors and warnings
+  HS="$B/haskell"
+  mkdir -p "$HS/src"
+  cat >"$HS/src/Inventory.hs" <<'EOF'
+module Inventory (Item(..), restock, totalValue, lowStock) where
+
+import qualified Data.Map as M
+import Data.List (sortOn)
+
+data Item = Item { sku :: String, qty :: Int, price :: Double } deriving (Show, Eq)
+
+restock :: Int -> Item -> Item
+restock n item = item { qty = qty item + n }
+
+totalValue :: [Item] -> Double
+totalValue items = sum [fromIntegral (qty i) * price i | i <- items]
+
+lowStock :: Int -> [Item] -> [String]
+lowStock limit items = map sku (filter (\i -> qty i < limit) items) ++ length items
+
+byPrice :: [Item] -> [Item]
+byPrice = sortOn price
+EOF
+  cat >"$HS/src/Main.hs" <<'EOF'
+module Main where
+
+import Inventory
+import System.Environment (getArgs)
+
+main :: IO ()
+main = do
+  args <- getArgs
+  let items = [Item "A-1" 3 2.5, Item "B-2" 10 1.25]
+      limit = read (head args)
+  putStrLn ("value: " ++ totalValue items)
+  mapM_ putStrLn (lowStock limit items)
+  case args of
+    ["--restock", n] -> print (map (restock n) items)
+EOF
+  mkdir -p "$HS/build"
+  capture batch22 ghc_wall_type_errors "$HS" "ghc -Wall -isrc -outputdir build src/Main.hs -o build/inv" "$(ghc --version)"
+
+  # Haskell: runghc of a script that dies on a partial function after output
+  cat >"$HS/report.hs" <<'EOF'
+import qualified Data.Map.Strict as M
+import Text.Printf (printf)
+
+sales :: [(String, Int)]
+sales = [("north", 120), ("south", 80), ("east", 95), ("west", 0)]
+
+main :: IO ()
+main = do
+  let m = M.fromList sales
+  mapM_ (\(r, v) -> printf "%-6s %5d\n" r v) sales
+  printf "total  %5d\n" (sum (M.elems m))
+  let share r = (m M.! r) * 100 `div` (m M.! "west")
+  printf "north share of west: %d%%\n" (share "north")
+  print (m M.! "central")
+EOF
+  capture batch22 runghc_divide_by_zero "$HS" "runghc report.hs" "$(ghc --version)"
+
+  # OCaml: dune build with errors in two libraries' files
+  OC="$B/ocaml"
+  mkdir -p "$OC/lib" "$OC/bin" "$OC/test"
+  printf '(lang dune 2.9)\n' >"$OC/dune-project"
+  printf '(library (name geometry))\n' >"$OC/lib/dune"
+  cat >"$OC/lib/shape.ml" <<'EOF'
+type t = Circle of float | Rect of float * float | Triangle of float * float * float
+
+let area = function
+  | Circle r -> 3.14159 *. r *. r
+  | Rect (w, h) -> w *. h
+
+let perimeter = function
+  | Circle r -> 2. *. 3.14159 *. r
+  | Rect (w, h) -> 2 * (w +. h)
+  | Triangle (a, b, c) -> a +. b +. c
+EOF
+  cat >"$OC/lib/scene.ml" <<'EOF'
+let total_area shapes = List.fold_left (fun acc s -> acc +. Shape.area s) 0. shapes
+let largest shapes = List.sort (fun a b -> compare (Shape.area b) (Shape.area a)) shapes |> List.hd
+let describe s = Printf.sprintf "%s with area %.2f" (Shape.name s) (Shape.area s)
+EOF
+  printf '(executable (name main) (libraries geometry))\n' >"$OC/bin/dune"
+  cat >"$OC/bin/main.ml" <<'EOF'
+let () =
+  let shapes = [ Geometry.Shape.Circle 1.0; Geometry.Shape.Rect (2.0, 3) ] in
+  Printf.printf "total %.2f\n" (Geometry.Scene.total_area shapes)
+EOF
+  capture batch22 dune_build_errors "$OC" "dune build 2>&1" "dune $(dune --version), $(ocamlfind ocamlopt -version 2>/dev/null)"
+
+  # OCaml: dune test with a failing assertion in a test executable
+  OT="$B/ocaml-test"
+  mkdir -p "$OT/lib" "$OT/test"
+  printf '(lang dune 2.9)\n' >"$OT/dune-project"
+  printf '(library (name strutil))\n' >"$OT/lib/dune"
+  cat >"$OT/lib/strutil.ml" <<'EOF'
+let split_words s = String.split_on_char ' ' s |> List.filter (fun w -> w <> "")
+let capitalize s = String.capitalize_ascii s
+let pad_left n s = if String.length s >= n then s else String.make (n - String.length s) ' ' ^ s
+let parse_port s = match int_of_string_opt s with Some p when p > 0 && p < 65536 -> p | _ -> failwith ("bad port: " ^ s)
+EOF
+  printf '(test (name test_strutil) (libraries strutil))\n' >"$OT/test/dune"
+  cat >"$OT/test/test_strutil.ml" <<'EOF'
+let check name cond = Printf.printf "%s: %s\n%!" name (if cond then "ok" else "FAIL")
+let () =
+  check "split_words" (Strutil.split_words "a  b c" = ["a"; "b"; "c"]);
+  check "capitalize" (Strutil.capitalize "hello" = "Hello");
+  check "pad_left" (Strutil.pad_left 5 "ab" = "   ab");
+  check "pad_left long" (Strutil.pad_left 1 "abc" = "abc");
+  assert (Strutil.parse_port "8080" = 8080);
+  assert (Strutil.parse_port "80" = 8080);
+  check "parse_port range" (Strutil.parse_port "70000" = 0)
+EOF
+  capture batch22 dune_test_assert_failure "$OT" "dune test" "dune $(dune --version)"
+
+  # Lua: luacheck --codes over a 37-file game codebase (plain formatter, long)
+  LU="$B/lua"
+  mkdir -p "$LU/src/entities" "$LU/src/systems"
+  for i in $(seq 1 30); do
+    cat >"$LU/src/entities/entity_$i.lua" <<EOF
+local Entity$i = {}
+Entity$i.__index = Entity$i
+local unused_helper = require("src.util")
+
+function Entity$i.new(x, y, speed)
+  local self = setmetatable({}, Entity$i)
+  self.x = x
+  self.y = y
+  self.speed = speed or 1
+  local tmp = x * 2
+  return self
+end
+
+function Entity$i:update(dt, world)
+  self.x = self.x + self.speed * dt
+  if self.x > world.width then
+    self.x = 0
+    score = score + 1
+  end
+  for i, v in ipairs(world.items) do
+    print(v)
+  end
+end
+
+function Entity$i:draw()
+  love.graphics.rectangle("fill", self.x, self.y, 10, 10)
+end
+
+return Entity$i
+EOF
+  done
+  for s in physics render input audio ai net; do
+    cat >"$LU/src/systems/$s.lua" <<EOF
+local M = {}
+local config = require("src.config")
+
+function M.init(opts)
+  local opts = opts or {}
+  M.enabled = opts.enabled
+  M.rate = opts.rate or 60
+end
+
+function M.step(dt, entities)
+  for i = 1, #entities do
+    local e = entities[i]
+    e:update(dt, world)
+  end
+  return nil, "not implemented"
+end
+
+function M.shutdown(reason)
+  debug_log("shutdown: " .. reason)
+end
+
+return M
+EOF
+  done
+  printf 'local M = {}\nfunction M.clamp(v, lo, hi)\n  return math.max(lo, math.min(hi, v)\nend\nreturn M\n' >"$LU/src/util.lua"
+  capture batch22 luacheck_codes_many_files "$LU" "luacheck --codes --no-color --std luajit src" "$(luacheck --version | head -1)"
+
+  # gfortran: compile errors over two source files
+  GF="$B/fortran"
+  mkdir -p "$GF/src"
+  cat >"$GF/src/stats.f90" <<'EOF'
+module stats
+  implicit none
+contains
+  function mean(x) result(m)
+    real, intent(in) :: x(:)
+    real :: m
+    m = sum(x) / size(x)
+  end function mean
+
+  function variance(x) result(v)
+    real, intent(in) :: x(:)
+    real :: v
+    integer :: i
+    v = 0.0
+    do i = 1, size(x)
+      v = v + (x(i) - mean(x))**2
+    end do
+    v = v / (size(x) - 1)
+    x(1) = 0.0
+  end function variance
+
+  subroutine summary(x, lo, hi)
+    real, intent(in) :: x(:)
+    real, intent(out) :: lo, hi
+    lo = minval(x)
+    hi = maxval(x
+  end subroutine summary
+end module stats
+EOF
+  cat >"$GF/src/main.f90" <<'EOF'
+program main
+  use stats
+  implicit none
+  real :: data(5) = [1.0, 2.0, 3.0, 4.0, 5.0]
+  real :: lo, hi
+  integer :: n
+  print *, 'mean', mean(data)
+  print *, 'variance', variance(data)
+  call summary(data, lo)
+  n = 'five'
+  print *, undefined_total
+end program main
+EOF
+  capture batch22 gfortran_compile_errors "$GF" "gfortran -Wall -o stats src/stats.f90 src/main.f90" "$(gfortran --version | head -1)"
+
+  # gfortran: a run-time bounds check failure with a backtrace after output
+  GR="$B/fortran-run"
+  mkdir -p "$GR"
+  cat >"$GR/heat.f90" <<'EOF'
+program heat
+  implicit none
+  integer, parameter :: n = 10
+  real :: u(n), unew(n)
+  integer :: step, i
+  u = 0.0
+  u(1) = 100.0
+  do step = 1, 5
+    do i = 2, n
+      unew(i) = u(i) + 0.25 * (u(i-1) - 2.0*u(i) + u(i+1))
+    end do
+    u(2:n) = unew(2:n)
+    print '(a,i3,a,f8.3)', 'step', step, ' max', maxval(u)
+  end do
+end program heat
+EOF
+  capture batch22 gfortran_bounds_check_runtime "$GR" "gfortran -g -fcheck=all -fbacktrace -o heat heat.f90 && ./heat" "$(gfortran --version | head -1)"
+
+  # Nim: nim c with a type mismatch (long candidate list) after the compiler's hints
+  NM="$B/nim"
+  mkdir -p "$NM/src"
+  cat >"$NM/src/inventory.nim" <<'EOF'
+import std/[tables, strutils, sequtils]
+
+type
+  Item = object
+    sku: string
+    qty: int
+    price: float
+
+proc total(items: seq[Item]): float =
+  for it in items:
+    result += it.qty.float * it.price
+
+proc lowStock(items: seq[Item], limit: int): seq[string] =
+  items.filterIt(it.qty < limit).mapIt(it.sku)
+
+when isMainModule:
+  let items = @[Item(sku: "A-1", qty: 3, price: 2.5), Item(sku: "B-2", qty: 10, price: 1.25)]
+  echo "total: " & total(items)
+  echo lowStock(items, "5").join(", ")
+EOF
+  capture batch22 nim_c_type_mismatch "$NM" "nim c --hints:on src/inventory.nim" "$(nim --version | head -1)"
+
+  # Nim: a run-time IndexDefect with its traceback after output
+  cat >"$NM/src/scores.nim" <<'EOF'
+import std/strformat
+proc average(xs: seq[int]): float =
+  var s = 0
+  for i in 0 .. xs.len:
+    s += xs[i]
+  s / xs.len
+let scores = @[70, 85, 90]
+for i, s in scores: echo &"player {i}: {s}"
+echo &"average: {average(scores):.1f}"
+EOF
+  capture batch22 nim_run_index_defect "$NM" "nim c -r --hints:off src/scores.nim" "$(nim --version | head -1)"
+
+  # R: testthat over a small package-like directory with failures, an error and a warning
+  RR="$B/r"
+  mkdir -p "$RR/R" "$RR/tests/testthat"
+  cat >"$RR/R/metrics.R" <<'EOF'
+rmse <- function(actual, predicted) sqrt(mean((actual - predicted)^2))
+normalise <- function(x) (x - min(x)) / (max(x) - min(x))
+summarise_groups <- function(df) {
+  aggregate(value ~ group, data = df, FUN = mean)
+}
+parse_ratio <- function(s) {
+  parts <- strsplit(s, ":")[[1]]
+  as.numeric(parts[1]) / as.numeric(parts[2])
+}
+EOF
+  cat >"$RR/tests/testthat/test-metrics.R" <<'EOF'
+source(file.path("..", "..", "R", "metrics.R"))
+test_that("rmse of identical vectors is zero", {
+  expect_equal(rmse(1:5, 1:5), 0)
+})
+test_that("rmse of a shifted vector", {
+  expect_equal(rmse(c(1, 2, 3), c(2, 3, 4)), 1.5)
+})
+test_that("normalise maps to [0, 1]", {
+  x <- normalise(c(2, 4, 6, 8))
+  expect_equal(range(x), c(0, 1))
+  expect_equal(x, c(0, 0.25, 0.75, 1))
+})
+test_that("normalise of a constant vector", {
+  expect_false(any(is.nan(normalise(c(3, 3, 3)))))
+})
+test_that("group means", {
+  df <- data.frame(group = c("a", "a", "b"), value = c(1, 3, 10))
+  out <- summarise_groups(df)
+  expect_equal(nrow(out), 2)
+  expect_equal(out$value, c(2, 10))
+  expect_named(out, c("group", "mean"))
+})
+test_that("ratios", {
+  expect_equal(parse_ratio("3:4"), 0.75)
+  expect_equal(parse_ratio("16:9"), 16 / 9)
+  expect_equal(parse_ratio("a:b"), NA_real_)
+  expect_error(parse_ratio(NULL))
+})
+EOF
+  capture batch22 r_testthat_failures "$RR" "Rscript -e 'testthat::test_dir(\"tests/testthat\", stop_on_failure = TRUE)'" "$(Rscript --version 2>&1), testthat $(Rscript -e 'cat(as.character(packageVersion("testthat")))')"
+
+  # R: a script that prints a long data frame then fails, with warnings
+  cat >"$RR/report.R" <<'EOF'
+set.seed(1)
+n <- 300
+sales <- data.frame(id = seq_len(n), region = sample(c("north", "south", "east", "west"), n, TRUE),
+                    amount = round(runif(n, 10, 500), 2), stringsAsFactors = FALSE)
+sales$amount[c(57, 211)] <- NA
+print(sales, row.names = FALSE)
+totals <- tapply(sales$amount, sales$region, sum)
+print(totals)
+rates <- as.numeric(c("0.2", "0.19", "n/a", "0.21"))
+names(rates) <- c("north", "south", "east", "west")
+tax <- totals * rates
+print(tax)
+model <- lm(amount ~ region, data = sales)
+summary(model)$r.squared
+write.csv(tax, file = "/nonexistent/dir/tax.csv")
+cat("done\n")
+EOF
+  capture batch22 rscript_long_print_then_error "$RR" "Rscript report.R" "$(Rscript --version 2>&1)"
+
+  # Sphinx: the doctest builder with failing examples
+  SP="$B/sphinx"
+  mkdir -p "$SP/docs" "$SP/pkg"
+  cat >"$SP/pkg/money.py" <<'EOF'
+from decimal import Decimal, ROUND_HALF_UP
+
+
+def to_cents(amount):
+    return int((Decimal(str(amount)) * 100).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+
+
+def split(total_cents, parts):
+    base, rest = divmod(total_cents, parts)
+    return [base + (1 if i < rest else 0) for i in range(parts)]
+EOF
+  cat >"$SP/docs/conf.py" <<'EOF'
+import os, sys
+sys.path.insert(0, os.path.abspath(".."))
+project = "money"
+extensions = ["sphinx.ext.doctest", "sphinx.ext.autodoc"]
+EOF
+  cat >"$SP/docs/index.rst" <<'EOF'
+money
+=====
+
+.. toctree::
+
+   usage
+   api
+EOF
+  cat >"$SP/docs/usage.rst" <<'EOF'
+Usage
+=====
+
+.. testsetup:: *
+
+   from pkg.money import to_cents, split
+
+Converting amounts:
+
+.. doctest::
+
+   >>> to_cents(12.5)
+   1250
+   >>> to_cents("0.005")
+   0
+   >>> to_cents(1.15)
+   115
+
+Splitting a bill:
+
+.. doctest::
+
+   >>> split(1000, 3)
+   [334, 333, 333]
+   >>> split(10, 4)
+   [2, 2, 3, 3]
+   >>> split(10, 0)
+   []
+
+.. testcode::
+
+   print(sum(split(999, 7)))
+
+.. testoutput::
+
+   999
+EOF
+  cat >"$SP/docs/api.rst" <<'EOF'
+API
+===
+
+.. automodule:: pkg.money
+   :members:
+
+.. autofunction:: pkg.money.round_up
+EOF
+  capture batch22 sphinx_doctest_failures "$SP" "sphinx-build -b doctest docs docs/_build/doctest" "$(sphinx-build --version)"
+
+  # doxygen with warnings over a C library (undocumented members, bad params), long progress output
+  DX="$B/doxygen"
+  mkdir -p "$DX/include" "$DX/src"
+  for m in buffer list map queue stack string vector heap; do
+    cat >"$DX/include/$m.h" <<EOF
+/**
+ * @file $m.h
+ * @brief The $m container.
+ */
+#ifndef ${m^^}_H
+#define ${m^^}_H
+#include <stddef.h>
+/** @brief An opaque $m. */
+typedef struct $m $m;
+/**
+ * @brief Creates a $m.
+ * @param capacity initial capacity
+ * @return a new $m or NULL
+ */
+$m *${m}_new(size_t capacity);
+/**
+ * @brief Frees a $m.
+ * @param self the $m
+ * @param deep whether to free the items
+ */
+void ${m}_free($m *self);
+size_t ${m}_len(const $m *self);
+/**
+ * @brief Pushes an item.
+ * @param self the $m
+ * @param item the item
+ * @retval 0 on success
+ */
+int ${m}_push($m *self, void *item, int flags);
+#endif
+EOF
+  done
+  mkdir -p "$DX/build/docs"
+  cat >"$DX/Doxyfile" <<'EOF'
+PROJECT_NAME = "libcontainers"
+INPUT = include
+OUTPUT_DIRECTORY = build/docs
+GENERATE_LATEX = NO
+EXTRACT_ALL = NO
+WARN_IF_UNDOCUMENTED = YES
+WARN_NO_PARAMDOC = YES
+WARN_AS_ERROR = FAIL_ON_WARNINGS
+QUIET = NO
+HAVE_DOT = NO
+EOF
+  capture batch22 doxygen_fail_on_warnings "$DX" "doxygen Doxyfile" "doxygen $(doxygen --version)"
+
+  # pandoc with --fail-if-warnings: missing images, a duplicate identifier, an unknown citation style
+  PD="$B/pandoc"
+  mkdir -p "$PD/docs"
+  cat >"$PD/docs/guide.md" <<'EOF'
+---
+title: Operator guide
+author: Ops team
+---
+
+# Install {#install}
+
+![architecture](img/architecture.png)
+
+Run the installer.
+
+# Configure {#install}
+
+See [the install section](#install) and [tuning](#tuning).
+
+![ports](img/ports.svg)
+
+| key | default |
+|-----|---------|
+| port | 8080 |
+
+[^1]: A footnote nobody references.
+EOF
+  capture batch22 pandoc_fail_if_warnings "$PD" "pandoc --fail-if-warnings --standalone -o guide.html docs/guide.md" "$(pandoc --version | head -1)"
+
+  # xmllint --schema over 40 order documents, a few invalid (long: each file's verdict)
+  XS="$B/xmlschema"
+  mkdir -p "$XS/orders"
+  cat >"$XS/order.xsd" <<'EOF'
+<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="order">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="customer" type="xs:string"/>
+        <xs:element name="date" type="xs:date"/>
+        <xs:element name="line" maxOccurs="unbounded">
+          <xs:complexType>
+            <xs:attribute name="sku" type="xs:string" use="required"/>
+            <xs:attribute name="qty" type="xs:positiveInteger" use="required"/>
+            <xs:attribute name="price" type="xs:decimal" use="required"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="id" type="xs:ID" use="required"/>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+EOF
+  for i in $(seq -w 1 300); do
+    printf '<?xml version="1.0"?>\n<order id="o%s">\n  <customer>c%s</customer>\n  <date>2026-11-%02d</date>\n  <line sku="A-%s" qty="%d" price="9.99"/>\n</order>\n' "$i" "$i" "$(( 10#$i % 28 + 1 ))" "$i" "$(( 10#$i % 5 + 1 ))" >"$XS/orders/order_$i.xml"
+  done
+  sed -i 's/qty="[0-9]*"/qty="0"/' "$XS/orders/order_047.xml"
+  sed -i 's/2026-11-[0-9]*/2026-13-40/' "$XS/orders/order_128.xml"
+  sed -i 's/<customer>c212<\/customer>//' "$XS/orders/order_212.xml"
+  sed -i 's/<\/order>/<note>rush<\/note><\/order>/' "$XS/orders/order_259.xml"
+  sed -i 's/<\/customer>/<\/customr>/' "$XS/orders/order_290.xml"
+  capture batch22 xmllint_schema_many_files "$XS" "xmllint --noout --schema order.xsd orders/*.xml" "$(xmllint --version 2>&1 | head -1)"
+
+  # jq: a runtime type error after many outputs (long), and a compile error
+  JQ="$B/jq"
+  mkdir -p "$JQ"
+  python3 - "$JQ/items.json" <<'EOF'
+import json, sys
+items = [{"sku": f"A-{i:03d}", "qty": i % 7 + 1, "price": round(1.5 + i * 0.25, 2)} for i in range(1, 321)]
+items[311]["price"] = {"amount": 12.0, "currency": "EUR"}
+json.dump({"items": items}, open(sys.argv[1], "w"), indent=1)
+EOF
+  capture batch22 jq_runtime_error_after_output "$JQ" "jq -r '.items[] | \"\\(.sku) \\(.qty * .price)\"' items.json" "$(jq --version)"
+  capture batch22 jq_compile_error "$JQ" "jq '.items | map(select(.qty > 3) | {sku, total: .qty * .price) | sort_by(.total) | reverse | .[0:5]' items.json" "$(jq --version)"
+
+  # yq (the jq wrapper) on a multi-document manifest with a YAML error
+  YQ="$B/yq"
+  mkdir -p "$YQ"
+  cat >"$YQ/deploy.yaml" <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  replicas: 3
+  template:
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/api:1.4.2
+          env:
+            - name: DB_URL
+              value: postgres://db:5432/app
+            - name: FEATURE_FLAGS
+              value: a,b,c
+           - name: LOG_LEVEL
+              value: debug
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: api
+EOF
+  capture batch22 yq_yaml_parse_error "$YQ" "yq -r '.spec.template.spec.containers[].image' deploy.yaml" "$(yq --version 2>&1 | head -1)"
+
+  # ansible-playbook -c local: a 300-item loop, then a template with an undefined variable fails
+  AN="$B/ansible"
+  mkdir -p "$AN/templates" "$AN/out"
+  printf 'listen {{ app_port }}\nworkers {{ app_workers }}\nlog {{ log_dir }}/app.log\n' >"$AN/templates/app.conf.j2"
+  cat >"$AN/site.yml" <<EOF
+- name: configure app host
+  hosts: localhost
+  gather_facts: false
+  vars:
+    out: "$AN/out"
+    app_port: 8080
+    app_workers: 4
+    sites: "{{ range(1, 301) | map('string') | map('regex_replace', '^', 'site') | list }}"
+  tasks:
+    - name: create site directories
+      ansible.builtin.file:
+        path: "{{ out }}/{{ item }}"
+        state: directory
+      loop: "{{ sites }}"
+    - name: write the version file
+      ansible.builtin.copy:
+        content: "1.4.2\n"
+        dest: "{{ out }}/VERSION"
+    - name: render the app config
+      ansible.builtin.template:
+        src: templates/app.conf.j2
+        dest: "{{ out }}/app.conf"
+      notify: restart app
+    - name: check the config
+      ansible.builtin.command: "grep -q listen {{ out }}/app.conf"
+      changed_when: false
+  handlers:
+    - name: restart app
+      ansible.builtin.debug:
+        msg: restarting
+EOF
+  capture batch22 ansible_local_loop_then_undefined_var "$AN" "ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=false ANSIBLE_INVENTORY_UNPARSED_WARNING=false ansible-playbook -c local -i localhost, site.yml" "$(ansible-playbook --version | head -1)"
+
+  # ansible-lint over a small role layout with findings
+  AL="$B/ansible-lint"
+  mkdir -p "$AL/roles/web/tasks" "$AL/roles/web/handlers"
+  cat >"$AL/playbook.yml" <<'EOF'
+- hosts: web
+  become: yes
+  roles:
+    - web
+  tasks:
+    - shell: curl -s http://localhost/health | grep ok
+    - name: install tools
+      apt: name=htop state=latest
+EOF
+  cat >"$AL/roles/web/tasks/main.yml" <<'EOF'
+---
+- name: install nginx
+  apt:
+    name: nginx
+    state: present
+- name: copy site
+  copy:
+    src: site.conf
+    dest: /etc/nginx/sites-enabled/site.conf
+    mode: 644
+  notify: reload nginx
+- command: nginx -t
+- name: Ensure log dir
+  file: path=/var/log/site state=directory
+- name: restart via shell
+  shell: systemctl restart nginx
+  when: result.changed == True
+EOF
+  cat >"$AL/roles/web/handlers/main.yml" <<'EOF'
+---
+- name: reload nginx
+  service: name=nginx state=reloaded
+EOF
+  (cd "$AL" && git init -q . 2>/dev/null)
+  capture batch22 ansible_lint_findings "$AL" "ansible-lint --nocolor playbook.yml" "$(ansible-lint --version 2>/dev/null | head -1)"
+
+  # bats over three files: a failing setup_file, two failures among 300 tests (long TAP)
+  BT="$B/bats"
+  mkdir -p "$BT/test" "$BT/bin"
+  cat >"$BT/bin/semver" <<'EOF'
+#!/bin/sh
+# semver bump KIND VERSION
+kind=$1; v=$2
+IFS=. read -r ma mi pa <<EOT
+$v
+EOT
+case "$kind" in
+  major) echo "$((ma + 1)).0.0";;
+  minor) echo "$ma.$((mi + 1)).0";;
+  patch) echo "$ma.$mi.$((pa + 1))";;
+  *) echo "semver: unknown bump '$kind'" >&2; exit 2;;
+esac
+EOF
+  chmod +x "$BT/bin/semver"
+  {
+    echo 'setup() { PATH="$BATS_TEST_DIRNAME/../bin:$PATH"; }'
+    for i in $(seq 0 99); do
+      printf '@test "patch bump of 1.2.%d" {\n  run semver patch 1.2.%d\n  [ "$status" -eq 0 ]\n  [ "$output" = "1.2.%d" ]\n}\n' "$i" "$i" "$((i + 1))"
+    done
+    for i in $(seq 0 99); do
+      printf '@test "minor bump of 1.%d.7" {\n  run semver minor 1.%d.7\n  [ "$output" = "1.%d.0" ]\n}\n' "$i" "$i" "$((i + 1))"
+    done
+    printf '@test "major bump keeps prerelease" {\n  run semver major 1.2.3-rc.1\n  [ "$output" = "2.0.0-rc.1" ]\n}\n'
+    printf '@test "unknown bump fails with status 1" {\n  run semver huge 1.2.3\n  [ "$status" -eq 1 ]\n}\n'
+  } >"$BT/test/bump.bats"
+  {
+    echo 'setup() { PATH="$BATS_TEST_DIRNAME/../bin:$PATH"; }'
+    for i in $(seq 0 97); do
+      printf '@test "major bump of %d.4.4" {\n  result="$(semver major %d.4.4)"\n  [ "$result" = "%d.0.0" ]\n}\n' "$i" "$i" "$((i + 1))"
+    done
+  } >"$BT/test/major.bats"
+  cat >"$BT/test/release.bats" <<'EOF'
+setup_file() {
+  export RELEASE_DIR="$BATS_FILE_TMPDIR/release"
+  git -C "$BATS_TEST_DIRNAME/.." describe --tags --abbrev=0 > "$BATS_FILE_TMPDIR/last_tag"
+}
+@test "release notes mention the last tag" {
+  grep -q v "$BATS_FILE_TMPDIR/last_tag"
+}
+@test "release dir is created" {
+  mkdir -p "$RELEASE_DIR"
+  [ -d "$RELEASE_DIR" ]
+}
+EOF
+  capture batch22 bats_long_setup_file_failure "$BT" "bats test/" "$(bats --version)"
+
+  # cspell over a docs folder (unknown words, one a line)
+  CS="$B/cspell"
+  mkdir -p "$CS/docs/guides"
+  NT="$WORK/npmtools/node_modules/.bin"
+  [ -x "$NT/cspell" ] || (mkdir -p "$WORK/npmtools" && cd "$WORK/npmtools" && npm init -y >/dev/null && npm install cspell@8 htmlhint >/dev/null 2>&1)
+  cat >"$CS/docs/README.md" <<'EOF'
+# Billing service
+
+The billing servce computes invoices nightly. It recieves usage events from the
+metering pipline and writes them to Postgres.
+
+## Configuraton
+
+Set `BILLING_DB_URL` and `BILLING_QUEUE`. The scheduler runs evey night at 02:00.
+EOF
+  cat >"$CS/docs/guides/deploy.md" <<'EOF'
+# Deploying
+
+1. Build the contianer image.
+2. Push it to the registy.
+3. Run the migratons with `billingctl migrate`.
+4. Roll the deployment; watch the dashbaord for errors.
+
+Rollbacks are idempotant: re-running the previous release is safe.
+EOF
+  cat >"$CS/docs/guides/oncall.md" <<'EOF'
+# On-call
+
+If invoices are late, check the queue depth first. Occassionally the exporter
+stalls; restart it with `billingctl exporter restart`. Escalate to the payments
+team if the backlog exceeeds one hour.
+EOF
+  capture batch22 cspell_docs_unknown_words "$CS" "$NT/cspell --no-progress --no-color 'docs/**/*.md'" "cspell $($NT/cspell --version)"
+
+  # htmlhint over a static site's pages
+  HH="$B/htmlhint"
+  mkdir -p "$HH/site/blog"
+  cat >"$HH/site/index.html" <<'EOF'
+<!DOCTYPE html>
+<html>
+<head><title>Shop</title></head>
+<body>
+<img src="logo.png">
+<div id="main"><P>Welcome</P></div>
+<div id="main">Sale</div>
+<a href="about.html" target=_blank>About</a>
+</body>
+</html>
+EOF
+  cat >"$HH/site/about.html" <<'EOF'
+<html>
+<head><title>About</title></head>
+<body>
+<ul><li>One<li>Two</ul>
+<span style="color:red">Old</span>
+</body>
+</html>
+EOF
+  cat >"$HH/site/blog/post.html" <<'EOF'
+<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Post</title></head>
+<body><p>Fine page.</p></body>
+</html>
+EOF
+  capture batch22 htmlhint_site "$HH" "$NT/htmlhint --nocolor site" "htmlhint $($NT/htmlhint --version)"
+fi
