@@ -215,12 +215,12 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "go -v",
       "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    b_test.go:3: want 2\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\tex/m\t0.01s",
-      "--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\tex/m\t0.01s",
+      "=== RUN   TestB\n--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\tex/m\t0.01s",
     ],
     [
       "pytest",
       "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
-      "___ test_b ___\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
+      "t.py .F  [100%]\n___ test_b ___\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "jest",
