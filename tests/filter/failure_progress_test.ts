@@ -122,3 +122,31 @@ Deno.test("cargo test --show-output on a passing run keeps every test's output",
   expect(out).toContain("case 90: kwh=90 band=mid");
   expect(out.some((line) => line.startsWith("... ("))).toBe(false);
 });
+
+Deno.test("Django: a migration that fails keeps the setup's last steps before its traceback", async () => {
+  const verbose = lines(
+    filter(
+      "python3 manage.py test -v 2",
+      await fixture("django-test/migration_fails_v2.in.txt"),
+      true,
+    ),
+  );
+  expect(verbose.slice(0, 3)).toEqual([
+    "Creating test database for alias 'default' ('file:memorydb_default?mode=memory&cache=shared')...",
+    "  Applying shop.0001_initial... OK",
+    "  Applying shop.0002_fill_names...Traceback (most recent call last):",
+  ]);
+  expect(verbose).not.toContain("  Applying sessions.0001_initial... OK");
+  const quiet = lines(
+    filter("python3 manage.py test", await fixture("django-test/migration_fails.in.txt"), true),
+  );
+  expect(quiet[0]).toBe("Creating test database for alias 'default'...");
+});
+
+Deno.test("Django: a failing test keeps no setup step", async () => {
+  const out = lines(
+    filter("python3 manage.py test -v 2", await fixture("django-test/test_error_v2.in.txt"), true),
+  );
+  expect(out.some((line) => /^(Creating test database|\s+Applying )/.test(line))).toBe(false);
+  expect(out).toContain("ERROR: test_lookup (shop.tests.CustomerTests.test_lookup)");
+});
