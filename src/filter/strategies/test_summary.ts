@@ -1,7 +1,8 @@
 /**
  * test_summary: keeps what a model needs from a test run: every failing test's name, the first
  * `truncate_stack_trace` lines of each failure (message and trace) for the first `max_failures`
- * failures, and the runner's final counts; passing tests and progress go. Understands cargo test,
+ * failures, and the runner's final counts; passing tests and progress go (a progress row with a
+ * failure mark stays: it says which file or where in the run). Understands cargo test,
  * cargo nextest, pytest, go test (plain and -v), jest, vitest, deno test, node --test, mocha.
  * Improvement over the reference (cargo only): every runner above, failures kept whatever the
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
@@ -306,8 +307,8 @@ const GO_RUN = /^=== (RUN|CONT|NAME|PAUSE)\s+(\S{1,1000})$/;
 /** go's `--- FAIL: TestX/sub (0.00s)` (and PASS, SKIP): the test it closes. */
 const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000}) \(/;
 /**
- * The `=== RUN   TestX` line of each go test still running: a failed test's stays over its
- * `--- FAIL:` line, where the test started (a log line before it is its own).
+ * Running go tests whose `=== RUN   TestX` line is held: a failed test's stays over its `--- FAIL:`
+ * line, saying where the test started (the log lines after it are its own).
  */
 const MAX_GO_RUNS = 10_000;
 /** Log lines held per running go test until its result says whether they are shown. */
