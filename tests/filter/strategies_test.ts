@@ -34,6 +34,27 @@ Deno.test("strip_noise keep_before keeps the line dropped just before a matching
   expect(run(s, "step 1 ok\nwarning: x\nstep 2 ok").text).toBe("warning: x");
 });
 
+Deno.test("strip_noise last_steps keeps each kind's last step before a failure on a failed run", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^setup ", "^  step \\d+ ok$", "^Traceback$"],
+    last_steps: { steps: ["^setup ", "^  step \\d+ ok$"], failure: "Traceback$" },
+  };
+  const input = "setup db\n  step 1 ok\n  step 2 ok\n  step 3...Traceback\n  frame\nboom";
+  expect(run(s, input, true).text).toBe(
+    "setup db\n  step 2 ok\n  step 3...Traceback\n  frame\nboom",
+  );
+  // A dropped failure line brings the steps back too, in their order.
+  expect(run(s, "setup db\n  step 1 ok\nTraceback\nboom", true).text).toBe(
+    "setup db\n  step 1 ok\nboom",
+  );
+  // A line kept since the steps (a test's error) leaves them out; so does a passing run.
+  expect(run(s, "setup db\n  step 1 ok\nERROR: test_a\nTraceback\nboom", true).text).toBe(
+    "ERROR: test_a\nboom",
+  );
+  expect(run(s, input).text).toBe("  step 3...Traceback\n  frame\nboom");
+});
+
 Deno.test("truncate with record_start: a tail that would cut into a record starts at the record's first line", () => {
   const s = {
     type: "truncate",
@@ -215,12 +236,12 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "go -v",
       "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    b_test.go:3: want 2\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\tex/m\t0.01s",
-      "--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\tex/m\t0.01s",
+      "=== RUN   TestB\n--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\tex/m\t0.01s",
     ],
     [
       "pytest",
       "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
-      "___ test_b ___\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
+      "t.py .F  [100%]\n___ test_b ___\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "jest",

@@ -42,6 +42,10 @@
  * `keep_said` the other way round: such a line stays only when an earlier line said it (bandit's
  * code line `12\t…` under `Location: a.py:12` stays, the context lines around it go). `keep_before` names lines (configure's
  * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
+ * `last_steps` names progress steps by kind (Django's `Creating test database …` and `Applying
+ * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) comes with no line
+ * kept since them, the last step of each kind stays before it, in the order printed: the setup
+ * step the failure happened in.
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run
@@ -175,6 +179,16 @@ export const StripNoiseConfig = z.object({
   ),
   keep_before: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of kept lines (an error) before which the line dropped just before stays",
+  ),
+  last_steps: z.object({
+    steps: z.array(z.string()).min(1).describe(
+      "Regexes (RE2 syntax) of progress steps, one per kind (`Creating test database …`, `Applying app.0001_x... OK`)",
+    ),
+    failure: z.string().describe(
+      "Regex (RE2 syntax) of a failure's first line (a traceback's head, also after a step's text)",
+    ),
+  }).strict().optional().describe(
+    "On a failed run, the last dropped step of each kind stays before a failure line when no line was kept since it: the step the failure happened in",
   ),
   results: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of per-item result lines: a run of at most max_results stays as printed, a longer one is counted",
@@ -319,6 +333,12 @@ export function compileStripNoise(
   const jsonDrop = new Set(config.json_drop);
   const isFrame = optionalMatcher("frames");
   const isAfterStep = optionalMatcher("keep_before");
+  const lastSteps = config.last_steps && {
+    steps: config.last_steps.steps.map((source, i) =>
+      patternField(source, `strategy.last_steps.steps.${i}`, engine)
+    ),
+    failure: patternField(config.last_steps.failure, "strategy.last_steps.failure", engine),
+  };
   // `once` is a `once_in` entry whose scope is always open (one scope, never named again):
   // first, so that a line it drops is noted by no other entry, as `once` reads before `once_in`.
   const isOnce = optionalMatcher("once");
@@ -448,7 +468,12 @@ export function compileStripNoise(
           emit(step);
         });
       };
+      // With last_steps: per kind, the last step read since a line was kept, and when it came.
+      let steps: ({ line: string; at: number } | null)[] = lastSteps?.steps.map(() => null) ?? [];
+      let stepsRead = 0;
       const keep = (line: string) => {
+        if (stepsRead) steps = steps.map(() => null);
+        stepsRead = 0;
         if (header !== null) emit(header);
         header = null;
         if (recall.length) bringBack(line);
@@ -578,6 +603,18 @@ export function compileStripNoise(
           return;
         }
         endRun();
+        if (lastSteps && ctx.failed) {
+          if (stepsRead && lastSteps.failure.test(line)) {
+            const held = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
+            for (const step of held) {
+              keep(step!.line);
+              removed--;
+            }
+          } else {
+            const kind = lastSteps.steps.findIndex((step) => step.test(line));
+            if (kind >= 0) steps[kind] = { line, at: stepsRead++ };
+          }
+        }
         if (isFrame !== null) {
           const under = frameIndent;
           frameIndent = -1;

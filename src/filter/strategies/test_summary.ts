@@ -1,7 +1,8 @@
 /**
  * test_summary: keeps what a model needs from a test run: every failing test's name, the first
  * `truncate_stack_trace` lines of each failure (message and trace) for the first `max_failures`
- * failures, and the runner's final counts; passing tests and progress go. Understands cargo test,
+ * failures, and the runner's final counts; passing tests and progress go (a progress row with a
+ * failure mark stays: it says which file or where in the run). Understands cargo test,
  * cargo nextest, pytest, go test (plain and -v), jest, vitest, deno test, node --test, mocha.
  * Improvement over the reference (cargo only): every runner above, failures kept whatever the
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
@@ -305,6 +306,11 @@ const GO_BENCH_HEADER = /^(?:goos|goarch|pkg|cpu): \S/;
 const GO_RUN = /^=== (RUN|CONT|NAME|PAUSE)\s+(\S{1,1000})$/;
 /** go's `--- FAIL: TestX/sub (0.00s)` (and PASS, SKIP): the test it closes. */
 const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000}) \(/;
+/**
+ * Running go tests whose `=== RUN   TestX` line is held: a failed test's stays over its `--- FAIL:`
+ * line, saying where the test started (the log lines after it are its own).
+ */
+const MAX_GO_RUNS = 10_000;
 /** Log lines held per running go test until its result says whether they are shown. */
 const MAX_GO_LOG = 1000;
 /**
@@ -320,6 +326,34 @@ const MAX_SKIP_LOG = 3;
  * option that reproduces the order, as pytest's `Using --randomly-seed=12` is.
  */
 const GO_SHUFFLE = /^-test\.shuffle -?\d{1,20}$/;
+
+/**
+ * pytest's progress row of one file: its path, one mark per test (`.` passed, `F` failed, `E`
+ * error, `s`, `x`, `X`), then the run's progress (`tests/test_a.py ..F.   [ 40%]`). A row with a
+ * failure mark names the file its failures are in; a file's row too long for the terminal goes on
+ * in rows of marks alone (`CONTINUED_PROGRESS`). Checked in two steps: the row's shape, then
+ * whether its marks hold a failure.
+ */
+const PYTEST_PROGRESS =
+  /^[^\s:]{1,1000}\.\w{1,10} [.FEsxX]{1,1000}(?:\s{1,100}\[\s{0,3}\d{1,3}%\])?\s{0,100}$/;
+const CONTINUED_PROGRESS = /^[.FEsxX]{1,1000}\s{1,100}\[\s{0,3}\d{1,3}%\]\s{0,100}$/;
+/** The marks of a failed or erroring test in a progress row. */
+const PROGRESS_FAILURE = /[FE]/;
+/**
+ * node --test's dot reporter: a row of one mark per test (`.` passed, `X` failed), then `Failed
+ * tests:` over the failures it prints again. A row with an `X` says where in the run they came;
+ * the header says what the `✖` lines under it are.
+ */
+const DOT_ROW = /^[.X]{1,1000}$/;
+const DOT_FAILED_HEAD = "Failed tests:";
+/**
+ * pytest-xdist's notices of a worker that died (`[gw0] node down: Not properly terminated`,
+ * `replacing crashed worker gw0`): the crash is the failure of the test it was running, and
+ * the tests after it ran on a new worker. Without -v the notice follows the progress marks on
+ * their line.
+ */
+const XDIST_CRASH =
+  /^(?:[.FEsxX]{0,1000}\[gw\d{1,4}\] node down: \S|replacing crashed worker gw\d{1,4}$)/;
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
@@ -529,6 +563,11 @@ interface Block {
   doctestExample?: string;
   /** A cargo test whose printed output this is passed after all (`--nocapture`): it goes. */
   passed?: boolean;
+  /**
+   * A passing cargo test's output under libtest's `successes:` (`--show-output`): on a failed run
+   * it goes, counted; on a passing one it is what the run was asked for, and stays whole.
+   */
+  succeeded?: boolean;
   /** The earlier block of the same head (a runner's second report of a failure). */
   repeats?: Block;
   /**
@@ -690,6 +729,7 @@ function summarizer(
   // under its name (the last `=== RUN/CONT` line says which test is printing) until its result.
   let sinceRun: string[] = [];
   const goLogs = new Map<string, string[]>();
+  const goRuns = new Map<string, string>();
   let goRunning: string | null = null;
   // Benchmark results of the package being run, and the header lines already shown.
   let benchmarks = false;
@@ -790,6 +830,13 @@ function summarizer(
   // follows it (the message, the trace) as a failure's block does.
   let cargoRun = false;
   let printed = new Set<Block>();
+  // Inside libtest's `successes:` section, whose blocks are passing tests' output.
+  let successes = false;
+  // pytest's last progress row of a file, and whether it is kept; whether the last line was a row
+  // of node's dot reporter.
+  let progressRow: string | null = null;
+  let progressKept = false;
+  let dotRow = false;
 
   // The last pytest id line whose status is still to come (`-s`, `--setup-show`), or null.
   let pytestPending: string | null = null;
@@ -837,7 +884,35 @@ function summarizer(
     return false;
   };
 
+  /**
+   * Keeps a progress row that holds a failure mark (pytest's, node's dot reporter's), with the
+   * file row a continued pytest row goes on from. True when the line was such a row.
+   */
+  const progress = (line: string, afterDot: boolean): boolean => {
+    if (DOT_ROW.test(line)) {
+      dotRow = true;
+      if (!line.includes("X") || (!afterDot && !line.includes("."))) return false;
+      failures++;
+      out.push(line);
+      return true;
+    }
+    const row = PYTEST_PROGRESS.test(line);
+    if (!row && (progressRow === null || !CONTINUED_PROGRESS.test(line))) return false;
+    if (row) {
+      progressRow = line;
+      progressKept = false;
+    }
+    if (!PROGRESS_FAILURE.test(line.slice(row ? line.indexOf(" ") : 0))) return true;
+    failures++;
+    if (!row && !progressKept) out.push(progressRow!);
+    progressKept = true;
+    out.push(line);
+    return true;
+  };
+
   const push = (line: string): void => {
+    const afterDot = dotRow;
+    dotRow = false;
     if (tapNotes.length && !TAP_NOTE.test(line)) endTapNotes();
     if (skipLog > 0) {
       if (indentOf(line) > skipIndent && /\S/.test(line)) {
@@ -953,7 +1028,10 @@ function summarizer(
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
     if (run) {
       goRunning = run[1] === "PAUSE" ? null : run[2];
-      if (run[1] === "RUN") goLogs.set(run[2], []);
+      if (run[1] === "RUN") {
+        goLogs.set(run[2], []);
+        if (goRuns.size < MAX_GO_RUNS) goRuns.set(run[2], line);
+      }
     }
     // A passing run's tree of suites says what ran: each name over passing tests stays.
     if (kind === "passing" && TREE_PASS.test(line) && suitesShown < MAX_SUITES) {
@@ -987,6 +1065,7 @@ function summarizer(
     }
     if (kind === "summary") {
       block = null;
+      successes = false;
       warningsSection = false;
       summaries++;
       benchmarks = false;
@@ -1010,12 +1089,20 @@ function summarizer(
       const goFail = GO_RESULT.exec(line);
       const logs = goFail ? goLogs.get(goFail[1]) : undefined;
       if (goFail) goLogs.delete(goFail[1]);
+      const started = goFail ? goRuns.get(goFail[1]) : undefined;
+      if (goFail) goRuns.delete(goFail[1]);
+      if (started !== undefined) out.push(started);
       block = {
         head: line,
         body: goFail ? (logs ?? sinceRun) : [],
         pytest: PYTEST_HEAD.test(line),
         repeats,
       };
+      if (successes && line.startsWith("---- ")) {
+        failures--;
+        passing++;
+        block.succeeded = true;
+      }
       if (!repeats) heads.set(key, block);
       sinceRun = [];
       out.push(block);
@@ -1040,7 +1127,10 @@ function summarizer(
       sinceRun = [];
       const done = GO_RESULT.exec(line);
       const logs = done ? goLogs.get(done[1]) : undefined;
-      if (done) goLogs.delete(done[1]);
+      if (done) {
+        goLogs.delete(done[1]);
+        goRuns.delete(done[1]);
+      }
       const skip = done ? GO_SKIP.exec(line) : null;
       if (skip) {
         keepOutcome([...(logs ?? []).slice(-MAX_SKIP_LOG), line], 1);
@@ -1057,6 +1147,7 @@ function summarizer(
       const title = PYTEST_SUMMARY.exec(line);
       header = title?.[1] === "test session starts";
       warningsSection = title !== null && title[1].startsWith("warnings summary");
+      successes = line === "successes:";
       // cargo's closing `failures:` lists the failed tests' names, indented under it.
       if (line === "failures:") {
         listing = MAX_LIST_LINES;
@@ -1067,6 +1158,13 @@ function summarizer(
         out.push(line);
       }
       return;
+    }
+    if (block === null && kind === null) {
+      if (progress(line, afterDot)) return;
+      if (line === DOT_FAILED_HEAD || XDIST_CRASH.test(line)) {
+        out.push(line);
+        return;
+      }
     }
     if (block === null && kind === null && TAP_NOTE.test(line) && FAILURE_SIGNAL.test(line)) {
       tapNotes.push(line);
@@ -1319,6 +1417,12 @@ function summarizer(
       else dropped.add(item);
     }
     const goFailLine = items.some((item) => typeof item === "string" && item.startsWith("FAIL\t"));
+    // A failed run's passing tests' output under `successes:` goes, counted where it was.
+    const succeeded = failed
+      ? items.filter((item) => typeof item !== "string" && "head" in item && item.succeeded)
+        .length
+      : 0;
+    let succeededShown = false;
     const result: string[] = [];
     let shown = 0;
     let hidden = 0;
@@ -1344,6 +1448,12 @@ function summarizer(
         continue;
       }
       if (emptyNextest.has(item)) continue;
+      if (item.succeeded) {
+        if (!failed) appendAll(result, [item.head, ...item.body]);
+        else if (!succeededShown) result.push(`… output of ${succeeded} passing tests not shown …`);
+        succeededShown = true;
+        continue;
+      }
       if (folded.has(item)) {
         result.push(item.head);
         continue;
