@@ -10,7 +10,8 @@
  * printed after an error (generic_usage.ts) and routine log lines (generic_logs.ts); runs of
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
  * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
- * (generic_advice.ts) and a block printed again later becomes a reference to its first copy
+ * (generic_advice.ts), as do the fields Node prints after an error's stack when its message says
+ * them all (generic_error_fields.ts) and a block printed again later becomes a reference to its first copy
  * (generic_repeats.ts); a sanitizer's shadow-memory map and legend fold (generic_sanitizer.ts), as
  * do the fully covered rows of a coverage table (generic_coverage.ts);
  * runs of a repeated line
@@ -58,6 +59,7 @@ import { foldJsonLogs } from "./generic_jsonl.ts";
 import { withoutTimes } from "./generic_outliers.ts";
 import { foldSanitizerMaps } from "./generic_sanitizer.ts";
 import { foldCoverageTables } from "./generic_coverage.ts";
+import { foldEchoedErrorFields } from "./generic_error_fields.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -350,6 +352,7 @@ export function genericStage(
       lines = foldCoverageTables(lines);
       // Before the stack folds: a crash after a warning storm keeps its frames as they fold.
       if (!after) lines = foldWarningStorms(lines);
+      lines = foldEchoedErrorFields(lines);
       lines = foldStackFrames(lines);
       lines = foldCompilerNotes(lines);
       lines = foldRepeatedDiagnostics(lines);

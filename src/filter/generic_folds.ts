@@ -317,7 +317,11 @@ export function foldStackFrames(input: readonly string[]): readonly string[] {
     let run: { frame: Frame; start: number }[] = [];
     const flush = () => {
       if (run.length >= MIN_FOLDED_FRAMES) {
-        out.push(foldLine(run[0].frame.indent, run.map((r) => r.frame)));
+        // Node opens an error's fields at its last frame's end (`at … {`): the fold line keeps
+        // the brace that their closing `}` answers.
+        const last = run[run.length - 1];
+        const opens = lines[last.frame.end - 1].endsWith(" {") ? " {" : "";
+        out.push(foldLine(run[0].frame.indent, run.map((r) => r.frame)) + opens);
       } else for (const r of run) appendAll(out, lines, r.start, r.frame.end);
       run = [];
     };
