@@ -11,7 +11,8 @@
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
  * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
  * (generic_advice.ts), as do the fields Node prints after an error's stack when its message says
- * them all (generic_error_fields.ts) and a block printed again later becomes a reference to its first copy
+ * them all (generic_error_fields.ts), and the empty gutter rows of a compiler's code frames
+ * (generic_gutters.ts) and a block printed again later becomes a reference to its first copy
  * (generic_repeats.ts); a sanitizer's shadow-memory map and legend fold (generic_sanitizer.ts), as
  * do the fully covered rows of a coverage table (generic_coverage.ts);
  * runs of a repeated line
@@ -60,6 +61,7 @@ import { withoutTimes } from "./generic_outliers.ts";
 import { foldSanitizerMaps } from "./generic_sanitizer.ts";
 import { foldCoverageTables } from "./generic_coverage.ts";
 import { foldEchoedErrorFields } from "./generic_error_fields.ts";
+import { dropEmptyGutters } from "./generic_gutters.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -357,6 +359,7 @@ export function genericStage(
       lines = foldCompilerNotes(lines);
       lines = foldRepeatedDiagnostics(lines);
       lines = foldLinkerRepeats(lines);
+      lines = dropEmptyGutters(lines);
       lines = foldRepeatedReferences(lines);
       lines = foldRepeatedBlocks(lines);
       lines = foldRoutineLogs(lines, ctx.failed);
