@@ -1,8 +1,9 @@
 /**
  * Folds the generic pass applies to a whole output before it collapses repeats (generic.ts):
  *
- * - stack traces (Python, JavaScript, Java, Ruby, Go, and native ones as gdb and the sanitizers
- *   print them): runs of frames inside a runtime, a standard library or installed packages
+ * - stack traces (Python, JavaScript, Java, Ruby, Go, native ones as gdb and the sanitizers
+ *   print them, and the native stack Node prints under a fatal error such as running out of
+ *   heap, whose frames in Node's own binary are its internals): runs of frames inside a runtime, a standard library or installed packages
  *   (node_modules, site-packages, gems, the JDK, GOROOT, the C library, a sanitizer's runtime,
  *   shared objects under /lib) become one line with their count and libraries; every frame in the user's code stays, and so
  *   does the innermost frame (where the error was raised; in a Java chain of causes only the root
@@ -59,7 +60,7 @@ const MIN_FOLDED_FRAMES = 2;
 /** Libraries named on a fold line, at most. */
 const MAX_NAMED = 3;
 
-type FrameKind = "python" | "at" | "ruby" | "go" | "native";
+type FrameKind = "python" | "at" | "ruby" | "go" | "native" | "runtime";
 
 interface Frame {
   kind: FrameKind;
@@ -94,6 +95,14 @@ const GO_FUNCTION = /^(?:created by )?[\w./*()[\]{}$-]{1,300}/;
  */
 const NATIVE_FRAME =
   /^(\s*)#\d{1,4} {1,2}(0x[0-9a-f]{1,16} .{1,1500}|[\w:~<>$.]{1,300} \(.{0,1500})$/;
+
+/**
+ * A frame of the native stack Node prints under a fatal error (` 5: 0x1113088
+ * v8::internal::Heap::CollectGarbage(…) [node]`): the binary it is in ends the line.
+ */
+const RUNTIME_FRAME = /^(\s{0,3})\d{1,4}: 0x[0-9a-f]{1,16} .{0,1500}\[([^\]]{1,300})\]$/;
+/** JavaScript runtimes whose own binary a native frame may be in. */
+const RUNTIME_BINARY = /(?:^|\/)(node|nodejs|deno|bun)$/;
 
 /** The library a Python frame's file is in (site-packages → its package; the stdlib), or null. */
 export function pythonLibrary(path: string): string | null {
@@ -201,7 +210,7 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
     !line.startsWith('File "', at) && !line.startsWith("at ", at) &&
     !(line[at] === "|" && line.includes('File "')) &&
     !line.startsWith("from ", at) && !line.startsWith("#", at) && !next?.startsWith("\t") &&
-    !(at === 0 && line.includes(":in "))
+    !(at === 0 && line.includes(":in ")) && !(isDigitAt(line, at) && line.includes(": 0x"))
   ) return null;
   let m = PY_FRAME.exec(line);
   if (m) {
@@ -220,12 +229,21 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   if (m) return { kind: "ruby", end: i + 1, library: rubyLibrary(m[2]), indent: m[1] };
   m = NATIVE_FRAME.exec(line);
   if (m) return { kind: "native", end: i + 1, library: nativeLibrary(m[2]), indent: m[1] };
+  m = RUNTIME_FRAME.exec(line);
+  if (m) {
+    // A frame in the runtime's own binary is its internals; one in an addon (`[/app/x.node]`) is
+    // the program's.
+    const runtime = RUNTIME_BINARY.exec(m[2]);
+    return { kind: "runtime", end: i + 1, library: runtime ? runtime[1] : null, indent: m[1] };
+  }
   if (next !== undefined && next.length <= MAX_TESTED && GO_FUNCTION.test(line)) {
     const loc = GO_LOCATION.exec(next);
     if (loc) return { kind: "go", end: i + 2, library: goLibrary(loc[1]), indent: "" };
   }
   return null;
 }
+
+const isDigitAt = (line: string, at: number) => line[at] >= "0" && line[at] <= "9";
 
 /** A line of only position marks (`^^^^`, `~~~^^^~~`). */
 const MARKS = /^\s*(?:\|\s*)?[~^]+\s*$/;

@@ -575,3 +575,58 @@ Deno.test("nodePackage names the innermost package, with its scope", () => {
   expect(nodePackage("at f (/app/node_modules/a/lib/i.js:4:2)")).toBe("a");
   expect(nodePackage("/app/src/node_modules.js")).toBe(null);
 });
+
+Deno.test("Node's native stack under a fatal error folds the frames in its own binary; an addon's frame stays", () => {
+  // Node 20 out of heap (`--max-old-space-size=16`).
+  const input = [
+    "start",
+    "",
+    "<--- Last few GCs --->",
+    "",
+    "[8794:0x1ffa3ef0]      438 ms: Mark-Compact 15.7 (24.3) -> 15.7 (32.3) MB, 45.03 / 0.00 ms  (average mu = 0.243, current mu = 0.369) allocation failure; scavenge might not succeed",
+    "",
+    "",
+    "<--- JS stacktrace --->",
+    "",
+    "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+    "----- Native stack trace -----",
+    "",
+    " 1: 0xb78db3 node::OOMErrorHandler(char const*, v8::OOMDetails const&) [node]",
+    " 2: 0xee8300 v8::Utils::ReportOOMFailure(v8::internal::Isolate*, char const*, v8::OOMDetails const&) [node]",
+    " 3: 0xee85e7 v8::internal::V8::FatalProcessOutOfMemory(v8::internal::Isolate*, char const*, v8::OOMDetails const&) [node]",
+    " 4: 0x10fb205  [node]",
+    " 5: 0x1113088 v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace, v8::internal::GarbageCollectionReason, v8::GCCallbackFlags) [node]",
+    " 6: 0x10e91f1 v8::internal::HeapAllocator::AllocateRawWithLightRetrySlowPath(int, v8::internal::AllocationType, v8::internal::AllocationOrigin, v8::internal::AllocationAlignment) [node]",
+    " 7: 0x10ea385 v8::internal::HeapAllocator::AllocateRawWithRetryOrFailSlowPath(int, v8::internal::AllocationType, v8::internal::AllocationOrigin, v8::internal::AllocationAlignment) [node]",
+    " 8: 0x10c69a6 v8::internal::Factory::AllocateRaw(int, v8::internal::AllocationType, v8::internal::AllocationAlignment) [node]",
+    " 9: 0x10b7e4a v8::internal::FactoryBase<v8::internal::Factory>::AllocateRawArray(int, v8::internal::AllocationType, v8::internal::AllocationAlignment) [node]",
+    "10: 0x10b7fb4 v8::internal::FactoryBase<v8::internal::Factory>::NewFixedArrayWithFiller(v8::internal::Handle<v8::internal::Map>, int, v8::internal::Handle<v8::internal::Oddball>, v8::internal::AllocationType) [node]",
+    "11: 0x129975f  [node]",
+    "12: 0x12a6793  [node]",
+    "13: 0x12c1b3b  [node]",
+    "14: 0x12cbb55 v8::internal::ArrayConstructInitializeElements(v8::internal::Handle<v8::internal::JSArray>, v8::internal::Arguments<(v8::internal::ArgumentsType)1>*) [node]",
+    "15: 0x1512628 v8::internal::Runtime_NewArray(int, unsigned long*, v8::internal::Isolate*) [node]",
+    "16: 0x195e476  [node]",
+  ];
+  const frames = input.findIndex((l) => l.startsWith(" 1: 0x"));
+  const out = generic(input.join("\n")).split("\n");
+  // Everything above the second frame stays (a doubled blank line aside), then one fold line.
+  expect(out.slice(-3)).toEqual([
+    "",
+    " 1: 0xb78db3 node::OOMErrorHandler(char const*, v8::OOMDetails const&) [node]",
+    " … 15 frames in node folded …",
+  ]);
+  for (const line of input.slice(0, frames)) expect(out).toContain(line);
+  const addon = [
+    "FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal",
+    " 1: 0xb78db3 node::Abort() [node]",
+    " 2: 0xee8300 v8::Utils::ReportApiFailure(char const*, char const*) [node]",
+    " 3: 0x7f0a1c2d3e4f Parser::Parse(v8::FunctionCallbackInfo<v8::Value> const&) [/app/build/Release/parser.node]",
+    " 4: 0x10fb205  [node]",
+    " 5: 0x1113088 v8::internal::Builtins::InvokeApiFunction() [node]",
+  ];
+  expect(generic(addon.join("\n")).split("\n")).toEqual([
+    ...addon.slice(0, 4),
+    " … 2 frames in node folded …",
+  ]);
+});
