@@ -5,7 +5,8 @@
  *   print them, and the native stack Node prints under a fatal error such as running out of
  *   heap, whose frames in Node's own binary are its internals): runs of frames inside a runtime, a standard library or installed packages
  *   (node_modules, site-packages, gems, the JDK, GOROOT, the C library, a sanitizer's runtime,
- *   shared objects under /lib) become one line with their count and libraries; every frame in the user's code stays, and so
+ *   shared objects under /lib) become one line with their count and libraries (the C runtime's
+ *   entry frames that end a native trace below `main` go without one); every frame in the user's code stays, and so
  *   does the innermost frame (where the error was raised; in a Java chain of causes only the root
  *   cause's, as a wrapper's is where a library wrapped it) and every line that is not a frame
  *   (the error, `Caused by:` with its message, Java's `... N more` — one short line saying the
@@ -183,6 +184,9 @@ const LIBC_SOURCE =
   /(?:^|[\s(])\.{1,2}\/(?:sysdeps|csu|stdlib|nptl|libio|string|posix|malloc|elf|stdio-common|signal|misc|io|dlfcn|assert)\/|\b__libc_start|\/libc\.so/;
 const SANITIZER_RUNTIME =
   /libsanitizer\/|compiler-rt\/|\b__(?:interceptor|asan|sanitizer|tsan|ubsan|lsan|msan)_/;
+/** A native frame of the C runtime's entry, below `main`. */
+const STARTUP_FRAME =
+  /^\s*#\d{1,4} {1,2}(?:0x[0-9a-f]{1,16} in )?(?:__libc_start_call_main|__libc_start_main(?:_impl|_alias_\d{1,3})?|_start)\b/;
 /** A shared object's path in a frame: `(/usr/lib/x86_64-linux-gnu/libstdc++.so.6+0x1a)`. */
 const SHARED_OBJECT = /\((\/(?:usr\/)?lib(?:64)?\/[^\s()]{0,200}?)\+0x/;
 /** A shared object's file name, its version aside: `libstdc++.so` of `libstdc++.so.6`. */
@@ -323,6 +327,13 @@ export function foldStackFrames(input: readonly string[]): readonly string[] {
     for (let f = frameAt(lines, j); f && f.kind === first.kind; f = frameAt(lines, j)) {
       frames.push({ frame: f, start: j });
       j = f.end;
+    }
+    // The C runtime's entry frames under `main` (`__libc_start_call_main`, `_start`) end a native
+    // trace: they go without a fold line, as every native program starts there.
+    if (first.kind === "native") {
+      let keep = frames.length;
+      while (keep > 1 && STARTUP_FRAME.test(lines[frames[keep - 1].start])) keep--;
+      frames.length = keep;
     }
     // A trace followed by `Caused by:` is a wrapper's: its innermost frame is where a library
     // wrapped the cause, whose own trace below shows where the error was raised.

@@ -303,8 +303,8 @@ Deno.test("native frames of gdb and the sanitizers fold inside the C library, a 
     "    #4 0x7f2b in uv_run (/usr/lib/x86_64-linux-gnu/libuv.so.1.0.0+0x99)",
   ];
   expect(foldStackFrames(asan)).toEqual([
+    // The C runtime's entry frames under `main` go without a fold line.
     ...asan.slice(0, 3),
-    "    … 3 frames in libc, startup folded …",
     ...asan.slice(6, 10),
     "    … 3 frames in libc, libpthread.so, libuv.so folded …",
   ]);
@@ -629,4 +629,44 @@ Deno.test("Node's native stack under a fatal error folds the frames in its own b
     ...addon.slice(0, 4),
     " … 2 frames in node folded …",
   ]);
+});
+
+Deno.test("a native trace loses the C runtime's entry frames under main; the frames above stay", () => {
+  // gcc 12 -fsanitize=address,undefined on a program that leaks twice.
+  const input = [
+    "leak.c:6:36: runtime error: shift exponent 40 is too large for 32-bit type 'int'",
+    "leak.c:10:29: runtime error: signed integer overflow: 256 + 2147483647 cannot be represented in type 'int'",
+    "",
+    "=================================================================",
+    "==14084==ERROR: LeakSanitizer: detected memory leaks",
+    "",
+    "Direct leak of 40 byte(s) in 1 object(s) allocated from:",
+    "    #0 0x7f20a78b83b7 in __interceptor_calloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:77",
+    "    #1 0x562f39546288 in make_table /tmp/reduce17/cap/leak.c:5",
+    "    #2 0x562f3954634a in main /tmp/reduce17/cap/leak.c:9",
+    "    #3 0x7f20a6e45249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58",
+    "",
+    "Direct leak of 18 byte(s) in 3 object(s) allocated from:",
+    "    #0 0x7f20a78b89cf in __interceptor_malloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:69",
+    "    #1 0x562f39546222 in dup_name /tmp/reduce17/cap/leak.c:4",
+    "    #2 0x562f39546311 in main /tmp/reduce17/cap/leak.c:8",
+    "    #3 0x7f20a6e45249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58",
+    "",
+    "SUMMARY: AddressSanitizer: 58 byte(s) leaked in 4 allocation(s).",
+  ];
+  const startup = (l: string) => /__libc_start_call_main/.test(l);
+  expect(generic(input.join("\n")).split("\n")).toEqual(
+    input.filter((l) => !startup(l) && !/^=+$/.test(l)),
+  );
+  // gdb's form, and a trace of nothing but startup frames keeps its first.
+  const gdb = [
+    "#0  parse (s=0x0) at parse.c:12",
+    "#1  0x0000555555555189 in main () at main.c:5",
+    "#2  0x00007ffff7829d90 in __libc_start_call_main (main=main@entry=0x555555555169 <main>, argc=argc@entry=1, argv=argv@entry=0x7fffffffe0b8) at ../sysdeps/nptl/libc_start_call_main.h:58",
+    "#3  0x00007ffff7829e40 in __libc_start_main_impl (main=0x555555555169 <main>, argc=1, argv=0x7fffffffe0b8, init=<optimized out>, fini=<optimized out>, rtld_fini=<optimized out>, stack_end=0x7fffffffe0a8) at ../csu/libc-start.c:392",
+    "#4  0x0000555555555085 in _start ()",
+  ];
+  expect(foldStackFrames(gdb)).toEqual(gdb.slice(0, 2));
+  const only = [gdb[2], gdb[3]];
+  expect(foldStackFrames(only)).toEqual([gdb[2]]);
 });
