@@ -1,18 +1,19 @@
 /**
  * Folds the generic pass applies to a whole output before it collapses repeats (generic.ts):
  *
- * - stack traces (Python, JavaScript, Java, Ruby, Go, native ones as gdb and the sanitizers
- *   print them, and the native stack Node prints under a fatal error such as running out of
- *   heap, whose frames in Node's own binary are its internals): runs of frames inside a runtime, a standard library or installed packages
- *   (node_modules, site-packages, gems, the JDK, GOROOT, the C library, a sanitizer's runtime,
- *   shared objects under /lib) become one line with their count and libraries (the C runtime's
- *   entry frames that end a native trace below `main` go without one); every frame in the user's code stays, and so
- *   does the innermost frame (where the error was raised; in a Java chain of causes only the root
- *   cause's, as a wrapper's is where a library wrapped it) and every line that is not a frame
- *   (the error, `Caused by:` with its message, Java's `... N more` — one short line saying the
- *   rest is the enclosing trace's — and the messages between chained tracebacks); Python's `^^^^` marks
- *   under a frame's source line go, and so does Node's echo of the line of its own source that
- *   threw (`node:fs:448`, the line, its caret) — the echo of a user's file stays;
+ * - stack traces (Python, JavaScript, Java, Ruby, Go, native ones as gdb and the sanitizers print
+ *   them, and the native stack Node prints under a fatal error such as running out of heap, whose
+ *   frames in Node's own binary are its internals): runs of frames inside a runtime, a standard
+ *   library or installed packages (node_modules, site-packages, gems, the JDK, GOROOT, the C
+ *   library, a sanitizer's runtime, shared objects under /lib) become one line with their count and
+ *   libraries (the C runtime's entry frames that end a native trace below `main` go without one);
+ *   every frame in the user's code stays, and so does the innermost frame (where the error was
+ *   raised; in a Java chain of causes only the root cause's, as a wrapper's is where a library
+ *   wrapped it) and every line that is not a frame (the error, `Caused by:` with its message,
+ *   Java's `... N more` — one short line saying the rest is the enclosing trace's — and the
+ *   messages between chained tracebacks); Python's `^^^^` marks under a frame's source line go, and
+ *   so does Node's echo of the line of its own source that threw (`node:fs:448`, the line, its
+ *   caret) — the echo of a user's file stays;
  * - long listings of paths (tar -v, unzip, dpkg -L, pip show -f): the biggest directories fold
  *   into one line with their count of entries until the listing fits a budget; small
  *   directories stay whole, every line that is not a path stays where it was;
