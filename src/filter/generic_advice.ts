@@ -1,7 +1,7 @@
 /**
  * Boilerplate that tools print around a failure and that tells the reader nothing about it: how
  * to get more output or help (gradle's `* Try:` block, Maven's `Re-run Maven using the -X
- * switch`, rustc's `try \`rustc --explain E0308\``, `RUST_BACKTRACE=1`, `Try 'ls --help' for more
+ * switch`, rustc's `try \`rustc --explain E0308\`` and `Some errors have detailed explanations: E0382, E0502.`, `RUST_BACKTRACE=1`, `Try 'ls --help' for more
  * information.`, `See 'docker run --help'.`, rake's `--trace`, valgrind's `rerun with: -s`), where
  * a log or a help page is (npm's `A complete log of this run can be found in:`, Maven's `[Help 1]
  * http://cwiki…`, `Get more help at …`), upgrade notices (pip's `[notice] A new release of pip is
@@ -76,6 +76,9 @@ const SENTENCES: RegExp[] = [
       .raw`^\(?(?:see (?:the )?full (?:stack ?)?trace by running [\w ]{1,30} with ${FLAG}|use ${FLAG} to (?:view|see|get|show) ${MORE_OUTPUT})\)?$`,
     "i",
   ),
+  // rustc: Some errors have detailed explanations: E0382, E0502. (beside its pointer to
+  // `rustc --explain`; the codes are in the errors' own lines)
+  /^some errors have detailed explanations: [A-Z]{1,3}\d{1,5}(?:, [A-Z]{1,3}\d{1,5}){0,100}$/i,
   // A complete log of this run can be found in: /root/.npm/_logs/…-debug-0.log
   /^a complete log of this run can be found in:?(?:\s+\S{1,500})?$/i,
   // …and older npm's path on the line below it.

@@ -243,3 +243,29 @@ export function foldWarningStorms(lines: readonly string[]): readonly string[] {
   }
   return out.lines();
 }
+
+/** A Python warning's line: its location, its category and its message. */
+const PY_WARNING = /^(\s{0,12})\S{1,1000}:\d{1,7}: [A-Z]\w{0,60}Warning: \S/;
+/** Python's echo of the source line under a warning, when that line is the `warn` call itself. */
+const WARN_CALL_ECHO = /^(\s{1,24})(?:warnings\.)?warn(?:_explicit)?\(/;
+
+/**
+ * The lines without the echo Python prints under a warning when the echoed source line is the
+ * `warnings.warn(…)` call that printed it: the warning's line names the same place and says its
+ * message; an echo of any other line (the caller's, with `stacklevel`) stays.
+ */
+export function dropWarnCallEchoes(lines: readonly string[]): readonly string[] {
+  const out = new FoldedLines(lines);
+  for (let i = 0; i < lines.length; i++) {
+    out.push(lines[i]);
+    const next = lines[i + 1];
+    if (
+      next === undefined || lines[i].length > MAX_TESTED || next.length > MAX_TESTED ||
+      !next.includes("warn(")
+    ) continue;
+    const warning = PY_WARNING.exec(lines[i]);
+    const echo = warning && WARN_CALL_ECHO.exec(next);
+    if (echo && echo[1].length > warning[1].length) i++;
+  }
+  return out.lines();
+}

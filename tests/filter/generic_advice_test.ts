@@ -167,6 +167,7 @@ Deno.test("advice: one sentence per tool family is advice", () => {
       'Use "kubectl <command> --help" for more information about a given command.',
       'npm error Run "npm help ci" for more info',
       "For more information about this error, try `rustc --explain E0308`.",
+      "Some errors have detailed explanations: E0382, E0502.",
       "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
       "> Run with --stacktrace option to get the stack trace.",
       "> Run with --info or --debug option to get more log output.",
