@@ -981,8 +981,9 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       "unused_variables (2):",
       "  warning: unused variable: `a`",
       "   --> src/lib.rs:1:5",
-      // Its message but for the name, in the same file: its location and name.
-      "  … 1 more like this at src/lib.rs:2:5 `b`",
+      // Its message but for the name, in the same file: one of the few shown whole.
+      "  warning: unused variable: `b`",
+      "   --> src/lib.rs:2:5",
       // cargo's own total equals ours: no "2 diagnostics in 1 groups" line.
       "warning: `x` (lib) generated 2 warnings",
       'warning: `x` (bin "x") generated 3 warnings (2 duplicates)',
@@ -1303,28 +1304,40 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     .toBe(`${line("1")} (x3)\n(1 unique lines of 5; capped at 1, 2 later lines not shown)`);
 });
 
-Deno.test("group_by_rule: a finding of one lint saying another's message but for its names is its location and names; another message stays as printed", () => {
+Deno.test("group_by_rule: past a few messages of one shape shown whole, a finding of one lint saying another's message but for its names is its location and names; another message stays as printed", () => {
   const s = { type: "group_by_rule" };
+  const warning = (from: string, to: string, at: string) => [
+    `warning: writing \`${from}\` instead of \`${to}\` involves a new object`,
+    ` --> src/a.rs:${at}`,
+    "",
+  ];
   const input = [
-    "warning: writing `&Vec` instead of `&[_]` involves a new object",
-    " --> src/a.rs:1:5",
+    ...warning("&Vec", "&[_]", "1:5"),
     "  = note: `#[warn(ptr_arg)]` on by default",
-    "",
-    "warning: writing `&mut Vec` instead of `&mut [_]` involves a new object",
-    " --> src/a.rs:2:5",
-    "",
+    ...warning("&mut Vec", "&mut [_]", "2:5"),
     "warning: writing `&String` instead of `&str`, a new object",
     " --> src/a.rs:3:5",
     "  = note: `#[warn(ptr_arg)]` on by default",
+    "",
+    ...warning("&Vec", "&[_]", "4:5"),
+    ...warning("&Vec<u8>", "&[u8]", "5:5"),
+    ...warning("&mut Vec<u8>", "&mut [u8]", "6:5"),
   ].join("\n");
   expect(run(s, input).text).toBe([
-    "ptr_arg (3):",
+    "ptr_arg (6):",
     "  warning: writing `&Vec` instead of `&[_]` involves a new object",
     "   --> src/a.rs:1:5",
-    "  … 1 more like this at src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
+    // The same message at another place: its location line as printed.
+    "   --> src/a.rs:4:5",
+    "  warning: writing `&mut Vec` instead of `&mut [_]` involves a new object",
+    "   --> src/a.rs:2:5",
+    "  warning: writing `&Vec<u8>` instead of `&[u8]` involves a new object",
+    "   --> src/a.rs:5:5",
+    // The fourth message of the shape: its location and names.
+    "  … 1 more like this at src/a.rs:6:5 `&mut Vec<u8>` … `&mut [u8]`",
     "  warning: writing `&String` instead of `&str`, a new object",
     "   --> src/a.rs:3:5",
-    "(3 diagnostics in 1 groups)",
+    "(6 diagnostics in 1 groups)",
   ].join("\n"));
 });
 

@@ -15,6 +15,9 @@
  * (biome: `path:3:8 lint/x/y`, then `  × message`, lines indented under it continuing it).
  * A diagnostic's related information (a later line naming another location, deno's `    at …`
  * or rustc's `-->` under a `note:`, with the explanation before it) stays under its location.
+ * Where the location is a line of its own (rustc's `  --> a.rs:3:9`), the first few messages of
+ * one shape are shown whole though they differ only by their names, and a few other places
+ * saying a message shown keep that line as printed under it.
  * With `file_layout`, findings under a file line (eslint's stylish) are not regrouped: the tool's
  * layout stays as printed and only repeats fold (_file_layout.ts).
  */
@@ -60,6 +63,18 @@ const CARGO_NOISE = [
  * each copy is the quote again, so the output stays within a few times the input.
  */
 const MAX_QUOTED_LINES = 8;
+/**
+ * The messages of one shape (`writing \`&String\` instead of \`&str\``, `\`&Vec\` … \`&[_]\``)
+ * shown whole when the location is a line of its own (rustc's layout) before the others are said
+ * by their names: a few differing messages read as printed, a long run of them (a dead-code
+ * warning per item) stays one line of names.
+ */
+const SPELLED_MESSAGES = 3;
+/**
+ * The other places saying one such message whose location lines (`  --> a.rs:9:16`) are listed
+ * under it as printed; more go on one line of locations (`… 9 more saying this at …`).
+ */
+const LISTED_PLACES = 3;
 const MAX_QUOTE_COPIES = 8;
 /** Once warnings are grouped, the workspace crates' `Compiling` lines (the build's names them). */
 const CARGO_GROUPED_NOISE = ["^\\s*Compiling [\\w-]{1,100} v\\S{1,60} \\([^)]{1,400}\\)$"];
@@ -641,6 +656,8 @@ function group(
     // (nothing is lost but the message said again), unless lines continue it. A finding whose
     // line carries a failure signal (an error, a linter's `error` label) is never counted away.
     let shown = 0;
+    /** The messages of the current shape shown whole with their location on a line of its own. */
+    const spelled = new Set<string>();
     const counted: string[] = [];
     /** The findings of the current shape said by their location and names (`a.c:3:7 ‘b’`). */
     const like: string[] = [];
@@ -674,11 +691,19 @@ function group(
       [...members.values()].forEach(({ d, n }, i) => {
         const under = underLocation(d);
         const file = fileOf(d.location!);
+        // Its location on a line of its own (rustc's `  --> a.rs:3:9`), not in its start line.
+        const ownLine = d.head === undefined;
         // A finding saying its shape's first message but for its names, in a file where that
         // shape was said, is that message's location and names (nothing is lost but the words
         // said again), unless lines continue it or it carries a failure signal. In another
-        // file it is the first of its shape there, shown whole.
-        if (saying !== leading && files.has(file) && under.length === 0 && !failure(d)) {
+        // file it is the first of its shape there, shown whole. With its location on a line of
+        // its own, the shape's first few messages are shown whole all the same (SPELLED_MESSAGES):
+        // said by its names, a finding would lose both its message's words and that line.
+        const spells = ownLine && shown < config.max_locations &&
+          (spelled.has(saying) || spelled.size < SPELLED_MESSAGES);
+        if (
+          saying !== leading && files.has(file) && under.length === 0 && !failure(d) && !spells
+        ) {
           like.push(times(`${d.location} ${differing(spoken(saying), spoken(leading))}`, n));
           return;
         }
@@ -688,12 +713,19 @@ function group(
         const whole = (first ? shown++ < config.max_locations : under.length > 0) ||
           failure(d);
         files.add(file);
+        if (!whole && ownLine && spelled.has(saying) && members.size <= LISTED_PLACES + 1) {
+          // Another of a few places saying a message shown whole right above: its location
+          // line as printed.
+          out.push(`  ${times(d.locationLine!, n)}`);
+          return;
+        }
         if (!whole) {
           (i === 0 ? counted : same).push(times(d.location!, n));
           return;
         }
         out.push(`  ${times(d.lines[0].trim(), n)}`);
-        if (d.head === undefined) {
+        if (ownLine) {
+          spelled.add(saying);
           // rustc's layout: its start line, the lines elaborating it, the line naming its
           // location (`  --> a.rs:3:9`), its related information.
           appendAll(out, indented(d.elaboration ?? [])).push(`  ${d.locationLine}`);
@@ -709,6 +741,7 @@ function group(
         if (like.length) out.push(`  … ${like.length} more like this at ${like.join(", ")}`);
         like.length = 0;
         files.clear();
+        spelled.clear();
       }
     }
     if (counted.length) {
