@@ -87,7 +87,7 @@ Deno.test("objdump's rules read a disassembly only: -d in any spelling matches, 
       "objdump -drwC lib.o",
       "objdump -S prog",
       "objdump --disassemble=main prog",
-      "aarch64-linux-gnu-objdump -D fw.elf",
+      "aarch64-linux-gnu-objdump -dl fw.elf",
       "/usr/bin/objdump -M intel -d x",
     ]
   ) {
