@@ -1,9 +1,9 @@
 /**
  * Built-in rules of tools that list what a build holds (objdump's disassembly, jdeps' dependencies,
- * rustdoc's warnings under cargo doc, knip's unused code): the stubs and the dependencies every
+ * rustdoc's warnings under cargo doc, knip's unused code, psql's descriptions of a schema): the stubs and the dependencies every
  * program has go, the program's own code, what is missing and every warning's place stay, and
  * each rule matches its own tool only. The lines are from real runs (binutils 2.40, OpenJDK 17,
- * cargo 1.95, knip 6.44); the golden fixtures and bench/corpus hold the whole captures.
+ * cargo 1.95, knip 6.44, PostgreSQL 15); the golden fixtures and bench/corpus hold the whole captures.
  */
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
@@ -220,4 +220,37 @@ Deno.test("knip: unused files, dependencies and unresolved imports stay whole ho
   const asked = filter("npx knip --include exports", input, 1);
   expect(asked.rules).not.toContain("knip");
   expect(asked.text).toContain(exports.at(-1));
+});
+
+Deno.test("psql \\d+: each row keeps its cells without their padding, the title loses its centring; the sections under the table stay as printed", () => {
+  const out = filter("psql -X -c '\\d+ order_items'", [
+    '                                            Table "public.order_items"',
+    "   Column   |     Type      | Collation | Nullable | Default | Storage | Compression | Stats target | Description ",
+    "------------+---------------+-----------+----------+---------+---------+-------------+--------------+-------------",
+    " order_id   | bigint        |           | not null |         | plain   |             |              | ",
+    " discount   | numeric(5,2)  |           | not null | 0       | main    |             |              | ",
+    "Indexes:",
+    '    "order_items_pkey" PRIMARY KEY, btree (order_id, product_id)',
+    "Access method: heap",
+  ]);
+  expect(out.text.split("\n")).toEqual([
+    'Table "public.order_items"',
+    "Column | Type | Collation | Nullable | Default | Storage | Compression | Stats target | Description",
+    "order_id | bigint |  | not null |  | plain |  |  |",
+    "discount | numeric(5,2) |  | not null | 0 | main |  |  |",
+    "Indexes:",
+    '    "order_items_pkey" PRIMARY KEY, btree (order_id, product_id)',
+    "Access method: heap",
+    "(1 command tags (CREATE, ALTER, DROP, INSERT, SET, BEGIN, COMMIT) and table rules not shown)",
+  ]);
+  // A script or a query is no description: its result tables stay aligned as printed.
+  for (
+    const command of [
+      "psql -f migrate.sql",
+      "psql -c 'select * from orders'",
+      "psql -c \"\\copy t to 'x.csv'\"",
+    ]
+  ) {
+    expect({ command, rules: filter(command, ["x"]).rules }).toEqual({ command, rules: ["psql"] });
+  }
 });
