@@ -581,6 +581,32 @@ Deno.test("strip_noise: rewrite reshapes kept lines by the first matching entry"
   ).toThrow(/strategy\.rewrite\.0\.pattern/);
 });
 
+Deno.test("strip_noise: cells keeps an aligned row's cells without their padding; a `||` inside a cell and other lines stay as printed", () => {
+  const s = { type: "strip_noise", patterns: ["^-[-+]{1,1000}$"], cells: [" \\| "] };
+  const input = [
+    " Column |     Type      | Nullable |                 Default                 ",
+    "--------+---------------+----------+-----------------------------------------",
+    " id     | bigint        | not null | nextval('t_id_seq'::regclass)           ",
+    " label  | text          |          | (COALESCE(a, ''::text) || 'x'::text)    ",
+    " notes  | text          |          | ",
+    "Indexes:",
+    '    "t_pkey" PRIMARY KEY, btree (id)',
+  ].join("\n");
+  expect(run(s, input).text.split("\n")).toEqual([
+    "Column | Type | Nullable | Default",
+    "id | bigint | not null | nextval('t_id_seq'::regclass)",
+    "label | text |  | (COALESCE(a, ''::text) || 'x'::text)",
+    "notes | text |  |",
+    "Indexes:",
+    '    "t_pkey" PRIMARY KEY, btree (id)',
+  ]);
+  // Linear: a row of a million spaces between two cells is read once.
+  const wide = `a${" ".repeat(1_000_000)} | b`;
+  const started = performance.now();
+  expect(run(s, wide).text).toBe("a | b");
+  expect(performance.now() - started).toBeLessThan(2_000);
+});
+
 Deno.test("strip_noise: common_directory says the directory most paths share once", () => {
   const s = { type: "strip_noise", patterns: ["^Run options"], common_directory: true };
   const input = [

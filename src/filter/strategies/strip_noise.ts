@@ -11,6 +11,8 @@
  * line when every line went and the command succeeded: `make: ok`), and `rewrite` reshapes the
  * lines kept (`ls -la`'s rows to `name size`): the first entry whose pattern matches a line
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
+ * `cells` names aligned table rows (psql's) kept without their cells' padding, one space either
+ * side of each ` | ` separator: the rows are the answer, the spaces that line their columns up are not.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
  * the line just above it, the copy of a source line that the diagnostic's location already names,
  * unless that line reads as a failure (it says what failed: a `throw`, an assertion).
@@ -268,6 +270,9 @@ export const StripNoiseConfig = z.object({
   }).strict().optional().describe(
     "Scope lines that stay only around a failure: they say where it happened",
   ),
+  cells: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of aligned table rows (psql's `a   | b   |`) kept with each cell's padding gone: one space either side of each ` | ` separator; a rule using it declares `rendered`",
+  ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
@@ -364,6 +369,7 @@ export function compileStripNoise(
     keptBy: optionalPatternField(pair.kept_by, `strategy.said_by_next.${i}.kept_by`, engine),
   }));
   const isResult = optionalMatcher("results");
+  const isRow = optionalMatcher("cells");
   const isEvidence = optionalMatcher("results_evidence");
   const context = config.failure_context;
   const contextMatcher = (key: "failure" | "before" | "after") => {
@@ -391,7 +397,16 @@ export function compileStripNoise(
   }));
   // The lines it recognises (drops, reshapes or reads as frames) are its tool's: in a compound
   // command's output the other commands' lines pass as printed, whatever its patterns say of them.
-  const recognisers = [dropsLine, failedMatches, isFrame, isMark, isOnce, isResult, isHeader];
+  const recognisers = [
+    dropsLine,
+    failedMatches,
+    isFrame,
+    isMark,
+    isOnce,
+    isResult,
+    isHeader,
+    isRow,
+  ];
   for (const { pattern } of rewrites) recognisers.push((line) => pattern.test(line));
   const known = recognisers.filter((r): r is (line: string) => boolean => r !== null);
   const strategy: CompiledStrategy = {
@@ -441,6 +456,7 @@ export function compileStripNoise(
       const heldResults = Math.max(config.max_results, config.results_head, HELD_RESULTS);
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
+        if (reshaped === null && isRow?.(line)) reshaped = unpadCells(line);
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
         if (reshaped !== null) rewritten++;
         if (!/^\s*$/.test(line)) emitted++;
@@ -814,4 +830,13 @@ export function compileStripNoise(
     })
     : scoped;
   return config.common_directory ? sayingDirectoryOnce(judged) : judged;
+}
+
+/**
+ * An aligned table row with its cells' padding gone: each cell trimmed, one space either side of
+ * each ` | ` (`" id   | bigint |   "` → `"id | bigint |"`). A `|` with no space on one side is a
+ * cell's own text (SQL's `||`) and stays. Linear: one split, one trim per cell.
+ */
+function unpadCells(line: string): string {
+  return line.split(" | ").map((cell) => cell.trim()).join(" | ").trim();
 }
