@@ -728,3 +728,28 @@ Deno.test("a failure cut past its trace limit keeps the assertion's compared val
   const py = filter("pytest --tb=long", pytest.join("\n"), true).split("\n");
   expect(py).toContain("E        +  where 41 = total([1, 2, 3])");
 });
+
+Deno.test("a cut inside a long diff hunk keeps a conflict's marker lines and the lines next to them", async () => {
+  // Real git 2.39 runs over a yarn lockfile that both branches bumped: `git diff` during the
+  // merge (a combined diff, `++<<<<<<<`), and a plain diff of the merge committed with its
+  // conflict in (`+<<<<<<<`); in both the conflict sits in the middle of a hunk of 300 lines.
+  const cases = [
+    ["merge_conflict_long", "git merge deps/upgrade-all; git diff"],
+    ["committed_conflict_long", "git diff HEAD^1^1 HEAD"],
+  ];
+  for (const [name, command] of cases) {
+    const input = (await Deno.readTextFile(
+      new URL(`../fixtures/filters/git-diff/${name}.in.txt`, import.meta.url),
+    )).split("\n");
+    const out = filter(command, input.join("\n")).split("\n");
+    expect(out.length).toBeLessThan(input.length / 3);
+    // Each marker stays with the lines before and after it as printed, in their order.
+    const markers = input.flatMap((l, i) => /^\+\+?(<{7}|={7}$|>{7})/.test(l) ? [i] : []);
+    expect(markers.length).toBe(3);
+    for (const at of markers) {
+      const printed = input.slice(at - 1, at + 2).map((l) => l.trimEnd());
+      const shown = out.indexOf(input[at]);
+      expect({ name, around: out.slice(shown - 1, shown + 2) }).toEqual({ name, around: printed });
+    }
+  }
+});
