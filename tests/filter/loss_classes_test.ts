@@ -753,3 +753,21 @@ Deno.test("a cut inside a long diff hunk keeps a conflict's marker lines and the
     }
   }
 });
+
+Deno.test("cargo build keeps the Compiling line of the crate that fails, also after grouped warnings", async () => {
+  // A real cargo 1.95 run over a workspace: one member builds with warnings (grouped), the
+  // member built after it fails; its `Compiling` line comes back right before `could not compile`.
+  const input = await Deno.readTextFile(
+    new URL(
+      "../fixtures/filters/cargo-build-tidy/member_error_after_warnings.in.txt",
+      import.meta.url,
+    ),
+  );
+  const out = filter("cargo build -p api", input, true).split("\n");
+  expect(out.slice(-2)).toEqual([
+    "   Compiling api v0.2.0 (/tmp/fix21b/ws/api)",
+    'error: could not compile `api` (bin "api") due to 1 previous error',
+  ]);
+  // The crate that built goes: its warnings name it.
+  expect(out.some((line) => line.includes("Compiling pricing"))).toBe(false);
+});

@@ -819,7 +819,11 @@ function group(
   });
   const heading = (line: string) => p.head(line) || p.context(line);
   const orphans = apart(other, findingFiles, heading);
-  if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
+  // Within a diagnostic without a location too (cargo's `Compiling app …` under the warning
+  // count before it), the grouped-noise line naming what failed stays.
+  if (groups.size) {
+    summaries = summaries.filter((line) => !p.groupedNoise(line) || namesFailed(line));
+  }
   // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`), and
   // only for more than one finding (one is its own count).
   const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic|offense)s?\\b`);
@@ -912,18 +916,23 @@ function contextKept(lines: readonly string[], p: Compiled): Uint8Array {
 
 /**
  * The names of what failed: each `file` group of `failed_file_patterns` in the loose lines (make's
- * failed target, an error's source), and the file of each error kept apart.
+ * failed target, an error's source) and in a diagnostic's first line (cargo's `error: could not
+ * compile \`app\``), and the file of each error kept apart.
  */
 function failedFiles(other: string[], diagnostics: Diagnostic[], p: Compiled): Set<string> {
   const files = new Set<string>();
   if (p.failedFiles.length === 0) return files;
-  for (const line of other) {
+  const name = (line: string) => {
     for (const pattern of p.failedFiles) {
       const file = pattern.exec(line)?.group("file");
       if (file) files.add(file);
     }
+  };
+  for (const line of other) name(line);
+  for (const d of diagnostics) {
+    name(d.lines[0]);
+    if (d.error && d.location) files.add(fileOf(d.location));
   }
-  for (const d of diagnostics) if (d.error && d.location) files.add(fileOf(d.location));
   return files;
 }
 
