@@ -771,3 +771,29 @@ Deno.test("cargo build keeps the Compiling line of the crate that fails, also af
   // The crate that built goes: its warnings name it.
   expect(out.some((line) => line.includes("Compiling pricing"))).toBe(false);
 });
+
+Deno.test("tsc --pretty keeps the code frame of an error alone in its code beside a flood of another", async () => {
+  // A real tsc 5.9 run: 160 TS7006 in one file ported from JavaScript, and two hand-written
+  // errors of their own codes, one with related information quoting its own frame.
+  const input = await Deno.readTextFile(
+    new URL("../fixtures/filters/tsc/pretty_flood_and_singles.in.txt", import.meta.url),
+  );
+  const out = filter("npx tsc --pretty -p .", input, true).split("\n");
+  const at = out.indexOf(
+    "src/invoice.ts:8:9 - error TS2322: Type 'string' is not assignable to type 'number'.",
+  );
+  expect(out.slice(at, at + 9)).toEqual([
+    "src/invoice.ts:8:9 - error TS2322: Type 'string' is not assignable to type 'number'.",
+    "8   const label: number = inv.id;",
+    "          ~~~~~",
+    "src/invoice.ts:9:26 - error TS2551: Property 'totl' does not exist on type 'Invoice'. Did you mean 'total'?",
+    "9   return `${label} ${inv.totl} ${inv.currency}`;",
+    "                           ~~~~",
+    "  src/invoice.ts:3:3",
+    "    3   total: number;",
+    "        ~~~~~",
+  ]);
+  // The flood's frames go: its findings are listed by their lines.
+  expect(out.some((line) => line.includes("export function metric"))).toBe(false);
+  expect(out.length).toBeLessThan(200);
+});
