@@ -237,6 +237,22 @@ Deno.test("advice: decoration lines go, tables and YAML markers stay", () => {
   ) expect([line, isDecoration(line)]).toEqual([line, false]);
 });
 
+Deno.test("advice: a run of marks under the code line it points into stays; an underline goes", () => {
+  // tsc --pretty's frames as a rule leaves them (its colours sanitised away).
+  const frames = [
+    "src/invoice.ts:9:26 - error TS2551: Property 'totl' does not exist on type 'Invoice'.",
+    "9   return `${label} ${inv.totl} ${inv.currency}`;",
+    "                           ~~~~",
+    "    3   total: number;",
+    "        ~~~~~",
+    "    'total' is declared here.",
+  ];
+  expect(foldAdvice(frames)).toEqual(frames);
+  // Marks under nothing, or starting where the line above starts (an underline), are decoration.
+  expect(foldAdvice(["Summary", "~~~~~~~", "  Results", "  ~~~~~~~", "ok", "", "    ~~~~"]))
+    .toEqual(["Summary", "  Results", "ok"]);
+});
+
 Deno.test("advice: an output of nothing but advice and decoration stays whole", () => {
   const lines = ["Try 'ls --help' for more information.", "------"];
   expect(foldAdvice(lines)).toEqual(lines);

@@ -5,7 +5,8 @@
  * (`src/a.ts(7,44): error TS2345:`), the first of each message its whole line, and a diagnostic
  * alone in its group is shown as printed; locations stay as the tool wrote them. Errors are
  * kept verbatim (their code frames are what the model needs), unless `group_errors` is set
- * (linters whose every finding is an "error"). Improvement over the reference: a warning without
+ * (linters whose every finding is an "error"); then an error alone in its group keeps the code
+ * frames printed under it (`frame_pattern`), a flood of one code shows none. Improvement over the reference: a warning without
  * a rule line (rustc names the lint only once) is grouped by its message with quoted names
  * elided, errors no longer disable the grouping, and single-line formats are supported through
  * `line_pattern` (named groups `loc`, `rule`, `msg`, optional `sev`) plus `file_pattern`; lines
@@ -107,7 +108,7 @@ export const GroupByRuleConfig = z.object({
     "Regex of a line that ends the diagnostic before it and stays (oxlint's `Found N warnings` summary)",
   ),
   frame_pattern: z.string().optional().describe(
-    "Regex of the mark under a quoted code line (rubocop's `^^^^`): the mark and the code line above it are dropped",
+    "Regex of the mark under a quoted code line (rubocop's `^^^^`): the mark and the code line above it are dropped, but under a one-line error alone in its group (shown as printed, frames and all)",
   ),
   error_frame_pattern: z.string().optional().describe(
     "Regex of a code frame's lines (gcc's `    5 |   return x;` and its caret line): right after a loose error line they stay with it, elsewhere (a warning's) they are dropped",
@@ -196,6 +197,12 @@ interface Diagnostic {
    * `  Types of parameters 'x' and 'x' are incompatible.`), source echoes and marks dropped.
    */
   elaboration?: string[];
+  /**
+   * The code frames quoted under a one-line diagnostic (`frame_pattern`'s mark and the code line
+   * above it), each with the index in `lines` it was printed before: shown when it is printed
+   * alone, dropped when grouped.
+   */
+  frames?: { at: number; line: string; index: number }[];
 }
 
 interface Compiled {
@@ -411,6 +418,9 @@ function group(
     framing = false;
     const context = p.context(line) && inContext[i] === 1;
     if (!context && (frames.has(i) || p.noise(line) || p.context(line) || allDuplicates(line))) {
+      if (frames.has(i) && continued?.oneLine) {
+        (continued.frames ??= []).push({ at: continued.lines.length, line, index: i });
+      }
       isNoise[i] = 1;
       noise++;
       continue;
@@ -852,7 +862,11 @@ function group(
   });
   const heading = (line: string) => p.head(line) || p.context(line);
   const orphans = apart(other, findingFiles, heading);
-  if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
+  // Within a diagnostic without a location too (cargo's `Compiling app …` under the warning
+  // count before it), the grouped-noise line naming what failed stays.
+  if (groups.size) {
+    summaries = summaries.filter((line) => !p.groupedNoise(line) || namesFailed(line));
+  }
   // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`), and
   // only for more than one finding (one is its own count).
   const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic|offense)s?\\b`);
@@ -904,6 +918,12 @@ function group(
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {
+    // There too an error alone in its group keeps its code frames.
+    for (const list of groups.values()) {
+      if (list.length === 1 && framedError(list[0])) {
+        for (const f of list[0].frames!) isNoise[f.index] = 0;
+      }
+    }
     let plainSize = 0;
     const plain = (line: string, i: number) =>
       isModule[i] === 1 || (!isNoise[i] && !(p.command(line) && !namesFailed(line)));
@@ -945,18 +965,23 @@ function contextKept(lines: readonly string[], p: Compiled): Uint8Array {
 
 /**
  * The names of what failed: each `file` group of `failed_file_patterns` in the loose lines (make's
- * failed target, an error's source), and the file of each error kept apart.
+ * failed target, an error's source) and in a diagnostic's first line (cargo's `error: could not
+ * compile \`app\``), and the file of each error kept apart.
  */
 function failedFiles(other: string[], diagnostics: Diagnostic[], p: Compiled): Set<string> {
   const files = new Set<string>();
   if (p.failedFiles.length === 0) return files;
-  for (const line of other) {
+  const name = (line: string) => {
     for (const pattern of p.failedFiles) {
       const file = pattern.exec(line)?.group("file");
       if (file) files.add(file);
     }
+  };
+  for (const line of other) name(line);
+  for (const d of diagnostics) {
+    name(d.lines[0]);
+    if (d.error && d.location) files.add(fileOf(d.location));
   }
-  for (const d of diagnostics) if (d.error && d.location) files.add(fileOf(d.location));
   return files;
 }
 
@@ -1032,13 +1057,25 @@ function headOf(line: string, location: string, msg: string | undefined): string
 }
 
 /**
- * A diagnostic alone in its group, as printed: a one-line format's line and its continuation
- * lines; else its start line (with its rule after it when a later line named it: clippy's
+ * A diagnostic alone in its group, as printed: a one-line format's line, its continuation lines
+ * and the code frames quoted among them (tsc --pretty's); else its start line (with its rule after it when a later line named it: clippy's
  * `  [len_zero]`), and the line naming its location (rustc's `  --> a.rs:3:9`) with its related
  * information under it, or its message on a later line (biome). Null when neither line is known.
  */
 function printedAlone(d: Diagnostic): string[] | null {
-  if (d.oneLine) return d.lines;
+  if (d.oneLine) {
+    if (!framedError(d)) return d.lines;
+    // Its code frames back in their places: alone in its group, no flood of one error.
+    const frames = d.frames!;
+    const lines: string[] = [];
+    let next = 0;
+    d.lines.forEach((line, i) => {
+      while (next < frames.length && frames[next].at === i) lines.push(frames[next++].line);
+      lines.push(line);
+    });
+    while (next < frames.length) lines.push(frames[next++].line);
+    return lines;
+  }
   const start = d.lines[0];
   if (d.locationLine) {
     const rule = d.rule && !start.includes(d.rule) ? `  [${d.rule}]` : "";
@@ -1051,6 +1088,14 @@ function printedAlone(d: Diagnostic): string[] | null {
   }
   if (d.head === undefined) return null;
   return start.includes(d.message) ? [start] : [start, `  ${d.message}`];
+}
+
+/**
+ * Whether a one-line finding is an error (its line carries a failure signal: tsc's `error TS…`)
+ * with code frames quoted under it: alone in its group, they are shown with it.
+ */
+function framedError(d: Diagnostic): boolean {
+  return d.frames !== undefined && FAILURE_SIGNAL.test(d.lines[0]);
 }
 
 /**
