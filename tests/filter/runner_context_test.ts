@@ -158,3 +158,22 @@ Deno.test("turbo's tally of tasks stays on a failed run and goes on a passing on
   const passed = lines(filter("turbo run build", await fixture("task-runners/turbo.in.txt")));
   expect(passed.some((line) => line.includes("Tasks:"))).toBe(false);
 });
+
+Deno.test("a long list of removed snapshots keeps its first lines and counts the rest", () => {
+  const names = Array.from({ length: 30 }, (_, i) => `               · case ${i} 1`);
+  const input = [
+    " ✓ test/a.test.js (3 tests) 5ms",
+    "",
+    "  Snapshots  30 removed",
+    "             ↳ test/a.test.js",
+    ...names,
+    "",
+    " Test Files  1 passed (1)",
+    "      Tests  3 passed (3)",
+  ].join("\n");
+  const out = lines(filter("npx vitest run -u", input));
+  expect(out).toContain(names[18]);
+  expect(out).not.toContain(names[19]);
+  expect(out).toContain("... (11 lines omitted) ...");
+  expect(out).toContain(" Test Files  1 passed (1)");
+});

@@ -209,7 +209,8 @@ const SKIPPED_COUNT = /^SKIPPED \[(\d{1,9})\]/;
 /**
  * vitest's snapshot counts, one per line under its `Snapshots` label (`  Snapshots  2 written`,
  * then `1 updated`, `1 removed` and the removed snapshots' files and names, indented under the
- * first count): the lines under it are the same count's, kept with it.
+ * first count): the lines under it are the same count's, kept with it (the first MAX_LIST_LINES;
+ * a line of ours counts the rest).
  */
 const VITEST_SNAPSHOTS = /^(\s+)Snapshots\s+\d/;
 /**
@@ -834,6 +835,7 @@ function summarizer(
   let lastLine = "";
   // The indentation of vitest's `Snapshots` label whose counts are being read (-1: none).
   let snapshotIndent = -1;
+  let snapshotLines = 0;
   // npm's last script banner, until the first failure under it shows it.
   let npmBanner: string | null = null;
   let npmBanners = 0;
@@ -896,9 +898,10 @@ function summarizer(
     if (!isBlank(line)) lastLine = line;
     if (snapshotIndent >= 0) {
       if (indentOf(line) > snapshotIndent && !isBlank(line)) {
-        out.push(line);
+        if (snapshotLines++ < MAX_LIST_LINES) out.push(line);
         return;
       }
+      if (snapshotLines > MAX_LIST_LINES) out.push(omitted(snapshotLines - MAX_LIST_LINES));
       snapshotIndent = -1;
     }
     if (line.startsWith("> ") && NPM_SCRIPT_BANNER.test(line)) {
@@ -1064,7 +1067,10 @@ function summarizer(
       tailPlain = true;
       if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
       const snapshots = VITEST_SNAPSHOTS.exec(line);
-      if (snapshots) snapshotIndent = snapshots[1].length;
+      if (snapshots) {
+        snapshotIndent = snapshots[1].length;
+        snapshotLines = 0;
+      }
       out.push(line);
       return;
     }
@@ -1349,6 +1355,9 @@ function summarizer(
   const finish = (): { lines: string[]; confidence: "full" | "partial" } | null => {
     endTraceback();
     endTapNotes();
+    if (snapshotIndent >= 0 && snapshotLines > MAX_LIST_LINES) {
+      out.push(omitted(snapshotLines - MAX_LIST_LINES));
+    }
     if (summaries === 0 && passing === 0 && failures === 0) return null;
     // A failed run with nothing we recognise as a failure: the structure was unexpected.
     if (failed && failures === 0) return null;
