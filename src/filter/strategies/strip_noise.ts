@@ -1,5 +1,6 @@
 /**
- * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed),
+ * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed,
+ * `passed_patterns` only when it passed),
  * but a line matching `keep` (a parse error's caret lines among a diff's context lines); a line
  * matching `uncounted` goes too without being counted in the summary (blank lines, a diff's
  * context when the summary counts changed lines). With `keep_distinct` a line the patterns drop
@@ -106,6 +107,9 @@ export const StripNoiseConfig = z.object({
   ),
   failed_patterns: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of lines dropped only when the command failed (what a build made: a result on success, progress beside its errors)",
+  ),
+  passed_patterns: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of lines dropped only when the command passed (a task runner's tally: on a failure it says how much of the run failed)",
   ),
   min_lines: z.number().int().min(0).max(100_000).default(0).describe(
     "Outputs of at most this many lines pass unchanged",
@@ -315,6 +319,7 @@ export function compileStripNoise(
   const matches = (line: string) =>
     (dropsLine(line) || isUncounted?.(line) === true) && isKept?.(line) !== true;
   const failedMatches = optionalMatcher("failed_patterns");
+  const passedMatches = optionalMatcher("passed_patterns");
   const minLines = config.min_lines;
   const summary = config.summary;
   const isMark = optionalMatcher("frame_marks");
@@ -400,6 +405,7 @@ export function compileStripNoise(
   const recognisers = [
     dropsLine,
     failedMatches,
+    passedMatches,
     isFrame,
     isMark,
     isOnce,
@@ -664,7 +670,7 @@ export function compileStripNoise(
           return;
         }
         if (
-          (matches(line) || (ctx.failed && failedMatches?.(line)) ||
+          (matches(line) || (ctx.failed ? failedMatches?.(line) : passedMatches?.(line)) ||
             (onceIn.length > 0 && shownInScope(line))) && !newName(line)
         ) {
           if (above !== null) keep(above);

@@ -116,6 +116,9 @@ const BLOCK_START = [
   /^\s*(✖|×) /, // node --test, vitest
   /^\s*not ok \d+ /, // TAP (subtests indented)
   /^\s*\d+\) \S/, // mocha
+  // pytest --pdb's banners (`>>>> traceback >>>>`, `>>>> entering PDB >>>>`, `>>>> PDB post_mortem
+  // (IO-capturing turned off) >>>>`): printed in place of the failures section
+  /^>{3,} \S.{0,200} >{3,}$/,
 ];
 
 /** Passing tests, progress and headers: dropped, and they end a failure block. */
@@ -204,6 +207,25 @@ const XPASS = new RegExp(
 const PYTEST_OUTCOME = /^(?:SKIPPED \[\d{1,9}\] \S|XFAIL \S)/;
 /** The number of tests a `SKIPPED [3] …` line stands for. */
 const SKIPPED_COUNT = /^SKIPPED \[(\d{1,9})\]/;
+/**
+ * vitest's snapshot counts, one per line under its `Snapshots` label (`  Snapshots  2 written`,
+ * then `1 updated`, `1 removed` and the removed snapshots' files and names, indented under the
+ * first count): the lines under it are the same count's, kept with it (the first MAX_LIST_LINES;
+ * a line of ours counts the rest).
+ */
+const VITEST_SNAPSHOTS = /^(\s+)Snapshots\s+\d/;
+/**
+ * npm's banner over a package script's output (`> @shop/pricing@0.1.0 test`): in a workspaces run
+ * (more than one banner) it names the package whose tests follow, kept over the first failure
+ * under it; a run of one package's script names nothing the command does not.
+ */
+const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]{1,214}\/)?[\w.-]{1,214}@\S{1,100} [\w:.-]{1,100}$/;
+/**
+ * npm's closing error over a failed script, less its lines that repeat the banner (`code 1`, `path`,
+ * `location`, `command failed`, the script's text): what failed, in which workspace.
+ */
+const NPM_ERROR =
+  /^npm (?:error|ERR!) (?!code \d{1,5}$|path \/|location \/|command failed$|command sh -c )\S/;
 /** Outcome lines kept; a line of ours counts the rest. */
 const MAX_OUTCOMES = 20;
 /**
@@ -557,6 +579,8 @@ interface Block {
    * frames, its exception and the message under it stay; the library frames fold at the end.
    */
   native?: boolean;
+  /** The line before was a collection error's message ending in a colon: what it names follows. */
+  valuesUnder?: boolean;
   /** Indented lines still kept under a doctest's `Expected:` or `Got:` (0: none). */
   doctestValues?: number;
   /** The last numbered source line of a doctest read: the example that failed, once its result comes. */
@@ -607,6 +631,14 @@ const TAP_ASSERTION = /^\s+(Expected values to be |\+ actual - expected$)/;
 const AT_LINE = /^\s+at /;
 const CARET_ONLY = /^\s+\^+\s*$/;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
+/**
+ * pytest --pdb's banner over a failure's traceback, printed as the test fails: the traceback reads
+ * as a failure section's. It names no test; the progress line right before it names the test's
+ * file and where in it the test failed (`tests/test_a.py .F`), and stays over it. The banners after
+ * it (`entering PDB`, `PDB post_mortem`) head what pdb printed: the frame it stopped in, the line
+ * and its prompt, kept as printed.
+ */
+const PDB_TRACEBACK = /^>{3,} traceback >{3,}$/;
 /**
  * Lines of a pytest failure that stay: the statements, the `E` lines, the locations, pytest's own
  * verdicts behind `!!!` (`!!! Recursion detected (same locals & position)`), a strict xpass, and
@@ -676,6 +708,11 @@ const PYTEST_OWN_SECTION =
   /^(?:test session starts|FAILURES|ERRORS|PASSES|warnings summary(?: \(final\))?|short test summary info|tests coverage)$/;
 /** Lines of a report kept as printed; a line of ours counts the rest. */
 const MAX_REPORT_LINES = 20;
+/**
+ * Lines of such a report kept on a failed run, whose result is its failures: the report's top
+ * rows (the slowest tests of `--durations`) are still what the command asked for.
+ */
+const MAX_FAILED_REPORT_LINES = 5;
 /**
  * A coverage threshold the run missed: pytest-cov's and coverage.py's `--fail-under`, jest's
  * `coverageThreshold`, vitest's and nyc's thresholds. It is one of the run's failures, and the table
@@ -754,7 +791,9 @@ function summarizer(
   let thresholdMissed = false;
   // The report section being read (a passing pytest run's `slowest 8 durations`), and where the
   // line counting its cut rows goes.
-  let report: { kept: number; cut: number } | null = null;
+  // On a failed run its head waits for its first row: a report with none (`XPASSES` over nothing)
+  // says nothing.
+  let report: { kept: number; cut: number; max: number; head: string | null } | null = null;
   const reportCuts: { at: number; n: number }[] = [];
   // pytest's short summary outcome lines kept, and where the line counting the rest goes.
   const outcomes = { kept: 0, cut: 0, at: -1 };
@@ -838,6 +877,21 @@ function summarizer(
   let progressKept = false;
   let dotRow = false;
 
+  // The last non-blank line read.
+  // The indentation of vitest's `Snapshots` label whose counts are being read (-1: none).
+  let snapshotIndent = -1;
+  let snapshotLines = 0;
+  // npm's last script banner, until the first failure under it shows it.
+  let npmBanner: string | null = null;
+  let npmBanners = 0;
+  const bannersAt: number[] = [];
+  const showBanner = () => {
+    if (npmBanner !== null) {
+      bannersAt.push(out.length);
+      out.push(npmBanner);
+    }
+    npmBanner = null;
+  };
   // The last pytest id line whose status is still to come (`-s`, `--setup-show`), or null.
   let pytestPending: string | null = null;
   /** A failed-test line kept once. */
@@ -913,6 +967,20 @@ function summarizer(
   const push = (line: string): void => {
     const afterDot = dotRow;
     dotRow = false;
+    if (snapshotIndent >= 0) {
+      if (indentOf(line) > snapshotIndent && !isBlank(line)) {
+        if (snapshotLines++ < MAX_LIST_LINES) out.push(line);
+        return;
+      }
+      if (snapshotLines > MAX_LIST_LINES) out.push(omitted(snapshotLines - MAX_LIST_LINES));
+      snapshotIndent = -1;
+    }
+    if (line.startsWith("> ") && NPM_SCRIPT_BANNER.test(line)) {
+      block = null;
+      npmBanner = line;
+      npmBanners++;
+      return;
+    }
     if (tapNotes.length && !TAP_NOTE.test(line)) endTapNotes();
     if (skipLog > 0) {
       if (indentOf(line) > skipIndent && /\S/.test(line)) {
@@ -1073,6 +1141,11 @@ function summarizer(
       tailLines = 0;
       tailPlain = true;
       if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
+      const snapshots = VITEST_SNAPSHOTS.exec(line);
+      if (snapshots) {
+        snapshotIndent = snapshots[1].length;
+        snapshotLines = 0;
+      }
       out.push(line);
       return;
     }
@@ -1083,7 +1156,8 @@ function summarizer(
       // block whose head came before is kept until its body is read: a runner's re-listing of a
       // failure (deno's FAILURES, node's `failing tests:`, jest's summary) repeats it, vitest's
       // second `expect.soft` failure of a test does not.
-      const repeats = PYTEST_HEAD.test(line) ? undefined : heads.get(key);
+      // pytest --pdb's banners name no test either.
+      const repeats = PYTEST_HEAD.test(line) || line.startsWith(">>>") ? undefined : heads.get(key);
       failures++;
       skipField = -1;
       const goFail = GO_RESULT.exec(line);
@@ -1095,7 +1169,7 @@ function summarizer(
       block = {
         head: line,
         body: goFail ? (logs ?? sinceRun) : [],
-        pytest: PYTEST_HEAD.test(line),
+        pytest: PYTEST_HEAD.test(line) || PDB_TRACEBACK.test(line),
         repeats,
       };
       if (successes && line.startsWith("---- ")) {
@@ -1105,6 +1179,7 @@ function summarizer(
       }
       if (!repeats) heads.set(key, block);
       sinceRun = [];
+      showBanner();
       out.push(block);
       if (MARKER.test(line)) markers.add(line.trim());
       return;
@@ -1113,6 +1188,7 @@ function summarizer(
       block = null;
       lastMarker = line;
       failures++;
+      showBanner();
       if (!markers.has(line.trim())) {
         markers.add(line.trim());
         out.push({ line });
@@ -1153,9 +1229,11 @@ function summarizer(
         listing = MAX_LIST_LINES;
         listHead = line;
       }
-      if (!failed && title && !PYTEST_OWN_SECTION.test(title[1])) {
-        report = { kept: 0, cut: 0 };
-        out.push(line);
+      if (title && !PYTEST_OWN_SECTION.test(title[1])) {
+        report = failed
+          ? { kept: 0, cut: 0, max: MAX_FAILED_REPORT_LINES, head: line }
+          : { kept: 0, cut: 0, max: MAX_REPORT_LINES, head: null };
+        if (!failed) out.push(line);
       }
       return;
     }
@@ -1220,6 +1298,8 @@ function summarizer(
       if (block.pytest && !block.captured) {
         const statement = block.statement;
         block.statement = false;
+        const valuesUnder = block.valuesUnder;
+        block.valuesUnder = false;
         if (statement && /^\s+\S/.test(line) && line.trim() !== "???") {
           if (line !== block.lastStatement) block.body.push(line);
           block.lastStatement = line;
@@ -1241,7 +1321,11 @@ function summarizer(
           if (block.doctestExample !== undefined) block.body.push(block.doctestExample);
           block.doctestExample = undefined;
         } else if (COLLECT_HEAD.test(block.head) && COLLECT_PROSE.test(line)) {
-          // A collection error's message: kept as printed.
+          // A collection error's message: kept as printed, with the indented lines under a line
+          // of it ending in a colon (`import file mismatch:`'s two paths).
+          block.valuesUnder = LIST_HEAD.test(line);
+        } else if (valuesUnder && /^\s+\S/.test(line)) {
+          block.valuesUnder = true;
         } else if (block.example) block.example = line !== ")";
         else if (HYPOTHESIS_EXAMPLE.test(line)) block.example = line.endsWith("(");
         else if (!PYTEST_KEEP.test(line) && !PYTEST_VALUES.test(line)) {
@@ -1266,7 +1350,9 @@ function summarizer(
     }
     if (report) {
       if (isBlank(line)) return;
-      if (report.kept < MAX_REPORT_LINES) {
+      if (report.head !== null) out.push(report.head);
+      report.head = null;
+      if (report.kept < report.max) {
         report.kept++;
         out.push(line);
       } else if (report.cut++ === 0) {
@@ -1347,7 +1433,9 @@ function summarizer(
       return;
     }
     // A run that passed says what it built; one that failed says what failed.
-    if (loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)))) {
+    if (
+      loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)) || NPM_ERROR.test(line))
+    ) {
       loose++;
       if (TRACEBACK_HEAD.test(line)) traceback = [];
       else if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
@@ -1360,6 +1448,9 @@ function summarizer(
   const finish = (): { lines: string[]; confidence: "full" | "partial" } | null => {
     endTraceback();
     endTapNotes();
+    if (snapshotIndent >= 0 && snapshotLines > MAX_LIST_LINES) {
+      out.push(omitted(snapshotLines - MAX_LIST_LINES));
+    }
     if (summaries === 0 && passing === 0 && failures === 0) return null;
     // A failed run with nothing we recognise as a failure: the structure was unexpected.
     if (failed && failures === 0) return null;
@@ -1375,13 +1466,14 @@ function summarizer(
       if (more > 0) out[first.at] = `${out[first.at]} (and at ${more} more locations)`;
     }
     // Last of the edits by index, in one pass: a failed run's coverage table goes (unless a missed
-    // threshold failed it), and the lines held after the last counts stay when they are the run's
-    // closing.
-    const dropCoverage = new Set(failed && !thresholdMissed ? coverageAt : []);
+    // threshold failed it), so does the npm banner of a run of one package's script, and the lines
+    // held after the last counts stay when they are the run's closing.
+    const dropAt = new Set(failed && !thresholdMissed ? coverageAt : []);
+    if (npmBanners === 1) { for (const at of bannersAt) dropAt.add(at); }
     const closing = tailPlain && tailLines <= MAX_TAIL_LINES;
     const items: (string | Block | Marker)[] = [];
     out.forEach((item, k) => {
-      if (dropCoverage.has(k)) return;
+      if (dropAt.has(k)) return;
       if (typeof item !== "string" && "head" in item && item.passed) return;
       if (typeof item !== "string" && "tail" in item) {
         if (closing && k > lastSummaryAt) items.push(item.tail);
