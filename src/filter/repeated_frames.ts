@@ -160,6 +160,8 @@ export function withFrames(
 ): CompiledStrategy {
   return {
     type: strategy.type,
+    // The lines it knows are the wrapped strategy's: a compound command's other lines pass by.
+    owns: strategy.owns,
     createStage(ctx: StageContext): Stage {
       let held: string[] = [];
       const inner = strategy.createStage({

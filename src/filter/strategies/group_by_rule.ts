@@ -34,7 +34,6 @@ import {
   FAILURE_SIGNAL,
   keepFailuresPast,
   optionalPatternField,
-  ownPart,
   patternField,
   patternList,
   refuseUnknownGroups,
@@ -270,14 +269,14 @@ export function compileGroupByRule(
     (text.trim() !== "" && (patterns.command(text) || patterns.noise(text)));
   return {
     type: "group_by_rule",
+    // In a compound command's output the other commands' lines pass as printed (`sharedStage`).
+    owns,
     createStage(ctx: StageContext): Stage {
       const held = new HeldLines();
       return {
         push: (line) => held.push(line),
         finish() {
-          // In a compound command's output the other commands' lines pass as printed.
-          const { before, own, after } = ownPart(held.take(), ctx.shared, owns);
-          let input = own;
+          let input = held.take();
           const kept = layout ? keepFileLayout(input, layout, config.max_repeats) : null;
           const result = kept
             ? { lines: kept, confidence: "full" as const }
@@ -285,9 +284,7 @@ export function compileGroupByRule(
           const lines = result?.lines ?? input;
           // The input is let go before the next stage reads what this one emits.
           input = [];
-          for (const line of before) ctx.emit(line);
-          if (after.length === 0) emitLines(ctx, lines);
-          else for (const line of [...lines, ...after]) ctx.emit(line);
+          emitLines(ctx, lines);
           return result?.confidence ?? "fallback";
         },
       };
