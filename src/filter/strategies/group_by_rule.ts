@@ -263,10 +263,13 @@ export function compileGroupByRule(
   const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
   // The lines that say a finding is this tool's: where its part of a shared output starts and ends.
   const ownLine = line ?? patterns.message;
-  // Its echoed compile commands and noise are its own too (a verbose build after a configure).
+  // Its echoed compile commands, noise, grouped noise (`cc -c a.c`), leads, heads and contexts
+  // (`a.c: In function 'f':`) are its own too (a verbose build after a configure).
   const owns = (text: string) =>
     ownLine.test(text) || (file?.test(text) ?? false) ||
-    (text.trim() !== "" && (patterns.command(text) || patterns.noise(text)));
+    (text.trim() !== "" &&
+      (patterns.command(text) || patterns.noise(text) || patterns.groupedNoise(text) ||
+        patterns.lead(text) || patterns.head(text) || patterns.context(text)));
   return {
     type: "group_by_rule",
     // In a compound command's output the other commands' lines pass as printed (`sharedStage`).
