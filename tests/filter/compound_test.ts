@@ -457,7 +457,7 @@ for (const runner of ["pytest", "cargo", "go", "node", "make"]) {
   });
 }
 
-Deno.test("a cut for the last command starts at its first line: `./run.sh ; make` keeps the script's frames with their source lines", async () => {
+Deno.test("a cut for the last command cuts the earlier lines on their own: `./run.sh ; make` keeps the script's frames with their source lines", async () => {
   // A real run: the script's progress and traceback, then a long make that failed (the make
   // rules cut it to its head and tail).
   const input = await half("script_then_make_failed.txt");
