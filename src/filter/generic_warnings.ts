@@ -57,12 +57,8 @@ const PHP =
  */
 const MAY_WARN = /arning: | line /;
 
-function mayWarn(text: string): boolean {
-  return MAY_WARN.test(text);
-}
-
 function warningOf(text: string): Warning | null {
-  if (text.length > MAX_TESTED || !mayWarn(text)) return null;
+  if (text.length > MAX_TESTED || !MAY_WARN.test(text)) return null;
   let m = LOCATED.exec(text);
   if (m) return { path: m[1], line: m[2], message: m[3] ?? m[4] };
   if (text.includes(" line ")) {
@@ -201,7 +197,7 @@ export function foldWarningStorms(lines: readonly string[]): readonly string[] {
   // pass runs on every output no rule matches).
   let candidates = 0;
   for (const line of lines) {
-    if (mayWarn(line) && ++candidates === MIN_LIBRARY) break;
+    if (MAY_WARN.test(line) && ++candidates === MIN_LIBRARY) break;
   }
   if (candidates < MIN_LIBRARY) return lines;
   // The warnings and the lines under each, by the index of the warning's line.

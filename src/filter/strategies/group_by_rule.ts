@@ -38,7 +38,6 @@ import {
   FAILURE_SIGNAL,
   keepFailuresPast,
   optionalPatternField,
-  ownPart,
   patternField,
   patternList,
   refuseUnknownGroups,
@@ -286,20 +285,23 @@ export function compileGroupByRule(
   const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
   // The lines that say a finding is this tool's: where its part of a shared output starts and ends.
   const ownLine = line ?? patterns.message;
-  // Its echoed compile commands and noise are its own too (a verbose build after a configure).
+  // Its echoed compile commands, noise, grouped noise (`cc -c a.c`), leads, heads and contexts
+  // (`a.c: In function 'f':`) are its own too (a verbose build after a configure).
   const owns = (text: string) =>
     ownLine.test(text) || (file?.test(text) ?? false) ||
-    (text.trim() !== "" && (patterns.command(text) || patterns.noise(text)));
+    (text.trim() !== "" &&
+      (patterns.command(text) || patterns.noise(text) || patterns.groupedNoise(text) ||
+        patterns.lead(text) || patterns.head(text) || patterns.context(text)));
   return {
     type: "group_by_rule",
+    // In a compound command's output the other commands' lines pass as printed (`sharedStage`).
+    owns,
     createStage(ctx: StageContext): Stage {
       const held = new HeldLines();
       return {
         push: (line) => held.push(line),
         finish() {
-          // In a compound command's output the other commands' lines pass as printed.
-          const { before, own, after } = ownPart(held.take(), ctx.shared, owns);
-          let input = own;
+          let input = held.take();
           const kept = layout ? keepFileLayout(input, layout, config.max_repeats) : null;
           const result = kept
             ? { lines: kept, confidence: "full" as const }
@@ -307,9 +309,7 @@ export function compileGroupByRule(
           const lines = result?.lines ?? input;
           // The input is let go before the next stage reads what this one emits.
           input = [];
-          for (const line of before) ctx.emit(line);
-          if (after.length === 0) emitLines(ctx, lines);
-          else for (const line of [...lines, ...after]) ctx.emit(line);
+          emitLines(ctx, lines);
           return result?.confidence ?? "fallback";
         },
       };
