@@ -179,8 +179,16 @@ export function shapeOf(line: string): string | null {
   }
   if (words < 2) return null;
   if (neverFolds(line)) return null;
+  // A tool's step announced with an ellipsis (`Parsing file a.h...`, `Building group list...`)
+  // is one shape whatever its words: the steps of one phase differ in their verb.
+  if (indent === 0 && STEP.test(line)) return STEP_SHAPE;
   return line.slice(0, indent) + key;
 }
+
+/** The shape of every status step. */
+const STEP_SHAPE = "step…";
+/** A status step: a capitalised word, then words, ending in an ellipsis. */
+const STEP = /^[A-Z][a-z]{1,30} [^\s].{0,300}(?:\.\.\.|…)$/;
 
 /** Lines of one odd value a cut keeps, at most (the rest go with the cut). */
 const ODD_IN_CUT = 10;
@@ -323,7 +331,8 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
     // A run whose lines group by a leading name (a blame's commit, a listing's owner) folds
     // group by group: the first line after each change of that name stays.
     // A group too short to be a run of its own still folds its middle.
-    const groups = run.length >= MIN_SHAPE_RUN && !namesRows(lines, run)
+    // Steps of one phase differ in their verb, which names no group (STEP).
+    const groups = shape !== STEP_SHAPE && run.length >= MIN_SHAPE_RUN && !namesRows(lines, run)
       ? groupsByKey(lines, run)
       : null;
     if (groups !== null) {
