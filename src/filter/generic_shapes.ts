@@ -179,16 +179,31 @@ export function shapeOf(line: string): string | null {
   }
   if (words < 2) return null;
   if (neverFolds(line)) return null;
-  // A tool's step announced with an ellipsis (`Parsing file a.h...`, `Building group list...`)
-  // is one shape whatever its words: the steps of one phase differ in their verb.
-  if (indent === 0 && STEP.test(line)) return STEP_SHAPE;
   return line.slice(0, indent) + key;
 }
 
-/** The shape of every status step. */
+/** The shape of every status step in a failed run (`stepShapes`). */
 const STEP_SHAPE = "step…";
 /** A status step: a capitalised word, then words, ending in an ellipsis. */
 const STEP = /^[A-Z][a-z]{1,30} [^\s].{0,300}(?:\.\.\.|…)$/;
+
+/**
+ * In a failed run, a tool's steps announced with an ellipsis (doxygen's `Parsing file a.h...`,
+ * `Building group list...`) are one shape whatever their words where their own shape's run is
+ * too short to fold: the steps of one phase differ in their verb, and the errors sit among them.
+ * A long run of one step (`Compiling 'a.py'...` ×40) keeps its own shape and its folds.
+ */
+function stepShapes(lines: readonly string[], shapes: (string | null)[]): void {
+  for (let i = 0; i < shapes.length;) {
+    const shape = shapes[i];
+    let end = i + 1;
+    while (end < shapes.length && shape !== null && shapes[end] === shape) end++;
+    if (shape !== null && end - i < MIN_SHAPE_RUN) {
+      for (let k = i; k < end; k++) if (STEP.test(lines[k])) shapes[k] = STEP_SHAPE;
+    }
+    i = end;
+  }
+}
 
 /** Lines of one odd value a cut keeps, at most (the rest go with the cut). */
 const ODD_IN_CUT = 10;
@@ -310,6 +325,7 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
   // A coverage table's kept rows each name a file and its uncovered lines: none folds.
   const covered = coverageRows(lines);
   const shapes = lines.map((line, i) => i < tail && !covered?.[i] ? shapeOf(line) : null);
+  if (failed) stepShapes(lines, shapes);
   const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const shape = shapes[i];
