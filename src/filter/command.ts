@@ -230,7 +230,8 @@ const QUIET = new Set(["-q", "-qq", "--quiet", "--silent"]);
  * `stdout`, its standard output (quieted, `-q`, or sent to a file, `make clean >/dev/null`), while
  * its standard error still shows (its failure, a warning); `all`, both streams sent to files
  * (`make clean > clean.log 2>&1`, `&>/dev/null`). Redirections are read in order, as the shell
- * applies them: `2>&1 >/dev/null` leaves the errors on the screen. A pipe starts over (what the
+ * applies them: `2>&1 >/dev/null` leaves the errors on the screen; one into a process substitution
+ * (`> >(tee log)`) leaves its stream there. A pipe starts over (what the
  * pipeline's last command prints shows).
  */
 export function quieted(segment: string): "none" | "stdout" | "all" {
@@ -246,10 +247,14 @@ export function quieted(segment: string): "none" | "stdout" | "all" {
       continue;
     }
     if (QUIET.has(word)) quiet = true;
+    // `>(tee log)` is a process substitution: a file argument, or a redirection's target, whose
+    // command still prints to the screen.
+    if (word.startsWith(">(")) continue;
     const redirection = REDIRECTION.exec(word);
     if (!redirection) continue;
     const [, fd, , dup, rest] = redirection;
     const target = rest === "" ? words[++i] ?? "" : rest;
+    if (target.startsWith(">(")) continue;
     if (dup && /^\d$/.test(target)) {
       // A duplication: the stream goes where the other one goes now.
       const to: boolean = target === "1" ? out : target === "2" ? err : true;

@@ -126,6 +126,9 @@ Deno.test("quieted: the streams a segment's options and redirections keep off th
     ["cargo build -q 2>/dev/null >/dev/null", "all"],
     ["make >/dev/null 2>&1 | cat", "none"],
     ["make 2>&1 | tail -5", "none"],
+    ["make > >(tee build.log)", "none"],
+    ["make 2> >(tee err.log) >/dev/null", "stdout"],
+    ["diff a.txt >(sort)", "none"],
   ];
   expect(table.map(([s]) => [s, quieted(s)])).toEqual(table);
 });

@@ -184,3 +184,22 @@ Deno.test("a long list of removed snapshots keeps its first lines and counts the
   expect(out).toContain("... (11 lines omitted) ...");
   expect(out).toContain(" Test Files  1 passed (1)");
 });
+
+Deno.test("vitest's labels after its snapshot counts are read as themselves, not as more counts", () => {
+  const input = [
+    " ❯ test/b.test.js (1 test | 1 failed) 5ms",
+    "",
+    "  Snapshots  2 written",
+    "             1 updated",
+    " Test Files  1 failed | 1 passed (2)",
+    "      Tests  1 failed | 3 passed (4)",
+    "     Errors  1 error",
+    "   Start at  11:07:29",
+    "   Duration  1.43s",
+  ].join("\n");
+  const out = lines(filter("vitest run", input, true));
+  expect(out).toContain("             1 updated");
+  expect(out).toContain("     Errors  1 error");
+  // The run's start time is no count of the snapshots: it goes, as in any vitest summary.
+  expect(out).not.toContain("   Start at  11:07:29");
+});

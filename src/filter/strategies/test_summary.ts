@@ -209,11 +209,12 @@ const PYTEST_OUTCOME = /^(?:SKIPPED \[\d{1,9}\] \S|XFAIL \S)/;
 const SKIPPED_COUNT = /^SKIPPED \[(\d{1,9})\]/;
 /**
  * vitest's snapshot counts, one per line under its `Snapshots` label (`  Snapshots  2 written`,
- * then `1 updated`, `1 removed` and the removed snapshots' files and names, indented under the
- * first count): the lines under it are the same count's, kept with it (the first MAX_LIST_LINES;
+ * then `1 updated`, `1 removed` and the removed snapshots' files and names, indented to the first
+ * count's column; the summary's other labels, padded to one width, start left of it): the lines
+ * under it are the same count's, kept with it (the first MAX_LIST_LINES;
  * a line of ours counts the rest).
  */
-const VITEST_SNAPSHOTS = /^(\s+)Snapshots\s+\d/;
+const VITEST_SNAPSHOTS = /^(\s{1,40}Snapshots\s{1,40})\d/;
 /**
  * npm's banner over a package script's output (`> @shop/pricing@0.1.0 test`): in a workspaces run
  * (more than one banner) it names the package whose tests follow, kept over the first failure
@@ -968,7 +969,7 @@ function summarizer(
     const afterDot = dotRow;
     dotRow = false;
     if (snapshotIndent >= 0) {
-      if (indentOf(line) > snapshotIndent && !isBlank(line)) {
+      if (indentOf(line) >= snapshotIndent && !isBlank(line)) {
         if (snapshotLines++ < MAX_LIST_LINES) out.push(line);
         return;
       }
