@@ -20,8 +20,9 @@
  * command ends there, and the last command's output passes as printed, so the cut never takes the
  * lines a later rule reads its run by (a test run's header, the blocks its failures sit in). A cut
  * for the last command cuts the earlier commands' lines before that first line on their own, to
- * their own head and tail (past head + tail lines), and its own from there: the end of a script's output (its traceback,
- * each frame with its source line) is that part's tail, not lines in the middle of one cut.
+ * their own head and tail (past head + tail lines), and its own from there: the end of a script's
+ * output (its traceback, each frame with its source line) is that part's tail, not lines in the
+ * middle of one cut.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
