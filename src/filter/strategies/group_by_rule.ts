@@ -6,10 +6,11 @@
  * alone in its group is shown as printed; locations stay as the tool wrote them. Errors are
  * kept verbatim (their code frames are what the model needs), unless `group_errors` is set
  * (linters whose every finding is an "error"); then an error alone in its group keeps the code
- * frames printed under it (`frame_pattern`), a flood of one code shows none. Improvement over the reference: a warning without
- * a rule line (rustc names the lint only once) is grouped by its message with quoted names
- * elided, errors no longer disable the grouping, and single-line formats are supported through
- * `line_pattern` (named groups `loc`, `rule`, `msg`, optional `sev`) plus `file_pattern`; lines
+ * frames printed under it (`frame_pattern`), a flood of one code shows none. Improvement over
+ * the reference: a warning without a rule line (rustc names the lint only once) is grouped by
+ * its message with quoted names elided, errors no longer disable the grouping, and single-line
+ * formats are supported through `line_pattern` (named groups `loc`, `rule`, `msg`, optional `sev`)
+ * plus `file_pattern`; lines
  * matching `continuation_pattern` right after such a diagnostic (tsc's indented elaboration) belong
  * to it and are shown under its location, not left at the end. A start line may carry the
  * location (`loc` group) and leave the message to the next line matching `message_line_pattern`
