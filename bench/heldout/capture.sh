@@ -19349,3 +19349,2082 @@ EOF
   printf '3.0 (native)\n' >"$DB/debian/source/format"
   capture batch20 dpkg_buildpackage_unmet_build_deps "$DB" "dpkg-buildpackage -us -uc -b" "$(dpkg-buildpackage --version | head -1)"
 fi
+
+# --- batch21: a twenty-first blind batch (Python, JavaScript/TypeScript, Go, Rust and git in
+# situations the set lacked: wrong paths and flags given to pytest, mypy, unittest, tsc, eslint,
+# prettier, go test and cargo; pytest's import-file mismatch of duplicate basenames, --pdb with no
+# terminal, --strict-markers, --durations over a long -v run, pytest-timeout's thread method; mypy
+# --strict over generated code; jest snapshots under --ci, vitest -u, jest --watch without git, a
+# jest test timeout with an open handle, mocha timeouts and retries; tsc over a generated client,
+# eslint over generated code, esbuild --log-limit=0; npm workspaces and turbo monorepo runs, a
+# lock-file merge conflict; go -race without cgo, build tags, a failing benchmark among 300 results,
+# inconsistent vendoring; cargo features, workspace members chosen with -p, a stable-channel
+# #![feature]; git sparse-checkout, an LFS pre-push hook without git-lfs, git add -p without a
+# terminal, an ambiguous path), captured and its signals written and committed before any filter ran
+# on it and before any rule file, filter source, filter test, fixture, bench/corpus file or
+# bench/README.md was opened. The Python tools are Debian's (python3-pytest, python3-mypy,
+# pytest-xdist, pytest-timeout) run by /usr/bin/python3; the JavaScript tools live in a scratch npm
+# package under $WORK/js.
+if sel batch21; then
+  B="$WORK/batch21"
+  rm -rf "$B" && mkdir -p "$B"
+  export TERM=xterm
+  SPY=/usr/bin/python3
+  PTV="$($SPY -m pytest --version 2>&1)"
+  JS="$WORK/js"
+  if [ ! -x "$JS/node_modules/.bin/turbo" ]; then
+    mkdir -p "$JS" && (cd "$JS" && npm init -y >/dev/null && npm i typescript@5 eslint@9 jest@29 vitest@2 prettier@3 mocha@10 esbuild@0.24 turbo@2 >/dev/null 2>&1)
+  fi
+  NB="$JS/node_modules/.bin"
+  GOV="$(go version)"
+  CARGOV="$(cargo --version)"
+  GITV="$(git --version)"
+  gitinit() { git init -q -b main "$1" && git -C "$1" config user.email dev@example.com && git -C "$1" config user.name Dev; }
+  export GIT_AUTHOR_DATE="2026-11-21T10:00:00Z" GIT_COMMITTER_DATE="2026-11-21T10:00:00Z"
+
+  # --- Python ---
+  # pytest given a plugin's flag that is not installed
+  PA="$B/pyargs"
+  mkdir -p "$PA/app" "$PA/tests/unit"
+  printf '' >"$PA/app/__init__.py"
+  printf 'def ping():\n    return "pong"\n' >"$PA/app/api.py"
+  printf 'from app.api import ping\n\n\ndef test_ping():\n    assert ping() == "pong"\n' >"$PA/tests/unit/test_api.py"
+  printf '[pytest]\ntestpaths = tests\n' >"$PA/pytest.ini"
+  capture batch21 pytest_unknown_plugin_flag "$PA" "$SPY -m pytest --cov=app --cov-report=term-missing tests/unit/test_api.py" "$PTV"
+  # pytest given a node id whose file does not exist
+  capture batch21 pytest_node_id_file_not_found "$PA" "$SPY -m pytest -p no:cacheprovider tests/test_api.py::test_ping tests/unit/test_api.py" "$PTV"
+
+  # duplicate test basenames without __init__.py: import file mismatch
+  PD="$B/pydup"
+  mkdir -p "$PD/shop" "$PD/tests/unit" "$PD/tests/integration"
+  printf '' >"$PD/shop/__init__.py"
+  printf 'def slug(s):\n    return s.lower().replace(" ", "-")\n\n\ndef price(c):\n    return c / 100\n' >"$PD/shop/utils.py"
+  for d in unit integration; do
+    {
+      echo "from shop.utils import slug, price"
+      echo
+      for i in $(seq 1 12); do
+        echo "def test_${d}_slug_$i():"
+        echo "    assert slug(\"A B $i\") == \"a-b-$i\""
+        echo
+      done
+    } >"$PD/tests/$d/test_utils.py"
+    printf 'from shop.utils import price\n\n\ndef test_%s_price():\n    assert price(250) == 2.5\n' "$d" >"$PD/tests/$d/test_prices.py"
+  done
+  capture batch21 pytest_import_file_mismatch "$PD" "$SPY -m pytest -p no:cacheprovider tests" "$PTV"
+
+  # pytest --pdb with stdin closed: the debugger prompt meets end of input
+  PP="$B/pypdb"
+  mkdir -p "$PP/tests"
+  cat >"$PP/inventory.py" <<'EOF'
+def reserve(stock, sku, qty):
+    have = stock.get(sku, 0)
+    if qty > have:
+        raise ValueError(f"cannot reserve {qty} of {sku}: only {have} left")
+    stock[sku] = have - qty
+    return stock[sku]
+
+
+def restock(stock, sku, qty):
+    stock[sku] = stock.get(sku, 0) + qty
+    return stock
+EOF
+  cat >"$PP/tests/test_inventory.py" <<'EOF'
+import sys
+sys.path.insert(0, ".")
+from inventory import reserve, restock
+
+
+def test_reserve_ok():
+    assert reserve({"A1": 5}, "A1", 2) == 3
+
+
+def test_reserve_too_many():
+    stock = {"A1": 1}
+    assert reserve(stock, "A1", 4) == 0
+
+
+def test_restock_new_sku():
+    assert restock({}, "B7", 3) == {"B7": 4}
+
+
+def test_restock_existing():
+    assert restock({"C2": 1}, "C2", 1) == {"C2": 2}
+EOF
+  capture batch21 pytest_pdb_without_terminal "$PP" "$SPY -m pytest -p no:cacheprovider --pdb tests" "$PTV"
+
+  # --strict-markers with markers the configuration does not register
+  PM="$B/pymarkers"
+  mkdir -p "$PM/tests"
+  printf '[pytest]\nmarkers =\n    slow: long-running tests\n' >"$PM/pytest.ini"
+  for f in orders users; do
+    {
+      echo "import pytest"
+      echo
+      echo "@pytest.mark.slow"
+      echo "def test_${f}_bulk():"
+      echo "    assert sum(range(10)) == 45"
+      echo
+      echo "@pytest.mark.integration"
+      echo "def test_${f}_db():"
+      echo "    assert True"
+      echo
+      echo "def test_${f}_plain():"
+      echo "    assert 1 + 1 == 2"
+    } >"$PM/tests/test_$f.py"
+  done
+  printf 'import pytest\n\n\n@pytest.mark.smoke\ndef test_health():\n    assert True\n' >"$PM/tests/test_health.py"
+  capture batch21 pytest_strict_markers_unregistered "$PM" "$SPY -m pytest -p no:cacheprovider --strict-markers -m 'not slow' tests" "$PTV"
+
+  # pytest -v --durations=15 over 330 tests with one failure (long)
+  PL="$B/pydur"
+  mkdir -p "$PL/tests"
+  cat >"$PL/rates.py" <<'EOF'
+def convert(amount, rate):
+    return round(amount * rate, 2)
+
+
+def spread(bid, ask):
+    return round(ask - bid, 4)
+EOF
+  for f in eur usd gbp jpy chf cad; do
+    {
+      echo "import sys, time"
+      echo "sys.path.insert(0, '.')"
+      echo "from rates import convert, spread"
+      echo
+      for i in $(seq 1 55); do
+        echo "def test_${f}_convert_$i():"
+        if [ $((i % 11)) -eq 0 ]; then echo "    time.sleep(0.0$((i % 7 + 2)))"; fi
+        if [ "$f" = jpy ] && [ "$i" -eq 37 ]; then
+          echo "    assert convert($i, 0.0064) == 0.23"
+        else
+          echo "    assert convert($i, 1.0) == $i"
+        fi
+        echo
+      done
+    } >"$PL/tests/test_$f.py"
+  done
+  capture batch21 pytest_v_durations_long_one_failure "$PL" "$SPY -m pytest -p no:cacheprovider -v --durations=15 tests" "$PTV"
+
+  # pytest-timeout's thread method dumping every thread's stack
+  PT="$B/pytimeout"
+  mkdir -p "$PT/tests"
+  cat >"$PT/poller.py" <<'EOF'
+import threading
+import time
+
+
+class Poller:
+    def __init__(self, interval):
+        self.interval = interval
+        self.events = []
+        self._stop = threading.Event()
+        self._threads = []
+
+    def start(self, n):
+        for i in range(n):
+            t = threading.Thread(target=self._run, name=f"poller-{i}", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def _run(self):
+        while not self._stop.is_set():
+            time.sleep(self.interval)
+
+    def wait_for(self, count):
+        while len(self.events) < count:
+            time.sleep(0.05)
+        return self.events[:count]
+EOF
+  cat >"$PT/tests/test_poller.py" <<'EOF'
+import sys
+sys.path.insert(0, ".")
+from poller import Poller
+
+
+def test_start_threads():
+    p = Poller(0.1)
+    p.start(2)
+    assert len(p._threads) == 2
+
+
+def test_wait_for_events():
+    p = Poller(0.1)
+    p.start(2)
+    assert p.wait_for(3) == ["a", "b", "c"]
+
+
+def test_never_reached():
+    assert True
+EOF
+  capture batch21 pytest_timeout_thread_method "$PT" "$SPY -m pytest -p no:cacheprovider --timeout=2 --timeout-method=thread tests" "$PTV; pytest-timeout $(dpkg-query -W -f='${Version}' python3-pytest-timeout)"
+
+  # mypy --strict over a package whose generated module is untyped (long), with real errors by hand
+  PY="$B/pygen"
+  mkdir -p "$PY/telemetry/gen"
+  printf '' >"$PY/telemetry/__init__.py"
+  printf '' >"$PY/telemetry/gen/__init__.py"
+  {
+    echo "# Code generated by schema-gen 2.4.1 from telemetry.schema.json. DO NOT EDIT."
+    echo
+    for i in $(seq 1 150); do
+      echo "def encode_field_$i(msg, buf):"
+      echo "    buf.append(msg.get('f$i'))"
+      echo "    return buf"
+      echo
+    done
+  } >"$PY/telemetry/gen/messages_pb.py"
+  cat >"$PY/telemetry/client.py" <<'EOF'
+from typing import Optional
+
+from telemetry.gen.messages_pb import encode_field_1, encode_field_2
+
+
+class Client:
+    def __init__(self, endpoint: str, retries: int = 3) -> None:
+        self.endpoint = endpoint
+        self.retries = retries
+        self.sent: list[bytes] = []
+
+    def send(self, payload: dict[str, int]) -> int:
+        buf: list[int] = []
+        encode_field_1(payload, buf)
+        encode_field_2(payload, buf)
+        self.sent.append(buf)
+        return len(buf)
+
+    def last(self) -> Optional[bytes]:
+        return self.sent[-1] if self.sent else None
+
+    def endpoint_port(self) -> int:
+        return self.endpoint.split(":")[1]
+EOF
+  capture batch21 mypy_strict_generated_module_long "$PY" "$SPY -m mypy --strict telemetry" "$($SPY -m mypy --version)"
+  # mypy given a flag that does not exist
+  capture batch21 mypy_unknown_flag "$PY" "$SPY -m mypy --strict-optional-off --disallow-any-generics telemetry" "$($SPY -m mypy --version)"
+
+  # unittest discover pointed at a start directory that does not exist
+  PU="$B/pyunit"
+  mkdir -p "$PU/tests"
+  printf 'import unittest\n\n\nclass T(unittest.TestCase):\n    def test_ok(self):\n        self.assertTrue(True)\n' >"$PU/tests/test_basic.py"
+  capture batch21 unittest_discover_wrong_start_dir "$PU" "$SPY -m unittest discover -s src/tests -p 'test_*.py' -v" "$($SPY --version 2>&1)"
+
+
+  # --- JavaScript / TypeScript ---
+  # jest --ci: new snapshots not written, one mismatch, an obsolete snapshot file
+  JS1="$B/jestsnap"
+  mkdir -p "$JS1/src/__tests__/__snapshots__"
+  printf '{ "name": "render", "version": "1.0.0", "private": true }\n' >"$JS1/package.json"
+  cat >"$JS1/src/render.js" <<'EOF'
+function renderInvoice(inv) {
+  return {
+    title: `Invoice #${inv.id}`,
+    lines: inv.items.map((i) => `${i.qty} x ${i.name} @ ${i.price.toFixed(2)}`),
+    total: inv.items.reduce((s, i) => s + i.qty * i.price, 0).toFixed(2),
+    currency: inv.currency || "EUR",
+  };
+}
+function renderBadge(user) {
+  return `<span class="badge badge-${user.role}">${user.name}</span>`;
+}
+module.exports = { renderInvoice, renderBadge };
+EOF
+  cat >"$JS1/src/__tests__/render.test.js" <<'EOF'
+const { renderInvoice, renderBadge } = require("../render");
+
+const inv = { id: 42, items: [{ qty: 2, name: "bolt", price: 0.5 }, { qty: 1, name: "nut", price: 0.25 }] };
+
+test("invoice renders", () => {
+  expect(renderInvoice(inv)).toMatchSnapshot();
+});
+
+test("badge renders admin", () => {
+  expect(renderBadge({ role: "admin", name: "Ana" })).toMatchSnapshot();
+});
+
+test("badge renders guest", () => {
+  expect(renderBadge({ role: "guest", name: "Bo" })).toMatchSnapshot();
+});
+EOF
+  cat >"$JS1/src/__tests__/__snapshots__/render.test.js.snap" <<'EOF'
+// Jest Snapshot v1, https://goo.gl/fbAQLP
+
+exports[`invoice renders 1`] = `
+{
+  "currency": "EUR",
+  "lines": [
+    "2 x bolt @ 0.50",
+    "1 x nut @ 0.25",
+  ],
+  "title": "Invoice 42",
+  "total": "1.25",
+}
+`;
+EOF
+  cat >"$JS1/src/__tests__/__snapshots__/legacy.test.js.snap" <<'EOF'
+// Jest Snapshot v1, https://goo.gl/fbAQLP
+
+exports[`legacy header 1`] = `"<h1>Old</h1>"`;
+EOF
+  capture batch21 jest_ci_snapshots_not_written "$JS1" "$NB/jest --ci" "jest $("$NB/jest" --version)"
+
+  # vitest run -u: snapshots written, updated and obsolete ones removed (exit 0)
+  JS2="$B/vitestu"
+  mkdir -p "$JS2/test/__snapshots__"
+  printf '{ "name": "fmt", "version": "1.0.0", "private": true, "type": "module" }\n' >"$JS2/package.json"
+  printf 'export const fmtMoney = (c, cur = "EUR") => `${(c / 100).toFixed(2)} ${cur}`;\nexport const fmtDate = (d) => d.toISOString().slice(0, 10);\n' >"$JS2/fmt.js"
+  cat >"$JS2/test/fmt.test.js" <<'EOF'
+import { expect, test } from "vitest";
+import { fmtMoney, fmtDate } from "../fmt.js";
+
+test("money", () => {
+  expect(fmtMoney(12345)).toMatchSnapshot();
+  expect(fmtMoney(5, "USD")).toMatchSnapshot();
+});
+
+test("date", () => {
+  expect(fmtDate(new Date("2026-01-02T03:04:05Z"))).toMatchSnapshot();
+});
+EOF
+  cat >"$JS2/test/__snapshots__/fmt.test.js.snap" <<'EOF'
+// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html
+
+exports[`money 1`] = `"123.45 €"`;
+
+exports[`old helper 1`] = `"x"`;
+EOF
+  capture batch21 vitest_run_update_snapshots "$JS2" "$NB/vitest run -u" "vitest $("$NB/vitest" --version | awk '{print $1}')"
+
+  # jest --watch outside a git repository
+  capture batch21 jest_watch_without_git "$JS1" "$NB/jest --watch" "jest $("$NB/jest" --version)"
+
+  # a jest test that exceeds its timeout and leaves an interval running (--forceExit)
+  JS3="$B/jesttimeout"
+  mkdir -p "$JS3/test"
+  printf '{ "name": "queue", "version": "1.0.0", "private": true }\n' >"$JS3/package.json"
+  cat >"$JS3/queue.js" <<'EOF'
+class Queue {
+  constructor() { this.items = []; this.timer = null; }
+  push(x) { this.items.push(x); }
+  drainEvery(ms, fn) { this.timer = setInterval(() => { while (this.items.length) fn(this.items.shift()); }, ms); }
+  waitEmpty() { return new Promise((resolve) => { if (this.items.length === 0 && this.done) resolve(); }); }
+}
+module.exports = { Queue };
+EOF
+  cat >"$JS3/test/queue.test.js" <<'EOF'
+const { Queue } = require("../queue");
+
+describe("Queue", () => {
+  test("push adds items", () => {
+    const q = new Queue();
+    q.push(1);
+    expect(q.items).toEqual([1]);
+  });
+
+  test("drains to the handler", async () => {
+    const q = new Queue();
+    const seen = [];
+    q.push("a");
+    q.drainEvery(10, (x) => seen.push(x));
+    await q.waitEmpty();
+    expect(seen).toEqual(["a"]);
+  }, 300);
+
+  test("keeps order", () => {
+    const q = new Queue();
+    q.push(1); q.push(2);
+    expect(q.items).toEqual([2, 1]);
+  });
+});
+EOF
+  capture batch21 jest_test_timeout_force_exit "$JS3" "$NB/jest --ci --forceExit" "jest $("$NB/jest" --version)"
+
+  # mocha with --timeout and --retries: a flaky test passing on retry, two timeouts, one failure
+  JS4="$B/mocharetry"
+  mkdir -p "$JS4/test"
+  printf '{ "name": "fetcher", "version": "1.0.0", "private": true }\n' >"$JS4/package.json"
+  cat >"$JS4/test/fetch.spec.js" <<'EOF'
+const assert = require("assert");
+let attempts = 0;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+describe("fetcher", function () {
+  it("parses a response", function () {
+    assert.deepStrictEqual(JSON.parse('{"ok":true}'), { ok: true });
+  });
+  it("retries a flaky upstream", async function () {
+    attempts += 1;
+    await sleep(20);
+    assert.ok(attempts >= 2, `upstream flaked on attempt ${attempts}`);
+  });
+  it("fetches the catalogue", async function () {
+    await sleep(400);
+  });
+  it("streams a large export", function (done) {
+    setTimeout(done, 500);
+  });
+  it("maps status codes", function () {
+    assert.strictEqual({ 200: "ok", 404: "missing" }[503] || "unknown", "unavailable");
+  });
+  it("builds the query string", function () {
+    assert.strictEqual(new URLSearchParams({ a: 1, b: "x y" }).toString(), "a=1&b=x+y");
+  });
+});
+EOF
+  capture batch21 mocha_timeouts_and_retries "$JS4" "$NB/mocha --timeout 150 --retries 2 test" "mocha $("$NB/mocha" --version)"
+
+  # tsc given a compiler option that does not exist
+  JS5="$B/tscflag"
+  mkdir -p "$JS5/src"
+  printf '{ "compilerOptions": { "target": "es2022", "module": "commonjs", "strict": true, "outDir": "dist" }, "include": ["src"] }\n' >"$JS5/tsconfig.json"
+  printf 'export const add = (a: number, b: number): number => a + b;\n' >"$JS5/src/index.ts"
+  capture batch21 tsc_unknown_compiler_option "$JS5" "$NB/tsc --noEmit --strictNullCheck --noUnusedLocal -p ." "tsc $("$NB/tsc" --version)"
+
+  # tsc --pretty over a generated API client whose models were renamed (long, coloured)
+  JS6="$B/tscgen"
+  mkdir -p "$JS6/src/generated"
+  printf '{ "compilerOptions": { "target": "es2022", "module": "esnext", "moduleResolution": "bundler", "strict": true, "noEmit": true }, "include": ["src"] }\n' >"$JS6/tsconfig.json"
+  {
+    echo "// Generated by openapi-gen 7.3.0 from api.yaml. Do not edit by hand."
+    echo "export interface CustomerDto { id: string; email: string; createdAt: string }"
+    echo "export interface OrderDto { id: string; customerId: string; total: number }"
+    echo "export type Fetcher = (path: string, init?: { method?: string; body?: string }) => Promise<unknown>;"
+    echo
+    for i in $(seq 1 48); do
+      echo "export async function getCustomer$i(f: Fetcher, id: string): Promise<Customer> {"
+      echo "  return (await f(\`/v1/customers/\${id}/r$i\`)) as Customer;"
+      echo "}"
+    done
+  } >"$JS6/src/generated/client.ts"
+  cat >"$JS6/src/service.ts" <<'EOF'
+import { getCustomer1, type CustomerDto, type Fetcher } from "./generated/client";
+
+export async function customerEmail(f: Fetcher, id: number): Promise<string> {
+  const c: CustomerDto = await getCustomer1(f, id);
+  return c.mail;
+}
+EOF
+  capture batch21 tsc_pretty_generated_client_long "$JS6" "$NB/tsc --pretty -p ." "tsc $("$NB/tsc" --version)"
+
+  # eslint (flat config) over a tree with generated code that is not ignored (long)
+  JS7="$B/eslintgen"
+  mkdir -p "$JS7/src/gen"
+  printf '{ "name": "widgets", "version": "1.0.0", "private": true, "type": "module" }\n' >"$JS7/package.json"
+  cat >"$JS7/eslint.config.js" <<'EOF'
+export default [
+  {
+    files: ["**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { console: "readonly" } },
+    rules: { "no-var": "error", "eqeqeq": "error", "no-unused-vars": "warn", "prefer-const": "warn", "no-undef": "error" },
+  },
+];
+EOF
+  {
+    echo "// generated by protoc-gen-js 3.21.0; DO NOT EDIT"
+    for i in $(seq 1 110); do
+      echo "var Field$i = function (v) { if (v == null) return 0; var out = v; return out; };"
+      echo "export { Field$i };"
+    done
+  } >"$JS7/src/gen/widgets_pb.js"
+  cat >"$JS7/src/widget.js" <<'EOF'
+import { Field1 } from "./gen/widgets_pb.js";
+
+export function widgetLabel(w) {
+  let label = w.name;
+  if (w.count == 0) return "empty";
+  const unused = Field1(w.id);
+  return label + " (" + w.count + ")" + suffix;
+}
+EOF
+  capture batch21 eslint_generated_code_not_ignored_long "$JS7" "$NB/eslint src" "eslint $("$NB/eslint" --version)"
+
+  # eslint 9 in a project that still has only .eslintrc.json
+  JS8="$B/eslintrc"
+  mkdir -p "$JS8/src"
+  printf '{ "name": "legacy", "version": "1.0.0", "private": true }\n' >"$JS8/package.json"
+  printf '{ "root": true, "extends": "eslint:recommended", "env": { "node": true } }\n' >"$JS8/.eslintrc.json"
+  printf 'var x = 1;\nmodule.exports = x;\n' >"$JS8/src/index.js"
+  capture batch21 eslint9_without_flat_config "$JS8" "$NB/eslint src" "eslint $("$NB/eslint" --version)"
+  # eslint 9 given flags of the eslintrc era that flat config removed
+  capture batch21 eslint9_removed_eslintrc_flags "$JS7" "$NB/eslint --no-eslintrc --rulesdir tools/rules src" "eslint $("$NB/eslint" --version)"
+
+  # prettier --check with one glob matching nothing and two files unformatted
+  JS9="$B/prettier"
+  mkdir -p "$JS9/src"
+  printf '{ "name": "ui", "version": "1.0.0", "private": true }\n' >"$JS9/package.json"
+  printf 'export const a = 1;\n' >"$JS9/src/a.ts"
+  printf 'export const b = {x:1,y:2}\n' >"$JS9/src/b.ts"
+  printf 'export function c( n:number ){return n*2}\n' >"$JS9/src/c.ts"
+  printf 'export const d = "d";\n' >"$JS9/src/d.ts"
+  capture batch21 prettier_check_glob_matches_nothing "$JS9" "$NB/prettier --check 'src/**/*.ts' 'lib/**/*.js'" "prettier $("$NB/prettier" --version)"
+
+  # esbuild --bundle --log-limit=0 with many unresolved imports (long)
+  JS10="$B/esbuild"
+  mkdir -p "$JS10/src/pages"
+  for i in $(seq 1 45); do
+    printf 'import { Layout } from "../components/Layout";\nimport { t } from "@app/i18n";\nexport const page%d = () => Layout(t("page.%d"));\n' "$i" "$i" >"$JS10/src/pages/page$i.ts"
+  done
+  { for i in $(seq 1 45); do echo "export { page$i } from \"./pages/page$i\";"; done; echo 'import "./styles/main.css";'; } >"$JS10/src/index.ts"
+  capture batch21 esbuild_bundle_log_limit_zero_long "$JS10" "$NB/esbuild src/index.ts --bundle --log-limit=0 --outfile=dist/app.js" "esbuild $("$NB/esbuild" --version)"
+
+  # npm test across workspaces with node --test, one workspace failing
+  MW="$B/npmws"
+  mkdir -p "$MW"
+  printf '{ "name": "shop-mono", "version": "1.0.0", "private": true, "workspaces": ["packages/*"] }\n' >"$MW/package.json"
+  for p in cart catalog checkout pricing; do
+    mkdir -p "$MW/packages/$p/test"
+    printf '{ "name": "@shop/%s", "version": "0.1.0", "scripts": { "test": "node --test test/" } }\n' "$p" >"$MW/packages/$p/package.json"
+    {
+      echo "const test = require('node:test');"
+      echo "const assert = require('node:assert');"
+      for i in 1 2 3 4; do
+        echo "test('$p case $i', () => {"
+        if [ "$p" = pricing ] && [ "$i" = 3 ]; then
+          echo "  assert.strictEqual(0.1 + 0.2, 0.3);"
+        else
+          echo "  assert.strictEqual($i + $i, $((i * 2)));"
+        fi
+        echo "});"
+      done
+    } >"$MW/packages/$p/test/$p.test.js"
+  done
+  (cd "$MW" && npm install --offline --no-audit --no-fund >/dev/null 2>&1)
+  capture batch21 npm_test_workspaces_one_fails "$MW" "npm test --workspaces --if-present" "npm $(npm --version); node $(node --version)"
+
+  # turbo run test over the same kind of monorepo with one package failing
+  TM="$B/turbo"
+  mkdir -p "$TM"
+  printf '{ "name": "acme", "version": "1.0.0", "private": true, "packageManager": "npm@%s", "workspaces": ["apps/*", "packages/*"] }\n' "$(npm --version)" >"$TM/package.json"
+  printf '{ "$schema": "https://turbo.build/schema.json", "tasks": { "build": { "dependsOn": ["^build"], "outputs": ["dist/**"] }, "test": { "dependsOn": ["build"] } } }\n' >"$TM/turbo.json"
+  for p in packages/utils packages/ui apps/web apps/admin; do
+    n="${p#*/}"
+    mkdir -p "$TM/$p/test"
+    dep=""
+    [ "$p" != packages/utils ] && dep=', "dependencies": { "@acme/utils": "*" }'
+    printf '{ "name": "@acme/%s", "version": "0.0.1", "scripts": { "build": "echo built %s", "test": "node --test test/" }%s }\n' "$n" "$n" "$dep" >"$TM/$p/package.json"
+    {
+      echo "const test = require('node:test');"
+      echo "const assert = require('node:assert');"
+      echo "test('$n renders', () => assert.ok(true));"
+      if [ "$n" = admin ]; then
+        echo "test('$n permissions', () => { assert.deepStrictEqual(['read', 'write'].sort(), ['read', 'admin', 'write'].sort()); });"
+      else
+        echo "test('$n permissions', () => assert.ok(true));"
+      fi
+    } >"$TM/$p/test/$n.test.js"
+  done
+  gitinit "$TM" && printf 'node_modules\n.turbo\n' >"$TM/.gitignore"
+  (cd "$TM" && npm install --offline --no-audit --no-fund >/dev/null 2>&1 && git add -A && git commit -qm init)
+  capture batch21 turbo_run_test_one_package_fails "$TM" "$NB/turbo run test --continue" "turbo $("$NB/turbo" --version 2>/dev/null)"
+
+
+  # git merge with a conflict inside package-lock.json, then the conflicted diff (long)
+  LC="$B/lockmerge"
+  gitinit "$LC"
+  mkdir -p "$LC"
+  lock() {
+    {
+      echo '{'
+      echo '  "name": "web",'
+      echo '  "version": "1.0.0",'
+      echo '  "lockfileVersion": 3,'
+      echo '  "requires": true,'
+      echo '  "packages": {'
+      for i in $(seq 1 60); do
+        v="1.$i.0"; [ "$i" -ge "$1" ] && [ "$i" -lt "$2" ] && v="$3.$i.0"
+        echo "    \"node_modules/dep-$i\": {"
+        echo "      \"version\": \"$v\","
+        echo "      \"resolved\": \"https://registry.npmjs.org/dep-$i/-/dep-$i-$v.tgz\","
+        echo "      \"integrity\": \"sha512-$(printf '%s' "dep-$i-$v" | sha256sum | cut -c1-40)\""
+        echo "    },"
+      done
+      echo '    "": { "name": "web" }'
+      echo '  }'
+      echo '}'
+    } >"$LC/package-lock.json"
+  }
+  lock 0 0 1 && printf '{ "name": "web", "version": "1.0.0" }\n' >"$LC/package.json"
+  git -C "$LC" add -A && git -C "$LC" commit -qm "lock: initial"
+  git -C "$LC" checkout -qb deps/bump-minor
+  lock 10 40 2 && sed -i 's/"1.0.0" }/"1.0.0", "dependencies": { "dep-12": "^2.12.0" } }/' "$LC/package.json"
+  git -C "$LC" commit -qam "deps: bump dep-10..dep-39"
+  git -C "$LC" checkout -q main
+  lock 25 55 3 && git -C "$LC" commit -qam "deps: bump dep-25..dep-54 to 3.x"
+  capture batch21 git_merge_lockfile_conflict_long "$LC" "git merge deps/bump-minor; git diff" "$GITV"
+
+  # --- Go (Debian's golang) ---
+  export GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE="$WORK/gocache"
+  # a counter package whose test is meant for the race detector
+  GR="$B/gorace"
+  mkdir -p "$GR/metrics"
+  printf 'module example.com/svc\n\ngo 1.19\n' >"$GR/go.mod"
+  cat >"$GR/metrics/counter.go" <<'EOF'
+package metrics
+
+import "sync"
+
+// Counter counts events by name.
+type Counter struct {
+	mu     sync.Mutex
+	counts map[string]int
+	total  int
+}
+
+func New() *Counter { return &Counter{counts: map[string]int{}} }
+
+func (c *Counter) Inc(name string) {
+	c.mu.Lock()
+	c.counts[name]++
+	c.mu.Unlock()
+	c.total++
+}
+
+func (c *Counter) Total() int { return c.total }
+EOF
+  cat >"$GR/metrics/counter_test.go" <<'EOF'
+package metrics
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestIncSequential(t *testing.T) {
+	c := New()
+	c.Inc("a")
+	c.Inc("b")
+	if c.Total() != 2 {
+		t.Fatalf("total = %d, want 2", c.Total())
+	}
+}
+
+func TestIncConcurrent(t *testing.T) {
+	c := New()
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 100; j++ {
+				c.Inc("req")
+			}
+		}()
+	}
+	wg.Wait()
+	if c.Total() != 800 {
+		t.Errorf("total = %d, want 800", c.Total())
+	}
+}
+EOF
+  # -race asked for with cgo disabled
+  capture batch21 go_test_race_without_cgo "$GR" "CGO_ENABLED=0 go test -race ./..." "$GOV"
+  # go test given a flag it does not define
+  capture batch21 go_test_unknown_flag "$GR" "go test -verbose ./..." "$GOV"
+
+  # build tags: integration-tagged tests that do not compile, and a command excluded on this OS
+  GT="$B/gotags"
+  mkdir -p "$GT/store" "$GT/cmd/winsvc"
+  printf 'module example.com/store\n\ngo 1.19\n' >"$GT/go.mod"
+  printf 'package store\n\ntype Store struct{ DSN string }\n\nfunc Open(dsn string) (*Store, error) { return &Store{DSN: dsn}, nil }\n\nfunc (s *Store) Close() error { return nil }\n' >"$GT/store/store.go"
+  printf 'package store\n\nimport "testing"\n\nfunc TestOpen(t *testing.T) {\n\tif _, err := Open("mem"); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n' >"$GT/store/store_test.go"
+  cat >"$GT/store/store_integration_test.go" <<'EOF'
+//go:build integration
+
+package store
+
+import (
+	"context"
+	"testing"
+)
+
+func TestOpenPostgres(t *testing.T) {
+	s, err := Open(context.Background(), "postgres://localhost/test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Ping() != nil {
+		t.Fatal("ping failed")
+	}
+}
+EOF
+  printf '//go:build windows\n\npackage main\n\nfunc main() {}\n' >"$GT/cmd/winsvc/main.go"
+  capture batch21 go_test_tags_integration_compile_errors "$GT" "go test -tags integration ./store/" "$GOV"
+  capture batch21 go_build_constraints_exclude_all "$GT" "go build ./cmd/winsvc" "$GOV"
+
+  # go test -bench with -count over 50 benchmarks, one failing (long)
+  GB="$B/gobench"
+  mkdir -p "$GB/codec"
+  printf 'module example.com/codec\n\ngo 1.19\n' >"$GB/go.mod"
+  printf 'package codec\n\nimport "strings"\n\nfunc Encode(s string, n int) string { return strings.Repeat(s, n) }\n' >"$GB/codec/codec.go"
+  {
+    echo "package codec"
+    echo
+    echo "import \"testing\""
+    for i in $(seq 1 50); do
+      echo
+      echo "func BenchmarkEncode$i(b *testing.B) {"
+      echo "	b.ReportAllocs()"
+      if [ "$i" -eq 33 ]; then
+        echo "	if got := Encode(\"ab\", $i); len(got) != $((i * 2 + 1)) {"
+        echo "		b.Fatalf(\"len(Encode) = %d, want %d\", len(got), $((i * 2 + 1)))"
+        echo "	}"
+      fi
+      echo "	for n := 0; n < b.N; n++ {"
+      echo "		_ = Encode(\"ab\", $i)"
+      echo "	}"
+      echo "}"
+    done
+  } >"$GB/codec/codec_test.go"
+  capture batch21 go_bench_count_long_one_fails "$GB" "go test -run '^\$' -bench . -benchmem -benchtime=200x -count=6 ./..." "$GOV"
+
+
+  # inconsistent vendoring: go.mod and vendor/modules.txt disagree
+  GV="$B/govendor"
+  mkdir -p "$GV/vendor/example.com/lib" "$GV/lib"
+  printf 'package lib\n\nfunc Hello() string { return "hi" }\n' >"$GV/lib/lib.go"
+  printf 'module example.com/lib\n\ngo 1.19\n' >"$GV/lib/go.mod"
+  printf 'module example.com/app\n\ngo 1.19\n\nrequire (\n\texample.com/lib v1.2.0\n\tgolang.org/x/text v0.14.0\n)\n\nreplace example.com/lib => ./lib\n' >"$GV/go.mod"
+  printf '# example.com/lib v1.1.0 => ./lib\n## explicit; go 1.19\nexample.com/lib\n# example.com/lib => ./lib\n' >"$GV/vendor/modules.txt"
+  cp "$GV/lib/lib.go" "$GV/vendor/example.com/lib/"
+  printf 'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/lib"\n)\n\nfunc main() { fmt.Println(lib.Hello()) }\n' >"$GV/main.go"
+  capture batch21 go_build_inconsistent_vendoring "$GV" "GOFLAGS=-mod=vendor go build ./..." "$GOV"
+
+  # --- Rust (cargo, std only, offline) ---
+  export CARGO_NET_OFFLINE=true CARGO_TERM_COLOR=never
+  RW="$B/rustws"
+  mkdir -p "$RW/core/src" "$RW/api/src" "$RW/cli/src"
+  printf '[workspace]\nmembers = ["core", "api", "cli"]\nresolver = "2"\n' >"$RW/Cargo.toml"
+  printf '[package]\nname = "ledger-core"\nversion = "0.3.0"\nedition = "2021"\n\n[features]\ndefault = ["serde-lite"]\nserde-lite = []\n' >"$RW/core/Cargo.toml"
+  printf '[package]\nname = "ledger-api"\nversion = "0.3.0"\nedition = "2021"\n\n[dependencies]\nledger-core = { path = "../core" }\n' >"$RW/api/Cargo.toml"
+  printf '[package]\nname = "ledger-cli"\nversion = "0.3.0"\nedition = "2021"\n\n[dependencies]\nledger-core = { path = "../core", default-features = false }\n' >"$RW/cli/Cargo.toml"
+  {
+    echo "#[cfg(feature = \"serde-lite\")]"
+    echo "pub mod wire {"
+    echo "    pub fn encode(v: i64) -> String { format!(\"i{}e\", v) }"
+    echo "}"
+    echo
+    echo "pub fn round_cents(v: f64) -> i64 { (v * 100.0).round() as i64 }"
+    echo
+    echo "macro_rules! case { (\$name:ident, \$input:expr, \$want:expr) => { #[test] fn \$name() { assert_eq!(round_cents(\$input), \$want, \"round_cents({})\", \$input); } }; }"
+    echo
+    echo "#[cfg(test)]"
+    echo "mod tests {"
+    echo "    use super::*;"
+    for i in $(seq 1 160); do
+      want=$((i * 100 + 1))
+      [ "$i" -eq 57 ] && want=5710
+      [ "$i" -eq 131 ] && want=13110
+      echo "    case!(round_$i, $i.01, $want);"
+    done
+    echo "}"
+  } >"$RW/core/src/lib.rs"
+  {
+    echo "use ledger_core::{round_cents, wire};"
+    echo
+    echo "pub fn render(v: f64) -> String { wire::encode(round_cents(v)) }"
+    echo
+    echo "#[cfg(test)]"
+    echo "mod tests {"
+    echo "    use super::*;"
+    for i in $(seq 1 150); do
+      echo "    #[test] fn render_$i() { assert_eq!(render($i.0), \"i${i}00e\"); }"
+    done
+    echo "    #[test] fn render_negative() { assert_eq!(render(-1.5), \"i-150e\"); }"
+    echo "    #[test] fn render_tiny() { assert_eq!(render(0.004), \"i1e\"); }"
+    echo "}"
+  } >"$RW/api/src/lib.rs"
+  printf 'use ledger_core::wire;\n\nfn main() {\n    println!("{}", wire::encode(ledger_core::round_cents(1.5)));\n}\n' >"$RW/cli/src/main.rs"
+  # a package id that names no workspace member
+  capture batch21 cargo_test_p_unknown_member "$RW" "cargo test -p ledger-billing" "$CARGOV"
+  # a feature no selected package has
+  capture batch21 cargo_build_unknown_feature "$RW" "cargo build -p ledger-api --features metrics" "$CARGOV"
+  # long test run of two workspace members selected with -p, three failures, --no-fail-fast
+  capture batch21 cargo_test_workspace_members_long "$RW" "cargo test -p ledger-core -p ledger-api --no-fail-fast" "$CARGOV"
+  # the cli member builds its dependency without default features: the cfg-gated module is gone
+  capture batch21 cargo_build_member_without_default_features "$RW" "cargo build -p ledger-cli" "$CARGOV"
+
+  # cargo bench of #[bench] benchmarks on the stable channel
+  RB="$B/rustbench"
+  mkdir -p "$RB/src" "$RB/benches"
+  printf '[package]\nname = "hashbench"\nversion = "0.1.0"\nedition = "2021"\n' >"$RB/Cargo.toml"
+  printf 'pub fn fnv1a(data: &[u8]) -> u64 {\n    let mut h: u64 = 0xcbf29ce484222325;\n    for b in data {\n        h ^= *b as u64;\n        h = h.wrapping_mul(0x100000001b3);\n    }\n    h\n}\n' >"$RB/src/lib.rs"
+  printf '#![feature(test)]\nextern crate test;\n\nuse test::Bencher;\n\n#[bench]\nfn bench_fnv_1k(b: &mut Bencher) {\n    let data = vec![7u8; 1024];\n    b.iter(|| hashbench::fnv1a(&data));\n}\n' >"$RB/benches/fnv.rs"
+  capture batch21 cargo_bench_feature_on_stable "$RB" "cargo bench" "$CARGOV"
+
+  # --- git ---
+
+  # sparse-checkout in cone mode, then adding a path outside it
+  SC="$B/sparse"
+  gitinit "$SC/src"
+  for s in api web worker billing; do mkdir -p "$SC/src/services/$s" && echo "$s" >"$SC/src/services/$s/main.py"; done
+  mkdir -p "$SC/src/libs/common" && echo c >"$SC/src/libs/common/util.py"
+  git -C "$SC/src" add -A && git -C "$SC/src" commit -qm init
+  git clone -q "$SC/src" "$SC/work" && git -C "$SC/work" config user.email dev@example.com && git -C "$SC/work" config user.name Dev
+  git -C "$SC/work" sparse-checkout set --cone services/api libs/common
+  mkdir -p "$SC/work/services/web" && echo "changed" >"$SC/work/services/web/main.py"
+  capture batch21 git_sparse_checkout_add_outside_cone "$SC/work" "git sparse-checkout list && git add services/web/main.py services/api/main.py" "$GITV"
+
+  # git push through git-lfs's pre-push hook on a machine without git-lfs
+  LF="$B/lfs"
+  git init -q --bare -b main "$LF/origin.git"
+  gitinit "$LF/work"
+  git -C "$LF/work" remote add origin "$LF/origin.git"
+  printf '*.psd filter=lfs diff=lfs merge=lfs -text\n' >"$LF/work/.gitattributes"
+  echo "art" >"$LF/work/logo.psd"
+  git -C "$LF/work" add -A && git -C "$LF/work" commit -qm "add logo"
+  printf '#!/bin/sh\ncommand -v git-lfs >/dev/null 2>&1 || { printf >&2 "\\n%%s\\n\\n" "This repository is configured for Git LFS but '"'"'git-lfs'"'"' was not found on your path. If you no longer wish to use Git LFS, remove this hook by deleting the '"'"'pre-push'"'"' file in the hooks directory (set by '"'"'core.hookspath'"'"'; usually '"'"'.git/hooks'"'"')."; exit 2; }\ngit lfs pre-push "$@"\n' >"$LF/work/.git/hooks/pre-push"
+  chmod +x "$LF/work/.git/hooks/pre-push"
+  capture batch21 git_push_lfs_hook_without_git_lfs "$LF/work" "git push -u origin main" "$GITV"
+
+  # git add -p with stdin closed: the first hunk is shown, then end of input (long)
+  AP="$B/addp"
+  gitinit "$AP"
+  for i in $(seq 1 200); do echo "setting_$i = $i"; done >"$AP/settings.conf"
+  git -C "$AP" add -A && git -C "$AP" commit -qm init
+  for i in $(seq 1 200); do if [ $((i % 2)) -eq 0 ]; then echo "setting_$i = $((i * 10))"; else echo "setting_$i = $i"; fi; done >"$AP/settings.conf"
+  echo "notes" >>"$AP/README.md"
+  capture batch21 git_add_patch_without_terminal_long "$AP" "git add -p" "$GITV"
+
+  # git log with a path that no longer exists and no -- separator
+  GL="$B/logpath"
+  gitinit "$GL"
+  mkdir -p "$GL/src" && echo a >"$GL/src/old_name.py" && git -C "$GL" add -A && git -C "$GL" commit -qm "add module"
+  git -C "$GL" mv src/old_name.py src/new_name.py && git -C "$GL" commit -qm "rename module"
+  capture batch21 git_log_ambiguous_removed_path "$GL" "git log --oneline src/old_name.py" "$GITV"
+fi
+
+# --- batch22: other languages' test runners and compilers, docs and config tools, local ops tools
+# Debian packages: gfortran nim tcllib ocaml-dune ocaml-findlib lua-check libxml2-utils bats shfmt doxygen
+# erlang-base erlang-eunit elixir pandoc python3-sphinx r-base-core r-cran-testthat ansible-core ansible-lint ghc jq yq
+if sel batch22; then
+  B="$WORK/batch22"
+  rm -rf "$B" && mkdir -p "$B"
+
+  # Perl: prove -r -j2 over a small library's tests, three files failing in different ways
+  PL="$B/perl"
+  mkdir -p "$PL/lib/Invoice" "$PL/t/unit" "$PL/t/integration"
+  cat >"$PL/lib/Invoice/Calc.pm" <<'EOF'
+package Invoice::Calc;
+use strict; use warnings;
+sub new { my ($c, %a) = @_; return bless { rate => $a{rate} // 0.2, lines => [] }, $c }
+sub add { my ($s, $name, $qty, $price) = @_; push @{$s->{lines}}, { name => $name, qty => $qty, price => $price }; return $s }
+sub net { my $s = shift; my $t = 0; $t += $_->{qty} * $_->{price} for @{$s->{lines}}; return $t }
+sub tax { my $s = shift; return sprintf('%.2f', $s->net * $s->{rate}) }
+sub lines_by_name { my $s = shift; return [ map { $_->{name} } sort { $a->{name} cmp $b->{name} } @{$s->{lines}} ] }
+sub parse_line { my ($s, $l) = @_; my ($n, $q, $p) = split /;/, $l; die "bad quantity '$q' in line '$l'\n" unless $q =~ /^\d+$/; return { name => $n, qty => $q, price => $p } }
+1;
+EOF
+  cat >"$PL/t/unit/01-net.t" <<'EOF'
+use strict; use warnings; use Test::More tests => 4;
+use lib 'lib'; use Invoice::Calc;
+my $c = Invoice::Calc->new->add('pen', 2, 1.5)->add('ink', 1, 4);
+is($c->net, 7, 'net of two lines');
+is($c->tax, '1.40', 'tax at 20%');
+is(Invoice::Calc->new(rate => 0.07)->add('x', 1, 10)->tax, '0.70', 'tax at 7%');
+ok(Invoice::Calc->new->net == 0, 'empty invoice');
+EOF
+  cat >"$PL/t/unit/02-sort.t" <<'EOF'
+use strict; use warnings; use Test::More;
+use lib 'lib'; use Invoice::Calc;
+my $c = Invoice::Calc->new->add('pen', 2, 1.5)->add('Ink', 1, 4)->add('box', 3, 2);
+is_deeply($c->lines_by_name, ['box', 'Ink', 'pen'], 'names sorted case-insensitively');
+is_deeply($c->{lines}[0], { name => 'pen', qty => 2, price => '1.50' }, 'first line kept as given');
+done_testing;
+EOF
+  cat >"$PL/t/unit/03-parse.t" <<'EOF'
+use strict; use warnings; use Test::More tests => 3;
+use lib 'lib'; use Invoice::Calc;
+my $c = Invoice::Calc->new;
+is($c->parse_line('pen;2;1.5')->{qty}, 2, 'quantity parsed');
+is($c->parse_line('ink;1;4')->{name}, 'ink', 'name parsed');
+is($c->parse_line('box;three;2')->{qty}, 3, 'word quantity');
+EOF
+  cat >"$PL/t/integration/10-file.t" <<'EOF'
+use strict; use warnings; use Test::More tests => 5;
+use lib 'lib'; use Invoice::Calc;
+for my $i (1..3) { ok(Invoice::Calc->new->add("item$i", $i, 1)->net == $i, "item $i") }
+EOF
+  for i in 11 12 13 14 15 16; do
+    printf 'use strict; use warnings; use Test::More;\nuse lib q(lib); use Invoice::Calc;\nfor my $i (1..12) { is(Invoice::Calc->new->add("x", $i, 2)->net, 2*$i, "case %s.$i") }\ndone_testing;\n' "$i" >"$PL/t/integration/$i-bulk.t"
+  done
+  capture batch22 perl_prove_recursive_parallel "$PL" "prove -r -j2 t/" "$(perl -e 'print "perl $^V"'), $(prove --version)"
+
+  # Perl: prove -v of one long table-driven test file with two failures among 320 checks
+  PV="$B/perl-long"
+  mkdir -p "$PV/t" "$PV/lib"
+  cat >"$PV/lib/Slug.pm" <<'EOF'
+package Slug; use strict; use warnings;
+sub slugify { my $s = lc shift; $s =~ s/[^a-z0-9]+/-/g; $s =~ s/^-|-$//g; return $s }
+1;
+EOF
+  {
+    echo 'use strict; use warnings; use Test::More; use lib "lib"; use Slug;'
+    echo 'my @cases = ('
+    for i in $(seq 1 318); do echo "  [\"Post number $i: Hello World\", \"post-number-$i-hello-world\"],"; done
+    echo '  ["Crème brûlée recipe", "creme-brulee-recipe"],'
+    echo '  ["  --Already--slugged--  ", "already--slugged"],'
+    echo ');'
+    echo 'is(Slug::slugify($_->[0]), $_->[1], "slugify: $_->[0]") for @cases;'
+    echo 'done_testing;'
+  } >"$PV/t/slug.t"
+  capture batch22 perl_prove_verbose_long "$PV" "prove -v t/slug.t" "$(prove --version)"
+
+  # Tcl: tcltest suite with failures (result mismatch, an error, a skip by constraint)
+  TC="$B/tcl"
+  mkdir -p "$TC/tests"
+  cat >"$TC/queue.tcl" <<'EOF'
+namespace eval queue {
+    variable items {}
+    proc push {x} { variable items; lappend items $x; return [llength $items] }
+    proc pop {} { variable items; set x [lindex $items end]; set items [lrange $items 0 end-1]; return $x }
+    proc size {} { variable items; return [llength $items] }
+    proc clear {} { variable items; set items {} }
+    proc peek {} { variable items; return [lindex $items 0] }
+    proc drain {n} { variable items; if {$n > [llength $items]} { error "cannot drain $n items from a queue of [llength $items]" }; set r [lrange $items 0 [expr {$n-1}]]; set items [lrange $items $n end]; return $r }
+}
+EOF
+  cat >"$TC/tests/queue.test" <<'EOF'
+package require tcltest
+namespace import ::tcltest::*
+source [file join [file dirname [info script]] .. queue.tcl]
+test queue-1.1 {push returns size} -setup queue::clear -body { queue::push a; queue::push b } -result 2
+test queue-1.2 {pop is FIFO} -setup { queue::clear; queue::push a; queue::push b } -body { queue::pop } -result a
+test queue-1.3 {size after pops} -setup { queue::clear; queue::push a } -body { queue::pop; queue::size } -result 0
+test queue-2.1 {peek on empty} -setup queue::clear -body { queue::peek } -result {}
+test queue-2.2 {drain too many} -setup { queue::clear; queue::push a } -body { queue::drain 3 } -returnCodes error -result {cannot drain 3 items from a queue of 2}
+test queue-2.3 {drain two} -setup { queue::clear; foreach x {a b c} { queue::push $x } } -body { queue::drain 2 } -result {a b}
+test queue-3.1 {drain negative} -setup queue::clear -body { queue::drain -1; queue::size } -result 0
+testConstraint bigMemory 0
+test queue-4.1 {million items} -constraints bigMemory -body { for {set i 0} {$i < 1000000} {incr i} { queue::push $i }; queue::size } -result 1000000
+test queue-4.2 {clear resets} -body { queue::push z; queue::clear; queue::size } -result 0
+test queue-4.3 {pop empty} -setup queue::clear -body { queue::pop; queue::frobnicate } -result {}
+cleanupTests
+EOF
+  capture batch22 tcltest_failures "$TC" "tclsh tests/queue.test" "tcl $(echo 'puts [info patchlevel]' | tclsh)"
+
+  # make -j4 -k of a docs/data pipeline whose recipes are scripts; two fail, outputs interleave
+  MK="$B/make-pipeline"
+  mkdir -p "$MK/data" "$MK/scripts"
+  for r in north south east west central; do
+    { echo "id,region,amount"; for i in $(seq 1 20); do echo "$i,$r,$((i * 7 % 50))"; done; } >"$MK/data/$r.csv"
+  done
+  sed -i '12s/.*/12,south,N\/A/' "$MK/data/south.csv"
+  cat >"$MK/scripts/summarise.sh" <<'EOF'
+#!/bin/sh
+# summarise.sh IN OUT: sums the amount column, failing on a non-numeric amount
+in="$1"; out="$2"; n=0; sum=0
+echo "summarise: reading $in"
+while IFS=, read -r id region amount; do
+  [ "$id" = id ] && continue
+  n=$((n + 1))
+  case "$amount" in ''|*[!0-9]*) echo "summarise: $in:$((n + 1)): amount '$amount' is not a number" >&2; exit 3;; esac
+  sum=$((sum + amount))
+  sleep 0.01
+done <"$in"
+echo "$region,$n,$sum" >"$out"
+echo "summarise: wrote $out ($n rows)"
+EOF
+  chmod +x "$MK/scripts/summarise.sh"
+  cat >"$MK/Makefile" <<'EOF'
+REGIONS := north south east west central
+SUMS := $(REGIONS:%=build/%.sum)
+all: build/report.txt
+build:
+	mkdir -p build
+build/%.sum: data/%.csv scripts/summarise.sh | build
+	./scripts/summarise.sh $< $@
+build/report.txt: $(SUMS) build/rates.txt
+	cat $^ > $@
+build/rates.txt: | build
+	@echo "fetching rates from rates.json"
+	jq -r '.rates | to_entries[] | "\(.key),\(.value)"' rates.json > $@
+.PHONY: all
+EOF
+  printf '{"rates": {"EUR": 1, "USD": 1.08,}}\n' >"$MK/rates.json"
+  capture batch22 make_j4_k_script_pipeline "$MK" "make -j4 -k" "$(make --version | head -1)"
+
+  # shfmt -d over a scripts directory (a diff per file, exit 1)
+  SF="$B/shfmt"
+  mkdir -p "$SF/scripts"
+  cat >"$SF/scripts/deploy.sh" <<'EOF'
+#!/usr/bin/env bash
+set -euo pipefail
+deploy(){
+  local env=$1
+    if [ "$env" == "prod" ]
+    then
+      echo "deploying to prod"
+    fi
+  for host in $(cat hosts.txt) ; do
+     ssh $host "systemctl restart app"
+  done
+}
+deploy "$@"
+EOF
+  cat >"$SF/scripts/backup.sh" <<'EOF'
+#!/bin/sh
+DEST=/var/backups
+tar czf $DEST/app.tgz /srv/app &&echo done||echo failed
+case "$1" in
+  full) echo full;;
+    incr)
+  echo incr
+  ;;
+esac
+EOF
+  cat >"$SF/scripts/ok.sh" <<'EOF'
+#!/bin/sh
+echo "already formatted"
+EOF
+  cat >"$SF/scripts/broken.sh" <<'EOF'
+#!/bin/bash
+if [ -f x ]; then
+  echo "missing fi"
+for f in *.txt; do echo "$f"; done
+EOF
+  capture batch22 shfmt_diff_scripts "$SF" "shfmt -d -i 2 scripts/" "shfmt $(shfmt --version)"
+
+  # Erlang: erlc over four modules with errors and warnings
+  ER="$B/erlang"
+  mkdir -p "$ER/src" "$ER/ebin" "$ER/test"
+  cat >"$ER/src/cart.erl" <<'EOF'
+-module(cart).
+-export([new/0, add/3, total/1, remove/2]).
+
+new() -> #{items => [], currency => eur}.
+
+add(Cart = #{items := Items}, Sku, Qty) when Qty > 0 ->
+    Cart#{items := [{Sku, Qty} | Items]};
+add(_Cart, _Sku, Qty) ->
+    erlang:error({bad_quantity, Qty}).
+
+total(#{items := Items}) ->
+    lists:sum([Qty * price(Sku) || {Sku, Qty} <- Items]).
+
+remove(Cart = #{items := Items}, Sku) ->
+    Unused = 42,
+    Cart#{items := lists:keydelete(Sku, 1, Items)}.
+
+price(apple) -> 3;
+price(pear) -> 4;
+price(plum) -> 2.
+EOF
+  cat >"$ER/src/inventory.erl" <<'EOF'
+-module(inventory).
+-export([stock/1, reserve/2]).
+
+stock(Sku) ->
+    case ets:lookup(stock, Sku) of
+        [{Sku, N}] -> N;
+        [] -> 0
+    end.
+
+reserve(Sku, N) ->
+    Have = stock(Sku),
+    if Have >= N -> {ok, Have - N};
+       true -> {error, {insufficient, Sku, Have}}
+    end
+    io:format("reserved ~p~n", [Sku]).
+EOF
+  cat >"$ER/src/pricing.erl" <<'EOF'
+-module(pricing).
+-export([discount/2, vat/1]).
+
+discount(Amount, Percent) when Percent =< 100 ->
+    Amount - Amount * Percent / 100.
+
+vat(Amount) ->
+    round2(Amount * 1.2).
+
+format(Amount) -> io_lib:format("~.2f", [Amount]).
+EOF
+  cat >"$ER/src/orders.erl" <<'EOF'
+-module(orders).
+-export([place/2]).
+-record(order, {id, cart, status = new}).
+
+place(Id, Cart) ->
+    Total = cart:total(Cart),
+    O = #order{id = Id, cart = Cart, state = placed},
+    {ok, O, Totl}.
+EOF
+  capture batch22 erlc_errors_warnings "$ER" "erlc -Wall -o ebin src/*.erl" "$(erl -noshell -eval 'io:format("erlang ~s", [erlang:system_info(otp_release)]), halt().')"
+
+  # Erlang: eunit with failing assertions and a crash, verbose
+  EU="$B/eunit"
+  mkdir -p "$EU/src" "$EU/ebin"
+  cat >"$EU/src/textutil.erl" <<'EOF'
+-module(textutil).
+-export([words/1, capitalize/1, truncate/2, parse_kv/1]).
+words(S) -> string:lexemes(S, " ").
+capitalize([C | Rest]) when C >= $a, C =< $z -> [C - 32 | Rest];
+capitalize(S) -> S.
+truncate(S, N) when length(S) =< N -> S;
+truncate(S, N) -> lists:sublist(S, N - 3) ++ "...".
+parse_kv(S) ->
+    [K, V] = string:split(S, "="),
+    {list_to_atom(K), list_to_integer(V)}.
+EOF
+  cat >"$EU/src/textutil_tests.erl" <<'EOF'
+-module(textutil_tests).
+-include_lib("eunit/include/eunit.hrl").
+words_test() -> ?assertEqual(["a", "b", "c"], textutil:words("a b  c")).
+capitalize_test_() -> [?_assertEqual("Hello", textutil:capitalize("hello")),
+                       ?_assertEqual("Élan", textutil:capitalize("élan")),
+                       ?_assertEqual("", textutil:capitalize(""))].
+truncate_test_() -> [?_assertEqual("abc", textutil:truncate("abc", 5)),
+                     ?_assertEqual("ab...", textutil:truncate("abcdefgh", 5)),
+                     ?_assertEqual("abcdefgh", textutil:truncate("abcdefgh", 8))].
+parse_kv_test_() -> [?_assertEqual({port, 8080}, textutil:parse_kv("port=8080")),
+                     ?_assertEqual({timeout, 30}, textutil:parse_kv("timeout = 30")),
+                     ?_assertMatch({retries, _}, textutil:parse_kv("retries"))].
+EOF
+  capture batch22 erlang_eunit_verbose_failures "$EU" "erlc -o ebin src/*.erl && erl -noshell -pa ebin -eval 'case eunit:test(textutil, [verbose]) of ok -> halt(0); _ -> halt(1) end.'" "$(erl -noshell -eval 'io:format("erlang ~s", [erlang:system_info(otp_release)]), halt().')"
+
+  # Elixir: mix test (no deps) with assertion failures, a raise and a compile warning
+  EX="$B/elixir"
+  mkdir -p "$EX"
+  (cd "$EX" && MIX_HOME="$EX/.mix" mix new ledger >/dev/null 2>&1)
+  L="$EX/ledger"
+  cat >"$L/lib/ledger.ex" <<'EOF'
+defmodule Ledger do
+  @moduledoc "A tiny double-entry ledger."
+
+  def new, do: %{accounts: %{}, entries: []}
+
+  def open(ledger, name, balance \\ 0) do
+    put_in(ledger, [:accounts, name], balance)
+  end
+
+  def transfer(ledger, from, to, amount) when amount > 0 do
+    unused = :debug
+    with {:ok, fb} <- fetch(ledger, from),
+         {:ok, _tb} <- fetch(ledger, to),
+         :ok <- check_funds(fb, amount) do
+      ledger
+      |> update_in([:accounts, from], &(&1 - amount))
+      |> update_in([:accounts, to], &(&1 + amount))
+      |> Map.update!(:entries, &[{from, to, amount} | &1])
+    end
+  end
+
+  def balance(ledger, name), do: Map.fetch!(ledger.accounts, name)
+
+  def statement(ledger, name) do
+    ledger.entries
+    |> Enum.filter(fn {f, t, _} -> f == name or t == name end)
+    |> Enum.map(fn {f, t, a} -> if f == name, do: -a, else: a end)
+  end
+
+  defp fetch(ledger, name) do
+    case Map.fetch(ledger.accounts, name) do
+      {:ok, b} -> {:ok, b}
+      :error -> {:error, {:no_account, name}}
+    end
+  end
+
+  defp check_funds(balance, amount) when balance >= amount, do: :ok
+  defp check_funds(balance, amount), do: {:error, {:insufficient_funds, balance, amount}}
+end
+EOF
+  cat >"$L/test/ledger_test.exs" <<'EOF'
+defmodule LedgerTest do
+  use ExUnit.Case
+  doctest Ledger
+
+  setup do
+    {:ok, ledger: Ledger.new() |> Ledger.open("alice", 100) |> Ledger.open("bob", 20)}
+  end
+
+  test "transfer moves money", %{ledger: l} do
+    l = Ledger.transfer(l, "alice", "bob", 30)
+    assert Ledger.balance(l, "alice") == 70
+    assert Ledger.balance(l, "bob") == 50
+  end
+
+  test "insufficient funds", %{ledger: l} do
+    assert Ledger.transfer(l, "bob", "alice", 50) == {:error, {:insufficient_funds, 20, 50}}
+  end
+
+  test "unknown account", %{ledger: l} do
+    assert {:error, :no_account} = Ledger.transfer(l, "carol", "bob", 5)
+  end
+
+  test "statement lists signed amounts", %{ledger: l} do
+    l = l |> Ledger.transfer("alice", "bob", 10) |> Ledger.transfer("bob", "alice", 5)
+    assert Ledger.statement(l, "alice") == [-10, 5]
+  end
+
+  test "balance of a missing account", %{ledger: l} do
+    assert Ledger.balance(l, "dave") == 0
+  end
+
+  test "zero transfer is rejected", %{ledger: l} do
+    assert_raise ArgumentError, fn -> Ledger.transfer(l, "alice", "bob", 0) end
+  end
+
+  for n <- 1..30 do
+    test "small transfer #{n}", %{ledger: l} do
+      l = Ledger.transfer(l, "alice", "bob", unquote(n))
+      assert Ledger.balance(l, "bob") == 20 + unquote(n)
+    end
+  end
+end
+EOF
+  capture batch22 mix_test_failures "$L" "MIX_HOME=$EX/.mix mix test --seed 0" "$(elixir --version 2>/dev/null | tail -1)"
+
+  # Elixir: mix compile with undefined functions and a syntax error in another module
+  MC="$EX/shop"
+  (cd "$EX" && MIX_HOME="$EX/.mix" mix new shop >/dev/null 2>&1)
+  cat >"$MC/lib/shop.ex" <<'EOF'
+defmodule Shop do
+  def checkout(cart) do
+    cart
+    |> Shop.Cart.total()
+    |> Shop.Tax.apply_vat()
+    |> format_price()
+  end
+
+  def format(amount), do: :erlang.float_to_binary(amount, decimals: 2)
+end
+EOF
+  mkdir -p "$MC/lib/shop"
+  cat >"$MC/lib/shop/cart.ex" <<'EOF'
+defmodule Shop.Cart do
+  def total(items), do: Enum.reduce(items, 0, fn {_, q, p}, acc -> acc + q * p end)
+  def count(items), do: Enum.count(items, fn {_, q, _} -> q > 0 end)
+  def skus(items), do: Enum.map(items, &elem(&1, 0)) |> Enum.uniq_by()
+end
+EOF
+  cat >"$MC/lib/shop/tax.ex" <<'EOF'
+defmodule Shop.Tax do
+  @rate 0.2
+  def apply_vat(amount), do: amount * (1 + @rate)
+  def rate(country) do
+    case country do
+      :de -> 0.19
+      :fr -> 0.2
+      _ -> @rate
+    end
+  end
+  def round(amount), do: Float.round(amount 2)
+end
+EOF
+  capture batch22 mix_compile_errors "$MC" "MIX_HOME=$EX/.mix mix compile --warnings-as-errors" "$(elixir --version 2>/dev/null | tail -1)"
+
+  # Elixir: mix test --trace over 320 tests with one failure (long)
+  MT="$EX/codec"
+  (cd "$EX" && MIX_HOME="$EX/.mix" mix new codec >/dev/null 2>&1)
+  cat >"$MT/lib/codec.ex" <<'EOF'
+defmodule Codec do
+  def encode(n) when is_integer(n) and n >= 0, do: Integer.to_string(n, 36) |> String.downcase()
+  def decode(s), do: String.to_integer(s, 36)
+end
+EOF
+  cat >"$MT/test/codec_test.exs" <<'EOF'
+defmodule CodecTest do
+  use ExUnit.Case, async: false
+  for n <- 0..319 do
+    test "round trip #{n * 997}" do
+      assert Codec.decode(Codec.encode(unquote(n * 997))) == unquote(n * 997)
+    end
+  end
+  test "encode of a negative number" do
+    assert Codec.encode(-5) == "-5"
+  end
+end
+EOF
+  capture batch22 mix_test_trace_long "$MT" "MIX_HOME=$EX/.mix mix test --trace --seed 0" "$(elixir --version 2>/dev/null | tail -1)"
+
+  # Haskell: ghc -Wall on a two-module program with type errors and warnings
+  HS="$B/haskell"
+  mkdir -p "$HS/src"
+  cat >"$HS/src/Inventory.hs" <<'EOF'
+module Inventory (Item(..), restock, totalValue, lowStock) where
+
+import qualified Data.Map as M
+import Data.List (sortOn)
+
+data Item = Item { sku :: String, qty :: Int, price :: Double } deriving (Show, Eq)
+
+restock :: Int -> Item -> Item
+restock n item = item { qty = qty item + n }
+
+totalValue :: [Item] -> Double
+totalValue items = sum [fromIntegral (qty i) * price i | i <- items]
+
+lowStock :: Int -> [Item] -> [String]
+lowStock limit items = map sku (filter (\i -> qty i < limit) items) ++ length items
+
+byPrice :: [Item] -> [Item]
+byPrice = sortOn price
+EOF
+  cat >"$HS/src/Main.hs" <<'EOF'
+module Main where
+
+import Inventory
+import System.Environment (getArgs)
+
+main :: IO ()
+main = do
+  args <- getArgs
+  let items = [Item "A-1" 3 2.5, Item "B-2" 10 1.25]
+      limit = read (head args)
+  putStrLn ("value: " ++ totalValue items)
+  mapM_ putStrLn (lowStock limit items)
+  case args of
+    ["--restock", n] -> print (map (restock n) items)
+EOF
+  mkdir -p "$HS/build"
+  capture batch22 ghc_wall_type_errors "$HS" "ghc -Wall -isrc -outputdir build src/Main.hs -o build/inv" "$(ghc --version)"
+
+  # Haskell: runghc of a script that dies on a partial function after output
+  cat >"$HS/report.hs" <<'EOF'
+import qualified Data.Map.Strict as M
+import Text.Printf (printf)
+
+sales :: [(String, Int)]
+sales = [("north", 120), ("south", 80), ("east", 95), ("west", 0)]
+
+main :: IO ()
+main = do
+  let m = M.fromList sales
+  mapM_ (\(r, v) -> printf "%-6s %5d\n" r v) sales
+  printf "total  %5d\n" (sum (M.elems m))
+  let share r = (m M.! r) * 100 `div` (m M.! "west")
+  printf "north share of west: %d%%\n" (share "north")
+  print (m M.! "central")
+EOF
+  capture batch22 runghc_divide_by_zero "$HS" "runghc report.hs" "$(ghc --version)"
+
+  # OCaml: dune build with errors in two libraries' files
+  OC="$B/ocaml"
+  mkdir -p "$OC/lib" "$OC/bin" "$OC/test"
+  printf '(lang dune 2.9)\n' >"$OC/dune-project"
+  printf '(library (name geometry))\n' >"$OC/lib/dune"
+  cat >"$OC/lib/shape.ml" <<'EOF'
+type t = Circle of float | Rect of float * float | Triangle of float * float * float
+
+let area = function
+  | Circle r -> 3.14159 *. r *. r
+  | Rect (w, h) -> w *. h
+
+let perimeter = function
+  | Circle r -> 2. *. 3.14159 *. r
+  | Rect (w, h) -> 2 * (w +. h)
+  | Triangle (a, b, c) -> a +. b +. c
+EOF
+  cat >"$OC/lib/scene.ml" <<'EOF'
+let total_area shapes = List.fold_left (fun acc s -> acc +. Shape.area s) 0. shapes
+let largest shapes = List.sort (fun a b -> compare (Shape.area b) (Shape.area a)) shapes |> List.hd
+let describe s = Printf.sprintf "%s with area %.2f" (Shape.name s) (Shape.area s)
+EOF
+  printf '(executable (name main) (libraries geometry))\n' >"$OC/bin/dune"
+  cat >"$OC/bin/main.ml" <<'EOF'
+let () =
+  let shapes = [ Geometry.Shape.Circle 1.0; Geometry.Shape.Rect (2.0, 3) ] in
+  Printf.printf "total %.2f\n" (Geometry.Scene.total_area shapes)
+EOF
+  capture batch22 dune_build_errors "$OC" "dune build 2>&1" "dune $(dune --version), $(ocamlfind ocamlopt -version 2>/dev/null)"
+
+  # OCaml: dune test with a failing assertion in a test executable
+  OT="$B/ocaml-test"
+  mkdir -p "$OT/lib" "$OT/test"
+  printf '(lang dune 2.9)\n' >"$OT/dune-project"
+  printf '(library (name strutil))\n' >"$OT/lib/dune"
+  cat >"$OT/lib/strutil.ml" <<'EOF'
+let split_words s = String.split_on_char ' ' s |> List.filter (fun w -> w <> "")
+let capitalize s = String.capitalize_ascii s
+let pad_left n s = if String.length s >= n then s else String.make (n - String.length s) ' ' ^ s
+let parse_port s = match int_of_string_opt s with Some p when p > 0 && p < 65536 -> p | _ -> failwith ("bad port: " ^ s)
+EOF
+  printf '(test (name test_strutil) (libraries strutil))\n' >"$OT/test/dune"
+  cat >"$OT/test/test_strutil.ml" <<'EOF'
+let check name cond = Printf.printf "%s: %s\n%!" name (if cond then "ok" else "FAIL")
+let () =
+  check "split_words" (Strutil.split_words "a  b c" = ["a"; "b"; "c"]);
+  check "capitalize" (Strutil.capitalize "hello" = "Hello");
+  check "pad_left" (Strutil.pad_left 5 "ab" = "   ab");
+  check "pad_left long" (Strutil.pad_left 1 "abc" = "abc");
+  assert (Strutil.parse_port "8080" = 8080);
+  assert (Strutil.parse_port "80" = 8080);
+  check "parse_port range" (Strutil.parse_port "70000" = 0)
+EOF
+  capture batch22 dune_test_assert_failure "$OT" "dune test" "dune $(dune --version)"
+
+  # Lua: luacheck --codes over a 37-file game codebase (plain formatter, long)
+  LU="$B/lua"
+  mkdir -p "$LU/src/entities" "$LU/src/systems"
+  for i in $(seq 1 30); do
+    cat >"$LU/src/entities/entity_$i.lua" <<EOF
+local Entity$i = {}
+Entity$i.__index = Entity$i
+local unused_helper = require("src.util")
+
+function Entity$i.new(x, y, speed)
+  local self = setmetatable({}, Entity$i)
+  self.x = x
+  self.y = y
+  self.speed = speed or 1
+  local tmp = x * 2
+  return self
+end
+
+function Entity$i:update(dt, world)
+  self.x = self.x + self.speed * dt
+  if self.x > world.width then
+    self.x = 0
+    score = score + 1
+  end
+  for i, v in ipairs(world.items) do
+    print(v)
+  end
+end
+
+function Entity$i:draw()
+  love.graphics.rectangle("fill", self.x, self.y, 10, 10)
+end
+
+return Entity$i
+EOF
+  done
+  for s in physics render input audio ai net; do
+    cat >"$LU/src/systems/$s.lua" <<EOF
+local M = {}
+local config = require("src.config")
+
+function M.init(opts)
+  local opts = opts or {}
+  M.enabled = opts.enabled
+  M.rate = opts.rate or 60
+end
+
+function M.step(dt, entities)
+  for i = 1, #entities do
+    local e = entities[i]
+    e:update(dt, world)
+  end
+  return nil, "not implemented"
+end
+
+function M.shutdown(reason)
+  debug_log("shutdown: " .. reason)
+end
+
+return M
+EOF
+  done
+  printf 'local M = {}\nfunction M.clamp(v, lo, hi)\n  return math.max(lo, math.min(hi, v)\nend\nreturn M\n' >"$LU/src/util.lua"
+  capture batch22 luacheck_codes_many_files "$LU" "luacheck --codes --no-color --std luajit src" "$(luacheck --version | head -1)"
+
+  # gfortran: compile errors over two source files
+  GF="$B/fortran"
+  mkdir -p "$GF/src"
+  cat >"$GF/src/stats.f90" <<'EOF'
+module stats
+  implicit none
+contains
+  function mean(x) result(m)
+    real, intent(in) :: x(:)
+    real :: m
+    m = sum(x) / size(x)
+  end function mean
+
+  function variance(x) result(v)
+    real, intent(in) :: x(:)
+    real :: v
+    integer :: i
+    v = 0.0
+    do i = 1, size(x)
+      v = v + (x(i) - mean(x))**2
+    end do
+    v = v / (size(x) - 1)
+    x(1) = 0.0
+  end function variance
+
+  subroutine summary(x, lo, hi)
+    real, intent(in) :: x(:)
+    real, intent(out) :: lo, hi
+    lo = minval(x)
+    hi = maxval(x
+  end subroutine summary
+end module stats
+EOF
+  cat >"$GF/src/main.f90" <<'EOF'
+program main
+  use stats
+  implicit none
+  real :: data(5) = [1.0, 2.0, 3.0, 4.0, 5.0]
+  real :: lo, hi
+  integer :: n
+  print *, 'mean', mean(data)
+  print *, 'variance', variance(data)
+  call summary(data, lo)
+  n = 'five'
+  print *, undefined_total
+end program main
+EOF
+  capture batch22 gfortran_compile_errors "$GF" "gfortran -Wall -o stats src/stats.f90 src/main.f90" "$(gfortran --version | head -1)"
+
+  # gfortran: a run-time bounds check failure with a backtrace after output
+  GR="$B/fortran-run"
+  mkdir -p "$GR"
+  cat >"$GR/heat.f90" <<'EOF'
+program heat
+  implicit none
+  integer, parameter :: n = 10
+  real :: u(n), unew(n)
+  integer :: step, i
+  u = 0.0
+  u(1) = 100.0
+  do step = 1, 5
+    do i = 2, n
+      unew(i) = u(i) + 0.25 * (u(i-1) - 2.0*u(i) + u(i+1))
+    end do
+    u(2:n) = unew(2:n)
+    print '(a,i3,a,f8.3)', 'step', step, ' max', maxval(u)
+  end do
+end program heat
+EOF
+  capture batch22 gfortran_bounds_check_runtime "$GR" "gfortran -g -fcheck=all -fbacktrace -o heat heat.f90 && ./heat" "$(gfortran --version | head -1)"
+
+  # Nim: nim c with a type mismatch (long candidate list) after the compiler's hints
+  NM="$B/nim"
+  mkdir -p "$NM/src"
+  cat >"$NM/src/inventory.nim" <<'EOF'
+import std/[tables, strutils, sequtils]
+
+type
+  Item = object
+    sku: string
+    qty: int
+    price: float
+
+proc total(items: seq[Item]): float =
+  for it in items:
+    result += it.qty.float * it.price
+
+proc lowStock(items: seq[Item], limit: int): seq[string] =
+  items.filterIt(it.qty < limit).mapIt(it.sku)
+
+when isMainModule:
+  let items = @[Item(sku: "A-1", qty: 3, price: 2.5), Item(sku: "B-2", qty: 10, price: 1.25)]
+  echo "total: " & total(items)
+  echo lowStock(items, "5").join(", ")
+EOF
+  capture batch22 nim_c_type_mismatch "$NM" "nim c --hints:on src/inventory.nim" "$(nim --version | head -1)"
+
+  # Nim: a run-time IndexDefect with its traceback after output
+  cat >"$NM/src/scores.nim" <<'EOF'
+import std/strformat
+proc average(xs: seq[int]): float =
+  var s = 0
+  for i in 0 .. xs.len:
+    s += xs[i]
+  s / xs.len
+let scores = @[70, 85, 90]
+for i, s in scores: echo &"player {i}: {s}"
+echo &"average: {average(scores):.1f}"
+EOF
+  capture batch22 nim_run_index_defect "$NM" "nim c -r --hints:off src/scores.nim" "$(nim --version | head -1)"
+
+  # R: testthat over a small package-like directory with failures, an error and a warning
+  RR="$B/r"
+  mkdir -p "$RR/R" "$RR/tests/testthat"
+  cat >"$RR/R/metrics.R" <<'EOF'
+rmse <- function(actual, predicted) sqrt(mean((actual - predicted)^2))
+normalise <- function(x) (x - min(x)) / (max(x) - min(x))
+summarise_groups <- function(df) {
+  aggregate(value ~ group, data = df, FUN = mean)
+}
+parse_ratio <- function(s) {
+  parts <- strsplit(s, ":")[[1]]
+  as.numeric(parts[1]) / as.numeric(parts[2])
+}
+EOF
+  cat >"$RR/tests/testthat/test-metrics.R" <<'EOF'
+source(file.path("..", "..", "R", "metrics.R"))
+test_that("rmse of identical vectors is zero", {
+  expect_equal(rmse(1:5, 1:5), 0)
+})
+test_that("rmse of a shifted vector", {
+  expect_equal(rmse(c(1, 2, 3), c(2, 3, 4)), 1.5)
+})
+test_that("normalise maps to [0, 1]", {
+  x <- normalise(c(2, 4, 6, 8))
+  expect_equal(range(x), c(0, 1))
+  expect_equal(x, c(0, 0.25, 0.75, 1))
+})
+test_that("normalise of a constant vector", {
+  expect_false(any(is.nan(normalise(c(3, 3, 3)))))
+})
+test_that("group means", {
+  df <- data.frame(group = c("a", "a", "b"), value = c(1, 3, 10))
+  out <- summarise_groups(df)
+  expect_equal(nrow(out), 2)
+  expect_equal(out$value, c(2, 10))
+  expect_named(out, c("group", "mean"))
+})
+test_that("ratios", {
+  expect_equal(parse_ratio("3:4"), 0.75)
+  expect_equal(parse_ratio("16:9"), 16 / 9)
+  expect_equal(parse_ratio("a:b"), NA_real_)
+  expect_error(parse_ratio(NULL))
+})
+EOF
+  capture batch22 r_testthat_failures "$RR" "Rscript -e 'testthat::test_dir(\"tests/testthat\", stop_on_failure = TRUE)'" "$(Rscript --version 2>&1), testthat $(Rscript -e 'cat(as.character(packageVersion("testthat")))')"
+
+  # R: a script that prints a long data frame then fails, with warnings
+  cat >"$RR/report.R" <<'EOF'
+set.seed(1)
+n <- 300
+sales <- data.frame(id = seq_len(n), region = sample(c("north", "south", "east", "west"), n, TRUE),
+                    amount = round(runif(n, 10, 500), 2), stringsAsFactors = FALSE)
+sales$amount[c(57, 211)] <- NA
+print(sales, row.names = FALSE)
+totals <- tapply(sales$amount, sales$region, sum)
+print(totals)
+rates <- as.numeric(c("0.2", "0.19", "n/a", "0.21"))
+names(rates) <- c("north", "south", "east", "west")
+tax <- totals * rates
+print(tax)
+model <- lm(amount ~ region, data = sales)
+summary(model)$r.squared
+write.csv(tax, file = "/nonexistent/dir/tax.csv")
+cat("done\n")
+EOF
+  capture batch22 rscript_long_print_then_error "$RR" "Rscript report.R" "$(Rscript --version 2>&1)"
+
+  # Sphinx: the doctest builder with failing examples
+  SP="$B/sphinx"
+  mkdir -p "$SP/docs" "$SP/pkg"
+  cat >"$SP/pkg/money.py" <<'EOF'
+from decimal import Decimal, ROUND_HALF_UP
+
+
+def to_cents(amount):
+    return int((Decimal(str(amount)) * 100).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+
+
+def split(total_cents, parts):
+    base, rest = divmod(total_cents, parts)
+    return [base + (1 if i < rest else 0) for i in range(parts)]
+EOF
+  cat >"$SP/docs/conf.py" <<'EOF'
+import os, sys
+sys.path.insert(0, os.path.abspath(".."))
+project = "money"
+extensions = ["sphinx.ext.doctest", "sphinx.ext.autodoc"]
+EOF
+  cat >"$SP/docs/index.rst" <<'EOF'
+money
+=====
+
+.. toctree::
+
+   usage
+   api
+EOF
+  cat >"$SP/docs/usage.rst" <<'EOF'
+Usage
+=====
+
+.. testsetup:: *
+
+   from pkg.money import to_cents, split
+
+Converting amounts:
+
+.. doctest::
+
+   >>> to_cents(12.5)
+   1250
+   >>> to_cents("0.005")
+   0
+   >>> to_cents(1.15)
+   115
+
+Splitting a bill:
+
+.. doctest::
+
+   >>> split(1000, 3)
+   [334, 333, 333]
+   >>> split(10, 4)
+   [2, 2, 3, 3]
+   >>> split(10, 0)
+   []
+
+.. testcode::
+
+   print(sum(split(999, 7)))
+
+.. testoutput::
+
+   999
+EOF
+  cat >"$SP/docs/api.rst" <<'EOF'
+API
+===
+
+.. automodule:: pkg.money
+   :members:
+
+.. autofunction:: pkg.money.round_up
+EOF
+  capture batch22 sphinx_doctest_failures "$SP" "sphinx-build -b doctest docs docs/_build/doctest" "$(sphinx-build --version)"
+
+  # doxygen with warnings over a C library (undocumented members, bad params), long progress output
+  DX="$B/doxygen"
+  mkdir -p "$DX/include" "$DX/src"
+  for m in buffer list map queue stack string vector heap; do
+    cat >"$DX/include/$m.h" <<EOF
+/**
+ * @file $m.h
+ * @brief The $m container.
+ */
+#ifndef ${m^^}_H
+#define ${m^^}_H
+#include <stddef.h>
+/** @brief An opaque $m. */
+typedef struct $m $m;
+/**
+ * @brief Creates a $m.
+ * @param capacity initial capacity
+ * @return a new $m or NULL
+ */
+$m *${m}_new(size_t capacity);
+/**
+ * @brief Frees a $m.
+ * @param self the $m
+ * @param deep whether to free the items
+ */
+void ${m}_free($m *self);
+size_t ${m}_len(const $m *self);
+/**
+ * @brief Pushes an item.
+ * @param self the $m
+ * @param item the item
+ * @retval 0 on success
+ */
+int ${m}_push($m *self, void *item, int flags);
+#endif
+EOF
+  done
+  mkdir -p "$DX/build/docs"
+  cat >"$DX/Doxyfile" <<'EOF'
+PROJECT_NAME = "libcontainers"
+INPUT = include
+OUTPUT_DIRECTORY = build/docs
+GENERATE_LATEX = NO
+EXTRACT_ALL = NO
+WARN_IF_UNDOCUMENTED = YES
+WARN_NO_PARAMDOC = YES
+WARN_AS_ERROR = FAIL_ON_WARNINGS
+QUIET = NO
+HAVE_DOT = NO
+EOF
+  capture batch22 doxygen_fail_on_warnings "$DX" "doxygen Doxyfile" "doxygen $(doxygen --version)"
+
+  # pandoc with --fail-if-warnings: missing images, a duplicate identifier, an unknown citation style
+  PD="$B/pandoc"
+  mkdir -p "$PD/docs"
+  cat >"$PD/docs/guide.md" <<'EOF'
+---
+title: Operator guide
+author: Ops team
+---
+
+# Install {#install}
+
+![architecture](img/architecture.png)
+
+Run the installer.
+
+# Configure {#install}
+
+See [the install section](#install) and [tuning](#tuning).
+
+![ports](img/ports.svg)
+
+| key | default |
+|-----|---------|
+| port | 8080 |
+
+[^1]: A footnote nobody references.
+EOF
+  capture batch22 pandoc_fail_if_warnings "$PD" "pandoc --fail-if-warnings --standalone -o guide.html docs/guide.md" "$(pandoc --version | head -1)"
+
+  # xmllint --schema over 40 order documents, a few invalid (long: each file's verdict)
+  XS="$B/xmlschema"
+  mkdir -p "$XS/orders"
+  cat >"$XS/order.xsd" <<'EOF'
+<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="order">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="customer" type="xs:string"/>
+        <xs:element name="date" type="xs:date"/>
+        <xs:element name="line" maxOccurs="unbounded">
+          <xs:complexType>
+            <xs:attribute name="sku" type="xs:string" use="required"/>
+            <xs:attribute name="qty" type="xs:positiveInteger" use="required"/>
+            <xs:attribute name="price" type="xs:decimal" use="required"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="id" type="xs:ID" use="required"/>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+EOF
+  for i in $(seq -w 1 300); do
+    printf '<?xml version="1.0"?>\n<order id="o%s">\n  <customer>c%s</customer>\n  <date>2026-11-%02d</date>\n  <line sku="A-%s" qty="%d" price="9.99"/>\n</order>\n' "$i" "$i" "$(( 10#$i % 28 + 1 ))" "$i" "$(( 10#$i % 5 + 1 ))" >"$XS/orders/order_$i.xml"
+  done
+  sed -i 's/qty="[0-9]*"/qty="0"/' "$XS/orders/order_047.xml"
+  sed -i 's/2026-11-[0-9]*/2026-13-40/' "$XS/orders/order_128.xml"
+  sed -i 's/<customer>c212<\/customer>//' "$XS/orders/order_212.xml"
+  sed -i 's/<\/order>/<note>rush<\/note><\/order>/' "$XS/orders/order_259.xml"
+  sed -i 's/<\/customer>/<\/customr>/' "$XS/orders/order_290.xml"
+  capture batch22 xmllint_schema_many_files "$XS" "xmllint --noout --schema order.xsd orders/*.xml" "$(xmllint --version 2>&1 | head -1)"
+
+  # jq: a runtime type error after many outputs (long), and a compile error
+  JQ="$B/jq"
+  mkdir -p "$JQ"
+  python3 - "$JQ/items.json" <<'EOF'
+import json, sys
+items = [{"sku": f"A-{i:03d}", "qty": i % 7 + 1, "price": round(1.5 + i * 0.25, 2)} for i in range(1, 321)]
+items[311]["price"] = {"amount": 12.0, "currency": "EUR"}
+json.dump({"items": items}, open(sys.argv[1], "w"), indent=1)
+EOF
+  capture batch22 jq_runtime_error_after_output "$JQ" "jq -r '.items[] | \"\\(.sku) \\(.qty * .price)\"' items.json" "$(jq --version)"
+  capture batch22 jq_compile_error "$JQ" "jq '.items | map(select(.qty > 3) | {sku, total: .qty * .price) | sort_by(.total) | reverse | .[0:5]' items.json" "$(jq --version)"
+
+  # yq (the jq wrapper) on a multi-document manifest with a YAML error
+  YQ="$B/yq"
+  mkdir -p "$YQ"
+  cat >"$YQ/deploy.yaml" <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  replicas: 3
+  template:
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/api:1.4.2
+          env:
+            - name: DB_URL
+              value: postgres://db:5432/app
+            - name: FEATURE_FLAGS
+              value: a,b,c
+           - name: LOG_LEVEL
+              value: debug
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: api
+EOF
+  capture batch22 yq_yaml_parse_error "$YQ" "yq -r '.spec.template.spec.containers[].image' deploy.yaml" "$(yq --version 2>&1 | head -1)"
+
+  # ansible-playbook -c local: a 300-item loop, then a template with an undefined variable fails
+  AN="$B/ansible"
+  mkdir -p "$AN/templates" "$AN/out"
+  printf 'listen {{ app_port }}\nworkers {{ app_workers }}\nlog {{ log_dir }}/app.log\n' >"$AN/templates/app.conf.j2"
+  cat >"$AN/site.yml" <<EOF
+- name: configure app host
+  hosts: localhost
+  gather_facts: false
+  vars:
+    out: "$AN/out"
+    app_port: 8080
+    app_workers: 4
+    sites: "{{ range(1, 301) | map('string') | map('regex_replace', '^', 'site') | list }}"
+  tasks:
+    - name: create site directories
+      ansible.builtin.file:
+        path: "{{ out }}/{{ item }}"
+        state: directory
+      loop: "{{ sites }}"
+    - name: write the version file
+      ansible.builtin.copy:
+        content: "1.4.2\n"
+        dest: "{{ out }}/VERSION"
+    - name: render the app config
+      ansible.builtin.template:
+        src: templates/app.conf.j2
+        dest: "{{ out }}/app.conf"
+      notify: restart app
+    - name: check the config
+      ansible.builtin.command: "grep -q listen {{ out }}/app.conf"
+      changed_when: false
+  handlers:
+    - name: restart app
+      ansible.builtin.debug:
+        msg: restarting
+EOF
+  capture batch22 ansible_local_loop_then_undefined_var "$AN" "ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=false ANSIBLE_INVENTORY_UNPARSED_WARNING=false ansible-playbook -c local -i localhost, site.yml" "$(ansible-playbook --version | head -1)"
+
+  # ansible-lint over a small role layout with findings
+  AL="$B/ansible-lint"
+  mkdir -p "$AL/roles/web/tasks" "$AL/roles/web/handlers"
+  cat >"$AL/playbook.yml" <<'EOF'
+- hosts: web
+  become: yes
+  roles:
+    - web
+  tasks:
+    - shell: curl -s http://localhost/health | grep ok
+    - name: install tools
+      apt: name=htop state=latest
+EOF
+  cat >"$AL/roles/web/tasks/main.yml" <<'EOF'
+---
+- name: install nginx
+  apt:
+    name: nginx
+    state: present
+- name: copy site
+  copy:
+    src: site.conf
+    dest: /etc/nginx/sites-enabled/site.conf
+    mode: 644
+  notify: reload nginx
+- command: nginx -t
+- name: Ensure log dir
+  file: path=/var/log/site state=directory
+- name: restart via shell
+  shell: systemctl restart nginx
+  when: result.changed == True
+EOF
+  cat >"$AL/roles/web/handlers/main.yml" <<'EOF'
+---
+- name: reload nginx
+  service: name=nginx state=reloaded
+EOF
+  (cd "$AL" && git init -q . 2>/dev/null)
+  capture batch22 ansible_lint_findings "$AL" "ansible-lint --nocolor playbook.yml" "$(ansible-lint --version 2>/dev/null | head -1)"
+
+  # bats over three files: a failing setup_file, two failures among 300 tests (long TAP)
+  BT="$B/bats"
+  mkdir -p "$BT/test" "$BT/bin"
+  cat >"$BT/bin/semver" <<'EOF'
+#!/bin/sh
+# semver bump KIND VERSION
+kind=$1; v=$2
+IFS=. read -r ma mi pa <<EOT
+$v
+EOT
+case "$kind" in
+  major) echo "$((ma + 1)).0.0";;
+  minor) echo "$ma.$((mi + 1)).0";;
+  patch) echo "$ma.$mi.$((pa + 1))";;
+  *) echo "semver: unknown bump '$kind'" >&2; exit 2;;
+esac
+EOF
+  chmod +x "$BT/bin/semver"
+  {
+    echo 'setup() { PATH="$BATS_TEST_DIRNAME/../bin:$PATH"; }'
+    for i in $(seq 0 99); do
+      printf '@test "patch bump of 1.2.%d" {\n  run semver patch 1.2.%d\n  [ "$status" -eq 0 ]\n  [ "$output" = "1.2.%d" ]\n}\n' "$i" "$i" "$((i + 1))"
+    done
+    for i in $(seq 0 99); do
+      printf '@test "minor bump of 1.%d.7" {\n  run semver minor 1.%d.7\n  [ "$output" = "1.%d.0" ]\n}\n' "$i" "$i" "$((i + 1))"
+    done
+    printf '@test "major bump keeps prerelease" {\n  run semver major 1.2.3-rc.1\n  [ "$output" = "2.0.0-rc.1" ]\n}\n'
+    printf '@test "unknown bump fails with status 1" {\n  run semver huge 1.2.3\n  [ "$status" -eq 1 ]\n}\n'
+  } >"$BT/test/bump.bats"
+  {
+    echo 'setup() { PATH="$BATS_TEST_DIRNAME/../bin:$PATH"; }'
+    for i in $(seq 0 97); do
+      printf '@test "major bump of %d.4.4" {\n  result="$(semver major %d.4.4)"\n  [ "$result" = "%d.0.0" ]\n}\n' "$i" "$i" "$((i + 1))"
+    done
+  } >"$BT/test/major.bats"
+  cat >"$BT/test/release.bats" <<'EOF'
+setup_file() {
+  export RELEASE_DIR="$BATS_FILE_TMPDIR/release"
+  git -C "$BATS_TEST_DIRNAME/.." describe --tags --abbrev=0 > "$BATS_FILE_TMPDIR/last_tag"
+}
+@test "release notes mention the last tag" {
+  grep -q v "$BATS_FILE_TMPDIR/last_tag"
+}
+@test "release dir is created" {
+  mkdir -p "$RELEASE_DIR"
+  [ -d "$RELEASE_DIR" ]
+}
+EOF
+  capture batch22 bats_long_setup_file_failure "$BT" "bats test/" "$(bats --version)"
+
+  # cspell over a docs folder (unknown words, one a line)
+  CS="$B/cspell"
+  mkdir -p "$CS/docs/guides"
+  NT="$WORK/npmtools/node_modules/.bin"
+  [ -x "$NT/cspell" ] || (mkdir -p "$WORK/npmtools" && cd "$WORK/npmtools" && npm init -y >/dev/null && npm install cspell@8 htmlhint >/dev/null 2>&1)
+  cat >"$CS/docs/README.md" <<'EOF'
+# Billing service
+
+The billing servce computes invoices nightly. It recieves usage events from the
+metering pipline and writes them to Postgres.
+
+## Configuraton
+
+Set `BILLING_DB_URL` and `BILLING_QUEUE`. The scheduler runs evey night at 02:00.
+EOF
+  cat >"$CS/docs/guides/deploy.md" <<'EOF'
+# Deploying
+
+1. Build the contianer image.
+2. Push it to the registy.
+3. Run the migratons with `billingctl migrate`.
+4. Roll the deployment; watch the dashbaord for errors.
+
+Rollbacks are idempotant: re-running the previous release is safe.
+EOF
+  cat >"$CS/docs/guides/oncall.md" <<'EOF'
+# On-call
+
+If invoices are late, check the queue depth first. Occassionally the exporter
+stalls; restart it with `billingctl exporter restart`. Escalate to the payments
+team if the backlog exceeeds one hour.
+EOF
+  capture batch22 cspell_docs_unknown_words "$CS" "$NT/cspell --no-progress --no-color 'docs/**/*.md'" "cspell $($NT/cspell --version)"
+
+  # htmlhint over a static site's pages
+  HH="$B/htmlhint"
+  mkdir -p "$HH/site/blog"
+  cat >"$HH/site/index.html" <<'EOF'
+<!DOCTYPE html>
+<html>
+<head><title>Shop</title></head>
+<body>
+<img src="logo.png">
+<div id="main"><P>Welcome</P></div>
+<div id="main">Sale</div>
+<a href="about.html" target=_blank>About</a>
+</body>
+</html>
+EOF
+  cat >"$HH/site/about.html" <<'EOF'
+<html>
+<head><title>About</title></head>
+<body>
+<ul><li>One<li>Two</ul>
+<span style="color:red">Old</span>
+</body>
+</html>
+EOF
+  cat >"$HH/site/blog/post.html" <<'EOF'
+<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Post</title></head>
+<body><p>Fine page.</p></body>
+</html>
+EOF
+  capture batch22 htmlhint_site "$HH" "$NT/htmlhint --nocolor site" "htmlhint $($NT/htmlhint --version)"
+fi

@@ -220,10 +220,59 @@ const SILENT = new Set([
   "readonly",
 ]);
 
-/** A redirection of standard output to a file (`>/dev/null`, `> build.log`, `&>>log`, `1>x`). */
-const STDOUT_TO_FILE = /^(?:1|&)?>>?(?!&)/;
+/** A redirection (`>log`, `2>>err.log`, `&>/dev/null`, `2>&1`, `>&2`): its stream, operator, target. */
+const REDIRECTION = /^(&|\d*)(>>?)(&?)(.*)$/;
 /** Options that quiet a command (`cargo clean -q`, `npm ci --silent`). */
 const QUIET = new Set(["-q", "-qq", "--quiet", "--silent"]);
+
+/**
+ * How much of what a segment prints its options and redirections keep off the screen: `none`;
+ * `stdout`, its standard output (quieted, `-q`, or sent to a file, `make clean >/dev/null`), while
+ * its standard error still shows (its failure, a warning); `all`, both streams sent to files
+ * (`make clean > clean.log 2>&1`, `&>/dev/null`). Redirections are read in order, as the shell
+ * applies them: `2>&1 >/dev/null` leaves the errors on the screen; one into a process substitution
+ * (`> >(tee log)`) leaves its stream there. A pipe starts over (what the
+ * pipeline's last command prints shows).
+ */
+export function quieted(segment: string): "none" | "stdout" | "all" {
+  const words = shellWords(segment);
+  let out = true;
+  let err = true;
+  let quiet = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (word === "|") {
+      out = err = true;
+      quiet = false;
+      continue;
+    }
+    if (QUIET.has(word)) quiet = true;
+    // `>(tee log)` is a process substitution: a file argument, or a redirection's target, whose
+    // command still prints to the screen.
+    if (word.startsWith(">(")) continue;
+    const redirection = REDIRECTION.exec(word);
+    if (!redirection) continue;
+    const [, fd, , dup, rest] = redirection;
+    const target = rest === "" ? words[++i] ?? "" : rest;
+    if (target.startsWith(">(")) continue;
+    if (dup && /^\d$/.test(target)) {
+      // A duplication: the stream goes where the other one goes now.
+      const to: boolean = target === "1" ? out : target === "2" ? err : true;
+      if (fd === "2") err = to;
+      else if (fd === "" || fd === "1") out = to;
+    } else if (fd === "&" || (dup && fd === "" && target !== "-")) out = err = false;
+    else if (fd === "" || fd === "1") out = false;
+    else if (fd === "2") err = false;
+  }
+  if (!out && !err) return "all";
+  return !out || quiet ? "stdout" : "none";
+}
+
+/** The program a segment runs prints nothing when it works (`cd`, `cp`, `export`, `A=1` alone). */
+function silentProgram(segment: string): boolean {
+  const first = shellWords(normalizeSegment(segment))[0];
+  return first === undefined || SILENT.has(baseName(first));
+}
 
 /**
  * Whether a segment runs a command that may print: not one that prints nothing when it works
@@ -231,19 +280,17 @@ const QUIET = new Set(["-q", "-qq", "--quiet", "--silent"]);
  * prints to a file (`make clean >/dev/null`).
  */
 export function printsOutput(segment: string): boolean {
-  const words = shellWords(segment);
-  if (words.some((word) => STDOUT_TO_FILE.test(word) || QUIET.has(word))) return false;
-  const first = shellWords(normalizeSegment(segment))[0];
-  return first !== undefined && !SILENT.has(baseName(first));
+  return quieted(segment) === "none" && !silentProgram(segment);
 }
 
 /**
  * Whether a compound command's segments before its last may print before it runs: one that
- * prints when it works (`printsOutput`), or one that prints nothing when it works (`cd`, `cp`)
- * that `;`, `||` or a newline follows, since the next command runs after it failed and it prints
- * its failure (`cd build; pytest`: `cd: can't cd to build`); after `&&` a failure ends the
- * command. A segment told to be quiet or sent to a file (`make clean >/dev/null; make`) shares
- * nothing either way.
+ * prints when it works (`printsOutput`); one quieted (`quieted`) whose standard error still shows,
+ * since a program prints there what went wrong whether or not it then stops (a script's failed
+ * step, a warning: `./run.sh >/dev/null; make`); or one that prints nothing when it works (`cd`,
+ * `cp`) that `;`, `||` or a newline follows, since the next command runs after it failed and it
+ * prints its failure (`cd build; pytest`: `cd: can't cd to build`); after `&&` a failure ends the
+ * command. A segment with both streams sent to files (`make clean >log 2>&1; make`) shares nothing.
  */
 export function earlierSegmentsPrint(command: string): boolean {
   const bounds = segmentBounds(command).filter(([start, end]) =>
@@ -251,9 +298,9 @@ export function earlierSegmentsPrint(command: string): boolean {
   );
   return bounds.slice(0, -1).some(([start, end]) => {
     const segment = command.slice(start, end).trim();
-    if (printsOutput(segment)) return true;
-    return command[end] !== "&" &&
-      !shellWords(segment).some((word) => STDOUT_TO_FILE.test(word) || QUIET.has(word));
+    if (quieted(segment) === "all") return false;
+    if (!silentProgram(segment)) return true;
+    return command[end] !== "&";
   });
 }
 

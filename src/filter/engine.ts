@@ -451,7 +451,7 @@ type SharedOutput = NonNullable<StageContext["shared"]>;
  * commands that print, whether a rule knows them or not (`./seed.sh && pytest`: the script's
  * `not found` is no test's line to drop); one that prints nothing when it works (`cd`, `export`)
  * shares nothing, unless `;`, `||` or a newline follows it (its failure, printed before the next
- * runs).
+ * runs). Each hears which lines the last command's rules own (`lastOwns`).
  */
 function sharedOutput(command: string, rules: CompiledRule[]): Map<CompiledRule, SharedOutput> {
   const shared = new Map<CompiledRule, SharedOutput>();
@@ -460,9 +460,13 @@ function sharedOutput(command: string, rules: CompiledRule[]): Map<CompiledRule,
   const forms = matchCandidates(parts.at(-1)!);
   const last = new Set(rules.filter((rule) => forms.some((form) => rule.matches(form))));
   const earlier = rules.some((rule) => !last.has(rule)) || earlierSegmentsPrint(command.trim());
+  const owners = [...last].flatMap((rule) => rule.strategy.owns ?? []);
+  const lastOwns = owners.length ? (line: string) => owners.some((owns) => owns(line)) : undefined;
+  const side = (before: boolean): SharedOutput =>
+    lastOwns ? { before, after: !before, lastOwns } : { before, after: !before };
   for (const rule of rules) {
-    if (!last.has(rule)) shared.set(rule, { before: false, after: true });
-    else if (earlier) shared.set(rule, { before: true, after: false });
+    if (!last.has(rule)) shared.set(rule, side(false));
+    else if (earlier) shared.set(rule, side(true));
   }
   return shared;
 }

@@ -171,7 +171,7 @@ const GROUP_DEFAULTS = GroupByRuleConfig.parse({ type: "group_by_rule" });
 
 /**
  * The patterns of a `strip_noise`, `keep_matching` or `group_by_rule` rule that decide whether a
- * line goes (`failed_patterns` only when the command failed), in the order the strategy tries
+ * line goes (`failed_patterns` only when the command failed, `passed_patterns` only when it passed), in the order the strategy tries
  * them. They run on re2js here whatever engine the rule uses: every rule pattern is valid RE2.
  */
 function patternFields(rule: CompiledRule, failed: boolean): RuleFields {
@@ -192,7 +192,9 @@ function patternFields(rule: CompiledRule, failed: boolean): RuleFields {
   if (config?.type === "strip_noise") {
     const removers = [
       ...fields("patterns", config.patterns),
-      ...(failed ? fields("failed_patterns", config.failed_patterns) : []),
+      ...(failed
+        ? fields("failed_patterns", config.failed_patterns)
+        : fields("passed_patterns", config.passed_patterns)),
     ];
     const marks = fields("frame_marks", config.frame_marks);
     return {

@@ -10,7 +10,10 @@
  * printed after an error (generic_usage.ts) and routine log lines (generic_logs.ts); runs of
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
  * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
- * (generic_advice.ts) and a block printed again later becomes a reference to its first copy
+ * (generic_advice.ts), as do the fields Node prints after an error's stack when its message says
+ * them all (generic_error_fields.ts), Python's echo of a `warnings.warn(…)` call under the warning
+ * it printed (generic_warnings.ts), and the empty gutter rows of a compiler's code frames
+ * (generic_gutters.ts) and a block printed again later becomes a reference to its first copy
  * (generic_repeats.ts); a sanitizer's shadow-memory map and legend fold (generic_sanitizer.ts), as
  * do the fully covered rows of a coverage table (generic_coverage.ts);
  * runs of a repeated line
@@ -52,12 +55,14 @@ import { cutReader, firstWord, foldShapeRuns } from "./generic_shapes.ts";
 import { foldUsage } from "./generic_usage.ts";
 import { foldRepeatedBlocks } from "./generic_blocks.ts";
 import { foldRepeatedText } from "./generic_repeats.ts";
-import { foldWarningStorms } from "./generic_warnings.ts";
+import { dropWarnCallEchoes, foldWarningStorms } from "./generic_warnings.ts";
 import { foldRoutineLogs } from "./generic_logs.ts";
 import { foldJsonLogs } from "./generic_jsonl.ts";
 import { withoutTimes } from "./generic_outliers.ts";
 import { foldSanitizerMaps } from "./generic_sanitizer.ts";
 import { foldCoverageTables } from "./generic_coverage.ts";
+import { foldEchoedErrorFields } from "./generic_error_fields.ts";
+import { dropEmptyGutters } from "./generic_gutters.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -350,10 +355,13 @@ export function genericStage(
       lines = foldCoverageTables(lines);
       // Before the stack folds: a crash after a warning storm keeps its frames as they fold.
       if (!after) lines = foldWarningStorms(lines);
+      lines = dropWarnCallEchoes(lines);
+      lines = foldEchoedErrorFields(lines);
       lines = foldStackFrames(lines);
       lines = foldCompilerNotes(lines);
       lines = foldRepeatedDiagnostics(lines);
       lines = foldLinkerRepeats(lines);
+      lines = dropEmptyGutters(lines);
       lines = foldRepeatedReferences(lines);
       lines = foldRepeatedBlocks(lines);
       lines = foldRoutineLogs(lines, ctx.failed);

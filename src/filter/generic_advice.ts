@@ -1,12 +1,13 @@
 /**
  * Boilerplate that tools print around a failure and that tells the reader nothing about it: how
  * to get more output or help (gradle's `* Try:` block, Maven's `Re-run Maven using the -X
- * switch`, rustc's `try \`rustc --explain E0308\``, `RUST_BACKTRACE=1`, `Try 'ls --help' for more
+ * switch`, rustc's `try \`rustc --explain E0308\`` and `Some errors have detailed explanations: E0382, E0502.`, `RUST_BACKTRACE=1`, `Try 'ls --help' for more
  * information.`, `See 'docker run --help'.`, rake's `--trace`, valgrind's `rerun with: -s`), where
  * a log or a help page is (npm's `A complete log of this run can be found in:`, Maven's `[Help 1]
  * http://cwiki…`, `Get more help at …`), upgrade notices (pip's `[notice] A new release of pip is
  * available`, `npm notice New major version of npm available!`), and decoration-only lines
- * (`-----`, `=====`, `────`, maven's `[INFO] ----…`).
+ * (`-----`, `=====`, `────`, maven's `[INFO] ----…`), but for a run of `~` or `^` marking a
+ * place in the code line above it.
  *
  * Such a line goes whole and without a marker: a marker would cost about as much as the line.
  * A line is advice only when all of its text, after a tool's prefix (`[ERROR] `, `npm error `,
@@ -19,6 +20,7 @@
 
 import { FoldedLines } from "./arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
+import { indentOf } from "./sanitize.ts";
 
 /**
  * A tool's line prefix: a bracketed level, npm's, a note/hint label, a quote mark, valgrind's, a
@@ -76,6 +78,9 @@ const SENTENCES: RegExp[] = [
       .raw`^\(?(?:see (?:the )?full (?:stack ?)?trace by running [\w ]{1,30} with ${FLAG}|use ${FLAG} to (?:view|see|get|show) ${MORE_OUTPUT})\)?$`,
     "i",
   ),
+  // rustc: Some errors have detailed explanations: E0382, E0502. (beside its pointer to
+  // `rustc --explain`; the codes are in the errors' own lines)
+  /^some errors have detailed explanations: [A-Z]{1,3}\d{1,5}(?:, [A-Z]{1,3}\d{1,5}){0,100}$/i,
   // A complete log of this run can be found in: /root/.npm/_logs/…-debug-0.log
   /^a complete log of this run can be found in:?(?:\s+\S{1,500})?$/i,
   // …and older npm's path on the line below it.
@@ -146,6 +151,22 @@ export function isDecoration(line: string): boolean {
   return text !== null && text.length >= 4 && DECORATION.test(text);
 }
 
+/** One run of position marks after an indent: `             ~~~~`. */
+const MARK_RUN = /^(\s+)([~^])\2*\s*$/;
+
+/**
+ * Whether a decoration-like line is a position mark under the code line above it (tsc --pretty's
+ * `~~~~` under the name it points at): one run of `~` or `^` starting past that line's indent and
+ * before its end. An underline starts where its heading does.
+ */
+function marksCode(line: string, above: string | undefined): boolean {
+  if (above === undefined || above.length > MAX_TESTED || above.trim() === "") return false;
+  const m = MARK_RUN.exec(line);
+  if (!m) return false;
+  const from = m[1].length;
+  return from > indentOf(above) && from < above.trimEnd().length;
+}
+
 /** Whether a line is a tool's prefix and nothing else (`[ERROR]`, `npm notice`). */
 function prefixOnly(line: string): boolean {
   return line.trim() !== "" && body(line) === "";
@@ -162,7 +183,9 @@ export function foldAdvice(
   const gone = new Uint8Array(lines.length);
   let any = false;
   for (let i = 0; i < lines.length; i++) {
-    if (isAdvice(lines[i], options) || isDecoration(lines[i])) gone[i] = 1, any = true;
+    if (
+      isAdvice(lines[i], options) || (isDecoration(lines[i]) && !marksCode(lines[i], lines[i - 1]))
+    ) gone[i] = 1, any = true;
   }
   if (!any) return lines;
   for (let i = 0; i < lines.length; i++) {

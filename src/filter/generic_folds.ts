@@ -1,16 +1,19 @@
 /**
  * Folds the generic pass applies to a whole output before it collapses repeats (generic.ts):
  *
- * - stack traces (Python, JavaScript, Java, Ruby, Go, and native ones as gdb and the sanitizers
- *   print them): runs of frames inside a runtime, a standard library or installed packages
- *   (node_modules, site-packages, gems, the JDK, GOROOT, the C library, a sanitizer's runtime,
- *   shared objects under /lib) become one line with their count and libraries; every frame in the user's code stays, and so
- *   does the innermost frame (where the error was raised; in a Java chain of causes only the root
- *   cause's, as a wrapper's is where a library wrapped it) and every line that is not a frame
- *   (the error, `Caused by:` with its message, Java's `... N more` — one short line saying the
- *   rest is the enclosing trace's — and the messages between chained tracebacks); Python's `^^^^` marks
- *   under a frame's source line go, and so does Node's echo of the line of its own source that
- *   threw (`node:fs:448`, the line, its caret) — the echo of a user's file stays;
+ * - stack traces (Python, JavaScript, Java, Ruby, Go, native ones as gdb and the sanitizers print
+ *   them, and the native stack Node prints under a fatal error such as running out of heap, whose
+ *   frames in Node's own binary are its internals): runs of frames inside a runtime, a standard
+ *   library or installed packages (node_modules, site-packages, gems, the JDK, GOROOT, the C
+ *   library, a sanitizer's runtime, shared objects under /lib) become one line with their count and
+ *   libraries (the C runtime's entry frames that end a native trace below `main` go without one);
+ *   every frame in the user's code stays, and so does the innermost frame (where the error was
+ *   raised; in a Java chain of causes only the root cause's, as a wrapper's is where a library
+ *   wrapped it) and every line that is not a frame (the error, `Caused by:` with its message,
+ *   Java's `... N more` — one short line saying the rest is the enclosing trace's — and the
+ *   messages between chained tracebacks); Python's `^^^^` marks under a frame's source line go, and
+ *   so does Node's echo of the line of its own source that threw (`node:fs:448`, the line, its
+ *   caret) — the echo of a user's file stays;
  * - long listings of paths (tar -v, unzip, dpkg -L, pip show -f): the biggest directories fold
  *   into one line with their count of entries until the listing fits a budget; small
  *   directories stay whole, every line that is not a path stays where it was;
@@ -59,7 +62,7 @@ const MIN_FOLDED_FRAMES = 2;
 /** Libraries named on a fold line, at most. */
 const MAX_NAMED = 3;
 
-type FrameKind = "python" | "at" | "ruby" | "go" | "native";
+type FrameKind = "python" | "at" | "ruby" | "go" | "native" | "runtime";
 
 interface Frame {
   kind: FrameKind;
@@ -94,6 +97,14 @@ const GO_FUNCTION = /^(?:created by )?[\w./*()[\]{}$-]{1,300}/;
  */
 const NATIVE_FRAME =
   /^(\s*)#\d{1,4} {1,2}(0x[0-9a-f]{1,16} .{1,1500}|[\w:~<>$.]{1,300} \(.{0,1500})$/;
+
+/**
+ * A frame of the native stack Node prints under a fatal error (` 5: 0x1113088
+ * v8::internal::Heap::CollectGarbage(…) [node]`): the binary it is in ends the line.
+ */
+const RUNTIME_FRAME = /^(\s{0,3})\d{1,4}: 0x[0-9a-f]{1,16} .{0,1500}\[([^\]]{1,300})\]$/;
+/** JavaScript runtimes whose own binary a native frame may be in. */
+const RUNTIME_BINARY = /(?:^|\/)(node|nodejs|deno|bun)$/;
 
 /** The library a Python frame's file is in (site-packages → its package; the stdlib), or null. */
 export function pythonLibrary(path: string): string | null {
@@ -174,6 +185,9 @@ const LIBC_SOURCE =
   /(?:^|[\s(])\.{1,2}\/(?:sysdeps|csu|stdlib|nptl|libio|string|posix|malloc|elf|stdio-common|signal|misc|io|dlfcn|assert)\/|\b__libc_start|\/libc\.so/;
 const SANITIZER_RUNTIME =
   /libsanitizer\/|compiler-rt\/|\b__(?:interceptor|asan|sanitizer|tsan|ubsan|lsan|msan)_/;
+/** A native frame of the C runtime's entry, below `main`. */
+const STARTUP_FRAME =
+  /^\s*#\d{1,4} {1,2}(?:0x[0-9a-f]{1,16} in )?(?:__libc_start_call_main|__libc_start_main(?:_impl|_alias_\d{1,3})?|_start)\b/;
 /** A shared object's path in a frame: `(/usr/lib/x86_64-linux-gnu/libstdc++.so.6+0x1a)`. */
 const SHARED_OBJECT = /\((\/(?:usr\/)?lib(?:64)?\/[^\s()]{0,200}?)\+0x/;
 /** A shared object's file name, its version aside: `libstdc++.so` of `libstdc++.so.6`. */
@@ -201,7 +215,7 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
     !line.startsWith('File "', at) && !line.startsWith("at ", at) &&
     !(line[at] === "|" && line.includes('File "')) &&
     !line.startsWith("from ", at) && !line.startsWith("#", at) && !next?.startsWith("\t") &&
-    !(at === 0 && line.includes(":in "))
+    !(at === 0 && line.includes(":in ")) && !(isDigitAt(line, at) && line.includes(": 0x"))
   ) return null;
   let m = PY_FRAME.exec(line);
   if (m) {
@@ -220,12 +234,21 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   if (m) return { kind: "ruby", end: i + 1, library: rubyLibrary(m[2]), indent: m[1] };
   m = NATIVE_FRAME.exec(line);
   if (m) return { kind: "native", end: i + 1, library: nativeLibrary(m[2]), indent: m[1] };
+  m = RUNTIME_FRAME.exec(line);
+  if (m) {
+    // A frame in the runtime's own binary is its internals; one in an addon (`[/app/x.node]`) is
+    // the program's.
+    const runtime = RUNTIME_BINARY.exec(m[2]);
+    return { kind: "runtime", end: i + 1, library: runtime ? runtime[1] : null, indent: m[1] };
+  }
   if (next !== undefined && next.length <= MAX_TESTED && GO_FUNCTION.test(line)) {
     const loc = GO_LOCATION.exec(next);
     if (loc) return { kind: "go", end: i + 2, library: goLibrary(loc[1]), indent: "" };
   }
   return null;
 }
+
+const isDigitAt = (line: string, at: number) => line[at] >= "0" && line[at] <= "9";
 
 /** A line of only position marks (`^^^^`, `~~~^^^~~`). */
 const MARKS = /^\s*(?:\|\s*)?[~^]+\s*$/;
@@ -306,6 +329,13 @@ export function foldStackFrames(input: readonly string[]): readonly string[] {
       frames.push({ frame: f, start: j });
       j = f.end;
     }
+    // The C runtime's entry frames under `main` (`__libc_start_call_main`, `_start`) end a native
+    // trace: they go without a fold line, as every native program starts there.
+    if (first.kind === "native") {
+      let keep = frames.length;
+      while (keep > 1 && STARTUP_FRAME.test(lines[frames[keep - 1].start])) keep--;
+      frames.length = keep;
+    }
     // A trace followed by `Caused by:` is a wrapper's: its innermost frame is where a library
     // wrapped the cause, whose own trace below shows where the error was raised.
     const innermost = first.kind === "python" ? frames.length - 1 : causeFollows(lines, j) ? -1 : 0;
@@ -317,7 +347,11 @@ export function foldStackFrames(input: readonly string[]): readonly string[] {
     let run: { frame: Frame; start: number }[] = [];
     const flush = () => {
       if (run.length >= MIN_FOLDED_FRAMES) {
-        out.push(foldLine(run[0].frame.indent, run.map((r) => r.frame)));
+        // Node opens an error's fields at its last frame's end (`at … {`): the fold line keeps
+        // the brace that their closing `}` answers.
+        const last = run[run.length - 1];
+        const opens = lines[last.frame.end - 1].endsWith(" {") ? " {" : "";
+        out.push(foldLine(run[0].frame.indent, run.map((r) => r.frame)) + opens);
       } else for (const r of run) appendAll(out, lines, r.start, r.frame.end);
       run = [];
     };

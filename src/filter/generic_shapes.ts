@@ -182,6 +182,29 @@ export function shapeOf(line: string): string | null {
   return line.slice(0, indent) + key;
 }
 
+/** The shape of every status step in a failed run (`stepShapes`). */
+const STEP_SHAPE = "step…";
+/** A status step: a capitalised word, then words, ending in an ellipsis. */
+const STEP = /^[A-Z][a-z]{1,30} [^\s].{0,300}(?:\.\.\.|…)$/;
+
+/**
+ * In a failed run, a tool's steps announced with an ellipsis (doxygen's `Parsing file a.h...`,
+ * `Building group list...`) are one shape whatever their words where their own shape's run is
+ * too short to fold: the steps of one phase differ in their verb, and the errors sit among them.
+ * A long run of one step (`Compiling 'a.py'...` ×40) keeps its own shape and its folds.
+ */
+function stepShapes(lines: readonly string[], shapes: (string | null)[]): void {
+  for (let i = 0; i < shapes.length;) {
+    const shape = shapes[i];
+    let end = i + 1;
+    while (end < shapes.length && shape !== null && shapes[end] === shape) end++;
+    if (shape !== null && end - i < MIN_SHAPE_RUN) {
+      for (let k = i; k < end; k++) if (STEP.test(lines[k])) shapes[k] = STEP_SHAPE;
+    }
+    i = end;
+  }
+}
+
 /** Lines of one odd value a cut keeps, at most (the rest go with the cut). */
 const ODD_IN_CUT = 10;
 
@@ -302,6 +325,7 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
   // A coverage table's kept rows each name a file and its uncovered lines: none folds.
   const covered = coverageRows(lines);
   const shapes = lines.map((line, i) => i < tail && !covered?.[i] ? shapeOf(line) : null);
+  if (failed) stepShapes(lines, shapes);
   const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const shape = shapes[i];
@@ -323,7 +347,8 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
     // A run whose lines group by a leading name (a blame's commit, a listing's owner) folds
     // group by group: the first line after each change of that name stays.
     // A group too short to be a run of its own still folds its middle.
-    const groups = run.length >= MIN_SHAPE_RUN && !namesRows(lines, run)
+    // Steps of one phase differ in their verb, which names no group (STEP).
+    const groups = shape !== STEP_SHAPE && run.length >= MIN_SHAPE_RUN && !namesRows(lines, run)
       ? groupsByKey(lines, run)
       : null;
     if (groups !== null) {

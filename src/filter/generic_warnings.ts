@@ -57,12 +57,8 @@ const PHP =
  */
 const MAY_WARN = /arning: | line /;
 
-function mayWarn(text: string): boolean {
-  return MAY_WARN.test(text);
-}
-
 function warningOf(text: string): Warning | null {
-  if (text.length > MAX_TESTED || !mayWarn(text)) return null;
+  if (text.length > MAX_TESTED || !MAY_WARN.test(text)) return null;
   let m = LOCATED.exec(text);
   if (m) return { path: m[1], line: m[2], message: m[3] ?? m[4] };
   if (text.includes(" line ")) {
@@ -201,7 +197,7 @@ export function foldWarningStorms(lines: readonly string[]): readonly string[] {
   // pass runs on every output no rule matches).
   let candidates = 0;
   for (const line of lines) {
-    if (mayWarn(line) && ++candidates === MIN_LIBRARY) break;
+    if (MAY_WARN.test(line) && ++candidates === MIN_LIBRARY) break;
   }
   if (candidates < MIN_LIBRARY) return lines;
   // The warnings and the lines under each, by the index of the warning's line.
@@ -240,6 +236,32 @@ export function foldWarningStorms(lines: readonly string[]): readonly string[] {
     }
     for (const line of put.get(entry) ?? []) out.push(line);
     i += entry.lines.length;
+  }
+  return out.lines();
+}
+
+/** A Python warning's line: its location, its category and its message. */
+const PY_WARNING = /^(\s{0,12})\S{1,1000}:\d{1,7}: [A-Z]\w{0,60}Warning: \S/;
+/** Python's echo of the source line under a warning, when that line is the `warn` call itself. */
+const WARN_CALL_ECHO = /^(\s{1,24})(?:warnings\.)?warn(?:_explicit)?\(/;
+
+/**
+ * The lines without the echo Python prints under a warning when the echoed source line is the
+ * `warnings.warn(…)` call that printed it: the warning's line names the same place and says its
+ * message; an echo of any other line (the caller's, with `stacklevel`) stays.
+ */
+export function dropWarnCallEchoes(lines: readonly string[]): readonly string[] {
+  const out = new FoldedLines(lines);
+  for (let i = 0; i < lines.length; i++) {
+    out.push(lines[i]);
+    const next = lines[i + 1];
+    if (
+      next === undefined || lines[i].length > MAX_TESTED || next.length > MAX_TESTED ||
+      !next.includes("warn(")
+    ) continue;
+    const warning = PY_WARNING.exec(lines[i]);
+    const echo = warning && WARN_CALL_ECHO.exec(next);
+    if (echo && echo[1].length > warning[1].length) i++;
   }
   return out.lines();
 }

@@ -158,8 +158,13 @@ export function withFrames(
   strategy: CompiledStrategy,
   frames: CompiledFrames,
 ): CompiledStrategy {
+  const owns = strategy.owns;
   return {
     type: strategy.type,
+    // The lines it knows are the wrapped strategy's and its findings' headers, frames and kept
+    // lines (`help: …` under a frame): a compound command's other lines pass by.
+    owns: owns &&
+      ((line) => owns(line) || frames.header.test(line) || frames.frame(line) || frames.keep(line)),
     createStage(ctx: StageContext): Stage {
       let held: string[] = [];
       const inner = strategy.createStage({

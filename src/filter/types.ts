@@ -53,9 +53,12 @@ export interface StageContext {
    * The command is compound and other commands' output may come with this rule's: `after`, a
    * later command's follows it (`go test ./...; go tool cover -func=c.out`); `before`, an earlier
    * command's precedes it (`cargo clippy && cargo test`). A stage that keeps only the lines it
-   * knows passes theirs on as printed, for their own rules.
+   * knows passes theirs on as printed, for their own rules. `lastOwns`: the lines the last
+   * command's rules know as theirs (`CompiledStrategy.owns`); the first one starts its output, so
+   * a stage that cannot tell its lines by their look (a cut) ends its part there (`after`) or
+   * starts it there (`before`).
    */
-  shared?: { before: boolean; after: boolean };
+  shared?: { before: boolean; after: boolean; lastOwns?: (line: string) => boolean };
 }
 
 /**

@@ -213,7 +213,7 @@ export interface KeptLinesOptions {
  * input drops those equal to an input line. Those left are checked against the input in a second
  * pass (an input line as printed but for its indentation, with a count after it, or cut with an
  * ellipsis), and those left then are looked up by their rarest word in a third pass: the input line containing every word of the emitted line (in any order,
- * its numbers in the order printed) replaces it — preferring one not already in the output, then one with the fewest other words,
+ * its numbers in the order printed) replaces it — preferring one not already in the output, then one that holds the emitted text as it is, then one with the fewest other words,
  * then the first after the source of the line restored before it, then the shortest; each input
  * line at most once. A line with no such source (a join of several lines, a summary) stays as emitted.
  */
@@ -291,9 +291,15 @@ export class KeptLines {
       const shown = (f: Found) => (inOutput.get(f.text) ?? 0) >= printed.get(f.text)!;
       const fresh = free.filter((f) => !shown(f));
       const some = fresh.length ? fresh : free;
+      // A line that prints the emitted text as it is (a rule cut off its end: a hint, a timing)
+      // is its source before one that only holds its words: cargo's `warning: \`rs\` (lib)
+      // generated 1 warning` comes from its `(lib) … (run \`cargo fix\` …)` line, not from the
+      // later `(lib test) generated 1 warning (1 duplicate)`, which would move it out of order.
+      const whole = some.filter((f) => f.text.includes(s.text));
+      const near = whole.length ? whole : some;
       // The fewest words beyond the emitted line's: `agent` comes from `├── agent`, not `agent.ts`.
-      const fewest = some.reduce((least, f) => Math.min(least, f.words), Infinity);
-      const pool = some.filter((f) => f.words === fewest);
+      const fewest = near.reduce((least, f) => Math.min(least, f.words), Infinity);
+      const pool = near.filter((f) => f.words === fewest);
       const source = pool.find((f) => f.at > last) ??
         pool.reduce<Found | undefined>(
           (a, b) => a && a.text.length <= b.text.length ? a : b,

@@ -5,6 +5,7 @@ import {
   matchCandidates,
   normalizeSegment,
   printsOutput,
+  quieted,
   segments,
 } from "../../src/filter/command.ts";
 import { cpuMs } from "../../bench/_fuzz_inputs.ts";
@@ -106,6 +107,32 @@ Deno.test("printsOutput: a segment that prints nothing when it works shares no o
   expect(table.map(([s]) => [s, printsOutput(s)])).toEqual(table);
 });
 
+Deno.test("quieted: the streams a segment's options and redirections keep off the screen, in the shell's order", () => {
+  const table: [string, string][] = [
+    ["make", "none"],
+    ["make 2>/dev/null", "none"],
+    ["make 2>&1", "none"],
+    ["make >/dev/null", "stdout"],
+    ["make > build.log", "stdout"],
+    ["make 1>>build.log", "stdout"],
+    ["cargo clean -q", "stdout"],
+    ["make 2>&1 >/dev/null", "stdout"],
+    ["make >&2", "none"],
+    ["make >/dev/null 2>&1", "all"],
+    ["make > build.log 2> err.log", "all"],
+    ["make &>/dev/null", "all"],
+    ["make &>> build.log", "all"],
+    ["make >& build.log", "all"],
+    ["cargo build -q 2>/dev/null >/dev/null", "all"],
+    ["make >/dev/null 2>&1 | cat", "none"],
+    ["make 2>&1 | tail -5", "none"],
+    ["make > >(tee build.log)", "none"],
+    ["make 2> >(tee err.log) >/dev/null", "stdout"],
+    ["diff a.txt >(sort)", "none"],
+  ];
+  expect(table.map(([s]) => [s, quieted(s)])).toEqual(table);
+});
+
 Deno.test("earlierSegmentsPrint: a quiet command that `;` follows may print its failure", () => {
   const table: [string, boolean][] = [
     ["cd build && pytest", false],
@@ -113,8 +140,13 @@ Deno.test("earlierSegmentsPrint: a quiet command that `;` follows may print its 
     ["cd build || exit 1\npytest", true],
     ["export CI=1 && cd x && pytest", false],
     ["./seed.sh && pytest", true],
-    ["make clean >/dev/null; make", false],
-    ["cargo clean -q; cargo build", false],
+    // A quieted command's errors still show: its standard error is not sent anywhere.
+    ["make clean >/dev/null; make", true],
+    ["./run.sh >/dev/null && make", true],
+    ["cargo clean -q; cargo build", true],
+    ["cd build >/dev/null && pytest", false],
+    ["make clean > clean.log 2>&1; make", false],
+    ["./run.sh &>/dev/null; make", false],
     ["pytest", false],
   ];
   expect(table.map(([s]) => [s, earlierSegmentsPrint(s)])).toEqual(table);

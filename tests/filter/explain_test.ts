@@ -107,6 +107,27 @@ Deno.test("explain: keep_matching's removed lines, failed_patterns only on failu
   ]);
 });
 
+Deno.test("explain: passed_patterns drop only on success, and are named for the lines they drop", () => {
+  const run = userRule({
+    name: "run",
+    match: { prefix: "./run" },
+    strategy: { type: "strip_noise", patterns: ["^DEBUG"], passed_patterns: ["^Tasks: "] },
+  }, "/u/filters.toml:9");
+  const engine = new FilterEngine([run], { security: false, generic: false });
+  const out = "DEBUG x\nTasks: 1 successful, 2 total\nerror: y";
+  expect(explainFilter(engine, "./run", out).slice(2)).toEqual([
+    "  - DEBUG x   [patterns[0] '^DEBUG']",
+    "  - Tasks: 1 successful, 2 total   [passed_patterns[0] '^Tasks: ']",
+  ]);
+  expect(engine.filter("./run", out, { failed: false }).text).not.toContain("Tasks:");
+  expect(explainFilter(engine, "./run", out, { failed: true }).slice(2)).toEqual([
+    "  - DEBUG x   [patterns[0] '^DEBUG']",
+  ]);
+  expect(engine.filter("./run", out, { failed: true }).text).toContain(
+    "Tasks: 1 successful, 2 total",
+  );
+});
+
 const RAW_BUILTIN = {
   name: "other",
   match: { prefix: "other" },

@@ -167,6 +167,7 @@ Deno.test("advice: one sentence per tool family is advice", () => {
       'Use "kubectl <command> --help" for more information about a given command.',
       'npm error Run "npm help ci" for more info',
       "For more information about this error, try `rustc --explain E0308`.",
+      "Some errors have detailed explanations: E0382, E0502.",
       "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
       "> Run with --stacktrace option to get the stack trace.",
       "> Run with --info or --debug option to get more log output.",
@@ -234,6 +235,22 @@ Deno.test("advice: decoration lines go, tables and YAML markers stay", () => {
       "=================================== FAILURES ===================================",
     ]
   ) expect([line, isDecoration(line)]).toEqual([line, false]);
+});
+
+Deno.test("advice: a run of marks under the code line it points into stays; an underline goes", () => {
+  // tsc --pretty's frames as a rule leaves them (its colours sanitised away).
+  const frames = [
+    "src/invoice.ts:9:26 - error TS2551: Property 'totl' does not exist on type 'Invoice'.",
+    "9   return `${label} ${inv.totl} ${inv.currency}`;",
+    "                           ~~~~",
+    "    3   total: number;",
+    "        ~~~~~",
+    "    'total' is declared here.",
+  ];
+  expect(foldAdvice(frames)).toEqual(frames);
+  // Marks under nothing, or starting where the line above starts (an underline), are decoration.
+  expect(foldAdvice(["Summary", "~~~~~~~", "  Results", "  ~~~~~~~", "ok", "", "    ~~~~"]))
+    .toEqual(["Summary", "  Results", "ok"]);
 });
 
 Deno.test("advice: an output of nothing but advice and decoration stays whole", () => {

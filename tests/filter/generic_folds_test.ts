@@ -303,8 +303,8 @@ Deno.test("native frames of gdb and the sanitizers fold inside the C library, a 
     "    #4 0x7f2b in uv_run (/usr/lib/x86_64-linux-gnu/libuv.so.1.0.0+0x99)",
   ];
   expect(foldStackFrames(asan)).toEqual([
+    // The C runtime's entry frames under `main` go without a fold line.
     ...asan.slice(0, 3),
-    "    … 3 frames in libc, startup folded …",
     ...asan.slice(6, 10),
     "    … 3 frames in libc, libpthread.so, libuv.so folded …",
   ]);
@@ -574,4 +574,99 @@ Deno.test("nodePackage names the innermost package, with its scope", () => {
   expect(nodePackage("/app/node_modules/@s/a/node_modules/@t/b/i.js")).toBe("@t/b");
   expect(nodePackage("at f (/app/node_modules/a/lib/i.js:4:2)")).toBe("a");
   expect(nodePackage("/app/src/node_modules.js")).toBe(null);
+});
+
+Deno.test("Node's native stack under a fatal error folds the frames in its own binary; an addon's frame stays", () => {
+  // Node 20 out of heap (`--max-old-space-size=16`).
+  const input = [
+    "start",
+    "",
+    "<--- Last few GCs --->",
+    "",
+    "[8794:0x1ffa3ef0]      438 ms: Mark-Compact 15.7 (24.3) -> 15.7 (32.3) MB, 45.03 / 0.00 ms  (average mu = 0.243, current mu = 0.369) allocation failure; scavenge might not succeed",
+    "",
+    "",
+    "<--- JS stacktrace --->",
+    "",
+    "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+    "----- Native stack trace -----",
+    "",
+    " 1: 0xb78db3 node::OOMErrorHandler(char const*, v8::OOMDetails const&) [node]",
+    " 2: 0xee8300 v8::Utils::ReportOOMFailure(v8::internal::Isolate*, char const*, v8::OOMDetails const&) [node]",
+    " 3: 0xee85e7 v8::internal::V8::FatalProcessOutOfMemory(v8::internal::Isolate*, char const*, v8::OOMDetails const&) [node]",
+    " 4: 0x10fb205  [node]",
+    " 5: 0x1113088 v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace, v8::internal::GarbageCollectionReason, v8::GCCallbackFlags) [node]",
+    " 6: 0x10e91f1 v8::internal::HeapAllocator::AllocateRawWithLightRetrySlowPath(int, v8::internal::AllocationType, v8::internal::AllocationOrigin, v8::internal::AllocationAlignment) [node]",
+    " 7: 0x10ea385 v8::internal::HeapAllocator::AllocateRawWithRetryOrFailSlowPath(int, v8::internal::AllocationType, v8::internal::AllocationOrigin, v8::internal::AllocationAlignment) [node]",
+    " 8: 0x10c69a6 v8::internal::Factory::AllocateRaw(int, v8::internal::AllocationType, v8::internal::AllocationAlignment) [node]",
+    " 9: 0x10b7e4a v8::internal::FactoryBase<v8::internal::Factory>::AllocateRawArray(int, v8::internal::AllocationType, v8::internal::AllocationAlignment) [node]",
+    "10: 0x10b7fb4 v8::internal::FactoryBase<v8::internal::Factory>::NewFixedArrayWithFiller(v8::internal::Handle<v8::internal::Map>, int, v8::internal::Handle<v8::internal::Oddball>, v8::internal::AllocationType) [node]",
+    "11: 0x129975f  [node]",
+    "12: 0x12a6793  [node]",
+    "13: 0x12c1b3b  [node]",
+    "14: 0x12cbb55 v8::internal::ArrayConstructInitializeElements(v8::internal::Handle<v8::internal::JSArray>, v8::internal::Arguments<(v8::internal::ArgumentsType)1>*) [node]",
+    "15: 0x1512628 v8::internal::Runtime_NewArray(int, unsigned long*, v8::internal::Isolate*) [node]",
+    "16: 0x195e476  [node]",
+  ];
+  const frames = input.findIndex((l) => l.startsWith(" 1: 0x"));
+  const out = generic(input.join("\n")).split("\n");
+  // Everything above the second frame stays (a doubled blank line aside), then one fold line.
+  expect(out.slice(-3)).toEqual([
+    "",
+    " 1: 0xb78db3 node::OOMErrorHandler(char const*, v8::OOMDetails const&) [node]",
+    " … 15 frames in node folded …",
+  ]);
+  for (const line of input.slice(0, frames)) expect(out).toContain(line);
+  const addon = [
+    "FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal",
+    " 1: 0xb78db3 node::Abort() [node]",
+    " 2: 0xee8300 v8::Utils::ReportApiFailure(char const*, char const*) [node]",
+    " 3: 0x7f0a1c2d3e4f Parser::Parse(v8::FunctionCallbackInfo<v8::Value> const&) [/app/build/Release/parser.node]",
+    " 4: 0x10fb205  [node]",
+    " 5: 0x1113088 v8::internal::Builtins::InvokeApiFunction() [node]",
+  ];
+  expect(generic(addon.join("\n")).split("\n")).toEqual([
+    ...addon.slice(0, 4),
+    " … 2 frames in node folded …",
+  ]);
+});
+
+Deno.test("a native trace loses the C runtime's entry frames under main; the frames above stay", () => {
+  // gcc 12 -fsanitize=address,undefined on a program that leaks twice.
+  const input = [
+    "leak.c:6:36: runtime error: shift exponent 40 is too large for 32-bit type 'int'",
+    "leak.c:10:29: runtime error: signed integer overflow: 256 + 2147483647 cannot be represented in type 'int'",
+    "",
+    "=================================================================",
+    "==14084==ERROR: LeakSanitizer: detected memory leaks",
+    "",
+    "Direct leak of 40 byte(s) in 1 object(s) allocated from:",
+    "    #0 0x7f20a78b83b7 in __interceptor_calloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:77",
+    "    #1 0x562f39546288 in make_table /tmp/reduce17/cap/leak.c:5",
+    "    #2 0x562f3954634a in main /tmp/reduce17/cap/leak.c:9",
+    "    #3 0x7f20a6e45249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58",
+    "",
+    "Direct leak of 18 byte(s) in 3 object(s) allocated from:",
+    "    #0 0x7f20a78b89cf in __interceptor_malloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:69",
+    "    #1 0x562f39546222 in dup_name /tmp/reduce17/cap/leak.c:4",
+    "    #2 0x562f39546311 in main /tmp/reduce17/cap/leak.c:8",
+    "    #3 0x7f20a6e45249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58",
+    "",
+    "SUMMARY: AddressSanitizer: 58 byte(s) leaked in 4 allocation(s).",
+  ];
+  const startup = (l: string) => /__libc_start_call_main/.test(l);
+  expect(generic(input.join("\n")).split("\n")).toEqual(
+    input.filter((l) => !startup(l) && !/^=+$/.test(l)),
+  );
+  // gdb's form, and a trace of nothing but startup frames keeps its first.
+  const gdb = [
+    "#0  parse (s=0x0) at parse.c:12",
+    "#1  0x0000555555555189 in main () at main.c:5",
+    "#2  0x00007ffff7829d90 in __libc_start_call_main (main=main@entry=0x555555555169 <main>, argc=argc@entry=1, argv=argv@entry=0x7fffffffe0b8) at ../sysdeps/nptl/libc_start_call_main.h:58",
+    "#3  0x00007ffff7829e40 in __libc_start_main_impl (main=0x555555555169 <main>, argc=1, argv=0x7fffffffe0b8, init=<optimized out>, fini=<optimized out>, rtld_fini=<optimized out>, stack_end=0x7fffffffe0a8) at ../csu/libc-start.c:392",
+    "#4  0x0000555555555085 in _start ()",
+  ];
+  expect(foldStackFrames(gdb)).toEqual(gdb.slice(0, 2));
+  const only = [gdb[2], gdb[3]];
+  expect(foldStackFrames(only)).toEqual([gdb[2]]);
 });

@@ -5,7 +5,9 @@
  * repeat (git bisect run's steps). Each folds to its first and last lines (blocks) around a
  * count; in a failed run a run folds too but its last lines, what the tool did just before
  * failing, stay (python's compileall), unless a rule chose the lines (npm run); a warning or
- * failure line, the output's last lines, short runs and prose stay as printed.
+ * failure line, the output's last lines, short runs and prose stay as printed. In a failed run,
+ * a tool's steps announced with an ellipsis (doxygen's `Building group list...`) are one shape
+ * whatever their verb, where no long run of one step folds by its own shape.
  */
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
@@ -371,4 +373,22 @@ Deno.test("cut reader: past MAX_SHAPED_LINES, or without odd lines asked, the cu
   });
   plain.finish();
   expect(streamed.includes(true)).toBe(false);
+});
+
+Deno.test("a tool's steps announced with an ellipsis fold as one shape; its errors stay", () => {
+  // doxygen 1.9.4 with WARN_AS_ERROR on a small C project: its errors first, then ~120 steps
+  // (`Preprocessing a.h...`, `Building group list...`, `Generating file index...`).
+  const input = read("doxygen_steps_errors.txt");
+  const out = engine.filter("doxygen Doxyfile", input.join("\n"), { failed: true }).text.split(
+    "\n",
+  );
+  for (const line of input.filter((l) => / error: |^ {2}parameter |^Exiting/.test(l))) {
+    expect(out).toContain(line);
+  }
+  expect(out).not.toContain("Building group list...");
+  expect(out).not.toContain("Computing class usage relations...");
+  expect(out.length).toBeLessThan(input.length * 0.75);
+  // A run that passed keeps its own shapes (apt's log: its long runs of one step fold as before).
+  const passed = engine.filter("doxygen Doxyfile", input.join("\n"), { failed: false }).text;
+  expect(passed).toContain("Building group list...");
 });

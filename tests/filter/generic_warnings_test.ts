@@ -6,7 +6,11 @@
  */
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
-import { foldWarningStorms, warningKind } from "../../src/filter/generic_warnings.ts";
+import {
+  dropWarnCallEchoes,
+  foldWarningStorms,
+  warningKind,
+} from "../../src/filter/generic_warnings.ts";
 
 const engine = new FilterEngine([], { security: false });
 const fixture = (name: string) =>
@@ -163,4 +167,26 @@ Deno.test("warnings from one place fold whatever names their messages quote: a l
     `… 9 more warnings "ResourceWarning: unclosed file …" at /tmp/zeph-r16/py/res.py line 8 …`,
   );
   expect(lines.filter((line) => line.includes("unclosed file"))).toHaveLength(2);
+});
+
+Deno.test("a Python warning loses the echo of the warnings.warn call that printed it; a caller's echo stays", () => {
+  // python3.11 -W default on a script warning through a helper (stacklevel=2) and directly.
+  const input = [
+    "/srv/app/warn.py:6: DeprecationWarning: old_api is deprecated, use new_api",
+    "  old_api(i)",
+    "/srv/app/warn.py:8: UserWarning: config key 'timeout' is ignored",
+    `  warnings.warn("config key 'timeout' is ignored", UserWarning)`,
+    "fatal: cannot open database",
+  ];
+  const out = engine.filter("python3 warn.py", input.join("\n"), { failed: true }).text;
+  expect(out.split("\n")).toEqual([input[0], input[1], input[2], input[4]]);
+  // Under pytest's summary the warning is indented too: the echo goes when deeper.
+  const pytest = [
+    "  /srv/app/report.py:6: RuntimeWarning: ratio with zero denominator",
+    '    warnings.warn("ratio with zero denominator", RuntimeWarning)',
+  ];
+  expect(dropWarnCallEchoes(pytest)).toEqual([pytest[0]]);
+  // A `warn(` line that follows no warning, or sits no deeper than it, stays.
+  const plain = ["Running checks", '  warnings.warn("x")', "a.py:1: UserWarning: x", 'warn("x")'];
+  expect(dropWarnCallEchoes(plain)).toBe(plain);
 });

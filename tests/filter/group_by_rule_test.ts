@@ -193,7 +193,8 @@ Deno.test("group_by_rule shows every location as printed, absolute paths whole",
     "R1 (3):",
     "  warning[R1]: the same problem with a long enough message",
     "    --> /home/dev/app/src/f1.ts:1:1",
-    "  … 2 more saying this at /home/dev/app/src/f2.ts:2:1, /home/dev/app/src/f3.ts:3:1",
+    "    --> /home/dev/app/src/f2.ts:2:1",
+    "    --> /home/dev/app/src/f3.ts:3:1",
     "(3 diagnostics in 1 groups)",
   ]);
   const heads = lintEngine({}).filter(
@@ -251,7 +252,7 @@ Deno.test("group_by_rule end_pattern ends the diagnostic before it and keeps the
     "eslint(eqeqeq) (2):",
     "  ! eslint(eqeqeq): Expected === and instead saw ==",
     "     ,-[a.ts:4:12]",
-    "  … 1 more saying this at b.ts:2:5",
+    "     ,-[b.ts:2:5]",
   ]);
   // Without it the summary is taken for part of the last diagnostic's frame, and goes with it.
   expect(lintEngine(strategy).filter("lint", input).text).not.toContain("Found 2");
@@ -346,7 +347,8 @@ Deno.test("group_by_rule keeps a diagnostic's related information with it, witho
     "    --> src/f1.rs:1:1",
     "    note: the value is declared here",
     "      --> src/decl.rs:9:5",
-    "  … 2 more saying this at src/f2.rs:2:1, src/f3.rs:3:1",
+    "    --> src/f2.rs:2:1",
+    "    --> src/f3.rs:3:1",
     "(3 diagnostics in 1 groups)",
   ]);
   // deno's shape, alone: the related block's source line and its `~~` marks go, its explanation

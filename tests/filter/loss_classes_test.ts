@@ -728,3 +728,72 @@ Deno.test("a failure cut past its trace limit keeps the assertion's compared val
   const py = filter("pytest --tb=long", pytest.join("\n"), true).split("\n");
   expect(py).toContain("E        +  where 41 = total([1, 2, 3])");
 });
+
+Deno.test("a cut inside a long diff hunk keeps a conflict's marker lines and the lines next to them", async () => {
+  // Real git 2.39 runs over a yarn lockfile that both branches bumped: `git diff` during the
+  // merge (a combined diff, `++<<<<<<<`), and a plain diff of the merge committed with its
+  // conflict in (`+<<<<<<<`); in both the conflict sits in the middle of a hunk of 300 lines.
+  const cases = [
+    ["merge_conflict_long", "git merge deps/upgrade-all; git diff"],
+    ["committed_conflict_long", "git diff HEAD^1^1 HEAD"],
+  ];
+  for (const [name, command] of cases) {
+    const input = (await Deno.readTextFile(
+      new URL(`../fixtures/filters/git-diff/${name}.in.txt`, import.meta.url),
+    )).split("\n");
+    const out = filter(command, input.join("\n")).split("\n");
+    expect(out.length).toBeLessThan(input.length / 3);
+    // Each marker stays with the lines before and after it as printed, in their order.
+    const markers = input.flatMap((l, i) => /^\+\+?(<{7}|={7}$|>{7})/.test(l) ? [i] : []);
+    expect(markers.length).toBe(3);
+    for (const at of markers) {
+      const printed = input.slice(at - 1, at + 2).map((l) => l.trimEnd());
+      const shown = out.indexOf(input[at]);
+      expect({ name, around: out.slice(shown - 1, shown + 2) }).toEqual({ name, around: printed });
+    }
+  }
+});
+
+Deno.test("cargo build keeps the Compiling line of the crate that fails, also after grouped warnings", async () => {
+  // A real cargo 1.95 run over a workspace: one member builds with warnings (grouped), the
+  // member built after it fails; its `Compiling` line comes back right before `could not compile`.
+  const input = await Deno.readTextFile(
+    new URL(
+      "../fixtures/filters/cargo-build-tidy/member_error_after_warnings.in.txt",
+      import.meta.url,
+    ),
+  );
+  const out = filter("cargo build -p api", input, true).split("\n");
+  expect(out.slice(-2)).toEqual([
+    "   Compiling api v0.2.0 (/tmp/fix21b/ws/api)",
+    'error: could not compile `api` (bin "api") due to 1 previous error',
+  ]);
+  // The crate that built goes: its warnings name it.
+  expect(out.some((line) => line.includes("Compiling pricing"))).toBe(false);
+});
+
+Deno.test("tsc --pretty keeps the code frame of an error alone in its code beside a flood of another", async () => {
+  // A real tsc 5.9 run: 160 TS7006 in one file ported from JavaScript, and two hand-written
+  // errors of their own codes, one with related information quoting its own frame.
+  const input = await Deno.readTextFile(
+    new URL("../fixtures/filters/tsc/pretty_flood_and_singles.in.txt", import.meta.url),
+  );
+  const out = filter("npx tsc --pretty -p .", input, true).split("\n");
+  const at = out.indexOf(
+    "src/invoice.ts:8:9 - error TS2322: Type 'string' is not assignable to type 'number'.",
+  );
+  expect(out.slice(at, at + 9)).toEqual([
+    "src/invoice.ts:8:9 - error TS2322: Type 'string' is not assignable to type 'number'.",
+    "8   const label: number = inv.id;",
+    "          ~~~~~",
+    "src/invoice.ts:9:26 - error TS2551: Property 'totl' does not exist on type 'Invoice'. Did you mean 'total'?",
+    "9   return `${label} ${inv.totl} ${inv.currency}`;",
+    "                           ~~~~",
+    "  src/invoice.ts:3:3",
+    "    3   total: number;",
+    "        ~~~~~",
+  ]);
+  // The flood's frames go: its findings are listed by their lines.
+  expect(out.some((line) => line.includes("export function metric"))).toBe(false);
+  expect(out.length).toBeLessThan(200);
+});

@@ -3,7 +3,9 @@
  * pytest-xdist's `-v` result lines (status before the id), a collection error's message, node
  * --test's TAP comments of a test's own output that read as a failure, cargo's closing `failures:`
  * list, and tsc --explainFiles' reasons under the project's own files when the libraries are a
- * system package's. Tested through the built-in rules on real captures (tests/fixtures/filters).
+ * system package's; ExUnit's `code:` line (the failing assertion as written) in every failure
+ * block, and `mix test --trace`'s row per test, which folds around the failures. Tested through
+ * the built-in rules on real captures (tests/fixtures/filters).
  */
 import { expect } from "expect";
 import { corpus, filter, fixture, lines } from "./_builtin.ts";
@@ -232,4 +234,31 @@ Deno.test("cargo test --nocapture with several threads keeps the lines no passin
     await fixture("cargo-test/nocapture_threads_passed.in.txt"),
   );
   expect(passed).not.toContain("alpha: step");
+});
+
+Deno.test("ExUnit keeps each failure's code: line, the assertion as written", async () => {
+  for (const name of ["test_code_lines", "test_failing", "match_and_case_clause"]) {
+    const input = lines(await fixture(`mix/${name}.in.txt`));
+    const out = lines(filter("mix test --seed 0", input.join("\n"), true));
+    const code = input.filter((line) => /^\s+code: /.test(line));
+    expect(code.length).toBeGreaterThan(0);
+    for (const line of code) expect(out).toContain(line);
+  }
+});
+
+Deno.test("mix test --trace folds the rows of its tests; the failures' blocks stay", async () => {
+  const input = await fixture("mix/test_trace_failures.in.txt");
+  const out = lines(filter("mix test --trace --seed 0", input, true));
+  // 154 rows, each drawn over its start with a CR: a long run of them is one count.
+  expect(out).toContain("… 151 test rows folded …");
+  expect(out.filter((line) => /^ {2}\* test /.test(line)).length).toBeLessThan(5);
+  for (
+    const line of [
+      "  1) test remove never goes negative (InventoryTest)",
+      '     code:  assert {:error, :insufficient} = Inventory.remove(inv, "a", 2)',
+      '     right: %{"a" => -1}',
+      "  4) test remove of unknown sku (InventoryTest)",
+      "154 tests, 4 failures",
+    ]
+  ) expect(out).toContain(line);
 });

@@ -55,12 +55,14 @@ Deno.test("a report section keeps its first rows and counts the rest", () => {
   expect(out).toContain(rows[19]);
   expect(out).not.toContain(rows[20]);
   expect(out).toContain("… 25 more lines of this report …");
-  // A failed run's result is its failures: the same report goes.
+  // A failed run's result is its failures: the same report keeps its top rows only.
   const failed = input.replace("45 passed", "1 failed, 44 passed")
     .replace("\n=====", "\nFAILED tests/test_a.py::test_9 - assert 1 == 2\n=====");
-  const failedOut = filter("pytest --durations=0", failed, true);
+  const failedOut = lines(filter("pytest --durations=0", failed, true));
   expect(failedOut).toContain("FAILED tests/test_a.py::test_9 - assert 1 == 2");
-  expect(failedOut).not.toContain(rows[0]);
+  expect(failedOut).toContain(rows[4]);
+  expect(failedOut).not.toContain(rows[5]);
+  expect(failedOut).toContain("… 40 more lines of this report …");
 });
 
 Deno.test("pytest's own sections are not reports: the session header and passing lines go", () => {

@@ -34,6 +34,27 @@ Deno.test("strip_noise keep_before keeps the line dropped just before a matching
   expect(run(s, "step 1 ok\nwarning: x\nstep 2 ok").text).toBe("warning: x");
 });
 
+Deno.test("strip_noise last_steps keeps each kind's last step before a failure on a failed run", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^setup ", "^  step \\d+ ok$", "^Traceback$"],
+    last_steps: { steps: ["^setup ", "^  step \\d+ ok$"], failure: "Traceback$" },
+  };
+  const input = "setup db\n  step 1 ok\n  step 2 ok\n  step 3...Traceback\n  frame\nboom";
+  expect(run(s, input, true).text).toBe(
+    "setup db\n  step 2 ok\n  step 3...Traceback\n  frame\nboom",
+  );
+  // A dropped failure line brings the steps back too, in their order.
+  expect(run(s, "setup db\n  step 1 ok\nTraceback\nboom", true).text).toBe(
+    "setup db\n  step 1 ok\nboom",
+  );
+  // A line kept since the steps (a test's error) leaves them out; so does a passing run.
+  expect(run(s, "setup db\n  step 1 ok\nERROR: test_a\nTraceback\nboom", true).text).toBe(
+    "ERROR: test_a\nboom",
+  );
+  expect(run(s, input).text).toBe("  step 3...Traceback\n  frame\nboom");
+});
+
 Deno.test("truncate with record_start: a tail that would cut into a record starts at the record's first line", () => {
   const s = {
     type: "truncate",
@@ -215,12 +236,12 @@ Deno.test("test_summary keeps failures and counts for each runner", () => {
     [
       "go -v",
       "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    b_test.go:3: want 2\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\tex/m\t0.01s",
-      "--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\tex/m\t0.01s",
+      "=== RUN   TestB\n--- FAIL: TestB (0.00s)\n    b_test.go:3: want 2\nFAIL\tex/m\t0.01s",
     ],
     [
       "pytest",
       "collected 2 items\n\nt.py .F  [100%]\n\n=== FAILURES ===\n___ test_b ___\n\n    def test_b():\n>       assert 1 == 2\nE       assert 1 == 2\n\nt.py:5: AssertionError\n=== short test summary info ===\nFAILED t.py::test_b - assert 1 == 2\n=== 1 failed, 1 passed in 0.01s ===",
-      "___ test_b ___\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
+      "t.py .F  [100%]\n___ test_b ___\nE       assert 1 == 2\nt.py:5: AssertionError\nFAILED t.py::test_b - assert 1 == 2\n= 1 failed, 1 passed in 0.01s =",
     ],
     [
       "jest",
@@ -558,6 +579,32 @@ Deno.test("strip_noise: rewrite reshapes kept lines by the first matching entry"
       strategy: { type: "strip_noise", patterns: ["x"], rewrite: [{ pattern: "(", to: "" }] },
     }, "test")
   ).toThrow(/strategy\.rewrite\.0\.pattern/);
+});
+
+Deno.test("strip_noise: cells keeps an aligned row's cells without their padding; a `||` inside a cell and other lines stay as printed", () => {
+  const s = { type: "strip_noise", patterns: ["^-[-+]{1,1000}$"], cells: [" \\| "] };
+  const input = [
+    " Column |     Type      | Nullable |                 Default                 ",
+    "--------+---------------+----------+-----------------------------------------",
+    " id     | bigint        | not null | nextval('t_id_seq'::regclass)           ",
+    " label  | text          |          | (COALESCE(a, ''::text) || 'x'::text)    ",
+    " notes  | text          |          | ",
+    "Indexes:",
+    '    "t_pkey" PRIMARY KEY, btree (id)',
+  ].join("\n");
+  expect(run(s, input).text.split("\n")).toEqual([
+    "Column | Type | Nullable | Default",
+    "id | bigint | not null | nextval('t_id_seq'::regclass)",
+    "label | text |  | (COALESCE(a, ''::text) || 'x'::text)",
+    "notes | text |  |",
+    "Indexes:",
+    '    "t_pkey" PRIMARY KEY, btree (id)',
+  ]);
+  // Linear: a row of a million spaces between two cells is read once.
+  const wide = `a${" ".repeat(1_000_000)} | b`;
+  const started = performance.now();
+  expect(run(s, wide).text).toBe("a | b");
+  expect(performance.now() - started).toBeLessThan(2_000);
 });
 
 Deno.test("strip_noise: common_directory says the directory most paths share once", () => {
@@ -960,8 +1007,9 @@ Deno.test("group_by_rule groups warnings by lint and keeps errors verbatim", () 
       "unused_variables (2):",
       "  warning: unused variable: `a`",
       "   --> src/lib.rs:1:5",
-      // Its message but for the name, in the same file: its location and name.
-      "  … 1 more like this at src/lib.rs:2:5 `b`",
+      // Its message but for the name, in the same file: one of the few shown whole.
+      "  warning: unused variable: `b`",
+      "   --> src/lib.rs:2:5",
       // cargo's own total equals ours: no "2 diagnostics in 1 groups" line.
       "warning: `x` (lib) generated 2 warnings",
       'warning: `x` (bin "x") generated 3 warnings (2 duplicates)',
@@ -1282,28 +1330,40 @@ Deno.test("dedup normalises varying parts and counts repeats", () => {
     .toBe(`${line("1")} (x3)\n(1 unique lines of 5; capped at 1, 2 later lines not shown)`);
 });
 
-Deno.test("group_by_rule: a finding of one lint saying another's message but for its names is its location and names; another message stays as printed", () => {
+Deno.test("group_by_rule: past a few messages of one shape shown whole, a finding of one lint saying another's message but for its names is its location and names; another message stays as printed", () => {
   const s = { type: "group_by_rule" };
+  const warning = (from: string, to: string, at: string) => [
+    `warning: writing \`${from}\` instead of \`${to}\` involves a new object`,
+    ` --> src/a.rs:${at}`,
+    "",
+  ];
   const input = [
-    "warning: writing `&Vec` instead of `&[_]` involves a new object",
-    " --> src/a.rs:1:5",
+    ...warning("&Vec", "&[_]", "1:5"),
     "  = note: `#[warn(ptr_arg)]` on by default",
-    "",
-    "warning: writing `&mut Vec` instead of `&mut [_]` involves a new object",
-    " --> src/a.rs:2:5",
-    "",
+    ...warning("&mut Vec", "&mut [_]", "2:5"),
     "warning: writing `&String` instead of `&str`, a new object",
     " --> src/a.rs:3:5",
     "  = note: `#[warn(ptr_arg)]` on by default",
+    "",
+    ...warning("&Vec", "&[_]", "4:5"),
+    ...warning("&Vec<u8>", "&[u8]", "5:5"),
+    ...warning("&mut Vec<u8>", "&mut [u8]", "6:5"),
   ].join("\n");
   expect(run(s, input).text).toBe([
-    "ptr_arg (3):",
+    "ptr_arg (6):",
     "  warning: writing `&Vec` instead of `&[_]` involves a new object",
     "   --> src/a.rs:1:5",
-    "  … 1 more like this at src/a.rs:2:5 `&mut Vec` … `&mut [_]`",
+    // The same message at another place: its location line as printed.
+    "   --> src/a.rs:4:5",
+    "  warning: writing `&mut Vec` instead of `&mut [_]` involves a new object",
+    "   --> src/a.rs:2:5",
+    "  warning: writing `&Vec<u8>` instead of `&[u8]` involves a new object",
+    "   --> src/a.rs:5:5",
+    // The fourth message of the shape: its location and names.
+    "  … 1 more like this at src/a.rs:6:5 `&mut Vec<u8>` … `&mut [u8]`",
     "  warning: writing `&String` instead of `&str`, a new object",
     "   --> src/a.rs:3:5",
-    "(3 diagnostics in 1 groups)",
+    "(6 diagnostics in 1 groups)",
   ].join("\n"));
 });
 

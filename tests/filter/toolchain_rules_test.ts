@@ -143,7 +143,7 @@ const CASES: Case[] = [
   },
   {
     name:
-      "cargo clippy: a lint without quoted names shows its first finding as printed, the others' locations counted",
+      "cargo clippy: a lint without quoted names shows its first finding as printed, the others' location lines under it",
     command: "cargo clippy",
     input: [
       "    Checking calc v0.1.0",
@@ -163,7 +163,7 @@ const CASES: Case[] = [
       "this function has too many arguments [clippy::too_many_arguments] (2):",
       "  warning: this function has too many arguments [clippy::too_many_arguments]",
       "   --> src/git.rs:16:1",
-      "  … 1 more saying this at src/main.rs:4:1",
+      "   --> src/main.rs:4:1",
       "warning: `calc` (bin) generated 2 warnings",
     ],
   },

@@ -58,6 +58,8 @@ export function sayDirectoryOnce(lines: readonly string[]): string[] | null {
 export function sayingDirectoryOnce(strategy: CompiledStrategy): CompiledStrategy {
   return {
     type: strategy.type,
+    // The lines it knows are the wrapped strategy's: a compound command's other lines pass by.
+    owns: strategy.owns,
     createStage(ctx): Stage {
       const lines: string[] = [];
       // `emitAll` goes with `emit`: the inner stage's lines are this wrapper's to read first.

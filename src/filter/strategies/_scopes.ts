@@ -33,6 +33,8 @@ export function keepingFailedScopes(
 ): CompiledStrategy {
   return {
     type: strategy.type,
+    // The lines it knows are the wrapped strategy's: a compound command's other lines pass by.
+    owns: strategy.owns,
     createStage(ctx): Stage {
       const stack: Scope[] = [];
       let taken = 0;

@@ -25,6 +25,8 @@ export interface Verdicts {
 export function droppingPassedTests(strategy: CompiledStrategy, v: Verdicts): CompiledStrategy {
   return {
     type: strategy.type,
+    // The lines it knows are the wrapped strategy's: a compound command's other lines pass by.
+    owns: strategy.owns,
     createStage(ctx): Stage {
       const inner = strategy.createStage(ctx);
       /** Per open test, its lines in order; null once holding stopped. */

@@ -14,9 +14,12 @@
  * deleted or binary file) under its `path | +A -D` line. A combined diff (`git diff` during a
  * merge: `diff --cc path`, `@@@` hunks, a column of `+`/`-` per parent) reads the same way, a line
  * added or removed when any of its columns says so; a conflict's marker lines (`<<<<<<< HEAD`,
- * `=======`) end a run of added lines, so each stays. In a compound command's output with later commands' lines after it (`git diff ; npm test`), the
- * diff ends where its last hunk has all the lines its `@@ -a,b +c,d @@` line counts: the totals
- * come there, and the lines after it pass as printed, not read as that hunk's.
+ * `=======`) end a run of added lines, so each stays; a hunk's cut keeps them too, each with the
+ * line before it and the line after it (where one side's text ends and the next starts), the
+ * lines cut around them counted apart. In a compound command's output with later commands' lines
+ * after it (`git diff ; npm test`), the diff ends where its last hunk has all the lines its
+ * `@@ -a,b +c,d @@` line counts: the totals come there, and the lines after it pass as printed,
+ * not read as that hunk's.
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
@@ -116,36 +119,67 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
         tailSize = Math.min(config.hunk_tail_lines, Math.floor(limit / 2));
         lead = limit - tailSize;
       };
+      /** Whether a body line is a conflict's marker line. */
+      const isConflictMark = (line: string) => CONFLICT_MARK.test(line.slice(columns));
+      /** The count of the hunk's lines cut since the last line shown of it. */
+      const emitCut = () => {
+        if (cut.lines) {
+          ctx.emit(`... (${cut.lines} more lines in this hunk: +${cut.add} -${cut.del}) ...`);
+        }
+        cut = { lines: 0, add: 0, del: 0 };
+      };
+      // The hunk's line just before the oldest held one (the last one shown or cut).
+      let before: string | null = null;
+      /**
+       * A line of a hunk's middle, the line after it being `next` (none at the hunk's end): cut,
+       * unless it is a conflict's marker or next to one (the end of a side's text, the start of
+       * the next), which stay in their place among the counts of the lines cut around them.
+       */
+      const pass = (gone: string, next: string | undefined) => {
+        const stays = isConflictMark(gone) || (before !== null && isConflictMark(before)) ||
+          (next !== undefined && isConflictMark(next));
+        before = gone;
+        if (stays) {
+          emitCut();
+          ctx.emit(gone);
+          shown++;
+          return;
+        }
+        const mark = RUN_MARK.exec(gone);
+        if (mark) {
+          cut.lines += Number(mark[1]);
+          cut.add += Number(mark[1]);
+        } else cut.lines++;
+        const goneMark = markOf(gone);
+        if (goneMark === "+") cut.add++;
+        else if (goneMark === "-") cut.del++;
+      };
       const closeHunk = () => {
         endRun();
         if (inFull) {
-          if (cut.lines) {
-            ctx.emit(`... (${cut.lines} more lines in this hunk: +${cut.add} -${cut.del}) ...`);
-          }
+          if (tail.length > tailSize) pass(tail.shift()!, undefined);
+          emitCut();
           for (const line of tail) ctx.emit(line);
           shown += tail.length;
         }
         cut = { lines: 0, add: 0, del: 0 };
         tail = [];
         hunkLines = 0;
+        before = null;
       };
       /** A line of the diff after the run cut: the hunk's limit, then the budget. */
       const show = (line: string, body: boolean) => {
         if (!inFull || !current) return;
         if (body && ++hunkLines > lead) {
+          // One line more than the tail is held: whether the line after the oldest is a
+          // conflict's marker is known when the oldest goes.
           tail.push(line);
-          if (tail.length <= tailSize) return;
+          if (tail.length <= tailSize + 1) return;
           const gone = tail.shift()!;
-          const mark = RUN_MARK.exec(gone);
-          if (mark) {
-            cut.lines += Number(mark[1]);
-            cut.add += Number(mark[1]);
-          } else cut.lines++;
-          const goneMark = markOf(gone);
-          if (goneMark === "+") cut.add++;
-          else if (goneMark === "-") cut.del++;
+          pass(gone, tail[0]);
           return;
         }
+        if (body) before = line;
         if (shown >= budget) {
           // Budget spent mid-file: the rest of this file is summarised.
           inFull = false;

@@ -5,16 +5,21 @@
  * (`src/a.ts(7,44): error TS2345:`), the first of each message its whole line, and a diagnostic
  * alone in its group is shown as printed; locations stay as the tool wrote them. Errors are
  * kept verbatim (their code frames are what the model needs), unless `group_errors` is set
- * (linters whose every finding is an "error"). Improvement over the reference: a warning without
- * a rule line (rustc names the lint only once) is grouped by its message with quoted names
- * elided, errors no longer disable the grouping, and single-line formats are supported through
- * `line_pattern` (named groups `loc`, `rule`, `msg`, optional `sev`) plus `file_pattern`; lines
+ * (linters whose every finding is an "error"); then an error alone in its group keeps the code
+ * frames printed under it (`frame_pattern`), a flood of one code shows none. Improvement over
+ * the reference: a warning without a rule line (rustc names the lint only once) is grouped by
+ * its message with quoted names elided, errors no longer disable the grouping, and single-line
+ * formats are supported through `line_pattern` (named groups `loc`, `rule`, `msg`, optional `sev`)
+ * plus `file_pattern`; lines
  * matching `continuation_pattern` right after such a diagnostic (tsc's indented elaboration) belong
  * to it and are shown under its location, not left at the end. A start line may carry the
  * location (`loc` group) and leave the message to the next line matching `message_line_pattern`
  * (biome: `path:3:8 lint/x/y`, then `  × message`, lines indented under it continuing it).
  * A diagnostic's related information (a later line naming another location, deno's `    at …`
  * or rustc's `-->` under a `note:`, with the explanation before it) stays under its location.
+ * Where the location is a line of its own (rustc's `  --> a.rs:3:9`), the first few messages of
+ * one shape are shown whole though they differ only by their names, and a few other places
+ * saying a message shown keep that line as printed under it.
  * With `file_layout`, findings under a file line (eslint's stylish) are not regrouped: the tool's
  * layout stays as printed and only repeats fold (_file_layout.ts).
  */
@@ -34,7 +39,6 @@ import {
   FAILURE_SIGNAL,
   keepFailuresPast,
   optionalPatternField,
-  ownPart,
   patternField,
   patternList,
   refuseUnknownGroups,
@@ -60,6 +64,18 @@ const CARGO_NOISE = [
  * each copy is the quote again, so the output stays within a few times the input.
  */
 const MAX_QUOTED_LINES = 8;
+/**
+ * The messages of one shape (`writing \`&String\` instead of \`&str\``, `\`&Vec\` … \`&[_]\``)
+ * shown whole when the location is a line of its own (rustc's layout) before the others are said
+ * by their names: a few differing messages read as printed, a long run of them (a dead-code
+ * warning per item) stays one line of names.
+ */
+const SPELLED_MESSAGES = 3;
+/**
+ * The other places saying one such message whose location lines (`  --> a.rs:9:16`) are listed
+ * under it as printed; more go on one line of locations (`… 9 more saying this at …`).
+ */
+const LISTED_PLACES = 3;
 const MAX_QUOTE_COPIES = 8;
 /** Once warnings are grouped, the workspace crates' `Compiling` lines (the build's names them). */
 const CARGO_GROUPED_NOISE = ["^\\s*Compiling [\\w-]{1,100} v\\S{1,60} \\([^)]{1,400}\\)$"];
@@ -92,7 +108,7 @@ export const GroupByRuleConfig = z.object({
     "Regex of a line that ends the diagnostic before it and stays (oxlint's `Found N warnings` summary)",
   ),
   frame_pattern: z.string().optional().describe(
-    "Regex of the mark under a quoted code line (rubocop's `^^^^`): the mark and the code line above it are dropped",
+    "Regex of the mark under a quoted code line (rubocop's `^^^^`): the mark and the code line above it are dropped, but under a one-line error alone in its group (shown as printed, frames and all)",
   ),
   error_frame_pattern: z.string().optional().describe(
     "Regex of a code frame's lines (gcc's `    5 |   return x;` and its caret line): right after a loose error line they stay with it, elsewhere (a warning's) they are dropped",
@@ -181,6 +197,12 @@ interface Diagnostic {
    * `  Types of parameters 'x' and 'x' are incompatible.`), source echoes and marks dropped.
    */
   elaboration?: string[];
+  /**
+   * The code frames quoted under a one-line diagnostic (`frame_pattern`'s mark and the code line
+   * above it), each with the index in `lines` it was printed before: shown when it is printed
+   * alone, dropped when grouped.
+   */
+  frames?: { at: number; line: string; index: number }[];
 }
 
 interface Compiled {
@@ -264,20 +286,23 @@ export function compileGroupByRule(
   const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
   // The lines that say a finding is this tool's: where its part of a shared output starts and ends.
   const ownLine = line ?? patterns.message;
-  // Its echoed compile commands and noise are its own too (a verbose build after a configure).
+  // Its echoed compile commands, noise, grouped noise (`cc -c a.c`), leads, heads and contexts
+  // (`a.c: In function 'f':`) are its own too (a verbose build after a configure).
   const owns = (text: string) =>
     ownLine.test(text) || (file?.test(text) ?? false) ||
-    (text.trim() !== "" && (patterns.command(text) || patterns.noise(text)));
+    (text.trim() !== "" &&
+      (patterns.command(text) || patterns.noise(text) || patterns.groupedNoise(text) ||
+        patterns.lead(text) || patterns.head(text) || patterns.context(text)));
   return {
     type: "group_by_rule",
+    // In a compound command's output the other commands' lines pass as printed (`sharedStage`).
+    owns,
     createStage(ctx: StageContext): Stage {
       const held = new HeldLines();
       return {
         push: (line) => held.push(line),
         finish() {
-          // In a compound command's output the other commands' lines pass as printed.
-          const { before, own, after } = ownPart(held.take(), ctx.shared, owns);
-          let input = own;
+          let input = held.take();
           const kept = layout ? keepFileLayout(input, layout, config.max_repeats) : null;
           const result = kept
             ? { lines: kept, confidence: "full" as const }
@@ -285,9 +310,7 @@ export function compileGroupByRule(
           const lines = result?.lines ?? input;
           // The input is let go before the next stage reads what this one emits.
           input = [];
-          for (const line of before) ctx.emit(line);
-          if (after.length === 0) emitLines(ctx, lines);
-          else for (const line of [...lines, ...after]) ctx.emit(line);
+          emitLines(ctx, lines);
           return result?.confidence ?? "fallback";
         },
       };
@@ -396,6 +419,9 @@ function group(
     framing = false;
     const context = p.context(line) && inContext[i] === 1;
     if (!context && (frames.has(i) || p.noise(line) || p.context(line) || allDuplicates(line))) {
+      if (frames.has(i) && continued?.oneLine) {
+        (continued.frames ??= []).push({ at: continued.lines.length, line, index: i });
+      }
       isNoise[i] = 1;
       noise++;
       continue;
@@ -641,6 +667,8 @@ function group(
     // (nothing is lost but the message said again), unless lines continue it. A finding whose
     // line carries a failure signal (an error, a linter's `error` label) is never counted away.
     let shown = 0;
+    /** The messages of the current shape shown whole with their location on a line of its own. */
+    const spelled = new Set<string>();
     const counted: string[] = [];
     /** The findings of the current shape said by their location and names (`a.c:3:7 ‘b’`). */
     const like: string[] = [];
@@ -674,11 +702,19 @@ function group(
       [...members.values()].forEach(({ d, n }, i) => {
         const under = underLocation(d);
         const file = fileOf(d.location!);
+        // Its location on a line of its own (rustc's `  --> a.rs:3:9`), not in its start line.
+        const ownLine = d.head === undefined;
         // A finding saying its shape's first message but for its names, in a file where that
         // shape was said, is that message's location and names (nothing is lost but the words
         // said again), unless lines continue it or it carries a failure signal. In another
-        // file it is the first of its shape there, shown whole.
-        if (saying !== leading && files.has(file) && under.length === 0 && !failure(d)) {
+        // file it is the first of its shape there, shown whole. With its location on a line of
+        // its own, the shape's first few messages are shown whole all the same (SPELLED_MESSAGES):
+        // said by its names, a finding would lose both its message's words and that line.
+        const spells = ownLine && shown < config.max_locations &&
+          (spelled.has(saying) || spelled.size < SPELLED_MESSAGES);
+        if (
+          saying !== leading && files.has(file) && under.length === 0 && !failure(d) && !spells
+        ) {
           like.push(times(`${d.location} ${differing(spoken(saying), spoken(leading))}`, n));
           return;
         }
@@ -688,12 +724,19 @@ function group(
         const whole = (first ? shown++ < config.max_locations : under.length > 0) ||
           failure(d);
         files.add(file);
+        if (!whole && ownLine && spelled.has(saying) && members.size <= LISTED_PLACES + 1) {
+          // Another of a few places saying a message shown whole right above: its location
+          // line as printed.
+          out.push(`  ${times(d.locationLine!, n)}`);
+          return;
+        }
         if (!whole) {
           (i === 0 ? counted : same).push(times(d.location!, n));
           return;
         }
         out.push(`  ${times(d.lines[0].trim(), n)}`);
-        if (d.head === undefined) {
+        if (ownLine) {
+          spelled.add(saying);
           // rustc's layout: its start line, the lines elaborating it, the line naming its
           // location (`  --> a.rs:3:9`), its related information.
           appendAll(out, indented(d.elaboration ?? [])).push(`  ${d.locationLine}`);
@@ -709,6 +752,7 @@ function group(
         if (like.length) out.push(`  … ${like.length} more like this at ${like.join(", ")}`);
         like.length = 0;
         files.clear();
+        spelled.clear();
       }
     }
     if (counted.length) {
@@ -819,7 +863,11 @@ function group(
   });
   const heading = (line: string) => p.head(line) || p.context(line);
   const orphans = apart(other, findingFiles, heading);
-  if (groups.size) summaries = summaries.filter((line) => !p.groupedNoise(line));
+  // Within a diagnostic without a location too (cargo's `Compiling app …` under the warning
+  // count before it), the grouped-noise line naming what failed stays.
+  if (groups.size) {
+    summaries = summaries.filter((line) => !p.groupedNoise(line) || namesFailed(line));
+  }
   // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`), and
   // only for more than one finding (one is its own count).
   const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic|offense)s?\\b`);
@@ -871,6 +919,12 @@ function group(
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
   if (noise > 0) {
+    // There too an error alone in its group keeps its code frames.
+    for (const list of groups.values()) {
+      if (list.length === 1 && framedError(list[0])) {
+        for (const f of list[0].frames!) isNoise[f.index] = 0;
+      }
+    }
     let plainSize = 0;
     const plain = (line: string, i: number) =>
       isModule[i] === 1 || (!isNoise[i] && !(p.command(line) && !namesFailed(line)));
@@ -912,18 +966,23 @@ function contextKept(lines: readonly string[], p: Compiled): Uint8Array {
 
 /**
  * The names of what failed: each `file` group of `failed_file_patterns` in the loose lines (make's
- * failed target, an error's source), and the file of each error kept apart.
+ * failed target, an error's source) and in a diagnostic's first line (cargo's `error: could not
+ * compile \`app\``), and the file of each error kept apart.
  */
 function failedFiles(other: string[], diagnostics: Diagnostic[], p: Compiled): Set<string> {
   const files = new Set<string>();
   if (p.failedFiles.length === 0) return files;
-  for (const line of other) {
+  const name = (line: string) => {
     for (const pattern of p.failedFiles) {
       const file = pattern.exec(line)?.group("file");
       if (file) files.add(file);
     }
+  };
+  for (const line of other) name(line);
+  for (const d of diagnostics) {
+    name(d.lines[0]);
+    if (d.error && d.location) files.add(fileOf(d.location));
   }
-  for (const d of diagnostics) if (d.error && d.location) files.add(fileOf(d.location));
   return files;
 }
 
@@ -999,13 +1058,25 @@ function headOf(line: string, location: string, msg: string | undefined): string
 }
 
 /**
- * A diagnostic alone in its group, as printed: a one-line format's line and its continuation
- * lines; else its start line (with its rule after it when a later line named it: clippy's
+ * A diagnostic alone in its group, as printed: a one-line format's line, its continuation lines
+ * and the code frames quoted among them (tsc --pretty's); else its start line (with its rule after it when a later line named it: clippy's
  * `  [len_zero]`), and the line naming its location (rustc's `  --> a.rs:3:9`) with its related
  * information under it, or its message on a later line (biome). Null when neither line is known.
  */
 function printedAlone(d: Diagnostic): string[] | null {
-  if (d.oneLine) return d.lines;
+  if (d.oneLine) {
+    if (!framedError(d)) return d.lines;
+    // Its code frames back in their places: alone in its group, no flood of one error.
+    const frames = d.frames!;
+    const lines: string[] = [];
+    let next = 0;
+    d.lines.forEach((line, i) => {
+      while (next < frames.length && frames[next].at === i) lines.push(frames[next++].line);
+      lines.push(line);
+    });
+    while (next < frames.length) lines.push(frames[next++].line);
+    return lines;
+  }
   const start = d.lines[0];
   if (d.locationLine) {
     const rule = d.rule && !start.includes(d.rule) ? `  [${d.rule}]` : "";
@@ -1018,6 +1089,14 @@ function printedAlone(d: Diagnostic): string[] | null {
   }
   if (d.head === undefined) return null;
   return start.includes(d.message) ? [start] : [start, `  ${d.message}`];
+}
+
+/**
+ * Whether a one-line finding is an error (its line carries a failure signal: tsc's `error TS…`)
+ * with code frames quoted under it: alone in its group, they are shown with it.
+ */
+function framedError(d: Diagnostic): boolean {
+  return d.frames !== undefined && FAILURE_SIGNAL.test(d.lines[0]);
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed),
+ * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed,
+ * `passed_patterns` only when it passed),
  * but a line matching `keep` (a parse error's caret lines among a diff's context lines); a line
  * matching `uncounted` goes too without being counted in the summary (blank lines, a diff's
  * context when the summary counts changed lines). With `keep_distinct` a line the patterns drop
@@ -11,6 +12,8 @@
  * line when every line went and the command succeeded: `make: ok`), and `rewrite` reshapes the
  * lines kept (`ls -la`'s rows to `name size`): the first entry whose pattern matches a line
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
+ * `cells` names aligned table rows (psql's) kept without their cells' padding, one space either
+ * side of each ` | ` separator: the rows are the answer, the spaces that line their columns up are not.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
  * the line just above it, the copy of a source line that the diagnostic's location already names,
  * unless that line reads as a failure (it says what failed: a `throw`, an assertion).
@@ -42,6 +45,10 @@
  * `keep_said` the other way round: such a line stays only when an earlier line said it (bandit's
  * code line `12\t…` under `Location: a.py:12` stays, the context lines around it go). `keep_before` names lines (configure's
  * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
+ * `last_steps` names progress steps by kind (Django's `Creating test database …` and `Applying
+ * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) comes with no line
+ * kept since them, the last step of each kind stays before it, in the order printed: the setup
+ * step the failure happened in.
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run
@@ -100,6 +107,9 @@ export const StripNoiseConfig = z.object({
   ),
   failed_patterns: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of lines dropped only when the command failed (what a build made: a result on success, progress beside its errors)",
+  ),
+  passed_patterns: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of lines dropped only when the command passed (a task runner's tally: on a failure it says how much of the run failed)",
   ),
   min_lines: z.number().int().min(0).max(100_000).default(0).describe(
     "Outputs of at most this many lines pass unchanged",
@@ -175,6 +185,16 @@ export const StripNoiseConfig = z.object({
   ),
   keep_before: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of kept lines (an error) before which the line dropped just before stays",
+  ),
+  last_steps: z.object({
+    steps: z.array(z.string()).min(1).describe(
+      "Regexes (RE2 syntax) of progress steps, one per kind (`Creating test database …`, `Applying app.0001_x... OK`)",
+    ),
+    failure: z.string().describe(
+      "Regex (RE2 syntax) of a failure's first line (a traceback's head, also after a step's text)",
+    ),
+  }).strict().optional().describe(
+    "On a failed run, the last dropped step of each kind stays before a failure line when no line was kept since it: the step the failure happened in",
   ),
   results: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of per-item result lines: a run of at most max_results stays as printed, a longer one is counted",
@@ -254,6 +274,9 @@ export const StripNoiseConfig = z.object({
   }).strict().optional().describe(
     "Scope lines that stay only around a failure: they say where it happened",
   ),
+  cells: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of aligned table rows (psql's `a   | b   |`) kept with each cell's padding gone: one space either side of each ` | ` separator; a rule using it declares `rendered`",
+  ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
 
@@ -296,6 +319,7 @@ export function compileStripNoise(
   const matches = (line: string) =>
     (dropsLine(line) || isUncounted?.(line) === true) && isKept?.(line) !== true;
   const failedMatches = optionalMatcher("failed_patterns");
+  const passedMatches = optionalMatcher("passed_patterns");
   const minLines = config.min_lines;
   const summary = config.summary;
   const isMark = optionalMatcher("frame_marks");
@@ -319,6 +343,12 @@ export function compileStripNoise(
   const jsonDrop = new Set(config.json_drop);
   const isFrame = optionalMatcher("frames");
   const isAfterStep = optionalMatcher("keep_before");
+  const lastSteps = config.last_steps && {
+    steps: config.last_steps.steps.map((source, i) =>
+      patternField(source, `strategy.last_steps.steps.${i}`, engine)
+    ),
+    failure: patternField(config.last_steps.failure, "strategy.last_steps.failure", engine),
+  };
   // `once` is a `once_in` entry whose scope is always open (one scope, never named again):
   // first, so that a line it drops is noted by no other entry, as `once` reads before `once_in`.
   const isOnce = optionalMatcher("once");
@@ -344,6 +374,7 @@ export function compileStripNoise(
     keptBy: optionalPatternField(pair.kept_by, `strategy.said_by_next.${i}.kept_by`, engine),
   }));
   const isResult = optionalMatcher("results");
+  const isRow = optionalMatcher("cells");
   const isEvidence = optionalMatcher("results_evidence");
   const context = config.failure_context;
   const contextMatcher = (key: "failure" | "before" | "after") => {
@@ -371,7 +402,17 @@ export function compileStripNoise(
   }));
   // The lines it recognises (drops, reshapes or reads as frames) are its tool's: in a compound
   // command's output the other commands' lines pass as printed, whatever its patterns say of them.
-  const recognisers = [dropsLine, failedMatches, isFrame, isMark, isOnce, isResult, isHeader];
+  const recognisers = [
+    dropsLine,
+    failedMatches,
+    passedMatches,
+    isFrame,
+    isMark,
+    isOnce,
+    isResult,
+    isHeader,
+    isRow,
+  ];
   for (const { pattern } of rewrites) recognisers.push((line) => pattern.test(line));
   const known = recognisers.filter((r): r is (line: string) => boolean => r !== null);
   const strategy: CompiledStrategy = {
@@ -421,6 +462,7 @@ export function compileStripNoise(
       const heldResults = Math.max(config.max_results, config.results_head, HELD_RESULTS);
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
+        if (reshaped === null && isRow?.(line)) reshaped = unpadCells(line);
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
         if (reshaped !== null) rewritten++;
         if (!/^\s*$/.test(line)) emitted++;
@@ -448,7 +490,12 @@ export function compileStripNoise(
           emit(step);
         });
       };
+      // With last_steps: per kind, the last step read since a line was kept, and when it came.
+      let steps: ({ line: string; at: number } | null)[] = lastSteps?.steps.map(() => null) ?? [];
+      let stepsRead = 0;
       const keep = (line: string) => {
+        if (stepsRead) steps = steps.map(() => null);
+        stepsRead = 0;
         if (header !== null) emit(header);
         header = null;
         if (recall.length) bringBack(line);
@@ -578,6 +625,18 @@ export function compileStripNoise(
           return;
         }
         endRun();
+        if (lastSteps && ctx.failed) {
+          if (stepsRead && lastSteps.failure.test(line)) {
+            const held = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
+            for (const step of held) {
+              keep(step!.line);
+              removed--;
+            }
+          } else {
+            const kind = lastSteps.steps.findIndex((step) => step.test(line));
+            if (kind >= 0) steps[kind] = { line, at: stepsRead++ };
+          }
+        }
         if (isFrame !== null) {
           const under = frameIndent;
           frameIndent = -1;
@@ -611,7 +670,7 @@ export function compileStripNoise(
           return;
         }
         if (
-          (matches(line) || (ctx.failed && failedMatches?.(line)) ||
+          (matches(line) || (ctx.failed ? failedMatches?.(line) : passedMatches?.(line)) ||
             (onceIn.length > 0 && shownInScope(line))) && !newName(line)
         ) {
           if (above !== null) keep(above);
@@ -777,4 +836,13 @@ export function compileStripNoise(
     })
     : scoped;
   return config.common_directory ? sayingDirectoryOnce(judged) : judged;
+}
+
+/**
+ * An aligned table row with its cells' padding gone: each cell trimmed, one space either side of
+ * each ` | ` (`" id   | bigint |   "` → `"id | bigint |"`). A `|` with no space on one side is a
+ * cell's own text (SQL's `||`) and stays. Linear: one split, one trim per cell.
+ */
+function unpadCells(line: string): string {
+  return line.split(" | ").map((cell) => cell.trim()).join(" | ").trim();
 }

@@ -1,7 +1,8 @@
 /**
  * test_summary: keeps what a model needs from a test run: every failing test's name, the first
  * `truncate_stack_trace` lines of each failure (message and trace) for the first `max_failures`
- * failures, and the runner's final counts; passing tests and progress go. Understands cargo test,
+ * failures, and the runner's final counts; passing tests and progress go (a progress row with a
+ * failure mark stays: it says which file or where in the run). Understands cargo test,
  * cargo nextest, pytest, go test (plain and -v), jest, vitest, deno test, node --test, mocha.
  * Improvement over the reference (cargo only): every runner above, failures kept whatever the
  * exit code (a `| tail` hides it), and output with no recognisable structure passes unchanged.
@@ -115,6 +116,9 @@ const BLOCK_START = [
   /^\s*(✖|×) /, // node --test, vitest
   /^\s*not ok \d+ /, // TAP (subtests indented)
   /^\s*\d+\) \S/, // mocha
+  // pytest --pdb's banners (`>>>> traceback >>>>`, `>>>> entering PDB >>>>`, `>>>> PDB post_mortem
+  // (IO-capturing turned off) >>>>`): printed in place of the failures section
+  /^>{3,} \S.{0,200} >{3,}$/,
 ];
 
 /** Passing tests, progress and headers: dropped, and they end a failure block. */
@@ -203,6 +207,26 @@ const XPASS = new RegExp(
 const PYTEST_OUTCOME = /^(?:SKIPPED \[\d{1,9}\] \S|XFAIL \S)/;
 /** The number of tests a `SKIPPED [3] …` line stands for. */
 const SKIPPED_COUNT = /^SKIPPED \[(\d{1,9})\]/;
+/**
+ * vitest's snapshot counts, one per line under its `Snapshots` label (`  Snapshots  2 written`,
+ * then `1 updated`, `1 removed` and the removed snapshots' files and names, indented to the first
+ * count's column; the summary's other labels, padded to one width, start left of it): the lines
+ * under it are the same count's, kept with it (the first MAX_LIST_LINES;
+ * a line of ours counts the rest).
+ */
+const VITEST_SNAPSHOTS = /^(\s{1,40}Snapshots\s{1,40})\d/;
+/**
+ * npm's banner over a package script's output (`> @shop/pricing@0.1.0 test`): in a workspaces run
+ * (more than one banner) it names the package whose tests follow, kept over the first failure
+ * under it; a run of one package's script names nothing the command does not.
+ */
+const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]{1,214}\/)?[\w.-]{1,214}@\S{1,100} [\w:.-]{1,100}$/;
+/**
+ * npm's closing error over a failed script, less its lines that repeat the banner (`code 1`, `path`,
+ * `location`, `command failed`, the script's text): what failed, in which workspace.
+ */
+const NPM_ERROR =
+  /^npm (?:error|ERR!) (?!code \d{1,5}$|path \/|location \/|command failed$|command sh -c )\S/;
 /** Outcome lines kept; a line of ours counts the rest. */
 const MAX_OUTCOMES = 20;
 /**
@@ -305,6 +329,11 @@ const GO_BENCH_HEADER = /^(?:goos|goarch|pkg|cpu): \S/;
 const GO_RUN = /^=== (RUN|CONT|NAME|PAUSE)\s+(\S{1,1000})$/;
 /** go's `--- FAIL: TestX/sub (0.00s)` (and PASS, SKIP): the test it closes. */
 const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000}) \(/;
+/**
+ * Running go tests whose `=== RUN   TestX` line is held: a failed test's stays over its `--- FAIL:`
+ * line, saying where the test started (the log lines after it are its own).
+ */
+const MAX_GO_RUNS = 10_000;
 /** Log lines held per running go test until its result says whether they are shown. */
 const MAX_GO_LOG = 1000;
 /**
@@ -320,6 +349,34 @@ const MAX_SKIP_LOG = 3;
  * option that reproduces the order, as pytest's `Using --randomly-seed=12` is.
  */
 const GO_SHUFFLE = /^-test\.shuffle -?\d{1,20}$/;
+
+/**
+ * pytest's progress row of one file: its path, one mark per test (`.` passed, `F` failed, `E`
+ * error, `s`, `x`, `X`), then the run's progress (`tests/test_a.py ..F.   [ 40%]`). A row with a
+ * failure mark names the file its failures are in; a file's row too long for the terminal goes on
+ * in rows of marks alone (`CONTINUED_PROGRESS`). Checked in two steps: the row's shape, then
+ * whether its marks hold a failure.
+ */
+const PYTEST_PROGRESS =
+  /^[^\s:]{1,1000}\.\w{1,10} [.FEsxX]{1,1000}(?:\s{1,100}\[\s{0,3}\d{1,3}%\])?\s{0,100}$/;
+const CONTINUED_PROGRESS = /^[.FEsxX]{1,1000}\s{1,100}\[\s{0,3}\d{1,3}%\]\s{0,100}$/;
+/** The marks of a failed or erroring test in a progress row. */
+const PROGRESS_FAILURE = /[FE]/;
+/**
+ * node --test's dot reporter: a row of one mark per test (`.` passed, `X` failed), then `Failed
+ * tests:` over the failures it prints again. A row with an `X` says where in the run they came;
+ * the header says what the `✖` lines under it are.
+ */
+const DOT_ROW = /^[.X]{1,1000}$/;
+const DOT_FAILED_HEAD = "Failed tests:";
+/**
+ * pytest-xdist's notices of a worker that died (`[gw0] node down: Not properly terminated`,
+ * `replacing crashed worker gw0`): the crash is the failure of the test it was running, and
+ * the tests after it ran on a new worker. Without -v the notice follows the progress marks on
+ * their line.
+ */
+const XDIST_CRASH =
+  /^(?:[.FEsxX]{0,1000}\[gw\d{1,4}\] node down: \S|replacing crashed worker gw\d{1,4}$)/;
 
 /** Stack frames from runtimes and test harnesses: never where the bug is. */
 const TRACE_NOISE = [
@@ -523,12 +580,19 @@ interface Block {
    * frames, its exception and the message under it stay; the library frames fold at the end.
    */
   native?: boolean;
+  /** The line before was a collection error's message ending in a colon: what it names follows. */
+  valuesUnder?: boolean;
   /** Indented lines still kept under a doctest's `Expected:` or `Got:` (0: none). */
   doctestValues?: number;
   /** The last numbered source line of a doctest read: the example that failed, once its result comes. */
   doctestExample?: string;
   /** A cargo test whose printed output this is passed after all (`--nocapture`): it goes. */
   passed?: boolean;
+  /**
+   * A passing cargo test's output under libtest's `successes:` (`--show-output`): on a failed run
+   * it goes, counted; on a passing one it is what the run was asked for, and stays whole.
+   */
+  succeeded?: boolean;
   /** The earlier block of the same head (a runner's second report of a failure). */
   repeats?: Block;
   /**
@@ -568,6 +632,14 @@ const TAP_ASSERTION = /^\s+(Expected values to be |\+ actual - expected$)/;
 const AT_LINE = /^\s+at /;
 const CARET_ONLY = /^\s+\^+\s*$/;
 const PYTEST_HEAD = /^_{3,} (.+?) _{3,}$/;
+/**
+ * pytest --pdb's banner over a failure's traceback, printed as the test fails: the traceback reads
+ * as a failure section's. It names no test; the progress line right before it names the test's
+ * file and where in it the test failed (`tests/test_a.py .F`), and stays over it. The banners after
+ * it (`entering PDB`, `PDB post_mortem`) head what pdb printed: the frame it stopped in, the line
+ * and its prompt, kept as printed.
+ */
+const PDB_TRACEBACK = /^>{3,} traceback >{3,}$/;
 /**
  * Lines of a pytest failure that stay: the statements, the `E` lines, the locations, pytest's own
  * verdicts behind `!!!` (`!!! Recursion detected (same locals & position)`), a strict xpass, and
@@ -638,6 +710,11 @@ const PYTEST_OWN_SECTION =
 /** Lines of a report kept as printed; a line of ours counts the rest. */
 const MAX_REPORT_LINES = 20;
 /**
+ * Lines of such a report kept on a failed run, whose result is its failures: the report's top
+ * rows (the slowest tests of `--durations`) are still what the command asked for.
+ */
+const MAX_FAILED_REPORT_LINES = 5;
+/**
  * A coverage threshold the run missed: pytest-cov's and coverage.py's `--fail-under`, jest's
  * `coverageThreshold`, vitest's and nyc's thresholds. It is one of the run's failures, and the table
  * above it says which files to cover, so a failed run with one keeps its table.
@@ -690,6 +767,7 @@ function summarizer(
   // under its name (the last `=== RUN/CONT` line says which test is printing) until its result.
   let sinceRun: string[] = [];
   const goLogs = new Map<string, string[]>();
+  const goRuns = new Map<string, string>();
   let goRunning: string | null = null;
   // Benchmark results of the package being run, and the header lines already shown.
   let benchmarks = false;
@@ -714,7 +792,9 @@ function summarizer(
   let thresholdMissed = false;
   // The report section being read (a passing pytest run's `slowest 8 durations`), and where the
   // line counting its cut rows goes.
-  let report: { kept: number; cut: number } | null = null;
+  // On a failed run its head waits for its first row: a report with none (`XPASSES` over nothing)
+  // says nothing.
+  let report: { kept: number; cut: number; max: number; head: string | null } | null = null;
   const reportCuts: { at: number; n: number }[] = [];
   // pytest's short summary outcome lines kept, and where the line counting the rest goes.
   const outcomes = { kept: 0, cut: 0, at: -1 };
@@ -790,7 +870,29 @@ function summarizer(
   // follows it (the message, the trace) as a failure's block does.
   let cargoRun = false;
   let printed = new Set<Block>();
+  // Inside libtest's `successes:` section, whose blocks are passing tests' output.
+  let successes = false;
+  // pytest's last progress row of a file, and whether it is kept; whether the last line was a row
+  // of node's dot reporter.
+  let progressRow: string | null = null;
+  let progressKept = false;
+  let dotRow = false;
 
+  // The last non-blank line read.
+  // The indentation of vitest's `Snapshots` label whose counts are being read (-1: none).
+  let snapshotIndent = -1;
+  let snapshotLines = 0;
+  // npm's last script banner, until the first failure under it shows it.
+  let npmBanner: string | null = null;
+  let npmBanners = 0;
+  const bannersAt: number[] = [];
+  const showBanner = () => {
+    if (npmBanner !== null) {
+      bannersAt.push(out.length);
+      out.push(npmBanner);
+    }
+    npmBanner = null;
+  };
   // The last pytest id line whose status is still to come (`-s`, `--setup-show`), or null.
   let pytestPending: string | null = null;
   /** A failed-test line kept once. */
@@ -837,7 +939,49 @@ function summarizer(
     return false;
   };
 
+  /**
+   * Keeps a progress row that holds a failure mark (pytest's, node's dot reporter's), with the
+   * file row a continued pytest row goes on from. True when the line was such a row.
+   */
+  const progress = (line: string, afterDot: boolean): boolean => {
+    if (DOT_ROW.test(line)) {
+      dotRow = true;
+      if (!line.includes("X") || (!afterDot && !line.includes("."))) return false;
+      failures++;
+      out.push(line);
+      return true;
+    }
+    const row = PYTEST_PROGRESS.test(line);
+    if (!row && (progressRow === null || !CONTINUED_PROGRESS.test(line))) return false;
+    if (row) {
+      progressRow = line;
+      progressKept = false;
+    }
+    if (!PROGRESS_FAILURE.test(line.slice(row ? line.indexOf(" ") : 0))) return true;
+    failures++;
+    if (!row && !progressKept) out.push(progressRow!);
+    progressKept = true;
+    out.push(line);
+    return true;
+  };
+
   const push = (line: string): void => {
+    const afterDot = dotRow;
+    dotRow = false;
+    if (snapshotIndent >= 0) {
+      if (indentOf(line) >= snapshotIndent && !isBlank(line)) {
+        if (snapshotLines++ < MAX_LIST_LINES) out.push(line);
+        return;
+      }
+      if (snapshotLines > MAX_LIST_LINES) out.push(omitted(snapshotLines - MAX_LIST_LINES));
+      snapshotIndent = -1;
+    }
+    if (line.startsWith("> ") && NPM_SCRIPT_BANNER.test(line)) {
+      block = null;
+      npmBanner = line;
+      npmBanners++;
+      return;
+    }
     if (tapNotes.length && !TAP_NOTE.test(line)) endTapNotes();
     if (skipLog > 0) {
       if (indentOf(line) > skipIndent && /\S/.test(line)) {
@@ -953,7 +1097,10 @@ function summarizer(
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
     if (run) {
       goRunning = run[1] === "PAUSE" ? null : run[2];
-      if (run[1] === "RUN") goLogs.set(run[2], []);
+      if (run[1] === "RUN") {
+        goLogs.set(run[2], []);
+        if (goRuns.size < MAX_GO_RUNS) goRuns.set(run[2], line);
+      }
     }
     // A passing run's tree of suites says what ran: each name over passing tests stays.
     if (kind === "passing" && TREE_PASS.test(line) && suitesShown < MAX_SUITES) {
@@ -987,6 +1134,7 @@ function summarizer(
     }
     if (kind === "summary") {
       block = null;
+      successes = false;
       warningsSection = false;
       summaries++;
       benchmarks = false;
@@ -994,6 +1142,11 @@ function summarizer(
       tailLines = 0;
       tailPlain = true;
       if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
+      const snapshots = VITEST_SNAPSHOTS.exec(line);
+      if (snapshots) {
+        snapshotIndent = snapshots[1].length;
+        snapshotLines = 0;
+      }
       out.push(line);
       return;
     }
@@ -1004,20 +1157,30 @@ function summarizer(
       // block whose head came before is kept until its body is read: a runner's re-listing of a
       // failure (deno's FAILURES, node's `failing tests:`, jest's summary) repeats it, vitest's
       // second `expect.soft` failure of a test does not.
-      const repeats = PYTEST_HEAD.test(line) ? undefined : heads.get(key);
+      // pytest --pdb's banners name no test either.
+      const repeats = PYTEST_HEAD.test(line) || line.startsWith(">>>") ? undefined : heads.get(key);
       failures++;
       skipField = -1;
       const goFail = GO_RESULT.exec(line);
       const logs = goFail ? goLogs.get(goFail[1]) : undefined;
       if (goFail) goLogs.delete(goFail[1]);
+      const started = goFail ? goRuns.get(goFail[1]) : undefined;
+      if (goFail) goRuns.delete(goFail[1]);
+      if (started !== undefined) out.push(started);
       block = {
         head: line,
         body: goFail ? (logs ?? sinceRun) : [],
-        pytest: PYTEST_HEAD.test(line),
+        pytest: PYTEST_HEAD.test(line) || PDB_TRACEBACK.test(line),
         repeats,
       };
+      if (successes && line.startsWith("---- ")) {
+        failures--;
+        passing++;
+        block.succeeded = true;
+      }
       if (!repeats) heads.set(key, block);
       sinceRun = [];
+      showBanner();
       out.push(block);
       if (MARKER.test(line)) markers.add(line.trim());
       return;
@@ -1026,6 +1189,7 @@ function summarizer(
       block = null;
       lastMarker = line;
       failures++;
+      showBanner();
       if (!markers.has(line.trim())) {
         markers.add(line.trim());
         out.push({ line });
@@ -1040,7 +1204,10 @@ function summarizer(
       sinceRun = [];
       const done = GO_RESULT.exec(line);
       const logs = done ? goLogs.get(done[1]) : undefined;
-      if (done) goLogs.delete(done[1]);
+      if (done) {
+        goLogs.delete(done[1]);
+        goRuns.delete(done[1]);
+      }
       const skip = done ? GO_SKIP.exec(line) : null;
       if (skip) {
         keepOutcome([...(logs ?? []).slice(-MAX_SKIP_LOG), line], 1);
@@ -1057,16 +1224,26 @@ function summarizer(
       const title = PYTEST_SUMMARY.exec(line);
       header = title?.[1] === "test session starts";
       warningsSection = title !== null && title[1].startsWith("warnings summary");
+      successes = line === "successes:";
       // cargo's closing `failures:` lists the failed tests' names, indented under it.
       if (line === "failures:") {
         listing = MAX_LIST_LINES;
         listHead = line;
       }
-      if (!failed && title && !PYTEST_OWN_SECTION.test(title[1])) {
-        report = { kept: 0, cut: 0 };
-        out.push(line);
+      if (title && !PYTEST_OWN_SECTION.test(title[1])) {
+        report = failed
+          ? { kept: 0, cut: 0, max: MAX_FAILED_REPORT_LINES, head: line }
+          : { kept: 0, cut: 0, max: MAX_REPORT_LINES, head: null };
+        if (!failed) out.push(line);
       }
       return;
+    }
+    if (block === null && kind === null) {
+      if (progress(line, afterDot)) return;
+      if (line === DOT_FAILED_HEAD || XDIST_CRASH.test(line)) {
+        out.push(line);
+        return;
+      }
     }
     if (block === null && kind === null && TAP_NOTE.test(line) && FAILURE_SIGNAL.test(line)) {
       tapNotes.push(line);
@@ -1122,6 +1299,8 @@ function summarizer(
       if (block.pytest && !block.captured) {
         const statement = block.statement;
         block.statement = false;
+        const valuesUnder = block.valuesUnder;
+        block.valuesUnder = false;
         if (statement && /^\s+\S/.test(line) && line.trim() !== "???") {
           if (line !== block.lastStatement) block.body.push(line);
           block.lastStatement = line;
@@ -1143,7 +1322,11 @@ function summarizer(
           if (block.doctestExample !== undefined) block.body.push(block.doctestExample);
           block.doctestExample = undefined;
         } else if (COLLECT_HEAD.test(block.head) && COLLECT_PROSE.test(line)) {
-          // A collection error's message: kept as printed.
+          // A collection error's message: kept as printed, with the indented lines under a line
+          // of it ending in a colon (`import file mismatch:`'s two paths).
+          block.valuesUnder = LIST_HEAD.test(line);
+        } else if (valuesUnder && /^\s+\S/.test(line)) {
+          block.valuesUnder = true;
         } else if (block.example) block.example = line !== ")";
         else if (HYPOTHESIS_EXAMPLE.test(line)) block.example = line.endsWith("(");
         else if (!PYTEST_KEEP.test(line) && !PYTEST_VALUES.test(line)) {
@@ -1168,7 +1351,9 @@ function summarizer(
     }
     if (report) {
       if (isBlank(line)) return;
-      if (report.kept < MAX_REPORT_LINES) {
+      if (report.head !== null) out.push(report.head);
+      report.head = null;
+      if (report.kept < report.max) {
         report.kept++;
         out.push(line);
       } else if (report.cut++ === 0) {
@@ -1249,7 +1434,9 @@ function summarizer(
       return;
     }
     // A run that passed says what it built; one that failed says what failed.
-    if (loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)))) {
+    if (
+      loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)) || NPM_ERROR.test(line))
+    ) {
       loose++;
       if (TRACEBACK_HEAD.test(line)) traceback = [];
       else if (LIST_HEAD.test(line)) listing = MAX_LIST_LINES;
@@ -1262,6 +1449,9 @@ function summarizer(
   const finish = (): { lines: string[]; confidence: "full" | "partial" } | null => {
     endTraceback();
     endTapNotes();
+    if (snapshotIndent >= 0 && snapshotLines > MAX_LIST_LINES) {
+      out.push(omitted(snapshotLines - MAX_LIST_LINES));
+    }
     if (summaries === 0 && passing === 0 && failures === 0) return null;
     // A failed run with nothing we recognise as a failure: the structure was unexpected.
     if (failed && failures === 0) return null;
@@ -1277,13 +1467,14 @@ function summarizer(
       if (more > 0) out[first.at] = `${out[first.at]} (and at ${more} more locations)`;
     }
     // Last of the edits by index, in one pass: a failed run's coverage table goes (unless a missed
-    // threshold failed it), and the lines held after the last counts stay when they are the run's
-    // closing.
-    const dropCoverage = new Set(failed && !thresholdMissed ? coverageAt : []);
+    // threshold failed it), so does the npm banner of a run of one package's script, and the lines
+    // held after the last counts stay when they are the run's closing.
+    const dropAt = new Set(failed && !thresholdMissed ? coverageAt : []);
+    if (npmBanners === 1) { for (const at of bannersAt) dropAt.add(at); }
     const closing = tailPlain && tailLines <= MAX_TAIL_LINES;
     const items: (string | Block | Marker)[] = [];
     out.forEach((item, k) => {
-      if (dropCoverage.has(k)) return;
+      if (dropAt.has(k)) return;
       if (typeof item !== "string" && "head" in item && item.passed) return;
       if (typeof item !== "string" && "tail" in item) {
         if (closing && k > lastSummaryAt) items.push(item.tail);
@@ -1319,6 +1510,12 @@ function summarizer(
       else dropped.add(item);
     }
     const goFailLine = items.some((item) => typeof item === "string" && item.startsWith("FAIL\t"));
+    // A failed run's passing tests' output under `successes:` goes, counted where it was.
+    const succeeded = failed
+      ? items.filter((item) => typeof item !== "string" && "head" in item && item.succeeded)
+        .length
+      : 0;
+    let succeededShown = false;
     const result: string[] = [];
     let shown = 0;
     let hidden = 0;
@@ -1344,6 +1541,12 @@ function summarizer(
         continue;
       }
       if (emptyNextest.has(item)) continue;
+      if (item.succeeded) {
+        if (!failed) appendAll(result, [item.head, ...item.body]);
+        else if (!succeededShown) result.push(`… output of ${succeeded} passing tests not shown …`);
+        succeededShown = true;
+        continue;
+      }
       if (folded.has(item)) {
         result.push(item.head);
         continue;

@@ -13,13 +13,20 @@
  * unit (its subject) stay with it, so a one-line log and a log of commits and subjects keep as
  * many commits.
  *
- * In a compound command's output it cannot tell whose a line is and needs not: the head and the
- * tail keep the first command's start and the last one's end, and every failure-looking line of any
- * command in the cut stays in place.
+ * In a compound command's output it cannot tell its own lines from the others' by their look: the
+ * head and the tail keep the first command's start and the last one's end, and every
+ * failure-looking line of any command in the cut stays in place. The last command's rules know
+ * its lines, though (`shared.lastOwns`): the first of them starts its output. A cut for an earlier
+ * command ends there, and the last command's output passes as printed, so the cut never takes the
+ * lines a later rule reads its run by (a test run's header, the blocks its failures sit in). A cut
+ * for the last command cuts the earlier commands' lines before that first line on their own, to
+ * their own head and tail (past head + tail lines), and its own from there: the end of a script's
+ * output (its traceback, each frame with its source line) is that part's tail, not lines in the
+ * middle of one cut.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
-import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import type { CompiledStrategy, Confidence, Stage, StageContext } from "../types.ts";
 import { cutReader } from "../generic_shapes.ts";
 import {
   anyMatcher,
@@ -77,101 +84,137 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
     engine,
   );
   const recordStart = optionalPatternField(config.record_start, "strategy.record_start", engine);
+  /**
+   * One run of the cut over the lines pushed: the head as they come, then at `flush` the cut's kept
+   * lines and the tail (Fallback when no more than `limit` lines came); `first` lines are the head.
+   */
+  const cutter = (emit: (line: string) => void, limit = max, first = head) => {
+    let total = 0;
+    // Lines that left the tail window since the last record start (with it): the tail reaches
+    // back to them when it starts inside that record.
+    let held: string[] = [];
+    // Lines after the head, until we know the output is long; then the last `tail` of them.
+    const pending: string[] = [];
+    let cutting = false;
+    // `pattern`: kept by keep_patterns (a listing: the gaps before them are counted together).
+    const kept: { index: number; line: string; pattern?: boolean }[] = [];
+    let signals = 0;
+    let patterned = 0;
+    let keptByPattern = 0;
+    // The budget is spent: a line it would count was read past it, so no more pattern lines stay.
+    let spent = false;
+    const keeper = new FailureKeeper();
+    // The cut's lines come in order from the first after the head (see `cutReader`).
+    let cutAt = first;
+    const cut = cutReader((line, odd) => {
+      const index = cutAt++;
+      if (signals < keepSignals && keeper.keep(line)) {
+        signals++;
+        kept.push({ index, line });
+      } else if (odd) kept.push({ index, line });
+      else if (
+        !spent && keptByPattern < MAX_PATTERN_KEPT && keepPattern(line)
+      ) {
+        // Without a unit every kept line counts; with one, a unit's line counts and the lines
+        // after it stay with it. The first unit past the budget ends the keeping.
+        if (unit === undefined || unit.test(line)) {
+          if (patterned === patternLines) {
+            spent = true;
+            return;
+          }
+          patterned++;
+        }
+        keptByPattern++;
+        kept.push({ index, line, pattern: true });
+      }
+    }, { odd: keepOdd });
+    /** A line out of the tail window: into the cut, or held as part of a record's start. */
+    const leave = (line: string) => {
+      if (recordStart === undefined) return cut.push(line);
+      if (recordStart.test(line)) {
+        for (const h of held) cut.push(h);
+        held = [line];
+      } else if (held.length > 0 && held.length < MAX_RECORD_LINES) held.push(line);
+      else {
+        for (const h of held) cut.push(h);
+        held = [];
+        cut.push(line);
+      }
+    };
+    /** The head, the cut and the tail once the own lines are all read. */
+    const flush = (): Confidence => {
+      if (!cutting) {
+        for (const line of pending) emit(line);
+        return "fallback";
+      }
+      // A tail that starts inside a record reaches back to the record's held lines.
+      if (recordStart !== undefined && pending.length > 0 && !recordStart.test(pending[0])) {
+        pending.unshift(...held);
+      } else for (const h of held) cut.push(h);
+      held = [];
+      cut.finish();
+      const tailStart = total - pending.length;
+      let next = first;
+      // Lines omitted before pattern-kept lines, told once before the next signal or the tail.
+      let untold = 0;
+      for (const { index, line, pattern } of kept) {
+        if (pattern) untold += index - next;
+        else if (index - next + untold > 0) {
+          emit(omitted(index - next + untold));
+          untold = 0;
+        }
+        emit(line);
+        next = index + 1;
+      }
+      if (tailStart - next + untold > 0) emit(omitted(tailStart - next + untold));
+      for (const line of pending) emit(line);
+      return "partial";
+    };
+    const push = (line: string) => {
+      const index = total++;
+      if (index < first) {
+        keeper.observe(line);
+        emit(line);
+        return;
+      }
+      pending.push(line);
+      if (!cutting && total > limit) cutting = true;
+      // The oldest pending line leaves the tail window: it is in the cut.
+      while (cutting && pending.length > tail) leave(pending.shift()!);
+    };
+    return { push, flush, read: () => total };
+  };
   return {
     type: "truncate",
     createStage(ctx: StageContext): Stage {
-      let total = 0;
-      // Lines that left the tail window since the last record start (with it): the tail reaches
-      // back to them when it starts inside that record.
-      let held: string[] = [];
-      // Lines after the head, until we know the output is long; then the last `tail` of them.
-      const pending: string[] = [];
-      let cutting = false;
-      // `pattern`: kept by keep_patterns (a listing: the gaps before them are counted together).
-      const kept: { index: number; line: string; pattern?: boolean }[] = [];
-      let signals = 0;
-      let patterned = 0;
-      let keptByPattern = 0;
-      // The budget is spent: a line it would count was read past it, so no more pattern lines stay.
-      let spent = false;
-      const keeper = new FailureKeeper();
-      // The cut's lines come in order from the first after the head (see `cutReader`).
-      let cutAt = head;
-      const cut = cutReader((line, odd) => {
-        const index = cutAt++;
-        if (signals < keepSignals && keeper.keep(line)) {
-          signals++;
-          kept.push({ index, line });
-        } else if (odd) kept.push({ index, line });
-        else if (
-          !spent && keptByPattern < MAX_PATTERN_KEPT && keepPattern(line)
-        ) {
-          // Without a unit every kept line counts; with one, a unit's line counts and the lines
-          // after it stay with it. The first unit past the budget ends the keeping.
-          if (unit === undefined || unit.test(line)) {
-            if (patterned === patternLines) {
-              spent = true;
-              return;
-            }
-            patterned++;
-          }
-          keptByPattern++;
-          kept.push({ index, line, pattern: true });
-        }
-      }, { odd: keepOdd });
-      /** A line out of the tail window: into the cut, or held as part of a record's start. */
-      const leave = (line: string) => {
-        if (recordStart === undefined) return cut.push(line);
-        if (recordStart.test(line)) {
-          for (const h of held) cut.push(h);
-          held = [line];
-        } else if (held.length > 0 && held.length < MAX_RECORD_LINES) held.push(line);
-        else {
-          for (const h of held) cut.push(h);
-          held = [];
-          cut.push(line);
-        }
-      };
+      const shared = ctx.shared;
+      const lastOwns = shared?.lastOwns;
+      const starts = (line: string) =>
+        lastOwns !== undefined && line.trim() !== "" && lastOwns(line);
+      // For the last command, the lines before its first are the earlier commands': cut to their
+      // head and tail alone (their end is where a failure shows); its own lines then get what is
+      // left of the head and max_lines, as in one cut of both, and the tail.
+      const split = shared?.before === true && lastOwns !== undefined;
+      let run = cutter(ctx.emit, split ? head + tail : max);
+      // Once the last command's first line came: for an earlier command, its own run's verdict
+      // (the rest passes as printed); for the last command, the earlier commands' run's.
+      let done: Confidence | null = null;
       return {
         push(line) {
-          const index = total++;
-          if (index < head) {
-            keeper.observe(line);
-            ctx.emit(line);
-            return;
+          if (done !== null && shared?.after) return ctx.emit(line);
+          if (done === null && starts(line)) {
+            done = run.flush();
+            if (shared?.after) return ctx.emit(line);
+            const earlier = run.read();
+            run = cutter(ctx.emit, Math.max(0, max - earlier), Math.max(0, head - earlier));
           }
-          pending.push(line);
-          if (!cutting && total > max) cutting = true;
-          // The oldest pending line leaves the tail window: it is in the cut.
-          while (cutting && pending.length > tail) leave(pending.shift()!);
+          run.push(line);
         },
         finish() {
-          if (!cutting) {
-            for (const line of pending) ctx.emit(line);
-            return "fallback";
-          }
-          // A tail that starts inside a record reaches back to the record's held lines.
-          if (recordStart !== undefined && pending.length > 0 && !recordStart.test(pending[0])) {
-            pending.unshift(...held);
-          } else for (const h of held) cut.push(h);
-          held = [];
-          cut.finish();
-          const tailStart = total - pending.length;
-          let next = head;
-          // Lines omitted before pattern-kept lines, told once before the next signal or the tail.
-          let untold = 0;
-          for (const { index, line, pattern } of kept) {
-            if (pattern) untold += index - next;
-            else if (index - next + untold > 0) {
-              ctx.emit(omitted(index - next + untold));
-              untold = 0;
-            }
-            ctx.emit(line);
-            next = index + 1;
-          }
-          if (tailStart - next + untold > 0) ctx.emit(omitted(tailStart - next + untold));
-          for (const line of pending) ctx.emit(line);
-          return "partial";
+          if (done !== null && shared?.after) return done;
+          const confidence = run.flush();
+          // Two runs, the earlier commands' and the last one's: a cut in either is Partial.
+          return done === "partial" ? done : confidence;
         },
       };
     },
