@@ -171,8 +171,9 @@ const GROUP_DEFAULTS = GroupByRuleConfig.parse({ type: "group_by_rule" });
 
 /**
  * The patterns of a `strip_noise`, `keep_matching` or `group_by_rule` rule that decide whether a
- * line goes (`failed_patterns` only when the command failed, `passed_patterns` only when it passed), in the order the strategy tries
- * them. They run on re2js here whatever engine the rule uses: every rule pattern is valid RE2.
+ * line goes (`failed_patterns` only when the command failed, `passed_patterns` only when it
+ * passed), in the order the strategy tries them. They run on re2js here whatever engine the rule
+ * uses: every rule pattern is valid RE2.
  */
 function patternFields(rule: CompiledRule, failed: boolean): RuleFields {
   const config = rule.config;

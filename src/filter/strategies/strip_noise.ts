@@ -1,7 +1,7 @@
 /**
  * strip_noise: drops lines matching any pattern (`failed_patterns` only when the command failed,
- * `passed_patterns` only when it passed),
- * but a line matching `keep` (a parse error's caret lines among a diff's context lines); a line
+ * `passed_patterns` only when it passed), but a line matching `keep` (a parse error's caret lines
+ * among a diff's context lines); a line
  * matching `uncounted` goes too without being counted in the summary (blank lines, a diff's
  * context when the summary counts changed lines). With `keep_distinct` a line the patterns drop
  * stays when its `name` group gives a name no earlier one gave, for the first `max` names (the
@@ -13,7 +13,8 @@
  * lines kept (`ls -la`'s rows to `name size`): the first entry whose pattern matches a line
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
  * `cells` names aligned table rows (psql's) kept without their cells' padding, one space either
- * side of each ` | ` separator: the rows are the answer, the spaces that line their columns up are not.
+ * side of each ` | ` separator: the rows are the answer, the spaces that line their columns up
+ * are not.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
  * the line just above it, the copy of a source line that the diagnostic's location already names,
  * unless that line reads as a failure (it says what failed: a `throw`, an assertion).

@@ -878,8 +878,8 @@ function summarizer(
   let progressKept = false;
   let dotRow = false;
 
-  // The last non-blank line read.
-  // The indentation of vitest's `Snapshots` label whose counts are being read (-1: none).
+  // The column of the first count after vitest's `Snapshots` label whose counts are being read
+  // (-1: none).
   let snapshotIndent = -1;
   let snapshotLines = 0;
   // npm's last script banner, until the first failure under it shows it.
