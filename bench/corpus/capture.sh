@@ -6573,3 +6573,354 @@ EOF
   (cd "$V" && javac Main.java)
   capture jvm java_verbose_class "$V" "java -verbose:class -cp . Main" "$(java -version 2>&1 | head -1)"
 fi
+
+# --- rules18: families that had no rule (luacheck, stylelint, ava, sphinx-build, doxygen, npm ls,
+# pip show -f, eunit). Selectors: luacheck stylelint ava sphinx doxygen npmlstree pipshow eunit.
+# Each gives a corpus case and a second real run kept as the rule's golden fixture
+# (capture_golden). stylelint, ava, express and commander come from npm (ZEPH_CORPUS_NPM).
+if sel luacheck; then
+  L="$WORK/lualib"
+  rm -rf "$L" && mkdir -p "$L/src/net" "$L/spec"
+  for m in util config queue cache router json log http net/socket net/dns net/tls stack set list heap trie; do
+    cat >"$L/src/$m.lua" <<'EOF'
+local M = {}
+function M.new(opts)
+  local self = { opts = opts or {} }
+  return setmetatable(self, { __index = M })
+end
+function M:get(key)
+  return self.opts[key]
+end
+return M
+EOF
+  done
+  cat >"$L/src/parser.lua" <<'EOF'
+local M = {}
+local unused_helper = require("util")
+function M.parse(text, strict)
+  local tokens = {}
+  local count = 0
+  for word in text:gmatch("%S+") do
+    tokens[#tokens + 1] = word
+    cnt = count + 1
+  end
+  local result = nil
+  if strict then
+    local tokens = {}
+    return tokens
+  end
+  return tokens, total_words
+end
+function M.unused_arg(a, b, c)
+  return a
+end
+return M
+EOF
+  cat >"$L/src/server.lua" <<'EOF'
+local M = {}
+local socket = require("socket")
+function M.start(port, host)
+  local conn, err = socket.bind(host, port)
+  if not conn then
+    print("bind failed: " .. err)
+    retrun nil
+  end
+  return conn
+end
+return M
+EOF
+  cat >"$L/src/format.lua" <<'EOF'
+local M = {}
+function M.pad(s, n)
+  local out = s
+  while #out < n do out = out .. " " end
+  return out
+end
+function M.join(list, sep)
+  local out = ""
+  for i, v in ipairs(list) do
+    out = out .. tostring(v) .. sep
+  end
+  return out
+end
+function M.trim(s) return s:match("^%s*(.-)%s*$") end
+function M.shout(s) return string.upper(s) .. "!" end
+local x = 1
+x = 2
+return M
+EOF
+  cat >"$L/spec/format_spec.lua" <<'EOF'
+local format = require("format")
+describe("format", function()
+  it("pads", function()
+    assert.are.equal("ab  ", format.pad("ab", 4))
+  end)
+  it("joins", function()
+    local unused = 1
+    assert.are.equal("a,b,", format.join({ "a", "b" }, ","))
+  end)
+end)
+EOF
+  capture lint luacheck_errors "$L" "luacheck src spec" "$(luacheck --version | head -1)"
+  # Golden: the codes of the findings (`--codes`), spec's busted globals allowed, the error fixed.
+  sed -i 's/retrun nil/return nil/' "$L/src/server.lua"
+  capture_golden luacheck codes "$L" "luacheck --codes --std max+busted src spec"
+fi
+
+if sel stylelint; then
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  [ -x "$NPMDIR/node_modules/.bin/stylelint" ] || (cd "$NPMDIR" && npm install --no-audit --no-fund stylelint@16 stylelint-config-standard@39 >/dev/null 2>&1)
+  S="$WORK/styles"
+  rm -rf "$S" && mkdir -p "$S/src/components" "$S/src/pages"
+  ln -s "$NPMDIR/node_modules" "$S/node_modules"
+  printf '{ "extends": ["stylelint-config-standard"] }\n' >"$S/.stylelintrc.json"
+  for c in header footer card modal tabs badge avatar tooltip menu list grid form; do
+    printf '.%s {\n  display: flex;\n  padding: 4px 8px;\n}\n\n.%s-title {\n  font-weight: 600;\n}\n' "$c" "$c" >"$S/src/components/$c.css"
+  done
+  cat >"$S/src/components/button.css" <<'EOF'
+.Button {
+  color: #FFF;
+  margin: 0px;
+  padding: 0px 0px;
+}
+.button:hover { color: #ff0000; }
+.button--primary {
+  background: rgba(0, 0, 0, 0.5);
+  colr: red;
+}
+EOF
+  cat >"$S/src/pages/home.css" <<'EOF'
+@import url("base.css");
+.hero {
+  font-family: Arial, sans-serif;
+  width: calc(100% - 10px);
+  transition: all 0.30s;
+}
+.hero .title { margin: 0px }
+.hero .title { padding: 0 }
+a { color: blue; }
+a:hover { color: red; }
+.links a { color: green; }
+.hero { top: 0 }
+EOF
+  capture lint stylelint_errors "$S" 'npx stylelint "src/**/*.css"' "stylelint $(cd "$S" && npx stylelint --version)"
+  capture_golden stylelint pages "$S" "npx stylelint src/pages/home.css src/components/button.css src/components/card.css"
+fi
+
+if sel ava; then
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  [ -x "$NPMDIR/node_modules/.bin/ava" ] || (cd "$NPMDIR" && npm install --no-audit --no-fund ava@7 >/dev/null 2>&1)
+  A="$WORK/avashop"
+  rm -rf "$A" && mkdir -p "$A/src" "$A/test"
+  ln -s "$NPMDIR/node_modules" "$A/node_modules"
+  printf '{ "name": "avashop", "type": "module", "private": true, "scripts": { "test": "ava" } }\n' >"$A/package.json"
+  cat >"$A/src/cart.js" <<'EOF'
+export function total(items) {
+  return items.reduce((sum, i) => sum + i.price * i.qty, 0);
+}
+export function discount(price, pct) {
+  return Math.round(price * (1 - pct / 100));
+}
+export function parseQty(text) {
+  const n = Number.parseInt(text, 10);
+  if (Number.isNaN(n)) throw new TypeError(`Not a quantity: ${text}`);
+  return n;
+}
+export function tags(item) {
+  return [...item.tags].sort();
+}
+EOF
+  for f in money units names dates slugs; do
+    {
+      printf "import test from 'ava';\n"
+      for i in $(seq 1 8); do printf "test('%s case %d', t => {\n  t.is(%d + 1, %d);\n});\n" "$f" "$i" "$i" "$((i + 1))"; done
+    } >"$A/test/$f.test.js"
+  done
+  cat >"$A/test/cart.test.js" <<'EOF'
+import test from 'ava';
+import { total, discount, parseQty, tags } from '../src/cart.js';
+
+test('total of two lines', t => {
+  t.is(total([{ price: 3, qty: 2 }, { price: 5, qty: 1 }]), 11);
+});
+test('discount rounds down', t => {
+  t.is(discount(199, 15), 169);
+});
+test('parseQty rejects words', t => {
+  t.is(parseQty('three'), 3);
+});
+test('tags are sorted', t => {
+  t.deepEqual(tags({ tags: ['b', 'a', 'c'] }), ['a', 'b', 'c', 'd']);
+});
+test.skip('refunds', t => {
+  t.pass();
+});
+test.todo('gift cards');
+EOF
+  capture node ava_failing "$A" "npx ava" "ava $(cd "$A" && npx ava --version)"
+  capture_golden ava verbose "$A" "npx ava --verbose test/cart.test.js test/money.test.js"
+fi
+
+if sel sphinx; then
+  D="$WORK/sphinxshop"
+  rm -rf "$D" && mkdir -p "$D/docs/api" "$D/shop"
+  cat >"$D/docs/conf.py" <<'EOF'
+import os, sys
+sys.path.insert(0, os.path.abspath(".."))
+project = "shop"
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.doctest", "sphinx.ext.todo"]
+html_theme = "alabaster"
+EOF
+  : >"$D/shop/__init__.py"
+  cat >"$D/shop/cart.py" <<'EOF'
+"""Shopping cart."""
+
+
+def total(items):
+    """Sum of prices.
+
+    >>> total([1, 2])
+    3
+    """
+    return sum(items)
+
+
+def discount(price, pct):
+    """Apply a discount.
+
+    Args:
+        price: the price
+      pct: the percentage
+
+    >>> discount(200, 15)
+    170
+    """
+    return price * (1 - pct / 100)
+EOF
+  cat >"$D/docs/index.rst" <<'EOF'
+Shop
+====
+
+.. toctree::
+   :maxdepth: 2
+
+   usage
+   api/cart
+   api/missing
+   topic1
+   topic2
+   topic3
+   topic4
+
+See :ref:`install-guide` and :doc:`nowhere`.
+EOF
+  cat >"$D/docs/usage.rst" <<'EOF'
+Usage
+=====
+
+.. doctest::
+
+   >>> from shop.cart import total
+   >>> total([1, 2, 3])
+   7
+
+.. include:: snippets/missing.txt
+EOF
+  for i in $(seq 1 30); do printf 'Topic %d\n========\n\nSome text about topic %d.\n\n.. doctest::\n\n   >>> %d + 1\n   %d\n' "$i" "$i" "$i" "$((i + 1))" >"$D/docs/topic$i.rst"; done
+  printf 'Cart\n====\n\n.. automodule:: shop.cart\n   :members:\n\n.. automodule:: shop.nope\n   :members:\n' >"$D/docs/api/cart.rst"
+  V="$(sphinx-build --version)"
+  capture python sphinx_html_warnings "$D" "sphinx-build -b html docs _build/html" "$V"
+  capture python sphinx_doctest_failing "$D" "sphinx-build -b doctest docs _build/doctest" "$V"
+  capture_golden sphinx-build warnings_as_errors "$D" "sphinx-build -W --keep-going -b html docs _build/strict"
+fi
+
+if sel doxygen; then
+  X="$WORK/doxyshop"
+  rm -rf "$X" && mkdir -p "$X/src" "$X/include"
+  for m in cart order stock price user audit; do
+    cat >"$X/include/$m.h" <<EOF
+#ifndef ${m^^}_H
+#define ${m^^}_H
+/** @file $m.h The $m module. */
+struct $m;
+/** Creates a $m. @param id its id @return the new $m */
+struct $m *${m}_new(int id);
+void ${m}_free(struct $m *p);
+int ${m}_count(const struct $m *p, int flags);
+#endif
+EOF
+    printf '#include "%s.h"\n#include <stdlib.h>\nstruct %s { int id; };\nstruct %s *%s_new(int id) { struct %s *p = malloc(sizeof *p); p->id = id; return p; }\nvoid %s_free(struct %s *p) { free(p); }\nint %s_count(const struct %s *p, int flags) { return p->id + flags; }\n' \
+      "$m" "$m" "$m" "$m" "$m" "$m" "$m" "$m" "$m" >"$X/src/$m.c"
+  done
+  cat >"$X/include/report.h" <<'EOF'
+/** @file report.h Reports. */
+/**
+ * Prints a report.
+ * @param out where to
+ * @param nmae the title
+ * @return 0 on success
+ * @see report_missing
+ */
+int report_print(void *out, const char *name);
+/** @brief Bad command: \frobnicate */
+int report_close(void *out);
+EOF
+  mkdir -p "$X/build"
+  printf 'PROJECT_NAME = shop\nINPUT = include src\nRECURSIVE = YES\nOUTPUT_DIRECTORY = build/docs\nGENERATE_LATEX = NO\nEXTRACT_ALL = NO\nWARN_IF_UNDOCUMENTED = YES\nWARN_NO_PARAMDOC = YES\n' >"$X/Doxyfile"
+  capture misc doxygen_warnings "$X" "doxygen Doxyfile" "doxygen $(doxygen --version)"
+  # Golden: warnings as errors (WARN_AS_ERROR = YES stops at the first warning).
+  printf 'PROJECT_NAME = shop\nINPUT = include\nOUTPUT_DIRECTORY = build/strict\nGENERATE_LATEX = NO\nWARN_AS_ERROR = YES\n' >"$X/Doxyfile.strict"
+  capture_golden doxygen warn_as_error "$X" "doxygen Doxyfile.strict"
+fi
+
+if sel npmlstree; then
+  NL="$WORK/npmlsapp"
+  rm -rf "$NL" && mkdir -p "$NL"
+  printf '{ "name": "npmlsapp", "version": "1.0.0", "private": true }\n' >"$NL/package.json"
+  (cd "$NL" && npm install --no-audit --no-fund express@4 commander@12 debug@4 >/dev/null 2>&1)
+  capture_golden npm-ls passing "$NL" "npm ls --all"
+  # Problems: a dependency declared but not installed, one whose range the installed version
+  # does not meet, a package no one depends on.
+  python3 - "$NL/package.json" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["dependencies"]["commander"] = "^2.0.0"
+p["dependencies"]["left-pad"] = "^1.3.0"
+json.dump(p, open(sys.argv[1], "w"), indent=2)
+EOF
+  mkdir -p "$NL/node_modules/stray-helper" && printf '{ "name": "stray-helper", "version": "0.1.0" }\n' >"$NL/node_modules/stray-helper/package.json"
+  capture node npm_ls_all_invalid "$NL" "npm ls --all" "npm $(npm --version)"
+fi
+
+if sel pipshow; then
+  capture python pip_show_files "$WORK" "pip show -f Flask nosuch-package" "$(pip --version | cut -d' ' -f1-2)"
+  capture_golden pip-show files "$WORK" "pip show -f Jinja2"
+fi
+
+if sel eunit; then
+  E="$WORK/eunitshop"
+  rm -rf "$E" && mkdir -p "$E/src" "$E/test" "$E/ebin"
+  cat >"$E/src/cart.erl" <<'EOF'
+-module(cart).
+-export([total/1, discount/2, parse_qty/1, tags/1]).
+total(Items) -> lists:sum([P * Q || {P, Q} <- Items]).
+discount(Price, Pct) -> Price * (100 - Pct) div 100.
+parse_qty(Text) -> list_to_integer(Text).
+tags(Tags) -> lists:sort(Tags).
+EOF
+  {
+    printf -- '-module(cart_tests).\n-include_lib("eunit/include/eunit.hrl").\n'
+    for i in $(seq 1 20); do printf 'total_%d_test() -> ?assertEqual(%d, cart:total([{%d, 1}])).\n' "$i" "$i" "$i"; done
+    printf 'discount_test() -> ?assertEqual(169, cart:discount(199, 15)).\n'
+    printf 'parse_words_test() -> ?assertEqual(3, cart:parse_qty("three")).\n'
+    printf 'tags_test() -> ?assertMatch([a, b, c, d], cart:tags([b, a, c])).\n'
+    printf 'slow_test_() -> {timeout, 5, fun() -> ?assert(cart:total([]) =:= 0) end}.\n'
+  } >"$E/test/cart_tests.erl"
+  (cd "$E" && erlc -o ebin src/cart.erl test/cart_tests.erl)
+  OTP="$(erl -noshell -eval 'io:format("~s", [erlang:system_info(otp_release)]), halt().')"
+  capture misc eunit_verbose_failing "$E" "erl -noshell -pa ebin -eval 'case eunit:test(cart_tests, [verbose]) of ok -> halt(0); _ -> halt(1) end'" "Erlang/OTP $OTP"
+  printf -- '-module(cart_ok_tests).\n-include_lib("eunit/include/eunit.hrl").\n' >"$E/test/cart_ok_tests.erl"
+  for i in $(seq 1 12); do printf 'total_%d_test() -> ?assertEqual(%d, cart:total([{%d, 1}])).\n' "$i" "$i" "$i" >>"$E/test/cart_ok_tests.erl"; done
+  (cd "$E" && erlc -o ebin test/cart_ok_tests.erl)
+  capture_golden eunit passing "$E" "erl -noshell -pa ebin -eval 'eunit:test(cart_ok_tests, [verbose])' -s init stop"
+fi
