@@ -726,6 +726,12 @@ const MAX_REPORT_LINES = 20;
  */
 const MAX_FAILED_REPORT_LINES = 5;
 /**
+ * A report's note, a whole line in parentheses under its rows (`--durations`' `(3 durations <
+ * 0.005s hidden.  Use -vv to show these durations.)`): it says what the rows leave out, so it is
+ * not one of them; it stays after the rows kept and the count of those cut.
+ */
+const REPORT_NOTE = /^\([^()]{1,300}\)$/;
+/**
  * A coverage threshold the run missed: pytest-cov's and coverage.py's `--fail-under`, jest's
  * `coverageThreshold`, vitest's and nyc's thresholds. It is one of the run's failures, and the table
  * above it says which files to cover, so a failed run with one keeps its table.
@@ -1389,7 +1395,8 @@ function summarizer(
       if (isBlank(line)) return;
       if (report.head !== null) out.push(report.head);
       report.head = null;
-      if (report.kept < report.max) {
+      if (REPORT_NOTE.test(line)) out.push(line);
+      else if (report.kept < report.max) {
         report.kept++;
         out.push(line);
       } else if (report.cut++ === 0) {
