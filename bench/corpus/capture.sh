@@ -2141,6 +2141,10 @@ EOF
   PATH="$NPMBIN:$PATH" capture python pyright_errors "$P" "pyright shop" "pyright $("$NPMBIN/pyright" --version 2>/dev/null | tail -1)"
   sed -i "s|\"command\": \"pyright shop\"|\"command\": \"npx pyright shop\"|" "$CORPUS/python/pyright_errors.json"
   PATH="$NPMBIN:$PATH" capture python pyright_json "$P" "pyright --outputjson shop" "pyright $("$NPMBIN/pyright" --version 2>/dev/null | tail -1)"
+  # The same with --verbose: its setup (search paths, the excluded globs), heap stats, the imports
+  # its typeshed stubs cannot resolve and its timings around the report.
+  PATH="$NPMBIN:$PATH" capture python pyright_verbose_errors "$P" "pyright --verbose shop" "pyright $("$NPMBIN/pyright" --version 2>/dev/null | tail -1)"
+  sed -i "s|\"command\": \"pyright --verbose shop\"|\"command\": \"npx pyright --verbose shop\"|" "$CORPUS/python/pyright_verbose_errors.json"
   # Second run (golden): strict mode on a script with an unknown name on its first line, unused
   # imports and a possibly unbound variable.
   mkdir -p "$P/tools"
