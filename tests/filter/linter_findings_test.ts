@@ -111,7 +111,7 @@ Deno.test("pyright --verbose: its setup, heap stats and timings go; the report s
     const out = lines(filter(command, input, failed));
     const all = lines(input);
     const report = all.filter((line) =>
-      / - error: |^\d+ errors?, |^Found \d+ source files$|^Could not import .*\.py'$|^  Looking /
+      / - error: |^\d+ errors?, |^Found \d+ source files$|^Could not import .*\.py'$|^ {2}Looking /
         .test(line)
     );
     expect(report.length).toBeGreaterThan(1);
