@@ -2141,6 +2141,10 @@ EOF
   PATH="$NPMBIN:$PATH" capture python pyright_errors "$P" "pyright shop" "pyright $("$NPMBIN/pyright" --version 2>/dev/null | tail -1)"
   sed -i "s|\"command\": \"pyright shop\"|\"command\": \"npx pyright shop\"|" "$CORPUS/python/pyright_errors.json"
   PATH="$NPMBIN:$PATH" capture python pyright_json "$P" "pyright --outputjson shop" "pyright $("$NPMBIN/pyright" --version 2>/dev/null | tail -1)"
+  # The same with --verbose: its setup (search paths, the excluded globs), heap stats, the imports
+  # its typeshed stubs cannot resolve and its timings around the report.
+  PATH="$NPMBIN:$PATH" capture python pyright_verbose_errors "$P" "pyright --verbose shop" "pyright $("$NPMBIN/pyright" --version 2>/dev/null | tail -1)"
+  sed -i "s|\"command\": \"pyright --verbose shop\"|\"command\": \"npx pyright --verbose shop\"|" "$CORPUS/python/pyright_verbose_errors.json"
   # Second run (golden): strict mode on a script with an unknown name on its first line, unused
   # imports and a possibly unbound variable.
   mkdir -p "$P/tools"
@@ -6923,4 +6927,289 @@ EOF
   for i in $(seq 1 12); do printf 'total_%d_test() -> ?assertEqual(%d, cart:total([{%d, 1}])).\n' "$i" "$i" "$i" >>"$E/test/cart_ok_tests.erl"; done
   (cd "$E" && erlc -o ebin test/cart_ok_tests.erl)
   capture_golden eunit passing "$E" "erl -noshell -pa ebin -eval 'eunit:test(cart_ok_tests, [verbose])' -s init stop"
+fi
+
+# --- listings (`listings`, or one of `psqldescribe objdump jdeps cargodoc`): tools that list what a
+# build or a schema holds, on projects made here. psql's describe commands on a PostgreSQL 15
+# cluster started in $WORK on a unix socket (as the postgres user when run as root): four tables
+# with checks, foreign keys, partial and GIN indexes, a generated column, a policy, a trigger, a
+# statistics object and a view. objdump of a gcc -O2 program and of its object beside a missing
+# one. jdeps (OpenJDK 17) of Debian's commons-cli and guice-servlet jars and of two jars built
+# here (one using java.sql, java.net.http, java.desktop, java.naming; one whose dependency is not
+# on the class path). cargo doc of a two-module crate with 17 rustdoc warnings, plain and with
+# `-D warnings`.
+if (sel listings || sel psqldescribe) && [ -x /usr/lib/postgresql/15/bin/initdb ]; then
+  PG="$WORK/pgdescribe"
+  PGBIN=/usr/lib/postgresql/15/bin
+  asdb() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$1"; else bash -c "$1"; fi; }
+  rm -rf "$PG" && mkdir -p "$PG/sock" && chmod 777 "$PG" "$PG/sock"
+  asdb "$PGBIN/initdb -D $PG/data -A trust -U postgres >/dev/null 2>&1 && $PGBIN/pg_ctl -D $PG/data -o '-k $PG/sock -p 54377 -c listen_addresses=' -l $PG/log -w start >/dev/null"
+  cat >"$PG/schema.sql" <<'SQL'
+CREATE TABLE customers (id bigserial PRIMARY KEY, email text UNIQUE NOT NULL, name text NOT NULL, phone varchar(32), created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz, country char(2) NOT NULL DEFAULT 'US', marketing_opt_in boolean NOT NULL DEFAULT false, notes text);
+COMMENT ON TABLE customers IS 'People who buy things';
+COMMENT ON COLUMN customers.email IS 'Login and receipt address, lower case';
+CREATE TYPE order_status AS ENUM ('new','paid','shipped','cancelled','refunded');
+CREATE TABLE orders (id bigserial PRIMARY KEY, customer_id bigint NOT NULL REFERENCES customers(id) ON DELETE CASCADE, status order_status NOT NULL DEFAULT 'new', subtotal numeric(12,2) NOT NULL CHECK (subtotal >= 0), tax numeric(12,2) NOT NULL DEFAULT 0 CHECK (tax >= 0), shipping numeric(12,2) NOT NULL DEFAULT 0, total numeric(12,2) GENERATED ALWAYS AS (subtotal + tax + shipping) STORED, currency char(3) NOT NULL DEFAULT 'USD', placed_at timestamptz NOT NULL DEFAULT now(), shipped_at timestamptz, shipping_address jsonb, billing_address jsonb, coupon_code varchar(40), CONSTRAINT shipped_after_placed CHECK (shipped_at IS NULL OR shipped_at >= placed_at));
+CREATE INDEX orders_customer_idx ON orders (customer_id);
+CREATE INDEX orders_status_placed_idx ON orders (status, placed_at DESC);
+CREATE INDEX orders_open_idx ON orders (placed_at) WHERE status IN ('new','paid');
+CREATE TABLE products (id serial PRIMARY KEY, sku varchar(64) UNIQUE NOT NULL, title text NOT NULL, description text, price numeric(10,2) NOT NULL CHECK (price > 0), weight_grams integer, tags text[] NOT NULL DEFAULT '{}', attributes jsonb NOT NULL DEFAULT '{}'::jsonb, active boolean NOT NULL DEFAULT true, search tsvector GENERATED ALWAYS AS (to_tsvector('english', coalesce(title,'') || ' ' || coalesce(description,''))) STORED);
+CREATE INDEX products_search_idx ON products USING gin (search);
+CREATE INDEX products_tags_idx ON products USING gin (tags);
+CREATE TABLE order_items (order_id bigint NOT NULL REFERENCES orders(id) ON DELETE CASCADE, product_id integer NOT NULL REFERENCES products(id), quantity integer NOT NULL CHECK (quantity > 0), unit_price numeric(10,2) NOT NULL, discount numeric(5,2) NOT NULL DEFAULT 0, PRIMARY KEY (order_id, product_id));
+CREATE FUNCTION touch_updated_at() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.updated_at := now(); RETURN NEW; END $$;
+CREATE TRIGGER customers_touch BEFORE UPDATE ON customers FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
+CREATE VIEW customer_revenue AS SELECT c.id, c.email, count(o.id) AS orders, sum(o.total) AS revenue FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.id, c.email;
+ALTER TABLE orders SET (fillfactor = 90);
+CREATE POLICY own_orders ON orders USING (customer_id = current_setting('app.customer')::bigint);
+ALTER TABLE orders ENABLE ROW LEVEL SECURITY;
+CREATE STATISTICS orders_stats (dependencies) ON status, currency FROM orders;
+SQL
+  PSQL="psql -X -h $PG/sock -p 54377 -U postgres"
+  $PSQL -q -f "$PG/schema.sql" >/dev/null
+  capture db psql_describe_table "$PG" "$PSQL -c '\\d+ orders'" "$(psql --version)"
+  capture db psql_describe_schema "$PG" "$PSQL -c '\\d+ public.*'" "$(psql --version)"
+  capture db psql_describe_missing "$PG" "$PSQL -c '\\d+ order_items' -c '\\d+ order_itemz'" "$(psql --version)"
+  asdb "$PGBIN/pg_ctl -D $PG/data -m fast stop >/dev/null"
+  cd "$ROOT" || exit 1
+fi
+
+if (sel listings || sel objdump) && command -v objdump >/dev/null && command -v gcc >/dev/null; then
+  O="$WORK/objdump"
+  rm -rf "$O" && mkdir -p "$O"
+  cat >"$O/ring.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+struct ring { int *buf; size_t cap, head, len; };
+struct ring *ring_new(size_t cap) { struct ring *r = malloc(sizeof *r); r->buf = calloc(cap, sizeof(int)); r->cap = cap; r->head = r->len = 0; return r; }
+int ring_push(struct ring *r, int v) { if (r->len == r->cap) return -1; r->buf[(r->head + r->len++) % r->cap] = v; return 0; }
+int ring_pop(struct ring *r, int *out) { if (!r->len) return -1; *out = r->buf[r->head]; r->head = (r->head + 1) % r->cap; r->len--; return 0; }
+long ring_sum(const struct ring *r) { long s = 0; for (size_t i = 0; i < r->len; i++) s += r->buf[(r->head + i) % r->cap]; return s; }
+void ring_free(struct ring *r) { free(r->buf); free(r); }
+static int cmp(const void *a, const void *b) { return *(const int*)a - *(const int*)b; }
+int ring_median(const struct ring *r) { int *tmp = malloc(r->len * sizeof(int)); for (size_t i = 0; i < r->len; i++) tmp[i] = r->buf[(r->head + i) % r->cap]; qsort(tmp, r->len, sizeof(int), cmp); int m = tmp[r->len/2]; free(tmp); return m; }
+int main(int argc, char **argv) { struct ring *r = ring_new(argc > 1 ? atoi(argv[1]) : 16); for (int i = 0; i < 40; i++) ring_push(r, i * 7 % 13); int v; ring_pop(r, &v); printf("%ld %d %s\n", ring_sum(r), ring_median(r), strerror(0)); ring_free(r); return 0; }
+EOF
+  (cd "$O" && gcc -O2 -o ring ring.c && gcc -O2 -c ring.c)
+  capture native objdump_disassemble "$O" "objdump -d ring" "$(objdump --version | head -1)"
+  capture native objdump_missing_input "$O" "objdump -dr ring.o missing.o" "$(objdump --version | head -1)"
+fi
+
+if (sel listings || sel jdeps) && command -v jdeps >/dev/null; then
+  J="$WORK/jdeps"
+  rm -rf "$J" && mkdir -p "$J/src/com/acme/shop/api" "$J/src/com/acme/shop/store" "$J/src/com/acme/shop/util" "$J/src2/com/acme/report" "$J/lib"
+  cat >"$J/src/com/acme/shop/api/OrderClient.java" <<'EOF'
+package com.acme.shop.api;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.logging.Logger;
+import com.acme.shop.util.Json;
+public class OrderClient {
+  private static final Logger LOG = Logger.getLogger("orders");
+  private final HttpClient http = HttpClient.newHttpClient();
+  public String fetch(String id) throws Exception {
+    HttpRequest req = HttpRequest.newBuilder(URI.create("http://localhost/orders/" + id)).build();
+    HttpResponse<String> res = http.send(req, HttpResponse.BodyHandlers.ofString());
+    LOG.info("status " + res.statusCode());
+    return Json.pretty(res.body());
+  }
+}
+EOF
+  cat >"$J/src/com/acme/shop/store/OrderStore.java" <<'EOF'
+package com.acme.shop.store;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.naming.InitialContext;
+import javax.sql.DataSource;
+public class OrderStore {
+  private final ConcurrentHashMap<String, String> cache = new ConcurrentHashMap<>();
+  public List<String> ids(String url) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(url); PreparedStatement st = c.prepareStatement("select id from orders"); ResultSet rs = st.executeQuery()) {
+      while (rs.next()) out.add(rs.getString(1));
+    }
+    return out;
+  }
+  public DataSource lookup() throws Exception { return (DataSource) new InitialContext().lookup("java:comp/env/jdbc/shop"); }
+}
+EOF
+  cat >"$J/src/com/acme/shop/util/Json.java" <<'EOF'
+package com.acme.shop.util;
+import java.util.Base64;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.Arrays;
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.awt.Color;
+public final class Json {
+  private static final Pattern WS = Pattern.compile("\\s+");
+  public static String pretty(String s) { return Arrays.stream(WS.split(s)).collect(Collectors.joining(" ")); }
+  public static String b64(String s) { return Base64.getEncoder().encodeToString(s.getBytes()); }
+  public static Object xml() throws Exception { return DocumentBuilderFactory.newInstance().newDocumentBuilder(); }
+  public static Color red() { return Color.RED; }
+}
+EOF
+  cat >"$J/src2/com/acme/report/Report.java" <<'EOF'
+package com.acme.report;
+import com.acme.shop.store.OrderStore;
+public class Report { public int count() throws Exception { return new OrderStore().ids("jdbc:x").size(); } }
+EOF
+  (
+    cd "$J" && javac -d out $(find src -name '*.java') && jar cf lib/shop.jar -C out . &&
+      javac -cp out -d out2 src2/com/acme/report/Report.java && jar cf lib/report.jar -C out2 . &&
+      cp /usr/share/java/commons-cli.jar lib/commons-cli-1.5.0.jar &&
+      cp /usr/share/java/guice-servlet.jar lib/guice-servlet-4.2.3.jar
+  )
+  JDEPS="jdeps $(jdeps --version 2>/dev/null) (OpenJDK 17)"
+  capture jvm jdeps_verbose_class "$J" "jdeps -verbose:class lib/commons-cli-1.5.0.jar" "jdeps $(jdeps --version 2>/dev/null) (OpenJDK 17, Debian default-jdk-headless), commons-cli 1.5.0 from Debian's /usr/share/java"
+  capture jvm jdeps_verbose_modules "$J" "jdeps -verbose:class lib/shop.jar" "$JDEPS"
+  capture jvm jdeps_package_not_found "$J" "jdeps -verbose:package lib/guice-servlet-4.2.3.jar" "$JDEPS, guice-servlet 4.2.3 from Debian's /usr/share/java"
+  capture jvm jdeps_print_module_deps_missing "$J" "jdeps --print-module-deps lib/report.jar" "$JDEPS"
+fi
+
+if (sel listings || sel cargodoc) && command -v cargo >/dev/null; then
+  R="$WORK/cargodoc"
+  rm -rf "$R" && mkdir -p "$R/src"
+  cat >"$R/Cargo.toml" <<'EOF'
+[package]
+name = "ledger"
+version = "0.3.1"
+edition = "2021"
+
+[dependencies]
+EOF
+  cat >"$R/src/lib.rs" <<'EOF'
+//! Double-entry ledger. See [`Journal::post`] and [`Account::balance`], and [`Book`].
+pub mod money;
+/// An account in the chart of accounts; see [`AccountKind`] and [`crate::money::Amount`].
+pub struct Account { pub name: String, pub kind: AccountKind, entries: Vec<i64> }
+/// What an account holds. Mirrors [`Kind`] in the old API.
+#[derive(Clone, Copy, Debug)]
+pub enum AccountKind { Asset, Liability, Equity, Income, Expense }
+impl Account {
+    /// Sum of entries. Uses [`Self::entries_iter`], panics like [`std::vec::Vec::frobnicate`].
+    pub fn balance(&self) -> i64 { self.entries.iter().sum() }
+    /// Adds an entry; see [`Journal::record`].
+    pub fn push(&mut self, v: i64) { self.entries.push(v) }
+}
+/// A journal of postings. Posting rules live in [`rules`] and [`crate::rules::Rule`].
+pub struct Journal { accounts: Vec<Account> }
+impl Journal {
+    /// Posts an amount from one account to another, like [`Ledger::transfer`].
+    /// Returns an error as described in [Errors](#errors-section) and [`PostError`].
+    pub fn post(&mut self, from: usize, to: usize, amount: i64) -> Result<(), String> {
+        self.accounts[from].push(-amount); self.accounts[to].push(amount); Ok(())
+    }
+    /// Private helper mentioned from public docs: [`Journal::check`].
+    fn check(&self) -> bool { true }
+    /// Totals; compare [`money::Amount::zero`] and [`money::Currency::Eur`].
+    pub fn total(&self) -> i64 { self.accounts.iter().map(Account::balance).sum() }
+    /// Links to <https://example.com> fine, but http://example.com/bare is a bare URL.
+    pub fn len(&self) -> usize { self.accounts.len() }
+    /// Ambiguous: [`money`] vs [money()].
+    pub fn is_empty(&self) -> bool { self.accounts.is_empty() }
+}
+/// Fine link to [`Journal`].
+pub fn money() {}
+/// Broken generic in docs: Vec<Account> is not escaped.
+pub fn accounts() -> Vec<Account> { vec![] }
+EOF
+  cat >"$R/src/money.rs" <<'EOF'
+//! Money amounts. See [`Amount`], [`Currency`] and [`Rates::convert`].
+/// An amount in minor units; see [`Amount::zero`] and [`Amount::from_major`].
+#[derive(Clone, Copy, Debug)]
+pub struct Amount(pub i64);
+impl Amount {
+    /// Zero, the [`Default`] of [`Amount`]; unlike [`Amount::none`].
+    pub fn zero() -> Self { Amount(0) }
+    /// Parses like [`str::parse_money`] and [`crate::Journal::post_all`].
+    pub fn from_major(v: i64) -> Self { Amount(v * 100) }
+}
+/// A currency; [`Currency::Usd`] is the default and [`Currency::Gbp`] the odd one.
+#[derive(Clone, Copy, Debug)]
+pub enum Currency { Usd, Eur }
+EOF
+  capture cargo cargo_doc_broken_links "$R" "cargo doc --offline --no-deps" "$(cargo --version)"
+  capture cargo cargo_doc_deny_warnings "$R" "RUSTDOCFLAGS=\"-D warnings\" cargo doc --offline --no-deps" "$(cargo --version)"
+fi
+
+# knip (`listings` or `knip`): knip 6 (npm, in `ZEPH_CORPUS_NPM` with typescript and vite) on a vite
+# project of 48 files: 40 widgets (the first ten imported by main.ts, 15-40 by a pages module, 11-14
+# by nothing; each with an unused export, 15-40 with unused types and a class too), a format
+# module with unused exports, two unused modules, and a module importing a package not in
+# package.json and a file that does not exist.
+if sel listings || sel knip; then
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  mkdir -p "$NPMDIR"
+  # knip loads vite.config.ts (vite) and resolves the imports of the packages main.ts uses.
+  [ -x "$NPMDIR/node_modules/.bin/knip" ] && [ -x "$NPMDIR/node_modules/.bin/vite" ] ||
+    (cd "$NPMDIR" && npm install --no-audit --no-fund knip@6 typescript@5 vite@8 zod@3 classnames@2 lodash@4 dayjs@1 >/dev/null 2>&1)
+  K="$WORK/knip"
+  rm -rf "$K" && mkdir -p "$K/src/components" "$K/src/lib" "$K/src/pages"
+  ln -s "$NPMDIR/node_modules" "$K/node_modules"
+  cat >"$K/package.json" <<'EOF'
+{ "name": "shop-web", "version": "0.2.0", "private": true, "type": "module",
+  "scripts": { "build": "tsc -b && vite build" },
+  "dependencies": { "lodash": "^4.17.21", "zod": "^3.23.8", "dayjs": "^1.11.0", "classnames": "^2.5.1" },
+  "devDependencies": { "typescript": "^5.9.3", "vite": "^7.0.0", "knip": "^5.0.0", "prettier": "^3.0.0", "eslint": "^9.0.0" } }
+EOF
+  echo '{ "files": [], "references": [{ "path": "./tsconfig.app.json" }] }' >"$K/tsconfig.json"
+  echo '{ "compilerOptions": { "composite": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler", "strict": true, "noEmit": false, "outDir": "build-tsc", "declaration": true, "skipLibCheck": true, "lib": ["ES2022","DOM"] }, "include": ["src"] }' >"$K/tsconfig.app.json"
+  echo '<!doctype html><html><body><div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>' >"$K/index.html"
+  cat >"$K/vite.config.ts" <<'EOF'
+import { defineConfig } from "vite";
+export default defineConfig({ build: { rollupOptions: { output: { manualChunks: (id) => id.includes("/lib/data") ? "data-" + (id.match(/data(\d+)/)![1]) : undefined } } } });
+EOF
+  for i in $(seq 1 40); do
+    {
+      echo "export interface Widget${i}Props { id: string; label: string; size?: number }"
+      if [ "$i" -ge 15 ]; then
+        echo "export type Widget${i}Size = \"s\" | \"m\" | \"l\";"
+        echo "export enum Widget${i}Mode { Inline, Block }"
+      fi
+      echo "export function renderWidget${i}(p: Widget${i}Props): string { return \`<div id=\"\${p.id}\" class=\"w${i}\">\${p.label}\${\"x\".repeat(p.size ?? ${i})}</div>\`; }"
+      echo "export const WIDGET${i}_DEFAULTS: Widget${i}Props = { id: \"w${i}\", label: \"Widget ${i}\" };"
+      echo "export function unusedHelper${i}(n: number): number { return n * ${i}; }"
+      if [ "$i" -ge 15 ]; then
+        echo "export class Widget${i}Store { items: string[] = []; add(s: string) { this.items.push(s); } clear() { this.items = []; } }"
+      fi
+    } >"$K/src/components/widget$i.ts"
+  done
+  for i in $(seq 15 40); do
+    echo "import { renderWidget${i}, WIDGET${i}_DEFAULTS } from \"../components/widget${i}\";"
+    echo "export const page${i} = renderWidget${i}(WIDGET${i}_DEFAULTS);"
+  done >"$K/src/pages/all.ts"
+  {
+    echo 'import { money } from "./lib/format";'
+    for i in $(seq 1 10); do echo "import { renderWidget${i}, WIDGET${i}_DEFAULTS } from \"./components/widget${i}\";"; done
+    echo 'import cn from "classnames";'
+    echo 'import { z } from "zod";'
+    echo 'const Order = z.object({ total: z.number() });'
+    echo 'const app = document.getElementById("app")!;'
+    printf '%s' 'app.innerHTML = cn("root") + money(Order.parse({ total: 1234 }).total)'
+    for i in $(seq 1 10); do printf ' + renderWidget%d(WIDGET%d_DEFAULTS)' "$i" "$i"; done
+    echo ';'
+    echo 'import * as pages from "./pages/all"; console.log(Object.keys(pages).length);'
+    echo 'import "./lib/broken";'
+  } >"$K/src/main.ts"
+  cat >"$K/src/lib/format.ts" <<'EOF'
+export function money(cents: number): string { return `$${(cents / 100).toFixed(2)}`; }
+export function percent(x: number): string { return `${Math.round(x * 100)}%`; }
+export type Currency = "USD" | "EUR";
+export enum Tone { Calm, Loud }
+export default function fmt(x: unknown) { return String(x); }
+EOF
+  echo 'export function fetchLegacy() { return fetch("/legacy"); }' >"$K/src/lib/legacy_api.ts"
+  echo 'export const STALE = 1;' >"$K/src/lib/stale.ts"
+  echo "import { gone } from  './lib/missing_module'; import axios from 'axios'; console.log(gone, axios);" >"$K/src/lib/broken.ts"
+  PATH="$NPMDIR/node_modules/.bin:$PATH" capture node knip_unused "$K" "knip" "knip $("$NPMDIR/node_modules/.bin/knip" --version 2>/dev/null) (npm), typescript $("$NPMDIR/node_modules/.bin/tsc" --version 2>/dev/null | sed 's/^Version //')"
+  cd "$ROOT" || exit 1
 fi

@@ -321,6 +321,48 @@ Deno.test("go test -v: the test running when the binary exited (os.Exit, no --- 
   );
 });
 
+Deno.test("go test -v: the test a run died in is named where the run ends, for every ending", async () => {
+  // go 1.19 runs (tests/fixtures/filters/go-test/run_dies_*): a panic in a test's goroutine, a
+  // `-timeout`, an os.Exit inside a test, a fatal `concurrent map writes`, and a timeout in a
+  // subtest with a parallel test paused.
+  const cases = [
+    {
+      name: "panic",
+      running: "=== RUN   TestBackground",
+      end: "panic: assignment to entry in nil map",
+    },
+    { name: "timeout", running: "=== RUN   TestHangs", end: "panic: test timed out after 2s" },
+    { name: "exit", running: "=== RUN   TestExits", end: "FAIL\texample.com/mend3/exit\t0.004s" },
+    { name: "maps", running: "=== RUN   TestRace", end: "fatal error: concurrent map writes" },
+    {
+      name: "subtest_paused",
+      running: "=== RUN   TestSeq/inner",
+      end: "panic: test timed out after 2s",
+    },
+  ];
+  const dir = new URL("../fixtures/filters/go-test/", import.meta.url);
+  for (const { name, running, end } of cases) {
+    const input = await Deno.readTextFile(new URL(`run_dies_${name}.in.txt`, dir));
+    const out = filter("go test -v ./...", input, true).split("\n");
+    const inLines = input.split("\n");
+    // What the test printed after its run line, up to the end, stays between the two.
+    const printed = inLines.slice(inLines.indexOf(running) + 1, inLines.indexOf(end))
+      .filter((l) => l.trim() !== "" && !l.startsWith("=== "));
+    expect(out.slice(out.indexOf(running), out.indexOf(end) + 1)).toEqual([
+      running,
+      ...printed,
+      end,
+    ]);
+    // Tests that passed, and one paused that never ran again, are not named.
+    expect(out.filter((l) => l.startsWith("=== "))).toEqual([running]);
+  }
+  // Without -v no test is named: the panic's frames say where it came from.
+  const plain = await Deno.readTextFile(new URL("run_dies_panic_plain.in.txt", dir));
+  expect(filter("go test ./...", plain, true).split("\n")[0]).toBe(
+    "panic: assignment to entry in nil map",
+  );
+});
+
 Deno.test("deno test: a failed step's indented `... FAILED` line stays under its test", () => {
   // deno 2.9's output of a test whose second step throws (NO_COLOR).
   const input = [

@@ -119,6 +119,23 @@ Deno.test("npm test --workspaces keeps the failed workspace's banner and npm's e
   expect(out).not.toContain("npm error command failed");
 });
 
+Deno.test("npm's closing error loses the same echoed lines under a test run and a task runner's prefix", async () => {
+  // npm 11 `npm test` in a workspace package (node --test failing), turbo 2 `turbo run build`.
+  const runs = [
+    ["npm test", await fixture("npm-script-error/single_node_test.in.txt"), ""],
+    ["turbo run build", await fixture("task-runners/turbo_failed.in.txt"), "web:build: "],
+  ] as const;
+  for (const [command, input, prefix] of runs) {
+    const out = lines(filter(command, input, true));
+    const npm = out.filter((line) => line.startsWith(`${prefix}npm error `));
+    // What failed stays, and the workspace where no prefix names it.
+    expect(npm).toEqual([
+      `${prefix}npm error Lifecycle script \`${prefix ? "build" : "test"}\` failed with error:`,
+      ...(prefix ? [] : ["npm error workspace @shop/a@0.1.0"]),
+    ]);
+  }
+});
+
 Deno.test("npm's banner of a one-package test script goes", () => {
   const input = [
     "",

@@ -601,10 +601,44 @@ Deno.test("strip_noise: cells keeps an aligned row's cells without their padding
     '    "t_pkey" PRIMARY KEY, btree (id)',
   ]);
   // Linear: a row of a million spaces between two cells is read once.
-  const wide = `a${" ".repeat(1_000_000)} | b`;
+  const wide = [
+    `a${" ".repeat(1_000_000)} | b`,
+    `${"-".repeat(1_000_002)}+--`,
+    `c${" ".repeat(1_000_000)} | d`,
+  ].join("\n");
   const started = performance.now();
-  expect(run(s, wide).text).toBe("a | b");
+  // (The rule line is longer than the pattern dropping it: it stays, between the rows.)
+  const rows = run(s, wide).text.split("\n");
+  expect([rows.length, rows[0], rows[2]]).toEqual([3, "a | b", "c | d"]);
   expect(performance.now() - started).toBeLessThan(2_000);
+});
+
+Deno.test("strip_noise: cells parts a row only at its table's columns; a ` | ` in a value, and a line under no rule line, stay as printed", () => {
+  const s = { type: "strip_noise", patterns: ["^-[-+]{1,1000}$"], cells: [" \\| "] };
+  // PostgreSQL 15 `\d labels` and `\d+ label_pipes`: defaults and a view holding ` | `, a check
+  // constraint with `|`.
+  const table = [
+    " Column |  Type   | Nullable |                           Default                           ",
+    "--------+---------+----------+-------------------------------------------------------------",
+    " sep    | text    | not null | 'a  |  b'::text",
+    " note   | text    |          | ' | '::text",
+    " path   | text    |          | generated always as ((sep || ' |   '::text) || note) stored",
+    "Check constraints:",
+    '    "labels_flags_check" CHECK ((flags | 4) < 64)',
+    "View definition:",
+    " SELECT labels.id,",
+    "    labels.sep || '  |  '::text AS piped,",
+    "    labels.flags | 1 AS f",
+  ];
+  expect(run(s, table.join("\n")).text.split("\n")).toEqual([
+    "Column | Type | Nullable | Default",
+    "sep | text | not null | 'a  |  b'::text",
+    "note | text |  | ' | '::text",
+    "path | text |  | generated always as ((sep || ' |   '::text) || note) stored",
+    ...table.slice(5),
+  ]);
+  // A row with no rule line over it is no table's: as printed.
+  expect(run(s, table.slice(2, 4).join("\n")).text).toBe(table.slice(2, 4).join("\n"));
 });
 
 Deno.test("strip_noise: common_directory says the directory most paths share once", () => {

@@ -14,7 +14,8 @@
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
  * `cells` names aligned table rows (psql's) kept without their cells' padding, one space either
  * side of each ` | ` separator: the rows are the answer, the spaces that line their columns up
- * are not.
+ * are not. The separators are the columns where the rule line under the table's header has a
+ * `+`; a ` | ` elsewhere is a value's text and stays, and so does a line under no rule line.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
  * the line just above it, the copy of a source line that the diagnostic's location already names,
  * unless that line reads as a failure (it says what failed: a `throw`, an assertion).
@@ -76,6 +77,7 @@ import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import { indentOf } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { AlignedCells } from "./_cells.ts";
 import { dropJsonTailFields } from "./_json_tail.ts";
 import {
   anyMatcher,
@@ -276,7 +278,7 @@ export const StripNoiseConfig = z.object({
     "Scope lines that stay only around a failure: they say where it happened",
   ),
   cells: z.array(z.string()).default([]).describe(
-    "Regexes (RE2 syntax) of aligned table rows (psql's `a   | b   |`) kept with each cell's padding gone: one space either side of each ` | ` separator; a rule using it declares `rendered`",
+    "Regexes (RE2 syntax) of aligned table rows (psql's `a   | b   |`) kept with each cell's padding gone: one space either side of each ` | ` separator at the columns where the rule line under the header has a `+`; a rule using it declares `rendered`",
   ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
@@ -461,9 +463,11 @@ export function compileStripNoise(
       let diagnostics = 0;
       // Held: enough lines to tell whether a short run is shorter than its fold line.
       const heldResults = Math.max(config.max_results, config.results_head, HELD_RESULTS);
+      // With cells: the tables read so far, by their columns (the stage reads one line ahead).
+      const tables = isRow === null ? null : new AlignedCells();
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
-        if (reshaped === null && isRow?.(line)) reshaped = unpadCells(line);
+        if (reshaped === null && isRow?.(line)) reshaped = tables!.unpad(line);
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
         if (reshaped !== null) rewritten++;
         if (!/^\s*$/.test(line)) emitted++;
@@ -785,17 +789,24 @@ export function compileStripNoise(
           for (const l of lines) pass(l);
         }
       };
+      const take = (line: string) => {
+        if (awaiting === null) return feed(line);
+        awaiting.push(line);
+        if (!isEvidence!(line)) return;
+        const lines = awaiting;
+        awaiting = null;
+        evidenced = true;
+        for (const l of lines) feed(l);
+      };
       return {
         push(line) {
-          if (awaiting === null) return feed(line);
-          awaiting.push(line);
-          if (!isEvidence!(line)) return;
-          const lines = awaiting;
-          awaiting = null;
-          evidenced = true;
-          for (const l of lines) feed(l);
+          if (tables === null) return take(line);
+          const previous = tables.read(line);
+          if (previous !== null) take(previous);
         },
         finish() {
+          const last = tables?.end() ?? null;
+          if (last !== null) take(last);
           if (awaiting !== null) {
             const lines = awaiting;
             awaiting = null;
@@ -837,13 +848,4 @@ export function compileStripNoise(
     })
     : scoped;
   return config.common_directory ? sayingDirectoryOnce(judged) : judged;
-}
-
-/**
- * An aligned table row with its cells' padding gone: each cell trimmed, one space either side of
- * each ` | ` (`" id   | bigint |   "` → `"id | bigint |"`). A `|` with no space on one side is a
- * cell's own text (SQL's `||`) and stays. Linear: one split, one trim per cell.
- */
-function unpadCells(line: string): string {
-  return line.split(" | ").map((cell) => cell.trim()).join(" | ").trim();
 }

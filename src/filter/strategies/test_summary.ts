@@ -110,6 +110,7 @@ const BLOCK_START = [
   /^_{3,} .+ _{3,}$/, // pytest
   /^\s*--- FAIL: /, // go
   /^panic: /, // go
+  /^fatal error: /, // go's runtime (`concurrent map writes`, a deadlock), its goroutines under it
   /^\s*● /, // jest
   /^ ?FAIL\s+\S.* > /, // vitest
   /^ ?FAIL {1,4}(?:\|[^|\s]{1,100}\| )?\S{1,1000} \[ \S{1,1000} \]$/, // vitest's failed suite (a hook)
@@ -222,11 +223,11 @@ const VITEST_SNAPSHOTS = /^(\s{1,40}Snapshots\s{1,40})\d/;
  */
 const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]{1,214}\/)?[\w.-]{1,214}@\S{1,100} [\w:.-]{1,100}$/;
 /**
- * npm's closing error over a failed script, less its lines that repeat the banner (`code 1`, `path`,
- * `location`, `command failed`, the script's text): what failed, in which workspace.
+ * npm's closing error over a failed script: what failed, in which workspace. Its lines that repeat
+ * the banner (`code 1`, `path`, the script's text) are gone before: the npm-script-error rule
+ * (filters/build.toml) holds npm's list of them.
  */
-const NPM_ERROR =
-  /^npm (?:error|ERR!) (?!code \d{1,5}$|path \/|location \/|command failed$|command sh -c )\S/;
+const NPM_ERROR = /^npm (?:error|ERR!) \S/;
 /** Outcome lines kept; a line of ours counts the rest. */
 const MAX_OUTCOMES = 20;
 /**
@@ -336,6 +337,16 @@ const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000}) \(/;
 const MAX_GO_RUNS = 10_000;
 /** Log lines held per running go test until its result says whether they are shown. */
 const MAX_GO_LOG = 1000;
+/**
+ * Where a go test binary's run ends: a panic or a fatal runtime error (which end it before the
+ * running tests print a result: a panic in another goroutine, `-timeout`'s `panic: test timed out
+ * after 2s`, `fatal error: concurrent map writes`) and the package's result line (after an
+ * `os.Exit` inside a test, the binary's end prints nothing else). A test started and not resolved
+ * by then is the one the run died in.
+ */
+const GO_RUN_END = /^(?:panic: |fatal error: |FAIL\t|ok {2})/;
+/** A line of a go test's log (`    a_test.go:8: text`) or a runtime report's head over its frames. */
+const isGoTestLog = (line: string) => isRuntimeReportHead(line) || /^\s+\S/.test(line);
 /**
  * go's `--- SKIP: TestX (0.00s)`: a test that did not run is an outcome, with its reason (the
  * `t.Skip` message, logged before the line under -v, indented under it otherwise), as pytest's
@@ -715,6 +726,12 @@ const MAX_REPORT_LINES = 20;
  */
 const MAX_FAILED_REPORT_LINES = 5;
 /**
+ * A report's note, a whole line in parentheses under its rows (`--durations`' `(3 durations <
+ * 0.005s hidden.  Use -vv to show these durations.)`): it says what the rows leave out, so it is
+ * not one of them; it stays after the rows kept and the count of those cut.
+ */
+const REPORT_NOTE = /^\([^()]{1,300}\)$/;
+/**
  * A coverage threshold the run missed: pytest-cov's and coverage.py's `--fail-under`, jest's
  * `coverageThreshold`, vitest's and nyc's thresholds. It is one of the run's failures, and the table
  * above it says which files to cover, so a failed run with one keeps its table.
@@ -768,7 +785,25 @@ function summarizer(
   let sinceRun: string[] = [];
   const goLogs = new Map<string, string[]>();
   const goRuns = new Map<string, string>();
+  // Parallel tests paused (`=== PAUSE`) and not continued: not running when a run dies.
+  const goPaused = new Set<string>();
   let goRunning: string | null = null;
+  /**
+   * Ends the package's running tests where its run dies (`GO_RUN_END`): each test started and
+   * neither resolved nor paused is shown as a failure, its `=== RUN` line over what it printed.
+   * A passing package's result (`ok`) finds none.
+   */
+  const endGoRuns = () => {
+    for (const [name, line] of goRuns) {
+      if (goPaused.has(name)) continue;
+      failures++;
+      out.push({ head: line, body: goLogs.get(name) ?? [], pytest: false });
+    }
+    goRuns.clear();
+    goLogs.clear();
+    goPaused.clear();
+    goRunning = null;
+  };
   // Benchmark results of the package being run, and the header lines already shown.
   let benchmarks = false;
   const benchHeaders = new Set<string>();
@@ -1065,6 +1100,7 @@ function summarizer(
       out.push(line);
       return;
     }
+    if (goRuns.size > 0 && GO_RUN_END.test(line)) endGoRuns();
     const kind = classifyLine(line, first);
     if (block === null && pytestResult(line, kind)) return;
     if (kind === null && cargoPending !== null && CARGO_LATE_STATUS.test(line)) {
@@ -1097,6 +1133,8 @@ function summarizer(
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
     if (run) {
       goRunning = run[1] === "PAUSE" ? null : run[2];
+      if (run[1] === "PAUSE") goPaused.add(run[2]);
+      else goPaused.delete(run[2]);
       if (run[1] === "RUN") {
         goLogs.set(run[2], []);
         if (goRuns.size < MAX_GO_RUNS) goRuns.set(run[2], line);
@@ -1162,10 +1200,13 @@ function summarizer(
       failures++;
       skipField = -1;
       const goFail = GO_RESULT.exec(line);
-      const logs = goFail ? goLogs.get(goFail[1]) : undefined;
+      const logs = goFail ? goLogs.get(goFail[1])?.filter(isGoTestLog) : undefined;
       if (goFail) goLogs.delete(goFail[1]);
       const started = goFail ? goRuns.get(goFail[1]) : undefined;
-      if (goFail) goRuns.delete(goFail[1]);
+      if (goFail) {
+        goRuns.delete(goFail[1]);
+        goPaused.delete(goFail[1]);
+      }
       if (started !== undefined) out.push(started);
       block = {
         head: line,
@@ -1203,10 +1244,11 @@ function summarizer(
       passing++;
       sinceRun = [];
       const done = GO_RESULT.exec(line);
-      const logs = done ? goLogs.get(done[1]) : undefined;
+      const logs = done ? goLogs.get(done[1])?.filter(isGoTestLog) : undefined;
       if (done) {
         goLogs.delete(done[1]);
         goRuns.delete(done[1]);
+        goPaused.delete(done[1]);
       }
       const skip = done ? GO_SKIP.exec(line) : null;
       if (skip) {
@@ -1353,7 +1395,8 @@ function summarizer(
       if (isBlank(line)) return;
       if (report.head !== null) out.push(report.head);
       report.head = null;
-      if (report.kept < report.max) {
+      if (REPORT_NOTE.test(line)) out.push(line);
+      else if (report.kept < report.max) {
         report.kept++;
         out.push(line);
       } else if (report.cut++ === 0) {
@@ -1369,8 +1412,10 @@ function summarizer(
     if (sinceRun.length < config.truncate_stack_trace && (head || /^\s+\S/.test(line))) {
       sinceRun.push(line);
     }
+    // Each line a running test prints is held under it: its log lines are shown if it fails, all
+    // of them if the run dies in it (an `os.Exit` leaves only what the test printed).
     const logs = goRunning === null ? undefined : goLogs.get(goRunning);
-    if (logs && logs.length < MAX_GO_LOG && (head || /^\s+\S/.test(line))) logs.push(line);
+    if (logs && logs.length < MAX_GO_LOG && !isBlank(line)) logs.push(line);
     if (head) return;
     if (header && !isBlank(line)) {
       const field = PYTEST_HEADER_FIELD.test(line);
