@@ -1,19 +1,21 @@
 /**
- * Steps a tool reports as finished, one line each: `pickling environment... done`, `creating
- * subdirectories ... ok`, `Applying orders.0001_initial... OK`, `looking for now-outdated
+ * Steps a tool reports as finished, one line each: `pickling environment... done`, `Reading
+ * package lists... Done`, `Applying orders.0001_initial... OK`, `looking for now-outdated
  * files... none found`, `generating indices... genindex done`, and a step's progress over its
  * items (`reading sources... [ 50%] index`). Such a line says only that a step the reader did not
  * ask about went well: it goes whole and without a marker, as advice does (generic_advice.ts).
  *
  * A step whose result is anything else (`selecting default time zone ... Etc/UTC`, `checking for
  * gcc... no`, a step cut off by its failure) is no finished step and stays, and so does every
- * line that carries a failure or a location. The finished step right before a line that carries
+ * line that carries a failure or a location. A line in the shape of a passing test (`test_add
+ * (t.CalcTests.test_add) ... ok`) is left to the fold that counts them (generic_tests.ts). The finished step right before a line that carries
  * one stays too: it is what the tool did last before it went wrong. An output made of nothing but
  * finished steps stays whole.
  */
 
 import { FoldedLines } from "./arrays.ts";
 import { dropStrandedBlanks } from "./generic_advice.ts";
+import { isPassingTest } from "./generic_tests.ts";
 import { carriesFailure } from "./signals.ts";
 import { isBlank, MAX_TESTED } from "./sanitize.ts";
 
@@ -44,7 +46,9 @@ export function dropFinishedSteps(lines: readonly string[]): readonly string[] {
   const gone = new Uint8Array(lines.length);
   let any = false;
   for (let i = 0; i < lines.length; i++) {
-    if (!isFinishedStep(lines[i])) continue;
+    // A passing test's line (`test_add (t.CalcTests.test_add) ... ok`) is counted where it
+    // folds (generic_tests.ts).
+    if (!isFinishedStep(lines[i]) || isPassingTest(lines[i])) continue;
     let next = i + 1;
     while (next < lines.length && isBlank(lines[next])) next++;
     // The last step before a failure is its context.
