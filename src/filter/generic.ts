@@ -10,7 +10,8 @@
  * printed after an error (generic_usage.ts) and routine log lines (generic_logs.ts); runs of
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
  * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
- * (generic_advice.ts), as do the fields Node prints after an error's stack when its message says
+ * (generic_advice.ts), as do the steps a tool reports as finished (`pickling environment... done`,
+ * generic_steps.ts) and the fields Node prints after an error's stack when its message says
  * them all (generic_error_fields.ts), Python's echo of a `warnings.warn(…)` call under the warning
  * it printed (generic_warnings.ts), and the empty gutter rows of a compiler's code frames
  * (generic_gutters.ts) and a block printed again later becomes a reference to its first copy
@@ -44,6 +45,7 @@ import { HeldLines } from "./arrays.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
+import { dropFinishedSteps } from "./generic_steps.ts";
 import {
   foldCompilerNotes,
   foldLinkerRepeats,
@@ -351,6 +353,7 @@ export function genericStage(
       // Where a usage listing folded, the tool's own pointer to its help stays: it leads back to
       // what was folded.
       lines = foldAdvice(lines, { keepHelp: lines.length !== count });
+      lines = dropFinishedSteps(lines);
       lines = foldSanitizerMaps(lines);
       lines = foldCoverageTables(lines);
       // Before the stack folds: a crash after a warning storm keeps its frames as they fold.
