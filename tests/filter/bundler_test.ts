@@ -105,6 +105,36 @@ Deno.test("bundler: a build's entry documents stay whatever their size", () => {
   expect(webpack).toContain("… (6 more entries, each at most 587 bytes)");
 });
 
+// webpack-cli's `--progress` without a terminal prints one `<s> [webpack.Progress] NN% …` line per
+// step; a production build's concatenated modules (`./src/index.js + 5 modules`) are what it
+// built: a passing run over two entries and a failing one with a missing import.
+Deno.test("bundler: webpack --progress loses its progress lines and keeps its concatenated modules", () => {
+  const progress = /\[webpack\.Progress\]/;
+  const passed = engine.filter(
+    "npx webpack --mode production --progress",
+    read("bundler-progress/webpack_progress_concatenated.in.txt"),
+  ).text.split("\n");
+  expect(passed).toEqual([
+    "asset main.js 741 bytes [emitted] [minimized] (name: main)",
+    "  ./src/index.js + 5 modules 1.09 KiB [built] [code generated]",
+    "webpack 5.113.0 compiled successfully in 1074 ms",
+  ]);
+  const failed = engine.filter(
+    "npx webpack --mode production --progress",
+    read("bundler-progress/webpack_progress_missing_module.in.txt"),
+    { failed: true },
+  ).text.split("\n");
+  expect(failed.filter((line) => progress.test(line))).toEqual([]);
+  expect(failed.slice(0, 5)).toEqual([
+    "assets by status 482 bytes [cached] 1 asset",
+    "  ./src2/index.js + 2 modules 447 bytes [built] [code generated]",
+    "  ./src2/report.js + 3 modules 630 bytes [built] [code generated]",
+    "ERROR in ./src2/index.js 3:0-46",
+    "Module not found: Error: Can't resolve './lib/coupon.js' in '/tmp/fix23-wpprog/src2'",
+  ]);
+  expect(failed.at(-1)).toBe("webpack 5.113.0 compiled with 1 error in 522 ms");
+});
+
 Deno.test("bundler: failed builds keep their errors and the paths the resolver tried", () => {
   const webpack = engine.filter(
     "npx webpack",
