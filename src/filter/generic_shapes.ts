@@ -24,7 +24,8 @@
  * In a failed run a run folds too, but its last FAILED_RUN_TAIL lines stay as printed: what the
  * tool did just before it failed is the failure's context (`Compiling 'pkg/mod_25.py'...` over
  * its syntax error); blocks of lines fold only in a run that passed. A line that carries a
- * failure, a location or a warning never folds and ends the run, and the last lines of the output
+ * failure, a location or a warning never folds and ends the run, nor does an earlier pass's note
+ * of what it folded (`… 16 log lines folded (15 2xx, 1 3xx) …`), and the last lines of the output
  * (where a tool prints its summary) never fold either.
  */
 
@@ -160,6 +161,13 @@ function isPlainWord(first: number, length: number): boolean {
   return upper || (lower && (first > 102 || length < 7));
 }
 
+/** An earlier pass's note of what it folded or cut (`… 16 log lines folded (…) …`). */
+const NOTE = /^\s*… .{1,400} …$/;
+
+function isNote(line: string): boolean {
+  return line.includes("…") && NOTE.test(line);
+}
+
 /** A line's shape, or null for a line that never folds (blank, too long, one word, a signal). */
 export function shapeOf(line: string): string | null {
   if (line.length > MAX_TESTED) return null;
@@ -183,7 +191,7 @@ export function shapeOf(line: string): string | null {
     while (i < n && isSpace(line.charCodeAt(i))) i++;
   }
   if (words < 2) return null;
-  if (neverFolds(line)) return null;
+  if (neverFolds(line) || isNote(line)) return null;
   return line.slice(0, indent) + key;
 }
 
