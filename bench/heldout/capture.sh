@@ -21428,3 +21428,1372 @@ EOF
 EOF
   capture batch22 htmlhint_site "$HH" "$NT/htmlhint --nocolor site" "htmlhint $($NT/htmlhint --version)"
 fi
+
+# --- batch23: Node/TypeScript web-app tooling beyond test runners: frameworks' builds and checks,
+# bundlers, CSS tools, package managers, browser tests, dev servers, ORMs' migrations, repo tools.
+# Debian packages: chromium (Playwright runs it through executablePath). npm packages are installed
+# once into $WORK/npmtools (sqlite3 built from source against /usr/include/node) and $WORK/next23.
+if sel batch23; then
+  B="$WORK/batch23"
+  rm -rf "$B" && mkdir -p "$B"
+  export NEXT_TELEMETRY_DISABLED=1 NX_DAEMON=false NX_NO_CLOUD=true NO_COLOR=1 FORCE_COLOR=0 CI=1
+  export GIT_AUTHOR_DATE="2026-11-28T10:00:00Z" GIT_COMMITTER_DATE="2026-11-28T10:00:00Z"
+  NTD="$WORK/npmtools"
+  if [ ! -x "$NTD/node_modules/.bin/tsup" ]; then
+    mkdir -p "$NTD" && (cd "$NTD" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm_config_nodedir=/usr npm install sqlite3@5 >/dev/null 2>&1 &&
+      npm install typescript@5 vite@5 @vitejs/plugin-vue@5 vue@3 vue-tsc@2 svelte@4 \
+        @sveltejs/vite-plugin-svelte@3 svelte-check@3 webpack@5 webpack-cli@5 babel-loader@9 \
+        @babel/core @babel/preset-env css-loader@7 style-loader@4 sass@1 tailwindcss@3 postcss@8 \
+        postcss-cli@11 autoprefixer@10 @playwright/test tsx nodemon express@4 morgan fastify@4 knex@3 \
+        sequelize@6 sequelize-cli@6 typeorm@0.3 reflect-metadata typedoc madge depcheck lerna@8 \
+        @changesets/cli tsup@8 rollup@4 @rollup/plugin-node-resolve pnpm@9 @yarnpkg/cli-dist@4 >/dev/null 2>&1)
+  fi
+  NT="$NTD/node_modules/.bin"
+  NX23="$WORK/next23"
+  if [ ! -x "$NX23/node_modules/.bin/next" ]; then
+    mkdir -p "$NX23" && (cd "$NX23" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm install next@14.2.35 react@18 react-dom@18 eslint@8 eslint-config-next@14 typescript@5 \
+        @types/react@18 @types/node@20 >/dev/null 2>&1)
+  fi
+  ver() { node -p "JSON.parse(require('fs').readFileSync('$NTD/node_modules/$1/package.json', 'utf8')).version"; }
+  # proj <dir> [modules]: a project directory whose node_modules is the shared install
+  proj() { mkdir -p "$1" && ln -s "${2:-$NTD}/node_modules" "$1/node_modules"; }
+
+  # --- Next.js 14 (app router) ---
+  NA="$B/next-storefront"
+  proj "$NA" "$NX23"
+  mkdir -p "$NA/app/pricing" "$NA/app/cart" "$NA/app/blog/[slug]" "$NA/components" "$NA/data" "$NA/lib"
+  cat >"$NA/package.json" <<'EOF'
+{ "name": "storefront", "version": "0.4.0", "private": true,
+  "scripts": { "build": "next build", "lint": "next lint" } }
+EOF
+  cat >"$NA/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "target": "ES2017", "lib": ["dom", "dom.iterable", "esnext"], "allowJs": true, "skipLibCheck": true,
+    "strict": true, "noEmit": true, "esModuleInterop": true, "module": "esnext", "moduleResolution": "bundler",
+    "resolveJsonModule": true, "isolatedModules": true, "jsx": "preserve", "incremental": true,
+    "plugins": [{ "name": "next" }], "paths": { "@/*": ["./*"] }
+  },
+  "include": ["next-env.d.ts", "**/*.ts", "**/*.tsx", ".next/types/**/*.ts"],
+  "exclude": ["node_modules"]
+}
+EOF
+  printf '/** @type {import("next").NextConfig} */\nmodule.exports = { reactStrictMode: true };\n' >"$NA/next.config.js"
+  printf '{ "extends": "next/core-web-vitals" }\n' >"$NA/.eslintrc.json"
+  cat >"$NA/app/layout.tsx" <<'EOF'
+import type { ReactNode } from "react";
+
+export const metadata = { title: "Storefront", description: "Plants and pots, delivered." };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>{children}</body>
+    </html>
+  );
+}
+EOF
+  cat >"$NA/app/page.tsx" <<'EOF'
+import Link from "next/link";
+
+export default function Home() {
+  return (
+    <main>
+      <h1>Storefront</h1>
+      <Link href="/pricing">Pricing</Link>
+    </main>
+  );
+}
+EOF
+  cat >"$NA/lib/plans.ts" <<'EOF'
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+export type Plan = { id: string; name: string; monthly: number; features: string[] };
+
+export function loadPlans(): Plan[] {
+  const file = path.join(process.cwd(), "data", "plans.json");
+  const plans = JSON.parse(readFileSync(file, "utf8")) as Plan[];
+  return plans.map((p) => ({ ...p, features: p.features.map((f) => f.trim()) }));
+}
+EOF
+  cat >"$NA/data/plans.json" <<'EOF'
+[
+  { "id": "starter", "name": "Starter", "monthly": 9, "features": ["1 store", "Email support"] },
+  { "id": "growth", "name": "Growth", "monthly": 29, "features": ["3 stores", "Priority support"] },
+  { "id": "scale", "name": "Scale", "monthly": 99 }
+]
+EOF
+  cat >"$NA/app/pricing/page.tsx" <<'EOF'
+import { loadPlans } from "@/lib/plans";
+
+export default function PricingPage() {
+  const plans = loadPlans();
+  return (
+    <main>
+      <h1>Pricing</h1>
+      {plans.map((plan) => (
+        <section key={plan.id}>
+          <h2>{plan.name}</h2>
+          <p>${plan.monthly}/month</p>
+          <ul>{plan.features.map((f) => <li key={f}>{f}</li>)}</ul>
+        </section>
+      ))}
+    </main>
+  );
+}
+EOF
+  cat >"$NA/app/blog/[slug]/page.tsx" <<'EOF'
+const posts: Record<string, string> = { "spring-repotting": "Repot in spring.", "watering-101": "Less is more." };
+
+export function generateStaticParams() {
+  return Object.keys(posts).map((slug) => ({ slug }));
+}
+
+export default function Post({ params }: { params: { slug: string } }) {
+  return <article><h1>{params.slug}</h1><p>{posts[params.slug]}</p></article>;
+}
+EOF
+  cat >"$NA/app/cart/page.tsx" <<'EOF'
+export default function CartPage() {
+  return <main><h1>Your cart</h1></main>;
+}
+EOF
+  capture batch23 next_build_prerender_error "$NA" "npx next build" "next $("$NX23/node_modules/.bin/next" --version | sed 's/Next.js v//')"
+
+  # the same app with the plans fixed and a client hook used in a server component
+  cat >"$NA/data/plans.json" <<'EOF'
+[
+  { "id": "starter", "name": "Starter", "monthly": 9, "features": ["1 store", "Email support"] },
+  { "id": "growth", "name": "Growth", "monthly": 29, "features": ["3 stores", "Priority support"] },
+  { "id": "scale", "name": "Scale", "monthly": 99, "features": ["Unlimited stores", "SLA"] }
+]
+EOF
+  cat >"$NA/components/QuantityPicker.tsx" <<'EOF'
+import { useState } from "react";
+
+export function QuantityPicker({ initial = 1, onChange }: { initial?: number; onChange?: (n: number) => void }) {
+  const [qty, setQty] = useState(initial);
+  const update = (n: number) => {
+    setQty(n);
+    onChange?.(n);
+  };
+  return (
+    <div className="qty">
+      <button onClick={() => update(Math.max(1, qty - 1))}>-</button>
+      <span>{qty}</span>
+      <button onClick={() => update(qty + 1)}>+</button>
+    </div>
+  );
+}
+EOF
+  cat >"$NA/app/cart/page.tsx" <<'EOF'
+import { QuantityPicker } from "@/components/QuantityPicker";
+
+export default function CartPage() {
+  return (
+    <main>
+      <h1>Your cart</h1>
+      <QuantityPicker initial={2} />
+    </main>
+  );
+}
+EOF
+  capture batch23 next_build_client_hook_in_server_component "$NA" "npx next build" "next $("$NX23/node_modules/.bin/next" --version | sed 's/Next.js v//')"
+
+  # next lint over pages with the usual findings of next/core-web-vitals
+  cat >"$NA/components/ProductCard.tsx" <<'EOF'
+"use client";
+import { useEffect, useState } from "react";
+
+type Product = { id: string; name: string; image: string; price: number };
+
+export function ProductCard({ productId, currency }: { productId: string; currency: string }) {
+  const [product, setProduct] = useState<Product | null>(null);
+  useEffect(() => {
+    fetch(`/api/products/${productId}?currency=${currency}`)
+      .then((r) => r.json())
+      .then(setProduct);
+  }, [productId]);
+  if (!product) return <p>Loading…</p>;
+  return (
+    <div>
+      <img src={product.image} alt={product.name} width={240} height={240} />
+      <a href="/cart">Add {product.name} to cart</a>
+    </div>
+  );
+}
+EOF
+  cat >"$NA/app/cart/page.tsx" <<'EOF'
+import Head from "next/head";
+
+export default function CartPage() {
+  return (
+    <main>
+      <Head><script src="https://cdn.example.com/analytics.js"></script></Head>
+      <h1>Your cart</h1>
+      <a href="/pricing">See plans</a>
+    </main>
+  );
+}
+EOF
+  cat >"$NA/app/page.tsx" <<'EOF'
+import Link from "next/link";
+import { ProductCard } from "@/components/ProductCard";
+
+export default function Home() {
+  const featured = ["monstera", "pothos", "fiddle-leaf"];
+  return (
+    <main>
+      <h1>Storefront</h1>
+      {featured.map((id) => <ProductCard productId={id} currency="EUR" />)}
+      <Link href="/pricing">Pricing</Link>
+    </main>
+  );
+}
+EOF
+  capture batch23 next_lint_findings "$NA" "npx next lint" "next $("$NX23/node_modules/.bin/next" --version | sed 's/Next.js v//'), eslint-config-next 14"
+
+  # --- Vite + Vue 3 ---
+  VU="$B/vue-admin"
+  proj "$VU"
+  mkdir -p "$VU/src/components" "$VU/src/views" "$VU/src/stores" "$VU/src/api" "$VU/src/utils"
+  cat >"$VU/package.json" <<'EOF'
+{ "name": "vue-admin", "version": "1.3.0", "private": true, "type": "module",
+  "scripts": { "build": "vue-tsc --noEmit && vite build", "typecheck": "vue-tsc --noEmit" } }
+EOF
+  cat >"$VU/vite.config.ts" <<'EOF'
+import { defineConfig } from "vite";
+import vue from "@vitejs/plugin-vue";
+
+export default defineConfig({
+  plugins: [vue()],
+  resolve: { alias: { "@": new URL("./src", import.meta.url).pathname } },
+});
+EOF
+  cat >"$VU/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "target": "ES2020", "module": "ESNext", "moduleResolution": "bundler", "strict": true,
+    "jsx": "preserve", "noEmit": true, "skipLibCheck": true, "lib": ["ES2020", "DOM"],
+    "baseUrl": ".", "paths": { "@/*": ["src/*"] }, "types": ["vite/client"]
+  },
+  "include": ["src/**/*.ts", "src/**/*.vue"]
+}
+EOF
+  cat >"$VU/index.html" <<'EOF'
+<!doctype html>
+<html lang="en"><head><meta charset="UTF-8" /><title>Admin</title></head>
+<body><div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>
+EOF
+  cat >"$VU/src/main.ts" <<'EOF'
+import { createApp } from "vue";
+import App from "./App.vue";
+import "./styles/theme.css";
+
+createApp(App).mount("#app");
+EOF
+  cat >"$VU/src/api/orders.ts" <<'EOF'
+export interface Order {
+  id: number;
+  customer: string;
+  total: number;
+  status: "pending" | "shipped" | "refunded";
+  createdAt: string;
+}
+
+export async function fetchOrders(page: number): Promise<Order[]> {
+  const res = await fetch(`/api/orders?page=${page}`);
+  if (!res.ok) throw new Error(`orders: HTTP ${res.status}`);
+  return res.json();
+}
+EOF
+  cat >"$VU/src/utils/money.ts" <<'EOF'
+export function formatMoney(cents: number, currency: string): string {
+  return new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(cents / 100);
+}
+EOF
+  cat >"$VU/src/components/OrderTable.vue" <<'EOF'
+<script setup lang="ts">
+import type { Order } from "@/api/orders";
+import { formatMoney } from "@/utils/money";
+
+const props = defineProps<{ orders: Order[]; currency: string }>();
+const emit = defineEmits<{ (e: "refund", id: number): void }>();
+</script>
+
+<template>
+  <table class="orders">
+    <tr v-for="order in props.orders" :key="order.id">
+      <td>{{ order.id }}</td>
+      <td>{{ order.customer }}</td>
+      <td>{{ formatMoney(order.total, props.currency) }}</td>
+      <td><button @click="emit('refund', order.id)">Refund</button></td>
+    </tr>
+  </table>
+</template>
+EOF
+  cat >"$VU/src/App.vue" <<'EOF'
+<script setup lang="ts">
+import { onMounted, ref } from "vue";
+import { useTitle } from "@vueuse/core";
+import OrderTable from "./components/OrderTable.vue";
+import { fetchOrders, type Order } from "./api/orders";
+
+const orders = ref<Order[]>([]);
+useTitle("Orders · Admin");
+onMounted(async () => { orders.value = await fetchOrders(1); });
+</script>
+
+<template>
+  <h1>Orders</h1>
+  <OrderTable :orders="orders" currency="EUR" />
+</template>
+EOF
+  mkdir -p "$VU/src/styles"
+  printf ':root { --accent: #2f6fed; }\nbody { font-family: system-ui, sans-serif; }\n' >"$VU/src/styles/theme.css"
+  capture batch23 vite_vue_unresolved_import "$VU" "npx vite build" "vite $(ver vite), vue $(ver vue)"
+
+  # vue-tsc --noEmit over SFCs with type errors in script and template
+  cat >"$VU/src/views/RefundDialog.vue" <<'EOF'
+<script setup lang="ts">
+import { computed, ref } from "vue";
+import type { Order } from "@/api/orders";
+
+const props = defineProps<{ order: Order; maxRefund: number }>();
+const amount = ref("");
+const reason = ref<string | null>(null);
+
+const valid = computed(() => amount.value > 0 && amount.value <= props.maxRefund);
+const summary = computed(() => `${props.order.customer}: ${reason.value.toUpperCase()}`);
+
+function submit() {
+  if (props.order.status === "cancelled") return;
+  emit("submit", { id: props.order.id, amount: Number(amount.value) });
+}
+</script>
+
+<template>
+  <form @submit.prevent="submit">
+    <p>{{ summary }}</p>
+    <input v-model="amount" type="number" />
+    <p v-if="!valid">Refund must be between 0 and {{ props.maxRefund.toFixed(2) }}</p>
+    <p>Placed {{ props.order.createdAt.toLocaleDateString() }}</p>
+    <button :disabled="!valid">Refund {{ props.order.totl }}</button>
+  </form>
+</template>
+EOF
+  cat >"$VU/src/App.vue" <<'EOF'
+<script setup lang="ts">
+import { onMounted, ref } from "vue";
+import OrderTable from "./components/OrderTable.vue";
+import RefundDialog from "./views/RefundDialog.vue";
+import { fetchOrders, type Order } from "./api/orders";
+
+const orders = ref<Order[]>([]);
+const selected = ref<Order>();
+onMounted(async () => { orders.value = await fetchOrders("1"); });
+</script>
+
+<template>
+  <h1>Orders</h1>
+  <OrderTable :orders="orders" :currency="1" @refund="(id) => (selected = orders.find((o) => o.id === id))" />
+  <RefundDialog v-if="selected" :order="selected" />
+</template>
+EOF
+  capture batch23 vue_tsc_noemit_errors "$VU" "npx vue-tsc --noEmit" "vue-tsc $(ver vue-tsc), typescript $(ver typescript)"
+
+  # vite build of a Vue app with 150 lazy routes, passing: one line per emitted file
+  VL="$B/vue-catalogue"
+  proj "$VL"
+  mkdir -p "$VL/src/pages"
+  printf '{ "name": "vue-catalogue", "version": "2.0.0", "private": true, "type": "module" }\n' >"$VL/package.json"
+  printf 'import { defineConfig } from "vite";\nimport vue from "@vitejs/plugin-vue";\nexport default defineConfig({ plugins: [vue()], build: { chunkSizeWarningLimit: 40 } });\n' >"$VL/vite.config.js"
+  printf '<!doctype html>\n<html><head><title>Catalogue</title></head><body><div id="app"></div><script type="module" src="/src/main.js"></script></body></html>\n' >"$VL/index.html"
+  {
+    echo 'import { createApp, defineAsyncComponent, h } from "vue";'
+    echo 'const pages = {'
+    for c in garden kitchen lighting office outdoor storage textiles tools wellness bath; do
+      for i in $(seq 1 15); do echo "  \"$c-$i\": defineAsyncComponent(() => import(\"./pages/${c}_$i.vue\")),"; done
+    done
+    echo '};'
+    echo 'const big = Array.from({ length: 4000 }, (_, i) => ({ sku: `SKU-${i}`, name: `Catalogue item number ${i}`, price: (i * 37) % 1000 }));'
+    echo 'createApp({ render: () => h("div", [h("p", big.length), ...Object.values(pages).map((p) => h(p))]) }).mount("#app");'
+  } >"$VL/src/main.js"
+  for c in garden kitchen lighting office outdoor storage textiles tools wellness bath; do
+    for i in $(seq 1 15); do
+      cat >"$VL/src/pages/${c}_$i.vue" <<EOF
+<script setup>
+import { ref } from "vue";
+const items = ref(Array.from({ length: $((i * 3)) }, (_, n) => ({ id: n, title: "$c product " + n })));
+</script>
+<template>
+  <section class="$c"><h2>${c^} — shelf $i</h2><ul><li v-for="it in items" :key="it.id">{{ it.title }}</li></ul></section>
+</template>
+<style scoped>
+.$c h2 { color: #$(printf '%02x%02x%02x' $((i * 10)) $((i * 5)) $((i * 3))); }
+</style>
+EOF
+    done
+  done
+  capture batch23 vite_build_many_chunks_pass "$VL" "npx vite build" "vite $(ver vite)"
+
+  # --- Svelte 4 ---
+  SV="$B/svelte-bookings"
+  proj "$SV"
+  mkdir -p "$SV/src/lib"
+  printf '{ "name": "svelte-bookings", "version": "0.9.1", "private": true, "type": "module" }\n' >"$SV/package.json"
+  printf 'import { defineConfig } from "vite";\nimport { svelte } from "@sveltejs/vite-plugin-svelte";\nexport default defineConfig({ plugins: [svelte()] });\n' >"$SV/vite.config.js"
+  printf 'import { vitePreprocess } from "@sveltejs/vite-plugin-svelte";\nexport default { preprocess: vitePreprocess() };\n' >"$SV/svelte.config.js"
+  cat >"$SV/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "target": "ES2020", "module": "ESNext", "moduleResolution": "bundler", "strict": true,
+  "verbatimModuleSyntax": true, "isolatedModules": true, "skipLibCheck": true, "noEmit": true },
+  "include": ["src/**/*.ts", "src/**/*.svelte"] }
+EOF
+  printf '<!doctype html>\n<html><head><title>Bookings</title></head><body><div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>\n' >"$SV/index.html"
+  printf 'import App from "./App.svelte";\nconst app = new App({ target: document.getElementById("app")! });\nexport default app;\n' >"$SV/src/main.ts"
+  cat >"$SV/src/lib/slots.ts" <<'EOF'
+export interface Slot {
+  id: string;
+  start: Date;
+  minutes: number;
+  room: string;
+  booked: boolean;
+}
+
+export function freeSlots(slots: Slot[], room: string): Slot[] {
+  return slots.filter((s) => s.room === room && !s.booked);
+}
+EOF
+  cat >"$SV/src/lib/SlotPicker.svelte" <<'EOF'
+<script lang="ts">
+  import { createEventDispatcher } from "svelte";
+  import { freeSlots, type Slot } from "./slots";
+
+  export let slots: Slot[];
+  export let room: string;
+  const dispatch = createEventDispatcher<{ pick: Slot }>();
+
+  $: available = freeSlots(slots, room);
+  $: label = available.length === 1 ? "1 slot" : `${available.length} slots`;
+</script>
+
+<h2>{room}: {label}</h2>
+{#each available as slot (slot.id)}
+  <div class="slot" on:click={() => dispatch("pick", slot)}>
+    {slot.start.toLocaleTimeString()} ({slot.minutes.toFixed()} min)
+  </div>
+{/each}
+<img src="/rooms/{room}.jpg">
+EOF
+  cat >"$SV/src/App.svelte" <<'EOF'
+<script lang="ts">
+  import SlotPicker from "./lib/SlotPicker.svelte";
+  import type { Slot } from "./lib/slots";
+
+  let slots: Slot[] = [];
+  let picked: Slot | undefined;
+  let room = 12;
+
+  async function load() {
+    const res = await fetch("/api/slots");
+    slots = (await res.json()).map((s) => ({ ...s, start: new Date(s.start) }));
+  }
+  load();
+</script>
+
+<SlotPicker {slots} {room} on:pick={(e) => (picked = e.detail.id)} />
+{#if picked}
+  <p>Booked {picked.room} at {picked.start.toISOString()}</p>
+  <a href="#" on:click={() => picked = undefined}>Cancel</a>
+{/if}
+EOF
+  capture batch23 svelte_check_errors "$SV" "npx svelte-check --tsconfig ./tsconfig.json --output human" "svelte-check $(ver svelte-check), svelte $(ver svelte)"
+
+  # vite build of the Svelte app stopping on a compile error in a component
+  cat >"$SV/src/lib/Summary.svelte" <<'EOF'
+<script lang="ts">
+  export let total: number;
+  export let nights: number;
+</script>
+
+<p>{nights} nights</p>
+{#if total > 0}
+  <p>Total: {total.toFixed(2)} EUR</p>
+{:else if}
+  <p>Free cancellation</p>
+{/if}
+EOF
+  printf 'import App from "./App.svelte";\nimport Summary from "./lib/Summary.svelte";\nconst app = new App({ target: document.getElementById("app")! });\nnew Summary({ target: document.body, props: { total: 240, nights: 3 } });\nexport default app;\n' >"$SV/src/main.ts"
+  capture batch23 vite_svelte_compile_error "$SV" "npx vite build" "vite $(ver vite), svelte $(ver svelte)"
+
+  # --- webpack 5 ---
+  WP="$B/webpack-dashboard"
+  proj "$WP"
+  mkdir -p "$WP/src/components" "$WP/src/charts" "$WP/src/styles"
+  printf '{ "name": "ops-dashboard", "version": "3.2.0", "private": true }\n' >"$WP/package.json"
+  cat >"$WP/webpack.config.js" <<'EOF'
+const path = require("path");
+
+module.exports = {
+  entry: "./src/index.js",
+  output: { path: path.resolve(__dirname, "dist"), filename: "[name].[contenthash:8].js", clean: true },
+  module: {
+    rules: [
+      { test: /\.m?js$/, exclude: /node_modules/, use: { loader: "babel-loader", options: { presets: ["@babel/preset-env"] } } },
+      { test: /\.css$/, use: ["style-loader", "css-loader"] },
+    ],
+  },
+};
+EOF
+  cat >"$WP/src/components/header.js" <<'EOF'
+export function renderHeader(root, user) {
+  const el = document.createElement("header");
+  el.textContent = `Signed in as ${user.name}`;
+  root.append(el);
+}
+EOF
+  cat >"$WP/src/charts/uptime.js" <<'EOF'
+import { format } from "date-fns";
+
+export function uptimeLabel(since) {
+  return `up since ${format(since, "yyyy-MM-dd HH:mm")}`;
+}
+EOF
+  printf 'body { margin: 0; font: 14px/1.4 system-ui; }\n.tile { border: 1px solid #ddd; }\n' >"$WP/src/styles/main.css"
+  cat >"$WP/src/index.js" <<'EOF'
+import "./styles/main.css";
+import { renderHeader } from "./components/Header";
+import { uptimeLabel } from "./charts/uptime";
+
+const root = document.getElementById("root");
+renderHeader(root, { name: "ops" });
+root.append(uptimeLabel(new Date()));
+EOF
+  capture batch23 webpack_module_not_found "$WP" "npx webpack --mode production" "webpack $(ver webpack), webpack-cli $(ver webpack-cli)"
+
+  # babel-loader on a file with JSX while the config has no React preset
+  sed -i 's#./components/Header#./components/header#; s#import { uptimeLabel } from "./charts/uptime";#import { uptimeLabel } from "./charts/uptime";\nimport { AlertList } from "./components/alerts";#' "$WP/src/index.js"
+  printf 'export function uptimeLabel(since) {\n  return `up since ${since.toISOString()}`;\n}\n' >"$WP/src/charts/uptime.js"
+  cat >"$WP/src/components/alerts.js" <<'EOF'
+export function AlertList({ alerts }) {
+  if (!alerts.length) return null;
+  return (
+    <ul className="alerts">
+      {alerts.map((a) => <li key={a.id} className={a.severity}>{a.message}</li>)}
+    </ul>
+  );
+}
+EOF
+  printf 'body { margin: 0; font: 14px/1.4 system-ui; }\n.tile { border: 1px solid #ddd;\n.tile h2 { margin: 0 }\n' >"$WP/src/styles/main.css"
+  capture batch23 webpack_loader_errors "$WP" "npx webpack --mode development" "webpack $(ver webpack), babel-loader $(ver babel-loader)"
+
+  # --stats verbose over 160 modules, one of which imports a file that is not there
+  WV="$B/webpack-widgets"
+  proj "$WV"
+  mkdir -p "$WV/src/widgets"
+  printf '{ "name": "widgets", "version": "1.0.0", "private": true }\n' >"$WV/package.json"
+  printf 'module.exports = { entry: "./src/index.js", mode: "development", devtool: false };\n' >"$WV/webpack.config.js"
+  {
+    for i in $(seq 1 160); do echo "import widget$i from \"./widgets/widget$i.js\";"; done
+    echo "export const widgets = [$(seq -s, -f 'widget%g' 1 160)];"
+  } >"$WV/src/index.js"
+  for i in $(seq 1 160); do
+    printf 'export default { id: %d, name: "widget-%d", render: (el) => { el.dataset.widget = "%d"; } };\n' "$i" "$i" "$i" >"$WV/src/widgets/widget$i.js"
+  done
+  printf 'import { thresholds } from "../config/thresholds.js";\nexport default { id: 97, name: "widget-97", limits: thresholds.cpu };\n' >"$WV/src/widgets/widget97.js"
+  capture batch23 webpack_stats_verbose_missing_module "$WV" "npx webpack --stats verbose" "webpack $(ver webpack)"
+
+  # --progress of a production build over 162 modules (exit 0)
+  mkdir -p "$WV/src/config"
+  printf 'export const thresholds = { cpu: 0.85, memory: 0.9 };\n' >"$WV/src/config/thresholds.js"
+  {
+    echo 'export const catalogue = ['
+    for i in $(seq 1 2500); do echo "  { id: $i, label: \"Metric series number $i for the operations dashboard\", unit: \"ms\" },"; done
+    echo '];'
+  } >"$WV/src/catalogue.js"
+  printf 'import { widgets } from "./index.js";\nimport { catalogue } from "./catalogue.js";\nconsole.log(widgets.length, catalogue.length);\n' >"$WV/src/main.js"
+  capture batch23 webpack_progress_production "$WV" "npx webpack --mode production --entry ./src/main.js --progress" "webpack $(ver webpack), webpack-cli $(ver webpack-cli)"
+
+  # --- CSS tooling ---
+  CS="$B/css-theme"
+  proj "$CS"
+  mkdir -p "$CS/src/scss/components" "$CS/src/scss/base" "$CS/src/css" "$CS/dist"
+  printf '{ "name": "brand-theme", "version": "5.1.0", "private": true }\n' >"$CS/package.json"
+  cat >"$CS/src/scss/base/_tokens.scss" <<'EOF'
+$brand: #1f6feb;
+$brand-dark: darken($brand, 12%);
+$radius: 6px;
+$spacing: (small: 4px, medium: 8px, large: 16px);
+EOF
+  cat >"$CS/src/scss/components/_button.scss" <<'EOF'
+@use "../base/tokens" as t;
+
+.button {
+  padding: map-get(t.$spacing, medium) map-get(t.$spacing, large);
+  border-radius: t.$radius;
+  background: t.$brand;
+  &:hover { background: t.$brand-dark; }
+  &--danger { background: $danger; }
+}
+EOF
+  cat >"$CS/src/scss/main.scss" <<'EOF'
+@use "base/tokens";
+@use "components/button";
+
+body { margin: 0; }
+EOF
+  capture batch23 sass_undefined_variable "$CS" "npx sass --no-source-map src/scss/main.scss dist/main.css" "sass $(ver sass)"
+
+  # several entry points: deprecation warnings (@import, slash division, global functions) then an error
+  cat >"$CS/src/scss/components/_button.scss" <<'EOF'
+@import "../base/tokens";
+
+.button {
+  padding: map-get($spacing, medium) map-get($spacing, large);
+  border-radius: $radius / 2;
+  background: $brand;
+  &:hover { background: $brand-dark; }
+}
+EOF
+  cat >"$CS/src/scss/admin.scss" <<'EOF'
+@import "base/tokens";
+@import "components/button";
+
+.sidebar { width: percentage(1/4); background: lighten($brand, 40%); }
+EOF
+  cat >"$CS/src/scss/print.scss" <<'EOF'
+@use "sass:math";
+@use "base/tokens" as t;
+@use "components/table";
+
+@media print { .button { display: none; } body { font-size: math.div(10pt, 1); } }
+EOF
+  cat >"$CS/src/scss/main.scss" <<'EOF'
+@import "base/tokens";
+@import "components/button";
+
+body { margin: 0; color: darken($brand, 30%); }
+EOF
+  cat >"$CS/src/scss/email.scss" <<'EOF'
+@import "base/tokens";
+
+.email-header { background: darken($brand, 5%); padding: map-get($spacing, large) / 2; }
+EOF
+  capture batch23 sass_deprecations_then_missing_module "$CS" "npx sass --no-source-map src/scss:dist/css" "sass $(ver sass)"
+
+  # tailwindcss v3 CLI: content globs that match nothing, and @apply of a class that does not exist
+  cat >"$CS/tailwind.config.js" <<'EOF'
+/** @type {import('tailwindcss').Config} */
+module.exports = {
+  content: ["./templates/**/*.{html,njk}"],
+  theme: { extend: { colors: { brand: { 500: "#1f6feb", 700: "#1a4fb0" } } } },
+};
+EOF
+  cat >"$CS/src/css/tailwind.css" <<'EOF'
+@tailwind base;
+@tailwind components;
+@tailwind utilities;
+
+@layer components {
+  .btn-primary { @apply px-4 py-2 rounded-md bg-brand-500 text-white; }
+}
+
+.btn-primary:hover { @apply bg-brand-600; }
+EOF
+  capture batch23 tailwind_apply_unknown_class "$CS" "npx tailwindcss -i src/css/tailwind.css -o dist/app.css" "tailwindcss $(ver tailwindcss)"
+
+  # postcss-cli with autoprefixer over several files: warnings about outdated properties (exit 0)
+  mkdir -p "$CS/src/postcss"
+  printf 'module.exports = { plugins: [require("autoprefixer")({ overrideBrowserslist: ["> 0.5%%", "last 2 versions", "not dead"] })] };\n' >"$CS/postcss.config.js"
+  cat >"$CS/src/postcss/layout.css" <<'EOF'
+.grid { display: grid; grid-template-areas: "head head" "nav main"; grid-gap: 12px; }
+.print { color-adjust: exact; }
+.box { display: box; box-orient: vertical; }
+.sticky { position: sticky; top: 0; }
+EOF
+  cat >"$CS/src/postcss/forms.css" <<'EOF'
+input::placeholder { color: #888; }
+.select { appearance: none; }
+.field { display: flex; gap: 8px; }
+.field label { font-weight: 600; }
+EOF
+  cat >"$CS/src/postcss/typography.css" <<'EOF'
+h1 { font-size: 2rem; }
+.lead { hyphens: auto; text-size-adjust: 100%; }
+a.footnote { text-decoration-skip: ink; }
+.columns { display: flexbox; }
+EOF
+  capture batch23 postcss_cli_autoprefixer_warnings "$CS" "npx postcss src/postcss/*.css --dir dist/postcss" "postcss-cli $(ver postcss-cli), autoprefixer $(ver autoprefixer)"
+
+  # --- package managers (the registry is reachable; each project installs for itself) ---
+  PM="$B/pm"
+  mkdir -p "$PM/eresolve" "$PM/ci-nolock" "$PM/ci-sync" "$PM/pnpm" "$PM/yarn"
+  cat >"$PM/eresolve/package.json" <<'EOF'
+{
+  "name": "support-widget",
+  "version": "0.3.0",
+  "private": true,
+  "dependencies": { "react": "^17.0.2", "react-dom": "^18.3.1" },
+  "devDependencies": { "@testing-library/react": "^14.3.1" }
+}
+EOF
+  capture batch23 npm_install_eresolve_verbose "$PM/eresolve" "npm install --loglevel verbose" "npm $(npm --version)"
+  cat >"$PM/ci-nolock/package.json" <<'EOF'
+{ "name": "invoice-mailer", "version": "1.0.0", "private": true, "dependencies": { "nodemailer": "^6.9.0", "dotenv": "^16.4.0" } }
+EOF
+  capture batch23 npm_ci_without_lockfile "$PM/ci-nolock" "npm ci" "npm $(npm --version)"
+  cat >"$PM/ci-sync/package.json" <<'EOF'
+{ "name": "invoice-mailer", "version": "1.1.0", "private": true,
+  "dependencies": { "nodemailer": "^6.9.0", "dotenv": "^16.4.0" } }
+EOF
+  (cd "$PM/ci-sync" && npm install --package-lock-only --ignore-scripts >/dev/null 2>&1)
+  cat >"$PM/ci-sync/package.json" <<'EOF'
+{ "name": "invoice-mailer", "version": "1.1.0", "private": true,
+  "dependencies": { "nodemailer": "^6.9.0", "dotenv": "^17.2.0", "zod": "^3.23.0" } }
+EOF
+  capture batch23 npm_ci_lockfile_out_of_sync "$PM/ci-sync" "npm ci" "npm $(npm --version)"
+  cat >"$PM/pnpm/package.json" <<'EOF'
+{ "name": "status-page", "version": "2.4.0", "private": true,
+  "dependencies": { "fastify": "^4.28.0", "pino": "^9.0.0" }, "devDependencies": { "typescript": "^5.5.0" } }
+EOF
+  (cd "$PM/pnpm" && "$NT/pnpm" install --lockfile-only >/dev/null 2>&1)
+  cat >"$PM/pnpm/package.json" <<'EOF'
+{ "name": "status-page", "version": "2.4.0", "private": true,
+  "dependencies": { "fastify": "^4.28.0", "pino": "^9.0.0", "undici": "^6.19.0" }, "devDependencies": { "typescript": "^5.6.0" } }
+EOF
+  capture batch23 pnpm_frozen_lockfile_outdated "$PM/pnpm" "$NT/pnpm install --frozen-lockfile" "pnpm $("$NT/pnpm" --version)"
+  YARN="node $NTD/node_modules/@yarnpkg/cli-dist/bin/yarn.js"
+  cat >"$PM/yarn/package.json" <<'EOF'
+{ "name": "docs-site", "version": "0.8.0", "private": true,
+  "dependencies": { "marked": "^12.0.0", "dompurify": "^3.1.0" } }
+EOF
+  printf 'nodeLinker: node-modules\nenableTelemetry: false\n' >"$PM/yarn/.yarnrc.yml"
+  (cd "$PM/yarn" && touch yarn.lock && $YARN install --mode=update-lockfile >/dev/null 2>&1)
+  cat >"$PM/yarn/package.json" <<'EOF'
+{ "name": "docs-site", "version": "0.8.0", "private": true,
+  "dependencies": { "marked": "^13.0.0", "dompurify": "^3.1.0", "highlight.js": "^11.10.0" } }
+EOF
+  capture batch23 yarn_berry_immutable_lockfile "$PM/yarn" "$YARN install --immutable" "yarn $($YARN --version 2>/dev/null)"
+
+  # --- Playwright with Debian's chromium ---
+  PW="$B/playwright-checkout"
+  proj "$PW"
+  mkdir -p "$PW/tests" "$PW/site"
+  printf '{ "name": "checkout-e2e", "version": "1.0.0", "private": true }\n' >"$PW/package.json"
+  cat >"$PW/playwright.config.ts" <<'EOF'
+import { defineConfig } from "@playwright/test";
+
+export default defineConfig({
+  testDir: "./tests",
+  timeout: 6000,
+  expect: { timeout: 1500 },
+  workers: 1,
+  reporter: "list",
+  use: {
+    launchOptions: { executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] },
+    trace: "off",
+  },
+});
+EOF
+  cat >"$PW/site/checkout.html" <<'EOF'
+<!doctype html>
+<html lang="en">
+<head><title>Checkout · Plant Shop</title></head>
+<body>
+  <h1>Checkout</h1>
+  <ul id="cart">
+    <li data-sku="MON-01">Monstera deliciosa <span class="price">€24.00</span></li>
+    <li data-sku="POT-12">Terracotta pot 12cm <span class="price">€6.50</span></li>
+  </ul>
+  <p id="subtotal">Subtotal: €30.50</p>
+  <form id="address">
+    <label>Email <input name="email" type="email" required></label>
+    <label>Postcode <input name="postcode"></label>
+    <button type="submit" disabled>Place order</button>
+  </form>
+  <div id="toast" hidden>Coupon applied</div>
+  <script>
+    document.querySelector("input[name=email]").addEventListener("input", (e) => {
+      document.querySelector("button[type=submit]").disabled = !e.target.value.includes("@");
+    });
+  </script>
+</body>
+</html>
+EOF
+  cat >"$PW/tests/checkout.spec.ts" <<'EOF'
+import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const html = readFileSync(path.join(__dirname, "../site/checkout.html"), "utf8");
+
+test.beforeEach(async ({ page }) => {
+  await page.setContent(html);
+});
+
+test("shows the cart lines", async ({ page }) => {
+  await expect(page.locator("#cart li")).toHaveCount(2);
+});
+
+test("subtotal includes delivery", async ({ page }) => {
+  await expect(page.locator("#subtotal")).toHaveText("Subtotal: €34.45");
+});
+
+test("place order enables with a valid email", async ({ page }) => {
+  await page.getByLabel("Email").fill("ana@example.com");
+  await expect(page.getByRole("button", { name: "Place order" })).toBeEnabled();
+});
+
+test("coupon field applies a discount", async ({ page }) => {
+  await page.getByPlaceholder("Coupon code").fill("SPRING10");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.locator("#toast")).toBeVisible();
+});
+
+test("postcode is required", async ({ page }) => {
+  await expect(page.getByLabel("Postcode")).toHaveAttribute("required", "");
+});
+EOF
+  capture batch23 playwright_failing_locators "$PW" "npx playwright test" "@playwright/test $(ver @playwright/test), $(/usr/bin/chromium --version 2>/dev/null)"
+
+  # a test that waits for a confirmation that never comes: the test timeout, with one retry
+  cat >"$PW/tests/confirmation.spec.ts" <<'EOF'
+import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const html = readFileSync(path.join(__dirname, "../site/checkout.html"), "utf8");
+
+test.describe("order confirmation", () => {
+  test("redirects to the receipt after paying", async ({ page }) => {
+    await page.setContent(html);
+    await page.getByLabel("Email").fill("ana@example.com");
+    await page.getByRole("button", { name: "Place order" }).click();
+    await page.getByRole("link", { name: "View receipt" }).click();
+    await expect(page).toHaveTitle(/Receipt/);
+  });
+});
+EOF
+  capture batch23 playwright_test_timeout_retry "$PW" "npx playwright test tests/confirmation.spec.ts --retries=1 --reporter=line" "@playwright/test $(ver @playwright/test)"
+
+  # --- dev servers ---
+  DS="$B/api-server"
+  proj "$DS"
+  mkdir -p "$DS/src/routes" "$DS/scripts"
+  printf '{ "name": "orders-api", "version": "0.12.0", "private": true, "scripts": { "dev": "tsx watch src/server.ts" } }\n' >"$DS/package.json"
+  cat >"$DS/src/config.ts" <<'EOF'
+export interface Config {
+  port: number;
+  database: { url: string; poolSize: number };
+  redis?: { url: string };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  return {
+    port: Number(env.PORT ?? 3000),
+    database: { url: env.DATABASE_URL ?? "sqlite://dev.db", poolSize: Number(env.DB_POOL ?? 5) },
+    redis: env.REDIS_URL ? { url: env.REDIS_URL } : undefined,
+  };
+}
+EOF
+  cat >"$DS/src/cache.ts" <<'EOF'
+import type { Config } from "./config";
+
+export function connectCache(config: Config) {
+  const url = new URL(config.redis!.url);
+  return { host: url.hostname, port: Number(url.port || 6379) };
+}
+EOF
+  cat >"$DS/src/server.ts" <<'EOF'
+import { createServer } from "node:http";
+import { loadConfig } from "./config";
+import { connectCache } from "./cache";
+
+const config = loadConfig(process.env);
+const cache = connectCache(config);
+console.log(`cache at ${cache.host}:${cache.port}`);
+
+createServer((_req, res) => res.end("ok")).listen(config.port, () => {
+  console.log(`orders-api listening on :${config.port}`);
+});
+EOF
+  capture batch23 tsx_watch_startup_crash "$DS" "timeout 10 npx tsx watch src/server.ts" "tsx $(ver tsx)"
+
+  # nodemon restarting an express app that crashes on a bad route module
+  cat >"$DS/src/app.js" <<'EOF'
+const express = require("express");
+const orders = require("./routes/orders");
+const refunds = require("./routes/refunds");
+
+const app = express();
+app.use(express.json());
+app.use("/orders", orders);
+app.use("/refunds", refunds);
+module.exports = app;
+EOF
+  cat >"$DS/src/routes/orders.js" <<'EOF'
+const { Router } = require("express");
+const router = Router();
+router.get("/", (_req, res) => res.json([]));
+module.exports = router;
+EOF
+  cat >"$DS/src/routes/refunds.js" <<'EOF'
+const { Router } = require("express");
+const { requireRole } = require("../middleware/auth");
+const router = Router();
+router.post("/", requireRole("support"), (req, res) => res.status(201).json({ id: 1, ...req.body }));
+module.exports = router;
+EOF
+  mkdir -p "$DS/src/middleware"
+  cat >"$DS/src/middleware/auth.js" <<'EOF'
+function requireRoles(...roles) {
+  return (req, res, next) => (roles.includes(req.headers["x-role"]) ? next() : res.status(403).end());
+}
+module.exports = { requireRoles };
+EOF
+  printf 'const app = require("./app");\nconst port = process.env.PORT || 3000;\napp.listen(port, () => console.log(`orders-api listening on :${port}`));\n' >"$DS/src/index.js"
+  printf '{ "watch": ["src"], "ext": "js,json", "delay": 200 }\n' >"$DS/nodemon.json"
+  capture batch23 nodemon_app_crashed "$DS" "timeout 8 npx nodemon src/index.js" "nodemon $(ver nodemon)"
+
+  # an express app with morgan logging replayed traffic, until a handler throws outside the request
+  cat >"$DS/src/middleware/auth.js" <<'EOF'
+function requireRole(...roles) {
+  return (req, res, next) => (roles.includes(req.headers["x-role"]) ? next() : res.status(403).json({ error: "forbidden" }));
+}
+module.exports = { requireRole };
+EOF
+  cat >"$DS/src/routes/orders.js" <<'EOF'
+const { Router } = require("express");
+const router = Router();
+const orders = new Map();
+for (let i = 1; i <= 40; i++) orders.set(i, { id: i, customer: `customer-${i}`, total: i * 1250, status: "pending" });
+
+router.get("/", (req, res) => res.json([...orders.values()].slice(0, Number(req.query.limit ?? 20))));
+router.get("/:id", (req, res) => {
+  const order = orders.get(Number(req.params.id));
+  if (!order) return res.status(404).json({ error: `order ${req.params.id} not found` });
+  res.json(order);
+});
+router.post("/:id/ship", (req, res) => {
+  const order = orders.get(Number(req.params.id));
+  res.status(202).json({ queued: true });
+  setImmediate(() => {
+    order.status = "shipped";
+    order.shippedAt = new Date(req.body.shipDate).toISOString();
+  });
+});
+module.exports = router;
+EOF
+  cat >"$DS/src/app.js" <<'EOF'
+const express = require("express");
+const morgan = require("morgan");
+const orders = require("./routes/orders");
+const refunds = require("./routes/refunds");
+
+const app = express();
+app.use(morgan(":method :url :status :res[content-length] - :response-time ms"));
+app.use(express.json());
+app.use("/orders", orders);
+app.use("/refunds", refunds);
+app.get("/healthz", (_req, res) => res.send("ok"));
+module.exports = app;
+EOF
+  cat >"$DS/scripts/replay-traffic.js" <<'EOF'
+// Replays a recorded traffic sample against the local server, one request at a time.
+const base = `http://127.0.0.1:${process.env.PORT}`;
+const plan = [];
+for (let i = 0; i < 300; i++) {
+  if (i % 25 === 0) plan.push(["GET", "/healthz"]);
+  else if (i % 17 === 0) plan.push(["GET", `/orders/${100 + i}`]);
+  else if (i % 11 === 0) plan.push(["POST", "/refunds", { order: i % 40, amount: 500 }, {}]);
+  else if (i % 7 === 0) plan.push(["GET", "/orders?limit=5"]);
+  else plan.push(["GET", `/orders/${(i % 40) + 1}`]);
+}
+plan.push(["POST", "/orders/12/ship", { carrier: "dhl" }]);
+(async () => {
+  for (const [method, path, body, headers] of plan) {
+    try {
+      await fetch(base + path, {
+        method,
+        headers: { "content-type": "application/json", "x-role": headers ? "viewer" : "support" },
+        body: body ? JSON.stringify(body) : undefined,
+      }).then((r) => r.arrayBuffer());
+    } catch {}
+  }
+})();
+EOF
+  capture batch23 express_log_then_uncaught_exception "$DS" "export PORT=39123; node src/index.js & server=\$!; sleep 1; node scripts/replay-traffic.js; wait \$server" "express $(ver express), morgan $(ver morgan), $(node --version)"
+
+  # fastify refusing to start: a plugin registers a route twice, logged by pino as JSON
+  FY="$B/fastify-status"
+  proj "$FY"
+  mkdir -p "$FY/src/plugins" "$FY/src/routes"
+  printf '{ "name": "status-page", "version": "2.4.0", "private": true, "type": "module" }\n' >"$FY/package.json"
+  cat >"$FY/src/plugins/db.js" <<'EOF'
+export default async function db(app) {
+  const checks = [{ name: "api", ok: true }, { name: "worker", ok: true }, { name: "billing", ok: false }];
+  app.decorate("checks", checks);
+  app.log.info({ count: checks.length }, "loaded service checks");
+}
+db[Symbol.for("skip-override")] = true;
+EOF
+  cat >"$FY/src/routes/status.js" <<'EOF'
+export default async function status(app) {
+  app.get("/status", async () => ({ services: app.checks }));
+  app.get("/status/:name", async (req, reply) => {
+    const c = app.checks.find((x) => x.name === req.params.name);
+    return c ?? reply.code(404).send({ error: "unknown service" });
+  });
+}
+EOF
+  cat >"$FY/src/routes/legacy.js" <<'EOF'
+export default async function legacy(app) {
+  // kept for the old dashboard, which still polls /status
+  app.get("/status", async () => ({ ok: app.checks.every((c) => c.ok) }));
+}
+EOF
+  cat >"$FY/src/server.js" <<'EOF'
+import Fastify from "fastify";
+import db from "./plugins/db.js";
+import status from "./routes/status.js";
+import legacy from "./routes/legacy.js";
+
+const app = Fastify({ logger: { level: "info", base: { service: "status-page" }, timestamp: false } });
+await app.register(db);
+await app.register(status);
+await app.register(legacy);
+await app.listen({ port: 39124, host: "127.0.0.1" });
+EOF
+  capture batch23 fastify_duplicate_route_startup "$FY" "node src/server.js" "fastify $(ver fastify), $(node --version)"
+
+  # --- migrations against sqlite3 ---
+  KX="$B/knex-shop"
+  proj "$KX"
+  mkdir -p "$KX/migrations"
+  printf '{ "name": "shop-db", "version": "1.0.0", "private": true }\n' >"$KX/package.json"
+  cat >"$KX/knexfile.js" <<'EOF'
+module.exports = {
+  development: {
+    client: "sqlite3",
+    connection: { filename: "./dev.sqlite3" },
+    useNullAsDefault: true,
+    migrations: { directory: "./migrations", tableName: "knex_migrations" },
+  },
+};
+EOF
+  cat >"$KX/migrations/20261101090000_create_customers.js" <<'EOF'
+exports.up = (knex) =>
+  knex.schema.createTable("customers", (t) => {
+    t.increments("id");
+    t.string("email").notNullable().unique();
+    t.string("name");
+    t.timestamps(true, true);
+  });
+exports.down = (knex) => knex.schema.dropTable("customers");
+EOF
+  cat >"$KX/migrations/20261105090000_create_orders.js" <<'EOF'
+exports.up = async (knex) => {
+  await knex.schema.createTable("orders", (t) => {
+    t.increments("id");
+    t.integer("customer_id").references("customers.id").notNullable();
+    t.integer("total_cents").notNullable();
+    t.string("status").defaultTo("pending");
+  });
+  await knex.schema.createTable("order_items", (t) => {
+    t.increments("id");
+    t.integer("order_id").references("orders.id");
+    t.integer("quantity").notNullable();
+  });
+};
+exports.down = async (knex) => {
+  await knex.schema.dropTable("order_items");
+  await knex.schema.dropTable("orders");
+};
+EOF
+  cat >"$KX/migrations/20261120090000_add_sku_to_order_lines.js" <<'EOF'
+exports.up = (knex) =>
+  knex.schema.alterTable("order_lines", (t) => {
+    t.string("sku", 32);
+    t.index(["sku"], "order_lines_sku_idx");
+  });
+exports.down = (knex) =>
+  knex.schema.alterTable("order_lines", (t) => {
+    t.dropIndex(["sku"], "order_lines_sku_idx");
+    t.dropColumn("sku");
+  });
+EOF
+  capture batch23 knex_migrate_latest_failing "$KX" "npx knex migrate:latest" "knex $(ver knex), sqlite3 $(ver sqlite3)"
+
+  SQ="$B/sequelize-blog"
+  proj "$SQ"
+  mkdir -p "$SQ/config" "$SQ/migrations"
+  printf '{ "name": "blog-api", "version": "0.5.0", "private": true }\n' >"$SQ/package.json"
+  printf '{\n  "development": { "dialect": "sqlite", "storage": "./blog.sqlite", "logging": false }\n}\n' >"$SQ/config/config.json"
+  cat >"$SQ/migrations/20261102100000-create-users.js" <<'EOF'
+"use strict";
+module.exports = {
+  async up(queryInterface, Sequelize) {
+    await queryInterface.createTable("Users", {
+      id: { type: Sequelize.INTEGER, primaryKey: true, autoIncrement: true },
+      email: { type: Sequelize.STRING, allowNull: false, unique: true },
+      createdAt: Sequelize.DATE,
+      updatedAt: Sequelize.DATE,
+    });
+  },
+  async down(queryInterface) {
+    await queryInterface.dropTable("Users");
+  },
+};
+EOF
+  cat >"$SQ/migrations/20261103100000-create-posts.js" <<'EOF'
+"use strict";
+module.exports = {
+  async up(queryInterface, Sequelize) {
+    await queryInterface.createTable("Posts", {
+      id: { type: Sequelize.INTEGER, primaryKey: true, autoIncrement: true },
+      authorId: { type: Sequelize.INTEGER, references: { model: "Users", key: "id" } },
+      title: { type: Sequelize.STRING, allowNull: false },
+      body: Sequelize.TEXT,
+      createdAt: Sequelize.DATE,
+      updatedAt: Sequelize.DATE,
+    });
+  },
+  async down(queryInterface) {
+    await queryInterface.dropTable("Posts");
+  },
+};
+EOF
+  cat >"$SQ/migrations/20261118100000-index-posts-by-author-and-date.js" <<'EOF'
+"use strict";
+module.exports = {
+  async up(queryInterface) {
+    await queryInterface.addIndex("Posts", ["authorId", "publishedAt"], { name: "posts_author_published" });
+  },
+  async down(queryInterface) {
+    await queryInterface.removeIndex("Posts", "posts_author_published");
+  },
+};
+EOF
+  capture batch23 sequelize_db_migrate_failing "$SQ" "npx sequelize-cli db:migrate" "sequelize-cli $(ver sequelize-cli), sequelize $(ver sequelize)"
+
+  TO="$B/typeorm-billing"
+  proj "$TO"
+  mkdir -p "$TO/migrations"
+  printf '{ "name": "billing-service", "version": "3.0.0", "private": true }\n' >"$TO/package.json"
+  cat >"$TO/data-source.js" <<'EOF'
+const { DataSource } = require("typeorm");
+
+module.exports.AppDataSource = new DataSource({
+  type: "sqlite",
+  database: "billing.sqlite",
+  migrations: [__dirname + "/migrations/*.js"],
+  logging: ["query", "error", "schema"],
+});
+EOF
+  cat >"$TO/migrations/1731900000000-CreateInvoices.js" <<'EOF'
+module.exports = class CreateInvoices1731900000000 {
+  name = "CreateInvoices1731900000000";
+  async up(queryRunner) {
+    await queryRunner.query(`CREATE TABLE "invoice" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "number" varchar NOT NULL, "customer_id" integer NOT NULL, "issued_at" datetime NOT NULL DEFAULT (datetime('now')))`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "IDX_invoice_number" ON "invoice" ("number")`);
+    await queryRunner.query(`INSERT INTO "invoice" ("number", "customer_id") VALUES ('INV-2026-0001', 1), ('INV-2026-0002', 2)`);
+  }
+  async down(queryRunner) {
+    await queryRunner.query(`DROP TABLE "invoice"`);
+  }
+};
+EOF
+  cat >"$TO/migrations/1732600000000-AddInvoiceTotals.js" <<'EOF'
+module.exports = class AddInvoiceTotals1732600000000 {
+  name = "AddInvoiceTotals1732600000000";
+  async up(queryRunner) {
+    await queryRunner.query(`ALTER TABLE "invoice" ADD COLUMN "currency" varchar(3) NOT NULL DEFAULT 'EUR'`);
+    await queryRunner.query(`ALTER TABLE "invoice" ADD COLUMN "total_cents" integer NOT NULL`);
+  }
+  async down(queryRunner) {
+    await queryRunner.query(`ALTER TABLE "invoice" DROP COLUMN "total_cents"`);
+  }
+};
+EOF
+  capture batch23 typeorm_migration_run_failing "$TO" "npx typeorm migration:run -d data-source.js" "typeorm $(ver typeorm), sqlite3 $(ver sqlite3)"
+
+  # --- docs and dependency hygiene ---
+  TD="$B/money-lib"
+  proj "$TD"
+  mkdir -p "$TD/src"
+  printf '{ "name": "@acme/money", "version": "2.3.0", "main": "dist/index.js", "types": "dist/index.d.ts" }\n' >"$TD/package.json"
+  printf '{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true, "declaration": true, "outDir": "dist" }, "include": ["src"] }\n' >"$TD/tsconfig.json"
+  printf '{ "entryPoints": ["src/index.ts"], "out": "docs", "validation": { "notDocumented": true, "invalidLink": true } }\n' >"$TD/typedoc.json"
+  : >"$TD/src/index.ts"
+  for m in currency rounding allocation exchange formatting parsing tax invoices ledger rates; do
+    {
+      echo "/** Helpers for $m. */"
+      for i in $(seq 1 16); do
+        if [ $((i % 2)) -eq 0 ]; then
+          echo "/**"
+          echo " * Applies the $m rule number $i."
+          echo " * @params amount the amount in minor units"
+          echo " * @see {@link ${m}Rule$((i + 100))}"
+          echo " */"
+        fi
+        echo "export function ${m}Rule$i(amount: number, scale = $i): number {"
+        echo "  return Math.round(amount * scale) / scale;"
+        echo "}"
+        echo "export interface ${m^}Options$i { precision: number; mode: \"half-up\" | \"bankers\" }"
+      done
+    } >"$TD/src/$m.ts"
+    echo "export * from \"./$m.js\";" >>"$TD/src/index.ts"
+  done
+  capture batch23 typedoc_warnings_as_errors "$TD" "npx typedoc --treatWarningsAsErrors" "typedoc $(ver typedoc)"
+
+  MD="$B/madge-app"
+  proj "$MD"
+  mkdir -p "$MD/src/orders" "$MD/src/customers" "$MD/src/billing" "$MD/src/shared"
+  printf '{ "name": "crm", "version": "1.0.0", "private": true }\n' >"$MD/package.json"
+  printf '{ "compilerOptions": { "module": "commonjs", "target": "es2020", "strict": true }, "include": ["src"] }\n' >"$MD/tsconfig.json"
+  printf 'import { Customer } from "../customers/customer";\nimport { invoiceFor } from "../billing/invoice";\nexport class Order { constructor(public customer: Customer, public total: number) {}\n  invoice() { return invoiceFor(this); } }\n' >"$MD/src/orders/order.ts"
+  printf 'import { Order } from "../orders/order";\nexport class Customer { orders: Order[] = []; }\n' >"$MD/src/customers/customer.ts"
+  printf 'import type { Order } from "../orders/order";\nimport { taxFor } from "./tax";\nexport function invoiceFor(o: Order) { return { total: o.total + taxFor(o.total) }; }\n' >"$MD/src/billing/invoice.ts"
+  printf 'import { currencyOf } from "../shared/money";\nexport function taxFor(total: number) { return currencyOf(total) === "EUR" ? total * 0.21 : 0; }\n' >"$MD/src/billing/tax.ts"
+  printf 'import { taxFor } from "../billing/tax";\nexport function currencyOf(_n: number) { return "EUR"; }\nexport const zeroTax = taxFor(0);\n' >"$MD/src/shared/money.ts"
+  printf 'import { Order } from "./orders/order";\nimport { Customer } from "./customers/customer";\nimport { logger } from "./shared/logger";\nexport const demo = new Order(new Customer(), 10);\nlogger.info(demo.invoice());\n' >"$MD/src/index.ts"
+  printf 'import { demo } from "../index";\nexport const logger = { info: (x: unknown) => console.log(demo.total, x) };\n' >"$MD/src/shared/logger.ts"
+  capture batch23 madge_circular "$MD" "npx madge --circular --extensions ts src/" "madge $(ver madge)"
+
+  DC="$B/depcheck-api"
+  mkdir -p "$DC/src/routes" "$DC/test"
+  ln -s "$NTD/node_modules" "$DC/node_modules"
+  cat >"$DC/package.json" <<'EOF'
+{
+  "name": "notifications-api",
+  "version": "1.4.0",
+  "private": true,
+  "scripts": { "test": "jest", "start": "node src/index.js" },
+  "dependencies": { "express": "^4.19.0", "moment": "^2.30.0", "lodash": "^4.17.21", "dotenv": "^16.4.0", "axios": "^1.7.0" },
+  "devDependencies": { "jest": "^29.7.0", "nodemon": "^3.1.0", "eslint-plugin-import": "^2.29.0" }
+}
+EOF
+  printf 'require("dotenv").config();\nconst express = require("express");\nconst { v4: uuid } = require("uuid");\nconst app = express();\napp.use(require("./routes/send"));\napp.get("/id", (_q, r) => r.send(uuid()));\napp.listen(3000);\n' >"$DC/src/index.js"
+  printf 'const { Router } = require("express");\nconst { z } = require("zod");\nconst pino = require("pino");\nconst log = pino();\nconst r = Router();\nconst Body = z.object({ to: z.string().email(), text: z.string() });\nr.post("/send", (q, s) => { log.info(Body.parse(q.body)); s.sendStatus(202); });\nmodule.exports = r;\n' >"$DC/src/routes/send.js"
+  printf 'const request = require("supertest");\ntest("sends", async () => { expect(request).toBeDefined(); });\n' >"$DC/test/send.test.js"
+  capture batch23 depcheck_unused_and_missing "$DC" "npx depcheck" "depcheck $(ver depcheck)"
+
+  # --- monorepo runners ---
+  gitinit() { git init -q -b main "$1" && git -C "$1" config user.email dev@example.com && git -C "$1" config user.name Dev; }
+  LR="$B/lerna-mono"
+  mkdir -p "$LR"
+  ln -s "$NTD/node_modules" "$LR/node_modules"
+  printf '{ "name": "acme-platform", "private": true, "workspaces": ["packages/*"] }\n' >"$LR/package.json"
+  printf '{ "$schema": "node_modules/lerna/schemas/lerna-schema.json", "version": "independent", "npmClient": "npm" }\n' >"$LR/lerna.json"
+  printf 'node_modules\ndist\n' >"$LR/.gitignore"
+  for p in auth billing catalog checkout ledger notifications search shipping; do
+    d="$LR/packages/$p"
+    mkdir -p "$d/src"
+    printf '{ "name": "@acme/%s", "version": "1.0.0", "scripts": { "build": "tsc -p tsconfig.json --listEmittedFiles" } }\n' "$p" >"$d/package.json"
+    printf '{ "compilerOptions": { "target": "ES2022", "module": "commonjs", "strict": true, "outDir": "dist", "rootDir": "src" }, "include": ["src"] }\n' >"$d/tsconfig.json"
+    for i in $(seq 1 34); do
+      printf 'export interface %sRecord%d { id: string; createdAt: Date; amount: number }\nexport function make%s%d(id: string): %sRecord%d {\n  return { id, createdAt: new Date(0), amount: %d };\n}\n' "${p^}" "$i" "${p^}" "$i" "${p^}" "$i" "$i" >"$d/src/${p}_$i.ts"
+    done
+  done
+  printf 'import { makeLedger3 } from "./ledger_3";\nexport function balance(entries: { amount: number }[]): number {\n  return entries.reduce((sum, e) => sum + e.amount, "0");\n}\nexport const opening: number = makeLedger3("opening").amount.toFixed(2);\n' >"$LR/packages/ledger/src/balance.ts"
+  gitinit "$LR" && git -C "$LR" add -A && git -C "$LR" commit -qm "platform packages"
+  capture batch23 lerna_run_build_one_failing "$LR" "npx lerna run build --concurrency 1" "lerna $(ver lerna)"
+
+  NXW="$B/nx-mono"
+  mkdir -p "$NXW"
+  ln -s "$NTD/node_modules" "$NXW/node_modules"
+  printf '{ "name": "acme-web", "private": true, "workspaces": ["libs/*"] }\n' >"$NXW/package.json"
+  printf '{ "targetDefaults": { "typecheck": { "cache": false } } }\n' >"$NXW/nx.json"
+  for p in design-tokens ui-kit forms data-access feature-cart; do
+    d="$NXW/libs/$p"
+    mkdir -p "$d/src"
+    printf '{ "name": "@acme/%s", "version": "0.1.0", "scripts": { "typecheck": "tsc --noEmit -p tsconfig.json" } }\n' "$p" >"$d/package.json"
+    printf '{ "compilerOptions": { "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler", "strict": true, "noUnusedLocals": true }, "include": ["src"] }\n' >"$d/tsconfig.json"
+    printf 'export const name = "%s";\nexport function describe(): string { return `lib ${name}`; }\n' "$p" >"$d/src/index.ts"
+  done
+  cat >"$NXW/libs/forms/src/validators.ts" <<'EOF'
+export type Validator<T> = (value: T) => string | null;
+
+export const required: Validator<string> = (v) => (v.trim() ? null : "required");
+export const minLength = (n: number): Validator<string> => (v) => (v.length >= n ? null : `at least ${n} characters`);
+
+export function validate<T>(value: T, validators: Validator<T>[]): string[] {
+  const unused = validators.length;
+  return validators.map((fn) => fn(value)).filter((m) => m !== null);
+}
+
+export const postcode: Validator<string> = (v) => /^\d{4}\s?[A-Z]{2}$/.test(v) ? null : 42;
+EOF
+  gitinit "$NXW" && printf 'node_modules\n.nx\n' >"$NXW/.gitignore" && git -C "$NXW" add -A && git -C "$NXW" commit -qm "web libs"
+  capture batch23 nx_run_many_typecheck_one_failing "$NXW" "npx nx run-many -t typecheck --parallel=1" "nx $(ver nx)"
+
+  CH="$B/changesets-mono"
+  mkdir -p "$CH/.changeset" "$CH/packages/ui/src" "$CH/packages/api-client/src" "$CH/packages/utils/src"
+  printf '{ "name": "acme-design", "private": true, "workspaces": ["packages/*"] }\n' >"$CH/package.json"
+  printf '{\n  "$schema": "https://unpkg.com/@changesets/config@3.0.0/schema.json",\n  "changelog": "@changesets/cli/changelog",\n  "commit": false,\n  "access": "restricted",\n  "baseBranch": "main",\n  "updateInternalDependencies": "patch",\n  "ignore": []\n}\n' >"$CH/.changeset/config.json"
+  for p in ui api-client utils; do
+    printf '{ "name": "@acme/%s", "version": "1.2.0" }\n' "$p" >"$CH/packages/$p/package.json"
+    printf 'export const version = "1.2.0";\n' >"$CH/packages/$p/src/index.ts"
+  done
+  gitinit "$CH" && git -C "$CH" add -A && git -C "$CH" commit -qm "release 1.2.0"
+  git -C "$CH" switch -q -c feat/button-variants
+  printf 'export const version = "1.2.0";\nexport type ButtonVariant = "primary" | "ghost" | "danger";\n' >"$CH/packages/ui/src/index.ts"
+  printf 'export const version = "1.2.0";\nexport const retry = 3;\n' >"$CH/packages/api-client/src/index.ts"
+  git -C "$CH" commit -qam "ui: button variants; api-client: retries"
+  capture batch23 changeset_status_missing "$CH" "$NT/changeset status" "@changesets/cli $(ver @changesets/cli)"
+
+  # --- library bundlers ---
+  TU="$B/tsup-sdk"
+  proj "$TU"
+  mkdir -p "$TU/src"
+  printf '{ "name": "@acme/sdk", "version": "0.7.0", "type": "module", "main": "dist/index.cjs", "module": "dist/index.js" }\n' >"$TU/package.json"
+  printf '{ "compilerOptions": { "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler", "strict": true, "skipLibCheck": true }, "include": ["src"] }\n' >"$TU/tsconfig.json"
+  cat >"$TU/src/client.ts" <<'EOF'
+export interface ClientOptions { baseUrl: string; token?: string; timeoutMs?: number }
+
+export class ApiClient {
+  constructor(private readonly options: ClientOptions) {}
+
+  async get<T>(path: string): Promise<T> {
+    const res = await fetch(new URL(path, this.options.baseUrl), { headers: this.headers() });
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+    return res.json() as Promise<T>;
+  }
+
+  private headers(): Record<string, string> {
+    return { authorization: this.options.token };
+  }
+}
+EOF
+  cat >"$TU/src/index.ts" <<'EOF'
+export { ApiClient } from "./client";
+export type { ClientOptions } from "./client";
+export const DEFAULT_TIMEOUT: number = "30s";
+EOF
+  capture batch23 tsup_dts_build_error "$TU" "npx tsup src/index.ts --format esm,cjs --dts" "tsup $(ver tsup)"
+
+  RL="$B/rollup-widget"
+  proj "$RL"
+  mkdir -p "$RL/src"
+  printf '{ "name": "embed-widget", "version": "1.5.0", "type": "module" }\n' >"$RL/package.json"
+  cat >"$RL/rollup.config.js" <<'EOF'
+import { nodeResolve } from "@rollup/plugin-node-resolve";
+
+export default {
+  input: "src/index.js",
+  output: [
+    { file: "dist/widget.esm.js", format: "es" },
+    { file: "dist/widget.umd.js", format: "umd", name: "EmbedWidget" },
+  ],
+  plugins: [nodeResolve()],
+};
+EOF
+  printf 'import { render } from "./render.js";\nimport { debounce } from "lodash-es";\nimport dayjs from "dayjs";\nexport function mount(el) { const r = debounce(() => render(el, dayjs().format("HH:mm")), 50); r(); }\nexport { VERSION } from "./version.js";\n' >"$RL/src/index.js"
+  printf 'import { theme } from "./theme.js";\nexport function render(el, time) { el.innerHTML = `<div style="color:${theme.fg}">${time}</div>`; }\n' >"$RL/src/render.js"
+  printf 'import { render } from "./render.js";\nexport const theme = { fg: "#222", preview: render };\n' >"$RL/src/theme.js"
+  printf 'var __assign = (this && this.__assign) || Object.assign;\nexport const VERSION = __assign({}, { major: 1, minor: 5 });\nexport const unused = eval("1 + 1");\n' >"$RL/src/version.js"
+  capture batch23 rollup_warnings_then_missing_export "$RL" "npx rollup -c" "rollup $(ver rollup)"
+fi
