@@ -6573,3 +6573,32 @@ EOF
   (cd "$V" && javac Main.java)
   capture jvm java_verbose_class "$V" "java -verbose:class -cp . Main" "$(java -version 2>&1 | head -1)"
 fi
+
+# --- floods of findings (`floods`): one message at many places. mypy --strict (Debian's mypy 1.0)
+# over a package whose generated-looking module has forty untyped handlers and whose typed module
+# repeats two mistakes in twelve functions; tsc --pretty false (the project's TypeScript) over four
+# files that each repeat the same four errors eight times.
+if sel floods; then
+  F="$WORK/floods"
+  rm -rf "$F" && mkdir -p "$F/mypy/inventory" "$F/tsc/src"
+  python3 - "$F" <<'EOF2'
+import sys
+root = sys.argv[1]
+handlers = "".join(f"def handle_{i}(event, ctx):\n    return event.get('k{i}')\n\n" for i in range(40))
+open(f"{root}/mypy/inventory/handlers.py", "w").write(handlers)
+open(f"{root}/mypy/inventory/__init__.py", "w").write("")
+pricing = ["from inventory.handlers import handle_0, handle_1\n\n"]
+for i in range(12):
+    pricing.append(f"def price_{i}(qty: int) -> int:\n    label: str = qty\n    return label\n\n")
+pricing.append("def run() -> None:\n    handle_0({}, None)\n    handle_1({}, None)\n")
+open(f"{root}/mypy/inventory/pricing.py", "w").write("".join(pricing))
+for name in ["orders", "users", "billing", "stock"]:
+    src = ["export interface Row { id: number; name: string }\n"]
+    for i in range(8):
+        src.append(f"export function {name}{i}(rows, key) {{\n  const r: Row = {{ id: String(rows.length), name: key }};\n  return r.nmae;\n}}\n")
+    open(f"{root}/tsc/src/{name}.ts", "w").write("".join(src))
+EOF2
+  echo '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["src"] }' >"$F/tsc/tsconfig.json"
+  capture lint mypy_strict_untyped_flood "$F/mypy" "mypy --strict inventory" "$(mypy --version)"
+  PATH="$ROOT/node_modules/.bin:$PATH" capture node tsc_pretty_false_flood "$F/tsc" "tsc -p . --pretty false" "tsc $("$ROOT/node_modules/.bin/tsc" --version)"
+fi

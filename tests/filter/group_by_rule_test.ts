@@ -4,9 +4,9 @@ import { prng } from "../_support/random.ts";
 import { parse as parseToml } from "smol-toml";
 import { compilePattern, compileRule, FilterEngine, StrategyConfig } from "../../src/filter/mod.ts";
 import { compileStrategy } from "../../src/filter/strategies/mod.ts";
-import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
+import { compactLocations, placesByFile } from "../../src/filter/strategies/group_by_rule.ts";
 import { ownPart } from "../../src/filter/strategies/_shared.ts";
-import { filter, fixture, lines } from "./_builtin.ts";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 Deno.test("group_by_rule second in a chain falls back to its input: the first stage's output", () => {
   const rules = [
@@ -905,4 +905,72 @@ Deno.test("group_by_rule: nothing grouped and nothing dropped leaves the lines i
     "Found 2 errors in 1 file (checked 1 source file)",
   ].join("\n");
   expect(engine.filter("cmd", input, { failed: true }).text).toBe(input);
+});
+
+/**
+ * The findings an output names, as `location message` pairs: a finding line as printed, or a
+ * location of a `… N more saying this at` line (its positions after a file said once put back
+ * with their file) paired with the message of the finding line shown above it.
+ */
+function namedFindings(text: string, finding: RegExp): string[] {
+  const named: string[] = [];
+  let message = "";
+  for (const line of lines(text)) {
+    const m = finding.exec(line.trim());
+    if (m) {
+      message = m.groups!.msg;
+      named.push(`${m.groups!.loc} ${message}`);
+      continue;
+    }
+    const more = /^ {2}… \d+ more saying this at (.+)$/.exec(line);
+    if (!more) continue;
+    let file = "";
+    for (const place of more[1].split(", ")) {
+      const at = place.search(/[:(]/);
+      if (at > 0) file = place.slice(0, at);
+      named.push(`${at > 0 ? place : file + place} ${message}`);
+    }
+  }
+  return named.sort();
+}
+
+Deno.test("group_by_rule: an error flood of one message keeps each finding, by its location and that message said once per file", async () => {
+  const cases = [
+    {
+      path: "lint/mypy_strict_untyped_flood",
+      finding: /^(?<loc>[^\s:]+:\d+): (?<msg>error: .+)$/,
+      whole: 5,
+    },
+    {
+      path: "node/tsc_pretty_false_flood",
+      finding: /^(?<loc>[^\s(]+\(\d+,\d+\)): (?<msg>error TS\d+: .+)$/,
+      whole: 17,
+    },
+  ];
+  for (const { path, finding, whole } of cases) {
+    const input = await corpus(`${path}.txt`);
+    const { command } = JSON.parse(await corpus(`${path}.json`));
+    const out = filter(command, input, true);
+    // Every finding of the input is named, by its location and its message, none twice.
+    expect(namedFindings(out, finding)).toEqual(namedFindings(input, finding));
+    // Each message is shown whole in each file it is found in, and the last finding too.
+    const shown = lines(out).filter((line) => finding.test(line.trim()));
+    expect(shown.length).toEqual(whole);
+    expect(shown.map((line) => line.trim())).toContain(
+      lines(input.trimEnd()).findLast((line) => finding.test(line)),
+    );
+    expect(out.length).toBeLessThan(input.length / 3);
+  }
+});
+
+Deno.test("placesByFile says a file once for the run of its locations that follow one another", () => {
+  expect(placesByFile(["a.py:7", "a.py:11", "b.py:2", "a.py:15 (x2)", "a.py:19"])).toEqual([
+    "a.py:7",
+    ":11",
+    "b.py:2",
+    "a.py:15 (x2)",
+    ":19",
+  ]);
+  expect(placesByFile(["src/a.ts(8,9)", "src/a.ts(13,9)", "/abs/c.rs:3:4", "/abs/c.rs:9:1"]))
+    .toEqual(["src/a.ts(8,9)", "(13,9)", "/abs/c.rs:3:4", ":9:1"]);
 });

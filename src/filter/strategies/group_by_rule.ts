@@ -605,6 +605,7 @@ function group(
     for (const d of joined) d.location = d.location!.slice(base.length);
   }
   let findings = 0;
+  const lastFinding = diagnostics.findLast((d) => d.location !== undefined && !d.error);
   for (const [key, list] of groups) {
     findings += list.length;
     const first = stripSeverity(list[0].message);
@@ -694,6 +695,8 @@ function group(
       const same: string[] = [];
       /** The files this message was found in so far. */
       const said = new Set<string>();
+      /** The files where a finding saying this message was shown whole. */
+      const wholeIn = new Set<string>();
       const leading = byShape.get(shapeOf(saying))![0];
       // The shape's first message is said, whole or by its location, in each of its files.
       if (saying === leading) {
@@ -721,8 +724,15 @@ function group(
         // With `per_file`, a message's first finding in each file is shown too.
         const first = i === 0 || (config.per_file && !said.has(file));
         said.add(file);
+        // A failure line holding its location and saying exactly a message shown whole in its
+        // file (mypy's `Function is missing a type annotation  [no-untyped-def]` at each
+        // function) is that message again at another place: it is counted with its location
+        // as printed. The output's last
+        // finding stays whole: a failed run keeps its end.
+        const repeat = !ownLine && wholeIn.has(file) && under.length === 0 && d !== lastFinding;
         const whole = (first ? shown++ < config.max_locations : under.length > 0) ||
-          failure(d);
+          (failure(d) && !repeat);
+        if (whole) wholeIn.add(file);
         files.add(file);
         if (!whole && ownLine && spelled.has(saying) && members.size <= LISTED_PLACES + 1) {
           // Another of a few places saying a message shown whole right above: its location
@@ -746,7 +756,9 @@ function group(
         if (!d.oneLine && !d.lines[0].includes(message)) appendAll(out, messageLines(d));
         appendAll(out, under);
       });
-      if (same.length) out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
+      if (same.length) {
+        out.push(`  … ${same.length} more saying this at ${placesByFile(same).join(", ")}`);
+      }
       const shape = byShape.get(shapeOf(saying))!;
       if (saying === shape.at(-1)) {
         if (like.length) out.push(`  … ${like.length} more like this at ${like.join(", ")}`);
@@ -1194,6 +1206,22 @@ export function compactLocations(locations: string[]): string[] {
   const counts = new Map<string, number>();
   for (const location of locations) counts.set(location, (counts.get(location) ?? 0) + 1);
   return wrapItems([...counts].map(([location, n]) => times(location, n)));
+}
+
+/**
+ * Locations listed on one line, a file said once for the run of its locations that follow one
+ * another: `a.py:7, :11, :15`, `src/a.ts(8,9), (13,9)`, each later one its position as printed
+ * after the file. A location with a count (`a.py:7 (x2)`) keeps it.
+ */
+export function placesByFile(locations: string[]): string[] {
+  let file: string | undefined;
+  return locations.map((location) => {
+    const here = fileOf(location);
+    const position = location.slice(here.length);
+    if (here === file && here !== "" && /^[:(]\d/.test(position)) return position;
+    file = here;
+    return location;
+  });
 }
 
 /** The longest directory (ending in `/`) that starts every location; "" when there is none. */
