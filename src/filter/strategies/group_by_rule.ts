@@ -150,7 +150,7 @@ export const GroupByRuleConfig = z.object({
   max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
   max_error_lines: z.number().int().min(1).default(40).describe("Lines kept per error"),
   file_layout: z.boolean().default(false).describe(
-    "Findings under a file line (`file_pattern`) stay as printed, in the tool's order (eslint's stylish format); only findings of one rule and message past max_repeats fold, with their positions",
+    "Findings under a file line (`file_pattern`) stay as printed, in the tool's order (eslint's stylish format); only findings of one rule and message past max_repeats fold, into one line per file of their positions and rules",
   ),
   per_file: z.boolean().default(false).describe(
     "A message's first finding in each file is shown as printed; only its findings within a file fold into `… more saying this`",
