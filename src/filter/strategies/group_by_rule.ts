@@ -77,6 +77,11 @@ const SPELLED_MESSAGES = 3;
  */
 const LISTED_PLACES = 3;
 const MAX_QUOTE_COPIES = 8;
+/**
+ * The places saying one message from which its error lines are a flood: past the first in each
+ * file they are counted with their locations. Fewer are each shown as printed.
+ */
+const FLOOD = 4;
 /** Once warnings are grouped, the workspace crates' `Compiling` lines (the build's names them). */
 const CARGO_GROUPED_NOISE = ["^\\s*Compiling [\\w-]{1,100} v\\S{1,60} \\([^)]{1,400}\\)$"];
 
@@ -697,6 +702,8 @@ function group(
       const said = new Set<string>();
       /** The files where a finding saying this message was shown whole. */
       const wholeIn = new Set<string>();
+      /** How many places say this message, a place printed twice counted twice. */
+      const places = [...members.values()].reduce((n, m) => n + m.n, 0);
       const leading = byShape.get(shapeOf(saying))![0];
       // The shape's first message is said, whole or by its location, in each of its files.
       if (saying === leading) {
@@ -725,11 +732,12 @@ function group(
         const first = i === 0 || (config.per_file && !said.has(file));
         said.add(file);
         // A failure line holding its location and saying exactly a message shown whole in its
-        // file (mypy's `Function is missing a type annotation  [no-untyped-def]` at each
-        // function) is that message again at another place: it is counted with its location
-        // as printed. The output's last
+        // file, in a flood of that message (mypy's `Function is missing a type annotation
+        // [no-untyped-def]` at each function), is that message again at another place: it is
+        // counted with its location as printed. The output's last
         // finding stays whole: a failed run keeps its end.
-        const repeat = !ownLine && wholeIn.has(file) && under.length === 0 && d !== lastFinding;
+        const repeat = !ownLine && wholeIn.has(file) && under.length === 0 &&
+          d !== lastFinding && places >= FLOOD;
         const whole = (first ? shown++ < config.max_locations : under.length > 0) ||
           (failure(d) && !repeat);
         if (whole) wholeIn.add(file);
