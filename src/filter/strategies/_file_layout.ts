@@ -45,12 +45,40 @@ export function keepFileLayout(
   if (!lines.some((line) => p.file.test(line))) return null;
   const out: string[] = [];
   const seen = new Map<string, number>();
-  // The kinds (keys) each rule was found saying, read before any file folds.
-  const kinds = kindsByRule(lines, p);
+  // The kinds (severity and message) each rule was found saying in the whole output: a fold
+  // says which of them a finding is only for a rule that says several.
+  const kinds = new Map<string, Set<string>>();
+  // The lines in order, each finding read once: the folds need every kind before the first.
+  const read: (Finding | string)[] = [];
+  let inFile = false;
+  for (const line of lines) {
+    if (line.trim() === "" || p.noise(line)) continue;
+    const finding = inFile ? p.line.exec(line) : null;
+    if (!finding) {
+      inFile = p.file.test(line) || (inFile && !/^\S/.test(line));
+      read.push(line);
+      continue;
+    }
+    const severity = finding.group("sev") ?? "";
+    const message = (finding.group("msg") ?? "").trim();
+    const rule = finding.group("rule") ?? "";
+    const key = `${rule}\n${severity}\n${message}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    const said = kinds.get(rule);
+    if (said) said.add(`${severity}\n${message}`);
+    else kinds.set(rule, new Set([`${severity}\n${message}`]));
+    read.push({
+      line,
+      repeat: n > maxRepeats ? key : undefined,
+      position: finding.group("loc") ?? "",
+      rule,
+      severity,
+      message,
+    });
+  }
   // The current file's findings, held until its last one says which repeats fold.
   let block: Finding[] = [];
-  let inFile = false;
-  let findings = 0;
   // The places the last file's fold listed (what was found → where), when it folded.
   let before = new Map<string, string>();
   const flush = () => {
@@ -71,52 +99,16 @@ export function keepFileLayout(
     before = folds ? places : new Map();
     block = [];
   };
-  for (const line of lines) {
-    if (line.trim() === "" || p.noise(line)) continue;
-    const finding = inFile ? p.line.exec(line) : null;
-    if (finding) {
-      findings++;
-      const severity = finding.group("sev") ?? "";
-      const message = (finding.group("msg") ?? "").trim();
-      const rule = finding.group("rule") ?? "";
-      const key = `${rule}\n${severity}\n${message}`;
-      const n = (seen.get(key) ?? 0) + 1;
-      seen.set(key, n);
-      block.push({
-        line,
-        repeat: n > maxRepeats ? key : undefined,
-        position: finding.group("loc") ?? "",
-        rule,
-        severity,
-        message,
-      });
+  for (const entry of read) {
+    if (typeof entry !== "string") {
+      block.push(entry);
       continue;
     }
     flush();
-    inFile = p.file.test(line) || (inFile && !/^\S/.test(line));
-    out.push(line);
+    out.push(entry);
   }
   flush();
-  return findings > 0 ? out : null;
-}
-
-/** The kinds (rule, severity, message) each rule is found saying in the whole output. */
-function kindsByRule(lines: readonly string[], p: LayoutPatterns): Map<string, Set<string>> {
-  const kinds = new Map<string, Set<string>>();
-  let inFile = false;
-  for (const line of lines) {
-    if (line.trim() === "" || p.noise(line)) continue;
-    const finding = inFile ? p.line.exec(line) : null;
-    if (finding) {
-      const rule = finding.group("rule") ?? "";
-      const said = kinds.get(rule) ?? new Set<string>();
-      said.add(`${finding.group("sev") ?? ""}\n${(finding.group("msg") ?? "").trim()}`);
-      kinds.set(rule, said);
-      continue;
-    }
-    inFile = p.file.test(line) || (inFile && !/^\S/.test(line));
-  }
-  return kinds;
+  return seen.size > 0 ? out : null;
 }
 
 /**
