@@ -4,7 +4,7 @@ import { prng } from "../_support/random.ts";
 import { parse as parseToml } from "smol-toml";
 import { compilePattern, compileRule, FilterEngine, StrategyConfig } from "../../src/filter/mod.ts";
 import { compileStrategy } from "../../src/filter/strategies/mod.ts";
-import { compactLocations, placesByFile } from "../../src/filter/strategies/group_by_rule.ts";
+import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
 import { ownPart } from "../../src/filter/strategies/_shared.ts";
 import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
@@ -909,8 +909,8 @@ Deno.test("group_by_rule: nothing grouped and nothing dropped leaves the lines i
 
 /**
  * The findings an output names, as `location message` pairs: a finding line as printed, or a
- * location of a `… N more saying this at` line (its positions after a file said once put back
- * with their file) paired with the message of the finding line shown above it.
+ * location of a `… N more saying this at` line paired with the message of the finding line shown
+ * above it.
  */
 function namedFindings(text: string, finding: RegExp): string[] {
   const named: string[] = [];
@@ -923,13 +923,7 @@ function namedFindings(text: string, finding: RegExp): string[] {
       continue;
     }
     const more = /^ {2}… \d+ more saying this at (.+)$/.exec(line);
-    if (!more) continue;
-    let file = "";
-    for (const place of more[1].split(", ")) {
-      const at = place.search(/[:(]/);
-      if (at > 0) file = place.slice(0, at);
-      named.push(`${at > 0 ? place : file + place} ${message}`);
-    }
+    if (more) { for (const place of more[1].split(", ")) named.push(`${place} ${message}`); }
   }
   return named.sort();
 }
@@ -959,20 +953,8 @@ Deno.test("group_by_rule: an error flood of one message keeps each finding, by i
     expect(shown.map((line) => line.trim())).toContain(
       lines(input.trimEnd()).findLast((line) => finding.test(line)),
     );
-    expect(out.length).toBeLessThan(input.length / 3);
+    expect(out.length).toBeLessThan(input.length / 2);
   }
-});
-
-Deno.test("placesByFile says a file once for the run of its locations that follow one another", () => {
-  expect(placesByFile(["a.py:7", "a.py:11", "b.py:2", "a.py:15 (x2)", "a.py:19"])).toEqual([
-    "a.py:7",
-    ":11",
-    "b.py:2",
-    "a.py:15 (x2)",
-    ":19",
-  ]);
-  expect(placesByFile(["src/a.ts(8,9)", "src/a.ts(13,9)", "/abs/c.rs:3:4", "/abs/c.rs:9:1"]))
-    .toEqual(["src/a.ts(8,9)", "(13,9)", "/abs/c.rs:3:4", ":9:1"]);
 });
 
 /**

@@ -765,7 +765,7 @@ function group(
         appendAll(out, under);
       });
       if (same.length) {
-        out.push(`  … ${same.length} more saying this at ${placesByFile(same).join(", ")}`);
+        out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
       }
       const shape = byShape.get(shapeOf(saying))!;
       if (saying === shape.at(-1)) {
@@ -1214,22 +1214,6 @@ export function compactLocations(locations: string[]): string[] {
   const counts = new Map<string, number>();
   for (const location of locations) counts.set(location, (counts.get(location) ?? 0) + 1);
   return wrapItems([...counts].map(([location, n]) => times(location, n)));
-}
-
-/**
- * Locations listed on one line, a file said once for the run of its locations that follow one
- * another: `a.py:7, :11, :15`, `src/a.ts(8,9), (13,9)`, each later one its position as printed
- * after the file. A location with a count (`a.py:7 (x2)`) keeps it.
- */
-export function placesByFile(locations: string[]): string[] {
-  let file: string | undefined;
-  return locations.map((location) => {
-    const here = fileOf(location);
-    const position = location.slice(here.length);
-    if (here === file && here !== "" && /^[:(]\d/.test(position)) return position;
-    file = here;
-    return location;
-  });
 }
 
 /** The longest directory (ending in `/`) that starts every location; "" when there is none. */
