@@ -7213,3 +7213,71 @@ EOF
   PATH="$NPMDIR/node_modules/.bin:$PATH" capture node knip_unused "$K" "knip" "knip $("$NPMDIR/node_modules/.bin/knip" --version 2>/dev/null) (npm), typescript $("$NPMDIR/node_modules/.bin/tsc" --version 2>/dev/null | sed 's/^Version //')"
   cd "$ROOT" || exit 1
 fi
+
+# --- floods of findings (`floods`): one message at many places. mypy --strict (Debian's mypy 1.0)
+# over a package whose generated-looking module has forty untyped handlers and whose typed module
+# repeats two mistakes in twelve functions; tsc --pretty false (the project's TypeScript) over four
+# files that each repeat the same four errors eight times; eslint over ten services and
+# yamllint over eight deployments written alike.
+if sel floods; then
+  F="$WORK/floods"
+  rm -rf "$F" && mkdir -p "$F/mypy/inventory" "$F/tsc/src"
+  python3 - "$F" <<'EOF2'
+import sys
+root = sys.argv[1]
+handlers = "".join(f"def handle_{i}(event, ctx):\n    return event.get('k{i}')\n\n" for i in range(40))
+open(f"{root}/mypy/inventory/handlers.py", "w").write(handlers)
+open(f"{root}/mypy/inventory/__init__.py", "w").write("")
+pricing = ["from inventory.handlers import handle_0, handle_1\n\n"]
+for i in range(12):
+    pricing.append(f"def price_{i}(qty: int) -> int:\n    label: str = qty\n    return label\n\n")
+pricing.append("def run() -> None:\n    handle_0({}, None)\n    handle_1({}, None)\n")
+open(f"{root}/mypy/inventory/pricing.py", "w").write("".join(pricing))
+for name in ["orders", "users", "billing", "stock"]:
+    src = ["export interface Row { id: number; name: string }\n"]
+    for i in range(8):
+        src.append(f"export function {name}{i}(rows, key) {{\n  const r: Row = {{ id: String(rows.length), name: key }};\n  return r.nmae;\n}}\n")
+    open(f"{root}/tsc/src/{name}.ts", "w").write("".join(src))
+EOF2
+  echo '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler" }, "include": ["src"] }' >"$F/tsc/tsconfig.json"
+  # eslint 9 with typescript-eslint's type-aware rules (npm) over ten services written alike:
+  # each file repeats the same few findings once per function.
+  mkdir -p "$F/eslint/src"
+  (cd "$F/eslint" && npm init -y >/dev/null && npm install --no-fund --no-audit eslint@9.39.5 typescript-eslint@8.74.0 typescript@6.0.3 >/dev/null 2>&1)
+  cat >"$F/eslint/eslint.config.mjs" <<'EOF2'
+import tseslint from "typescript-eslint";
+export default tseslint.config(
+  ...tseslint.configs.recommendedTypeChecked,
+  { languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } } },
+  { rules: { eqeqeq: "error", "no-console": "warn", "prefer-const": "error" } },
+);
+EOF2
+  echo '{ "compilerOptions": { "strict": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler", "noEmit": true }, "include": ["src"] }' >"$F/eslint/tsconfig.json"
+  python3 - "$F/eslint/src" <<'EOF2'
+import sys
+names = ["accounts", "audit", "billing", "cache", "catalog", "checkout", "coupons", "emails", "orders", "users"]
+for j, n in enumerate(names):
+    t = n.title()
+    parts = [f"// {n} service\n"]
+    for i in range(2 + j % 3):
+        parts.append(f"export async function load{t}{i}(id: number): Promise<string> {{\n  return Promise.resolve(String(id));\n}}\n")
+        parts.append(f"export function use{t}{i}(raw: any) {{\n  let count = raw.items.length;\n  const label = raw.name;\n  if (count == {i}) console.log(label);\n  load{t}{i}(count);\n  return label;\n}}\n")
+    if j % 4 == 1:
+        parts.append(f"export const {n}Handlers = [1, 2].map(async (x) => x);\n")
+    open(f"{sys.argv[1]}/{n}.ts", "w").write("".join(parts))
+EOF2
+  PATH="$F/eslint/node_modules/.bin:$PATH" capture node eslint_type_aware_flood "$F/eslint" "eslint src" "eslint $("$F/eslint/node_modules/.bin/eslint" --version)"
+  # yamllint (Debian's 1.29) over eight deployment files written from one template.
+  mkdir -p "$F/yaml/deploy"
+  python3 - "$F/yaml/deploy" <<'EOF2'
+import sys
+for i, s in enumerate(["api", "auth", "billing", "cron", "gateway", "mailer", "search", "worker"]):
+    y = f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n    name: {s}\n    labels: {{app: {s}, tier: backend }}\nspec:\n  replicas: {i + 1}   \n  template:\n    spec:\n      containers:\n        - name: {s}\n          image: registry.local/{s}:1.{i}\n          env:\n            - {{name: MODE, value: prod}}\n            - {{name: REGION,   value: eu}}\n          ports: [ 8080 ]\n"
+    if i % 3 == 0:
+        y += "      restartPolicy: yes\n"
+    open(f"{sys.argv[1]}/{s}.yaml", "w").write(y)
+EOF2
+  capture lint yamllint_template_flood "$F/yaml" "yamllint deploy" "$(yamllint --version)"
+  capture lint mypy_strict_untyped_flood "$F/mypy" "mypy --strict inventory" "$(mypy --version)"
+  PATH="$ROOT/node_modules/.bin:$PATH" capture node tsc_pretty_false_flood "$F/tsc" "tsc -p . --pretty false" "tsc $("$ROOT/node_modules/.bin/tsc" --version)"
+fi
