@@ -1,7 +1,8 @@
 /**
  * Which command a rule sees. LLMs write `cd /p && cargo clippy -- -D warnings 2>&1 | tail -80`;
- * rules are written for `cargo clippy …`. Matching therefore tries the whole command and its
- * normalised last segment: after the last `&&`, `||` or `;` outside quotes, cut at the first
+ * rules are written for `cargo clippy …`. Matching therefore tries the whole command, its
+ * normalised last segment (after the last `&&`, `||` or `;` outside quotes), then each earlier
+ * segment the same way; a segment is normalised by cutting it at the first
  * pipe, redirections removed, leading `cd …`, `VAR=value` and wrappers that run the command
  * they are given (`env`, `time`, `timeout 60`, `nice -n 5`, `sudo`, `xvfb-run -a`, …) removed;
  * the same with its redirections kept, for the rules that read them (`sqlite3 t.db < seed.sql`).
@@ -27,6 +28,14 @@ export function matchCandidates(command: string): string[] {
   }
   const script = shellScript(plain);
   if (script) candidates.push(...matchCandidates(script));
+  // Every earlier command prints into the same output (`cd app && cmake -S . -B b && cmake
+  // --build b && ctest`): each is tried by its own forms, after the last's; one that prints
+  // nothing when it works (`cd app`, `export CI=1`) is no tool's.
+  for (const earlier of segments(whole).slice(0, -1)) {
+    if (silentProgram(earlier)) continue;
+    const form = normalizeSegment(earlier);
+    if (form) candidates.push(form, ...programForms(form));
+  }
   return [...new Set(candidates)];
 }
 
