@@ -1053,6 +1053,27 @@ for (const c of CASES) {
   });
 }
 
+Deno.test("mvn: a passing build keeps the artifact each module made, as printed", async () => {
+  // Real `mvn -o -B package` runs (Maven 3.8, Debian's repository): a two-module reactor and a
+  // single module with passing JUnit 4 tests.
+  const dir = new URL("../fixtures/filters/maven/", import.meta.url);
+  const command = "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo package";
+  for (
+    const [file, jars] of [["package_multi_module.in.txt", 2], [
+      "package_junit4_pass.in.txt",
+      1,
+    ]] as const
+  ) {
+    const input = (await Deno.readTextFile(new URL(file, dir))).split("\n");
+    const out = engine.filter(command, input.join("\n"), { failed: false }).text.split("\n");
+    const built = input.filter((l) => l.startsWith("[INFO] Building jar: "));
+    expect(built).toHaveLength(jars);
+    expect(out.filter((l) => l.startsWith("[INFO] Building jar: "))).toEqual(built);
+    expect(out.at(-1)).toBe("[INFO] BUILD SUCCESS");
+    expect(out.some((l) => /Total time|Compiling \d+ source/.test(l))).toBe(false);
+  }
+});
+
 Deno.test("cargo -v: each crate's rustc command line goes; a failing crate's error, location, could-not-compile and Caused-by command stay", () => {
   // Real `cargo build --offline -v` runs (cargo 1.9x) of a one-file crate, passing and failing.
   const pass = [
