@@ -1074,6 +1074,35 @@ Deno.test("mvn: a passing build keeps the artifact each module made, as printed"
   }
 });
 
+Deno.test("gradle --info: the lifecycle log and passing rows of parameterised tests go; failures, counts and the verdict stay", async () => {
+  // Real Debian gradle 4.4 runs with --info of a JUnit 4 parameterised test (`parses[3: 3.5 N
+  // deg] PASSED`): one failing, then passing with every task re-run or up to date.
+  const dir = new URL("../fixtures/filters/gradle/", import.meta.url);
+  const read = async (file: string) => (await Deno.readTextFile(new URL(file, dir))).split("\n");
+  const failed = await read("test_info_parameterised.in.txt");
+  const out = engine.filter("gradle --offline --no-daemon test --info", failed.join("\n"), {
+    failed: true,
+  }).text.split("\n");
+  expect(failed.filter((l) => / PASSED$/.test(l) && l.includes(" deg]"))).toHaveLength(40);
+  expect(out.filter((l) => / PASSED$/.test(l))).toEqual([]);
+  for (
+    const kept of [
+      "geo.CoordTest > parses[40: 12.5 s deg] FAILED",
+      '    java.lang.NumberFormatException: For input string: "12.5 s"',
+      "        at geo.Coord.parse(Coord.java:7)",
+      "41 tests completed, 1 failed",
+      ":test FAILED",
+      "BUILD FAILED in 13s",
+    ]
+  ) expect(out).toContain(kept);
+  const passed = await read("build_info_pass.in.txt");
+  expect(
+    engine.filter("gradle --offline --no-daemon build --info", passed.join("\n"), {
+      failed: false,
+    }).text.split("\n"),
+  ).toEqual(["BUILD SUCCESSFUL in 17s", "4 actionable tasks: 2 executed, 2 up-to-date"]);
+});
+
 Deno.test("cargo -v: each crate's rustc command line goes; a failing crate's error, location, could-not-compile and Caused-by command stay", () => {
   // Real `cargo build --offline -v` runs (cargo 1.9x) of a one-file crate, passing and failing.
   const pass = [
