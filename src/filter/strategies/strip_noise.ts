@@ -18,7 +18,9 @@
  * `+`; a ` | ` elsewhere is a value's text and stays, and so does a line under no rule line.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
  * the line just above it, the copy of a source line that the diagnostic's location already names,
- * unless that line reads as a failure (it says what failed: a `throw`, an assertion).
+ * unless that line reads as a failure (it says what failed: a `throw`, an assertion). With
+ * `frame_marks_kept` the first frames stay whole, marks included: a compiler's echo of the line
+ * its first errors are on is the code the reader edits next; later frames go.
  * `frames` name stack frames that go with the source line printed under them (Python's
  * `File "/usr/lib/python3.11/json/decoder.py", line 337, in decode` and its more indented code line).
  * `headers` name section headers (ansible's `TASK [name]`) that stay only when a line of their
@@ -134,6 +136,9 @@ export const StripNoiseConfig = z.object({
   ),
   frame_marks: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of mark-only lines (`^^^` under a source line): each goes, with the line above it",
+  ),
+  frame_marks_kept: z.number().int().min(0).max(1000).default(0).describe(
+    "The first frames frame_marks reads stay whole (the source line and its marks); later ones go",
   ),
   frames: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of stack-frame lines that go with the more indented source line under them",
@@ -442,6 +447,8 @@ export function compileStripNoise(
       // With frame_marks: the last kept line, held until the next line says whether it is a
       // source line under which marks stand.
       let above: string | null = null;
+      // With frame_marks_kept: the frames kept whole so far.
+      let framesKept = 0;
       // With headers: the last section header, held until a line of its section stays.
       let header: string | null = null;
       // With frames: the indent of a dropped frame line, whose more indented source line goes too.
@@ -665,6 +672,13 @@ export function compileStripNoise(
           return;
         }
         if (isMark?.(line)) {
+          if (framesKept < config.frame_marks_kept) {
+            framesKept++;
+            if (above !== null) keep(above);
+            above = null;
+            keep(line);
+            return;
+          }
           // A line naming a location is the diagnostic itself, not a copy of the source: it stays.
           // So does a source line that reads as a failure (a `throw new Error("…")`, an
           // `assert…(` call): the frame under it names the place, the line says what failed.
