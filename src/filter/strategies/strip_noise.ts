@@ -48,7 +48,8 @@
  * (rustc's suggestion `6 -     return n;` under the source line `6 |     return n;`); with
  * `keep_said` the other way round: such a line stays only when an earlier line said it (bandit's
  * code line `12\t…` under `Location: a.py:12` stays, the context lines around it go). `keep_before` names lines (configure's
- * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
+ * `configure: error: …`) before which the line just dropped stays (blank lines between skipped):
+ * the step the failure ended.
  * `last_steps` names progress steps by kind (Django's `Creating test database …` and `Applying
  * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) or the end of the
  * output comes with no line kept since them, the last step of each kind stays before it, in the
@@ -696,7 +697,8 @@ export function compileStripNoise(
           above = null;
           if (isUncounted?.(line)) uncounted++;
           else removed++;
-          if (isAfterStep !== null) dropped = line;
+          // A blank line between the step and the failure is no step: the step stays the one.
+          if (isAfterStep !== null && line.trim() !== "") dropped = line;
           if (recall.length) remember(line);
           return;
         }
