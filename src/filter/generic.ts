@@ -353,7 +353,7 @@ export function genericStage(
       // Where a usage listing folded, the tool's own pointer to its help stays: it leads back to
       // what was folded.
       lines = foldAdvice(lines, { keepHelp: lines.length !== count });
-      lines = dropFinishedSteps(lines);
+      lines = dropFinishedSteps(lines, { failed: ctx.failed });
       lines = foldSanitizerMaps(lines);
       lines = foldCoverageTables(lines);
       // Before the stack folds: a crash after a warning storm keeps its frames as they fold.

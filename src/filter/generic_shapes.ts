@@ -505,8 +505,11 @@ const PREFIXED_HUNK = /^(\S.{0,300}?\s)@@ -\d{1,9}(?:,(\d{1,9}))? \+\d{1,9}(?:,(
  * text past as many words as the header's prefix has starts with `+` or `-`. A diff printed bare
  * needs none of this: its marks head its lines, and so their shapes.
  */
-export function diffLines(lines: readonly string[]): number[] {
+function diffLines(lines: readonly string[]): number[] {
   const found: number[] = [];
+  // The line past the last one read for a hunk: a hunk's lines are read once, where headers'
+  // counts overlap (each claiming more lines than come before the next) too.
+  let scanned = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (!line.includes("@@ -") || line.length > MAX_TESTED) continue;
@@ -516,10 +519,11 @@ export function diffLines(lines: readonly string[]): number[] {
     const words = hunk[1].trim().split(/\s+/).length;
     const span = Number(hunk[2] ?? 1) + Number(hunk[3] ?? 1);
     const end = Math.min(lines.length, i + 1 + span);
-    for (let k = i + 1; k < end; k++) {
+    for (let k = Math.max(i + 1, scanned); k < end; k++) {
       const mark = lines[k].charAt(bodyStart(lines[k], words));
       if (mark === "+" || mark === "-") found.push(k);
     }
+    scanned = Math.max(scanned, end);
   }
   return found;
 }

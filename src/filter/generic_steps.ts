@@ -8,9 +8,12 @@
  * A step whose result is anything else (`selecting default time zone ... Etc/UTC`, `checking for
  * gcc... no`, a step cut off by its failure) is no finished step and stays, and so does every
  * line that carries a failure or a location. A line in the shape of a passing test (`test_add
- * (t.CalcTests.test_add) ... ok`) is left to the fold that counts them (generic_tests.ts). The finished step right before a line that carries
- * one stays too: it is what the tool did last before it went wrong. An output made of nothing but
- * finished steps stays whole.
+ * (t.CalcTests.test_add) ... ok`) is left to the fold that counts them (generic_tests.ts). The
+ * finished step right before a line that carries one stays too: it is what the tool did last
+ * before it went wrong. A failed run whose output carries no failure (`Killed`, a crash the shell
+ * reports, a script that exits with no message) says what went on only by its steps: the last
+ * step of each run of them stays (before the output's end or a line that is no step), and a short
+ * output keeps them all. An output made of nothing but finished steps stays whole.
  */
 
 import { FoldedLines } from "./arrays.ts";
@@ -27,8 +30,15 @@ const STEP_NAME = /^\s{0,8}[A-Za-z]/;
  * What follows the ellipsis of a finished step: a success word, an item and `done` (sphinx's
  * `genindex done`), `none found`, or the step's progress (`[ 50%] index`).
  */
-const FINISHED =
-  /^ ?(?:(?:[\w-]{1,40} )?(?:done|Done|DONE)|ok|OK|okay|none found|\[ {0,2}\d{1,3}%\] \S{1,200})\.?$/;
+const FINISHED = new RegExp(
+  String.raw`^ ?(?:(?:[\w-]{1,40} )?(?:done|Done|DONE)|ok|OK|okay|none found` +
+    String.raw`|\[ {0,2}\d{1,3}%\] \S{1,200})\.?$`,
+);
+/**
+ * A failed run's output that shows no failure, of at most this many non-blank lines, keeps its
+ * finished steps.
+ */
+const SHORT_FAILED = 12;
 
 /** Whether a line is a step reported as finished (see the module comment). */
 export function isFinishedStep(line: string): boolean {
@@ -42,7 +52,14 @@ export function isFinishedStep(line: string): boolean {
 }
 
 /** The lines without the steps reported as finished (see the module comment). */
-export function dropFinishedSteps(lines: readonly string[]): readonly string[] {
+export function dropFinishedSteps(
+  lines: readonly string[],
+  options: { failed?: boolean } = {},
+): readonly string[] {
+  // A failed run that shows no failure: its steps are its evidence.
+  const unexplained = (options.failed ?? false) &&
+    !lines.some((line) => line.length <= MAX_TESTED && carriesFailure(line));
+  if (unexplained && countNonBlank(lines, SHORT_FAILED + 1) <= SHORT_FAILED) return lines;
   const gone = new Uint8Array(lines.length);
   let any = false;
   for (let i = 0; i < lines.length; i++) {
@@ -51,10 +68,15 @@ export function dropFinishedSteps(lines: readonly string[]): readonly string[] {
     if (!isFinishedStep(lines[i]) || isPassingTest(lines[i])) continue;
     let next = i + 1;
     while (next < lines.length && isBlank(lines[next])) next++;
-    // The last step before a failure is its context.
+    // The last step before a failure is its context; in a failed run that shows no failure, so
+    // is the last step before the end or before any line that is no finished step (`Killed`).
     if (next < lines.length && lines[next].length <= MAX_TESTED && carriesFailure(lines[next])) {
       continue;
     }
+    if (
+      unexplained &&
+      (next === lines.length || !isFinishedStep(lines[next]) || isPassingTest(lines[next]))
+    ) continue;
     gone[i] = 1;
     any = true;
   }
@@ -64,4 +86,11 @@ export function dropFinishedSteps(lines: readonly string[]): readonly string[] {
   const kept = out.lines();
   if (!kept.some((line) => !isBlank(line))) return lines;
   return dropStrandedBlanks(kept);
+}
+
+/** The count of non-blank lines, read up to `cap` of them. */
+function countNonBlank(lines: readonly string[], cap: number): number {
+  let n = 0;
+  for (let i = 0; i < lines.length && n < cap; i++) if (!isBlank(lines[i])) n++;
+  return n;
 }

@@ -54,6 +54,11 @@ Deno.test("strip_noise last_steps keeps each kind's last step before a failure o
     "ERROR: test_a\nboom",
   );
   expect(run(s, input).text).toBe("  step 3...Traceback\n  frame\nboom");
+  // A failed run that ends under its steps (killed, its crash reported by the shell) keeps the
+  // last of each kind: where it stopped. A run that passed, or a line kept after them, does not.
+  expect(run(s, "setup db\n  step 1 ok\n  step 2 ok", true).text).toBe("setup db\n  step 2 ok");
+  expect(run(s, "note\nsetup db\n  step 1 ok\n  step 2 ok").text).toBe("note");
+  expect(run(s, "setup db\n  step 1 ok\nERROR: x", true).text).toBe("ERROR: x");
 });
 
 Deno.test("truncate with record_start: a tail that would cut into a record starts at the record's first line", () => {

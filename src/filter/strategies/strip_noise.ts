@@ -48,11 +48,12 @@
  * (rustc's suggestion `6 -     return n;` under the source line `6 |     return n;`); with
  * `keep_said` the other way round: such a line stays only when an earlier line said it (bandit's
  * code line `12\t…` under `Location: a.py:12` stays, the context lines around it go). `keep_before` names lines (configure's
- * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
+ * `configure: error: …`) before which the line just dropped stays (blank lines between skipped):
+ * the step the failure ended.
  * `last_steps` names progress steps by kind (Django's `Creating test database …` and `Applying
- * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) comes with no line
- * kept since them, the last step of each kind stays before it, in the order printed: the setup
- * step the failure happened in.
+ * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) or the end of the
+ * output comes with no line kept since them, the last step of each kind stays before it, in the
+ * order printed: the setup step the failure happened in.
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run
@@ -202,7 +203,7 @@ export const StripNoiseConfig = z.object({
       "Regex (RE2 syntax) of a failure's first line (a traceback's head, also after a step's text)",
     ),
   }).strict().optional().describe(
-    "On a failed run, the last dropped step of each kind stays before a failure line when no line was kept since it: the step the failure happened in",
+    "On a failed run, the last dropped step of each kind stays before a failure line or the output's end when no line was kept since it: the step the failure happened in",
   ),
   results: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of per-item result lines: a run of at most max_results stays as printed, a longer one is counted",
@@ -696,7 +697,8 @@ export function compileStripNoise(
           above = null;
           if (isUncounted?.(line)) uncounted++;
           else removed++;
-          if (isAfterStep !== null) dropped = line;
+          // A blank line between the step and the failure is no step: the step stays the one.
+          if (isAfterStep !== null && line.trim() !== "") dropped = line;
           if (recall.length) remember(line);
           return;
         }
@@ -833,6 +835,15 @@ export function compileStripNoise(
           if (blockEnd !== null) unblock();
           flushSaid();
           endRun();
+          // A failed run that ends under its steps (killed, a crash the shell reports) stopped
+          // in the last of them: they stay, as before a failure line.
+          if (lastSteps && ctx.failed && stepsRead) {
+            const last = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
+            for (const step of last) {
+              keep(step!.line);
+              removed--;
+            }
+          }
           if (above !== null) keep(above);
           // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
           if (header !== null) emit(header);
