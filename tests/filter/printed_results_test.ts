@@ -391,7 +391,8 @@ Deno.test("go test -v: a test's last lines before its result stay however much i
 Deno.test("go test -v: a `panic:` line a test prints and outlives names no test as the one the run died in", async () => {
   // go 1.19 runs (tests/fixtures/filters/go-test/): tests that recover a panic and print it (to
   // stdout, to stderr), a test whose child process panics (its output copied), all passing; and a
-  // failing package where a recovered panic comes before a failed test and a run that dies.
+  // failing package where a recovered panic comes before a failed test and a run that dies; a
+  // test that recovers a panic and then dies of another.
   const dir = new URL("../fixtures/filters/go-test/", import.meta.url);
   for (const name of ["passing_prints_panic", "passing_recovers_panic", "passing_child_panics"]) {
     const input = await Deno.readTextFile(new URL(`${name}.in.txt`, dir));
@@ -410,6 +411,11 @@ Deno.test("go test -v: a `panic:` line a test prints and outlives names no test 
   expect(out.slice(out.indexOf("=== RUN   TestWorker"))[1]).toBe(
     "panic: assignment to entry in nil map",
   );
+  // A test that outlives its own recovered panic and then dies is named once, over both.
+  const same = await Deno.readTextFile(new URL("recovered_panic_then_dies_same_test.in.txt", dir));
+  const sameOut = filter("go test -v .", same, true).split("\n");
+  expect(sameOut.filter((l) => l.startsWith("=== RUN"))).toEqual(["=== RUN   TestPool"]);
+  expect(sameOut).toContain("panic: assignment to entry in nil map");
 });
 
 Deno.test("deno test: a failed step's indented `... FAILED` line stays under its test", () => {

@@ -391,7 +391,8 @@ class GoHeldLines {
 class GoTestOutput {
   private readonly logs = new GoHeldLines();
   private readonly others = new GoHeldLines();
-  private printed = 0;
+  /** How many lines it printed: a place among them. */
+  printed = 0;
 
   push(line: string): void {
     (isGoTestLog(line) ? this.logs : this.others).push(this.printed++, line);
@@ -402,10 +403,10 @@ class GoTestOutput {
     return this.logs.entries().map(([, line]) => line);
   }
 
-  /** Every line held, in the order printed: shown when the run dies in it. */
-  allLines(): string[] {
-    return [...this.logs.entries(), ...this.others.entries()].sort((a, b) => a[0] - b[0])
-      .map(([, line]) => line);
+  /** Every line held that it printed before `upTo`, in order: shown when the run dies in it. */
+  allLines(upTo = Infinity): string[] {
+    return [...this.logs.entries(), ...this.others.entries()].filter(([place]) => place < upTo)
+      .sort((a, b) => a[0] - b[0]).map(([, line]) => line);
   }
 }
 
@@ -865,19 +866,24 @@ function summarizer(
   // Parallel tests paused (`=== PAUSE`) and not continued: not running when a run dies.
   const goPaused = new Set<string>();
   let goRunning: string | null = null;
-  // Tests running at a panic (`GO_RUN_DYING`), each with its block placed before the panic: the
-  // block is shown if the run ends with the test unresolved, and goes if the test's result comes.
-  const goDying = new Map<string, Block>();
+  // Tests running at the last panic (`GO_RUN_DYING`), each with its block placed before the
+  // panic and how many lines it had printed: the block is shown, over those lines, if the run ends
+  // with the test unresolved, and goes if the test's result comes.
+  const goDying = new Map<string, { block: Block; upTo: number }>();
   /**
    * Holds a place before a panic for each test started and neither resolved nor paused: the
-   * test the run may be dying in, its `=== RUN` line over what it printed.
+   * test the run may be dying in, its `=== RUN` line over what it printed. A place held at an
+   * earlier panic stays unless the test printed since (it outlived that one; a runtime can report
+   * one death twice, `fatal error: concurrent map writes` from two goroutines).
    */
   const holdGoRuns = () => {
     for (const [name, line] of goRuns) {
-      if (goPaused.has(name) || goDying.has(name)) continue;
-      const held: Block = { head: line, body: [], pytest: false, passed: true };
-      goDying.set(name, held);
-      out.push(held);
+      if (goPaused.has(name)) continue;
+      const upTo = goLogs.get(name)?.printed ?? 0;
+      if (goDying.get(name)?.upTo === upTo) continue;
+      const block: Block = { head: line, body: [], pytest: false, passed: true };
+      goDying.set(name, { block, upTo });
+      out.push(block);
     }
   };
   /**
@@ -890,14 +896,14 @@ function summarizer(
     for (const [name, line] of goRuns) {
       if (goPaused.has(name)) continue;
       failures++;
-      const body = goLogs.get(name)?.allLines() ?? [];
       const held = goDying.get(name);
+      const body = goLogs.get(name)?.allLines(held?.upTo) ?? [];
       if (held === undefined) {
         out.push({ head: line, body, pytest: false, keepLast: GO_LAST_LINES });
       } else {
-        held.body = body;
-        held.keepLast = GO_LAST_LINES;
-        held.passed = false;
+        held.block.body = body;
+        held.block.keepLast = GO_LAST_LINES;
+        held.block.passed = false;
       }
     }
     goRuns.clear();
