@@ -371,9 +371,11 @@ export function genericStage(
       // A repeat refers to the text above it: only in an output short enough that no cut takes
       // that text away and the reader has it in view.
       if (lines.length <= MAX_LINES) lines = foldRepeatedText(lines);
+      if (!after) lines = foldPathListing(lines);
+      // A tree drawing a rule left whole in a failed run (npm ls, whose rule folds only a clean
+      // listing) folds as with no rule: each problem entry stays under the entries leading to it.
+      if (!after || ctx.failed) lines = foldTreeListing(lines);
       if (!after) {
-        lines = foldPathListing(lines);
-        lines = foldTreeListing(lines);
         lines = foldDataRuns(lines);
         lines = foldPassingTests(lines, ctx.failed);
       }

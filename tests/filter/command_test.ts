@@ -71,6 +71,14 @@ Deno.test("matchCandidates: whole command, normalised last segment, then each ea
     ["env", ["env"]],
     ["ccache -s", ["ccache -s"]],
     ["time", ["time"]],
+    // Coverage and environment wrappers around a test run; their own subcommands are the program.
+    ["c8 -r text --all npm test", ["c8 -r text --all npm test", "npm test"]],
+    ["nyc --reporter=lcov mocha", ["nyc --reporter=lcov mocha", "mocha"]],
+    ["cross-env CI=1 NODE_ENV=test jest", ["cross-env CI=1 NODE_ENV=test jest", "jest"]],
+    ["dotenv -e .env.test -- npm test", ["dotenv -e .env.test -- npm test", "npm test"]],
+    ["npx c8 vitest run", ["npx c8 vitest run", "c8 vitest run", "vitest run"]],
+    ["c8 report", ["c8 report"]],
+    ["nyc check-coverage --lines 90", ["nyc check-coverage --lines 90"]],
   ];
   expect(table.map(([c]) => [c, matchCandidates(c)])).toEqual(table);
 });

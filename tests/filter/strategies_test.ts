@@ -25,6 +25,19 @@ Deno.test("strip_noise drops matching lines (Full) or passes unchanged (Fallback
   expect(run(s, "a\nb")).toEqual({ text: "a\nb", confidence: "fallback" });
 });
 
+Deno.test("strip_noise keep holds against failed_patterns and passed_patterns too", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^noise"],
+    passed_patterns: ["^  dep "],
+    failed_patterns: ["^  step "],
+    keep: ["invalid"],
+  };
+  const input = "root\n  dep a\n  dep b invalid\n  step 1\n  step 2 invalid\nnoise";
+  expect(run(s, input).text).toBe("root\n  dep b invalid\n  step 1\n  step 2 invalid");
+  expect(run(s, input, true).text).toBe("root\n  dep a\n  dep b invalid\n  step 2 invalid");
+});
+
 Deno.test("strip_noise keep_before keeps the line dropped just before a matching kept line", () => {
   const s = { type: "strip_noise", patterns: ["^step .* ok$"], keep_before: ["^error: "] };
   expect(run(s, "step 1 ok\nstep 2 ok\nerror: boom\nstep 3 ok\nnote\nerror: again")).toEqual({

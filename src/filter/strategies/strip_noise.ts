@@ -690,7 +690,9 @@ export function compileStripNoise(
           return;
         }
         if (
-          (matches(line) || (ctx.failed ? failedMatches?.(line) : passedMatches?.(line)) ||
+          (matches(line) ||
+            ((ctx.failed ? failedMatches?.(line) : passedMatches?.(line)) &&
+              isKept?.(line) !== true) ||
             (onceIn.length > 0 && shownInScope(line))) && !newName(line)
         ) {
           if (above !== null) keep(above);
