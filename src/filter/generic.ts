@@ -372,8 +372,8 @@ export function genericStage(
       // that text away and the reader has it in view.
       if (lines.length <= MAX_LINES) lines = foldRepeatedText(lines);
       if (!after) lines = foldPathListing(lines);
-      // A tree drawing a rule left whole in a failed run (npm ls, whose rule folds only a clean
-      // listing) folds as with no rule: each problem entry stays under the entries leading to it.
+      // A tree drawing a rule left whole in a failed run folds as with no rule: each problem
+      // entry stays under the entries leading to it.
       if (!after || ctx.failed) lines = foldTreeListing(lines);
       if (!after) {
         lines = foldDataRuns(lines);

@@ -6,7 +6,7 @@
  * every line is its answer) and `php -l` over a project.
  */
 import { expect } from "expect";
-import { corpus, filter, fixture, lines } from "./_builtin.ts";
+import { corpus, filter, lines } from "./_builtin.ts";
 
 Deno.test("tsc --traceResolution keeps each resolution's head and result and counts its probing", async () => {
   const input = await corpus("node/tsc_trace_resolution.txt");
@@ -126,7 +126,7 @@ Deno.test("npm ls given package names keeps every path to them; only the full li
     }
   }
   // The same tree asked for whole: it folds, each problem entry stays under its parent.
-  const all = await fixture("npm-ls/all_invalid_extraneous.in.txt");
+  const all = await read("npm_ls_all_invalid_extraneous.txt");
   for (const command of ["npm ls --all", "npm ls -a", "npm ls --depth 5", "npm ls -w web --all"]) {
     const out = lines(filter(command, all, true));
     const invalid = out.indexOf('│ │ └── ms@1.9.0 invalid: "2.0.0" from node_modules/debug');
