@@ -21428,3 +21428,3586 @@ EOF
 EOF
   capture batch22 htmlhint_site "$HH" "$NT/htmlhint --nocolor site" "htmlhint $($NT/htmlhint --version)"
 fi
+
+# --- batch23: Node/TypeScript web-app tooling beyond test runners: frameworks' builds and checks,
+# bundlers, CSS tools, package managers, browser tests, dev servers, ORMs' migrations, repo tools.
+# Debian packages: chromium (Playwright runs it through executablePath). npm packages are installed
+# once into $WORK/npmtools (sqlite3 built from source against /usr/include/node) and $WORK/next23.
+if sel batch23; then
+  B="$WORK/batch23"
+  rm -rf "$B" && mkdir -p "$B"
+  export NEXT_TELEMETRY_DISABLED=1 NX_DAEMON=false NX_NO_CLOUD=true NO_COLOR=1 FORCE_COLOR=0 CI=1
+  export GIT_AUTHOR_DATE="2026-11-28T10:00:00Z" GIT_COMMITTER_DATE="2026-11-28T10:00:00Z"
+  NTD="$WORK/npmtools"
+  if [ ! -x "$NTD/node_modules/.bin/tsup" ]; then
+    mkdir -p "$NTD" && (cd "$NTD" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm_config_nodedir=/usr npm install sqlite3@5 >/dev/null 2>&1 &&
+      npm install typescript@5 vite@5 @vitejs/plugin-vue@5 vue@3 vue-tsc@2 svelte@4 \
+        @sveltejs/vite-plugin-svelte@3 svelte-check@3 webpack@5 webpack-cli@5 babel-loader@9 \
+        @babel/core @babel/preset-env css-loader@7 style-loader@4 sass@1 tailwindcss@3 postcss@8 \
+        postcss-cli@11 autoprefixer@10 @playwright/test tsx nodemon express@4 morgan fastify@4 knex@3 \
+        sequelize@6 sequelize-cli@6 typeorm@0.3 reflect-metadata typedoc madge depcheck lerna@8 \
+        @changesets/cli tsup@8 rollup@4 @rollup/plugin-node-resolve pnpm@9 @yarnpkg/cli-dist@4 >/dev/null 2>&1)
+  fi
+  NT="$NTD/node_modules/.bin"
+  NX23="$WORK/next23"
+  if [ ! -x "$NX23/node_modules/.bin/next" ]; then
+    mkdir -p "$NX23" && (cd "$NX23" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm install next@14.2.35 react@18 react-dom@18 eslint@8 eslint-config-next@14 typescript@5 \
+        @types/react@18 @types/node@20 >/dev/null 2>&1)
+  fi
+  ver() { node -p "JSON.parse(require('fs').readFileSync('$NTD/node_modules/$1/package.json', 'utf8')).version"; }
+  # proj <dir> [modules]: a project directory whose node_modules is the shared install
+  proj() { mkdir -p "$1" && ln -s "${2:-$NTD}/node_modules" "$1/node_modules"; }
+
+  # --- Next.js 14 (app router) ---
+  NA="$B/next-storefront"
+  proj "$NA" "$NX23"
+  mkdir -p "$NA/app/pricing" "$NA/app/cart" "$NA/app/blog/[slug]" "$NA/components" "$NA/data" "$NA/lib"
+  cat >"$NA/package.json" <<'EOF'
+{ "name": "storefront", "version": "0.4.0", "private": true,
+  "scripts": { "build": "next build", "lint": "next lint" } }
+EOF
+  cat >"$NA/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "target": "ES2017", "lib": ["dom", "dom.iterable", "esnext"], "allowJs": true, "skipLibCheck": true,
+    "strict": true, "noEmit": true, "esModuleInterop": true, "module": "esnext", "moduleResolution": "bundler",
+    "resolveJsonModule": true, "isolatedModules": true, "jsx": "preserve", "incremental": true,
+    "plugins": [{ "name": "next" }], "paths": { "@/*": ["./*"] }
+  },
+  "include": ["next-env.d.ts", "**/*.ts", "**/*.tsx", ".next/types/**/*.ts"],
+  "exclude": ["node_modules"]
+}
+EOF
+  printf '/** @type {import("next").NextConfig} */\nmodule.exports = { reactStrictMode: true };\n' >"$NA/next.config.js"
+  printf '{ "extends": "next/core-web-vitals" }\n' >"$NA/.eslintrc.json"
+  cat >"$NA/app/layout.tsx" <<'EOF'
+import type { ReactNode } from "react";
+
+export const metadata = { title: "Storefront", description: "Plants and pots, delivered." };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>{children}</body>
+    </html>
+  );
+}
+EOF
+  cat >"$NA/app/page.tsx" <<'EOF'
+import Link from "next/link";
+
+export default function Home() {
+  return (
+    <main>
+      <h1>Storefront</h1>
+      <Link href="/pricing">Pricing</Link>
+    </main>
+  );
+}
+EOF
+  cat >"$NA/lib/plans.ts" <<'EOF'
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+export type Plan = { id: string; name: string; monthly: number; features: string[] };
+
+export function loadPlans(): Plan[] {
+  const file = path.join(process.cwd(), "data", "plans.json");
+  const plans = JSON.parse(readFileSync(file, "utf8")) as Plan[];
+  return plans.map((p) => ({ ...p, features: p.features.map((f) => f.trim()) }));
+}
+EOF
+  cat >"$NA/data/plans.json" <<'EOF'
+[
+  { "id": "starter", "name": "Starter", "monthly": 9, "features": ["1 store", "Email support"] },
+  { "id": "growth", "name": "Growth", "monthly": 29, "features": ["3 stores", "Priority support"] },
+  { "id": "scale", "name": "Scale", "monthly": 99 }
+]
+EOF
+  cat >"$NA/app/pricing/page.tsx" <<'EOF'
+import { loadPlans } from "@/lib/plans";
+
+export default function PricingPage() {
+  const plans = loadPlans();
+  return (
+    <main>
+      <h1>Pricing</h1>
+      {plans.map((plan) => (
+        <section key={plan.id}>
+          <h2>{plan.name}</h2>
+          <p>${plan.monthly}/month</p>
+          <ul>{plan.features.map((f) => <li key={f}>{f}</li>)}</ul>
+        </section>
+      ))}
+    </main>
+  );
+}
+EOF
+  cat >"$NA/app/blog/[slug]/page.tsx" <<'EOF'
+const posts: Record<string, string> = { "spring-repotting": "Repot in spring.", "watering-101": "Less is more." };
+
+export function generateStaticParams() {
+  return Object.keys(posts).map((slug) => ({ slug }));
+}
+
+export default function Post({ params }: { params: { slug: string } }) {
+  return <article><h1>{params.slug}</h1><p>{posts[params.slug]}</p></article>;
+}
+EOF
+  cat >"$NA/app/cart/page.tsx" <<'EOF'
+export default function CartPage() {
+  return <main><h1>Your cart</h1></main>;
+}
+EOF
+  capture batch23 next_build_prerender_error "$NA" "npx next build" "next $("$NX23/node_modules/.bin/next" --version | sed 's/Next.js v//')"
+
+  # the same app with the plans fixed and a client hook used in a server component
+  cat >"$NA/data/plans.json" <<'EOF'
+[
+  { "id": "starter", "name": "Starter", "monthly": 9, "features": ["1 store", "Email support"] },
+  { "id": "growth", "name": "Growth", "monthly": 29, "features": ["3 stores", "Priority support"] },
+  { "id": "scale", "name": "Scale", "monthly": 99, "features": ["Unlimited stores", "SLA"] }
+]
+EOF
+  cat >"$NA/components/QuantityPicker.tsx" <<'EOF'
+import { useState } from "react";
+
+export function QuantityPicker({ initial = 1, onChange }: { initial?: number; onChange?: (n: number) => void }) {
+  const [qty, setQty] = useState(initial);
+  const update = (n: number) => {
+    setQty(n);
+    onChange?.(n);
+  };
+  return (
+    <div className="qty">
+      <button onClick={() => update(Math.max(1, qty - 1))}>-</button>
+      <span>{qty}</span>
+      <button onClick={() => update(qty + 1)}>+</button>
+    </div>
+  );
+}
+EOF
+  cat >"$NA/app/cart/page.tsx" <<'EOF'
+import { QuantityPicker } from "@/components/QuantityPicker";
+
+export default function CartPage() {
+  return (
+    <main>
+      <h1>Your cart</h1>
+      <QuantityPicker initial={2} />
+    </main>
+  );
+}
+EOF
+  capture batch23 next_build_client_hook_in_server_component "$NA" "npx next build" "next $("$NX23/node_modules/.bin/next" --version | sed 's/Next.js v//')"
+
+  # next lint over pages with the usual findings of next/core-web-vitals
+  cat >"$NA/components/ProductCard.tsx" <<'EOF'
+"use client";
+import { useEffect, useState } from "react";
+
+type Product = { id: string; name: string; image: string; price: number };
+
+export function ProductCard({ productId, currency }: { productId: string; currency: string }) {
+  const [product, setProduct] = useState<Product | null>(null);
+  useEffect(() => {
+    fetch(`/api/products/${productId}?currency=${currency}`)
+      .then((r) => r.json())
+      .then(setProduct);
+  }, [productId]);
+  if (!product) return <p>Loading…</p>;
+  return (
+    <div>
+      <img src={product.image} alt={product.name} width={240} height={240} />
+      <a href="/cart">Add {product.name} to cart</a>
+    </div>
+  );
+}
+EOF
+  cat >"$NA/app/cart/page.tsx" <<'EOF'
+import Head from "next/head";
+
+export default function CartPage() {
+  return (
+    <main>
+      <Head><script src="https://cdn.example.com/analytics.js"></script></Head>
+      <h1>Your cart</h1>
+      <a href="/pricing">See plans</a>
+    </main>
+  );
+}
+EOF
+  cat >"$NA/app/page.tsx" <<'EOF'
+import Link from "next/link";
+import { ProductCard } from "@/components/ProductCard";
+
+export default function Home() {
+  const featured = ["monstera", "pothos", "fiddle-leaf"];
+  return (
+    <main>
+      <h1>Storefront</h1>
+      {featured.map((id) => <ProductCard productId={id} currency="EUR" />)}
+      <Link href="/pricing">Pricing</Link>
+    </main>
+  );
+}
+EOF
+  capture batch23 next_lint_findings "$NA" "npx next lint" "next $("$NX23/node_modules/.bin/next" --version | sed 's/Next.js v//'), eslint-config-next 14"
+
+  # --- Vite + Vue 3 ---
+  VU="$B/vue-admin"
+  proj "$VU"
+  mkdir -p "$VU/src/components" "$VU/src/views" "$VU/src/stores" "$VU/src/api" "$VU/src/utils"
+  cat >"$VU/package.json" <<'EOF'
+{ "name": "vue-admin", "version": "1.3.0", "private": true, "type": "module",
+  "scripts": { "build": "vue-tsc --noEmit && vite build", "typecheck": "vue-tsc --noEmit" } }
+EOF
+  cat >"$VU/vite.config.ts" <<'EOF'
+import { defineConfig } from "vite";
+import vue from "@vitejs/plugin-vue";
+
+export default defineConfig({
+  plugins: [vue()],
+  resolve: { alias: { "@": new URL("./src", import.meta.url).pathname } },
+});
+EOF
+  cat >"$VU/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "target": "ES2020", "module": "ESNext", "moduleResolution": "bundler", "strict": true,
+    "jsx": "preserve", "noEmit": true, "skipLibCheck": true, "lib": ["ES2020", "DOM"],
+    "baseUrl": ".", "paths": { "@/*": ["src/*"] }, "types": ["vite/client"]
+  },
+  "include": ["src/**/*.ts", "src/**/*.vue"]
+}
+EOF
+  cat >"$VU/index.html" <<'EOF'
+<!doctype html>
+<html lang="en"><head><meta charset="UTF-8" /><title>Admin</title></head>
+<body><div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>
+EOF
+  cat >"$VU/src/main.ts" <<'EOF'
+import { createApp } from "vue";
+import App from "./App.vue";
+import "./styles/theme.css";
+
+createApp(App).mount("#app");
+EOF
+  cat >"$VU/src/api/orders.ts" <<'EOF'
+export interface Order {
+  id: number;
+  customer: string;
+  total: number;
+  status: "pending" | "shipped" | "refunded";
+  createdAt: string;
+}
+
+export async function fetchOrders(page: number): Promise<Order[]> {
+  const res = await fetch(`/api/orders?page=${page}`);
+  if (!res.ok) throw new Error(`orders: HTTP ${res.status}`);
+  return res.json();
+}
+EOF
+  cat >"$VU/src/utils/money.ts" <<'EOF'
+export function formatMoney(cents: number, currency: string): string {
+  return new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(cents / 100);
+}
+EOF
+  cat >"$VU/src/components/OrderTable.vue" <<'EOF'
+<script setup lang="ts">
+import type { Order } from "@/api/orders";
+import { formatMoney } from "@/utils/money";
+
+const props = defineProps<{ orders: Order[]; currency: string }>();
+const emit = defineEmits<{ (e: "refund", id: number): void }>();
+</script>
+
+<template>
+  <table class="orders">
+    <tr v-for="order in props.orders" :key="order.id">
+      <td>{{ order.id }}</td>
+      <td>{{ order.customer }}</td>
+      <td>{{ formatMoney(order.total, props.currency) }}</td>
+      <td><button @click="emit('refund', order.id)">Refund</button></td>
+    </tr>
+  </table>
+</template>
+EOF
+  cat >"$VU/src/App.vue" <<'EOF'
+<script setup lang="ts">
+import { onMounted, ref } from "vue";
+import { useTitle } from "@vueuse/core";
+import OrderTable from "./components/OrderTable.vue";
+import { fetchOrders, type Order } from "./api/orders";
+
+const orders = ref<Order[]>([]);
+useTitle("Orders · Admin");
+onMounted(async () => { orders.value = await fetchOrders(1); });
+</script>
+
+<template>
+  <h1>Orders</h1>
+  <OrderTable :orders="orders" currency="EUR" />
+</template>
+EOF
+  mkdir -p "$VU/src/styles"
+  printf ':root { --accent: #2f6fed; }\nbody { font-family: system-ui, sans-serif; }\n' >"$VU/src/styles/theme.css"
+  capture batch23 vite_vue_unresolved_import "$VU" "npx vite build" "vite $(ver vite), vue $(ver vue)"
+
+  # vue-tsc --noEmit over SFCs with type errors in script and template
+  cat >"$VU/src/views/RefundDialog.vue" <<'EOF'
+<script setup lang="ts">
+import { computed, ref } from "vue";
+import type { Order } from "@/api/orders";
+
+const props = defineProps<{ order: Order; maxRefund: number }>();
+const amount = ref("");
+const reason = ref<string | null>(null);
+
+const valid = computed(() => amount.value > 0 && amount.value <= props.maxRefund);
+const summary = computed(() => `${props.order.customer}: ${reason.value.toUpperCase()}`);
+
+function submit() {
+  if (props.order.status === "cancelled") return;
+  emit("submit", { id: props.order.id, amount: Number(amount.value) });
+}
+</script>
+
+<template>
+  <form @submit.prevent="submit">
+    <p>{{ summary }}</p>
+    <input v-model="amount" type="number" />
+    <p v-if="!valid">Refund must be between 0 and {{ props.maxRefund.toFixed(2) }}</p>
+    <p>Placed {{ props.order.createdAt.toLocaleDateString() }}</p>
+    <button :disabled="!valid">Refund {{ props.order.totl }}</button>
+  </form>
+</template>
+EOF
+  cat >"$VU/src/App.vue" <<'EOF'
+<script setup lang="ts">
+import { onMounted, ref } from "vue";
+import OrderTable from "./components/OrderTable.vue";
+import RefundDialog from "./views/RefundDialog.vue";
+import { fetchOrders, type Order } from "./api/orders";
+
+const orders = ref<Order[]>([]);
+const selected = ref<Order>();
+onMounted(async () => { orders.value = await fetchOrders("1"); });
+</script>
+
+<template>
+  <h1>Orders</h1>
+  <OrderTable :orders="orders" :currency="1" @refund="(id) => (selected = orders.find((o) => o.id === id))" />
+  <RefundDialog v-if="selected" :order="selected" />
+</template>
+EOF
+  capture batch23 vue_tsc_noemit_errors "$VU" "npx vue-tsc --noEmit" "vue-tsc $(ver vue-tsc), typescript $(ver typescript)"
+
+  # vite build of a Vue app with 150 lazy routes, passing: one line per emitted file
+  VL="$B/vue-catalogue"
+  proj "$VL"
+  mkdir -p "$VL/src/pages"
+  printf '{ "name": "vue-catalogue", "version": "2.0.0", "private": true, "type": "module" }\n' >"$VL/package.json"
+  printf 'import { defineConfig } from "vite";\nimport vue from "@vitejs/plugin-vue";\nexport default defineConfig({ plugins: [vue()], build: { chunkSizeWarningLimit: 40 } });\n' >"$VL/vite.config.js"
+  printf '<!doctype html>\n<html><head><title>Catalogue</title></head><body><div id="app"></div><script type="module" src="/src/main.js"></script></body></html>\n' >"$VL/index.html"
+  {
+    echo 'import { createApp, defineAsyncComponent, h } from "vue";'
+    echo 'const pages = {'
+    for c in garden kitchen lighting office outdoor storage textiles tools wellness bath; do
+      for i in $(seq 1 15); do echo "  \"$c-$i\": defineAsyncComponent(() => import(\"./pages/${c}_$i.vue\")),"; done
+    done
+    echo '};'
+    echo 'const big = Array.from({ length: 4000 }, (_, i) => ({ sku: `SKU-${i}`, name: `Catalogue item number ${i}`, price: (i * 37) % 1000 }));'
+    echo 'createApp({ render: () => h("div", [h("p", big.length), ...Object.values(pages).map((p) => h(p))]) }).mount("#app");'
+  } >"$VL/src/main.js"
+  for c in garden kitchen lighting office outdoor storage textiles tools wellness bath; do
+    for i in $(seq 1 15); do
+      cat >"$VL/src/pages/${c}_$i.vue" <<EOF
+<script setup>
+import { ref } from "vue";
+const items = ref(Array.from({ length: $((i * 3)) }, (_, n) => ({ id: n, title: "$c product " + n })));
+</script>
+<template>
+  <section class="$c"><h2>${c^} — shelf $i</h2><ul><li v-for="it in items" :key="it.id">{{ it.title }}</li></ul></section>
+</template>
+<style scoped>
+.$c h2 { color: #$(printf '%02x%02x%02x' $((i * 10)) $((i * 5)) $((i * 3))); }
+</style>
+EOF
+    done
+  done
+  capture batch23 vite_build_many_chunks_pass "$VL" "npx vite build" "vite $(ver vite)"
+
+  # --- Svelte 4 ---
+  SV="$B/svelte-bookings"
+  proj "$SV"
+  mkdir -p "$SV/src/lib"
+  printf '{ "name": "svelte-bookings", "version": "0.9.1", "private": true, "type": "module" }\n' >"$SV/package.json"
+  printf 'import { defineConfig } from "vite";\nimport { svelte } from "@sveltejs/vite-plugin-svelte";\nexport default defineConfig({ plugins: [svelte()] });\n' >"$SV/vite.config.js"
+  printf 'import { vitePreprocess } from "@sveltejs/vite-plugin-svelte";\nexport default { preprocess: vitePreprocess() };\n' >"$SV/svelte.config.js"
+  cat >"$SV/tsconfig.json" <<'EOF'
+{ "compilerOptions": { "target": "ES2020", "module": "ESNext", "moduleResolution": "bundler", "strict": true,
+  "verbatimModuleSyntax": true, "isolatedModules": true, "skipLibCheck": true, "noEmit": true },
+  "include": ["src/**/*.ts", "src/**/*.svelte"] }
+EOF
+  printf '<!doctype html>\n<html><head><title>Bookings</title></head><body><div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>\n' >"$SV/index.html"
+  printf 'import App from "./App.svelte";\nconst app = new App({ target: document.getElementById("app")! });\nexport default app;\n' >"$SV/src/main.ts"
+  cat >"$SV/src/lib/slots.ts" <<'EOF'
+export interface Slot {
+  id: string;
+  start: Date;
+  minutes: number;
+  room: string;
+  booked: boolean;
+}
+
+export function freeSlots(slots: Slot[], room: string): Slot[] {
+  return slots.filter((s) => s.room === room && !s.booked);
+}
+EOF
+  cat >"$SV/src/lib/SlotPicker.svelte" <<'EOF'
+<script lang="ts">
+  import { createEventDispatcher } from "svelte";
+  import { freeSlots, type Slot } from "./slots";
+
+  export let slots: Slot[];
+  export let room: string;
+  const dispatch = createEventDispatcher<{ pick: Slot }>();
+
+  $: available = freeSlots(slots, room);
+  $: label = available.length === 1 ? "1 slot" : `${available.length} slots`;
+</script>
+
+<h2>{room}: {label}</h2>
+{#each available as slot (slot.id)}
+  <div class="slot" on:click={() => dispatch("pick", slot)}>
+    {slot.start.toLocaleTimeString()} ({slot.minutes.toFixed()} min)
+  </div>
+{/each}
+<img src="/rooms/{room}.jpg">
+EOF
+  cat >"$SV/src/App.svelte" <<'EOF'
+<script lang="ts">
+  import SlotPicker from "./lib/SlotPicker.svelte";
+  import type { Slot } from "./lib/slots";
+
+  let slots: Slot[] = [];
+  let picked: Slot | undefined;
+  let room = 12;
+
+  async function load() {
+    const res = await fetch("/api/slots");
+    slots = (await res.json()).map((s) => ({ ...s, start: new Date(s.start) }));
+  }
+  load();
+</script>
+
+<SlotPicker {slots} {room} on:pick={(e) => (picked = e.detail.id)} />
+{#if picked}
+  <p>Booked {picked.room} at {picked.start.toISOString()}</p>
+  <a href="#" on:click={() => picked = undefined}>Cancel</a>
+{/if}
+EOF
+  capture batch23 svelte_check_errors "$SV" "npx svelte-check --tsconfig ./tsconfig.json --output human" "svelte-check $(ver svelte-check), svelte $(ver svelte)"
+
+  # vite build of the Svelte app stopping on a compile error in a component
+  cat >"$SV/src/lib/Summary.svelte" <<'EOF'
+<script lang="ts">
+  export let total: number;
+  export let nights: number;
+</script>
+
+<p>{nights} nights</p>
+{#if total > 0}
+  <p>Total: {total.toFixed(2)} EUR</p>
+{:else if}
+  <p>Free cancellation</p>
+{/if}
+EOF
+  printf 'import App from "./App.svelte";\nimport Summary from "./lib/Summary.svelte";\nconst app = new App({ target: document.getElementById("app")! });\nnew Summary({ target: document.body, props: { total: 240, nights: 3 } });\nexport default app;\n' >"$SV/src/main.ts"
+  capture batch23 vite_svelte_compile_error "$SV" "npx vite build" "vite $(ver vite), svelte $(ver svelte)"
+
+  # --- webpack 5 ---
+  WP="$B/webpack-dashboard"
+  proj "$WP"
+  mkdir -p "$WP/src/components" "$WP/src/charts" "$WP/src/styles"
+  printf '{ "name": "ops-dashboard", "version": "3.2.0", "private": true }\n' >"$WP/package.json"
+  cat >"$WP/webpack.config.js" <<'EOF'
+const path = require("path");
+
+module.exports = {
+  entry: "./src/index.js",
+  output: { path: path.resolve(__dirname, "dist"), filename: "[name].[contenthash:8].js", clean: true },
+  module: {
+    rules: [
+      { test: /\.m?js$/, exclude: /node_modules/, use: { loader: "babel-loader", options: { presets: ["@babel/preset-env"] } } },
+      { test: /\.css$/, use: ["style-loader", "css-loader"] },
+    ],
+  },
+};
+EOF
+  cat >"$WP/src/components/header.js" <<'EOF'
+export function renderHeader(root, user) {
+  const el = document.createElement("header");
+  el.textContent = `Signed in as ${user.name}`;
+  root.append(el);
+}
+EOF
+  cat >"$WP/src/charts/uptime.js" <<'EOF'
+import { format } from "date-fns";
+
+export function uptimeLabel(since) {
+  return `up since ${format(since, "yyyy-MM-dd HH:mm")}`;
+}
+EOF
+  printf 'body { margin: 0; font: 14px/1.4 system-ui; }\n.tile { border: 1px solid #ddd; }\n' >"$WP/src/styles/main.css"
+  cat >"$WP/src/index.js" <<'EOF'
+import "./styles/main.css";
+import { renderHeader } from "./components/Header";
+import { uptimeLabel } from "./charts/uptime";
+
+const root = document.getElementById("root");
+renderHeader(root, { name: "ops" });
+root.append(uptimeLabel(new Date()));
+EOF
+  capture batch23 webpack_module_not_found "$WP" "npx webpack --mode production" "webpack $(ver webpack), webpack-cli $(ver webpack-cli)"
+
+  # babel-loader on a file with JSX while the config has no React preset
+  sed -i 's#./components/Header#./components/header#; s#import { uptimeLabel } from "./charts/uptime";#import { uptimeLabel } from "./charts/uptime";\nimport { AlertList } from "./components/alerts";#' "$WP/src/index.js"
+  printf 'export function uptimeLabel(since) {\n  return `up since ${since.toISOString()}`;\n}\n' >"$WP/src/charts/uptime.js"
+  cat >"$WP/src/components/alerts.js" <<'EOF'
+export function AlertList({ alerts }) {
+  if (!alerts.length) return null;
+  return (
+    <ul className="alerts">
+      {alerts.map((a) => <li key={a.id} className={a.severity}>{a.message}</li>)}
+    </ul>
+  );
+}
+EOF
+  printf 'body { margin: 0; font: 14px/1.4 system-ui; }\n.tile { border: 1px solid #ddd;\n.tile h2 { margin: 0 }\n' >"$WP/src/styles/main.css"
+  capture batch23 webpack_loader_errors "$WP" "npx webpack --mode development" "webpack $(ver webpack), babel-loader $(ver babel-loader)"
+
+  # --stats verbose over 160 modules, one of which imports a file that is not there
+  WV="$B/webpack-widgets"
+  proj "$WV"
+  mkdir -p "$WV/src/widgets"
+  printf '{ "name": "widgets", "version": "1.0.0", "private": true }\n' >"$WV/package.json"
+  printf 'module.exports = { entry: "./src/index.js", mode: "development", devtool: false };\n' >"$WV/webpack.config.js"
+  {
+    for i in $(seq 1 160); do echo "import widget$i from \"./widgets/widget$i.js\";"; done
+    echo "export const widgets = [$(seq -s, -f 'widget%g' 1 160)];"
+  } >"$WV/src/index.js"
+  for i in $(seq 1 160); do
+    printf 'export default { id: %d, name: "widget-%d", render: (el) => { el.dataset.widget = "%d"; } };\n' "$i" "$i" "$i" >"$WV/src/widgets/widget$i.js"
+  done
+  printf 'import { thresholds } from "../config/thresholds.js";\nexport default { id: 97, name: "widget-97", limits: thresholds.cpu };\n' >"$WV/src/widgets/widget97.js"
+  capture batch23 webpack_stats_verbose_missing_module "$WV" "npx webpack --stats verbose" "webpack $(ver webpack)"
+
+  # --progress of a production build over 162 modules (exit 0)
+  mkdir -p "$WV/src/config"
+  printf 'export const thresholds = { cpu: 0.85, memory: 0.9 };\n' >"$WV/src/config/thresholds.js"
+  {
+    echo 'export const catalogue = ['
+    for i in $(seq 1 2500); do echo "  { id: $i, label: \"Metric series number $i for the operations dashboard\", unit: \"ms\" },"; done
+    echo '];'
+  } >"$WV/src/catalogue.js"
+  printf 'import { widgets } from "./index.js";\nimport { catalogue } from "./catalogue.js";\nconsole.log(widgets.length, catalogue.length);\n' >"$WV/src/main.js"
+  capture batch23 webpack_progress_production "$WV" "npx webpack --mode production --entry ./src/main.js --progress" "webpack $(ver webpack), webpack-cli $(ver webpack-cli)"
+
+  # --- CSS tooling ---
+  CS="$B/css-theme"
+  proj "$CS"
+  mkdir -p "$CS/src/scss/components" "$CS/src/scss/base" "$CS/src/css" "$CS/dist"
+  printf '{ "name": "brand-theme", "version": "5.1.0", "private": true }\n' >"$CS/package.json"
+  cat >"$CS/src/scss/base/_tokens.scss" <<'EOF'
+$brand: #1f6feb;
+$brand-dark: darken($brand, 12%);
+$radius: 6px;
+$spacing: (small: 4px, medium: 8px, large: 16px);
+EOF
+  cat >"$CS/src/scss/components/_button.scss" <<'EOF'
+@use "../base/tokens" as t;
+
+.button {
+  padding: map-get(t.$spacing, medium) map-get(t.$spacing, large);
+  border-radius: t.$radius;
+  background: t.$brand;
+  &:hover { background: t.$brand-dark; }
+  &--danger { background: $danger; }
+}
+EOF
+  cat >"$CS/src/scss/main.scss" <<'EOF'
+@use "base/tokens";
+@use "components/button";
+
+body { margin: 0; }
+EOF
+  capture batch23 sass_undefined_variable "$CS" "npx sass --no-source-map src/scss/main.scss dist/main.css" "sass $(ver sass)"
+
+  # several entry points: deprecation warnings (@import, slash division, global functions) then an error
+  cat >"$CS/src/scss/components/_button.scss" <<'EOF'
+@import "../base/tokens";
+
+.button {
+  padding: map-get($spacing, medium) map-get($spacing, large);
+  border-radius: $radius / 2;
+  background: $brand;
+  &:hover { background: $brand-dark; }
+}
+EOF
+  cat >"$CS/src/scss/admin.scss" <<'EOF'
+@import "base/tokens";
+@import "components/button";
+
+.sidebar { width: percentage(1/4); background: lighten($brand, 40%); }
+EOF
+  cat >"$CS/src/scss/print.scss" <<'EOF'
+@use "sass:math";
+@use "base/tokens" as t;
+@use "components/table";
+
+@media print { .button { display: none; } body { font-size: math.div(10pt, 1); } }
+EOF
+  cat >"$CS/src/scss/main.scss" <<'EOF'
+@import "base/tokens";
+@import "components/button";
+
+body { margin: 0; color: darken($brand, 30%); }
+EOF
+  cat >"$CS/src/scss/email.scss" <<'EOF'
+@import "base/tokens";
+
+.email-header { background: darken($brand, 5%); padding: map-get($spacing, large) / 2; }
+EOF
+  capture batch23 sass_deprecations_then_missing_module "$CS" "npx sass --no-source-map src/scss:dist/css" "sass $(ver sass)"
+
+  # tailwindcss v3 CLI: content globs that match nothing, and @apply of a class that does not exist
+  cat >"$CS/tailwind.config.js" <<'EOF'
+/** @type {import('tailwindcss').Config} */
+module.exports = {
+  content: ["./templates/**/*.{html,njk}"],
+  theme: { extend: { colors: { brand: { 500: "#1f6feb", 700: "#1a4fb0" } } } },
+};
+EOF
+  cat >"$CS/src/css/tailwind.css" <<'EOF'
+@tailwind base;
+@tailwind components;
+@tailwind utilities;
+
+@layer components {
+  .btn-primary { @apply px-4 py-2 rounded-md bg-brand-500 text-white; }
+}
+
+.btn-primary:hover { @apply bg-brand-600; }
+EOF
+  capture batch23 tailwind_apply_unknown_class "$CS" "npx tailwindcss -i src/css/tailwind.css -o dist/app.css" "tailwindcss $(ver tailwindcss)"
+
+  # postcss-cli with autoprefixer over several files: warnings about outdated properties (exit 0)
+  mkdir -p "$CS/src/postcss"
+  printf 'module.exports = { plugins: [require("autoprefixer")({ overrideBrowserslist: ["> 0.5%%", "last 2 versions", "not dead"] })] };\n' >"$CS/postcss.config.js"
+  cat >"$CS/src/postcss/layout.css" <<'EOF'
+.grid { display: grid; grid-template-areas: "head head" "nav main"; grid-gap: 12px; }
+.print { color-adjust: exact; }
+.box { display: box; box-orient: vertical; }
+.sticky { position: sticky; top: 0; }
+EOF
+  cat >"$CS/src/postcss/forms.css" <<'EOF'
+input::placeholder { color: #888; }
+.select { appearance: none; }
+.field { display: flex; gap: 8px; }
+.field label { font-weight: 600; }
+EOF
+  cat >"$CS/src/postcss/typography.css" <<'EOF'
+h1 { font-size: 2rem; }
+.lead { hyphens: auto; text-size-adjust: 100%; }
+a.footnote { text-decoration-skip: ink; }
+.columns { display: flexbox; }
+EOF
+  capture batch23 postcss_cli_autoprefixer_warnings "$CS" "npx postcss src/postcss/*.css --dir dist/postcss" "postcss-cli $(ver postcss-cli), autoprefixer $(ver autoprefixer)"
+
+  # --- package managers (the registry is reachable; each project installs for itself) ---
+  PM="$B/pm"
+  mkdir -p "$PM/eresolve" "$PM/ci-nolock" "$PM/ci-sync" "$PM/pnpm" "$PM/yarn"
+  cat >"$PM/eresolve/package.json" <<'EOF'
+{
+  "name": "support-widget",
+  "version": "0.3.0",
+  "private": true,
+  "dependencies": { "react": "^17.0.2", "react-dom": "^18.3.1" },
+  "devDependencies": { "@testing-library/react": "^14.3.1" }
+}
+EOF
+  capture batch23 npm_install_eresolve_verbose "$PM/eresolve" "npm install --loglevel verbose" "npm $(npm --version)"
+  cat >"$PM/ci-nolock/package.json" <<'EOF'
+{ "name": "invoice-mailer", "version": "1.0.0", "private": true, "dependencies": { "nodemailer": "^6.9.0", "dotenv": "^16.4.0" } }
+EOF
+  capture batch23 npm_ci_without_lockfile "$PM/ci-nolock" "npm ci" "npm $(npm --version)"
+  cat >"$PM/ci-sync/package.json" <<'EOF'
+{ "name": "invoice-mailer", "version": "1.1.0", "private": true,
+  "dependencies": { "nodemailer": "^6.9.0", "dotenv": "^16.4.0" } }
+EOF
+  (cd "$PM/ci-sync" && npm install --package-lock-only --ignore-scripts >/dev/null 2>&1)
+  cat >"$PM/ci-sync/package.json" <<'EOF'
+{ "name": "invoice-mailer", "version": "1.1.0", "private": true,
+  "dependencies": { "nodemailer": "^6.9.0", "dotenv": "^17.2.0", "zod": "^3.23.0" } }
+EOF
+  capture batch23 npm_ci_lockfile_out_of_sync "$PM/ci-sync" "npm ci" "npm $(npm --version)"
+  cat >"$PM/pnpm/package.json" <<'EOF'
+{ "name": "status-page", "version": "2.4.0", "private": true,
+  "dependencies": { "fastify": "^4.28.0", "pino": "^9.0.0" }, "devDependencies": { "typescript": "^5.5.0" } }
+EOF
+  (cd "$PM/pnpm" && "$NT/pnpm" install --lockfile-only >/dev/null 2>&1)
+  cat >"$PM/pnpm/package.json" <<'EOF'
+{ "name": "status-page", "version": "2.4.0", "private": true,
+  "dependencies": { "fastify": "^4.28.0", "pino": "^9.0.0", "undici": "^6.19.0" }, "devDependencies": { "typescript": "^5.6.0" } }
+EOF
+  capture batch23 pnpm_frozen_lockfile_outdated "$PM/pnpm" "$NT/pnpm install --frozen-lockfile" "pnpm $("$NT/pnpm" --version)"
+  YARN="node $NTD/node_modules/@yarnpkg/cli-dist/bin/yarn.js"
+  cat >"$PM/yarn/package.json" <<'EOF'
+{ "name": "docs-site", "version": "0.8.0", "private": true,
+  "dependencies": { "marked": "^12.0.0", "dompurify": "^3.1.0" } }
+EOF
+  printf 'nodeLinker: node-modules\nenableTelemetry: false\n' >"$PM/yarn/.yarnrc.yml"
+  (cd "$PM/yarn" && touch yarn.lock && $YARN install --mode=update-lockfile >/dev/null 2>&1)
+  cat >"$PM/yarn/package.json" <<'EOF'
+{ "name": "docs-site", "version": "0.8.0", "private": true,
+  "dependencies": { "marked": "^13.0.0", "dompurify": "^3.1.0", "highlight.js": "^11.10.0" } }
+EOF
+  capture batch23 yarn_berry_immutable_lockfile "$PM/yarn" "$YARN install --immutable" "yarn $($YARN --version 2>/dev/null)"
+
+  # --- Playwright with Debian's chromium ---
+  PW="$B/playwright-checkout"
+  proj "$PW"
+  mkdir -p "$PW/tests" "$PW/site"
+  printf '{ "name": "checkout-e2e", "version": "1.0.0", "private": true }\n' >"$PW/package.json"
+  cat >"$PW/playwright.config.ts" <<'EOF'
+import { defineConfig } from "@playwright/test";
+
+export default defineConfig({
+  testDir: "./tests",
+  timeout: 6000,
+  expect: { timeout: 1500 },
+  workers: 1,
+  reporter: "list",
+  use: {
+    launchOptions: { executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] },
+    trace: "off",
+  },
+});
+EOF
+  cat >"$PW/site/checkout.html" <<'EOF'
+<!doctype html>
+<html lang="en">
+<head><title>Checkout · Plant Shop</title></head>
+<body>
+  <h1>Checkout</h1>
+  <ul id="cart">
+    <li data-sku="MON-01">Monstera deliciosa <span class="price">€24.00</span></li>
+    <li data-sku="POT-12">Terracotta pot 12cm <span class="price">€6.50</span></li>
+  </ul>
+  <p id="subtotal">Subtotal: €30.50</p>
+  <form id="address">
+    <label>Email <input name="email" type="email" required></label>
+    <label>Postcode <input name="postcode"></label>
+    <button type="submit" disabled>Place order</button>
+  </form>
+  <div id="toast" hidden>Coupon applied</div>
+  <script>
+    document.querySelector("input[name=email]").addEventListener("input", (e) => {
+      document.querySelector("button[type=submit]").disabled = !e.target.value.includes("@");
+    });
+  </script>
+</body>
+</html>
+EOF
+  cat >"$PW/tests/checkout.spec.ts" <<'EOF'
+import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const html = readFileSync(path.join(__dirname, "../site/checkout.html"), "utf8");
+
+test.beforeEach(async ({ page }) => {
+  await page.setContent(html);
+});
+
+test("shows the cart lines", async ({ page }) => {
+  await expect(page.locator("#cart li")).toHaveCount(2);
+});
+
+test("subtotal includes delivery", async ({ page }) => {
+  await expect(page.locator("#subtotal")).toHaveText("Subtotal: €34.45");
+});
+
+test("place order enables with a valid email", async ({ page }) => {
+  await page.getByLabel("Email").fill("ana@example.com");
+  await expect(page.getByRole("button", { name: "Place order" })).toBeEnabled();
+});
+
+test("coupon field applies a discount", async ({ page }) => {
+  await page.getByPlaceholder("Coupon code").fill("SPRING10");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.locator("#toast")).toBeVisible();
+});
+
+test("postcode is required", async ({ page }) => {
+  await expect(page.getByLabel("Postcode")).toHaveAttribute("required", "");
+});
+EOF
+  capture batch23 playwright_failing_locators "$PW" "npx playwright test" "@playwright/test $(ver @playwright/test), $(/usr/bin/chromium --version 2>/dev/null)"
+
+  # a test that waits for a confirmation that never comes: the test timeout, with one retry
+  cat >"$PW/tests/confirmation.spec.ts" <<'EOF'
+import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const html = readFileSync(path.join(__dirname, "../site/checkout.html"), "utf8");
+
+test.describe("order confirmation", () => {
+  test("redirects to the receipt after paying", async ({ page }) => {
+    await page.setContent(html);
+    await page.getByLabel("Email").fill("ana@example.com");
+    await page.getByRole("button", { name: "Place order" }).click();
+    await page.getByRole("link", { name: "View receipt" }).click();
+    await expect(page).toHaveTitle(/Receipt/);
+  });
+});
+EOF
+  capture batch23 playwright_test_timeout_retry "$PW" "npx playwright test tests/confirmation.spec.ts --retries=1 --reporter=line" "@playwright/test $(ver @playwright/test)"
+
+  # --- dev servers ---
+  DS="$B/api-server"
+  proj "$DS"
+  mkdir -p "$DS/src/routes" "$DS/scripts"
+  printf '{ "name": "orders-api", "version": "0.12.0", "private": true, "scripts": { "dev": "tsx watch src/server.ts" } }\n' >"$DS/package.json"
+  cat >"$DS/src/config.ts" <<'EOF'
+export interface Config {
+  port: number;
+  database: { url: string; poolSize: number };
+  redis?: { url: string };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  return {
+    port: Number(env.PORT ?? 3000),
+    database: { url: env.DATABASE_URL ?? "sqlite://dev.db", poolSize: Number(env.DB_POOL ?? 5) },
+    redis: env.REDIS_URL ? { url: env.REDIS_URL } : undefined,
+  };
+}
+EOF
+  cat >"$DS/src/cache.ts" <<'EOF'
+import type { Config } from "./config";
+
+export function connectCache(config: Config) {
+  const url = new URL(config.redis!.url);
+  return { host: url.hostname, port: Number(url.port || 6379) };
+}
+EOF
+  cat >"$DS/src/server.ts" <<'EOF'
+import { createServer } from "node:http";
+import { loadConfig } from "./config";
+import { connectCache } from "./cache";
+
+const config = loadConfig(process.env);
+const cache = connectCache(config);
+console.log(`cache at ${cache.host}:${cache.port}`);
+
+createServer((_req, res) => res.end("ok")).listen(config.port, () => {
+  console.log(`orders-api listening on :${config.port}`);
+});
+EOF
+  capture batch23 tsx_watch_startup_crash "$DS" "timeout 10 npx tsx watch src/server.ts" "tsx $(ver tsx)"
+
+  # nodemon restarting an express app that crashes on a bad route module
+  cat >"$DS/src/app.js" <<'EOF'
+const express = require("express");
+const orders = require("./routes/orders");
+const refunds = require("./routes/refunds");
+
+const app = express();
+app.use(express.json());
+app.use("/orders", orders);
+app.use("/refunds", refunds);
+module.exports = app;
+EOF
+  cat >"$DS/src/routes/orders.js" <<'EOF'
+const { Router } = require("express");
+const router = Router();
+router.get("/", (_req, res) => res.json([]));
+module.exports = router;
+EOF
+  cat >"$DS/src/routes/refunds.js" <<'EOF'
+const { Router } = require("express");
+const { requireRole } = require("../middleware/auth");
+const router = Router();
+router.post("/", requireRole("support"), (req, res) => res.status(201).json({ id: 1, ...req.body }));
+module.exports = router;
+EOF
+  mkdir -p "$DS/src/middleware"
+  cat >"$DS/src/middleware/auth.js" <<'EOF'
+function requireRoles(...roles) {
+  return (req, res, next) => (roles.includes(req.headers["x-role"]) ? next() : res.status(403).end());
+}
+module.exports = { requireRoles };
+EOF
+  printf 'const app = require("./app");\nconst port = process.env.PORT || 3000;\napp.listen(port, () => console.log(`orders-api listening on :${port}`));\n' >"$DS/src/index.js"
+  printf '{ "watch": ["src"], "ext": "js,json", "delay": 200 }\n' >"$DS/nodemon.json"
+  capture batch23 nodemon_app_crashed "$DS" "timeout 8 npx nodemon src/index.js" "nodemon $(ver nodemon)"
+
+  # an express app with morgan logging replayed traffic, until a handler throws outside the request
+  cat >"$DS/src/middleware/auth.js" <<'EOF'
+function requireRole(...roles) {
+  return (req, res, next) => (roles.includes(req.headers["x-role"]) ? next() : res.status(403).json({ error: "forbidden" }));
+}
+module.exports = { requireRole };
+EOF
+  cat >"$DS/src/routes/orders.js" <<'EOF'
+const { Router } = require("express");
+const router = Router();
+const orders = new Map();
+for (let i = 1; i <= 40; i++) orders.set(i, { id: i, customer: `customer-${i}`, total: i * 1250, status: "pending" });
+
+router.get("/", (req, res) => res.json([...orders.values()].slice(0, Number(req.query.limit ?? 20))));
+router.get("/:id", (req, res) => {
+  const order = orders.get(Number(req.params.id));
+  if (!order) return res.status(404).json({ error: `order ${req.params.id} not found` });
+  res.json(order);
+});
+router.post("/:id/ship", (req, res) => {
+  const order = orders.get(Number(req.params.id));
+  res.status(202).json({ queued: true });
+  setImmediate(() => {
+    order.status = "shipped";
+    order.shippedAt = new Date(req.body.shipDate).toISOString();
+  });
+});
+module.exports = router;
+EOF
+  cat >"$DS/src/app.js" <<'EOF'
+const express = require("express");
+const morgan = require("morgan");
+const orders = require("./routes/orders");
+const refunds = require("./routes/refunds");
+
+const app = express();
+app.use(morgan(":method :url :status :res[content-length] - :response-time ms"));
+app.use(express.json());
+app.use("/orders", orders);
+app.use("/refunds", refunds);
+app.get("/healthz", (_req, res) => res.send("ok"));
+module.exports = app;
+EOF
+  cat >"$DS/scripts/replay-traffic.js" <<'EOF'
+// Replays a recorded traffic sample against the local server, one request at a time.
+const base = `http://127.0.0.1:${process.env.PORT}`;
+const plan = [];
+for (let i = 0; i < 300; i++) {
+  if (i % 25 === 0) plan.push(["GET", "/healthz"]);
+  else if (i % 17 === 0) plan.push(["GET", `/orders/${100 + i}`]);
+  else if (i % 11 === 0) plan.push(["POST", "/refunds", { order: i % 40, amount: 500 }, {}]);
+  else if (i % 7 === 0) plan.push(["GET", "/orders?limit=5"]);
+  else plan.push(["GET", `/orders/${(i % 40) + 1}`]);
+}
+plan.push(["POST", "/orders/12/ship", { carrier: "dhl" }]);
+(async () => {
+  for (const [method, path, body, headers] of plan) {
+    try {
+      await fetch(base + path, {
+        method,
+        headers: { "content-type": "application/json", "x-role": headers ? "viewer" : "support" },
+        body: body ? JSON.stringify(body) : undefined,
+      }).then((r) => r.arrayBuffer());
+    } catch {}
+  }
+})();
+EOF
+  capture batch23 express_log_then_uncaught_exception "$DS" "export PORT=39123; node src/index.js & server=\$!; sleep 1; node scripts/replay-traffic.js; wait \$server" "express $(ver express), morgan $(ver morgan), $(node --version)"
+
+  # fastify refusing to start: a plugin registers a route twice, logged by pino as JSON
+  FY="$B/fastify-status"
+  proj "$FY"
+  mkdir -p "$FY/src/plugins" "$FY/src/routes"
+  printf '{ "name": "status-page", "version": "2.4.0", "private": true, "type": "module" }\n' >"$FY/package.json"
+  cat >"$FY/src/plugins/db.js" <<'EOF'
+export default async function db(app) {
+  const checks = [{ name: "api", ok: true }, { name: "worker", ok: true }, { name: "billing", ok: false }];
+  app.decorate("checks", checks);
+  app.log.info({ count: checks.length }, "loaded service checks");
+}
+db[Symbol.for("skip-override")] = true;
+EOF
+  cat >"$FY/src/routes/status.js" <<'EOF'
+export default async function status(app) {
+  app.get("/status", async () => ({ services: app.checks }));
+  app.get("/status/:name", async (req, reply) => {
+    const c = app.checks.find((x) => x.name === req.params.name);
+    return c ?? reply.code(404).send({ error: "unknown service" });
+  });
+}
+EOF
+  cat >"$FY/src/routes/legacy.js" <<'EOF'
+export default async function legacy(app) {
+  // kept for the old dashboard, which still polls /status
+  app.get("/status", async () => ({ ok: app.checks.every((c) => c.ok) }));
+}
+EOF
+  cat >"$FY/src/server.js" <<'EOF'
+import Fastify from "fastify";
+import db from "./plugins/db.js";
+import status from "./routes/status.js";
+import legacy from "./routes/legacy.js";
+
+const app = Fastify({ logger: { level: "info", base: { service: "status-page" }, timestamp: false } });
+await app.register(db);
+await app.register(status);
+await app.register(legacy);
+await app.listen({ port: 39124, host: "127.0.0.1" });
+EOF
+  capture batch23 fastify_duplicate_route_startup "$FY" "node src/server.js" "fastify $(ver fastify), $(node --version)"
+
+  # --- migrations against sqlite3 ---
+  KX="$B/knex-shop"
+  proj "$KX"
+  mkdir -p "$KX/migrations"
+  printf '{ "name": "shop-db", "version": "1.0.0", "private": true }\n' >"$KX/package.json"
+  cat >"$KX/knexfile.js" <<'EOF'
+module.exports = {
+  development: {
+    client: "sqlite3",
+    connection: { filename: "./dev.sqlite3" },
+    useNullAsDefault: true,
+    migrations: { directory: "./migrations", tableName: "knex_migrations" },
+  },
+};
+EOF
+  cat >"$KX/migrations/20261101090000_create_customers.js" <<'EOF'
+exports.up = (knex) =>
+  knex.schema.createTable("customers", (t) => {
+    t.increments("id");
+    t.string("email").notNullable().unique();
+    t.string("name");
+    t.timestamps(true, true);
+  });
+exports.down = (knex) => knex.schema.dropTable("customers");
+EOF
+  cat >"$KX/migrations/20261105090000_create_orders.js" <<'EOF'
+exports.up = async (knex) => {
+  await knex.schema.createTable("orders", (t) => {
+    t.increments("id");
+    t.integer("customer_id").references("customers.id").notNullable();
+    t.integer("total_cents").notNullable();
+    t.string("status").defaultTo("pending");
+  });
+  await knex.schema.createTable("order_items", (t) => {
+    t.increments("id");
+    t.integer("order_id").references("orders.id");
+    t.integer("quantity").notNullable();
+  });
+};
+exports.down = async (knex) => {
+  await knex.schema.dropTable("order_items");
+  await knex.schema.dropTable("orders");
+};
+EOF
+  cat >"$KX/migrations/20261120090000_add_sku_to_order_lines.js" <<'EOF'
+exports.up = (knex) =>
+  knex.schema.alterTable("order_lines", (t) => {
+    t.string("sku", 32);
+    t.index(["sku"], "order_lines_sku_idx");
+  });
+exports.down = (knex) =>
+  knex.schema.alterTable("order_lines", (t) => {
+    t.dropIndex(["sku"], "order_lines_sku_idx");
+    t.dropColumn("sku");
+  });
+EOF
+  capture batch23 knex_migrate_latest_failing "$KX" "npx knex migrate:latest" "knex $(ver knex), sqlite3 $(ver sqlite3)"
+
+  SQ="$B/sequelize-blog"
+  proj "$SQ"
+  mkdir -p "$SQ/config" "$SQ/migrations"
+  printf '{ "name": "blog-api", "version": "0.5.0", "private": true }\n' >"$SQ/package.json"
+  printf '{\n  "development": { "dialect": "sqlite", "storage": "./blog.sqlite", "logging": false }\n}\n' >"$SQ/config/config.json"
+  cat >"$SQ/migrations/20261102100000-create-users.js" <<'EOF'
+"use strict";
+module.exports = {
+  async up(queryInterface, Sequelize) {
+    await queryInterface.createTable("Users", {
+      id: { type: Sequelize.INTEGER, primaryKey: true, autoIncrement: true },
+      email: { type: Sequelize.STRING, allowNull: false, unique: true },
+      createdAt: Sequelize.DATE,
+      updatedAt: Sequelize.DATE,
+    });
+  },
+  async down(queryInterface) {
+    await queryInterface.dropTable("Users");
+  },
+};
+EOF
+  cat >"$SQ/migrations/20261103100000-create-posts.js" <<'EOF'
+"use strict";
+module.exports = {
+  async up(queryInterface, Sequelize) {
+    await queryInterface.createTable("Posts", {
+      id: { type: Sequelize.INTEGER, primaryKey: true, autoIncrement: true },
+      authorId: { type: Sequelize.INTEGER, references: { model: "Users", key: "id" } },
+      title: { type: Sequelize.STRING, allowNull: false },
+      body: Sequelize.TEXT,
+      createdAt: Sequelize.DATE,
+      updatedAt: Sequelize.DATE,
+    });
+  },
+  async down(queryInterface) {
+    await queryInterface.dropTable("Posts");
+  },
+};
+EOF
+  cat >"$SQ/migrations/20261118100000-index-posts-by-author-and-date.js" <<'EOF'
+"use strict";
+module.exports = {
+  async up(queryInterface) {
+    await queryInterface.addIndex("Posts", ["authorId", "publishedAt"], { name: "posts_author_published" });
+  },
+  async down(queryInterface) {
+    await queryInterface.removeIndex("Posts", "posts_author_published");
+  },
+};
+EOF
+  capture batch23 sequelize_db_migrate_failing "$SQ" "npx sequelize-cli db:migrate" "sequelize-cli $(ver sequelize-cli), sequelize $(ver sequelize)"
+
+  TO="$B/typeorm-billing"
+  proj "$TO"
+  mkdir -p "$TO/migrations"
+  printf '{ "name": "billing-service", "version": "3.0.0", "private": true }\n' >"$TO/package.json"
+  cat >"$TO/data-source.js" <<'EOF'
+const { DataSource } = require("typeorm");
+
+module.exports.AppDataSource = new DataSource({
+  type: "sqlite",
+  database: "billing.sqlite",
+  migrations: [__dirname + "/migrations/*.js"],
+  logging: ["query", "error", "schema"],
+});
+EOF
+  cat >"$TO/migrations/1731900000000-CreateInvoices.js" <<'EOF'
+module.exports = class CreateInvoices1731900000000 {
+  name = "CreateInvoices1731900000000";
+  async up(queryRunner) {
+    await queryRunner.query(`CREATE TABLE "invoice" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "number" varchar NOT NULL, "customer_id" integer NOT NULL, "issued_at" datetime NOT NULL DEFAULT (datetime('now')))`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "IDX_invoice_number" ON "invoice" ("number")`);
+    await queryRunner.query(`INSERT INTO "invoice" ("number", "customer_id") VALUES ('INV-2026-0001', 1), ('INV-2026-0002', 2)`);
+  }
+  async down(queryRunner) {
+    await queryRunner.query(`DROP TABLE "invoice"`);
+  }
+};
+EOF
+  cat >"$TO/migrations/1732600000000-AddInvoiceTotals.js" <<'EOF'
+module.exports = class AddInvoiceTotals1732600000000 {
+  name = "AddInvoiceTotals1732600000000";
+  async up(queryRunner) {
+    await queryRunner.query(`ALTER TABLE "invoice" ADD COLUMN "currency" varchar(3) NOT NULL DEFAULT 'EUR'`);
+    await queryRunner.query(`ALTER TABLE "invoice" ADD COLUMN "total_cents" integer NOT NULL`);
+  }
+  async down(queryRunner) {
+    await queryRunner.query(`ALTER TABLE "invoice" DROP COLUMN "total_cents"`);
+  }
+};
+EOF
+  capture batch23 typeorm_migration_run_failing "$TO" "npx typeorm migration:run -d data-source.js" "typeorm $(ver typeorm), sqlite3 $(ver sqlite3)"
+
+  # --- docs and dependency hygiene ---
+  TD="$B/money-lib"
+  proj "$TD"
+  mkdir -p "$TD/src"
+  printf '{ "name": "@acme/money", "version": "2.3.0", "main": "dist/index.js", "types": "dist/index.d.ts" }\n' >"$TD/package.json"
+  printf '{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true, "declaration": true, "outDir": "dist" }, "include": ["src"] }\n' >"$TD/tsconfig.json"
+  printf '{ "entryPoints": ["src/index.ts"], "out": "docs", "validation": { "notDocumented": true, "invalidLink": true } }\n' >"$TD/typedoc.json"
+  : >"$TD/src/index.ts"
+  for m in currency rounding allocation exchange formatting parsing tax invoices ledger rates; do
+    {
+      echo "/** Helpers for $m. */"
+      for i in $(seq 1 16); do
+        if [ $((i % 2)) -eq 0 ]; then
+          echo "/**"
+          echo " * Applies the $m rule number $i."
+          echo " * @params amount the amount in minor units"
+          echo " * @see {@link ${m}Rule$((i + 100))}"
+          echo " */"
+        fi
+        echo "export function ${m}Rule$i(amount: number, scale = $i): number {"
+        echo "  return Math.round(amount * scale) / scale;"
+        echo "}"
+        echo "export interface ${m^}Options$i { precision: number; mode: \"half-up\" | \"bankers\" }"
+      done
+    } >"$TD/src/$m.ts"
+    echo "export * from \"./$m.js\";" >>"$TD/src/index.ts"
+  done
+  capture batch23 typedoc_warnings_as_errors "$TD" "npx typedoc --treatWarningsAsErrors" "typedoc $(ver typedoc)"
+
+  MD="$B/madge-app"
+  proj "$MD"
+  mkdir -p "$MD/src/orders" "$MD/src/customers" "$MD/src/billing" "$MD/src/shared"
+  printf '{ "name": "crm", "version": "1.0.0", "private": true }\n' >"$MD/package.json"
+  printf '{ "compilerOptions": { "module": "commonjs", "target": "es2020", "strict": true }, "include": ["src"] }\n' >"$MD/tsconfig.json"
+  printf 'import { Customer } from "../customers/customer";\nimport { invoiceFor } from "../billing/invoice";\nexport class Order { constructor(public customer: Customer, public total: number) {}\n  invoice() { return invoiceFor(this); } }\n' >"$MD/src/orders/order.ts"
+  printf 'import { Order } from "../orders/order";\nexport class Customer { orders: Order[] = []; }\n' >"$MD/src/customers/customer.ts"
+  printf 'import type { Order } from "../orders/order";\nimport { taxFor } from "./tax";\nexport function invoiceFor(o: Order) { return { total: o.total + taxFor(o.total) }; }\n' >"$MD/src/billing/invoice.ts"
+  printf 'import { currencyOf } from "../shared/money";\nexport function taxFor(total: number) { return currencyOf(total) === "EUR" ? total * 0.21 : 0; }\n' >"$MD/src/billing/tax.ts"
+  printf 'import { taxFor } from "../billing/tax";\nexport function currencyOf(_n: number) { return "EUR"; }\nexport const zeroTax = taxFor(0);\n' >"$MD/src/shared/money.ts"
+  printf 'import { Order } from "./orders/order";\nimport { Customer } from "./customers/customer";\nimport { logger } from "./shared/logger";\nexport const demo = new Order(new Customer(), 10);\nlogger.info(demo.invoice());\n' >"$MD/src/index.ts"
+  printf 'import { demo } from "../index";\nexport const logger = { info: (x: unknown) => console.log(demo.total, x) };\n' >"$MD/src/shared/logger.ts"
+  capture batch23 madge_circular "$MD" "npx madge --circular --extensions ts src/" "madge $(ver madge)"
+
+  DC="$B/depcheck-api"
+  mkdir -p "$DC/src/routes" "$DC/test"
+  ln -s "$NTD/node_modules" "$DC/node_modules"
+  cat >"$DC/package.json" <<'EOF'
+{
+  "name": "notifications-api",
+  "version": "1.4.0",
+  "private": true,
+  "scripts": { "test": "jest", "start": "node src/index.js" },
+  "dependencies": { "express": "^4.19.0", "moment": "^2.30.0", "lodash": "^4.17.21", "dotenv": "^16.4.0", "axios": "^1.7.0" },
+  "devDependencies": { "jest": "^29.7.0", "nodemon": "^3.1.0", "eslint-plugin-import": "^2.29.0" }
+}
+EOF
+  printf 'require("dotenv").config();\nconst express = require("express");\nconst { v4: uuid } = require("uuid");\nconst app = express();\napp.use(require("./routes/send"));\napp.get("/id", (_q, r) => r.send(uuid()));\napp.listen(3000);\n' >"$DC/src/index.js"
+  printf 'const { Router } = require("express");\nconst { z } = require("zod");\nconst pino = require("pino");\nconst log = pino();\nconst r = Router();\nconst Body = z.object({ to: z.string().email(), text: z.string() });\nr.post("/send", (q, s) => { log.info(Body.parse(q.body)); s.sendStatus(202); });\nmodule.exports = r;\n' >"$DC/src/routes/send.js"
+  printf 'const request = require("supertest");\ntest("sends", async () => { expect(request).toBeDefined(); });\n' >"$DC/test/send.test.js"
+  capture batch23 depcheck_unused_and_missing "$DC" "npx depcheck" "depcheck $(ver depcheck)"
+
+  # --- monorepo runners ---
+  gitinit() { git init -q -b main "$1" && git -C "$1" config user.email dev@example.com && git -C "$1" config user.name Dev; }
+  LR="$B/lerna-mono"
+  mkdir -p "$LR"
+  ln -s "$NTD/node_modules" "$LR/node_modules"
+  printf '{ "name": "acme-platform", "private": true, "workspaces": ["packages/*"] }\n' >"$LR/package.json"
+  printf '{ "$schema": "node_modules/lerna/schemas/lerna-schema.json", "version": "independent", "npmClient": "npm" }\n' >"$LR/lerna.json"
+  printf 'node_modules\ndist\n' >"$LR/.gitignore"
+  for p in auth billing catalog checkout ledger notifications search shipping; do
+    d="$LR/packages/$p"
+    mkdir -p "$d/src"
+    printf '{ "name": "@acme/%s", "version": "1.0.0", "scripts": { "build": "tsc -p tsconfig.json --listEmittedFiles" } }\n' "$p" >"$d/package.json"
+    printf '{ "compilerOptions": { "target": "ES2022", "module": "commonjs", "strict": true, "outDir": "dist", "rootDir": "src" }, "include": ["src"] }\n' >"$d/tsconfig.json"
+    for i in $(seq 1 34); do
+      printf 'export interface %sRecord%d { id: string; createdAt: Date; amount: number }\nexport function make%s%d(id: string): %sRecord%d {\n  return { id, createdAt: new Date(0), amount: %d };\n}\n' "${p^}" "$i" "${p^}" "$i" "${p^}" "$i" "$i" >"$d/src/${p}_$i.ts"
+    done
+  done
+  printf 'import { makeLedger3 } from "./ledger_3";\nexport function balance(entries: { amount: number }[]): number {\n  return entries.reduce((sum, e) => sum + e.amount, "0");\n}\nexport const opening: number = makeLedger3("opening").amount.toFixed(2);\n' >"$LR/packages/ledger/src/balance.ts"
+  gitinit "$LR" && git -C "$LR" add -A && git -C "$LR" commit -qm "platform packages"
+  capture batch23 lerna_run_build_one_failing "$LR" "npx lerna run build --concurrency 1" "lerna $(ver lerna)"
+
+  NXW="$B/nx-mono"
+  mkdir -p "$NXW"
+  ln -s "$NTD/node_modules" "$NXW/node_modules"
+  printf '{ "name": "acme-web", "private": true, "workspaces": ["libs/*"] }\n' >"$NXW/package.json"
+  printf '{ "targetDefaults": { "typecheck": { "cache": false } } }\n' >"$NXW/nx.json"
+  for p in design-tokens ui-kit forms data-access feature-cart; do
+    d="$NXW/libs/$p"
+    mkdir -p "$d/src"
+    printf '{ "name": "@acme/%s", "version": "0.1.0", "scripts": { "typecheck": "tsc --noEmit -p tsconfig.json" } }\n' "$p" >"$d/package.json"
+    printf '{ "compilerOptions": { "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler", "strict": true, "noUnusedLocals": true }, "include": ["src"] }\n' >"$d/tsconfig.json"
+    printf 'export const name = "%s";\nexport function describe(): string { return `lib ${name}`; }\n' "$p" >"$d/src/index.ts"
+  done
+  cat >"$NXW/libs/forms/src/validators.ts" <<'EOF'
+export type Validator<T> = (value: T) => string | null;
+
+export const required: Validator<string> = (v) => (v.trim() ? null : "required");
+export const minLength = (n: number): Validator<string> => (v) => (v.length >= n ? null : `at least ${n} characters`);
+
+export function validate<T>(value: T, validators: Validator<T>[]): string[] {
+  const unused = validators.length;
+  return validators.map((fn) => fn(value)).filter((m) => m !== null);
+}
+
+export const postcode: Validator<string> = (v) => /^\d{4}\s?[A-Z]{2}$/.test(v) ? null : 42;
+EOF
+  gitinit "$NXW" && printf 'node_modules\n.nx\n' >"$NXW/.gitignore" && git -C "$NXW" add -A && git -C "$NXW" commit -qm "web libs"
+  capture batch23 nx_run_many_typecheck_one_failing "$NXW" "npx nx run-many -t typecheck --parallel=1" "nx $(ver nx)"
+
+  CH="$B/changesets-mono"
+  mkdir -p "$CH/.changeset" "$CH/packages/ui/src" "$CH/packages/api-client/src" "$CH/packages/utils/src"
+  printf '{ "name": "acme-design", "private": true, "workspaces": ["packages/*"] }\n' >"$CH/package.json"
+  printf '{\n  "$schema": "https://unpkg.com/@changesets/config@3.0.0/schema.json",\n  "changelog": "@changesets/cli/changelog",\n  "commit": false,\n  "access": "restricted",\n  "baseBranch": "main",\n  "updateInternalDependencies": "patch",\n  "ignore": []\n}\n' >"$CH/.changeset/config.json"
+  for p in ui api-client utils; do
+    printf '{ "name": "@acme/%s", "version": "1.2.0" }\n' "$p" >"$CH/packages/$p/package.json"
+    printf 'export const version = "1.2.0";\n' >"$CH/packages/$p/src/index.ts"
+  done
+  gitinit "$CH" && git -C "$CH" add -A && git -C "$CH" commit -qm "release 1.2.0"
+  git -C "$CH" switch -q -c feat/button-variants
+  printf 'export const version = "1.2.0";\nexport type ButtonVariant = "primary" | "ghost" | "danger";\n' >"$CH/packages/ui/src/index.ts"
+  printf 'export const version = "1.2.0";\nexport const retry = 3;\n' >"$CH/packages/api-client/src/index.ts"
+  git -C "$CH" commit -qam "ui: button variants; api-client: retries"
+  capture batch23 changeset_status_missing "$CH" "$NT/changeset status" "@changesets/cli $(ver @changesets/cli)"
+
+  # --- library bundlers ---
+  TU="$B/tsup-sdk"
+  proj "$TU"
+  mkdir -p "$TU/src"
+  printf '{ "name": "@acme/sdk", "version": "0.7.0", "type": "module", "main": "dist/index.cjs", "module": "dist/index.js" }\n' >"$TU/package.json"
+  printf '{ "compilerOptions": { "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler", "strict": true, "skipLibCheck": true }, "include": ["src"] }\n' >"$TU/tsconfig.json"
+  cat >"$TU/src/client.ts" <<'EOF'
+export interface ClientOptions { baseUrl: string; token?: string; timeoutMs?: number }
+
+export class ApiClient {
+  constructor(private readonly options: ClientOptions) {}
+
+  async get<T>(path: string): Promise<T> {
+    const res = await fetch(new URL(path, this.options.baseUrl), { headers: this.headers() });
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+    return res.json() as Promise<T>;
+  }
+
+  private headers(): Record<string, string> {
+    return { authorization: this.options.token };
+  }
+}
+EOF
+  cat >"$TU/src/index.ts" <<'EOF'
+export { ApiClient } from "./client";
+export type { ClientOptions } from "./client";
+export const DEFAULT_TIMEOUT: number = "30s";
+EOF
+  capture batch23 tsup_dts_build_error "$TU" "npx tsup src/index.ts --format esm,cjs --dts" "tsup $(ver tsup)"
+
+  RL="$B/rollup-widget"
+  proj "$RL"
+  mkdir -p "$RL/src"
+  printf '{ "name": "embed-widget", "version": "1.5.0", "type": "module" }\n' >"$RL/package.json"
+  cat >"$RL/rollup.config.js" <<'EOF'
+import { nodeResolve } from "@rollup/plugin-node-resolve";
+
+export default {
+  input: "src/index.js",
+  output: [
+    { file: "dist/widget.esm.js", format: "es" },
+    { file: "dist/widget.umd.js", format: "umd", name: "EmbedWidget" },
+  ],
+  plugins: [nodeResolve()],
+};
+EOF
+  printf 'import { render } from "./render.js";\nimport { debounce } from "lodash-es";\nimport dayjs from "dayjs";\nexport function mount(el) { const r = debounce(() => render(el, dayjs().format("HH:mm")), 50); r(); }\nexport { VERSION } from "./version.js";\n' >"$RL/src/index.js"
+  printf 'import { theme } from "./theme.js";\nexport function render(el, time) { el.innerHTML = `<div style="color:${theme.fg}">${time}</div>`; }\n' >"$RL/src/render.js"
+  printf 'import { render } from "./render.js";\nexport const theme = { fg: "#222", preview: render };\n' >"$RL/src/theme.js"
+  printf 'var __assign = (this && this.__assign) || Object.assign;\nexport const VERSION = __assign({}, { major: 1, minor: 5 });\nexport const unused = eval("1 + 1");\n' >"$RL/src/version.js"
+  capture batch23 rollup_warnings_then_missing_export "$RL" "npx rollup -c" "rollup $(ver rollup)"
+fi
+
+# --- batch24: JVM, Ruby and PHP tools from Debian (gradle 4.4, maven offline against
+# /usr/share/maven-repo, JUnit 4/5, checkstyle, ant, groovy, scala, clojure, kotlin; rspec,
+# rubocop, rake, bundler, minitest, sinatra; phpunit, phpcbf, composer, php -l) --------------
+if sel batch24; then
+  B="$WORK/batch24"
+  rm -rf "$B" && mkdir -p "$B"
+  JV="$(java -version 2>&1 | head -1)"
+  JUNIT4_CP="/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar"
+
+  # inventory_sources DIR: the main sources of a small inventory service (compile cleanly)
+  inventory_sources() {
+    local d="$1/src/main/java/com/acme/inventory"
+    mkdir -p "$d"
+    cat >"$d/Sku.java" <<'EOF'
+package com.acme.inventory;
+
+import java.util.Objects;
+
+public final class Sku {
+    private final String code;
+
+    public Sku(String code) {
+        if (code == null || !code.matches("[A-Z]{3}-\\d{4}")) {
+            throw new IllegalArgumentException("invalid SKU code: " + code);
+        }
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Sku && ((Sku) o).code.equals(code);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(code);
+    }
+
+    @Override
+    public String toString() {
+        return code;
+    }
+}
+EOF
+    cat >"$d/StockLevel.java" <<'EOF'
+package com.acme.inventory;
+
+public class StockLevel {
+    private int onHand;
+    private int reserved;
+
+    public StockLevel(int onHand) {
+        this.onHand = onHand;
+    }
+
+    public int available() {
+        return onHand - reserved;
+    }
+
+    public void reserve(int qty) {
+        if (qty > available()) {
+            throw new IllegalStateException("cannot reserve " + qty + ", only " + available() + " available");
+        }
+        reserved += qty;
+    }
+
+    public void receive(int qty) {
+        onHand += qty;
+    }
+
+    public void ship(int qty) {
+        reserved -= qty;
+        onHand -= qty;
+    }
+
+    public int onHand() {
+        return onHand;
+    }
+}
+EOF
+    cat >"$d/Warehouse.java" <<'EOF'
+package com.acme.inventory;
+
+import java.util.HashMap;
+import java.util.Map;
+
+public class Warehouse {
+    private final String name;
+    private final Map<Sku, StockLevel> stock = new HashMap<>();
+
+    public Warehouse(String name) {
+        this.name = name;
+    }
+
+    public void receive(Sku sku, int qty) {
+        stock.computeIfAbsent(sku, s -> new StockLevel(0)).receive(qty);
+    }
+
+    public void reserve(Sku sku, int qty) {
+        StockLevel level = stock.get(sku);
+        if (level == null) {
+            throw new IllegalStateException("unknown SKU " + sku + " in " + name);
+        }
+        level.reserve(qty);
+    }
+
+    public int available(Sku sku) {
+        StockLevel level = stock.get(sku);
+        return level == null ? 0 : level.available();
+    }
+
+    public String name() {
+        return name;
+    }
+}
+EOF
+    cat >"$d/ReorderPolicy.java" <<'EOF'
+package com.acme.inventory;
+
+public class ReorderPolicy {
+    private final int threshold;
+    private final int batchSize;
+
+    public ReorderPolicy(int threshold, int batchSize) {
+        this.threshold = threshold;
+        this.batchSize = batchSize;
+    }
+
+    public boolean needsReorder(int available) {
+        return available < threshold;
+    }
+
+    public int orderQuantity(int available) {
+        if (batchSize <= 0) {
+            throw new IllegalStateException("batch size must be positive, was " + batchSize);
+        }
+        int missing = threshold - available;
+        return missing <= 0 ? 0 : ((missing + batchSize - 1) / batchSize) * batchSize;
+    }
+}
+EOF
+    cat >"$d/PriceCalculator.java" <<'EOF'
+package com.acme.inventory;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+public class PriceCalculator {
+    private final BigDecimal vatRate;
+
+    public PriceCalculator(BigDecimal vatRate) {
+        this.vatRate = vatRate;
+    }
+
+    public BigDecimal gross(BigDecimal net) {
+        return net.add(net.multiply(vatRate)).setScale(2, RoundingMode.HALF_UP);
+    }
+
+    public BigDecimal bulkDiscount(BigDecimal net, int qty) {
+        if (qty >= 100) {
+            return net.multiply(new BigDecimal("0.90")).setScale(2, RoundingMode.HALF_UP);
+        }
+        return net;
+    }
+}
+EOF
+  }
+
+  # inventory_tests DIR: JUnit 4 tests of the inventory service, three of them failing
+  inventory_tests() {
+    local t="$1/src/test/java/com/acme/inventory"
+    mkdir -p "$t"
+    cat >"$t/StockLevelTest.java" <<'EOF'
+package com.acme.inventory;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class StockLevelTest {
+    @Test
+    public void reserveReducesAvailable() {
+        StockLevel level = new StockLevel(20);
+        level.reserve(5);
+        assertEquals(15, level.available());
+    }
+
+    @Test
+    public void receiveAddsToOnHand() {
+        StockLevel level = new StockLevel(10);
+        level.receive(5);
+        assertEquals(15, level.onHand());
+    }
+
+    @Test
+    public void shipReleasesReservation() {
+        StockLevel level = new StockLevel(10);
+        level.reserve(4);
+        level.ship(4);
+        assertEquals("available after shipping", 10, level.available());
+    }
+
+    @Test(expected = IllegalStateException.class)
+    public void overReserveFails() {
+        new StockLevel(3).reserve(4);
+    }
+}
+EOF
+    cat >"$t/ReorderPolicyTest.java" <<'EOF'
+package com.acme.inventory;
+
+import static org.hamcrest.CoreMatchers.is;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThat;
+
+import org.junit.Test;
+
+public class ReorderPolicyTest {
+    @Test
+    public void belowThresholdNeedsReorder() {
+        assertThat(new ReorderPolicy(10, 25).needsReorder(9), is(true));
+    }
+
+    @Test
+    public void atThresholdNeedsReorder() {
+        assertThat("stock at the threshold should trigger a reorder", new ReorderPolicy(10, 25).needsReorder(10), is(true));
+    }
+
+    @Test
+    public void orderRoundsUpToBatch() {
+        assertEquals(50, new ReorderPolicy(40, 25).orderQuantity(3));
+    }
+
+    @Test
+    public void zeroBatchUsesDefault() {
+        assertEquals(10, new ReorderPolicy(10, 0).orderQuantity(0));
+    }
+}
+EOF
+    cat >"$t/PriceCalculatorTest.java" <<'EOF'
+package com.acme.inventory;
+
+import static org.junit.Assert.assertEquals;
+
+import java.math.BigDecimal;
+import org.junit.Test;
+
+public class PriceCalculatorTest {
+    private final PriceCalculator calc = new PriceCalculator(new BigDecimal("0.20"));
+
+    @Test
+    public void grossAddsVat() {
+        assertEquals(new BigDecimal("12.00"), calc.gross(new BigDecimal("10.00")));
+    }
+
+    @Test
+    public void bulkDiscountAbove100() {
+        assertEquals(new BigDecimal("90.00"), calc.bulkDiscount(new BigDecimal("100.00"), 100));
+    }
+
+    @Test
+    public void noDiscountBelow100() {
+        assertEquals(new BigDecimal("100.00"), calc.bulkDiscount(new BigDecimal("100.00"), 99));
+    }
+}
+EOF
+  }
+
+  # gradle build of the inventory service with three compile errors in two files
+  GC="$B/gradle-compile"
+  mkdir -p "$GC"
+  inventory_sources "$GC"
+  printf "rootProject.name = 'inventory'\n" >"$GC/settings.gradle"
+  cat >"$GC/build.gradle" <<'EOF'
+apply plugin: 'java'
+
+group = 'com.acme'
+version = '0.4.0-SNAPSHOT'
+
+repositories {
+    flatDir { dirs '/usr/share/java' }
+}
+
+dependencies {
+    testCompile name: 'junit4'
+    testCompile name: 'hamcrest-core'
+}
+EOF
+  cat >"$GC/src/main/java/com/acme/inventory/InventoryLoader.java" <<'EOF'
+package com.acme.inventory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+public class InventoryLoader {
+    private final Properties config;
+
+    public InventoryLoader(Properties config) {
+        this.config = config;
+    }
+
+    public Warehouse load(Path csv) {
+        Warehouse warehouse = new Warehouse(config.getProperty("warehouse.name", "main"));
+        List<String> lines = Files.readAllLines(csv);
+        for (String line : lines.subList(1, lines.size())) {
+            String[] cols = line.split(",");
+            warehouse.receive(new Sku(cols[0]), Integer.parseInt(cols[1].trim()));
+        }
+        return warehouse;
+    }
+
+    public ReorderPolicy policy() {
+        int threshold = config.getProperty("reorder.threshold", "10");
+        return new ReorderPolicy(threshold, 25);
+    }
+
+    public void reserveAll(Warehouse warehouse, List<Sku> skus) {
+        for (Sku sku : skus) {
+            warehouse.reserveUnits(sku, 1);
+        }
+    }
+}
+EOF
+  capture batch24 gradle_build_compile_errors "$GC" "gradle --offline --no-daemon build" "$(gradle --version 2>/dev/null | grep '^Gradle'), $JV"
+
+  # gradle test of the inventory service: JUnit 4 failures (assertEquals, hamcrest, an exception)
+  GT="$B/gradle-test"
+  mkdir -p "$GT"
+  inventory_sources "$GT"
+  inventory_tests "$GT"
+  cp "$GC/settings.gradle" "$GC/build.gradle" "$GT/"
+  capture batch24 gradle_test_junit4_failures "$GT" "gradle --offline --no-daemon test" "$(gradle --version 2>/dev/null | grep '^Gradle'), junit 4.13.2"
+
+  # gradle test --info --stacktrace: the same project with a parameterised test printing per case
+  GI="$B/gradle-test-info"
+  mkdir -p "$GI/src/test/java/com/acme/inventory"
+  inventory_sources "$GI"
+  inventory_tests "$GI"
+  cp "$GC/settings.gradle" "$GI/"
+  cat >"$GI/build.gradle" <<'EOF'
+apply plugin: 'java'
+
+group = 'com.acme'
+version = '0.4.0-SNAPSHOT'
+
+repositories {
+    flatDir { dirs '/usr/share/java' }
+}
+
+dependencies {
+    testCompile name: 'junit4'
+    testCompile name: 'hamcrest-core'
+}
+
+test {
+    testLogging {
+        events 'failed', 'skipped'
+        exceptionFormat 'full'
+        info {
+            events 'passed', 'failed', 'skipped'
+            exceptionFormat 'full'
+        }
+    }
+}
+EOF
+  cat >"$GI/src/test/java/com/acme/inventory/SkuFormatTest.java" <<'EOF'
+package com.acme.inventory;
+
+import static org.junit.Assert.assertEquals;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.junit.runners.Parameterized.Parameters;
+
+@RunWith(Parameterized.class)
+public class SkuFormatTest {
+    @Parameters(name = "{index}: {0}")
+    public static Collection<Object[]> codes() {
+        List<Object[]> cases = new ArrayList<>();
+        String[] prefixes = {"BLT", "NUT", "WSH", "SCR", "HNG", "BRK"};
+        for (String prefix : prefixes) {
+            for (int i = 1; i <= 40; i++) {
+                cases.add(new Object[] {String.format("%s-%04d", prefix, i * 37)});
+            }
+        }
+        cases.add(new Object[] {"blt-0001"});
+        return cases;
+    }
+
+    private final String code;
+
+    public SkuFormatTest(String code) {
+        this.code = code;
+    }
+
+    @Test
+    public void roundTrips() {
+        assertEquals(code, new Sku(code).code());
+    }
+}
+EOF
+  capture batch24 gradle_test_info_stacktrace "$GI" "gradle --offline --no-daemon test --info --stacktrace" "$(gradle --version 2>/dev/null | grep '^Gradle'), junit 4.13.2"
+
+  # gradle --offline with a Maven Central dependency never downloaded
+  GO="$B/gradle-offline"
+  mkdir -p "$GO"
+  inventory_sources "$GO"
+  printf "rootProject.name = 'inventory-api'\n" >"$GO/settings.gradle"
+  cat >"$GO/build.gradle" <<'EOF'
+apply plugin: 'java'
+
+repositories {
+    mavenCentral()
+}
+
+dependencies {
+    compile 'com.google.guava:guava:32.1.2-jre'
+    compile 'com.fasterxml.jackson.core:jackson-databind:2.15.2'
+    testCompile 'junit:junit:4.13.2'
+}
+EOF
+  capture batch24 gradle_offline_unresolved "$GO" "gradle --offline --no-daemon compileJava" "$(gradle --version 2>/dev/null | grep '^Gradle')"
+
+  # mvn -o test against Debian's maven repository: surefire failures and an error
+  MVNV="$(mvn -v 2>/dev/null | head -1 | sed 's/\x1b\[[0-9;]*m//g')"
+  orders_pom() {
+    cat >"$1/pom.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0"
+         xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+         xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 http://maven.apache.org/xsd/maven-4.0.0.xsd">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.acme</groupId>
+  <artifactId>orders</artifactId>
+  <version>2.3.0-SNAPSHOT</version>
+  <packaging>jar</packaging>
+  <name>orders</name>
+  <properties>
+    <maven.compiler.source>17</maven.compiler.source>
+    <maven.compiler.target>17</maven.compiler.target>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>junit</groupId>
+      <artifactId>junit</artifactId>
+      <version>4.x</version>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+</project>
+EOF
+  }
+  orders_sources() {
+    local d="$1/src/main/java/com/acme/orders"
+    mkdir -p "$d"
+    cat >"$d/OrderLine.java" <<'EOF'
+package com.acme.orders;
+
+import java.math.BigDecimal;
+
+public record OrderLine(String sku, int quantity, BigDecimal unitPrice) {
+    public BigDecimal total() {
+        return unitPrice.multiply(BigDecimal.valueOf(quantity));
+    }
+}
+EOF
+    cat >"$d/Order.java" <<'EOF'
+package com.acme.orders;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+public class Order {
+    private final String id;
+    private final String customerTier;
+    private final List<OrderLine> lines = new ArrayList<>();
+
+    public Order(String id, String customerTier) {
+        this.id = id;
+        this.customerTier = customerTier;
+    }
+
+    public Order add(OrderLine line) {
+        lines.add(line);
+        return this;
+    }
+
+    public BigDecimal subtotal() {
+        return lines.stream().map(OrderLine::total).reduce(BigDecimal.ZERO, BigDecimal::add);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String customerTier() {
+        return customerTier;
+    }
+
+    public List<OrderLine> lines() {
+        return lines;
+    }
+}
+EOF
+    cat >"$d/DiscountRules.java" <<'EOF'
+package com.acme.orders;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Map;
+
+public class DiscountRules {
+    private static final Map<String, BigDecimal> TIER_RATES = Map.of(
+        "gold", new BigDecimal("0.10"),
+        "silver", new BigDecimal("0.05"));
+
+    public BigDecimal discount(Order order) {
+        BigDecimal rate = TIER_RATES.get(order.customerTier());
+        return order.subtotal().multiply(rate).setScale(2, RoundingMode.HALF_EVEN);
+    }
+}
+EOF
+    cat >"$d/OrderIds.java" <<'EOF'
+package com.acme.orders;
+
+public final class OrderIds {
+    private OrderIds() {
+    }
+
+    public static String next(String region, long sequence) {
+        return String.format("%s-%08d", region.toUpperCase(), sequence);
+    }
+}
+EOF
+  }
+  orders_tests() {
+    local t="$1/src/test/java/com/acme/orders"
+    mkdir -p "$t"
+    cat >"$t/OrderTotalsTest.java" <<'EOF'
+package com.acme.orders;
+
+import static org.junit.Assert.assertEquals;
+
+import java.math.BigDecimal;
+import org.junit.Test;
+
+public class OrderTotalsTest {
+    @Test
+    public void subtotalSumsLines() {
+        Order order = new Order("EU-00000001", "gold")
+            .add(new OrderLine("BLT-0037", 3, new BigDecimal("2.50")))
+            .add(new OrderLine("NUT-0074", 10, new BigDecimal("0.15")));
+        assertEquals(new BigDecimal("9.0"), order.subtotal());
+    }
+
+    @Test
+    public void emptyOrderIsZero() {
+        assertEquals(BigDecimal.ZERO, new Order("EU-00000002", "gold").subtotal());
+    }
+
+    @Test
+    public void lineTotalKeepsScale() {
+        assertEquals("line total", "7.50", new OrderLine("BLT-0037", 3, new BigDecimal("2.5")).total().toPlainString());
+    }
+}
+EOF
+    cat >"$t/DiscountRulesTest.java" <<'EOF'
+package com.acme.orders;
+
+import static org.junit.Assert.assertEquals;
+
+import java.math.BigDecimal;
+import org.junit.Test;
+
+public class DiscountRulesTest {
+    private final DiscountRules rules = new DiscountRules();
+
+    @Test
+    public void goldGetsTenPercent() {
+        Order order = new Order("EU-1", "gold").add(new OrderLine("BLT-0037", 4, new BigDecimal("25.00")));
+        assertEquals(new BigDecimal("10.00"), rules.discount(order));
+    }
+
+    @Test
+    public void unknownTierGetsNothing() {
+        Order order = new Order("EU-2", "bronze").add(new OrderLine("BLT-0037", 4, new BigDecimal("25.00")));
+        assertEquals(new BigDecimal("0.00"), rules.discount(order));
+    }
+}
+EOF
+    cat >"$t/OrderIdsTest.java" <<'EOF'
+package com.acme.orders;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class OrderIdsTest {
+    @Test
+    public void padsSequence() {
+        assertEquals("EU-00000042", OrderIds.next("eu", 42));
+    }
+
+    @Test
+    public void upperCasesRegion() {
+        assertEquals("US-00000001", OrderIds.next("us", 1));
+    }
+}
+EOF
+  }
+  MT="$B/mvn-test"
+  mkdir -p "$MT"
+  orders_pom "$MT"; orders_sources "$MT"; orders_tests "$MT"
+  capture batch24 mvn_offline_surefire_failures "$MT" "mvn -o -Dmaven.repo.local=/usr/share/maven-repo test" "$MVNV, surefire 2.22.3"
+
+  # mvn -o compile with compile errors in two classes
+  MC="$B/mvn-compile"
+  mkdir -p "$MC"
+  orders_pom "$MC"; orders_sources "$MC"
+  cat >"$MC/src/main/java/com/acme/orders/InvoiceExporter.java" <<'EOF'
+package com.acme.orders;
+
+import java.io.Writer;
+import java.math.BigDecimal;
+import java.util.List;
+
+public class InvoiceExporter {
+    private final DiscountRules rules = new DiscountRules();
+
+    public void export(List<Order> orders, Writer out) {
+        for (Order order : orders) {
+            BigDecimal net = order.subtotal().subtract(rules.discount(order));
+            out.write(order.id() + ";" + net.toPlainString() + "\n");
+        }
+    }
+
+    public String header() {
+        return String.join(";", List.of("id", "net"), "currency");
+    }
+
+    public int count(List<Order> orders) {
+        return orders.stream().filter(o -> o.lines().size() > 0).count();
+    }
+}
+EOF
+  capture batch24 mvn_offline_compile_errors "$MC" "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo compile" "$MVNV, maven-compiler-plugin 3.10.1"
+
+  # mvn -o verify of the orders library with every test passing (exit 0)
+  MV="$B/mvn-verify"
+  mkdir -p "$MV"
+  orders_pom "$MV"; orders_sources "$MV"; orders_tests "$MV"
+  rm "$MV/src/test/java/com/acme/orders/DiscountRulesTest.java"
+  sed -i 's/BigDecimal("9.0")/BigDecimal("9.00")/; s/"7.50"/"7.5"/' "$MV/src/test/java/com/acme/orders/OrderTotalsTest.java"
+  capture batch24 mvn_offline_verify_pass "$MV" "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo verify" "$MVNV, maven-jar-plugin 3.3.0"
+
+  # JUnitCore run of a billing module's JUnit 4 tests: failures with JUnit's full stacks
+  JC="$B/junitcore"
+  mkdir -p "$JC/src/com/acme/billing" "$JC/test/com/acme/billing"
+  cat >"$JC/src/com/acme/billing/TaxTable.java" <<'EOF'
+package com.acme.billing;
+
+import java.util.Map;
+
+public class TaxTable {
+    private final Map<String, Integer> basisPoints = Map.of("DE", 1900, "FR", 2000, "AT", 2000, "IT", 2200);
+
+    public int rateFor(String country) {
+        Integer bp = basisPoints.get(country);
+        if (bp == null) {
+            throw new IllegalArgumentException("no VAT rate for country " + country);
+        }
+        return bp;
+    }
+
+    public long taxCents(String country, long netCents) {
+        return netCents * rateFor(country) / 10000;
+    }
+}
+EOF
+  cat >"$JC/src/com/acme/billing/Invoice.java" <<'EOF'
+package com.acme.billing;
+
+import java.util.ArrayList;
+import java.util.List;
+
+public class Invoice {
+    private final String country;
+    private final List<Long> lineCents = new ArrayList<>();
+    private final TaxTable taxes = new TaxTable();
+
+    public Invoice(String country) {
+        this.country = country;
+    }
+
+    public Invoice line(long cents) {
+        lineCents.add(cents);
+        return this;
+    }
+
+    public long netCents() {
+        return lineCents.stream().mapToLong(Long::longValue).sum();
+    }
+
+    public long grossCents() {
+        return netCents() + taxes.taxCents(country, netCents());
+    }
+
+    public String summary() {
+        return String.format("%s net=%d.%02d gross=%d.%02d", country, netCents() / 100, netCents() % 100,
+            grossCents() / 100, grossCents() % 100);
+    }
+}
+EOF
+  cat >"$JC/test/com/acme/billing/TaxTableTest.java" <<'EOF'
+package com.acme.billing;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class TaxTableTest {
+    private final TaxTable table = new TaxTable();
+
+    @Test
+    public void germanRate() {
+        assertEquals(1900, table.rateFor("DE"));
+    }
+
+    @Test
+    public void roundsHalfUp() {
+        assertEquals(4, table.taxCents("DE", 21));
+    }
+
+    @Test
+    public void spainIsKnown() {
+        assertEquals(2100, table.rateFor("ES"));
+    }
+}
+EOF
+  cat >"$JC/test/com/acme/billing/InvoiceTest.java" <<'EOF'
+package com.acme.billing;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class InvoiceTest {
+    @Test
+    public void grossAddsTax() {
+        assertEquals(11900, new Invoice("DE").line(5000).line(5000).grossCents());
+    }
+
+    @Test
+    public void summaryFormatsAmounts() {
+        assertEquals("FR net=12.05 gross=14.46", new Invoice("FR").line(1205).summary());
+    }
+
+    @Test(timeout = 1000)
+    public void emptyInvoiceIsZero() {
+        assertEquals(0, new Invoice("IT").grossCents());
+    }
+}
+EOF
+  mkdir -p "$JC/out"
+  javac -d "$JC/out" -cp "$JUNIT4_CP" $(find "$JC/src" "$JC/test" -name '*.java' | sort)
+  capture batch24 junitcore_failures "$JC" "java -cp out:$JUNIT4_CP org.junit.runner.JUnitCore com.acme.billing.TaxTableTest com.acme.billing.InvoiceTest" "$JV, junit 4.13.2"
+
+  # JUnit 5 console launcher, --details=summary: assertAll with several failures, parameterised cases
+  J5="$B/junit5"
+  mkdir -p "$J5/src/com/acme/geo" "$J5/out"
+  cat >"$J5/src/com/acme/geo/Distance.java" <<'EOF'
+package com.acme.geo;
+
+public final class Distance {
+    private Distance() {
+    }
+
+    public static double haversineKm(double lat1, double lon1, double lat2, double lon2) {
+        double r = 6371.0;
+        double dLat = Math.toRadians(lat2 - lat1);
+        double dLon = Math.toRadians(lon2 - lon1);
+        double a = Math.pow(Math.sin(dLat / 2), 2)
+            + Math.cos(Math.toRadians(lat1)) * Math.cos(Math.toRadians(lat2)) * Math.pow(Math.sin(dLon / 2), 2);
+        return 2 * r * Math.asin(Math.sqrt(a));
+    }
+
+    public static String bearingName(double degrees) {
+        String[] names = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
+        return names[(int) Math.round(degrees / 45.0)];
+    }
+}
+EOF
+  cat >"$J5/src/com/acme/geo/DistanceTest.java" <<'EOF'
+package com.acme.geo;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DistanceTest {
+    @Test
+    @DisplayName("known city pairs")
+    void knownPairs() {
+        assertAll("distances",
+            () -> assertEquals(878.0, Distance.haversineKm(52.52, 13.405, 48.137, 11.575), 1.0, "Berlin-Munich"),
+            () -> assertEquals(343.5, Distance.haversineKm(51.507, -0.128, 48.857, 2.352), 1.0, "London-Paris"),
+            () -> assertEquals(1234.0, Distance.haversineKm(40.416, -3.704, 41.902, 12.496), 1.0, "Madrid-Rome"));
+    }
+
+    @ParameterizedTest(name = "{0} degrees is {1}")
+    @CsvSource({"0, N", "44, NE", "90, E", "181, S", "270, W", "359, N"})
+    void bearingNames(double degrees, String expected) {
+        assertEquals(expected, Distance.bearingName(degrees));
+    }
+
+    @Test
+    void samePointIsZero() {
+        assertEquals(0.0, Distance.haversineKm(10, 10, 10, 10));
+    }
+}
+EOF
+  javac -d "$J5/out" -cp /usr/share/java/junit-platform-console-standalone.jar $(find "$J5/src" -name '*.java' | sort)
+  capture batch24 junit5_console_assertall_summary "$J5" "java -jar /usr/share/java/junit-platform-console-standalone.jar -cp out --select-package com.acme.geo --details=summary" "$JV, junit-platform-console-standalone 1.9.1"
+
+  # javac -Xlint:all -Werror over a legacy package: deprecation, removal, rawtypes, unchecked, serial
+  JL="$B/javac-lint"
+  mkdir -p "$JL/src/com/acme/legacy" "$JL/out"
+  for name in CustomerImport OrderArchive PriceHistory SupplierFeed StockSnapshot ReturnsLedger \
+    ShipmentTracker InvoiceBatch PaymentReconciler CatalogExport TaxReport WarehouseAudit \
+    CouponRegistry LoyaltyPoints FreightQuote; do
+    cat >"$JL/src/com/acme/legacy/$name.java" <<EOF
+package com.acme.legacy;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+public class $name implements Serializable {
+    private List entries = new ArrayList();
+    private Map index = new HashMap();
+
+    public void add(String key, Object value) {
+        entries.add(value);
+        index.put(key, value);
+    }
+
+    public Integer boxedCount() {
+        return new Integer(entries.size());
+    }
+
+    public int yearOf(Date when) {
+        return when.getYear() + 1900;
+    }
+
+    public String describe(int kind) {
+        String label = "";
+        switch (kind) {
+            case 1:
+                label = "active";
+            case 2:
+                label = label + "archived";
+                break;
+            default:
+                label = "unknown";
+        }
+        return (String) label;
+    }
+
+    @Override
+    protected void finalize() throws Throwable {
+        entries.clear();
+    }
+}
+EOF
+  done
+  capture batch24 javac_xlint_all_werror_legacy "$JL" "javac -Xlint:all -Werror -Xmaxwarns 1000 -d out \$(find src -name '*.java' | sort)" "$(javac -version 2>&1)"
+
+  # a java.util.logging service log: a sync run of 280 orders ending in an uncaught exception
+  # with nested causes ("Caused by" and "... N more")
+  JU="$B/jul-service"
+  mkdir -p "$JU/src/com/acme/sync" "$JU/out"
+  cat >"$JU/src/com/acme/sync/OrderSyncService.java" <<'EOF'
+package com.acme.sync;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.SQLException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+public class OrderSyncService {
+    private static final Logger LOG = Logger.getLogger(OrderSyncService.class.getName());
+    private static final Logger DB = Logger.getLogger("com.acme.sync.db.OrderRepository");
+    private static final Logger HTTP = Logger.getLogger("com.acme.sync.http.ShopClient");
+
+    static class SyncAbortedException extends RuntimeException {
+        SyncAbortedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    public static void main(String[] args) {
+        LOG.info("order-sync 3.2.1 starting, batch size 40, source shop-eu");
+        DB.info("connection pool started: jdbc:postgresql://db.internal:5432/orders (max 10)");
+        new OrderSyncService().run(280);
+    }
+
+    void run(int total) {
+        for (int page = 0; page * 40 < total; page++) {
+            HTTP.info(String.format("GET /api/v2/orders?page=%d&size=40 -> 200 (%d ms)", page, 80 + page * 7));
+            for (int i = page * 40 + 1; i <= Math.min(total, (page + 1) * 40); i++) {
+                syncOrder(i);
+            }
+            LOG.info(String.format("page %d done, %d of %d orders synced", page, Math.min(total, (page + 1) * 40), total));
+        }
+    }
+
+    void syncOrder(int n) {
+        String id = String.format("EU-%08d", 4100 + n);
+        if (n % 97 == 0) {
+            HTTP.warning("GET /api/v2/orders/" + id + "/lines -> 503, retrying in 500 ms (attempt 1 of 3)");
+        }
+        if (n == 271) {
+            try {
+                persist(id);
+            } catch (UncheckedIOException e) {
+                throw new SyncAbortedException("sync aborted at order " + id + " after 270 orders", e);
+            }
+        }
+        DB.fine("upsert " + id);
+        LOG.info("synced order " + id + " (" + (n % 5 + 1) + " lines)");
+    }
+
+    void persist(String id) {
+        try {
+            writeLines(id);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot persist order " + id, e);
+        }
+    }
+
+    void writeLines(String id) throws IOException {
+        try {
+            insertLine(id, 3);
+        } catch (SQLException e) {
+            DB.log(Level.SEVERE, "insert into order_lines failed for " + id + ": " + e.getMessage());
+            throw new IOException("order_lines write failed", e);
+        }
+    }
+
+    void insertLine(String id, int line) throws SQLException {
+        throw new SQLException("ERROR: duplicate key value violates unique constraint \"order_lines_pkey\"\n"
+            + "  Detail: Key (order_id, line_no)=(" + id + ", " + line + ") already exists.", "23505");
+    }
+}
+EOF
+  javac -d "$JU/out" "$JU/src/com/acme/sync/OrderSyncService.java"
+  capture batch24 java_jul_log_nested_causes "$JU" "java -Djava.util.logging.SimpleFormatter.format='%1\$tF %1\$tT %4\$s %3\$s - %5\$s%6\$s%n' -cp out com.acme.sync.OrderSyncService" "$JV"
+
+  # checkstyle (sun_checks) over a package of twenty classes: a long list of findings
+  CK="$B/checkstyle"
+  mkdir -p "$CK"
+  inventory_sources "$CK"
+  cp "$GC/src/main/java/com/acme/inventory/InventoryLoader.java" "$CK/src/main/java/com/acme/inventory/"
+  cp "$JC/src/com/acme/billing/"*.java "$CK/src/main/java/com/acme/inventory/"
+  cp "$MT/src/main/java/com/acme/orders/"*.java "$J5/src/com/acme/geo/Distance.java" "$CK/src/main/java/com/acme/inventory/"
+  cp "$JU/src/com/acme/sync/OrderSyncService.java" "$JL/src/com/acme/legacy/"{CustomerImport,OrderArchive,PriceHistory,SupplierFeed}.java "$CK/src/main/java/com/acme/inventory/"
+  sed -i 's/^package com.acme.[a-z]*;/package com.acme.inventory;/' "$CK/src/main/java/com/acme/inventory/"*.java
+  cat >"$CK/src/main/java/com/acme/inventory/StockReport.java" <<'EOF'
+package com.acme.inventory;
+
+import java.util.*;
+import java.io.PrintStream;
+
+public class StockReport
+{
+    public static int PAGE_WIDTH = 80;
+    private List<String> rows = new ArrayList<String>();
+    private String Title;
+
+    public StockReport(String title) { this.Title = title; }
+
+    public void addRow(String sku, int onHand, int reserved, int reorderAt){
+        String flag = onHand-reserved < reorderAt ? "REORDER" : "";
+        rows.add(String.format("%-10s %6d %6d %6d %s", sku, onHand, reserved, onHand-reserved, flag));
+    }
+
+    public void print(PrintStream out)
+    {
+        out.println(Title);
+        out.println("=".repeat(PAGE_WIDTH));
+        for(String row : rows) out.println(row);
+        if (rows.size() > 50) {
+            out.println("... and " + (rows.size() - 50) + " more rows, truncated at 50");
+        }
+    }
+
+    public int countReorders() {
+        int n = 0;
+        for (int i = 0; i < rows.size(); i++)
+        {
+            if (rows.get(i).endsWith("REORDER")) n++;
+        }
+        return n;
+    }
+}
+EOF
+  capture batch24 checkstyle_sun_checks_package "$CK" "checkstyle -c /sun_checks.xml src/main/java" "$(checkstyle --version 2>&1 | head -1)"
+
+  # java -jar of a jar built without a Main-Class entry
+  JJ="$B/java-jar"
+  mkdir -p "$JJ/build/libs"
+  jar --create --file "$JJ/build/libs/order-sync-3.2.1.jar" -C "$JU/out" .
+  capture batch24 java_jar_no_main_manifest "$JJ" "java -jar build/libs/order-sync-3.2.1.jar --dry-run" "$JV"
+
+  # jarsigner -verify -verbose over an unsigned jar of 300 entries (exit 0)
+  JS="$B/jarsigner"
+  mkdir -p "$JS/classes/com/acme/catalog/model" "$JS/classes/com/acme/catalog/i18n" "$JS/libs"
+  for i in $(seq 1 150); do
+    printf 'package com.acme.catalog.model; public class Product%03d { public String sku() { return "P%03d"; } }\n' "$i" "$i" >"$JS/classes/com/acme/catalog/model/Product$(printf %03d "$i").java"
+  done
+  javac -d "$JS/classes" "$JS/classes/com/acme/catalog/model/"*.java
+  rm "$JS/classes/com/acme/catalog/model/"*.java
+  for i in $(seq 1 140); do echo "product.$i.name=Product $i" >"$JS/classes/com/acme/catalog/i18n/messages_$(printf %03d "$i").properties"; done
+  touch -d '2026-11-20 09:00:00' $(find "$JS/classes" -type f)
+  jar --create --file "$JS/libs/catalog-1.8.0.jar" --date=2026-11-20T09:00:00Z -C "$JS/classes" .
+  capture batch24 jarsigner_verify_verbose_unsigned "$JS" "jarsigner -verify -verbose libs/catalog-1.8.0.jar" "$JV"
+
+  # keytool -list with a wrong store password; jarsigner with an alias the keystore lacks
+  KT="$B/keytool"
+  mkdir -p "$KT/config" "$KT/libs"
+  keytool -genkeypair -keystore "$KT/config/release.p12" -storetype PKCS12 -storepass changeit \
+    -alias shop-release -keyalg RSA -keysize 2048 -validity 365 \
+    -dname 'CN=Acme Shop Release, O=Acme, C=DE' >"$KT/genkeypair.log" 2>&1
+  cp "$JS/libs/catalog-1.8.0.jar" "$KT/libs/"
+  capture batch24 keytool_list_wrong_password "$KT" "keytool -list -v -keystore config/release.p12 -storepass hunter2" "$JV"
+  capture batch24 jarsigner_alias_not_found "$KT" "jarsigner -keystore config/release.p12 -storepass changeit -tsa http://127.0.0.1:9/tsr libs/catalog-1.8.0.jar release" "$JV"
+
+  # ant dist: compile passes with a deprecation note, jar fails on a missing manifest file
+  AN="$B/ant"
+  mkdir -p "$AN/src/com/acme/labels"
+  cat >"$AN/src/com/acme/labels/LabelPrinter.java" <<'EOF'
+package com.acme.labels;
+
+import java.util.Date;
+
+public class LabelPrinter {
+    public String label(String sku, Date packed) {
+        return sku + " packed " + (packed.getMonth() + 1) + "/" + packed.getDate();
+    }
+
+    public static void main(String[] args) {
+        System.out.println(new LabelPrinter().label(args[0], new Date()));
+    }
+}
+EOF
+  cat >"$AN/build.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<project name="label-printer" default="dist" basedir=".">
+  <property name="src.dir" value="src"/>
+  <property name="build.dir" value="build"/>
+  <property name="dist.dir" value="dist"/>
+  <property name="version" value="1.4.2"/>
+
+  <target name="init">
+    <mkdir dir="${build.dir}/classes"/>
+    <mkdir dir="${dist.dir}"/>
+  </target>
+
+  <target name="compile" depends="init" description="compile the sources">
+    <javac srcdir="${src.dir}" destdir="${build.dir}/classes" includeantruntime="false" release="17"/>
+  </target>
+
+  <target name="resources" depends="init">
+    <copy todir="${build.dir}/classes">
+      <fileset dir="${src.dir}" excludes="**/*.java"/>
+    </copy>
+  </target>
+
+  <target name="dist" depends="compile,resources" description="build the jar">
+    <jar destfile="${dist.dir}/label-printer-${version}.jar" basedir="${build.dir}/classes"
+         manifest="${src.dir}/META-INF/MANIFEST.MF"/>
+  </target>
+</project>
+EOF
+  capture batch24 ant_dist_missing_manifest "$AN" "ant dist" "$(ant -version)"
+
+  # groovy: a release-notes script that dies on a missing JSON key (Groovy's trimmed stack)
+  GR="$B/groovy"
+  mkdir -p "$GR/scripts" "$GR/data"
+  cat >"$GR/data/changes.json" <<'EOF'
+{"release": "2.3.0", "changes": [
+  {"type": "feature", "title": "Bulk discounts for gold customers", "pr": 412},
+  {"type": "fix", "title": "Rounding of VAT on credit notes", "pr": 418},
+  {"type": "fix", "title": "Order export skipped empty lines", "issue": {"id": 77}},
+  {"type": "chore", "title": "Bump PostgreSQL driver", "pr": 421}
+]}
+EOF
+  cat >"$GR/scripts/release_notes.groovy" <<'EOF'
+import groovy.json.JsonSlurper
+
+def notes = new JsonSlurper().parse(new File(args[0]))
+println "# Release ${notes.release}"
+def grouped = notes.changes.groupBy { it.type }
+['feature', 'fix'].each { type ->
+    println "\n## ${type.capitalize()}s"
+    grouped[type].each { change ->
+        println "- ${change.title} (#${change.pr.intValue()})"
+    }
+}
+EOF
+  capture batch24 groovy_script_null_pointer "$GR" "groovy scripts/release_notes.groovy data/changes.json" "$(groovy --version 2>&1)"
+
+  # scalac: type errors in a small pricing module
+  SC="$B/scala"
+  mkdir -p "$SC/src/main/scala/shop" "$SC/target"
+  cat >"$SC/src/main/scala/shop/Pricing.scala" <<'EOF'
+package shop
+
+case class Item(sku: String, qty: Int, unitCents: Long)
+
+object Pricing {
+  def lineTotal(item: Item): Long = item.qty * item.unitCents
+
+  def orderTotal(items: List[Item]): Long = items.map(lineTotal).sum
+
+  def discount(total: Long, tier: String): Long = tier match {
+    case "gold"   => total / 10
+    case "silver" => total / 20
+    case _        => "none"
+  }
+
+  def describe(items: List[Item]): String =
+    items.map(i => s"${i.sku} x${i.qty}").mkString(", ") + " = " + formatCents(orderTotal(items))
+
+  def cheapest(items: List[Item]): Item = items.minBy(_.unitCent)
+}
+EOF
+  capture batch24 scalac_type_errors "$SC" "scalac -d target src/main/scala/shop/Pricing.scala" "$(scalac -version 2>&1)"
+
+  # clojure: an ex-info thrown from a stock loader, with the full report on stderr
+  CJ="$B/clojure"
+  mkdir -p "$CJ/src/inventory" "$CJ/data"
+  cat >"$CJ/src/inventory/core.clj" <<'EOF'
+(ns inventory.core
+  (:require [clojure.edn :as edn]
+            [clojure.string :as str]))
+
+(defn parse-qty [s]
+  (Long/parseLong (str/trim s)))
+
+(defn load-stock [path]
+  (let [rows (edn/read-string (slurp path))]
+    (into {} (for [{:keys [sku qty]} rows]
+               (try
+                 [sku (parse-qty qty)]
+                 (catch NumberFormatException e
+                   (throw (ex-info (str "bad quantity for " sku) {:sku sku :qty qty :file path} e))))))))
+
+(defn -main [& args]
+  (let [stock (load-stock (first args))]
+    (doseq [[sku qty] (sort stock)]
+      (println sku qty))))
+EOF
+  cat >"$CJ/data/stock.edn" <<'EOF'
+[{:sku "BLT-0037" :qty "120"}
+ {:sku "NUT-0074" :qty " 40"}
+ {:sku "WSH-0111" :qty "12 boxes"}
+ {:sku "SCR-0148" :qty "7"}]
+EOF
+  capture batch24 clojure_ex_info_report "$CJ" "java -Dclojure.main.report=stderr -cp /usr/share/java/clojure-1.11.jar:src clojure.main -m inventory.core data/stock.edn" "clojure 1.11.1, $JV"
+
+  # kotlinc: type and nullability errors in two files
+  KO="$B/kotlin"
+  mkdir -p "$KO/src/shop"
+  cat >"$KO/src/shop/Cart.kt" <<'EOF'
+package shop
+
+data class CartLine(val sku: String, val qty: Int, val unitCents: Long)
+
+class Cart(private val customerId: String?) {
+    private val lines = mutableListOf<CartLine>()
+
+    fun add(line: CartLine) {
+        lines += line
+    }
+
+    fun totalCents(): Long = lines.map { it.qty * it.unitCents }.sum()
+
+    fun owner(): String = customerId.toUpperCase()
+
+    fun count(): Int = lines.size.toLong()
+}
+EOF
+  cat >"$KO/src/shop/Checkout.kt" <<'EOF'
+package shop
+
+fun checkout(cart: Cart, couponCode: String?): String {
+    val total = cart.totalCents()
+    val discount = when (couponCode) {
+        "WELCOME10" -> total / 10
+        null -> 0L
+    }
+    return "${cart.owner()} pays ${(total - discount) / 100.0}"
+}
+EOF
+  capture batch24 kotlinc_type_errors "$KO" "kotlinc src -d build/classes" "$(kotlinc -version 2>&1 | grep -i kotlin | head -1)"
+
+  # --- Ruby: a small library (bookshelf) with rspec, rubocop, rake, bundler, minitest ---------
+  RUBYV="$(ruby --version)"
+  bookshelf_lib() {
+    local d="$1"
+    mkdir -p "$d/lib/bookshelf"
+    cat >"$d/lib/bookshelf.rb" <<'EOF'
+# frozen_string_literal: true
+
+require_relative "bookshelf/isbn"
+require_relative "bookshelf/book"
+require_relative "bookshelf/catalog"
+require_relative "bookshelf/loan"
+
+module Bookshelf
+  VERSION = "0.9.2"
+
+  def self.config
+    @config ||= { currency: "EUR", fine_per_day_cents: 25, max_fine_cents: 500 }
+  end
+end
+EOF
+    cat >"$d/lib/bookshelf/isbn.rb" <<'EOF'
+# frozen_string_literal: true
+
+module Bookshelf
+  module Isbn
+    module_function
+
+    def normalize(raw)
+      raw.to_s.delete("-")
+    end
+
+    def valid?(raw)
+      digits = normalize(raw)
+      return false unless digits.match?(/\A\d{13}\z/)
+
+      sum = digits.chars.each_with_index.sum { |c, i| c.to_i * (i.even? ? 1 : 3) }
+      (sum % 10).zero?
+    end
+  end
+end
+EOF
+    cat >"$d/lib/bookshelf/book.rb" <<'EOF'
+# frozen_string_literal: true
+
+module Bookshelf
+  Book = Struct.new(:isbn, :title, :author, :year, keyword_init: true) do
+    def to_s
+      "#{title} by #{author} (#{year})"
+    end
+  end
+end
+EOF
+    cat >"$d/lib/bookshelf/catalog.rb" <<'EOF'
+# frozen_string_literal: true
+
+module Bookshelf
+  class Catalog
+    def initialize
+      @books = {}
+    end
+
+    def add(book)
+      raise ArgumentError, "invalid ISBN #{book.isbn}" unless Isbn.valid?(book.isbn)
+
+      @books[Isbn.normalize(book.isbn)] = book
+      self
+    end
+
+    def size
+      @books.size
+    end
+
+    def find(isbn)
+      @books[Isbn.normalize(isbn)]
+    end
+
+    def search(query)
+      q = query.downcase
+      @books.values.select { |b| b.title.downcase.include?(q) || b.author.include?(q) }
+    end
+
+    def to_h
+      @books.transform_values { |b| { title: b.title, year: b.year } }
+    end
+  end
+end
+EOF
+    cat >"$d/lib/bookshelf/loan.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "date"
+
+module Bookshelf
+  class Loan
+    attr_reader :book, :member, :started_on
+
+    def initialize(book:, member:, started_on:, days: 21)
+      @book = book
+      @member = member
+      @started_on = started_on
+      @days = days
+    end
+
+    def due_on
+      started_on + @days.days
+    end
+
+    def days_overdue(today)
+      [(today - (started_on + @days)).to_i, 0].max
+    end
+
+    def fine_cents(today)
+      days_overdue(today) * Bookshelf.config[:fine_per_day_cents]
+    end
+  end
+end
+EOF
+  }
+
+  # rspec --format documentation over 300 examples with four failures (long)
+  RS="$B/rspec-doc"
+  mkdir -p "$RS/spec"
+  bookshelf_lib "$RS"
+  cat >"$RS/spec/spec_helper.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "bookshelf"
+
+module IsbnFixtures
+  module_function
+
+  def check_digit(twelve)
+    sum = twelve.chars.each_with_index.sum { |c, i| c.to_i * (i.even? ? 1 : 3) }
+    ((10 - (sum % 10)) % 10).to_s
+  end
+
+  def valid(n)
+    twelve = format("978%09d", 30_640_000 + (n * 7919))
+    twelve + check_digit(twelve)
+  end
+end
+
+RSpec.configure do |config|
+  config.expect_with(:rspec) { |c| c.syntax = :expect }
+  config.disable_monkey_patching!
+end
+EOF
+  cat >"$RS/spec/isbn_spec.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "spec_helper"
+
+RSpec.describe Bookshelf::Isbn do
+  describe ".valid?" do
+    context "with published ISBN-13s" do
+      (1..140).each do |n|
+        isbn = IsbnFixtures.valid(n)
+        it("accepts #{isbn}") { expect(described_class.valid?(isbn)).to be(true) }
+      end
+    end
+
+    context "with a wrong check digit" do
+      (1..140).each do |n|
+        isbn = IsbnFixtures.valid(n)
+        bad = isbn[0, 12] + ((isbn[-1].to_i + 1) % 10).to_s
+        it("rejects #{bad}") { expect(described_class.valid?(bad)).to be(false) }
+      end
+    end
+
+    it "accepts the hyphenated form" do
+      expect(described_class.valid?("978-0-306-40615-7")).to be(true)
+    end
+
+    it "accepts the form printed with spaces" do
+      expect(described_class.valid?("978 0 306 40615 7")).to be(true)
+    end
+  end
+end
+EOF
+  cat >"$RS/spec/catalog_spec.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "spec_helper"
+
+RSpec.describe Bookshelf::Catalog do
+  subject(:catalog) { described_class.new }
+
+  let(:dune) { Bookshelf::Book.new(isbn: "978-0-441-17271-9", title: "Dune", author: "Frank Herbert", year: 1965) }
+  let(:emma) { Bookshelf::Book.new(isbn: "978-0-14-143958-7", title: "Emma", author: "Jane Austen", year: 1815) }
+
+  before { catalog.add(dune).add(emma) }
+
+  describe "#add" do
+    it "indexes by normalised ISBN" do
+      expect(catalog.find("9780441172719")).to eq(dune)
+    end
+
+    it "rejects an invalid ISBN" do
+      bad = Bookshelf::Book.new(isbn: "978-0-441-17271-0", title: "Dune", author: "Frank Herbert", year: 1965)
+      expect { catalog.add(bad) }.to raise_error(ArgumentError, /invalid ISBN/)
+    end
+  end
+
+  describe "#search" do
+    it "matches titles case-insensitively" do
+      expect(catalog.search("DUNE")).to eq([dune])
+    end
+
+    it "matches author names case-insensitively" do
+      expect(catalog.search("austen")).to match_array([emma])
+    end
+  end
+
+  describe "#to_h" do
+    it "exports title, author and year", :aggregate_failures do
+      exported = catalog.to_h["9780441172719"]
+      expect(exported).to include(title: "Dune", year: 1965)
+      expect(exported).to include(author: "Frank Herbert")
+      expect(exported.keys).to eq(%i[title author year])
+    end
+  end
+end
+EOF
+  cat >"$RS/spec/loan_spec.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "spec_helper"
+
+RSpec.describe Bookshelf::Loan do
+  let(:book) { Bookshelf::Book.new(isbn: "978-0-441-17271-9", title: "Dune", author: "Frank Herbert", year: 1965) }
+  let(:loan) { described_class.new(book: book, member: "M-1042", started_on: Date.new(2026, 11, 1)) }
+
+  describe "#due_on" do
+    it "is three weeks after the start" do
+      expect(loan.due_on).to eq(Date.new(2026, 11, 22))
+    end
+  end
+
+  describe "#fine_cents" do
+    it "is zero before the due date" do
+      expect(loan.fine_cents(Date.new(2026, 11, 20))).to eq(0)
+    end
+
+    it "charges 25 cents a day when overdue" do
+      expect(loan.fine_cents(Date.new(2026, 11, 26))).to eq(100)
+    end
+
+    it "caps the fine at 5 euros" do
+      expect(loan.fine_cents(Date.new(2027, 1, 1))).to eq(500)
+    end
+  end
+end
+EOF
+  capture batch24 rspec_documentation_long "$RS" "rspec --format documentation" "$RUBYV, $(rspec --version | sed -n 2p | xargs)"
+
+  # rspec --bisect: an order-dependent failure (a spec leaks a config change)
+  RB="$B/rspec-bisect"
+  mkdir -p "$RB/spec"
+  bookshelf_lib "$RB"
+  cp "$RS/spec/spec_helper.rb" "$RB/spec/"
+  cat >"$RB/spec/a_import_spec.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "spec_helper"
+
+RSpec.describe "importing a US catalogue" do
+  it "switches the currency to USD" do
+    Bookshelf.config[:currency] = "USD"
+    expect(Bookshelf.config[:currency]).to eq("USD")
+  end
+
+  it "keeps the fine rate" do
+    expect(Bookshelf.config[:fine_per_day_cents]).to eq(25)
+  end
+end
+EOF
+  cat >"$RB/spec/b_isbn_spec.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "spec_helper"
+
+RSpec.describe Bookshelf::Isbn do
+  (1..6).each do |n|
+    it("accepts fixture #{n}") { expect(described_class.valid?(IsbnFixtures.valid(n))).to be(true) }
+  end
+end
+EOF
+  cat >"$RB/spec/c_fines_spec.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "spec_helper"
+
+RSpec.describe "fines" do
+  it "are charged in euros" do
+    expect(Bookshelf.config[:currency]).to eq("EUR")
+  end
+
+  it "accrue 25 cents a day" do
+    expect(Bookshelf.config[:fine_per_day_cents]).to eq(25)
+  end
+end
+EOF
+  capture batch24 rspec_bisect_order_dependency "$RB" "rspec --order defined --bisect" "$RUBYV, $(rspec --version | sed -n 2p | xargs)"
+
+  # rubocop -A: autocorrects most offenses, leaves the ones it cannot fix
+  RC="$B/rubocop"
+  mkdir -p "$RC/lib/bookshelf"
+  bookshelf_lib "$RC"
+  cat >"$RC/.rubocop.yml" <<'EOF'
+AllCops:
+  TargetRubyVersion: 3.1
+  NewCops: enable
+  SuggestExtensions: false
+EOF
+  cat >"$RC/lib/bookshelf/report.rb" <<'EOF'
+require 'csv'
+
+module Bookshelf
+  class Report
+    def initialize(catalog, loans)
+      @catalog = catalog
+      @loans = loans
+    end
+
+    def get_overdue(today)
+      @loans.select { |l| l.days_overdue(today) > 0 }
+    end
+
+    def to_csv(today)
+      rows = []
+      header = ["isbn", "title", "member", "days overdue", "fine"]
+      rows << header
+      for loan in get_overdue(today)
+        unless loan.book.nil?
+          rows << [loan.book.isbn, loan.book.title, loan.member, loan.days_overdue(today), format("%.2f", loan.fine_cents(today) / 100.0)]
+        else
+          rows << [nil, nil, loan.member, loan.days_overdue(today), nil]
+        end
+      end
+      total = rows.size
+      CSV.generate { |csv| rows.each { |r| csv << r } }
+    end
+
+    def summary(today)
+      overdue = get_overdue(today)
+      fines = overdue.map { |l| l.fine_cents(today) }.inject(0) { |sum, f| sum + f }
+      members = overdue.map { |l| l.member }.uniq
+      if members.length == 0 then return "no overdue loans" end
+      "#{overdue.length} overdue loans, #{members.length} members, fines #{'%.2f' % (fines / 100.0)} " + (fines > 10000 ? "(escalate)" : "")
+    end
+  end
+end
+EOF
+  cat >"$RC/lib/bookshelf/reminder.rb" <<'EOF'
+module Bookshelf
+  class Reminder
+    attr_reader :loan
+    def initialize(loan)
+      @loan = loan
+    end
+    def message(today)
+      days = loan.days_overdue(today)
+      return nil if days == 0
+      text = "Dear member #{loan.member},\n"
+      text = text + "the book \"#{loan.book.title}\" is #{days} days overdue.\n"
+      text = text + "Your fine so far: #{loan.fine_cents(today)} cents.\n"
+      return text
+    end
+  end
+end
+EOF
+  capture batch24 rubocop_autocorrect_all "$RC" "rubocop -A lib" "rubocop $(rubocop --version)"
+
+  # rake --trace: a release task chain aborting on a missing environment variable
+  RK="$B/rake"
+  mkdir -p "$RK/pkg"
+  bookshelf_lib "$RK"
+  cat >"$RK/Rakefile" <<'EOF'
+# frozen_string_literal: true
+
+require_relative "lib/bookshelf"
+
+GEM_FILE = "pkg/bookshelf-#{Bookshelf::VERSION}.gem"
+
+desc "Check the version is tagged"
+task :check_version do
+  puts "releasing bookshelf #{Bookshelf::VERSION}"
+end
+
+namespace :build do
+  desc "Build the gem file"
+  task gem: :check_version do
+    File.write(GEM_FILE, "gem data")
+    puts "built #{GEM_FILE}"
+  end
+
+  desc "Write the checksum"
+  task checksum: :gem do
+    require "digest"
+    puts "sha256 #{Digest::SHA256.file(GEM_FILE).hexdigest[0, 16]}"
+  end
+end
+
+namespace :publish do
+  def api_token
+    ENV.fetch("BOOKSHELF_GEM_HOST_TOKEN")
+  end
+
+  desc "Push the gem to the internal gem host"
+  task push: "build:checksum" do
+    puts "pushing #{GEM_FILE} to gems.internal.acme.example"
+    headers = { "Authorization" => api_token }
+    puts headers.keys.inspect
+  end
+end
+
+desc "Build and publish"
+task release: ["build:checksum", "publish:push"]
+EOF
+  capture batch24 rake_release_trace_aborted "$RK" "env -u BOOKSHELF_GEM_HOST_TOKEN rake --trace release" "$RUBYV, rake $(rake --version | awk '{print $3}')"
+
+  # bundle exec with a Gemfile.lock naming gems that are not installed
+  BU="$B/bundler"
+  mkdir -p "$BU/spec"
+  bookshelf_lib "$BU"
+  cp "$RS/spec/spec_helper.rb" "$RS/spec/loan_spec.rb" "$BU/spec/"
+  cat >"$BU/Gemfile" <<'EOF'
+# frozen_string_literal: true
+
+source "https://rubygems.org"
+
+gem "faraday", "~> 2.7"
+gem "rspec", "~> 3.12"
+gem "zeitwerk", "~> 2.6"
+EOF
+  cat >"$BU/Gemfile.lock" <<'EOF'
+GEM
+  remote: https://rubygems.org/
+  specs:
+    diff-lcs (1.5.0)
+    faraday (2.7.10)
+      faraday-net_http (>= 2.0, < 3.1)
+      ruby2_keywords (>= 0.0.4)
+    faraday-net_http (3.0.2)
+    rspec (3.12.0)
+      rspec-core (~> 3.12.0)
+      rspec-expectations (~> 3.12.0)
+      rspec-mocks (~> 3.12.0)
+    rspec-core (3.12.0)
+      rspec-support (~> 3.12.0)
+    rspec-expectations (3.12.1)
+      diff-lcs (>= 1.2.0, < 2.0)
+      rspec-support (~> 3.12.0)
+    rspec-mocks (3.12.1)
+      diff-lcs (>= 1.2.0, < 2.0)
+      rspec-support (~> 3.12.0)
+    rspec-support (3.12.0)
+    ruby2_keywords (0.0.5)
+    zeitwerk (2.6.11)
+
+PLATFORMS
+  x86_64-linux
+
+DEPENDENCIES
+  faraday (~> 2.7)
+  rspec (~> 3.12)
+  zeitwerk (~> 2.6)
+
+BUNDLED WITH
+   2.3.15
+EOF
+  capture batch24 bundle_exec_missing_gems "$BU" "bundle exec rspec spec/loan_spec.rb" "$RUBYV, bundler $(bundle --version | awk '{print $3}')"
+
+  # minitest --verbose: a multi-line string diff, a hash diff and an error
+  MI="$B/minitest"
+  mkdir -p "$MI/test"
+  bookshelf_lib "$MI"
+  cat >"$MI/test/catalog_test.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "minitest/autorun"
+require "bookshelf"
+
+class CatalogTest < Minitest::Test
+  def setup
+    @catalog = Bookshelf::Catalog.new
+    @dune = Bookshelf::Book.new(isbn: "978-0-441-17271-9", title: "Dune", author: "Frank Herbert", year: 1965)
+    @emma = Bookshelf::Book.new(isbn: "978-0-14-143958-7", title: "Emma", author: "Jane Austen", year: 1815)
+    @catalog.add(@dune).add(@emma)
+  end
+
+  def test_size
+    assert_equal 2, @catalog.size
+  end
+
+  def test_find_by_hyphenated_isbn
+    assert_equal @dune, @catalog.find("978-0-441-17271-9")
+  end
+
+  def test_to_h_exports_all_fields
+    expected = {
+      "9780441172719" => { title: "Dune", author: "Frank Herbert", year: 1965 },
+      "9780141439587" => { title: "Emma", author: "Jane Austen", year: 1815 }
+    }
+    assert_equal expected, @catalog.to_h
+  end
+
+  def test_shelf_label
+    expected = <<~LABEL
+      Dune
+      Frank Herbert
+      1965
+      ISBN 978-0-441-17271-9
+    LABEL
+    assert_equal expected, [@dune.title, @dune.author, @dune.year, "ISBN #{@dune.isbn}", ""].join("\n").upcase
+  end
+
+  def test_search_by_author
+    assert_includes @catalog.search("Austen"), @emma
+  end
+
+  def test_loan_due_date
+    loan = Bookshelf::Loan.new(book: @dune, member: "M-7", started_on: Date.new(2026, 11, 1))
+    assert_equal Date.new(2026, 11, 22), loan.due_on
+  end
+
+  def test_rejects_duplicate
+    assert_raises(ArgumentError) { @catalog.add(@dune) }
+  end
+end
+EOF
+  capture batch24 minitest_verbose_diffs "$MI" "ruby -Ilib -Itest test/catalog_test.rb --verbose --seed 20241" "$RUBYV, minitest $(ruby -e 'require "minitest"; print Minitest::VERSION')"
+
+  # Sinatra app tested with rack-test: an exception inside a route surfaces through Rack's stack
+  SN="$B/sinatra"
+  mkdir -p "$SN/test"
+  bookshelf_lib "$SN"
+  cat >"$SN/app.rb" <<'EOF'
+# frozen_string_literal: true
+
+require "sinatra/base"
+require "json"
+require_relative "lib/bookshelf"
+
+class BookshelfApp < Sinatra::Base
+  set :show_exceptions, false
+  set :raise_errors, true
+
+  CATALOG = Bookshelf::Catalog.new
+    .add(Bookshelf::Book.new(isbn: "978-0-441-17271-9", title: "Dune", author: "Frank Herbert", year: 1965))
+
+  get "/health" do
+    "ok"
+  end
+
+  get "/books/:isbn" do
+    book = CATALOG.find(params[:isbn])
+    halt 404, { error: "not found" }.to_json unless book
+    content_type :json
+    book.to_h.to_json
+  end
+
+  get "/loans/:member/fines" do
+    loans = settings.loans.fetch(params[:member])
+    { member: params[:member], fines: loans.sum { |l| l.fine_cents(Date.today) } }.to_json
+  end
+
+  post "/books" do
+    data = JSON.parse(request.body.read)
+    CATALOG.add(Bookshelf::Book.new(**data.transform_keys(&:to_sym)))
+    status 201
+  end
+end
+EOF
+  cat >"$SN/test/app_test.rb" <<'EOF'
+# frozen_string_literal: true
+
+ENV["RACK_ENV"] = "test"
+require "minitest/autorun"
+require "rack/test"
+require_relative "../app"
+
+class AppTest < Minitest::Test
+  include Rack::Test::Methods
+
+  def app
+    BookshelfApp
+  end
+
+  def test_health
+    get "/health"
+    assert_equal 200, last_response.status
+  end
+
+  def test_book_lookup
+    get "/books/9780441172719"
+    assert_equal "application/json", last_response.content_type
+    assert_equal "Dune", JSON.parse(last_response.body)["title"]
+  end
+
+  def test_unknown_book
+    get "/books/9780000000000"
+    assert_equal 404, last_response.status
+  end
+
+  def test_member_fines
+    get "/loans/M-1042/fines"
+    assert last_response.ok?
+  end
+
+  def test_create_book_rejects_bad_isbn
+    post "/books", { isbn: "123", title: "X", author: "Y", year: 2000 }.to_json, "CONTENT_TYPE" => "application/json"
+    assert_equal 422, last_response.status
+  end
+end
+EOF
+  capture batch24 sinatra_rack_test_errors "$SN" "ruby -Ilib test/app_test.rb --seed 7" "$RUBYV, sinatra $(ruby -e 'require "sinatra/base"; print Sinatra::VERSION'), rack-test"
+
+  # a Ruby import script dying on a YAML syntax error in its config
+  YM="$B/ruby-yaml"
+  mkdir -p "$YM/bin" "$YM/config"
+  bookshelf_lib "$YM"
+  cat >"$YM/config/shelves.yml" <<'EOF'
+shelves:
+  fiction:
+    location: "2nd floor, east"
+   capacity: 400
+  reference:
+    location: "ground floor"
+    capacity: 120
+EOF
+  cat >"$YM/bin/import_shelves" <<'EOF'
+#!/usr/bin/env ruby
+# frozen_string_literal: true
+
+require "yaml"
+require_relative "../lib/bookshelf"
+
+def load_shelves(path)
+  YAML.safe_load_file(path).fetch("shelves")
+end
+
+shelves = load_shelves(ARGV.fetch(0))
+shelves.each { |name, s| puts "#{name}: #{s['capacity']} books at #{s['location']}" }
+EOF
+  capture batch24 ruby_yaml_syntax_error "$YM" "ruby bin/import_shelves config/shelves.yml" "$RUBYV"
+
+  # --- PHP: an invoicing library (invoicer) with phpunit, phpcbf, composer, php -l ----------
+  PHPV="$(php --version | head -1 | cut -d' ' -f1,2)"
+  invoicer_src() {
+    local d="$1"
+    mkdir -p "$d/src"
+    cat >"$d/src/autoload.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+spl_autoload_register(static function (string $class): void {
+    $prefix = 'Invoicer\\';
+    if (strncmp($class, $prefix, strlen($prefix)) !== 0) {
+        return;
+    }
+    $file = __DIR__ . '/' . str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';
+    if (is_file($file)) {
+        require $file;
+    }
+});
+EOF
+    cat >"$d/src/VatCalculator.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+namespace Invoicer;
+
+final class VatCalculator
+{
+    /** @var array<string, array<string, int>> basis points by country and rate class */
+    private const RATES = [
+        'DE' => ['standard' => 1900, 'reduced' => 700],
+        'AT' => ['standard' => 2000, 'reduced' => 1000],
+        'FR' => ['standard' => 2000, 'reduced' => 550],
+    ];
+
+    public function grossCents(string $country, int $netCents, string $class = 'standard'): int
+    {
+        if (!isset(self::RATES[$country])) {
+            throw new \InvalidArgumentException(sprintf('No VAT rates for country "%s"', $country));
+        }
+        $rate = self::RATES[$country][$class];
+
+        return $netCents + intdiv($netCents * $rate, 10000);
+    }
+
+    public function rate(string $country, string $class = 'standard'): float
+    {
+        return self::RATES[$country][$class] / 100;
+    }
+}
+EOF
+    cat >"$d/src/Slugger.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+namespace Invoicer;
+
+final class Slugger
+{
+    public function slug(string $text): string
+    {
+        $text = strtolower($text);
+        $text = preg_replace('/[^a-z0-9]+/', '-', $text) ?? '';
+
+        return trim($text, '-');
+    }
+}
+EOF
+  }
+
+  # phpunit with a data provider: named data sets failing, an exception from one set
+  PU="$B/phpunit"
+  mkdir -p "$PU/tests"
+  invoicer_src "$PU"
+  cat >"$PU/tests/VatCalculatorTest.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+namespace Invoicer\Tests;
+
+use Invoicer\VatCalculator;
+use PHPUnit\Framework\TestCase;
+
+final class VatCalculatorTest extends TestCase
+{
+    /**
+     * @return array<string, array{string, int, string, int}>
+     */
+    public function grossProvider(): array
+    {
+        return [
+            'germany standard' => ['DE', 10000, 'standard', 11900],
+            'germany reduced' => ['DE', 999, 'reduced', 1069],
+            'austria standard' => ['AT', 4550, 'standard', 5460],
+            'france reduced rounds half up' => ['FR', 1999, 'reduced', 2109],
+            'switzerland' => ['CH', 10000, 'standard', 10810],
+        ];
+    }
+
+    /**
+     * @dataProvider grossProvider
+     */
+    public function testGrossCents(string $country, int $net, string $class, int $expected): void
+    {
+        $this->assertSame($expected, (new VatCalculator())->grossCents($country, $net, $class));
+    }
+
+    public function testRateAsPercent(): void
+    {
+        $this->assertSame(19, (new VatCalculator())->rate('DE'));
+    }
+
+    public function testUnknownRateClass(): void
+    {
+        $this->expectException(\InvalidArgumentException::class);
+        (new VatCalculator())->grossCents('DE', 100, 'super-reduced');
+    }
+}
+EOF
+  capture batch24 phpunit_data_provider_failures "$PU" "phpunit --bootstrap src/autoload.php tests" "$PHPV, $(phpunit --version | head -1)"
+
+  # phpunit --debug over 310 data sets with two failures (long)
+  PD="$B/phpunit-debug"
+  mkdir -p "$PD/tests"
+  invoicer_src "$PD"
+  {
+    cat <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+namespace Invoicer\Tests;
+
+use Invoicer\Slugger;
+use PHPUnit\Framework\TestCase;
+
+final class SluggerTest extends TestCase
+{
+    /**
+     * @return array<string, array{string, string}>
+     */
+    public function titles(): array
+    {
+        return [
+EOF
+    for i in $(seq 1 308); do
+      echo "            'invoice $i' => ['Invoice $i for ACME Corp', 'invoice-$i-for-acme-corp'],"
+    done
+    cat <<'EOF'
+            'german umlauts' => ['Rechnung für Müller GmbH', 'rechnung-fuer-mueller-gmbh'],
+            'french accents' => ['Facture été 2026', 'facture-ete-2026'],
+        ];
+    }
+
+    /**
+     * @dataProvider titles
+     */
+    public function testSlug(string $title, string $expected): void
+    {
+        $this->assertSame($expected, (new Slugger())->slug($title));
+    }
+}
+EOF
+  } >"$PD/tests/SluggerTest.php"
+  capture batch24 phpunit_debug_long "$PD" "phpunit --debug --bootstrap src/autoload.php tests/SluggerTest.php" "$PHPV, $(phpunit --version | head -1)"
+
+  # phpunit with a phpunit.xml written for PHPUnit 10 (schema warnings) and a --filter matching nothing
+  PX10="$B/phpunit-config"
+  mkdir -p "$PX10/tests"
+  invoicer_src "$PX10"
+  cp "$PU/tests/VatCalculatorTest.php" "$PX10/tests/"
+  cat >"$PX10/phpunit.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<phpunit xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+         xsi:noNamespaceSchemaLocation="https://schema.phpunit.de/10.3/phpunit.xsd"
+         bootstrap="src/autoload.php"
+         cacheDirectory=".phpunit.cache"
+         displayDetailsOnTestsThatTriggerWarnings="true"
+         failOnWarning="true">
+    <testsuites>
+        <testsuite name="unit">
+            <directory>tests</directory>
+        </testsuite>
+    </testsuites>
+    <source>
+        <include>
+            <directory>src</directory>
+        </include>
+    </source>
+</phpunit>
+EOF
+  capture batch24 phpunit_config_schema_no_tests "$PX10" "phpunit --filter testNetCents" "$PHPV, $(phpunit --version | head -1)"
+
+  # phpcbf --standard=PSR12 over legacy files: fixes most, reports the rest
+  PC="$B/phpcbf"
+  mkdir -p "$PC/src/Legacy"
+  cat >"$PC/src/Legacy/InvoicePrinter.php" <<'EOF'
+<?php
+namespace Invoicer\Legacy;
+use Invoicer\VatCalculator;
+class InvoicePrinter {
+    var $calc;
+    function __construct($calc = null) { $this->calc = $calc ?: new VatCalculator(); }
+    public function printLine($sku,$qty,$net){
+        if($qty<=0){ return ''; }
+        else { return sprintf("%-12s %4d %10.2f\n",$sku,$qty,$net/100); }
+    }
+    public function Total( array $lines ) {
+      $sum=0;
+      foreach($lines as $l) $sum += $l['net'];
+      return $sum;
+    }
+}
+?>
+EOF
+  cat >"$PC/src/Legacy/legacy_helpers.php" <<'EOF'
+<?php
+namespace Invoicer\Legacy;
+function format_amount($cents){ return number_format($cents/100, 2, ',', '.'); }
+FUNCTION parse_amount( $s ) {
+    $s = str_replace(array('.', ','), array('', '.'), $s);
+    return (int) round(floatval($s) * 100);
+}
+class AmountFormatter { public function format($c) { return format_amount($c); } }
+EOF
+  capture batch24 phpcbf_psr12_legacy "$PC" "phpcbf --standard=PSR12 src" "$(phpcbf --version | head -1)"
+
+  # composer install with the network disabled and no vendor directory or cache
+  CO="$B/composer"
+  mkdir -p "$CO/src"
+  invoicer_src "$CO"
+  cat >"$CO/composer.json" <<'EOF'
+{
+    "name": "acme/invoicer",
+    "description": "Invoice generation for the Acme shop",
+    "type": "library",
+    "license": "proprietary",
+    "require": {
+        "php": ">=8.1",
+        "guzzlehttp/guzzle": "^7.8",
+        "monolog/monolog": "^3.4",
+        "dompdf/dompdf": "^2.0"
+    },
+    "require-dev": {
+        "phpunit/phpunit": "^10.3"
+    },
+    "autoload": {
+        "psr-4": { "Invoicer\\": "src/" }
+    }
+}
+EOF
+  capture batch24 composer_install_network_disabled "$CO" "COMPOSER_HOME=\$PWD/.composer COMPOSER_CACHE_DIR=\$PWD/.composer/cache COMPOSER_DISABLE_NETWORK=1 composer install --no-interaction --no-progress" "$(composer --version 2>/dev/null | tail -1)"
+
+  # composer validate --strict of a hand-edited composer.json
+  CV="$B/composer-validate"
+  mkdir -p "$CV"
+  cat >"$CV/composer.json" <<'EOF'
+{
+    "name": "acme/invoicer",
+    "description": "Invoice generation for the Acme shop",
+    "version": "2.3.0",
+    "require": {
+        "php": ">=8.1",
+        "guzzlehttp/guzzle": "*",
+        "monolog/monolog": "dev-main",
+        "ext-intl": "*"
+    },
+    "require-dev": {
+        "phpunit/phpunit": "^10.3",
+        "guzzlehttp/guzzle": "^7.8"
+    },
+    "autoload": {
+        "psr-4": { "Invoicer\\": "src" }
+    },
+    "minimum-stability": "dev"
+}
+EOF
+  capture batch24 composer_validate_strict "$CV" "COMPOSER_HOME=\$PWD/.composer composer validate --strict --no-check-lock" "$(composer --version 2>/dev/null | tail -1)"
+
+  # a PHP CLI script failing with a chained exception (Uncaught ... Next ...)
+  PX="$B/php-chained"
+  mkdir -p "$PX/bin" "$PX/data"
+  invoicer_src "$PX"
+  cat >"$PX/src/CsvImporter.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+namespace Invoicer;
+
+final class CsvImporter
+{
+    public function __construct(private VatCalculator $vat)
+    {
+    }
+
+    /** @return list<array{string, int}> */
+    public function import(string $path): array
+    {
+        $rows = [];
+        $fh = fopen($path, 'rb');
+        fgetcsv($fh);
+        $line = 1;
+        while (($row = fgetcsv($fh)) !== false) {
+            $line++;
+            try {
+                $rows[] = [$row[0], $this->vat->grossCents($row[1], (int) $row[2])];
+            } catch (\InvalidArgumentException $e) {
+                throw new \RuntimeException(sprintf('%s line %d: cannot compute gross amount', basename($path), $line), 0, $e);
+            }
+        }
+
+        return $rows;
+    }
+}
+EOF
+  cat >"$PX/bin/generate-invoices.php" <<'EOF'
+<?php
+
+declare(strict_types=1);
+
+require __DIR__ . '/../src/autoload.php';
+
+use Invoicer\CsvImporter;
+use Invoicer\VatCalculator;
+
+$importer = new CsvImporter(new VatCalculator());
+foreach ($importer->import($argv[1]) as [$customer, $gross]) {
+    printf("%-20s %10.2f\n", $customer, $gross / 100);
+}
+EOF
+  printf 'customer,country,net_cents\nMueller GmbH,DE,12000\nDupont SARL,FR,8000\nHuber KG,AT,4500\nRossi Srl,IT,9900\n' >"$PX/data/march.csv"
+  capture batch24 php_uncaught_chained_exception "$PX" "php bin/generate-invoices.php data/march.csv" "$PHPV"
+fi

@@ -1,9 +1,11 @@
 /**
  * Which command a rule sees. LLMs write `cd /p && cargo clippy -- -D warnings 2>&1 | tail -80`;
- * rules are written for `cargo clippy …`. Matching therefore tries the whole command and its
- * normalised last segment: after the last `&&`, `||` or `;` outside quotes, cut at the first
+ * rules are written for `cargo clippy …`. Matching therefore tries the whole command, its
+ * normalised last segment (after the last `&&`, `||` or `;` outside quotes), then each earlier
+ * segment the same way; a segment is normalised by cutting it at the first
  * pipe, redirections removed, leading `cd …`, `VAR=value` and wrappers that run the command
- * they are given (`env`, `time`, `timeout 60`, `nice -n 5`, `sudo`, `xvfb-run -a`, …) removed;
+ * they are given (`env`, `time`, `timeout 60`, `nice -n 5`, `sudo`, `xvfb-run -a`, coverage's
+ * `c8` and `nyc`, `cross-env CI=1`, `dotenv -e .env --`, …) removed;
  * the same with its redirections kept, for the rules that read them (`sqlite3 t.db < seed.sql`).
  * A program given by path (`./node_modules/.bin/jest`, `.venv/bin/pytest`, `~/go/bin/golangci-lint`),
  * through a package runner (`pnpm exec`, `uv run`, `poetry run`, `bundle exec`) or by a versioned
@@ -23,11 +25,32 @@ export function matchCandidates(command: string): string[] {
   // rule may read them, and normalising drops them.
   const redirected = normalizeSegment(segment, { redirections: true });
   for (const form of [plain, redirected]) {
-    if (form) candidates.push(form, ...programForms(form));
+    if (form) candidates.push(form, ...runForms(form));
   }
   const script = shellScript(plain);
   if (script) candidates.push(...matchCandidates(script));
+  // Every earlier command prints into the same output (`cd app && cmake -S . -B b && cmake
+  // --build b && ctest`): each is tried by its own forms, after the last's; one that prints
+  // nothing when it works (`cd app`, `export CI=1`) is no tool's.
+  for (const earlier of segments(whole).slice(0, -1)) {
+    if (silentProgram(earlier)) continue;
+    const form = normalizeSegment(earlier);
+    if (form) candidates.push(form, ...runForms(form));
+  }
   return [...new Set(candidates)];
+}
+
+/**
+ * A normalised command's program forms (`programForms`), and for one that a runner started with a
+ * wrapper (`npx c8 vitest`, `npx cross-env CI=1 jest`), that form normalised and its own forms.
+ */
+function runForms(form: string): string[] {
+  const forms = programForms(form);
+  for (const program of [...forms]) {
+    const unwrapped = normalizeSegment(program);
+    if (unwrapped && unwrapped !== program) forms.push(unwrapped, ...programForms(unwrapped));
+  }
+  return forms;
 }
 
 /** The command's normalised last segment: what it runs, as written (for `--help` hints). */
@@ -345,7 +368,10 @@ const WRAPPERS = new Set(["env", "time", "command", "exec", "nohup"]);
  * a value of (`timeout -s KILL`, `sudo -u ann`, `env -u VAR`) and how many operands come before
  * the command (`timeout 300 cargo test`: the duration).
  */
-const ARG_WRAPPERS: Record<string, { valued: Set<string>; operands: number }> = {
+const ARG_WRAPPERS: Record<
+  string,
+  { valued: Set<string>; operands: number; commands?: Set<string> }
+> = {
   timeout: { valued: new Set(["-s", "--signal", "-k", "--kill-after"]), operands: 1 },
   nice: { valued: new Set(["-n", "--adjustment"]), operands: 0 },
   ionice: { valued: new Set(["-c", "--class", "-n", "--classdata", "-p", "--pid"]), operands: 0 },
@@ -367,6 +393,62 @@ const ARG_WRAPPERS: Record<string, { valued: Set<string>; operands: number }> = 
   unbuffer: { valued: new Set(), operands: 0 },
   ccache: { valued: new Set(), operands: 0 },
   sccache: { valued: new Set(), operands: 0 },
+  // Coverage around a test run (`c8 -r text npm test`, `nyc --reporter=lcov mocha`); their own
+  // subcommands (`c8 report`, `nyc check-coverage`) are the program.
+  c8: {
+    valued: new Set([
+      "-r",
+      "--reporter",
+      "-o",
+      "--reports-dir",
+      "--report-dir",
+      "--temp-directory",
+      "-x",
+      "--exclude",
+      "-n",
+      "--include",
+      "-e",
+      "--extension",
+      "--src",
+      "-c",
+      "--config",
+      "--branches",
+      "--functions",
+      "--lines",
+      "--statements",
+    ]),
+    operands: 0,
+    commands: new Set(["report", "check-coverage"]),
+  },
+  nyc: {
+    valued: new Set([
+      "-r",
+      "--reporter",
+      "--report-dir",
+      "-t",
+      "--temp-dir",
+      "-x",
+      "--exclude",
+      "-n",
+      "--include",
+      "-e",
+      "--extension",
+      "-i",
+      "--require",
+      "--cwd",
+      "--nycrc-path",
+      "--branches",
+      "--functions",
+      "--lines",
+      "--statements",
+    ]),
+    operands: 0,
+    commands: new Set(["report", "check-coverage", "instrument", "merge"]),
+  },
+  // Environment set before the command: `cross-env CI=1 jest` (the assignments go as `VAR=value`
+  // does), `dotenv -e .env.test -- npm test`.
+  "cross-env": { valued: new Set(), operands: 0 },
+  dotenv: { valued: new Set(["-e", "-v", "-p", "-c"]), operands: 0 },
 };
 
 /**
@@ -381,6 +463,8 @@ function afterWrapper(words: string[], at: number, name = words[at]): number {
     if (spec.valued.has(words[i])) i++;
   }
   if (words[i] === "--") i++;
+  // `c8 report`: the wrapper's own subcommand, nothing it runs.
+  if (spec.commands?.has(words[i])) return words.length;
   return i + spec.operands;
 }
 

@@ -10,7 +10,8 @@
  * printed after an error (generic_usage.ts) and routine log lines (generic_logs.ts); runs of
  * multi-line blocks of one shape keep their first block and the lines that differ in the others
  * (generic_blocks.ts); advice on getting more output or help and decoration-only lines go
- * (generic_advice.ts), as do the fields Node prints after an error's stack when its message says
+ * (generic_advice.ts), as do the steps a tool reports as finished (`pickling environment... done`,
+ * generic_steps.ts) and the fields Node prints after an error's stack when its message says
  * them all (generic_error_fields.ts), Python's echo of a `warnings.warn(…)` call under the warning
  * it printed (generic_warnings.ts), and the empty gutter rows of a compiler's code frames
  * (generic_gutters.ts) and a block printed again later becomes a reference to its first copy
@@ -44,6 +45,7 @@ import { HeldLines } from "./arrays.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
+import { dropFinishedSteps } from "./generic_steps.ts";
 import {
   foldCompilerNotes,
   foldLinkerRepeats,
@@ -351,6 +353,7 @@ export function genericStage(
       // Where a usage listing folded, the tool's own pointer to its help stays: it leads back to
       // what was folded.
       lines = foldAdvice(lines, { keepHelp: lines.length !== count });
+      lines = dropFinishedSteps(lines, { failed: ctx.failed });
       lines = foldSanitizerMaps(lines);
       lines = foldCoverageTables(lines);
       // Before the stack folds: a crash after a warning storm keeps its frames as they fold.
@@ -368,9 +371,11 @@ export function genericStage(
       // A repeat refers to the text above it: only in an output short enough that no cut takes
       // that text away and the reader has it in view.
       if (lines.length <= MAX_LINES) lines = foldRepeatedText(lines);
+      if (!after) lines = foldPathListing(lines);
+      // A tree drawing a rule left whole in a failed run folds as with no rule: each problem
+      // entry stays under the entries leading to it.
+      if (!after || ctx.failed) lines = foldTreeListing(lines);
       if (!after) {
-        lines = foldPathListing(lines);
-        lines = foldTreeListing(lines);
         lines = foldDataRuns(lines);
         lines = foldPassingTests(lines, ctx.failed);
       }

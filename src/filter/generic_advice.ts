@@ -221,7 +221,7 @@ export function foldAdvice(
 }
 
 /** Runs of blank lines left at the start or end, or doubled where a fold was, become none or one. */
-function dropStrandedBlanks(lines: readonly string[]): readonly string[] {
+export function dropStrandedBlanks(lines: readonly string[]): readonly string[] {
   let start = 0;
   while (start < lines.length && lines[start].trim() === "") start++;
   let end = lines.length;

@@ -52,11 +52,31 @@ function said(name: string, value: string, message: string, fields: Map<string, 
   const quoted = QUOTED.exec(value);
   if (quoted) {
     const text = quoted[1] ?? quoted[2];
-    return text !== "" && message.includes(text);
+    return text !== "" && saysWhole(message, text);
   }
   const list = QUOTED_LIST.exec(value);
   if (list) {
-    return list[1].split(/, (?=')/).every((item) => message.includes(item.slice(1, -1)));
+    return list[1].split(/, (?=')/).every((item) => saysWhole(message, item.slice(1, -1)));
+  }
+  return false;
+}
+
+/** A letter, digit or underscore. */
+const WORD = /\w/;
+
+/**
+ * Whether `text` stands in `message` as a whole: a word character it starts or ends with does not
+ * go on into the message's text around it (`code: 'EN'` is not said by `ENOENT`, `'ENOENT'` is by
+ * `ENOENT:`).
+ */
+function saysWhole(message: string, text: string): boolean {
+  const open = WORD.test(text[0]);
+  const close = WORD.test(text[text.length - 1]);
+  for (let at = message.indexOf(text); at >= 0; at = message.indexOf(text, at + 1)) {
+    const end = at + text.length;
+    if (open && at > 0 && WORD.test(message[at - 1])) continue;
+    if (close && end < message.length && WORD.test(message[end])) continue;
+    return true;
   }
   return false;
 }

@@ -2,14 +2,16 @@
  * Folds the generic pass applies to a whole output before it collapses repeats (generic.ts):
  *
  * - stack traces (Python, JavaScript, Java, Ruby, Go, native ones as gdb and the sanitizers print
- *   them, and the native stack Node prints under a fatal error such as running out of heap, whose
- *   frames in Node's own binary are its internals): runs of frames inside a runtime, a standard
- *   library or installed packages (node_modules, site-packages, gems, the JDK, GOROOT, the C
- *   library, a sanitizer's runtime, shared objects under /lib) become one line with their count and
- *   libraries (the C runtime's entry frames that end a native trace below `main` go without one);
- *   every frame in the user's code stays, and so does the innermost frame (where the error was
- *   raised; in a Java chain of causes only the root cause's, as a wrapper's is where a library
- *   wrapped it) and every line that is not a frame (the error, `Caused by:` with its message,
+ *   them, the native stack Node prints under a fatal error such as running out of heap, whose
+ *   frames in Node's own binary are its internals, and CMake's call stacks): runs of frames inside
+ *   a runtime, a standard library or installed packages (node_modules, site-packages, gems, the
+ *   JDK, GOROOT, the C library, a sanitizer's runtime, shared objects under /lib, CMake's modules)
+ *   become one line with their count and libraries (the C runtime's entry frames that end a native
+ *   trace below `main` go without one, and so does a sanitizer's interceptor standing in for the
+ *   allocation, free or thread creation its stack's heading names); every frame in the user's code
+ *   stays, and so does the innermost frame (where the error was raised; in a Java chain of causes
+ *   only the root cause's, as a wrapper's is where a library wrapped it; CMake's error line names
+ *   its own) and every line that is not a frame (the error, `Caused by:` with its message,
  *   Java's `... N more` — one short line saying the rest is the enclosing trace's — and the
  *   messages between chained tracebacks); Python's `^^^^` marks under a frame's source line go, and
  *   so does Node's echo of the line of its own source that threw (`node:fs:448`, the line, its
@@ -62,7 +64,7 @@ const MIN_FOLDED_FRAMES = 2;
 /** Libraries named on a fold line, at most. */
 const MAX_NAMED = 3;
 
-type FrameKind = "python" | "at" | "ruby" | "go" | "native" | "runtime";
+type FrameKind = "python" | "at" | "ruby" | "go" | "native" | "runtime" | "cmake";
 
 interface Frame {
   kind: FrameKind;
@@ -93,10 +95,11 @@ const GO_LOCATION = /^\t(\S{1,1000}\.(?:go|s)):\d{1,7}(?: \+0x[0-9a-f]{1,16})?$/
 const GO_FUNCTION = /^(?:created by )?[\w./*()[\]{}$-]{1,300}/;
 /**
  * A native frame as gdb, AddressSanitizer and the other sanitizers print it: `#3  0x7f… in
- * qsort_r (…) at ./stdlib/msort.c:296`, `#1 0x55… in main src/main.c:10`, `#3  msort (…) at …`.
+ * qsort_r (…) at ./stdlib/msort.c:296`, `#1 0x55… in main src/main.c:10`, `#3  msort (…) at …`, and
+ * ThreadSanitizer's `#1 main /app/race.c:11 (race+0x126d)`.
  */
 const NATIVE_FRAME =
-  /^(\s*)#\d{1,4} {1,2}(0x[0-9a-f]{1,16} .{1,1500}|[\w:~<>$.]{1,300} \(.{0,1500})$/;
+  /^(\s*)#\d{1,4} {1,2}(0x[0-9a-f]{1,16} .{1,1500}|[\w:~<>$.]{1,300} \(.{0,1500}|[\w:~<>$.]{1,300} \S{1,1000} \([^()\s]{1,300}\+0x[0-9a-f]{1,16}\))$/;
 
 /**
  * A frame of the native stack Node prints under a fatal error (` 5: 0x1113088
@@ -105,6 +108,15 @@ const NATIVE_FRAME =
 const RUNTIME_FRAME = /^(\s{0,3})\d{1,4}: 0x[0-9a-f]{1,16} .{0,1500}\[([^\]]{1,300})\]$/;
 /** JavaScript runtimes whose own binary a native frame may be in. */
 const RUNTIME_BINARY = /(?:^|\/)(node|nodejs|deno|bun)$/;
+
+/**
+ * A frame of CMake's `Call Stack (most recent call first):` (`  CMakeLists.txt:4 (find_package)`,
+ * `  /usr/share/cmake-3.25/Modules/FindCURL.cmake:182 (find_package_handle_standard_args)`): a
+ * listfile, its line and the command called there.
+ */
+const CMAKE_FRAME = /^(\s{1,8})(\S{0,1000}(?:\.cmake|CMakeLists\.txt)):\d{1,7} \([\w.-]{1,200}\)$/;
+/** CMake's own modules, as installed (`/usr/share/cmake-3.25/Modules/`, `…/cmake/Modules/`). */
+const CMAKE_MODULES = /\/share\/cmake(?:-\d[\d.]{0,10})?\/Modules\//;
 
 /** The library a Python frame's file is in (site-packages → its package; the stdlib), or null. */
 export function pythonLibrary(path: string): string | null {
@@ -193,9 +205,20 @@ const SHARED_OBJECT = /\((\/(?:usr\/)?lib(?:64)?\/[^\s()]{0,200}?)\+0x/;
 /** A shared object's file name, its version aside: `libstdc++.so` of `libstdc++.so.6`. */
 const SO_NAME = /^([\w.+-]{1,100}?\.so)[.\d]{0,20}$/;
 
+/** The library a native frame in a sanitizer's runtime is in. */
+const SANITIZER = "sanitizer runtime";
+/**
+ * A sanitizer's heading over a stack of where memory was allocated or freed or a thread created
+ * (`freed by thread T0 here:`, `previously allocated by thread T0 here:`, `Direct leak of 8
+ * byte(s) in 1 object(s) allocated from:`, `Thread T1 (tid=9, running) created by main thread at:`,
+ * `Location is heap block of size 8 at 0x7b04… allocated by main thread:`).
+ */
+const SANITIZED_ACTION =
+  /\b(?:allocated|freed|created)(?: by [\w ]{1,40}?)?(?: (?:here|from|at))?:$/;
+
 /** The library of a native frame (the C library, a sanitizer's runtime, a shared object), or null. */
 function nativeLibrary(rest: string): string | null {
-  if (SANITIZER_RUNTIME.test(rest)) return "sanitizer runtime";
+  if (SANITIZER_RUNTIME.test(rest)) return SANITIZER;
   if (LIBC_SOURCE.test(rest)) return "libc";
   // The path, then its last part: one pattern for both would try every start of the name in it.
   const path = SHARED_OBJECT.exec(rest)?.[1];
@@ -215,7 +238,8 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
     !line.startsWith('File "', at) && !line.startsWith("at ", at) &&
     !(line[at] === "|" && line.includes('File "')) &&
     !line.startsWith("from ", at) && !line.startsWith("#", at) && !next?.startsWith("\t") &&
-    !(at === 0 && line.includes(":in ")) && !(isDigitAt(line, at) && line.includes(": 0x"))
+    !(at === 0 && line.includes(":in ")) && !(isDigitAt(line, at) && line.includes(": 0x")) &&
+    !(line.endsWith(")") && (line.includes(".cmake:") || line.includes("CMakeLists.txt:")))
   ) return null;
   let m = PY_FRAME.exec(line);
   if (m) {
@@ -240,6 +264,11 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
     // the program's.
     const runtime = RUNTIME_BINARY.exec(m[2]);
     return { kind: "runtime", end: i + 1, library: runtime ? runtime[1] : null, indent: m[1] };
+  }
+  m = CMAKE_FRAME.exec(line);
+  if (m) {
+    const library = CMAKE_MODULES.test(m[2]) ? "cmake modules" : null;
+    return { kind: "cmake", end: i + 1, library, indent: m[1] };
   }
   if (next !== undefined && next.length <= MAX_TESTED && GO_FUNCTION.test(line)) {
     const loc = GO_LOCATION.exec(next);
@@ -335,10 +364,24 @@ export function foldStackFrames(input: readonly string[]): readonly string[] {
       let keep = frames.length;
       while (keep > 1 && STARTUP_FRAME.test(lines[frames[keep - 1].start])) keep--;
       frames.length = keep;
+      // A sanitizer's interceptor on top of a stack its heading says allocated, freed or created
+      // something (`freed by thread T0 here:`, `#0 … in __interceptor_free`) is the runtime's
+      // stand-in for the call the heading names: it goes without a fold line, and the user's
+      // frame under it, where that call was made, leads.
+      if (
+        frames.length > 1 && frames[0].frame.library === SANITIZER &&
+        frames[1].frame.library === null &&
+        i > 0 && lines[i - 1].length <= MAX_TESTED && SANITIZED_ACTION.test(lines[i - 1])
+      ) frames.shift();
     }
     // A trace followed by `Caused by:` is a wrapper's: its innermost frame is where a library
-    // wrapped the cause, whose own trace below shows where the error was raised.
-    const innermost = first.kind === "python" ? frames.length - 1 : causeFollows(lines, j) ? -1 : 0;
+    // wrapped the cause, whose own trace below shows where the error was raised. CMake names the
+    // innermost place on its error's own line (`CMake Error at …/FindX.cmake:230 (message):`).
+    const innermost = first.kind === "python"
+      ? frames.length - 1
+      : first.kind === "cmake" || causeFollows(lines, j)
+      ? -1
+      : 0;
     // Under a frame with no file (`at JSON.parse (<anonymous>)`), the first frame with one is
     // where the failing call was made, whatever library it is in: it stays too.
     const caller = innermost >= 0 && frames[innermost].frame.library === "native"

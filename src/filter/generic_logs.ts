@@ -11,6 +11,13 @@
  * last line of each routine level above DEBUG (an INFO line saying how far the run got, when
  * DEBUG lines came after it).
  *
+ * An HTTP server's access log (morgan's `GET /orders/2 200 64 - 0.866 ms`, the common log format
+ * of Apache, nginx and python's http.server: `127.0.0.1 - - [27/Nov/2026 05:14:30] "GET / HTTP/1.1"
+ * 200 -`) is a log too, its status class its level: the 2xx and 3xx requests are routine and fold,
+ * each 4xx and 5xx request stays, alone (the requests before it are other clients', no context of
+ * it). A request's status is no error the log reports: a passing run's access log is left to the
+ * shape folds (generic_shapes.ts), which keep its odd statuses.
+ *
  * A routine line that names a source location (`loaded rules from conf/auth.py:42`) stays when
  * few routine lines do: the place may be the failure's. When most of them do, the location is the
  * logger's format (klog's `controller.go:120]`, python's `%(filename)s:%(lineno)d`, Go's
@@ -68,8 +75,22 @@ const ROUTINE = new Set([
   "config",
   "verbose",
 ]);
-/** The levels of detail below INFO: their lines fold whatever comes after them. */
-const DETAIL = /^(?:TRACE|DEBUG|FINE|FINER|FINEST|VERBOSE)$/;
+/**
+ * The levels of detail below INFO, and an access log's status classes: their lines fold whatever
+ * comes after them.
+ */
+const DETAIL = /^(?:TRACE|DEBUG|FINE|FINER|FINEST|VERBOSE|\dxx)$/;
+const METHOD = "(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)";
+/**
+ * An access log's request line: morgan's `dev`/`tiny` (`GET /orders/2 200 64 - 0.866 ms`), or the
+ * common log format (`host ident user [time] "GET /path HTTP/1.1" 200 size`), morgan's
+ * `common`/`combined` among them. The groups: the time (common format), then the status.
+ */
+const ACCESS = new RegExp(
+  String.raw`^(?:` + METHOD +
+    String.raw` /\S{0,2000} ([1-5]\d\d) |\S{1,200} \S{1,100} \S{1,200} \[([^\]]{1,60})\] "` +
+    METHOD + String.raw` \S{1,2000} HTTP/[\d.]{1,4}" ([1-5]\d\d) )`,
+);
 /** klog's level letters (`I1126 …`). */
 const KLOG_ROUTINE = /^[ID]\d{4} /;
 /** How far after the time stamp the level may be (past a thread name or a process id). */
@@ -88,7 +109,7 @@ export function parseLogLine(line: string): LogLine | null {
   const first = LEVEL_FIRST.exec(line);
   if (first) return { level: first[1], time: "", routine: true };
   const stamp = STAMP.exec(line);
-  if (!stamp) return null;
+  if (!stamp) return accessLine(line);
   if (KLOG_ROUTINE.test(line)) {
     return { level: line[0] === "I" ? "INFO" : "DEBUG", time: stamp[1], routine: true };
   }
@@ -100,6 +121,22 @@ export function parseLogLine(line: string): LogLine | null {
   // level word anywhere in the window makes the line no routine one.
   const routine = ROUTINE.has(level[1].toLowerCase()) && !ABOVE_ROUTINE.test(window);
   return { level: level[1].toUpperCase(), time: stamp[1], routine };
+}
+
+/** Whether a log line is an access log's request (its level a status class). */
+function isRequest(log: LogLine): boolean {
+  return /^\dxx$/.test(log.level);
+}
+
+/** An access log's request line as a log line: its status class is its level. */
+function accessLine(line: string): LogLine | null {
+  const c = line.charCodeAt(0);
+  // A method or a host (a letter, a digit, `:` of `::1`) starts one.
+  if (!(c >= 65 && c <= 90) && !(c >= 48 && c <= 58) && !(c >= 97 && c <= 122)) return null;
+  const access = ACCESS.exec(line);
+  if (access === null) return null;
+  const status = access[1] ?? access[3];
+  return { level: `${status[0]}xx`, time: access[2] ?? "", routine: status < "400" };
 }
 
 /** The lines with runs of routine log lines folded, when the run failed or the log has an error. */
@@ -131,8 +168,11 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): read
     for (let i = 0; i < lines.length; i++) if (located(i)) logs[i] = null;
   }
   // A routine line that differs from the others saying the same thing where those agree (a
-  // `status=500` among `status=200`, a count of 0) stays.
-  const odd = oddLines(lines, [(line, i) => logs[i] ? templateOf(line) : null]);
+  // `status=500` among `status=200`, a count of 0) stays. An access log's request is read by its
+  // status alone: another path or size is another request, not an odd one.
+  const odd = oddLines(lines, [
+    (line, i) => logs[i] && !isRequest(logs[i]) ? templateOf(line) : null,
+  ]);
   const out = new FoldedLines(lines);
   let levels = new Map<string, number>();
   let first: string | undefined;
@@ -146,8 +186,11 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): read
     let end = i;
     while (end < lines.length && logs[end]) end++;
     // The last routine lines before a line that stays stay too (the end of the output is the
-    // failure's place when the program died without a log line).
-    const foldEnd = Math.max(i, end - CONTEXT);
+    // failure's place when the program died without a log line), unless that line is a request
+    // of an access log, which other clients' requests before it say nothing of.
+    const after = end < lines.length ? parseLogLine(lines[end]) : null;
+    const request = after !== null && isRequest(after);
+    const foldEnd = request ? end : Math.max(i, end - CONTEXT);
     // The last line of each level above DEBUG (INFO, NOTICE) stays: how far the run got.
     const lastOfLevel = new Set<number>();
     const seen = new Set<string>();
@@ -185,7 +228,8 @@ export function foldRoutineLogs(lines: readonly string[], failed: boolean): read
 
 /** Whether a parsed line is a log line at ERROR level or above. */
 function reportsError(log: LogLine | null): boolean {
-  return log !== null && !log.routine && !/^WARN/.test(log.level) && log.level !== "W";
+  return log !== null && !log.routine && !/^WARN/.test(log.level) && log.level !== "W" &&
+    !isRequest(log);
 }
 
 function foldLine(

@@ -16,10 +16,16 @@
  * move on as a clock, a date, a count of a total or a labelled counter do (`12:00:01`,
  * `2026-11-27`, `3/40`, apt's `Get:12`).
  *
+ * A unified diff printed under a log prefix (yarn's `➤ YN0028: │ +    marked: "npm:^13.0.0"`,
+ * each line of a `git diff` stamped with a time) is content, not one shape: its hunk headers and,
+ * within the lines each header counts, the lines whose text past the prefix starts with `+` or `-`
+ * never fold (`diffLines`); the context lines between them fold as any run does.
+ *
  * In a failed run a run folds too, but its last FAILED_RUN_TAIL lines stay as printed: what the
  * tool did just before it failed is the failure's context (`Compiling 'pkg/mod_25.py'...` over
  * its syntax error); blocks of lines fold only in a run that passed. A line that carries a
- * failure, a location or a warning never folds and ends the run, and the last lines of the output
+ * failure, a location or a warning never folds and ends the run, nor does an earlier pass's note
+ * of what it folded (`… 16 log lines folded (15 2xx, 1 3xx) …`), and the last lines of the output
  * (where a tool prints its summary) never fold either.
  */
 
@@ -155,6 +161,13 @@ function isPlainWord(first: number, length: number): boolean {
   return upper || (lower && (first > 102 || length < 7));
 }
 
+/** An earlier pass's note of what it folded or cut (`… 16 log lines folded (…) …`). */
+const NOTE = /^\s*… .{1,400} …$/;
+
+function isNote(line: string): boolean {
+  return line.includes("…") && NOTE.test(line);
+}
+
 /** A line's shape, or null for a line that never folds (blank, too long, one word, a signal). */
 export function shapeOf(line: string): string | null {
   if (line.length > MAX_TESTED) return null;
@@ -178,7 +191,7 @@ export function shapeOf(line: string): string | null {
     while (i < n && isSpace(line.charCodeAt(i))) i++;
   }
   if (words < 2) return null;
-  if (neverFolds(line)) return null;
+  if (neverFolds(line) || isNote(line)) return null;
   return line.slice(0, indent) + key;
 }
 
@@ -325,6 +338,7 @@ export function foldShapeRuns(lines: readonly string[], failed: boolean): readon
   // A coverage table's kept rows each name a file and its uncovered lines: none folds.
   const covered = coverageRows(lines);
   const shapes = lines.map((line, i) => i < tail && !covered?.[i] ? shapeOf(line) : null);
+  for (const k of diffLines(lines)) shapes[k] = null;
   if (failed) stepShapes(lines, shapes);
   const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
@@ -480,4 +494,46 @@ function blockRunAt(
     if (count >= MIN_BLOCKS && count * period >= MIN_SHAPE_RUN) return { period, count };
   }
   return null;
+}
+
+/** A hunk header after a log prefix: the prefix, then `@@ -16,9 +16,10 @@`. */
+const PREFIXED_HUNK = /^(\S.{0,300}?\s)@@ -\d{1,9}(?:,(\d{1,9}))? \+\d{1,9}(?:,(\d{1,9}))? @@/;
+
+/**
+ * The lines of unified diffs printed under a log prefix: each hunk header (`➤ YN0000: │ @@ -16,9
+ * +16,10 @@`) and, of the lines its counts cover (old and new together, at most), those whose
+ * text past as many words as the header's prefix has starts with `+` or `-`. A diff printed bare
+ * needs none of this: its marks head its lines, and so their shapes.
+ */
+function diffLines(lines: readonly string[]): number[] {
+  const found: number[] = [];
+  // The line past the last one read for a hunk: a hunk's lines are read once, where headers'
+  // counts overlap (each claiming more lines than come before the next) too.
+  let scanned = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line.includes("@@ -") || line.length > MAX_TESTED) continue;
+    const hunk = PREFIXED_HUNK.exec(line);
+    if (hunk === null) continue;
+    found.push(i);
+    const words = hunk[1].trim().split(/\s+/).length;
+    const span = Number(hunk[2] ?? 1) + Number(hunk[3] ?? 1);
+    const end = Math.min(lines.length, i + 1 + span);
+    for (let k = Math.max(i + 1, scanned); k < end; k++) {
+      const mark = lines[k].charAt(bodyStart(lines[k], words));
+      if (mark === "+" || mark === "-") found.push(k);
+    }
+    scanned = Math.max(scanned, end);
+  }
+  return found;
+}
+
+/** Where a line's text starts past its first `words` words and the one space after them. */
+function bodyStart(line: string, words: number): number {
+  let i = 0;
+  for (let w = 0; w < words; w++) {
+    while (i < line.length && isSpace(line.charCodeAt(i))) i++;
+    while (i < line.length && !isSpace(line.charCodeAt(i))) i++;
+  }
+  return i + 1;
 }

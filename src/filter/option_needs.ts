@@ -34,6 +34,12 @@ const NEEDS: readonly Need[] = [
     what: "the regexes of per-item result lines",
   },
   {
+    type: "strip_noise",
+    key: "frame_marks_kept",
+    needs: "frame_marks",
+    what: "the regexes of mark-only lines under a source line",
+  },
+  {
     type: "group_paths",
     key: "quiet_details",
     needs: "details",

@@ -211,8 +211,8 @@ export interface KeptLinesOptions {
  * output's text and a way to walk the input again. An emitted line equal to a recent input line
  * costs nothing; of the others only the place in the output is held, and a first pass over the
  * input drops those equal to an input line. Those left are checked against the input in a second
- * pass (an input line as printed but for its indentation, with a count after it, or cut with an
- * ellipsis), and those left then are looked up by their rarest word in a third pass: the input line containing every word of the emitted line (in any order,
+ * pass (an input line as printed but for its indentation or the whitespace it ends in, with a
+ * count after it, or cut with an ellipsis), and those left then are looked up by their rarest word in a third pass: the input line containing every word of the emitted line (in any order,
  * its numbers in the order printed) replaces it — preferring one not already in the output, then one that holds the emitted text as it is, then one with the fewest other words,
  * then the first after the source of the line restored before it, then the shortest; each input
  * line at most once. A line with no such source (a join of several lines, a summary) stays as emitted.
@@ -482,10 +482,16 @@ export class KeptLines {
       if (byIndent.size > 1 && (work += byIndent.size) > MAX_WORK) return;
       for (const [indent, group] of byIndent) {
         if (!indent.endsWith(lead)) {
-          if (map === exact) group.printed ??= line.trimEnd();
+          if (map === exact) group.printed ??= line;
           continue;
         }
-        for (const s of group.list) kept.add(s);
+        // A line that lost only the whitespace the input line ends in gets it back: the line as
+        // printed is byte for byte what a reader copies (a recap row's trailing spaces too).
+        const trailing = map === exact && line.length !== line.trimEnd().length;
+        for (const s of group.list) {
+          if (trailing && s.line === line.trimEnd()) s.printed ??= line;
+          else kept.add(s);
+        }
         byIndent.delete(indent);
       }
       if (!byIndent.size) map.delete(key);
@@ -569,8 +575,7 @@ export class KeptLines {
       let have: { has(w: string): boolean } | null = null;
       // Made once per line: every open line it holds shares it (a long line is not re-counted).
       let made: Found | null = null;
-      const found = () =>
-        made ??= { text: t, line: line.trimEnd(), at, words: new Set(words).size };
+      const found = () => made ??= { text: t, line, at, words: new Set(words).size };
       // A word the line repeats (`a a a …`) visits the lines waiting on it once.
       let visited: Set<string> | null = null;
       for (const word of words) {

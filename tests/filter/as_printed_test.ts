@@ -326,7 +326,7 @@ Deno.test("eslint and yamllint keep each file line and finding line as printed; 
     ...eslint.slice(1, 5),
     ...eslint.slice(6, 12),
     eslint[14],
-    `  … 2 more error "Expected '===' and instead saw '=='" (eqeqeq) at 6:9, 7:9`,
+    "  … 2 more errors as above: 6:9, 7:9 eqeqeq",
     ...eslint.slice(16, 18),
   ]);
   const yamllint = [
@@ -344,7 +344,7 @@ Deno.test("eslint and yamllint keep each file line and finding line as printed; 
   expect(filter("yamllint one.yaml two.yml", yamllint.join("\n"), true)).toEqual([
     ...yamllint.slice(0, 3),
     ...yamllint.slice(4, 8),
-    '  … 2 more error "trailing spaces" (trailing-spaces) at 5:5, 6:5',
+    "  … 2 more errors as above: 5:5, 6:5 trailing-spaces",
   ]);
 });
 

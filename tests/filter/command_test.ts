@@ -10,7 +10,7 @@ import {
 } from "../../src/filter/command.ts";
 import { cpuMs } from "../../bench/_fuzz_inputs.ts";
 
-Deno.test("matchCandidates: whole command and normalised last segment", () => {
+Deno.test("matchCandidates: whole command, normalised last segment, then each earlier one", () => {
   const table: [string, string[]][] = [
     ["cargo test", ["cargo test"]],
     [
@@ -21,8 +21,13 @@ Deno.test("matchCandidates: whole command and normalised last segment", () => {
       ],
     ],
     ["git status 2>&1", ["git status 2>&1", "git status"]],
-    ["make || echo failed; make test", ["make || echo failed; make test", "make test"]],
-    ["a || b", ["a || b", "b"]],
+    ["make || echo failed; make test", [
+      "make || echo failed; make test",
+      "make test",
+      "make",
+      "echo failed",
+    ]],
+    ["a || b", ["a || b", "b", "a"]],
     ["FOO=1 BAR=2 cargo test --lib", ["FOO=1 BAR=2 cargo test --lib", "cargo test --lib"]],
     ["env RUST_LOG=debug time cargo test", ["env RUST_LOG=debug time cargo test", "cargo test"]],
     ["timeout 300 cargo test", ["timeout 300 cargo test", "cargo test"]],
@@ -39,6 +44,7 @@ Deno.test("matchCandidates: whole command and normalised last segment", () => {
       'echo "x; y" && git diff > out.txt',
       "git diff",
       "git diff > out.txt",
+      'echo "x; y"',
     ]],
     ["pytest -q 2> err.log < /dev/null", ["pytest -q 2> err.log < /dev/null", "pytest -q"]],
     ["npm test |& tee log", ["npm test |& tee log", "npm test"]],
@@ -65,6 +71,14 @@ Deno.test("matchCandidates: whole command and normalised last segment", () => {
     ["env", ["env"]],
     ["ccache -s", ["ccache -s"]],
     ["time", ["time"]],
+    // Coverage and environment wrappers around a test run; their own subcommands are the program.
+    ["c8 -r text --all npm test", ["c8 -r text --all npm test", "npm test"]],
+    ["nyc --reporter=lcov mocha", ["nyc --reporter=lcov mocha", "mocha"]],
+    ["cross-env CI=1 NODE_ENV=test jest", ["cross-env CI=1 NODE_ENV=test jest", "jest"]],
+    ["dotenv -e .env.test -- npm test", ["dotenv -e .env.test -- npm test", "npm test"]],
+    ["npx c8 vitest run", ["npx c8 vitest run", "c8 vitest run", "vitest run"]],
+    ["c8 report", ["c8 report"]],
+    ["nyc check-coverage --lines 90", ["nyc check-coverage --lines 90"]],
   ];
   expect(table.map(([c]) => [c, matchCandidates(c)])).toEqual(table);
 });

@@ -316,6 +316,46 @@ Deno.test("truncate: a cut is bounded by the last command's first line its rules
     .toEqual({ out: [...rows.slice(0, 3), ...tests], confidence: "fallback" });
 });
 
+Deno.test("truncate: when the last command's rules own no line, the cut is still bounded", () => {
+  const strategy = compileRule({
+    name: "list",
+    match: { prefix: "ls" },
+    strategy: { type: "truncate", max_lines: 6, head: 2, tail: 2 },
+  }, "t").strategy;
+  const rows = Array.from({ length: 30 }, (_, i) => `row ${i}`);
+  const never = () => false;
+  const bounded = ["row 0", "row 1", "... (26 lines omitted) ...", "row 28", "row 29"];
+  // For an earlier command (its cut would stop at the last command's first line), for the last
+  // command (its earlier commands' part would end there), and for both.
+  for (
+    const side of [{ before: false, after: true }, { before: true, after: false }, {
+      before: true,
+      after: true,
+    }]
+  ) {
+    expect({ side, ...run(strategy, rows, { ...side, lastOwns: never }) }).toEqual({
+      side,
+      out: bounded,
+      confidence: "partial",
+    });
+  }
+});
+
+Deno.test("truncate: a listing before a command that printed no line its rules know is cut to head and tail", () => {
+  // `ls -la` of a large directory, then `go test ./...` outside a module (go 1.19's one line):
+  // go-test's rules own none of its lines.
+  const listing = Array.from(
+    { length: 1500 },
+    (_, i) => `-rw-r--r--  1 root root   ${1000 + i} Nov 24 22:43 lib${i}.so.1`,
+  );
+  const go = [
+    "pattern ./...: directory prefix . does not contain main module or its selected dependencies",
+  ];
+  const out = lines(filter("ls -la /usr/lib; go test ./...", [...listing, ...go].join("\n"), true));
+  expect(out.length).toBeLessThan(100);
+  expect(out.slice(-1)).toEqual(go);
+});
+
 Deno.test("every strategy honours a compound command's output or says why it need not", async () => {
   const missing: string[] = [];
   for await (const entry of Deno.readDir(STRATEGIES)) {

@@ -40,6 +40,62 @@ Deno.test("frame_marks: a mark line goes with the source line above it", () => {
     .toThrow(/strategy\.frame_marks/);
 });
 
+Deno.test("frame_marks_kept: the first frames stay whole, marks included; later ones go", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^noise$"],
+    frame_marks: ["^\\s*\\^+$"],
+    frame_marks_kept: 2,
+  };
+  const input = [1, 2, 3].map((n) => `a.c:${n}: error: e${n}\n  call(${n});\n       ^`)
+    .join("\nnoise\n");
+  expect(run(s, input)).toBe(
+    "a.c:1: error: e1\n  call(1);\n       ^\na.c:2: error: e2\n  call(2);\n       ^\na.c:3: error: e3",
+  );
+  // A mark under the diagnostic itself (no source line above it) is a frame kept as well.
+  expect(run({ ...s, frame_marks_kept: 1 }, "a.ts:3:5: bad\n    ^\nb.ts:1:1: bad\n^")).toBe(
+    "a.ts:3:5: bad\n    ^\nb.ts:1:1: bad",
+  );
+  // Without frame_marks it would do nothing: the rule is refused.
+  expect(() =>
+    compileRule(
+      {
+        name: "t",
+        match: { prefix: "cmd" },
+        strategy: { type: "strip_noise", patterns: ["^x$"], frame_marks_kept: 3 },
+      },
+      "test",
+    )
+  ).toThrow(/frame_marks_kept/);
+});
+
+Deno.test("javac and gradle: the first three errors keep the source line and caret, every error its location and details", async () => {
+  // Real captures (javac 17 over two files; Debian's gradle 4.4 building two classes).
+  const dir = new URL("../fixtures/filters/", import.meta.url);
+  const cases = [
+    ["javac -d out src/shop/*.java", "javac/shop_five_errors.in.txt"],
+    ["gradle --offline --no-daemon build", "gradle/compile_four_errors.in.txt"],
+  ];
+  for (const [command, file] of cases) {
+    const input = (await Deno.readTextFile(new URL(file, dir))).trimEnd().split("\n");
+    const out = filter(command, input.join("\n")).split("\n");
+    const errors = input.flatMap((l, i) => / error: /.test(l) ? [i] : []);
+    expect(errors.length).toBeGreaterThan(3);
+    for (const [n, at] of errors.entries()) {
+      // The error line stays (gradle's task prefix on the first, too), with what follows it.
+      expect(out).toContain(input[at]);
+      const frame = input.slice(at + 1, at + 3);
+      expect(frame[1].trim()).toBe("^");
+      const kept = out.indexOf(input[at]);
+      if (n < 3) expect(out.slice(kept + 1, kept + 3)).toEqual(frame);
+      else expect(out).not.toContain(frame[0]);
+    }
+    for (const detail of input.filter((l) => /^ {2}(symbol|location|required|found):/.test(l))) {
+      expect(out).toContain(detail);
+    }
+  }
+});
+
 Deno.test("once: a line matching once shows the first time only; other lines and new texts stay", () => {
   const s = { type: "strip_noise", patterns: ["^noise$"], once: ["^\\s+at \\S"] };
   const input = [

@@ -119,3 +119,75 @@ Deno.test("fields that say more than the message stay whole, and a folded last f
   const noHeader = ["    at open (/srv/app/a.js:1:1) {", "  code: 'x'", "}"];
   expect(foldEchoedErrorFields(noHeader)).toBe(noHeader);
 });
+
+// node 20.20: errors thrown with fields set by hand, one whose value is a word's part in the
+// message (`EN` in `ENOENT`, `open` in `reopen`), one whose values all stand whole in it.
+const PART_OF_WORD = [
+  "/tmp/mend3-node/en.js:4",
+  "throw e;",
+  "^",
+  "",
+  "Error: ENOENT: no such file or directory, open 'a.json'",
+  "    at Object.<anonymous> (/tmp/mend3-node/en.js:1:11)",
+  "    at Module._compile (node:internal/modules/cjs/loader:1521:14)",
+  "    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)",
+  "    at Module.load (node:internal/modules/cjs/loader:1266:32)",
+  "    at Module._load (node:internal/modules/cjs/loader:1091:12)",
+  "    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)",
+  "    at node:internal/main/run_main_module:28:49 {",
+  "  code: 'EN',",
+  "  path: 'a.json'",
+  "}",
+  "",
+  "Node.js v20.20.2",
+];
+const WORD_INSIDE = [
+  "/tmp/mend3-node/reopen.js:4",
+  "throw e;",
+  "^",
+  "",
+  "Error: reopen failed for config.yaml",
+  "    at Object.<anonymous> (/tmp/mend3-node/reopen.js:1:11)",
+  "    at Module._compile (node:internal/modules/cjs/loader:1521:14)",
+  "    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)",
+  "    at Module.load (node:internal/modules/cjs/loader:1266:32)",
+  "    at Module._load (node:internal/modules/cjs/loader:1091:12)",
+  "    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)",
+  "    at node:internal/main/run_main_module:28:49 {",
+  "  syscall: 'open',",
+  "  path: 'config.yaml'",
+  "}",
+  "",
+  "Node.js v20.20.2",
+];
+const WHOLE_WORDS = [
+  "/tmp/mend3-node/whole.js:5",
+  "throw e;",
+  "^",
+  "",
+  "Error: open failed for config.yaml: EBUSY",
+  "    at Object.<anonymous> (/tmp/mend3-node/whole.js:1:11)",
+  "    at Module._compile (node:internal/modules/cjs/loader:1521:14)",
+  "    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)",
+  "    at Module.load (node:internal/modules/cjs/loader:1266:32)",
+  "    at Module._load (node:internal/modules/cjs/loader:1091:12)",
+  "    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)",
+  "    at node:internal/main/run_main_module:28:49 {",
+  "  code: 'EBUSY',",
+  "  syscall: 'open',",
+  "  path: 'config.yaml'",
+  "}",
+  "",
+  "Node.js v20.20.2",
+];
+
+Deno.test("a field is said only by the message's whole word: part of a longer word keeps the block", () => {
+  expect(foldEchoedErrorFields(PART_OF_WORD)).toBe(PART_OF_WORD);
+  expect(foldEchoedErrorFields(WORD_INSIDE)).toBe(WORD_INSIDE);
+  const end = WHOLE_WORDS.indexOf("}");
+  expect(foldEchoedErrorFields(WHOLE_WORDS)).toEqual([
+    ...WHOLE_WORDS.slice(0, end - 4),
+    WHOLE_WORDS[end - 4].slice(0, -2),
+    ...WHOLE_WORDS.slice(end + 1),
+  ]);
+});

@@ -303,9 +303,11 @@ Deno.test("native frames of gdb and the sanitizers fold inside the C library, a 
     "    #4 0x7f2b in uv_run (/usr/lib/x86_64-linux-gnu/libuv.so.1.0.0+0x99)",
   ];
   expect(foldStackFrames(asan)).toEqual([
-    // The C runtime's entry frames under `main` go without a fold line.
+    // The C runtime's entry frames under `main` go without a fold line, and so does the
+    // interceptor standing in for the `calloc` the heading names.
     ...asan.slice(0, 3),
-    ...asan.slice(6, 10),
+    ...asan.slice(6, 8),
+    asan[9],
     "    … 3 frames in libc, libpthread.so, libuv.so folded …",
   ]);
   // A heading or a comment starting with `#` and a number is no frame.
@@ -654,7 +656,8 @@ Deno.test("a native trace loses the C runtime's entry frames under main; the fra
     "",
     "SUMMARY: AddressSanitizer: 58 byte(s) leaked in 4 allocation(s).",
   ];
-  const startup = (l: string) => /__libc_start_call_main/.test(l);
+  // The interceptors under `allocated from:` go too (the sanitizer interceptor test below).
+  const startup = (l: string) => /__libc_start_call_main|__interceptor_/.test(l);
   expect(generic(input.join("\n")).split("\n")).toEqual(
     input.filter((l) => !startup(l) && !/^=+$/.test(l)),
   );
@@ -669,4 +672,70 @@ Deno.test("a native trace loses the C runtime's entry frames under main; the fra
   expect(foldStackFrames(gdb)).toEqual(gdb.slice(0, 2));
   const only = [gdb[2], gdb[3]];
   expect(foldStackFrames(only)).toEqual([gdb[2]]);
+});
+
+/** A fixture of tests/fixtures/generic/ as lines. */
+const fixtureLines = (name: string) =>
+  Deno.readTextFileSync(new URL(`../fixtures/generic/${name}`, import.meta.url)).trimEnd().split(
+    "\n",
+  );
+
+Deno.test("a sanitizer's interceptor under a heading naming an allocation, a free or a thread's creation goes; the caller's frame leads", () => {
+  // gcc 12 -fsanitize=address (a use after free, a leak) and -fsanitize=thread (a data race).
+  const startup = (l: string) => /__libc_start_call_main|__libc_start_main_impl|in _start /.test(l);
+  for (
+    const [name, interceptors] of [
+      ["sanitizer_asan_use_after_free.txt", ["__interceptor_free", "__interceptor_malloc"]],
+      ["sanitizer_lsan_leak.txt", ["__interceptor_malloc", "__interceptor_strdup"]],
+      ["sanitizer_tsan_race.txt", ["#0 pthread_create ", "#0 pthread_create "]],
+    ] as const
+  ) {
+    const input = fixtureLines(name);
+    const gone = input.filter((l) => interceptors.some((i) => l.includes(i)));
+    expect(gone.length).toBe(2);
+    expect(foldStackFrames(input)).toEqual(input.filter((l) => !gone.includes(l) && !startup(l)));
+  }
+  // Under `WRITE of size 12 …` the interceptor is where memory was written (the summary names
+  // it): it stays; the one under `allocated by thread T0 here:` goes.
+  const overflow = fixtureLines("sanitizer_asan_memcpy_overflow.txt");
+  const folded = foldStackFrames(overflow);
+  expect(folded.filter((l) => l.includes("__interceptor_"))).toEqual([
+    "    #0 0x7f68fb248060 in __interceptor_memcpy ../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc:827",
+    "SUMMARY: AddressSanitizer: heap-buffer-overflow ../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc:827 in __interceptor_memcpy",
+  ]);
+  expect(folded).toContain("    #1 0x555fcba521f0 in main /tmp/r18b-san/over.c:6");
+  // An interceptor whose next frame is a library's, or the only frame, stays (the innermost).
+  const alone = [
+    "freed by thread T0 here:",
+    "    #0 0x7f5d688b76a8 in __interceptor_free ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:52",
+    "    #1 0x7f2a in pthread_once (/lib/x86_64-linux-gnu/libpthread.so.0+0x1234)",
+  ];
+  expect(foldStackFrames(alone)).toEqual(alone);
+  expect(foldStackFrames(alone.slice(0, 2))).toEqual(alone.slice(0, 2));
+});
+
+Deno.test("CMake's call stack folds the frames in CMake's own modules; the project's listfiles stay", () => {
+  // cmake 3.25 configuring projects whose find_package fails, from CMakeLists.txt and from a
+  // function in an included cmake/deps.cmake.
+  for (const name of ["cmake_find_curl.txt", "cmake_find_tiff_include.txt"]) {
+    const input = fixtureLines(name);
+    const at = input.indexOf("Call Stack (most recent call first):");
+    expect(input[at + 1]).toMatch(/^ {2}\/usr\/share\/cmake-3\.25\/Modules\/FindPackageHandle/);
+    expect(foldStackFrames(input)).toEqual([
+      ...input.slice(0, at + 1),
+      "  … 2 frames in cmake modules folded …",
+      ...input.slice(at + 3),
+    ]);
+  }
+  // One module frame does not fold (its fold line would cost as much); a project's own frames
+  // never do.
+  const own = [
+    "CMake Error at cmake/deps.cmake:2 (message):",
+    "  missing codec",
+    "Call Stack (most recent call first):",
+    "  /usr/share/cmake-3.25/Modules/CMakeParseArguments.cmake:10 (message)",
+    "  cmake/deps.cmake:5 (require_lib)",
+    "  CMakeLists.txt:3 (include)",
+  ];
+  expect(foldStackFrames(own)).toEqual(own);
 });

@@ -4,7 +4,9 @@
  * NullPointerException, a Go program logging with levels that panics and a winston script that
  * throws: the INFO/DEBUG runs fold into a count with their levels and time span; every WARN line,
  * the failure with its trace and the routine lines right before each stay. A passing run, and a
- * short log, are left alone.
+ * short log, are left alone. An HTTP server's access log (morgan's `tiny` format over an express
+ * app, python's http.server in the common log format) folds its 2xx and 3xx requests and keeps
+ * each 4xx and 5xx one.
  */
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
@@ -139,6 +141,11 @@ Deno.test("generic logs: the level is read from the usual formats", () => {
     ['time="2026-11-26T21:48:11Z" level=info msg="listening"', "INFO", true],
     ["[21:48:11.400] INFO (4242): listening on 127.0.0.1:3000", "INFO", true],
     ["2026-11-26T21:49:19.535Z debug: [sync] mapping user 1010", "DEBUG", true],
+    ["GET /books/117 404 24 - 0.355 ms", "4xx", false],
+    ["POST /orders/12/ship 202 15 - 2.392 ms", "2xx", true],
+    ['127.0.0.1 - - [28/Nov/2026 14:13:47] "GET /docs/ HTTP/1.1" 200 -', "2xx", true],
+    ['::1 - - [28/Nov/2026:14:13:47 +0000] "GET /stats HTTP/1.1" 500 1179', "5xx", false],
+    ["GET the 200 books", null, null],
     ["2026/11/26 21:48:11 server started", null, null],
     ["Traceback (most recent call last):", null, null],
     ['  File "a.py", line 3, in <module>', null, null],
@@ -218,4 +225,41 @@ Deno.test("the last INFO line before the failure stays when DEBUG lines came aft
   expect(folded).toContain("[2026-11-27T22:14:19Z INFO  ingest] 60 records");
   expect(folded).not.toContain("[2026-11-27T22:14:19Z INFO  ingest] 40 records");
   expect(folded).not.toContain("[2026-11-27T22:14:19Z DEBUG ingest::parse] row 30 ok");
+});
+
+// Captured: an express app logging with morgan's `tiny` format, 90 requests with five 404s, then
+// a crash in a timer (exit 1); python3 -m http.server serving 70 requests with three 404s, then
+// `curl -f` of a missing file (exit 22).
+const ACCESS_LOGS = [
+  {
+    file: "log_express_morgan_tiny.txt",
+    command: "bash -c 'node server.js & s=$!; sleep 1; node traffic.js; wait $s'",
+  },
+  { file: "log_http_server_common.txt", command: "bash fetch.sh" },
+];
+for (const { file, command } of ACCESS_LOGS) {
+  Deno.test(`generic logs: an access log (${file}) keeps each 4xx and 5xx request and folds the rest`, () => {
+    const raw = read(file).trimEnd().split("\n");
+    const out = engine.filter(command, raw.join("\n"), { failed: true }).text.split("\n");
+    const requests = raw.filter((line) => parseLogLine(line)?.level.endsWith("xx"));
+    const errors = requests.filter((line) => !parseLogLine(line)!.routine);
+    expect(errors.length).toBeGreaterThanOrEqual(4);
+    for (const line of errors) expect(out).toContain(line);
+    // Of the requests answered 2xx or 3xx, few stay: the three right before a line that is no
+    // request (http.server's `code 404, message File not found`, the crash).
+    const kept = requests.filter((line) => parseLogLine(line)!.routine && out.includes(line));
+    expect(kept.length).toBeLessThan(requests.length / 3);
+    expect(out.filter((line) => /^… \d+ log lines folded \(\d+ [2-5]xx/.test(line)).length)
+      .toBeGreaterThanOrEqual(3);
+    for (const line of raw.filter((l) => /^(SyntaxError|curl): /.test(l))) {
+      expect(out).toContain(line);
+    }
+  });
+}
+
+Deno.test("generic logs: an access log in a passing run is left alone, whatever its statuses", () => {
+  const raw = read("log_http_server_common.txt").trimEnd().split("\n");
+  expect(foldRoutineLogs(raw, false)).toEqual(raw);
+  const served = raw.map((line) => line.replace('" 404 -', '" 500 -'));
+  expect(foldRoutineLogs(served, false)).toEqual(served);
 });

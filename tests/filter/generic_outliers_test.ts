@@ -184,8 +184,9 @@ Deno.test("outliers: a failure-looking line never folds, in any fold of similar 
 });
 
 Deno.test("outliers: a failed run's long output keeps the odd lines of what it folds", () => {
-  // A server's access log, then its crash: the log folds by shape (its last lines staying in a
-  // failed run) or is cut to its head and tail, and the 500s in between stay with the failure.
+  // A server's access log, then its crash: the log folds by its requests' statuses (the 2xx go,
+  // generic_logs.ts), by shape (its last lines staying in a failed run) or is cut to its head and
+  // tail, and the 500s in between stay with the failure.
   const input = lines(new URL("system/http_server_access.txt", CORPUS));
   const long = [
     ...input,
@@ -197,7 +198,8 @@ Deno.test("outliers: a failed run's long output keeps the odd lines of what it f
   ];
   expect(long.length).toBeGreaterThan(400);
   const out = filtered("python3 -u serve.py", long, true);
-  expect(out.some((line) => /lines omitted|lines like these folded/.test(line))).toBe(true);
+  expect(out.some((line) => /lines omitted|lines like these folded|log lines folded/.test(line)))
+    .toBe(true);
   // The 500s and 404s (their request lines) of what folds, fewer than the bound of one value
   // each: every one stays, in its place among the folded lines.
   const odd = long.map((line, i) => / (?:500|404) -$/.test(line) ? i : -1).filter((i) => i >= 0);
@@ -275,7 +277,8 @@ Deno.test("outliers: an odd line in a failed run's long output keeps the line th
   const input = lines(new URL("git_blame_templated_long.txt", FIXTURES));
   const odd = input.findIndex((line) => line.includes("# FIXME"));
   const out = filtered("git blame steps.py", input, true);
-  expect(out.some((line) => /lines omitted|lines like these folded/.test(line))).toBe(true);
+  expect(out.some((line) => /lines omitted|lines like these folded|log lines folded/.test(line)))
+    .toBe(true);
   const at = out.indexOf(input[odd]);
   expect(at).toBeGreaterThan(0);
   expect(out[at - 1]).toBe(input[odd - 1]);

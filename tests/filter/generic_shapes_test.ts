@@ -7,7 +7,9 @@
  * failing, stay (python's compileall), unless a rule chose the lines (npm run); a warning or
  * failure line, the output's last lines, short runs and prose stay as printed. In a failed run,
  * a tool's steps announced with an ellipsis (doxygen's `Building group list...`) are one shape
- * whatever their verb, where no long run of one step folds by its own shape.
+ * whatever their verb, where no long run of one step folds by its own shape. A unified diff
+ * printed under a log prefix (yarn's lockfile diff under `➤ YN0028: │`, `git diff` under pnpm's
+ * `packages/api check:env:`) keeps its hunk headers and its changed lines.
  */
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
@@ -182,6 +184,52 @@ Deno.test("shape runs: a failed run's progress folds, the lines before the failu
   const run = builtin.filter("npm run build", Deno.readTextFileSync(corpus), { failed: true }).text;
   expect(run).toContain("rendering src/blog.md -> dist/blog.html");
   expect(run).not.toMatch(/lines like these folded/);
+});
+
+// yarn 4 `install --immutable` after a dependency change (no rule matches yarn run by node), and
+// `pnpm -r run check:env` whose `git diff --exit-code` fails (after pnpm's rule): the changed
+// lines are what failed, whether the mark stands alone or is glued to the line's first word.
+const PREFIXED_DIFFS = [
+  {
+    file: "shape_yarn_lockfile_diff.txt",
+    command: "node .yarn/releases/yarn.js install --immutable",
+    prefix: /^➤ YN\d{4}: │ /,
+  },
+  {
+    file: "shape_pnpm_recursive_diff.txt",
+    command: "pnpm -r run check:env",
+    prefix: /^packages\/api check:env: /,
+  },
+];
+for (const { file, command, prefix } of PREFIXED_DIFFS) {
+  Deno.test(`shape runs: a diff under a log prefix keeps its hunk headers and changed lines (${file})`, async () => {
+    const { engine: builtin } = await loadFilterEngine(defaultConfig(), { configDir: null });
+    const lines = read(file);
+    const out = builtin.filter(command, lines.join("\n"), { failed: true }).text.split("\n");
+    const changed = lines.filter((l) =>
+      prefix.test(l) && /^(@@ |[+-])/.test(l.replace(prefix, ""))
+    );
+    expect(changed.length).toBeGreaterThan(4);
+    for (const line of changed) expect(out).toContain(line);
+  });
+}
+
+Deno.test("shape runs: only the lines a prefixed hunk counts are its changes; a list after it folds", () => {
+  const item = (i: number) => `➤ YN0000: │ - cached package-${i}@npm:1.0.${i}`;
+  const lines = [
+    "➤ YN0000: │ @@ -3,2 +3,2 @@",
+    "➤ YN0028: │ -  version: 1.0.0",
+    "➤ YN0028: │ +  version: 1.0.1",
+    ...Array.from({ length: 30 }, (_, i) => item(i)),
+    "➤ YN0000: └ Completed",
+    "➤ YN0000: · Done in 0s 312ms",
+    "",
+  ];
+  const out = foldShapeRuns(lines, true);
+  // The hunk counts four lines: its two changes and the list's first two, which start with `-`.
+  expect(out.slice(0, 5)).toEqual(lines.slice(0, 5));
+  expect(out).toContain("… 23 lines like these folded …");
+  expect(out).not.toContain(item(10));
 });
 
 Deno.test("shape runs: a warning or failure line stays and splits the run", () => {

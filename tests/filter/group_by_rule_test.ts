@@ -6,7 +6,7 @@ import { compilePattern, compileRule, FilterEngine, StrategyConfig } from "../..
 import { compileStrategy } from "../../src/filter/strategies/mod.ts";
 import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
 import { ownPart } from "../../src/filter/strategies/_shared.ts";
-import { filter, fixture, lines } from "./_builtin.ts";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 Deno.test("group_by_rule second in a chain falls back to its input: the first stage's output", () => {
   const rules = [
@@ -905,4 +905,174 @@ Deno.test("group_by_rule: nothing grouped and nothing dropped leaves the lines i
     "Found 2 errors in 1 file (checked 1 source file)",
   ].join("\n");
   expect(engine.filter("cmd", input, { failed: true }).text).toBe(input);
+});
+
+/**
+ * The findings an output names, as `location message` pairs: a finding line as printed, or a
+ * location of a `… N more saying this at` line paired with the message of the finding line shown
+ * above it.
+ */
+function namedFindings(text: string, finding: RegExp): string[] {
+  const named: string[] = [];
+  let message = "";
+  for (const line of lines(text)) {
+    const m = finding.exec(line.trim());
+    if (m) {
+      message = m.groups!.msg;
+      named.push(`${m.groups!.loc} ${message}`);
+      continue;
+    }
+    const more = /^ {2}… \d+ more saying this at (.+)$/.exec(line);
+    if (more) { for (const place of more[1].split(", ")) named.push(`${place} ${message}`); }
+  }
+  return named.sort();
+}
+
+Deno.test("group_by_rule: an error flood of one message keeps each finding, by its location and that message said once per file", async () => {
+  const cases = [
+    {
+      path: "lint/mypy_strict_untyped_flood",
+      finding: /^(?<loc>[^\s:]+:\d+): (?<msg>error: .+)$/,
+      whole: 5,
+    },
+    {
+      path: "node/tsc_pretty_false_flood",
+      finding: /^(?<loc>[^\s(]+\(\d+,\d+\)): (?<msg>error TS\d+: .+)$/,
+      whole: 17,
+    },
+  ];
+  for (const { path, finding, whole } of cases) {
+    const input = await corpus(`${path}.txt`);
+    const { command } = JSON.parse(await corpus(`${path}.json`));
+    const out = filter(command, input, true);
+    // Every finding of the input is named, by its location and its message, none twice.
+    expect(namedFindings(out, finding)).toEqual(namedFindings(input, finding));
+    // Each message is shown whole in each file it is found in, and the last finding too.
+    const shown = lines(out).filter((line) => finding.test(line.trim()));
+    expect(shown.length).toEqual(whole);
+    expect(shown.map((line) => line.trim())).toContain(
+      lines(input.trimEnd()).findLast((line) => finding.test(line)),
+    );
+    expect(out.length).toBeLessThan(input.length / 2);
+  }
+});
+
+/**
+ * The findings a file-layout output names, as `file position rule` (eslint's stylish, yamllint):
+ * a finding line under its file line as printed, or a place of a fold line (`… 9 more errors as
+ * above: 1:56, 12:14 rule; …`); a fold `at the same places as in the file before` names the
+ * places of the fold before it again, under its own file, and one `at the places of the file
+ * before but 3:36 rule …` those places with the kinds it lists at theirs.
+ */
+function layoutFindings(text: string, finding: RegExp, file: RegExp): string[] {
+  const named: string[] = [];
+  let current = "";
+  // The last fold's kinds (`rule` and what tells its message) and their positions.
+  let places = new Map<string, string[]>();
+  const kinds = (items: string) =>
+    new Map(
+      items.split("; ").map((item) => {
+        const [, positions, what] = /^((?:\d+:\d+, )*\d+:\d+) (.+)$/.exec(item)!;
+        return [what, positions.split(", ")];
+      }),
+    );
+  // The generic pass's reference to a block of lines shown above (`… the 7 lines from "7:3
+  // error …" again, as shown above …`) stands for those lines.
+  const expanded: string[] = [];
+  for (const line of lines(text)) {
+    const again = /^\s*… the (\d+) lines from "(.+?)…?" again, as shown above …$/.exec(line);
+    const from = again ? expanded.findIndex((l) => l.trim().startsWith(again[2])) : -1;
+    if (again) expanded.push(...expanded.slice(from, from + Number(again[1])));
+    else expanded.push(line);
+  }
+  for (const line of expanded) {
+    if (file.test(line)) {
+      current = line;
+      continue;
+    }
+    const m = finding.exec(line);
+    if (m) {
+      named.push(`${current} ${m.groups!.loc} ${m.groups!.rule}`);
+      continue;
+    }
+    const fold =
+      /^ {2}… \d+ more \w+ as above(?:: (.+)|, at the same places as in the file before|, at the places of the file before but (.+))$/
+        .exec(line);
+    if (!fold) continue;
+    if (fold[1] !== undefined) places = kinds(fold[1]);
+    if (fold[2] !== undefined) places = new Map([...places, ...kinds(fold[2])]);
+    for (const [what, positions] of places) {
+      for (const position of positions) named.push(`${current} ${position} ${what.split(" ")[0]}`);
+    }
+  }
+  return named.sort();
+}
+
+Deno.test("group_by_rule file_layout: findings of kinds shown above fold into one line per file, each by its position and rule", async () => {
+  const cases = [
+    {
+      path: "node/eslint_type_aware_flood",
+      finding: /^\s+(?<loc>\d+:\d+)\s+(?:error|warning)\s+.+?\s{2,}(?<rule>[@\w/-]+)$/,
+      file: /^\/\S+\.ts$/,
+    },
+    {
+      path: "lint/yamllint_template_flood",
+      finding: /^\s+(?<loc>\d+:\d+)\s+(?:error|warning)\s+.+?\s+\((?<rule>[\w-]+)\)$/,
+      file: /^\S+\.yaml$/,
+    },
+  ];
+  for (const { path, finding, file } of cases) {
+    const input = await corpus(`${path}.txt`);
+    const { command } = JSON.parse(await corpus(`${path}.json`));
+    const out = filter(command, input, true);
+    // Every finding of the input is named under its file, by its position and its rule.
+    expect(layoutFindings(out, finding, file)).toEqual(layoutFindings(input, finding, file));
+    expect(out.length).toBeLessThan(input.length * 2 / 3);
+  }
+});
+
+Deno.test("group_by_rule file_layout: a rule saying several messages has each fold place say which; a file folding the places of the file before says so", () => {
+  const rule = compileRule({
+    name: "lint",
+    match: { prefix: "lint" },
+    strategy: {
+      type: "group_by_rule",
+      group_errors: true,
+      file_layout: true,
+      max_repeats: 1,
+      file_pattern: "^(\\S+\\.js)$",
+      line_pattern:
+        "^\\s+(?P<loc>\\d+:\\d+)\\s+(?P<sev>error|warning)\\s+(?P<msg>\\S.*?)\\s{2,}(?P<rule>[\\w-]+)$",
+    },
+  }, "t");
+  const engine = new FilterEngine([rule], { security: false, guard: false });
+  const file = (name: string, b = "2:5") => [
+    name,
+    "  1:5   error    'a' is defined but never used  no-unused-vars",
+    `  ${b}   error    'b' is defined but never used  no-unused-vars`,
+    "  3:1   warning  Unexpected console statement   no-console",
+    "  4:9   error    wrong indentation: expected 4 but found 2  indent",
+    "  5:9   error    wrong indentation: expected 6 but found 4  indent",
+  ];
+  const input = [
+    ...file("a.js"),
+    ...file("b.js"),
+    ...file("c.js"),
+    ...file("d.js", "2:7"),
+    "",
+    "✖ 20 problems (16 errors, 4 warnings)",
+  ];
+  expect(engine.filter("lint", input.join("\n"), { failed: true }).text.split("\n")).toEqual([
+    ...file("a.js"),
+    "b.js",
+    "  … 5 more findings as above: 1:5 no-unused-vars 'a'; 2:5 no-unused-vars 'b'; 3:1 no-console; " +
+    '4:9 indent "wrong indentation: expected 4 but found 2"; 5:9 indent "wrong indentation: expected 6 but found 4"',
+    // The same places again: said by the file before.
+    "c.js",
+    "  … 5 more findings as above, at the same places as in the file before",
+    // One kind elsewhere: said alone.
+    "d.js",
+    "  … 5 more findings as above, at the places of the file before but 2:7 no-unused-vars 'b'",
+    "✖ 20 problems (16 errors, 4 warnings)",
+  ]);
 });

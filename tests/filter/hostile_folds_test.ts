@@ -6,6 +6,7 @@
 import { expect } from "expect";
 import { foldRepeatedBlocks } from "../../src/filter/generic_blocks.ts";
 import { foldStackFrames } from "../../src/filter/generic_folds.ts";
+import { foldShapeRuns } from "../../src/filter/generic_shapes.ts";
 import { fastestMs } from "../_support/timing.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import {
@@ -148,6 +149,16 @@ Deno.test("native frames naming many /lib paths without a shared object are read
   const ms = fastestMs(() => out = foldStackFrames(frames), 250);
   expect(out.length).toBe(frames.length);
   expect(ms).toBeLessThan(250);
+});
+
+Deno.test("prefixed hunk headers whose counts overlap the next header are read in linear time", () => {
+  // Each header claims far more lines than come before the next one: the lines after it are
+  // read once, not once per header that counts them. Each header is a diff line: none folds.
+  const lines = Array.from({ length: 20_000 }, (_, i) => `step${i}: @@ -1,99999 +1,99999 @@ x`);
+  let out: readonly string[] = [];
+  const ms = fastestMs(() => out = foldShapeRuns(lines, true), 1000);
+  expect(out).toEqual(lines);
+  expect(ms).toBeLessThan(1000);
 });
 
 Deno.test("native frames in shared objects under /lib still fold, their libraries named", () => {

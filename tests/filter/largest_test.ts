@@ -5,7 +5,10 @@ import { parseSize } from "../../src/filter/strategies/largest.ts";
 
 const ROW = "^(?P<size>\\S+)\\t(?P<path>.+)$";
 
-function run(input: string, options: { keep?: number; min_lines?: number } = {}) {
+function run(
+  input: string,
+  options: { keep?: number; min_lines?: number; entries?: string } = {},
+) {
   const strategy = { type: "largest", row_pattern: ROW, keep: 2, min_lines: 0, ...options };
   const rule = compileRule({ name: "t", match: { prefix: "du" }, strategy }, "test");
   const out = new FilterEngine([rule], { security: false }).filter("du", input);
@@ -62,6 +65,27 @@ Deno.test("largest passes short listings and listings of at most `keep` rows unc
     text: "1K\ta\nnot a row\n2K\tb",
     confidence: "fallback",
   });
+});
+
+Deno.test("largest keeps the first `keep` rows `entries` names whatever their size", () => {
+  const input = [
+    "1K\tdist/index.html",
+    "9K\tdist/a.js",
+    "1K\tdist/admin.html",
+    "8K\tdist/b.js",
+    "2K\tdist/c.js",
+    "1K\tdist/help.html",
+    "2K\tdist/d.js",
+    "2K\tdist/e.js",
+    "2K\tdist/f.js",
+  ].join("\n");
+  expect(run(input, { entries: "\\.html$" }).text).toBe([
+    "1K\tdist/index.html",
+    "9K\tdist/a.js",
+    "1K\tdist/admin.html",
+    "8K\tdist/b.js",
+    "… (5 more entries, each at most 2K)",
+  ].join("\n"));
 });
 
 Deno.test("largest refuses a row pattern without the size or path group, naming the fix", () => {

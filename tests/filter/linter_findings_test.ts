@@ -8,7 +8,7 @@
  */
 import { expect } from "expect";
 import { sanitize } from "../../src/filter/mod.ts";
-import { filter, fixture, lines } from "./_builtin.ts";
+import { corpus, filter, fixture, lines } from "./_builtin.ts";
 
 /** A capture's lines as the engine reads them: escape sequences and hyperlinks removed. */
 const printed = async (path: string): Promise<string[]> => lines(sanitize(await fixture(path)));
@@ -96,5 +96,32 @@ Deno.test("a linter's closing count of what it checked stays", async () => {
   for (const [command, path, total] of cases) {
     const out = lines(filter(command, await fixture(path), path !== "biome/clean.in.txt"));
     expect({ path, kept: out.includes(total) }).toEqual({ path, kept: true });
+  }
+});
+
+Deno.test("pyright --verbose: its setup, heap stats and timings go; the report stays, the search paths when it failed", async () => {
+  // pyright 1.1.414 (npm): a failing package whose import cannot be resolved (its resolution trace
+  // under it), a failing project read from pyproject.toml, and a passing one.
+  const runs = [
+    ["npx pyright --verbose shop", await corpus("python/pyright_verbose_errors.txt"), true],
+    ["npx pyright --verbose", await fixture("pyright-verbose/errors.in.txt"), true],
+    ["npx pyright --verbose pkg", await fixture("pyright-verbose/passing.in.txt"), false],
+  ] as const;
+  for (const [command, input, failed] of runs) {
+    const out = lines(filter(command, input, failed));
+    const all = lines(input);
+    const report = all.filter((line) =>
+      / - error: |^\d+ errors?, |^Found \d+ source files$|^Could not import .*\.py'$|^ {2}Looking /
+        .test(line)
+    );
+    expect(report.length).toBeGreaterThan(1);
+    for (const line of report) expect(out).toContain(line);
+    const setup =
+      /^(Heap stats: |Auto-excluding |Assuming Python |Execution environment: |\[FG\] |Completed in |Loading \S+ file at )/;
+    expect(out.filter((line) => setup.test(line))).toEqual([]);
+    expect(out.includes("  Search paths:")).toBe(failed);
+    expect(out.at(-1)).toMatch(
+      /^\(\d+ lines of pyright's --verbose setup, heap stats and timings not shown\)$/,
+    );
   }
 });

@@ -321,6 +321,103 @@ Deno.test("go test -v: the test running when the binary exited (os.Exit, no --- 
   );
 });
 
+Deno.test("go test -v: the test a run died in is named where the run ends, for every ending", async () => {
+  // go 1.19 runs (tests/fixtures/filters/go-test/run_dies_*): a panic in a test's goroutine, a
+  // `-timeout`, an os.Exit inside a test, a fatal `concurrent map writes`, and a timeout in a
+  // subtest with a parallel test paused.
+  const cases = [
+    {
+      name: "panic",
+      running: "=== RUN   TestBackground",
+      end: "panic: assignment to entry in nil map",
+    },
+    { name: "timeout", running: "=== RUN   TestHangs", end: "panic: test timed out after 2s" },
+    { name: "exit", running: "=== RUN   TestExits", end: "FAIL\texample.com/mend3/exit\t0.004s" },
+    { name: "maps", running: "=== RUN   TestRace", end: "fatal error: concurrent map writes" },
+    {
+      name: "subtest_paused",
+      running: "=== RUN   TestSeq/inner",
+      end: "panic: test timed out after 2s",
+    },
+  ];
+  const dir = new URL("../fixtures/filters/go-test/", import.meta.url);
+  for (const { name, running, end } of cases) {
+    const input = await Deno.readTextFile(new URL(`run_dies_${name}.in.txt`, dir));
+    const out = filter("go test -v ./...", input, true).split("\n");
+    const inLines = input.split("\n");
+    // What the test printed after its run line, up to the end, stays between the two.
+    const printed = inLines.slice(inLines.indexOf(running) + 1, inLines.indexOf(end))
+      .filter((l) => l.trim() !== "" && !l.startsWith("=== "));
+    expect(out.slice(out.indexOf(running), out.indexOf(end) + 1)).toEqual([
+      running,
+      ...printed,
+      end,
+    ]);
+    // Tests that passed, and one paused that never ran again, are not named.
+    expect(out.filter((l) => l.startsWith("=== "))).toEqual([running]);
+  }
+  // Without -v no test is named: the panic's frames say where it came from.
+  const plain = await Deno.readTextFile(new URL("run_dies_panic_plain.in.txt", dir));
+  expect(filter("go test ./...", plain, true).split("\n")[0]).toBe(
+    "panic: assignment to entry in nil map",
+  );
+});
+
+Deno.test("go test -v: a test's last lines before its result stay however much it printed first", async () => {
+  // go 1.19 runs (tests/fixtures/filters/go-test/): a test printing 1100 lines to stdout before
+  // its t.Errorf; one logging 2500 t.Logf lines before its t.Fatalf and one printing 1500 lines
+  // before its t.Errorf; a test printing 3000 lines before it calls os.Exit.
+  const cases = [
+    { name: "prints_before_assertion", kept: ["    a_test.go:16: Sum() = 3, want 4"] },
+    {
+      name: "log_before_assertion",
+      kept: [
+        "    b_test.go:17: balance after replay = 7, want 10",
+        "    b_test.go:26: imported 1500 records, want 1501",
+      ],
+    },
+    { name: "run_dies_exit_long", kept: ["migration 3000: checksum mismatch, aborting"] },
+  ];
+  const dir = new URL("../fixtures/filters/go-test/", import.meta.url);
+  for (const { name, kept } of cases) {
+    const input = await Deno.readTextFile(new URL(`${name}.in.txt`, dir));
+    const out = filter("go test -v .", input, true).split("\n");
+    for (const line of kept) expect(out).toContain(line);
+    // The lines before them go unless they read as a failure.
+    expect(out.length).toBeLessThan(60);
+  }
+});
+
+Deno.test("go test -v: a `panic:` line a test prints and outlives names no test as the one the run died in", async () => {
+  // go 1.19 runs (tests/fixtures/filters/go-test/): tests that recover a panic and print it (to
+  // stdout, to stderr), a test whose child process panics (its output copied), all passing; and a
+  // failing package where a recovered panic comes before a failed test and a run that dies; a
+  // test that recovers a panic and then dies of another.
+  const dir = new URL("../fixtures/filters/go-test/", import.meta.url);
+  for (const name of ["passing_prints_panic", "passing_recovers_panic", "passing_child_panics"]) {
+    const input = await Deno.readTextFile(new URL(`${name}.in.txt`, dir));
+    const out = filter("go test -v .", input).split("\n");
+    expect(out.filter((l) => l.startsWith("=== RUN"))).toEqual(
+      name === "passing_child_panics" ? ["=== RUN   TestCrashExitCode"] : [],
+    );
+    expect(out[out.length - 1]).toMatch(/^ok {2}\t/);
+  }
+  const input = await Deno.readTextFile(new URL("recovered_panic_then_dies.in.txt", dir));
+  const out = filter("go test -v .", input, true).split("\n");
+  expect(out.filter((l) => l.startsWith("=== RUN"))).toEqual([
+    "=== RUN   TestRound",
+    "=== RUN   TestWorker",
+  ]);
+  expect(out.slice(out.indexOf("=== RUN   TestWorker"))[1]).toBe(
+    "panic: assignment to entry in nil map",
+  );
+  // A test that outlives its own recovered panic and then dies is named once, over both.
+  const same = await Deno.readTextFile(new URL("recovered_panic_then_dies_same_test.in.txt", dir));
+  const sameOut = filter("go test -v .", same, true).split("\n");
+  expect(sameOut.filter((l) => l.startsWith("=== RUN"))).toEqual(["=== RUN   TestPool"]);
+  expect(sameOut).toContain("panic: assignment to entry in nil map");
+});
+
 Deno.test("deno test: a failed step's indented `... FAILED` line stays under its test", () => {
   // deno 2.9's output of a test whose second step throws (NO_COLOR).
   const input = [

@@ -119,6 +119,53 @@ Deno.test("npm test --workspaces keeps the failed workspace's banner and npm's e
   expect(out).not.toContain("npm error command failed");
 });
 
+Deno.test("npm's closing error loses the same echoed lines under a test run and a task runner's prefix", async () => {
+  // npm 11 `npm test` in a workspace package (node --test failing), turbo 2 `turbo run build`.
+  const runs = [
+    ["npm test", await fixture("npm-script-error/single_node_test.in.txt"), ""],
+    ["turbo run build", await fixture("task-runners/turbo_failed.in.txt"), "web:build: "],
+  ] as const;
+  for (const [command, input, prefix] of runs) {
+    const out = lines(filter(command, input, true));
+    const npm = out.filter((line) => line.startsWith(`${prefix}npm error `));
+    // What failed stays, and the workspace where no prefix names it.
+    expect(npm).toEqual([
+      `${prefix}npm error Lifecycle script \`${prefix ? "build" : "test"}\` failed with error:`,
+      ...(prefix ? [] : ["npm error workspace @shop/a@0.1.0"]),
+    ]);
+  }
+});
+
+Deno.test("npm's closing error loses the same lines when a wrapper starts the test script", async () => {
+  // Real npm 11 captures under c8 and nyc (a workspace's node --test failing), and the fixture of
+  // `npm test --workspaces` under each wrapper the command normaliser removes.
+  const workspaces = await fixture("jest-vitest/npm_workspaces_node_test.in.txt");
+  const runs = [
+    [
+      "c8 -r text npm test --workspaces",
+      await fixture("npm-script-error/c8_workspaces_node_test.in.txt"),
+    ],
+    [
+      "nyc --reporter=text npm test -w @fixr3/calc",
+      await fixture("npm-script-error/nyc_workspace_node_test.in.txt"),
+    ],
+    ["c8 npm test --workspaces", workspaces],
+    ["nyc npm test", workspaces],
+    ["cross-env CI=1 npm test --workspaces", workspaces],
+    ["dotenv -e .env.test -- npm test", workspaces],
+    ["npx c8 npm test", workspaces],
+  ] as const;
+  for (const [command, input] of runs) {
+    const out = lines(filter(command, input, true));
+    expect(out.filter((line) => line.startsWith("npm error "))).toEqual([
+      "npm error Lifecycle script `test` failed with error:",
+      input.match(/^npm error workspace .*$/m)![0],
+    ]);
+    // The failure stays.
+    expect(out.some((line) => /^not ok \d+ - /.test(line))).toBe(true);
+  }
+});
+
 Deno.test("npm's banner of a one-package test script goes", () => {
   const input = [
     "",

@@ -65,6 +65,28 @@ Deno.test("a report section keeps its first rows and counts the rest", () => {
   expect(failedOut).toContain("… 40 more lines of this report …");
 });
 
+Deno.test("a failed run's report keeps five rows, its note after them, not in a row's slot", async () => {
+  // pytest 9 (5 rows and the note; 9 rows and the note) and pytest 7 -q, failed runs.
+  const note = "(1 durations < 0.005s hidden.  Use -vv to show these durations.)";
+  for (
+    const name of [
+      "durations_failed_note",
+      "durations_failed_note_cut",
+      "durations_failed_note_quiet",
+    ]
+  ) {
+    const all = lines(await fixture(`pytest/${name}.in.txt`));
+    const command = lines(await fixture(`pytest/${name}.cmd`))[0];
+    const out = lines(filter(command, all.join("\n"), true));
+    const head = all.findIndex((line) => /^=+ slowest \d+ durations =+$/.test(line));
+    const rows = all.slice(head + 1).filter((line) => /^\d+\.\d+s call /.test(line));
+    const at = out.indexOf(all[head]);
+    expect(at).toBeGreaterThan(0);
+    const cut = rows.length > 5 ? [`… ${rows.length - 5} more lines of this report …`] : [];
+    expect(out.slice(at + 1, at + 7 + cut.length)).toEqual([...rows.slice(0, 5), ...cut, note]);
+  }
+});
+
 Deno.test("pytest's own sections are not reports: the session header and passing lines go", () => {
   const input = [
     "============================= test session starts ==============================",

@@ -1053,6 +1053,56 @@ for (const c of CASES) {
   });
 }
 
+Deno.test("mvn: a passing build keeps the artifact each module made, as printed", async () => {
+  // Real `mvn -o -B package` runs (Maven 3.8, Debian's repository): a two-module reactor and a
+  // single module with passing JUnit 4 tests.
+  const dir = new URL("../fixtures/filters/maven/", import.meta.url);
+  const command = "mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo package";
+  for (
+    const [file, jars] of [["package_multi_module.in.txt", 2], [
+      "package_junit4_pass.in.txt",
+      1,
+    ]] as const
+  ) {
+    const input = (await Deno.readTextFile(new URL(file, dir))).split("\n");
+    const out = engine.filter(command, input.join("\n"), { failed: false }).text.split("\n");
+    const built = input.filter((l) => l.startsWith("[INFO] Building jar: "));
+    expect(built).toHaveLength(jars);
+    expect(out.filter((l) => l.startsWith("[INFO] Building jar: "))).toEqual(built);
+    expect(out.at(-1)).toBe("[INFO] BUILD SUCCESS");
+    expect(out.some((l) => /Total time|Compiling \d+ source/.test(l))).toBe(false);
+  }
+});
+
+Deno.test("gradle --info: the lifecycle log and passing rows of parameterised tests go; failures, counts and the verdict stay", async () => {
+  // Real Debian gradle 4.4 runs with --info of a JUnit 4 parameterised test (`parses[3: 3.5 N
+  // deg] PASSED`): one failing, then passing with every task re-run or up to date.
+  const dir = new URL("../fixtures/filters/gradle/", import.meta.url);
+  const read = async (file: string) => (await Deno.readTextFile(new URL(file, dir))).split("\n");
+  const failed = await read("test_info_parameterised.in.txt");
+  const out = engine.filter("gradle --offline --no-daemon test --info", failed.join("\n"), {
+    failed: true,
+  }).text.split("\n");
+  expect(failed.filter((l) => / PASSED$/.test(l) && l.includes(" deg]"))).toHaveLength(40);
+  expect(out.filter((l) => / PASSED$/.test(l))).toEqual([]);
+  for (
+    const kept of [
+      "geo.CoordTest > parses[40: 12.5 s deg] FAILED",
+      '    java.lang.NumberFormatException: For input string: "12.5 s"',
+      "        at geo.Coord.parse(Coord.java:7)",
+      "41 tests completed, 1 failed",
+      ":test FAILED",
+      "BUILD FAILED in 13s",
+    ]
+  ) expect(out).toContain(kept);
+  const passed = await read("build_info_pass.in.txt");
+  expect(
+    engine.filter("gradle --offline --no-daemon build --info", passed.join("\n"), {
+      failed: false,
+    }).text.split("\n"),
+  ).toEqual(["BUILD SUCCESSFUL in 17s", "4 actionable tasks: 2 executed, 2 up-to-date"]);
+});
+
 Deno.test("cargo -v: each crate's rustc command line goes; a failing crate's error, location, could-not-compile and Caused-by command stay", () => {
   // Real `cargo build --offline -v` runs (cargo 1.9x) of a one-file crate, passing and failing.
   const pass = [

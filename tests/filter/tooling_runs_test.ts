@@ -2,7 +2,8 @@
  * JS and Python tooling whose runs print much of one shape around a few lines that matter, on real
  * captures in bench/corpus: `tsc --traceResolution` (each resolution's head and result, its probing
  * counted), workspace runs of pnpm (the passing packages' lines counted per package), nox sessions,
- * ruff's grouped and concise formats, `npm ls --all` with problems and `php -l` over a project.
+ * ruff's grouped and concise formats, `npm ls --all` with problems (and `npm ls <name>`, whose
+ * every line is its answer) and `php -l` over a project.
  */
 import { expect } from "expect";
 import { corpus, filter, lines } from "./_builtin.ts";
@@ -107,6 +108,32 @@ Deno.test("npm ls --all keeps each problem entry with the entries that lead to i
     if (!line.includes("A complete log")) expect(out).toContain(line);
   }
   expect(out.length).toBeLessThan(input.length / 2);
+});
+
+Deno.test("npm ls given package names keeps every path to them; only the full listing folds", async () => {
+  // npm 11 over express 4: `npm ls ms` with one copy invalid (a failed run), `npm ls --all debug`.
+  const read = (name: string) =>
+    Deno.readTextFile(new URL(`../fixtures/generic/${name}`, import.meta.url));
+  const runs = [
+    ["npm ls ms", await read("npm_ls_named_invalid.txt"), true],
+    ["npm ls --all debug", await read("npm_ls_all_named_deduped.txt"), false],
+    ["npm ls -a ms 2>&1", await read("npm_ls_named_invalid.txt"), true],
+  ] as const;
+  for (const [command, input, failed] of runs) {
+    const out = lines(filter(command, input, failed));
+    for (const line of lines(input).filter((l) => l && !l.includes("A complete log"))) {
+      expect(out).toContain(line);
+    }
+  }
+  // The same tree asked for whole: it folds, each problem entry stays under its parent.
+  const all = await read("npm_ls_all_invalid_extraneous.txt");
+  for (const command of ["npm ls --all", "npm ls -a", "npm ls --depth 5", "npm ls -w web --all"]) {
+    const out = lines(filter(command, all, true));
+    const invalid = out.indexOf('│ │ └── ms@1.9.0 invalid: "2.0.0" from node_modules/debug');
+    expect(out[invalid - 1]).toBe("│ ├─┬ debug@2.6.9");
+    expect(out).toContain("└── leftpad-x@0.0.1 extraneous");
+    expect(out.length).toBeLessThan(lines(all).length / 2);
+  }
 });
 
 Deno.test("php -l over a project: the files that parse fold to a count, each parse error stays", async () => {

@@ -12,7 +12,9 @@ import {
   explainFilter,
   FilterEngine,
   KeptLines,
+  loadFilterEngine,
 } from "../../src/filter/mod.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
 import { numbersInOrder } from "../../src/filter/verbatim.ts";
 import type { StageContext } from "../../src/filter/types.ts";
 import { threadCpuMs } from "../_support/timing.ts";
@@ -71,6 +73,38 @@ Deno.test("a rewrite that collapses spacing gets the line back as printed", () =
     "localhost                  : ok=4    changed=3    unreachable=0    failed=0    skipped=0";
   const out = filter([rule(rewrite("^(?P<h>\\S+) +: (?P<r>.*)$", "{h}: {r}"))], ["noise", recap]);
   expect(out).toEqual([recap]);
+});
+
+Deno.test("a line comes back byte for byte, the whitespace it ends in too", () => {
+  // ansible's recap row ends in three spaces; a rule that rewrites, trims or unindents it gets
+  // all of them back: a reader copies the line as printed, trailing spaces included.
+  const recap =
+    "localhost                  : ok=1    changed=1    unreachable=0    failed=1    ignored=0   ";
+  const rewritten = filter([rule(rewrite("^(?P<h>\\S+) +: (?P<r>.*?) *$", "{h}: {r}"))], [
+    "noise",
+    recap,
+  ]);
+  expect(rewritten).toEqual([recap]);
+  const trimmed = filter([rule(rewrite("^(?P<l>.*?) +$", "{l}"))], ["noise", recap]);
+  expect(trimmed).toEqual([recap]);
+  const indented = "    left:  {:error, :no_account}  ";
+  const unindented = filter([rule(rewrite("^ +(?P<l>.*)$", "{l}"))], ["noise", indented]);
+  expect(unindented).toEqual([indented]);
+});
+
+Deno.test("ansible-playbook's recap row stays as printed, trailing spaces included", async () => {
+  // A playbook run that fails on an undefined variable after a loop (ansible-core 2.14).
+  const dir = new URL("../fixtures/filters/ansible-playbook/", import.meta.url);
+  const input = await Deno.readTextFile(new URL("undefined_var.in.txt", dir));
+  const recap = input.split("\n").find((line) => line.startsWith("localhost "))!;
+  expect(recap.endsWith("ignored=0   ")).toBe(true);
+  const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+  const out = engine.filter(
+    "ANSIBLE_NOCOLOR=1 ansible-playbook -c local -i localhost, play.yml",
+    input,
+    { failed: true },
+  ).text.split("\n");
+  expect(out).toContain(recap);
 });
 
 Deno.test("a rewrite that moves a word gets the line back as printed", () => {

@@ -3,7 +3,9 @@
  * (eslint's stylish format, yamllint) keeps that layout as printed — each file line, each finding
  * line, the tool's own summary — in the tool's order. Only repetition folds: past `max_repeats`
  * findings of one rule saying one message (with one severity), a file's further ones become one
- * line naming the message and rule, with their positions as printed.
+ * line after its other findings, each said by its position and its rule (the message was shown
+ * above); a file whose folded kinds are the file before's says only which of them it has
+ * elsewhere.
  */
 import type { Pattern } from "../regex.ts";
 
@@ -18,13 +20,21 @@ interface Finding {
   /** Its rule, severity and message, when it is past max_repeats of them. */
   repeat?: string;
   position: string;
-  what: string;
+  rule: string;
+  severity: string;
+  message: string;
 }
+
+/** Quoted names in a message (`` `os` ``, `'x'`, `"y"`). */
+const QUOTED = /`[^`]*`|'[^']*'|‘[^’]*’|"[^"]*"/g;
 
 /**
  * The lines in the tool's layout with repeated findings folded, or null when no finding stands
- * under a file line (the output is not in this layout). A file's repeats of one kind fold into
- * one line only when there are two or more and that line is the shorter; else they stay in place.
+ * under a file line (the output is not in this layout). A file's findings of kinds shown
+ * max_repeats times already (the same rule, severity and message) fold into one line after its
+ * other findings, each said by its position and its rule (`1:56, 12:14 no-explicit-any`), with
+ * what tells it from the rule's other messages shown when the rule says several; the fold is
+ * made only when it is the shorter.
  */
 export function keepFileLayout(
   lines: readonly string[],
@@ -35,55 +45,128 @@ export function keepFileLayout(
   if (!lines.some((line) => p.file.test(line))) return null;
   const out: string[] = [];
   const seen = new Map<string, number>();
-  // The current file's findings, held until its last one says which repeats fold.
-  let block: Finding[] = [];
+  // The kinds (severity and message) each rule was found saying in the whole output: a fold
+  // says which of them a finding is only for a rule that says several.
+  const kinds = new Map<string, Set<string>>();
+  // The lines in order, each finding read once: the folds need every kind before the first.
+  const read: (Finding | string)[] = [];
   let inFile = false;
-  let findings = 0;
-  const flush = () => {
-    const kinds = new Map<string, Finding[]>();
-    for (const f of block) {
-      if (f.repeat === undefined) continue;
-      const members = kinds.get(f.repeat);
-      if (members) members.push(f);
-      else kinds.set(f.repeat, [f]);
-    }
-    const folds = new Map<string, string>();
-    for (const [kind, members] of kinds) {
-      const fold = `  … ${members.length} more ${members[0].what} at ${
-        members.map((f) => f.position).join(", ")
-      }`;
-      const size = members.reduce((n, f) => n + f.line.length + 1, 0);
-      if (members.length >= 2 && fold.length < size) folds.set(kind, fold);
-    }
-    for (const f of block) {
-      if (f.repeat === undefined || !folds.has(f.repeat)) out.push(f.line);
-    }
-    for (const fold of folds.values()) out.push(fold);
-    block = [];
-  };
   for (const line of lines) {
     if (line.trim() === "" || p.noise(line)) continue;
     const finding = inFile ? p.line.exec(line) : null;
-    if (finding) {
-      findings++;
-      const severity = finding.group("sev") ?? "";
-      const message = (finding.group("msg") ?? "").trim();
-      const rule = finding.group("rule") ?? "";
-      const key = `${rule}\n${severity}\n${message}`;
-      const n = (seen.get(key) ?? 0) + 1;
-      seen.set(key, n);
-      block.push({
-        line,
-        repeat: n > maxRepeats ? key : undefined,
-        position: finding.group("loc") ?? "",
-        what: `${severity ? `${severity} ` : ""}"${message}" (${rule})`,
-      });
+    if (!finding) {
+      inFile = p.file.test(line) || (inFile && !/^\S/.test(line));
+      read.push(line);
+      continue;
+    }
+    const severity = finding.group("sev") ?? "";
+    const message = (finding.group("msg") ?? "").trim();
+    const rule = finding.group("rule") ?? "";
+    const key = `${rule}\n${severity}\n${message}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    const said = kinds.get(rule);
+    if (said) said.add(`${severity}\n${message}`);
+    else kinds.set(rule, new Set([`${severity}\n${message}`]));
+    read.push({
+      line,
+      repeat: n > maxRepeats ? key : undefined,
+      position: finding.group("loc") ?? "",
+      rule,
+      severity,
+      message,
+    });
+  }
+  // The current file's findings, held until its last one says which repeats fold.
+  let block: Finding[] = [];
+  // The places the last file's fold listed (what was found → where), when it folded.
+  let before = new Map<string, string>();
+  const flush = () => {
+    const repeats = block.filter((f) => f.repeat !== undefined);
+    const places = repeats.length >= 2 ? foldPlaces(repeats, kinds) : new Map<string, string>();
+    // Its severity said (`errors`) keeps it a failure line, and so one a later fold keeps.
+    const severities = new Set(repeats.map((f) => f.severity.toLowerCase()));
+    const what = severities.size === 1 && /^(error|warning)$/.test([...severities][0])
+      ? `${[...severities][0]}s`
+      : "findings";
+    const fold = places.size === 0
+      ? ""
+      : `  … ${repeats.length} more ${what} as above${placesSaid(places, before)}`;
+    const size = repeats.reduce((n, f) => n + f.line.length + 1, 0);
+    const folds = fold !== "" && fold.length < size;
+    for (const f of block) if (!folds || f.repeat === undefined) out.push(f.line);
+    if (folds) out.push(fold);
+    before = folds ? places : new Map();
+    block = [];
+  };
+  for (const entry of read) {
+    if (typeof entry !== "string") {
+      block.push(entry);
       continue;
     }
     flush();
-    inFile = p.file.test(line) || (inFile && !/^\S/.test(line));
-    out.push(line);
+    out.push(entry);
   }
   flush();
-  return findings > 0 ? out : null;
+  return seen.size > 0 ? out : null;
+}
+
+/**
+ * Where a fold says its findings are: `: 1:56, 12:14 no-explicit-any; 9:22 …` (each kind's
+ * places, then the kind); when the file before folded the same kinds, as many of each, only the
+ * kinds found elsewhere than there (`, at the places of the file before but 3:36
+ * no-unused-vars 'unused'`), or that it found them at the same places.
+ */
+function placesSaid(places: Map<string, string>, before: Map<string, string>): string {
+  const listed = () => [...places].map(([what, where]) => `${where} ${what}`).join("; ");
+  if (places.size !== before.size) return `: ${listed()}`;
+  const moved: string[] = [];
+  for (const [what, where] of places) {
+    const was = before.get(what);
+    if (was === undefined || was.split(", ").length !== where.split(", ").length) {
+      return `: ${listed()}`;
+    }
+    if (was !== where) moved.push(`${where} ${what}`);
+  }
+  if (moved.length === 0) return ", at the same places as in the file before";
+  // Said by what moved, only when that is the shorter.
+  const but = `, at the places of the file before but ${moved.join("; ")}`;
+  return but.length < listed().length + 2 ? but : `: ${listed()}`;
+}
+
+/**
+ * A file's findings of kinds shown above, each kind (`no-explicit-any`) with its places (`1:56,
+ * 12:14`). A rule that says one message is said by its name; one saying several by its name and
+ * the names quoted in this message (`` F401 `os` ``), or the whole message when it quotes none or
+ * the messages differ in more than their names; a severity the rule's other findings lack is said
+ * too.
+ */
+function foldPlaces(repeats: Finding[], kinds: Map<string, Set<string>>): Map<string, string> {
+  const byKind = new Map<string, Finding[]>();
+  for (const f of repeats) {
+    const members = byKind.get(f.repeat!);
+    if (members) members.push(f);
+    else byKind.set(f.repeat!, [f]);
+  }
+  const places = new Map<string, string>();
+  for (const members of byKind.values()) {
+    const { rule, message, repeat } = members[0];
+    const said = [...kinds.get(rule) ?? []];
+    const severity = repeat!.split("\n")[1];
+    const severities = new Set(said.map((kind) => kind.split("\n")[0]));
+    const messages = new Set(said.map((kind) => kind.split("\n")[1]));
+    const shapes = new Set([...messages].map((m) => m.replace(QUOTED, "…")));
+    const names = message.match(QUOTED);
+    const which = rule !== "" && messages.size === 1
+      ? ""
+      : shapes.size === 1 && names && rule !== ""
+      ? names.join(" … ")
+      : `"${message}"`;
+    const tag = severities.size > 1 ? severity : "";
+    const what = [rule, tag, which].filter((part) => part).join(" ");
+    const where = members.map((f) => f.position).join(", ");
+    // Two kinds said alike (one message's names) keep their places apart.
+    places.set(what, places.has(what) ? `${places.get(what)}, ${where}` : where);
+  }
+  return places;
 }

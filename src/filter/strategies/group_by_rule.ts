@@ -77,6 +77,11 @@ const SPELLED_MESSAGES = 3;
  */
 const LISTED_PLACES = 3;
 const MAX_QUOTE_COPIES = 8;
+/**
+ * The places saying one message from which its error lines are a flood: past the first in each
+ * file they are counted with their locations. Fewer are each shown as printed.
+ */
+const FLOOD = 4;
 /** Once warnings are grouped, the workspace crates' `Compiling` lines (the build's names them). */
 const CARGO_GROUPED_NOISE = ["^\\s*Compiling [\\w-]{1,100} v\\S{1,60} \\([^)]{1,400}\\)$"];
 
@@ -150,7 +155,7 @@ export const GroupByRuleConfig = z.object({
   max_locations: z.number().int().min(1).default(20).describe("Locations listed per rule"),
   max_error_lines: z.number().int().min(1).default(40).describe("Lines kept per error"),
   file_layout: z.boolean().default(false).describe(
-    "Findings under a file line (`file_pattern`) stay as printed, in the tool's order (eslint's stylish format); only findings of one rule and message past max_repeats fold, with their positions",
+    "Findings under a file line (`file_pattern`) stay as printed, in the tool's order (eslint's stylish format); only findings of one rule and message past max_repeats fold, into one line per file of their positions and rules",
   ),
   per_file: z.boolean().default(false).describe(
     "A message's first finding in each file is shown as printed; only its findings within a file fold into `… more saying this`",
@@ -605,6 +610,7 @@ function group(
     for (const d of joined) d.location = d.location!.slice(base.length);
   }
   let findings = 0;
+  const lastFinding = diagnostics.findLast((d) => d.location !== undefined && !d.error);
   for (const [key, list] of groups) {
     findings += list.length;
     const first = stripSeverity(list[0].message);
@@ -694,6 +700,10 @@ function group(
       const same: string[] = [];
       /** The files this message was found in so far. */
       const said = new Set<string>();
+      /** The files where a finding saying this message was shown whole. */
+      const wholeIn = new Set<string>();
+      /** How many places say this message, a place printed twice counted twice. */
+      const places = [...members.values()].reduce((n, m) => n + m.n, 0);
       const leading = byShape.get(shapeOf(saying))![0];
       // The shape's first message is said, whole or by its location, in each of its files.
       if (saying === leading) {
@@ -721,8 +731,16 @@ function group(
         // With `per_file`, a message's first finding in each file is shown too.
         const first = i === 0 || (config.per_file && !said.has(file));
         said.add(file);
+        // A failure line holding its location and saying exactly a message shown whole in its
+        // file, in a flood of that message (mypy's `Function is missing a type annotation
+        // [no-untyped-def]` at each function), is that message again at another place: it is
+        // counted with its location as printed. The output's last
+        // finding stays whole: a failed run keeps its end.
+        const repeat = !ownLine && wholeIn.has(file) && under.length === 0 &&
+          d !== lastFinding && places >= FLOOD;
         const whole = (first ? shown++ < config.max_locations : under.length > 0) ||
-          failure(d);
+          (failure(d) && !repeat);
+        if (whole) wholeIn.add(file);
         files.add(file);
         if (!whole && ownLine && spelled.has(saying) && members.size <= LISTED_PLACES + 1) {
           // Another of a few places saying a message shown whole right above: its location
@@ -746,7 +764,9 @@ function group(
         if (!d.oneLine && !d.lines[0].includes(message)) appendAll(out, messageLines(d));
         appendAll(out, under);
       });
-      if (same.length) out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
+      if (same.length) {
+        out.push(`  … ${same.length} more saying this at ${same.join(", ")}`);
+      }
       const shape = byShape.get(shapeOf(saying))!;
       if (saying === shape.at(-1)) {
         if (like.length) out.push(`  … ${like.length} more like this at ${like.join(", ")}`);

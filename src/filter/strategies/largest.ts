@@ -5,7 +5,9 @@
  * an operand's total, `total`), in their order, and one line saying what went
  * (`… (54 more entries, each at most 1.4M)`) after the listing's last row. Lines that are not rows (`du: cannot read
  * directory …`) all stay, in place; blank lines go. Sizes compare across units (`K` < `M`, `1.5G`, plain block
- * counts); a row whose size cannot be read stays.
+ * counts); a row whose size cannot be read stays. With `entries`, the rows it names stay whatever
+ * their size, the first `keep` of them, besides the largest: a build's entry documents
+ * (`dist/index.html`, the page the site is loaded from) are what it built, not one size among many.
  *
  * In a compound command's output the other commands' lines need no part of their own: a line that
  * is no row stays in place (only blank lines go), and only rows compete for the kept places.
@@ -22,6 +24,9 @@ export const LargestConfig = z.object({
   ),
   keep: z.number().int().min(1).default(10).describe("Largest rows kept (and largest roots)"),
   min_lines: z.number().int().min(0).default(20).describe("Outputs up to this many lines pass"),
+  entries: z.string().optional().describe(
+    "Regex of rows that stay whatever their size, the first `keep` of them (a build's entry documents: `dist/index.html`)",
+  ),
 }).strict();
 export type LargestConfig = z.infer<typeof LargestConfig>;
 
@@ -54,6 +59,9 @@ export function compileLargest(config: LargestConfig, engine: RegexEngine): Comp
     (name) => `the row's ${name}`,
   );
   const pattern = patternField(config.row_pattern, "strategy.row_pattern", engine);
+  const entries = config.entries === undefined
+    ? null
+    : patternField(config.entries, "strategy.entries", engine);
   const { keep, min_lines: minLines } = config;
   return {
     type: "largest",
@@ -94,6 +102,9 @@ export function compileLargest(config: LargestConfig, engine: RegexEngine): Comp
           const bySize = rows.toSorted((a, b) => b.size - a.size || a.index - b.index);
           const kept = new Set(bySize.slice(0, keep));
           for (const r of bySize.filter(isRoot).slice(0, keep)) kept.add(r);
+          if (entries) {
+            for (const r of rows.filter((r) => entries.test(r.line)).slice(0, keep)) kept.add(r);
+          }
           let left = 0;
           let largestLeft: Row | null = null;
           for (const r of rows) {

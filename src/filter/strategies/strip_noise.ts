@@ -14,10 +14,13 @@
  * replaces it by its template, `{1}` or `{name}` standing for the pattern's groups.
  * `cells` names aligned table rows (psql's) kept without their cells' padding, one space either
  * side of each ` | ` separator: the rows are the answer, the spaces that line their columns up
- * are not.
+ * are not. The separators are the columns where the rule line under the table's header has a
+ * `+`; a ` | ` elsewhere is a value's text and stays, and so does a line under no rule line.
  * `frame_marks` drops code frames: a line of marks only (a caret under a source line) goes with
  * the line just above it, the copy of a source line that the diagnostic's location already names,
- * unless that line reads as a failure (it says what failed: a `throw`, an assertion).
+ * unless that line reads as a failure (it says what failed: a `throw`, an assertion). With
+ * `frame_marks_kept` the first frames stay whole, marks included: a compiler's echo of the line
+ * its first errors are on is the code the reader edits next; later frames go.
  * `frames` name stack frames that go with the source line printed under them (Python's
  * `File "/usr/lib/python3.11/json/decoder.py", line 337, in decode` and its more indented code line).
  * `headers` name section headers (ansible's `TASK [name]`) that stay only when a line of their
@@ -45,11 +48,12 @@
  * (rustc's suggestion `6 -     return n;` under the source line `6 |     return n;`); with
  * `keep_said` the other way round: such a line stays only when an earlier line said it (bandit's
  * code line `12\t…` under `Location: a.py:12` stays, the context lines around it go). `keep_before` names lines (configure's
- * `configure: error: …`) before which the line just dropped stays: the step the failure ended.
+ * `configure: error: …`) before which the line just dropped stays (blank lines between skipped):
+ * the step the failure ended.
  * `last_steps` names progress steps by kind (Django's `Creating test database …` and `Applying
- * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) comes with no line
- * kept since them, the last step of each kind stays before it, in the order printed: the setup
- * step the failure happened in.
+ * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) or the end of the
+ * output comes with no line kept since them, the last step of each kind stays before it, in the
+ * order printed: the setup step the failure happened in.
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run
@@ -76,6 +80,7 @@ import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import { indentOf } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { AlignedCells } from "./_cells.ts";
 import { dropJsonTailFields } from "./_json_tail.ts";
 import {
   anyMatcher,
@@ -132,6 +137,9 @@ export const StripNoiseConfig = z.object({
   ),
   frame_marks: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of mark-only lines (`^^^` under a source line): each goes, with the line above it",
+  ),
+  frame_marks_kept: z.number().int().min(0).max(1000).default(0).describe(
+    "The first frames frame_marks reads stay whole (the source line and its marks); later ones go",
   ),
   frames: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of stack-frame lines that go with the more indented source line under them",
@@ -195,7 +203,7 @@ export const StripNoiseConfig = z.object({
       "Regex (RE2 syntax) of a failure's first line (a traceback's head, also after a step's text)",
     ),
   }).strict().optional().describe(
-    "On a failed run, the last dropped step of each kind stays before a failure line when no line was kept since it: the step the failure happened in",
+    "On a failed run, the last dropped step of each kind stays before a failure line or the output's end when no line was kept since it: the step the failure happened in",
   ),
   results: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of per-item result lines: a run of at most max_results stays as printed, a longer one is counted",
@@ -276,7 +284,7 @@ export const StripNoiseConfig = z.object({
     "Scope lines that stay only around a failure: they say where it happened",
   ),
   cells: z.array(z.string()).default([]).describe(
-    "Regexes (RE2 syntax) of aligned table rows (psql's `a   | b   |`) kept with each cell's padding gone: one space either side of each ` | ` separator; a rule using it declares `rendered`",
+    "Regexes (RE2 syntax) of aligned table rows (psql's `a   | b   |`) kept with each cell's padding gone: one space either side of each ` | ` separator at the columns where the rule line under the header has a `+`; a rule using it declares `rendered`",
   ),
 }).strict();
 export type StripNoiseConfig = z.infer<typeof StripNoiseConfig>;
@@ -440,6 +448,8 @@ export function compileStripNoise(
       // With frame_marks: the last kept line, held until the next line says whether it is a
       // source line under which marks stand.
       let above: string | null = null;
+      // With frame_marks_kept: the frames kept whole so far.
+      let framesKept = 0;
       // With headers: the last section header, held until a line of its section stays.
       let header: string | null = null;
       // With frames: the indent of a dropped frame line, whose more indented source line goes too.
@@ -461,9 +471,11 @@ export function compileStripNoise(
       let diagnostics = 0;
       // Held: enough lines to tell whether a short run is shorter than its fold line.
       const heldResults = Math.max(config.max_results, config.results_head, HELD_RESULTS);
+      // With cells: the tables read so far, by their columns (the stage reads one line ahead).
+      const tables = isRow === null ? null : new AlignedCells();
       const emit = (line: string) => {
         let reshaped = rewrites.length ? reshape(line) : null;
-        if (reshaped === null && isRow?.(line)) reshaped = unpadCells(line);
+        if (reshaped === null && isRow?.(line)) reshaped = tables!.unpad(line);
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
         if (reshaped !== null) rewritten++;
         if (!/^\s*$/.test(line)) emitted++;
@@ -661,6 +673,13 @@ export function compileStripNoise(
           return;
         }
         if (isMark?.(line)) {
+          if (framesKept < config.frame_marks_kept) {
+            framesKept++;
+            if (above !== null) keep(above);
+            above = null;
+            keep(line);
+            return;
+          }
           // A line naming a location is the diagnostic itself, not a copy of the source: it stays.
           // So does a source line that reads as a failure (a `throw new Error("…")`, an
           // `assert…(` call): the frame under it names the place, the line says what failed.
@@ -671,14 +690,17 @@ export function compileStripNoise(
           return;
         }
         if (
-          (matches(line) || (ctx.failed ? failedMatches?.(line) : passedMatches?.(line)) ||
+          (matches(line) ||
+            ((ctx.failed ? failedMatches?.(line) : passedMatches?.(line)) &&
+              isKept?.(line) !== true) ||
             (onceIn.length > 0 && shownInScope(line))) && !newName(line)
         ) {
           if (above !== null) keep(above);
           above = null;
           if (isUncounted?.(line)) uncounted++;
           else removed++;
-          if (isAfterStep !== null) dropped = line;
+          // A blank line between the step and the failure is no step: the step stays the one.
+          if (isAfterStep !== null && line.trim() !== "") dropped = line;
           if (recall.length) remember(line);
           return;
         }
@@ -785,17 +807,24 @@ export function compileStripNoise(
           for (const l of lines) pass(l);
         }
       };
+      const take = (line: string) => {
+        if (awaiting === null) return feed(line);
+        awaiting.push(line);
+        if (!isEvidence!(line)) return;
+        const lines = awaiting;
+        awaiting = null;
+        evidenced = true;
+        for (const l of lines) feed(l);
+      };
       return {
         push(line) {
-          if (awaiting === null) return feed(line);
-          awaiting.push(line);
-          if (!isEvidence!(line)) return;
-          const lines = awaiting;
-          awaiting = null;
-          evidenced = true;
-          for (const l of lines) feed(l);
+          if (tables === null) return take(line);
+          const previous = tables.read(line);
+          if (previous !== null) take(previous);
         },
         finish() {
+          const last = tables?.end() ?? null;
+          if (last !== null) take(last);
           if (awaiting !== null) {
             const lines = awaiting;
             awaiting = null;
@@ -808,6 +837,15 @@ export function compileStripNoise(
           if (blockEnd !== null) unblock();
           flushSaid();
           endRun();
+          // A failed run that ends under its steps (killed, a crash the shell reports) stopped
+          // in the last of them: they stay, as before a failure line.
+          if (lastSteps && ctx.failed && stepsRead) {
+            const last = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
+            for (const step of last) {
+              keep(step!.line);
+              removed--;
+            }
+          }
           if (above !== null) keep(above);
           // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
           if (header !== null) emit(header);
@@ -837,13 +875,4 @@ export function compileStripNoise(
     })
     : scoped;
   return config.common_directory ? sayingDirectoryOnce(judged) : judged;
-}
-
-/**
- * An aligned table row with its cells' padding gone: each cell trimmed, one space either side of
- * each ` | ` (`" id   | bigint |   "` → `"id | bigint |"`). A `|` with no space on one side is a
- * cell's own text (SQL's `||`) and stays. Linear: one split, one trim per cell.
- */
-function unpadCells(line: string): string {
-  return line.split(" | ").map((cell) => cell.trim()).join(" | ").trim();
 }

@@ -110,6 +110,7 @@ const BLOCK_START = [
   /^_{3,} .+ _{3,}$/, // pytest
   /^\s*--- FAIL: /, // go
   /^panic: /, // go
+  /^fatal error: /, // go's runtime (`concurrent map writes`, a deadlock), its goroutines under it
   /^\s*● /, // jest
   /^ ?FAIL\s+\S.* > /, // vitest
   /^ ?FAIL {1,4}(?:\|[^|\s]{1,100}\| )?\S{1,1000} \[ \S{1,1000} \]$/, // vitest's failed suite (a hook)
@@ -222,11 +223,11 @@ const VITEST_SNAPSHOTS = /^(\s{1,40}Snapshots\s{1,40})\d/;
  */
 const NPM_SCRIPT_BANNER = /^> (?:@[\w.-]{1,214}\/)?[\w.-]{1,214}@\S{1,100} [\w:.-]{1,100}$/;
 /**
- * npm's closing error over a failed script, less its lines that repeat the banner (`code 1`, `path`,
- * `location`, `command failed`, the script's text): what failed, in which workspace.
+ * npm's closing error over a failed script: what failed, in which workspace. Its lines that repeat
+ * the banner (`code 1`, `path`, the script's text) are gone before: the npm-script-error rule
+ * (filters/build.toml) holds npm's list of them.
  */
-const NPM_ERROR =
-  /^npm (?:error|ERR!) (?!code \d{1,5}$|path \/|location \/|command failed$|command sh -c )\S/;
+const NPM_ERROR = /^npm (?:error|ERR!) \S/;
 /** Outcome lines kept; a line of ours counts the rest. */
 const MAX_OUTCOMES = 20;
 /**
@@ -334,8 +335,91 @@ const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000}) \(/;
  * line, saying where the test started (the log lines after it are its own).
  */
 const MAX_GO_RUNS = 10_000;
-/** Log lines held per running go test until its result says whether they are shown. */
+/**
+ * Lines held of each kind a running go test prints (its log lines, its other lines) until its
+ * result says whether they are shown: the first ones and the last ones.
+ */
 const MAX_GO_LOG = 1000;
+/**
+ * Where a go test binary's run may have died: a panic or a fatal runtime error (which end it
+ * before the running tests print a result: a panic in another goroutine, `-timeout`'s `panic: test
+ * timed out after 2s`, `fatal error: concurrent map writes`). A test that prints its result after
+ * it (a panic it recovered and printed) was not the one the run died in.
+ */
+const GO_RUN_DYING = /^(?:panic: |fatal error: )/;
+/**
+ * Where a go test binary's run ends: the package's result line (after an `os.Exit` inside a test,
+ * the binary's end prints nothing else). A test started and not resolved by then is the one the
+ * run died in.
+ */
+const GO_RUN_END = /^(?:FAIL\t|ok {2})/;
+/** A line of a go test's log (`    a_test.go:8: text`) or a runtime report's head over its frames. */
+const isGoTestLog = (line: string) => isRuntimeReportHead(line) || /^\s+\S/.test(line);
+
+/**
+ * Lines of one kind a go test printed, at most `MAX_GO_LOG` first ones and `MAX_GO_LOG` last ones,
+ * each with its place among all the test's lines: however much a test prints, its last lines (the
+ * `t.Errorf` before its result) are held.
+ */
+class GoHeldLines {
+  readonly first: [number, string][] = [];
+  readonly last: [number, string][] = [];
+  /** Where the next of the last lines is written once they are full. */
+  private at = 0;
+  /** Lines between the first and the last ones that are no longer held. */
+  cut = 0;
+
+  push(place: number, line: string): void {
+    if (this.first.length < MAX_GO_LOG) this.first.push([place, line]);
+    else if (this.last.length < MAX_GO_LOG) this.last.push([place, line]);
+    else {
+      this.last[this.at] = [place, line];
+      this.at = (this.at + 1) % MAX_GO_LOG;
+      this.cut++;
+    }
+  }
+
+  /** The lines held in the order printed, a count of those cut in their place. */
+  entries(): [number, string][] {
+    const last = [...this.last.slice(this.at), ...this.last.slice(0, this.at)];
+    if (this.cut === 0) return [...this.first, ...last];
+    return [...this.first, [last[0][0] - 0.5, goLinesCut(this.cut)], ...last];
+  }
+}
+
+/** What a running go test printed, held until its result: its log lines and its other lines. */
+class GoTestOutput {
+  private readonly logs = new GoHeldLines();
+  private readonly others = new GoHeldLines();
+  /** How many lines it printed: a place among them. */
+  printed = 0;
+
+  push(line: string): void {
+    (isGoTestLog(line) ? this.logs : this.others).push(this.printed++, line);
+  }
+
+  /** Its log lines: shown under its `--- FAIL:` line. */
+  logLines(): string[] {
+    return this.logs.entries().map(([, line]) => line);
+  }
+
+  /** Every line held that it printed before `upTo`, in order: shown when the run dies in it. */
+  allLines(upTo = Infinity): string[] {
+    return [...this.logs.entries(), ...this.others.entries()].filter(([place]) => place < upTo)
+      .sort((a, b) => a[0] - b[0]).map(([, line]) => line);
+  }
+}
+
+/**
+ * A go test's last lines before its result (`--- FAIL:`, or the end of a run that died in it):
+ * where it logs what failed (`t.Errorf`, `t.Fatalf`) or prints why it stopped. They stay past a
+ * failure's trace limit, whether or not they read as a failure.
+ */
+const GO_LAST_LINES = 5;
+/** Our line in place of a go test's printed lines not held. */
+const goLinesCut = (n: number) => `... (${n} more lines printed by the test)`;
+/** A line of ours that counts a go test's lines not held: it stays past a failure's trace limit. */
+const GO_LINES_CUT = /^\.\.\. \(\d+ more lines printed by the test\)$/;
 /**
  * go's `--- SKIP: TestX (0.00s)`: a test that did not run is an outcome, with its reason (the
  * `t.Skip` message, logged before the line under -v, indented under it otherwise), as pytest's
@@ -586,7 +670,12 @@ interface Block {
   doctestValues?: number;
   /** The last numbered source line of a doctest read: the example that failed, once its result comes. */
   doctestExample?: string;
-  /** A cargo test whose printed output this is passed after all (`--nocapture`): it goes. */
+  /** Its last lines that stay past the trace limit (a go test's, `GO_LAST_LINES`). */
+  keepLast?: number;
+  /**
+   * A cargo test whose printed output this is passed after all (`--nocapture`), a go test held
+   * at a panic that printed its result after it: it goes.
+   */
   passed?: boolean;
   /**
    * A passing cargo test's output under libtest's `successes:` (`--show-output`): on a failed run
@@ -715,6 +804,12 @@ const MAX_REPORT_LINES = 20;
  */
 const MAX_FAILED_REPORT_LINES = 5;
 /**
+ * A report's note, a whole line in parentheses under its rows (`--durations`' `(3 durations <
+ * 0.005s hidden.  Use -vv to show these durations.)`): it says what the rows leave out, so it is
+ * not one of them; it stays after the rows kept and the count of those cut.
+ */
+const REPORT_NOTE = /^\([^()]{1,300}\)$/;
+/**
  * A coverage threshold the run missed: pytest-cov's and coverage.py's `--fail-under`, jest's
  * `coverageThreshold`, vitest's and nyc's thresholds. It is one of the run's failures, and the table
  * above it says which files to cover, so a failed run with one keeps its table.
@@ -766,9 +861,57 @@ function summarizer(
   // go test -v prints a test's log lines before its `--- FAIL:` line: each test's lines are held
   // under its name (the last `=== RUN/CONT` line says which test is printing) until its result.
   let sinceRun: string[] = [];
-  const goLogs = new Map<string, string[]>();
+  const goLogs = new Map<string, GoTestOutput>();
   const goRuns = new Map<string, string>();
+  // Parallel tests paused (`=== PAUSE`) and not continued: not running when a run dies.
+  const goPaused = new Set<string>();
   let goRunning: string | null = null;
+  // Tests running at the last panic (`GO_RUN_DYING`), each with its block placed before the
+  // panic and how many lines it had printed: the block is shown, over those lines, if the run ends
+  // with the test unresolved, and goes if the test's result comes.
+  const goDying = new Map<string, { block: Block; upTo: number }>();
+  /**
+   * Holds a place before a panic for each test started and neither resolved nor paused: the
+   * test the run may be dying in, its `=== RUN` line over what it printed. A place held at an
+   * earlier panic stays unless the test printed since (it outlived that one; a runtime can report
+   * one death twice, `fatal error: concurrent map writes` from two goroutines).
+   */
+  const holdGoRuns = () => {
+    for (const [name, line] of goRuns) {
+      if (goPaused.has(name)) continue;
+      const upTo = goLogs.get(name)?.printed ?? 0;
+      if (goDying.get(name)?.upTo === upTo) continue;
+      const block: Block = { head: line, body: [], pytest: false, passed: true };
+      goDying.set(name, { block, upTo });
+      out.push(block);
+    }
+  };
+  /**
+   * Ends the package's running tests where its run ends (`GO_RUN_END`, or the output's end after a
+   * panic): each test started and neither resolved nor paused is shown as a failure, at its place
+   * before the panic if one came, its `=== RUN` line over what it printed. A passing package's
+   * result (`ok`) finds none.
+   */
+  const endGoRuns = () => {
+    for (const [name, line] of goRuns) {
+      if (goPaused.has(name)) continue;
+      failures++;
+      const held = goDying.get(name);
+      const body = goLogs.get(name)?.allLines(held?.upTo) ?? [];
+      if (held === undefined) {
+        out.push({ head: line, body, pytest: false, keepLast: GO_LAST_LINES });
+      } else {
+        held.block.body = body;
+        held.block.keepLast = GO_LAST_LINES;
+        held.block.passed = false;
+      }
+    }
+    goRuns.clear();
+    goLogs.clear();
+    goPaused.clear();
+    goDying.clear();
+    goRunning = null;
+  };
   // Benchmark results of the package being run, and the header lines already shown.
   let benchmarks = false;
   const benchHeaders = new Set<string>();
@@ -1065,6 +1208,8 @@ function summarizer(
       out.push(line);
       return;
     }
+    if (goRuns.size > 0 && GO_RUN_DYING.test(line)) holdGoRuns();
+    if (goRuns.size > 0 && GO_RUN_END.test(line)) endGoRuns();
     const kind = classifyLine(line, first);
     if (block === null && pytestResult(line, kind)) return;
     if (kind === null && cargoPending !== null && CARGO_LATE_STATUS.test(line)) {
@@ -1097,8 +1242,10 @@ function summarizer(
     const run = kind === "passing" ? GO_RUN.exec(line) : null;
     if (run) {
       goRunning = run[1] === "PAUSE" ? null : run[2];
+      if (run[1] === "PAUSE") goPaused.add(run[2]);
+      else goPaused.delete(run[2]);
       if (run[1] === "RUN") {
-        goLogs.set(run[2], []);
+        goLogs.set(run[2], new GoTestOutput());
         if (goRuns.size < MAX_GO_RUNS) goRuns.set(run[2], line);
       }
     }
@@ -1162,14 +1309,19 @@ function summarizer(
       failures++;
       skipField = -1;
       const goFail = GO_RESULT.exec(line);
-      const logs = goFail ? goLogs.get(goFail[1]) : undefined;
+      const logs = goFail ? goLogs.get(goFail[1])?.logLines() : undefined;
       if (goFail) goLogs.delete(goFail[1]);
       const started = goFail ? goRuns.get(goFail[1]) : undefined;
-      if (goFail) goRuns.delete(goFail[1]);
+      if (goFail) {
+        goRuns.delete(goFail[1]);
+        goPaused.delete(goFail[1]);
+        goDying.delete(goFail[1]);
+      }
       if (started !== undefined) out.push(started);
       block = {
         head: line,
         body: goFail ? (logs ?? sinceRun) : [],
+        keepLast: logs === undefined ? undefined : GO_LAST_LINES,
         pytest: PYTEST_HEAD.test(line) || PDB_TRACEBACK.test(line),
         repeats,
       };
@@ -1203,10 +1355,12 @@ function summarizer(
       passing++;
       sinceRun = [];
       const done = GO_RESULT.exec(line);
-      const logs = done ? goLogs.get(done[1]) : undefined;
+      const logs = done ? goLogs.get(done[1])?.logLines() : undefined;
       if (done) {
         goLogs.delete(done[1]);
         goRuns.delete(done[1]);
+        goPaused.delete(done[1]);
+        goDying.delete(done[1]);
       }
       const skip = done ? GO_SKIP.exec(line) : null;
       if (skip) {
@@ -1353,7 +1507,8 @@ function summarizer(
       if (isBlank(line)) return;
       if (report.head !== null) out.push(report.head);
       report.head = null;
-      if (report.kept < report.max) {
+      if (REPORT_NOTE.test(line)) out.push(line);
+      else if (report.kept < report.max) {
         report.kept++;
         out.push(line);
       } else if (report.cut++ === 0) {
@@ -1369,8 +1524,9 @@ function summarizer(
     if (sinceRun.length < config.truncate_stack_trace && (head || /^\s+\S/.test(line))) {
       sinceRun.push(line);
     }
-    const logs = goRunning === null ? undefined : goLogs.get(goRunning);
-    if (logs && logs.length < MAX_GO_LOG && (head || /^\s+\S/.test(line))) logs.push(line);
+    // Each line a running test prints is held under it: its log lines are shown if it fails, all
+    // of them if the run dies in it (an `os.Exit` leaves only what the test printed).
+    if (goRunning !== null && !isBlank(line)) goLogs.get(goRunning)?.push(line);
     if (head) return;
     if (header && !isBlank(line)) {
       const field = PYTEST_HEADER_FIELD.test(line);
@@ -1447,6 +1603,8 @@ function summarizer(
   };
 
   const finish = (): { lines: string[]; confidence: "full" | "partial" } | null => {
+    // Output that ends after a panic with tests unresolved ended where the run died.
+    if (goDying.size > 0) endGoRuns();
     endTraceback();
     endTapNotes();
     if (snapshotIndent >= 0 && snapshotLines > MAX_LIST_LINES) {
@@ -1559,23 +1717,29 @@ function summarizer(
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and
       // their locations stay (the assertion, `panicked at a.rs:3:5`).
-      // A log record of a warning or an error stays past the cut, as the level cut keeps it.
-      const cut = { marker: (n: number) => `... (${n} more lines)`, keep: isLogFinding };
+      // A log record of a warning or an error stays past the cut, as the level cut keeps it; so
+      // does our count of a go test's lines not held.
+      const cut = {
+        marker: (n: number) => `... (${n} more lines)`,
+        keep: (line: string) => isLogFinding(line) || GO_LINES_CUT.test(line),
+      };
+      // Its last lines a block asks for stay after the cut of the lines before them.
+      const keepPast = (block: Block, cap: number) => {
+        const lines = [block.head, ...block.body];
+        const last = lines.length - Math.min(block.keepLast ?? 0, Math.max(0, lines.length - cap));
+        return [...keepFailuresPast(lines.slice(0, last), cap, cut), ...lines.slice(last)];
+      };
       // A failure whose block is its head alone (mocha's tree line) cuts nothing.
       if (item.body.length === 0) continue;
       const title = 1 + titleLines(item);
       if (shown >= config.max_failures) {
         hidden++;
-        appendAll(result, keepFailuresPast([item.head, ...item.body], title, cut), 1);
+        appendAll(result, keepPast(item, title), 1);
         continue;
       }
       shown++;
       const limit = config.truncate_stack_trace;
-      appendAll(
-        result,
-        keepFailuresPast([item.head, ...item.body], Math.max(limit + 1, title), cut),
-        1,
-      );
+      appendAll(result, keepPast(item, Math.max(limit + 1, title)), 1);
     }
     if (hidden) result.push(`... (${hidden} more failure traces cut to their failure lines)`);
     return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
