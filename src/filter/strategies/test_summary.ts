@@ -887,6 +887,19 @@ function summarizer(
     }
   };
   /**
+   * A go test's result came: what it held (its log lines, its `=== RUN` line) is taken, and it is
+   * no longer running, paused or a test the run may be dying in.
+   */
+  const resolveGoRun = (name: string): { logs?: string[]; started?: string } => {
+    const logs = goLogs.get(name)?.logLines();
+    const started = goRuns.get(name);
+    goLogs.delete(name);
+    goRuns.delete(name);
+    goPaused.delete(name);
+    goDying.delete(name);
+    return { logs, started };
+  };
+  /**
    * Ends the package's running tests where its run ends (`GO_RUN_END`, or the output's end after a
    * panic): each test started and neither resolved nor paused is shown as a failure, at its place
    * before the panic if one came, its `=== RUN` line over what it printed. A passing package's
@@ -1309,14 +1322,7 @@ function summarizer(
       failures++;
       skipField = -1;
       const goFail = GO_RESULT.exec(line);
-      const logs = goFail ? goLogs.get(goFail[1])?.logLines() : undefined;
-      if (goFail) goLogs.delete(goFail[1]);
-      const started = goFail ? goRuns.get(goFail[1]) : undefined;
-      if (goFail) {
-        goRuns.delete(goFail[1]);
-        goPaused.delete(goFail[1]);
-        goDying.delete(goFail[1]);
-      }
+      const { logs, started } = goFail ? resolveGoRun(goFail[1]) : {};
       if (started !== undefined) out.push(started);
       block = {
         head: line,
@@ -1355,13 +1361,7 @@ function summarizer(
       passing++;
       sinceRun = [];
       const done = GO_RESULT.exec(line);
-      const logs = done ? goLogs.get(done[1])?.logLines() : undefined;
-      if (done) {
-        goLogs.delete(done[1]);
-        goRuns.delete(done[1]);
-        goPaused.delete(done[1]);
-        goDying.delete(done[1]);
-      }
+      const { logs } = done ? resolveGoRun(done[1]) : {};
       const skip = done ? GO_SKIP.exec(line) : null;
       if (skip) {
         keepOutcome([...(logs ?? []).slice(-MAX_SKIP_LOG), line], 1);
