@@ -13,7 +13,8 @@
  * A checker run item by item says the same of each item that passed its check: `No syntax errors
  * detected in src/a.php` (php -l), `a.pl syntax OK` (perl -c), `a.bin: OK` (sha256sum -c),
  * `a.xml validates` (xmllint). Those runs fold the same way into a count of their own; each item
- * that failed (`Errors parsing src/b.php`, `a.bin: FAILED`) and the tool's closing warning stay.
+ * that failed (`Errors parsing src/b.php`, `a.bin: FAILED`), the tool's closing warning and the
+ * output's last line stay.
  * A verdict line is one of these shapes as a whole, so a line that says anything else is none.
  */
 
@@ -94,9 +95,13 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): rea
     (n, first) => `${/^\s*/.exec(first)![0]}… ${n} lines of items that passed the check folded …`,
     { min: passed ? MIN_RUN_PASSED : undefined },
   );
+  // The output's last line stays as printed when it is a passed check: it shows where the run
+  // ended, as the last lines of an output do (generic_shapes.ts).
+  let last = lines.length - 1;
+  while (last >= 0 && lines[last].trim() === "") last--;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (isPassedCheck(line)) {
+    if (i !== last && isPassedCheck(line)) {
       run.flush();
       checks.add(line);
       continue;
