@@ -70,7 +70,7 @@ const CASES: [string, string, string][] = [
   [
     "a mistyped strategy type",
     rule(`{ type = "strip_noisy", patterns = ['^ok'] }`),
-    `D/filters.toml:4: rule "mine" skipped: strategy.type: unknown strategy type "strip_noisy" (did you mean "strip_noise"?); use one of strip_noise, truncate, keep_matching, strip_annotated, test_summary, group_by_rule, git_status, git_diff, dedup, group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace, fold_records, fold_passed.`,
+    `D/filters.toml:4: rule "mine" skipped: strategy.type: unknown strategy type "strip_noisy" (did you mean "strip_noise"?); use one of strip_noise, truncate, keep_matching, strip_annotated, test_summary, group_by_rule, git_status, git_diff, dedup, group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace, fold_records, fold_passed, fold_samples.`,
   ],
   [
     "another strategy's option",
