@@ -1,16 +1,17 @@
 /**
- * Code frames of a flood of one message: when one finding's message (its line with locations
- * taken out: esbuild's `✘ [ERROR] Could not resolve "@app/i18n"`, gcc's `a.c:3:5: warning: …`)
- * is said at FLOOD places or more with a code frame under each, the first keeps its frame and
- * the notes under it (esbuild's `You can mark the path … as external`), and the later ones keep
- * their message and location lines but not their frame, nor notes the first one printed word for
- * word (a copy, whose first copy stays): each is the same quote of the same kind of line, and
- * the location says where. One line under the first frame says how many places are shown without
- * theirs. A frame is a run of
- * quoted source rows and their gutter rows (`  46 │ import …`, `     ╵        ~~~~`, `  3 |   x`,
- * `    |   ^`), at least one of them a numbered source row. Of a later frame the source rows and
- * the rows of marks only go; a label row (rustc's `^^^ expected \`i32\`, found \`&str\``: what
- * differs at this place) stays, and so does a row that carries a failure or a location.
+ * Code frames of a flood of one message. A finding's message is the line over its frame (blank
+ * and location lines between skipped) that says an error, a warning or a note, its locations
+ * taken out: esbuild's `✘ [ERROR] Could not resolve "@app/i18n"`, rustc's `error[E0308]:
+ * mismatched types`. When one message is said at FLOOD places or more with a frame under each,
+ * the first keeps its frame and the notes under it (esbuild's `You can mark the path … as
+ * external`); the later ones keep their message and location lines, not the quote, nor notes the
+ * first printed word for word (copies, whose first copy stays): each quotes the same kind of line
+ * and the location says where. One line under the first frame counts the places shown without.
+ * A frame is a run of quoted source rows and their gutter rows (`  46 │ import …`, `     ╵
+ * ~~~~`, `  3 |   x`, `    |   ^`), at least one of them a numbered source row. Of a later
+ * frame the source rows and the rows of marks only go; a label row (rustc's `^^^ expected
+ * \`i32\`, found \`&str\``: what differs at this place) stays, and so does a row that carries a
+ * failure or a location.
  */
 
 import { FoldedLines } from "./arrays.ts";
@@ -22,8 +23,10 @@ export const FLOOD = 4;
 
 /** A quoted source row: its number, then the gutter (babel's `>` marks the line at fault). */
 const SOURCE_ROW = /^\s{0,12}(?:>\s{0,4})?\d{1,7} ?[|│](?:\s|$)/;
-/** A gutter row: under or between source rows, marks or a label (`╵` closes esbuild's). */
-const GUTTER_ROW = /^\s{0,16}[|│╵┆](?:\s|$)/;
+/** A gutter row: under or between source rows, marks or a label (`╷`/`╵` open and close a frame). */
+const GUTTER_ROW = /^\s{0,16}[|│╷╵┆](?:\s|$)/;
+/** A finding's message line: a diagnostic's word in it (a failure signal, or a warning or note). */
+const DIAGNOSTIC = /\b(?:warning|warn|note|notice|deprecat\w{0,10})\b/i;
 /**
  * A line that is only a location, between a message and its frame (esbuild's `    src/a.ts:3:5:`,
  * rustc's ` --> src/a.rs:3:5`).
@@ -70,8 +73,12 @@ function findFrames(lines: readonly string[]): Framed[] {
       (lines[head].trim() === "" || LOCATION_ONLY.test(lines[head]))
     ) head--;
     if (head < 0 || start - head > LOOK_BACK || lines[head].length > MAX_TESTED) continue;
-    const key = lines[head].replace(LOCATIONS, "").trim();
-    if (key === "" || quoteRow(lines[head])) continue;
+    // A frame under a line that says no finding (sass's `More info: https://…` over its quote)
+    // is no finding's of a known message.
+    const message = lines[head];
+    if (quoteRow(message) || !(carriesFailure(message) || DIAGNOSTIC.test(message))) continue;
+    const key = message.replace(LOCATIONS, "").trim();
+    if (key === "") continue;
     const notes: number[] = [];
     for (let n = end; n < lines.length && notes.length < MAX_NOTES; n++) {
       const line = lines[n];
