@@ -11,6 +11,9 @@
  * above a line it matches (a package's `FAIL`: the test binary ended after that row) keeps its
  * last row as printed too: what the binary printed last before failing. A line carrying a failure
  * never reads as a row: it stays as printed.
+ *
+ * In a compound command's output the other commands' lines need no part of their own: only rows
+ * `row` matches fold; any other line stays as printed.
  */
 import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
