@@ -8,7 +8,8 @@
  * first printed word for word (copies, whose first copy stays): each quotes the same kind of line
  * and the location says where. One line under the first frame counts the places shown without.
  * A frame is a run of quoted source rows and their gutter rows (`  46 │ import …`, `     ╵
- * ~~~~`, `  3 |   x`, `    |   ^`), at least one of them a numbered source row. Of a later
+ * ~~~~`, `  3 |   x`, `    |   ^`), at least one of them a numbered source row and one a row of
+ * marks (carets or tildes: rows of `n | …` without any are a table, phpcs's). Of a later
  * frame the source rows and the rows of marks only go; a label row (rustc's `^^^ expected
  * \`i32\`, found \`&str\``: what differs at this place) stays, and so does a row that carries a
  * failure or a location.
@@ -32,6 +33,8 @@ const DIAGNOSTIC = /\b(?:warning|warn|note|notice|deprecat\w{0,10})\b/i;
  * rustc's ` --> src/a.rs:3:5`).
  */
 const LOCATION_ONLY = /^\s{0,16}(?:(?:-->|:::)\s{1,4})?\S{1,400}:\d{1,7}(?::\d{1,7})?:?$/;
+/** A gutter row pointing into the quoted source: carets or tildes under it. */
+const MARKS = /^\s{0,16}[|│╵┆]\s[\s|│-]{0,400}[\^~]/;
 /** A gutter row with no word on it: marks (`^~~~`, `---`) and bars only, no label. */
 const MARKS_ONLY = /^[\s|│╵┆^~\-─┬┴+]*$/;
 /** Locations inside a message line, taken out of its key. */
@@ -60,13 +63,17 @@ function findFrames(lines: readonly string[]): Framed[] {
     if (!quoteRow(lines[i])) continue;
     let end = i;
     let quotes = false;
+    let marks = false;
     while (end < lines.length && quoteRow(lines[end])) {
       if (SOURCE_ROW.test(lines[end])) quotes = true;
+      else if (MARKS.test(lines[end])) marks = true;
       end++;
     }
     const start = i;
     i = end - 1;
-    if (!quotes) continue;
+    // A quote points into its source with marks; rows of `n | …` without any are a table
+    // (phpcs's `15 | WARNING | [ ] …` findings).
+    if (!quotes || !marks) continue;
     let head = start - 1;
     while (
       head >= 0 && start - head <= LOOK_BACK &&

@@ -139,3 +139,18 @@ Deno.test("fewer than FLOOD places keep every frame", () => {
   expect(FLOOD).toBe(4);
   expect(foldRepeatedFrames(three)).toBe(three);
 });
+
+Deno.test("phpcs's `4 | WARNING | [ ] …` rows are a table, no frame: five files saying one warning keep every row", async () => {
+  // phpcs 3.7 --standard=PSR12 on five alike classes: each file's table has the same rows.
+  const phpcs = (await Deno.readTextFile(
+    new URL("../fixtures/generic/phpcs_psr12_table.txt", import.meta.url),
+  )).split("\n");
+  const rows = phpcs.filter((line) => /^ {0,4}\d{1,7} \| (ERROR|WARNING) /.test(line));
+  expect(rows.filter((line) => line.includes("| WARNING |"))).toHaveLength(5);
+  // Through the phpcs rule (its dash rulers gone, each file's count line right over its table)
+  // and the pass after it, every finding row stays.
+  const out = builtin.filter("phpcs --standard=PSR12 src", phpcs.join("\n"), { failed: true })
+    .text.split("\n");
+  expect(rows.filter((row) => !out.includes(row))).toEqual([]);
+  expect(out.filter((line) => line.includes("without the quoted source"))).toEqual([]);
+});
