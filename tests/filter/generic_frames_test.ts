@@ -82,7 +82,7 @@ Deno.test("esbuild: the first place of each unresolved import keeps its frame an
   ).text.split("\n");
   // Every message and location line stays, with the count.
   for (const line of ESBUILD) {
-    if (/^✘ |^    src\/\S+:\d+:\d+:$|^\d+ errors$/.test(line)) expect(out).toContain(line);
+    if (/^✘ |^ {4}src\/\S+:\d+:\d+:$|^\d+ errors$/.test(line)) expect(out).toContain(line);
   }
   expect(out.slice(0, 15)).toEqual([
     '✘ [ERROR] Could not resolve "./theme.css"',
