@@ -14,7 +14,8 @@
  * generic_steps.ts) and the fields Node prints after an error's stack when its message says
  * them all (generic_error_fields.ts), Python's echo of a `warnings.warn(…)` call under the warning
  * it printed (generic_warnings.ts), and the empty gutter rows of a compiler's code frames
- * (generic_gutters.ts) and a block printed again later becomes a reference to its first copy
+ * (generic_gutters.ts), the code frames of a flood of one message past its first
+ * (generic_frames.ts), and a block printed again later becomes a reference to its first copy
  * (generic_repeats.ts); a sanitizer's shadow-memory map and legend fold (generic_sanitizer.ts), as
  * do the fully covered rows of a coverage table (generic_coverage.ts);
  * runs of a repeated line
@@ -65,6 +66,7 @@ import { foldSanitizerMaps } from "./generic_sanitizer.ts";
 import { foldCoverageTables } from "./generic_coverage.ts";
 import { foldEchoedErrorFields } from "./generic_error_fields.ts";
 import { dropEmptyGutters } from "./generic_gutters.ts";
+import { foldRepeatedFrames } from "./generic_frames.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -365,6 +367,7 @@ export function genericStage(
       lines = foldRepeatedDiagnostics(lines);
       lines = foldLinkerRepeats(lines);
       lines = dropEmptyGutters(lines);
+      lines = foldRepeatedFrames(lines);
       lines = foldRepeatedReferences(lines);
       lines = foldRepeatedBlocks(lines);
       lines = foldRoutineLogs(lines, ctx.failed);

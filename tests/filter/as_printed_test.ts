@@ -300,6 +300,69 @@ Deno.test("strip_noise results: results_trusted folds results naming a failure; 
   );
 });
 
+Deno.test("strip_noise results_outline: a failing line keeps the groups it is nested under; results_until ends the results", () => {
+  const engineWith = (extra: Record<string, unknown>) =>
+    new FilterEngine([
+      compileRule({
+        name: "t",
+        match: { prefix: "cmd" },
+        strategy: {
+          type: "strip_noise",
+          patterns: ["^\\s*$"],
+          results: ["^ {2,40}[a-z][^:(]{0,200}$"],
+          max_results: 1,
+          results_fold: "… {n} passing …",
+          results_outline: true,
+          results_until: "^Failures:$",
+          ...extra,
+        },
+      }, "test"),
+    ], { security: false });
+  const engine = engineWith({});
+  const text = [
+    "Top",
+    "  alpha",
+    "    a one",
+    "    a two",
+    "  beta",
+    "    when empty",
+    "      b one",
+    "      b two",
+    "      b fails (FAILED - 1)",
+    "      b three",
+    "    when full",
+    "      c one",
+    "      c two",
+    "Failures:",
+    "  1) Top beta when empty b fails",
+    "       expected true",
+    "       got false",
+  ].join("\n");
+  const folded = [
+    "Top",
+    "  … 3 passing …",
+    "  beta",
+    "    when empty",
+    "      … 2 passing …",
+    "      b fails (FAILED - 1)",
+    "      … 4 passing …",
+    "Failures:",
+    "  1) Top beta when empty b fails",
+    "       expected true",
+    "       got false",
+  ].join("\n");
+  expect(engine.filter("cmd", text, { failed: true }).text).toBe(folded);
+  // The failure's explanation is result-shaped: only results_until keeps it.
+  expect(
+    engineWith({ results_until: undefined }).filter("cmd", text, { failed: true }).text,
+  ).toBe(folded.replace("       expected true\n       got false", "       … 2 passing …"));
+  // Without a failing line nothing is nested under: the run folds whole.
+  const passed = text.split("\n").filter((line) => !line.includes("FAILED")).slice(0, 12);
+  expect(engine.filter("cmd", passed.join("\n"), { failed: false }).text).toBe(
+    "Top\n  … 11 passing …",
+  );
+});
+
 Deno.test("eslint and yamllint keep each file line and finding line as printed; repeats fold", () => {
   const eslint = [
     "",

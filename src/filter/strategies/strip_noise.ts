@@ -60,6 +60,12 @@
  * (with `results_head`, the run's first lines stay above it: a profile's top rows by its sort key);
  * with `results_on_failure = false` only a run that passed folds them, and with `results_trusted`
  * a result line folds even when its text names a failure (a passing test called `reports an error`).
+ * With `results_outline` the results are an outline nested by indentation (rspec's documentation
+ * format, whose failing example `(FAILED - 1)` is no result and ends a run): the lines of the run
+ * the ending line is nested under (the nearest earlier one of each smaller indent: its groups) stay
+ * as printed, and the results between them fold, each stretch on its own; the run is held whole
+ * for that. `results_until` names the line after which nothing is a result (rspec's `Failures:`,
+ * under which indented text explains each failure).
  * `results_evidence` names lines that show the results are an echo, not the answer (sqlite3
  * prints statements as rows in `.mode insert` and `.dump`, and echoes them with `.echo on`): runs
  * read before one of them stay as printed.
@@ -226,6 +232,12 @@ export const StripNoiseConfig = z.object({
   results_on_failure: z.boolean().default(true).describe(
     "Whether runs of result lines fold when the command failed too (false: only a run that passed folds them; a failed one keeps them around its failure)",
   ),
+  results_outline: z.boolean().default(false).describe(
+    "Result lines are an outline nested by indentation (rspec's documentation format): the lines of a run that a line ending it is nested under (the nearest earlier one of each smaller indent) stay as printed, the others fold around them",
+  ),
+  results_until: z.string().optional().describe(
+    "Regex (RE2 syntax) of a line after which no line is read as a result (rspec's `Failures:`: the indented text under it explains them)",
+  ),
   failure_context: z.object({
     failure: z.string().describe("Regex (RE2 syntax) of a failing result line (TAP's `not ok`)"),
     before: z.string().optional().describe(
@@ -385,6 +397,7 @@ export function compileStripNoise(
   const isResult = optionalMatcher("results");
   const isRow = optionalMatcher("cells");
   const isEvidence = optionalMatcher("results_evidence");
+  const resultsEnd = optionalPatternField(config.results_until, "strategy.results_until", engine);
   const context = config.failure_context;
   const contextMatcher = (key: "failure" | "before" | "after") => {
     const source = context?.[key];
@@ -470,7 +483,12 @@ export function compileStripNoise(
       let underFailure = false;
       let diagnostics = 0;
       // Held: enough lines to tell whether a short run is shorter than its fold line.
-      const heldResults = Math.max(config.max_results, config.results_head, HELD_RESULTS);
+      // An outline's run is held whole: the groups a later line is nested under may be anywhere in it.
+      const heldResults = config.results_outline
+        ? Infinity
+        : Math.max(config.max_results, config.results_head, HELD_RESULTS);
+      // With results_until: whether its line came (no line is a result after it).
+      let resultsOver = false;
       // With cells: the tables read so far, by their columns (the stage reads one line ahead).
       const tables = isRow === null ? null : new AlignedCells();
       const emit = (line: string) => {
@@ -559,8 +577,46 @@ export function compileStripNoise(
         }
         return again;
       };
-      const endRun = () => {
+      /** A stretch of result lines: as printed when no longer than max_results or its fold line. */
+      const foldStretch = (lines: string[]) => {
+        if (lines.length === 0) return;
+        // The fold line stands at the depth of the first line it counts, in the outline.
+        const fold = " ".repeat(indentOf(lines[0])) +
+          config.results_fold.replaceAll("{n}", String(lines.length));
+        if (lines.length <= config.max_results || lines.join("\n").length <= fold.length) {
+          for (const result of lines) keep(result);
+        } else {
+          removed += lines.length;
+          keep(fold);
+        }
+      };
+      /**
+       * An outline's run ended by `next`: the lines `next` is nested under stay as printed, each
+       * stretch between them folds on its own.
+       */
+      const endOutline = (next: string) => {
+        let indent = next.trim() === "" ? 0 : indentOf(next);
+        const groups: number[] = [];
+        for (let i = run.length - 1; i >= 0 && indent > 0; i--) {
+          const at = indentOf(run[i]);
+          if (at < indent) {
+            groups.push(i);
+            indent = at;
+          }
+        }
+        let from = 0;
+        for (const at of groups.reverse()) {
+          foldStretch(run.slice(from, at));
+          keep(run[at]);
+          from = at + 1;
+        }
+        foldStretch(run.slice(from));
+        run = [];
+        runLength = 0;
+      };
+      const endRun = (next = "") => {
         if (runLength === 0) return;
+        if (config.results_outline && evidenced) return endOutline(next);
         const head = Math.min(config.results_head, runLength);
         const fold = config.results_fold.replaceAll("{n}", String(runLength - head));
         // A run no longer than its fold line stays as printed (it is all held then), and so does
@@ -618,9 +674,10 @@ export function compileStripNoise(
             keep(lastResult);
           }
         }
+        if (!resultsOver && resultsEnd?.test(line)) resultsOver = true;
         // A line carrying a failure or a location is no passing result: it never folds.
         if (
-          !diagnostic && isResult?.(line) && !matches(line) &&
+          !diagnostic && !resultsOver && isResult?.(line) && !matches(line) &&
           (config.results_trusted || !carriesFailure(line)) &&
           (config.results_on_failure || !ctx.failed)
         ) {
@@ -637,7 +694,7 @@ export function compileStripNoise(
           removed++;
           return;
         }
-        endRun();
+        endRun(line);
         if (lastSteps && ctx.failed) {
           if (stepsRead && lastSteps.failure.test(line)) {
             const held = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
