@@ -146,9 +146,8 @@ function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
   const pattern = patternField(match.regex!, "match.regex", "re2");
   const literals = requiredLiterals(match.regex!);
   if (literals === null) return (c) => pattern.test(c);
-  if (literals.length === 1) {
-    const [literal] = literals;
-    return (c) => c.includes(literal) && pattern.test(c);
-  }
-  return (c) => literals.some((literal) => c.includes(literal)) && pattern.test(c);
+  return (c) => {
+    for (const literal of literals) if (c.includes(literal)) return pattern.test(c);
+    return false;
+  };
 }
