@@ -22,9 +22,11 @@ export function matchCandidates(command: string): string[] {
   const segment = lastSegment(whole);
   const plain = normalizeSegment(segment);
   // The same with the segment's redirections (`env X=1 /usr/bin/sqlite3 t.db < seed.sql`): a
-  // rule may read them, and normalising drops them.
-  const redirected = normalizeSegment(segment, { redirections: true });
-  for (const form of [plain, redirected]) {
+  // rule may read them, and normalising drops them. A segment without `<` or `>` has none.
+  const redirected = /[<>]/.test(segment)
+    ? normalizeSegment(segment, { redirections: true })
+    : plain;
+  for (const form of redirected === plain ? [plain] : [plain, redirected]) {
     if (form) candidates.push(form, ...runForms(form));
   }
   const script = shellScript(plain);

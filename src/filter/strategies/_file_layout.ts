@@ -81,9 +81,16 @@ export function keepFileLayout(
   let block: Finding[] = [];
   // The places the last file's fold listed (what was found → where), when it folded.
   let before = new Map<string, string>();
+  // What each rule says over the whole output, read once for every fold that names the rule.
+  const said = new Map<string, RuleKinds>();
+  const saidBy = (rule: string) => {
+    let known = said.get(rule);
+    if (known === undefined) said.set(rule, known = ruleKinds(kinds.get(rule) ?? new Set()));
+    return known;
+  };
   const flush = () => {
     const repeats = block.filter((f) => f.repeat !== undefined);
-    const places = repeats.length >= 2 ? foldPlaces(repeats, kinds) : new Map<string, string>();
+    const places = repeats.length >= 2 ? foldPlaces(repeats, saidBy) : new Map<string, string>();
     // Its severity said (`errors`) keeps it a failure line, and so one a later fold keeps.
     const severities = new Set(repeats.map((f) => f.severity.toLowerCase()));
     const what = severities.size === 1 && /^(error|warning)$/.test([...severities][0])
@@ -141,7 +148,10 @@ function placesSaid(places: Map<string, string>, before: Map<string, string>): s
  * the messages differ in more than their names; a severity the rule's other findings lack is said
  * too.
  */
-function foldPlaces(repeats: Finding[], kinds: Map<string, Set<string>>): Map<string, string> {
+function foldPlaces(
+  repeats: Finding[],
+  saidBy: (rule: string) => RuleKinds,
+): Map<string, string> {
   const byKind = new Map<string, Finding[]>();
   for (const f of repeats) {
     const members = byKind.get(f.repeat!);
@@ -151,11 +161,8 @@ function foldPlaces(repeats: Finding[], kinds: Map<string, Set<string>>): Map<st
   const places = new Map<string, string>();
   for (const members of byKind.values()) {
     const { rule, message, repeat } = members[0];
-    const said = [...kinds.get(rule) ?? []];
     const severity = repeat!.split("\n")[1];
-    const severities = new Set(said.map((kind) => kind.split("\n")[0]));
-    const messages = new Set(said.map((kind) => kind.split("\n")[1]));
-    const shapes = new Set([...messages].map((m) => m.replace(QUOTED, "…")));
+    const { severities, messages, shapes } = saidBy(rule);
     const names = message.match(QUOTED);
     const which = rule !== "" && messages.size === 1
       ? ""
@@ -169,4 +176,23 @@ function foldPlaces(repeats: Finding[], kinds: Map<string, Set<string>>): Map<st
     places.set(what, places.has(what) ? `${places.get(what)}, ${where}` : where);
   }
   return places;
+}
+
+/** What a rule was found saying in the whole output: its severities, messages and their shapes. */
+interface RuleKinds {
+  severities: Set<string>;
+  messages: Set<string>;
+  /** Its messages with their quoted names masked (`QUOTED`). */
+  shapes: Set<string>;
+}
+
+/** A rule's kinds (`severity\nmessage` each) read into what `foldPlaces` asks of them. */
+function ruleKinds(kinds: Set<string>): RuleKinds {
+  const said = [...kinds];
+  const messages = new Set(said.map((kind) => kind.split("\n")[1]));
+  return {
+    severities: new Set(said.map((kind) => kind.split("\n")[0])),
+    messages,
+    shapes: new Set([...messages].map((m) => m.replace(QUOTED, "…"))),
+  };
 }
