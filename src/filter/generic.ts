@@ -23,7 +23,8 @@
  * `  7 | polling: empty`) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail (and the odd ones out of the lines of one shape between, as
- * generic_outliers.ts finds them). A line carrying a failure signal is never removed (a cut
+ * generic_outliers.ts finds them, and the records of the failure lines between, as
+ * generic_records.ts reads them). A line carrying a failure signal is never removed (a cut
  * keeps every one of them, wherever it is; a compiler's note in a system header, a passing test's line and
  * a line of a usage listing under an error are no failure, nor is advice such as `For more
  * information about this error, try …`; a failure printed twice stays in its first copy) and a
@@ -67,6 +68,7 @@ import { foldCoverageTables } from "./generic_coverage.ts";
 import { foldEchoedErrorFields } from "./generic_error_fields.ts";
 import { dropEmptyGutters } from "./generic_gutters.ts";
 import { foldRepeatedFrames } from "./generic_frames.ts";
+import { recordKeeper } from "./generic_records.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -439,8 +441,8 @@ function passOn(ctx: StageContext): { push(line: string): void; finish(): boolea
 
 /**
  * Beyond MAX_LINES, the first HEAD and last TAIL lines and every failure-signal line between
- * them (and the odd ones out of the lines of one shape there: `cutReader`), with a count of what
- * went. Returns from `finish` whether it cut.
+ * them (and the odd ones out of the lines of one shape there: `cutReader`), each with the rest of
+ * its record (`recordKeeper`), with a count of what went. Returns from `finish` whether it cut.
  */
 function truncator(
   ctx: StageContext,
@@ -450,16 +452,16 @@ function truncator(
   let cutting = false;
   const keeper = new FailureKeeper();
   let gap = 0;
-  const cut = cutReader((line, odd) => {
-    if (keeper.keep(line) || odd) {
-      if (gap) ctx.emit(omitted(gap));
-      gap = 0;
-      ctx.emit(line);
-    } else {
-      gap++;
-      onRemove?.(line, "truncated");
-    }
+  // A kept line brings the rest of its record (its message and code frame).
+  const records = recordKeeper((line) => {
+    if (gap) ctx.emit(omitted(gap));
+    gap = 0;
+    ctx.emit(line);
+  }, (line) => {
+    gap++;
+    onRemove?.(line, "truncated");
   });
+  const cut = cutReader((line, odd) => records.push(line, keeper.keep(line) || odd));
   return {
     push(line) {
       pending.push(line);
@@ -468,6 +470,7 @@ function truncator(
         cutting = true;
         for (const head of pending.splice(0, HEAD)) {
           keeper.observe(head);
+          records.observe(head);
           ctx.emit(head);
         }
         // The lines past the tail's window are in the cut.
@@ -482,6 +485,7 @@ function truncator(
         return false;
       }
       cut.finish();
+      records.finish();
       if (gap) ctx.emit(omitted(gap));
       for (const line of pending) ctx.emit(line);
       return true;
