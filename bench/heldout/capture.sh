@@ -26423,6 +26423,7 @@ EOF
   head -c 40960 /dev/urandom >"$GP/dist/orders-api_1.14.2_arm64.deb"
   (cd "$GP/dist" && sha256sum orders-api* >SHA256SUMS)
   capture batch25 gpg_verify_bad_signature "$GP/dist" "gpg --verify SHA256SUMS.asc SHA256SUMS" "$(gpg --version | head -1)"
+  gpgconf --kill gpg-agent
   unset GNUPGHOME
 
   # --- openssl and certtool: a chain with a missing intermediate, an expired and a mismatched cert ---
