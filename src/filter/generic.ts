@@ -40,6 +40,8 @@ import {
   JsonConfig,
   looksLikeJson,
   omitted,
+  pushSubject,
+  SUBJECT_WINDOW,
 } from "./strategies/mod.ts";
 import { HeldLines } from "./arrays.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
@@ -447,14 +449,25 @@ function truncator(
   let cutting = false;
   const keeper = new FailureKeeper();
   let gap = 0;
+  // The last cut lines, told to onRemove once the next kept line shows whether one of them
+  // comes back as its failure's subject.
+  const untold: string[] = [];
+  const tell = () => {
+    for (const line of untold.splice(0)) onRemove?.(line, "truncated");
+  };
   const cut = cutReader((line, odd) => {
     if (keeper.keep(line) || odd) {
+      const subject = keeper.subject;
+      if (subject !== undefined && subject.back <= gap) untold.splice(-subject.back, 1);
+      tell();
+      gap = pushSubject({ push: ctx.emit }, subject, gap);
       if (gap) ctx.emit(omitted(gap));
       gap = 0;
       ctx.emit(line);
     } else {
       gap++;
-      onRemove?.(line, "truncated");
+      untold.push(line);
+      if (untold.length > SUBJECT_WINDOW) onRemove?.(untold.shift()!, "truncated");
     }
   });
   return {
@@ -479,6 +492,7 @@ function truncator(
         return false;
       }
       cut.finish();
+      tell();
       if (gap) ctx.emit(omitted(gap));
       for (const line of pending) ctx.emit(line);
       return true;

@@ -24,7 +24,8 @@
  * In a failed run a run folds too, but its last FAILED_RUN_TAIL lines stay as printed: what the
  * tool did just before it failed is the failure's context (`Compiling 'pkg/mod_25.py'...` over
  * its syntax error); blocks of lines fold only in a run that passed. A line that carries a
- * failure, a location or a warning never folds and ends the run, nor does an earlier pass's note
+ * failure, a location or a warning (or a word that says a diagnostic's severity: `illegal`,
+ * `invalid`, `ignored`, …) never folds and ends the run, nor does an earlier pass's note
  * of what it folded (`… 16 log lines folded (15 2xx, 1 3xx) …`), and the last lines of the output
  * (where a tool prints its summary) never fold either.
  */
@@ -54,7 +55,13 @@ const KEPT_TAIL = 3;
 /** Words of a line its shape reads: the first as printed, the next ones by kind. */
 const SHAPE_WORDS = 3;
 
-const WARNING = /warn|deprecat/i;
+/**
+ * A warning, or a diagnostic whose word says its severity without saying "warning" (BIND's `… is
+ * a CNAME (illegal)`, ssh's `Unsupported option`, tar's `Ignoring unknown … keyword`): on a run
+ * that passed it is what the run has to say, not status chatter, and each names another subject.
+ */
+const WARNING =
+  /warn|deprecat|\b(?:illegal|invalid|not allowed|ignor(?:ed|ing)|bad|refused|unsupported)\b/i;
 /**
  * Whether a line carries a failure, a location or a warning (`carriesFailure` or WARNING): one
  * scan of the line, each part with its own flags (`(?i:…)`), where three scans took longer.
@@ -66,7 +73,8 @@ const neverFolds: (line: string) => boolean = (() => {
   }
   const parts = forms.map((f) => f!.flags ? `(?i:${f!.bare})` : `(?:${f!.bare})`);
   const any = new RegExp([...parts, `(?i:${WARNING.source})`].join("|"));
-  return (line: string) => any.test(line);
+  // The failure words' form matches them inside paths too: a hit is confirmed by the signals.
+  return (line: string) => any.test(line) && (carriesFailure(line) || WARNING.test(line));
 })();
 const NUMBER = /^[+-]?[\d.,:]{0,20}\d[\w.,:%/()]{0,20}$/;
 const HEX = /^[0-9a-f]{7,64}$/;
