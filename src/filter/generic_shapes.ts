@@ -55,26 +55,31 @@ const KEPT_TAIL = 3;
 /** Words of a line its shape reads: the first as printed, the next ones by kind. */
 const SHAPE_WORDS = 3;
 
+const WARNING = /warn|deprecat/i;
 /**
- * A warning, or a diagnostic whose word says its severity without saying "warning" (BIND's `… is
- * a CNAME (illegal)`, ssh's `Unsupported option`, tar's `Ignoring unknown … keyword`): on a run
- * that passed it is what the run has to say, not status chatter, and each names another subject.
+ * A diagnostic whose word says its severity without saying "warning" (BIND's `… is a CNAME
+ * (illegal)`, ssh's `Unsupported option`): on a run that passed it is what the run has to say,
+ * not status chatter, and each names another subject. A step announced with an ellipsis
+ * (`Flushing … relations that have become invalid...`) is chatter whatever its words.
  */
-const WARNING =
-  /warn|deprecat|\b(?:illegal|invalid|not allowed|ignor(?:ed|ing)|bad|refused|unsupported)\b/i;
+const SEVERITY = /\b(?:illegal|invalid|not allowed|ignor(?:ed|ing)|bad|refused|unsupported)\b/i;
+const ANNOUNCED = /(?:\.\.\.|…)\s*$/;
 /**
- * Whether a line carries a failure, a location or a warning (`carriesFailure` or WARNING): one
- * scan of the line, each part with its own flags (`(?i:…)`), where three scans took longer.
+ * Whether a line carries a failure, a location, a warning or a severity word (`carriesFailure`,
+ * WARNING, SEVERITY): one scan of the line, each part with its own flags (`(?i:…)`), where three
+ * scans took longer; a hit is confirmed by the parts, as the failure words' form matches them
+ * inside paths too and a severity word does not count in an announced step.
  */
 const neverFolds: (line: string) => boolean = (() => {
+  const confirm = (line: string) =>
+    carriesFailure(line) || WARNING.test(line) || (SEVERITY.test(line) && !ANNOUNCED.test(line));
   const forms = [FAILURE_SIGNAL.v8, LOCATION.v8];
-  if (!forms.every((f) => f !== undefined && /^i?$/.test(f.flags))) {
-    return (line: string) => carriesFailure(line) || WARNING.test(line);
-  }
+  if (!forms.every((f) => f !== undefined && /^i?$/.test(f.flags))) return confirm;
   const parts = forms.map((f) => f!.flags ? `(?i:${f!.bare})` : `(?:${f!.bare})`);
-  const any = new RegExp([...parts, `(?i:${WARNING.source})`].join("|"));
-  // The failure words' form matches them inside paths too: a hit is confirmed by the signals.
-  return (line: string) => any.test(line) && (carriesFailure(line) || WARNING.test(line));
+  const any = new RegExp(
+    [...parts, `(?i:${WARNING.source})`, `(?i:${SEVERITY.source})`].join("|"),
+  );
+  return (line: string) => any.test(line) && confirm(line);
 })();
 const NUMBER = /^[+-]?[\d.,:]{0,20}\d[\w.,:%/()]{0,20}$/;
 const HEX = /^[0-9a-f]{7,64}$/;
