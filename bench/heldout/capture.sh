@@ -25012,6 +25012,1810 @@ EOF
   capture batch24 php_uncaught_chained_exception "$PX" "php bin/generate-invoices.php data/march.csv" "$PHPV"
 fi
 
+# --- batch25: a service's deployment and operations config: compose files, Prometheus and
+# Alertmanager, Apache, BIND, sudoers, sshd, nftables/iptables, Puppet, Caddy, supervisord,
+# crontab, Ansible, yamllint, OpenAPI linters, JSON schema, CloudFormation, restic and borg,
+# gpg/openssl/certtool, deploy scripts, a journal, PostgreSQL's pg_ctl/initdb. Debian 12's
+# packages and one scratch npm install; no docker daemon, no systemd as PID 1, no cloud.
+if sel batch25; then
+  B="$WORK/batch25"
+  rm -rf "$B" && mkdir -p "$B"
+  NTD="$WORK/npmtools"
+  if [ ! -x "$NTD/node_modules/.bin/spectral" ]; then
+    mkdir -p "$NTD" && (cd "$NTD" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm install @stoplight/spectral-cli@6 @redocly/cli@1.34.20 ajv-cli@5 ajv-formats@2 >/dev/null 2>&1)
+  fi
+  NT="$NTD/node_modules/.bin"
+  export REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true NO_COLOR=1
+  nver() { node -p "JSON.parse(require('fs').readFileSync('$NTD/node_modules/$1/package.json', 'utf8')).version"; }
+  SVCS="orders-api billing-worker inventory-api shipping-api notifications catalog-api search-indexer
+    auth-gateway pricing-api returns-api reporting-worker webhook-relay"
+
+  # --- docker-compose 1.29 (no daemon needed for `config`) ---
+  DC="$B/compose"
+  mkdir -p "$DC/schema" "$DC/stack" "$DC/required"
+  cat >"$DC/schema/docker-compose.yml" <<'EOF'
+version: "3.8"
+
+services:
+  orders-api:
+    image: registry.tidewater.io/orders-api:1.14.2
+    restart_policy: unless-stopped
+    ports:
+      http: "8080:8080"
+    environment:
+      DATABASE_URL: postgres://orders:orders@db:5432/orders
+      REDIS_URL: redis://cache:6379/0
+    depends_on: db
+    healthcheck:
+      test: ["CMD", "curl", "-fsS", "http://localhost:8080/healthz"]
+      interval: 30
+      retries: 3
+
+  db:
+    image: postgres:15
+    volumes:
+      - pgdata:/var/lib/postgresql/data
+    environment:
+      POSTGRES_DB: orders
+      POSTGRES_USER: orders
+      POSTGRES_PASSWORD: orders
+
+  cache:
+    image: redis:7-alpine
+    command: redis-server --appendonly yes
+    mem_limit: 256m
+    deploy:
+      resources:
+        limits:
+          memory: 256M
+      placement:
+        constraints: [node.role == worker]
+        max_replicas: 2
+
+volumes:
+  pgdata:
+EOF
+  capture batch25 compose_config_schema_errors "$DC/schema" "docker-compose config" "$(docker-compose version --short)"
+
+  {
+    printf 'version: "3.8"\n\nx-logging: &default-logging\n  driver: json-file\n  options:\n    max-size: "10m"\n    max-file: "5"\n\nservices:\n'
+    port=8081
+    for s in $SVCS; do
+      up=$(echo "$s" | tr 'a-z-' 'A-Z_')
+      cat <<EOF
+  $s:
+    image: registry.tidewater.io/$s:\${${up}_TAG}
+    restart: unless-stopped
+    logging: *default-logging
+    env_file: env/common.env
+    environment:
+      SERVICE_NAME: $s
+      LOG_LEVEL: \${LOG_LEVEL:-info}
+      DATABASE_URL: postgres://$s:\${${up}_DB_PASSWORD}@db:5432/${s%%-*}
+      OTEL_EXPORTER_OTLP_ENDPOINT: http://otel-collector:4317
+    ports:
+      - "$port:8080"
+    depends_on:
+      - db
+      - cache
+    deploy:
+      resources:
+        limits:
+          memory: 512M
+EOF
+      port=$((port + 1))
+    done
+    cat <<'EOF'
+  db:
+    image: postgres:15
+    restart: unless-stopped
+    volumes:
+      - pgdata:/var/lib/postgresql/data
+      - ./db/init:/docker-entrypoint-initdb.d:ro
+    environment:
+      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}
+  cache:
+    image: redis:7-alpine
+    command: redis-server --appendonly yes --maxmemory 256mb
+  otel-collector:
+    image: otel/opentelemetry-collector-contrib:0.89.0
+    command: ["--config=/etc/otelcol/config.yaml"]
+    volumes:
+      - ./otel/config.yaml:/etc/otelcol/config.yaml:ro
+
+volumes:
+  pgdata:
+EOF
+  } >"$DC/stack/docker-compose.yml"
+  mkdir -p "$DC/stack/env" "$DC/stack/db/init" "$DC/stack/otel"
+  printf 'TZ=UTC\nAWS_REGION=eu-west-1\nFEATURE_FLAGS_URL=http://flags.internal:8500\n' >"$DC/stack/env/common.env"
+  printf 'ORDERS_API_TAG=1.14.2\nBILLING_WORKER_TAG=3.2.0\nINVENTORY_API_TAG=2.7.1\nSHIPPING_API_TAG=1.9.0\nNOTIFICATIONS_TAG=0.18.3\nCATALOG_API_TAG=4.0.0\nSEARCH_INDEXER_TAG=1.2.5\nAUTH_GATEWAY_TAG=2.3.0\nPRICING_API_TAG=1.0.7\nRETURNS_API_TAG=0.9.2\nWEBHOOK_RELAY_TAG=1.1.0\nORDERS_API_DB_PASSWORD=s3cret-orders\nBILLING_WORKER_DB_PASSWORD=s3cret-billing\nINVENTORY_API_DB_PASSWORD=s3cret-inv\nSHIPPING_API_DB_PASSWORD=s3cret-ship\nCATALOG_API_DB_PASSWORD=s3cret-cat\nAUTH_GATEWAY_DB_PASSWORD=s3cret-auth\nPRICING_API_DB_PASSWORD=s3cret-price\nRETURNS_API_DB_PASSWORD=s3cret-ret\nREPORTING_WORKER_DB_PASSWORD=s3cret-rep\nWEBHOOK_RELAY_DB_PASSWORD=s3cret-hook\nPOSTGRES_PASSWORD=s3cret-root\n' >"$DC/stack/.env"
+  capture batch25 compose_config_unset_variables "$DC/stack" "docker-compose config" "$(docker-compose version --short)"
+
+  cat >"$DC/required/docker-compose.yml" <<'EOF'
+version: "3.8"
+services:
+  billing-worker:
+    image: registry.tidewater.io/billing-worker:${BILLING_WORKER_TAG:-latest}
+    environment:
+      STRIPE_API_KEY: ${STRIPE_API_KEY:?set STRIPE_API_KEY in .env.production}
+      LEDGER_URL: ${LEDGER_URL:-http://ledger:8000}
+    volumes:
+      - invoices:/var/lib/billing/invoices
+volumes:
+  invoices:
+EOF
+  cat >"$DC/required/docker-compose.prod.yml" <<'EOF'
+version: "3.8"
+services:
+  billing-worker:
+    deploy:
+      replicas: ${BILLING_REPLICAS:-3}
+    environment:
+      SENTRY_DSN: ${SENTRY_DSN:?SENTRY_DSN is required in production}
+      DB_PASSWORD: ${BILLING_DB_PASSWORD}$
+EOF
+  capture batch25 compose_config_required_variable "$DC/required" \
+    "docker-compose -f docker-compose.yml -f docker-compose.prod.yml config" "$(docker-compose version --short)"
+
+  # --- Prometheus and Alertmanager (Debian's promtool 2.42, amtool 0.25) ---
+  PM="$B/monitoring"
+  mkdir -p "$PM/rules" "$PM/tests" "$PM/alertmanager/templates"
+  cat >"$PM/prometheus.yml" <<'EOF'
+global:
+  scrape_interval: 30s
+  evaluation_interval: 30s
+  external_labels:
+    cluster: prod-eu-west-1
+
+rule_files:
+  - rules/orders.yml
+  - rules/billing.yml
+  - rules/node.yml
+
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ["alertmanager:9093"]
+
+scrape_configs:
+  - job_name: orders-api
+    metrics_path: /metrics
+    static_configs:
+      - targets: ["orders-api-1:8080", "orders-api-2:8080"]
+    relabel_configs:
+      - source_labels: [__address__]
+        regex: '(.*):(\d+'
+        target_label: instance
+        replacement: "$1"
+  - job_name: node
+    scrape_interval: 15s
+    scrape_timeout: 20s
+    file_sd_configs:
+      - files: ["targets/node-*.json"]
+  - job_name: orders-api
+    static_configs:
+      - targets: ["orders-api-3:8080"]
+EOF
+  cat >"$PM/rules/orders.yml" <<'EOF'
+groups:
+  - name: orders-api
+    rules:
+      - record: job:http_requests:rate5m
+        expr: sum by (job) (rate(http_requests_total{job="orders-api"}[5m]))
+      - alert: OrdersHighErrorRate
+        expr: |
+          sum(rate(http_requests_total{job="orders-api",code=~"5.."}[5m]))
+            / sum(rate(http_requests_total{job="orders-api"}[5m])) > 0.05
+        for: 10m
+        labels:
+          severity: critical
+          team: checkout
+        annotations:
+          summary: "orders-api 5xx ratio above 5% for 10 minutes"
+          runbook_url: https://runbooks.tidewater.io/orders/high-error-rate
+      - alert: OrdersLatencyP99High
+        expr: histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="orders-api"}[5m])) > 1.5
+        for: 15m
+        labels:
+          severity: warning
+          team: checkout
+      - alert: OrdersQueueBacklog
+        expr: orders_pending_total > 500
+        for: 5 minutes
+        labels:
+          severity: warning
+EOF
+  cat >"$PM/rules/billing.yml" <<'EOF'
+groups:
+  - name: billing-worker
+    rules:
+      - alert: BillingJobsFailing
+        expr: increase(billing_jobs_failed_total[15m]) > 3
+        for: 5m
+        labels:
+          severity: critical
+          team: payments
+        annotations:
+          summary: "{{ $labels.instance }}: {{ $value }} billing jobs failed in 15m"
+      - alert: BillingWorkerDown
+        expr: up{job="billing-worker"} == 0
+        for: 2m
+        labels:
+          severity: critical
+          team: payments
+      - alert: BillingJobsFailing
+        expr: increase(billing_jobs_failed_total[1h]) > 10
+        labels:
+          severity: warning
+          team: payments
+        annotations:
+          summary: "billing failures over the last hour: {{ $value | humanize }"
+  - name: billing-worker
+    rules:
+      - record: billing:invoices_created:rate1h
+        expr: sum(rate(billing_invoices_created_total[1h]))
+EOF
+  cat >"$PM/rules/node.yml" <<'EOF'
+groups:
+  - name: node
+    rules:
+      - alert: NodeFilesystemAlmostFull
+        expr: node_filesystem_avail_bytes{fstype!~"tmpfs|overlay"} / node_filesystem_size_bytes < 0.10
+        for: 30m
+        labels:
+          severity: warning
+        annotations:
+          summary: "{{ $labels.instance }} {{ $labels.mountpoint }} has less than 10% free"
+      - alert: NodeDown
+        expr: up{job="node"} == 0
+        for: 5m
+        labels:
+          severity: critical
+EOF
+  capture batch25 promtool_check_config "$PM" "promtool check config prometheus.yml" "$(promtool --version 2>&1 | head -1)"
+  capture batch25 promtool_check_rules "$PM" "promtool check rules rules/orders.yml rules/billing.yml rules/node.yml" \
+    "$(promtool --version 2>&1 | head -1)"
+
+  cat >"$PM/rules/checkout.yml" <<'EOF'
+groups:
+  - name: checkout
+    rules:
+      - record: instance:checkout_errors:rate5m
+        expr: rate(checkout_errors_total[5m])
+      - alert: CheckoutErrorsHigh
+        expr: instance:checkout_errors:rate5m > 0.5
+        for: 10m
+        labels:
+          severity: page
+        annotations:
+          summary: "checkout errors on {{ $labels.instance }}"
+      - alert: PaymentProviderDown
+        expr: probe_success{job="blackbox", target="payments"} == 0
+        for: 3m
+        labels:
+          severity: page
+          team: payments
+      - alert: CartServiceRestarting
+        expr: increase(kube_pod_container_status_restarts_total{container="cart"}[30m]) > 2
+        labels:
+          severity: ticket
+EOF
+  cat >"$PM/tests/checkout_test.yml" <<'EOF'
+rule_files:
+  - ../rules/checkout.yml
+
+evaluation_interval: 1m
+
+tests:
+  - name: checkout errors page after ten minutes
+    interval: 1m
+    input_series:
+      - series: 'checkout_errors_total{instance="checkout-1:9100", job="checkout"}'
+        values: '0+60x30'
+      - series: 'checkout_errors_total{instance="checkout-2:9100", job="checkout"}'
+        values: '0+10x30'
+    alert_rule_test:
+      - eval_time: 5m
+        alertname: CheckoutErrorsHigh
+        exp_alerts: []
+      - eval_time: 15m
+        alertname: CheckoutErrorsHigh
+        exp_alerts:
+          - exp_labels:
+              severity: page
+              instance: checkout-1:9100
+              job: checkout
+            exp_annotations:
+              summary: "checkout errors on checkout-1:9100"
+    promql_expr_test:
+      - expr: instance:checkout_errors:rate5m
+        eval_time: 10m
+        exp_samples:
+          - labels: 'instance:checkout_errors:rate5m{instance="checkout-1:9100", job="checkout"}'
+            value: 1
+          - labels: 'instance:checkout_errors:rate5m{instance="checkout-2:9100", job="checkout"}'
+            value: 0.2
+
+  - name: payment provider down pages the payments team
+    interval: 1m
+    input_series:
+      - series: 'probe_success{job="blackbox", target="payments", instance="blackbox-1:9115"}'
+        values: '1 1 1 0 0 0 0 0 0 0'
+    alert_rule_test:
+      - eval_time: 8m
+        alertname: PaymentProviderDown
+        exp_alerts:
+          - exp_labels:
+              severity: critical
+              team: payments
+              job: blackbox
+              target: payments
+              instance: blackbox-1:9115
+
+  - name: cart restarts open a ticket
+    interval: 5m
+    input_series:
+      - series: 'kube_pod_container_status_restarts_total{container="cart", pod="cart-7d9f-x2l"}'
+        values: '0 0 1 2 3 4 5'
+    alert_rule_test:
+      - eval_time: 30m
+        alertname: CartServiceRestarting
+        exp_alerts:
+          - exp_labels:
+              severity: ticket
+              container: cart
+              pod: cart-7d9f-x2l
+EOF
+  capture batch25 promtool_test_rules "$PM" "promtool test rules tests/checkout_test.yml" "$(promtool --version 2>&1 | head -1)"
+
+  cat >"$PM/alertmanager/alertmanager.yml" <<'EOF'
+global:
+  resolve_timeout: 5m
+  smtp_smarthost: smtp.tidewater.io:587
+  smtp_from: alertmanager@tidewater.io
+
+templates:
+  - templates/*.tmpl
+
+route:
+  receiver: ops-email
+  group_by: [alertname, cluster]
+  group_wait: 30s
+  group_interval: 5m
+  repeat_interval: 4h
+  routes:
+    - matchers: [team="payments"]
+      receiver: pagerduty-payments
+      continue: true
+    - matchers: [severity="page"]
+      receiver: pagerduty-oncall
+    - matchers: [team="checkout", severity=~"warning|ticket"]
+      receiver: slack-checkout
+
+inhibit_rules:
+  - source_matchers: [severity="critical"]
+    target_matchers: [severity="warning"]
+    equal: [alertname, cluster]
+
+receivers:
+  - name: ops-email
+    email_configs:
+      - to: ops@tidewater.io
+  - name: pagerduty-oncall
+    pagerduty_configs:
+      - routing_key: 3f2a9c1e0b7d4e8fa1c2b3d4e5f60718
+  - name: slack-checkout
+    slack_configs:
+      - api_url: https://hooks.slack.example/services/T000/B000/XXXX
+        channel: "#checkout-alerts"
+        title: '{{ template "slack.checkout.title" . }}'
+EOF
+  printf '{{ define "slack.checkout.title" }}[{{ .Status | toUpper }}] {{ .CommonLabels.alertname }}{{ end }}\n' \
+    >"$PM/alertmanager/templates/slack.tmpl"
+  capture batch25 amtool_check_config_missing_receiver "$PM/alertmanager" "amtool check-config alertmanager.yml" \
+    "$(amtool --version 2>&1 | head -1)"
+
+  # --- Apache httpd 2.4 with a site config of its own (`-f`), Debian's modules ---
+  AP="$B/apache"
+  mkdir -p "$AP/conf/sites" "$AP/logs" "$AP/htdocs/orders" "$AP/htdocs/status"
+  cat >"$AP/conf/httpd.conf" <<EOF
+ServerRoot /etc/apache2
+Include /etc/apache2/mods-enabled/*.load
+Include /etc/apache2/mods-enabled/*.conf
+Listen 8080
+Listen 8443
+PidFile $AP/logs/httpd.pid
+ErrorLog $AP/logs/error.log
+LogFormat "%h %l %u %t \"%r\" %>s %b %D" timed
+User www-data
+Group www-data
+IncludeOptional $AP/conf/sites/*.conf
+EOF
+  cat >"$AP/conf/sites/orders.conf" <<EOF
+<VirtualHost *:8080>
+  ServerName orders.tidewater.io
+  ServerAlias orders-internal.tidewater.io
+  DocumentRoot $AP/htdocs/orders
+  CustomLog $AP/logs/orders-access.log timed
+
+  <Directory $AP/htdocs/orders>
+    Options -Indexes +FollowSymLinks
+    AllowOverride None
+    Require all granted
+  </Directory>
+
+  RewriteEngine On
+  RewriteRule ^/api/v1/(.*)\$ http://127.0.0.1:9000/v1/\$1 [P,L]
+  ProxyPassReverse /api/v1/ http://127.0.0.1:9000/v1/
+</VirtualHost>
+EOF
+  capture batch25 apache2ctl_configtest_module "$AP" "apache2ctl -t -f $AP/conf/httpd.conf" "$(apache2 -v | head -1)"
+
+  # --- BIND 9.18: named-checkconf -z and named-checkzone ---
+  NB="$B/dns"
+  mkdir -p "$NB/zones"
+  cat >"$NB/named.conf" <<EOF
+options {
+    directory "$NB/zones";
+    recursion no;
+    allow-transfer { 10.20.0.53; 10.20.1.53; };
+    dnssec-validation auto;
+    listen-on port 53 { any; };
+};
+
+acl "internal" { 10.0.0.0/8; 172.16.0.0/12; };
+
+zone "tidewater.internal" {
+    type primary;
+    file "db.tidewater.internal";
+    allow-query { internal-nets; };
+    notify yes;
+};
+
+zone "20.10.in-addr.arpa" {
+    type primary;
+    file "db.10.20";
+    allow-query { internal; };
+};
+
+zone "staging.tidewater.internal" {
+    type primary;
+    file "db.staging.tidewater.internal";
+    allow-update { key "ddns-staging"; };
+};
+EOF
+  cat >"$NB/zones/db.tidewater.internal" <<'EOF'
+$TTL 3600
+@       IN SOA  ns1.tidewater.internal. hostmaster.tidewater.internal. (
+                2026112801 ; serial
+                3600       ; refresh
+                900        ; retry
+                1209600    ; expire
+                300 )      ; negative caching TTL
+        IN NS   ns1.tidewater.internal.
+        IN NS   ns2.tidewater.internal.
+        IN MX   10 mail.tidewater.internal.
+ns1     IN A    10.20.0.53
+ns2     IN A    10.20.1.53
+mail    IN CNAME mx1.tidewater.internal.
+mx1     IN A    10.20.0.25
+orders  IN A    10.20.4.10
+orders  IN CNAME lb-eu-1.tidewater.internal.
+billing IN A    10.20.4.11
+billing IN A    10.20.4.311
+search  IN AAAA 10.20.4.12
+api     IN CNAME orders
+www.example.com. IN A 203.0.113.10
+EOF
+  cat >"$NB/zones/db.10.20" <<'EOF'
+$TTL 3600
+@       IN SOA  ns1.tidewater.internal. hostmaster.tidewater.internal. ( 2026112801 3600 900 1209600 300 )
+        IN NS   ns1.tidewater.internal.
+53.0    IN PTR  ns1.tidewater.internal.
+53.1    IN PTR  ns2.tidewater.internal.
+10.4    IN PTR  orders.tidewater.internal.
+11.4    IN PTR  billing.tidewater.internal.
+EOF
+  capture batch25 named_checkconf_zones "$NB" "named-checkconf -z named.conf" "$(named -v 2>/dev/null || named-checkconf -v)"
+  cat >"$NB/zones/db.payments.internal" <<'EOF'
+$TTL 1h
+$ORIGIN payments.internal.
+@         IN SOA ns1.payments.internal. hostmaster.payments.internal. ( 2026112803 1h 15m 2w 5m )
+          IN NS  ns1.payments.internal.
+          IN NS  ns3.payments.internal.
+          IN MX  10 mail
+          IN MX  20 mx-backup.tidewater.internal.
+ns1       IN A   10.30.0.53
+mail      IN CNAME mx1
+mx1       IN A   10.30.0.25
+gateway   IN A   10.30.2.10
+gateway   IN A   10.30.2.11
+psp-callback IN CNAME gateway
+ledger    IN A   10.30.2.20
+ledger_db IN A   10.30.2.21
+vault     IN A   10.30.2.30
+EOF
+  capture batch25 named_checkzone_errors "$NB/zones" "named-checkzone -k warn -n fail -m fail -M fail payments.internal db.payments.internal" \
+    "$(named-checkconf -v)"
+  {
+    printf '$TTL 3600\n$ORIGIN tidewater.internal.\n@ IN SOA ns1.tidewater.internal. hostmaster.tidewater.internal. ( 2026112802 3600 900 1209600 300 )\n'
+    printf '  IN NS ns1\n  IN NS ns2\nns1 IN A 10.20.0.53\nns2 IN A 10.20.1.53\n'
+    i=0
+    for rack in a b c d; do
+      for n in $(seq 1 64); do
+        printf 'node-%s%02d IN A 10.20.%d.%d\n' "$rack" "$n" $((10 + i / 200)) $((i % 200 + 10))
+        i=$((i + 1))
+      done
+    done
+    for s in $SVCS; do
+      printf '%s IN CNAME lb-eu-1\n_http._tcp.%s IN SRV 10 50 8080 %s\n' "$s" "$s" "$s"
+    done
+    printf 'lb-eu-1 IN A 10.20.4.2\nlb-eu-1 IN A 10.20.4.3\nkafka IN CNAME kafka-0\nkafka-0 IN A 10.20.6.10\n'
+    printf 'legacy-ftp IN CNAME ftp.partner.example.\n_dmarc IN TXT "v=DMARC1; p=quarantine; rua=mailto:dmarc@tidewater.io"\n'
+  } >"$NB/zones/db.tidewater.internal.v2"
+  capture batch25 named_checkzone_dump "$NB/zones" "named-checkzone -D -o - tidewater.internal db.tidewater.internal.v2" \
+    "$(named-checkconf -v)"
+
+  # --- sudoers, sshd, nftables, iptables ---
+  SE="$B/hardening"
+  mkdir -p "$SE/sudoers.d" "$SE/ssh" "$SE/nftables" "$SE/iptables"
+  cat >"$SE/sudoers" <<'EOF'
+Defaults	env_reset
+Defaults	mail_badpass
+Defaults	secure_path="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+Defaults	use_pty
+
+root	ALL=(ALL:ALL) ALL
+%sudo	ALL=(ALL:ALL) ALL
+
+@includedir sudoers.d
+EOF
+  cat >"$SE/sudoers.d/deploy" <<'EOF'
+# deploy user: restart the app services and reload nginx, nothing else
+Cmnd_Alias APP_SERVICES = /bin/systemctl restart orders-api, \
+                          /bin/systemctl restart billing-worker, \
+                          /bin/systemctl reload nginx
+Cmnd_Alias APP_LOGS = /bin/journalctl -u orders-api *, /bin/journalctl -u billing-worker *
+
+deploy  ALL=(root) NOPASSWD: APP_SERVICES, APP_LOGS
+deploy  ALL=(postgres) NOPASSWD /usr/bin/psql -d orders -c *
+Defaults:deploy !requiretty
+EOF
+  cat >"$SE/sudoers.d/monitoring" <<'EOF'
+prometheus ALL=(root) NOPASSWD: /usr/sbin/smartctl -A /dev/sd[a-z]
+EOF
+  chmod 0440 "$SE/sudoers" "$SE/sudoers.d/"*
+  capture batch25 visudo_check_include "$SE" "visudo -c -f sudoers" "$(sudo -V | head -1)"
+
+  ssh-keygen -q -t ed25519 -N "" -C "bastion host key" -f "$SE/ssh/ssh_host_ed25519_key"
+  mkdir -p /run/sshd
+  cat >"$SE/ssh/sshd_config" <<EOF
+# bastion.tidewater.io
+Port 2222
+ListenAddress 0.0.0.0
+HostKey $SE/ssh/ssh_host_ed25519_key
+Protocol 2
+UsePrivilegeSeparation sandbox
+PermitRootLogin no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/authorized_keys/%u
+AllowGroups ssh-users deploy
+ClientAliveInterval 300
+ClientAliveCountMax 2
+MaxAuthTries 3
+X11Forwarding no
+AllowTcpForwarding local
+Subsystem sftp internal-sftp
+
+Match Group deploy
+    ForceCommand /usr/local/bin/deploy-shell
+    PermitTTY no
+    AllowAgentForwarding no
+    PasswordAuthentication yes
+    Banner /etc/ssh/deploy-banner
+    UseDNS no
+EOF
+  capture batch25 sshd_test_config "$SE/ssh" "/usr/sbin/sshd -t -f sshd_config" "$(ssh -V 2>&1)"
+
+  cat >"$SE/nftables/ruleset.nft" <<'EOF'
+#!/usr/sbin/nft -f
+flush ruleset
+
+define ADMIN_NETS = { 10.20.0.0/16, 192.168.50.0/24 }
+define WEB_PORTS = { 80, 443 }
+
+table inet filter {
+  set blocklist {
+    type ipv4_addr
+    flags interval, timeout
+    elements = { 203.0.113.0/24, 198.51.100.7 }
+  }
+
+  chain input {
+    type filter hook input priority 0; policy drop;
+
+    ct state established,related accept
+    ct state invalid drop
+    iif lo accept
+    ip saddr @blocklist counter drop
+
+    ip protocol icmp icmp type { echo-request, destination-unreachable } limit rate 10/second accept
+    ip6 nexthdr icmpv6 accept
+
+    tcp dport 22 ip saddr $ADMIN_NETS accept
+    tcp dport $WEB_PORTS accept
+    tcp dport 9100 ip saddr 10.20.0.0/16 accpet
+    udp dport 51820 accept comment "wireguard"
+    tcp dport 5432 ip saddr $DB_CLIENTS accept
+
+    log prefix "nft-drop: " level warn limit rate 5/minute
+  }
+
+  chain forward {
+    type filter hook forward priority 0; policy drop
+  }
+
+  chain output {
+    type filter hook output priority 0; policy accept;
+    tcp dport 25 reject with tcp reset
+  }
+}
+
+table ip nat {
+  chain prerouting {
+    type nat hook prerouting priority -100;
+    tcp dport 8080 dnat to 10.20.4.10:8080
+  }
+}
+EOF
+  capture batch25 nft_check_ruleset "$SE/nftables" "nft -c -f ruleset.nft" "$(nft -v)"
+
+  cat >"$SE/iptables/rules.v4" <<'EOF'
+# Generated by iptables-save v1.8.9 (nf_tables) on Fri Nov 28 10:12:03 2026
+*filter
+:INPUT DROP [0:0]
+:FORWARD DROP [0:0]
+:OUTPUT ACCEPT [0:0]
+:RATE-LIMIT - [0:0]
+-A INPUT -i lo -j ACCEPT
+-A INPUT -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
+-A INPUT -m conntrack --ctstate INVALID -j DROP
+-A INPUT -p icmp --icmp-type echo-request -j RATE-LIMIT
+-A INPUT -s 10.20.0.0/16 -p tcp -m tcp --dport 22 -j ACCEPT
+-A INPUT -p tcp -m multiport --dports 80,443 -j ACCEPT
+-A INPUT -s 10.20.0.0/16 -p tcp -m tcp --dport 9100 -j ACCEPT
+-A INPUT -p udp -m udp --dport 51820 -j ACCEPT
+-A INPUT -p tcp -m tcp --dport 5432 -m iprange --src-range 10.20.4.10-10.20.4.40 -j ACCEPT
+-A INPUT -p tcp --syn -m limit --limit 25/second --limit-burst 100 -j ACCEPT
+-A INPUT -p tcp -m tcp --dport 8080 -m comment --comment "orders-api canary" -j ACCEPT
+-A INPUT -j LOG --log-prefix "iptables-drop: " --log-levl 4
+-A RATE-LIMIT -m limit --limit 10/sec -j ACCEPT
+-A RATE-LIMIT -j DROP
+COMMIT
+# Completed on Fri Nov 28 10:12:03 2026
+EOF
+  capture batch25 iptables_restore_test "$SE/iptables" "iptables-restore --test rules.v4" "$(iptables --version)"
+
+  # --- Puppet 7: parser validate and puppet-lint over a control repo's site modules ---
+  PP="$B/puppet"
+  mkdir -p "$PP/site/profile/manifests/app" "$PP/site/role/manifests" "$PP/manifests"
+  cat >"$PP/manifests/site.pp" <<'EOF'
+node /^orders-api-\d+\.tidewater\.internal$/ {
+  include role::orders_api
+}
+
+node 'bastion.tidewater.internal' {
+  include role::bastion
+}
+
+node default {
+  include role::base
+}
+EOF
+  cat >"$PP/site/role/manifests/orders_api.pp" <<'EOF'
+# Orders API application servers
+class role::orders_api {
+  include profile::base
+  include profile::app::orders_api
+  include profile::monitoring::node_exporter
+}
+EOF
+  cat >"$PP/site/profile/manifests/app/orders_api.pp" <<'EOF'
+# Deploys the orders API as a systemd service behind nginx
+class profile::app::orders_api (
+  String $version       = '1.14.2',
+  Integer $port         = 8080,
+  String $database_url,
+  Hash $env             = {},
+) {
+  $service = 'orders-api'
+
+  package { $service:
+    ensure => $version,
+  }
+
+  file { "/etc/${service}/env":
+    ensure  => file,
+    owner   => 'root',
+    group   => $service,
+    mode    => '0640',
+    content => epp('profile/app/env.epp', { 'env' => $env + { 'DATABASE_URL' => $database_url } }),
+    notify  => Service[$service],
+  }
+
+  service { $service:
+    ensure    => running,
+    enable    => true,
+    subscribe => Package[$service]
+  }
+
+  if $port < 1024 {
+    fail("orders-api must not bind a privileged port (got ${port})"
+  }
+}
+EOF
+  cat >"$PP/site/profile/manifests/base.pp" <<'EOF'
+# Baseline for every host
+class profile::base {
+  $admins = ['alice', 'bogdan', 'chidi']
+
+  $admins.each |$user| {
+    user { $user:
+      ensure     => present,
+      managehome => true,
+      groups     => ['sudo', 'ssh-users'],
+    }
+  }
+
+  file { '/etc/motd':
+    content => "Managed by Puppet. Host: ${facts['networking']['fqdn']}\n",
+  }
+
+  cron { 'logrotate-hourly':
+    command => '/usr/sbin/logrotate /etc/logrotate.conf',
+    minute  => 15,
+    hour    => '*',
+  ]
+}
+EOF
+  capture batch25 puppet_parser_validate "$PP" \
+    "puppet parser validate manifests/site.pp site/role/manifests/orders_api.pp site/profile/manifests/base.pp site/profile/manifests/app/orders_api.pp" \
+    "puppet $(puppet --version)"
+  # the services' profiles, written by hand over the years in several styles
+  for s in $SVCS; do
+    [ "$s" = orders-api ] && continue
+    cls=$(echo "$s" | tr '-' '_')
+    cat >"$PP/site/profile/manifests/app/$cls.pp" <<EOF
+class profile::app::$cls (
+    \$version = "latest",
+    \$port = 8080,
+    \$manage_user = true
+) {
+    if \$manage_user == true {
+      user { "$s": ensure => present, system => true, shell => '/usr/sbin/nologin', home => "/srv/$s" }
+    }
+    file { "/srv/$s":
+      ensure => directory,
+      mode => 755,
+      owner => "$s",
+    }
+    file { "/etc/systemd/system/$s.service":
+      content => template("profile/$s.service.erb"),
+      ensure => present,
+    }   
+    exec { "reload-systemd-$s":
+      command => "systemctl daemon-reload",
+      refreshonly => true,
+      subscribe => File["/etc/systemd/system/$s.service"]
+    }
+    service { "$s": ensure => "running", enable => "true", require => Exec["reload-systemd-$s"] }
+}
+EOF
+  done
+  capture batch25 puppet_lint_site_modules "$PP" "puppet-lint --relative site/profile/manifests/app" "puppet-lint $(puppet-lint --version | cut -d' ' -f2)"
+
+  # --- Caddy 2.6: validate and adapt a Caddyfile ---
+  CD="$B/caddy"
+  mkdir -p "$CD/errors" "$CD/adapt"
+  cat >"$CD/errors/Caddyfile" <<'EOF'
+{
+	email ops@tidewater.io
+	admin off
+}
+
+orders.tidewater.io {
+	encode zstd gzip
+	reverse_proxi /api/* orders-api-1:8080 orders-api-2:8080 {
+		lb_policy least_conn
+		health_uri /healthz
+	}
+	file_server {
+		root /srv/www/orders
+	}
+	log {
+		output file /var/log/caddy/orders.log
+	}
+}
+EOF
+  capture batch25 caddy_validate_unknown_directive "$CD/errors" "caddy validate --config Caddyfile" "caddy $(caddy version)"
+  {
+    printf '{\n  email ops@tidewater.io\n  admin localhost:2019\n}\n\n(common) {\n  encode zstd gzip\n  header -Server\n  log {\n    output file /var/log/caddy/access.log\n    format json\n  }\n}\n\n'
+    for s in orders-api inventory-api shipping-api catalog-api pricing-api returns-api; do
+      printf '%s.tidewater.io {\n    import common\n    reverse_proxy %s-1:8080 %s-2:8080 {\n      lb_policy round_robin\n      health_uri /healthz\n      health_interval 10s\n    }\n    handle_path /static/* {\n        root * /srv/static/%s\n        file_server\n    }\n}\n\n' "$s" "$s" "$s" "$s"
+    done
+  } >"$CD/adapt/Caddyfile"
+  capture batch25 caddy_adapt_unformatted "$CD/adapt" "caddy adapt --config Caddyfile --pretty --validate" "caddy $(caddy version)"
+
+  # --- supervisord 4.2 with a bad program section ---
+  SV="$B/supervisor"
+  mkdir -p "$SV/conf.d" "$SV/log"
+  cat >"$SV/supervisord.conf" <<EOF
+[unix_http_server]
+file=$SV/supervisor.sock
+
+[supervisord]
+logfile=$SV/log/supervisord.log
+pidfile=$SV/supervisord.pid
+childlogdir=$SV/log
+nodaemon=true
+
+[rpcinterface:supervisor]
+supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
+
+[include]
+files = conf.d/*.conf
+EOF
+  cat >"$SV/conf.d/billing.conf" <<'EOF'
+[program:billing-worker]
+command=/srv/billing-worker/venv/bin/celery -A billing worker --loglevel=INFO --concurrency=4
+directory=/srv/billing-worker
+user=www-data
+numprocs=3
+autostart=true
+autorestart=unexpected
+startsecs=10
+stopwaitsecs=600
+stopasgroup=true
+environment=DJANGO_SETTINGS_MODULE="billing.settings.production",CELERY_BROKER_URL="redis://cache:6379/2"
+stdout_logfile=/var/log/billing/worker.log
+stderr_logfile=/var/log/billing/worker.err
+
+[program:billing-beat]
+command=/srv/billing-worker/venv/bin/celery -A billing beat --loglevel=INFO
+directory=/srv/billing-worker
+user=www-data
+autostart=true
+EOF
+  capture batch25 supervisord_bad_program "$SV" "supervisord -c supervisord.conf -n" "supervisord $(supervisord -v)"
+
+  # --- crontab of a deploy user ---
+  CR="$B/cron"
+  mkdir -p "$CR"
+  cat >"$CR/deploy.crontab" <<'EOF'
+SHELL=/bin/bash
+MAILTO=ops@tidewater.io
+PATH=/usr/local/bin:/usr/bin:/bin
+
+# m h  dom mon dow   command
+*/5 * * * *   /srv/ops/bin/check-queue-depth --max 500
+15 2 * * *    /srv/ops/bin/pg-backup --db orders --to s3://tidewater-backups/orders
+30 2 * * 1-5  /srv/ops/bin/rotate-invoices
+0 */6 * * *   /srv/ops/bin/refresh-search-index >> /var/log/search-reindex.log 2>&1
+60 3 * * *    /srv/ops/bin/vacuum-analyze orders
+0 4 * * 8     /srv/ops/bin/weekly-report --mail finance@tidewater.io
+@daily        /srv/ops/bin/prune-docker-images
+EOF
+  capture batch25 crontab_install_errors "$CR" "crontab deploy.crontab" "cron 3.0pl1-162"
+
+  # --- Ansible 2.14: syntax check of a playbook and an inventory graph ---
+  AN="$B/ansible"
+  mkdir -p "$AN/inventories/prod/group_vars" "$AN/roles/orders_api/tasks" "$AN/roles/orders_api/handlers" \
+    "$AN/roles/orders_api/templates" "$AN/roles/common/tasks"
+  cat >"$AN/ansible.cfg" <<'EOF'
+[defaults]
+inventory = inventories/prod
+roles_path = roles
+retry_files_enabled = False
+nocows = 1
+EOF
+  cat >"$AN/site.yml" <<'EOF'
+---
+- name: Baseline for every host
+  hosts: all
+  become: true
+  roles:
+    - common
+
+- name: Deploy the orders API
+  hosts: orders_api
+  become: true
+  serial: "30%"
+  vars:
+    orders_api_version: "1.14.2"
+  roles:
+    - orders_api
+EOF
+  cat >"$AN/roles/common/tasks/main.yml" <<'EOF'
+---
+- name: Install base packages
+  ansible.builtin.apt:
+    name: [chrony, unattended-upgrades, prometheus-node-exporter]
+    state: present
+    update_cache: true
+
+- name: Ensure chrony is running
+  ansible.builtin.service:
+    name: chrony
+    state: started
+    enabled: true
+EOF
+  cat >"$AN/roles/orders_api/tasks/main.yml" <<'EOF'
+---
+- name: Create the service user
+  ansible.builtin.user:
+    name: orders
+    system: true
+    shell: /usr/sbin/nologin
+
+- name: Install the release
+  ansible.builtin.unarchive:
+    src: "https://artifacts.tidewater.io/orders-api/{{ orders_api_version }}/orders-api.tar.gz"
+    dest: /srv/orders-api
+    remote_src: true
+    owner: orders
+  notify: restart orders-api
+
+- name: Render the environment file
+  ansible.builtin.template:
+    src: env.j2
+    dest: /etc/orders-api/env
+    mode: "0640"
+   notify: restart orders-api
+
+- name: Enable the service
+  ansible.builtin.systemd:
+    name: orders-api
+    enabled: true
+    daemon_reload: true
+EOF
+  printf -- '---\n- name: restart orders-api\n  ansible.builtin.systemd:\n    name: orders-api\n    state: restarted\n' \
+    >"$AN/roles/orders_api/handlers/main.yml"
+  cat >"$AN/inventories/prod/hosts" <<'EOF'
+[orders_api]
+orders-api-[1:4].tidewater.internal
+
+[billing]
+billing-1.tidewater.internal
+billing-2.tidewater.internal ansible_host=10.20.4.22
+
+[db]
+pg-primary.tidewater.internal pg_role=primary
+pg-replica-[1:2].tidewater.internal pg_role=replica
+
+[app:children]
+orders_api
+billing
+
+[prod:children]
+app
+db
+EOF
+  printf -- '---\nntp_servers:\n  - 0.debian.pool.ntp.org\n  - 1.debian.pool.ntp.org\n' >"$AN/inventories/prod/group_vars/all.yml"
+  capture batch25 ansible_playbook_syntax_check "$AN" "ansible-playbook --syntax-check site.yml" \
+    "$(ansible --version 2>/dev/null | head -1)"
+  cat >>"$AN/inventories/prod/hosts" <<'EOF'
+
+[monitoring]
+prometheus-1.tidewater.internal
+alertmanager-[1:3.tidewater.internal
+
+[edge]
+lb-eu-1.tidewater.internal ansible_host=10.20.4.2 keepalived_priority=150
+lb-eu-2.tidewater.internal ansible_host=10.20.4.3 keepalived_priority=100
+EOF
+  cat >"$AN/inventories/prod/bastion.yml" <<'EOF'
+all:
+  children:
+    bastion:
+      hosts:
+        bastion.tidewater.internal:
+          ansible_port: 2222
+      vars
+        ansible_user: deploy
+EOF
+  capture batch25 ansible_inventory_graph_errors "$AN" "ansible-inventory -i inventories/prod --graph" \
+    "$(ansible --version 2>/dev/null | head -1)"
+
+  # --- yamllint --strict over a service's Kubernetes manifests ---
+  YK="$B/k8s"
+  mkdir -p "$YK/base"
+  cat >"$YK/.yamllint" <<'EOF'
+extends: default
+rules:
+  line-length:
+    max: 120
+  comments:
+    min-spaces-from-content: 1
+EOF
+  for s in $SVCS; do
+    cat >"$YK/base/$s-deployment.yaml" <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: $s
+  labels:
+    app.kubernetes.io/name: $s
+    app.kubernetes.io/part-of: tidewater
+  annotations:
+    deployment.kubernetes.io/revision: "14"
+    kubectl.kubernetes.io/last-applied-configuration: '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"$s","namespace":"prod"}}'
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: $s
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: $s
+    spec:
+      containers:
+      - name: $s
+        image: registry.tidewater.io/$s:1.0.0
+        ports:
+        - containerPort: 8080
+          name: http
+        env:
+        - name: LOG_FORMAT
+          value: json
+        - name: FEATURE_NEW_CHECKOUT
+          value: "on"
+        readinessProbe:
+          httpGet: {path: /healthz, port: http}
+          initialDelaySeconds: 5
+        resources:
+          limits: { memory: 512Mi, cpu: "1" }
+        securityContext:
+          readOnlyRootFilesystem: yes
+          runAsNonRoot: true
+EOF
+    cat >"$YK/base/$s-service.yaml" <<EOF
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: $s
+spec:
+  selector:
+    app.kubernetes.io/name: $s
+  ports:
+    - name: http
+      port: 80
+      targetPort: http   
+EOF
+  done
+  cat >"$YK/base/kustomization.yaml" <<'EOF'
+---
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: prod
+resources:
+  - orders-api-deployment.yaml
+  - orders-api-service.yaml
+  - orders-api-deployment.yaml
+configMapGenerator:
+  - name: orders-api-config
+    literals:
+      - LOG_LEVEL=info
+      - LOG_LEVEL=debug
+EOF
+  capture batch25 yamllint_strict_k8s "$YK" "yamllint --strict base/" "yamllint $(yamllint --version | cut -d' ' -f2)"
+
+  # --- OpenAPI: spectral and redocly over a hand-grown API description ---
+  OA="$B/openapi"
+  mkdir -p "$OA"
+  printf 'extends: ["spectral:oas"]\n' >"$OA/.spectral.yaml"
+  {
+    cat <<'EOF'
+openapi: 3.0.3
+info:
+  title: Tidewater Orders API
+  version: 1.14.2
+servers:
+  - url: https://api.tidewater.io/v1
+tags:
+  - name: orders
+  - name: shipments
+  - name: returns
+paths:
+EOF
+    for r in orders shipments returns invoices refunds customers addresses carts coupons webhooks; do
+      sing=${r%s}
+      cat <<EOF
+  /$r:
+    get:
+      tags: [orders]
+      summary: List $r
+      parameters:
+        - name: page
+          in: query
+          schema: {type: integer}
+        - name: per_page
+          in: query
+          schema: {type: integer, maximum: 200}
+      responses:
+        "200":
+          description: A page of $r
+          content:
+            application/json:
+              schema:
+                type: array
+                items:
+                  \$ref: "#/components/schemas/${sing^}"
+    post:
+      operationId: create${sing^}
+      summary: Create a $sing
+      requestBody:
+        content:
+          application/json:
+            schema:
+              \$ref: "#/components/schemas/${sing^}Input"
+      responses:
+        "201":
+          description: Created
+  /$r/{id}:
+    get:
+      operationId: get${sing^}
+      description: Fetch one $sing by id.
+      responses:
+        "200":
+          description: The $sing
+          content:
+            application/json:
+              schema:
+                \$ref: "#/components/schemas/${sing^}"
+        "404":
+          description: Not found
+    delete:
+      operationId: get${sing^}
+      responses:
+        "204":
+          description: Deleted
+EOF
+    done
+    printf 'components:\n  schemas:\n'
+    for r in Order Shipment Return Invoice Refund Customer Addresse Cart Coupon Webhook; do
+      cat <<EOF
+    $r:
+      type: object
+      required: [id]
+      properties:
+        id: {type: string, format: uuid}
+        created_at: {type: string, format: date-time}
+        status: {type: string, enum: [draft, open, closed, open]}
+        total: {type: number, example: "12.50"}
+EOF
+    done
+    printf '    OrderInput:\n      type: object\n      properties:\n        items: {type: array}\n'
+  } >"$OA/openapi.yaml"
+  capture batch25 spectral_lint_openapi "$OA" "$NT/spectral lint openapi.yaml" "spectral $(nver @stoplight/spectral-cli)"
+  cat >"$OA/redocly.yaml" <<'EOF'
+extends:
+  - recommended
+rules:
+  operation-4xx-response: error
+  no-unused-components: warn
+EOF
+  capture batch25 redocly_lint_openapi "$OA" "$NT/redocly lint openapi.yaml --format=stylish" "redocly $(nver @redocly/cli)"
+
+  # --- ajv-cli: service configs against their JSON schema ---
+  AJ="$B/service-configs"
+  mkdir -p "$AJ/schema" "$AJ/services"
+  cat >"$AJ/schema/service.schema.json" <<'EOF'
+{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "$id": "https://schemas.tidewater.io/service.json",
+  "title": "Service deployment descriptor",
+  "type": "object",
+  "required": ["name", "owner", "replicas", "resources", "healthcheck"],
+  "additionalProperties": false,
+  "properties": {
+    "name": { "type": "string", "pattern": "^[a-z][a-z0-9-]{2,40}$" },
+    "owner": { "type": "string", "format": "email" },
+    "replicas": { "type": "integer", "minimum": 1, "maximum": 20 },
+    "tier": { "enum": ["critical", "standard", "batch"] },
+    "resources": {
+      "type": "object",
+      "required": ["memory", "cpu"],
+      "properties": {
+        "memory": { "type": "string", "pattern": "^[0-9]+(Mi|Gi)$" },
+        "cpu": { "type": "string", "pattern": "^[0-9]+m?$" }
+      }
+    },
+    "healthcheck": {
+      "type": "object",
+      "required": ["path"],
+      "properties": {
+        "path": { "type": "string", "pattern": "^/" },
+        "interval_seconds": { "type": "integer", "minimum": 5 }
+      }
+    },
+    "env": { "type": "object", "additionalProperties": { "type": "string" } }
+  }
+}
+EOF
+  printf '{\n  "name": "orders-api",\n  "owner": "checkout@tidewater.io",\n  "replicas": 4,\n  "tier": "critical",\n  "resources": { "memory": "512Mi", "cpu": "500m" },\n  "healthcheck": { "path": "/healthz", "interval_seconds": 10 },\n  "env": { "LOG_LEVEL": "info" }\n}\n' >"$AJ/services/orders-api.json"
+  printf '{\n  "name": "billing-worker",\n  "owner": "payments team",\n  "replicas": 0,\n  "tier": "critical",\n  "resources": { "memory": "1G", "cpu": "1" },\n  "healthcheck": { "path": "healthz", "interval_seconds": 2 },\n  "env": { "CONCURRENCY": 4 }\n}\n' >"$AJ/services/billing-worker.json"
+  printf '{\n  "name": "Search_Indexer",\n  "owner": "search@tidewater.io",\n  "replicas": 2,\n  "tier": "best-effort",\n  "resources": { "memory": "2Gi" },\n  "health_check": { "path": "/ready" }\n}\n' >"$AJ/services/search-indexer.json"
+  printf '{\n  "name": "webhook-relay",\n  "owner": "integrations@tidewater.io",\n  "replicas": 2,\n  "resources": { "memory": "256Mi", "cpu": "250m" },\n  "healthcheck": { "path": "/healthz" }\n}\n' >"$AJ/services/webhook-relay.json"
+  capture batch25 ajv_validate_service_configs "$AJ" \
+    "$NT/ajv validate -s schema/service.schema.json -d 'services/*.json' --all-errors -c ajv-formats --errors=text" \
+    "ajv-cli $(nver ajv-cli)"
+
+  # --- cfn-lint over a CloudFormation template ---
+  CF="$B/cloudformation"
+  mkdir -p "$CF/templates"
+  cat >"$CF/templates/orders-api.yaml" <<'EOF'
+AWSTemplateFormatVersion: "2010-09-09"
+Description: Orders API on ECS Fargate behind an ALB
+
+Parameters:
+  Environment:
+    Type: String
+    AllowedValues: [staging, prod]
+  ImageTag:
+    Type: String
+  VpcId:
+    Type: AWS::EC2::VPC::Id
+  PrivateSubnets:
+    Type: List<AWS::EC2::Subnet::Id>
+  DesiredCount:
+    Type: Number
+    Default: "three"
+
+Conditions:
+  IsProd: !Equals [!Ref Environment, prod]
+
+Resources:
+  LogGroup:
+    Type: AWS::Logs::LogGroup
+    Properties:
+      LogGroupName: !Sub /ecs/orders-api-${Environment}
+      RetentionInDays: 45
+
+  TaskRole:
+    Type: AWS::IAM::Role
+    Properties:
+      AssumeRolePolicyDocument:
+        Version: "2012-10-17"
+        Statement:
+          - Effect: Allow
+            Principal: { Service: ecs-tasks.amazonaws.com }
+            Action: sts:AssumeRole
+      Policies:
+        - PolicyName: orders-queue
+          PolicyDocument:
+            Version: "2012-10-17"
+            Statement:
+              - Effect: Allow
+                Action: [sqs:SendMessage, sqs:ReceiveMesage]
+                Resource: !GetAtt OrdersQueue.Arn
+
+  TaskDefinition:
+    Type: AWS::ECS::TaskDefinition
+    Properties:
+      Family: orders-api
+      Cpu: "512"
+      Memory: "1024"
+      NetworkMode: awsvpc
+      RequiresCompatibilities: [FARGATE]
+      TaskRoleArn: !Ref TaskRole
+      ContainerDefinitions:
+        - Name: orders-api
+          Image: !Sub registry.tidewater.io/orders-api:${ImageTag}
+          PortMappings:
+            - ContainerPort: 8080
+          LogConfiguration:
+            LogDriver: awslogs
+            Options:
+              awslogs-group: !Ref LogGroup
+              awslogs-region: !Ref AWS::Region
+              awslogs-stream-prefix: orders
+
+  Service:
+    Type: AWS::ECS::Service
+    Properties:
+      Cluster: !ImportValue tidewater-ecs-cluster
+      TaskDefinition: !Ref TaskDefinition
+      DesiredCount: !If [IsProd, !Ref DesiredCount, 1]
+      LaunchType: FARGATE
+      NetworkConfiguration:
+        AwsvpcConfiguration:
+          Subnets: !Ref PrivateSubnets
+          SecurityGroups: [!Ref ServiceSecurityGroup]
+          AssignPublicIp: DISABLED
+      HealthCheckGracePeriodSeconds: 30
+
+  ServiceSecurityGroup:
+    Type: AWS::EC2::SecurityGroup
+    Properties:
+      GroupDescription: orders-api tasks
+      VpcId: !Ref VpcId
+      SecurityGroupIngress:
+        - IpProtocol: tcp
+          FromPort: 8080
+          ToPort: 8080
+          CidrIp: 10.20.0.0/16
+
+Outputs:
+  ServiceName:
+    Value: !GetAtt Service.Name
+    Export:
+      Name: !Sub orders-api-${Environment}-service
+  QueueUrl:
+    Value: !Ref OrdersQueue
+EOF
+  capture batch25 cfn_lint_template "$CF" "cfn-lint templates/orders-api.yaml" "$(cfn-lint --version)"
+
+  # release_tree DIR: a deployed release of the orders API (sources, migrations, static assets)
+  release_tree() {
+    local d="$1" m f
+    mkdir -p "$d/app/orders" "$d/app/payments" "$d/migrations" "$d/static/js" "$d/static/css" "$d/static/img" "$d/config"
+    for m in api models serializers services tasks views urls admin signals permissions filters pagination; do
+      printf '"""orders.%s"""\n\nimport logging\n\nlogger = logging.getLogger(__name__)\n' "$m" >"$d/app/orders/$m.py"
+      printf '"""payments.%s"""\n\nfrom decimal import Decimal\n\nZERO = Decimal("0.00")\n' "$m" >"$d/app/payments/$m.py"
+    done
+    for m in $(seq -w 1 180); do
+      printf '# generated migration %s\nfrom django.db import migrations\n\n\nclass Migration(migrations.Migration):\n    dependencies = []\n    operations = []\n' "$m" \
+        >"$d/migrations/0${m}_auto.py"
+    done
+    for f in checkout cart account orders returns tracking search vendor runtime polyfills; do
+      for h in 3f9a1c 8b2e77 c41d09 e7705a; do
+        printf '/* %s */\n(()=>{"use strict";console.debug("%s")})();\n' "$f" "$f" >"$d/static/js/$f.$h.js"
+        printf '.%s{display:block}\n' "$f" >"$d/static/css/$f.$h.css"
+      done
+    done
+    for f in logo logo-dark hero-banner empty-cart parcel truck returns-box favicon-32 favicon-192 apple-touch; do
+      head -c 2048 /dev/zero | tr '\0' 'x' >"$d/static/img/$f.png"
+    done
+    printf 'DEBUG = False\nALLOWED_HOSTS = ["orders.tidewater.io"]\n' >"$d/config/settings_production.py"
+    printf 'orders-api 1.14.2\n' >"$d/VERSION"
+  }
+
+  # --- restic 0.14: a verbose backup to a local repository, then a wrong password ---
+  RS="$B/restic"
+  mkdir -p "$RS"
+  release_tree "$RS/srv/orders-api/releases/1.14.2"
+  export RESTIC_PASSWORD="correct horse battery staple"
+  restic -r "$RS/repo" init --no-cache >/dev/null 2>&1
+  capture batch25 restic_backup_verbose "$RS" \
+    "restic -r repo backup --no-cache --verbose=2 --host orders-api-1 --tag release-1.14.2 srv/orders-api/releases/1.14.2" \
+    "$(restic version)"
+  capture batch25 restic_snapshots_wrong_password "$RS" \
+    "RESTIC_PASSWORD='correct horse battery stapler' restic -r repo snapshots --no-cache --host orders-api-1" "$(restic version)"
+  unset RESTIC_PASSWORD
+
+  # --- borg 1.2: create with --list, one path missing ---
+  BG="$B/borg"
+  mkdir -p "$BG"
+  release_tree "$BG/srv/orders-api/releases/1.14.2"
+  mkdir -p "$BG/etc/orders-api" && printf 'DATABASE_URL=postgres://orders@pg-primary/orders\n' >"$BG/etc/orders-api/env"
+  export BORG_PASSPHRASE="nightly-backups-2026" BORG_BASE_DIR="$BG/.borg-home" BORG_RELOCATED_REPO_ACCESS_IS_OK=yes
+  borg init --encryption=repokey "$BG/repo" >/dev/null 2>&1
+  capture batch25 borg_create_missing_path "$BG" \
+    "borg create --list --stats --compression zstd,6 repo::orders-api-1-2026-11-28 etc/orders-api srv/orders-api/releases/1.14.2/app var/lib/orders-api/uploads srv/orders-api/releases/1.14.2/migrations srv/orders-api/releases/1.14.2/static" \
+    "$(borg --version)"
+  unset BORG_PASSPHRASE BORG_BASE_DIR BORG_RELOCATED_REPO_ACCESS_IS_OK
+
+  # --- gpg: a release's checksum file changed after it was signed ---
+  GP="$B/release-signing"
+  mkdir -p "$GP/gnupg" "$GP/dist" && chmod 700 "$GP/gnupg"
+  export GNUPGHOME="$GP/gnupg"
+  gpg --batch --passphrase '' --quick-gen-key 'Tidewater Release Signing <release@tidewater.io>' ed25519 sign 0 >/dev/null 2>&1
+  for a in orders-api_1.14.2_amd64.deb orders-api_1.14.2_arm64.deb orders-api-1.14.2.tar.gz; do
+    head -c 40960 /dev/urandom >"$GP/dist/$a"
+  done
+  (cd "$GP/dist" && sha256sum orders-api* >SHA256SUMS && gpg --batch --armor --detach-sign --output SHA256SUMS.asc SHA256SUMS 2>/dev/null)
+  head -c 40960 /dev/urandom >"$GP/dist/orders-api_1.14.2_arm64.deb"
+  (cd "$GP/dist" && sha256sum orders-api* >SHA256SUMS)
+  capture batch25 gpg_verify_bad_signature "$GP/dist" "gpg --verify SHA256SUMS.asc SHA256SUMS" "$(gpg --version | head -1)"
+  gpgconf --kill gpg-agent
+  unset GNUPGHOME
+
+  # --- openssl and certtool: a chain with a missing intermediate, an expired and a mismatched cert ---
+  TL="$B/tls"
+  mkdir -p "$TL"
+  (
+    cd "$TL" || exit 1
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout root.key -out root.pem -days 3650 \
+      -subj "/O=Tidewater/CN=Tidewater Root CA 2024" -addext basicConstraints=critical,CA:TRUE >/dev/null 2>&1
+    for ica in "intermediate:Tidewater Issuing CA 2025" "old-intermediate:Tidewater Issuing CA 2022"; do
+      n=${ica%%:*}
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$n.key" -out "$n.csr" -subj "/O=Tidewater/CN=${ica#*:}" >/dev/null 2>&1
+      printf 'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n' >"$n.ext"
+      openssl x509 -req -in "$n.csr" -CA root.pem -CAkey root.key -CAcreateserial -days 1825 -extfile "$n.ext" -out "$n.pem" >/dev/null 2>&1
+    done
+    for leaf in "orders:intermediate" "billing:old-intermediate"; do
+      n=${leaf%%:*} ca=${leaf#*:}
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$n.key" -out "$n.csr" \
+        -subj "/O=Tidewater/CN=$n.tidewater.io" >/dev/null 2>&1
+      printf 'subjectAltName=DNS:%s.tidewater.io,DNS:%s-internal.tidewater.io\nextendedKeyUsage=serverAuth\n' "$n" "$n" >"$n.ext"
+      openssl x509 -req -in "$n.csr" -CA "$ca.pem" -CAkey "$ca.key" -CAcreateserial -days 397 -extfile "$n.ext" -out "$n.crt" >/dev/null 2>&1
+    done
+    certtool --generate-privkey --key-type ecdsa --outfile legacy-api.key >/dev/null 2>&1
+    cat >legacy-api.tmpl <<'EOF'
+organization = "Tidewater"
+cn = "legacy-api.tidewater.io"
+dns_name = "legacy-api.tidewater.io"
+tls_www_server
+signing_key
+activation_date = "2024-03-01 00:00:00"
+expiration_date = "2025-03-01 00:00:00"
+EOF
+    certtool --generate-certificate --load-privkey legacy-api.key --load-ca-certificate intermediate.pem \
+      --load-ca-privkey intermediate.key --template legacy-api.tmpl --outfile legacy-api.crt >/dev/null 2>&1
+    cat legacy-api.crt intermediate.pem >legacy-api-chain.pem
+  )
+  capture batch25 openssl_verify_chain "$TL" \
+    "openssl verify -show_chain -CAfile root.pem -untrusted intermediate.pem orders.crt billing.crt legacy-api.crt" "$(openssl version)"
+  capture batch25 openssl_pkcs12_key_mismatch "$TL" \
+    "openssl pkcs12 -export -in orders.crt -inkey billing.key -certfile intermediate.pem -name orders -passout pass:changeit -out orders.p12" \
+    "$(openssl version)"
+  capture batch25 certtool_verify_expired_chain "$TL" \
+    "certtool --verify --load-ca-certificate root.pem --infile legacy-api-chain.pem" "$(certtool --version | head -1)"
+
+  # --- a deploy script driven by awk and sed that stops half-way ---
+  DS="$B/deploy-script"
+  mkdir -p "$DS/scripts" "$DS/inventory" "$DS/nginx" "$DS/build"
+  cat >"$DS/inventory/staging.txt" <<'EOF'
+# host                          role      weight  zone
+orders-api-1.staging.internal   app       5       eu-west-1a
+orders-api-2.staging.internal   app       5       eu-west-1b
+orders-api-3.staging.internal   app       2       eu-west-1c
+billing-1.staging.internal      worker    1       eu-west-1a
+pg-primary.staging.internal     db        0       eu-west-1a
+EOF
+  cat >"$DS/nginx/orders.conf.in" <<'EOF'
+# orders-api, release __RELEASE__, deployed __DEPLOYED_AT__
+upstream orders_api {
+    least_conn;
+__UPSTREAMS__
+}
+
+server {
+    listen 443 ssl http2;
+    server_name orders.staging.tidewater.io;
+    add_header X-Release "__RELEASE__" always;
+    location / {
+        proxy_pass http://orders_api;
+    }
+}
+EOF
+  cat >"$DS/scripts/deploy.sh" <<'EOF'
+#!/usr/bin/env bash
+# Renders the nginx upstreams for an environment and rolls the release out host by host.
+set -euo pipefail
+
+ENVIRONMENT=${1:?usage: deploy.sh ENVIRONMENT RELEASE}
+RELEASE=${2:?usage: deploy.sh ENVIRONMENT RELEASE}
+INVENTORY="inventory/${ENVIRONMENT}.txt"
+OUT="build/${ENVIRONMENT}"
+
+echo "==> deploying orders-api ${RELEASE} to ${ENVIRONMENT}"
+mkdir -p "$OUT"
+
+app_hosts=$(awk '!/^#/ && $2 == "app" { print $1 }' "$INVENTORY")
+echo "==> $(echo "$app_hosts" | wc -l) app hosts: $(echo $app_hosts)"
+
+awk '!/^#/ && $2 == "app" { printf "    server %s:8080 weight=%d max_fails=3 fail_timeout=10s; # %s\n", $1, $3, $4 }' \
+  "$INVENTORY" >"$OUT/upstreams.conf"
+echo "==> wrote $OUT/upstreams.conf ($(wc -l <"$OUT/upstreams.conf") servers)"
+
+total_weight=$(awk '!/^#/ && $2 == "app" { w += $3 } END { print w }' "$INVENTORY")
+echo "==> total upstream weight: $total_weight"
+
+cp nginx/orders.conf.in "$OUT/orders.conf"
+sed -i -e "/__UPSTREAMS__/{r $OUT/upstreams.conf" -e 'd}' "$OUT/orders.conf"
+sed -i "s/__DEPLOYED_AT__/$(date -u +%Y-%m-%dT%H:%MZ)/" "$OUT/orders.conf"
+sed -i "s/__RELEASE__/${RELEASE}/g" "$OUT/orders.conf"
+echo "==> rendered $OUT/orders.conf"
+
+for host in $app_hosts; do
+  echo "==> $host: draining"
+  echo "==> $host: installing ${RELEASE}"
+done
+echo "==> done"
+EOF
+  chmod +x "$DS/scripts/deploy.sh"
+  capture batch25 deploy_script_sed_error "$DS" "./scripts/deploy.sh staging release/2026.11.28-rc2" "$(bash --version | head -1)"
+
+  # --- make deploy: templates rendered by envsubst, then every check before the rollout ---
+  MD="$B/ops-deploy"
+  mkdir -p "$MD/templates" "$MD/rules"
+  cat >"$MD/Makefile" <<'EOF'
+ENV ?= staging
+BUILD := build/$(ENV)
+RULES := $(sort $(wildcard rules/*.yml))
+
+export CLUSTER := eu-west-1-$(ENV)
+export SCRAPE_INTERVAL := 30s
+export ALERTMANAGER_URL := alertmanager.$(ENV).internal:9093
+
+.PHONY: render check-config check-rules deploy
+
+render:
+	@mkdir -p $(BUILD)
+	@for t in templates/*.tmpl; do \
+	  out=$(BUILD)/$$(basename $$t .tmpl); \
+	  envsubst < $$t > $$out && echo "render $$t -> $$out"; \
+	done
+
+check-config: render
+	promtool check config --syntax-only $(BUILD)/prometheus.yml
+
+check-rules:
+	promtool check rules $(RULES)
+
+deploy: check-config check-rules
+	@echo "rolling out prometheus config to $(ENV)"
+	rsync -a $(BUILD)/ rules prometheus.$(ENV).internal:/etc/prometheus/
+EOF
+  cat >"$MD/templates/prometheus.yml.tmpl" <<'EOF'
+global:
+  scrape_interval: ${SCRAPE_INTERVAL}
+  external_labels:
+    cluster: ${CLUSTER}
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ["${ALERTMANAGER_URL}"]
+rule_files:
+  - /etc/prometheus/rules/*.yml
+scrape_configs:
+  - job_name: services
+    file_sd_configs:
+      - files: ["/etc/prometheus/targets/*.json"]
+EOF
+  printf 'route:\n  receiver: ops-${ENV_NAME}\nreceivers:\n  - name: ops-${ENV_NAME}\n' >"$MD/templates/alertmanager.yml.tmpl"
+  printf '[{"targets": ["${CLUSTER}-node-exporter:9100"]}]\n' >"$MD/templates/targets.json.tmpl"
+  for s in $SVCS; do
+    m=$(echo "$s" | tr '-' '_')
+    cat >"$MD/rules/$s-availability.yml" <<EOF
+groups:
+  - name: $s-availability
+    rules:
+      - alert: ${m}_down
+        expr: up{job="$s"} == 0
+        for: 5m
+        labels: {severity: critical, service: $s}
+EOF
+    cat >"$MD/rules/$s-errors.yml" <<EOF
+groups:
+  - name: $s-errors
+    rules:
+      - record: job:${m}_errors:ratio_rate5m
+        expr: sum(rate(http_requests_total{job="$s",code=~"5.."}[5m])) / sum(rate(http_requests_total{job="$s"}[5m]))
+      - alert: ${m}_error_ratio_high
+        expr: job:${m}_errors:ratio_rate5m > 0.02
+        for: 10m
+        labels: {severity: warning, service: $s}
+EOF
+    cat >"$MD/rules/$s-latency.yml" <<EOF
+groups:
+  - name: $s-latency
+    rules:
+      - record: job:${m}_latency:p99_5m
+        expr: histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="$s"}[5m])))
+      - alert: ${m}_latency_high
+        expr: job:${m}_latency:p99_5m > 1
+        for: 15m
+        labels: {severity: warning, service: $s}
+EOF
+    cat >"$MD/rules/$s-saturation.yml" <<EOF
+groups:
+  - name: $s-saturation
+    rules:
+      - alert: ${m}_memory_high
+        expr: container_memory_working_set_bytes{container="$s"} / container_spec_memory_limit_bytes{container="$s"} > 0.9
+        for: 10m
+        labels: {severity: warning, service: $s}
+      - alert: ${m}_cpu_throttled
+        expr: rate(container_cpu_cfs_throttled_periods_total{container="$s"}[5m]) > 0.25
+        for: 15m
+        labels: {severity: info, service: $s}
+EOF
+    cat >"$MD/rules/$s-slo.yml" <<EOF
+groups:
+  - name: $s-slo
+    interval: 1m
+    rules:
+      - record: slo:${m}_availability:ratio_rate30d
+        expr: 1 - (sum(increase(http_requests_total{job="$s",code=~"5.."}[30d])) / sum(increase(http_requests_total{job="$s"}[30d])))
+      - alert: ${m}_error_budget_burn
+        expr: (1 - slo:${m}_availability:ratio_rate30d) > (14.4 * (1 - 0.999))
+        for: 2m
+        labels: {severity: critical, service: $s}
+EOF
+    cat >"$MD/rules/$s-deps.yml" <<EOF
+groups:
+  - name: $s-deps
+    rules:
+      - alert: ${m}_db_pool_exhausted
+        expr: db_pool_connections_in_use{service="$s"} >= db_pool_connections_max{service="$s"}
+        for: 5m
+        labels: {severity: warning, service: $s}
+EOF
+    cat >"$MD/rules/$s-queue.yml" <<EOF
+groups:
+  - name: $s-queue
+    rules:
+      - alert: ${m}_queue_backlog
+        expr: sum(rabbitmq_queue_messages_ready{queue=~"$s[.].*"}) > 1000
+        for: 10m
+        labels: {severity: warning, service: $s}
+EOF
+    cat >"$MD/rules/$s-certs.yml" <<EOF
+groups:
+  - name: $s-certs
+    rules:
+      - alert: ${m}_certificate_expiring
+        expr: probe_ssl_earliest_cert_expiry{job="blackbox",service="$s"} - time() < 14 * 86400
+        for: 1h
+        labels: {severity: ticket, service: $s}
+EOF
+    cat >"$MD/rules/$s-restarts.yml" <<EOF
+groups:
+  - name: $s-restarts
+    rules:
+      - alert: ${m}_restarting
+        expr: increase(kube_pod_container_status_restarts_total{container="$s"}[30m]) > 3
+        labels: {severity: warning, service: $s}
+EOF
+  done
+  cat >"$MD/rules/pricing-api-slo.yml" <<'EOF'
+groups:
+  - name: pricing-api-slo
+    interval: 1m
+    rules:
+      - record: slo:pricing_api_availability:ratio_rate30d
+        expr: 1 - (sum(increase(http_requests_total{job="pricing-api",code=~"5.."}[30d])) / sum(increase(http_requests_total{job="pricing-api"}[30d]))
+      - alert: pricing_api_error_budget_burn
+        expr: (1 - slo:pricing_api_availability:ratio_rate30d) > (14.4 * (1 - 0.999))
+        for: 2m
+        labels: {severity: critical, service: pricing-api}
+      - alert: pricing_api_stale_prices
+        expr: time() - pricing_last_refresh_timestamp_seconds > 15m
+        labels: {severity: warning, service: pricing-api}
+EOF
+  capture batch25 make_deploy_failed_check "$MD" "make deploy ENV=staging" "$(make --version | head -1)"
+
+  # --- a service journal (exported and imported as a journal file) ending in a failed unit ---
+  JN="$B/journal"
+  mkdir -p "$JN"
+  python3 - "$JN/export.txt" <<'EOF'
+import sys
+
+t0 = 1795852800_000000  # 2026-11-28 08:00:00 UTC
+out = []
+seq = 0
+
+
+def ts(sec):
+    s = int(sec)
+    return f"[2026-11-28 08:{s // 60:02d}:{s % 60:02d} +0000]"
+
+
+def entry(sec, ident, pid, msg, prio=6, unit="orders-api.service", manager=False):
+    global seq
+    seq += 1
+    fields = {
+        "__CURSOR": f"s=7c1e;i={seq:x}",
+        "__REALTIME_TIMESTAMP": str(t0 + int(sec * 1_000_000)),
+        "__MONOTONIC_TIMESTAMP": str(90_000_000 + int(sec * 1_000_000)),
+        "_BOOT_ID": "4b1f2c3d5e6f708192a3b4c5d6e7f809",
+        "_MACHINE_ID": "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        "_HOSTNAME": "orders-api-2",
+        "PRIORITY": str(prio),
+        "SYSLOG_IDENTIFIER": ident,
+        "_PID": str(pid),
+        "MESSAGE": msg,
+    }
+    if manager:
+        fields.update({"_SYSTEMD_UNIT": "init.scope", "UNIT": unit, "_COMM": "systemd"})
+    else:
+        fields.update({"_SYSTEMD_UNIT": unit, "_COMM": "gunicorn"})
+    out.append("".join(f"{k}={v}\n" for k, v in fields.items()) + "\n")
+
+
+paths = ["/v1/orders", "/v1/orders/ord_{n}", "/v1/orders/ord_{n}/items", "/v1/carts/crt_{n}", "/healthz"]
+sec = 0.0
+entry(sec, "systemd", 1, "Started orders-api.service - Orders API (gunicorn).", manager=True)
+entry(0.4, "gunicorn", 2210, f"{ts(0.4)} [2210] [INFO] Starting gunicorn 20.1.0")
+entry(0.4, "gunicorn", 2210, f"{ts(0.4)} [2210] [INFO] Listening at: http://0.0.0.0:8080 (2210)")
+entry(0.4, "gunicorn", 2210, f"{ts(0.4)} [2210] [INFO] Using worker: gthread")
+for w in range(4):
+    entry(0.5 + w * 0.1, "gunicorn", 2214 + w, f"{ts(0.5)} [{2214 + w}] [INFO] Booting worker with pid: {2214 + w}")
+sec = 2.0
+for i in range(292):
+    sec += 1.7 + (i % 7) * 0.3
+    p = paths[i % len(paths)].format(n=88120 + i * 7)
+    method = "POST" if i % 5 == 0 and i % 3 == 1 else "GET"
+    status = 201 if method == "POST" else (404 if i % 53 == 17 else 200)
+    ms = 18 + (i * 37) % 140
+    if i % 61 == 40:
+        entry(sec, "gunicorn", 2214 + i % 4,
+              f"WARNING orders.db slow query ({1200 + i} ms): SELECT ... FROM orders_order WHERE customer_id = $1 ORDER BY created_at DESC", prio=4)
+        continue
+    entry(sec, "gunicorn", 2214 + i % 4, f'10.20.4.{2 + i % 2} - - "{method} {p} HTTP/1.1" {status} {300 + (i * 53) % 4000} {ms}ms')
+sec += 3
+tb = [
+    "ERROR orders.db could not acquire connection from pool (attempt 3/3)",
+    "Traceback (most recent call last):",
+    '  File "/srv/orders-api/app/orders/db.py", line 48, in connect',
+    "    return psycopg2.connect(dsn, connect_timeout=5)",
+    '  File "/srv/orders-api/venv/lib/python3.11/site-packages/psycopg2/__init__.py", line 122, in connect',
+    "    conn = _connect(dsn, connection_factory=connection_factory, **kwasync)",
+    'psycopg2.OperationalError: connection to server at "pg-primary.tidewater.internal" (10.20.5.10), port 5432 failed: FATAL:  remaining connection slots are reserved for non-replication superuser connections',
+]
+for line in tb:
+    entry(sec, "gunicorn", 2216, line, prio=3)
+entry(sec + 0.2, "gunicorn", 2216, f"{ts(sec + 0.2)} [2216] [INFO] Worker exiting (pid: 2216)")
+entry(sec + 0.4, "gunicorn", 2210, f"{ts(sec + 0.4)} [2210] [ERROR] Worker (pid:2216) exited with code 3", prio=3)
+entry(sec + 0.5, "gunicorn", 2210, f"{ts(sec + 0.5)} [2210] [ERROR] Shutting down: Master", prio=3)
+entry(sec + 0.5, "gunicorn", 2210, f"{ts(sec + 0.5)} [2210] [ERROR] Reason: Worker failed to boot.", prio=3)
+sec += 1
+entry(sec, "systemd", 1, "orders-api.service: Main process exited, code=exited, status=3/NOTIMPLEMENTED", prio=5, manager=True)
+entry(sec, "systemd", 1, "orders-api.service: Failed with result 'exit-code'.", prio=4, manager=True)
+entry(sec, "systemd", 1, "orders-api.service: Consumed 41.317s CPU time.", manager=True)
+for n in range(1, 6):
+    sec += 5
+    entry(sec, "systemd", 1, f"orders-api.service: Scheduled restart job, restart counter is at {n}.", manager=True)
+    entry(sec, "systemd", 1, "Stopped orders-api.service - Orders API (gunicorn).", manager=True)
+    entry(sec, "systemd", 1, "Started orders-api.service - Orders API (gunicorn).", manager=True)
+    entry(sec + 1.1, "gunicorn", 2300 + n, f"{ts(sec + 1.1)} [{2300 + n}] [ERROR] Worker failed to boot: connection to server at \"pg-primary.tidewater.internal\" (10.20.5.10), port 5432 failed", prio=3)
+    entry(sec + 1.3, "systemd", 1, "orders-api.service: Main process exited, code=exited, status=3/NOTIMPLEMENTED", prio=5, manager=True)
+    entry(sec + 1.3, "systemd", 1, "orders-api.service: Failed with result 'exit-code'.", prio=4, manager=True)
+sec += 5
+entry(sec, "systemd", 1, "orders-api.service: Start request repeated too quickly.", prio=4, manager=True)
+entry(sec, "systemd", 1, "orders-api.service: Failed with result 'exit-code'.", prio=4, manager=True)
+entry(sec, "systemd", 1, "Failed to start orders-api.service - Orders API (gunicorn).", prio=3, manager=True)
+open(sys.argv[1], "w").write("".join(out))
+EOF
+  /lib/systemd/systemd-journal-remote -o "$JN/orders-api.journal" - <"$JN/export.txt" >/dev/null 2>&1
+  capture batch25 journalctl_file_unit_failure "$JN" \
+    "TZ=UTC journalctl --file orders-api.journal -u orders-api.service --no-pager -o short-iso" "$(journalctl --version | head -1)"
+
+  # --- PostgreSQL 15: pg_ctl start with a broken postgresql.conf, initdb over an existing cluster ---
+  PG="$B/postgres"
+  mkdir -p "$PG" && chown postgres:postgres "$PG"
+  runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$PG/data" --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null 2>&1
+  cat >>"$PG/data/postgresql.conf" <<'EOF'
+
+# --- orders-db tuning (ticket OPS-2291) ---
+shared_buffers = 2GBB
+effective_cache_size = 6GB
+work_mem = 32MB
+max_connections = 400
+wal_level = logical
+max_wal_senders = 10
+checkpoint_timeout = 15min
+random_page_cost = 1.1
+log_min_duration_statement = 250ms
+track_io_timing = yes
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = all
+autovacuum_naptime = '30 seconds'
+EOF
+  capture batch25 pg_ctl_start_bad_config "$PG" \
+    "runuser -u postgres -- pg_ctl -D data -o '-p 55432 -k $PG' -w -t 20 start" "$(/usr/lib/postgresql/15/bin/postgres --version)"
+  capture batch25 initdb_existing_directory "$PG" \
+    "runuser -u postgres -- initdb -D data -E UTF8 --locale=C.UTF-8 --data-checksums" "$(/usr/lib/postgresql/15/bin/postgres --version)"
+fi
+
 # --- batch26: schema compilers and code generators (protobuf, flatbuffers, thrift, capnp, asn1c,
 # omniidl, GraphQL, OpenAPI, JSON Schema, drizzle-kit), compiled languages the set lacked (C# on Mono,
 # Vala, Ada, Free Pascal, D, Crystal) and parser/code generators (cython, swig, bison, flex, m4,

@@ -42,6 +42,8 @@ import {
   JsonConfig,
   looksLikeJson,
   omitted,
+  pushSubject,
+  SUBJECT_WINDOW,
 } from "./strategies/mod.ts";
 import { HeldLines } from "./arrays.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
@@ -452,16 +454,38 @@ function truncator(
   let cutting = false;
   const keeper = new FailureKeeper();
   let gap = 0;
-  // A kept line brings the rest of its record (its message and code frame).
+  // The last cut lines, told to onRemove once the next kept line shows whether one of them
+  // comes back as its failure's subject.
+  const untold: string[] = [];
+  const tell = () => {
+    for (const line of untold.splice(0)) onRemove?.(line, "truncated");
+  };
+  // The line the cut itself keeps (not one its record brings), while the record keeper hands it on.
+  let chosen: string | undefined;
+  // A kept line brings the rest of its record (its message and code frame); the line the cut
+  // keeps also brings its failure's subject when that was cut right above it.
   const records = recordKeeper((line) => {
+    if (chosen !== undefined && line === chosen) {
+      chosen = undefined;
+      const subject = keeper.subject;
+      if (subject !== undefined && subject.back <= gap) untold.splice(-subject.back, 1);
+      tell();
+      gap = pushSubject({ push: ctx.emit }, subject, gap);
+    } else tell();
     if (gap) ctx.emit(omitted(gap));
     gap = 0;
     ctx.emit(line);
   }, (line) => {
     gap++;
-    onRemove?.(line, "truncated");
+    untold.push(line);
+    if (untold.length > SUBJECT_WINDOW) onRemove?.(untold.shift()!, "truncated");
   });
-  const cut = cutReader((line, odd) => records.push(line, keeper.keep(line) || odd));
+  const cut = cutReader((line, odd) => {
+    const kept = keeper.keep(line) || odd;
+    chosen = kept ? line : undefined;
+    records.push(line, kept);
+    chosen = undefined;
+  });
   return {
     push(line) {
       pending.push(line);
@@ -486,6 +510,7 @@ function truncator(
       }
       cut.finish();
       records.finish();
+      tell();
       if (gap) ctx.emit(omitted(gap));
       for (const line of pending) ctx.emit(line);
       return true;

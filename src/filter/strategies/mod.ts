@@ -39,9 +39,11 @@ export {
   omitted,
   patternField,
   patternList,
+  pushSubject,
   refuseUnknownGroups,
   requireNamedGroups,
   sharedStage,
+  SUBJECT_WINDOW,
 } from "./_shared.ts";
 export { GroupByRuleConfig } from "./group_by_rule.ts";
 export {

@@ -110,6 +110,12 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       const index = cutAt++;
       if (signals < keepSignals && keeper.keep(line)) {
         signals++;
+        // The line naming what failed, when it went into the cut unkept.
+        const subject = keeper.subject;
+        const at = subject === undefined ? -1 : index - subject.back;
+        if (at >= first && (kept.length === 0 || kept[kept.length - 1].index < at)) {
+          kept.push({ index: at, line: subject!.line });
+        }
         kept.push({ index, line });
       } else if (odd) kept.push({ index, line });
       else if (
