@@ -7,7 +7,7 @@
  * the cut keeps its record; records of warnings, with no failure line, are still cut (rustc's
  * output is all errors: its two messages are each said at 36 places, so the flood fold of
  * generic_frames.ts leaves out the quoted source past the first place and the rest is short enough
- * to need no cut; every record's place, labels, note and help stay together).
+ * to need no cut; each record's message, place and first label row stay together).
  */
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
@@ -57,29 +57,22 @@ Deno.test("redocly lint: every error record in the cut keeps its message and cod
   expect(whole.length).toBeLessThan(warnings.length / 2);
 });
 
-Deno.test("rustc: every error in the cut keeps its place, its labels, its note and its help", async () => {
+Deno.test("rustc: every error of two floods keeps its message, its place and its label", async () => {
   const input = await fixture("records_rustc_ledger.txt");
   const out = engine.filter("rustc --edition 2021 ledger.rs", input, { failed: true }).text;
   const errors = records(input, /^error\[E\d+\]/);
   expect(errors).toHaveLength(72);
   // Both messages are said at 36 places each, so past the first place the flood fold
-  // (generic_frames.ts) leaves out the quoted source rows; the rest of each record stays, in order.
+  // (generic_frames.ts) leaves out the quoted source rows and a note said word for word before;
+  // each record's message, place and first label row stay, together and in order.
   const outLines = out.split("\n");
   for (const record of errors) {
-    const end = record.indexOf("");
-    const printed = record.slice(0, end).filter((line) =>
-      !/^\s*\|[\s|]*$/.test(line) && !/^\s*\d+ \|/.test(line)
-    );
-    let at = outLines.indexOf(printed[0]);
-    // The record's first line is printed more than once: find this record's by its place.
-    while (at >= 0 && outLines[at + 1] !== printed[1]) at = outLines.indexOf(printed[0], at + 1);
+    const label = record.find((line) => /^\s*\|.*\^/.test(line))!;
+    let at = outLines.indexOf(record[0]);
+    // The message is printed at every place: find this record's by its place.
+    while (at >= 0 && outLines[at + 1] !== record[1]) at = outLines.indexOf(record[0], at + 1);
     expect(at).toBeGreaterThanOrEqual(0);
-    let i = at;
-    for (const line of printed) {
-      i = outLines.indexOf(line, i);
-      expect(i).toBeGreaterThanOrEqual(0);
-    }
-    expect(i - at).toBeLessThan(end + 2);
+    expect(outLines.slice(at + 2, at + 5).map((line) => line.trim())).toContain(label.trim());
   }
   expect(out).toContain("expected `u32`, found `&str`");
 });
