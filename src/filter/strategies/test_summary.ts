@@ -15,7 +15,7 @@ import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { FAILURE_SIGNAL, keepFailuresPast, omitted } from "./_shared.ts";
 import { CoverageReader, coveredFold } from "../coverage.ts";
-import { foldStackFrames } from "../generic_folds.ts";
+import { foldStackFrames, isOwnFrame } from "../generic_folds.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
 import { firstNonSpace, StartIndex } from "../line_start.ts";
 import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "../types.ts";
@@ -417,6 +417,8 @@ class GoTestOutput {
  */
 const GO_LAST_LINES = 5;
 /** Our line in place of a go test's printed lines not held. */
+/** Frames in the user's own code a failure's trace keeps past its cut, at most. */
+const OWN_FRAMES = 2;
 const goLinesCut = (n: number) => `... (${n} more lines printed by the test)`;
 /** A line of ours that counts a go test's lines not held: it stays past a failure's trace limit. */
 const GO_LINES_CUT = /^\.\.\. \(\d+ more lines printed by the test\)$/;
@@ -1723,11 +1725,20 @@ function summarizer(
         marker: (n: number) => `... (${n} more lines)`,
         keep: (line: string) => isLogFinding(line) || GO_LINES_CUT.test(line),
       };
-      // Its last lines a block asks for stay after the cut of the lines before them.
-      const keepPast = (block: Block, cap: number) => {
+      // Its last lines a block asks for stay after the cut of the lines before them. In a trace
+      // shown whole up to its limit, so do its first OWN_FRAMES frames in the user's own code
+      // past the cut: where a trace through a library (a transformer, a parser, a framework)
+      // enters the code the reader can change.
+      const keepPast = (block: Block, cap: number, ownFrames = 0) => {
         const lines = [block.head, ...block.body];
         const last = lines.length - Math.min(block.keepLast ?? 0, Math.max(0, lines.length - cap));
-        return [...keepFailuresPast(lines.slice(0, last), cap, cut), ...lines.slice(last)];
+        let own = 0;
+        const keep = (line: string) =>
+          cut.keep(line) || (own < ownFrames && isOwnFrame(line) && ++own > 0);
+        return [
+          ...keepFailuresPast(lines.slice(0, last), cap, { marker: cut.marker, keep }),
+          ...lines.slice(last),
+        ];
       };
       // A failure whose block is its head alone (mocha's tree line) cuts nothing.
       if (item.body.length === 0) continue;
@@ -1739,7 +1750,7 @@ function summarizer(
       }
       shown++;
       const limit = config.truncate_stack_trace;
-      appendAll(result, keepPast(item, Math.max(limit + 1, title)), 1);
+      appendAll(result, keepPast(item, Math.max(limit + 1, title), OWN_FRAMES), 1);
     }
     if (hidden) result.push(`... (${hidden} more failure traces cut to their failure lines)`);
     return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
