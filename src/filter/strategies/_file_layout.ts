@@ -5,7 +5,9 @@
  * findings of one rule saying one message (with one severity), a file's further ones become one
  * line after its other findings, each said by its position and its rule (the message was shown
  * above); a file whose folded kinds are the file before's says only which of them it has
- * elsewhere.
+ * elsewhere, and a file whose findings all fold and are the file before's, shown or folded, as
+ * many of each kind, says so on its file line (`src/b.js  … 7 warnings as in the file before but
+ * 3:36 no-unused-vars 'unused'`): a run of files alike costs a line each.
  */
 import type { Pattern } from "../regex.ts";
 
@@ -17,8 +19,10 @@ export interface LayoutPatterns {
 
 interface Finding {
   line: string;
-  /** Its rule, severity and message, when it is past max_repeats of them. */
-  repeat?: string;
+  /** Its rule, severity and message. */
+  key: string;
+  /** Whether it is past max_repeats of its key. */
+  repeat: boolean;
   position: string;
   rule: string;
   severity: string;
@@ -70,7 +74,8 @@ export function keepFileLayout(
     else kinds.set(rule, new Set([`${severity}\n${message}`]));
     read.push({
       line,
-      repeat: n > maxRepeats ? key : undefined,
+      key,
+      repeat: n > maxRepeats,
       position: finding.group("loc") ?? "",
       rule,
       severity,
@@ -81,22 +86,44 @@ export function keepFileLayout(
   let block: Finding[] = [];
   // The places the last file's fold listed (what was found → where), when it folded.
   let before = new Map<string, string>();
+  // The places of all of the last file's findings, shown or folded, when they stood together
+  // right under its file line; and where in `out` the current file line is, when the current
+  // findings stand right under it.
+  let beforeAll: Map<string, string> | null = null;
+  let head = -1;
   const flush = () => {
-    const repeats = block.filter((f) => f.repeat !== undefined);
+    const repeats = block.filter((f) => f.repeat);
     const places = repeats.length >= 2 ? foldPlaces(repeats, kinds) : new Map<string, string>();
     // Its severity said (`errors`) keeps it a failure line, and so one a later fold keeps.
     const severities = new Set(repeats.map((f) => f.severity.toLowerCase()));
     const what = severities.size === 1 && /^(error|warning)$/.test([...severities][0])
       ? `${[...severities][0]}s`
       : "findings";
+    const size = repeats.reduce((n, f) => n + f.line.length + 1, 0);
+    const all = head >= 0 && block.length > 0 ? foldPlaces(block, kinds) : null;
+    // Every finding folds and the file before had these kinds, as many of each: one line.
+    const alike = head >= 0 && repeats.length === block.length && places.size > 0 &&
+        beforeAll !== null
+      ? sameKinds(places, beforeAll)
+      : null;
+    if (alike !== null) {
+      const fold = `  … ${repeats.length} ${what} as in the file before${alike}`;
+      if (fold.length < size + 1) {
+        out[head] = `${out[head].trimEnd()}${fold}`;
+        before = places;
+        beforeAll = all;
+        block = [];
+        return;
+      }
+    }
     const fold = places.size === 0
       ? ""
       : `  … ${repeats.length} more ${what} as above${placesSaid(places, before)}`;
-    const size = repeats.reduce((n, f) => n + f.line.length + 1, 0);
     const folds = fold !== "" && fold.length < size;
-    for (const f of block) if (!folds || f.repeat === undefined) out.push(f.line);
+    for (const f of block) if (!folds || !f.repeat) out.push(f.line);
     if (folds) out.push(fold);
     before = folds ? places : new Map();
+    beforeAll = all;
     block = [];
   };
   for (const entry of read) {
@@ -105,6 +132,9 @@ export function keepFileLayout(
       continue;
     }
     flush();
+    // A line between files (a heading, a note) parts them: the next is not said by this one.
+    head = p.file.test(entry) ? out.length : -1;
+    if (head < 0) beforeAll = null;
     out.push(entry);
   }
   flush();
@@ -118,20 +148,36 @@ export function keepFileLayout(
  * no-unused-vars 'unused'`), or that it found them at the same places.
  */
 function placesSaid(places: Map<string, string>, before: Map<string, string>): string {
-  const listed = () => [...places].map(([what, where]) => `${where} ${what}`).join("; ");
-  if (places.size !== before.size) return `: ${listed()}`;
+  const listed = `: ${listPlaces(places)}`;
+  const moved = sameKinds(places, before);
+  if (moved === null) return listed;
+  if (moved === "") return ", at the same places as in the file before";
+  // Said by what moved, only when that is the shorter.
+  const but = `, at the places of the file before${moved}`;
+  return but.length < listed.length ? but : listed;
+}
+
+/** Each kind's places, then the kind: `1:56, 12:14 no-explicit-any; 9:22 …`. */
+const listPlaces = (places: Map<string, string>) =>
+  [...places].map(([what, where]) => `${where} ${what}`).join("; ");
+
+/**
+ * How a file's folded findings differ from the file before's (`places` and `before`: each kind
+ * and its places): `""` at the same places, ` but 3:36 no-unused-vars 'unused'` with the kinds
+ * found elsewhere, or null when the kinds, or how many of each, are not the same, or the kinds
+ * found elsewhere say more than a list of all.
+ */
+function sameKinds(places: Map<string, string>, before: Map<string, string>): string | null {
+  if (places.size !== before.size) return null;
   const moved: string[] = [];
   for (const [what, where] of places) {
     const was = before.get(what);
-    if (was === undefined || was.split(", ").length !== where.split(", ").length) {
-      return `: ${listed()}`;
-    }
+    if (was === undefined || was.split(", ").length !== where.split(", ").length) return null;
     if (was !== where) moved.push(`${where} ${what}`);
   }
-  if (moved.length === 0) return ", at the same places as in the file before";
-  // Said by what moved, only when that is the shorter.
-  const but = `, at the places of the file before but ${moved.join("; ")}`;
-  return but.length < listed().length + 2 ? but : `: ${listed()}`;
+  if (moved.length === 0) return "";
+  const but = ` but ${moved.join("; ")}`;
+  return but.length < listPlaces(places).length ? but : null;
 }
 
 /**
@@ -144,15 +190,15 @@ function placesSaid(places: Map<string, string>, before: Map<string, string>): s
 function foldPlaces(repeats: Finding[], kinds: Map<string, Set<string>>): Map<string, string> {
   const byKind = new Map<string, Finding[]>();
   for (const f of repeats) {
-    const members = byKind.get(f.repeat!);
+    const members = byKind.get(f.key);
     if (members) members.push(f);
-    else byKind.set(f.repeat!, [f]);
+    else byKind.set(f.key, [f]);
   }
   const places = new Map<string, string>();
   for (const members of byKind.values()) {
-    const { rule, message, repeat } = members[0];
+    const { rule, message, key } = members[0];
     const said = [...kinds.get(rule) ?? []];
-    const severity = repeat!.split("\n")[1];
+    const severity = key.split("\n")[1];
     const severities = new Set(said.map((kind) => kind.split("\n")[0]));
     const messages = new Set(said.map((kind) => kind.split("\n")[1]));
     const shapes = new Set([...messages].map((m) => m.replace(QUOTED, "…")));
