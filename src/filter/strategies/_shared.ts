@@ -2,6 +2,7 @@
 import { compilePattern, type Pattern, PatternError, type RegexEngine } from "../regex.ts";
 import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import { FAILURE_SIGNAL, LOCATION } from "../signals.ts";
+import { linesStoodFor } from "../notes.ts";
 
 export { carriesFailure, FAILURE_SIGNAL, LOCATION } from "../signals.ts";
 
@@ -215,7 +216,8 @@ export class FailureKeeper {
 
 /**
  * The lines past a cap, cut: every one a `FailureKeeper` keeps (after the lines before the cap,
- * observed), in place, with `marker(n)` for each run of n lines that went.
+ * observed), in place, with `marker(n)` for each run of lines that went, n the lines they stand
+ * for (an earlier fold's note counts as the lines it folded).
  * @default marker omitted
  */
 export function keepFailuresPast(
@@ -238,7 +240,7 @@ export function keepFailuresPast(
       if (gap) out.push(marker(gap));
       gap = 0;
       out.push(lines[i]);
-    } else gap++;
+    } else gap += linesStoodFor(lines[i]);
   }
   if (gap) out.push(marker(gap));
   return out;

@@ -78,6 +78,7 @@
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
+import { cutNote, linesStoodFor, sayCut } from "../notes.ts";
 import { indentOf } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { AlignedCells } from "./_cells.ts";
@@ -459,6 +460,9 @@ export function compileStripNoise(
       // With results: the current run of result lines (held up to max_results) and its length.
       let run: string[] = [];
       let runLength = 0;
+      // The lines the run stands for: an earlier stage's fold note among its results counts as
+      // the lines it folded (`… 4 lines of a passing test's output folded …`).
+      let runLines = 0;
       // With failure_context: the run's last line (held or not), and whether the lines read
       // since a failing result are all its diagnostics.
       let lastResult = "";
@@ -473,7 +477,28 @@ export function compileStripNoise(
       const heldResults = Math.max(config.max_results, config.results_head, HELD_RESULTS);
       // With cells: the tables read so far, by their columns (the stage reads one line ahead).
       const tables = isRow === null ? null : new AlignedCells();
+      // An earlier stage's cut note (`... (12 lines omitted) ...`), held until a line after it is
+      // emitted: the lines dropped since the line emitted before it and until the one after it
+      // stood in its gap, and it counts them too. `gone` is how many had gone at the last line
+      // emitted.
+      let cut: { n: number; form: number; at: number } | null = null;
+      let gone = 0;
+      const settle = () => {
+        if (cut === null) return;
+        ctx.emit(sayCut(cut.form, cut.n + removed + uncounted - cut.at));
+        cut = null;
+      };
       const emit = (line: string) => {
+        settle();
+        const note = cutNote(line);
+        const now = removed + uncounted;
+        if (note !== null) {
+          cut = { n: note.n + now - gone, form: note.form, at: now };
+          gone = now;
+          emitted++;
+          return;
+        }
+        gone = now;
         let reshaped = rewrites.length ? reshape(line) : null;
         if (reshaped === null && isRow?.(line)) reshaped = tables!.unpad(line);
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
@@ -562,7 +587,10 @@ export function compileStripNoise(
       const endRun = () => {
         if (runLength === 0) return;
         const head = Math.min(config.results_head, runLength);
-        const fold = config.results_fold.replaceAll("{n}", String(runLength - head));
+        const shown = run.slice(0, head).reduce((n, line) => n + linesStoodFor(line), 0);
+        // The run's lines are its fold's, not in a cut note's gap before it.
+        settle();
+        const fold = config.results_fold.replaceAll("{n}", String(runLines - shown));
         // A run no longer than its fold line stays as printed (it is all held then), and so does
         // one read before any evidence that results are an echo (held whole then).
         if (
@@ -570,11 +598,12 @@ export function compileStripNoise(
           (runLength <= run.length && run.slice(head).join("\n").length <= fold.length)
         ) { for (const result of run) keep(result); } else {
           for (const result of run.slice(0, head)) keep(result);
-          removed += runLength - head;
+          removed += runLines - shown;
           keep(fold);
         }
         run = [];
         runLength = 0;
+        runLines = 0;
       };
       // With said_before: per entry, the names its `before` lines gave in the current block
       // (bounded: past the cap, later lines all stay).
@@ -614,6 +643,7 @@ export function compileStripNoise(
           if (failingName.test(lastResult)) {
             if (run.length === runLength) run.pop();
             runLength--;
+            runLines -= linesStoodFor(lastResult);
             endRun();
             keep(lastResult);
           }
@@ -628,6 +658,7 @@ export function compileStripNoise(
           above = null;
           dropped = null;
           if (runLength++ < heldResults || !evidenced) run.push(line);
+          runLines += linesStoodFor(line);
           lastResult = line;
           return;
         }
@@ -642,8 +673,8 @@ export function compileStripNoise(
           if (stepsRead && lastSteps.failure.test(line)) {
             const held = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
             for (const step of held) {
-              keep(step!.line);
               removed--;
+              keep(step!.line);
             }
           } else {
             const kind = lastSteps.steps.findIndex((step) => step.test(line));
@@ -705,8 +736,8 @@ export function compileStripNoise(
           return;
         }
         if (dropped !== null && isAfterStep!(line)) {
-          keep(dropped);
           removed--;
+          keep(dropped);
         }
         dropped = null;
         if (isMark === null) return keep(line);
@@ -842,13 +873,14 @@ export function compileStripNoise(
           if (lastSteps && ctx.failed && stepsRead) {
             const last = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
             for (const step of last) {
-              keep(step!.line);
               removed--;
+              keep(step!.line);
             }
           }
           if (above !== null) keep(above);
           // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
           if (header !== null) emit(header);
+          settle();
           // A failed command is never summarised as fine: the engine shows its evidence.
           if (removed + uncounted > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
             ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));

@@ -14,6 +14,7 @@ import { appendAll, HeldLines } from "../arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { FAILURE_SIGNAL, keepFailuresPast, omitted } from "./_shared.ts";
+import { mergeCutNotes } from "../notes.ts";
 import { CoverageReader, coveredFold } from "../coverage.ts";
 import { foldStackFrames } from "../generic_folds.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
@@ -1742,7 +1743,9 @@ function summarizer(
       appendAll(result, keepPast(item, Math.max(limit + 1, title)), 1);
     }
     if (hidden) result.push(`... (${hidden} more failure traces cut to their failure lines)`);
-    return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
+    // A cut right after a go test's count of its lines not held (or two such counts, of its log
+    // lines and its other lines) is one gap in the output as printed: one note counts it.
+    return { lines: [...mergeCutNotes(result)], confidence: summaries > 0 ? "full" : "partial" };
   };
   return { push, finish };
 }
