@@ -173,4 +173,10 @@ Deno.test("a go test's long log cut is one note per gap, counting the lines it h
     const hidden = input.slice(from + 1, to).filter((line) => counted.test(line)).length;
     expect([name, countOf(out[at])]).toEqual([name, hidden]);
   }
+  // Without -v the log follows the result line: its last line, the failure, stays.
+  const plain = filter("go test ./...", await fixture("go-test/plain_long_log_error.in.txt"), true);
+  expect(lines(plain).slice(-2)).toEqual([
+    "    sync_test.go:19: copied 1600 mirrors, want 1601",
+    "FAIL\texample.com/mend4go/sync\t0.017s",
+  ]);
 });

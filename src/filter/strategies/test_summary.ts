@@ -1328,7 +1328,9 @@ function summarizer(
       block = {
         head: line,
         body: goFail ? (logs ?? sinceRun) : [],
-        keepLast: logs === undefined ? undefined : GO_LAST_LINES,
+        // A go test's last log lines say what failed: held before its result under -v, printed
+        // under it without (`t.Errorf` after a thousand `t.Log` lines).
+        keepLast: goFail ? GO_LAST_LINES : undefined,
         pytest: PYTEST_HEAD.test(line) || PDB_TRACEBACK.test(line),
         repeats,
       };
