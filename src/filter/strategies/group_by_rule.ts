@@ -45,6 +45,7 @@ import {
   requireNamedGroups,
 } from "./_shared.ts";
 import { keepFileLayout } from "./_file_layout.ts";
+import { COMPILER_TRAILER } from "../signals.ts";
 
 /**
  * cargo's progress. A registry or git dependency's `Compiling serde v1.0.197` is noise; a
@@ -903,7 +904,8 @@ function group(
   const leading: string[] = [];
   const trailing: string[] = [];
   let heads: string[] = [];
-  // A code frame goes where the error above it went.
+  // A code frame goes where the error above it went, and so does a compiler's trailer after it
+  // (gcc's `compilation terminated.` under its `fatal error:`).
   let last = trailing;
   for (const k of rest) {
     const line = other[k];
@@ -911,7 +913,8 @@ function group(
       heads.push(line);
       continue;
     }
-    const to = framedOther.has(k) ? last : leads(line) || named.has(k) ? leading : trailing;
+    const after = framedOther.has(k) || COMPILER_TRAILER.test(line);
+    const to = after ? last : leads(line) || named.has(k) ? leading : trailing;
     for (const head of heads) to.push(head);
     to.push(line);
     heads = [];

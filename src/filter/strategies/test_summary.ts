@@ -15,6 +15,7 @@ import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { FAILURE_SIGNAL, keepFailuresPast, omitted } from "./_shared.ts";
 import { mergeCutNotes } from "../notes.ts";
+import { COMPILER_TRAILER } from "../signals.ts";
 import { CoverageReader, coveredFold } from "../coverage.ts";
 import { foldStackFrames } from "../generic_folds.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
@@ -167,10 +168,10 @@ const LIBTEST_PASSED = /^test result: ok\. /;
 
 /**
  * Lines outside any block that still matter (a crash outside a test, a collection error, pytest's
- * `!!!` verdicts).
+ * `!!!` verdicts, go's `go build example.com/pkg: invalid flag in #cgo CFLAGS: …`).
  */
 const LOOSE_SIGNAL_START =
-  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback|!{3,} \S)/;
+  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback|!{3,} \S|go (build|vet) [^\s:]{1,300}: \S)/;
 /**
  * A compiler's or vet's `file:line[:col]: message` at column 0, and go's `# package` header over
  * them (`# example.com/pkg [example.com/pkg.test]` when the package's test build failed): `go test` prints go vet's and the build's errors before (or instead of) any test.
@@ -862,6 +863,9 @@ function summarizer(
   // go test -v prints a test's log lines before its `--- FAIL:` line: each test's lines are held
   // under its name (the last `=== RUN/CONT` line says which test is printing) until its result.
   let sinceRun: string[] = [];
+  // A build's or vet's diagnostics are being read (a location line at column 0, go's `# pkg`
+  // header): the indented lines after them are their code frames, a compiler's trailers end them.
+  let building = false;
   const goLogs = new Map<string, GoTestOutput>();
   const goRuns = new Map<string, string>();
   // Parallel tests paused (`=== PAUSE`) and not continued: not running when a run dies.
@@ -1222,9 +1226,18 @@ function summarizer(
       out.push(line);
       return;
     }
+    if (LOOSE_LOCATION.test(line)) {
+      building = true;
+      sinceRun = [];
+    } else if (building && COMPILER_TRAILER.test(line)) {
+      // In its place under the diagnostics it ends, whatever the cap on loose lines.
+      out.push(line);
+      return;
+    }
     if (goRuns.size > 0 && GO_RUN_DYING.test(line)) holdGoRuns();
     if (goRuns.size > 0 && GO_RUN_END.test(line)) endGoRuns();
     const kind = classifyLine(line, first);
+    if (kind !== null) building = false;
     if (block === null && pytestResult(line, kind)) return;
     if (kind === null && cargoPending !== null && CARGO_LATE_STATUS.test(line)) {
       if (line === "FAILED") failures++;
@@ -1524,7 +1537,11 @@ function summarizer(
     // A runtime's report (go's race detector, a sanitizer) heads its frames without indenting:
     // the head goes with them to the failure they are printed before.
     const head = isRuntimeReportHead(line);
-    if (sinceRun.length < config.truncate_stack_trace && (head || /^\s+\S/.test(line))) {
+    // A build's code frames are no test's output.
+    if (
+      !building && sinceRun.length < config.truncate_stack_trace &&
+      (head || /^\s+\S/.test(line))
+    ) {
       sinceRun.push(line);
     }
     // Each line a running test prints is held under it: its log lines are shown if it fails, all
@@ -1592,9 +1609,12 @@ function summarizer(
       out.push(line);
       return;
     }
-    // A run that passed says what it built; one that failed says what failed.
+    // A run that passed says what it built; one that failed says what failed. Past the first
+    // twenty, a line naming its location stays too: each is a diagnostic of the build or vet.
     if (
-      loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)) || NPM_ERROR.test(line))
+      (loose < 20 &&
+        (looseSignal(line) || (!failed && BUILT.test(line)) || NPM_ERROR.test(line))) ||
+      LOOSE_LOCATION.test(line)
     ) {
       loose++;
       if (TRACEBACK_HEAD.test(line)) traceback = [];
