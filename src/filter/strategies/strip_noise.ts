@@ -51,9 +51,11 @@
  * `configure: error: …`) before which the line just dropped stays (blank lines between skipped):
  * the step the failure ended.
  * `last_steps` names progress steps by kind (Django's `Creating test database …` and `Applying
- * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) or the end of the
- * output comes with no line kept since them, the last step of each kind stays before it, in the
- * order printed: the setup step the failure happened in.
+ * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) comes, the last
+ * step of each kind read since the failure line before stays before it, in the order printed,
+ * whatever lines that read as no failure were kept since (a warning): the setup step the failure
+ * happened in; so do they at the output's end when no line was kept since them (a run killed in
+ * its steps).
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run
@@ -204,7 +206,7 @@ export const StripNoiseConfig = z.object({
       "Regex (RE2 syntax) of a failure's first line (a traceback's head, also after a step's text)",
     ),
   }).strict().optional().describe(
-    "On a failed run, the last dropped step of each kind stays before a failure line or the output's end when no line was kept since it: the step the failure happened in",
+    "On a failed run, the last dropped step of each kind since the last failure line (or kept line reading as one) stays before the next failure line, whatever other lines were kept between (a warning), or at the output's end when none was kept since it: the step the failure happened in",
   ),
   results: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of per-item result lines: a run of at most max_results stays as printed, a longer one is counted",
@@ -528,12 +530,21 @@ export function compileStripNoise(
           emit(step);
         });
       };
-      // With last_steps: per kind, the last step read since a line was kept, and when it came.
+      // With last_steps: per kind, the last step read since a failure line, and when it came. A
+      // line kept in between that is no failure (a warning, a line the tool printed) leaves it:
+      // the step is still the one a failure after that line happens in.
       let steps: ({ line: string; at: number } | null)[] = lastSteps?.steps.map(() => null) ?? [];
       let stepsRead = 0;
+      // Whether a line was kept since the last step: the output's end then is no step's.
+      let keptSinceStep = false;
       const keep = (line: string) => {
-        if (stepsRead) steps = steps.map(() => null);
-        stepsRead = 0;
+        // A kept line that reads as a failure of its own (a test's `ERROR: test_a`) is shown with
+        // what came before it: the steps are its, not a later failure's. A step kept is shown.
+        if (stepsRead && FAILURE_SIGNAL.test(line)) {
+          steps = steps.map(() => null);
+          stepsRead = 0;
+        } else if (stepsRead) steps = steps.map((step) => step?.line === line ? null : step);
+        keptSinceStep = true;
         if (header !== null) emit(header);
         header = null;
         if (recall.length) bringBack(line);
@@ -676,9 +687,14 @@ export function compileStripNoise(
               removed--;
               keep(step!.line);
             }
+            steps = steps.map(() => null);
+            stepsRead = 0;
           } else {
             const kind = lastSteps.steps.findIndex((step) => step.test(line));
-            if (kind >= 0) steps[kind] = { line, at: stepsRead++ };
+            if (kind >= 0) {
+              steps[kind] = { line, at: stepsRead++ };
+              keptSinceStep = false;
+            }
           }
         }
         if (isFrame !== null) {
@@ -870,7 +886,7 @@ export function compileStripNoise(
           endRun();
           // A failed run that ends under its steps (killed, a crash the shell reports) stopped
           // in the last of them: they stay, as before a failure line.
-          if (lastSteps && ctx.failed && stepsRead) {
+          if (lastSteps && ctx.failed && stepsRead && !keptSinceStep) {
             const last = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
             for (const step of last) {
               removed--;
