@@ -6,7 +6,7 @@ import { compilePattern, compileRule, FilterEngine, StrategyConfig } from "../..
 import { compileStrategy } from "../../src/filter/strategies/mod.ts";
 import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
 import { ownPart } from "../../src/filter/strategies/_shared.ts";
-import { corpus, filter, fixture, lines } from "./_builtin.ts";
+import { builtinEngine, corpus, filter, fixture, lines } from "./_builtin.ts";
 
 Deno.test("group_by_rule second in a chain falls back to its input: the first stage's output", () => {
   const rules = [
@@ -966,6 +966,20 @@ Deno.test("group_by_rule: an error flood of one message keeps each finding, by i
  * `… 7 warnings as in the file before` (`but 3:36 rule 'name'`) does so with every finding of
  * the file before, shown or folded.
  */
+/** A fold's items (`1:5, 2:7 rule 'a'; 9 ERROR "x; y"`): split at `; ` outside double quotes. */
+function splitItems(items: string): string[] {
+  const out = [""];
+  let quoted = false;
+  for (let i = 0; i < items.length; i++) {
+    if (items[i] === '"') quoted = !quoted;
+    if (!quoted && items.startsWith("; ", i)) {
+      out.push("");
+      i++;
+    } else out[out.length - 1] += items[i];
+  }
+  return out;
+}
+
 function layoutFindings(text: string, finding: RegExp, file: RegExp): string[] {
   const named: string[] = [];
   let current = "";
@@ -976,8 +990,8 @@ function layoutFindings(text: string, finding: RegExp, file: RegExp): string[] {
   let theirs: Said[] = [];
   const kinds = (items: string) =>
     new Map(
-      items.split("; ").map((item) => {
-        const [, positions, what] = /^((?:\d+:\d+, )*\d+:\d+) (.+)$/.exec(item)!;
+      splitItems(items).map((item) => {
+        const [, positions, what] = /^((?:\d+(?::\d+)?, )*\d+(?::\d+)?) (.+)$/.exec(item)!;
         return [what, positions.split(", ")];
       }),
     );
@@ -1199,4 +1213,52 @@ Deno.test("group_by_rule file_layout: a rule saying several messages has each fo
     "  … 6 more findings as above, at the places of the file before but 2:5 no-unused-vars 'b'",
     "✖ 28 problems (24 errors, 4 warnings)",
   ]);
+});
+
+/**
+ * phpcs's full report with each wrapped message read into its row (`  4 | ERROR | [ ] Method
+ * name` and its `    |         |     "…"` rows: one line), and the continuation rows that stand
+ * under no row of theirs (a fold that parted them).
+ */
+function joinedRows(text: string): { lines: string[]; orphans: string[] } {
+  const joined: string[] = [];
+  const orphans: string[] = [];
+  let row = false;
+  for (const line of lines(text)) {
+    const more = /^\s*\| +\| +(\S.*)$/.exec(line);
+    if (more && row) joined[joined.length - 1] += ` ${more[1]}`;
+    else if (more) orphans.push(line);
+    else {
+      joined.push(line);
+      row = /^\s*\d+ \| (?:ERROR|WARNING) +\| /.test(line);
+    }
+  }
+  return { lines: joined, orphans };
+}
+
+Deno.test("group_by_rule file_layout: phpcs's wrapped rows are one finding each, shown whole or folded whole", async () => {
+  // phpcs 3.7 (Debian) PSR12 over a dozen files alike, and over two projects at a report width
+  // of 70 (more rows wrapped).
+  const finding = /^\s*(?<loc>\d+) \| (?<rule>ERROR|WARNING) +\| \[[x ]\] .+$/;
+  const file = /^FILE: \S+$/;
+  for (const name of ["psr12_wrapped_many_files", "psr12_narrow_report"]) {
+    const input = await fixture(`phpcs/${name}.in.txt`);
+    const command = (await fixture(`phpcs/${name}.cmd`)).split("\n")[0];
+    const out = filter(command, input, true);
+    // The rule's own output: the generic pass after it may say a block again by a reference.
+    const ruled = builtinEngine.trace(command, input, { failed: true })
+      .find((t) => t.name === "phpcs")!.output.join("\n");
+    const before = joinedRows(input);
+    const after = joinedRows(ruled);
+    // No wrapped row left without its finding, and every finding named under its file once.
+    expect([name, after.orphans, joinedRows(out).orphans]).toEqual([name, [], []]);
+    expect(layoutFindings(after.lines.join("\n"), finding, file)).toEqual(
+      layoutFindings(before.lines.join("\n"), finding, file),
+    );
+    // A finding shown is shown with all its rows, as printed, one after the other.
+    for (const row of after.lines.filter((line) => finding.test(line))) {
+      expect(before.lines).toContain(row);
+    }
+    expect(out.length).toBeLessThan(input.length * 2 / 3);
+  }
 });

@@ -15,10 +15,18 @@ export interface LayoutPatterns {
   line: Pattern;
   file: Pattern;
   noise: (line: string) => boolean;
+  /** Lines under a file line, before its findings, that stay in it (phpcs's `FOUND 3 ERRORS …`). */
+  head: (line: string) => boolean;
+  /**
+   * A finding's message wrapped onto the lines after it (phpcs's `    |       |     line`): they
+   * are the finding's, shown and folded with it; its `msg` group, else the line, continues it.
+   */
+  continuation?: Pattern;
 }
 
 interface Finding {
-  line: string;
+  /** Its line and the lines continuing its message, as printed. */
+  lines: string[];
   /** Its rule, severity and message. */
   key: string;
   /** Whether it is past max_repeats of its key. */
@@ -28,6 +36,9 @@ interface Finding {
   severity: string;
   message: string;
 }
+
+/** The characters of lines, a newline after each. */
+const textSize = (lines: readonly string[]) => lines.reduce((n, line) => n + line.length + 1, 0);
 
 /** Quoted names in a message (`` `os` ``, `'x'`, `"y"`). */
 const QUOTED = /`[^`]*`|'[^']*'|‘[^’]*’|"[^"]*"/g;
@@ -55,32 +66,44 @@ export function keepFileLayout(
   // The lines in order, each finding read once: the folds need every kind before the first.
   const read: (Finding | string)[] = [];
   let inFile = false;
+  // The finding the next continuation line goes on, while lines continue it.
+  let last: Finding | null = null;
   for (const line of lines) {
     if (line.trim() === "" || p.noise(line)) continue;
+    const more = last !== null ? p.continuation?.exec(line) : null;
+    if (more) {
+      last!.lines.push(line);
+      last!.message += ` ${(more.group("msg") ?? line).trim()}`;
+      continue;
+    }
+    last = null;
     const finding = inFile ? p.line.exec(line) : null;
     if (!finding) {
-      inFile = p.file.test(line) || (inFile && !/^\S/.test(line));
+      inFile = p.file.test(line) || (inFile && (!/^\S/.test(line) || p.head(line)));
       read.push(line);
       continue;
     }
-    const severity = finding.group("sev") ?? "";
-    const message = (finding.group("msg") ?? "").trim();
-    const rule = finding.group("rule") ?? "";
-    const key = `${rule}\n${severity}\n${message}`;
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
-    const said = kinds.get(rule);
-    if (said) said.add(`${severity}\n${message}`);
-    else kinds.set(rule, new Set([`${severity}\n${message}`]));
-    read.push({
-      line,
-      key,
-      repeat: n > maxRepeats,
+    last = {
+      lines: [line],
+      key: "",
+      repeat: false,
       position: finding.group("loc") ?? "",
-      rule,
-      severity,
-      message,
-    });
+      rule: finding.group("rule") ?? "",
+      severity: finding.group("sev") ?? "",
+      message: (finding.group("msg") ?? "").trim(),
+    };
+    read.push(last);
+  }
+  // Each finding's kind once its message is whole, counted in order.
+  for (const f of read) {
+    if (typeof f === "string") continue;
+    f.key = `${f.rule}\n${f.severity}\n${f.message}`;
+    const n = (seen.get(f.key) ?? 0) + 1;
+    seen.set(f.key, n);
+    f.repeat = n > maxRepeats;
+    const said = kinds.get(f.rule);
+    if (said) said.add(`${f.severity}\n${f.message}`);
+    else kinds.set(f.rule, new Set([`${f.severity}\n${f.message}`]));
   }
   // The current file's findings, held until its last one says which repeats fold.
   let block: Finding[] = [];
@@ -99,7 +122,7 @@ export function keepFileLayout(
     const what = severities.size === 1 && /^(error|warning)$/.test([...severities][0])
       ? `${[...severities][0]}s`
       : "findings";
-    const size = repeats.reduce((n, f) => n + f.line.length + 1, 0);
+    const size = repeats.reduce((n, f) => n + textSize(f.lines), 0);
     const all = head >= 0 && block.length > 0 ? foldPlaces(block, kinds) : null;
     // Every finding folds and the file before had these kinds, as many of each: one line.
     const alike = head >= 0 && repeats.length === block.length && places.size > 0 &&
@@ -120,7 +143,7 @@ export function keepFileLayout(
       ? ""
       : `  … ${repeats.length} more ${what} as above${placesSaid(places, before)}`;
     const folds = fold !== "" && fold.length < size;
-    for (const f of block) if (!folds || !f.repeat) out.push(f.line);
+    for (const f of block) if (!folds || !f.repeat) out.push(...f.lines);
     if (folds) out.push(fold);
     before = folds ? places : new Map();
     beforeAll = all;
@@ -131,9 +154,12 @@ export function keepFileLayout(
       block.push(entry);
       continue;
     }
-    flush();
-    // A line between files (a heading, a note) parts them: the next is not said by this one.
-    head = p.file.test(entry) ? out.length : -1;
+    // A line between files (a heading, a note) parts them: the next is not said by this one. A
+    // file line's head lines (phpcs's `FOUND …`) stand between it and its findings: the last of
+    // them is the line a file alike the one before says so on.
+    const heads = head >= 0 && block.length === 0 && p.head(entry);
+    if (!heads) flush();
+    head = p.file.test(entry) || heads ? out.length : -1;
     if (head < 0) beforeAll = null;
     out.push(entry);
   }
