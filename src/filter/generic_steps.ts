@@ -73,8 +73,10 @@ export function dropFinishedSteps(
   // in, whatever lines that are no steps came between (a warning, a note).
   let last = -1;
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].length <= MAX_TESTED && carriesFailure(lines[i])) {
-      if (last >= 0) gone[last] = 0;
+    // A line is read for a failure only while a step waits for one (most lines of a long output
+    // are read once, by isFinishedStep's cheap tests).
+    if (last >= 0 && lines[i].length <= MAX_TESTED && carriesFailure(lines[i])) {
+      gone[last] = 0;
       last = -1;
       continue;
     }

@@ -37,8 +37,12 @@ const MAX_NOTE = 300;
  */
 export function linesStoodFor(line: string): number {
   if (line.length > MAX_NOTE) return 1;
-  const repeat = REPEAT.exec(line);
-  if (repeat) return Number(repeat[1]);
+  // Read by a cut for each line it takes: a line that neither ends as a repeat count does nor
+  // starts as a note does is told by two characters.
+  if (line.endsWith(")")) {
+    const repeat = REPEAT.exec(line);
+    if (repeat) return Number(repeat[1]);
+  }
   const first = line.trimStart()[0];
   if ((first !== "…" && first !== "." && first !== "(") || !LEFT_OUT.test(line)) return 1;
   const repeats = REPEATS_NOTE.exec(line);
@@ -66,6 +70,7 @@ const CUT_NOTES: { pattern: RegExp; say: (n: number) => string }[] = [
 
 /** A cut note's count and its form, or null for any other line. */
 export function cutNote(line: string): { n: number; form: number } | null {
+  if (!line.startsWith("... (")) return null;
   for (const [form, { pattern }] of CUT_NOTES.entries()) {
     const m = pattern.exec(line);
     if (m) return { n: Number(m[1]), form };
