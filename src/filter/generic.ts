@@ -49,6 +49,7 @@ import { HeldLines } from "./arrays.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
+import { linesStoodFor } from "./notes.ts";
 import { dropFinishedSteps } from "./generic_steps.ts";
 import {
   foldCompilerNotes,
@@ -476,7 +477,9 @@ function truncator(
     gap = 0;
     ctx.emit(line);
   }, (line) => {
-    gap++;
+    // A line the folds made of several (`(x40)`, `… 12 lines like these folded …`) counts as
+    // them: the count is the lines the output printed.
+    gap += linesStoodFor(line);
     untold.push(line);
     if (untold.length > SUBJECT_WINDOW) onRemove?.(untold.shift()!, "truncated");
   });

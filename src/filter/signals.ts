@@ -82,3 +82,12 @@ export const LOCATION = compilePattern(
 export function carriesFailure(line: string): boolean {
   return FAILURE_SIGNAL.test(line) || LOCATION.test(line);
 }
+
+/**
+ * What a C compiler prints after its diagnostics: clang's `fatal error: too many errors emitted,
+ * stopping now [-ferror-limit=]` and `3 errors generated.`, gcc's `compilation terminated.`
+ * (`… due to -fmax-errors=5.`). It ends the diagnostics above it and stays with them; a `fatal
+ * error:` at the start of a line under a build's diagnostics is the compiler's, not a runtime's.
+ */
+export const COMPILER_TRAILER =
+  /^(?:fatal error: \S.{0,300}|\d{1,9} (?:warnings?|errors?)(?: and \d{1,9} errors?)? generated\.|compilation terminated(?: due to -f[\w-]{1,40}=\d{1,9})?\.)$/;

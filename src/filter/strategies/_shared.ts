@@ -3,6 +3,7 @@ import { compilePattern, type Pattern, PatternError, type RegexEngine } from "..
 import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import { FAILURE_SIGNAL, LOCATION } from "../signals.ts";
 import { indentOf } from "../sanitize.ts";
+import { linesStoodFor } from "../notes.ts";
 
 export { carriesFailure, FAILURE_SIGNAL, LOCATION } from "../signals.ts";
 
@@ -261,7 +262,8 @@ export class FailureKeeper {
 
 /**
  * The lines past a cap, cut: every one a `FailureKeeper` keeps (after the lines before the cap,
- * observed), in place, with `marker(n)` for each run of n lines that went.
+ * observed), in place, with `marker(n)` for each run of lines that went, n the lines they stand
+ * for (an earlier fold's note counts as the lines it folded).
  * @default marker omitted
  */
 export function keepFailuresPast(
@@ -285,7 +287,7 @@ export function keepFailuresPast(
       if (gap) out.push(marker(gap));
       gap = 0;
       out.push(lines[i]);
-    } else gap++;
+    } else gap += linesStoodFor(lines[i]);
   }
   if (gap) out.push(marker(gap));
   return out;

@@ -51,9 +51,11 @@
  * `configure: error: …`) before which the line just dropped stays (blank lines between skipped):
  * the step the failure ended.
  * `last_steps` names progress steps by kind (Django's `Creating test database …` and `Applying
- * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) or the end of the
- * output comes with no line kept since them, the last step of each kind stays before it, in the
- * order printed: the setup step the failure happened in.
+ * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) comes, the last
+ * step of each kind read since the failure line before stays before it, in the order printed,
+ * whatever lines that read as no failure were kept since (a warning): the setup step the failure
+ * happened in; so do they at the output's end when no line was kept since them (a run killed in
+ * its steps).
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run
@@ -84,6 +86,7 @@
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
+import { cutNote, linesStoodFor, sayCut } from "../notes.ts";
 import { indentOf } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { AlignedCells } from "./_cells.ts";
@@ -209,7 +212,7 @@ export const StripNoiseConfig = z.object({
       "Regex (RE2 syntax) of a failure's first line (a traceback's head, also after a step's text)",
     ),
   }).strict().optional().describe(
-    "On a failed run, the last dropped step of each kind stays before a failure line or the output's end when no line was kept since it: the step the failure happened in",
+    "On a failed run, the last dropped step of each kind since the last failure line (or kept line reading as one) stays before the next failure line, whatever other lines were kept between (a warning), or at the output's end when none was kept since it: the step the failure happened in",
   ),
   results: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of per-item result lines: a run of at most max_results stays as printed, a longer one is counted",
@@ -472,6 +475,9 @@ export function compileStripNoise(
       // With results: the current run of result lines (held up to max_results) and its length.
       let run: string[] = [];
       let runLength = 0;
+      // The lines the run stands for: an earlier stage's fold note among its results counts as
+      // the lines it folded (`… 4 lines of a passing test's output folded …`).
+      let runLines = 0;
       // With failure_context: the run's last line (held or not), and whether the lines read
       // since a failing result are all its diagnostics.
       let lastResult = "";
@@ -491,7 +497,28 @@ export function compileStripNoise(
       let resultsOver = false;
       // With cells: the tables read so far, by their columns (the stage reads one line ahead).
       const tables = isRow === null ? null : new AlignedCells();
+      // An earlier stage's cut note (`... (12 lines omitted) ...`), held until a line after it is
+      // emitted: the lines dropped since the line emitted before it and until the one after it
+      // stood in its gap, and it counts them too. `gone` is how many had gone at the last line
+      // emitted.
+      let cut: { n: number; form: number; at: number } | null = null;
+      let gone = 0;
+      const settle = () => {
+        if (cut === null) return;
+        ctx.emit(sayCut(cut.form, cut.n + removed + uncounted - cut.at));
+        cut = null;
+      };
       const emit = (line: string) => {
+        settle();
+        const note = cutNote(line);
+        const now = removed + uncounted;
+        if (note !== null) {
+          cut = { n: note.n + now - gone, form: note.form, at: now };
+          gone = now;
+          emitted++;
+          return;
+        }
+        gone = now;
         let reshaped = rewrites.length ? reshape(line) : null;
         if (reshaped === null && isRow?.(line)) reshaped = tables!.unpad(line);
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
@@ -521,12 +548,21 @@ export function compileStripNoise(
           emit(step);
         });
       };
-      // With last_steps: per kind, the last step read since a line was kept, and when it came.
+      // With last_steps: per kind, the last step read since a failure line, and when it came. A
+      // line kept in between that is no failure (a warning, a line the tool printed) leaves it:
+      // the step is still the one a failure after that line happens in.
       let steps: ({ line: string; at: number } | null)[] = lastSteps?.steps.map(() => null) ?? [];
       let stepsRead = 0;
+      // Whether a line was kept since the last step: the output's end then is no step's.
+      let keptSinceStep = false;
       const keep = (line: string) => {
-        if (stepsRead) steps = steps.map(() => null);
-        stepsRead = 0;
+        // A kept line that reads as a failure of its own (a test's `ERROR: test_a`) is shown with
+        // what came before it: the steps are its, not a later failure's. A step kept is shown.
+        if (stepsRead && FAILURE_SIGNAL.test(line)) {
+          steps = steps.map(() => null);
+          stepsRead = 0;
+        } else if (stepsRead) steps = steps.map((step) => step?.line === line ? null : step);
+        keptSinceStep = true;
         if (header !== null) emit(header);
         header = null;
         if (recall.length) bringBack(line);
@@ -618,7 +654,10 @@ export function compileStripNoise(
         if (runLength === 0) return;
         if (config.results_outline && evidenced) return endOutline(next);
         const head = Math.min(config.results_head, runLength);
-        const fold = config.results_fold.replaceAll("{n}", String(runLength - head));
+        const shown = run.slice(0, head).reduce((n, line) => n + linesStoodFor(line), 0);
+        // The run's lines are its fold's, not in a cut note's gap before it.
+        settle();
+        const fold = config.results_fold.replaceAll("{n}", String(runLines - shown));
         // A run no longer than its fold line stays as printed (it is all held then), and so does
         // one read before any evidence that results are an echo (held whole then).
         if (
@@ -626,11 +665,12 @@ export function compileStripNoise(
           (runLength <= run.length && run.slice(head).join("\n").length <= fold.length)
         ) { for (const result of run) keep(result); } else {
           for (const result of run.slice(0, head)) keep(result);
-          removed += runLength - head;
+          removed += runLines - shown;
           keep(fold);
         }
         run = [];
         runLength = 0;
+        runLines = 0;
       };
       // With said_before: per entry, the names its `before` lines gave in the current block
       // (bounded: past the cap, later lines all stay).
@@ -670,6 +710,7 @@ export function compileStripNoise(
           if (failingName.test(lastResult)) {
             if (run.length === runLength) run.pop();
             runLength--;
+            runLines -= linesStoodFor(lastResult);
             endRun();
             keep(lastResult);
           }
@@ -685,6 +726,7 @@ export function compileStripNoise(
           above = null;
           dropped = null;
           if (runLength++ < heldResults || !evidenced) run.push(line);
+          runLines += linesStoodFor(line);
           lastResult = line;
           return;
         }
@@ -699,12 +741,17 @@ export function compileStripNoise(
           if (stepsRead && lastSteps.failure.test(line)) {
             const held = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
             for (const step of held) {
-              keep(step!.line);
               removed--;
+              keep(step!.line);
             }
+            steps = steps.map(() => null);
+            stepsRead = 0;
           } else {
             const kind = lastSteps.steps.findIndex((step) => step.test(line));
-            if (kind >= 0) steps[kind] = { line, at: stepsRead++ };
+            if (kind >= 0) {
+              steps[kind] = { line, at: stepsRead++ };
+              keptSinceStep = false;
+            }
           }
         }
         if (isFrame !== null) {
@@ -762,8 +809,8 @@ export function compileStripNoise(
           return;
         }
         if (dropped !== null && isAfterStep!(line)) {
-          keep(dropped);
           removed--;
+          keep(dropped);
         }
         dropped = null;
         if (isMark === null) return keep(line);
@@ -896,16 +943,17 @@ export function compileStripNoise(
           endRun();
           // A failed run that ends under its steps (killed, a crash the shell reports) stopped
           // in the last of them: they stay, as before a failure line.
-          if (lastSteps && ctx.failed && stepsRead) {
+          if (lastSteps && ctx.failed && stepsRead && !keptSinceStep) {
             const last = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
             for (const step of last) {
-              keep(step!.line);
               removed--;
+              keep(step!.line);
             }
           }
           if (above !== null) keep(above);
           // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
           if (header !== null) emit(header);
+          settle();
           // A failed command is never summarised as fine: the engine shows its evidence.
           if (removed + uncounted > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
             ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));

@@ -14,6 +14,8 @@ import { appendAll, HeldLines } from "../arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { FAILURE_SIGNAL, keepFailuresPast, omitted } from "./_shared.ts";
+import { mergeCutNotes } from "../notes.ts";
+import { COMPILER_TRAILER } from "../signals.ts";
 import { CoverageReader, coveredFold } from "../coverage.ts";
 import { foldStackFrames, isOwnFrame } from "../generic_folds.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
@@ -166,10 +168,10 @@ const LIBTEST_PASSED = /^test result: ok\. /;
 
 /**
  * Lines outside any block that still matter (a crash outside a test, a collection error, pytest's
- * `!!!` verdicts).
+ * `!!!` verdicts, go's `go build example.com/pkg: invalid flag in #cgo CFLAGS: …`).
  */
 const LOOSE_SIGNAL_START =
-  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback|!{3,} \S)/;
+  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback|!{3,} \S|go (build|vet) [^\s:]{1,300}: \S)/;
 /**
  * A compiler's or vet's `file:line[:col]: message` at column 0, and go's `# package` header over
  * them (`# example.com/pkg [example.com/pkg.test]` when the package's test build failed): `go test` prints go vet's and the build's errors before (or instead of) any test.
@@ -863,6 +865,9 @@ function summarizer(
   // go test -v prints a test's log lines before its `--- FAIL:` line: each test's lines are held
   // under its name (the last `=== RUN/CONT` line says which test is printing) until its result.
   let sinceRun: string[] = [];
+  // A build's or vet's diagnostics are being read (a location line at column 0, go's `# pkg`
+  // header): the indented lines after them are their code frames, a compiler's trailers end them.
+  let building = false;
   const goLogs = new Map<string, GoTestOutput>();
   const goRuns = new Map<string, string>();
   // Parallel tests paused (`=== PAUSE`) and not continued: not running when a run dies.
@@ -1223,9 +1228,18 @@ function summarizer(
       out.push(line);
       return;
     }
+    if (LOOSE_LOCATION.test(line)) {
+      building = true;
+      sinceRun = [];
+    } else if (building && COMPILER_TRAILER.test(line)) {
+      // In its place under the diagnostics it ends, whatever the cap on loose lines.
+      out.push(line);
+      return;
+    }
     if (goRuns.size > 0 && GO_RUN_DYING.test(line)) holdGoRuns();
     if (goRuns.size > 0 && GO_RUN_END.test(line)) endGoRuns();
     const kind = classifyLine(line, first);
+    if (kind !== null) building = false;
     if (block === null && pytestResult(line, kind)) return;
     if (kind === null && cargoPending !== null && CARGO_LATE_STATUS.test(line)) {
       if (line === "FAILED") failures++;
@@ -1329,7 +1343,9 @@ function summarizer(
       block = {
         head: line,
         body: goFail ? (logs ?? sinceRun) : [],
-        keepLast: logs === undefined ? undefined : GO_LAST_LINES,
+        // A go test's last log lines say what failed: held before its result under -v, printed
+        // under it without (`t.Errorf` after a thousand `t.Log` lines).
+        keepLast: goFail ? GO_LAST_LINES : undefined,
         pytest: PYTEST_HEAD.test(line) || PDB_TRACEBACK.test(line),
         repeats,
       };
@@ -1523,7 +1539,11 @@ function summarizer(
     // A runtime's report (go's race detector, a sanitizer) heads its frames without indenting:
     // the head goes with them to the failure they are printed before.
     const head = isRuntimeReportHead(line);
-    if (sinceRun.length < config.truncate_stack_trace && (head || /^\s+\S/.test(line))) {
+    // A build's code frames are no test's output.
+    if (
+      !building && sinceRun.length < config.truncate_stack_trace &&
+      (head || /^\s+\S/.test(line))
+    ) {
       sinceRun.push(line);
     }
     // Each line a running test prints is held under it: its log lines are shown if it fails, all
@@ -1591,9 +1611,12 @@ function summarizer(
       out.push(line);
       return;
     }
-    // A run that passed says what it built; one that failed says what failed.
+    // A run that passed says what it built; one that failed says what failed. Past the first
+    // twenty, a line naming its location stays too: each is a diagnostic of the build or vet.
     if (
-      loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)) || NPM_ERROR.test(line))
+      (loose < 20 &&
+        (looseSignal(line) || (!failed && BUILT.test(line)) || NPM_ERROR.test(line))) ||
+      LOOSE_LOCATION.test(line)
     ) {
       loose++;
       if (TRACEBACK_HEAD.test(line)) traceback = [];
@@ -1753,7 +1776,9 @@ function summarizer(
       appendAll(result, keepPast(item, Math.max(limit + 1, title), OWN_FRAMES), 1);
     }
     if (hidden) result.push(`... (${hidden} more failure traces cut to their failure lines)`);
-    return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
+    // A cut right after a go test's count of its lines not held (or two such counts, of its log
+    // lines and its other lines) is one gap in the output as printed: one note counts it.
+    return { lines: [...mergeCutNotes(result)], confidence: summaries > 0 ? "full" : "partial" };
   };
   return { push, finish };
 }
