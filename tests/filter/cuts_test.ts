@@ -8,7 +8,7 @@
 import { expect } from "expect";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
 import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
-import { isOwnFrame } from "../../src/filter/generic_folds.ts";
+import { frameOwner } from "../../src/filter/generic_folds.ts";
 import { filter } from "./_builtin.ts";
 
 function run(strategy: Record<string, unknown> | null, input: string, failed = true) {
@@ -299,7 +299,7 @@ Deno.test("a failure's trace cut past its limit keeps its first frames in the us
   expect(out).not.toContain("ScriptTransformer.transformSource");
 });
 
-Deno.test("isOwnFrame: a frame of one line in no library, runtime or package, with its place", () => {
+Deno.test("frameOwner: a frame of one line is the user's own when its file is in no library, runtime or package", () => {
   for (
     const line of [
       "      at Object.require (__tests__/invoice.test.js:1:1)",
@@ -309,16 +309,17 @@ Deno.test("isOwnFrame: a frame of one line in no library, runtime or package, wi
       "\tat com.shop.Cart.total(Cart.java:12)",
       "#2 0x55d1c in parse_row src/csv.c:41",
     ]
-  ) expect([line, isOwnFrame(line)]).toEqual([line, true]);
+  ) expect([line, frameOwner(line)]).toEqual([line, "own"]);
   for (
     const line of [
       "      at ScriptTransformer.transform (../node_modules/@jest/transform/build/ScriptTransformer.js:726:19)",
       "          at run.next (<anonymous>)",
-      "    at async Promise.all (index 0)",
       "    at node:internal/main/run_main_module:28:49",
       '  File "/usr/lib/python3.11/json/decoder.py", line 337, in decode',
       "\tat java.base/java.lang.Thread.run(Thread.java:833)",
-      "expected 3 to equal 4",
     ]
-  ) expect([line, isOwnFrame(line)]).toEqual([line, false]);
+  ) expect([line, frameOwner(line)]).toEqual([line, "library"]);
+  for (const line of ["expected 3 to equal 4", "    at async Promise.all (index 0)"]) {
+    expect([line, frameOwner(line)]).toEqual([line, null]);
+  }
 });

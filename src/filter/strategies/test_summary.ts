@@ -17,7 +17,7 @@ import { FAILURE_SIGNAL, keepFailuresPast, omitted } from "./_shared.ts";
 import { mergeCutNotes } from "../notes.ts";
 import { COMPILER_TRAILER } from "../signals.ts";
 import { CoverageReader, coveredFold } from "../coverage.ts";
-import { foldStackFrames, isOwnFrame } from "../generic_folds.ts";
+import { foldStackFrames, frameOwner } from "../generic_folds.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
 import { firstNonSpace, StartIndex } from "../line_start.ts";
 import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "../types.ts";
@@ -1749,20 +1749,25 @@ function summarizer(
         keep: (line: string) => isLogFinding(line) || GO_LINES_CUT.test(line),
       };
       // Its last lines a block asks for stay after the cut of the lines before them. In a trace
-      // shown whole up to its limit, so do its first OWN_FRAMES frames in the user's own code
-      // past the cut: where a trace through a library (a transformer, a parser, a framework)
-      // enters the code the reader can change.
+      // shown whole up to its limit, so do the first `ownFrames` frames past the cut where a
+      // trace through a library (a transformer, a parser, a framework) enters the user's own
+      // code: the code the reader can change.
       const keepPast = (block: Block, cap: number, ownFrames = 0) => {
         const lines = [block.head, ...block.body];
         const last = lines.length - Math.min(block.keepLast ?? 0, Math.max(0, lines.length - cap));
-        let own = 0;
-        const keep = (line: string) =>
-          cut.keep(line) || (own < ownFrames && isOwnFrame(line) && ++own > 0);
+        const entries = new Set<string>();
+        for (let i = Math.max(cap, 1); i < last && entries.size < ownFrames; i++) {
+          if (frameOwner(lines[i]) === "own" && frameOwner(lines[i - 1]) === "library") {
+            entries.add(lines[i]);
+          }
+        }
+        const keep = (line: string) => cut.keep(line) || entries.has(line);
         return [
           ...keepFailuresPast(lines.slice(0, last), cap, { marker: cut.marker, keep }),
           ...lines.slice(last),
         ];
       };
+
       // A failure whose block is its head alone (mocha's tree line) cuts nothing.
       if (item.body.length === 0) continue;
       const title = 1 + titleLines(item);
