@@ -16,16 +16,13 @@
  */
 
 import { FoldedLines } from "./arrays.ts";
+import { isQuoteRow, SOURCE_ROW } from "./generic_gutters.ts";
 import { MAX_TESTED } from "./sanitize.ts";
 import { carriesFailure } from "./signals.ts";
 
 /** Places saying one message, each with a frame, from which the later frames go. */
-export const FLOOD = 4;
+const FLOOD = 4;
 
-/** A quoted source row: its number, then the gutter (babel's `>` marks the line at fault). */
-const SOURCE_ROW = /^\s{0,12}(?:>\s{0,4})?\d{1,7} ?[|│](?:\s|$)/;
-/** A gutter row: under or between source rows, marks or a label (`╷`/`╵` open and close a frame). */
-const GUTTER_ROW = /^\s{0,16}[|│╷╵┆](?:\s|$)/;
 /** A finding's message line: a diagnostic's word in it (a failure signal, or a warning or note). */
 const DIAGNOSTIC = /\b(?:warning|warn|note|notice|deprecat\w{0,10})\b/i;
 /**
@@ -44,11 +41,8 @@ const LOOK_BACK = 4;
 /** Note lines read after a frame (blank lines between them skipped). */
 const MAX_NOTES = 6;
 
-const quoteRow = (line: string) =>
-  line.length <= MAX_TESTED && (SOURCE_ROW.test(line) || GUTTER_ROW.test(line));
-
 interface Framed {
-  /** The frame's rows, [start, end), and whether a numbered source row is among them. */
+  /** The frame's rows, [start, end). */
   start: number;
   end: number;
   /** The note lines under the frame (indices), up to the next blank-separated unindented line. */
@@ -60,11 +54,11 @@ interface Framed {
 function findFrames(lines: readonly string[]): Framed[] {
   const frames: Framed[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!quoteRow(lines[i])) continue;
+    if (!isQuoteRow(lines[i])) continue;
     let end = i;
     let quotes = false;
     let marks = false;
-    while (end < lines.length && quoteRow(lines[end])) {
+    while (end < lines.length && isQuoteRow(lines[end])) {
       if (SOURCE_ROW.test(lines[end])) quotes = true;
       else if (MARKS.test(lines[end])) marks = true;
       end++;
@@ -83,14 +77,14 @@ function findFrames(lines: readonly string[]): Framed[] {
     // A frame under a line that says no finding (sass's `More info: https://…` over its quote)
     // is no finding's of a known message.
     const message = lines[head];
-    if (quoteRow(message) || !(carriesFailure(message) || DIAGNOSTIC.test(message))) continue;
+    if (isQuoteRow(message) || !(carriesFailure(message) || DIAGNOSTIC.test(message))) continue;
     const key = message.replace(LOCATIONS, "").trim();
     if (key === "") continue;
     const notes: number[] = [];
     for (let n = end; n < lines.length && notes.length < MAX_NOTES; n++) {
       const line = lines[n];
       if (line.trim() === "") continue;
-      if (!/^\s/.test(line) || quoteRow(line) || LOCATION_ONLY.test(line)) break;
+      if (!/^\s/.test(line) || isQuoteRow(line) || LOCATION_ONLY.test(line)) break;
       notes.push(n);
     }
     frames.push({ start, end, notes, key });

@@ -76,6 +76,18 @@ const NEEDS: readonly Need[] = [
     what: "the regexes of per-item result lines",
   },
   {
+    type: "strip_noise",
+    key: "results_after",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
+    type: "strip_noise",
+    key: "results_not_under",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
     type: "truncate",
     key: "keep_pattern_lines",
     needs: "keep_patterns",

@@ -363,6 +363,72 @@ Deno.test("strip_noise results_outline: a failing line keeps the groups it is ne
   );
 });
 
+Deno.test("strip_noise results_after and results_not_under: no result before the outline's first group or in an error block", () => {
+  const engineWith = (extra: Record<string, unknown>) =>
+    new FilterEngine([
+      compileRule({
+        name: "t",
+        match: { prefix: "cmd" },
+        strategy: {
+          type: "strip_noise",
+          patterns: ["^\\s*$"],
+          results: ["^ {2,40}[a-z][^:(]{0,200}$"],
+          max_results: 1,
+          results_fold: "… {n} passing …",
+          results_outline: true,
+          results_after: "^[A-Z][^:]{0,200}$",
+          results_not_under: ["^Error in ", "^[A-Z]\\w{0,100}:$"],
+          ...extra,
+        },
+      }, "test"),
+    ], { security: false });
+  const text = [
+    // Before the outline: an error whose message is indented, then a line the outline cannot
+    // begin under.
+    "Error in hook",
+    "  pool not drained",
+    "  two jobs left",
+    "Run options: seed 42",
+    "  include focused",
+    "  exclude slow ones",
+    "Top",
+    "  adds one item",
+    "  adds two items",
+    // Amid the outline: an error block, then the outline goes on after its frame line.
+    "Error in hook",
+    "IOError:",
+    "  log unwritable",
+    "  mode read only",
+    "# ./a_spec.rb:4",
+    "  removes one item",
+    "  removes two items",
+  ].join("\n");
+  const engine = engineWith({});
+  expect(engine.filter("cmd", text, { failed: true }).text).toBe([
+    ...text.split("\n").slice(0, 7),
+    "  … 2 passing …",
+    ...text.split("\n").slice(9, 14),
+    "  … 2 passing …",
+  ].join("\n"));
+  // Without them the error's message and the lines before the outline fold as results.
+  expect(
+    engineWith({ results_after: undefined, results_not_under: [] })
+      .filter("cmd", text, { failed: true }).text,
+  ).toBe([
+    "Error in hook",
+    "  … 2 passing …",
+    "Run options: seed 42",
+    "  … 2 passing …",
+    "Top",
+    "  … 2 passing …",
+    "Error in hook",
+    "IOError:",
+    "  … 2 passing …",
+    "# ./a_spec.rb:4",
+    "  … 2 passing …",
+  ].join("\n"));
+});
+
 Deno.test("eslint and yamllint keep each file line and finding line as printed; repeats fold", () => {
   const eslint = [
     "",

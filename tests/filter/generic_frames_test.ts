@@ -1,5 +1,5 @@
 /**
- * Code frames of a flood of one message (src/filter/generic_frames.ts): at FLOOD places or more,
+ * Code frames of a flood of one message (src/filter/generic_frames.ts): at four places or more,
  * the first place keeps its frame and notes, the later ones keep their message, location and
  * labels. The outputs are esbuild 0.24's (`--bundle --log-limit=0`, twelve pages importing two
  * missing modules; the bundler rules leave its diagnostics to the pass after them) and rustc
@@ -8,7 +8,7 @@
 import { expect } from "expect";
 import { FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { FLOOD, foldRepeatedFrames } from "../../src/filter/generic_frames.ts";
+import { foldRepeatedFrames } from "../../src/filter/generic_frames.ts";
 
 const ESBUILD = (await Deno.readTextFile(
   new URL("../fixtures/generic/esbuild_unresolved.txt", import.meta.url),
@@ -131,13 +131,25 @@ Deno.test("rustc: a later mismatched type keeps its labels (what differs there),
   expect(out).toContain("  |            --   ^^^^^^ expected `u8`, found `u16`");
 });
 
-Deno.test("fewer than FLOOD places keep every frame", () => {
+Deno.test("three places saying one message keep every frame; a fourth folds the later ones", () => {
   // The first three mismatched types, each whole, and the abort line.
   const three = RUSTC.slice(0, RUSTC.indexOf(" --> main.rs:6:17") - 1).concat(
     "error: aborting due to 3 previous errors",
   );
-  expect(FLOOD).toBe(4);
   expect(foldRepeatedFrames(three)).toBe(three);
+  // The fourth (`let d`, with its help's suggested edit) makes a flood: from the second place on
+  // the quoted lines go.
+  const four = RUSTC.slice(0, RUSTC.indexOf(" --> main.rs:7:18") - 1).concat(
+    "error: aborting due to 4 previous errors",
+  );
+  // The second, third and fourth places lose their quoted line and their frame's bare rows;
+  // their labels stay.
+  const gone = new Set([10, 11, 13, 18, 19, 21, 23, 32, 33, 35, 37]);
+  expect(foldRepeatedFrames(four)).toEqual([
+    ...four.slice(0, 7),
+    "  … 3 more places saying this are shown without the quoted source",
+    ...four.slice(7).filter((_, i) => !gone.has(i + 7)),
+  ]);
 });
 
 Deno.test("phpcs's `4 | WARNING | [ ] …` rows are a table, no frame: five files saying one warning keep every row", async () => {

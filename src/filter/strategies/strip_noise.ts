@@ -67,7 +67,13 @@
  * the ending line is nested under (the nearest earlier one of each smaller indent: its groups) stay
  * as printed, and the results between them fold, each stretch on its own; the run is held whole
  * for that. `results_until` names the line after which nothing is a result (rspec's `Failures:`,
- * under which indented text explains each failure).
+ * under which indented text explains each failure). `results_after` names the line the results
+ * begin under (rspec's top-level example group, with a line indented deeper right under it):
+ * what comes before is no result.
+ * `results_not_under` names the lines that open an error block (rspec's `An error occurred …`,
+ * `Failure/Error:`, an exception class line): the lines under its first one, up to the next one
+ * indented no deeper, are no results (a load or hook error's source excerpt and message, which
+ * rspec prints outside the outline and before it).
  * `results_evidence` names lines that show the results are an echo, not the answer (sqlite3
  * prints statements as rows in `.mode insert` and `.dump`, and echoes them with `.echo on`): runs
  * read before one of them stay as printed.
@@ -241,6 +247,12 @@ export const StripNoiseConfig = z.object({
   results_until: z.string().optional().describe(
     "Regex (RE2 syntax) of a line after which no line is read as a result (rspec's `Failures:`: the indented text under it explains them)",
   ),
+  results_after: z.string().optional().describe(
+    "Regex (RE2 syntax) of the line the results begin under (rspec's top-level example group): no line is a result until one is read with a line indented deeper right under it",
+  ),
+  results_not_under: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of the lines that open an error block (rspec's `An error occurred …`, `Failure/Error:`, `NameError:`): no line in one is a result; it holds the lines under its first line (blank, more indented, or opening a block too) up to the next line indented no deeper than that",
+  ),
   failure_context: z.object({
     failure: z.string().describe("Regex (RE2 syntax) of a failing result line (TAP's `not ok`)"),
     before: z.string().optional().describe(
@@ -401,6 +413,8 @@ export function compileStripNoise(
   const isRow = optionalMatcher("cells");
   const isEvidence = optionalMatcher("results_evidence");
   const resultsEnd = optionalPatternField(config.results_until, "strategy.results_until", engine);
+  const resultsStart = optionalPatternField(config.results_after, "strategy.results_after", engine);
+  const opensError = optionalMatcher("results_not_under");
   const context = config.failure_context;
   const contextMatcher = (key: "failure" | "before" | "after") => {
     const source = context?.[key];
@@ -495,6 +509,30 @@ export function compileStripNoise(
         : Math.max(config.max_results, config.results_head, HELD_RESULTS);
       // With results_until: whether its line came (no line is a result after it).
       let resultsOver = false;
+      // With results_after: whether a line indented deeper has come right under its line (no
+      // line is a result before), and the indent of the line just read when it matched (or -1).
+      let resultsBegun = resultsStart === undefined;
+      let underStart = -1;
+      // With results_not_under: the indent of the open error block's first line (null: none).
+      let errorIndent: number | null = null;
+      /**
+       * Whether a line stands where a result may: outside an error block, and (with
+       * results_after) in the results or right under their first line. Reads every line.
+       */
+      const resultPlace = (line: string) => {
+        const indent = indentOf(line);
+        if (opensError?.(line)) errorIndent = Math.min(errorIndent ?? indent, indent);
+        else if (errorIndent !== null && line.trim() !== "" && indent <= errorIndent) {
+          errorIndent = null;
+        }
+        if (errorIndent !== null) {
+          underStart = -1;
+          return false;
+        }
+        if (underStart >= 0 && indent > underStart && line.trim() !== "") resultsBegun = true;
+        underStart = resultsStart?.test(line) ? indent : -1;
+        return resultsBegun;
+      };
       // With cells: the tables read so far, by their columns (the stage reads one line ahead).
       const tables = isRow === null ? null : new AlignedCells();
       // An earlier stage's cut note (`... (12 lines omitted) ...`), held until a line after it is
@@ -716,9 +754,10 @@ export function compileStripNoise(
           }
         }
         if (!resultsOver && resultsEnd?.test(line)) resultsOver = true;
+        const placed = isResult === null || resultPlace(line);
         // A line carrying a failure or a location is no passing result: it never folds.
         if (
-          !diagnostic && !resultsOver && isResult?.(line) && !matches(line) &&
+          !diagnostic && !resultsOver && placed && isResult?.(line) && !matches(line) &&
           (config.results_trusted || !carriesFailure(line)) &&
           (config.results_on_failure || !ctx.failed)
         ) {

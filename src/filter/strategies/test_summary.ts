@@ -111,6 +111,9 @@ const BLOCK_START = [
   /^\s*(stdout|stderr) ───/, // nextest 0.9.9x: the test is named by the FAIL line before it
   /^_{3,} .+ _{3,}$/, // pytest
   /^\s*--- FAIL: /, // go
+  // go test -bench: a failed benchmark's record, its result in place of the row's metrics (the
+  // name column printed before it ran), its log lines under it
+  /^Benchmark\S{1,300}\s{1,40}--- FAIL: \S/,
   /^panic: /, // go
   /^fatal error: /, // go's runtime (`concurrent map writes`, a deadlock), its goroutines under it
   /^\s*● /, // jest
@@ -132,6 +135,8 @@ const PASSING = [
   /^\[gw\d{1,4}\] (\[\s{0,3}\d{1,3}%\] )?(PASSED|SKIPPED|XFAIL) \S/, // pytest-xdist -v
   /^\s*--- (PASS|SKIP): /, // a skip is kept as an outcome (`GO_SKIP`), not a failure
   /^=== (RUN|PAUSE|CONT|NAME)\s/,
+  // go test -v -bench: a benchmark's name alone as it starts, its `=== RUN` (what it logs follows)
+  /^Benchmark\S{1,300}$/,
   /^\s*(✓|✔|√) /,
   /^PASS\s/,
   /^PASS$/,
@@ -330,8 +335,11 @@ const GO_BENCH_HEADER = /^(?:goos|goarch|pkg|cpu): \S/;
  * parallel test resumes, `=== NAME` in newer releases).
  */
 const GO_RUN = /^=== (RUN|CONT|NAME|PAUSE)\s+(\S{1,1000})$/;
-/** go's `--- FAIL: TestX/sub (0.00s)` (and PASS, SKIP): the test it closes. */
-const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000}) \(/;
+/**
+ * go's `--- FAIL: TestX/sub (0.00s)` (and PASS, SKIP): the test it closes. A benchmark's has no
+ * duration (`--- FAIL: BenchmarkX-2`).
+ */
+const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000})(?: \(|$)/;
 /**
  * Running go tests whose `=== RUN   TestX` line is held: a failed test's stays over its `--- FAIL:`
  * line, saying where the test started (the log lines after it are its own).
@@ -1377,12 +1385,15 @@ function summarizer(
       // trace with the panic.
       if (!(cargoRun && block !== null && printed.has(block))) block = null;
       passing++;
+      const printedBefore = sinceRun;
       sinceRun = [];
       const done = GO_RESULT.exec(line);
       const { logs } = done ? resolveGoRun(done[1]) : {};
       const skip = done ? GO_SKIP.exec(line) : null;
       if (skip) {
-        keepOutcome([...(logs ?? []).slice(-MAX_SKIP_LOG), line], 1);
+        // A benchmark has no `=== RUN` line holding its log: under -v it is the lines since its
+        // name's.
+        keepOutcome([...(logs ?? printedBefore).slice(-MAX_SKIP_LOG), line], 1);
         skipIndent = skip[1].length;
         skipLog = MAX_SKIP_LOG;
         return;
