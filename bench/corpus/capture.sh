@@ -7590,8 +7590,6 @@ if sel xmllint; then
 EOF2
   for i in $(seq 1 24); do printf '<?xml version="1.0"?>\n<order currency="EUR">\n  <id>%d</id>\n  <customer>c%d</customer>\n  <line sku="A-%d" qty="2"/>\n</order>\n' "$i" "$i" "$i" >"$X/data/order-$(printf %02d "$i").xml"; done
   V="$(xmllint --version 2>&1 | head -1)"
-  # Golden: every file validates.
-  capture_golden xmllint-validate all_valid "$X" "xmllint --noout --schema order.xsd data/*.xml"
   printf '<?xml version="1.0"?>\n<order>\n  <id>0</id>\n  <customer>x</customer>\n  <line sku="B" qty="-1"/>\n</order>\n' >"$X/data/order-07.xml"
   printf '<?xml version="1.0"?>\n<order currency="USD">\n  <id>13</id>\n  <client>y</client>\n</order>\n' >"$X/data/order-13.xml"
   printf '<?xml version="1.0"?>\n<order currency="USD">\n  <id>19</id>\n  <customer>z</customer>\n  <line sku="C" qty="1">\n</order>\n' >"$X/data/order-19.xml"
