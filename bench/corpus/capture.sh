@@ -7281,3 +7281,317 @@ EOF2
   capture lint mypy_strict_untyped_flood "$F/mypy" "mypy --strict inventory" "$(mypy --version)"
   PATH="$ROOT/node_modules/.bin:$PATH" capture node tsc_pretty_false_flood "$F/tsc" "tsc -p . --pretty false" "tsc $("$ROOT/node_modules/.bin/tsc" --version)"
 fi
+
+# --- rules19: families that had no rule (checkstyle, TypeDoc, Dart Sass). Selectors: checkstyle
+# typedoc sass. Each gives a corpus case and real runs kept as the rule's goldens
+# (capture_golden). typedoc, typescript and sass come from npm (ZEPH_CORPUS_NPM).
+if sel checkstyle; then
+  K="$WORK/checkshop"
+  P="$K/src/main/java/com/acme/shop"
+  rm -rf "$K" && mkdir -p "$P"
+  cat >"$P/Cart.java" <<'EOF2'
+package com.acme.shop;
+
+import java.util.*;
+import java.io.File;
+
+public class Cart {
+    private List<Item> items = new ArrayList<>();
+    public int MAX_ITEMS = 100;
+    protected String owner_name;
+
+    public Cart(String owner_name) {
+        this.owner_name = owner_name;
+    }
+
+    public void add(Item item) {
+        if (items.size() >= MAX_ITEMS) throw new IllegalStateException("full");
+        items.add(item);
+    }
+
+    public double total(double discount) {
+        double t = 0;
+        for (Item i : items) { t += i.price * i.qty; }
+        if (discount > 0.5) return t * 0.5;
+        return t * (1 - discount);
+    }
+
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (Item i : items) sb.append(i.name + " x" + i.qty + " @ " + i.price + " = " + (i.price * i.qty) + "; ");
+        return sb.toString();
+    }
+}
+EOF2
+  cat >"$P/Item.java" <<'EOF2'
+package com.acme.shop;
+
+public class Item {
+    public String name;
+    public int qty;
+    public double price;
+
+    public Item(String name, int qty, double price) {
+        this.name = name; this.qty = qty; this.price = price;
+    }
+
+    public boolean equals(Object o) {
+        if (!(o instanceof Item)) return false;
+        Item other = (Item)o;
+        return name.equals(other.name);
+    }
+}
+EOF2
+  cat >"$P/Inventory.java" <<'EOF2'
+package com.acme.shop;
+
+import java.util.HashMap;
+import java.util.Map;
+
+public class Inventory
+{
+    private final Map<String,Integer> stock = new HashMap<>();
+
+    public void put(String sku, int n)
+    {
+        stock.put(sku, n);
+    }
+
+    public int get(String sku)
+    {
+        Integer n = stock.get(sku);
+        if (n == null) { return 0; }
+        return n;
+    }
+
+    public boolean reserve(String sku, int n)
+    {
+        int have = get(sku);
+        if (have < n) return false;
+        stock.put(sku, have - n);
+        return true;
+    }
+
+    public void restock(String sku, int n, int max, boolean force, String reason, long when, String who, int batch)
+    {
+        int cur = get(sku);
+        if (cur + n > max && !force) { throw new IllegalArgumentException("over max " + max + " for " + sku + " by " + who + " at " + when); }
+        stock.put(sku, cur + n);
+    }
+}
+EOF2
+  cat >"$P/Pricing.java" <<'EOF2'
+package com.acme.shop;
+
+public final class Pricing {
+    public static double tax(double amount) { return amount * 0.2; }
+    public static double shipping(double weight) {
+        if (weight < 1) return 4.99;
+        else if (weight < 5) return 9.99;
+        else return 19.99;
+    }
+    public static int round(double v) { return (int) Math.round(v * 100); }
+}
+EOF2
+  V="$(checkstyle --version 2>&1 | head -1)"
+  capture lint checkstyle_sun "$K" "checkstyle -c /sun_checks.xml src/main/java" "$V"
+  # Goldens: google_checks' [WARN] floods (exit 0), and a file checkstyle cannot parse.
+  capture_golden checkstyle google "$K" "checkstyle -c /google_checks.xml src/main/java"
+  cat >"$P/Broken.java" <<'EOF2'
+package com.acme.shop;
+
+public class Broken {
+    public void run() {
+        int x = 1
+        System.out.println(x);
+    }
+}
+EOF2
+  capture_golden checkstyle parse_error "$K" "checkstyle -c /google_checks.xml src/main/java"
+fi
+
+if sel typedoc; then
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  [ -x "$NPMDIR/node_modules/.bin/typedoc" ] || (cd "$NPMDIR" && npm install --no-audit --no-fund typedoc@0.28 typescript@5 >/dev/null 2>&1)
+  D="$WORK/shopdocs"
+  rm -rf "$D" && mkdir -p "$D/src"
+  ln -s "$NPMDIR/node_modules" "$D/node_modules"
+  echo '{"name":"shop-api","version":"1.0.0","private":true}' >"$D/package.json"
+  echo '{ "compilerOptions": { "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler", "strict": true, "declaration": true }, "include": ["src"] }' >"$D/tsconfig.json"
+  cat >"$D/src/index.ts" <<'EOF2'
+/**
+ * The shop's public API.
+ * @packageDocumentation
+ */
+export { Cart } from "./cart";
+export { priceOf, type PriceOptions } from "./pricing";
+export { Inventory } from "./inventory";
+export { formatMoney } from "./format";
+export { restock } from "./inventory";
+EOF2
+  cat >"$D/src/cart.ts" <<'EOF2'
+import type { Item } from "./item";
+import { priceOf } from "./pricing";
+
+/**
+ * A shopping cart. Use {@link Cart.add} to add items and {@link Cart.totl} for the total.
+ * See also {@link Checkout} and {@link Inventory.reserve}.
+ */
+export class Cart {
+  private items: Item[] = [];
+  /** Adds an item. Throws {@link CartFullError} when full. */
+  add(item: Item): void {
+    this.items.push(item);
+  }
+  /**
+   * The total price, see {@link priceOf}.
+   * @param discount the discount {@link Discount}
+   */
+  total(discount = 0): number {
+    return this.items.reduce((t, i) => t + priceOf(i), 0) * (1 - discount);
+  }
+  /** Items as a list. @returns {@link ItemList} */
+  list(): Item[] {
+    return [...this.items];
+  }
+  /** @deprecated use {@link Cart.list} @see {@link OldCart} */
+  all(): Item[] {
+    return this.items;
+  }
+}
+EOF2
+  cat >"$D/src/item.ts" <<'EOF2'
+/** An item in the cart. */
+export interface Item {
+  /** Stock keeping unit. */
+  sku: string;
+  qty: number;
+  price: number;
+  tags?: Tag[];
+}
+export interface Tag { name: string }
+EOF2
+  cat >"$D/src/pricing.ts" <<'EOF2'
+import type { Item } from "./item";
+import type { Currency } from "./currency";
+export interface PriceOptions { currency: Currency; rounding: Rounding }
+type Rounding = "up" | "down";
+/** Price of one line, see {@link PriceOptions.currncy} and {@link roundTo}. */
+export function priceOf(item: Item, opts?: PriceOptions): number {
+  return item.qty * item.price;
+}
+EOF2
+  cat >"$D/src/currency.ts" <<'EOF2'
+export type Currency = "EUR" | "USD";
+EOF2
+  cat >"$D/src/inventory.ts" <<'EOF2'
+import type { Item } from "./item";
+/** Stock levels. {@link Warehouse} holds them. */
+export class Inventory {
+  /** Reserve. See {@link Inventory.release} and {@link Stock}. */
+  reserve(item: Item): boolean { return item.qty > 0; }
+  /** @param item {@link Missing} */
+  release(item: Item): void {}
+}
+/**
+ * Restocks.
+ * @remark wrong tag
+ * @params amount
+ */
+export function restock(inv: Inventory, amount: number): void {}
+EOF2
+  cat >"$D/src/format.ts" <<'EOF2'
+import type { Currency } from "./currency";
+/** Formats an amount. {@link Locale} picks the separators; see {@link formatMony}. */
+export function formatMoney(amount: number, currency: Currency): string {
+  return `${amount.toFixed(2)} ${currency}`;
+}
+EOF2
+  # Six services whose comments link to names that do not exist and whose members have no comment.
+  python3 - "$D/src" <<'EOF2'
+import sys
+names = ["orders", "payments", "shipping", "returns", "coupons", "reviews"]
+for n in names:
+    t = n.title()
+    open(f"{sys.argv[1]}/{n}.ts", "w").write(
+        f"/** {t}. See {{@link {t}Store}} and {{@link {t}Service.fetchAll}}. */\n"
+        f"export class {t}Service {{\n"
+        f"  /** Loads one. Throws {{@link {t}NotFound}}. */\n  load(id: string): string {{ return id; }}\n"
+        f"  save(id: string, body: string): void {{}}\n  remove(id: string): boolean {{ return true; }}\n"
+        f"  count: number = 0;\n}}\n")
+    with open(f"{sys.argv[1]}/index.ts", "a") as index:
+        index.write(f'export {{ {t}Service }} from "./{n}";\n')
+EOF2
+  V="typedoc $(cd "$D" && npx typedoc --version | head -1)"
+  capture node typedoc_validation "$D" "npx typedoc src/index.ts --out docs --validation.notDocumented" "$V"
+  capture_golden typedoc-links links "$D" "npx typedoc src/index.ts --out docs"
+  capture_golden typedoc-undocumented no_links "$D" "npx typedoc src/index.ts --out docs --validation.notDocumented --validation.invalidLink false"
+  # Golden: a type error stops it (exit 3), with the compiler's frames.
+  printf 'export function pad(s: string, n: number): string {\n  const width: string = n;\n  return s.padEnd(width);\n}\n' >>"$D/src/format.ts"
+  capture_golden typedoc ts_error "$D" "npx typedoc src/index.ts --out docs --treatWarningsAsErrors"
+fi
+
+if sel sass; then
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  [ -x "$NPMDIR/node_modules/.bin/sass" ] || (cd "$NPMDIR" && npm install --no-audit --no-fund sass@1 >/dev/null 2>&1)
+  S="$WORK/sassapp"
+  rm -rf "$S" && mkdir -p "$S/scss/components"
+  ln -s "$NPMDIR/node_modules" "$S/node_modules"
+  printf '$primary: #3366cc;\n$gutter: 16px;\n$sizes: (small: 12px, medium: 16px, large: 24px);\n' >"$S/scss/_vars.scss"
+  printf '@import "vars";\n' >"$S/scss/main.scss"
+  for c in button card modal nav tabs badge; do
+    cat >"$S/scss/components/_$c.scss" <<EOF2
+@import "../vars";
+.$c {
+  color: darken(\$primary, 10%);
+  padding: \$gutter/2;
+  font-size: map-get(\$sizes, medium);
+  &:hover { background: lighten(\$primary, 20%); }
+  margin: percentage(0.5);
+}
+EOF2
+    printf '@import "components/%s";\n' "$c" >>"$S/scss/main.scss"
+  done
+  printf 'body { margin: $gutter * 2; }\n' >>"$S/scss/main.scss"
+  V="sass $(cd "$S" && npx sass --version)"
+  # Golden: sass's own cut (five of a kind, then `N repetitive deprecation warnings omitted`).
+  capture_golden sass-deprecations default "$S" "npx sass scss/main.scss out.css"
+  # The corpus case: every deprecation (--verbose), then an undefined variable stops it.
+  sed -i 's/^  font-size: map-get(\$sizes, medium);$/&\n  border: $border-width solid;/' "$S/scss/components/_tabs.scss"
+  capture node sass_verbose_error "$S" "npx sass --verbose scss/main.scss out.css" "$V"
+  # Golden: the same error with the deprecations silenced.
+  capture_golden sass silenced_error "$S" "npx sass --silence-deprecation=import,global-builtin,color-functions,slash-div scss/main.scss out.css"
+fi
+
+# xmllint (Debian's libxml2-utils) validating 24 orders against a schema: three are invalid, one
+# does not parse. Selector: xmllint.
+if sel xmllint; then
+  X="$WORK/orders-xml"
+  rm -rf "$X" && mkdir -p "$X/data"
+  cat >"$X/order.xsd" <<'EOF2'
+<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="order">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="id" type="xs:positiveInteger"/>
+        <xs:element name="customer" type="xs:string"/>
+        <xs:element name="line" maxOccurs="unbounded">
+          <xs:complexType>
+            <xs:attribute name="sku" type="xs:string" use="required"/>
+            <xs:attribute name="qty" type="xs:positiveInteger" use="required"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="currency" type="xs:string" use="required"/>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+EOF2
+  for i in $(seq 1 24); do printf '<?xml version="1.0"?>\n<order currency="EUR">\n  <id>%d</id>\n  <customer>c%d</customer>\n  <line sku="A-%d" qty="2"/>\n</order>\n' "$i" "$i" "$i" >"$X/data/order-$(printf %02d "$i").xml"; done
+  V="$(xmllint --version 2>&1 | head -1)"
+  printf '<?xml version="1.0"?>\n<order>\n  <id>0</id>\n  <customer>x</customer>\n  <line sku="B" qty="-1"/>\n</order>\n' >"$X/data/order-07.xml"
+  printf '<?xml version="1.0"?>\n<order currency="USD">\n  <id>13</id>\n  <client>y</client>\n</order>\n' >"$X/data/order-13.xml"
+  printf '<?xml version="1.0"?>\n<order currency="USD">\n  <id>19</id>\n  <customer>z</customer>\n  <line sku="C" qty="1">\n</order>\n' >"$X/data/order-19.xml"
+  capture lint xmllint_schema "$X" "xmllint --noout --schema order.xsd data/*.xml" "$V"
+fi

@@ -25011,3 +25011,4554 @@ EOF
   printf 'customer,country,net_cents\nMueller GmbH,DE,12000\nDupont SARL,FR,8000\nHuber KG,AT,4500\nRossi Srl,IT,9900\n' >"$PX/data/march.csv"
   capture batch24 php_uncaught_chained_exception "$PX" "php bin/generate-invoices.php data/march.csv" "$PHPV"
 fi
+
+# --- batch25: a service's deployment and operations config: compose files, Prometheus and
+# Alertmanager, Apache, BIND, sudoers, sshd, nftables/iptables, Puppet, Caddy, supervisord,
+# crontab, Ansible, yamllint, OpenAPI linters, JSON schema, CloudFormation, restic and borg,
+# gpg/openssl/certtool, deploy scripts, a journal, PostgreSQL's pg_ctl/initdb. Debian 12's
+# packages and one scratch npm install; no docker daemon, no systemd as PID 1, no cloud.
+if sel batch25; then
+  B="$WORK/batch25"
+  rm -rf "$B" && mkdir -p "$B"
+  NTD="$WORK/npmtools"
+  if [ ! -x "$NTD/node_modules/.bin/spectral" ]; then
+    mkdir -p "$NTD" && (cd "$NTD" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm install @stoplight/spectral-cli@6 @redocly/cli@1.34.20 ajv-cli@5 ajv-formats@2 >/dev/null 2>&1)
+  fi
+  NT="$NTD/node_modules/.bin"
+  export REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true NO_COLOR=1
+  nver() { node -p "JSON.parse(require('fs').readFileSync('$NTD/node_modules/$1/package.json', 'utf8')).version"; }
+  SVCS="orders-api billing-worker inventory-api shipping-api notifications catalog-api search-indexer
+    auth-gateway pricing-api returns-api reporting-worker webhook-relay"
+
+  # --- docker-compose 1.29 (no daemon needed for `config`) ---
+  DC="$B/compose"
+  mkdir -p "$DC/schema" "$DC/stack" "$DC/required"
+  cat >"$DC/schema/docker-compose.yml" <<'EOF'
+version: "3.8"
+
+services:
+  orders-api:
+    image: registry.tidewater.io/orders-api:1.14.2
+    restart_policy: unless-stopped
+    ports:
+      http: "8080:8080"
+    environment:
+      DATABASE_URL: postgres://orders:orders@db:5432/orders
+      REDIS_URL: redis://cache:6379/0
+    depends_on: db
+    healthcheck:
+      test: ["CMD", "curl", "-fsS", "http://localhost:8080/healthz"]
+      interval: 30
+      retries: 3
+
+  db:
+    image: postgres:15
+    volumes:
+      - pgdata:/var/lib/postgresql/data
+    environment:
+      POSTGRES_DB: orders
+      POSTGRES_USER: orders
+      POSTGRES_PASSWORD: orders
+
+  cache:
+    image: redis:7-alpine
+    command: redis-server --appendonly yes
+    mem_limit: 256m
+    deploy:
+      resources:
+        limits:
+          memory: 256M
+      placement:
+        constraints: [node.role == worker]
+        max_replicas: 2
+
+volumes:
+  pgdata:
+EOF
+  capture batch25 compose_config_schema_errors "$DC/schema" "docker-compose config" "$(docker-compose version --short)"
+
+  {
+    printf 'version: "3.8"\n\nx-logging: &default-logging\n  driver: json-file\n  options:\n    max-size: "10m"\n    max-file: "5"\n\nservices:\n'
+    port=8081
+    for s in $SVCS; do
+      up=$(echo "$s" | tr 'a-z-' 'A-Z_')
+      cat <<EOF
+  $s:
+    image: registry.tidewater.io/$s:\${${up}_TAG}
+    restart: unless-stopped
+    logging: *default-logging
+    env_file: env/common.env
+    environment:
+      SERVICE_NAME: $s
+      LOG_LEVEL: \${LOG_LEVEL:-info}
+      DATABASE_URL: postgres://$s:\${${up}_DB_PASSWORD}@db:5432/${s%%-*}
+      OTEL_EXPORTER_OTLP_ENDPOINT: http://otel-collector:4317
+    ports:
+      - "$port:8080"
+    depends_on:
+      - db
+      - cache
+    deploy:
+      resources:
+        limits:
+          memory: 512M
+EOF
+      port=$((port + 1))
+    done
+    cat <<'EOF'
+  db:
+    image: postgres:15
+    restart: unless-stopped
+    volumes:
+      - pgdata:/var/lib/postgresql/data
+      - ./db/init:/docker-entrypoint-initdb.d:ro
+    environment:
+      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}
+  cache:
+    image: redis:7-alpine
+    command: redis-server --appendonly yes --maxmemory 256mb
+  otel-collector:
+    image: otel/opentelemetry-collector-contrib:0.89.0
+    command: ["--config=/etc/otelcol/config.yaml"]
+    volumes:
+      - ./otel/config.yaml:/etc/otelcol/config.yaml:ro
+
+volumes:
+  pgdata:
+EOF
+  } >"$DC/stack/docker-compose.yml"
+  mkdir -p "$DC/stack/env" "$DC/stack/db/init" "$DC/stack/otel"
+  printf 'TZ=UTC\nAWS_REGION=eu-west-1\nFEATURE_FLAGS_URL=http://flags.internal:8500\n' >"$DC/stack/env/common.env"
+  printf 'ORDERS_API_TAG=1.14.2\nBILLING_WORKER_TAG=3.2.0\nINVENTORY_API_TAG=2.7.1\nSHIPPING_API_TAG=1.9.0\nNOTIFICATIONS_TAG=0.18.3\nCATALOG_API_TAG=4.0.0\nSEARCH_INDEXER_TAG=1.2.5\nAUTH_GATEWAY_TAG=2.3.0\nPRICING_API_TAG=1.0.7\nRETURNS_API_TAG=0.9.2\nWEBHOOK_RELAY_TAG=1.1.0\nORDERS_API_DB_PASSWORD=s3cret-orders\nBILLING_WORKER_DB_PASSWORD=s3cret-billing\nINVENTORY_API_DB_PASSWORD=s3cret-inv\nSHIPPING_API_DB_PASSWORD=s3cret-ship\nCATALOG_API_DB_PASSWORD=s3cret-cat\nAUTH_GATEWAY_DB_PASSWORD=s3cret-auth\nPRICING_API_DB_PASSWORD=s3cret-price\nRETURNS_API_DB_PASSWORD=s3cret-ret\nREPORTING_WORKER_DB_PASSWORD=s3cret-rep\nWEBHOOK_RELAY_DB_PASSWORD=s3cret-hook\nPOSTGRES_PASSWORD=s3cret-root\n' >"$DC/stack/.env"
+  capture batch25 compose_config_unset_variables "$DC/stack" "docker-compose config" "$(docker-compose version --short)"
+
+  cat >"$DC/required/docker-compose.yml" <<'EOF'
+version: "3.8"
+services:
+  billing-worker:
+    image: registry.tidewater.io/billing-worker:${BILLING_WORKER_TAG:-latest}
+    environment:
+      STRIPE_API_KEY: ${STRIPE_API_KEY:?set STRIPE_API_KEY in .env.production}
+      LEDGER_URL: ${LEDGER_URL:-http://ledger:8000}
+    volumes:
+      - invoices:/var/lib/billing/invoices
+volumes:
+  invoices:
+EOF
+  cat >"$DC/required/docker-compose.prod.yml" <<'EOF'
+version: "3.8"
+services:
+  billing-worker:
+    deploy:
+      replicas: ${BILLING_REPLICAS:-3}
+    environment:
+      SENTRY_DSN: ${SENTRY_DSN:?SENTRY_DSN is required in production}
+      DB_PASSWORD: ${BILLING_DB_PASSWORD}$
+EOF
+  capture batch25 compose_config_required_variable "$DC/required" \
+    "docker-compose -f docker-compose.yml -f docker-compose.prod.yml config" "$(docker-compose version --short)"
+
+  # --- Prometheus and Alertmanager (Debian's promtool 2.42, amtool 0.25) ---
+  PM="$B/monitoring"
+  mkdir -p "$PM/rules" "$PM/tests" "$PM/alertmanager/templates"
+  cat >"$PM/prometheus.yml" <<'EOF'
+global:
+  scrape_interval: 30s
+  evaluation_interval: 30s
+  external_labels:
+    cluster: prod-eu-west-1
+
+rule_files:
+  - rules/orders.yml
+  - rules/billing.yml
+  - rules/node.yml
+
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ["alertmanager:9093"]
+
+scrape_configs:
+  - job_name: orders-api
+    metrics_path: /metrics
+    static_configs:
+      - targets: ["orders-api-1:8080", "orders-api-2:8080"]
+    relabel_configs:
+      - source_labels: [__address__]
+        regex: '(.*):(\d+'
+        target_label: instance
+        replacement: "$1"
+  - job_name: node
+    scrape_interval: 15s
+    scrape_timeout: 20s
+    file_sd_configs:
+      - files: ["targets/node-*.json"]
+  - job_name: orders-api
+    static_configs:
+      - targets: ["orders-api-3:8080"]
+EOF
+  cat >"$PM/rules/orders.yml" <<'EOF'
+groups:
+  - name: orders-api
+    rules:
+      - record: job:http_requests:rate5m
+        expr: sum by (job) (rate(http_requests_total{job="orders-api"}[5m]))
+      - alert: OrdersHighErrorRate
+        expr: |
+          sum(rate(http_requests_total{job="orders-api",code=~"5.."}[5m]))
+            / sum(rate(http_requests_total{job="orders-api"}[5m])) > 0.05
+        for: 10m
+        labels:
+          severity: critical
+          team: checkout
+        annotations:
+          summary: "orders-api 5xx ratio above 5% for 10 minutes"
+          runbook_url: https://runbooks.tidewater.io/orders/high-error-rate
+      - alert: OrdersLatencyP99High
+        expr: histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="orders-api"}[5m])) > 1.5
+        for: 15m
+        labels:
+          severity: warning
+          team: checkout
+      - alert: OrdersQueueBacklog
+        expr: orders_pending_total > 500
+        for: 5 minutes
+        labels:
+          severity: warning
+EOF
+  cat >"$PM/rules/billing.yml" <<'EOF'
+groups:
+  - name: billing-worker
+    rules:
+      - alert: BillingJobsFailing
+        expr: increase(billing_jobs_failed_total[15m]) > 3
+        for: 5m
+        labels:
+          severity: critical
+          team: payments
+        annotations:
+          summary: "{{ $labels.instance }}: {{ $value }} billing jobs failed in 15m"
+      - alert: BillingWorkerDown
+        expr: up{job="billing-worker"} == 0
+        for: 2m
+        labels:
+          severity: critical
+          team: payments
+      - alert: BillingJobsFailing
+        expr: increase(billing_jobs_failed_total[1h]) > 10
+        labels:
+          severity: warning
+          team: payments
+        annotations:
+          summary: "billing failures over the last hour: {{ $value | humanize }"
+  - name: billing-worker
+    rules:
+      - record: billing:invoices_created:rate1h
+        expr: sum(rate(billing_invoices_created_total[1h]))
+EOF
+  cat >"$PM/rules/node.yml" <<'EOF'
+groups:
+  - name: node
+    rules:
+      - alert: NodeFilesystemAlmostFull
+        expr: node_filesystem_avail_bytes{fstype!~"tmpfs|overlay"} / node_filesystem_size_bytes < 0.10
+        for: 30m
+        labels:
+          severity: warning
+        annotations:
+          summary: "{{ $labels.instance }} {{ $labels.mountpoint }} has less than 10% free"
+      - alert: NodeDown
+        expr: up{job="node"} == 0
+        for: 5m
+        labels:
+          severity: critical
+EOF
+  capture batch25 promtool_check_config "$PM" "promtool check config prometheus.yml" "$(promtool --version 2>&1 | head -1)"
+  capture batch25 promtool_check_rules "$PM" "promtool check rules rules/orders.yml rules/billing.yml rules/node.yml" \
+    "$(promtool --version 2>&1 | head -1)"
+
+  cat >"$PM/rules/checkout.yml" <<'EOF'
+groups:
+  - name: checkout
+    rules:
+      - record: instance:checkout_errors:rate5m
+        expr: rate(checkout_errors_total[5m])
+      - alert: CheckoutErrorsHigh
+        expr: instance:checkout_errors:rate5m > 0.5
+        for: 10m
+        labels:
+          severity: page
+        annotations:
+          summary: "checkout errors on {{ $labels.instance }}"
+      - alert: PaymentProviderDown
+        expr: probe_success{job="blackbox", target="payments"} == 0
+        for: 3m
+        labels:
+          severity: page
+          team: payments
+      - alert: CartServiceRestarting
+        expr: increase(kube_pod_container_status_restarts_total{container="cart"}[30m]) > 2
+        labels:
+          severity: ticket
+EOF
+  cat >"$PM/tests/checkout_test.yml" <<'EOF'
+rule_files:
+  - ../rules/checkout.yml
+
+evaluation_interval: 1m
+
+tests:
+  - name: checkout errors page after ten minutes
+    interval: 1m
+    input_series:
+      - series: 'checkout_errors_total{instance="checkout-1:9100", job="checkout"}'
+        values: '0+60x30'
+      - series: 'checkout_errors_total{instance="checkout-2:9100", job="checkout"}'
+        values: '0+10x30'
+    alert_rule_test:
+      - eval_time: 5m
+        alertname: CheckoutErrorsHigh
+        exp_alerts: []
+      - eval_time: 15m
+        alertname: CheckoutErrorsHigh
+        exp_alerts:
+          - exp_labels:
+              severity: page
+              instance: checkout-1:9100
+              job: checkout
+            exp_annotations:
+              summary: "checkout errors on checkout-1:9100"
+    promql_expr_test:
+      - expr: instance:checkout_errors:rate5m
+        eval_time: 10m
+        exp_samples:
+          - labels: 'instance:checkout_errors:rate5m{instance="checkout-1:9100", job="checkout"}'
+            value: 1
+          - labels: 'instance:checkout_errors:rate5m{instance="checkout-2:9100", job="checkout"}'
+            value: 0.2
+
+  - name: payment provider down pages the payments team
+    interval: 1m
+    input_series:
+      - series: 'probe_success{job="blackbox", target="payments", instance="blackbox-1:9115"}'
+        values: '1 1 1 0 0 0 0 0 0 0'
+    alert_rule_test:
+      - eval_time: 8m
+        alertname: PaymentProviderDown
+        exp_alerts:
+          - exp_labels:
+              severity: critical
+              team: payments
+              job: blackbox
+              target: payments
+              instance: blackbox-1:9115
+
+  - name: cart restarts open a ticket
+    interval: 5m
+    input_series:
+      - series: 'kube_pod_container_status_restarts_total{container="cart", pod="cart-7d9f-x2l"}'
+        values: '0 0 1 2 3 4 5'
+    alert_rule_test:
+      - eval_time: 30m
+        alertname: CartServiceRestarting
+        exp_alerts:
+          - exp_labels:
+              severity: ticket
+              container: cart
+              pod: cart-7d9f-x2l
+EOF
+  capture batch25 promtool_test_rules "$PM" "promtool test rules tests/checkout_test.yml" "$(promtool --version 2>&1 | head -1)"
+
+  cat >"$PM/alertmanager/alertmanager.yml" <<'EOF'
+global:
+  resolve_timeout: 5m
+  smtp_smarthost: smtp.tidewater.io:587
+  smtp_from: alertmanager@tidewater.io
+
+templates:
+  - templates/*.tmpl
+
+route:
+  receiver: ops-email
+  group_by: [alertname, cluster]
+  group_wait: 30s
+  group_interval: 5m
+  repeat_interval: 4h
+  routes:
+    - matchers: [team="payments"]
+      receiver: pagerduty-payments
+      continue: true
+    - matchers: [severity="page"]
+      receiver: pagerduty-oncall
+    - matchers: [team="checkout", severity=~"warning|ticket"]
+      receiver: slack-checkout
+
+inhibit_rules:
+  - source_matchers: [severity="critical"]
+    target_matchers: [severity="warning"]
+    equal: [alertname, cluster]
+
+receivers:
+  - name: ops-email
+    email_configs:
+      - to: ops@tidewater.io
+  - name: pagerduty-oncall
+    pagerduty_configs:
+      - routing_key: 3f2a9c1e0b7d4e8fa1c2b3d4e5f60718
+  - name: slack-checkout
+    slack_configs:
+      - api_url: https://hooks.slack.example/services/T000/B000/XXXX
+        channel: "#checkout-alerts"
+        title: '{{ template "slack.checkout.title" . }}'
+EOF
+  printf '{{ define "slack.checkout.title" }}[{{ .Status | toUpper }}] {{ .CommonLabels.alertname }}{{ end }}\n' \
+    >"$PM/alertmanager/templates/slack.tmpl"
+  capture batch25 amtool_check_config_missing_receiver "$PM/alertmanager" "amtool check-config alertmanager.yml" \
+    "$(amtool --version 2>&1 | head -1)"
+
+  # --- Apache httpd 2.4 with a site config of its own (`-f`), Debian's modules ---
+  AP="$B/apache"
+  mkdir -p "$AP/conf/sites" "$AP/logs" "$AP/htdocs/orders" "$AP/htdocs/status"
+  cat >"$AP/conf/httpd.conf" <<EOF
+ServerRoot /etc/apache2
+Include /etc/apache2/mods-enabled/*.load
+Include /etc/apache2/mods-enabled/*.conf
+Listen 8080
+Listen 8443
+PidFile $AP/logs/httpd.pid
+ErrorLog $AP/logs/error.log
+LogFormat "%h %l %u %t \"%r\" %>s %b %D" timed
+User www-data
+Group www-data
+IncludeOptional $AP/conf/sites/*.conf
+EOF
+  cat >"$AP/conf/sites/orders.conf" <<EOF
+<VirtualHost *:8080>
+  ServerName orders.tidewater.io
+  ServerAlias orders-internal.tidewater.io
+  DocumentRoot $AP/htdocs/orders
+  CustomLog $AP/logs/orders-access.log timed
+
+  <Directory $AP/htdocs/orders>
+    Options -Indexes +FollowSymLinks
+    AllowOverride None
+    Require all granted
+  </Directory>
+
+  RewriteEngine On
+  RewriteRule ^/api/v1/(.*)\$ http://127.0.0.1:9000/v1/\$1 [P,L]
+  ProxyPassReverse /api/v1/ http://127.0.0.1:9000/v1/
+</VirtualHost>
+EOF
+  capture batch25 apache2ctl_configtest_module "$AP" "apache2ctl -t -f $AP/conf/httpd.conf" "$(apache2 -v | head -1)"
+
+  # --- BIND 9.18: named-checkconf -z and named-checkzone ---
+  NB="$B/dns"
+  mkdir -p "$NB/zones"
+  cat >"$NB/named.conf" <<EOF
+options {
+    directory "$NB/zones";
+    recursion no;
+    allow-transfer { 10.20.0.53; 10.20.1.53; };
+    dnssec-validation auto;
+    listen-on port 53 { any; };
+};
+
+acl "internal" { 10.0.0.0/8; 172.16.0.0/12; };
+
+zone "tidewater.internal" {
+    type primary;
+    file "db.tidewater.internal";
+    allow-query { internal-nets; };
+    notify yes;
+};
+
+zone "20.10.in-addr.arpa" {
+    type primary;
+    file "db.10.20";
+    allow-query { internal; };
+};
+
+zone "staging.tidewater.internal" {
+    type primary;
+    file "db.staging.tidewater.internal";
+    allow-update { key "ddns-staging"; };
+};
+EOF
+  cat >"$NB/zones/db.tidewater.internal" <<'EOF'
+$TTL 3600
+@       IN SOA  ns1.tidewater.internal. hostmaster.tidewater.internal. (
+                2026112801 ; serial
+                3600       ; refresh
+                900        ; retry
+                1209600    ; expire
+                300 )      ; negative caching TTL
+        IN NS   ns1.tidewater.internal.
+        IN NS   ns2.tidewater.internal.
+        IN MX   10 mail.tidewater.internal.
+ns1     IN A    10.20.0.53
+ns2     IN A    10.20.1.53
+mail    IN CNAME mx1.tidewater.internal.
+mx1     IN A    10.20.0.25
+orders  IN A    10.20.4.10
+orders  IN CNAME lb-eu-1.tidewater.internal.
+billing IN A    10.20.4.11
+billing IN A    10.20.4.311
+search  IN AAAA 10.20.4.12
+api     IN CNAME orders
+www.example.com. IN A 203.0.113.10
+EOF
+  cat >"$NB/zones/db.10.20" <<'EOF'
+$TTL 3600
+@       IN SOA  ns1.tidewater.internal. hostmaster.tidewater.internal. ( 2026112801 3600 900 1209600 300 )
+        IN NS   ns1.tidewater.internal.
+53.0    IN PTR  ns1.tidewater.internal.
+53.1    IN PTR  ns2.tidewater.internal.
+10.4    IN PTR  orders.tidewater.internal.
+11.4    IN PTR  billing.tidewater.internal.
+EOF
+  capture batch25 named_checkconf_zones "$NB" "named-checkconf -z named.conf" "$(named -v 2>/dev/null || named-checkconf -v)"
+  cat >"$NB/zones/db.payments.internal" <<'EOF'
+$TTL 1h
+$ORIGIN payments.internal.
+@         IN SOA ns1.payments.internal. hostmaster.payments.internal. ( 2026112803 1h 15m 2w 5m )
+          IN NS  ns1.payments.internal.
+          IN NS  ns3.payments.internal.
+          IN MX  10 mail
+          IN MX  20 mx-backup.tidewater.internal.
+ns1       IN A   10.30.0.53
+mail      IN CNAME mx1
+mx1       IN A   10.30.0.25
+gateway   IN A   10.30.2.10
+gateway   IN A   10.30.2.11
+psp-callback IN CNAME gateway
+ledger    IN A   10.30.2.20
+ledger_db IN A   10.30.2.21
+vault     IN A   10.30.2.30
+EOF
+  capture batch25 named_checkzone_errors "$NB/zones" "named-checkzone -k warn -n fail -m fail -M fail payments.internal db.payments.internal" \
+    "$(named-checkconf -v)"
+  {
+    printf '$TTL 3600\n$ORIGIN tidewater.internal.\n@ IN SOA ns1.tidewater.internal. hostmaster.tidewater.internal. ( 2026112802 3600 900 1209600 300 )\n'
+    printf '  IN NS ns1\n  IN NS ns2\nns1 IN A 10.20.0.53\nns2 IN A 10.20.1.53\n'
+    i=0
+    for rack in a b c d; do
+      for n in $(seq 1 64); do
+        printf 'node-%s%02d IN A 10.20.%d.%d\n' "$rack" "$n" $((10 + i / 200)) $((i % 200 + 10))
+        i=$((i + 1))
+      done
+    done
+    for s in $SVCS; do
+      printf '%s IN CNAME lb-eu-1\n_http._tcp.%s IN SRV 10 50 8080 %s\n' "$s" "$s" "$s"
+    done
+    printf 'lb-eu-1 IN A 10.20.4.2\nlb-eu-1 IN A 10.20.4.3\nkafka IN CNAME kafka-0\nkafka-0 IN A 10.20.6.10\n'
+    printf 'legacy-ftp IN CNAME ftp.partner.example.\n_dmarc IN TXT "v=DMARC1; p=quarantine; rua=mailto:dmarc@tidewater.io"\n'
+  } >"$NB/zones/db.tidewater.internal.v2"
+  capture batch25 named_checkzone_dump "$NB/zones" "named-checkzone -D -o - tidewater.internal db.tidewater.internal.v2" \
+    "$(named-checkconf -v)"
+
+  # --- sudoers, sshd, nftables, iptables ---
+  SE="$B/hardening"
+  mkdir -p "$SE/sudoers.d" "$SE/ssh" "$SE/nftables" "$SE/iptables"
+  cat >"$SE/sudoers" <<'EOF'
+Defaults	env_reset
+Defaults	mail_badpass
+Defaults	secure_path="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+Defaults	use_pty
+
+root	ALL=(ALL:ALL) ALL
+%sudo	ALL=(ALL:ALL) ALL
+
+@includedir sudoers.d
+EOF
+  cat >"$SE/sudoers.d/deploy" <<'EOF'
+# deploy user: restart the app services and reload nginx, nothing else
+Cmnd_Alias APP_SERVICES = /bin/systemctl restart orders-api, \
+                          /bin/systemctl restart billing-worker, \
+                          /bin/systemctl reload nginx
+Cmnd_Alias APP_LOGS = /bin/journalctl -u orders-api *, /bin/journalctl -u billing-worker *
+
+deploy  ALL=(root) NOPASSWD: APP_SERVICES, APP_LOGS
+deploy  ALL=(postgres) NOPASSWD /usr/bin/psql -d orders -c *
+Defaults:deploy !requiretty
+EOF
+  cat >"$SE/sudoers.d/monitoring" <<'EOF'
+prometheus ALL=(root) NOPASSWD: /usr/sbin/smartctl -A /dev/sd[a-z]
+EOF
+  chmod 0440 "$SE/sudoers" "$SE/sudoers.d/"*
+  capture batch25 visudo_check_include "$SE" "visudo -c -f sudoers" "$(sudo -V | head -1)"
+
+  ssh-keygen -q -t ed25519 -N "" -C "bastion host key" -f "$SE/ssh/ssh_host_ed25519_key"
+  mkdir -p /run/sshd
+  cat >"$SE/ssh/sshd_config" <<EOF
+# bastion.tidewater.io
+Port 2222
+ListenAddress 0.0.0.0
+HostKey $SE/ssh/ssh_host_ed25519_key
+Protocol 2
+UsePrivilegeSeparation sandbox
+PermitRootLogin no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/authorized_keys/%u
+AllowGroups ssh-users deploy
+ClientAliveInterval 300
+ClientAliveCountMax 2
+MaxAuthTries 3
+X11Forwarding no
+AllowTcpForwarding local
+Subsystem sftp internal-sftp
+
+Match Group deploy
+    ForceCommand /usr/local/bin/deploy-shell
+    PermitTTY no
+    AllowAgentForwarding no
+    PasswordAuthentication yes
+    Banner /etc/ssh/deploy-banner
+    UseDNS no
+EOF
+  capture batch25 sshd_test_config "$SE/ssh" "/usr/sbin/sshd -t -f sshd_config" "$(ssh -V 2>&1)"
+
+  cat >"$SE/nftables/ruleset.nft" <<'EOF'
+#!/usr/sbin/nft -f
+flush ruleset
+
+define ADMIN_NETS = { 10.20.0.0/16, 192.168.50.0/24 }
+define WEB_PORTS = { 80, 443 }
+
+table inet filter {
+  set blocklist {
+    type ipv4_addr
+    flags interval, timeout
+    elements = { 203.0.113.0/24, 198.51.100.7 }
+  }
+
+  chain input {
+    type filter hook input priority 0; policy drop;
+
+    ct state established,related accept
+    ct state invalid drop
+    iif lo accept
+    ip saddr @blocklist counter drop
+
+    ip protocol icmp icmp type { echo-request, destination-unreachable } limit rate 10/second accept
+    ip6 nexthdr icmpv6 accept
+
+    tcp dport 22 ip saddr $ADMIN_NETS accept
+    tcp dport $WEB_PORTS accept
+    tcp dport 9100 ip saddr 10.20.0.0/16 accpet
+    udp dport 51820 accept comment "wireguard"
+    tcp dport 5432 ip saddr $DB_CLIENTS accept
+
+    log prefix "nft-drop: " level warn limit rate 5/minute
+  }
+
+  chain forward {
+    type filter hook forward priority 0; policy drop
+  }
+
+  chain output {
+    type filter hook output priority 0; policy accept;
+    tcp dport 25 reject with tcp reset
+  }
+}
+
+table ip nat {
+  chain prerouting {
+    type nat hook prerouting priority -100;
+    tcp dport 8080 dnat to 10.20.4.10:8080
+  }
+}
+EOF
+  capture batch25 nft_check_ruleset "$SE/nftables" "nft -c -f ruleset.nft" "$(nft -v)"
+
+  cat >"$SE/iptables/rules.v4" <<'EOF'
+# Generated by iptables-save v1.8.9 (nf_tables) on Fri Nov 28 10:12:03 2026
+*filter
+:INPUT DROP [0:0]
+:FORWARD DROP [0:0]
+:OUTPUT ACCEPT [0:0]
+:RATE-LIMIT - [0:0]
+-A INPUT -i lo -j ACCEPT
+-A INPUT -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
+-A INPUT -m conntrack --ctstate INVALID -j DROP
+-A INPUT -p icmp --icmp-type echo-request -j RATE-LIMIT
+-A INPUT -s 10.20.0.0/16 -p tcp -m tcp --dport 22 -j ACCEPT
+-A INPUT -p tcp -m multiport --dports 80,443 -j ACCEPT
+-A INPUT -s 10.20.0.0/16 -p tcp -m tcp --dport 9100 -j ACCEPT
+-A INPUT -p udp -m udp --dport 51820 -j ACCEPT
+-A INPUT -p tcp -m tcp --dport 5432 -m iprange --src-range 10.20.4.10-10.20.4.40 -j ACCEPT
+-A INPUT -p tcp --syn -m limit --limit 25/second --limit-burst 100 -j ACCEPT
+-A INPUT -p tcp -m tcp --dport 8080 -m comment --comment "orders-api canary" -j ACCEPT
+-A INPUT -j LOG --log-prefix "iptables-drop: " --log-levl 4
+-A RATE-LIMIT -m limit --limit 10/sec -j ACCEPT
+-A RATE-LIMIT -j DROP
+COMMIT
+# Completed on Fri Nov 28 10:12:03 2026
+EOF
+  capture batch25 iptables_restore_test "$SE/iptables" "iptables-restore --test rules.v4" "$(iptables --version)"
+
+  # --- Puppet 7: parser validate and puppet-lint over a control repo's site modules ---
+  PP="$B/puppet"
+  mkdir -p "$PP/site/profile/manifests/app" "$PP/site/role/manifests" "$PP/manifests"
+  cat >"$PP/manifests/site.pp" <<'EOF'
+node /^orders-api-\d+\.tidewater\.internal$/ {
+  include role::orders_api
+}
+
+node 'bastion.tidewater.internal' {
+  include role::bastion
+}
+
+node default {
+  include role::base
+}
+EOF
+  cat >"$PP/site/role/manifests/orders_api.pp" <<'EOF'
+# Orders API application servers
+class role::orders_api {
+  include profile::base
+  include profile::app::orders_api
+  include profile::monitoring::node_exporter
+}
+EOF
+  cat >"$PP/site/profile/manifests/app/orders_api.pp" <<'EOF'
+# Deploys the orders API as a systemd service behind nginx
+class profile::app::orders_api (
+  String $version       = '1.14.2',
+  Integer $port         = 8080,
+  String $database_url,
+  Hash $env             = {},
+) {
+  $service = 'orders-api'
+
+  package { $service:
+    ensure => $version,
+  }
+
+  file { "/etc/${service}/env":
+    ensure  => file,
+    owner   => 'root',
+    group   => $service,
+    mode    => '0640',
+    content => epp('profile/app/env.epp', { 'env' => $env + { 'DATABASE_URL' => $database_url } }),
+    notify  => Service[$service],
+  }
+
+  service { $service:
+    ensure    => running,
+    enable    => true,
+    subscribe => Package[$service]
+  }
+
+  if $port < 1024 {
+    fail("orders-api must not bind a privileged port (got ${port})"
+  }
+}
+EOF
+  cat >"$PP/site/profile/manifests/base.pp" <<'EOF'
+# Baseline for every host
+class profile::base {
+  $admins = ['alice', 'bogdan', 'chidi']
+
+  $admins.each |$user| {
+    user { $user:
+      ensure     => present,
+      managehome => true,
+      groups     => ['sudo', 'ssh-users'],
+    }
+  }
+
+  file { '/etc/motd':
+    content => "Managed by Puppet. Host: ${facts['networking']['fqdn']}\n",
+  }
+
+  cron { 'logrotate-hourly':
+    command => '/usr/sbin/logrotate /etc/logrotate.conf',
+    minute  => 15,
+    hour    => '*',
+  ]
+}
+EOF
+  capture batch25 puppet_parser_validate "$PP" \
+    "puppet parser validate manifests/site.pp site/role/manifests/orders_api.pp site/profile/manifests/base.pp site/profile/manifests/app/orders_api.pp" \
+    "puppet $(puppet --version)"
+  # the services' profiles, written by hand over the years in several styles
+  for s in $SVCS; do
+    [ "$s" = orders-api ] && continue
+    cls=$(echo "$s" | tr '-' '_')
+    cat >"$PP/site/profile/manifests/app/$cls.pp" <<EOF
+class profile::app::$cls (
+    \$version = "latest",
+    \$port = 8080,
+    \$manage_user = true
+) {
+    if \$manage_user == true {
+      user { "$s": ensure => present, system => true, shell => '/usr/sbin/nologin', home => "/srv/$s" }
+    }
+    file { "/srv/$s":
+      ensure => directory,
+      mode => 755,
+      owner => "$s",
+    }
+    file { "/etc/systemd/system/$s.service":
+      content => template("profile/$s.service.erb"),
+      ensure => present,
+    }   
+    exec { "reload-systemd-$s":
+      command => "systemctl daemon-reload",
+      refreshonly => true,
+      subscribe => File["/etc/systemd/system/$s.service"]
+    }
+    service { "$s": ensure => "running", enable => "true", require => Exec["reload-systemd-$s"] }
+}
+EOF
+  done
+  capture batch25 puppet_lint_site_modules "$PP" "puppet-lint --relative site/profile/manifests/app" "puppet-lint $(puppet-lint --version | cut -d' ' -f2)"
+
+  # --- Caddy 2.6: validate and adapt a Caddyfile ---
+  CD="$B/caddy"
+  mkdir -p "$CD/errors" "$CD/adapt"
+  cat >"$CD/errors/Caddyfile" <<'EOF'
+{
+	email ops@tidewater.io
+	admin off
+}
+
+orders.tidewater.io {
+	encode zstd gzip
+	reverse_proxi /api/* orders-api-1:8080 orders-api-2:8080 {
+		lb_policy least_conn
+		health_uri /healthz
+	}
+	file_server {
+		root /srv/www/orders
+	}
+	log {
+		output file /var/log/caddy/orders.log
+	}
+}
+EOF
+  capture batch25 caddy_validate_unknown_directive "$CD/errors" "caddy validate --config Caddyfile" "caddy $(caddy version)"
+  {
+    printf '{\n  email ops@tidewater.io\n  admin localhost:2019\n}\n\n(common) {\n  encode zstd gzip\n  header -Server\n  log {\n    output file /var/log/caddy/access.log\n    format json\n  }\n}\n\n'
+    for s in orders-api inventory-api shipping-api catalog-api pricing-api returns-api; do
+      printf '%s.tidewater.io {\n    import common\n    reverse_proxy %s-1:8080 %s-2:8080 {\n      lb_policy round_robin\n      health_uri /healthz\n      health_interval 10s\n    }\n    handle_path /static/* {\n        root * /srv/static/%s\n        file_server\n    }\n}\n\n' "$s" "$s" "$s" "$s"
+    done
+  } >"$CD/adapt/Caddyfile"
+  capture batch25 caddy_adapt_unformatted "$CD/adapt" "caddy adapt --config Caddyfile --pretty --validate" "caddy $(caddy version)"
+
+  # --- supervisord 4.2 with a bad program section ---
+  SV="$B/supervisor"
+  mkdir -p "$SV/conf.d" "$SV/log"
+  cat >"$SV/supervisord.conf" <<EOF
+[unix_http_server]
+file=$SV/supervisor.sock
+
+[supervisord]
+logfile=$SV/log/supervisord.log
+pidfile=$SV/supervisord.pid
+childlogdir=$SV/log
+nodaemon=true
+
+[rpcinterface:supervisor]
+supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
+
+[include]
+files = conf.d/*.conf
+EOF
+  cat >"$SV/conf.d/billing.conf" <<'EOF'
+[program:billing-worker]
+command=/srv/billing-worker/venv/bin/celery -A billing worker --loglevel=INFO --concurrency=4
+directory=/srv/billing-worker
+user=www-data
+numprocs=3
+autostart=true
+autorestart=unexpected
+startsecs=10
+stopwaitsecs=600
+stopasgroup=true
+environment=DJANGO_SETTINGS_MODULE="billing.settings.production",CELERY_BROKER_URL="redis://cache:6379/2"
+stdout_logfile=/var/log/billing/worker.log
+stderr_logfile=/var/log/billing/worker.err
+
+[program:billing-beat]
+command=/srv/billing-worker/venv/bin/celery -A billing beat --loglevel=INFO
+directory=/srv/billing-worker
+user=www-data
+autostart=true
+EOF
+  capture batch25 supervisord_bad_program "$SV" "supervisord -c supervisord.conf -n" "supervisord $(supervisord -v)"
+
+  # --- crontab of a deploy user ---
+  CR="$B/cron"
+  mkdir -p "$CR"
+  cat >"$CR/deploy.crontab" <<'EOF'
+SHELL=/bin/bash
+MAILTO=ops@tidewater.io
+PATH=/usr/local/bin:/usr/bin:/bin
+
+# m h  dom mon dow   command
+*/5 * * * *   /srv/ops/bin/check-queue-depth --max 500
+15 2 * * *    /srv/ops/bin/pg-backup --db orders --to s3://tidewater-backups/orders
+30 2 * * 1-5  /srv/ops/bin/rotate-invoices
+0 */6 * * *   /srv/ops/bin/refresh-search-index >> /var/log/search-reindex.log 2>&1
+60 3 * * *    /srv/ops/bin/vacuum-analyze orders
+0 4 * * 8     /srv/ops/bin/weekly-report --mail finance@tidewater.io
+@daily        /srv/ops/bin/prune-docker-images
+EOF
+  capture batch25 crontab_install_errors "$CR" "crontab deploy.crontab" "cron 3.0pl1-162"
+
+  # --- Ansible 2.14: syntax check of a playbook and an inventory graph ---
+  AN="$B/ansible"
+  mkdir -p "$AN/inventories/prod/group_vars" "$AN/roles/orders_api/tasks" "$AN/roles/orders_api/handlers" \
+    "$AN/roles/orders_api/templates" "$AN/roles/common/tasks"
+  cat >"$AN/ansible.cfg" <<'EOF'
+[defaults]
+inventory = inventories/prod
+roles_path = roles
+retry_files_enabled = False
+nocows = 1
+EOF
+  cat >"$AN/site.yml" <<'EOF'
+---
+- name: Baseline for every host
+  hosts: all
+  become: true
+  roles:
+    - common
+
+- name: Deploy the orders API
+  hosts: orders_api
+  become: true
+  serial: "30%"
+  vars:
+    orders_api_version: "1.14.2"
+  roles:
+    - orders_api
+EOF
+  cat >"$AN/roles/common/tasks/main.yml" <<'EOF'
+---
+- name: Install base packages
+  ansible.builtin.apt:
+    name: [chrony, unattended-upgrades, prometheus-node-exporter]
+    state: present
+    update_cache: true
+
+- name: Ensure chrony is running
+  ansible.builtin.service:
+    name: chrony
+    state: started
+    enabled: true
+EOF
+  cat >"$AN/roles/orders_api/tasks/main.yml" <<'EOF'
+---
+- name: Create the service user
+  ansible.builtin.user:
+    name: orders
+    system: true
+    shell: /usr/sbin/nologin
+
+- name: Install the release
+  ansible.builtin.unarchive:
+    src: "https://artifacts.tidewater.io/orders-api/{{ orders_api_version }}/orders-api.tar.gz"
+    dest: /srv/orders-api
+    remote_src: true
+    owner: orders
+  notify: restart orders-api
+
+- name: Render the environment file
+  ansible.builtin.template:
+    src: env.j2
+    dest: /etc/orders-api/env
+    mode: "0640"
+   notify: restart orders-api
+
+- name: Enable the service
+  ansible.builtin.systemd:
+    name: orders-api
+    enabled: true
+    daemon_reload: true
+EOF
+  printf -- '---\n- name: restart orders-api\n  ansible.builtin.systemd:\n    name: orders-api\n    state: restarted\n' \
+    >"$AN/roles/orders_api/handlers/main.yml"
+  cat >"$AN/inventories/prod/hosts" <<'EOF'
+[orders_api]
+orders-api-[1:4].tidewater.internal
+
+[billing]
+billing-1.tidewater.internal
+billing-2.tidewater.internal ansible_host=10.20.4.22
+
+[db]
+pg-primary.tidewater.internal pg_role=primary
+pg-replica-[1:2].tidewater.internal pg_role=replica
+
+[app:children]
+orders_api
+billing
+
+[prod:children]
+app
+db
+EOF
+  printf -- '---\nntp_servers:\n  - 0.debian.pool.ntp.org\n  - 1.debian.pool.ntp.org\n' >"$AN/inventories/prod/group_vars/all.yml"
+  capture batch25 ansible_playbook_syntax_check "$AN" "ansible-playbook --syntax-check site.yml" \
+    "$(ansible --version 2>/dev/null | head -1)"
+  cat >>"$AN/inventories/prod/hosts" <<'EOF'
+
+[monitoring]
+prometheus-1.tidewater.internal
+alertmanager-[1:3.tidewater.internal
+
+[edge]
+lb-eu-1.tidewater.internal ansible_host=10.20.4.2 keepalived_priority=150
+lb-eu-2.tidewater.internal ansible_host=10.20.4.3 keepalived_priority=100
+EOF
+  cat >"$AN/inventories/prod/bastion.yml" <<'EOF'
+all:
+  children:
+    bastion:
+      hosts:
+        bastion.tidewater.internal:
+          ansible_port: 2222
+      vars
+        ansible_user: deploy
+EOF
+  capture batch25 ansible_inventory_graph_errors "$AN" "ansible-inventory -i inventories/prod --graph" \
+    "$(ansible --version 2>/dev/null | head -1)"
+
+  # --- yamllint --strict over a service's Kubernetes manifests ---
+  YK="$B/k8s"
+  mkdir -p "$YK/base"
+  cat >"$YK/.yamllint" <<'EOF'
+extends: default
+rules:
+  line-length:
+    max: 120
+  comments:
+    min-spaces-from-content: 1
+EOF
+  for s in $SVCS; do
+    cat >"$YK/base/$s-deployment.yaml" <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: $s
+  labels:
+    app.kubernetes.io/name: $s
+    app.kubernetes.io/part-of: tidewater
+  annotations:
+    deployment.kubernetes.io/revision: "14"
+    kubectl.kubernetes.io/last-applied-configuration: '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"$s","namespace":"prod"}}'
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: $s
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: $s
+    spec:
+      containers:
+      - name: $s
+        image: registry.tidewater.io/$s:1.0.0
+        ports:
+        - containerPort: 8080
+          name: http
+        env:
+        - name: LOG_FORMAT
+          value: json
+        - name: FEATURE_NEW_CHECKOUT
+          value: "on"
+        readinessProbe:
+          httpGet: {path: /healthz, port: http}
+          initialDelaySeconds: 5
+        resources:
+          limits: { memory: 512Mi, cpu: "1" }
+        securityContext:
+          readOnlyRootFilesystem: yes
+          runAsNonRoot: true
+EOF
+    cat >"$YK/base/$s-service.yaml" <<EOF
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: $s
+spec:
+  selector:
+    app.kubernetes.io/name: $s
+  ports:
+    - name: http
+      port: 80
+      targetPort: http   
+EOF
+  done
+  cat >"$YK/base/kustomization.yaml" <<'EOF'
+---
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: prod
+resources:
+  - orders-api-deployment.yaml
+  - orders-api-service.yaml
+  - orders-api-deployment.yaml
+configMapGenerator:
+  - name: orders-api-config
+    literals:
+      - LOG_LEVEL=info
+      - LOG_LEVEL=debug
+EOF
+  capture batch25 yamllint_strict_k8s "$YK" "yamllint --strict base/" "yamllint $(yamllint --version | cut -d' ' -f2)"
+
+  # --- OpenAPI: spectral and redocly over a hand-grown API description ---
+  OA="$B/openapi"
+  mkdir -p "$OA"
+  printf 'extends: ["spectral:oas"]\n' >"$OA/.spectral.yaml"
+  {
+    cat <<'EOF'
+openapi: 3.0.3
+info:
+  title: Tidewater Orders API
+  version: 1.14.2
+servers:
+  - url: https://api.tidewater.io/v1
+tags:
+  - name: orders
+  - name: shipments
+  - name: returns
+paths:
+EOF
+    for r in orders shipments returns invoices refunds customers addresses carts coupons webhooks; do
+      sing=${r%s}
+      cat <<EOF
+  /$r:
+    get:
+      tags: [orders]
+      summary: List $r
+      parameters:
+        - name: page
+          in: query
+          schema: {type: integer}
+        - name: per_page
+          in: query
+          schema: {type: integer, maximum: 200}
+      responses:
+        "200":
+          description: A page of $r
+          content:
+            application/json:
+              schema:
+                type: array
+                items:
+                  \$ref: "#/components/schemas/${sing^}"
+    post:
+      operationId: create${sing^}
+      summary: Create a $sing
+      requestBody:
+        content:
+          application/json:
+            schema:
+              \$ref: "#/components/schemas/${sing^}Input"
+      responses:
+        "201":
+          description: Created
+  /$r/{id}:
+    get:
+      operationId: get${sing^}
+      description: Fetch one $sing by id.
+      responses:
+        "200":
+          description: The $sing
+          content:
+            application/json:
+              schema:
+                \$ref: "#/components/schemas/${sing^}"
+        "404":
+          description: Not found
+    delete:
+      operationId: get${sing^}
+      responses:
+        "204":
+          description: Deleted
+EOF
+    done
+    printf 'components:\n  schemas:\n'
+    for r in Order Shipment Return Invoice Refund Customer Addresse Cart Coupon Webhook; do
+      cat <<EOF
+    $r:
+      type: object
+      required: [id]
+      properties:
+        id: {type: string, format: uuid}
+        created_at: {type: string, format: date-time}
+        status: {type: string, enum: [draft, open, closed, open]}
+        total: {type: number, example: "12.50"}
+EOF
+    done
+    printf '    OrderInput:\n      type: object\n      properties:\n        items: {type: array}\n'
+  } >"$OA/openapi.yaml"
+  capture batch25 spectral_lint_openapi "$OA" "$NT/spectral lint openapi.yaml" "spectral $(nver @stoplight/spectral-cli)"
+  cat >"$OA/redocly.yaml" <<'EOF'
+extends:
+  - recommended
+rules:
+  operation-4xx-response: error
+  no-unused-components: warn
+EOF
+  capture batch25 redocly_lint_openapi "$OA" "$NT/redocly lint openapi.yaml --format=stylish" "redocly $(nver @redocly/cli)"
+
+  # --- ajv-cli: service configs against their JSON schema ---
+  AJ="$B/service-configs"
+  mkdir -p "$AJ/schema" "$AJ/services"
+  cat >"$AJ/schema/service.schema.json" <<'EOF'
+{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "$id": "https://schemas.tidewater.io/service.json",
+  "title": "Service deployment descriptor",
+  "type": "object",
+  "required": ["name", "owner", "replicas", "resources", "healthcheck"],
+  "additionalProperties": false,
+  "properties": {
+    "name": { "type": "string", "pattern": "^[a-z][a-z0-9-]{2,40}$" },
+    "owner": { "type": "string", "format": "email" },
+    "replicas": { "type": "integer", "minimum": 1, "maximum": 20 },
+    "tier": { "enum": ["critical", "standard", "batch"] },
+    "resources": {
+      "type": "object",
+      "required": ["memory", "cpu"],
+      "properties": {
+        "memory": { "type": "string", "pattern": "^[0-9]+(Mi|Gi)$" },
+        "cpu": { "type": "string", "pattern": "^[0-9]+m?$" }
+      }
+    },
+    "healthcheck": {
+      "type": "object",
+      "required": ["path"],
+      "properties": {
+        "path": { "type": "string", "pattern": "^/" },
+        "interval_seconds": { "type": "integer", "minimum": 5 }
+      }
+    },
+    "env": { "type": "object", "additionalProperties": { "type": "string" } }
+  }
+}
+EOF
+  printf '{\n  "name": "orders-api",\n  "owner": "checkout@tidewater.io",\n  "replicas": 4,\n  "tier": "critical",\n  "resources": { "memory": "512Mi", "cpu": "500m" },\n  "healthcheck": { "path": "/healthz", "interval_seconds": 10 },\n  "env": { "LOG_LEVEL": "info" }\n}\n' >"$AJ/services/orders-api.json"
+  printf '{\n  "name": "billing-worker",\n  "owner": "payments team",\n  "replicas": 0,\n  "tier": "critical",\n  "resources": { "memory": "1G", "cpu": "1" },\n  "healthcheck": { "path": "healthz", "interval_seconds": 2 },\n  "env": { "CONCURRENCY": 4 }\n}\n' >"$AJ/services/billing-worker.json"
+  printf '{\n  "name": "Search_Indexer",\n  "owner": "search@tidewater.io",\n  "replicas": 2,\n  "tier": "best-effort",\n  "resources": { "memory": "2Gi" },\n  "health_check": { "path": "/ready" }\n}\n' >"$AJ/services/search-indexer.json"
+  printf '{\n  "name": "webhook-relay",\n  "owner": "integrations@tidewater.io",\n  "replicas": 2,\n  "resources": { "memory": "256Mi", "cpu": "250m" },\n  "healthcheck": { "path": "/healthz" }\n}\n' >"$AJ/services/webhook-relay.json"
+  capture batch25 ajv_validate_service_configs "$AJ" \
+    "$NT/ajv validate -s schema/service.schema.json -d 'services/*.json' --all-errors -c ajv-formats --errors=text" \
+    "ajv-cli $(nver ajv-cli)"
+
+  # --- cfn-lint over a CloudFormation template ---
+  CF="$B/cloudformation"
+  mkdir -p "$CF/templates"
+  cat >"$CF/templates/orders-api.yaml" <<'EOF'
+AWSTemplateFormatVersion: "2010-09-09"
+Description: Orders API on ECS Fargate behind an ALB
+
+Parameters:
+  Environment:
+    Type: String
+    AllowedValues: [staging, prod]
+  ImageTag:
+    Type: String
+  VpcId:
+    Type: AWS::EC2::VPC::Id
+  PrivateSubnets:
+    Type: List<AWS::EC2::Subnet::Id>
+  DesiredCount:
+    Type: Number
+    Default: "three"
+
+Conditions:
+  IsProd: !Equals [!Ref Environment, prod]
+
+Resources:
+  LogGroup:
+    Type: AWS::Logs::LogGroup
+    Properties:
+      LogGroupName: !Sub /ecs/orders-api-${Environment}
+      RetentionInDays: 45
+
+  TaskRole:
+    Type: AWS::IAM::Role
+    Properties:
+      AssumeRolePolicyDocument:
+        Version: "2012-10-17"
+        Statement:
+          - Effect: Allow
+            Principal: { Service: ecs-tasks.amazonaws.com }
+            Action: sts:AssumeRole
+      Policies:
+        - PolicyName: orders-queue
+          PolicyDocument:
+            Version: "2012-10-17"
+            Statement:
+              - Effect: Allow
+                Action: [sqs:SendMessage, sqs:ReceiveMesage]
+                Resource: !GetAtt OrdersQueue.Arn
+
+  TaskDefinition:
+    Type: AWS::ECS::TaskDefinition
+    Properties:
+      Family: orders-api
+      Cpu: "512"
+      Memory: "1024"
+      NetworkMode: awsvpc
+      RequiresCompatibilities: [FARGATE]
+      TaskRoleArn: !Ref TaskRole
+      ContainerDefinitions:
+        - Name: orders-api
+          Image: !Sub registry.tidewater.io/orders-api:${ImageTag}
+          PortMappings:
+            - ContainerPort: 8080
+          LogConfiguration:
+            LogDriver: awslogs
+            Options:
+              awslogs-group: !Ref LogGroup
+              awslogs-region: !Ref AWS::Region
+              awslogs-stream-prefix: orders
+
+  Service:
+    Type: AWS::ECS::Service
+    Properties:
+      Cluster: !ImportValue tidewater-ecs-cluster
+      TaskDefinition: !Ref TaskDefinition
+      DesiredCount: !If [IsProd, !Ref DesiredCount, 1]
+      LaunchType: FARGATE
+      NetworkConfiguration:
+        AwsvpcConfiguration:
+          Subnets: !Ref PrivateSubnets
+          SecurityGroups: [!Ref ServiceSecurityGroup]
+          AssignPublicIp: DISABLED
+      HealthCheckGracePeriodSeconds: 30
+
+  ServiceSecurityGroup:
+    Type: AWS::EC2::SecurityGroup
+    Properties:
+      GroupDescription: orders-api tasks
+      VpcId: !Ref VpcId
+      SecurityGroupIngress:
+        - IpProtocol: tcp
+          FromPort: 8080
+          ToPort: 8080
+          CidrIp: 10.20.0.0/16
+
+Outputs:
+  ServiceName:
+    Value: !GetAtt Service.Name
+    Export:
+      Name: !Sub orders-api-${Environment}-service
+  QueueUrl:
+    Value: !Ref OrdersQueue
+EOF
+  capture batch25 cfn_lint_template "$CF" "cfn-lint templates/orders-api.yaml" "$(cfn-lint --version)"
+
+  # release_tree DIR: a deployed release of the orders API (sources, migrations, static assets)
+  release_tree() {
+    local d="$1" m f
+    mkdir -p "$d/app/orders" "$d/app/payments" "$d/migrations" "$d/static/js" "$d/static/css" "$d/static/img" "$d/config"
+    for m in api models serializers services tasks views urls admin signals permissions filters pagination; do
+      printf '"""orders.%s"""\n\nimport logging\n\nlogger = logging.getLogger(__name__)\n' "$m" >"$d/app/orders/$m.py"
+      printf '"""payments.%s"""\n\nfrom decimal import Decimal\n\nZERO = Decimal("0.00")\n' "$m" >"$d/app/payments/$m.py"
+    done
+    for m in $(seq -w 1 180); do
+      printf '# generated migration %s\nfrom django.db import migrations\n\n\nclass Migration(migrations.Migration):\n    dependencies = []\n    operations = []\n' "$m" \
+        >"$d/migrations/0${m}_auto.py"
+    done
+    for f in checkout cart account orders returns tracking search vendor runtime polyfills; do
+      for h in 3f9a1c 8b2e77 c41d09 e7705a; do
+        printf '/* %s */\n(()=>{"use strict";console.debug("%s")})();\n' "$f" "$f" >"$d/static/js/$f.$h.js"
+        printf '.%s{display:block}\n' "$f" >"$d/static/css/$f.$h.css"
+      done
+    done
+    for f in logo logo-dark hero-banner empty-cart parcel truck returns-box favicon-32 favicon-192 apple-touch; do
+      head -c 2048 /dev/zero | tr '\0' 'x' >"$d/static/img/$f.png"
+    done
+    printf 'DEBUG = False\nALLOWED_HOSTS = ["orders.tidewater.io"]\n' >"$d/config/settings_production.py"
+    printf 'orders-api 1.14.2\n' >"$d/VERSION"
+  }
+
+  # --- restic 0.14: a verbose backup to a local repository, then a wrong password ---
+  RS="$B/restic"
+  mkdir -p "$RS"
+  release_tree "$RS/srv/orders-api/releases/1.14.2"
+  export RESTIC_PASSWORD="correct horse battery staple"
+  restic -r "$RS/repo" init --no-cache >/dev/null 2>&1
+  capture batch25 restic_backup_verbose "$RS" \
+    "restic -r repo backup --no-cache --verbose=2 --host orders-api-1 --tag release-1.14.2 srv/orders-api/releases/1.14.2" \
+    "$(restic version)"
+  capture batch25 restic_snapshots_wrong_password "$RS" \
+    "RESTIC_PASSWORD='correct horse battery stapler' restic -r repo snapshots --no-cache --host orders-api-1" "$(restic version)"
+  unset RESTIC_PASSWORD
+
+  # --- borg 1.2: create with --list, one path missing ---
+  BG="$B/borg"
+  mkdir -p "$BG"
+  release_tree "$BG/srv/orders-api/releases/1.14.2"
+  mkdir -p "$BG/etc/orders-api" && printf 'DATABASE_URL=postgres://orders@pg-primary/orders\n' >"$BG/etc/orders-api/env"
+  export BORG_PASSPHRASE="nightly-backups-2026" BORG_BASE_DIR="$BG/.borg-home" BORG_RELOCATED_REPO_ACCESS_IS_OK=yes
+  borg init --encryption=repokey "$BG/repo" >/dev/null 2>&1
+  capture batch25 borg_create_missing_path "$BG" \
+    "borg create --list --stats --compression zstd,6 repo::orders-api-1-2026-11-28 etc/orders-api srv/orders-api/releases/1.14.2/app var/lib/orders-api/uploads srv/orders-api/releases/1.14.2/migrations srv/orders-api/releases/1.14.2/static" \
+    "$(borg --version)"
+  unset BORG_PASSPHRASE BORG_BASE_DIR BORG_RELOCATED_REPO_ACCESS_IS_OK
+
+  # --- gpg: a release's checksum file changed after it was signed ---
+  GP="$B/release-signing"
+  mkdir -p "$GP/gnupg" "$GP/dist" && chmod 700 "$GP/gnupg"
+  export GNUPGHOME="$GP/gnupg"
+  gpg --batch --passphrase '' --quick-gen-key 'Tidewater Release Signing <release@tidewater.io>' ed25519 sign 0 >/dev/null 2>&1
+  for a in orders-api_1.14.2_amd64.deb orders-api_1.14.2_arm64.deb orders-api-1.14.2.tar.gz; do
+    head -c 40960 /dev/urandom >"$GP/dist/$a"
+  done
+  (cd "$GP/dist" && sha256sum orders-api* >SHA256SUMS && gpg --batch --armor --detach-sign --output SHA256SUMS.asc SHA256SUMS 2>/dev/null)
+  head -c 40960 /dev/urandom >"$GP/dist/orders-api_1.14.2_arm64.deb"
+  (cd "$GP/dist" && sha256sum orders-api* >SHA256SUMS)
+  capture batch25 gpg_verify_bad_signature "$GP/dist" "gpg --verify SHA256SUMS.asc SHA256SUMS" "$(gpg --version | head -1)"
+  gpgconf --kill gpg-agent
+  unset GNUPGHOME
+
+  # --- openssl and certtool: a chain with a missing intermediate, an expired and a mismatched cert ---
+  TL="$B/tls"
+  mkdir -p "$TL"
+  (
+    cd "$TL" || exit 1
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout root.key -out root.pem -days 3650 \
+      -subj "/O=Tidewater/CN=Tidewater Root CA 2024" -addext basicConstraints=critical,CA:TRUE >/dev/null 2>&1
+    for ica in "intermediate:Tidewater Issuing CA 2025" "old-intermediate:Tidewater Issuing CA 2022"; do
+      n=${ica%%:*}
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$n.key" -out "$n.csr" -subj "/O=Tidewater/CN=${ica#*:}" >/dev/null 2>&1
+      printf 'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n' >"$n.ext"
+      openssl x509 -req -in "$n.csr" -CA root.pem -CAkey root.key -CAcreateserial -days 1825 -extfile "$n.ext" -out "$n.pem" >/dev/null 2>&1
+    done
+    for leaf in "orders:intermediate" "billing:old-intermediate"; do
+      n=${leaf%%:*} ca=${leaf#*:}
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$n.key" -out "$n.csr" \
+        -subj "/O=Tidewater/CN=$n.tidewater.io" >/dev/null 2>&1
+      printf 'subjectAltName=DNS:%s.tidewater.io,DNS:%s-internal.tidewater.io\nextendedKeyUsage=serverAuth\n' "$n" "$n" >"$n.ext"
+      openssl x509 -req -in "$n.csr" -CA "$ca.pem" -CAkey "$ca.key" -CAcreateserial -days 397 -extfile "$n.ext" -out "$n.crt" >/dev/null 2>&1
+    done
+    certtool --generate-privkey --key-type ecdsa --outfile legacy-api.key >/dev/null 2>&1
+    cat >legacy-api.tmpl <<'EOF'
+organization = "Tidewater"
+cn = "legacy-api.tidewater.io"
+dns_name = "legacy-api.tidewater.io"
+tls_www_server
+signing_key
+activation_date = "2024-03-01 00:00:00"
+expiration_date = "2025-03-01 00:00:00"
+EOF
+    certtool --generate-certificate --load-privkey legacy-api.key --load-ca-certificate intermediate.pem \
+      --load-ca-privkey intermediate.key --template legacy-api.tmpl --outfile legacy-api.crt >/dev/null 2>&1
+    cat legacy-api.crt intermediate.pem >legacy-api-chain.pem
+  )
+  capture batch25 openssl_verify_chain "$TL" \
+    "openssl verify -show_chain -CAfile root.pem -untrusted intermediate.pem orders.crt billing.crt legacy-api.crt" "$(openssl version)"
+  capture batch25 openssl_pkcs12_key_mismatch "$TL" \
+    "openssl pkcs12 -export -in orders.crt -inkey billing.key -certfile intermediate.pem -name orders -passout pass:changeit -out orders.p12" \
+    "$(openssl version)"
+  capture batch25 certtool_verify_expired_chain "$TL" \
+    "certtool --verify --load-ca-certificate root.pem --infile legacy-api-chain.pem" "$(certtool --version | head -1)"
+
+  # --- a deploy script driven by awk and sed that stops half-way ---
+  DS="$B/deploy-script"
+  mkdir -p "$DS/scripts" "$DS/inventory" "$DS/nginx" "$DS/build"
+  cat >"$DS/inventory/staging.txt" <<'EOF'
+# host                          role      weight  zone
+orders-api-1.staging.internal   app       5       eu-west-1a
+orders-api-2.staging.internal   app       5       eu-west-1b
+orders-api-3.staging.internal   app       2       eu-west-1c
+billing-1.staging.internal      worker    1       eu-west-1a
+pg-primary.staging.internal     db        0       eu-west-1a
+EOF
+  cat >"$DS/nginx/orders.conf.in" <<'EOF'
+# orders-api, release __RELEASE__, deployed __DEPLOYED_AT__
+upstream orders_api {
+    least_conn;
+__UPSTREAMS__
+}
+
+server {
+    listen 443 ssl http2;
+    server_name orders.staging.tidewater.io;
+    add_header X-Release "__RELEASE__" always;
+    location / {
+        proxy_pass http://orders_api;
+    }
+}
+EOF
+  cat >"$DS/scripts/deploy.sh" <<'EOF'
+#!/usr/bin/env bash
+# Renders the nginx upstreams for an environment and rolls the release out host by host.
+set -euo pipefail
+
+ENVIRONMENT=${1:?usage: deploy.sh ENVIRONMENT RELEASE}
+RELEASE=${2:?usage: deploy.sh ENVIRONMENT RELEASE}
+INVENTORY="inventory/${ENVIRONMENT}.txt"
+OUT="build/${ENVIRONMENT}"
+
+echo "==> deploying orders-api ${RELEASE} to ${ENVIRONMENT}"
+mkdir -p "$OUT"
+
+app_hosts=$(awk '!/^#/ && $2 == "app" { print $1 }' "$INVENTORY")
+echo "==> $(echo "$app_hosts" | wc -l) app hosts: $(echo $app_hosts)"
+
+awk '!/^#/ && $2 == "app" { printf "    server %s:8080 weight=%d max_fails=3 fail_timeout=10s; # %s\n", $1, $3, $4 }' \
+  "$INVENTORY" >"$OUT/upstreams.conf"
+echo "==> wrote $OUT/upstreams.conf ($(wc -l <"$OUT/upstreams.conf") servers)"
+
+total_weight=$(awk '!/^#/ && $2 == "app" { w += $3 } END { print w }' "$INVENTORY")
+echo "==> total upstream weight: $total_weight"
+
+cp nginx/orders.conf.in "$OUT/orders.conf"
+sed -i -e "/__UPSTREAMS__/{r $OUT/upstreams.conf" -e 'd}' "$OUT/orders.conf"
+sed -i "s/__DEPLOYED_AT__/$(date -u +%Y-%m-%dT%H:%MZ)/" "$OUT/orders.conf"
+sed -i "s/__RELEASE__/${RELEASE}/g" "$OUT/orders.conf"
+echo "==> rendered $OUT/orders.conf"
+
+for host in $app_hosts; do
+  echo "==> $host: draining"
+  echo "==> $host: installing ${RELEASE}"
+done
+echo "==> done"
+EOF
+  chmod +x "$DS/scripts/deploy.sh"
+  capture batch25 deploy_script_sed_error "$DS" "./scripts/deploy.sh staging release/2026.11.28-rc2" "$(bash --version | head -1)"
+
+  # --- make deploy: templates rendered by envsubst, then every check before the rollout ---
+  MD="$B/ops-deploy"
+  mkdir -p "$MD/templates" "$MD/rules"
+  cat >"$MD/Makefile" <<'EOF'
+ENV ?= staging
+BUILD := build/$(ENV)
+RULES := $(sort $(wildcard rules/*.yml))
+
+export CLUSTER := eu-west-1-$(ENV)
+export SCRAPE_INTERVAL := 30s
+export ALERTMANAGER_URL := alertmanager.$(ENV).internal:9093
+
+.PHONY: render check-config check-rules deploy
+
+render:
+	@mkdir -p $(BUILD)
+	@for t in templates/*.tmpl; do \
+	  out=$(BUILD)/$$(basename $$t .tmpl); \
+	  envsubst < $$t > $$out && echo "render $$t -> $$out"; \
+	done
+
+check-config: render
+	promtool check config --syntax-only $(BUILD)/prometheus.yml
+
+check-rules:
+	promtool check rules $(RULES)
+
+deploy: check-config check-rules
+	@echo "rolling out prometheus config to $(ENV)"
+	rsync -a $(BUILD)/ rules prometheus.$(ENV).internal:/etc/prometheus/
+EOF
+  cat >"$MD/templates/prometheus.yml.tmpl" <<'EOF'
+global:
+  scrape_interval: ${SCRAPE_INTERVAL}
+  external_labels:
+    cluster: ${CLUSTER}
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ["${ALERTMANAGER_URL}"]
+rule_files:
+  - /etc/prometheus/rules/*.yml
+scrape_configs:
+  - job_name: services
+    file_sd_configs:
+      - files: ["/etc/prometheus/targets/*.json"]
+EOF
+  printf 'route:\n  receiver: ops-${ENV_NAME}\nreceivers:\n  - name: ops-${ENV_NAME}\n' >"$MD/templates/alertmanager.yml.tmpl"
+  printf '[{"targets": ["${CLUSTER}-node-exporter:9100"]}]\n' >"$MD/templates/targets.json.tmpl"
+  for s in $SVCS; do
+    m=$(echo "$s" | tr '-' '_')
+    cat >"$MD/rules/$s-availability.yml" <<EOF
+groups:
+  - name: $s-availability
+    rules:
+      - alert: ${m}_down
+        expr: up{job="$s"} == 0
+        for: 5m
+        labels: {severity: critical, service: $s}
+EOF
+    cat >"$MD/rules/$s-errors.yml" <<EOF
+groups:
+  - name: $s-errors
+    rules:
+      - record: job:${m}_errors:ratio_rate5m
+        expr: sum(rate(http_requests_total{job="$s",code=~"5.."}[5m])) / sum(rate(http_requests_total{job="$s"}[5m]))
+      - alert: ${m}_error_ratio_high
+        expr: job:${m}_errors:ratio_rate5m > 0.02
+        for: 10m
+        labels: {severity: warning, service: $s}
+EOF
+    cat >"$MD/rules/$s-latency.yml" <<EOF
+groups:
+  - name: $s-latency
+    rules:
+      - record: job:${m}_latency:p99_5m
+        expr: histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{job="$s"}[5m])))
+      - alert: ${m}_latency_high
+        expr: job:${m}_latency:p99_5m > 1
+        for: 15m
+        labels: {severity: warning, service: $s}
+EOF
+    cat >"$MD/rules/$s-saturation.yml" <<EOF
+groups:
+  - name: $s-saturation
+    rules:
+      - alert: ${m}_memory_high
+        expr: container_memory_working_set_bytes{container="$s"} / container_spec_memory_limit_bytes{container="$s"} > 0.9
+        for: 10m
+        labels: {severity: warning, service: $s}
+      - alert: ${m}_cpu_throttled
+        expr: rate(container_cpu_cfs_throttled_periods_total{container="$s"}[5m]) > 0.25
+        for: 15m
+        labels: {severity: info, service: $s}
+EOF
+    cat >"$MD/rules/$s-slo.yml" <<EOF
+groups:
+  - name: $s-slo
+    interval: 1m
+    rules:
+      - record: slo:${m}_availability:ratio_rate30d
+        expr: 1 - (sum(increase(http_requests_total{job="$s",code=~"5.."}[30d])) / sum(increase(http_requests_total{job="$s"}[30d])))
+      - alert: ${m}_error_budget_burn
+        expr: (1 - slo:${m}_availability:ratio_rate30d) > (14.4 * (1 - 0.999))
+        for: 2m
+        labels: {severity: critical, service: $s}
+EOF
+    cat >"$MD/rules/$s-deps.yml" <<EOF
+groups:
+  - name: $s-deps
+    rules:
+      - alert: ${m}_db_pool_exhausted
+        expr: db_pool_connections_in_use{service="$s"} >= db_pool_connections_max{service="$s"}
+        for: 5m
+        labels: {severity: warning, service: $s}
+EOF
+    cat >"$MD/rules/$s-queue.yml" <<EOF
+groups:
+  - name: $s-queue
+    rules:
+      - alert: ${m}_queue_backlog
+        expr: sum(rabbitmq_queue_messages_ready{queue=~"$s[.].*"}) > 1000
+        for: 10m
+        labels: {severity: warning, service: $s}
+EOF
+    cat >"$MD/rules/$s-certs.yml" <<EOF
+groups:
+  - name: $s-certs
+    rules:
+      - alert: ${m}_certificate_expiring
+        expr: probe_ssl_earliest_cert_expiry{job="blackbox",service="$s"} - time() < 14 * 86400
+        for: 1h
+        labels: {severity: ticket, service: $s}
+EOF
+    cat >"$MD/rules/$s-restarts.yml" <<EOF
+groups:
+  - name: $s-restarts
+    rules:
+      - alert: ${m}_restarting
+        expr: increase(kube_pod_container_status_restarts_total{container="$s"}[30m]) > 3
+        labels: {severity: warning, service: $s}
+EOF
+  done
+  cat >"$MD/rules/pricing-api-slo.yml" <<'EOF'
+groups:
+  - name: pricing-api-slo
+    interval: 1m
+    rules:
+      - record: slo:pricing_api_availability:ratio_rate30d
+        expr: 1 - (sum(increase(http_requests_total{job="pricing-api",code=~"5.."}[30d])) / sum(increase(http_requests_total{job="pricing-api"}[30d]))
+      - alert: pricing_api_error_budget_burn
+        expr: (1 - slo:pricing_api_availability:ratio_rate30d) > (14.4 * (1 - 0.999))
+        for: 2m
+        labels: {severity: critical, service: pricing-api}
+      - alert: pricing_api_stale_prices
+        expr: time() - pricing_last_refresh_timestamp_seconds > 15m
+        labels: {severity: warning, service: pricing-api}
+EOF
+  capture batch25 make_deploy_failed_check "$MD" "make deploy ENV=staging" "$(make --version | head -1)"
+
+  # --- a service journal (exported and imported as a journal file) ending in a failed unit ---
+  JN="$B/journal"
+  mkdir -p "$JN"
+  python3 - "$JN/export.txt" <<'EOF'
+import sys
+
+t0 = 1795852800_000000  # 2026-11-28 08:00:00 UTC
+out = []
+seq = 0
+
+
+def ts(sec):
+    s = int(sec)
+    return f"[2026-11-28 08:{s // 60:02d}:{s % 60:02d} +0000]"
+
+
+def entry(sec, ident, pid, msg, prio=6, unit="orders-api.service", manager=False):
+    global seq
+    seq += 1
+    fields = {
+        "__CURSOR": f"s=7c1e;i={seq:x}",
+        "__REALTIME_TIMESTAMP": str(t0 + int(sec * 1_000_000)),
+        "__MONOTONIC_TIMESTAMP": str(90_000_000 + int(sec * 1_000_000)),
+        "_BOOT_ID": "4b1f2c3d5e6f708192a3b4c5d6e7f809",
+        "_MACHINE_ID": "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        "_HOSTNAME": "orders-api-2",
+        "PRIORITY": str(prio),
+        "SYSLOG_IDENTIFIER": ident,
+        "_PID": str(pid),
+        "MESSAGE": msg,
+    }
+    if manager:
+        fields.update({"_SYSTEMD_UNIT": "init.scope", "UNIT": unit, "_COMM": "systemd"})
+    else:
+        fields.update({"_SYSTEMD_UNIT": unit, "_COMM": "gunicorn"})
+    out.append("".join(f"{k}={v}\n" for k, v in fields.items()) + "\n")
+
+
+paths = ["/v1/orders", "/v1/orders/ord_{n}", "/v1/orders/ord_{n}/items", "/v1/carts/crt_{n}", "/healthz"]
+sec = 0.0
+entry(sec, "systemd", 1, "Started orders-api.service - Orders API (gunicorn).", manager=True)
+entry(0.4, "gunicorn", 2210, f"{ts(0.4)} [2210] [INFO] Starting gunicorn 20.1.0")
+entry(0.4, "gunicorn", 2210, f"{ts(0.4)} [2210] [INFO] Listening at: http://0.0.0.0:8080 (2210)")
+entry(0.4, "gunicorn", 2210, f"{ts(0.4)} [2210] [INFO] Using worker: gthread")
+for w in range(4):
+    entry(0.5 + w * 0.1, "gunicorn", 2214 + w, f"{ts(0.5)} [{2214 + w}] [INFO] Booting worker with pid: {2214 + w}")
+sec = 2.0
+for i in range(292):
+    sec += 1.7 + (i % 7) * 0.3
+    p = paths[i % len(paths)].format(n=88120 + i * 7)
+    method = "POST" if i % 5 == 0 and i % 3 == 1 else "GET"
+    status = 201 if method == "POST" else (404 if i % 53 == 17 else 200)
+    ms = 18 + (i * 37) % 140
+    if i % 61 == 40:
+        entry(sec, "gunicorn", 2214 + i % 4,
+              f"WARNING orders.db slow query ({1200 + i} ms): SELECT ... FROM orders_order WHERE customer_id = $1 ORDER BY created_at DESC", prio=4)
+        continue
+    entry(sec, "gunicorn", 2214 + i % 4, f'10.20.4.{2 + i % 2} - - "{method} {p} HTTP/1.1" {status} {300 + (i * 53) % 4000} {ms}ms')
+sec += 3
+tb = [
+    "ERROR orders.db could not acquire connection from pool (attempt 3/3)",
+    "Traceback (most recent call last):",
+    '  File "/srv/orders-api/app/orders/db.py", line 48, in connect',
+    "    return psycopg2.connect(dsn, connect_timeout=5)",
+    '  File "/srv/orders-api/venv/lib/python3.11/site-packages/psycopg2/__init__.py", line 122, in connect',
+    "    conn = _connect(dsn, connection_factory=connection_factory, **kwasync)",
+    'psycopg2.OperationalError: connection to server at "pg-primary.tidewater.internal" (10.20.5.10), port 5432 failed: FATAL:  remaining connection slots are reserved for non-replication superuser connections',
+]
+for line in tb:
+    entry(sec, "gunicorn", 2216, line, prio=3)
+entry(sec + 0.2, "gunicorn", 2216, f"{ts(sec + 0.2)} [2216] [INFO] Worker exiting (pid: 2216)")
+entry(sec + 0.4, "gunicorn", 2210, f"{ts(sec + 0.4)} [2210] [ERROR] Worker (pid:2216) exited with code 3", prio=3)
+entry(sec + 0.5, "gunicorn", 2210, f"{ts(sec + 0.5)} [2210] [ERROR] Shutting down: Master", prio=3)
+entry(sec + 0.5, "gunicorn", 2210, f"{ts(sec + 0.5)} [2210] [ERROR] Reason: Worker failed to boot.", prio=3)
+sec += 1
+entry(sec, "systemd", 1, "orders-api.service: Main process exited, code=exited, status=3/NOTIMPLEMENTED", prio=5, manager=True)
+entry(sec, "systemd", 1, "orders-api.service: Failed with result 'exit-code'.", prio=4, manager=True)
+entry(sec, "systemd", 1, "orders-api.service: Consumed 41.317s CPU time.", manager=True)
+for n in range(1, 6):
+    sec += 5
+    entry(sec, "systemd", 1, f"orders-api.service: Scheduled restart job, restart counter is at {n}.", manager=True)
+    entry(sec, "systemd", 1, "Stopped orders-api.service - Orders API (gunicorn).", manager=True)
+    entry(sec, "systemd", 1, "Started orders-api.service - Orders API (gunicorn).", manager=True)
+    entry(sec + 1.1, "gunicorn", 2300 + n, f"{ts(sec + 1.1)} [{2300 + n}] [ERROR] Worker failed to boot: connection to server at \"pg-primary.tidewater.internal\" (10.20.5.10), port 5432 failed", prio=3)
+    entry(sec + 1.3, "systemd", 1, "orders-api.service: Main process exited, code=exited, status=3/NOTIMPLEMENTED", prio=5, manager=True)
+    entry(sec + 1.3, "systemd", 1, "orders-api.service: Failed with result 'exit-code'.", prio=4, manager=True)
+sec += 5
+entry(sec, "systemd", 1, "orders-api.service: Start request repeated too quickly.", prio=4, manager=True)
+entry(sec, "systemd", 1, "orders-api.service: Failed with result 'exit-code'.", prio=4, manager=True)
+entry(sec, "systemd", 1, "Failed to start orders-api.service - Orders API (gunicorn).", prio=3, manager=True)
+open(sys.argv[1], "w").write("".join(out))
+EOF
+  /lib/systemd/systemd-journal-remote -o "$JN/orders-api.journal" - <"$JN/export.txt" >/dev/null 2>&1
+  capture batch25 journalctl_file_unit_failure "$JN" \
+    "TZ=UTC journalctl --file orders-api.journal -u orders-api.service --no-pager -o short-iso" "$(journalctl --version | head -1)"
+
+  # --- PostgreSQL 15: pg_ctl start with a broken postgresql.conf, initdb over an existing cluster ---
+  PG="$B/postgres"
+  mkdir -p "$PG" && chown postgres:postgres "$PG"
+  runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$PG/data" --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null 2>&1
+  cat >>"$PG/data/postgresql.conf" <<'EOF'
+
+# --- orders-db tuning (ticket OPS-2291) ---
+shared_buffers = 2GBB
+effective_cache_size = 6GB
+work_mem = 32MB
+max_connections = 400
+wal_level = logical
+max_wal_senders = 10
+checkpoint_timeout = 15min
+random_page_cost = 1.1
+log_min_duration_statement = 250ms
+track_io_timing = yes
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = all
+autovacuum_naptime = '30 seconds'
+EOF
+  capture batch25 pg_ctl_start_bad_config "$PG" \
+    "runuser -u postgres -- pg_ctl -D data -o '-p 55432 -k $PG' -w -t 20 start" "$(/usr/lib/postgresql/15/bin/postgres --version)"
+  capture batch25 initdb_existing_directory "$PG" \
+    "runuser -u postgres -- initdb -D data -E UTF8 --locale=C.UTF-8 --data-checksums" "$(/usr/lib/postgresql/15/bin/postgres --version)"
+fi
+
+# --- batch26: schema compilers and code generators (protobuf, flatbuffers, thrift, capnp, asn1c,
+# omniidl, GraphQL, OpenAPI, JSON Schema, drizzle-kit), compiled languages the set lacked (C# on Mono,
+# Vala, Ada, Free Pascal, D, Crystal) and parser/code generators (cython, swig, bison, flex, m4,
+# autoconf, gperf, xsltproc). Debian packages: protobuf-compiler flatbuffers-compiler
+# thrift-compiler capnproto mono-devel mono-xbuild nunit-console valac libglib2.0-dev gnat gprbuild
+# fp-compiler ldc dub crystal cython3 swig bison flex m4 autoconf gperf xsltproc asn1c omniidl.
+# npm packages are installed once into $WORK/npmtools26.
+if sel batch26; then
+  B="$WORK/batch26"
+  rm -rf "$B" && mkdir -p "$B"
+  # --- protobuf: a shop API whose imports and types do not resolve, a billing API with syntax errors,
+  # a catalog of 36 files compiled to Python with unused imports (exit 0) ---
+  PB="$B/shop-api"
+  mkdir -p "$PB/proto/shop/v1" "$PB/gen"
+  cat >"$PB/proto/shop/v1/money.proto" <<'EOF'
+syntax = "proto3";
+
+package shop.v1;
+
+// Money is an amount in minor units of an ISO 4217 currency.
+message Money {
+  string currency_code = 1;
+  int64 units = 2;
+  int32 nanos = 3;
+}
+EOF
+  cat >"$PB/proto/shop/v1/order.proto" <<'EOF'
+syntax = "proto3";
+
+package shop.v1;
+
+import "google/protobuf/timestamp.proto";
+import "google/type/date.proto";
+import "shop/v1/money.proto";
+import "shop/v1/address.proto";
+
+enum OrderStatus {
+  ORDER_STATUS_UNSPECIFIED = 0;
+  ORDER_STATUS_PENDING = 1;
+  ORDER_STATUS_PAID = 2;
+  ORDER_STATUS_SHIPPED = 3;
+}
+
+message LineItem {
+  string sku = 1;
+  int32 quantity = 2;
+  Money unit_price = 3;
+}
+
+message Order {
+  string id = 1;
+  Customer customer = 2;
+  repeated LineItem items = 3;
+  OrderStatus status = 4;
+  google.protobuf.Timestamp created_at = 5;
+  google.type.Date delivery_date = 6;
+  Address shipping_address = 7;
+  Money total = 8;
+}
+EOF
+  cat >"$PB/proto/shop/v1/order_service.proto" <<'EOF'
+syntax = "proto3";
+
+package shop.v1;
+
+import "shop/v1/order.proto";
+
+service OrderService {
+  rpc GetOrder(GetOrderRequest) returns (Order);
+  rpc ListOrders(ListOrdersRequest) returns (ListOrdersResponse);
+  rpc CancelOrder(CancelOrderRequest) returns (Order);
+}
+
+message GetOrderRequest {
+  string id = 1;
+}
+
+message ListOrdersRequest {
+  int32 page_size = 1;
+  string page_token = 2;
+  OrderStatus status = 3;
+}
+
+message ListOrdersResponse {
+  repeated Order orders = 1;
+  string next_page_token = 2;
+}
+EOF
+  capture batch26 protoc_import_errors "$PB" "protoc -I proto --python_out=gen proto/shop/v1/*.proto" "$(protoc --version)"
+
+  PBB="$B/billing-api"
+  mkdir -p "$PBB/proto/billing/v1" "$PBB/gen"
+  cat >"$PBB/proto/billing/v1/invoice.proto" <<'EOF'
+syntax = "proto3";
+
+package billing.v1;
+
+option go_package = "example.com/billing/gen/billing/v1;billingv1";
+
+enum InvoiceState {
+  INVOICE_STATE_DRAFT = 1;
+  INVOICE_STATE_OPEN = 2;
+  INVOICE_STATE_PAID = 3;
+  INVOICE_STATE_VOID = 4;
+}
+
+message Invoice {
+  reserved 4, 9 to 11;
+  reserved "legacy_total";
+
+  string id = 1;
+  string customer_id = 2;
+  InvoiceState state = 3;
+  int64 legacy_total = 5;
+  repeated InvoiceLine lines = 6;
+  string memo = 7;
+  map<string, string> labels = 8;
+  int64 discount_cents = 9;
+}
+
+message InvoiceLine {
+  string description = 1;
+  int32 quantity = 2;
+  int64 amount_cents = 2;
+  optional string tax_code = 3;
+}
+EOF
+  cat >"$PBB/proto/billing/v1/payment.proto" <<'EOF'
+syntax = "proto3";
+
+package billing.v1;
+
+message Payment {
+  string id = 1;
+  string invoice_id = 2;
+  int64 amount_cents = 3;
+  required string method = 4;
+  oneof source {
+    Card card = 5;
+    BankTransfer bank_transfer = 6;
+  }
+}
+
+message Card {
+  string last4 = 1;
+  int32 exp_month = 2;
+  int32 exp_year = 3;
+}
+
+message BankTransfer {
+  string iban = 1;
+  string reference = 2 [default = "INV"];
+}
+EOF
+  capture batch26 protoc_syntax_errors "$PBB" "protoc -I proto --cpp_out=gen proto/billing/v1/invoice.proto proto/billing/v1/payment.proto" "$(protoc --version)"
+
+  PBC="$B/catalog-api"
+  mkdir -p "$PBC/proto/catalog/v1" "$PBC/gen/python"
+  cat >"$PBC/proto/catalog/v1/common.proto" <<'EOF'
+syntax = "proto3";
+
+package catalog.v1;
+
+message PageRequest {
+  int32 page_size = 1;
+  string page_token = 2;
+}
+
+message PageInfo {
+  string next_page_token = 1;
+  int32 total_size = 2;
+}
+EOF
+  for e in product variant category brand supplier warehouse stock_level price_list price_rule \
+    promotion coupon bundle image attribute attribute_value tag collection review rating question \
+    answer shipping_class tax_class unit_of_measure barcode vendor_sku channel listing \
+    availability search_facet recommendation import_job export_job audit_entry; do
+    msg=$(python3 -c "import sys;print(''.join(p.capitalize() for p in sys.argv[1].split('_')))" "$e")
+    unused=""
+    case "$e" in
+      brand|image|tag|rating|barcode|channel|export_job) unused='import "google/protobuf/timestamp.proto";' ;;
+      supplier|coupon|review) unused='import "google/protobuf/struct.proto";' ;;
+    esac
+    cat >"$PBC/proto/catalog/v1/$e.proto" <<EOF
+syntax = "proto3";
+
+package catalog.v1;
+
+import "catalog/v1/common.proto";
+$unused
+
+message $msg {
+  string id = 1;
+  string name = 2;
+  map<string, string> labels = 3;
+}
+
+message List${msg}sRequest {
+  PageRequest page = 1;
+  string filter = 2;
+}
+
+message List${msg}sResponse {
+  repeated $msg items = 1;
+  PageInfo page = 2;
+}
+
+service ${msg}Service {
+  rpc List${msg}s(List${msg}sRequest) returns (List${msg}sResponse);
+}
+EOF
+  done
+  capture batch26 protoc_python_unused_imports "$PBC" "protoc -I proto --python_out=gen/python --pyi_out=gen/python proto/catalog/v1/*.proto && find gen/python -name '*.py*' | sort" "$(protoc --version)"
+
+  # --- flatbuffers, thrift, capnp, asn1c, omniidl: schema compilers on schemas with mistakes ---
+  FB="$B/game-assets"
+  mkdir -p "$FB/schema" "$FB/gen"
+  cat >"$FB/schema/common.fbs" <<'EOF'
+namespace Game.Assets;
+
+struct Vec3 {
+  x:float;
+  y:float;
+  z:float;
+}
+EOF
+  cat >"$FB/schema/level.fbs" <<'EOF'
+include "common.fbs";
+
+namespace Game.Assets;
+
+enum Difficulty : byte { Easy = 0, Normal, Hard, Nightmare }
+
+table Spawn {
+  position:Vec3;
+  monster:string (required);
+  count:ushort = 1;
+  difficulty:Difficulty = Medium;
+}
+
+table Tile {
+  id:uint;
+  material:Material;
+  walkable:bool = true;
+  height:float = "tall";
+}
+
+table Level {
+  name:string;
+  tiles:[Tile];
+  spawns:[Spawn];
+  ambient:Color;
+}
+
+root_type Level;
+EOF
+  capture batch26 flatc_schema_errors "$FB" "flatc --cpp -o gen -I schema schema/level.fbs" "$(flatc --version)"
+
+  TH="$B/inventory-svc"
+  mkdir -p "$TH/idl" "$TH/gen"
+  cat >"$TH/idl/shared.thrift" <<'EOF'
+namespace py inventory.shared
+namespace java com.example.inventory.shared
+
+exception NotFound {
+  1: string message
+  2: string resource_id
+}
+EOF
+  cat >"$TH/idl/inventory.thrift" <<'EOF'
+include "shared.thrift"
+
+namespace py inventory.api
+namespace java com.example.inventory.api
+
+typedef i64 Timestamp
+
+enum StockState {
+  IN_STOCK = 1,
+  LOW = 2,
+  OUT_OF_STOCK = 3,
+}
+
+struct StockItem {
+  1: required string sku
+  2: required i32 quantity
+  3: optional StockState state = StockState.IN_STOCK
+  4: optional Timestamp updated_at
+  5: optional list<Location> locations
+}
+
+service InventoryService {
+  StockItem getItem(1: string sku) throws (1: shared.NotFound notFound)
+  list<StockItem> lowStock(1: i32 threshold)
+  void adjust(1: string sku, 2: i32 delta) throws (1: shared.NotFound notFound)
+}
+EOF
+  capture batch26 thrift_undefined_type "$TH" "thrift -r --gen py -out gen idl/inventory.thrift" "$(thrift --version)"
+
+  CP="$B/telemetry"
+  mkdir -p "$CP/schema" "$CP/gen"
+  cat >"$CP/schema/telemetry.capnp" <<'EOF'
+@0xd3a4f8b2c1e07a95;
+
+using Cxx = import "/capnp/c++.capnp";
+$Cxx.namespace("telemetry");
+
+struct Sample {
+  sensorId @0 :Text;
+  takenAt @1 :Tiemstamp;
+  value @2 :Float64;
+  unit @3 :Unit;
+  tags @3 :List(Text);
+  quality @5 :UInt8 = 300;
+}
+
+enum Unit {
+  celsius @0;
+  pascal @1;
+  percent @1;
+}
+
+struct Batch {
+  device @0 :Text;
+  samples @1 :List(Sample);
+  firmware @2 :Text = 42;
+}
+
+interface Collector {
+  push @0 (batch :Batch) -> (accepted :UInt32);
+  flush @1 () -> ();
+}
+EOF
+  capture batch26 capnp_compile_errors "$CP" "capnp compile -I/usr/include -oc++:gen --src-prefix=schema schema/telemetry.capnp" "$(capnp --version)"
+
+  AS="$B/rrc-codec"
+  mkdir -p "$AS/spec" "$AS/gen"
+  cat >"$AS/spec/Telemetry.asn1" <<'EOF'
+Telemetry-Module DEFINITIONS AUTOMATIC TAGS ::= BEGIN
+
+MeterId ::= INTEGER (0..4294967295)
+
+Reading ::= SEQUENCE {
+    meter       MeterId,
+    timestamp   GeneralizedTime,
+    kwh         INTEGER (0..1000000),
+    status      MeterStatus,
+    phases      SEQUENCE SIZE (1..3) OF PhaseReading
+}
+
+MeterStatus ::= ENUMERATED { ok(0), tamper(1), lowBattery(2), offline(3) }
+
+Batch ::= SEQUENCE {
+    gateway     UTF8String (SIZE (1..64)),
+    readings    SEQUENCE OF Reading,
+    signature   OCTET STRING OPTIONAL
+}
+
+END
+EOF
+  capture batch26 asn1c_unresolved_type "$AS/gen" "asn1c -fcompound-names ../spec/Telemetry.asn1" "$(asn1c -v 2>&1 | sed -n 1p)"
+
+  OI="$B/bank-corba"
+  mkdir -p "$OI/idl" "$OI/gen"
+  cat >"$OI/idl/Bank.idl" <<'EOF'
+#ifndef BANK_IDL
+#define BANK_IDL
+
+module Bank {
+  typedef sequence<string> AccountIds;
+
+  exception InsufficientFunds {
+    double balance;
+    double requested;
+  };
+
+  struct Transfer {
+    string from_account;
+    string to_account;
+    double amount;
+    Currency currency;
+  };
+
+  interface Account {
+    readonly attribute string id;
+    readonly attribute double balance;
+    void deposit(in double amount);
+    void withdraw(in double amount) raises (InsufficientFunds, AccountLocked);
+  };
+
+  interface Teller {
+    Account open(in string owner)
+    void transfer(in Transfer t) raises (InsufficientFunds);
+    AccountIds list();
+  };
+};
+
+#endif
+EOF
+  capture batch26 omniidl_errors "$OI" "omniidl -bcxx -Cgen idl/Bank.idl" "omniidl $(dpkg-query -W -f='${Version}' omniidl)"
+
+  # --- GraphQL, OpenAPI and JSON Schema tooling from npm, installed once into $WORK/npmtools ---
+  NTD="$WORK/npmtools26"
+  if [ ! -x "$NTD/node_modules/.bin/graphql-codegen" ]; then
+    mkdir -p "$NTD" && (cd "$NTD" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm install graphql@16 @graphql-codegen/cli@5 @graphql-codegen/typescript \
+        @graphql-codegen/typescript-operations graphql-schema-linter openapi-typescript@7 ajv-cli@5 \
+        ajv-formats json-schema-to-typescript drizzle-kit drizzle-orm @redocly/cli >/dev/null 2>&1)
+  fi
+  NT="$NTD/node_modules/.bin"
+  nver() { node -p "require('$NTD/node_modules/$1/package.json').version"; }
+  proj() { mkdir -p "$1" && ln -sfn "$NTD/node_modules" "$1/node_modules"; }
+
+  GQ="$B/bookshop-web"
+  proj "$GQ"
+  mkdir -p "$GQ/schema" "$GQ/src/graphql" "$GQ/src/gql"
+  cat >"$GQ/schema/schema.graphql" <<'EOF'
+scalar DateTime
+
+type Query {
+  book(id: ID!): Book
+  books(first: Int = 20, after: String, genre: Genre): BookConnection!
+  author(id: ID!): Author
+  me: User
+}
+
+type Mutation {
+  addToCart(bookId: ID!, quantity: Int!): Cart!
+  removeFromCart(lineId: ID!): Cart!
+  checkout(input: CheckoutInput!): Order!
+}
+
+enum Genre {
+  FICTION
+  NON_FICTION
+  POETRY
+  CHILDREN
+}
+
+type Book {
+  id: ID!
+  title: String!
+  isbn: String!
+  author: Author!
+  genre: Genre!
+  priceCents: Int!
+  publishedAt: DateTime
+}
+
+type Author {
+  id: ID!
+  name: String!
+  books: [Book!]!
+}
+
+type BookConnection {
+  edges: [BookEdge!]!
+  pageInfo: PageInfo!
+}
+
+type BookEdge {
+  cursor: String!
+  node: Book!
+}
+
+type PageInfo {
+  hasNextPage: Boolean!
+  endCursor: String
+}
+
+type User {
+  id: ID!
+  email: String!
+  cart: Cart!
+}
+
+type Cart {
+  id: ID!
+  lines: [CartLine!]!
+  subtotalCents: Int!
+}
+
+type CartLine {
+  id: ID!
+  book: Book!
+  quantity: Int!
+}
+
+input CheckoutInput {
+  cartId: ID!
+  shippingAddressId: ID!
+  couponCode: String
+}
+
+type Order {
+  id: ID!
+  number: String!
+  totalCents: Int!
+  placedAt: DateTime!
+}
+EOF
+  cat >"$GQ/src/graphql/books.graphql" <<'EOF'
+query BookList($first: Int, $after: String, $genre: Genre) {
+  books(first: $first, after: $after, genre: $genre) {
+    edges {
+      cursor
+      node {
+        id
+        title
+        price
+        author {
+          name
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+query BookDetail($id: ID!) {
+  book(id: $id) {
+    id
+    title
+    isbn
+    publishedAt
+    author {
+      id
+      name
+      bio
+    }
+  }
+}
+EOF
+  cat >"$GQ/src/graphql/cart.graphql" <<'EOF'
+fragment CartFields on Cart {
+  id
+  subtotalCents
+  lines {
+    id
+    quantity
+    book {
+      id
+      title
+    }
+  }
+}
+
+mutation AddToCart($bookId: ID!, $quantity: String!) {
+  addToCart(bookId: $bookId, quantity: $quantity) {
+    ...CartFields
+  }
+}
+
+mutation Checkout($input: CheckoutInput!) {
+  checkout(input: $input, dryRun: true) {
+    id
+    number
+    totalCents
+  }
+}
+EOF
+  cat >"$GQ/src/graphql/me.graphql" <<'EOF'
+query Me {
+  me {
+    id
+    email
+    cart {
+      ...CartFields
+    }
+  }
+}
+EOF
+  cat >"$GQ/codegen.yml" <<'EOF'
+overwrite: true
+schema: "schema/schema.graphql"
+documents: "src/graphql/**/*.graphql"
+generates:
+  src/gql/types.ts:
+    plugins:
+      - typescript
+      - typescript-operations
+    config:
+      scalars:
+        DateTime: string
+EOF
+  capture batch26 graphql_codegen_invalid_documents "$GQ" "$NT/graphql-codegen --config codegen.yml" "@graphql-codegen/cli $(nver @graphql-codegen/cli)"
+
+  GL="$B/bookshop-schema"
+  proj "$GL"
+  mkdir -p "$GL/schema"
+  python3 - "$GL/schema" <<'EOF'
+import sys, os
+out = sys.argv[1]
+domains = {
+    "catalog": ["Book", "Author", "Publisher", "Series", "Edition", "Review", "Tag", "Shelf"],
+    "commerce": ["Cart", "CartLine", "Order", "OrderLine", "Payment", "Refund", "Coupon", "Invoice"],
+    "accounts": ["User", "Address", "Session", "Preference", "Wishlist", "Follow", "Notification", "Badge"],
+}
+fields = ["name", "slug", "createdAt", "updatedAt", "status", "note"]
+for domain, types in domains.items():
+    lines = []
+    for i, t in enumerate(types):
+        if i % 3 == 0:
+            lines.append(f'"""\nA {t.lower()} in the {domain} domain.\n"""')
+        lines.append(f"type {t} {{")
+        lines.append("  id: ID!")
+        for j, f in enumerate(fields):
+            if (i + j) % 4 == 0:
+                lines.append(f'  "The {f} of the {t.lower()}."')
+            name = f if (i + j) % 5 else f"{f}_{domain}"
+            lines.append(f"  {name}: String")
+        lines.append("}\n")
+    lines.append(f"enum {domain.capitalize()}Status {{\n  active\n  ARCHIVED\n  deleted\n}}\n")
+    open(os.path.join(out, f"{domain}.graphql"), "w").write("\n".join(lines))
+open(os.path.join(out, "root.graphql"), "w").write('''type Query {
+  book(id: ID!): Book
+  order(id: ID!): Order
+  user(id: ID!): User
+}
+
+type Mutation {
+  placeOrder(cartId: ID!): Order
+}
+''')
+EOF
+  capture batch26 graphql_schema_linter_findings "$GL" "$NT/graphql-schema-linter 'schema/*.graphql'" "graphql-schema-linter $(nver graphql-schema-linter)"
+
+  OA="$B/payments-api"
+  proj "$OA"
+  mkdir -p "$OA/spec" "$OA/src/generated"
+  cat >"$OA/spec/openapi.yaml" <<'EOF'
+openapi: 3.1.0
+info:
+  title: Payments API
+  version: 2.3.0
+servers:
+  - url: https://api.example.com/v2
+paths:
+  /payments:
+    get:
+      operationId: listPayments
+      parameters:
+        - $ref: "#/components/parameters/PageSize"
+        - $ref: "#/components/parameters/Cursor"
+      responses:
+        "200":
+          description: A page of payments.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/PaymentPage"
+    post:
+      operationId: createPayment
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/NewPayment"
+      responses:
+        "201":
+          description: Created.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Payment"
+        "422":
+          $ref: "#/components/responses/ValidationError"
+  /payments/{paymentId}/refunds:
+    post:
+      operationId: refundPayment
+      parameters:
+        - name: paymentId
+          in: path
+          required: true
+          schema:
+            type: string
+      responses:
+        "201":
+          description: Refund created.
+          content:
+            application/json:
+              schema:
+                $ref: "./schemas/refund.yaml#/Refund"
+components:
+  parameters:
+    PageSize:
+      name: page_size
+      in: query
+      schema:
+        type: integer
+        maximum: 100
+    Cursor:
+      name: cursor
+      in: query
+      schema:
+        type: string
+  schemas:
+    Payment:
+      type: object
+      required: [id, amount, currency, status]
+      properties:
+        id:
+          type: string
+        amount:
+          type: integer
+        currency:
+          $ref: "#/components/schemas/Currency"
+        status:
+          type: string
+          enum: [pending, succeeded, failed]
+        customer:
+          $ref: "#/components/schemas/Customer"
+    NewPayment:
+      type: object
+      required: [amount, currency]
+      properties:
+        amount:
+          type: integer
+        currency:
+          $ref: "#/components/schemas/Currency"
+    PaymentPage:
+      type: object
+      properties:
+        items:
+          type: array
+          items:
+            $ref: "#/components/schemas/Payment"
+        next_cursor:
+          type: string
+    Currency:
+      type: string
+      pattern: "^[A-Z]{3}$"
+EOF
+  capture batch26 openapi_typescript_broken_refs "$OA" "$NT/openapi-typescript spec/openapi.yaml -o src/generated/api.d.ts" "openapi-typescript $(nver openapi-typescript)"
+
+  RL="$B/fleet-api"
+  proj "$RL"
+  mkdir -p "$RL/spec"
+  python3 - "$RL/spec/openapi.yaml" <<'EOF'
+import sys
+res = ["vehicles", "drivers", "routes", "trips", "depots", "fuel-cards", "maintenance-jobs",
+       "inspections"]
+out = ["openapi: 3.0.3", "info:", "  title: Fleet API", "  version: 1.4.0", "paths:"]
+for i, r in enumerate(res):
+    singular = r.rstrip("s").replace("-", "_")
+    schema = "".join(p.capitalize() for p in r.rstrip("s").split("-"))
+    out += [f"  /{r}:", "    get:"]
+    if i % 3 != 1:
+        out.append(f"      operationId: list_{singular}s")
+    if i % 2 == 0:
+        out.append(f"      summary: List {r.replace('-', ' ')}")
+    out += ["      parameters:", "        - name: limit", "          in: query",
+            "          schema:", "            type: integer",
+            "      responses:", "        '200':", f"          description: A list of {r}.",
+            "          content:", "            application/json:", "              schema:",
+            "                type: array", "                items:",
+            f"                  $ref: '#/components/schemas/{schema}'"]
+    out += [f"  /{r}/{{id}}:", "    get:"]
+    if i % 4 != 2:
+        out.append(f"      operationId: get_{singular}")
+    out += ["      responses:", "        '200':", f"          description: One {singular}.",
+            "          content:", "            application/json:", "              schema:",
+            f"                $ref: '#/components/schemas/{schema}'"]
+    if i % 5 == 3:
+        out += ["        '404':", "          description: Not found."]
+out += ["components:", "  schemas:"]
+for i, r in enumerate(res):
+    schema = "".join(p.capitalize() for p in r.rstrip("s").split("-"))
+    out += [f"    {schema}:", "      type: object", "      properties:", "        id:",
+            "          type: string", "        label:", "          type: string"]
+    if i == 4:
+        out += ["        vehicle:", "          $ref: '#/components/schemas/Vehicel'"]
+    if i % 6 == 5:
+        out += ["        legacy_code:", "          type: string", "          nullable: true",
+                "          example: 42"]
+out += ["  securitySchemes:", "    bearer:", "      type: http", "      scheme: bearer"]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF
+  capture batch26 redocly_lint_fleet_api "$RL" "$NT/redocly lint spec/openapi.yaml --format=codeframe" "@redocly/cli $(nver @redocly/cli)"
+
+  AJ="$B/order-events"
+  proj "$AJ"
+  mkdir -p "$AJ/schemas" "$AJ/fixtures"
+  cat >"$AJ/schemas/order-created.schema.json" <<'EOF'
+{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "$id": "https://schemas.example.com/events/order-created.json",
+  "title": "OrderCreated",
+  "type": "object",
+  "required": ["eventId", "occurredAt", "order"],
+  "additionalProperties": false,
+  "properties": {
+    "eventId": { "type": "string", "format": "uuid" },
+    "occurredAt": { "type": "string", "format": "date-time" },
+    "order": {
+      "type": "object",
+      "required": ["id", "customerId", "lines", "totalCents", "currency"],
+      "properties": {
+        "id": { "type": "string", "pattern": "^ord_[a-z0-9]{12}$" },
+        "customerId": { "type": "string" },
+        "currency": { "enum": ["EUR", "USD", "GBP"] },
+        "totalCents": { "type": "integer", "minimum": 0 },
+        "lines": {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "object",
+            "required": ["sku", "quantity"],
+            "properties": {
+              "sku": { "type": "string" },
+              "quantity": { "type": "integer", "minimum": 1 }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+EOF
+  cat >"$AJ/fixtures/created-ok.json" <<'EOF'
+{ "eventId": "2f1c5f0e-8b7a-4f6c-9a51-0c3d2b1e7f44", "occurredAt": "2026-11-28T09:15:00Z",
+  "order": { "id": "ord_a1b2c3d4e5f6", "customerId": "cus_881", "currency": "EUR", "totalCents": 4599,
+    "lines": [{ "sku": "BK-1042", "quantity": 1 }] } }
+EOF
+  cat >"$AJ/fixtures/created-bad-currency.json" <<'EOF'
+{ "eventId": "6d0a9c1b-2e3f-4a5b-8c7d-9e0f1a2b3c4d", "occurredAt": "2026-11-28T09:16:00Z",
+  "order": { "id": "ord_0f9e8d7c6b5a", "customerId": "cus_882", "currency": "CHF", "totalCents": 1200,
+    "lines": [{ "sku": "BK-2001", "quantity": 2 }] } }
+EOF
+  cat >"$AJ/fixtures/created-legacy.json" <<'EOF'
+{ "eventId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d", "occurredAt": "2026-11-28 09:17", "source": "pos",
+  "order": { "id": "ORD-5531", "customerId": "cus_883", "currency": "USD", "totalCents": -50,
+    "lines": [] } }
+EOF
+  cat >"$AJ/fixtures/created-missing-order.json" <<'EOF'
+{ "eventId": "not-a-uuid", "occurredAt": "2026-11-28T09:18:00Z" }
+EOF
+  capture batch26 ajv_validate_fixtures "$AJ" "$NT/ajv validate --all-errors -c ajv-formats -s schemas/order-created.schema.json -d 'fixtures/*.json'" "ajv-cli $(nver ajv-cli)"
+
+  QT="$B/order-events-types"
+  proj "$QT"
+  mkdir -p "$QT/schemas" "$QT/src/types"
+  cp "$AJ/schemas/order-created.schema.json" "$QT/schemas/"
+  cat >"$QT/schemas/shipment.schema.json" <<'EOF'
+{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "ShipmentDispatched",
+  "type": "object",
+  "required": ["shipmentId", "carrier", "parcels"],
+  "properties": {
+    "shipmentId": { "type": "string" },
+    "carrier": { "$ref": "#/definitions/Carrier" },
+    "parcels": { "type": "array", "items": { "$ref": "#/definitions/Parcel" } },
+    "address": { "$ref": "address.schema.json" }
+  },
+  "definitions": {
+    "Carrier": { "enum": ["dhl", "ups", "postnl"] },
+    "Parcel": {
+      "type": "object",
+      "properties": {
+        "weightGrams": { "type": "integer" },
+        "trackingCode": { "type": "string" }
+      }
+    }
+  }
+}
+EOF
+  capture batch26 json2ts_unresolved_ref "$QT" "$NT/json2ts -i 'schemas/*.json' -o src/types/" "json-schema-to-typescript $(nver json-schema-to-typescript)"
+
+  DZ="$B/notes-db"
+  proj "$DZ"
+  mkdir -p "$DZ/src/db" "$DZ/drizzle/meta"
+  cat >"$DZ/drizzle.config.ts" <<'EOF'
+import { defineConfig } from "drizzle-kit";
+
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./src/db/schema.ts",
+  out: "./drizzle",
+  dbCredentials: { url: "file:./notes.db" },
+});
+EOF
+  cat >"$DZ/src/db/schema.ts" <<'EOF'
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  email: text("email").notNull().unique(),
+  name: text("name"),
+});
+
+export const notes = sqliteTable("notes", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  userId: integer("user_id").notNull().references(() => users.id),
+  title: text("title").notNull(),
+  body: text("body").notNull().default(""),
+  pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+});
+EOF
+  cat >"$DZ/drizzle/0000_init.sql" <<'EOF'
+CREATE TABLE `users` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`email` text NOT NULL,
+	`name` text
+);
+EOF
+  cat >"$DZ/drizzle/0001_notes.sql" <<'EOF'
+CREATE TABLE `notes` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`user_id` integer NOT NULL,
+	`title` text NOT NULL
+);
+EOF
+  cat >"$DZ/drizzle/meta/_journal.json" <<'EOF'
+{
+  "version": "7",
+  "dialect": "sqlite",
+  "entries": [
+    { "idx": 0, "version": "6", "when": 1764316800000, "tag": "0000_init", "breakpoints": true },
+    { "idx": 1, "version": "6", "when": 1764403200000, "tag": "0001_notes", "breakpoints": true }
+  ]
+}
+EOF
+  cat >"$DZ/drizzle/meta/0000_snapshot.json" <<'EOF'
+{ "version": "6", "dialect": "sqlite", "id": "0d3c6a4e-1b2f-4c5d-8e9f-0a1b2c3d4e5f",
+  "prevId": "00000000-0000-0000-0000-000000000000",
+  "tables": {}, "enums": {}, "_meta": { "schemas": {}, "tables": {}, "columns": {} } }
+EOF
+  cat >"$DZ/drizzle/meta/0001_snapshot.json" <<'EOF'
+{ "version": "6", "dialect": "sqlite", "id": "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9",
+  "prevId": "00000000-0000-0000-0000-000000000000",
+  "tables": {}, "enums": {}, "_meta": { "schemas": {}, "tables": {}, "columns": {} } }
+EOF
+  capture batch26 drizzle_kit_check_collision "$DZ" "$NT/drizzle-kit check" "drizzle-kit $(nver drizzle-kit)"
+
+  # --- C# on Mono: mcs errors, a generated client with 300 warnings and one error, an unhandled
+  # exception with inner exceptions, NUnit 2.6 console with -labels, xbuild failing and passing ---
+  CS="$B/ledger-cs"
+  mkdir -p "$CS/src" "$CS/tests" "$CS/bin" "$CS/data"
+  cat >"$CS/src/Money.cs" <<'EOF'
+using System;
+
+namespace Ledger
+{
+    public struct Money : IComparable<Money>
+    {
+        public decimal Amount { get; }
+        public string Currency { get; }
+
+        public Money(decimal amount, string currency)
+        {
+            Amount = amount;
+            Currency = currency;
+        }
+
+        public static Money operator +(Money a, Money b)
+        {
+            if (a.Currency != b.Currency)
+                throw new InvalidOperationException($"Cannot add {a.Currency} to {b.Currency}");
+            return new Money(a.Amount + b.Amount, a.Currency);
+        }
+
+        public int CompareTo(Money other) => Amount.CompareTo(other.Amount);
+
+        public override string ToString() => $"{Amount:0.00} {Currency}";
+    }
+}
+EOF
+  cat >"$CS/src/Account.cs" <<'EOF'
+using System;
+using System.Collections.Generic;
+using System.Linq;
+
+namespace Ledger
+{
+    public enum AccountKind { Asset, Liability, Equity, Income, Expense }
+
+    public class Account
+    {
+        public string Code { get; }
+        public string Name { get; }
+        public AccountKind Kind { get; }
+        private readonly List<Posting> postings = new List<Posting>();
+
+        public Account(string code, string name, AccountKind kind)
+        {
+            Code = code;
+            Name = name;
+            Kind = kind;
+        }
+
+        public void Post(Posting posting) => postings.Add(posting);
+
+        public Money Balance(string currency)
+        {
+            var total = postings.Where(p => p.Amount.Currency == currency).Sum(p => p.Amount.Amount);
+            return new Money(total, currency);
+        }
+
+        public int Count => postings.Count();
+
+        public string Describe()
+        {
+            string label;
+            switch (Kind)
+            {
+                case AccountKind.Asset: label = "asset"; break;
+                case AccountKind.Liability: label = "liability"; break;
+                default: label = "other"; break;
+            }
+            return $"{Code} {Name} ({label})";
+        }
+    }
+}
+EOF
+  cat >"$CS/src/Journal.cs" <<'EOF'
+using System;
+using System.Collections.Generic;
+using System.Linq;
+
+namespace Ledger
+{
+    public class Posting
+    {
+        public Account Account { get; set; }
+        public Money Amount { get; set; }
+        public DateTime Date { get; set; }
+    }
+
+    public class JournalEntry
+    {
+        public string Reference { get; set; }
+        public List<Posting> Postings { get; } = new List<Posting>();
+
+        public bool IsBalanced()
+        {
+            return Postings.GroupBy(p => p.Amount.Currency).All(g => g.Sum(p => p.Amount.Amount) == 0m);
+        }
+    }
+
+    public class Journal
+    {
+        private readonly Dictionary<string, Account> accounts = new Dictionary<string, Account>();
+        private readonly List<JournalEntry> entries = new List<JournalEntry>();
+
+        public void Open(Account account) => accounts.Add(account.Code, account);
+
+        public void Record(JournalEntry entry)
+        {
+            if (!entry.IsBalanced)
+                throw new UnbalancedEntryException(entry.Reference);
+            foreach (var posting in entry.Postings)
+                posting.Account.Post(posting);
+            entries.Add(entry);
+        }
+
+        public Account Find(string code)
+        {
+            if (accounts.TryGetValue(code, out var account))
+                return account;
+        }
+
+        public IEnumerable<JournalEntry> Between(DateTime from, DateTime to)
+        {
+            return entries.Where(e => e.Postings.Any(p => p.Date >= from && p.Date < to));
+        }
+
+        public int EntryCount => entries.Length;
+    }
+}
+EOF
+  cat >"$CS/src/Reports.cs" <<'EOF'
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Text;
+
+namespace Ledger.Reports
+{
+    public class TrialBalance
+    {
+        private readonly Journal journal;
+
+        public TrialBalance(Journal journal)
+        {
+            this.journal = journal;
+        }
+
+        public string Render(IEnumerable<string> codes, string currency)
+        {
+            var sb = new StringBuilder();
+            decimal debit = 0, credit = 0;
+            foreach (var code in codes)
+            {
+                var account = journal.Find(code);
+                Money balance = account.Balance(currency);
+                if (balance.Amount >= 0) debit += balance.Amount; else credit -= balance.Amount;
+                sb.AppendLine(string.Format(CultureInfo.InvariantCulture, "{0,-8}{1,-30}{2,12:0.00}", code, account.Name, balance));
+            }
+            int totalLine = sb.ToString();
+            sb.AppendLine($"{"",-38}{debit,12:0.00}{credit,12:0.00}");
+            return sb.ToString();
+        }
+
+        public decimal Difference(string currency) => Totals(currency).Debit - Totals(currency).Credit;
+    }
+}
+EOF
+  capture batch26 mcs_ledger_errors "$CS" "mcs -target:library -out:bin/Ledger.dll src/*.cs" "$(mcs --version)"
+
+  # the same library fixed, then a generated REST client of 40 models (unused locals, fields never
+  # assigned, obsolete members) with one error in the middle of the warnings
+  sed -i 's/if (!entry.IsBalanced)/if (!entry.IsBalanced())/; s/public int EntryCount => entries.Length;/public int EntryCount => entries.Count;/' "$CS/src/Journal.cs"
+  sed -i 's/                return account;/                return account;\n            throw new KeyNotFoundException(code);/' "$CS/src/Journal.cs"
+  cat >>"$CS/src/Journal.cs" <<'EOF'
+
+namespace Ledger
+{
+    public class UnbalancedEntryException : Exception
+    {
+        public UnbalancedEntryException(string reference) : base($"Entry {reference} does not balance") { }
+    }
+}
+EOF
+  rm "$CS/src/Reports.cs"
+  GEN="$B/ledger-client"
+  mkdir -p "$GEN/Generated" "$GEN/bin"
+  python3 - "$GEN/Generated" <<'EOF'
+import os, sys
+out = sys.argv[1]
+models = ["Account", "AccountBalance", "AccountList", "Attachment", "AuditEvent", "BankFeed",
+          "Allocation", "Approval", "BatchPayment", "BrandingTheme", "CashAccount", "CisSetting",
+          "ContactPerson", "DepreciationSchedule", "HistoryRecord", "Import", "Layout",
+          "Milestone", "Project", "Schedule", "Subscription", "TaxComponent", "Timesheet",
+          "Asset", "AssetType", "BankRule", "Bill", "BillLine", "Deposit", "Expense", "Feed",
+          "Lead", "Opportunity", "PayRun", "Payslip",
+          "BankTransaction", "Budget", "BudgetLine", "Category", "Contact", "ContactGroup",
+          "CreditNote", "Currency", "CurrencyRate", "Customer", "Document", "Employee",
+          "ExpenseClaim", "FixedAsset", "Invoice", "InvoiceLine", "Item", "Journal",
+          "JournalLine", "LinkedTransaction", "ManualJournal", "Organisation", "Overpayment",
+          "Payment", "PaymentTerm", "Prepayment", "PurchaseOrder", "Quote", "Receipt",
+          "RepeatingInvoice", "Report", "TaxRate", "TrackingCategory", "User"]
+for i, m in enumerate(models):
+    body = f'''// <auto-generated>
+//   Generated by LedgerApiGen 3.2.1 from ledger-api.yaml. Do not edit.
+// </auto-generated>
+using System;
+using System.Collections.Generic;
+using System.Runtime.Serialization;
+
+namespace Ledger.Client.Models
+{{
+    [DataContract(Name = "{m}")]
+    public partial class {m}Model
+    {{
+        private string _etag;
+        private int _revision;
+
+        [DataMember(Name = "id")]
+        public string Id {{ get; set; }}
+
+        [DataMember(Name = "updated_at")]
+        public DateTime? UpdatedAt {{ get; set; }}
+
+        [Obsolete("Use UpdatedAt")]
+        public DateTime? Modified {{ get; set; }}
+
+        public Dictionary<string, object> AdditionalProperties {{ get; set; }}
+
+        public bool Validate()
+        {{
+            int errorCount;
+            string context = "{m}";
+            var warnings = new List<string>();
+            if (Id == null)
+            {{
+                return false;
+            }}
+            return true;
+        }}
+
+        public {m}Model CloneShallow()
+        {{
+            var copy = ({m}Model)MemberwiseClone();
+            copy.Modified = Modified;
+            return copy;
+        }}
+
+        public override bool Equals(object obj)
+        {{
+            var other = obj as {m}Model;
+            if (other == null) return false;
+            return Id == other.Id{" && _etag == other._etag" if i % 2 == 0 else ""};
+        }}
+    }}
+}}
+'''
+    if m == "Invoice":
+        body = body.replace("public Dictionary<string, object> AdditionalProperties { get; set; }",
+                            "public Dictionary<string, object> AdditionalProperties { get; set; }\n\n"
+                            "        [DataMember(Name = \"lines\")]\n"
+                            "        public List<InvoiceLineModel> Lines { get; set; }\n\n"
+                            "        [DataMember(Name = \"total\")]\n"
+                            "        public decimal Total => Lines.Sum(l => l.Amount);")
+    open(os.path.join(out, f"{m}Model.cs"), "w").write(body)
+EOF
+  capture batch26 mcs_generated_client_warnings "$GEN" "mcs -warn:4 -target:library -out:bin/Ledger.Client.dll -r:System.Runtime.Serialization Generated/*.cs" "$(mcs --version)"
+
+  # an importer that dies with an exception three levels deep (TargetInvocationException, inner)
+  mcs -target:library -debug -out:"$CS/bin/Ledger.dll" "$CS"/src/*.cs >/dev/null 2>&1
+  mkdir -p "$CS/tools"
+  cat >"$CS/tools/Importer.cs" <<'EOF'
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Reflection;
+using Ledger;
+
+namespace Ledger.Tools
+{
+    public class CsvStatementParser
+    {
+        public IEnumerable<Posting> Parse(string path, Journal journal)
+        {
+            var lineNo = 0;
+            foreach (var line in File.ReadLines(path))
+            {
+                lineNo++;
+                if (lineNo == 1) continue;
+                var cols = line.Split(',');
+                Posting posting;
+                try
+                {
+                    posting = new Posting
+                    {
+                        Date = DateTime.ParseExact(cols[0], "yyyy-MM-dd", CultureInfo.InvariantCulture),
+                        Account = journal.Find(cols[1]),
+                        Amount = new Money(decimal.Parse(cols[2], CultureInfo.InvariantCulture), cols[3]),
+                    };
+                }
+                catch (FormatException ex)
+                {
+                    throw new InvalidDataException($"{Path.GetFileName(path)} line {lineNo}: cannot parse '{line}'", ex);
+                }
+                yield return posting;
+            }
+        }
+    }
+
+    public static class Program
+    {
+        static void Import(string path)
+        {
+            var journal = new Journal();
+            journal.Open(new Account("1000", "Bank", AccountKind.Asset));
+            journal.Open(new Account("4000", "Sales", AccountKind.Income));
+            var parser = new CsvStatementParser();
+            var count = 0;
+            foreach (var posting in parser.Parse(path, journal))
+            {
+                count++;
+                Console.WriteLine($"{posting.Date:yyyy-MM-dd} {posting.Account.Code} {posting.Amount}");
+            }
+            Console.WriteLine($"imported {count} postings");
+        }
+
+        public static int Main(string[] args)
+        {
+            Console.WriteLine($"importing {args[0]}");
+            var method = typeof(Program).GetMethod("Import", BindingFlags.NonPublic | BindingFlags.Static);
+            try
+            {
+                method.Invoke(null, new object[] { args[0] });
+            }
+            catch (TargetInvocationException ex)
+            {
+                throw new ApplicationException("Statement import failed", ex);
+            }
+            return 0;
+        }
+    }
+}
+EOF
+  cat >"$CS/data/statement-2026-11.csv" <<'EOF'
+date,account,amount,currency
+2026-11-02,1000,1250.00,EUR
+2026-11-02,4000,-1250.00,EUR
+2026-11-09,1000,89.90,EUR
+2026-11-09,4000,-89.90,EUR
+2026-11-16,1000,1 024.50,EUR
+2026-11-16,4000,-1024.50,EUR
+EOF
+  mcs -debug -r:"$CS/bin/Ledger.dll" -out:"$CS/bin/Importer.exe" "$CS/tools/Importer.cs" >/dev/null 2>&1
+  capture batch26 mono_unhandled_inner_exceptions "$CS" "mono --debug bin/Importer.exe data/statement-2026-11.csv" "$(mono --version | head -1)"
+
+  # NUnit 2.6: 300 tests of the library, -labels, three failing
+  NUFW=/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll
+  python3 - "$CS/tests" <<'EOF'
+import os, sys
+out = sys.argv[1]
+cases = []
+for i in range(1, 121):
+    amt = i * 7 % 500
+    cases.append(f"        [TestCase({amt}, {i % 9 + 1}, \"EUR\")]")
+src = '''using System;
+using System.Collections.Generic;
+using NUnit.Framework;
+using Ledger;
+
+namespace Ledger.Tests
+{
+    [TestFixture]
+    public class MoneyTests
+    {
+CASES
+        public void AddingSameCurrencySums(int cents, int times, string currency)
+        {
+            var total = new Money(0m, currency);
+            for (var i = 0; i < times; i++)
+                total = total + new Money(cents / 100m, currency);
+            Assert.AreEqual(cents * times / 100m, total.Amount);
+        }
+
+        [Test]
+        public void AddingDifferentCurrenciesThrows()
+        {
+            var ex = Assert.Throws<InvalidOperationException>(() => { var _ = new Money(1m, "EUR") + new Money(1m, "USD"); });
+            Assert.That(ex.Message, Is.EqualTo("Cannot add EUR to USD"));
+        }
+
+        [Test]
+        public void FormatsWithTwoDecimals()
+        {
+            Assert.AreEqual("12.50 EUR", new Money(12.5m, "EUR").ToString());
+        }
+
+        [Test]
+        public void FormatsNegativeAmounts()
+        {
+            Assert.AreEqual("(3.20) EUR", new Money(-3.2m, "EUR").ToString());
+        }
+    }
+
+    [TestFixture]
+    public class JournalTests
+    {
+        private Journal journal;
+        private Account bank, sales, vat;
+
+        [SetUp]
+        public void SetUp()
+        {
+            journal = new Journal();
+            bank = new Account("1000", "Bank", AccountKind.Asset);
+            sales = new Account("4000", "Sales", AccountKind.Income);
+            vat = new Account("2200", "VAT payable", AccountKind.Liability);
+            journal.Open(bank);
+            journal.Open(sales);
+            journal.Open(vat);
+        }
+
+        private JournalEntry Sale(string reference, decimal net, decimal tax)
+        {
+            var e = new JournalEntry { Reference = reference };
+            e.Postings.Add(new Posting { Account = bank, Amount = new Money(net + tax, "EUR"), Date = new DateTime(2026, 11, 2) });
+            e.Postings.Add(new Posting { Account = sales, Amount = new Money(-net, "EUR"), Date = new DateTime(2026, 11, 2) });
+            e.Postings.Add(new Posting { Account = vat, Amount = new Money(-tax, "EUR"), Date = new DateTime(2026, 11, 2) });
+            return e;
+        }
+
+PERENTRY
+        [Test]
+        public void UnbalancedEntryIsRejected()
+        {
+            var e = Sale("INV-9", 100m, 21m);
+            e.Postings.RemoveAt(2);
+            Assert.Throws<UnbalancedEntryException>(() => journal.Record(e));
+        }
+
+        [Test]
+        public void FindUnknownAccountThrows()
+        {
+            Assert.Throws<ArgumentException>(() => journal.Find("9999"));
+        }
+
+        [Test]
+        public void DescribesLiability()
+        {
+            Assert.AreEqual("2200 VAT payable (liability)", vat.Describe());
+        }
+    }
+}
+'''
+per = []
+for i in range(1, 177):
+    net = 10 + i * 3
+    tax = round(net * 0.21, 2)
+    expected = f"{net:.2f}" if i == 88 else f"{net + tax:.2f}"
+    per.append(f'''        [Test]
+        public void RecordsSale{i:03d}()
+        {{
+            journal.Record(Sale("INV-{1000 + i}", {net}m, {tax}m));
+            Assert.AreEqual({expected}m, bank.Balance("EUR").Amount);
+        }}
+''')
+src = src.replace("CASES", "\n".join(cases)).replace("PERENTRY", "\n".join(per))
+open(os.path.join(out, "LedgerTests.cs"), "w").write(src)
+EOF
+  mcs -target:library -debug -r:"$CS/bin/Ledger.dll" -r:"$NUFW" -out:"$CS/bin/Ledger.Tests.dll" "$CS/tests/LedgerTests.cs" >/dev/null 2>&1
+  cp "$NUFW" "$CS/bin/"
+  capture batch26 nunit_console_labels_failures "$CS" "nunit-console -nologo -labels -noresult -noshadow bin/Ledger.Tests.dll" "NUnit-Console 2.6.4"
+
+  # xbuild: a solution of two projects, one with compile errors; then fixed, passing with warnings
+  XB="$B/invoicing-xbuild"
+  mkdir -p "$XB/Invoicing.Core" "$XB/Invoicing.Cli"
+  cat >"$XB/Invoicing.Core/Invoicing.Core.csproj" <<'EOF'
+<?xml version="1.0" encoding="utf-8"?>
+<Project ToolsVersion="4.0" DefaultTargets="Build" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <PropertyGroup>
+    <Configuration Condition=" '$(Configuration)' == '' ">Debug</Configuration>
+    <OutputType>Library</OutputType>
+    <RootNamespace>Invoicing.Core</RootNamespace>
+    <AssemblyName>Invoicing.Core</AssemblyName>
+    <TargetFrameworkVersion>v4.5</TargetFrameworkVersion>
+    <OutputPath>bin\$(Configuration)\</OutputPath>
+    <WarningLevel>4</WarningLevel>
+  </PropertyGroup>
+  <ItemGroup>
+    <Reference Include="System" />
+    <Reference Include="System.Core" />
+  </ItemGroup>
+  <ItemGroup>
+    <Compile Include="Invoice.cs" />
+    <Compile Include="TaxTable.cs" />
+  </ItemGroup>
+  <Import Project="$(MSBuildToolsPath)\Microsoft.CSharp.targets" />
+</Project>
+EOF
+  cat >"$XB/Invoicing.Core/Invoice.cs" <<'EOF'
+using System;
+using System.Collections.Generic;
+using System.Linq;
+
+namespace Invoicing.Core
+{
+    public class InvoiceLine
+    {
+        public string Description { get; set; }
+        public int Quantity { get; set; }
+        public decimal UnitPrice { get; set; }
+        public string TaxCode { get; set; }
+        public decimal Net => Quantity * UnitPrice;
+    }
+
+    public class Invoice
+    {
+        public string Number { get; set; }
+        public DateTime IssuedOn { get; set; }
+        public List<InvoiceLine> Lines { get; } = new List<InvoiceLine>();
+
+        public decimal Net() => Lines.Sum(l => l.Net);
+
+        public decimal Tax(TaxTable table) => Lines.Sum(l => table.RateFor(l.TaxCode) * l.Net);
+
+        public decimal Gross(TaxTable table) => Net() + Tax(table);
+
+        public string DueDate(int days)
+        {
+            DateTime due = IssuedOn.AddDays(days);
+            return due;
+        }
+    }
+}
+EOF
+  cat >"$XB/Invoicing.Core/TaxTable.cs" <<'EOF'
+using System;
+using System.Collections.Generic;
+
+namespace Invoicing.Core
+{
+    public class TaxTable
+    {
+        private readonly Dictionary<string, decimal> rates = new Dictionary<string, decimal>
+        {
+            ["STD"] = 0.21m,
+            ["RED"] = 0.09m,
+            ["ZERO"] = 0m,
+        };
+
+        public decimal RateFor(string code)
+        {
+            decimal rate;
+            if (rates.TryGetValue(code, out rate))
+                return rate;
+            throw new ArgumentOutOfRangeException(nameof(code), code, "Unknown tax code");
+        }
+
+        public void Override(string code, double rate)
+        {
+            rates[code] = rate;
+        }
+    }
+}
+EOF
+  cat >"$XB/Invoicing.Cli/Invoicing.Cli.csproj" <<'EOF'
+<?xml version="1.0" encoding="utf-8"?>
+<Project ToolsVersion="4.0" DefaultTargets="Build" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <PropertyGroup>
+    <Configuration Condition=" '$(Configuration)' == '' ">Debug</Configuration>
+    <OutputType>Exe</OutputType>
+    <RootNamespace>Invoicing.Cli</RootNamespace>
+    <AssemblyName>invoicing</AssemblyName>
+    <TargetFrameworkVersion>v4.5</TargetFrameworkVersion>
+    <OutputPath>bin\$(Configuration)\</OutputPath>
+    <WarningLevel>4</WarningLevel>
+  </PropertyGroup>
+  <ItemGroup>
+    <Reference Include="System" />
+  </ItemGroup>
+  <ItemGroup>
+    <ProjectReference Include="..\Invoicing.Core\Invoicing.Core.csproj" />
+  </ItemGroup>
+  <ItemGroup>
+    <Compile Include="Program.cs" />
+  </ItemGroup>
+  <Import Project="$(MSBuildToolsPath)\Microsoft.CSharp.targets" />
+</Project>
+EOF
+  cat >"$XB/Invoicing.Cli/Program.cs" <<'EOF'
+using System;
+using Invoicing.Core;
+
+namespace Invoicing.Cli
+{
+    public static class Program
+    {
+        public static int Main(string[] args)
+        {
+            int unused;
+            var invoice = new Invoice { Number = "2026-0141", IssuedOn = new DateTime(2026, 11, 28) };
+            invoice.Lines.Add(new InvoiceLine { Description = "Consulting", Quantity = 12, UnitPrice = 95m, TaxCode = "STD" });
+            invoice.Lines.Add(new InvoiceLine { Description = "Books", Quantity = 2, UnitPrice = 39.5m, TaxCode = "RED" });
+            var table = new TaxTable();
+            Console.WriteLine($"{invoice.Number}: net {invoice.Net():0.00}, gross {invoice.Gross(table):0.00}, due {invoice.DueDate(30)}");
+            return 0;
+        }
+    }
+}
+EOF
+  cat >"$XB/Invoicing.sln" <<'EOF'
+
+Microsoft Visual Studio Solution File, Format Version 12.00
+# Visual Studio 15
+VisualStudioVersion = 15.0.26124.0
+MinimumVisualStudioVersion = 15.0.26124.0
+Project("{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}") = "Invoicing.Core", "Invoicing.Core\Invoicing.Core.csproj", "{6E2B1C8A-0D4F-4A57-9C3E-1B2A3C4D5E6F}"
+EndProject
+Project("{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}") = "Invoicing.Cli", "Invoicing.Cli\Invoicing.Cli.csproj", "{7F3C2D9B-1E5A-4B68-AD4F-2C3B4D5E6F70}"
+EndProject
+Global
+	GlobalSection(SolutionConfigurationPlatforms) = preSolution
+		Debug|Any CPU = Debug|Any CPU
+	EndGlobalSection
+	GlobalSection(ProjectConfigurationPlatforms) = postSolution
+		{6E2B1C8A-0D4F-4A57-9C3E-1B2A3C4D5E6F}.Debug|Any CPU.ActiveCfg = Debug|Any CPU
+		{6E2B1C8A-0D4F-4A57-9C3E-1B2A3C4D5E6F}.Debug|Any CPU.Build.0 = Debug|Any CPU
+		{7F3C2D9B-1E5A-4B68-AD4F-2C3B4D5E6F70}.Debug|Any CPU.ActiveCfg = Debug|Any CPU
+		{7F3C2D9B-1E5A-4B68-AD4F-2C3B4D5E6F70}.Debug|Any CPU.Build.0 = Debug|Any CPU
+	EndGlobalSection
+EndGlobal
+EOF
+  capture batch26 xbuild_solution_errors "$XB" "xbuild /nologo Invoicing.sln" "$(xbuild /version 2>/dev/null | grep -m1 -i 'xbuild engine')"
+  sed -i 's/            DateTime due = IssuedOn.AddDays(days);\n            return due;//' "$XB/Invoicing.Core/Invoice.cs"
+  python3 - "$XB/Invoicing.Core" <<'EOF'
+import sys
+d = sys.argv[1]
+p = d + "/Invoice.cs"; s = open(p).read()
+s = s.replace("            DateTime due = IssuedOn.AddDays(days);\n            return due;", "            DateTime due = IssuedOn.AddDays(days);\n            return due.ToString(\"yyyy-MM-dd\");")
+open(p, "w").write(s)
+p = d + "/TaxTable.cs"; s = open(p).read()
+s = s.replace("rates[code] = rate;", "rates[code] = (decimal)rate;")
+open(p, "w").write(s)
+EOF
+  capture batch26 xbuild_detailed_pass_warnings "$XB" "xbuild /nologo /verbosity:detailed Invoicing.sln" "$(xbuild /version 2>/dev/null | grep -m1 -i 'xbuild engine')"
+
+  # --- Vala, Ada (GNAT), Free Pascal, D (LDC, dub) and Crystal: compile errors, runtime errors, tests ---
+  VA="$B/notes-vala"
+  mkdir -p "$VA/src" "$VA/build"
+  cat >"$VA/src/note.vala" <<'EOF'
+namespace Notes {
+    public class Note : Object {
+        public string title { get; set; }
+        public string body { get; set; default = ""; }
+        public DateTime created { get; construct; }
+        public GenericArray<string> tags = new GenericArray<string> ();
+
+        public Note (string title) {
+            Object (created: new DateTime.now_local ());
+            this.title = title;
+        }
+
+        public string summary (int width) {
+            if (body.length <= width) {
+                return body;
+            }
+            return body.substring (0, width - 1) + "…";
+        }
+    }
+}
+EOF
+  cat >"$VA/src/store.vala" <<'EOF'
+namespace Notes {
+    public errordomain StoreError {
+        NOT_FOUND,
+        CORRUPT
+    }
+
+    public class Store : Object {
+        private HashTable<string, Note> notes = new HashTable<string, Note> (str_hash, str_equal);
+        private File dir;
+
+        public Store (string path) {
+            dir = File.new_for_path (path);
+        }
+
+        public void add (Note note) {
+            notes.insert (note.title, note);
+        }
+
+        public Note get (string title) throws StoreError {
+            var note = notes.lookup (title);
+            if (note == null) {
+                throw new StoreError.MISSING ("no note titled '%s'", title);
+            }
+            return note;
+        }
+
+        public void save () throws Error {
+            notes.foreach ((title, note) => {
+                var file = dir.get_child (title + ".txt");
+                file.replace_contents (note.body.data, null, false, FileCreateFlags.NONE, null);
+            });
+        }
+
+        public int count () {
+            return notes.size ();
+        }
+    }
+}
+EOF
+  cat >"$VA/src/main.vala" <<'EOF'
+int main (string[] args) {
+    var store = new Notes.Store (Environment.get_user_data_dir ());
+    var note = new Notes.Note ("groceries");
+    note.body = "oat milk, rye bread, lemons";
+    store.add (note);
+    int total = store.count ();
+    string label = total;
+    print ("%s: %d notes\n", label);
+    try {
+        store.save ();
+    } catch (Error e) {
+        stderr.printf ("save failed: %s\n", e.message);
+        return 1;
+    }
+    return 0;
+}
+EOF
+  capture batch26 valac_errors "$VA" "valac --pkg gio-2.0 -d build -o notes src/note.vala src/store.vala src/main.vala" "$(valac --version)"
+
+  # Ada: a gprbuild project with errors in two units, then the fixed program raising CONSTRAINT_ERROR
+  AD="$B/stock-ada"
+  mkdir -p "$AD/src" "$AD/obj" "$AD/bin"
+  cat >"$AD/stock.gpr" <<'EOF'
+project Stock is
+   for Source_Dirs use ("src");
+   for Object_Dir use "obj";
+   for Exec_Dir use "bin";
+   for Main use ("stock_report.adb");
+
+   package Compiler is
+      for Default_Switches ("Ada") use ("-gnatwa", "-gnata", "-g");
+   end Compiler;
+end Stock;
+EOF
+  cat >"$AD/src/inventory.ads" <<'EOF'
+package Inventory is
+   Max_Items : constant := 8;
+
+   subtype Quantity is Natural range 0 .. 10_000;
+   type Item_Id is range 1 .. Max_Items;
+
+   type Item is record
+      Sku      : String (1 .. 8);
+      On_Hand  : Quantity := 0;
+      Reorder  : Quantity := 10;
+   end record;
+
+   type Item_Array is array (Item_Id) of Item;
+
+   procedure Receive (Items : in out Item_Array; Id : Item_Id; Count : Quantity);
+   procedure Ship (Items : in out Item_Array; Id : Item_Id; Count : Quantity);
+   function Needs_Reorder (It : Item) return Boolean;
+   function Total_On_Hand (Items : Item_Array) return Natural;
+end Inventory;
+EOF
+  cat >"$AD/src/inventory.adb" <<'EOF'
+package body Inventory is
+
+   procedure Receive (Items : in out Item_Array; Id : Item_Id; Count : Quantity) is
+   begin
+      Items (Id).On_Hand := Items (Id).On_Hand + Count;
+   end Receive;
+
+   procedure Ship (Items : in out Item_Array; Id : Item_Id; Count : Quantity) is
+      Remaining : Integer;
+   begin
+      Remaining := Items (Id).On_Hand - Count
+      Items (Id).On_Hand := Remaining;
+   end Ship;
+
+   function Needs_Reorder (It : Item) return Boolean is
+   begin
+      return It.On_Hand < It.Reorder;
+   end Needs_Reorder;
+
+   function Total_On_Hand (Items : Item_Array) return Natural is
+      Sum : Natural := 0;
+   begin
+      for I in Items'Range loop
+         Sum := Sum + Items (I).On_Hand;
+      end loop;
+      return Sum;
+   end Total_On_Hand;
+
+end Inventory;
+EOF
+  cat >"$AD/src/stock_report.adb" <<'EOF'
+with Ada.Text_IO; use Ada.Text_IO;
+with Inventory;   use Inventory;
+
+procedure Stock_Report is
+   Items : Item_Array;
+   Unused_Total : Integer;
+begin
+   Items (1) := (Sku => "BK-00142", On_Hand => 12, Reorder => 5);
+   Items (2) := (Sku => "BK-00977", On_Hand => 3, Reorder => 10);
+   Items (3) := (Sku => "MUG-0031", On_Hand => 40, Reorder => 20);
+   Receive (Items, 2, 25);
+   Ship (Items, 1, 4);
+   Ship (Items, 3, "12");
+   for I in Item_Id range 1 .. 3 loop
+      Put_Line (Items (I).Sku & " on hand:" & Quantity'Image (Items (I).On_Hand)
+                & (if Needs_Reorder (Items (I)) then " REORDER" else ""));
+   end loop;
+   Put_Line ("total:" & Natural'Image (Total_On_Hand (Items)));
+   Put_Line ("value:" & Float'Image (Total_Value (Items)));
+end Stock_Report;
+EOF
+  capture batch26 gprbuild_errors "$AD" "gprbuild -k -P stock.gpr" "$(gprbuild --version | head -1)"
+  sed -i 's/      Remaining := Items (Id).On_Hand - Count$/      Remaining := Items (Id).On_Hand - Count;/' "$AD/src/inventory.adb"
+  sed -i 's/   Ship (Items, 3, "12");/   Ship (Items, 3, 12);/; s/^   Put_Line ("total:"/   Ship (Items, 2, 30);\n&/; /Total_Value/d' "$AD/src/stock_report.adb"
+  gprbuild -q -P "$AD/stock.gpr" >/dev/null 2>&1
+  capture batch26 ada_constraint_error "$AD" "./bin/stock_report" "$(gnatmake --version | head -1)"
+
+  # gnatmake -k over a generated message catalogue of 120 packages, one of them broken
+  GM="$B/telemetry-ada"
+  mkdir -p "$GM/src" "$GM/obj"
+  python3 - "$GM/src" <<'EOF'
+import os, sys
+out = sys.argv[1]
+names = []
+for sys_ in ["engine", "gearbox", "brakes", "steering", "battery", "cabin", "lights", "doors",
+             "hvac", "tyres", "fuel", "exhaust"]:
+    for part in ["status", "fault", "limits", "sample", "config", "calib", "counter", "event",
+                 "alarm", "trend"]:
+        names.append(f"{sys_}_{part}")
+with_lines = []
+for n in names:
+    pkg = "Msg_" + "_".join(p.capitalize() for p in n.split("_"))
+    fname = pkg.lower()
+    spec = f"""--  Generated by msgcat 2.4 from telemetry.yaml. Do not edit.
+with Interfaces; use Interfaces;
+
+package {pkg} is
+   type Message is record
+      Sequence  : Unsigned_32 := 0;
+      Value     : Integer_32 := 0;
+      Valid     : Boolean := False;
+   end record;
+
+   function Decode (Raw : Unsigned_64) return Message;
+   function Encode (M : Message) return Unsigned_64;
+end {pkg};
+"""
+    body = f"""--  Generated by msgcat 2.4 from telemetry.yaml. Do not edit.
+package body {pkg} is
+
+   function Decode (Raw : Unsigned_64) return Message is
+      Scratch : Unsigned_64 := Raw;
+   begin
+      return (Sequence => Unsigned_32 (Shift_Right (Raw, 32)),
+              Value    => Integer_32 (Raw and 16#7FFF_FFFF#),
+              Valid    => True);
+   end Decode;
+
+   function Encode (M : Message) return Unsigned_64 is
+   begin
+      return Shift_Left (Unsigned_64 (M.Sequence), 32) or Unsigned_64 (M.Value);
+   end Encode;
+
+end {pkg};
+"""
+    if n == "hvac_config":
+        body = body.replace("Integer_32 (Raw and 16#7FFF_FFFF#)", "Raw and 16#7FFF_FFFF#")
+    open(os.path.join(out, fname + ".ads"), "w").write(spec)
+    open(os.path.join(out, fname + ".adb"), "w").write(body)
+    with_lines.append(f"with {pkg};")
+main = "\n".join(with_lines) + """
+with Ada.Text_IO;
+
+procedure Telemetry_Main is
+begin
+   Ada.Text_IO.Put_Line ("telemetry catalogue loaded");
+end Telemetry_Main;
+"""
+open(os.path.join(out, "telemetry_main.adb"), "w").write(main)
+EOF
+  capture batch26 gnatmake_k_generated_catalogue "$GM" "gnatmake -k -gnatwa -D obj -aIsrc src/telemetry_main.adb" "$(gnatmake --version | head -1)"
+
+  # Free Pascal: errors in a unit; then the fixed program dying on a range check with its backtrace
+  FP="$B/payroll-pas"
+  mkdir -p "$FP/src" "$FP/build"
+  cat >"$FP/src/payroll.pas" <<'EOF'
+unit Payroll;
+
+{$mode objfpc}{$H+}{$R+}
+
+interface
+
+type
+  TGrade = 1..12;
+  TEmployee = record
+    Name: string;
+    Grade: TGrade;
+    Hours: array[1..31] of Double;
+  end;
+  TEmployeeList = array of TEmployee;
+
+function MonthlyHours(const E: TEmployee; Days: Integer): Double;
+function HourlyRate(Grade: TGrade): Currency;
+function GrossPay(const E: TEmployee; Days: Integer): Currency;
+procedure Promote(var E: TEmployee; Steps: Integer);
+function Bonus(const E: TEmployee): Currency;
+
+implementation
+
+uses SysUtils, Math;
+
+const
+  BaseRate: Currency = 14.50;
+
+function MonthlyHours(const E: TEmployee; Days: Integer): Double;
+var
+  D: Integer;
+begin
+  Result := 0;
+  for D := 1 to Days do
+    Result := Result + E.Hours[D] * E.Rate;
+end;
+
+function HourlyRate(Grade: TGrade): Currency;
+begin
+  Result := BaseRate * Power(1.04, Grade - 1)
+end;
+
+procedure Promote(var E: TEmployee; Steps: Integer);
+begin
+  E.Grade := E.Grade + Steps;
+end;
+
+function GrossPay(const E: TEmployee; Days: Integer): Currency;
+var
+  Overtime: Double;
+begin
+  Overtime := Max(0, MonthlyHours(E, Days) - 160);
+  Result := HourlyRate(E.Grade) * (MonthlyHours(E, Days) - Overtime) + HourlyRate(E.Grade) * 1.5 * Overtime;
+end;
+
+function Bonus(const E: TEmployee): Currency;
+begin
+  if E.Grade > 10 then
+    Result := Round(GrossPay(E, 30) * 0.1)
+  else
+    Result := Undefined;
+end;
+
+end.
+EOF
+  cat >"$FP/src/payrun.pas" <<'EOF'
+program PayRun;
+
+{$mode objfpc}{$H+}{$R+}
+
+uses SysUtils, Payroll;
+
+var
+  Staff: TEmployeeList;
+  I, D: Integer;
+  Total: Currency;
+
+procedure ApplyPromotions(var List: TEmployeeList; const Who: string; Steps: Integer);
+var
+  K: Integer;
+begin
+  for K := 0 to High(List) do
+    if List[K].Name = Who then
+    begin
+      Promote(List[K], Steps);
+      WriteLn('promoted ', List[K].Name, ' to grade ', List[K].Grade);
+    end;
+end;
+
+begin
+  SetLength(Staff, 3);
+  Staff[0].Name := 'Ada Byron';     Staff[0].Grade := 7;
+  Staff[1].Name := 'Niklaus Wirth'; Staff[1].Grade := 11;
+  Staff[2].Name := 'Anders Hejlsberg'; Staff[2].Grade := 9;
+  for I := 0 to High(Staff) do
+    for D := 1 to 31 do
+      Staff[I].Hours[D] := 7.5;
+  Total := 0;
+  for I := 0 to High(Staff) do
+  begin
+    WriteLn(Format('%-20s grade %2d  %10.2f', [Staff[I].Name, Staff[I].Grade, Double(GrossPay(Staff[I], 31))]));
+    Total := Total + GrossPay(Staff[I], 31);
+  end;
+  WriteLn(Format('%-20s          %10.2f', ['total', Double(Total)]));
+  Flush(Output);
+  ApplyPromotions(Staff, 'Niklaus Wirth', 2);
+  WriteLn('new rate ', HourlyRate(Staff[1].Grade):0:2);
+  WriteLn('bonus ', Bonus(Staff[1]):0:2, ' for ', Staff[1].Name);
+end.
+EOF
+  capture batch26 fpc_unit_errors "$FP" "fpc -vewn -FUbuild -obuild/payrun src/payrun.pas" "Free Pascal Compiler $(fpc -iV)"
+  sed -i 's/    Result := Undefined;/    Result := 0;/; s/ \* E.Rate;/;/' "$FP/src/payroll.pas"
+  (cd "$FP" && fpc -gl -FUbuild -obuild/payrun src/payrun.pas >/dev/null 2>&1)
+  capture batch26 fpc_range_check_backtrace "$FP" "./build/payrun" "Free Pascal Compiler $(fpc -iV)"
+
+  # D: ldc2 errors in a small CLI; a dub package whose unittest blocks fail
+  DL="$B/logfmt-d"
+  mkdir -p "$DL/source/logfmt" "$DL/bin"
+  cat >"$DL/dub.json" <<'EOF'
+{
+  "name": "logfmt",
+  "description": "Parse and pretty-print logfmt lines",
+  "license": "MIT",
+  "targetType": "executable",
+  "targetPath": "bin"
+}
+EOF
+  cat >"$DL/source/logfmt/parser.d" <<'EOF'
+module logfmt.parser;
+
+import std.algorithm : splitter, findSplit;
+import std.array : array;
+import std.conv : to;
+import std.string : strip;
+
+struct Field
+{
+    string key;
+    string value;
+}
+
+Field[] parseLine(string line)
+{
+    Field[] fields;
+    foreach (part; line.strip.splitter(' '))
+    {
+        if (part.length == 0)
+            continue;
+        auto kv = part.findSplit("=");
+        fields ~= Field(kv[0], kv[2]);
+    }
+    return fields;
+}
+
+string get(Field[] fields, string key, string fallback = "")
+{
+    foreach (f; fields)
+        if (f.key == key)
+            return f.value;
+    return fallback;
+}
+
+int level(Field[] fields)
+{
+    switch (fields.get("level"))
+    {
+    case "debug": return 0;
+    case "info": return 1;
+    case "warn": return 2;
+    case "error": return 3;
+    default: return 1;
+    }
+}
+
+unittest
+{
+    auto f = parseLine(`level=info msg=started port=8080`);
+    assert(f.length == 3);
+    assert(f.get("port") == "8080");
+}
+
+unittest
+{
+    auto f = parseLine(`level=warn msg="disk almost full" used=91%`);
+    assert(f.get("msg") == "disk almost full", "quoted values keep their spaces: got " ~ f.get("msg"));
+}
+
+unittest
+{
+    assert(parseLine("   ").length == 0);
+    assert(level(parseLine("level=error")) == 3);
+    assert(level(parseLine("level=fatal")) == 4);
+}
+EOF
+  cat >"$DL/source/app.d" <<'EOF'
+import std.stdio;
+import logfmt.parser;
+
+void main(string[] args)
+{
+    int minLevel = args.length > 1 ? args[1].to!int : 1;
+    foreach (line; stdin.byLine)
+    {
+        auto fields = parseLine(line);
+        if (level(fields) < minLevel)
+            continue;
+        writefln("%-5s %s", fields.get("level"), fields.get("msg"));
+        Field first = fields;
+    }
+}
+EOF
+  capture batch26 ldc2_compile_errors "$DL" "ldc2 -od=obj -of=bin/logfmt source/app.d source/logfmt/parser.d" "$(ldc2 --version | head -1)"
+  sed -i 's/^import std.stdio;$/import std.stdio;\nimport std.conv : to;/; /        Field first = fields;/d' "$DL/source/app.d"
+  capture batch26 dub_test_unittest_failures "$DL" "dub test --skip-registry=all --compiler=ldc2" "$(dub --version | head -1)"
+
+  # Crystal: a type error in a shard's source; then a spec run of 300 examples with three failing
+  CR="$B/rates-cr"
+  mkdir -p "$CR/src" "$CR/spec"
+  cat >"$CR/shard.yml" <<'EOF'
+name: rates
+version: 0.3.0
+crystal: ">= 1.6.0"
+license: MIT
+EOF
+  cat >"$CR/src/rates.cr" <<'EOF'
+module Rates
+  VERSION = "0.3.0"
+
+  record Rate, from : String, to : String, value : Float64
+
+  class Table
+    @rates = {} of {String, String} => Float64
+
+    def add(rate : Rate)
+      @rates[{rate.from, rate.to}] = rate.value
+      @rates[{rate.to, rate.from}] = 1.0 / rate.value
+    end
+
+    def convert(amount : Float64, from : String, to : String) : Float64
+      return amount if from == to
+      factor = @rates[{from, to}]? || raise KeyError.new("no rate #{from}->#{to}")
+      (amount * factor).round(2)
+    end
+
+    def currencies : Array(String)
+      @rates.keys.flat_map { |(a, b)| [a, b] }.uniq.sort
+    end
+  end
+
+  def self.parse(line : String) : Rate
+    from, to, value = line.split(",")
+    Rate.new(from.strip, to.strip, value.to_f)
+  end
+end
+EOF
+  cat >"$CR/src/cli.cr" <<'EOF'
+require "./rates"
+
+table = Rates::Table.new
+File.each_line(ARGV[0]) do |line|
+  next if line.starts_with?("#")
+  table.add(Rates.parse(line))
+end
+amount = ARGV[1]
+puts table.convert(amount, ARGV[2], ARGV[3])
+puts table.currencies.join(", ").upcase_first
+EOF
+  capture batch26 crystal_build_type_error "$CR" "crystal build --no-color src/cli.cr -o bin/rates" "$(crystal --version 2>/dev/null | sed -n 1p)"
+  python3 - "$CR/spec" <<'EOF'
+import os, sys
+out = sys.argv[1]
+pairs = [("EUR", "USD", 1.0842), ("EUR", "GBP", 0.8571), ("USD", "JPY", 151.37), ("GBP", "CHF", 1.1123),
+         ("EUR", "SEK", 11.4761), ("USD", "CAD", 1.3602)]
+lines = ['require "spec"', 'require "../src/rates"', "", 'describe Rates::Table do']
+lines += ["  table = Rates::Table.new"]
+for f, t, v in pairs:
+    lines.append(f'  table.add(Rates::Rate.new("{f}", "{t}", {v}))')
+n = 0
+for f, t, v in pairs:
+    lines.append(f'\n  describe "{f} to {t}" do')
+    for amount in range(1, 26):
+        n += 1
+        expected = round(amount * 10 * v, 2)
+        if n == 77:
+            expected = round(expected + 0.01, 2)
+        lines.append(f'    it "converts {amount * 10} {f}" do')
+        lines.append(f'      table.convert({amount * 10}.0, "{f}", "{t}").should eq({expected})')
+        lines.append("    end")
+    for amount in range(1, 26):
+        n += 1
+        expected = round(amount * 10 * (1.0 / v), 2)
+        lines.append(f'    it "converts {amount * 10} {t} back to {f}" do')
+        lines.append(f'      table.convert({amount * 10}.0, "{t}", "{f}").should eq({expected})')
+        lines.append("    end")
+    lines.append("  end")
+lines.append('''
+  it "lists currencies" do
+    table.currencies.should eq(["CAD", "CHF", "EUR", "GBP", "JPY", "SEK", "USD"])
+  end
+
+  it "raises for an unknown pair" do
+    expect_raises(KeyError, "no rate EUR->NOK") do
+      table.convert(10.0, "EUR", "NOK")
+    end
+  end
+
+  it "parses a rate line" do
+    rate = Rates.parse("EUR, NOK, 11.72")
+    rate.to.should eq("NOK")
+    rate.value.should be_close(11.7, 0.001)
+  end
+end
+''')
+open(os.path.join(out, "table_spec.cr"), "w").write("\n".join(lines))
+EOF
+  capture batch26 crystal_spec_verbose_failures "$CR" "crystal spec --no-color -v" "$(crystal --version 2>/dev/null | sed -n 1p)"
+
+  # --- Cython, SWIG, bison/flex, m4/autoconf, gperf, xsltproc: generators on inputs with mistakes ---
+  CY="$B/fastgeo"
+  mkdir -p "$CY/fastgeo"
+  cat >"$CY/fastgeo/_distance.pyx" <<'EOF'
+# cython: language_level=3
+from libc.math cimport sin, cos, asin, sqrt, M_PI
+
+cdef double EARTH_RADIUS_KM = 6371.0088
+
+cdef inline double radians(double deg) nogil:
+    return deg * M_PI / 180.0
+
+cpdef double haversine(double lat1, double lon1, double lat2, double lon2):
+    cdef double dlat = radians(lat2 - lat1)
+    cdef double dlon = radians(lon2 - lon1)
+    cdef double a = sin(dlat / 2) ** 2 + cos(radians(lat1)) * cos(radians(lat2)) * sin(dlon / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * asin(sqrt(a))
+
+def nearest(double lat, double lon, list points):
+    cdef int best = -1
+    cdef double best_km = 1e300
+    cdef double km
+    cdef int i
+    for i in range(len(points)):
+        km = haversine(lat, lon, points[i][0], points[i][1])
+        if km < best_km:
+            best_km = km
+            best = i
+    return best, best_km
+
+def within(double lat, double lon, double radius_km, points):
+    cdef list out = []
+    with nogil:
+        for p in points:
+            if haversine(lat, lon, p[0], p[1]) <= radius_km:
+                out.append(p)
+    return out
+
+cdef class BoundingBox:
+    cdef readonly double south, west, north, east
+
+    def __init__(self, double south, double west, double north, double east):
+        self.south = south
+        self.west = west
+        self.north = north
+        self.east = east
+
+    cpdef bint contains(self, double lat, double lon):
+        return self.south <= lat <= self.north and self.west <= lon <= self.east
+
+    def area_km2(self):
+        cdef double height = haversine(self.south, self.west, self.north, self.west)
+        cdef double width = haversine(self.south, self.west, self.south, self.east)
+        return height * width
+
+    def expand(self, double km):
+        cdef double dlat = km / 111.32
+        self.south -= dlat
+        self.north += dlat
+        self.centre = ((self.south + self.north) / 2, (self.west + self.east) / 2)
+        return self
+
+cdef int count_inside(BoundingBox box, double[:, :] coords):
+    cdef Py_ssize_t i
+    cdef int n = 0
+    for i in range(coords.shape[0]):
+        if box.contains(coords[i, 0], coords[i, 1]):
+            n += 1
+    return n
+
+def summary(BoundingBox box, coords):
+    cdef int inside = count_inside(box, coords)
+    cdef str label = inside
+    return f"{label} of {len(coords)} points inside"
+EOF
+  capture batch26 cython_compile_errors "$CY" "cython3 -3 --line-directives -X boundscheck=False fastgeo/_distance.pyx" "$(cython3 --version 2>&1)"
+
+  SW="$B/geometry-swig"
+  mkdir -p "$SW/include" "$SW/gen"
+  cat >"$SW/include/geometry.h" <<'EOF'
+#pragma once
+#include <vector>
+#include <string>
+#include <memory>
+
+namespace geo {
+
+struct Point {
+  double x, y;
+};
+
+class Shape {
+ public:
+  virtual ~Shape() = default;
+  virtual double area() const = 0;
+  virtual std::string name() const = 0;
+  bool operator<(const Shape& other) const { return area() < other.area(); }
+};
+
+class Polygon : public Shape {
+ public:
+  explicit Polygon(std::vector<Point> vertices);
+  double area() const override;
+  std::string name() const override { return "polygon"; }
+  const std::vector<Point>& vertices() const { return vertices_; }
+  Point& operator[](size_t i) { return vertices_[i]; }
+ private:
+  std::vector<Point> vertices_;
+};
+
+class Circle : public Shape {
+ public:
+  Circle(Point centre, double radius);
+  double area() const override;
+  std::string name() const override { return "circle"; }
+  Circle operator+(double grow) const;
+ private:
+  Point centre_;
+  double radius_;
+};
+
+std::unique_ptr<Shape> parse_wkt(const std::string& wkt);
+double total_area(const std::vector<std::shared_ptr<Shape>>& shapes);
+
+}  // namespace geo
+EOF
+  cat >"$SW/geometry.i" <<'EOF'
+%module(directors="1") geometry
+
+%{
+#include "geometry.h"
+%}
+
+%include <std_string.i>
+%include <std_vector.i>
+%include <std_shared_ptr.i>
+%include <exception.i>
+
+%shared_ptr(geo::Shape)
+%shared_ptr(geo::Polygon)
+
+%template(PointVector) std::vector<geo::Point>;
+%template(ShapeVector) std::vector<std::shared_ptr<geo::Shape>>;
+
+%feature("director") geo::Shape;
+
+%exception geo::parse_wkt {
+  try {
+    $action
+  } catch (const std::invalid_argument& e) {
+    SWIG_exception(SWIG_ValueError, e.what());
+  }
+}
+
+%rename(__lt__) geo::Shape::operator<;
+%ignore geo::Polygon::vertices;
+
+%include "geometry.h"
+
+%extend geo::Circle {
+  std::string __repr__() const {
+    return "Circle(area=" + std::to_string($self->area()) + ")";
+  }
+}
+
+%apply double *OUTPUT { double *result };
+%template(CircleList) std::list<geo::Circle>;
+EOF
+  capture batch26 swig_python_wrapper_errors "$SW" "swig -python -c++ -Wall -Iinclude -outdir gen -o gen/geometry_wrap.cxx geometry.i" "$(swig -version | grep -m1 Version)"
+
+  # bison -v over an SQL subset with conflicts (exit 0), then the report it wrote; an erroneous
+  # grammar; flex errors
+  BS="$B/minisql"
+  mkdir -p "$BS/src"
+  cat >"$BS/src/sql.y" <<'EOF'
+%{
+#include <stdio.h>
+#include <stdlib.h>
+#include "ast.h"
+int yylex(void);
+void yyerror(const char *msg);
+%}
+
+%define parse.error verbose
+%union {
+  long ival;
+  char *sval;
+  struct node *node;
+}
+
+%token <ival> INTEGER
+%token <sval> IDENT STRING
+%token SELECT FROM WHERE AND OR NOT AS ORDER BY ASC DESC LIMIT
+%token DELETE JOIN ON LEFT INNER GROUP HAVING COUNT SUM NULL_ IS IN
+%token EQ NE LT LE GT GE
+
+%type <node> stmt select_stmt delete_stmt
+%type <node> select_list select_item table_ref join_clause where_clause expr expr_list
+%type <node> order_clause order_list order_item limit_clause
+%type <node> group_clause having_clause column_ref literal
+
+%left OR
+%left AND
+%right NOT
+%nonassoc EQ NE LT LE GT GE
+%left '+' '-'
+%left '*' '/'
+
+%%
+
+stmt_list
+  : stmt ';'                { run_statement($1); }
+  | stmt_list stmt ';'      { run_statement($2); }
+  ;
+
+stmt
+  : select_stmt
+  | delete_stmt
+  ;
+
+select_stmt
+  : SELECT select_list FROM table_ref where_clause group_clause having_clause order_clause limit_clause
+      { $$ = mk_select($2, $4, $5, $6, $7, $8, $9); }
+  ;
+
+select_list
+  : '*'                             { $$ = mk_star(); }
+  | select_item                     { $$ = mk_list($1); }
+  | select_list ',' select_item     { $$ = list_append($1, $3); }
+  ;
+
+select_item
+  : expr                { $$ = $1; }
+  | expr AS IDENT       { $$ = mk_alias($1, $3); }
+  | expr IDENT          { $$ = mk_alias($1, $2); }
+  ;
+
+table_ref
+  : IDENT                           { $$ = mk_table($1, NULL); }
+  | IDENT IDENT                     { $$ = mk_table($1, $2); }
+  | table_ref join_clause           { $$ = mk_join($1, $2); }
+  ;
+
+join_clause
+  : JOIN IDENT ON expr              { $$ = mk_join_clause(JOIN_INNER, $2, $4); }
+  | INNER JOIN IDENT ON expr        { $$ = mk_join_clause(JOIN_INNER, $3, $5); }
+  | LEFT JOIN IDENT ON expr         { $$ = mk_join_clause(JOIN_LEFT, $3, $5); }
+  ;
+
+where_clause
+  : %empty              { $$ = NULL; }
+  | WHERE expr          { $$ = $2; }
+  ;
+
+group_clause
+  : %empty              { $$ = NULL; }
+  | GROUP BY expr_list  { $$ = $3; }
+  ;
+
+having_clause
+  : %empty              { $$ = NULL; }
+  | HAVING expr         { $$ = $2; }
+  ;
+
+order_clause
+  : %empty              { $$ = NULL; }
+  | ORDER BY order_list { $$ = $3; }
+  ;
+
+order_list
+  : order_item                  { $$ = mk_list($1); }
+  | order_list ',' order_item   { $$ = list_append($1, $3); }
+  ;
+
+order_item
+  : expr        { $$ = mk_order($1, 1); }
+  | expr ASC    { $$ = mk_order($1, 1); }
+  | expr DESC   { $$ = mk_order($1, 0); }
+  ;
+
+limit_clause
+  : %empty          { $$ = NULL; }
+  | LIMIT INTEGER   { $$ = mk_int($2); }
+  ;
+
+delete_stmt
+  : DELETE FROM IDENT where_clause  { $$ = mk_delete($3, $4); }
+  ;
+
+expr_list
+  : expr                  { $$ = mk_list($1); }
+  | expr_list ',' expr    { $$ = list_append($1, $3); }
+  ;
+
+expr
+  : literal
+  | column_ref
+  | expr '+' expr         { $$ = mk_binop('+', $1, $3); }
+  | expr '-' expr         { $$ = mk_binop('-', $1, $3); }
+  | expr '*' expr         { $$ = mk_binop('*', $1, $3); }
+  | expr '/' expr         { $$ = mk_binop('/', $1, $3); }
+  | expr EQ expr          { $$ = mk_binop(EQ, $1, $3); }
+  | expr NE expr          { $$ = mk_binop(NE, $1, $3); }
+  | expr LT expr          { $$ = mk_binop(LT, $1, $3); }
+  | expr LE expr          { $$ = mk_binop(LE, $1, $3); }
+  | expr GT expr          { $$ = mk_binop(GT, $1, $3); }
+  | expr GE expr          { $$ = mk_binop(GE, $1, $3); }
+  | expr AND expr         { $$ = mk_binop(AND, $1, $3); }
+  | expr OR expr          { $$ = mk_binop(OR, $1, $3); }
+  | NOT expr              { $$ = mk_unop(NOT, $2); }
+  | '-' expr              { $$ = mk_unop('-', $2); }
+  | expr IS NULL_         { $$ = mk_unop(IS, $1); }
+  | expr IS NOT NULL_     { $$ = mk_unop(NOT, mk_unop(IS, $1)); }
+  | expr IN '(' expr_list ')'   { $$ = mk_in($1, $4); }
+  | COUNT '(' '*' ')'     { $$ = mk_call("count", NULL); }
+  | COUNT '(' expr ')'    { $$ = mk_call("count", $3); }
+  | SUM '(' expr ')'      { $$ = mk_call("sum", $3); }
+  | '(' expr ')'          { $$ = $2; }
+  ;
+
+column_ref
+  : IDENT                 { $$ = mk_column(NULL, $1); }
+  | IDENT '.' IDENT       { $$ = mk_column($1, $3); }
+  ;
+
+literal
+  : INTEGER               { $$ = mk_int($1); }
+  | STRING                { $$ = mk_string($1); }
+  | NULL_                 { $$ = mk_null(); }
+  ;
+
+%%
+EOF
+  capture batch26 bison_conflicts_report "$BS" "bison -Wall -Wcounterexamples -v -d -o src/parser.c src/sql.y" "$(bison --version | head -1)"
+
+  BE="$B/confparse"
+  mkdir -p "$BE/src"
+  cat >"$BE/src/conf.y" <<'EOF'
+%{
+#include <stdio.h>
+#include "conf.h"
+extern int yylineno;
+int yylex(void);
+void yyerror(const char *s) { fprintf(stderr, "line %d: %s\n", yylineno, s); }
+%}
+
+%union {
+  char *str;
+  long num;
+  struct setting *setting;
+  struct section *section;
+}
+
+%token <str> WORD QUOTED
+%token <num> NUMBER
+%token LBRACKET RBRACKET EQUALS NEWLINE
+%type <section> section section_list
+%type <setting> setting setting_list
+%type <str> value
+
+%start config
+
+%%
+
+config
+  : section_list            { conf_set_root($1); }
+  ;
+
+section_list
+  : %empty                  { $$ = NULL; }
+  | section_list section    { $$ = section_append($1, $2); }
+  ;
+
+section
+  : LBRACKET WORD RBRACKET NEWLINE setting_list   { $$ = section_new($2, $5); }
+  ;
+
+setting_list
+  : %empty                      { $$ = NULL; }
+  | setting_list setting        { $$ = setting_append($1, $2); }
+  | setting_list NEWLINE
+  ;
+
+setting
+  : WORD EQUALS value NEWLINE   { $$ = setting_new($1, $3); }
+  | WORD EQUALS NUMBER NEWLINE  { $$ = setting_new_num($1, $3); }
+  | WORD EQUALS list NEWLINE    { $$ = setting_new_list($1, $3); }
+  | error NEWLINE               { yyerrok; $$ = NULL; }
+  ;
+
+value
+  : WORD                        { $$ = $1; }
+  | QUOTED                      { $$ = $1; }
+  | value WORD                  { $$ = concat($1, $2); }
+  ;
+
+unused_rule
+  : WORD WORD
+  ;
+
+%%
+EOF
+  capture batch26 bison_grammar_errors "$BE" "bison -Wall -d -o src/conf.tab.c src/conf.y" "$(bison --version | head -1)"
+
+  cat >"$BE/src/conf.l" <<'EOF'
+%option noyywrap yylineno nounput noinput
+%{
+#include <stdlib.h>
+#include <string.h>
+#include "conf.tab.h"
+%}
+
+DIGIT    [0-9]
+WORDCH   [A-Za-z_][A-Za-z0-9_.-]*
+%x COMMENT
+
+%%
+
+"#"                   { BEGIN(COMMENT); }
+<COMMENT>\n           { BEGIN(INITIAL); return NEWLINE; }
+<COMMENT>.            ;
+<STRING>\"            { BEGIN(INITIAL); }
+"["                   { return LBRACKET; }
+"]"                   { return RBRACKET; }
+"="                   { return EQUALS; }
+{DIGIT}+              { yylval.num = strtol(yytext, NULL, 10); return NUMBER; }
+{WORDCH}              { yylval.str = strdup(yytext); return WORD; }
+\"[^"\n]*\"           { yylval.str = strndup(yytext + 1, yyleng - 2); return QUOTED; }
+[ \t]+                ;
+\n                    { return NEWLINE; }
+{HEXDIGIT}+           { yylval.num = strtol(yytext, NULL, 16); return NUMBER; }
+[z-a]                 ;
+.                     { return yytext[0]; }
+
+%%
+EOF
+  capture batch26 flex_scanner_errors "$BE" "flex -o src/conf.lex.c src/conf.l" "$(flex --version)"
+
+  # autoconf: a configure.ac with an unbalanced quote and a misspelt macro; m4 over site templates
+  AC="$B/weatherd-autoconf"
+  mkdir -p "$AC/m4"
+  cat >"$AC/configure.ac" <<'EOF'
+AC_PREREQ([2.69])
+AC_INIT([weatherd], [1.3.0], [bugs@weatherd.example.org])
+AC_CONFIG_SRCDIR([src/weatherd.c])
+AC_CONFIG_HEADERS([config.h])
+AC_CONFIG_MACRO_DIR([m4])
+
+AC_PROG_CC
+AC_PROG_CC_C99
+AC_PROG_INSTALL
+
+AC_ARG_WITH([sqlite],
+  [AS_HELP_STRING([--with-sqlite], [store readings in SQLite @<:@default=check@:>@])],
+  [], [with_sqlite=check])
+
+AS_IF([test "x$with_sqlite" != xno],
+  [AC_CHECK_LIB([sqlite3], [sqlite3_open],
+    [AC_SUBST([SQLITE_LIBS], [-lsqlite3])
+     AC_DEFINE([HAVE_SQLITE], [1], [Define if SQLite is available])],
+    [AS_IF([test "x$with_sqlite" = xyes],
+      [AC_MSG_ERORR([--with-sqlite was given, but libsqlite3 was not found])])])])
+
+AC_CHECK_HEADERS([sys/timerfd.h sys/signalfd.h])
+AC_CHECK_FUNCS([clock_gettime strlcpy])
+WEATHERD_CHECK_CURL
+AX_CHECK_COMPILE_FLAG([-fstack-protector-strong], [CFLAGS="$CFLAGS -fstack-protector-strong"])
+
+AC_CONFIG_FILES([Makefile src/Makefile])
+AC_OUTPUT
+EOF
+  cat >"$AC/m4/weatherd.m4" <<'EOF'
+# WEATHERD_CHECK_CURL
+# -------------------
+# Look for libcurl through pkg-config and fail with a hint when it is missing.
+AC_DEFUN([WEATHERD_CHECK_CURL],
+[PKG_CHECK_MODULES([CURL], [libcurl >= 7.68],
+  [AC_DEFINE([HAVE_CURL], [1], [Define if libcurl is available])],
+  [AC_MSG_ERROR([libcurl >= 7.68 is required: install libcurl4-openssl-dev])])
+AC_MSG_CHECKING([whether to use the [curl multi interface])
+AC_MSG_RESULT([yes])
+])
+EOF
+  capture batch26 autoconf_macro_errors "$AC" "autoconf -Wall -I m4 && echo configure generated" "$(autoconf --version | head -1)"
+
+  M4="$B/site-m4"
+  mkdir -p "$M4/templates" "$M4/include" "$M4/public"
+  cat >"$M4/include/macros.m4" <<'EOF'
+divert(-1)
+define(`SITE_NAME', `Weather Station Network')
+define(`YEAR', `2026')
+define(`STATION', `<tr><td>$1</td><td>$2</td><td>eval($3 / 10).eval($3 % 10) °C</td></tr>')
+define(`PAGE_TITLE', `$1 · SITE_NAME')
+define(`ROUND_PERCENT', `eval(($1 * 100 + $2 / 2) / $2)%')
+divert(0)dnl
+EOF
+  cat >"$M4/templates/stations.html.m4" <<'EOF'
+include(`macros.m4')dnl
+include(`footer.m4')dnl
+<!doctype html>
+<title>PAGE_TITLE(`Stations')</title>
+<h1>SITE_NAME</h1>
+<table>
+STATION(`Aberdeen', `ABZ', 87)
+STATION(`Bergen', `BGO', 112)
+STATION(`Cork', `ORK', 139)
+STATION(`Dundee', `DND', )
+STATION(`Esbjerg', `EBJ', 10 / 0)
+</table>
+<p>Online: ROUND_PERCENT(17, 0) of stations</p>
+<p>Uptime: eval(99.5 * 1)%</p>
+ifelse(`incomplete
+EOF
+  capture batch26 m4_template_errors "$M4" "m4 -I include templates/stations.html.m4 > public/stations.html" "$(m4 --version | head -1)"
+
+  GP="$B/sqlkw-gperf"
+  mkdir -p "$GP"
+  {
+    cat <<'EOF'
+%{
+#include <string.h>
+#include "tokens.h"
+%}
+%struct-type
+%language=ANSI-C
+%define lookup-function-name sql_keyword
+%define hash-function-name sql_keyword_hash
+%compare-strncmp
+struct keyword { const char *name; int token; };
+%%
+EOF
+    for kw in SELECT FROM WHERE INSERT INTO VALUES UPDATE SET DELETE JOIN LEFT RIGHT INNER OUTER ON \
+      GROUP BY HAVING ORDER ASC DESC LIMIT OFFSET AS AND OR NOT NULL IS IN BETWEEN LIKE CREATE TABLE \
+      INDEX DROP ALTER ADD COLUMN PRIMARY KEY FOREIGN REFERENCES UNIQUE DEFAULT CHECK DISTINCT UNION \
+      ALL EXISTS CASE WHEN THEN ELSE END BEGIN COMMIT ROLLBACK WITH RECURSIVE VIEW TRIGGER SELECT; do
+      echo "$kw, TOK_$kw"
+    done
+  } >"$GP/keywords.gperf"
+  capture batch26 gperf_duplicate_keyword "$GP" "gperf -t -C -L ANSI-C --output-file=keywords.c keywords.gperf" "$(gperf --version | head -1)"
+
+  XS="$B/catalogue-xslt"
+  mkdir -p "$XS/xsl" "$XS/data" "$XS/build"
+  cat >"$XS/data/catalogue.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<catalogue updated="2026-11-28">
+  <book id="bk-101" genre="fiction"><title>The Salt Road</title><author>M. Okafor</author><price currency="EUR">18.50</price><stock>12</stock></book>
+  <book id="bk-102" genre="poetry"><title>Low Tide Hours</title><author>S. Lindqvist</author><price currency="EUR">14.00</price><stock>0</stock></book>
+  <book id="bk-103" genre="non-fiction"><title>Bridges of Iron</title><author>R. Castell</author><price currency="GBP">22.95</price><stock>4</stock></book>
+</catalogue>
+EOF
+  cat >"$XS/xsl/catalogue.xsl" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:fn="http://www.w3.org/2005/xpath-functions">
+  <xsl:output method="html" indent="yes"/>
+  <xsl:param name="currency" select="'EUR'"/>
+
+  <xsl:template match="/catalogue">
+    <html>
+      <body>
+        <h1>Catalogue (<xsl:value-of select="@updated"/>)</h1>
+        <xsl:apply-templates select="book[price/@currency = $currency]">
+          <xsl:sort select="title"/>
+        </xsl:apply-templates>
+        <p>In stock: <xsl:value-of select="count(book[stock &gt; 0]"/></p>
+        <p>Average: <xsl:value-of select="fn:avg(book/price)"/></p>
+        <xsl:call-template name="footer"/>
+      </body>
+    </html>
+  </xsl:template>
+
+  <xsl:template match="book">
+    <div class="book" id="{@id}">
+      <h2><xsl:value-of select="title"/></h2>
+      <xsl:if test="stock = 0">
+        <span class="sold-out">Sold out</span>
+      </xsl:if>
+      <xsl:value-of select="format-number(price, '#,##0.00')"/>
+      <xsl:choose>
+        <xsl:when test="@genre = 'poetry'">📖</xsl:when>
+        <xsl:otherwise/>
+        <xsl:when test="@genre = 'fiction'">📚</xsl:when>
+      </xsl:choose>
+      <xsl:element name="{$tag}"/>
+    </div>
+  </xsl:template>
+</xsl:stylesheet>
+EOF
+  capture batch26 xsltproc_stylesheet_errors "$XS" "xsltproc --stringparam currency EUR -o build/catalogue.html xsl/catalogue.xsl data/catalogue.xml" "$(xsltproc --version | head -1)"
+fi

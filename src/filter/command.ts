@@ -5,7 +5,8 @@
  * segment the same way; a segment is normalised by cutting it at the first
  * pipe, redirections removed, leading `cd …`, `VAR=value` and wrappers that run the command
  * they are given (`env`, `time`, `timeout 60`, `nice -n 5`, `sudo`, `xvfb-run -a`, coverage's
- * `c8` and `nyc`, `cross-env CI=1`, `dotenv -e .env --`, …) removed;
+ * `c8` and `nyc`, `cross-env CI=1`, `dotenv -e .env --`, `dotenv -c --`, `dotenvx run --`, …)
+ * removed, also when a package manager starts them (`yarn dotenv -c -- jest`);
  * the same with its redirections kept, for the rules that read them (`sqlite3 t.db < seed.sql`).
  * A program given by path (`./node_modules/.bin/jest`, `.venv/bin/pytest`, `~/go/bin/golangci-lint`),
  * through a package runner (`pnpm exec`, `uv run`, `poetry run`, `bundle exec`) or by a versioned
@@ -22,9 +23,11 @@ export function matchCandidates(command: string): string[] {
   const segment = lastSegment(whole);
   const plain = normalizeSegment(segment);
   // The same with the segment's redirections (`env X=1 /usr/bin/sqlite3 t.db < seed.sql`): a
-  // rule may read them, and normalising drops them.
-  const redirected = normalizeSegment(segment, { redirections: true });
-  for (const form of [plain, redirected]) {
+  // rule may read them, and normalising drops them. A segment without `<` or `>` has none.
+  const redirected = /[<>]/.test(segment)
+    ? normalizeSegment(segment, { redirections: true })
+    : plain;
+  for (const form of redirected === plain ? [plain] : [plain, redirected]) {
     if (form) candidates.push(form, ...runForms(form));
   }
   const script = shellScript(plain);
@@ -105,6 +108,8 @@ function programForms(command: string): string[] {
   if (runner) {
     at = runner.length;
     while (at < words.length - 1 && RUNNER_FLAGS.has(words[at])) at++;
+  } else if (BARE_RUNNERS.has(baseName(words[0] ?? "")) && PACKAGE_WRAPPERS.has(words[1])) {
+    at = 1;
   }
   if (at >= words.length) return [];
   const rest = words.slice(at + 1);
@@ -370,7 +375,15 @@ const WRAPPERS = new Set(["env", "time", "command", "exec", "nohup"]);
  */
 const ARG_WRAPPERS: Record<
   string,
-  { valued: Set<string>; operands: number; commands?: Set<string> }
+  {
+    valued: Set<string>;
+    operands: number;
+    commands?: Set<string>;
+    /** A valued option takes the next word only when it is no option (`dotenv -c -- jest`). */
+    optional?: boolean;
+    /** Its own verb before the command, options after it too (`dotenvx run -f .env -- jest`). */
+    verbs?: Set<string>;
+  }
 > = {
   timeout: { valued: new Set(["-s", "--signal", "-k", "--kill-after"]), operands: 1 },
   nice: { valued: new Set(["-n", "--adjustment"]), operands: 0 },
@@ -446,10 +459,30 @@ const ARG_WRAPPERS: Record<
     commands: new Set(["report", "check-coverage", "instrument", "merge"]),
   },
   // Environment set before the command: `cross-env CI=1 jest` (the assignments go as `VAR=value`
-  // does), `dotenv -e .env.test -- npm test`.
+  // does), dotenv-cli's `dotenv -e .env.test -- npm test` and `dotenv -c -- jest` (its options
+  // read as minimist does: `-c` takes an environment only when one follows), python-dotenv's
+  // `dotenv -f .env run pytest` and dotenvx's `dotenvx run -f .env.ci -- jest`.
   "cross-env": { valued: new Set(), operands: 0 },
-  dotenv: { valued: new Set(["-e", "-v", "-p", "-c"]), operands: 0 },
+  dotenv: {
+    valued: new Set(["-e", "-v", "-p", "-c", "-f", "--file"]),
+    operands: 0,
+    optional: true,
+    verbs: new Set(["run"]),
+  },
+  dotenvx: {
+    valued: new Set(["-f", "--env-file", "-fv", "--env-vault-file", "-e", "--env", "--convention"]),
+    operands: 0,
+    verbs: new Set(["run"]),
+  },
 };
+
+/**
+ * Wrappers a package manager starts by their bare name as it does any binary of the project
+ * (`yarn dotenv -e .env -- jest`, `pnpm cross-env CI=1 vitest`).
+ */
+const PACKAGE_WRAPPERS = new Set(["dotenv", "dotenvx", "cross-env", "c8", "nyc"]);
+/** Package managers that run a project's binary by its bare name (`yarn jest`). */
+const BARE_RUNNERS = new Set(["yarn", "pnpm", "bun"]);
 
 /**
  * The index of the word after a wrapper's options and operands (`timeout -s KILL 60 make` → make);
@@ -459,8 +492,16 @@ function afterWrapper(words: string[], at: number, name = words[at]): number {
   const spec = ARG_WRAPPERS[name];
   let i = at + 1;
   if (!spec) return i;
-  for (; i < words.length && words[i].startsWith("-") && words[i] !== "--"; i++) {
-    if (spec.valued.has(words[i])) i++;
+  const options = () => {
+    for (; i < words.length && words[i].startsWith("-") && words[i] !== "--"; i++) {
+      const value = words[i + 1];
+      if (spec.valued.has(words[i]) && !(spec.optional && value?.startsWith("-"))) i++;
+    }
+  };
+  options();
+  if (spec.verbs?.has(words[i])) {
+    i++;
+    options();
   }
   if (words[i] === "--") i++;
   // `c8 report`: the wrapper's own subcommand, nothing it runs.

@@ -15,6 +15,7 @@ import {
   splitLines,
 } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
+import { mergeCutNotes } from "./notes.ts";
 import type { Pattern } from "./regex.ts";
 import { JSON_START, keepAsPrinted, KeptLines, type Restore } from "./verbatim.ts";
 import {
@@ -75,6 +76,9 @@ function chainConfidence(results: Confidence[]): Confidence {
   const acted = results.filter((c) => c !== "fallback");
   return acted.length ? acted.reduce(worstConfidence, "full") : "fallback";
 }
+
+/** The name of the step in a trace that merges cut notes one after another. */
+const CUT_NOTES_MERGED = "cut notes one after another merged";
 
 /** The name of the guard's step in a trace. */
 const GUARD = "guard (kept lines as printed)";
@@ -362,9 +366,24 @@ export class FilterEngine {
         ...(asInput ? { asInput } : {}),
       }];
     };
+    // As runRules does last: cut notes one after another become one.
+    const merged = (out: StageTrace[]): StageTrace[] => {
+      const last = out.at(-1);
+      if (!rules.length || last === undefined) return out;
+      const text = last.output.join("\n");
+      const after = withCutNotesMerged(text);
+      if (after === text) return out;
+      return [...out, {
+        name: CUT_NOTES_MERGED,
+        type: "notes",
+        input: last.output,
+        output: after.split("\n"),
+        confidence: last.confidence,
+      }];
+    };
     const firstTry: StageTrace[] = [];
     let failure = run(lines, firstTry);
-    if (failure === null) return [...traces, ...guarded(lines, firstTry, body.length)];
+    if (failure === null) return [...traces, ...merged(guarded(lines, firstTry, body.length))];
     // filter() retries only the rules: the generic pass alone cuts huge lines itself.
     if (failure.overflow && rules.length) {
       const cut = lines.map((line) => line.length > HUGE_LINE ? cutMiddle(line) : line);
@@ -378,7 +397,11 @@ export class FilterEngine {
       const secondTry: StageTrace[] = [];
       failure = run(cut, secondTry);
       if (failure === null) {
-        return [...traces, cutTrace, ...guarded(cut, secondTry, cutHugeLines(body).length)];
+        return [
+          ...traces,
+          cutTrace,
+          ...merged(guarded(cut, secondTry, cutHugeLines(body).length)),
+        ];
       }
     }
     const failedAt = stages[failure.at];
@@ -734,6 +757,7 @@ function runRules(
     text = guard.restore(text, (fn) => walkLines(body, fn)).text;
     if (text.length > body.length) text = sanitize(body);
   }
+  text = withCutNotesMerged(text);
   return {
     text: keepEvidence(body, text, failed, passed.findLast((lines) => lines.length)),
     confidence,
@@ -755,6 +779,19 @@ function keepEvidence(body: string, text: string, failed: boolean, passed?: stri
   });
   return evidence.length ? `${text}${text ? "\n" : ""}${evidence.join("\n")}` : text;
 }
+
+/**
+ * Cut notes one after another (`... (2 more lines)` over `... (38 more lines)`, left side by side
+ * when a later stage dropped the line between them) made one: they stand for one gap of the
+ * output as printed. Only a text with two such lines in a row is split into lines.
+ */
+function withCutNotesMerged(text: string): string {
+  if (!ADJACENT_CUT_NOTES.test(text)) return text;
+  return mergeCutNotes(text.split("\n")).join("\n");
+}
+
+/** Two lines in a row that may be cut notes (`mergeCutNotes` reads them). */
+const ADJACENT_CUT_NOTES = /^\.\.\. \(\d[^\n]*\n\.\.\. \(\d/m;
 
 /** Splits trailing tool notices (`[exit code 1]`) off the output. */
 function splitNotices(text: string): { body: string; notices: string[] } {

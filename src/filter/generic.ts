@@ -14,7 +14,8 @@
  * generic_steps.ts) and the fields Node prints after an error's stack when its message says
  * them all (generic_error_fields.ts), Python's echo of a `warnings.warn(…)` call under the warning
  * it printed (generic_warnings.ts), and the empty gutter rows of a compiler's code frames
- * (generic_gutters.ts) and a block printed again later becomes a reference to its first copy
+ * (generic_gutters.ts), the code frames of a flood of one message past its first
+ * (generic_frames.ts), and a block printed again later becomes a reference to its first copy
  * (generic_repeats.ts); a sanitizer's shadow-memory map and legend fold (generic_sanitizer.ts), as
  * do the fully covered rows of a coverage table (generic_coverage.ts);
  * runs of a repeated line
@@ -22,7 +23,8 @@
  * `  7 | polling: empty`) collapse to one with a count, progress and
  * spinner lines go, very long lines are cut in the middle with a marker, and a very long output
  * keeps its head and tail (and the odd ones out of the lines of one shape between, as
- * generic_outliers.ts finds them). A line carrying a failure signal is never removed (a cut
+ * generic_outliers.ts finds them, and the records of the failure lines between, as
+ * generic_records.ts reads them). A line carrying a failure signal is never removed (a cut
  * keeps every one of them, wherever it is; a compiler's note in a system header, a passing test's line and
  * a line of a usage listing under an error are no failure, nor is advice such as `For more
  * information about this error, try …`; a failure printed twice stays in its first copy) and a
@@ -40,11 +42,14 @@ import {
   JsonConfig,
   looksLikeJson,
   omitted,
+  pushSubject,
+  SUBJECT_WINDOW,
 } from "./strategies/mod.ts";
 import { HeldLines } from "./arrays.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
+import { linesStoodFor } from "./notes.ts";
 import { dropFinishedSteps } from "./generic_steps.ts";
 import {
   foldCompilerNotes,
@@ -65,6 +70,8 @@ import { foldSanitizerMaps } from "./generic_sanitizer.ts";
 import { foldCoverageTables } from "./generic_coverage.ts";
 import { foldEchoedErrorFields } from "./generic_error_fields.ts";
 import { dropEmptyGutters } from "./generic_gutters.ts";
+import { foldRepeatedFrames } from "./generic_frames.ts";
+import { recordKeeper } from "./generic_records.ts";
 import {
   foldDataRuns,
   foldPathListing,
@@ -365,6 +372,7 @@ export function genericStage(
       lines = foldRepeatedDiagnostics(lines);
       lines = foldLinkerRepeats(lines);
       lines = dropEmptyGutters(lines);
+      lines = foldRepeatedFrames(lines);
       lines = foldRepeatedReferences(lines);
       lines = foldRepeatedBlocks(lines);
       lines = foldRoutineLogs(lines, ctx.failed);
@@ -436,8 +444,8 @@ function passOn(ctx: StageContext): { push(line: string): void; finish(): boolea
 
 /**
  * Beyond MAX_LINES, the first HEAD and last TAIL lines and every failure-signal line between
- * them (and the odd ones out of the lines of one shape there: `cutReader`), with a count of what
- * went. Returns from `finish` whether it cut.
+ * them (and the odd ones out of the lines of one shape there: `cutReader`), each with the rest of
+ * its record (`recordKeeper`), with a count of what went. Returns from `finish` whether it cut.
  */
 function truncator(
   ctx: StageContext,
@@ -447,15 +455,39 @@ function truncator(
   let cutting = false;
   const keeper = new FailureKeeper();
   let gap = 0;
+  // The last cut lines, told to onRemove once the next kept line shows whether one of them
+  // comes back as its failure's subject.
+  const untold: string[] = [];
+  const tell = () => {
+    for (const line of untold.splice(0)) onRemove?.(line, "truncated");
+  };
+  // The line the cut itself keeps (not one its record brings), while the record keeper hands it on.
+  let chosen: string | undefined;
+  // A kept line brings the rest of its record (its message and code frame); the line the cut
+  // keeps also brings its failure's subject when that was cut right above it.
+  const records = recordKeeper((line) => {
+    if (chosen !== undefined && line === chosen) {
+      chosen = undefined;
+      const subject = keeper.subject;
+      if (subject !== undefined && subject.back <= gap) untold.splice(-subject.back, 1);
+      tell();
+      gap = pushSubject({ push: ctx.emit }, subject, gap);
+    } else tell();
+    if (gap) ctx.emit(omitted(gap));
+    gap = 0;
+    ctx.emit(line);
+  }, (line) => {
+    // A line the folds made of several (`(x40)`, `… 12 lines like these folded …`) counts as
+    // them: the count is the lines the output printed.
+    gap += linesStoodFor(line);
+    untold.push(line);
+    if (untold.length > SUBJECT_WINDOW) onRemove?.(untold.shift()!, "truncated");
+  });
   const cut = cutReader((line, odd) => {
-    if (keeper.keep(line) || odd) {
-      if (gap) ctx.emit(omitted(gap));
-      gap = 0;
-      ctx.emit(line);
-    } else {
-      gap++;
-      onRemove?.(line, "truncated");
-    }
+    const kept = keeper.keep(line) || odd;
+    chosen = kept ? line : undefined;
+    records.push(line, kept);
+    chosen = undefined;
   });
   return {
     push(line) {
@@ -465,6 +497,7 @@ function truncator(
         cutting = true;
         for (const head of pending.splice(0, HEAD)) {
           keeper.observe(head);
+          records.observe(head);
           ctx.emit(head);
         }
         // The lines past the tail's window are in the cut.
@@ -479,6 +512,8 @@ function truncator(
         return false;
       }
       cut.finish();
+      records.finish();
+      tell();
       if (gap) ctx.emit(omitted(gap));
       for (const line of pending) ctx.emit(line);
       return true;

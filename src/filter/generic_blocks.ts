@@ -53,6 +53,12 @@ function runOf(
 ): { count: number; varies: boolean[]; failing: boolean } | null {
   if (at + MIN_BLOCKS * k > lines.length) return null;
   for (let p = 0; p < k; p++) if (lines[at + p].length > MAX_TESTED) return null;
+  // A run of one line repeated is no run of blocks: it collapses to the line with its count.
+  if (lines[at + 1] === lines[at] && lines[at + k] === lines[at]) {
+    let same = 1;
+    while (same < k && lines[at + same] === lines[at]) same++;
+    if (same === k) return null;
+  }
   // Most places of the second block repeat the first's, or no run starts here: the cheap test
   // that most lines of an output fail, before anything is allocated.
   let equal = 0;

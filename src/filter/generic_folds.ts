@@ -277,6 +277,20 @@ function frameAt(lines: readonly string[], i: number): Frame | null {
   return null;
 }
 
+/**
+ * Whose code a stack frame of one line is in: `"own"` for the user's, with its place (a file in no
+ * library, runtime or package: `at Object.require (__tests__/a.test.js:1:1)`, `File "app/cart.py",
+ * line 3, in total`, `from app/models/cart.rb:9:in 'total'`, `at com.shop.Cart.total(Cart.java:12)`),
+ * `"library"` for a library's, a runtime's or a package's; null for a line that is no such frame.
+ */
+export function frameOwner(line: string): "own" | "library" | null {
+  const frame = frameAt([line], 0);
+  if (frame === null || frame.kind === "go" || frame.kind === "cmake") return null;
+  if (frame.library !== null) return "library";
+  if (frame.kind === "at") return /:\d{1,7}\)?$/.test(line) ? "own" : null;
+  return frame.kind === "runtime" ? null : "own";
+}
+
 const isDigitAt = (line: string, at: number) => line[at] >= "0" && line[at] <= "9";
 
 /** A line of only position marks (`^^^^`, `~~~^^^~~`). */

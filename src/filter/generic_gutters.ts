@@ -11,12 +11,19 @@ import { MAX_TESTED } from "./sanitize.ts";
 
 /** A gutter row with nothing but the gutter's bars on it. */
 const EMPTY_GUTTER = /^\s{0,12}[|│][\s|│]{0,400}$/;
-/** A quoted source row: its number, then the gutter. */
-const SOURCE_ROW = /^\s{0,12}\d{1,7} ?[|│](?:\s|$)/;
-/** Any row of a code frame. */
-const FRAME_ROW = /^\s{0,12}(?:\d{1,7} ?)?[|│]|^\s{0,12}(?:-->|:::|= )|^\.\.\.$/;
+/** A quoted source row: its number, then the gutter (babel's `>` marks the line at fault). */
+export const SOURCE_ROW = /^\s{0,12}(?:>\s{0,4})?\d{1,7} ?[|│](?:\s|$)/;
+/** A gutter row: under or between source rows, marks or a label (`╷`/`╵` open and close a frame). */
+const GUTTER_ROW = /^\s{0,16}[|│╷╵┆](?:\s|$)/;
+/** A frame's row that quotes no source: a location (`-->`, `:::`), a `= note:`, a `...` gap. */
+const NOTE_ROW = /^\s{0,12}(?:-->|:::|= )|^\.\.\.$/;
 
-const frameRow = (line: string) => line.length <= MAX_TESTED && FRAME_ROW.test(line);
+/** Whether a line is a row of a code frame's quote: a source row or a gutter row. */
+export const isQuoteRow = (line: string) =>
+  line.length <= MAX_TESTED && (SOURCE_ROW.test(line) || GUTTER_ROW.test(line));
+
+const frameRow = (line: string) =>
+  isQuoteRow(line) || (line.length <= MAX_TESTED && NOTE_ROW.test(line));
 
 /** The lines with the empty gutter rows of each code frame that quotes source removed. */
 export function dropEmptyGutters(lines: readonly string[]): readonly string[] {

@@ -10,6 +10,12 @@
  * the output reports is lost; a block that holds a count or summary line (`3 errors`) stays, and
  * so does a block whose reference would save less than it costs itself.
  *
+ * A copy may carry a bracketed level the first copy's lines lack: Maven prints a compiler error's
+ * continuation lines bare under `COMPILATION ERROR` (`  symbol:   class Account`) and again under
+ * `[ERROR] ` in its closing summary. Two lines are the same text when they are equal, or equal
+ * once a level (and the indent around it) is taken off a line that has one and the other has none
+ * or the same one (`[WARNING] x` is not `[ERROR] x`: the level says something).
+ *
  * One pass: each line is looked up in a map of the first place it was seen; a block is extended
  * only while it matches and is skipped whole afterwards, so the time is linear in the output.
  */
@@ -30,6 +36,26 @@ const QUOTED = 40;
 
 /** An engine's marker (`… 3 more`) is no text the tool printed: it never starts or joins a block. */
 const MARKER = /^\s*…/;
+
+/** A line's text without its bracketed level, for matching copies (see `same`). */
+function textOf(line: string): string {
+  return line.replace(LEVEL, "").trim();
+}
+
+/** A line's bracketed level (`[ERROR]`), or "" when it has none. */
+function levelOf(line: string): string {
+  return LEVEL.exec(line)?.[0].trim() ?? "";
+}
+
+/** Whether a later line repeats an earlier one: equal, or equal but for a level only one adds. */
+function same(earlier: string, later: string): boolean {
+  if (earlier === later) return true;
+  if (earlier.trim() === "" || textOf(earlier) !== textOf(later)) return false;
+  const a = levelOf(earlier);
+  const b = levelOf(later);
+  // Without a level on either line, the text must be the same as printed, indent and all.
+  return (a !== "" || b !== "") && (a === "" || b === "" || a === b);
+}
 
 /** Whether a line may be part of a repeated block (a blank line only inside one). */
 function comparable(line: string): boolean {
@@ -52,23 +78,32 @@ export function foldRepeatedText(lines: readonly string[]): readonly string[] {
   lines.forEach((line, i) => {
     if (!comparable(line)) return;
     // `[ERROR]   symbol: x` under a summary repeats `  symbol: x` above it.
-    const text = line.replace(LEVEL, "").trim();
+    const text = textOf(line);
     if (shown.has(text)) return;
     shown.add(text);
-    if (carriesFailure(line)) lastNew = i;
+    // A level alone is no new failure: Maven puts `[ERROR] ` before its closing advice too
+    // (`[ERROR]   mvn <args> -rf :core`).
+    if (carriesFailure(text)) lastNew = i;
   });
+  // Where each line was first seen as printed, and as text without its level.
   const first = new Map<string, number>();
+  const firstText = new Map<string, number>();
   const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
     const line = lines[i];
-    const seen = comparable(line) && line.trim() !== "" ? first.get(line) : undefined;
+    const key = comparable(line) && line.trim() !== "" ? textOf(line) : undefined;
+    let seen = key !== undefined ? first.get(line) : undefined;
+    if (seen === undefined && key !== undefined) {
+      const found = firstText.get(key);
+      if (found !== undefined && same(lines[found], line)) seen = found;
+    }
     if (seen !== undefined && seen < i - 1) {
       let k = 0;
       let chars = 0;
       let counts = false;
       let failing = false;
       while (
-        i + k < lines.length && seen + k < i && lines[seen + k] === lines[i + k] &&
+        i + k < lines.length && seen + k < i && same(lines[seen + k], lines[i + k]) &&
         comparable(lines[i + k])
       ) {
         chars += lines[i + k].length + 1;
@@ -88,7 +123,10 @@ export function foldRepeatedText(lines: readonly string[]): readonly string[] {
       i += k;
       continue;
     }
-    if (seen === undefined && comparable(line) && line.trim() !== "") first.set(line, i);
+    if (key !== undefined) {
+      if (!first.has(line)) first.set(line, i);
+      if (!firstText.has(key)) firstText.set(key, i);
+    }
     out.push(line);
     i++;
   }

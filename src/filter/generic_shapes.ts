@@ -24,7 +24,8 @@
  * In a failed run a run folds too, but its last FAILED_RUN_TAIL lines stay as printed: what the
  * tool did just before it failed is the failure's context (`Compiling 'pkg/mod_25.py'...` over
  * its syntax error); blocks of lines fold only in a run that passed. A line that carries a
- * failure, a location or a warning never folds and ends the run, nor does an earlier pass's note
+ * failure, a location or a warning (or a word that says a diagnostic's severity: `illegal`,
+ * `invalid`, `ignored`, …) never folds and ends the run, nor does an earlier pass's note
  * of what it folded (`… 16 log lines folded (15 2xx, 1 3xx) …`), and the last lines of the output
  * (where a tool prints its summary) never fold either.
  */
@@ -56,17 +57,29 @@ const SHAPE_WORDS = 3;
 
 const WARNING = /warn|deprecat/i;
 /**
- * Whether a line carries a failure, a location or a warning (`carriesFailure` or WARNING): one
- * scan of the line, each part with its own flags (`(?i:…)`), where three scans took longer.
+ * A diagnostic whose word says its severity without saying "warning" (BIND's `… is a CNAME
+ * (illegal)`, ssh's `Unsupported option`): on a run that passed it is what the run has to say,
+ * not status chatter, and each names another subject. A step announced with an ellipsis
+ * (`Flushing … relations that have become invalid...`) is chatter whatever its words.
+ */
+const SEVERITY = /\b(?:illegal|invalid|not allowed|ignor(?:ed|ing)|bad|refused|unsupported)\b/i;
+const ANNOUNCED = /(?:\.\.\.|…)\s*$/;
+/**
+ * Whether a line carries a failure, a location, a warning or a severity word (`carriesFailure`,
+ * WARNING, SEVERITY): one scan of the line, each part with its own flags (`(?i:…)`), where three
+ * scans took longer; a hit is confirmed by the parts, as the failure words' form matches them
+ * inside paths too and a severity word does not count in an announced step.
  */
 const neverFolds: (line: string) => boolean = (() => {
+  const confirm = (line: string) =>
+    carriesFailure(line) || WARNING.test(line) || (SEVERITY.test(line) && !ANNOUNCED.test(line));
   const forms = [FAILURE_SIGNAL.v8, LOCATION.v8];
-  if (!forms.every((f) => f !== undefined && /^i?$/.test(f.flags))) {
-    return (line: string) => carriesFailure(line) || WARNING.test(line);
-  }
+  if (!forms.every((f) => f !== undefined && /^i?$/.test(f.flags))) return confirm;
   const parts = forms.map((f) => f!.flags ? `(?i:${f!.bare})` : `(?:${f!.bare})`);
-  const any = new RegExp([...parts, `(?i:${WARNING.source})`].join("|"));
-  return (line: string) => any.test(line);
+  const any = new RegExp(
+    [...parts, `(?i:${WARNING.source})`, `(?i:${SEVERITY.source})`].join("|"),
+  );
+  return (line: string) => any.test(line) && confirm(line);
 })();
 const NUMBER = /^[+-]?[\d.,:]{0,20}\d[\w.,:%/()]{0,20}$/;
 const HEX = /^[0-9a-f]{7,64}$/;

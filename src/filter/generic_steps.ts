@@ -9,8 +9,9 @@
  * gcc... no`, a step cut off by its failure) is no finished step and stays, and so does every
  * line that carries a failure or a location. A line in the shape of a passing test (`test_add
  * (t.CalcTests.test_add) ... ok`) is left to the fold that counts them (generic_tests.ts). The
- * finished step right before a line that carries one stays too: it is what the tool did last
- * before it went wrong. A failed run whose output carries no failure (`Killed`, a crash the shell
+ * finished step read last before a line that carries one (since the one before) stays too,
+ * whatever lines were kept between them (a warning), unless a step not reported finished came
+ * after it (`running tests...`, which stays): it is what the tool did last before it went wrong. A failed run whose output carries no failure (`Killed`, a crash the shell
  * reports, a script that exits with no message) says what went on only by its steps: the last
  * step of each run of them stays (before the output's end or a line that is no step), and a short
  * output keeps them all. An output made of nothing but finished steps stays whole.
@@ -40,15 +41,21 @@ const FINISHED = new RegExp(
  */
 const SHORT_FAILED = 12;
 
-/** Whether a line is a step reported as finished (see the module comment). */
-export function isFinishedStep(line: string): boolean {
-  if (line.length > MAX_STEP) return false;
+/**
+ * Where a step's report goes on after its ellipsis (`pickling environment... done`: at ` done`),
+ * or -1 for a line that is no step's (too long, no ellipsis, not a name before it).
+ */
+function stepEnd(line: string): number {
+  if (line.length > MAX_STEP || !STEP_NAME.test(line)) return -1;
   const dots = line.lastIndexOf("...");
   const ellipsis = line.lastIndexOf("…");
-  const end = dots >= 0 && dots > ellipsis ? dots + 3 : ellipsis >= 0 ? ellipsis + 1 : -1;
-  if (end < 0) return false;
-  if (!FINISHED.test(line.slice(end)) || !STEP_NAME.test(line)) return false;
-  return !carriesFailure(line);
+  return dots >= 0 && dots > ellipsis ? dots + 3 : ellipsis >= 0 ? ellipsis + 1 : -1;
+}
+
+/** Whether a line is a step reported as finished (see the module comment). */
+export function isFinishedStep(line: string): boolean {
+  const end = stepEnd(line);
+  return end >= 0 && FINISHED.test(line.slice(end)) && !carriesFailure(line);
 }
 
 /** The lines without the steps reported as finished (see the module comment). */
@@ -62,24 +69,37 @@ export function dropFinishedSteps(
   if (unexplained && countNonBlank(lines, SHORT_FAILED + 1) <= SHORT_FAILED) return lines;
   const gone = new Uint8Array(lines.length);
   let any = false;
+  // The last step read since the last line carrying a failure: the step the next one happened
+  // in, whatever lines that are no steps came between (a warning, a note).
+  let last = -1;
   for (let i = 0; i < lines.length; i++) {
-    // A passing test's line (`test_add (t.CalcTests.test_add) ... ok`) is counted where it
-    // folds (generic_tests.ts).
-    if (!isFinishedStep(lines[i]) || isPassingTest(lines[i])) continue;
-    let next = i + 1;
-    while (next < lines.length && isBlank(lines[next])) next++;
-    // The last step before a failure is its context; in a failed run that shows no failure, so
-    // is the last step before the end or before any line that is no finished step (`Killed`).
-    if (next < lines.length && lines[next].length <= MAX_TESTED && carriesFailure(lines[next])) {
+    // A line is read for a failure only while a step waits for one (most lines of a long output
+    // are read once, by isFinishedStep's cheap tests).
+    if (last >= 0 && lines[i].length <= MAX_TESTED && carriesFailure(lines[i])) {
+      gone[last] = 0;
+      last = -1;
       continue;
     }
+    // A passing test's line (`test_add (t.CalcTests.test_add) ... ok`) is counted where it
+    // folds (generic_tests.ts).
+    if (!isFinishedStep(lines[i]) || isPassingTest(lines[i])) {
+      // A step that is not reported finished (`running tests...`) stays: a failure after it
+      // happened in it, not in a finished one before.
+      if (stepEnd(lines[i]) >= 0) last = -1;
+      continue;
+    }
+    last = i;
+    let next = i + 1;
+    while (next < lines.length && isBlank(lines[next])) next++;
+    // In a failed run that shows no failure, the last step before the end or before any line
+    // that is no finished step (`Killed`) is its context.
     if (
       unexplained &&
       (next === lines.length || !isFinishedStep(lines[next]) || isPassingTest(lines[next]))
     ) continue;
     gone[i] = 1;
-    any = true;
   }
+  for (let i = 0; i < lines.length && !any; i++) any = gone[i] === 1;
   if (!any) return lines;
   const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length; i++) if (!gone[i]) out.push(lines[i]);

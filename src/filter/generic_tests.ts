@@ -9,6 +9,13 @@
  * them too, but only runs of `MIN_RUN_PASSED` or more: its answer is that it passed and how
  * many, and a few `✓ Compiled` steps of a build are no test run to count (an output of more than
  * MAX_SHAPED_LINES lines that passed is left to the generic pass's cut).
+ *
+ * A checker run item by item says the same of each item that passed its check: `No syntax errors
+ * detected in src/a.php` (php -l), `a.pl syntax OK` (perl -c), `a.bin: OK` (sha256sum -c),
+ * `a.xml validates` (xmllint). Those runs fold the same way into a count of their own; each item
+ * that failed (`Errors parsing src/b.php`, `a.bin: FAILED`), the tool's closing warning and the
+ * output's last line stay.
+ * A verdict line is one of these shapes as a whole, so a line that says anything else is none.
  */
 
 import { FoldedLines } from "./arrays.ts";
@@ -30,6 +37,25 @@ const PASS_SHAPES: RegExp[] = [
   /^\s{0,40}1\.\.\d{1,7}$/,
   /^ok$/,
 ];
+/** A checked item's verdict that it passed, the whole line (one pattern, read once per line). */
+const CHECK_PASSED = new RegExp(
+  [
+    // php -l, and checkers printing the same sentence
+    String.raw`^No (?:syntax )?errors (?:detected|found) in \S{1,500}$`,
+    // perl -c, ruby -c
+    String.raw`^(?:\S{1,500} )?[Ss]yntax OK$`,
+    // sha256sum -c, md5sum -c, shasum -c
+    String.raw`^\S{1,500}: OK$`,
+    // xmllint --schema
+    String.raw`^\S{1,500} validates$`,
+  ].map((s) => `(?:${s})`).join("|"),
+);
+
+/** Whether a line is a checker's verdict that one item passed its check. */
+export function isPassedCheck(line: string): boolean {
+  return line.length <= MAX_TESTED && CHECK_PASSED.test(line);
+}
+
 /** On a run without a failure, shorter runs of passing lines stay as printed. */
 export const MIN_RUN_PASSED = 5;
 
@@ -64,8 +90,23 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): rea
     (n, first) => `${/^\s*/.exec(first)![0]}… ${n} passing test lines folded …`,
     { min: passed ? MIN_RUN_PASSED : undefined },
   );
+  const checks = runFolder(
+    out,
+    (n, first) => `${/^\s*/.exec(first)![0]}… ${n} lines of items that passed the check folded …`,
+    { min: passed ? MIN_RUN_PASSED : undefined },
+  );
+  // The output's last line stays as printed when it is a passed check: it shows where the run
+  // ended, as the last lines of an output do (generic_shapes.ts).
+  let last = lines.length - 1;
+  while (last >= 0 && lines[last].trim() === "") last--;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    if (i !== last && isPassedCheck(line)) {
+      run.flush();
+      checks.add(line);
+      continue;
+    }
+    checks.flush();
     if (isPassingTest(line)) {
       run.add(line);
     } else if (
@@ -90,5 +131,6 @@ export function foldPassingTests(lines: readonly string[], failed: boolean): rea
     }
   }
   run.flush();
+  checks.flush();
   return out.lines();
 }

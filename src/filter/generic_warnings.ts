@@ -9,9 +9,10 @@
  * stays. Warnings located in a library (a gem, the standard library, site-packages, node_modules,
  * a Composer vendor tree, Perl's own modules) fold to one line per library with their count and
  * kinds: they are not the project's to fix. Of the project's warnings, a kind that recurs at
- * least `MIN_KIND` times keeps the first warning of each distinct message as printed and the
- * repeats fold to one line that names the kind and every location, by file with its line numbers:
- * a location is where the reader goes to fix it, so none is dropped, only the repeated text. A
+ * least `MIN_KIND` times keeps the first warning of each distinct message as printed, and its last
+ * warning, and the repeats between fold to one line that names the kind and their locations, by
+ * file with its line numbers: a location is where the reader goes to fix it, so only the repeated
+ * text goes, and past what a line holds the places not listed are counted. A
  * kind is the message's first words, a word that names something (a quote, a sigil, a digit, a
  * call) standing as `…`, so `already initialized constant PORT` and `… HOST` are one kind; a
  * message is the whole text with its numbers masked, so `Undefined array key "name"` and `…
@@ -34,6 +35,8 @@ const MIN_KIND = 6;
 const MIN_LIBRARY = 3;
 /** Words of a message that name its kind, at most. */
 const KIND_WORDS = 3;
+/** Characters of locations a fold line lists, at most (the rest are counted). */
+const LOCATION_CHARS = 600;
 
 interface Warning {
   path: string;
@@ -108,20 +111,24 @@ function libraryOf(path: string): string | null {
   return rubyLibrary(path) ?? pythonLibrary(path);
 }
 
-/** Line numbers, each once, ascending, consecutive ones as a range: `2-21, 25, 30`. */
-function lineList(numbers: readonly string[]): string {
+/** Line numbers, each once, ascending, consecutive ones as ranges: `2-21`, `25`, `30`. */
+function lineRanges(numbers: readonly string[]): { text: string; places: number }[] {
   const sorted = [...new Set(numbers.map(Number))].sort((a, b) => a - b);
-  const parts: string[] = [];
+  const ranges: { text: string; places: number }[] = [];
   for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : `${sorted[i]}`);
+    ranges.push({ text: j > i ? `${sorted[i]}-${sorted[j]}` : `${sorted[i]}`, places: j - i + 1 });
     i = j + 1;
   }
-  return parts.join(", ");
+  return ranges;
 }
 
-/** `a.rb lines 2-9, 14; b.rb line 3`: the locations by file, in the order first seen. */
+/**
+ * `a.rb lines 2-9, 14; b.rb line 3`: the locations by file, in the order first seen, as many as
+ * LOCATION_CHARS holds; the places past it are counted (`; 97 more places in 97 files not
+ * listed`), so the fold line is never long enough for the long-line cut to take its end.
+ */
 function locations(warnings: readonly Warning[]): string {
   const byFile = new Map<string, string[]>();
   for (const w of warnings) {
@@ -129,10 +136,34 @@ function locations(warnings: readonly Warning[]): string {
     if (lines) lines.push(w.line);
     else byFile.set(w.path, [w.line]);
   }
-  return [...byFile].map(([path, lines]) => {
-    const list = lineList(lines);
-    return `${path} ${/^\d+$/.test(list) ? "line" : "lines"} ${list}`;
-  }).join("; ");
+  const parts: string[] = [];
+  let length = 0;
+  let hidden = 0;
+  let hiddenFiles = 0;
+  for (const [path, lines] of byFile) {
+    const ranges = lineRanges(lines);
+    const shown: string[] = [];
+    for (const range of ranges) {
+      if (hidden > 0) break;
+      const text = shown.length ? `, ${range.text}` : `; ${path} lines ${range.text}`;
+      if (length + text.length > LOCATION_CHARS) break;
+      shown.push(range.text);
+      length += text.length;
+    }
+    if (shown.length) {
+      const many = shown.length > 1 || shown[0].includes("-");
+      parts.push(`${path} ${many ? "lines" : "line"} ${shown.join(", ")}`);
+    }
+    if (shown.length < ranges.length) {
+      hidden += ranges.slice(shown.length).reduce((n, r) => n + r.places, 0);
+      hiddenFiles++;
+    }
+  }
+  if (hidden > 0) {
+    const files = hiddenFiles === 1 ? "1 file" : `${hiddenFiles} files`;
+    parts.push(`${hidden} more place${hidden === 1 ? "" : "s"} in ${files} not listed`);
+  }
+  return parts.join("; ");
 }
 
 interface Entry {
@@ -176,12 +207,16 @@ function foldEntries(entries: readonly Entry[]): Map<Entry, readonly string[]> {
       places.add(place);
       return false;
     });
+    // The last warning of the kind stays as printed, where it was: the storm's end as the tool
+    // printed it, whatever the fold line lists.
+    const last = rest.at(-1) === all.at(-1) ? rest.pop() : undefined;
     if (rest.length < 2) continue;
     put.set(all[0], [
       ...all[0].lines,
       `… ${rest.length} more warnings "${kind} …" at ${locations(rest.map((x) => x.warning))} …`,
     ]);
     for (const e of rest) put.set(e, []);
+    if (last !== undefined) put.set(last, last.lines);
   }
   for (const e of entries) if (!put.has(e)) put.set(e, e.lines);
   return put;

@@ -64,6 +64,30 @@ const NEEDS: readonly Need[] = [
     what: "the regexes of per-item result lines",
   },
   {
+    type: "strip_noise",
+    key: "results_outline",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
+    type: "strip_noise",
+    key: "results_until",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
+    type: "strip_noise",
+    key: "results_after",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
+    type: "strip_noise",
+    key: "results_not_under",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
     type: "truncate",
     key: "keep_pattern_lines",
     needs: "keep_patterns",

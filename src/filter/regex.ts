@@ -159,6 +159,73 @@ export function v8Form(source: string): V8Form | null {
   }
 }
 
+/**
+ * Texts one of which every match of a valid RE2 pattern holds (`eslint` in `^(npx\s+)?eslint\b`,
+ * `npm`, `yarn` or `bun` in `^(npm|yarn|bun)\s+install\b`), or null when none are known: `(?i)`,
+ * syntax outside the V8-compatible subset, an alternative without a literal character it cannot
+ * match without. A text holding none of them cannot match, so a caller may skip the regex there
+ * (the command matchers do).
+ */
+export function requiredLiterals(source: string): string[] | null {
+  if (source.startsWith("(?i)") || /[\uD800-\uDFFF]/.test(source)) return null;
+  const parser = new Parser(source);
+  const tree = parser.parse();
+  if (!tree || parser.pos !== source.length) return null;
+  return literalsOf(tree);
+}
+
+/** Texts one of which a match of one of `alts` holds: each alternative's (`literalsIn`). */
+function literalsOf(alts: Node[][]): string[] | null {
+  const all = new Set<string>();
+  for (const alt of alts) {
+    const some = literalsIn(alt);
+    if (some === null) return null;
+    for (const literal of some) all.add(literal);
+  }
+  return [...all];
+}
+
+/**
+ * Texts one of which a match of a sequence holds: its longest run of literal characters, or the
+ * texts of a group it cannot match without, whichever has the longer shortest text.
+ */
+function literalsIn(seq: Node[]): string[] | null {
+  let best: string[] | null = null;
+  const offer = (some: string[] | null) => {
+    if (some === null || some.length === 0) return;
+    const shortest = (texts: string[]) => Math.min(...texts.map((t) => t.length));
+    if (best === null || shortest(some) > shortest(best)) best = some;
+  };
+  let run = "";
+  const end = () => {
+    if (run) offer([run]);
+    run = "";
+  };
+  // The nodes a match passes through in order: a group of one alternative is read inline, and
+  // anchors take no character, so the literals either side of them are adjacent.
+  const walk = (nodes: Node[]) => {
+    for (const node of nodes) {
+      if (node.kind === "anchor") continue;
+      if (node.kind === "char" && node.lit !== undefined) run += node.lit;
+      else if (node.kind === "group" && node.alts.length === 1) walk(node.alts[0]);
+      else if (node.kind === "repeat" && node.min >= 1 && node.child.kind === "char") {
+        // `xa+y` holds `xa` and `ay`: the first and the last of the repeat's characters.
+        const lit = node.child.lit;
+        if (lit !== undefined) run += lit;
+        end();
+        if (lit !== undefined) run = lit;
+      } else {
+        end();
+        const group = node.kind === "repeat" && node.min >= 1 ? node.child : node;
+        if (group.kind === "group") offer(literalsOf(group.alts));
+      }
+    }
+  };
+  walk(seq);
+  end();
+  return best;
+}
+
 class V8Pattern implements Pattern {
   readonly engine = "v8";
   #re: RegExp;

@@ -3,7 +3,7 @@
  * ready to run). All validation happens here, once; matching never fails.
  */
 import { z } from "zod";
-import type { RegexEngine } from "./regex.ts";
+import { type RegexEngine, requiredLiterals } from "./regex.ts";
 import { describeRuleIssues } from "./rule_errors.ts";
 import { compileStrategy, patternField, StrategyConfig } from "./strategies/mod.ts";
 import { type CompiledStrategy, RuleFieldError } from "./types.ts";
@@ -131,6 +131,8 @@ export function ruleName(raw: unknown, index: number): string {
 /**
  * The command matcher. Its regex runs on re2js whoever wrote it: it reads one short command per
  * call, and the built-ins' command shapes (`^cargo\s+(\+\S+\s+)?clippy\b`) have several repeats.
+ * Every command of a run is tried against every rule, so a command that holds none of the texts
+ * one of which each match of the regex holds (`clippy`) is refused before the regex runs.
  */
 function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
   if (match.exact !== undefined) {
@@ -142,5 +144,10 @@ function compileMatcher(match: MatchConfig): (candidate: string) => boolean {
     return (c) => c.startsWith(prefix);
   }
   const pattern = patternField(match.regex!, "match.regex", "re2");
-  return (c) => pattern.test(c);
+  const literals = requiredLiterals(match.regex!);
+  if (literals === null) return (c) => pattern.test(c);
+  return (c) => {
+    for (const literal of literals) if (c.includes(literal)) return pattern.test(c);
+    return false;
+  };
 }

@@ -7,6 +7,9 @@ import { loadFilterEngine } from "../../src/filter/mod.ts";
 
 const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
 
+/** The engine with the built-in rules (for a stage's own output: `trace`). */
+export const builtinEngine = engine;
+
 /** What the built-in rules make of `text` as the output of `command`. */
 export const filter = (command: string, text: string, failed = false): string =>
   engine.filter(command, text, { failed }).text;

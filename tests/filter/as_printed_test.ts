@@ -300,6 +300,135 @@ Deno.test("strip_noise results: results_trusted folds results naming a failure; 
   );
 });
 
+Deno.test("strip_noise results_outline: a failing line keeps the groups it is nested under; results_until ends the results", () => {
+  const engineWith = (extra: Record<string, unknown>) =>
+    new FilterEngine([
+      compileRule({
+        name: "t",
+        match: { prefix: "cmd" },
+        strategy: {
+          type: "strip_noise",
+          patterns: ["^\\s*$"],
+          results: ["^ {2,40}[a-z][^:(]{0,200}$"],
+          max_results: 1,
+          results_fold: "… {n} passing …",
+          results_outline: true,
+          results_until: "^Failures:$",
+          ...extra,
+        },
+      }, "test"),
+    ], { security: false });
+  const engine = engineWith({});
+  const text = [
+    "Top",
+    "  alpha",
+    "    a one",
+    "    a two",
+    "  beta",
+    "    when empty",
+    "      b one",
+    "      b two",
+    "      b fails (FAILED - 1)",
+    "      b three",
+    "    when full",
+    "      c one",
+    "      c two",
+    "Failures:",
+    "  1) Top beta when empty b fails",
+    "       expected true",
+    "       got false",
+  ].join("\n");
+  const folded = [
+    "Top",
+    "  … 3 passing …",
+    "  beta",
+    "    when empty",
+    "      … 2 passing …",
+    "      b fails (FAILED - 1)",
+    "      … 4 passing …",
+    "Failures:",
+    "  1) Top beta when empty b fails",
+    "       expected true",
+    "       got false",
+  ].join("\n");
+  expect(engine.filter("cmd", text, { failed: true }).text).toBe(folded);
+  // The failure's explanation is result-shaped: only results_until keeps it.
+  expect(
+    engineWith({ results_until: undefined }).filter("cmd", text, { failed: true }).text,
+  ).toBe(folded.replace("       expected true\n       got false", "       … 2 passing …"));
+  // Without a failing line nothing is nested under: the run folds whole.
+  const passed = text.split("\n").filter((line) => !line.includes("FAILED")).slice(0, 12);
+  expect(engine.filter("cmd", passed.join("\n"), { failed: false }).text).toBe(
+    "Top\n  … 11 passing …",
+  );
+});
+
+Deno.test("strip_noise results_after and results_not_under: no result before the outline's first group or in an error block", () => {
+  const engineWith = (extra: Record<string, unknown>) =>
+    new FilterEngine([
+      compileRule({
+        name: "t",
+        match: { prefix: "cmd" },
+        strategy: {
+          type: "strip_noise",
+          patterns: ["^\\s*$"],
+          results: ["^ {2,40}[a-z][^:(]{0,200}$"],
+          max_results: 1,
+          results_fold: "… {n} passing …",
+          results_outline: true,
+          results_after: "^[A-Z][^:]{0,200}$",
+          results_not_under: ["^Error in ", "^[A-Z]\\w{0,100}:$"],
+          ...extra,
+        },
+      }, "test"),
+    ], { security: false });
+  const text = [
+    // Before the outline: an error whose message is indented, then a line the outline cannot
+    // begin under.
+    "Error in hook",
+    "  pool not drained",
+    "  two jobs left",
+    "Run options: seed 42",
+    "  include focused",
+    "  exclude slow ones",
+    "Top",
+    "  adds one item",
+    "  adds two items",
+    // Amid the outline: an error block, then the outline goes on after its frame line.
+    "Error in hook",
+    "IOError:",
+    "  log unwritable",
+    "  mode read only",
+    "# ./a_spec.rb:4",
+    "  removes one item",
+    "  removes two items",
+  ].join("\n");
+  const engine = engineWith({});
+  expect(engine.filter("cmd", text, { failed: true }).text).toBe([
+    ...text.split("\n").slice(0, 7),
+    "  … 2 passing …",
+    ...text.split("\n").slice(9, 14),
+    "  … 2 passing …",
+  ].join("\n"));
+  // Without them the error's message and the lines before the outline fold as results.
+  expect(
+    engineWith({ results_after: undefined, results_not_under: [] })
+      .filter("cmd", text, { failed: true }).text,
+  ).toBe([
+    "Error in hook",
+    "  … 2 passing …",
+    "Run options: seed 42",
+    "  … 2 passing …",
+    "Top",
+    "  … 2 passing …",
+    "Error in hook",
+    "IOError:",
+    "  … 2 passing …",
+    "# ./a_spec.rb:4",
+    "  … 2 passing …",
+  ].join("\n"));
+});
+
 Deno.test("eslint and yamllint keep each file line and finding line as printed; repeats fold", () => {
   const eslint = [
     "",

@@ -1,4 +1,5 @@
 import { expect } from "expect";
+import { filter, fixture } from "./_builtin.ts";
 import {
   earlierSegmentsPrint,
   lastSegment,
@@ -81,6 +82,34 @@ Deno.test("matchCandidates: whole command, normalised last segment, then each ea
     ["nyc check-coverage --lines 90", ["nyc check-coverage --lines 90"]],
   ];
   expect(table.map(([c]) => [c, matchCandidates(c)])).toEqual(table);
+});
+
+Deno.test("matchCandidates: env-file wrappers, alone or started by a package manager, leave the command they run", () => {
+  // The last candidate is the command run; dotenv-cli reads its options as minimist does (`-c`
+  // takes an environment only when one follows it), python-dotenv and dotenvx have a `run` verb.
+  const table: [string, string][] = [
+    ["dotenv -c -- jest --ci", "jest --ci"],
+    ["dotenv -c test -- jest --ci", "jest --ci"],
+    ["dotenv -c -e .env.ci -- jest", "jest"],
+    ["dotenv -e .env -e .env.local -v CI=1 -- vitest run", "vitest run"],
+    ["dotenv -e .env.test npm test", "npm test"],
+    ["npx dotenv -c -- jest", "jest"],
+    ["npx -y dotenv -e .env.test -- vitest run", "vitest run"],
+    ["pnpm exec dotenv -e .env -- eslint src", "eslint src"],
+    ["yarn dotenv -c -- jest", "jest"],
+    ["pnpm dotenv -e .env -- tsc --noEmit", "tsc --noEmit"],
+    ["yarn exec dotenv -e .env -- jest", "jest"],
+    ["bunx dotenv -c -- vitest run", "vitest run"],
+    ["yarn cross-env CI=1 jest", "jest"],
+    ["npx cross-env CI=1 dotenv -c -- jest", "jest"],
+    ["dotenvx run -f .env.ci -- go test ./...", "go test ./..."],
+    ["dotenv -f .env run pytest -x", "pytest -x"],
+    ["dotenv run -- pytest -x", "pytest -x"],
+  ];
+  expect(table.map(([c]) => [c, matchCandidates(c).at(-1)])).toEqual(table);
+  // A package manager's own commands are no wrapper's.
+  expect(matchCandidates("yarn install")).toEqual(["yarn install"]);
+  expect(matchCandidates("pnpm test")).toEqual(["pnpm test"]);
 });
 
 Deno.test("lastSegment ignores separators inside quotes and escapes", () => {
@@ -181,4 +210,18 @@ Deno.test("matchCandidates: a long run of wrappers costs about as much as its le
   cpu(1000);
   // Linear: 4 times the words take about 4 times as long; quadratic: 16.
   expect(cpu(16_000) / cpu(4_000)).toBeLessThan(10);
+});
+
+Deno.test("a real output under an env-file wrapper is filtered by the wrapped tool's rules", async () => {
+  // jest 29 and go 1.19 captures (tests/fixtures/filters): the same text as without the wrapper.
+  const cases: [string, string, string][] = [
+    ["jest-vitest/console_noise_cut.in.txt", "npx jest", "yarn dotenv -c -- jest"],
+    ["jest-vitest/console_noise_cut.in.txt", "npx jest", "npx dotenv -e .env.test -- jest"],
+    ["go-test/cgo_clang_error_limit.in.txt", "go test ./...", "dotenvx run -- go test ./..."],
+  ];
+  for (const [name, bare, wrapped] of cases) {
+    const input = await fixture(name);
+    expect([wrapped, filter(wrapped, input, true)]).toEqual([wrapped, filter(bare, input, true)]);
+    expect(filter(wrapped, input, true).length).toBeLessThan(input.length / 2);
+  }
 });

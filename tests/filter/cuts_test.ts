@@ -8,6 +8,8 @@
 import { expect } from "expect";
 import { compileRule, FilterEngine } from "../../src/filter/mod.ts";
 import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
+import { frameOwner } from "../../src/filter/generic_folds.ts";
+import { filter } from "./_builtin.ts";
 
 function run(strategy: Record<string, unknown> | null, input: string, failed = true) {
   const rules = strategy
@@ -280,4 +282,44 @@ Deno.test("a finding reported again at the same place is counted, not listed aga
   expect(out).toContain(`  ${once[0]} (x300)`);
   expect(out).toContain("  … 29 more saying this at f1.c:2:21 (x300), f2.c:2:21 (x300), ");
   expect(out).toContain("f29.c:2:21 (x300)");
+});
+
+Deno.test("a failure's trace cut past its limit keeps its first frames in the user's own code", async () => {
+  // jest 29 (babel-jest) run in a project whose node_modules sits above its root, so jest shows
+  // babel's frames: a syntax error in src/invoice.js imported by __tests__/invoice.test.js, a
+  // trace of 49 frames in @babel/parser, @babel/core, gensync and jest's transformer, then the
+  // test's own frame.
+  const input = await Deno.readTextFile(
+    new URL("../fixtures/generic/jest_babel_error_outside_root.txt", import.meta.url),
+  );
+  const out = filter("npx jest --ci", input, true);
+  expect(out).toMatch(/more lines\)/);
+  expect(out).toContain("      at Object.require (__tests__/invoice.test.js:1:1)");
+  // The library frames past the cut stay cut.
+  expect(out).not.toContain("ScriptTransformer.transformSource");
+});
+
+Deno.test("frameOwner: a frame of one line is the user's own when its file is in no library, runtime or package", () => {
+  for (
+    const line of [
+      "      at Object.require (__tests__/invoice.test.js:1:1)",
+      "    at loadConfig (/srv/app/src/config.js:11:16)",
+      '  File "app/cart.py", line 3, in total',
+      "\tfrom app/models/cart.rb:9:in 'total'",
+      "\tat com.shop.Cart.total(Cart.java:12)",
+      "#2 0x55d1c in parse_row src/csv.c:41",
+    ]
+  ) expect([line, frameOwner(line)]).toEqual([line, "own"]);
+  for (
+    const line of [
+      "      at ScriptTransformer.transform (../node_modules/@jest/transform/build/ScriptTransformer.js:726:19)",
+      "          at run.next (<anonymous>)",
+      "    at node:internal/main/run_main_module:28:49",
+      '  File "/usr/lib/python3.11/json/decoder.py", line 337, in decode',
+      "\tat java.base/java.lang.Thread.run(Thread.java:833)",
+    ]
+  ) expect([line, frameOwner(line)]).toEqual([line, "library"]);
+  for (const line of ["expected 3 to equal 4", "    at async Promise.all (index 0)"]) {
+    expect([line, frameOwner(line)]).toEqual([line, null]);
+  }
 });

@@ -179,3 +179,16 @@ Deno.test("a printed JSON document's blocks keep their differing members as prin
     ]
   ) expect(out).toContain(line);
 });
+
+Deno.test("a run of one line repeated is left to the line collapse, not folded as blocks of it", () => {
+  // clang's `2 warnings generated.` after each of 12 compiles, once the warnings were grouped.
+  const input = [...Array(12).fill("2 warnings generated."), "make: *** [all] Error 2"];
+  expect(foldRepeatedBlocks(input)).toEqual(input);
+  // A block of two lines that differ, printed again and again, still folds.
+  const pairs = Array(4).fill(["syncing mirrors", "  mirrors synced"]).flat();
+  expect(foldRepeatedBlocks(pairs)).toEqual([
+    "syncing mirrors",
+    "  mirrors synced",
+    "… 3 repeats of the 2 lines above folded …",
+  ]);
+});

@@ -1,7 +1,10 @@
 /**
  * Text printed twice (src/filter/generic_repeats.ts), on real outputs of Maven (compiler errors
  * repeated under `Failed to execute goal`) and apt-get (package lists that repeat each other):
- * the later copy becomes one reference line, the first stays as printed. What stays: valgrind's
+ * the later copy becomes one reference line, the first stays as printed. Maven's closing copy puts
+ * `[ERROR] ` before continuation lines printed bare the first time (`  symbol:   class Account`,
+ * `  required: …`, on a one-module build and on a reactor that ends in `-rf :core` advice): it
+ * is the same text and folds too. What stays: valgrind's
  * and clang's stacks and notes repeated under each of several errors (they belong to each),
  * count lines, single lines, and repeats too short to pay for their reference; hostile inputs
  * take linear time.
@@ -62,6 +65,67 @@ Deno.test("repeats: a later copy of a block becomes one reference naming its fir
     '… the 4 lines from "[ERROR] /src/A.java:[1,35] incompatible…" again, as shown above …',
     "done",
   ]);
+});
+
+const MAVEN_COPIES = [
+  {
+    file: "repeats_mvn_symbols.txt",
+    first:
+      "[ERROR] /tmp/r19b-cap/mvn1/src/main/java/org/acme/ledger/Book.java:[7,3] cannot find symbol",
+    bare:
+      "  reason: varargs mismatch; java.util.List<org.acme.ledger.Entry> cannot be converted to java.lang.CharSequence",
+    lines: 14,
+    after: [],
+  },
+  {
+    file: "repeats_mvn_reactor.txt",
+    first:
+      "[ERROR] /tmp/r19b-cap/mvn2/core/src/main/java/org/shop/core/Money.java:[8,57] incompatible types: possible lossy conversion from double to long",
+    bare: "  symbol:   variable currency",
+    lines: 5,
+    after: ["[ERROR]   mvn <args> -rf :core"],
+  },
+];
+
+for (const c of MAVEN_COPIES) {
+  Deno.test(`repeats: ${c.file}'s closing copy under [ERROR] folds to a reference`, () => {
+    const raw = Deno.readTextFileSync(new URL(`../fixtures/generic/${c.file}`, import.meta.url));
+    const out = engine.filter("mvn -o -B compile", raw, { failed: true }).text.split("\n");
+    // The first copy stays as printed, its continuation lines bare; the copy is one reference.
+    expect(out.filter((l) => l === c.first)).toHaveLength(1);
+    expect(out).toContain(c.bare);
+    expect(out.filter((l) => l.startsWith("[ERROR]   "))).toEqual(c.after);
+    const refs = out.map((l) => REFERENCE.exec(l)).filter((m) => m !== null);
+    expect(refs.map((m) => m![1])).toEqual([String(c.lines)]);
+    // Every line of the closing copy is in the first one, level aside.
+    const bare = new Set(out.map((l) => l.replace(/^\[ERROR\]/, "").trim()));
+    const copy = raw.split("\n").slice(
+      raw.split("\n").findIndex((l) => l.includes("Compilation failure: ")) + 1,
+    );
+    for (const line of copy.slice(0, c.lines)) {
+      expect(bare.has(line.replace(/^\[ERROR\]/, "").trim())).toBe(true);
+    }
+  });
+}
+
+Deno.test("repeats: a copy that adds a level folds; one that changes the level stays", () => {
+  const bare = [
+    "[ERROR] /src/B.java:[4,10] cannot find symbol",
+    "  symbol:   method getNmae()",
+    "  location: variable item of type org.shop.inventory.Item",
+    "[ERROR] /src/C.java:[9,18] method join in class String cannot be applied to given types;",
+    "  required: java.lang.CharSequence,java.lang.CharSequence[]",
+  ];
+  const leveled = bare.map((l) => l.startsWith("[ERROR]") ? l : `[ERROR] ${l}`);
+  expect(foldRepeatedText([...bare, "[INFO] BUILD FAILURE", ...leveled])).toEqual([
+    ...bare,
+    "[INFO] BUILD FAILURE",
+    '… the 5 lines from "[ERROR] /src/B.java:[4,10] cannot find s…" again, as shown above …',
+  ]);
+  const warned = bare.map((l) => `[WARNING] ${l.replace("[ERROR] ", "")}`);
+  const errors = bare.map((l) => `[ERROR] ${l.replace("[ERROR] ", "")}`);
+  const lines = [...warned, "[INFO] BUILD FAILURE", ...errors];
+  expect(foldRepeatedText(lines)).toEqual(lines);
 });
 
 Deno.test("repeats: a stack repeated under each of several errors stays under each (valgrind, clang)", () => {

@@ -173,3 +173,34 @@ Deno.test("an output of nothing but finished steps stays whole", () => {
   const steps = ["pickling environment... done", "", "checking consistency... done"];
   expect(dropFinishedSteps(steps)).toBe(steps);
 });
+
+Deno.test("the step a failure happened in stays whatever lines were kept between them", () => {
+  // sphinx-build 5.3, an extension that fails on a page after printing: a warning (the failure an
+  // `Extension error` its handler threw, or an `Exception occurred:` in its directive), or a line
+  // to stdout. Through sphinx-build's rule and through the generic pass alone.
+  const cases = [
+    { name: "warning_then_extension_error", step: "writing output... [100%] usage" },
+    { name: "warning_then_exception", step: "reading sources... [100%] usage" },
+    { name: "print_then_exception", step: "reading sources... [100%] usage" },
+  ];
+  const failure = /^(?:Extension error|Exception occurred:)/;
+  for (const { name, step } of cases) {
+    const input = Deno.readTextFileSync(
+      new URL(`../fixtures/filters/sphinx-build/${name}.in.txt`, import.meta.url),
+    );
+    for (
+      const [by, command] of [[builtin, "sphinx-build -b html docs _build/html"], [
+        engine,
+        "./build-docs.sh",
+      ]] as const
+    ) {
+      const out = by.filter(command, input, { failed: true }).text.split("\n");
+      // The step is shown once, before the failure line; the steps before it go.
+      const at = out.indexOf(step);
+      expect([name, command, at >= 0 && at < out.findIndex((l) => failure.test(l))])
+        .toEqual([name, command, true]);
+      expect(out.filter((line) => /^(reading sources|writing output)\.\.\./.test(line)))
+        .toEqual([step]);
+    }
+  }
+});

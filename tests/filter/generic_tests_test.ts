@@ -3,11 +3,18 @@
  * python unittest -v, perl prove (plain and -v), ruby minitest -v, a googletest binary and bats
  * (TAP), each with one failing test among passing ones: the passing lines fold into a count, every
  * failing line, the failure's section and the summary stay. A passing output folds only long runs.
+ * Checkers run item by item (php -l and perl -c over a project's files, sha256sum -c of a list with
+ * a changed and a missing file) fold their items that passed the same way.
  */
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
 import { FAILURE_SIGNAL } from "../../src/filter/strategies/mod.ts";
-import { foldPassingTests, isPassingTest, MIN_RUN_PASSED } from "../../src/filter/generic_tests.ts";
+import {
+  foldPassingTests,
+  isPassedCheck,
+  isPassingTest,
+  MIN_RUN_PASSED,
+} from "../../src/filter/generic_tests.ts";
 import { threadCpuMs } from "../_support/timing.ts";
 
 const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
@@ -149,5 +156,93 @@ Deno.test("a prove file of more passing lines than a call takes arguments folds,
     "t/b.t .. ",
     "not ok 1 - broken",
     "Result: FAIL",
+  ]);
+});
+
+const CHECK_FOLD = /^… \d+ lines of items that passed the check folded …$/;
+
+const CHECKS: { file: string; command: string; kept: string[]; passed: number }[] = [
+  {
+    file: "checks_php_l.txt",
+    command:
+      `rc=0; for f in $(find src -name '*.php' | sort); do php -l "$f" || rc=1; done; exit $rc`,
+    kept: [
+      'PHP Parse error:  syntax error, unexpected token "}", expecting ";" in src/B/c1.php on line 2',
+      "Errors parsing src/B/c1.php",
+      "Errors parsing src/B/c3.php",
+    ],
+    passed: 20,
+  },
+  {
+    file: "checks_perl_c.txt",
+    command: `for f in *.pl; do perl -c "$f"; done`,
+    kept: ['syntax error at bad1.pl line 2, near "= ;"', "bad2.pl had compilation errors."],
+    passed: 13,
+  },
+  {
+    file: "checks_sha256sum_c.txt",
+    command: "sha256sum -c SHA256SUMS",
+    kept: [
+      "sha256sum: asset_12.bin: No such file or directory",
+      "asset_12.bin: FAILED open or read",
+      "asset_7.bin: FAILED",
+      "sha256sum: WARNING: 1 computed checksum did NOT match",
+    ],
+    passed: 13,
+  },
+];
+
+for (const { file, command, kept, passed } of CHECKS) {
+  Deno.test(`passed checks of ${file} fold; each item that failed and the warnings stay`, () => {
+    const input = read(file).trimEnd().split("\n");
+    expect(input.filter(isPassedCheck)).toHaveLength(passed);
+    const out = engine.filter(command, input.join("\n"), { failed: true }).text.split("\n");
+    for (const line of kept) expect(out).toContain(line);
+    // Every line that is no passed check stays, in order.
+    expect(out.filter((l) => !CHECK_FOLD.test(l) && !isPassedCheck(l))).toEqual(
+      input.filter((l) => !isPassedCheck(l)),
+    );
+    expect(out.filter(isPassedCheck).length).toBeLessThan(passed / 2);
+    expect(out.some((l) => CHECK_FOLD.test(l))).toBe(true);
+  });
+}
+
+Deno.test("passed checks: the verdict is the whole line; a failed item or other text is none", () => {
+  for (
+    const line of [
+      "No syntax errors detected in src/a.php",
+      "No errors found in config/site.yaml",
+      "s1.pl syntax OK",
+      "Syntax OK",
+      "asset_1.bin: OK",
+      "feed.xml validates",
+    ]
+  ) expect([line, isPassedCheck(line)]).toEqual([line, true]);
+  for (
+    const line of [
+      "Errors parsing src/b.php",
+      "No syntax errors detected in src/a.php, 2 warnings",
+      "bad1.pl had compilation errors.",
+      "asset_7.bin: FAILED",
+      "asset_12.bin: FAILED open or read",
+      "feed.xml fails to validate",
+      "checking for gcc... ok",
+      "OK",
+    ]
+  ) expect([line, isPassedCheck(line)]).toEqual([line, false]);
+});
+
+Deno.test("passed checks: a run that passed folds only a long run, a failed one any run", () => {
+  // The output's last line stays as printed: it shows where the run ended.
+  const oks = Array.from({ length: MIN_RUN_PASSED + 1 }, (_, i) => `asset_${i}.bin: OK`);
+  expect(foldPassingTests(oks, false)).toEqual([
+    `… ${MIN_RUN_PASSED} lines of items that passed the check folded …`,
+    oks[MIN_RUN_PASSED],
+  ]);
+  const short = oks.slice(0, MIN_RUN_PASSED - 1);
+  expect(foldPassingTests([...short, "done"], false)).toEqual([...short, "done"]);
+  expect(foldPassingTests([...short, "asset_9.bin: FAILED"], true)).toEqual([
+    `… ${short.length} lines of items that passed the check folded …`,
+    "asset_9.bin: FAILED",
   ]);
 });

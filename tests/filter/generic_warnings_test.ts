@@ -1,11 +1,13 @@
 /**
  * Warning storms with no rule (src/filter/generic_warnings.ts), on real runs of `ruby -w`,
  * `python3 -W always`, `perl -w` and PHP with E_ALL (tests/fixtures/generic/warnings_*): a
- * library's warnings fold to a count, a project's kind that recurs keeps its first warning and
- * every location, and the crash after the storm stays.
+ * library's warnings fold to a count, a project's kind that recurs keeps its first and last
+ * warnings and the locations between (counted past what one line holds), and the crash after the
+ * storm stays.
  */
 import { expect } from "expect";
 import { FilterEngine } from "../../src/filter/mod.ts";
+import { LONG_LINE } from "../../src/filter/generic.ts";
 import {
   dropWarnCallEchoes,
   foldWarningStorms,
@@ -24,19 +26,20 @@ Deno.test("ruby -w: a file loaded three times keeps each redefined name once, it
   expect(lines).toContain(
     `… 3 warnings in rubocop-ast's files ("mismatched indentations at …") folded …`,
   );
-  // Each constant and method redefined is named once as printed, the repeats by location.
-  for (const name of ["TIMEOUT", "PORT", "LOCALE"]) {
+  // Each constant and method redefined is named once as printed, the repeats by location; the
+  // last warning of each kind (the second load's LOCALE and prune) is printed again where it was.
+  for (const [name, times] of [["TIMEOUT", 1], ["PORT", 1], ["LOCALE", 2]] as const) {
     expect(lines.filter((line) => line.endsWith(`already initialized constant Settings::${name}`)))
-      .toHaveLength(1);
+      .toHaveLength(times);
   }
-  for (const name of ["load", "prune"]) {
-    expect(lines.filter((line) => line.endsWith(`discarding old ${name}`))).toHaveLength(1);
+  for (const [name, times] of [["load", 1], ["prune", 2]] as const) {
+    expect(lines.filter((line) => line.endsWith(`discarding old ${name}`))).toHaveLength(times);
   }
   expect(lines).toContain(
-    `… 20 more warnings "already initialized constant …" at /tmp/zeph-r15/rb/lib/settings.rb lines 2-21 …`,
+    `… 19 more warnings "already initialized constant …" at /tmp/zeph-r15/rb/lib/settings.rb lines 2-20 …`,
   );
   expect(out).toContain(
-    `… 15 more warnings "method redefined; discarding …" at /tmp/zeph-r15/rb/lib/settings.rb lines 25, 30, 35,`,
+    `… 14 more warnings "method redefined; discarding …" at /tmp/zeph-r15/rb/lib/settings.rb lines 25, 30, 35,`,
   );
   // Every place the unused variable is assigned is named.
   for (let n = 26; n <= 96; n += 5) expect(out).toMatch(new RegExp(`lines [\\d, ]*\\b${n}\\b`));
@@ -49,19 +52,22 @@ Deno.test("python -W, perl -w and PHP's notices fold by kind; the traceback, die
     failed: true,
   }).text;
   expect(py).toContain(
-    `… 7 more warnings "DeprecationWarning: … is deprecated, …" at /tmp/zeph-r15/py/app.py line 5 …`,
+    `… 6 more warnings "DeprecationWarning: … is deprecated, …" at /tmp/zeph-r15/py/app.py line 5 …`,
+  );
+  expect(py).toContain(
+    "/tmp/zeph-r15/py/app.py:5: DeprecationWarning: legacy() is deprecated, item 7",
   );
   expect(py).toContain("ZeroDivisionError: division by zero");
   const pl = engine.filter("perl -w app.pl", await fixture("warnings_perl_w.txt"), {
     failed: true,
   }).text;
-  expect(pl).toContain(`… 5 more warnings "Use of uninitialized …" at app.pl line 3 …`);
+  expect(pl).toContain(`… 4 more warnings "Use of uninitialized …" at app.pl line 3 …`);
   expect(pl).toContain("cannot open config: No such file or directory");
   const php = engine.filter("php app.php", await fixture("warnings_php_e_all.txt"), {
     failed: true,
   }).text;
   expect(php).toContain(
-    `… 13 more warnings "Warning: Undefined variable …" at /tmp/zeph-r15/php/app.php line 7 …`,
+    `… 12 more warnings "Warning: Undefined variable …" at /tmp/zeph-r15/php/app.php line 7 …`,
   );
   expect(php).toContain(
     "PHP Fatal error:  Uncaught DivisionByZeroError: Division by zero in /tmp/zeph-r15/php/app.php:9",
@@ -103,7 +109,8 @@ Deno.test("an indented line under a folded warning that reads as a failure stays
   const out = foldWarningStorms(input);
   expect(out).toEqual([
     "lib/a.rb:1: warning: method redefined; discarding old m",
-    `… 5 more warnings "method redefined; discarding …" at lib/a.rb lines 2-6 …`,
+    `… 4 more warnings "method redefined; discarding …" at lib/a.rb lines 2-5 …`,
+    "lib/a.rb:6: warning: method redefined; discarding old m",
     "  Error: connection refused",
   ]);
 });
@@ -152,8 +159,9 @@ Deno.test("a message's numbers do not make it distinct; its names do", () => {
   ];
   expect(foldWarningStorms(input)).toEqual([
     "a.php:1: warning: Undefined array key 0",
-    `… 6 more warnings "Undefined array key …" at a.php lines 2-4, 10-12 …`,
+    `… 5 more warnings "Undefined array key …" at a.php lines 2-4, 10-11 …`,
     'a.php:9: warning: Undefined array key "k"',
+    'a.php:12: warning: Undefined array key "k"',
   ]);
 });
 
@@ -164,9 +172,12 @@ Deno.test("warnings from one place fold whatever names their messages quote: a l
     "/tmp/zeph-r16/py/res.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper name='data_0.txt' mode='r' encoding='UTF-8'>",
   );
   expect(lines).toContain(
-    `… 9 more warnings "ResourceWarning: unclosed file …" at /tmp/zeph-r16/py/res.py line 8 …`,
+    `… 8 more warnings "ResourceWarning: unclosed file …" at /tmp/zeph-r16/py/res.py line 8 …`,
   );
-  expect(lines.filter((line) => line.includes("unclosed file"))).toHaveLength(2);
+  expect(lines).toContain(
+    "/tmp/zeph-r16/py/res.py:8: ResourceWarning: unclosed file <_io.TextIOWrapper name='data_9.txt' mode='r' encoding='UTF-8'>",
+  );
+  expect(lines.filter((line) => line.includes("unclosed file"))).toHaveLength(3);
 });
 
 Deno.test("a Python warning loses the echo of the warnings.warn call that printed it; a caller's echo stays", () => {
@@ -189,4 +200,51 @@ Deno.test("a Python warning loses the echo of the warnings.warn call that printe
   // A `warn(` line that follows no warning, or sits no deeper than it, stays.
   const plain = ["Running checks", '  warnings.warn("x")', "a.py:1: UserWarning: x", 'warn("x")'];
   expect(dropWarnCallEchoes(plain)).toBe(plain);
+});
+
+Deno.test("a storm over more places than a line holds lists what fits, counts the rest and keeps its last warning as printed", async () => {
+  // Real runs: `ruby -w` loading 120 handler files that each assign an unused variable (one place
+  // in each of many files), and `python3 -W always` calling a deprecated function on every other
+  // line of one file (many places in one file).
+  const cases = [
+    {
+      command: "ruby -w app.rb",
+      input: await fixture("warnings_ruby_w_many_files.txt"),
+      first:
+        "/tmp/fix26-rbwarn/lib/handlers/invoice_create.rb:3: warning: assigned but unused variable - scratch",
+      fold:
+        /^… 118 more warnings "assigned but unused …" at (.+); 108 more places in 108 files not listed …$/,
+      listed: 10,
+      last:
+        "/tmp/fix26-rbwarn/lib/handlers/quota_retry.rb:3: warning: assigned but unused variable - scratch",
+      failure: "app.rb:123:in `<main>': handler table is empty (ArgumentError)",
+    },
+    {
+      command: "python3 -W always billing.py",
+      input: await fixture("warnings_python_w_scattered.txt"),
+      first:
+        "/tmp/fix26-pywarn/billing.py:8: DeprecationWarning: old_rate is deprecated, use rate()",
+      fold:
+        /^… 238 more warnings "DeprecationWarning: old_rate is …" at \/tmp\/fix26-pywarn\/billing\.py lines ([\d, ]+); 116 more places in 1 file not listed …$/,
+      listed: 122,
+      last:
+        "/tmp/fix26-pywarn/billing.py:486: DeprecationWarning: old_rate is deprecated, use rate()",
+      failure: "ZeroDivisionError: division by zero",
+    },
+  ];
+  for (const c of cases) {
+    const lines = engine.filter(c.command, c.input, { failed: true }).text.split("\n");
+    const fold = lines.find((line) => c.fold.test(line));
+    expect(fold).toBeDefined();
+    // The fold line is short enough that no long-line cut takes its count of what it leaves out.
+    expect(fold!.length).toBeLessThanOrEqual(LONG_LINE);
+    expect(fold).not.toContain("chars cut");
+    const listed = c.fold.exec(fold!)![1];
+    expect(listed.split(/[;,] /)).toHaveLength(c.listed);
+    // The first and the last warning as printed, in their places, and the failure after them.
+    const at = (line: string) => lines.indexOf(line);
+    expect(at(c.first)).toBeLessThan(at(fold!));
+    expect(at(fold!)).toBeLessThan(at(c.last));
+    expect(at(c.last)).toBeLessThan(at(c.failure));
+  }
 });

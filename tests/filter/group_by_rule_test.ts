@@ -6,7 +6,7 @@ import { compilePattern, compileRule, FilterEngine, StrategyConfig } from "../..
 import { compileStrategy } from "../../src/filter/strategies/mod.ts";
 import { compactLocations } from "../../src/filter/strategies/group_by_rule.ts";
 import { ownPart } from "../../src/filter/strategies/_shared.ts";
-import { corpus, filter, fixture, lines } from "./_builtin.ts";
+import { builtinEngine, corpus, filter, fixture, lines } from "./_builtin.ts";
 
 Deno.test("group_by_rule second in a chain falls back to its input: the first stage's output", () => {
   const rules = [
@@ -960,78 +960,205 @@ Deno.test("group_by_rule: an error flood of one message keeps each finding, by i
 /**
  * The findings a file-layout output names, as `file position rule` (eslint's stylish, yamllint):
  * a finding line under its file line as printed, or a place of a fold line (`… 9 more errors as
- * above: 1:56, 12:14 rule; …`); a fold `at the same places as in the file before` names the
- * places of the fold before it again, under its own file, and one `at the places of the file
- * before but 3:36 rule …` those places with the kinds it lists at theirs.
+ * above: 1:56, 12:14 rule; …`). A fold `at the same places as in the file before` names the
+ * findings the file before folded again, under its own file, and one `at the places of the file
+ * before but 3:36 rule …` those with the kinds it lists at their places; a file line that says
+ * `… 7 warnings as in the file before` (`but 3:36 rule 'name'`) does so with every finding of
+ * the file before, shown or folded.
  */
+/** A fold's items (`1:5, 2:7 rule 'a'; 9 ERROR "x; y"`): split at `; ` outside double quotes. */
+function splitItems(items: string): string[] {
+  const out = [""];
+  let quoted = false;
+  for (let i = 0; i < items.length; i++) {
+    if (items[i] === '"') quoted = !quoted;
+    if (!quoted && items.startsWith("; ", i)) {
+      out.push("");
+      i++;
+    } else out[out.length - 1] += items[i];
+  }
+  return out;
+}
+
 function layoutFindings(text: string, finding: RegExp, file: RegExp): string[] {
   const named: string[] = [];
   let current = "";
-  // The last fold's kinds (`rule` and what tells its message) and their positions.
-  let places = new Map<string, string[]>();
+  // The current file's findings and the file before's: each position, rule, what says it (the
+  // line as printed, or a fold's kind) and whether a fold said it.
+  type Said = { position: string; rule: string; label: string; folded: boolean };
+  let mine: Said[] = [];
+  let theirs: Said[] = [];
   const kinds = (items: string) =>
     new Map(
-      items.split("; ").map((item) => {
-        const [, positions, what] = /^((?:\d+:\d+, )*\d+:\d+) (.+)$/.exec(item)!;
+      splitItems(items).map((item) => {
+        const [, positions, what] = /^((?:\d+(?::\d+)?, )*\d+(?::\d+)?) (.+)$/.exec(item)!;
         return [what, positions.split(", ")];
       }),
     );
+  // Whether a finding is of the kind `what` (`no-unused-vars 'b'`): said by it, or a line of
+  // its rule printing the names it quotes.
+  const ofKind = (said: Said, what: string) => {
+    const [rule, ...rest] = what.split(" ");
+    const names = rest.join(" ").match(/'[^']*'|"[^"]*"|`[^`]*`/g) ?? [];
+    return said.label === what ||
+      (said.rule === rule && names.every((name) => said.label.includes(name.slice(1, -1))));
+  };
+  const name = (said: Said) => {
+    named.push(`${current} ${said.position} ${said.rule}`);
+    mine.push(said);
+  };
+  // The file before's findings named again under this file, those of a kind `moved` lists at
+  // the places it lists for it.
+  const again = (before: Said[], moved: Map<string, string[]>) => {
+    const at = new Map([...moved.keys()].map((what) => [what, 0]));
+    for (const said of before) {
+      const what = [...moved.keys()].find((what) => ofKind(said, what));
+      const position = what === undefined ? said.position : moved.get(what)![at.get(what)!];
+      if (what !== undefined) at.set(what, at.get(what)! + 1);
+      name({ ...said, position, folded: true });
+    }
+  };
   // The generic pass's reference to a block of lines shown above (`… the 7 lines from "7:3
-  // error …" again, as shown above …`) stands for those lines.
+  // error …" again, as shown above …`) stands for those lines; its fold of blocks alike (`… 3
+  // blocks like the one above; the lines that differ:`, then per block its file and the
+  // finding that differs) for the file's block above with that file and that finding.
   const expanded: string[] = [];
+  let alikeBlocks = 0;
+  let block: string[] = [];
   for (const line of lines(text)) {
-    const again = /^\s*… the (\d+) lines from "(.+?)…?" again, as shown above …$/.exec(line);
-    const from = again ? expanded.findIndex((l) => l.trim().startsWith(again[2])) : -1;
-    if (again) expanded.push(...expanded.slice(from, from + Number(again[1])));
-    else expanded.push(line);
+    const ref = /^\s*… the (\d+) lines from "(.+?)…?" again, as shown above …$/.exec(line);
+    const blocks = /^\s*… (\d+) blocks like the one above; the lines that differ:$/.exec(line);
+    if (ref) {
+      const from = expanded.findIndex((l) => l.trim().startsWith(ref[2]));
+      expanded.push(...expanded.slice(from, from + Number(ref[1])));
+    } else if (blocks) {
+      alikeBlocks = Number(blocks[1]);
+      block = expanded.slice(expanded.findLastIndex((l) => file.test(l)));
+    } else if (alikeBlocks > 0) {
+      alikeBlocks--;
+      const [, head, rest] = /^(\S+)(?: (.*))?$/.exec(line)!;
+      // The first block's own line: its lines are above already.
+      if (head === block[0]) continue;
+      const differs = rest !== undefined && finding.test(`  ${rest}`);
+      const tail = (l: string) => l.trim().replace(/^\S+\s+/, "");
+      expanded.push(head);
+      for (const l of block.slice(1)) {
+        expanded.push(differs && tail(l) === tail(rest!) ? `  ${rest}` : l);
+      }
+    } else expanded.push(line);
   }
   for (const line of expanded) {
-    if (file.test(line)) {
-      current = line;
+    const alike = /^(\S+) {2}… \d+ \w+ as in the file before(?: but (.+))?$/.exec(line);
+    const head = alike && file.test(alike[1]) ? alike[1] : file.test(line) ? line : null;
+    if (head !== null) {
+      current = head;
+      theirs = mine;
+      mine = [];
+      if (alike) again(theirs, alike[2] === undefined ? new Map() : kinds(alike[2]));
       continue;
     }
     const m = finding.exec(line);
     if (m) {
-      named.push(`${current} ${m.groups!.loc} ${m.groups!.rule}`);
+      name({ position: m.groups!.loc, rule: m.groups!.rule, label: line, folded: false });
       continue;
     }
     const fold =
       /^ {2}… \d+ more \w+ as above(?:: (.+)|, at the same places as in the file before|, at the places of the file before but (.+))$/
         .exec(line);
     if (!fold) continue;
-    if (fold[1] !== undefined) places = kinds(fold[1]);
-    if (fold[2] !== undefined) places = new Map([...places, ...kinds(fold[2])]);
-    for (const [what, positions] of places) {
-      for (const position of positions) named.push(`${current} ${position} ${what.split(" ")[0]}`);
+    if (fold[1] === undefined) {
+      const moved = fold[2] === undefined ? new Map<string, string[]>() : kinds(fold[2]);
+      again(theirs.filter((said) => said.folded), moved);
+      continue;
+    }
+    for (const [what, positions] of kinds(fold[1])) {
+      for (const position of positions) {
+        name({ position, rule: what.split(" ")[0], label: what, folded: true });
+      }
     }
   }
   return named.sort();
 }
 
 Deno.test("group_by_rule file_layout: findings of kinds shown above fold into one line per file, each by its position and rule", async () => {
+  const stylish = /^\s+(?<loc>\d+:\d+)\s+(?:error|warning)\s+.+?\s{2,}(?<rule>[@\w/-]+)$/;
+  const yamllint = /^\s+(?<loc>\d+:\d+)\s+(?:error|warning)\s+.+?\s+\((?<rule>[\w-]+)\)$/;
+  // Captures in bench/corpus and tests/fixtures/filters: floods of one file's findings in
+  // others, and runs of files whose findings are all the file before's (eslint 8 warnings only,
+  // yamllint over charts of two shapes).
   const cases = [
     {
-      path: "node/eslint_type_aware_flood",
-      finding: /^\s+(?<loc>\d+:\d+)\s+(?:error|warning)\s+.+?\s{2,}(?<rule>[@\w/-]+)$/,
+      read: () => corpus("node/eslint_type_aware_flood.txt"),
+      command: "eslint src",
+      failed: true,
+      finding: stylish,
       file: /^\/\S+\.ts$/,
+      runs: false,
     },
     {
-      path: "lint/yamllint_template_flood",
-      finding: /^\s+(?<loc>\d+:\d+)\s+(?:error|warning)\s+.+?\s+\((?<rule>[\w-]+)\)$/,
+      read: () => corpus("lint/yamllint_template_flood.txt"),
+      command: "yamllint deploy",
+      failed: true,
+      finding: yamllint,
       file: /^\S+\.yaml$/,
     },
+    {
+      read: () => fixture("eslint/warnings_alike.in.txt"),
+      command: "npx eslint src",
+      failed: false,
+      finding: stylish,
+      file: /^\/\S+\.js$/,
+    },
+    {
+      read: () => fixture("yamllint/charts_alike.in.txt"),
+      command: "yamllint charts",
+      failed: true,
+      finding: yamllint,
+      file: /^\S+\.yml$/,
+    },
   ];
-  for (const { path, finding, file } of cases) {
-    const input = await corpus(`${path}.txt`);
-    const { command } = JSON.parse(await corpus(`${path}.json`));
-    const out = filter(command, input, true);
+  for (const { read, command, failed, finding, file, runs = true } of cases) {
+    const input = await read();
+    const out = filter(command, input, failed);
     // Every finding of the input is named under its file, by its position and its rule.
     expect(layoutFindings(out, finding, file)).toEqual(layoutFindings(input, finding, file));
     expect(out.length).toBeLessThan(input.length * 2 / 3);
+    // A file whose findings are all of kinds shown three times above and are the file before's,
+    // positions aside, is one line: nothing of it stands under its file line.
+    const alike = alikeFiles(input, finding, file);
+    const after = (path: string) => {
+      const at = lines(out).findIndex((line) => line === path || line.startsWith(`${path} `));
+      return at < 0 ? "(not shown)" : lines(out)[at + 1] ?? "";
+    };
+    if (runs) expect(alike.length).toBeGreaterThan(0);
+    expect(alike.filter((path) => /^\s/.test(after(path)))).toEqual([]);
   }
 });
 
-Deno.test("group_by_rule file_layout: a rule saying several messages has each fold place say which; a file folding the places of the file before says so", () => {
+/**
+ * The files of a file-layout output whose findings (each line but its position) are the file
+ * before's and all past three of their kind: what file_layout folds on the file line.
+ */
+function alikeFiles(text: string, finding: RegExp, file: RegExp): string[] {
+  const seen = new Map<string, number>();
+  const files: { path: string; kinds: string[]; repeats: boolean }[] = [];
+  for (const line of lines(text)) {
+    if (file.test(line)) files.push({ path: line, kinds: [], repeats: true });
+    else if (finding.test(line) && files.length) {
+      const kind = line.trim().replace(/^\S+\s+/, "");
+      const n = (seen.get(kind) ?? 0) + 1;
+      seen.set(kind, n);
+      files.at(-1)!.kinds.push(kind);
+      if (n <= 3) files.at(-1)!.repeats = false;
+    }
+  }
+  const same = (a: string[], b: string[]) => [...a].sort().join("\n") === [...b].sort().join("\n");
+  return files.filter((f, i) =>
+    i > 0 && f.repeats && f.kinds.length >= 2 && same(f.kinds, files[i - 1].kinds)
+  ).map((f) => f.path);
+}
+
+Deno.test("group_by_rule file_layout: a rule saying several messages has each fold place say which; a file folding the places of the file before says so, on its file line when all its findings fold", () => {
   const rule = compileRule({
     name: "lint",
     match: { prefix: "lint" },
@@ -1054,25 +1181,84 @@ Deno.test("group_by_rule file_layout: a rule saying several messages has each fo
     "  4:9   error    wrong indentation: expected 4 but found 2  indent",
     "  5:9   error    wrong indentation: expected 6 but found 4  indent",
   ];
+  const debug = "  6:1   error    Unexpected 'debugger' statement  no-debugger";
+  const undef = "  7:3   error    'x' is not defined  no-undef";
   const input = [
     ...file("a.js"),
     ...file("b.js"),
+    debug,
     ...file("c.js"),
+    debug,
     ...file("d.js", "2:7"),
+    debug,
+    ...file("e.js"),
+    debug,
+    undef,
     "",
-    "✖ 20 problems (16 errors, 4 warnings)",
+    "✖ 28 problems (24 errors, 4 warnings)",
   ];
   expect(engine.filter("lint", input.join("\n"), { failed: true }).text.split("\n")).toEqual([
     ...file("a.js"),
     "b.js",
+    debug,
     "  … 5 more findings as above: 1:5 no-unused-vars 'a'; 2:5 no-unused-vars 'b'; 3:1 no-console; " +
     '4:9 indent "wrong indentation: expected 4 but found 2"; 5:9 indent "wrong indentation: expected 6 but found 4"',
-    // The same places again: said by the file before.
-    "c.js",
-    "  … 5 more findings as above, at the same places as in the file before",
+    // All of its findings fold and are the file before's, shown or folded: one line.
+    "c.js  … 6 findings as in the file before",
     // One kind elsewhere: said alone.
-    "d.js",
-    "  … 5 more findings as above, at the places of the file before but 2:7 no-unused-vars 'b'",
-    "✖ 20 problems (16 errors, 4 warnings)",
+    "d.js  … 6 findings as in the file before but 2:7 no-unused-vars 'b'",
+    // A finding of its own stays; the folded ones are said by the file before's.
+    "e.js",
+    undef,
+    "  … 6 more findings as above, at the places of the file before but 2:5 no-unused-vars 'b'",
+    "✖ 28 problems (24 errors, 4 warnings)",
   ]);
+});
+
+/**
+ * phpcs's full report with each wrapped message read into its row (`  4 | ERROR | [ ] Method
+ * name` and its `    |         |     "…"` rows: one line), and the continuation rows that stand
+ * under no row of theirs (a fold that parted them).
+ */
+function joinedRows(text: string): { lines: string[]; orphans: string[] } {
+  const joined: string[] = [];
+  const orphans: string[] = [];
+  let row = false;
+  for (const line of lines(text)) {
+    const more = /^\s*\| +\| +(\S.*)$/.exec(line);
+    if (more && row) joined[joined.length - 1] += ` ${more[1]}`;
+    else if (more) orphans.push(line);
+    else {
+      joined.push(line);
+      row = /^\s*\d+ \| (?:ERROR|WARNING) +\| /.test(line);
+    }
+  }
+  return { lines: joined, orphans };
+}
+
+Deno.test("group_by_rule file_layout: phpcs's wrapped rows are one finding each, shown whole or folded whole", async () => {
+  // phpcs 3.7 (Debian) PSR12 over a dozen files alike, and over two projects at a report width
+  // of 70 (more rows wrapped).
+  const finding = /^\s*(?<loc>\d+) \| (?<rule>ERROR|WARNING) +\| \[[x ]\] .+$/;
+  const file = /^FILE: \S+$/;
+  for (const name of ["psr12_wrapped_many_files", "psr12_narrow_report"]) {
+    const input = await fixture(`phpcs/${name}.in.txt`);
+    const command = (await fixture(`phpcs/${name}.cmd`)).split("\n")[0];
+    const out = filter(command, input, true);
+    // The rule's own output: the generic pass after it may say a block again by a reference.
+    const ruled = builtinEngine.trace(command, input, { failed: true })
+      .find((t) => t.name === "phpcs")!.output.join("\n");
+    const before = joinedRows(input);
+    const after = joinedRows(ruled);
+    // No wrapped row left without its finding, and every finding named under its file once.
+    expect([name, after.orphans, joinedRows(out).orphans]).toEqual([name, [], []]);
+    expect(layoutFindings(after.lines.join("\n"), finding, file)).toEqual(
+      layoutFindings(before.lines.join("\n"), finding, file),
+    );
+    // A finding shown is shown with all its rows, as printed, one after the other.
+    for (const row of after.lines.filter((line) => finding.test(line))) {
+      expect(before.lines).toContain(row);
+    }
+    expect(out.length).toBeLessThan(input.length * 2 / 3);
+  }
 });

@@ -95,7 +95,7 @@ strategy = { type = "strip_noise", patterns = ["^x"] }
       `${file}:4: rule "bad-regex" skipped: match.regex: invalid RE2 regex: error parsing regexp: missing closing ): \`(unclosed\`.`,
       `${file}:9: rule "two-matchers" skipped: match: set exactly one of exact, prefix or regex; found exact and prefix: split them into two rules or keep one.`,
       `${file}:15: rule "bad-pattern" skipped: strategy.patterns[1]: the pattern is 513 characters long; the limit is 512.`,
-      `${file}:20: rule "bad-type" skipped: strategy.type: unknown strategy type "summarise"; use one of strip_noise, truncate, keep_matching, strip_annotated, test_summary, group_by_rule, git_status, git_diff, dedup, group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace, fold_records, fold_passed.`,
+      `${file}:20: rule "bad-type" skipped: strategy.type: unknown strategy type "summarise"; use one of strip_noise, truncate, keep_matching, strip_annotated, test_summary, group_by_rule, git_status, git_diff, dedup, group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace, fold_records, fold_passed, fold_samples.`,
       `${file}:25: rule "bad-truncate" skipped: strategy.head: head + tail must not exceed max_lines.`,
     ]);
     expect(engine.rules.at(-1)!.name).toBe("good");

@@ -5,6 +5,7 @@ import {
   MAX_PATTERN_LENGTH,
   PatternError,
   type PatternMatch,
+  requiredLiterals,
   v8Form,
 } from "../../src/filter/regex.ts";
 
@@ -170,4 +171,68 @@ Deno.test("V8 gives RE2's answers for \\s, \\S and . (V8's own differ on \\v, U+
   // `\S` among other class members has no V8 form: re2js runs the pattern.
   expect(compilePattern("^a[x\\S]b").engine).toBe("re2");
   expect(compilePattern("^a[x\\S]b").test("a\u00a0b")).toBe(true);
+});
+
+Deno.test("requiredLiterals: the texts one of which every match holds, or null", () => {
+  const table: [string, string[] | null][] = [
+    ["^cargo\\s+(\\+\\S+\\s+)?clippy\\b", ["clippy"]],
+    ["^((npx|pnpm)\\s+(exec\\s+)?)?(\\S*/)?eslint\\b", ["eslint"]],
+    ["^(npm|yarn|bun)\\s+(install|ci)\\b", ["npm", "yarn", "bun"]],
+    // A group of one alternative is read inline; anchors and `\\b` take no character.
+    ["^(git)\\b log", ["git log"]],
+    ["^go(\\b)tool", ["gotool"]],
+    // A repeat of a character holds it at least once: `xa+y` holds `xa` and `ay`.
+    ["xa+y", ["xa"]],
+    ["^a+bcd", ["abcd"]],
+    ["x(ab)+y", ["ab"]],
+    ["(ab|cd)+e", ["ab", "cd"]],
+    ["\\.\\-x", [".-x"]],
+    // Each top-level alternative's texts.
+    ["^ls(\\s|$)|^dir\\b", ["ls", "dir"]],
+    // None known: an optional part, an empty alternative, a class, `(?i)`.
+    ["^(abc)?\\s", null],
+    ["^(ab|)c?", null],
+    ["^[a-z]+\\d", null],
+    ["(?i)^make\\b", null],
+    ["^x|[0-9]", null],
+  ];
+  expect(table.map(([source]) => [source, requiredLiterals(source)])).toEqual(table);
+});
+
+Deno.test("requiredLiterals: no text a pattern matches lacks all of its texts", () => {
+  // Every string of up to six characters over the patterns' alphabet: a match without one of
+  // the texts would make a matcher refuse a command its regex takes.
+  const sources = [
+    "xa+y",
+    "a+b+",
+    "^ab?a",
+    "x?ya",
+    "(ab|b)+a",
+    "^(a|xb)\\s?(ay|y)",
+    "(^|\\s)(ab|ba)\\b",
+    "^a(b|)x+",
+    "a(xy)+b|ya",
+    "(a(b|x)y)+",
+    "^(\\S* )?ab\\b",
+  ];
+  const alphabet = ["a", "b", "x", "y", " "];
+  const strings = [""];
+  for (let length = 1, from = 0; length <= 6; length++) {
+    const to = strings.length;
+    for (let i = from; i < to; i++) for (const c of alphabet) strings.push(strings[i] + c);
+    from = to;
+  }
+  let matched = 0;
+  for (const source of sources) {
+    const literals = requiredLiterals(source);
+    expect({ source, literals: literals !== null }).toEqual({ source, literals: true });
+    const re2 = RE2JS.compile(source);
+    for (const text of strings) {
+      if (!re2.matcher(text).find()) continue;
+      matched++;
+      const held = literals!.some((literal) => text.includes(literal));
+      expect({ source, text, held }).toEqual({ source, text, held: true });
+    }
+  }
+  expect(matched).toBeGreaterThan(1000);
 });

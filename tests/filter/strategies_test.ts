@@ -62,9 +62,18 @@ Deno.test("strip_noise last_steps keeps each kind's last step before a failure o
   expect(run(s, "setup db\n  step 1 ok\nTraceback\nboom", true).text).toBe(
     "setup db\n  step 1 ok\nboom",
   );
-  // A line kept since the steps (a test's error) leaves them out; so does a passing run.
+  // A line kept since the steps that is no failure (a warning) leaves them the steps the failure
+  // happened in: they stay before it. A kept failure of its own (a test's error) takes them
+  // with it; a passing run keeps none.
+  expect(run(s, "setup db\n  step 1 ok\nWARNING: slow\nTraceback\nboom", true).text).toBe(
+    "WARNING: slow\nsetup db\n  step 1 ok\nboom",
+  );
   expect(run(s, "setup db\n  step 1 ok\nERROR: test_a\nTraceback\nboom", true).text).toBe(
     "ERROR: test_a\nboom",
+  );
+  // Once shown before a failure, they are not shown again before the next.
+  expect(run(s, "setup db\nTraceback\nboom\nnote\nTraceback\nagain", true).text).toBe(
+    "setup db\nboom\nnote\nagain",
   );
   expect(run(s, input).text).toBe("  step 3...Traceback\n  frame\nboom");
   // A failed run that ends under its steps (killed, its crash reported by the shell) keeps the

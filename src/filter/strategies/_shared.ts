@@ -2,6 +2,8 @@
 import { compilePattern, type Pattern, PatternError, type RegexEngine } from "../regex.ts";
 import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import { FAILURE_SIGNAL, LOCATION } from "../signals.ts";
+import { indentOf } from "../sanitize.ts";
+import { linesStoodFor } from "../notes.ts";
 
 export { carriesFailure, FAILURE_SIGNAL, LOCATION } from "../signals.ts";
 
@@ -181,15 +183,24 @@ const VALUE_WINDOW = 8;
 const ASSERTION_VALUE =
   /^(?:\s{0,40}(?:left|right|got|want|wanted|expected|actual|received|diff)\s{0,8}:|E\s)/i;
 
+/** Lines before a failure-looking line searched for the line that names what failed. */
+export const SUBJECT_WINDOW = 5;
+/** A step line naming what a tool works on next: `Checking rules/a.yml`, `Validating x.json`. */
+const STEP = /^\s*(?:Checking|Testing|Validating|Verifying|Processing|Linting)\s+\S/;
+
 /**
  * Decides, line by line in order, which lines a cut must keep: every failure-looking line, the
  * compared values right under one (an assertion's `left:` and `right:`), and a line with a
  * location among the few after one (where the failure happened). `observe` the lines a cut keeps
- * anyway (a head), so a failure there lends its window to the cut after it.
+ * anyway (a head), so a failure there lends its window to the cut after it. A failure-looking
+ * line also brings its `subject`, the line above it that names what failed, for the cut to keep.
  */
 export class FailureKeeper {
   #since = Infinity;
   #everyLocation: boolean;
+  /** The last SUBJECT_WINDOW lines read before the current one, oldest first. */
+  #recent: string[] = [];
+  #subject: { line: string; back: number } | undefined;
 
   /** `everyLocation`: keep every line with a location (the lines are one failure's). */
   constructor(options: { everyLocation?: boolean } = {}) {
@@ -198,8 +209,33 @@ export class FailureKeeper {
 
   /** Whether `line`, in the cut, must stay. */
   keep(line: string): boolean {
+    const kept = this.#read(line);
+    this.#recent.push(line);
+    if (this.#recent.length > SUBJECT_WINDOW) this.#recent.shift();
+    return kept;
+  }
+
+  /**
+   * After `keep` kept a failure-looking line: the line that names what failed and how many lines
+   * above it that is (1: right above), else undefined. It is the nearest line above that is less
+   * indented (promtool's `Checking rules/a.yml` over its indented `  FAILED:`) or a step line
+   * (`Checking x`, `Testing x`) as indented or less, among the SUBJECT_WINDOW lines above. The
+   * cut keeps it unless it shows already (the subject of an earlier failure, a head line).
+   */
+  get subject(): { line: string; back: number } | undefined {
+    return this.#subject;
+  }
+
+  /** A line shown anyway: only moves the window. */
+  observe(line: string): void {
+    this.keep(line);
+  }
+
+  #read(line: string): boolean {
+    this.#subject = undefined;
     if (FAILURE_SIGNAL.test(line)) {
       this.#since = 0;
+      this.#subject = this.#subjectOf(line);
       return true;
     }
     const since = ++this.#since;
@@ -207,15 +243,27 @@ export class FailureKeeper {
     return (this.#everyLocation || since <= LOCATION_WINDOW) && LOCATION.test(line);
   }
 
-  /** A line shown anyway: only moves the window. */
-  observe(line: string): void {
-    this.keep(line);
+  #subjectOf(line: string): { line: string; back: number } | undefined {
+    // A step line that fails names its own subject.
+    if (STEP.test(line)) return undefined;
+    const indent = indentOf(line);
+    const recent = this.#recent;
+    for (let i = recent.length - 1; i >= 0; i--) {
+      const above = recent[i];
+      if (above.trim() === "") continue;
+      const at = indentOf(above);
+      if (at < indent || (at <= indent && STEP.test(above))) {
+        return { line: above, back: recent.length - i };
+      }
+    }
+    return undefined;
   }
 }
 
 /**
  * The lines past a cap, cut: every one a `FailureKeeper` keeps (after the lines before the cap,
- * observed), in place, with `marker(n)` for each run of n lines that went.
+ * observed), in place, with `marker(n)` for each run of lines that went, n the lines they stand
+ * for (an earlier fold's note counts as the lines it folded).
  * @default marker omitted
  */
 export function keepFailuresPast(
@@ -235,13 +283,31 @@ export function keepFailuresPast(
   let gap = 0;
   for (let i = cap; i < lines.length; i++) {
     if (keeper.keep(lines[i]) || options.keep?.(lines[i])) {
+      gap = pushSubject(out, keeper.subject, gap, marker);
       if (gap) out.push(marker(gap));
       gap = 0;
       out.push(lines[i]);
-    } else gap++;
+    } else gap += linesStoodFor(lines[i]);
   }
   if (gap) out.push(marker(gap));
   return out;
+}
+
+/**
+ * Before a kept line, its failure's `subject` (`FailureKeeper`) when that is among the `gap`
+ * lines cut right above it: the cut lines above the subject as one marker, the subject, and the
+ * gap left between it and the kept line, returned.
+ */
+export function pushSubject(
+  out: { push(line: string): void },
+  subject: { line: string; back: number } | undefined,
+  gap: number,
+  marker: (n: number) => string = omitted,
+): number {
+  if (subject === undefined || subject.back > gap) return gap;
+  if (gap > subject.back) out.push(marker(gap - subject.back));
+  out.push(subject.line);
+  return subject.back - 1;
 }
 
 /** `"... (12 lines omitted) ..."` */

@@ -45,6 +45,7 @@ import {
   requireNamedGroups,
 } from "./_shared.ts";
 import { keepFileLayout } from "./_file_layout.ts";
+import { COMPILER_TRAILER } from "../signals.ts";
 
 /**
  * cargo's progress. A registry or git dependency's `Compiling serde v1.0.197` is noise; a
@@ -101,13 +102,13 @@ export const GroupByRuleConfig = z.object({
     "Regex of the line after the start that holds the message (group `msg`), when the start line has none (biome)",
   ),
   line_pattern: z.string().optional().describe(
-    "Regex of a one-line diagnostic, with the named groups loc (its location; under a file_pattern line, the position), rule (the lint's id), msg (the message) and optional sev (`error` keeps it ungrouped unless group_errors)",
+    "Regex of a one-line diagnostic, with the named groups loc (its location; under a file_pattern line, the position), rule (the lint's id; with file_layout optional), msg (the message) and optional sev (`error` keeps it ungrouped unless group_errors)",
   ),
   file_pattern: z.string().optional().describe(
     "Regex whose group 1 names the file for the one-line diagnostics that follow",
   ),
   continuation_pattern: z.string().optional().describe(
-    "Regex of the lines that continue the one-line diagnostic before them (shown under its location)",
+    "Regex of the lines that continue the one-line diagnostic before them (shown under its location; with file_layout, part of the finding: shown and folded with it, its group `msg` continuing the message)",
   ),
   end_pattern: z.string().optional().describe(
     "Regex of a line that ends the diagnostic before it and stays (oxlint's `Found N warnings` summary)",
@@ -147,7 +148,7 @@ export const GroupByRuleConfig = z.object({
     "Lines naming the module of the findings under them (pylint's `************* Module pkg.mod`): when grouped one stays right before the first of its findings kept as printed, and goes when they all grouped away",
   ),
   head_patterns: z.array(z.string()).default([]).describe(
-    "Lines that head the line kept after them (gcc's `In file included from …` chain): when grouped they stay right before it, leading or trailing with it",
+    "Lines that head the line kept after them (gcc's `In file included from …` chain): when grouped they stay right before it, leading or trailing with it; with file_layout, lines between a file line and its findings (phpcs's `FOUND 3 ERRORS …`)",
   ),
   context_patterns: z.array(z.string()).default([]).describe(
     "Lines that say where the diagnostic right after them is (gcc's `In function …:`): noise before a finding that `line_pattern` reads (it is grouped, and names its file), a head (see head_patterns) before any other line (an error)",
@@ -341,7 +342,13 @@ function checkGroups(config: GroupByRuleConfig): void {
   if (config.line_pattern === undefined) return;
   const field = "strategy.line_pattern";
   refuseUnknownGroups(config.line_pattern, field, ["loc", "rule", "msg", "sev"]);
-  const needed = config.file_pattern === undefined ? ["loc", "rule", "msg"] : ["rule", "msg"];
+  // A file layout says a finding by its message when the tool prints no rule (phpcs's full
+  // report without -s).
+  const needed = config.file_pattern === undefined
+    ? ["loc", "rule", "msg"]
+    : config.file_layout
+    ? ["msg"]
+    : ["rule", "msg"];
   requireNamedGroups(config.line_pattern, field, needed, (name) => LINE_GROUPS[name]);
 }
 
@@ -903,7 +910,8 @@ function group(
   const leading: string[] = [];
   const trailing: string[] = [];
   let heads: string[] = [];
-  // A code frame goes where the error above it went.
+  // A code frame goes where the error above it went, and so does a compiler's trailer after it
+  // (gcc's `compilation terminated.` under its `fatal error:`).
   let last = trailing;
   for (const k of rest) {
     const line = other[k];
@@ -911,7 +919,8 @@ function group(
       heads.push(line);
       continue;
     }
-    const to = framedOther.has(k) ? last : leads(line) || named.has(k) ? leading : trailing;
+    const after = framedOther.has(k) || COMPILER_TRAILER.test(line);
+    const to = after ? last : leads(line) || named.has(k) ? leading : trailing;
     for (const head of heads) to.push(head);
     to.push(line);
     heads = [];

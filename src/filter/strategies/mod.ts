@@ -1,5 +1,5 @@
 /**
- * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace, fold_records and fold_passed): one list of config schema and
+ * The strategies (the spec's nine, plus group_paths, git_log, json, fold_blocks, code_frames, group_by_file, join_runs, largest, git_transfer, join_leaves, syscall_trace, fold_records, fold_passed and fold_samples): one list of config schema and
  * compile function per strategy, from which the rule schema's union and the type names derive.
  * Adding a strategy is its file plus one line in `STRATEGIES`.
  */
@@ -11,6 +11,7 @@ import { compileDedup, DedupConfig } from "./dedup.ts";
 import { compileFoldBlocks, FoldBlocksConfig } from "./fold_blocks.ts";
 import { compileFoldPassed, FoldPassedConfig } from "./fold_passed.ts";
 import { compileFoldRecords, FoldRecordsConfig } from "./fold_records.ts";
+import { compileFoldSamples, FoldSamplesConfig } from "./fold_samples.ts";
 import { compileGitDiff, GitDiffConfig } from "./git_diff.ts";
 import { compileGitLog, GitLogConfig } from "./git_log.ts";
 import { compileGitStatus, GitStatusConfig } from "./git_status.ts";
@@ -38,9 +39,11 @@ export {
   omitted,
   patternField,
   patternList,
+  pushSubject,
   refuseUnknownGroups,
   requireNamedGroups,
   sharedStage,
+  SUBJECT_WINDOW,
 } from "./_shared.ts";
 export { GroupByRuleConfig } from "./group_by_rule.ts";
 export {
@@ -77,6 +80,7 @@ const STRATEGIES = [
   [SyscallTraceConfig, compileSyscallTrace],
   [FoldRecordsConfig, compileFoldRecords],
   [FoldPassedConfig, compileFoldPassed],
+  [FoldSamplesConfig, compileFoldSamples],
 ] as const;
 
 type Schemas<T> = {

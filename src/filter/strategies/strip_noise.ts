@@ -51,15 +51,29 @@
  * `configure: error: …`) before which the line just dropped stays (blank lines between skipped):
  * the step the failure ended.
  * `last_steps` names progress steps by kind (Django's `Creating test database …` and `Applying
- * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) or the end of the
- * output comes with no line kept since them, the last step of each kind stays before it, in the
- * order printed: the setup step the failure happened in.
+ * app.0001_x... OK`): on a failed run, when a failure line (a traceback's head) comes, the last
+ * step of each kind read since the failure line before stays before it, in the order printed,
+ * whatever lines that read as no failure were kept since (a warning): the setup step the failure
+ * happened in; so do they at the output's end when no line was kept since them (a run killed in
+ * its steps).
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run
  * (with `results_head`, the run's first lines stay above it: a profile's top rows by its sort key);
  * with `results_on_failure = false` only a run that passed folds them, and with `results_trusted`
  * a result line folds even when its text names a failure (a passing test called `reports an error`).
+ * With `results_outline` the results are an outline nested by indentation (rspec's documentation
+ * format, whose failing example `(FAILED - 1)` is no result and ends a run): the lines of the run
+ * the ending line is nested under (the nearest earlier one of each smaller indent: its groups) stay
+ * as printed, and the results between them fold, each stretch on its own; the run is held whole
+ * for that. `results_until` names the line after which nothing is a result (rspec's `Failures:`,
+ * under which indented text explains each failure). `results_after` names the line the results
+ * begin under (rspec's top-level example group, with a line indented deeper right under it):
+ * what comes before is no result.
+ * `results_not_under` names the lines that open an error block (rspec's `An error occurred …`,
+ * `Failure/Error:`, an exception class line): the lines under its first one, up to the next one
+ * indented no deeper, are no results (a load or hook error's source excerpt and message, which
+ * rspec prints outside the outline and before it).
  * `results_evidence` names lines that show the results are an echo, not the answer (sqlite3
  * prints statements as rows in `.mode insert` and `.dump`, and echoes them with `.echo on`): runs
  * read before one of them stay as printed.
@@ -78,6 +92,7 @@
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
+import { cutNote, linesStoodFor, sayCut } from "../notes.ts";
 import { indentOf } from "../sanitize.ts";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
 import { AlignedCells } from "./_cells.ts";
@@ -203,7 +218,7 @@ export const StripNoiseConfig = z.object({
       "Regex (RE2 syntax) of a failure's first line (a traceback's head, also after a step's text)",
     ),
   }).strict().optional().describe(
-    "On a failed run, the last dropped step of each kind stays before a failure line or the output's end when no line was kept since it: the step the failure happened in",
+    "On a failed run, the last dropped step of each kind since the last failure line (or kept line reading as one) stays before the next failure line, whatever other lines were kept between (a warning), or at the output's end when none was kept since it: the step the failure happened in",
   ),
   results: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of per-item result lines: a run of at most max_results stays as printed, a longer one is counted",
@@ -225,6 +240,18 @@ export const StripNoiseConfig = z.object({
   ),
   results_on_failure: z.boolean().default(true).describe(
     "Whether runs of result lines fold when the command failed too (false: only a run that passed folds them; a failed one keeps them around its failure)",
+  ),
+  results_outline: z.boolean().default(false).describe(
+    "Result lines are an outline nested by indentation (rspec's documentation format): the lines of a run that a line ending it is nested under (the nearest earlier one of each smaller indent) stay as printed, the others fold around them",
+  ),
+  results_until: z.string().optional().describe(
+    "Regex (RE2 syntax) of a line after which no line is read as a result (rspec's `Failures:`: the indented text under it explains them)",
+  ),
+  results_after: z.string().optional().describe(
+    "Regex (RE2 syntax) of the line the results begin under (rspec's top-level example group): no line is a result until one is read with a line indented deeper right under it",
+  ),
+  results_not_under: z.array(z.string()).default([]).describe(
+    "Regexes (RE2 syntax) of the lines that open an error block (rspec's `An error occurred …`, `Failure/Error:`, `NameError:`): no line in one is a result; it holds the lines under its first line (blank, more indented, or opening a block too) up to the next line indented no deeper than that",
   ),
   failure_context: z.object({
     failure: z.string().describe("Regex (RE2 syntax) of a failing result line (TAP's `not ok`)"),
@@ -385,6 +412,9 @@ export function compileStripNoise(
   const isResult = optionalMatcher("results");
   const isRow = optionalMatcher("cells");
   const isEvidence = optionalMatcher("results_evidence");
+  const resultsEnd = optionalPatternField(config.results_until, "strategy.results_until", engine);
+  const resultsStart = optionalPatternField(config.results_after, "strategy.results_after", engine);
+  const opensError = optionalMatcher("results_not_under");
   const context = config.failure_context;
   const contextMatcher = (key: "failure" | "before" | "after") => {
     const source = context?.[key];
@@ -459,6 +489,9 @@ export function compileStripNoise(
       // With results: the current run of result lines (held up to max_results) and its length.
       let run: string[] = [];
       let runLength = 0;
+      // The lines the run stands for: an earlier stage's fold note among its results counts as
+      // the lines it folded (`… 4 lines of a passing test's output folded …`).
+      let runLines = 0;
       // With failure_context: the run's last line (held or not), and whether the lines read
       // since a failing result are all its diagnostics.
       let lastResult = "";
@@ -470,10 +503,60 @@ export function compileStripNoise(
       let underFailure = false;
       let diagnostics = 0;
       // Held: enough lines to tell whether a short run is shorter than its fold line.
-      const heldResults = Math.max(config.max_results, config.results_head, HELD_RESULTS);
+      // An outline's run is held whole: the groups a later line is nested under may be anywhere in it.
+      const heldResults = config.results_outline
+        ? Infinity
+        : Math.max(config.max_results, config.results_head, HELD_RESULTS);
+      // With results_until: whether its line came (no line is a result after it).
+      let resultsOver = false;
+      // With results_after: whether a line indented deeper has come right under its line (no
+      // line is a result before), and the indent of the line just read when it matched (or -1).
+      let resultsBegun = resultsStart === undefined;
+      let underStart = -1;
+      // With results_not_under: the indent of the open error block's first line (null: none).
+      let errorIndent: number | null = null;
+      /**
+       * Whether a line stands where a result may: outside an error block, and (with
+       * results_after) in the results or right under their first line. Reads every line.
+       */
+      const resultPlace = (line: string) => {
+        const indent = indentOf(line);
+        if (opensError?.(line)) errorIndent = Math.min(errorIndent ?? indent, indent);
+        else if (errorIndent !== null && line.trim() !== "" && indent <= errorIndent) {
+          errorIndent = null;
+        }
+        if (errorIndent !== null) {
+          underStart = -1;
+          return false;
+        }
+        if (underStart >= 0 && indent > underStart && line.trim() !== "") resultsBegun = true;
+        underStart = resultsStart?.test(line) ? indent : -1;
+        return resultsBegun;
+      };
       // With cells: the tables read so far, by their columns (the stage reads one line ahead).
       const tables = isRow === null ? null : new AlignedCells();
+      // An earlier stage's cut note (`... (12 lines omitted) ...`), held until a line after it is
+      // emitted: the lines dropped since the line emitted before it and until the one after it
+      // stood in its gap, and it counts them too. `gone` is how many had gone at the last line
+      // emitted.
+      let cut: { n: number; form: number; at: number } | null = null;
+      let gone = 0;
+      const settle = () => {
+        if (cut === null) return;
+        ctx.emit(sayCut(cut.form, cut.n + removed + uncounted - cut.at));
+        cut = null;
+      };
       const emit = (line: string) => {
+        settle();
+        const note = cutNote(line);
+        const now = removed + uncounted;
+        if (note !== null) {
+          cut = { n: note.n + now - gone, form: note.form, at: now };
+          gone = now;
+          emitted++;
+          return;
+        }
+        gone = now;
         let reshaped = rewrites.length ? reshape(line) : null;
         if (reshaped === null && isRow?.(line)) reshaped = tables!.unpad(line);
         if (jsonDrop.size) reshaped = dropJsonTailFields(reshaped ?? line, jsonDrop) ?? reshaped;
@@ -503,12 +586,21 @@ export function compileStripNoise(
           emit(step);
         });
       };
-      // With last_steps: per kind, the last step read since a line was kept, and when it came.
+      // With last_steps: per kind, the last step read since a failure line, and when it came. A
+      // line kept in between that is no failure (a warning, a line the tool printed) leaves it:
+      // the step is still the one a failure after that line happens in.
       let steps: ({ line: string; at: number } | null)[] = lastSteps?.steps.map(() => null) ?? [];
       let stepsRead = 0;
+      // Whether a line was kept since the last step: the output's end then is no step's.
+      let keptSinceStep = false;
       const keep = (line: string) => {
-        if (stepsRead) steps = steps.map(() => null);
-        stepsRead = 0;
+        // A kept line that reads as a failure of its own (a test's `ERROR: test_a`) is shown with
+        // what came before it: the steps are its, not a later failure's. A step kept is shown.
+        if (stepsRead && FAILURE_SIGNAL.test(line)) {
+          steps = steps.map(() => null);
+          stepsRead = 0;
+        } else if (stepsRead) steps = steps.map((step) => step?.line === line ? null : step);
+        keptSinceStep = true;
         if (header !== null) emit(header);
         header = null;
         if (recall.length) bringBack(line);
@@ -559,10 +651,51 @@ export function compileStripNoise(
         }
         return again;
       };
-      const endRun = () => {
+      /** A stretch of result lines: as printed when no longer than max_results or its fold line. */
+      const foldStretch = (lines: string[]) => {
+        if (lines.length === 0) return;
+        // The fold line stands at the depth of the first line it counts, in the outline.
+        const fold = " ".repeat(indentOf(lines[0])) +
+          config.results_fold.replaceAll("{n}", String(lines.length));
+        if (lines.length <= config.max_results || lines.join("\n").length <= fold.length) {
+          for (const result of lines) keep(result);
+        } else {
+          removed += lines.length;
+          keep(fold);
+        }
+      };
+      /**
+       * An outline's run ended by `next`: the lines `next` is nested under stay as printed, each
+       * stretch between them folds on its own.
+       */
+      const endOutline = (next: string) => {
+        let indent = next.trim() === "" ? 0 : indentOf(next);
+        const groups: number[] = [];
+        for (let i = run.length - 1; i >= 0 && indent > 0; i--) {
+          const at = indentOf(run[i]);
+          if (at < indent) {
+            groups.push(i);
+            indent = at;
+          }
+        }
+        let from = 0;
+        for (const at of groups.reverse()) {
+          foldStretch(run.slice(from, at));
+          keep(run[at]);
+          from = at + 1;
+        }
+        foldStretch(run.slice(from));
+        run = [];
+        runLength = 0;
+      };
+      const endRun = (next = "") => {
         if (runLength === 0) return;
+        if (config.results_outline && evidenced) return endOutline(next);
         const head = Math.min(config.results_head, runLength);
-        const fold = config.results_fold.replaceAll("{n}", String(runLength - head));
+        const shown = run.slice(0, head).reduce((n, line) => n + linesStoodFor(line), 0);
+        // The run's lines are its fold's, not in a cut note's gap before it.
+        settle();
+        const fold = config.results_fold.replaceAll("{n}", String(runLines - shown));
         // A run no longer than its fold line stays as printed (it is all held then), and so does
         // one read before any evidence that results are an echo (held whole then).
         if (
@@ -570,11 +703,12 @@ export function compileStripNoise(
           (runLength <= run.length && run.slice(head).join("\n").length <= fold.length)
         ) { for (const result of run) keep(result); } else {
           for (const result of run.slice(0, head)) keep(result);
-          removed += runLength - head;
+          removed += runLines - shown;
           keep(fold);
         }
         run = [];
         runLength = 0;
+        runLines = 0;
       };
       // With said_before: per entry, the names its `before` lines gave in the current block
       // (bounded: past the cap, later lines all stay).
@@ -614,13 +748,16 @@ export function compileStripNoise(
           if (failingName.test(lastResult)) {
             if (run.length === runLength) run.pop();
             runLength--;
+            runLines -= linesStoodFor(lastResult);
             endRun();
             keep(lastResult);
           }
         }
+        if (!resultsOver && resultsEnd?.test(line)) resultsOver = true;
+        const placed = isResult === null || resultPlace(line);
         // A line carrying a failure or a location is no passing result: it never folds.
         if (
-          !diagnostic && isResult?.(line) && !matches(line) &&
+          !diagnostic && !resultsOver && placed && isResult?.(line) && !matches(line) &&
           (config.results_trusted || !carriesFailure(line)) &&
           (config.results_on_failure || !ctx.failed)
         ) {
@@ -628,6 +765,7 @@ export function compileStripNoise(
           above = null;
           dropped = null;
           if (runLength++ < heldResults || !evidenced) run.push(line);
+          runLines += linesStoodFor(line);
           lastResult = line;
           return;
         }
@@ -637,17 +775,22 @@ export function compileStripNoise(
           removed++;
           return;
         }
-        endRun();
+        endRun(line);
         if (lastSteps && ctx.failed) {
           if (stepsRead && lastSteps.failure.test(line)) {
             const held = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
             for (const step of held) {
-              keep(step!.line);
               removed--;
+              keep(step!.line);
             }
+            steps = steps.map(() => null);
+            stepsRead = 0;
           } else {
             const kind = lastSteps.steps.findIndex((step) => step.test(line));
-            if (kind >= 0) steps[kind] = { line, at: stepsRead++ };
+            if (kind >= 0) {
+              steps[kind] = { line, at: stepsRead++ };
+              keptSinceStep = false;
+            }
           }
         }
         if (isFrame !== null) {
@@ -705,8 +848,8 @@ export function compileStripNoise(
           return;
         }
         if (dropped !== null && isAfterStep!(line)) {
-          keep(dropped);
           removed--;
+          keep(dropped);
         }
         dropped = null;
         if (isMark === null) return keep(line);
@@ -839,16 +982,17 @@ export function compileStripNoise(
           endRun();
           // A failed run that ends under its steps (killed, a crash the shell reports) stopped
           // in the last of them: they stay, as before a failure line.
-          if (lastSteps && ctx.failed && stepsRead) {
+          if (lastSteps && ctx.failed && stepsRead && !keptSinceStep) {
             const last = steps.filter((step) => step !== null).sort((a, b) => a!.at - b!.at);
             for (const step of last) {
-              keep(step!.line);
               removed--;
+              keep(step!.line);
             }
           }
           if (above !== null) keep(above);
           // A header the output ends under is where the run stopped (a hang, a timeout): it stays.
           if (header !== null) emit(header);
+          settle();
           // A failed command is never summarised as fine: the engine shows its evidence.
           if (removed + uncounted > 0 && emitted === 0 && config.on_empty && !ctx.failed) {
             ctx.emit(config.on_empty.replaceAll("{n}", String(removed)));

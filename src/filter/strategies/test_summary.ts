@@ -14,8 +14,10 @@ import { appendAll, HeldLines } from "../arrays.ts";
 import { z } from "zod";
 import { indentOf, isBlank } from "../sanitize.ts";
 import { FAILURE_SIGNAL, keepFailuresPast, omitted } from "./_shared.ts";
+import { mergeCutNotes } from "../notes.ts";
+import { COMPILER_TRAILER } from "../signals.ts";
 import { CoverageReader, coveredFold } from "../coverage.ts";
-import { foldStackFrames } from "../generic_folds.ts";
+import { foldStackFrames, frameOwner } from "../generic_folds.ts";
 import { isRuntimeReportHead } from "./_reports.ts";
 import { firstNonSpace, StartIndex } from "../line_start.ts";
 import { type CompiledStrategy, emitLines, type Stage, type StageContext } from "../types.ts";
@@ -109,6 +111,9 @@ const BLOCK_START = [
   /^\s*(stdout|stderr) ───/, // nextest 0.9.9x: the test is named by the FAIL line before it
   /^_{3,} .+ _{3,}$/, // pytest
   /^\s*--- FAIL: /, // go
+  // go test -bench: a failed benchmark's record, its result in place of the row's metrics (the
+  // name column printed before it ran), its log lines under it
+  /^Benchmark\S{1,300}\s{1,40}--- FAIL: \S/,
   /^panic: /, // go
   /^fatal error: /, // go's runtime (`concurrent map writes`, a deadlock), its goroutines under it
   /^\s*● /, // jest
@@ -130,6 +135,8 @@ const PASSING = [
   /^\[gw\d{1,4}\] (\[\s{0,3}\d{1,3}%\] )?(PASSED|SKIPPED|XFAIL) \S/, // pytest-xdist -v
   /^\s*--- (PASS|SKIP): /, // a skip is kept as an outcome (`GO_SKIP`), not a failure
   /^=== (RUN|PAUSE|CONT|NAME)\s/,
+  // go test -v -bench: a benchmark's name alone as it starts, its `=== RUN` (what it logs follows)
+  /^Benchmark\S{1,300}$/,
   /^\s*(✓|✔|√) /,
   /^PASS\s/,
   /^PASS$/,
@@ -166,10 +173,10 @@ const LIBTEST_PASSED = /^test result: ok\. /;
 
 /**
  * Lines outside any block that still matter (a crash outside a test, a collection error, pytest's
- * `!!!` verdicts).
+ * `!!!` verdicts, go's `go build example.com/pkg: invalid flag in #cgo CFLAGS: …`).
  */
 const LOOSE_SIGNAL_START =
-  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback|!{3,} \S)/;
+  /^(error(\[\w+\])?:|Error:|ERROR\b|fatal|FATAL|panic:|Segmentation fault|Traceback|!{3,} \S|go (build|vet) [^\s:]{1,300}: \S)/;
 /**
  * A compiler's or vet's `file:line[:col]: message` at column 0, and go's `# package` header over
  * them (`# example.com/pkg [example.com/pkg.test]` when the package's test build failed): `go test` prints go vet's and the build's errors before (or instead of) any test.
@@ -328,8 +335,11 @@ const GO_BENCH_HEADER = /^(?:goos|goarch|pkg|cpu): \S/;
  * parallel test resumes, `=== NAME` in newer releases).
  */
 const GO_RUN = /^=== (RUN|CONT|NAME|PAUSE)\s+(\S{1,1000})$/;
-/** go's `--- FAIL: TestX/sub (0.00s)` (and PASS, SKIP): the test it closes. */
-const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000}) \(/;
+/**
+ * go's `--- FAIL: TestX/sub (0.00s)` (and PASS, SKIP): the test it closes. A benchmark's has no
+ * duration (`--- FAIL: BenchmarkX-2`).
+ */
+const GO_RESULT = /^\s*--- (?:FAIL|PASS|SKIP): (\S{1,1000})(?: \(|$)/;
 /**
  * Running go tests whose `=== RUN   TestX` line is held: a failed test's stays over its `--- FAIL:`
  * line, saying where the test started (the log lines after it are its own).
@@ -417,6 +427,8 @@ class GoTestOutput {
  */
 const GO_LAST_LINES = 5;
 /** Our line in place of a go test's printed lines not held. */
+/** Frames in the user's own code a failure's trace keeps past its cut, at most. */
+const OWN_FRAMES = 2;
 const goLinesCut = (n: number) => `... (${n} more lines printed by the test)`;
 /** A line of ours that counts a go test's lines not held: it stays past a failure's trace limit. */
 const GO_LINES_CUT = /^\.\.\. \(\d+ more lines printed by the test\)$/;
@@ -861,6 +873,9 @@ function summarizer(
   // go test -v prints a test's log lines before its `--- FAIL:` line: each test's lines are held
   // under its name (the last `=== RUN/CONT` line says which test is printing) until its result.
   let sinceRun: string[] = [];
+  // A build's or vet's diagnostics are being read (a location line at column 0, go's `# pkg`
+  // header): the indented lines after them are their code frames, a compiler's trailers end them.
+  let building = false;
   const goLogs = new Map<string, GoTestOutput>();
   const goRuns = new Map<string, string>();
   // Parallel tests paused (`=== PAUSE`) and not continued: not running when a run dies.
@@ -1221,9 +1236,18 @@ function summarizer(
       out.push(line);
       return;
     }
+    if (LOOSE_LOCATION.test(line)) {
+      building = true;
+      sinceRun = [];
+    } else if (building && COMPILER_TRAILER.test(line)) {
+      // In its place under the diagnostics it ends, whatever the cap on loose lines.
+      out.push(line);
+      return;
+    }
     if (goRuns.size > 0 && GO_RUN_DYING.test(line)) holdGoRuns();
     if (goRuns.size > 0 && GO_RUN_END.test(line)) endGoRuns();
     const kind = classifyLine(line, first);
+    if (kind !== null) building = false;
     if (block === null && pytestResult(line, kind)) return;
     if (kind === null && cargoPending !== null && CARGO_LATE_STATUS.test(line)) {
       if (line === "FAILED") failures++;
@@ -1327,7 +1351,9 @@ function summarizer(
       block = {
         head: line,
         body: goFail ? (logs ?? sinceRun) : [],
-        keepLast: logs === undefined ? undefined : GO_LAST_LINES,
+        // A go test's last log lines say what failed: held before its result under -v, printed
+        // under it without (`t.Errorf` after a thousand `t.Log` lines).
+        keepLast: goFail ? GO_LAST_LINES : undefined,
         pytest: PYTEST_HEAD.test(line) || PDB_TRACEBACK.test(line),
         repeats,
       };
@@ -1359,12 +1385,15 @@ function summarizer(
       // trace with the panic.
       if (!(cargoRun && block !== null && printed.has(block))) block = null;
       passing++;
+      const printedBefore = sinceRun;
       sinceRun = [];
       const done = GO_RESULT.exec(line);
       const { logs } = done ? resolveGoRun(done[1]) : {};
       const skip = done ? GO_SKIP.exec(line) : null;
       if (skip) {
-        keepOutcome([...(logs ?? []).slice(-MAX_SKIP_LOG), line], 1);
+        // A benchmark has no `=== RUN` line holding its log: under -v it is the lines since its
+        // name's.
+        keepOutcome([...(logs ?? printedBefore).slice(-MAX_SKIP_LOG), line], 1);
         skipIndent = skip[1].length;
         skipLog = MAX_SKIP_LOG;
         return;
@@ -1521,7 +1550,11 @@ function summarizer(
     // A runtime's report (go's race detector, a sanitizer) heads its frames without indenting:
     // the head goes with them to the failure they are printed before.
     const head = isRuntimeReportHead(line);
-    if (sinceRun.length < config.truncate_stack_trace && (head || /^\s+\S/.test(line))) {
+    // A build's code frames are no test's output.
+    if (
+      !building && sinceRun.length < config.truncate_stack_trace &&
+      (head || /^\s+\S/.test(line))
+    ) {
       sinceRun.push(line);
     }
     // Each line a running test prints is held under it: its log lines are shown if it fails, all
@@ -1589,9 +1622,12 @@ function summarizer(
       out.push(line);
       return;
     }
-    // A run that passed says what it built; one that failed says what failed.
+    // A run that passed says what it built; one that failed says what failed. Past the first
+    // twenty, a line naming its location stays too: each is a diagnostic of the build or vet.
     if (
-      loose < 20 && (looseSignal(line) || (!failed && BUILT.test(line)) || NPM_ERROR.test(line))
+      (loose < 20 &&
+        (looseSignal(line) || (!failed && BUILT.test(line)) || NPM_ERROR.test(line))) ||
+      LOOSE_LOCATION.test(line)
     ) {
       loose++;
       if (TRACEBACK_HEAD.test(line)) traceback = [];
@@ -1723,12 +1759,26 @@ function summarizer(
         marker: (n: number) => `... (${n} more lines)`,
         keep: (line: string) => isLogFinding(line) || GO_LINES_CUT.test(line),
       };
-      // Its last lines a block asks for stay after the cut of the lines before them.
-      const keepPast = (block: Block, cap: number) => {
+      // Its last lines a block asks for stay after the cut of the lines before them. In a trace
+      // shown whole up to its limit, so do the first `ownFrames` frames past the cut where a
+      // trace through a library (a transformer, a parser, a framework) enters the user's own
+      // code: the code the reader can change.
+      const keepPast = (block: Block, cap: number, ownFrames = 0) => {
         const lines = [block.head, ...block.body];
         const last = lines.length - Math.min(block.keepLast ?? 0, Math.max(0, lines.length - cap));
-        return [...keepFailuresPast(lines.slice(0, last), cap, cut), ...lines.slice(last)];
+        const entries = new Set<string>();
+        for (let i = Math.max(cap, 1); i < last && entries.size < ownFrames; i++) {
+          if (frameOwner(lines[i]) === "own" && frameOwner(lines[i - 1]) === "library") {
+            entries.add(lines[i]);
+          }
+        }
+        const keep = (line: string) => cut.keep(line) || entries.has(line);
+        return [
+          ...keepFailuresPast(lines.slice(0, last), cap, { marker: cut.marker, keep }),
+          ...lines.slice(last),
+        ];
       };
+
       // A failure whose block is its head alone (mocha's tree line) cuts nothing.
       if (item.body.length === 0) continue;
       const title = 1 + titleLines(item);
@@ -1739,10 +1789,12 @@ function summarizer(
       }
       shown++;
       const limit = config.truncate_stack_trace;
-      appendAll(result, keepPast(item, Math.max(limit + 1, title)), 1);
+      appendAll(result, keepPast(item, Math.max(limit + 1, title), OWN_FRAMES), 1);
     }
     if (hidden) result.push(`... (${hidden} more failure traces cut to their failure lines)`);
-    return { lines: result, confidence: summaries > 0 ? "full" : "partial" };
+    // A cut right after a go test's count of its lines not held (or two such counts, of its log
+    // lines and its other lines) is one gap in the output as printed: one note counts it.
+    return { lines: [...mergeCutNotes(result)], confidence: summaries > 0 ? "full" : "partial" };
   };
   return { push, finish };
 }

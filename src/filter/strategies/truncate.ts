@@ -28,6 +28,7 @@ import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Confidence, Stage, StageContext } from "../types.ts";
 import { cutReader } from "../generic_shapes.ts";
+import { linesStoodFor } from "../notes.ts";
 import {
   anyMatcher,
   FailureKeeper,
@@ -96,8 +97,11 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
     // Lines after the head, until we know the output is long; then the last `tail` of them.
     const pending: string[] = [];
     let cutting = false;
-    // `pattern`: kept by keep_patterns (a listing: the gaps before them are counted together).
-    const kept: { index: number; line: string; pattern?: boolean }[] = [];
+    // `pattern`: kept by keep_patterns (a listing: the gaps before them are counted together);
+    // `extra`: the lines the cut lines before it stood for beyond one each (an earlier stage's
+    // notes and repeat counts), since the kept line before it.
+    const kept: { index: number; line: string; pattern?: boolean; extra: number }[] = [];
+    let extra = 0;
     let signals = 0;
     let patterned = 0;
     let keptByPattern = 0;
@@ -110,9 +114,20 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       const index = cutAt++;
       if (signals < keepSignals && keeper.keep(line)) {
         signals++;
-        kept.push({ index, line });
-      } else if (odd) kept.push({ index, line });
-      else if (
+        // The line naming what failed, when it went into the cut unkept (it takes the count of
+        // what the cut lines before it stood for).
+        const subject = keeper.subject;
+        const at = subject === undefined ? -1 : index - subject.back;
+        if (at >= first && (kept.length === 0 || kept[kept.length - 1].index < at)) {
+          kept.push({ index: at, line: subject!.line, extra });
+          extra = 0;
+        }
+        kept.push({ index, line, extra });
+        extra = 0;
+      } else if (odd) {
+        kept.push({ index, line, extra });
+        extra = 0;
+      } else if (
         !spent && keptByPattern < MAX_PATTERN_KEPT && keepPattern(line)
       ) {
         // Without a unit every kept line counts; with one, a unit's line counts and the lines
@@ -120,13 +135,15 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
         if (unit === undefined || unit.test(line)) {
           if (patterned === patternLines) {
             spent = true;
+            extra += linesStoodFor(line) - 1;
             return;
           }
           patterned++;
         }
         keptByPattern++;
-        kept.push({ index, line, pattern: true });
-      }
+        kept.push({ index, line, pattern: true, extra });
+        extra = 0;
+      } else extra += linesStoodFor(line) - 1;
     }, { odd: keepOdd });
     /** A line out of the tail window: into the cut, or held as part of a record's start. */
     const leave = (line: string) => {
@@ -155,18 +172,21 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       cut.finish();
       const tailStart = total - pending.length;
       let next = first;
-      // Lines omitted before pattern-kept lines, told once before the next signal or the tail.
+      // Lines omitted before pattern-kept lines, told once before the next signal or the tail;
+      // each counted as the lines it stands for.
       let untold = 0;
-      for (const { index, line, pattern } of kept) {
-        if (pattern) untold += index - next;
-        else if (index - next + untold > 0) {
-          emit(omitted(index - next + untold));
+      for (const { index, line, pattern, extra: more } of kept) {
+        if (pattern) untold += index - next + more;
+        else if (index - next + more + untold > 0) {
+          emit(omitted(index - next + more + untold));
           untold = 0;
         }
         emit(line);
         next = index + 1;
       }
-      if (tailStart - next + untold > 0) emit(omitted(tailStart - next + untold));
+      if (tailStart - next + extra + untold > 0) {
+        emit(omitted(tailStart - next + extra + untold));
+      }
       for (const line of pending) emit(line);
       return "partial";
     };

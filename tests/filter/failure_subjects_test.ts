@@ -1,0 +1,82 @@
+/**
+ * A failure keeps the line that names what failed, and a word only a name carries is no failure:
+ * every cut keeps the subject line above a failure (promtool's `Checking rules/a.yml` over its
+ * indented `  FAILED:`, yamllint's file line over its indented errors), a failure word inside a
+ * path (`rules/api-errors.yml`) keeps nothing, and diagnostics whose word says their severity
+ * (`… is a CNAME (illegal)`) never fold as status chatter. Real captures of small projects.
+ */
+import { expect } from "expect";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { loadFilterEngine } from "../../src/filter/mod.ts";
+import { FAILURE_SIGNAL } from "../../src/filter/signals.ts";
+
+const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
+const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
+const read = (name: string) => Deno.readTextFileSync(new URL(name, FIXTURES));
+
+Deno.test("a cut keeps the subject line above a failure, under a rule's cut and the generic pass's", () => {
+  const cases: { command: string; file: string; subject: string; failure: string }[] = [
+    {
+      // make-truncate: a step line over an indented `FAILED:`.
+      command: "make check",
+      file: "cut_subject_make_promtool.txt",
+      subject: "Checking rules/ledger-latency.yml",
+      failure: "  FAILED:",
+    },
+    {
+      // make-truncate: a file line over its indented findings, a warning between them.
+      command: "make lint",
+      file: "cut_subject_make_yamllint.txt",
+      subject: "deploy/web.yaml",
+      failure: "  4:12      error    trailing spaces  (trailing-spaces)",
+    },
+    {
+      // The generic pass's cut of a long output no rule matches.
+      command: "promtool check rules big/svc001-up.yml big/svc002-up.yml",
+      file: "cut_subject_promtool.txt",
+      subject: "Checking big/svc077-latency.yml",
+      failure: "  FAILED:",
+    },
+  ];
+  for (const { command, file, subject, failure } of cases) {
+    const input = read(file);
+    const out = engine.filter(command, input, { failed: true }).text.split("\n");
+    expect({ file, cut: out.length < input.split("\n").length }).toEqual({ file, cut: true });
+    const at = out.indexOf(failure);
+    expect({ file, above: out.slice(at - 2, at).filter((l) => !l.startsWith("..."))[0] })
+      .toEqual({ file, above: subject });
+  }
+});
+
+Deno.test("the subject of a failure is kept once, and a step line that fails brings no other", () => {
+  const out = engine.filter("make check", read("cut_subject_make_promtool.txt"), { failed: true })
+    .text.split("\n");
+  expect(out.filter((l) => l === "Checking rules/ledger-latency.yml")).toHaveLength(1);
+  // The steps around the failing one stay in the cut: none of them names a failure.
+  expect(out).not.toContain("Checking rules/ledger-disk.yml");
+  expect(out).not.toContain("Checking rules/ledger-up.yml");
+});
+
+Deno.test("a failure word inside a path is no failure; beside one it still is", () => {
+  const cases: [string, boolean][] = [
+    ["Checking rules/api-errors.yml", false],
+    ["Checking api-errors.yml", false],
+    ["ok  \texample.com/shop/errors\t0.012s", false],
+    ["PASS src/failures.test.ts", false],
+    ["rules/api-errors.yml: 6:15: could not parse expression", true],
+    ["FAIL src/errors.test.ts", true],
+    ["java.lang.AssertionError: expected 3", true],
+    ["    assert.equal(total, 7)", true],
+    ["Segmentation fault.", true],
+    ["  at Object.<anonymous> (src/errors.js:3:9)", false],
+  ];
+  for (const [line, failure] of cases) {
+    expect({ line, failure: FAILURE_SIGNAL.test(line) }).toEqual({ line, failure });
+  }
+});
+
+Deno.test("diagnostics whose word says their severity stay whole on a run that passed", () => {
+  const input = read("severity_words_named_checkconf.txt");
+  const out = engine.filter("named-checkconf -z named.conf", input, { failed: false }).text;
+  expect(out).toBe(input.trimEnd());
+});
