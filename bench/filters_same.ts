@@ -10,6 +10,7 @@
  * each case that differs, then the count; exits 1 when any does.
  */
 import { readCorpus } from "./filters_bench.ts";
+import { engineOf } from "./_engine_of.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 const RTK = new URL("../../shared/bench/rtk/cases/", import.meta.url).pathname;
@@ -23,16 +24,6 @@ interface Input {
 
 interface Engine {
   filter(command: string, raw: string, options: { failed?: boolean }): unknown;
-}
-
-/** The filter engine of the checkout at `root` with its built-in rules only. */
-async function engineOf(root: string): Promise<Engine> {
-  const schema = await import(`${root}/src/config/schema.ts`);
-  const filter = await import(`${root}/src/filter/mod.ts`);
-  const { engine } = await filter.loadFilterEngine(schema.defaultConfig(), {
-    configDir: "/nonexistent",
-  });
-  return engine;
 }
 
 /** RTK's cases (input.txt, meta.json), or none when the folder is not there. */
@@ -74,8 +65,8 @@ if (import.meta.main) {
   }
   const [inputs, mine, theirs] = await Promise.all([
     allInputs(),
-    engineOf(ROOT),
-    engineOf(before),
+    engineOf<Engine>(ROOT),
+    engineOf<Engine>(before),
   ]);
   let differ = 0;
   for (const input of inputs) {

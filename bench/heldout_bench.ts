@@ -12,21 +12,12 @@
 import { defaultConfig } from "../src/config/schema.ts";
 import { loadFilterEngine } from "../src/filter/mod.ts";
 import { type CaseResult, median, readCorpus, runCorpus } from "./filters_bench.ts";
+import { engineOf } from "./_engine_of.ts";
 
 const HELDOUT = new URL("./heldout/", import.meta.url);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 type Engine = Parameters<typeof runCorpus>[0];
-
-/** The filter engine of the checkout at `root` with its built-in rules only. */
-async function engineOf(root: string): Promise<Engine> {
-  const schema = await import(`${root}/src/config/schema.ts`);
-  const filter = await import(`${root}/src/filter/mod.ts`);
-  const { engine } = await filter.loadFilterEngine(schema.defaultConfig(), {
-    configDir: "/nonexistent",
-  });
-  return engine;
-}
 
 export interface Summary {
   cases: number;
@@ -69,7 +60,7 @@ if (import.meta.main) {
   for (const w of warnings) console.error(`warning: ${w}`);
   const after = runCorpus(engine, cases);
   const beforeRoot = Deno.env.get("HELDOUT_BEFORE");
-  const before = beforeRoot ? runCorpus(await engineOf(beforeRoot), cases) : null;
+  const before = beforeRoot ? runCorpus(await engineOf<Engine>(beforeRoot), cases) : null;
   const head = before
     ? "| case | exit | rules (after) | raw tok | before tok | after tok | before | after | signals before | signals after |"
     : "| case | exit | rules | raw tok | filtered tok | reduction | signals kept |";
