@@ -12,7 +12,7 @@
  */
 
 import { LOCATION } from "./signals.ts";
-import { MAX_TESTED } from "./sanitize.ts";
+import { indentOf, MAX_TESTED } from "./sanitize.ts";
 
 /** Lines between a kept header and the next kept line that stay with them, at most. */
 export const RECORD_GAP = 12;
@@ -21,8 +21,6 @@ export const FRAME_LINES = 10;
 
 /** A row of a code frame: a gutter (numbered or not), a location arrow or a note. */
 const FRAME_ROW = /^\s{0,12}(?:\d{1,7} ?)?[|│]|^\s{0,12}(?:-->|:::|= \w)/;
-
-const indentOf = (line: string) => line.length - line.trimStart().length;
 
 /**
  * Takes the lines of a cut in order, each with the cut's own verdict, and hands each on with the
