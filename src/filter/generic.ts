@@ -35,21 +35,19 @@
  */
 import {
   carriesFailure,
+  CutGap,
   documentAmid,
   FAILURE_SIGNAL,
   FailureKeeper,
   jsonAsPrinted,
   JsonConfig,
   looksLikeJson,
-  omitted,
-  pushSubject,
   SUBJECT_WINDOW,
 } from "./strategies/mod.ts";
 import { HeldLines } from "./arrays.ts";
 import type { Confidence, Stage, StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
-import { linesStoodFor } from "./notes.ts";
 import { dropFinishedSteps } from "./generic_steps.ts";
 import {
   foldCompilerNotes,
@@ -454,7 +452,8 @@ function truncator(
   const pending: string[] = [];
   let cutting = false;
   const keeper = new FailureKeeper();
-  let gap = 0;
+  const gap = new CutGap();
+  const out = { push: ctx.emit };
   // The last cut lines, told to onRemove once the next kept line shows whether one of them
   // comes back as its failure's subject.
   const untold: string[] = [];
@@ -466,20 +465,16 @@ function truncator(
   // A kept line brings the rest of its record (its message and code frame); the line the cut
   // keeps also brings its failure's subject when that was cut right above it.
   const records = recordKeeper((line) => {
-    if (chosen !== undefined && line === chosen) {
-      chosen = undefined;
-      const subject = keeper.subject;
-      if (subject !== undefined && subject.back <= gap) untold.splice(-subject.back, 1);
-      tell();
-      gap = pushSubject({ push: ctx.emit }, subject, gap);
-    } else tell();
-    if (gap) ctx.emit(omitted(gap));
-    gap = 0;
+    const subject = chosen !== undefined && line === chosen ? keeper.subject : undefined;
+    chosen = undefined;
+    if (subject !== undefined && gap.holds(subject.back)) untold.splice(-subject.back, 1);
+    tell();
+    gap.flush(out, subject);
     ctx.emit(line);
   }, (line) => {
     // A line the folds made of several (`(x40)`, `… 12 lines like these folded …`) counts as
     // them: the count is the lines the output printed.
-    gap += linesStoodFor(line);
+    gap.add(line);
     untold.push(line);
     if (untold.length > SUBJECT_WINDOW) onRemove?.(untold.shift()!, "truncated");
   });
@@ -514,7 +509,7 @@ function truncator(
       cut.finish();
       records.finish();
       tell();
-      if (gap) ctx.emit(omitted(gap));
+      gap.flush(out);
       for (const line of pending) ctx.emit(line);
       return true;
     },

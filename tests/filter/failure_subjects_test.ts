@@ -9,6 +9,7 @@ import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { loadFilterEngine } from "../../src/filter/mod.ts";
 import { FAILURE_SIGNAL } from "../../src/filter/signals.ts";
+import { CutGap } from "../../src/filter/strategies/mod.ts";
 
 const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
 const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
@@ -79,4 +80,25 @@ Deno.test("diagnostics whose word says their severity stay whole on a run that p
   const input = read("severity_words_named_checkconf.txt");
   const out = engine.filter("named-checkconf -z named.conf", input, { failed: false }).text;
   expect(out).toBe(input.trimEnd());
+});
+
+Deno.test("CutGap: a failure's subject comes back only from the lines dropped since the last kept line, each counted as the lines it stands for", () => {
+  const out: string[] = [];
+  const gap = new CutGap((n) => `(${n} cut)`);
+  // One dropped line, an earlier fold's note standing for 30: a subject two lines up is above the
+  // last kept line, already shown, so it does not come back, and the marker counts 30.
+  gap.add("    … 30 lines like these folded …");
+  gap.flush(out, { line: "  error: bad expression", back: 2 });
+  expect(out).toEqual(["(30 cut)"]);
+  // A subject among the dropped lines comes back between the markers of what is above and under it.
+  out.length = 0;
+  gap.add("rules loaded");
+  gap.add("Checking rules/b.yml");
+  gap.add("    … 12 lines like these folded …");
+  gap.flush(out, { line: "Checking rules/b.yml", back: 2 });
+  expect(out).toEqual(["(1 cut)", "Checking rules/b.yml", "(12 cut)"]);
+  // Flushed, the gap is empty.
+  out.length = 0;
+  gap.flush(out);
+  expect(out).toEqual([]);
 });

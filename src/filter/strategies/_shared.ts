@@ -280,34 +280,59 @@ export function keepFailuresPast(
   const keeper = new FailureKeeper(options);
   const out = lines.slice(0, cap);
   for (const line of out) keeper.observe(line);
-  let gap = 0;
+  const gap = new CutGap(marker);
   for (let i = cap; i < lines.length; i++) {
     if (keeper.keep(lines[i]) || options.keep?.(lines[i])) {
-      gap = pushSubject(out, keeper.subject, gap, marker);
-      if (gap) out.push(marker(gap));
-      gap = 0;
+      gap.flush(out, keeper.subject);
       out.push(lines[i]);
-    } else gap += linesStoodFor(lines[i]);
+    } else gap.add(lines[i]);
   }
-  if (gap) out.push(marker(gap));
+  gap.flush(out);
   return out;
 }
 
 /**
- * Before a kept line, its failure's `subject` (`FailureKeeper`) when that is among the `gap`
- * lines cut right above it: the cut lines above the subject as one marker, the subject, and the
- * gap left between it and the kept line, returned.
+ * The lines a cut dropped since the line it kept last: the lines they stand for (an earlier fold's
+ * note counts as the lines it folded), and the last SUBJECT_WINDOW of them, so that a kept
+ * failure's `subject` (`FailureKeeper`) among them comes back in its place.
+ * @default marker omitted
  */
-export function pushSubject(
-  out: { push(line: string): void },
-  subject: { line: string; back: number } | undefined,
-  gap: number,
-  marker: (n: number) => string = omitted,
-): number {
-  if (subject === undefined || subject.back > gap) return gap;
-  if (gap > subject.back) out.push(marker(gap - subject.back));
-  out.push(subject.line);
-  return subject.back - 1;
+export class CutGap {
+  #stood = 0;
+  #recent: { line: string; stood: number }[] = [];
+
+  constructor(readonly marker: (n: number) => string = omitted) {}
+
+  /** A line the cut dropped. */
+  add(line: string): void {
+    const stood = linesStoodFor(line);
+    this.#stood += stood;
+    this.#recent.push({ line, stood });
+    if (this.#recent.length > SUBJECT_WINDOW) this.#recent.shift();
+  }
+
+  /** Whether the line `back` lines above the next one is among the dropped lines. */
+  holds(back: number): boolean {
+    return back <= this.#recent.length;
+  }
+
+  /**
+   * Before a kept line (or at the end): a marker for the dropped lines, and the kept line's
+   * `subject` when it is among them, in its place between two markers. The gap is empty after.
+   */
+  flush(out: { push(line: string): void }, subject?: { line: string; back: number }): void {
+    if (subject !== undefined && this.holds(subject.back)) {
+      const at = this.#recent.length - subject.back;
+      const after = this.#recent.slice(at + 1).reduce((n, r) => n + r.stood, 0);
+      const above = this.#stood - after - this.#recent[at].stood;
+      if (above > 0) out.push(this.marker(above));
+      out.push(subject.line);
+      this.#stood = after;
+    }
+    if (this.#stood > 0) out.push(this.marker(this.#stood));
+    this.#stood = 0;
+    this.#recent = [];
+  }
 }
 
 /** `"... (12 lines omitted) ..."` */
