@@ -39,13 +39,13 @@ import {
   documentAmid,
   FAILURE_SIGNAL,
   FailureKeeper,
-  jsonAsPrinted,
   JsonConfig,
   looksLikeJson,
+  readJsonAsPrinted,
   SUBJECT_WINDOW,
 } from "./strategies/mod.ts";
 import { HeldLines } from "./arrays.ts";
-import type { Confidence, Stage, StageContext } from "./types.ts";
+import { type Confidence, emitLines, type Stage, type StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
 import { dropFinishedSteps } from "./generic_steps.ts";
@@ -341,14 +341,17 @@ export function genericStage(
         const truncated = tail.finish();
         return changed || truncated ? "partial" : "fallback";
       }
-      // A document printed amid text (`npm run`'s echo before it) is read as one too; the stage
-      // is handed the document found so that it is parsed once.
+      // A document printed amid text (`npm run`'s echo before it) is read as one too, handed the
+      // document found so that it is parsed once. Output that only starts like JSON (one log
+      // record before a crash printed as text) goes on to the folds for text.
       const amid = json || after ? null : documentAmid(held);
-      if (json || amid !== null) {
-        const stage = jsonAsPrinted(JSON_DEFAULTS, amid ?? undefined).createStage(ctx);
-        for (const line of held) stage.push(line);
-        held.length = 0;
-        return stage.finish();
+      const read = json || amid !== null
+        ? readJsonAsPrinted(JSON_DEFAULTS, held, amid ?? undefined)
+        : null;
+      if (read !== null) {
+        held = [];
+        emitLines(ctx, read);
+        return "full";
       }
       // Each fold's result replaces the lines before it (one variable, the held lines let go),
       // and a fold that changes nothing returns its input: a huge output is held once or twice

@@ -3,12 +3,16 @@
  * compiler errors under `COMPILATION ERROR` and again under `Failed to execute goal`, a test
  * runner's failures and its summary of them). A later block of lines identical to an earlier one
  * becomes one line that names its first line and says it was shown above. A single repeated line
- * stays, and so does a repeated block naming a failure or a location that some new failure
- * follows: a location, a note or a stack printed under each of several errors belongs to each
- * of them; only in the closing part of an output (no failure after it that was not shown
- * before) is such a block the summary's copy. The first copy always stays as printed, so no failure
- * the output reports is lost; a block that holds a count or summary line (`3 errors`) stays, and
- * so does a block whose reference would save less than it costs itself.
+ * stays, and so does a short repeated block naming a failure or a location that some new failure
+ * follows: a location, a note or a few frames printed under each of several errors belong to each
+ * of them; only in the closing part of an output (no failure after it that was not shown before)
+ * is such a block the summary's copy. A block of MIN_REPORT lines or more is a whole report
+ * printed again, a failure's message and its location in it (a test retried with the same failure, jest's `RETRY 2`, Playwright's `Retry #1`;
+ * a parametrized test failing alike for each value; a race reported again with the same
+ * conflicting access): its copy folds wherever it is, and the lines that differ (the retry's or
+ * the value's header) stay around the reference. The first copy always stays as printed, so no
+ * failure the output reports is lost; a block that holds a count or summary line (`3 errors`)
+ * stays, and so does a block whose reference would save less than it costs itself.
  *
  * A copy may carry a bracketed level the first copy's lines lack: Maven prints a compiler error's
  * continuation lines bare under `COMPILATION ERROR` (`  symbol:   class Account`) and again under
@@ -23,6 +27,7 @@
 import { FoldedLines } from "./arrays.ts";
 import { MAX_TESTED } from "./generic_folds.ts";
 import { carriesFailure } from "./strategies/mod.ts";
+import { FAILURE_SIGNAL, LOCATION } from "./signals.ts";
 
 /** A count or summary line: it stays wherever it is. */
 const COUNT =
@@ -31,6 +36,12 @@ const COUNT =
 const LEVEL = /^\s*\[[A-Za-z]{1,10}\]/;
 /** Blocks shorter than this stay (a line repeated under each of several errors is theirs). */
 const MIN_LINES = 2;
+/**
+ * A block of at least this many lines that holds a failure's message (a failure word on a line
+ * naming no location) and a location is a whole report, not a note or stack under each error: a
+ * later copy folds wherever it is.
+ */
+const MIN_REPORT = 6;
 /** The first line's text quoted in a reference, at most. */
 const QUOTED = 40;
 
@@ -102,13 +113,19 @@ export function foldRepeatedText(lines: readonly string[]): readonly string[] {
       let chars = 0;
       let counts = false;
       let failing = false;
+      let message = false;
+      let located = false;
       while (
         i + k < lines.length && seen + k < i && same(lines[seen + k], lines[i + k]) &&
         comparable(lines[i + k])
       ) {
         chars += lines[i + k].length + 1;
         if (COUNT.test(lines[i + k])) counts = true;
-        if (carriesFailure(lines[i + k])) failing = true;
+        if (carriesFailure(lines[i + k])) {
+          failing = true;
+          if (LOCATION.test(lines[i + k])) located = true;
+          else if (FAILURE_SIGNAL.test(lines[i + k])) message = true;
+        }
         k++;
       }
       // Blank lines at the block's end stay where they are.
@@ -116,7 +133,8 @@ export function foldRepeatedText(lines: readonly string[]): readonly string[] {
       const ref = reference(line, k);
       // The reference must save at least what it costs. A single line stays: a location or note
       // repeated under each of several errors belongs to each of them.
-      const closing = !failing || i + k > lastNew;
+      const report = k >= MIN_REPORT && message && located;
+      const closing = !failing || i + k > lastNew || report;
       if (!counts && closing && k >= MIN_LINES && chars - (ref.length + 1) >= ref.length + 1) {
         out.push(ref);
       } else for (let j = i; j < i + k; j++) out.push(lines[j]);

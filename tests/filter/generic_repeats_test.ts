@@ -4,7 +4,8 @@
  * the later copy becomes one reference line, the first stays as printed. Maven's closing copy puts
  * `[ERROR] ` before continuation lines printed bare the first time (`  symbol:   class Account`,
  * `  required: …`, on a one-module build and on a reactor that ends in `-rf :core` advice): it
- * is the same text and folds too. What stays: valgrind's
+ * is the same text and folds too, and so does a whole failure report printed again before new
+ * failures (jest's retries, pytest's parametrized values). What stays: valgrind's
  * and clang's stacks and notes repeated under each of several errors (they belong to each),
  * count lines, single lines, and repeats too short to pay for their reference; hostile inputs
  * take linear time.
@@ -149,6 +150,37 @@ Deno.test("repeats: a stack repeated under each of several errors stays under ea
     expect(out.filter((l) => l.endsWith(repeated.trim())).length).toBeGreaterThan(1);
     expect(out.some((l) => REFERENCE.test(l))).toBe(false);
   }
+});
+
+Deno.test("repeats: a whole failure report printed again folds wherever it is (jest retries, pytest values)", () => {
+  // Jest 29 with `jest.retryTimes(2, { logErrorsBeforeRetry: true })` prints a test's failure
+  // before each retry and again in its report (run through a script no rule knows); pytest 9
+  // prints a parametrized test's failure for each value. Each copy is a message, its code and its
+  // location: the first stays, the later ones become references and the lines that differ (`RETRY
+  // 2`, `pct = 101`, the headers) stay around them.
+  const read = (name: string) =>
+    Deno.readTextFileSync(new URL(`../fixtures/generic/${name}.txt`, import.meta.url));
+  const jest = engine.filter("./ci/unit.sh", read("repeats_jest_retry"), { failed: true }).text
+    .split("\n");
+  const ref =
+    '    … the 12 lines from "not enough stock for B-2: have 0, want 1" again, as shown above …';
+  expect(jest.filter((l) => l === ref).length).toBe(2);
+  expect(jest.filter((l) => l.includes("at reserve (src/cart.js:7:26)")).length).toBe(1);
+  for (const kept of [" RETRY 1 ", " RETRY 2 ", "    ✕ reserves the last item (7 ms)"]) {
+    expect(jest).toContain(kept);
+  }
+  expect(jest.indexOf(" RETRY 2 ")).toBe(jest.indexOf(ref) - 2);
+  expect(jest.indexOf("  ● reserve › reserves the last item")).toBe(jest.lastIndexOf(ref) - 2);
+
+  const pytest = foldRepeatedText(read("repeats_pytest_parametrized").split("\n"));
+  const copies = pytest.filter((l) => REFERENCE.test(l));
+  expect(copies).toEqual([
+    '    … the 6 lines from "@pytest.mark.parametrize("pct", [-5, 101…" again, as shown above …',
+    '    … the 6 lines from "@pytest.mark.parametrize("pct", [-5, 101…" again, as shown above …',
+  ]);
+  expect(pytest.filter((l) => l === "E       Failed: DID NOT RAISE <class 'ValueError'>").length)
+    .toBe(1);
+  for (const kept of ["pct = -5", "pct = 101", "pct = 250"]) expect(pytest).toContain(kept);
 });
 
 Deno.test("repeats: what must stay stays", () => {

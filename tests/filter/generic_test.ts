@@ -157,6 +157,60 @@ Deno.test("JSON output with no rule goes through the json strategy's defaults", 
   );
 });
 
+Deno.test("output that only starts with a JSON log record is read as text: its stack folds", async () => {
+  // A service logs one JSON record, then crashes: Node 20 on a route registered twice in a
+  // package under node_modules, Python 3.11 on a JSON file that does not parse.
+  const read = (name: string) =>
+    Deno.readTextFile(new URL(`../fixtures/generic/${name}.txt`, import.meta.url));
+  const node = await read("json_log_then_node_crash");
+  expect(lines(engine.filter("node src/server.js", node, { failed: true }).text)).toEqual([
+    '{"level":30,"time":1732700000000,"service":"billing","msg":"loading routes"}',
+    "/tmp/r20a-json/node/node_modules/tiny-router/index.js:4",
+    '  if (table.has(key)) throw new RouteError(`Route ${key} already registered`, "ERR_DUP_ROUTE");',
+    "                      ^",
+    "",
+    "RouteError: Route GET /health already registered",
+    "    at addRoute (/tmp/r20a-json/node/node_modules/tiny-router/index.js:4:29)",
+    "    … 3 frames in tiny-router folded …",
+    "    at legacy (/tmp/r20a-json/node/src/server.js:5:24)",
+    "    … 2 frames in tiny-router folded …",
+    "    at Object.<anonymous> (/tmp/r20a-json/node/src/server.js:7:8)",
+    "    … 2 frames in node internals folded … {",
+    "  code: 'ERR_DUP_ROUTE',",
+    "  status: 500",
+    "}",
+    "",
+    "Node.js v20.20.2",
+  ]);
+  const python = await read("json_log_then_python_traceback");
+  expect(lines(engine.filter("python3 worker.py", python, { failed: true }).text)).toEqual([
+    '{"level": "INFO", "logger": "sync", "msg": "starting sync worker"}',
+    "Traceback (most recent call last):",
+    '  File "/tmp/r20a-json/py/worker.py", line 22, in <module>',
+    "    main()",
+    '  File "/tmp/r20a-json/py/worker.py", line 19, in main',
+    '    batch = load_batch("batch.json")',
+    '  File "/tmp/r20a-json/py/worker.py", line 15, in load_batch',
+    "    return json.load(fh)",
+    "  … 3 frames in stdlib folded …",
+    '  File "/root/.pyenv/versions/3.11.7/lib/python3.11/json/decoder.py", line 355, in raw_decode',
+    '    raise JSONDecodeError("Expecting value", s, err.value) from None',
+    "json.decoder.JSONDecodeError: Expecting value: line 1 column 18 (char 17)",
+  ]);
+  // Records that are most of the lines stay a JSON-lines output, read by the json strategy.
+  const records = [
+    '{"Action":"run","Test":"TestA"}',
+    '{"Action":"pass","Test":"TestA"}',
+    '{"Action":"run","Test":"TestB"}',
+    '{"Action":"output","Test":"TestB","Output":"b_test.go:9: got 2, want 3\\n"}',
+    '{"Action":"fail","Test":"TestB"}',
+    "FAIL",
+  ];
+  expect(engine.filter("mytool -json", records.join("\n"), { failed: true }).text).not.toContain(
+    "TestA",
+  );
+});
+
 Deno.test("a JSON document printed amid text: the text stays in place, the document is read", () => {
   const doc = JSON.stringify(
     {

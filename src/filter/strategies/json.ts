@@ -106,14 +106,23 @@ export function compileJson(config: JsonConfig): CompiledStrategy {
 }
 
 /**
- * The json strategy where no rule asked for it (the generic pass): a JSON line kept is the line as
- * printed, never the record re-written; records still go (passing, progress) or show their
- * rendered text as with a rule. `found` is the document amid text (documentAmid) of the lines the
- * stage will be given, when the caller has already found it: the stage reads it instead of
+ * The json strategy's reading where no rule asked for it (the generic pass): a JSON line kept is
+ * the line as printed, never the record re-written; records still go (passing, progress) or show
+ * their rendered text as with a rule. Null when the lines do not read as JSON: no document parses
+ * and JSON records are no more than the lines of text (a service's one log record before the
+ * crash it prints as text), so that the text's folds read them. `found` is the document amid text
+ * (documentAmid) of the lines, when the caller has already found it: it is read instead of
  * searching and parsing those lines again.
  */
-export function jsonAsPrinted(config: JsonConfig, found?: DocumentAmid): CompiledStrategy {
-  return compileReader(new JsonReader(config, { asPrinted: true, found }));
+export function readJsonAsPrinted(
+  config: JsonConfig,
+  lines: string[],
+  found?: DocumentAmid,
+): string[] | null {
+  let chars = 0;
+  for (const line of lines) chars += line.length + 1;
+  if (chars > MAX_DOCUMENT_CHARS) return null;
+  return new JsonReader(config, { asPrinted: true, found }).read(lines);
 }
 
 function compileReader(reader: JsonReader): CompiledStrategy {
@@ -187,6 +196,18 @@ function bare(line: string, codes: number[]): boolean {
   return codes.includes(line.charCodeAt(0)) && line.trimEnd().length === 1;
 }
 
+/** Whether lines that look like JSON records (`{…}` on one line) outnumber the other lines. */
+function mostlyRecords(lines: string[]): boolean {
+  let objects = 0;
+  let text = 0;
+  for (const line of lines) {
+    const t = line.trim();
+    if (t.startsWith("{") && t.endsWith("}")) objects++;
+    else if (t !== "") text++;
+  }
+  return objects > text;
+}
+
 class JsonReader {
   #pass: Set<string>;
   #quiet: Set<string>;
@@ -234,19 +255,16 @@ class JsonReader {
           : null;
         return printed ?? this.#showFindings(document) ?? this.#showDocument(document);
       }
-      return this.#printedAmid(lines) ?? this.#jsonLines(lines);
+      const amid = this.#printedAmid(lines);
+      if (amid !== null) return amid;
+      // Where no rule asked for JSON, records must be most of the lines: a first record alone
+      // (a log line before a crash) makes no JSON output.
+      return !this.#asPrinted || mostlyRecords(lines) ? this.#jsonLines(lines) : null;
     }
     const amid = this.#printedAmid(lines);
     if (amid !== null) return amid;
     // JSON lines after a few plain ones (go vet's errors before `go test -json`'s records).
-    let objects = 0;
-    let text = 0;
-    for (const line of lines) {
-      const t = line.trim();
-      if (t.startsWith("{") && t.endsWith("}")) objects++;
-      else if (t !== "") text++;
-    }
-    return objects > text ? this.#jsonLines(lines) : null;
+    return mostlyRecords(lines) ? this.#jsonLines(lines) : null;
   }
 
   /**

@@ -50,10 +50,10 @@ export {
   documentAmid,
   isObject,
   type Json,
-  jsonAsPrinted,
   JsonConfig,
   looksLikeJson,
   pathOf,
+  readJsonAsPrinted,
 } from "./json.ts";
 
 /** Every strategy: its config schema (a zod object with a literal `type`) and compile step. */
