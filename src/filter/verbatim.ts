@@ -155,6 +155,23 @@ function hashOf(text: string, start: number, end: number): number {
   return hash >>> 0;
 }
 
+/** The bits of a sketch (`sketchOf`) the guard's first pass reads, at most. */
+const MAX_SKETCH_BITS = 16;
+
+/**
+ * A 32-bit mix of the length, last and middle characters of `text.slice(start, end)`: texts whose
+ * sketches differ differ (read in place, no slice), so the first pass hashes a line only when a
+ * text looked for shares its sketch's leading bits.
+ */
+function sketchOf(text: string, start: number, end: number): number {
+  const length = end - start;
+  if (length === 0) return 0;
+  const last = text.charCodeAt(end - 1);
+  const middle = text.charCodeAt(start + (length >> 1));
+  return (Math.imul(length, 0x9e3779b1) ^ Math.imul(last, 0x85ebca6b) ^
+    Math.imul(middle, 0xc2b2ae35)) >>> 0;
+}
+
 /** Line positions in order, in a typed array grown by doubling: no object per position. */
 class Positions {
   #items = new Int32Array(64);
@@ -396,17 +413,23 @@ export class KeptLines {
       }
       if (first[i] === i) table[slot] = i;
     }
-    // The lengths of the distinct texts: an input line of another length is hashed for nothing.
+    // The sketches of the distinct texts: an input line of another length, last or middle
+    // character is hashed for nothing (log lines share their start, not their middle and end).
     let longest = 0;
     for (let i = 0; i < k; i++) longest = Math.max(longest, ends[i] - starts[i]);
-    const lengths = new Uint8Array(longest + 1);
-    for (let i = 0; i < k; i++) if (first[i] === i) lengths[ends[i] - starts[i]] = 1;
+    // A table of about 64 entries a text (at most 1 << MAX_SKETCH_BITS): a few of them set.
+    const bits = Math.min(MAX_SKETCH_BITS, Math.max(8, Math.ceil(Math.log2(64 * k))));
+    const shift = 32 - bits;
+    const sketches = new Uint8Array(1 << bits);
+    for (let i = 0; i < k; i++) {
+      if (first[i] === i) sketches[sketchOf(text, starts[i], ends[i]) >>> shift] = 1;
+    }
     // Suspects not yet kept: the walk ends once every one is (by its line or its line's rest).
     const kept = new Uint8Array(suspects);
     let left = suspects;
     const found = new Uint8Array(k);
     walk((line) => {
-      if (line.length > longest || !lengths[line.length]) return;
+      if (line.length > longest || !sketches[sketchOf(line, 0, line.length) >>> shift]) return;
       const hash = hashOf(line, 0, line.length);
       for (let slot = hash & (size - 1); table[slot] >= 0;) {
         const entry = table[slot];

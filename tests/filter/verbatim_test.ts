@@ -414,6 +414,21 @@ Deno.test("lines a holding stage passes on as printed get no record of their own
   expect(most).toBeLessThan(n * 64);
 });
 
+Deno.test("a line of an input line's length, last and middle characters is no copy of it unless equal", () => {
+  // Log lines alike in all but their start: the first pass's cheap look (length, last and middle
+  // characters) lets them through to the hash, which tells the rewritten one apart.
+  const input = Array.from({ length: 40 }, (_, i) => `id=${String(i).padStart(3, "0")} state=ok`);
+  const guard = new KeptLines();
+  for (const line of input) guard.input(line);
+  const emitted = ["ID=007 state=ok", "id=012 state=ok", "id=039 state=ok"];
+  for (const line of emitted) guard.emitted(line);
+  const { text, restored } = guard.restore(emitted.join("\n"), (fn) => {
+    for (const line of input) if (fn(line) === true) return;
+  });
+  expect(text).toBe("id=007 state=ok\nid=012 state=ok\nid=039 state=ok");
+  expect(restored).toEqual([{ emitted: "ID=007 state=ok", restored: "id=007 state=ok" }]);
+});
+
 Deno.test("the guard's passes over the input stop once nothing is left to look for", () => {
   const input = Array.from({ length: 1000 }, (_, i) => `line ${i}`);
   const run = (emitted: string[]) => {
