@@ -35,6 +35,12 @@ const NEEDS: readonly Need[] = [
   },
   {
     type: "strip_noise",
+    key: "results_apart",
+    needs: "results",
+    what: "the regexes of per-item result lines",
+  },
+  {
+    type: "strip_noise",
     key: "frame_marks_kept",
     needs: "frame_marks",
     what: "the regexes of mark-only lines under a source line",

@@ -3,8 +3,8 @@
  * that is not formatted, the tool's errors and its counts stay as printed; the diffs go, counted
  * (running the formatter applies them, and the unfiltered output keeps them), but isort's: it is
  * a few lines of imports that say which import moved. A short output (80 lines at most, one
- * threshold for gofmt, black, rustfmt and deno fmt) stays whole: its diff says in a few lines
- * what changes.
+ * threshold for gofmt, black, rustfmt and deno fmt) keeps its files, hunks and context, and the
+ * first old and first new line of each change; the rest of a change is counted.
  */
 import { expect } from "expect";
 import { corpus, filter, fixture, lines } from "./_builtin.ts";
@@ -55,22 +55,44 @@ const filler = (format: "black" | "rustfmt", n: number): string[] => {
     : ["Diff in /p/src/z.rs:1:", ...changed];
 };
 
-Deno.test("every formatter's short check output stays whole, diff included", async () => {
+/** A diff's changed line: unified (`-old`, `+new`, not a `---`/`+++` header) or deno's `3 | -old`. */
+const CHANGED = /^(?:[-+](?!(?:---|\+\+\+) )|\s*\d+ \| [-+])/;
+const FOLD = /^\s*… (\d+) more changed lines$/;
+
+Deno.test("a formatter's short check output keeps every file, hunk and context line and each change's first lines; the rest is counted", async () => {
   const cases: [string, string][] = [
     ["gofmt -l -d .", "gofmt-diff/small_diff_parse_error.in.txt"],
     ["black --check --diff app", "black-diff/cannot_parse.in.txt"],
     ["cargo fmt --check", "cargo-fmt-check/error_and_diffs.in.txt"],
     ["deno fmt --check src", "deno-fmt-check/check.in.txt"],
   ];
+  const foldedIn: string[] = [];
   for (const [command, path] of cases) {
     const raw = await fixture(path);
     // Every line as printed (the sanitizer empties blank context lines and joins runs of them;
     // the generic pass drops the empty gutter rows of a compiler's code frame).
     const printed = (text: string) =>
       lines(text).filter((line) => line.trim() !== "" && !/^\s*\|[\s|]*$/.test(line));
-    expect(printed(filter(command, raw, true))).toEqual(printed(raw));
+    const before = printed(raw);
+    const after = printed(filter(command, raw, true));
+    // The lines that are no change (files, hunk heads, context, errors, counts) all stay, in order.
+    const unchanged = (all: string[]) => all.filter((l) => !CHANGED.test(l) && !FOLD.test(l));
+    expect({ path, lines: unchanged(after) }).toEqual({ path, lines: unchanged(before) });
+    // A changed line kept is as printed; with the folds' counts they are all the changes.
+    const kept = after.filter((l) => CHANGED.test(l));
+    for (const line of kept) expect(before).toContain(line);
+    const folded = after.reduce((n, l) => n + Number(FOLD.exec(l)?.[1] ?? 0), 0);
+    expect({ path, changes: kept.length + folded })
+      .toEqual({ path, changes: before.filter((l) => CHANGED.test(l)).length });
+    if (folded > 0) foldedIn.push(path);
   }
-  // A small gofmt diff keeps the lines a reader quotes.
+  // A change of two old and two new lines stays whole (black's here); the longer ones fold.
+  expect(foldedIn).toEqual([
+    "gofmt-diff/small_diff_parse_error.in.txt",
+    "cargo-fmt-check/error_and_diffs.in.txt",
+    "deno-fmt-check/check.in.txt",
+  ]);
+  // A small gofmt diff keeps the first old and the first new line of a change.
   const out = lines(
     filter("gofmt -l -d .", await fixture("gofmt-diff/small_diff_parse_error.in.txt"), true),
   );

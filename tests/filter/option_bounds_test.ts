@@ -195,6 +195,9 @@ Deno.test("results_head without results, quiet_details without details: refused 
   expect(compile({ type: "strip_noise", patterns: ["^x"], results_head: 5 })).toThrow(
     /results_head.*results/,
   );
+  expect(compile({ type: "strip_noise", patterns: ["^x"], results_apart: true })).toThrow(
+    /results_apart.*results/,
+  );
   expect(compile({ type: "group_paths", quiet_details: "^  " })).toThrow(/quiet_details.*details/);
   expect(compile({ type: "group_paths", entry: "^(\\S+)$" })).toThrow(/entry.*"path"/);
 });

@@ -1750,6 +1750,49 @@ Deno.test("strip_noise: results_head keeps a long run's first results above its 
   ]);
 });
 
+Deno.test("strip_noise: results_apart starts a run where a result matches another entry", () => {
+  // A unified diff's change: its removed lines, then its added ones (gofmt, black, rustfmt).
+  const s = {
+    type: "strip_noise",
+    patterns: ["^\\x00$"],
+    results: ["^-", "^\\+"],
+    results_apart: true,
+    max_results: 3,
+    results_head: 1,
+    results_fold: "… {n} more changed lines",
+  };
+  const input = [
+    "@@ -1,4 +1,9 @@",
+    "-old one",
+    "-old two",
+    "-old three",
+    "-old four",
+    "+new one",
+    "+new two",
+    "+new three",
+    "+new four",
+    "+new five",
+    " context",
+    "-short a",
+    "-short b",
+    "+short c",
+  ].join("\n");
+  expect(run(s, input).text.split("\n")).toEqual([
+    "@@ -1,4 +1,9 @@",
+    "-old one",
+    "… 3 more changed lines",
+    "+new one",
+    "… 4 more changed lines",
+    " context",
+    "-short a",
+    "-short b",
+    "+short c",
+  ]);
+  // Without it the removed and added lines are one run: the first added line goes.
+  const together = run({ ...s, results_apart: false }, input).text.split("\n");
+  expect(together.slice(0, 3)).toEqual(["@@ -1,4 +1,9 @@", "-old one", "… 8 more changed lines"]);
+});
+
 Deno.test("truncate: a bad record_start or keep_pattern_unit is named as the one pattern it is", () => {
   for (const field of ["record_start", "keep_pattern_unit"]) {
     const strategy = { type: "truncate", [field]: "(" };

@@ -59,7 +59,10 @@
  * `results` name per-item result lines (a verbose test run's `Class#test_a = 0.00 s = .`, a
  * copy's file list): a run of at most `max_results` of them stays as printed, a longer run
  * becomes one line counting it (`results_fold`) unless that line is no shorter than the run
- * (with `results_head`, the run's first lines stay above it: a profile's top rows by its sort key);
+ * (with `results_head`, the run's first lines stay above it: a profile's top rows by its sort key;
+ * with `results_apart`, a result line matching another `results` entry than the one before it
+ * starts a run of its own: a diff's removed lines and the added lines after them each keep
+ * their first);
  * with `results_on_failure = false` only a run that passed folds them, and with `results_trusted`
  * a result line folds even when its text names a failure (a passing test called `reports an error`).
  * With `results_outline` the results are an outline nested by indentation (rspec's documentation
@@ -231,6 +234,9 @@ export const StripNoiseConfig = z.object({
   ),
   results_head: z.number().int().min(0).max(1000).default(0).describe(
     "Result lines a longer run keeps as printed above its fold line (a table's top rows); {n} counts the rest",
+  ),
+  results_apart: z.boolean().default(false).describe(
+    "Whether a result line matching another `results` entry than the line before it starts a new run (a diff's removed lines, then its added ones: each run keeps its own head)",
   ),
   results_evidence: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of lines that show the result lines are an echo (sqlite3's echoed dot-commands and queries): until one is read, runs of results stay as printed",
@@ -410,6 +416,11 @@ export function compileStripNoise(
     keptBy: optionalPatternField(pair.kept_by, `strategy.said_by_next.${i}.kept_by`, engine),
   }));
   const isResult = optionalMatcher("results");
+  // With results_apart: which `results` entry a result line matches (the first one).
+  const resultKinds = config.results_apart
+    ? patternList(config.results, "strategy.results", engine)
+    : [];
+  const kindOf = (line: string) => resultKinds.findIndex((p) => p.test(line));
   const isRow = optionalMatcher("cells");
   const isEvidence = optionalMatcher("results_evidence");
   const resultsEnd = optionalPatternField(config.results_until, "strategy.results_until", engine);
@@ -492,6 +503,8 @@ export function compileStripNoise(
       // The lines the run stands for: an earlier stage's fold note among its results counts as
       // the lines it folded (`… 4 lines of a passing test's output folded …`).
       let runLines = 0;
+      // With results_apart: the `results` entry the run's lines match.
+      let runKind = -1;
       // With failure_context: the run's last line (held or not), and whether the lines read
       // since a failing result are all its diagnostics.
       let lastResult = "";
@@ -764,6 +777,11 @@ export function compileStripNoise(
           if (above !== null) keep(above);
           above = null;
           dropped = null;
+          if (resultKinds.length) {
+            const kind = kindOf(line);
+            if (runLength > 0 && kind !== runKind) endRun(line);
+            runKind = kind;
+          }
           if (runLength++ < heldResults || !evidenced) run.push(line);
           runLines += linesStoodFor(line);
           lastResult = line;
