@@ -7595,3 +7595,63 @@ EOF2
   printf '<?xml version="1.0"?>\n<order currency="USD">\n  <id>19</id>\n  <customer>z</customer>\n  <line sku="C" qty="1">\n</order>\n' >"$X/data/order-19.xml"
   capture lint xmllint_schema "$X" "xmllint --noout --schema order.xsd data/*.xml" "$V"
 fi
+
+# puppet-lint (Debian's puppet-lint) on a control repository's site profiles: twelve manifests
+# sharing the same habits (undocumented classes, double-quoted strings without variables,
+# unaligned arrows, unquoted modes), three with hard tabs and trailing whitespace (ERRORs), one
+# with an unterminated string. Selector: puppet.
+if sel puppet && command -v puppet-lint >/dev/null; then
+  P="$WORK/puppet-site"
+  rm -rf "$P" && mkdir -p "$P/site/profile/manifests/app" "$P/site/profile/manifests/base" "$P/site/role/manifests"
+  for n in api worker scheduler frontend; do
+    cat >"$P/site/profile/manifests/app/$n.pp" <<EOF2
+class profile::app::$n (
+  String \$version = "1.4.2",
+  Integer \$port = 8080,
+  \$user = "deploy"
+) {
+  package { "orders-$n":
+    ensure => \$version,
+  }
+  file { "/etc/orders/$n.yaml":
+    ensure => file,
+    owner => \$user,
+    mode => 640,
+    content => template("profile/app/$n.yaml.erb"),
+    notify => Service["orders-$n"],
+  }
+  service { "orders-$n":
+    ensure => running,
+    enable => true,
+  }
+  if \$port == 443 { \$scheme = "https" } else { \$scheme = "http" }
+}
+EOF2
+  done
+  for n in ntp ssh users motd sysctl firewall logrotate packages; do
+    cat >"$P/site/profile/manifests/base/$n.pp" <<EOF2
+# @summary Base $n settings.
+class profile::base::$n {
+  file { "/etc/$n.d":
+    ensure => directory,
+    mode   => "0755",
+  }
+  exec { "refresh-$n":
+    command => "/usr/local/bin/refresh-$n",
+    refreshonly => true,
+    path => ['/usr/bin', '/bin'],
+  }
+}
+EOF2
+  done
+  # Hard tabs and trailing whitespace in three of them.
+  for n in ssh motd sysctl; do
+    printf '\tnotify { "base $n loaded": }  \n' >>"$P/site/profile/manifests/base/$n.pp"
+  done
+  printf 'class role::orders {\n  include profile::base::ntp\n  include profile::app::api\n  $greeting = "unterminated\n}\n' >"$P/site/role/manifests/orders.pp"
+  V="$(puppet-lint --version)"
+  capture lint puppet_lint_site "$P" "puppet-lint --relative site" "$V"
+  capture_golden puppet-lint base_profiles "$P" "puppet-lint site/profile/manifests/base"
+  capture_golden puppet-lint-file one_manifest "$P" "puppet-lint --with-context site/profile/manifests/app/api.pp"
+  capture_golden puppet-lint clean "$P" "puppet-lint --only-checks syntax site/profile/manifests/base"
+fi

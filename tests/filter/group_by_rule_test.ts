@@ -1262,3 +1262,40 @@ Deno.test("group_by_rule file_layout: phpcs's wrapped rows are one finding each,
     expect(out.length).toBeLessThan(input.length * 2 / 3);
   }
 });
+
+Deno.test("a line number printed apart from its file (`line`): every finding keeps its place, each check its first line, errors as printed", async () => {
+  // puppet-lint 3.0 on several manifests (`path - WARNING: … on line N (check: c)`) and on one
+  // (`WARNING: … on line N (check: c)`, with --with-context's quoted line and caret).
+  const cases = [
+    { file: "puppet-lint/base_profiles", command: "puppet-lint site/profile/manifests/base" },
+    {
+      file: "puppet-lint-file/one_manifest",
+      command: "puppet-lint --with-context site/profile/manifests/app/api.pp",
+    },
+  ];
+  for (const { file, command } of cases) {
+    const input = lines(await fixture(`${file}.in.txt`));
+    const out = filter(command, input.join("\n"), true);
+    const shown = lines(out).map((line) => line.trim());
+    const findings = input.flatMap((line) => {
+      const m = /^(?:(\S+) - )?(WARNING|ERROR): (.+) on line (\d+) \(check: (\w+)\)$/.exec(line);
+      return m ? [{ line, path: m[1], kind: m[2], check: m[5], at: m[4] }] : [];
+    });
+    expect(findings.length).toBeGreaterThan(15);
+    // Each finding is shown as printed or named by its place (`a.pp:8`, one file: `line 8`).
+    const place = (f: (typeof findings)[number]) => f.path ? `${f.path}:${f.at}` : `line ${f.at}`;
+    const said = (f: (typeof findings)[number]) =>
+      shown.includes(f.line) || new RegExp(`[ ,]${place(f).replace(/\./g, "\\.")}(,| |$)`, "m").test(out);
+    expect(findings.filter((f) => !said(f)).map((f) => f.line)).toEqual([]);
+    // Errors stay as printed; each check keeps a line of its own as printed.
+    const errors = findings.filter((f) => f.kind === "ERROR").map((f) => f.line);
+    expect(errors.filter((line) => !shown.includes(line))).toEqual([]);
+    const checks = new Set(findings.map((f) => f.check));
+    const shownChecks = new Set(
+      findings.filter((f) => shown.includes(f.line)).map((f) => f.check),
+    );
+    expect([...checks].filter((c) => !shownChecks.has(c))).toEqual([]);
+    // The folds happened.
+    expect(lines(out).length).toBeLessThan(input.length / 2);
+  }
+});
