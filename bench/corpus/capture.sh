@@ -7655,3 +7655,58 @@ EOF2
   capture_golden puppet-lint-file one_manifest "$P" "puppet-lint --with-context site/profile/manifests/app/api.pp"
   capture_golden puppet-lint clean "$P" "puppet-lint --only-checks syntax site/profile/manifests/base"
 fi
+
+# OpenAPI linters (npm @stoplight/spectral-cli 6, @redocly/cli 2) on a lending library's API: 24
+# operations that lack descriptions, tags and summaries, path parameters left undeclared,
+# duplicate operationIds and a $ref to a schema that does not exist. Selector: openapi.
+if sel openapi; then
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  mkdir -p "$NPMDIR"
+  [ -x "$NPMDIR/node_modules/.bin/spectral" ] && [ -x "$NPMDIR/node_modules/.bin/redocly" ] ||
+    (cd "$NPMDIR" && npm install --no-audit --no-fund @stoplight/spectral-cli@6 @redocly/cli@2 >/dev/null 2>&1)
+  O="$WORK/library-api"
+  rm -rf "$O" && mkdir -p "$O"
+  ln -s "$NPMDIR/node_modules" "$O/node_modules"
+  python3 - "$O/openapi.yaml" <<'EOF2'
+import sys
+things = ["books", "authors", "members", "loans", "branches", "holds"]
+out = ["openapi: 3.0.3", "info:", "  title: Library API", "  version: 2.1.0", "servers:",
+       "  - url: https://library.test/api", "paths:"]
+for i, r in enumerate(things):
+    one = r[:-1].title()
+    out += [f"  /{r}:", "    get:", f"      summary: List {r}", "      parameters:",
+            "        - name: page", "          in: query", "          schema:", "            type: integer",
+            "      responses:", "        '200':", "          description: A page of " + r, "          content:",
+            "            application/json:", "              schema:", "                type: array",
+            "                items:", f"                  $ref: '#/components/schemas/{one}'",
+            "    post:", f"      operationId: add{one}", "      requestBody:", "        content:",
+            "          application/json:", "            schema:", f"              $ref: '#/components/schemas/{one}'",
+            "      responses:", "        '201':", "          description: Added"]
+    out += [f"  /{r}/{{{r[:-1]}Id}}:", "    get:", f"      operationId: get{one}", f"      tags: [{r}]",
+            "      responses:", "        '200':", "          description: Found", "          content:",
+            "            application/json:", "              schema:", f"                $ref: '#/components/schemas/{one}'",
+            "    put:", f"      operationId: {'get' if i % 2 == 0 else 'replace'}{one}", "      responses:",
+            "        '200':", "          description: Replaced"]
+out += ["components:", "  schemas:"]
+for r in things:
+    one = r[:-1].title()
+    out += [f"    {one}:", "      type: object", "      properties:", "        id:", "          type: string",
+            "        updatedAt:", "          type: string", "          format: date-time"]
+out += ["        branch:", "          $ref: '#/components/schemas/Branchh'", "    Legacy:", "      type: object"]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF2
+  printf 'extends: ["spectral:oas"]\n' >"$O/.spectral.yaml"
+  V="spectral $(cd "$O" && npx spectral --version)"
+  capture lint spectral_library_api "$O" "npx spectral lint openapi.yaml" "$V"
+  capture_golden spectral library_api "$O" "npx spectral lint openapi.yaml --format stylish"
+  V="redocly $(cd "$O" && NO_COLOR=1 npx redocly --version 2>/dev/null | tail -1)"
+  capture lint redocly_stylish_library_api "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --format=stylish" "$V"
+  capture lint redocly_codeframe_library_api "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --max-problems 40" "$V"
+  capture_golden redocly-stylish library_api "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --format=stylish --max-problems 30"
+  capture_golden redocly library_api "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --max-problems 12"
+  capture_golden redocly-frames six_problems "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --max-problems 6"
+  capture_golden redocly-banner version "$O" "NO_COLOR=1 npx redocly --version"
+  # A ruleset without rules: only the unresolved $ref, spectral's own check, is left.
+  printf 'extends: []\n' >"$O/.spectral-off.yaml"
+  capture_golden spectral ref_only "$O" "npx spectral lint --ruleset .spectral-off.yaml openapi.yaml"
+fi
