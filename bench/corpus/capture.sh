@@ -7658,7 +7658,8 @@ fi
 
 # OpenAPI linters (npm @stoplight/spectral-cli 6, @redocly/cli 2) on a lending library's API: 24
 # operations that lack descriptions, tags and summaries, path parameters left undeclared,
-# duplicate operationIds and a $ref to a schema that does not exist. Selector: openapi.
+# duplicate operationIds, an example of the wrong type in each schema and a $ref to a schema
+# that does not exist. Selector: openapi.
 if sel openapi; then
   NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
   mkdir -p "$NPMDIR"
@@ -7691,7 +7692,8 @@ out += ["components:", "  schemas:"]
 for r in things:
     one = r[:-1].title()
     out += [f"    {one}:", "      type: object", "      properties:", "        id:", "          type: string",
-            "        updatedAt:", "          type: string", "          format: date-time"]
+            "        updatedAt:", "          type: string", "          format: date-time",
+            "        copies:", "          type: integer", "          example: several"]
 out += ["        branch:", "          $ref: '#/components/schemas/Branchh'", "    Legacy:", "      type: object"]
 open(sys.argv[1], "w").write("\n".join(out) + "\n")
 EOF2

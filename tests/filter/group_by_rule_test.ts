@@ -1299,3 +1299,38 @@ Deno.test("a line number printed apart from its file (`line`): every finding kee
     expect(lines(out).length).toBeLessThan(input.length / 2);
   }
 });
+
+Deno.test("file_layout without group_errors: every error stays as printed, repeated warnings still fold", async () => {
+  // spectral 6 (its rule leaves errors ungrouped): one example error in six schemas of one file;
+  // yamllint's charts (its built-in rule, group_errors turned off here): errors said many times
+  // in each file.
+  const toml = parseToml(
+    await Deno.readTextFile(new URL("../../filters/lint.toml", import.meta.url)),
+  ) as { rules: { name: string; strategy: Record<string, unknown> }[] };
+  const yamllint = toml.rules.find((r) => r.name === "yamllint")!.strategy;
+  const run = (strategy: Record<string, unknown>, text: string) =>
+    new FilterEngine([
+      compileRule({ name: "layout", match: { prefix: "lint" }, strategy }, "t", { engine: "v8" }),
+    ], { security: false }).filter("lint", text, { failed: true }).text;
+  const error = /^ *\d+:\d+ +error /;
+  const charts = await fixture("yamllint/charts_alike.in.txt");
+  const cases = [
+    {
+      text: await fixture("spectral/library_api.in.txt"),
+      filtered: (text: string) => filter("npx spectral lint openapi.yaml", text, true),
+    },
+    { text: charts, filtered: (text: string) => run({ ...yamllint, group_errors: false }, text) },
+  ];
+  for (const { text, filtered } of cases) {
+    const errors = lines(text).filter((line) => error.test(line));
+    expect(errors.length).toBeGreaterThan(10);
+    const shown = lines(filtered(text));
+    expect(errors.filter((line) => !shown.includes(line))).toEqual([]);
+    // Warnings fold: fewer lines than printed.
+    expect(shown.length).toBeLessThan(lines(text).length);
+  }
+  // With group_errors, yamllint's repeated errors fold (what the cases above would lose).
+  const grouped = lines(run(yamllint, charts));
+  const errors = lines(charts).filter((line) => error.test(line));
+  expect(errors.filter((line) => !grouped.includes(line)).length).toBeGreaterThan(0);
+});

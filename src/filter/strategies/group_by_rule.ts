@@ -295,7 +295,9 @@ export function compileGroupByRule(
     );
   }
   checkGroups(config);
-  const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
+  const layout = line && file && config.file_layout
+    ? { ...patterns, line, file, keepErrors: !config.group_errors && patterns.lineSeverity }
+    : null;
   // The lines that say a finding is this tool's: where its part of a shared output starts and ends.
   const ownLine = line ?? patterns.message;
   // Its echoed compile commands, noise, grouped noise (`cc -c a.c`), leads, heads and contexts
