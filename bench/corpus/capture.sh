@@ -7712,3 +7712,47 @@ EOF2
   printf 'extends: []\n' >"$O/.spectral-off.yaml"
   capture_golden spectral ref_only "$O" "npx spectral lint --ruleset .spectral-off.yaml openapi.yaml"
 fi
+
+# Mono's C# compiler (Debian mono-mcs) on a billing library: six classes sharing the same unused
+# locals, an unused field, a call to an [Obsolete] method and a member hiding its base's (with
+# the related location line mcs prints under it), then the same with two type errors and an
+# undefined name. Selector: mcs.
+if sel mcs && command -v mcs >/dev/null; then
+  M="$WORK/billing-cs"
+  rm -rf "$M" && mkdir -p "$M/src"
+  printf 'namespace Billing\n{\n    public class Entity\n    {\n        public int Id;\n        public string Describe() { return "entity"; }\n    }\n}\n' >"$M/src/Entity.cs"
+  for n in Invoice Customer Payment Ledger Account Report Refund Supplier; do
+    cat >"$M/src/$n.cs" <<EOF2
+using System;
+using System.Collections.Generic;
+
+namespace Billing
+{
+    public class $n : Entity
+    {
+        private int unused$n;
+        public string Describe() { return "$n"; }
+
+        public int Compute(int a)
+        {
+            int temp;
+            int other = 3;
+            try { return a * 2; }
+            catch (Exception ex) { return 0; }
+        }
+
+        [Obsolete("use Compute")]
+        public int Old() { return 1; }
+
+        public int UseOld() { return Old(); }
+    }
+}
+EOF2
+  done
+  V="$(mcs --version)"
+  capture native mcs_billing_warnings "$M" "mcs -warn:4 -target:library -out:Billing.dll src/*.cs" "$V"
+  capture_golden mcs warnings "$M" "mcs -target:library -out:Billing.dll src/Entity.cs src/Invoice.cs src/Refund.cs src/Ledger.cs src/Report.cs"
+  printf 'namespace Billing\n{\n    public class Totals\n    {\n        public int Sum(string s) { int n = s; return n + missing; }\n        public string Label() { return 42; }\n    }\n}\n' >"$M/src/Totals.cs"
+  capture native mcs_billing_errors "$M" "mcs -warn:4 -target:library -out:Billing.dll src/*.cs" "$V"
+  capture_golden mcs errors "$M" "mcs -target:library -out:Billing.dll src/Entity.cs src/Totals.cs src/Refund.cs src/Ledger.cs src/Report.cs src/Invoice.cs"
+fi
