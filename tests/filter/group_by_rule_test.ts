@@ -1285,7 +1285,8 @@ Deno.test("a line number printed apart from its file (`line`): every finding kee
     // Each finding is shown as printed or named by its place (`a.pp:8`, one file: `line 8`).
     const place = (f: (typeof findings)[number]) => f.path ? `${f.path}:${f.at}` : `line ${f.at}`;
     const said = (f: (typeof findings)[number]) =>
-      shown.includes(f.line) || new RegExp(`[ ,]${place(f).replace(/\./g, "\\.")}(,| |$)`, "m").test(out);
+      shown.includes(f.line) ||
+      new RegExp(`[ ,]${place(f).replace(/\./g, "\\.")}(,| |$)`, "m").test(out);
     expect(findings.filter((f) => !said(f)).map((f) => f.line)).toEqual([]);
     // Errors stay as printed; each check keeps a line of its own as printed.
     const errors = findings.filter((f) => f.kind === "ERROR").map((f) => f.line);
