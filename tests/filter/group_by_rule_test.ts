@@ -1263,7 +1263,7 @@ Deno.test("group_by_rule file_layout: phpcs's wrapped rows are one finding each,
   }
 });
 
-Deno.test("a line number printed apart from its file (`line`): every finding keeps its place, each check its first line, errors as printed", async () => {
+Deno.test("a line number printed apart from its file (`lineno`): every finding keeps its place, each check its first line, errors as printed", async () => {
   // puppet-lint 3.0 on several manifests (`path - WARNING: … on line N (check: c)`) and on one
   // (`WARNING: … on line N (check: c)`, with --with-context's quoted line and caret).
   const cases = [

@@ -103,7 +103,7 @@ export const GroupByRuleConfig = z.object({
     "Regex of the line after the start that holds the message (group `msg`), when the start line has none (biome)",
   ),
   line_pattern: z.string().optional().describe(
-    "Regex of a one-line diagnostic, with the named groups loc (its location; under a file_pattern line, the position), rule (the lint's id; with file_layout optional), msg (the message), optional sev (`error` keeps it ungrouped unless group_errors) and optional line (the line number where the tool prints it apart from the file, as puppet-lint's `a.pp - WARNING: … on line 4`: the location is `loc:line`)",
+    "Regex of a one-line diagnostic, with the named groups loc (its location; under a file_pattern line, the position), rule (the lint's id; with file_layout optional), msg (the message), optional sev (`error` keeps it ungrouped unless group_errors) and optional lineno (the line number where the tool prints it apart from the file, as puppet-lint's `a.pp - WARNING: … on line 4`: the location is `loc:lineno`)",
   ),
   file_pattern: z.string().optional().describe(
     "Regex whose group 1 names the file for the one-line diagnostics that follow",
@@ -184,7 +184,7 @@ interface Diagnostic {
   /** Whether `lines[0]` is the whole diagnostic as printed (a one-line format). */
   oneLine?: boolean;
   /**
-   * Its line number where the tool prints it apart from the file (`line_pattern`'s `line`
+   * Its line number where the tool prints it apart from the file (`line_pattern`'s `lineno`
    * group): the location joins the two, so the line holds neither whole.
    */
   lineApart?: string;
@@ -349,11 +349,11 @@ function checkGroups(config: GroupByRuleConfig): void {
   }
   if (config.line_pattern === undefined) return;
   const field = "strategy.line_pattern";
-  refuseUnknownGroups(config.line_pattern, field, ["loc", "rule", "msg", "sev", "line"]);
+  refuseUnknownGroups(config.line_pattern, field, ["loc", "rule", "msg", "sev", "lineno"]);
   // A file layout says a finding by its message when the tool prints no rule (phpcs's full
-  // report without -s). A line number (`line`) is a location of its own: one file linted
+  // report without -s). A line number (`lineno`) is a location of its own: one file linted
   // (puppet-lint's `WARNING: … on line 4`) prints no path.
-  const located = namedGroups(config.line_pattern).includes("line") ? [] : ["loc"];
+  const located = namedGroups(config.line_pattern).includes("lineno") ? [] : ["loc"];
   const needed = config.file_pattern === undefined
     ? [...located, "rule", "msg"]
     : config.file_layout
@@ -464,7 +464,7 @@ function group(
       // A line number printed apart from the file (`a.pp - WARNING: … on line 4`) joins it: the
       // findings of one file are told apart by it. Without a file (one file linted) it is the
       // location alone.
-      const lineNo = one.group("line");
+      const lineNo = one.group("lineno");
       const loc = lineNo === undefined
         ? printedLoc
         : printedLoc
