@@ -7595,3 +7595,164 @@ EOF2
   printf '<?xml version="1.0"?>\n<order currency="USD">\n  <id>19</id>\n  <customer>z</customer>\n  <line sku="C" qty="1">\n</order>\n' >"$X/data/order-19.xml"
   capture lint xmllint_schema "$X" "xmllint --noout --schema order.xsd data/*.xml" "$V"
 fi
+
+# puppet-lint (Debian's puppet-lint) on a control repository's site profiles: twelve manifests
+# sharing the same habits (undocumented classes, double-quoted strings without variables,
+# unaligned arrows, unquoted modes), three with hard tabs and trailing whitespace (ERRORs), one
+# with an unterminated string. Selector: puppet.
+if sel puppet && command -v puppet-lint >/dev/null; then
+  P="$WORK/puppet-site"
+  rm -rf "$P" && mkdir -p "$P/site/profile/manifests/app" "$P/site/profile/manifests/base" "$P/site/role/manifests"
+  for n in api worker scheduler frontend; do
+    cat >"$P/site/profile/manifests/app/$n.pp" <<EOF2
+class profile::app::$n (
+  String \$version = "1.4.2",
+  Integer \$port = 8080,
+  \$user = "deploy"
+) {
+  package { "orders-$n":
+    ensure => \$version,
+  }
+  file { "/etc/orders/$n.yaml":
+    ensure => file,
+    owner => \$user,
+    mode => 640,
+    content => template("profile/app/$n.yaml.erb"),
+    notify => Service["orders-$n"],
+  }
+  service { "orders-$n":
+    ensure => running,
+    enable => true,
+  }
+  if \$port == 443 { \$scheme = "https" } else { \$scheme = "http" }
+}
+EOF2
+  done
+  for n in ntp ssh users motd sysctl firewall logrotate packages; do
+    cat >"$P/site/profile/manifests/base/$n.pp" <<EOF2
+# @summary Base $n settings.
+class profile::base::$n {
+  file { "/etc/$n.d":
+    ensure => directory,
+    mode   => "0755",
+  }
+  exec { "refresh-$n":
+    command => "/usr/local/bin/refresh-$n",
+    refreshonly => true,
+    path => ['/usr/bin', '/bin'],
+  }
+}
+EOF2
+  done
+  # Hard tabs and trailing whitespace in three of them.
+  for n in ssh motd sysctl; do
+    printf '\tnotify { "base $n loaded": }  \n' >>"$P/site/profile/manifests/base/$n.pp"
+  done
+  printf 'class role::orders {\n  include profile::base::ntp\n  include profile::app::api\n  $greeting = "unterminated\n}\n' >"$P/site/role/manifests/orders.pp"
+  V="$(puppet-lint --version)"
+  capture lint puppet_lint_site "$P" "puppet-lint --relative site" "$V"
+  capture_golden puppet-lint base_profiles "$P" "puppet-lint site/profile/manifests/base"
+  capture_golden puppet-lint-file one_manifest "$P" "puppet-lint --with-context site/profile/manifests/app/api.pp"
+  capture_golden puppet-lint clean "$P" "puppet-lint --only-checks syntax site/profile/manifests/base"
+fi
+
+# OpenAPI linters (npm @stoplight/spectral-cli 6, @redocly/cli 2) on a lending library's API: 24
+# operations that lack descriptions, tags and summaries, path parameters left undeclared,
+# duplicate operationIds, an example of the wrong type in each schema and a $ref to a schema
+# that does not exist. Selector: openapi.
+if sel openapi; then
+  NPMDIR="${ZEPH_CORPUS_NPM:-/tmp/zeph-corpus-npm}"
+  mkdir -p "$NPMDIR"
+  [ -x "$NPMDIR/node_modules/.bin/spectral" ] && [ -x "$NPMDIR/node_modules/.bin/redocly" ] ||
+    (cd "$NPMDIR" && npm install --no-audit --no-fund @stoplight/spectral-cli@6 @redocly/cli@2 >/dev/null 2>&1)
+  O="$WORK/library-api"
+  rm -rf "$O" && mkdir -p "$O"
+  ln -s "$NPMDIR/node_modules" "$O/node_modules"
+  python3 - "$O/openapi.yaml" <<'EOF2'
+import sys
+things = ["books", "authors", "members", "loans", "branches", "holds"]
+out = ["openapi: 3.0.3", "info:", "  title: Library API", "  version: 2.1.0", "servers:",
+       "  - url: https://library.test/api", "paths:"]
+for i, r in enumerate(things):
+    one = r[:-1].title()
+    out += [f"  /{r}:", "    get:", f"      summary: List {r}", "      parameters:",
+            "        - name: page", "          in: query", "          schema:", "            type: integer",
+            "      responses:", "        '200':", "          description: A page of " + r, "          content:",
+            "            application/json:", "              schema:", "                type: array",
+            "                items:", f"                  $ref: '#/components/schemas/{one}'",
+            "    post:", f"      operationId: add{one}", "      requestBody:", "        content:",
+            "          application/json:", "            schema:", f"              $ref: '#/components/schemas/{one}'",
+            "      responses:", "        '201':", "          description: Added"]
+    out += [f"  /{r}/{{{r[:-1]}Id}}:", "    get:", f"      operationId: get{one}", f"      tags: [{r}]",
+            "      responses:", "        '200':", "          description: Found", "          content:",
+            "            application/json:", "              schema:", f"                $ref: '#/components/schemas/{one}'",
+            "    put:", f"      operationId: {'get' if i % 2 == 0 else 'replace'}{one}", "      responses:",
+            "        '200':", "          description: Replaced"]
+out += ["components:", "  schemas:"]
+for r in things:
+    one = r[:-1].title()
+    out += [f"    {one}:", "      type: object", "      properties:", "        id:", "          type: string",
+            "        updatedAt:", "          type: string", "          format: date-time",
+            "        copies:", "          type: integer", "          example: several"]
+out += ["        branch:", "          $ref: '#/components/schemas/Branchh'", "    Legacy:", "      type: object"]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF2
+  printf 'extends: ["spectral:oas"]\n' >"$O/.spectral.yaml"
+  V="spectral $(cd "$O" && npx spectral --version)"
+  capture lint spectral_library_api "$O" "npx spectral lint openapi.yaml" "$V"
+  capture_golden spectral library_api "$O" "npx spectral lint openapi.yaml --format stylish"
+  V="redocly $(cd "$O" && NO_COLOR=1 npx redocly --version 2>/dev/null | tail -1)"
+  capture lint redocly_stylish_library_api "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --format=stylish" "$V"
+  capture lint redocly_codeframe_library_api "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --max-problems 40" "$V"
+  capture_golden redocly-stylish library_api "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --format=stylish --max-problems 30"
+  capture_golden redocly library_api "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --max-problems 12"
+  capture_golden redocly-frames six_problems "$O" "NO_COLOR=1 npx redocly lint openapi.yaml --max-problems 6"
+  capture_golden redocly-banner version "$O" "NO_COLOR=1 npx redocly --version"
+  # A ruleset without rules: only the unresolved $ref, spectral's own check, is left.
+  printf 'extends: []\n' >"$O/.spectral-off.yaml"
+  capture_golden spectral ref_only "$O" "npx spectral lint --ruleset .spectral-off.yaml openapi.yaml"
+fi
+
+# Mono's C# compiler (Debian mono-mcs) on a billing library: six classes sharing the same unused
+# locals, an unused field, a call to an [Obsolete] method and a member hiding its base's (with
+# the related location line mcs prints under it), then the same with two type errors and an
+# undefined name. Selector: mcs.
+if sel mcs && command -v mcs >/dev/null; then
+  M="$WORK/billing-cs"
+  rm -rf "$M" && mkdir -p "$M/src"
+  printf 'namespace Billing\n{\n    public class Entity\n    {\n        public int Id;\n        public string Describe() { return "entity"; }\n    }\n}\n' >"$M/src/Entity.cs"
+  for n in Invoice Customer Payment Ledger Account Report Refund Supplier; do
+    cat >"$M/src/$n.cs" <<EOF2
+using System;
+using System.Collections.Generic;
+
+namespace Billing
+{
+    public class $n : Entity
+    {
+        private int unused$n;
+        public string Describe() { return "$n"; }
+
+        public int Compute(int a)
+        {
+            int temp;
+            int other = 3;
+            try { return a * 2; }
+            catch (Exception ex) { return 0; }
+        }
+
+        [Obsolete("use Compute")]
+        public int Old() { return 1; }
+
+        public int UseOld() { return Old(); }
+    }
+}
+EOF2
+  done
+  V="$(mcs --version)"
+  capture native mcs_billing_warnings "$M" "mcs -warn:4 -target:library -out:Billing.dll src/*.cs" "$V"
+  capture_golden mcs warnings "$M" "mcs -target:library -out:Billing.dll src/Entity.cs src/Invoice.cs src/Refund.cs src/Ledger.cs src/Report.cs"
+  printf 'namespace Billing\n{\n    public class Totals\n    {\n        public int Sum(string s) { int n = s; return n + missing; }\n        public string Label() { return 42; }\n    }\n}\n' >"$M/src/Totals.cs"
+  capture native mcs_billing_errors "$M" "mcs -warn:4 -target:library -out:Billing.dll src/*.cs" "$V"
+  capture_golden mcs errors "$M" "mcs -target:library -out:Billing.dll src/Entity.cs src/Totals.cs src/Refund.cs src/Ledger.cs src/Report.cs src/Invoice.cs"
+fi

@@ -1262,3 +1262,76 @@ Deno.test("group_by_rule file_layout: phpcs's wrapped rows are one finding each,
     expect(out.length).toBeLessThan(input.length * 2 / 3);
   }
 });
+
+Deno.test("a line number printed apart from its file (`lineno`): every finding keeps its place, each check its first line, errors as printed", async () => {
+  // puppet-lint 3.0 on several manifests (`path - WARNING: … on line N (check: c)`) and on one
+  // (`WARNING: … on line N (check: c)`, with --with-context's quoted line and caret).
+  const cases = [
+    { file: "puppet-lint/base_profiles", command: "puppet-lint site/profile/manifests/base" },
+    {
+      file: "puppet-lint-file/one_manifest",
+      command: "puppet-lint --with-context site/profile/manifests/app/api.pp",
+    },
+  ];
+  for (const { file, command } of cases) {
+    const input = lines(await fixture(`${file}.in.txt`));
+    const out = filter(command, input.join("\n"), true);
+    const shown = lines(out).map((line) => line.trim());
+    const findings = input.flatMap((line) => {
+      const m = /^(?:(\S+) - )?(WARNING|ERROR): (.+) on line (\d+) \(check: (\w+)\)$/.exec(line);
+      return m ? [{ line, path: m[1], kind: m[2], check: m[5], at: m[4] }] : [];
+    });
+    expect(findings.length).toBeGreaterThan(15);
+    // Each finding is shown as printed or named by its place (`a.pp:8`, one file: `line 8`).
+    const place = (f: (typeof findings)[number]) => f.path ? `${f.path}:${f.at}` : `line ${f.at}`;
+    const said = (f: (typeof findings)[number]) =>
+      shown.includes(f.line) ||
+      new RegExp(`[ ,]${place(f).replace(/\./g, "\\.")}(,| |$)`, "m").test(out);
+    expect(findings.filter((f) => !said(f)).map((f) => f.line)).toEqual([]);
+    // Errors stay as printed; each check keeps a line of its own as printed.
+    const errors = findings.filter((f) => f.kind === "ERROR").map((f) => f.line);
+    expect(errors.filter((line) => !shown.includes(line))).toEqual([]);
+    const checks = new Set(findings.map((f) => f.check));
+    const shownChecks = new Set(
+      findings.filter((f) => shown.includes(f.line)).map((f) => f.check),
+    );
+    expect([...checks].filter((c) => !shownChecks.has(c))).toEqual([]);
+    // The folds happened.
+    expect(lines(out).length).toBeLessThan(input.length / 2);
+  }
+});
+
+Deno.test("file_layout without group_errors: every error stays as printed, repeated warnings still fold", async () => {
+  // spectral 6 (its rule leaves errors ungrouped): one example error in six schemas of one file;
+  // yamllint's charts (its built-in rule, group_errors turned off here): errors said many times
+  // in each file.
+  const toml = parseToml(
+    await Deno.readTextFile(new URL("../../filters/lint.toml", import.meta.url)),
+  ) as { rules: { name: string; strategy: Record<string, unknown> }[] };
+  const yamllint = toml.rules.find((r) => r.name === "yamllint")!.strategy;
+  const run = (strategy: Record<string, unknown>, text: string) =>
+    new FilterEngine([
+      compileRule({ name: "layout", match: { prefix: "lint" }, strategy }, "t", { engine: "v8" }),
+    ], { security: false }).filter("lint", text, { failed: true }).text;
+  const error = /^ *\d+:\d+ +error /;
+  const charts = await fixture("yamllint/charts_alike.in.txt");
+  const cases = [
+    {
+      text: await fixture("spectral/library_api.in.txt"),
+      filtered: (text: string) => filter("npx spectral lint openapi.yaml", text, true),
+    },
+    { text: charts, filtered: (text: string) => run({ ...yamllint, group_errors: false }, text) },
+  ];
+  for (const { text, filtered } of cases) {
+    const errors = lines(text).filter((line) => error.test(line));
+    expect(errors.length).toBeGreaterThan(10);
+    const shown = lines(filtered(text));
+    expect(errors.filter((line) => !shown.includes(line))).toEqual([]);
+    // Warnings fold: fewer lines than printed.
+    expect(shown.length).toBeLessThan(lines(text).length);
+  }
+  // With group_errors, yamllint's repeated errors fold (what the cases above would lose).
+  const grouped = lines(run(yamllint, charts));
+  const errors = lines(charts).filter((line) => error.test(line));
+  expect(errors.filter((line) => !grouped.includes(line)).length).toBeGreaterThan(0);
+});

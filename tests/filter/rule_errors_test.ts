@@ -112,7 +112,7 @@ const CASES: [string, string, string][] = [
     rule(
       `{ type = "group_by_rule", file_pattern = '^(\\S+\\.css)$', line_pattern = '^\\s+(?P<line>\\d+:\\d+)\\s+(?P<message>.+?)\\s{2,}(?P<rule>[a-z-]+)$' }`,
     ),
-    `D/filters.toml:4: rule "mine" skipped: strategy.line_pattern: has a named group "line" it does not read; the groups it reads are "loc", "rule", "msg", "sev" (rename or drop "line").`,
+    `D/filters.toml:4: rule "mine" skipped: strategy.line_pattern: has a named group "line" it does not read; the groups it reads are "loc", "rule", "msg", "sev", "lineno" (rename or drop "line").`,
   ],
   [
     "a one-line diagnostic without its message group",

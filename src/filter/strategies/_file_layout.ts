@@ -22,6 +22,11 @@ export interface LayoutPatterns {
    * are the finding's, shown and folded with it; its `msg` group, else the line, continues it.
    */
   continuation?: Pattern;
+  /**
+   * Errors stay as printed, never folded: a finding whose `sev` reads `error` (group_by_rule's
+   * line_pattern with a `sev` group, without `group_errors`: spectral's errors among its warnings).
+   */
+  keepErrors?: boolean;
 }
 
 interface Finding {
@@ -100,7 +105,7 @@ export function keepFileLayout(
     f.key = `${f.rule}\n${f.severity}\n${f.message}`;
     const n = (seen.get(f.key) ?? 0) + 1;
     seen.set(f.key, n);
-    f.repeat = n > maxRepeats;
+    f.repeat = n > maxRepeats && !(p.keepErrors && f.severity === "error");
     const said = kinds.get(f.rule);
     if (said) said.add(`${f.severity}\n${f.message}`);
     else kinds.set(f.rule, new Set([`${f.severity}\n${f.message}`]));

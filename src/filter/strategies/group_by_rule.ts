@@ -38,6 +38,7 @@ import {
   anyMatcher,
   FAILURE_SIGNAL,
   keepFailuresPast,
+  namedGroups,
   optionalPatternField,
   patternField,
   patternList,
@@ -102,7 +103,7 @@ export const GroupByRuleConfig = z.object({
     "Regex of the line after the start that holds the message (group `msg`), when the start line has none (biome)",
   ),
   line_pattern: z.string().optional().describe(
-    "Regex of a one-line diagnostic, with the named groups loc (its location; under a file_pattern line, the position), rule (the lint's id; with file_layout optional), msg (the message) and optional sev (`error` keeps it ungrouped unless group_errors)",
+    "Regex of a one-line diagnostic, with the named groups loc (its location; under a file_pattern line, the position), rule (the lint's id; with file_layout optional), msg (the message), optional sev (`error` keeps it ungrouped unless group_errors) and optional lineno (the line number where the tool prints it apart from the file, as puppet-lint's `a.pp - WARNING: … on line 4`: the location is `loc:lineno`)",
   ),
   file_pattern: z.string().optional().describe(
     "Regex whose group 1 names the file for the one-line diagnostics that follow",
@@ -182,6 +183,11 @@ interface Diagnostic {
   head?: string;
   /** Whether `lines[0]` is the whole diagnostic as printed (a one-line format). */
   oneLine?: boolean;
+  /**
+   * Its line number where the tool prints it apart from the file (`line_pattern`'s `lineno`
+   * group): the location joins the two, so the line holds neither whole.
+   */
+  lineApart?: string;
   /** The module line (`module_patterns`) it stands under, as printed. */
   module?: string;
   /** The line its location was read from, when that is not the start line (rustc's `-->`). */
@@ -289,7 +295,9 @@ export function compileGroupByRule(
     );
   }
   checkGroups(config);
-  const layout = line && file && config.file_layout ? { ...patterns, line, file } : null;
+  const layout = line && file && config.file_layout
+    ? { ...patterns, line, file, keepErrors: !config.group_errors && patterns.lineSeverity }
+    : null;
   // The lines that say a finding is this tool's: where its part of a shared output starts and ends.
   const ownLine = line ?? patterns.message;
   // Its echoed compile commands, noise, grouped noise (`cc -c a.c`), leads, heads and contexts
@@ -341,11 +349,13 @@ function checkGroups(config: GroupByRuleConfig): void {
   }
   if (config.line_pattern === undefined) return;
   const field = "strategy.line_pattern";
-  refuseUnknownGroups(config.line_pattern, field, ["loc", "rule", "msg", "sev"]);
+  refuseUnknownGroups(config.line_pattern, field, ["loc", "rule", "msg", "sev", "lineno"]);
   // A file layout says a finding by its message when the tool prints no rule (phpcs's full
-  // report without -s).
+  // report without -s). A line number (`lineno`) is a location of its own: one file linted
+  // (puppet-lint's `WARNING: … on line 4`) prints no path.
+  const located = namedGroups(config.line_pattern).includes("lineno") ? [] : ["loc"];
   const needed = config.file_pattern === undefined
-    ? ["loc", "rule", "msg"]
+    ? [...located, "rule", "msg"]
     : config.file_layout
     ? ["msg"]
     : ["rule", "msg"];
@@ -450,7 +460,16 @@ function group(
     const one = p.line?.exec(line);
     if (one) {
       current = null;
-      const loc = one.group("loc") ?? "";
+      const printedLoc = one.group("loc") ?? "";
+      // A line number printed apart from the file (`a.pp - WARNING: … on line 4`) joins it: the
+      // findings of one file are told apart by it. Without a file (one file linted) it is the
+      // location alone.
+      const lineNo = one.group("lineno");
+      const loc = lineNo === undefined
+        ? printedLoc
+        : printedLoc
+        ? `${printedLoc}:${lineNo}`
+        : `line ${lineNo}`;
       // Under a file line (`file_pattern`) the line holds only a position: no head of its own.
       const underFile = file !== "" && !loc.includes(file);
       if (quoting && source.length > MAX_QUOTED_LINES) {
@@ -473,7 +492,8 @@ function group(
         location: underFile ? `${file}:${loc}` : loc,
         joined: underFile,
         ...(underFile ? { fileLine } : {}),
-        head: underFile ? undefined : headOf(line, loc, one.group("msg")),
+        head: underFile ? undefined : headOf(line, printedLoc, one.group("msg")),
+        ...(lineNo === undefined ? {} : { lineApart: lineNo }),
         oneLine: !underFile,
         module,
       };
@@ -667,7 +687,9 @@ function group(
     for (const d of list.filter(asPrinted)) {
       const saying = sayingOf(d);
       const same = byMessage.get(saying) ?? new Map<string, { d: Diagnostic; n: number }>();
-      const at = d.head ?? d.location!;
+      // A head without the line number (`a.pp - WARNING: `) is one per file: the location
+      // tells its places apart.
+      const at = d.lineApart === undefined ? d.head ?? d.location! : d.location!;
       const seen = same.get(at);
       if (seen) seen.n++;
       else same.set(at, { d, n: 1 });
@@ -1027,12 +1049,29 @@ function namesAny(line: string, names: Set<string>): boolean {
 function sayingOf(d: Diagnostic): string {
   const line = d.lines[0];
   const location = d.location ?? "";
-  // A position joined to its file line (eslint's stylish) is printed without the file.
-  const at = d.joined ? location.slice(fileOf(location).length + 1) : location;
+  // A position joined to its file line (eslint's stylish) is printed without the file; a line
+  // number printed apart from its file (`lineApart`) is cut out on its own, after the message.
+  const at = d.joined
+    ? location.slice(fileOf(location).length + 1)
+    : d.lineApart !== undefined
+    ? location.slice(0, location.length - d.lineApart.length - 1)
+    : location;
   const where = at === "" ? -1 : line.indexOf(at);
   const rest = where < 0 ? line : line.slice(0, where) + line.slice(where + at.length);
   const m = rest.indexOf(d.message);
-  return `${d.message}\u0000${m < 0 ? rest : rest.slice(0, m) + rest.slice(m + d.message.length)}`;
+  const said = m < 0 ? rest : rest.slice(0, m) + rest.slice(m + d.message.length);
+  return `${d.message}\u0000${d.lineApart === undefined ? said : withoutNumber(said, d.lineApart)}`;
+}
+
+/** `text` without the first whole number `n` in it (`on line 9` → `on line `). */
+function withoutNumber(text: string, n: string): string {
+  for (let at = text.indexOf(n); at >= 0; at = text.indexOf(n, at + 1)) {
+    const end = at + n.length;
+    if (!/\d/.test(text[at - 1] ?? "") && !/\d/.test(text[end] ?? "")) {
+      return text.slice(0, at) + text.slice(end);
+    }
+  }
+  return text;
 }
 
 /** A saying (`sayingOf`) as one text, for the names in it that differ from another's. */
