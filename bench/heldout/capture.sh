@@ -29562,3 +29562,1448 @@ EOF
 EOF
   capture batch26 xsltproc_stylesheet_errors "$XS" "xsltproc --stringparam currency EUR -o build/catalogue.html xsl/catalogue.xsl data/catalogue.xml" "$(xsltproc --version | head -1)"
 fi
+
+# --- batch27: a service's data layer, data files and shell tests: PostgreSQL 15 (psql migrations,
+# EXPLAIN, pg_restore, pgbench, createdb/dropdb, deadlocks, PL/pgSQL errors, \copy, vacuumdb),
+# MariaDB 10.11 (mariadb -vvv, --force, mysqldump, mysqlcheck, InnoDB status), Redis 7.0 (bigkeys,
+# Lua, config, redis-check-aof, --pipe), sqlite3 (integrity_check, .lint, .expert), npm migration
+# tools against the local servers (node-pg-migrate, knex seeds, db-migrate, sql-lint), data tools
+# (jq, yq, mlr, xmlstarlet, datamash, csvkit), shell tests (bats, shunit2) and scripts (bash -x,
+# sed, awk). Debian 12 packages: postgresql-15 mariadb-server mariadb-client redis-server
+# redis-tools miller xmlstarlet datamash shunit2 csvkit bats. The servers run in $WORK/batch27 on
+# their own ports and sockets and are stopped at the end; npm packages go once into
+# $WORK/npmtools27.
+if sel batch27; then
+  B="$WORK/batch27"
+  PGB=/usr/lib/postgresql/15/bin
+  [ -f "$B/pg/data/postmaster.pid" ] && runuser -u postgres -- "$PGB/pg_ctl" -D "$B/pg/data" -m fast stop >/dev/null 2>&1
+  if [ -f "$B/mariadb/mariadbd.pid" ]; then
+    kill "$(cat "$B/mariadb/mariadbd.pid")" 2>/dev/null
+    for _ in $(seq 1 30); do [ -f "$B/mariadb/mariadbd.pid" ] || break; sleep 1; done
+  fi
+  [ -f "$B/redis/redis.pid" ] && kill "$(cat "$B/redis/redis.pid")" 2>/dev/null && sleep 1
+  rm -rf "$B" && mkdir -p "$B"
+  NTD="$WORK/npmtools27"
+  if [ ! -x "$NTD/node_modules/.bin/node-pg-migrate" ]; then
+    mkdir -p "$NTD" && (cd "$NTD" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm install --no-audit --no-fund node-pg-migrate@7 pg@8 knex@3 db-migrate@0.11 \
+        db-migrate-mysql@3 sql-lint@1 >/dev/null 2>&1)
+  fi
+  nver() { node -p "JSON.parse(require('fs').readFileSync('$NTD/node_modules/$1/package.json', 'utf8')).version"; }
+  export NO_COLOR=1 PGUSER=postgres PGHOST="$B/pg" PGPORT=55427 PSQLRC=/dev/null
+  PGV="$(psql --version)"
+
+  # --- PostgreSQL 15: one cluster on a private socket and 127.0.0.1:55427, trust auth ---
+  PG="$B/pg"
+  mkdir -p "$PG" && chown postgres: "$PG"
+  runuser -u postgres -- "$PGB/initdb" -D "$PG/data" --auth=trust -E UTF8 --locale=C.UTF-8 -U postgres >/dev/null 2>&1
+  runuser -u postgres -- "$PGB/pg_ctl" -D "$PG/data" -l "$PG/server.log" -w \
+    -o "-p 55427 -k $PG -c listen_addresses=127.0.0.1 -c deadlock_timeout=1s -c lc_messages=C" start >/dev/null 2>&1
+
+  # the shop database: customers, products, orders, invoices (with a legacy import's duplicate numbers)
+  SH="$B/shop-db"
+  mkdir -p "$SH/migrations" "$SH/jobs" "$SH/data" "$SH/sql" "$SH/bench" "$SH/scripts" "$SH/backups"
+  cat >"$SH/sql/schema.sql" <<'EOF'
+CREATE TABLE customers (
+  id bigserial PRIMARY KEY,
+  email text NOT NULL UNIQUE,
+  full_name text NOT NULL,
+  country char(2) NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE products (
+  id bigserial PRIMARY KEY,
+  sku text NOT NULL UNIQUE,
+  title text NOT NULL,
+  price_cents integer NOT NULL CHECK (price_cents >= 0),
+  stock integer NOT NULL DEFAULT 0
+);
+CREATE TABLE orders (
+  id bigserial PRIMARY KEY,
+  customer_id bigint NOT NULL REFERENCES customers(id),
+  status text NOT NULL DEFAULT 'pending',
+  currency char(3) NOT NULL DEFAULT 'EUR',
+  total_cents integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL
+);
+CREATE TABLE order_items (
+  id bigserial PRIMARY KEY,
+  order_id bigint NOT NULL REFERENCES orders(id),
+  product_id bigint NOT NULL REFERENCES products(id),
+  qty integer NOT NULL,
+  unit_price_cents integer NOT NULL
+);
+CREATE TABLE invoices (
+  id bigserial PRIMARY KEY,
+  order_id bigint NOT NULL REFERENCES orders(id),
+  number text NOT NULL,
+  issued_on date NOT NULL,
+  currency char(3) NOT NULL,
+  amount_cents integer NOT NULL
+);
+CREATE TABLE accounts (
+  id integer PRIMARY KEY,
+  owner text NOT NULL,
+  balance_cents bigint NOT NULL
+);
+CREATE TABLE fx_rates (
+  currency char(3) NOT NULL,
+  day date NOT NULL,
+  rate numeric(12,6) NOT NULL,
+  PRIMARY KEY (currency, day)
+);
+CREATE TABLE ledger_entries (
+  id bigserial PRIMARY KEY,
+  invoice_id bigint NOT NULL REFERENCES invoices(id),
+  amount_eur_cents bigint NOT NULL,
+  posted_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE catalog_import (
+  sku text NOT NULL,
+  title text NOT NULL,
+  price numeric(10,2) NOT NULL,
+  stock integer NOT NULL,
+  supplier text
+);
+INSERT INTO customers (email, full_name, country, created_at)
+SELECT 'customer' || g || '@example.org', 'Customer ' || g, (ARRAY['DE','FR','NL','CH','AT','BE'])[1 + g % 6],
+       timestamptz '2022-01-01' + (g || ' hours')::interval
+FROM generate_series(1, 20000) g;
+INSERT INTO products (sku, title, price_cents, stock)
+SELECT 'SKU-' || lpad(g::text, 5, '0'), 'Product ' || g, 199 + (g * 37) % 9000, (g * 13) % 250
+FROM generate_series(1, 3000) g;
+INSERT INTO orders (customer_id, status, currency, total_cents, created_at)
+SELECT 1 + (g * 7919) % 20000, (ARRAY['pending','paid','shipped','cancelled','refunded'])[1 + g % 5],
+       (ARRAY['EUR','EUR','EUR','CHF'])[1 + g % 4], 0, timestamptz '2022-01-01' + (g * 13 || ' minutes')::interval
+FROM generate_series(1, 120000) g;
+INSERT INTO order_items (order_id, product_id, qty, unit_price_cents)
+SELECT 1 + g % 120000, 1 + (g * 31) % 3000, 1 + g % 4, 199 + (g * 37) % 9000
+FROM generate_series(1, 360000) g;
+UPDATE orders o SET total_cents = s.total FROM (
+  SELECT order_id, sum(qty * unit_price_cents) AS total FROM order_items GROUP BY order_id) s
+WHERE s.order_id = o.id;
+INSERT INTO invoices (order_id, number, issued_on, currency, amount_cents)
+SELECT o.id, 'INV-' || to_char(o.created_at, 'YYYY') || '-' || lpad(o.id::text, 6, '0'),
+       o.created_at::date, o.currency, o.total_cents
+FROM orders o WHERE o.status IN ('paid', 'shipped') AND o.created_at < '2024-04-01';
+-- the 2023 import from the old ERP reused numbers of cancelled invoices
+UPDATE invoices SET number = 'INV-2023-041370' WHERE id IN (SELECT id FROM invoices WHERE number LIKE 'INV-2023-0413%' ORDER BY id LIMIT 3);
+INSERT INTO accounts VALUES (1, 'Tidewater GmbH settlement', 5000000), (2, 'Refund reserve', 750000),
+  (3, 'Marketplace payouts', 120000);
+INSERT INTO fx_rates (currency, day, rate)
+SELECT 'CHF', d::date, 0.97 + (extract(day from d) / 1000) FROM generate_series('2024-01-01'::date, '2024-03-29'::date, '1 day') d;
+EOF
+  runuser -u postgres -- "$PGB/createdb" -h "$PG" -p 55427 shop
+  psql -X -q -d shop -f "$SH/sql/schema.sql" >/dev/null 2>&1
+
+  # a long migration: monthly partitions, backfill notices, then a unique constraint over duplicates
+  {
+    cat <<'EOF'
+-- 0042_billing_rework.sql: move invoices into the billing schema with monthly invoice_lines
+-- partitions. Run with: psql -v ON_ERROR_STOP=1 --single-transaction -f
+\echo '==> 0042_billing_rework: start'
+\echo '--> step 1/7: billing schema, roles and types'
+CREATE SCHEMA IF NOT EXISTS billing;
+COMMENT ON SCHEMA billing IS 'Invoices, credit notes and payment allocation (owned by the billing team)';
+CREATE TYPE billing.invoice_status AS ENUM ('draft', 'issued', 'paid', 'void', 'overdue');
+CREATE TYPE billing.line_kind AS ENUM ('product', 'shipping', 'discount', 'fee');
+CREATE SEQUENCE billing.invoice_number_seq START 900000;
+\echo '--> step 2/7: invoices and invoice_lines (partitioned by month, 2021-01 .. 2025-12)'
+CREATE TABLE billing.invoices (
+  id bigint PRIMARY KEY,
+  order_id bigint NOT NULL REFERENCES public.orders(id),
+  number text NOT NULL,
+  status billing.invoice_status NOT NULL DEFAULT 'issued',
+  issued_on date NOT NULL,
+  currency char(3) NOT NULL,
+  amount_cents integer NOT NULL
+);
+CREATE TABLE billing.invoice_lines (
+  invoice_id bigint NOT NULL,
+  period date NOT NULL,
+  kind billing.line_kind NOT NULL DEFAULT 'product',
+  product_id bigint,
+  qty integer NOT NULL,
+  amount_cents integer NOT NULL
+) PARTITION BY RANGE (period);
+EOF
+    for y in 2021 2022 2023 2024 2025; do
+      for m in 01 02 03 04 05 06 07 08 09 10 11 12; do
+        if [ "$m" = 12 ]; then nx="$((y + 1))-01-01"; else nx="$y-$(printf %02d $((10#$m + 1)))-01"; fi
+        printf "\\\\echo '    partition billing.invoice_lines_%s_%s'\n" "$y" "$m"
+        printf "CREATE TABLE billing.invoice_lines_%s_%s PARTITION OF billing.invoice_lines FOR VALUES FROM ('%s-%s-01') TO ('%s');\n" "$y" "$m" "$y" "$m" "$nx"
+        printf "ALTER TABLE billing.invoice_lines_%s_%s ADD CONSTRAINT invoice_lines_%s_%s_qty_check CHECK (qty > 0);\n" "$y" "$m" "$y" "$m"
+        printf "ALTER TABLE billing.invoice_lines_%s_%s SET (autovacuum_vacuum_scale_factor = 0.02);\n" "$y" "$m"
+        printf "COMMENT ON TABLE billing.invoice_lines_%s_%s IS 'invoice lines issued in %s-%s';\n" "$y" "$m" "$y" "$m"
+      done
+    done
+    cat <<'EOF'
+CREATE INDEX invoice_lines_invoice_id_idx ON billing.invoice_lines (invoice_id);
+\echo '--> step 3/7: copy invoices'
+INSERT INTO billing.invoices (id, order_id, number, status, issued_on, currency, amount_cents)
+SELECT id, order_id, number, 'issued', issued_on, currency, amount_cents FROM public.invoices;
+UPDATE billing.invoices bi SET status = 'paid' FROM public.orders o WHERE o.id = bi.order_id AND o.status = 'shipped';
+\echo '--> step 4/7: backfill invoice_lines month by month'
+DO $$
+DECLARE
+  m date;
+  n bigint;
+BEGIN
+  FOR m IN SELECT generate_series(date '2022-01-01', date '2024-03-01', interval '1 month')::date LOOP
+    INSERT INTO billing.invoice_lines (invoice_id, period, kind, product_id, qty, amount_cents)
+    SELECT i.id, date_trunc('month', i.issued_on)::date, 'product', oi.product_id, oi.qty, oi.qty * oi.unit_price_cents
+    FROM public.invoices i JOIN public.order_items oi ON oi.order_id = i.order_id
+    WHERE i.issued_on >= m AND i.issued_on < m + interval '1 month';
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RAISE NOTICE 'backfilled % lines for %', n, to_char(m, 'YYYY-MM');
+  END LOOP;
+END
+$$;
+\echo '--> step 5/7: constraints'
+ALTER TABLE billing.invoices ADD CONSTRAINT invoices_amount_check CHECK (amount_cents >= 0);
+ALTER TABLE billing.invoices ADD CONSTRAINT invoices_number_key UNIQUE (number);
+ALTER TABLE billing.invoice_lines ADD CONSTRAINT invoice_lines_invoice_fk FOREIGN KEY (invoice_id) REFERENCES billing.invoices(id);
+\echo '--> step 6/7: views for reporting'
+CREATE VIEW billing.monthly_revenue AS
+SELECT period, currency, sum(l.amount_cents) AS revenue_cents
+FROM billing.invoice_lines l JOIN billing.invoices i ON i.id = l.invoice_id GROUP BY period, currency;
+\echo '--> step 7/7: grants'
+GRANT USAGE ON SCHEMA billing TO PUBLIC;
+\echo '==> 0042_billing_rework: done'
+EOF
+  } >"$SH/migrations/0042_billing_rework.sql"
+  capture batch27 psql_migration_single_transaction_long "$SH" \
+    "psql -X -d shop -v ON_ERROR_STOP=1 --single-transaction -f migrations/0042_billing_rework.sql" "$PGV"
+
+  # EXPLAIN (ANALYZE, BUFFERS) of the monthly report: a seq scan, a hash join and a sort spilling to disk
+  cat >"$SH/sql/top_customers_report.sql" <<'EOF'
+SET work_mem = '256kB';
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (ANALYZE, BUFFERS)
+SELECT c.id, c.email, c.country, count(DISTINCT o.id) AS orders, sum(oi.qty * oi.unit_price_cents) AS revenue_cents
+FROM orders o
+JOIN customers c ON c.id = o.customer_id
+JOIN order_items oi ON oi.order_id = o.id
+WHERE o.status IN ('paid', 'shipped')
+  AND o.created_at >= '2023-01-01' AND o.created_at < '2024-01-01'
+GROUP BY c.id, c.email, c.country
+ORDER BY revenue_cents DESC
+LIMIT 50;
+EOF
+  psql -X -q -d shop -c 'VACUUM ANALYZE' >/dev/null 2>&1
+  capture batch27 psql_explain_analyze_buffers "$SH" "psql -X -d shop -f sql/top_customers_report.sql" "$PGV"
+
+  # PL/pgSQL: closing a period fails three functions deep with HINT and a CONTEXT chain
+  cat >"$SH/sql/billing_functions.sql" <<'EOF'
+CREATE SCHEMA IF NOT EXISTS billing_ops;
+CREATE OR REPLACE FUNCTION billing_ops.fx_rate(p_currency text, p_day date) RETURNS numeric
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  r numeric;
+BEGIN
+  IF p_currency = 'EUR' THEN
+    RETURN 1;
+  END IF;
+  SELECT rate INTO r FROM fx_rates WHERE currency = p_currency AND day = p_day;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'no exchange rate for % on %', p_currency, p_day
+      USING ERRCODE = 'no_data_found',
+            HINT = format('Load the ECB reference rates for that day (make fx-load DAY=%s).', p_day);
+  END IF;
+  RETURN r;
+END
+$$;
+CREATE OR REPLACE FUNCTION billing_ops.post_invoice(p_invoice_id bigint) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  inv invoices%ROWTYPE;
+  eur bigint;
+  entry_id bigint;
+BEGIN
+  SELECT * INTO STRICT inv FROM invoices WHERE id = p_invoice_id;
+  IF inv.amount_cents = 0 THEN
+    RETURN NULL;
+  END IF;
+  eur := round(inv.amount_cents * billing_ops.fx_rate(inv.currency, inv.issued_on));
+  INSERT INTO ledger_entries (invoice_id, amount_eur_cents) VALUES (inv.id, eur)
+  RETURNING id INTO entry_id;
+  RETURN entry_id;
+END
+$$;
+CREATE OR REPLACE PROCEDURE billing_ops.close_period(p_month text)
+LANGUAGE plpgsql AS $$
+DECLARE
+  first_day date := to_date(p_month || '-01', 'YYYY-MM-DD');
+  inv record;
+  posted integer := 0;
+BEGIN
+  RAISE NOTICE 'closing period %: % invoices to post', p_month,
+    (SELECT count(*) FROM invoices WHERE issued_on >= first_day AND issued_on < first_day + interval '1 month');
+  FOR inv IN SELECT id FROM invoices WHERE issued_on >= first_day AND issued_on < first_day + interval '1 month' ORDER BY issued_on, id LOOP
+    PERFORM billing_ops.post_invoice(inv.id);
+    posted := posted + 1;
+    IF posted % 500 = 0 THEN
+      RAISE NOTICE 'posted % invoices', posted;
+    END IF;
+  END LOOP;
+  RAISE NOTICE 'period % closed: % ledger entries', p_month, posted;
+END
+$$;
+EOF
+  psql -X -q -d shop -f "$SH/sql/billing_functions.sql" >/dev/null 2>&1
+  capture batch27 psql_plpgsql_context_chain "$SH" \
+    "psql -X -d shop -v ON_ERROR_STOP=1 -c \"CALL billing_ops.close_period('2024-03')\"" "$PGV"
+
+  # \copy of a supplier's CSV with a decimal comma on one row
+  {
+    echo "sku,title,price,stock,supplier"
+    for i in $(seq 1 60); do
+      price="$((i * 3 + 4)).$(printf %02d $(((i * 17) % 100)))"
+      [ "$i" = 37 ] && price='"12,50"'
+      printf 'NW-%04d,Nordwind %s %d,%s,%d,Nordwind Textil GmbH\n' "$((i + 1200))" \
+        "$(echo "fleece jacket;rain shell;merino beanie;trail socks;softshell vest" | cut -d';' -f$((i % 5 + 1)))" "$i" "$price" "$(((i * 7) % 40))"
+    done
+  } >"$SH/data/nordwind_2024-05.csv"
+  capture batch27 psql_copy_invalid_numeric "$SH" \
+    "psql -X -d shop -v ON_ERROR_STOP=1 -c \"\\copy catalog_import FROM 'data/nordwind_2024-05.csv' WITH (FORMAT csv, HEADER true)\"" "$PGV"
+
+  # two settlement jobs updating the same accounts in opposite order: a deadlock
+  cat >"$SH/jobs/nightly_settlement.sql" <<'EOF'
+\echo 'nightly settlement: moving marketplace payouts'
+BEGIN;
+UPDATE accounts SET balance_cents = balance_cents - 120000 WHERE id = 1;
+SELECT pg_sleep(1);
+UPDATE accounts SET balance_cents = balance_cents + 120000 WHERE id = 2;
+COMMIT;
+\echo 'nightly settlement: done'
+EOF
+  cat >"$SH/jobs/refund_batch.sql" <<'EOF'
+\echo 'refund batch: releasing reserve for 14 refunds'
+BEGIN;
+UPDATE accounts SET balance_cents = balance_cents - 48350 WHERE id = 2;
+SELECT pg_sleep(1);
+UPDATE accounts SET balance_cents = balance_cents + 48350 WHERE id = 1;
+COMMIT;
+\echo 'refund batch: done'
+EOF
+  capture batch27 psql_deadlock_two_jobs "$SH" \
+    "psql -X -d shop -v ON_ERROR_STOP=1 -f jobs/nightly_settlement.sql & sleep 0.5; psql -X -d shop -v ON_ERROR_STOP=1 -f jobs/refund_batch.sql; wait \$!" "$PGV"
+
+  # createdb with an owner that does not exist, dropdb of a database someone is connected to
+  runuser -u postgres -- "$PGB/createdb" -h "$PG" -p 55427 shop_reporting
+  (psql -X -q -d shop_reporting -c "SELECT pg_sleep(40)" >/dev/null 2>&1 &)
+  sleep 1
+  capture batch27 createdb_dropdb_errors "$SH" \
+    "createdb -O billing_owner -T template0 -E UTF8 shop_staging; dropdb shop_reporting" "$PGV"
+
+  # pgbench: a checkout script that aborts its clients, then a passing run with progress and latencies
+  cat >"$SH/bench/checkout.sql" <<'EOF'
+\set customer random(1, 20000)
+\set product random(1, 3000)
+\set qty random(1, 3)
+BEGIN;
+INSERT INTO orders (customer_id, status, currency, total_cents, created_at) VALUES (:customer, 'pending', 'EUR', 0, now());
+UPDATE products SET stock = stock - :qty, reserved_qty = reserved_qty + :qty WHERE id = :product;
+INSERT INTO order_items (order_id, product_id, qty, unit_price_cents) SELECT currval('orders_id_seq'), :product, :qty, price_cents FROM products WHERE id = :product;
+END;
+EOF
+  capture batch27 pgbench_script_aborted "$SH" "pgbench -n -c 4 -j 2 -t 200 -f bench/checkout.sql shop" "$(pgbench --version)"
+  runuser -u postgres -- "$PGB/createdb" -h "$PG" -p 55427 bench
+  capture batch27 pgbench_init_and_run "$SH" \
+    "pgbench -i -s 3 --foreign-keys bench && pgbench -c 4 -j 2 -T 8 -P 2 -r bench" "$(pgbench --version)"
+
+  # pg_restore of a catalog dump into a fresh cluster that lacks its roles and already has a table
+  psql -X -q -d postgres -c "CREATE ROLE catalog_owner" -c "CREATE ROLE reporting" -c "CREATE DATABASE catalog OWNER catalog_owner" >/dev/null 2>&1
+  cat >"$SH/sql/catalog.sql" <<'EOF'
+SET ROLE catalog_owner;
+CREATE TABLE brands (id serial PRIMARY KEY, name text NOT NULL UNIQUE);
+CREATE TABLE categories (id serial PRIMARY KEY, parent_id integer REFERENCES categories(id), slug text NOT NULL UNIQUE);
+CREATE TABLE items (id serial PRIMARY KEY, brand_id integer REFERENCES brands(id), category_id integer REFERENCES categories(id),
+  sku text NOT NULL UNIQUE, title text NOT NULL, price numeric(10,2) NOT NULL);
+CREATE INDEX items_brand_idx ON items (brand_id);
+CREATE VIEW item_prices AS SELECT i.sku, b.name AS brand, i.price FROM items i JOIN brands b ON b.id = i.brand_id;
+CREATE FUNCTION item_count(p_brand integer) RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT count(*) FROM items WHERE brand_id = p_brand $$;
+INSERT INTO brands (name) SELECT 'Brand ' || g FROM generate_series(1, 40) g;
+INSERT INTO categories (slug) SELECT 'category-' || g FROM generate_series(1, 25) g;
+INSERT INTO items (brand_id, category_id, sku, title, price) SELECT 1 + g % 40, 1 + g % 25, 'IT-' || g, 'Item ' || g, 9.99 + g % 90 FROM generate_series(1, 2000) g;
+GRANT SELECT ON items, brands, item_prices TO reporting;
+RESET ROLE;
+EOF
+  psql -X -q -d catalog -f "$SH/sql/catalog.sql" >/dev/null 2>&1
+  pg_dump -Fc -d catalog -f "$SH/backups/catalog-2024-05-31.dump"
+  psql -X -q -d postgres -c "DROP DATABASE catalog" -c "DROP ROLE catalog_owner" -c "DROP ROLE reporting" -c "CREATE DATABASE catalog_restore" >/dev/null 2>&1
+  psql -X -q -d catalog_restore -c "CREATE TABLE brands (id integer PRIMARY KEY, name text)" >/dev/null 2>&1
+  capture batch27 pg_restore_missing_roles "$SH" \
+    "pg_restore --verbose -d catalog_restore backups/catalog-2024-05-31.dump" "$(pg_restore --version)"
+
+  # vacuumdb --verbose while a forgotten transaction holds back the xmin horizon (exit 0)
+  psql -X -q -d shop -c "DELETE FROM order_items WHERE id % 3 = 0" -c "UPDATE customers SET full_name = upper(full_name) WHERE id % 2 = 0" >/dev/null 2>&1
+  psql -X -q -d shop -c "BEGIN ISOLATION LEVEL REPEATABLE READ" -c "SELECT count(*) FROM accounts" -c "SELECT pg_sleep(600)" >/dev/null 2>&1 &
+  HOLD=$!
+  sleep 1
+  psql -X -q -d shop -c "UPDATE orders SET status = 'archived' WHERE status = 'cancelled' AND created_at < '2023-01-01'" \
+    -c "UPDATE products SET stock = stock + 1" >/dev/null 2>&1
+  capture batch27 vacuumdb_verbose_analyze_long "$SH" "vacuumdb --verbose --analyze -d shop" "$(vacuumdb --version)"
+  kill "$HOLD" 2>/dev/null
+  psql -X -q -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()" >/dev/null 2>&1
+
+  # --- MariaDB 10.11: one server on its own socket and 127.0.0.1:33067, root by unix_socket ---
+  MY="$B/mariadb"
+  mkdir -p "$MY/data" && chown -R mysql: "$MY"
+  mariadb-install-db --user=mysql --datadir="$MY/data" --skip-test-db >/dev/null 2>&1
+  (mariadbd --user=mysql --datadir="$MY/data" --socket="$MY/mysqld.sock" --port=33067 \
+    --bind-address=127.0.0.1 --pid-file="$MY/mariadbd.pid" --log-error="$MY/error.log" \
+    --innodb-buffer-pool-size=64M --innodb-print-all-deadlocks=ON --skip-name-resolve >/dev/null 2>&1 &)
+  # the clients read $MYSQL_HOME/my.cnf after /etc/mysql/my.cnf: point them at this server's socket
+  printf '[client-server]\nsocket = %s\n' "$MY/mysqld.sock" >"$MY/my.cnf"
+  export MYSQL_HOME="$MY"
+  for _ in $(seq 1 30); do mariadb-admin ping >/dev/null 2>&1 && break; sleep 1; done
+  MYV="$(mariadb --version)"
+  MS="$B/shop-mariadb"
+  mkdir -p "$MS/migrations" "$MS/data" "$MS/backups"
+  cat >"$MS/schema.sql" <<'EOF'
+CREATE DATABASE shop CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
+USE shop;
+CREATE TABLE customers (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  email VARCHAR(191) NOT NULL,
+  full_name VARCHAR(120) NOT NULL,
+  created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  UNIQUE KEY uq_customers_email (email)
+) ENGINE=InnoDB;
+CREATE TABLE products (
+  id INT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  sku VARCHAR(16) NOT NULL,
+  title VARCHAR(200) NOT NULL,
+  price_cents INT UNSIGNED NOT NULL,
+  UNIQUE KEY uq_products_sku (sku)
+) ENGINE=InnoDB;
+CREATE TABLE orders (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  customer_id BIGINT UNSIGNED NOT NULL,
+  status ENUM('pending','paid','shipped','cancelled') NOT NULL DEFAULT 'pending',
+  total_cents INT UNSIGNED NOT NULL DEFAULT 0,
+  created_at DATETIME NOT NULL,
+  CONSTRAINT fk_orders_customer FOREIGN KEY (customer_id) REFERENCES customers (id)
+) ENGINE=InnoDB;
+CREATE TABLE order_items (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  order_id BIGINT UNSIGNED NOT NULL,
+  product_id INT UNSIGNED NOT NULL,
+  qty SMALLINT UNSIGNED NOT NULL,
+  CONSTRAINT fk_items_order FOREIGN KEY (order_id) REFERENCES orders (id),
+  CONSTRAINT fk_items_product FOREIGN KEY (product_id) REFERENCES products (id)
+) ENGINE=InnoDB;
+CREATE TABLE wallets (
+  customer_id BIGINT UNSIGNED NOT NULL PRIMARY KEY,
+  balance_cents INT NOT NULL DEFAULT 0
+) ENGINE=InnoDB;
+INSERT INTO customers (email, full_name) VALUES ('ops@tidewater.io', 'Tidewater Ops'),
+  ('anna.berger@example.org', 'Anna Berger'), ('luc.martin@example.org', 'Luc Martin'),
+  ('sofia.rossi@example.org', 'Sofia Rossi'), ('jan.devries@example.org', 'Jan de Vries');
+INSERT INTO products (sku, title, price_cents) VALUES ('TW-1001', 'Canvas tote', 1900),
+  ('TW-1002', 'Enamel mug', 1450), ('TW-1003', 'Linen apron', 3400), ('TW-1004', 'Oak cutting board', 5200);
+INSERT INTO orders (customer_id, status, total_cents, created_at) VALUES (2, 'paid', 3350, '2024-05-02 10:14:00'),
+  (3, 'shipped', 5200, '2024-05-03 08:40:00'), (4, 'pending', 1900, '2024-05-30 21:02:00');
+INSERT INTO wallets VALUES (2, 1500), (3, 0), (4, 2200), (5, 800);
+CREATE VIEW v_open_orders AS SELECT o.id, c.email, o.total_cents, o.created_at FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.status = 'pending';
+CREATE VIEW v_customer_ltv AS SELECT c.id, c.email, SUM(o.total_cents) AS ltv_cents FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id, c.email;
+CREATE PROCEDURE close_stale_orders(IN p_days INT) UPDATE orders SET status = 'cancelled' WHERE status = 'pending' AND created_at < NOW() - INTERVAL p_days DAY;
+CREATE USER 'shop_app'@'127.0.0.1' IDENTIFIED BY 'shop-dev-pw';
+CREATE DATABASE shop_dm;
+GRANT ALL ON shop_dm.* TO 'shop_app'@'127.0.0.1';
+GRANT ALL ON shop.* TO 'shop_app'@'127.0.0.1';
+EOF
+  mariadb <"$MS/schema.sql"
+
+  # a long migration run with -vvv: each statement echoed, then a foreign key errno 150
+  {
+    echo "-- 2024_05_28_inventory.sql: warehouses, stock levels and stock moves"
+    echo "SET foreign_key_checks = 1;"
+    cat <<'EOF'
+CREATE TABLE warehouses (
+  id SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  code CHAR(6) NOT NULL,
+  name VARCHAR(80) NOT NULL,
+  country CHAR(2) NOT NULL,
+  UNIQUE KEY uq_warehouses_code (code)
+) ENGINE=InnoDB;
+EOF
+    for w in "HAM-01 Hamburg Hafen DE" "BER-02 Berlin Tempelhof DE" "AMS-01 Amsterdam Westpoort NL" \
+      "RTM-01 Rotterdam Maasvlakte NL" "LYS-01 Lyon Saint-Priest FR" "MIL-01 Milano Segrate IT" \
+      "VIE-01 Wien Simmering AT" "ZRH-01 Zürich Altstetten CH" "WAW-01 Warszawa Okęcie PL" "PRG-01 Praha Zličín CZ"; do
+      set -- $w
+      echo "INSERT INTO warehouses (code, name, country) VALUES ('$1', '$2 $3', '$4');"
+    done
+    cat <<'EOF'
+CREATE TABLE stock_levels (
+  warehouse_id SMALLINT UNSIGNED NOT NULL,
+  product_id INT UNSIGNED NOT NULL,
+  on_hand INT NOT NULL DEFAULT 0,
+  reserved INT NOT NULL DEFAULT 0,
+  PRIMARY KEY (warehouse_id, product_id),
+  CONSTRAINT fk_stock_warehouse FOREIGN KEY (warehouse_id) REFERENCES warehouses (id),
+  CONSTRAINT fk_stock_product FOREIGN KEY (product_id) REFERENCES products (id)
+) ENGINE=InnoDB;
+EOF
+    for w in 1 2 3 4 5 6 7 8 9 10; do
+      for p in 1 2 3 4; do
+        echo "INSERT INTO stock_levels (warehouse_id, product_id, on_hand) VALUES ($w, $p, $(((w * 37 + p * 11) % 90)));"
+      done
+    done
+    cat <<'EOF'
+ALTER TABLE stock_levels ADD INDEX ix_stock_product (product_id);
+ALTER TABLE products ADD COLUMN weight_grams INT UNSIGNED NULL AFTER price_cents;
+UPDATE products SET weight_grams = 350 WHERE sku = 'TW-1001';
+UPDATE products SET weight_grams = 420 WHERE sku = 'TW-1002';
+UPDATE products SET weight_grams = 300 WHERE sku = 'TW-1003';
+UPDATE products SET weight_grams = 1800 WHERE sku = 'TW-1004';
+CREATE TABLE stock_moves (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  warehouse_id INT NOT NULL,
+  product_id INT UNSIGNED NOT NULL,
+  order_item_id BIGINT UNSIGNED NULL,
+  delta INT NOT NULL,
+  reason ENUM('receipt','pick','return','adjustment') NOT NULL,
+  moved_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT fk_moves_warehouse FOREIGN KEY (warehouse_id) REFERENCES warehouses (id),
+  CONSTRAINT fk_moves_product FOREIGN KEY (product_id) REFERENCES products (id),
+  CONSTRAINT fk_moves_item FOREIGN KEY (order_item_id) REFERENCES order_items (id)
+) ENGINE=InnoDB;
+CREATE INDEX ix_moves_product_time ON stock_moves (product_id, moved_at);
+CREATE VIEW v_stock_available AS SELECT warehouse_id, product_id, on_hand - reserved AS available FROM stock_levels;
+INSERT INTO schema_migrations (version) VALUES ('2024_05_28_inventory');
+EOF
+  } >"$MS/migrations/2024_05_28_inventory.sql"
+  mariadb shop -e "CREATE TABLE schema_migrations (version VARCHAR(64) PRIMARY KEY, applied_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)"
+  capture batch27 mariadb_vvv_migration_errno150_long "$MS" "mariadb -vvv shop < migrations/2024_05_28_inventory.sql" "$MYV"
+
+  # a backfill run with --force: the errors it went past
+  cat >"$MS/data/backfill_2024_05.sql" <<'EOF'
+-- backfill of the May orders lost in the 2024-05-31 outage, exported from the payment provider
+INSERT INTO customers (email, full_name) VALUES ('marta.kowalska@example.org', 'Marta Kowalska');
+INSERT INTO customers (email, full_name) VALUES ('anna.berger@example.org', 'Anna Berger');
+INSERT INTO orders (customer_id, status, total_cents, created_at) VALUES (6, 'paid', 1450, '2024-05-31 09:12:00');
+INSERT INTO orders (customer_id, status, total_cents, created_at) VALUES (42, 'paid', 5200, '2024-05-31 09:40:00');
+INSERT INTO order_items (order_id, product_id, qty) VALUES (4, 2, 1);
+INSERT INTO order_items (order_id, product_id, qty) VALUES (4, 17, 2);
+INSERT INTO products (sku, title, price_cents) VALUES ('TW-1005-NAVY-XL', 'Rain jacket navy XL', 8900);
+UPDATE orders SET status = 'refunded' WHERE id = 2;
+UPDATE wallets SET balance_cents = balance_cents - 'n/a' WHERE customer_id = 3;
+INSERT INTO order_items (order_id, product_id, qty) VALUES (5, 1, -1);
+UPDATE orders SET total_cents = 1450 WHERE id = 4;
+EOF
+  capture batch27 mariadb_force_backfill_errors "$MS" "mariadb --force shop < data/backfill_2024_05.sql" "$MYV"
+
+  # mysqldump of a database with a view over a dropped column
+  mariadb shop -e "ALTER TABLE customers CHANGE full_name display_name VARCHAR(120) NOT NULL"
+  mariadb shop -e "CREATE VIEW v_mailing_list AS SELECT email, display_name FROM customers;
+    ALTER TABLE customers DROP COLUMN display_name, ADD COLUMN first_name VARCHAR(60) NOT NULL DEFAULT '', ADD COLUMN last_name VARCHAR(60) NOT NULL DEFAULT ''"
+  capture batch27 mysqldump_invalid_view "$MS" \
+    "mysqldump --verbose --single-transaction --routines --triggers shop > backups/shop-2024-05-31.sql" "$(mysqldump --version)"
+
+  # mysqlcheck over a warehouse archive of 288 tables, one MyISAM table with a truncated data file
+  {
+    echo "CREATE DATABASE warehouse_archive;"
+    echo "USE warehouse_archive;"
+    for y in 2018 2019 2020 2021 2022 2023; do
+      for m in 01 02 03 04 05 06 07 08 09 10 11 12; do
+        for t in receipts picks returns adjustments; do
+          echo "CREATE TABLE ${t}_${y}_${m} (id INT UNSIGNED NOT NULL PRIMARY KEY, sku VARCHAR(16) NOT NULL, qty INT NOT NULL, at DATETIME NOT NULL) ENGINE=$([ $t = picks ] && echo MyISAM || echo InnoDB);"
+          echo "INSERT INTO ${t}_${y}_${m} VALUES (1, 'TW-1001', 4, '$y-$m-03 08:00:00'), (2, 'TW-1002', 2, '$y-$m-11 14:30:00'), (3, 'TW-1004', 1, '$y-$m-20 17:45:00');"
+        done
+      done
+    done
+  } | mariadb
+  mariadb -e "FLUSH TABLES"
+  truncate -s 45 "$MY/data/warehouse_archive/picks_2021_07.MYD"
+  head -c 1024 /dev/zero | tr '\0' '\377' | dd of="$MY/data/warehouse_archive/picks_2022_10.MYI" bs=1 seek=1024 conv=notrunc 2>/dev/null
+  capture batch27 mysqlcheck_archive_crashed_long "$MS" "mysqlcheck --databases shop warehouse_archive" "$(mysqlcheck --version)"
+
+  # two payment workers deadlock on wallets; then the engine status an engineer reads (exit 0)
+  mariadb shop -e "BEGIN; UPDATE wallets SET balance_cents = balance_cents - 500 WHERE customer_id = 2; DO SLEEP(1); UPDATE wallets SET balance_cents = balance_cents + 500 WHERE customer_id = 4; COMMIT;" >/dev/null 2>&1 &
+  sleep 0.4
+  mariadb shop -e "BEGIN; UPDATE wallets SET balance_cents = balance_cents - 300 WHERE customer_id = 4; DO SLEEP(1); UPDATE wallets SET balance_cents = balance_cents + 300 WHERE customer_id = 2; COMMIT;" >/dev/null 2>&1
+  wait
+  capture batch27 mariadb_innodb_status_deadlock "$MS" "mariadb -e 'SHOW ENGINE INNODB STATUS\\G'" "$MYV"
+
+  # db-migrate (npm) against MariaDB over TCP: the third migration adds a column that exists
+  DM="$B/shop-dbmigrate"
+  mkdir -p "$DM/migrations"
+  ln -s "$NTD/node_modules" "$DM/node_modules"
+  cat >"$DM/database.json" <<'EOF'
+{
+  "dev": {
+    "driver": "mysql",
+    "host": "127.0.0.1",
+    "port": 33067,
+    "user": "shop_app",
+    "password": "shop-dev-pw",
+    "database": "shop_dm",
+    "multipleStatements": true
+  }
+}
+EOF
+  cat >"$DM/migrations/20240520101500-create-suppliers.js" <<'EOF'
+'use strict';
+
+exports.up = function (db) {
+  return db.createTable('suppliers', {
+    id: { type: 'int', unsigned: true, primaryKey: true, autoIncrement: true },
+    name: { type: 'string', length: 120, notNull: true },
+    country: { type: 'string', length: 2, notNull: true },
+  });
+};
+
+exports.down = function (db) {
+  return db.dropTable('suppliers');
+};
+EOF
+  cat >"$DM/migrations/20240522093000-create-purchase-orders.js" <<'EOF'
+'use strict';
+
+exports.up = async function (db) {
+  await db.createTable('purchase_orders', {
+    id: { type: 'bigint', unsigned: true, primaryKey: true, autoIncrement: true },
+    supplier_id: { type: 'int', unsigned: true, notNull: true },
+    sku: { type: 'string', length: 16, notNull: true },
+    qty: { type: 'int', notNull: true },
+  });
+  await db.addIndex('purchase_orders', 'ix_po_supplier', ['supplier_id']);
+};
+
+exports.down = function (db) {
+  return db.dropTable('purchase_orders');
+};
+EOF
+  cat >"$DM/migrations/20240527141000-add-sku-to-suppliers.js" <<'EOF'
+'use strict';
+
+exports.up = async function (db) {
+  await db.addColumn('purchase_orders', 'eta', { type: 'date' });
+  await db.addColumn('purchase_orders', 'sku', { type: 'string', length: 32, notNull: true });
+};
+
+exports.down = async function (db) {
+  await db.removeColumn('purchase_orders', 'eta');
+};
+EOF
+  cat >"$DM/migrations/20240529080000-create-supplier-contacts.js" <<'EOF'
+'use strict';
+
+exports.up = function (db) {
+  return db.createTable('supplier_contacts', {
+    id: { type: 'int', unsigned: true, primaryKey: true, autoIncrement: true },
+    supplier_id: { type: 'int', unsigned: true, notNull: true },
+    email: { type: 'string', length: 191, notNull: true },
+  });
+};
+
+exports.down = function (db) {
+  return db.dropTable('supplier_contacts');
+};
+EOF
+  capture batch27 db_migrate_up_duplicate_column "$DM" "npx db-migrate up -e dev" "db-migrate $(nver db-migrate), db-migrate-mysql $(nver db-migrate-mysql)"
+
+  # --- Redis 7.0: one server on 127.0.0.1:63797 with the session, cart and queue keys of a shop ---
+  RD="$B/redis"
+  RS="$B/shop-redis"
+  mkdir -p "$RD" "$RS/scripts" "$RS/config" "$RS/data"
+  redis-server --port 63797 --bind 127.0.0.1 --dir "$RD" --daemonize yes --pidfile "$RD/redis.pid" \
+    --logfile "$RD/redis.log" --save '' --appendonly no >/dev/null 2>&1
+  for _ in $(seq 1 20); do redis-cli -p 63797 ping >/dev/null 2>&1 && break; sleep 0.5; done
+  RDV="$(redis-cli --version)"
+  {
+    for i in $(seq 1 400); do
+      printf 'SET session:%08x "{\\"uid\\":%d,\\"cart\\":\\"cart:%d\\",\\"csrf\\":\\"%032x\\"}" EX 86400\n' $((i * 2654435761 % 4294967296)) "$i" "$i" $((i * 97))
+      printf 'HSET cart:%d TW-1001 %d TW-1002 %d updated_at 2024-05-31T09:%02d:00Z\n' "$i" $((i % 3)) $((i % 2 + 1)) $((i % 60))
+    done
+    for i in $(seq 1 3000); do printf 'RPUSH queue:emails:dead "{\\"to\\":\\"customer%d@example.org\\",\\"template\\":\\"order-shipped\\",\\"attempts\\":5}"\n' "$i"; done
+    for i in $(seq 1 120); do printf 'RPUSH queue:emails:pending "{\\"to\\":\\"customer%d@example.org\\",\\"template\\":\\"welcome\\"}"\n' "$i"; done
+    for i in $(seq 1 800); do printf 'ZADD leaderboard:2024-05 %d customer:%d\n' $((i * 37 % 1000)) "$i"; done
+    for i in $(seq 1 1500); do printf 'HSET product:views:2024-05 TW-%04d %d\n' "$i" $((i * 13 % 500)); done
+    for i in $(seq 1 60); do printf 'SADD feature:beta-checkout customer:%d\n' $((i * 7)); done
+    printf 'SET stock:TW-1001 42\nSET stock:TW-1002 7\nSET stock:TW-1003 0\nSET config:checkout "%s"\n' "$(head -c 6000 /dev/zero | tr '\0' 'x')"
+  } | redis-cli -p 63797 >/dev/null
+  capture batch27 redis_bigkeys "$RS" "redis-cli -p 63797 --bigkeys" "$RDV"
+
+  cat >"$RS/scripts/reserve_stock.lua" <<'EOF'
+-- reserve_stock.lua: KEYS[1] stock counter, KEYS[2] reservation hash; ARGV[1] quantity, ARGV[2] order id
+local stock = tonumber(redis.call('GET', KEYS[1]) or '0')
+local want = tonumber(ARGV[1])
+if stock < want then
+  return redis.error_reply('INSUFFICIENT_STOCK ' .. KEYS[1] .. ' has ' .. stock .. ', wanted ' .. want)
+end
+redis.call('DECRBY', KEYS[1], want)
+redis.call('HSET', KEYS[2], ARGV[2], want)
+reserved_total = (reserved_total or 0) + want
+redis.call('EXPIRE', KEYS[2], 900)
+return stock - want
+EOF
+  capture batch27 redis_eval_script_global_error "$RS" \
+    "redis-cli -p 63797 --eval scripts/reserve_stock.lua stock:TW-1002 reservations:2024-05-31 , 2 order-10442" "$RDV"
+
+  cat >"$RS/config/redis-cache.conf" <<'EOF'
+# redis-cache.conf: the session and cart cache of the shop (no persistence)
+bind 127.0.0.1 ::1
+port 63798
+protected-mode yes
+tcp-backlog 511
+timeout 0
+tcp-keepalive 300
+daemonize no
+loglevel notice
+databases 4
+save ""
+appendonly no
+maxmemory 512mb
+maxmemory-policy allkeys-lfru
+lazyfree-lazy-eviction yes
+hz 10
+EOF
+  capture batch27 redis_server_config_error "$RS" "redis-server config/redis-cache.conf" "$(redis-server --version)"
+
+  {
+    for i in $(seq 1 180); do
+      k="order:$((10000 + i))"
+      v="{\"id\":$((10000 + i)),\"status\":\"paid\",\"total_cents\":$((i * 137 % 9000 + 500))}"
+      printf '*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n' "${#k}" "$k" "${#v}" "$v"
+      k2="orders:by-day:2024-05-$(printf %02d $((i % 30 + 1)))"
+      printf '*3\r\n$5\r\nRPUSH\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n' "${#k2}" "$k2" "${#k}" "$k"
+    done
+  } >"$RS/data/appendonly.aof"
+  truncate -s -37 "$RS/data/appendonly.aof"
+  capture batch27 redis_check_aof_truncated "$RS" "redis-check-aof data/appendonly.aof" "$RDV"
+
+  {
+    for i in $(seq 1 250); do
+      printf 'HSET customer:%d email customer%d@example.org tier %s\n' "$i" "$i" "$( [ $((i % 5)) = 0 ] && echo gold || echo standard)"
+      printf 'SADD tier:%s customer:%d\n' "$( [ $((i % 5)) = 0 ] && echo gold || echo standard)" "$i"
+    done
+    printf 'HSET customer:251 email\n'
+    printf 'SADD cart:17 TW-1001\n'
+    printf 'HSET customer:252 email customer252@example.org tier\n'
+    printf 'INCRBY stock:TW-1001 ten\n'
+  } >"$RS/data/customers_import.txt"
+  capture batch27 redis_pipe_import_errors "$RS" "cat data/customers_import.txt | redis-cli -p 63797 --pipe" "$RDV"
+
+  # --- sqlite3: an index that no longer matches its table, missing foreign-key indexes, .expert ---
+  SQ="$B/catalog-sqlite"
+  mkdir -p "$SQ/data"
+  sqlite3 "$SQ/data/catalog.db" <<'EOF'
+CREATE TABLE products (id INTEGER PRIMARY KEY, sku TEXT NOT NULL, title TEXT, price_cents INTEGER NOT NULL, category TEXT);
+CREATE UNIQUE INDEX idx_products_sku ON products(sku);
+CREATE INDEX idx_products_category ON products(category) WHERE id NOT IN (118, 431, 1207, 1530, 2044, 2291);
+WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 2400)
+INSERT INTO products (sku, title, price_cents, category)
+SELECT printf('TW-%05d', n), CASE WHEN n IN (904, 1822) THEN NULL ELSE 'Product ' || n END, 199 + n * 37 % 9000,
+  CASE n % 4 WHEN 0 THEN 'kitchen' WHEN 1 THEN 'bags' WHEN 2 THEN 'textiles' ELSE NULL END FROM g;
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema SET sql = 'CREATE INDEX idx_products_category ON products(category)' WHERE name = 'idx_products_category';
+UPDATE sqlite_schema SET sql = 'CREATE TABLE products (id INTEGER PRIMARY KEY, sku TEXT NOT NULL, title TEXT NOT NULL, price_cents INTEGER NOT NULL, category TEXT)' WHERE name = 'products';
+PRAGMA writable_schema = OFF;
+EOF
+  capture batch27 sqlite_integrity_check_index "$SQ" "sqlite3 data/catalog.db 'PRAGMA integrity_check'" "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+
+  sqlite3 "$SQ/data/shop.db" <<'EOF'
+PRAGMA foreign_keys = ON;
+CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
+CREATE TABLE addresses (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), city TEXT, country TEXT);
+CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), shipping_address_id INTEGER REFERENCES addresses(id), status TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE products (id INTEGER PRIMARY KEY, sku TEXT NOT NULL UNIQUE, title TEXT NOT NULL);
+CREATE TABLE order_items (id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE, product_id INTEGER NOT NULL REFERENCES products(id), qty INTEGER NOT NULL);
+CREATE INDEX idx_order_items_order ON order_items(order_id);
+CREATE TABLE refunds (id INTEGER PRIMARY KEY, order_item_id INTEGER NOT NULL REFERENCES order_items(id), amount_cents INTEGER NOT NULL, reason TEXT);
+CREATE TABLE reviews (id INTEGER PRIMARY KEY, product_id INTEGER NOT NULL REFERENCES products(id), customer_id INTEGER REFERENCES customers(id), stars INTEGER NOT NULL);
+EOF
+  capture batch27 sqlite_lint_fkey_indexes_expert "$SQ" \
+    "sqlite3 data/shop.db '.lint fkey-indexes' '.expert' \"SELECT o.id, o.created_at FROM orders o WHERE o.customer_id = 42 AND o.status = 'paid' ORDER BY o.created_at DESC\"" \
+    "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
+
+  # --- npm migration tools against the local servers ---
+  # node-pg-migrate: the third of four migrations renames a column that an earlier one never created
+  runuser -u postgres -- "$PGB/createdb" -h "$PG" -p 55427 loyalty
+  LM="$B/loyalty-service"
+  mkdir -p "$LM/migrations"
+  ln -s "$NTD/node_modules" "$LM/node_modules"
+  cat >"$LM/package.json" <<'EOF'
+{
+  "name": "loyalty-service",
+  "version": "0.9.0",
+  "private": true,
+  "scripts": {
+    "migrate": "node-pg-migrate"
+  }
+}
+EOF
+  cat >"$LM/migrations/1716200000000_create-members.js" <<'EOF'
+/* eslint-disable camelcase */
+exports.up = (pgm) => {
+  pgm.createTable('members', {
+    id: 'id',
+    customer_id: { type: 'bigint', notNull: true, unique: true },
+    tier: { type: 'text', notNull: true, default: 'bronze' },
+    joined_at: { type: 'timestamptz', notNull: true, default: pgm.func('now()') },
+  });
+};
+
+exports.down = (pgm) => {
+  pgm.dropTable('members');
+};
+EOF
+  cat >"$LM/migrations/1716300000000_create-point-ledger.js" <<'EOF'
+exports.up = (pgm) => {
+  pgm.createTable('point_ledger', {
+    id: 'id',
+    member_id: { type: 'integer', notNull: true, references: 'members', onDelete: 'CASCADE' },
+    delta: { type: 'integer', notNull: true },
+    reason: { type: 'text', notNull: true },
+    created_at: { type: 'timestamptz', notNull: true, default: pgm.func('now()') },
+  });
+  pgm.createIndex('point_ledger', ['member_id', 'created_at']);
+};
+
+exports.down = (pgm) => {
+  pgm.dropTable('point_ledger');
+};
+EOF
+  cat >"$LM/migrations/1716400000000_rename-tier-column.js" <<'EOF'
+exports.up = (pgm) => {
+  pgm.renameColumn('members', 'tier_code', 'tier');
+  pgm.addConstraint('members', 'members_tier_check', {
+    check: "tier IN ('bronze', 'silver', 'gold', 'platinum')",
+  });
+};
+
+exports.down = (pgm) => {
+  pgm.dropConstraint('members', 'members_tier_check');
+};
+EOF
+  cat >"$LM/migrations/1716500000000_add-expiry.js" <<'EOF'
+exports.up = (pgm) => {
+  pgm.addColumn('point_ledger', { expires_at: { type: 'timestamptz' } });
+};
+
+exports.down = (pgm) => {
+  pgm.dropColumn('point_ledger', 'expires_at');
+};
+EOF
+  capture batch27 node_pg_migrate_up_failing "$LM" \
+    "DATABASE_URL=postgres://postgres@127.0.0.1:55427/loyalty npx node-pg-migrate up" "node-pg-migrate $(nver node-pg-migrate), pg $(nver pg)"
+
+  # knex seeds against PostgreSQL: the order seed runs before the customers it references exist
+  runuser -u postgres -- "$PGB/createdb" -h "$PG" -p 55427 storefront
+  KS="$B/storefront-api"
+  mkdir -p "$KS/db/migrations" "$KS/db/seeds"
+  ln -s "$NTD/node_modules" "$KS/node_modules"
+  cat >"$KS/knexfile.js" <<'EOF'
+module.exports = {
+  development: {
+    client: 'pg',
+    connection: { host: '127.0.0.1', port: 55427, user: 'postgres', database: 'storefront' },
+    migrations: { directory: './db/migrations' },
+    seeds: { directory: './db/seeds' },
+  },
+};
+EOF
+  cat >"$KS/db/migrations/20240501120000_init.js" <<'EOF'
+exports.up = async (knex) => {
+  await knex.schema.createTable('customers', (t) => {
+    t.increments('id');
+    t.string('email').notNullable().unique();
+    t.string('name').notNullable();
+  });
+  await knex.schema.createTable('orders', (t) => {
+    t.increments('id');
+    t.integer('customer_id').notNullable().references('customers.id');
+    t.string('status').notNullable().defaultTo('pending');
+    t.integer('total_cents').notNullable();
+  });
+};
+exports.down = async (knex) => {
+  await knex.schema.dropTable('orders');
+  await knex.schema.dropTable('customers');
+};
+EOF
+  cat >"$KS/db/seeds/01_orders.js" <<'EOF'
+exports.seed = async (knex) => {
+  await knex('orders').del();
+  await knex('orders').insert([
+    { customer_id: 1, status: 'paid', total_cents: 4900 },
+    { customer_id: 2, status: 'pending', total_cents: 1250 },
+    { customer_id: 3, status: 'shipped', total_cents: 8800 },
+  ]);
+};
+EOF
+  cat >"$KS/db/seeds/02_customers.js" <<'EOF'
+exports.seed = async (knex) => {
+  await knex('customers').del();
+  await knex('customers').insert([
+    { id: 1, email: 'anna.berger@example.org', name: 'Anna Berger' },
+    { id: 2, email: 'luc.martin@example.org', name: 'Luc Martin' },
+    { id: 3, email: 'sofia.rossi@example.org', name: 'Sofia Rossi' },
+  ]);
+};
+EOF
+  (cd "$KS" && npx knex migrate:latest >/dev/null 2>&1)
+  capture batch27 knex_seed_run_fk_violation "$KS" "npx knex seed:run" "knex $(nver knex), pg $(nver pg)"
+
+  # sql-lint over a repository's SQL, checked against the MariaDB schema
+  SL="$B/reporting-sql"
+  mkdir -p "$SL/db/reports" "$SL/db/maintenance" "$SL/db/adhoc"
+  ln -s "$NTD/node_modules" "$SL/node_modules"
+  cat >"$SL/db/reports/monthly_revenue.sql" <<'EOF'
+SELECT DATE_FORMAT(o.created_at, '%Y-%m') AS month, SUM(o.total_cents) / 100 AS revenue
+FROM orders o
+WHERE o.status IN ('paid', 'shipped')
+GROUP BY month
+ORDER BY month;
+EOF
+  cat >"$SL/db/reports/top_products.sql" <<'EOF'
+SELECT p.sku, p.title, SUM(oi.qty) AS units
+FROM order_items oi JOIN products p ON p.id = oi.product_id
+GROUP BY p.sku, p.title
+ORDER BY units DESC
+LIMIT 20;
+EOF
+  cat >"$SL/db/reports/customer_ltv.sql" <<'EOF'
+SELECT c.email, c.full_name, SUM(o.total_cents) AS ltv_cents
+FROM customers c JOIN orders o ON o.customer_id = c.id
+GROUP BY c.email, c.full_name;
+EOF
+  cat >"$SL/db/maintenance/purge_sessions.sql" <<'EOF'
+DELETE FROM sessions;
+EOF
+  cat >"$SL/db/maintenance/reset_wallets.sql" <<'EOF'
+UPDATE wallets SET balance_cents = 0;
+EOF
+  cat >"$SL/db/maintenance/archive_orders.sql" <<'EOF'
+INSERT INTO orders_archive SELECT * FROM orders WHERE created_at < '2023-01-01';
+DELETE FROM orders WHERE created_at < '2023-01-01';
+EOF
+  cat >"$SL/db/adhoc/fix_refund_2024_05.sql" <<'EOF'
+UPDATE orders SET status = 'cancelled' WHERE id IN (2, 3;
+EOF
+  cat >"$SL/db/adhoc/drop_tmp.sql" <<'EOF'
+DROP TEMP TABLE tmp_refunds;
+EOF
+  capture batch27 sql_lint_directory_with_db "$SL" \
+    "npx sql-lint --driver mysql --host 127.0.0.1 --port 33067 --user shop_app --password shop-dev-pw --database shop db" \
+    "sql-lint $(nver sql-lint)"
+
+  # --- data tools on a service's logs, manifests and exports ---
+  DT="$B/ops-data"
+  mkdir -p "$DT/logs" "$DT/deploy/k8s" "$DT/data" "$DT/config/services" "$DT/config/schema"
+  # jq in a pipeline over NDJSON access logs, one file cut off by log rotation mid-line (exit 0: the pipe's last command)
+  routes="/api/orders /api/orders/:id /api/cart /api/checkout /api/products /api/products/:sku /api/auth/refresh /healthz"
+  for d in 29 30 31; do
+    for i in $(seq 1 700); do
+      r=$(echo $routes | cut -d' ' -f$((i * 7 % 8 + 1)))
+      st=200; [ $((i % 41)) = 0 ] && st=502; [ $((i % 97)) = 0 ] && st=500; [ $((i % 13)) = 0 ] && st=404
+      printf '{"ts":"2024-05-%sT%02d:%02d:%02dZ","level":"info","route":"%s","status":%d,"ms":%d,"req":"%08x"}\n' \
+        "$d" $((i / 60 % 24)) $((i % 60)) $((i * 7 % 60)) "$r" "$st" $((i * 37 % 900 + 3)) $(((i + d * 1000) * 2654435761 % 4294967296))
+    done >"$DT/logs/api-2024-05-$d.ndjson"
+  done
+  head -c 61234 "$DT/logs/api-2024-05-30.ndjson" >"$DT/logs/api-2024-05-30.tmp" && mv "$DT/logs/api-2024-05-30.tmp" "$DT/logs/api-2024-05-30.ndjson"
+  printf '{"ts":"2024-05-30T23:59:59Z","level":"info","route":"/api/cart","status":200,"ms":12,"req":"0f3a9c21"}\n' >>"$DT/logs/api-2024-05-30.ndjson"
+  capture batch27 jq_ndjson_pipeline_truncated_line "$DT" \
+    "cat logs/api-2024-05-*.ndjson | jq -r 'select(.status >= 500) | \"\\(.status) \\(.route)\"' | sort | uniq -c | sort -rn" "$(jq --version)"
+
+  # yq over Kubernetes manifests: a Service among the Deployments has no pod template
+  for s in orders-api:250m:512Mi cart-api:200m:256Mi checkout-api:500m:1Gi catalog-api:250m:512Mi search-indexer:1:2Gi; do
+    IFS=: read -r name cpu mem <<<"$s"
+    cat >"$DT/deploy/k8s/$name.yaml" <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: $name
+  labels:
+    app.kubernetes.io/name: $name
+    app.kubernetes.io/part-of: tidewater-shop
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: $name
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: $name
+    spec:
+      containers:
+        - name: $name
+          image: registry.tidewater.io/$name:1.14.2
+          ports:
+            - containerPort: 8080
+          resources:
+            requests:
+              cpu: $cpu
+              memory: $mem
+            limits:
+              memory: $mem
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: $name
+spec:
+  selector:
+    app.kubernetes.io/name: $name
+  ports:
+    - port: 80
+      targetPort: 8080
+EOF
+  done
+  capture batch27 yq_manifests_iterate_null "$DT" \
+    "yq -r '.spec.template.spec.containers[] | \"\\(.name)\\t\\(.resources.requests.cpu)\\t\\(.resources.limits.memory)\"' deploy/k8s/*.yaml" "yq (python) $(dpkg-query -W -f '${Version}' yq), $(jq --version)"
+
+  # miller: per-route latency stats over a CSV export with a row that has an extra field
+  {
+    echo "ts,route,method,status,latency_ms,bytes,region"
+    for i in $(seq 1 900); do
+      r=$(echo $routes | cut -d' ' -f$((i * 3 % 8 + 1)))
+      printf '2024-05-31T%02d:%02d:%02dZ,%s,%s,%d,%d,%d,%s\n' $((i / 60 % 24)) $((i % 60)) $((i * 7 % 60)) "$r" \
+        "$( [ $((i % 5)) = 0 ] && echo POST || echo GET)" "$( [ $((i % 53)) = 0 ] && echo 500 || echo 200)" $((i * 37 % 700 + 4)) $((i * 131 % 9000 + 200)) \
+        "$(echo eu-central-1 eu-west-1 eu-north-1 | cut -d' ' -f$((i % 3 + 1)))"
+    done
+  } >"$DT/data/requests-2024-05-31.csv"
+  sed -i '613s/$/,canary/' "$DT/data/requests-2024-05-31.csv"
+  capture batch27 mlr_stats_csv_data_length "$DT" \
+    "mlr --icsv --opprint stats1 -a count,mean,p95,max -f latency_ms -g route then sort -nr latency_ms_p95 data/requests-2024-05-31.csv" "$(mlr --version)"
+
+  # miller: joining the catalog with the warehouse stock, unpaired rows on both sides (exit 0, long)
+  {
+    echo "sku,title,category,price_eur"
+    for i in $(seq 1 320); do
+      [ "$i" = 77 ] || [ "$i" = 214 ] && continue
+      printf 'TW-%04d,%s %d,%s,%d.%02d\n' "$((1000 + i))" "$(echo Tote Mug Apron Board Towel Candle Blanket Jar | cut -d' ' -f$((i % 8 + 1)))" "$i" \
+        "$(echo bags kitchen textiles home | cut -d' ' -f$((i % 4 + 1)))" $((i * 7 % 80 + 5)) $((i * 13 % 100))
+    done
+  } >"$DT/data/catalog.csv"
+  {
+    echo "sku,warehouse,on_hand"
+    for i in $(seq 1 320); do
+      [ "$i" = 150 ] && continue
+      printf 'TW-%04d,%s,%d\n' "$((1000 + i))" "$(echo HAM-01 AMS-01 LYS-01 | cut -d' ' -f$((i % 3 + 1)))" $((i * 17 % 120))
+    done
+    echo "TW-9001,HAM-01,14"
+  } >"$DT/data/stock.csv"
+  capture batch27 mlr_join_unpaired_long "$DT" \
+    "mlr --icsv --opprint join --ul --ur -j sku -f data/catalog.csv data/stock.csv" "$(mlr --version)"
+
+  # xmlstarlet: validating service descriptors against their XSD
+  cat >"$DT/config/schema/service.xsd" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="qualified">
+  <xs:element name="service">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="image" type="xs:string"/>
+        <xs:element name="replicas" type="xs:positiveInteger"/>
+        <xs:element name="port" type="xs:unsignedShort"/>
+        <xs:element name="timeout" type="xs:positiveInteger"/>
+        <xs:element name="database" minOccurs="0">
+          <xs:complexType>
+            <xs:attribute name="url" type="xs:anyURI" use="required"/>
+            <xs:attribute name="pool" type="xs:positiveInteger" default="10"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="name" type="xs:NCName" use="required"/>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+EOF
+  port=8081
+  for s in orders-api cart-api checkout-api catalog-api search-indexer auth-gateway pricing-api returns-api \
+    reporting-worker webhook-relay notifications inventory-api shipping-api billing-worker; do
+    timeout=30; replicas=3; extra=""
+    case $s in
+      billing-worker) timeout=thirty ;;
+      pricing-api) replicas=0 ;;
+      returns-api) extra='  <retries>3</retries>' ;;
+    esac
+    {
+      printf '<?xml version="1.0" encoding="UTF-8"?>\n<service name="%s">\n  <image>registry.tidewater.io/%s:1.14.2</image>\n' "$s" "$s"
+      printf '  <replicas>%s</replicas>\n  <port>%d</port>\n  <timeout>%s</timeout>\n' "$replicas" "$port" "$timeout"
+      [ -n "$extra" ] && echo "$extra"
+      printf '  <database url="postgres://%s@db:5432/%s" pool="20"/>\n</service>\n' "$s" "${s%%-*}"
+    } >"$DT/config/services/$s.xml"
+    port=$((port + 1))
+  done
+  sed -i 's|<port>8093</port>|<port>8093</port|' "$DT/config/services/shipping-api.xml"
+  capture batch27 xmlstarlet_val_xsd "$DT" "xmlstarlet val -e -s config/schema/service.xsd config/services/*.xml" "xmlstarlet $(xmlstarlet --version | head -1)"
+
+  # datamash: monthly payment totals by provider, one export row says N/A
+  {
+    echo "payment_id,provider,currency,amount,captured_at"
+    for i in $(seq 1 400); do
+      printf 'pay_%06d,%s,EUR,%d.%02d,2024-05-%02dT%02d:%02d:00Z\n' "$((480000 + i))" \
+        "$(echo stripe adyen paypal klarna | cut -d' ' -f$((i * 3 % 4 + 1)))" $((i * 29 % 300 + 5)) $((i * 7 % 100)) $((i % 31 + 1)) $((i % 24)) $((i % 60))
+    done
+  } >"$DT/data/payments-2024-05.csv"
+  sed -i '229s/,EUR,[0-9.]*,/,EUR,N\/A,/' "$DT/data/payments-2024-05.csv"
+  capture batch27 datamash_invalid_numeric "$DT" \
+    "tail -n +2 data/payments-2024-05.csv | sort -t, -k2,2 | datamash -t, -g 2 count 1 sum 4 mean 4" "$(datamash --version | head -1)"
+
+  # csvkit: csvsql with a query naming a column the export does not have
+  {
+    echo "order_id,customer_email,country,total_eur,created_at"
+    for i in $(seq 1 200); do
+      printf '%d,customer%d@example.org,%s,%d.%02d,2024-05-%02d\n' $((10000 + i)) $((i * 7 % 150)) "$(echo DE FR NL AT CH | cut -d' ' -f$((i % 5 + 1)))" $((i * 31 % 400 + 9)) $((i % 100)) $((i % 31 + 1))
+    done
+  } >"$DT/data/orders-2024-05.csv"
+  capture batch27 csvsql_query_no_such_column "$DT" \
+    "csvsql --query 'SELECT country, count(*) AS orders, sum(total_cents) / 100.0 AS revenue FROM \"orders-2024-05\" GROUP BY country ORDER BY revenue DESC' data/orders-2024-05.csv" "csvsql $(csvsql --version 2>&1 | cut -d' ' -f2)"
+
+  # --- shell tests and scripts of a database tooling repository ---
+  DB="$B/dbtools"
+  mkdir -p "$DB/bin" "$DB/test/migrations" "$DB/db/migrations" "$DB/scripts" "$DB/data" "$DB/backups"
+  cat >"$DB/bin/backup-name" <<'EOF'
+#!/usr/bin/env bash
+# backup-name DB [DATE]: the file name of a database's nightly dump
+set -euo pipefail
+db="${1:?usage: backup-name DB [DATE]}"
+day="${2:-$(date -u +%F)}"
+case "$db" in
+  *[!a-z0-9_]*) echo "backup-name: invalid database name '$db'" >&2; exit 2 ;;
+esac
+echo "${db}_${day//-/}.dump"
+EOF
+  cat >"$DB/bin/rotate-backups" <<'EOF'
+#!/usr/bin/env bash
+# rotate-backups DIR KEEP: deletes all but the KEEP newest *.dump files of DIR
+set -euo pipefail
+dir="$1"
+keep="$2"
+ls -1 "$dir"/*.dump | sort -r | tail -n +"$keep" | while read -r f; do
+  rm -f -- "$f"
+  echo "removed $(basename "$f")"
+done
+EOF
+  cat >"$DB/bin/parse-dsn" <<'EOF'
+#!/usr/bin/env bash
+# parse-dsn URL: prints host, port and database of a postgres:// URL, one per line
+set -euo pipefail
+url="$1"
+rest="${url#postgres://}"
+rest="${rest#*@}"
+hostport="${rest%%/*}"
+db="${rest#*/}"
+host="${hostport%:*}"
+port="${hostport##*:}"
+[ "$port" = "$hostport" ] && port=5432
+echo "host=$host"
+echo "port=$port"
+echo "database=${db%%\?*}"
+EOF
+  chmod +x "$DB/bin/"*
+  cat >"$DB/test/backup_name.bats" <<'EOF'
+#!/usr/bin/env bats
+
+setup() {
+  PATH="$BATS_TEST_DIRNAME/../bin:$PATH"
+}
+
+@test "backup-name uses the date without dashes" {
+  run backup-name shop 2024-05-31
+  [ "$status" -eq 0 ]
+  [ "$output" = "shop_20240531.dump" ]
+}
+
+@test "backup-name accepts underscores and digits" {
+  run backup-name shop_reporting2 2024-05-31
+  [ "$status" -eq 0 ]
+  [ "$output" = "shop_reporting2_20240531.dump" ]
+}
+
+@test "backup-name rejects a database name with a dash" {
+  run backup-name shop-staging 2024-05-31
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"invalid database name 'shop-staging'"* ]]
+}
+
+@test "backup-name requires a database" {
+  run backup-name
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"usage: backup-name DB [DATE]"* ]]
+}
+
+@test "backup-name rejects upper case" {
+  run backup-name Shop 2024-05-31
+  [ "$status" -eq 2 ]
+}
+EOF
+  cat >"$DB/test/rotate_backups.bats" <<'EOF'
+#!/usr/bin/env bats
+
+setup() {
+  PATH="$BATS_TEST_DIRNAME/../bin:$PATH"
+  BACKUP_DIR="$BATS_TEST_TMPDIR/backups"
+  mkdir -p "$BACKUP_DIR"
+  for d in 01 02 03 04 05 06 07 08 09 10; do
+    touch "$BACKUP_DIR/shop_202405$d.dump"
+  done
+}
+
+@test "rotate-backups keeps the newest KEEP dumps" {
+  run rotate-backups "$BACKUP_DIR" 7
+  [ "$status" -eq 0 ]
+  [ "$(ls "$BACKUP_DIR" | wc -l)" -eq 7 ]
+}
+
+@test "rotate-backups removes the oldest first" {
+  run rotate-backups "$BACKUP_DIR" 7
+  [ ! -e "$BACKUP_DIR/shop_20240501.dump" ]
+  [ -e "$BACKUP_DIR/shop_20240510.dump" ]
+  [ -e "$BACKUP_DIR/shop_20240504.dump" ]
+}
+
+@test "rotate-backups reports what it removed" {
+  run rotate-backups "$BACKUP_DIR" 9
+  [ "${lines[0]}" = "removed shop_20240501.dump" ]
+}
+
+@test "rotate-backups leaves other files alone" {
+  touch "$BACKUP_DIR/README"
+  run rotate-backups "$BACKUP_DIR" 7
+  [ -e "$BACKUP_DIR/README" ]
+}
+
+@test "rotate-backups on an empty directory succeeds" {
+  rm -f "$BACKUP_DIR"/*.dump
+  run rotate-backups "$BACKUP_DIR" 7
+  [ "$status" -eq 0 ]
+}
+EOF
+  cat >"$DB/test/parse_dsn.bats" <<'EOF'
+#!/usr/bin/env bats
+
+setup() {
+  PATH="$BATS_TEST_DIRNAME/../bin:$PATH"
+}
+
+@test "parse-dsn reads host, port and database" {
+  run parse-dsn postgres://app:secret@db.internal:6432/shop
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "host=db.internal" ]
+  [ "${lines[1]}" = "port=6432" ]
+  [ "${lines[2]}" = "database=shop" ]
+}
+
+@test "parse-dsn defaults the port to 5432" {
+  run parse-dsn postgres://app@db.internal/shop
+  [ "${lines[1]}" = "port=5432" ]
+}
+
+@test "parse-dsn drops query parameters" {
+  run parse-dsn "postgres://app@db.internal:5432/shop?sslmode=require"
+  [ "${lines[2]}" = "database=shop" ]
+}
+
+@test "parse-dsn keeps an IPv6 host" {
+  run parse-dsn "postgres://app@[fd00::12]:5432/shop"
+  [ "${lines[0]}" = "host=[fd00::12]" ]
+  [ "${lines[1]}" = "port=5432" ]
+}
+EOF
+  capture batch27 bats_pretty_failures "$DB" "bats -F pretty test/" "$(bats --version)"
+
+  # bats --tap over 100 migrations, three checks each (the suite a generator writes), three failing
+  for i in $(seq 1 100); do
+    v=$(printf '%04d' "$i")
+    name=$(echo create_customers add_orders_index backfill_totals add_invoice_status create_refunds drop_legacy_flags \
+      add_fx_rates rename_sku_column add_stock_moves partition_invoice_lines | cut -d' ' -f$(((i - 1) % 10 + 1)))
+    f="$DB/db/migrations/${v}_${name}.sql"
+    printf -- '-- migrate:up\nSELECT 1; -- %s\n\n-- migrate:down\nSELECT 1;\n' "$name" >"$f"
+  done
+  printf -- '-- migrate:up\nALTER TABLE orders ADD COLUMN channel text;\n' >"$DB/db/migrations/0047_add_fx_rates.sql"
+  mv "$DB/db/migrations/0064_add_invoice_status.sql" "$DB/db/migrations/0064-add-invoice-status.sql"
+  printf -- '-- migrate:up\nBEGIN;\nDROP TABLE legacy_flags;\nCOMMIT;\n\n-- migrate:down\nSELECT 1;\n' >"$DB/db/migrations/0086_drop_legacy_flags.sql"
+  {
+    echo '#!/usr/bin/env bats'
+    echo '# generated by test/gen-migration-tests.sh: three checks for every file in db/migrations'
+    echo
+    echo 'MIGRATIONS="$BATS_TEST_DIRNAME/../../db/migrations"'
+    for f in "$DB"/db/migrations/*.sql; do
+      b=$(basename "$f")
+      cat <<EOF
+
+@test "$b: file name is NNNN_snake_case.sql" {
+  [[ "$b" =~ ^[0-9]{4}_[a-z0-9_]+\\.sql\$ ]]
+}
+
+@test "$b: has a migrate:down section" {
+  grep -q '^-- migrate:down' "\$MIGRATIONS/$b"
+}
+
+@test "$b: does not manage its own transaction" {
+  run grep -qiE '^(BEGIN|COMMIT);' "\$MIGRATIONS/$b"
+  [ "\$status" -ne 0 ]
+}
+EOF
+    done
+  } >"$DB/test/migrations/lint.bats"
+  capture batch27 bats_tap_migration_checks_long "$DB" "bats --tap test/migrations/" "$(bats --version)"
+
+  # shunit2: the dump-verification helpers
+  cat >"$DB/scripts/dumpcheck.sh" <<'EOF'
+# dumpcheck.sh: helpers to check a plain-text pg_dump before it is uploaded
+dump_tables() {
+  grep -E '^CREATE TABLE ' "$1" | sed -E 's/^CREATE TABLE ([^ ]+) \(.*/\1/' | sort
+}
+dump_has_data() {
+  grep -q "^COPY $2 " "$1"
+}
+dump_size_ok() {
+  [ "$(wc -c <"$1")" -ge "$2" ]
+}
+dump_pg_version() {
+  sed -n 's/^-- Dumped from database version \(.*\)$/\1/p' "$1" | head -1
+}
+EOF
+  cat >"$DB/test/test_dumpcheck.sh" <<'EOF'
+#!/bin/sh
+# shunit2 tests of scripts/dumpcheck.sh
+. "$(dirname "$0")/../scripts/dumpcheck.sh"
+
+oneTimeSetUp() {
+  DUMP="${SHUNIT_TMPDIR}/shop.sql"
+  cat >"$DUMP" <<'SQL'
+--
+-- PostgreSQL database dump
+--
+-- Dumped from database version 15.7 (Debian 15.7-0+deb12u1)
+-- Dumped by pg_dump version 15.7 (Debian 15.7-0+deb12u1)
+CREATE TABLE public.customers (
+    id bigint NOT NULL
+);
+CREATE TABLE public.orders (
+    id bigint NOT NULL
+);
+COPY public.customers (id) FROM stdin;
+1
+\.
+SQL
+}
+
+test_lists_tables() {
+  assertEquals "public.customers
+public.orders" "$(dump_tables "$DUMP")"
+}
+
+test_finds_data_of_a_table() {
+  assertTrue "customers has data" "dump_has_data '$DUMP' public.customers"
+}
+
+test_orders_has_data() {
+  assertTrue "orders has data" "dump_has_data '$DUMP' public.orders"
+}
+
+test_size_threshold() {
+  assertTrue "dump is at least 100 bytes" "dump_size_ok '$DUMP' 100"
+}
+
+test_reads_server_version() {
+  assertEquals "15.7" "$(dump_pg_version "$DUMP")"
+}
+
+test_empty_dump_has_no_tables() {
+  : >"${SHUNIT_TMPDIR}/empty.sql"
+  assertNull "$(dump_tables "${SHUNIT_TMPDIR}/empty.sql")"
+}
+
+. shunit2
+EOF
+  capture batch27 shunit2_dumpcheck_failures "$DB" "sh test/test_dumpcheck.sh" "shunit2 $(dpkg-query -W -f '${Version}' shunit2)"
+
+  # bash -x of the deploy step that applies pending SQL migrations with psql, failing at the 31st
+  runuser -u postgres -- "$PGB/createdb" -h "$PG" -p 55427 ledger
+  mkdir -p "$DB/deploy/sql"
+  for i in $(seq 1 36); do
+    v=$(printf '%03d' "$i")
+    case $i in
+      1) sql="CREATE TABLE accounts (id bigserial PRIMARY KEY, code text NOT NULL UNIQUE, name text NOT NULL);" ;;
+      2) sql="CREATE TABLE journal (id bigserial PRIMARY KEY, booked_on date NOT NULL, memo text);" ;;
+      3) sql="CREATE TABLE postings (id bigserial PRIMARY KEY, journal_id bigint NOT NULL REFERENCES journal(id), account_id bigint NOT NULL REFERENCES accounts(id), amount_cents bigint NOT NULL);" ;;
+      31) sql="ALTER TABLE postings ADD CONSTRAINT postings_currency_fk FOREIGN KEY (currency) REFERENCES currencies(code);" ;;
+      *) sql="INSERT INTO accounts (code, name) VALUES ('$((1000 + i * 10))', 'Account $((1000 + i * 10))');" ;;
+    esac
+    echo "$sql" >"$DB/deploy/sql/${v}_step.sql"
+  done
+  for i in 4 9 15 22 27; do
+    mv "$DB/deploy/sql/$(printf '%03d' $i)_step.sql" "$DB/deploy/sql/$(printf '%03d' $i)_$(echo seed_accounts add_index backfill_memo seed_more rename | cut -d' ' -f$(((i % 5) + 1))).sql"
+  done
+  cat >"$DB/deploy/migrate.sh" <<'EOF'
+#!/usr/bin/env bash
+# migrate.sh DATABASE: applies deploy/sql/*.sql not yet recorded in schema_migrations, in order
+set -euo pipefail
+
+db="${1:?usage: migrate.sh DATABASE}"
+dir="$(cd "$(dirname "$0")" && pwd)/sql"
+psql_q() { psql -X -q -t -A -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+
+psql_q -c "CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+applied=0
+for f in "$dir"/*.sql; do
+  version="$(basename "$f" .sql)"
+  version="${version%%_*}"
+  if [ "$(psql_q -c "SELECT count(*) FROM schema_migrations WHERE version = '$version'")" = 1 ]; then
+    continue
+  fi
+  echo "applying $(basename "$f")"
+  psql_q --single-transaction -f "$f"
+  psql_q -c "INSERT INTO schema_migrations (version) VALUES ('$version')"
+  applied=$((applied + 1))
+done
+echo "applied $applied migrations"
+EOF
+  chmod +x "$DB/deploy/migrate.sh"
+  capture batch27 bash_x_migrate_script_long "$DB" "bash -x deploy/migrate.sh ledger" "$(bash --version | head -1)"
+
+  # sed and awk scripts of the data pipeline
+  cat >"$DB/scripts/anonymize.sed" <<'EOF'
+# anonymize.sed: scrub personal data from a plain-text dump before it leaves production
+s/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[a-z]{2,}/user@example.invalid/g
+s/\+[0-9]{2} [0-9 ]{6,}/+00 000 000000/g
+/^COPY public\.sessions /,/^\\\.$/d
+s/(iban": ")[A-Z]{2}[0-9A-Z]+/\1XX00000000000000/g
+s/(street": ")[^"]+/\1Redacted Street 1/g
+s/(ip_address: )[0-9.]+/\10.0.0.0/gi
+s/(card_last4": ")[0-9]{4}/\1****/g;s/(birthdate": ")[0-9-]+/\11970-01-01/gx
+EOF
+  printf 'COPY public.customers (id, email, phone) FROM stdin;\n1\tanna.berger@example.org\t+49 170 5550123\n\\.\n' >"$DB/backups/shop.sql"
+  capture batch27 sed_script_unknown_option "$DB" "sed -E -f scripts/anonymize.sed backups/shop.sql > backups/shop-anon.sql" "$(sed --version | head -1)"
+
+  {
+    echo "day,channel,sessions,carts,orders"
+    for d in $(seq 1 31); do
+      for c in organic paid email social; do
+        s=$((d * 37 % 900 + 100)); [ "$c" = social ] && [ "$d" = 18 ] && s=0
+        printf '2024-05-%02d,%s,%d,%d,%d\n' "$d" "$c" "$s" $((s / 7)) $((s / 31))
+      done
+    done
+  } >"$DB/data/funnel-2024-05.csv"
+  cat >"$DB/scripts/conversion.awk" <<'EOF'
+# conversion.awk: cart and order conversion per channel and day from the funnel export
+BEGIN { FS = ","; OFS = "\t"; print "day", "channel", "cart%", "order%" }
+NR == 1 { next }
+$3 == 0 {
+  printf "warning: %s %s has no sessions (%d carts)\n", $1, $2 > "/dev/stderr"
+  next
+}
+{
+  cart_rate = 100 * $4 / $3
+  order_rate = 100 * $5 / $3
+  printf "%s\t%s\t%.1f\t%.2f\n", $1, $2, cart_rate, order_rate
+  total[$2] += $5
+}
+END { for (c in total) print "total", c, total[c] > "/dev/stderr" }
+EOF
+  capture batch27 awk_printf_runtime_error "$DB" "awk -f scripts/conversion.awk data/funnel-2024-05.csv" "$(awk --version 2>/dev/null | head -1)"
+
+  # stop the servers this section started
+  runuser -u postgres -- "$PGB/pg_ctl" -D "$PG/data" -m fast stop >/dev/null 2>&1
+  mariadb-admin shutdown >/dev/null 2>&1
+  redis-cli -p 63797 shutdown nosave >/dev/null 2>&1
+fi

@@ -12,8 +12,10 @@
  *
  * A checker run item by item says the same of each item that passed its check: `No syntax errors
  * detected in src/a.php` (php -l), `a.pl syntax OK` (perl -c), `a.bin: OK` (sha256sum -c),
- * `a.xml validates` (xmllint). Those runs fold the same way into a count of their own; each item
- * that failed (`Errors parsing src/b.php`, `a.bin: FAILED`), the tool's closing warning and the
+ * `a.xml validates` (xmllint), `db.orders_2024_01     OK` (mysqlcheck, its name padded to a
+ * column whatever digits it carries). Those runs fold the same way into a count of their own; each item
+ * that failed (`Errors parsing src/b.php`, `a.bin: FAILED`, a table's name alone over its
+ * `error    : Corrupt`), the tool's closing warning and the
  * output's last line stay.
  * A verdict line is one of these shapes as a whole, so a line that says anything else is none.
  */
@@ -48,6 +50,8 @@ const CHECK_PASSED = new RegExp(
     String.raw`^\S{1,500}: OK$`,
     // xmllint --schema
     String.raw`^\S{1,500} validates$`,
+    // mysqlcheck, mariadb-upgrade: the item's name padded to a column, then its verdict
+    String.raw`^\S{1,500} {2,200}(?:OK|ok|[Pp]assed|(?:Table is )?already up to date)$`,
   ].map((s) => `(?:${s})`).join("|"),
 );
 

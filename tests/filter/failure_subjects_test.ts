@@ -2,7 +2,8 @@
  * A failure keeps the line that names what failed, and a word only a name carries is no failure:
  * every cut keeps the subject line above a failure (promtool's `Checking rules/a.yml` over its
  * indented `  FAILED:`, yamllint's file line over its indented errors), a failure word inside a
- * path (`rules/api-errors.yml`) keeps nothing, and diagnostics whose word says their severity
+ * path (`rules/api-errors.yml`) or an option (`-Werror`, `ON_ERROR_STOP=1`) keeps nothing, a shell
+ * trace's failure keeps the command echoed above it, and diagnostics whose word says their severity
  * (`… is a CNAME (illegal)`) never fold as status chatter. Real captures of small projects.
  */
 import { expect } from "expect";
@@ -10,6 +11,7 @@ import { defaultConfig } from "../../src/config/schema.ts";
 import { loadFilterEngine } from "../../src/filter/mod.ts";
 import { FAILURE_SIGNAL } from "../../src/filter/signals.ts";
 import { CutGap } from "../../src/filter/strategies/mod.ts";
+import { fastestMs } from "../_support/timing.ts";
 
 const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
 const FIXTURES = new URL("../fixtures/generic/", import.meta.url);
@@ -70,9 +72,35 @@ Deno.test("a failure word inside a path is no failure; beside one it still is", 
     ["    assert.equal(total, 7)", true],
     ["Segmentation fault.", true],
     ["  at Object.<anonymous> (src/errors.js:3:9)", false],
+    // An option's or an upper-case setting's name names a behaviour; a value, a diff's removed
+    // line and a message beside one still say a failure.
+    ["+ psql -X -q -v ON_ERROR_STOP=1 -d library -c 'SELECT 1'", false],
+    ["+ cc -std=c11 -Wall -Werror -O2 -c src/m001.c -o build/m001.o", false],
+    ["cargo test --workspace --no-fail-fast", false],
+    ["docker compose up --abort-on-container-exit", false],
+    ["src/m064.c:1:29: error: unused variable 'unused' [-Werror=unused-variable]", true],
+    ["cc1: all warnings being treated as errors", true],
+    ["-error: expected 3", true],
+    ['time=12:00:01 level=error msg="disk full"', true],
+    ["psql: --on_error_stop: unrecognized option, command failed", true],
   ];
   for (const [line, failure] of cases) {
     expect({ line, failure: FAILURE_SIGNAL.test(line) }).toEqual({ line, failure });
+  }
+});
+
+Deno.test("a word of many failure words inside a path, an option or a setting is read once", () => {
+  // Each failure word of the word was read with the whole word around it: quadratic in its length.
+  const words = [
+    "/" + "error".repeat(20_000),
+    " -" + "fail".repeat(25_000),
+    " ON" + "_ERROR".repeat(16_000) + "=1",
+  ];
+  for (const word of words) {
+    let failure: boolean | undefined;
+    const ms = fastestMs(() => failure = FAILURE_SIGNAL.test(word), 400);
+    expect({ word: word.slice(0, 12), failure, fast: ms < 400 })
+      .toEqual({ word: word.slice(0, 12), failure: false, fast: true });
   }
 });
 
@@ -101,4 +129,44 @@ Deno.test("CutGap: a failure's subject comes back only from the lines dropped si
   out.length = 0;
   gap.flush(out);
   expect(out).toEqual([]);
+});
+
+Deno.test("a shell trace's cut drops the commands whose options hold a failure word, and keeps the one that failed", () => {
+  // Real bash -x traces: a loop creating monthly partitions through `psql -v ON_ERROR_STOP=1`
+  // until one overlaps, and a loop compiling 130 files with `-Werror`, one failing in the middle.
+  const cases = [
+    {
+      file: "trace_bash_x_partitions.txt",
+      command: "bash -x scripts/partitions.sh library",
+      option: "ON_ERROR_STOP=1",
+      failure: [
+        'ERROR:  partition "readings_2025_11" would overlap partition "readings_legacy"',
+      ],
+      ran: "+ psql -X -q -t -A -v ON_ERROR_STOP=1 -d library -c 'CREATE TABLE readings_2025_11",
+    },
+    {
+      file: "trace_bash_x_cbuild.txt",
+      command: "bash -x build.sh",
+      option: "-Werror",
+      failure: [
+        "src/m064.c:1:29: error: unused variable \u2018unused\u2019 [-Werror=unused-variable]",
+        "cc1: all warnings being treated as errors",
+      ],
+      ran: "+ cc -std=c11 -Wall -Wextra -Werror -O2 -c src/m064.c -o build/m064.o",
+    },
+  ];
+  for (const { file, command, option, failure, ran } of cases) {
+    const input = read(file).split("\n");
+    const out = engine.filter(command, input.join("\n"), { failed: true }).text.split("\n");
+    const withOption = (lines: string[]) => lines.filter((l) => l.includes(option)).length;
+    // The cut takes the echoed commands of its middle, options and all (the head and the tail
+    // hold the others).
+    expect({ file, cut: withOption(out) < withOption(input) * 0.7 }).toEqual({ file, cut: true });
+    expect(out.length).toBeLessThan(input.length * 0.65);
+    for (const line of failure) expect(out).toContain(line);
+    // The command that failed stays, right above its error or one line up.
+    const at = out.indexOf(failure[0]);
+    expect({ file, ran: out.slice(at - 3, at).some((l) => l.startsWith(ran)) })
+      .toEqual({ file, ran: true });
+  }
 });

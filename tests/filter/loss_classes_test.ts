@@ -797,3 +797,34 @@ Deno.test("tsc --pretty keeps the code frame of an error alone in its code besid
   expect(out.some((line) => line.includes("export function metric"))).toBe(false);
   expect(out.length).toBeLessThan(200);
 });
+
+Deno.test("psql keeps every command tag that counts rows, an insert's too; only one-row inserts go with the DDL tags", async () => {
+  // Real psql 15 runs: a migration in one transaction whose `INSERT … SELECT` steps copy
+  // thousands of rows before a unique index fails, and a load script run on past its error with
+  // seeds `ON CONFLICT DO NOTHING` (`INSERT 0 0`: the row was there), a COPY and a bulk insert.
+  const cases = [
+    [
+      "migration_bulk_counts",
+      "psql -X -d library -v ON_ERROR_STOP=1 --single-transaction -f a.sql",
+    ],
+    ["load_counts_continue", "psql -X -d metrics -f load.sql"],
+  ];
+  for (const [name, command] of cases) {
+    const input = (await Deno.readTextFile(
+      new URL(`../fixtures/filters/psql/${name}.in.txt`, import.meta.url),
+    )).split("\n");
+    const out = filter(command, input.join("\n"), name === "migration_bulk_counts").split("\n");
+    const counts = input.filter((l) =>
+      /^(INSERT \d+ (?!1$)\d+|UPDATE \d+|DELETE \d+|COPY \d+|SELECT \d+)$/.test(l)
+    );
+    expect(counts.length).toBeGreaterThan(3);
+    expect({ name, kept: out.filter((l) => counts.includes(l)) }).toEqual({ name, kept: counts });
+    // The acknowledgements go: one-row inserts, DDL and transaction tags (COMMENT's is one word).
+    expect({
+      name,
+      acks: out.filter((l) => /^(INSERT 0 1|CREATE TABLE|BEGIN|COMMIT|COMMENT)$/.test(l)),
+    })
+      .toEqual({ name, acks: [] });
+    expect(out.some((l) => l.startsWith("psql:"))).toBe(true);
+  }
+});

@@ -187,6 +187,8 @@ const ASSERTION_VALUE =
 export const SUBJECT_WINDOW = 5;
 /** A step line naming what a tool works on next: `Checking rules/a.yml`, `Validating x.json`. */
 const STEP = /^\s*(?:Checking|Testing|Validating|Verifying|Processing|Linting)\s+\S/;
+/** A command a shell trace echoes before it runs it (`bash -x`, `sh -x`: `+ cc -c a.c`, `++ date`). */
+const TRACED = /^\+{1,20} \S/;
 
 /**
  * Decides, line by line in order, which lines a cut must keep: every failure-looking line, the
@@ -219,8 +221,9 @@ export class FailureKeeper {
    * After `keep` kept a failure-looking line: the line that names what failed and how many lines
    * above it that is (1: right above), else undefined. It is the nearest line above that is less
    * indented (promtool's `Checking rules/a.yml` over its indented `  FAILED:`) or a step line
-   * (`Checking x`, `Testing x`) as indented or less, among the SUBJECT_WINDOW lines above. The
-   * cut keeps it unless it shows already (the subject of an earlier failure, a head line).
+   * (`Checking x`, `Testing x`) as indented or less, among the SUBJECT_WINDOW lines above; in a
+   * shell trace, else, the command echoed last above it (`+ cc -c src/a.c`), which ran and failed.
+   * The cut keeps it unless it shows already (the subject of an earlier failure, a head line).
    */
   get subject(): { line: string; back: number } | undefined {
     return this.#subject;
@@ -255,6 +258,10 @@ export class FailureKeeper {
       if (at < indent || (at <= indent && STEP.test(above))) {
         return { line: above, back: recent.length - i };
       }
+    }
+    if (TRACED.test(line)) return undefined;
+    for (let i = recent.length - 1; i >= 0; i--) {
+      if (TRACED.test(recent[i])) return { line: recent[i], back: recent.length - i };
     }
     return undefined;
   }
