@@ -31007,3 +31007,1392 @@ EOF
   mariadb-admin shutdown >/dev/null 2>&1
   redis-cli -p 63797 shutdown nosave >/dev/null 2>&1
 fi
+
+# --- batch28: documentation, packaging and release tooling (pandoc filters, templates, metadata and
+# citeproc, hugo, asciidoctor, jekyll, mandoc/groff, makeinfo; dpkg-buildpackage with debhelper,
+# dh_install, debuild's lintian, dpkg-deb, rpmbuild and rpmlint; git release scripts and gpg; npm pack
+# and publish dry runs, npm version, publint, attw, changesets, release-it, commitlint,
+# standard-version; textlint, alex, write-good, remark-lint, markdown-link-check), captured and its
+# signals written and committed before any filter ran on it. Debian packages: pandoc hugo asciidoctor
+# jekyll mandoc groff texinfo lintian devscripts debhelper cmake rpm rpmlint gnupg. npm packages are
+# installed once into $WORK/npmtools28.
+if sel batch28; then
+  B="$WORK/batch28"
+  rm -rf "$B" && mkdir -p "$B"
+
+  # --- pandoc: a Lua filter that fails, a template that is not there, a YAML metadata block that
+  # does not parse, citeproc over a thesis with citations missing from the bibliography ---
+  PD="$B/handbook"
+  rm -rf "$PD" && mkdir -p "$PD/docs/chapters" "$PD/filters" "$PD/templates" "$PD/build" "$PD/snippets"
+  cat >"$PD/docs/handbook.md" <<'EOF'
+---
+title: Operator Handbook
+subtitle: Running the ledger service in production
+author: Platform Team
+date: 2026-11-28
+lang: en-GB
+---
+
+# Introduction
+
+This handbook describes how the ledger service is deployed, monitored and recovered.
+
+```{.include}
+chapters/deploy.md
+chapters/monitoring.md
+chapters/recovery.md
+```
+
+# Configuration
+
+The service reads `ledger.toml` at start-up:
+
+```{.toml include="snippets/ledger.toml"}
+```
+
+```{.toml include="snippets/ledger-replica.toml" start-line=3}
+```
+EOF
+  printf '# Deploying\n\nRoll out with `make deploy ENV=prod`.\n' >"$PD/docs/chapters/deploy.md"
+  printf '# Monitoring\n\nDashboards live under *Ledger / Overview*.\n' >"$PD/docs/chapters/monitoring.md"
+  printf '# Recovery\n\nRestore the last snapshot with `ledgerctl restore --latest`.\n' >"$PD/docs/chapters/recovery.md"
+  printf '[server]\nlisten = "0.0.0.0:8443"\nworkers = 8\n' >"$PD/snippets/ledger.toml"
+  cat >"$PD/filters/include-files.lua" <<'EOF'
+--- include-files.lua: replaces ```{.include} blocks with the parsed files they list.
+local system = require 'pandoc.system'
+
+local function read_file(path)
+  local fh = io.open(path, 'r')
+  local content = fh:read('a')
+  fh:close()
+  return content
+end
+
+function CodeBlock(cb)
+  if cb.classes:includes('include') then
+    local blocks = pandoc.List()
+    for line in cb.text:gmatch('[^\n]+') do
+      local doc = pandoc.read(read_file(line), 'markdown')
+      blocks:extend(doc.blocks)
+    end
+    return blocks
+  end
+end
+EOF
+  cat >"$PD/filters/include-code.lua" <<'EOF'
+--- include-code.lua: fills code blocks that carry include="file" with the file's lines.
+function CodeBlock(cb)
+  local path = cb.attributes.include
+  if not path then return nil end
+  local lines = {}
+  for line in io.lines(path) do
+    lines[#lines + 1] = line
+  end
+  local start = tonumber(cb.attributes['start-line'] or 1)
+  cb.text = table.concat(lines, '\n', start)
+  cb.attributes.include = nil
+  return cb
+end
+EOF
+  capture batch28 pandoc_lua_filter_error "$PD" "pandoc --lua-filter=filters/include-code.lua --lua-filter=filters/include-files.lua --resource-path=docs -s -o build/handbook.html docs/handbook.md" "$(pandoc --version | head -1)"
+  capture batch28 pandoc_template_missing "$PD" "pandoc --template=templates/handbook.latex --pdf-engine=xelatex -V geometry:a4paper -o build/handbook.pdf docs/chapters/*.md" "$(pandoc --version | head -1)"
+
+  RN="$B/release-notes"
+  rm -rf "$RN" && mkdir -p "$RN/notes" "$RN/build"
+  cat >"$RN/notes/v2.4.0.md" <<'EOF'
+---
+title: Release notes: ledger 2.4.0
+version: 2.4.0
+date: 2026-11-28
+authors:
+  - name: Ines Duarte
+    email: ines@ledger.example
+  - name: Tomasz Wrona
+   email: tomasz@ledger.example
+tags: [release, ledger
+---
+
+## Highlights
+
+- Snapshots are now streamed to object storage instead of written to local disk first.
+- `ledgerctl restore` accepts `--at` with an RFC 3339 timestamp.
+
+## Breaking changes
+
+- The `[storage] path` setting is removed; use `[snapshots] bucket`.
+EOF
+  capture batch28 pandoc_yaml_metadata_error "$RN" "pandoc -s --toc -o build/v2.4.0.html notes/v2.4.0.md" "$(pandoc --version | head -1)"
+
+  TH="$B/thesis"
+  rm -rf "$TH" && mkdir -p "$TH/chapters" "$TH/build"
+  cat >"$TH/references.bib" <<'EOF'
+@article{lamport1978time,
+  author  = {Lamport, Leslie},
+  title   = {Time, Clocks, and the Ordering of Events in a Distributed System},
+  journal = {Communications of the ACM},
+  year    = {1978},
+  volume  = {21},
+  number  = {7},
+  pages   = {558--565}
+}
+
+@inproceedings{ongaro2014raft,
+  author    = {Ongaro, Diego and Ousterhout, John},
+  title     = {In Search of an Understandable Consensus Algorithm},
+  booktitle = {USENIX Annual Technical Conference},
+  year      = {2014},
+  pages     = {305--319}
+}
+
+@article{fischer1985impossibility,
+  author  = {Fischer, Michael J. and Lynch, Nancy A. and Paterson, Michael S.},
+  title   = {Impossibility of Distributed Consensus with One Faulty Process},
+  journal = {Journal of the ACM},
+  year    = {1985},
+  volume  = {32},
+  number  = {2},
+  pages   = {374--382}
+}
+
+@book{kleppmann2017designing,
+  author    = {Kleppmann, Martin},
+  title     = {Designing Data-Intensive Applications},
+  publisher = {O'Reilly Media},
+  year      = {2017}
+}
+
+@article{corbett2013spanner,
+  author  = {Corbett, James C. and others},
+  title   = {Spanner: Google's Globally Distributed Database},
+  journal = {ACM Transactions on Computer Systems},
+  year    = {2013},
+  volume  = {31},
+  number  = {3}
+}
+EOF
+  cat >"$TH/chapters/01-introduction.md" <<'EOF'
+# Introduction
+
+Ordering events without a global clock was first formalised by @lamport1978time. Consensus in an
+asynchronous system with one faulty process is impossible [@fischer1985impossibility], yet practical
+systems reach it with timeouts [@ongaro2014raft; @lamport2001paxos].
+
+This thesis studies how replicated ledgers trade latency for consistency [see @kleppmann2017designing, chap. 9].
+EOF
+  cat >"$TH/chapters/02-background.md" <<'EOF'
+# Background
+
+## Clocks
+
+Physical clocks drift; TrueTime bounds the uncertainty [@corbett2013spanner]. Hybrid logical clocks
+combine both [@kulkarni2014hlc].
+
+## Consensus
+
+Raft [@ongaro2014raft] and Viewstamped Replication [@oki1988viewstamped; @liskov2012vr] elect a leader.
+EOF
+  cat >"$TH/chapters/03-design.md" <<'EOF'
+# Design
+
+The ledger keeps a replicated log as in @ongaro2014raft, with snapshots as in [@ongaro2014raft, sec. 7].
+Reads are linearisable through leases [@chandra2007paxoslive].
+EOF
+  capture batch28 pandoc_citeproc_missing_citations "$TH" "pandoc --citeproc --bibliography=references.bib -s -o build/thesis.html chapters/*.md" "$(pandoc --version | head -1)"
+
+  # --- hugo: a theme whose templates do not parse, a docs site of 300 pages whose front-matter
+  # linting partial warns on many pages and whose last page refs a page that is gone ---
+  HG="$B/hugo-blog"
+  rm -rf "$HG" && mkdir -p "$HG/content/posts" "$HG/layouts/_default" "$HG/layouts/partials" "$HG/static"
+  cat >"$HG/config.toml" <<'EOF'
+baseURL = "https://blog.ledger.example/"
+languageCode = "en-gb"
+title = "Ledger Engineering"
+[params]
+  description = "Notes from the team that runs the ledger."
+EOF
+  for i in 1 2 3 4 5 6; do
+    printf -- '---\ntitle: "Post %d"\ndate: 2026-0%d-14\ntags: [ops]\n---\n\nBody of post %d.\n' "$i" "$i" "$i" >"$HG/content/posts/post-$i.md"
+  done
+  cat >"$HG/layouts/_default/baseof.html" <<'EOF'
+<!DOCTYPE html>
+<html lang="{{ .Site.LanguageCode }}">
+<head>
+  {{ partial "head.html" . }}
+</head>
+<body>
+  {{ partial "header.html" . }}
+  <main>{{ block "main" . }}{{ end }}</main>
+</body>
+</html>
+EOF
+  cat >"$HG/layouts/_default/single.html" <<'EOF'
+{{ define "main" }}
+<article>
+  <h1>{{ .Title }}</h1>
+  <time datetime="{{ .Date.Format "2006-01-02" }}">{{ .Date | dateFormatt ":date_long" }}</time>
+  {{ .Content }}
+  {{ with .Params.tags }}
+  <ul class="tags">{{ range . }}<li><a href="{{ "/tags/" | relURL }}{{ . | urlize }}">{{ . }}</a></li>{{ end }}</ul>
+  {{ end }}
+</article>
+{{ end }}
+EOF
+  cat >"$HG/layouts/_default/list.html" <<'EOF'
+{{ define "main" }}
+<h1>{{ .Title }}</h1>
+<ul>
+  {{ range .Pages.ByDate.Reverse }}
+  <li><a href="{{ .RelPermalink }}">{{ .Title }}</a> {{ .Date.Format "2 Jan 2006" }}</li>
+  {{ end }
+</ul>
+{{ end }}
+EOF
+  cat >"$HG/layouts/partials/head.html" <<'EOF'
+<meta charset="utf-8">
+<title>{{ .Title }} | {{ .Site.Title }}</title>
+<meta name="description" content="{{ .Site.Params.description }}">
+EOF
+  capture batch28 hugo_template_parse_errors "$HG" "hugo --gc --minify" "$(hugo version)"
+
+  HD="$B/hugo-docs"
+  rm -rf "$HD" && mkdir -p "$HD/layouts/_default" "$HD/layouts/partials" "$HD/layouts/shortcodes"
+  cat >"$HD/config.toml" <<'EOF'
+baseURL = "https://docs.ledger.example/"
+languageCode = "en-gb"
+title = "Ledger Documentation"
+disableKinds = ["taxonomy", "term", "RSS", "sitemap"]
+refLinksErrorLevel = "ERROR"
+EOF
+  cat >"$HD/layouts/_default/baseof.html" <<'EOF'
+<!DOCTYPE html>
+<html><head><title>{{ .Title }}</title>{{ partial "lint-front-matter.html" . }}</head>
+<body>{{ block "main" . }}{{ end }}</body></html>
+EOF
+  printf '{{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}\n' >"$HD/layouts/_default/single.html"
+  printf '{{ define "main" }}<h1>{{ .Title }}</h1><ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}\n' >"$HD/layouts/_default/list.html"
+  cat >"$HD/layouts/partials/lint-front-matter.html" <<'EOF'
+{{ if and .File (not .Description) }}{{ warnf "%s: front matter has no description" .File.Path }}{{ end }}
+{{ if and .File (not .Params.owner) }}{{ warnf "%s: front matter has no owner" .File.Path }}{{ end }}
+EOF
+  python3 - "$HD" <<'EOF'
+import os, sys
+root = sys.argv[1]
+areas = ["api", "cli", "operations", "concepts", "tutorials", "reference"]
+topics = ["accounts", "balances", "transfers", "snapshots", "replication", "leases", "quotas",
+          "webhooks", "audit-log", "currencies", "holds", "reconciliation", "exports", "imports",
+          "retention", "encryption", "metrics", "tracing", "alerts", "backups", "restores",
+          "upgrades", "migrations", "sharding", "rate-limits", "idempotency", "pagination",
+          "errors", "authentication", "authorisation", "tenants", "regions", "clients",
+          "batching", "fees", "ledgers", "journals", "statements", "limits", "cutover",
+          "replay", "compaction", "indexes", "schemas", "versioning", "deprecations",
+          "sandbox", "fixtures", "load-testing", "chaos", "runbooks", "on-call", "capacity",
+          "costs", "security", "compliance", "gdpr", "pci", "sla", "status-page"]
+n = 0
+for a in areas:
+    os.makedirs(f"{root}/content/{a}", exist_ok=True)
+    with open(f"{root}/content/{a}/_index.md", "w") as f:
+        f.write(f"---\ntitle: \"{a.title()}\"\ndescription: \"{a} section\"\nowner: docs\n---\n")
+    for t in topics:
+        n += 1
+        fm = [f'title: "{t.replace("-", " ").title()} ({a})"', f"weight: {n}"]
+        if n % 2 != 0:
+            fm.append(f'description: "How {t} work in the {a} docs."')
+        if n % 3 != 0:
+            fm.append("owner: platform")
+        body = f"This page covers {t} for {a}.\n"
+        if a == "tutorials" and t == "status-page":
+            body += '\nSee [the cutover runbook]({{< ref "operations/cutover-v1.md" >}}) first.\n'
+        elif n % 5 == 0:
+            body += f'\nSee also [{t}]({{{{< ref "concepts/{t}.md" >}}}}).\n'
+        with open(f"{root}/content/{a}/{t}.md", "w") as f:
+            f.write("---\n" + "\n".join(fm) + "\n---\n\n" + body)
+with open(f"{root}/content/_index.md", "w") as f:
+    f.write('---\ntitle: "Ledger Documentation"\ndescription: "Start here."\nowner: docs\n---\n')
+EOF
+  capture batch28 hugo_docs_ref_not_found_long "$HD" "HUGO_NUMWORKERMULTIPLIER=1 hugo --verbose --printPathWarnings" "$(hugo version)"
+
+  # --- asciidoctor: a manual with missing includes, dangling xrefs and a section out of sequence
+  # under --failure-level=WARN; a book built verbose with an unterminated block ---
+  AD="$B/admin-guide"
+  rm -rf "$AD" && mkdir -p "$AD/docs/modules" "$AD/build"
+  cat >"$AD/docs/admin-guide.adoc" <<'EOF'
+= Ledger Administration Guide
+Platform Team <platform@ledger.example>
+v2.4, 2026-11-28
+:toc: left
+:sectnums:
+:icons: font
+:source-highlighter: rouge
+
+include::modules/attributes.adoc[]
+
+== Installing
+
+include::modules/install-debian.adoc[]
+
+include::modules/install-rpm.adoc[]
+
+== Configuring
+
+See <<storage-settings>> for the snapshot bucket and <<tls,TLS>> for certificates.
+
+include::modules/configuration.adoc[]
+
+==== Environment overrides
+
+Every setting can be overridden with `LEDGER_<SECTION>_<KEY>`.
+
+== Upgrading
+
+Read xref:upgrade-notes.adoc#from-2-3[the 2.3 notes] before upgrading.
+The migration steps are in <<migrations>>.
+
+include::modules/upgrade.adoc[tag=steps]
+EOF
+  printf ':product: Ledger\n:version: 2.4.0\n' >"$AD/docs/modules/attributes.adoc"
+  cat >"$AD/docs/modules/install-debian.adoc" <<'EOF'
+=== Debian and Ubuntu
+
+[source,console]
+----
+$ sudo apt-get install ./ledger_{version}_amd64.deb
+----
+EOF
+  cat >"$AD/docs/modules/configuration.adoc" <<'EOF'
+[[storage]]
+=== Storage
+
+[cols="1,1,3"]
+|===
+|Key |Default |Meaning
+
+|snapshots.bucket
+|_none_
+|Object storage bucket for snapshots.
+
+|snapshots.interval
+|`15m`
+|How often a snapshot is taken.
+|===
+
+[[tls]]
+=== TLS
+
+Set `tls.cert` and `tls.key`. See <<tls-rotation>>.
+EOF
+  cat >"$AD/docs/modules/upgrade.adoc" <<'EOF'
+// tag::prepare[]
+. Take a snapshot: `ledgerctl snapshot create`.
+// end::prepare[]
+. Stop the writers.
+EOF
+  capture batch28 asciidoctor_failure_level_warn "$AD" "asciidoctor --failure-level=WARN -v -D build docs/admin-guide.adoc" "$(asciidoctor --version | head -1)"
+
+  AB="$B/api-book"
+  rm -rf "$AB" && mkdir -p "$AB/book/chapters" "$AB/build"
+  cat >"$AB/book/api-book.adoc" <<'EOF'
+= Ledger HTTP API
+:doctype: book
+:toc:
+:experimental:
+
+include::chapters/01-overview.adoc[leveloffset=+1]
+
+include::chapters/02-transfers.adoc[leveloffset=+1]
+
+include::chapters/03-errors.adoc[leveloffset=+1]
+EOF
+  cat >"$AB/book/chapters/01-overview.adoc" <<'EOF'
+= Overview
+
+All endpoints live under `/{api-version}`. Requests carry an `Idempotency-Key` header.
+The base URL is {base-url}.
+
+.Request headers
+[%header,cols="1,3"]
+|===
+|Header |Purpose
+|Authorization |Bearer token of the tenant
+|Idempotency-Key |Makes a retried POST safe
+|===
+EOF
+  cat >"$AB/book/chapters/02-transfers.adoc" <<'EOF'
+= Transfers
+
+== Creating a transfer
+
+[source,http]
+----
+POST /v2/transfers HTTP/1.1
+Content-Type: application/json
+
+{"from": "acc_01", "to": "acc_02", "amount": "12.50", "currency": "EUR"}
+---
+
+== Listing transfers
+
+Use `GET /v2/transfers?after=<cursor>`.
+
+====== Cursor format
+
+The cursor is opaque.
+
+[NOTE]
+====
+Cursors expire after 24 hours.
+EOF
+  cat >"$AB/book/chapters/03-errors.adoc" <<'EOF'
+= Errors
+
+[cols="1,1,4"]
+|===
+|Status |Code |Meaning
+|400 |invalid_amount |The amount does not parse
+|409 |duplicate_key
+|422 |insufficient_funds |The source account cannot cover the amount
+|429 |rate_limited
+|===
+
+See <<transfers-create>>.
+EOF
+  capture batch28 asciidoctor_book_unterminated_blocks "$AB" "asciidoctor -v --trace -a attribute-missing=warn -b html5 -D build book/api-book.adoc" "$(asciidoctor --version | head -1)"
+
+  # --- jekyll: a site whose layout has a Liquid syntax error and an include that is not there ---
+  JK="$B/jekyll-site"
+  rm -rf "$JK" && mkdir -p "$JK/_layouts" "$JK/_includes" "$JK/_posts" "$JK/assets"
+  cat >"$JK/_config.yml" <<'EOF'
+title: Ledger Status
+description: Incident reports and maintenance windows.
+baseurl: ""
+url: "https://status.ledger.example"
+permalink: /:year/:month/:title/
+exclude: [Gemfile, Gemfile.lock, README.md]
+EOF
+  cat >"$JK/_layouts/default.html" <<'EOF'
+<!DOCTYPE html>
+<html lang="en">
+<head>
+  <title>{% if page.title %}{{ page.title }} · {% endif %}{{ site.title }}</title>
+  {% include head-meta.html %}
+</head>
+<body>
+  {% include header.html %}
+  {{ content }}
+</body>
+</html>
+EOF
+  cat >"$JK/_layouts/post.html" <<'EOF'
+---
+layout: default
+---
+<article>
+  <h1>{{ page.title }}</h1>
+  <p class="meta">{{ page.date | date: "%-d %B %Y" }} · {{ page.severity | upcase }}</p>
+  {% if page.resolved %}
+  <p class="resolved">Resolved {{ page.resolved | date: "%H:%M UTC" }}</p>
+  {% endif
+  {{ content }}
+</article>
+EOF
+  printf '<header><a href="{{ "/" | relative_url }}">{{ site.title }}</a></header>\n' >"$JK/_includes/header.html"
+  printf -- '---\nlayout: default\ntitle: Status\n---\n<ul>\n{%% for post in site.posts %%}<li><a href="{{ post.url | relative_url }}">{{ post.title }}</a></li>{%% endfor %%}\n</ul>\n' >"$JK/index.html"
+  printf -- '---\nlayout: post\ntitle: "Elevated transfer latency"\nseverity: minor\nresolved: 2026-11-20 14:05:00 +0000\n---\n\nTransfers took up to 4 s between 13:20 and 14:05 UTC.\n' >"$JK/_posts/2026-11-20-elevated-transfer-latency.md"
+  printf -- '---\nlayout: post\ntitle: "Snapshot restore drill"\nseverity: maintenance\n---\n\nWe restore the ledger from a snapshot every quarter.\n' >"$JK/_posts/2026-11-25-snapshot-restore-drill.md"
+  capture batch28 jekyll_build_liquid_errors "$JK" "jekyll build --destination _site" "$(jekyll --version)"
+
+  # --- man pages: mandoc -T lint over three pages, groff warnings, makeinfo errors in a manual ---
+  MP="$B/ledgerctl-man"
+  rm -rf "$MP" && mkdir -p "$MP/man"
+  cat >"$MP/man/ledgerctl.1" <<'EOF'
+.TH LEDGERCTL 1 "November 2026" "ledger 2.4.0" "User Commands"
+.SH NAME
+ledgerctl \- control a ledger cluster
+.SH SYNOPSIS
+.B ledgerctl
+[\fB\-c\fR \fIconfig\fR]
+\fIcommand\fR [\fIargs\fR...]
+.SH DESCRIPTION
+.B ledgerctl
+talks to the admin API of a running ledger node.
+.SH COMMANDS
+.TP
+.B snapshot create
+Take a snapshot now.
+.TP
+.B restore \-\-latest
+Restore the newest snapshot.
+.PP
+.PP
+.SH OPTIONS
+.TP
+.BR \-c ", " \-\-config =\fIFILE\fR
+Read the configuration from \fIFILE\fP instead of \fI/etc/ledger/ledger.toml.
+.TP
+.B \-v
+Be verbose.
+.SH ENVIRONMENT
+.TP
+.B LEDGER_ADDR
+Address of the admin API.
+.SH SEE ALSO
+.BR ledgerd (8),
+.BR ledger.toml (5)
+.SH EXIT STATUS
+0 on success.
+.SH BUGS
+Report them at https://issues.ledger.example/projects/ledger/issues/new?template=bug-report.md&labels=ledgerctl,needs-triage
+.UR https://docs.ledger.example/ledgerctl
+.UE
+.in +4n
+.ti -2x
+Known issue: restores of snapshots older than 2.0 fail.
+.RS 4n
+.Ve
+EOF
+  cat >"$MP/man/ledgerd.8" <<'EOF'
+.Dd November 28, 2026
+.Dt LEDGERD 8
+.Os
+.Sh NAME
+.Nm ledgerd
+.Nd ledger server daemon
+.Sh SYNOPSIS
+.Nm
+.Op Fl d
+.Op Fl c Ar config
+.Sh DESCRIPTION
+The
+.Nm
+daemon serves the ledger API.
+.Bl -tag -width Ds
+.It Fl d
+Do not detach.
+.It Fl c Ar config
+Use
+.Ar config .
+.Sh FILES
+.Bl -tag -width "/etc/ledger/ledger.toml"
+.It Pa /etc/ledger/ledger.toml
+default configuration
+.El
+.Sh SEE ALSO
+.Xr ledgerctl 1 ,
+.Xr ledger.toml 5
+.Sh HISTORY
+.Nm
+first appeared in ledger 1.0.
+.Sh EXIT STATUS
+.Ex -std
+EOF
+  cat >"$MP/man/ledger.toml.5" <<'EOF'
+.TH LEDGER.TOML 5 "November 2026" "ledger 2.4.0"
+.SH NAME
+ledger.toml \- ledger server configuration
+.SH DESCRIPTION
+.SS [server]
+.IP listen
+Address to listen on.
+.IP workers 4
+Number of worker threads.
+.SS [snapshots]
+.IP bucket
+Object storage bucket.
+.B
+.SH SEE ALSO
+.BR ledgerd (8)
+EOF
+  capture batch28 mandoc_lint_man_pages "$MP" "mandoc -T lint -W warning man/ledgerctl.1 man/ledgerd.8 man/ledger.toml.5" "mandoc $(dpkg-query -W -f='${Version}' mandoc)"
+  capture batch28 groff_man_warnings "$MP" "groff -man -ww -z -t man/ledgerctl.1 man/ledger.toml.5 && groff -mdoc -ww -z man/ledgerd.8" "$(groff --version | head -1)"
+
+  TX="$B/texinfo-manual"
+  rm -rf "$TX" && mkdir -p "$TX/doc"
+  cat >"$TX/doc/ledger.texi" <<'EOF'
+\input texinfo
+@setfilename ledger.info
+@settitle Ledger Manual 2.4
+
+@copying
+This manual is for Ledger, version 2.4.0.
+@end copying
+
+@titlepage
+@title Ledger Manual
+@author Platform Team
+@end titlepage
+
+@contents
+
+@node Top
+@top Ledger
+
+@menu
+* Overview::          What the ledger does.
+* Installation::      Getting it running.
+* Configuration::     The ledger.toml file.
+* Index::
+@end menu
+
+@node Overview
+@chapter Overview
+
+The ledger keeps balances of accounts. @xref{Transfers}, for moving money.
+
+@node Installation
+@chapter Installation
+
+@example
+$ sudo apt-get install ledger
+@end example
+
+@itemize @bullet
+@item Debian and Ubuntu
+@item RPM-based distributions
+@end itemise
+
+@node Configuration
+@chapter Configuration
+
+@table @code
+@item listen
+Address to listen on, e.g. @samp{0.0.0.0:8443}.
+@item workers
+Number of worker threads. @xref{Tuning workers}.
+@end table
+
+@cindex snapshots
+Snapshots are taken every @var{interval}. @strong{Note}: @emphasize{never} delete the last one.
+
+@node Index
+@unnumbered Index
+
+@printindex cp
+
+@bye
+EOF
+  capture batch28 makeinfo_manual_errors "$TX" "makeinfo --no-split -o ledger.info doc/ledger.texi" "$(makeinfo --version | head -1)"
+
+  # --- Debian packaging: dpkg-buildpackage of a CMake C project failing halfway through its
+  # compile (DH_VERBOSE), a data package building cleanly (exit 0), dh_install missing files,
+  # debuild whose lintian run reports tags, dpkg-deb --build of a bad control file, a changelog
+  # that does not parse ---
+  deb_common() { # <dir> <source> <arch> <build-depends>: debian/ skeleton with changelog, control, rules
+    mkdir -p "$1/debian/source"
+    echo "3.0 (native)" >"$1/debian/source/format"
+    cat >"$1/debian/changelog" <<EOF
+$2 (2.4.0) unstable; urgency=medium
+
+  * New upstream release: snapshot streaming, restore --at.
+
+ -- Ines Duarte <ines@ledger.example>  Sat, 28 Nov 2026 10:00:00 +0000
+EOF
+    cat >"$1/debian/control" <<EOF
+Source: $2
+Section: utils
+Priority: optional
+Maintainer: Ines Duarte <ines@ledger.example>
+Build-Depends: debhelper-compat (= 13)$4
+Standards-Version: 4.6.2
+Homepage: https://ledger.example
+Rules-Requires-Root: no
+
+Package: $2
+Architecture: $3
+Depends: \${shlibs:Depends}, \${misc:Depends}
+Description: tools for the ledger service
+ Command-line tools to inspect and operate a ledger cluster: snapshots,
+ restores and balance checks.
+EOF
+    printf '#!/usr/bin/make -f\nexport DH_VERBOSE = 1\n%%:\n\tdh $@\n' >"$1/debian/rules"
+    chmod +x "$1/debian/rules"
+    printf 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: %s\n\nFiles: *\nCopyright: 2026 Ledger Authors\nLicense: Apache-2.0\n' "$2" >"$1/debian/copyright"
+  }
+  LT="$B/deb/ledger-tools"
+  rm -rf "$B/deb" && mkdir -p "$LT/src" "$LT/include"
+  deb_common "$LT" ledger-tools any ", cmake"
+  python3 - "$LT" <<'EOF'
+import sys
+root = sys.argv[1]
+mods = ["account", "balance", "transfer", "snapshot", "restore", "replica", "lease", "quota",
+        "webhook", "audit", "currency", "hold", "reconcile", "export", "import", "retention",
+        "crypto", "metrics", "trace", "alert", "backup", "upgrade", "migrate", "shard", "ratelimit",
+        "idempotency", "paginate", "errors", "auth", "tenant", "region", "client", "batch", "fee",
+        "journal", "statement", "limit", "cutover", "replay", "compact", "index", "schema",
+        "version", "sandbox", "fixture", "loadgen", "chaos", "runbook", "capacity", "cost",
+        "security", "compliance", "gdpr", "pci", "sla", "status", "config", "cli_args", "cli_out",
+        "json", "toml", "http", "tls", "dns", "clock", "uuid", "base64", "hexdump", "crc32",
+        "sha256", "arena", "vec", "map", "strbuf", "log", "signal", "daemon", "pidfile"]
+src = []
+with open(f"{root}/include/ledger.h", "w") as h:
+    h.write("#ifndef LEDGER_H\n#define LEDGER_H\n#include <stddef.h>\n#include <stdint.h>\n\n")
+    h.write("struct ledger_ctx { const char *config; int verbose; uint64_t now_ms; };\n\n")
+    for m in mods:
+        h.write(f"int ledger_{m}_init(struct ledger_ctx *ctx);\n")
+    h.write("\n#endif\n")
+for i, m in enumerate(mods):
+    body = f'''#include <stdio.h>
+#include <string.h>
+#include "ledger.h"
+
+static int {m}_ready;
+
+int ledger_{m}_init(struct ledger_ctx *ctx)
+{{
+    if (ctx == NULL)
+        return -1;
+    if (ctx->verbose)
+        fprintf(stderr, "init {m}\\n");
+    {m}_ready = 1;
+    return 0;
+}}
+'''
+    if m == "crc32":
+        body = '''#include <stdio.h>
+#include <string.h>
+#include "ledger.h"
+
+struct crc_table { uint32_t size; uint32_t *entries; };
+
+static struct crc_table table;
+
+static uint32_t crc32_update(uint32_t crc, const char *buf)
+{
+    crc = ~crc;
+    for (const char *p = buf; *p; p++)
+        crc = table.entries[(crc ^ (uint8_t)*p) & 0xff] ^ (crc >> 8);
+    return ~crc;
+}
+
+int ledger_crc32_init(struct ledger_ctx *ctx)
+{
+    if (ctx == NULL)
+        return -1;
+    table.size = 256;
+    table.entries = calloc(table.size, sizeof *table.entries);
+    if (table.entries == NULL)
+        return -1;
+    return crc32_update(0, ctx->config, strlen(ctx->config)) != 0 ? 0 : -1;
+}
+'''
+    elif i % 3 == 1:
+        body = f'''#include <stdio.h>
+#include "ledger.h"
+
+static int {m}_ready;
+
+int ledger_{m}_init(struct ledger_ctx *ctx)
+{{
+    int verbose = 0;
+    {m}_ready = 1;
+    return 0;
+}}
+'''
+    with open(f"{root}/src/{m}.c", "w") as f:
+        f.write(body)
+    src.append(f"src/{m}.c")
+with open(f"{root}/src/main.c", "w") as f:
+    f.write('#include <stdio.h>\n#include "ledger.h"\n\nint main(int argc, char **argv)\n{\n    struct ledger_ctx ctx = { "/etc/ledger/ledger.toml", argc > 1, 0 };\n    (void)argv;\n')
+    for m in mods:
+        f.write(f"    if (ledger_{m}_init(&ctx) != 0) return 1;\n")
+    f.write('    puts("ok");\n    return 0;\n}\n')
+with open(f"{root}/CMakeLists.txt", "w") as f:
+    f.write("cmake_minimum_required(VERSION 3.18)\nproject(ledger-tools VERSION 2.4.0 LANGUAGES C)\n")
+    f.write("set(CMAKE_C_STANDARD 11)\ninclude(GNUInstallDirs)\nfind_package(Threads REQUIRED)\n")
+    f.write("add_library(ledgercore STATIC\n" + "".join(f"  {s}\n" for s in src) + ")\n")
+    f.write("target_include_directories(ledgercore PUBLIC include)\ntarget_compile_options(ledgercore PRIVATE -Wall -Wextra)\n")
+    f.write("add_executable(ledgerctl src/main.c)\ntarget_link_libraries(ledgerctl PRIVATE ledgercore Threads::Threads)\n")
+    f.write("install(TARGETS ledgerctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})\n")
+EOF
+  capture batch28 dpkg_buildpackage_compile_error_long "$LT" "DEB_BUILD_OPTIONS=parallel=1 dpkg-buildpackage -us -uc -b" "$(dpkg-buildpackage --version | head -1); debhelper $(dpkg-query -W -f='${Version}' debhelper)"
+
+  CD="$B/deb/ledger-currency-data"
+  mkdir -p "$CD/data"
+  deb_common "$CD" ledger-currency-data all ""
+  sed -i 's/^Depends: .*/Depends: ${misc:Depends}/' "$CD/debian/control"
+  python3 - "$CD" <<'EOF'
+import sys
+root = sys.argv[1]
+codes = ["AED","AFN","ALL","AMD","ANG","AOA","ARS","AUD","AWG","AZN","BAM","BBD","BDT","BGN","BHD",
+         "BIF","BMD","BND","BOB","BRL","BSD","BTN","BWP","BYN","BZD","CAD","CDF","CHF","CLP","CNY",
+         "COP","CRC","CUP","CVE","CZK","DJF","DKK","DOP","DZD","EGP","ERN","ETB","EUR","FJD","FKP",
+         "GBP","GEL","GHS","GIP","GMD","GNF","GTQ","GYD","HKD","HNL","HTG","HUF","IDR","ILS","INR",
+         "IQD","IRR","ISK","JMD","JOD","JPY","KES","KGS","KHR","KMF","KPW","KRW","KWD","KYD","KZT",
+         "LAK","LBP","LKR","LRD","LSL","LYD","MAD","MDL","MGA","MKD","MMK","MNT","MOP","MRU","MUR",
+         "MVR","MWK","MXN","MYR","MZN","NAD","NGN","NIO","NOK","NPR","NZD","OMR","PAB","PEN","PGK",
+         "PHP","PKR","PLN","PYG","QAR","RON","RSD","RUB","RWF","SAR","SBD","SCR","SDG","SEK","SGD",
+         "SHP","SLE","SOS","SRD","SSP","STN","SYP","SZL","THB","TJS","TMT","TND","TOP","TRY","TTD",
+         "TWD","TZS","UAH","UGX","USD","UYU","UZS","VES","VND","VUV","WST","XAF","XCD","XOF","XPF",
+         "YER","ZAR","ZMW","ZWL"]
+files = []
+for c in codes:
+    for kind in ("rounding", "display"):
+        p = f"data/{c.lower()}.{kind}.toml"
+        with open(f"{root}/{p}", "w") as f:
+            f.write(f'code = "{c}"\nkind = "{kind}"\nminor_units = 2\n')
+        files.append(p)
+with open(f"{root}/Makefile", "w") as f:
+    f.write("DESTDIR ?=\nDATADIR = $(DESTDIR)/usr/share/ledger/currencies\nFILES = $(wildcard data/*.toml)\n\n")
+    f.write("all:\n\t@echo \"nothing to build\"\n\ninstall: $(FILES)\n")
+    f.write("\tinstall -d $(DATADIR)\n")
+    f.write("\tfor f in $(FILES); do echo \"  INSTALL $$f\"; install -m 0644 $$f $(DATADIR)/; done\n")
+    f.write("\ncheck:\n\t@for f in $(FILES); do grep -q '^minor_units' $$f || exit 1; done; echo \"checked $(words $(FILES)) files\"\n")
+EOF
+  capture batch28 dpkg_buildpackage_data_package_ok "$CD" "DEB_BUILD_OPTIONS=parallel=1 dpkg-buildpackage -us -uc -b" "$(dpkg-buildpackage --version | head -1); debhelper $(dpkg-query -W -f='${Version}' debhelper)"
+
+  SN="$B/deb/ledger-snapshot-cron"
+  mkdir -p "$SN/bin" "$SN/systemd"
+  deb_common "$SN" ledger-snapshot-cron all ""
+  sed -i 's/^Depends: .*/Depends: ${misc:Depends}, curl/' "$SN/debian/control"
+  printf '#!/bin/sh\nset -e\nexec ledgerctl snapshot create --quiet\n' >"$SN/bin/ledger-snapshot"
+  chmod +x "$SN/bin/ledger-snapshot"
+  printf '[Unit]\nDescription=Ledger snapshot\n\n[Service]\nType=oneshot\nExecStart=/usr/bin/ledger-snapshot\n' >"$SN/systemd/ledger-snapshot.service"
+  printf 'bin/ledger-snapshot usr/bin\nsystemd/ledger-snapshot.service lib/systemd/system\nsystemd/ledger-snapshot.timer lib/systemd/system\ndoc/ledger-snapshot.8 usr/share/man/man8\ncompletions/ledger-snapshot.bash usr/share/bash-completion/completions\n' >"$SN/debian/ledger-snapshot-cron.install"
+  capture batch28 dh_install_missing_files "$SN" "dpkg-buildpackage -us -uc -b" "$(dpkg-buildpackage --version | head -1); debhelper $(dpkg-query -W -f='${Version}' debhelper)"
+
+  LB="$B/deb/ledger-backup"
+  mkdir -p "$LB/bin"
+  deb_common "$LB" ledger-backup all ""
+  sed -i 's/^Depends: .*/Depends: ${misc:Depends}, bash/; s/^Standards-Version: .*/Standards-Version: 4.1.0/; s/^Homepage: .*/Homepage: http:\/\/ledger.example/; s/^Section: utils/Section: misc/' "$LB/debian/control"
+  sed -i 's/^ restores and balance checks\./ restores and balance checks.\n  .\n This package is is the backup helper./' "$LB/debian/control"
+  printf '#!/bin/bash\n# ledger-backup: copies the newest snapshot off-site\nset -e\nrsync -a /var/lib/ledger/snapshots/ "$1"\n' >"$LB/bin/ledger-backup"
+  printf '#!/usr/bin/perl\nprint "verify\\n";\n' >"$LB/bin/ledger-backup-verify"
+  chmod 0755 "$LB/bin/ledger-backup"
+  chmod 0644 "$LB/bin/ledger-backup-verify"
+  printf 'bin/ledger-backup usr/bin\nbin/ledger-backup-verify usr/lib/ledger-backup\n' >"$LB/debian/install"
+  printf 'usr/local/lib/ledger-backup\n' >"$LB/debian/dirs"
+  printf '#!/bin/sh\nset -e\nmkdir -p /var/lib/ledger/backups\nchmod 777 /var/lib/ledger/backups\n#DEBHELPER#\n' >"$LB/debian/postinst"
+  sed -i 's/  \* New upstream release: snapshot streaming, restore --at\./  * Initial release./' "$LB/debian/changelog"
+  capture batch28 debuild_lintian_tags "$LB" "debuild -us -uc -b --lintian-opts --info --pedantic" "devscripts $(dpkg-query -W -f='${Version}' devscripts); $(lintian --version)"
+
+  DK="$B/deb/ledgerd-root"
+  mkdir -p "$DK/pkg/DEBIAN" "$DK/pkg/usr/sbin" "$DK/pkg/etc/ledger"
+  printf '#!/bin/sh\necho ledgerd\n' >"$DK/pkg/usr/sbin/ledgerd"
+  chmod 0755 "$DK/pkg/usr/sbin/ledgerd"
+  printf '[server]\nlisten = "0.0.0.0:8443"\n' >"$DK/pkg/etc/ledger/ledger.toml"
+  cat >"$DK/pkg/DEBIAN/control" <<'EOF'
+Package: Ledgerd
+Version: 2.4.0-rc1_hotfix
+Architecture: amd64
+Maintainer: Ines Duarte <ines@ledger.example>
+Depends: libc6 (>= 2.36), libssl3 (> 3.0)
+Description: ledger server daemon
+Installed-Size: 412kB
+EOF
+  printf '/etc/ledger/ledger.toml\n/etc/ledger/missing.toml\n' >"$DK/pkg/DEBIAN/conffiles"
+  printf '#!/bin/sh\nset -e\nsystemctl enable ledgerd\n' >"$DK/pkg/DEBIAN/postinst"
+  chmod 0644 "$DK/pkg/DEBIAN/postinst"
+  capture batch28 dpkg_deb_build_bad_control "$DK" "dpkg-deb --root-owner-group --build pkg ledgerd_2.4.0_amd64.deb" "$(dpkg-deb --version | head -1)"
+
+  BC="$B/deb/ledger-migrate"
+  mkdir -p "$BC"
+  deb_common "$BC" ledger-migrate all ""
+  cat >"$BC/debian/changelog" <<'EOF'
+ledger-migrate (v2.4.0-1) unstable; urgency=medium
+
+  * Add --dry-run to `ledger-migrate apply`.
+  * Refuse to migrate a replica.
+
+ -- Tomasz Wrona <tomasz@ledger.example> Sat, 28 Nov 2026 10:00:00 +0000
+
+ledger-migrate (2.3.1-1) unstable; urgency=low
+
+  * Fix the checksum of migration 0042.
+
+ -- Tomasz Wrona <tomasz@ledger.example>  Mon, 12 Oct 2026 09:14:00 +0000
+EOF
+  capture batch28 dpkg_buildpackage_bad_changelog "$BC" "dpkg-buildpackage -us -uc -b" "$(dpkg-buildpackage --version | head -1)"
+
+  # --- RPM: rpmbuild of an agent whose %files misses installed files (a long %build), rpmlint of
+  # its spec ---
+  RP="$B/rpm/ledger-agent"
+  rm -rf "$B/rpm" && mkdir -p "$RP/rpmbuild/SPECS" "$RP/rpmbuild/SOURCES" "$RP/ledger-agent-2.4.0/src" "$RP/ledger-agent-2.4.0/conf" "$RP/ledger-agent-2.4.0/man"
+  python3 - "$RP/ledger-agent-2.4.0" <<'EOF'
+import sys
+root = sys.argv[1]
+mods = ["collector", "exporter", "heartbeat", "inventory", "journal", "keystore", "lease", "metrics",
+        "netcheck", "notifier", "poller", "probe", "queue", "ratelimit", "registry", "reporter",
+        "resolver", "retry", "rotate", "sampler", "scheduler", "sender", "shipper", "signals",
+        "snapshot", "spool", "statsd", "supervisor", "syslog", "tailer", "tcp", "throttle", "timer",
+        "tls", "tracer", "udp", "updater", "uploader", "uuid", "watchdog", "wal", "webhook",
+        "worker", "zstd", "backoff", "buffer", "cache", "checksum", "clock", "codec", "config",
+        "cron", "dedupe", "diskstat", "dns", "encoder", "env", "filter", "flags", "gauge"]
+import os
+plugins = [f"plugins/{m}_{kind}" for m in mods[:45] for kind in ("input", "output")]
+os.makedirs(f"{root}/src/plugins", exist_ok=True)
+with open(f"{root}/Makefile", "w") as f:
+    f.write("CC ?= cc\nCFLAGS ?= -O2 -g\nPREFIX ?= /usr\nDESTDIR ?=\n")
+    f.write("OBJS = " + " ".join(f"src/{m}.o" for m in mods + plugins) + " src/main.o\n\n")
+    f.write("all: ledger-agent\n\nledger-agent: $(OBJS)\n\t$(CC) $(CFLAGS) -o $@ $(OBJS)\n\n")
+    f.write("src/%.o: src/%.c\n\t$(CC) $(CFLAGS) -Wall -c -o $@ $<\n\n")
+    f.write("install: ledger-agent\n\tinstall -D -m 0755 ledger-agent $(DESTDIR)$(PREFIX)/bin/ledger-agent\n")
+    f.write("\tinstall -D -m 0644 conf/agent.toml $(DESTDIR)/etc/ledger-agent/agent.toml\n")
+    f.write("\tinstall -D -m 0644 conf/ledger-agent.service $(DESTDIR)$(PREFIX)/lib/systemd/system/ledger-agent.service\n")
+    f.write("\tinstall -D -m 0644 man/ledger-agent.8 $(DESTDIR)$(PREFIX)/share/man/man8/ledger-agent.8\n")
+    f.write("\tinstall -D -m 0644 conf/ledger-agent.logrotate $(DESTDIR)/etc/logrotate.d/ledger-agent\n")
+    f.write("\tinstall -d $(DESTDIR)/var/lib/ledger-agent/spool\n")
+for i, p in enumerate(plugins):
+    name = p.split("/")[1]
+    with open(f"{root}/src/{p}.c", "w") as f:
+        if i % 4 == 2:
+            f.write(f'#include <stdio.h>\nint plugin_{name}_register(int flags)\n{{\n    int registered;\n    const char *label = "{name}";\n    return puts("{name}") < 0;\n}}\n')
+        else:
+            f.write(f'#include <stdio.h>\nint plugin_{name}_register(int flags)\n{{\n    return printf("{name} %d\\n", flags) < 0;\n}}\n')
+for m in mods:
+    with open(f"{root}/src/{m}.c", "w") as f:
+        f.write(f'#include <stdio.h>\nint agent_{m}_start(void)\n{{\n    return puts("{m} started") < 0;\n}}\n')
+with open(f"{root}/src/main.c", "w") as f:
+    f.write("".join(f"int agent_{m}_start(void);\n" for m in mods))
+    f.write("int main(void)\n{\n" + "".join(f"    if (agent_{m}_start()) return 1;\n" for m in mods) + "    return 0;\n}\n")
+open(f"{root}/conf/agent.toml", "w").write('[agent]\nledger = "https://ledger.internal:8443"\n')
+open(f"{root}/conf/ledger-agent.service", "w").write("[Service]\nExecStart=/usr/bin/ledger-agent\n")
+open(f"{root}/conf/ledger-agent.logrotate", "w").write("/var/log/ledger-agent/*.log {\n  weekly\n}\n")
+open(f"{root}/man/ledger-agent.8", "w").write(".TH LEDGER-AGENT 8\n.SH NAME\nledger-agent \\- ship ledger node metrics\n")
+EOF
+  (cd "$RP" && tar czf rpmbuild/SOURCES/ledger-agent-2.4.0.tar.gz ledger-agent-2.4.0 && rm -rf ledger-agent-2.4.0)
+  cat >"$RP/rpmbuild/SPECS/ledger-agent.spec" <<'EOF'
+Name:           ledger-agent
+Version:        2.4.0
+Release:        1%{?dist}
+Summary:        Ships ledger node metrics and snapshots.
+License:        Apache-2.0
+URL:            https://ledger.example/agent
+Source0:        ledger-agent-%{version}.tar.gz
+BuildRequires:  gcc, make
+Requires:       systemd
+
+%description
+ledger-agent runs next to each ledger node, collects its metrics and
+ships its snapshots to object storage.
+
+%prep
+%setup -q
+
+%build
+make %{?_smp_mflags} CFLAGS="%{optflags}"
+
+%install
+rm -rf %{buildroot}
+make install DESTDIR=%{buildroot} PREFIX=%{_prefix}
+
+%files
+%{_bindir}/ledger-agent
+%config(noreplace) %{_sysconfdir}/ledger-agent/agent.toml
+%{_prefix}/lib/systemd/system/ledger-agent.service
+
+%changelog
+* Sat Nov 28 2026 Ines Duarte <ines@ledger.example> - 2.4.0-1
+- Stream snapshots to object storage.
+EOF
+  capture batch28 rpmbuild_unpackaged_files_long "$RP" "rpmbuild -bb --nodeps --define '_topdir '\$PWD/rpmbuild --define '_smp_mflags -j1' --define 'debug_package %{nil}' rpmbuild/SPECS/ledger-agent.spec" "$(rpmbuild --version)"
+  capture batch28 rpmlint_spec "$RP" "rpmlint rpmbuild/SPECS/ledger-agent.spec" "rpmlint $(rpmlint --version)"
+
+  # --- release scripts: git describe with no tags, a tag that already exists, signing checksums
+  # with no secret key ---
+  GR="$B/release/ledger-cli"
+  rm -rf "$B/release" && mkdir -p "$GR/scripts" "$GR/dist"
+  export GIT_AUTHOR_NAME="Ines Duarte" GIT_AUTHOR_EMAIL="ines@ledger.example" GIT_COMMITTER_NAME="Ines Duarte" GIT_COMMITTER_EMAIL="ines@ledger.example"
+  export GIT_AUTHOR_DATE="2026-11-20T10:00:00Z" GIT_COMMITTER_DATE="2026-11-20T10:00:00Z"
+  cat >"$GR/scripts/release.sh" <<'EOF'
+#!/usr/bin/env bash
+# release.sh VERSION: tags a release, writes its notes from the commits since the last tag.
+set -euo pipefail
+version="${1:?usage: release.sh VERSION}"
+echo "==> Preparing release v$version"
+test -z "$(git status --porcelain)" || { echo "working tree is dirty" >&2; exit 1; }
+echo "==> Branch: $(git rev-parse --abbrev-ref HEAD) at $(git rev-parse --short HEAD)"
+previous="$(git describe --tags --abbrev=0)"
+echo "==> Previous release: $previous"
+git log --format='* %s (%h)' "$previous"..HEAD >"dist/NOTES-v$version.md"
+echo "==> $(wc -l <"dist/NOTES-v$version.md") commits since $previous"
+git tag -a "v$version" -m "ledger-cli v$version"
+echo "==> Tagged v$version"
+EOF
+  chmod +x "$GR/scripts/release.sh"
+  (cd "$GR" && git init -q -b main && printf 'dist/\n.gnupg-release/\n' >.gitignore && printf '{"name":"ledger-cli","version":"2.3.1"}\n' >package.json &&
+    git add -A && git commit -qm "chore: initial import" &&
+    for m in "feat: add restore --at" "fix: retry snapshot upload on 503" "docs: document LEDGER_ADDR" "feat!: drop the storage.path setting"; do
+      echo "$m" >>CHANGES.txt; git add CHANGES.txt; git commit -qm "$m"; done)
+  capture batch28 release_script_git_describe_no_tags "$GR" "./scripts/release.sh 2.4.0" "$(git --version)"
+
+  GT="$B/release/ledger-sdk"
+  mkdir -p "$GT/scripts" "$GT/dist"
+  cp "$GR/scripts/release.sh" "$GT/scripts/"
+  (cd "$GT" && git init -q -b main && printf 'dist/\n' >.gitignore && git add -A && git commit -qm "chore: initial import" &&
+    git tag -a v2.3.0 -m "ledger-sdk v2.3.0" &&
+    for m in "feat: paginate transfers" "fix: decode amounts as strings"; do echo "$m" >>CHANGES.txt; git add CHANGES.txt; git commit -qm "$m"; done &&
+    git tag -a v2.4.0 -m "ledger-sdk v2.4.0" &&
+    for m in "fix: keep idempotency keys on retry" "chore: bump typescript"; do echo "$m" >>CHANGES.txt; git add CHANGES.txt; git commit -qm "$m"; done)
+  capture batch28 release_script_tag_exists "$GT" "./scripts/release.sh 2.4.0" "$(git --version)"
+
+  GS="$B/release/ledger-cli-sign"
+  mkdir -p "$GS/dist" "$GS/scripts"
+  for a in linux-amd64 linux-arm64 darwin-arm64 windows-amd64.exe; do printf 'ledger-cli %s\n' "$a" >"$GS/dist/ledger-cli-2.4.0-$a"; done
+  cat >"$GS/scripts/sign.sh" <<'EOF'
+#!/bin/sh
+# sign.sh: writes dist/SHA256SUMS and a clear-signed copy with the release key.
+set -e
+cd dist
+sha256sum ledger-cli-2.4.0-* >SHA256SUMS
+cat SHA256SUMS
+gpg --batch --yes --local-user "release@ledger.example" --clearsign --output SHA256SUMS.asc SHA256SUMS
+echo "signed SHA256SUMS.asc"
+EOF
+  chmod +x "$GS/scripts/sign.sh"
+  mkdir -m 700 "$GS/.gnupg-release"
+  capture batch28 gpg_clearsign_no_secret_key "$GS" "GNUPGHOME=.gnupg-release ./scripts/sign.sh" "$(gpg --version | head -1)"
+  unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+
+  # --- npm packaging and release tooling, installed once into $WORK/npmtools28 ---
+  NTD="$WORK/npmtools28"
+  if [ ! -x "$NTD/node_modules/.bin/attw" ]; then
+    mkdir -p "$NTD" && (cd "$NTD" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm install publint @arethetypeswrong/cli release-it@20.2.1 standard-version @commitlint/cli@19 \
+        @commitlint/config-conventional@19 conventional-changelog-cli @changesets/cli textlint \
+        textlint-rule-no-todo textlint-rule-max-comma textlint-rule-terminology alex write-good \
+        remark-cli remark-preset-lint-recommended remark-preset-lint-consistent remark-validate-links \
+        markdown-link-check >/dev/null 2>&1)
+  fi
+  NT="$NTD/node_modules/.bin"
+  nver() { node -p "require('$NTD/node_modules/$1/package.json').version"; }
+  proj() { mkdir -p "$1" && ln -sfn "$NTD/node_modules" "$1/node_modules"; }
+  export GIT_AUTHOR_NAME="Ines Duarte" GIT_AUTHOR_EMAIL="ines@ledger.example" GIT_COMMITTER_NAME="Ines Duarte" GIT_COMMITTER_EMAIL="ines@ledger.example"
+
+  # npm pack --dry-run of an SDK without a "files" list: its tests, fixtures and coverage ship too
+  SK="$B/npm/ledger-sdk"
+  rm -rf "$B/npm" && mkdir -p "$SK"
+  python3 - "$SK" <<'EOF'
+import json, os, sys
+root = sys.argv[1]
+pkg = {"name": "@ledger-example/sdk", "version": "2.4.0", "description": "Client for the ledger HTTP API",
+       "main": "dist/index.cjs", "module": "dist/index.mjs", "types": "dist/index.d.ts",
+       "license": "Apache-2.0", "scripts": {"build": "tsup", "test": "vitest run"}}
+open(f"{root}/package.json", "w").write(json.dumps(pkg, indent=2) + "\n")
+resources = ["accounts", "balances", "transfers", "holds", "snapshots", "webhooks", "tenants",
+             "statements", "journals", "exports", "imports", "fees", "limits", "quotas", "audit-log",
+             "currencies", "reconciliations", "payouts", "refunds", "disputes"]
+def w(path, text):
+    os.makedirs(os.path.dirname(f"{root}/{path}"), exist_ok=True)
+    open(f"{root}/{path}", "w").write(text)
+for r in resources:
+    w(f"src/resources/{r}.ts", f"export const {r.replace('-', '_')}Path = '/v2/{r}';\n")
+    for ext in ("cjs", "mjs", "d.ts", "cjs.map", "mjs.map"):
+        w(f"dist/resources/{r}.{ext}", f"// {r}\n")
+    w(f"test/resources/{r}.test.ts", f"import {{ test }} from 'vitest';\ntest('{r}', () => {{}});\n")
+    for case in ("list", "get", "create", "error-404", "error-409", "error-422"):
+        w(f"test/fixtures/{r}/{case}.json", json.dumps({"resource": r, "case": case}) + "\n")
+    w(f"coverage/lcov-report/resources/{r}.ts.html", f"<html>{r}</html>\n")
+for f in ("index.cjs", "index.mjs", "index.d.ts", "index.cjs.map", "index.mjs.map"):
+    w(f"dist/{f}", "// index\n")
+w("src/index.ts", "export * from './resources/accounts';\n")
+w("README.md", "# @ledger-example/sdk\n\nClient for the ledger HTTP API.\n")
+w("CHANGELOG.md", "# Changelog\n\n## 2.4.0\n\n- Paginate transfers.\n")
+w("LICENSE", "Apache License 2.0\n")
+w("tsconfig.json", "{}\n"); w("tsup.config.ts", "export default {};\n"); w("vitest.config.ts", "export default {};\n")
+w(".env.test", "LEDGER_API_KEY=test_key_not_secret\n")
+w("coverage/lcov.info", "TN:\n"); w("coverage/coverage-final.json", "{}\n")
+EOF
+  capture batch28 npm_pack_dry_run_ships_tests_long "$SK" "npm pack --dry-run" "npm $(npm --version)"
+
+  # npm publish --dry-run of a CLI whose package.json npm has to correct
+  PC="$B/npm/ledger-cli"
+  mkdir -p "$PC/bin" "$PC/lib"
+  cat >"$PC/package.json" <<'EOF'
+{
+  "name": "@ledger-example/cli",
+  "version": "2.4.0",
+  "description": "Command-line client for the ledger service",
+  "bin": {
+    "ledger": "./bin/ledger.js",
+    "@ledger-example/ledgerctl": "bin/ledgerctl.js"
+  },
+  "main": "lib/index.js",
+  "files": ["bin", "lib", "templates"],
+  "repository": "github:ledger-example/cli",
+  "bugs": "https://issues.ledger.example/cli",
+  "license": "Apache 2",
+  "engines": { "node": ">=18" },
+  "publishConfig": { "access": "public", "provenance": true },
+  "dependencies": { "@ledger-example/sdk": "file:../ledger-sdk" }
+}
+EOF
+  printf '#!/usr/bin/env node\nrequire("../lib").main(process.argv.slice(2));\n' >"$PC/bin/ledger.js"
+  printf 'require("../lib").main(["ctl", ...process.argv.slice(2)]);\n' >"$PC/bin/ledgerctl.js"
+  printf 'exports.main = (argv) => console.log("ledger", argv.join(" "));\n' >"$PC/lib/index.js"
+  printf '# @ledger-example/cli\n' >"$PC/README.md"
+  capture batch28 npm_publish_dry_run_warnings "$PC" "npm publish --dry-run --tag next" "npm $(npm --version)"
+
+  # npm version in a working tree with uncommitted changes
+  NV="$B/npm/ledger-webhooks"
+  mkdir -p "$NV/src"
+  cat >"$NV/package.json" <<'EOF'
+{
+  "name": "@ledger-example/webhooks",
+  "version": "1.7.2",
+  "main": "src/index.js",
+  "scripts": {
+    "preversion": "node -e \"require('./src')\"",
+    "postversion": "git push --follow-tags"
+  }
+}
+EOF
+  (cd "$NV" && git init -q -b main && printf 'exports.verify = () => true;\n' >src/index.js && printf 'node_modules/\n' >.gitignore &&
+    git add -A && git commit -qm "chore: release 1.7.2" &&
+    printf 'exports.verify = (sig) => sig.startsWith("v1=");\n' >src/index.js && printf 'exports.sign = () => "v1=";\n' >src/sign.js &&
+    printf '# notes\n' >NOTES.md && git add src/sign.js)
+  capture batch28 npm_version_dirty_tree "$NV" "npm version minor -m 'chore: release %s'" "npm $(npm --version)"
+
+  # publint and attw over a dual ESM/CJS package whose exports map is wrong
+  DP="$B/npm/ledger-money"
+  proj "$DP"
+  mkdir -p "$DP/dist/esm" "$DP/dist/cjs" "$DP/dist/types"
+  cat >"$DP/package.json" <<'EOF'
+{
+  "name": "@ledger-example/money",
+  "version": "0.9.0",
+  "description": "Decimal money amounts for the ledger SDKs",
+  "type": "module",
+  "main": "./dist/cjs/index.js",
+  "module": "./dist/esm/index.js",
+  "types": "./dist/types/index.d.ts",
+  "exports": {
+    ".": {
+      "import": "./dist/esm/index.js",
+      "require": "./dist/cjs/index.js",
+      "types": "./dist/types/index.d.ts"
+    },
+    "./currencies": {
+      "import": "./dist/esm/currencies.js",
+      "require": "./dist/cjs/currencies.cjs"
+    },
+    "./package.json": "./package.json"
+  },
+  "files": ["dist"],
+  "license": "Apache-2.0"
+}
+EOF
+  printf 'export function parse(s) { return { units: BigInt(s.replace(".", "")), scale: 2 }; }\nexport function format(m) { return String(m.units); }\n' >"$DP/dist/esm/index.js"
+  printf 'export const CURRENCIES = ["EUR", "USD", "GBP"];\n' >"$DP/dist/esm/currencies.js"
+  printf '"use strict";\nexports.parse = (s) => ({ units: BigInt(s.replace(".", "")), scale: 2 });\nexports.format = (m) => String(m.units);\n' >"$DP/dist/cjs/index.js"
+  printf '"use strict";\nexports.CURRENCIES = ["EUR", "USD", "GBP"];\n' >"$DP/dist/cjs/currencies.cjs"
+  printf 'export interface Money { units: bigint; scale: number }\nexport declare function parse(s: string): Money;\nexport declare function format(m: Money): string;\n' >"$DP/dist/types/index.d.ts"
+  capture batch28 publint_exports_problems "$DP" "$NT/publint --strict" "publint $(nver publint)"
+  (cd "$DP" && npm pack --silent >/dev/null 2>&1)
+  capture batch28 attw_local_tarball "$DP" "$NT/attw ledger-example-money-0.9.0.tgz" "@arethetypeswrong/cli $(nver @arethetypeswrong/cli)"
+
+  # changesets: a changeset that names a package the workspace does not have
+  CS="$B/npm/ledger-monorepo"
+  proj "$CS"
+  mkdir -p "$CS/.changeset" "$CS/packages/sdk" "$CS/packages/cli" "$CS/packages/money"
+  printf '{\n  "name": "ledger-monorepo",\n  "private": true,\n  "workspaces": ["packages/*"]\n}\n' >"$CS/package.json"
+  printf '{ "name": "@ledger-example/sdk", "version": "2.4.0", "dependencies": { "@ledger-example/money": "^0.9.0" } }\n' >"$CS/packages/sdk/package.json"
+  printf '{ "name": "@ledger-example/cli", "version": "2.4.0", "dependencies": { "@ledger-example/sdk": "^2.4.0" } }\n' >"$CS/packages/cli/package.json"
+  printf '{ "name": "@ledger-example/money", "version": "0.9.0" }\n' >"$CS/packages/money/package.json"
+  printf '{\n  "changelog": "@changesets/cli/changelog",\n  "commit": false,\n  "access": "public",\n  "baseBranch": "main",\n  "updateInternalDependencies": "patch",\n  "ignore": []\n}\n' >"$CS/.changeset/config.json"
+  printf -- '---\n"@ledger-example/sdk": minor\n"@ledger-example/money": minor\n---\n\nMoney amounts are parsed as strings, never floats.\n' >"$CS/.changeset/brave-lions-sing.md"
+  printf -- '---\n"@ledger-example/webhooks": patch\n"@ledger-example/cli": patch\n---\n\nVerify webhook signatures in constant time.\n' >"$CS/.changeset/quiet-owls-dance.md"
+  printf -- '---\n"@ledger-example/cli": mayor\n---\n\nDrop the deprecated `ledger login --password` flag.\n' >"$CS/.changeset/tidy-foxes-run.md"
+  (cd "$CS" && git init -q -b main && printf 'node_modules\n' >.gitignore && git add -A && git commit -qm "chore: changesets")
+  capture batch28 changeset_version_invalid "$CS" "$NT/changeset version" "@changesets/cli $(nver @changesets/cli)"
+
+  # release-it --dry-run in a clone with no upstream branch
+  RI="$B/npm/ledger-cli-release"
+  proj "$RI"
+  (cd "$RI" && git init -q -b release/2.4 && printf 'node_modules\n' >.gitignore &&
+    printf '{\n  "name": "@ledger-example/cli",\n  "version": "2.3.1",\n  "release-it": {\n    "git": { "commitMessage": "chore: release v${version}", "tagName": "v${version}" },\n    "npm": { "publish": false },\n    "github": { "release": false }\n  }\n}\n' >package.json &&
+    git add -A && git commit -qm "feat: add restore --at" && git tag v2.3.1 && echo x >CHANGES && git add CHANGES && git commit -qm "fix: retry uploads")
+  capture batch28 release_it_dry_run_no_upstream "$RI" "$NT/release-it minor --dry-run --ci" "release-it $(nver release-it)"
+
+  # --- commit history tooling: commitlint over a branch, standard-version --dry-run after 401 commits ---
+  CL="$B/npm/ledger-api-commits"
+  proj "$CL"
+  (cd "$CL" && git init -q -b main && printf 'node_modules\n' >.gitignore &&
+    printf "module.exports = { extends: ['@commitlint/config-conventional'] };\n" >commitlint.config.js &&
+    printf '{ "name": "@ledger-example/api", "version": "2.3.0" }\n' >package.json &&
+    git add -A && git commit -qm "chore(release): 2.3.0" && git tag v2.3.0 &&
+    while IFS= read -r m; do m="${m//\\n/$'\n'}"; echo "$m" | head -1 >>HISTORY; git add HISTORY; git commit -q --cleanup=verbatim -m "$m"; done <<'EOF'
+feat(transfers): accept an idempotency key on POST /v2/transfers
+fix(holds): release expired holds in the sweeper
+Fixed the balance rounding for JPY
+feat: Add pagination cursors to /v2/statements.
+docs(readme): document LEDGER_ADDR
+chore(deps): bump undici from 6.19.2 to 6.21.0
+WIP
+fix(webhooks) verify signatures in constant time
+refactor(accounts)!: rename owner_id to tenant_id\n\nBREAKING CHANGE: the owner_id field is gone from every account payload; read tenant_id.
+feature(exports): stream CSV exports instead of buffering them
+test(snapshots): cover restores older than 2.0
+fix(reconcile): compare amounts as decimals, not floats, so that reconciliation of the EUR settlement files from the acquiring bank no longer reports false mismatches on amounts above one million
+feat(fees): charge fees per tenant\nCloses #412
+EOF
+  )
+  capture batch28 commitlint_branch_range "$CL" "$NT/commitlint --from v2.3.0 --to HEAD" "@commitlint/cli $(nver @commitlint/cli)"
+
+  export GIT_AUTHOR_DATE="2026-11-20T10:00:00Z" GIT_COMMITTER_DATE="2026-11-20T10:00:00Z"
+  SV="$B/npm/ledger-sdk-history"
+  proj "$SV"
+  (cd "$SV" && git init -q -b main && printf 'node_modules\n' >.gitignore &&
+    printf '{\n  "name": "@ledger-example/sdk",\n  "version": "2.3.0",\n  "repository": { "type": "git", "url": "https://git.ledger.example/sdk.git" }\n}\n' >package.json &&
+    printf '# Changelog\n\n## 2.3.0 (2026-09-01)\n\n### Features\n\n* first public release\n' >CHANGELOG.md &&
+    git add -A && git commit -qm "chore(release): 2.3.0" && git tag v2.3.0 &&
+    python3 - <<'EOF' | while IFS= read -r m; do echo "$m" >>HISTORY; git add HISTORY; git commit -q -m "$m"; done
+scopes = ["accounts", "balances", "transfers", "holds", "snapshots", "webhooks", "tenants", "statements",
+          "journals", "exports", "imports", "fees", "limits", "quotas", "audit", "currencies", "payouts",
+          "refunds", "disputes", "client", "retry", "auth", "pagination", "errors"]
+feats = ["add a list helper for {s}", "support filtering {s} by created_at", "expose {s} metadata",
+         "add an async iterator over {s}", "accept a custom fetch for {s}", "type the {s} error codes"]
+fixes = ["decode {s} amounts as strings", "retry {s} requests on 503", "keep the idempotency key when retrying {s}",
+         "stop leaking timers in {s}", "encode {s} ids in paths", "handle an empty {s} page"]
+others = ["docs({s}): add examples", "test({s}): cover the error paths", "chore({s}): tidy imports",
+          "refactor({s}): split the request builder", "perf({s}): reuse the response buffer"]
+n = 0
+for i in range(400):
+    s = scopes[i % len(scopes)]
+    k = i % 5
+    if k in (0, 3):
+        print(f"feat({s}): " + feats[(i * 7 + i // 24) % len(feats)].format(s=s))
+    elif k in (1, 4):
+        print(f"fix({s}): " + fixes[(i * 5 + i // 24) % len(fixes)].format(s=s))
+    else:
+        print(others[(i // 5) % len(others)].format(s=s))
+EOF
+    git commit -q --allow-empty -m "feat(client)!: require Node.js 18" -m "BREAKING CHANGE: Node.js 16 is no longer supported; the client uses the global fetch.")
+  capture batch28 standard_version_dry_run_long "$SV" "$NT/standard-version --dry-run" "standard-version $(nver standard-version)"
+  unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+
+  # --- prose and Markdown linters over a docs site: textlint over 24 runbooks, alex, write-good,
+  # remark --frail, markdown-link-check on local links ---
+  DS="$B/npm/ledger-docs"
+  proj "$DS"
+  mkdir -p "$DS/docs/runbooks" "$DS/docs/guides" "$DS/docs/img"
+  cat >"$DS/docs/guides/getting-started.md" <<'EOF'
+# Getting started
+
+This guide walks you through your first transfer. It is simple: just install the CLI, log in and
+send money between two sandbox accounts.
+
+## Install
+
+Install the CLI with `npm install -g @ledger-example/cli`. See [the CLI reference](../reference/cli.md)
+for every command, and [configuration](./configuration.md#environment-variables) for the
+environment variables it reads.
+
+## Log in
+
+Run `ledger login`. The token is stored in `~/.config/ledger/token` and is obviously never sent
+to third parties.
+
+## Your first transfer
+
+The master node accepts writes; the slave nodes replay the journal. A transfer is created by the
+API and is validated by the master before it is acknowledged.
+
+![Transfer sequence](../img/transfer-sequence.png)
+
+Next, read [holds](holds.md) and [the glossary](../glossary.md#idempotency-key).
+EOF
+  cat >"$DS/docs/guides/configuration.md" <<'EOF'
+# Configuration
+
+## Environment variables
+
+| Variable | Meaning |
+| --- | --- |
+| `LEDGER_ADDR` | Address of the admin API |
+| `LEDGER_TOKEN` | Token, instead of `ledger login` |
+
+## Allowed networks
+
+Add the CIDR ranges of your workers to the whitelist; anything on the blacklist is refused
+before authentication. Sanity checks run on every boot, so a crazy value is rejected early.
+
+## Timeouts
+
+Timeouts are set by the operator and are applied to every request. It should be noted that
+extremely short timeouts are basically useless, since retries are very often triggered by them.
+EOF
+  cat >"$DS/docs/guides/holds.md" <<'EOF'
+# Holds
+
+A hold reserves funds. Holds are released by the sweeper when they expire, and are captured when
+the payment is confirmed by the acquirer.
+
+* Create a hold with `POST /v2/holds`.
++ Capture it with `POST /v2/holds/{id}/capture`.
+* Release it with `DELETE /v2/holds/{id}`.
+
+Holds
+=====
+
+Expired holds are simply dropped. See [transfers](transfers.md) and [the API](#api-reference).
+
+[sweeper]: https://docs.ledger.example/sweeper
+EOF
+  cat >"$DS/docs/glossary.md" <<'EOF'
+# Glossary
+
+## Idempotency key
+
+A header that makes a retried `POST` safe.
+
+## Snapshot
+
+A point-in-time copy of the ledger. See [restores](runbooks/restore-snapshot.md).
+EOF
+  python3 - "$DS/docs/runbooks" <<'EOF'
+import sys
+root = sys.argv[1]
+books = {
+    "restore-snapshot": "restore the ledger from a snapshot",
+    "rotate-tls-certificates": "rotate the TLS certificates of the admin api",
+    "failover-region": "fail over to the standby region",
+    "replay-journal": "replay the journal after a crash",
+    "drain-node": "drain a node before maintenance",
+    "expand-shards": "add shards to a tenant",
+    "purge-webhooks": "purge a stuck webhook queue",
+    "reindex-statements": "rebuild the statements index",
+    "rotate-api-keys": "rotate a tenant's api keys",
+    "restore-postgresql": "restore the postgresql metadata store",
+    "upgrade-minor": "upgrade to a minor release",
+    "upgrade-major": "upgrade to a major release",
+    "investigate-latency": "investigate elevated transfer latency",
+    "investigate-mismatch": "investigate a reconciliation mismatch",
+    "export-tenant": "export a tenant's data for gdpr requests",
+    "delete-tenant": "delete a tenant",
+    "raise-quota": "raise a tenant's quota",
+    "recover-lease": "recover a lost leader lease",
+    "compact-journal": "compact the journal",
+    "verify-backups": "verify last night's backups",
+    "block-ip": "block an abusive ip range",
+    "renew-domain": "renew the status page domain",
+    "onboard-oncall": "onboard a new on-call engineer",
+    "close-incident": "close an incident and write the review",
+}
+for i, (name, goal) in enumerate(books.items()):
+    lines = [f"# Runbook: {goal}", "",
+             f"Use this runbook when you need to {goal}. It assumes access to the Github repository, the admin api and a shell with nodejs 18.", "",
+             "## Before you start", "",
+             f"- Check the dashboards: the api error rate, the queue depth, the json export lag.",
+             f"- Post in #ledger-ops with the url of the incident and your e-mail.",
+             f"- Make sure your ssh key is on the bastion and that your vscode tunnel is closed.", "",
+             "## Steps", "",
+             f"1. Log in to the bastion over Ssh and open the postgresql console.",
+             f"2. Export the current config as yaml: `ledgerctl config dump --format yaml > before.yaml`.",
+             f"3. Run the javascript migration helper with `node scripts/{name}.js --dry-run`.",
+             f"4. Compare the json output with the dashboards, the alerts, the logs, the traces and the audit log.",
+             f"5. Confirm the id of the tenant, the region, the shard, the lease holder, the journal offset and the snapshot.",
+             "", "## Afterwards", "",
+             f"Update the status page on the web site, then close the ticket in Github."]
+    if i % 3 == 0:
+        lines += ["", "TODO: add the rollback steps once the Typescript tooling lands."]
+    if i % 4 == 1:
+        lines += ["", "- [ ] TODO: link the Grafana dashboard"]
+    open(f"{root}/{name}.md", "w").write("\n".join(lines) + "\n")
+EOF
+  printf '{\n  "rules": {\n    "terminology": true,\n    "no-todo": true,\n    "max-comma": { "max": 4 }\n  }\n}\n' >"$DS/.textlintrc.json"
+  capture batch28 textlint_runbooks_long "$DS" "$NT/textlint docs/runbooks" "textlint $(nver textlint)"
+  capture batch28 alex_guides "$DS" "$NT/alex docs/guides docs/glossary.md" "alex $(nver alex)"
+  capture batch28 write_good_guides "$DS" "$NT/write-good docs/guides/*.md" "write-good $(nver write-good)"
+  (cd "$DS" && git init -q -b main && printf 'node_modules\n' >.gitignore && git remote add origin https://git.ledger.example/ledger/docs.git && git add -A && git commit -qm "docs: guides and runbooks")
+  printf '{\n  "plugins": [\n    "remark-preset-lint-recommended",\n    "remark-preset-lint-consistent",\n    "remark-validate-links"\n  ]\n}\n' >"$DS/.remarkrc.json"
+  capture batch28 remark_lint_frail "$DS" "$NT/remark --frail --quiet docs/guides docs/glossary.md" "remark-cli $(nver remark-cli)"
+  capture batch28 markdown_link_check_local "$DS" "$NT/markdown-link-check --quiet docs/guides/getting-started.md docs/guides/holds.md docs/glossary.md" "markdown-link-check $(nver markdown-link-check)"
+fi

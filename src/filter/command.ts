@@ -56,6 +56,16 @@ function runForms(form: string): string[] {
   return forms;
 }
 
+/**
+ * The programs a command runs, by their bare names (`jekyll` of `bundle exec jekyll build`,
+ * `eslint` of `npx eslint .`, `sphinx-build` of `.venv/bin/sphinx-build`): each match candidate's
+ * first word.
+ */
+export function programNames(command: string): string[] {
+  const names = matchCandidates(command).map((form) => baseName(shellWords(form)[0] ?? ""));
+  return [...new Set(names.filter((name) => name !== ""))];
+}
+
 /** The command's normalised last segment: what it runs, as written (for `--help` hints). */
 export function lastCommand(command: string): string {
   return normalizeSegment(lastSegment(command.trim()));

@@ -45,6 +45,7 @@ import {
   SUBJECT_WINDOW,
 } from "./strategies/mod.ts";
 import { HeldLines } from "./arrays.ts";
+import { programNames } from "./command.ts";
 import { type Confidence, emitLines, type Stage, type StageContext } from "./types.ts";
 import { BAR_CHARS, SPINNER_CHARS } from "./_progress.ts";
 import { foldAdvice } from "./generic_advice.ts";
@@ -218,6 +219,8 @@ export function genericStage(
   // Rows numbered by a counter fold in a program's own output: with no rule, or after rules
   // that all passed it on (cargo's rules on `cargo run`), not in what a rule chose to keep.
   const counters = () => !after || options.rulesPassedOn?.() === true;
+  // The programs the command runs: a crashed tool's frames nearest the library that raised stay.
+  const tools = options.command ? programNames(options.command) : [];
   let first: string | null = null;
   // Output whose first line is JSON: a JSON-lines log folds here, other JSON goes to the json
   // strategy (kept records as printed).
@@ -368,7 +371,7 @@ export function genericStage(
       if (!after) lines = foldWarningStorms(lines);
       lines = dropWarnCallEchoes(lines);
       lines = foldEchoedErrorFields(lines);
-      lines = foldStackFrames(lines);
+      lines = foldStackFrames(lines, { tools });
       lines = foldCompilerNotes(lines);
       lines = foldRepeatedDiagnostics(lines);
       lines = foldLinkerRepeats(lines);
@@ -380,7 +383,14 @@ export function genericStage(
       // A repeat refers to the text above it: only in an output short enough that no cut takes
       // that text away and the reader has it in view.
       if (lines.length <= MAX_LINES) lines = foldRepeatedText(lines);
-      if (!after) lines = foldPathListing(lines);
+      // A listing folded by its directories is content, not chatter: its rows do not fold again
+      // by their shape.
+      let listed = false;
+      if (!after) {
+        const folded = foldPathListing(lines);
+        listed = folded !== lines;
+        lines = folded;
+      }
       // A tree drawing a rule left whole in a failed run folds as with no rule: each problem
       // entry stays under the entries leading to it.
       if (!after || ctx.failed) lines = foldTreeListing(lines);
@@ -390,7 +400,9 @@ export function genericStage(
       }
       // After rules, only in a failed run's output the rules all passed on: what a rule chose to
       // keep (a linter's locations, a runner's failing names) is not progress.
-      if (!after || (ctx.failed && counters())) lines = foldShapeRuns(lines, ctx.failed);
+      if (!listed && (!after || (ctx.failed && counters()))) {
+        lines = foldShapeRuns(lines, ctx.failed);
+      }
       if (lines.length !== count) changed = true;
       for (const line of lines) take(line);
       lines = [];

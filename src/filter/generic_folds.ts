@@ -15,10 +15,14 @@
  *   Java's `... N more` — one short line saying the rest is the enclosing trace's — and the
  *   messages between chained tracebacks); Python's `^^^^` marks under a frame's source line go, and
  *   so does Node's echo of the line of its own source that threw (`node:fs:448`, the line, its
- *   caret) — the echo of a user's file stays;
- * - long listings of paths (tar -v, unzip, dpkg -L, pip show -f): the biggest directories fold
- *   into one line with their count of entries until the listing fits a budget; small
- *   directories stay whole, every line that is not a path stays where it was;
+ *   caret) — the echo of a user's file stays; a crashed installed tool's trace with no frame in
+ *   the user's code keeps the tool's frames nearest its call into the library that raised
+ *   (`toolCall`);
+ * - long listings of paths (tar -v, unzip, dpkg -L, pip show -f), bare or as the last column of
+ *   rows of data (`npm notice 1.2kB lib/a.js` of a tarball's contents, `tar -tv`'s mode, owner,
+ *   size and date, `du`, `sha256sum`): the biggest directories fold, each to its first and last
+ *   entries around a count, until the listing fits a budget; small directories stay whole, every
+ *   line that is not a path stays where it was;
  * - long tree drawings (npm ls, tree, cargo tree): the biggest subtrees fold the same way;
  * - runs of data lines (hex dumps of keys and signatures, base64 blocks): the first line stays
  *   with a count of the rest.
@@ -30,6 +34,8 @@
 import { appendAll, FoldedLines, type LineSink } from "./arrays.ts";
 import { FAILURE_SIGNAL } from "./signals.ts";
 import { indentOf, isBlank, MAX_TESTED } from "./sanitize.ts";
+import { oddLines } from "./generic_outliers.ts";
+import { MAX_SHAPED_LINES } from "./generic_shapes.ts";
 
 export { MAX_TESTED };
 /** Runs of foldable lines shorter than this stay as they are (`runFolder`). */
@@ -353,11 +359,79 @@ function causeFollows(lines: readonly string[], j: number): boolean {
 }
 
 /**
+ * A launcher's frame: a script in a `bin` directory (`/usr/bin/jekyll:25`, `File
+ * "/usr/bin/sphinx-build", line 33`, `node_modules/.bin/x`) that loads an installed tool.
+ */
+const LAUNCHER = /\/(?:s?bin|\.bin)\/[\w.+-]{1,100}(?::\d|["'`)]|$)/;
+
+/**
+ * Whether a library is one of the installed tools a command runs (`tools`, by program name): the
+ * package of that name (gem `jekyll` for `jekyll`, `eslint` under node_modules for `eslint`), a
+ * scoped package of that scope (`@commitlint/cli` for `commitlint`), or the package a program's
+ * name starts with (`sphinx` for `sphinx-build`).
+ */
+function toolLibrary(library: string, tools: readonly string[]): boolean {
+  const scope = /^@([^/]{1,100})\//.exec(library)?.[1];
+  return tools.some((tool) => tool === library || tool === scope || tool.startsWith(library + "-"));
+}
+
+/** Frame kinds whose library may be a tool the command runs (a gem, a package, a module). */
+const TOOL_KINDS: ReadonlySet<FrameKind> = new Set(["python", "at", "ruby", "go"]);
+/** Files of a crashed tool's frames kept above its call into a library: that call's, its caller's. */
+const TOOL_FILES = 2;
+/** The file a frame's line names (`…/renderer.rb:192:in`, `(…/config.js:100:16)`, `File "…"`). */
+const FRAME_FILE = /([^\s("'`]{1,1000}\.\w{1,10})(?::\d|")/;
+
+/**
+ * The frames of a crashed installed tool that stay as the user's would (their indexes in
+ * `frames`, innermost first or last as `innermost` says): in a trace with no frame in the user's
+ * code (a launcher's in a `bin` directory aside) whose innermost frame is in another library than
+ * the tool the command runs (`tools`, by program name: jekyll calling liquid, tailwind calling
+ * postcss), the tool's frames nearest that call, in the file that made it and in its caller's
+ * file. They say what the tool was doing when the library failed (jekyll's `render_layout`: a
+ * layout, not a page), which a fold to the innermost frame and the launcher's loses; the tool's
+ * outer frames (its command dispatch) still fold, and so do all of a tool's frames when it
+ * raised the error itself.
+ */
+function toolCall(
+  frames: readonly { frame: Frame; start: number }[],
+  lines: readonly string[],
+  innermost: number,
+  tools: readonly string[],
+): Set<number> {
+  const kept = new Set<number>();
+  if (tools.length === 0 || innermost < 0) return kept;
+  const inner = frames[innermost].frame;
+  const tool = (f: Frame) =>
+    f.library !== null && TOOL_KINDS.has(f.kind) && toolLibrary(f.library, tools);
+  if (inner.library === null || tool(inner)) return kept;
+  if (!frames.every((f) => f.frame.library !== null || LAUNCHER.test(lines[f.start]))) return kept;
+  // Frames run outward from the innermost: down the list, or up it for Python's.
+  const step = innermost === 0 ? 1 : -1;
+  let k = innermost;
+  while (k >= 0 && k < frames.length && frames[k].frame.library === inner.library) k += step;
+  const files = new Set<string>();
+  for (; k >= 0 && k < frames.length && tool(frames[k].frame); k += step) {
+    const file = FRAME_FILE.exec(lines[frames[k].start])?.[1] ?? "";
+    if (!files.has(file) && files.size === TOOL_FILES) break;
+    files.add(file);
+    kept.add(k);
+  }
+  return kept;
+}
+
+/**
  * Each stack trace with its library frames folded: the user's frames and the innermost frame
  * (the first of JavaScript, Java, Ruby, Go and native traces, the last of Python's) stay, and a run of
- * at least two library frames between them becomes one line.
+ * at least two library frames between them becomes one line. In the trace of an installed tool
+ * the command runs (`tools`, program names) that a library's error crashed, the tool's frames
+ * nearest its call into that library stay too (`toolCall`).
  */
-export function foldStackFrames(input: readonly string[]): readonly string[] {
+export function foldStackFrames(
+  input: readonly string[],
+  options: { tools?: readonly string[] } = {},
+): readonly string[] {
+  const tools = options.tools ?? [];
   const lines = dropRuntimeEcho(input);
   const out = new FoldedLines(lines);
   for (let i = 0; i < lines.length;) {
@@ -401,6 +475,8 @@ export function foldStackFrames(input: readonly string[]): readonly string[] {
     const caller = innermost >= 0 && frames[innermost].frame.library === "native"
       ? frames.findIndex((f) => f.frame.library !== "native")
       : -1;
+    const called = toolCall(frames, lines, innermost, tools);
+    const library = (frame: Frame, k: number) => frame.library !== null && !called.has(k);
     let run: { frame: Frame; start: number }[] = [];
     const flush = () => {
       if (run.length >= MIN_FOLDED_FRAMES) {
@@ -413,7 +489,7 @@ export function foldStackFrames(input: readonly string[]): readonly string[] {
       run = [];
     };
     frames.forEach((entry, k) => {
-      if (entry.frame.library !== null && k !== innermost && k !== caller) {
+      if (library(entry.frame, k) && k !== innermost && k !== caller) {
         run.push(entry);
         return;
       }
@@ -433,6 +509,8 @@ const MIN_LISTING = 60;
 /** … making up at least this share of its non-blank lines; it is folded to about this many. */
 const LISTING_SHARE = 0.8;
 export const LISTING_BUDGET = 50;
+/** Lines a closed directory of a path listing shows: its first entry, a count, its last entry. */
+const FOLD_SHOWS = 3;
 
 /** `path`, `./a/b`, `/usr/lib/x`, `inflating: out/a.txt` (a short verb, a colon, one path). */
 const PATH_LINE = /^(\s*(?:[A-Za-z][A-Za-z ]{0,15}:\s{1,10})?)([^\s:]{1,1000})\s{0,10}$/;
@@ -448,8 +526,11 @@ function pathOf(line: string): string | null {
   const space = line.indexOf(" ", from);
   if (space >= 0 && line.lastIndexOf(":", space) < from && nonBlankFrom(line, space)) return null;
   const m = PATH_LINE.exec(line);
-  if (!m) return null;
-  const token = m[2];
+  return m ? pathToken(m[2]) : null;
+}
+
+/** A token as a path (a trailing slash dropped), or null when it is none. */
+function pathToken(token: string): string | null {
   if (!token.includes("/") && !FILE_NAME.test(token)) return null;
   // A path is a few dozen directories deep at most; a longer chain of slashes is something else.
   let depth = 0;
@@ -457,6 +538,61 @@ function pathOf(line: string): string | null {
     if (++depth > MAX_DEPTH) return null;
   }
   return token.length > 1 && token.endsWith("/") ? token.slice(0, -1) : token;
+}
+
+/** A path as a listing row's last column: one token, no colon (a URL, `file:line`), no quotes. */
+const LAST_PATH = /\s([^\s:'"`()[\]]{1,1000})\s{0,10}$/;
+/** A column that counts progress (`[12/40]`, `3/8`, `45%`): such rows are a log, not a listing. */
+const PROGRESS_CELL = /\d\s{0,2}\/\s{0,2}\d|\d%/;
+/** A column with a digit in it (a size, a count, a date, a time, a mode in octal). */
+const DIGIT = /\d/;
+/** A file's mode as `ls -l` and `tar -tv` print it (`-rw-r--r--`, `drwxr-xr-x`, `lrwxrwxrwx`). */
+const MODE = /^[-dlcbps][-rwxsStT]{9}[.+@]?$/;
+
+/**
+ * A row of data ending in a path (`npm notice 59B test/a.test.ts`, `-rw-r--r-- u/g 10 2026-11-20
+ * 00:00 app/bin/app`, `4.0K ./docs`): its path and its columns' key (the columns with every one
+ * that holds a digit or a file's mode masked, spaces collapsed), or null. Rows of a listing share their key; a
+ * row with no digit in its columns, or with a column counting progress, is no listing's.
+ */
+function listingRow(line: string): { path: string; key: string } | null {
+  if (line.length > MAX_TESTED) return null;
+  const m = LAST_PATH.exec(line);
+  if (!m) return null;
+  const columns = line.slice(0, m.index);
+  if (!DIGIT.test(columns) || PROGRESS_CELL.test(columns) || FAILURE_SIGNAL.test(columns)) {
+    return null;
+  }
+  const path = pathToken(m[1]);
+  if (path === null) return null;
+  const key = columns.trim().split(/\s+/).map((c) => DIGIT.test(c) || MODE.test(c) ? "#" : c)
+    .join(" ");
+  return { path, key };
+}
+
+/**
+ * The path of each line of a listing (null for a line that is none), or null when the lines are
+ * no listing: bare paths (`pathOf`) and rows of data ending in one (`listingRow`) count, the
+ * rows only with the columns most of them share.
+ */
+function listingPaths(lines: readonly string[]): (string | null)[] | null {
+  if (lines.length < MIN_LISTING) return null;
+  const keys = new Map<string, number>();
+  let common = "";
+  for (const line of lines) {
+    if (pathOf(line) !== null) continue;
+    const row = listingRow(line);
+    if (row === null) continue;
+    const n = (keys.get(row.key) ?? 0) + 1;
+    keys.set(row.key, n);
+    if (n > (keys.get(common) ?? 0)) common = row.key;
+  }
+  return mostly(lines, (line) => {
+    const bare = pathOf(line);
+    if (bare !== null || common === "") return bare;
+    const row = listingRow(line);
+    return row !== null && row.key === common ? row.path : null;
+  }, (p) => p !== null);
 }
 
 function parentOf(path: string): string {
@@ -467,15 +603,15 @@ function parentOf(path: string): string {
 /**
  * A long listing of paths with its biggest directories folded: directories are opened smallest
  * first, from the top, while the lines shown stay within `budget`; a directory left closed shows
- * as one line (its own entry with the count appended, or `dir/ … (N entries folded)` where the
- * first entry under it was). Lines that are not paths stay in place, and so do failure-looking
- * lines inside a folded directory.
+ * its own line, if listed, and its first and last entries around `dir/ … (N entries folded)`: a
+ * count alone would not say what kind of entries it holds (tests, fixtures, build output). Lines
+ * that are not paths stay in place, and so do failure-looking lines inside a folded directory.
  */
 export function foldPathListing(
   lines: readonly string[],
   budget = LISTING_BUDGET,
 ): readonly string[] {
-  const paths = mostly(lines, pathOf, (p) => p !== null);
+  const paths = listingPaths(lines);
   if (!paths) return lines;
   // Each directory's children, and the path lines right in it; a new directory links itself to
   // its parent once, so a line costs one step whatever its depth.
@@ -507,13 +643,14 @@ export function foldPathListing(
     return n;
   };
   for (const dir of kids.keys()) total(dir);
+  // A closed directory shows its first and last entries around a count: three lines at most.
   const open = openWithinBudget(
     kids.has("/") ? ["", "/"] : [""],
     (dir) => kids.get(dir),
     (dir) => below.get(dir) ?? 0,
     budget,
+    (node) => kids.has(node) ? Math.min(below.get(node) ?? 0, FOLD_SHOWS) : 1,
   );
-  /** The outermost closed directory above `path` (or `path` itself, when closed), or null. */
   // The outermost closed directory at or above each directory (null: none), computed once each.
   const closedAt = new Map<string, string | null>();
   const closedFrom = (dir: string): string | null => {
@@ -525,27 +662,45 @@ export function foldPathListing(
     }
     return closed;
   };
-  const closedAbove = (path: string): string | null =>
-    closedFrom(parentOf(path)) ?? (kids.has(path) && !open.has(path) ? path : null);
+  // Rows of data whose columns stand out from the others' (an empty file among sized ones,
+  // another owner), as the shape fold's outliers do: they stay. A listing longer than the shape
+  // fold reads is not read for them either.
+  const odd = lines.length > MAX_SHAPED_LINES ? new Set<number>() : oddLines(lines, [
+    (line, at) => paths[at] === null ? null : listingRow(line)?.key ?? null,
+  ]);
+  // Each path line's closed directory (null: shown as printed; a closed directory's own line
+  // stays, its entries fold under it) and its place among that directory's entries.
+  const closedOf = paths.map((path) => path === null ? null : closedFrom(parentOf(path)));
+  const place: number[] = [];
+  const seen = new Map<string, number>();
+  closedOf.forEach((closed, i) => {
+    if (closed === null) return;
+    const k = seen.get(closed) ?? 0;
+    seen.set(closed, k + 1);
+    place[i] = k;
+  });
+  // Its first and last entries show what kind of entries a closed directory holds; so do a
+  // failure-looking line (`error: a/b`, a path named `failed_…`) and an odd row. A count stands
+  // for the rest.
+  const shown = (i: number, closed: string) => {
+    const count = below.get(closed) ?? 0;
+    const k = place[i];
+    return count <= FOLD_SHOWS || k === 0 || k === count - 1 || odd.has(i) ||
+      FAILURE_SIGNAL.test(lines[i]);
+  };
+  const hidden = new Map<string, number>();
+  closedOf.forEach((closed, i) => {
+    if (closed !== null && !shown(i, closed)) hidden.set(closed, (hidden.get(closed) ?? 0) + 1);
+  });
   const out = new FoldedLines(lines);
-  const folded = new Set<string>();
+  const noted = new Set<string>();
   lines.forEach((line, i) => {
-    const path = paths[i];
-    if (path === null) return out.push(line);
-    const closed = closedAbove(path);
-    if (closed === null) return out.push(line);
-    if (!folded.has(closed)) {
-      folded.add(closed);
-      const count = below.get(closed) ?? 0;
-      out.push(
-        closed === path
-          ? `${line.trimEnd()} (+${count} entries folded)`
-          : `${/^\s*/.exec(line)![0]}${closed}/ … (${count} entries folded)`,
-      );
-      if (closed === path) return;
-    }
-    // A failure-looking line (`error: a/b`, a path named `failed_…`) stays, after its fold line.
-    if (FAILURE_SIGNAL.test(line)) out.push(line);
+    const closed = closedOf[i];
+    if (closed === null || closed === undefined) return out.push(line);
+    if (shown(i, closed)) return out.push(line);
+    if (noted.has(closed)) return;
+    noted.add(closed);
+    out.push(`${/^\s*/.exec(line)![0]}${closed}/ … (${hidden.get(closed)} entries folded)`);
   });
   return out.lines();
 }
@@ -561,21 +716,25 @@ function openWithinBudget<T>(
   kids: (node: T) => Iterable<T> | undefined,
   size: (node: T) => number,
   budget: number,
+  cost: (node: T) => number = () => 1,
 ): Set<T> {
   const open = new Set<T>(roots);
   const heap = new MinHeap<T>(size);
   let shown = 0;
   for (const root of roots) {
     for (const k of kids(root) ?? []) {
-      shown++;
+      shown += cost(k);
       if (kids(k) && !open.has(k)) heap.push(k);
     }
   }
   for (let node = heap.pop(); node !== undefined; node = heap.pop()) {
     const children = [...kids(node)!];
-    if (shown + children.length > budget) continue;
+    // Opened, a node shows its own line and its children where it showed what `cost` says.
+    let more = 1 - cost(node);
+    for (const k of children) more += cost(k);
+    if (shown + more > budget) continue;
     open.add(node);
-    shown += children.length;
+    shown += more;
     for (const k of children) if (kids(k) && !open.has(k)) heap.push(k);
   }
   return open;

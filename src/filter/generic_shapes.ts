@@ -1,8 +1,9 @@
 /**
- * Long runs of lines of one shape: a tool's per-item lines (`npm notice 1.2kB lib/a.js` of a
- * tarball's contents, `Project 'a/tsconfig.json' is up to date …` of a verbose build, `Skipping
- * x`, `Downloading y`, ` src/a.ts | 12 ++++--` of a diffstat, `* 1a2b3c4 subject` of a graph log)
- * fold to the run's first and last lines around a count. A line's shape
+ * Long runs of lines of one shape: a tool's per-item lines (`Project 'a/tsconfig.json' is up to
+ * date …` of a verbose build, `Skipping x`, `Downloading y`, ` src/a.ts | 12 ++++--` of a
+ * diffstat, `* 1a2b3c4 subject` of a graph log) fold to the run's first and last lines around a
+ * count. An output that is a listing of paths (`npm notice 1.2kB lib/a.js` of a tarball's
+ * contents) is content: the generic pass folds it by directory (generic_folds.ts) and not here. A line's shape
  * is its indent, its first word as printed (digits masked) and the kinds of the next two words
  * (number, hex, path, quoted text, word, or the punctuation as printed); blank lines inside a run
  * belong to it. Blocks of a few lines whose shapes repeat (`git bisect run`'s steps) fold the same

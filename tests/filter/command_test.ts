@@ -6,6 +6,7 @@ import {
   matchCandidates,
   normalizeSegment,
   printsOutput,
+  programNames,
   quieted,
   segments,
 } from "../../src/filter/command.ts";
@@ -110,6 +111,13 @@ Deno.test("matchCandidates: env-file wrappers, alone or started by a package man
   // A package manager's own commands are no wrapper's.
   expect(matchCandidates("yarn install")).toEqual(["yarn install"]);
   expect(matchCandidates("pnpm test")).toEqual(["pnpm test"]);
+});
+
+Deno.test("programNames: the bare names of the programs a command runs, through runners and paths", () => {
+  expect(programNames("cd site && bundle exec jekyll build --trace")).toContain("jekyll");
+  expect(programNames("NODE_OPTIONS=--stack-trace-limit=40 npx eslint a.js")).toContain("eslint");
+  expect(programNames(".venv/bin/sphinx-build -b html docs out")).toContain("sphinx-build");
+  expect(programNames("ruby build.rb")).not.toContain("jekyll");
 });
 
 Deno.test("lastSegment ignores separators inside quotes and escapes", () => {

@@ -319,7 +319,7 @@ Deno.test("native frames of gdb and the sanitizers fold inside the C library, a 
   expect(foldStackFrames(prose)).toEqual(prose);
 });
 
-Deno.test("a long path listing folds its biggest directories; small ones and non-path lines stay", () => {
+Deno.test("a long path listing folds its biggest directories to their first and last entries; small ones and non-path lines stay", () => {
   const lines = ["Archive:  bundle.zip"];
   lines.push(
     "   creating: out/app/",
@@ -333,15 +333,24 @@ Deno.test("a long path listing folds its biggest directories; small ones and non
   expect(out.slice(0, 4)).toEqual(lines.slice(0, 4));
   expect(out).toContain("  inflating: out/README.md");
   expect(out).toContain("warning: out/LICENSE: stored with bad CRC");
-  // out/vendor has 60 directories of 10 files: too many to open, it becomes one line.
-  expect(out).toContain("  out/vendor/ … (600 entries folded)");
-  expect(out.filter((l) => l.includes("out/vendor/pkg"))).toEqual([]);
-  // With fewer packages the directory opens and each package folds on its own line.
-  const few = lines.filter((l) => !/pkg([3-5]\d)\//.test(l));
+  // out/vendor has 60 directories of 10 files: too many to open, it shows its first and last
+  // entries around a count.
+  expect(out.slice(4, 7)).toEqual([
+    "  inflating: out/vendor/pkg0/mod0.py",
+    "  out/vendor/ … (598 entries folded)",
+    "  inflating: out/vendor/pkg59/mod599.py",
+  ]);
+  expect(out.filter((l) => l.includes("out/vendor/pkg"))).toHaveLength(2);
+  // With fewer packages the directory opens and each package folds on its own.
+  const few = lines.filter((l) => !/pkg(?:1[2-9]|[2-5]\d)\//.test(l));
   const opened = foldPathListing(few);
   expect(opened.length).toBeLessThanOrEqual(LISTING_BUDGET + 5);
-  expect(opened).toContain("  out/vendor/pkg7/ … (10 entries folded)");
-  // A directory listed by its own line gets the count appended to it.
+  expect(opened.filter((l) => l.includes("out/vendor/pkg7/"))).toEqual([
+    "  inflating: out/vendor/pkg7/mod7.py",
+    "  out/vendor/pkg7/ … (8 entries folded)",
+    "  inflating: out/vendor/pkg7/mod547.py",
+  ]);
+  // A directory listed by its own line keeps it; its entries fold under it.
   const tar = ["proj/", "proj/src/", "proj/src/a.ts", "proj/deps/"];
   for (let i = 0; i < 200; i++) tar.push(`proj/deps/lib${i}/index.js`, `proj/deps/lib${i}/`);
   tar.push("proj/package.json");
@@ -349,7 +358,10 @@ Deno.test("a long path listing folds its biggest directories; small ones and non
     "proj/",
     "proj/src/",
     "proj/src/a.ts",
-    "proj/deps/ (+400 entries folded)",
+    "proj/deps/",
+    "proj/deps/lib0/index.js",
+    "proj/deps/ … (398 entries folded)",
+    "proj/deps/lib199/",
     "proj/package.json",
   ]);
 });
@@ -370,7 +382,10 @@ Deno.test("short listings, and outputs that are mostly not paths, are not folded
     "/.",
     "/usr",
     "/usr/lib",
-    "/usr/lib/gconv (+120 entries folded)",
+    "/usr/lib/gconv",
+    "/usr/lib/gconv/CP0.so",
+    "/usr/lib/gconv/ … (118 entries folded)",
+    "/usr/lib/gconv/CP119.so",
     "/usr/lib/libc.so.6",
   ]);
 });
@@ -382,13 +397,15 @@ Deno.test("a path listing keeps its failure lines inside a folded directory, aft
   lines.splice(50, 0, "pkg/d1/failed_test.txt");
   const out = foldPathListing(lines);
   expect(out.length).toBeLessThanOrEqual(LISTING_BUDGET + 5);
-  // pkg/d0, the smallest, opens; the others fold, `failed_test.txt` (a file's name) with them.
-  expect(out.filter((l) => !l.startsWith("pkg/d0/f"))).toEqual([
-    "pkg/d1/ … (41 entries folded)",
-    "pkg/d2/ … (40 entries folded)",
-    "pkg/d3/ … (41 entries folded)",
+  // Each directory folds to its first and last entries, `failed_test.txt` (a file's name) with
+  // the rest; the failure line stays (here the first of its directory's lines).
+  expect(out.filter((l) => !/^pkg\/d[0-4]\/f(?:0|39)\.txt$/.test(l))).toEqual([
+    "pkg/d0/ … (38 entries folded)",
+    "pkg/d1/ … (39 entries folded)",
+    "pkg/d2/ … (38 entries folded)",
     "error: pkg/d3/f7.txt",
-    "pkg/d4/ … (40 entries folded)",
+    "pkg/d3/ … (39 entries folded)",
+    "pkg/d4/ … (38 entries folded)",
   ]);
   // Through the generic pass too, the failure line is in what a failed command shows.
   const shown = generic(lines.join("\n"));
@@ -736,4 +753,97 @@ Deno.test("CMake's call stack folds the frames in CMake's own modules; the proje
     "  CMakeLists.txt:3 (include)",
   ];
   expect(foldStackFrames(own)).toEqual(own);
+});
+
+/** A fixture of tests/fixtures/generic/ through the engine with no rule, as `command` printed it. */
+const filtered = (name: string, command: string, exitCode: number) =>
+  engine.filter(command, fixtureLines(name).join("\n"), { failed: exitCode !== 0 }).text.split(
+    "\n",
+  );
+
+Deno.test("a listing whose rows end in a path (npm pack --dry-run, tar -tv) folds by directory: small ones whole, big ones to their first and last entries", () => {
+  // npm 11's `npm pack --dry-run` of a package shipping docs and tests (exit 0): its rows were
+  // folded as chatter to the first and the last; each directory's rows are what it ships.
+  const npm = filtered("listing_npm_pack_dry_run.txt", "npm pack --dry-run", 0);
+  const rows = fixtureLines("listing_npm_pack_dry_run.txt");
+  const dir = (d: string) => rows.filter((l) => l.includes(` ${d}/`));
+  for (const d of ["lib/projections", "docs/api"]) {
+    expect(npm.filter((l) => l.includes(` ${d}/`))).toEqual(dir(d));
+  }
+  for (const d of ["lib/shapes", "test/snapshots", "test/unit"]) {
+    expect(npm.filter((l) => l.includes(`${d}/`))).toEqual([
+      dir(d)[0],
+      `${d}/ … (12 entries folded)`,
+      dir(d).at(-1),
+    ]);
+  }
+  expect(npm).toContain("npm notice 6B .env.local");
+  expect(npm.slice(-12)).toEqual(rows.slice(-12));
+  // GNU tar 1.34's `tar -tvzf` of the same tree (mode, owner, size, date, time, path), in the
+  // archive's order: the directories' own lines stay.
+  const tar = filtered("listing_tar_tv.txt", "tar -tvzf geo.tgz", 0);
+  const entries = fixtureLines("listing_tar_tv.txt");
+  const under = (d: string) =>
+    entries.filter((l) => l.includes(`fix28-pack/${d}/`) && !l.endsWith("/"));
+  expect(tar.filter((l) => l.includes("fix28-pack/lib/projections/"))).toEqual(
+    entries.filter((l) => l.includes("fix28-pack/lib/projections/")),
+  );
+  expect(tar.filter((l) => l.includes("fix28-pack/test/unit/"))).toEqual([
+    entries.find((l) => l.endsWith(" fix28-pack/test/unit/")),
+    under("test/unit")[0],
+    "fix28-pack/test/unit/ … (12 entries folded)",
+    under("test/unit").at(-1),
+  ]);
+  expect(tar).toContain(entries.find((l) => l.endsWith("/.env.local")));
+  expect(tar.length).toBeLessThan(entries.length);
+  // Rows whose columns count progress (`[3/80]`) are a log, not a listing: they fold as one shape.
+  const log = Array.from(
+    { length: 80 },
+    (_, i) => `[${i + 1}/80] Building C object src/m${i % 4}/u${i}.c.o`,
+  );
+  expect(foldPathListing(log)).toEqual(log);
+});
+
+Deno.test("a crashed tool's frames nearest its call into the library that raised stay when the trace has no frame in the user's code", () => {
+  // jekyll 4.3.1 (Debian's gems) on a `_config.yml` that does not parse, `--trace`: psych raised
+  // it; jekyll's frames in the file that called psych and in its caller's say which file it was
+  // loading and how; its command dispatch and mercenary's frames fold.
+  const trace = fixtureLines("tool_trace_jekyll_config.txt");
+  expect(filtered("tool_trace_jekyll_config.txt", "jekyll build --trace", 1)).toEqual([
+    ...trace.slice(0, 2),
+    "\t… 2 frames in ruby stdlib folded …",
+    ...trace.slice(4, 11),
+    "\t… 13 frames in jekyll, mercenary folded …",
+    ...trace.slice(24),
+  ]);
+  // The same trace under a command that runs another program folds jekyll's frames too.
+  expect(filtered("tool_trace_jekyll_config.txt", "ruby build.rb", 1)).toEqual([
+    ...trace.slice(0, 2),
+    "\t… 22 frames in ruby stdlib, jekyll, mercenary folded …",
+    ...trace.slice(24),
+  ]);
+  // eslint 8 (`NODE_OPTIONS=--stack-trace-limit=40`) on an `.eslintrc.yml` that does not parse:
+  // js-yaml raised it; @eslint/eslintrc's frames (a package of eslint's scope) and eslint's file
+  // enumerator above them stay.
+  const eslint = fixtureLines("tool_trace_eslint_rc.txt");
+  const at = (lines: string[]) => lines.filter((l) => /^ {4}\S/.test(l));
+  const frames = at(eslint);
+  expect(at(filtered("tool_trace_eslint_rc.txt", "npx eslint a.js", 2))).toEqual([
+    frames[0],
+    "    … 10 frames in js-yaml folded …",
+    ...frames.slice(11, 19),
+    "    … 5 frames in native, eslint folded …",
+  ]);
+  // The yaml package's CLI (Node 20) raising its own parse error: the tool's frames are where it
+  // raised it, and fold as a library's.
+  expect(at(filtered("tool_trace_yaml_cli.txt", "npx yaml valid", 1))).toEqual([
+    at(fixtureLines("tool_trace_yaml_cli.txt"))[0],
+    "    … 9 frames in yaml folded … {",
+  ]);
+  // rake 13 running a project's Rakefile that fails: the Rakefile's frame is the user's code, so
+  // rake's own frames fold as a library's.
+  const rake = filtered("tool_trace_rake_project.txt", "rake --trace", 1);
+  expect(rake).toContain("/home/dev/site-tasks/Rakefile:3:in `block in <top (required)>'");
+  expect(rake.filter((l) => l.includes("gems/rake-13.0.6"))).toEqual([]);
+  expect(rake).toContain("… 23 frames in rake folded …");
 });
