@@ -169,12 +169,22 @@ export class FilterEngine {
     return this.rules.filter((rule) => candidates.some((c) => rule.matches(c)));
   }
 
+  /**
+   * The first line of the output a matched rule knows as a failure record (`failure_records`, a
+   * test runner's `--- FAIL:`), or null. `| tee`, `|| true` and a go that exits 0 after a failed
+   * benchmark hide the exit code, not the failure: an output holding one is filtered as a failed
+   * run's.
+   */
+  failureRecord(command: string, raw: string): string | null {
+    return this.#failureRecord(splitNotices(raw).body, this.match(command));
+  }
+
   /** Filters one command's output. Never throws for any input. */
   filter(command: string, raw: string, options: { failed?: boolean } = {}): FilterOutcome {
-    const failed = options.failed ?? false;
     if (!this.enabled) return this.#outcome(raw, raw, [], "full", { removed: 0, elided: false });
     const { body, notices } = splitNotices(raw);
     const rules = this.match(command);
+    const failed = options.failed || this.#failureRecord(body, rules) !== null;
     let text: string;
     let confidence: Confidence = "full";
     // The characters of the sanitised lines the stages received (null: only sanitising ran).
@@ -213,6 +223,20 @@ export class FilterEngine {
       failure,
       reshaped,
     });
+  }
+
+  /** The first line of `body` that is a failure record one of `rules` knows, or null. */
+  #failureRecord(body: string, rules: CompiledRule[]): string | null {
+    const records = rules.flatMap((rule) => rule.recordsFailure ?? []);
+    if (!records.length) return null;
+    let found: string | null = null;
+    walkLines(body, (line) => {
+      // A huge line is read cut in the middle, as the rules read it after an overflow.
+      const read = line.length > HUGE_LINE ? cutMiddle(line) : line;
+      if (records.some((records) => records(read))) found = line;
+      return found !== null;
+    });
+    return found;
   }
 
   /** The rules' stages (or the generic pass, or only sanitising) over one output's body. */
@@ -280,7 +304,6 @@ export class FilterEngine {
    * prints. The first entry is the sanitising step.
    */
   trace(command: string, raw: string, options: { failed?: boolean } = {}): StageTrace[] {
-    const failed = options.failed ?? false;
     const { body } = splitNotices(raw);
     const rawLines: string[] = [];
     for (let start = 0; start < body.length;) {
@@ -299,6 +322,7 @@ export class FilterEngine {
       confidence: "full",
     }];
     const rules = this.match(command);
+    const failed = options.failed || this.#failureRecord(body, rules) !== null;
     const shared = sharedOutput(command, rules);
     const stages: { name: string; type: string; create: (ctx: StageContext) => Stage }[] = rules
       .map((rule) => ({

@@ -596,6 +596,29 @@ export function runnerLine(line: string): boolean {
 }
 
 /**
+ * A runner's count or verdict that says the run failed: a count of failures above zero (`Tests:
+ * 1 failed`, `2 failing`, `ℹ fail 1`), a failed verdict (go's `FAIL\tpkg`, cargo's `test result:
+ * FAILED`, `error: test failed`).
+ */
+const FAILED_COUNTS =
+  /^\s*(?:FAIL\b|FAILED\b|test result: FAILED|error: )|\b(?:fail|failed|failing|errors?) [1-9]|\b[1-9]\d{0,9} (?:failed|failing|errors?)\b/;
+/** A failure's head that only a failed run prints: go's `--- FAIL:`, a failed benchmark, a panic. */
+const FAILED_HEAD = /^\s*--- FAIL: |^Benchmark\S{1,300}\s{1,40}--- FAIL: |^(?:panic|fatal error): /;
+/** TAP's directives that make a `not ok` no failure (an expected one, a test not run). */
+const TAP_DIRECTIVE = /# ?(?:TODO|SKIP)\b/i;
+
+/**
+ * Whether a line records a failed test or a failed run, whatever the exit code said: a failed
+ * test's line, a failure's head only a failure prints, a count or verdict saying the run failed.
+ */
+export function recordsTestFailure(line: string): boolean {
+  const kind = classifyLine(line);
+  if (kind === "marker") return !TAP_DIRECTIVE.test(line);
+  if (kind === "summary") return FAILED_COUNTS.test(line);
+  return kind === "block" && FAILED_HEAD.test(line);
+}
+
+/**
  * In a compound command's output (`npm run build ; npm test`) the run is its part from its first
  * line that is for sure a runner's (`runnerLine`) to its last and the indented lines under it; the
  * other commands' lines pass as printed in their places (a build's failure after its `✓` progress
@@ -605,6 +628,7 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
   return {
     type: "test_summary",
     owns: runnerLine,
+    recordsFailure: recordsTestFailure,
     createStage(ctx: StageContext): Stage {
       // Held for the unchanged pass-through (Fallback).
       const input = new HeldLines();
