@@ -15,7 +15,7 @@ import {
   splitLines,
 } from "./sanitize.ts";
 import { SecurityScanner } from "./security.ts";
-import { mergeCutNotes } from "./notes.ts";
+import { mergeCutNotes, recountCutNotes } from "./notes.ts";
 import type { Pattern } from "./regex.ts";
 import { JSON_START, keepAsPrinted, KeptLines, type Restore } from "./verbatim.ts";
 import {
@@ -77,8 +77,11 @@ function chainConfidence(results: Confidence[]): Confidence {
   return acted.length ? acted.reduce(worstConfidence, "full") : "fallback";
 }
 
-/** The name of the step in a trace that merges cut notes one after another. */
-const CUT_NOTES_MERGED = "cut notes one after another merged";
+/**
+ * The name of the step in a trace that merges cut notes one after another and makes each count
+ * the gap it stands in.
+ */
+const CUT_NOTES_MERGED = "cut notes merged, each counting its gap";
 
 /** The name of the guard's step in a trace. */
 const GUARD = "guard (kept lines as printed)";
@@ -169,12 +172,22 @@ export class FilterEngine {
     return this.rules.filter((rule) => candidates.some((c) => rule.matches(c)));
   }
 
+  /**
+   * The first line of the output a matched rule knows as a failure record (`failure_records`, a
+   * test runner's `--- FAIL:`), or null. `| tee`, `|| true` and a go that exits 0 after a failed
+   * benchmark hide the exit code, not the failure: an output holding one is filtered as a failed
+   * run's.
+   */
+  failureRecord(command: string, raw: string): string | null {
+    return this.#failureRecord(splitNotices(raw).body, this.match(command));
+  }
+
   /** Filters one command's output. Never throws for any input. */
   filter(command: string, raw: string, options: { failed?: boolean } = {}): FilterOutcome {
-    const failed = options.failed ?? false;
     if (!this.enabled) return this.#outcome(raw, raw, [], "full", { removed: 0, elided: false });
     const { body, notices } = splitNotices(raw);
     const rules = this.match(command);
+    const failed = options.failed || this.#failureRecord(body, rules) !== null;
     let text: string;
     let confidence: Confidence = "full";
     // The characters of the sanitised lines the stages received (null: only sanitising ran).
@@ -213,6 +226,20 @@ export class FilterEngine {
       failure,
       reshaped,
     });
+  }
+
+  /** The first line of `body` that is a failure record one of `rules` knows, or null. */
+  #failureRecord(body: string, rules: CompiledRule[]): string | null {
+    const records = rules.flatMap((rule) => rule.recordsFailure ?? []);
+    if (!records.length) return null;
+    let found: string | null = null;
+    walkLines(body, (line) => {
+      // A huge line is read cut in the middle, as the rules read it after an overflow.
+      const read = line.length > HUGE_LINE ? cutMiddle(line) : line;
+      if (records.some((records) => records(read))) found = line;
+      return found !== null;
+    });
+    return found;
   }
 
   /** The rules' stages (or the generic pass, or only sanitising) over one output's body. */
@@ -280,7 +307,6 @@ export class FilterEngine {
    * prints. The first entry is the sanitising step.
    */
   trace(command: string, raw: string, options: { failed?: boolean } = {}): StageTrace[] {
-    const failed = options.failed ?? false;
     const { body } = splitNotices(raw);
     const rawLines: string[] = [];
     for (let start = 0; start < body.length;) {
@@ -299,6 +325,7 @@ export class FilterEngine {
       confidence: "full",
     }];
     const rules = this.match(command);
+    const failed = options.failed || this.#failureRecord(body, rules) !== null;
     const shared = sharedOutput(command, rules);
     const stages: { name: string; type: string; create: (ctx: StageContext) => Stage }[] = rules
       .map((rule) => ({
@@ -366,12 +393,12 @@ export class FilterEngine {
         ...(asInput ? { asInput } : {}),
       }];
     };
-    // As runRules does last: cut notes one after another become one.
-    const merged = (out: StageTrace[]): StageTrace[] => {
+    // As runRules does last: cut notes one after another become one, each counting its gap.
+    const merged = (out: StageTrace[], input: string[]): StageTrace[] => {
       const last = out.at(-1);
       if (!rules.length || last === undefined) return out;
       const text = last.output.join("\n");
-      const after = withCutNotesMerged(text);
+      const after = withCutsRecounted(withCutNotesMerged(text), (fn) => input.forEach(fn));
       if (after === text) return out;
       return [...out, {
         name: CUT_NOTES_MERGED,
@@ -383,7 +410,9 @@ export class FilterEngine {
     };
     const firstTry: StageTrace[] = [];
     let failure = run(lines, firstTry);
-    if (failure === null) return [...traces, ...merged(guarded(lines, firstTry, body.length))];
+    if (failure === null) {
+      return [...traces, ...merged(guarded(lines, firstTry, body.length), lines)];
+    }
     // filter() retries only the rules: the generic pass alone cuts huge lines itself.
     if (failure.overflow && rules.length) {
       const cut = lines.map((line) => line.length > HUGE_LINE ? cutMiddle(line) : line);
@@ -400,7 +429,7 @@ export class FilterEngine {
         return [
           ...traces,
           cutTrace,
-          ...merged(guarded(cut, secondTry, cutHugeLines(body).length)),
+          ...merged(guarded(cut, secondTry, cutHugeLines(body).length), cut),
         ];
       }
     }
@@ -757,7 +786,7 @@ function runRules(
     text = guard.restore(text, (fn) => walkLines(body, fn)).text;
     if (text.length > body.length) text = sanitize(body);
   }
-  text = withCutNotesMerged(text);
+  text = withCutsRecounted(withCutNotesMerged(text), (fn) => walkLines(body, fn));
   return {
     text: keepEvidence(body, text, failed, passed.findLast((lines) => lines.length)),
     confidence,
@@ -789,6 +818,24 @@ function withCutNotesMerged(text: string): string {
   if (!ADJACENT_CUT_NOTES.test(text)) return text;
   return mergeCutNotes(text.split("\n")).join("\n");
 }
+
+/**
+ * `text` with each run of notes holding a cut note made to count the input lines of the gap it
+ * stands in (`recountCutNotes`): a line a stage dropped without a note beside another stage's cut
+ * is counted by that cut. `walk` hands over the input's lines as the stages read them.
+ */
+function withCutsRecounted(
+  text: string,
+  walk: (fn: (line: string) => void) => void,
+): string {
+  if (!CUT_NOTE.test(text)) return text;
+  const lines = text.split("\n");
+  const after = recountCutNotes(lines, walk);
+  return after === lines ? text : after.join("\n");
+}
+
+/** A line that may be a cut note (`cutNote` reads it). */
+const CUT_NOTE = /^\.\.\. \(\d/m;
 
 /** Two lines in a row that may be cut notes (`mergeCutNotes` reads them). */
 const ADJACENT_CUT_NOTES = /^\.\.\. \(\d[^\n]*\n\.\.\. \(\d/m;

@@ -25,13 +25,17 @@ export function explainFilter(
   raw: string,
   options: { failed?: boolean } = {},
 ): string[] {
-  const failed = options.failed ?? false;
+  const record = options.failed ? null : engine.failureRecord(command, raw);
+  const failed = (options.failed ?? false) || record !== null;
   const traces = engine.trace(command, raw, options);
   const byName = new Map(engine.rules.map((rule) => [rule.name, rule]));
   const out: string[] = [];
   if (traces.length === 1) out.push(`no rule matches "${command}" and the generic pass is off`);
   else if (traces.some((t) => t.name === "generic")) {
     out.push(`no rule matches "${command}": the generic pass runs`);
+  }
+  if (record !== null) {
+    out.push(`a failed run's output (a matched rule's failure record: ${JSON.stringify(record)})`);
   }
   for (const trace of traces) appendAll(out, explainStage(trace, byName.get(trace.name), failed));
   if (traces.some((t) => byName.has(t.name))) appendAll(out, evidenceNote(traces, failed));

@@ -165,6 +165,7 @@ export function withFrames(
     // lines (`help: …` under a frame): a compound command's other lines pass by.
     owns: owns &&
       ((line) => owns(line) || frames.header.test(line) || frames.frame(line) || frames.keep(line)),
+    recordsFailure: strategy.recordsFailure,
     createStage(ctx: StageContext): Stage {
       let held: string[] = [];
       const inner = strategy.createStage({

@@ -5,7 +5,13 @@
 import { z } from "zod";
 import { type RegexEngine, requiredLiterals } from "./regex.ts";
 import { describeRuleIssues } from "./rule_errors.ts";
-import { compileStrategy, patternField, StrategyConfig } from "./strategies/mod.ts";
+import {
+  anyMatcher,
+  compileStrategy,
+  patternField,
+  patternList,
+  StrategyConfig,
+} from "./strategies/mod.ts";
 import { type CompiledStrategy, RuleFieldError } from "./types.ts";
 import { checkOptionNeeds } from "./option_needs.ts";
 import { templateMarker } from "./verbatim.ts";
@@ -35,6 +41,9 @@ export const RuleConfig = z.object({
   rendered: z.boolean().default(false).describe(
     "The rule's output is a rendering of the input, not lines of it: the engine does not put emitted lines back as printed",
   ),
+  failure_records: z.array(z.string()).default([]).describe(
+    "Regexes of lines that record a failure of the tool (`make: *** [all] Error 2`, ` ! [rejected]`): output holding one is filtered as a failed run's whatever the exit code (`| tee`, `|| true`)",
+  ),
 }).strict();
 export type RuleConfig = z.infer<typeof RuleConfig>;
 /** The keys a `[[rules]]` entry takes, for a mistyped one's "did you mean". */
@@ -62,6 +71,11 @@ export interface CompiledRule {
   readonly rendered?: boolean;
   /** Patterns of the lines its own templates produce (summaries, `on_empty`): engine markers. */
   readonly markers?: RegExp[];
+  /**
+   * The lines that record a failure of its tool: its `failure_records` and those its strategy
+   * knows (`CompiledStrategy.recordsFailure`). Absent when it knows none.
+   */
+  readonly recordsFailure?: (line: string) => boolean;
   matches(candidate: string): boolean;
 }
 
@@ -101,6 +115,10 @@ export function compileRule(
       ? withFrames(compiled, compileFrames(config.frames, engine))
       : compiled;
     const [kind, text] = Object.entries(config.match).find(([, v]) => v !== undefined)!;
+    const records = config.failure_records.length
+      ? anyMatcher(patternList(config.failure_records, "failure_records", engine))
+      : undefined;
+    const known = strategy.recordsFailure;
     return {
       name: config.name,
       source,
@@ -110,6 +128,7 @@ export function compileRule(
       // As it is written in TOML: a literal string where it can be one.
       matchText: `${kind} ${text!.includes("'") ? JSON.stringify(text) : `'${text}'`}`,
       rendered: config.rendered,
+      recordsFailure: records && known ? (line) => records(line) || known(line) : records ?? known,
       markers: TEMPLATE_KEYS.flatMap((key) => {
         const template = (config.strategy as Record<string, unknown>)[key];
         return typeof template === "string" && template.trim() ? [templateMarker(template)] : [];

@@ -47,7 +47,10 @@ export interface StageContext {
    * lines one at a time: use `emitLines`.
    */
   emitAll?(lines: string[]): void;
-  /** The command exited non-zero: a stage must never hide the failure. */
+  /**
+   * The run failed: the command exited non-zero, or its output holds a line a matched rule knows
+   * as a failure record (`CompiledRule.recordsFailure`). A stage must never hide the failure.
+   */
   failed: boolean;
   /**
    * The command is compound and other commands' output may come with this rule's: `after`, a
@@ -94,6 +97,13 @@ export interface CompiledStrategy {
    * strategy that reads `shared` itself, or leaves every line it does not know alone, has none.
    */
   readonly owns?: (line: string) => boolean;
+  /**
+   * The lines that record a failure of its tool (a failed test's line, `FAIL\tpkg`): output
+   * holding one is read as a failed run's whatever the exit code (`| tee`, `|| true`, a go
+   * version that exits 0 after a failed benchmark), so no stage folds its failure away as a
+   * passing run's. Declared by a strategy that reads such records; a wrapper passes it on.
+   */
+  readonly recordsFailure?: (line: string) => boolean;
 }
 
 /** A rule field that failed validation; the loader turns it into a warning naming the rule. */

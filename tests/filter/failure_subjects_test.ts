@@ -8,7 +8,7 @@
  */
 import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { loadFilterEngine } from "../../src/filter/mod.ts";
+import { compileRule, FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
 import { FAILURE_SIGNAL } from "../../src/filter/signals.ts";
 import { CutGap } from "../../src/filter/strategies/mod.ts";
 import { fastestMs } from "../_support/timing.ts";
@@ -169,4 +169,54 @@ Deno.test("a shell trace's cut drops the commands whose options hold a failure w
     expect({ file, ran: out.slice(at - 3, at).some((l) => l.startsWith(ran)) })
       .toEqual({ file, ran: true });
   }
+});
+
+Deno.test("truncate brings a failure's subject back as CutGap does: each note counts the lines above or under it", () => {
+  const rule = (keep_patterns: string[] = []) =>
+    new FilterEngine([
+      compileRule({
+        name: "cut",
+        match: { prefix: "check" },
+        strategy: { type: "truncate", max_lines: 6, head: 2, tail: 2, keep_patterns },
+      }, "test"),
+    ], { generic: false, guard: false, security: false });
+  const input = [
+    "start 1",
+    "start 2",
+    "step a: loading the rule files from the rules directory",
+    "step b: loading the recording rules from the same directory",
+    "Checking rules/c.yml",
+    "    … 12 lines like these folded …",
+    "  FAILED: bad expression",
+    "filler 1: the checker goes on with the next rule file in order",
+    "filler 2: the checker goes on with the next rule file in order",
+    "end 1",
+    "end 2",
+  ];
+  // The subject between the notes of the lines above it and under it, the fold counted as its 12.
+  expect(rule().filter("check", input.join("\n"), { failed: true }).text.split("\n")).toEqual([
+    "start 1",
+    "start 2",
+    "... (2 lines omitted) ...",
+    "Checking rules/c.yml",
+    "... (12 lines omitted) ...",
+    "  FAILED: bad expression",
+    "... (2 lines omitted) ...",
+    "end 1",
+    "end 2",
+  ]);
+  // A row kept by keep_patterns between them: the subject above it stays cut, and the lines
+  // dropped around the row are told once, before the failure.
+  const listed = [...input.slice(0, 5), "commit 1a2b3c", ...input.slice(5)];
+  expect(rule(["^commit "]).filter("check", listed.join("\n"), { failed: true }).text.split("\n"))
+    .toEqual([
+      "start 1",
+      "start 2",
+      "commit 1a2b3c",
+      "... (15 lines omitted) ...",
+      "  FAILED: bad expression",
+      "... (2 lines omitted) ...",
+      "end 1",
+      "end 2",
+    ]);
 });

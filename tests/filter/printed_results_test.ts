@@ -383,8 +383,9 @@ Deno.test("go test -v: a test's last lines before its result stay however much i
     const input = await Deno.readTextFile(new URL(`${name}.in.txt`, dir));
     const out = filter("go test -v .", input, true).split("\n");
     for (const line of kept) expect(out).toContain(line);
-    // The lines before them go unless they read as a failure.
-    expect(out.length).toBeLessThan(60);
+    // The lines before them are cut to each failure's trace limit, the rest counted.
+    expect(out.length).toBeLessThan(100);
+    expect(out.some((line) => /^\.\.\. \(\d+ more lines/.test(line))).toBe(true);
   }
 });
 
@@ -454,4 +455,100 @@ Deno.test("deno test: a failed step's indented `... FAILED` line stays under its
   expect(out.indexOf("  second ... FAILED (0ms)")).toBeLessThan(
     out.indexOf("outer ... FAILED (due to 1 failed step) (2ms)"),
   );
+});
+
+/** go test of a package whose failing test prints (fmt.Printf) before it logs its failure. */
+const GO_PRINTS = {
+  plain: [
+    "counting items",
+    "small cart",
+    "adding apple x2 at 3",
+    "adding pear x1 at 5",
+    "adding fig x3 at 7",
+    "--- FAIL: TestTotalLarge (0.00s)",
+    "    cart_test.go:27: cart has 3 items",
+    "    cart_test.go:29: Total = 31, want 32",
+    "empty cart",
+    "FAIL",
+    "FAIL\texample.com/shop/cart\t0.004s",
+    "ok  \texample.com/shop/tax\t0.004s",
+    "FAIL",
+  ].join("\n"),
+  verbose: [
+    "=== RUN   TestCount",
+    "counting items",
+    "--- PASS: TestCount (0.00s)",
+    "=== RUN   TestTotalSmall",
+    "small cart",
+    "--- PASS: TestTotalSmall (0.00s)",
+    "=== RUN   TestTotalLarge",
+    "adding apple x2 at 3",
+    "adding pear x1 at 5",
+    "adding fig x3 at 7",
+    "    cart_test.go:27: cart has 3 items",
+    "    cart_test.go:29: Total = 31, want 32",
+    "--- FAIL: TestTotalLarge (0.00s)",
+    "=== RUN   TestTotalEmpty",
+    "empty cart",
+    "--- PASS: TestTotalEmpty (0.00s)",
+    "FAIL",
+    "FAIL\texample.com/shop/cart\t0.020s",
+    "=== RUN   TestRate",
+    "--- PASS: TestRate (0.00s)",
+    "PASS",
+    "ok  \texample.com/shop/tax\t0.010s",
+    "FAIL",
+  ].join("\n"),
+};
+
+Deno.test("go test: what a failing test printed before its --- FAIL line stays, with or without -v", () => {
+  const head = "--- FAIL: TestTotalLarge (0.00s)";
+  const printed = ["adding apple x2 at 3", "adding pear x1 at 5", "adding fig x3 at 7"];
+  const logged = [
+    "    cart_test.go:27: cart has 3 items",
+    "    cart_test.go:29: Total = 31, want 32",
+  ];
+  // Without -v, no line says which test printed what: the lines since the package started stand
+  // over the failure as printed (a passing test's too), its log lines under it.
+  expect(filter("go test ./...", GO_PRINTS.plain, true).split("\n")).toEqual([
+    "counting items",
+    "small cart",
+    ...printed,
+    head,
+    ...logged,
+    "empty cart",
+    "FAIL\texample.com/shop/cart\t0.004s",
+    "ok  \texample.com/shop/tax\t0.004s",
+  ]);
+  // Under -v they are the test's own, held under its name: under its result in the order
+  // printed; a passing test's prints go with it.
+  expect(filter("go test -v ./...", GO_PRINTS.verbose, true).split("\n")).toEqual([
+    "=== RUN   TestTotalLarge",
+    head,
+    ...printed,
+    ...logged,
+    "FAIL\texample.com/shop/cart\t0.020s",
+    "ok  \texample.com/shop/tax\t0.010s",
+  ]);
+});
+
+Deno.test("go test: a failing test's prints without -v are held up to a cap, the rest counted", async () => {
+  // Two subtests log a record each through `log.Printf`: 92 lines before the failure.
+  const input = await Deno.readTextFile(
+    new URL("../fixtures/filters/go-test/prints_before_failure.in.txt", import.meta.url),
+  );
+  const out = filter("go test ./...", input, true).split("\n");
+  // The first and last lines stay, the failing subtest's last prints right above its result.
+  expect(out).toContain("batch of 10 records");
+  expect(out.slice(-6)).toEqual([
+    "2026/11/28 20:39:29 applying record 78 (value 78)",
+    "2026/11/28 20:39:29 applying record 79 (value 79)",
+    "--- FAIL: TestApplyBatches (0.00s)",
+    "    --- FAIL: TestApplyBatches/size=80 (0.00s)",
+    "        sync_test.go:23: Apply applied 78 of 80 records",
+    "FAIL\texample.com/syncer/sync\t0.007s",
+  ]);
+  // What is not shown is counted: every printed line is shown, said again by a fold, or counted.
+  expect(out).toContain("... (52 lines omitted) ...");
+  expect(out.length).toBeLessThan(50);
 });

@@ -149,7 +149,7 @@ const CASES: [string, string, string][] = [
   [
     "a description key",
     rule(`{ type = "truncate" }`, `description = "cppcheck's findings"\n`),
-    'D/filters.toml:5: rule "mine" skipped: description: unknown key "description"; a rule takes name, match, strategy, frames, enabled, generic, rendered; a note on the rule goes in a # comment above it.',
+    'D/filters.toml:5: rule "mine" skipped: description: unknown key "description"; a rule takes name, match, strategy, frames, enabled, generic, rendered, failure_records; a note on the rule goes in a # comment above it.',
   ],
   [
     "switching off a mistyped built-in",

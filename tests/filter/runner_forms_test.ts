@@ -2,8 +2,10 @@
  * Failures printed in a form test_summary did not read, lost on real runs: pytest's plain Python
  * tracebacks (`--tb=native`, a doctest's unexpected exception) and doctest's `Expected:`/`Got:`
  * values, go's skipped tests with their reason and the `-shuffle` seed (plain, -v and -json),
- * vitest's snapshot counts and the line a jest code frame points at. Tested through the built-in
- * rules on real captures (bench/corpus) and on shapes of each class.
+ * vitest's snapshot counts and the line a jest code frame points at; rspec's exception forms
+ * (NoMethodError, mocks, Diff blocks, aggregate_failures, a pending example that passed). Tested
+ * through the built-in rules on real captures (bench/corpus, tests/fixtures) and on shapes of each
+ * class.
  */
 import { expect } from "expect";
 import { corpus, filter, fixture, lines } from "./_builtin.ts";
@@ -194,5 +196,65 @@ Deno.test("pytest --tb=long and short: a chained exception keeps its separator a
     expect(out.slice(cause, context).some((l) => /^E\s+KeyError: 'port'$/.test(l))).toBe(true);
     expect(out.slice(context).some((l) => /^E\s+LookupError: missing setting port$/.test(l)))
       .toBe(true);
+  }
+});
+
+Deno.test("rspec: each exception form keeps its message, its diff or values and its first own frame", async () => {
+  // rspec 3.12 runs (tests/fixtures/filters/rspec/): a NoMethodError with its frames, a hash
+  // compared with a Diff block, a mock's unexpected arguments, aggregate_failures' `Got 3
+  // failures`, a pending example that passed; in documentation format a raise_error mismatch
+  // with its backtrace, KeyError, a custom error's two-line message, JSON::ParserError, mocks'
+  // expected and received counts, a change matcher; an aggregate holding an error; match_array,
+  // have_attributes, include with their Diff, a strict double's unexpected message.
+  const cases: Record<string, string[]> = {
+    exception_forms: [
+      "     NoMethodError:",
+      "       undefined method `fetch' for nil:NilClass",
+      "     # ./lib/cart.rb:26:in `discount'",
+      "       Diff:",
+      '       -:skus => ["A", "B", "C"],',
+      "       +:total => 30,",
+      '       #<Double "mailer"> received :deliver with unexpected arguments',
+      "              got: (:receipt, 110)",
+      "     # ./lib/cart.rb:30:in `notify'",
+      "     Got 3 failures:",
+      "     5.3) Failure/Error: expect(item.qty).to eq(4)",
+      "                 got: 3",
+      "     Expected pending 'rounding is not implemented' to fail. No error was raised.",
+      "     # ./spec/cart_spec.rb:42",
+    ],
+    exception_forms_doc: [
+      "       expected ArgumentError, got #<Inventory::OutOfStock: B: wanted 3, have 1",
+      "         # ./lib/inventory.rb:16:in `take'",
+      '       key not found: "Z"',
+      "     # ./lib/inventory.rb:15:in `fetch'",
+      "     Inventory::OutOfStock:",
+      "       restock before retrying",
+      "       859: unexpected token at '{bad json'",
+      '           expected: 2 times with arguments: (["B"])',
+      "           received: 1 time",
+      "       expected `inv.describe_all.lines.size` to have changed by 1, but was changed by 0",
+    ],
+    aggregate_error_doc: [
+      "     Got 2 failures and 1 other error:",
+      "     1.3) Failure/Error: @coupons.fetch(code) # @coupons is never set",
+      "            undefined method `fetch' for nil:NilClass",
+      "          # ./lib/cart.rb:26:in `discount'",
+    ],
+    matchers_pending: [
+      "       the missing elements were:      [4, 5]",
+      "       +:status => :open,",
+      '       #<Double "gateway"> received unexpected message :refund with (7)',
+      "       expected ArgumentError with message matching /bad id/, got #<ArgumentError: bad quantity: -1> with backtrace:",
+      "       451: unexpected token at ']]]]]'",
+      "       fixture file missing: orders.yml",
+      "            got: 1.4000000000000001",
+    ],
+  };
+  for (const [name, kept] of Object.entries(cases)) {
+    const command = (await fixture(`rspec/${name}.cmd`)).split("\n")[0];
+    const out = lines(filter(command, await fixture(`rspec/${name}.in.txt`), true));
+    const missing = kept.filter((line) => !out.includes(line));
+    expect({ name, missing }).toEqual({ name, missing: [] });
   }
 });

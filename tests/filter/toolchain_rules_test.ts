@@ -864,9 +864,9 @@ const CASES: Case[] = [
       "    testing.go:1319: race detected during execution of test",
       "FAIL\texample.com/gorace/counter\t0.025s",
     ],
-    // test_summary puts the failing test's line first; blank and rule lines go.
+    // What the run printed before the failing test's line stands over it as printed; blank and
+    // rule lines go.
     output: [
-      "--- FAIL: TestIncMany (0.00s)",
       "WARNING: DATA RACE",
       "Read at 0x00c0000b2198 by goroutine 9:",
       "  example.com/gorace/counter.(*Counter).Inc()",
@@ -877,6 +877,7 @@ const CASES: Case[] = [
       // A module whose path starts with `testing.` is no standard package: its frame stays.
       "  testing.example.com/helpers.Run()",
       "      /tmp/helpers/run.go:4 +0x1d",
+      "--- FAIL: TestIncMany (0.00s)",
       "    testing.go:1319: race detected during execution of test",
       "FAIL\texample.com/gorace/counter\t0.025s",
     ],

@@ -60,6 +60,7 @@ export function sayingDirectoryOnce(strategy: CompiledStrategy): CompiledStrateg
     type: strategy.type,
     // The lines it knows are the wrapped strategy's: a compound command's other lines pass by.
     owns: strategy.owns,
+    recordsFailure: strategy.recordsFailure,
     createStage(ctx): Stage {
       const lines: string[] = [];
       // `emitAll` goes with `emit`: the inner stage's lines are this wrapper's to read first.

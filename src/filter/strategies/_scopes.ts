@@ -35,6 +35,7 @@ export function keepingFailedScopes(
     type: strategy.type,
     // The lines it knows are the wrapped strategy's: a compound command's other lines pass by.
     owns: strategy.owns,
+    recordsFailure: strategy.recordsFailure,
     createStage(ctx): Stage {
       const stack: Scope[] = [];
       let taken = 0;

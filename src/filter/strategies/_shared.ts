@@ -318,6 +318,14 @@ export class CutGap {
     if (this.#recent.length > SUBJECT_WINDOW) this.#recent.shift();
   }
 
+  /**
+   * A line kept without ending the gap (a listing's kept rows, told together): the count goes on
+   * past it, and no line dropped before it comes back as a later line's subject.
+   */
+  pass(): void {
+    this.#recent = [];
+  }
+
   /** Whether the line `back` lines above the next one is among the dropped lines. */
   holds(back: number): boolean {
     return back <= this.#recent.length;

@@ -27,6 +27,7 @@ export function droppingPassedTests(strategy: CompiledStrategy, v: Verdicts): Co
     type: strategy.type,
     // The lines it knows are the wrapped strategy's: a compound command's other lines pass by.
     owns: strategy.owns,
+    recordsFailure: strategy.recordsFailure,
     createStage(ctx): Stage {
       const inner = strategy.createStage(ctx);
       /** Per open test, its lines in order; null once holding stopped. */

@@ -367,11 +367,15 @@ const GO_RUN_END = /^(?:FAIL\t|ok {2})/;
 const isGoTestLog = (line: string) => isRuntimeReportHead(line) || /^\s+\S/.test(line);
 
 /**
- * Lines of one kind a go test printed, at most `MAX_GO_LOG` first ones and `MAX_GO_LOG` last ones,
- * each with its place among all the test's lines: however much a test prints, its last lines (the
- * `t.Errorf` before its result) are held.
+ * Lines of one kind a go test printed, at most `cap` first ones and `cap` last ones, each with its
+ * place among all the test's lines: however much a test prints, its last lines (the `t.Errorf`
+ * before its result) are held; `note` counts those between them.
  */
 class GoHeldLines {
+  constructor(
+    private readonly cap = MAX_GO_LOG,
+    private readonly note: (n: number) => string = goLinesCut,
+  ) {}
   readonly first: [number, string][] = [];
   readonly last: [number, string][] = [];
   /** Where the next of the last lines is written once they are full. */
@@ -380,20 +384,30 @@ class GoHeldLines {
   cut = 0;
 
   push(place: number, line: string): void {
-    if (this.first.length < MAX_GO_LOG) this.first.push([place, line]);
-    else if (this.last.length < MAX_GO_LOG) this.last.push([place, line]);
+    if (this.first.length < this.cap) this.first.push([place, line]);
+    else if (this.last.length < this.cap) this.last.push([place, line]);
     else {
       this.last[this.at] = [place, line];
-      this.at = (this.at + 1) % MAX_GO_LOG;
+      this.at = (this.at + 1) % this.cap;
       this.cut++;
     }
+  }
+
+  /** Whether it holds no line. */
+  get empty(): boolean {
+    return this.first.length === 0;
+  }
+
+  /** The lines held in the order printed, a count of those cut in their place. */
+  lines(): string[] {
+    return this.entries().map(([, line]) => line);
   }
 
   /** The lines held in the order printed, a count of those cut in their place. */
   entries(): [number, string][] {
     const last = [...this.last.slice(this.at), ...this.last.slice(0, this.at)];
     if (this.cut === 0) return [...this.first, ...last];
-    return [...this.first, [last[0][0] - 0.5, goLinesCut(this.cut)], ...last];
+    return [...this.first, [last[0][0] - 0.5, this.note(this.cut)], ...last];
   }
 }
 
@@ -408,12 +422,15 @@ class GoTestOutput {
     (isGoTestLog(line) ? this.logs : this.others).push(this.printed++, line);
   }
 
-  /** Its log lines: shown under its `--- FAIL:` line. */
+  /** Its log lines: the reason a skipped test gives is its last. */
   logLines(): string[] {
-    return this.logs.entries().map(([, line]) => line);
+    return this.logs.lines();
   }
 
-  /** Every line held that it printed before `upTo`, in order: shown when the run dies in it. */
+  /**
+   * Every line held that it printed before `upTo`, in order: shown when it fails or the run dies
+   * in it.
+   */
   allLines(upTo = Infinity): string[] {
     return [...this.logs.entries(), ...this.others.entries()].filter(([place]) => place < upTo)
       .sort((a, b) => a[0] - b[0]).map(([, line]) => line);
@@ -426,6 +443,14 @@ class GoTestOutput {
  * failure's trace limit, whether or not they read as a failure.
  */
 const GO_LAST_LINES = 5;
+/**
+ * Lines printed before a go failure's `--- FAIL:` line without -v shown over it: this many first
+ * ones (a race report's head) and last ones (the failing test's own prints come right before its
+ * result), the others counted.
+ */
+const MAX_GO_PRINTED = 20;
+/** A line of go's fuzzing engine (`fuzz: elapsed: 3s, execs: …`): no test printed it. */
+const GO_FUZZ_LINE = /^fuzz: /;
 /** Our line in place of a go test's printed lines not held. */
 /** Frames in the user's own code a failure's trace keeps past its cut, at most. */
 const OWN_FRAMES = 2;
@@ -596,6 +621,29 @@ export function runnerLine(line: string): boolean {
 }
 
 /**
+ * A runner's count or verdict that says the run failed: a count of failures above zero (`Tests:
+ * 1 failed`, `2 failing`, `ℹ fail 1`), a failed verdict (go's `FAIL\tpkg`, cargo's `test result:
+ * FAILED`, `error: test failed`).
+ */
+const FAILED_COUNTS =
+  /^\s*(?:FAIL\b|FAILED\b|test result: FAILED|error: )|\b(?:fail|failed|failing|errors?) [1-9]|\b[1-9]\d{0,9} (?:failed|failing|errors?)\b/;
+/** A failure's head that only a failed run prints: go's `--- FAIL:`, a failed benchmark, a panic. */
+const FAILED_HEAD = /^\s*--- FAIL: |^Benchmark\S{1,300}\s{1,40}--- FAIL: |^(?:panic|fatal error): /;
+/** TAP's directives that make a `not ok` no failure (an expected one, a test not run). */
+const TAP_DIRECTIVE = /# ?(?:TODO|SKIP)\b/i;
+
+/**
+ * Whether a line records a failed test or a failed run, whatever the exit code said: a failed
+ * test's line, a failure's head only a failure prints, a count or verdict saying the run failed.
+ */
+export function recordsTestFailure(line: string): boolean {
+  const kind = classifyLine(line);
+  if (kind === "marker") return !TAP_DIRECTIVE.test(line);
+  if (kind === "summary") return FAILED_COUNTS.test(line);
+  return kind === "block" && FAILED_HEAD.test(line);
+}
+
+/**
  * In a compound command's output (`npm run build ; npm test`) the run is its part from its first
  * line that is for sure a runner's (`runnerLine`) to its last and the indented lines under it; the
  * other commands' lines pass as printed in their places (a build's failure after its `✓` progress
@@ -605,6 +653,7 @@ export function compileTestSummary(config: TestSummaryConfig): CompiledStrategy 
   return {
     type: "test_summary",
     owns: runnerLine,
+    recordsFailure: recordsTestFailure,
     createStage(ctx: StageContext): Stage {
       // Held for the unchanged pass-through (Fallback).
       const input = new HeldLines();
@@ -684,6 +733,11 @@ interface Block {
   doctestExample?: string;
   /** Its last lines that stay past the trace limit (a go test's, `GO_LAST_LINES`). */
   keepLast?: number;
+  /**
+   * Lines printed before its head that may be its test's, shown over it as printed: a go test's
+   * prints without -v (no `=== RUN` line says whose they are, its log lines follow its head).
+   */
+  before?: string[];
   /**
    * A cargo test whose printed output this is passed after all (`--nocapture`), a go test held
    * at a panic that printed its result after it: it goes.
@@ -873,6 +927,11 @@ function summarizer(
   // go test -v prints a test's log lines before its `--- FAIL:` line: each test's lines are held
   // under its name (the last `=== RUN/CONT` line says which test is printing) until its result.
   let sinceRun: string[] = [];
+  // Without -v a go test's prints come before its `--- FAIL:` line and no `=== RUN` line says
+  // whose they are: the lines printed since the last line a runner printed (the previous test's
+  // result, the package's start) are held, and stand over a go failure's head.
+  let goPrinted = new GoHeldLines(MAX_GO_PRINTED, omitted);
+  let goPrintedAt = 0;
   // A build's or vet's diagnostics are being read (a location line at column 0, go's `# pkg`
   // header): the indented lines after them are their code frames, a compiler's trailers end them.
   let building = false;
@@ -905,14 +964,17 @@ function summarizer(
    * A go test's result came: what it held (its log lines, its `=== RUN` line) is taken, and it is
    * no longer running, paused or a test the run may be dying in.
    */
-  const resolveGoRun = (name: string): { logs?: string[]; started?: string } => {
+  const resolveGoRun = (
+    name: string,
+  ): { logs?: string[]; printed?: string[]; started?: string } => {
     const logs = goLogs.get(name)?.logLines();
+    const printed = goLogs.get(name)?.allLines();
     const started = goRuns.get(name);
     goLogs.delete(name);
     goRuns.delete(name);
     goPaused.delete(name);
     goDying.delete(name);
-    return { logs, started };
+    return { logs, printed, started };
   };
   /**
    * Ends the package's running tests where its run ends (`GO_RUN_END`, or the output's end after a
@@ -1248,6 +1310,11 @@ function summarizer(
     if (goRuns.size > 0 && GO_RUN_END.test(line)) endGoRuns();
     const kind = classifyLine(line, first);
     if (kind !== null) building = false;
+    let printedSince: string[] | null = null;
+    if (kind !== null && !goPrinted.empty) {
+      printedSince = goPrinted.lines();
+      goPrinted = new GoHeldLines(MAX_GO_PRINTED, omitted);
+    }
     if (block === null && pytestResult(line, kind)) return;
     if (kind === null && cargoPending !== null && CARGO_LATE_STATUS.test(line)) {
       if (line === "FAILED") failures++;
@@ -1346,11 +1413,15 @@ function summarizer(
       failures++;
       skipField = -1;
       const goFail = GO_RESULT.exec(line);
-      const { logs, started } = goFail ? resolveGoRun(goFail[1]) : {};
+      const { printed, started } = goFail ? resolveGoRun(goFail[1]) : {};
       if (started !== undefined) out.push(started);
       block = {
         head: line,
-        body: goFail ? (logs ?? sinceRun) : [],
+        // What the test printed: under -v, held under its name (its log lines and its prints in
+        // the order printed); without, its log lines follow under the head, and the lines printed
+        // since the last result stand over it.
+        body: goFail ? (printed ?? (printedSince ? [] : sinceRun)) : [],
+        before: goFail && printed === undefined ? printedSince ?? undefined : undefined,
         // A go test's last log lines say what failed: held before its result under -v, printed
         // under it without (`t.Errorf` after a thousand `t.Log` lines).
         keepLast: goFail ? GO_LAST_LINES : undefined,
@@ -1557,9 +1628,12 @@ function summarizer(
     ) {
       sinceRun.push(line);
     }
-    // Each line a running test prints is held under it: its log lines are shown if it fails, all
-    // of them if the run dies in it (an `os.Exit` leaves only what the test printed).
+    // Each line a running test prints is held under it: shown if it fails or the run dies in it
+    // (an `os.Exit` leaves only what the test printed), its last log lines if it is skipped.
     if (goRunning !== null && !isBlank(line)) goLogs.get(goRunning)?.push(line);
+    else if (block === null && !building && !isBlank(line) && !GO_FUZZ_LINE.test(line)) {
+      goPrinted.push(goPrintedAt++, line);
+    }
     if (head) return;
     if (header && !isBlank(line)) {
       const field = PYTEST_HEADER_FIELD.test(line);
@@ -1749,6 +1823,13 @@ function summarizer(
       if (item.pytest && item.body.length === 0 && item.unread) item.body = item.unread;
       const body = cutLogRecords(item.pytest ? endStatements(item.body) : item.body);
       item.body = compactCodeFrames(compactFrames(item.native ? [...foldStackFrames(body)] : body));
+      // Past `max_failures` only the failure lines of what was printed over it stay.
+      if (item.before) {
+        appendAll(
+          result,
+          shown < config.max_failures ? item.before : keepFailuresPast(item.before, 0),
+        );
+      }
       result.push(renamed.get(item) ?? item.head);
       while (item.body.length && item.body[item.body.length - 1].trim() === "") item.body.pop();
       // Past the trace limit, and in the traces past `max_failures`, the failure lines and

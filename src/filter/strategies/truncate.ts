@@ -28,14 +28,7 @@ import { z } from "zod";
 import type { RegexEngine } from "../regex.ts";
 import type { CompiledStrategy, Confidence, Stage, StageContext } from "../types.ts";
 import { cutReader } from "../generic_shapes.ts";
-import { linesStoodFor } from "../notes.ts";
-import {
-  anyMatcher,
-  FailureKeeper,
-  omitted,
-  optionalPatternField,
-  patternList,
-} from "./_shared.ts";
+import { anyMatcher, CutGap, FailureKeeper, optionalPatternField, patternList } from "./_shared.ts";
 
 /** Lines a tail reaches back for its record's start, at most. */
 const MAX_RECORD_LINES = 100;
@@ -97,11 +90,10 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
     // Lines after the head, until we know the output is long; then the last `tail` of them.
     const pending: string[] = [];
     let cutting = false;
-    // `pattern`: kept by keep_patterns (a listing: the gaps before them are counted together);
-    // `extra`: the lines the cut lines before it stood for beyond one each (an earlier stage's
-    // notes and repeat counts), since the kept line before it.
-    const kept: { index: number; line: string; pattern?: boolean; extra: number }[] = [];
-    let extra = 0;
+    // What the cut shows, in order: the lines it keeps and the notes counting the lines it dropped
+    // (each as the lines it stands for: an earlier stage's notes and repeat counts).
+    const kept: string[] = [];
+    const gap = new CutGap();
     let signals = 0;
     let patterned = 0;
     let keptByPattern = 0;
@@ -109,24 +101,15 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
     let spent = false;
     const keeper = new FailureKeeper();
     // The cut's lines come in order from the first after the head (see `cutReader`).
-    let cutAt = first;
     const cut = cutReader((line, odd) => {
-      const index = cutAt++;
       if (signals < keepSignals && keeper.keep(line)) {
         signals++;
-        // The line naming what failed, when it went into the cut unkept (it takes the count of
-        // what the cut lines before it stood for).
-        const subject = keeper.subject;
-        const at = subject === undefined ? -1 : index - subject.back;
-        if (at >= first && (kept.length === 0 || kept[kept.length - 1].index < at)) {
-          kept.push({ index: at, line: subject!.line, extra });
-          extra = 0;
-        }
-        kept.push({ index, line, extra });
-        extra = 0;
+        // The line naming what failed comes back in its place when the cut dropped it.
+        gap.flush(kept, keeper.subject);
+        kept.push(line);
       } else if (odd) {
-        kept.push({ index, line, extra });
-        extra = 0;
+        gap.flush(kept);
+        kept.push(line);
       } else if (
         !spent && keptByPattern < MAX_PATTERN_KEPT && keepPattern(line)
       ) {
@@ -135,15 +118,17 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
         if (unit === undefined || unit.test(line)) {
           if (patterned === patternLines) {
             spent = true;
-            extra += linesStoodFor(line) - 1;
+            gap.add(line);
             return;
           }
           patterned++;
         }
         keptByPattern++;
-        kept.push({ index, line, pattern: true, extra });
-        extra = 0;
-      } else extra += linesStoodFor(line) - 1;
+        // A listing's kept rows: the lines dropped before them are told together, once, before
+        // the next line kept for another reason or the tail.
+        gap.pass();
+        kept.push(line);
+      } else gap.add(line);
     }, { odd: keepOdd });
     /** A line out of the tail window: into the cut, or held as part of a record's start. */
     const leave = (line: string) => {
@@ -170,23 +155,8 @@ export function compileTruncate(config: TruncateConfig, engine: RegexEngine): Co
       } else for (const h of held) cut.push(h);
       held = [];
       cut.finish();
-      const tailStart = total - pending.length;
-      let next = first;
-      // Lines omitted before pattern-kept lines, told once before the next signal or the tail;
-      // each counted as the lines it stands for.
-      let untold = 0;
-      for (const { index, line, pattern, extra: more } of kept) {
-        if (pattern) untold += index - next + more;
-        else if (index - next + more + untold > 0) {
-          emit(omitted(index - next + more + untold));
-          untold = 0;
-        }
-        emit(line);
-        next = index + 1;
-      }
-      if (tailStart - next + extra + untold > 0) {
-        emit(omitted(tailStart - next + extra + untold));
-      }
+      gap.flush(kept);
+      for (const line of kept) emit(line);
       for (const line of pending) emit(line);
       return "partial";
     };
