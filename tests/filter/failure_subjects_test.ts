@@ -10,7 +10,7 @@ import { expect } from "expect";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { compileRule, FilterEngine, loadFilterEngine } from "../../src/filter/mod.ts";
 import { FAILURE_SIGNAL } from "../../src/filter/signals.ts";
-import { CutGap } from "../../src/filter/strategies/mod.ts";
+import { CutGap, FailureKeeper } from "../../src/filter/strategies/mod.ts";
 import { fastestMs } from "../_support/timing.ts";
 
 const { engine } = await loadFilterEngine(defaultConfig(), { configDir: null });
@@ -219,4 +219,33 @@ Deno.test("truncate brings a failure's subject back as CutGap does: each note co
       "end 1",
       "end 2",
     ]);
+});
+
+Deno.test("a compile command that takes the failing file as an argument is its failure's subject", () => {
+  const filler = (n: number) => Array.from({ length: n }, (_, i) => `step ${i}: linking objects`);
+  // make's echo (no failure word in it: `-Werror` is an option) and a javac-like command; another
+  // file's command (`src/net.cc`, `src/app/Main.java.bak`) names a different file and is none.
+  const cases = [
+    {
+      command: "cc -Wall -Werror -O2 -c src/net.c -o src/net.o",
+      other: "cc -Wall -Werror -O2 -c src/net.cc -o src/net.o",
+      failure: "src/net.c:5:23: error: comparison of integer expressions of different signedness",
+    },
+    {
+      command: "javac -d build -Xlint:all src/app/Main.java",
+      other: "cp src/app/Main.java.bak src/app/Main.java.orig",
+      failure: "src/app/Main.java:12: error: cannot find symbol",
+    },
+  ];
+  for (const { command, other, failure } of cases) {
+    const keeper = new FailureKeeper();
+    const subjects: string[] = [];
+    for (const line of [...filler(3), other, ...filler(1), command, "In function 'f':", failure]) {
+      if (keeper.keep(line) && keeper.subject) subjects.push(keeper.subject.line);
+    }
+    expect(subjects).toEqual([command]);
+    const alone = new FailureKeeper();
+    for (const line of [...filler(3), other, "In function 'f':", failure]) alone.keep(line);
+    expect(alone.subject).toBeUndefined();
+  }
 });

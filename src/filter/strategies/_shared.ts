@@ -190,6 +190,9 @@ const STEP = /^\s*(?:Checking|Testing|Validating|Verifying|Processing|Linting)\s
 /** A command a shell trace echoes before it runs it (`bash -x`, `sh -x`: `+ cc -c a.c`, `++ date`). */
 const TRACED = /^\+{1,20} \S/;
 
+/** The file a failure's location starts with (`src/a.c` of `src/a.c:5:3: error: …`). */
+const FAILED_FILE = /^([^\s:]{1,300}\.[A-Za-z0-9]{1,10}):\d{1,9}[:(,]/;
+
 /**
  * Decides, line by line in order, which lines a cut must keep: every failure-looking line, the
  * compared values right under one (an assertion's `left:` and `right:`), and a line with a
@@ -222,7 +225,8 @@ export class FailureKeeper {
    * above it that is (1: right above), else undefined. It is the nearest line above that is less
    * indented (promtool's `Checking rules/a.yml` over its indented `  FAILED:`) or a step line
    * (`Checking x`, `Testing x`) as indented or less, among the SUBJECT_WINDOW lines above; in a
-   * shell trace, else, the command echoed last above it (`+ cc -c src/a.c`), which ran and failed.
+   * shell trace, else, the command echoed last above it (`+ cc -c src/a.c`), which ran and failed;
+   * else a command above that takes the failing location's file as an argument (`cc -c src/a.c`).
    * The cut keeps it unless it shows already (the subject of an earlier failure, a head line).
    */
   get subject(): { line: string; back: number } | undefined {
@@ -262,6 +266,19 @@ export class FailureKeeper {
     if (TRACED.test(line)) return undefined;
     for (let i = recent.length - 1; i >= 0; i--) {
       if (TRACED.test(recent[i])) return { line: recent[i], back: recent.length - i };
+    }
+    // A command echoed above that takes the failing file as an argument (make's `cc -c src/a.c
+    // -o src/a.o` over `src/a.c:5:3: error: …`).
+    const file = FAILED_FILE.exec(line)?.[1];
+    if (file === undefined) return undefined;
+    for (let i = recent.length - 1; i >= 0; i--) {
+      const above = recent[i];
+      const at = above.indexOf(` ${file}`);
+      if (at <= 0 || above.startsWith(file)) continue;
+      const after = above.charCodeAt(at + 1 + file.length);
+      if (Number.isNaN(after) || after === 32 || after === 9) {
+        return { line: above, back: recent.length - i };
+      }
     }
     return undefined;
   }
