@@ -92,6 +92,9 @@
  * `recall` names dropped lines that come back before a later kept line giving the same name:
  * the step that failed, echoed before other steps ran beside it (`go build -x`'s compile line
  * `… -p example.com/a …` before `# example.com/a` and its errors).
+ * `within` names the part of the output the rule reads (a formatter's diff, `ToolPart`): the
+ * other lines stay as printed and no option reads them (a test runner's `- expected` lines after
+ * `black --check --diff . ;` are its assertion's, not black's removed lines).
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
@@ -112,6 +115,7 @@ import {
 } from "./_shared.ts";
 import { sayingDirectoryOnce } from "./_directory.ts";
 import { keepingFailedScopes } from "./_scopes.ts";
+import { ToolPart } from "./_tool_part.ts";
 import { droppingPassedTests } from "./_verdicts.ts";
 
 export const StripNoiseConfig = z.object({
@@ -316,6 +320,19 @@ export const StripNoiseConfig = z.object({
   }).strict().optional().describe(
     "Scope lines that stay only around a failure: they say where it happened",
   ),
+  within: z.object({
+    start: z.string().describe(
+      "Regex (RE2 syntax) of the line opening the rule's part (a diff's file header: `--- a.py\\t…`, `Diff in src/a.rs:3:`)",
+    ),
+    body: z.string().describe(
+      "Regex (RE2 syntax) of the lines that go on with it (a diff's `-`, `+` and context lines); a unified hunk head's counts say how many lines its hunk holds",
+    ),
+    end: z.string().optional().describe(
+      "Regex (RE2 syntax) of a line that closes the part though `body` matches it (cargo's `   Compiling a v0.1.0` after rustfmt's last hunk)",
+    ),
+  }).strict().optional().describe(
+    "The part of the output the rule reads (a formatter's diff): lines outside it stay as printed, whatever the other options say of them",
+  ),
   cells: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of aligned table rows (psql's `a   | b   |`) kept with each cell's padding gone: one space either side of each ` | ` separator at the columns where the rule line under the header has a `+`; a rule using it declares `rendered`",
   ),
@@ -445,6 +462,11 @@ export function compileStripNoise(
     line: patternField(pair.line, `strategy.recall.${i}.line`, engine),
     by: patternField(pair.by, `strategy.recall.${i}.by`, engine),
   }));
+  const within = config.within && {
+    start: patternField(config.within.start, "strategy.within.start", engine),
+    body: patternField(config.within.body, "strategy.within.body", engine),
+    end: optionalPatternField(config.within.end, "strategy.within.end", engine),
+  };
   const blocks = config.blocks.map((pair, i) => ({
     start: patternField(pair.start, `strategy.blocks.${i}.start`, engine),
     end: patternField(pair.end, `strategy.blocks.${i}.end`, engine),
@@ -464,6 +486,7 @@ export function compileStripNoise(
     isRow,
   ];
   for (const { pattern } of rewrites) recognisers.push((line) => pattern.test(line));
+  if (within) recognisers.push((line) => within.start.test(line));
   const known = recognisers.filter((r): r is (line: string) => boolean => r !== null);
   const strategy: CompiledStrategy = {
     type: "strip_noise",
@@ -743,7 +766,17 @@ export function compileStripNoise(
         });
         return again;
       };
+      // With within: the part of the output the rule reads. A blank line outside it says
+      // nothing of whose it is, and the options read it.
+      const part = within ? new ToolPart(within.start, within.body, within.end) : null;
       const strip = (line: string) => {
+        if (part !== null && !part.read(line) && line.trim() !== "") {
+          endRun(line);
+          if (above !== null) keep(above);
+          above = null;
+          dropped = null;
+          return keep(line);
+        }
         if (onceIn.length) noteScope(line);
         if (saidBefore.length && saidEarlier(line)) {
           if (above !== null) keep(above);
