@@ -42,7 +42,9 @@
  * `next` and both patterns' `name` groups read the same (git's `Auto-merging a.py` right before
  * `CONFLICT (content): Merge conflict in a.py`); with `kept_by` it stays after all when a line
  * matching that comes before the next line matching `line` (gcc's `In function` header over a
- * warning, an error further under it). `said_before` names lines an earlier line of their
+ * warning, an error further under it); with `headline` and `under` it goes only under a
+ * diagnostic whose headline `under` matches (rustdoc's broken link, not a compile error that
+ * quotes a doc comment). `said_before` names lines an earlier line of their
  * block (the lines since the last blank one) already said: a line matching one entry's `line`
  * goes when a line read before it in the block matched its `before` with the same `name` group
  * (rustc's suggestion `6 -     return n;` under the source line `6 |     return n;`); with
@@ -100,7 +102,7 @@ import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import { cutNote, linesStoodFor, sayCut } from "../notes.ts";
 import { indentOf } from "../sanitize.ts";
-import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import { AlignedCells } from "./_cells.ts";
 import { dropJsonTailFields } from "./_json_tail.ts";
 import {
@@ -196,6 +198,12 @@ export const StripNoiseConfig = z.object({
       ),
       kept_by: z.string().optional().describe(
         "Regex (RE2 syntax) of a later line that keeps it after all when it comes before the next line matching `line` (gcc's `error:` further under an `In function` header over a warning)",
+      ),
+      headline: z.string().optional().describe(
+        "Regex (RE2 syntax) of a diagnostic's first line (rustc's `warning: …`, `error[E0585]: …`): with `under`, the line goes only under a headline `under` matches too, up to the next headline",
+      ),
+      under: z.string().optional().describe(
+        "Regex (RE2 syntax) of the headlines the line goes under (rustdoc's broken-link warnings; needs `headline`)",
       ),
     }).strict(),
   ).default([]).describe(
@@ -427,11 +435,26 @@ export function compileStripNoise(
       };
     }),
   ];
-  const saidByNext = config.said_by_next.map((pair, i) => ({
-    line: patternField(pair.line, `strategy.said_by_next.${i}.line`, engine),
-    next: patternField(pair.next, `strategy.said_by_next.${i}.next`, engine),
-    keptBy: optionalPatternField(pair.kept_by, `strategy.said_by_next.${i}.kept_by`, engine),
-  }));
+  const saidByNext = config.said_by_next.map((pair, i) => {
+    const field = `strategy.said_by_next.${i}`;
+    // Each is read only beside the other: the one left out is named.
+    if ((pair.headline === undefined) !== (pair.under === undefined)) {
+      const [missing, set] = pair.headline === undefined
+        ? ["headline", "under"]
+        : ["under", "headline"];
+      throw new RuleFieldError(
+        `${field}.${missing}`,
+        `missing beside \`${set}\`: \`headline\` names every diagnostic's first line, \`under\` those the line goes under`,
+      );
+    }
+    return {
+      line: patternField(pair.line, `${field}.line`, engine),
+      next: patternField(pair.next, `${field}.next`, engine),
+      keptBy: optionalPatternField(pair.kept_by, `${field}.kept_by`, engine),
+      headline: optionalPatternField(pair.headline, `${field}.headline`, engine),
+      under: optionalPatternField(pair.under, `${field}.under`, engine),
+    };
+  });
   const isResult = optionalMatcher("results");
   // With results_apart: which `results` entry a result line matches (the first one).
   const resultKinds = config.results_apart
@@ -910,6 +933,8 @@ export function compileStripNoise(
       // With said_by_next: a line held until the next one says whether it says it again, and
       // the name it gives, per entry whose `line` it matches.
       let pending: { line: string; names: (string | undefined)[] } | null = null;
+      // Per entry, whether the last headline read is one it goes under (always, without `under`).
+      const underHeadline = saidByNext.map(({ under }) => under === undefined);
       // A line the next said again whose entry has `kept_by`: held with the lines after it
       // until one of them keeps it, the next line matching an entry's `line` (or the end) lets it
       // go, or past KEPT_BY_CAP lines it stays.
@@ -951,7 +976,13 @@ export function compileStripNoise(
           else strip(pending.line);
           pending = null;
         }
-        const names = saidByNext.map(({ line: pattern }) => pattern.exec(line)?.group("name"));
+        // An entry with `under` reads its lines only under a headline it names.
+        saidByNext.forEach(({ headline, under }, i) => {
+          if (headline?.test(line)) underHeadline[i] = under!.test(line);
+        });
+        const names = saidByNext.map(({ line: pattern }, i) =>
+          underHeadline[i] ? pattern.exec(line)?.group("name") : undefined
+        );
         if (names.some((name) => name !== undefined)) pending = { line, names };
         else strip(line);
       };
