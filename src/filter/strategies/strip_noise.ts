@@ -455,12 +455,13 @@ export function compileStripNoise(
       under: optionalPatternField(pair.under, `${field}.under`, engine),
     };
   });
-  const isResult = optionalMatcher("results");
-  // With results_apart: which `results` entry a result line matches (the first one).
-  const resultKinds = config.results_apart
-    ? patternList(config.results, "strategy.results", engine)
-    : [];
-  const kindOf = (line: string) => resultKinds.findIndex((p) => p.test(line));
+  const resultPatterns = patternList(config.results, "strategy.results", engine);
+  const isResult = resultPatterns.length ? anyMatcher(resultPatterns) : null;
+  // Which `results` entry a line matches (-1: none), each line read once: with results_apart the
+  // first entry it matches, else 0 for any (one alternation).
+  const resultKind = config.results_apart
+    ? (line: string) => resultPatterns.findIndex((p) => p.test(line))
+    : (line: string) => isResult?.(line) ? 0 : -1;
   const isRow = optionalMatcher("cells");
   const isEvidence = optionalMatcher("results_evidence");
   const resultsEnd = optionalPatternField(config.results_until, "strategy.results_until", engine);
@@ -824,17 +825,18 @@ export function compileStripNoise(
         }
         if (!resultsOver && resultsEnd?.test(line)) resultsOver = true;
         const placed = isResult === null || resultPlace(line);
+        const kind = !diagnostic && !resultsOver && placed && isResult !== null
+          ? resultKind(line)
+          : -1;
         // A line carrying a failure or a location is no passing result: it never folds.
         if (
-          !diagnostic && !resultsOver && placed && isResult?.(line) && !matches(line) &&
-          (config.results_trusted || !carriesFailure(line)) &&
+          kind >= 0 && !matches(line) && (config.results_trusted || !carriesFailure(line)) &&
           (config.results_on_failure || !ctx.failed)
         ) {
           if (above !== null) keep(above);
           above = null;
           dropped = null;
-          if (resultKinds.length) {
-            const kind = kindOf(line);
+          if (config.results_apart) {
             if (runLength > 0 && kind !== runKind) endRun(line);
             runKind = kind;
           }
