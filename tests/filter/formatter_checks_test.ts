@@ -8,6 +8,7 @@
  */
 import { expect } from "expect";
 import { corpus, filter, fixture, lines } from "./_builtin.ts";
+import { stripAnsi } from "../../src/filter/sanitize.ts";
 
 const DIR = "/tmp/zeph-corpus/fmtcheck";
 
@@ -225,7 +226,7 @@ Deno.test("a formatter chained with a failing test run reads only its own diff: 
       "render lists keys ... FAILED (979µs)",
     ],
   ];
-  const plain = (text: string) => lines(text.replace(/\x1b(\[[\d;]*[A-Za-z]|\(B)/g, ""));
+  const plain = (text: string) => lines(stripAnsi(text));
   for (const [path, command, first] of cases) {
     const raw = plain(await fixture(`${path}.in.txt`));
     const at = raw.indexOf(first);

@@ -8,9 +8,6 @@
 import { expect } from "expect";
 import { builtinEngine } from "./_builtin.ts";
 
-/** Lines as the engine counts them: none for an empty text, a final newline ends the last. */
-const lineCount = (text: string) => text === "" ? 0 : text.replace(/\n$/, "").split("\n").length;
-
 /** Every saved output with its command and exit code: the golden cases, then the corpus. */
 function* savedOutputs(): Generator<{ name: string; command: string; exit: number; path: URL }> {
   const fixtures = new URL("../fixtures/filters/", import.meta.url);
