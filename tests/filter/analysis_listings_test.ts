@@ -200,6 +200,12 @@ Deno.test("cargo doc: a compile error's source line stays when it is a doc comme
   const kept = filter("cargo doc", both, 101).text.split("\n");
   expect(kept).not.toContain("3 | /// See [`Book`].");
   expect(kept).toContain("3 | #[doc(inline)]");
+  // `-D warnings` makes the broken link an error: still a link's headline, its doc line goes.
+  const denied = link.map((line) => line.replace(/^warning: /, "error: "));
+  const deniedKept = filter("cargo doc", [...denied, "error: could not document `ledger`"], 101)
+    .text.split("\n");
+  expect(deniedKept).toContain("error: unresolved link to `Book`");
+  expect(deniedKept).not.toContain("3 | /// See [`Book`].");
 });
 
 Deno.test("cargo doc's rules match cargo doc only, and cargo build's rules do not match it", () => {
