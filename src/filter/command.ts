@@ -93,6 +93,8 @@ const RUNNERS: readonly string[][] = [
 ];
 /** A file name ending in an extension (`run.sh`, `build.py`); `python3.12`'s digits are a version. */
 const SCRIPT_FILE = /\.[A-Za-z]\w*$/;
+/** A package spec with a pinned version (`prettier@3.3.2`, `@redocly/cli@latest`): the package. */
+const PINNED = /^((?:@[^\s@/]+\/)?[^\s@/]+)@\S*$/;
 /** Runner options that take no value and may come before the tool (`npx -y jest`). */
 const RUNNER_FLAGS = new Set(["-y", "--yes", "--no-install", "-q", "--quiet", "--silent", "--"]);
 
@@ -123,15 +125,22 @@ function programForms(command: string): string[] {
   }
   if (at >= words.length) return [];
   const rest = words.slice(at + 1);
+  // A runner fetches a package by its spec, with a version pinned after `@` (`npx
+  // @redocly/cli@latest lint`, `pnpm dlx prettier@3.3.2`, `uvx ruff@0.5.0`): rules name the
+  // package, so the command is also tried as if none were pinned.
+  const spec = runner ? PINNED.exec(words[at])?.[1] : undefined;
+  const unpinned = spec === undefined
+    ? []
+    : [[...words.slice(0, at), spec, ...rest].join(" "), [spec, ...rest].join(" ")];
   // A file with a script's extension (`./task.sh`, `scripts/turbo.js`) is the project's own
   // script, not the tool its name starts with: it stays as written.
-  const program = baseName(words[at]);
+  const program = baseName(spec ?? words[at]);
   if (SCRIPT_FILE.test(program)) return without([words[at], ...rest].join(" "), command);
   const names = [program];
   const version = VERSIONED.exec(program);
   if (version) names.push(...(version[2] ? [version[1] + version[2]] : []), version[1]);
   if (program in ALIASES) names.push(ALIASES[program]);
-  return without(names.map((name) => [name, ...rest].join(" ")), command);
+  return without([...unpinned, ...names.map((name) => [name, ...rest].join(" "))], command);
 }
 
 function without(forms: string | string[], command: string): string[] {

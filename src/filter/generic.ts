@@ -349,7 +349,7 @@ export function genericStage(
       // record before a crash printed as text) goes on to the folds for text.
       const amid = json || after ? null : documentAmid(held);
       const read = json || amid !== null
-        ? readJsonAsPrinted(JSON_DEFAULTS, held, amid ?? undefined)
+        ? readJsonAsPrinted(JSON_DEFAULTS, held, { found: amid ?? undefined })
         : null;
       if (read !== null) {
         held = [];

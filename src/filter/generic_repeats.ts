@@ -7,10 +7,10 @@
  * follows: a location, a note or a few frames printed under each of several errors belong to each
  * of them; only in the closing part of an output (no failure after it that was not shown before)
  * is such a block the summary's copy. A block of MIN_REPORT lines or more is a whole report
- * printed again, a failure's message and its location in it (a test retried with the same failure, jest's `RETRY 2`, Playwright's `Retry #1`;
- * a parametrized test failing alike for each value; a race reported again with the same
- * conflicting access): its copy folds wherever it is, and the lines that differ (the retry's or
- * the value's header) stay around the reference. The first copy always stays as printed, so no
+ * printed again, a failure's message and its location in it (a test retried with the same
+ * failure, jest's `RETRY 2`, Playwright's `Retry #1`; a parametrized test failing alike for each
+ * value; a race reported again with the same conflicting access): its copy folds wherever it
+ * is, and the lines that differ (the retry's or the value's header) stay around the reference. The first copy always stays as printed, so no
  * failure the output reports is lost; a block that holds a count or summary line (`3 errors`)
  * stays, and so does a block whose reference would save less than it costs itself.
  *
@@ -45,7 +45,7 @@ const MIN_REPORT = 6;
 /** The first line's text quoted in a reference, at most. */
 const QUOTED = 40;
 
-/** An engine's marker (`… 3 more`) is no text the tool printed: it never starts or joins a block. */
+/** An engine's marker (`… 3 more`) is no text the tool printed: it starts or joins no block. */
 const MARKER = /^\s*…/;
 
 /** A line's text without its bracketed level, for matching copies (see `same`). */

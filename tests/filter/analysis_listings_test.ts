@@ -174,6 +174,40 @@ Deno.test("cargo doc: each broken intra-doc link keeps its headline, location an
   expect(kept.slice(-3)).toEqual(input.slice(-3));
 });
 
+Deno.test("cargo doc: a compile error's source line stays when it is a doc comment or a #[doc] attribute; a broken link's doc line goes", async () => {
+  const fixture = (name: string) =>
+    Deno.readTextFile(new URL(`../fixtures/filters/cargo-doc/${name}.in.txt`, import.meta.url));
+  // rustc's errors quote the line they are about: a stray `///` it cannot parse (two shapes of
+  // E0585 and a parse error) and an attribute `#[doc(inline)]` put on a function, each with a
+  // labelled mark under it, as a broken link's doc line has.
+  const cases: [string, string[]][] = [
+    ["doc_comment_errors", [
+      "9 |     /// dangling doc at the end",
+      "25 |     /// after missing semicolon",
+    ]],
+    ["doc_attribute_error", ["3 | #[doc(inline)]"]],
+  ];
+  for (const [name, quoted] of cases) {
+    const input = (await fixture(name)).split("\n");
+    for (const line of quoted) expect(input).toContain(line);
+    const kept = filter("cargo doc", input, 101).text.split("\n");
+    expect({ name, kept: quoted.filter((line) => kept.includes(line)) })
+      .toEqual({ name, kept: quoted });
+  }
+  // Under a link warning the doc line its label points into goes (here beside an error).
+  const link = RUSTDOC(0, "Book", "src/lib.rs", 3);
+  const both = [...link, ...(await fixture("doc_attribute_error")).split("\n")];
+  const kept = filter("cargo doc", both, 101).text.split("\n");
+  expect(kept).not.toContain("3 | /// See [`Book`].");
+  expect(kept).toContain("3 | #[doc(inline)]");
+  // `-D warnings` makes the broken link an error: still a link's headline, its doc line goes.
+  const denied = link.map((line) => line.replace(/^warning: /, "error: "));
+  const deniedKept = filter("cargo doc", [...denied, "error: could not document `ledger`"], 101)
+    .text.split("\n");
+  expect(deniedKept).toContain("error: unresolved link to `Book`");
+  expect(deniedKept).not.toContain("3 | /// See [`Book`].");
+});
+
 Deno.test("cargo doc's rules match cargo doc only, and cargo build's rules do not match it", () => {
   for (
     const command of [

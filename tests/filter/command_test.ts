@@ -120,6 +120,33 @@ Deno.test("programNames: the bare names of the programs a command runs, through 
   expect(programNames("ruby build.rb")).not.toContain("jekyll");
 });
 
+Deno.test("matchCandidates: a package a runner fetches with a pinned version is also tried without it", () => {
+  // npx, bunx, pnpm dlx, yarn dlx and uvx take `name@version` and `@scope/name@version`; the
+  // forms after the command as written are the ones rules are written for.
+  const table: [string, string[]][] = [
+    ["npx @redocly/cli@latest lint openapi.yaml", [
+      "npx @redocly/cli lint openapi.yaml",
+      "@redocly/cli lint openapi.yaml",
+      "cli lint openapi.yaml",
+    ]],
+    ["pnpm dlx prettier@3.3.2 --check .", ["pnpm dlx prettier --check .", "prettier --check ."]],
+    ["yarn dlx @biomejs/biome@1.9.4 check .", [
+      "yarn dlx @biomejs/biome check .",
+      "@biomejs/biome check .",
+      "biome check .",
+    ]],
+    ["bunx eslint@9 src", ["bunx eslint src", "eslint src"]],
+    ["npx -y jest@29 --ci", ["npx -y jest --ci", "jest --ci"]],
+    ["uvx ruff@0.5.0 check .", ["uvx ruff check .", "ruff check ."]],
+    // No version pinned: a scope's `@` is no version's; a path is no package spec.
+    ["npx @redocly/cli lint x.yaml", ["cli lint x.yaml"]],
+    ["npx ./scripts/a@b.sh", ["./scripts/a@b.sh"]],
+  ];
+  expect(table.map(([c]) => [c, matchCandidates(c).slice(1)])).toEqual(table);
+  // A version outside a runner's package spec is the command's own argument.
+  expect(matchCandidates("git checkout v1@2")).toEqual(["git checkout v1@2"]);
+});
+
 Deno.test("lastSegment ignores separators inside quotes and escapes", () => {
   expect(lastSegment(`a && echo "1 && 2"`)).toBe(`echo "1 && 2"`);
   expect(lastSegment("a \\; b")).toBe("a \\; b");

@@ -220,6 +220,7 @@ Deno.test("group_by_rule lists a rule's findings by message as printed, a messag
   const input = [
     line("a.py:1:0", 'Argument name "s" doesn\'t conform to snake_case naming style'),
     line("a.py:2:0", 'Argument name "s" doesn\'t conform to snake_case naming style'),
+    line("a.py:4:0", 'Argument name "s" doesn\'t conform to snake_case naming style'),
     line("b.py:3:4", 'Argument name "t" doesn\'t conform to snake_case naming style'),
     line("b.py:5:6", 'Variable name "f" doesn\'t conform to snake_case naming style'),
   ].join("\n");
@@ -228,13 +229,13 @@ Deno.test("group_by_rule lists a rule's findings by message as printed, a messag
     line_pattern:
       "^(?P<loc>[^\\s:]{1,300}:\\d{1,7}:\\d{1,7}): (?P<sev>C)\\d{4}: (?P<msg>[^\\n]{1,500}) \\((?P<rule>[\\w-]{1,60})\\)$",
   };
+  // Five lines in, five out: our total would be a sixth, so it goes.
   expect(run(s, input, false)).toBe([
-    "invalid-name (4):",
+    "invalid-name (5):",
     `  ${line("a.py:1:0", 'Argument name "s" doesn\'t conform to snake_case naming style')}`,
-    "  … 1 more saying this at a.py:2:0",
+    "  … 2 more saying this at a.py:2:0, a.py:4:0",
     `  ${line("b.py:3:4", 'Argument name "t" doesn\'t conform to snake_case naming style')}`,
     `  ${line("b.py:5:6", 'Variable name "f" doesn\'t conform to snake_case naming style')}`,
-    "(4 diagnostics in 1 groups)",
   ].join("\n"));
 });
 

@@ -8,6 +8,7 @@
  */
 import { expect } from "expect";
 import { corpus, filter, fixture, lines } from "./_builtin.ts";
+import { stripAnsi } from "../../src/filter/sanitize.ts";
 
 const DIR = "/tmp/zeph-corpus/fmtcheck";
 
@@ -49,7 +50,7 @@ const filler = (format: "black" | "rustfmt", n: number): string[] => {
     ? [
       "--- /p/app/z.py\t2026-11-27 00:00:00 +0000",
       "+++ /p/app/z.py\t2026-11-27 00:00:01 +0000",
-      "@@ -1,40 +1,40 @@",
+      `@@ -1,${Math.ceil(n / 2)} +1,${Math.floor(n / 2)} @@`,
       ...changed,
     ]
     : ["Diff in /p/src/z.rs:1:", ...changed];
@@ -204,4 +205,40 @@ Deno.test("isort --check --diff: each file's import diff stays, its ---/+++ head
     "-import json",
     "+from typing import Dict, List",
   ]);
+});
+
+Deno.test("a formatter chained with a failing test run reads only its own diff: the runner's `-`/`+` lines stay whole", async () => {
+  // Each case: the capture, its command and the runner's first line (where black's, gofmt's,
+  // rustfmt's or deno fmt's output ends).
+  const cases: [string, string, string][] = [
+    ["black-diff/then_unittest", "black --check --diff . ; python3 -m unittest", "FF"],
+    ["black-diff-hunks/then_unittest", "black --check --diff . ; python3 -m unittest", "FF"],
+    ["gofmt-diff/then_go_test", "gofmt -d . ; go test ./...", "--- FAIL: TestRender (0.00s)"],
+    ["gofmt-diff-hunks/then_go_test", "gofmt -d . ; go test ./...", "--- FAIL: TestRender (0.00s)"],
+    [
+      "cargo-fmt-check-hunks/then_cargo_test",
+      "cargo fmt --check ; cargo test --offline",
+      "running 2 tests",
+    ],
+    [
+      "deno-fmt-check-hunks/then_deno_test",
+      "deno fmt --check . ; deno test --no-check render_test.ts",
+      "render lists keys ... FAILED (979µs)",
+    ],
+  ];
+  const plain = (text: string) => lines(stripAnsi(text));
+  for (const [path, command, first] of cases) {
+    const raw = plain(await fixture(`${path}.in.txt`));
+    const at = raw.indexOf(first);
+    // The runner's lines that read like a diff's: its assertion diffs, got/want values, a
+    // panic's list (`- user`), go test's `--- FAIL:` heads; not unittest's rulers, its own
+    // rule's to drop.
+    const signed = raw.slice(at).filter((line) => /^\s*[-+]/.test(line) && !/^-+$/.test(line));
+    const out = lines(filter(command, raw.join("\n"), true));
+    const kept = out.filter((line) => signed.includes(line));
+    expect({ path, at: at > 0, kept }).toEqual({ path, at: true, kept: signed });
+    // The formatter's own diff is still read: its changes fold.
+    expect({ path, folded: out.some((l) => FOLD.test(l) || / not shown: /.test(l)) })
+      .toEqual({ path, folded: true });
+  }
 });

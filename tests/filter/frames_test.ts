@@ -226,6 +226,55 @@ Deno.test("said_by_next: a line goes when the next one names the same thing, els
   ).toThrow(/strategy\.said_by_next\.0\.line/);
 });
 
+Deno.test("said_by_next with headline and under: the line goes only under a headline under names, up to the next headline", () => {
+  const s = {
+    type: "strip_noise",
+    patterns: ["^noise$"],
+    said_by_next: [{
+      line: "^quote (?P<name>\\w+)$",
+      next: "^mark (?P<name>\\w+)$",
+      headline: "^(warning|error): ",
+      under: "^warning: link ",
+    }],
+  };
+  const input = [
+    // Before any headline: no diagnostic the line goes under.
+    "quote a",
+    "mark a",
+    "warning: link broken",
+    "quote b",
+    "mark b",
+    "error: cannot parse",
+    "quote c",
+    "mark c",
+    "warning: link missing",
+    "quote d",
+    "mark d",
+  ].join("\n");
+  expect(run(s, input)).toBe([
+    "quote a",
+    "mark a",
+    "warning: link broken",
+    "mark b",
+    "error: cannot parse",
+    "quote c",
+    "mark c",
+    "warning: link missing",
+    "mark d",
+  ].join("\n"));
+  // One without the other is refused: `under` needs the headlines it is one of.
+  expect(() =>
+    compileRule(
+      {
+        name: "t",
+        match: { prefix: "cmd" },
+        strategy: { ...s, said_by_next: [{ line: "x", next: "y", under: "^warning: " }] },
+      },
+      "test",
+    )
+  ).toThrow(/strategy\.said_by_next\.0\.headline/);
+});
+
 Deno.test("said_before: a line goes when an earlier line of its block gave the same name", () => {
   const s = {
     type: "strip_noise",

@@ -206,9 +206,12 @@ Deno.test("output that only starts with a JSON log record is read as text: its s
     '{"Action":"fail","Test":"TestB"}',
     "FAIL",
   ];
-  expect(engine.filter("mytool -json", records.join("\n"), { failed: true }).text).not.toContain(
-    "TestA",
-  );
+  // TestA's passing records go; TestB's failure stays, its output record as the text it carries.
+  expect(lines(engine.filter("mytool -json", records.join("\n"), { failed: true }).text)).toEqual([
+    "b_test.go:9: got 2, want 3",
+    '{"Action":"fail","Test":"TestB"}',
+    "FAIL",
+  ]);
 });
 
 Deno.test("a JSON document printed amid text: the text stays in place, the document is read", () => {

@@ -75,7 +75,7 @@ const CASES: [string, string, string][] = [
   [
     "another strategy's option",
     rule(`{ type = "strip_noise", patterns = ['^ok'], max_lines = 10 }`),
-    `D/filters.toml:4: rule "mine" skipped: strategy.max_lines: unknown key "max_lines": it is an option of truncate, not of strip_noise (strip_noise takes patterns, keep, uncounted, keep_distinct, failed_patterns, passed_patterns, min_lines, summary, on_empty, rewrite, common_directory, frame_marks, frame_marks_kept, frames, headers, json_drop, once, once_in, said_by_next, said_before, keep_before, last_steps, results, max_results, results_fold, results_head, results_apart, results_evidence, results_trusted, results_on_failure, results_outline, results_until, results_after, results_not_under, failure_context, recall, verdicts, blocks, scopes, cells; \`zeph filter --strategies strip_noise\` describes each).`,
+    `D/filters.toml:4: rule "mine" skipped: strategy.max_lines: unknown key "max_lines": it is an option of truncate, not of strip_noise (strip_noise takes patterns, keep, uncounted, keep_distinct, failed_patterns, passed_patterns, min_lines, summary, on_empty, rewrite, common_directory, frame_marks, frame_marks_kept, frames, headers, json_drop, once, once_in, said_by_next, said_before, keep_before, last_steps, results, max_results, results_fold, results_head, results_apart, results_evidence, results_trusted, results_on_failure, results_outline, results_until, results_after, results_not_under, failure_context, recall, verdicts, blocks, scopes, within, cells; \`zeph filter --strategies strip_noise\` describes each).`,
   ],
   [
     "an empty pattern list",

@@ -620,7 +620,11 @@ function group(
       }
       if (errorFile !== undefined) out.push("");
       errorFile = undefined;
-      appendAll(out, keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut)).push("");
+      const error = keepFailuresPast(trimBlank(d.lines), config.max_error_lines, cut);
+      // A blank line sets an error of several lines (its code frame, its notes) apart from what
+      // follows it; an error of one line is apart already, so the output grows by none.
+      appendAll(out, error);
+      if (error.length > 1) out.push("");
       continue;
     }
     const key = d.rule ?? shapeOf(d.message);
@@ -920,9 +924,9 @@ function group(
   // Our total only when the tool printed none equal to it (cargo's `generated 17 warnings`), and
   // only for more than one finding (one is its own count).
   const total = new RegExp(`\\b${findings} (warning|error|problem|diagnostic|offense)s?\\b`);
-  if (findings > 1 && ![...rest.map((k) => other[k]), ...summaries].some((l) => total.test(l))) {
-    out.push(`(${findings} diagnostics in ${groups.size} groups)`);
-  }
+  const counted = findings > 1 &&
+    ![...rest.map((k) => other[k]), ...summaries].some((l) => total.test(l));
+  if (counted) out.push(`(${findings} diagnostics in ${groups.size} groups)`);
   // Loose error lines (a linker error, make's `*** Error 2`) lead, with the lines that say where
   // they happened (`lead_patterns`); the rest trails. Lines that head the next one
   // (`head_patterns`: an include chain before a header's error) go where it goes, right before it;
@@ -969,6 +973,12 @@ function group(
   }
   // Grouping that saves nothing (each finding its own rule) is discarded whole by the engine,
   // noise and all: the findings as printed, without the noise lines, are then the shorter form.
+  // So is grouping that prints more lines than it read (each group's line over findings shown
+  // whole): an output never grows. Our total goes first, where it alone makes it grow.
+  if (counted && out.length > lines.length) {
+    out.splice(out.indexOf(`(${findings} diagnostics in ${groups.size} groups)`), 1);
+  }
+  const grows = out.length > lines.length;
   if (noise > 0) {
     // There too an error alone in its group keeps its code frames.
     for (const list of groups.values()) {
@@ -982,13 +992,16 @@ function group(
     for (let i = 0; i < lines.length; i++) {
       if (plain(lines[i], i)) plainSize += lines[i].length + 1;
     }
-    if (plainSize <= textSize(out)) return { lines: lines.filter(plain), confidence: "full" };
+    if (grows || plainSize <= textSize(out)) {
+      return { lines: lines.filter(plain), confidence: "full" };
+    }
   }
   // Nothing grouped and nothing dropped: reordering alone would part a wrapped message (mypy
   // --pretty's) from its head, so the output stays as printed.
-  if (![...groups.values()].some((list) => list.length > 1) && textSize(out) >= textSize(lines)) {
-    return null;
-  }
+  if (
+    grows ||
+    (![...groups.values()].some((list) => list.length > 1) && textSize(out) >= textSize(lines))
+  ) return null;
   return { lines: out, confidence: "full" };
 }
 

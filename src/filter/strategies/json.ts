@@ -117,7 +117,7 @@ export function compileJson(config: JsonConfig): CompiledStrategy {
 export function readJsonAsPrinted(
   config: JsonConfig,
   lines: string[],
-  found?: DocumentAmid,
+  { found }: { found?: DocumentAmid } = {},
 ): string[] | null {
   let chars = 0;
   for (const line of lines) chars += line.length + 1;

@@ -42,7 +42,9 @@
  * `next` and both patterns' `name` groups read the same (git's `Auto-merging a.py` right before
  * `CONFLICT (content): Merge conflict in a.py`); with `kept_by` it stays after all when a line
  * matching that comes before the next line matching `line` (gcc's `In function` header over a
- * warning, an error further under it). `said_before` names lines an earlier line of their
+ * warning, an error further under it); with `headline` and `under` it goes only under a
+ * diagnostic whose headline `under` matches (rustdoc's broken link, not a compile error that
+ * quotes a doc comment). `said_before` names lines an earlier line of their
  * block (the lines since the last blank one) already said: a line matching one entry's `line`
  * goes when a line read before it in the block matched its `before` with the same `name` group
  * (rustc's suggestion `6 -     return n;` under the source line `6 |     return n;`); with
@@ -92,12 +94,15 @@
  * `recall` names dropped lines that come back before a later kept line giving the same name:
  * the step that failed, echoed before other steps ran beside it (`go build -x`'s compile line
  * `… -p example.com/a …` before `# example.com/a` and its errors).
+ * `within` names the part of the output the rule reads (a formatter's diff, `ToolPart`): the
+ * other lines stay as printed and no option reads them (a test runner's `- expected` lines after
+ * `black --check --diff . ;` are its assertion's, not black's removed lines).
  */
 import { z } from "zod";
 import type { Pattern, RegexEngine } from "../regex.ts";
 import { cutNote, linesStoodFor, sayCut } from "../notes.ts";
 import { indentOf } from "../sanitize.ts";
-import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { type CompiledStrategy, RuleFieldError, type Stage, type StageContext } from "../types.ts";
 import { AlignedCells } from "./_cells.ts";
 import { dropJsonTailFields } from "./_json_tail.ts";
 import {
@@ -112,6 +117,7 @@ import {
 } from "./_shared.ts";
 import { sayingDirectoryOnce } from "./_directory.ts";
 import { keepingFailedScopes } from "./_scopes.ts";
+import { ToolPart } from "./_tool_part.ts";
 import { droppingPassedTests } from "./_verdicts.ts";
 
 export const StripNoiseConfig = z.object({
@@ -192,6 +198,12 @@ export const StripNoiseConfig = z.object({
       ),
       kept_by: z.string().optional().describe(
         "Regex (RE2 syntax) of a later line that keeps it after all when it comes before the next line matching `line` (gcc's `error:` further under an `In function` header over a warning)",
+      ),
+      headline: z.string().optional().describe(
+        "Regex (RE2 syntax) of a diagnostic's first line (rustc's `warning: …`, `error[E0585]: …`): with `under`, the line goes only under a headline `under` matches too, up to the next headline",
+      ),
+      under: z.string().optional().describe(
+        "Regex (RE2 syntax) of the headlines the line goes under (rustdoc's broken-link warnings; needs `headline`)",
       ),
     }).strict(),
   ).default([]).describe(
@@ -316,6 +328,19 @@ export const StripNoiseConfig = z.object({
   }).strict().optional().describe(
     "Scope lines that stay only around a failure: they say where it happened",
   ),
+  within: z.object({
+    start: z.string().describe(
+      "Regex (RE2 syntax) of the line opening the rule's part (a diff's file header: `--- a.py\\t…`, `Diff in src/a.rs:3:`)",
+    ),
+    body: z.string().describe(
+      "Regex (RE2 syntax) of the lines that go on with it (a diff's `-`, `+` and context lines); a unified hunk head's counts say how many lines its hunk holds",
+    ),
+    end: z.string().optional().describe(
+      "Regex (RE2 syntax) of a line that closes the part though `body` matches it (cargo's `   Compiling a v0.1.0` after rustfmt's last hunk)",
+    ),
+  }).strict().optional().describe(
+    "The part of the output the rule reads (a formatter's diff): lines outside it stay as printed, whatever the other options say of them",
+  ),
   cells: z.array(z.string()).default([]).describe(
     "Regexes (RE2 syntax) of aligned table rows (psql's `a   | b   |`) kept with each cell's padding gone: one space either side of each ` | ` separator at the columns where the rule line under the header has a `+`; a rule using it declares `rendered`",
   ),
@@ -410,17 +435,33 @@ export function compileStripNoise(
       };
     }),
   ];
-  const saidByNext = config.said_by_next.map((pair, i) => ({
-    line: patternField(pair.line, `strategy.said_by_next.${i}.line`, engine),
-    next: patternField(pair.next, `strategy.said_by_next.${i}.next`, engine),
-    keptBy: optionalPatternField(pair.kept_by, `strategy.said_by_next.${i}.kept_by`, engine),
-  }));
-  const isResult = optionalMatcher("results");
-  // With results_apart: which `results` entry a result line matches (the first one).
-  const resultKinds = config.results_apart
-    ? patternList(config.results, "strategy.results", engine)
-    : [];
-  const kindOf = (line: string) => resultKinds.findIndex((p) => p.test(line));
+  const saidByNext = config.said_by_next.map((pair, i) => {
+    const field = `strategy.said_by_next.${i}`;
+    // Each is read only beside the other: the one left out is named.
+    if ((pair.headline === undefined) !== (pair.under === undefined)) {
+      const [missing, set] = pair.headline === undefined
+        ? ["headline", "under"]
+        : ["under", "headline"];
+      throw new RuleFieldError(
+        `${field}.${missing}`,
+        `missing beside \`${set}\`: \`headline\` names every diagnostic's first line, \`under\` those the line goes under`,
+      );
+    }
+    return {
+      line: patternField(pair.line, `${field}.line`, engine),
+      next: patternField(pair.next, `${field}.next`, engine),
+      keptBy: optionalPatternField(pair.kept_by, `${field}.kept_by`, engine),
+      headline: optionalPatternField(pair.headline, `${field}.headline`, engine),
+      under: optionalPatternField(pair.under, `${field}.under`, engine),
+    };
+  });
+  const resultPatterns = patternList(config.results, "strategy.results", engine);
+  const isResult = resultPatterns.length ? anyMatcher(resultPatterns) : null;
+  // Which `results` entry a line matches (-1: none), each line read once: with results_apart the
+  // first entry it matches, else 0 for any (one alternation).
+  const resultKind = config.results_apart
+    ? (line: string) => resultPatterns.findIndex((p) => p.test(line))
+    : (line: string) => isResult?.(line) ? 0 : -1;
   const isRow = optionalMatcher("cells");
   const isEvidence = optionalMatcher("results_evidence");
   const resultsEnd = optionalPatternField(config.results_until, "strategy.results_until", engine);
@@ -445,6 +486,11 @@ export function compileStripNoise(
     line: patternField(pair.line, `strategy.recall.${i}.line`, engine),
     by: patternField(pair.by, `strategy.recall.${i}.by`, engine),
   }));
+  const within = config.within && {
+    start: patternField(config.within.start, "strategy.within.start", engine),
+    body: patternField(config.within.body, "strategy.within.body", engine),
+    end: optionalPatternField(config.within.end, "strategy.within.end", engine),
+  };
   const blocks = config.blocks.map((pair, i) => ({
     start: patternField(pair.start, `strategy.blocks.${i}.start`, engine),
     end: patternField(pair.end, `strategy.blocks.${i}.end`, engine),
@@ -464,6 +510,7 @@ export function compileStripNoise(
     isRow,
   ];
   for (const { pattern } of rewrites) recognisers.push((line) => pattern.test(line));
+  if (within) recognisers.push((line) => within.start.test(line));
   const known = recognisers.filter((r): r is (line: string) => boolean => r !== null);
   const strategy: CompiledStrategy = {
     type: "strip_noise",
@@ -743,7 +790,17 @@ export function compileStripNoise(
         });
         return again;
       };
+      // With within: the part of the output the rule reads. A blank line outside it says
+      // nothing of whose it is, and the options read it.
+      const part = within ? new ToolPart(within.start, within.body, within.end) : null;
       const strip = (line: string) => {
+        if (part !== null && !part.read(line) && line.trim() !== "") {
+          endRun(line);
+          if (above !== null) keep(above);
+          above = null;
+          dropped = null;
+          return keep(line);
+        }
         if (onceIn.length) noteScope(line);
         if (saidBefore.length && saidEarlier(line)) {
           if (above !== null) keep(above);
@@ -768,17 +825,18 @@ export function compileStripNoise(
         }
         if (!resultsOver && resultsEnd?.test(line)) resultsOver = true;
         const placed = isResult === null || resultPlace(line);
+        const kind = !diagnostic && !resultsOver && placed && isResult !== null
+          ? resultKind(line)
+          : -1;
         // A line carrying a failure or a location is no passing result: it never folds.
         if (
-          !diagnostic && !resultsOver && placed && isResult?.(line) && !matches(line) &&
-          (config.results_trusted || !carriesFailure(line)) &&
+          kind >= 0 && !matches(line) && (config.results_trusted || !carriesFailure(line)) &&
           (config.results_on_failure || !ctx.failed)
         ) {
           if (above !== null) keep(above);
           above = null;
           dropped = null;
-          if (resultKinds.length) {
-            const kind = kindOf(line);
+          if (config.results_apart) {
             if (runLength > 0 && kind !== runKind) endRun(line);
             runKind = kind;
           }
@@ -877,6 +935,8 @@ export function compileStripNoise(
       // With said_by_next: a line held until the next one says whether it says it again, and
       // the name it gives, per entry whose `line` it matches.
       let pending: { line: string; names: (string | undefined)[] } | null = null;
+      // Per entry, whether the last headline read is one it goes under (always, without `under`).
+      const underHeadline = saidByNext.map(({ under }) => under === undefined);
       // A line the next said again whose entry has `kept_by`: held with the lines after it
       // until one of them keeps it, the next line matching an entry's `line` (or the end) lets it
       // go, or past KEPT_BY_CAP lines it stays.
@@ -918,7 +978,13 @@ export function compileStripNoise(
           else strip(pending.line);
           pending = null;
         }
-        const names = saidByNext.map(({ line: pattern }) => pattern.exec(line)?.group("name"));
+        // An entry with `under` reads its lines only under a headline it names.
+        saidByNext.forEach(({ headline, under }, i) => {
+          if (headline?.test(line)) underHeadline[i] = under!.test(line);
+        });
+        const names = saidByNext.map(({ line: pattern }, i) =>
+          underHeadline[i] ? pattern.exec(line)?.group("name") : undefined
+        );
         if (names.some((name) => name !== undefined)) pending = { line, names };
         else strip(line);
       };
