@@ -10,6 +10,12 @@ import type { Pattern } from "../regex.ts";
 /** A unified diff's hunk head: the old and the new side's line counts (1 when left out). */
 const HUNK_HEAD = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
+/** The lines a unified hunk head (`@@ -3,7 +3,8 @@`) counts on each side, else null. */
+export function hunkCounts(line: string): { old: number; new: number } | null {
+  const head = HUNK_HEAD.exec(line);
+  return head ? { old: Number(head[1] ?? 1), new: Number(head[2] ?? 1) } : null;
+}
+
 /**
  * Reads lines in order and says which are in the part. A unified hunk head in a part holds
  * exactly the lines its counts say; after them only another hunk head, a `start` line or `\ No
@@ -43,10 +49,10 @@ export class ToolPart {
       return true;
     }
     if (!this.#open) return false;
-    const head = HUNK_HEAD.exec(line);
-    if (head) {
-      this.#old = head[1] === undefined ? 1 : Number(head[1]);
-      this.#new = head[2] === undefined ? 1 : Number(head[2]);
+    const counts = hunkCounts(line);
+    if (counts) {
+      this.#old = counts.old;
+      this.#new = counts.new;
       this.#counted = true;
       return true;
     }

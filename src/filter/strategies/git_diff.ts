@@ -23,6 +23,7 @@
  */
 import { z } from "zod";
 import type { CompiledStrategy, Stage, StageContext } from "../types.ts";
+import { hunkCounts } from "./_tool_part.ts";
 
 export const GitDiffConfig = z.object({
   type: z.literal("git_diff"),
@@ -112,9 +113,9 @@ export function compileGitDiff(config: GitDiffConfig): CompiledStrategy {
       let over = false;
       const ends = ctx.shared?.after === true;
       const openHunk = (line: string) => {
-        const counts = columns === 1 ? /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line) : null;
-        oldLeft = counts ? Number(counts[1] ?? 1) : Infinity;
-        newLeft = counts ? Number(counts[2] ?? 1) : Infinity;
+        const counts = columns === 1 ? hunkCounts(line) : null;
+        oldLeft = counts?.old ?? Infinity;
+        newLeft = counts?.new ?? Infinity;
         limit = newFile ? maxNew : maxHunk;
         tailSize = Math.min(config.hunk_tail_lines, Math.floor(limit / 2));
         lead = limit - tailSize;
